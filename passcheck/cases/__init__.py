@@ -1,0 +1,30 @@
+"""Cases: named families of forms of one computation, and their registry.
+
+Catalogue:
+
+- :class:`Case`, :class:`Form`, :class:`Expectation` — the case model.
+- :func:`register` — add a case to the process-wide registry (duplicate ids raise).
+- :func:`registry` — the registry with the built-in library and entry-point cases loaded.
+- :func:`load_path` — import user case modules from a file or folder.
+- :mod:`passcheck.cases.builders` — deterministic ModelProto construction helpers.
+"""
+
+from passcheck.cases._case import COMMON, Binding, Case, Expectation, FeedFn, Form
+from passcheck.cases._registry import REGISTRY, CaseRegistry, load_builtin, load_path
+
+
+def register(case: Case) -> Case:
+    """Add ``case`` to the process-wide registry and return it.
+
+    Raises:
+        RegistryError: the id is already registered.
+    """
+    return REGISTRY.register(case)
+
+
+def registry() -> CaseRegistry:
+    """The registry, with the built-in library and ``passcheck.cases`` entry points loaded."""
+    return load_builtin()
+
+
+__all__ = ["COMMON", "Binding", "Case", "CaseRegistry", "Expectation", "FeedFn", "Form", "load_path", "register", "registry"]

@@ -1,0 +1,165 @@
+"""The pipeline for one subject (a case, or a user's model): forms → passes → runs → oracles.
+
+:func:`evaluate` builds the forms once, derives feeds once per binding (the same for every form),
+runs each form unoptimized as the baseline, then for each pass runs it on every form, runs every
+output on the same feeds with every node output observed, and applies the oracles. Results come
+back as :class:`~passcheck.records.CellResult` records, one per (form, pass), handed to
+``on_cell`` as soon as each pass is judged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import shlex
+import tempfile
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from passcheck import oracles
+from passcheck.errors import PasscheckError
+from passcheck.modelio import model_hash
+from passcheck.oracles import FormRun, op_counts
+from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass
+from passcheck.records import CellResult, Finding
+from passcheck.runtime import all_node_outputs, run_ort, synthesize
+
+if TYPE_CHECKING:
+    import onnx
+
+    from passcheck.cases import Case, Expectation
+
+#: (adapter, model, workdir) → outcome. The default runs in process; passcheck.passes.isolation
+#: provides one that runs each pass in a child process.
+Executor = Callable[[PassAdapter, "onnx.ModelProto", Path], PassOutcome]
+
+
+def run_in_process(adapter: PassAdapter, model: "onnx.ModelProto", workdir: Path) -> PassOutcome:
+    return adapter.run(model, workdir)
+
+
+@dataclasses.dataclass
+class Subject:
+    """What :func:`evaluate` works on: named forms of one computation and how to feed them."""
+
+    id: str
+    forms: dict[str, "onnx.ModelProto"]
+    bindings: Sequence[Mapping[str, int]]
+    feeds: Callable[[Mapping[str, int], int], dict[str, Any]] | None = None
+    expect: Sequence["Expectation"] = ()
+    parity: frozenset[str] = frozenset({"ops", "precision"})
+    rtol: float | None = None
+    atol: float | None = None
+    passes: Sequence[str] = ()
+    repro: str = ""  # command reproducing this subject; ``{pass}`` is filled in
+    skip: str | None = None
+
+    @classmethod
+    def from_case(cls, case: "Case", onnx_version: str | None) -> "Subject":
+        skip = case.skip_reason(onnx_version)
+        forms = {} if skip else {name: case.build(name) for name in case.forms}
+        return cls(
+            id=case.id, forms=forms or dict.fromkeys(case.forms), bindings=case.bindings, feeds=case.feeds, expect=case.expect,
+            parity=case.parity, rtol=case.rtol, atol=case.atol, passes=case.passes,
+            repro=f"passcheck run --case {shlex.quote(case.id)} --pass {{pass}}", skip=skip,
+        )
+
+
+def seed_for(subject_id: str, index: int) -> int:
+    """Feed seed for binding ``index`` of a subject: stable across runs and machines."""
+    return int.from_bytes(hashlib.sha256(f"{subject_id}#{index}".encode()).digest()[:4], "little")
+
+
+def _check_same_interface(subject: Subject) -> None:
+    names = list(subject.forms)
+    ref = subject.forms[names[0]]
+    ins = [(v.name) for v in ref.graph.input if v.name not in {t.name for t in ref.graph.initializer}]
+    outs = [v.name for v in ref.graph.output]
+    for n in names[1:]:
+        m = subject.forms[n]
+        mi = [v.name for v in m.graph.input if v.name not in {t.name for t in m.graph.initializer}]
+        if sorted(mi) != sorted(ins) or [v.name for v in m.graph.output] != outs:
+            raise PasscheckError(f"{subject.id}: form {n!r} has graph inputs {mi} / outputs {[v.name for v in m.graph.output]}, "
+                                 f"but {names[0]!r} has {ins} / {outs}; all forms must share input and output names")
+
+
+def evaluate(
+    subject: Subject,
+    pass_ids: Iterable[str] = (),
+    *,
+    env: str = "local",
+    executor: Executor = run_in_process,
+    on_cell: Callable[[CellResult], None] | None = None,
+    skip_cells: Callable[[str, str], bool] | None = None,
+) -> list[CellResult]:
+    """Run every pass on every form of ``subject`` and judge the results.
+
+    Args:
+        pass_ids: pass ids; empty means the subject's targeted passes, else the defaults.
+        env: the environment id recorded in every result.
+        executor: how a pass is run (in process by default).
+        on_cell: called with each cell as soon as it is final.
+        skip_cells: ``(pass_id, form) → True`` for cells already done (``--resume``).
+
+    Raises:
+        UnknownIdError / PasscheckError: an unknown pass id, forms with different interfaces,
+            or feeds that cannot be synthesized.
+    """
+    ids = list(pass_ids) or list(subject.passes) or list(DEFAULT_PASSES)
+    adapters = [get_pass(p) for p in ids]
+    results: list[CellResult] = []
+
+    def emit(cell: CellResult) -> None:
+        results.append(cell)
+        if on_cell:
+            on_cell(cell)
+
+    if subject.skip:
+        for a in adapters:
+            for form in subject.forms:
+                if not (skip_cells and skip_cells(a.id, form)):
+                    emit(CellResult(subject.id, form, a.id, "skipped", env=env, error=subject.skip))
+        return results
+
+    _check_same_interface(subject)
+    first = next(iter(subject.forms.values()))
+    feeds = [
+        subject.feeds(b, seed_for(subject.id, i)) if subject.feeds else synthesize(first, b, seed_for(subject.id, i))
+        for i, b in enumerate(subject.bindings)
+    ]
+    baselines = {name: [run_ort(m, f) for f in feeds] for name, m in subject.forms.items()}
+    hashes = {name: model_hash(m) for name, m in subject.forms.items()}
+
+    for adapter in adapters:
+        todo = [f for f in subject.forms if not (skip_cells and skip_cells(adapter.id, f))]
+        if not todo:
+            continue
+        runs: list[FormRun] = []
+        for form, model in subject.forms.items():
+            with tempfile.TemporaryDirectory(prefix="passcheck-") as tmp:
+                outcome = executor(adapter, model, Path(tmp))
+            out_runs = [run_ort(outcome.model, f, expose=all_node_outputs(outcome.model)) for f in feeds] if outcome.ok else []
+            runs.append(FormRun(subject.id, form, adapter.id, model, outcome, feeds, baselines[form], out_runs,
+                                folds_constants=adapter.folds_constants, env=env, rtol=subject.rtol, atol=subject.atol))
+        findings: dict[str, list[Finding]] = {r.form: [] for r in runs}
+        for r in runs:
+            for oracle in oracles.PER_FORM:
+                findings[r.form] += oracle.check(r)
+            findings[r.form] += oracles.expectations.check(r, subject.expect)
+        for f in oracles.acceptance.check(runs) + oracles.parity.check(runs, subject.parity):
+            findings[f.form].append(f)
+        for r in runs:
+            if r.form not in todo:
+                continue
+            for f in findings[r.form]:
+                f.repro = subject.repro.format(**{"pass": shlex.quote(adapter.id)})
+            out = r.outcome.model if r.outcome.ok else None
+            emit(CellResult(
+                subject.id, r.form, adapter.id, r.outcome.status, env=env, error=r.outcome.error, seconds=r.outcome.seconds,
+                versions=r.outcome.versions, model_sha256=hashes[r.form], nodes_before=len(r.model.graph.node),
+                nodes_after=len(out.graph.node) if out is not None else None,
+                ops_after=dict(sorted(op_counts(out).items())) if out is not None else {},
+                findings=findings[r.form], coverage=oracles.annotations.coverage(r),
+            ))
+    return results

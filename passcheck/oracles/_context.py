@@ -1,0 +1,59 @@
+"""What oracles read: one form's input model, the pass outcome, and the runs of both."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from passcheck.records import Finding
+
+if TYPE_CHECKING:
+    import onnx
+
+    from passcheck.passes import PassOutcome
+    from passcheck.runtime import RunResult
+
+
+@dataclasses.dataclass
+class FormRun:
+    """One form under one pass.
+
+    Attributes:
+        model: the form as built (the pass input).
+        outcome: what the pass returned.
+        feeds: one feed dict per binding (the same for every form of a case).
+        baseline: runs of ``model`` itself, unoptimized, one per binding.
+        runs: runs of the pass output, one per binding, every node output observed
+            (empty when the pass failed).
+        folds_constants: whether the pass is expected to fold constants.
+    """
+
+    case: str
+    form: str
+    pass_id: str
+    model: "onnx.ModelProto"
+    outcome: "PassOutcome"
+    feeds: list[dict[str, Any]]
+    baseline: list["RunResult"]
+    runs: list["RunResult"]
+    folds_constants: bool = False
+    env: str = "local"
+    rtol: float | None = None
+    atol: float | None = None
+
+    def finding(self, kind: str, oracle: str, message: str, **details: Any) -> Finding:
+        return Finding(kind, oracle, self.case, self.form, self.pass_id, message, details, env=self.env)
+
+    @property
+    def output(self) -> "onnx.ModelProto | None":
+        return self.outcome.model if self.outcome.ok else None
+
+
+def op_key(node: "onnx.NodeProto") -> str:
+    return node.op_type if node.domain in ("", "ai.onnx") else f"{node.domain}::{node.op_type}"
+
+
+def op_counts(model: "onnx.ModelProto") -> Counter:
+    """Op-type multiset of the main graph (``domain::op`` outside the default domain)."""
+    return Counter(op_key(n) for n in model.graph.node)

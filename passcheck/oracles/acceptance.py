@@ -1,0 +1,24 @@
+"""Acceptance: a pass must not refuse or crash on a valid model; refusing one form only is the
+clearest parity failure (seed 003 §3: one spelling of the same constant rejected)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from passcheck.oracles._context import FormRun
+from passcheck.passes import FAILED
+from passcheck.records import Finding
+
+NAME = "acceptance"
+
+
+def check(runs: Sequence[FormRun]) -> list[Finding]:
+    accepted = [r.form for r in runs if r.outcome.ok]
+    found = []
+    for r in runs:
+        if r.outcome.status not in FAILED:
+            continue
+        first = (r.outcome.error or "").strip().splitlines()[0] if r.outcome.error else "no error text"
+        scope = f" on this form only (accepted: {', '.join(accepted)})" if accepted else ""
+        found.append(r.finding("rejected", NAME, f"{r.pass_id} {r.outcome.status}{scope}: {first}", status=r.outcome.status, error=r.outcome.error, accepted_forms=accepted))
+    return found

@@ -1,0 +1,58 @@
+"""Binding maps and symbol occurrences (seed 000, "Setup" and "Order-independence").
+
+Rather than binding in execution order and reporting the first mismatch, passcheck collects
+every occurrence of every symbol in the run and then decides, so the verdict and the list of
+violations do not depend on the order values were checked in.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+
+PRECONDITION = "precondition"  # graph input annotations: the caller's responsibility
+ASSERTION = "assertion"        # value_info and graph output annotations
+
+
+@dataclasses.dataclass(frozen=True)
+class Occurrence:
+    """One axis annotated with a symbol: ``value`` axis ``axis`` had ``size`` at run time."""
+
+    symbol: str
+    value: str
+    axis: int
+    size: int
+    role: str
+
+    def to_json(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+class BindingMap:
+    """Collects symbol occurrences of one inference run and resolves them.
+
+    ``resolve()`` gives the binding β: a symbol bound by the preconditions takes the size the
+    inputs gave it (the inputs are the caller's responsibility); otherwise the size most
+    occurrences agree on (ties: the smallest).
+    """
+
+    def __init__(self) -> None:
+        self.occurrences: dict[str, list[Occurrence]] = defaultdict(list)
+
+    def add(self, occ: Occurrence) -> None:
+        self.occurrences[occ.symbol].append(occ)
+
+    def sizes(self, symbol: str) -> set[int]:
+        return {o.size for o in self.occurrences[symbol]}
+
+    def resolve(self) -> dict[str, int]:
+        beta = {}
+        for sym, occs in self.occurrences.items():
+            pre = [o.size for o in occs if o.role == PRECONDITION]
+            pool = pre or [o.size for o in occs]
+            beta[sym] = min(set(pool), key=lambda s: (-pool.count(s), s))
+        return beta
+
+    def conflicts(self) -> dict[str, list[Occurrence]]:
+        """Symbols whose occurrences disagree, each with every occurrence."""
+        return {s: occs for s, occs in self.occurrences.items() if len({o.size for o in occs}) > 1}

@@ -1,0 +1,40 @@
+"""Expectations: statements a case makes about a pass (op types gone, inferred output shapes)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from passcheck.cases import Expectation
+from passcheck.oracles._context import FormRun, op_counts
+from passcheck.records import Finding
+
+NAME = "expectations"
+
+
+def check(run: FormRun, expectations: Sequence[Expectation]) -> list[Finding]:
+    out = run.output
+    if out is None:
+        return []
+    found = []
+    ops = op_counts(out)
+    for e in expectations:
+        if not e.applies(run.pass_id, run.form):
+            continue
+        why = f" ({e.reason})" if e.reason else ""
+        left = [op for op in e.no_op_types if ops.get(op)]
+        if left:
+            found.append(run.finding("expectation-failed", NAME, f"expected no {', '.join(left)} after {run.pass_id}, found {', '.join(f'{op}×{ops[op]}' for op in left)}{why}"))
+        outs = {o.name: o for o in out.graph.output}
+        for name, want in e.output_shapes.items():
+            o = outs.get(name)
+            got = _dims(o.type) if o is not None else None
+            if got != tuple(want):
+                found.append(run.finding("expectation-failed", NAME, f"expected output {name!r} shape {list(want)} after {run.pass_id}, found {list(got) if got is not None else 'no shape'}{why}"))
+    return found
+
+
+def _dims(tp):
+    tt = tp.tensor_type
+    if not tt.HasField("shape"):
+        return None
+    return tuple(d.dim_value if d.HasField("dim_value") else (d.dim_param or "?") for d in tt.shape.dim)

@@ -1,0 +1,85 @@
+"""Missed folding: a pass that folds constants left a value computable from static shape facts.
+
+A node is reported when (1) none of its inputs depend on tensor *data* — only on initializers,
+constants, and graph-input *shapes* through Shape/Size; (2) it depends on some graph input's
+shape; (3) every one of its outputs is identical (dtype, shape, values) across all runs, i.e.
+across every binding of the symbolic dims and every feed; and (4) no input of it comes from
+another such node (only the first node of each foldable chain is named). This is how a slice of
+a shape whose selected dims are static (seed 003, §2) shows up.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from passcheck.oracles._context import FormRun, op_key
+from passcheck.records import Finding
+
+NAME = "folding"
+SHAPE_OPS = {"Shape", "Size"}
+NONDETERMINISTIC = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli"}
+MAX_ELEMENTS = 1 << 16
+
+
+def foldable_nodes(model, runs) -> list[tuple[int, object, list]]:
+    """(index, node, outputs' values) of the first node of each missed-folding chain."""
+    g = model.graph
+    data = {vi.name for vi in g.input} - {t.name for t in g.initializer}
+    shape_dep: set[str] = set()
+    candidates: dict[str, int] = {}
+    found = []
+    for idx, node in enumerate(g.node):
+        ins = [i for i in node.input if i]
+        if node.op_type in SHAPE_OPS and node.domain in ("", "ai.onnx"):
+            is_data, is_shape = False, True
+        else:
+            is_data = any(i in data for i in ins) or bool(node.attribute and any(a.g.node or a.graphs for a in node.attribute))
+            is_shape = any(i in shape_dep for i in ins)
+        if node.op_type in NONDETERMINISTIC:
+            is_data = True
+        for o in node.output:
+            if o:
+                (data if is_data else shape_dep if is_shape else set()).add(o)
+        if is_data or not is_shape or not node.output:
+            continue
+        values = [_invariant(o, runs) for o in node.output if o]
+        if any(v is None for v in values):
+            continue
+        for o in node.output:
+            candidates[o] = idx
+        if not any(i in candidates for i in ins):
+            found.append((idx, node, values))
+    return found
+
+
+def _invariant(name: str, runs):
+    first = None
+    for r in runs:
+        if name not in r.observed:
+            return None
+        v = r.observed[name]
+        if not isinstance(v, np.ndarray) or v.size > MAX_ELEMENTS:
+            return None
+        if first is None:
+            first = v
+        elif v.dtype != first.dtype or v.shape != first.shape or not np.array_equal(v, first):
+            return None
+    return first
+
+
+def check(run: FormRun) -> list[Finding]:
+    out = run.output
+    if out is None or not run.folds_constants:
+        return []
+    runs = [r for r in run.runs if not r.error]
+    if len(runs) < 2:
+        return []
+    found = []
+    for idx, node, values in foldable_nodes(out, runs):
+        shown = ", ".join(np.array2string(v, threshold=8) for v in values)
+        label = node.name or f"#{idx}"
+        found.append(run.finding(
+            "missed-optimization", NAME,
+            f"{op_key(node)} node {label!r} always yields {shown} (same for every binding) but {run.pass_id} did not fold it",
+            node=node.name, node_index=idx, op_type=op_key(node), outputs=list(node.output), value=[v.tolist() for v in values]))
+    return found

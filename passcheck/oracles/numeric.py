@@ -1,0 +1,124 @@
+"""Numeric agreement of a pass output with the unoptimized input model, per graph output.
+
+Integers, bools and strings must be equal; floats within dtype-aware tolerances
+(|a - e| <= atol + rtol * |e|); NaN and ±inf must sit at the same positions. Each mismatch
+reports the max abs/rel error, the tolerance that would have passed and the worst elements.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from passcheck.oracles._context import FormRun
+from passcheck.records import Finding
+
+NAME = "numeric"
+
+#: (rtol, atol) by dtype name.
+TOLERANCES = {
+    "float64": (1e-6, 1e-8),
+    "float32": (1e-4, 1e-5),
+    "float16": (1e-2, 1e-3),
+    "bfloat16": (2e-2, 1e-2),
+}
+DEFAULT_FLOAT = (1e-2, 1e-3)
+
+
+@dataclasses.dataclass
+class Comparison:
+    ok: bool
+    message: str = ""
+    max_abs: float = 0.0
+    max_rel: float = 0.0
+    worst: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+
+
+def tolerance(dtype: np.dtype, rtol: float | None = None, atol: float | None = None) -> tuple[float, float]:
+    r, a = TOLERANCES.get(np.dtype(dtype).name, DEFAULT_FLOAT)
+    return (r if rtol is None else rtol, a if atol is None else atol)
+
+
+def compare(actual: Any, expected: Any, rtol: float | None = None, atol: float | None = None) -> Comparison:
+    """Compare one runtime value with its expected value (arrays, or lists for sequences)."""
+    if isinstance(expected, list) or isinstance(actual, list):
+        if not (isinstance(expected, list) and isinstance(actual, list)) or len(actual) != len(expected):
+            return Comparison(False, f"sequence length/kind differs: {_desc(actual)} vs {_desc(expected)}")
+        for i, (a, e) in enumerate(zip(actual, expected)):
+            c = compare(a, e, rtol, atol)
+            if not c.ok:
+                c.message = f"element {i}: {c.message}"
+                return c
+        return Comparison(True)
+    if expected is None or actual is None:
+        return Comparison(actual is expected, "" if actual is expected else f"{_desc(actual)} vs {_desc(expected)}")
+    a, e = np.asarray(actual), np.asarray(expected)
+    if a.shape != e.shape:
+        return Comparison(False, f"shape {list(a.shape)} vs expected {list(e.shape)}")
+    if a.dtype != e.dtype:
+        return Comparison(False, f"dtype {a.dtype} vs expected {e.dtype}")
+    if a.dtype.kind not in "fc" and a.dtype.name != "bfloat16":
+        diff = a != e
+        if not diff.any():
+            return Comparison(True)
+        idx = np.argwhere(diff)[:5]
+        return Comparison(False, f"{int(diff.sum())} of {a.size} elements differ (exact dtype {a.dtype})",
+                          worst=[{"index": i.tolist(), "actual": _py(a[tuple(i)]), "expected": _py(e[tuple(i)])} for i in idx])
+    af, ef = a.astype(np.float64), e.astype(np.float64)
+    nan_a, nan_e = np.isnan(af), np.isnan(ef)
+    inf_a, inf_e = np.isinf(af), np.isinf(ef)
+    if (nan_a != nan_e).any():
+        return Comparison(False, f"NaN positions differ ({int(nan_a.sum())} vs {int(nan_e.sum())} NaNs)")
+    if (inf_a != inf_e).any() or (af[inf_a] != ef[inf_e]).any():
+        return Comparison(False, "±inf positions differ")
+    finite = ~(nan_e | inf_e)
+    err = np.where(finite, np.abs(af - ef), 0.0)
+    rel = np.where(finite, err / np.maximum(np.abs(ef), np.finfo(np.float64).tiny), 0.0)
+    r, t = tolerance(a.dtype, rtol, atol)
+    bad = err > t + r * np.abs(np.where(finite, ef, 0.0))
+    max_abs = float(err.max()) if err.size else 0.0
+    max_rel = float(rel.max()) if rel.size else 0.0
+    if not bad.any():
+        return Comparison(True, max_abs=max_abs, max_rel=max_rel)
+    order = np.argsort(err, axis=None)[::-1][:5]
+    worst = [{"index": list(map(int, np.unravel_index(i, a.shape))), "actual": float(af.flat[i]), "expected": float(ef.flat[i])} for i in order]
+    return Comparison(False, f"{int(bad.sum())} of {a.size} elements outside rtol={r:g}, atol={t:g}; max abs err {max_abs:.3g}, max rel err {max_rel:.3g} (atol={max_abs:.3g} would pass)",
+                      max_abs=max_abs, max_rel=max_rel, worst=worst)
+
+
+def check(run: FormRun) -> list[Finding]:
+    """Each run of the pass output vs the unoptimized run of the input model on the same feeds."""
+    if run.output is None:
+        return []
+    found = []
+    for i, (got, base) in enumerate(zip(run.runs, run.baseline)):
+        if base.error:
+            continue  # the input itself does not run; nothing to compare with
+        if got.error:
+            found.append(run.finding("wrong-result", NAME, f"the output of {run.pass_id} fails to run (binding {i}): {got.error.splitlines()[0]}", binding=i, error=got.error))
+            continue
+        for name, expected in base.outputs.items():
+            if name not in got.outputs:
+                found.append(run.finding("wrong-result", NAME, f"graph output {name!r} is missing after {run.pass_id}", binding=i, output=name))
+                continue
+            c = compare(got.outputs[name], expected, run.rtol, run.atol)
+            if not c.ok:
+                found.append(run.finding("wrong-result", NAME, f"output {name!r} (binding {i}): {c.message}", binding=i, output=name,
+                                         max_abs=c.max_abs, max_rel=c.max_rel, worst=c.worst))
+        if found:
+            break  # one binding's findings are enough to show the fault
+    return found
+
+
+def _desc(v: Any) -> str:
+    if isinstance(v, list):
+        return f"sequence of {len(v)}"
+    if v is None:
+        return "absent"
+    return f"{getattr(v, 'dtype', type(v).__name__)}{list(getattr(v, 'shape', []))}"
+
+
+def _py(x: Any) -> Any:
+    return x.item() if hasattr(x, "item") else x

@@ -1,0 +1,91 @@
+"""Parity: after the same pass, the forms of a case are treated alike.
+
+- *ops*: an op type the pass removed from one form (a fusion, a fold) but not from another
+  form that had it too is a ``missed-optimization`` on the form that kept it;
+- *precision*: the pass output's graph-output annotations are less precise on one form
+  (rank unknown where the other knows it; fewer ``dim_value`` / named dims) → ``less-precise``.
+
+Status parity (accepted on one form, refused on another) is reported by the acceptance oracle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from passcheck.oracles._context import FormRun, op_counts
+from passcheck.records import Finding
+
+NAME = "parity"
+
+
+def check(runs: Sequence[FormRun], checks: frozenset[str] = frozenset({"ops", "precision"})) -> list[Finding]:
+    """Compare every uncommon form with the first (``common``) form."""
+    if len(runs) < 2:
+        return []
+    found: list[Finding] = []
+    common = runs[0]
+    for other in runs[1:]:
+        if common.output is None or other.output is None:
+            continue
+        if "ops" in checks:
+            found += _ops(common, other) + _ops(other, common)
+        if "precision" in checks:
+            found += _precision(common, other) + _precision(other, common)
+    return found
+
+
+def _ops(a: FormRun, b: FormRun) -> list[Finding]:
+    """Findings on ``b`` for op types ``a`` got rid of and ``b`` kept."""
+    ba, aa = op_counts(a.model), op_counts(a.output)
+    bb, ab = op_counts(b.model), op_counts(b.output)
+    found = []
+    for op in sorted(ba):
+        removed_a = ba[op] - aa.get(op, 0)
+        removed_b = bb.get(op, 0) - ab.get(op, 0)
+        if removed_a > 0 and bb.get(op, 0) > 0 and removed_b < min(removed_a, bb[op]):
+            added_a = sorted(set(aa) - set(ba))
+            added_b = sorted(set(ab) - set(bb))
+            msg = (f"{op} removed by {a.pass_id} in form {a.form!r} ({ba[op]}→{aa.get(op, 0)}) but not in {b.form!r} "
+                   f"({bb[op]}→{ab.get(op, 0)}); nodes after: {a.form} {sum(aa.values())}, {b.form} {sum(ab.values())}")
+            if added_a != added_b:
+                msg += f"; new op types: {a.form} {added_a or 'none'}, {b.form} {added_b or 'none'}"
+            found.append(b.finding("missed-optimization", NAME, msg, op_type=op, other_form=a.form,
+                                   kept_nodes=[n.name or f"#{i}" for i, n in enumerate(b.output.graph.node) if n.op_type == op.split("::")[-1]],
+                                   nodes_after={a.form: sum(aa.values()), b.form: sum(ab.values())}))
+    return found
+
+
+def precision(tp) -> tuple[int, int, int] | None:
+    """(rank known, dims with dim_value, dims with dim_param) of a tensor type; None otherwise."""
+    if tp.WhichOneof("value") != "tensor_type":
+        return None
+    tt = tp.tensor_type
+    if not tt.HasField("shape"):
+        return (0, 0, 0)
+    dims = tt.shape.dim
+    return (1, sum(d.HasField("dim_value") for d in dims), sum(bool(d.HasField("dim_param") and d.dim_param) for d in dims))
+
+
+def _precision(a: FormRun, b: FormRun) -> list[Finding]:
+    """Findings on ``b`` for graph outputs whose annotation is less precise than in ``a``."""
+    pa = {o.name: (precision(o.type), o) for o in a.output.graph.output}
+    found = []
+    for o in b.output.graph.output:
+        if o.name not in pa or pa[o.name][0] is None:
+            continue
+        pb = precision(o.type)
+        if pb is None:
+            continue
+        ra = pa[o.name][0]
+        if (ra[0] > pb[0]) or (ra[0] == pb[0] == 1 and (ra[1] > pb[1] or (ra[1] == pb[1] and ra[1] + ra[2] > pb[1] + pb[2]))):
+            found.append(b.finding("less-precise", NAME,
+                                   f"graph output {o.name!r} after {b.pass_id}: {_fmt(o.type)} in {b.form!r} vs {_fmt(pa[o.name][1].type)} in {a.form!r}",
+                                   output=o.name, other_form=a.form))
+    return found
+
+
+def _fmt(tp) -> str:
+    tt = tp.tensor_type
+    if not tt.HasField("shape"):
+        return "rank unknown"
+    return "[" + ", ".join(str(d.dim_value) if d.HasField("dim_value") else (f'"{d.dim_param}"' if d.dim_param else "?") for d in tt.shape.dim) + "]"

@@ -1,0 +1,32 @@
+"""Pass adapters: the tools under test, each behind an id a user types.
+
+Catalogue:
+
+- ``ort:disabled|basic|extended|all`` — :class:`OrtOptimizerAdapter` (the optimized model ORT saves).
+- ``onnx:infer-shapes``, ``onnx:infer-shapes-strict``, ``onnx:infer-shapes-data-prop`` —
+  :class:`OnnxShapeInferenceAdapter`.
+- ``onnxscript:optimize`` — :class:`OnnxscriptOptimizerAdapter`.
+- ``ort:symbolic-shape-infer`` — :class:`OrtSymbolicShapeInferAdapter`.
+- ``onnx:convert-opset-N`` — :class:`VersionConverterAdapter`.
+- ``cmd:'TOOL {in} {out}'`` — :class:`CommandAdapter`.
+- Python callables and onnx_ir passes — :class:`FunctionAdapter` + :func:`register_pass`.
+
+The tools under test are imported only inside these adapters.
+"""
+
+from passcheck.passes._base import FAILED, STATUSES, PassAdapter, PassDeclined, PassOutcome
+from passcheck.passes._registry import BASELINE, DEFAULT_PASSES, get_pass, known_pass_ids, register_pass, unregister_pass
+from passcheck.passes.command import CommandAdapter
+from passcheck.passes.function import FunctionAdapter
+from passcheck.passes.onnx_shape_inference import OnnxShapeInferenceAdapter
+from passcheck.passes.onnxscript_optimizer import OnnxscriptOptimizerAdapter
+from passcheck.passes.ort_optimizer import OrtOptimizerAdapter
+from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
+from passcheck.passes.version_converter import VersionConverterAdapter
+
+__all__ = [
+    "BASELINE", "DEFAULT_PASSES", "FAILED", "STATUSES",
+    "CommandAdapter", "FunctionAdapter", "OnnxShapeInferenceAdapter", "OnnxscriptOptimizerAdapter",
+    "OrtOptimizerAdapter", "OrtSymbolicShapeInferAdapter", "PassAdapter", "PassDeclined", "PassOutcome",
+    "VersionConverterAdapter", "get_pass", "known_pass_ids", "register_pass", "unregister_pass",
+]

@@ -1,0 +1,75 @@
+"""Pass ids → adapters. Fixed ids, parametrized ids (``onnx:convert-opset-N``,
+``cmd:'TOOL {in} {out}'``) and user-registered adapters."""
+
+from __future__ import annotations
+
+import re
+
+from passcheck.errors import PasscheckError, RegistryError, UnknownIdError
+from passcheck.passes._base import PassAdapter
+from passcheck.passes.command import CommandAdapter
+from passcheck.passes.onnx_shape_inference import VARIANTS, OnnxShapeInferenceAdapter
+from passcheck.passes.onnxscript_optimizer import OnnxscriptOptimizerAdapter
+from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
+from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
+from passcheck.passes.version_converter import VersionConverterAdapter
+
+_FIXED: dict[str, PassAdapter] = {}
+for _level in LEVELS:
+    _FIXED[f"ort:{_level}"] = OrtOptimizerAdapter(_level)
+for _variant in VARIANTS:
+    _FIXED[f"onnx:{_variant}"] = OnnxShapeInferenceAdapter(_variant)
+_FIXED["onnxscript:optimize"] = OnnxscriptOptimizerAdapter()
+_FIXED["ort:symbolic-shape-infer"] = OrtSymbolicShapeInferAdapter()
+_USER: dict[str, PassAdapter] = {}
+
+#: The baseline every pass output is compared with.
+BASELINE = "ort:disabled"
+#: What ``run`` and ``check`` use when no ``--pass`` is given.
+DEFAULT_PASSES = (
+    "ort:disabled", "ort:basic", "ort:extended", "ort:all",
+    "onnx:infer-shapes", "onnx:infer-shapes-strict", "onnx:infer-shapes-data-prop",
+    "onnxscript:optimize", "ort:symbolic-shape-infer",
+)
+_CONVERT = re.compile(r"^onnx:convert-opset-(\d+)$")
+
+
+def register_pass(adapter: PassAdapter) -> PassAdapter:
+    """Make ``adapter`` reachable by its id.
+
+    Raises:
+        RegistryError: the id is empty or already taken.
+    """
+    if not adapter.id or adapter.id in _FIXED or adapter.id in _USER:
+        raise RegistryError(f"pass id {adapter.id!r} is empty or already registered")
+    _USER[adapter.id] = adapter
+    return adapter
+
+
+def unregister_pass(pass_id: str) -> None:
+    _USER.pop(pass_id, None)
+
+
+def get_pass(pass_id: str) -> PassAdapter:
+    """The adapter for an id a user typed.
+
+    Raises:
+        UnknownIdError: no such id (close matches suggested).
+        PasscheckError: a malformed parametrized id.
+    """
+    if pass_id in _FIXED:
+        return _FIXED[pass_id]
+    if pass_id in _USER:
+        return _USER[pass_id]
+    if m := _CONVERT.match(pass_id):
+        target = int(m.group(1))
+        if not 7 <= target <= 30:
+            raise PasscheckError(f"pass {pass_id!r}: target opset must be between 7 and 30")
+        return VersionConverterAdapter(target)
+    if pass_id.startswith("cmd:"):
+        return CommandAdapter(pass_id[4:].strip().strip("'\""))
+    raise UnknownIdError("pass", pass_id, list(known_pass_ids()) + ["onnx:convert-opset-N", "cmd:'TOOL {in} {out}'"])
+
+
+def known_pass_ids() -> tuple[str, ...]:
+    return tuple(_FIXED) + tuple(_USER)

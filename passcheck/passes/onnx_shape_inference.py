@@ -1,0 +1,31 @@
+"""onnx shape inference (``onnx.shape_inference.infer_shapes``) in its three modes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from passcheck.passes._base import PassAdapter, PassDeclined
+
+VARIANTS = {
+    "infer-shapes": dict(check_type=False, strict_mode=False, data_prop=False),
+    "infer-shapes-strict": dict(check_type=True, strict_mode=True, data_prop=False),
+    "infer-shapes-data-prop": dict(check_type=False, strict_mode=False, data_prop=True),
+}
+
+
+class OnnxShapeInferenceAdapter(PassAdapter):
+    tools = ("onnx",)
+
+    def __init__(self, variant: str):
+        self.variant = variant
+        self.id = f"onnx:{variant}"
+        flags = ", ".join(f"{k}={v}" for k, v in VARIANTS[variant].items())
+        self.doc = f"onnx.shape_inference.infer_shapes({flags})"
+
+    def apply(self, model, workdir: Path):
+        import onnx.shape_inference
+
+        try:
+            return onnx.shape_inference.infer_shapes(model, **VARIANTS[self.variant])
+        except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError) as exc:
+            raise PassDeclined(f"{type(exc).__name__}: {exc}") from exc

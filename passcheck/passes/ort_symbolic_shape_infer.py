@@ -1,0 +1,22 @@
+"""onnxruntime's symbolic shape inference tool
+(``onnxruntime.tools.symbolic_shape_infer.SymbolicShapeInference``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from passcheck.passes._base import PassAdapter
+
+
+class OrtSymbolicShapeInferAdapter(PassAdapter):
+    id = "ort:symbolic-shape-infer"
+    tools = ("onnxruntime", "sympy")
+    doc = "onnxruntime.tools.symbolic_shape_infer.SymbolicShapeInference.infer_shapes(model)"
+
+    def apply(self, model, workdir: Path):
+        from onnxruntime.tools.symbolic_shape_infer import SymbolicShapeInference
+
+        out = SymbolicShapeInference.infer_shapes(model, auto_merge=False, guess_output_rank=False)
+        if out is None:  # the tool returns None when it gives up
+            raise RuntimeError("SymbolicShapeInference.infer_shapes returned None")
+        return out

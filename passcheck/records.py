@@ -1,0 +1,126 @@
+"""The data passcheck produces: findings and per-cell results, JSON round-trippable.
+
+A *cell* is one (case, form, pass, env). Every report format renders the JSON of these records.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+#: Finding kinds (what went wrong), independent of the oracle that saw it.
+KINDS = (
+    "wrong-result",          # numbers differ from the baseline or the common form
+    "annotation-violated",   # a shape/type annotation does not hold at run time (seed 000)
+    "invalid-model",         # the checker rejects a model the pass wrote
+    "rejected",              # the pass declined or crashed on a valid model, or on one form only
+    "missed-optimization",   # a fusion/fold applied to one form only, or a foldable value left
+    "less-precise",          # inferred shapes less precise on one form than on the other
+    "expectation-failed",    # a case's own expectation does not hold
+)
+
+VERDICTS = ("ok", "findings", "expected", "skipped", "unavailable", "error")
+
+
+@dataclasses.dataclass
+class Finding:
+    """One thing an oracle saw, named ``case | form | pass | env | oracle``.
+
+    Attributes:
+        kind: one of :data:`KINDS`.
+        oracle: the oracle that produced it (validity, numeric, annotations, parity, folding,
+            acceptance, expectations).
+        message: one line saying what differed.
+        details: structured data (tolerances, nodes, values) for machine readers.
+        expected: set by a baseline match; ``reason`` then says why it is known.
+    """
+
+    kind: str
+    oracle: str
+    case: str
+    form: str
+    pass_id: str
+    message: str
+    details: dict[str, Any] = dataclasses.field(default_factory=dict)
+    env: str = "local"
+    expected: bool = False
+    reason: str = ""
+    repro: str = ""
+
+    @property
+    def id(self) -> str:
+        """Stable id for baselines: ``case:form|pass|oracle|kind`` (env-independent)."""
+        return f"{self.case}:{self.form}|{self.pass_id}|{self.oracle}|{self.kind}"
+
+    def headline(self) -> str:
+        return f"{self.case} | {self.form} | {self.pass_id} | {self.env} | {self.oracle}: [{self.kind}] {self.message}"
+
+    def to_json(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["id"] = self.id
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Finding":
+        fields = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in fields})
+
+
+@dataclasses.dataclass
+class CellResult:
+    """What happened to one form under one pass in one environment.
+
+    Attributes:
+        status: the pass outcome status (see passcheck.passes.STATUSES) or ``skipped``.
+        model_sha256: hash of the input model bytes the pass received.
+        nodes_before / nodes_after: node counts of the main graph.
+        ops_after: op-type multiset of the output (``domain::op`` for non-default domains).
+        findings: everything the oracles saw for this cell.
+    """
+
+    case: str
+    form: str
+    pass_id: str
+    status: str
+    env: str = "local"
+    error: str | None = None
+    seconds: float = 0.0
+    versions: dict[str, str | None] = dataclasses.field(default_factory=dict)
+    model_sha256: str = ""
+    nodes_before: int = 0
+    nodes_after: int | None = None
+    ops_after: dict[str, int] = dataclasses.field(default_factory=dict)
+    findings: list[Finding] = dataclasses.field(default_factory=list)
+    coverage: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.case, self.form, self.pass_id, self.env)
+
+    @property
+    def verdict(self) -> str:
+        if self.status == "skipped":
+            return "skipped"
+        if self.status == "unavailable":
+            return "unavailable"
+        if any(not f.expected for f in self.findings):
+            return "findings"
+        if self.findings:
+            return "expected"
+        return "ok"
+
+    def to_json(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["findings"] = [f.to_json() for f in self.findings]
+        d["verdict"] = self.verdict
+        d["type"] = "cell"
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "CellResult":
+        fields = {f.name for f in dataclasses.fields(cls)}
+        kw = {k: v for k, v in d.items() if k in fields}
+        kw["findings"] = [Finding.from_json(f) for f in d.get("findings", [])]
+        return cls(**kw)

@@ -1,0 +1,95 @@
+"""Run a model on feeds with onnxruntime, optionally observing intermediate values.
+
+The session is unoptimized (``ORT_DISABLE_ALL``, one intra-op thread): it runs exactly the
+graph it is given. For observation, the model's own annotations are removed from the session's
+copy (value_info dropped, graph input and output shapes cleared) so that a wrong annotation can
+neither stop the model from loading nor change what runs; the annotations are judged afterwards
+against what was observed (seed 000).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import onnx
+
+
+@dataclasses.dataclass
+class RunResult:
+    """One inference run.
+
+    Attributes:
+        outputs: graph output name → value, in graph order.
+        observed: every value seen in the run (inputs, initializers are not included) by name.
+        error: the runtime's error text when the run failed (outputs then empty).
+    """
+
+    outputs: dict[str, Any]
+    observed: dict[str, Any]
+    error: str | None = None
+
+
+def observation_copy(model: "onnx.ModelProto", expose: Iterable[str]) -> tuple["onnx.ModelProto", list[str]]:
+    """A copy of ``model`` with annotations cleared and ``expose`` added as graph outputs.
+
+    Names that are graph inputs, initializers or already outputs are not added.
+    Returns the copy and the names added.
+    """
+    import onnx
+
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    g = m.graph
+    del g.value_info[:]
+    for vi in list(g.input) + list(g.output):
+        if vi.type.HasField("tensor_type"):
+            vi.type.tensor_type.ClearField("shape")
+    skip = {v.name for v in g.input} | {t.name for t in g.initializer} | {o.name for o in g.output}
+    produced = {o for n in g.node for o in n.output if o}
+    added = []
+    for name in dict.fromkeys(expose):
+        if name in skip or name not in produced:
+            continue
+        g.output.append(onnx.ValueInfoProto(name=name))
+        added.append(name)
+    return m, added
+
+
+def all_node_outputs(model: "onnx.ModelProto") -> list[str]:
+    """Every value produced by a node of the main graph, in node order."""
+    return [o for n in model.graph.node for o in n.output if o]
+
+
+def run_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], *, expose: Iterable[str] = ()) -> RunResult:
+    """Run ``model`` on ``feeds`` with onnxruntime (CPU, unoptimized).
+
+    Args:
+        model: the model to run; not modified.
+        feeds: input name → array (or list of arrays for sequences).
+        expose: intermediate value names to observe as extra outputs.
+
+    Returns:
+        A :class:`RunResult`; a load or run failure is returned in ``error``, never raised.
+    """
+    import onnxruntime as ort
+
+    copy, added = observation_copy(model, expose)
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.log_severity_level = 3
+    so.intra_op_num_threads = 1
+    try:
+        sess = ort.InferenceSession(copy.SerializeToString(), so, providers=["CPUExecutionProvider"])
+        names = [o.name for o in sess.get_outputs()]
+        wanted = {i.name for i in sess.get_inputs()}
+        values = sess.run(None, {k: v for k, v in feeds.items() if k in wanted})
+    except Exception as exc:  # noqa: BLE001 - a failing run is a result, not our error
+        return RunResult({}, {}, error=f"{type(exc).__name__}: {str(exc).strip()[:2000]}")
+    by_name = dict(zip(names, values))
+    graph_outputs = [o.name for o in model.graph.output]
+    observed = {k: v for k, v in by_name.items() if k not in wanted}
+    observed.update({k: v for k, v in feeds.items()})
+    return RunResult({k: by_name[k] for k in graph_outputs if k in by_name}, observed)
