@@ -35,6 +35,10 @@ if TYPE_CHECKING:
 Executor = Callable[[PassAdapter, "onnx.ModelProto", Path], PassOutcome]
 
 
+#: Pseudo-pass id under which each form itself is judged, before any pass runs.
+INPUT = "input"
+
+
 def run_in_process(adapter: PassAdapter, model: "onnx.ModelProto", workdir: Path) -> PassOutcome:
     return adapter.run(model, workdir)
 
@@ -92,6 +96,7 @@ def evaluate(
     executor: Executor = run_in_process,
     on_cell: Callable[[CellResult], None] | None = None,
     skip_cells: Callable[[str, str], bool] | None = None,
+    check_input: bool = True,
 ) -> list[CellResult]:
     """Run every pass on every form of ``subject`` and judge the results.
 
@@ -101,6 +106,8 @@ def evaluate(
         executor: how a pass is run (in process by default).
         on_cell: called with each cell as soon as it is final.
         skip_cells: ``(pass_id, form) → True`` for cells already done (``--resume``).
+        check_input: also judge each form itself (pseudo-pass ``input``): the checker accepts
+            it, ORT runs it, its own annotations hold, and it computes what ``common`` computes.
 
     Raises:
         UnknownIdError / PasscheckError: an unknown pass id, forms with different interfaces,
@@ -128,8 +135,12 @@ def evaluate(
         subject.feeds(b, seed_for(subject.id, i)) if subject.feeds else synthesize(first, b, seed_for(subject.id, i))
         for i, b in enumerate(subject.bindings)
     ]
-    baselines = {name: [run_ort(m, f) for f in feeds] for name, m in subject.forms.items()}
+    baselines = {name: [run_ort(m, f, expose=all_node_outputs(m)) for f in feeds] for name, m in subject.forms.items()}
     hashes = {name: model_hash(m) for name, m in subject.forms.items()}
+    if check_input and not (skip_cells and all(skip_cells(INPUT, f) for f in subject.forms)):
+        for cell in _input_cells(subject, feeds, baselines, hashes, env):
+            if not (skip_cells and skip_cells(INPUT, cell.form)):
+                emit(cell)
 
     for adapter in adapters:
         todo = [f for f in subject.forms if not (skip_cells and skip_cells(adapter.id, f))]
@@ -163,3 +174,29 @@ def evaluate(
                 findings=findings[r.form], coverage=oracles.annotations.coverage(r),
             ))
     return results
+
+
+def _input_cells(subject: Subject, feeds, baselines, hashes, env: str) -> list[CellResult]:
+    """Judge the forms themselves: checker, runnable, own annotations, same numbers as common."""
+    names = list(subject.forms)
+    common = baselines[names[0]]
+    cells = []
+    for form, model in subject.forms.items():
+        outcome = PassOutcome(INPUT, "unchanged", model=model)
+        run = FormRun(subject.id, form, INPUT, model, outcome, feeds, baselines[form], baselines[form], env=env, rtol=subject.rtol, atol=subject.atol)
+        found = oracles.validity.check(run) + oracles.annotations.check(run)
+        errors = [r.error for r in baselines[form] if r.error]
+        if errors:
+            found.append(run.finding("rejected", "runtime", f"onnxruntime cannot run this form: {errors[0].splitlines()[0]}", error=errors[0]))
+        elif form != names[0] and not any(r.error for r in common):
+            cross = dataclasses.replace(run, baseline=common)
+            for f in oracles.numeric.check(cross):
+                f.message = f"differs from form {names[0]!r}: {f.message}"
+                found.append(f)
+        for f in found:
+            f.repro = subject.repro.format(**{"pass": INPUT})
+        cells.append(CellResult(subject.id, form, INPUT, "unchanged", env=env, model_sha256=hashes[form],
+                                nodes_before=len(model.graph.node), nodes_after=len(model.graph.node),
+                                ops_after=dict(sorted(op_counts(model).items())), findings=found,
+                                coverage=oracles.annotations.coverage(run)))
+    return cells

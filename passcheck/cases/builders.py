@@ -49,16 +49,18 @@ def model(
     return m
 
 
-def parse(text: str, *, opset: int, initializers: Sequence[onnx.TensorProto] = ()) -> onnx.ModelProto:
+def parse(text: str, *, opset: int, initializers: Sequence[onnx.TensorProto] = (), extra_opsets: dict[str, int] | None = None) -> onnx.ModelProto:
     """Build a model from ONNX textual syntax for the graph (``name (inputs) => (outputs) {…}``).
 
-    The ``<ir_version, opset_import>`` header is written here from ``opset``; numpy
-    initializers are appended after parsing.
+    The ``<ir_version, opset_import>`` header is written here from ``opset`` (plus
+    ``extra_opsets``, domain → version); numpy initializers are appended after parsing. Model-local
+    functions may follow the graph in the text.
 
     Raises:
         onnx.parser.ParseError: the text is not valid ONNX textual syntax (a case bug).
     """
-    header = f'<ir_version: {ir_version_for(opset)}, opset_import: ["" : {opset}]>\n'
+    imports = ", ".join(f'"{d}" : {v}' for d, v in {"": opset, **(extra_opsets or {})}.items())
+    header = f'<ir_version: {ir_version_for(opset)}, opset_import: [{imports}]>\n'
     m = onnx.parser.parse_model(header + text)
     m.graph.initializer.extend(initializers)
     m.producer_name = "passcheck"
@@ -76,3 +78,17 @@ def node(op: str, inputs: Sequence[str], outputs: Sequence[str], name: str = "",
 
 FLOAT = onnx.TensorProto.FLOAT
 INT64 = onnx.TensorProto.INT64
+
+
+def text_form(text: str, doc: str = "", *, opset: int, initializers=(), extra_opsets: dict[str, int] | None = None):
+    """A :class:`~passcheck.cases.Form` whose build parses ``text`` with :func:`parse`.
+
+    ``initializers`` is a sequence of TensorProtos or a callable returning one (built per run).
+    """
+    from passcheck.cases._case import Form
+
+    def build() -> onnx.ModelProto:
+        inits = initializers() if callable(initializers) else initializers
+        return parse(text, opset=opset, initializers=inits, extra_opsets=extra_opsets)
+
+    return Form(build, doc)

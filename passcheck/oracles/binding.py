@@ -47,12 +47,18 @@ class BindingMap:
 
     def resolve(self) -> dict[str, int]:
         beta = {}
-        for sym, occs in self.occurrences.items():
+        for sym, occs in sorted(self.occurrences.items()):
             pre = [o.size for o in occs if o.role == PRECONDITION]
             pool = pre or [o.size for o in occs]
             beta[sym] = min(set(pool), key=lambda s: (-pool.count(s), s))
         return beta
 
     def conflicts(self) -> dict[str, list[Occurrence]]:
-        """Symbols whose occurrences disagree, each with every occurrence."""
-        return {s: occs for s, occs in self.occurrences.items() if len({o.size for o in occs}) > 1}
+        """Symbols whose occurrences disagree, each with every occurrence, sorted by (value, axis).
+
+        Sorted, so the result does not depend on the order values were checked in.
+        """
+        return {
+            s: sorted(occs, key=lambda o: (o.value, o.axis, o.size, o.role))
+            for s, occs in sorted(self.occurrences.items()) if len({o.size for o in occs}) > 1
+        }

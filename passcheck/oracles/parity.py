@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from passcheck.oracles._context import FormRun, op_counts
+from passcheck.oracles._context import FormRun, op_counts, op_key
 from passcheck.records import Finding
 
 NAME = "parity"
@@ -35,24 +35,34 @@ def check(runs: Sequence[FormRun], checks: frozenset[str] = frozenset({"ops", "p
 
 
 def _ops(a: FormRun, b: FormRun) -> list[Finding]:
-    """Findings on ``b`` for op types ``a`` got rid of and ``b`` kept."""
+    """One finding per pair at most, on ``b``, for what the pass did to ``a`` and not to ``b``.
+
+    Either op types ``a`` lost and ``b`` kept (a fusion or fold applied to one form only), or,
+    when nothing was kept back, different new op types (one form fused into another op).
+    """
     ba, aa = op_counts(a.model), op_counts(a.output)
     bb, ab = op_counts(b.model), op_counts(b.output)
-    found = []
+    kept = []
     for op in sorted(ba):
         removed_a = ba[op] - aa.get(op, 0)
         removed_b = bb.get(op, 0) - ab.get(op, 0)
         if removed_a > 0 and bb.get(op, 0) > 0 and removed_b < min(removed_a, bb[op]):
-            added_a = sorted(set(aa) - set(ba))
-            added_b = sorted(set(ab) - set(bb))
-            msg = (f"{op} removed by {a.pass_id} in form {a.form!r} ({ba[op]}→{aa.get(op, 0)}) but not in {b.form!r} "
-                   f"({bb[op]}→{ab.get(op, 0)}); nodes after: {a.form} {sum(aa.values())}, {b.form} {sum(ab.values())}")
-            if added_a != added_b:
-                msg += f"; new op types: {a.form} {added_a or 'none'}, {b.form} {added_b or 'none'}"
-            found.append(b.finding("missed-optimization", NAME, msg, op_type=op, other_form=a.form,
-                                   kept_nodes=[n.name or f"#{i}" for i, n in enumerate(b.output.graph.node) if n.op_type == op.split("::")[-1]],
-                                   nodes_after={a.form: sum(aa.values()), b.form: sum(ab.values())}))
-    return found
+            kept.append(f"{op} {ba[op]}→{aa.get(op, 0)} in {a.form!r} but {bb[op]}→{ab.get(op, 0)} in {b.form!r}")
+    new_a, new_b = sorted(set(aa) - set(ba)), sorted(set(ab) - set(bb))
+    if not kept and new_a == new_b:
+        return []
+    if not kept and a.form != "common":
+        return []  # the symmetric call reports a difference in new op types once, on the uncommon form
+    sizes = f"nodes after: {a.form} {sum(aa.values())}, {b.form} {sum(ab.values())}"
+    news = f"new op types: {a.form} {new_a or 'none'}, {b.form} {new_b or 'none'}"
+    if kept:
+        msg = f"{a.pass_id} removed " + "; ".join(kept) + f"; {sizes}" + (f"; {news}" if new_a != new_b else "")
+    else:
+        msg = f"{a.pass_id} rewrote the forms into different ops: {news}; {sizes}"
+    kept_ops = {k.split(" ", 1)[0] for k in kept}
+    return [b.finding("missed-optimization", NAME, msg, other_form=a.form, kept_op_types=sorted(kept_ops),
+                      kept_nodes=[n.name or f"#{i}" for i, n in enumerate(b.output.graph.node) if op_key(n) in kept_ops],
+                      new_op_types={a.form: new_a, b.form: new_b}, nodes_after={a.form: sum(aa.values()), b.form: sum(ab.values())})]
 
 
 def precision(tp) -> tuple[int, int, int] | None:

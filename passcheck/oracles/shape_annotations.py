@@ -8,23 +8,41 @@ Rules (seed 000, "Checking a value against its annotation"):
    the run has one size (β binds on first sight, later occurrences verify); a dim with neither
    asserts nothing.
 
-Graph inputs are preconditions (a violation is bad input, not a model bug); value_info and graph
-outputs are assertions. Symbols are global to the model. The elem_type of a tensor must equal
-the value's dtype. Every violation is reported, and for a symbol conflict every occurrence.
+Graph inputs of the main graph are preconditions (a violation is bad input, not a model bug);
+value_info, graph outputs and every annotation inside a subgraph (If/Loop/Scan bodies) or a
+model-local function are assertions. Symbols are global to the model (IR.md, "Static tensor
+shapes"): one binding map per run covers every scope. Every TypeProto kind of seed 001 is
+checked: tensor (elem_type, shape), sequence (each element), optional (absent passes), map (key
+type, each value), sparse tensor (elem_type, dense shape); opaque is counted as unchecked.
+
+Observations (the ``observed`` argument of :func:`check`) are keyed by :attr:`Annotated.key`:
+the plain name for main-graph values, ``<scope>::<name>`` inside subgraphs and functions, where
+a value is produced once per iteration or call and is given as :class:`Repeated`.
+
+Every violation is reported, and for a symbol conflict every occurrence, sorted, so the result
+does not depend on the order values were checked in (seed 000, "Order-independence").
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from passcheck.oracles.binding import ASSERTION, PRECONDITION, BindingMap, Occurrence
+from passcheck.typestr import elem_name, shape_str
 
 if TYPE_CHECKING:
     import onnx
+
+#: Reason given for an opaque-typed value (seed 001: an opaque type has no runtime rule).
+OPAQUE = "opaque type: nothing to check at run time"
+
+
+class Repeated(list):
+    """Every value one subgraph or function value took in a run (one per iteration or call)."""
 
 
 @dataclasses.dataclass
@@ -32,9 +50,11 @@ class Violation:
     """One annotation that does not hold in this run.
 
     Attributes:
-        value: the value name (for a symbol conflict among assertions only, the symbol).
+        value: the value (``name``, ``name[i]`` for a sequence element, ``name{k}`` for a map
+            value, ``name#i`` for iteration/call i of a subgraph value); for a symbol conflict
+            among assertions only, the symbol.
         role: ``precondition`` or ``assertion``.
-        rule: ``elem-type``, ``rank``, ``dim-value``, ``symbol`` or ``kind``.
+        rule: ``elem-type``, ``rank``, ``dim-value``, ``symbol``, ``kind`` or ``key-type``.
         message: one line.
         occurrences: for ``symbol``, every occurrence of the symbol in the run.
     """
@@ -56,7 +76,8 @@ class AnnotationReport:
     """All violations of one run, the binding found, and coverage.
 
     ``annotated`` counts values with an annotation; ``checked`` those observed and checked;
-    ``unobserved`` maps the others to the reason they could not be checked.
+    ``unobserved`` maps the others to the reason they could not be checked; ``unchecked`` maps
+    observed values with nothing checkable (opaque types) to why.
     """
 
     violations: list[Violation]
@@ -64,25 +85,103 @@ class AnnotationReport:
     annotated: int
     checked: int
     unobserved: dict[str, str]
+    unchecked: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return not self.violations
 
+    @property
+    def bad_input(self) -> bool:
+        """Some precondition (graph-input annotation) does not hold: the caller's inputs are wrong."""
+        return any(v.role == PRECONDITION for v in self.violations)
+
     def coverage(self) -> dict[str, Any]:
-        return {"annotated": self.annotated, "checked": self.checked, "unobserved": len(self.unobserved)}
+        return {"annotated": self.annotated, "checked": self.checked, "unobserved": len(self.unobserved), "unchecked": len(self.unchecked)}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "binding": self.binding, "coverage": self.coverage(), "unobserved": self.unobserved,
+                "unchecked": self.unchecked, "violations": [v.to_json() for v in self.violations]}
+
+
+@dataclasses.dataclass(frozen=True)
+class Annotated:
+    """One annotated value of a model.
+
+    Attributes:
+        key: the observation key (``name``, or ``scope::name`` outside the main graph).
+        name: the value name in its graph or function.
+        type: its TypeProto.
+        role: ``precondition`` (main-graph input) or ``assertion``.
+        scope: ``""`` for the main graph, else e.g. ``loop.body`` or ``function pkg.f``.
+    """
+
+    key: str
+    name: str
+    type: "onnx.TypeProto"
+    role: str
+    scope: str = ""
+
+
+def scope_key(scope: str, name: str) -> str:
+    return f"{scope}::{name}" if scope else name
+
+
+def node_label(node: "onnx.NodeProto", index: int) -> str:
+    return node.name or f"{node.op_type}#{index}"
+
+
+def graph_scopes(model: "onnx.ModelProto") -> Iterator[tuple[str, Any]]:
+    """(scope, GraphProto or FunctionProto) for the main graph, every nested subgraph and function.
+
+    Scopes: ``""`` main graph; ``<parent>/<node label>.<attribute>`` (``[i]`` for GRAPHS) for a
+    subgraph; ``function <domain>.<name>`` for a model-local function.
+    """
+    import onnx
+
+    def walk(scope: str, nodes) -> Iterator[tuple[str, Any]]:
+        for i, n in enumerate(nodes):
+            for att in n.attribute:
+                base = f"{scope + '/' if scope else ''}{node_label(n, i)}.{att.name}"
+                subs = [(base, att.g)] if att.type == onnx.AttributeProto.GRAPH else \
+                    [(f"{base}[{j}]", g) for j, g in enumerate(att.graphs)] if att.type == onnx.AttributeProto.GRAPHS else []
+                for s, g in subs:
+                    yield s, g
+                    yield from walk(s, g.node)
+
+    yield "", model.graph
+    yield from walk("", model.graph.node)
+    for f in model.functions:
+        fs = f"function {f.domain + '.' if f.domain else ''}{f.name}"
+        yield fs, f
+        yield from walk(fs, f.node)
+
+
+def has_subscopes(model: "onnx.ModelProto") -> bool:
+    """Whether the model has a subgraph or a model-local function (values ORT cannot expose)."""
+    return next(iter(s for s, _ in graph_scopes(model) if s), None) is not None
+
+
+def annotated_values(model: "onnx.ModelProto") -> list[Annotated]:
+    """Every annotated value of every scope; a name annotated twice appears twice.
+
+    Main-graph inputs (those with an initializer too: overridable defaults) are preconditions;
+    everything else is an assertion. A FunctionProto annotates through ``value_info`` (IR 10).
+    """
+    out = []
+    for scope, g in graph_scopes(model):
+        if scope.startswith("function") and "/" not in scope:
+            vis = [(vi, ASSERTION) for vi in getattr(g, "value_info", ())]
+        else:
+            vis = [(vi, PRECONDITION if not scope else ASSERTION) for vi in g.input]
+            vis += [(vi, ASSERTION) for vi in list(g.output) + list(g.value_info)]
+        out += [Annotated(scope_key(scope, vi.name), vi.name, vi.type, role, scope) for vi, role in vis if vi.type.WhichOneof("value")]
+    return out
 
 
 def annotations(model: "onnx.ModelProto") -> list[tuple[str, "onnx.TypeProto", str]]:
-    """(value name, TypeProto, role) for every annotated value of the main graph.
-
-    Inputs that have an initializer are overridable defaults: still preconditions.
-    Outputs and value_info are assertions; a name annotated twice is checked against both.
-    """
-    out = [(vi.name, vi.type, PRECONDITION) for vi in model.graph.input]
-    out += [(vi.name, vi.type, ASSERTION) for vi in model.graph.output]
-    out += [(vi.name, vi.type, ASSERTION) for vi in model.graph.value_info]
-    return [(n, t, r) for n, t, r in out if t.WhichOneof("value") is not None]
+    """(value name, TypeProto, role) for every annotated value of the main graph."""
+    return [(a.name, a.type, a.role) for a in annotated_values(model) if not a.scope]
 
 
 def check(model: "onnx.ModelProto", observed: Mapping[str, Any], *, unobservable: Mapping[str, str] | None = None) -> AnnotationReport:
@@ -90,60 +189,145 @@ def check(model: "onnx.ModelProto", observed: Mapping[str, Any], *, unobservable
 
     Args:
         model: the model whose annotations are judged.
-        observed: value name → runtime value (numpy array for tensors) for this run.
-        unobservable: value name → why it could not be observed (reported, never as checked).
+        observed: :attr:`Annotated.key` → runtime value for this run: a numpy array (tensor),
+            list (sequence), None or a value (optional), dict (map), an object with
+            ``dense_shape`` and ``values`` (sparse tensor); :class:`Repeated` for values inside
+            subgraphs and functions.
+        unobservable: key → why it could not be observed (reported, never counted as checked).
 
     Returns:
         An :class:`AnnotationReport` with every violation (empty when all hold).
     """
-    import onnx.helper
-
     bmap = BindingMap()
     violations: list[Violation] = []
-    unobserved: dict[str, str] = dict(unobservable or {})
-    checked = 0
-    annotated = annotations(model)
-    for name, tp, role in annotated:
-        if name not in observed:
-            unobserved.setdefault(name, "not produced in this run")
+    why = dict(unobservable or {})
+    unobserved: dict[str, str] = {}
+    unchecked: dict[str, str] = {}
+    checked: set[str] = set()
+    annotated = annotated_values(model)
+    for a in annotated:
+        value = observed.get(a.key, _MISSING)
+        if value is _MISSING or (isinstance(value, Repeated) and not value):
+            unobserved[a.key] = why.get(a.key, "not produced in this run" + (" (its subgraph or function never ran)" if a.scope else ""))
             continue
-        kind = tp.WhichOneof("value")
-        if kind != "tensor_type":
-            unobserved.setdefault(name, f"{kind} values are not checked yet")
+        if a.type.WhichOneof("value") == "opaque_type":
+            unchecked[a.key] = OPAQUE
             continue
-        checked += 1
-        violations.extend(_check_tensor(name, tp.tensor_type, observed[name], role, bmap))
+        checked.add(a.key)
+        samples = list(enumerate(value)) if isinstance(value, Repeated) else [(None, value)]
+        for i, v in samples:
+            label = a.key if i is None else f"{a.key}#{i}"
+            violations.extend(_check_value(label, a.type, v, a.role, bmap))
     violations.extend(_symbol_violations(bmap))
-    unobserved = {k: v for k, v in unobserved.items() if k not in observed}
-    del onnx
-    return AnnotationReport(violations, bmap.resolve(), len({n for n, _, _ in annotated}), checked, unobserved)
+    violations.sort(key=lambda v: (v.rule, v.value, v.message))
+    unobserved = {k: v for k, v in unobserved.items() if k not in checked}
+    return AnnotationReport(violations, bmap.resolve(), len({a.key for a in annotated}), len(checked), unobserved, unchecked)
 
 
-def _check_tensor(name: str, tt, value: Any, role: str, bmap: BindingMap) -> list[Violation]:
+_MISSING = object()
+
+
+def _check_value(label: str, tp: "onnx.TypeProto", value: Any, role: str, bmap: BindingMap) -> list[Violation]:
+    kind = tp.WhichOneof("value")
+    if kind == "tensor_type":
+        return _check_tensor(label, tp.tensor_type, value, role, bmap, "tensor")
+    if kind == "sparse_tensor_type":
+        return _check_tensor(label, tp.sparse_tensor_type, value, role, bmap, "sparse")
+    if kind == "sequence_type":
+        if not isinstance(value, (list, tuple)) or isinstance(value, Repeated):
+            return [_kind(label, role, "a sequence", value)]
+        return [v for i, e in enumerate(value) for v in _check_value(f"{label}[{i}]", tp.sequence_type.elem_type, e, role, bmap)]
+    if kind == "optional_type":
+        return [] if value is None else _check_value(label, tp.optional_type.elem_type, value, role, bmap)
+    if kind == "map_type":
+        return _check_map(label, tp.map_type, value, role, bmap)
+    return []  # opaque, or no kind: nothing asserted
+
+
+def _kind(label: str, role: str, want: str, value: Any) -> Violation:
+    return Violation(label, role, "kind", f"{label}: annotated as {want} but the run produced {_describe(value)}")
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "no value (None)"
+    if isinstance(value, np.ndarray):
+        return f"a tensor {value.dtype} {list(value.shape)}"
+    return f"a {type(value).__name__}"
+
+
+def _sparse_parts(value: Any) -> tuple[Any, tuple[int, ...]] | None:
+    """(values, dense shape) of a sparse tensor value (passcheck SparseValue or onnxruntime SparseTensor)."""
+    dense, vals = getattr(value, "dense_shape", None), getattr(value, "values", None)
+    if dense is None or vals is None:
+        return None
+    dense, vals = dense() if callable(dense) else dense, vals() if callable(vals) else vals
+    return np.asarray(vals), tuple(int(d) for d in dense)
+
+
+def _want_dtype(elem_type: int) -> np.dtype | None:
     import onnx.helper
 
-    if not isinstance(value, np.ndarray):
-        return [Violation(name, role, "kind", f"{name}: annotated as a tensor but the run produced {type(value).__name__}")]
+    try:
+        return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(elem_type))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _dtype_ok(want: np.dtype, got: np.dtype, exact: bool) -> bool:
+    if want.kind in "OUS" and got.kind in "OUS":
+        return True  # STRING: numpy object (onnx) or unicode (reference evaluator)
+    return want == got if exact else want.kind == got.kind or {want.kind, got.kind} <= set("iu")
+
+
+def _check_tensor(label: str, tt, value: Any, role: str, bmap: BindingMap, kind: str) -> list[Violation]:
+    exact = True
+    if kind == "sparse":
+        parts = _sparse_parts(value)
+        if parts is None:
+            return [_kind(label, role, "a sparse tensor", value)]
+        values, shape = parts
+        dtype = values.dtype
+    elif isinstance(value, (np.ndarray, np.generic)):
+        dtype, shape = value.dtype, tuple(value.shape)
+    elif isinstance(value, (bool, int, float, str)):
+        dtype, shape, exact = np.asarray(value).dtype, (), False  # a map value from a runtime: kind only
+    else:
+        return [_kind(label, role, "a tensor", value)]
     out = []
-    if tt.elem_type:
-        try:
-            want = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type))
-        except (KeyError, TypeError, ValueError):
-            want = None
-        if want is not None and want != value.dtype and not (want.kind in "OUS" and value.dtype.kind in "OUS"):
-            tname = onnx.TensorProto.DataType.Name(tt.elem_type)
-            out.append(Violation(name, role, "elem-type", f"{name}: annotated elem_type {tname}, run produced {value.dtype}"))
+    want = _want_dtype(tt.elem_type) if tt.elem_type else None
+    if want is not None and not _dtype_ok(want, dtype, exact):
+        out.append(Violation(label, role, "elem-type", f"{label}: annotated elem_type {elem_name(tt.elem_type)}, run produced {dtype}"))
     if not tt.HasField("shape"):
         return out
     dims = tt.shape.dim
-    if len(dims) != value.ndim:
-        return out + [Violation(name, role, "rank", f"{name}: annotated rank {len(dims)} {_fmt(dims)}, run produced shape {list(value.shape)}")]
-    for axis, (d, size) in enumerate(zip(dims, value.shape)):
-        if d.HasField("dim_value"):
+    if len(dims) != len(shape):
+        return out + [Violation(label, role, "rank", f"{label}: annotated rank {len(dims)} {shape_str(tt.shape)}, run produced shape {list(shape)}")]
+    for axis, (d, size) in enumerate(zip(dims, shape)):
+        which = d.WhichOneof("value")
+        if which == "dim_value":
             if d.dim_value != size:
-                out.append(Violation(name, role, "dim-value", f"{name}: axis {axis} annotated {d.dim_value}, run produced {size} (shape {list(value.shape)})"))
-        elif d.HasField("dim_param") and d.dim_param:
-            bmap.add(Occurrence(d.dim_param, name, axis, int(size), role))
+                out.append(Violation(label, role, "dim-value", f"{label}: axis {axis} annotated {d.dim_value}, run produced {size} (shape {list(shape)})"))
+        elif which == "dim_param":
+            bmap.add(Occurrence(d.dim_param, label, axis, int(size), role))
+    return out
+
+
+_INT_KEYS = {"INT8", "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32", "UINT64"}
+
+
+def _check_map(label: str, mt, value: Any, role: str, bmap: BindingMap) -> list[Violation]:
+    if not isinstance(value, Mapping):
+        return [_kind(label, role, "a map", value)]
+    out = []
+    key_name = elem_name(mt.key_type)
+    want_str = key_name == "STRING"
+    for k, v in value.items():
+        is_str = isinstance(k, (str, bytes, np.str_, np.bytes_))
+        is_int = isinstance(k, (int, np.integer)) and not isinstance(k, bool)
+        if (want_str and not is_str) or (key_name in _INT_KEYS and not is_int):
+            out.append(Violation(label, role, "key-type", f"{label}: annotated key type {key_name}, run produced key {k!r} ({type(k).__name__})"))
+        out.extend(_check_value(f"{label}{{{k!r}}}", mt.value_type, v, role, bmap))
     return out
 
 
@@ -163,7 +347,3 @@ def _symbol_violations(bmap: BindingMap) -> list[Violation]:
         else:
             out.append(Violation(sym, ASSERTION, "symbol", f"symbol {sym!r} takes different sizes in one run: {where}", occs))
     return out
-
-
-def _fmt(dims) -> str:
-    return "[" + ", ".join(str(d.dim_value) if d.HasField("dim_value") else (f'"{d.dim_param}"' if d.dim_param else "?") for d in dims) + "]"

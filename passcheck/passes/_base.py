@@ -108,13 +108,27 @@ class PassAdapter:
         except self.declines as exc:  # type: ignore[misc]
             return PassOutcome(self.id, "declined", error=_one_para(f"{type(exc).__name__}: {exc}"), versions=self.versions(), seconds=time.perf_counter() - start)
         except Exception as exc:  # noqa: BLE001 - a crash of the tool is a finding, not our error
-            tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
-            return PassOutcome(self.id, "crashed", error=_one_para(f"{type(exc).__name__}: {exc}") + "\n" + "".join(tb[-3:]), versions=self.versions(), seconds=time.perf_counter() - start)
+            return PassOutcome(self.id, "crashed", error=_describe(exc), versions=self.versions(), seconds=time.perf_counter() - start)
         seconds = time.perf_counter() - start
         if not isinstance(out, onnx.ModelProto):
             return PassOutcome(self.id, "crashed", error=f"pass returned {type(out).__name__}, not a ModelProto", versions=self.versions(), seconds=seconds)
         same = _graph_bytes(out) == _graph_bytes(model)
         return PassOutcome(self.id, "unchanged" if same else "changed", model=out, versions=self.versions(), seconds=seconds)
+
+
+def _describe(exc: BaseException) -> str:
+    """First line: the innermost cause (where the tool really failed); then the chain and the
+    last frames of the innermost traceback."""
+    import re
+
+    chain = [exc]
+    while (nxt := chain[-1].__cause__ or chain[-1].__context__) is not None and len(chain) < 10:
+        chain.append(nxt)
+    root = chain[-1]
+    clean = lambda e: re.sub(r" object at 0x[0-9a-f]+", "", f"{type(e).__name__}: {e}")  # noqa: E731
+    lines = [_one_para(clean(root), 500)] + [f"  raised as {_one_para(clean(e), 300)}" for e in reversed(chain[:-1])]
+    tb = traceback.format_exception(type(root), root, root.__traceback__)
+    return "\n".join(lines) + "\n" + "".join(tb[-3:-1])
 
 
 def _graph_bytes(model: "onnx.ModelProto") -> bytes:

@@ -1,0 +1,3 @@
+from passcheck.cli import run
+
+run()

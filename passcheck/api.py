@@ -1,0 +1,134 @@
+"""The Python API: run cases × passes, or check a user's model, and get records back.
+
+Both front ends (the CLI and the pytest plugin) are thin layers over these functions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from passcheck._versions import environment, tool_version
+from passcheck.records import CellResult, Finding
+
+if TYPE_CHECKING:
+    import onnx
+
+    from passcheck.engine import Executor
+    from passcheck.report.baseline import Known
+
+
+@dataclasses.dataclass
+class Report:
+    """The results of one run in one environment.
+
+    Attributes:
+        cells: one record per (case, form, pass, env), in the order they finished.
+        environments: env id → exact tool versions.
+        unmatched_known: baseline entries that matched no finding (fixed, or not run).
+    """
+
+    cells: list[CellResult]
+    environments: dict[str, dict[str, Any]]
+    unmatched_known: list["Known"] = dataclasses.field(default_factory=list)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for c in self.cells for f in c.findings]
+
+    @property
+    def unexpected(self) -> list[Finding]:
+        return [f for f in self.findings if not f.expected]
+
+    @property
+    def exit_code(self) -> int:
+        """0 when nothing unexpected was found, 1 otherwise."""
+        return 1 if self.unexpected else 0
+
+    def apply_baseline(self, path: str | Path) -> None:
+        from passcheck.report import baseline
+
+        self.unmatched_known = baseline.apply(self.cells, baseline.load(path))
+
+
+def run(
+    cases: Sequence[str] = (),
+    passes: Sequence[str] = (),
+    *,
+    cases_from: Iterable[str | Path] = (),
+    env: str = "local",
+    executor: "Executor | None" = None,
+    on_cell: Callable[[CellResult], None] | None = None,
+    skip_cells: Callable[[str, str, str], bool] | None = None,
+) -> Report:
+    """Run the selected cases (id/tag globs; all when empty) under the passes.
+
+    Raises:
+        UnknownIdError: a case glob or pass id matches nothing.
+        PasscheckError: a user case module fails to import.
+    """
+    from passcheck.cases import load_path, registry
+    from passcheck.engine import Subject, evaluate, run_in_process
+    from passcheck.passes import get_pass
+
+    for p in cases_from:
+        load_path(p)
+    reg = registry()
+    selected = reg.select(cases)
+    for p in passes:
+        get_pass(p)  # fail on a bad id before any work
+    version = tool_version("onnx")
+    cells: list[CellResult] = []
+    for case in selected:
+        subject = Subject.from_case(case, version)
+        skip = (lambda pid, form, _c=case.id: skip_cells(_c, form, pid)) if skip_cells else None
+        cells += evaluate(subject, passes, env=env, executor=executor or run_in_process, on_cell=on_cell, skip_cells=skip)
+    return Report(cells, {env: environment()})
+
+
+def check_model(
+    model: "onnx.ModelProto | str | Path",
+    passes: Sequence[str] = (),
+    *,
+    bind: Mapping[str, int] | None = None,
+    forms: Mapping[str, "onnx.ModelProto"] | None = None,
+    name: str | None = None,
+    env: str = "local",
+    executor: "Executor | None" = None,
+    on_cell: Callable[[CellResult], None] | None = None,
+    repro: str = "",
+) -> Report:
+    """Run passes on one model (and optional extra equivalent ``forms``) with synthesized feeds.
+
+    Args:
+        model: a ModelProto or a path to a .onnx file.
+        bind: symbol → size overrides for both default bindings (every symbol to 2, then 3).
+        forms: further forms of the same computation (e.g. mutants), compared with ``model``.
+
+    Raises:
+        ModelLoadError: the file cannot be read as a model.
+        FeedError: a --bind for an unknown symbol, or feeds that cannot be synthesized.
+    """
+    from passcheck.engine import Subject, evaluate, run_in_process
+    from passcheck.modelio import load_model
+    from passcheck.runtime import default_bindings
+
+    if isinstance(model, (str, Path)):
+        name = name or Path(model).stem
+        repro = repro or f"passcheck check {model} --pass {{pass}}"
+        model = load_model(model)
+    name = name or model.graph.name or "model"
+    subject = Subject(
+        id=f"model/{_safe(name)}", forms={"common": model, **dict(forms or {})},
+        bindings=default_bindings(model, bind), repro=repro or "passcheck check MODEL.onnx --pass {pass}",
+    )
+    cells = evaluate(subject, passes, env=env, executor=executor or run_in_process, on_cell=on_cell)
+    return Report(cells, {env: environment()})
+
+
+def _safe(name: str) -> str:
+    import re
+
+    return re.sub(r"[^a-z0-9_.+-]+", "-", name.lower()).strip("-") or "model"

@@ -1,0 +1,64 @@
+"""The ``passcheck`` command line: a thin front end over the Python API.
+
+Every module in this package not starting with ``_`` is a subcommand: it defines
+``add_parser(subparsers)`` and sets ``handler`` (``args → exit code``) on its parser.
+
+Exit codes: 0 nothing unexpected, 1 findings, 2 usage or input error (one line on stderr, no
+traceback), 3 internal error (traceback), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+import traceback
+from collections.abc import Sequence
+
+from passcheck import __version__
+from passcheck.errors import PasscheckError
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line usage errors and exit code 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise PasscheckError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="passcheck", description="Find the bugs ONNX graph passes hide behind a working default case.")
+    parser.add_argument("--version", action="version", version=f"passcheck {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{info.name}").add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (the console script exits with it)."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "handler", None):
+            parser.print_help(sys.stderr)
+            return 2
+        return int(args.handler(args))
+    except PasscheckError as exc:
+        print(f"passcheck: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("passcheck: interrupted; results written so far are kept", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception:  # noqa: BLE001 - a bug in passcheck: show everything
+        traceback.print_exc()
+        print("passcheck: internal error (a bug in passcheck); please report it with the traceback above", file=sys.stderr)
+        return 3
+
+
+def run() -> None:
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""Argument groups and helpers shared by subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+from passcheck.errors import PasscheckError
+
+
+def bind_arg(text: str) -> tuple[str, int]:
+    """Parse ``SYM=N`` (N a non-negative integer)."""
+    m = re.fullmatch(r"\s*([^=\s]+)\s*=\s*(\d+)\s*", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"expected SYM=N with N a non-negative integer, got {text!r}")
+    return m.group(1), int(m.group(2))
+
+
+def add_pass_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pass", dest="passes", action="append", default=[], metavar="ID",
+                   help="pass id (repeatable): ort:basic, onnx:infer-shapes, onnx:convert-opset-18, \"cmd:TOOL {in} {out}\" …; default: every default pass")
+
+
+def add_output_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("output")
+    g.add_argument("--json", metavar="FILE", help="write the canonical JSON report")
+    g.add_argument("--junit", metavar="FILE", help="write JUnit XML (one testcase per case/form/pass)")
+    g.add_argument("--markdown", metavar="FILE", help="write a Markdown report (CI step summary)")
+    g.add_argument("--baseline", metavar="FILE", help="known findings (JSON): matched findings are expected, not failures")
+    g.add_argument("--write-baseline", metavar="FILE", help="write every finding of this run as a baseline file")
+    g.add_argument("-q", "--quiet", action="store_true", help="print findings and the summary only, not the grid")
+
+
+def bindings_from(args) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for sym, n in getattr(args, "bind", None) or []:
+        if sym in out and out[sym] != n:
+            raise PasscheckError(f"--bind {sym} given twice with different sizes ({out[sym]}, {n})")
+        out[sym] = n
+    return out

@@ -1,0 +1,66 @@
+"""``passcheck check MODEL.onnx``: the passes on a user's model with synthesized feeds."""
+
+from __future__ import annotations
+
+from passcheck.cli._common import add_output_args, add_pass_args, bind_arg, bindings_from
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("check", help="run the passes on a model and judge validity, numbers and annotations",
+                       description="Run the passes on MODEL with feeds synthesized from its input annotations "
+                                   "(every symbolic dim bound to 2, then 3; --bind to choose).")
+    p.add_argument("model", metavar="MODEL.onnx")
+    add_pass_args(p)
+    p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic dim (repeatable)")
+    p.add_argument("--mutations", action="store_true", help="also check every uncommon-but-valid rewrite of the model (parity with the original)")
+    p.add_argument("--form", action="append", default=[], metavar="ID", help="with --mutations: only these rewrite ids")
+    add_output_args(p)
+    p.set_defaults(handler=handle)
+
+
+def handle(args) -> int:
+    import shlex
+
+    from passcheck.api import check_model
+    from passcheck.cli._output import finish
+    from passcheck.errors import PasscheckError
+    from passcheck.modelio import load_model
+
+    model = load_model(args.model)
+    _precheck(args.model, model)
+    bind = bindings_from(args)
+    forms = {}
+    if args.mutations:
+        forms = _mutants(model, args.form, bind)
+        if not forms:
+            print("no rewrite applies to this model: nothing to compare with; checking the model alone")
+    elif args.form:
+        raise PasscheckError("--form needs --mutations")
+    extra = "".join(f" --bind {s}={n}" for s, n in bind.items()) + (" --mutations" if args.mutations else "")
+    repro = f"passcheck check {shlex.quote(args.model)}{extra} --pass {{pass}}"
+    report = check_model(model, args.passes, bind=bind, forms=forms, name=__import__("pathlib").Path(args.model).stem, repro=repro)
+    return finish(args, report, title=f"passcheck check {args.model}")
+
+
+def _precheck(path: str, model) -> None:
+    """A model the checker rejects is bad input (exit 2), not a finding."""
+    from passcheck.errors import ModelLoadError
+    from passcheck.oracles.validity import checker_error
+
+    err = checker_error(model)
+    if err:
+        raise ModelLoadError(f"{path}: the onnx checker rejects this model: {err}")
+
+
+def _mutants(model, form_ids, bind):
+    from passcheck.mutations import mutants, verify_equivalent
+    from passcheck.engine import seed_for
+    from passcheck.runtime import default_bindings, synthesize
+
+    found = mutants(model, form_ids or None)
+    feeds = [synthesize(model, b, seed_for("mutations", i)) for i, b in enumerate(default_bindings(model, bind))]
+    forms = {}
+    for fid, (mutant, _applied) in found.items():
+        verify_equivalent(model, mutant, feeds)
+        forms[fid] = mutant
+    return forms

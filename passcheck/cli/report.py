@@ -1,0 +1,39 @@
+"""``passcheck report FILE``: re-render a stored JSON report or JSON-lines stream."""
+
+from __future__ import annotations
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("report", help="re-render a stored JSON report in another format")
+    p.add_argument("file", metavar="REPORT.json")
+    p.add_argument("--format", choices=["terminal", "markdown", "junit", "json"], default="terminal")
+    p.add_argument("--out", metavar="FILE", help="write there instead of stdout (required for junit)")
+    p.add_argument("--baseline", metavar="FILE", help="known findings to mark as expected")
+    p.add_argument("--title", default="passcheck report")
+    p.set_defaults(handler=handle)
+
+
+def handle(args) -> int:
+    import json
+    import sys
+
+    from passcheck.errors import PasscheckError
+    from passcheck.report import baseline, junit, markdown, read_report, report_dict, terminal
+    from passcheck.report.json_report import atomic_write
+
+    cells, envs = read_report(args.file)
+    if args.baseline:
+        baseline.apply(cells, baseline.load(args.baseline))
+    if args.format == "terminal":
+        terminal.render(cells)
+    elif args.format == "junit":
+        if not args.out:
+            raise PasscheckError("--format junit needs --out FILE")
+        junit.write_junit(args.out, cells)
+    else:
+        text = markdown.render(cells, envs, title=args.title) if args.format == "markdown" else json.dumps(report_dict(cells, envs), indent=1)
+        if args.out:
+            atomic_write(args.out, text)
+        else:
+            sys.stdout.write(text)
+    return 1 if any(not f.expected for c in cells for f in c.findings) else 0

@@ -1,0 +1,23 @@
+"""``passcheck run``: the case library (or a selection) under the passes, in this environment."""
+
+from __future__ import annotations
+
+from passcheck.cli._common import add_output_args, add_pass_args
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("run", help="run cases × passes here and judge them with every oracle",
+                       description="Run the selected cases' forms through the passes and report a verdict per case × form × pass.")
+    p.add_argument("--case", action="append", default=[], metavar="GLOB", help="case id or tag glob (repeatable), e.g. 'shape/*' or fusion; default: all")
+    p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder")
+    add_pass_args(p)
+    add_output_args(p)
+    p.set_defaults(handler=handle)
+
+
+def handle(args) -> int:
+    from passcheck.api import run
+    from passcheck.cli._output import finish
+
+    report = run(args.case, args.passes, cases_from=args.cases_from)
+    return finish(args, report)

@@ -1,0 +1,160 @@
+"""The rewrite contract: a meaning-preserving edit of a model, and the record of where it applied."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import onnx
+
+
+@dataclasses.dataclass(frozen=True)
+class Applied:
+    """Where one rewrite changed a model.
+
+    Attributes:
+        rewrite: the rewrite id.
+        nodes: names of the nodes (or initializers / values, as ``detail`` says) it changed.
+        count: how many sites changed (``len(nodes)``).
+        detail: one line on what changed.
+    """
+
+    rewrite: str
+    nodes: tuple[str, ...]
+    detail: str = ""
+
+    @property
+    def count(self) -> int:
+        return len(self.nodes)
+
+    def to_json(self) -> dict:
+        return {"rewrite": self.rewrite, "nodes": list(self.nodes), "count": self.count, "detail": self.detail}
+
+
+@dataclasses.dataclass(frozen=True)
+class Rewrite:
+    """A form rewrite with a stable id.
+
+    ``edit`` changes the model it is given in place and returns the changed site names (empty:
+    the pattern does not occur). :meth:`apply` runs it on a copy, so the caller's model is never
+    touched.
+
+    Attributes:
+        id: stable id (``--form ID``).
+        doc: one line: the common form → the uncommon form, and the ONNX rule that allows it.
+        edit: ``model → site names``; edits in place.
+        inverse: id of the rewrite that undoes this one, if any.
+        detail: what ``nodes`` names (nodes, initializers, values).
+    """
+
+    id: str
+    doc: str
+    edit: Callable[["onnx.ModelProto"], list[str]]
+    inverse: str | None = None
+    detail: str = "nodes"
+
+    def apply(self, model: "onnx.ModelProto") -> "tuple[onnx.ModelProto, Applied] | None":
+        """A rewritten copy of ``model`` and where it changed, or None when nothing applied."""
+        import onnx
+
+        copy = onnx.ModelProto()
+        copy.CopyFrom(model)
+        sites = self.edit(copy)
+        if not sites:
+            return None
+        return copy, Applied(self.id, tuple(sites), f"{len(sites)} {self.detail}")
+
+
+def node_label(node: "onnx.NodeProto", index: int) -> str:
+    """A node's name, or ``#index:OpType`` for an unnamed node."""
+    return node.name or f"#{index}:{node.op_type}"
+
+
+def opset(model: "onnx.ModelProto", domain: str = "") -> int:
+    """The model's opset version for ``domain`` (0 when not imported)."""
+    for o in model.opset_import:
+        if o.domain in ((domain, "ai.onnx") if domain == "" else (domain,)):
+            return o.version
+    return 0
+
+
+def is_default_domain(node: "onnx.NodeProto") -> bool:
+    return node.domain in ("", "ai.onnx")
+
+
+def subgraphs(node: "onnx.NodeProto") -> Iterator["onnx.GraphProto"]:
+    """The graphs held by a node's attributes (If branches, Loop/Scan bodies)."""
+    for a in node.attribute:
+        if a.HasField("g"):
+            yield a.g
+        yield from a.graphs
+
+
+def names_used_in_subgraphs(graph: "onnx.GraphProto") -> set[str]:
+    """Every value name read by a node inside any subgraph of ``graph`` (outer-scope reads included)."""
+    used: set[str] = set()
+
+    def walk(g: "onnx.GraphProto") -> None:
+        for n in g.node:
+            used.update(n.input)
+            for sg in subgraphs(n):
+                walk(sg)
+
+    for n in graph.node:
+        for sg in subgraphs(n):
+            walk(sg)
+    return used
+
+
+def consumers(graph: "onnx.GraphProto") -> dict[str, list[int]]:
+    """Value name → indices of main-graph nodes that read it directly."""
+    out: dict[str, list[int]] = {}
+    for i, n in enumerate(graph.node):
+        for name in n.input:
+            if name:
+                out.setdefault(name, []).append(i)
+    return out
+
+
+def static_tensors(graph: "onnx.GraphProto") -> dict[str, "onnx.TensorProto"]:
+    """Values whose content is fixed in the graph: non-overridable initializers and Constant(value=tensor) outputs."""
+    inputs = {v.name for v in graph.input}
+    found = {t.name: t for t in graph.initializer if t.name not in inputs}
+    for n in graph.node:
+        if n.op_type == "Constant" and is_default_domain(n) and len(n.attribute) == 1 and n.attribute[0].name == "value":
+            found[n.output[0]] = n.attribute[0].t
+    return found
+
+
+def fresh_name(taken: set[str], base: str) -> str:
+    """``base`` or ``base_N``, not in ``taken``; the result is added to ``taken``."""
+    name, i = base, 0
+    while name in taken:
+        i += 1
+        name = f"{base}_{i}"
+    taken.add(name)
+    return name
+
+
+def all_names(model: "onnx.ModelProto") -> set[str]:
+    """Every value and node name in the model, subgraphs included."""
+    names: set[str] = set()
+
+    def walk(g: "onnx.GraphProto") -> None:
+        names.update(v.name for v in list(g.input) + list(g.output) + list(g.value_info))
+        names.update(t.name for t in g.initializer)
+        for n in g.node:
+            names.update(n.input)
+            names.update(n.output)
+            names.add(n.name)
+            for sg in subgraphs(n):
+                walk(sg)
+
+    walk(model.graph)
+    return names
+
+
+def labels(graph: "onnx.GraphProto", indices: Iterable[int]) -> list[str]:
+    return [node_label(graph.node[i], i) for i in indices]

@@ -1,0 +1,84 @@
+"""Non-negative ↔ negative axis attributes (ONNX operator spec: since opset 11 these ops accept an
+axis in [-r, r-1], counted from the back, where r is the rank named below). Only where shape
+inference knows that rank, and only in the main graph."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from passcheck.mutations._base import Rewrite, is_default_domain, node_label, opset
+
+if TYPE_CHECKING:
+    import onnx
+
+_REDUCE = ("ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSumSquare")
+#: op → (attribute, lowest opset with negative axes, highest opset with the attribute, rank of: "in" input 0 / "out" output 0).
+AXIS_ATTRS: dict[str, tuple[str, int, int, str]] = {
+    **{op: ("axis", 11, 10**6, "in") for op in ("Concat", "Gather", "GatherElements", "ScatterElements", "Split", "ArgMax", "ArgMin",
+                                                 "Compress", "TopK", "Softmax", "LogSoftmax", "Hardmax", "Flatten")},
+    **{op: ("axes", 11, 17, "in") for op in _REDUCE},
+    "ReduceSum": ("axes", 11, 12, "in"),
+    "Squeeze": ("axes", 11, 12, "in"),
+    "Unsqueeze": ("axes", 11, 12, "out"),
+}
+
+
+def _ranks(model: "onnx.ModelProto") -> dict[str, int]:
+    import onnx
+
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model)
+    except Exception:  # noqa: BLE001 - no ranks known: the rewrite applies nowhere
+        return {}
+    g = inferred.graph
+    ranks = {t.name: len(t.dims) for t in g.initializer}
+    for v in list(g.input) + list(g.value_info) + list(g.output):
+        if v.type.HasField("tensor_type") and v.type.tensor_type.HasField("shape"):
+            ranks[v.name] = len(v.type.tensor_type.shape.dim)
+    return ranks
+
+
+def _rewrite(model: "onnx.ModelProto", negative: bool) -> list[str]:
+    version = opset(model)
+    candidates = [(i, n) for i, n in enumerate(model.graph.node)
+                  if is_default_domain(n) and n.op_type in AXIS_ATTRS and AXIS_ATTRS[n.op_type][1] <= version <= AXIS_ATTRS[n.op_type][2]]
+    if not candidates:
+        return []
+    ranks = _ranks(model)
+    sites = []
+    for i, n in candidates:
+        attr, _, _, of = AXIS_ATTRS[n.op_type]
+        value = n.input[0] if of == "in" else n.output[0]
+        r = ranks.get(value)
+        a = next((a for a in n.attribute if a.name == attr), None)
+        if r is None or a is None:
+            continue
+        vals = [a.i] if attr == "axis" else list(a.ints)
+        if not all(-r <= v < r for v in vals):
+            continue  # e.g. Flatten's axis == r has no negative spelling
+        new = [v - r if negative and v >= 0 else v + r if not negative and v < 0 else v for v in vals]
+        if new == vals:
+            continue
+        if attr == "axis":
+            a.i = new[0]
+        else:
+            del a.ints[:]
+            a.ints.extend(new)
+        sites.append(node_label(n, i))
+    return sites
+
+
+def negative(model: "onnx.ModelProto") -> list[str]:
+    """Every non-negative axis attribute → the same axis counted from the back."""
+    return _rewrite(model, negative=True)
+
+
+def positive(model: "onnx.ModelProto") -> list[str]:
+    """Every negative axis attribute → the same axis counted from the front."""
+    return _rewrite(model, negative=False)
+
+
+REWRITES = (
+    Rewrite("negative-axes", "axis/axes attributes a >= 0 → a - rank (opset >= 11, rank known)", negative, inverse="positive-axes"),
+    Rewrite("positive-axes", "axis/axes attributes a < 0 → a + rank (opset >= 11, rank known)", positive, inverse="negative-axes"),
+)

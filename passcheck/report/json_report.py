@@ -1,0 +1,100 @@
+"""The canonical report: JSON. Every other format renders these records.
+
+Two shapes: a *stream* (JSON lines, one record per line, flushed as results arrive, so a killed
+run loses nothing) and a *report* (one JSON document, written atomically).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from passcheck.errors import PasscheckError
+from passcheck.records import SCHEMA_VERSION, CellResult
+
+
+def atomic_write(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename (never half-written)."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=p.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def report_dict(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]], **meta: Any) -> dict[str, Any]:
+    cells = list(cells)
+    verdicts: dict[str, int] = {}
+    for c in cells:
+        verdicts[c.verdict] = verdicts.get(c.verdict, 0) + 1
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "environments": environments,
+        "summary": {"cells": len(cells), "verdicts": verdicts,
+                    "findings": sum(len(c.findings) for c in cells),
+                    "unexpected": sum(1 for c in cells for f in c.findings if not f.expected)},
+        **meta,
+        "results": [c.to_json() for c in cells],
+    }
+
+
+def write_report(path: str | Path, cells: Iterable[CellResult], environments: dict[str, dict[str, Any]], **meta: Any) -> None:
+    atomic_write(path, json.dumps(report_dict(cells, environments, **meta), indent=1, default=str) + "\n")
+
+
+def read_report(path: str | Path) -> tuple[list[CellResult], dict[str, Any]]:
+    """Read a report (JSON document) or a stream (JSON lines); torn last lines are ignored.
+
+    Raises:
+        PasscheckError: the file is missing or is neither shape.
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PasscheckError(f"{p}: cannot read report: {exc.strerror}") from None
+    try:
+        doc = json.loads(text)
+        if isinstance(doc, dict) and "results" in doc:
+            return [CellResult.from_json(r) for r in doc["results"]], doc.get("environments", {})
+    except json.JSONDecodeError:
+        pass
+    cells, envs = [], {}
+    for line in text.splitlines():
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line torn by a kill
+        if rec.get("type") == "cell":
+            cells.append(CellResult.from_json(rec))
+        elif rec.get("type") == "environment":
+            envs[rec["id"]] = rec["versions"]
+    if not cells and not envs and text.strip():
+        raise PasscheckError(f"{p}: not a passcheck report (JSON or JSON lines)")
+    return cells, envs
+
+
+class Stream:
+    """Append-only JSON-lines log of results, flushed and fsync'ed per record."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._f = open(self.path, "a", encoding="utf-8")
+
+    def write(self, record: dict[str, Any]) -> None:
+        self._f.write(json.dumps(record, default=str) + "\n")
+        self._f.flush()
+        os.fsync(self._f.fileno())
+
+    def close(self) -> None:
+        self._f.close()

@@ -1,0 +1,39 @@
+"""JUnit XML (one testcase per case/form/pass/env), written with junitparser."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from passcheck.records import CellResult
+
+
+def write_junit(path: str | Path, cells: Iterable[CellResult], suite: str = "passcheck") -> None:
+    """One ``<testcase>`` per cell: ``classname`` = case id, ``name`` = ``form | pass | env``.
+
+    Unexpected findings are failures, expected ones are skipped with the baseline reason,
+    skipped/unavailable cells are skipped with theirs; each testcase carries tool versions.
+    """
+    from junitparser import Failure, JUnitXml, Skipped, TestCase, TestSuite
+
+    from passcheck.report.json_report import atomic_write
+
+    ts = TestSuite(suite)
+    for c in cells:
+        tc = TestCase(f"{c.form} | {c.pass_id} | {c.env}", classname=c.case, time=c.seconds)
+        new = [f for f in c.findings if not f.expected]
+        if new:
+            tc.result = [Failure("; ".join(f"[{f.kind}] {f.message}" for f in new)[:2000], type_=",".join(sorted({f.kind for f in new})))]
+            tc.system_out = "\n".join(f"{f.headline()}\n  reproduce: {f.repro}" for f in new)
+        elif c.status in ("skipped", "unavailable"):
+            tc.result = [Skipped(f"{c.status}: {c.error or ''}")]
+        elif c.findings:
+            tc.result = [Skipped("expected: " + "; ".join(f.reason for f in c.findings))]
+        ts.add_testcase(tc)
+    ts.update_statistics()
+    xml = JUnitXml()
+    xml.add_testsuite(ts)
+    tmp = Path(str(path) + ".tmp")
+    xml.write(str(tmp), pretty=True)
+    atomic_write(path, tmp.read_text(encoding="utf-8"))
+    tmp.unlink()

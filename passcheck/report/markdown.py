@@ -1,0 +1,31 @@
+"""Markdown (CI step summaries, docs pages): the verdict grid and the findings table."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from passcheck.records import CellResult
+from passcheck.report.summary import counts, grid, label
+
+
+def _esc(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] | None = None, *, title: str = "passcheck report") -> str:
+    cells = list(cells)
+    passes, rows = grid(cells)
+    n = counts(cells)
+    out = [f"# {title}", "", f"{n['cells']} cells: **{n['unexpected']} unexpected findings**, {n['expected']} known, {n['skipped']} skipped, {n['unavailable']} unavailable.", ""]
+    for env, versions in (environments or {}).items():
+        out.append(f"- `{env}`: " + ", ".join(f"{k} {v}" for k, v in versions.items() if v))
+    out += ["", "| case | form | env | " + " | ".join(f"`{p}`" for p in passes) + " |", "|---" * (3 + len(passes)) + "|"]
+    for (case, form, env), by_pass in rows.items():
+        out.append(f"| `{case}` | {form} | {env} | " + " | ".join(label(by_pass[p]) if p in by_pass else "" for p in passes) + " |")
+    found = [f for c in cells for f in c.findings]
+    if found:
+        out += ["", "## Findings", "", "| case | form | pass | env | oracle | kind | what | known |", "|---|---|---|---|---|---|---|---|"]
+        for f in found:
+            out.append(f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | {_esc(f.message)} | {_esc(f.reason) if f.expected else ''} |")
+    return "\n".join(out) + "\n"

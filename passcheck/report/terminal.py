@@ -1,0 +1,47 @@
+"""Terminal output with rich: a grid (case × form → verdict per pass) and one line per finding
+ending with the command that reproduces it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from passcheck.records import CellResult
+from passcheck.report.summary import counts, grid, label
+
+STYLE = {"ok": "green", "known": "yellow", "skip": "dim", "n/a": "dim"}
+
+
+def render(cells: Iterable[CellResult], console: Console | None = None, *, show_grid: bool = True) -> None:
+    cells = list(cells)
+    console = console or Console()
+    passes, rows = grid(cells)
+    if show_grid and rows:
+        multi_env = len({c.env for c in cells}) > 1
+        t = Table(show_lines=False, header_style="bold", pad_edge=False)
+        t.add_column("case")
+        t.add_column("form")
+        if multi_env:
+            t.add_column("env")
+        for p in passes:
+            t.add_column(p, overflow="fold")
+        for (case, form, env), by_pass in rows.items():
+            row = [case, form] + ([env] if multi_env else [])
+            for p in passes:
+                c = by_pass.get(p)
+                text = label(c) if c else ""
+                row.append(Text(text, style=STYLE.get(text, "bold red")))
+            t.add_row(*row)
+        console.print(t)
+    for c in cells:
+        for f in c.findings:
+            tag = "KNOWN " if f.expected else ""
+            console.print(Text(f"{tag}{f.headline()}", style="yellow" if f.expected else "red"), soft_wrap=True)
+            if f.repro:
+                console.print(Text(f"    reproduce: {f.repro}", style="dim"), soft_wrap=True)
+    n = counts(cells)
+    console.print(f"{n['cells']} cells: {n['unexpected']} unexpected findings, {n['expected']} known, "
+                  f"{n['skipped']} skipped, {n['unavailable']} unavailable")

@@ -1,0 +1,114 @@
+"""Run a model with ``onnx.reference.ReferenceEvaluator`` and observe every value, subgraphs included.
+
+Works on every pinned onnx (1.18 … 1.23): the evaluator is subclassed so that each ``run`` of the
+main graph, of an If/Loop/Scan body, or of a model-local function records what it computed
+(``intermediate=True``). Nested evaluators are created through ``run_params['evaluator_cls']``
+(``self.__class__``), so they are recorders too. Each nested graph is matched to its scope
+(:func:`passcheck.oracles.shape_annotations.graph_scopes`) by its serialized bytes; two
+byte-identical subgraphs are attributed to the first. A value inside a subgraph or function is
+recorded once per iteration or call, as :class:`~passcheck.oracles.shape_annotations.Repeated`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from passcheck.oracles.shape_annotations import Repeated, graph_scopes, scope_key
+
+if TYPE_CHECKING:
+    import onnx
+
+
+@dataclasses.dataclass
+class ReferenceRun:
+    """One run of the reference evaluator.
+
+    Attributes:
+        outputs: graph output name → value (empty on error).
+        observed: observation key → value (main graph) or Repeated (subgraphs, functions).
+        error: the evaluator's error text when the run failed.
+    """
+
+    outputs: dict[str, Any]
+    observed: dict[str, Any]
+    error: str | None = None
+
+
+def _digest(g: Any) -> str:
+    return hashlib.sha256(g.SerializeToString(deterministic=True)).hexdigest()
+
+
+def _recorder_class():
+    from onnx.reference import ReferenceEvaluator
+
+    class Recorder(ReferenceEvaluator):
+        """A ReferenceEvaluator whose runs (and its nested evaluators' runs) report their values."""
+
+        sink: dict[str, Any] | None = None
+        scopes: dict[str, str] = {}
+        function_scopes: dict[tuple[str, str], str] = {}
+
+        def _own_scope(self) -> str | None:
+            import onnx
+
+            proto = self.proto_
+            if isinstance(proto, onnx.ModelProto):
+                return ""
+            if isinstance(proto, onnx.FunctionProto):
+                return self.function_scopes.get((proto.domain, proto.name))
+            if isinstance(proto, onnx.GraphProto):
+                if not hasattr(self, "_passcheck_scope"):
+                    self._passcheck_scope = self.scopes.get(_digest(proto))
+                return self._passcheck_scope
+            return None
+
+        def _produced(self) -> list[str]:
+            return list(self.input_names) + list(self.rt_inits_) + [o for n in self.nodes_ for o in n.output if o]
+
+        def run(self, output_names, feed_inputs, attributes=None, intermediate=False, **kwargs):
+            sink, scope = type(self).sink, self._own_scope()
+            if sink is None or scope is None:
+                return super().run(output_names, feed_inputs, attributes=attributes, intermediate=intermediate, **kwargs)
+            results = super().run(None, feed_inputs, attributes=attributes, intermediate=True, **kwargs)
+            for name in self._produced():
+                if name not in results:
+                    continue
+                if scope:
+                    sink.setdefault(scope_key(scope, name), Repeated()).append(results[name])
+                else:
+                    sink[name] = results[name]
+            if intermediate:
+                return results
+            return [results[n] for n in (output_names or self.output_names)]
+
+    return Recorder
+
+
+def run_reference(model: "onnx.ModelProto", feeds: Mapping[str, Any]) -> ReferenceRun:
+    """Run ``model`` on ``feeds`` with the reference evaluator, observing every value.
+
+    Args:
+        model: the model (not modified); its annotations are not enforced by the evaluator.
+        feeds: input name → value (array, list for a sequence, None for an absent optional, dict).
+
+    Returns:
+        A :class:`ReferenceRun`; a load or run failure is returned in ``error``, never raised.
+    """
+    cls = _recorder_class()
+    scopes, fscopes = {}, {}
+    for scope, g in graph_scopes(model):
+        if scope.startswith("function") and "/" not in scope:
+            fscopes[(g.domain, g.name)] = scope
+        elif scope:
+            scopes.setdefault(_digest(g), scope)
+    sink: dict[str, Any] = {}
+    Recorder = type("Recorder", (cls,), {"sink": sink, "scopes": scopes, "function_scopes": fscopes})
+    try:
+        ev = Recorder(model)
+        values = ev.run(None, dict(feeds))
+    except Exception as exc:  # noqa: BLE001 - a failing run is a result, not our error
+        return ReferenceRun({}, sink, error=f"{type(exc).__name__}: {str(exc).strip()[:2000]}")
+    return ReferenceRun(dict(zip(ev.output_names, values)), sink)
