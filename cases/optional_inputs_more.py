@@ -10,7 +10,7 @@ optional. A pass that counts inputs, or reads position ``i`` without checking th
 from __future__ import annotations
 
 from passcheck.cases import Case, register
-from passcheck.cases.builders import text_form
+from passcheck.cases.builders import text_forms
 
 FAMILY = "optional-input"
 PASSES = ("ort:disabled", "ort:basic", "ort:extended", "ort:all", "onnxscript:optimize",
@@ -22,7 +22,7 @@ def _case(name: str, doc: str, sig: str, inits: str, forms: dict[str, tuple[str,
     """Register ``FAMILY/name``; every form shares the signature ``sig`` and initializers ``inits``."""
     register(Case(
         id=f"{FAMILY}/{name}",
-        forms={f: text_form(f"g {sig} {inits} {{ {body} }}", fdoc, opset=opset) for f, (body, fdoc) in forms.items()},
+        forms=text_forms(sig, inits, forms, opset=opset),
         doc=doc, opset=opset, bindings=kw.pop("bindings", BINDINGS), passes=PASSES,
         tags=frozenset({"optional-input"}) | kw.pop("tags", frozenset()), **kw,
     ))

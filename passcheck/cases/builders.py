@@ -92,3 +92,23 @@ def text_form(text: str, doc: str = "", *, opset: int, initializers=(), extra_op
         return parse(text, opset=opset, initializers=inits, extra_opsets=extra_opsets)
 
     return Form(build, doc)
+
+
+def text_forms(signature: str, constants: str, forms, *, opset: int, initializers=(), extra_opsets: dict[str, int] | None = None, functions: str = ""):
+    """Forms that share one graph signature and differ in their node lists.
+
+    Args:
+        signature: ``(inputs) => (outputs)`` in ONNX textual syntax.
+        constants: ``<…>`` initializer list in textual syntax, or ``""``.
+        forms: form name → ``(nodes, doc)`` or ``(nodes, doc, opset)`` (a form may use another opset).
+        functions: model-local functions in textual syntax, appended after the graph.
+
+    Returns:
+        form name → :class:`~passcheck.cases.Form`.
+    """
+    out = {}
+    for name, spec in forms.items():
+        body, doc, form_opset = (*spec, opset)[:3]
+        out[name] = text_form(f"g {signature} {constants} {{\n{body}\n}}\n{functions}", doc, opset=form_opset,
+                              initializers=initializers, extra_opsets=extra_opsets)
+    return out

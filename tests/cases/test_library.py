@@ -23,6 +23,9 @@ from passcheck.runtime import all_node_outputs, run_ort, synthesize
 CASES = list(registry())
 #: Reference-evaluator errors that mean "this op is not implemented there", not "the form is wrong".
 REFERENCE_GAPS = ("no implementation", "not implemented", "is not supported", "unable to find", "not found in domain")
+#: case → why the reference evaluator's numbers are not comparable for it (a reference gap, reported).
+REFERENCE_SKIPS = {
+}
 #: (case, form) → why onnxruntime cannot run this valid form unoptimized. The form is then checked
 #: with the reference evaluator only, and the test fails once onnxruntime runs it (remove the entry).
 KNOWN_ORT_FAILURES = {
@@ -57,10 +60,13 @@ def test_every_form_is_valid_and_agrees(case):
     for name, model in models.items():
         onnx.checker.check_model(model, full_check=True)
         ref = None
-        try:
-            ref = onnx.reference.ReferenceEvaluator(model)
-        except Exception as exc:  # noqa: BLE001 - classified below
-            _reference_gap(case, name, exc)
+        if case.id in REFERENCE_SKIPS:
+            warnings.warn(f"{case.id}:{name}: reference comparison skipped: {REFERENCE_SKIPS[case.id]}", stacklevel=1)
+        else:
+            try:
+                ref = onnx.reference.ReferenceEvaluator(model)
+            except Exception as exc:  # noqa: BLE001 - classified below
+                _reference_gap(case, name, exc)
         for i, f in enumerate(feeds):
             run = run_ort(model, f, expose=all_node_outputs(model))
             known = KNOWN_ORT_FAILURES.get((case.id, name))
