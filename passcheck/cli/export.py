@@ -1,0 +1,62 @@
+"""``passcheck export DIR``: every form of the selected cases in the ONNX backend-test layout.
+
+``DIR/<case id>/<form>/model.onnx`` and ``test_data_set_K/input_J.pb`` for binding K (the feeds
+passcheck itself uses: the case's feed function or feeds synthesized with the same seed), plus
+``output_J.pb`` from an unoptimized onnxruntime run (``ort:disabled``) when the form runs.
+The files are TensorProto/SequenceProto/MapProto/OptionalProto messages named after the graph
+input or output they hold (seed 001), so any ONNX backend-test runner can read them.
+"""
+
+from __future__ import annotations
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("export", help="write every form of the selected cases as model.onnx + test_data_set_K (ONNX backend-test layout)")
+    p.add_argument("dir", metavar="DIR")
+    p.add_argument("--case", action="append", default=[], metavar="GLOB", help="only cases whose id or tag matches (repeatable)")
+    p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder")
+    p.set_defaults(handler=handle)
+
+
+def export_case(case, root, onnx_version: str | None) -> list[str]:
+    """Write one case; returns the form folders written (none when the case is skipped here)."""
+    from pathlib import Path
+
+    from passcheck.engine import seed_for
+    from passcheck.runtime import run_ort, synthesize
+    from passcheck.runtime.feed_files import write_data_set
+
+    if case.skip_reason(onnx_version):
+        return []
+    forms = {name: case.build(name) for name in case.forms}
+    first = forms["common"]
+    feeds = [case.feeds(b, seed_for(case.id, i)) if case.feeds else synthesize(first, b, seed_for(case.id, i))
+             for i, b in enumerate(case.bindings)]
+    written = []
+    for name, model in forms.items():
+        d = Path(root) / case.id / name
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "model.onnx").write_bytes(model.SerializeToString(deterministic=True))
+        for k, f in enumerate(feeds):
+            r = run_ort(model, f)
+            write_data_set(d, k, model, f, None if r.error else r.outputs)
+        written.append(str(d))
+    return written
+
+
+def handle(args) -> int:
+    from passcheck._versions import tool_version
+    from passcheck.cases import load_path, registry
+
+    for path in args.cases_from:
+        load_path(path)
+    cases = registry().select(args.case)
+    n, skipped = 0, []
+    version = tool_version("onnx")
+    for c in cases:
+        written = export_case(c, args.dir, version)
+        if not written:
+            skipped.append(c.id)
+        n += len(written)
+    print(f"wrote {n} form(s) of {len(cases) - len(skipped)} case(s) to {args.dir}" + (f"; skipped here: {', '.join(skipped)}" if skipped else ""))
+    return 0
