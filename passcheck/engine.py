@@ -22,7 +22,7 @@ from passcheck.errors import PasscheckError
 from passcheck.modelio import model_hash
 from passcheck.oracles import FormRun, op_counts
 from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass
-from passcheck.records import CellResult, Finding
+from passcheck.records import CellResult, Finding, brief
 from passcheck.runtime import all_node_outputs, run_ort, synthesize
 
 if TYPE_CHECKING:
@@ -187,7 +187,7 @@ def _input_cells(subject: Subject, feeds, baselines, hashes, env: str) -> list[C
         found = oracles.validity.check(run) + oracles.annotations.check(run)
         errors = [r.error for r in baselines[form] if r.error]
         if errors:
-            found.append(run.finding("rejected", "runtime", f"onnxruntime cannot run this form: {errors[0].splitlines()[0]}", error=errors[0]))
+            found.append(run.finding("rejected", "runtime", f"onnxruntime cannot run this form: {brief(errors[0])}", error=errors[0]))
         elif form != names[0] and not any(r.error for r in common):
             cross = dataclasses.replace(run, baseline=common)
             for f in oracles.numeric.check(cross):

@@ -24,6 +24,12 @@ KINDS = (
 VERDICTS = ("ok", "findings", "expected", "skipped", "unavailable", "error")
 
 
+def brief(text: str | None, limit: int = 240) -> str:
+    """The first line of ``text``, cut to ``limit`` characters (finding messages stay one line)."""
+    line = (text or "").strip().splitlines()[0] if (text or "").strip() else ""
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
 @dataclasses.dataclass
 class Finding:
     """One thing an oracle saw, named ``case | form | pass | env | oracle``.

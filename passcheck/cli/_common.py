@@ -38,3 +38,12 @@ def bindings_from(args) -> dict[str, int]:
             raise PasscheckError(f"--bind {sym} given twice with different sizes ({out[sym]}, {n})")
         out[sym] = n
     return out
+
+
+def console():
+    """A rich Console: the terminal's width on a terminal, 200 columns in logs and pipes."""
+    import sys
+
+    from rich.console import Console
+
+    return Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from rich.console import Console
+from passcheck.cli._common import console as console_
 
 from passcheck.api import Report
 
@@ -16,7 +16,7 @@ def finish(args, report: Report, *, title: str = "passcheck report") -> int:
 
     if getattr(args, "baseline", None):
         report.apply_baseline(args.baseline)
-    console = Console(stderr=False, soft_wrap=True)
+    console = console_()
     terminal.render(report.cells, console, show_grid=not getattr(args, "quiet", False))
     for k in report.unmatched_known:
         console.print(f"baseline entry matched nothing (fixed, or not run): {k.id} — {k.reason}")

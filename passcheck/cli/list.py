@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rich.console import Console
+from passcheck.cli._common import console as console_
 from rich.table import Table
 
 
@@ -19,7 +19,7 @@ def handle(args) -> int:
     from passcheck.cases import load_path, registry
     from passcheck.passes import DEFAULT_PASSES, get_pass, known_pass_ids
 
-    console = Console(soft_wrap=True)
+    console = console_()
     for path in args.cases_from:
         load_path(path)
     if args.passes:

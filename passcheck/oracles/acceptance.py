@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from passcheck.oracles._context import FormRun
 from passcheck.passes import FAILED
-from passcheck.records import Finding
+from passcheck.records import Finding, brief
 
 NAME = "acceptance"
 
@@ -18,7 +18,7 @@ def check(runs: Sequence[FormRun]) -> list[Finding]:
     for r in runs:
         if r.outcome.status not in FAILED:
             continue
-        first = (r.outcome.error or "").strip().splitlines()[0] if r.outcome.error else "no error text"
+        first = brief(r.outcome.error) or "no error text"
         scope = f" on this form only (accepted: {', '.join(accepted)})" if accepted else ""
         found.append(r.finding("rejected", NAME, f"{r.pass_id} {r.outcome.status}{scope}: {first}", status=r.outcome.status, error=r.outcome.error, accepted_forms=accepted))
     return found

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from passcheck.oracles._context import FormRun
-from passcheck.records import Finding
+from passcheck.records import Finding, brief
 
 NAME = "numeric"
 
@@ -97,7 +97,7 @@ def check(run: FormRun) -> list[Finding]:
         if base.error:
             continue  # the input itself does not run; nothing to compare with
         if got.error:
-            found.append(run.finding("wrong-result", NAME, f"the output of {run.pass_id} fails to run (binding {i}): {got.error.splitlines()[0]}", binding=i, error=got.error))
+            found.append(run.finding("wrong-result", NAME, f"the output of {run.pass_id} fails to run (binding {i}): {brief(got.error)}", binding=i, error=got.error))
             continue
         for name, expected in base.outputs.items():
             if name not in got.outputs:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from passcheck.oracles._context import FormRun
-from passcheck.records import Finding
+from passcheck.records import Finding, brief
 
 NAME = "validity"
 
@@ -24,4 +24,4 @@ def check(run: FormRun) -> list[Finding]:
     if out is None:
         return []
     err = checker_error(out)
-    return [run.finding("invalid-model", NAME, f"the checker rejects the output of {run.pass_id}: {err}", error=err)] if err else []
+    return [run.finding("invalid-model", NAME, f"the checker rejects the output of {run.pass_id}: {brief(err)}", error=err)] if err else []

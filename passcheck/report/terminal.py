@@ -17,7 +17,10 @@ STYLE = {"ok": "green", "known": "yellow", "skip": "dim", "n/a": "dim"}
 
 def render(cells: Iterable[CellResult], console: Console | None = None, *, show_grid: bool = True) -> None:
     cells = list(cells)
-    console = console or Console()
+    if console is None:
+        from passcheck.cli._common import console as make_console
+
+        console = make_console()
     passes, rows = grid(cells)
     if show_grid and rows:
         multi_env = len({c.env for c in cells}) > 1
