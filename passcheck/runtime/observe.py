@@ -44,6 +44,17 @@ def _initializer_values(model: "onnx.ModelProto", keys: set[str], feeds: Mapping
     return {t.name: numpy_helper.to_array(t) for t in model.graph.initializer if t.name in keys and t.name not in feeds}
 
 
+def _untyped_outputs(model: "onnx.ModelProto") -> "onnx.ModelProto":
+    """A copy whose graph outputs carry no type: a wrong output annotation must not stop the load."""
+    import onnx
+
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    for vi in m.graph.output:
+        vi.ClearField("type")
+    return m
+
+
 def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "ort") -> tuple[dict[str, Any], dict[str, str]]:
     """Run ``model`` once on ``feeds`` and return what was observed of its annotated values.
 
@@ -73,7 +84,7 @@ def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "o
     from passcheck.runtime.session import run_ort
 
     produced = {o for n in model.graph.node for o in n.output if o}
-    r = run_ort(model, feeds, expose=[k for k in keys if k in produced])
+    r = run_ort(_untyped_outputs(model), feeds, expose=[k for k in keys if k in produced])
     if r.error:
         raise RunFailed(f"onnxruntime could not run the model on these feeds: {r.error.splitlines()[0]}")
     observed = dict(r.observed)
