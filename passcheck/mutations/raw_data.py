@@ -36,7 +36,8 @@ def _to(t: "onnx.TensorProto", raw: bool) -> None:
 
     arr = numpy_helper.to_array(t)
     new = onnx.helper.make_tensor(t.name, t.data_type, list(t.dims), arr.tobytes() if raw else arr.reshape(-1).tolist(), raw=raw)
-    new.doc_string = t.doc_string
+    if t.HasField("doc_string"):
+        new.doc_string = t.doc_string
     new.metadata_props.extend(t.metadata_props)
     t.CopyFrom(new)
 

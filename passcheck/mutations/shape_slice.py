@@ -38,7 +38,8 @@ def to_attrs(model: "onnx.ModelProto") -> list[str]:
 
     A scalar Gather index becomes Shape(start, end) → Squeeze (the [1] result back to a scalar).
     Only a Shape with no start/end, read by that one node, not a graph output, not read by a
-    subgraph, with static slice parameters. Constant nodes left unused are removed.
+    subgraph, with static slice parameters. Constant nodes left unused are removed. Sites are the
+    Shape nodes and the Slice/Gather nodes they absorb.
     """
     import onnx
 
@@ -89,7 +90,7 @@ def to_attrs(model: "onnx.ModelProto") -> list[str]:
         else:
             n.output[0] = c.output[0]
         drop.add(j)
-        sites.append(node_label(n, i))
+        sites += [node_label(n, i), node_label(c, j)]
     if not sites:
         return []
     read_params = {name for j in drop for name in g.node[j].input[1:]}

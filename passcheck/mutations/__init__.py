@@ -1,0 +1,28 @@
+"""Mutations: rewrite a real model into equivalent uncommon forms (metamorphic testing).
+
+Catalogue (module — rewrite ids, each pair the inverse of the other):
+
+- :mod:`~passcheck.mutations.optional_inputs` — ``empty-optional-input`` / ``omitted-optional-input``.
+- :mod:`~passcheck.mutations.shape_slice` — ``shape-start-end`` / ``shape-then-slice``.
+- :mod:`~passcheck.mutations.constants` — ``constant-typed-attr`` / ``constant-value-tensor``.
+- :mod:`~passcheck.mutations.initializers` — ``initializer-to-constant`` / ``constant-to-initializer``.
+- :mod:`~passcheck.mutations.raw_data` — ``typed-data`` / ``raw-data``.
+- :mod:`~passcheck.mutations.axes` — ``negative-axes`` / ``positive-axes``.
+- :mod:`~passcheck.mutations.defaults` — ``explicit-defaults`` / ``omitted-defaults``.
+- :mod:`~passcheck.mutations.topo_order` — ``reverse-topo-order``.
+- :mod:`~passcheck.mutations.value_info` — ``no-value-info`` / ``inferred-value-info``.
+- :mod:`~passcheck.mutations.identity` — ``identity-edges``.
+
+Machinery: :mod:`~passcheck.mutations._base` (:class:`Rewrite`, :class:`Applied`),
+:mod:`~passcheck.mutations.registry` (:data:`REWRITES`, :func:`mutants`),
+:mod:`~passcheck.mutations.equivalence` (:func:`verify_equivalent`, the gate every mutant passes),
+:mod:`~passcheck.mutations.subject` (:func:`mutation_subject`: original + verified mutants as one
+:class:`~passcheck.engine.Subject`).
+"""
+
+from passcheck.mutations._base import Applied, Rewrite
+from passcheck.mutations.equivalence import check_input, verify_equivalent
+from passcheck.mutations.registry import REWRITES, get_rewrite, mutants
+from passcheck.mutations.subject import mutation_subject, verified_mutants
+
+__all__ = ["REWRITES", "Applied", "Rewrite", "check_input", "get_rewrite", "mutants", "mutation_subject", "verified_mutants", "verify_equivalent"]

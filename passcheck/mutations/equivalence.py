@@ -1,0 +1,88 @@
+"""The equivalence gate: a mutant is used only once it is shown to mean what the original means.
+
+A mutant must pass ``onnx.checker.check_model``, keep the original's graph inputs and outputs, and
+give the same outputs as the original under ``ort:disabled`` on the same feeds. A mutant that fails
+is a bug in the rewrite (a passcheck bug), never a finding against a pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from passcheck.errors import PasscheckError, PasscheckInternalError
+from passcheck.oracles.numeric import compare
+from passcheck.runtime import run_ort, runtime_inputs
+
+if TYPE_CHECKING:
+    import onnx
+
+
+def checker_error(model: "onnx.ModelProto") -> str | None:
+    """The checker's first line for ``model``, or None when it is valid."""
+    import onnx.checker
+
+    try:
+        onnx.checker.check_model(model)
+    except Exception as exc:  # noqa: BLE001 - ValidationError and C++ errors alike
+        text = str(exc).strip()
+        return f"{type(exc).__name__}: {text.splitlines()[0] if text else exc!r}"
+    return None
+
+
+def check_input(model: "onnx.ModelProto", where: str) -> None:
+    """Refuse an original model the checker rejects.
+
+    Raises:
+        PasscheckError: the checker's message, with ``where``.
+    """
+    if err := checker_error(model):
+        raise PasscheckError(f"{where}: the model fails the ONNX checker before any rewrite ({err}); fix the model first")
+
+
+def _interface(m: "onnx.ModelProto") -> tuple[list[str], list[str]]:
+    return sorted(v.name for v in runtime_inputs(m)), [v.name for v in m.graph.output]
+
+
+def same_outputs(a: "onnx.ModelProto", b: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, Any]]) -> str | None:
+    """Why ``a`` and ``b`` differ under ``ort:disabled`` on ``feeds_list`` (outputs matched by name), or None.
+
+    Raises:
+        PasscheckError: ``a`` does not run on the feeds (nothing to compare with).
+    """
+    for i, feeds in enumerate(feeds_list):
+        ra, rb = run_ort(a, feeds), run_ort(b, feeds)
+        if ra.error:
+            raise PasscheckError(f"the model does not run under ort:disabled on synthesized feeds (binding {i}): {ra.error.splitlines()[0]}")
+        if rb.error:
+            return f"fails to run (binding {i}): {rb.error.splitlines()[0]}"
+        for name, expected in ra.outputs.items():
+            if name not in rb.outputs:
+                return f"graph output {name!r} missing (binding {i})"
+            c = compare(rb.outputs[name], expected)
+            if not c.ok:
+                return f"output {name!r} differs (binding {i}): {c.message}"
+    return None
+
+
+def verify_equivalent(original: "onnx.ModelProto", mutant: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, Any]], rewrite: str = "?") -> None:
+    """Check that ``mutant`` is a valid model computing what ``original`` computes.
+
+    Args:
+        original: the model the rewrite was applied to.
+        mutant: the rewritten model.
+        feeds_list: one feed dict per binding (see :func:`passcheck.runtime.synthesize`).
+        rewrite: the rewrite id, named in the error.
+
+    Raises:
+        PasscheckInternalError: the mutant fails the checker, changed the interface, or computes
+            something else; names the rewrite.
+        PasscheckError: the original itself does not run on the feeds.
+    """
+    why = checker_error(mutant)
+    if why is None and _interface(original) != _interface(mutant):
+        why = f"graph inputs/outputs changed: {_interface(original)} → {_interface(mutant)}"
+    if why is None:
+        why = same_outputs(original, mutant, feeds_list)
+    if why is not None:
+        raise PasscheckInternalError(f"rewrite {rewrite!r} produced a model that is not equivalent to its input: {why}")

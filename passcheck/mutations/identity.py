@@ -1,0 +1,64 @@
+"""An Identity on every node-to-node edge of the main graph (ONNX operator spec, Identity: the
+output equals the input; tensors in every opset, sequences and optionals from opset 14/16)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from passcheck.mutations._base import Rewrite, all_names, consumers, fresh_name, node_label, opset
+
+if TYPE_CHECKING:
+    import onnx
+
+#: Identity-16 takes any type; earlier versions tensors only (Identity-14 adds sequences).
+ANY_TYPE_OPSET = 16
+
+
+def _tensor_values(model: "onnx.ModelProto") -> set[str]:
+    import onnx
+
+    try:
+        g = onnx.shape_inference.infer_shapes(model).graph
+    except Exception:  # noqa: BLE001 - types unknown: only opset >= 16 models are rewritten
+        return set()
+    return {v.name for v in list(g.value_info) + list(g.output) if v.type.HasField("tensor_type")}
+
+
+def insert(model: "onnx.ModelProto") -> list[str]:
+    """Route each node output read by other main-graph nodes through a new Identity placed right after its producer.
+
+    Sites are the producers and the readers (whose inputs are renamed).
+
+    Graph outputs keep their producer; subgraph reads keep the original value. Before opset 16,
+    only values that shape inference types as tensors get an Identity.
+    """
+    import onnx
+
+    g = model.graph
+    readers = consumers(g)
+    typed = None if opset(model) >= ANY_TYPE_OPSET else _tensor_values(model)
+    taken = all_names(model)
+    nodes, changed = [], set()
+    for i, n in enumerate(g.node):
+        nodes.append(n)
+        for out in n.output:
+            if not out or out not in readers or (typed is not None and out not in typed):
+                continue
+            new = fresh_name(taken, f"{out}_identity")
+            nodes.append(onnx.helper.make_node("Identity", [out], [new], name=fresh_name(taken, f"{out}_identity_node")))
+            for j in readers[out]:
+                c = g.node[j]
+                for k, x in enumerate(c.input):
+                    if x == out:
+                        c.input[k] = new
+            changed.update([i, *readers[out]])
+    sites = [node_label(g.node[i], i) for i in sorted(changed)]
+    if sites:
+        del g.node[:]
+        g.node.extend(nodes)
+    return sites
+
+
+REWRITES = (
+    Rewrite("identity-edges", "every node-to-node edge → routed through an Identity node", insert),
+)

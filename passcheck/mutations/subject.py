@@ -1,0 +1,64 @@
+"""A user's model and its verified mutants as one :class:`~passcheck.engine.Subject`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from passcheck.mutations._base import Applied
+from passcheck.mutations.equivalence import check_input, verify_equivalent
+from passcheck.mutations.registry import mutants
+
+if TYPE_CHECKING:
+    import onnx
+
+    from passcheck.engine import Subject
+
+
+def feeds_for(model: "onnx.ModelProto", subject_id: str, bindings: Sequence[Mapping[str, int]]) -> list[dict[str, Any]]:
+    """The feeds :func:`passcheck.engine.evaluate` will use for ``subject_id`` (same seeds).
+
+    Raises:
+        FeedError: feeds cannot be synthesized from the model's input annotations.
+    """
+    from passcheck.engine import seed_for
+    from passcheck.runtime import synthesize
+
+    return [synthesize(model, b, seed_for(subject_id, i)) for i, b in enumerate(bindings)]
+
+
+def verified_mutants(
+    model: "onnx.ModelProto", form_ids: Sequence[str] | None, feeds_list: Sequence[Mapping[str, Any]], where: str = "model",
+) -> dict[str, tuple["onnx.ModelProto", Applied]]:
+    """:func:`~passcheck.mutations.mutants`, each passed through the equivalence gate.
+
+    Raises:
+        PasscheckError: the original fails the checker or does not run on the feeds.
+        UnknownIdError: an unknown rewrite id.
+        PasscheckInternalError: a mutant is not equivalent (a rewrite bug).
+    """
+    check_input(model, where)
+    found = mutants(model, form_ids)
+    for rid, (mutant, _) in found.items():
+        verify_equivalent(model, mutant, feeds_list, rid)
+    return found
+
+
+def mutation_subject(
+    model: "onnx.ModelProto", subject_id: str, form_ids: Sequence[str] | None = None, *,
+    overrides: Mapping[str, int] | None = None, repro: str = "",
+) -> tuple["Subject", dict[str, Applied]]:
+    """The subject whose forms are ``common`` (the original) and one form per verified mutant.
+
+    The form name of a mutant is its rewrite id. With no mutant, the subject has only ``common``.
+
+    Raises:
+        as :func:`verified_mutants`, and FeedError for bad ``overrides``.
+    """
+    from passcheck.engine import Subject
+    from passcheck.runtime import default_bindings
+
+    bindings = default_bindings(model, overrides)
+    found = verified_mutants(model, form_ids, feeds_for(model, subject_id, bindings), subject_id)
+    forms = {"common": model, **{rid: m for rid, (m, _) in found.items()}}
+    return Subject(id=subject_id, forms=forms, bindings=bindings, repro=repro), {rid: a for rid, (_, a) in found.items()}

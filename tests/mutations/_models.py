@@ -1,0 +1,80 @@
+"""Small hand-built models for the rewrite tests: textual syntax, nodes named n0, n1, …"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+
+from passcheck.cases.builders import parse, tensor
+
+
+def named(text: str, *, opset: int, initializers=()) -> onnx.ModelProto:
+    m = parse(text, opset=opset, initializers=initializers)
+    for i, n in enumerate(m.graph.node):
+        n.name = f"n{i}"
+    return m
+
+
+W = tensor("w", np.linspace(-1, 1, 2 * 3 * 3 * 3, dtype=np.float32).reshape(2, 3, 3, 3))
+
+OPTIONAL = lambda: named("""g (float[N, 3, 5, 5] x) => (float[N, 2, 3, 3] y, float[N, 2, 3, 3] z) {
+    a = Conv(x, w)
+    b = Relu(a)
+    y = Clip(b)
+    z = Clip(a, , )
+}""", opset=13, initializers=[W])
+
+SHAPE_SLICE = lambda: named("""g (float[N, 3, 4] x) => (int64[2] y, int64 z, int64[3] s2) {
+    s = Shape(x)
+    st = Constant<value = int64[1] {1}>()
+    en = Constant<value = int64[1] {3}>()
+    y = Slice(s, st, en)
+    s1 = Shape(x)
+    i = Constant<value = int64 {-1}>()
+    z = Gather(s1, i)
+    s2 = Shape(x)
+}""", opset=18)
+
+SHAPE_ATTRS = lambda: named("""g (float[N, 3, 4] x) => (int64[2] y, int64[1] z) {
+    y = Shape<start = 1>(x)
+    z = Shape<start = -2, end = -1>(x)
+}""", opset=18)
+
+CONSTANTS = lambda: named("""g (float[2] x) => (float[2] y, int64[2] c0, int64[2, 2] c2) {
+    c0 = Constant<value = int64[2] {1, 2}>()
+    c1 = Constant<value = float {1.5}>()
+    c2 = Constant<value = int64[2, 2] {1, 2, 3, 4}>()
+    y = Add(x, c1)
+}""", opset=13)
+
+INITIALIZERS = lambda: named("""g (float[2, 3] x, float[3] bias) => (float[2, 3] y) {
+    a = Add(x, bias)
+    y = Mul(a, k)
+}""", opset=13, initializers=[tensor("bias", np.ones(3, np.float32)), tensor("k", np.arange(3, dtype=np.float32))])
+
+AXES = lambda: named("""g (float[2, 3, 4] x, float[2, 3, 4] x2) => (float[2, 6, 4] a, float[2, 3, 4] b, float[24, 1] c) {
+    a = Concat<axis = 1>(x, x2)
+    b = Softmax<axis = -1>(x)
+    c = Flatten<axis = 3>(x)
+}""", opset=13)
+
+DEFAULTS = lambda: named("""g (float[2, 3] x) => (float[2, 3] y) {
+    a = Softmax(x)
+    y = Relu(a)
+}""", opset=13)
+
+BRANCHES = lambda: named("""g (float[2, 3] x) => (float[2, 3] y) {
+    a = Relu(x)
+    b = Neg(x)
+    y = Add(a, b)
+}""", opset=13)
+
+CHAIN = lambda: named("""g (float[2, 3] x) => (float[2, 3] y) {
+    a = Relu(x)
+    y = Neg(a)
+}""", opset=13)
+
+EDGES = lambda: named("""g (float[2, 3] x) => (float[2, 3] y, float[2, 3] a) {
+    a = Relu(x)
+    y = Neg(a)
+}""", opset=13)
