@@ -38,7 +38,7 @@ def load_model(path: str | Path) -> "onnx.ModelProto":
     data = p.read_bytes()
     model = model_from_bytes(data, str(p))
     if _uses_external_data(model):
-        _check_external_paths(model, p.parent)
+        _check_external_paths(model, p)
         try:
             onnx.load_external_data_for_model(model, str(p.parent))
         except Exception as exc:  # noqa: BLE001
@@ -60,13 +60,98 @@ def model_from_bytes(data: bytes, where: str = "<bytes>") -> "onnx.ModelProto":
     model = onnx.ModelProto()
     try:
         model.ParseFromString(data)
-    except (DecodeError, RuntimeError, ValueError) as exc:
-        raise ModelLoadError(f"{where}: not an ONNX model (protobuf parse failed: {exc})") from None
-    if not model.HasField("graph") or not model.opset_import and model.ir_version == 0:
-        raise ModelLoadError(f"{where}: parsed as protobuf but it is not a ModelProto (no graph/opset_import); is it a TensorProto or GraphProto?")
+    except (DecodeError, RuntimeError, ValueError):
+        model = None
+    if model is None or not model.HasField("graph") or not model.opset_import and model.ir_version == 0:
+        other = _other_message(data)
+        if other:
+            raise ModelLoadError(f"{where}: this is an ONNX {other}, not a ModelProto; give a model file (onnx.save of a ModelProto)")
+        if model is None:
+            raise ModelLoadError(f"{where}: not an ONNX model (protobuf parse failed: truncated or not protobuf); re-export or re-download the file")
+        raise ModelLoadError(f"{where}: parsed as protobuf but it is not a ModelProto (no graph/opset_import); give a model file")
     if not model.graph.node and not model.graph.output:
         raise ModelLoadError(f"{where}: the model's graph is empty (no nodes, no outputs)")
     return model
+
+
+def _other_message(data: bytes) -> str | None:
+    """The name of another ONNX message ``data`` parses as exactly (no unknown fields), if any."""
+    import onnx
+    from google.protobuf.message import DecodeError
+
+    probes = ((onnx.GraphProto, lambda m: m.node or m.output), (onnx.TensorProto, lambda m: m.data_type),
+              (onnx.NodeProto, lambda m: m.op_type), (onnx.FunctionProto, lambda m: m.node))
+    for cls, meaningful in probes:
+        msg = cls()
+        try:
+            msg.ParseFromString(data)
+        except (DecodeError, RuntimeError, ValueError):
+            continue
+        if meaningful(msg) and msg.ByteSize() == len(data) and msg.SerializeToString() == data:
+            return cls.__name__
+    return None
+
+
+#: Operator domains onnxruntime implements beyond onnx's own (its contrib and internal ops).
+RUNTIME_DOMAINS = frozenset({"com.microsoft", "com.microsoft.nchwc", "com.microsoft.experimental", "com.ms.internal.nhwc",
+                             "com.microsoft.dml", "org.pytorch.aten"})
+
+
+def check_runnable(model: "onnx.ModelProto", where: str) -> None:
+    """Refuse a model that neither onnx nor onnxruntime can know how to run.
+
+    Checks the IR version and every opset_import against what the installed onnx knows
+    (ONNX IR spec, "Opset version"), and every node domain against onnx's schema domains,
+    :data:`RUNTIME_DOMAINS` and the model's local functions (IR >= 8).
+
+    Raises:
+        ModelLoadError: an IR version or opset newer than the installed onnx, or a node whose
+            domain nobody implements (the node is named).
+    """
+    import onnx
+    import onnx.defs
+
+    if model.ir_version > onnx.IR_VERSION:
+        raise ModelLoadError(f"{where}: ir_version {model.ir_version} is newer than the installed onnx {onnx.__version__} "
+                             f"knows ({onnx.IR_VERSION}); upgrade onnx or re-export with an older IR version")
+    known = _max_opsets()
+    for op in model.opset_import:
+        dom = op.domain or "ai.onnx"
+        if dom in known and op.version > known[dom]:
+            raise ModelLoadError(f"{where}: opset_import {dom} version {op.version} is newer than the installed onnx "
+                                 f"{onnx.__version__} knows (max {known[dom]}); upgrade onnx or convert the model to opset {known[dom]}")
+    local = {f.domain for f in model.functions}
+    ok = set(known) | RUNTIME_DOMAINS | local
+    for node in _all_nodes(model.graph):
+        dom = node.domain or "ai.onnx"
+        if dom not in ok:
+            raise ModelLoadError(f"{where}: node {node.name or node.op_type!r} ({dom}::{node.op_type}) uses domain {dom!r}, "
+                                 f"which neither onnx nor onnxruntime implements and no local function defines; "
+                                 f"passcheck cannot run it")
+
+
+def _max_opsets() -> dict[str, int]:
+    import onnx.defs
+
+    out: dict[str, int] = {}
+    for s in onnx.defs.get_all_schemas_with_history():
+        d = s.domain or "ai.onnx"
+        out[d] = max(out.get(d, 0), s.since_version)
+    out["ai.onnx"] = onnx.defs.onnx_opset_version()
+    return out
+
+
+def _all_nodes(graph: "onnx.GraphProto"):
+    import onnx
+
+    for n in graph.node:
+        yield n
+        for a in n.attribute:
+            if a.type == onnx.AttributeProto.GRAPH:
+                yield from _all_nodes(a.g)
+            elif a.type == onnx.AttributeProto.GRAPHS:
+                for g in a.graphs:
+                    yield from _all_nodes(g)
 
 
 def _uses_external_data(model: "onnx.ModelProto") -> bool:
@@ -81,16 +166,17 @@ def _all_tensors(model: "onnx.ModelProto"):
     return _get_all_tensors(model)
 
 
-def _check_external_paths(model: "onnx.ModelProto", base: Path) -> None:
+def _check_external_paths(model: "onnx.ModelProto", path: Path) -> None:
     import onnx
 
-    root = base.resolve()
+    root = path.parent.resolve()
     for t in _all_tensors(model):
         if t.data_location != onnx.TensorProto.EXTERNAL:
             continue
         loc = {e.key: e.value for e in t.external_data}.get("location", "")
         target = (root / loc).resolve()
         if Path(loc).is_absolute() or root not in target.parents:
-            raise ModelLoadError(f"initializer {t.name!r}: external data location {loc!r} points outside the model's folder {root}; refusing to read it")
+            raise ModelLoadError(f"{path}: initializer {t.name!r}: external data location {loc!r} points outside the model's folder {root}; "
+                                 "refusing to read it (move the data file beside the model)")
         if not target.is_file():
-            raise ModelLoadError(f"initializer {t.name!r}: external data file {loc!r} is missing beside the model")
+            raise ModelLoadError(f"{path}: initializer {t.name!r}: external data file {loc!r} is missing beside the model; copy it into {root}")

@@ -45,11 +45,16 @@ def handle(args) -> int:
 def _precheck(path: str, model) -> None:
     """A model the checker rejects is bad input (exit 2), not a finding."""
     from passcheck.errors import ModelLoadError
-    from passcheck.oracles.validity import checker_error
+    from passcheck.modelio import check_runnable
+    import onnx.checker
 
-    err = checker_error(model)
-    if err:
-        raise ModelLoadError(f"{path}: the onnx checker rejects this model: {err}")
+    check_runnable(model, path)
+    try:
+        onnx.checker.check_model(model, full_check=True)
+    except Exception as exc:  # noqa: BLE001 - ValidationError, InferenceError, and C++ errors
+        text = " ".join(str(exc).replace('"', " ").split())[:600]
+        raise ModelLoadError(f"{path}: the onnx checker rejects this model: {type(exc).__name__}: {text}; "
+                             "fix the model (onnx.checker.check_model(model, full_check=True) shows the same)") from None
 
 
 def _mutants(model, form_ids, bind):

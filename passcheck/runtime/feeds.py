@@ -73,22 +73,26 @@ def synthesize(model: "onnx.ModelProto", binding: Mapping[str, int], seed: int, 
         kind = vi.type.WhichOneof("value")
         if kind == "tensor_type":
             shape, dtype = _plan(vi.name, vi.type.tensor_type, binding, default_size)
-            total += int(np.prod(shape, dtype=object)) * dtype.itemsize
-            plans.append((vi.name, "tensor", shape, dtype))
+            size = int(np.prod(shape, dtype=object)) * dtype.itemsize
+            total += size
+            plans.append((vi.name, "tensor", shape, dtype, size))
         elif kind in ("sequence_type", "optional_type"):
             elem = vi.type.sequence_type.elem_type if kind == "sequence_type" else vi.type.optional_type.elem_type
             if elem.WhichOneof("value") != "tensor_type":
                 raise FeedError(f"input {vi.name!r}: cannot synthesize a {kind} of {elem.WhichOneof('value')}; pass feeds with --feeds")
             shape, dtype = _plan(vi.name, elem.tensor_type, binding, default_size)
-            total += int(np.prod(shape, dtype=object)) * dtype.itemsize * 2
-            plans.append((vi.name, kind, shape, dtype))
+            size = int(np.prod(shape, dtype=object)) * dtype.itemsize * 2
+            total += size
+            plans.append((vi.name, kind, shape, dtype, size))
         else:
             raise FeedError(f"input {vi.name!r}: cannot synthesize a value of kind {kind}; pass feeds with --feeds")
     if total > max_bytes:
-        raise FeedError(f"synthesized feeds would take {total:,} bytes (limit {max_bytes:,}); bind smaller sizes with --bind SYM=N or pass --feeds")
+        big = max(plans, key=lambda p: p[4])
+        raise FeedError(f"synthesized feeds would take {total:,} bytes (limit {max_bytes:,}; input {big[0]!r} of shape {list(big[2])} "
+                        f"alone {big[4]:,}); bind smaller sizes with --bind SYM=N or pass --feeds")
     del onnx
     feeds: dict[str, Any] = {}
-    for name, kind, shape, dtype in plans:
+    for name, kind, shape, dtype, _size in plans:
         if kind == "sequence_type":
             feeds[name] = [_values(rng, shape, dtype) for _ in range(2)]
         else:
