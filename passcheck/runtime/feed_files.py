@@ -137,11 +137,7 @@ def _read_set(folder: Path, model: "onnx.ModelProto") -> dict[str, Any]:
         j = int(_FILE.search(f.name).group(2))
         at_j = [vi.name for vi in (needed[j:j + 1] + list(model.graph.input)[j:j + 1])]
         guess = by_name[at_j[0]] if at_j else None
-        cls = _proto_class(guess.type) if guess is not None else None
-        msg = _parse(f, cls)
-        name = getattr(msg, "name", "") or (msg.values.name if hasattr(msg, "values") and hasattr(msg.values, "name") else "")
-        if name and name in by_name and guess is not None and name != guess.name and _proto_class(by_name[name].type) is not cls:
-            msg = _parse(f, _proto_class(by_name[name].type))
+        msg, name = _parse_named(f, guess, by_name)
         if not name:
             if guess is None:
                 raise FeedError(f"{f}: no graph input at position {j} (the model has {len(needed)} inputs to feed) and the file names none")
@@ -159,6 +155,34 @@ def _read_set(folder: Path, model: "onnx.ModelProto") -> dict[str, Any]:
         except Exception as exc:  # noqa: BLE001 - a malformed message is bad input
             raise FeedError(f"{f}: cannot read the value of input {name!r}: {exc}") from None
     return feeds
+
+
+def _name_of(msg: Any) -> str:
+    import onnx
+
+    return msg.values.name if isinstance(msg, onnx.SparseTensorProto) else msg.name
+
+
+def _parse_named(path: Path, guess, by_name) -> tuple[Any, str]:
+    """Parse ``path`` as the message whose ``name`` names an input of the matching kind.
+
+    Tries the kind of the input at the file's position first, then every other kind; falls back
+    to the positional kind (its name, possibly empty or unknown, is then judged by the caller).
+    """
+    import onnx
+
+    first = _proto_class(guess.type) if guess is not None else onnx.TensorProto
+    kinds = [first] + [c for c in (onnx.TensorProto, onnx.SequenceProto, onnx.MapProto, onnx.OptionalProto, onnx.SparseTensorProto) if c is not first]
+    for cls in kinds:
+        try:
+            msg = _parse(path, cls)
+            name = _name_of(msg)
+        except (FeedError, UnicodeDecodeError, AttributeError):
+            continue
+        if name in by_name and _proto_class(by_name[name].type) is cls:
+            return msg, name
+    msg = _parse(path, first)
+    return msg, _name_of(msg)
 
 
 def _parse(path: Path, cls) -> Any:
