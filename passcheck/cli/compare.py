@@ -1,0 +1,63 @@
+"""``passcheck compare A.onnx B.onnx``: two forms of one computation the user supplies, under the same passes."""
+
+from __future__ import annotations
+
+from passcheck.cli._common import add_output_args, add_pass_args, bind_arg, bindings_from
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("compare", help="verify two models compute the same, then report every pass that treats them differently",
+                       description="Check that A and B give the same outputs (matched by input/output name) under ort:disabled, "
+                                   "then run the passes on both and apply every oracle, parity included (A is the common form, B form 'b').")
+    p.add_argument("a", metavar="A.onnx")
+    p.add_argument("b", metavar="B.onnx")
+    add_pass_args(p)
+    p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic dim (repeatable)")
+    add_output_args(p)
+    p.set_defaults(handler=handle)
+
+
+def handle(args) -> int:
+    import shlex
+    from pathlib import Path
+
+    from passcheck.api import check_model
+    from passcheck.cli._output import finish
+    from passcheck.errors import PasscheckError
+    from passcheck.modelio import load_model
+    from passcheck.mutations import check_input
+    from passcheck.mutations.equivalence import same_outputs
+    from passcheck.mutations.subject import feeds_for
+    from passcheck.runtime import default_bindings, runtime_inputs
+
+    a, b = load_model(args.a), load_model(args.b)
+    check_input(a, args.a)
+    check_input(b, args.b)
+    ins = [sorted(v.name for v in runtime_inputs(m)) for m in (a, b)]
+    outs = [sorted(v.name for v in m.graph.output) for m in (a, b)]
+    if ins[0] != ins[1] or outs[0] != outs[1]:
+        raise PasscheckError(f"{args.b}: inputs {ins[1]} / outputs {outs[1]} do not match {args.a}'s {ins[0]} / {outs[0]}; "
+                             "compare needs the same input and output names")
+    _order_outputs_like(b, a)
+    bind = bindings_from(args)
+    name = Path(args.a).stem
+    why = same_outputs(a, b, feeds_for(a, f"model/{name}", default_bindings(a, bind)))
+    if why:
+        raise PasscheckError(f"{args.b} does not compute what {args.a} computes under ort:disabled: {why}; compare needs two equivalent models")
+    extra = "".join(f" --bind {s}={n}" for s, n in bind.items())
+    repro = f"passcheck compare {shlex.quote(args.a)} {shlex.quote(args.b)}{extra} --pass {{pass}}"
+    report = check_model(a, args.passes, bind=bind, forms={"b": b}, name=name, repro=repro)
+    return finish(args, report, title=f"passcheck compare {args.a} {args.b}")
+
+
+def _order_outputs_like(model, ref) -> None:
+    """Put ``model``'s graph outputs in ``ref``'s order (same names; the order carries no meaning here)."""
+    import onnx
+
+    pos = {o.name: i for i, o in enumerate(ref.graph.output)}
+    ordered = sorted(model.graph.output, key=lambda o: pos[o.name])
+    copies = [onnx.ValueInfoProto() for _ in ordered]
+    for c, o in zip(copies, ordered):
+        c.CopyFrom(o)
+    del model.graph.output[:]
+    model.graph.output.extend(copies)

@@ -1,0 +1,49 @@
+"""``passcheck mutate MODEL.onnx --out DIR``: write every verified uncommon form of a model, with a manifest."""
+
+from __future__ import annotations
+
+from passcheck.cli._common import bind_arg, bindings_from
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("mutate", help="write the model's equivalent uncommon forms (one per rewrite) and a manifest",
+                       description="Apply each form rewrite that fits MODEL, verify every mutant is equivalent "
+                                   "(checker + same outputs under ort:disabled), and write them to DIR with manifest.json.")
+    p.add_argument("model", metavar="MODEL.onnx")
+    p.add_argument("--form", action="append", default=[], metavar="ID", help="only these rewrite ids (repeatable); default: all")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for the mutants and manifest.json (created)")
+    p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic dim in the verification feeds")
+    p.set_defaults(handler=handle)
+
+
+def handle(args) -> int:
+    import json
+    from pathlib import Path
+
+    import onnx
+
+    from passcheck.modelio import load_model, model_hash
+    from passcheck.mutations import REWRITES, verified_mutants
+    from passcheck.mutations.subject import feeds_for
+    from passcheck.runtime import default_bindings
+
+    model = load_model(args.model)
+    stem = Path(args.model).stem
+    found = verified_mutants(model, args.form or None, feeds_for(model, stem, default_bindings(model, bindings_from(args))), args.model)
+    out = Path(args.out)
+    if not found:
+        print(f"{args.model}: no rewrite applies to this model; nothing written, nothing to compare")
+        return 0
+    out.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for rid, (mutant, applied) in found.items():
+        path = out / f"{stem}.{rid}.onnx"
+        onnx.save(mutant, str(path))
+        entries.append({"form": rid, "doc": REWRITES[rid].doc, "file": path.name, "sha256": model_hash(mutant),
+                        "verified_equivalent": True, **applied.to_json()})
+        shown = ", ".join(applied.nodes[:5]) + (" …" if applied.count > 5 else "")
+        print(f"{path}  {rid}: {applied.detail} ({shown})")
+    manifest = {"model": str(args.model), "sha256": model_hash(model), "mutants": entries}
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    print(f"{len(entries)} mutants, all verified equivalent; manifest: {out / 'manifest.json'}")
+    return 0
