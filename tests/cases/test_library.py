@@ -24,8 +24,12 @@ CASES = list(registry())
 #: Reference-evaluator errors that mean "this op is not implemented there", not "the form is wrong".
 REFERENCE_GAPS = ("no implementation", "not implemented", "is not supported", "unable to find", "not found in domain",
                   "no onnx corresponding type")
-#: case → why the reference evaluator's numbers are not comparable for it (a reference gap, reported).
+#: (case, form) → why the reference evaluator's numbers are not comparable for it (a reference gap, reported).
 REFERENCE_SKIPS = {
+    ("control-flow/loop-trip-one", "loop-carried"): 'Loop with cond written "" runs no iteration in the reference evaluator (ort and cond=true agree)',
+    ("control-flow/loop-trip-one", "loop-outer-scope"): 'Loop with cond written "" runs no iteration in the reference evaluator',
+    ("control-flow/loop-scan-output", "scan-output"): 'Loop with cond written "" runs no iteration in the reference evaluator',
+    ("non-tensor/optional-get-element", "optional"): "OptionalGetElement(Optional(x)) returns a list in the reference evaluator",
 }
 #: (case, form) → why onnxruntime cannot run this valid form unoptimized. The form is then checked
 #: with the reference evaluator only, and the test fails once onnxruntime runs it (remove the entry).
@@ -63,8 +67,8 @@ def test_every_form_is_valid_and_agrees(case):
     for name, model in models.items():
         onnx.checker.check_model(model, full_check=True)
         ref = None
-        if case.id in REFERENCE_SKIPS:
-            warnings.warn(f"{case.id}:{name}: reference comparison skipped: {REFERENCE_SKIPS[case.id]}", stacklevel=1)
+        if (case.id, name) in REFERENCE_SKIPS:
+            warnings.warn(f"{case.id}:{name}: reference comparison skipped: {REFERENCE_SKIPS[case.id, name]}", stacklevel=1)
         else:
             try:
                 ref = onnx.reference.ReferenceEvaluator(model)
