@@ -1,0 +1,64 @@
+"""``passcheck matrix``: the same model bytes through every pinned environment, one report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("matrix", help="run the cases in every pinned environment (onnx / onnxruntime / onnxscript versions)",
+                       description="Build the models once, run them in pinned environments created with uv (cached), "
+                                   "and report verdicts with environments as columns. Writes DIR/results.jsonl as results "
+                                   "arrive, then DIR/report.json, report.xml (JUnit), report.md.")
+    p.add_argument("--list", action="store_true", help="list the environments and their pins, then exit")
+    p.add_argument("--env", action="append", default=[], metavar="ID|PINS.txt", help="environment id or a pins file (repeatable); default: every file in ci/envs")
+    p.add_argument("--envs-dir", metavar="DIR", help="folder of pins files (default: ci/envs of the passcheck source tree)")
+    p.add_argument("--case", action="append", default=[], metavar="GLOB", help="case id or tag glob (repeatable); default: all")
+    p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="also load case (and pass) modules from a file or folder")
+    p.add_argument("--pass", dest="passes", action="append", default=[], metavar="ID", help="pass id (repeatable); default: each case's passes ('input', each form judged itself, always runs)")
+    p.add_argument("--jobs", type=int, metavar="N", help="environments run at once (default: CPU count)")
+    p.add_argument("--out", default="passcheck-matrix", metavar="DIR", help="output folder (default: %(default)s)")
+    p.add_argument("--shard", default="1/1", metavar="I/N", help="run the I-th of N deterministic slices of the cells")
+    p.add_argument("--resume", action="store_true", help="keep DIR's results and run only the missing cells")
+    p.add_argument("--timeout", type=float, default=300.0, metavar="S", help="seconds without a result before a worker is killed (default: %(default)s)")
+    p.add_argument("--source", metavar="DIR", help="passcheck source tree installed into each environment (default: found automatically)")
+    p.add_argument("--cache-dir", metavar="DIR", help="environment cache (default: $PASSCHECK_CACHE or ~/.cache/passcheck)")
+    p.add_argument("--progress", choices=["auto", "bar", "lines"], default="auto", help="progress display (default: bar on a terminal)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only the differences and the summary")
+    p.set_defaults(handler=handle)
+
+
+def handle(args) -> int:
+    from rich.console import Console
+
+    from passcheck.errors import PasscheckError
+    from passcheck.matrix import envs as envmod
+    from passcheck.matrix import plan, report, runner
+    from passcheck.matrix.plan import INPUT
+
+    specs = envmod.select(args.env, args.envs_dir)
+    console = Console(soft_wrap=True)
+    if args.list:
+        for s in specs:
+            console.print(f"[bold]{s.id}[/bold]  {' '.join(s.pins)}  [dim]{s.path}[/dim]")
+            if s.doc:
+                console.print(f"    [dim]{s.doc.splitlines()[0]}[/dim]")
+        return 0
+    if args.jobs is not None and args.jobs < 1:
+        raise PasscheckError(f"--jobs {args.jobs}: must be at least 1")
+    if args.timeout <= 0:
+        raise PasscheckError(f"--timeout {args.timeout:g}: must be positive")
+    source = Path(args.source).resolve() if args.source else envmod.source_root()
+    if source is None or not (source / "pyproject.toml").is_file():
+        raise PasscheckError("cannot find the passcheck source tree to install into the environments; give --source DIR or set PASSCHECK_SOURCE")
+    opts = runner.Options(
+        envs=specs, out=Path(args.out), source=source, cases=args.case, passes=[p for p in args.passes if p != INPUT], cases_from=args.cases_from,
+        jobs=args.jobs or runner.default_jobs(), shard=plan.parse_shard(args.shard), resume=args.resume, timeout=args.timeout,
+        cache=Path(args.cache_dir) if args.cache_dir else None,
+        repro_env={s.id: r for s, r in zip(specs, args.env or [s.id for s in specs])},
+        progress={"auto": None, "bar": True, "lines": False}[args.progress],
+    )
+    outcome = runner.run(opts)
+    report.render_terminal(outcome.cells, outcome.environments, console, tables=not args.quiet)
+    console.print(f"report: {opts.out}/report.json, report.xml (JUnit), report.md")
+    return 1 if any(not f.expected for c in outcome.cells for f in c.findings) else 0

@@ -1,0 +1,173 @@
+"""Create and cache pinned environments with uv (``uv venv`` + ``uv pip install``).
+
+Layout under the cache folder (``$PASSCHECK_CACHE`` or ``~/.cache/passcheck``)::
+
+    envs/<id>-<pins hash[:12]>/          the virtual environment
+    envs/<id>-<pins hash[:12]>/.passcheck-pins     written last: the pins are installed
+    envs/<id>-<pins hash[:12]>/.passcheck-source   hash of the passcheck source installed
+
+A changed pins file gives a new folder (older folders of the same id are removed); a changed
+passcheck source reinstalls passcheck only. A file lock serializes concurrent creators.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fcntl
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from passcheck.matrix.envs import EnvSpec
+
+PINS_MARK = ".passcheck-pins"
+SOURCE_MARK = ".passcheck-source"
+
+
+class EnvCreateError(Exception):
+    """uv could not create or fill an environment; ``str()`` is the reason (last lines of uv's output)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Env:
+    """A created environment: its spec, folder and interpreter."""
+
+    spec: EnvSpec
+    root: Path
+    created: bool  # False when reused from the cache
+    seconds: float
+
+    @property
+    def python(self) -> Path:
+        return self.root / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("PASSCHECK_CACHE") or os.path.join(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "passcheck")
+    return Path(base)
+
+
+_UV_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=1)
+def _find_uv() -> str:
+    try:
+        import uv
+
+        return uv.find_uv_bin()
+    except (ImportError, FileNotFoundError):
+        found = shutil.which("uv")
+        if not found:
+            raise EnvCreateError("uv is not installed: pip install uv") from None
+        return found
+
+
+def uv_bin() -> str:
+    """The uv executable: the one the ``uv`` package ships, else ``uv`` on PATH (looked up once;
+    ``uv.find_uv_bin`` reads sysconfig, which is not thread-safe on first use).
+
+    Raises:
+        EnvCreateError: uv is not installed.
+    """
+    with _UV_LOCK:
+        return _find_uv()
+
+
+def source_hash(root: Path) -> str:
+    """sha256 over the installable passcheck source (pyproject.toml, passcheck/, cases/)."""
+    h = hashlib.sha256()
+    files = [root / "pyproject.toml", root / "setup.py", *sorted((root / "passcheck").rglob("*.py")), *sorted((root / "cases").rglob("*.py"))]
+    for f in files:
+        if f.is_file() and "__pycache__" not in f.parts:
+            h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _run(cmd: list[str], log: Path) -> None:
+    with open(log, "a", encoding="utf-8") as out:
+        out.write("$ " + " ".join(cmd) + "\n")
+        out.flush()
+        proc = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "UV_NO_PROGRESS": "1"})
+    if proc.returncode:
+        tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-6:]
+        raise EnvCreateError(f"{' '.join(cmd[:3])} failed (exit {proc.returncode}): " + " | ".join(tail))
+
+
+def ensure(spec: EnvSpec, source: Path, *, cache: Path | None = None, python: str | None = None) -> Env:
+    """Return the environment for ``spec`` with passcheck from ``source`` installed, creating
+    or updating it as needed.
+
+    Args:
+        source: the passcheck source tree to install (non-editable).
+        python: interpreter for new environments (default: the one running passcheck).
+
+    Raises:
+        EnvCreateError: uv failed (no such version, no wheel for this platform, no network).
+    """
+    t0 = time.perf_counter()
+    envs = (cache or cache_dir()) / "envs"
+    envs.mkdir(parents=True, exist_ok=True)
+    root = envs / f"{spec.id}-{spec.pins_hash[:12]}"
+    log = envs / f"{root.name}.log"
+    src = source_hash(source)
+    with open(envs / f"{spec.id}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        created = False
+        uv = uv_bin()
+        pins_file = root / "pins.txt"
+        if _read(root / PINS_MARK) != spec.pins_hash:
+            for old in envs.glob(f"{spec.id}-*"):
+                if old.is_dir():
+                    shutil.rmtree(old, ignore_errors=True)
+            log.write_text("", encoding="utf-8")
+            _run([uv, "venv", "--quiet", "--python", python or _base_python(), str(root)], log)
+            pins_file.write_text("\n".join(spec.pins) + "\n", encoding="utf-8")
+            _run([uv, "pip", "install", "--quiet", "--python", str(root / "bin/python"), "-r", str(pins_file), str(_stage(source, envs, src))], log)
+            (root / SOURCE_MARK).write_text(src, encoding="utf-8")
+            (root / PINS_MARK).write_text(spec.pins_hash, encoding="utf-8")
+            created = True
+        elif _read(root / SOURCE_MARK) != src:
+            _run([uv, "pip", "install", "--quiet", "--python", str(root / "bin/python"), "--reinstall-package", "passcheck",
+                  "-r", str(pins_file), str(_stage(source, envs, src))], log)
+            (root / SOURCE_MARK).write_text(src, encoding="utf-8")
+    return Env(spec, root, created, time.perf_counter() - t0)
+
+
+def _stage(source: Path, envs: Path, src: str) -> Path:
+    """A copy of the installable source in the cache, so building the wheel writes nothing
+    (build/, *.egg-info) into the user's tree."""
+    dest = envs / f"src-{src[:12]}"
+    with open(envs / "src.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (dest / "pyproject.toml").is_file():
+            _copy_source(source, envs, dest)
+    return dest
+
+
+def _copy_source(source: Path, envs: Path, dest: Path) -> None:
+    tmp = envs / f".{dest.name}-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build")
+    for name in ("passcheck", "cases"):
+        shutil.copytree(source / name, tmp / name, ignore=ignore)
+    for name in ("pyproject.toml", "setup.py", "setup.cfg", "MANIFEST.in", "README.md", "LICENSE"):
+        if (source / name).is_file():
+            shutil.copy2(source / name, tmp / name)
+    for old in envs.glob("src-*"):
+        shutil.rmtree(old, ignore_errors=True)
+    os.replace(tmp, dest)
+
+
+def _read(p: Path) -> str | None:
+    return p.read_text(encoding="utf-8").strip() if p.is_file() else None
+
+
+def _base_python() -> str:
+    return getattr(sys, "_base_executable", None) or sys.executable

@@ -1,0 +1,116 @@
+"""The matrix plan: model bytes built once, cells (case, form, pass, env), shards.
+
+Models are built once (in the parent when onnx is importable, else by a ``build`` worker in the
+first environment) and written as ``<out>/models/*.onnx`` with a ``manifest.json`` giving each
+form's file and sha256; every environment reads those same bytes.
+
+Sharding splits *units* (env, case, pass) — a unit is the smallest piece a worker runs, since
+the parity oracle compares every form of a case under one pass. Units are ordered by
+environment, case and pass, and shard ``i/n`` takes the ``i``-th contiguous slice, so one CI job
+touches one or two environments and the slices are the same on every machine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from passcheck.errors import PasscheckError
+
+INPUT = "input"  # the engine's pseudo-pass judging each form itself (passcheck.engine.INPUT)
+
+
+@dataclasses.dataclass(frozen=True)
+class ModelCase:
+    """One case as shipped to the workers: its forms' files and hashes and its pass ids."""
+
+    id: str
+    forms: dict[str, dict[str, str]]  # form → {"file": name, "sha256": hex}
+    passes: tuple[str, ...]
+
+    @property
+    def family(self) -> str:
+        return self.id.split("/", 1)[0]
+
+
+@dataclasses.dataclass(frozen=True)
+class Unit:
+    env: str
+    case: str
+    pass_id: str
+    forms: tuple[str, ...]
+
+    def cells(self) -> list[tuple[str, str, str, str]]:
+        return [(self.case, f, self.pass_id, self.env) for f in self.forms]
+
+
+def build_models(cases: Sequence[str], passes: Sequence[str], out: Path, cases_from: Iterable[str] = ()) -> dict[str, Any]:
+    """Build every form of the selected cases into ``out`` and write ``out/manifest.json``.
+
+    Needs onnx (runs in the parent or in a ``build`` worker).
+
+    Raises:
+        UnknownIdError: a case glob or pass id that matches nothing.
+    """
+    from passcheck._versions import environment
+    from passcheck.cases import load_path, registry
+    from passcheck.passes import DEFAULT_PASSES, get_pass
+
+    for p in cases_from:
+        load_path(p)
+    for p in passes:
+        get_pass(p)
+    out.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for case in registry().select(cases):
+        forms = {}
+        for name in case.forms:
+            data = case.build(name).SerializeToString(deterministic=True)
+            fname = f"{re.sub(r'[^A-Za-z0-9_.+-]', '__', case.id)}.{name}.onnx"
+            (out / fname).write_bytes(data)
+            forms[name] = {"file": fname, "sha256": hashlib.sha256(data).hexdigest()}
+        entries.append({"id": case.id, "forms": forms, "passes": list(passes or case.passes or DEFAULT_PASSES)})
+    manifest = {"cases": entries, "built_with": environment()}
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return manifest
+
+
+def read_manifest(models: Path) -> list[ModelCase]:
+    """The cases of ``models/manifest.json``.
+
+    Raises:
+        PasscheckError: the manifest is missing or malformed.
+    """
+    try:
+        doc = json.loads((models / "manifest.json").read_text(encoding="utf-8"))
+        return [ModelCase(c["id"], c["forms"], tuple(c["passes"])) for c in doc["cases"]]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise PasscheckError(f"{models}/manifest.json: not a readable model manifest ({exc}); rebuild without --resume") from None
+
+
+def units(cases: Sequence[ModelCase], envs: Sequence[str]) -> list[Unit]:
+    """Every unit, ordered by env (given order), case (given order) and pass (``input`` first)."""
+    return [Unit(env, c.id, p, tuple(c.forms)) for env in envs for c in cases for p in (INPUT, *c.passes)]
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``I/N`` with 1 ≤ I ≤ N → (I, N).
+
+    Raises:
+        PasscheckError: anything else.
+    """
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text or "")
+    if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+        raise PasscheckError(f"--shard {text!r}: expected I/N with 1 <= I <= N, e.g. 2/4")
+    return int(m.group(1)), int(m.group(2))
+
+
+def shard(items: Sequence[Unit], index: int, count: int) -> list[Unit]:
+    """The ``index``-th (1-based) of ``count`` contiguous, near-equal slices of ``items``."""
+    n = len(items)
+    return list(items[(index - 1) * n // count: index * n // count])

@@ -1,0 +1,183 @@
+"""The matrix view: per case family, one row per (case, form, pass), environments as columns,
+and the differences across environments as headlines.
+
+A *difference* is a row whose verdict labels differ between environments (ignoring cells
+skipped or unavailable there). A row that is ``ok`` in some environments and has findings in
+others is a *headline*: "this form passes on onnx 1.21 and fails on 1.20".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from passcheck.records import CellResult
+from passcheck.report.summary import counts, label
+
+Row = tuple[str, str, str]  # case, form, pass
+
+
+@dataclasses.dataclass
+class Difference:
+    case: str
+    form: str
+    pass_id: str
+    labels: dict[str, str]  # env → label
+    headline: bool
+    why: dict[str, str]  # env → first finding message / error text, for envs with findings
+    repro: dict[str, str]  # env → reproduce command
+
+    def text(self) -> str:
+        groups: dict[str, list[str]] = {}
+        for env, lab in self.labels.items():
+            groups.setdefault(lab, []).append(env)
+        parts = "; ".join(f"{lab} on {', '.join(envs)}" for lab, envs in groups.items())
+        return f"{self.case} | {self.form} | {self.pass_id}: {parts}"
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def env_order(cells: Iterable[CellResult], environments: Iterable[str] = ()) -> list[str]:
+    """Environment ids: the given order first, then any others in order of appearance."""
+    seen = dict.fromkeys(environments)
+    for c in cells:
+        seen.setdefault(c.env)
+    return list(seen)
+
+
+def table(cells: Iterable[CellResult]) -> dict[str, dict[Row, dict[str, CellResult]]]:
+    """{family: {(case, form, pass): {env: cell}}} in order of appearance."""
+    out: dict[str, dict[Row, dict[str, CellResult]]] = {}
+    for c in cells:
+        out.setdefault(c.case.split("/", 1)[0], {}).setdefault((c.case, c.form, c.pass_id), {})[c.env] = c
+    return out
+
+
+def _why(cell: CellResult) -> str:
+    new = [f for f in cell.findings if not f.expected]
+    text = (new[0].message if new else "") or (cell.error or "")
+    if cell.error and cell.error.splitlines()[0] not in text:
+        text += f" — error: {cell.error.splitlines()[0]}"
+    return text.strip()
+
+
+def differences(cells: Iterable[CellResult]) -> list[Difference]:
+    """Rows whose verdict differs across environments, headlines first."""
+    out = []
+    for rows in table(cells).values():
+        for (case, form, pass_id), by_env in rows.items():
+            labels = {e: label(c) for e, c in by_env.items()}
+            ran = {e: lab for e, lab in labels.items() if lab not in ("skip", "n/a")}
+            if len(set(ran.values())) < 2:
+                continue
+            failing = {e: c for e, c in by_env.items() if c.verdict == "findings"}
+            out.append(Difference(
+                case, form, pass_id, labels, headline="ok" in ran.values() and bool(failing),
+                why={e: _why(c) for e, c in failing.items()},
+                repro={e: next((f.repro for f in c.findings if f.repro), "") for e, c in failing.items()},
+            ))
+    return sorted(out, key=lambda d: not d.headline)
+
+
+def render_terminal(cells: Sequence[CellResult], environments: dict[str, Any], console=None, *, tables: bool = True) -> None:
+    """Print one rich table per family, then the differences and every finding's reproduce line."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from passcheck.report.terminal import STYLE
+
+    console = console or Console(soft_wrap=True)
+    envs = env_order(cells, environments)
+    diff_rows = {(d.case, d.form, d.pass_id) for d in differences(cells)}
+    for family, rows in (table(cells) if tables else {}).items():
+        t = Table(title=f"{family}/*", header_style="bold", title_justify="left", pad_edge=False)
+        for col in ("case", "form", "pass", *envs):
+            t.add_column(col, overflow="fold")
+        for (case, form, pass_id), by_env in rows.items():
+            mark = "bold" if (case, form, pass_id) in diff_rows else ""
+            row = [Text(case.split("/", 1)[1], style=mark), Text(form, style=mark), Text(pass_id, style=mark)]
+            for e in envs:
+                lab = label(by_env[e]) if e in by_env else ""
+                row.append(Text(lab, style=STYLE.get(lab, "bold red")))
+            t.add_row(*row)
+        console.print(t)
+    diffs = differences(cells)
+    if diffs:
+        console.print(Text("Differences across environments", style="bold"))
+    for d in diffs:
+        console.print(Text(("HEADLINE " if d.headline else "") + d.text(), style="bold red" if d.headline else "yellow"))
+        for e, why in d.why.items():
+            console.print(Text(f"    {e}: {why}"))
+            if d.repro.get(e):
+                console.print(Text(f"    reproduce: {d.repro[e]}", style="dim"))
+    n = counts(cells)
+    findings = sum(1 for c in cells for f in c.findings if not f.expected)
+    console.print(f"{n['cells']} cells in {len(envs)} environments: {findings} unexpected findings, "
+                  f"{len(diffs)} rows differ across environments ({sum(d.headline for d in diffs)} headlines), "
+                  f"{n['skipped']} skipped, {n['unavailable']} unavailable")
+
+
+def _esc(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(cells: Sequence[CellResult], environments: dict[str, Any], *, title: str = "passcheck matrix") -> str:
+    """Markdown for a CI step summary: headlines, one table per family, findings with reproduce commands."""
+    envs = env_order(cells, environments)
+    diffs = differences(cells)
+    n = counts(cells)
+    out = [f"# {title}", "", f"{n['cells']} cells in {len(envs)} environments: **{n['unexpected']} unexpected findings**, "
+           f"{len(diffs)} rows differ across environments, {n['skipped']} skipped, {n['unavailable']} unavailable.", ""]
+    for e in envs:
+        v = environments.get(e) or {}
+        out.append(f"- `{e}`: " + ", ".join(f"{k} {x}" for k, x in v.items() if x and k != "error") + (f" — {v['error']}" if v.get("error") else ""))
+    if diffs:
+        out += ["", "## Differences across environments", ""]
+        for d in diffs:
+            out.append(f"- {'**headline** ' if d.headline else ''}`{d.case}` | {d.form} | `{d.pass_id}`: "
+                       + "; ".join(f"{lab} on {e}" for e, lab in d.labels.items()))
+            for e, why in d.why.items():
+                out.append(f"  - {e}: {_esc(why)}" + (f" — `{d.repro[e]}`" if d.repro.get(e) else ""))
+    for family, rows in table(cells).items():
+        out += ["", f"## {family}/*", "", "| case | form | pass | " + " | ".join(f"`{e}`" for e in envs) + " |", "|---" * (3 + len(envs)) + "|"]
+        for (case, form, pass_id), by_env in rows.items():
+            out.append(f"| `{case}` | {form} | `{pass_id}` | " + " | ".join(label(by_env[e]) if e in by_env else "" for e in envs) + " |")
+    found = [f for c in cells for f in c.findings if not f.expected]
+    if found:
+        out += ["", "## Findings", "", "| case | form | pass | env | oracle | kind | what | reproduce |", "|---|---|---|---|---|---|---|---|"]
+        for f in found:
+            out.append(f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | {_esc(f.message)} | `{f.repro}` |")
+    return "\n".join(out) + "\n"
+
+
+def write_all(out: Path, cells: Sequence[CellResult], environments: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
+    """Write ``report.json`` (canonical), ``report.xml`` (JUnit), ``report.md`` in ``out``;
+    returns the environments in plan order."""
+    from passcheck.report import junit, write_report
+    from passcheck.report.json_report import atomic_write
+
+    order = [e["id"] for e in meta.get("environments", [])]
+    envs = {e: environments.get(e, {}) for e in env_order(cells, order)}
+    write_report(out / "report.json", cells, envs, matrix={**meta, "differences": [d.to_json() for d in differences(cells)]})
+    junit.write_junit(out / "report.xml", cells, suite="passcheck-matrix")
+    atomic_write(out / "report.md", render_markdown(cells, envs))
+    return envs
+
+
+def load(out: Path) -> tuple[list[CellResult], dict[str, Any], dict[str, Any]]:
+    """Read a matrix output folder's report.json (or results.jsonl) → (cells, environments, meta)."""
+    from passcheck.report import read_report
+
+    path = out / "report.json" if (out / "report.json").is_file() else out / "results.jsonl"
+    cells, envs = read_report(path)
+    meta: dict[str, Any] = {}
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8")).get("matrix", {}) if path.suffix == ".json" else {}
+    except ValueError:
+        pass
+    return cells, envs, meta

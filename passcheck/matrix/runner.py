@@ -1,0 +1,334 @@
+"""Orchestrate the matrix: build the model bytes once, create environments, run one worker per
+environment (``--jobs`` at a time), append every result to ``<out>/results.jsonl`` as it arrives.
+
+The parent imports neither onnx nor onnxruntime unless it builds the models itself (when onnx is
+importable here); otherwise the first environment builds them. A worker that crashes or hangs
+costs the cells of the unit it announced last (``case`` / ``pass`` markers); the rest of that
+environment's cells are re-run in a fresh worker.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import json
+import os
+import selectors
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from passcheck.errors import PasscheckError
+from passcheck.matrix import create, plan
+from passcheck.matrix.envs import EnvSpec
+from passcheck.matrix.progress import Progress
+from passcheck.records import CellResult, Finding
+from passcheck.report.json_report import Stream, read_report
+
+RESULTS = "results.jsonl"
+Key = tuple[str, str, str, str]
+
+
+@dataclasses.dataclass
+class Options:
+    """What ``passcheck matrix`` was asked to do (see the CLI for each flag)."""
+
+    envs: Sequence[EnvSpec]
+    out: Path
+    source: Path
+    cases: Sequence[str] = ()
+    passes: Sequence[str] = ()
+    cases_from: Sequence[str] = ()
+    jobs: int = 2
+    shard: tuple[int, int] = (1, 1)
+    resume: bool = False
+    timeout: float = 300.0
+    cache: Path | None = None
+    repro_env: dict[str, str] = dataclasses.field(default_factory=dict)  # env id → the --env text naming it
+    progress: bool | None = None  # None: a bar on a terminal, plain lines otherwise
+
+
+@dataclasses.dataclass
+class Outcome:
+    """The run: every cell recorded in ``out`` (this run's and resumed ones), environments, timings."""
+
+    cells: list[CellResult]
+    environments: dict[str, dict[str, Any]]
+    planned: int
+    timings: dict[str, float]
+
+
+class _Recorder:
+    """Thread-safe append to results.jsonl + progress."""
+
+    def __init__(self, path: Path, progress: Progress):
+        self.stream = Stream(path)
+        self.progress = progress
+        self.lock = threading.Lock()
+
+    def cell(self, cell: CellResult) -> None:
+        with self.lock:
+            self.stream.write(cell.to_json())
+            self.progress.advance(cell.env, f"{cell.case} {cell.pass_id}")
+
+    def record(self, rec: dict[str, Any]) -> None:
+        with self.lock:
+            self.stream.write(rec)
+
+
+def run(opts: Options) -> Outcome:
+    """Run the matrix; on KeyboardInterrupt the workers are stopped, the report is written
+    from what arrived, and the interrupt is re-raised.
+
+    Raises:
+        PasscheckError: bad selection, or the models could not be built.
+    """
+    t0 = time.perf_counter()
+    out = opts.out
+    out.mkdir(parents=True, exist_ok=True)
+    results = out / RESULTS
+    if not opts.resume:
+        results.unlink(missing_ok=True)
+    cases = _models(opts)
+    ids = [s.id for s in opts.envs]
+    todo_units = plan.shard(plan.units(cases, ids), *opts.shard)
+    done = {c.key for c in read_report(results)[0]} if opts.resume and results.exists() else set()
+    pending: dict[str, list[plan.Unit]] = {}
+    for u in todo_units:
+        left = tuple(f for f in u.forms if (u.case, f, u.pass_id, u.env) not in done)
+        if left:
+            pending.setdefault(u.env, []).append(dataclasses.replace(u, forms=left))
+    planned = sum(len(u.forms) for u in todo_units)
+    _write_plan(opts, cases, todo_units)
+    progress = Progress(planned, planned - sum(len(u.forms) for us in pending.values() for u in us), opts.progress)
+    rec = _Recorder(results, progress)
+    stop = threading.Event()
+    live: set[subprocess.Popen] = set()
+    specs = {s.id: s for s in opts.envs}
+    timings = {"setup": time.perf_counter() - t0}
+    pool = ThreadPoolExecutor(max_workers=max(1, opts.jobs))
+    try:
+        futures = [pool.submit(_run_env, specs[e], us, cases, opts, rec, stop, live) for e, us in pending.items()]
+        for f in futures:
+            while not f.done():
+                time.sleep(0.05)
+            f.result()
+    except KeyboardInterrupt:
+        stop.set()
+        for p in list(live):
+            _kill(p)
+        pool.shutdown(wait=True, cancel_futures=True)
+        rec.stream.close()
+        progress.close()
+        finish(out)
+        raise
+    pool.shutdown(wait=True)
+    rec.stream.close()
+    progress.close()
+    timings["total"] = time.perf_counter() - t0
+    cells, envs = finish(out)
+    return Outcome(cells, envs, planned, timings)
+
+
+def finish(out: Path) -> tuple[list[CellResult], dict[str, Any]]:
+    """Write report.json / report.xml / report.md from ``out/results.jsonl`` (last record of a
+    cell wins); returns the cells and environments."""
+    from passcheck.matrix import report
+
+    path = out / RESULTS
+    cells, envs = read_report(path) if path.exists() else ([], {})
+    cells = list({c.key: c for c in cells}.values())
+    meta = _read_json(out / "plan.json") or {}
+    envs = report.write_all(out, cells, envs, meta)
+    return cells, envs
+
+
+def _models(opts: Options) -> list[plan.ModelCase]:
+    models = opts.out / "models"
+    if opts.resume and (models / "manifest.json").is_file():
+        return plan.read_manifest(models)
+    if importlib.util.find_spec("onnx") is not None:
+        plan.build_models(opts.cases, opts.passes, models, opts.cases_from)
+    else:  # no onnx here: the first environment builds the bytes
+        env = create.ensure(opts.envs[0], opts.source, cache=opts.cache)
+        cmd = [str(env.python), "-m", "passcheck.matrix.worker", "build", "--out", str(models.resolve())]
+        for flag, values in (("--case", opts.cases), ("--pass", opts.passes), ("--cases-from", opts.cases_from)):
+            for v in values:
+                cmd += [flag, str(Path(v).resolve()) if flag == "--cases-from" else v]
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=env.root)
+        errors = [json.loads(x)["message"] for x in proc.stdout.splitlines() if '"error"' in x]
+        if proc.returncode:
+            raise PasscheckError(errors[0] if errors else f"building the models in {env.spec.id} failed: {proc.stderr.strip()[-500:]}")
+    return plan.read_manifest(models)
+
+
+def _write_plan(opts: Options, cases: list[plan.ModelCase], units: list[plan.Unit]) -> None:
+    from passcheck.report.json_report import atomic_write
+
+    doc = {
+        "environments": [{"id": s.id, "pins": list(s.pins), "pins_hash": s.pins_hash, "file": str(s.path)} for s in opts.envs],
+        "selection": {"cases": list(opts.cases), "passes": list(opts.passes)},
+        "shard": f"{opts.shard[0]}/{opts.shard[1]}",
+        "models": {c.id: {f: v["sha256"] for f, v in c.forms.items()} for c in cases},
+        "cells": sum(len(u.forms) for u in units),
+    }
+    atomic_write(opts.out / "plan.json", json.dumps(doc, indent=1) + "\n")
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _run_env(spec: EnvSpec, units: list[plan.Unit], cases: list[plan.ModelCase], opts: Options,
+             rec: _Recorder, stop: threading.Event, live: set) -> None:
+    remaining: dict[Key, plan.Unit] = {k: u for u in units for k in u.cells()}
+    repro_env = opts.repro_env.get(spec.id, spec.id)
+    rec.progress.status(spec.id, "creating environment")
+    try:
+        env = create.ensure(spec, opts.source, cache=opts.cache)
+    except create.EnvCreateError as exc:
+        rec.record({"type": "environment", "id": spec.id, "versions": {}, "error": str(exc)})
+        for key in list(remaining):
+            rec.cell(_lost(key, "unavailable", f"environment not created: {exc}", repro_env))
+        return
+    jobs_dir = opts.out / "jobs"
+    jobs_dir.mkdir(exist_ok=True)
+    by_case = {c.id: c for c in cases}
+    started = False
+    while remaining and not stop.is_set():
+        job = {"env": spec.id, "repro_env": repro_env, "models": str((opts.out / "models").resolve()),
+               "cases_from": [str(Path(p).resolve()) for p in opts.cases_from], "cases": _job_cases(remaining, by_case)}
+        job_file = jobs_dir / f"{spec.id}.json"
+        job_file.write_text(json.dumps(job), encoding="utf-8")
+        rec.progress.status(spec.id, "starting worker")
+        status, marker, detail, saw_env = _run_worker(env, job_file, opts, rec, remaining, live)
+        started = started or saw_env
+        if stop.is_set() or status == "done":
+            for key in list(remaining) if status == "done" else []:
+                rec.cell(_lost(key, "crashed", "the worker finished without reporting this cell", repro_env))
+                del remaining[key]
+            return
+        if not saw_env:  # the worker could not even start: the environment lacks something
+            for key in list(remaining):
+                rec.cell(_lost(key, "unavailable", f"worker did not start in {spec.id}: {detail}", repro_env))
+            return
+        lost = [k for k in remaining if marker and k[0] == marker[0] and (len(marker) == 1 or k[2] == marker[1])]
+        where = f"pass {marker[1]} on case {marker[0]}" if marker and len(marker) > 1 else f"case {marker[0] if marker else '?'}"
+        what = f"no result within {opts.timeout:g} s" if status == "timeout" else f"the worker died ({detail})"
+        for key in lost or list(remaining):
+            rec.cell(_lost(key, status, f"{what} while running {where} in {spec.id}", repro_env))
+            del remaining[key]
+
+
+def _job_cases(remaining: dict[Key, plan.Unit], by_case: dict[str, plan.ModelCase]) -> list[dict[str, Any]]:
+    cells: dict[str, list[list[str]]] = {}
+    for case, form, pass_id, _env in remaining:
+        cells.setdefault(case, []).append([pass_id, form])
+    return [{"id": c, "forms": by_case[c].forms, "passes": list(by_case[c].passes), "cells": cl} for c, cl in cells.items()]
+
+
+def _run_worker(env: create.Env, job_file: Path, opts: Options, rec: _Recorder, remaining: dict, live: set):
+    """Run one worker until done, death or timeout → (status, last marker, detail, saw environment)."""
+    log = open(opts.out / "jobs" / f"{env.spec.id}.stderr.log", "ab")
+    proc = subprocess.Popen([str(env.python), "-m", "passcheck.matrix.worker", "run", str(job_file.resolve())],
+                            stdout=subprocess.PIPE, stderr=log, cwd=env.root, start_new_session=True, bufsize=0)
+    live.add(proc)
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ)
+    buf, marker, saw_env, status = b"", None, False, None
+    last = time.monotonic()
+    try:
+        while status is None:
+            events = sel.select(timeout=min(1.0, max(0.05, opts.timeout - (time.monotonic() - last))))
+            if not events:
+                if proc.poll() is not None and not _readable(proc):
+                    status = "crashed"
+                elif time.monotonic() - last > opts.timeout:
+                    status = "timeout"
+                continue
+            chunk = os.read(proc.stdout.fileno(), 1 << 16)
+            if not chunk:
+                status = "crashed"
+                break
+            last = time.monotonic()
+            buf += chunk
+            *lines, buf = buf.split(b"\n")
+            for line in lines:
+                try:
+                    msg = json.loads(line)
+                except ValueError:
+                    continue
+                kind = msg.get("type")
+                if kind == "environment":
+                    saw_env = True
+                    rec.record(msg)
+                elif kind == "case":
+                    marker = (msg["case"],)
+                    rec.progress.status(env.spec.id, msg["case"])
+                elif kind == "pass":
+                    marker = (msg["case"], msg["pass"])
+                elif kind == "cell":
+                    cell = CellResult.from_json(msg)
+                    if remaining.pop(cell.key, None) is not None:
+                        rec.cell(cell)
+                elif kind == "done":
+                    status = "done"
+    finally:
+        if status != "done":
+            _kill(proc)
+        proc.wait()
+        live.discard(proc)
+        log.close()
+    detail = _exit_text(proc.returncode, opts.out / "jobs" / f"{env.spec.id}.stderr.log")
+    return status, marker, detail, saw_env
+
+
+def _readable(proc: subprocess.Popen) -> bool:
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ)
+    return bool(sel.select(timeout=0))
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _exit_text(code: int | None, log: Path) -> str:
+    if code is not None and code < 0:
+        try:
+            what = f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            what = f"killed by signal {-code}"
+    else:
+        what = f"exit code {code}"
+    try:
+        lines = [x for x in log.read_text(encoding="utf-8", errors="replace").splitlines() if x.strip()]
+    except OSError:
+        lines = []
+    return what + (f"; last stderr line: {lines[-1].strip()[:300]}" if lines else "")
+
+
+def _lost(key: Key, status: str, reason: str, repro_env: str) -> CellResult:
+    """A cell the worker never reported: unavailable (no finding), or crashed/timeout (a finding)."""
+    case, form, pass_id, env = key
+    repro = f"passcheck matrix --env {shlex.quote(repro_env)} --case {shlex.quote(case)} --pass {shlex.quote(pass_id)}"
+    findings = [] if status == "unavailable" else [
+        Finding("rejected", "isolation", case, form, pass_id, reason, env=env, repro=repro, details={"status": status})]
+    return CellResult(case, form, pass_id, status, env=env, error=reason, findings=findings)
+
+
+def default_jobs() -> int:
+    return max(1, min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 8))
+

@@ -1,0 +1,139 @@
+"""The worker: runs inside one pinned environment and streams one JSON line per result.
+
+``python -m passcheck.matrix.worker build --out DIR [--case G]… [--pass P]… [--cases-from P]…``
+    builds the model bytes (when the parent has no onnx).
+``python -m passcheck.matrix.worker run JOB.json``
+    evaluates the job's cells on the shipped bytes (never rebuilt here).
+
+Protocol (stdout, one JSON object a line; anything the tools print goes to stderr):
+``environment`` (exact tool versions) first, then ``case`` / ``pass`` markers before work starts
+on them (so the parent knows which cells a crash or hang cost), ``cell`` records
+(CellResult.to_json()), and ``done``.
+
+Job file: ``{"env": ID, "repro_env": "--env value", "models": DIR, "cases_from": [...],
+"cases": [{"id", "forms": {form: {"file", "sha256"}}, "passes": [...], "cells": [[pass, form], ...]}]}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shlex
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+_VERSION_ERROR = re.compile(r"IR version|[Oo]pset \d+|opset_import", re.I)
+
+
+class _Protocol:
+    """JSON lines on the original stdout; fd 1 is pointed at stderr so stray prints cannot corrupt it."""
+
+    def __init__(self) -> None:
+        sys.stdout.flush()
+        self._out: IO[str] = os.fdopen(os.dup(1), "w", encoding="utf-8")
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
+
+    def send(self, record: dict[str, Any]) -> None:
+        self._out.write(json.dumps(record, default=str) + "\n")
+        self._out.flush()
+
+
+def ort_skip_reason(model_bytes: bytes) -> str | None:
+    """Why this environment's onnxruntime cannot load a model of this IR version / opset, or None.
+
+    Other load errors are not a skip: the ``input`` cell reports them as findings.
+    """
+    try:
+        import onnxruntime as ort
+    except ImportError:
+        return None
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    try:
+        ort.InferenceSession(model_bytes, opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # noqa: BLE001 - any load failure is inspected
+        text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if _VERSION_ERROR.search(text):
+            return f"onnxruntime {ort.__version__} cannot load this model: {text}"
+    return None
+
+
+def run_job(job: dict[str, Any], proto: _Protocol) -> None:
+    from passcheck._versions import environment, tool_version
+    from passcheck.cases import load_path, registry
+    from passcheck.engine import Subject, evaluate, run_in_process
+
+    env = job["env"]
+    proto.send({"type": "environment", "id": env, "versions": environment(), "python": sys.executable})
+    for p in job.get("cases_from", ()):
+        load_path(p)
+    reg = registry()
+    models = Path(job["models"])
+    onnx_version = tool_version("onnx")
+    for entry in job["cases"]:
+        case = reg.get(entry["id"])
+        proto.send({"type": "case", "case": case.id})
+        data = {name: (models / f["file"]).read_bytes() for name, f in entry["forms"].items()}
+        sha = {name: hashlib.sha256(b).hexdigest() for name, b in data.items()}
+        for name, f in entry["forms"].items():
+            if sha[name] != f["sha256"]:
+                raise RuntimeError(f"{models / f['file']}: sha256 {sha[name]} differs from the manifest's {f['sha256']}")
+        skip = case.skip_reason(onnx_version) or ort_skip_reason(data["common"])
+        import onnx
+
+        forms = {name: (None if skip else onnx.load_from_string(b)) for name, b in data.items()}
+        wanted = {(p, f) for p, f in entry["cells"]}
+        repro = f"passcheck matrix --env {shlex.quote(job.get('repro_env', env))} --case {shlex.quote(case.id)} --pass {{pass}}"
+        subject = Subject(id=case.id, forms=forms, bindings=case.bindings, feeds=case.feeds, expect=case.expect,
+                          parity=case.parity, rtol=case.rtol, atol=case.atol, passes=case.passes, repro=repro, skip=skip)
+        announced: set[str] = set()
+
+        def executor(adapter, model, workdir, _case=case.id):
+            if adapter.id not in announced:
+                announced.add(adapter.id)
+                proto.send({"type": "pass", "case": _case, "pass": adapter.id})
+            return run_in_process(adapter, model, workdir)
+
+        def on_cell(cell) -> None:
+            cell.model_sha256 = sha[cell.form]
+            proto.send(cell.to_json())
+
+        evaluate(subject, entry["passes"], env=env, executor=executor, on_cell=on_cell,
+                 skip_cells=lambda pid, form: (pid, form) not in wanted)
+    proto.send({"type": "done"})
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m passcheck.matrix.worker")
+    sub = parser.add_subparsers(dest="mode", required=True)
+    b = sub.add_parser("build")
+    b.add_argument("--out", required=True)
+    b.add_argument("--case", action="append", default=[])
+    b.add_argument("--pass", dest="passes", action="append", default=[])
+    b.add_argument("--cases-from", action="append", default=[])
+    r = sub.add_parser("run")
+    r.add_argument("job")
+    args = parser.parse_args(argv)
+    proto = _Protocol()
+    if args.mode == "build":
+        from passcheck.errors import PasscheckError
+        from passcheck.matrix.plan import build_models
+
+        try:
+            build_models(args.case, args.passes, Path(args.out), args.cases_from)
+        except PasscheckError as exc:
+            proto.send({"type": "error", "message": str(exc)})
+            return 2
+        proto.send({"type": "done"})
+        return 0
+    run_job(json.loads(Path(args.job).read_text(encoding="utf-8")), proto)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
