@@ -288,7 +288,7 @@ def _check_tensor(label: str, tt, value: Any, role: str, bmap: BindingMap, kind:
             return [_kind(label, role, "a sparse tensor", value)]
         values, shape = parts
         dtype = values.dtype
-    elif isinstance(value, (np.ndarray, np.generic)):
+    elif isinstance(value, (np.ndarray, np.generic)) or (hasattr(value, "shape") and isinstance(getattr(value, "dtype", None), np.dtype)):
         dtype, shape = value.dtype, tuple(value.shape)
     elif isinstance(value, (bool, int, float, str)):
         dtype, shape, exact = np.asarray(value).dtype, (), False  # a map value from a runtime: kind only

@@ -12,11 +12,15 @@ are observed from the model itself when not fed.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from passcheck.errors import PasscheckError
 from passcheck.oracles.shape_annotations import annotated_values
+from passcheck.runtime.session import observation_copy
 
 if TYPE_CHECKING:
     import onnx
@@ -39,20 +43,58 @@ def _unobservable_by_ort(model: "onnx.ModelProto") -> dict[str, str]:
 
 
 def _initializer_values(model: "onnx.ModelProto", keys: set[str], feeds: Mapping[str, Any]) -> dict[str, Any]:
-    from onnx import numpy_helper
+    import onnx.helper
 
-    return {t.name: numpy_helper.to_array(t) for t in model.graph.initializer if t.name in keys and t.name not in feeds}
+    return {t.name: TensorMeta(tuple(t.dims), np.dtype(onnx.helper.tensor_dtype_to_np_dtype(t.data_type)))
+            for t in model.graph.initializer if t.name in keys and t.name not in feeds}
 
 
-def _untyped_outputs(model: "onnx.ModelProto") -> "onnx.ModelProto":
-    """A copy whose graph outputs carry no type: a wrong output annotation must not stop the load."""
-    import onnx
+@dataclasses.dataclass(frozen=True)
+class TensorMeta:
+    """A tensor as the checker needs it: ``shape`` and numpy ``dtype``, without its data."""
 
-    m = onnx.ModelProto()
-    m.CopyFrom(model)
-    for vi in m.graph.output:
+    shape: tuple[int, ...]
+    dtype: np.dtype
+
+
+def _ort_copy(model: "onnx.ModelProto", expose: list[str]) -> "onnx.ModelProto":
+    """The session's model: annotations cleared, ``expose`` added as outputs, outputs untyped.
+
+    Graph outputs carry no type, so a wrong output annotation cannot stop the model from loading.
+    """
+    copy, _ = observation_copy(model, expose)
+    for vi in copy.graph.output:
         vi.ClearField("type")
-    return m
+    return copy
+
+
+def _all_tensors(model: "onnx.ModelProto") -> bool:
+    return all(a.type.WhichOneof("value") == "tensor_type" for a in annotated_values(model) if not a.scope)
+
+
+def _run_ort_meta(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str]) -> dict[str, Any]:
+    """One unoptimized ORT run keeping outputs as OrtValues: only shape and elem_type are read."""
+    import onnx.helper
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.log_severity_level = 3
+    so.intra_op_num_threads = 1
+    try:
+        sess = ort.InferenceSession(_ort_copy(model, expose).SerializeToString(), so, providers=["CPUExecutionProvider"])
+        wanted = {i.name for i in sess.get_inputs()}
+        ins = {k: ort.OrtValue.ortvalue_from_numpy(np.asarray(v)) for k, v in feeds.items() if k in wanted}
+        values = sess.run_with_ort_values([o.name for o in sess.get_outputs()], ins)
+    except Exception as exc:  # noqa: BLE001 - reported as RunFailed by the caller
+        raise RunFailed(f"onnxruntime could not run the model on these feeds: {type(exc).__name__}: {str(exc).strip().splitlines()[0]}") from None
+    out: dict[str, Any] = {}
+    for o, v in zip(sess.get_outputs(), values):
+        if v.is_tensor():
+            out[o.name] = TensorMeta(tuple(v.shape()), np.dtype(onnx.helper.tensor_dtype_to_np_dtype(v.element_type())))
+        else:
+            out[o.name] = v.numpy()
+    return out
 
 
 def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "ort") -> tuple[dict[str, Any], dict[str, str]]:
@@ -84,9 +126,14 @@ def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "o
     from passcheck.runtime.session import run_ort
 
     produced = {o for n in model.graph.node for o in n.output if o}
-    r = run_ort(_untyped_outputs(model), feeds, expose=[k for k in keys if k in produced])
-    if r.error:
-        raise RunFailed(f"onnxruntime could not run the model on these feeds: {r.error.splitlines()[0]}")
-    observed = dict(r.observed)
+    expose = [k for k in keys if k in produced]
+    if _all_tensors(model):
+        observed = _run_ort_meta(model, feeds, expose)
+    else:
+        r = run_ort(_ort_copy(model, []), feeds, expose=expose)
+        if r.error:
+            raise RunFailed(f"onnxruntime could not run the model on these feeds: {r.error.splitlines()[0]}")
+        observed = dict(r.observed)
+    observed.update(feeds)
     observed.update(_initializer_values(model, keys, feeds))
     return observed, _unobservable_by_ort(model)
