@@ -1,0 +1,240 @@
+"""Assertion helpers for a test suite: throw every form of a case at one pass, or every pass at
+one model, and fail with the structured finding text.
+
+A *pass* here is a pass id (``ort:basic``, ``cmd:'TOOL {in} {out}'``), a
+:class:`~passcheck.passes.PassAdapter`, a callable ``ModelProto -> ModelProto``, or an
+``onnx_ir.passes`` pass instance. Only the pass's own cells are judged; the forms themselves
+(pseudo-pass ``input``) are checked by the case library's tests.
+
+Example::
+
+    from passcheck.testing import assert_pass_ok
+
+    def test_my_fusion():
+        assert_pass_ok(MyFusionPass(), "optional-input/conv-mul")
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fnmatch
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Union
+
+from passcheck.errors import PasscheckError, UnknownIdError
+from passcheck.records import CellResult, Finding
+
+if TYPE_CHECKING:
+    import onnx
+
+    from passcheck.cases import Case
+    from passcheck.passes import PassAdapter
+
+#: What may be passed where a pass is expected.
+PassLike = Union[str, "PassAdapter", Callable[..., Any]]
+
+#: Oracle names a test may restrict itself to (see passcheck.oracles).
+ORACLES = ("validity", "acceptance", "numeric", "annotations", "folding", "parity", "expectations")
+
+
+class FindingsError(AssertionError):
+    """Raised by the ``assert_*`` helpers; ``findings`` holds what was found, the message renders it."""
+
+    def __init__(self, findings: Sequence[Finding], title: str):
+        self.findings = list(findings)
+        super().__init__(format_findings(self.findings, title))
+
+
+def pass_id_of(pass_: PassLike) -> str:
+    """The id a pass is reported under: its id, or ``user:<qualified name>`` for a callable/IR pass."""
+    if isinstance(pass_, str):
+        return pass_
+    if getattr(pass_, "id", None) and isinstance(pass_.id, str):
+        return pass_.id
+    target = pass_ if callable(pass_) and hasattr(pass_, "__qualname__") else type(pass_)
+    return f"user:{target.__qualname__.replace('.<locals>.', '.')}"
+
+
+def as_adapter(pass_: PassLike, id: str | None = None) -> "PassAdapter":
+    """Resolve ``pass_`` to an adapter (a callable or IR pass is wrapped in a FunctionAdapter).
+
+    Raises:
+        UnknownIdError: an unknown pass id.
+        PasscheckError: ``pass_`` is neither an id, an adapter nor callable.
+    """
+    from passcheck.passes import FunctionAdapter, PassAdapter, get_pass
+
+    if isinstance(pass_, str):
+        return get_pass(pass_)
+    if isinstance(pass_, PassAdapter):
+        return pass_
+    if not callable(pass_):
+        raise PasscheckError(f"pass {pass_!r}: expected a pass id, a PassAdapter, a callable ModelProto -> ModelProto or an onnx_ir pass")
+    return FunctionAdapter(id or pass_id_of(pass_), pass_)
+
+
+@contextlib.contextmanager
+def registered(adapter: "PassAdapter") -> Iterator[str]:
+    """Make ``adapter`` reachable by id for the duration of the block (unregistered after).
+
+    Raises:
+        PasscheckError: another pass already holds that id.
+    """
+    from passcheck.passes import FunctionAdapter, get_pass, register_pass, unregister_pass
+
+    try:
+        existing = get_pass(adapter.id)
+    except PasscheckError:
+        existing = None
+    if existing is not None and (existing is adapter or not isinstance(adapter, FunctionAdapter)):
+        yield adapter.id
+        return
+    if existing is not None:
+        raise PasscheckError(f"pass id {adapter.id!r} is already taken by another pass; pass id='...' to name yours")
+    register_pass(adapter)
+    try:
+        yield adapter.id
+    finally:
+        unregister_pass(adapter.id)
+
+
+def resolve_case(case: "Case | str") -> "Case":
+    """A Case, or the registered case with this id (a ``:form`` suffix is ignored).
+
+    Raises:
+        UnknownIdError: no case has this id.
+    """
+    if not isinstance(case, str):
+        return case
+    from passcheck.cases import registry
+
+    return registry().get(case.split(":", 1)[0])
+
+
+def run_pass(pass_: PassLike, case: "Case | str", *, id: str | None = None, env: str = "local") -> list[CellResult]:
+    """Run one pass on every form of ``case`` and judge it: one cell per form, ``input`` cells excluded.
+
+    Raises:
+        UnknownIdError: an unknown case or pass id.
+        PasscheckError: the pass id is taken, or the case's forms cannot be fed.
+    """
+    from passcheck._versions import tool_version
+    from passcheck.engine import Subject, evaluate
+
+    case = resolve_case(case)
+    adapter = as_adapter(pass_, id)
+    with registered(adapter) as pid:
+        cells = evaluate(Subject.from_case(case, tool_version("onnx")), [pid], env=env, check_input=False)
+    repro = _python_repro(pass_, case.id)
+    if repro:
+        for f in (f for c in cells for f in c.findings):
+            f.repro = repro
+    return cells
+
+
+def select(findings: Iterable[Finding], *, forms: Sequence[str] | None = None, oracles: Sequence[str] | None = None) -> list[Finding]:
+    """Findings on the given forms (globs) from the given oracles; ``None`` keeps all.
+
+    Raises:
+        UnknownIdError: an oracle name not in :data:`ORACLES`.
+    """
+    for o in oracles or ():
+        if o not in ORACLES:
+            raise UnknownIdError("oracle", o, list(ORACLES))
+    return [f for f in findings
+            if (forms is None or any(fnmatch.fnmatchcase(f.form, g) for g in forms))
+            and (oracles is None or f.oracle in oracles)]
+
+
+def check_pass(pass_: PassLike, case: "Case | str", *, forms: Sequence[str] | None = None,
+               oracles: Sequence[str] | None = None, id: str | None = None) -> list[Finding]:
+    """Every finding the oracles report for ``pass_`` on the forms of ``case``.
+
+    ``case`` may be ``"family/name:form"`` to keep one form's findings (all forms still run, since
+    parity and acceptance compare them).
+
+    Raises:
+        UnknownIdError: an unknown case, pass or oracle.
+    """
+    if isinstance(case, str) and ":" in case and forms is None:
+        forms = [case.split(":", 1)[1]]
+    return select((f for c in run_pass(pass_, case, id=id) for f in c.findings), forms=forms, oracles=oracles)
+
+
+def assert_pass_ok(pass_: PassLike, case: "Case | str", **kw: Any) -> None:
+    """Fail with the finding text if :func:`check_pass` finds anything.
+
+    Raises:
+        FindingsError: (an AssertionError) listing each finding, the tolerance that would have
+            passed where one exists, and a command reproducing it.
+    """
+    found = check_pass(pass_, case, **kw)
+    if found:
+        raise FindingsError(found, f"{pass_id_of(pass_)} on {case if isinstance(case, str) else case.id}")
+
+
+def check_model_passes(model: "onnx.ModelProto | str | Path", passes: Sequence[PassLike] = (), *,
+                       bind: Mapping[str, int] | None = None, oracles: Sequence[str] | None = None,
+                       include_input: bool = True) -> list[Finding]:
+    """Findings for ``model`` under ``passes`` (the defaults when empty), via :func:`passcheck.check_model`.
+
+    With ``include_input`` the model itself is judged too (checker, runnable, its own value_info
+    and output annotations hold at run time; seed 000).
+
+    Raises:
+        ModelLoadError / FeedError / UnknownIdError: see :func:`passcheck.check_model`.
+    """
+    from passcheck.api import check_model
+
+    adapters = [as_adapter(p) for p in passes]
+    with contextlib.ExitStack() as stack:
+        ids = [stack.enter_context(registered(a)) for a in adapters]
+        report = check_model(model, ids)
+    cells = [c for c in report.cells if include_input or c.pass_id != "input"]
+    return select((f for c in cells for f in c.findings), oracles=oracles)
+
+
+def assert_model_ok(model: "onnx.ModelProto | str | Path", passes: Sequence[PassLike] = (), **kw: Any) -> None:
+    """Fail with the finding text if :func:`check_model_passes` finds anything.
+
+    Raises:
+        FindingsError: as for :func:`assert_pass_ok`.
+    """
+    found = check_model_passes(model, passes, **kw)
+    if found:
+        name = str(model) if isinstance(model, (str, Path)) else (model.graph.name or "model")
+        raise FindingsError(found, f"{name} under {', '.join(map(pass_id_of, passes)) or 'the default passes'}")
+
+
+def format_findings(findings: Sequence[Finding], title: str = "") -> str:
+    """The structured text of findings: one block each with what differed, the tolerance that
+    would have passed (numeric findings) and the command that reproduces it."""
+    lines = [f"passcheck: {len(findings)} finding{'s' if len(findings) != 1 else ''}" + (f" for {title}" if title else "")]
+    for f in findings:
+        lines.append(f"- {f.case}:{f.form} | {f.pass_id} | {f.oracle}: [{f.kind}] {f.message}")
+        if f.expected:
+            lines.append(f"    known: {f.reason}")
+        if "max_abs" in f.details:
+            lines.append(f"    would pass with: atol >= {f.details['max_abs']:.3g} or rtol >= {f.details.get('max_rel', 0):.3g}")
+        for key in ("kept_nodes", "output", "node", "value", "error"):
+            if f.details.get(key) not in (None, "", []):
+                text = str(f.details[key]).strip().splitlines()[0]
+                lines.append(f"    {key}: {text}")
+        lines.append(f"    baseline id: {f.id}")
+        if f.repro:
+            lines.append(f"    reproduce: {f.repro}")
+    return "\n".join(lines)
+
+
+def _python_repro(pass_: PassLike, case_id: str) -> str:
+    """A one-line command re-running a user pass importable by name; '' when it is not."""
+    if isinstance(pass_, str) or getattr(pass_, "id", None):
+        return ""
+    target = pass_ if hasattr(pass_, "__qualname__") else type(pass_)
+    mod, name = getattr(target, "__module__", ""), target.__qualname__
+    if not mod or mod == "__main__" or "<" in name:
+        return f"from passcheck.testing import assert_pass_ok; assert_pass_ok(<your {name}>, '{case_id}')"
+    call = name if target is pass_ else f"{name}()"
+    return (f'python -c "from passcheck.testing import assert_pass_ok; from {mod} import {name.split(".")[0]}; '
+            f"assert_pass_ok({call}, '{case_id}')\"")
