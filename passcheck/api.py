@@ -65,6 +65,12 @@ def run(
 ) -> Report:
     """Run the selected cases (id/tag globs; all when empty) under the passes.
 
+    Args:
+        executor: how each pass runs (in process by default; see passcheck.passes.isolation).
+        on_cell: called with each cell as soon as it is final (streaming).
+        skip_cells: ``(case, form, pass_id) → True`` for cells already done (resume); a case
+            whose cells are all done is not even built.
+
     Raises:
         UnknownIdError: a case glob or pass id matches nothing.
         PasscheckError: a user case module fails to import.
@@ -82,6 +88,8 @@ def run(
     version = tool_version("onnx")
     cells: list[CellResult] = []
     for case in selected:
+        if skip_cells and _all_done(case.id, case.forms, list(passes) or list(case.passes), skip_cells):
+            continue
         subject = Subject.from_case(case, version)
         skip = (lambda pid, form, _c=case.id: skip_cells(_c, form, pid)) if skip_cells else None
         cells += evaluate(subject, passes, env=env, executor=executor or run_in_process, on_cell=on_cell, skip_cells=skip)
@@ -98,6 +106,7 @@ def check_model(
     env: str = "local",
     executor: "Executor | None" = None,
     on_cell: Callable[[CellResult], None] | None = None,
+    skip_cells: Callable[[str, str, str], bool] | None = None,
     repro: str = "",
 ) -> Report:
     """Run passes on one model (and optional extra equivalent ``forms``) with synthesized feeds.
@@ -106,6 +115,9 @@ def check_model(
         model: a ModelProto or a path to a .onnx file.
         bind: symbol → size overrides for both default bindings (every symbol to 2, then 3).
         forms: further forms of the same computation (e.g. mutants), compared with ``model``.
+        executor: how each pass runs (in process by default; see passcheck.passes.isolation).
+        on_cell: called with each cell as soon as it is final (streaming).
+        skip_cells: ``(case, form, pass_id) → True`` for cells already done (resume).
 
     Raises:
         ModelLoadError: the file cannot be read as a model.
@@ -116,7 +128,8 @@ def check_model(
     from passcheck.runtime import default_bindings
 
     if isinstance(model, (str, Path)):
-        name = name or Path(model).stem
+        p = Path(model)
+        name = name or (p.parent.name if p.stem == "model" and p.parent.name else p.stem)
         repro = repro or f"passcheck check {model} --pass {{pass}}"
         model = load_model(model)
     name = name or model.graph.name or "model"
@@ -124,8 +137,17 @@ def check_model(
         id=f"model/{_safe(name)}", forms={"common": model, **dict(forms or {})},
         bindings=default_bindings(model, bind), repro=repro or "passcheck check MODEL.onnx --pass {pass}",
     )
-    cells = evaluate(subject, passes, env=env, executor=executor or run_in_process, on_cell=on_cell)
+    skip = (lambda pid, form: skip_cells(subject.id, form, pid)) if skip_cells else None
+    cells = evaluate(subject, passes, env=env, executor=executor or run_in_process, on_cell=on_cell, skip_cells=skip)
     return Report(cells, {env: environment()})
+
+
+def _all_done(case_id: str, forms: Iterable[str], pass_ids: Sequence[str], skip_cells: Callable[[str, str, str], bool]) -> bool:
+    """Every cell of a case (its input judgement and every pass) is already done: skip the case whole."""
+    from passcheck.engine import INPUT
+    from passcheck.passes import DEFAULT_PASSES
+
+    return all(skip_cells(case_id, f, p) for f in forms for p in [INPUT, *(pass_ids or DEFAULT_PASSES)])
 
 
 def _safe(name: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -38,3 +39,143 @@ def finish(args, report: Report, *, title: str = "passcheck report") -> int:
 
 def out_path(text: str | None) -> Path | None:
     return Path(text) if text else None
+
+
+def add_reliability_args(p) -> None:
+    """``--timeout``, ``--memory-limit``, ``--no-isolation``, ``--stream``, ``--resume``."""
+    from passcheck.passes.isolation import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
+
+    g = p.add_argument_group("isolation and resuming")
+    g.add_argument("--timeout", type=_positive(float), default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"wall time one pass may take on one form before it is killed (status timeout; default {DEFAULT_TIMEOUT:g})")
+    g.add_argument("--memory-limit", type=_positive(int), default=DEFAULT_MEMORY_MB, metavar="MB",
+                   help=f"address-space cap of the process running a pass (status out-of-memory; default {DEFAULT_MEMORY_MB})")
+    g.add_argument("--no-isolation", action="store_true",
+                   help="run passes inside passcheck's own process (faster; a crashing pass then ends the run, no limits)")
+    g.add_argument("--stream", metavar="FILE", help="append each result to FILE as a JSON line the moment it is final")
+    g.add_argument("--resume", action="store_true", help="with --stream: keep the results already in FILE and run only the missing cells")
+
+
+def _positive(kind):
+    def parse(text: str):
+        import argparse
+
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+        return value
+
+    return parse
+
+
+class RunSession:
+    """Executor, streaming and resume for one CLI run (use as a context manager).
+
+    Inside the ``with``: pass :attr:`executor`, :meth:`on_cell` and :meth:`skip_cells` to
+    :func:`passcheck.api.run` / :func:`~passcheck.api.check_model`, then :meth:`complete` the report.
+    SIGTERM is turned into KeyboardInterrupt; on an interrupt the cells so far are written as a
+    partial ``--json`` report (``"partial": true``) before the CLI exits 130.
+
+    Raises:
+        PasscheckError: ``--resume`` without ``--stream``, a stream of another selection or
+            environment, or an existing stream without ``--resume``.
+    """
+
+    def __init__(self, args, command: str, selection: dict, *, env: str = "local", preload=()):
+        self.args, self.env = args, env
+        self.executor = None
+        if not getattr(args, "no_isolation", False):
+            from passcheck.passes.isolation import IsolatedExecutor
+
+            self.executor = IsolatedExecutor(timeout=args.timeout, memory_mb=args.memory_limit, preload=preload)
+        self.previous: list = []
+        self.new: list = []
+        self._stream = None
+        self._open_stream(command, selection)
+
+    def _open_stream(self, command: str, selection: dict) -> None:
+        from passcheck._versions import environment
+        from passcheck.errors import PasscheckError
+        from passcheck.report.json_report import Stream, read_stream
+
+        path = getattr(self.args, "stream", None)
+        if not path:
+            if getattr(self.args, "resume", False):
+                raise PasscheckError("--resume needs --stream FILE (the stream of the run to complete)")
+            return
+        p = Path(path)
+        exists = p.is_file() and p.stat().st_size > 0
+        selection = json.loads(json.dumps(selection, default=str))
+        if exists and not self.args.resume:
+            raise PasscheckError(f"--stream {p}: the file exists; add --resume to complete that run, or remove the file to start over")
+        if exists:
+            state = read_stream(p)
+            here = environment()
+            if state.header is None or state.header.get("command") != command or state.header.get("selection") != selection:
+                raise PasscheckError(f"--resume {p}: that stream was written by a different command or selection "
+                                     f"({(state.header or {}).get('command')} {(state.header or {}).get('selection')}); "
+                                     "resume with the same arguments, or use a new --stream file")
+            if state.environments.get(self.env, here) != here:
+                raise PasscheckError(f"--resume {p}: the stream was written with other tool versions ({state.environments[self.env]}); "
+                                     "resume in the same environment, or use a new --stream file")
+            self.previous = state.cells
+        self._stream = Stream(p)
+        if not exists:
+            self._stream.header(command, selection)
+            self._stream.environment(self.env, environment())
+        self._done = {c.key for c in self.previous}
+
+    def on_cell(self, cell) -> None:
+        self.new.append(cell)
+        if self._stream is not None:
+            self._stream.cell(cell)
+
+    def skip_cells(self, case: str, form: str, pass_id: str) -> bool:
+        return self._stream is not None and (case, form, pass_id, self.env) in self._done
+
+    @property
+    def cells(self) -> list:
+        return self.previous + self.new
+
+    def complete(self, report: Report) -> Report:
+        """The report with the resumed cells merged in (canonical order when streaming)."""
+        if self._stream is None:
+            return report
+        from passcheck.report.json_report import canonical_order
+
+        keys = {c.key for c in report.cells}
+        report.cells = canonical_order([c for c in self.previous if c.key not in keys] + report.cells)
+        return report
+
+    def __enter__(self) -> "RunSession":
+        import signal
+
+        def _term(signum, frame):
+            raise KeyboardInterrupt
+
+        try:
+            self._old_term = signal.signal(signal.SIGTERM, _term)
+        except ValueError:  # not the main thread
+            self._old_term = None
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        import signal
+
+        if self._old_term is not None:
+            signal.signal(signal.SIGTERM, self._old_term)
+        try:
+            if exc_type is KeyboardInterrupt and getattr(self.args, "json", None):
+                from passcheck._versions import environment
+                from passcheck.report import write_report
+                from passcheck.report.json_report import canonical_order
+
+                write_report(self.args.json, canonical_order(self.cells), {self.env: environment()}, partial=True)
+        finally:
+            if self.executor is not None:
+                self.executor.close()
+            if self._stream is not None:
+                self._stream.close()

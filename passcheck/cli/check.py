@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from passcheck.cli._common import add_output_args, add_pass_args, bind_arg, bindings_from
+from passcheck.cli._output import add_reliability_args
 
 
 def add_parser(sub) -> None:
@@ -15,6 +16,7 @@ def add_parser(sub) -> None:
     p.add_argument("--mutations", action="store_true", help="also check every uncommon-but-valid rewrite of the model (parity with the original)")
     p.add_argument("--form", action="append", default=[], metavar="ID", help="with --mutations: only these rewrite ids")
     add_output_args(p)
+    add_reliability_args(p)
     p.set_defaults(handler=handle)
 
 
@@ -22,9 +24,9 @@ def handle(args) -> int:
     import shlex
 
     from passcheck.api import check_model
-    from passcheck.cli._output import finish
+    from passcheck.cli._output import RunSession, finish
     from passcheck.errors import PasscheckError
-    from passcheck.modelio import load_model
+    from passcheck.modelio import load_model, model_hash
 
     model = load_model(args.model)
     _precheck(args.model, model)
@@ -38,7 +40,10 @@ def handle(args) -> int:
         raise PasscheckError("--form needs --mutations")
     extra = "".join(f" --bind {s}={n}" for s, n in bind.items()) + (" --mutations" if args.mutations else "")
     repro = f"passcheck check {shlex.quote(args.model)}{extra} --pass {{pass}}"
-    report = check_model(model, args.passes, bind=bind, forms=forms, name=__import__("pathlib").Path(args.model).stem, repro=repro)
+    selection = {"model_sha256": model_hash(model), "pass": args.passes, "bind": bind, "mutations": args.mutations, "form": args.form}
+    with RunSession(args, "check", selection) as s:
+        report = s.complete(check_model(model, args.passes, bind=bind, forms=forms, name=_name(args.model),
+                                        repro=repro, executor=s.executor, on_cell=s.on_cell, skip_cells=s.skip_cells))
     return finish(args, report, title=f"passcheck check {args.model}")
 
 
@@ -69,3 +74,11 @@ def _mutants(model, form_ids, bind):
         verify_equivalent(model, mutant, feeds)
         forms[fid] = mutant
     return forms
+
+
+def _name(path: str) -> str:
+    """The model's stem, or its folder's name for backend-test layouts (``test_x/model.onnx``)."""
+    from pathlib import Path
+
+    p = Path(path)
+    return p.parent.name if p.stem == "model" and p.parent.name else p.stem

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from passcheck.cli._common import add_output_args, add_pass_args
+from passcheck.cli._output import add_reliability_args
 
 
 def add_parser(sub) -> None:
@@ -12,12 +13,16 @@ def add_parser(sub) -> None:
     p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder")
     add_pass_args(p)
     add_output_args(p)
+    add_reliability_args(p)
     p.set_defaults(handler=handle)
 
 
 def handle(args) -> int:
     from passcheck.api import run
-    from passcheck.cli._output import finish
+    from passcheck.cli._output import RunSession, finish
 
-    report = run(args.case, args.passes, cases_from=args.cases_from)
+    selection = {"case": args.case, "pass": args.passes, "cases_from": [str(p) for p in args.cases_from]}
+    with RunSession(args, "run", selection, preload=args.cases_from) as s:
+        report = s.complete(run(args.case, args.passes, cases_from=args.cases_from, executor=s.executor,
+                                on_cell=s.on_cell, skip_cells=s.skip_cells))
     return finish(args, report)

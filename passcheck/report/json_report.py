@@ -6,6 +6,7 @@ run loses nothing) and a *report* (one JSON document, written atomically).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import tempfile
@@ -84,17 +85,100 @@ def read_report(path: str | Path) -> tuple[list[CellResult], dict[str, Any]]:
 
 
 class Stream:
-    """Append-only JSON-lines log of results, flushed and fsync'ed per record."""
+    """Append-only JSON-lines log of results, flushed and fsync'ed per record.
+
+    Record types (one JSON object per line, field ``type``):
+
+    - ``header``: ``{"type": "header", "schema_version", "command", "selection": {...}}``, first
+      line; ``selection`` is whatever identifies the work (cases, passes, model hash …) and must
+      match for ``--resume``;
+    - ``environment``: ``{"type": "environment", "id", "versions"}``;
+    - ``cell``: a :meth:`CellResult.to_json` record, written the moment the cell is final.
+
+    A line torn by a kill is skipped by :func:`read_report` and :func:`read_stream`; a stream
+    reopened for appending first ends the torn line so new records stay whole.
+    """
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        torn = self.path.is_file() and self.path.stat().st_size and not self.path.read_bytes().endswith(b"\n")
         self._f = open(self.path, "a", encoding="utf-8")
+        if torn:
+            self._f.write("\n")
 
     def write(self, record: dict[str, Any]) -> None:
         self._f.write(json.dumps(record, default=str) + "\n")
         self._f.flush()
         os.fsync(self._f.fileno())
 
+    def header(self, command: str, selection: dict[str, Any]) -> None:
+        self.write({"type": "header", "schema_version": SCHEMA_VERSION, "command": command, "selection": selection})
+
+    def environment(self, env_id: str, versions: dict[str, Any]) -> None:
+        self.write({"type": "environment", "id": env_id, "versions": versions})
+
+    def cell(self, cell: CellResult) -> None:
+        self.write(cell.to_json())
+
     def close(self) -> None:
         self._f.close()
+
+    def __enter__(self) -> "Stream":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+@dataclasses.dataclass
+class StreamState:
+    """What a stream holds: its header, environments and finished cells (last record per key wins)."""
+
+    header: dict[str, Any] | None
+    environments: dict[str, dict[str, Any]]
+    cells: list[CellResult]
+
+    def done(self) -> set[tuple[str, str, str, str]]:
+        """Keys ``(case, form, pass_id, env)`` of finished cells."""
+        return {c.key for c in self.cells}
+
+
+def read_stream(path: str | Path) -> StreamState:
+    """Read a JSON-lines stream written by :class:`Stream` (torn lines skipped).
+
+    Raises:
+        PasscheckError: the file cannot be read or holds no passcheck records.
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise PasscheckError(f"{p}: cannot read stream: {exc.strerror}") from None
+    header, envs, cells = None, {}, {}
+    for line in text.splitlines():
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if not isinstance(rec, dict):
+            continue
+        kind = rec.get("type")
+        if kind == "header" and header is None:
+            header = rec
+        elif kind == "environment":
+            envs[rec.get("id")] = rec.get("versions")
+        elif kind == "cell":
+            try:
+                cell = CellResult.from_json(rec)
+            except (TypeError, KeyError, ValueError):
+                continue
+            cells[cell.key] = cell
+    if header is None and not cells and text.strip():
+        raise PasscheckError(f"{p}: not a passcheck stream (JSON lines with a header record); give the --stream file of an earlier run")
+    return StreamState(header, envs, list(cells.values()))
+
+
+def canonical_order(cells: Iterable[CellResult]) -> list[CellResult]:
+    """Cells sorted by (case, form, pass, env): the same order however the run was split up."""
+    return sorted(cells, key=lambda c: c.key)

@@ -1,0 +1,275 @@
+"""Run passes in a child process so a crashing, hanging or memory-hungry pass costs one cell.
+
+:class:`IsolatedExecutor` is an engine executor (``(adapter, model, workdir) → PassOutcome``,
+see :data:`passcheck.engine.Executor`). It keeps one persistent worker process (multiprocessing
+``spawn``: a fresh interpreter, no inherited threads) and sends it each job as
+``(pickled adapter, model bytes, workdir)``; the worker answers with the outcome fields. The worker
+is reused across cells, so the tools a pass imports (onnxruntime …) are imported once.
+
+What one cell can cost, and how it is recorded:
+
+- the worker dies (segfault, ``os.abort()``, ``std::terminate``, SIGKILL): ``crashed``, error
+  ``killed by SIGSEGV`` and the last lines the worker wrote to stdout/stderr during that cell;
+- no answer within ``timeout`` seconds: the worker is killed, ``timeout``;
+- the worker's address space is capped at ``memory_mb`` (``RLIMIT_AS``); an allocation beyond it
+  raises ``MemoryError`` in Python / ``std::bad_alloc`` in C++: ``out-of-memory`` (also when the
+  C++ error aborts the worker).
+
+After any of these a fresh worker is started for the next cell.
+
+Adapters are sent by pickle. A :class:`~passcheck.passes.FunctionAdapter` pickles its callable by
+reference (module + name): a callable from an installed module, or from a file the worker is told
+to ``preload`` (the CLI preloads every ``--cases-from`` file), runs in the persistent worker. A
+callable the worker cannot import (a lambda, a closure, a function of a ``__main__`` or test
+module) runs in a one-shot ``fork`` child instead: same limits and statuses, but started per cell
+and sharing the parent's memory image at the time of the fork.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import pickle
+import shutil
+import signal
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from passcheck.passes._base import PassAdapter, PassOutcome
+
+if TYPE_CHECKING:
+    import onnx
+
+DEFAULT_TIMEOUT = 300.0
+DEFAULT_MEMORY_MB = 8192
+#: Error text that means an allocation failed under the memory cap.
+_OOM_MARKERS = ("MemoryError", "bad_alloc", "bad allocation", "Failed to allocate memory", "out of memory")
+_TAIL_CHARS = 1500
+#: Seconds a worker may take to start (import passcheck, preload modules) and take a job.
+_START_TIMEOUT = 120.0
+
+
+class IsolatedExecutor:
+    """Run each pass in a worker process with a wall-time and a memory limit.
+
+    Args:
+        timeout: seconds one pass may run; None for no limit.
+        memory_mb: address-space cap of the worker (RLIMIT_AS) in MiB; None for no cap.
+        preload: case/pass module files the worker imports at start (see module docs).
+
+    Use as a context manager or call :meth:`close` to stop the worker.
+    """
+
+    def __init__(self, timeout: float | None = DEFAULT_TIMEOUT, memory_mb: int | None = DEFAULT_MEMORY_MB,
+                 preload: Sequence[str | Path] = ()):
+        self.timeout = timeout
+        self.memory_mb = memory_mb
+        self.preload = [str(Path(p).resolve()) for p in preload]
+        self._dir = Path(tempfile.mkdtemp(prefix="passcheck-worker-"))
+        self._log = self._dir / "worker.log"
+        self._log.touch()
+        self._proc: Any = None
+        self._conn: Any = None
+        self._forked: set[str] = set()  # adapter ids the worker could not unpickle
+
+    def __enter__(self) -> "IsolatedExecutor":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __call__(self, adapter: PassAdapter, model: "onnx.ModelProto", workdir: Path) -> PassOutcome:
+        data = model.SerializeToString()
+        try:
+            blob = pickle.dumps(adapter)
+        except Exception:  # noqa: BLE001 - lambdas, closures, unpicklable state
+            blob = None
+        if blob is None or adapter.id in self._forked:
+            return self._run_forked(adapter, data, workdir)
+        for attempt in (1, 2):
+            self._ensure_worker()
+            offset = self._log.stat().st_size
+            ack = self._submit(blob, data, workdir)
+            if ack is not None or attempt == 2:
+                break
+            self._stop()  # the worker was already dead (killed between cells): start a new one, once
+        if ack == "unpicklable":
+            self._forked.add(adapter.id)
+            return self._run_forked(adapter, data, workdir)
+        if ack is None:
+            return PassOutcome(adapter.id, "crashed", error="the pass worker could not be started: " + self._tail(0),
+                               versions=adapter.versions())
+        return self._await(adapter, self._proc, self._conn, offset)
+
+    def _submit(self, blob: bytes, data: bytes, workdir: Path) -> str | None:
+        """Send a job; the worker's acknowledgement ("started" / "unpicklable"), None if it is dead."""
+        try:
+            self._conn.send((blob, data, str(workdir)))
+            if not self._conn.poll(_START_TIMEOUT):
+                return None
+            return self._conn.recv()
+        except (EOFError, OSError):
+            return None
+
+    def close(self) -> None:
+        """Stop the worker and remove its log."""
+        self._stop()
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _ensure_worker(self) -> None:
+        if self._proc is not None and self._proc.is_alive():
+            return
+        self._stop()
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe()
+        self._proc = ctx.Process(target=_worker_main, args=(child, self.memory_mb, str(self._log), self.preload),
+                                 name="passcheck-worker", daemon=True)
+        self._proc.start()
+        child.close()
+
+    def _stop(self) -> None:
+        if self._proc is not None:
+            if self._proc.is_alive():
+                self._proc.kill()
+            self._proc.join(5)
+        if self._conn is not None:
+            self._conn.close()
+        self._proc = self._conn = None
+
+    def _run_forked(self, adapter: PassAdapter, data: bytes, workdir: Path) -> PassOutcome:
+        ctx = multiprocessing.get_context("fork")
+        conn, child = ctx.Pipe()
+        offset = self._log.stat().st_size
+        with _quiet_fork_warning():
+            proc = ctx.Process(target=_fork_main, args=(child, adapter, data, str(workdir), self.memory_mb, str(self._log)), daemon=True)
+            proc.start()
+        child.close()
+        try:
+            return self._await(adapter, proc, conn, offset)
+        finally:
+            if proc.is_alive():
+                proc.kill()
+            proc.join(5)
+            conn.close()
+
+    def _await(self, adapter: PassAdapter, proc, conn, offset: int) -> PassOutcome:
+        start = time.perf_counter()
+        try:
+            ready = conn.poll(self.timeout)
+            reply = conn.recv() if ready else None
+        except (EOFError, OSError):
+            ready, reply = True, None
+        seconds = time.perf_counter() - start
+        if reply is None:
+            if not ready:
+                proc.kill()
+                proc.join(5)
+                status, error = "timeout", f"no result after {self.timeout:g} s; the pass was killed"
+            else:
+                proc.join(5)
+                status, error = _death(proc.exitcode)
+            if proc is self._proc:
+                self._stop()
+            tail = self._tail(offset)
+            if status == "crashed" and any(m in tail for m in _OOM_MARKERS):
+                status = "out-of-memory"
+                error += f" (allocation failed under the {self.memory_mb} MiB limit)"
+            return PassOutcome(adapter.id, status, error=error + (f"\nlast output:\n{tail}" if tail else ""),
+                               versions=adapter.versions(), seconds=seconds)
+        fields = dict(reply)
+        model_bytes = fields.pop("model")
+        if model_bytes is not None:
+            import onnx
+
+            fields["model"] = onnx.ModelProto.FromString(model_bytes)
+        if fields["status"] == "out-of-memory":
+            fields["error"] = f"{fields['error']} (allocation failed under the {self.memory_mb} MiB limit)"
+        return PassOutcome(**fields)
+
+    def _tail(self, offset: int) -> str:
+        with open(self._log, "rb") as f:
+            f.seek(offset)
+            text = f.read().decode("utf-8", "replace").strip()
+        return text[-_TAIL_CHARS:]
+
+
+def _death(exitcode: int | None) -> tuple[str, str]:
+    if exitcode is not None and exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        return "crashed", f"the pass killed its process: {name}"
+    return "crashed", f"the pass ended its process (exit code {exitcode})"
+
+
+def _limit(memory_mb: int | None, log_path: str) -> None:
+    """In the child: ignore Ctrl-C (the parent decides), send output to the log, cap memory."""
+    import resource
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    fd = os.open(log_path, os.O_WRONLY | os.O_APPEND)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+    if memory_mb:
+        cap = memory_mb << 20
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+def _job(adapter: PassAdapter, data: bytes, workdir: str) -> dict[str, Any]:
+    """Run one pass; the reply fields of :class:`PassOutcome` (model as bytes)."""
+    import onnx
+
+    try:
+        outcome = adapter.run(onnx.ModelProto.FromString(data), Path(workdir))
+        out = outcome.model.SerializeToString() if outcome.model is not None else None
+    except MemoryError:
+        return {"pass_id": adapter.id, "status": "out-of-memory", "error": "MemoryError", "model": None,
+                "versions": {}, "seconds": 0.0}
+    status = outcome.status
+    if status == "crashed" and outcome.error and any(m in outcome.error for m in _OOM_MARKERS):
+        status = "out-of-memory"
+    return {"pass_id": outcome.pass_id, "status": status, "error": outcome.error, "model": out,
+            "versions": outcome.versions, "seconds": outcome.seconds}
+
+
+def _worker_main(conn, memory_mb: int | None, log_path: str, preload: list[str]) -> None:
+    _limit(memory_mb, log_path)
+    if preload:
+        from passcheck.cases import load_path
+
+        for p in preload:
+            load_path(p)
+    while True:
+        try:
+            blob, data, workdir = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            adapter = pickle.loads(blob)
+        except Exception:  # noqa: BLE001 - the parent falls back to a forked child
+            conn.send("unpicklable")
+            continue
+        conn.send("started")
+        conn.send(_job(adapter, data, workdir))
+
+
+def _fork_main(conn, adapter: PassAdapter, data: bytes, workdir: str, memory_mb: int | None, log_path: str) -> None:
+    _limit(memory_mb, log_path)
+    conn.send(_job(adapter, data, workdir))
+
+
+@contextlib.contextmanager
+def _quiet_fork_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*fork.*", category=DeprecationWarning)
+        yield

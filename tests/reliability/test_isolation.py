@@ -1,0 +1,136 @@
+"""Planted passes that segfault, abort, hang or allocate without bound cost exactly their own
+cell; the rest of the report is complete (issue 8.2). Run through the real CLI in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+from passcheck.passes import FunctionAdapter
+from passcheck.passes.isolation import IsolatedExecutor
+
+PLANTED = textwrap.dedent('''
+    """Planted passes (tests/reliability): each misbehaves in one way; planted:ok is the identity."""
+    import ctypes
+    import os
+    import time
+
+    from passcheck.cases import Case, Form, register
+    import numpy as np
+
+    from passcheck.cases.builders import FLOAT, model, node, tensor, vi
+    from passcheck.passes import FunctionAdapter, register_pass
+
+
+    def ok(m):
+        return m
+
+
+    def segv(m):
+        print("about to dereference NULL", flush=True)
+        ctypes.string_at(0)
+
+
+    def abort(m):
+        os.abort()
+
+
+    def hang(m):
+        time.sleep(3600)
+
+
+    def hog(m):
+        chunks = []
+        while True:
+            chunks.append(bytearray(64 << 20))
+
+
+    for _name, _fn in [("ok", ok), ("segv", segv), ("abort", abort), ("hang", hang), ("hog", hog)]:
+        register_pass(FunctionAdapter(f"planted:{_name}", _fn))
+
+    register(Case(
+        id="planted/relu", doc="one Relu", opset=18,
+        forms={
+            "common": Form(lambda: model([node("Relu", ["x"], ["y"], name="relu")], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])], opset=18)),
+            "max": Form(lambda: model([node("Max", ["x", "zero"], ["y"], name="max")], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])],
+                                      initializers=[tensor("zero", np.zeros((), np.float32))], opset=18)),
+        },
+    ))
+''')
+PASSES = ["planted:ok", "planted:segv", "planted:abort", "planted:hang", "planted:hog", "onnx:infer-shapes"]
+
+
+def _run(tmp: Path, *extra: str) -> subprocess.CompletedProcess:
+    (tmp / "planted.py").write_text(PLANTED)
+    argv = [sys.executable, "-m", "passcheck", "run", "--cases-from", str(tmp / "planted.py"), "--case", "planted/*",
+            "--timeout", "3", "--memory-limit", "2048", "-q", *extra]
+    for p in PASSES:
+        argv += ["--pass", p]
+    return subprocess.run(argv, capture_output=True, text=True, cwd=tmp, timeout=240)
+
+
+def test_each_planted_failure_costs_only_its_cell(tmp_path):
+    proc = _run(tmp_path, "--json", str(tmp_path / "r.json"), "--stream", str(tmp_path / "s.jsonl"))
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 1, proc.stderr  # the failures are findings
+    results = json.loads((tmp_path / "r.json").read_text())["results"]
+    assert sorted((c["pass_id"], c["form"]) for c in results) == sorted((p, f) for p in PASSES + ["input"] for f in ("common", "max"))
+    cells = {c["pass_id"]: c for c in results if c["form"] == "max"}
+    assert cells["planted:ok"]["status"] == "unchanged" and cells["planted:ok"]["verdict"] == "ok"
+    assert cells["onnx:infer-shapes"]["status"] in ("changed", "unchanged")
+    assert cells["planted:segv"]["status"] == "crashed"
+    assert "SIGSEGV" in cells["planted:segv"]["error"] and "about to dereference NULL" in cells["planted:segv"]["error"]
+    assert cells["planted:abort"]["status"] == "crashed" and "SIGABRT" in cells["planted:abort"]["error"]
+    assert cells["planted:hang"]["status"] == "timeout"
+    assert cells["planted:hog"]["status"] == "out-of-memory"
+    for pid in ("planted:segv", "planted:abort", "planted:hang", "planted:hog"):
+        assert cells[pid]["findings"], pid
+    streamed = [json.loads(line) for line in (tmp_path / "s.jsonl").read_text().splitlines()]
+    assert [r["type"] for r in streamed[:2]] == ["header", "environment"]
+    assert len([r for r in streamed if r["type"] == "cell"]) == len(results)
+
+
+def _relu() -> onnx.ModelProto:
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])
+    m = helper.make_model(helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y]), opset_imports=[helper.make_opsetid("", 18)])
+    m.ir_version = 8
+    return m
+
+
+def test_unpicklable_callable_runs_in_a_forked_child(tmp_path):
+    import os
+
+    parent = os.getpid()
+    with IsolatedExecutor(timeout=30, memory_mb=None) as ex:
+        seen = FunctionAdapter("t:pid", lambda m: (m.graph.node[0].name.__class__, setattr(m.graph, "name", str(os.getpid())), m)[-1])
+        out = ex(seen, _relu(), tmp_path)
+        assert out.status == "changed" and out.model.graph.name != str(parent)
+        died = ex(FunctionAdapter("t:exit", lambda m: os._exit(7)), _relu(), tmp_path)
+        assert died.status == "crashed" and "exit code 7" in died.error
+
+
+def test_worker_is_reused_and_replaced_after_a_crash(tmp_path):
+    from passcheck.passes import get_pass
+
+    with IsolatedExecutor(timeout=60, memory_mb=None) as ex:
+        a = ex(get_pass("onnx:infer-shapes"), _relu(), tmp_path)
+        pid = ex._proc.pid
+        b = ex(get_pass("onnx:infer-shapes"), _relu(), tmp_path)
+        assert ex._proc.pid == pid and a.status == b.status and a.status in ("changed", "unchanged")
+        ex._proc.kill()
+        c = ex(get_pass("onnx:infer-shapes"), _relu(), tmp_path)
+        assert c.status == a.status and ex._proc.pid != pid
+
+
+@pytest.mark.parametrize("flag", [["--timeout", "0"], ["--memory-limit", "-3"], ["--timeout", "soon"]])
+def test_bad_limits_are_usage_errors(tmp_path, flag):
+    proc = subprocess.run([sys.executable, "-m", "passcheck", "run", "--case", "x", *flag], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1 and "positive number" in proc.stderr
