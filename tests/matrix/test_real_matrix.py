@@ -147,6 +147,6 @@ def test_parent_without_onnx_builds_models_in_the_first_env(tmp_path):
     code = ("import sys; sys.modules['onnx'] = sys.modules['onnxruntime'] = None; from passcheck.cli import main; "
             f"sys.exit(main({['matrix', '--env', 'onnx-1.18', '--case', 'constant/pad-pads-opset17', '--pass', 'onnx:infer-shapes-strict', '--out', str(tmp_path / 'o'), '--source', str(REPO), '--envs-dir', str(REPO / 'ci' / 'envs'), '-q']!r}))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env={**os.environ})
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 1, proc.stderr  # the value-ints finding on onnx 1.18
     manifest = json.loads((tmp_path / "o" / "models" / "manifest.json").read_text())
     assert manifest["built_with"]["onnx"] == "1.18.0" and len(read_report(tmp_path / "o" / "report.json")[0]) == 6
