@@ -46,13 +46,18 @@ PLANTED = textwrap.dedent('''
         time.sleep(3600)
 
 
+    def nap(m):
+        time.sleep(0.5)
+        return m
+
+
     def hog(m):
         chunks = []
         while True:
             chunks.append(bytearray(64 << 20))
 
 
-    for _name, _fn in [("ok", ok), ("segv", segv), ("abort", abort), ("hang", hang), ("hog", hog)]:
+    for _name, _fn in [("ok", ok), ("segv", segv), ("abort", abort), ("hang", hang), ("hog", hog), ("nap", nap)]:
         register_pass(FunctionAdapter(f"planted:{_name}", _fn))
 
     register(Case(
