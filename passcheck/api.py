@@ -134,7 +134,7 @@ def check_model(
         model = load_model(model)
     name = name or model.graph.name or "model"
     subject = Subject(
-        id=f"model/{_safe(name)}", forms={"common": model, **dict(forms or {})},
+        id=subject_id(name), forms={"common": model, **dict(forms or {})},
         bindings=default_bindings(model, bind), repro=repro or "passcheck check MODEL.onnx --pass {pass}",
     )
     skip = (lambda pid, form: skip_cells(subject.id, form, pid)) if skip_cells else None
@@ -150,7 +150,8 @@ def _all_done(case_id: str, forms: Iterable[str], pass_ids: Sequence[str], skip_
     return all(skip_cells(case_id, f, p) for f in forms for p in [INPUT, *(pass_ids or DEFAULT_PASSES)])
 
 
-def _safe(name: str) -> str:
+def subject_id(name: str) -> str:
+    """The id a user model is reported under: ``model/<name>`` (lower case, safe characters)."""
     import re
 
-    return re.sub(r"[^a-z0-9_.+-]+", "-", name.lower()).strip("-") or "model"
+    return "model/" + (re.sub(r"[^a-z0-9_.+-]+", "-", name.lower()).strip("-") or "model")

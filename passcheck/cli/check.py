@@ -33,7 +33,7 @@ def handle(args) -> int:
     bind = bindings_from(args)
     forms = {}
     if args.mutations:
-        forms = _mutants(model, args.form, bind)
+        forms = _mutants(model, args.form, bind, _name(args.model))
         if not forms:
             print("no rewrite applies to this model: nothing to compare with; checking the model alone")
     elif args.form:
@@ -62,18 +62,18 @@ def _precheck(path: str, model) -> None:
                              "fix the model (onnx.checker.check_model(model, full_check=True) shows the same)") from None
 
 
-def _mutants(model, form_ids, bind):
-    from passcheck.mutations import mutants, verify_equivalent
-    from passcheck.engine import seed_for
-    from passcheck.runtime import default_bindings, synthesize
+def _mutants(model, form_ids, bind, name):
+    """Every rewrite that applies, each verified equivalent on the feeds the run will use."""
+    from passcheck.api import subject_id
+    from passcheck.mutations.subject import feeds_for, verified_mutants
+    from passcheck.runtime import default_bindings
 
-    found = mutants(model, form_ids or None)
-    feeds = [synthesize(model, b, seed_for("mutations", i)) for i, b in enumerate(default_bindings(model, bind))]
-    forms = {}
-    for fid, (mutant, _applied) in found.items():
-        verify_equivalent(model, mutant, feeds)
-        forms[fid] = mutant
-    return forms
+    sid = subject_id(name)
+    found = verified_mutants(model, form_ids or None, feeds_for(model, sid, default_bindings(model, bind)), sid)
+    for rid, (_m, applied) in found.items():
+        shown = ", ".join(applied.nodes[:6]) + (f", … ({applied.count} in all)" if applied.count > 6 else "")
+        print(f"mutant {rid}: {applied.detail or 'rewritten'} at {shown}")
+    return {rid: m for rid, (m, _a) in found.items()}
 
 
 def _name(path: str) -> str:

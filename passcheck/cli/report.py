@@ -6,7 +6,7 @@ from __future__ import annotations
 def add_parser(sub) -> None:
     p = sub.add_parser("report", help="re-render a stored JSON report in another format")
     p.add_argument("file", metavar="REPORT.json")
-    p.add_argument("--format", choices=["terminal", "markdown", "junit", "json"], default="terminal")
+    p.add_argument("--format", choices=["terminal", "markdown", "findings", "junit", "json"], default="terminal")
     p.add_argument("--out", metavar="FILE", help="write there instead of stdout (required for junit)")
     p.add_argument("--baseline", metavar="FILE", help="known findings to mark as expected")
     p.add_argument("--title", default="passcheck report")
@@ -31,7 +31,12 @@ def handle(args) -> int:
             raise PasscheckError("--format junit needs --out FILE")
         junit.write_junit(args.out, cells)
     else:
-        text = markdown.render(cells, envs, title=args.title) if args.format == "markdown" else json.dumps(report_dict(cells, envs), indent=1)
+        if args.format == "markdown":
+            text = markdown.render(cells, envs, title=args.title)
+        elif args.format == "findings":
+            text = markdown.findings_table(cells, envs, title=args.title)
+        else:
+            text = json.dumps(report_dict(cells, envs), indent=1)
         if args.out:
             atomic_write(args.out, text)
         else:

@@ -1,8 +1,11 @@
 """Annotations: the shape/type annotations a pass output carries hold when it runs (seed 000).
 
-Judged on the runs of the pass output with the original feeds. A precondition violation here
-means the pass changed a graph input annotation so that inputs valid for the original model no
-longer satisfy it; that is reported against the pass too.
+Judged on the runs of the pass output with the original feeds. The main graph's values come from
+the onnxruntime runs the engine already made (every node output observed); a model with
+subgraphs or model-local functions is also run by the reference evaluator, which sees the values
+of every scope. Where neither can observe a value, coverage says so; it is never counted as
+checked. A precondition violation here means the pass changed a graph input annotation so that
+inputs valid for the original model no longer satisfy it; that is reported against the pass too.
 """
 
 from __future__ import annotations
@@ -14,29 +17,41 @@ from passcheck.records import Finding
 NAME = "annotations"
 
 
-def check(run: FormRun) -> list[Finding]:
+def _reports(run: FormRun):
     out = run.output
     if out is None:
-        return []
-    found: list[Finding] = []
-    seen: set[str] = set()
+        return
+    deep = shape_annotations.has_subscopes(out)
     for i, r in enumerate(run.runs):
         if r.error:
             continue
-        report = shape_annotations.check(out, r.observed)
+        observed, unobservable = r.observed, {}
+        if deep:
+            from passcheck.runtime.observe import RunFailed, _unobservable_by_ort, observe
+
+            try:
+                observed, unobservable = observe(out, run.feeds[i], "reference")
+            except (RunFailed, Exception) as exc:  # noqa: BLE001 - the reference engine lacks some ops
+                unobservable = {k: f"{v} (reference evaluator failed: {type(exc).__name__})" for k, v in _unobservable_by_ort(out).items()}
+        yield i, shape_annotations.check(out, observed, unobservable=unobservable)
+
+
+def check(run: FormRun) -> list[Finding]:
+    found: list[Finding] = []
+    seen: set[str] = set()
+    for i, report in _reports(run):
         for v in report.violations:
             if v.message in seen:
                 continue
             seen.add(v.message)
             what = "graph input annotation (narrowed by the pass)" if v.role == "precondition" else "annotation"
-            found.append(run.finding("annotation-violated", NAME, f"{what} does not hold (binding {i}): {v.message}", binding=i, value=v.value, role=v.role, rule=v.rule, occurrences=[o.to_json() for o in v.occurrences]))
+            found.append(run.finding("annotation-violated", NAME, f"{what} does not hold (binding {i}): {v.message}", binding=i,
+                                     value=v.value, role=v.role, rule=v.rule, occurrences=[o.to_json() for o in v.occurrences]))
     return found
 
 
 def coverage(run: FormRun) -> dict:
     """Values annotated / checked / unobserved on the first successful run of the output."""
-    out = run.output
-    for r in run.runs:
-        if out is not None and not r.error:
-            return shape_annotations.check(out, r.observed).coverage()
+    for _i, report in _reports(run):
+        return report.coverage()
     return {}

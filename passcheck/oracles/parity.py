@@ -60,9 +60,26 @@ def _ops(a: FormRun, b: FormRun) -> list[Finding]:
     else:
         msg = f"{a.pass_id} rewrote the forms into different ops: {news}; {sizes}"
     kept_ops = {k.split(" ", 1)[0] for k in kept}
-    return [b.finding("missed-optimization", NAME, msg, other_form=a.form, kept_op_types=sorted(kept_ops),
-                      kept_nodes=[n.name or f"#{i}" for i, n in enumerate(b.output.graph.node) if op_key(n) in kept_ops],
+    kept_nodes = _kept_nodes(b.output, kept_ops)
+    if kept_nodes:
+        shown = ", ".join(f"{k['node']} after {k['after']}" if k["after"] else k["node"] for k in kept_nodes[:4])
+        msg += f"; kept in {b.form!r}: {shown}" + (f", … ({len(kept_nodes)} in all)" if len(kept_nodes) > 4 else "")
+    return [b.finding("missed-optimization", NAME, msg, other_form=a.form, kept_op_types=sorted(kept_ops), kept_nodes=kept_nodes,
                       new_op_types={a.form: new_a, b.form: new_b}, nodes_after={a.form: sum(aa.values()), b.form: sum(ab.values())})]
+
+
+def _kept_nodes(model, ops: set[str]) -> list[dict[str, str]]:
+    """Each node of ``ops`` in ``model`` with the node producing its first input (the node a
+    fusion would have merged it into), e.g. ``{"node": "bn1", "op": "BatchNormalization",
+    "after": "Conv conv1"}``."""
+    producer = {o: n for n in model.graph.node for o in n.output if o}
+    out = []
+    for i, n in enumerate(model.graph.node):
+        if op_key(n) in ops:
+            p = producer.get(n.input[0]) if n.input else None
+            after = f"{op_key(p)} {p.name or '#' + str(list(model.graph.node).index(p))}" if p is not None else ""
+            out.append({"node": n.name or f"#{i}", "op": op_key(n), "after": after})
+    return out
 
 
 def precision(tp) -> tuple[int, int, int] | None:

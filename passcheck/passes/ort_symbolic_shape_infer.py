@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from passcheck.passes._base import PassAdapter
+from passcheck.passes._base import PassAdapter, PassDeclined
 
 
 class OrtSymbolicShapeInferAdapter(PassAdapter):
@@ -17,6 +17,6 @@ class OrtSymbolicShapeInferAdapter(PassAdapter):
         from onnxruntime.tools.symbolic_shape_infer import SymbolicShapeInference
 
         out = SymbolicShapeInference.infer_shapes(model, auto_merge=False, guess_output_rank=False)
-        if out is None:  # the tool returns None when it gives up
-            raise RuntimeError("SymbolicShapeInference.infer_shapes returned None")
+        if out is None:  # the tool's own way of refusing: not every shape could be inferred
+            raise PassDeclined("SymbolicShapeInference.infer_shapes returned None (could not infer every shape)")
         return out

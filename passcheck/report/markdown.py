@@ -29,3 +29,25 @@ def render(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] 
         for f in found:
             out.append(f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | {_esc(f.message)} | {_esc(f.reason) if f.expected else ''} |")
     return "\n".join(out) + "\n"
+
+
+def findings_table(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] | None = None, *, title: str = "Findings") -> str:
+    """One row per (pass, oracle, kind, form): how many cases show it, one example, and the
+    versions of the tool under test in each environment where it was seen."""
+    groups: dict[tuple[str, str, str, str], list] = {}
+    for c in cells:
+        for f in c.findings:
+            groups.setdefault((f.pass_id, f.oracle, f.kind, f.form), []).append((f, c))
+    out = [f"# {title}", ""]
+    for env, versions in (environments or {}).items():
+        out.append(f"- `{env}`: " + ", ".join(f"{k} {v}" for k, v in versions.items() if v))
+    out += ["", "| pass | oracle | kind | form | cases | example | versions |", "|---|---|---|---|---|---|---|"]
+    for (pid, oracle, kind, form), items in sorted(groups.items()):
+        cases = sorted({f.case for f, _ in items})
+        f, c = items[0]
+        tools = {k: v for k, v in (c.versions or {}).items() if v}
+        seen_envs = sorted({f.env for f, _ in items})
+        vers = "; ".join(f"{e}: " + ", ".join(f"{k} {v}" for k, v in ((environments or {}).get(e) or tools).items() if k in ("onnx", "onnxruntime", "onnxscript") and v) for e in seen_envs)
+        shown = ", ".join(f"`{x}`" for x in cases[:4]) + (f" (+{len(cases) - 4})" if len(cases) > 4 else "")
+        out.append(f"| `{pid}` | {oracle} | {kind} | {form} | {len(cases)}: {shown} | `{f.case}`: {_esc(f.message)} | {vers} |")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,42 @@
+"""`check` gives a verdict on the real models the onnx wheel ships, with every default pass.
+
+VGG-19 and ZFNet-512 (about 80 s together here) are left to the sweep in
+scripts/check_shipped_models.py; every other light CNN and every pytorch-converted model runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import onnx
+import pytest
+
+from passcheck.api import check_model
+from passcheck.passes import DEFAULT_PASSES
+
+DATA = Path(onnx.__file__).parent / "backend/test/data"
+SLOW = {"light_vgg19.onnx", "light_zfnet512.onnx"}
+MODELS = [p for p in sorted(DATA.glob("light/*.onnx")) if p.name not in SLOW] + sorted(DATA.glob("pytorch-converted/*/model.onnx"))
+
+
+def _id(p: Path) -> str:
+    return p.parent.name if p.name == "model.onnx" else p.stem
+
+
+@pytest.mark.parametrize("path", MODELS, ids=_id)
+def test_check_gives_a_verdict(path):
+    report = check_model(path)
+    assert {c.pass_id for c in report.cells} == {"input", *DEFAULT_PASSES}
+    for c in report.cells:
+        assert c.status in ("changed", "unchanged", "declined", "crashed", "unavailable"), c
+        assert c.verdict in ("ok", "findings")
+        for f in c.findings:
+            assert f.message and "\n" not in f.message and len(f.message) < 1200, f.message
+            assert f.repro.startswith("passcheck check ")
+
+
+def test_resnet50_fuses_every_batchnorm_at_basic():
+    report = check_model(DATA / "light/light_resnet50.onnx", ["ort:basic"])
+    cell = next(c for c in report.cells if c.pass_id == "ort:basic")
+    assert cell.nodes_before == 415
+    assert "BatchNormalization" not in cell.ops_after and cell.ops_after.get("Conv") == 53
