@@ -29,7 +29,7 @@ from passcheck.matrix import create, plan
 from passcheck.matrix.envs import EnvSpec
 from passcheck.matrix.progress import Progress
 from passcheck.records import CellResult, Finding
-from passcheck.report.json_report import Stream, read_report
+from passcheck.report.json_report import read_report
 
 RESULTS = "results.jsonl"
 Key = tuple[str, str, str, str]
@@ -61,21 +61,48 @@ class Outcome:
     cells: list[CellResult]
     environments: dict[str, dict[str, Any]]
     planned: int
-    timings: dict[str, float]
+    timings: dict[str, float]  # setup, total, first_cell (s from start), workers (summed worker process time)
+
+
+class _Log:
+    """Append-only JSON lines, flushed per record (a killed run loses nothing) and fsync'ed at
+    most once a second (an fsync per record would throttle the workers' streams)."""
+
+    def __init__(self, path: Path):
+        self._f = open(path, "a", encoding="utf-8")
+        self._synced = time.monotonic()
+
+    def write(self, record: dict[str, Any]) -> None:
+        self._f.write(json.dumps(record, default=str) + "\n")
+        self._f.flush()
+        if time.monotonic() - self._synced > 1.0:
+            os.fsync(self._f.fileno())
+            self._synced = time.monotonic()
+
+    def close(self) -> None:
+        self._f.flush()
+        os.fsync(self._f.fileno())
+        self._f.close()
 
 
 class _Recorder:
     """Thread-safe append to results.jsonl + progress."""
 
-    def __init__(self, path: Path, progress: Progress):
-        self.stream = Stream(path)
+    def __init__(self, path: Path, progress: Progress, t0: float):
+        self.stream = _Log(path)
         self.progress = progress
         self.lock = threading.Lock()
+        self.t0 = t0
+        self.first_cell: float | None = None
+        self.worker_seconds: dict[str, float] = {}
 
-    def cell(self, cell: CellResult) -> None:
+    def cell(self, cell: CellResult | dict[str, Any]) -> None:
+        rec = cell.to_json() if isinstance(cell, CellResult) else cell
         with self.lock:
-            self.stream.write(cell.to_json())
-            self.progress.advance(cell.env, f"{cell.case} {cell.pass_id}")
+            if self.first_cell is None:
+                self.first_cell = time.perf_counter() - self.t0
+            self.stream.write(rec)
+            self.progress.advance(rec["env"], f"{rec['case']} {rec['pass_id']}")
 
     def record(self, rec: dict[str, Any]) -> None:
         with self.lock:
@@ -107,7 +134,7 @@ def run(opts: Options) -> Outcome:
     planned = sum(len(u.forms) for u in todo_units)
     _write_plan(opts, cases, todo_units)
     progress = Progress(planned, planned - sum(len(u.forms) for us in pending.values() for u in us), opts.progress)
-    rec = _Recorder(results, progress)
+    rec = _Recorder(results, progress, t0)
     stop = threading.Event()
     live: set[subprocess.Popen] = set()
     specs = {s.id: s for s in opts.envs}
@@ -132,6 +159,8 @@ def run(opts: Options) -> Outcome:
     rec.stream.close()
     progress.close()
     timings["total"] = time.perf_counter() - t0
+    timings["first_cell"] = rec.first_cell if rec.first_cell is not None else float("nan")
+    timings["workers"] = sum(rec.worker_seconds.values())
     cells, envs = finish(out)
     return Outcome(cells, envs, planned, timings)
 
@@ -242,6 +271,7 @@ def _run_worker(env: create.Env, job_file: Path, opts: Options, rec: _Recorder, 
     proc = subprocess.Popen([str(env.python), "-m", "passcheck.matrix.worker", "run", str(job_file.resolve())],
                             stdout=subprocess.PIPE, stderr=log, cwd=env.root, start_new_session=True, bufsize=0)
     live.add(proc)
+    started = time.perf_counter()
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ)
     buf, marker, saw_env, status = b"", None, False, None
@@ -277,15 +307,16 @@ def _run_worker(env: create.Env, job_file: Path, opts: Options, rec: _Recorder, 
                 elif kind == "pass":
                     marker = (msg["case"], msg["pass"])
                 elif kind == "cell":
-                    cell = CellResult.from_json(msg)
-                    if remaining.pop(cell.key, None) is not None:
-                        rec.cell(cell)
+                    if remaining.pop((msg["case"], msg["form"], msg["pass_id"], msg["env"]), None) is not None:
+                        rec.cell(msg)
                 elif kind == "done":
                     status = "done"
     finally:
         if status != "done":
             _kill(proc)
         proc.wait()
+        with rec.lock:
+            rec.worker_seconds[env.spec.id] = rec.worker_seconds.get(env.spec.id, 0.0) + time.perf_counter() - started
         live.discard(proc)
         log.close()
     detail = _exit_text(proc.returncode, opts.out / "jobs" / f"{env.spec.id}.stderr.log")
