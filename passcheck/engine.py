@@ -70,6 +70,19 @@ class Subject:
         )
 
 
+def observed_run(model: "onnx.ModelProto", feeds: Mapping[str, Any]):
+    """Run ``model`` with every node output observed; if exposing intermediates is what makes
+    the run fail (onnxruntime refuses some values as graph outputs, e.g. a sparse Constant),
+    run it again observing only the graph outputs, so passcheck's probing never turns into a
+    finding against the model."""
+    r = run_ort(model, feeds, expose=all_node_outputs(model))
+    if r.error:
+        plain = run_ort(model, feeds)
+        if not plain.error:
+            return plain
+    return r
+
+
 def seed_for(subject_id: str, index: int) -> int:
     """Feed seed for binding ``index`` of a subject: stable across runs and machines."""
     return int.from_bytes(hashlib.sha256(f"{subject_id}#{index}".encode()).digest()[:4], "little")
@@ -135,7 +148,7 @@ def evaluate(
         subject.feeds(b, seed_for(subject.id, i)) if subject.feeds else synthesize(first, b, seed_for(subject.id, i))
         for i, b in enumerate(subject.bindings)
     ]
-    baselines = {name: [run_ort(m, f, expose=all_node_outputs(m)) for f in feeds] for name, m in subject.forms.items()}
+    baselines = {name: [observed_run(m, f) for f in feeds] for name, m in subject.forms.items()}
     hashes = {name: model_hash(m) for name, m in subject.forms.items()}
     if check_input and not (skip_cells and all(skip_cells(INPUT, f) for f in subject.forms)):
         for cell in _input_cells(subject, feeds, baselines, hashes, env):
@@ -150,9 +163,9 @@ def evaluate(
         for form, model in subject.forms.items():
             with tempfile.TemporaryDirectory(prefix="passcheck-") as tmp:
                 outcome = executor(adapter, model, Path(tmp))
-            out_runs = [run_ort(outcome.model, f, expose=all_node_outputs(outcome.model)) for f in feeds] if outcome.ok else []
+            out_runs = [observed_run(outcome.model, f) for f in feeds] if outcome.ok else []
             runs.append(FormRun(subject.id, form, adapter.id, model, outcome, feeds, baselines[form], out_runs,
-                                folds_constants=adapter.folds_constants, env=env, rtol=subject.rtol, atol=subject.atol))
+                                folds_constants=adapter.folds_constants, optimizes=adapter.optimizes, env=env, rtol=subject.rtol, atol=subject.atol))
         findings: dict[str, list[Finding]] = {r.form: [] for r in runs}
         for r in runs:
             for oracle in oracles.PER_FORM:

@@ -27,6 +27,7 @@ class FormRun:
         runs: runs of the pass output, one per binding, every node output observed
             (empty when the pass failed).
         folds_constants: whether the pass is expected to fold constants.
+        optimizes: whether the pass rewrites the graph (op-type parity applies).
     """
 
     case: str
@@ -38,6 +39,7 @@ class FormRun:
     baseline: list["RunResult"]
     runs: list["RunResult"]
     folds_constants: bool = False
+    optimizes: bool = False
     env: str = "local"
     rtol: float | None = None
     atol: float | None = None

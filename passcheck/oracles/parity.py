@@ -12,10 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from passcheck.oracles._context import FormRun, op_counts, op_key
+from passcheck.oracles._context import FormRun, op_key
+from passcheck.oracles._context import op_counts as _all_op_counts
 from passcheck.records import Finding
 
 NAME = "parity"
+#: A Constant node and an initializer are two spellings of one value (Operators.md Constant):
+#: a pass may leave either, so Constant nodes do not count as ops here.
+SPELLINGS = {"Constant"}
+
+
+def op_counts(model):
+    """Op-type multiset without constant spellings (see SPELLINGS)."""
+    counts = _all_op_counts(model)
+    for op in SPELLINGS:
+        counts.pop(op, None)
+    return counts
 
 
 def check(runs: Sequence[FormRun], checks: frozenset[str] = frozenset({"ops", "precision"})) -> list[Finding]:
@@ -27,45 +39,66 @@ def check(runs: Sequence[FormRun], checks: frozenset[str] = frozenset({"ops", "p
     for other in runs[1:]:
         if common.output is None or other.output is None:
             continue
-        if "ops" in checks:
-            found += _ops(common, other) + _ops(other, common)
+        if "ops" in checks and common.optimizes:
+            found += _ops(common, other)
         if "precision" in checks:
             found += _precision(common, other) + _precision(other, common)
     return found
 
 
-def _ops(a: FormRun, b: FormRun) -> list[Finding]:
-    """One finding per pair at most, on ``b``, for what the pass did to ``a`` and not to ``b``.
+def _kept(a: FormRun, b: FormRun) -> list[str]:
+    """Op types the pass got rid of in ``a`` and not in ``b``.
 
-    Either op types ``a`` lost and ``b`` kept (a fusion or fold applied to one form only), or,
-    when nothing was kept back, different new op types (one form fused into another op).
+    Either ``a`` lost every node of the type while ``b`` kept some, or both forms had the same
+    number of them and ``b`` lost fewer (a fusion or fold applied to one form only).
     """
     ba, aa = op_counts(a.model), op_counts(a.output)
     bb, ab = op_counts(b.model), op_counts(b.output)
     kept = []
     for op in sorted(ba):
-        removed_a = ba[op] - aa.get(op, 0)
-        removed_b = bb.get(op, 0) - ab.get(op, 0)
-        if removed_a > 0 and bb.get(op, 0) > 0 and removed_b < min(removed_a, bb[op]):
-            kept.append(f"{op} {ba[op]}→{aa.get(op, 0)} in {a.form!r} but {bb[op]}→{ab.get(op, 0)} in {b.form!r}")
+        removed_a, removed_b = ba[op] - aa.get(op, 0), bb.get(op, 0) - ab.get(op, 0)
+        if removed_a <= 0 or not bb.get(op):
+            continue
+        if (aa.get(op, 0) == 0 and ab.get(op, 0) > 0) or (ba[op] == bb[op] and removed_b < removed_a):
+            kept.append(op)
+    return kept
+
+
+def _ops(c: FormRun, f: FormRun) -> list[Finding]:
+    """At most one finding per direction: on the form that kept what the other lost; or, when
+    neither kept anything back but the outputs still differ, on the uncommon form when the pass
+    rewrote the two into different new op types."""
+    found = []
+    for a, b in ((c, f), (f, c)):
+        kept = _kept(a, b)
+        if kept:
+            found.append(_finding(a, b, kept))
+    if found:
+        return found
+    ca, fa = op_counts(c.output), op_counts(f.output)
+    new_c, new_f = sorted(set(ca) - set(op_counts(c.model))), sorted(set(fa) - set(op_counts(f.model)))
+    if ca != fa and new_c != new_f:
+        return [_finding(c, f, [])]
+    return []
+
+
+def _finding(a: FormRun, b: FormRun, kept: list[str]) -> Finding:
+    ba, aa = op_counts(a.model), op_counts(a.output)
+    bb, ab = op_counts(b.model), op_counts(b.output)
     new_a, new_b = sorted(set(aa) - set(ba)), sorted(set(ab) - set(bb))
-    if not kept and new_a == new_b:
-        return []
-    if not kept and a.form != "common":
-        return []  # the symmetric call reports a difference in new op types once, on the uncommon form
     sizes = f"nodes after: {a.form} {sum(aa.values())}, {b.form} {sum(ab.values())}"
     news = f"new op types: {a.form} {new_a or 'none'}, {b.form} {new_b or 'none'}"
     if kept:
-        msg = f"{a.pass_id} removed " + "; ".join(kept) + f"; {sizes}" + (f"; {news}" if new_a != new_b else "")
+        detail = "; ".join(f"{op} {ba[op]}→{aa.get(op, 0)} in {a.form!r} but {bb[op]}→{ab.get(op, 0)} in {b.form!r}" for op in kept)
+        msg = f"{a.pass_id} removed {detail}; {sizes}" + (f"; {news}" if new_a != new_b else "")
     else:
         msg = f"{a.pass_id} rewrote the forms into different ops: {news}; {sizes}"
-    kept_ops = {k.split(" ", 1)[0] for k in kept}
-    kept_nodes = _kept_nodes(b.output, kept_ops)
+    kept_nodes = _kept_nodes(b.output, set(kept))
     if kept_nodes:
         shown = ", ".join(f"{k['node']} after {k['after']}" if k["after"] else k["node"] for k in kept_nodes[:4])
         msg += f"; kept in {b.form!r}: {shown}" + (f", … ({len(kept_nodes)} in all)" if len(kept_nodes) > 4 else "")
-    return [b.finding("missed-optimization", NAME, msg, other_form=a.form, kept_op_types=sorted(kept_ops), kept_nodes=kept_nodes,
-                      new_op_types={a.form: new_a, b.form: new_b}, nodes_after={a.form: sum(aa.values()), b.form: sum(ab.values())})]
+    return b.finding("missed-optimization", NAME, msg, other_form=a.form, kept_op_types=kept, kept_nodes=kept_nodes,
+                     new_op_types={a.form: new_a, b.form: new_b}, nodes_after={a.form: sum(aa.values()), b.form: sum(ab.values())})
 
 
 def _kept_nodes(model, ops: set[str]) -> list[dict[str, str]]:

@@ -63,12 +63,15 @@ class PassAdapter:
         tools: distribution names whose versions are recorded.
         folds_constants: the pass is expected to fold constant subgraphs, so the
             missed-folding oracle applies to its output.
+        optimizes: the pass rewrites the graph (fusions, folding), so op-type parity between
+            forms applies; shape inference and the version converter do not.
         declines: exception types that mean the tool refused the model deliberately.
     """
 
     id: str = ""
     tools: tuple[str, ...] = ()
     folds_constants: ClassVar[bool] = False
+    optimizes: ClassVar[bool] = False
     declines: tuple[type[BaseException], ...] = ()
     doc: str = ""
 

@@ -34,6 +34,8 @@ class CommandAdapter(PassAdapter):
     def folds_constants(self) -> bool:  # type: ignore[override]
         return self._folds
 
+    optimizes = True
+
     def apply(self, model, workdir: Path):
         import onnx
 

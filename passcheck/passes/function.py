@@ -15,15 +15,20 @@ class FunctionAdapter(PassAdapter):
     pass instance (called on an IR model, its ``PassResult.model`` serialized back).
     """
 
-    def __init__(self, id: str, fn: Callable, *, folds_constants: bool = False, doc: str = ""):
+    def __init__(self, id: str, fn: Callable, *, folds_constants: bool = False, optimizes: bool = True, doc: str = ""):
         self.id = id
         self.fn = fn
         self._folds = folds_constants
+        self._optimizes = optimizes
         self.doc = doc or (fn.__doc__ or "").strip().split("\n")[0] or f"user pass {id}"
 
     @property
     def folds_constants(self) -> bool:  # type: ignore[override]
         return self._folds
+
+    @property
+    def optimizes(self) -> bool:  # type: ignore[override]
+        return self._optimizes
 
     def apply(self, model, workdir: Path):
         if _is_ir_pass(self.fn):

@@ -12,6 +12,7 @@ class OnnxscriptOptimizerAdapter(PassAdapter):
     id = "onnxscript:optimize"
     tools = ("onnxscript", "onnx-ir")
     folds_constants = True
+    optimizes = True
     doc = "onnxscript.optimizer.optimize(model) with its defaults"
 
     def apply(self, model, workdir: Path):

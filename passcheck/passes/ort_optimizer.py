@@ -31,6 +31,10 @@ class OrtOptimizerAdapter(PassAdapter):
     def folds_constants(self) -> bool:  # type: ignore[override]
         return self.level != "disabled"
 
+    @property
+    def optimizes(self) -> bool:  # type: ignore[override]
+        return self.level != "disabled"
+
     def apply(self, model, workdir: Path):
         import onnx
         import onnxruntime as ort
