@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from passcheck.passes._base import PassAdapter, PassDeclined
@@ -16,7 +17,13 @@ class OrtSymbolicShapeInferAdapter(PassAdapter):
     def apply(self, model, workdir: Path):
         from onnxruntime.tools.symbolic_shape_infer import SymbolicShapeInference
 
-        out = SymbolicShapeInference.infer_shapes(model, auto_merge=False, guess_output_rank=False)
+        # The tool may write sym_shape_infer_temp.onnx into the current folder: keep it in workdir.
+        here = os.getcwd()
+        os.chdir(workdir)
+        try:
+            out = SymbolicShapeInference.infer_shapes(model, auto_merge=False, guess_output_rank=False)
+        finally:
+            os.chdir(here)
         if out is None:  # the tool's own way of refusing: not every shape could be inferred
             raise PassDeclined("SymbolicShapeInference.infer_shapes returned None (could not infer every shape)")
         return out
