@@ -23,7 +23,7 @@ from passcheck.modelio import model_hash
 from passcheck.oracles import FormRun, op_counts
 from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass
 from passcheck.records import CellResult, Finding, brief
-from passcheck.runtime import all_node_outputs, run_ort, synthesize
+from passcheck.runtime import run_ort, synthesize
 
 if TYPE_CHECKING:
     import onnx
@@ -70,14 +70,25 @@ class Subject:
         )
 
 
-def observed_run(model: "onnx.ModelProto", feeds: Mapping[str, Any]):
-    """Run ``model`` with every node output observed; if exposing intermediates is what makes
+def values_to_observe(model: "onnx.ModelProto") -> list[str]:
+    """Main-graph values the oracles read: every annotated value (annotations) and every value
+    derived from shapes only (folding). Other intermediates are not exposed: exposing them all
+    would keep every activation alive."""
+    from passcheck.oracles.folding import values_to_observe as shape_values
+    from passcheck.oracles.shape_annotations import annotations
+
+    return list(dict.fromkeys([name for name, _t, _r in annotations(model)] + shape_values(model)))
+
+
+def observed_run(model: "onnx.ModelProto", feeds: Mapping[str, Any], runner: Callable | None = None):
+    """Run ``model`` with the values the oracles read observed; if exposing intermediates is what makes
     the run fail (onnxruntime refuses some values as graph outputs, e.g. a sparse Constant),
     run it again observing only the graph outputs, so passcheck's probing never turns into a
     finding against the model."""
-    r = run_ort(model, feeds, expose=all_node_outputs(model))
+    runner = runner or (lambda m, f, expose=(): run_ort(m, f, expose=expose))
+    r = runner(model, feeds, expose=values_to_observe(model))
     if r.error:
-        plain = run_ort(model, feeds)
+        plain = runner(model, feeds)
         if not plain.error:
             return plain
     return r
@@ -148,7 +159,9 @@ def evaluate(
         subject.feeds(b, seed_for(subject.id, i)) if subject.feeds else synthesize(first, b, seed_for(subject.id, i))
         for i, b in enumerate(subject.bindings)
     ]
-    baselines = {name: [observed_run(m, f) for f in feeds] for name, m in subject.forms.items()}
+    # Model runs go through the executor's worker when it has one (a crash costs one run).
+    runner = getattr(executor, "run_model", None)
+    baselines = {name: [observed_run(m, f, runner) for f in feeds] for name, m in subject.forms.items()}
     hashes = {name: model_hash(m) for name, m in subject.forms.items()}
     if check_input and not (skip_cells and all(skip_cells(INPUT, f) for f in subject.forms)):
         for cell in _input_cells(subject, feeds, baselines, hashes, env):
@@ -163,7 +176,7 @@ def evaluate(
         for form, model in subject.forms.items():
             with tempfile.TemporaryDirectory(prefix="passcheck-") as tmp:
                 outcome = executor(adapter, model, Path(tmp))
-            out_runs = [observed_run(outcome.model, f) for f in feeds] if outcome.ok else []
+            out_runs = [observed_run(outcome.model, f, runner) for f in feeds] if outcome.ok else []
             runs.append(FormRun(subject.id, form, adapter.id, model, outcome, feeds, baselines[form], out_runs,
                                 folds_constants=adapter.folds_constants, optimizes=adapter.optimizes, env=env, rtol=subject.rtol, atol=subject.atol))
         findings: dict[str, list[Finding]] = {r.form: [] for r in runs}

@@ -21,34 +21,47 @@ NONDETERMINISTIC = {"RandomNormal", "RandomUniform", "RandomNormalLike", "Random
 MAX_ELEMENTS = 1 << 16
 
 
-def foldable_nodes(model, runs) -> list[tuple[int, object, list]]:
-    """(index, node, outputs' values) of the first node of each missed-folding chain."""
+def shape_derived(model) -> list[tuple[int, object]]:
+    """(index, node) of main-graph nodes whose inputs depend on graph-input *shapes* only
+    (through Shape/Size), never on tensor data: the values a folding pass could compute once
+    the dims they select are known. Static analysis; graph.node is topologically sorted."""
     g = model.graph
     data = {vi.name for vi in g.input} - {t.name for t in g.initializer}
     shape_dep: set[str] = set()
-    candidates: dict[str, int] = {}
-    found = []
+    out = []
     for idx, node in enumerate(g.node):
         ins = [i for i in node.input if i]
         if node.op_type in SHAPE_OPS and node.domain in ("", "ai.onnx"):
             is_data, is_shape = False, True
         else:
-            is_data = any(i in data for i in ins) or bool(node.attribute and any(a.g.node or a.graphs for a in node.attribute))
+            is_data = any(i in data for i in ins) or any(a.g.node or a.graphs for a in node.attribute)
             is_shape = any(i in shape_dep for i in ins)
         if node.op_type in NONDETERMINISTIC:
             is_data = True
         for o in node.output:
             if o:
                 (data if is_data else shape_dep if is_shape else set()).add(o)
-        if is_data or not is_shape or not node.output:
-            continue
+        if not is_data and is_shape and node.output:
+            out.append((idx, node))
+    return out
+
+
+def values_to_observe(model) -> list[str]:
+    """Output names of :func:`shape_derived` nodes (what this oracle needs from a run)."""
+    return [o for _, n in shape_derived(model) for o in n.output if o]
+
+
+def foldable_nodes(model, runs) -> list[tuple[int, object, list]]:
+    """(index, node, outputs' values) of the first node of each missed-folding chain."""
+    candidates: set[str] = set()
+    found = []
+    for idx, node in shape_derived(model):
         values = [_invariant(o, runs) for o in node.output if o]
         if any(v is None for v in values):
             continue
-        for o in node.output:
-            candidates[o] = idx
-        if not any(i in candidates for i in ins):
+        if not any(i in candidates for i in node.input if i):
             found.append((idx, node, values))
+        candidates.update(o for o in node.output if o)
     return found
 
 

@@ -15,7 +15,9 @@ What one cell can cost, and how it is recorded:
   raises ``MemoryError`` in Python / ``std::bad_alloc`` in C++: ``out-of-memory`` (also when the
   C++ error aborts the worker).
 
-After any of these a fresh worker is started for the next cell.
+After any of these a fresh worker is started for the next cell. :meth:`IsolatedExecutor.run_model`
+runs models (onnxruntime sessions on feeds) in the same worker, so a model that crashes
+onnxruntime costs one run; the engine uses it for every form and every pass output.
 
 Adapters are sent by pickle. A :class:`~passcheck.passes.FunctionAdapter` pickles its callable by
 reference (module + name): a callable from an installed module, or from a file the worker is told
@@ -43,6 +45,8 @@ from passcheck.passes._base import PassAdapter, PassOutcome
 
 if TYPE_CHECKING:
     import onnx
+
+    from passcheck.runtime.session import RunResult
 
 DEFAULT_TIMEOUT = 300.0
 DEFAULT_MEMORY_MB = 8192
@@ -104,6 +108,39 @@ class IsolatedExecutor:
             return PassOutcome(adapter.id, "crashed", error="the pass worker could not be started: " + self._tail(0),
                                versions=adapter.versions())
         return self._await(adapter, self._proc, self._conn, offset)
+
+    def run_model(self, model: "onnx.ModelProto", feeds: dict[str, Any], expose: Sequence[str] = ()) -> "RunResult":
+        """:func:`passcheck.runtime.run_ort` in the worker: a model that crashes or hangs
+        onnxruntime gives a RunResult with the error, never the end of the run."""
+        from passcheck.runtime.session import RunResult
+
+        blob = pickle.dumps(_ModelRun(dict(feeds), list(expose)))
+        data = model.SerializeToString()
+        for attempt in (1, 2):
+            self._ensure_worker()
+            offset = self._log.stat().st_size
+            ack = self._submit(blob, data, self._dir)
+            if ack is not None or attempt == 2:
+                break
+            self._stop()
+        if ack != "started":
+            return RunResult({}, {}, error="the run worker could not be started: " + self._tail(0))
+        try:
+            ready = self._conn.poll(self.timeout)
+            reply = self._conn.recv() if ready else None
+        except (EOFError, OSError):
+            ready, reply = True, None
+        if reply is not None:
+            return reply["run"]
+        if not ready:
+            self._proc.kill()
+            error = f"onnxruntime gave no result after {self.timeout:g} s; the run was killed"
+        else:
+            self._proc.join(5)
+            error = "onnxruntime " + _death(self._proc.exitcode)[1].replace("the pass ", "")
+        self._stop()
+        tail = self._tail(offset)
+        return RunResult({}, {}, error=error + (f"\nlast output:\n{tail}" if tail else ""))
 
     def _submit(self, blob: bytes, data: bytes, workdir: Path) -> str | None:
         """Send a job; the worker's acknowledgement ("started" / "unpicklable"), None if it is dead."""
@@ -223,9 +260,26 @@ def _limit(memory_mb: int | None, log_path: str) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
 
+class _ModelRun:
+    """A job for the worker: run the model it is sent on ``feeds`` (see run_model)."""
+
+    def __init__(self, feeds: dict[str, Any], expose: list[str]):
+        self.feeds, self.expose = feeds, expose
+
+    def __call__(self, data: bytes) -> dict[str, Any]:
+        import onnx
+
+        from passcheck.runtime.session import run_ort
+
+        return {"run": run_ort(onnx.ModelProto.FromString(data), self.feeds, expose=self.expose)}
+
+
 def _job(adapter: PassAdapter, data: bytes, workdir: str) -> dict[str, Any]:
     """Run one pass; the reply fields of :class:`PassOutcome` (model as bytes)."""
     import onnx
+
+    if isinstance(adapter, _ModelRun):
+        return adapter(data)
 
     try:
         outcome = adapter.run(onnx.ModelProto.FromString(data), Path(workdir))
