@@ -62,7 +62,7 @@ class Subject:
     @classmethod
     def from_case(cls, case: "Case", onnx_version: str | None) -> "Subject":
         skip = case.skip_reason(onnx_version)
-        forms = {} if skip else {name: case.build(name) for name in case.forms}
+        forms = {} if skip else {name: _build(case, name) for name in case.forms}
         return cls(
             id=case.id, forms=forms or dict.fromkeys(case.forms), bindings=case.bindings, feeds=case.feeds, expect=case.expect,
             parity=case.parity, rtol=case.rtol, atol=case.atol, passes=case.passes,
@@ -92,6 +92,19 @@ def observed_run(model: "onnx.ModelProto", feeds: Mapping[str, Any], runner: Cal
         if not plain.error:
             return plain
     return r
+
+
+def _build(case: "Case", form: str) -> "onnx.ModelProto":
+    """Build one form; a case whose builder raises is a case-definition error (exit 2)."""
+    import onnx
+
+    try:
+        model = case.build(form)
+    except Exception as exc:  # noqa: BLE001 - a user's case module is input to passcheck
+        raise PasscheckError(f"case {case.id} form {form!r}: its build function raised {type(exc).__name__}: {exc}") from None
+    if not isinstance(model, onnx.ModelProto):
+        raise PasscheckError(f"case {case.id} form {form!r}: its build function returned {type(model).__name__}, not a ModelProto")
+    return model
 
 
 def seed_for(subject_id: str, index: int) -> int:

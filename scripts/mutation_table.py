@@ -17,6 +17,7 @@ import onnx
 from passcheck.engine import evaluate
 from passcheck.errors import PasscheckError
 from passcheck.mutations import REWRITES, mutation_subject
+from passcheck.passes.isolation import IsolatedExecutor
 
 PATTERNS = ("light/*.onnx", "pytorch-converted/*/model.onnx", "pytorch-operator/*/model.onnx", "simple/*/model.onnx")
 DEFAULT = ("ort:basic", "onnx:infer-shapes")
@@ -28,7 +29,7 @@ def shipped_models() -> list[tuple[str, Path]]:
     return [(str(p.relative_to(data)).removesuffix("/model.onnx").removesuffix(".onnx"), p) for p in found]
 
 
-def row(name: str, path: Path, passes: list[str]) -> tuple[str, dict]:
+def row(name: str, path: Path, passes: list[str], executor) -> tuple[str, dict]:
     model = onnx.load(str(path))
     try:
         subject, applied = mutation_subject(model, f"model/{name}")
@@ -36,7 +37,7 @@ def row(name: str, path: Path, passes: list[str]) -> tuple[str, dict]:
         return f"| {name} | – | 0 | – | not checked: {str(exc).split(': ', 1)[-1][:90]} |", {}
     if not applied:
         return f"| {name} | none | 0 | – | nothing to compare |", {}
-    cells = evaluate(subject, passes)
+    cells = evaluate(subject, passes, executor=executor)
     per_pass = collections.defaultdict(lambda: [0, 0])
     gaps = collections.Counter()
     for c in cells:
@@ -62,11 +63,12 @@ def main() -> None:
     models = shipped_models()[: args.limit or None]
     start = time.time()
     rows, gaps = [], collections.Counter()
-    for name, path in models:
-        text, g = row(name, path, passes)
-        rows.append(text)
-        gaps.update({f"{form} under {p}": n for (form, p), n in g.items()})
-        print(text, flush=True)
+    with IsolatedExecutor() as executor:  # a pass or run that crashes costs one cell
+        for name, path in models:
+            text, g = row(name, path, passes, executor)
+            rows.append(text)
+            gaps.update({f"{form} under {p}": n for (form, p), n in g.items()})
+            print(text, flush=True)
     lines = [
         "# Mutations over the models the onnx wheel ships",
         "",

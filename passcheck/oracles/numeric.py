@@ -98,7 +98,7 @@ def check(run: FormRun) -> list[Finding]:
             continue  # the input itself does not run; nothing to compare with
         if got.error:
             found.append(run.finding("wrong-result", NAME, f"the output of {run.pass_id} fails to run (binding {i}): {brief(got.error)}", binding=i, error=got.error))
-            continue
+            break
         for name, expected in base.outputs.items():
             if name not in got.outputs:
                 found.append(run.finding("wrong-result", NAME, f"graph output {name!r} is missing after {run.pass_id}", binding=i, output=name))
