@@ -1,8 +1,15 @@
 """Observe the annotated values of one run, with onnxruntime (fast) or the reference evaluator.
 
-- ``ort``: one unoptimized session (:func:`passcheck.runtime.run_ort`) with every annotated
-  main-graph intermediate exposed as an extra graph output. Values inside subgraphs (If/Loop/Scan
-  bodies) and model-local functions cannot be exposed this way: they are reported unobservable.
+- ``ort``: one unoptimized session (the options of :func:`passcheck.runtime.session.session_options`).
+  Annotated tensors produced by main-graph nodes are read from onnxruntime's own per-node profile
+  (each kernel's output shapes and element types, after it ran), so they are neither kept alive
+  nor copied: the run allocates and reuses memory as a plain run does. Graph outputs come from
+  the run itself, as OrtValues (shape and element type only). Values the profile cannot vouch for
+  (Constant outputs, non-tensor annotations) are exposed as extra graph outputs of the same run.
+  When onnxruntime rewrote the graph (for example a Cast inserted around a float16 kernel it
+  lacks), the profile no longer describes the model's own nodes, and the run is repeated with
+  every annotated intermediate exposed. Values inside subgraphs (If/Loop/Scan bodies) and
+  model-local functions cannot be observed this way: they are reported unobservable.
 - ``reference``: :func:`passcheck.runtime.reference.run_reference`, which sees every value of
   every scope, once per iteration or call.
 
@@ -13,28 +20,57 @@ are observed from the model itself when not fed.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import functools
+import glob
+import itertools
+import os
+import re
+import tempfile
+import threading
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from passcheck.errors import PasscheckError
-from passcheck.oracles.shape_annotations import annotated_values
-from passcheck.runtime.session import observation_copy
+from passcheck.oracles.shape_annotations import Annotated, annotated_values, has_subscopes, node_label
+from passcheck.runtime.session import all_node_outputs, observation_copy, session_options
 
 if TYPE_CHECKING:
     import onnx
 
 ENGINES = ("ort", "reference")
 
+#: Node names given in the session's copy; a profiled kernel with another name was added by onnxruntime.
+_NODE_TAG = "passcheck.node."
+_KERNEL_SUFFIX = '_kernel_time"'
+_OUTPUT_SHAPES = re.compile(r'"output_type_shape"\s*:\s*\[((?:\{"[^"]+":\[[0-9,]*\]\},?)*)\]')
+_SHAPE_ENTRY = re.compile(r'\{"([^"]+)":\[([0-9,]*)\]\}')
+_NO_META = object()  # a shape entry not yet looked up
+_TAGGED = re.compile(re.escape(_NODE_TAG) + r"(\d+)")
+_TRACES = itertools.count()
+
 
 class RunFailed(PasscheckError):
     """The model could not be run on the given feeds, so nothing could be observed."""
 
 
-def _unobservable_by_ort(model: "onnx.ModelProto") -> dict[str, str]:
+@dataclasses.dataclass(frozen=True, slots=True)
+class TensorMeta:
+    """A tensor as the checker needs it: ``shape`` and numpy ``dtype``, without its data."""
+
+    shape: tuple[int, ...]
+    dtype: np.dtype
+
+
+class _Untrusted(Exception):
+    """The fast run cannot vouch for what it saw; observe again with every value exposed."""
+
+
+def _unobservable_by_ort(model: "onnx.ModelProto", anns: list[Annotated] | None = None) -> dict[str, str]:
     out = {}
-    for a in annotated_values(model):
+    for a in annotated_values(model) if anns is None else anns:
         if a.scope.startswith("function"):
             out[a.key] = f"inside {a.scope}: onnxruntime inlines functions and cannot expose their values; use --engine reference"
         elif a.scope:
@@ -43,62 +79,179 @@ def _unobservable_by_ort(model: "onnx.ModelProto") -> dict[str, str]:
 
 
 def _initializer_values(model: "onnx.ModelProto", keys: set[str], feeds: Mapping[str, Any]) -> dict[str, Any]:
+    return {t.name: _meta(tuple(t.dims), t.data_type) for t in model.graph.initializer if t.name in keys and t.name not in feeds}
+
+
+def _meta(shape: Iterable[int], elem_type: int) -> TensorMeta:
+    return TensorMeta(tuple(map(int, shape)), _np_dtype(elem_type))
+
+
+@functools.cache
+def _np_dtype(elem_type: int) -> np.dtype:
     import onnx.helper
 
-    return {t.name: TensorMeta(tuple(t.dims), np.dtype(onnx.helper.tensor_dtype_to_np_dtype(t.data_type)))
-            for t in model.graph.initializer if t.name in keys and t.name not in feeds}
+    return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(elem_type))
 
 
-@dataclasses.dataclass(frozen=True)
-class TensorMeta:
-    """A tensor as the checker needs it: ``shape`` and numpy ``dtype``, without its data."""
+@functools.cache
+def _elem_types() -> dict[str, int]:
+    """onnxruntime's profile type names → TensorProto elem_type (``float``, ``int64``, ``Float8E4M3FN``, ``Int4x2``...)."""
+    import onnx
 
-    shape: tuple[int, ...]
-    dtype: np.dtype
+    return {name.lower(): value for name, value in onnx.TensorProto.DataType.items() if value}
 
 
-def _ort_copy(model: "onnx.ModelProto", expose: list[str]) -> "onnx.ModelProto":
+def _ort_copy(model: "onnx.ModelProto", expose: Iterable[str], tag_nodes: bool = False) -> "onnx.ModelProto":
     """The session's model: annotations cleared, ``expose`` added as outputs, outputs untyped.
 
     Graph outputs carry no type, so a wrong output annotation cannot stop the model from loading.
+    With ``tag_nodes``, main-graph node i is renamed ``passcheck.node.<i>`` to find it in the profile.
     """
     copy, _ = observation_copy(model, expose)
     for vi in copy.graph.output:
         vi.ClearField("type")
+    if tag_nodes:
+        for i, n in enumerate(copy.graph.node):
+            n.name = f"{_NODE_TAG}{i}"
     return copy
 
 
-def _all_tensors(model: "onnx.ModelProto") -> bool:
-    return all(a.type.WhichOneof("value") == "tensor_type" for a in annotated_values(model) if not a.scope)
+def _run_failed(exc: BaseException, model: "onnx.ModelProto") -> RunFailed:
+    """The failure, naming nodes as the user knows them (not by the session copy's tags)."""
+    nodes = model.graph.node
+    text = _TAGGED.sub(lambda m: node_label(nodes[int(m.group(1))], int(m.group(1))), str(exc).strip().splitlines()[0])
+    return RunFailed(f"onnxruntime could not run the model on these feeds: {type(exc).__name__}: {text}")
 
 
-def _run_ort_meta(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str]) -> dict[str, Any]:
-    """One unoptimized ORT run keeping outputs as OrtValues: only shape and elem_type are read."""
-    import onnx.helper
-    import onnxruntime as ort
+def _profiled(model: "onnx.ModelProto", trace: str) -> dict[str, TensorMeta]:
+    """Output name → shape and elem_type of every main-graph node output, from one run's profile.
 
-    so = ort.SessionOptions()
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    so.log_severity_level = 3
-    so.intra_op_num_threads = 1
-    try:
-        sess = ort.InferenceSession(_ort_copy(model, expose).SerializeToString(), so, providers=["CPUExecutionProvider"])
-        wanted = {i.name for i in sess.get_inputs()}
-        ins = {k: ort.OrtValue.ortvalue_from_numpy(np.asarray(v)) for k, v in feeds.items() if k in wanted}
-        values = sess.run_with_ort_values([o.name for o in sess.get_outputs()], ins)
-    except Exception as exc:  # noqa: BLE001 - reported as RunFailed by the caller
-        raise RunFailed(f"onnxruntime could not run the model on these feeds: {type(exc).__name__}: {str(exc).strip().splitlines()[0]}") from None
-    out: dict[str, Any] = {}
-    for o, v in zip(sess.get_outputs(), values):
-        if v.is_tensor():
-            out[o.name] = TensorMeta(tuple(v.shape()), np.dtype(onnx.helper.tensor_dtype_to_np_dtype(v.element_type())))
-        else:
-            out[o.name] = v.numpy()
+    ``trace`` is onnxruntime's profile (Chrome trace JSON, one event a line): each kernel run is a
+    ``Node`` event named ``<node name>_kernel_time`` whose ``args.output_type_shape`` lists
+    ``{"<type name>":[dims]}`` for each tensor output. Only those two fields are read, by
+    pattern, so the (large) rest of each event is never decoded.
+
+    Raises:
+        _Untrusted: a kernel not of the model ran (onnxruntime rewrote the graph: inserted casts,
+            expanded a function), or a kernel event is not in the expected form.
+    """
+    elem_types = _elem_types()
+    outputs = [n.output for n in model.graph.node]
+    metas: dict[tuple[str, str], TensorMeta | None] = {}
+    out: dict[str, TensorMeta] = {}
+    pos = 0
+    while (i := trace.find(_KERNEL_SUFFIX, pos)) >= 0:
+        eol = trace.find("\n", i)
+        pos = eol = len(trace) if eol < 0 else eol
+        name = trace[trace.rfind('"', 0, i) + 1:i]
+        at = trace.find('"output_type_shape"', i, eol)
+        shapes = _OUTPUT_SHAPES.match(trace, at) if at >= 0 else None
+        if shapes is None or trace.find(_KERNEL_SUFFIX, i + 1, eol) >= 0:
+            raise _Untrusted(f"a kernel event not in the expected form: {trace[i - 80:i + 80]!r}")
+        if not name.startswith(_NODE_TAG) or not name[len(_NODE_TAG):].isdigit():
+            raise _Untrusted(name)
+        names = [o for o in outputs[int(name[len(_NODE_TAG):])] if o]
+        entries = _SHAPE_ENTRY.findall(shapes.group(1))
+        if len(entries) != len(names):
+            continue  # a non-tensor or absent output is not listed: these outputs stay unobserved here
+        for output, entry in zip(names, entries):
+            meta = metas.get(entry, _NO_META)
+            if meta is _NO_META:
+                type_name, dims = entry
+                elem = elem_types.get(type_name.lower().removesuffix("x2"))
+                meta = metas[entry] = None if elem is None else TensorMeta(tuple(map(int, dims.split(","))) if dims else (), _np_dtype(elem))
+            if meta is not None:
+                out[output] = meta
     return out
 
 
+def _end_profiling(sess) -> str:
+    """The session's profile text (empty if it cannot be read); its file is removed."""
+    try:
+        path = Path(sess.end_profiling())
+        try:
+            return path.read_text()
+        finally:
+            path.unlink(missing_ok=True)
+    except (OSError, RuntimeError):
+        return ""
+
+
+def _run(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str], profile: bool) -> tuple[dict[str, Any], dict[str, TensorMeta]]:
+    """One session and run: (graph outputs and ``expose`` → TensorMeta, profiled node outputs).
+
+    Raises:
+        RunFailed: the model failed to load or run.
+        _Untrusted: a fetched value is not a tensor, or the profile is not of the model's nodes.
+    """
+    import onnxruntime as ort
+
+    so = session_options()
+    prefix = os.path.join(tempfile.gettempdir(), f"passcheck-ort-{os.getpid()}-{threading.get_ident()}-{next(_TRACES)}")
+    if profile:
+        so.enable_profiling = True
+        so.profile_file_prefix = prefix
+        so.log_severity_level = 4  # a session that fails to load logs an error for the profile it cannot write
+    sess, trace = None, ""
+    try:
+        sess = ort.InferenceSession(_ort_copy(model, expose, tag_nodes=profile).SerializeToString(), so, providers=["CPUExecutionProvider"])
+        wanted = {i.name for i in sess.get_inputs()}
+        names = [o.name for o in sess.get_outputs()]
+        ins = {k: ort.OrtValue.ortvalue_from_numpy(np.asarray(v)) for k, v in feeds.items() if k in wanted}
+        values = sess.run_with_ort_values(names, ins)
+    except Exception as exc:  # noqa: BLE001 - reported as RunFailed
+        raise _run_failed(exc, model) from None
+    finally:
+        if profile and sess is not None:
+            trace = _end_profiling(sess)
+        elif profile:  # the session failed to load: its profile file was created, never written
+            for path in glob.glob(glob.escape(prefix) + "*.json"):
+                os.unlink(path)
+    profiled = _profiled(model, trace) if profile else {}
+    if not all(v.is_tensor() for v in values):
+        raise _Untrusted("a fetched value is not a tensor")
+    return {n: _meta(v.shape(), v.element_type()) for n, v in zip(names, values)}, profiled
+
+
+def _run_exposed(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str], tensors_only: bool) -> dict[str, Any]:
+    """Every value of ``expose`` and the graph outputs from one run; numpy values unless all are tensors."""
+    if tensors_only:
+        try:
+            return _run(model, feeds, expose, profile=False)[0]
+        except _Untrusted:
+            pass
+    from passcheck.runtime.session import run_ort
+
+    r = run_ort(_ort_copy(model, []), feeds, expose=expose)
+    if r.error:
+        raise RunFailed(f"onnxruntime could not run the model on these feeds: {r.error.splitlines()[0]}")
+    return {k: v for k, v in r.observed.items() if k not in feeds}
+
+
+def _observe_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], anns: list[Annotated]) -> dict[str, Any]:
+    main = [a for a in anns if not a.scope]
+    produced = set(all_node_outputs(model))
+    wanted = list(dict.fromkeys(a.key for a in main if a.key in produced))
+    not_tensor = {a.key for a in main if a.type.WhichOneof("value") != "tensor_type"}
+    outputs = {o.name for o in model.graph.output}
+    # onnxruntime turns Constant nodes into initializers: no kernel runs, so they are exposed instead
+    constants = {o for n in model.graph.node if n.op_type == "Constant" and n.domain in ("", "ai.onnx") for o in n.output}
+    skip = not_tensor | outputs | constants
+    by_profile = set() if has_subscopes(model) else {k for k in wanted if k not in skip}
+    if by_profile and not not_tensor:
+        expose = [k for k in wanted if k not in by_profile]
+        try:
+            observed, profiled = _run(model, feeds, expose, profile=True)
+            if by_profile <= profiled.keys() and all(profiled[k] == observed[k] for k in outputs & profiled.keys()):
+                observed.update({k: profiled[k] for k in by_profile})
+                return observed
+        except _Untrusted:
+            pass
+    return _run_exposed(model, feeds, wanted, tensors_only=not not_tensor)
+
+
 def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "ort") -> tuple[dict[str, Any], dict[str, str]]:
-    """Run ``model`` once on ``feeds`` and return what was observed of its annotated values.
+    """Run ``model`` on ``feeds`` and return what was observed of its annotated values.
 
     Args:
         model: the model (not modified; its annotations do not influence the run).
@@ -107,7 +260,8 @@ def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "o
 
     Returns:
         (observed, unobservable): observation key → value (see
-        :func:`passcheck.oracles.shape_annotations.check`), and key → why it could not be observed.
+        :func:`passcheck.oracles.shape_annotations.check`; tensors from ``ort`` are
+        :class:`TensorMeta`), and key → why it could not be observed.
 
     Raises:
         PasscheckError: an unknown engine.
@@ -115,7 +269,6 @@ def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "o
     """
     if engine not in ENGINES:
         raise PasscheckError(f"--engine {engine}: unknown engine; use one of {', '.join(ENGINES)}")
-    keys = {a.key for a in annotated_values(model)}
     if engine == "reference":
         from passcheck.runtime.reference import run_reference
 
@@ -123,17 +276,10 @@ def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "o
         if r.error:
             raise RunFailed(f"the reference evaluator could not run the model on these feeds: {r.error.splitlines()[0]}")
         return r.observed, {}
-    from passcheck.runtime.session import run_ort
-
-    produced = {o for n in model.graph.node for o in n.output if o}
-    expose = [k for k in keys if k in produced]
-    if _all_tensors(model):
-        observed = _run_ort_meta(model, feeds, expose)
-    else:
-        r = run_ort(_ort_copy(model, []), feeds, expose=expose)
-        if r.error:
-            raise RunFailed(f"onnxruntime could not run the model on these feeds: {r.error.splitlines()[0]}")
-        observed = dict(r.observed)
+    anns = annotated_values(model)
+    observed = _observe_ort(model, feeds, anns)
     observed.update(feeds)
-    observed.update(_initializer_values(model, keys, feeds))
-    return observed, _unobservable_by_ort(model)
+    rest = {a.key for a in anns if not a.scope and a.key not in observed}
+    if rest:  # an annotated initializer not fed (an overridable default, or value_info on a weight)
+        observed.update(_initializer_values(model, rest, feeds))
+    return observed, _unobservable_by_ort(model, anns)

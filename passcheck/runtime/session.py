@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import onnx
+    import onnxruntime
 
 
 @dataclasses.dataclass
@@ -63,6 +64,17 @@ def all_node_outputs(model: "onnx.ModelProto") -> list[str]:
     return [o for n in model.graph.node for o in n.output if o]
 
 
+def session_options() -> "onnxruntime.SessionOptions":
+    """The options of every passcheck session: unoptimized (``ORT_DISABLE_ALL``), one intra-op thread, errors only."""
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.log_severity_level = 3
+    so.intra_op_num_threads = 1
+    return so
+
+
 def run_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], *, expose: Iterable[str] = ()) -> RunResult:
     """Run ``model`` on ``feeds`` with onnxruntime (CPU, unoptimized).
 
@@ -77,10 +89,7 @@ def run_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], *, expose: Itera
     import onnxruntime as ort
 
     copy, added = observation_copy(model, expose)
-    so = ort.SessionOptions()
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    so.log_severity_level = 3
-    so.intra_op_num_threads = 1
+    so = session_options()
     try:
         sess = ort.InferenceSession(copy.SerializeToString(), so, providers=["CPUExecutionProvider"])
         names = [o.name for o in sess.get_outputs()]

@@ -35,3 +35,122 @@ def test_errors():
         observe(M, {}, "tvm")
     with pytest.raises(RunFailed, match="onnxruntime could not run"):
         observe(M, {"x": np.ones(2, np.int64)}, "ort")
+
+
+def _with_value_info(text: str, opset: int = 18, ir: int = 8):
+    """A model whose every intermediate is annotated (by onnx shape inference)."""
+    import onnx
+
+    m = parser.parse_model(f'<ir_version: {ir}, opset_import: ["" : {opset}]>\n' + text)
+    return onnx.shape_inference.infer_shapes(m, strict_mode=True)
+
+
+def _exposed(model, feeds):
+    """Ground truth: every annotated main-graph value exposed and copied to numpy (plain session)."""
+    from passcheck.runtime import all_node_outputs, run_ort
+
+    r = run_ort(model, feeds, expose=all_node_outputs(model))
+    assert r.error is None
+    return {k: (tuple(v.shape), v.dtype) for k, v in r.observed.items()}
+
+
+MULTI = '''g (float[N, 4] x) => (float[N, 2] y) {
+  a, b = Split <axis = 1, num_outputs = 2> (x)
+  k = Constant <value = int64[1] {1}> ()
+  v, i = TopK <axis = 1> (a, k)
+  c = Concat <axis = 1> (v, b)
+  n = NonZero (c)
+  s = Shape (n)
+  y = Neg (b)
+}'''
+
+
+def test_ort_fast_path_observes_every_intermediate_without_exposing(monkeypatch):
+    import passcheck.runtime.observe as obs
+
+    m = _with_value_info(MULTI)
+    feeds = {"x": np.arange(12, dtype=np.float32).reshape(3, 4) - 5}
+    added = []
+    real_copy = obs.observation_copy
+    monkeypatch.setattr(obs, "observation_copy", lambda model, expose: (lambda r: (added.extend(r[1]), r)[1])(real_copy(model, expose)))
+    monkeypatch.setattr(obs, "_run_exposed", lambda *a, **k: pytest.fail("fell back to exposing every value"))
+    observed, _ = observe(m, feeds, "ort")
+    truth = _exposed(m, feeds)
+    annotated = {vi.name for vi in m.graph.value_info}
+    assert annotated == {"a", "b", "k", "v", "i", "c", "n", "s"}
+    assert added == ["k"]  # only the Constant output, which onnxruntime turns into an initializer
+    for name in annotated | {"y"}:
+        assert (observed[name].shape, observed[name].dtype) == truth[name], name
+    x = feeds["x"]
+    assert observed["n"].shape == (2, int(np.count_nonzero(np.concatenate([x[:, :2].max(1, keepdims=True), x[:, 2:]], 1))))
+
+
+def test_ort_fast_path_reports_violations_like_exposure():
+    from passcheck.oracles.shape_annotations import check
+
+    m = _with_value_info(MULTI)
+    for vi in m.graph.value_info:
+        if vi.name == "c":
+            vi.type.tensor_type.shape.dim[1].dim_value = 7
+        if vi.name == "i":
+            vi.type.tensor_type.elem_type = 6  # INT32, the run produces INT64
+    rep = check(m, observe(m, {"x": np.ones((2, 4), np.float32)}, "ort")[0])
+    assert sorted((v.value, v.rule) for v in rep.violations) == [("c", "dim-value"), ("i", "elem-type")]
+    assert rep.checked == rep.annotated
+
+
+def test_ort_rewritten_graph_falls_back_to_exposure():
+    """onnxruntime runs float16 Sin in float32 between inserted casts: the profile must not be believed."""
+    from passcheck.oracles.shape_annotations import check
+
+    m = _with_value_info('''g (float16[N] x) => (float16[N] y) {
+  h = Sin (x)
+  y = Relu (h)
+}''')
+    observed, _ = observe(m, {"x": np.ones(3, np.float16)}, "ort")
+    assert observed["h"].dtype == np.float16 and observed["h"].shape == (3,)
+    assert check(m, observed).ok
+
+
+@pytest.mark.parametrize("elem", ["BFLOAT16", "FLOAT8E4M3FN", "INT4", "UINT8", "BOOL", "STRING", "DOUBLE"])
+def test_ort_profile_element_types(elem):
+    import onnx
+
+    to = onnx.TensorProto.DataType.Value(elem)
+    m = _with_value_info(f'''g (float[N] x) => (float[N] y) {{
+  c = Cast <to = {to}> (x)
+  y = Relu (x)
+}}''', opset=21, ir=10)
+    observed, _ = observe(m, {"x": np.ones(3, np.float32)}, "ort")
+    assert observed["c"].dtype == onnx.helper.tensor_dtype_to_np_dtype(to) and observed["c"].shape == (3,)
+
+
+def test_ort_tensor_annotation_on_a_sequence_is_a_kind_violation():
+    from passcheck.oracles.shape_annotations import check
+
+    m = parser.parse_model('''<ir_version: 8, opset_import: ["" : 18]>
+g (float[N] x) => (float[N] y) {
+  s = SequenceConstruct (x, x)
+  y = SequenceAt (s, zero)
+  zero = Constant <value = int64 {0}> ()
+}''')
+    m.graph.value_info.extend(parser.parse_graph("g (float[N] s) => (float[N] u) { u = Identity(s) }").input)
+    rep = check(m, observe(m, {"x": np.ones(2, np.float32)}, "ort")[0])
+    assert [(v.value, v.rule) for v in rep.violations] == [("s", "kind")]
+
+
+def test_ort_profile_files_removed_and_errors_name_user_nodes(tmp_path, monkeypatch):
+    import tempfile
+
+    import onnx
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    observe(M, {"x": np.ones(2, np.float32)}, "ort")
+    with pytest.raises(RunFailed, match="Unexpected input data type"):
+        observe(M, {"x": np.ones(2, np.int64)}, "ort")
+    bad = onnx.ModelProto()
+    bad.CopyFrom(M)
+    bad.graph.node[1].op_type, bad.graph.node[1].name = "NoSuchOp", "my_neg"
+    with pytest.raises(RunFailed, match=r'\("my_neg", NoSuchOp'):
+        observe(bad, {"x": np.ones(2, np.float32)}, "ort")
+    assert list(tmp_path.iterdir()) == []
