@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from passcheck.errors import PasscheckError
-from passcheck.oracles.shape_annotations import Annotated, annotated_values, has_subscopes, node_label
+from passcheck.oracles.shape_annotations import annotated_values, has_subscopes, node_label
 from passcheck.runtime.session import all_node_outputs, observation_copy, session_options
 
 if TYPE_CHECKING:
@@ -68,9 +68,9 @@ class _Untrusted(Exception):
     """The fast run cannot vouch for what it saw; observe again with every value exposed."""
 
 
-def _unobservable_by_ort(model: "onnx.ModelProto", anns: list[Annotated] | None = None) -> dict[str, str]:
+def _unobservable_by_ort(model: "onnx.ModelProto") -> dict[str, str]:
     out = {}
-    for a in annotated_values(model) if anns is None else anns:
+    for a in annotated_values(model):
         if a.scope.startswith("function"):
             out[a.key] = f"inside {a.scope}: onnxruntime inlines functions and cannot expose their values; use --engine reference"
         elif a.scope:
@@ -228,16 +228,21 @@ def _run_exposed(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: lis
     return {k: v for k, v in r.observed.items() if k not in feeds}
 
 
-def _observe_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], anns: list[Annotated]) -> dict[str, Any]:
-    main = [a for a in anns if not a.scope]
+def _main_annotations(model: "onnx.ModelProto") -> list[tuple[str, "onnx.TypeProto"]]:
+    """(name, TypeProto) of every annotated main-graph value: the unscoped part of ``annotated_values``."""
+    g = model.graph
+    return [(vi.name, vi.type) for vi in [*g.input, *g.output, *g.value_info] if vi.type.WhichOneof("value")]
+
+
+def _observe_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], main: list[tuple[str, "onnx.TypeProto"]], nested: bool) -> dict[str, Any]:
     produced = set(all_node_outputs(model))
-    wanted = list(dict.fromkeys(a.key for a in main if a.key in produced))
-    not_tensor = {a.key for a in main if a.type.WhichOneof("value") != "tensor_type"}
+    wanted = list(dict.fromkeys(k for k, _ in main if k in produced))
+    not_tensor = {k for k, tp in main if tp.WhichOneof("value") != "tensor_type"}
     outputs = {o.name for o in model.graph.output}
     # onnxruntime turns Constant nodes into initializers: no kernel runs, so they are exposed instead
     constants = {o for n in model.graph.node if n.op_type == "Constant" and n.domain in ("", "ai.onnx") for o in n.output}
     skip = not_tensor | outputs | constants
-    by_profile = set() if has_subscopes(model) else {k for k in wanted if k not in skip}
+    by_profile = set() if nested else {k for k in wanted if k not in skip}
     if by_profile and not not_tensor:
         expose = [k for k in wanted if k not in by_profile]
         try:
@@ -276,10 +281,11 @@ def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "o
         if r.error:
             raise RunFailed(f"the reference evaluator could not run the model on these feeds: {r.error.splitlines()[0]}")
         return r.observed, {}
-    anns = annotated_values(model)
-    observed = _observe_ort(model, feeds, anns)
+    nested = has_subscopes(model)
+    main = _main_annotations(model)
+    observed = _observe_ort(model, feeds, main, nested)
     observed.update(feeds)
-    rest = {a.key for a in anns if not a.scope and a.key not in observed}
+    rest = {k for k, _ in main if k not in observed}
     if rest:  # an annotated initializer not fed (an overridable default, or value_info on a weight)
         observed.update(_initializer_values(model, rest, feeds))
-    return observed, _unobservable_by_ort(model, anns)
+    return observed, _unobservable_by_ort(model) if nested else {}
