@@ -84,13 +84,14 @@ def run(
     reg = registry()
     selected = reg.select(cases)
     for p in passes:
-        get_pass(p)  # fail on a bad id before any work
+        if p != "input":
+            get_pass(p)  # fail on a bad id before any work
     version = tool_version("onnx")
     cells: list[CellResult] = []
     for case in selected:
         if skip_cells and _all_done(case.id, case.forms, list(passes) or list(case.passes), skip_cells):
             continue
-        subject = Subject.from_case(case, version)
+        subject = Subject.from_case(case, version, [str(Path(p).resolve()) for p in cases_from])
         skip = (lambda pid, form, _c=case.id: skip_cells(_c, form, pid)) if skip_cells else None
         cells += evaluate(subject, passes, env=env, executor=executor or run_in_process, on_cell=on_cell, skip_cells=skip)
     return Report(cells, {env: environment()})
@@ -102,6 +103,7 @@ def check_model(
     *,
     bind: Mapping[str, int] | None = None,
     forms: Mapping[str, "onnx.ModelProto"] | None = None,
+    feeds: Sequence[Mapping[str, Any]] | None = None,
     name: str | None = None,
     env: str = "local",
     executor: "Executor | None" = None,
@@ -115,6 +117,7 @@ def check_model(
         model: a ModelProto or a path to a .onnx file.
         bind: symbol → size overrides for both default bindings (every symbol to 2, then 3).
         forms: further forms of the same computation (e.g. mutants), compared with ``model``.
+        feeds: one feed dict per run (input name → value) instead of synthesized feeds.
         executor: how each pass runs (in process by default; see passcheck.passes.isolation).
         on_cell: called with each cell as soon as it is final (streaming).
         skip_cells: ``(case, form, pass_id) → True`` for cells already done (resume).
@@ -136,6 +139,7 @@ def check_model(
     subject = Subject(
         id=subject_id(name), forms={"common": model, **dict(forms or {})},
         bindings=default_bindings(model, bind), repro=repro or "passcheck check MODEL.onnx --pass {pass}",
+        feed_sets=list(feeds) if feeds else None,
     )
     skip = (lambda pid, form: skip_cells(subject.id, form, pid)) if skip_cells else None
     cells = evaluate(subject, passes, env=env, executor=executor or run_in_process, on_cell=on_cell, skip_cells=skip)

@@ -58,15 +58,17 @@ class Subject:
     passes: Sequence[str] = ()
     repro: str = ""  # command reproducing this subject; ``{pass}`` is filled in
     skip: str | None = None
+    feed_sets: Sequence[Mapping[str, Any]] | None = None  # given feeds (one dict per run) instead of synthesized ones
 
     @classmethod
-    def from_case(cls, case: "Case", onnx_version: str | None) -> "Subject":
+    def from_case(cls, case: "Case", onnx_version: str | None, cases_from: Sequence[str] = ()) -> "Subject":
         skip = case.skip_reason(onnx_version)
         forms = {} if skip else {name: _build(case, name) for name in case.forms}
         return cls(
             id=case.id, forms=forms or dict.fromkeys(case.forms), bindings=case.bindings, feeds=case.feeds, expect=case.expect,
             parity=case.parity, rtol=case.rtol, atol=case.atol, passes=case.passes,
-            repro=f"passcheck run --case {shlex.quote(case.id)} --pass {{pass}}", skip=skip,
+            repro="passcheck run" + "".join(f" --cases-from {shlex.quote(str(p))}" for p in cases_from)
+            + f" --case {shlex.quote(case.id)} --pass {{pass}}", skip=skip,
         )
 
 
@@ -151,7 +153,7 @@ def evaluate(
             or feeds that cannot be synthesized.
     """
     ids = list(pass_ids) or list(subject.passes) or list(DEFAULT_PASSES)
-    adapters = [get_pass(p) for p in ids]
+    adapters = [get_pass(p) for p in ids if p != INPUT]  # ``--pass input``: judge the forms only
     results: list[CellResult] = []
 
     def emit(cell: CellResult) -> None:
@@ -168,7 +170,7 @@ def evaluate(
 
     _check_same_interface(subject)
     first = next(iter(subject.forms.values()))
-    feeds = [
+    feeds = [dict(f) for f in subject.feed_sets] if subject.feed_sets else [
         subject.feeds(b, seed_for(subject.id, i)) if subject.feeds else synthesize(first, b, seed_for(subject.id, i))
         for i, b in enumerate(subject.bindings)
     ]
@@ -226,7 +228,8 @@ def _input_cells(subject: Subject, feeds, baselines, hashes, env: str) -> list[C
         found = oracles.validity.check(run) + oracles.annotations.check(run)
         errors = [r.error for r in baselines[form] if r.error]
         if errors:
-            found.append(run.finding("rejected", "runtime", f"onnxruntime cannot run this form: {brief(errors[0])}", error=errors[0]))
+            hint = "" if subject.feed_sets or subject.feeds else " (on synthesized feeds: if an input carries shapes, indices or sizes, give real ones with --feeds)"
+            found.append(run.finding("rejected", "runtime", f"onnxruntime cannot run this form{hint}: {brief(errors[0])}", error=errors[0]))
         elif form != names[0] and not any(r.error for r in common):
             cross = dataclasses.replace(run, baseline=common)
             for f in oracles.numeric.check(cross):

@@ -91,6 +91,8 @@ def load_file(path: Path, prefix: str = "passcheck_user_cases") -> None:
     path = Path(path)
     if not path.is_file():
         raise PasscheckError(f"{path}: no such case module")
+    if path.suffix != ".py":
+        raise PasscheckError(f"{path}: a case module must be a Python file (.py)")
     name = f"{prefix}.{path.stem.replace('-', '_')}"
     if name in sys.modules:
         return

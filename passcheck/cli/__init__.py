@@ -39,6 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (the console script exits with it)."""
+    import faulthandler
+
+    if not faulthandler.is_enabled():  # a tool crashing passcheck's own process (--no-isolation) says where
+        faulthandler.enable()
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -54,6 +58,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        if exc.filename is None:
+            raise
+        where = exc.filename if exc.filename2 is None else f"{exc.filename} -> {exc.filename2}"
+        print(f"passcheck: error: {where}: {exc.strerror or exc}; choose a path passcheck can read or write", file=sys.stderr)
+        return 2
     except Exception:  # noqa: BLE001 - a bug in passcheck: show everything
         traceback.print_exc()
         print("passcheck: internal error (a bug in passcheck); please report it with the traceback above", file=sys.stderr)

@@ -47,3 +47,19 @@ def console():
     from rich.console import Console
 
     return Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200)
+
+
+def positive(kind):
+    """argparse type: a finite number in (0, 10^7) of ``kind`` (int or float)."""
+    def parse(text: str):
+        import argparse
+
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+        if not (0 < value < 10**7):  # also refuses nan and inf
+            raise argparse.ArgumentTypeError(f"expected a positive number below 10^7, got {text!r}")
+        return value
+
+    return parse

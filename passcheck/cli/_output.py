@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from passcheck.cli._common import console as console_
+from passcheck.cli._common import positive
 
 from passcheck.api import Report
 
@@ -46,9 +47,9 @@ def add_reliability_args(p) -> None:
     from passcheck.passes.isolation import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
 
     g = p.add_argument_group("isolation and resuming")
-    g.add_argument("--timeout", type=_positive(float), default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    g.add_argument("--timeout", type=positive(float), default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help=f"wall time one pass may take on one form before it is killed (status timeout; default {DEFAULT_TIMEOUT:g})")
-    g.add_argument("--memory-limit", type=_positive(int), default=DEFAULT_MEMORY_MB, metavar="MB",
+    g.add_argument("--memory-limit", type=positive(int), default=DEFAULT_MEMORY_MB, metavar="MB",
                    help=f"address-space cap of the process running a pass (status out-of-memory; default {DEFAULT_MEMORY_MB})")
     g.add_argument("--no-isolation", action="store_true",
                    help="run passes inside passcheck's own process (faster; a crashing pass then ends the run, no limits)")
@@ -56,19 +57,6 @@ def add_reliability_args(p) -> None:
     g.add_argument("--resume", action="store_true", help="with --stream: keep the results already in FILE and run only the missing cells")
 
 
-def _positive(kind):
-    def parse(text: str):
-        import argparse
-
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
-        return value
-
-    return parse
 
 
 class RunSession:
@@ -91,6 +79,10 @@ class RunSession:
             from passcheck.passes.isolation import IsolatedExecutor
 
             self.executor = IsolatedExecutor(timeout=args.timeout, memory_mb=args.memory_limit, preload=preload)
+        else:  # in process only commands can be bounded: they still get --timeout
+            from passcheck.passes import command
+
+            command.DEFAULT_TIMEOUT = args.timeout
         self.previous: list = []
         self.new: list = []
         self._stream = None

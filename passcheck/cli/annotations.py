@@ -12,7 +12,7 @@ from passcheck.cli._common import bind_arg
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("annotations", help="run a model and check that its shape annotations hold (seed 000)",
+    p = sub.add_parser("annotations", help="run a model and check that its shape annotations hold at run time",
                        description="Run MODEL and check every type/shape annotation against the values of each run.")
     p.add_argument("model", metavar="MODEL.onnx")
     p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic input dim (repeatable)")

@@ -13,6 +13,7 @@ def add_parser(sub) -> None:
     p.add_argument("model", metavar="MODEL.onnx")
     add_pass_args(p)
     p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic dim (repeatable)")
+    p.add_argument("--feeds", metavar="PATH", help="run on these inputs instead of synthesized ones: a .npz, or a folder in the ONNX backend-test layout (test_data_set_K/input_J.pb)")
     p.add_argument("--mutations", action="store_true", help="also check every uncommon-but-valid rewrite of the model (parity with the original)")
     p.add_argument("--form", action="append", default=[], metavar="ID", help="with --mutations: only these rewrite ids")
     add_output_args(p)
@@ -32,17 +33,24 @@ def handle(args) -> int:
     _precheck(args.model, model)
     bind = bindings_from(args)
     forms = {}
+    feeds = None
+    if args.feeds:
+        from passcheck.runtime.feed_files import read_feeds
+
+        if bind:
+            raise PasscheckError("--bind and --feeds cannot be combined: the feed files fix every size")
+        feeds = read_feeds(args.feeds, model)
     if args.mutations:
-        forms = _mutants(model, args.form, bind, _name(args.model))
+        forms = _mutants(model, args.form, bind, _name(args.model), feeds)
         if not forms:
             print("no rewrite applies to this model: nothing to compare with; checking the model alone")
     elif args.form:
         raise PasscheckError("--form needs --mutations")
-    extra = "".join(f" --bind {s}={n}" for s, n in bind.items()) + (" --mutations" if args.mutations else "")
+    extra = "".join(f" --bind {s}={n}" for s, n in bind.items()) + (f" --feeds {shlex.quote(args.feeds)}" if args.feeds else "") + (" --mutations" if args.mutations else "")
     repro = f"passcheck check {shlex.quote(args.model)}{extra} --pass {{pass}}"
     selection = {"model_sha256": model_hash(model), "pass": args.passes, "bind": bind, "mutations": args.mutations, "form": args.form}
     with RunSession(args, "check", selection) as s:
-        report = s.complete(check_model(model, args.passes, bind=bind, forms=forms, name=_name(args.model),
+        report = s.complete(check_model(model, args.passes, bind=bind, forms=forms, feeds=feeds, name=_name(args.model),
                                         repro=repro, executor=s.executor, on_cell=s.on_cell, skip_cells=s.skip_cells))
     return finish(args, report, title=f"passcheck check {args.model}")
 
@@ -62,14 +70,14 @@ def _precheck(path: str, model) -> None:
                              "fix the model (onnx.checker.check_model(model, full_check=True) shows the same)") from None
 
 
-def _mutants(model, form_ids, bind, name):
+def _mutants(model, form_ids, bind, name, feeds=None):
     """Every rewrite that applies, each verified equivalent on the feeds the run will use."""
     from passcheck.api import subject_id
     from passcheck.mutations.subject import feeds_for, verified_mutants
     from passcheck.runtime import default_bindings
 
     sid = subject_id(name)
-    found = verified_mutants(model, form_ids or None, feeds_for(model, sid, default_bindings(model, bind)), sid)
+    found = verified_mutants(model, form_ids or None, feeds or feeds_for(model, sid, default_bindings(model, bind)), sid)
     for rid, (_m, applied) in found.items():
         shown = ", ".join(applied.nodes[:6]) + (f", … ({applied.count} in all)" if applied.count > 6 else "")
         print(f"mutant {rid}: {applied.detail or 'rewritten'} at {shown}")

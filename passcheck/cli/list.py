@@ -28,7 +28,8 @@ def handle(args) -> int:
             a = get_pass(pid)
             t.add_row(pid, "yes" if pid in DEFAULT_PASSES else "", "yes" if a.folds_constants else "", a.doc)
         t.add_row("onnx:convert-opset-N", "", "", "onnx.version_converter.convert_version(model, N)")
-        t.add_row("cmd:'TOOL {in} {out}'", "", "yes", "any command that reads a model and writes one")
+        t.add_row("cmd:'TOOL {in} {out}'", "", "", "any command that reads a model and writes one")
+        t.add_row("cmd+fold:'TOOL {in} {out}'", "", "yes", "the same, for a tool that folds constants (missed-folding oracle applies)")
         console.print(t)
         return 0
     cases = registry().select(args.case)

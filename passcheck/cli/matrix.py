@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+
+from passcheck.cli._common import positive
+
 from pathlib import Path
 
 
@@ -20,7 +24,7 @@ def add_parser(sub) -> None:
     p.add_argument("--out", default="passcheck-matrix", metavar="DIR", help="output folder (default: %(default)s)")
     p.add_argument("--shard", default="1/1", metavar="I/N", help="run the I-th of N deterministic slices of the cells")
     p.add_argument("--resume", action="store_true", help="keep DIR's results and run only the missing cells")
-    p.add_argument("--timeout", type=float, default=300.0, metavar="S", help="seconds without a result before a worker is killed (default: %(default)s)")
+    p.add_argument("--timeout", type=positive(float), default=300.0, metavar="S", help="seconds without a result before a worker is killed (default: %(default)s)")
     p.add_argument("--source", metavar="DIR", help="passcheck source tree installed into each environment (default: found automatically)")
     p.add_argument("--cache-dir", metavar="DIR", help="environment cache (default: $PASSCHECK_CACHE or ~/.cache/passcheck)")
     p.add_argument("--progress", choices=["auto", "bar", "lines"], default="auto", help="progress display (default: bar on a terminal)")
@@ -54,11 +58,15 @@ def handle(args) -> int:
     opts = runner.Options(
         envs=specs, out=Path(args.out), source=source, cases=args.case, passes=[p for p in args.passes if p != INPUT], cases_from=args.cases_from,
         jobs=args.jobs or runner.default_jobs(), shard=plan.parse_shard(args.shard), resume=args.resume, timeout=args.timeout,
-        cache=Path(args.cache_dir) if args.cache_dir else None,
+        cache=Path(args.cache_dir).resolve() if args.cache_dir else None,
         repro_env={s.id: r for s, r in zip(specs, args.env or [s.id for s in specs])},
         progress={"auto": None, "bar": True, "lines": False}[args.progress],
     )
     outcome = runner.run(opts)
     report.render_terminal(outcome.cells, outcome.environments, console, tables=not args.quiet)
     console.print(f"report: {opts.out}/report.json, report.xml (JUnit), report.md")
+    broken = [e for e, v in outcome.environments.items() if (v or {}).get("error")]
+    if broken:
+        print(f"passcheck: error: environment(s) {', '.join(broken)} could not be used (see above); fix the pins file", file=sys.stderr)
+        return 2
     return 1 if any(not f.expected for c in outcome.cells for f in c.findings) else 0

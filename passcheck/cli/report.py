@@ -25,7 +25,13 @@ def handle(args) -> int:
     if args.baseline:
         baseline.apply(cells, baseline.load(args.baseline))
     if args.format == "terminal":
-        terminal.render(cells)
+        if args.out:
+            from rich.console import Console
+
+            with open(args.out, "w", encoding="utf-8") as f:
+                terminal.render(cells, Console(file=f, width=200, soft_wrap=True))
+        else:
+            terminal.render(cells)
     elif args.format == "junit":
         if not args.out:
             raise PasscheckError("--format junit needs --out FILE")

@@ -115,6 +115,25 @@ def render_terminal(cells: Sequence[CellResult], environments: dict[str, Any], c
             console.print(Text(f"    {e}: {why}"))
             if d.repro.get(e):
                 console.print(Text(f"    reproduce: {d.repro[e]}", style="dim"))
+    diff_keys = {(d.case, d.form, d.pass_id) for d in diffs}
+    same: dict[tuple[str, str, str, str, str], list] = {}
+    for c in cells:
+        if (c.case, c.form, c.pass_id) in diff_keys:
+            continue
+        for f in c.findings:
+            if not f.expected:
+                same.setdefault((f.case, f.form, f.pass_id, f.oracle, f.kind), []).append(f)
+    if same:
+        console.print(Text("Findings in every environment that ran them", style="bold"))
+    for (case, form, pass_id, oracle, kind), fs in same.items():
+        envs_seen = sorted({f.env for f in fs})
+        console.print(Text(f"{case} | {form} | {pass_id} | {', '.join(envs_seen)} | {oracle}: [{kind}] {fs[0].message}", style="red"), soft_wrap=True)
+        if fs[0].repro:
+            console.print(Text(f"    reproduce: {fs[0].repro}", style="dim"), soft_wrap=True)
+    for e in envs:
+        err = (environments.get(e) or {}).get("error")
+        if err:
+            console.print(Text(f"environment {e} is unavailable: {err}", style="bold red"), soft_wrap=True)
     n = counts(cells)
     findings = sum(1 for c in cells for f in c.findings if not f.expected)
     console.print(f"{n['cells']} cells in {len(envs)} environments: {findings} unexpected findings, "

@@ -108,6 +108,8 @@ class PassAdapter:
             out = self.apply(copy, Path(workdir))
         except PassDeclined as exc:
             return PassOutcome(self.id, "declined", error=_one_para(str(exc)), versions=self.versions(), seconds=time.perf_counter() - start)
+        except TimeoutError as exc:
+            return PassOutcome(self.id, "timeout", error=str(exc), versions=self.versions(), seconds=time.perf_counter() - start)
         except self.declines as exc:  # type: ignore[misc]
             return PassOutcome(self.id, "declined", error=_one_para(f"{type(exc).__name__}: {exc}"), versions=self.versions(), seconds=time.perf_counter() - start)
         except Exception as exc:  # noqa: BLE001 - a crash of the tool is a finding, not our error

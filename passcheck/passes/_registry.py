@@ -66,8 +66,9 @@ def get_pass(pass_id: str) -> PassAdapter:
         if not 7 <= target <= 30:
             raise PasscheckError(f"pass {pass_id!r}: target opset must be between 7 and 30")
         return VersionConverterAdapter(target)
-    if pass_id.startswith("cmd:"):
-        return CommandAdapter(pass_id[4:].strip().strip("'\""))
+    for prefix, folds in (("cmd:", False), ("cmd+fold:", True)):
+        if pass_id.startswith(prefix):
+            return CommandAdapter(pass_id[len(prefix):].strip().strip("'\""), folds_constants=folds)
     raise UnknownIdError("pass", pass_id, list(known_pass_ids()) + ["onnx:convert-opset-N", "cmd:'TOOL {in} {out}'"])
 
 

@@ -1,23 +1,32 @@
 """Any external command that reads a model and writes a model: ``cmd:'TOOL {in} {out}'``.
 
 ``{in}`` and ``{out}`` are replaced by file paths in a private work folder. A non-zero exit is
-``declined`` (stderr tail recorded); death by a signal or no output file is ``crashed``.
+``declined`` (stderr tail recorded); death by a signal, no output file or an output that is not
+a ModelProto is ``crashed``; a command still running after the timeout is killed with every
+process it started (``timeout``). ``cmd+fold:'…'`` declares that the tool folds constants, so
+the missed-folding oracle applies to it (onnxsim, onnxslim); plain ``cmd:`` does not.
 """
 
 from __future__ import annotations
 
+import os
 import shlex
+import signal
 import subprocess
 from pathlib import Path
 
 from passcheck.errors import PasscheckError
 from passcheck.passes._base import PassAdapter, PassDeclined
 
+#: Seconds a command may run when passcheck runs it in its own process (``--no-isolation``);
+#: the CLI sets it from ``--timeout``. Isolated runs are limited by the worker's timeout.
+DEFAULT_TIMEOUT = 300.0
+
 
 class CommandAdapter(PassAdapter):
     tools = ()
 
-    def __init__(self, template: str, timeout: float | None = None, folds_constants: bool = True):
+    def __init__(self, template: str, timeout: float | None = None, folds_constants: bool = False):
         if "{in}" not in template or "{out}" not in template:
             raise PasscheckError(f"cmd pass {template!r} must contain both {{in}} and {{out}}")
         try:
@@ -25,7 +34,7 @@ class CommandAdapter(PassAdapter):
         except ValueError as exc:
             raise PasscheckError(f"cmd pass {template!r}: {exc}") from None
         self.template = template
-        self.id = f"cmd:{template}"
+        self.id = f"cmd+fold:{template}" if folds_constants else f"cmd:{template}"
         self.timeout = timeout
         self._folds = folds_constants
         self.doc = f"external command: {template}"
@@ -37,20 +46,51 @@ class CommandAdapter(PassAdapter):
     optimizes = True
 
     def apply(self, model, workdir: Path):
-        import onnx
+        import onnx  # noqa: F401 - the output is parsed below
+
+        from passcheck.errors import ModelLoadError
+        from passcheck.modelio import model_from_bytes
 
         src, dst = Path(workdir) / "in.onnx", Path(workdir) / "out.onnx"
         src.write_bytes(model.SerializeToString())
         argv = [a.replace("{in}", str(src)).replace("{out}", str(dst)) for a in shlex.split(self.template)]
+        # Inside an isolation worker the whole worker process group is killed on timeout; in
+        # passcheck's own process the command gets a session of its own so its children can be.
+        own_session = not os.environ.get("PASSCHECK_IN_WORKER")
         try:
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=self.timeout, stdin=subprocess.DEVNULL)
+            proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                    text=True, errors="replace", start_new_session=own_session)
         except FileNotFoundError as exc:
             raise PassDeclined(f"command not found: {argv[0]}") from exc
-        tail = (proc.stderr or proc.stdout or "").strip()[-1500:]
+        except PermissionError as exc:
+            raise PassDeclined(f"command not executable: {argv[0]}") from exc
+        try:
+            out, err = proc.communicate(timeout=self.timeout or DEFAULT_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            _kill_tree(proc, own_session)
+            proc.communicate()
+            raise TimeoutError(f"the command did not finish in {self.timeout or DEFAULT_TIMEOUT:g} s and was killed") from None
+        finally:
+            if own_session:
+                _kill_tree(proc, True)  # nothing the command started outlives it
+        tail = (err or out or "").strip()[-1500:]
         if proc.returncode < 0:
             raise RuntimeError(f"killed by signal {-proc.returncode}: {tail}")
         if proc.returncode != 0:
             raise PassDeclined(f"exit {proc.returncode}: {tail}")
         if not dst.is_file():
             raise RuntimeError(f"command exited 0 but wrote no {{out}} file: {tail}")
-        return onnx.load(str(dst))
+        try:
+            return model_from_bytes(dst.read_bytes(), "the command's {out} file")
+        except ModelLoadError as exc:
+            raise RuntimeError(f"command exited 0 but its output is not a model: {exc}") from None
+
+
+def _kill_tree(proc: subprocess.Popen, own_session: bool) -> None:
+    try:
+        if own_session:
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
+    except (ProcessLookupError, PermissionError):
+        pass

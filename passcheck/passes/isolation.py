@@ -133,7 +133,7 @@ class IsolatedExecutor:
         if reply is not None:
             return reply["run"]
         if not ready:
-            self._proc.kill()
+            _kill_group(self._proc)
             error = f"onnxruntime gave no result after {self.timeout:g} s; the run was killed"
         else:
             self._proc.join(5)
@@ -173,7 +173,7 @@ class IsolatedExecutor:
     def _stop(self) -> None:
         if self._proc is not None:
             if self._proc.is_alive():
-                self._proc.kill()
+                _kill_group(self._proc)
             self._proc.join(5)
         if self._conn is not None:
             self._conn.close()
@@ -191,7 +191,7 @@ class IsolatedExecutor:
             return self._await(adapter, proc, conn, offset)
         finally:
             if proc.is_alive():
-                proc.kill()
+                _kill_group(proc)
             proc.join(5)
             conn.close()
 
@@ -205,7 +205,7 @@ class IsolatedExecutor:
         seconds = time.perf_counter() - start
         if reply is None:
             if not ready:
-                proc.kill()
+                _kill_group(proc)
                 proc.join(5)
                 status, error = "timeout", f"no result after {self.timeout:g} s; the pass was killed"
             else:
@@ -236,6 +236,16 @@ class IsolatedExecutor:
         return text[-_TAIL_CHARS:]
 
 
+def _kill_group(proc) -> None:
+    """Kill a worker and every process in its group (commands a pass started)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, TypeError):
+        pass
+    if proc.is_alive():
+        proc.kill()
+
+
 def _death(exitcode: int | None) -> tuple[str, str]:
     if exitcode is not None and exitcode < 0:
         try:
@@ -251,6 +261,11 @@ def _limit(memory_mb: int | None, log_path: str) -> None:
     import resource
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    import faulthandler
+
+    faulthandler.disable()  # the pass's own last output is the crash report, not our stack dump
+    os.setpgrp()  # the worker leads a process group: killing it kills what its passes started
+    os.environ["PASSCHECK_IN_WORKER"] = "1"
     fd = os.open(log_path, os.O_WRONLY | os.O_APPEND)
     os.dup2(fd, 1)
     os.dup2(fd, 2)

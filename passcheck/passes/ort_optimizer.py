@@ -43,7 +43,8 @@ class OrtOptimizerAdapter(PassAdapter):
         so = ort.SessionOptions()
         so.graph_optimization_level = getattr(ort.GraphOptimizationLevel, LEVELS[self.level])
         so.optimized_model_filepath = str(out)
-        so.log_severity_level = 3
+        ort.set_default_logger_severity(4)  # failures are returned as the outcome's error
+        so.log_severity_level = 4
         so.intra_op_num_threads = 1
         try:
             ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])

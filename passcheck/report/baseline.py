@@ -35,6 +35,8 @@ def load(path: str | Path) -> list[Known]:
         doc = json.loads(p.read_text(encoding="utf-8"))
     except OSError as exc:
         raise PasscheckError(f"{p}: cannot read baseline: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise PasscheckError(f"{p}: baseline is not a text (JSON) file") from None
     except json.JSONDecodeError as exc:
         raise PasscheckError(f"{p}: baseline is not valid JSON (line {exc.lineno}: {exc.msg})") from None
     entries = doc.get("known") if isinstance(doc, dict) else None

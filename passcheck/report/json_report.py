@@ -26,6 +26,9 @@ def atomic_write(path: str | Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a report is an ordinary file
         os.replace(tmp, p)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -63,6 +66,8 @@ def read_report(path: str | Path) -> tuple[list[CellResult], dict[str, Any]]:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise PasscheckError(f"{p}: cannot read report: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise PasscheckError(f"{p}: not a passcheck report (not text)") from None
     try:
         doc = json.loads(text)
         if isinstance(doc, dict) and "results" in doc:
@@ -78,7 +83,7 @@ def read_report(path: str | Path) -> tuple[list[CellResult], dict[str, Any]]:
         if rec.get("type") == "cell":
             cells.append(CellResult.from_json(rec))
         elif rec.get("type") == "environment":
-            envs[rec["id"]] = rec["versions"]
+            envs[rec["id"]] = {**rec["versions"], **({"error": rec["error"]} if rec.get("error") else {})}
     if not cells and not envs and text.strip():
         raise PasscheckError(f"{p}: not a passcheck report (JSON or JSON lines)")
     return cells, envs

@@ -25,8 +25,8 @@ def render(cells: Iterable[CellResult], console: Console | None = None, *, show_
     if show_grid and rows:
         multi_env = len({c.env for c in cells}) > 1
         t = Table(show_lines=False, header_style="bold", pad_edge=False)
-        t.add_column("case")
-        t.add_column("form")
+        t.add_column("case", overflow="fold")
+        t.add_column("form", overflow="fold")
         if multi_env:
             t.add_column("env")
         for p in passes:

@@ -89,7 +89,7 @@ def synthesize(model: "onnx.ModelProto", binding: Mapping[str, int], seed: int, 
     if total > max_bytes:
         big = max(plans, key=lambda p: p[4])
         raise FeedError(f"synthesized feeds would take {total:,} bytes (limit {max_bytes:,}; input {big[0]!r} of shape {list(big[2])} "
-                        f"alone {big[4]:,}); bind smaller sizes with --bind SYM=N or pass --feeds")
+                        f"alone {big[4]:,}); give real inputs with --feeds" + ("" if not binding else ", or smaller symbolic dims with --bind SYM=N"))
     del onnx
     feeds: dict[str, Any] = {}
     for name, kind, shape, dtype, _size in plans:

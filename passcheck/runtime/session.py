@@ -68,9 +68,10 @@ def session_options() -> "onnxruntime.SessionOptions":
     """The options of every passcheck session: unoptimized (``ORT_DISABLE_ALL``), one intra-op thread, errors only."""
     import onnxruntime as ort
 
+    ort.set_default_logger_severity(4)  # run errors come back in RunResult.error, not on stderr
     so = ort.SessionOptions()
     so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    so.log_severity_level = 3
+    so.log_severity_level = 4
     so.intra_op_num_threads = 1
     return so
 
