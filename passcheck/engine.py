@@ -171,7 +171,7 @@ def evaluate(
     _check_same_interface(subject)
     first = next(iter(subject.forms.values()))
     feeds = [dict(f) for f in subject.feed_sets] if subject.feed_sets else [
-        subject.feeds(b, seed_for(subject.id, i)) if subject.feeds else synthesize(first, b, seed_for(subject.id, i))
+        subject.feeds(b, seed_for(subject.id, i)) if subject.feeds else synthesize(first, b, seed_for(subject.id, i), default_size=2 + i)
         for i, b in enumerate(subject.bindings)
     ]
     # Model runs go through the executor's worker when it has one (a crash costs one run).

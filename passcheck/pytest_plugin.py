@@ -118,6 +118,15 @@ def _marker_args(marker: pytest.Mark) -> dict[str, list[Any] | None]:
     if unknown:
         _usage(f"unknown argument{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; allowed: {', '.join(MARKER_ARGS)}")
     args = {k: _as_list(marker.kwargs.get(k), k) for k in MARKER_ARGS}
+    for p in args["passes"] or ():
+        if isinstance(p, str) and p != "input":
+            from passcheck.errors import PasscheckError
+            from passcheck.passes import get_pass
+
+            try:
+                get_pass(p)
+            except PasscheckError as exc:
+                _usage(str(exc))
     if args["oracles"]:
         from passcheck.testing import ORACLES
 

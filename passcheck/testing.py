@@ -190,7 +190,7 @@ def check_model_passes(model: "onnx.ModelProto | str | Path", passes: Sequence[P
     adapters = [as_adapter(p) for p in passes]
     with contextlib.ExitStack() as stack:
         ids = [stack.enter_context(registered(a)) for a in adapters]
-        report = check_model(model, ids)
+        report = check_model(model, ids, bind=bind)
     cells = [c for c in report.cells if include_input or c.pass_id != "input"]
     return select((f for c in cells for f in c.findings), oracles=oracles)
 

@@ -65,6 +65,22 @@ def foldable_nodes(model, runs) -> list[tuple[int, object, list]]:
     return found
 
 
+def _dims_vary(model, feeds) -> bool:
+    """True when every non-static input dim took at least two sizes across the runs: only then
+    does "the same value in every run" mean "independent of the symbolic dims"."""
+    for vi in model.graph.input:
+        tt = vi.type.tensor_type if vi.type.HasField("tensor_type") else None
+        if tt is None or not tt.HasField("shape"):
+            continue
+        for axis, d in enumerate(tt.shape.dim):
+            if d.HasField("dim_value"):
+                continue
+            sizes = {np.shape(f[vi.name])[axis] for f in feeds if vi.name in f and np.ndim(f[vi.name]) > axis}
+            if len(sizes) == 1:
+                return False
+    return True
+
+
 def _invariant(name: str, runs):
     first = None
     for r in runs:
@@ -85,7 +101,7 @@ def check(run: FormRun) -> list[Finding]:
     if out is None or not run.folds_constants:
         return []
     runs = [r for r in run.runs if not r.error]
-    if len(runs) < 2:
+    if len(runs) < 2 or not _dims_vary(run.model, [f for f, r in zip(run.feeds, run.runs) if not r.error]):
         return []
     found = []
     for idx, node, values in foldable_nodes(out, runs):

@@ -92,3 +92,17 @@ def test_a_correct_pass_yields_nothing(fn):
     for case_id in ("optional-input/conv-bn", "shape/static-1-3-reshape", "constant/pad-pads-opset17"):
         cells = _run(case_id, fn)
         assert not [f for c in cells for f in c.findings], case_id
+
+
+def test_folding_oracle_does_not_judge_when_a_symbol_never_varied():
+    import dataclasses
+
+    pid = "planted:identity-fold"
+    register_pass(FunctionAdapter(pid, planted.identity, folds_constants=True))
+    try:
+        subject = Subject.from_case(registry().get("shape/dynamic-0-2-output"), tool_version("onnx"))
+        same = dataclasses.replace(subject, bindings=({"N": 4, "M": 4}, {"N": 4, "M": 4}))
+        cells = evaluate(same, [pid])
+    finally:
+        unregister_pass(pid)
+    assert not _found(cells, "folding", "missed-optimization")
