@@ -20,6 +20,13 @@ from passcheck.report.summary import counts, label
 Row = tuple[str, str, str]  # case, form, pass
 
 
+def _env_key(env: str):
+    """Sort ``onnx-1.9`` before ``onnx-1.18``: numbers compare as numbers."""
+    import re
+
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", env)]
+
+
 @dataclasses.dataclass
 class Difference:
     case: str
@@ -34,7 +41,7 @@ class Difference:
         groups: dict[str, list[str]] = {}
         for env, lab in self.labels.items():
             groups.setdefault(lab, []).append(env)
-        parts = "; ".join(f"{lab} on {', '.join(envs)}" for lab, envs in groups.items())
+        parts = "; ".join(f"{lab} on {', '.join(sorted(envs, key=_env_key))}" for lab, envs in groups.items())
         return f"{self.case} | {self.form} | {self.pass_id}: {parts}"
 
     def to_json(self) -> dict[str, Any]:

@@ -24,4 +24,5 @@ def check(run: FormRun) -> list[Finding]:
     if out is None:
         return []
     err = checker_error(out)
-    return [run.finding("invalid-model", NAME, f"the checker rejects the output of {run.pass_id}: {brief(err)}", error=err)] if err else []
+    what = "this form" if run.pass_id == "input" else f"the output of {run.pass_id}"
+    return [run.finding("invalid-model", NAME, f"the checker rejects {what}: {brief(err)}", error=err)] if err else []

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
 from passcheck.records import CellResult
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml(text: str) -> str:
+    """Text XML 1.0 can carry: tool output often holds ANSI escapes and other control bytes."""
+    return _NOT_XML.sub("", text)
 
 
 def write_junit(path: str | Path, cells: Iterable[CellResult], suite: str = "passcheck") -> None:
@@ -23,17 +32,17 @@ def write_junit(path: str | Path, cells: Iterable[CellResult], suite: str = "pas
         tc = TestCase(f"{c.form} | {c.pass_id} | {c.env}", classname=c.case, time=c.seconds)
         new = [f for f in c.findings if not f.expected]
         if new:
-            tc.result = [Failure("; ".join(f"[{f.kind}] {f.message}" for f in new)[:2000], type_=",".join(sorted({f.kind for f in new})))]
-            tc.system_out = "\n".join(f"{f.headline()}\n  reproduce: {f.repro}" for f in new)
+            tc.result = [Failure(_xml("; ".join(f"[{f.kind}] {f.message}" for f in new)[:2000]), type_=",".join(sorted({f.kind for f in new})))]
+            tc.system_out = _xml("\n".join(f"{f.headline()}\n  reproduce: {f.repro}" for f in new))
         elif c.status in ("skipped", "unavailable"):
-            tc.result = [Skipped(f"{c.status}: {c.error or ''}")]
+            tc.result = [Skipped(_xml(f"{c.status}: {c.error or ''}"))]
         elif c.findings:
-            tc.result = [Skipped("expected: " + "; ".join(f.reason for f in c.findings))]
-        ts.add_testcase(tc)
+            tc.result = [Skipped(_xml("expected: " + "; ".join(f.reason for f in c.findings)))]
+        ts.append(tc)  # add_testcase recounts the suite on every call: quadratic on a big matrix
     ts.update_statistics()
     xml = JUnitXml()
     xml.add_testsuite(ts)
     tmp = Path(str(path) + ".tmp")
-    xml.write(str(tmp), pretty=True)
+    xml.write(str(tmp), pretty=False)  # pretty printing goes through minidom: slow on a big matrix
     atomic_write(path, tmp.read_text(encoding="utf-8"))
     tmp.unlink()

@@ -31,6 +31,20 @@ def render(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] 
     return "\n".join(out) + "\n"
 
 
+#: The tool a pass id exercises, for the "versions affected" column.
+_TOOL = {"ort": ("onnxruntime",), "onnx": ("onnx",), "onnxscript": ("onnxscript",), "input": ("onnx", "onnxruntime")}
+
+
+def _affected(pass_id: str, envs_seen: list[str], environments: dict[str, dict[str, Any]], cell_versions: dict[str, Any]) -> str:
+    tools = _TOOL.get(pass_id.split(":", 1)[0], ("onnx", "onnxruntime", "onnxscript"))
+    parts = []
+    for e in envs_seen:
+        v = (environments or {}).get(e) or cell_versions
+        parts.append(" ".join(f"{t} {v[t]}" for t in tools if v.get(t)) or e)
+    everywhere = environments and len(environments) > 1 and set(envs_seen) == set(environments)
+    return ("every environment: " if everywhere else "") + "; ".join(dict.fromkeys(parts))
+
+
 def findings_table(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] | None = None, *, title: str = "Findings") -> str:
     """One row per (pass, oracle, kind, form): how many cases show it, one example, and the
     versions of the tool under test in each environment where it was seen."""
@@ -40,14 +54,12 @@ def findings_table(cells: Iterable[CellResult], environments: dict[str, dict[str
             groups.setdefault((f.pass_id, f.oracle, f.kind, f.form), []).append((f, c))
     out = [f"# {title}", ""]
     for env, versions in (environments or {}).items():
-        out.append(f"- `{env}`: " + ", ".join(f"{k} {v}" for k, v in versions.items() if v))
-    out += ["", "| pass | oracle | kind | form | cases | example | versions |", "|---|---|---|---|---|---|---|"]
+        out.append(f"- `{env}`: " + ", ".join(f"{k} {v}" for k, v in versions.items() if v and k != "error"))
+    out += ["", "| pass | oracle | kind | form | cases | example | versions affected |", "|---|---|---|---|---|---|---|"]
     for (pid, oracle, kind, form), items in sorted(groups.items()):
         cases = sorted({f.case for f, _ in items})
         f, c = items[0]
-        tools = {k: v for k, v in (c.versions or {}).items() if v}
-        seen_envs = sorted({f.env for f, _ in items})
-        vers = "; ".join(f"{e}: " + ", ".join(f"{k} {v}" for k, v in ((environments or {}).get(e) or tools).items() if k in ("onnx", "onnxruntime", "onnxscript") and v) for e in seen_envs)
+        seen = sorted({x.env for x, _ in items}, key=lambda e: [int(t) if t.isdigit() else t for t in __import__("re").split(r"(\d+)", e)])
         shown = ", ".join(f"`{x}`" for x in cases[:4]) + (f" (+{len(cases) - 4})" if len(cases) > 4 else "")
-        out.append(f"| `{pid}` | {oracle} | {kind} | {form} | {len(cases)}: {shown} | `{f.case}`: {_esc(f.message)} | {vers} |")
+        out.append(f"| `{pid}` | {oracle} | {kind} | {form} | {len(cases)}: {shown} | `{f.case}`: {_esc(f.message)} | {_affected(pid, seen, environments or {}, c.versions or {})} |")
     return "\n".join(out) + "\n"
