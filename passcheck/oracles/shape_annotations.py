@@ -26,6 +26,7 @@ does not depend on the order values were checked in (seed 000, "Order-independen
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -139,12 +140,16 @@ def graph_scopes(model: "onnx.ModelProto") -> Iterator[tuple[str, Any]]:
     """
     import onnx
 
+    graph, graphs = onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS
+
     def walk(scope: str, nodes) -> Iterator[tuple[str, Any]]:
         for i, n in enumerate(nodes):
             for att in n.attribute:
+                kind = att.type
+                if kind != graph and kind != graphs:
+                    continue
                 base = f"{scope + '/' if scope else ''}{node_label(n, i)}.{att.name}"
-                subs = [(base, att.g)] if att.type == onnx.AttributeProto.GRAPH else \
-                    [(f"{base}[{j}]", g) for j, g in enumerate(att.graphs)] if att.type == onnx.AttributeProto.GRAPHS else []
+                subs = [(base, att.g)] if kind == graph else [(f"{base}[{j}]", g) for j, g in enumerate(att.graphs)]
                 for s, g in subs:
                     yield s, g
                     yield from walk(s, g.node)
@@ -162,21 +167,112 @@ def has_subscopes(model: "onnx.ModelProto") -> bool:
     return next(iter(s for s, _ in graph_scopes(model) if s), None) is not None
 
 
+def _annotated_infos(scopes: list[tuple[str, Any]]) -> Iterator[tuple[str, str, "onnx.ValueInfoProto"]]:
+    """(scope, role, ValueInfoProto) of every annotated value of ``scopes`` (see :func:`annotated_values`)."""
+    for scope, g in scopes:
+        if scope.startswith("function") and "/" not in scope:
+            vis = [(vi, ASSERTION) for vi in getattr(g, "value_info", ())]
+        else:
+            vis = [(vi, PRECONDITION if not scope else ASSERTION) for vi in g.input]
+            vis += [(vi, ASSERTION) for vi in list(g.output) + list(g.value_info)]
+        yield from ((scope, role, vi) for vi, role in vis if vi.type.WhichOneof("value"))
+
+
 def annotated_values(model: "onnx.ModelProto") -> list[Annotated]:
     """Every annotated value of every scope; a name annotated twice appears twice.
 
     Main-graph inputs (those with an initializer too: overridable defaults) are preconditions;
     everything else is an assertion. A FunctionProto annotates through ``value_info`` (IR 10).
     """
-    out = []
-    for scope, g in graph_scopes(model):
-        if scope.startswith("function") and "/" not in scope:
-            vis = [(vi, ASSERTION) for vi in getattr(g, "value_info", ())]
-        else:
-            vis = [(vi, PRECONDITION if not scope else ASSERTION) for vi in g.input]
-            vis += [(vi, ASSERTION) for vi in list(g.output) + list(g.value_info)]
-        out += [Annotated(scope_key(scope, vi.name), vi.name, vi.type, role, scope) for vi, role in vis if vi.type.WhichOneof("value")]
-    return out
+    return [Annotated(scope_key(scope, vi.name), vi.name, vi.type, role, scope) for scope, role, vi in _annotated_infos(list(graph_scopes(model)))]
+
+
+class AnnotationPlan:
+    """The annotations of one model, read once, in the form :func:`check` walks them.
+
+    Attributes:
+        model: the model read (the plan describes it as it was when read).
+        nested: whether it has a subgraph or a model-local function.
+        steps: per annotated value, in :func:`annotated_values` order: (key, name, TypeProto,
+            role, scope, kind, rule); ``kind`` is the TypeProto's ``value`` field, ``rule`` is
+            ``None`` unless a tensor: (numpy dtype or None, rank or None without ``shape``, the
+            shape when every dim has a ``dim_value`` else None, ((axis, dim_value)...),
+            ((axis, dim_param)...)).
+        count: distinct observation keys annotated.
+    """
+
+    __slots__ = ("model", "nested", "steps", "count")
+
+    def __init__(self, model: "onnx.ModelProto") -> None:
+        scopes = list(graph_scopes(model))
+        self.model = model
+        self.nested = len(scopes) > 1
+        self.steps = []
+        for scope, role, vi in _annotated_infos(scopes):
+            tp, name = vi.type, vi.name
+            self.steps.append((scope_key(scope, name), name, tp, role, scope, *_compiled(tp.SerializeToString())))
+        self.count = len({s[0] for s in self.steps})
+
+
+class Observed(dict):
+    """Observation key → value, carrying the :class:`AnnotationPlan` of the model observed (or None)."""
+
+    __slots__ = ("plan",)
+
+    def __init__(self, *args: Any, plan: AnnotationPlan | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.plan = plan
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _compiled(type_bytes: bytes) -> tuple[str, tuple | None]:
+    """(kind, rule) of a serialized TypeProto (see :class:`AnnotationPlan`): types repeat, so each is read once."""
+    import onnx
+
+    tp = onnx.TypeProto.FromString(type_bytes)
+    kind = tp.WhichOneof("value")
+    return kind, _tensor_rule(tp.tensor_type) if kind == "tensor_type" else None
+
+
+def _tensor_rule(tt) -> tuple:
+    want = _want_dtype(tt.elem_type) if tt.elem_type else None
+    if not tt.HasField("shape"):
+        return want, None, None, (), ()
+    fixed, params = [], []
+    dims = tt.shape.dim
+    for axis, d in enumerate(dims):
+        which = d.WhichOneof("value")
+        if which == "dim_value":
+            fixed.append((axis, d.dim_value))
+        elif which == "dim_param":
+            params.append((axis, d.dim_param))
+    exact = tuple(v for _, v in fixed) if len(fixed) == len(dims) else None
+    return want, len(dims), exact, tuple(fixed), tuple(params)
+
+
+def _holds(rule: tuple, value: Any, label: str, role: str, bmap: BindingMap) -> bool:
+    """Whether a tensor-like value (numpy dtype and shape) satisfies ``rule``; its symbol occurrences are recorded then.
+
+    False when it does not, or is not tensor-like: :func:`_check_value` then judges it in full.
+    """
+    dtype = getattr(value, "dtype", None)
+    if not isinstance(dtype, np.dtype) or not hasattr(value, "shape"):
+        return False
+    want, rank, exact, fixed, params = rule
+    if want is not None and dtype is not want and not _dtype_ok(want, dtype, True):
+        return False
+    if rank is None:
+        return True
+    shape = value.shape
+    if type(shape) is not tuple:
+        shape = tuple(shape)
+    if exact is not None:
+        return shape == exact
+    if len(shape) != rank or any(shape[axis] != v for axis, v in fixed):
+        return False
+    for axis, sym in params:
+        bmap.add(Occurrence(sym, label, axis, int(shape[axis]), role))
+    return True
 
 
 def annotations(model: "onnx.ModelProto") -> list[tuple[str, "onnx.TypeProto", str]]:
@@ -198,30 +294,32 @@ def check(model: "onnx.ModelProto", observed: Mapping[str, Any], *, unobservable
     Returns:
         An :class:`AnnotationReport` with every violation (empty when all hold).
     """
+    plan = getattr(observed, "plan", None)
+    if not isinstance(plan, AnnotationPlan) or plan.model is not model:
+        plan = AnnotationPlan(model)
     bmap = BindingMap()
     violations: list[Violation] = []
     why = dict(unobservable or {})
     unobserved: dict[str, str] = {}
     unchecked: dict[str, str] = {}
     checked: set[str] = set()
-    annotated = annotated_values(model)
-    for a in annotated:
-        value = observed.get(a.key, _MISSING)
-        if value is _MISSING or (isinstance(value, Repeated) and not value):
-            unobserved[a.key] = why.get(a.key, "not produced in this run" + (" (its subgraph or function never ran)" if a.scope else ""))
+    for key, _name, tp, role, scope, kind, rule in plan.steps:
+        value = observed.get(key, _MISSING)
+        repeated = isinstance(value, Repeated)
+        if value is _MISSING or (repeated and not value):
+            unobserved[key] = why.get(key, "not produced in this run" + (" (its subgraph or function never ran)" if scope else ""))
             continue
-        if a.type.WhichOneof("value") == "opaque_type":
-            unchecked[a.key] = OPAQUE
+        if kind == "opaque_type":
+            unchecked[key] = OPAQUE
             continue
-        checked.add(a.key)
-        samples = list(enumerate(value)) if isinstance(value, Repeated) else [(None, value)]
-        for i, v in samples:
-            label = a.key if i is None else f"{a.key}#{i}"
-            violations.extend(_check_value(label, a.type, v, a.role, bmap))
+        checked.add(key)
+        for label, v in ((f"{key}#{i}", v) for i, v in enumerate(value)) if repeated else ((key, value),):
+            if rule is None or not _holds(rule, v, label, role, bmap):
+                violations.extend(_check_value(label, tp, v, role, bmap))
     violations.extend(_symbol_violations(bmap))
     violations.sort(key=lambda v: (v.rule, v.value, v.message))
     unobserved = {k: v for k, v in unobserved.items() if k not in checked}
-    return AnnotationReport(violations, bmap.resolve(), len({a.key for a in annotated}), len(checked), unobserved, unchecked)
+    return AnnotationReport(violations, bmap.resolve(), plan.count, len(checked), unobserved, unchecked)
 
 
 _MISSING = object()
@@ -265,6 +363,7 @@ def _sparse_parts(value: Any) -> tuple[Any, tuple[int, ...]] | None:
     return np.asarray(vals), tuple(int(d) for d in dense)
 
 
+@functools.cache
 def _want_dtype(elem_type: int) -> np.dtype | None:
     import onnx.helper
 

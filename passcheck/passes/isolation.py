@@ -258,15 +258,17 @@ def _death(exitcode: int | None) -> tuple[str, str]:
 
 def _limit(memory_mb: int | None, log_path: str) -> None:
     """In the child: ignore Ctrl-C (the parent decides), send output to the log, cap memory."""
+    import faulthandler
     import resource
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    import faulthandler
-
     faulthandler.disable()  # the pass's own last output is the crash report, not our stack dump
     os.setpgrp()  # the worker leads a process group: killing it kills what its passes started
     os.environ["PASSCHECK_IN_WORKER"] = "1"
-    fd = os.open(log_path, os.O_WRONLY | os.O_APPEND)
+    try:
+        fd = os.open(log_path, os.O_WRONLY | os.O_APPEND)
+    except OSError:  # the parent is shutting down and removed its folder: nobody will read this output
+        fd = os.open(os.devnull, os.O_WRONLY)
     os.dup2(fd, 1)
     os.dup2(fd, 2)
     os.close(fd)

@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from passcheck.errors import PasscheckError
-from passcheck.oracles.shape_annotations import annotated_values, has_subscopes, node_label
-from passcheck.runtime.session import all_node_outputs, observation_copy, session_options
+from passcheck.oracles.shape_annotations import AnnotationPlan, Observed, node_label
+from passcheck.runtime.session import observation_copy, session_options
 
 if TYPE_CHECKING:
     import onnx
@@ -68,13 +68,13 @@ class _Untrusted(Exception):
     """The fast run cannot vouch for what it saw; observe again with every value exposed."""
 
 
-def _unobservable_by_ort(model: "onnx.ModelProto") -> dict[str, str]:
+def _unobservable_by_ort(model: "onnx.ModelProto", plan: AnnotationPlan | None = None) -> dict[str, str]:
     out = {}
-    for a in annotated_values(model):
-        if a.scope.startswith("function"):
-            out[a.key] = f"inside {a.scope}: onnxruntime inlines functions and cannot expose their values; use --engine reference"
-        elif a.scope:
-            out[a.key] = f"inside subgraph {a.scope}: onnxruntime cannot expose subgraph values; use --engine reference"
+    for key, _name, _tp, _role, scope, _kind, _rule in (plan or AnnotationPlan(model)).steps:
+        if scope.startswith("function"):
+            out[key] = f"inside {scope}: onnxruntime inlines functions and cannot expose their values; use --engine reference"
+        elif scope:
+            out[key] = f"inside subgraph {scope}: onnxruntime cannot expose subgraph values; use --engine reference"
     return out
 
 
@@ -123,7 +123,7 @@ def _run_failed(exc: BaseException, model: "onnx.ModelProto") -> RunFailed:
     return RunFailed(f"onnxruntime could not run the model on these feeds: {type(exc).__name__}: {text}")
 
 
-def _profiled(model: "onnx.ModelProto", trace: str) -> dict[str, TensorMeta]:
+def _profiled(outputs: list[tuple[str, ...]], trace: str) -> dict[str, TensorMeta]:
     """Output name → shape and elem_type of every main-graph node output, from one run's profile.
 
     ``trace`` is onnxruntime's profile (Chrome trace JSON, one event a line): each kernel run is a
@@ -131,12 +131,13 @@ def _profiled(model: "onnx.ModelProto", trace: str) -> dict[str, TensorMeta]:
     ``{"<type name>":[dims]}`` for each tensor output. Only those two fields are read, by
     pattern, so the (large) rest of each event is never decoded.
 
+    ``outputs``: the outputs of each main-graph node, in node order.
+
     Raises:
         _Untrusted: a kernel not of the model ran (onnxruntime rewrote the graph: inserted casts,
             expanded a function), or a kernel event is not in the expected form.
     """
     elem_types = _elem_types()
-    outputs = [n.output for n in model.graph.node]
     metas: dict[tuple[str, str], TensorMeta | None] = {}
     out: dict[str, TensorMeta] = {}
     pos = 0
@@ -177,8 +178,10 @@ def _end_profiling(sess) -> str:
         return ""
 
 
-def _run(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str], profile: bool) -> tuple[dict[str, Any], dict[str, TensorMeta]]:
+def _run(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str], profile: list[tuple[str, ...]] | None) -> tuple[dict[str, Any], dict[str, TensorMeta]]:
     """One session and run: (graph outputs and ``expose`` → TensorMeta, profiled node outputs).
+
+    ``profile``: the outputs of each main-graph node to read from the run's profile, or None.
 
     Raises:
         RunFailed: the model failed to load or run.
@@ -188,13 +191,13 @@ def _run(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str], 
 
     so = session_options()
     prefix = os.path.join(tempfile.gettempdir(), f"passcheck-ort-{os.getpid()}-{threading.get_ident()}-{next(_TRACES)}")
-    if profile:
+    if profile is not None:
         so.enable_profiling = True
         so.profile_file_prefix = prefix
         so.log_severity_level = 4  # a session that fails to load logs an error for the profile it cannot write
     sess, trace = None, ""
     try:
-        sess = ort.InferenceSession(_ort_copy(model, expose, tag_nodes=profile).SerializeToString(), so, providers=["CPUExecutionProvider"])
+        sess = ort.InferenceSession(_ort_copy(model, expose, tag_nodes=profile is not None).SerializeToString(), so, providers=["CPUExecutionProvider"])
         wanted = {i.name for i in sess.get_inputs()}
         names = [o.name for o in sess.get_outputs()]
         ins = {k: ort.OrtValue.ortvalue_from_numpy(np.asarray(v)) for k, v in feeds.items() if k in wanted}
@@ -202,12 +205,12 @@ def _run(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str], 
     except Exception as exc:  # noqa: BLE001 - reported as RunFailed
         raise _run_failed(exc, model) from None
     finally:
-        if profile and sess is not None:
+        if profile is not None and sess is not None:
             trace = _end_profiling(sess)
-        elif profile:  # the session failed to load: its profile file was created, never written
+        elif profile is not None:  # the session failed to load: its profile file was created, never written
             for path in glob.glob(glob.escape(prefix) + "*.json"):
                 os.unlink(path)
-    profiled = _profiled(model, trace) if profile else {}
+    profiled = _profiled(profile, trace) if profile is not None else {}
     if not all(v.is_tensor() for v in values):
         raise _Untrusted("a fetched value is not a tensor")
     return {n: _meta(v.shape(), v.element_type()) for n, v in zip(names, values)}, profiled
@@ -217,7 +220,7 @@ def _run_exposed(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: lis
     """Every value of ``expose`` and the graph outputs from one run; numpy values unless all are tensors."""
     if tensors_only:
         try:
-            return _run(model, feeds, expose, profile=False)[0]
+            return _run(model, feeds, expose, profile=None)[0]
         except _Untrusted:
             pass
     from passcheck.runtime.session import run_ort
@@ -228,25 +231,24 @@ def _run_exposed(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: lis
     return {k: v for k, v in r.observed.items() if k not in feeds}
 
 
-def _main_annotations(model: "onnx.ModelProto") -> list[tuple[str, "onnx.TypeProto"]]:
-    """(name, TypeProto) of every annotated main-graph value: the unscoped part of ``annotated_values``."""
-    g = model.graph
-    return [(vi.name, vi.type) for vi in [*g.input, *g.output, *g.value_info] if vi.type.WhichOneof("value")]
-
-
-def _observe_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], main: list[tuple[str, "onnx.TypeProto"]], nested: bool) -> dict[str, Any]:
-    produced = set(all_node_outputs(model))
+def _observe_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], main: list[tuple[str, str]], nested: bool) -> dict[str, Any]:
+    """``main``: (name, TypeProto kind) of every annotated main-graph value."""
+    node_outputs, constants = [], set()
+    for n in model.graph.node:
+        node_outputs.append(outs := tuple(n.output))
+        # onnxruntime turns Constant nodes into initializers: no kernel runs, so they are exposed instead
+        if n.op_type == "Constant" and n.domain in ("", "ai.onnx"):
+            constants.update(outs)
+    produced = {o for outs in node_outputs for o in outs if o}
     wanted = list(dict.fromkeys(k for k, _ in main if k in produced))
-    not_tensor = {k for k, tp in main if tp.WhichOneof("value") != "tensor_type"}
+    not_tensor = {k for k, kind in main if kind != "tensor_type"}
     outputs = {o.name for o in model.graph.output}
-    # onnxruntime turns Constant nodes into initializers: no kernel runs, so they are exposed instead
-    constants = {o for n in model.graph.node if n.op_type == "Constant" and n.domain in ("", "ai.onnx") for o in n.output}
     skip = not_tensor | outputs | constants
     by_profile = set() if nested else {k for k in wanted if k not in skip}
     if by_profile and not not_tensor:
         expose = [k for k in wanted if k not in by_profile]
         try:
-            observed, profiled = _run(model, feeds, expose, profile=True)
+            observed, profiled = _run(model, feeds, expose, profile=node_outputs)
             if by_profile <= profiled.keys() and all(profiled[k] == observed[k] for k in outputs & profiled.keys()):
                 observed.update({k: profiled[k] for k in by_profile})
                 return observed
@@ -266,7 +268,9 @@ def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "o
     Returns:
         (observed, unobservable): observation key → value (see
         :func:`passcheck.oracles.shape_annotations.check`; tensors from ``ort`` are
-        :class:`TensorMeta`), and key → why it could not be observed.
+        :class:`TensorMeta`), and key → why it could not be observed. With ``ort``, ``observed``
+        is an :class:`~passcheck.oracles.shape_annotations.Observed` carrying the model's
+        annotation plan, so ``check`` on the same model object does not read it again.
 
     Raises:
         PasscheckError: an unknown engine.
@@ -281,11 +285,11 @@ def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "o
         if r.error:
             raise RunFailed(f"the reference evaluator could not run the model on these feeds: {r.error.splitlines()[0]}")
         return r.observed, {}
-    nested = has_subscopes(model)
-    main = _main_annotations(model)
-    observed = _observe_ort(model, feeds, main, nested)
+    plan = AnnotationPlan(model)
+    main = [(key, kind) for key, _name, _tp, _role, scope, kind, _rule in plan.steps if not scope]
+    observed = Observed(_observe_ort(model, feeds, main, plan.nested), plan=plan)
     observed.update(feeds)
     rest = {k for k, _ in main if k not in observed}
     if rest:  # an annotated initializer not fed (an overridable default, or value_info on a weight)
         observed.update(_initializer_values(model, rest, feeds))
-    return observed, _unobservable_by_ort(model) if nested else {}
+    return observed, _unobservable_by_ort(model, plan) if plan.nested else {}
