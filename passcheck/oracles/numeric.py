@@ -74,8 +74,9 @@ def compare(actual: Any, expected: Any, rtol: float | None = None, atol: float |
     if (inf_a != inf_e).any() or (af[inf_a] != ef[inf_e]).any():
         return Comparison(False, "±inf positions differ")
     finite = ~(nan_e | inf_e)
-    err = np.where(finite, np.abs(af - ef), 0.0)
-    rel = np.where(finite, err / np.maximum(np.abs(ef), np.finfo(np.float64).tiny), 0.0)
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf at positions already judged above
+        err = np.where(finite, np.abs(af - ef), 0.0)
+        rel = np.where(finite, err / np.maximum(np.abs(ef), np.finfo(np.float64).tiny), 0.0)
     r, t = tolerance(a.dtype, rtol, atol)
     bad = err > t + r * np.abs(np.where(finite, ef, 0.0))
     max_abs = float(err.max()) if err.size else 0.0
