@@ -47,7 +47,6 @@ _NODE_TAG = "passcheck.node."
 _KERNEL_SUFFIX = '_kernel_time"'
 _OUTPUT_SHAPES = re.compile(r'"output_type_shape"\s*:\s*\[((?:\{"[^"]+":\[[0-9,]*\]\},?)*)\]')
 _SHAPE_ENTRY = re.compile(r'\{"([^"]+)":\[([0-9,]*)\]\}')
-_NO_META = object()  # a shape entry not yet looked up
 _TAGGED = re.compile(re.escape(_NODE_TAG) + r"(\d+)")
 _TRACES = itertools.count()
 
@@ -79,7 +78,11 @@ def _unobservable_by_ort(model: "onnx.ModelProto", plan: AnnotationPlan | None =
 
 
 def _initializer_values(model: "onnx.ModelProto", keys: set[str], feeds: Mapping[str, Any]) -> dict[str, Any]:
-    return {t.name: _meta(tuple(t.dims), t.data_type) for t in model.graph.initializer if t.name in keys and t.name not in feeds}
+    out = {}
+    for t in model.graph.initializer:
+        if (name := t.name) in keys and name not in feeds:
+            out[name] = TensorMeta(tuple(t.dims), _np_dtype(t.data_type))
+    return out
 
 
 def _meta(shape: Iterable[int], elem_type: int) -> TensorMeta:
@@ -131,39 +134,46 @@ def _profiled(outputs: list[tuple[str, ...]], trace: str) -> dict[str, TensorMet
     ``{"<type name>":[dims]}`` for each tensor output. Only those two fields are read, by
     pattern, so the (large) rest of each event is never decoded.
 
-    ``outputs``: the outputs of each main-graph node, in node order.
+    ``outputs``: the (non-empty) outputs of each main-graph node, in node order.
 
     Raises:
         _Untrusted: a kernel not of the model ran (onnxruntime rewrote the graph: inserted casts,
             expanded a function), or a kernel event is not in the expected form.
     """
     elem_types = _elem_types()
-    metas: dict[tuple[str, str], TensorMeta | None] = {}
+    parsed: dict[str, list[TensorMeta | None]] = {}  # the output_type_shape text of an event → its outputs
     out: dict[str, TensorMeta] = {}
-    pos = 0
+    pos = events = 0
     while (i := trace.find(_KERNEL_SUFFIX, pos)) >= 0:
+        events += 1
         eol = trace.find("\n", i)
         pos = eol = len(trace) if eol < 0 else eol
         name = trace[trace.rfind('"', 0, i) + 1:i]
         at = trace.find('"output_type_shape"', i, eol)
         shapes = _OUTPUT_SHAPES.match(trace, at) if at >= 0 else None
-        if shapes is None or trace.find(_KERNEL_SUFFIX, i + 1, eol) >= 0:
+        if shapes is None:
             raise _Untrusted(f"a kernel event not in the expected form: {trace[i - 80:i + 80]!r}")
         if not name.startswith(_NODE_TAG) or not name[len(_NODE_TAG):].isdigit():
             raise _Untrusted(name)
-        names = [o for o in outputs[int(name[len(_NODE_TAG):])] if o]
-        entries = _SHAPE_ENTRY.findall(shapes.group(1))
-        if len(entries) != len(names):
+        names = outputs[int(name[len(_NODE_TAG):])]
+        text = shapes.group(1)
+        metas = parsed.get(text)
+        if metas is None:
+            metas = parsed[text] = [_profiled_meta(elem_types, type_name, dims) for type_name, dims in _SHAPE_ENTRY.findall(text)]
+        if len(metas) != len(names):
             continue  # a non-tensor or absent output is not listed: these outputs stay unobserved here
-        for output, entry in zip(names, entries):
-            meta = metas.get(entry, _NO_META)
-            if meta is _NO_META:
-                type_name, dims = entry
-                elem = elem_types.get(type_name.lower().removesuffix("x2"))
-                meta = metas[entry] = None if elem is None else TensorMeta(tuple(map(int, dims.split(","))) if dims else (), _np_dtype(elem))
+        for output, meta in zip(names, metas):
             if meta is not None:
                 out[output] = meta
+    # counted in one pass: a bounded search per line is slow on the quote-dense event text
+    if events != trace.count(_KERNEL_SUFFIX):
+        raise _Untrusted("a line with more than one kernel event: not the expected form")
     return out
+
+
+def _profiled_meta(elem_types: dict[str, int], type_name: str, dims: str) -> TensorMeta | None:
+    elem = elem_types.get(type_name.lower().removesuffix("x2"))
+    return None if elem is None else TensorMeta(tuple(map(int, dims.split(","))) if dims else (), _np_dtype(elem))
 
 
 def _end_profiling(sess) -> str:
@@ -235,11 +245,11 @@ def _observe_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], main: list[
     """``main``: (name, TypeProto kind) of every annotated main-graph value."""
     node_outputs, constants = [], set()
     for n in model.graph.node:
-        node_outputs.append(outs := tuple(n.output))
+        node_outputs.append(outs := tuple(filter(None, n.output)))
         # onnxruntime turns Constant nodes into initializers: no kernel runs, so they are exposed instead
         if n.op_type == "Constant" and n.domain in ("", "ai.onnx"):
             constants.update(outs)
-    produced = {o for outs in node_outputs for o in outs if o}
+    produced = {o for outs in node_outputs for o in outs}
     wanted = list(dict.fromkeys(k for k, _ in main if k in produced))
     not_tensor = {k for k, kind in main if kind != "tensor_type"}
     outputs = {o.name for o in model.graph.output}
