@@ -234,7 +234,7 @@ def _run_env(spec: EnvSpec, units: list[plan.Unit], cases: list[plan.ModelCase],
     by_case = {c.id: c for c in cases}
     started = False
     while remaining and not stop.is_set():
-        job = {"env": spec.id, "repro_env": repro_env, "models": str((opts.out / "models").resolve()),
+        job = {"env": spec.id, "repro_env": repro_env, "models": str((opts.out / "models").resolve()), "timeout": opts.timeout,
                "cases_from": [str(Path(p).resolve()) for p in opts.cases_from], "cases": _job_cases(remaining, by_case)}
         job_file = jobs_dir / f"{spec.id}.json"
         job_file.write_text(json.dumps(job), encoding="utf-8")

@@ -63,16 +63,37 @@ def ort_skip_reason(model_bytes: bytes) -> str | None:
     return None
 
 
+class _Announcing:
+    """The engine's executor: tells the parent which pass starts (its watchdog names it), then
+    runs the pass, and every model run, in the isolated worker."""
+
+    def __init__(self, isolated, proto: _Protocol, case_id: str):
+        self.isolated, self.proto, self.case_id = isolated, proto, case_id
+        self.announced: set[str] = set()
+        self.run_model = isolated.run_model
+
+    def __call__(self, adapter, model, workdir):
+        if adapter.id not in self.announced:
+            self.announced.add(adapter.id)
+            self.proto.send({"type": "pass", "case": self.case_id, "pass": adapter.id})
+        return self.isolated(adapter, model, workdir)
+
+
 def run_job(job: dict[str, Any], proto: _Protocol) -> None:
     from passcheck._versions import environment, tool_version
     from passcheck.cases import load_path, registry
-    from passcheck.engine import Subject, evaluate, run_in_process
+    from passcheck.engine import Subject, evaluate
+    from passcheck.passes.isolation import IsolatedExecutor
 
     env = job["env"]
     proto.send({"type": "environment", "id": env, "versions": environment(), "python": sys.executable})
     for p in job.get("cases_from", ()):
         load_path(p)
     reg = registry()
+    # Inside the environment too, each pass and each model run gets its own worker process: a pass
+    # that segfaults costs its own cell, not every form of the case. Its limit stays below the
+    # parent's watchdog, which only has to catch a stuck environment.
+    isolated = IsolatedExecutor(timeout=0.8 * float(job.get("timeout") or 300.0), preload=job.get("cases_from", ()))
     models = Path(job["models"])
     onnx_version = tool_version("onnx")
     for entry in job["cases"]:
@@ -91,13 +112,7 @@ def run_job(job: dict[str, Any], proto: _Protocol) -> None:
         repro = f"passcheck matrix --env {shlex.quote(job.get('repro_env', env))} --case {shlex.quote(case.id)} --pass {{pass}}"
         subject = Subject(id=case.id, forms=forms, bindings=case.bindings, feeds=case.feeds, expect=case.expect,
                           parity=case.parity, rtol=case.rtol, atol=case.atol, passes=case.passes, repro=repro, skip=skip)
-        announced: set[str] = set()
-
-        def executor(adapter, model, workdir, _case=case.id):
-            if adapter.id not in announced:
-                announced.add(adapter.id)
-                proto.send({"type": "pass", "case": _case, "pass": adapter.id})
-            return run_in_process(adapter, model, workdir)
+        executor = _Announcing(isolated, proto, case.id)
 
         def on_cell(cell) -> None:
             cell.model_sha256 = sha[cell.form]
@@ -105,6 +120,7 @@ def run_job(job: dict[str, Any], proto: _Protocol) -> None:
 
         evaluate(subject, entry["passes"], env=env, executor=executor, on_cell=on_cell,
                  skip_cells=lambda pid, form: (pid, form) not in wanted)
+    isolated.close()
     proto.send({"type": "done"})
 
 
