@@ -59,15 +59,12 @@ def _precheck(path: str, model) -> None:
     """A model the checker rejects is bad input (exit 2), not a finding."""
     from passcheck.errors import ModelLoadError
     from passcheck.modelio import check_runnable
-    import onnx.checker
+    from passcheck.oracles.validity import checker_error
 
     check_runnable(model, path)
-    try:
-        onnx.checker.check_model(model, full_check=True)
-    except Exception as exc:  # noqa: BLE001 - ValidationError, InferenceError, and C++ errors
-        text = " ".join(str(exc).replace('"', " ").split())[:600]
-        raise ModelLoadError(f"{path}: the onnx checker rejects this model: {type(exc).__name__}: {text}; "
-                             "fix the model (onnx.checker.check_model(model, full_check=True) shows the same)") from None
+    if err := checker_error(model):
+        raise ModelLoadError(f"{path}: the onnx checker rejects this model: {err}; "
+                             "fix the model (onnx.checker.check_model(model, full_check=True) shows the same)")
 
 
 def _mutants(model, form_ids, bind, name, feeds=None):

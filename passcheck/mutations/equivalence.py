@@ -19,15 +19,10 @@ if TYPE_CHECKING:
 
 
 def checker_error(model: "onnx.ModelProto") -> str | None:
-    """The checker's first line for ``model``, or None when it is valid."""
-    import onnx.checker
+    """The plain checker's message for ``model`` (no strict shape inference), or None."""
+    from passcheck.oracles.validity import checker_error as check
 
-    try:
-        onnx.checker.check_model(model)
-    except Exception as exc:  # noqa: BLE001 - ValidationError and C++ errors alike
-        text = str(exc).strip()
-        return f"{type(exc).__name__}: {text.splitlines()[0] if text else exc!r}"
-    return None
+    return check(model, full_check=False)
 
 
 def check_input(model: "onnx.ModelProto", where: str) -> None:

@@ -17,7 +17,16 @@ from passcheck.records import Finding
 NAME = "annotations"
 
 
-def _reports(run: FormRun):
+def _reports(run: FormRun) -> list:
+    """(binding index, AnnotationReport) per successful run, computed once per FormRun (the
+    findings and the coverage both read them; a reference-evaluator run is not cheap)."""
+    cached = run.__dict__.get("_annotation_reports")
+    if cached is None:
+        cached = run.__dict__["_annotation_reports"] = list(_compute(run))
+    return cached
+
+
+def _compute(run: FormRun):
     out = run.output
     if out is None:
         return

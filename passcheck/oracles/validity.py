@@ -8,14 +8,18 @@ from passcheck.records import Finding, brief
 NAME = "validity"
 
 
-def checker_error(model) -> str | None:
-    """The checker's message for ``model`` (full check, strict shape inference), or None."""
+def checker_error(model, *, full_check: bool = True) -> str | None:
+    """The checker's message for ``model`` folded into one line (at most 600 characters), or None.
+
+    ``full_check`` adds strict shape inference (``onnx.checker.check_model(full_check=True)``).
+    """
     import onnx.checker
 
     try:
-        onnx.checker.check_model(model, full_check=True)
+        onnx.checker.check_model(model, full_check=full_check)
     except Exception as exc:  # noqa: BLE001 - ValidationError, InferenceError, and C++ errors
-        return f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else exc!r}"
+        text = " ".join(str(exc).replace('"', " ").split())[:600] or repr(exc)
+        return f"{type(exc).__name__}: {text}"
     return None
 
 
