@@ -256,6 +256,25 @@ def _death(exitcode: int | None) -> tuple[str, str]:
     return "crashed", f"the pass ended its process (exit code {exitcode})"
 
 
+def _die_with_parent() -> None:
+    """Linux: get SIGKILL when the process that started this worker dies, however it dies.
+
+    The worker leads its own process group, so killing the parent's group does not reach it; and
+    a forked child holds the parent's pipe ends, so a sibling worker would never see EOF. Without
+    this, a killed passcheck could leave a hung pass running forever.
+    """
+    import ctypes
+
+    parent = os.getppid()
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the parent's cleanup is all there is
+        return
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
 def _limit(memory_mb: int | None, log_path: str) -> None:
     """In the child: ignore Ctrl-C (the parent decides), send output to the log, cap memory."""
     import faulthandler
@@ -263,6 +282,7 @@ def _limit(memory_mb: int | None, log_path: str) -> None:
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     faulthandler.disable()  # the pass's own last output is the crash report, not our stack dump
+    _die_with_parent()
     os.setpgrp()  # the worker leads a process group: killing it kills what its passes started
     os.environ["PASSCHECK_IN_WORKER"] = "1"
     try:

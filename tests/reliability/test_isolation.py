@@ -139,3 +139,27 @@ def test_worker_is_reused_and_replaced_after_a_crash(tmp_path):
 def test_bad_limits_are_usage_errors(tmp_path, flag):
     proc = subprocess.run([sys.executable, "-m", "passcheck", "run", "--case", "x", *flag], capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1 and "positive number" in proc.stderr
+
+
+def test_killing_passcheck_leaves_no_pass_running(tmp_path):
+    """passcheck killed with SIGKILL while a pass hangs: the pass's worker dies with it (it leads
+    its own process group, so only its parent-death signal can reach it)."""
+    import os
+    import signal
+    import time
+
+    (tmp_path / "planted.py").write_text(PLANTED)
+    marker = tmp_path / "started"
+    proc = subprocess.Popen([sys.executable, "-m", "passcheck", "run", "--cases-from", str(tmp_path / "planted.py"), "--case", "planted/*",
+                             "--pass", "planted:hang", "--timeout", "600", "--stream", str(marker)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not marker.exists() or '"input"' not in marker.read_text()):
+        time.sleep(0.1)
+    time.sleep(2)  # the hanging pass is running in its worker now
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(30)
+    time.sleep(2)
+    left = subprocess.run(["pgrep", "-f", "spawn_main|passcheck"], capture_output=True, text=True).stdout.split()
+    mine = [p for p in left if Path(f"/proc/{p}/cwd").exists() and os.path.realpath(f"/proc/{p}/cwd") == str(tmp_path.resolve())]
+    assert not mine, f"processes left running after passcheck was killed: {mine}"
