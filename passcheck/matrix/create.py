@@ -26,6 +26,7 @@ from pathlib import Path
 
 from passcheck.matrix.envs import EnvSpec
 
+DIST = "onnx-passcheck"  # the distribution name (the import package is passcheck)
 PINS_MARK = ".passcheck-pins"
 SOURCE_MARK = ".passcheck-source"
 
@@ -81,9 +82,10 @@ def uv_bin() -> str:
 
 
 def source_hash(root: Path) -> str:
-    """sha256 over the installable passcheck source (pyproject.toml, passcheck/, cases/)."""
+    """sha256 over the installable passcheck source (pyproject.toml, passcheck/, cases/, ci/envs/)."""
     h = hashlib.sha256()
-    files = [root / "pyproject.toml", root / "setup.py", *sorted((root / "passcheck").rglob("*.py")), *sorted((root / "cases").rglob("*.py"))]
+    files = [root / "pyproject.toml", root / "setup.py", *sorted((root / "passcheck").rglob("*.py")), *sorted((root / "cases").rglob("*.py")),
+             *sorted((root / "ci" / "envs").glob("*.txt"))]
     for f in files:
         if f.is_file() and "__pycache__" not in f.parts:
             h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")
@@ -134,7 +136,7 @@ def ensure(spec: EnvSpec, source: Path, *, cache: Path | None = None, python: st
             (root / PINS_MARK).write_text(spec.pins_hash, encoding="utf-8")
             created = True
         elif _read(root / SOURCE_MARK) != src:
-            _run([uv, "pip", "install", "--quiet", "--python", str(root / "bin/python"), "--reinstall-package", "passcheck",
+            _run([uv, "pip", "install", "--quiet", "--python", str(root / "bin/python"), "--reinstall-package", DIST,
                   "-r", str(pins_file), str(_stage(source, envs, src))], log)
             (root / SOURCE_MARK).write_text(src, encoding="utf-8")
     return Env(spec, root, created, time.perf_counter() - t0)
@@ -155,7 +157,7 @@ def _copy_source(source: Path, envs: Path, dest: Path) -> None:
     tmp = envs / f".{dest.name}-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build")
-    for name in ("passcheck", "cases"):
+    for name in ("passcheck", "cases", "ci/envs"):
         shutil.copytree(source / name, tmp / name, ignore=ignore)
     for name in ("pyproject.toml", "setup.py", "setup.cfg", "MANIFEST.in", "README.md", "LICENSE"):
         if (source / name).is_file():
