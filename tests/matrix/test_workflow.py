@@ -66,3 +66,26 @@ def test_validator_rejects_a_broken_workflow_and_action(tmp_path):
     assert _validate(bad).returncode != 0
     bad.write_text("name: x\ndescription: y\nruns:\n  using: composite\n  steps:\n    - run: echo\n")  # composite run needs shell
     assert _validate(bad, "vendor.github-actions").returncode != 0
+
+
+def test_example_case_module_turns_a_users_model_into_cases(tmp_path):
+    from passcheck.cli import main
+
+    sys.path.insert(0, str(REPO / "examples" / "exporter_validation"))
+    try:
+        from exporter import export_classifier
+    finally:
+        sys.path.pop(0)
+    import onnx
+
+    folder = tmp_path / "passcheck-cases"
+    (folder / "models").mkdir(parents=True)
+    (folder / "my_models.py").write_text((REPO / "ci" / "example-user-cases" / "my_models.py").read_text())
+    onnx.save(export_classifier(), str(folder / "models" / "Net.onnx"))
+    out = tmp_path / "r.json"
+    assert main(["run", "--cases-from", str(folder), "--case", "mymodels/*", "--pass", "onnx:infer-shapes", "-q", "--json", str(out)]) == 0
+    import json
+
+    cells = json.loads(out.read_text())["results"]
+    forms = {c["form"] for c in cells if c["case"] == "mymodels/net"}
+    assert "common" in forms and len(forms) >= 3 and all(c["verdict"] == "ok" for c in cells)
