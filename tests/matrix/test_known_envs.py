@@ -108,3 +108,13 @@ def test_merge_with_a_per_env_baseline_reports_fixed_envs(tmp_path, capfd):
     assert entry["occurs"] == ["e1"] and entry["fixed"] == ["e2"]
     narrow = _write(tmp_path, [{"id": ID, "reason": "r", "envs": ["e2"]}])
     assert main(["merge", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "m"), "-q", "--baseline", str(narrow)]) == 1
+
+
+def test_merge_with_an_unusable_environment_is_not_green(tmp_path, capfd):
+    for i, env in ((1, "e1"), (2, "e2")):
+        (tmp_path / f"s{i}").mkdir()
+        report.write_all(tmp_path / f"s{i}", [_cell(env, False, status="unavailable")], {env: {"error": "uv failed"}},
+                         {"environments": [{"id": env}], "shard": f"{i}/2", "models": {},
+                          "plan": {"hash": "abc", "shard": i, "shards": 2, "cells": 2, "shard_cells": 1}})
+    assert main(["merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(tmp_path / "m"), "-q"]) == 2
+    assert "environment(s) e1, e2 could not be used" in capfd.readouterr().err
