@@ -35,7 +35,7 @@ def test_action_installs_passcheck_from_its_own_ref_never_the_caller():
     doc = _load(REPO / "action.yml")
     assert set(doc["inputs"]) >= {"mode", "shard", "environments", "cases", "passes", "cases-from", "baseline"}
     text = "\n".join(s.get("run", "") for s in doc["runs"]["steps"])
-    assert 'pip install --quiet "$GITHUB_ACTION_PATH"' in text and "pip install ." not in text
+    assert 'pip install --quiet -c "$newest" "$GITHUB_ACTION_PATH"' in text and "pip install ." not in text
     assert "--exit-zero" in text and 'passcheck" merge' in text and '--baseline "$BASELINE"' in text
     envs = [s.get("env", {}) for s in doc["runs"]["steps"] if "passcheck\" m" in s.get("run", "")]
     assert envs and all(e["PASSCHECK_SOURCE"] == "${{ github.action_path }}" for e in envs)
