@@ -18,6 +18,10 @@ What one cell can cost, and how it is recorded:
 After any of these a fresh worker is started for the next cell. :meth:`IsolatedExecutor.run_model`
 runs models (onnxruntime sessions on feeds) in the same worker, so a model that crashes
 onnxruntime costs one run; the engine uses it for every form and every pass output.
+:meth:`IsolatedExecutor.call` runs any importable function on a model there (``annotations``
+observes a model's values with it). :func:`executor_for` is how every front door (the API, the
+CLI commands, :mod:`passcheck.testing`, the pytest plugin) gets its executor: the caller's, a new
+isolated one closed at the end, or in process when isolation is turned off.
 
 Adapters are sent by pickle. A :class:`~passcheck.passes.FunctionAdapter` pickles its callable by
 reference (module + name): a callable from an installed module, or from a file the worker is told
