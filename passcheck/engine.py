@@ -189,8 +189,12 @@ def evaluate(
             continue
         runs: list[FormRun] = []
         for form, model in subject.forms.items():
-            with tempfile.TemporaryDirectory(prefix="passcheck-") as tmp:
-                outcome = executor(adapter, model, Path(tmp))
+            reason = adapter.precondition(model)  # outside what the tool supports: not run, not a finding
+            if reason:
+                outcome = PassOutcome(adapter.id, "unavailable", error=reason, versions=adapter.versions())
+            else:
+                with tempfile.TemporaryDirectory(prefix="passcheck-") as tmp:
+                    outcome = executor(adapter, model, Path(tmp))
             out_runs = [observed_run(outcome.model, f, runner) for f in feeds] if outcome.ok else []
             runs.append(FormRun(subject.id, form, adapter.id, model, outcome, feeds, baselines[form], out_runs,
                                 folds_constants=adapter.folds_constants, optimizes=adapter.optimizes, env=env, rtol=subject.rtol, atol=subject.atol))

@@ -1,5 +1,5 @@
 """Run `passcheck check` (every default pass) on every model the onnx wheel ships under
-light/ and pytorch-converted/, and print one line per model: seconds, cells, findings by kind.
+light/, pytorch-converted/, pytorch-operator/ and simple/, and print one line per model: seconds, cells, findings by kind.
 
 Usage: python scripts/check_shipped_models.py [--json OUT.json]
 """
@@ -23,7 +23,7 @@ def main() -> int:
     ap.add_argument("--json", help="write all cells as one passcheck report")
     args = ap.parse_args()
     data = Path(onnx.__file__).parent / "backend/test/data"
-    models = sorted(data.glob("light/*.onnx")) + sorted(data.glob("pytorch-converted/*/model.onnx"))
+    models = sorted(data.glob("light/*.onnx")) + sorted(data.glob("*/*/model.onnx"))
     cells, envs, start = [], {}, time.perf_counter()
     for path in models:
         t = time.perf_counter()
