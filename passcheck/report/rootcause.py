@@ -3,9 +3,11 @@ causes" and lists each cause once with the cells it explains.
 
 Rules, applied within one case (one computation; causes never span cases):
 
-1. Inherited from the input. When onnxruntime cannot run a form itself (pseudo-pass ``input``,
-   kind ``rejected``), every finding on that case whose error reads the same (see
-   :func:`normalize`) is explained by it: those passes failed because the model cannot run.
+1. Inherited from the input. A finding on a form itself (pseudo-pass ``input``) explains every
+   finding of that case under a pass with the same oracle, kind and text (see :func:`normalize`):
+   the pass did not cause what the model already shows. When onnxruntime cannot run the form
+   (``rejected``), findings whose error reads the same are explained too, whatever their oracle:
+   those passes failed because the model cannot run.
 2. Consequence in one cell. An output the checker rejects (``invalid-model``) that then fails to
    run (``wrong-result``, "fails to run") is one defect, reported as the invalid model.
 3. Same signature. Findings with one :func:`signature` on several forms are one defect; so are
@@ -51,7 +53,8 @@ def normalize(text: str | None, limit: int = 200) -> str:
 
 def _error_text(f: Finding) -> str:
     err = f.details.get("error") if isinstance(f.details, dict) else None
-    return normalize(err) if err else normalize(f.message.replace(f.pass_id, "<pass>"))
+    text = f.message if f.pass_id == _INPUT else f.message.replace(f.pass_id, "<pass>")  # "input" is also a word
+    return normalize(err) if err else normalize(text)
 
 
 def signature(f: Finding) -> tuple[str, str, str, str]:
@@ -132,10 +135,10 @@ def root_causes(cells: Iterable[CellResult]) -> list[RootCause]:
     # Rule 1: a case whose forms onnxruntime cannot run explains findings with the same error.
     for key in list(causes):
         case, pass_key, _oracle, kind, text = key
-        if key not in causes or pass_key != _INPUT or kind != "rejected" or not text:
+        if key not in causes or pass_key != _INPUT or not text:
             continue
         for other in list(causes):
-            if other != key and other[0] == case and other[-1] == text:
+            if other != key and other[0] == case and (other[2:] == key[2:] or kind == "rejected" and other[-1] == text):
                 causes[key] += causes.pop(other)
 
     out = []
