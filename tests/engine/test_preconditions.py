@@ -45,3 +45,24 @@ def test_version_converter_beyond_the_installed_onnx_is_unavailable():
     report = check_model(_relu(13), [pid])
     cell = next(c for c in report.cells if c.pass_id == pid)
     assert cell.status == "unavailable" and not cell.findings and f"1..{newest}" in cell.error, cell
+
+
+def test_a_precondition_that_raises_is_a_finding_not_a_crash():
+    from passcheck.passes import PassAdapter, register_pass, unregister_pass
+
+    class Broken(PassAdapter):
+        id = "test:broken-precondition"
+
+        def precondition(self, model):
+            raise KeyError("opset")
+
+        def apply(self, model, workdir):
+            return model
+
+    register_pass(Broken())
+    try:
+        report = check_model(_relu(13), ["test:broken-precondition"])
+    finally:
+        unregister_pass("test:broken-precondition")
+    cell = next(c for c in report.cells if c.pass_id == "test:broken-precondition")
+    assert cell.status == "crashed" and "precondition raised KeyError" in cell.error and cell.findings, cell
