@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from passcheck.records import CellResult
-from passcheck.report.rootcause import root_causes
+from passcheck.report.rootcause import root_causes, unexpected_phrase
 from passcheck.report.summary import counts, grid, label
 
 
@@ -19,7 +19,7 @@ def render(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] 
     passes, rows = grid(cells)
     n = counts(cells)
     causes = root_causes(cells)
-    out = [f"# {title}", "", f"{n['cells']} cells: **{n['unexpected']} unexpected findings ({sum(not rc.expected for rc in causes)} root causes)**, "
+    out = [f"# {title}", "", f"{n['cells']} cells: **{n['unexpected']} unexpected findings ({unexpected_phrase(causes)})**, "
            f"{n['expected']} known, {n['skipped']} skipped, {n['unavailable']} unavailable.", ""]
     for env, versions in (environments or {}).items():
         out.append(f"- `{env}`: " + ", ".join(f"{k} {v}" for k, v in versions.items() if v))

@@ -153,6 +153,12 @@ def root_causes(cells: Iterable[CellResult]) -> list[RootCause]:
     return out
 
 
+def unexpected_phrase(causes: Iterable[RootCause]) -> str:
+    """``"1 root cause"`` / ``"N root causes"``: how many causes hold an unexpected finding."""
+    n = sum(not rc.expected for rc in causes)
+    return f"{n} root cause" + ("" if n == 1 else "s")
+
+
 def count(cells: Iterable[CellResult]) -> dict[str, int]:
     """``{"root_causes": N, "unexpected_root_causes": M}``."""
     causes = root_causes(cells)

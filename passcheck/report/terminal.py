@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from passcheck.records import CellResult
-from passcheck.report.rootcause import root_causes
+from passcheck.report.rootcause import root_causes, unexpected_phrase
 from passcheck.report.summary import counts, grid, label
 
 STYLE = {"ok": "green", "known": "yellow", "skip": "dim", "n/a": "dim"}
@@ -50,5 +50,5 @@ def render(cells: Iterable[CellResult], console: Console | None = None, *, show_
         if f.repro:
             console.print(Text(f"    reproduce: {f.repro}", style="dim"), soft_wrap=True)
     n = counts(cells)
-    console.print(f"{n['cells']} cells: {n['unexpected']} unexpected findings ({sum(not rc.expected for rc in causes)} root causes), "
+    console.print(f"{n['cells']} cells: {n['unexpected']} unexpected findings ({unexpected_phrase(causes)}), "
                   f"{n['expected']} known, {n['skipped']} skipped, {n['unavailable']} unavailable")

@@ -26,7 +26,7 @@ def test_a_model_onnxruntime_cannot_run_is_one_root_cause(tmp_path):
     console = Console(record=True, width=400)
     terminal.render(report.cells, console, show_grid=False)
     text = console.export_text()
-    assert "3 unexpected findings (1 root causes)" in text and "also explains 2: common | ort:disabled" in text
+    assert "3 unexpected findings (1 root cause)" in text and "also explains 2: common | ort:disabled" in text
     assert text.count("reproduce: ") == 1 and report.exit_code == 1
     out = tmp_path / "r.json"
     write_report(out, report.cells, report.environments)
