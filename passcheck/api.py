@@ -135,8 +135,11 @@ def check_model(
     on_cell: Callable[[CellResult], None] | None = None,
     skip_cells: Callable[[str, str, str], bool] | None = None,
     repro: str = "",
+    synthesize_feeds: bool = False,
 ) -> Report:
-    """Run passes on one model (and optional extra equivalent ``forms``) with synthesized feeds.
+    """Run passes on one model (and optional extra equivalent ``forms``) with synthesized feeds,
+    or, for a model path whose folder holds ``test_data_set_K/input_J.pb`` (the ONNX
+    backend-test layout), with those inputs.
 
     Args:
         model: a ModelProto or a path to a .onnx file.
@@ -147,10 +150,13 @@ def check_model(
         executor, isolation, timeout: as for :func:`run`.
         on_cell: called with each cell as soon as it is final (streaming).
         skip_cells: ``(case, form, pass_id) → True`` for cells already done (resume).
+        synthesize_feeds: synthesize feeds even when the model's folder ships data sets
+            (they are also skipped when ``feeds`` or ``bind`` is given).
 
     Raises:
         ModelLoadError: the file cannot be read as a model.
-        FeedError: a --bind for an unknown symbol, or feeds that cannot be synthesized.
+        FeedError: a --bind for an unknown symbol, feeds that cannot be synthesized, or data
+            sets beside the model that do not fit its inputs.
         UnknownIdError / PassUnavailableError: as for :func:`run`.
     """
     from passcheck.engine import Subject, evaluate
@@ -163,6 +169,8 @@ def check_model(
         name = name or (p.parent.name if p.stem == "model" and p.parent.name else p.stem)
         repro = repro or f"passcheck check {model} --pass {{pass}}"
         model = load_model(model)
+        if feeds is None and not bind and not synthesize_feeds:
+            feeds = feeds_beside(p, model)
     name = name or model.graph.name or "model"
     require_available(passes)
     subject = Subject(
@@ -174,6 +182,25 @@ def check_model(
     with executor_for(executor, isolation=isolation, timeout=timeout) as ex:
         cells = evaluate(subject, passes, env=env, executor=ex, on_cell=on_cell, skip_cells=skip)
     return Report(cells, {env: environment()})
+
+
+def feeds_beside(model_path: str | Path, model: "onnx.ModelProto") -> list[dict[str, Any]] | None:
+    """The feeds shipped next to ``model_path`` (``test_data_set_K/input_J.pb``), or None.
+
+    Raises:
+        FeedError: the data sets exist but do not fit the model's inputs (the message says
+            how to synthesize feeds instead).
+    """
+    from passcheck.errors import FeedError
+    from passcheck.runtime.feed_files import data_sets_beside, read_feeds
+
+    found = data_sets_beside(model_path)
+    if found is None:
+        return None
+    try:
+        return read_feeds(found[0], model)
+    except FeedError as exc:
+        raise FeedError(f"{exc} (the data sets beside the model are used by default; synthesize feeds instead with --synthesize-feeds)") from None
 
 
 def _all_done(case_id: str, forms: Iterable[str], pass_ids: Sequence[str], skip_cells: Callable[[str, str, str], bool]) -> bool:

@@ -9,11 +9,13 @@ from passcheck.cli._output import add_reliability_args
 def add_parser(sub) -> None:
     p = sub.add_parser("check", help="run the passes on a model and judge validity, numbers and annotations",
                        description="Run the passes on MODEL with feeds synthesized from its input annotations "
-                                   "(every symbolic dim bound to 2, then 3; --bind to choose).")
+                                   "(every symbolic dim bound to 2, then 3; --bind to choose), or, when MODEL's folder "
+                                   "holds test_data_set_K/input_J.pb, with those inputs.")
     p.add_argument("model", metavar="MODEL.onnx")
     add_pass_args(p)
     p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic dim (repeatable)")
     p.add_argument("--feeds", metavar="PATH", help="run on these inputs instead of synthesized ones: a .npz, or a folder in the ONNX backend-test layout (test_data_set_K/input_J.pb)")
+    p.add_argument("--synthesize-feeds", action="store_true", help="synthesize feeds even when the model's folder holds test_data_set_K/input_J.pb (used by default)")
     p.add_argument("--mutations", action="store_true", help="also check every uncommon-but-valid rewrite of the model (parity with the original)")
     p.add_argument("--form", action="append", default=[], metavar="ID", help="with --mutations: only these rewrite ids")
     add_output_args(p)
@@ -41,9 +43,15 @@ def handle(args) -> int:
         if bind:
             raise PasscheckError("--bind and --feeds cannot be combined: the feed files fix every size")
         feeds = read_feeds(args.feeds, model)
+    elif not bind and not args.synthesize_feeds:
+        from passcheck.api import feeds_beside
+        from passcheck.runtime.feed_files import data_sets_beside
+
+        if (feeds := feeds_beside(args.model, model)) is not None:
+            print(f"feeds: {data_sets_beside(args.model)[1]} (--synthesize-feeds to synthesize them instead)")
     if args.form and not args.mutations:
         raise PasscheckError("--form needs --mutations")
-    extra = "".join(f" --bind {s}={n}" for s, n in bind.items()) + (f" --feeds {shlex.quote(args.feeds)}" if args.feeds else "") + (" --mutations" if args.mutations else "")
+    extra = "".join(f" --bind {s}={n}" for s, n in bind.items()) + (f" --feeds {shlex.quote(args.feeds)}" if args.feeds else "") + (" --synthesize-feeds" if args.synthesize_feeds else "") + (" --mutations" if args.mutations else "")
     repro = f"passcheck check {shlex.quote(args.model)}{extra} --pass {{pass}}"
     selection = {"model_sha256": model_hash(model), "pass": args.passes, "bind": bind, "mutations": args.mutations, "form": args.form}
     with RunSession(args, "check", selection) as s:
