@@ -23,26 +23,27 @@ def add_parser(sub) -> None:
     p.set_defaults(handler=handle)
 
 
-def feed_sets(model, feeds_path: str | None, bind: dict[str, int]) -> list[tuple[str, dict]]:
-    """(label, feeds) per run: read from ``feeds_path``, else synthesized (two bindings at least).
+def feed_sets(model, feeds_path: str | None, bind: dict[str, int], model_path: str = "model.onnx") -> list[tuple[str, dict]]:
+    """(label, feeds) per run: read from ``feeds_path``, else synthesized (two bindings at least)
+    exactly as ``passcheck check MODEL`` synthesizes them (same seeds and sizes).
 
     Raises:
         FeedError: unreadable feeds, --bind with --feeds, an unknown symbol, or inputs that cannot be synthesized.
     """
-    from passcheck.engine import seed_for
+    from passcheck.api import subject_id
+    from passcheck.cli.check import _name
+    from passcheck.engine import feeds_for
     from passcheck.errors import FeedError
-    from passcheck.runtime import default_bindings, synthesize
+    from passcheck.runtime import default_bindings
     from passcheck.runtime.feed_files import read_feeds
 
     if feeds_path:
         if bind:
             raise FeedError("--bind and --feeds cannot be combined: the feed files fix every size")
         return [(f"feeds {feeds_path} set {i}", f) for i, f in enumerate(read_feeds(feeds_path, model))]
-    out = []
-    for i, b in enumerate(default_bindings(model, bind)):
-        label = "binding " + (", ".join(f"{k}={v}" for k, v in b.items()) or "(no symbols)")
-        out.append((label, synthesize(model, b, seed_for("annotations", i))))
-    return out
+    bindings = default_bindings(model, bind)
+    labels = ["binding " + (", ".join(f"{k}={v}" for k, v in b.items()) or "(no symbols)") for b in bindings]
+    return list(zip(labels, feeds_for(model, subject_id(_name(model_path)), bindings)))
 
 
 def check_preconditions(model, feeds: dict, label: str) -> None:
@@ -66,7 +67,7 @@ def handle(args) -> int:
     from passcheck.runtime.observe import observe
 
     model = load_model(args.model)
-    runs = feed_sets(model, args.feeds, bindings_from(args))
+    runs = feed_sets(model, args.feeds, bindings_from(args), args.model)
     for label, feeds in runs:
         check_preconditions(model, feeds, label)
     reports, total = [], 0

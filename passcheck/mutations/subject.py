@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from passcheck.engine import feeds_for  # noqa: F401 - the one feed synthesis, re-exported
 from passcheck.mutations._base import Applied
 from passcheck.mutations.equivalence import check_input, verify_equivalent
 from passcheck.mutations.registry import mutants
@@ -13,18 +14,6 @@ if TYPE_CHECKING:
     import onnx
 
     from passcheck.engine import Subject
-
-
-def feeds_for(model: "onnx.ModelProto", subject_id: str, bindings: Sequence[Mapping[str, int]]) -> list[dict[str, Any]]:
-    """The feeds :func:`passcheck.engine.evaluate` will use for ``subject_id`` (same seeds).
-
-    Raises:
-        FeedError: feeds cannot be synthesized from the model's input annotations.
-    """
-    from passcheck.engine import seed_for
-    from passcheck.runtime import synthesize
-
-    return [synthesize(model, b, seed_for(subject_id, i)) for i, b in enumerate(bindings)]
 
 
 def verified_mutants(
