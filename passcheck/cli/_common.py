@@ -22,7 +22,7 @@ def add_pass_args(p: argparse.ArgumentParser) -> None:
 
 
 def add_output_args(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("output")
+    g = p.add_argument_group("output", "FILE '-' is standard output (one output at most; the human report then goes to stderr)")
     g.add_argument("--json", metavar="FILE", help="write the canonical JSON report")
     g.add_argument("--junit", metavar="FILE", help="write JUnit XML (one testcase per case/form/pass)")
     g.add_argument("--markdown", metavar="FILE", help="write a Markdown report (CI step summary)")
@@ -40,13 +40,13 @@ def bindings_from(args) -> dict[str, int]:
     return out
 
 
-def console():
-    """A rich Console: the terminal's width on a terminal, 200 columns in logs and pipes."""
+def console(stderr: bool = False):
+    """A rich Console on stdout (or stderr): the terminal's width on a terminal, 200 columns in logs and pipes."""
     import sys
 
     from rich.console import Console
 
-    return Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200)
+    return Console(soft_wrap=True, stderr=stderr, width=None if (sys.stderr if stderr else sys.stdout).isatty() else 200)
 
 
 def positive(kind):
@@ -63,3 +63,46 @@ def positive(kind):
         return value
 
     return parse
+
+
+#: Options naming a file passcheck writes (argparse dest → flag).
+OUTPUT_OPTIONS = {"json": "--json", "junit": "--junit", "markdown": "--markdown", "write_baseline": "--write-baseline",
+                  "stream": "--stream", "out": "--out"}
+
+
+def check_outputs(args, *, stdout_ok=("json", "junit", "markdown", "write_baseline", "out")) -> bool:
+    """Refuse output paths that cannot be written, before any work is done.
+
+    A path must not be a directory, and its folder must exist and be writable; ``-`` (standard
+    output) is allowed for the options in ``stdout_ok``, for one of them at most.
+
+    Returns:
+        True when an output is ``-`` (human output must then go to stderr).
+
+    Raises:
+        PasscheckError: an unwritable path, ``-`` where it is not allowed, or twice.
+    """
+    import os
+    from pathlib import Path
+
+    dashes = []
+    for dest, flag in OUTPUT_OPTIONS.items():
+        value = getattr(args, dest, None)
+        if not isinstance(value, str) or not value:
+            continue
+        if value == "-":
+            if dest not in stdout_ok:
+                raise PasscheckError(f"{flag} -: this output cannot go to standard output; give a file")
+            dashes.append(flag)
+            continue
+        p = Path(value)
+        folder = p.parent if str(p.parent) else Path(".")
+        if p.is_dir():
+            raise PasscheckError(f"{flag} {value}: is a directory; give a file path")
+        if not folder.is_dir():
+            raise PasscheckError(f"{flag} {value}: folder {folder} does not exist; create it or choose another path")
+        if not os.access(folder, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
+            raise PasscheckError(f"{flag} {value}: not writable; choose a path passcheck can write")
+    if len(dashes) > 1:
+        raise PasscheckError(f"{' and '.join(dashes)} all say '-': only one output can go to standard output")
+    return bool(dashes)

@@ -6,19 +6,20 @@ import json
 import sys
 from pathlib import Path
 
+from passcheck.cli._common import check_outputs, positive
 from passcheck.cli._common import console as console_
-from passcheck.cli._common import positive
 
 from passcheck.api import Report
 
 
 def finish(args, report: Report, *, title: str = "passcheck report") -> int:
-    """Apply ``--baseline``, write every requested format, print the terminal report."""
+    """Apply ``--baseline``, write every requested format, print the terminal report (on stderr
+    when an output is ``-``, standard output)."""
     from passcheck.report import baseline, junit, markdown, terminal, write_report
 
     if getattr(args, "baseline", None):
         report.apply_baseline(args.baseline)
-    console = console_()
+    console = console_(stderr=check_outputs(args))
     terminal.render(report.cells, console, show_grid=not getattr(args, "quiet", False))
     for k in report.unmatched_known:
         console.print(f"baseline entry matched nothing (fixed, or not run): {k.id} — {k.reason}")
@@ -68,11 +69,12 @@ class RunSession:
     partial ``--json`` report (``"partial": true``) before the CLI exits 130.
 
     Raises:
-        PasscheckError: ``--resume`` without ``--stream``, a stream of another selection or
+        PasscheckError: an output path that cannot be written, ``--resume`` without ``--stream``, a stream of another selection or
             environment, or an existing stream without ``--resume``.
     """
 
     def __init__(self, args, command: str, selection: dict, *, env: str = "local", preload=()):
+        check_outputs(args)
         self.args, self.env = args, env
         self.executor = None
         if not getattr(args, "no_isolation", False):

@@ -19,7 +19,7 @@ def add_parser(sub) -> None:
     p.add_argument("--feeds", metavar="PATH", help="a .npz, or a folder in the ONNX backend-test layout (test_data_set_K/input_J.pb)")
     p.add_argument("--engine", choices=("ort", "reference"), default="ort",
                    help="ort: fast, main graph only; reference: onnx.reference.ReferenceEvaluator, values inside subgraphs and functions too")
-    p.add_argument("--json", metavar="FILE", help="write every run's report as JSON")
+    p.add_argument("--json", metavar="FILE", help="write every run's report as JSON ('-': standard output, the text report then goes to stderr)")
     p.set_defaults(handler=handle)
 
 
@@ -58,32 +58,35 @@ def check_preconditions(model, feeds: dict, label: str) -> None:
 
 
 def handle(args) -> int:
+    import functools
     import json
-    from pathlib import Path
+    import sys
 
-    from passcheck.cli._common import bindings_from
+    from passcheck.cli._common import bindings_from, check_outputs
+    from passcheck.report.json_report import atomic_write
     from passcheck.modelio import load_model
     from passcheck.oracles.shape_annotations import check
     from passcheck.runtime.observe import observe
 
+    say = functools.partial(print, file=sys.stderr if check_outputs(args) else sys.stdout)  # --json -: JSON alone on stdout
     model = load_model(args.model)
     runs = feed_sets(model, args.feeds, bindings_from(args), args.model)
     for label, feeds in runs:
         check_preconditions(model, feeds, label)
     reports, total = [], 0
-    print(f"{args.model}: engine {args.engine}, {len(runs)} run(s)")
+    say(f"{args.model}: engine {args.engine}, {len(runs)} run(s)")
     for label, feeds in runs:
         observed, unobservable = observe(model, feeds, args.engine)
         rep = check(model, observed, unobservable=unobservable)
         reports.append({"run": label, **rep.to_json()})
         total += len(rep.violations)
-        print(f"{label}: {rep.annotated} annotated, {rep.checked} checked, {len(rep.unobserved)} unobserved, "
+        say(f"{label}: {rep.annotated} annotated, {rep.checked} checked, {len(rep.unobserved)} unobserved, "
               f"{len(rep.unchecked)} unchecked; binding {rep.binding or '{}'}")
         for key, why in {**rep.unobserved, **rep.unchecked}.items():
-            print(f"  not checked  {key}: {why}")
+            say(f"  not checked  {key}: {why}")
         for v in rep.violations:
-            print(f"  VIOLATED     [{v.role}] {v.rule}: {v.message}")
+            say(f"  VIOLATED     [{v.role}] {v.rule}: {v.message}")
     if args.json:
-        Path(args.json).write_text(json.dumps({"model": args.model, "engine": args.engine, "runs": reports}, indent=2, default=str))
-    print(f"{total} violation(s)" if total else "every checked annotation holds")
+        atomic_write(args.json, json.dumps({"model": args.model, "engine": args.engine, "runs": reports}, indent=2, default=str) + "\n")
+    say(f"{total} violation(s)" if total else "every checked annotation holds")
     return 1 if total else 0

@@ -23,12 +23,16 @@ def add_parser(sub) -> None:
 
 def handle(args) -> int:
     import shlex
+    import sys
+
+    from passcheck.cli._common import check_outputs
 
     from passcheck.api import check_model
     from passcheck.cli._output import RunSession, finish
     from passcheck.errors import PasscheckError
     from passcheck.modelio import load_model, model_hash
 
+    human = sys.stderr if check_outputs(args) else sys.stdout  # outputs are checked before any work
     model = load_model(args.model)
     _precheck(args.model, model)
     bind = bindings_from(args)
@@ -41,9 +45,9 @@ def handle(args) -> int:
             raise PasscheckError("--bind and --feeds cannot be combined: the feed files fix every size")
         feeds = read_feeds(args.feeds, model)
     if args.mutations:
-        forms = _mutants(model, args.form, bind, _name(args.model), feeds)
+        forms = _mutants(model, args.form, bind, _name(args.model), feeds, human)
         if not forms:
-            print("no rewrite applies to this model: nothing to compare with; checking the model alone")
+            print("no rewrite applies to this model: nothing to compare with; checking the model alone", file=human)
     elif args.form:
         raise PasscheckError("--form needs --mutations")
     extra = "".join(f" --bind {s}={n}" for s, n in bind.items()) + (f" --feeds {shlex.quote(args.feeds)}" if args.feeds else "") + (" --mutations" if args.mutations else "")
@@ -67,7 +71,7 @@ def _precheck(path: str, model) -> None:
                              "fix the model (onnx.checker.check_model(model, full_check=True) shows the same)")
 
 
-def _mutants(model, form_ids, bind, name, feeds=None):
+def _mutants(model, form_ids, bind, name, feeds=None, out=None):
     """Every rewrite that applies, each verified equivalent on the feeds the run will use."""
     from passcheck.api import subject_id
     from passcheck.mutations.subject import feeds_for, verified_mutants
@@ -77,7 +81,7 @@ def _mutants(model, form_ids, bind, name, feeds=None):
     found = verified_mutants(model, form_ids or None, feeds or feeds_for(model, sid, default_bindings(model, bind)), sid)
     for rid, (_m, applied) in found.items():
         shown = ", ".join(applied.nodes[:6]) + (f", … ({applied.count} in all)" if applied.count > 6 else "")
-        print(f"mutant {rid}: {applied.detail or 'rewritten'} at {shown}")
+        print(f"mutant {rid}: {applied.detail or 'rewritten'} at {shown}", file=out)
     return {rid: m for rid, (m, _a) in found.items()}
 
 

@@ -22,6 +22,7 @@ def handle(args) -> int:
     from pathlib import Path
 
     from passcheck.api import check_model
+    from passcheck.cli._common import check_outputs
     from passcheck.cli._output import finish
     from passcheck.errors import PasscheckError
     from passcheck.modelio import load_model
@@ -30,6 +31,7 @@ def handle(args) -> int:
     from passcheck.mutations.subject import feeds_for
     from passcheck.runtime import default_bindings, runtime_inputs
 
+    check_outputs(args)
     a, b = load_model(args.a), load_model(args.b)
     check_input(a, args.a)
     check_input(b, args.b)
