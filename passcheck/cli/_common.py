@@ -28,7 +28,29 @@ def add_output_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--markdown", metavar="FILE", help="write a Markdown report (CI step summary)")
     g.add_argument("--baseline", metavar="FILE", help="known findings (JSON): matched findings are expected, not failures")
     g.add_argument("--write-baseline", metavar="FILE", help="write every finding of this run as a baseline file")
-    g.add_argument("-q", "--quiet", action="store_true", help="print findings and the summary only, not the grid")
+    g.add_argument("-q", "--quiet", action="store_true", help="print findings and the summary only, not the grid (no progress)")
+    add_progress_arg(g)
+
+
+def add_progress_arg(p) -> None:
+    """``--progress auto|bar|lines|none`` (see :mod:`passcheck.progress`)."""
+    from passcheck.progress import MODES
+
+    p.add_argument("--progress", choices=MODES, default="auto",
+                   help="progress on stderr: a bar when stderr is a terminal, else a line every $PASSCHECK_PROGRESS_EVERY "
+                        "seconds (default 5); none (or -q) for silence (default: %(default)s)")
+
+
+def progress_mode(args) -> str:
+    """The progress mode the arguments ask for: ``none`` with ``-q``."""
+    return "none" if getattr(args, "quiet", False) else getattr(args, "progress", "auto")
+
+
+def progress(args, total: int, unit: str, done: int = 0):
+    """A :class:`passcheck.progress.Progress` for a subcommand (``passcheck <command>`` lines)."""
+    from passcheck.progress import Progress
+
+    return Progress(total, done, progress_mode(args), label=f"passcheck {args.command}", unit=unit)
 
 
 def bindings_from(args) -> dict[str, int]:

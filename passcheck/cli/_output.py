@@ -65,6 +65,7 @@ class RunSession:
 
     Inside the ``with``: pass :attr:`executor`, :meth:`on_cell` and :meth:`skip_cells` to
     :func:`passcheck.api.run` / :func:`~passcheck.api.check_model`, then :meth:`complete` the report.
+    ``planned`` cells are counted on stderr as they arrive (:mod:`passcheck.progress`).
     SIGTERM is turned into KeyboardInterrupt; on an interrupt the cells so far are written as a
     partial ``--json`` report (``"partial": true``) before the CLI exits 130.
 
@@ -73,9 +74,10 @@ class RunSession:
             environment, or an existing stream without ``--resume``.
     """
 
-    def __init__(self, args, command: str, selection: dict, *, env: str = "local", preload=()):
+    def __init__(self, args, command: str, selection: dict, *, env: str = "local", preload=(), planned: int = 0):
         check_outputs(args)
         self.args, self.env = args, env
+        self.progress = None
         self.executor = None
         if not getattr(args, "no_isolation", False):
             from passcheck.passes.isolation import IsolatedExecutor
@@ -89,6 +91,9 @@ class RunSession:
         self.new: list = []
         self._stream = None
         self._open_stream(command, selection)
+        from passcheck.cli._common import progress
+
+        self.progress = progress(args, max(planned, len(self.previous)), "cells", done=len(self.previous))
 
     def _open_stream(self, command: str, selection: dict) -> None:
         from passcheck._versions import environment
@@ -124,6 +129,7 @@ class RunSession:
 
     def on_cell(self, cell) -> None:
         self.new.append(cell)
+        self.progress.advance(cell.case, f"{cell.form} {cell.pass_id}")
         if self._stream is not None:
             self._stream.cell(cell)
 
@@ -161,6 +167,8 @@ class RunSession:
 
         if self._old_term is not None:
             signal.signal(signal.SIGTERM, self._old_term)
+        if self.progress is not None:
+            self.progress.close()
         try:
             if exc_type is KeyboardInterrupt and getattr(self.args, "json", None):
                 from passcheck._versions import environment

@@ -8,7 +8,7 @@ or graph output annotation) is violated, 0 when every annotation holds.
 
 from __future__ import annotations
 
-from passcheck.cli._common import bind_arg
+from passcheck.cli._common import add_progress_arg, bind_arg, progress
 
 
 def add_parser(sub) -> None:
@@ -20,6 +20,7 @@ def add_parser(sub) -> None:
     p.add_argument("--engine", choices=("ort", "reference"), default="ort",
                    help="ort: fast, main graph only; reference: onnx.reference.ReferenceEvaluator, values inside subgraphs and functions too")
     p.add_argument("--json", metavar="FILE", help="write every run's report as JSON ('-': standard output, the text report then goes to stderr)")
+    add_progress_arg(p)
     p.set_defaults(handler=handle)
 
 
@@ -75,8 +76,12 @@ def handle(args) -> int:
         check_preconditions(model, feeds, label)
     reports, total = [], 0
     say(f"{args.model}: engine {args.engine}, {len(runs)} run(s)")
-    for label, feeds in runs:
-        observed, unobservable = observe(model, feeds, args.engine)
+    observations = []
+    with progress(args, len(runs), "runs") as prog:
+        for label, feeds in runs:
+            observations.append(observe(model, feeds, args.engine))
+            prog.advance("", label)
+    for (label, _feeds), (observed, unobservable) in zip(runs, observations):
         rep = check(model, observed, unobservable=unobservable)
         reports.append({"run": label, **rep.to_json()})
         total += len(rep.violations)

@@ -25,7 +25,9 @@ def handle(args) -> int:
     import shlex
     import sys
 
-    from passcheck.cli._common import check_outputs
+    from passcheck.cli._common import check_outputs, progress
+    from passcheck.engine import INPUT
+    from passcheck.passes import DEFAULT_PASSES
 
     from passcheck.api import check_model
     from passcheck.cli._output import RunSession, finish
@@ -45,7 +47,8 @@ def handle(args) -> int:
             raise PasscheckError("--bind and --feeds cannot be combined: the feed files fix every size")
         feeds = read_feeds(args.feeds, model)
     if args.mutations:
-        forms = _mutants(model, args.form, bind, _name(args.model), feeds, human)
+        with progress(args, None, "building mutants") as prog:
+            forms = _mutants(model, args.form, bind, _name(args.model), feeds, human, prog)
         if not forms:
             print("no rewrite applies to this model: nothing to compare with; checking the model alone", file=human)
     elif args.form:
@@ -53,7 +56,8 @@ def handle(args) -> int:
     extra = "".join(f" --bind {s}={n}" for s, n in bind.items()) + (f" --feeds {shlex.quote(args.feeds)}" if args.feeds else "") + (" --mutations" if args.mutations else "")
     repro = f"passcheck check {shlex.quote(args.model)}{extra} --pass {{pass}}"
     selection = {"model_sha256": model_hash(model), "pass": args.passes, "bind": bind, "mutations": args.mutations, "form": args.form}
-    with RunSession(args, "check", selection) as s:
+    planned = (1 + len(forms)) * (1 + len([p for p in (args.passes or DEFAULT_PASSES) if p != INPUT]))
+    with RunSession(args, "check", selection, planned=planned) as s:
         report = s.complete(check_model(model, args.passes, bind=bind, forms=forms, feeds=feeds, name=_name(args.model),
                                         repro=repro, executor=s.executor, on_cell=s.on_cell, skip_cells=s.skip_cells))
     return finish(args, report, title=f"passcheck check {args.model}")
@@ -71,14 +75,17 @@ def _precheck(path: str, model) -> None:
                              "fix the model (onnx.checker.check_model(model, full_check=True) shows the same)")
 
 
-def _mutants(model, form_ids, bind, name, feeds=None, out=None):
-    """Every rewrite that applies, each verified equivalent on the feeds the run will use."""
+def _mutants(model, form_ids, bind, name, feeds=None, out=None, prog=None):
+    """Every rewrite that applies, each verified equivalent on the feeds the run will use
+    (``prog``: a :class:`passcheck.progress.Progress` counting the verified mutants)."""
     from passcheck.api import subject_id
     from passcheck.mutations.subject import feeds_for, verified_mutants
     from passcheck.runtime import default_bindings
 
     sid = subject_id(name)
-    found = verified_mutants(model, form_ids or None, feeds or feeds_for(model, sid, default_bindings(model, bind)), sid)
+    found = verified_mutants(model, form_ids or None, feeds or feeds_for(model, sid, default_bindings(model, bind)), sid,
+                             on_built=prog and (lambda n: prog.stage("mutants", n)),
+                             on_verified=prog and (lambda rid: prog.advance("", rid)))
     for rid, (_m, applied) in found.items():
         shown = ", ".join(applied.nodes[:6]) + (f", … ({applied.count} in all)" if applied.count > 6 else "")
         print(f"mutant {rid}: {applied.detail or 'rewritten'} at {shown}", file=out)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from passcheck.cli._common import add_output_args, add_pass_args, bind_arg, bindings_from
+from passcheck.cli._common import add_output_args, add_pass_args, bind_arg, bindings_from, progress
 
 
 def add_parser(sub) -> None:
@@ -48,7 +48,12 @@ def handle(args) -> int:
         raise PasscheckError(f"{args.b} does not compute what {args.a} computes under ort:disabled: {why}; compare needs two equivalent models")
     extra = "".join(f" --bind {s}={n}" for s, n in bind.items())
     repro = f"passcheck compare {shlex.quote(args.a)} {shlex.quote(args.b)}{extra} --pass {{pass}}"
-    report = check_model(a, args.passes, bind=bind, forms={"b": b}, name=name, repro=repro)
+    from passcheck.engine import INPUT
+    from passcheck.passes import DEFAULT_PASSES
+
+    with progress(args, 2 * (1 + len([p for p in (args.passes or DEFAULT_PASSES) if p != INPUT])), "cells") as prog:
+        report = check_model(a, args.passes, bind=bind, forms={"b": b}, name=name, repro=repro,
+                             on_cell=lambda c: prog.advance(c.form, c.pass_id))
     return finish(args, report, title=f"passcheck compare {args.a} {args.b}")
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from passcheck.engine import feeds_for  # noqa: F401 - the one feed synthesis, re-exported
@@ -18,8 +18,12 @@ if TYPE_CHECKING:
 
 def verified_mutants(
     model: "onnx.ModelProto", form_ids: Sequence[str] | None, feeds_list: Sequence[Mapping[str, Any]], where: str = "model",
+    on_built: Callable[[int], None] | None = None, on_verified: Callable[[str], None] | None = None,
 ) -> dict[str, tuple["onnx.ModelProto", Applied]]:
     """:func:`~passcheck.mutations.mutants`, each passed through the equivalence gate.
+
+    ``on_built(n)`` is called once the ``n`` mutants are built, ``on_verified(rewrite_id)`` after
+    each is verified (progress).
 
     Raises:
         PasscheckError: the original fails the checker or does not run on the feeds.
@@ -28,8 +32,12 @@ def verified_mutants(
     """
     check_input(model, where)
     found = mutants(model, form_ids)
+    if on_built:
+        on_built(len(found))
     for rid, (mutant, _) in found.items():
         verify_equivalent(model, mutant, feeds_list, rid)
+        if on_verified:
+            on_verified(rid)
     return found
 
 
