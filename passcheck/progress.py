@@ -1,6 +1,6 @@
 """Progress of a long command on stderr: a rich bar (done / total, what runs now, elapsed time) when
-stderr is a terminal, plain lines elsewhere (CI logs): one when a stage starts, then at most one
-every ``every`` seconds (``$PASSCHECK_PROGRESS_EVERY``, default 5; 0 prints every step) and one
+stderr is a terminal, plain lines elsewhere (CI logs): the stage's plan and count with its first
+step, then at most one every ``every`` seconds (``$PASSCHECK_PROGRESS_EVERY``, default 5; 0 prints every step) and one
 when the stage completes. Used by every command that runs passes or models (run, check, compare,
 mutate, annotations, matrix); ``--progress none`` or ``-q`` turns it off.
 """
@@ -57,6 +57,7 @@ class Progress:
                             console=Console(stderr=True), transient=False, redirect_stdout=False, redirect_stderr=False)
             self._bar.start()
         self._task = None
+        self._pending = ""
         self.stage(unit, total, done)
 
     def stage(self, unit: str, total: int | None, done: int = 0) -> None:
@@ -67,8 +68,8 @@ class Progress:
             self._last = time.monotonic()
             if self._bar is not None:
                 self._task = self._bar.add_task(unit, total=total, completed=done)
-            elif self.mode == "lines":
-                self._line(f"{unit}…" if total is None else f"{total} {unit} planned" + (f", {done} already done" if done else ""))
+            elif self.mode == "lines":  # said with the first step: an input error before it stays one line
+                self._pending = f"{unit}…" if total is None else f"{total} {unit} planned" + (f", {done} already done" if done else "")
 
     def _line(self, text: str) -> None:
         print(f"{self.label}: {text}", file=sys.stderr, flush=True)
@@ -88,7 +89,10 @@ class Progress:
             text = f"{where}: {what}" if where else what
             if self._bar is not None:
                 self._bar.update(self._task, advance=1, description=text or self.unit)
-            elif self.mode == "lines" and (time.monotonic() - self._last >= self.every or self.done == self.total):
+            elif self.mode == "lines" and (self._pending or time.monotonic() - self._last >= self.every or self.done == self.total):
+                if self._pending:
+                    self._line(self._pending)
+                    self._pending = ""
                 self._last = time.monotonic()
                 self._line(f"{self.done}/{self.total} {self.unit}" + (f" ({text})" if text else ""))
 

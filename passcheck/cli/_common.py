@@ -38,12 +38,28 @@ def add_progress_arg(p) -> None:
 
     p.add_argument("--progress", choices=MODES, default="auto",
                    help="progress on stderr: a bar when stderr is a terminal, else a line every $PASSCHECK_PROGRESS_EVERY "
-                        "seconds (default 5); none (or -q) for silence (default: %(default)s)")
+                        "seconds (default 5); none for silence, also the default with -q (default: %(default)s)")
+
+
+def pass_count(passes) -> int:
+    """Passes a run of ``passes`` (or the defaults) applies, ``input`` aside.
+
+    Raises:
+        UnknownIdError: an unknown pass id (before any work, and before progress starts).
+    """
+    from passcheck.engine import INPUT
+    from passcheck.passes import DEFAULT_PASSES, get_pass
+
+    ids = [p for p in (passes or DEFAULT_PASSES) if p != INPUT]
+    for p in ids:
+        get_pass(p)
+    return len(ids)
 
 
 def progress_mode(args) -> str:
-    """The progress mode the arguments ask for: ``none`` with ``-q``."""
-    return "none" if getattr(args, "quiet", False) else getattr(args, "progress", "auto")
+    """The progress mode the arguments ask for: an explicit ``--progress``, else ``none`` with ``-q``, else ``auto``."""
+    mode = getattr(args, "progress", "auto")
+    return "none" if mode == "auto" and getattr(args, "quiet", False) else mode
 
 
 def progress(args, total: int, unit: str, done: int = 0):

@@ -39,6 +39,20 @@ def finish(args, report: Report, *, title: str = "passcheck report") -> int:
     return report.exit_code
 
 
+def preflight(args) -> bool:
+    """Check the output paths and read ``--baseline`` before any work (exit 2 on either).
+
+    Returns:
+        True when an output is ``-`` (see :func:`passcheck.cli._common.check_outputs`).
+    """
+    to_stdout = check_outputs(args)
+    if getattr(args, "baseline", None):
+        from passcheck.report import baseline
+
+        baseline.load(args.baseline)
+    return to_stdout
+
+
 def out_path(text: str | None) -> Path | None:
     return Path(text) if text else None
 
@@ -75,7 +89,7 @@ class RunSession:
     """
 
     def __init__(self, args, command: str, selection: dict, *, env: str = "local", preload=(), planned: int = 0):
-        check_outputs(args)
+        preflight(args)
         self.args, self.env = args, env
         self.progress = None
         self.executor = None

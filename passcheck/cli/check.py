@@ -25,19 +25,21 @@ def handle(args) -> int:
     import shlex
     import sys
 
-    from passcheck.cli._common import check_outputs, progress
-    from passcheck.engine import INPUT
-    from passcheck.passes import DEFAULT_PASSES
+    from passcheck.cli._common import pass_count, progress
+    from passcheck.cli._output import preflight
 
     from passcheck.api import check_model
     from passcheck.cli._output import RunSession, finish
     from passcheck.errors import PasscheckError
     from passcheck.modelio import load_model, model_hash
+    from passcheck.runtime import default_bindings
 
-    human = sys.stderr if check_outputs(args) else sys.stdout  # outputs are checked before any work
+    human = sys.stderr if preflight(args) else sys.stdout  # outputs and pass ids are checked before any work
+    pass_count(args.passes)
     model = load_model(args.model)
     _precheck(args.model, model)
     bind = bindings_from(args)
+    default_bindings(model, bind)  # an unknown --bind symbol: exit 2 before any work
     forms = {}
     feeds = None
     if args.feeds:
@@ -56,7 +58,7 @@ def handle(args) -> int:
     extra = "".join(f" --bind {s}={n}" for s, n in bind.items()) + (f" --feeds {shlex.quote(args.feeds)}" if args.feeds else "") + (" --mutations" if args.mutations else "")
     repro = f"passcheck check {shlex.quote(args.model)}{extra} --pass {{pass}}"
     selection = {"model_sha256": model_hash(model), "pass": args.passes, "bind": bind, "mutations": args.mutations, "form": args.form}
-    planned = (1 + len(forms)) * (1 + len([p for p in (args.passes or DEFAULT_PASSES) if p != INPUT]))
+    planned = (1 + len(forms)) * (1 + pass_count(args.passes))
     with RunSession(args, "check", selection, planned=planned) as s:
         report = s.complete(check_model(model, args.passes, bind=bind, forms=forms, feeds=feeds, name=_name(args.model),
                                         repro=repro, executor=s.executor, on_cell=s.on_cell, skip_cells=s.skip_cells))

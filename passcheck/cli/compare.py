@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from passcheck.cli._common import add_output_args, add_pass_args, bind_arg, bindings_from, progress
+from passcheck.cli._common import add_output_args, add_pass_args, bind_arg, bindings_from, pass_count, progress
 
 
 def add_parser(sub) -> None:
@@ -22,8 +22,7 @@ def handle(args) -> int:
     from pathlib import Path
 
     from passcheck.api import check_model
-    from passcheck.cli._common import check_outputs
-    from passcheck.cli._output import finish
+    from passcheck.cli._output import finish, preflight
     from passcheck.errors import PasscheckError
     from passcheck.modelio import load_model
     from passcheck.mutations import check_input
@@ -31,7 +30,7 @@ def handle(args) -> int:
     from passcheck.mutations.subject import feeds_for
     from passcheck.runtime import default_bindings, runtime_inputs
 
-    check_outputs(args)
+    preflight(args)
     a, b = load_model(args.a), load_model(args.b)
     check_input(a, args.a)
     check_input(b, args.b)
@@ -48,10 +47,7 @@ def handle(args) -> int:
         raise PasscheckError(f"{args.b} does not compute what {args.a} computes under ort:disabled: {why}; compare needs two equivalent models")
     extra = "".join(f" --bind {s}={n}" for s, n in bind.items())
     repro = f"passcheck compare {shlex.quote(args.a)} {shlex.quote(args.b)}{extra} --pass {{pass}}"
-    from passcheck.engine import INPUT
-    from passcheck.passes import DEFAULT_PASSES
-
-    with progress(args, 2 * (1 + len([p for p in (args.passes or DEFAULT_PASSES) if p != INPUT])), "cells") as prog:
+    with progress(args, 2 * (1 + pass_count(args.passes)), "cells") as prog:
         report = check_model(a, args.passes, bind=bind, forms={"b": b}, name=name, repro=repro,
                              on_cell=lambda c: prog.advance(c.form, c.pass_id))
     return finish(args, report, title=f"passcheck compare {args.a} {args.b}")

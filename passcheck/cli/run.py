@@ -35,10 +35,9 @@ def planned_cells(patterns, passes, cases_from=()) -> int:
         UnknownIdError / PasscheckError: as :func:`passcheck.api.run` (a glob matching nothing, a bad module).
     """
     from passcheck.cases import load_path, registry
-    from passcheck.engine import INPUT
-    from passcheck.passes import DEFAULT_PASSES
+    from passcheck.cli._common import pass_count
 
     for path in cases_from:
         load_path(path)
-    return sum(len(c.forms) * (1 + len([p for p in (passes or c.passes or DEFAULT_PASSES) if p != INPUT]))
-               for c in registry().select(patterns))
+    pass_count(passes)
+    return sum(len(c.forms) * (1 + pass_count(passes or c.passes)) for c in registry().select(patterns))

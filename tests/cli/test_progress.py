@@ -34,7 +34,7 @@ def test_run_prints_a_line_per_cell_with_a_zero_interval():
 
 def test_default_interval_still_reports_completion():
     p = _cli(*RUN, every="3600")
-    assert _counted(p.stderr, "run", "cells") == [4]
+    assert _counted(p.stderr, "run", "cells") == [1, 4]  # the plan with the first cell, then completion
 
 
 @pytest.mark.parametrize("flag", [["-q"], ["--progress", "none"]])
@@ -52,7 +52,6 @@ def test_check_mutations_counts_mutants_then_cells():
     p = _cli("check", SQUEEZENET, "--mutations", "--form", "explicit-defaults", "--form", "reverse-topo-order", "--pass", "ort:basic")
     assert p.returncode in (0, 1), p.stderr
     err = p.stderr
-    assert "passcheck check: building mutants" in err
     assert _counted(err, "check", "mutants") == [1, 2]
     assert _counted(err, "check", "cells") == [1, 2, 3, 4, 5, 6]
     assert err.index("2/2 mutants") < err.index("6 cells planned")
