@@ -6,6 +6,8 @@
   (``✓`` ok, a letter per finding kind), numbered pass columns and a legend of numbers and marks.
 - Anywhere else (a pipe, a log file): one plain line per (case, form[, env]), no box drawing,
   ``CASE FORM [ENV] PASS=LABEL …`` separated by single spaces, so ``grep`` and ``awk`` work by line.
+
+The matrix uses the same layouts with environments as the columns (:func:`print_rows`).
 """
 
 from __future__ import annotations
@@ -41,44 +43,52 @@ def print_grid(cells: Iterable[CellResult], console: Console) -> None:
     """Print the grid of ``cells`` in the layout that fits ``console`` (see the module doc)."""
     cells = list(cells)
     passes, rows = grid(cells)
+    multi_env = len({c.env for c in cells}) > 1
+    keyed = {(case, form, *([env] if multi_env else [])): by_pass for (case, form, env), by_pass in rows.items()}
+    print_rows(["case", "form"] + (["env"] if multi_env else []), passes, keyed, console)
+
+
+def print_rows(headers: list[str], columns: list[str], rows: dict[tuple[str, ...], dict[str, CellResult]], console: Console,
+               *, what: str = "passes") -> None:
+    """Rows keyed by (group, name, …) as in ``headers`` (``case``, ``form`` …), one verdict per
+    column (pass ids, or environments in a matrix: ``what`` names them in the legend), in the
+    layout that fits ``console``."""
     if not rows:
         return
-    multi_env = len({c.env for c in cells}) > 1
     if not console.is_terminal:
-        for (case, form, env), by_pass in rows.items():
-            cols = [case, form] + ([env] if multi_env else [])
-            cols += [f"{p}={label(by_pass[p])}" for p in passes if p in by_pass]
+        for key, by_col in rows.items():
+            cols = list(key) + [f"{c}={label(by_col[c])}" for c in columns if c in by_col]
             console.print(Text(" ".join(cols)), soft_wrap=True, no_wrap=True, overflow="ignore", crop=False)
         return
-    table = _table(passes, rows, multi_env)
+    table = _table(headers, columns, rows)
     if table.__rich_measure__(console, console.options.update_width(1 << 20)).maximum <= console.width:
         console.print(table)
         return
-    _compact(passes, rows, multi_env, console)
+    _compact(columns, rows, console, what)
 
 
-def _table(passes: list[str], rows: dict, multi_env: bool) -> Table:
+def _table(headers: list[str], columns: list[str], rows: dict) -> Table:
     t = Table(box=box.SIMPLE_HEAD, show_edge=False, header_style="bold", pad_edge=False, padding=(0, 1))
-    for name in ["case", "form"] + (["env"] if multi_env else []) + passes:
+    for name in headers + columns:
         t.add_column(name, no_wrap=True)
     last = None
-    for (case, form, env), by_pass in rows.items():
-        row = ["" if case == last else case, form] + ([env] if multi_env else [])
-        last = case
-        for p in passes:
-            text = label(by_pass[p]) if p in by_pass else ""
+    for key, by_col in rows.items():
+        row = ["" if key[0] == last else key[0], *key[1:]]
+        last = key[0]
+        for c in columns:
+            text = label(by_col[c]) if c in by_col else ""
             row.append(Text(text, style=STYLE.get(text, "bold red")))
         t.add_row(*row)
     return t
 
 
-def _compact(passes: list[str], rows: dict, multi_env: bool, console: Console) -> None:
-    """Case on its own line, then each form with one mark per numbered pass column."""
-    marks = {key: {p: mark(c) for p, c in by_pass.items()} for key, by_pass in rows.items()}
-    width = max([len(str(len(passes)))] + [len(m) for ms in marks.values() for m in ms.values()])
-    names = {key: key[1] + (f" @{key[2]}" if multi_env else "") for key in rows}
+def _compact(columns: list[str], rows: dict, console: Console, what: str) -> None:
+    """Group (case) on its own line, then each row with one mark per numbered column."""
+    marks = {key: {c: mark(cell) for c, cell in by_col.items()} for key, by_col in rows.items()}
+    width = max([len(str(len(columns)))] + [len(m) for ms in marks.values() for m in ms.values()])
+    names = {key: " ".join(key[1:]) for key in rows}
     left = max(len(n) for n in names.values()) + 4  # two spaces of indent, two before the marks
-    console.print(Text(" " * left + " ".join(str(i).rjust(width) for i in range(1, len(passes) + 1)), style="bold"),
+    console.print(Text(" " * left + " ".join(str(i).rjust(width) for i in range(1, len(columns) + 1)), style="bold"),
                   soft_wrap=True)
     last = None
     for key in rows:
@@ -86,17 +96,17 @@ def _compact(passes: list[str], rows: dict, multi_env: bool, console: Console) -
             console.print(Text(key[0], style="bold"), soft_wrap=True)
             last = key[0]
         line = Text(f"  {names[key]}".ljust(left))
-        for i, p in enumerate(passes):
-            m = marks[key].get(p, "·")
+        for i, c in enumerate(columns):
+            m = marks[key].get(c, "·")
             line.append(("" if i == 0 else " ") + m.rjust(width), style=_mark_style(m))
         console.print(line, soft_wrap=True)
-    console.print(Text("passes: " + "  ".join(f"{i}={p}" for i, p in enumerate(passes, 1)), style="dim"))
+    console.print(Text(f"{what}: " + "  ".join(f"{i}={c}" for i, c in enumerate(columns, 1)), style="dim"))
     used = {ch for ms in marks.values() for m in ms.values() for ch in m}
     kinds = {letter: ABBREV.get(kind, kind) for kind, letter in KIND_MARKS.items()}
     legend = [f"{m}={what}" for m, what in STATE_MARKS.values() if m in used]
     legend += [f"{letter}={kinds[letter]}" for letter in sorted(kinds) if letter in used]
     legend += ["!=error"] if "!" in used else []
-    legend += ["·=not-run"] if any(len(ms) < len(passes) for ms in marks.values()) else []
+    legend += ["·=not-run"] if any(len(ms) < len(columns) for ms in marks.values()) else []
     console.print(Text("marks: " + "  ".join(legend), style="dim"))
 
 

@@ -81,3 +81,33 @@ def test_list_is_plain_lines_in_a_pipe_and_json_on_request():
 def test_list_passes_and_tags_json(capsys, flag, key, value):
     assert main(["list", flag, "--json"]) == 0
     assert value in {r[key] for r in json.loads(capsys.readouterr().out)}
+
+
+def _matrix_cells():
+    cells = []
+    for env in ("onnx-1.16", "onnx-1.18", "onnx-1.20", "onnx-1.23", "ort-1.20-latest"):
+        for form in ("common", "bias-constant-node"):
+            for p in ("onnx:infer-shapes-strict", "ort:basic", "onnxscript:optimize"):
+                bad = env == "onnx-1.16" and form != "common"
+                found = [Finding("rejected", "acceptance", "optional-input/conv-bn-bias-control", form, p, "refused", env=env)] if bad else []
+                cells.append(CellResult("optional-input/conv-bn-bias-control", form, p, "ok", env=env, findings=found))
+    return cells
+
+
+def test_matrix_tables_fit_80_columns_and_are_plain_in_pipes():
+    from passcheck.matrix.report import render_terminal
+
+    console = Console(force_terminal=True, width=80, color_system=None)
+    with console.capture() as cap:
+        render_terminal(_matrix_cells(), {}, console)
+    lines = cap.get().splitlines()
+    rows = [x for x in lines if x.startswith("  bias-constant-node ")]
+    assert len(rows) == 3 and all(x.split()[2:] == ["R", "✓", "✓", "✓", "✓"] for x in rows)
+    assert "1=onnx-1.16" in "\n".join(lines) and all(len(x) <= 80 for x in lines[:lines.index(rows[-1]) + 1])
+    plain = Console(force_terminal=False, width=80)
+    with plain.capture() as cap:
+        render_terminal(_matrix_cells(), {}, plain)
+    text = cap.get()
+    assert not BOX & set(text)
+    assert ("conv-bn-bias-control bias-constant-node ort:basic onnx-1.16=rejected onnx-1.18=ok onnx-1.20=ok "
+            "onnx-1.23=ok ort-1.20-latest=ok") in text.splitlines()
