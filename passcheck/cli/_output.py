@@ -84,8 +84,9 @@ class RunSession:
     partial ``--json`` report (``"partial": true``) before the CLI exits 130.
 
     Raises:
-        PasscheckError: an output path that cannot be written, ``--resume`` without ``--stream``, a stream of another selection or
-            environment, or an existing stream without ``--resume``.
+        PasscheckError: an output path that cannot be written, an unreadable ``--baseline``,
+            ``--resume`` without ``--stream``, a stream of another selection or environment, or
+            an existing stream without ``--resume``.
     """
 
     def __init__(self, args, command: str, selection: dict, *, env: str = "local", preload=(), planned: int = 0):

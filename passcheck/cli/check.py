@@ -25,11 +25,9 @@ def handle(args) -> int:
     import shlex
     import sys
 
-    from passcheck.cli._common import pass_count, progress
-    from passcheck.cli._output import preflight
-
     from passcheck.api import check_model
-    from passcheck.cli._output import RunSession, finish
+    from passcheck.cli._common import pass_count, progress
+    from passcheck.cli._output import RunSession, finish, preflight
     from passcheck.errors import PasscheckError
     from passcheck.modelio import load_model, model_hash
     from passcheck.runtime import default_bindings
