@@ -1,8 +1,9 @@
 """Progress of a long command on stderr: a rich bar (done / total, what runs now, elapsed time) when
 stderr is a terminal, plain lines elsewhere (CI logs): the stage's plan and count with its first
-step, then at most one every ``every`` seconds (``$PASSCHECK_PROGRESS_EVERY``, default 5; 0 prints every step) and one
-when the stage completes. Used by every command that runs passes or models (run, check, compare,
-mutate, annotations, matrix); ``--progress none`` or ``-q`` turns it off.
+step, then at most one every ``every`` seconds (``$PASSCHECK_PROGRESS_EVERY``, default 5; 0 prints
+every step) and one when the stage completes; a step taking longer than ``every`` gets a line
+``N/M cells, running for S s`` every ``every`` seconds. Used by every command that runs passes or
+models (run, check, compare, mutate, annotations, matrix); ``--progress none`` or ``-q`` turns it off.
 """
 
 from __future__ import annotations
@@ -58,7 +59,25 @@ class Progress:
             self._bar.start()
         self._task = None
         self._pending = ""
+        self._t0 = time.monotonic()
         self.stage(unit, total, done)
+        self._stop = threading.Event()
+        if mode == "lines" and self.every > 0:  # a long step still says it is alive
+            threading.Thread(target=self._heartbeat, name="passcheck-progress", daemon=True).start()
+
+    def _heartbeat(self) -> None:
+        while not self._stop.wait(self.every / 2):
+            with self._lock:
+                if not self._stop.is_set() and time.monotonic() - self._last >= self.every:
+                    self._flush_pending()
+                    self._last = time.monotonic()
+                    count = f"{self.done}/{self.total} {self.unit}" if self.total is not None else self.unit
+                    self._line(f"{count}, running for {time.monotonic() - self._t0:.0f} s")
+
+    def _flush_pending(self) -> None:
+        if self._pending:
+            self._line(self._pending)
+            self._pending = ""
 
     def stage(self, unit: str, total: int | None, done: int = 0) -> None:
         """Start counting a new stage of ``total`` steps called ``unit`` (``mutants verified``);
@@ -90,13 +109,12 @@ class Progress:
             if self._bar is not None:
                 self._bar.update(self._task, advance=1, description=text or self.unit)
             elif self.mode == "lines" and (self._pending or time.monotonic() - self._last >= self.every or self.done == self.total):
-                if self._pending:
-                    self._line(self._pending)
-                    self._pending = ""
+                self._flush_pending()
                 self._last = time.monotonic()
                 self._line(f"{self.done}/{self.total} {self.unit}" + (f" ({text})" if text else ""))
 
     def close(self) -> None:
+        self._stop.set()
         with self._lock:
             if self._bar is not None:
                 self._bar.stop()

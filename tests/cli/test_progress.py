@@ -61,3 +61,20 @@ def test_annotations_mutate_and_compare_report_progress(tmp_path):
     assert _counted(_cli("annotations", SQUEEZENET).stderr, "annotations", "runs") == [1, 2]
     assert _counted(_cli("mutate", SQUEEZENET, "--out", tmp_path, "--form", "explicit-defaults").stderr, "mutate", "mutants") == [1]
     assert _counted(_cli("compare", SQUEEZENET, SQUEEZENET, "--pass", "ort:disabled").stderr, "compare", "cells") == [1, 2, 3, 4]
+
+
+def test_a_long_step_gets_periodic_lines(capsys):
+    """Plain mode while no step finishes (a large model's first runs): a line every interval."""
+    import time
+
+    from passcheck.progress import Progress
+
+    with Progress(3, bar="lines", label="passcheck t", every=0.05) as prog:
+        prog.advance("", "first")
+        seen, deadline = "", time.monotonic() + 60
+        while seen.count("running for") < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)  # polling the captured stderr, not waiting for a fixed time
+            seen += capsys.readouterr().err
+    assert "passcheck t: 3 cells planned" in seen and "1/3 cells (first)" in seen
+    assert seen.count("passcheck t: 1/3 cells, running for") >= 2
+    assert capsys.readouterr().err.count("running for") <= 1  # stops with the stage (one may race the close)
