@@ -100,14 +100,14 @@ def _compact(columns: list[str], rows: dict, console: Console, what: str) -> Non
             m = marks[key].get(c, "·")
             line.append(("" if i == 0 else " ") + m.rjust(width), style=_mark_style(m))
         console.print(line, soft_wrap=True)
-    console.print(Text(f"{what}: " + "  ".join(f"{i}={c}" for i, c in enumerate(columns, 1)), style="dim"))
+    console.print(Text(f"{what}: " + "  ".join(f"{i}={c}" for i, c in enumerate(columns, 1)), style="dim"), soft_wrap=False)
     used = {ch for ms in marks.values() for m in ms.values() for ch in m}
     kinds = {letter: ABBREV.get(kind, kind) for kind, letter in KIND_MARKS.items()}
     legend = [f"{m}={what}" for m, what in STATE_MARKS.values() if m in used]
     legend += [f"{letter}={kinds[letter]}" for letter in sorted(kinds) if letter in used]
     legend += ["!=error"] if "!" in used else []
     legend += ["·=not-run"] if any(len(ms) < len(columns) for ms in marks.values()) else []
-    console.print(Text("marks: " + "  ".join(legend), style="dim"))
+    console.print(Text("marks: " + "  ".join(legend), style="dim"), soft_wrap=False)  # wrapped between items
 
 
 def _mark_style(m: str) -> str:
