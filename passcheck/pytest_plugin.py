@@ -183,6 +183,26 @@ def _wanted(case: "Case", form: str, patterns: Sequence[str]) -> bool:
     return False
 
 
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A ``--passcheck-cases`` glob that matches no case (or no form) is a typo: usage error (exit 4),
+    as ``passcheck run --case`` exits 2, never a run that skips everything and passes. Checked once
+    collection has imported every test module, so cases they register count."""
+    patterns = config.getoption("passcheck_cases")
+    if not patterns:
+        return
+    from passcheck.cases import registry
+    from passcheck.errors import PasscheckError
+
+    for p in patterns:
+        try:
+            cases = registry().select([p])
+        except PasscheckError as exc:
+            raise pytest.UsageError(f"--passcheck-cases {p!r} matches nothing: {exc}") from None
+        if not any(_wanted(c, form, [p]) for c in cases for form in c.forms):
+            forms = sorted({f for c in cases for f in c.forms})
+            raise pytest.UsageError(f"--passcheck-cases {p!r}: no form of the matching cases matches; their forms: {', '.join(forms)}")
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     marker = metafunc.definition.get_closest_marker("passcheck")
     if marker is None:

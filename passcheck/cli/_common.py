@@ -22,13 +22,51 @@ def add_pass_args(p: argparse.ArgumentParser) -> None:
 
 
 def add_output_args(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("output")
+    g = p.add_argument_group("output", "FILE '-' is standard output (one output at most; the human report then goes to stderr)")
     g.add_argument("--json", metavar="FILE", help="write the canonical JSON report")
     g.add_argument("--junit", metavar="FILE", help="write JUnit XML (one testcase per case/form/pass)")
     g.add_argument("--markdown", metavar="FILE", help="write a Markdown report (CI step summary)")
     g.add_argument("--baseline", metavar="FILE", help="known findings (JSON): matched findings are expected, not failures")
     g.add_argument("--write-baseline", metavar="FILE", help="write every finding of this run as a baseline file")
-    g.add_argument("-q", "--quiet", action="store_true", help="print findings and the summary only, not the grid")
+    g.add_argument("-q", "--quiet", action="store_true", help="print findings and the summary only, not the grid (no progress)")
+    add_progress_arg(g)
+
+
+def add_progress_arg(p) -> None:
+    """``--progress auto|bar|lines|none`` (see :mod:`passcheck.progress`)."""
+    from passcheck.progress import MODES
+
+    p.add_argument("--progress", choices=MODES, default="auto",
+                   help="progress on stderr: a bar when stderr is a terminal, else a line every $PASSCHECK_PROGRESS_EVERY "
+                        "seconds (default 5); none for silence, also the default with -q (default: %(default)s)")
+
+
+def pass_count(passes) -> int:
+    """Passes a run of ``passes`` (or the defaults) applies, ``input`` aside.
+
+    Raises:
+        UnknownIdError: an unknown pass id (before any work, and before progress starts).
+    """
+    from passcheck.engine import INPUT
+    from passcheck.passes import DEFAULT_PASSES, get_pass
+
+    ids = [p for p in (passes or DEFAULT_PASSES) if p != INPUT]
+    for p in ids:
+        get_pass(p)
+    return len(ids)
+
+
+def progress_mode(args) -> str:
+    """The progress mode the arguments ask for: an explicit ``--progress``, else ``none`` with ``-q``, else ``auto``."""
+    mode = getattr(args, "progress", "auto")
+    return "none" if mode == "auto" and getattr(args, "quiet", False) else mode
+
+
+def progress(args, total: int, unit: str, done: int = 0):
+    """A :class:`passcheck.progress.Progress` for a subcommand (``passcheck <command>`` lines)."""
+    from passcheck.progress import Progress
+
+    return Progress(total, done, progress_mode(args), label=f"passcheck {args.command}", unit=unit)
 
 
 def bindings_from(args) -> dict[str, int]:
@@ -40,13 +78,13 @@ def bindings_from(args) -> dict[str, int]:
     return out
 
 
-def console():
-    """A rich Console: the terminal's width on a terminal, 200 columns in logs and pipes."""
+def console(stderr: bool = False):
+    """A rich Console on stdout (or stderr): the terminal's width on a terminal, 200 columns in logs and pipes."""
     import sys
 
     from rich.console import Console
 
-    return Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200)
+    return Console(soft_wrap=True, stderr=stderr, width=None if (sys.stderr if stderr else sys.stdout).isatty() else 200)
 
 
 def positive(kind):
@@ -63,3 +101,46 @@ def positive(kind):
         return value
 
     return parse
+
+
+#: Options naming a file passcheck writes (argparse dest → flag).
+OUTPUT_OPTIONS = {"json": "--json", "junit": "--junit", "markdown": "--markdown", "write_baseline": "--write-baseline",
+                  "stream": "--stream", "out": "--out"}
+
+
+def check_outputs(args, *, stdout_ok=("json", "junit", "markdown", "write_baseline", "out")) -> bool:
+    """Refuse output paths that cannot be written, before any work is done.
+
+    A path must not be a directory, and its folder must exist and be writable; ``-`` (standard
+    output) is allowed for the options in ``stdout_ok``, for one of them at most.
+
+    Returns:
+        True when an output is ``-`` (human output must then go to stderr).
+
+    Raises:
+        PasscheckError: an unwritable path, ``-`` where it is not allowed, or twice.
+    """
+    import os
+    from pathlib import Path
+
+    dashes = []
+    for dest, flag in OUTPUT_OPTIONS.items():
+        value = getattr(args, dest, None)
+        if not isinstance(value, str) or not value:
+            continue
+        if value == "-":
+            if dest not in stdout_ok:
+                raise PasscheckError(f"{flag} -: this output cannot go to standard output; give a file")
+            dashes.append(flag)
+            continue
+        p = Path(value)
+        folder = p.parent if str(p.parent) else Path(".")
+        if p.is_dir():
+            raise PasscheckError(f"{flag} {value}: is a directory; give a file path")
+        if not folder.is_dir():
+            raise PasscheckError(f"{flag} {value}: folder {folder} does not exist; create it or choose another path")
+        if not os.access(folder, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
+            raise PasscheckError(f"{flag} {value}: not writable; choose a path passcheck can write")
+    if len(dashes) > 1:
+        raise PasscheckError(f"{' and '.join(dashes)} all say '-': only one output can go to standard output")
+    return bool(dashes)

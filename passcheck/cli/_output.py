@@ -6,19 +6,20 @@ import json
 import sys
 from pathlib import Path
 
+from passcheck.cli._common import check_outputs, positive
 from passcheck.cli._common import console as console_
-from passcheck.cli._common import positive
 
 from passcheck.api import Report
 
 
 def finish(args, report: Report, *, title: str = "passcheck report") -> int:
-    """Apply ``--baseline``, write every requested format, print the terminal report."""
+    """Apply ``--baseline``, write every requested format, print the terminal report (on stderr
+    when an output is ``-``, standard output)."""
     from passcheck.report import baseline, junit, markdown, terminal, write_report
 
     if getattr(args, "baseline", None):
         report.apply_baseline(args.baseline)
-    console = console_()
+    console = console_(stderr=check_outputs(args))
     terminal.render(report.cells, console, show_grid=not getattr(args, "quiet", False))
     for k in report.unmatched_known:
         console.print(f"baseline entry matched nothing (fixed, or not run): {k.id} — {k.reason}")
@@ -36,6 +37,20 @@ def finish(args, report: Report, *, title: str = "passcheck report") -> int:
         atomic_write(args.write_baseline, baseline.from_findings(report.findings))
     sys.stdout.flush()
     return report.exit_code
+
+
+def preflight(args) -> bool:
+    """Check the output paths and read ``--baseline`` before any work (exit 2 on either).
+
+    Returns:
+        True when an output is ``-`` (see :func:`passcheck.cli._common.check_outputs`).
+    """
+    to_stdout = check_outputs(args)
+    if getattr(args, "baseline", None):
+        from passcheck.report import baseline
+
+        baseline.load(args.baseline)
+    return to_stdout
 
 
 def out_path(text: str | None) -> Path | None:
@@ -85,16 +100,20 @@ class RunSession:
 
     Inside the ``with``: pass :attr:`executor`, :meth:`on_cell` and :meth:`skip_cells` to
     :func:`passcheck.api.run` / :func:`~passcheck.api.check_model`, then :meth:`complete` the report.
+    ``planned`` cells are counted on stderr as they arrive (:mod:`passcheck.progress`).
     SIGTERM is turned into KeyboardInterrupt; on an interrupt the cells so far are written as a
     partial ``--json`` report (``"partial": true``) before the CLI exits 130.
 
     Raises:
-        PasscheckError: ``--resume`` without ``--stream``, a stream of another selection or
-            environment, or an existing stream without ``--resume``.
+        PasscheckError: an output path that cannot be written, an unreadable ``--baseline``,
+            ``--resume`` without ``--stream``, a stream of another selection or environment, or
+            an existing stream without ``--resume``.
     """
 
-    def __init__(self, args, command: str, selection: dict, *, env: str = "local", preload=()):
+    def __init__(self, args, command: str, selection: dict, *, env: str = "local", preload=(), planned: int = 0):
+        preflight(args)
         self.args, self.env = args, env
+        self.progress = None
         self._isolated = isolated(args, preload)
         self.executor = self._isolated.__enter__()
         self.previous: list = []
@@ -105,6 +124,9 @@ class RunSession:
         except BaseException:
             self._isolated.__exit__(None, None, None)
             raise
+        from passcheck.cli._common import progress
+
+        self.progress = progress(args, max(planned, len(self.previous)), "cells", done=len(self.previous))
 
     def _open_stream(self, command: str, selection: dict) -> None:
         from passcheck._versions import environment
@@ -140,6 +162,7 @@ class RunSession:
 
     def on_cell(self, cell) -> None:
         self.new.append(cell)
+        self.progress.advance(cell.case, f"{cell.form} {cell.pass_id}")
         if self._stream is not None:
             self._stream.cell(cell)
 
@@ -177,6 +200,8 @@ class RunSession:
 
         if self._old_term is not None:
             signal.signal(signal.SIGTERM, self._old_term)
+        if self.progress is not None:
+            self.progress.close()
         try:
             if exc_type is KeyboardInterrupt and getattr(self.args, "json", None):
                 from passcheck._versions import environment

@@ -8,7 +8,7 @@ or graph output annotation) is violated, 0 when every annotation holds.
 
 from __future__ import annotations
 
-from passcheck.cli._common import bind_arg
+from passcheck.cli._common import add_progress_arg, bind_arg, progress
 from passcheck.cli._output import add_isolation_args
 
 
@@ -20,31 +20,33 @@ def add_parser(sub) -> None:
     p.add_argument("--feeds", metavar="PATH", help="a .npz, or a folder in the ONNX backend-test layout (test_data_set_K/input_J.pb)")
     p.add_argument("--engine", choices=("ort", "reference"), default="ort",
                    help="ort: fast, main graph only; reference: onnx.reference.ReferenceEvaluator, values inside subgraphs and functions too")
-    p.add_argument("--json", metavar="FILE", help="write every run's report as JSON")
+    p.add_argument("--json", metavar="FILE", help="write every run's report as JSON ('-': standard output, the text report then goes to stderr)")
     add_isolation_args(p)
+    add_progress_arg(p)
     p.set_defaults(handler=handle)
 
 
-def feed_sets(model, feeds_path: str | None, bind: dict[str, int]) -> list[tuple[str, dict]]:
-    """(label, feeds) per run: read from ``feeds_path``, else synthesized (two bindings at least).
+def feed_sets(model, feeds_path: str | None, bind: dict[str, int], model_path: str = "model.onnx") -> list[tuple[str, dict]]:
+    """(label, feeds) per run: read from ``feeds_path``, else synthesized (two bindings at least)
+    exactly as ``passcheck check MODEL`` synthesizes them (same seeds and sizes).
 
     Raises:
         FeedError: unreadable feeds, --bind with --feeds, an unknown symbol, or inputs that cannot be synthesized.
     """
-    from passcheck.engine import seed_for
+    from passcheck.api import subject_id
+    from passcheck.cli.check import _name
+    from passcheck.engine import feeds_for
     from passcheck.errors import FeedError
-    from passcheck.runtime import default_bindings, synthesize
+    from passcheck.runtime import default_bindings
     from passcheck.runtime.feed_files import read_feeds
 
     if feeds_path:
         if bind:
             raise FeedError("--bind and --feeds cannot be combined: the feed files fix every size")
         return [(f"feeds {feeds_path} set {i}", f) for i, f in enumerate(read_feeds(feeds_path, model))]
-    out = []
-    for i, b in enumerate(default_bindings(model, bind)):
-        label = "binding " + (", ".join(f"{k}={v}" for k, v in b.items()) or "(no symbols)")
-        out.append((label, synthesize(model, b, seed_for("annotations", i))))
-    return out
+    bindings = default_bindings(model, bind)
+    labels = ["binding " + (", ".join(f"{k}={v}" for k, v in b.items()) or "(no symbols)") for b in bindings]
+    return list(zip(labels, feeds_for(model, subject_id(_name(model_path)), bindings)))
 
 
 def check_preconditions(model, feeds: dict, label: str) -> None:
@@ -76,33 +78,39 @@ def observe_with(executor, model, feeds: dict, engine: str, label: str):
 
 
 def handle(args) -> int:
+    import functools
     import json
-    from pathlib import Path
+    import sys
 
-    from passcheck.cli._common import bindings_from
+    from passcheck.cli._common import bindings_from, check_outputs
     from passcheck.cli._output import isolated
+    from passcheck.report.json_report import atomic_write
     from passcheck.modelio import load_model
     from passcheck.oracles.shape_annotations import check
 
+    say = functools.partial(print, file=sys.stderr if check_outputs(args) else sys.stdout)  # --json -: JSON alone on stdout
     model = load_model(args.model)
-    runs = feed_sets(model, args.feeds, bindings_from(args))
+    runs = feed_sets(model, args.feeds, bindings_from(args), args.model)
     for label, feeds in runs:
         check_preconditions(model, feeds, label)
     reports, total = [], 0
-    print(f"{args.model}: engine {args.engine}, {len(runs)} run(s)")
-    with isolated(args) as executor:
-        observations = [observe_with(executor, model, feeds, args.engine, label) for label, feeds in runs]
+    say(f"{args.model}: engine {args.engine}, {len(runs)} run(s)")
+    observations = []
+    with isolated(args) as executor, progress(args, len(runs), "runs") as prog:
+        for label, feeds in runs:
+            observations.append(observe_with(executor, model, feeds, args.engine, label))
+            prog.advance("", label)
     for (label, _feeds), (observed, unobservable) in zip(runs, observations):
         rep = check(model, observed, unobservable=unobservable)
         reports.append({"run": label, **rep.to_json()})
         total += len(rep.violations)
-        print(f"{label}: {rep.annotated} annotated, {rep.checked} checked, {len(rep.unobserved)} unobserved, "
+        say(f"{label}: {rep.annotated} annotated, {rep.checked} checked, {len(rep.unobserved)} unobserved, "
               f"{len(rep.unchecked)} unchecked; binding {rep.binding or '{}'}")
         for key, why in {**rep.unobserved, **rep.unchecked}.items():
-            print(f"  not checked  {key}: {why}")
+            say(f"  not checked  {key}: {why}")
         for v in rep.violations:
-            print(f"  VIOLATED     [{v.role}] {v.rule}: {v.message}")
+            say(f"  VIOLATED     [{v.role}] {v.rule}: {v.message}")
     if args.json:
-        Path(args.json).write_text(json.dumps({"model": args.model, "engine": args.engine, "runs": reports}, indent=2, default=str))
-    print(f"{total} violation(s)" if total else "every checked annotation holds")
+        atomic_write(args.json, json.dumps({"model": args.model, "engine": args.engine, "runs": reports}, indent=2, default=str) + "\n")
+    say(f"{total} violation(s)" if total else "every checked annotation holds")
     return 1 if total else 0

@@ -25,16 +25,22 @@ def add_parser(sub) -> None:
 
 def handle(args) -> int:
     import shlex
+    import sys
 
     from passcheck.api import check_model, require_available
-    from passcheck.cli._output import RunSession, finish, runner_of
+    from passcheck.cli._common import pass_count
+    from passcheck.cli._output import RunSession, finish, preflight, runner_of
     from passcheck.errors import PasscheckError
     from passcheck.modelio import load_model, model_hash
+    from passcheck.runtime import default_bindings
 
+    human = sys.stderr if preflight(args) else sys.stdout  # outputs and pass ids are checked before any work
+    pass_count(args.passes)
     model = load_model(args.model)
     _precheck(args.model, model)
     require_available(args.passes)
     bind = bindings_from(args)
+    default_bindings(model, bind)  # an unknown --bind symbol: exit 2 before any work
     forms = {}
     feeds = None
     if args.feeds:
@@ -48,7 +54,7 @@ def handle(args) -> int:
         from passcheck.runtime.feed_files import data_sets_beside
 
         if (feeds := feeds_beside(args.model, model)) is not None:
-            print(f"feeds: {data_sets_beside(args.model)[1]} (--synthesize-feeds to synthesize them instead)")
+            print(f"feeds: {data_sets_beside(args.model)[1]} (--synthesize-feeds to synthesize them instead)", file=human)
     if args.form and not args.mutations:
         raise PasscheckError("--form needs --mutations")
     extra = "".join(f" --bind {s}={n}" for s, n in bind.items()) + (f" --feeds {shlex.quote(args.feeds)}" if args.feeds else "") + (" --synthesize-feeds" if args.synthesize_feeds else "") + (" --mutations" if args.mutations else "")
@@ -56,9 +62,11 @@ def handle(args) -> int:
     selection = {"model_sha256": model_hash(model), "pass": args.passes, "bind": bind, "mutations": args.mutations, "form": args.form}
     with RunSession(args, "check", selection) as s:
         if args.mutations:
-            forms = _mutants(model, args.form, bind, _name(args.model), feeds, runner_of(s.executor))
+            s.progress.stage("building mutants", None)
+            forms = _mutants(model, args.form, bind, _name(args.model), feeds, human, s.progress, runner_of(s.executor))
             if not forms:
-                print("no rewrite applies to this model: nothing to compare with; checking the model alone")
+                print("no rewrite applies to this model: nothing to compare with; checking the model alone", file=human)
+        s.progress.stage("cells", (1 + len(forms)) * (1 + pass_count(args.passes)), done=len(s.previous))
         report = s.complete(check_model(model, args.passes, bind=bind, forms=forms, feeds=feeds, name=_name(args.model),
                                         repro=repro, executor=s.executor, on_cell=s.on_cell, skip_cells=s.skip_cells))
     return finish(args, report, title=f"passcheck check {args.model}")
@@ -76,18 +84,21 @@ def _precheck(path: str, model) -> None:
                              "fix the model (onnx.checker.check_model(model, full_check=True) shows the same)")
 
 
-def _mutants(model, form_ids, bind, name, feeds=None, runner=None):
+def _mutants(model, form_ids, bind, name, feeds=None, out=None, prog=None, runner=None):
     """Every rewrite that applies, each verified equivalent on the feeds the run will use
-    (models run by ``runner``, in the isolation worker)."""
+    (models run by ``runner``, in the isolation worker; ``prog``: a
+    :class:`passcheck.progress.Progress` counting the verified mutants)."""
     from passcheck.api import subject_id
     from passcheck.mutations.subject import feeds_for, verified_mutants
     from passcheck.runtime import default_bindings
 
     sid = subject_id(name)
-    found = verified_mutants(model, form_ids or None, feeds or feeds_for(model, sid, default_bindings(model, bind)), sid, runner)
+    found = verified_mutants(model, form_ids or None, feeds or feeds_for(model, sid, default_bindings(model, bind)), sid, runner,
+                             on_built=prog and (lambda n: prog.stage("mutants", n)),
+                             on_verified=prog and (lambda rid: prog.advance("", rid)))
     for rid, (_m, applied) in found.items():
         shown = ", ".join(applied.nodes[:6]) + (f", … ({applied.count} in all)" if applied.count > 6 else "")
-        print(f"mutant {rid}: {applied.detail or 'rewritten'} at {shown}")
+        print(f"mutant {rid}: {applied.detail or 'rewritten'} at {shown}", file=out)
     return {rid: m for rid, (m, _a) in found.items()}
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from passcheck.cli._common import add_output_args, add_pass_args, bind_arg, bindings_from
+from passcheck.cli._common import add_output_args, add_pass_args, bind_arg, bindings_from, pass_count
 from passcheck.cli._output import add_reliability_args
 
 
@@ -24,7 +24,7 @@ def handle(args) -> int:
     from pathlib import Path
 
     from passcheck.api import check_model, require_available
-    from passcheck.cli._output import RunSession, finish, runner_of
+    from passcheck.cli._output import RunSession, finish, preflight, runner_of
     from passcheck.errors import PasscheckError
     from passcheck.modelio import load_model, model_hash
     from passcheck.mutations import check_input
@@ -32,6 +32,7 @@ def handle(args) -> int:
     from passcheck.mutations.subject import feeds_for
     from passcheck.runtime import default_bindings, runtime_inputs
 
+    preflight(args)
     require_available(args.passes)
     a, b = load_model(args.a), load_model(args.b)
     check_input(a, args.a)
@@ -48,7 +49,7 @@ def handle(args) -> int:
     extra = "".join(f" --bind {s}={n}" for s, n in bind.items())
     repro = f"passcheck compare {shlex.quote(args.a)} {shlex.quote(args.b)}{extra} --pass {{pass}}"
     selection = {"a": model_hash(a), "b": model_hash(b), "pass": args.passes, "bind": bind}
-    with RunSession(args, "compare", selection) as s:
+    with RunSession(args, "compare", selection, planned=2 * (1 + pass_count(args.passes))) as s:
         why = same_outputs(a, b, feeds_for(a, f"model/{name}", default_bindings(a, bind)), runner_of(s.executor))
         if why:
             raise PasscheckError(f"{args.b} does not compute what {args.a} computes under ort:disabled: {why}; compare needs two equivalent models")

@@ -1,52 +1,112 @@
-"""``passcheck list``: cases with their forms, tags (families) and passes."""
+"""``passcheck list``: cases with their forms, tags (families) and passes.
+
+A table on a terminal; one plain line per record elsewhere (``passcheck list | grep conv``), fields
+separated by tabs; ``--json`` for a JSON array on stdout.
+"""
 
 from __future__ import annotations
 
+import json
+import sys
+
 from passcheck.cli._common import console as console_
-from rich.table import Table
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("list", help="list cases, forms, tags and passes")
+    p = sub.add_parser("list", help="list cases, forms, tags and passes",
+                       description="List the cases (or --tags, --passes): a table on a terminal, one tab-separated "
+                                   "line per record in a pipe, a JSON array with --json.")
     p.add_argument("--case", action="append", default=[], metavar="GLOB", help="only cases whose id or tag matches")
     p.add_argument("--tags", action="store_true", help="list the tags (families) with their case counts")
     p.add_argument("--passes", action="store_true", help="list the pass ids")
     p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON array: cases {id, forms: [{id, description}], opset, tags, family, passes, description}, "
+                        "or with --passes {id, default, folds_constants, description}, with --tags {tag, cases, family}")
     p.set_defaults(handler=handle)
 
 
 def handle(args) -> int:
-    from passcheck.cases import load_path, registry
-    from passcheck.passes import DEFAULT_PASSES, get_pass, known_pass_ids
+    from passcheck.cases import load_path
 
-    console = console_()
     for path in args.cases_from:
         load_path(path)
     if args.passes:
-        t = Table("pass", "default", "folds constants", "what", header_style="bold")
-        for pid in known_pass_ids():
-            a = get_pass(pid)
-            t.add_row(pid, "yes" if pid in DEFAULT_PASSES else "", "yes" if a.folds_constants else "", a.doc)
-        t.add_row("onnx:convert-opset-N", "", "", "onnx.version_converter.convert_version(model, N)")
-        t.add_row("cmd:'TOOL {in} {out}'", "", "", "any command that reads a model and writes one")
-        t.add_row("cmd+fold:'TOOL {in} {out}'", "", "yes", "the same, for a tool that folds constants (missed-folding oracle applies)")
-        console.print(t)
+        records = _passes()
+    elif args.tags:
+        records = _tags(args.case)
+    else:
+        records = _cases(args.case)
+    if args.json:
+        sys.stdout.write(json.dumps(records, indent=1) + "\n")
         return 0
-    cases = registry().select(args.case)
-    if args.tags:
-        tags: dict[str, int] = {}
-        for c in cases:
-            for tag in c.tags:
-                tags[tag] = tags.get(tag, 0) + 1
-        families = {c.family for c in cases}
-        t = Table("tag", "cases", "family", header_style="bold")
-        for tag in sorted(tags):
-            t.add_row(tag, str(tags[tag]), "yes" if tag in families else "")
-        console.print(t)
+    hidden = set() if args.passes or args.tags else HIDDEN
+    shown = [k for k in (records[0] if records else {"id": ""}) if k not in hidden]
+    console = console_()
+    if not console.is_terminal:
+        for r in records:
+            print("\t".join(_text(r[k]) for k in shown))
         return 0
-    t = Table("case", "forms", "opset", "tags", "what", header_style="bold")
-    for c in cases:
-        t.add_row(c.id, ", ".join(c.forms), str(c.opset), ", ".join(sorted(c.tags - {c.family})), c.doc.strip().splitlines()[0])
+    from rich.table import Table
+
+    t = Table(*shown, header_style="bold")
+    for r in records:
+        t.add_row(*(_text(r[k]) for k in shown))
     console.print(t)
-    console.print(f"{len(cases)} cases in {len({c.family for c in cases})} families")
+    if not (args.passes or args.tags):
+        console.print(f"{len(records)} cases in {len({r['family'] for r in records})} families")
     return 0
+
+
+#: Case fields left out of the table and the plain lines (the id says the family; passes: see --json).
+HIDDEN = {"family", "passes"}
+
+
+def _text(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else ""
+    if isinstance(value, list):
+        return ", ".join(v["id"] if isinstance(v, dict) else str(v) for v in value)
+    return str(value)
+
+
+def _passes() -> list[dict]:
+    from passcheck.passes import DEFAULT_PASSES, get_pass, known_pass_ids
+
+    out = []
+    for pid in known_pass_ids():
+        a = get_pass(pid)
+        out.append({"id": pid, "default": pid in DEFAULT_PASSES, "folds_constants": bool(a.folds_constants), "description": a.doc})
+    out += [
+        {"id": "onnx:convert-opset-N", "default": False, "folds_constants": False, "description": "onnx.version_converter.convert_version(model, N)"},
+        {"id": "cmd:'TOOL {in} {out}'", "default": False, "folds_constants": False, "description": "any command that reads a model and writes one"},
+        {"id": "cmd+fold:'TOOL {in} {out}'", "default": False, "folds_constants": True,
+         "description": "the same, for a tool that folds constants (missed-folding oracle applies)"},
+    ]
+    return out
+
+
+def _tags(patterns) -> list[dict]:
+    from passcheck.cases import registry
+
+    cases = registry().select(patterns)
+    counts: dict[str, int] = {}
+    for c in cases:
+        for tag in c.tags:
+            counts[tag] = counts.get(tag, 0) + 1
+    families = {c.family for c in cases}
+    return [{"tag": tag, "cases": counts[tag], "family": tag in families} for tag in sorted(counts)]
+
+
+def _cases(patterns) -> list[dict]:
+    from passcheck.cases import registry
+
+    return [{
+        "id": c.id,
+        "forms": [{"id": name, "description": f.doc} for name, f in c.forms.items()],
+        "opset": c.opset,
+        "tags": sorted(c.tags - {c.family}),
+        "family": c.family,
+        "passes": list(c.passes),
+        "description": c.doc.strip().splitlines()[0] if c.doc.strip() else "",
+    } for c in registry().select(patterns)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from passcheck.cli._common import positive
+from passcheck.cli._common import add_progress_arg, positive, progress_mode
 
 
 def add_parser(sub) -> None:
@@ -25,8 +25,8 @@ def add_parser(sub) -> None:
     p.add_argument("--timeout", type=positive(float), default=300.0, metavar="S", help="seconds without a result before a worker is killed (default: %(default)s)")
     p.add_argument("--source", metavar="DIR", help="passcheck source tree installed into each environment (default: found automatically)")
     p.add_argument("--cache-dir", metavar="DIR", help="environment cache (default: $PASSCHECK_CACHE or ~/.cache/passcheck)")
-    p.add_argument("--progress", choices=["auto", "bar", "lines"], default="auto", help="progress display (default: bar on a terminal)")
-    p.add_argument("-q", "--quiet", action="store_true", help="print only the differences and the summary")
+    add_progress_arg(p)
+    p.add_argument("-q", "--quiet", action="store_true", help="print only the differences and the summary (no progress)")
     add_verdict_args(p)
     p.add_argument("--exit-zero", action="store_true",
                    help="exit 0 on findings (still 2 when an environment or input is unusable): for shard jobs whose verdict comes from 'passcheck merge'")
@@ -72,7 +72,7 @@ def handle(args) -> int:
         jobs=args.jobs or runner.default_jobs(), shard=plan.parse_shard(args.shard), resume=args.resume, timeout=args.timeout,
         cache=Path(args.cache_dir).resolve() if args.cache_dir else None,
         repro_env={s.id: r for s, r in zip(specs, args.env or [s.id for s in specs])},
-        progress={"auto": None, "bar": True, "lines": False}[args.progress],
+        progress=progress_mode(args),
         baseline=Path(args.baseline) if args.baseline else None,
     )
     outcome = runner.run(opts)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from passcheck.cli._common import bind_arg, bindings_from
+from passcheck.cli._common import add_progress_arg, bind_arg, bindings_from, progress
 from passcheck.cli._output import add_isolation_args
 
 
@@ -15,6 +15,7 @@ def add_parser(sub) -> None:
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the mutants and manifest.json (created)")
     p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic dim in the verification feeds")
     add_isolation_args(p)
+    add_progress_arg(p)
     p.set_defaults(handler=handle)
 
 
@@ -30,11 +31,16 @@ def handle(args) -> int:
     from passcheck.mutations.subject import feeds_for
     from passcheck.runtime import default_bindings
 
+    if Path(args.out).exists() and not Path(args.out).is_dir():
+        from passcheck.errors import PasscheckError
+
+        raise PasscheckError(f"--out {args.out}: exists and is not a folder; choose a folder path")
     model = load_model(args.model)
     stem = Path(args.model).stem
     feeds = feeds_for(model, stem, default_bindings(model, bindings_from(args)))
-    with isolated(args) as executor:  # the equivalence gate's runs: a model crashing onnxruntime costs one run
-        found = verified_mutants(model, args.form or None, feeds, args.model, runner_of(executor))
+    with isolated(args) as executor, progress(args, None, "building mutants") as prog:  # the gate's runs: a model crashing onnxruntime costs one run
+        found = verified_mutants(model, args.form or None, feeds, args.model, runner_of(executor),
+                                 on_built=lambda n: prog.stage("mutants", n), on_verified=lambda rid: prog.advance("", rid))
     out = Path(args.out)
     if not found:
         print(f"{args.model}: no rewrite applies to this model; nothing written, nothing to compare")

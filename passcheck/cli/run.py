@@ -27,7 +27,22 @@ def handle(args) -> int:
         load_path(p)
     require_available(args.passes)  # before a stream is opened
     selection = {"case": args.case, "pass": args.passes, "cases_from": [str(p) for p in args.cases_from]}
-    with RunSession(args, "run", selection, preload=args.cases_from) as s:
+    with RunSession(args, "run", selection, preload=args.cases_from, planned=planned_cells(args.case, args.passes, args.cases_from)) as s:
         report = s.complete(run(args.case, args.passes, cases_from=args.cases_from, executor=s.executor,
                                 on_cell=s.on_cell, skip_cells=s.skip_cells))
     return finish(args, report)
+
+
+def planned_cells(patterns, passes, cases_from=()) -> int:
+    """Cells a run will produce: per form of each selected case, its input judgement and each pass.
+
+    Raises:
+        UnknownIdError / PasscheckError: as :func:`passcheck.api.run` (a glob matching nothing, a bad module).
+    """
+    from passcheck.cases import load_path, registry
+    from passcheck.cli._common import pass_count
+
+    for path in cases_from:
+        load_path(path)
+    pass_count(passes)
+    return sum(len(c.forms) * (1 + pass_count(passes or c.passes)) for c in registry().select(patterns))

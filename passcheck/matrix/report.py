@@ -93,26 +93,16 @@ def differences(cells: Iterable[CellResult]) -> list[Difference]:
 def render_terminal(cells: Sequence[CellResult], environments: dict[str, Any], console=None, *, tables: bool = True) -> None:
     """Print one rich table per family, then the differences and every finding's reproduce line."""
     from rich.console import Console
-    from rich.table import Table
     from rich.text import Text
 
-    from passcheck.report.terminal import STYLE
+    from passcheck.report.layout import print_rows
 
     console = console or Console(soft_wrap=True)
     envs = env_order(cells, environments)
-    diff_rows = {(d.case, d.form, d.pass_id) for d in differences(cells)}
     for family, rows in (table(cells) if tables else {}).items():
-        t = Table(title=f"{family}/*", header_style="bold", title_justify="left", pad_edge=False)
-        for col in ("case", "form", "pass", *envs):
-            t.add_column(col, overflow="fold")
-        for (case, form, pass_id), by_env in rows.items():
-            mark = "bold" if (case, form, pass_id) in diff_rows else ""
-            row = [Text(case.split("/", 1)[1], style=mark), Text(form, style=mark), Text(pass_id, style=mark)]
-            for e in envs:
-                lab = label(by_env[e]) if e in by_env else ""
-                row.append(Text(lab, style=STYLE.get(lab, "bold red")))
-            t.add_row(*row)
-        console.print(t)
+        console.print(Text(f"{family}/*", style="bold"))
+        print_rows(["case", "form", "pass"], envs, {(case.split("/", 1)[1], form, pass_id): by_env
+                                                    for (case, form, pass_id), by_env in rows.items()}, console, what="environments")
     diffs = differences(cells)
     if diffs:
         console.print(Text("Differences across environments", style="bold"))

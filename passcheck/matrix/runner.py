@@ -27,7 +27,7 @@ from typing import Any
 from passcheck.errors import PasscheckError
 from passcheck.matrix import create, plan
 from passcheck.matrix.envs import EnvSpec
-from passcheck.matrix.progress import Progress
+from passcheck.progress import Progress
 from passcheck.records import CellResult, Finding
 from passcheck.report.json_report import read_report
 
@@ -51,7 +51,7 @@ class Options:
     timeout: float = 300.0
     cache: Path | None = None
     repro_env: dict[str, str] = dataclasses.field(default_factory=dict)  # env id → the --env text naming it
-    progress: bool | None = None  # None: a bar on a terminal, plain lines otherwise
+    progress: bool | str | None = None  # passcheck.progress mode: None or 'auto' a bar on a terminal, plain lines otherwise
     baseline: Path | None = None  # known findings (passcheck.report.baseline), applied per environment
 
 

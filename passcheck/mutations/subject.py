@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from passcheck.engine import feeds_for  # noqa: F401 - the one feed synthesis, re-exported
 from passcheck.mutations._base import Applied
 from passcheck.mutations.equivalence import check_input, verify_equivalent
 from passcheck.mutations.registry import mutants
@@ -16,24 +17,16 @@ if TYPE_CHECKING:
     from passcheck.mutations.equivalence import Runner
 
 
-def feeds_for(model: "onnx.ModelProto", subject_id: str, bindings: Sequence[Mapping[str, int]]) -> list[dict[str, Any]]:
-    """The feeds :func:`passcheck.engine.evaluate` will use for ``subject_id`` (same seeds).
-
-    Raises:
-        FeedError: feeds cannot be synthesized from the model's input annotations.
-    """
-    from passcheck.engine import seed_for
-    from passcheck.runtime import synthesize
-
-    return [synthesize(model, b, seed_for(subject_id, i)) for i, b in enumerate(bindings)]
-
-
 def verified_mutants(
     model: "onnx.ModelProto", form_ids: Sequence[str] | None, feeds_list: Sequence[Mapping[str, Any]], where: str = "model",
     runner: "Runner | None" = None,
+    on_built: Callable[[int], None] | None = None, on_verified: Callable[[str], None] | None = None,
 ) -> dict[str, tuple["onnx.ModelProto", Applied]]:
     """:func:`~passcheck.mutations.mutants`, each passed through the equivalence gate (its model
     runs made by ``runner``, see :func:`~passcheck.mutations.equivalence.same_outputs`).
+
+    ``on_built(n)`` is called once the ``n`` mutants are built, ``on_verified(rewrite_id)`` after
+    each is verified (progress).
 
     Raises:
         PasscheckError: the original fails the checker or does not run on the feeds.
@@ -42,8 +35,12 @@ def verified_mutants(
     """
     check_input(model, where)
     found = mutants(model, form_ids)
+    if on_built:
+        on_built(len(found))
     for rid, (mutant, _) in found.items():
         verify_equivalent(model, mutant, feeds_list, rid, runner)
+        if on_verified:
+            on_verified(rid)
     return found
 
 

@@ -20,7 +20,14 @@ from passcheck.report import rootcause
 
 
 def atomic_write(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename (never half-written)."""
+    """Write ``text`` to ``path`` through a temporary file and a rename (never half-written);
+    ``"-"`` means standard output."""
+    if str(path) == "-":
+        import sys
+
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=p.parent)

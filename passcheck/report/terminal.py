@@ -1,19 +1,18 @@
-"""Terminal output with rich: a grid (case × form → verdict per pass) and one line per finding
-ending with the command that reproduces it."""
+"""Terminal output with rich: a grid (case × form → verdict per pass, laid out by
+:mod:`passcheck.report.layout` for the terminal's width, plain lines in pipes) and one line per
+finding ending with the command that reproduces it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from passcheck.records import CellResult
+from passcheck.report.layout import STYLE, print_grid  # noqa: F401 - STYLE re-exported
 from passcheck.report.rootcause import root_causes, unexpected_phrase
-from passcheck.report.summary import counts, grid, label
-
-STYLE = {"ok": "green", "known": "yellow", "skip": "dim", "n/a": "dim"}
+from passcheck.report.summary import counts
 
 
 def render(cells: Iterable[CellResult], console: Console | None = None, *, show_grid: bool = True) -> None:
@@ -22,24 +21,8 @@ def render(cells: Iterable[CellResult], console: Console | None = None, *, show_
         from passcheck.cli._common import console as make_console
 
         console = make_console()
-    passes, rows = grid(cells)
-    if show_grid and rows:
-        multi_env = len({c.env for c in cells}) > 1
-        t = Table(show_lines=False, header_style="bold", pad_edge=False)
-        t.add_column("case", overflow="fold")
-        t.add_column("form", overflow="fold")
-        if multi_env:
-            t.add_column("env")
-        for p in passes:
-            t.add_column(p, overflow="fold")
-        for (case, form, env), by_pass in rows.items():
-            row = [case, form] + ([env] if multi_env else [])
-            for p in passes:
-                c = by_pass.get(p)
-                text = label(c) if c else ""
-                row.append(Text(text, style=STYLE.get(text, "bold red")))
-            t.add_row(*row)
-        console.print(t)
+    if show_grid:
+        print_grid(cells, console)
     causes = root_causes(cells)
     for rc in causes:  # one line per root cause; the cells it also explains are listed under it
         f = rc.finding

@@ -199,6 +199,8 @@ def _run(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str], 
     """
     import onnxruntime as ort
 
+    if any(np.asarray(x).dtype.kind in "OSU" for v in feeds.values() for x in (v if isinstance(v, list) else [v]) if x is not None):
+        raise _Untrusted("a STRING input: onnxruntime takes strings from numpy only, not as OrtValues")
     so = session_options()
     prefix = os.path.join(tempfile.gettempdir(), f"passcheck-ort-{os.getpid()}-{threading.get_ident()}-{next(_TRACES)}")
     if profile is not None:

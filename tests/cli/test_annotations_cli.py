@@ -113,3 +113,32 @@ def test_export_then_check_with_feeds(tmp_path, capsys):
     assert (form / "test_data_set_1/input_0.pb").exists() and (form / "test_data_set_0/output_0.pb").exists()
     assert main(["annotations", str(form / "model.onnx"), "--feeds", str(form)]) == 0
     assert "set 1" in capsys.readouterr().out
+
+
+STRINGS = '''<ir_version: 8, opset_import: ["" : 19]>
+g (string[N] x) => (bool[N] y) { t = Identity(x)  y = Equal(t, x) }'''
+
+
+def test_string_inputs_are_fed_like_check(tmp_path, capsys):
+    """STRING inputs go to onnxruntime as numpy (it makes no string OrtValues); feeds are check's."""
+    from passcheck.api import check_model
+
+    path = _save(tmp_path, STRINGS, value_info=[_vi("string[N] t")])
+    assert main(["annotations", path, "--json", str(tmp_path / "r.json")]) == 0
+    out = capsys.readouterr().out
+    assert "every checked annotation holds" in out and "3 checked" in out
+    assert check_model(path, ["ort:disabled"]).exit_code == 0
+
+
+def test_annotations_feeds_are_checks_feeds(tmp_path):
+    from passcheck.cli.annotations import feed_sets
+    from passcheck.engine import feeds_for
+    from passcheck.runtime import default_bindings
+
+    path = _save(tmp_path, GOOD, name="mine.onnx")
+    m = onnx.load(path)
+    ours = [f for _label, f in feed_sets(m, None, {}, path)]
+    theirs = feeds_for(m, "model/mine", default_bindings(m))
+    assert len(ours) == len(theirs) == 2
+    for a, b in zip(ours, theirs):
+        np.testing.assert_array_equal(a["x"], b["x"])

@@ -66,6 +66,16 @@ def test_cli_cases_and_marker_forms_narrow_the_selection(pytester):
     assert got == ["test_user.py::test_mine[optional-input/conv-bn:empty-name]"]
 
 
+@pytest.mark.parametrize("glob, needle", [("nomatch/*", "unknown case id 'nomatch/*'"),
+                                          ("optional-input/conv-bn:nosuchform", "their forms: ")])
+def test_cli_cases_matching_nothing_is_a_usage_error(pytester, glob, needle):
+    _marked(pytester, 'cases=["fusion"], passes=[noop]')
+    result = pytester.runpytest("--passcheck-cases", glob)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    line = [x for x in result.errlines if "--passcheck-cases" in x]
+    assert len(line) == 1 and glob in line[0] and needle in line[0], result.errlines
+
+
 def test_a_clean_pass_passes_on_every_form(pytester):
     _write(pytester, '''
         @pytest.mark.passcheck(cases=["optional-input/conv-bn", "optional-input/conv-mul"])
