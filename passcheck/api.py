@@ -43,9 +43,15 @@ class Report:
         return [f for f in self.findings if not f.expected]
 
     @property
+    def unchecked(self) -> list[CellResult]:
+        """Cells without unexpected findings in which something was not checked (verdict ``unchecked``)."""
+        return [c for c in self.cells if c.verdict == "unchecked"]
+
+    @property
     def exit_code(self) -> int:
-        """0 when nothing unexpected was found, 1 otherwise."""
-        return 1 if self.unexpected else 0
+        """0 when nothing unexpected was found and everything was checked; 1 on an unexpected
+        finding or an ``unchecked`` cell (a part passcheck could not judge is never a pass)."""
+        return 1 if self.unexpected or self.unchecked else 0
 
     def apply_baseline(self, path: str | Path) -> None:
         from passcheck.report import baseline
@@ -62,6 +68,7 @@ def run(
     executor: "Executor | None" = None,
     on_cell: Callable[[CellResult], None] | None = None,
     skip_cells: Callable[[str, str, str], bool] | None = None,
+    unknown_dim_param: str | None = None,
 ) -> Report:
     """Run the selected cases (id/tag globs; all when empty) under the passes.
 
@@ -70,6 +77,8 @@ def run(
         on_cell: called with each cell as soon as it is final (streaming).
         skip_cells: ``(case, form, pass_id) → True`` for cells already done (resume); a case
             whose cells are all done is not even built.
+        unknown_dim_param: regex of dim_param names that mean "unknown dim" (they assert nothing;
+            see :func:`passcheck.oracles.shape_annotations.check`).
 
     Raises:
         UnknownIdError: a case glob or pass id matches nothing.
@@ -92,6 +101,7 @@ def run(
         if skip_cells and _all_done(case.id, case.forms, list(passes) or list(case.passes), skip_cells):
             continue
         subject = Subject.from_case(case, version, [str(Path(p).resolve()) for p in cases_from])
+        subject.unknown_dim_param = unknown_dim_param
         skip = (lambda pid, form, _c=case.id: skip_cells(_c, form, pid)) if skip_cells else None
         cells += evaluate(subject, passes, env=env, executor=executor or run_in_process, on_cell=on_cell, skip_cells=skip)
     return Report(cells, {env: environment()})
@@ -110,6 +120,7 @@ def check_model(
     on_cell: Callable[[CellResult], None] | None = None,
     skip_cells: Callable[[str, str, str], bool] | None = None,
     repro: str = "",
+    unknown_dim_param: str | None = None,
 ) -> Report:
     """Run passes on one model (and optional extra equivalent ``forms``) with synthesized feeds.
 
@@ -121,6 +132,7 @@ def check_model(
         executor: how each pass runs (in process by default; see passcheck.passes.isolation).
         on_cell: called with each cell as soon as it is final (streaming).
         skip_cells: ``(case, form, pass_id) → True`` for cells already done (resume).
+        unknown_dim_param: regex of dim_param names that mean "unknown dim" (``\\?``, ``unk__\\d+``).
 
     Raises:
         ModelLoadError: the file cannot be read as a model.
@@ -139,7 +151,7 @@ def check_model(
     subject = Subject(
         id=subject_id(name), forms={"common": model, **dict(forms or {})},
         bindings=default_bindings(model, bind), repro=repro or "passcheck check MODEL.onnx --pass {pass}",
-        feed_sets=list(feeds) if feeds else None,
+        feed_sets=list(feeds) if feeds else None, unknown_dim_param=unknown_dim_param,
     )
     skip = (lambda pid, form: skip_cells(subject.id, form, pid)) if skip_cells else None
     cells = evaluate(subject, passes, env=env, executor=executor or run_in_process, on_cell=on_cell, skip_cells=skip)

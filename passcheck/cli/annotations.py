@@ -3,12 +3,14 @@
 Seed 000 semantics via :mod:`passcheck.oracles.shape_annotations`, at least two runs (every input
 symbol bound to 2, then 3, ``--bind`` to choose) or the runs given by ``--feeds``. Feeds that break
 the input annotations (preconditions) are bad input: exit 2. Exit 1 when an assertion (value_info
-or graph output annotation) is violated, 0 when every annotation holds.
+or graph output annotation) is violated, or when an annotated value could not be observed by the
+engine (it may be violated unseen; the reason is printed). Exit 0 when every annotation was
+checked and holds, or was not produced in the run (a branch that never ran): nothing to check.
 """
 
 from __future__ import annotations
 
-from passcheck.cli._common import bind_arg
+from passcheck.cli._common import add_unknown_dim_arg, bind_arg
 
 
 def add_parser(sub) -> None:
@@ -17,8 +19,11 @@ def add_parser(sub) -> None:
     p.add_argument("model", metavar="MODEL.onnx")
     p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic input dim (repeatable)")
     p.add_argument("--feeds", metavar="PATH", help="a .npz, or a folder in the ONNX backend-test layout (test_data_set_K/input_J.pb)")
-    p.add_argument("--engine", choices=("ort", "reference"), default="ort",
-                   help="ort: fast, main graph only; reference: onnx.reference.ReferenceEvaluator, values inside subgraphs and functions too")
+    p.add_argument("--engine", choices=("auto", "ort", "reference"), default="auto",
+                   help="auto (default): onnxruntime for the main graph, the reference evaluator for values inside subgraphs and "
+                        "functions; ort: fast, main graph only (subgraph values not checked: exit 1); "
+                        "reference: onnx.reference.ReferenceEvaluator for every value")
+    add_unknown_dim_arg(p)
     p.add_argument("--json", metavar="FILE", help="write every run's report as JSON")
     p.set_defaults(handler=handle)
 
@@ -69,20 +74,29 @@ def handle(args) -> int:
     runs = feed_sets(model, args.feeds, bindings_from(args))
     for label, feeds in runs:
         check_preconditions(model, feeds, label)
-    reports, total = [], 0
+    reports, total, blind = [], 0, {}
     print(f"{args.model}: engine {args.engine}, {len(runs)} run(s)")
     for label, feeds in runs:
         observed, unobservable = observe(model, feeds, args.engine)
-        rep = check(model, observed, unobservable=unobservable)
+        rep = check(model, observed, unobservable=unobservable, unknown_dim_param=args.unknown_dim_param)
         reports.append({"run": label, **rep.to_json()})
         total += len(rep.violations)
-        print(f"{label}: {rep.annotated} annotated, {rep.checked} checked, {len(rep.unobserved)} unobserved, "
-              f"{len(rep.unchecked)} unchecked; binding {rep.binding or '{}'}")
+        for key, why in rep.unobservable.items():
+            blind.setdefault(key, why)
+        print(f"{label}: {rep.annotated} annotated, {rep.checked} checked, {len(rep.unobserved)} unobserved "
+              f"({len(rep.unobservable)} by the engine), {len(rep.unchecked)} unchecked; binding {rep.binding or '{}'}")
         for key, why in {**rep.unobserved, **rep.unchecked}.items():
             print(f"  not checked  {key}: {why}")
         for v in rep.violations:
             print(f"  VIOLATED     [{v.role}] {v.rule}: {v.message}")
     if args.json:
-        Path(args.json).write_text(json.dumps({"model": args.model, "engine": args.engine, "runs": reports}, indent=2, default=str))
-    print(f"{total} violation(s)" if total else "every checked annotation holds")
-    return 1 if total else 0
+        Path(args.json).write_text(json.dumps({"model": args.model, "engine": args.engine, "unknown_dim_param": args.unknown_dim_param,
+                                               "unchecked": blind, "runs": reports}, indent=2, default=str))
+    if total:
+        print(f"{total} violation(s)" + (f"; {len(blind)} annotated value(s) the engine could not observe" if blind else ""))
+    elif blind:
+        print(f"no violation seen, but {len(blind)} annotated value(s) were not checked: the engine could not observe them "
+              f"(first: {next(iter(blind))}: {next(iter(blind.values()))})")
+    else:
+        print("every annotation was checked and holds (values not produced in a run have nothing to check)")
+    return 1 if total or blind else 0

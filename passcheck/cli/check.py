@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from passcheck.cli._common import add_output_args, add_pass_args, bind_arg, bindings_from
+from passcheck.cli._common import add_output_args, add_pass_args, add_unknown_dim_arg, bind_arg, bindings_from
 from passcheck.cli._output import add_reliability_args
 
 
@@ -16,6 +16,7 @@ def add_parser(sub) -> None:
     p.add_argument("--feeds", metavar="PATH", help="run on these inputs instead of synthesized ones: a .npz, or a folder in the ONNX backend-test layout (test_data_set_K/input_J.pb)")
     p.add_argument("--mutations", action="store_true", help="also check every uncommon-but-valid rewrite of the model (parity with the original)")
     p.add_argument("--form", action="append", default=[], metavar="ID", help="with --mutations: only these rewrite ids")
+    add_unknown_dim_arg(p)
     add_output_args(p)
     add_reliability_args(p)
     p.set_defaults(handler=handle)
@@ -48,10 +49,11 @@ def handle(args) -> int:
         raise PasscheckError("--form needs --mutations")
     extra = "".join(f" --bind {s}={n}" for s, n in bind.items()) + (f" --feeds {shlex.quote(args.feeds)}" if args.feeds else "") + (" --mutations" if args.mutations else "")
     repro = f"passcheck check {shlex.quote(args.model)}{extra} --pass {{pass}}"
-    selection = {"model_sha256": model_hash(model), "pass": args.passes, "bind": bind, "mutations": args.mutations, "form": args.form}
+    selection = {"model_sha256": model_hash(model), "pass": args.passes, "bind": bind, "mutations": args.mutations, "form": args.form, **({"unknown_dim_param": args.unknown_dim_param} if args.unknown_dim_param else {})}
     with RunSession(args, "check", selection) as s:
         report = s.complete(check_model(model, args.passes, bind=bind, forms=forms, feeds=feeds, name=_name(args.model),
-                                        repro=repro, executor=s.executor, on_cell=s.on_cell, skip_cells=s.skip_cells))
+                                        repro=repro, executor=s.executor, on_cell=s.on_cell, skip_cells=s.skip_cells,
+                                        unknown_dim_param=args.unknown_dim_param))
     return finish(args, report, title=f"passcheck check {args.model}")
 
 

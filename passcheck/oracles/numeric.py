@@ -113,6 +113,21 @@ def check(run: FormRun) -> list[Finding]:
     return found
 
 
+def unchecked(run: FormRun, against: str = "") -> dict[str, str]:
+    """``output <name>`` → why, for each graph output not compared in some binding because the
+    unoptimized run of the input failed there (nothing to compare with). Empty when the pass
+    failed (no output to judge). ``against``: whose run the baseline is (default: this form's)."""
+    if run.output is None:
+        return {}
+    failed = [(i, b.error) for i, b in enumerate(run.baseline) if b.error]
+    if not failed:
+        return {}
+    i, error = failed[0]
+    where = f"binding {i}" if len(failed) == 1 else f"bindings {', '.join(str(j) for j, _ in failed)}"
+    why = f"not compared: the unoptimized run of {against or f'form {run.form!r}'} fails ({where}): {brief(error, 160)}"
+    return {f"output {o.name!r}": why for o in run.output.graph.output}
+
+
 def _desc(v: Any) -> str:
     if isinstance(v, list):
         return f"sequence of {len(v)}"

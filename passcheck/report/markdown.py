@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from passcheck.records import CellResult
-from passcheck.report.summary import counts, grid, label
+from passcheck.report.summary import counts, coverage_line, grid, label, unchecked_lines
 
 
 def _esc(text: str) -> str:
@@ -17,7 +17,10 @@ def render(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] 
     cells = list(cells)
     passes, rows = grid(cells)
     n = counts(cells)
-    out = [f"# {title}", "", f"{n['cells']} cells: **{n['unexpected']} unexpected findings**, {n['expected']} known, {n['skipped']} skipped, {n['unavailable']} unavailable.", ""]
+    out = [f"# {title}", "", f"{n['cells']} cells: **{n['unexpected']} unexpected findings**, {n['expected']} known, **{n['unchecked']} unchecked**, "
+           f"{n['skipped']} skipped, {n['unavailable']} unavailable.", ""]
+    if cov := coverage_line(cells):
+        out += [f"Coverage: {_esc(cov)}.", ""]
     for env, versions in (environments or {}).items():
         out.append(f"- `{env}`: " + ", ".join(f"{k} {v}" for k, v in versions.items() if v))
     out += ["", "| case | form | env | " + " | ".join(f"`{p}`" for p in passes) + " |", "|---" * (3 + len(passes)) + "|"]
@@ -28,6 +31,8 @@ def render(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] 
         out += ["", "## Findings", "", "| case | form | pass | env | oracle | kind | what | known |", "|---|---|---|---|---|---|---|---|"]
         for f in found:
             out.append(f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | {_esc(f.message)} | {_esc(f.reason) if f.expected else ''} |")
+    if lines := unchecked_lines(cells):
+        out += ["", "## Not checked", "", *(f"- {_esc(line)}" for line in lines)]
     return "\n".join(out) + "\n"
 
 

@@ -10,9 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from passcheck.records import CellResult
-from passcheck.report.summary import counts, grid, label
+from passcheck.report.summary import counts, coverage_line, grid, label, unchecked_lines
 
-STYLE = {"ok": "green", "known": "yellow", "skip": "dim", "n/a": "dim"}
+STYLE = {"ok": "green", "known": "yellow", "unchecked": "magenta", "skip": "dim", "n/a": "dim"}
 
 
 def render(cells: Iterable[CellResult], console: Console | None = None, *, show_grid: bool = True) -> None:
@@ -45,6 +45,10 @@ def render(cells: Iterable[CellResult], console: Console | None = None, *, show_
             console.print(Text(f"{tag}{f.headline()}", style="yellow" if f.expected else "red"), soft_wrap=True)
             if f.repro:
                 console.print(Text(f"    reproduce: {f.repro}", style="dim"), soft_wrap=True)
+    for line in unchecked_lines(cells):
+        console.print(Text(f"UNCHECKED {line}", style="magenta"), soft_wrap=True)
+    if cov := coverage_line(cells):
+        console.print(cov, soft_wrap=True)
     n = counts(cells)
-    console.print(f"{n['cells']} cells: {n['unexpected']} unexpected findings, {n['expected']} known, "
+    console.print(f"{n['cells']} cells: {n['unexpected']} unexpected findings, {n['expected']} known, {n['unchecked']} unchecked, "
                   f"{n['skipped']} skipped, {n['unavailable']} unavailable")
