@@ -71,3 +71,20 @@ def unchecked(run: FormRun) -> dict[str, str]:
         for key, why in report.unobservable.items():
             out.setdefault(f"annotation {key!r}", f"{why} (binding {i})")
     return out
+
+
+def holds(run: FormRun, key: str) -> bool:
+    """Whether the annotation of ``key`` (a main-graph value of the pass output) was checked in
+    every run and holds: not unobserved, not violated, not part of a symbol conflict. False when
+    the output did not run (nothing verified)."""
+    reports = _reports(run)
+    if not reports or len(reports) < len(run.runs):
+        return False
+    for _i, report in reports:
+        if key in report.unobserved or key in report.unchecked:
+            return False
+        for v in report.violations:
+            if v.value == key or v.value[len(key):len(key) + 1] in ("[", "{", "#") and v.value.startswith(key) \
+                    or any(o.value == key for o in v.occurrences):
+                return False
+    return True

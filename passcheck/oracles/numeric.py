@@ -89,6 +89,17 @@ def compare(actual: Any, expected: Any, rtol: float | None = None, atol: float |
                       max_abs=max_abs, max_rel=max_rel, worst=worst)
 
 
+def verified(run: FormRun) -> bool:
+    """Whether the pass output is shown to compute what the input computes: compared in every
+    binding (the input ran in each) and no ``wrong-result``. Parity uses it before blaming the
+    other form. Computed once per FormRun."""
+    ok = run.__dict__.get("_numeric_verified")
+    if ok is None:
+        ok = run.__dict__["_numeric_verified"] = (run.output is not None and bool(run.baseline)
+                                                  and not any(b.error for b in run.baseline) and not check(run))
+    return ok
+
+
 def check(run: FormRun) -> list[Finding]:
     """Each run of the pass output vs the unoptimized run of the input model on the same feeds."""
     if run.output is None:
