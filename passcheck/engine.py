@@ -115,6 +115,17 @@ def seed_for(subject_id: str, index: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{subject_id}#{index}".encode()).digest()[:4], "little")
 
 
+def synthesized_feeds(model: "onnx.ModelProto", subject_id: str, bindings: Sequence[Mapping[str, int]]) -> list[dict[str, Any]]:
+    """The feeds :func:`evaluate` synthesizes for a subject without given feeds: one dict per
+    binding, seeded by :func:`seed_for`; a dim with neither dim_value nor dim_param gets size
+    2 + the binding index. The mutation gate verifies mutants on these same feeds.
+
+    Raises:
+        FeedError: feeds cannot be synthesized from the model's input annotations.
+    """
+    return [synthesize(model, b, seed_for(subject_id, i), default_size=2 + i) for i, b in enumerate(bindings)]
+
+
 def _check_same_interface(subject: Subject) -> None:
     names = list(subject.forms)
     ref = subject.forms[names[0]]
@@ -172,9 +183,8 @@ def evaluate(
     _check_same_interface(subject)
     first = next(iter(subject.forms.values()))
     feeds = [dict(f) for f in subject.feed_sets] if subject.feed_sets else [
-        subject.feeds(b, seed_for(subject.id, i)) if subject.feeds else synthesize(first, b, seed_for(subject.id, i), default_size=2 + i)
-        for i, b in enumerate(subject.bindings)
-    ]
+        subject.feeds(b, seed_for(subject.id, i)) for i, b in enumerate(subject.bindings)
+    ] if subject.feeds else synthesized_feeds(first, subject.id, subject.bindings)
     # Model runs go through the executor's worker when it has one (a crash costs one run).
     runner = getattr(executor, "run_model", None)
     baselines = {name: [observed_run(m, f, runner) for f in feeds] for name, m in subject.forms.items()}

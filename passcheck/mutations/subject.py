@@ -16,41 +16,55 @@ if TYPE_CHECKING:
 
 
 def feeds_for(model: "onnx.ModelProto", subject_id: str, bindings: Sequence[Mapping[str, int]]) -> list[dict[str, Any]]:
-    """The feeds :func:`passcheck.engine.evaluate` will use for ``subject_id`` (same seeds).
+    """The feeds :func:`passcheck.engine.evaluate` will use for ``subject_id`` (the same feeds:
+    :func:`passcheck.engine.synthesized_feeds`).
 
     Raises:
         FeedError: feeds cannot be synthesized from the model's input annotations.
     """
-    from passcheck.engine import seed_for
-    from passcheck.runtime import synthesize
+    from passcheck.engine import synthesized_feeds
 
-    return [synthesize(model, b, seed_for(subject_id, i)) for i, b in enumerate(bindings)]
+    return synthesized_feeds(model, subject_id, bindings)
 
 
 def verified_mutants(
     model: "onnx.ModelProto", form_ids: Sequence[str] | None, feeds_list: Sequence[Mapping[str, Any]], where: str = "model",
+    refused: dict[str, str] | None = None,
 ) -> dict[str, tuple["onnx.ModelProto", Applied]]:
     """:func:`~passcheck.mutations.mutants`, each passed through the equivalence gate.
+
+    Args:
+        refused: when given, a mutant the gate refuses is left out and recorded here (rewrite id
+            → why) instead of raising.
 
     Raises:
         PasscheckError: the original fails the checker or does not run on the feeds.
         UnknownIdError: an unknown rewrite id.
-        PasscheckInternalError: a mutant is not equivalent (a rewrite bug).
+        PasscheckInternalError: a mutant is not equivalent (a rewrite bug), unless ``refused`` is given.
     """
+    from passcheck.errors import PasscheckInternalError
+
     check_input(model, where)
     found = mutants(model, form_ids)
-    for rid, (mutant, _) in found.items():
-        verify_equivalent(model, mutant, feeds_list, rid)
+    for rid, (mutant, _) in list(found.items()):
+        try:
+            verify_equivalent(model, mutant, feeds_list, rid)
+        except PasscheckInternalError as exc:
+            if refused is None:
+                raise
+            refused[rid] = str(exc)
+            del found[rid]
     return found
 
 
 def mutation_subject(
     model: "onnx.ModelProto", subject_id: str, form_ids: Sequence[str] | None = None, *,
-    overrides: Mapping[str, int] | None = None, repro: str = "",
+    overrides: Mapping[str, int] | None = None, repro: str = "", refused: dict[str, str] | None = None,
 ) -> tuple["Subject", dict[str, Applied]]:
     """The subject whose forms are ``common`` (the original) and one form per verified mutant.
 
     The form name of a mutant is its rewrite id. With no mutant, the subject has only ``common``.
+    ``refused``: see :func:`verified_mutants`.
 
     Raises:
         as :func:`verified_mutants`, and FeedError for bad ``overrides``.
@@ -59,6 +73,6 @@ def mutation_subject(
     from passcheck.runtime import default_bindings
 
     bindings = default_bindings(model, overrides)
-    found = verified_mutants(model, form_ids, feeds_for(model, subject_id, bindings), subject_id)
+    found = verified_mutants(model, form_ids, feeds_for(model, subject_id, bindings), subject_id, refused)
     forms = {"common": model, **{rid: m for rid, (m, _) in found.items()}}
     return Subject(id=subject_id, forms=forms, bindings=bindings, repro=repro), {rid: a for rid, (_, a) in found.items()}
