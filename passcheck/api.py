@@ -51,7 +51,9 @@ class Report:
     def exit_code(self) -> int:
         """0 when nothing unexpected was found and everything was checked; 1 on an unexpected
         finding or an ``unchecked`` cell (a part passcheck could not judge is never a pass)."""
-        return 1 if self.unexpected or self.unchecked else 0
+        from passcheck.records import exit_code
+
+        return exit_code(self.cells)
 
     def apply_baseline(self, path: str | Path) -> None:
         from passcheck.report import baseline

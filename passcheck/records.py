@@ -142,3 +142,9 @@ class CellResult:
         kw = {k: v for k, v in d.items() if k in fields}
         kw["findings"] = [Finding.from_json(f) for f in d.get("findings", [])]
         return cls(**kw)
+
+
+def exit_code(cells) -> int:
+    """The CLI exit code for these cells: 1 when one has an unexpected finding or was not fully
+    checked (verdict ``findings`` or ``unchecked``), else 0."""
+    return 1 if any(c.verdict in ("findings", "unchecked") for c in cells) else 0

@@ -25,6 +25,7 @@ def add_parser(sub) -> None:
                         "reference: onnx.reference.ReferenceEvaluator for every value")
     add_unknown_dim_arg(p)
     p.add_argument("--json", metavar="FILE", help="write every run's report as JSON")
+    p.add_argument("--markdown", metavar="FILE", help="write coverage, values not checked (with why) and violations as Markdown")
     p.set_defaults(handler=handle)
 
 
@@ -92,6 +93,10 @@ def handle(args) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps({"model": args.model, "engine": args.engine, "unknown_dim_param": args.unknown_dim_param,
                                                "unchecked": blind, "runs": reports}, indent=2, default=str))
+    if args.markdown:
+        from passcheck.report.json_report import atomic_write
+
+        atomic_write(args.markdown, _markdown(args.model, args.engine, reports))
     if total:
         print(f"{total} violation(s)" + (f"; {len(blind)} annotated value(s) the engine could not observe" if blind else ""))
     elif blind:
@@ -100,3 +105,26 @@ def handle(args) -> int:
     else:
         print("every annotation was checked and holds (values not produced in a run have nothing to check)")
     return 1 if total or blind else 0
+
+
+def _markdown(model: str, engine: str, reports: list[dict]) -> str:
+    """The runs' reports (:meth:`AnnotationReport.to_json` plus ``run``) as Markdown."""
+    from passcheck.report.markdown import _esc
+
+    def esc(text) -> str:
+        return _esc(str(text))
+
+    out = [f"# passcheck annotations {model}", "", f"engine {engine}", "",
+           "| run | annotated | checked | unobserved | of which unobservable by the engine | unchecked | violations |", "|---|---|---|---|---|---|---|"]
+    for r in reports:
+        c = r["coverage"]
+        out.append(f"| {esc(r['run'])} | {c['annotated']} | {c['checked']} | {c['unobserved']} | {c['unobservable']} | {c['unchecked']} | {len(r['violations'])} |")
+    for r in reports:
+        rows = [f"- not checked `{esc(k)}`: {esc(v)}" for k, v in _not_checked(r)] + [f"- **violated** [{v['role']}] {v['rule']}: {esc(v['message'])}" for v in r["violations"]]
+        if rows:
+            out += ["", f"## {esc(r['run'])}", "", *rows]
+    return "\n".join(out) + "\n"
+
+
+def _not_checked(report: dict):
+    return {**report["unobserved"], **report["unchecked"]}.items()

@@ -69,4 +69,6 @@ def handle(args) -> int:
     if broken:
         print(f"passcheck: error: environment(s) {', '.join(broken)} could not be used (see above); fix the pins file", file=sys.stderr)
         return 2
-    return 1 if any(not f.expected for c in outcome.cells for f in c.findings) else 0
+    from passcheck.records import exit_code
+
+    return exit_code(outcome.cells)

@@ -26,4 +26,6 @@ def handle(args) -> int:
     envs = report.write_all(out, cells, envs, meta)
     report.render_terminal(cells, envs, Console(soft_wrap=True), tables=not args.quiet)
     print(f"merged {len(args.dirs)} folders, {len(cells)} cells → {out}/report.json, report.xml, report.md")
-    return 1 if any(not f.expected for c in cells for f in c.findings) else 0
+    from passcheck.records import exit_code
+
+    return exit_code(cells)

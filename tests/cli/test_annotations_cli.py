@@ -92,8 +92,10 @@ def test_branch_that_never_ran_is_not_a_failure(tmp_path, capsys):
     path = _if_model(tmp_path)
     np.savez(tmp_path / "f.npz", c=np.array(True), x=np.ones(2, np.float32))
     js = tmp_path / "r.json"
-    assert main(["annotations", path, "--feeds", str(tmp_path / "f.npz"), "--json", str(js)]) == 0
+    md = tmp_path / "r.md"
+    assert main(["annotations", path, "--feeds", str(tmp_path / "f.npz"), "--json", str(js), "--markdown", str(md)]) == 0
     out = capsys.readouterr().out
+    assert "| unobserved |" in md.read_text() and "never ran" in md.read_text()
     assert "never ran" in out and "every annotation was checked and holds" in out
     run = json.loads(js.read_text())["runs"][0]
     assert run["coverage"]["unobservable"] == 0 and run["coverage"]["unobserved"] >= 1

@@ -48,6 +48,7 @@ def test_a_cell_with_outputs_never_compared_is_unchecked_everywhere(tmp_path):
     write_report(tmp_path / "r.json", report.cells, report.environments)
     doc = json.loads((tmp_path / "r.json").read_text())
     assert doc["summary"]["verdicts"]["unchecked"] == 1
+    assert main(["report", str(tmp_path / "r.json"), "--format", "markdown", "--out", str(tmp_path / "r.md")]) == 1  # re-rendered: still not ok
     md = markdown.render(report.cells)
     assert "**1 unchecked**" in md and "## Not checked" in md and "output 'y'" in md
     junit.write_junit(tmp_path / "j.xml", report.cells)

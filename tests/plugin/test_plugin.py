@@ -170,3 +170,12 @@ def test_unchecked_outputs_fail_the_test_with_the_reason(pytester):
     result = pytester.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*not everything was checked*", "*output 'y': not compared: the unoptimized run*"])
+
+
+def test_marker_takes_unknown_dim_param(pytester):
+    """Issue 11 item 6: the marker forwards unknown_dim_param; a bad regex is a usage error."""
+    _marked(pytester, 'cases=["optional-input/conv-add"], passes=[noop], unknown_dim_param=r"unk__\\d+"')
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=2)
+    _marked(pytester, 'cases=["optional-input/conv-add"], passes=[noop], unknown_dim_param="[bad"')
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.stdout.fnmatch_lines(["*unknown_dim_param must be a regex*"])
