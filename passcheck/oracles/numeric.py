@@ -89,15 +89,18 @@ def compare(actual: Any, expected: Any, rtol: float | None = None, atol: float |
                       max_abs=max_abs, max_rel=max_rel, worst=worst)
 
 
-def verified(run: FormRun) -> bool:
-    """Whether the pass output is shown to compute what the input computes: compared in every
-    binding (the input ran in each) and no ``wrong-result``. Parity uses it before blaming the
-    other form. Computed once per FormRun."""
-    ok = run.__dict__.get("_numeric_verified")
-    if ok is None:
-        ok = run.__dict__["_numeric_verified"] = (run.output is not None and bool(run.baseline)
-                                                  and not any(b.error for b in run.baseline) and not check(run))
-    return ok
+def shown_wrong(run: FormRun, other: FormRun | None = None) -> bool:
+    """Whether the pass output is shown not to compute what its input computes: an output's
+    numbers differ or it is missing in some compared binding, or the output fails to run while
+    ``other``'s output (the same pass on another form) runs. Parity asks this before blaming the
+    other form for not doing what this form's pass did. Computed once per FormRun."""
+    found = run.__dict__.get("_numeric_findings")
+    if found is None:
+        found = run.__dict__["_numeric_findings"] = check(run)
+    if any("output" in f.details for f in found):
+        return True
+    crashed = any("error" in f.details for f in found)
+    return crashed and other is not None and other.output is not None and not any(r.error for r in other.runs)
 
 
 def check(run: FormRun) -> list[Finding]:

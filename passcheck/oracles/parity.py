@@ -1,9 +1,10 @@
 """Parity: after the same pass, the forms of a case are treated alike.
 
 - *ops*: an op type the pass removed from one form (a fusion, a fold) but not from another
-  form that had it too is a ``missed-optimization`` on the form that kept it — only when the
-  form that lost it still computes the right numbers (a wrong fusion is the numeric oracle's
-  ``wrong-result`` on that form, and the form left alone is not blamed);
+  form that had it too is a ``missed-optimization`` on the form that kept it — unless the form
+  that lost it is shown wrong (numbers differ, an output is missing, or its output fails to run
+  where the other's runs): a wrong fusion is the numeric oracle's ``wrong-result`` on that form,
+  and the form left alone is not blamed;
 - *precision*: the pass output's graph-output annotations are less precise on one form
   (rank unknown where the other knows it; fewer ``dim_value`` / named dims) → ``less-precise``,
   only when the more precise annotation holds in every run (a wrong one is the annotations
@@ -77,13 +78,13 @@ def _ops(c: FormRun, f: FormRun) -> list[Finding]:
     for a, b in ((c, f), (f, c)):
         kept = _kept(a, b)
         kept_any = kept_any or bool(kept)
-        if kept and numeric.verified(a):  # a wrong rewrite of ``a`` is no optimization ``b`` missed
+        if kept and not numeric.shown_wrong(a, b):  # a wrong rewrite of ``a`` is no optimization ``b`` missed
             found.append(_finding(a, b, kept))
     if kept_any:
         return found
     ca, fa = op_counts(c.output), op_counts(f.output)
     new_c, new_f = sorted(set(ca) - set(op_counts(c.model))), sorted(set(fa) - set(op_counts(f.model)))
-    if ca != fa and new_c != new_f and numeric.verified(c):
+    if ca != fa and new_c != new_f and not numeric.shown_wrong(c, f):
         return [_finding(c, f, [])]
     return []
 

@@ -15,6 +15,7 @@ from passcheck.records import CellResult
 from passcheck.report import junit, markdown, terminal, write_report
 from passcheck.report.json_report import read_report
 from passcheck.testing import as_adapter, registered
+from tests.quality.planted import negate_everything
 
 #: onnxruntime cannot run this form (an op of an unregistered domain): no reference run.
 UNRUNNABLE = '''<ir_version: 8, opset_import: ["" : 18, "custom.x" : 1]>
@@ -29,16 +30,8 @@ g (bool c, float[N] x) => (float[N] y) {
 }'''
 
 
-def negate(model):
-    """Planted bug: the computation replaced by Neg (a model that runs, with every output wrong)."""
-    out = onnx.ModelProto()
-    out.CopyFrom(model)
-    out.graph.node[0].op_type, out.graph.node[0].domain = "Neg", ""
-    return out
-
-
 def test_a_cell_with_outputs_never_compared_is_unchecked_everywhere(tmp_path):
-    with registered(as_adapter(negate, "user:negate")) as pid:
+    with registered(as_adapter(negate_everything, "user:negate")) as pid:
         report = check_model(parser.parse_model(UNRUNNABLE), [pid])
     cell = next(c for c in report.cells if c.pass_id == pid)
     assert cell.findings == [] and cell.verdict == "unchecked"

@@ -10,6 +10,7 @@ import pytest
 from passcheck.errors import PasscheckError, UnknownIdError
 from passcheck.passes import FunctionAdapter, get_pass
 from passcheck.testing import FindingsError, as_adapter, assert_model_ok, check_model_passes, check_pass, format_findings, pass_id_of
+from tests.quality.planted import negate_everything
 
 
 class ScaleWeights(ir.passes.InPlacePass):
@@ -63,14 +64,6 @@ def test_assert_model_ok_reports_a_wrong_value_info_on_the_input_itself():
 #: A form onnxruntime cannot run (an op of an unregistered domain): there is no reference run.
 UNRUNNABLE = '''<ir_version: 8, opset_import: ["" : 18, "custom.x" : 1]>
 g (float[2, 3] x) => (float[2, 3] y) { y = custom.x.Twice(x) }'''
-
-
-def negate_everything(model):
-    """Planted bug: replaces the computation by Neg (every output wrong, and the output runs)."""
-    out = onnx.ModelProto()
-    out.CopyFrom(model)
-    out.graph.node[0].op_type, out.graph.node[0].domain = "Neg", ""
-    return out
 
 
 def test_outputs_never_compared_are_not_a_pass():
