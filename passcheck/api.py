@@ -68,6 +68,8 @@ def run(
     cases_from: Iterable[str | Path] = (),
     env: str = "local",
     executor: "Executor | None" = None,
+    isolation: bool = True,
+    timeout: float | None = None,
     on_cell: Callable[[CellResult], None] | None = None,
     skip_cells: Callable[[str, str, str], bool] | None = None,
     unknown_dim_param: str | None = None,
@@ -75,7 +77,10 @@ def run(
     """Run the selected cases (id/tag globs; all when empty) under the passes.
 
     Args:
-        executor: how each pass runs (in process by default; see passcheck.passes.isolation).
+        executor: how each pass and model run is done; when None, an
+            :class:`~passcheck.passes.isolation.IsolatedExecutor` started and stopped by this call
+            (a crashing or hanging pass costs its cell), or in process with ``isolation=False``.
+        timeout: seconds one pass or model run may take in that executor (None: 300).
         on_cell: called with each cell as soon as it is final (streaming).
         skip_cells: ``(case, form, pass_id) → True`` for cells already done (resume); a case
             whose cells are all done is not even built.
@@ -84,29 +89,46 @@ def run(
 
     Raises:
         UnknownIdError: a case glob or pass id matches nothing.
+        PassUnavailableError: a pass given in ``passes`` cannot run here (e.g. its command is not found).
         PasscheckError: a user case module fails to import.
     """
     from passcheck.cases import load_path, registry
-    from passcheck.engine import Subject, evaluate, run_in_process
-    from passcheck.passes import get_pass
+    from passcheck.engine import Subject, evaluate
+    from passcheck.passes.isolation import executor_for
 
+    cases_from = list(cases_from)
     for p in cases_from:
         load_path(p)
     reg = registry()
     selected = reg.select(cases)
-    for p in passes:
-        if p != "input":
-            get_pass(p)  # fail on a bad id before any work
+    require_available(passes)  # fail on a bad id or a missing tool before any work
     version = tool_version("onnx")
     cells: list[CellResult] = []
-    for case in selected:
-        if skip_cells and _all_done(case.id, case.forms, list(passes) or list(case.passes), skip_cells):
-            continue
-        subject = Subject.from_case(case, version, [str(Path(p).resolve()) for p in cases_from])
-        subject.unknown_dim_param = unknown_dim_param
-        skip = (lambda pid, form, _c=case.id: skip_cells(_c, form, pid)) if skip_cells else None
-        cells += evaluate(subject, passes, env=env, executor=executor or run_in_process, on_cell=on_cell, skip_cells=skip)
+    with executor_for(executor, isolation=isolation, timeout=timeout, preload=cases_from) as ex:
+        for case in selected:
+            if skip_cells and _all_done(case.id, case.forms, list(passes) or list(case.passes), skip_cells):
+                continue
+            subject = Subject.from_case(case, version, [str(Path(p).resolve()) for p in cases_from])
+            subject.unknown_dim_param = unknown_dim_param
+            skip = (lambda pid, form, _c=case.id: skip_cells(_c, form, pid)) if skip_cells else None
+            cells += evaluate(subject, passes, env=env, executor=ex, on_cell=on_cell, skip_cells=skip)
     return Report(cells, {env: environment()})
+
+
+def require_available(passes: Iterable[str]) -> None:
+    """Resolve every pass id and refuse one that cannot run here at all.
+
+    Raises:
+        UnknownIdError: an unknown pass id.
+        PassUnavailableError: the pass's tool is missing (a ``cmd:`` command not found in this
+            interpreter's scripts folder nor on PATH, a package not installed).
+    """
+    from passcheck.errors import PassUnavailableError
+    from passcheck.passes import get_pass
+
+    for p in passes:
+        if p != "input" and (why := get_pass(p).unavailable_reason()):
+            raise PassUnavailableError(f"pass {p!r} cannot run here: {why}")
 
 
 def check_model(
@@ -117,30 +139,42 @@ def check_model(
     forms: Mapping[str, "onnx.ModelProto"] | None = None,
     feeds: Sequence[Mapping[str, Any]] | None = None,
     name: str | None = None,
+    form_name: str = "common",
     env: str = "local",
     executor: "Executor | None" = None,
+    isolation: bool = True,
+    timeout: float | None = None,
     on_cell: Callable[[CellResult], None] | None = None,
     skip_cells: Callable[[str, str, str], bool] | None = None,
     repro: str = "",
     unknown_dim_param: str | None = None,
+    synthesize_feeds: bool = False,
 ) -> Report:
-    """Run passes on one model (and optional extra equivalent ``forms``) with synthesized feeds.
+    """Run passes on one model (and optional extra equivalent ``forms``) with synthesized feeds,
+    or, for a model path whose folder holds ``test_data_set_K/input_J.pb`` (the ONNX
+    backend-test layout), with those inputs.
 
     Args:
         model: a ModelProto or a path to a .onnx file.
         bind: symbol → size overrides for both default bindings (every symbol to 2, then 3).
         forms: further forms of the same computation (e.g. mutants), compared with ``model``.
         feeds: one feed dict per run (input name → value) instead of synthesized feeds.
-        executor: how each pass runs (in process by default; see passcheck.passes.isolation).
+        form_name: the form name ``model`` is reported under.
+        executor, isolation, timeout: as for :func:`run`.
         on_cell: called with each cell as soon as it is final (streaming).
         skip_cells: ``(case, form, pass_id) → True`` for cells already done (resume).
         unknown_dim_param: regex of dim_param names that mean "unknown dim" (``\\?``, ``unk__\\d+``).
+        synthesize_feeds: synthesize feeds even when the model's folder ships data sets
+            (they are also skipped when ``feeds`` or ``bind`` is given).
 
     Raises:
         ModelLoadError: the file cannot be read as a model.
-        FeedError: a --bind for an unknown symbol, or feeds that cannot be synthesized.
+        FeedError: a --bind for an unknown symbol, feeds that cannot be synthesized, or data
+            sets beside the model that do not fit its inputs.
+        UnknownIdError / PassUnavailableError: as for :func:`run`.
     """
-    from passcheck.engine import Subject, evaluate, run_in_process
+    from passcheck.engine import Subject, evaluate
+    from passcheck.passes.isolation import executor_for
     from passcheck.modelio import load_model
     from passcheck.runtime import default_bindings
 
@@ -149,15 +183,38 @@ def check_model(
         name = name or (p.parent.name if p.stem == "model" and p.parent.name else p.stem)
         repro = repro or f"passcheck check {model} --pass {{pass}}"
         model = load_model(model)
+        if feeds is None and not bind and not synthesize_feeds:
+            feeds = feeds_beside(p, model)
     name = name or model.graph.name or "model"
+    require_available(passes)
     subject = Subject(
-        id=subject_id(name), forms={"common": model, **dict(forms or {})},
+        id=subject_id(name), forms={form_name: model, **dict(forms or {})},
         bindings=default_bindings(model, bind), repro=repro or "passcheck check MODEL.onnx --pass {pass}",
         feed_sets=list(feeds) if feeds else None, unknown_dim_param=unknown_dim_param,
     )
     skip = (lambda pid, form: skip_cells(subject.id, form, pid)) if skip_cells else None
-    cells = evaluate(subject, passes, env=env, executor=executor or run_in_process, on_cell=on_cell, skip_cells=skip)
+    with executor_for(executor, isolation=isolation, timeout=timeout) as ex:
+        cells = evaluate(subject, passes, env=env, executor=ex, on_cell=on_cell, skip_cells=skip)
     return Report(cells, {env: environment()})
+
+
+def feeds_beside(model_path: str | Path, model: "onnx.ModelProto") -> list[dict[str, Any]] | None:
+    """The feeds shipped next to ``model_path`` (``test_data_set_K/input_J.pb``), or None.
+
+    Raises:
+        FeedError: the data sets exist but do not fit the model's inputs (the message says
+            how to synthesize feeds instead).
+    """
+    from passcheck.errors import FeedError
+    from passcheck.runtime.feed_files import data_sets_beside, read_feeds
+
+    found = data_sets_beside(model_path)
+    if found is None:
+        return None
+    try:
+        return read_feeds(found[0], model)
+    except FeedError as exc:
+        raise FeedError(f"{exc} (the data sets beside the model are used by default; synthesize feeds instead with --synthesize-feeds)") from None
 
 
 def _all_done(case_id: str, forms: Iterable[str], pass_ids: Sequence[str], skip_cells: Callable[[str, str, str], bool]) -> bool:

@@ -200,8 +200,14 @@ def evaluate(
             continue
         runs: list[FormRun] = []
         for form, model in subject.forms.items():
-            with tempfile.TemporaryDirectory(prefix="passcheck-") as tmp:
-                outcome = executor(adapter, model, Path(tmp))
+            reason = _precondition(adapter, model)  # outside what the tool supports: not run, not a finding
+            if isinstance(reason, PassOutcome):
+                outcome = reason
+            elif reason:
+                outcome = PassOutcome(adapter.id, "unavailable", error=reason, versions=adapter.versions())
+            else:
+                with tempfile.TemporaryDirectory(prefix="passcheck-") as tmp:
+                    outcome = executor(adapter, model, Path(tmp))
             out_runs = [observed_run(outcome.model, f, runner) for f in feeds] if outcome.ok else []
             runs.append(FormRun(subject.id, form, adapter.id, model, outcome, feeds, baselines[form], out_runs,
                                 folds_constants=adapter.folds_constants, optimizes=adapter.optimizes, env=env, rtol=subject.rtol, atol=subject.atol,
@@ -228,6 +234,15 @@ def evaluate(
                 unchecked={**oracles.numeric.unchecked(r), **oracles.annotations.unchecked(r)},
             ))
     return results
+
+
+def _precondition(adapter: PassAdapter, model: "onnx.ModelProto") -> str | PassOutcome | None:
+    """The adapter's reason not to run on ``model``, or a ``crashed`` outcome if asking raised
+    (a user adapter's bug is a finding, not a passcheck crash)."""
+    try:
+        return adapter.precondition(model)
+    except Exception as exc:  # noqa: BLE001
+        return PassOutcome(adapter.id, "crashed", error=f"{adapter.id} precondition raised {type(exc).__name__}: {exc}", versions=adapter.versions())
 
 
 def _input_cells(subject: Subject, feeds, baselines, hashes, env: str) -> list[CellResult]:

@@ -52,6 +52,10 @@ class FeedError(PasscheckError):
     """Feeds could not be synthesized or read for a model (bad binding, dtype, rank or name)."""
 
 
+class PassUnavailableError(PasscheckError):
+    """A pass that cannot run here at all (its command or package is missing): not a finding."""
+
+
 class PasscheckInternalError(Exception):
     """A bug in passcheck itself (exit code 3). Deliberately not a PasscheckError."""
 

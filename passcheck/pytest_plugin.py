@@ -16,7 +16,10 @@ every form of the case (parity and acceptance compare the forms), keeps this for
 fails with their text. Options (group ``passcheck``): ``--passcheck-cases GLOB`` narrows the
 selection, ``--passcheck-baseline FILE`` turns known findings into xfail, ``--passcheck-write-baseline
 FILE`` records this session's findings, ``--passcheck-strict-baseline`` fails a test whose known
-finding is gone. Findings are attached to the JUnit report as ``passcheck_finding`` properties.
+finding is gone. Passes and model runs go through one isolated worker per session (a segfaulting
+pass fails its tests with a ``crashed`` finding; the session goes on): ``--passcheck-timeout
+SECONDS`` (ini ``passcheck_timeout``) bounds each pass, ``--passcheck-no-isolation`` runs them in
+the test process. Findings are attached to the JUnit report as ``passcheck_finding`` properties.
 """
 
 from __future__ import annotations
@@ -49,6 +52,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="fail a test when a baseline entry for it no longer matches (the bug is fixed: remove the entry)")
     group.addoption("--passcheck-write-baseline", metavar="FILE", default=None,
                     help="write every finding of this session to FILE as a baseline (then edit each reason)")
+    group.addoption("--passcheck-timeout", type=float, default=None, metavar="SECONDS",
+                    help="wall time one pass may take on one form before it is killed (a timeout finding; default 300)")
+    group.addoption("--passcheck-no-isolation", action="store_true", default=False,
+                    help="run passes and models in the test process (a crashing pass then ends the session)")
+    parser.addini("passcheck_timeout", "default for --passcheck-timeout (seconds)", default=None)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -58,6 +66,12 @@ def pytest_configure(config: pytest.Config) -> None:
         "case library (fixture passcheck_case); ids are 'family/name:form'",
     )
     config.stash[_STATE] = _Session(config)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    s = config.stash.get(_STATE, None)
+    if s is not None and s._executor is not None and hasattr(s._executor, "close"):
+        s._executor.close()
 
 
 @dataclasses.dataclass
@@ -70,6 +84,25 @@ class _Session:
     relevant: set["Known"] = dataclasses.field(default_factory=set)
     findings: list["Finding"] = dataclasses.field(default_factory=list)
     cache: dict[tuple, tuple[Any, list["CellResult"]]] = dataclasses.field(default_factory=dict)
+    _executor: Any = None
+
+    @property
+    def executor(self) -> Any:
+        """The session's executor: one isolated worker reused by every test (started on first use)."""
+        if self._executor is None:
+            from passcheck.engine import run_in_process
+            from passcheck.passes.isolation import DEFAULT_TIMEOUT, IsolatedExecutor
+
+            if self.config.getoption("passcheck_no_isolation"):
+                self._executor = run_in_process
+            else:
+                timeout = self.config.getoption("passcheck_timeout") or self.config.getini("passcheck_timeout")
+                try:
+                    timeout = float(timeout) if timeout else DEFAULT_TIMEOUT
+                except ValueError:
+                    raise pytest.UsageError(f"passcheck_timeout: expected seconds, got {timeout!r}") from None
+                self._executor = IsolatedExecutor(timeout=timeout)
+        return self._executor
 
     @property
     def known(self) -> list["Known"]:
@@ -92,7 +125,7 @@ class _Session:
 
         key = (case.id, id(pass_) if not isinstance(pass_, str) else pass_, unknown_dim_param)
         if key not in self.cache:  # the pass is kept so its id() stays unique
-            self.cache[key] = (pass_, run_pass(pass_, case, unknown_dim_param=unknown_dim_param))
+            self.cache[key] = (pass_, run_pass(pass_, case, executor=self.executor, unknown_dim_param=unknown_dim_param))
         return self.cache[key][1]
 
 
@@ -133,9 +166,11 @@ def _marker_args(marker: pytest.Mark) -> dict[str, list[Any] | None]:
             from passcheck.passes import get_pass
 
             try:
-                get_pass(p)
+                why = get_pass(p).unavailable_reason()
             except PasscheckError as exc:
                 _usage(str(exc))
+            if why:
+                _usage(f"pass {p!r} cannot run here: {why}")
     if args["oracles"]:
         from passcheck.testing import ORACLES
 
@@ -221,7 +256,7 @@ class PasscheckRequest:
         """
         from passcheck.testing import judged_model, pass_id_of
 
-        found, unchecked = judged_model(model, passes, **kw)
+        found, unchecked = judged_model(model, passes, **{"executor": self._session.executor, **kw})
         name = model if isinstance(model, str) else (model.graph.name or "model")
         return self._judge([], found, f"{name} under {', '.join(map(pass_id_of, passes)) or 'the default passes'}", unchecked=unchecked)
 

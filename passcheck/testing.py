@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import onnx
 
     from passcheck.cases import Case
+    from passcheck.engine import Executor
     from passcheck.passes import PassAdapter
 
 #: What may be passed where a pass is expected.
@@ -134,23 +135,31 @@ def resolve_case(case: "Case | str") -> "Case":
 
 
 def run_pass(pass_: PassLike, case: "Case | str", *, id: str | None = None, env: str = "local",
+             executor: "Executor | None" = None, isolation: bool = True, timeout: float | None = None,
              unknown_dim_param: str | None = None) -> list[CellResult]:
     """Run one pass on every form of ``case`` and judge it: one cell per form, ``input`` cells excluded.
     ``unknown_dim_param``: regex of dim_param names meaning "unknown dim" (they assert nothing).
 
+    The pass and the model runs are isolated as in :func:`passcheck.run` (``executor``,
+    ``isolation``, ``timeout``): a pass that segfaults or hangs is a ``crashed`` / ``timeout`` cell with a finding.
+
     Raises:
         UnknownIdError: an unknown case or pass id.
+        PassUnavailableError: the pass cannot run here (its command is not found).
         PasscheckError: the pass id is taken, or the case's forms cannot be fed.
     """
     from passcheck._versions import tool_version
+    from passcheck.api import require_available
     from passcheck.engine import Subject, evaluate
+    from passcheck.passes.isolation import executor_for
 
     case = resolve_case(case)
     adapter = as_adapter(pass_, id)
-    with registered(adapter) as pid:
+    with registered(adapter) as pid, executor_for(executor, isolation=isolation, timeout=timeout) as ex:
+        require_available([pid])
         subject = Subject.from_case(case, tool_version("onnx"))
         subject.unknown_dim_param = unknown_dim_param
-        cells = evaluate(subject, [pid], env=env, check_input=False)
+        cells = evaluate(subject, [pid], env=env, executor=ex, check_input=False)
     repro = _python_repro(pass_, case.id)
     if repro:
         for f in (f for c in cells for f in c.findings):
@@ -173,24 +182,25 @@ def select(findings: Iterable[Finding], *, forms: Sequence[str] | None = None, o
 
 
 def check_pass(pass_: PassLike, case: "Case | str", *, forms: Sequence[str] | None = None,
-               oracles: Sequence[str] | None = None, id: str | None = None) -> list[Finding]:
+               oracles: Sequence[str] | None = None, id: str | None = None, executor: "Executor | None" = None,
+               isolation: bool = True, timeout: float | None = None) -> list[Finding]:
     """Every finding the oracles report for ``pass_`` on the forms of ``case``.
 
     ``case`` may be ``"family/name:form"`` to keep one form's findings (all forms still run, since
-    parity and acceptance compare them).
+    parity and acceptance compare them). ``executor`` / ``isolation`` / ``timeout``: see :func:`run_pass`.
 
     Raises:
         UnknownIdError: an unknown case, pass or oracle.
     """
-    return _judged_pass(pass_, case, forms=forms, oracles=oracles, id=id)[0]
+    return _judged_pass(pass_, case, forms=forms, oracles=oracles, id=id, executor=executor, isolation=isolation, timeout=timeout)[0]
 
 
 def _judged_pass(pass_: PassLike, case: "Case | str", *, forms: Sequence[str] | None = None,
-                 oracles: Sequence[str] | None = None, id: str | None = None) -> tuple[list[Finding], list[str]]:
-    """(findings, unchecked parts) of :func:`check_pass`."""
+                 oracles: Sequence[str] | None = None, id: str | None = None, **run: Any) -> tuple[list[Finding], list[str]]:
+    """(findings, unchecked parts) of :func:`check_pass`; ``run``: keywords of :func:`run_pass`."""
     if isinstance(case, str) and ":" in case and forms is None:
         forms = [case.split(":", 1)[1]]
-    cells = run_pass(pass_, case, id=id)
+    cells = run_pass(pass_, case, id=id, **run)
     return (select((f for c in cells for f in c.findings), forms=forms, oracles=oracles),
             unchecked_parts(cells, forms=forms, oracles=oracles))
 
@@ -210,21 +220,24 @@ def assert_pass_ok(pass_: PassLike, case: "Case | str", **kw: Any) -> None:
 
 def check_model_passes(model: "onnx.ModelProto | str | Path", passes: Sequence[PassLike] = (), *,
                        bind: Mapping[str, int] | None = None, oracles: Sequence[str] | None = None,
-                       include_input: bool = True) -> list[Finding]:
+                       include_input: bool = True, executor: "Executor | None" = None, isolation: bool = True,
+                       timeout: float | None = None) -> list[Finding]:
     """Findings for ``model`` under ``passes`` (the defaults when empty), via :func:`passcheck.check_model`.
 
     With ``include_input`` the model itself is judged too (checker, runnable, its own value_info
-    and output annotations hold at run time; seed 000).
+    and output annotations hold at run time; seed 000). ``executor`` / ``isolation`` / ``timeout``: see :func:`run_pass`.
 
     Raises:
         ModelLoadError / FeedError / UnknownIdError: see :func:`passcheck.check_model`.
     """
-    return judged_model(model, passes, bind=bind, oracles=oracles, include_input=include_input)[0]
+    return judged_model(model, passes, bind=bind, oracles=oracles, include_input=include_input,
+                        executor=executor, isolation=isolation, timeout=timeout)[0]
 
 
 def judged_model(model: "onnx.ModelProto | str | Path", passes: Sequence[PassLike] = (), *,
                  bind: Mapping[str, int] | None = None, oracles: Sequence[str] | None = None,
-                 include_input: bool = True, unknown_dim_param: str | None = None) -> tuple[list[Finding], list[str]]:
+                 include_input: bool = True, executor: "Executor | None" = None, isolation: bool = True,
+                 timeout: float | None = None, unknown_dim_param: str | None = None) -> tuple[list[Finding], list[str]]:
     """(findings, unchecked parts) for ``model`` under ``passes``; see :func:`check_model_passes`
     and :func:`unchecked_parts`.
 
@@ -236,7 +249,8 @@ def judged_model(model: "onnx.ModelProto | str | Path", passes: Sequence[PassLik
     adapters = [as_adapter(p) for p in passes]
     with contextlib.ExitStack() as stack:
         ids = [stack.enter_context(registered(a)) for a in adapters]
-        report = check_model(model, ids, bind=bind, unknown_dim_param=unknown_dim_param)
+        report = check_model(model, ids, bind=bind, executor=executor, isolation=isolation, timeout=timeout,
+                             unknown_dim_param=unknown_dim_param)
     cells = [c for c in report.cells if include_input or c.pass_id != "input"]
     return select((f for c in cells for f in c.findings), oracles=oracles), unchecked_parts(cells, oracles=oracles)
 

@@ -44,19 +44,40 @@ def out_path(text: str | None) -> Path | None:
 
 def add_reliability_args(p) -> None:
     """``--timeout``, ``--memory-limit``, ``--no-isolation``, ``--stream``, ``--resume``."""
+    g = add_isolation_args(p, "isolation and resuming")
+    g.add_argument("--stream", metavar="FILE", help="append each result to FILE as a JSON line the moment it is final")
+    g.add_argument("--resume", action="store_true", help="with --stream: keep the results already in FILE and run only the missing cells")
+
+
+def add_isolation_args(p, title: str = "isolation"):
+    """``--timeout``, ``--memory-limit``, ``--no-isolation``; returns the argument group."""
     from passcheck.passes.isolation import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
 
-    g = p.add_argument_group("isolation and resuming")
+    g = p.add_argument_group(title)
     g.add_argument("--timeout", type=positive(float), default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help=f"wall time one pass may take on one form before it is killed (status timeout; default {DEFAULT_TIMEOUT:g})")
     g.add_argument("--memory-limit", type=positive(int), default=DEFAULT_MEMORY_MB, metavar="MB",
                    help=f"address-space cap of the process running a pass (status out-of-memory; default {DEFAULT_MEMORY_MB})")
     g.add_argument("--no-isolation", action="store_true",
-                   help="run passes inside passcheck's own process (faster; a crashing pass then ends the run, no limits)")
-    g.add_argument("--stream", metavar="FILE", help="append each result to FILE as a JSON line the moment it is final")
-    g.add_argument("--resume", action="store_true", help="with --stream: keep the results already in FILE and run only the missing cells")
+                   help="run passes and models inside passcheck's own process (faster; a crash then ends the run, no limits)")
+    return g
 
 
+def isolated(args, preload=()):
+    """Context manager: the executor for ``args`` (see :func:`add_isolation_args`), closed on exit."""
+    from passcheck.passes.isolation import executor_for
+
+    if getattr(args, "no_isolation", False):
+        from passcheck.passes import command
+
+        command.DEFAULT_TIMEOUT = args.timeout  # in process only commands can be bounded: they still get --timeout
+    return executor_for(None, isolation=not getattr(args, "no_isolation", False), timeout=getattr(args, "timeout", None),
+                        memory_mb=getattr(args, "memory_limit", None), preload=preload)
+
+
+def runner_of(executor):
+    """How ``executor`` runs a model (its worker's ``run_model``), None for in process."""
+    return getattr(executor, "run_model", None)
 
 
 class RunSession:
@@ -74,19 +95,16 @@ class RunSession:
 
     def __init__(self, args, command: str, selection: dict, *, env: str = "local", preload=()):
         self.args, self.env = args, env
-        self.executor = None
-        if not getattr(args, "no_isolation", False):
-            from passcheck.passes.isolation import IsolatedExecutor
-
-            self.executor = IsolatedExecutor(timeout=args.timeout, memory_mb=args.memory_limit, preload=preload)
-        else:  # in process only commands can be bounded: they still get --timeout
-            from passcheck.passes import command
-
-            command.DEFAULT_TIMEOUT = args.timeout
+        self._isolated = isolated(args, preload)
+        self.executor = self._isolated.__enter__()
         self.previous: list = []
         self.new: list = []
         self._stream = None
-        self._open_stream(command, selection)
+        try:
+            self._open_stream(command, selection)
+        except BaseException:
+            self._isolated.__exit__(None, None, None)
+            raise
 
     def _open_stream(self, command: str, selection: dict) -> None:
         from passcheck._versions import environment
@@ -167,7 +185,6 @@ class RunSession:
 
                 write_report(self.args.json, canonical_order(self.cells), {self.env: environment()}, partial=True)
         finally:
-            if self.executor is not None:
-                self.executor.close()
+            self._isolated.__exit__(None, None, None)
             if self._stream is not None:
                 self._stream.close()

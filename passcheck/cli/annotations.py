@@ -11,6 +11,7 @@ checked and holds, or was not produced in the run (a branch that never ran): not
 from __future__ import annotations
 
 from passcheck.cli._common import add_unknown_dim_arg, bind_arg
+from passcheck.cli._output import add_isolation_args
 
 
 def add_parser(sub) -> None:
@@ -26,6 +27,7 @@ def add_parser(sub) -> None:
     add_unknown_dim_arg(p)
     p.add_argument("--json", metavar="FILE", help="write every run's report as JSON")
     p.add_argument("--markdown", metavar="FILE", help="write coverage, values not checked (with why) and violations as Markdown")
+    add_isolation_args(p)
     p.set_defaults(handler=handle)
 
 
@@ -62,14 +64,31 @@ def check_preconditions(model, feeds: dict, label: str) -> None:
         raise FeedError(f"{label}: feeds break the input annotations: {bad[0].message}{more}")
 
 
+def observe_with(executor, model, feeds: dict, engine: str, label: str):
+    """:func:`passcheck.runtime.observe.observe` in ``executor``'s worker (in process without one).
+
+    Raises:
+        RunFailed: the run failed, or killed the worker (a crash, or no result within the timeout).
+    """
+    from passcheck.passes.isolation import WorkerDied
+    from passcheck.runtime.observe import RunFailed, observe
+
+    if not hasattr(executor, "call"):
+        return observe(model, feeds, engine)
+    try:
+        return executor.call(observe, model, feeds, engine)
+    except WorkerDied as exc:
+        raise RunFailed(f"{label}: {str(exc).splitlines()[0]}; the annotations could not be checked") from None
+
+
 def handle(args) -> int:
     import json
     from pathlib import Path
 
     from passcheck.cli._common import bindings_from
+    from passcheck.cli._output import isolated
     from passcheck.modelio import load_model
     from passcheck.oracles.shape_annotations import check
-    from passcheck.runtime.observe import observe
 
     model = load_model(args.model)
     runs = feed_sets(model, args.feeds, bindings_from(args))
@@ -77,8 +96,9 @@ def handle(args) -> int:
         check_preconditions(model, feeds, label)
     reports, total, blind = [], 0, {}
     print(f"{args.model}: engine {args.engine}, {len(runs)} run(s)")
-    for label, feeds in runs:
-        observed, unobservable = observe(model, feeds, args.engine)
+    with isolated(args) as executor:
+        observations = [observe_with(executor, model, feeds, args.engine, label) for label, feeds in runs]
+    for (label, _feeds), (observed, unobservable) in zip(runs, observations):
         rep = check(model, observed, unobservable=unobservable, unknown_dim_param=args.unknown_dim_param)
         reports.append({"run": label, **rep.to_json()})
         total += len(rep.violations)

@@ -9,11 +9,13 @@ from passcheck.cli._output import add_reliability_args
 def add_parser(sub) -> None:
     p = sub.add_parser("check", help="run the passes on a model and judge validity, numbers and annotations",
                        description="Run the passes on MODEL with feeds synthesized from its input annotations "
-                                   "(every symbolic dim bound to 2, then 3; --bind to choose).")
+                                   "(every symbolic dim bound to 2, then 3; --bind to choose), or, when MODEL's folder "
+                                   "holds test_data_set_K/input_J.pb, with those inputs.")
     p.add_argument("model", metavar="MODEL.onnx")
     add_pass_args(p)
     p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic dim (repeatable)")
     p.add_argument("--feeds", metavar="PATH", help="run on these inputs instead of synthesized ones: a .npz, or a folder in the ONNX backend-test layout (test_data_set_K/input_J.pb)")
+    p.add_argument("--synthesize-feeds", action="store_true", help="synthesize feeds even when the model's folder holds test_data_set_K/input_J.pb (used by default)")
     p.add_argument("--mutations", action="store_true", help="also check every uncommon-but-valid rewrite of the model (parity with the original)")
     p.add_argument("--form", action="append", default=[], metavar="ID", help="with --mutations: only these rewrite ids")
     add_unknown_dim_arg(p)
@@ -25,13 +27,14 @@ def add_parser(sub) -> None:
 def handle(args) -> int:
     import shlex
 
-    from passcheck.api import check_model
-    from passcheck.cli._output import RunSession, finish
+    from passcheck.api import check_model, require_available
+    from passcheck.cli._output import RunSession, finish, runner_of
     from passcheck.errors import PasscheckError
     from passcheck.modelio import load_model, model_hash
 
     model = load_model(args.model)
     _precheck(args.model, model)
+    require_available(args.passes)
     bind = bindings_from(args)
     forms = {}
     feeds = None
@@ -41,16 +44,22 @@ def handle(args) -> int:
         if bind:
             raise PasscheckError("--bind and --feeds cannot be combined: the feed files fix every size")
         feeds = read_feeds(args.feeds, model)
-    if args.mutations:
-        forms = _mutants(model, args.form, bind, _name(args.model), feeds)
-        if not forms:
-            print("no rewrite applies to this model: nothing to compare with; checking the model alone")
-    elif args.form:
+    elif not bind and not args.synthesize_feeds:
+        from passcheck.api import feeds_beside
+        from passcheck.runtime.feed_files import data_sets_beside
+
+        if (feeds := feeds_beside(args.model, model)) is not None:
+            print(f"feeds: {data_sets_beside(args.model)[1]} (--synthesize-feeds to synthesize them instead)")
+    if args.form and not args.mutations:
         raise PasscheckError("--form needs --mutations")
-    extra = "".join(f" --bind {s}={n}" for s, n in bind.items()) + (f" --feeds {shlex.quote(args.feeds)}" if args.feeds else "") + (" --mutations" if args.mutations else "")
+    extra = "".join(f" --bind {s}={n}" for s, n in bind.items()) + (f" --feeds {shlex.quote(args.feeds)}" if args.feeds else "") + (" --synthesize-feeds" if args.synthesize_feeds else "") + (" --mutations" if args.mutations else "")
     repro = f"passcheck check {shlex.quote(args.model)}{extra} --pass {{pass}}"
     selection = {"model_sha256": model_hash(model), "pass": args.passes, "bind": bind, "mutations": args.mutations, "form": args.form, **({"unknown_dim_param": args.unknown_dim_param} if args.unknown_dim_param else {})}
     with RunSession(args, "check", selection) as s:
+        if args.mutations:
+            forms = _mutants(model, args.form, bind, _name(args.model), feeds, runner_of(s.executor))
+            if not forms:
+                print("no rewrite applies to this model: nothing to compare with; checking the model alone")
         report = s.complete(check_model(model, args.passes, bind=bind, forms=forms, feeds=feeds, name=_name(args.model),
                                         repro=repro, executor=s.executor, on_cell=s.on_cell, skip_cells=s.skip_cells,
                                         unknown_dim_param=args.unknown_dim_param))
@@ -69,14 +78,15 @@ def _precheck(path: str, model) -> None:
                              "fix the model (onnx.checker.check_model(model, full_check=True) shows the same)")
 
 
-def _mutants(model, form_ids, bind, name, feeds=None):
-    """Every rewrite that applies, each verified equivalent on the feeds the run will use."""
+def _mutants(model, form_ids, bind, name, feeds=None, runner=None):
+    """Every rewrite that applies, each verified equivalent on the feeds the run will use
+    (models run by ``runner``, in the isolation worker)."""
     from passcheck.api import subject_id
     from passcheck.mutations.subject import feeds_for, verified_mutants
     from passcheck.runtime import default_bindings
 
     sid = subject_id(name)
-    found = verified_mutants(model, form_ids or None, feeds or feeds_for(model, sid, default_bindings(model, bind)), sid)
+    found = verified_mutants(model, form_ids or None, feeds or feeds_for(model, sid, default_bindings(model, bind)), sid, runner)
     for rid, (_m, applied) in found.items():
         shown = ", ".join(applied.nodes[:6]) + (f", … ({applied.count} in all)" if applied.count > 6 else "")
         print(f"mutant {rid}: {applied.detail or 'rewritten'} at {shown}")

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from passcheck.cli._common import add_output_args, add_pass_args, bind_arg, bindings_from
+from passcheck.cli._output import add_reliability_args
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("compare", help="verify two models compute the same, then report every pass that treats them differently",
                        description="Check that A and B give the same outputs (matched by input/output name) under ort:disabled, "
-                                   "then run the passes on both and apply every oracle, parity included (A is the common form, B form 'b').")
+                                   "then run the passes on both and apply every oracle, parity included (each form is named by its file stem).")
     p.add_argument("a", metavar="A.onnx")
     p.add_argument("b", metavar="B.onnx")
     add_pass_args(p)
     p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic dim (repeatable)")
     add_output_args(p)
+    add_reliability_args(p)
     p.set_defaults(handler=handle)
 
 
@@ -21,15 +23,16 @@ def handle(args) -> int:
     import shlex
     from pathlib import Path
 
-    from passcheck.api import check_model
-    from passcheck.cli._output import finish
+    from passcheck.api import check_model, require_available
+    from passcheck.cli._output import RunSession, finish, runner_of
     from passcheck.errors import PasscheckError
-    from passcheck.modelio import load_model
+    from passcheck.modelio import load_model, model_hash
     from passcheck.mutations import check_input
     from passcheck.mutations.equivalence import same_outputs
     from passcheck.mutations.subject import feeds_for
     from passcheck.runtime import default_bindings, runtime_inputs
 
+    require_available(args.passes)
     a, b = load_model(args.a), load_model(args.b)
     check_input(a, args.a)
     check_input(b, args.b)
@@ -41,13 +44,36 @@ def handle(args) -> int:
     _order_outputs_like(b, a)
     bind = bindings_from(args)
     name = Path(args.a).stem
-    why = same_outputs(a, b, feeds_for(a, f"model/{name}", default_bindings(a, bind)))
-    if why:
-        raise PasscheckError(f"{args.b} does not compute what {args.a} computes under ort:disabled: {why}; compare needs two equivalent models")
+    name_a, name_b = form_names(args.a, args.b)
     extra = "".join(f" --bind {s}={n}" for s, n in bind.items())
     repro = f"passcheck compare {shlex.quote(args.a)} {shlex.quote(args.b)}{extra} --pass {{pass}}"
-    report = check_model(a, args.passes, bind=bind, forms={"b": b}, name=name, repro=repro)
+    selection = {"a": model_hash(a), "b": model_hash(b), "pass": args.passes, "bind": bind}
+    with RunSession(args, "compare", selection) as s:
+        why = same_outputs(a, b, feeds_for(a, f"model/{name}", default_bindings(a, bind)), runner_of(s.executor))
+        if why:
+            raise PasscheckError(f"{args.b} does not compute what {args.a} computes under ort:disabled: {why}; compare needs two equivalent models")
+        report = s.complete(check_model(a, args.passes, bind=bind, forms={name_b: b}, form_name=name_a, name=name, repro=repro,
+                                        executor=s.executor, on_cell=s.on_cell, skip_cells=s.skip_cells))
     return finish(args, report, title=f"passcheck compare {args.a} {args.b}")
+
+
+def form_names(a: str, b: str) -> tuple[str, str]:
+    """The form names of the two files: their stems (the folder's name for ``test_x/model.onnx``),
+    in safe characters, the second made distinct (``x``, ``x-2``), neither the reserved
+    pseudo-pass name ``input``."""
+    import re
+
+    from passcheck.cli.check import _name
+    from passcheck.engine import INPUT
+
+    names: list[str] = []
+    for path in (a, b):
+        stem = re.sub(r"[^A-Za-z0-9_.+-]+", "-", _name(path)).strip("-") or "model"
+        name, k = stem, 2
+        while name == INPUT or name in names:
+            name, k = f"{stem}-{k}", k + 1
+        names.append(name)
+    return names[0], names[1]
 
 
 def _order_outputs_like(model, ref) -> None:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import sys
+from pathlib import Path
 
 from passcheck.cli._common import positive
-
-from pathlib import Path
 
 
 def add_parser(sub) -> None:
@@ -29,7 +27,18 @@ def add_parser(sub) -> None:
     p.add_argument("--cache-dir", metavar="DIR", help="environment cache (default: $PASSCHECK_CACHE or ~/.cache/passcheck)")
     p.add_argument("--progress", choices=["auto", "bar", "lines"], default="auto", help="progress display (default: bar on a terminal)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the differences and the summary")
+    add_verdict_args(p)
+    p.add_argument("--exit-zero", action="store_true",
+                   help="exit 0 on findings (still 2 when an environment or input is unusable): for shard jobs whose verdict comes from 'passcheck merge'")
     p.set_defaults(handler=handle)
+
+
+def add_verdict_args(p) -> None:
+    """``--baseline`` / ``--write-baseline`` of ``matrix`` and ``merge``."""
+    p.add_argument("--baseline", metavar="FILE",
+                   help="known findings (JSON; an entry's optional 'envs' limits it to those environments): matched findings are expected, not failures")
+    p.add_argument("--write-baseline", metavar="FILE",
+                   help="write every finding as a baseline: one entry per finding id, 'envs' listing where it occurs unless it occurs in every environment")
 
 
 def handle(args) -> int:
@@ -37,7 +46,8 @@ def handle(args) -> int:
 
     from passcheck.errors import PasscheckError
     from passcheck.matrix import envs as envmod
-    from passcheck.matrix import plan, report, runner
+    from passcheck.matrix import plan, runner
+    from passcheck.report import baseline
     from passcheck.matrix.plan import INPUT
 
     specs = envmod.select(args.env, args.envs_dir)
@@ -48,6 +58,8 @@ def handle(args) -> int:
             if s.doc:
                 console.print(f"    [dim]{s.doc.splitlines()[0]}[/dim]")
         return 0
+    if args.baseline:
+        baseline.load(args.baseline)  # a bad file is a usage error before any work
     if args.jobs is not None and args.jobs < 1:
         raise PasscheckError(f"--jobs {args.jobs}: must be at least 1")
     if args.timeout <= 0:
@@ -61,14 +73,24 @@ def handle(args) -> int:
         cache=Path(args.cache_dir).resolve() if args.cache_dir else None,
         repro_env={s.id: r for s, r in zip(specs, args.env or [s.id for s in specs])},
         progress={"auto": None, "bar": True, "lines": False}[args.progress],
+        baseline=Path(args.baseline) if args.baseline else None,
     )
     outcome = runner.run(opts)
-    report.render_terminal(outcome.cells, outcome.environments, console, tables=not args.quiet)
-    console.print(f"report: {opts.out}/report.json, report.xml (JUnit), report.md")
-    broken = [e for e, v in outcome.environments.items() if (v or {}).get("error")]
-    if broken:
-        print(f"passcheck: error: environment(s) {', '.join(broken)} could not be used (see above); fix the pins file", file=sys.stderr)
-        return 2
-    from passcheck.records import exit_code
+    return conclude(args, opts.out, outcome.cells, outcome.environments, console)
 
-    return exit_code(outcome.cells)
+
+def conclude(args, out: Path, cells, environments, console) -> int:
+    """Print the tables and notes, write ``--write-baseline``, return the exit code (matrix and merge)."""
+    import json
+
+    from passcheck.matrix import report, verdict
+
+    report.render_terminal(cells, environments, console, tables=not args.quiet)
+    meta = json.loads((out / "report.json").read_text(encoding="utf-8")).get("matrix", {})
+    for line in verdict.notes(meta):
+        console.print(line, style="bold red" if line.startswith("PARTIAL") else None, highlight=False)
+    if args.write_baseline:
+        verdict.write_baseline(args.write_baseline, cells, verdict.ran_envs(cells, [e["id"] for e in meta.get("environments", [])]))
+        console.print(f"wrote {args.write_baseline}: edit each reason, then pass it with --baseline", highlight=False)
+    console.print(f"report: {out}/report.json, report.xml (JUnit), report.md", highlight=False)
+    return verdict.exit_code(cells, environments, exit_zero=getattr(args, "exit_zero", False))

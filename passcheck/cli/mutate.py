@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from passcheck.cli._common import bind_arg, bindings_from
+from passcheck.cli._output import add_isolation_args
 
 
 def add_parser(sub) -> None:
@@ -13,6 +14,7 @@ def add_parser(sub) -> None:
     p.add_argument("--form", action="append", default=[], metavar="ID", help="only these rewrite ids (repeatable); default: all")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the mutants and manifest.json (created)")
     p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic dim in the verification feeds")
+    add_isolation_args(p)
     p.set_defaults(handler=handle)
 
 
@@ -22,6 +24,7 @@ def handle(args) -> int:
 
     import onnx
 
+    from passcheck.cli._output import isolated, runner_of
     from passcheck.modelio import load_model, model_hash
     from passcheck.mutations import REWRITES, verified_mutants
     from passcheck.mutations.subject import feeds_for
@@ -29,7 +32,9 @@ def handle(args) -> int:
 
     model = load_model(args.model)
     stem = Path(args.model).stem
-    found = verified_mutants(model, args.form or None, feeds_for(model, stem, default_bindings(model, bindings_from(args))), args.model)
+    feeds = feeds_for(model, stem, default_bindings(model, bindings_from(args)))
+    with isolated(args) as executor:  # the equivalence gate's runs: a model crashing onnxruntime costs one run
+        found = verified_mutants(model, args.form or None, feeds, args.model, runner_of(executor))
     out = Path(args.out)
     if not found:
         print(f"{args.model}: no rewrite applies to this model; nothing written, nothing to compare")

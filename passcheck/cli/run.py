@@ -19,9 +19,14 @@ def add_parser(sub) -> None:
 
 
 def handle(args) -> int:
-    from passcheck.api import run
+    from passcheck.api import require_available, run
     from passcheck.cli._output import RunSession, finish
 
+    from passcheck.cases import load_path
+
+    for p in args.cases_from:  # they may register passes (loading is idempotent: run loads them again)
+        load_path(p)
+    require_available(args.passes)  # before a stream is opened
     selection = {"case": args.case, "pass": args.passes, "cases_from": [str(p) for p in args.cases_from], **({"unknown_dim_param": args.unknown_dim_param} if args.unknown_dim_param else {})}
     with RunSession(args, "run", selection, preload=args.cases_from) as s:
         report = s.complete(run(args.case, args.passes, cases_from=args.cases_from, executor=s.executor,

@@ -10,7 +10,8 @@ Catalogue:
 - :mod:`~passcheck.matrix.runner` — orchestration: parallel workers, timeouts, crashes, resume.
 - :mod:`~passcheck.matrix.progress` — bar on a terminal, plain lines in CI.
 - :mod:`~passcheck.matrix.report` — environments-as-columns tables and cross-env differences.
-- :mod:`~passcheck.matrix.merge` — join shard outputs.
+- :mod:`~passcheck.matrix.merge` — join shard outputs; refuse missing shards and mismatched plans.
+- :mod:`~passcheck.matrix.verdict` — per-environment baseline, notes, exit code (matrix and merge).
 
 Nothing here imports onnx or onnxruntime in the parent process.
 """

@@ -12,6 +12,7 @@ passcheck source reinstalls passcheck only. A file lock serializes concurrent cr
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import fcntl
 import functools
@@ -22,10 +23,12 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from passcheck.matrix.envs import EnvSpec
 
+DIST = "onnx-passcheck"  # the distribution name (the import package is passcheck)
 PINS_MARK = ".passcheck-pins"
 SOURCE_MARK = ".passcheck-source"
 
@@ -81,9 +84,10 @@ def uv_bin() -> str:
 
 
 def source_hash(root: Path) -> str:
-    """sha256 over the installable passcheck source (pyproject.toml, passcheck/, cases/)."""
+    """sha256 over the installable passcheck source (pyproject.toml, passcheck/, cases/, ci/envs/)."""
     h = hashlib.sha256()
-    files = [root / "pyproject.toml", root / "setup.py", *sorted((root / "passcheck").rglob("*.py")), *sorted((root / "cases").rglob("*.py"))]
+    files = [root / "pyproject.toml", root / "setup.py", *sorted((root / "passcheck").rglob("*.py")), *sorted((root / "cases").rglob("*.py")),
+             *sorted((root / "ci" / "envs").glob("*.txt"))]
     for f in files:
         if f.is_file() and "__pycache__" not in f.parts:
             h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")
@@ -129,40 +133,62 @@ def ensure(spec: EnvSpec, source: Path, *, cache: Path | None = None, python: st
             log.write_text("", encoding="utf-8")
             _run([uv, "venv", "--quiet", "--python", python or _base_python(), str(root)], log)
             pins_file.write_text("\n".join(spec.pins) + "\n", encoding="utf-8")
-            _run([uv, "pip", "install", "--quiet", "--python", str(root / "bin/python"), "-r", str(pins_file), str(_stage(source, envs, src))], log)
+            with _stage(source, envs, src) as staged:
+                _run([uv, "pip", "install", "--quiet", "--python", str(root / "bin/python"), "-r", str(pins_file), str(staged)], log)
             (root / SOURCE_MARK).write_text(src, encoding="utf-8")
             (root / PINS_MARK).write_text(spec.pins_hash, encoding="utf-8")
             created = True
         elif _read(root / SOURCE_MARK) != src:
-            _run([uv, "pip", "install", "--quiet", "--python", str(root / "bin/python"), "--reinstall-package", "passcheck",
-                  "-r", str(pins_file), str(_stage(source, envs, src))], log)
+            with _stage(source, envs, src) as staged:
+                _run([uv, "pip", "install", "--quiet", "--python", str(root / "bin/python"), "--reinstall-package", DIST,
+                      "-r", str(pins_file), str(staged)], log)
             (root / SOURCE_MARK).write_text(src, encoding="utf-8")
     return Env(spec, root, created, time.perf_counter() - t0)
 
 
-def _stage(source: Path, envs: Path, src: str) -> Path:
+@contextlib.contextmanager
+def _stage(source: Path, envs: Path, src: str) -> Iterator[Path]:
     """A copy of the installable source in the cache, so building the wheel writes nothing
-    (build/, *.egg-info) into the user's tree."""
+    (build/, *.egg-info) into the user's tree. Held with a shared lock while in use: staging
+    another source (an edited tree, another run on the same cache) removes only copies no
+    install is reading."""
     dest = envs / f"src-{src[:12]}"
     with open(envs / "src.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (dest / "pyproject.toml").is_file():
             _copy_source(source, envs, dest)
-    return dest
+        use = open(envs / f"{dest.name}.lock", "w")
+        fcntl.flock(use, fcntl.LOCK_SH)
+    try:
+        yield dest
+    finally:
+        use.close()
 
 
 def _copy_source(source: Path, envs: Path, dest: Path) -> None:
     tmp = envs / f".{dest.name}-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build")
-    for name in ("passcheck", "cases"):
+    for name in ("passcheck", "cases", "ci/envs"):
         shutil.copytree(source / name, tmp / name, ignore=ignore)
     for name in ("pyproject.toml", "setup.py", "setup.cfg", "MANIFEST.in", "README.md", "LICENSE"):
         if (source / name).is_file():
             shutil.copy2(source / name, tmp / name)
     for old in envs.glob("src-*"):
-        shutil.rmtree(old, ignore_errors=True)
+        if old.is_dir() and _unused(envs / f"{old.name}.lock"):
+            shutil.rmtree(old, ignore_errors=True)
+            (envs / f"{old.name}.lock").unlink(missing_ok=True)
     os.replace(tmp, dest)
+
+
+def _unused(lock_path: Path) -> bool:
+    """Whether no install holds the staged copy's lock (checked under src.lock)."""
+    with open(lock_path, "a") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
 
 
 def _read(p: Path) -> str | None:

@@ -97,14 +97,20 @@ def source_root(start: str | Path | None = None) -> Path | None:
     candidates += [here, *here.parents]
     for c in candidates:
         py = c / "pyproject.toml"
-        if py.is_file() and re.search(r'(?m)^name\s*=\s*"passcheck"', py.read_text(encoding="utf-8")):
+        if py.is_file() and re.search(r'(?m)^name\s*=\s*"(onnx-)?passcheck"', py.read_text(encoding="utf-8")):
             return c
     return None
 
 
 def default_envs_dir() -> Path | None:
+    """``ci/envs`` of the source tree, else the copy a wheel ships in ``passcheck/_envs``."""
+    import passcheck
+
     root = source_root()
-    return root / "ci" / "envs" if root and (root / "ci" / "envs").is_dir() else None
+    if root and (root / "ci" / "envs").is_dir():
+        return root / "ci" / "envs"
+    shipped = Path(passcheck.__file__).resolve().parent / "_envs"
+    return shipped if shipped.is_dir() else None
 
 
 def load_all(envs_dir: str | Path | None = None) -> list[EnvSpec]:

@@ -98,6 +98,16 @@ def units(cases: Sequence[ModelCase], envs: Sequence[str]) -> list[Unit]:
     return [Unit(env, c.id, p, tuple(c.forms)) for env in envs for c in cases for p in (INPUT, *c.passes)]
 
 
+def plan_hash(cases: Sequence[ModelCase], all_units: Sequence[Unit], pins: dict[str, str]) -> str:
+    """sha256 identifying a whole (unsharded) plan: every cell key in order, each form's model
+    hash, each environment's pins hash. Shards of one plan share it; a different selection,
+    commit or pins file gives another."""
+    doc = {"cells": [list(k) for u in all_units for k in u.cells()],
+           "models": {c.id: {f: v["sha256"] for f, v in c.forms.items()} for c in cases},
+           "pins": pins}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
+
+
 def parse_shard(text: str) -> tuple[int, int]:
     """``I/N`` with 1 ≤ I ≤ N → (I, N).
 

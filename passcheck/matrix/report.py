@@ -152,8 +152,10 @@ def _esc(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def render_markdown(cells: Sequence[CellResult], environments: dict[str, Any], *, title: str = "passcheck matrix") -> str:
-    """Markdown for a CI step summary: headlines, one table per family, findings with reproduce commands."""
+def render_markdown(cells: Sequence[CellResult], environments: dict[str, Any], *, title: str = "passcheck matrix",
+                    notes: Sequence[str] = ()) -> str:
+    """Markdown for a CI step summary: headlines, ``notes`` (partial merge, baseline status), one
+    table per family, findings with reproduce commands."""
     envs = env_order(cells, environments)
     diffs = differences(cells)
     n = counts(cells)
@@ -162,6 +164,8 @@ def render_markdown(cells: Sequence[CellResult], environments: dict[str, Any], *
     for e in envs:
         v = environments.get(e) or {}
         out.append(f"- `{e}`: " + ", ".join(f"{k} {x}" for k, x in v.items() if x and k != "error") + (f" — {v['error']}" if v.get("error") else ""))
+    if notes:
+        out += ["", *(f"- **{_esc(n)}**" if n.startswith("PARTIAL") else f"- {_esc(n)}" for n in notes)]
     if diffs:
         out += ["", "## Differences across environments", ""]
         for d in diffs:
@@ -184,6 +188,7 @@ def render_markdown(cells: Sequence[CellResult], environments: dict[str, Any], *
 def write_all(out: Path, cells: Sequence[CellResult], environments: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
     """Write ``report.json`` (canonical), ``report.xml`` (JUnit), ``report.md`` in ``out``;
     returns the environments in plan order."""
+    from passcheck.matrix import verdict
     from passcheck.report import junit, write_report
     from passcheck.report.json_report import atomic_write
 
@@ -191,7 +196,7 @@ def write_all(out: Path, cells: Sequence[CellResult], environments: dict[str, An
     envs = {e: environments.get(e, {}) for e in env_order(cells, order)}
     write_report(out / "report.json", cells, envs, matrix={**meta, "differences": [d.to_json() for d in differences(cells)]})
     junit.write_junit(out / "report.xml", cells, suite="passcheck-matrix")
-    atomic_write(out / "report.md", render_markdown(cells, envs))
+    atomic_write(out / "report.md", render_markdown(cells, envs, notes=verdict.notes(meta)))
     return envs
 
 
@@ -206,4 +211,9 @@ def load(out: Path) -> tuple[list[CellResult], dict[str, Any], dict[str, Any]]:
         meta = json.loads(path.read_text(encoding="utf-8")).get("matrix", {}) if path.suffix == ".json" else {}
     except ValueError:
         pass
+    if not meta and (out / "plan.json").is_file():  # interrupted before report.json
+        try:
+            meta = json.loads((out / "plan.json").read_text(encoding="utf-8"))
+        except ValueError:
+            pass
     return cells, envs, meta

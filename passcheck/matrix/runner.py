@@ -52,6 +52,7 @@ class Options:
     cache: Path | None = None
     repro_env: dict[str, str] = dataclasses.field(default_factory=dict)  # env id → the --env text naming it
     progress: bool | None = None  # None: a bar on a terminal, plain lines otherwise
+    baseline: Path | None = None  # known findings (passcheck.report.baseline), applied per environment
 
 
 @dataclasses.dataclass
@@ -124,7 +125,8 @@ def run(opts: Options) -> Outcome:
         results.unlink(missing_ok=True)
     cases = _models(opts)
     ids = [s.id for s in opts.envs]
-    todo_units = plan.shard(plan.units(cases, ids), *opts.shard)
+    all_units = plan.units(cases, ids)
+    todo_units = plan.shard(all_units, *opts.shard)
     done = {c.key for c in read_report(results)[0]} if opts.resume and results.exists() else set()
     pending: dict[str, list[plan.Unit]] = {}
     for u in todo_units:
@@ -132,7 +134,7 @@ def run(opts: Options) -> Outcome:
         if left:
             pending.setdefault(u.env, []).append(dataclasses.replace(u, forms=left))
     planned = sum(len(u.forms) for u in todo_units)
-    _write_plan(opts, cases, todo_units)
+    _write_plan(opts, cases, todo_units, all_units)
     progress = Progress(planned, planned - sum(len(u.forms) for us in pending.values() for u in us), opts.progress)
     rec = _Recorder(results, progress, t0)
     stop = threading.Event()
@@ -153,7 +155,7 @@ def run(opts: Options) -> Outcome:
         pool.shutdown(wait=True, cancel_futures=True)
         rec.stream.close()
         progress.close()
-        finish(out)
+        finish(out, opts.baseline)
         raise
     pool.shutdown(wait=True)
     rec.stream.close()
@@ -161,19 +163,21 @@ def run(opts: Options) -> Outcome:
     timings["total"] = time.perf_counter() - t0
     timings["first_cell"] = rec.first_cell if rec.first_cell is not None else float("nan")
     timings["workers"] = sum(rec.worker_seconds.values())
-    cells, envs = finish(out)
+    cells, envs = finish(out, opts.baseline)
     return Outcome(cells, envs, planned, timings)
 
 
-def finish(out: Path) -> tuple[list[CellResult], dict[str, Any]]:
+def finish(out: Path, baseline: Path | None = None) -> tuple[list[CellResult], dict[str, Any]]:
     """Write report.json / report.xml / report.md from ``out/results.jsonl`` (last record of a
-    cell wins); returns the cells and environments."""
-    from passcheck.matrix import report
+    cell wins), ``baseline`` applied; returns the cells and environments."""
+    from passcheck.matrix import report, verdict
 
     path = out / RESULTS
     cells, envs = read_report(path) if path.exists() else ([], {})
     cells = list({c.key: c for c in cells}.values())
     meta = _read_json(out / "plan.json") or {}
+    if baseline is not None:
+        meta["baseline"] = verdict.apply_baseline(cells, baseline, [e["id"] for e in meta.get("environments", [])])
     envs = report.write_all(out, cells, envs, meta)
     return cells, envs
 
@@ -197,7 +201,9 @@ def _models(opts: Options) -> list[plan.ModelCase]:
     return plan.read_manifest(models)
 
 
-def _write_plan(opts: Options, cases: list[plan.ModelCase], units: list[plan.Unit]) -> None:
+def _write_plan(opts: Options, cases: list[plan.ModelCase], units: list[plan.Unit], all_units: list[plan.Unit]) -> None:
+    """``out/plan.json``: environments, selection, this shard, model hashes, and ``plan`` (hash,
+    shard count, cell counts) which ``passcheck merge`` checks for whole, matching shards."""
     from passcheck.report.json_report import atomic_write
 
     doc = {
@@ -206,6 +212,8 @@ def _write_plan(opts: Options, cases: list[plan.ModelCase], units: list[plan.Uni
         "shard": f"{opts.shard[0]}/{opts.shard[1]}",
         "models": {c.id: {f: v["sha256"] for f, v in c.forms.items()} for c in cases},
         "cells": sum(len(u.forms) for u in units),
+        "plan": {"hash": plan.plan_hash(cases, all_units, {s.id: s.pins_hash for s in opts.envs}), "shard": opts.shard[0],
+                 "shards": opts.shard[1], "cells": sum(len(u.forms) for u in all_units), "shard_cells": sum(len(u.forms) for u in units)},
     }
     atomic_write(opts.out / "plan.json", json.dumps(doc, indent=1) + "\n")
 

@@ -7,7 +7,7 @@ is a bug in the rewrite (a passcheck bug), never a finding against a pass.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from passcheck.errors import PasscheckError, PasscheckInternalError
@@ -39,14 +39,23 @@ def _interface(m: "onnx.ModelProto") -> tuple[list[str], list[str]]:
     return sorted(v.name for v in runtime_inputs(m)), [v.name for v in m.graph.output]
 
 
-def same_outputs(a: "onnx.ModelProto", b: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, Any]]) -> str | None:
+#: (model, feeds) → RunResult: how the gate runs a model (IsolatedExecutor.run_model in a worker).
+Runner = Callable[..., Any]
+
+
+def same_outputs(a: "onnx.ModelProto", b: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, Any]],
+                 runner: Runner | None = None) -> str | None:
     """Why ``a`` and ``b`` differ under ``ort:disabled`` on ``feeds_list`` (outputs matched by name), or None.
+
+    ``runner`` runs each model (default :func:`~passcheck.runtime.run_ort` in this process; give
+    ``IsolatedExecutor.run_model`` so a model that crashes onnxruntime costs only that run).
 
     Raises:
         PasscheckError: ``a`` does not run on the feeds (nothing to compare with).
     """
+    runner = runner or run_ort
     for i, feeds in enumerate(feeds_list):
-        ra, rb = run_ort(a, feeds), run_ort(b, feeds)
+        ra, rb = runner(a, feeds), runner(b, feeds)
         if ra.error:
             raise PasscheckError(f"the model does not run under ort:disabled on synthesized feeds (binding {i}): {ra.error.splitlines()[0]}")
         if rb.error:
@@ -60,7 +69,8 @@ def same_outputs(a: "onnx.ModelProto", b: "onnx.ModelProto", feeds_list: Sequenc
     return None
 
 
-def verify_equivalent(original: "onnx.ModelProto", mutant: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, Any]], rewrite: str = "?") -> None:
+def verify_equivalent(original: "onnx.ModelProto", mutant: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, Any]], rewrite: str = "?",
+                      runner: Runner | None = None) -> None:
     """Check that ``mutant`` is a valid model computing what ``original`` computes.
 
     Args:
@@ -68,6 +78,7 @@ def verify_equivalent(original: "onnx.ModelProto", mutant: "onnx.ModelProto", fe
         mutant: the rewritten model.
         feeds_list: one feed dict per binding (see :func:`passcheck.runtime.synthesize`).
         rewrite: the rewrite id, named in the error.
+        runner: how each model is run (see :func:`same_outputs`).
 
     Raises:
         PasscheckInternalError: the mutant fails the checker, changed the interface, or computes
@@ -78,6 +89,6 @@ def verify_equivalent(original: "onnx.ModelProto", mutant: "onnx.ModelProto", fe
     if why is None and _interface(original) != _interface(mutant):
         why = f"graph inputs/outputs changed: {_interface(original)} → {_interface(mutant)}"
     if why is None:
-        why = same_outputs(original, mutant, feeds_list)
+        why = same_outputs(original, mutant, feeds_list, runner)
     if why is not None:
         raise PasscheckInternalError(f"rewrite {rewrite!r} produced a model that is not equivalent to its input: {why}")

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     import onnx
 
     from passcheck.engine import Subject
+    from passcheck.mutations.equivalence import Runner
 
 
 def feeds_for(model: "onnx.ModelProto", subject_id: str, bindings: Sequence[Mapping[str, int]]) -> list[dict[str, Any]]:
@@ -29,9 +30,10 @@ def feeds_for(model: "onnx.ModelProto", subject_id: str, bindings: Sequence[Mapp
 
 def verified_mutants(
     model: "onnx.ModelProto", form_ids: Sequence[str] | None, feeds_list: Sequence[Mapping[str, Any]], where: str = "model",
-    refused: dict[str, str] | None = None,
+    runner: "Runner | None" = None, refused: dict[str, str] | None = None,
 ) -> dict[str, tuple["onnx.ModelProto", Applied]]:
-    """:func:`~passcheck.mutations.mutants`, each passed through the equivalence gate.
+    """:func:`~passcheck.mutations.mutants`, each passed through the equivalence gate (its model
+    runs made by ``runner``, see :func:`~passcheck.mutations.equivalence.same_outputs`).
 
     Args:
         refused: when given, a mutant the gate refuses is left out and recorded here (rewrite id
@@ -48,7 +50,7 @@ def verified_mutants(
     found = mutants(model, form_ids)
     for rid, (mutant, _) in list(found.items()):
         try:
-            verify_equivalent(model, mutant, feeds_list, rid)
+            verify_equivalent(model, mutant, feeds_list, rid, runner)
         except PasscheckInternalError as exc:
             if refused is None:
                 raise
@@ -59,7 +61,8 @@ def verified_mutants(
 
 def mutation_subject(
     model: "onnx.ModelProto", subject_id: str, form_ids: Sequence[str] | None = None, *,
-    overrides: Mapping[str, int] | None = None, repro: str = "", refused: dict[str, str] | None = None,
+    overrides: Mapping[str, int] | None = None, repro: str = "", runner: "Runner | None" = None,
+    refused: dict[str, str] | None = None,
 ) -> tuple["Subject", dict[str, Applied]]:
     """The subject whose forms are ``common`` (the original) and one form per verified mutant.
 
@@ -67,12 +70,12 @@ def mutation_subject(
     ``refused``: see :func:`verified_mutants`.
 
     Raises:
-        as :func:`verified_mutants`, and FeedError for bad ``overrides``.
+        as :func:`verified_mutants` (``runner`` as there), and FeedError for bad ``overrides``.
     """
     from passcheck.engine import Subject
     from passcheck.runtime import default_bindings
 
     bindings = default_bindings(model, overrides)
-    found = verified_mutants(model, form_ids, feeds_for(model, subject_id, bindings), subject_id, refused)
+    found = verified_mutants(model, form_ids, feeds_for(model, subject_id, bindings), subject_id, runner, refused)
     forms = {"common": model, **{rid: m for rid, (m, _) in found.items()}}
     return Subject(id=subject_id, forms=forms, bindings=bindings, repro=repro), {rid: a for rid, (_, a) in found.items()}

@@ -14,8 +14,10 @@ if TYPE_CHECKING:
     import onnx
 
 #: Outcome statuses. ``declined``: the tool refused the model with its own error;
-#: ``crashed``: any other exception, a signal or a missing output; ``timeout`` /
-#: ``out-of-memory``: killed by passcheck's limits (see passcheck.passes.isolation).
+#: ``crashed``: any other exception, a signal or a missing output; ``unavailable``: the tool
+#: is missing, or the model is outside what the tool documents it supports (not run, no
+#: finding); ``timeout`` / ``out-of-memory``: killed by passcheck's limits (see
+#: passcheck.passes.isolation).
 STATUSES = ("changed", "unchanged", "declined", "crashed", "unavailable", "timeout", "out-of-memory")
 FAILED = frozenset({"declined", "crashed", "timeout", "out-of-memory"})
 
@@ -82,6 +84,12 @@ class PassAdapter:
                 return f"{t} is not installed"
         return None
 
+    def precondition(self, model: "onnx.ModelProto") -> str | None:
+        """Why this tool does not support ``model`` by its own documentation (e.g. an opset below
+        its minimum), or None. A model outside the documented range is ``unavailable``, not a
+        finding: the pass is not run. Reads the model only; never raises."""
+        return None
+
     def apply(self, model: "onnx.ModelProto", workdir: Path) -> "onnx.ModelProto":
         """Run the tool on ``model`` (a private copy) and return its output model.
 
@@ -98,7 +106,7 @@ class PassAdapter:
         """Apply the pass to a copy of ``model``; never raises for a tool failure."""
         import onnx
 
-        reason = self.unavailable_reason()
+        reason = self.unavailable_reason() or self.precondition(model)
         if reason:
             return PassOutcome(self.id, "unavailable", error=reason, versions=self.versions())
         copy = onnx.ModelProto()
@@ -119,6 +127,11 @@ class PassAdapter:
             return PassOutcome(self.id, "crashed", error=f"pass returned {type(out).__name__}, not a ModelProto", versions=self.versions(), seconds=seconds)
         same = _graph_bytes(out) == _graph_bytes(model)
         return PassOutcome(self.id, "unchanged" if same else "changed", model=out, versions=self.versions(), seconds=seconds)
+
+
+def default_opset(model: "onnx.ModelProto") -> int | None:
+    """The model's ``ai.onnx`` opset version (domain ``""`` or ``ai.onnx``), or None if it imports none."""
+    return next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
 
 
 def _describe(exc: BaseException) -> str:

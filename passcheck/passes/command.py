@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import signal
 import subprocess
+import sys
+import sysconfig
 from pathlib import Path
 
 from passcheck.errors import PasscheckError
@@ -45,6 +48,17 @@ class CommandAdapter(PassAdapter):
 
     optimizes = True
 
+    @property
+    def program(self) -> str:
+        """The command's first word, as written."""
+        return shlex.split(self.template)[0]
+
+    def unavailable_reason(self) -> str | None:
+        if resolve_command(self.program) is None:
+            where = "it is not executable" if os.sep in self.program else f"not in {Path(sys.executable).parent} nor on PATH"
+            return f"command not found: {self.program} ({where})"
+        return None
+
     def apply(self, model, workdir: Path):
         import onnx  # noqa: F401 - the output is parsed below
 
@@ -54,6 +68,7 @@ class CommandAdapter(PassAdapter):
         src, dst = Path(workdir) / "in.onnx", Path(workdir) / "out.onnx"
         src.write_bytes(model.SerializeToString())
         argv = [a.replace("{in}", str(src)).replace("{out}", str(dst)) for a in shlex.split(self.template)]
+        argv[0] = resolve_command(argv[0]) or argv[0]
         # Inside an isolation worker the whole worker process group is killed on timeout; in
         # passcheck's own process the command gets a session of its own so its children can be.
         own_session = not os.environ.get("PASSCHECK_IN_WORKER")
@@ -84,6 +99,20 @@ class CommandAdapter(PassAdapter):
             return model_from_bytes(dst.read_bytes(), "the command's {out} file")
         except ModelLoadError as exc:
             raise RuntimeError(f"command exited 0 but its output is not a model: {exc}") from None
+
+
+def resolve_command(program: str) -> str | None:
+    """The executable ``program`` names: a path as given, else the first match in this
+    interpreter's scripts folders (so a virtualenv's tools work without activating it), then
+    PATH; None when there is none."""
+    if os.sep in program or (os.altsep and os.altsep in program):
+        return program if os.path.isfile(program) and os.access(program, os.X_OK) else None
+    return shutil.which(program, path=_search_path())
+
+
+def _search_path() -> str:
+    first = [str(Path(sys.executable).parent), sysconfig.get_path("scripts")]
+    return os.pathsep.join(dict.fromkeys(first + os.environ.get("PATH", os.defpath).split(os.pathsep)))
 
 
 def _kill_tree(proc: subprocess.Popen, own_session: bool) -> None:

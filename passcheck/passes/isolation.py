@@ -18,6 +18,10 @@ What one cell can cost, and how it is recorded:
 After any of these a fresh worker is started for the next cell. :meth:`IsolatedExecutor.run_model`
 runs models (onnxruntime sessions on feeds) in the same worker, so a model that crashes
 onnxruntime costs one run; the engine uses it for every form and every pass output.
+:meth:`IsolatedExecutor.call` runs any importable function on a model there (``annotations``
+observes a model's values with it). :func:`executor_for` is how every front door (the API, the
+CLI commands, :mod:`passcheck.testing`, the pytest plugin) gets its executor: the caller's, a new
+isolated one closed at the end, or in process when isolation is turned off.
 
 Adapters are sent by pickle. A :class:`~passcheck.passes.FunctionAdapter` pickles its callable by
 reference (module + name): a callable from an installed module, or from a file the worker is told
@@ -114,7 +118,29 @@ class IsolatedExecutor:
         onnxruntime gives a RunResult with the error, never the end of the run."""
         from passcheck.runtime.session import RunResult
 
-        blob = pickle.dumps(_ModelRun(dict(feeds), list(expose)))
+        reply, error = self._in_worker(_ModelRun(dict(feeds), list(expose)), model)
+        return reply["run"] if error is None else RunResult({}, {}, error=error)
+
+    def call(self, fn: Any, model: "onnx.ModelProto", *args: Any) -> Any:
+        """``fn(model, *args)`` in the worker (``fn`` importable by name, arguments picklable).
+
+        Returns:
+            What ``fn`` returned.
+
+        Raises:
+            whatever ``fn`` raised, re-raised here;
+            WorkerDied: the worker died (signal, exit) or gave no answer within ``timeout``.
+        """
+        reply, error = self._in_worker(_Call(fn, args), model)
+        if error is not None:
+            raise WorkerDied(error)
+        if "raised" in reply:
+            raise reply["raised"]
+        return reply["value"]
+
+    def _in_worker(self, job: Any, model: "onnx.ModelProto") -> tuple[Any, str | None]:
+        """Run a model job in the worker: (reply, None), or (None, why there is no reply)."""
+        blob = pickle.dumps(job)
         data = model.SerializeToString()
         for attempt in (1, 2):
             self._ensure_worker()
@@ -124,14 +150,14 @@ class IsolatedExecutor:
                 break
             self._stop()
         if ack != "started":
-            return RunResult({}, {}, error="the run worker could not be started: " + self._tail(0))
+            return None, "the run worker could not be started: " + self._tail(0)
         try:
             ready = self._conn.poll(self.timeout)
             reply = self._conn.recv() if ready else None
         except (EOFError, OSError):
             ready, reply = True, None
         if reply is not None:
-            return reply["run"]
+            return reply, None
         if not ready:
             _kill_group(self._proc)
             error = f"onnxruntime gave no result after {self.timeout:g} s; the run was killed"
@@ -140,7 +166,7 @@ class IsolatedExecutor:
             error = "onnxruntime " + _death(self._proc.exitcode)[1].replace("the pass ", "")
         self._stop()
         tail = self._tail(offset)
-        return RunResult({}, {}, error=error + (f"\nlast output:\n{tail}" if tail else ""))
+        return None, error + (f"\nlast output:\n{tail}" if tail else "")
 
     def _submit(self, blob: bytes, data: bytes, workdir: Path) -> str | None:
         """Send a job; the worker's acknowledgement ("started" / "unpicklable"), None if it is dead."""
@@ -236,6 +262,27 @@ class IsolatedExecutor:
         return text[-_TAIL_CHARS:]
 
 
+@contextlib.contextmanager
+def executor_for(executor: Any = None, *, isolation: bool = True, timeout: float | None = None,
+                 memory_mb: int | None = DEFAULT_MEMORY_MB, preload: Sequence[str | Path] = ()):
+    """The executor a front door runs passes and models with.
+
+    ``executor`` when one is given (the caller owns it); otherwise a new :class:`IsolatedExecutor`
+    with these limits (``timeout`` seconds per pass or model run, None for :data:`DEFAULT_TIMEOUT`),
+    closed when the block ends; with ``isolation=False``, :func:`passcheck.engine.run_in_process`
+    (a crash then ends the calling process).
+    """
+    if executor is not None:
+        yield executor
+    elif not isolation:
+        from passcheck.engine import run_in_process
+
+        yield run_in_process
+    else:
+        with IsolatedExecutor(timeout=timeout or DEFAULT_TIMEOUT, memory_mb=memory_mb, preload=preload) as ex:
+            yield ex
+
+
 def _kill_group(proc) -> None:
     """Kill a worker and every process in its group (commands a pass started)."""
     try:
@@ -297,6 +344,30 @@ def _limit(memory_mb: int | None, log_path: str) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
 
+class WorkerDied(Exception):
+    """A job sent with :meth:`IsolatedExecutor.call` killed its worker or ran out of time; the
+    message says how (signal name or timeout) and ends with the worker's last output."""
+
+
+class _Call:
+    """A job for the worker: ``fn(model, *args)``; the reply carries the value or the exception."""
+
+    def __init__(self, fn: Any, args: tuple):
+        self.fn, self.args = fn, args
+
+    def __call__(self, data: bytes) -> dict[str, Any]:
+        import onnx
+
+        try:
+            return {"value": self.fn(onnx.ModelProto.FromString(data), *self.args)}
+        except Exception as exc:  # noqa: BLE001 - re-raised in the parent
+            try:
+                pickle.dumps(exc)
+            except Exception:  # noqa: BLE001 - an exception that cannot travel: its text does
+                exc = RuntimeError(f"{type(exc).__name__}: {exc}")
+            return {"raised": exc}
+
+
 class _ModelRun:
     """A job for the worker: run the model it is sent on ``feeds`` (see run_model)."""
 
@@ -315,7 +386,7 @@ def _job(adapter: PassAdapter, data: bytes, workdir: str) -> dict[str, Any]:
     """Run one pass; the reply fields of :class:`PassOutcome` (model as bytes)."""
     import onnx
 
-    if isinstance(adapter, _ModelRun):
+    if isinstance(adapter, (_ModelRun, _Call)):
         return adapter(data)
 
     try:

@@ -1,8 +1,14 @@
 """Known findings: a baseline file turns them into expected ones, so CI passes on a known bug
 and fails on a new one.
 
-Format (JSON): ``{"known": [{"id": "<finding id or glob>", "reason": "...", "link": "..."}]}``.
+Format (JSON)::
+
+    {"known": [{"id": "<finding id or glob>", "reason": "...", "link": "...", "envs": ["onnx-1.18"]}]}
+
 Finding ids look like ``case:form|pass|oracle|kind`` (see Finding.id); ``*`` globs are allowed.
+``envs`` (optional) limits an entry to findings of those environment ids (``passcheck matrix``
+columns; ``run`` / ``check`` findings are in env ``local``); absent means every environment.
+Files without ``envs`` (every baseline written before environments existed) load unchanged.
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import fnmatch
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from passcheck.errors import PasscheckError
@@ -19,16 +25,28 @@ from passcheck.records import CellResult, Finding
 
 @dataclasses.dataclass(frozen=True)
 class Known:
+    """One baseline entry; ``envs`` None means every environment."""
+
     id: str
     reason: str
     link: str = ""
+    envs: tuple[str, ...] | None = None
+
+    def matches(self, f: Finding) -> bool:
+        return (self.envs is None or f.env in self.envs) and (f.id == self.id or fnmatch.fnmatchcase(f.id, self.id))
+
+    def covers_cell(self, cell: CellResult) -> bool:
+        """Whether ``cell`` (case, form, pass) is one this entry's id can name, whatever its findings."""
+        head = "|".join(self.id.split("|")[:2]) if self.id.count("|") >= 2 else self.id
+        return fnmatch.fnmatchcase(f"{cell.case}:{cell.form}|{cell.pass_id}", head)
 
 
 def load(path: str | Path) -> list[Known]:
     """Read a baseline file.
 
     Raises:
-        PasscheckError: missing file, bad JSON, or an entry without ``id`` / ``reason``.
+        PasscheckError: missing file, bad JSON, an entry without ``id`` / ``reason``, or an
+            ``envs`` that is not a non-empty list of environment ids.
     """
     p = Path(path)
     try:
@@ -46,25 +64,82 @@ def load(path: str | Path) -> list[Known]:
     for i, e in enumerate(entries):
         if not isinstance(e, dict) or not e.get("id") or not e.get("reason"):
             raise PasscheckError(f"{p}: entry {i} needs an 'id' and a 'reason'")
-        out.append(Known(e["id"], e["reason"], e.get("link", "")))
+        envs = e.get("envs")
+        if envs is not None and (not isinstance(envs, list) or not envs or not all(isinstance(x, str) and x for x in envs)):
+            raise PasscheckError(f"{p}: entry {i} ({e['id']}): 'envs' must be a non-empty list of environment ids")
+        out.append(Known(e["id"], e["reason"], e.get("link", ""), tuple(envs) if envs is not None else None))
     return out
 
 
 def apply(cells: Iterable[CellResult], known: list[Known]) -> list[Known]:
-    """Mark findings matched by ``known`` as expected; return entries that matched nothing
-    among the cells that ran (fixed, or not reached)."""
+    """Mark findings matched by ``known`` (id and environment) as expected; return entries that
+    matched nothing among the cells that ran (fixed, or not reached)."""
     used: set[int] = set()
     for cell in cells:
         for f in cell.findings:
             for i, k in enumerate(known):
-                if f.id == k.id or fnmatch.fnmatchcase(f.id, k.id):
+                if k.matches(f):
                     f.expected, f.reason = True, k.reason + (f" ({k.link})" if k.link else "")
                     used.add(i)
                     break
     return [k for i, k in enumerate(known) if i not in used]
 
 
-def from_findings(findings: Iterable[Finding], reason: str = "known at baseline creation") -> str:
-    """A baseline file's text listing ``findings`` (to accept the current state)."""
-    ids = sorted({f.id for f in findings})
-    return json.dumps({"known": [{"id": i, "reason": reason} for i in ids]}, indent=1) + "\n"
+def reset(cells: Iterable[CellResult]) -> None:
+    """Forget earlier baseline matches (before applying another baseline to loaded results)."""
+    for c in cells:
+        for f in c.findings:
+            f.expected, f.reason = False, ""
+
+
+@dataclasses.dataclass(frozen=True)
+class EntryStatus:
+    """Where one entry still occurs, where it is fixed (its cells ran, no matching finding)
+    and where it was not run, among its environments (or every environment of the run)."""
+
+    entry: Known
+    occurs: tuple[str, ...]
+    fixed: tuple[str, ...]
+    not_run: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"id": self.entry.id, "envs": list(self.entry.envs) if self.entry.envs else None,
+                "occurs": list(self.occurs), "fixed": list(self.fixed), "not_run": list(self.not_run)}
+
+
+def status(cells: Sequence[CellResult], known: Sequence[Known], environments: Sequence[str]) -> list[EntryStatus]:
+    """Per entry, the environments (its ``envs``, else ``environments``) where a matching
+    finding occurs, where a cell it names ran without one (fixed), and where none ran.
+    A skipped or unavailable cell does not count as run."""
+    out = []
+    for k in known:
+        envs = list(k.envs) if k.envs is not None else list(environments)
+        occurs, ran = set(), set()
+        for c in cells:
+            if c.env not in envs or c.status in ("skipped", "unavailable") or not k.covers_cell(c):
+                continue
+            ran.add(c.env)
+            if any(k.matches(f) for f in c.findings):
+                occurs.add(c.env)
+        out.append(EntryStatus(k, tuple(e for e in envs if e in occurs), tuple(e for e in envs if e in ran - occurs),
+                               tuple(e for e in envs if e not in ran)))
+    return out
+
+
+def from_findings(findings: Iterable[Finding], reason: str = "known at baseline creation",
+                  environments: Sequence[str] | None = None) -> str:
+    """A baseline file's text listing ``findings`` (to accept the current state).
+
+    With ``environments`` (a matrix's environment ids), each entry lists the ``envs`` where its
+    id occurs, and has no ``envs`` (every environment) when it occurs in all of them.
+    """
+    where: dict[str, set[str]] = {}
+    for f in findings:
+        where.setdefault(f.id, set()).add(f.env)
+    entries = []
+    for i in sorted(where):
+        e: dict = {"id": i, "reason": reason}
+        if environments is not None and not set(environments) <= where[i]:
+            e["envs"] = [x for x in environments if x in where[i]] + sorted(where[i] - set(environments))
+        entries.append(e)
+    return json.dumps({"known": entries}, indent=1) + "\n"

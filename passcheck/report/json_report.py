@@ -16,6 +16,7 @@ from typing import Any
 
 from passcheck.errors import PasscheckError
 from passcheck.records import SCHEMA_VERSION, CellResult
+from passcheck.report import rootcause
 
 
 def atomic_write(path: str | Path, text: str) -> None:
@@ -45,8 +46,10 @@ def report_dict(cells: Iterable[CellResult], environments: dict[str, dict[str, A
         "environments": environments,
         "summary": {"cells": len(cells), "verdicts": verdicts,
                     "findings": sum(len(c.findings) for c in cells),
-                    "unexpected": sum(1 for c in cells for f in c.findings if not f.expected)},
+                    "unexpected": sum(1 for c in cells for f in c.findings if not f.expected),
+                    **rootcause.count(cells)},
         **meta,
+        "root_causes": [rc.to_json() for rc in rootcause.root_causes(cells)],
         "results": [c.to_json() for c in cells],
     }
 

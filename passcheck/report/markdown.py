@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from passcheck.records import CellResult
+from passcheck.report.rootcause import root_causes, unexpected_phrase
 from passcheck.report.summary import counts, coverage_line, grid, label, unchecked_lines
 
 
@@ -17,8 +18,9 @@ def render(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] 
     cells = list(cells)
     passes, rows = grid(cells)
     n = counts(cells)
-    out = [f"# {title}", "", f"{n['cells']} cells: **{n['unexpected']} unexpected findings**, {n['expected']} known, **{n['unchecked']} unchecked**, "
-           f"{n['skipped']} skipped, {n['unavailable']} unavailable.", ""]
+    causes = root_causes(cells)
+    out = [f"# {title}", "", f"{n['cells']} cells: **{n['unexpected']} unexpected findings ({unexpected_phrase(causes)})**, "
+           f"{n['expected']} known, **{n['unchecked']} unchecked**, {n['skipped']} skipped, {n['unavailable']} unavailable.", ""]
     if cov := coverage_line(cells):
         out += [f"Coverage: {_esc(cov)}.", ""]
     for env, versions in (environments or {}).items():
@@ -26,11 +28,12 @@ def render(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] 
     out += ["", "| case | form | env | " + " | ".join(f"`{p}`" for p in passes) + " |", "|---" * (3 + len(passes)) + "|"]
     for (case, form, env), by_pass in rows.items():
         out.append(f"| `{case}` | {form} | {env} | " + " | ".join(label(by_pass[p]) if p in by_pass else "" for p in passes) + " |")
-    found = [f for c in cells for f in c.findings]
-    if found:
-        out += ["", "## Findings", "", "| case | form | pass | env | oracle | kind | what | known |", "|---|---|---|---|---|---|---|---|"]
-        for f in found:
-            out.append(f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | {_esc(f.message)} | {_esc(f.reason) if f.expected else ''} |")
+    if causes:  # one row per root cause; "also explains" lists the other cells it accounts for
+        out += ["", "## Findings", "", "| case | form | pass | env | oracle | kind | what | also explains | known |", "|---|---|---|---|---|---|---|---|---|"]
+        for rc in causes:
+            f = rc.finding
+            also = "; ".join(f"{o.form} \\| `{o.pass_id}` {o.kind}" for o in rc.others)
+            out.append(f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | {_esc(f.message)} | {also} | {_esc(f.reason) if rc.expected else ''} |")
     if lines := unchecked_lines(cells):
         out += ["", "## Not checked", "", *(f"- {_esc(line)}" for line in lines)]
     return "\n".join(out) + "\n"

@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from passcheck.records import CellResult
+from passcheck.report.rootcause import root_causes, unexpected_phrase
 from passcheck.report.summary import counts, coverage_line, grid, label, unchecked_lines
 
 STYLE = {"ok": "green", "known": "yellow", "unchecked": "magenta", "skip": "dim", "n/a": "dim"}
@@ -39,16 +40,19 @@ def render(cells: Iterable[CellResult], console: Console | None = None, *, show_
                 row.append(Text(text, style=STYLE.get(text, "bold red")))
             t.add_row(*row)
         console.print(t)
-    for c in cells:
-        for f in c.findings:
-            tag = "KNOWN " if f.expected else ""
-            console.print(Text(f"{tag}{f.headline()}", style="yellow" if f.expected else "red"), soft_wrap=True)
-            if f.repro:
-                console.print(Text(f"    reproduce: {f.repro}", style="dim"), soft_wrap=True)
+    causes = root_causes(cells)
+    for rc in causes:  # one line per root cause; the cells it also explains are listed under it
+        f = rc.finding
+        tag = "KNOWN " if rc.expected else ""
+        console.print(Text(f"{tag}{f.headline()}", style="yellow" if rc.expected else "red"), soft_wrap=True)
+        if rc.others:
+            console.print(Text(f"    also explains {len(rc.others)}: " + "; ".join(f"{o.form} | {o.pass_id} | {o.oracle} [{o.kind}]" for o in rc.others), style="dim"), soft_wrap=True)
+        if f.repro:
+            console.print(Text(f"    reproduce: {f.repro}", style="dim"), soft_wrap=True)
     for line in unchecked_lines(cells):
         console.print(Text(f"UNCHECKED {line}", style="magenta"), soft_wrap=True)
     if cov := coverage_line(cells):
         console.print(cov, soft_wrap=True)
     n = counts(cells)
-    console.print(f"{n['cells']} cells: {n['unexpected']} unexpected findings, {n['expected']} known, {n['unchecked']} unchecked, "
-                  f"{n['skipped']} skipped, {n['unavailable']} unavailable")
+    console.print(f"{n['cells']} cells: {n['unexpected']} unexpected findings ({unexpected_phrase(causes)}), "
+                  f"{n['expected']} known, {n['unchecked']} unchecked, {n['skipped']} skipped, {n['unavailable']} unavailable")

@@ -232,6 +232,18 @@ def read_feeds(path: str | Path, model: "onnx.ModelProto") -> list[dict[str, Any
     return sets
 
 
+def data_sets_beside(model_path: str | Path) -> tuple[Path, str] | None:
+    """The backend-test data shipped next to a model file, if any: ``(folder, description)``
+    where ``folder`` holds ``test_data_set_K/input_J.pb`` and ``description`` reads e.g.
+    ``test_data_set_0..2 from the model folder``; None when the model's folder has no such set."""
+    folder = Path(model_path).parent
+    sets = sorted((int(m.group(1)) for p in folder.glob("test_data_set_*") if (m := _SET.search(p.name)) and p.is_dir() and any(p.glob("input_*.pb"))))
+    if not sets:
+        return None
+    span = f"test_data_set_{sets[0]}" + (f"..{sets[-1]}" if len(sets) > 1 else "")
+    return folder, f"{span} from the model folder"
+
+
 def write_data_set(folder: str | Path, index: int, model: "onnx.ModelProto", inputs: Mapping[str, Any], outputs: Mapping[str, Any] | None = None) -> Path:
     """Write ``folder/test_data_set_<index>/input_J.pb`` (+ ``output_J.pb``), named, in model order.
 

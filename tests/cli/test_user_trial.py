@@ -38,7 +38,7 @@ def _repro_lines(stdout: str) -> list[str]:
 
 def test_input_findings_reproduce_with_pass_input():
     model = DATA / "simple/test_expand_shape_model1/model.onnx"
-    p = _cli("check", model, "--pass", "ort:basic", "-q")
+    p = _cli("check", model, "--pass", "ort:basic", "--synthesize-feeds", "-q")
     repro = [r for r in _repro_lines(p.stdout) if r.endswith("--pass input")]
     assert p.returncode == 1 and repro, p.stdout
     again = _shell(repro[0])

@@ -1,4 +1,5 @@
-"""Passes that kill or hang the worker process, loaded with --cases-from (tests only)."""
+"""Passes that kill or hang the worker process, or break the model (a new finding), loaded with
+--cases-from (tests only)."""
 
 import os
 import signal
@@ -17,6 +18,12 @@ def _hang(model):
     return model
 
 
-for _id, _fn in (("planted:segfault", _segfault), ("planted:hang", _hang)):
+def _drop_last_node(model):
+    del model.graph.node[-1]
+    return model
+
+
+for _id, _fn, _doc in (("planted:segfault", _segfault, "segfaults the process"), ("planted:hang", _hang, "hangs the process"),
+                       ("planted:drop-last-node", _drop_last_node, "deletes the last node (an invalid model)")):
     if _id not in known_pass_ids():
-        register_pass(FunctionAdapter(_id, _fn, doc=f"test pass: {_fn.__name__[1:]}s the process"))
+        register_pass(FunctionAdapter(_id, _fn, doc=f"test pass: {_doc}"))

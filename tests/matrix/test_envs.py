@@ -68,3 +68,19 @@ def test_bad_env_and_shard_are_usage_errors(capsys):
     assert main(["matrix", "--env", "onnx-1.23", "--shard", "3/2", "--envs-dir", str(REPO / "ci" / "envs")]) == 2
     err = capsys.readouterr().err
     assert "onnx-9.9" in err and "--shard" in err
+
+
+def test_staging_a_new_source_keeps_copies_an_install_is_reading(tmp_path):
+    from passcheck.matrix.create import _stage
+
+    src = tmp_path / "src"
+    for d in ("passcheck", "cases", "ci/envs"):
+        (src / d).mkdir(parents=True)
+    (src / "pyproject.toml").write_text('[project]\nname = "onnx-passcheck"\n')
+    envs = tmp_path / "envs"
+    envs.mkdir()
+    with _stage(src, envs, "a" * 64) as a:
+        with _stage(src, envs, "b" * 64) as b:  # e.g. the tree was edited during a run
+            assert (a / "pyproject.toml").is_file() and (b / "pyproject.toml").is_file()
+    with _stage(src, envs, "c" * 64) as c:
+        assert sorted(p.name for p in envs.glob("src-*") if p.is_dir()) == [c.name]

@@ -56,17 +56,18 @@ def test_same_verdict_everywhere_is_no_difference():
     assert report.differences(cells) == []
 
 
-def _folder(path, cells, models):
+def _folder(path, cells, models, shard=1, plan_hash="h"):
     path.mkdir()
+    plan_rec = {"hash": plan_hash, "shard": shard, "shards": 2, "cells": 4, "shard_cells": len(cells)}
     report.write_all(path, cells, {c.env: {"onnx": "x"} for c in cells},
-                     {"environments": [{"id": c.env} for c in cells], "shard": "1/2", "models": models})
+                     {"environments": [{"id": c.env} for c in cells], "shard": f"{shard}/2", "models": models, "plan": plan_rec})
 
 
 def test_merge_joins_shards_and_refuses_different_bytes(tmp_path):
     _folder(tmp_path / "s1", [_cell("e1", "odd", found=True), _cell("e1", "common")], {"fam/c0": {"odd": "2"}})
-    _folder(tmp_path / "s2", [_cell("e2", "odd"), _cell("e2", "common")], {"fam/c0": {"odd": "2"}})
+    _folder(tmp_path / "s2", [_cell("e2", "odd"), _cell("e2", "common")], {"fam/c0": {"odd": "2"}}, shard=2)
     cells, envs, meta = merge([tmp_path / "s1", tmp_path / "s2"])
-    assert len(cells) == 4 and set(envs) == {"e1", "e2"} and meta["shards"] == ["1/2", "1/2"]
+    assert len(cells) == 4 and set(envs) == {"e1", "e2"} and meta["shards"] == ["1/2", "2/2"]
     assert report.differences(cells)[0].headline
     _folder(tmp_path / "s3", [_cell("e3", "odd")], {"fam/c0": {"odd": "3"}})
     with pytest.raises(PasscheckError, match="different model bytes"):

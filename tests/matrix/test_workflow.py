@@ -1,28 +1,91 @@
-"""ci/github-workflow.yml validates against the GitHub workflow JSON schema check-jsonschema ships."""
+"""The composite action (action.yml), this repository's matrix workflow and the example user
+workflow validate offline against the GitHub JSON schemas check-jsonschema ships."""
 
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from ruamel.yaml import YAML  # check-jsonschema's YAML reader
+
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _validate(path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows", str(path)],
+def _load(path: Path):
+    return YAML(typ="safe", pure=True).load(path.read_text())
+
+
+def _validate(path: Path, schema: str = "vendor.github-workflows") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", schema, str(path)],
                           capture_output=True, text=True)
 
 
-def test_workflow_is_valid_and_runs_sharded_matrix_then_merge():
-    wf = REPO / "ci" / "github-workflow.yml"
-    proc = _validate(wf)
+@pytest.mark.parametrize("path,schema", [("action.yml", "vendor.github-actions"), ("ci/github-workflow.yml", "vendor.github-workflows"),
+                                         ("ci/example-user-workflow.yml", "vendor.github-workflows")])
+def test_action_and_workflows_are_valid(path, schema):
+    proc = _validate(REPO / path, schema)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    text = wf.read_text()
-    assert "--shard ${{ matrix.shard }}/2" in text and "passcheck merge" in text
-    ids = sorted(p.stem for p in (REPO / "ci" / "envs").glob("*.txt"))
-    assert f"env: [{', '.join(ids)}]" in text
 
 
-def test_validator_rejects_a_broken_workflow(tmp_path):
+def _steps(doc, job):
+    return [s for s in doc["jobs"][job]["steps"] if "uses" in s and not s["uses"].startswith("actions/")]
+
+
+def test_action_installs_passcheck_from_its_own_ref_never_the_caller():
+    doc = _load(REPO / "action.yml")
+    assert set(doc["inputs"]) >= {"mode", "shard", "environments", "cases", "passes", "cases-from", "baseline"}
+    text = "\n".join(s.get("run", "") for s in doc["runs"]["steps"])
+    assert 'pip install --quiet -c "$newest" "$GITHUB_ACTION_PATH"' in text and "pip install ." not in text
+    assert "--exit-zero" in text and 'passcheck" merge' in text and '--baseline "$BASELINE"' in text
+    envs = [s.get("env", {}) for s in doc["runs"]["steps"] if "passcheck\" m" in s.get("run", "")]
+    assert envs and all(e["PASSCHECK_SOURCE"] == "${{ github.action_path }}" for e in envs)
+
+
+def test_own_workflow_runs_every_shard_then_merges_with_the_shipped_baseline():
+    doc = _load(REPO / "ci" / "github-workflow.yml")
+    shards = doc["jobs"]["shard"]["strategy"]["matrix"]["shard"]
+    (run,) = _steps(doc, "shard")
+    assert run["uses"] == "./" and run["with"]["shard"] == f"${{{{ matrix.shard }}}}/{len(shards)}" and shards == list(range(1, len(shards) + 1))
+    (merge,) = _steps(doc, "merge")
+    assert merge["with"] == {"mode": "merge", "baseline": "ci/known.json"} and (REPO / "ci" / "known.json").is_file()
+    assert doc["jobs"]["merge"]["needs"] == "shard" and doc["jobs"]["merge"]["if"] == "always()"
+
+
+def test_example_user_workflow_uses_the_action_on_the_users_cases():
+    doc = _load(REPO / "ci" / "example-user-workflow.yml")
+    (run,) = _steps(doc, "shard")
+    (merge,) = _steps(doc, "merge")
+    assert run["uses"].startswith("OWNER/passcheck@") and merge["uses"] == run["uses"]
+    assert run["with"]["cases-from"] and run["with"]["mode"] == "shard" and merge["with"]["baseline"]
+    assert run["with"]["shard"].endswith(f"/{len(doc['jobs']['shard']['strategy']['matrix']['shard'])}")
+
+
+def test_validator_rejects_a_broken_workflow_and_action(tmp_path):
     bad = tmp_path / "bad.yml"
     bad.write_text("name: x\non: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps: nope\n")
     assert _validate(bad).returncode != 0
+    bad.write_text("name: x\ndescription: y\nruns:\n  using: composite\n  steps:\n    - run: echo\n")  # composite run needs shell
+    assert _validate(bad, "vendor.github-actions").returncode != 0
+
+
+def test_example_case_module_turns_a_users_model_into_cases(tmp_path):
+    from passcheck.cli import main
+
+    sys.path.insert(0, str(REPO / "examples" / "exporter_validation"))
+    try:
+        from exporter import export_classifier
+    finally:
+        sys.path.pop(0)
+    import onnx
+
+    folder = tmp_path / "passcheck-cases"
+    (folder / "models").mkdir(parents=True)
+    (folder / "my_models.py").write_text((REPO / "ci" / "example-user-cases" / "my_models.py").read_text())
+    onnx.save(export_classifier(), str(folder / "models" / "Net.onnx"))
+    out = tmp_path / "r.json"
+    assert main(["run", "--cases-from", str(folder), "--case", "mymodels/*", "--pass", "onnx:infer-shapes", "-q", "--json", str(out)]) == 0
+    import json
+
+    cells = json.loads(out.read_text())["results"]
+    forms = {c["form"] for c in cells if c["case"] == "mymodels/net"}
+    assert "common" in forms and len(forms) >= 3 and all(c["verdict"] == "ok" for c in cells)

@@ -58,10 +58,10 @@ def test_mutation_table_counts_what_the_gate_refused(tmp_path, monkeypatch):
     real = mutation_subject_module.verify_equivalent
     refused_id = next(iter(mutation_subject_module.mutants(model)))
 
-    def gate(original, mutant, feeds_list, rewrite="?"):
+    def gate(original, mutant, feeds_list, rewrite="?", *rest):
         if rewrite == refused_id:  # a planted rewrite bug: this mutant is refused
             raise PasscheckInternalError(f"rewrite {rewrite!r} produced a model that is not equivalent to its input: planted")
-        return real(original, mutant, feeds_list, rewrite)
+        return real(original, mutant, feeds_list, rewrite, *rest)
 
     monkeypatch.setattr(mutation_subject_module, "verify_equivalent", gate)
     table = _table_module()

@@ -22,7 +22,7 @@ from onnx import TensorProto, helper
 from passcheck.cli import main
 
 N = int(os.environ.get("PASSCHECK_FUZZ_EXAMPLES", "0"))
-COMMANDS = (["check", "{m}", "--pass", "onnx:infer-shapes", "--no-isolation", "-q"], ["show", "{m}"], ["annotations", "{m}"])
+COMMANDS = (["check", "{m}", "--pass", "onnx:infer-shapes", "--no-isolation", "-q"], ["show", "{m}"], ["annotations", "{m}", "--no-isolation"])
 FUZZ = settings(max_examples=N or 40, deadline=None, derandomize=not N, suppress_health_check=list(HealthCheck))
 
 

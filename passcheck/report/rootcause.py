@@ -1,0 +1,165 @@
+"""Root causes: the findings one defect explains, grouped, so a report reads "15 findings, 2 root
+causes" and lists each cause once with the cells it explains.
+
+Rules, applied within one case (one computation; causes never span cases):
+
+1. Inherited from the input. A finding on a form itself (pseudo-pass ``input``) explains every
+   finding of that case under a pass with the same oracle, kind and text (see :func:`normalize`):
+   the pass did not cause what the model already shows. When onnxruntime cannot run the form
+   (``rejected``), findings whose error reads the same are explained too, whatever their oracle:
+   those passes failed because the model cannot run.
+2. Consequence in one cell. An output the checker rejects (``invalid-model``) that then fails to
+   run (``wrong-result``, "fails to run") is one defect, reported as the invalid model.
+3. Same signature. Findings with one :func:`signature` on several forms are one defect; so are
+   findings with one signature on onnxruntime's cumulative levels (``ort:disabled`` ⊂ ``basic`` ⊂
+   ``extended`` ⊂ ``all``): the lowest level showing it is the representative.
+
+Grouping never changes a finding or its id (baselines key on finding ids); it only decides which
+finding is printed as the cause and which cells it also explains.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from passcheck.records import CellResult, Finding
+
+#: onnxruntime optimization levels, each applying every rewrite of the ones before it.
+_ORT_LEVELS = ("ort:disabled", "ort:basic", "ort:extended", "ort:all")
+_INPUT = "input"
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|['\"].*$")  # a quote cut off by a shortened message runs to the end
+_NAME = re.compile(r"(?<![\w<])[A-Za-z_][\w./:-]*[\d_/][\w./:-]*")
+_NUMBER = re.compile(r"(?<![\w<])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+_LIST = re.compile(r"<name>(?:\s*,\s*<name>)+")
+
+
+def normalize(text: str | None, limit: int = 200) -> str:
+    """The first line of an error or message with what varies between occurrences of one defect
+    stripped: quoted strings and identifiers holding digits, ``_`` or ``/`` become ``<name>``,
+    numbers ``<n>``, name lists ``<names>``; text after an ellipsis is dropped. Op types and the
+    error's words stay. Cut to ``limit`` characters."""
+    line = (text or "").strip().splitlines()[0] if (text or "").strip() else ""
+    line = line.split("…", 1)[0]
+    line = _QUOTED.sub("<name>", line)
+    line = _NAME.sub("<name>", line)
+    line = _NUMBER.sub("<n>", line)
+    line = _LIST.sub("<names>", line)
+    return " ".join(line.split())[:limit]
+
+
+def _error_text(f: Finding) -> str:
+    err = f.details.get("error") if isinstance(f.details, dict) else None
+    text = f.message if f.pass_id == _INPUT else f.message.replace(f.pass_id, "<pass>")  # "input" is also a word
+    return normalize(err) if err else normalize(text)
+
+
+def signature(f: Finding) -> tuple[str, str, str, str]:
+    """``(pass, oracle, kind, normalized error or message)``: equal for one defect seen on several
+    forms; the pass id is replaced by ``ort:level`` for onnxruntime's cumulative levels."""
+    pass_key = "ort:level" if f.pass_id in _ORT_LEVELS else f.pass_id
+    return (pass_key, f.oracle, f.kind, _error_text(f))
+
+
+def _fails_to_run(f: Finding) -> bool:
+    return f.kind == "wrong-result" and "fails to run" in f.message
+
+
+@dataclasses.dataclass
+class RootCause:
+    """One defect: the finding reported for it and every finding it explains (itself first).
+
+    Attributes:
+        finding: the representative: the ``input`` finding, else the lowest onnxruntime level,
+            else the first form in report order.
+        explains: every finding grouped under it, the representative first.
+        signature: see :func:`signature` (of the representative).
+    """
+
+    finding: Finding
+    explains: list[Finding]
+    signature: tuple[str, str, str, str]
+
+    @property
+    def expected(self) -> bool:
+        """Every finding it explains is known (matched a baseline entry)."""
+        return all(f.expected for f in self.explains)
+
+    @property
+    def others(self) -> list[Finding]:
+        return self.explains[1:]
+
+    def cells(self) -> list[str]:
+        """``form | pass | env`` of every cell it explains, in report order, without repeats."""
+        return list(dict.fromkeys(f"{f.form} | {f.pass_id} | {f.env}" for f in self.explains))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.finding.id, "case": self.finding.case, "expected": self.expected,
+                "signature": list(self.signature), "message": self.finding.message,
+                "explains": [{"id": f.id, "env": f.env} for f in self.explains]}
+
+
+def _rank(f: Finding, order: dict[int, int]) -> tuple[int, int, int]:
+    level = _ORT_LEVELS.index(f.pass_id) if f.pass_id in _ORT_LEVELS else len(_ORT_LEVELS)
+    return (f.pass_id != _INPUT, level, order[id(f)])
+
+
+def root_causes(cells: Iterable[CellResult]) -> list[RootCause]:
+    """Group every finding of ``cells`` into root causes (see the module rules), in report order
+    of their representatives."""
+    cells = list(cells)
+    findings = [f for c in cells for f in c.findings]
+    order = {id(f): i for i, f in enumerate(findings)}
+    parent: dict[int, Finding] = {}  # finding → the finding that explains it
+
+    # Rule 2: within one cell, a failed run of an output the checker rejects.
+    for c in cells:
+        invalid = next((f for f in c.findings if f.kind == "invalid-model"), None)
+        if invalid is not None:
+            for f in c.findings:
+                if _fails_to_run(f):
+                    parent[id(f)] = invalid
+
+    groups: dict[tuple, list[Finding]] = {}
+    for f in findings:
+        if id(f) not in parent:
+            groups.setdefault((f.case, *signature(f)), []).append(f)
+    causes: dict[tuple, list[Finding]] = {}
+    for key, members in groups.items():
+        members.sort(key=lambda f: _rank(f, order))
+        causes[key] = members
+
+    # Rule 1: a case whose forms onnxruntime cannot run explains findings with the same error.
+    for key in list(causes):
+        case, pass_key, _oracle, kind, text = key
+        if key not in causes or pass_key != _INPUT or not text:
+            continue
+        for other in list(causes):
+            if other != key and other[0] == case and (other[2:] == key[2:] or kind == "rejected" and other[-1] == text):
+                causes[key] += causes.pop(other)
+
+    out = []
+    for members in causes.values():
+        members.sort(key=lambda f: _rank(f, order))
+        rep = members[0]
+        ids = {id(f) for f in members}
+        explained = members + [f for f in findings if id(f) in parent and id(parent[id(f)]) in ids]
+        explained.sort(key=lambda f: (f is not rep, order[id(f)]))
+        out.append(RootCause(rep, explained, signature(rep)))
+    out.sort(key=lambda rc: order[id(rc.finding)])
+    return out
+
+
+def unexpected_phrase(causes: Iterable[RootCause]) -> str:
+    """``"1 root cause"`` / ``"N root causes"``: how many causes hold an unexpected finding."""
+    n = sum(not rc.expected for rc in causes)
+    return f"{n} root cause" + ("" if n == 1 else "s")
+
+
+def count(cells: Iterable[CellResult]) -> dict[str, int]:
+    """``{"root_causes": N, "unexpected_root_causes": M}``."""
+    causes = root_causes(cells)
+    return {"root_causes": len(causes), "unexpected_root_causes": sum(not rc.expected for rc in causes)}
