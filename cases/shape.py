@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from passcheck.cases import Case, Form, register
+from passcheck.cases import Case, Expectation, Form, register
 from passcheck.cases.builders import FLOAT, INT64, model, node, tensor, vi
 
 OPSET = 18
@@ -59,6 +59,11 @@ for kind, xshape in INPUTS.items():
             cid = f"shape/{kind}-{_label(start)}-{_label(end)}-{use}"
             sel = _selected(start, end)
             static_sel = all(isinstance(xshape[i], int) for i in sel)
+            expect = ()
+            if use == "reshape" and kind == "static":  # Reshape(x, [-1, selected dims]): every dim known
+                kept = [xshape[i] for i in sel]
+                expect = (Expectation(pass_id="onnx:infer-shapes-data-prop", output_shapes={"y": (int(np.prod(xshape) // np.prod(kept)), *kept)},
+                                      reason="data propagation computes the Reshape target from a static shape"),)
             register(Case(
                 id=cid,
                 forms={
@@ -74,4 +79,5 @@ Uncommon: Shape's start/end attributes (Operators.md Shape, opset 15) instead of
                 bindings=({"N": 1, "M": 2}, {"N": 3, "M": 5}),
                 passes=PASSES,
                 tags=frozenset({"shape", "folding", "seed", kind}),
+                expect=expect,
             ))

@@ -43,9 +43,17 @@ class Report:
         return [f for f in self.findings if not f.expected]
 
     @property
+    def unchecked(self) -> list[CellResult]:
+        """Cells without unexpected findings in which something was not checked (verdict ``unchecked``)."""
+        return [c for c in self.cells if c.verdict == "unchecked"]
+
+    @property
     def exit_code(self) -> int:
-        """0 when nothing unexpected was found, 1 otherwise."""
-        return 1 if self.unexpected else 0
+        """0 when nothing unexpected was found and everything was checked; 1 on an unexpected
+        finding or an ``unchecked`` cell (a part passcheck could not judge is never a pass)."""
+        from passcheck.records import exit_code
+
+        return exit_code(self.cells)
 
     def apply_baseline(self, path: str | Path) -> None:
         from passcheck.report import baseline
@@ -64,6 +72,7 @@ def run(
     timeout: float | None = None,
     on_cell: Callable[[CellResult], None] | None = None,
     skip_cells: Callable[[str, str, str], bool] | None = None,
+    unknown_dim_param: str | None = None,
 ) -> Report:
     """Run the selected cases (id/tag globs; all when empty) under the passes.
 
@@ -75,6 +84,8 @@ def run(
         on_cell: called with each cell as soon as it is final (streaming).
         skip_cells: ``(case, form, pass_id) → True`` for cells already done (resume); a case
             whose cells are all done is not even built.
+        unknown_dim_param: regex of dim_param names that mean "unknown dim" (they assert nothing;
+            see :func:`passcheck.oracles.shape_annotations.check`).
 
     Raises:
         UnknownIdError: a case glob or pass id matches nothing.
@@ -98,6 +109,7 @@ def run(
             if skip_cells and _all_done(case.id, case.forms, list(passes) or list(case.passes), skip_cells):
                 continue
             subject = Subject.from_case(case, version, [str(Path(p).resolve()) for p in cases_from])
+            subject.unknown_dim_param = unknown_dim_param
             skip = (lambda pid, form, _c=case.id: skip_cells(_c, form, pid)) if skip_cells else None
             cells += evaluate(subject, passes, env=env, executor=ex, on_cell=on_cell, skip_cells=skip)
     return Report(cells, {env: environment()})
@@ -135,6 +147,7 @@ def check_model(
     on_cell: Callable[[CellResult], None] | None = None,
     skip_cells: Callable[[str, str, str], bool] | None = None,
     repro: str = "",
+    unknown_dim_param: str | None = None,
     synthesize_feeds: bool = False,
 ) -> Report:
     """Run passes on one model (and optional extra equivalent ``forms``) with synthesized feeds,
@@ -150,6 +163,7 @@ def check_model(
         executor, isolation, timeout: as for :func:`run`.
         on_cell: called with each cell as soon as it is final (streaming).
         skip_cells: ``(case, form, pass_id) → True`` for cells already done (resume).
+        unknown_dim_param: regex of dim_param names that mean "unknown dim" (``\\?``, ``unk__\\d+``).
         synthesize_feeds: synthesize feeds even when the model's folder ships data sets
             (they are also skipped when ``feeds`` or ``bind`` is given).
 
@@ -176,7 +190,7 @@ def check_model(
     subject = Subject(
         id=subject_id(name), forms={form_name: model, **dict(forms or {})},
         bindings=default_bindings(model, bind), repro=repro or "passcheck check MODEL.onnx --pass {pass}",
-        feed_sets=list(feeds) if feeds else None,
+        feed_sets=list(feeds) if feeds else None, unknown_dim_param=unknown_dim_param,
     )
     skip = (lambda pid, form: skip_cells(subject.id, form, pid)) if skip_cells else None
     with executor_for(executor, isolation=isolation, timeout=timeout) as ex:

@@ -59,6 +59,7 @@ class Subject:
     repro: str = ""  # command reproducing this subject; ``{pass}`` is filled in
     skip: str | None = None
     feed_sets: Sequence[Mapping[str, Any]] | None = None  # given feeds (one dict per run) instead of synthesized ones
+    unknown_dim_param: str | None = None  # regex: dim_param names meaning "unknown dim" (see shape_annotations.check)
 
     @classmethod
     def from_case(cls, case: "Case", onnx_version: str | None, cases_from: Sequence[str] = ()) -> "Subject":
@@ -115,9 +116,10 @@ def seed_for(subject_id: str, index: int) -> int:
 
 
 def feeds_for(model: "onnx.ModelProto", subject_id: str, bindings: Sequence[Mapping[str, int]]) -> list[dict[str, Any]]:
-    """The synthesized feeds of ``subject_id``, one dict per binding (input name → value): what
-    :func:`evaluate` runs, what mutants are verified on, what ``passcheck annotations`` observes.
-    Unknown dims (no dim_value, no dim_param) are 2 in the first run, 3 in the second.
+    """The synthesized feeds of ``subject_id``, one dict per binding (input name → value), seeded
+    by :func:`seed_for`: what :func:`evaluate` runs, what mutants are verified on, what
+    ``passcheck annotations`` observes. Unknown dims (no dim_value, no dim_param) are 2 in the
+    first run, 3 in the second.
 
     Raises:
         FeedError: feeds cannot be synthesized from the model's input annotations.
@@ -209,7 +211,8 @@ def evaluate(
                     outcome = executor(adapter, model, Path(tmp))
             out_runs = [observed_run(outcome.model, f, runner) for f in feeds] if outcome.ok else []
             runs.append(FormRun(subject.id, form, adapter.id, model, outcome, feeds, baselines[form], out_runs,
-                                folds_constants=adapter.folds_constants, optimizes=adapter.optimizes, env=env, rtol=subject.rtol, atol=subject.atol))
+                                folds_constants=adapter.folds_constants, optimizes=adapter.optimizes, env=env, rtol=subject.rtol, atol=subject.atol,
+                                unknown_dim_param=subject.unknown_dim_param))
         findings: dict[str, list[Finding]] = {r.form: [] for r in runs}
         for r in runs:
             for oracle in oracles.PER_FORM:
@@ -229,6 +232,7 @@ def evaluate(
                 nodes_after=len(out.graph.node) if out is not None else None,
                 ops_after=dict(sorted(op_counts(out).items())) if out is not None else {},
                 findings=findings[r.form], coverage=oracles.annotations.coverage(r),
+                unchecked={**oracles.numeric.unchecked(r), **oracles.annotations.unchecked(r)},
             ))
     return results
 
@@ -249,14 +253,17 @@ def _input_cells(subject: Subject, feeds, baselines, hashes, env: str) -> list[C
     cells = []
     for form, model in subject.forms.items():
         outcome = PassOutcome(INPUT, "unchanged", model=model)
-        run = FormRun(subject.id, form, INPUT, model, outcome, feeds, baselines[form], baselines[form], env=env, rtol=subject.rtol, atol=subject.atol)
+        run = FormRun(subject.id, form, INPUT, model, outcome, feeds, baselines[form], baselines[form], env=env, rtol=subject.rtol, atol=subject.atol,
+                      unknown_dim_param=subject.unknown_dim_param)
+        unchecked = oracles.annotations.unchecked(run)
         found = oracles.validity.check(run) + oracles.annotations.check(run)
         errors = [r.error for r in baselines[form] if r.error]
         if errors:
             hint = "" if subject.feed_sets or subject.feeds else " (on synthesized feeds: if an input carries shapes, indices or sizes, give real ones with --feeds)"
             found.append(run.finding("rejected", "runtime", f"onnxruntime cannot run this form{hint}: {brief(errors[0])}", error=errors[0]))
-        elif form != names[0] and not any(r.error for r in common):
+        elif form != names[0]:
             cross = dataclasses.replace(run, baseline=common)
+            unchecked.update(oracles.numeric.unchecked(cross, against=f"form {names[0]!r}"))
             for f in oracles.numeric.check(cross):
                 f.message = f"differs from form {names[0]!r}: {f.message}"
                 found.append(f)
@@ -265,5 +272,5 @@ def _input_cells(subject: Subject, feeds, baselines, hashes, env: str) -> list[C
         cells.append(CellResult(subject.id, form, INPUT, "unchanged", env=env, model_sha256=hashes[form],
                                 nodes_before=len(model.graph.node), nodes_after=len(model.graph.node),
                                 ops_after=dict(sorted(op_counts(model).items())), findings=found,
-                                coverage=oracles.annotations.coverage(run)))
+                                coverage=oracles.annotations.coverage(run), unchecked=unchecked))
     return cells

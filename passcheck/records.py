@@ -21,7 +21,9 @@ KINDS = (
     "expectation-failed",    # a case's own expectation does not hold
 )
 
-VERDICTS = ("ok", "findings", "expected", "skipped", "unavailable", "error")
+#: ``unchecked``: no unexpected finding, but something the oracles must judge was not judged
+#: (see :attr:`CellResult.unchecked`); never reported as ``ok``.
+VERDICTS = ("ok", "findings", "expected", "unchecked", "skipped", "unavailable", "error")
 
 
 def brief(text: str | None, limit: int = 240) -> str:
@@ -84,6 +86,13 @@ class CellResult:
         nodes_before / nodes_after: node counts of the main graph.
         ops_after: op-type multiset of the output (``domain::op`` for non-default domains).
         findings: everything the oracles saw for this cell.
+        coverage: annotation coverage of the output's first run (annotated / checked /
+            unobserved / unchecked counts, and ``reasons``: value → why it was not checked).
+        unchecked: what the oracles had to judge and could not, → why (e.g. ``output 'y'`` →
+            the unoptimized model does not run; ``annotation 'If_0.then_branch::t'`` → the
+            reference evaluator failed). Not empty → verdict ``unchecked`` unless a finding
+            already fails the cell. Parts that cannot be observed for a reason that is not
+            passcheck's (a branch that never ran) are in ``coverage``, not here.
     """
 
     case: str
@@ -100,6 +109,7 @@ class CellResult:
     ops_after: dict[str, int] = dataclasses.field(default_factory=dict)
     findings: list[Finding] = dataclasses.field(default_factory=list)
     coverage: dict[str, Any] = dataclasses.field(default_factory=dict)
+    unchecked: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -113,6 +123,8 @@ class CellResult:
             return "unavailable"
         if any(not f.expected for f in self.findings):
             return "findings"
+        if self.unchecked:
+            return "unchecked"
         if self.findings:
             return "expected"
         return "ok"
@@ -130,3 +142,9 @@ class CellResult:
         kw = {k: v for k, v in d.items() if k in fields}
         kw["findings"] = [Finding.from_json(f) for f in d.get("findings", [])]
         return cls(**kw)
+
+
+def exit_code(cells) -> int:
+    """The CLI exit code for these cells: 1 when one has an unexpected finding or was not fully
+    checked (verdict ``findings`` or ``unchecked``), else 0."""
+    return 1 if any(c.verdict in ("findings", "unchecked") for c in cells) else 0

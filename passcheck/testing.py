@@ -39,12 +39,33 @@ PassLike = Union[str, "PassAdapter", Callable[..., Any]]
 ORACLES = ("validity", "acceptance", "numeric", "annotations", "folding", "parity", "expectations")
 
 
-class FindingsError(AssertionError):
-    """Raised by the ``assert_*`` helpers; ``findings`` holds what was found, the message renders it."""
+#: The oracle that could not judge an unchecked part, by the part's first word (CellResult.unchecked keys).
+_UNCHECKED_BY = {"output": "numeric", "annotation": "annotations"}
 
-    def __init__(self, findings: Sequence[Finding], title: str):
-        self.findings = list(findings)
-        super().__init__(format_findings(self.findings, title))
+
+class FindingsError(AssertionError):
+    """Raised by the ``assert_*`` helpers; ``findings`` holds what was found, ``unchecked`` what
+    could not be judged (``case:form | pass: what: why``); the message renders both."""
+
+    def __init__(self, findings: Sequence[Finding], title: str, unchecked: Sequence[str] = ()):
+        self.findings, self.unchecked = list(findings), list(unchecked)
+        text = format_findings(self.findings, title) if self.findings or not self.unchecked else f"passcheck: nothing found for {title}, but"
+        super().__init__(text + format_unchecked(self.unchecked))
+
+
+def unchecked_parts(cells: Iterable[CellResult], *, forms: Sequence[str] | None = None, oracles: Sequence[str] | None = None) -> list[str]:
+    """``case:form | pass: what: why`` for each part of ``cells`` an oracle of ``oracles`` (all when
+    None) had to judge and could not (see :attr:`CellResult.unchecked`), on the given forms (globs)."""
+    return [f"{c.case}:{c.form} | {c.pass_id}: {what}: {why}" for c in cells for what, why in c.unchecked.items()
+            if (forms is None or any(fnmatch.fnmatchcase(c.form, g) for g in forms))
+            and (oracles is None or _UNCHECKED_BY.get(what.split(" ", 1)[0]) in oracles)]
+
+
+def format_unchecked(lines: Sequence[str]) -> str:
+    """The text appended to a failure for parts not checked ('' when none)."""
+    if not lines:
+        return ""
+    return "\nnot checked (passcheck could not judge these, so the pass is not shown correct):\n" + "\n".join(f"- {x}" for x in lines)
 
 
 def pass_id_of(pass_: PassLike) -> str:
@@ -114,8 +135,10 @@ def resolve_case(case: "Case | str") -> "Case":
 
 
 def run_pass(pass_: PassLike, case: "Case | str", *, id: str | None = None, env: str = "local",
-             executor: "Executor | None" = None, isolation: bool = True, timeout: float | None = None) -> list[CellResult]:
+             executor: "Executor | None" = None, isolation: bool = True, timeout: float | None = None,
+             unknown_dim_param: str | None = None) -> list[CellResult]:
     """Run one pass on every form of ``case`` and judge it: one cell per form, ``input`` cells excluded.
+    ``unknown_dim_param``: regex of dim_param names meaning "unknown dim" (they assert nothing).
 
     The pass and the model runs are isolated as in :func:`passcheck.run` (``executor``,
     ``isolation``, ``timeout``): a pass that segfaults or hangs is a ``crashed`` / ``timeout`` cell with a finding.
@@ -134,7 +157,9 @@ def run_pass(pass_: PassLike, case: "Case | str", *, id: str | None = None, env:
     adapter = as_adapter(pass_, id)
     with registered(adapter) as pid, executor_for(executor, isolation=isolation, timeout=timeout) as ex:
         require_available([pid])
-        cells = evaluate(Subject.from_case(case, tool_version("onnx")), [pid], env=env, executor=ex, check_input=False)
+        subject = Subject.from_case(case, tool_version("onnx"))
+        subject.unknown_dim_param = unknown_dim_param
+        cells = evaluate(subject, [pid], env=env, executor=ex, check_input=False)
     repro = _python_repro(pass_, case.id)
     if repro:
         for f in (f for c in cells for f in c.findings):
@@ -167,22 +192,30 @@ def check_pass(pass_: PassLike, case: "Case | str", *, forms: Sequence[str] | No
     Raises:
         UnknownIdError: an unknown case, pass or oracle.
     """
+    return _judged_pass(pass_, case, forms=forms, oracles=oracles, id=id, executor=executor, isolation=isolation, timeout=timeout)[0]
+
+
+def _judged_pass(pass_: PassLike, case: "Case | str", *, forms: Sequence[str] | None = None,
+                 oracles: Sequence[str] | None = None, id: str | None = None, **run: Any) -> tuple[list[Finding], list[str]]:
+    """(findings, unchecked parts) of :func:`check_pass`; ``run``: keywords of :func:`run_pass`."""
     if isinstance(case, str) and ":" in case and forms is None:
         forms = [case.split(":", 1)[1]]
-    cells = run_pass(pass_, case, id=id, executor=executor, isolation=isolation, timeout=timeout)
-    return select((f for c in cells for f in c.findings), forms=forms, oracles=oracles)
+    cells = run_pass(pass_, case, id=id, **run)
+    return (select((f for c in cells for f in c.findings), forms=forms, oracles=oracles),
+            unchecked_parts(cells, forms=forms, oracles=oracles))
 
 
 def assert_pass_ok(pass_: PassLike, case: "Case | str", **kw: Any) -> None:
-    """Fail with the finding text if :func:`check_pass` finds anything.
+    """Fail with the finding text if :func:`check_pass` finds anything, or if an oracle could not
+    judge part of a form (e.g. the unoptimized form does not run, so no output was compared).
 
     Raises:
         FindingsError: (an AssertionError) listing each finding, the tolerance that would have
-            passed where one exists, and a command reproducing it.
+            passed where one exists, and a command reproducing it; and each part not checked, with why.
     """
-    found = check_pass(pass_, case, **kw)
-    if found:
-        raise FindingsError(found, f"{pass_id_of(pass_)} on {case if isinstance(case, str) else case.id}")
+    found, unchecked = _judged_pass(pass_, case, **kw)
+    if found or unchecked:
+        raise FindingsError(found, f"{pass_id_of(pass_)} on {case if isinstance(case, str) else case.id}", unchecked)
 
 
 def check_model_passes(model: "onnx.ModelProto | str | Path", passes: Sequence[PassLike] = (), *,
@@ -197,26 +230,42 @@ def check_model_passes(model: "onnx.ModelProto | str | Path", passes: Sequence[P
     Raises:
         ModelLoadError / FeedError / UnknownIdError: see :func:`passcheck.check_model`.
     """
+    return judged_model(model, passes, bind=bind, oracles=oracles, include_input=include_input,
+                        executor=executor, isolation=isolation, timeout=timeout)[0]
+
+
+def judged_model(model: "onnx.ModelProto | str | Path", passes: Sequence[PassLike] = (), *,
+                 bind: Mapping[str, int] | None = None, oracles: Sequence[str] | None = None,
+                 include_input: bool = True, executor: "Executor | None" = None, isolation: bool = True,
+                 timeout: float | None = None, unknown_dim_param: str | None = None) -> tuple[list[Finding], list[str]]:
+    """(findings, unchecked parts) for ``model`` under ``passes``; see :func:`check_model_passes`
+    and :func:`unchecked_parts`.
+
+    Raises:
+        ModelLoadError / FeedError / UnknownIdError: see :func:`passcheck.check_model`.
+    """
     from passcheck.api import check_model
 
     adapters = [as_adapter(p) for p in passes]
     with contextlib.ExitStack() as stack:
         ids = [stack.enter_context(registered(a)) for a in adapters]
-        report = check_model(model, ids, bind=bind, executor=executor, isolation=isolation, timeout=timeout)
+        report = check_model(model, ids, bind=bind, executor=executor, isolation=isolation, timeout=timeout,
+                             unknown_dim_param=unknown_dim_param)
     cells = [c for c in report.cells if include_input or c.pass_id != "input"]
-    return select((f for c in cells for f in c.findings), oracles=oracles)
+    return select((f for c in cells for f in c.findings), oracles=oracles), unchecked_parts(cells, oracles=oracles)
 
 
 def assert_model_ok(model: "onnx.ModelProto | str | Path", passes: Sequence[PassLike] = (), **kw: Any) -> None:
-    """Fail with the finding text if :func:`check_model_passes` finds anything.
+    """Fail with the finding text if :func:`check_model_passes` finds anything, or if part of a
+    cell could not be judged (see :func:`assert_pass_ok`). Keywords as :func:`judged_model`.
 
     Raises:
         FindingsError: as for :func:`assert_pass_ok`.
     """
-    found = check_model_passes(model, passes, **kw)
-    if found:
+    found, unchecked = judged_model(model, passes, **kw)
+    if found or unchecked:
         name = str(model) if isinstance(model, (str, Path)) else (model.graph.name or "model")
-        raise FindingsError(found, f"{name} under {', '.join(map(pass_id_of, passes)) or 'the default passes'}")
+        raise FindingsError(found, f"{name} under {', '.join(map(pass_id_of, passes)) or 'the default passes'}", unchecked)
 
 
 def format_findings(findings: Sequence[Finding], title: str = "") -> str:

@@ -21,6 +21,21 @@ def add_pass_args(p: argparse.ArgumentParser) -> None:
                    help="pass id (repeatable): ort:basic, onnx:infer-shapes, onnx:convert-opset-18, \"cmd:TOOL {in} {out}\" …; default: every default pass")
 
 
+def regex_arg(text: str) -> str:
+    """argparse type: a valid Python regex (kept as text)."""
+    try:
+        re.compile(text)
+    except re.error as exc:
+        raise argparse.ArgumentTypeError(f"not a valid regex {text!r}: {exc}") from None
+    return text
+
+
+def add_unknown_dim_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--unknown-dim-param", type=regex_arg, metavar="REGEX",
+                   help="dim_param names fully matching REGEX mean 'unknown dim' and assert nothing (e.g. '\\?' or 'unk__\\d+', "
+                        "spellings some tools write on unrelated axes); default: every dim_param is a symbol")
+
+
 def add_output_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("output", "FILE '-' is standard output (one output at most; the human report then goes to stderr)")
     g.add_argument("--json", metavar="FILE", help="write the canonical JSON report")

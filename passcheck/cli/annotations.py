@@ -3,12 +3,14 @@
 Seed 000 semantics via :mod:`passcheck.oracles.shape_annotations`, at least two runs (every input
 symbol bound to 2, then 3, ``--bind`` to choose) or the runs given by ``--feeds``. Feeds that break
 the input annotations (preconditions) are bad input: exit 2. Exit 1 when an assertion (value_info
-or graph output annotation) is violated, 0 when every annotation holds.
+or graph output annotation) is violated, or when an annotated value could not be observed by the
+engine (it may be violated unseen; the reason is printed). Exit 0 when every annotation was
+checked and holds, or was not produced in the run (a branch that never ran): nothing to check.
 """
 
 from __future__ import annotations
 
-from passcheck.cli._common import add_progress_arg, bind_arg, progress
+from passcheck.cli._common import add_progress_arg, add_unknown_dim_arg, bind_arg, progress
 from passcheck.cli._output import add_isolation_args
 
 
@@ -18,9 +20,13 @@ def add_parser(sub) -> None:
     p.add_argument("model", metavar="MODEL.onnx")
     p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic input dim (repeatable)")
     p.add_argument("--feeds", metavar="PATH", help="a .npz, or a folder in the ONNX backend-test layout (test_data_set_K/input_J.pb)")
-    p.add_argument("--engine", choices=("ort", "reference"), default="ort",
-                   help="ort: fast, main graph only; reference: onnx.reference.ReferenceEvaluator, values inside subgraphs and functions too")
+    p.add_argument("--engine", choices=("auto", "ort", "reference"), default="auto",
+                   help="auto (default): onnxruntime for the main graph, the reference evaluator for values inside subgraphs and "
+                        "functions; ort: fast, main graph only (subgraph values not checked: exit 1); "
+                        "reference: onnx.reference.ReferenceEvaluator for every value")
+    add_unknown_dim_arg(p)
     p.add_argument("--json", metavar="FILE", help="write every run's report as JSON ('-': standard output, the text report then goes to stderr)")
+    p.add_argument("--markdown", metavar="FILE", help="write coverage, values not checked (with why) and violations as Markdown ('-': standard output)")
     add_isolation_args(p)
     add_progress_arg(p)
     p.set_defaults(handler=handle)
@@ -93,7 +99,7 @@ def handle(args) -> int:
     runs = feed_sets(model, args.feeds, bindings_from(args), args.model)
     for label, feeds in runs:
         check_preconditions(model, feeds, label)
-    reports, total = [], 0
+    reports, total, blind = [], 0, {}
     say(f"{args.model}: engine {args.engine}, {len(runs)} run(s)")
     observations = []
     with isolated(args) as executor, progress(args, len(runs), "runs") as prog:
@@ -101,16 +107,50 @@ def handle(args) -> int:
             observations.append(observe_with(executor, model, feeds, args.engine, label))
             prog.advance("", label)
     for (label, _feeds), (observed, unobservable) in zip(runs, observations):
-        rep = check(model, observed, unobservable=unobservable)
+        rep = check(model, observed, unobservable=unobservable, unknown_dim_param=args.unknown_dim_param)
         reports.append({"run": label, **rep.to_json()})
         total += len(rep.violations)
-        say(f"{label}: {rep.annotated} annotated, {rep.checked} checked, {len(rep.unobserved)} unobserved, "
-              f"{len(rep.unchecked)} unchecked; binding {rep.binding or '{}'}")
+        for key, why in rep.unobservable.items():
+            blind.setdefault(key, why)
+        say(f"{label}: {rep.annotated} annotated, {rep.checked} checked, {len(rep.unobserved)} unobserved "
+            f"({len(rep.unobservable)} by the engine), {len(rep.unchecked)} unchecked; binding {rep.binding or '{}'}")
         for key, why in {**rep.unobserved, **rep.unchecked}.items():
             say(f"  not checked  {key}: {why}")
         for v in rep.violations:
             say(f"  VIOLATED     [{v.role}] {v.rule}: {v.message}")
     if args.json:
-        atomic_write(args.json, json.dumps({"model": args.model, "engine": args.engine, "runs": reports}, indent=2, default=str) + "\n")
-    say(f"{total} violation(s)" if total else "every checked annotation holds")
-    return 1 if total else 0
+        atomic_write(args.json, json.dumps({"model": args.model, "engine": args.engine, "unknown_dim_param": args.unknown_dim_param,
+                                            "unchecked": blind, "runs": reports}, indent=2, default=str) + "\n")
+    if args.markdown:
+        atomic_write(args.markdown, _markdown(args.model, args.engine, reports))
+    if total:
+        say(f"{total} violation(s)" + (f"; {len(blind)} annotated value(s) the engine could not observe" if blind else ""))
+    elif blind:
+        say(f"no violation seen, but {len(blind)} annotated value(s) were not checked: the engine could not observe them "
+            f"(first: {next(iter(blind))}: {next(iter(blind.values()))})")
+    else:
+        say("every annotation was checked and holds (values not produced in a run have nothing to check)")
+    return 1 if total or blind else 0
+
+
+def _markdown(model: str, engine: str, reports: list[dict]) -> str:
+    """The runs' reports (:meth:`AnnotationReport.to_json` plus ``run``) as Markdown."""
+    from passcheck.report.markdown import _esc
+
+    def esc(text) -> str:
+        return _esc(str(text))
+
+    out = [f"# passcheck annotations {model}", "", f"engine {engine}", "",
+           "| run | annotated | checked | unobserved | of which unobservable by the engine | unchecked | violations |", "|---|---|---|---|---|---|---|"]
+    for r in reports:
+        c = r["coverage"]
+        out.append(f"| {esc(r['run'])} | {c['annotated']} | {c['checked']} | {c['unobserved']} | {c['unobservable']} | {c['unchecked']} | {len(r['violations'])} |")
+    for r in reports:
+        rows = [f"- not checked `{esc(k)}`: {esc(v)}" for k, v in _not_checked(r)] + [f"- **violated** [{v['role']}] {v['rule']}: {esc(v['message'])}" for v in r["violations"]]
+        if rows:
+            out += ["", f"## {esc(r['run'])}", "", *rows]
+    return "\n".join(out) + "\n"
+
+
+def _not_checked(report: dict):
+    return {**report["unobserved"], **report["unchecked"]}.items()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from passcheck.cli._common import add_output_args, add_pass_args, bind_arg, bindings_from
+from passcheck.cli._common import add_output_args, add_pass_args, add_unknown_dim_arg, bind_arg, bindings_from
 from passcheck.cli._output import add_reliability_args
 
 
@@ -18,6 +18,7 @@ def add_parser(sub) -> None:
     p.add_argument("--synthesize-feeds", action="store_true", help="synthesize feeds even when the model's folder holds test_data_set_K/input_J.pb (used by default)")
     p.add_argument("--mutations", action="store_true", help="also check every uncommon-but-valid rewrite of the model (parity with the original)")
     p.add_argument("--form", action="append", default=[], metavar="ID", help="with --mutations: only these rewrite ids")
+    add_unknown_dim_arg(p)
     add_output_args(p)
     add_reliability_args(p)
     p.set_defaults(handler=handle)
@@ -59,7 +60,7 @@ def handle(args) -> int:
         raise PasscheckError("--form needs --mutations")
     extra = "".join(f" --bind {s}={n}" for s, n in bind.items()) + (f" --feeds {shlex.quote(args.feeds)}" if args.feeds else "") + (" --synthesize-feeds" if args.synthesize_feeds else "") + (" --mutations" if args.mutations else "")
     repro = f"passcheck check {shlex.quote(args.model)}{extra} --pass {{pass}}"
-    selection = {"model_sha256": model_hash(model), "pass": args.passes, "bind": bind, "mutations": args.mutations, "form": args.form}
+    selection = {"model_sha256": model_hash(model), "pass": args.passes, "bind": bind, "mutations": args.mutations, "form": args.form, **({"unknown_dim_param": args.unknown_dim_param} if args.unknown_dim_param else {})}
     with RunSession(args, "check", selection) as s:
         if args.mutations:
             s.progress.stage("building mutants", None)
@@ -68,7 +69,8 @@ def handle(args) -> int:
                 print("no rewrite applies to this model: nothing to compare with; checking the model alone", file=human)
         s.progress.stage("cells", (1 + len(forms)) * (1 + pass_count(args.passes)), done=len(s.previous))
         report = s.complete(check_model(model, args.passes, bind=bind, forms=forms, feeds=feeds, name=_name(args.model),
-                                        repro=repro, executor=s.executor, on_cell=s.on_cell, skip_cells=s.skip_cells))
+                                        repro=repro, executor=s.executor, on_cell=s.on_cell, skip_cells=s.skip_cells,
+                                        unknown_dim_param=args.unknown_dim_param))
     return finish(args, report, title=f"passcheck check {args.model}")
 
 

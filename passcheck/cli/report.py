@@ -61,4 +61,6 @@ def handle(args) -> int:
             atomic_write(args.out, text)
         else:
             sys.stdout.write(text)
-    return 1 if args.fail_on_findings and any(not f.expected for c in cells for f in c.findings) else 0
+    from passcheck.records import exit_code
+
+    return exit_code(cells) if args.fail_on_findings else 0

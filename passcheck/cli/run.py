@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from passcheck.cli._common import add_output_args, add_pass_args
+from passcheck.cli._common import add_output_args, add_pass_args, add_unknown_dim_arg
 from passcheck.cli._output import add_reliability_args
 
 
@@ -12,6 +12,7 @@ def add_parser(sub) -> None:
     p.add_argument("--case", action="append", default=[], metavar="GLOB", help="case id or tag glob (repeatable), e.g. 'shape/*' or fusion; default: all")
     p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder")
     add_pass_args(p)
+    add_unknown_dim_arg(p)
     add_output_args(p)
     add_reliability_args(p)
     p.set_defaults(handler=handle)
@@ -26,10 +27,10 @@ def handle(args) -> int:
     for p in args.cases_from:  # they may register passes (loading is idempotent: run loads them again)
         load_path(p)
     require_available(args.passes)  # before a stream is opened
-    selection = {"case": args.case, "pass": args.passes, "cases_from": [str(p) for p in args.cases_from]}
+    selection = {"case": args.case, "pass": args.passes, "cases_from": [str(p) for p in args.cases_from], **({"unknown_dim_param": args.unknown_dim_param} if args.unknown_dim_param else {})}
     with RunSession(args, "run", selection, preload=args.cases_from, planned=planned_cells(args.case, args.passes, args.cases_from)) as s:
         report = s.complete(run(args.case, args.passes, cases_from=args.cases_from, executor=s.executor,
-                                on_cell=s.on_cell, skip_cells=s.skip_cells))
+                                on_cell=s.on_cell, skip_cells=s.skip_cells, unknown_dim_param=args.unknown_dim_param))
     return finish(args, report)
 
 

@@ -65,11 +65,13 @@ def notes(meta: dict[str, Any]) -> list[str]:
 
 def exit_code(cells: Sequence[CellResult], environments: dict[str, Any], *, exit_zero: bool = False) -> int:
     """2 when an environment could not be used (its cells were not checked), else 1 on an
-    unexpected finding unless ``exit_zero``, else 0."""
+    unexpected finding or an ``unchecked`` cell unless ``exit_zero``, else 0."""
     broken = [e for e, v in environments.items() if (v or {}).get("error")]
     if broken:
         print(f"passcheck: error: environment(s) {', '.join(broken)} could not be used (see above); fix the pins file", file=sys.stderr)
         return 2
     if exit_zero:
         return 0
-    return 1 if any(not f.expected for c in cells for f in c.findings) else 0
+    from passcheck.records import exit_code as cells_exit_code
+
+    return cells_exit_code(cells)

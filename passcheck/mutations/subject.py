@@ -19,26 +19,37 @@ if TYPE_CHECKING:
 
 def verified_mutants(
     model: "onnx.ModelProto", form_ids: Sequence[str] | None, feeds_list: Sequence[Mapping[str, Any]], where: str = "model",
-    runner: "Runner | None" = None,
+    runner: "Runner | None" = None, refused: dict[str, str] | None = None,
     on_built: Callable[[int], None] | None = None, on_verified: Callable[[str], None] | None = None,
 ) -> dict[str, tuple["onnx.ModelProto", Applied]]:
     """:func:`~passcheck.mutations.mutants`, each passed through the equivalence gate (its model
     runs made by ``runner``, see :func:`~passcheck.mutations.equivalence.same_outputs`).
 
-    ``on_built(n)`` is called once the ``n`` mutants are built, ``on_verified(rewrite_id)`` after
-    each is verified (progress).
+    Args:
+        refused: when given, a mutant the gate refuses is left out and recorded here (rewrite id
+            → why) instead of raising.
+        on_built: called with ``n`` once the ``n`` mutants are built (progress).
+        on_verified: called with each rewrite id after its mutant is verified (progress).
 
     Raises:
         PasscheckError: the original fails the checker or does not run on the feeds.
         UnknownIdError: an unknown rewrite id.
-        PasscheckInternalError: a mutant is not equivalent (a rewrite bug).
+        PasscheckInternalError: a mutant is not equivalent (a rewrite bug), unless ``refused`` is given.
     """
+    from passcheck.errors import PasscheckInternalError
+
     check_input(model, where)
     found = mutants(model, form_ids)
     if on_built:
         on_built(len(found))
-    for rid, (mutant, _) in found.items():
-        verify_equivalent(model, mutant, feeds_list, rid, runner)
+    for rid, (mutant, _) in list(found.items()):
+        try:
+            verify_equivalent(model, mutant, feeds_list, rid, runner)
+        except PasscheckInternalError as exc:
+            if refused is None:
+                raise
+            refused[rid] = str(exc)
+            del found[rid]
         if on_verified:
             on_verified(rid)
     return found
@@ -47,10 +58,12 @@ def verified_mutants(
 def mutation_subject(
     model: "onnx.ModelProto", subject_id: str, form_ids: Sequence[str] | None = None, *,
     overrides: Mapping[str, int] | None = None, repro: str = "", runner: "Runner | None" = None,
+    refused: dict[str, str] | None = None,
 ) -> tuple["Subject", dict[str, Applied]]:
     """The subject whose forms are ``common`` (the original) and one form per verified mutant.
 
     The form name of a mutant is its rewrite id. With no mutant, the subject has only ``common``.
+    ``refused``: see :func:`verified_mutants`.
 
     Raises:
         as :func:`verified_mutants` (``runner`` as there), and FeedError for bad ``overrides``.
@@ -59,6 +72,6 @@ def mutation_subject(
     from passcheck.runtime import default_bindings
 
     bindings = default_bindings(model, overrides)
-    found = verified_mutants(model, form_ids, feeds_for(model, subject_id, bindings), subject_id, runner)
+    found = verified_mutants(model, form_ids, feeds_for(model, subject_id, bindings), subject_id, runner, refused)
     forms = {"common": model, **{rid: m for rid, (m, _) in found.items()}}
     return Subject(id=subject_id, forms=forms, bindings=bindings, repro=repro), {rid: a for rid, (_, a) in found.items()}

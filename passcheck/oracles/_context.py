@@ -43,6 +43,7 @@ class FormRun:
     env: str = "local"
     rtol: float | None = None
     atol: float | None = None
+    unknown_dim_param: str | None = None  # regex of dim_param names that mean "unknown" (annotations)
 
     def finding(self, kind: str, oracle: str, message: str, **details: Any) -> Finding:
         return Finding(kind, oracle, self.case, self.form, self.pass_id, message, details, env=self.env)

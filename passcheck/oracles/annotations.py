@@ -36,13 +36,10 @@ def _compute(run: FormRun):
             continue
         observed, unobservable = r.observed, {}
         if deep:
-            from passcheck.runtime.observe import RunFailed, _unobservable_by_ort, observe
+            from passcheck.runtime.observe import _unobservable_by_ort, with_subscopes
 
-            try:
-                observed, unobservable = observe(out, run.feeds[i], "reference")
-            except (RunFailed, Exception) as exc:  # noqa: BLE001 - the reference engine lacks some ops
-                unobservable = {k: f"{v} (reference evaluator failed: {type(exc).__name__})" for k, v in _unobservable_by_ort(out).items()}
-        yield i, shape_annotations.check(out, observed, unobservable=unobservable)
+            observed, unobservable = with_subscopes(out, run.feeds[i], observed, _unobservable_by_ort(out))
+        yield i, shape_annotations.check(out, observed, unobservable=unobservable, unknown_dim_param=run.unknown_dim_param)
 
 
 def check(run: FormRun) -> list[Finding]:
@@ -64,3 +61,30 @@ def coverage(run: FormRun) -> dict:
     for _i, report in _reports(run):
         return report.coverage()
     return {}
+
+
+def unchecked(run: FormRun) -> dict[str, str]:
+    """``annotation <value>`` → why, for each annotated value passcheck's engines could not
+    observe in some run (a value of a branch that never ran is not listed: nothing to check)."""
+    out: dict[str, str] = {}
+    for i, report in _reports(run):
+        for key, why in report.unobservable.items():
+            out.setdefault(f"annotation {key!r}", f"{why} (binding {i})")
+    return out
+
+
+def holds(run: FormRun, key: str) -> bool:
+    """Whether the annotation of ``key`` (a main-graph value of the pass output) was checked in
+    every run and holds: not unobserved, not violated, not part of a symbol conflict. False when
+    the output did not run (nothing verified)."""
+    reports = _reports(run)
+    if not reports or len(reports) < len(run.runs):
+        return False
+    for _i, report in reports:
+        if key in report.unobserved or key in report.unchecked:
+            return False
+        for v in report.violations:
+            if v.value == key or v.value[len(key):len(key) + 1] in ("[", "{", "#") and v.value.startswith(key) \
+                    or any(o.value == key for o in v.occurrences):
+                return False
+    return True

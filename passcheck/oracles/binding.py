@@ -8,6 +8,7 @@ violations do not depend on the order values were checked in.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import defaultdict
 
 PRECONDITION = "precondition"  # graph input annotations: the caller's responsibility
@@ -36,10 +37,15 @@ class BindingMap:
     occurrences agree on (ties: the smallest).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, unknown: "re.Pattern[str] | None" = None) -> None:
         self.occurrences: dict[str, list[Occurrence]] = defaultdict(list)
+        self.unknown = unknown
 
     def add(self, occ: Occurrence) -> None:
+        """Record ``occ``, unless its symbol fully matches ``unknown`` (a spelling of "unknown
+        dim", e.g. ``?``: such a dim asserts nothing, like a dim with neither field)."""
+        if self.unknown is not None and self.unknown.fullmatch(occ.symbol):
+            return
         self.occurrences[occ.symbol].append(occ)
 
     def sizes(self, symbol: str) -> set[int]:

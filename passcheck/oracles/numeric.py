@@ -89,6 +89,20 @@ def compare(actual: Any, expected: Any, rtol: float | None = None, atol: float |
                       max_abs=max_abs, max_rel=max_rel, worst=worst)
 
 
+def shown_wrong(run: FormRun, other: FormRun | None = None) -> bool:
+    """Whether the pass output is shown not to compute what its input computes: an output's
+    numbers differ or it is missing in some compared binding, or the output fails to run while
+    ``other``'s output (the same pass on another form) runs. Parity asks this before blaming the
+    other form for not doing what this form's pass did. Computed once per FormRun."""
+    found = run.__dict__.get("_numeric_findings")
+    if found is None:
+        found = run.__dict__["_numeric_findings"] = check(run)
+    if any("output" in f.details for f in found):
+        return True
+    crashed = any("error" in f.details for f in found)
+    return crashed and other is not None and other.output is not None and not any(r.error for r in other.runs)
+
+
 def check(run: FormRun) -> list[Finding]:
     """Each run of the pass output vs the unoptimized run of the input model on the same feeds."""
     if run.output is None:
@@ -111,6 +125,21 @@ def check(run: FormRun) -> list[Finding]:
         if found:
             break  # one binding's findings are enough to show the fault
     return found
+
+
+def unchecked(run: FormRun, against: str = "") -> dict[str, str]:
+    """``output <name>`` → why, for each graph output not compared in some binding because the
+    unoptimized run of the input failed there (nothing to compare with). Empty when the pass
+    failed (no output to judge). ``against``: whose run the baseline is (default: this form's)."""
+    if run.output is None:
+        return {}
+    failed = [(i, b.error) for i, b in enumerate(run.baseline) if b.error]
+    if not failed:
+        return {}
+    i, error = failed[0]
+    where = f"binding {i}" if len(failed) == 1 else f"bindings {', '.join(str(j) for j, _ in failed)}"
+    why = f"not compared: the unoptimized run of {against or f'form {run.form!r}'} fails ({where}): {brief(error, 160)}"
+    return {f"output {o.name!r}": why for o in run.output.graph.output}
 
 
 def _desc(v: Any) -> str:

@@ -1,9 +1,14 @@
 """Parity: after the same pass, the forms of a case are treated alike.
 
 - *ops*: an op type the pass removed from one form (a fusion, a fold) but not from another
-  form that had it too is a ``missed-optimization`` on the form that kept it;
+  form that had it too is a ``missed-optimization`` on the form that kept it — unless the form
+  that lost it is shown wrong (numbers differ, an output is missing, or its output fails to run
+  where the other's runs): a wrong fusion is the numeric oracle's ``wrong-result`` on that form,
+  and the form left alone is not blamed;
 - *precision*: the pass output's graph-output annotations are less precise on one form
-  (rank unknown where the other knows it; fewer ``dim_value`` / named dims) → ``less-precise``.
+  (rank unknown where the other knows it; fewer ``dim_value`` / named dims) → ``less-precise``,
+  only when the more precise annotation holds in every run (a wrong one is the annotations
+  oracle's ``annotation-violated`` on its own form).
 
 Status parity (accepted on one form, refused on another) is reported by the acceptance oracle.
 """
@@ -12,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from passcheck.oracles import annotations, numeric
 from passcheck.oracles._context import FormRun, op_key
 from passcheck.oracles._context import op_counts as _all_op_counts
 from passcheck.records import Finding
@@ -68,16 +74,17 @@ def _ops(c: FormRun, f: FormRun) -> list[Finding]:
     """At most one finding per direction: on the form that kept what the other lost; or, when
     neither kept anything back but the outputs still differ, on the uncommon form when the pass
     rewrote the two into different new op types."""
-    found = []
+    found, kept_any = [], False
     for a, b in ((c, f), (f, c)):
         kept = _kept(a, b)
-        if kept:
+        kept_any = kept_any or bool(kept)
+        if kept and not numeric.shown_wrong(a, b):  # a wrong rewrite of ``a`` is no optimization ``b`` missed
             found.append(_finding(a, b, kept))
-    if found:
+    if kept_any:
         return found
     ca, fa = op_counts(c.output), op_counts(f.output)
     new_c, new_f = sorted(set(ca) - set(op_counts(c.model))), sorted(set(fa) - set(op_counts(f.model)))
-    if ca != fa and new_c != new_f:
+    if ca != fa and new_c != new_f and not numeric.shown_wrong(c, f):
         return [_finding(c, f, [])]
     return []
 
@@ -137,11 +144,18 @@ def _precision(a: FormRun, b: FormRun) -> list[Finding]:
         if pb is None:
             continue
         ra = pa[o.name][0]
-        if (ra[0] > pb[0]) or (ra[0] == pb[0] == 1 and (ra[1] > pb[1] or (ra[1] == pb[1] and ra[1] + ra[2] > pb[1] + pb[2]))):
+        if not _more_precise(ra, pb):
+            continue
+        if annotations.holds(a, o.name):  # a more precise annotation that is wrong is not a standard to meet
             found.append(b.finding("less-precise", NAME,
-                                   f"graph output {o.name!r} after {b.pass_id}: {_fmt(o.type)} in {b.form!r} vs {_fmt(pa[o.name][1].type)} in {a.form!r}",
-                                   output=o.name, other_form=a.form))
+                                   f"graph output {o.name!r} after {b.pass_id}: {_fmt(o.type)} in {b.form!r} vs {_fmt(pa[o.name][1].type)} in {a.form!r}"
+                                   f" (which holds at run time)", output=o.name, other_form=a.form))
     return found
+
+
+def _more_precise(ra: tuple[int, int, int], pb: tuple[int, int, int]) -> bool:
+    """Whether precision ``ra`` (see :func:`precision`) is above ``pb``."""
+    return (ra[0] > pb[0]) or (ra[0] == pb[0] == 1 and (ra[1] > pb[1] or (ra[1] == pb[1] and ra[1] + ra[2] > pb[1] + pb[2])))
 
 
 def _fmt(tp) -> str:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -77,8 +78,10 @@ class AnnotationReport:
     """All violations of one run, the binding found, and coverage.
 
     ``annotated`` counts values with an annotation; ``checked`` those observed and checked;
-    ``unobserved`` maps the others to the reason they could not be checked; ``unchecked`` maps
-    observed values with nothing checkable (opaque types) to why.
+    ``unobserved`` maps the others to the reason they could not be checked; ``unobservable`` is
+    the part of ``unobserved`` the engine could not see (a limit of passcheck's engine, not of
+    the run: such a value may violate its annotation unseen); ``unchecked`` maps observed
+    values with nothing checkable (opaque types) to why.
     """
 
     violations: list[Violation]
@@ -87,6 +90,7 @@ class AnnotationReport:
     checked: int
     unobserved: dict[str, str]
     unchecked: dict[str, str] = dataclasses.field(default_factory=dict)
+    unobservable: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -98,11 +102,14 @@ class AnnotationReport:
         return any(v.role == PRECONDITION for v in self.violations)
 
     def coverage(self) -> dict[str, Any]:
-        return {"annotated": self.annotated, "checked": self.checked, "unobserved": len(self.unobserved), "unchecked": len(self.unchecked)}
+        """Counts, and ``reasons``: value → why it was not checked (unobserved and unchecked)."""
+        return {"annotated": self.annotated, "checked": self.checked, "unobserved": len(self.unobserved),
+                "unobservable": len(self.unobservable), "unchecked": len(self.unchecked),
+                "reasons": {**self.unobserved, **self.unchecked}}
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": self.ok, "binding": self.binding, "coverage": self.coverage(), "unobserved": self.unobserved,
-                "unchecked": self.unchecked, "violations": [v.to_json() for v in self.violations]}
+                "unobservable": self.unobservable, "unchecked": self.unchecked, "violations": [v.to_json() for v in self.violations]}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -280,7 +287,8 @@ def annotations(model: "onnx.ModelProto") -> list[tuple[str, "onnx.TypeProto", s
     return [(a.name, a.type, a.role) for a in annotated_values(model) if not a.scope]
 
 
-def check(model: "onnx.ModelProto", observed: Mapping[str, Any], *, unobservable: Mapping[str, str] | None = None) -> AnnotationReport:
+def check(model: "onnx.ModelProto", observed: Mapping[str, Any], *, unobservable: Mapping[str, str] | None = None,
+          unknown_dim_param: "str | re.Pattern[str] | None" = None) -> AnnotationReport:
     """Check every annotation of ``model`` against the values of one run.
 
     Args:
@@ -290,14 +298,20 @@ def check(model: "onnx.ModelProto", observed: Mapping[str, Any], *, unobservable
             ``dense_shape`` and ``values`` (sparse tensor); :class:`Repeated` for values inside
             subgraphs and functions.
         unobservable: key → why it could not be observed (reported, never counted as checked).
+        unknown_dim_param: a regex; a ``dim_param`` it fully matches (``\\?``, ``unk__\\d+``: some
+            tools' spelling of "unknown") asserts nothing, like a dim with neither field. Default:
+            every dim_param is a symbol (seed 000).
 
     Returns:
         An :class:`AnnotationReport` with every violation (empty when all hold).
+
+    Raises:
+        re.error: ``unknown_dim_param`` is not a valid regex.
     """
     plan = getattr(observed, "plan", None)
     if not isinstance(plan, AnnotationPlan) or plan.model is not model:
         plan = AnnotationPlan(model)
-    bmap = BindingMap()
+    bmap = BindingMap(re.compile(unknown_dim_param) if isinstance(unknown_dim_param, str) else unknown_dim_param)
     violations: list[Violation] = []
     why = dict(unobservable or {})
     unobserved: dict[str, str] = {}
@@ -319,7 +333,8 @@ def check(model: "onnx.ModelProto", observed: Mapping[str, Any], *, unobservable
     violations.extend(_symbol_violations(bmap))
     violations.sort(key=lambda v: (v.rule, v.value, v.message))
     unobserved = {k: v for k, v in unobserved.items() if k not in checked}
-    return AnnotationReport(violations, bmap.resolve(), plan.count, len(checked), unobserved, unchecked)
+    blind = {k: v for k, v in unobserved.items() if k in why}
+    return AnnotationReport(violations, bmap.resolve(), plan.count, len(checked), unobserved, unchecked, blind)
 
 
 _MISSING = object()
@@ -430,6 +445,19 @@ def _check_map(label: str, mt, value: Any, role: str, bmap: BindingMap) -> list[
     return out
 
 
+#: dim_param spellings some tools write for "unknown" on unrelated axes (not a symbol meant to bind).
+UNKNOWN_SPELLINGS = re.compile(r"\?|unk__\d+")
+
+
+def _convention(sym: str) -> str:
+    """The note naming an unknown-dim spelling, for a conflict on ``sym`` ('' for another name)."""
+    if not UNKNOWN_SPELLINGS.fullmatch(sym):
+        return ""
+    pattern = re.escape(sym) if sym == "?" else r"unk__\d+"
+    return (f"; {sym!r} is bound to several sizes: the tool uses it for unknown dims "
+            f"(--unknown-dim-param {pattern!r} treats such names as unknown)")
+
+
 def _symbol_violations(bmap: BindingMap) -> list[Violation]:
     out = []
     for sym, occs in bmap.conflicts().items():
@@ -444,5 +472,5 @@ def _symbol_violations(bmap: BindingMap) -> list[Violation]:
                 if o.size != bound:
                     out.append(Violation(o.value, o.role, "symbol", f"{o.value}: axis {o.axis} annotated {sym!r}, bound to {bound} by the inputs, run produced {o.size} (all occurrences: {where})", occs))
         else:
-            out.append(Violation(sym, ASSERTION, "symbol", f"symbol {sym!r} takes different sizes in one run: {where}", occs))
+            out.append(Violation(sym, ASSERTION, "symbol", f"symbol {sym!r} takes different sizes in one run: {where}{_convention(sym)}", occs))
     return out

@@ -34,6 +34,8 @@ def write_junit(path: str | Path, cells: Iterable[CellResult], suite: str = "pas
         if new:
             tc.result = [Failure(_xml("; ".join(f"[{f.kind}] {f.message}" for f in new)[:2000]), type_=",".join(sorted({f.kind for f in new})))]
             tc.system_out = _xml("\n".join(f"{f.headline()}\n  reproduce: {f.repro}" for f in new))
+        elif c.unchecked:
+            tc.result = [Failure(_xml("not checked: " + "; ".join(f"{k}: {v}" for k, v in c.unchecked.items())[:2000]), type_="unchecked")]
         elif c.status in ("skipped", "unavailable"):
             tc.result = [Skipped(_xml(f"{c.status}: {c.error or ''}"))]
         elif c.findings:

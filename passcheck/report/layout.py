@@ -21,7 +21,7 @@ from rich.text import Text
 from passcheck.records import CellResult
 from passcheck.report.summary import ABBREV, grid, label
 
-STYLE = {"ok": "green", "known": "yellow", "skip": "dim", "n/a": "dim"}
+STYLE = {"ok": "green", "known": "yellow", "unchecked": "magenta", "skip": "dim", "n/a": "dim"}
 
 #: One letter per finding kind in the compact grid.
 KIND_MARKS = {
@@ -29,7 +29,8 @@ KIND_MARKS = {
     "missed-optimization": "M", "less-precise": "P", "expectation-failed": "E",
 }
 #: Marks of the verdicts without an unexpected finding, and their meaning in the legend.
-STATE_MARKS = {"ok": ("✓", "ok"), "expected": ("k", "known"), "skipped": ("-", "skipped"), "unavailable": ("?", "n/a")}
+STATE_MARKS = {"ok": ("✓", "ok"), "expected": ("k", "known"), "unchecked": ("u", "unchecked"), "skipped": ("-", "skipped"),
+               "unavailable": ("?", "n/a")}
 
 
 def mark(cell: CellResult) -> str:
@@ -113,5 +114,5 @@ def _compact(columns: list[str], rows: dict, console: Console, what: str) -> Non
 def _mark_style(m: str) -> str:
     for state, (ch, _what) in STATE_MARKS.items():
         if m == ch:
-            return {"ok": "green", "expected": "yellow"}.get(state, "dim")
+            return {"ok": "green", "expected": "yellow", "unchecked": "magenta"}.get(state, "dim")
     return "dim" if m == "·" else "bold red"

@@ -7,7 +7,7 @@ from typing import Any
 
 from passcheck.records import CellResult
 from passcheck.report.rootcause import root_causes, unexpected_phrase
-from passcheck.report.summary import counts, grid, label
+from passcheck.report.summary import counts, coverage_line, grid, label, unchecked_lines
 
 
 def _esc(text: str) -> str:
@@ -20,7 +20,9 @@ def render(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] 
     n = counts(cells)
     causes = root_causes(cells)
     out = [f"# {title}", "", f"{n['cells']} cells: **{n['unexpected']} unexpected findings ({unexpected_phrase(causes)})**, "
-           f"{n['expected']} known, {n['skipped']} skipped, {n['unavailable']} unavailable.", ""]
+           f"{n['expected']} known, **{n['unchecked']} unchecked**, {n['skipped']} skipped, {n['unavailable']} unavailable.", ""]
+    if cov := coverage_line(cells):
+        out += [f"Coverage: {_esc(cov)}.", ""]
     for env, versions in (environments or {}).items():
         out.append(f"- `{env}`: " + ", ".join(f"{k} {v}" for k, v in versions.items() if v))
     out += ["", "| case | form | env | " + " | ".join(f"`{p}`" for p in passes) + " |", "|---" * (3 + len(passes)) + "|"]
@@ -32,6 +34,8 @@ def render(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] 
             f = rc.finding
             also = "; ".join(f"{o.form} \\| `{o.pass_id}` {o.kind}" for o in rc.others)
             out.append(f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | {_esc(f.message)} | {also} | {_esc(f.reason) if rc.expected else ''} |")
+    if lines := unchecked_lines(cells):
+        out += ["", "## Not checked", "", *(f"- {_esc(line)}" for line in lines)]
     return "\n".join(out) + "\n"
 
 

@@ -22,7 +22,7 @@ def label(cell: CellResult) -> str:
     v = cell.verdict
     if v == "findings":
         return ",".join(sorted({ABBREV.get(f.kind, f.kind) for f in cell.findings if not f.expected}))
-    return {"ok": "ok", "expected": "known", "skipped": "skip", "unavailable": "n/a"}.get(v, v)
+    return {"ok": "ok", "expected": "known", "unchecked": "unchecked", "skipped": "skip", "unavailable": "n/a"}.get(v, v)
 
 
 def grid(cells: Iterable[CellResult]) -> tuple[list[str], dict[tuple[str, str, str], dict[str, CellResult]]]:
@@ -36,11 +36,44 @@ def grid(cells: Iterable[CellResult]) -> tuple[list[str], dict[tuple[str, str, s
 
 
 def counts(cells: Iterable[CellResult]) -> dict[str, int]:
-    out = {"cells": 0, "unexpected": 0, "expected": 0, "skipped": 0, "unavailable": 0}
+    out = {"cells": 0, "unexpected": 0, "expected": 0, "unchecked": 0, "skipped": 0, "unavailable": 0}
     for c in cells:
         out["cells"] += 1
+        out["unchecked"] += c.verdict == "unchecked"
         out["unexpected"] += sum(not f.expected for f in c.findings)
         out["expected"] += sum(f.expected for f in c.findings)
         out["skipped"] += c.status == "skipped"
         out["unavailable"] += c.status == "unavailable"
     return out
+
+
+def unchecked_lines(cells: Iterable[CellResult]) -> list[str]:
+    """One line per part of a cell that was not checked: ``case | form | pass | env: what: why``."""
+    return [f"{c.case} | {c.form} | {c.pass_id} | {c.env}: {what}: {why}" for c in cells for what, why in c.unchecked.items()]
+
+
+def _reason_kind(why: str) -> str:
+    """A value-independent summary of why an annotated value was not checked."""
+    for marker, kind in (("never ran", "subgraph or function never ran"), ("reference evaluator could not", "the reference evaluator failed"),
+                         ("cannot expose", "engine cannot observe (subgraph or function)"), ("opaque", "opaque type")):
+        if marker in why:
+            return kind
+    return why.split(" (")[0][:80]
+
+
+def coverage_line(cells: Iterable[CellResult]) -> str:
+    """Annotation coverage summed over cells: ``annotations: A annotated, C checked, U unobserved
+    (n: reason, …)``; reasons grouped, most frequent first. '' when nothing was annotated."""
+    total = {"annotated": 0, "checked": 0, "unobserved": 0, "unchecked": 0}
+    reasons: dict[str, int] = {}
+    for c in cells:
+        for k in total:
+            total[k] += int(c.coverage.get(k, 0) or 0)
+        for why in (c.coverage.get("reasons") or {}).values():
+            key = _reason_kind(why)
+            reasons[key] = reasons.get(key, 0) + 1
+    if not total["annotated"]:
+        return ""
+    shown = "; ".join(f"{n}: {why}" for why, n in sorted(reasons.items(), key=lambda kv: -kv[1])[:4])
+    return (f"annotations: {total['annotated']} annotated, {total['checked']} checked, {total['unobserved']} unobserved, "
+            f"{total['unchecked']} unchecked" + (f" ({shown})" if shown else ""))

@@ -12,6 +12,8 @@
   model-local functions cannot be observed this way: they are reported unobservable.
 - ``reference``: :func:`passcheck.runtime.reference.run_reference`, which sees every value of
   every scope, once per iteration or call.
+- ``auto`` (the default): ``ort`` for the main graph; when the model has subgraphs or
+  model-local functions, the reference evaluator for their values (:func:`with_subscopes`).
 
 Annotated initializers (a graph input with a default, or a value_info naming an initializer)
 are observed from the model itself when not fed.
@@ -40,7 +42,7 @@ from passcheck.runtime.session import observation_copy, session_options
 if TYPE_CHECKING:
     import onnx
 
-ENGINES = ("ort", "reference")
+ENGINES = ("auto", "ort", "reference")
 
 #: Node names given in the session's copy; a profiled kernel with another name was added by onnxruntime.
 _NODE_TAG = "passcheck.node."
@@ -269,13 +271,42 @@ def _observe_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], main: list[
     return _run_exposed(model, feeds, wanted, tensors_only=not not_tensor)
 
 
-def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "ort") -> tuple[dict[str, Any], dict[str, str]]:
+def with_subscopes(model: "onnx.ModelProto", feeds: Mapping[str, Any], observed: dict[str, Any],
+                   unobservable: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
+    """Complete an ``ort`` observation with the values ``unobservable`` names (subgraph and
+    function values), read from one reference-evaluator run on the same feeds.
+
+    Returns:
+        (observed, unobservable): ``observed`` with every subscope value the evaluator produced
+        (a value of a branch that never ran stays absent: not produced in this run); what is still
+        unobservable, with why (the evaluator failed, e.g. an op it does not implement).
+    """
+    if not unobservable:
+        return observed, {}
+    from passcheck.records import brief
+    from passcheck.runtime.reference import run_reference
+
+    try:
+        r = run_reference(model, feeds)
+        error = r.error
+    except Exception as exc:  # noqa: BLE001 - the evaluator is a tool passcheck uses; its failure limits coverage
+        r, error = None, f"{type(exc).__name__}: {exc}"
+    if error:
+        note = f"the reference evaluator could not run the model: {brief(error, 160)}"
+        return observed, {k: f"{v.split('; use --engine')[0]}; {note}" for k, v in unobservable.items()}
+    merged = Observed(observed, plan=getattr(observed, "plan", None))
+    merged.update({k: r.observed[k] for k in unobservable if k in r.observed})
+    return merged, {}
+
+
+def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "auto") -> tuple[dict[str, Any], dict[str, str]]:
     """Run ``model`` on ``feeds`` and return what was observed of its annotated values.
 
     Args:
         model: the model (not modified; its annotations do not influence the run).
         feeds: input name → value.
-        engine: ``ort`` (fast; main graph only) or ``reference`` (every scope).
+        engine: ``auto`` (``ort``, plus the reference evaluator for subgraph and function
+            values), ``ort`` (fast; main graph only) or ``reference`` (every scope).
 
     Returns:
         (observed, unobservable): observation key → value (see
@@ -304,4 +335,7 @@ def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "o
     rest = {k for k, _ in main if k not in observed}
     if rest:  # an annotated initializer not fed (an overridable default, or value_info on a weight)
         observed.update(_initializer_values(model, rest, feeds))
-    return observed, _unobservable_by_ort(model, plan) if plan.nested else {}
+    blind = _unobservable_by_ort(model, plan) if plan.nested else {}
+    if engine == "auto":
+        return with_subscopes(model, feeds, observed, blind)
+    return observed, blind

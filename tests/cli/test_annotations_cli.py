@@ -30,7 +30,7 @@ def _vi(text):
 def test_all_hold_exit_0(tmp_path, capsys):
     assert main(["annotations", _save(tmp_path, GOOD), "--bind", "N=4"]) == 0
     out = capsys.readouterr().out
-    assert "binding N=4" in out and "2 run(s)" in out and "every checked annotation holds" in out
+    assert "binding N=4" in out and "2 run(s)" in out and "every annotation was checked and holds" in out
 
 
 def test_violations_exit_1_and_json(tmp_path, capsys):
@@ -53,9 +53,69 @@ def test_reference_engine_sees_subgraphs(tmp_path, capsys):
     }'''
     path = _save(tmp_path, loop)
     np.savez(tmp_path / "f.npz", trip=np.array(2, np.int64), cond=np.array(True), x0=np.ones(3, np.float32))
-    assert main(["annotations", path, "--feeds", str(tmp_path / "f.npz")]) == 0
-    assert "onnxruntime cannot expose subgraph values" in capsys.readouterr().out
+    assert main(["annotations", path, "--feeds", str(tmp_path / "f.npz"), "--engine", "ort"]) == 1  # not seen is not a pass
+    out = capsys.readouterr().out
+    assert "onnxruntime cannot expose subgraph values" in out and "were not checked" in out and "VIOLATED" not in out
     assert main(["annotations", path, "--feeds", str(tmp_path / "f.npz"), "--engine", "reference"]) == 1
+    assert main(["annotations", path, "--feeds", str(tmp_path / "f.npz")]) == 1  # auto: the body's values too
+    assert "VIOLATED" in capsys.readouterr().out
+
+
+IF_MODEL = '''<ir_version: 8, opset_import: ["" : 18]>
+g (bool c, float[N] x) => (float[N] y) {
+  y = If(c) <then_branch = t () => (float[K] a) { a = Identity(x) },
+             else_branch = e () => (float[K] b) { b0 = Concat<axis=0>(x, x)  b = Identity(b0) }>
+}'''
+
+
+def _if_model(tmp_path):
+    m = parser.parse_model(IF_MODEL)
+    else_g = m.graph.node[0].attribute[1].g
+    else_g.value_info.append(parser.parse_graph("g (float[N] b0) => (float u) { u = Identity(b0) }").input[0])  # wrong: b0 is [2N]
+    m.graph.output[0].type.tensor_type.ClearField("shape")  # the main graph holds; only the else branch is wrong
+    p = tmp_path / "if.onnx"
+    onnx.save(m, p)
+    return str(p)
+
+
+def test_if_branch_violation_exits_1_by_default(tmp_path, capsys):
+    """Issue 11 item 2: a violation only inside an If branch is found by default (engine auto)."""
+    path = _if_model(tmp_path)
+    np.savez(tmp_path / "f.npz", c=np.array(False), x=np.ones(2, np.float32))
+    assert main(["annotations", path, "--feeds", str(tmp_path / "f.npz")]) == 1
+    out = capsys.readouterr().out
+    assert "engine auto" in out and "VIOLATED" in out and "b0" in out
+
+
+def test_branch_that_never_ran_is_not_a_failure(tmp_path, capsys):
+    """A value of a branch that did not run has nothing to check: exit 0, and coverage says why."""
+    path = _if_model(tmp_path)
+    np.savez(tmp_path / "f.npz", c=np.array(True), x=np.ones(2, np.float32))
+    js = tmp_path / "r.json"
+    md = tmp_path / "r.md"
+    assert main(["annotations", path, "--feeds", str(tmp_path / "f.npz"), "--json", str(js), "--markdown", str(md)]) == 0
+    out = capsys.readouterr().out
+    assert "| unobserved |" in md.read_text() and "never ran" in md.read_text()
+    assert "never ran" in out and "every annotation was checked and holds" in out
+    run = json.loads(js.read_text())["runs"][0]
+    assert run["coverage"]["unobservable"] == 0 and run["coverage"]["unobserved"] >= 1
+
+
+UNK = '''<ir_version: 8, opset_import: ["" : 18]>
+g (float[N, 3] x) => (float["?", "?"] y) { y = Transpose<perm=[1, 0]>(x) }'''
+
+
+def test_unknown_dim_param_spelling(tmp_path, capsys):
+    """Issue 11 item 6: '?' as a symbol conflicts (seed 000 default) and the finding names the
+    convention; --unknown-dim-param makes matching names assert nothing."""
+    path = _save(tmp_path, UNK)
+    assert main(["annotations", path, "--bind", "N=4"]) == 1
+    out = capsys.readouterr().out
+    assert "'?' is bound to several sizes: the tool uses it for unknown dims" in out
+    assert main(["annotations", path, "--bind", "N=4", "--unknown-dim-param", r"\?"]) == 0
+    capsys.readouterr()
+    assert main(["annotations", path, "--unknown-dim-param", "[unclosed"]) == 2
+    assert "not a valid regex" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -159,3 +159,32 @@ def test_passcheck_fixture_checks_a_model_and_a_command_line_pass(pytester):
             passcheck.assert_pass_ok("cmd:cp {in} {out}", "optional-input/conv-bn")
     ''')
     pytester.runpytest().assert_outcomes(passed=2)
+
+
+def test_unchecked_outputs_skip_the_test_with_the_reason(pytester):
+    """Issue 11 item 3: a pass on a model with no reference run is not green: skipped, with why."""
+    import inspect
+
+    from tests.quality.planted import negate_everything
+
+    _write(pytester, '''
+        import onnx
+''' + textwrap.indent(inspect.getsource(negate_everything), " " * 8) + '''
+
+        def test_model(passcheck):
+            model = onnx.parser.parse_model(\'\'\'<ir_version: 8, opset_import: ["" : 18, "custom.x" : 1]>
+                g (float[2, 3] x) => (float[2, 3] y) { y = custom.x.Twice(x) }\'\'\')
+            passcheck.assert_model_ok(model, passes=[negate_everything], include_input=False)
+    ''')
+    result = pytester.runpytest("-p", "no:cacheprovider", "-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["SKIPPED*not everything was checked", "*output 'y': not compared: the unoptimized run*"])
+
+
+def test_marker_takes_unknown_dim_param(pytester):
+    """Issue 11 item 6: the marker forwards unknown_dim_param; a bad regex is a usage error."""
+    _marked(pytester, 'cases=["optional-input/conv-add"], passes=[noop], unknown_dim_param=r"unk__\\d+"')
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=2)
+    _marked(pytester, 'cases=["optional-input/conv-add"], passes=[noop], unknown_dim_param="[bad"')
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.stdout.fnmatch_lines(["*unknown_dim_param must be a regex*"])

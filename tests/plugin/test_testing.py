@@ -10,6 +10,7 @@ import pytest
 from passcheck.errors import PasscheckError, UnknownIdError
 from passcheck.passes import FunctionAdapter, get_pass
 from passcheck.testing import FindingsError, as_adapter, assert_model_ok, check_model_passes, check_pass, format_findings, pass_id_of
+from tests.quality.planted import negate_everything
 
 
 class ScaleWeights(ir.passes.InPlacePass):
@@ -58,3 +59,23 @@ def test_assert_model_ok_reports_a_wrong_value_info_on_the_input_itself():
         assert_model_ok(model, ["ort:disabled"], oracles=["annotations"])
     assert ("input", "annotation-violated") in {(f.pass_id, f.kind) for f in info.value.findings}
     assert "axis 1 annotated 5" in str(info.value)
+
+
+#: A form onnxruntime cannot run (an op of an unregistered domain): there is no reference run.
+UNRUNNABLE = '''<ir_version: 8, opset_import: ["" : 18, "custom.x" : 1]>
+g (float[2, 3] x) => (float[2, 3] y) { y = custom.x.Twice(x) }'''
+
+
+def test_outputs_never_compared_are_not_a_pass():
+    """Issue 11 item 3: without a reference run nothing was compared, so assert_model_ok fails
+    with the reason (it used to pass green)."""
+    model = onnx.parser.parse_model(UNRUNNABLE)
+    with pytest.raises(FindingsError) as info:
+        assert_model_ok(model, [negate_everything], include_input=False)
+    text = str(info.value)
+    assert info.value.findings == [] and len(info.value.unchecked) == 1
+    assert "not checked" in text and "output 'y'" in text and "the unoptimized run of form 'common' fails" in text
+    assert check_model_passes(model, [negate_everything], include_input=False, oracles=["numeric"]) == []  # no finding, but...
+    with pytest.raises(FindingsError):
+        assert_model_ok(model, [negate_everything], include_input=False, oracles=["numeric"])
+    assert_model_ok(model, [negate_everything], include_input=False, oracles=["annotations"])  # not the numeric oracle's part

@@ -78,3 +78,12 @@ def invalid_output(model: onnx.ModelProto) -> onnx.ModelProto:
     del model.opset_import[:]
     model.opset_import.add(domain="com.example", version=1)
     return model
+
+
+def negate_everything(model: onnx.ModelProto) -> onnx.ModelProto:
+    """Replaces the first node by Neg: every output wrong, and the output runs where the input
+    may not. Caught by: numeric (wrong-result), or reported unchecked when the input does not run."""
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    out.graph.node[0].op_type, out.graph.node[0].domain = "Neg", ""
+    return out

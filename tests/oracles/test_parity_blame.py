@@ -1,0 +1,115 @@
+"""Issue 11 item 4 (and 7): parity blames a form only after verifying the claim about the other
+form at run time; precision parity itself is proven able to fail."""
+
+from __future__ import annotations
+
+import onnx
+import pytest
+from onnx import parser
+
+from passcheck.engine import Subject, evaluate
+from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+
+#: Two forms of y = -(-x): ``common`` as two Negs; ``detour`` with an Identity in between.
+COMMON = '''<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3, 4] x) => (float y_unused_name) { t = Neg(x)  y = Neg(t) }'''
+DETOUR = '''<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3, 4] x) => (float y_unused_name) { t = Neg(x)  u = Identity(t)  y = Neg(u) }'''
+
+
+def _model(text: str) -> onnx.ModelProto:
+    return parser.parse_model(text.replace("float y_unused_name", "float[2, 3, 4] y"))
+
+
+def _is_common(model: onnx.ModelProto) -> bool:
+    return len(model.graph.node) == 2
+
+
+def _set_output_shape(model: onnx.ModelProto, dims) -> onnx.ModelProto:
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    tt = out.graph.output[0].type.tensor_type
+    if dims is None:
+        tt.ClearField("shape")
+        return out
+    tt.shape.ClearField("dim")
+    tt.shape.SetInParent()
+    for d in dims:
+        tt.shape.dim.add(**({"dim_value": d} if isinstance(d, int) else {"dim_param": d}))
+    return out
+
+
+def _evaluate(fn, forms=None):
+    pid = f"planted:{fn.__name__}"
+    register_pass(FunctionAdapter(pid, fn))
+    try:
+        subject = Subject("parity/blame", forms or {"common": _model(COMMON), "detour": _model(DETOUR)}, [{}, {}])
+        cells = evaluate(subject, [pid], check_input=False)
+    finally:
+        unregister_pass(pid)
+    return {c.form: c for c in cells}
+
+
+def _kinds(cell):
+    return sorted((f.oracle, f.kind) for f in cell.findings)
+
+
+@pytest.mark.parametrize(("wrong", "right"), [
+    ([2, 3, 5], [2, 3, 4]),            # a wrong static shape is not "more precise" than a right one
+    ([2, 3, 4, 1, 1], ["A", "B", 4]),  # a rank-5 annotation of a rank-3 value
+    ([4, 3, 2], ["A", "B", "C"]),      # nor than named dims
+])
+def test_a_wrong_precise_annotation_blames_its_own_form_only(wrong, right):
+    def annotate_by_form(model):
+        """Planted bug: a wrong output shape on ``common``, a correct (less specific) one on ``detour``."""
+        return _set_output_shape(model, wrong if _is_common(model) else right)
+
+    cells = _evaluate(annotate_by_form)
+    assert ("annotations", "annotation-violated") in _kinds(cells["common"])
+    assert _kinds(cells["detour"]) == [], cells["detour"].findings
+
+
+def test_a_less_precise_annotation_is_found_when_the_precise_one_holds():
+    """Item 7: precision parity can fail (disabling it fails this test)."""
+    def lose_dims_on_detour(model):
+        """Planted bug: the output's static dims become named on ``detour`` only."""
+        return _set_output_shape(model, [2, 3, 4] if _is_common(model) else ["A", 3, 4])
+
+    cells = _evaluate(lose_dims_on_detour)
+    assert _kinds(cells["detour"]) == [("parity", "less-precise")]
+    assert "holds at run time" in cells["detour"].findings[0].message
+    assert _kinds(cells["common"]) == []
+
+
+def test_a_wrong_fusion_is_wrong_result_not_a_missed_optimization_elsewhere():
+    def drop_second_neg_on_common(model):
+        """Planted bug: on ``common`` the second Neg is removed without rewiring its meaning
+        (y = t, i.e. -x); ``detour`` is left alone (and stays right)."""
+        if not _is_common(model):
+            return model
+        out = onnx.ModelProto()
+        out.CopyFrom(model)
+        second = out.graph.node[1]
+        out.graph.node.remove(second)
+        out.graph.node[0].output[0] = "y"
+        return out
+
+    cells = _evaluate(drop_second_neg_on_common)
+    assert ("numeric", "wrong-result") in _kinds(cells["common"])
+    assert _kinds(cells["detour"]) == [], cells["detour"].findings
+
+
+def test_a_right_fusion_on_one_form_is_still_a_missed_optimization_on_the_other():
+    def drop_double_neg_on_common(model):
+        """Planted bug: -(-x) → x on ``common`` only (right there); ``detour`` keeps both Negs."""
+        if not _is_common(model):
+            return model
+        out = onnx.ModelProto()
+        out.CopyFrom(model)
+        del out.graph.node[:]
+        out.graph.node.add(op_type="Identity", input=["x"], output=["y"])
+        return out
+
+    cells = _evaluate(drop_double_neg_on_common)
+    assert _kinds(cells["detour"]) == [("parity", "missed-optimization")]
+    assert _kinds(cells["common"]) == []
