@@ -93,6 +93,8 @@ class CellResult:
             reference evaluator failed). Not empty → verdict ``unchecked`` unless a finding
             already fails the cell. Parts that cannot be observed for a reason that is not
             passcheck's (a branch that never ran) are in ``coverage``, not here.
+        unchecked_known: the reason of the baseline entry that accepts ``unchecked`` (its id is
+            :attr:`unchecked_id`); set, the cell's verdict is ``expected`` instead.
     """
 
     case: str
@@ -110,10 +112,17 @@ class CellResult:
     findings: list[Finding] = dataclasses.field(default_factory=list)
     coverage: dict[str, Any] = dataclasses.field(default_factory=dict)
     unchecked: dict[str, str] = dataclasses.field(default_factory=dict)
+    unchecked_known: str = ""
 
     @property
     def key(self) -> tuple[str, str, str, str]:
         return (self.case, self.form, self.pass_id, self.env)
+
+    @property
+    def unchecked_id(self) -> str:
+        """Baseline id of this cell's unchecked parts, ``case:form|pass|unchecked|unchecked``:
+        a baseline entry naming it accepts them (``unchecked_known`` then holds its reason)."""
+        return f"{self.case}:{self.form}|{self.pass_id}|unchecked|unchecked"
 
     @property
     def verdict(self) -> str:
@@ -123,9 +132,9 @@ class CellResult:
             return "unavailable"
         if any(not f.expected for f in self.findings):
             return "findings"
-        if self.unchecked:
+        if self.unchecked and not self.unchecked_known:
             return "unchecked"
-        if self.findings:
+        if self.findings or self.unchecked:
             return "expected"
         return "ok"
 

@@ -34,7 +34,7 @@ def finish(args, report: Report, *, title: str = "passcheck report") -> int:
     if getattr(args, "write_baseline", None):
         from passcheck.report.json_report import atomic_write
 
-        atomic_write(args.write_baseline, baseline.from_findings(report.findings))
+        atomic_write(args.write_baseline, baseline.from_cells(report.cells))
     sys.stdout.flush()
     return report.exit_code
 

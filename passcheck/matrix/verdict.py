@@ -36,12 +36,12 @@ def apply_baseline(cells: Sequence[CellResult], path: str | Path, environments: 
 
 
 def write_baseline(path: str | Path, cells: Sequence[CellResult], environments: Sequence[str]) -> None:
-    """Write every finding of ``cells`` as a baseline: one entry per finding id, with ``envs``
+    """Write every finding of ``cells`` (and every cell's unchecked parts) as a baseline: one entry per id, with ``envs``
     where it occurs unless it occurs in every environment of ``environments``."""
-    from passcheck.report.baseline import from_findings
+    from passcheck.report.baseline import from_cells
     from passcheck.report.json_report import atomic_write
 
-    atomic_write(path, from_findings((f for c in cells for f in c.findings), environments=environments))
+    atomic_write(path, from_cells(cells, environments=environments))
 
 
 def notes(meta: dict[str, Any]) -> list[str]:

@@ -6,6 +6,9 @@ Format (JSON)::
     {"known": [{"id": "<finding id or glob>", "reason": "...", "link": "...", "envs": ["onnx-1.18"]}]}
 
 Finding ids look like ``case:form|pass|oracle|kind`` (see Finding.id); ``*`` globs are allowed.
+A cell whose parts could not be checked (verdict ``unchecked``) is named
+``case:form|pass|unchecked|unchecked`` (see CellResult.unchecked_id): an entry with that id accepts
+its unchecked parts, with the reason, as it accepts a known finding.
 ``envs`` (optional) limits an entry to findings of those environment ids (``passcheck matrix``
 columns; ``run`` / ``check`` findings are in env ``local``); absent means every environment.
 Files without ``envs`` (every baseline written before environments existed) load unchanged.
@@ -33,7 +36,14 @@ class Known:
     envs: tuple[str, ...] | None = None
 
     def matches(self, f: Finding) -> bool:
-        return (self.envs is None or f.env in self.envs) and (f.id == self.id or fnmatch.fnmatchcase(f.id, self.id))
+        return self.matches_id(f.id, f.env)
+
+    def matches_id(self, item_id: str, env: str) -> bool:
+        return (self.envs is None or env in self.envs) and (item_id == self.id or fnmatch.fnmatchcase(item_id, self.id))
+
+    def matches_cell(self, cell: CellResult) -> bool:
+        """A finding of ``cell``, or its unchecked parts, is what this entry names."""
+        return any(self.matches(f) for f in cell.findings) or bool(cell.unchecked) and self.matches_id(cell.unchecked_id, cell.env)
 
     def covers_cell(self, cell: CellResult) -> bool:
         """Whether ``cell`` (case, form, pass) is one this entry's id can name, whatever its findings."""
@@ -79,15 +89,26 @@ def apply(cells: Iterable[CellResult], known: list[Known]) -> list[Known]:
         for f in cell.findings:
             for i, k in enumerate(known):
                 if k.matches(f):
-                    f.expected, f.reason = True, k.reason + (f" ({k.link})" if k.link else "")
+                    f.expected, f.reason = True, _reason(k)
+                    used.add(i)
+                    break
+        if cell.unchecked:
+            for i, k in enumerate(known):
+                if k.matches_id(cell.unchecked_id, cell.env):
+                    cell.unchecked_known = _reason(k)
                     used.add(i)
                     break
     return [k for i, k in enumerate(known) if i not in used]
 
 
+def _reason(k: Known) -> str:
+    return k.reason + (f" ({k.link})" if k.link else "")
+
+
 def reset(cells: Iterable[CellResult]) -> None:
     """Forget earlier baseline matches (before applying another baseline to loaded results)."""
     for c in cells:
+        c.unchecked_known = ""
         for f in c.findings:
             f.expected, f.reason = False, ""
 
@@ -119,16 +140,26 @@ def status(cells: Sequence[CellResult], known: Sequence[Known], environments: Se
             if c.env not in envs or c.status in ("skipped", "unavailable") or not k.covers_cell(c):
                 continue
             ran.add(c.env)
-            if any(k.matches(f) for f in c.findings):
+            if k.matches_cell(c):
                 occurs.add(c.env)
         out.append(EntryStatus(k, tuple(e for e in envs if e in occurs), tuple(e for e in envs if e in ran - occurs),
                                tuple(e for e in envs if e not in ran)))
     return out
 
 
+def from_cells(cells: Iterable[CellResult], reason: str = "known at baseline creation",
+               environments: Sequence[str] | None = None) -> str:
+    """A baseline file's text accepting the current state of ``cells``: every finding, and the
+    unchecked parts of every cell that has some (see :func:`from_findings`)."""
+    cells = list(cells)
+    return from_findings((f for c in cells for f in c.findings), reason, environments,
+                         unchecked=[c for c in cells if c.unchecked])
+
+
 def from_findings(findings: Iterable[Finding], reason: str = "known at baseline creation",
-                  environments: Sequence[str] | None = None) -> str:
-    """A baseline file's text listing ``findings`` (to accept the current state).
+                  environments: Sequence[str] | None = None, unchecked: Iterable[CellResult] = ()) -> str:
+    """A baseline file's text listing ``findings`` and the ``unchecked`` cells' parts (to accept
+    the current state).
 
     With ``environments`` (a matrix's environment ids), each entry lists the ``envs`` where its
     id occurs, and has no ``envs`` (every environment) when it occurs in all of them.
@@ -136,6 +167,8 @@ def from_findings(findings: Iterable[Finding], reason: str = "known at baseline 
     where: dict[str, set[str]] = {}
     for f in findings:
         where.setdefault(f.id, set()).add(f.env)
+    for c in unchecked:
+        where.setdefault(c.unchecked_id, set()).add(c.env)
     entries = []
     for i in sorted(where):
         e: dict = {"id": i, "reason": reason}
