@@ -16,7 +16,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 
-from passcheck import __version__
+from passcheck import __version__, interrupts
 from passcheck.errors import PasscheckError
 
 
@@ -49,7 +49,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "handler", None):
             parser.print_help(sys.stderr)
             return 2
-        return int(args.handler(args))
+        with interrupts.handled():  # SIGINT and SIGTERM: KeyboardInterrupt, cleanup, exit 130
+            code = int(args.handler(args))
+            interrupts.check()  # a signal whose KeyboardInterrupt was lost still ends in 130
+        return code
     except PasscheckError as exc:
         print(f"passcheck: error: {exc}", file=sys.stderr)
         return exc.exit_code
