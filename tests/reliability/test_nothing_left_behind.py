@@ -209,3 +209,24 @@ def test_matrix_timeout_of_a_cmd_pass_leaves_nothing(box):
     assert proc.returncode == 1, err
     assert '"timeout"' in (out / "report.json").read_text()
     box.assert_clean()
+
+
+@pytest.mark.matrix
+def test_matrix_signal_while_uv_creates_the_environment_leaves_nothing(box):
+    """Ctrl-C while uv installs the pins: uv is killed too (it runs in a session of its own, so the
+    terminal's Ctrl-C would not reach it), and the half-made environment is redone next time."""
+    cache = box.tmp / "cache"
+    box.env["PASSCHECK_CACHE"] = str(cache)
+    proc = box.start("matrix", "--env", "onnx-1.23", "--case", "constant/pad-pads-opset17", "--out", str(box.tmp / "mx"),
+                     "--source", str(REPO), "--envs-dir", str(REPO / "ci" / "envs"), "--progress", "lines")
+
+    def installing() -> bool:
+        return any("pip install" in log.read_text() for log in cache.glob("envs/onnx-1.23-*.log"))
+
+    _until(lambda: installing() or proc.poll() is not None, 300, "uv to start installing")
+    assert proc.poll() is None, proc.stderr.read()
+    proc.send_signal(signal.SIGINT)
+    err = proc.communicate(timeout=120)[1]
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    box.assert_clean()
+    assert not list(cache.glob("envs/onnx-1.23-*/.passcheck-pins")), "an interrupted environment must not look complete"
