@@ -57,3 +57,4 @@ def handled() -> Iterator[None]:
     finally:
         for sig, h in old.items():
             signal.signal(sig, h)
+        _received = None  # later work in this process (a test calling the CLI twice) starts clean

@@ -230,3 +230,26 @@ def test_matrix_signal_while_uv_creates_the_environment_leaves_nothing(box):
     assert proc.returncode == 130 and "Traceback" not in err, err
     box.assert_clean()
     assert not list(cache.glob("envs/onnx-1.23-*/.passcheck-pins")), "an interrupted environment must not look complete"
+
+
+def test_a_signal_whose_interrupt_is_dropped_in_a_finalizer_still_stops_the_command(monkeypatch):
+    """Python drops an exception raised in ``__del__`` (it only reports it): a Ctrl-C that lands
+    there would be lost and the run would finish with exit 0/1. The latch raises it again."""
+    from passcheck import interrupts
+
+    dropped = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: dropped.append(u.exc_type))
+
+    class SignalsItself:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(10_000):  # the handler runs in here; its KeyboardInterrupt is dropped
+                pass
+
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(KeyboardInterrupt):
+        with interrupts.handled():
+            SignalsItself()
+            assert dropped == [KeyboardInterrupt] and interrupts.received() == signal.SIGTERM
+            interrupts.check()
+    assert interrupts.received() is None and signal.getsignal(signal.SIGTERM) is before
