@@ -13,6 +13,8 @@ import os
 import signal
 from pathlib import Path
 
+from passcheck import interrupts
+
 _PROC = Path("/proc")
 
 
@@ -63,29 +65,27 @@ def kill_tree(pid: int | None, *, group: bool = True) -> None:
     """
     if pid is None or pid <= 0:
         return
-    # Ctrl-C must not land between SIGSTOP and SIGKILL (stopped processes would be left behind):
-    # the signals wait until the tree is dead, then their handler runs as usual.
-    masked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    stopped: set[int] = {pid}
-    try:
-        if _PROC.is_dir():
-            _signal(pid, signal.SIGSTOP)
-            while True:  # stopped processes cannot fork: a few rounds reach a fixed point
-                new = descendants(pid) - stopped
-                for p in new:
-                    _signal(p, signal.SIGSTOP)
-                stopped |= new
-                if not new:
-                    break
-    finally:
-        if group:
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-        for p in stopped:
-            _signal(p, signal.SIGKILL)
-        signal.pthread_sigmask(signal.SIG_SETMASK, masked)
+    # Ctrl-C must not land between SIGSTOP and SIGKILL (stopped processes would be left behind)
+    with interrupts.deferred():
+        stopped: set[int] = {pid}
+        try:
+            if _PROC.is_dir():
+                _signal(pid, signal.SIGSTOP)
+                while True:  # stopped processes cannot fork: a few rounds reach a fixed point
+                    new = descendants(pid) - stopped
+                    for p in new:
+                        _signal(p, signal.SIGSTOP)
+                    stopped |= new
+                    if not new:
+                        break
+        finally:
+            if group:
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            for p in stopped:
+                _signal(p, signal.SIGKILL)
 
 
 class Stopped(Exception):

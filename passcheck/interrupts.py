@@ -32,6 +32,17 @@ def check() -> None:
         raise KeyboardInterrupt
 
 
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """SIGINT and SIGTERM wait until the block is done (e.g. a cell recorded in both the report
+    and the stream, or a process tree stopped and killed); their handler then runs as usual."""
+    masked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, masked)
+
+
 def _handler(signum, frame) -> None:
     global _received
     first = _received is None

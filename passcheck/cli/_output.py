@@ -123,9 +123,10 @@ class RunSession:
     def on_cell(self, cell) -> None:
         from passcheck import interrupts
 
-        self.new.append(cell)
-        if self._stream is not None:
-            self._stream.cell(cell)
+        with interrupts.deferred():  # in the partial report and in the stream, or in neither
+            self.new.append(cell)
+            if self._stream is not None:
+                self._stream.cell(cell)
         interrupts.check()  # an interrupt whose first KeyboardInterrupt was lost stops the run here
 
     def skip_cells(self, case: str, form: str, pass_id: str) -> bool:
