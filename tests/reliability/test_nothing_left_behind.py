@@ -160,13 +160,13 @@ def _fifo(path: Path) -> Path:
     return path
 
 
-def _reader_waits(path: Path) -> bool:
-    """True once a process has the FIFO open for reading (opening it to write then succeeds)."""
+def _writer_for_waiting_reader(path: Path) -> int | None:
+    """Once a process has the FIFO open for reading, a write end (kept open, writing nothing, so
+    the reader blocks in read until it is interrupted); None before (opening fails with ENXIO)."""
     try:
-        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
-        return True
+        return os.open(path, os.O_WRONLY | os.O_NONBLOCK)
     except OSError:
-        return False
+        return None
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -180,10 +180,14 @@ def test_signal_while_reading_input_exits_130(box, which, sig):
             "mutate": ["mutate", str(fifo), "--out", str(box.tmp / "o")], "annotations": ["annotations", str(fifo)],
             "show": ["show", str(fifo)]}[which]
     proc = box.start(*args)
-    _until(lambda: _reader_waits(fifo) or proc.poll() is not None, 300, f"passcheck {which} to open its input")
-    assert proc.poll() is None, proc.stderr.read()
-    proc.send_signal(sig)
-    err = proc.communicate(timeout=120)[1]
+    writer = _until(lambda: _writer_for_waiting_reader(fifo) or proc.poll() is not None, 300, f"passcheck {which} to open its input")
+    try:
+        assert proc.poll() is None, proc.stderr.read()
+        proc.send_signal(sig)
+        err = proc.communicate(timeout=120)[1]
+    finally:
+        if writer is not True:
+            os.close(writer)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "interrupted" in err, err
     box.assert_clean()
