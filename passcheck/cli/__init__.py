@@ -10,13 +10,14 @@ traceback), 3 internal error (traceback), 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import pkgutil
 import sys
 import traceback
 from collections.abc import Sequence
 
-from passcheck import __version__
+from passcheck import __version__, interrupts
 from passcheck.errors import PasscheckError
 
 
@@ -38,7 +39,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit code (the console script exits with it)."""
+    """Run the CLI; returns the exit code (the console script exits with it).
+
+    With ``argv`` None (the program itself: arguments from ``sys.argv``), SIGINT and SIGTERM
+    raise KeyboardInterrupt (see :mod:`passcheck.interrupts`): the command cleans up and 130 is
+    returned. With ``argv`` given, the caller's signal handlers are left alone.
+    """
     import faulthandler
 
     if not faulthandler.is_enabled():  # a tool crashing passcheck's own process (--no-isolation) says where
@@ -49,7 +55,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "handler", None):
             parser.print_help(sys.stderr)
             return 2
-        return int(args.handler(args))
+        # As the program (argv from the command line): SIGINT and SIGTERM both end in cleanup and
+        # exit 130. Called with argv (tests, scripts), the caller's signal handling stays.
+        with interrupts.handled() if argv is None else contextlib.nullcontext():
+            code = int(args.handler(args))
+            interrupts.check()  # a signal whose KeyboardInterrupt was lost still ends in 130
+        return code
     except PasscheckError as exc:
         print(f"passcheck: error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -101,7 +101,7 @@ class RunSession:
     Inside the ``with``: pass :attr:`executor`, :meth:`on_cell` and :meth:`skip_cells` to
     :func:`passcheck.api.run` / :func:`~passcheck.api.check_model`, then :meth:`complete` the report.
     ``planned`` cells are counted on stderr as they arrive (:mod:`passcheck.progress`).
-    SIGTERM is turned into KeyboardInterrupt; on an interrupt the cells so far are written as a
+    On an interrupt (KeyboardInterrupt: Ctrl-C, or SIGTERM under the CLI) the cells so far are written as a
     partial ``--json`` report (``"partial": true``) before the CLI exits 130.
 
     Raises:
@@ -161,10 +161,14 @@ class RunSession:
         self._done = {c.key for c in self.previous}
 
     def on_cell(self, cell) -> None:
-        self.new.append(cell)
+        from passcheck import interrupts
+
+        with interrupts.deferred():  # in the partial report and in the stream, or in neither
+            self.new.append(cell)
+            if self._stream is not None:
+                self._stream.cell(cell)
         self.progress.advance(cell.case, f"{cell.form} {cell.pass_id}")
-        if self._stream is not None:
-            self._stream.cell(cell)
+        interrupts.check()  # an interrupt whose first KeyboardInterrupt was lost stops the run here
 
     def skip_cells(self, case: str, form: str, pass_id: str) -> bool:
         return self._stream is not None and (case, form, pass_id, self.env) in self._done
@@ -184,22 +188,9 @@ class RunSession:
         return report
 
     def __enter__(self) -> "RunSession":
-        import signal
-
-        def _term(signum, frame):
-            raise KeyboardInterrupt
-
-        try:
-            self._old_term = signal.signal(signal.SIGTERM, _term)
-        except ValueError:  # not the main thread
-            self._old_term = None
-        return self
+        return self  # SIGTERM and SIGINT raise KeyboardInterrupt: passcheck.interrupts, set up by the CLI
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        import signal
-
-        if self._old_term is not None:
-            signal.signal(signal.SIGTERM, self._old_term)
         if self.progress is not None:
             self.progress.close()
         try:

@@ -26,6 +26,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from passcheck._procs import Children, Stopped
 from passcheck.matrix.envs import EnvSpec
 
 DIST = "onnx-passcheck"  # the distribution name (the import package is passcheck)
@@ -94,26 +95,38 @@ def source_hash(root: Path) -> str:
     return h.hexdigest()
 
 
-def _run(cmd: list[str], log: Path) -> None:
+def _run(cmd: list[str], log: Path, children: Children | None, tmp: Path | None) -> None:
+    env = {**os.environ, "UV_NO_PROGRESS": "1", **({"TMPDIR": str(tmp)} if tmp else {})}
     with open(log, "a", encoding="utf-8") as out:
         out.write("$ " + " ".join(cmd) + "\n")
         out.flush()
-        proc = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "UV_NO_PROGRESS": "1"})
+        if children is None:
+            proc = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+        else:  # the run can kill it (Ctrl-C while an environment is created)
+            proc = children.popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+            try:
+                proc.wait()
+            finally:
+                children.done(proc)
     if proc.returncode:
         tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-6:]
         raise EnvCreateError(f"{' '.join(cmd[:3])} failed (exit {proc.returncode}): " + " | ".join(tail))
 
 
-def ensure(spec: EnvSpec, source: Path, *, cache: Path | None = None, python: str | None = None) -> Env:
+def ensure(spec: EnvSpec, source: Path, *, cache: Path | None = None, python: str | None = None,
+           children: Children | None = None, tmp: Path | None = None) -> Env:
     """Return the environment for ``spec`` with passcheck from ``source`` installed, creating
     or updating it as needed.
 
     Args:
         source: the passcheck source tree to install (non-editable).
         python: interpreter for new environments (default: the one running passcheck).
+        children: where uv processes are tracked, so an interrupted run can kill them.
+        tmp: TMPDIR for uv.
 
     Raises:
         EnvCreateError: uv failed (no such version, no wheel for this platform, no network).
+        passcheck._procs.Stopped: ``children`` was stopped before uv could start.
     """
     t0 = time.perf_counter()
     envs = (cache or cache_dir()) / "envs"
@@ -122,7 +135,7 @@ def ensure(spec: EnvSpec, source: Path, *, cache: Path | None = None, python: st
     log = envs / f"{root.name}.log"
     src = source_hash(source)
     with open(envs / f"{spec.id}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        _lock(lock, children)
         created = False
         uv = uv_bin()
         pins_file = root / "pins.txt"
@@ -131,19 +144,35 @@ def ensure(spec: EnvSpec, source: Path, *, cache: Path | None = None, python: st
                 if old.is_dir():
                     shutil.rmtree(old, ignore_errors=True)
             log.write_text("", encoding="utf-8")
-            _run([uv, "venv", "--quiet", "--python", python or _base_python(), str(root)], log)
+            _run([uv, "venv", "--quiet", "--python", python or _base_python(), str(root)], log, children, tmp)
             pins_file.write_text("\n".join(spec.pins) + "\n", encoding="utf-8")
             with _stage(source, envs, src) as staged:
-                _run([uv, "pip", "install", "--quiet", "--python", str(root / "bin/python"), "-r", str(pins_file), str(staged)], log)
+                _run([uv, "pip", "install", "--quiet", "--python", str(root / "bin/python"), "-r", str(pins_file), str(staged)], log, children, tmp)
             (root / SOURCE_MARK).write_text(src, encoding="utf-8")
             (root / PINS_MARK).write_text(spec.pins_hash, encoding="utf-8")
             created = True
         elif _read(root / SOURCE_MARK) != src:
             with _stage(source, envs, src) as staged:
                 _run([uv, "pip", "install", "--quiet", "--python", str(root / "bin/python"), "--reinstall-package", DIST,
-                      "-r", str(pins_file), str(staged)], log)
+                      "-r", str(pins_file), str(staged)], log, children, tmp)
             (root / SOURCE_MARK).write_text(src, encoding="utf-8")
     return Env(spec, root, created, time.perf_counter() - t0)
+
+
+def _lock(f, children: Children | None) -> None:
+    """Take the exclusive lock on ``f``, waiting for another creator; a stopped run stops waiting.
+
+    Raises:
+        Stopped: ``children`` was stopped while waiting.
+    """
+    while True:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if children is not None and children.stopped:
+                raise Stopped from None
+            time.sleep(0.2)
 
 
 @contextlib.contextmanager

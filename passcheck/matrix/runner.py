@@ -15,15 +15,20 @@ import json
 import os
 import selectors
 import shlex
+import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import wait as futures_wait
 from pathlib import Path
 from typing import Any
 
+from passcheck import interrupts
+from passcheck._procs import Children, Stopped, kill_tree
 from passcheck.errors import PasscheckError
 from passcheck.matrix import create, plan
 from passcheck.matrix.envs import EnvSpec
@@ -111,19 +116,36 @@ class _Recorder:
 
 
 def run(opts: Options) -> Outcome:
-    """Run the matrix; on KeyboardInterrupt the workers are stopped, the report is written
-    from what arrived, and the interrupt is re-raised.
+    """Run the matrix; on KeyboardInterrupt (Ctrl-C, or SIGTERM under the CLI) in any phase the
+    workers and uv are killed with every process they started, the report is written from what
+    arrived, and the interrupt is re-raised. Workers and uv get a private TMPDIR, removed at the
+    end whatever happened, so a killed pass leaves no temporary folder.
 
     Raises:
         PasscheckError: bad selection, or the models could not be built.
     """
-    t0 = time.perf_counter()
     out = opts.out
     out.mkdir(parents=True, exist_ok=True)
+    children = Children()
+    tmp = Path(tempfile.mkdtemp(prefix="passcheck-matrix-"))
+    try:
+        return _run(opts, children, tmp)
+    except KeyboardInterrupt:
+        children.stop()
+        finish(out, opts.baseline)
+        raise
+    finally:
+        children.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _run(opts: Options, children: Children, tmp: Path) -> Outcome:
+    t0 = time.perf_counter()
+    out = opts.out
     results = out / RESULTS
     if not opts.resume:
         results.unlink(missing_ok=True)
-    cases = _models(opts)
+    cases = _models(opts, children, tmp)
     ids = [s.id for s in opts.envs]
     all_units = plan.units(cases, ids)
     todo_units = plan.shard(all_units, *opts.shard)
@@ -137,25 +159,20 @@ def run(opts: Options) -> Outcome:
     _write_plan(opts, cases, todo_units, all_units)
     progress = Progress(planned, planned - sum(len(u.forms) for us in pending.values() for u in us), opts.progress)
     rec = _Recorder(results, progress, t0)
-    stop = threading.Event()
-    live: set[subprocess.Popen] = set()
     specs = {s.id: s for s in opts.envs}
     timings = {"setup": time.perf_counter() - t0}
     pool = ThreadPoolExecutor(max_workers=max(1, opts.jobs))
     try:
-        futures = [pool.submit(_run_env, specs[e], us, cases, opts, rec, stop, live) for e, us in pending.items()]
+        futures = [pool.submit(_run_env, specs[e], us, cases, opts, rec, children, tmp) for e, us in pending.items()]
+        while futures_wait(futures, timeout=0.5).not_done:
+            interrupts.check()  # the main thread waits here: an interrupt whose KeyboardInterrupt was lost
         for f in futures:
-            while not f.done():
-                time.sleep(0.05)
             f.result()
-    except KeyboardInterrupt:
-        stop.set()
-        for p in list(live):
-            _kill(p)
+    except BaseException:
+        children.stop()  # workers and uv die now; their threads see it and return
         pool.shutdown(wait=True, cancel_futures=True)
         rec.stream.close()
         progress.close()
-        finish(out, opts.baseline)
         raise
     pool.shutdown(wait=True)
     rec.stream.close()
@@ -182,22 +199,24 @@ def finish(out: Path, baseline: Path | None = None) -> tuple[list[CellResult], d
     return cells, envs
 
 
-def _models(opts: Options) -> list[plan.ModelCase]:
+def _models(opts: Options, children: Children, tmp: Path) -> list[plan.ModelCase]:
     models = opts.out / "models"
     if opts.resume and (models / "manifest.json").is_file():
         return plan.read_manifest(models)
     if importlib.util.find_spec("onnx") is not None:
         plan.build_models(opts.cases, opts.passes, models, opts.cases_from)
     else:  # no onnx here: the first environment builds the bytes
-        env = create.ensure(opts.envs[0], opts.source, cache=opts.cache)
+        env = create.ensure(opts.envs[0], opts.source, cache=opts.cache, children=children, tmp=tmp)
         cmd = [str(env.python), "-m", "passcheck.matrix.worker", "build", "--out", str(models.resolve())]
         for flag, values in (("--case", opts.cases), ("--pass", opts.passes), ("--cases-from", opts.cases_from)):
             for v in values:
                 cmd += [flag, str(Path(v).resolve()) if flag == "--cases-from" else v]
-        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=env.root)
-        errors = [json.loads(x)["message"] for x in proc.stdout.splitlines() if '"error"' in x]
+        proc = children.popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=env.root, env=_tmp_env(tmp))
+        stdout, stderr = proc.communicate()
+        children.done(proc)
+        errors = [json.loads(x)["message"] for x in stdout.splitlines() if '"error"' in x]
         if proc.returncode:
-            raise PasscheckError(errors[0] if errors else f"building the models in {env.spec.id} failed: {proc.stderr.strip()[-500:]}")
+            raise PasscheckError(errors[0] if errors else f"building the models in {env.spec.id} failed: {stderr.strip()[-500:]}")
     return plan.read_manifest(models)
 
 
@@ -225,14 +244,23 @@ def _read_json(path: Path) -> Any:
         return None
 
 
+def _tmp_env(tmp: Path) -> dict[str, str]:
+    """The environment of a worker or uv process: TMPDIR is the run's private folder."""
+    return {**os.environ, "TMPDIR": str(tmp)}
+
+
 def _run_env(spec: EnvSpec, units: list[plan.Unit], cases: list[plan.ModelCase], opts: Options,
-             rec: _Recorder, stop: threading.Event, live: set) -> None:
+             rec: _Recorder, children: Children, tmp: Path) -> None:
     remaining: dict[Key, plan.Unit] = {k: u for u in units for k in u.cells()}
     repro_env = opts.repro_env.get(spec.id, spec.id)
     rec.progress.status(spec.id, "creating environment")
     try:
-        env = create.ensure(spec, opts.source, cache=opts.cache)
+        env = create.ensure(spec, opts.source, cache=opts.cache, children=children, tmp=tmp)
+    except Stopped:
+        return
     except create.EnvCreateError as exc:
+        if children.stopped:  # uv was killed by the interrupt: not the environment's fault
+            return
         rec.record({"type": "environment", "id": spec.id, "versions": {}, "error": str(exc)})
         for key in list(remaining):
             rec.cell(_lost(key, "unavailable", f"environment not created: {exc}", repro_env))
@@ -241,15 +269,18 @@ def _run_env(spec: EnvSpec, units: list[plan.Unit], cases: list[plan.ModelCase],
     jobs_dir.mkdir(exist_ok=True)
     by_case = {c.id: c for c in cases}
     started = False
-    while remaining and not stop.is_set():
+    while remaining and not children.stopped:
         job = {"env": spec.id, "repro_env": repro_env, "models": str((opts.out / "models").resolve()), "timeout": opts.timeout,
                "cases_from": [str(Path(p).resolve()) for p in opts.cases_from], "cases": _job_cases(remaining, by_case)}
         job_file = jobs_dir / f"{spec.id}.json"
         job_file.write_text(json.dumps(job), encoding="utf-8")
         rec.progress.status(spec.id, "starting worker")
-        status, marker, detail, saw_env = _run_worker(env, job_file, opts, rec, remaining, live)
+        try:
+            status, marker, detail, saw_env = _run_worker(env, job_file, opts, rec, remaining, children, tmp)
+        except Stopped:
+            return
         started = started or saw_env
-        if stop.is_set() or status == "done":
+        if children.stopped or status == "done":
             for key in list(remaining) if status == "done" else []:
                 rec.cell(_lost(key, "crashed", "the worker finished without reporting this cell", repro_env))
                 del remaining[key]
@@ -273,12 +304,15 @@ def _job_cases(remaining: dict[Key, plan.Unit], by_case: dict[str, plan.ModelCas
     return [{"id": c, "forms": by_case[c].forms, "passes": list(by_case[c].passes), "cells": cl} for c, cl in cells.items()]
 
 
-def _run_worker(env: create.Env, job_file: Path, opts: Options, rec: _Recorder, remaining: dict, live: set):
-    """Run one worker until done, death or timeout → (status, last marker, detail, saw environment)."""
-    log = open(opts.out / "jobs" / f"{env.spec.id}.stderr.log", "ab")
-    proc = subprocess.Popen([str(env.python), "-m", "passcheck.matrix.worker", "run", str(job_file.resolve())],
-                            stdout=subprocess.PIPE, stderr=log, cwd=env.root, start_new_session=True, bufsize=0)
-    live.add(proc)
+def _run_worker(env: create.Env, job_file: Path, opts: Options, rec: _Recorder, remaining: dict, children: Children, tmp: Path):
+    """Run one worker until done, death or timeout → (status, last marker, detail, saw environment).
+
+    Raises:
+        Stopped: the run was interrupted before the worker started.
+    """
+    with open(opts.out / "jobs" / f"{env.spec.id}.stderr.log", "ab") as log:
+        proc = children.popen([str(env.python), "-m", "passcheck.matrix.worker", "run", str(job_file.resolve())],
+                              stdout=subprocess.PIPE, stderr=log, cwd=env.root, bufsize=0, env=_tmp_env(tmp))
     started = time.perf_counter()
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ)
@@ -325,8 +359,8 @@ def _run_worker(env: create.Env, job_file: Path, opts: Options, rec: _Recorder, 
         proc.wait()
         with rec.lock:
             rec.worker_seconds[env.spec.id] = rec.worker_seconds.get(env.spec.id, 0.0) + time.perf_counter() - started
-        live.discard(proc)
-        log.close()
+        children.done(proc)
+        proc.stdout.close()
     detail = _exit_text(proc.returncode, opts.out / "jobs" / f"{env.spec.id}.stderr.log")
     return status, marker, detail, saw_env
 
@@ -338,10 +372,9 @@ def _readable(proc: subprocess.Popen) -> bool:
 
 
 def _kill(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    """The worker, the pass worker it started and whatever the passes started (commands)."""
+    if proc.returncode is None:  # not reaped yet: its pid is still its own
+        kill_tree(proc.pid)
 
 
 def _exit_text(code: int | None, log: Path) -> str:

@@ -80,9 +80,8 @@ class _Announcing:
 
 
 def run_job(job: dict[str, Any], proto: _Protocol) -> None:
-    from passcheck._versions import environment, tool_version
+    from passcheck._versions import environment
     from passcheck.cases import load_path, registry
-    from passcheck.engine import Subject, evaluate
     from passcheck.passes.isolation import IsolatedExecutor
 
     env = job["env"]
@@ -94,6 +93,17 @@ def run_job(job: dict[str, Any], proto: _Protocol) -> None:
     # that segfaults costs its own cell, not every form of the case. Its limit stays below the
     # parent's watchdog, which only has to catch a stuck environment.
     isolated = IsolatedExecutor(timeout=0.8 * float(job.get("timeout") or 300.0), preload=job.get("cases_from", ()))
+    try:
+        _run_cases(job, proto, reg, isolated, env)
+    finally:
+        isolated.close()  # its worker and what the passes started, and its folder
+    proto.send({"type": "done"})
+
+
+def _run_cases(job: dict[str, Any], proto: _Protocol, reg, isolated, env: str) -> None:
+    from passcheck._versions import tool_version
+    from passcheck.engine import Subject, evaluate
+
     models = Path(job["models"])
     onnx_version = tool_version("onnx")
     for entry in job["cases"]:
@@ -120,8 +130,6 @@ def run_job(job: dict[str, Any], proto: _Protocol) -> None:
 
         evaluate(subject, entry["passes"], env=env, executor=executor, on_cell=on_cell,
                  skip_cells=lambda pid, form: (pid, form) not in wanted)
-    isolated.close()
-    proto.send({"type": "done"})
 
 
 def main(argv: list[str] | None = None) -> int:

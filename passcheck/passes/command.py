@@ -18,6 +18,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
+from passcheck._procs import kill_tree
 from passcheck.errors import PasscheckError
 from passcheck.passes._base import PassAdapter, PassDeclined
 
@@ -86,8 +87,9 @@ class CommandAdapter(PassAdapter):
             proc.communicate()
             raise TimeoutError(f"the command did not finish in {self.timeout or DEFAULT_TIMEOUT:g} s and was killed") from None
         finally:
-            if own_session:
-                _kill_tree(proc, True)  # nothing the command started outlives it
+            if own_session or proc.returncode is None:  # interrupted, or own session: nothing it started outlives it
+                _kill_tree(proc, own_session)
+                proc.wait()
         tail = (err or out or "").strip()[-1500:]
         if proc.returncode < 0:
             raise RuntimeError(f"killed by signal {-proc.returncode}: {tail}")
@@ -116,10 +118,13 @@ def _search_path() -> str:
 
 
 def _kill_tree(proc: subprocess.Popen, own_session: bool) -> None:
-    try:
-        if own_session:
+    """Kill the command and what it started (its session's group too when it leads one).
+
+    Call before the command is reaped: its pid must still be its own."""
+    if proc.returncode is None:
+        kill_tree(proc.pid, group=own_session)
+    elif own_session:  # reaped: its group may still hold what it left running
+        try:
             os.killpg(proc.pid, signal.SIGKILL)
-        else:
-            proc.kill()
-    except (ProcessLookupError, PermissionError):
-        pass
+        except (ProcessLookupError, PermissionError):
+            pass

@@ -45,6 +45,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from passcheck import interrupts
+from passcheck._procs import kill_tree
 from passcheck.passes._base import PassAdapter, PassOutcome
 
 if TYPE_CHECKING:
@@ -80,6 +82,7 @@ class IsolatedExecutor:
         self._dir = Path(tempfile.mkdtemp(prefix="passcheck-worker-"))
         self._log = self._dir / "worker.log"
         self._log.touch()
+        (self._dir / "tmp").mkdir()  # the worker's TMPDIR: what a killed pass leaves is removed by close()
         self._proc: Any = None
         self._conn: Any = None
         self._forked: set[str] = set()  # adapter ids the worker could not unpickle
@@ -152,7 +155,7 @@ class IsolatedExecutor:
         if ack != "started":
             return None, "the run worker could not be started: " + self._tail(0)
         try:
-            ready = self._conn.poll(self.timeout)
+            ready = _poll(self._conn, self.timeout)
             reply = self._conn.recv() if ready else None
         except (EOFError, OSError):
             ready, reply = True, None
@@ -162,6 +165,7 @@ class IsolatedExecutor:
             _kill_group(self._proc)
             error = f"onnxruntime gave no result after {self.timeout:g} s; the run was killed"
         else:
+            kill_tree(self._proc.pid)
             self._proc.join(5)
             error = "onnxruntime " + _death(self._proc.exitcode)[1].replace("the pass ", "")
         self._stop()
@@ -172,7 +176,7 @@ class IsolatedExecutor:
         """Send a job; the worker's acknowledgement ("started" / "unpicklable"), None if it is dead."""
         try:
             self._conn.send((blob, data, str(workdir)))
-            if not self._conn.poll(_START_TIMEOUT):
+            if not _poll(self._conn, _START_TIMEOUT):
                 return None
             return self._conn.recv()
         except (EOFError, OSError):
@@ -198,7 +202,7 @@ class IsolatedExecutor:
 
     def _stop(self) -> None:
         if self._proc is not None:
-            if self._proc.is_alive():
+            if self._proc.exitcode is None:  # running, or dead but not yet reaped (its pid still ours)
                 _kill_group(self._proc)
             self._proc.join(5)
         if self._conn is not None:
@@ -216,15 +220,14 @@ class IsolatedExecutor:
         try:
             return self._await(adapter, proc, conn, offset)
         finally:
-            if proc.is_alive():
-                _kill_group(proc)
+            _kill_group(proc)  # also what the child left running in its group
             proc.join(5)
             conn.close()
 
     def _await(self, adapter: PassAdapter, proc, conn, offset: int) -> PassOutcome:
         start = time.perf_counter()
         try:
-            ready = conn.poll(self.timeout)
+            ready = _poll(conn, self.timeout)
             reply = conn.recv() if ready else None
         except (EOFError, OSError):
             ready, reply = True, None
@@ -235,6 +238,7 @@ class IsolatedExecutor:
                 proc.join(5)
                 status, error = "timeout", f"no result after {self.timeout:g} s; the pass was killed"
             else:
+                kill_tree(proc.pid)  # what the dead worker's pass started (before join frees the pid)
                 proc.join(5)
                 status, error = _death(proc.exitcode)
             if proc is self._proc:
@@ -283,12 +287,23 @@ def executor_for(executor: Any = None, *, isolation: bool = True, timeout: float
             yield ex
 
 
+def _poll(conn, timeout: float | None) -> bool:
+    """``conn.poll(timeout)``, waking twice a second to honour an interrupt whose
+    KeyboardInterrupt was lost (see passcheck.interrupts)."""
+    end = None if timeout is None else time.monotonic() + timeout
+    while True:
+        step = 0.5 if end is None else max(0.0, min(0.5, end - time.monotonic()))
+        if conn.poll(step):
+            return True
+        interrupts.check()
+        if end is not None and time.monotonic() >= end:
+            return False
+
+
 def _kill_group(proc) -> None:
-    """Kill a worker and every process in its group (commands a pass started)."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError, TypeError):
-        pass
+    """Kill a worker, every process it started and every process left in its group (commands a
+    pass started, children those started, reparented or not)."""
+    kill_tree(proc.pid)
     if proc.is_alive():
         proc.kill()
 
@@ -332,6 +347,7 @@ def _limit(memory_mb: int | None, log_path: str) -> None:
     _die_with_parent()
     os.setpgrp()  # the worker leads a process group: killing it kills what its passes started
     os.environ["PASSCHECK_IN_WORKER"] = "1"
+    os.environ["TMPDIR"] = tempfile.tempdir = str(Path(log_path).parent / "tmp")
     try:
         fd = os.open(log_path, os.O_WRONLY | os.O_APPEND)
     except OSError:  # the parent is shutting down and removed its folder: nobody will read this output
@@ -404,6 +420,11 @@ def _job(adapter: PassAdapter, data: bytes, workdir: str) -> dict[str, Any]:
 
 def _worker_main(conn, memory_mb: int | None, log_path: str, preload: list[str]) -> None:
     _limit(memory_mb, log_path)
+    for tool in ("onnx", "onnxruntime"):  # imported before the first job: its timeout is the pass's, not an import's
+        try:
+            __import__(tool)
+        except ImportError:
+            pass
     if preload:
         from passcheck.cases import load_path
 

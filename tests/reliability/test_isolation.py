@@ -43,6 +43,8 @@ PLANTED = textwrap.dedent('''
 
 
     def hang(m):
+        if os.environ.get("PLANTED_HANG_MARK"):  # tells a test the pass is running now
+            open(os.environ["PLANTED_HANG_MARK"], "a").close()
         time.sleep(3600)
 
 
@@ -52,9 +54,12 @@ PLANTED = textwrap.dedent('''
 
 
     def hog(m):
+        # 16 GiB of address space in 256 MiB blocks, never touched: only the memory cap stops it,
+        # and it is stopped at once however loaded the machine is (no page to fault in)
         chunks = []
-        while True:
-            chunks.append(bytearray(64 << 20))
+        for _ in range(64):
+            chunks.append(np.empty(256 << 20, np.uint8))
+        return m
 
 
     for _name, _fn in [("ok", ok), ("segv", segv), ("abort", abort), ("hang", hang), ("hog", hog), ("nap", nap)]:
@@ -75,7 +80,7 @@ PASSES = ["planted:ok", "planted:segv", "planted:abort", "planted:hang", "plante
 def _run(tmp: Path, *extra: str) -> subprocess.CompletedProcess:
     (tmp / "planted.py").write_text(PLANTED)
     argv = [sys.executable, "-m", "passcheck", "run", "--cases-from", str(tmp / "planted.py"), "--case", "planted/*",
-            "--timeout", "3", "--memory-limit", "2048", "-q", *extra]
+            "--timeout", "8", "--memory-limit", "2048", "-q", *extra]
     for p in PASSES:
         argv += ["--pass", p]
     return subprocess.run(argv, capture_output=True, text=True, cwd=tmp, timeout=240)
@@ -149,17 +154,29 @@ def test_killing_passcheck_leaves_no_pass_running(tmp_path):
     import time
 
     (tmp_path / "planted.py").write_text(PLANTED)
-    marker = tmp_path / "started"
+    marker = tmp_path / "hang-started"
     proc = subprocess.Popen([sys.executable, "-m", "passcheck", "run", "--cases-from", str(tmp_path / "planted.py"), "--case", "planted/*",
-                             "--pass", "planted:hang", "--timeout", "600", "--stream", str(marker)],
+                             "--pass", "planted:hang", "--timeout", "600"], env={**os.environ, "PLANTED_HANG_MARK": str(marker)},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and (not marker.exists() or '"input"' not in marker.read_text()):
+    deadline = time.monotonic() + 300
+    while not marker.exists():  # the hanging pass is running in its worker now
+        assert proc.poll() is None and time.monotonic() < deadline, "the planted hang never started"
         time.sleep(0.1)
-    time.sleep(2)  # the hanging pass is running in its worker now
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(30)
-    time.sleep(2)
-    left = subprocess.run(["pgrep", "-f", "spawn_main|passcheck"], capture_output=True, text=True).stdout.split()
-    mine = [p for p in left if Path(f"/proc/{p}/cwd").exists() and os.path.realpath(f"/proc/{p}/cwd") == str(tmp_path.resolve())]
-    assert not mine, f"processes left running after passcheck was killed: {mine}"
+
+    def live_here(pid: str) -> bool:
+        try:
+            return (os.path.realpath(f"/proc/{pid}/cwd") == str(tmp_path.resolve())
+                    and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0] != "Z")
+        except OSError:  # ended meanwhile
+            return False
+
+    def mine() -> list[str]:
+        left = subprocess.run(["pgrep", "-f", "spawn_main|passcheck"], capture_output=True, text=True).stdout.split()
+        return [p for p in left if live_here(p)]
+
+    deadline = time.monotonic() + 60  # the kernel delivers the parent-death signal; zombies are reaped by init
+    while mine() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not mine(), f"processes left running after passcheck was killed: {mine()}"

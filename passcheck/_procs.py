@@ -1,0 +1,135 @@
+"""Kill a process together with every process it started, reparented ones included.
+
+A pass's command may start children of its own (``sh -c 'tool & wait'``); killing only the
+process passcheck started, or only its process group, leaves them running under init. On Linux
+:func:`kill_tree` reads the process table from ``/proc``: it stops the process and all its
+descendants (so none can fork or be reparented while the tree is read), re-reads until no new
+descendant appears, then kills them all with SIGKILL. Elsewhere it kills the process group.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+from passcheck import interrupts
+
+_PROC = Path("/proc")
+
+
+def _parents() -> dict[int, int]:
+    """pid → parent pid of every process visible in /proc."""
+    out: dict[int, int] = {}
+    for entry in os.scandir(_PROC):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(entry.path, "stat").read_bytes()
+        except OSError:  # exited while we read
+            continue
+        # "pid (comm) state ppid …": comm may contain spaces and parentheses, so split after the last ')'
+        fields = stat[stat.rfind(b")") + 2:].split()
+        out[int(entry.name)] = int(fields[1])
+    return out
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process whose chain of parents reaches ``pid`` (Linux; empty elsewhere)."""
+    if not _PROC.is_dir():
+        return set()
+    children: dict[int, list[int]] = {}
+    for child, parent in _parents().items():
+        children.setdefault(parent, []).append(child)
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for c in children.get(todo.pop(), ()):
+            if c not in found:
+                found.add(c)
+                todo.append(c)
+    return found
+
+
+def _signal(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def kill_tree(pid: int | None, *, group: bool = True) -> None:
+    """SIGKILL ``pid`` and all its descendants; with ``group``, also the process group ``pid`` leads.
+
+    Safe to call on a process that already exited (nothing happens) and from any thread.
+    """
+    if pid is None or pid <= 0:
+        return
+    # Ctrl-C must not land between SIGSTOP and SIGKILL (stopped processes would be left behind)
+    with interrupts.deferred():
+        stopped: set[int] = {pid}
+        try:
+            if _PROC.is_dir():
+                _signal(pid, signal.SIGSTOP)
+                while True:  # stopped processes cannot fork: a few rounds reach a fixed point
+                    new = descendants(pid) - stopped
+                    for p in new:
+                        _signal(p, signal.SIGSTOP)
+                    stopped |= new
+                    if not new:
+                        break
+        finally:
+            if group:
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            for p in stopped:
+                _signal(p, signal.SIGKILL)
+
+
+class Stopped(Exception):
+    """:meth:`Children.popen` after :meth:`Children.stop`: no new process may start."""
+
+
+class Children:
+    """The processes a multi-threaded run started, so an interrupt can kill them all at once.
+
+    :meth:`popen` and :meth:`stop` share a lock: a thread cannot start a process after the
+    run was stopped (the race where a worker starts just as Ctrl-C arrives).
+    """
+
+    def __init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+        self._live: set = set()
+        self.stopped = False
+
+    def popen(self, argv, **kwargs):
+        """``subprocess.Popen(argv, start_new_session=True, **kwargs)``, tracked until :meth:`done`.
+
+        Raises:
+            Stopped: :meth:`stop` was called.
+        """
+        import subprocess
+
+        with self._lock:
+            if self.stopped:
+                raise Stopped
+            proc = subprocess.Popen(argv, start_new_session=True, **kwargs)
+            self._live.add(proc)
+            return proc
+
+    def done(self, proc) -> None:
+        """Forget a process that was waited for."""
+        with self._lock:
+            self._live.discard(proc)
+
+    def stop(self) -> None:
+        """Refuse new processes and kill every tracked one with all it started."""
+        with self._lock:
+            self.stopped = True
+            for proc in self._live:
+                if proc.returncode is None:  # not reaped: its pid is still its own
+                    kill_tree(proc.pid)

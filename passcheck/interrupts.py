@@ -1,0 +1,71 @@
+"""Ctrl-C (SIGINT) and SIGTERM end a CLI command the same way: KeyboardInterrupt, then the
+command's cleanup (workers killed, partial report written) and exit code 130.
+
+Python raises the KeyboardInterrupt wherever the main thread happens to be; raised inside a
+finalizer (``__del__``, a weakref callback) it is printed and dropped, and the run would go on
+to a normal exit code. So the signal is also latched: :func:`check`, called where a command
+waits or between cells, raises again until the command has stopped. Repeated signals while the
+cleanup runs are not raised again (the cleanup kills processes; interrupting it would leave them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+from collections.abc import Iterator
+
+_received: int | None = None
+
+
+def received() -> int | None:
+    """The signal number that interrupted this command, or None."""
+    return _received
+
+
+def check() -> None:
+    """Raise KeyboardInterrupt if SIGINT or SIGTERM arrived (no-op otherwise).
+
+    Raises:
+        KeyboardInterrupt: a signal arrived; its first delivery may have been lost.
+    """
+    if _received is not None:
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """SIGINT and SIGTERM wait until the block is done (e.g. a cell recorded in both the report
+    and the stream, or a process tree stopped and killed); their handler then runs as usual."""
+    masked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, masked)
+
+
+def _handler(signum, frame) -> None:
+    global _received
+    first = _received is None
+    _received = signum
+    if first:
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def handled() -> Iterator[None]:
+    """Within the block, SIGINT and SIGTERM raise KeyboardInterrupt once (main thread only;
+    elsewhere a no-op). The previous handlers are restored afterwards."""
+    global _received
+    _received = None
+    old = {}
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            old[sig] = signal.signal(sig, _handler)
+    except ValueError:  # not the main thread
+        pass
+    try:
+        yield
+    finally:
+        for sig, h in old.items():
+            signal.signal(sig, h)
+        _received = None  # later work in this process (a test calling the CLI twice) starts clean
