@@ -134,11 +134,21 @@ def check_export(
     eid = exporter or guess_exporter(source)
     adapter = get_exporter(eid)
     dyn = default_dynamic(len(example_inputs)) if dynamic is None else dynamic
-    model = adapter.export(source, example_inputs, dyn)
-    if corrupt is not None:
-        model = corrupt(model)
     name = name or f"{type(source).__name__}-{eid}"
     sid = subject_id(name)
+    try:
+        model = adapter.export(source, example_inputs, dyn)
+    except Exception as exc:  # noqa: BLE001 - the exporter failing on its own model is a finding
+        from passcheck.records import CellResult, Finding, brief
+
+        msg = f"{type(exc).__name__}: {exc}"
+        cell = CellResult(sid, "common", EXPORT, "crashed", error=msg[-4000:], versions=adapter.versions(), findings=[
+            Finding("rejected", "exporter", sid, "common", EXPORT, f"{eid} cannot export this model: {brief(msg)}", details={"error": msg[-4000:]})])
+        if on_cell:
+            on_cell(cell)
+        return ExportReport([cell], {"local": environment()}, exporter=eid, bindings=[])
+    if corrupt is not None:
+        model = corrupt(model)
     repro = repro or f"check_export({type(source).__name__}, exporter={eid!r})"
     bindings = bindings_for(example_inputs, dyn)
     own = executor is None
