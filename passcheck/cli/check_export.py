@@ -58,7 +58,10 @@ def load_definitions(path: str) -> dict:
     try:
         ns = runpy.run_path(path, run_name="__passcheck_export__")
     except Exception as exc:  # noqa: BLE001 - the user's file: one line, exit 2
-        raise PasscheckError(f"{path}: running the file failed: {type(exc).__name__}: {brief(str(exc))}") from None
+        hint = ""
+        if isinstance(exc, ModuleNotFoundError) and exc.name == "torch":
+            hint = "; run check-export with the torch env's passcheck (python -m passcheck.exporters.torch_env --build prints where it is)"
+        raise PasscheckError(f"{path}: running the file failed: {type(exc).__name__}: {brief(str(exc))}{hint}") from None
     missing = [n for n in ("model", "example_inputs") if n not in ns]
     if missing:
         raise PasscheckError(f"{path}: defines no {' or '.join('`' + n + '`' for n in missing)}; {NAMES_HELP}")

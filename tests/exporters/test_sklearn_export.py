@@ -112,3 +112,9 @@ def test_check_export_cli_bad_file_is_one_line_exit_2(tmp_path, content, message
 def test_check_export_cli_bad_dynamic_spec_is_exit_2(tmp_path):
     p = _cli("check-export", EXAMPLE, "--dynamic", "batch")
     assert p.returncode == 2 and "expected INPUT:AXIS=SYM" in p.stderr
+
+
+@pytest.mark.skipif(__import__("importlib").util.find_spec("torch") is not None, reason="torch is installed here")
+def test_check_export_cli_points_torch_files_to_the_torch_env():
+    p = _cli("check-export", ROOT / "examples" / "exporter_validation" / "torch_mlp.py")
+    assert p.returncode == 2 and "No module named 'torch'; run check-export with the torch env's passcheck" in p.stderr
