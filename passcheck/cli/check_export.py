@@ -96,5 +96,8 @@ def handle(args) -> int:
         report = s.complete(check_export(ns["model"], ns["example_inputs"], exporter=exporter, dynamic=dynamic, passes=args.passes,
                                          mutations=not args.no_mutations, corrupt=ns.get("corrupt"), name=f"{Path(args.file).stem}-{exporter}",
                                          executor=s.executor, on_cell=s.on_cell, repro=repro))
-    print(f"exported with {exporter}; judged against the source at " + "; ".join(", ".join(f"{k}={v}" for k, v in b.items()) or "the example" for b in report.bindings))
+    if report.bindings:
+        print(f"exported with {exporter}; judged against the source at " + "; ".join(", ".join(f"{k}={v}" for k, v in b.items()) or "the example" for b in report.bindings))
+    else:
+        print(f"{exporter} could not export the model: nothing else was checked")
     return finish(args, report, title=f"passcheck check-export {args.file}")
