@@ -136,6 +136,8 @@ def build_node(schema: onnx.defs.OpSchema, opset: int, main: int | None = None) 
             dtypes[p] = choices[0]
     first = _param_of(schema.inputs[0].type_str) if schema.inputs else None
     if main is not None and first:
+        if main not in allowed(schema, first):
+            raise NoRecipe(f"{first} does not allow {type_name(main)} under this schema")
         dtypes[first] = main
     shape = tuple(row.get("shape", DEFAULT_SHAPE))
     spec_in = row.get("inputs", {})
@@ -180,7 +182,13 @@ def build_node(schema: onnx.defs.OpSchema, opset: int, main: int | None = None) 
             attrs[name] = row["attrs"][name]
         elif a.required:
             raise NoRecipe(f"no recipe for required attribute {name!r}")
-    outputs = [o.name for o in schema.outputs if o.option != onnx.defs.OpSchema.FormalParameterOption.Optional][:max(1, int(row.get("outputs", 99)))]
+    outputs = []
+    for o in schema.outputs:
+        if o.option == onnx.defs.OpSchema.FormalParameterOption.Variadic:
+            outputs += [f"{o.name}_{j}" for j in range(int(row.get("variadic_outputs", 1)))]
+        elif o.option != onnx.defs.OpSchema.FormalParameterOption.Optional:
+            outputs.append(o.name)
+    outputs = outputs[:max(1, int(row.get("outputs", 99)))]
     if not outputs:
         outputs = [schema.outputs[0].name]
     return Node(schema, opset, inputs, attrs, outputs, attr_types, dtypes)
@@ -282,6 +290,8 @@ def to_model(node: Node, shapes: str = "static") -> onnx.ModelProto:
         opsets.append(onnx.helper.make_opsetid(node.domain, node.schema.since_version))
     m = onnx.helper.make_model(graph, opset_imports=opsets, producer_name="passcheck-generate")
     m.ir_version = ir_version_for(node.opset if not node.domain else 17)
+    if m.ir_version < 4:  # before IR 4 every initializer must also be a graph input
+        m.graph.input.extend(onnx.helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)) for t in m.graph.initializer)
     missing = _with_output_shapes(m)
     if missing and any(i.mode != "initializer" for i in node.inputs):
         # a computed constant hides the output shape from inference: take it from the same
@@ -297,23 +307,50 @@ def to_model(node: Node, shapes: str = "static") -> onnx.ModelProto:
 
 
 def _with_output_shapes(m: onnx.ModelProto) -> list[str]:
-    """Give graph outputs onnx's inferred shape (the checker requires a shape field on graph
-    outputs); returns the outputs inference left without one."""
+    """Give graph outputs onnx's inferred elem_type and shape (the checker requires a shape field
+    on graph outputs); returns the outputs inference left without a shape."""
     import onnx.shape_inference
 
+    probe = onnx.ModelProto()
+    probe.CopyFrom(m)
+    for o in probe.graph.output:
+        o.ClearField("type")
     try:
-        inferred = onnx.shape_inference.infer_shapes(m)
+        inferred = onnx.shape_inference.infer_shapes(probe)
     except Exception:  # noqa: BLE001 - inference trouble is for the gate to see
-        inferred = m
+        inferred = probe
     known = {v.name: v for v in list(inferred.graph.output) + list(inferred.graph.value_info)}
     missing = []
     for o in m.graph.output:
         v = known.get(o.name)
+        if v is not None and v.type.tensor_type.elem_type:
+            o.type.tensor_type.elem_type = v.type.tensor_type.elem_type
         if v is not None and v.type.tensor_type.HasField("shape"):
             o.type.tensor_type.shape.CopyFrom(v.type.tensor_type.shape)
         else:
             missing.append(o.name)
+    if missing:
+        ranks = _run_ranks(m)
+        for o in m.graph.output:
+            if o.name in missing and o.name in ranks:
+                # inference could not tell: declare the rank the reference evaluator produced, dims anonymous
+                o.type.tensor_type.shape.SetInParent()
+                for _ in range(ranks[o.name]):
+                    o.type.tensor_type.shape.dim.add()
+                missing.remove(o.name)
     return missing
+
+
+def _run_ranks(m: onnx.ModelProto) -> dict[str, int]:
+    """Output name → rank, from one reference-evaluator run on small random feeds ({} on failure)."""
+    from passcheck.runtime import synthesize
+    from passcheck.runtime.reference import run_reference
+
+    try:
+        r = run_reference(m, synthesize(m, {}, 0))
+    except Exception:  # noqa: BLE001 - unknown rank: the checker will say so
+        return {}
+    return {} if r.error else {k: np.ndim(v) for k, v in r.outputs.items()}
 
 
 BF16 = onnx.TensorProto.BFLOAT16
@@ -325,7 +362,7 @@ def _src(i: Input, nodes) -> str:
 
 
 def out_elem(node: Node, output: str) -> int:
-    f = next(o for o in node.schema.outputs if o.name == output)
+    f = next((o for o in node.schema.outputs if o.name == output), None) or next(o for o in node.schema.outputs if output.startswith(o.name + "_"))
     p = _param_of(f.type_str)
     row = domains().get(node.op, {})
     if output in row.get("output_dtypes", {}):
