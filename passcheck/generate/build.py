@@ -125,7 +125,7 @@ def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: S
             yield cid, pair, tags | {f"spelling:{pair.kind}", f"dtype:{recipe.type_name(main)}"}, main
     first = recipe._param_of(s.inputs[0].type_str) if s.inputs else None
     if first:
-        for elem in recipe.allowed(s, first)[1:]:
+        for elem in [e for e in recipe.allowed(s, first) if e != main]:
             try:
                 other = recipe.build_node(s, opset, elem)
             except recipe.NoRecipe:
@@ -165,6 +165,7 @@ def generate(out: Path, ops: Iterable[str] = (), progress: Callable[[str], None]
 def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, Any]:
     import fnmatch
 
+    seen: set[str] = set()
     from passcheck.engine import seed_for
     from passcheck.runtime import synthesize
 
@@ -184,6 +185,9 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                     stats.examples.setdefault(f"{op_key}|generator error", f"{name}-{schemas[k].since_version}: {exc}")
                     continue
                 for cid, pair, tags, main in found:
+                    if cid in seen:  # two pairs of one kind on one schema: number the later ones
+                        cid = f"{cid}.{sum(1 for x in seen if x.startswith(cid))}"
+                    seen.add(cid)
                     try:
                         forms = {f: recipe.to_model(node, mode) for f, (node, mode, _doc) in pair.forms.items()}
                     except Exception as exc:  # noqa: BLE001 - a generator bug is counted, never fatal
@@ -220,7 +224,7 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
         ex.close()
     doc = {"onnx": onnx.__version__, "ort_max_opset": ort_max, "ops": ops, "seconds": round(time.monotonic() - t0, 1),
            "cases": entries, "stats": _stats_json(stats)}
-    (out / "index.json").write_text(json.dumps(doc, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    (out / "index.json").write_text(json.dumps(doc, indent=0) + "\n", encoding="utf-8")
     return doc
 
 

@@ -47,8 +47,7 @@ def elem_type(type_str: str) -> int:
     name = type_str[7:-1] if type_str.startswith("tensor(") else type_str
     if name not in CPU_TYPES:
         raise NoRecipe(f"type {type_str} is not one passcheck feeds ({', '.join(CPU_TYPES)})")
-    return onnx.helper.np_dtype_to_tensor_dtype(np.dtype(name)) if name not in ("bfloat16", "float16", "bool") else {
-        "bfloat16": onnx.TensorProto.BFLOAT16, "float16": onnx.TensorProto.FLOAT16, "bool": onnx.TensorProto.BOOL}[name]
+    return int(getattr(onnx.TensorProto, name.upper()))
 
 
 def type_name(elem: int) -> str:
