@@ -45,7 +45,7 @@ def _first_line(text: str) -> str:
 def _ort_reason(error: str) -> tuple[str, str]:
     if "NOT_IMPLEMENTED" in error or "Could not find an implementation" in error:
         return "tool", "onnxruntime CPU has no kernel"
-    if "crashed" in error or "signal" in error or "gave no result" in error or "exited" in error:
+    if any(w in error for w in ("crashed", "signal", "SIG", "killed its process", "gave no result", "exited")):
         return "tool", "onnxruntime crashed"
     if "opset" in error.lower() and ("support" in error.lower() or "not" in error.lower()):
         return "tool", "onnxruntime does not support the opset"
@@ -83,7 +83,7 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
                 cat, why = _ort_reason(r.error)
                 if name == names[0] and why == "onnxruntime rejects":
                     return Verdict(False, "n/a", "onnxruntime rejects common on the recipe's feeds", _first_line(r.error))
-                return Verdict(False, cat, why + ("" if name == names[0] else " the uncommon form"), f"{name}: {_first_line(r.error)}")
+                return Verdict(False, cat, why + ("" if name == names[0] else " on the uncommon form"), f"{name}: {_first_line(r.error)}")
             ort[name].append(r.outputs)
     ref: dict[str, dict] = {}
     for name in names:

@@ -165,6 +165,10 @@ def _axes_value(node: Node) -> Input | None:
 def axes(node: Node, ctx: Ctx) -> list[Pair]:
     out = _axis_attr(node)
     r = _rank(node)
+    if node.op == "Unsqueeze":  # its axes index the output, whose rank adds one per axis
+        listed = node.attrs.get("axes") if isinstance(node.attrs.get("axes"), list) else None
+        inp0 = _axes_value(node)
+        r += len(listed if listed is not None else (np.ravel(inp0.value) if inp0 is not None else []))
     if not r or node.opset < 11:
         return out
     inp = _axes_value(node)
@@ -219,7 +223,12 @@ def attr_to_input(node: Node, ctx: Ctx) -> list[Pair]:
         if inp.value is None or inp.empty:
             continue
         forms = {"common": (node, "static", "")}
-        for mode, doc in (("constant", "a Constant node"), ("computed", "a value computed from Constants (Add of zero)")):
+        modes = [("constant", "a Constant node")] if node.opset >= 9 else []
+        if node.opset >= 9 and inp.elem in (onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE, onnx.TensorProto.INT32, onnx.TensorProto.INT64):
+            modes.append(("computed", "a value computed from Constants (Add of zero)"))
+        if not modes and (prev is None or inp.name not in prev.schema.attributes):
+            continue
+        for mode, doc in modes:
             m = node.copy()
             next(i for i in m.inputs if i.name == inp.name).mode = mode
             forms[f"input-{mode}"] = (m, "static", f"{inp.name} as {doc}")
