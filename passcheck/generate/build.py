@@ -125,7 +125,9 @@ def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: S
             yield cid, pair, tags | {f"spelling:{pair.kind}", f"dtype:{recipe.type_name(main)}"}, main
     first = recipe._param_of(s.inputs[0].type_str) if s.inputs else None
     if first:
-        for elem in [e for e in recipe.allowed(s, first) if e != main]:
+        later = {e for t in schemas[k + 1:] for e in recipe.allowed(t, recipe._param_of(t.inputs[0].type_str) or "") if t.inputs}
+        # each element type once per op: at the newest schema that allows it (where ORT's newest kernel is)
+        for elem in [e for e in recipe.allowed(s, first) if e != main and e not in later]:
             try:
                 other = recipe.build_node(s, opset, elem)
             except recipe.NoRecipe:
