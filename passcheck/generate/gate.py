@@ -52,6 +52,28 @@ def _ort_reason(error: str) -> tuple[str, str]:
     return "tool", "onnxruntime rejects"
 
 
+def _inputs_disagree(model: onnx.ModelProto, feeds: Sequence[Mapping[str, Any]]) -> str | None:
+    """Why a form's graph input annotations (dim_value, dim_param shared across inputs) do not
+    hold on the feeds, or None."""
+    import numpy as np
+
+    for k, f in enumerate(feeds):
+        bound: dict[str, int] = {}
+        for vi in model.graph.input:
+            if vi.name not in f:
+                continue
+            shape = np.shape(f[vi.name])
+            dims = vi.type.tensor_type.shape.dim
+            if len(dims) != len(shape):
+                return f"input {vi.name!r}: rank {len(dims)} annotated, {len(shape)} fed (binding {k})"
+            for d, n in zip(dims, shape):
+                if d.HasField("dim_value") and d.dim_value != n:
+                    return f"input {vi.name!r}: dim {d.dim_value} annotated, {n} fed (binding {k})"
+                if d.dim_param and bound.setdefault(d.dim_param, n) != n:
+                    return f"symbol {d.dim_param!r} bound to {bound[d.dim_param]} and {n} (binding {k})"
+    return None
+
+
 def _agree(a: Mapping[str, Any], b: Mapping[str, Any], rtol, atol) -> str | None:
     for name, expected in a.items():
         if name not in b:
@@ -74,6 +96,8 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
     for name in names:
         if err := checker_error(forms[name]):
             return Verdict(False, "n/a" if name == names[0] else "tool", "checker rejects common" if name == names[0] else "checker rejects the uncommon form", f"{name}: {_first_line(err)}")
+        if why := _inputs_disagree(forms[name], feeds):
+            return Verdict(False, "passcheck", "graph input annotations do not hold on the feeds", f"{name}: {why}")
     ort: dict[str, list[dict]] = {}
     for name in names:
         ort[name] = []

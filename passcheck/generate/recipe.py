@@ -243,7 +243,9 @@ def to_model(node: Node, shapes: str = "static") -> onnx.ModelProto:
             if shapes == "static":
                 dims = list(i.shape)
             elif shapes == "symbolic":
-                dims = [f"d{k}" if d else 0 for k, d in enumerate(i.shape)]
+                # one symbol per size: dims that are equal in the static form share a symbol, so
+                # every input annotation holds on the feeds (synthesized from the static form)
+                dims = [f"n{d}" if d else 0 for d in i.shape]
             else:
                 dims = [None if d else 0 for d in i.shape]
             if i.elem == BF16:  # onnxruntime's Python API takes no bfloat16 arrays: feed float, Cast inside

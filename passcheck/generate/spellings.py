@@ -265,7 +265,8 @@ def rank_low(node: Node, ctx: Ctx) -> list[Pair]:
     from passcheck.generate.recipe import domains
 
     row = domains().get(node.op, {})
-    if "shape" in row or row.get("no_rank_low") or any(i.value is not None for i in node.inputs) or "axis" in node.attrs or "axes" in node.attrs:
+    if ("shape" in row or row.get("no_rank_low") or any(i.value is not None for i in node.inputs)
+            or {"axis", "axes"} & set(node.schema.attributes)):  # an axis has no valid value at rank 0
         return []
     data = [i for i in node.inputs if not i.empty]
     if not data:
