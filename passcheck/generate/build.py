@@ -26,6 +26,8 @@ from passcheck.generate import recipe, spellings
 from passcheck.generate.gate import gate, tolerance
 
 MIN_OPSET = 7
+#: Forms that differ in graph input shapes (static vs symbolic) may rightly optimize differently (a
+#: static Shape folds): their cases compare status only, not the op counts after each pass.
 #: Kinds whose common form is the plain recipe: a common the tools reject there is a recipe bug
 #: (passcheck's own reason); for other kinds (rank 0, zero-size dims, …) it means "does not apply".
 BASE_KINDS = ("shape", "opset", "attr-default", "optional-input", "attr-to-input", "constant-input", "axis", "axes")
@@ -221,7 +223,8 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                     entries.append({"id": cid, "op": name, "domain": domain, "kind": pair.kind, "opset": forms["common"].opset_import[0].version,
                                     "doc": f"{name}-{schemas[k].since_version}: {pair.doc}.\n\nGenerated from the onnx {onnx.__version__} schema "
                                            f"(passcheck.generate); every form passed the gate (checker, ort:disabled, reference evaluator, forms agree).",
-                                    "tags": sorted(tags), "rtol": rtol, "atol": atol, "forms": files})
+                                    "tags": sorted(tags), "rtol": rtol, "atol": atol, "forms": files,
+                                    "parity": ["status"] if any(m != "static" for _n, m, _d in pair.forms.values()) else ["status", "ops"]})
     finally:
         ex.close()
     doc = {"onnx": onnx.__version__, "ort_max_opset": ort_max, "ops": ops, "seconds": round(time.monotonic() - t0, 1),
