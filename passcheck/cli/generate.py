@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from passcheck.cli._common import console as console_
+from passcheck.errors import PasscheckError
 
 
 def add_parser(sub) -> None:
@@ -23,6 +24,14 @@ def handle(args) -> int:
     from passcheck.generate import cache_dir, index
 
     console = console_()
+    if args.op:
+        from passcheck.generate.build import schema_history
+        import fnmatch
+
+        names = {name for _d, name in schema_history()}
+        for pat in args.op:
+            if not any(fnmatch.fnmatchcase(n, pat) for n in names):
+                raise PasscheckError(f"--op {pat!r} matches no operator of the installed onnx's schemas")
     doc = index(refresh=args.refresh, ops=args.op)
     stats = doc["stats"]
     ops = sorted(set(stats["built"]) | set(stats["dropped"]) | set(stats["skipped"]))
