@@ -148,11 +148,7 @@ def generate(out: Path, ops: Iterable[str] = (), progress: Callable[[str], None]
     Returns:
         The index document (cases and stats), also written to ``out/index.json``.
     """
-    import fnmatch
-
-    from passcheck.engine import seed_for
     from passcheck.passes.isolation import IsolatedExecutor
-    from passcheck.runtime import synthesize
 
     ops = list(ops)
     stats = Stats()
@@ -167,6 +163,7 @@ def generate(out: Path, ops: Iterable[str] = (), progress: Callable[[str], None]
 
 
 def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, Any]:
+    """The body of :func:`generate` (warnings of the reference evaluator's numpy silenced)."""
     import fnmatch
 
     seen: set[str] = set()

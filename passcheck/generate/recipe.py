@@ -25,7 +25,6 @@ import onnx.helper
 CPU_TYPES = ("float", "double", "float16", "bfloat16", "int64", "int32", "int8", "uint8", "bool")
 DEFAULT_SHAPE = (2, 3, 4)
 ML = "ai.onnx.ml"
-ML_OPSET_FOR = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5}  # ai.onnx.ml since_version → the ml opset imported
 
 #: An attribute present with only its name and type (proto3 default value).
 NO_VALUE = "<no value field>"
@@ -150,8 +149,6 @@ def build_node(schema: onnx.defs.OpSchema, opset: int, main: int | None = None) 
         opt = f.option == onnx.defs.OpSchema.FormalParameterOption.Optional
         if opt and given is None:
             continue  # optional inputs are omitted unless the table gives them
-        if opt and any(i is None for i in inputs):
-            pass
         count = 1
         if f.option == onnx.defs.OpSchema.FormalParameterOption.Variadic:
             count = max(f.min_arity if hasattr(f, "min_arity") else 1, int(row.get("variadic", 2)))
@@ -170,7 +167,6 @@ def build_node(schema: onnx.defs.OpSchema, opset: int, main: int | None = None) 
                 inputs.append(Input(nm, elem, tuple(np.shape(given["value"])), value=given["value"]))
             else:
                 inputs.append(Input(nm, elem, tuple(given.get("shape", shape))))
-        # placeholders for optional inputs before this one that were omitted
     # Keep positions: an optional input the table gives after omitted ones needs "" placeholders.
     inputs = _positional(schema, inputs, spec_in)
     attrs: dict[str, Any] = {}
@@ -259,11 +255,11 @@ def to_model(node: Node, shapes: str = "static") -> onnx.ModelProto:
                 if shapes == "expand":
                     full = onnx.numpy_helper.from_array(np.asarray(data[0].shape, np.int64), i.name + "_shape")
                     inits.append(full)
-                    nodes.append(onnx.helper.make_node("Expand", [names[-2] if False else _src(i, nodes), full.name], [names[-1]]))
+                    nodes.append(onnx.helper.make_node("Expand", [_src(i), full.name], [names[-1]]))
                 else:
                     ax = onnx.numpy_helper.from_array(np.arange(len(data[0].shape) - len(i.shape), dtype=np.int64), i.name + "_axes")
                     inits.append(ax)
-                    nodes.append(onnx.helper.make_node("Unsqueeze", [_src(i, nodes), ax.name], [names[-1]]))
+                    nodes.append(onnx.helper.make_node("Unsqueeze", [_src(i), ax.name], [names[-1]]))
             continue
         arr = np.asarray(i.value, dtype=np_dtype(i.elem))
         t = onnx.numpy_helper.from_array(arr, i.name)
@@ -357,7 +353,7 @@ def _run_ranks(m: onnx.ModelProto) -> dict[str, int]:
 BF16 = onnx.TensorProto.BFLOAT16
 
 
-def _src(i: Input, nodes) -> str:
+def _src(i: Input) -> str:
     """The name carrying graph input ``i``'s value (after its bfloat16 Cast, if any)."""
     return i.name + "_bf16" if i.elem == BF16 else i.name
 

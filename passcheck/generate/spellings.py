@@ -234,7 +234,8 @@ def attr_to_input(node: Node, ctx: Ctx) -> list[Pair]:
             forms[f"input-{mode}"] = (m, "static", f"{inp.name} as {doc}")
         if prev is not None and inp.name in prev.schema.attributes and inp.name not in [i.name for i in prev.inputs]:
             a = prev.copy()
-            a.attrs[inp.name] = np.ravel(inp.value).tolist() if prev.schema.attributes[inp.name].type in (A.INTS, A.FLOATS) else np.ravel(inp.value).tolist()[0]
+            flat = np.ravel(inp.value).tolist()
+            a.attrs[inp.name] = flat if prev.schema.attributes[inp.name].type in (A.INTS, A.FLOATS) else flat[0]
             a.attrs.update({k: v for k, v in node.attrs.items() if k in prev.schema.attributes})
             forms[f"attribute-opset{prev.opset}"] = (a, "static", f"{inp.name} as an attribute at opset {prev.opset} (before the schema moved it to an input)")
             tag = "attr-to-input"
