@@ -87,7 +87,7 @@ class CaseRegistry:
 
 
 #: Selection prefixes that load the generated set (ids, then its tag kinds).
-GENERATED_PREFIXES = ("generated", "op:", "spelling:", "dtype:", "since:")
+GENERATED_PREFIXES = ("generated", "op:", "spelling:", "dtype:", "since:", "variant:")
 
 
 #: The process-wide registry that ``passcheck.cases.register`` fills.

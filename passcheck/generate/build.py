@@ -125,6 +125,18 @@ def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: S
         for pair in fn(node, ctx):
             cid = f"{base}.{pair.kind}" + (f".{_slug(pair.detail)}" if pair.detail else "")
             yield cid, pair, tags | {f"spelling:{pair.kind}", f"dtype:{recipe.type_name(main)}"}, main
+    # variants: the table's other input domains for the op (e.g. Slice with a negative step), under
+    # the kinds that vary shapes (so a negative step meets a zero-size axis)
+    for vname, vrow in recipe.domains().get(s.name, {}).get("variants", {}).items():
+        if s.since_version < vrow.get("min_since", 0):
+            continue
+        try:
+            vnode = recipe.build_node(s, opset, override=vrow)
+        except recipe.NoRecipe:
+            continue
+        for kind in ("shape", "zero-size"):
+            for pair in spellings.KINDS[kind](vnode, ctx):
+                yield f"{base}.{pair.kind}.{_slug(vname)}", pair, tags | {f"spelling:{pair.kind}", f"variant:{vname}", f"dtype:{recipe.type_name(main)}"}, main
     first = recipe._param_of(s.inputs[0].type_str) if s.inputs else None
     if first:
         later = {e for t in schemas[k + 1:] for e in recipe.allowed(t, recipe._param_of(t.inputs[0].type_str) or "") if t.inputs}

@@ -112,7 +112,7 @@ def _param_of(type_str: str) -> str | None:
     return None if type_str.startswith("tensor(") or type_str.startswith("seq(") else type_str
 
 
-def build_node(schema: onnx.defs.OpSchema, opset: int, main: int | None = None) -> Node:
+def build_node(schema: onnx.defs.OpSchema, opset: int, main: int | None = None, override: dict[str, Any] | None = None) -> Node:
     """The recipe for ``schema`` at ``opset`` with main dtype ``main`` (its first input's type param).
 
     Raises:
@@ -120,6 +120,9 @@ def build_node(schema: onnx.defs.OpSchema, opset: int, main: int | None = None) 
             or an input type is not a tensor the CPU provider runs.
     """
     row = {**domains().get(schema.name, {}), **domains().get(f"{schema.name}-{schema.since_version}", {})}
+    if override:  # a variant row: its inputs and attrs replace the base row's
+        row = {**row, **override, "inputs": {**row.get("inputs", {}), **override.get("inputs", {})},
+               "attrs": {**row.get("attrs", {}), **override.get("attrs", {})}}
     if row.get("skip"):
         raise NoRecipe(row["skip"])
     dtypes: dict[str, int] = {}

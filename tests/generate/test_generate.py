@@ -168,3 +168,11 @@ def test_static_vs_symbolic_pairs_do_not_compare_op_counts(cases):
     assert shaped and all(c.parity == frozenset({"status"}) for c in shaped)
     moved = [c for c in cases if "spelling:attr-to-input" in c.tags]
     assert moved and all("ops" in c.parity for c in moved)
+
+
+def test_table_variant_meets_a_zero_size_axis(cache):
+    # Slice with a negative step (a domains.json variant) also over a zero-size axis, both kept by the gate
+    from passcheck.generate import index
+
+    ids = {c["id"] for c in index(ops=["Slice"], quiet=True)["cases"]}
+    assert {"generated/slice-13.shape.negative-step", "generated/slice-13.zero-size.negative-step"} <= ids
