@@ -11,6 +11,7 @@ def add_parser(sub) -> None:
     p.add_argument("--stats", action="store_true", help="print, per op, the pairs built and the pairs dropped and why")
     p.add_argument("--op", action="append", default=[], metavar="GLOB",
                    help="only ops whose name matches (a partial set, cached separately; for development)")
+    p.add_argument("--examples", action="store_true", help="with --stats: the first dropped pair of each op and reason, with the tool's message")
     p.add_argument("--refresh", action="store_true", help="regenerate even when the cache holds this onnx version's set")
     p.add_argument("--json", metavar="FILE", help="write the stats as JSON")
     p.set_defaults(handler=handle)
@@ -53,6 +54,11 @@ def handle(args) -> int:
         for k, n in sorted(dropped.items(), key=lambda kv: -kv[1]):
             t.add_row(k, str(n))
         console.print(t)
+        if args.examples:
+            t = Table("op|reason", "first dropped pair: form: message", header_style="bold")
+            for k, v in sorted(stats.get("examples", {}).items()):
+                t.add_row(k, v)
+            console.print(t)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"onnx": doc["onnx"], "cases": len(doc["cases"]), "stats": stats}, fh, indent=1)

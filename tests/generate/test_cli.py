@@ -15,6 +15,8 @@ def test_stats_per_op_and_json(tmp_path, monkeypatch, capsys):
     doc = json.loads((tmp_path / "s.json").read_text())
     assert doc["cases"] == doc["stats"]["built"]["Relu"] > 5
     assert "superseded before opset 7" in json.dumps(doc["stats"]["skipped"])
+    assert main(["generate", "--stats", "--examples", "--op", "Relu"]) == 0
+    assert "no kernel" in capsys.readouterr().out  # Relu-13 bfloat16: the first dropped pair, named
 
 
 def test_unknown_op_is_a_usage_error(tmp_path, monkeypatch, capsys):
