@@ -43,6 +43,12 @@ class CaseRegistry:
 
     def get(self, case_id: str) -> Case:
         """Raises UnknownIdError (with close matches) for an unknown id."""
+        if case_id not in self._cases and case_id.startswith(GENERATED_PREFIXES[0] + "/"):
+            self._load_generated()
+            if case_id not in self._cases:  # generated under another onnx: its bytes are shipped
+                from passcheck.generate import stub
+
+                self.register(stub(case_id))
         try:
             return self._cases[case_id]
         except KeyError:
@@ -56,7 +62,9 @@ class CaseRegistry:
         Raises:
             UnknownIdError: a pattern matches nothing.
         """
-        patterns = [p.split(":", 1)[0] for p in patterns]
+        patterns = [p.split(":", 1)[0] if "/" in p else p for p in patterns]
+        if any(p.startswith(GENERATED_PREFIXES) for p in patterns):
+            self._load_generated()
         if not patterns:
             return list(self)
         chosen: dict[str, Case] = {}
@@ -66,6 +74,20 @@ class CaseRegistry:
                 raise UnknownIdError("case", pat, [c.id for c in self] + sorted({t for c in self for t in c.tags}))
             chosen.update((c.id, c) for c in hits)
         return [chosen[k] for k in sorted(chosen)]
+
+    def _load_generated(self) -> None:
+        """Register the generated set (passcheck.generate) once; only a ``generated/*`` id or a
+        generated tag (``op:…``, ``spelling:…``) asks for it, so the default selection stays the
+        hand-written library."""
+        if not getattr(self, "_generated", False):
+            self._generated = True
+            from passcheck.generate import register_all
+
+            register_all(self)
+
+
+#: Selection prefixes that load the generated set (ids, then its tag kinds).
+GENERATED_PREFIXES = ("generated", "op:", "spelling:", "dtype:", "since:", "variant:")
 
 
 #: The process-wide registry that ``passcheck.cases.register`` fills.

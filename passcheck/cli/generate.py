@@ -1,0 +1,69 @@
+"""``passcheck generate``: build (or reuse) the generated cases and print what was built and dropped."""
+
+from __future__ import annotations
+
+from passcheck.cli._common import console as console_
+from passcheck.errors import PasscheckError
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("generate", help="generate cases from the onnx operator schemas (cached per onnx version)")
+    p.add_argument("--stats", action="store_true", help="print, per op, the pairs built and the pairs dropped and why")
+    p.add_argument("--op", action="append", default=[], metavar="GLOB",
+                   help="only ops whose name matches (a partial set, cached separately; for development)")
+    p.add_argument("--examples", action="store_true", help="with --stats: the first dropped pair of each op and reason, with the tool's message")
+    p.add_argument("--refresh", action="store_true", help="regenerate even when the cache holds this onnx version's set")
+    p.add_argument("--json", metavar="FILE", help="write the stats as JSON")
+    p.set_defaults(handler=handle)
+
+
+def handle(args) -> int:
+    import json
+
+    from rich.table import Table
+
+    from passcheck.generate import cache_dir, index
+
+    console = console_()
+    if args.op:
+        from passcheck.generate.build import schema_history
+        import fnmatch
+
+        names = {name for _d, name in schema_history()}
+        for pat in args.op:
+            if not any(fnmatch.fnmatchcase(n, pat) for n in names):
+                raise PasscheckError(f"--op {pat!r} matches no operator of the installed onnx's schemas")
+    doc = index(refresh=args.refresh, ops=args.op)
+    stats = doc["stats"]
+    ops = sorted(set(stats["built"]) | set(stats["dropped"]) | set(stats["skipped"]))
+    built = sum(stats["built"].values())
+    dropped = {}
+    for op in ops:
+        for key, n in stats["dropped"].get(op, {}).items():
+            dropped[key] = dropped.get(key, 0) + n
+    attempted = built + sum(dropped.values())
+    own = sum(n for k, n in dropped.items() if k.startswith("passcheck|"))
+    if args.stats:
+        t = Table("op", "built", "dropped (category|reason: n)", "not attempted", header_style="bold")
+        for op in ops:
+            t.add_row(op, str(stats["built"].get(op, 0)),
+                      "; ".join(f"{k}: {n}" for k, n in sorted(stats["dropped"].get(op, {}).items())),
+                      "; ".join(f"{k}: {n}" for k, n in sorted(stats["skipped"].get(op, {}).items())))
+        console.print(t)
+        t = Table("dropped: category|reason", "pairs", header_style="bold")
+        for k, n in sorted(dropped.items(), key=lambda kv: -kv[1]):
+            t.add_row(k, str(n))
+        console.print(t)
+        if args.examples:
+            t = Table("op|reason", "first dropped pair: form: message", header_style="bold")
+            for k, v in sorted(stats.get("examples", {}).items()):
+                t.add_row(k, v)
+            console.print(t)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump({"onnx": doc["onnx"], "cases": len(doc["cases"]), "stats": stats}, fh, indent=1)
+    n_ops = len({c["op"] for c in doc["cases"]})
+    console.print(f"{len(doc['cases'])} generated cases over {n_ops} operators (onnx {doc['onnx']}, cache {cache_dir()}); "
+                  f"{attempted} pairs attempted, {attempted - built} dropped ({own} for passcheck's own reasons"
+                  f"{f', {100 * own / attempted:.1f}%' if attempted else ''}); select them with --case 'generated/*'")
+    return 0

@@ -1,0 +1,248 @@
+"""Generation: schemas × spelling kinds → candidate pairs → the gate → cases written to the cache.
+
+Deterministic: schemas are walked in (domain, name, since_version) order, feeds are seeded from
+the case id exactly as the engine seeds them, and models are serialized deterministically.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import re
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import warnings
+
+import numpy as np
+import onnx
+import onnx.defs
+
+from passcheck.generate import recipe, spellings
+from passcheck.generate.gate import gate, tolerance
+
+MIN_OPSET = 7
+#: Forms that differ in graph input shapes (static vs symbolic) may rightly optimize differently (a
+#: static Shape folds): their cases compare status only, not the op counts after each pass.
+#: Kinds whose common form is the plain recipe: a common the tools reject there is a recipe bug
+#: (passcheck's own reason); for other kinds (rank 0, zero-size dims, …) it means "does not apply".
+BASE_KINDS = ("shape", "opset", "attr-default", "optional-input", "attr-to-input", "constant-input", "axis", "axes")
+
+
+def schema_history(domains: Iterable[str] = ("", recipe.ML)) -> dict[tuple[str, str], list[onnx.defs.OpSchema]]:
+    """(domain, op) → its schemas, oldest first (deprecated versions left out)."""
+    out: dict[tuple[str, str], list] = defaultdict(list)
+    for s in onnx.defs.get_all_schemas_with_history():
+        if s.domain in domains:
+            out[(s.domain, s.name)].append(s)
+    return {k: sorted(v, key=lambda s: s.since_version) for k, v in sorted(out.items())}
+
+
+def ort_max_opset(run_model) -> int:
+    """The newest default-domain opset onnxruntime loads (probed with an Identity model)."""
+    import numpy as np
+
+    for v in range(onnx.defs.onnx_opset_version(), MIN_OPSET, -1):
+        g = onnx.helper.make_graph([onnx.helper.make_node("Identity", ["x"], ["y"])], "g",
+                                   [onnx.helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [1])],
+                                   [onnx.helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [1])])
+        from passcheck.cases._support import ir_version_for
+
+        m = onnx.helper.make_model(g, opset_imports=[onnx.helper.make_opsetid("", v)])
+        m.ir_version = ir_version_for(v)
+        if not run_model(m, {"x": np.zeros(1, np.float32)}).error:
+            return v
+    return MIN_OPSET
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9_.+-]", "-", text.lower())
+
+
+@dataclasses.dataclass
+class Stats:
+    """Per op: pairs built, pairs dropped by (category, reason), schemas not attempted by reason."""
+
+    built: Counter = dataclasses.field(default_factory=Counter)
+    dropped: dict[str, Counter] = dataclasses.field(default_factory=lambda: defaultdict(Counter))
+    skipped: dict[str, Counter] = dataclasses.field(default_factory=lambda: defaultdict(Counter))
+    examples: dict[str, str] = dataclasses.field(default_factory=dict)  # "op|reason" → first detail
+
+    def to_json(self) -> dict[str, Any]:
+        return {"built": dict(self.built), "dropped": {k: dict(v) for k, v in self.dropped.items()},
+                "skipped": {k: dict(v) for k, v in self.skipped.items()}, "examples": self.examples}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> "Stats":
+        s = cls()
+        s.built.update(doc.get("built", {}))
+        for k, v in doc.get("dropped", {}).items():
+            s.dropped[k].update(v)
+        for k, v in doc.get("skipped", {}).items():
+            s.skipped[k].update(v)
+        s.examples.update(doc.get("examples", {}))
+        return s
+
+
+def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: Stats, op_key: str):
+    """Yield (case_id, Pair, tags) for schema ``schemas[k]``."""
+    s = schemas[k]
+    nxt = schemas[k + 1].since_version if k + 1 < len(schemas) else onnx.defs.onnx_opset_version() + 1
+    if s.domain == "":
+        if s.deprecated:
+            stats.skipped[op_key]["deprecated"] += 1
+            return
+        if nxt - 1 < MIN_OPSET:
+            stats.skipped[op_key][f"superseded before opset {MIN_OPSET}"] += 1
+            return
+        if s.since_version > ort_max:
+            stats.skipped[op_key][f"onnxruntime loads opsets up to {ort_max}"] += 1
+            return
+        opset = max(s.since_version, MIN_OPSET)
+        last = min(nxt - 1, ort_max)
+    else:
+        opset, last = 17, 17
+    try:
+        node = recipe.build_node(s, opset)
+    except recipe.NoRecipe as exc:
+        stats.skipped[op_key][f"no recipe: {exc}"] += 1
+        return
+    previous = None
+    if k > 0 and s.domain == "" and s.since_version - 1 >= MIN_OPSET:
+        try:
+            previous = recipe.build_node(schemas[k - 1], s.since_version - 1, node.main_elem())
+        except recipe.NoRecipe:
+            previous = None
+    ctx = spellings.Ctx(last, previous)
+    base = f"generated/{'ml.' if s.domain else ''}{_slug(s.name)}-{s.since_version}"
+    tags = {"generated", f"op:{s.name}", f"since:{s.since_version}"} | ({"domain:ai.onnx.ml"} if s.domain else set())
+    main = node.main_elem()
+    for kind, fn in spellings.KINDS.items():
+        for pair in fn(node, ctx):
+            cid = f"{base}.{pair.kind}" + (f".{_slug(pair.detail)}" if pair.detail else "")
+            yield cid, pair, tags | {f"spelling:{pair.kind}", f"dtype:{recipe.type_name(main)}"}, main
+    # variants: the table's other input domains for the op (e.g. Slice with a negative step), under
+    # the kinds that vary shapes (so a negative step meets a zero-size axis)
+    for vname, vrow in recipe.domains().get(s.name, {}).get("variants", {}).items():
+        if s.since_version < vrow.get("min_since", 0):
+            continue
+        try:
+            vnode = recipe.build_node(s, opset, override=vrow)
+        except recipe.NoRecipe:
+            continue
+        for kind in ("shape", "zero-size"):
+            for pair in spellings.KINDS[kind](vnode, ctx):
+                yield f"{base}.{pair.kind}.{_slug(vname)}", pair, tags | {f"spelling:{pair.kind}", f"variant:{vname}", f"dtype:{recipe.type_name(main)}"}, main
+    first = recipe._param_of(s.inputs[0].type_str) if s.inputs else None
+    if first:
+        later = {e for t in schemas[k + 1:] for e in recipe.allowed(t, recipe._param_of(t.inputs[0].type_str) or "") if t.inputs}
+        # each element type once per op: at the newest schema that allows it (where ORT's newest kernel is)
+        for elem in [e for e in recipe.allowed(s, first) if e != main and e not in later]:
+            try:
+                other = recipe.build_node(s, opset, elem)
+            except recipe.NoRecipe:
+                continue
+            for pair in spellings.dtype_pair(other, ctx):
+                yield f"{base}.dtype.{pair.detail}", pair, tags | {"spelling:dtype", f"dtype:{pair.detail}"}, elem
+
+
+def generate(out: Path, ops: Iterable[str] = (), progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Generate, gate and write every case into ``out`` (``index.json`` + ``models/``).
+
+    Args:
+        out: the cache folder for this onnx version and generator hash.
+        ops: op-name globs to restrict to (all when empty).
+
+    Returns:
+        The index document (cases and stats), also written to ``out/index.json``.
+    """
+    from passcheck.passes.isolation import IsolatedExecutor
+
+    ops = list(ops)
+    stats = Stats()
+    entries = []
+    models = out / "models"
+    models.mkdir(parents=True, exist_ok=True)
+    ex = IsolatedExecutor(timeout=60)
+    t0 = time.monotonic()
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return _generate(out, ops, progress, stats, entries, models, ex, t0)
+
+
+def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, Any]:
+    """The body of :func:`generate` (warnings of the reference evaluator's numpy silenced)."""
+    import fnmatch
+
+    seen: set[str] = set()
+    from passcheck.engine import seed_for
+    from passcheck.runtime import synthesize
+
+    try:
+        ort_max = ort_max_opset(ex.run_model)
+        for (domain, name), schemas in schema_history().items():
+            if ops and not any(fnmatch.fnmatchcase(name, p) for p in ops):
+                continue
+            op_key = f"{domain}:{name}" if domain else name
+            if progress:
+                progress(op_key)
+            for k in range(len(schemas)):
+                try:
+                    found = list(candidates(schemas, k, ort_max, stats, op_key))
+                except Exception as exc:  # noqa: BLE001 - a generator bug is counted, never fatal
+                    stats.dropped[op_key][("passcheck", f"generator error: {type(exc).__name__}")] += 1
+                    stats.examples.setdefault(f"{op_key}|generator error", f"{name}-{schemas[k].since_version}: {exc}")
+                    continue
+                for cid, pair, tags, main in found:
+                    if cid in seen:  # two pairs of one kind on one schema: number the later ones
+                        cid = f"{cid}.{sum(1 for x in seen if x.startswith(cid))}"
+                    seen.add(cid)
+                    try:
+                        forms = {f: recipe.to_model(node, mode) for f, (node, mode, _doc) in pair.forms.items()}
+                    except Exception as exc:  # noqa: BLE001 - a generator bug is counted, never fatal
+                        stats.dropped[op_key][("passcheck", f"form failed to build: {type(exc).__name__}")] += 1
+                        stats.examples.setdefault(f"{op_key}|form failed to build", f"{cid}: {exc}")
+                        continue
+                    try:
+                        feeds = [synthesize(forms["common"], {}, seed_for(cid, i), default_size=2 + i) for i in range(2)]
+                    except Exception as exc:  # noqa: BLE001
+                        stats.dropped[op_key][("passcheck", "feeds could not be synthesized")] += 1
+                        stats.examples.setdefault(f"{op_key}|feeds", f"{cid}: {exc}")
+                        continue
+                    rtol, atol = tolerance(main)
+                    v = gate(forms, feeds, ex.run_model, rtol, atol)
+                    if not v.ok and v.category == "n/a" and pair.kind in BASE_KINDS:
+                        # the plain recipe itself is not runnable: passcheck's recipe is wrong for this op
+                        v.category, v.reason = "passcheck", f"recipe not runnable ({v.reason})"
+                    if not v.ok:
+                        stats.dropped[op_key][(v.category, v.reason)] += 1
+                        stats.examples.setdefault(f"{op_key}|{v.reason}", f"{cid}: {v.detail}")
+                        continue
+                    stats.built[op_key] += 1
+                    files = {}
+                    for f, m in forms.items():
+                        data = m.SerializeToString(deterministic=True)
+                        fname = f"{cid.split('/', 1)[1]}.{f}.onnx"
+                        (models / fname).write_bytes(data)
+                        files[f] = {"file": fname, "sha256": hashlib.sha256(data).hexdigest(), "doc": pair.forms[f][2]}
+                    entries.append({"id": cid, "op": name, "domain": domain, "kind": pair.kind, "opset": forms["common"].opset_import[0].version,
+                                    "doc": f"{name}-{schemas[k].since_version}: {pair.doc}.\n\nGenerated from the onnx {onnx.__version__} schema "
+                                           f"(passcheck.generate); every form passed the gate (checker, ort:disabled, reference evaluator, forms agree).",
+                                    "tags": sorted(tags), "rtol": rtol, "atol": atol, "forms": files,
+                                    "parity": ["status"] if any(m != "static" for _n, m, _d in pair.forms.values()) else ["status", "ops"]})
+    finally:
+        ex.close()
+    doc = {"onnx": onnx.__version__, "ort_max_opset": ort_max, "ops": ops, "seconds": round(time.monotonic() - t0, 1),
+           "cases": entries, "stats": _stats_json(stats)}
+    (out / "index.json").write_text(json.dumps(doc, indent=0) + "\n", encoding="utf-8")
+    return doc
+
+
+def _stats_json(stats: Stats) -> dict[str, Any]:
+    d = stats.to_json()
+    d["dropped"] = {op: {f"{cat}|{why}": n for (cat, why), n in c.items()} for op, c in stats.dropped.items()}
+    return d

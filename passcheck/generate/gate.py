@@ -1,0 +1,129 @@
+"""The gate for generated pairs: every form passes the checker, runs under ``ort:disabled`` (in an
+isolated worker: a crash costs one run) and the reference evaluator, and all forms agree.
+
+A pair that fails is dropped with a reason whose *category* says whose reason it is:
+
+- ``tool``: onnxruntime has no kernel, crashes, rejects or mis-computes a spelling the reference
+  evaluator accepts; the checker or the reference evaluator rejects a form. These are facts about
+  the tools (often findings), not passcheck bugs.
+- ``passcheck``: the forms disagree under the reference evaluator too (the generator built two
+  different computations), or a form failed to build.
+- ``n/a``: the common form itself is not runnable on the recipe's feeds (a spelling that does not
+  apply to this op, e.g. a zero-size dim the op refuses).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import onnx
+
+from passcheck.oracles.numeric import compare
+from passcheck.oracles.validity import checker_error
+from passcheck.runtime.reference import run_reference
+
+
+@dataclasses.dataclass
+class Verdict:
+    ok: bool
+    category: str = ""
+    reason: str = ""
+    detail: str = ""
+
+
+def tolerance(elem: int) -> tuple[float | None, float | None]:
+    """(rtol, atol) for comparing outputs of element type ``elem`` (None: the numeric oracle's default)."""
+    return {onnx.TensorProto.FLOAT16: (1e-2, 1e-2), onnx.TensorProto.BFLOAT16: (5e-2, 5e-2)}.get(elem, (None, None))
+
+
+def _first_line(text: str) -> str:
+    return (text or "").strip().splitlines()[0][:300] if text else ""
+
+
+def _ort_reason(error: str) -> tuple[str, str]:
+    if "NOT_IMPLEMENTED" in error or "Could not find an implementation" in error:
+        return "tool", "onnxruntime CPU has no kernel"
+    if any(w in error for w in ("crashed", "signal", "SIG", "killed its process", "gave no result", "exited")):
+        return "tool", "onnxruntime crashed"
+    if "opset" in error.lower() and ("support" in error.lower() or "not" in error.lower()):
+        return "tool", "onnxruntime does not support the opset"
+    return "tool", "onnxruntime rejects"
+
+
+def _inputs_disagree(model: onnx.ModelProto, feeds: Sequence[Mapping[str, Any]]) -> str | None:
+    """Why a form's graph input annotations (dim_value, dim_param shared across inputs) do not
+    hold on the feeds, or None."""
+    import numpy as np
+
+    for k, f in enumerate(feeds):
+        bound: dict[str, int] = {}
+        for vi in model.graph.input:
+            if vi.name not in f:
+                continue
+            shape = np.shape(f[vi.name])
+            dims = vi.type.tensor_type.shape.dim
+            if len(dims) != len(shape):
+                return f"input {vi.name!r}: rank {len(dims)} annotated, {len(shape)} fed (binding {k})"
+            for d, n in zip(dims, shape):
+                if d.HasField("dim_value") and d.dim_value != n:
+                    return f"input {vi.name!r}: dim {d.dim_value} annotated, {n} fed (binding {k})"
+                if d.dim_param and bound.setdefault(d.dim_param, n) != n:
+                    return f"symbol {d.dim_param!r} bound to {bound[d.dim_param]} and {n} (binding {k})"
+    return None
+
+
+def _agree(a: Mapping[str, Any], b: Mapping[str, Any], rtol, atol) -> str | None:
+    for name, expected in a.items():
+        if name not in b:
+            return f"output {name!r} missing"
+        c = compare(b[name], expected, rtol, atol)
+        if not c.ok:
+            return f"output {name!r}: {c.message}"
+    return None
+
+
+def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]], run_model, rtol=None, atol=None) -> Verdict:
+    """Judge one generated pair.
+
+    Args:
+        forms: form name → model; the first is ``common``.
+        feeds: one feed dict per binding (synthesized from ``common``).
+        run_model: ``(model, feeds) → RunResult`` (e.g. IsolatedExecutor.run_model).
+    """
+    names = list(forms)
+    for name in names:
+        if err := checker_error(forms[name]):
+            return Verdict(False, "n/a" if name == names[0] else "tool", "checker rejects common" if name == names[0] else "checker rejects the uncommon form", f"{name}: {_first_line(err)}")
+        if why := _inputs_disagree(forms[name], feeds):
+            return Verdict(False, "passcheck", "graph input annotations do not hold on the feeds", f"{name}: {why}")
+    ort: dict[str, list[dict]] = {}
+    for name in names:
+        ort[name] = []
+        for f in feeds:
+            r = run_model(forms[name], dict(f))
+            if r.error:
+                cat, why = _ort_reason(r.error)
+                if name == names[0] and why == "onnxruntime rejects":
+                    return Verdict(False, "n/a", "onnxruntime rejects common on the recipe's feeds", _first_line(r.error))
+                return Verdict(False, cat, why + ("" if name == names[0] else " on the uncommon form"), f"{name}: {_first_line(r.error)}")
+            ort[name].append(r.outputs)
+    ref: dict[str, dict] = {}
+    for name in names:
+        rr = run_reference(forms[name], dict(feeds[0]))
+        if rr.error:
+            return Verdict(False, "tool", "reference evaluator fails" + ("" if name == names[0] else " on the uncommon form"), f"{name}: {_first_line(rr.error)}")
+        ref[name] = rr.outputs
+    for name in names[1:]:
+        if why := _agree(ref[names[0]], ref[name], rtol, atol):
+            if _agree(ort[names[0]][0], ort[name][0], rtol, atol) is None:
+                return Verdict(False, "tool", "the reference evaluator computes the uncommon form differently", f"{name}: {why}")
+            return Verdict(False, "passcheck", "forms differ under both runtimes", f"{name}: {why}")
+    if why := _agree(ref[names[0]], ort[names[0]][0], rtol, atol):
+        return Verdict(False, "tool", "onnxruntime differs from the reference evaluator on common", why)
+    for name in names[1:]:
+        for k, out in enumerate(ort[name]):
+            if why := _agree(ort[names[0]][k], out, rtol, atol):
+                return Verdict(False, "tool", "onnxruntime computes the uncommon form differently", f"{name}: {why}")
+    return Verdict(True)
