@@ -34,7 +34,7 @@ def finish(args, report: Report, *, title: str = "passcheck report") -> int:
     if getattr(args, "write_baseline", None):
         from passcheck.report.json_report import atomic_write
 
-        atomic_write(args.write_baseline, baseline.from_cells(report.cells))
+        atomic_write(args.write_baseline, baseline.from_cells(report.cells, previous=baseline.previous_entries(args.write_baseline)))
     sys.stdout.flush()
     return report.exit_code
 

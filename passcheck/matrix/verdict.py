@@ -37,11 +37,12 @@ def apply_baseline(cells: Sequence[CellResult], path: str | Path, environments: 
 
 def write_baseline(path: str | Path, cells: Sequence[CellResult], environments: Sequence[str]) -> None:
     """Write every finding of ``cells`` (and every cell's unchecked parts) as a baseline: one entry per id, with ``envs``
-    where it occurs unless it occurs in every environment of ``environments``."""
-    from passcheck.report.baseline import from_cells
+    where it occurs unless it occurs in every environment of ``environments``; the reasons of
+    the entries already in ``path`` are kept."""
+    from passcheck.report.baseline import from_cells, previous_entries
     from passcheck.report.json_report import atomic_write
 
-    atomic_write(path, from_cells(cells, environments=environments))
+    atomic_write(path, from_cells(cells, environments=environments, previous=previous_entries(path)))
 
 
 def notes(meta: dict[str, Any]) -> list[str]:

@@ -148,22 +148,35 @@ def status(cells: Sequence[CellResult], known: Sequence[Known], environments: Se
 
 
 def from_cells(cells: Iterable[CellResult], reason: str = "known at baseline creation",
-               environments: Sequence[str] | None = None) -> str:
+               environments: Sequence[str] | None = None, previous: Sequence[Known] = ()) -> str:
     """A baseline file's text accepting the current state of ``cells``: every finding, and the
     unchecked parts of every cell that has some (see :func:`from_findings`)."""
     cells = list(cells)
     return from_findings((f for c in cells for f in c.findings), reason, environments,
-                         unchecked=[c for c in cells if c.unchecked])
+                         unchecked=[c for c in cells if c.unchecked], previous=previous)
+
+
+def previous_entries(path: str | Path) -> list[Known]:
+    """The entries of the baseline already at ``path`` (their reasons are kept when it is
+    rewritten), or none when there is no readable baseline there."""
+    try:
+        return load(path) if Path(path).is_file() else []
+    except PasscheckError:
+        return []
 
 
 def from_findings(findings: Iterable[Finding], reason: str = "known at baseline creation",
-                  environments: Sequence[str] | None = None, unchecked: Iterable[CellResult] = ()) -> str:
+                  environments: Sequence[str] | None = None, unchecked: Iterable[CellResult] = (),
+                  previous: Sequence[Known] = ()) -> str:
     """A baseline file's text listing ``findings`` and the ``unchecked`` cells' parts (to accept
     the current state).
 
     With ``environments`` (a matrix's environment ids), each entry lists the ``envs`` where its
-    id occurs, and has no ``envs`` (every environment) when it occurs in all of them.
+    id occurs, and has no ``envs`` (every environment) when it occurs in all of them. An id that
+    an entry of ``previous`` (the file being rewritten) names exactly keeps that entry's reason
+    and link; others get ``reason``.
     """
+    kept = {k.id: k for k in previous}
     where: dict[str, set[str]] = {}
     for f in findings:
         where.setdefault(f.id, set()).add(f.env)
@@ -171,7 +184,9 @@ def from_findings(findings: Iterable[Finding], reason: str = "known at baseline 
         where.setdefault(c.unchecked_id, set()).add(c.env)
     entries = []
     for i in sorted(where):
-        e: dict = {"id": i, "reason": reason}
+        e: dict = {"id": i, "reason": kept[i].reason if i in kept else reason}
+        if i in kept and kept[i].link:
+            e["link"] = kept[i].link
         if environments is not None and not set(environments) <= where[i]:
             e["envs"] = [x for x in environments if x in where[i]] + sorted(where[i] - set(environments))
         entries.append(e)

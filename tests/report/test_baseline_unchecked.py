@@ -47,3 +47,21 @@ def test_status_and_reset_cover_unchecked_entries():
     assert cell.verdict == "unchecked"
     other_env = CellResult("c/x", "f", "p", "changed", env="e2", unchecked={"output 'y'": "reference run fails"})
     assert baseline.apply([other_env], [k]) == [k] and other_env.verdict == "unchecked"
+
+
+def test_rewriting_a_baseline_keeps_the_reasons_of_entries_that_still_occur(tmp_path):
+    from passcheck.records import Finding
+
+    f_old = Finding("rejected", "runtime", "c/x", "f", "input", "cannot run", env="e1")
+    f_new = Finding("wrong-result", "numeric", "c/x", "g", "ort:basic", "differs", env="e1")
+    cells = [CellResult("c/x", "f", "input", "unchanged", env="e1", findings=[f_old]),
+             CellResult("c/x", "g", "ort:basic", "changed", env="e1", findings=[f_new])]
+    path = tmp_path / "known.json"
+    path.write_text(json.dumps({"known": [{"id": f_old.id, "reason": "triaged: onnxruntime bug", "link": "upstream#1"},
+                                          {"id": "gone/case:f|p|o|k", "reason": "fixed since"}]}))
+    doc = json.loads(baseline.from_cells(cells, "recorded, not triaged", previous=baseline.previous_entries(path)))
+    by_id = {e["id"]: e for e in doc["known"]}
+    assert by_id[f_old.id]["reason"] == "triaged: onnxruntime bug" and by_id[f_old.id]["link"] == "upstream#1"
+    assert by_id[f_new.id]["reason"] == "recorded, not triaged"
+    assert "gone/case:f|p|o|k" not in by_id
+    assert baseline.previous_entries(tmp_path / "missing.json") == []
