@@ -57,6 +57,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--target", type=float, default=0.90, help="killed ratio to reach")
     p.add_argument("--survivors", type=Path, default=ROOT / "bench" / "mutation_survivors.txt")
     p.add_argument("--equivalent", type=Path, default=ROOT / "bench" / "mutation_equivalent.toml")
+    p.add_argument("--rerun", type=Path, help="run only the survivors listed in this survivors file of an earlier run "
+                   "(matched by module, line, operator; killed mutants stay killed when tests are only added)")
     p.add_argument("--keep", action="store_true", help="keep the temporary copy and session database")
     return p.parse_args(argv)
 
@@ -95,17 +97,32 @@ def _cosmic_ray(*args: str, cwd: Path) -> None:
     subprocess.run([sys.executable, "-m", "cosmic_ray.cli", *args], cwd=cwd, check=True)
 
 
-def _sample(session: Path, size: int, seed: int) -> int:
-    """Mark every mutant outside a seeded sample of ``size`` as skipped; return the total count."""
+def _sample(session: Path, size: int, seed: int, rerun: set[tuple[str, int, str]] | None = None) -> int:
+    """Mark every mutant outside a seeded sample of ``size`` (or outside ``rerun``, keys
+    (module, line, operator)) as skipped; return the total count."""
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
     with use_db(str(session), WorkDB.Mode.open) as db:
-        ids = sorted(item.job_id for item in db.work_items)
-        if size and size < len(ids):
+        items = sorted(db.work_items, key=lambda item: item.job_id)
+        ids = [item.job_id for item in items]
+        keep = None
+        if rerun is not None:
+            keep = {item.job_id for item in items if _key(item.mutations[0]) in rerun}
+        elif size and size < len(ids):
             keep = set(random.Random(seed).sample(ids, size))
+        if keep is not None:
             db.set_multiple_results([i for i in ids if i not in keep], WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
         return len(ids)
+
+
+def _key(spec) -> tuple[str, int, str]:
+    return str(spec.module_path), spec.start_pos[0], spec.operator_name
+
+
+def _rerun_keys(path: Path) -> set[tuple[str, int, str]]:
+    rows = [line.split("\t") for line in path.read_text().splitlines()[1:] if line]
+    return {(r[0], int(r[1]), r[2]) for r in rows}
 
 
 def _changed_lines(diff: str) -> tuple[str, str]:
@@ -160,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         (work / "cosmic-ray.toml").write_text(_config(args.tests, args.keyword, args.paths, args.timeout))
         session = work / "session.sqlite"
         _cosmic_ray("init", "cosmic-ray.toml", str(session), cwd=work)
-        total = _sample(session, args.max_mutants, args.seed)
+        total = _sample(session, args.max_mutants, args.seed, _rerun_keys(args.rerun) if args.rerun else None)
         _cosmic_ray("exec", "cosmic-ray.toml", str(session), cwd=work)
         per_module, survivors = _results(session, _equivalent(args.equivalent))
     except subprocess.CalledProcessError as exc:
@@ -182,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     killed = overall["killed"] + overall["timeout"]
     judged = killed + overall["survived"]
     ratio = killed / judged if judged else 0.0
-    print(f"mutants: {total} generated, {sum(overall.values())} run (sample {args.max_mutants or 'all'}, seed {args.seed})")
+    scope = f"survivors of {args.rerun}" if args.rerun else f"sample {args.max_mutants or 'all'}, seed {args.seed}"
+    print(f"mutants: {total} generated, {sum(overall.values())} run ({scope})")
     print(f"killed ratio: {killed}/{judged} = {ratio:.1%} (equivalent survivors excluded; target {args.target:.0%})")
     print(f"time: {time.monotonic() - started:.0f} s")
     args.survivors.parent.mkdir(parents=True, exist_ok=True)
