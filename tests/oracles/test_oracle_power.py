@@ -220,3 +220,42 @@ def test_checker_error_full_check_adds_shape_inference():
     clash = relu(TensorProto.INT64)  # Relu of float declared int64: only shape inference sees it
     assert checker_error(clash, full_check=False) is None
     assert checker_error(clash) is not None
+
+
+def test_dims_vary_tolerates_feeds_of_lower_rank_than_annotated():
+    # feeds from --feeds need not match the annotation's rank; such a feed says nothing about the dim
+    m = _shape_model(dims=(3, 3, "N"))
+    assert folding._dims_vary(m, [{"x": np.zeros(3, np.float32)}, {"x": np.zeros(3, np.float32)}])
+
+
+# --- scopes of annotated values ----------------------------------------------------------------
+
+def test_graph_scopes_walk_graph_and_graphs_attributes_only():
+    from passcheck.oracles.shape_annotations import graph_scopes
+
+    def body(tag):
+        return helper.make_graph([helper.make_node("Identity", ["x"], [tag])], tag, [], [helper.make_tensor_value_info(tag, TensorProto.FLOAT, [1])])
+    multi = helper.make_node("Multi", ["x"], ["m"], domain="custom", name="multi", bodies=[body("b0"), body("b1")], k=3)
+    branch = helper.make_node("If", ["c"], ["y"], then_branch=body("t"), else_branch=body("e"))
+    g = helper.make_graph([multi, branch], "main", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])], [])
+    m = helper.make_model(g)
+    assert [s for s, _ in graph_scopes(m)] == ["", "multi.bodies[0]", "multi.bodies[1]", "If#1.else_branch", "If#1.then_branch"]  # attributes in stored order
+
+
+# --- expectations ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("want", [(3,), (1,), (2, 1)])
+def test_expected_output_shape_differing_either_way_is_a_finding(want):
+    from passcheck.cases import Expectation
+    from passcheck.oracles import expectations
+    from passcheck.oracles._context import FormRun
+    from passcheck.passes._base import PassOutcome
+
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    m = helper.make_model(g)
+    run = FormRun("c", "f", "p", m, PassOutcome("p", "unchanged", m), [], [], [])
+    assert expectations.check(run, [Expectation(output_shapes={"y": (2,)})]) == []
+    found = expectations.check(run, [Expectation(output_shapes={"y": want})])
+    assert [f.kind for f in found] == ["expectation-failed"]
+    assert f"shape {list(want)} after p, found [2]" in found[0].message

@@ -196,3 +196,38 @@ def test_reference_evaluator_observes_every_node_output():
     np.testing.assert_array_equal(run.observed["r"], [[0.0, 2.0]])
     bad = run_reference(_chain(), {})  # no value for x
     assert bad.outputs == {} and bad.error
+
+
+def test_backend_layout_positions_may_count_initializer_backed_inputs(tmp_path):
+    # onnx's backend runner numbers input_J.pb over the full graph.input list, defaults included
+    m = _chain()
+    m.graph.input.insert(0, _t("w", TensorProto.FLOAT, [1]))
+    d = tmp_path / "test_data_set_0"
+    d.mkdir()
+    (d / "input_0.pb").write_bytes(onnx.numpy_helper.from_array(np.array([9.0], np.float32), "w").SerializeToString())
+    (d / "input_1.pb").write_bytes(onnx.numpy_helper.from_array(np.ones((1, 2), np.float32), "x").SerializeToString())
+    [got] = read_feeds(tmp_path, m)
+    assert sorted(got) == ["w", "x"] and float(got["w"][0]) == 9.0
+
+
+def test_observe_reports_an_annotated_initializer_that_is_not_fed():
+    from passcheck.runtime.observe import TensorMeta, observe
+
+    m = _chain()
+    m.graph.input.append(_t("w", TensorProto.FLOAT, [1]))  # an overridable default, annotated
+    observed, unobservable = observe(m, {"x": np.ones((2, 2), np.float32)})
+    assert observed["w"] == TensorMeta((1,), np.dtype(np.float32))
+    assert unobservable == {}
+    fed = np.zeros(1, np.float32)
+    assert observe(m, {"x": np.ones((2, 2), np.float32), "w": fed})[0]["w"] is fed
+
+
+def test_profile_with_a_kernel_not_of_the_model_is_untrusted():
+    from passcheck.runtime import observe as obs
+
+    line = '{"name":"%s_kernel_time","args":{"output_type_shape":[{"float":[2,2]}]}}'
+    good = "[\n" + line % (obs._NODE_TAG + "0") + "\n]"
+    assert obs._profiled([("r",)], good) == {"r": obs.TensorMeta((2, 2), np.dtype(np.float32))}
+    for name in (obs._NODE_TAG + "0a", "Relu_token_0", "x" + obs._NODE_TAG + "0"):
+        with pytest.raises(obs._Untrusted):
+            obs._profiled([("r",)], "[\n" + line % name + "\n]")
