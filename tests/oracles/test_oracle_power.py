@@ -139,7 +139,8 @@ def _shape_model(extra_nodes=(), dims=("N", 3)):
 
 
 def test_shape_derived_follows_shape_values_not_data():
-    m = _shape_model([helper.make_node("Add", ["dk", "d"], ["e"], name="add"), helper.make_node("Size", ["r"], ["z"], name="size")])
+    m = _shape_model([helper.make_node("Add", ["dk", "d"], ["e"], name="add"), helper.make_node("Size", ["r"], ["z"], name="size"),
+                      helper.make_node("Add", ["one", "k"], ["c"], name="constants_only")])
     got = [(i, n.name) for i, n in folding.shape_derived(m)]
     assert got == [(0, "shape"), (1, "gather"), (2, "mul"), (4, "add"), (5, "size")]
     assert folding.values_to_observe(m) == ["s", "d", "dk", "e", "z"]

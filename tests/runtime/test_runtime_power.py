@@ -231,3 +231,21 @@ def test_profile_with_a_kernel_not_of_the_model_is_untrusted():
     for name in (obs._NODE_TAG + "0a", "Relu_token_0", "x" + obs._NODE_TAG + "0"):
         with pytest.raises(obs._Untrusted):
             obs._profiled([("r",)], "[\n" + line % name + "\n]")
+
+
+def test_sequence_of_optionals_and_optional_of_sequence_round_trip():
+    from passcheck.runtime.feed_files import proto_to_value, value_to_proto
+
+    tensor = helper.make_tensor_type_proto(TensorProto.FLOAT, [2])
+    seq_of_opt = helper.make_sequence_type_proto(helper.make_optional_type_proto(tensor))
+    a = np.array([1.0, 2.0], np.float32)
+    msg = value_to_proto([a, None], seq_of_opt, "s")
+    assert msg.elem_type == onnx.SequenceProto.OPTIONAL
+    back = proto_to_value(onnx.SequenceProto.FromString(msg.SerializeToString()))
+    assert len(back) == 2 and back[1] is None
+    np.testing.assert_array_equal(back[0], a)
+    opt_of_seq = helper.make_optional_type_proto(helper.make_sequence_type_proto(tensor))
+    msg = value_to_proto([a], opt_of_seq, "o")
+    assert msg.elem_type == onnx.OptionalProto.SEQUENCE
+    [only] = proto_to_value(onnx.OptionalProto.FromString(msg.SerializeToString()))
+    np.testing.assert_array_equal(only, a)
