@@ -236,11 +236,14 @@ def test_graph_scopes_walk_graph_and_graphs_attributes_only():
 
     def body(tag):
         return helper.make_graph([helper.make_node("Identity", ["x"], [tag])], tag, [], [helper.make_tensor_value_info(tag, TensorProto.FLOAT, [1])])
-    multi = helper.make_node("Multi", ["x"], ["m"], domain="custom", name="multi", bodies=[body("b0"), body("b1")], k=3)
+    inner = body("b1")
+    inner.node.append(helper.make_node("If", ["c"], ["z"], name="inner_if", then_branch=body("it"), else_branch=body("ie")))
+    multi = helper.make_node("Multi", ["x"], ["m"], domain="custom", name="multi", bodies=[body("b0"), inner], k=3)
     branch = helper.make_node("If", ["c"], ["y"], then_branch=body("t"), else_branch=body("e"))
     g = helper.make_graph([multi, branch], "main", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])], [])
     m = helper.make_model(g)
-    assert [s for s, _ in graph_scopes(m)] == ["", "multi.bodies[0]", "multi.bodies[1]", "If#1.else_branch", "If#1.then_branch"]  # attributes in stored order
+    assert [s for s, _ in graph_scopes(m)] == ["", "multi.bodies[0]", "multi.bodies[1]", "multi.bodies[1]/inner_if.else_branch",
+                                               "multi.bodies[1]/inner_if.then_branch", "If#1.else_branch", "If#1.then_branch"]  # attributes in stored order
 
 
 # --- expectations ------------------------------------------------------------------------------

@@ -249,3 +249,14 @@ def test_sequence_of_optionals_and_optional_of_sequence_round_trip():
     assert msg.elem_type == onnx.OptionalProto.SEQUENCE
     [only] = proto_to_value(onnx.OptionalProto.FromString(msg.SerializeToString()))
     np.testing.assert_array_equal(only, a)
+
+
+def test_sequence_of_maps_round_trips():
+    from passcheck.runtime.feed_files import proto_to_value, value_to_proto
+
+    value_type = helper.make_tensor_type_proto(TensorProto.FLOAT, [])
+    tp = helper.make_sequence_type_proto(onnx.TypeProto(map_type=onnx.TypeProto.Map(key_type=TensorProto.INT64, value_type=value_type)))
+    msg = value_to_proto([{1: np.float32(0.5)}, {2: np.float32(1.5), 3: np.float32(2.5)}], tp, "maps")
+    assert msg.elem_type == onnx.SequenceProto.MAP
+    back = proto_to_value(onnx.SequenceProto.FromString(msg.SerializeToString()))
+    assert [{k: float(v) for k, v in m.items()} for m in back] == [{1: 0.5}, {2: 1.5, 3: 2.5}]
