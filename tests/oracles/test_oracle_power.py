@@ -263,3 +263,15 @@ def test_expected_output_shape_differing_either_way_is_a_finding(want):
     found = expectations.check(run, [Expectation(output_shapes={"y": want})])
     assert [f.kind for f in found] == ["expectation-failed"]
     assert f"shape {list(want)} after p, found [2]" in found[0].message
+
+
+def test_a_value_whose_shape_is_only_the_static_dims_is_a_rank_violation():
+    from passcheck.oracles.shape_annotations import check
+
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])])
+    m = helper.make_model(g)
+    ok = check(m, {"x": np.zeros((2, 3), np.float32), "y": np.zeros((2, 3), np.float32)})
+    assert ok.violations == [] and ok.binding == {"N": 2}
+    bad = check(m, {"x": np.zeros((2, 3), np.float32), "y": np.zeros(3, np.float32)})
+    assert [(v.value, v.rule) for v in bad.violations] == [("y", "rank")]
