@@ -15,6 +15,9 @@ Not part of CI: mutation testing is CPU-heavy (one test selection run per mutant
     python bench/mutation_score.py --max-mutants 60 --seed 0     # sampled, ~30 s per mutant
     python bench/mutation_score.py                               # every mutant (hours)
     python bench/mutation_score.py --paths passcheck/runtime/feeds.py --tests tests/runtime
+    python bench/mutation_score.py --rerun bench/mutation_survivors.txt  # after adding tests
+
+``--rerun`` runs only the survivors of an earlier run (tests only added: killed stays killed).
 
 Exit code: 0 when the killed ratio (equivalent survivors excluded) reaches ``--target``,
 1 below it, 2 on a usage or tool error.
