@@ -6,8 +6,8 @@ Each mutant runs the ``--tests`` selection under ``nice -n 15``; a mutant is *ki
 selection fails or times out, *survived* when it passes.
 
 Prints killed / survived / timeout / incompetent per module and the overall killed ratio, and
-writes every survivor to ``--survivors`` (tab-separated: module, line, operator, before, after,
-reason). The reason comes from ``bench/mutation_equivalent.toml`` for survivors known to be
+writes every survivor to ``--survivors`` (tab-separated: module, line, operator, occurrence,
+before, after, reason). The reason comes from ``bench/mutation_equivalent.toml`` for survivors known to be
 equivalent (same behaviour for every input); empty means the suite is too weak there.
 
 Not part of CI: mutation testing is CPU-heavy (one test selection run per mutant). Examples::
@@ -61,7 +61,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--survivors", type=Path, default=ROOT / "bench" / "mutation_survivors.txt")
     p.add_argument("--equivalent", type=Path, default=ROOT / "bench" / "mutation_equivalent.toml")
     p.add_argument("--rerun", type=Path, help="run only the survivors listed in this survivors file of an earlier run "
-                   "(matched by module, line, operator; killed mutants stay killed when tests are only added)")
+                   "(matched by module, operator, occurrence: the mutated sources must be unchanged; "
+                   "killed mutants stay killed when tests are only added)")
     p.add_argument("--keep", action="store_true", help="keep the temporary copy and session database")
     return p.parse_args(argv)
 
@@ -100,9 +101,9 @@ def _cosmic_ray(*args: str, cwd: Path) -> None:
     subprocess.run([sys.executable, "-m", "cosmic_ray.cli", *args], cwd=cwd, check=True)
 
 
-def _sample(session: Path, size: int, seed: int, rerun: set[tuple[str, int, str]] | None = None) -> int:
+def _sample(session: Path, size: int, seed: int, rerun: set[tuple[str, str, int]] | None = None) -> int:
     """Mark every mutant outside a seeded sample of ``size`` (or outside ``rerun``, keys
-    (module, line, operator)) as skipped; return the total count."""
+    (module, operator, occurrence)) as skipped; return the total count."""
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
@@ -119,13 +120,16 @@ def _sample(session: Path, size: int, seed: int, rerun: set[tuple[str, int, str]
         return len(ids)
 
 
-def _key(spec) -> tuple[str, int, str]:
-    return str(spec.module_path), spec.start_pos[0], spec.operator_name
+def _key(spec) -> tuple[str, str, int]:
+    """(module, operator, occurrence): one mutant, as long as the module's source is unchanged."""
+    return str(spec.module_path), spec.operator_name, int(spec.occurrence)
 
 
-def _rerun_keys(path: Path) -> set[tuple[str, int, str]]:
-    rows = [line.split("\t") for line in path.read_text().splitlines()[1:] if line]
-    return {(r[0], int(r[1]), r[2]) for r in rows}
+def _rerun_keys(path: Path) -> set[tuple[str, str, int]]:
+    lines = path.read_text().splitlines()
+    cols = lines[0].split("\t")
+    rows = [dict(zip(cols, line.split("\t"))) for line in lines[1:] if line]
+    return {(r["module"], r["operator"], int(r["occurrence"])) for r in rows}
 
 
 def _changed_lines(diff: str) -> tuple[str, str]:
@@ -158,7 +162,7 @@ def _results(session: Path, equivalent: dict) -> tuple[dict[str, Counter], list[
                 before, after = _changed_lines(result.diff or "")
                 reason = equivalent.get((module, spec.operator_name, before, after), "")
                 per_module[module]["equivalent" if reason else "survived"] += 1
-                survivors.append((module, spec.start_pos[0], spec.operator_name, before, after, reason))
+                survivors.append((module, spec.start_pos[0], spec.operator_name, spec.occurrence, before, after, reason))
             elif result.test_outcome == TestOutcome.KILLED:
                 per_module[module]["timeout" if result.output == "timeout" else "killed"] += 1
             else:
@@ -208,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"time: {time.monotonic() - started:.0f} s")
     args.survivors.parent.mkdir(parents=True, exist_ok=True)
     with args.survivors.open("w") as fh:
-        fh.write("module\tline\toperator\tbefore\tafter\treason\n")
+        fh.write("module\tline\toperator\toccurrence\tbefore\tafter\treason\n")
         for row in survivors:
             fh.write("\t".join(map(str, row)) + "\n")
     print(f"survivors: {len(survivors)} written to {args.survivors}")

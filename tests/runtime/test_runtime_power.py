@@ -208,6 +208,9 @@ def test_backend_layout_positions_may_count_initializer_backed_inputs(tmp_path):
     (d / "input_1.pb").write_bytes(onnx.numpy_helper.from_array(np.ones((1, 2), np.float32), "x").SerializeToString())
     [got] = read_feeds(tmp_path, m)
     assert sorted(got) == ["w", "x"] and float(got["w"][0]) == 9.0
+    # passcheck writes positions over the inputs that need a feed: input_0.pb is x, and reads it back
+    written = write_data_set(tmp_path / "ours", 0, m, {"x": np.full((1, 2), 4.0, np.float32)})
+    assert [read_feeds(written, m)[0]["x"].tolist()] == [[[4.0, 4.0]]]
 
 
 def test_observe_reports_an_annotated_initializer_that_is_not_fed():
@@ -260,3 +263,14 @@ def test_sequence_of_maps_round_trips():
     assert msg.elem_type == onnx.SequenceProto.MAP
     back = proto_to_value(onnx.SequenceProto.FromString(msg.SerializeToString()))
     assert [{k: float(v) for k, v in m.items()} for m in back] == [{1: 0.5}, {2: 1.5, 3: 2.5}]
+
+
+def test_sequence_of_sparse_tensors_round_trips():
+    from passcheck.runtime.feed_files import SparseValue, proto_to_value, value_to_proto
+
+    tp = helper.make_sequence_type_proto(onnx.TypeProto(sparse_tensor_type=onnx.TypeProto.SparseTensor(elem_type=TensorProto.FLOAT)))
+    sv = SparseValue(np.array([1.5, 2.5], np.float32), np.array([0, 3], np.int64), (4,))
+    msg = value_to_proto([sv], tp, "sp")
+    assert msg.elem_type == onnx.SequenceProto.SPARSE_TENSOR
+    [back] = proto_to_value(onnx.SequenceProto.FromString(msg.SerializeToString()))
+    assert back.dense_shape == (4,) and back.values.tolist() == [1.5, 2.5] and back.indices.tolist() == [0, 3]
