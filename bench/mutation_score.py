@@ -7,8 +7,10 @@ selection fails or times out, *survived* when it passes.
 
 Prints killed / survived / timeout / incompetent per module and the overall killed ratio, and
 writes every survivor to ``--survivors`` (tab-separated: module, line, operator, occurrence,
-before, after, reason). The reason comes from ``bench/mutation_equivalent.toml`` for survivors known to be
-equivalent (same behaviour for every input); empty means the suite is too weak there.
+before, after, reason). The reason comes from ``bench/mutation_equivalent.toml`` for survivors
+known to be equivalent (same behaviour for every input), or is found here for a mutant that changes only a
+function annotation of a module with ``from __future__ import annotations``; empty means the
+suite is too weak there. Equivalent survivors are left out of the killed ratio.
 
 Not part of CI: mutation testing is CPU-heavy (one test selection run per mutant). Examples::
 
@@ -26,6 +28,7 @@ Exit code: 0 when the killed ratio (equivalent survivors excluded) reaches ``--t
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import random
 import shlex
@@ -146,7 +149,36 @@ def _equivalent(path: Path) -> dict[tuple[str, str, str, str], str]:
     return {(e["module"], e["operator"], e["before"], e["after"]): e["reason"] for e in entries}
 
 
-def _results(session: Path, equivalent: dict) -> tuple[dict[str, Counter], list[tuple]]:
+#: Reason given to survivors found equivalent by :func:`_annotation_only`.
+ANNOTATION_ONLY = "changes only a function annotation, never evaluated (from __future__ import annotations)"
+
+
+def _strip_signatures(tree: ast.AST) -> str:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg):
+            node.annotation = None
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            node.returns = None
+    return ast.dump(tree)
+
+
+def _annotation_only(source: str, line: int, before: str, after: str) -> bool:
+    """Whether putting ``after`` in place of line ``line`` (1-based; stripped text ``before``) of
+    ``source`` changes only function annotations of a module that never evaluates them."""
+    lines = source.splitlines()
+    if not 0 < line <= len(lines) or lines[line - 1].strip() != before:
+        return False
+    indent = lines[line - 1][: len(lines[line - 1]) - len(lines[line - 1].lstrip())]
+    try:
+        original, mutated = ast.parse(source), ast.parse("\n".join(lines[: line - 1] + [indent + after] + lines[line:]))
+    except SyntaxError:
+        return False
+    lazy = any(isinstance(n, ast.ImportFrom) and n.module == "__future__" and any(a.name == "annotations" for a in n.names) for n in original.body)
+    return lazy and _strip_signatures(original) == _strip_signatures(mutated)
+
+
+def _results(session: Path, equivalent: dict, tree: Path) -> tuple[dict[str, Counter], list[tuple]]:
+    """Counts per module and survivors; ``tree`` holds the unmutated sources the session ran on."""
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import TestOutcome, WorkerOutcome
 
@@ -161,6 +193,8 @@ def _results(session: Path, equivalent: dict) -> tuple[dict[str, Counter], list[
             if result.test_outcome == TestOutcome.SURVIVED:
                 before, after = _changed_lines(result.diff or "")
                 reason = equivalent.get((module, spec.operator_name, before, after), "")
+                if not reason and _annotation_only((tree / module).read_text(), spec.start_pos[0], before, after):
+                    reason = ANNOTATION_ONLY
                 per_module[module]["equivalent" if reason else "survived"] += 1
                 survivors.append((module, spec.start_pos[0], spec.operator_name, spec.occurrence, before, after, reason))
             elif result.test_outcome == TestOutcome.KILLED:
@@ -186,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
         _cosmic_ray("init", "cosmic-ray.toml", str(session), cwd=work)
         total = _sample(session, args.max_mutants, args.seed, _rerun_keys(args.rerun) if args.rerun else None)
         _cosmic_ray("exec", "cosmic-ray.toml", str(session), cwd=work)
-        per_module, survivors = _results(session, _equivalent(args.equivalent))
+        per_module, survivors = _results(session, _equivalent(args.equivalent), work)
     except subprocess.CalledProcessError as exc:
         print(f"mutation_score: {' '.join(map(str, exc.cmd[:4]))} exited {exc.returncode}", file=sys.stderr)
         return 2
