@@ -274,3 +274,12 @@ def test_sequence_of_sparse_tensors_round_trips():
     assert msg.elem_type == onnx.SequenceProto.SPARSE_TENSOR
     [back] = proto_to_value(onnx.SequenceProto.FromString(msg.SerializeToString()))
     assert back.dense_shape == (4,) and back.values.tolist() == [1.5, 2.5] and back.indices.tolist() == [0, 3]
+
+
+def test_a_file_that_is_no_message_is_bad_input(tmp_path):
+    m = _chain()
+    d = tmp_path / "test_data_set_0"
+    d.mkdir()
+    (d / "input_0.pb").write_bytes(b"\xff\xff\xff\xff")
+    with pytest.raises(FeedError, match=r"input_0\.pb: not a serialized TensorProto"):
+        read_feeds(tmp_path, m)
