@@ -88,6 +88,9 @@ def test_inf_positions_and_signs_must_match():
     inf = np.inf
     assert compare(np.array([inf, -inf, 1.0]), np.array([inf, -inf, 1.0])).ok
     assert compare(np.array([inf, 1.0]), np.array([inf, 1.0 + 1e-9])).ok
+    # errors are measured on the finite positions only: matching infinities add no error
+    c = compare(np.array([inf, -inf, 1.0, np.nan]), np.array([inf, -inf, 1.5, np.nan]))
+    assert not c.ok and c.max_abs == 0.5 and c.max_rel == pytest.approx(1 / 3)
     for a, e in [([inf, 1.0], [1.0, inf]), ([inf], [-inf]), ([1.0, -inf], [1.0, 5.0])]:
         c = compare(np.array(a), np.array(e))
         assert not c.ok and c.message == "±inf positions differ", (a, e)
@@ -275,3 +278,13 @@ def test_a_value_whose_shape_is_only_the_static_dims_is_a_rank_violation():
     assert ok.violations == [] and ok.binding == {"N": 2}
     bad = check(m, {"x": np.zeros((2, 3), np.float32), "y": np.zeros(3, np.float32)})
     assert [(v.value, v.rule) for v in bad.violations] == [("y", "rank")]
+
+
+def test_less_precise_annotations_are_shown_as_written():
+    from passcheck.oracles.parity import _fmt, precision
+
+    unknown = helper.make_tensor_type_proto(TensorProto.FLOAT, None)
+    mixed = helper.make_tensor_type_proto(TensorProto.FLOAT, [2, "N", None])
+    assert _fmt(unknown) == "rank unknown"
+    assert _fmt(mixed) == '[2, "N", ?]'
+    assert precision(unknown) == (0, 0, 0) and precision(mixed) == (1, 1, 1)

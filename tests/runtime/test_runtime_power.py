@@ -283,3 +283,14 @@ def test_a_file_that_is_no_message_is_bad_input(tmp_path):
     (d / "input_0.pb").write_bytes(b"\xff\xff\xff\xff")
     with pytest.raises(FeedError, match=r"input_0\.pb: not a serialized TensorProto"):
         read_feeds(tmp_path, m)
+
+
+@pytest.mark.parametrize("key_type", [TensorProto.INT8, TensorProto.INT64, TensorProto.UINT32, TensorProto.UINT64])
+def test_maps_with_integer_keys_round_trip(key_type):
+    from passcheck.runtime.feed_files import proto_to_value, value_to_proto
+
+    tp = onnx.TypeProto(map_type=onnx.TypeProto.Map(key_type=key_type, value_type=helper.make_tensor_type_proto(TensorProto.FLOAT, [])))
+    msg = value_to_proto({3: np.float32(0.5), 7: np.float32(1.5)}, tp, "m")
+    assert list(msg.keys) == [3, 7] and not msg.string_keys
+    back = proto_to_value(onnx.MapProto.FromString(msg.SerializeToString()))
+    assert {k: float(v) for k, v in back.items()} == {3: 0.5, 7: 1.5}
