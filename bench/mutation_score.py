@@ -61,8 +61,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0, help="seed of the sample")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant before it counts as killed")
     p.add_argument("--target", type=float, default=0.90, help="killed ratio to reach")
-    p.add_argument("--survivors", type=Path, default=ROOT / "bench" / "mutation_survivors.txt")
-    p.add_argument("--equivalent", type=Path, default=ROOT / "bench" / "mutation_equivalent.toml")
+    p.add_argument("--survivors", type=Path, default=ROOT / "bench" / "mutation_survivors.txt", help="where to write the survivors (TSV)")
+    p.add_argument("--equivalent", type=Path, default=ROOT / "bench" / "mutation_equivalent.toml", help="known-equivalent survivors with reasons")
     p.add_argument("--rerun", type=Path, help="run only the survivors listed in this survivors file of an earlier run "
                    "(matched by module, operator, occurrence: the mutated sources must be unchanged; "
                    "killed mutants stay killed when tests are only added)")
