@@ -9,7 +9,7 @@ Prints killed / survived / timeout / incompetent per module and the overall kill
 writes every survivor to ``--survivors`` (tab-separated: module, line, operator, occurrence,
 before, after, reason). The reason comes from ``bench/mutation_equivalent.toml`` for survivors
 known to be equivalent (same behaviour for every input), or is found here for a mutant that changes only a
-function annotation of a module with ``from __future__ import annotations``; empty means the
+annotation of a module with ``from __future__ import annotations``; empty means the
 suite is too weak there. Equivalent survivors are left out of the killed ratio.
 
 Not part of CI: mutation testing is CPU-heavy (one test selection run per mutant). Examples::
@@ -150,21 +150,23 @@ def _equivalent(path: Path) -> dict[tuple[str, str, str, str], str]:
 
 
 #: Reason given to survivors found equivalent by :func:`_annotation_only`.
-ANNOTATION_ONLY = "changes only a function annotation, never evaluated (from __future__ import annotations)"
+ANNOTATION_ONLY = "changes only an annotation, never evaluated (from __future__ import annotations)"
 
 
-def _strip_signatures(tree: ast.AST) -> str:
+def _strip_annotations(tree: ast.AST) -> str:
     for node in ast.walk(tree):
         if isinstance(node, ast.arg):
             node.annotation = None
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             node.returns = None
+        elif isinstance(node, ast.AnnAssign):
+            node.annotation = ast.Constant(None)
     return ast.dump(tree)
 
 
 def _annotation_only(source: str, line: int, before: str, after: str) -> bool:
     """Whether putting ``after`` in place of line ``line`` (1-based; stripped text ``before``) of
-    ``source`` changes only function annotations of a module that never evaluates them."""
+    ``source`` changes only annotations of a module that never evaluates them."""
     lines = source.splitlines()
     if not 0 < line <= len(lines) or lines[line - 1].strip() != before:
         return False
@@ -174,7 +176,7 @@ def _annotation_only(source: str, line: int, before: str, after: str) -> bool:
     except SyntaxError:
         return False
     lazy = any(isinstance(n, ast.ImportFrom) and n.module == "__future__" and any(a.name == "annotations" for a in n.names) for n in original.body)
-    return lazy and _strip_signatures(original) == _strip_signatures(mutated)
+    return lazy and _strip_annotations(original) == _strip_annotations(mutated)
 
 
 def _results(session: Path, equivalent: dict, tree: Path) -> tuple[dict[str, Counter], list[tuple]]:

@@ -288,3 +288,12 @@ def test_less_precise_annotations_are_shown_as_written():
     assert _fmt(unknown) == "rank unknown"
     assert _fmt(mixed) == '[2, "N", ?]'
     assert precision(unknown) == (0, 0, 0) and precision(mixed) == (1, 1, 1)
+
+
+def test_large_static_dims_compare_by_value():
+    from passcheck.oracles.shape_annotations import check
+
+    g = helper.make_graph([], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 1000])],
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 1000])])
+    report = check(helper.make_model(g), {"x": np.zeros((2, 1000), np.float64)})  # wrong dtype: judged in full
+    assert {v.rule for v in report.violations} == {"elem-type"}  # as input and as output: no dim-value

@@ -294,3 +294,11 @@ def test_maps_with_integer_keys_round_trip(key_type):
     assert list(msg.keys) == [3, 7] and not msg.string_keys
     back = proto_to_value(onnx.MapProto.FromString(msg.SerializeToString()))
     assert {k: float(v) for k, v in back.items()} == {3: 0.5, 7: 1.5}
+
+
+@pytest.mark.parametrize("suffix", [".json", ".pb", ".zip"])
+def test_a_feeds_file_that_is_not_npz_is_refused_by_name(tmp_path, suffix):
+    f = tmp_path / f"feeds{suffix}"
+    f.write_bytes(b"{}")
+    with pytest.raises(FeedError, match=r"expected a \.npz file or a folder in the ONNX backend-test layout"):
+        read_feeds(f, _chain())
