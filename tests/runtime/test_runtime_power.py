@@ -302,3 +302,16 @@ def test_a_feeds_file_that_is_not_npz_is_refused_by_name(tmp_path, suffix):
     f.write_bytes(b"{}")
     with pytest.raises(FeedError, match=r"expected a \.npz file or a folder in the ONNX backend-test layout"):
         read_feeds(f, _chain())
+
+
+def test_a_profile_that_disagrees_with_the_fetched_outputs_is_not_used(monkeypatch):
+    from passcheck.runtime import observe as obs
+
+    real = obs._profiled
+
+    def planted(outputs, trace):  # a profile whose shapes are wrong for every node
+        return {k: obs.TensorMeta((77,), v.dtype) for k, v in real(outputs, trace).items()}
+
+    monkeypatch.setattr(obs, "_profiled", planted)
+    observed, _ = obs.observe(_chain(), {"x": np.ones((3, 2), np.float32)})
+    assert observed["r"] == obs.TensorMeta((3, 2), np.dtype(np.float32))
