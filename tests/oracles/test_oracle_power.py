@@ -1,0 +1,299 @@
+"""Pins of oracle behaviour found unguarded by bench/mutation_score.py: numeric tolerances by
+dtype and their boundary, NaN/±inf positions, exact dtypes, sequences; folding's static analysis
+(shape-derived nodes, chains, symbols that never varied); the checker wrapper."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+from passcheck.oracles import folding
+from passcheck.oracles.numeric import compare, tolerance
+from passcheck.oracles.validity import checker_error
+
+
+# --- numeric.compare ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("dtype", "rtol", "atol"), [("float64", 1e-6, 1e-8), ("float32", 1e-4, 1e-5), ("float16", 1e-2, 1e-3), ("int8", 1e-2, 1e-3)])
+def test_tolerance_by_dtype_and_overrides(dtype, rtol, atol):
+    assert tolerance(np.dtype(dtype)) == (rtol, atol)
+    assert tolerance(np.dtype(dtype), rtol=0.5) == (0.5, atol)
+    assert tolerance(np.dtype(dtype), atol=0.25) == (rtol, 0.25)
+
+
+def test_bfloat16_is_judged_with_its_own_looser_tolerance():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    assert tolerance(np.dtype(ml_dtypes.bfloat16)) == (2e-2, 1e-2)
+    e = np.array([1.0, 2.0], ml_dtypes.bfloat16)
+    assert compare(e + np.array([0.0, 0.03], ml_dtypes.bfloat16), e).ok
+    assert not compare(e + np.array([0.0, 0.25], ml_dtypes.bfloat16), e).ok
+
+
+def test_error_equal_to_the_tolerance_passes_and_just_above_fails():
+    # |a - e| <= atol + rtol * |e|, inclusive: 1e-8 - 0 is exactly float64's atol.
+    assert compare(np.array([1e-8]), np.array([0.0])).ok
+    assert not compare(np.array([3e-8]), np.array([0.0])).ok
+    # the relative part scales with |expected|, not with |actual|
+    assert compare(np.array([-1000.0005]), np.array([-1000.0])).ok
+    assert not compare(np.array([-1000.01]), np.array([-1000.0])).ok
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_float_tolerance_is_per_dtype(dtype):
+    e = np.linspace(-3, 3, 13).astype(dtype)
+    r, _ = tolerance(np.dtype(dtype))
+    assert compare(e * (1 + r / 4), e).ok
+    assert not compare(e * (1 + r * 8) + r, e).ok
+
+
+def test_mismatch_reports_errors_worst_elements_and_the_tolerance_used():
+    e = np.array([[1.0, 2.0], [4.0, -8.0]], np.float32)
+    a = e.copy()
+    a[0, 1], a[1, 1] = 2.5, -8.2
+    c = compare(a, e)
+    assert not c.ok
+    assert c.max_abs == pytest.approx(0.5)
+    assert c.max_rel == pytest.approx(0.25)
+    assert c.worst[0] == {"index": [0, 1], "actual": 2.5, "expected": 2.0}
+    assert c.worst[1]["index"] == [1, 1]
+    assert len(c.worst) == 4
+    assert c.message.startswith("2 of 4 elements outside rtol=0.0001, atol=1e-05")
+    assert "atol=0.5 would pass" in c.message
+    ok = compare(a, e, atol=0.5)
+    assert ok.ok and ok.max_abs == pytest.approx(0.5) and ok.message == ""
+    assert compare(a, e, rtol=0.3).ok
+
+
+def test_relative_error_where_expected_is_zero_is_huge_not_nan():
+    c = compare(np.array([1.0, 1.0]), np.array([0.0, 1.0]))
+    assert not c.ok
+    assert np.isfinite(c.max_rel) and c.max_rel > 1e300
+    assert c.max_abs == 1.0
+
+
+def test_nan_positions_must_match():
+    nan = np.nan
+    assert compare(np.array([nan, 1.0], np.float32), np.array([nan, 1.0], np.float32)).ok
+    c = compare(np.array([nan, 1.0]), np.array([1.0, nan]))
+    assert not c.ok and c.message == "NaN positions differ (1 vs 1 NaNs)"
+    c = compare(np.array([nan, nan]), np.array([nan, 1.0]))
+    assert not c.ok and c.message == "NaN positions differ (2 vs 1 NaNs)"
+
+
+def test_inf_positions_and_signs_must_match():
+    inf = np.inf
+    assert compare(np.array([inf, -inf, 1.0]), np.array([inf, -inf, 1.0])).ok
+    assert compare(np.array([inf, 1.0]), np.array([inf, 1.0 + 1e-9])).ok
+    # errors are measured on the finite positions only: matching infinities add no error
+    c = compare(np.array([inf, -inf, 1.0, np.nan]), np.array([inf, -inf, 1.5, np.nan]))
+    assert not c.ok and c.max_abs == 0.5 and c.max_rel == pytest.approx(1 / 3)
+    for a, e in [([inf, 1.0], [1.0, inf]), ([inf], [-inf]), ([1.0, -inf], [1.0, 5.0])]:
+        c = compare(np.array(a), np.array(e))
+        assert not c.ok and c.message == "±inf positions differ", (a, e)
+
+
+def test_integers_bools_and_strings_must_be_equal():
+    c = compare(np.array([1, 2, 3], np.int32), np.array([1, 2, 4], np.int32))
+    assert not c.ok
+    assert c.message == "1 of 3 elements differ (exact dtype int32)"
+    assert c.worst == [{"index": [2], "actual": 3, "expected": 4}]
+    assert compare(np.array([7], np.int64), np.array([7], np.int64)).ok
+    assert not compare(np.array([True, False]), np.array([True, True])).ok
+    assert compare(np.array(["a", "b"], object), np.array(["a", "b"], object)).ok
+    assert not compare(np.array(["a", "b"], object), np.array(["a", "c"], object)).ok
+    many = compare(np.zeros(10, np.int8), np.ones(10, np.int8))
+    assert len(many.worst) == 5 and many.message.startswith("10 of 10")
+
+
+def test_shape_dtype_absence_and_sequences():
+    f = np.zeros((2, 3), np.float32)
+    assert compare(f, np.zeros((3, 2), np.float32)).message == "shape [2, 3] vs expected [3, 2]"
+    assert compare(f, np.zeros((2, 3), np.float64)).message == "dtype float32 vs expected float64"
+    assert compare(None, None).ok
+    c = compare(None, f)
+    assert not c.ok and c.message == "absent vs float32[2, 3]"
+    assert compare([f, f], [f, f]).ok
+    assert compare([], []).ok
+    assert compare([f], [f, f]).message == "sequence length/kind differs: sequence of 1 vs sequence of 2"
+    assert not compare(f, [f]).ok and not compare([f], f).ok
+    c = compare([f, f + 1], [f, f])
+    assert not c.ok and c.message.startswith("element 1: 6 of 6 elements outside")
+
+
+# --- folding: static analysis -------------------------------------------------------------------
+
+def _shape_model(extra_nodes=(), dims=("N", 3)):
+    """x[N, 3] → Shape → Gather(1) → Mul(k) ... plus Relu(x), all outputs of the graph."""
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"], name="shape"),
+        helper.make_node("Gather", ["s", "one"], ["d"], name="gather"),
+        helper.make_node("Mul", ["d", "k"], ["dk"], name="mul"),
+        helper.make_node("Relu", ["x"], ["r"], name="relu"),
+        *extra_nodes,
+    ]
+    inits = [helper.make_tensor("one", TensorProto.INT64, [], [1]), helper.make_tensor("k", TensorProto.INT64, [], [2])]
+    outs = [helper.make_tensor_value_info(n, TensorProto.INT64, None) for n in ("d", "dk")] + [helper.make_tensor_value_info("r", TensorProto.FLOAT, None)]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(dims))], outs, inits)
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_shape_derived_follows_shape_values_not_data():
+    m = _shape_model([helper.make_node("Add", ["dk", "d"], ["e"], name="add"), helper.make_node("Size", ["r"], ["z"], name="size"),
+                      helper.make_node("Add", ["one", "k"], ["c"], name="constants_only")])
+    got = [(i, n.name) for i, n in folding.shape_derived(m)]
+    assert got == [(0, "shape"), (1, "gather"), (2, "mul"), (4, "add"), (5, "size")]
+    assert folding.values_to_observe(m) == ["s", "d", "dk", "e", "z"]
+
+
+def test_random_ops_and_subgraphs_count_as_data():
+    then = helper.make_graph([helper.make_node("Identity", ["d"], ["t"])], "then", [], [helper.make_tensor_value_info("t", TensorProto.INT64, None)])
+    m = _shape_model([
+        helper.make_node("RandomUniformLike", ["dk"], ["rnd"], name="random", dtype=TensorProto.FLOAT),
+        helper.make_node("Cast", ["rnd"], ["rc"], name="after_random", to=TensorProto.INT64),
+        helper.make_node("If", ["cond"], ["w"], name="if", then_branch=then, else_branch=then),
+    ])
+    m.graph.initializer.append(helper.make_tensor("cond", TensorProto.BOOL, [], [True]))
+    names = [n.name for _, n in folding.shape_derived(m)]
+    assert names == ["shape", "gather", "mul"]
+
+
+def test_an_input_with_an_initializer_is_not_data():
+    m = _shape_model([helper.make_node("Add", ["d", "bias"], ["db"], name="add_bias")])
+    m.graph.input.append(helper.make_tensor_value_info("bias", TensorProto.INT64, []))
+    m.graph.initializer.append(helper.make_tensor("bias", TensorProto.INT64, [], [5]))
+    assert "add_bias" in [n.name for _, n in folding.shape_derived(m)]
+    m.graph.initializer.pop()
+    assert "add_bias" not in [n.name for _, n in folding.shape_derived(m)]
+
+
+def _runs(*observed):
+    return [types.SimpleNamespace(observed=o) for o in observed]
+
+
+def test_foldable_names_only_the_first_node_of_each_invariant_chain():
+    m = _shape_model()
+    same = {"s": np.array([2, 3]), "d": np.array(3), "dk": np.array(6)}
+    other = {"s": np.array([5, 3]), "d": np.array(3), "dk": np.array(6)}
+    found = folding.foldable_nodes(m, _runs(same, other))
+    assert [(i, n.name, [v.tolist() for v in vs]) for i, n, vs in found] == [(1, "gather", [3])]
+    # when the Shape value itself is invariant, it heads the chain and nothing else is named
+    assert [n.name for _, n, _ in folding.foldable_nodes(m, _runs(same, dict(same)))] == ["shape"]
+    # a value missing from one run, or differing in dtype, is not invariant
+    assert [n.name for _, n, _ in folding.foldable_nodes(m, _runs(same, {"s": other["s"], "d": np.array(3)}))] == ["gather"]
+    assert folding.foldable_nodes(m, _runs(same, {**other, "d": np.array(3, np.int32), "dk": np.array(7)})) == []
+
+
+def test_invariant_rejects_non_arrays_and_large_values():
+    big = np.zeros(folding.MAX_ELEMENTS + 1, np.int64)
+    assert folding._invariant("v", _runs({"v": big}, {"v": big})) is None
+    edge = np.zeros(folding.MAX_ELEMENTS, np.int64)
+    assert folding._invariant("v", _runs({"v": edge}, {"v": edge})) is edge
+    assert folding._invariant("v", _runs({"v": [1]}, {"v": [1]})) is None
+    assert folding._invariant("v", _runs({"v": np.zeros(2)}, {"v": np.zeros(3)})) is None
+
+
+def test_dims_vary_needs_two_sizes_for_every_symbolic_dim():
+    m = _shape_model(dims=("N", 3, None))
+    def feeds(*shapes):
+        return [{"x": np.zeros(s, np.float32)} for s in shapes]
+    assert folding._dims_vary(m, feeds((2, 3, 2), (3, 3, 3)))
+    assert not folding._dims_vary(m, feeds((2, 3, 2), (3, 3, 2)))  # the anonymous dim never varied
+    assert not folding._dims_vary(m, feeds((2, 3, 2), (2, 3, 3)))
+    static = _shape_model(dims=(4, 3))
+    assert folding._dims_vary(static, feeds((4, 3), (4, 3)))
+    # a symbolic input with an initializer (an overridable default) is not fed: it does not block
+    m.graph.input.append(helper.make_tensor_value_info("w", TensorProto.FLOAT, ["M"]))
+    m.graph.initializer.append(helper.make_tensor("w", TensorProto.FLOAT, [1], [0.0]))
+    assert folding._dims_vary(m, feeds((2, 3, 2), (3, 3, 3)))
+
+
+# --- validity.checker_error ---------------------------------------------------------------------
+
+def test_checker_error_full_check_adds_shape_inference():
+    def relu(out_type=TensorProto.FLOAT, src="x"):
+        g = helper.make_graph([helper.make_node("Relu", [src], ["y"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+                              [helper.make_tensor_value_info("y", out_type, [2])])
+        return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    assert checker_error(relu()) is None
+    err = checker_error(relu(src="nowhere"))
+    assert err is not None and err.startswith("ValidationError: ") and "nowhere" in err and '"' not in err
+    clash = relu(TensorProto.INT64)  # Relu of float declared int64: only shape inference sees it
+    assert checker_error(clash, full_check=False) is None
+    assert checker_error(clash) is not None
+
+
+def test_dims_vary_tolerates_feeds_of_lower_rank_than_annotated():
+    # feeds from --feeds need not match the annotation's rank; such a feed says nothing about the dim
+    m = _shape_model(dims=(3, 3, "N"))
+    assert folding._dims_vary(m, [{"x": np.zeros(3, np.float32)}, {"x": np.zeros(3, np.float32)}])
+
+
+# --- scopes of annotated values ----------------------------------------------------------------
+
+def test_graph_scopes_walk_graph_and_graphs_attributes_only():
+    from passcheck.oracles.shape_annotations import graph_scopes
+
+    def body(tag):
+        return helper.make_graph([helper.make_node("Identity", ["x"], [tag])], tag, [], [helper.make_tensor_value_info(tag, TensorProto.FLOAT, [1])])
+    inner = body("b1")
+    inner.node.append(helper.make_node("If", ["c"], ["z"], name="inner_if", then_branch=body("it"), else_branch=body("ie")))
+    multi = helper.make_node("Multi", ["x"], ["m"], domain="custom", name="multi", bodies=[body("b0"), inner], k=3)
+    branch = helper.make_node("If", ["c"], ["y"], then_branch=body("t"), else_branch=body("e"))
+    g = helper.make_graph([multi, branch], "main", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])], [])
+    m = helper.make_model(g)
+    assert [s for s, _ in graph_scopes(m)] == ["", "multi.bodies[0]", "multi.bodies[1]", "multi.bodies[1]/inner_if.else_branch",
+                                               "multi.bodies[1]/inner_if.then_branch", "If#1.else_branch", "If#1.then_branch"]  # attributes in stored order
+
+
+# --- expectations ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("want", [(3,), (1,), (2, 1)])
+def test_expected_output_shape_differing_either_way_is_a_finding(want):
+    from passcheck.cases import Expectation
+    from passcheck.oracles import expectations
+    from passcheck.oracles._context import FormRun
+    from passcheck.passes._base import PassOutcome
+
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    m = helper.make_model(g)
+    run = FormRun("c", "f", "p", m, PassOutcome("p", "unchanged", m), [], [], [])
+    assert expectations.check(run, [Expectation(output_shapes={"y": (2,)})]) == []
+    found = expectations.check(run, [Expectation(output_shapes={"y": want})])
+    assert [f.kind for f in found] == ["expectation-failed"]
+    assert f"shape {list(want)} after p, found [2]" in found[0].message
+
+
+def test_a_value_whose_shape_is_only_the_static_dims_is_a_rank_violation():
+    from passcheck.oracles.shape_annotations import check
+
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])])
+    m = helper.make_model(g)
+    ok = check(m, {"x": np.zeros((2, 3), np.float32), "y": np.zeros((2, 3), np.float32)})
+    assert ok.violations == [] and ok.binding == {"N": 2}
+    bad = check(m, {"x": np.zeros((2, 3), np.float32), "y": np.zeros(3, np.float32)})
+    assert [(v.value, v.rule) for v in bad.violations] == [("y", "rank")]
+
+
+def test_less_precise_annotations_are_shown_as_written():
+    from passcheck.oracles.parity import _fmt, precision
+
+    unknown = helper.make_tensor_type_proto(TensorProto.FLOAT, None)
+    mixed = helper.make_tensor_type_proto(TensorProto.FLOAT, [2, "N", None])
+    assert _fmt(unknown) == "rank unknown"
+    assert _fmt(mixed) == '[2, "N", ?]'
+    assert precision(unknown) == (0, 0, 0) and precision(mixed) == (1, 1, 1)
+
+
+def test_large_static_dims_compare_by_value():
+    from passcheck.oracles.shape_annotations import check
+
+    g = helper.make_graph([], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 1000])],
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 1000])])
+    report = check(helper.make_model(g), {"x": np.zeros((2, 1000), np.float64)})  # wrong dtype: judged in full
+    assert {v.rule for v in report.violations} == {"elem-type"}  # as input and as output: no dim-value
