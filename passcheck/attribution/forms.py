@@ -1,0 +1,81 @@
+"""Rebuild the forms a stored finding compared, from what the report records.
+
+A finding of a registered case (``passcheck run``) names the case and form: the case builds
+them again. A finding of ``passcheck check MODEL [--mutations]`` or ``passcheck compare A B``
+records that command in its ``repro`` field: the model is read again and the rewrite re-applied.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+
+from passcheck.errors import PasscheckError
+from passcheck.records import Finding
+
+
+def find(cells, finding_id: str | None, *, pass_prefix: str = "") -> Finding:
+    """The finding ``finding_id`` of a report's cells, or its only unexpected parity finding of
+    a ``pass_prefix`` pass when no id is given.
+
+    Raises:
+        PasscheckError: no such finding, or several and no id given (the ids are listed).
+    """
+    findings = [f for c in cells for f in c.findings]
+    if finding_id:
+        for f in findings:
+            if f.id == finding_id:
+                return f
+        raise PasscheckError(f"no finding {finding_id!r} in the report; its ids: " + (", ".join(sorted({f.id for f in findings})[:12]) or "none"))
+    fit = [f for f in findings if f.pass_id.startswith(pass_prefix) and f.oracle == "parity" and not f.expected]
+    if len(fit) != 1:
+        raise PasscheckError(f"{len(fit)} unexpected {pass_prefix or ''}parity findings in the report; choose one with --finding ID: "
+                             + ", ".join(sorted({f.id for f in fit or findings})[:12]))
+    return fit[0]
+
+
+def form_models(finding: Finding, cases_from: Sequence[str] = ()) -> tuple["onnx.ModelProto", "onnx.ModelProto"]:  # noqa: F821
+    """(the form the pass optimized, the form the finding is on) — ``other_form`` first.
+
+    Raises:
+        PasscheckError: the finding names no other form, or its forms cannot be rebuilt here
+            (an unknown case, a model file that moved).
+    """
+    other = finding.details.get("other_form")
+    if not other:
+        raise PasscheckError(f"finding {finding.id!r} compares no two forms (only {finding.oracle} parity findings do)")
+    return _form(finding, other, cases_from), _form(finding, finding.form, cases_from)
+
+
+def _form(finding: Finding, form: str, cases_from: Sequence[str]):
+    if not finding.case.startswith("model/"):
+        from passcheck.cases._registry import load_builtin, load_path
+
+        for p in cases_from:
+            load_path(p)
+        registry = load_builtin()
+        if finding.case not in registry:
+            raise PasscheckError(f"case {finding.case!r} is not registered here (give the file that defines it with --cases-from)")
+        return registry.get(finding.case).build(form)
+    words = shlex.split(finding.repro or "")
+    if len(words) < 3 or words[:2] not in (["passcheck", "check"], ["passcheck", "compare"]):
+        raise PasscheckError(f"finding {finding.id!r} does not record the command that produced it; cannot rebuild its forms")
+    from passcheck.modelio import load_model
+
+    if words[1] == "compare":
+        from passcheck.cli.compare import form_names
+
+        a, b = words[2], words[3]
+        names = dict(zip(form_names(a, b), (a, b)))
+        if form not in names:
+            raise PasscheckError(f"form {form!r} is neither of {list(names)}")
+        return load_model(names[form])
+    model = load_model(words[2])
+    if form == "common":
+        return model
+    from passcheck.mutations.registry import mutants
+
+    made = mutants(model, [form])
+    if form not in made:
+        raise PasscheckError(f"rewrite {form!r} no longer applies to {words[2]}")
+    return made[form][0]
