@@ -1,0 +1,92 @@
+"""``passcheck attribute``: the onnxruntime transformer behind ort:* parity findings, on real sessions."""
+
+from __future__ import annotations
+
+import io
+import json
+import pathlib
+
+import onnx
+import pytest
+from rich.console import Console
+
+from passcheck.attribution import ort as attr_ort
+from passcheck.attribution.ort import attribute_parity
+from passcheck.cases._registry import load_builtin
+from passcheck.cli import main
+from passcheck.records import Finding
+from passcheck.report import markdown, terminal
+from passcheck.report.junit import write_junit
+from passcheck.report.json_report import read_report
+
+CASE = "optional-input/conv-bn"
+ID = f"{CASE}:empty-name|ort:basic|parity|missed-optimization"
+
+
+def in_process(fn, model, *args):
+    return fn(model, *args)
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    path = tmp_path_factory.mktemp("attr") / "r.json"
+    assert main(["run", "--case", CASE, "--pass", "ort:basic", "--json", str(path), "-q"]) == 1
+    return path
+
+
+def test_attribute_names_conv_bn_fusion_and_every_renderer_shows_it(report, tmp_path, capsys):
+    out = tmp_path / "attributed.json"
+    assert main(["attribute", str(report), "--json", str(out)]) == 0
+    assert f"{ID} | local: attributed to: ConvBNFusion" in capsys.readouterr().out
+    cells, _ = read_report(out)
+    (f,) = [f for c in cells for f in c.findings if f.id == ID]
+    assert f.attribution == ["ConvBNFusion"]
+    console = Console(file=io.StringIO(), width=300)
+    terminal.render(cells, console)
+    assert "attributed to: ConvBNFusion" in console.file.getvalue()
+    assert "attributed to: ConvBNFusion" in markdown.render(cells)
+    write_junit(tmp_path / "r.xml", cells)
+    assert "attributed to: ConvBNFusion" in (tmp_path / "r.xml").read_text()
+    assert "ConvBNFusion" in json.dumps(json.loads(out.read_text())["results"])
+
+
+def test_table_without_the_transformer_gives_no_name_and_says_why(monkeypatch):
+    case = load_builtin().get(CASE)
+    monkeypatch.setattr(attr_ort, "candidates", lambda level: ("ConstantFolding", "NoSuchTransformer"))
+    got = attribute_parity(case.build("common"), case.build("empty-name"), "basic", ["BatchNormalization"], in_process)
+    assert got.names == [] and "not in its table" in got.note
+
+
+def test_forms_optimized_alike_are_not_attributed():
+    case = load_builtin().get(CASE)
+    common = case.build("common")
+    got = attribute_parity(common, common, "basic", ["BatchNormalization"], in_process)
+    assert got.names == [] and got.note.startswith("not reproduced")
+
+
+def test_session_cap_is_kept():
+    case = load_builtin().get(CASE)
+    got = attribute_parity(case.build("common"), case.build("empty-name"), "basic", ["BatchNormalization"], in_process, max_sessions=3)
+    assert got.names == [] and got.sessions == 3 and "gave up" in got.note
+
+
+def test_finding_json_without_or_with_unknown_fields_still_loads():
+    old = {"kind": "rejected", "oracle": "acceptance", "case": "a/b", "form": "common", "pass_id": "ort:basic", "message": "m"}
+    assert Finding.from_json(old).attribution == []
+    assert Finding.from_json({**old, "attribution": ["X"], "future_field": 1}).attribution == ["X"]
+
+
+def test_unknown_finding_id_is_an_input_error(report, capsys):
+    assert main(["attribute", str(report), "--finding", "nope", "--json", "-"]) == 2
+    assert "no finding 'nope'" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_resnet50_mutant_missing_conv_bn_fusion_is_attributed(tmp_path, capsys):
+    model = pathlib.Path(onnx.__file__).parent / "backend/test/data/light/light_resnet50.onnx"
+    path = tmp_path / "rn.json"
+    main(["check", str(model), "--mutations", "--form", "empty-optional-input", "--pass", "ort:basic", "--json", str(path), "-q"])
+    fid = "model/light_resnet50:empty-optional-input|ort:basic|parity|missed-optimization"
+    assert main(["attribute", str(path), "--finding", fid]) == 0
+    cells, _ = read_report(path)
+    assert [f.attribution for c in cells for f in c.findings if f.id == fid] == [["ConvBNFusion"]]
