@@ -3,7 +3,7 @@
 Delta debugging over nodes (see :mod:`passcheck.reduce.pair`), for ``ort:*`` parity findings:
 both cut forms stay valid (onnx checker) and equal (same outputs on synthesized feeds), and the
 optimizer still treats them differently. Writes ``DIR/common.onnx``, ``DIR/uncommon.onnx``,
-``DIR/case.py`` (a case module for ``--cases-from``) and ``DIR/reduce-state.json``. Bounded by
+``DIR/reduced_<case>_<form>_<pass>.py`` (a case module for ``--cases-from``, case ``reduced/<case>-<form>-<pass>``) and ``DIR/reduce-state.json``. Bounded by
 ``--budget`` seconds; the state file records the best node set after every step, so a run cut
 short (budget, Ctrl-C) continues with ``--resume``.
 """
@@ -19,7 +19,7 @@ def add_parser(sub) -> None:
     p = sub.add_parser("reduce", help="shrink an ort:* parity finding's two forms to a minimal pair (delta debugging over nodes)")
     p.add_argument("report", metavar="REPORT.json")
     p.add_argument("--finding", metavar="ID", help="the finding's id (default: the report's only unexpected ort:* parity finding)")
-    p.add_argument("--out", required=True, metavar="DIR", help="folder for common.onnx, uncommon.onnx, case.py and reduce-state.json")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for common.onnx, uncommon.onnx, the case module and reduce-state.json")
     p.add_argument("--budget", type=positive(float), default=120.0, metavar="SECONDS", help="time bound (default: %(default)s)")
     p.add_argument("--resume", action="store_true", help="start from the node set DIR/reduce-state.json recorded for this finding")
     p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="case module file or folder the report's cases come from")
@@ -36,7 +36,7 @@ def handle(args) -> int:
     from passcheck.attribution.forms import find, form_models
     from passcheck.errors import PasscheckError
     from passcheck.passes.isolation import IsolatedExecutor
-    from passcheck.reduce.case_module import case_module
+    from passcheck.reduce.case_module import case_module, case_slug
     from passcheck.reduce.pair import PairReducer
     from passcheck.report.json_report import atomic_write, read_report
 
@@ -75,9 +75,10 @@ def handle(args) -> int:
     save(red.keep, red.finished)
     onnx.save(red.a, str(out / "common.onnx"))
     onnx.save(red.b, str(out / "uncommon.onnx"))
-    (out / "case.py").write_text(case_module(f, red.a, red.b), encoding="utf-8")
+    module = out / ("reduced_" + case_slug(f).replace("-", "_").replace(".", "_").replace("+", "_") + ".py")  # unique module name per finding
+    module.write_text(case_module(f, red.a, red.b), encoding="utf-8")
     ops = ", ".join(n.op_type for n in red.b.graph.node)
     how = "1-minimal" if red.finished else "budget reached, not yet 1-minimal (--resume continues)"
     print(f"reduced {len(reducer.keys)} → {len(red.keep)} nodes ({ops}); {how}; {red.tests} candidates tested in "
-          f"{time.monotonic() - start_time:.0f} s; wrote {out / 'common.onnx'}, {out / 'uncommon.onnx'}, {out / 'case.py'}")
+          f"{time.monotonic() - start_time:.0f} s; wrote {out / 'common.onnx'}, {out / 'uncommon.onnx'}, {module}")
     return 0

@@ -7,11 +7,16 @@ import re
 from passcheck.repro.source import model_source
 
 
+def case_slug(finding) -> str:
+    """``<case>-<form>-<pass>`` in case-id characters (the case is ``reduced/<slug>``)."""
+    return re.sub(r"[^a-z0-9_.+-]+", "-", f"{finding.case.split('/')[-1]}-{finding.form}-{finding.pass_id}".lower()).strip("-")
+
+
 def case_module(finding, a, b) -> str:
     """Python source registering case ``reduced/<case-form-pass>`` with forms ``common`` (``a``,
     the form the pass optimized) and the finding's form (``b``; ``uncommon`` when it is named
     ``common``), targeting the finding's pass."""
-    slug = re.sub(r"[^a-z0-9_.+-]+", "-", f"{finding.case.split('/')[-1]}-{finding.form}-{finding.pass_id}".lower()).strip("-")
+    slug = case_slug(finding)
     form_b = finding.form if finding.form != "common" and re.fullmatch(r"[a-z0-9][a-z0-9_.+-]*", finding.form) else "uncommon"
     src_a, how_a = model_source(a, "build_common")
     src_b, how_b = model_source(b, "build_uncommon")
