@@ -1,4 +1,5 @@
-"""``passcheck attribute REPORT.json``: name the onnxruntime transformer behind ``ort:*`` parity findings.
+"""``passcheck attribute REPORT.json``: name the onnxruntime transformer behind ``ort:*`` parity findings,
+or the node behind a shape-inference precision finding.
 
 Attribution opens onnxruntime sessions (up to ``--max-sessions`` per finding), so ``check`` and
 ``run`` never compute it; this command does, on a stored report, and writes the names into the
@@ -14,12 +15,13 @@ import sys
 def add_parser(sub) -> None:
     from passcheck.cli._common import positive
 
-    p = sub.add_parser("attribute", help="name the onnxruntime transformer(s) behind ort:* parity findings of a report",
+    p = sub.add_parser("attribute", help="name the onnxruntime transformer(s) behind ort:* parity findings of a report (the node, for shape inference)",
                        description="Bisect InferenceSession(disabled_optimizers=...) over the transformers of the finding's "
                                    "level until the smallest set whose disabling makes the optimized form keep what the "
-                                   "other form kept; every session runs in the isolated worker.")
+                                   "other form kept; for a shape-inference precision finding, name the node where the typing "
+                                   "falls behind the other form's. Every pass and session runs in the isolated worker.")
     p.add_argument("report", metavar="REPORT.json")
-    p.add_argument("--finding", metavar="ID", help="only this finding (default: every unexpected ort:* parity finding)")
+    p.add_argument("--finding", metavar="ID", help="only this finding (default: every unexpected parity finding it covers)")
     p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="case module file or folder the report's cases come from")
     p.add_argument("--json", metavar="FILE", help="write the updated report here instead of over REPORT.json")
     p.add_argument("--max-sessions", type=positive(int), default=40, metavar="N", help="onnxruntime sessions per finding (default: %(default)s)")
@@ -47,13 +49,12 @@ def handle(args) -> int:
     if args.finding:
         todo = [find(cells, args.finding)]
     else:
-        todo = [f for c in cells for f in c.findings if f.pass_id.startswith("ort:") and f.oracle == "parity"
-                and f.kind == "missed-optimization" and not f.expected]
+        todo = [f for c in cells for f in c.findings if f.oracle == "parity" and not f.expected and _covered(f)]
     if not todo:
-        print("no unexpected ort:* parity finding in the report: nothing to attribute", file=sys.stderr)
+        print("no unexpected ort:* or shape-inference parity finding in the report: nothing to attribute", file=sys.stderr)
     with IsolatedExecutor() as ex:
         for f in todo:
-            f.attribution, note = attribute(f, ex.call, args.cases_from, args.max_sessions)
+            f.attribution, note = attribute(f, ex, args.cases_from, args.max_sessions)
             print(f"{f.id} | {f.env}: " + (f"attributed to: {', '.join(f.attribution)} ({note})" if f.attribution else note))
     if doc is None:
         from passcheck.report.json_report import report_dict
@@ -64,23 +65,38 @@ def handle(args) -> int:
     return 0
 
 
-def attribute(finding, runner, cases_from=(), max_sessions: int = 40) -> tuple[list[str], str]:
-    """(names, note) for one finding; ``runner`` is ``IsolatedExecutor.call``.
+def _covered(f) -> bool:
+    from passcheck.attribution.shapes import PASSES
+
+    return (f.pass_id.startswith("ort:") and f.kind == "missed-optimization") or (f.pass_id in PASSES and f.kind == "less-precise")
+
+
+def attribute(finding, executor, cases_from=(), max_sessions: int = 40) -> tuple[list[str], str]:
+    """(names, note) for one finding; ``executor`` an :class:`~passcheck.passes.isolation.IsolatedExecutor`.
+
+    ``ort:*`` missed optimizations: the transformers (see :mod:`passcheck.attribution.ort`);
+    shape-inference precision findings: the node where the typing falls behind
+    (:mod:`passcheck.attribution.shapes`).
 
     Raises:
-        PasscheckError: the finding is not an ``ort:*`` parity finding, or its forms cannot be rebuilt.
+        PasscheckError: a finding of another kind, or its forms cannot be rebuilt.
     """
     from passcheck.attribution.forms import form_models
     from passcheck.attribution.ort import attribute_parity
+    from passcheck.attribution.shapes import attribute_precision
     from passcheck.errors import PasscheckError
     from passcheck.passes.isolation import WorkerDied
 
-    if not finding.pass_id.startswith("ort:") or finding.oracle != "parity":
-        raise PasscheckError(f"finding {finding.id!r}: attribution covers ort:* parity findings only in this version")
+    if finding.oracle != "parity" or not _covered(finding):
+        raise PasscheckError(f"finding {finding.id!r}: attribution covers ort:* missed optimizations and shape-inference "
+                             "precision parity findings only in this version")
     a, b = form_models(finding, cases_from)
+    if finding.kind == "less-precise":
+        got = attribute_precision(a, b, finding.pass_id, executor)
+        return got.names, got.note
     level = finding.pass_id.split(":", 1)[1]
     try:
-        got = attribute_parity(a, b, level, finding.details.get("kept_op_types") or [], runner, max_sessions)
+        got = attribute_parity(a, b, level, finding.details.get("kept_op_types") or [], executor.call, max_sessions)
     except WorkerDied as exc:
         return [], f"onnxruntime died while bisecting: {exc}"
     return got.names, got.note

@@ -46,7 +46,7 @@ def handle(args) -> int:
         from passcheck.passes.isolation import IsolatedExecutor
 
         with IsolatedExecutor() as ex:
-            attribution, note = attribute(f, ex.call, args.cases_from)
+            attribution, note = attribute(f, ex, args.cases_from)
         print(f"attribution: {', '.join(attribution) or note}")
     text, how = script(f, a, b, attribution)
     if "import passcheck" in text or "from passcheck" in text:

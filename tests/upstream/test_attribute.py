@@ -90,3 +90,27 @@ def test_resnet50_mutant_missing_conv_bn_fusion_is_attributed(tmp_path, capsys):
     assert main(["attribute", str(path), "--finding", fid]) == 0
     cells, _ = read_report(path)
     assert [f.attribution for c in cells for f in c.findings if f.id == fid] == [["ConvBNFusion"]]
+
+
+def _reshape_pair(d):
+    """y = Relu(Reshape(x, shape)): the shape an initializer (a) or a Concat of two (b)."""
+    import numpy as np
+    from onnx import helper, numpy_helper
+
+    for name, computed in (("a", False), ("b", True)):
+        inits = ([numpy_helper.from_array(np.array([2], np.int64), "s0"), numpy_helper.from_array(np.array([6], np.int64), "s1")]
+                 if computed else [numpy_helper.from_array(np.array([2, 6], np.int64), "shape")])
+        nodes = ([helper.make_node("Concat", ["s0", "s1"], ["shape"], name="cat", axis=0)] if computed else []) + [
+            helper.make_node("Reshape", ["x", "shape"], ["r"], name="reshape"), helper.make_node("Relu", ["r"], ["y"], name="relu")]
+        g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", 1, [3, 4])],
+                              [helper.make_tensor_value_info("y", 1, [None, None])], initializer=inits)
+        onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), str(d / f"{name}.onnx"))
+
+
+def test_shape_inference_precision_finding_names_the_node_where_typing_falls_behind(tmp_path, capsys):
+    _reshape_pair(tmp_path)
+    report = tmp_path / "r.json"
+    assert main(["compare", str(tmp_path / "a.onnx"), str(tmp_path / "b.onnx"), "--pass", "onnx:infer-shapes", "--json", str(report), "-q"]) == 1
+    assert main(["attribute", str(report)]) == 0
+    cells, _ = read_report(report)
+    assert [f.attribution for c in cells for f in c.findings] == [["Reshape node 'reshape' (output 'r')"]]
