@@ -29,26 +29,18 @@ def add_parser(sub) -> None:
 def handle(args) -> int:
     import json
     import time
-    from pathlib import Path
-
     import onnx
 
-    from passcheck.attribution.forms import find, form_models
+    from passcheck.attribution.forms import form_models, ort_finding
     from passcheck.errors import PasscheckError
     from passcheck.passes.isolation import IsolatedExecutor
     from passcheck.reduce.case_module import case_module, case_slug
     from passcheck.reduce.pair import PairReducer
-    from passcheck.report.json_report import atomic_write, read_report
+    from passcheck.report.json_report import atomic_write
 
     start_time = time.monotonic()
     deadline = start_time + args.budget
-    cells, _ = read_report(args.report)
-    f = find(cells, args.finding, pass_prefix="ort:")
-    if not f.pass_id.startswith("ort:") or f.oracle != "parity":
-        raise PasscheckError(f"finding {f.id!r}: reduce covers ort:* parity findings only in this version")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise PasscheckError(f"--out {out}: exists and is not a folder")
+    f, out = ort_finding(args.report, args.finding, args.out, "reduce")
     out.mkdir(parents=True, exist_ok=True)
     state_path = out / "reduce-state.json"
     start = None

@@ -22,23 +22,13 @@ def add_parser(sub) -> None:
 
 
 def handle(args) -> int:
-    from pathlib import Path
-
     import onnx
 
     from passcheck._versions import environment
-    from passcheck.attribution.forms import find, form_models
-    from passcheck.errors import PasscheckError
-    from passcheck.report.json_report import read_report
+    from passcheck.attribution.forms import form_models, ort_finding
     from passcheck.repro.script import report_md, script
 
-    cells, _ = read_report(args.report)
-    f = find(cells, args.finding, pass_prefix="ort:")
-    if not f.pass_id.startswith("ort:") or f.oracle != "parity":
-        raise PasscheckError(f"finding {f.id!r}: repro covers ort:* parity findings only in this version")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise PasscheckError(f"--out {out}: exists and is not a folder")
+    f, out = ort_finding(args.report, args.finding, args.out, "repro")
     a, b = form_models(f, args.cases_from)
     attribution = list(f.attribution)
     if not attribution and not args.no_attribute:

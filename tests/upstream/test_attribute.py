@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import pathlib
 
 import onnx
 import pytest
@@ -16,8 +15,8 @@ from passcheck.cases._registry import load_builtin
 from passcheck.cli import main
 from passcheck.records import Finding
 from passcheck.report import markdown, terminal
-from passcheck.report.junit import write_junit
 from passcheck.report.json_report import read_report
+from passcheck.report.junit import write_junit
 
 CASE = "optional-input/conv-bn"
 ID = f"{CASE}:empty-name|ort:basic|parity|missed-optimization"
@@ -82,12 +81,9 @@ def test_unknown_finding_id_is_an_input_error(report, capsys):
 
 
 @pytest.mark.slow
-def test_resnet50_mutant_missing_conv_bn_fusion_is_attributed(tmp_path, capsys):
-    model = pathlib.Path(onnx.__file__).parent / "backend/test/data/light/light_resnet50.onnx"
-    path = tmp_path / "rn.json"
-    main(["check", str(model), "--mutations", "--form", "empty-optional-input", "--pass", "ort:basic", "--json", str(path), "-q"])
-    fid = "model/light_resnet50:empty-optional-input|ort:basic|parity|missed-optimization"
-    assert main(["attribute", str(path), "--finding", fid]) == 0
+def test_resnet50_mutant_missing_conv_bn_fusion_is_attributed(resnet_report, tmp_path):
+    path, fid = tmp_path / "attributed.json", resnet_report[1]
+    assert main(["attribute", str(resnet_report[0]), "--finding", fid, "--json", str(path)]) == 0
     cells, _ = read_report(path)
     assert [f.attribution for c in cells for f in c.findings if f.id == fid] == [["ConvBNFusion"]]
 

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import pathlib
 
-import numpy as np
 import onnx
 import pytest
-from onnx import helper, numpy_helper
+from onnx import helper
 
 from passcheck.cli import main
 from passcheck.reduce.ddmin import ddmin
@@ -70,12 +68,8 @@ def test_resume_starts_from_the_recorded_nodes_and_refuses_another_findings_stat
 
 
 @pytest.mark.slow
-def test_resnet50_mutant_reduces_to_at_most_three_nodes(tmp_path, capsys):
-    model = pathlib.Path(onnx.__file__).parent / "backend/test/data/light/light_resnet50.onnx"
-    report = tmp_path / "rn.json"
-    main(["check", str(model), "--mutations", "--form", "empty-optional-input", "--pass", "ort:basic", "--json", str(report), "-q"])
-    fid = "model/light_resnet50:empty-optional-input|ort:basic|parity|missed-optimization"
-    assert main(["reduce", str(report), "--finding", fid, "--out", str(tmp_path / "out"), "--budget", "120"]) == 0
+def test_resnet50_mutant_reduces_to_at_most_three_nodes(resnet_report, tmp_path, capsys):
+    assert main(["reduce", str(resnet_report[0]), "--finding", resnet_report[1], "--out", str(tmp_path / "out"), "--budget", "120"]) == 0
     m = onnx.load(str(tmp_path / "out" / "uncommon.onnx"))
     assert len(m.graph.node) <= 3 and {"Conv", "BatchNormalization"} <= {n.op_type for n in m.graph.node}
     assert main(["run", "--cases-from", str(tmp_path / "out" / "reduced_light_resnet50_empty_optional_input_ort_basic.py"),
