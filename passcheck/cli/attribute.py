@@ -68,13 +68,15 @@ def handle(args) -> int:
 def _covered(f) -> bool:
     from passcheck.attribution.shapes import PASSES
 
-    return (f.pass_id.startswith("ort:") and f.kind == "missed-optimization") or (f.pass_id in PASSES and f.kind == "less-precise")
+    return ((f.pass_id.startswith(("ort:", "onnxscript:")) and f.kind == "missed-optimization")
+            or (f.pass_id in PASSES and f.kind == "less-precise"))
 
 
 def attribute(finding, executor, cases_from=(), max_sessions: int = 40) -> tuple[list[str], str]:
     """(names, note) for one finding; ``executor`` an :class:`~passcheck.passes.isolation.IsolatedExecutor`.
 
     ``ort:*`` missed optimizations: the transformers (see :mod:`passcheck.attribution.ort`);
+    ``onnxscript:*`` ones: the rewrite rule or step (:mod:`passcheck.attribution.onnxscript`);
     shape-inference precision findings: the node where the typing falls behind
     (:mod:`passcheck.attribution.shapes`).
 
@@ -88,11 +90,16 @@ def attribute(finding, executor, cases_from=(), max_sessions: int = 40) -> tuple
     from passcheck.passes.isolation import WorkerDied
 
     if finding.oracle != "parity" or not _covered(finding):
-        raise PasscheckError(f"finding {finding.id!r}: attribution covers ort:* missed optimizations and shape-inference "
+        raise PasscheckError(f"finding {finding.id!r}: attribution covers ort:*/onnxscript:* missed optimizations and shape-inference "
                              "precision parity findings only in this version")
     a, b = form_models(finding, cases_from)
     if finding.kind == "less-precise":
         got = attribute_precision(a, b, finding.pass_id, executor)
+        return got.names, got.note
+    if finding.pass_id.startswith("onnxscript:"):
+        from passcheck.attribution.onnxscript import attribute_rules
+
+        got = attribute_rules(a, b, finding.pass_id, executor)
         return got.names, got.note
     level = finding.pass_id.split(":", 1)[1]
     try:

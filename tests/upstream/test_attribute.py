@@ -110,3 +110,12 @@ def test_shape_inference_precision_finding_names_the_node_where_typing_falls_beh
     assert main(["attribute", str(report)]) == 0
     cells, _ = read_report(report)
     assert [f.attribution for c in cells for f in c.findings] == [["Reshape node 'reshape' (output 'r')"]]
+
+
+def test_onnxscript_missed_fusion_names_the_rewrite_rule(tmp_path, capsys):
+    pytest.importorskip("onnxscript")
+    report = tmp_path / "r.json"
+    main(["run", "--case", "optional-input/conv-bn-bias-control", "--pass", "onnxscript:optimize", "--json", str(report), "-q"])
+    assert main(["attribute", str(report)]) == 0
+    cells, _ = read_report(report)
+    assert [f.attribution for c in cells for f in c.findings if f.oracle == "parity"] == [["FuseBatchNormIntoConv"]]
