@@ -29,7 +29,8 @@ def find(cells, finding_id: str | None, *, pass_prefix: str = "") -> Finding:
         raise PasscheckError(f"no finding {finding_id!r} in the report; its ids: " + (", ".join(sorted({f.id for f in findings})[:12]) or "none"))
     fit = [f for f in findings if f.pass_id.startswith(pass_prefix) and f.oracle == "parity" and not f.expected]
     if len(fit) != 1:
-        raise PasscheckError(f"{len(fit)} unexpected {pass_prefix or ''}parity findings in the report; choose one with --finding ID: "
+        where = f" of {pass_prefix}* passes" if pass_prefix else ""
+        raise PasscheckError(f"{len(fit)} unexpected parity findings{where} in the report; choose one with --finding ID: "
                              + ", ".join(sorted({f.id for f in fit or findings})[:12]))
     return fit[0]
 
