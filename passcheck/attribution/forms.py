@@ -1,7 +1,7 @@
 """Rebuild the forms a stored finding compared, from what the report records.
 
 A finding of a registered case (``passcheck run``) names the case and form: the case builds
-them again. A finding of ``passcheck check MODEL [--mutations]`` or ``passcheck compare A B``
+them again (case modules given to that run with ``--cases-from`` are loaded again). A finding of ``passcheck check MODEL [--mutations]`` or ``passcheck compare A B``
 records that command in its ``repro`` field: the model is read again and the rewrite re-applied.
 """
 
@@ -70,11 +70,17 @@ def form_models(finding: Finding, cases_from: Sequence[str] = ()) -> tuple["onnx
     return _form(finding, other, cases_from), _form(finding, finding.form, cases_from)
 
 
+def _recorded_cases_from(command: str) -> list[str]:
+    """The ``--cases-from`` paths of the ``passcheck run`` command a finding records."""
+    words = shlex.split(command or "")
+    return [words[i + 1] for i, w in enumerate(words[:-1]) if w == "--cases-from"] if words[:2] == ["passcheck", "run"] else []
+
+
 def _form(finding: Finding, form: str, cases_from: Sequence[str]):
     if not finding.case.startswith("model/"):
         from passcheck.cases._registry import load_builtin, load_path
 
-        for p in cases_from:
+        for p in [*cases_from, *_recorded_cases_from(finding.repro)]:
             load_path(p)
         registry = load_builtin()
         if finding.case not in registry:

@@ -1,7 +1,8 @@
 """A ModelProto as Python source that rebuilds it with ``onnx.helper`` and numpy.
 
 Tensors (initializers, tensor attributes) of at most :data:`LIST_LIMIT` finite elements are
-written as lists; larger ones as the hex of their little-endian bytes (exact). A model this
+written as lists, larger ones holding one value as ``np.full``, others as the hex of their
+little-endian bytes (exact). A model this
 cannot express (subgraphs, functions, sparse or string tensors, non-tensor types, …) is embedded
 as base64 of its serialized bytes instead; :func:`model_source` says which it chose. Either way
 the source is checked: it is executed and must rebuild the same graph.
@@ -87,6 +88,9 @@ def _tensor(t) -> str:
         raise _Inexpressible
     dt = f"np.{arr.dtype.name}"
     shape = tuple(int(d) for d in arr.shape)
+    flat = arr.ravel()
+    if arr.size > LIST_LIMIT and (flat == flat[0]).all() and (arr.dtype.kind != "f" or math.isfinite(flat[0])):
+        return f"numpy_helper.from_array(np.full({shape!r}, {flat[0].item()!r}, dtype={dt}), name={t.name!r})"  # a fill
     if arr.size <= LIST_LIMIT and (arr.dtype.kind != "f" or all(math.isfinite(x) for x in arr.ravel().tolist())):
         vals = repr(arr.ravel().tolist())
         expr = f"np.array({vals}, dtype={dt}).reshape({shape!r})"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import onnx
 import pytest
@@ -51,8 +53,13 @@ def test_reduce_compare_pair_to_conv_bn_and_case_module_reproduces(conv_bn_repor
         onnx.checker.check_model(m, full_check=True)
         assert [n.op_type for n in m.graph.node] == ["Conv", "BatchNormalization"]
     assert json.loads((d / "out" / "reduce-state.json").read_text())["finished"] is True
-    assert main(["run", "--cases-from", str(d / "out" / "reduced_a_b_ort_basic.py"), "--case", "reduced/a-b-ort-basic", "--pass", "ort:basic", "-q"]) == 1
+    again = d / "again.json"
+    assert main(["run", "--cases-from", str(d / "out" / "reduced_a_b_ort_basic.py"), "--case", "reduced/a-b-ort-basic", "--pass", "ort:basic",
+                 "--json", str(again), "-q"]) == 1
     assert "ort:basic removed BatchNormalization 1→0 in 'common' but 1→1 in 'b'" in capsys.readouterr().out
+    # a fresh process finds the reduced case through the --cases-from the finding records
+    run = subprocess.run([sys.executable, "-m", "passcheck", "attribute", str(again)], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0 and "attributed to: ConvBNFusion" in run.stdout, run.stdout + run.stderr
 
 
 def test_resume_starts_from_the_recorded_nodes_and_refuses_another_findings_state(conv_bn_report, capsys):
