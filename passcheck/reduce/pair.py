@@ -55,9 +55,19 @@ class PairReducer:
             raise PasscheckError("the two forms do not correspond node by node (same node outputs): reduce needs that")
         self.a, self.b, self.level, self.kept, self.ex = a, b, level, list(kept_ops), executor
         self.keys = ka
-        self.types = {**value_types(b), **value_types(a)}
-        self.consts_a, self.consts_b = constant_values(a), constant_values(b)
+        # shape inference and the reference evaluator run in the worker too (C++ can crash); without
+        # them cut values have no type or value, so fewer candidates are valid: smaller search, same rules
+        self.types = {**self._safe(value_types, b), **self._safe(value_types, a)}
+        self.consts_a, self.consts_b = self._safe(constant_values, a), self._safe(constant_values, b)
         self.tests = 0
+
+    def _safe(self, fn, model) -> dict:
+        from passcheck.passes.isolation import WorkerDied
+
+        try:
+            return self.ex.call(fn, model)
+        except (WorkerDied, Exception):  # noqa: BLE001 - see __init__
+            return {}
 
     def forms(self, keep: Sequence[str]):
         return cut(self.a, set(keep), self.types, self.consts_a), cut(self.b, set(keep), self.types, self.consts_b)
