@@ -14,9 +14,9 @@ from passcheck.errors import PasscheckError
 from passcheck.records import Finding
 
 
-def find(cells, finding_id: str | None, *, pass_prefix: str = "") -> Finding:
+def find(cells, finding_id: str | None, *, pass_prefix: str = "", kinds=("missed-optimization", "less-precise")) -> Finding:
     """The finding ``finding_id`` of a report's cells, or its only unexpected parity finding of
-    a ``pass_prefix`` pass when no id is given.
+    a ``pass_prefix`` pass and one of ``kinds`` when no id is given.
 
     Raises:
         PasscheckError: no such finding, or several and no id given (the ids are listed).
@@ -27,16 +27,16 @@ def find(cells, finding_id: str | None, *, pass_prefix: str = "") -> Finding:
             if f.id == finding_id:
                 return f
         raise PasscheckError(f"no finding {finding_id!r} in the report; its ids: " + (", ".join(sorted({f.id for f in findings})[:12]) or "none"))
-    fit = [f for f in findings if f.pass_id.startswith(pass_prefix) and f.oracle == "parity" and not f.expected]
+    fit = [f for f in findings if f.pass_id.startswith(pass_prefix) and f.oracle == "parity" and not f.expected and f.kind in kinds]
     if len(fit) != 1:
         where = f" of {pass_prefix}* passes" if pass_prefix else ""
-        raise PasscheckError(f"{len(fit)} unexpected parity findings{where} in the report; choose one with --finding ID: "
+        raise PasscheckError(f"{len(fit)} unexpected {'/'.join(kinds)} parity findings{where} in the report; choose one with --finding ID: "
                              + ", ".join(sorted({f.id for f in fit or findings})[:12]))
     return fit[0]
 
 
 def ort_finding(report, finding_id: str | None, out, command: str):
-    """(the ``ort:*`` parity finding of a stored report, the output folder as a Path) for
+    """(the ``ort:*`` missed-optimization parity finding of a stored report, the output folder as a Path) for
     ``passcheck <command>``.
 
     Raises:
@@ -48,9 +48,9 @@ def ort_finding(report, finding_id: str | None, out, command: str):
     from passcheck.report.json_report import read_report
 
     cells, _ = read_report(report)
-    f = find(cells, finding_id, pass_prefix="ort:")
-    if not f.pass_id.startswith("ort:") or f.oracle != "parity":
-        raise PasscheckError(f"finding {f.id!r}: {command} covers ort:* parity findings only in this version")
+    f = find(cells, finding_id, pass_prefix="ort:", kinds=("missed-optimization",))
+    if not f.pass_id.startswith("ort:") or f.oracle != "parity" or f.kind != "missed-optimization":
+        raise PasscheckError(f"finding {f.id!r}: {command} covers ort:* missed-optimization parity findings only in this version")
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise PasscheckError(f"--out {out}: exists and is not a folder")

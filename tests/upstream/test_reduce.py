@@ -85,3 +85,18 @@ def test_resnet50_mutant_reduces_to_at_most_three_nodes(resnet_report, tmp_path,
     assert main(["attribute", str(tmp_path / "again.json"), "--finding",
                  "reduced/light_resnet50-empty-optional-input-ort-basic:empty-optional-input|ort:basic|parity|missed-optimization"]) == 0
     assert "attributed to: ConvBNFusion" in capsys.readouterr().out
+
+
+def test_reduce_runs_check_with_mutations_itself(tmp_path, capsys):
+    from passcheck.cases._registry import load_builtin
+
+    onnx.save(load_builtin().get("optional-input/conv-bn").build("common"), str(tmp_path / "m.onnx"))
+    out = tmp_path / "out"
+    assert main(["reduce", "--check", str(tmp_path / "m.onnx"), "--form", "empty-optional-input", "--pass", "ort:basic", "--out", str(out)]) == 0
+    assert "2 → 2 nodes (Conv, BatchNormalization); 1-minimal" in capsys.readouterr().out
+    assert (out / "report.json").is_file() and (out / "reduced_m_empty_optional_input_ort_basic.py").is_file()
+
+
+def test_reduce_refuses_a_pass_option_with_a_report(conv_bn_report, tmp_path, capsys):
+    assert main(["reduce", str(conv_bn_report / "r.json"), "--pass", "ort:basic", "--out", str(tmp_path / "o")]) == 2
+    assert "--pass and --form go with --compare or --check" in capsys.readouterr().err
