@@ -43,6 +43,8 @@ class Finding:
         message: one line saying what differed.
         details: structured data (tolerances, nodes, values) for machine readers.
         expected: set by a baseline match; ``reason`` then says why it is known.
+        attribution: the parts of the tool held responsible (onnxruntime transformer or rule
+            names such as ``ConvBNFusion``), filled on demand by ``passcheck attribute``.
     """
 
     kind: str
@@ -56,6 +58,7 @@ class Finding:
     expected: bool = False
     reason: str = ""
     repro: str = ""
+    attribution: list[str] = dataclasses.field(default_factory=list)
 
     @property
     def id(self) -> str:

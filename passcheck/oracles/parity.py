@@ -133,6 +133,12 @@ def precision(tp) -> tuple[int, int, int] | None:
     return (1, sum(d.HasField("dim_value") for d in dims), sum(bool(d.HasField("dim_param") and d.dim_param) for d in dims))
 
 
+def less_precise(pb: tuple[int, int, int], ra: tuple[int, int, int]) -> bool:
+    """Whether :func:`precision` ``pb`` says less than ``ra``: rank unknown where ``ra`` knows it,
+    fewer ``dim_value``, or as many and fewer named dims."""
+    return (ra[0] > pb[0]) or (ra[0] == pb[0] == 1 and (ra[1] > pb[1] or (ra[1] == pb[1] and ra[1] + ra[2] > pb[1] + pb[2])))
+
+
 def _precision(a: FormRun, b: FormRun) -> list[Finding]:
     """Findings on ``b`` for graph outputs whose annotation is less precise than in ``a``."""
     pa = {o.name: (precision(o.type), o) for o in a.output.graph.output}
@@ -143,19 +149,13 @@ def _precision(a: FormRun, b: FormRun) -> list[Finding]:
         pb = precision(o.type)
         if pb is None:
             continue
-        ra = pa[o.name][0]
-        if not _more_precise(ra, pb):
+        if not less_precise(pb, pa[o.name][0]):
             continue
         if annotations.holds(a, o.name):  # a more precise annotation that is wrong is not a standard to meet
             found.append(b.finding("less-precise", NAME,
                                    f"graph output {o.name!r} after {b.pass_id}: {_fmt(o.type)} in {b.form!r} vs {_fmt(pa[o.name][1].type)} in {a.form!r}"
                                    f" (which holds at run time)", output=o.name, other_form=a.form))
     return found
-
-
-def _more_precise(ra: tuple[int, int, int], pb: tuple[int, int, int]) -> bool:
-    """Whether precision ``ra`` (see :func:`precision`) is above ``pb``."""
-    return (ra[0] > pb[0]) or (ra[0] == pb[0] == 1 and (ra[1] > pb[1] or (ra[1] == pb[1] and ra[1] + ra[2] > pb[1] + pb[2])))
 
 
 def _fmt(tp) -> str:

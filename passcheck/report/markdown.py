@@ -33,10 +33,14 @@ def render(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] 
         for rc in causes:
             f = rc.finding
             also = "; ".join(f"{o.form} \\| `{o.pass_id}` {o.kind}" for o in rc.others)
-            out.append(f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | {_esc(f.message)} | {also} | {_esc(f.reason) if rc.expected else ''} |")
+            out.append(f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | {_esc(f.message)}{_attributed(f)} | {also} | {_esc(f.reason) if rc.expected else ''} |")
     if lines := unchecked_lines(cells):
         out += ["", "## Not checked", "", *(f"- {_esc(line)}" for line in lines)]
     return "\n".join(out) + "\n"
+
+
+def _attributed(f) -> str:
+    return f" (attributed to: {', '.join(f.attribution)})" if f.attribution else ""
 
 
 #: The tool a pass id exercises, for the "versions affected" column.

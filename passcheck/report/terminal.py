@@ -30,6 +30,8 @@ def render(cells: Iterable[CellResult], console: Console | None = None, *, show_
         console.print(Text(f"{tag}{f.headline()}", style="yellow" if rc.expected else "red"), soft_wrap=True)
         if rc.others:
             console.print(Text(f"    also explains {len(rc.others)}: " + "; ".join(f"{o.form} | {o.pass_id} | {o.oracle} [{o.kind}]" for o in rc.others), style="dim"), soft_wrap=True)
+        if f.attribution:
+            console.print(Text(f"    attributed to: {', '.join(f.attribution)}", style="dim"), soft_wrap=True)
         if f.repro:
             console.print(Text(f"    reproduce: {f.repro}", style="dim"), soft_wrap=True)
     for line in unchecked_lines(cells):

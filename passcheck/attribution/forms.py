@@ -1,0 +1,110 @@
+"""Rebuild the forms a stored finding compared, from what the report records.
+
+A finding of a registered case (``passcheck run``) names the case and form: the case builds
+them again (case modules given to that run with ``--cases-from`` are loaded again). A finding of ``passcheck check MODEL [--mutations]`` or ``passcheck compare A B``
+records that command in its ``repro`` field: the model is read again and the rewrite re-applied.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+
+from passcheck.errors import PasscheckError
+from passcheck.records import Finding
+
+
+def find(cells, finding_id: str | None, *, pass_prefix: str = "", kinds=("missed-optimization", "less-precise")) -> Finding:
+    """The finding ``finding_id`` of a report's cells, or its only unexpected parity finding of
+    a ``pass_prefix`` pass and one of ``kinds`` when no id is given.
+
+    Raises:
+        PasscheckError: no such finding, or several and no id given (the ids are listed).
+    """
+    findings = [f for c in cells for f in c.findings]
+    if finding_id:
+        for f in findings:
+            if f.id == finding_id:
+                return f
+        raise PasscheckError(f"no finding {finding_id!r} in the report; its ids: " + (", ".join(sorted({f.id for f in findings})[:12]) or "none"))
+    fit = [f for f in findings if f.pass_id.startswith(pass_prefix) and f.oracle == "parity" and not f.expected and f.kind in kinds]
+    if len(fit) != 1:
+        where = f" of {pass_prefix}* passes" if pass_prefix else ""
+        raise PasscheckError(f"{len(fit)} unexpected {'/'.join(kinds)} parity findings{where} in the report; choose one with --finding ID: "
+                             + ", ".join(sorted({f.id for f in fit or findings})[:12]))
+    return fit[0]
+
+
+def ort_finding(report, finding_id: str | None, out, command: str):
+    """(the ``ort:*`` missed-optimization parity finding of a stored report, the output folder as a Path) for
+    ``passcheck <command>``.
+
+    Raises:
+        PasscheckError: an unreadable report, no such finding, a finding of another pass or
+            oracle, or ``out`` an existing file.
+    """
+    from pathlib import Path
+
+    from passcheck.report.json_report import read_report
+
+    cells, _ = read_report(report)
+    f = find(cells, finding_id, pass_prefix="ort:", kinds=("missed-optimization",))
+    if not f.pass_id.startswith("ort:") or f.oracle != "parity" or f.kind != "missed-optimization":
+        raise PasscheckError(f"finding {f.id!r}: {command} covers ort:* missed-optimization parity findings only in this version")
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise PasscheckError(f"--out {out}: exists and is not a folder")
+    return f, out
+
+
+def form_models(finding: Finding, cases_from: Sequence[str] = ()) -> tuple["onnx.ModelProto", "onnx.ModelProto"]:  # noqa: F821
+    """(the form the pass optimized, the form the finding is on) — ``other_form`` first.
+
+    Raises:
+        PasscheckError: the finding names no other form, or its forms cannot be rebuilt here
+            (an unknown case, a model file that moved).
+    """
+    other = finding.details.get("other_form")
+    if not other:
+        raise PasscheckError(f"finding {finding.id!r} compares no two forms (only {finding.oracle} parity findings do)")
+    return _form(finding, other, cases_from), _form(finding, finding.form, cases_from)
+
+
+def _recorded_cases_from(command: str) -> list[str]:
+    """The ``--cases-from`` paths of the ``passcheck run`` command a finding records."""
+    words = shlex.split(command or "")
+    return [words[i + 1] for i, w in enumerate(words[:-1]) if w == "--cases-from"] if words[:2] == ["passcheck", "run"] else []
+
+
+def _form(finding: Finding, form: str, cases_from: Sequence[str]):
+    if not finding.case.startswith("model/"):
+        from passcheck.cases._registry import load_builtin, load_path
+
+        for p in [*cases_from, *_recorded_cases_from(finding.repro)]:
+            load_path(p)
+        registry = load_builtin()
+        if finding.case not in registry:
+            raise PasscheckError(f"case {finding.case!r} is not registered here (give the file that defines it with --cases-from)")
+        return registry.get(finding.case).build(form)
+    words = shlex.split(finding.repro or "")
+    if len(words) < 3 or words[:2] not in (["passcheck", "check"], ["passcheck", "compare"]):
+        raise PasscheckError(f"finding {finding.id!r} does not record the command that produced it; cannot rebuild its forms")
+    from passcheck.modelio import load_model
+
+    if words[1] == "compare":
+        from passcheck.cli.compare import form_names
+
+        a, b = words[2], words[3]
+        names = dict(zip(form_names(a, b), (a, b)))
+        if form not in names:
+            raise PasscheckError(f"form {form!r} is neither of {list(names)}")
+        return load_model(names[form])
+    model = load_model(words[2])
+    if form == "common":
+        return model
+    from passcheck.mutations.registry import mutants
+
+    made = mutants(model, [form])
+    if form not in made:
+        raise PasscheckError(f"rewrite {form!r} no longer applies to {words[2]}")
+    return made[form][0]

@@ -1,0 +1,147 @@
+"""Name the onnxruntime transformers behind an ``ort:*`` parity finding.
+
+The finding says: at one optimization level, form A lost nodes of some op types (a fusion or a
+fold applied) and form B did not. The responsible transformers are the smallest set whose
+disabling (``InferenceSession(..., disabled_optimizers=[...])``) makes A keep them as B does.
+Candidates come from ``ort_transformers.json`` (the names of each level's rewrite rules and
+transformers, read from onnxruntime's sources); a name a build lacks is harmless, because every
+answer is checked by its effect: the difference holds with nothing disabled and goes away with
+the named set disabled. Every session runs in the isolated worker (``runner``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+#: Sessions one attribution may open (each optimizes one form once).
+MAX_SESSIONS = 40
+
+
+@cache
+def candidates(level: str) -> tuple[str, ...]:
+    """Names ``disabled_optimizers`` may hold for the pass ``ort:<level>`` (``basic`` …).
+
+    Raises:
+        KeyError: an unknown level.
+    """
+    table = json.loads((Path(__file__).with_name("ort_transformers.json")).read_text(encoding="utf-8"))
+    return tuple(n for lv in table["pass_levels"][level] for n in table["levels"][lv])
+
+
+def optimized_ops(model, level: str, disabled: Sequence[str] = ()) -> dict[str, int]:
+    """Op-type multiset (parity's count: Constant nodes left out) of ``model`` after onnxruntime
+    optimizes it at ``level`` with ``disabled`` transformers off. Runs a session in this process:
+    call it through :meth:`IsolatedExecutor.call`.
+
+    Raises:
+        RuntimeError (onnxruntime's exception types): the session cannot be created.
+    """
+    import tempfile
+
+    import onnx
+    import onnxruntime as ort
+
+    from passcheck.oracles.parity import op_counts
+    from passcheck.passes.ort_optimizer import LEVELS
+
+    with tempfile.TemporaryDirectory(prefix="passcheck-attr-") as d:
+        so = ort.SessionOptions()
+        so.graph_optimization_level = getattr(ort.GraphOptimizationLevel, LEVELS[level])
+        so.optimized_model_filepath = str(Path(d) / "opt.onnx")
+        so.log_severity_level = 4
+        so.intra_op_num_threads = 1
+        ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"],
+                             disabled_optimizers=list(disabled) or None)
+        return dict(op_counts(onnx.load(so.optimized_model_filepath, load_external_data=False)))
+
+
+@dataclasses.dataclass
+class Attribution:
+    """Outcome of one attribution.
+
+    Attributes:
+        names: the transformers/rules whose disabling removes the difference (empty if unknown).
+        sessions: onnxruntime sessions opened.
+        note: why ``names`` is empty, or how the answer was checked.
+    """
+
+    names: list[str]
+    sessions: int
+    note: str
+
+
+def attribute_parity(a, b, level: str, kept_ops: Sequence[str], runner: Callable[..., Any],
+                     max_sessions: int = MAX_SESSIONS) -> Attribution:
+    """The transformers that remove ``kept_ops`` from form ``a`` and not from form ``b``.
+
+    Args:
+        a: the form the pass optimized (the finding's ``other_form``), a ModelProto.
+        b: the form that kept the ops (the finding's form).
+        level: ``basic``, ``extended`` or ``all``.
+        kept_ops: op types (parity's ``kept_op_types``); empty: the forms were rewritten into
+            different new op types, and the signature is A's set of new op types.
+        runner: ``runner(fn, model, *args)``, e.g. ``IsolatedExecutor.call``.
+
+    Returns:
+        An :class:`Attribution`; ``names`` empty with the reason in ``note`` when the difference
+        does not reproduce, or disabling every candidate does not remove it, or the session cap
+        is reached.
+    """
+    from passcheck.oracles.parity import op_counts
+
+    sessions = 0
+
+    def ops(model, disabled=()) -> dict[str, int]:
+        nonlocal sessions
+        if sessions >= max_sessions:
+            raise _Budget
+        sessions += 1
+        return runner(optimized_ops, model, level, list(disabled))
+
+    before_a, before_b = op_counts(a), op_counts(b)
+
+    def signature(before, after) -> tuple:
+        if kept_ops:
+            return tuple(before.get(op, 0) - after.get(op, 0) for op in kept_ops)  # nodes removed per op type
+        return tuple(sorted(set(after) - set(before)))  # new op types
+
+    try:
+        sig_b = signature(before_b, ops(b))
+        removed = lambda disabled: signature(before_a, ops(a, disabled))  # noqa: E731
+        gone = (lambda d: all(x <= y for x, y in zip(removed(d), sig_b))) if kept_ops else (lambda d: removed(d) == sig_b)
+        if gone(()):
+            return Attribution([], sessions, f"not reproduced: at ort:{level} the two forms are optimized alike here")
+        names = list(candidates(level))
+        if not gone(names):
+            return Attribution([], sessions, f"disabling every transformer passcheck knows for ort:{level} ({len(names)}) "
+                                             "does not remove the difference: the responsible one is not in its table")
+        found = _minimize(names, gone)
+    except _Budget:
+        return Attribution([], sessions, f"gave up after {max_sessions} sessions")
+    return Attribution(found, sessions, f"checked: disabling {', '.join(found)} alone removes the difference")
+
+
+class _Budget(Exception):
+    pass
+
+
+def _minimize(names: list[str], gone: Callable[[Sequence[str]], bool]) -> list[str]:
+    """A minimal subset of ``names`` (for which ``gone`` holds) for which ``gone`` still holds:
+    halve while one half suffices, then drop single names that are not needed."""
+    while len(names) > 1:
+        half = len(names) // 2
+        if gone(names[:half]):
+            names = names[:half]
+        elif gone(names[half:]):
+            names = names[half:]
+        else:
+            break
+    for n in list(names):
+        if len(names) > 1 and gone([m for m in names if m != n]):
+            names = [m for m in names if m != n]
+    return names

@@ -1,0 +1,87 @@
+"""``passcheck repro``: a standalone script that fails while the onnxruntime bug is present."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import onnx
+import onnxruntime
+import pytest
+
+from passcheck.cases._registry import load_builtin
+from passcheck.cli import main
+from passcheck.records import Finding
+from passcheck.repro.script import script
+from passcheck.repro.source import model_source
+
+CASE = "optional-input/conv-bn"
+ID = f"{CASE}:empty-name|ort:basic|parity|missed-optimization"
+IMPORTS_PASSCHECK = re.compile(r"^\s*(import|from)\s+passcheck\b", re.M)
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory):
+    d = tmp_path_factory.mktemp("repro")
+    assert main(["run", "--case", CASE, "--pass", "ort:basic", "--json", str(d / "r.json"), "-q"]) == 1
+    assert main(["repro", str(d / "r.json"), "--finding", ID, "--out", str(d / "out")]) == 0
+    return d / "out"
+
+
+def test_repro_writes_script_models_and_report(out):
+    text = (out / "repro.py").read_text()
+    assert not IMPORTS_PASSCHECK.search(text)
+    assert "helper.make_node('Conv', ['x', 'w', '']" in text  # the empty optional input, spelled with onnx.helper
+    assert [n.op_type for n in onnx.load(str(out / "uncommon.onnx")).graph.node] == ["Conv", "BatchNormalization"]
+    md = (out / "REPORT.md").read_text()
+    for heading in ("## Environment", "## Steps", "## Expected", "## Actual", "## Attribution", "## First bad version"):
+        assert heading in md
+    assert "`ConvBNFusion`" in md and f"onnxruntime {onnxruntime.__version__}" in md
+
+
+def test_repro_script_fails_on_todays_onnxruntime_in_a_fresh_venv(out, tmp_path):
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    pins = [f"onnx=={onnx.__version__}", f"onnxruntime=={onnxruntime.__version__}", "numpy"]
+    subprocess.run([str(py), "-m", "pip", "install", "-q", *pins], check=True, timeout=900)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    assert subprocess.run([str(py), "-c", "import passcheck"], env=env, capture_output=True, cwd=tmp_path).returncode != 0
+    run = subprocess.run([str(py), str(out / "repro.py")], env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "BUG: BatchNormalization removed from common (1->0) but not from empty-name (1->1)" in run.stdout
+
+
+def test_script_exits_zero_once_the_forms_are_optimized_alike(tmp_path):
+    common = load_builtin().get(CASE).build("common")
+    f = Finding("missed-optimization", "parity", CASE, "empty-name", "ort:basic", "m",
+                details={"other_form": "common", "kept_op_types": ["BatchNormalization"]})
+    text, how = script(f, common, common)  # a fixed onnxruntime treats the forms alike: stand-in, same form twice
+    assert how == {"common": "helper", "empty-name": "helper"}
+    (tmp_path / "repro.py").write_text(text)
+    run = subprocess.run([sys.executable, str(tmp_path / "repro.py")], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "fixed" in run.stdout
+
+
+def test_a_model_helper_cannot_spell_is_embedded_as_bytes():
+    from onnx import helper
+
+    then = helper.make_graph([helper.make_node("Identity", ["x"], ["y"])], "then", [], [helper.make_tensor_value_info("y", 1, [1])])
+    node = helper.make_node("If", ["c"], ["y"], then_branch=then, else_branch=then)
+    g = helper.make_graph([node], "g", [helper.make_tensor_value_info("c", 9, []), helper.make_tensor_value_info("x", 1, [1])],
+                          [helper.make_tensor_value_info("y", 1, [1])])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    src, how = model_source(model, "build")
+    assert how == "bytes"
+    ns: dict = {}
+    exec("import base64, onnx\n" + src, ns)  # noqa: S102
+    assert ns["build"]().SerializeToString() == model.SerializeToString()
+
+
+def test_repro_refuses_a_finding_it_does_not_cover(tmp_path, capsys):
+    assert main(["run", "--case", CASE, "--pass", "onnx:infer-shapes", "--json", str(tmp_path / "r.json"), "-q"]) in (0, 1)
+    assert main(["repro", str(tmp_path / "r.json"), "--out", str(tmp_path / "out")]) == 2
+    assert "passcheck: error:" in capsys.readouterr().err
