@@ -285,6 +285,8 @@ def _input_cells(subject: Subject, feeds, baselines, hashes, env: str) -> list[C
         errors = [r.error for r in baselines[form] if r.error]
         if errors:
             hint = "" if subject.feed_sets or subject.feeds else " (on synthesized feeds: if an input carries shapes, indices or sizes, give real ones with --feeds)"
+            if form != names[0] and not any(r.error for r in common):
+                hint = f" (form {names[0]!r} runs on the same feeds)"
             found.append(run.finding("rejected", "runtime", f"onnxruntime cannot run this form{hint}: {brief(errors[0])}", error=errors[0]))
         elif form != names[0] and not any(r.error for r in common):
             cross = dataclasses.replace(run, baseline=common)
