@@ -72,7 +72,7 @@ def same_outputs(a: "onnx.ModelProto", b: "onnx.ModelProto", feeds_list: Sequenc
             if ref.error:
                 return (f"fails to run (binding {i}): {rb.error.splitlines()[0]}; the reference evaluator fails too: "
                         f"{ref.error.strip().splitlines()[-1] if ref.error.strip() else ''}")
-            got, by = ref.outputs, " (reference evaluator; onnxruntime fails to run it)"
+            got, by = ref.outputs, f" (reference evaluator; onnxruntime fails to run it: {rb.error.splitlines()[0]})"
         for name, expected in ra.outputs.items():
             if name not in got:
                 return f"graph output {name!r} missing (binding {i}){by}"
