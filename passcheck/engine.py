@@ -64,7 +64,13 @@ class Subject:
     @classmethod
     def from_case(cls, case: "Case", onnx_version: str | None, cases_from: Sequence[str] = ()) -> "Subject":
         skip = case.skip_reason(onnx_version)
-        forms = {} if skip else {name: _build(case, name) for name in case.forms}
+        forms: dict = {}
+        for name in case.forms if not skip else ():
+            try:
+                forms[name] = _build(case, name)
+            except _OnnxCannotBuild as exc:  # this onnx cannot express the form: skip the case here
+                skip, forms = str(exc), {}
+                break
         return cls(
             id=case.id, forms=forms or dict.fromkeys(case.forms), bindings=case.bindings, feeds=case.feeds, expect=case.expect,
             parity=case.parity, rtol=case.rtol, atol=case.atol, passes=case.passes,
@@ -97,13 +103,38 @@ def observed_run(model: "onnx.ModelProto", feeds: Mapping[str, Any], runner: Cal
     return r
 
 
+class _OnnxCannotBuild(Exception):
+    """The installed onnx raised while building a form (e.g. its parser predates a spelling)."""
+
+
+def _raised_in_onnx(exc: BaseException) -> bool:
+    """True when the innermost Python frame of ``exc``'s traceback is inside the onnx package."""
+    import onnx
+
+    tb, root = exc.__traceback__, str(Path(onnx.__file__).parent)
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and str(Path(tb.tb_frame.f_code.co_filename).resolve()).startswith(root)
+
+
 def _build(case: "Case", form: str) -> "onnx.ModelProto":
-    """Build one form; a case whose builder raises is a case-definition error (exit 2)."""
+    """Build one form.
+
+    Raises:
+        _OnnxCannotBuild: the installed onnx itself raised (parser, helper, checker): the case is
+            skipped in this environment with that reason.
+        PasscheckError: the builder raised elsewhere or returned no ModelProto: a case-definition
+            error (exit 2).
+    """
     import onnx
 
     try:
         model = case.build(form)
     except Exception as exc:  # noqa: BLE001 - a user's case module is input to passcheck
+        if _raised_in_onnx(exc):
+            text = exc.args[0].decode(errors="replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
+            text = " ".join(line.strip() for line in text.splitlines() if line.strip())
+            raise _OnnxCannotBuild(f"onnx {onnx.__version__} cannot build form {form!r}: {type(exc).__name__}: {brief(text, 400)}") from None
         raise PasscheckError(f"case {case.id} form {form!r}: its build function raised {type(exc).__name__}: {exc}") from None
     if not isinstance(model, onnx.ModelProto):
         raise PasscheckError(f"case {case.id} form {form!r}: its build function returned {type(model).__name__}, not a ModelProto")
@@ -260,6 +291,8 @@ def _input_cells(subject: Subject, feeds, baselines, hashes, env: str) -> list[C
         errors = [r.error for r in baselines[form] if r.error]
         if errors:
             hint = "" if subject.feed_sets or subject.feeds else " (on synthesized feeds: if an input carries shapes, indices or sizes, give real ones with --feeds)"
+            if form != names[0] and not any(r.error for r in common):
+                hint = f" (form {names[0]!r} runs on the same feeds)"
             found.append(run.finding("rejected", "runtime", f"onnxruntime cannot run this form{hint}: {brief(errors[0])}", error=errors[0]))
         elif form != names[0]:
             cross = dataclasses.replace(run, baseline=common)

@@ -38,7 +38,7 @@ def handle(args) -> int:
     human = sys.stderr if preflight(args) else sys.stdout  # outputs and pass ids are checked before any work
     pass_count(args.passes)
     model = load_model(args.model)
-    _precheck(args.model, model)
+    rejected = _precheck(args.model, model)
     require_available(args.passes)
     bind = bindings_from(args)
     default_bindings(model, bind)  # an unknown --bind symbol: exit 2 before any work
@@ -62,7 +62,11 @@ def handle(args) -> int:
     repro = f"passcheck check {shlex.quote(args.model)}{extra} --pass {{pass}}"
     selection = {"model_sha256": model_hash(model), "pass": args.passes, "bind": bind, "mutations": args.mutations, "form": args.form, **({"unknown_dim_param": args.unknown_dim_param} if args.unknown_dim_param else {})}
     with RunSession(args, "check", selection) as s:
-        if args.mutations:
+        from passcheck.mutations.equivalence import checker_error as plain_checker_error
+
+        if args.mutations and rejected and plain_checker_error(model):
+            print("--mutations: the onnx checker rejects this model, so no rewrite of it can be verified; checking the model alone", file=human)
+        elif args.mutations:
             s.progress.stage("building mutants", None)
             forms = _mutants(model, args.form, bind, _name(args.model), feeds, human, s.progress, runner_of(s.executor))
             if not forms:
@@ -74,16 +78,36 @@ def handle(args) -> int:
     return finish(args, report, title=f"passcheck check {args.model}")
 
 
-def _precheck(path: str, model) -> None:
-    """A model the checker rejects is bad input (exit 2), not a finding."""
+def _precheck(path: str, model) -> str | None:
+    """Refuse (exit 2) a model that neither the onnx checker nor onnxruntime accepts. A model the
+    checker rejects but onnxruntime loads is checked: the ``input`` cell reports the tools'
+    disagreement (``validity-disagreement``). Returns the checker's message, or None."""
     from passcheck.errors import ModelLoadError
     from passcheck.modelio import check_runnable
     from passcheck.oracles.validity import checker_error
 
     check_runnable(model, path)
-    if err := checker_error(model):
-        raise ModelLoadError(f"{path}: the onnx checker rejects this model: {err}; "
+    if (err := checker_error(model)) and (ort_err := _ort_load_error(model)):
+        raise ModelLoadError(f"{path}: the onnx checker rejects this model: {err}; onnxruntime cannot load it either ({ort_err}); "
                              "fix the model (onnx.checker.check_model(model, full_check=True) shows the same)")
+    return err
+
+
+def _ort_load_error(model) -> str | None:
+    """The last line onnxruntime prints when it cannot create a session for ``model`` (in a child
+    process: a model that crashes onnxruntime costs only that child), or None when it loads."""
+    import subprocess
+    import sys
+
+    from passcheck.passes.command import headline
+
+    code = ("import sys, onnxruntime as ort\n"
+            "ort.InferenceSession(sys.stdin.buffer.read(), providers=['CPUExecutionProvider'])")
+    try:
+        p = subprocess.run([sys.executable, "-c", code], input=model.SerializeToString(), capture_output=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        return "creating a session did not finish in 600 s"
+    return None if p.returncode == 0 else (headline(p.stderr.decode(errors="replace")) or f"exit {p.returncode}")
 
 
 def _mutants(model, form_ids, bind, name, feeds=None, out=None, prog=None, runner=None):

@@ -60,6 +60,7 @@ def build_models(cases: Sequence[str], passes: Sequence[str], out: Path, cases_f
     from passcheck._versions import environment
     from passcheck.cases import load_path, registry
     from passcheck.passes import DEFAULT_PASSES, get_pass
+    from passcheck.passes._registry import MATRIX_SWEEP
 
     for p in cases_from:
         load_path(p)
@@ -74,7 +75,8 @@ def build_models(cases: Sequence[str], passes: Sequence[str], out: Path, cases_f
             fname = f"{re.sub(r'[^A-Za-z0-9_.+-]', '__', case.id)}.{name}.onnx"
             (out / fname).write_bytes(data)
             forms[name] = {"file": fname, "sha256": hashlib.sha256(data).hexdigest()}
-        entries.append({"id": case.id, "forms": forms, "passes": list(passes or case.passes or DEFAULT_PASSES)})
+        chosen = list(passes) or [*dict.fromkeys([*(case.passes or DEFAULT_PASSES), *MATRIX_SWEEP])]
+        entries.append({"id": case.id, "forms": forms, "passes": chosen})
     manifest = {"cases": entries, "built_with": environment()}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return manifest

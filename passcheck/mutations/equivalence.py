@@ -1,8 +1,11 @@
 """The equivalence gate: a mutant is used only once it is shown to mean what the original means.
 
 A mutant must pass ``onnx.checker.check_model``, keep the original's graph inputs and outputs, and
-give the same outputs as the original under ``ort:disabled`` on the same feeds. A mutant that fails
-is a bug in the rewrite (a passcheck bug), never a finding against a pass.
+give the same outputs as the original under ``ort:disabled`` on the same feeds. When onnxruntime
+cannot run the mutant, the reference evaluator is asked instead: a mutant it runs with the
+original's outputs is kept (onnxruntime's rejection of a valid form is then a finding of the
+``input`` cell). A mutant that fails is a bug in the rewrite (a passcheck bug), never a finding
+against a pass.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from passcheck.errors import PasscheckError, PasscheckInternalError
 from passcheck.oracles.numeric import compare
 from passcheck.runtime import run_ort, runtime_inputs
+from passcheck.runtime.reference import run_reference
 
 if TYPE_CHECKING:
     import onnx
@@ -46,6 +50,7 @@ Runner = Callable[..., Any]
 def same_outputs(a: "onnx.ModelProto", b: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, Any]],
                  runner: Runner | None = None) -> str | None:
     """Why ``a`` and ``b`` differ under ``ort:disabled`` on ``feeds_list`` (outputs matched by name), or None.
+    Where onnxruntime cannot run ``b``, ``b``'s outputs come from the reference evaluator.
 
     ``runner`` runs each model (default :func:`~passcheck.runtime.run_ort` in this process; give
     ``IsolatedExecutor.run_model`` so a model that crashes onnxruntime costs only that run).
@@ -58,14 +63,22 @@ def same_outputs(a: "onnx.ModelProto", b: "onnx.ModelProto", feeds_list: Sequenc
         ra, rb = runner(a, feeds), runner(b, feeds)
         if ra.error:
             raise PasscheckError(f"the model does not run under ort:disabled on synthesized feeds (binding {i}): {ra.error.splitlines()[0]}")
+        got, by = rb.outputs, ""
         if rb.error:
-            return f"fails to run (binding {i}): {rb.error.splitlines()[0]}"
+            # A second opinion: onnxruntime may reject a valid spelling (its "" handling). If the
+            # reference evaluator runs the mutant and agrees, the mutant stays a form and the
+            # rejection is a finding about onnxruntime (the ``input`` cell reports it).
+            ref = run_reference(b, feeds)
+            if ref.error:
+                return (f"fails to run (binding {i}): {rb.error.splitlines()[0]}; the reference evaluator fails too: "
+                        f"{ref.error.strip().splitlines()[-1] if ref.error.strip() else ''}")
+            got, by = ref.outputs, f" (reference evaluator; onnxruntime fails to run it: {rb.error.splitlines()[0]})"
         for name, expected in ra.outputs.items():
-            if name not in rb.outputs:
-                return f"graph output {name!r} missing (binding {i})"
-            c = compare(rb.outputs[name], expected)
+            if name not in got:
+                return f"graph output {name!r} missing (binding {i}){by}"
+            c = compare(got[name], expected)
             if not c.ok:
-                return f"output {name!r} differs (binding {i}): {c.message}"
+                return f"output {name!r} differs (binding {i}){by}: {c.message}"
     return None
 
 

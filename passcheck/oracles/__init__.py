@@ -2,7 +2,8 @@
 
 Catalogue (module — kind of finding):
 
-- :mod:`~passcheck.oracles.validity` — ``invalid-model``: the checker rejects the pass output.
+- :mod:`~passcheck.oracles.validity` — ``invalid-model``: the checker rejects the pass output;
+  ``validity-disagreement``: the checker rejects a form that onnxruntime runs.
 - :mod:`~passcheck.oracles.acceptance` — ``rejected``: the pass declined/crashed on a valid form.
 - :mod:`~passcheck.oracles.numeric` — ``wrong-result``: outputs differ from the unoptimized run.
 - :mod:`~passcheck.oracles.annotations` — ``annotation-violated``: seed 000 semantics, via

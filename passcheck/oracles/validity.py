@@ -24,9 +24,37 @@ def checker_error(model, *, full_check: bool = True) -> str | None:
 
 
 def check(run: FormRun) -> list[Finding]:
+    """``invalid-model`` when the checker rejects what a pass wrote (unless it rejects the pass's
+    input for the same reason: not the pass's doing). For a form itself (pass ``input``) that
+    onnxruntime runs on every feed, ``validity-disagreement``: the tools disagree on validity."""
     out = run.output
     if out is None:
         return []
     err = checker_error(out)
-    what = "this form" if run.pass_id == "input" else f"the output of {run.pass_id}"
-    return [run.finding("invalid-model", NAME, f"the checker rejects {what}: {brief(err)}", error=err)] if err else []
+    if err is None:
+        return []
+    if run.pass_id != "input":
+        if checker_error(run.model) == err:
+            return []
+        return [run.finding("invalid-model", NAME, f"the checker rejects the output of {run.pass_id}: {brief(err)}", error=err)]
+    if run.runs and not any(r.error for r in run.runs):
+        return [run.finding("validity-disagreement", NAME, f"the onnx checker rejects this form but onnxruntime runs it: {brief(err)}",
+                            error=err, reference=_reference_opinion(run))]
+    return [run.finding("invalid-model", NAME, f"the checker rejects this form: {brief(err)}", error=err)]
+
+
+def _reference_opinion(run: FormRun) -> str:
+    """What onnx's reference evaluator says on the first feeds: agrees with onnxruntime, differs, or fails."""
+    from passcheck.oracles.numeric import compare
+    from passcheck.runtime.reference import run_reference
+
+    try:
+        ref = run_reference(run.model, run.feeds[0])
+    except Exception as exc:  # noqa: BLE001 - the evaluator is a second opinion, not a judge
+        return f"fails: {type(exc).__name__}: {brief(str(exc))}"
+    if ref.error:
+        return f"fails: {brief(ref.error.strip().splitlines()[-1] if ref.error.strip() else '')}"
+    for name, value in run.runs[0].outputs.items():
+        if name in ref.outputs and not (c := compare(ref.outputs[name], value)).ok:
+            return f"differs on {name!r}: {c.message}"
+    return "agrees with onnxruntime"

@@ -12,7 +12,7 @@ from passcheck.passes.onnx_shape_inference import VARIANTS, OnnxShapeInferenceAd
 from passcheck.passes.onnxscript_optimizer import OnnxscriptOptimizerAdapter
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
-from passcheck.passes.version_converter import VersionConverterAdapter
+from passcheck.passes.version_converter import OpsetBoundaryAdapter, VersionConverterAdapter
 
 _FIXED: dict[str, PassAdapter] = {}
 for _level in LEVELS:
@@ -21,6 +21,8 @@ for _variant in VARIANTS:
     _FIXED[f"onnx:{_variant}"] = OnnxShapeInferenceAdapter(_variant)
 _FIXED["onnxscript:optimize"] = OnnxscriptOptimizerAdapter()
 _FIXED["ort:symbolic-shape-infer"] = OrtSymbolicShapeInferAdapter()
+for _direction in ("down", "up"):
+    _FIXED[f"onnx:convert-opset-{_direction}"] = OpsetBoundaryAdapter(_direction)
 _USER: dict[str, PassAdapter] = {}
 
 #: The baseline every pass output is compared with.
@@ -31,6 +33,9 @@ DEFAULT_PASSES = (
     "onnx:infer-shapes", "onnx:infer-shapes-strict", "onnx:infer-shapes-data-prop",
     "onnxscript:optimize", "ort:symbolic-shape-infer",
 )
+#: What ``matrix`` adds to every case's passes when no ``--pass`` is given: a version-converter
+#: sweep to the neighbouring opset boundaries, which differ between the pinned onnx releases.
+MATRIX_SWEEP = ("onnx:convert-opset-down", "onnx:convert-opset-up")
 _CONVERT = re.compile(r"^onnx:convert-opset-(\d+)$")
 
 

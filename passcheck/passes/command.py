@@ -10,6 +10,7 @@ the missed-folding oracle applies to it (onnxsim, onnxslim); plain ``cmd:`` does
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -91,16 +92,29 @@ class CommandAdapter(PassAdapter):
                 _kill_tree(proc, own_session)
                 proc.wait()
         tail = (err or out or "").strip()[-1500:]
+        said = f"{headline(tail)}\n{tail}" if tail else ""
         if proc.returncode < 0:
-            raise RuntimeError(f"killed by signal {-proc.returncode}: {tail}")
+            raise RuntimeError(f"killed by signal {-proc.returncode}: {said}")
         if proc.returncode != 0:
-            raise PassDeclined(f"exit {proc.returncode}: {tail}")
+            raise PassDeclined(f"exit {proc.returncode}: {said}")
         if not dst.is_file():
-            raise RuntimeError(f"command exited 0 but wrote no {{out}} file: {tail}")
+            raise RuntimeError(f"command exited 0 but wrote no {{out}} file: {said}")
         try:
             return model_from_bytes(dst.read_bytes(), "the command's {out} file")
         except ModelLoadError as exc:
             raise RuntimeError(f"command exited 0 but its output is not a model: {exc}") from None
+
+
+def headline(text: str) -> str:
+    """The line of a command's output that says what went wrong: after a Python traceback, its
+    last unindented line (``ValueError: …``); otherwise the last non-empty line."""
+    lines = [ln.rstrip() for ln in text.strip().splitlines() if ln.strip()]
+    marks = [i for i, ln in enumerate(lines) if ln.startswith("Traceback (most recent call last)")]
+    if marks:
+        after = [ln for ln in lines[marks[-1] + 1:] if not ln[:1].isspace() and not ln.startswith("^")]
+        if after:
+            return after[-1] if not re.match(r"\w[\w.]*(Error|Exception|Exit)\b", after[0]) else after[0]
+    return lines[-1] if lines else ""
 
 
 def resolve_command(program: str) -> str | None:

@@ -34,3 +34,75 @@ class VersionConverterAdapter(PassAdapter):
             return onnx.version_converter.convert_version(model, self.target)
         except (RuntimeError, ValueError) as exc:  # the converter's C++ errors surface as these
             raise PassDeclined(f"{type(exc).__name__}: {exc}") from exc
+
+
+def _ops(graph) -> set[str]:
+    """ai.onnx op types of ``graph`` and its subgraphs."""
+    ops: set[str] = set()
+    for node in graph.node:
+        if node.domain in ("", "ai.onnx"):
+            ops.add(node.op_type)
+        for attr in node.attribute:
+            for g in ([attr.g] if attr.HasField("g") else []) + list(attr.graphs):
+                ops |= _ops(g)
+    return ops
+
+
+def opset_boundary(model, direction: str) -> tuple[int | None, str]:
+    """The neighbouring ai.onnx opset where one of ``model``'s ops changes version, per the
+    installed onnx's schemas (``since_version``), and why (or None and why there is none).
+
+    ``down``: one below the newest ``since_version`` among the model's ops at its opset (the
+    converter must adapt that op). ``up``: the lowest opset above the model's where one of its ops
+    has a new version, at most the installed onnx's newest opset.
+    """
+    import onnx.defs
+
+    opset, newest = default_opset(model), onnx.defs.onnx_opset_version()
+    if opset is None:
+        return None, "the converter converts the ai.onnx opset; this model imports none"
+    ops = sorted(_ops(model.graph))
+    if not ops:
+        return None, "the model has no ai.onnx node"
+
+    def since(op: str, version: int) -> int | None:
+        try:
+            return onnx.defs.get_schema(op, version, "").since_version
+        except Exception:  # noqa: BLE001 - SchemaError: no such op at that version
+            return None
+
+    if direction == "down":
+        top = max((since(op, opset) or 0) for op in ops)
+        target = top - 1
+        missing = [op for op in ops if since(op, target) is None] if target >= 1 else ops
+        if target < 1 or missing:
+            return None, f"{', '.join(missing[:3]) or 'an op'} has no schema below opset {top}: nothing to convert down to"
+        return target, f"opset {opset} → {target}: {', '.join(op for op in ops if since(op, opset) == top)}: new version at opset {top}"
+    for v in range(opset + 1, newest + 1):
+        changed = [op for op in ops if (s := since(op, v)) is not None and s > opset]
+        if changed:
+            return v, f"opset {opset} → {v}: {', '.join(changed)}: new version at opset {v}"
+    return None, f"none of the model's ops changes between opset {opset} and onnx's newest ({newest})"
+
+
+class OpsetBoundaryAdapter(PassAdapter):
+    """``onnx:convert-opset-down`` / ``-up``: the version converter to the model's neighbouring
+    opset boundary (see :func:`opset_boundary`); the target differs per model."""
+
+    tools = ("onnx",)
+
+    def __init__(self, direction: str):
+        self.direction = direction
+        self.id = f"onnx:convert-opset-{direction}"
+        self.doc = f"onnx.version_converter.convert_version to the neighbouring opset boundary {direction} (per model)"
+
+    def precondition(self, model):
+        target, why = opset_boundary(model, self.direction)
+        return None if target is not None else why
+
+    def apply(self, model, workdir: Path):
+        target, why = opset_boundary(model, self.direction)
+        try:
+            return VersionConverterAdapter(target).apply(model, workdir)
+        except PassDeclined as exc:
+            raise PassDeclined(f"{exc} ({why})") from exc

@@ -26,7 +26,7 @@ STYLE = {"ok": "green", "known": "yellow", "unchecked": "magenta", "skip": "dim"
 #: One letter per finding kind in the compact grid.
 KIND_MARKS = {
     "wrong-result": "W", "annotation-violated": "A", "invalid-model": "I", "rejected": "R",
-    "missed-optimization": "M", "less-precise": "P", "expectation-failed": "E",
+    "missed-optimization": "M", "less-precise": "P", "expectation-failed": "E", "validity-disagreement": "D",
 }
 #: Marks of the verdicts without an unexpected finding, and their meaning in the legend.
 STATE_MARKS = {"ok": ("✓", "ok"), "expected": ("k", "known"), "unchecked": ("u", "unchecked"), "skipped": ("-", "skipped"),

@@ -10,6 +10,7 @@ ABBREV = {
     "wrong-result": "wrong",
     "annotation-violated": "annot",
     "invalid-model": "invalid",
+    "validity-disagreement": "disagree",
     "rejected": "rejected",
     "missed-optimization": "missed-opt",
     "less-precise": "less-precise",

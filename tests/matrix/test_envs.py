@@ -9,10 +9,10 @@ from passcheck.errors import PasscheckError, UnknownIdError
 from passcheck.matrix import create, envs
 
 REPO = Path(__file__).resolve().parents[2]
-DEFAULT = ["onnx-1.18", "onnx-1.19", "onnx-1.20", "onnx-1.21", "onnx-1.22", "onnx-1.23"]
+DEFAULT = ["onnx-1.16", "onnx-1.17", "onnx-1.18", "onnx-1.19", "onnx-1.20", "onnx-1.21", "onnx-1.22", "onnx-1.23"]
 
 
-def test_default_set_is_onnx_118_to_123_each_pinning_the_three_tools():
+def test_default_set_is_onnx_116_to_123_each_pinning_the_three_tools():
     specs = envs.load_all(REPO / "ci" / "envs")
     assert [s.id for s in specs] == DEFAULT
     for s in specs:
