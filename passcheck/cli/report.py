@@ -2,8 +2,8 @@
 
 Exit 0 when the report was re-rendered: the findings it holds already failed the run that made it,
 and re-rendering it (for a step summary, another format) is not a new failure. ``--fail-on-findings``
-exits 1 when it holds an unexpected finding (after ``--baseline``), for a job that gates on a stored
-report.
+exits 1 when it holds an unexpected finding or an unchecked cell (after ``--baseline``), for a job
+that gates on a stored report.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def add_parser(sub) -> None:
     p.add_argument("--baseline", metavar="FILE", help="known findings to mark as expected")
     p.add_argument("--title", default="passcheck report")
     p.add_argument("--fail-on-findings", action="store_true",
-                   help="exit 1 when the report holds an unexpected finding (default: exit 0 once rendered)")
+                   help="exit 1 when the report holds an unexpected finding or an unchecked cell (default: exit 0 once rendered)")
     p.set_defaults(handler=handle)
 
 
