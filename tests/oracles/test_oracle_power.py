@@ -297,3 +297,63 @@ def test_large_static_dims_compare_by_value():
                           [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 1000])])
     report = check(helper.make_model(g), {"x": np.zeros((2, 1000), np.float64)})  # wrong dtype: judged in full
     assert {v.rule for v in report.violations} == {"elem-type"}  # as input and as output: no dim-value
+
+
+# --- parity: forms rewritten into different op types ---------------------------------------------
+
+def _planted_cells(rewrite, forms):
+    """Cells per form of a case whose only pass is the planted ``rewrite(model) -> model``."""
+    from passcheck.engine import Subject, evaluate
+    from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+
+    pid = f"planted:{rewrite.__name__}"
+    register_pass(FunctionAdapter(pid, rewrite))
+    try:
+        return {c.form: c for c in evaluate(Subject("parity/power", forms, [{}, {}]), [pid], check_input=False)}
+    finally:
+        unregister_pass(pid)
+
+
+def test_forms_rewritten_into_different_new_ops_is_a_finding_on_the_uncommon_form():
+    from onnx import parser
+
+    head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3] x) => (float[2, 3] y) '
+    forms = {"common": parser.parse_model(head + "{ t = Neg(x)  y = Neg(t) }"),
+             "detour": parser.parse_model(head + "{ t = Neg(x)  u = Identity(t)  y = Neg(u) }")}
+
+    def to_identity_or_sum(model):
+        """Planted pass, right on both forms (y = x), but into different ops: Identity on
+        ``common``, a one-input Sum on ``detour``; no op is kept on one form and lost on the other."""
+        body = "y = Identity(x)" if len(model.graph.node) == 2 else "y = Sum(x)"
+        return parser.parse_model(head + "{ " + body + " }")
+
+    cells = _planted_cells(to_identity_or_sum, forms)
+    assert [(f.oracle, f.kind) for f in cells["detour"].findings] == [("parity", "missed-optimization")]
+    assert "rewrote the forms into different ops" in cells["detour"].findings[0].message
+    assert "new op types: common ['Identity'], detour ['Sum']" in cells["detour"].findings[0].message
+    assert cells["common"].findings == []
+
+
+def test_an_annotation_holds_only_when_no_element_of_it_is_violated():
+    from passcheck.oracles import annotations
+    from passcheck.oracles._context import FormRun
+    from passcheck.passes._base import PassOutcome
+    from passcheck.runtime.session import run_ort
+
+    def seq_model(elem_dims):
+        g = helper.make_graph([helper.make_node("SequenceConstruct", ["x", "x"], ["s"]), helper.make_node("Relu", ["x"], ["y"])], "g",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+                              [helper.make_tensor_sequence_value_info("s", TensorProto.FLOAT, elem_dims),
+                               helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])])
+        return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+    def run_of(model):
+        feeds = [{"x": np.ones((2, 3), np.float32)}]
+        runs = [run_ort(model, f) for f in feeds]
+        assert not runs[0].error and len(runs[0].outputs["s"]) == 2
+        return FormRun("c", "f", "p", model, PassOutcome("p", "changed", model), feeds, runs, runs)
+
+    assert annotations.holds(run_of(seq_model([2, 3])), "s")
+    wrong = run_of(seq_model([2, 4]))  # each element (labelled s[0], s[1]) breaks the annotation of s
+    assert not annotations.holds(wrong, "s")
+    assert annotations.holds(wrong, "y")  # a violation inside s says nothing about y

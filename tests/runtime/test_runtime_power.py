@@ -236,6 +236,18 @@ def test_profile_with_a_kernel_not_of_the_model_is_untrusted():
             obs._profiled([("r",)], "[\n" + line % name + "\n]")
 
 
+def test_an_event_without_output_shapes_is_untrusted_and_quoted_around_the_event():
+    from passcheck.runtime import observe as obs
+
+    event = '{"name":"%s0_kernel_time","args":{"op_name":"Relu"}}' % obs._NODE_TAG
+    earlier = '{"name":"session_initialization","args":{"padding":"%s"}}' % ("p" * 200)
+    with pytest.raises(obs._Untrusted, match="a kernel event not in the expected form") as err:
+        obs._profiled([("r",)], "[\n" + earlier + ",\n" + event + "\n]")
+    excerpt = str(err.value).split(": ", 1)[1]
+    assert obs._NODE_TAG + "0_kernel_time" in excerpt and "session_initialization" not in excerpt  # 80 characters either side
+    assert len(excerpt) <= 160 + 2
+
+
 def test_sequence_of_optionals_and_optional_of_sequence_round_trip():
     from passcheck.runtime.feed_files import proto_to_value, value_to_proto
 
