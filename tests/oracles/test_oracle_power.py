@@ -113,6 +113,7 @@ def test_shape_dtype_absence_and_sequences():
     f = np.zeros((2, 3), np.float32)
     assert compare(f, np.zeros((3, 2), np.float32)).message == "shape [2, 3] vs expected [3, 2]"
     assert compare(f, np.zeros((2, 3), np.float64)).message == "dtype float32 vs expected float64"
+    assert compare(np.zeros((3, 2)), np.zeros((2, 3))).message == "shape [3, 2] vs expected [2, 3]"  # either order
     assert compare(None, None).ok
     c = compare(None, f)
     assert not c.ok and c.message == "absent vs float32[2, 3]"
@@ -446,3 +447,28 @@ def test_a_missed_optimization_lists_at_most_four_kept_nodes():
     [f] = cells["detour"].findings
     assert f.kind == "missed-optimization" and len(f.details["kept_nodes"]) == 6
     assert "kept in 'detour': #0, #2 after Identity #1, #3 after Neg #2, #4 after Neg #3, … (6 in all)" in f.message, f.message
+
+
+def test_forms_rewritten_into_the_same_ops_are_no_finding():
+    from onnx import parser
+
+    head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3] x) => (float[2, 3] y) '
+    forms = {"common": parser.parse_model(head + "{ t = Neg(x)  y = Neg(t) }"),
+             "detour": parser.parse_model(head + "{ t = Neg(x)  u = Identity(t)  y = Neg(u) }")}
+
+    def to_identity(model):
+        """Planted pass: y = Identity(x) on both forms (new on ``common`` only: ``detour`` had one)."""
+        return parser.parse_model(head + "{ y = Identity(x) }")
+
+    cells = _planted_cells(to_identity, forms)
+    assert cells["common"].findings == [] and cells["detour"].findings == []
+
+
+def test_a_sequence_of_untyped_elements_asserts_nothing_about_them():
+    from passcheck.oracles.shape_annotations import check
+
+    seq = onnx.ValueInfoProto(name="s")
+    seq.type.sequence_type.elem_type.SetInParent()  # elem_type present, of no kind
+    g = helper.make_graph([helper.make_node("SequenceConstruct", ["x"], ["s"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])], [seq])
+    report = check(helper.make_model(g), {"x": np.zeros(2, np.float32), "s": [np.zeros(2, np.float32)]})
+    assert report.violations == [] and report.checked == 2
