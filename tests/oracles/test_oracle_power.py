@@ -113,6 +113,7 @@ def test_shape_dtype_absence_and_sequences():
     f = np.zeros((2, 3), np.float32)
     assert compare(f, np.zeros((3, 2), np.float32)).message == "shape [2, 3] vs expected [3, 2]"
     assert compare(f, np.zeros((2, 3), np.float64)).message == "dtype float32 vs expected float64"
+    assert compare(np.zeros((3, 2)), np.zeros((2, 3))).message == "shape [3, 2] vs expected [2, 3]"  # either order
     assert compare(None, None).ok
     c = compare(None, f)
     assert not c.ok and c.message == "absent vs float32[2, 3]"
@@ -194,6 +195,9 @@ def test_invariant_rejects_non_arrays_and_large_values():
     assert folding._invariant("v", _runs({"v": edge}, {"v": edge})) is edge
     assert folding._invariant("v", _runs({"v": [1]}, {"v": [1]})) is None
     assert folding._invariant("v", _runs({"v": np.zeros(2)}, {"v": np.zeros(3)})) is None
+    # the same numbers in another dtype are not invariant, whichever dtype came first
+    assert folding._invariant("v", _runs({"v": np.array(3, np.int32)}, {"v": np.array(3, np.int64)})) is None
+    assert folding._invariant("v", _runs({"v": np.array(3, np.int64)}, {"v": np.array(3, np.int32)})) is None
 
 
 def test_dims_vary_needs_two_sizes_for_every_symbolic_dim():
@@ -297,3 +301,174 @@ def test_large_static_dims_compare_by_value():
                           [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 1000])])
     report = check(helper.make_model(g), {"x": np.zeros((2, 1000), np.float64)})  # wrong dtype: judged in full
     assert {v.rule for v in report.violations} == {"elem-type"}  # as input and as output: no dim-value
+
+
+# --- parity: forms rewritten into different op types ---------------------------------------------
+
+def _planted_cells(rewrite, forms):
+    """Cells per form of a case whose only pass is the planted ``rewrite(model) -> model``."""
+    from passcheck.engine import Subject, evaluate
+    from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+
+    pid = f"planted:{rewrite.__name__}"
+    register_pass(FunctionAdapter(pid, rewrite))
+    try:
+        return {c.form: c for c in evaluate(Subject("parity/power", forms, [{}, {}]), [pid], check_input=False)}
+    finally:
+        unregister_pass(pid)
+
+
+def test_forms_rewritten_into_different_new_ops_is_a_finding_on_the_uncommon_form():
+    from onnx import parser
+
+    head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3] x) => (float[2, 3] y) '
+    forms = {"common": parser.parse_model(head + "{ t = Neg(x)  y = Neg(t) }"),
+             "detour": parser.parse_model(head + "{ t = Neg(x)  u = Identity(t)  y = Neg(u) }")}
+
+    def to_identity_or_sum(model):
+        """Planted pass, right on both forms (y = x), but into different ops: Identity on
+        ``common``, a one-input Sum on ``detour``; no op is kept on one form and lost on the other."""
+        body = "y = Identity(x)" if len(model.graph.node) == 2 else "y = Sum(x)"
+        return parser.parse_model(head + "{ " + body + " }")
+
+    cells = _planted_cells(to_identity_or_sum, forms)
+    assert [(f.oracle, f.kind) for f in cells["detour"].findings] == [("parity", "missed-optimization")]
+    assert "rewrote the forms into different ops" in cells["detour"].findings[0].message
+    assert "new op types: common ['Identity'], detour ['Sum']" in cells["detour"].findings[0].message
+    assert cells["common"].findings == []
+
+
+def test_an_annotation_holds_only_when_no_element_of_it_is_violated():
+    from passcheck.oracles import annotations
+    from passcheck.oracles._context import FormRun
+    from passcheck.passes._base import PassOutcome
+    from passcheck.runtime.session import run_ort
+
+    def seq_model(elem_dims):
+        g = helper.make_graph([helper.make_node("SequenceConstruct", ["x", "x"], ["s"]), helper.make_node("Relu", ["x"], ["y"])], "g",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+                              [helper.make_tensor_sequence_value_info("s", TensorProto.FLOAT, elem_dims),
+                               helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])])
+        return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+    def run_of(model):
+        feeds = [{"x": np.ones((2, 3), np.float32)}]
+        runs = [run_ort(model, f) for f in feeds]
+        assert not runs[0].error and len(runs[0].outputs["s"]) == 2
+        return FormRun("c", "f", "p", model, PassOutcome("p", "changed", model), feeds, runs, runs)
+
+    assert annotations.holds(run_of(seq_model([2, 3])), "s")
+    wrong = run_of(seq_model([2, 4]))  # each element (labelled s[0], s[1]) breaks the annotation of s
+    assert not annotations.holds(wrong, "s")
+    assert annotations.holds(wrong, "y")  # a violation inside s says nothing about y
+
+
+# --- oracles on real onnxruntime runs of hand-built FormRuns -------------------------------------
+
+def _form_run(model, shapes, output=None, **kw):
+    """A FormRun of ``output`` (default: ``model`` itself) run by onnxruntime on float32 ones
+    feeds for ``x`` of each shape in ``shapes``, every node output observed."""
+    from passcheck.oracles._context import FormRun
+    from passcheck.passes._base import PassOutcome
+    from passcheck.runtime.session import all_node_outputs, run_ort
+
+    output = output or model
+    feeds = [{"x": np.ones(s, np.float32)} for s in shapes]
+    runs = [run_ort(output, f, expose=all_node_outputs(output)) for f in feeds]
+    assert not any(r.error for r in runs), runs
+    return FormRun("c", "f", "p", model, PassOutcome("p", "changed", output), feeds, runs, runs, **kw)
+
+
+def test_folding_judges_three_bindings_and_not_one():
+    m = _shape_model()
+    three = folding.check(_form_run(m, [(2, 3), (3, 3), (4, 3)], folds_constants=True))
+    assert [(f.kind, f.details["node"], f.details["value"]) for f in three] == [("missed-optimization", "gather", [3])]
+    assert folding.check(_form_run(m, [(2, 3)], folds_constants=True)) == []  # one run shows no invariance
+
+
+def test_annotation_findings_name_the_role_of_the_annotation():
+    from passcheck.oracles import annotations
+
+    def relu(in_dims, out_dims):
+        g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, in_dims)],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_dims)])
+        return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+    wrong_output = annotations.check(_form_run(relu(["N", 3], ["N", 3]), [(2, 3)], output=relu(["N", 3], ["N", 4])))
+    assert [f.message.split(":")[0] for f in wrong_output] == ["annotation does not hold (binding 0)"]
+    narrowed_input = annotations.check(_form_run(relu(["N", 3], ["N", 3]), [(2, 3)], output=relu([5, 3], ["N", 3])))
+    assert [f.message.split(":")[0] for f in narrowed_input] == ["graph input annotation (narrowed by the pass) does not hold (binding 0)"]
+
+
+def test_a_symbol_conflict_between_other_values_does_not_break_an_annotation():
+    from passcheck.oracles import annotations
+
+    g = helper.make_graph([helper.make_node("Concat", ["x", "x"], ["y"], axis=0), helper.make_node("Shape", ["x"], ["a"])], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N"])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N"]), helper.make_tensor_value_info("a", TensorProto.INT64, [1])])
+    run = _form_run(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), [(2,), (3,)])
+    assert not annotations.holds(run, "y")  # y[0] = 2N contradicts N bound by x
+    assert annotations.holds(run, "a")  # the conflict's occurrences (x, y) do not involve a
+
+
+def test_unchecked_outputs_name_the_failing_bindings():
+    from passcheck.oracles.numeric import unchecked
+    from passcheck.runtime.session import RunResult
+
+    run = _form_run(_shape_model(), [(2, 3), (3, 3)])
+    run.baseline = [RunResult({}, {}, error="boom"), RunResult({}, {})]
+    assert "(binding 0): boom" in unchecked(run)["output 'd'"]
+    run.baseline = [RunResult({}, {}, error="boom"), RunResult({}, {}, error="bang")]
+    assert "(bindings 0, 1): boom" in unchecked(run)["output 'd'"]
+
+
+def test_checker_error_is_cut_at_600_characters():
+    long_name = "n" * 800
+    g = helper.make_graph([helper.make_node("Relu", [long_name], ["y"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    err = checker_error(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]))
+    name, text = err.split(": ", 1)
+    assert name == "ValidationError" and len(text) == 600 and text.endswith("n" * 50)
+
+
+def test_a_missed_optimization_lists_at_most_four_kept_nodes():
+    from onnx import parser
+
+    head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2] x) => (float[2] y) '
+    negs = "a = Neg(x)  b = Neg(a)  c = Neg(b)  d = Neg(c)  e = Neg(d)  y = Neg(e)"
+    forms = {"common": parser.parse_model(head + "{ " + negs + " }"),
+             "detour": parser.parse_model(head + "{ " + negs.replace("b = Neg(a)", "i = Identity(a)  b = Neg(i)") + " }")}
+
+    def fold_negs_on_common(model):
+        """Planted pass: six Negs → Identity, on ``common`` only (right: six negations cancel)."""
+        return parser.parse_model(head + "{ y = Identity(x) }") if len(model.graph.node) == 6 else model
+
+    cells = _planted_cells(fold_negs_on_common, forms)
+    [f] = cells["detour"].findings
+    assert f.kind == "missed-optimization" and len(f.details["kept_nodes"]) == 6
+    assert "kept in 'detour': #0, #2 after Identity #1, #3 after Neg #2, #4 after Neg #3, … (6 in all)" in f.message, f.message
+
+
+def test_forms_rewritten_into_the_same_ops_are_no_finding():
+    from onnx import parser
+
+    head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3] x) => (float[2, 3] y) '
+    forms = {"common": parser.parse_model(head + "{ t = Neg(x)  y = Neg(t) }"),
+             "detour": parser.parse_model(head + "{ t = Neg(x)  u = Identity(t)  y = Neg(u) }")}
+
+    def to_identity(model):
+        """Planted pass: y = Identity(x) on both forms (new on ``common`` only: ``detour`` had one)."""
+        return parser.parse_model(head + "{ y = Identity(x) }")
+
+    cells = _planted_cells(to_identity, forms)
+    assert cells["common"].findings == [] and cells["detour"].findings == []
+
+
+def test_a_sequence_of_untyped_elements_asserts_nothing_about_them():
+    from passcheck.oracles.shape_annotations import check
+
+    seq = onnx.ValueInfoProto(name="s")
+    seq.type.sequence_type.elem_type.SetInParent()  # elem_type present, of no kind
+    g = helper.make_graph([helper.make_node("SequenceConstruct", ["x"], ["s"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])], [seq])
+    report = check(helper.make_model(g), {"x": np.zeros(2, np.float32), "s": [np.zeros(2, np.float32)]})
+    assert report.violations == [] and report.checked == 2

@@ -236,6 +236,18 @@ def test_profile_with_a_kernel_not_of_the_model_is_untrusted():
             obs._profiled([("r",)], "[\n" + line % name + "\n]")
 
 
+def test_an_event_without_output_shapes_is_untrusted_and_quoted_around_the_event():
+    from passcheck.runtime import observe as obs
+
+    event = '{"name":"%s0_kernel_time","args":{"op_name":"Relu"}}' % obs._NODE_TAG
+    earlier = '{"name":"session_initialization","args":{"padding":"%s"}}' % ("p" * 200)
+    with pytest.raises(obs._Untrusted, match="a kernel event not in the expected form") as err:
+        obs._profiled([("r",)], "[\n" + earlier + ",\n" + event + "\n]")
+    excerpt = str(err.value).split(": ", 1)[1]
+    assert obs._NODE_TAG + "0_kernel_time" in excerpt and "session_initialization" not in excerpt  # 80 characters either side
+    assert len(excerpt) <= 160 + 2
+
+
 def test_sequence_of_optionals_and_optional_of_sequence_round_trip():
     from passcheck.runtime.feed_files import proto_to_value, value_to_proto
 
@@ -315,3 +327,31 @@ def test_a_profile_that_disagrees_with_the_fetched_outputs_is_not_used(monkeypat
     monkeypatch.setattr(obs, "_profiled", planted)
     observed, _ = obs.observe(_chain(), {"x": np.ones((3, 2), np.float32)})
     assert observed["r"] == obs.TensorMeta((3, 2), np.dtype(np.float32))
+
+
+def test_observation_copy_never_exposes_an_input_backed_by_an_initializer():
+    # invalid (w is defined twice), as a pass output can be: w stays the input, not an extra output
+    m = _model([_t("x", TensorProto.FLOAT, [2]), _t("w", TensorProto.FLOAT, [1])], [helper.make_node("Relu", ["x"], ["w"])],
+               inits=[helper.make_tensor("w", TensorProto.FLOAT, [1], [0.5])])
+    copy, added = observation_copy(m, ["w"])
+    assert added == [] and [o.name for o in copy.graph.output] == ["x"]
+
+
+def test_reference_engine_is_chosen_by_value_not_by_identity():
+    from passcheck.runtime.observe import TensorMeta, observe
+
+    engine = "".join(["refer", "ence"])  # as read from a command line: equal to, not the same object as, the literal
+    observed, unobservable = observe(_chain(), {"x": np.ones((2, 2), np.float32)}, engine=engine)
+    assert unobservable == {} and isinstance(observed["r"], np.ndarray) and not isinstance(observed["r"], TensorMeta)
+
+
+def test_an_evaluator_that_raises_limits_coverage_instead_of_crashing(monkeypatch):
+    from passcheck.runtime import reference
+    from passcheck.runtime.observe import with_subscopes
+
+    def broken(model, feeds):
+        raise RuntimeError("evaluator broke")
+    monkeypatch.setattr(reference, "run_reference", broken)
+    observed, why = with_subscopes(_chain(), {"x": np.ones((2, 2), np.float32)}, {"y": 1}, {"If#0/t": "inside a subgraph; use --engine reference"})
+    assert observed == {"y": 1}
+    assert why == {"If#0/t": "inside a subgraph; the reference evaluator could not run the model: RuntimeError: evaluator broke"}
