@@ -22,6 +22,7 @@ from passcheck.errors import PasscheckError
 from passcheck.modelio import model_hash
 from passcheck.oracles import FormRun, op_counts
 from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass
+from passcheck.passes import contract as pass_contract
 from passcheck.records import CellResult, Finding, brief
 from passcheck.runtime import run_ort, synthesize
 
@@ -249,6 +250,7 @@ def evaluate(
             for oracle in oracles.PER_FORM:
                 findings[r.form] += oracle.check(r)
             findings[r.form] += oracles.expectations.check(r, subject.expect)
+            findings[r.form] += pass_contract.check(r)
         for f in oracles.acceptance.check(runs) + oracles.parity.check(runs, subject.parity):
             findings[f.form].append(f)
         for r in runs:
@@ -272,7 +274,7 @@ def _precondition(adapter: PassAdapter, model: "onnx.ModelProto") -> str | PassO
     """The adapter's reason not to run on ``model``, or a ``crashed`` outcome if asking raised
     (a user adapter's bug is a finding, not a passcheck crash)."""
     try:
-        return adapter.precondition(model)
+        return adapter.why_not(model)
     except Exception as exc:  # noqa: BLE001
         return PassOutcome(adapter.id, "crashed", error=f"{adapter.id} precondition raised {type(exc).__name__}: {exc}", versions=adapter.versions())
 

@@ -20,6 +20,7 @@ KINDS = (
     "missed-optimization",   # a fusion/fold applied to one form only, or a foldable value left
     "less-precise",          # inferred shapes less precise on one form than on the other
     "expectation-failed",    # a case's own expectation does not hold
+    "input-mutated",         # the pass changed the ModelProto it was given (pass contract)
 )
 
 #: ``unchecked``: no unexpected finding, but something the oracles must judge was not judged

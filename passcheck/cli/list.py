@@ -22,7 +22,8 @@ def add_parser(sub) -> None:
     p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder")
     p.add_argument("--json", action="store_true",
                    help="print a JSON array: cases {id, forms: [{id, description}], opset, tags, family, passes, description}, "
-                        "or with --passes {id, default, folds_constants, description}, with --tags {tag, cases, family}")
+                        "or with --passes {id, default, folds_constants, optimizes, needs_feeds, opsets, install, description} "
+                        "(install: empty when the pass runs here, else what to pip install or why not), with --tags {tag, cases, family}")
     p.set_defaults(handler=handle)
 
 
@@ -71,19 +72,34 @@ def _text(value) -> str:
 
 
 def _passes() -> list[dict]:
+    """One record per pass id: whether it is a default, its capabilities, and ``install``: empty
+    when it runs here, else what to install (``pip install X``) or why it cannot run."""
     from passcheck.passes import DEFAULT_PASSES, get_pass, known_pass_ids
+    from passcheck.passes.command import RECIPES, recipe
 
-    out = []
-    for pid in known_pass_ids():
-        a = get_pass(pid)
-        out.append({"id": pid, "default": pid in DEFAULT_PASSES, "folds_constants": bool(a.folds_constants), "description": a.doc})
-    out += [
-        {"id": "onnx:convert-opset-N", "default": False, "folds_constants": False, "description": "onnx.version_converter.convert_version(model, N)"},
-        {"id": "cmd:'TOOL {in} {out}'", "default": False, "folds_constants": False, "description": "any command that reads a model and writes one"},
-        {"id": "cmd+fold:'TOOL {in} {out}'", "default": False, "folds_constants": True,
-         "description": "the same, for a tool that folds constants (missed-folding oracle applies)"},
-    ]
+    def record(pid: str, a, description: str) -> dict:
+        caps = a.capabilities
+        low, high = caps.min_opset, caps.max_opset
+        opsets = "" if low is None and high is None else f"{low or ''}..{high or ''}"
+        return {"id": pid, "default": pid in DEFAULT_PASSES, "folds_constants": caps.folds_constants, "optimizes": caps.optimizes,
+                "needs_feeds": caps.needs_feeds, "opsets": opsets, "install": _install(a), "description": description}
+
+    out = [record(pid, (a := get_pass(pid)), a.doc) for pid in known_pass_ids()]
+    out += [record(f"cmd+fold:{name}", (a := recipe(name)), a.doc) for name in RECIPES]
+    keys = ("id", "default", "folds_constants", "optimizes", "needs_feeds", "opsets", "install", "description")
+    out += [dict(zip(keys, row)) for row in (
+        ("onnx:convert-opset-N", False, False, False, False, "", "", "onnx.version_converter.convert_version(model, N)"),
+        ("cmd:'TOOL {in} {out}'", False, False, True, False, "", "", "any command that reads a model and writes one"),
+        ("cmd+fold:'TOOL {in} {out}'", False, True, True, False, "", "", "the same, for a tool that folds constants (missed-folding oracle applies)"),
+    )]
     return out
+
+
+def _install(adapter) -> str:
+    why = adapter.unavailable_reason()
+    if not why:
+        return ""
+    return f"pip install {adapter.extra}" if adapter.extra else why
 
 
 def _tags(patterns) -> list[dict]:

@@ -5,28 +5,37 @@ Catalogue:
 - ``ort:disabled|basic|extended|all`` — :class:`OrtOptimizerAdapter` (the optimized model ORT saves).
 - ``onnx:infer-shapes``, ``onnx:infer-shapes-strict``, ``onnx:infer-shapes-data-prop`` —
   :class:`OnnxShapeInferenceAdapter`.
-- ``onnxscript:optimize`` — :class:`OnnxscriptOptimizerAdapter`.
+- ``onnxscript:optimize`` — :class:`OnnxscriptOptimizerAdapter`; ``onnxscript:rewrite`` —
+  :class:`OnnxscriptRewriteAdapter`; ``onnxscript:optimize-for-ort`` — :class:`OnnxscriptOrtFusionAdapter`.
 - ``ort:symbolic-shape-infer`` — :class:`OrtSymbolicShapeInferAdapter`.
-- ``onnx:convert-opset-N`` — :class:`VersionConverterAdapter`.
-- ``cmd:'TOOL {in} {out}'`` — :class:`CommandAdapter`.
+- ``onnx:convert-opset-N`` — :class:`VersionConverterAdapter`; ``onnx:convert-opset-down|up`` —
+  the neighbouring opset boundary of each model.
+- ``cmd:'TOOL {in} {out}'`` — :class:`CommandAdapter`; recipes ``cmd+fold:onnxsim``,
+  ``cmd+fold:onnxslim`` (extra install).
 - Python callables and onnx_ir passes — :class:`FunctionAdapter` + :func:`register_pass`.
+- Other packages' adapters — the ``passcheck.passes`` entry-point group (:mod:`.plugins`).
+
+Each adapter declares :class:`Capabilities` (optimizing, folding, feeds, opset range, extra
+install); :meth:`PassAdapter.why_not` is the one precondition check, and :meth:`PassAdapter.run`
+records a pass that changes the model it was given (:mod:`.contract`).
 
 The tools under test are imported only inside these adapters.
 """
 
-from passcheck.passes._base import FAILED, STATUSES, PassAdapter, PassDeclined, PassOutcome
+from passcheck.passes._base import FAILED, STATUSES, Capabilities, PassAdapter, PassDeclined, PassOutcome
 from passcheck.passes._registry import BASELINE, DEFAULT_PASSES, get_pass, known_pass_ids, register_pass, unregister_pass
 from passcheck.passes.command import CommandAdapter
 from passcheck.passes.function import FunctionAdapter
 from passcheck.passes.onnx_shape_inference import OnnxShapeInferenceAdapter
-from passcheck.passes.onnxscript_optimizer import OnnxscriptOptimizerAdapter
+from passcheck.passes.onnxscript_optimizer import OnnxscriptOptimizerAdapter, OnnxscriptOrtFusionAdapter, OnnxscriptRewriteAdapter
 from passcheck.passes.ort_optimizer import OrtOptimizerAdapter
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
 from passcheck.passes.version_converter import VersionConverterAdapter
 
 __all__ = [
     "BASELINE", "DEFAULT_PASSES", "FAILED", "STATUSES",
-    "CommandAdapter", "FunctionAdapter", "OnnxShapeInferenceAdapter", "OnnxscriptOptimizerAdapter",
+    "Capabilities", "CommandAdapter", "FunctionAdapter", "OnnxShapeInferenceAdapter", "OnnxscriptOptimizerAdapter",
+    "OnnxscriptOrtFusionAdapter", "OnnxscriptRewriteAdapter",
     "OrtOptimizerAdapter", "OrtSymbolicShapeInferAdapter", "PassAdapter", "PassDeclined", "PassOutcome",
     "VersionConverterAdapter", "get_pass", "known_pass_ids", "register_pass", "unregister_pass",
 ]

@@ -26,6 +26,47 @@ class PassDeclined(Exception):
     """Raised by an adapter when the tool under test refused the model with its own error."""
 
 
+@dataclasses.dataclass(frozen=True)
+class Capabilities:
+    """What a pass adapter declares about its tool; oracles and ``list --passes`` read it.
+
+    Attributes:
+        optimizes: the pass rewrites the graph (fusions, folding), so op-type parity between
+            forms applies; shape inference and the version converter do not.
+        folds_constants: the pass is expected to fold constant subgraphs (missed-folding oracle).
+        needs_feeds: the tool runs the model itself (on inputs it makes or is given, e.g. to
+            fold or to verify its result), so it fails where onnxruntime cannot run the model.
+        min_opset / max_opset: the ai.onnx opsets the tool documents it supports (inclusive,
+            None = no bound); a model outside them is ``unavailable``, not run.
+        extra: the pip requirement that installs the tool when passcheck's own dependencies do
+            not (e.g. ``onnxslim``), or None.
+    """
+
+    optimizes: bool = False
+    folds_constants: bool = False
+    needs_feeds: bool = False
+    min_opset: int | None = None
+    max_opset: int | None = None
+    extra: str | None = None
+
+    def outside(self, model: "onnx.ModelProto") -> str | None:
+        """Why ``model``'s ai.onnx opset is outside [min_opset, max_opset], or None (no bound set:
+        never outside)."""
+        if self.min_opset is None and self.max_opset is None:
+            return None
+        opset = default_opset(model)
+        low, high = self.min_opset, self.max_opset
+        span = f"{low}..{high}" if low is not None and high is not None else f"{low} and above" if low is not None else f"up to {high}"
+        if opset is None:
+            return f"the tool supports ai.onnx opset {span}; this model imports no ai.onnx opset"
+        if (low is not None and opset < low) or (high is not None and opset > high):
+            return f"the tool supports ai.onnx opset {span}; this model imports ai.onnx opset {opset}"
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
 @dataclasses.dataclass
 class PassOutcome:
     """What one pass did to one model.
@@ -37,6 +78,7 @@ class PassOutcome:
         error: the tool's error text, last lines of a traceback or of the command's output.
         versions: exact versions of the tools the adapter used.
         seconds: wall time of the pass alone.
+        input_mutated: what the pass changed in the ModelProto it was given (it must not), or None.
     """
 
     pass_id: str
@@ -45,28 +87,31 @@ class PassOutcome:
     error: str | None = None
     versions: dict[str, str | None] = dataclasses.field(default_factory=dict)
     seconds: float = 0.0
+    input_mutated: str | None = None
 
     @property
     def ok(self) -> bool:
         return self.status in ("changed", "unchanged")
 
     def to_json(self) -> dict[str, Any]:
-        return {"pass": self.pass_id, "status": self.status, "error": self.error, "versions": self.versions, "seconds": round(self.seconds, 4)}
+        d = {"pass": self.pass_id, "status": self.status, "error": self.error, "versions": self.versions, "seconds": round(self.seconds, 4)}
+        if self.input_mutated:
+            d["input_mutated"] = self.input_mutated
+        return d
 
 
 class PassAdapter:
     """One tool and variant, with an id a user types.
 
     Subclasses set :attr:`id`, :attr:`tools` and implement :meth:`apply`. :meth:`run` wraps
-    it: copies the input, times it, and turns every exception into a status (never raised).
+    it: checks :meth:`why_not`, copies the input, times it, turns every exception into a status
+    (never raised) and records whether the pass changed the model it was given.
 
     Attributes:
         id: e.g. ``ort:extended``.
         tools: distribution names whose versions are recorded.
-        folds_constants: the pass is expected to fold constant subgraphs, so the
-            missed-folding oracle applies to its output.
-        optimizes: the pass rewrites the graph (fusions, folding), so op-type parity between
-            forms applies; shape inference and the version converter do not.
+        folds_constants, optimizes, needs_feeds, min_opset, max_opset, extra: see
+            :class:`Capabilities` (read them together as :attr:`capabilities`).
         declines: exception types that mean the tool refused the model deliberately.
     """
 
@@ -74,15 +119,33 @@ class PassAdapter:
     tools: tuple[str, ...] = ()
     folds_constants: ClassVar[bool] = False
     optimizes: ClassVar[bool] = False
+    needs_feeds: ClassVar[bool] = False
+    min_opset: ClassVar[int | None] = None
+    max_opset: ClassVar[int | None] = None
+    extra: ClassVar[str | None] = None
     declines: tuple[type[BaseException], ...] = ()
     doc: str = ""
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """This adapter's :class:`Capabilities`, from its attributes."""
+        return Capabilities(optimizes=bool(self.optimizes), folds_constants=bool(self.folds_constants), needs_feeds=bool(self.needs_feeds),
+                            min_opset=self.min_opset, max_opset=self.max_opset, extra=self.extra)
 
     def unavailable_reason(self) -> str | None:
         """Why the tool cannot run here (missing package, too old), or None."""
         for t in self.tools:
             if tool_version(t) is None:
-                return f"{t} is not installed"
+                extra = f" (pip install {self.extra})" if self.extra else ""
+                return f"{t} is not installed{extra}"
         return None
+
+    def why_not(self, model: "onnx.ModelProto") -> str | None:
+        """The one precondition check (engine and :meth:`run` alike): the tool is missing
+        (:meth:`unavailable_reason`), the model's opset is outside :attr:`capabilities`, or the
+        adapter's own :meth:`precondition`; None when the pass may run. Exceptions raised by a
+        user adapter's :meth:`precondition` propagate (the engine records them as ``crashed``)."""
+        return self.unavailable_reason() or self.capabilities.outside(model) or self.precondition(model)
 
     def precondition(self, model: "onnx.ModelProto") -> str | None:
         """Why this tool does not support ``model`` by its own documentation (e.g. an opset below
@@ -106,11 +169,12 @@ class PassAdapter:
         """Apply the pass to a copy of ``model``; never raises for a tool failure."""
         import onnx
 
-        reason = self.unavailable_reason() or self.precondition(model)
+        reason = self.why_not(model)
         if reason:
             return PassOutcome(self.id, "unavailable", error=reason, versions=self.versions())
         copy = onnx.ModelProto()
         copy.CopyFrom(model)
+        given = copy.SerializeToString(deterministic=True)
         start = time.perf_counter()
         try:
             out = self.apply(copy, Path(workdir))
@@ -125,8 +189,45 @@ class PassAdapter:
         seconds = time.perf_counter() - start
         if not isinstance(out, onnx.ModelProto):
             return PassOutcome(self.id, "crashed", error=f"pass returned {type(out).__name__}, not a ModelProto", versions=self.versions(), seconds=seconds)
+        if out is copy:  # the pass handed back the object it was given: keep our input intact
+            out = onnx.ModelProto()
+            out.CopyFrom(copy)
+        mutated = mutation(model, copy) if copy.SerializeToString(deterministic=True) != given else None
         same = _graph_bytes(out) == _graph_bytes(model)
-        return PassOutcome(self.id, "unchanged" if same else "changed", model=out, versions=self.versions(), seconds=seconds)
+        return PassOutcome(self.id, "unchanged" if same else "changed", model=out, versions=self.versions(), seconds=seconds, input_mutated=mutated)
+
+
+def mutation(before: "onnx.ModelProto", after: "onnx.ModelProto") -> str:
+    """Which fields of a ModelProto differ between ``before`` and ``after`` (``graph.node``,
+    ``opset_import``, …), for a finding's message; empty when none does."""
+    parts = []
+    for field in before.DESCRIPTOR.fields:
+        if field.name == "graph":
+            for g in before.graph.DESCRIPTOR.fields:
+                if _field_bytes(before.graph, g) != _field_bytes(after.graph, g):
+                    parts.append(f"graph.{g.name}" + _counts(before.graph, after.graph, g))
+        elif _field_bytes(before, field) != _field_bytes(after, field):
+            parts.append(field.name + _counts(before, after, field))
+    return ", ".join(parts)
+
+
+def _field_bytes(msg, field) -> bytes:
+    value = getattr(msg, field.name)
+    if _repeated(field):
+        return b"\0".join(v.SerializeToString(deterministic=True) if hasattr(v, "SerializeToString") else repr(v).encode() for v in value)
+    return value.SerializeToString(deterministic=True) if hasattr(value, "SerializeToString") else repr(value).encode()
+
+
+def _repeated(field) -> bool:
+    flag = getattr(field, "is_repeated", None)  # protobuf >= 6; ``label`` before
+    return bool(flag) if flag is not None else field.label == field.LABEL_REPEATED
+
+
+def _counts(before, after, field) -> str:
+    if not _repeated(field):
+        return ""
+    n, m = len(getattr(before, field.name)), len(getattr(after, field.name))
+    return f" ({n} → {m})" if n != m else ""
 
 
 def default_opset(model: "onnx.ModelProto") -> int | None:

@@ -1,5 +1,6 @@
 """Pass ids → adapters. Fixed ids, parametrized ids (``onnx:convert-opset-N``,
-``cmd:'TOOL {in} {out}'``) and user-registered adapters."""
+``cmd:'TOOL {in} {out}'``, the ``cmd+fold:onnxsim`` / ``cmd+fold:onnxslim`` recipes),
+user-registered adapters and adapters other packages ship (:mod:`passcheck.passes.plugins`)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import re
 
 from passcheck.errors import PasscheckError, RegistryError, UnknownIdError
 from passcheck.passes._base import PassAdapter
-from passcheck.passes.command import CommandAdapter
+from passcheck.passes.command import RECIPES, CommandAdapter, recipe
 from passcheck.passes.onnx_shape_inference import VARIANTS, OnnxShapeInferenceAdapter
-from passcheck.passes.onnxscript_optimizer import OnnxscriptOptimizerAdapter
+from passcheck.passes.onnxscript_optimizer import OnnxscriptOptimizerAdapter, OnnxscriptOrtFusionAdapter, OnnxscriptRewriteAdapter
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
 from passcheck.passes.version_converter import OpsetBoundaryAdapter, VersionConverterAdapter
@@ -20,10 +21,13 @@ for _level in LEVELS:
 for _variant in VARIANTS:
     _FIXED[f"onnx:{_variant}"] = OnnxShapeInferenceAdapter(_variant)
 _FIXED["onnxscript:optimize"] = OnnxscriptOptimizerAdapter()
+_FIXED["onnxscript:rewrite"] = OnnxscriptRewriteAdapter()
+_FIXED["onnxscript:optimize-for-ort"] = OnnxscriptOrtFusionAdapter()
 _FIXED["ort:symbolic-shape-infer"] = OrtSymbolicShapeInferAdapter()
 for _direction in ("down", "up"):
     _FIXED[f"onnx:convert-opset-{_direction}"] = OpsetBoundaryAdapter(_direction)
 _USER: dict[str, PassAdapter] = {}
+_PLUGINS: dict[str, PassAdapter] | None = None  # read on first need (entry points)
 
 #: The baseline every pass output is compared with.
 BASELINE = "ort:disabled"
@@ -45,7 +49,7 @@ def register_pass(adapter: PassAdapter) -> PassAdapter:
     Raises:
         RegistryError: the id is empty or already taken.
     """
-    if not adapter.id or adapter.id in _FIXED or adapter.id in _USER:
+    if not adapter.id or adapter.id in _FIXED or adapter.id in _USER or adapter.id in _plugins():
         raise RegistryError(f"pass id {adapter.id!r} is empty or already registered")
     _USER[adapter.id] = adapter
     return adapter
@@ -66,6 +70,8 @@ def get_pass(pass_id: str) -> PassAdapter:
         return _FIXED[pass_id]
     if pass_id in _USER:
         return _USER[pass_id]
+    if pass_id in _plugins():
+        return _plugins()[pass_id]
     if m := _CONVERT.match(pass_id):
         target = int(m.group(1))
         if not 7 <= target <= 30:
@@ -73,9 +79,22 @@ def get_pass(pass_id: str) -> PassAdapter:
         return VersionConverterAdapter(target)
     for prefix, folds in (("cmd:", False), ("cmd+fold:", True)):
         if pass_id.startswith(prefix):
-            return CommandAdapter(pass_id[len(prefix):].strip().strip("'\""), folds_constants=folds)
+            template = pass_id[len(prefix):].strip().strip("'\"")
+            if template in RECIPES:
+                return recipe(template, folds)
+            return CommandAdapter(template, folds_constants=folds)
     raise UnknownIdError("pass", pass_id, list(known_pass_ids()) + ["onnx:convert-opset-N", "cmd:'TOOL {in} {out}'"])
 
 
 def known_pass_ids() -> tuple[str, ...]:
-    return tuple(_FIXED) + tuple(_USER)
+    """Every fixed, registered and plugin id (parametrized ids and recipes are not listed)."""
+    return tuple(_FIXED) + tuple(_USER) + tuple(i for i in _plugins() if i not in _USER)
+
+
+def _plugins() -> dict[str, PassAdapter]:
+    global _PLUGINS
+    if _PLUGINS is None:
+        from passcheck.passes import plugins
+
+        _PLUGINS = plugins.load(set(_FIXED))
+    return _PLUGINS

@@ -31,7 +31,8 @@ DEFAULT_TIMEOUT = 300.0
 class CommandAdapter(PassAdapter):
     tools = ()
 
-    def __init__(self, template: str, timeout: float | None = None, folds_constants: bool = False):
+    def __init__(self, template: str, timeout: float | None = None, folds_constants: bool = False, *,
+                 id: str | None = None, extra: str | None = None):
         if "{in}" not in template or "{out}" not in template:
             raise PasscheckError(f"cmd pass {template!r} must contain both {{in}} and {{out}}")
         try:
@@ -39,9 +40,10 @@ class CommandAdapter(PassAdapter):
         except ValueError as exc:
             raise PasscheckError(f"cmd pass {template!r}: {exc}") from None
         self.template = template
-        self.id = f"cmd+fold:{template}" if folds_constants else f"cmd:{template}"
+        self.id = id or (f"cmd+fold:{template}" if folds_constants else f"cmd:{template}")
         self.timeout = timeout
         self._folds = folds_constants
+        self.extra = extra  # type: ignore[misc] - per instance: the recipe's pip package
         self.doc = f"external command: {template}"
 
     @property
@@ -58,7 +60,8 @@ class CommandAdapter(PassAdapter):
     def unavailable_reason(self) -> str | None:
         if resolve_command(self.program) is None:
             where = "it is not executable" if os.sep in self.program else f"not in {Path(sys.executable).parent} nor on PATH"
-            return f"command not found: {self.program} ({where})"
+            extra = f"; pip install {self.extra}" if self.extra else ""
+            return f"command not found: {self.program} ({where}{extra})"
         return None
 
     def apply(self, model, workdir: Path):
@@ -68,7 +71,8 @@ class CommandAdapter(PassAdapter):
         from passcheck.modelio import model_from_bytes
 
         src, dst = Path(workdir) / "in.onnx", Path(workdir) / "out.onnx"
-        src.write_bytes(model.SerializeToString())
+        given = model.SerializeToString()
+        src.write_bytes(given)
         argv = [a.replace("{in}", str(src)).replace("{out}", str(dst)) for a in shlex.split(self.template)]
         argv[0] = resolve_command(argv[0]) or argv[0]
         # Inside an isolation worker the whole worker process group is killed on timeout; in
@@ -91,6 +95,7 @@ class CommandAdapter(PassAdapter):
             if own_session or proc.returncode is None:  # interrupted, or own session: nothing it started outlives it
                 _kill_tree(proc, own_session)
                 proc.wait()
+        _reflect_input_file(model, src, given)
         tail = (err or out or "").strip()[-1500:]
         said = f"{headline(tail)}\n{tail}" if tail else ""
         if proc.returncode < 0:
@@ -103,6 +108,45 @@ class CommandAdapter(PassAdapter):
             return model_from_bytes(dst.read_bytes(), "the command's {out} file")
         except ModelLoadError as exc:
             raise RuntimeError(f"command exited 0 but its output is not a model: {exc}") from None
+
+
+#: Named command recipes: ``cmd+fold:onnxsim`` is ``cmd+fold:'onnxsim {in} {out}'``. Name →
+#: (template, the pip package that installs the command (pins in ci/tool-envs/<name>.txt),
+#: whether the tool runs the model itself: onnxsim folds and checks with onnxruntime).
+RECIPES = {
+    "onnxsim": ("onnxsim {in} {out}", "onnxsim", True),
+    "onnxslim": ("onnxslim {in} {out}", "onnxslim", False),
+}
+
+
+def recipe(name: str, folds_constants: bool = True) -> CommandAdapter:
+    """The adapter of a named recipe, with id ``cmd+fold:<name>`` (or ``cmd:<name>``).
+
+    Raises:
+        KeyError: no recipe of that name (see :data:`RECIPES`).
+    """
+    template, package, runs_model = RECIPES[name]
+    prefix = "cmd+fold:" if folds_constants else "cmd:"
+    adapter = CommandAdapter(template, folds_constants=folds_constants, id=prefix + name, extra=package)
+    adapter.needs_feeds = runs_model  # type: ignore[misc]
+    adapter.doc = f"external command: {template} (recipe; pip install {package}, pins: ci/tool-envs/{name}.txt)"
+    return adapter
+
+
+def _reflect_input_file(model, src: Path, given: bytes) -> None:
+    """The ``{in}`` file is the model the command was given: when the command rewrote or removed
+    it, make ``model`` what the file now holds (empty if unreadable), so :meth:`PassAdapter.run`
+    reports the mutation like any pass's."""
+    from passcheck.errors import ModelLoadError
+    from passcheck.modelio import model_from_bytes
+
+    now = src.read_bytes() if src.is_file() else b""
+    if now == given:
+        return
+    try:
+        model.CopyFrom(model_from_bytes(now, "the command's {in} file"))
+    except ModelLoadError:
+        model.Clear()
 
 
 def headline(text: str) -> str:

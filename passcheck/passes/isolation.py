@@ -415,7 +415,7 @@ def _job(adapter: PassAdapter, data: bytes, workdir: str) -> dict[str, Any]:
     if status == "crashed" and outcome.error and any(m in outcome.error for m in _OOM_MARKERS):
         status = "out-of-memory"
     return {"pass_id": outcome.pass_id, "status": status, "error": outcome.error, "model": out,
-            "versions": outcome.versions, "seconds": outcome.seconds}
+            "versions": outcome.versions, "seconds": outcome.seconds, "input_mutated": outcome.input_mutated}
 
 
 def _worker_main(conn, memory_mb: int | None, log_path: str, preload: list[str]) -> None:

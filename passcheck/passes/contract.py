@@ -1,0 +1,26 @@
+"""The pass contract's own check: a pass leaves the model it is given unchanged.
+
+:meth:`PassAdapter.run <passcheck.passes.PassAdapter.run>` compares the ModelProto it handed the
+tool before and after (for a command, the ``{in}`` file); a difference is an ``input-mutated``
+finding: a caller that keeps using its model after the pass would see it altered.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from passcheck.oracles import FormRun
+    from passcheck.records import Finding
+
+NAME = "pass-contract"
+
+
+def check(run: "FormRun") -> list["Finding"]:
+    """``input-mutated`` when the pass changed its input (``run.outcome.input_mutated`` says
+    which fields); nothing otherwise."""
+    what = run.outcome.input_mutated
+    if not what:
+        return []
+    return [run.finding("input-mutated", NAME, f"{run.pass_id} changed the model it was given ({what}); "
+                        "a caller that reuses its model after the pass sees it altered", fields=what)]
