@@ -156,6 +156,9 @@ class PassAdapter:
     def apply(self, model: "onnx.ModelProto", workdir: Path) -> "onnx.ModelProto":
         """Run the tool on ``model`` (a private copy) and return its output model.
 
+        ``model`` must come back unchanged: :meth:`run` reports any change as the pass mutating
+        its input (``input-mutated``). An adapter around a tool that edits in place copies first.
+
         Raises:
             PassDeclined: the tool refused the model with its own error.
             Exception: anything else is recorded as ``crashed``.
