@@ -1,22 +1,28 @@
-"""Benchmark: passcheck's ORT-backed annotation check vs onnx's reference check vs a plain ORT run.
+"""Benchmark: the annotation check on the path ``passcheck check`` runs it, against onnx's
+reference check and a plain onnxruntime run.
 
 Models: ResNet-50, DenseNet-121 and Inception v2 shipped in onnx/backend/test/data/light, with
-every intermediate annotated by onnx shape inference (so every node output is checked). Prints,
-per model, the seconds of:
+every intermediate annotated by onnx shape inference (so every node output is checked). Per
+model, the median seconds of:
 
-- passcheck: :func:`passcheck.runtime.observe.observe` (engine ``ort``) + ``shape_annotations.check``;
-- reference: ``ReferenceEvaluator(model, check_shape_annotations=True).run`` (onnx >= 1.23);
-- plain: one unoptimized onnxruntime run (:func:`passcheck.runtime.run_ort`, nothing exposed);
+- check: what the engine does for one pass output and one binding — ``engine.observed_run``
+  (every annotated and shape-derived value exposed) through the isolated worker's ``run_model``
+  (``check``'s default), then the annotations oracle (``check``, ``coverage``, ``unchecked``);
+- in-proc: the same with ``--no-isolation`` (the run in this process);
+- observe: ``runtime.observe`` (engine ``ort``: shapes from onnxruntime's profile, nothing
+  exposed) + ``shape_annotations.check``: the ``annotations`` command's path;
+- reference: ``onnx.reference.ReferenceEvaluator(model, check_shape_annotations=True).run``
+  (the flag exists in onnx 1.23);
+- plain: one unoptimized onnxruntime run (:func:`passcheck.runtime.run_ort`, nothing exposed).
 
-and the ratios reference/passcheck (target >= 20) and passcheck/plain (target <= 1.5). Then the
-growth with model size: a chain of N and 10·N annotated nodes.
+Ratios: reference/check (target >= 30) and check/plain (target <= 1.2); then the growth with
+model size: chains of 100 and 1000 annotated nodes (target: 10x nodes -> <= 12x time).
 
-Fairness: the three get the same model and the same feeds; each includes what its user pays
-(build the session or evaluator, run, read the result); the ORT sessions share
+Fairness: all get the same model and feeds; each includes what its user pays (session or
+evaluator built, run, result read); the ORT sessions share
 :func:`passcheck.runtime.session.session_options`. One warm-up call of each is excluded and the
-median is reported. The two ORT-backed calls are interleaved, in an order rotating every round,
-so load on the machine hits both alike; the reference evaluator is timed in its own block right
-after (its numpy work leaves caches and the allocator cold for whatever runs next).
+median reported. The ORT-backed calls are interleaved, in an order rotating every round, so load
+on the machine hits them alike; the reference evaluator is timed in its own block right after.
 
 Run: ``python bench/annotations.py [--repeat K] [--ref-repeat R] [--skip-reference]``.
 """
@@ -33,7 +39,11 @@ import onnx
 import onnxruntime as ort
 from onnx import helper, shape_inference
 
+from passcheck.engine import observed_run
+from passcheck.oracles import FormRun, annotations
 from passcheck.oracles.shape_annotations import check
+from passcheck.passes import PassOutcome
+from passcheck.passes.isolation import IsolatedExecutor
 from passcheck.runtime import run_ort, synthesize
 from passcheck.runtime.observe import observe
 
@@ -58,11 +68,21 @@ def medians(fns: dict, repeat: int) -> dict:
     return {k: statistics.median(v) for k, v in times.items()}
 
 
-def ours(model, feeds):
+def check_path(model, feeds, runner=None) -> dict:
+    """The engine's annotation work on one pass output and one binding; returns its coverage."""
+    r = observed_run(model, feeds, runner)
+    assert not r.error, r.error
+    run = FormRun("bench", "common", "ort:disabled", model, PassOutcome("ort:disabled", "unchanged", model=model), [feeds], [r], [r])
+    found = annotations.check(run)
+    assert not found, found[:1]
+    annotations.unchecked(run)
+    return annotations.coverage(run)
+
+
+def observe_path(model, feeds) -> None:
     observed, unobservable = observe(model, feeds, "ort")
     rep = check(model, observed, unobservable=unobservable)
     assert rep.ok, rep.violations[:1]
-    return rep
 
 
 def reference(model, feeds) -> None:
@@ -89,27 +109,31 @@ def main() -> None:
     args = ap.parse_args()
     ref_repeat = 0 if args.skip_reference else args.ref_repeat
     print(f"onnx {onnx.__version__}, onnxruntime {ort.__version__}; median of {args.repeat} calls "
-          f"(reference: {ref_repeat}) after one warm-up each; passcheck and plain interleaved")
-    print(f"{'model':<14}{'nodes':>7}{'checked':>14}{'passcheck s':>13}{'reference s':>13}{'plain ORT s':>13}{'ref/ours':>10}{'ours/plain':>11}")
-    for label, fname in MODELS.items():
-        model = shape_inference.infer_shapes(onnx.load(LIGHT / fname))
-        feeds = synthesize(model, {}, 0)
-        rep = ours(model, feeds)
-        t = medians({"ours": lambda: ours(model, feeds), "plain": lambda: run_ort(model, feeds)}, args.repeat)
-        t_ref = medians({"ref": lambda: reference(model, feeds)}, ref_repeat)["ref"] if ref_repeat else float("nan")
-        cover = f"{rep.checked}/{rep.annotated}"
-        print(f"{label:<14}{len(model.graph.node):>7}{cover:>14}{t['ours']:>13.3f}{t_ref:>13.2f}{t['plain']:>13.3f}"
-              f"{t_ref / t['ours']:>10.1f}{t['ours'] / t['plain']:>11.2f}")
-    print("\ngrowth with model size (chain of annotated Neg/Relu nodes, [N=256, 64] float):")
-    print(f"{'nodes':>7}{'passcheck s':>13}{'plain ORT s':>13}{'ours/plain':>11}")
-    prev = None
-    for n in (100, 1000):
-        m = chain(n)
-        feeds = {"v0": np.random.default_rng(0).standard_normal((256, 64)).astype(np.float32)}
-        t = medians({"ours": lambda: ours(m, feeds), "plain": lambda: run_ort(m, feeds)}, args.repeat)
-        grow = f"  (x{t['ours'] / prev:.1f} for 10x nodes)" if prev else ""
-        print(f"{n:>7}{t['ours']:>13.3f}{t['plain']:>13.3f}{t['ours'] / t['plain']:>11.2f}{grow}")
-        prev = t["ours"]
+          f"(reference: {ref_repeat}) after one warm-up each; ORT-backed calls interleaved")
+    print(f"{'model':<14}{'nodes':>6}{'checked':>11}{'check s':>9}{'in-proc s':>10}{'observe s':>10}{'reference s':>12}"
+          f"{'plain s':>9}{'ref/check':>10}{'check/plain':>12}{'in-proc/plain':>14}")
+    with IsolatedExecutor() as ex:
+        for label, fname in MODELS.items():
+            model = shape_inference.infer_shapes(onnx.load(LIGHT / fname))
+            feeds = synthesize(model, {}, 0)
+            cov = check_path(model, feeds, ex.run_model)
+            t = medians({"check": lambda: check_path(model, feeds, ex.run_model), "inproc": lambda: check_path(model, feeds),
+                         "observe": lambda: observe_path(model, feeds), "plain": lambda: run_ort(model, feeds)}, args.repeat)
+            t_ref = medians({"ref": lambda: reference(model, feeds)}, ref_repeat)["ref"] if ref_repeat else float("nan")
+            cover = f"{cov.get('checked')}/{cov.get('annotated')}"
+            print(f"{label:<14}{len(model.graph.node):>6}{cover:>11}{t['check']:>9.3f}{t['inproc']:>10.3f}{t['observe']:>10.3f}{t_ref:>12.2f}"
+                  f"{t['plain']:>9.3f}{t_ref / t['check']:>10.1f}{t['check'] / t['plain']:>12.2f}{t['inproc'] / t['plain']:>14.2f}")
+        print("\ngrowth with model size (chain of annotated Neg/Relu nodes, [N=256, 64] float):")
+        print(f"{'nodes':>7}{'check s':>9}{'in-proc s':>10}{'plain s':>9}{'check/plain':>12}")
+        prev = None
+        for n in (100, 1000):
+            m = chain(n)
+            feeds = {"v0": np.random.default_rng(0).standard_normal((256, 64)).astype(np.float32)}
+            t = medians({"check": lambda: check_path(m, feeds, ex.run_model), "inproc": lambda: check_path(m, feeds),
+                         "plain": lambda: run_ort(m, feeds)}, args.repeat)
+            grow = f"  (x{t['check'] / prev[0]:.1f} check, x{t['inproc'] / prev[1]:.1f} in-proc for 10x nodes)" if prev else ""
+            print(f"{n:>7}{t['check']:>9.3f}{t['inproc']:>10.3f}{t['plain']:>9.3f}{t['check'] / t['plain']:>12.2f}{grow}")
+            prev = (t["check"], t["inproc"])
 
 
 if __name__ == "__main__":

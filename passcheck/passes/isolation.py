@@ -395,7 +395,27 @@ class _ModelRun:
 
         from passcheck.runtime.session import run_ort
 
-        return {"run": run_ort(onnx.ModelProto.FromString(data), self.feeds, expose=self.expose)}
+        model = onnx.ModelProto.FromString(data)
+        return {"run": _slim(run_ort(model, self.feeds, expose=self.expose), model)}
+
+
+def _slim(run: "RunResult", model: "onnx.ModelProto") -> "RunResult":
+    """``run`` as sent back from the worker: an observed intermediate that no oracle reads the
+    data of travels as its shape and dtype only (:class:`~passcheck.runtime.observe.TensorMeta`,
+    all the annotation check reads). Data is kept for graph inputs and outputs (numeric oracle)
+    and the shape-derived values the folding oracle compares; copying every activation through
+    the pipe cost more than the run itself (bench/annotations.py)."""
+    import numpy as np
+
+    from passcheck.oracles.folding import values_to_observe
+    from passcheck.runtime.observe import TensorMeta
+
+    keep = {o.name for o in model.graph.output} | {i.name for i in model.graph.input}
+    keep.update(values_to_observe(model) if len(run.observed) > len(keep) else ())
+    for name, value in run.observed.items():
+        if name not in keep and isinstance(value, np.ndarray):
+            run.observed[name] = TensorMeta(tuple(value.shape), value.dtype)
+    return run
 
 
 def _job(adapter: PassAdapter, data: bytes, workdir: str) -> dict[str, Any]:

@@ -1,0 +1,36 @@
+"""An isolated model run sends back what the oracles read: data for graph inputs and outputs and
+for shape-derived values (folding), shape and dtype only for the other observed intermediates
+(annotations), so a large model's activations do not cross the pipe."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper
+
+from passcheck.engine import observed_run
+from passcheck.passes.isolation import IsolatedExecutor
+from passcheck.runtime.observe import TensorMeta
+
+
+def _model() -> onnx.ModelProto:
+    nodes = [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("Reshape", ["r", "s"], ["y"])]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
+                          value_info=[helper.make_tensor_value_info("r", TensorProto.FLOAT, ["N", 3]),
+                                      helper.make_tensor_value_info("s", TensorProto.INT64, [2])])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+
+
+def test_isolated_run_keeps_data_only_where_an_oracle_reads_it():
+    feeds = {"x": np.arange(6, dtype=np.float32).reshape(2, 3) - 2}
+    with IsolatedExecutor() as ex:
+        r = observed_run(_model(), feeds, ex.run_model)
+    assert not r.error, r.error
+    assert r.observed["r"] == TensorMeta((2, 3), np.dtype(np.float32))  # annotated intermediate: shape and dtype
+    np.testing.assert_array_equal(r.observed["s"], [2, 3])  # shape-derived: the folding oracle compares it
+    np.testing.assert_array_equal(r.outputs["y"], np.maximum(feeds["x"], 0))
+    np.testing.assert_array_equal(r.observed["x"], feeds["x"])
+    local = observed_run(_model(), feeds)  # in process: the same keys, the data too
+    assert set(local.observed) == set(r.observed)
