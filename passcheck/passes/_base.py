@@ -227,10 +227,16 @@ def _repeated(field) -> bool:
 
 
 def _counts(before, after, field) -> str:
+    """`` (3 → 2)`` when a repeated field changed length; `` at #0 'k'`` (first entries that
+    differ, by index and name) when it kept it."""
     if not _repeated(field):
         return ""
-    n, m = len(getattr(before, field.name)), len(getattr(after, field.name))
-    return f" ({n} → {m})" if n != m else ""
+    old, new = getattr(before, field.name), getattr(after, field.name)
+    if len(old) != len(new):
+        return f" ({len(old)} → {len(new)})"
+    at = [f"#{i}" + (f" {getattr(a, 'name', '') or getattr(a, 'op_type', '')!r}" if hasattr(a, "name") else "")
+          for i, (a, b) in enumerate(zip(old, new)) if a != b]
+    return f" at {', '.join(at[:3])}{'…' if len(at) > 3 else ''}" if at else ""
 
 
 def default_opset(model: "onnx.ModelProto") -> int | None:

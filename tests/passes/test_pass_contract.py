@@ -116,3 +116,24 @@ def test_a_command_that_rewrites_its_in_file_is_a_finding(tmp_path):
     cell = _cell(check_model(_relu(), [pid]), pid)
     assert cell.status == "unchanged" and [f.kind for f in cell.findings] == ["input-mutated"], cell
     assert "producer_name" in cell.findings[0].message
+
+
+def test_the_real_onnxscript_optimizer_is_judged_by_what_it_does_to_its_input():
+    """onnxscript 0.7.2's optimizer names the value tensor of a Constant node in the caller's
+    model (``t.name = "k"``). Whatever the installed version does, passcheck says the same."""
+    import onnxscript.optimizer
+
+    k = helper.make_node("Constant", [], ["k"], value=helper.make_tensor("", TensorProto.FLOAT, [], [0.5]))
+    g = helper.make_graph([k, helper.make_node("Mul", ["x", "k"], ["y"])], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)], ir_version=8)
+    probe = onnx.ModelProto()
+    probe.CopyFrom(model)
+    onnxscript.optimizer.optimize(probe)
+    mutates = probe != model
+    cell = _cell(check_model(model, ["onnxscript:optimize"]), "onnxscript:optimize")
+    kinds = [f.kind for f in cell.findings]
+    assert ("input-mutated" in kinds) == mutates, (mutates, cell.findings)
+    if mutates:
+        assert "graph.node at #0 'Constant'" in next(f.message for f in cell.findings if f.kind == "input-mutated")
