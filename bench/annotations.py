@@ -124,16 +124,16 @@ def main() -> None:
             print(f"{label:<14}{len(model.graph.node):>6}{cover:>11}{t['check']:>9.3f}{t['inproc']:>10.3f}{t['observe']:>10.3f}{t_ref:>12.2f}"
                   f"{t['plain']:>9.3f}{t_ref / t['check']:>10.1f}{t['check'] / t['plain']:>12.2f}{t['inproc'] / t['plain']:>14.2f}")
         print("\ngrowth with model size (chain of annotated Neg/Relu nodes, [N=256, 64] float):")
-        print(f"{'nodes':>7}{'check s':>9}{'in-proc s':>10}{'plain s':>9}{'check/plain':>12}")
+        print(f"{'nodes':>7}{'check s':>9}{'in-proc s':>10}{'observe s':>10}{'plain s':>9}{'check/plain':>12}")
         prev = None
         for n in (100, 1000):
             m = chain(n)
             feeds = {"v0": np.random.default_rng(0).standard_normal((256, 64)).astype(np.float32)}
             t = medians({"check": lambda: check_path(m, feeds, ex.run_model), "inproc": lambda: check_path(m, feeds),
-                         "plain": lambda: run_ort(m, feeds)}, args.repeat)
-            grow = f"  (x{t['check'] / prev[0]:.1f} check, x{t['inproc'] / prev[1]:.1f} in-proc for 10x nodes)" if prev else ""
-            print(f"{n:>7}{t['check']:>9.3f}{t['inproc']:>10.3f}{t['plain']:>9.3f}{t['check'] / t['plain']:>12.2f}{grow}")
-            prev = (t["check"], t["inproc"])
+                         "observe": lambda: observe_path(m, feeds), "plain": lambda: run_ort(m, feeds)}, args.repeat)
+            grow = "  (for 10x nodes: " + ", ".join(f"x{t[k] / prev[k]:.1f} {k}" for k in t) + ")" if prev else ""
+            print(f"{n:>7}{t['check']:>9.3f}{t['inproc']:>10.3f}{t['observe']:>10.3f}{t['plain']:>9.3f}{t['check'] / t['plain']:>12.2f}{grow}")
+            prev = t
 
 
 if __name__ == "__main__":
