@@ -78,7 +78,8 @@ class PassOutcome:
         error: the tool's error text, last lines of a traceback or of the command's output.
         versions: exact versions of the tools the adapter used.
         seconds: wall time of the pass alone.
-        input_mutated: what the pass changed in the ModelProto it was given (it must not), or None.
+        input_mutated: what a pass that returned a new model changed in the ModelProto it was
+            given (it must not), or None.
     """
 
     pass_id: str
@@ -105,7 +106,8 @@ class PassAdapter:
 
     Subclasses set :attr:`id`, :attr:`tools` and implement :meth:`apply`. :meth:`run` wraps
     it: checks :meth:`why_not`, copies the input, times it, turns every exception into a status
-    (never raised) and records whether the pass changed the model it was given.
+    (never raised) and records whether a pass that returned a new model also changed the one it
+    was given.
 
     Attributes:
         id: e.g. ``ort:extended``.
@@ -156,8 +158,9 @@ class PassAdapter:
     def apply(self, model: "onnx.ModelProto", workdir: Path) -> "onnx.ModelProto":
         """Run the tool on ``model`` (a private copy) and return its output model.
 
-        ``model`` must come back unchanged: :meth:`run` reports any change as the pass mutating
-        its input (``input-mutated``). An adapter around a tool that edits in place copies first.
+        A pass either edits ``model`` in place and returns it, or returns a new model and leaves
+        ``model`` unchanged; :meth:`run` reports a new model returned with ``model`` changed as
+        well as the pass mutating its input (``input-mutated``).
 
         Raises:
             PassDeclined: the tool refused the model with its own error.
@@ -192,10 +195,12 @@ class PassAdapter:
         seconds = time.perf_counter() - start
         if not isinstance(out, onnx.ModelProto):
             return PassOutcome(self.id, "crashed", error=f"pass returned {type(out).__name__}, not a ModelProto", versions=self.versions(), seconds=seconds)
-        if out is copy:  # the pass handed back the object it was given: keep our input intact
+        mutated = None
+        if out is copy:  # an in-place pass: its output is the object it was given, by design
             out = onnx.ModelProto()
             out.CopyFrom(copy)
-        mutated = mutation(model, copy) if copy.SerializeToString(deterministic=True) != given else None
+        elif copy.SerializeToString(deterministic=True) != given:  # a new output, and the input changed too
+            mutated = mutation(model, copy)
         same = _graph_bytes(out) == _graph_bytes(model)
         return PassOutcome(self.id, "unchanged" if same else "changed", model=out, versions=self.versions(), seconds=seconds, input_mutated=mutated)
 

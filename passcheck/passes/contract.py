@@ -1,4 +1,5 @@
-"""The pass contract's own check: a pass leaves the model it is given unchanged.
+"""The pass contract's own check: a pass that returns a new model leaves the one it is given
+unchanged (an in-place pass returns the model it was given: its edits are its output).
 
 :meth:`PassAdapter.run <passcheck.passes.PassAdapter.run>` compares the ModelProto it handed the
 tool before and after (for a command, the ``{in}`` file); a difference is an ``input-mutated``

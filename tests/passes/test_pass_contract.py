@@ -84,14 +84,15 @@ def test_a_pass_that_mutates_its_input_is_a_finding(registered, isolation):
     assert found[0].oracle == "pass-contract" and report.exit_code == 1
 
 
-def test_a_pass_that_returns_its_own_input_changed_is_also_caught(registered):
+def test_an_in_place_pass_is_not_a_contract_finding(registered):
     def in_place(model):
+        """Edits the model it is given and returns it: its edits are its output, by design."""
         model.graph.node[0].name = "renamed"
         return model
 
     registered(FunctionAdapter("test:in-place", in_place, optimizes=False))
     cell = _cell(check_model(_relu(), ["test:in-place"], isolation=False), "test:in-place")
-    assert [f.kind for f in cell.findings] == ["input-mutated"] and "graph.node" in cell.findings[0].message
+    assert cell.status == "changed" and not cell.findings and cell.verdict == "ok", cell
 
 
 def test_a_well_behaved_pass_leaves_no_contract_finding(registered):
