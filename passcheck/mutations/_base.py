@@ -35,36 +35,55 @@ class Applied:
 
 @dataclasses.dataclass(frozen=True)
 class Rewrite:
-    """A form rewrite with a stable id.
+    """A form rewrite with a stable id, applicable at one or more *sites* (nodes, values or
+    initializers, each named by a stable label: the node name, ``#index:OpType`` for an unnamed
+    node, or the value / initializer name).
 
-    ``edit`` changes the model it is given in place and returns the changed site names (empty:
-    the pattern does not occur). :meth:`apply` runs it on a copy, so the caller's model is never
-    touched.
+    ``edit(model, only=None)`` changes the model it is given in place, only at the sites labelled
+    in ``only`` (every site when None), and returns the labels it changed (empty: nothing to
+    change). Labels are those of the model as given to ``edit``, so the same model always yields
+    the same labels. :meth:`sites` and :meth:`apply` run it on a copy, so the caller's model is
+    never touched.
 
     Attributes:
-        id: stable id (``--form ID``).
+        id: stable id (``--form ID``; ``ID@LABEL`` for one site).
         doc: one line: the common form → the uncommon form, and the ONNX rule that allows it.
-        edit: ``model → site names``; edits in place.
+        edit: ``(model, only) → changed labels``; edits in place.
         inverse: id of the rewrite that undoes this one, if any.
-        detail: what ``nodes`` names (nodes, initializers, values).
+        detail: what the labels name (nodes, initializers, values, tensors).
     """
 
     id: str
     doc: str
-    edit: Callable[["onnx.ModelProto"], list[str]]
+    edit: Callable[..., list[str]]
     inverse: str | None = None
     detail: str = "nodes"
 
-    def apply(self, model: "onnx.ModelProto") -> "tuple[onnx.ModelProto, Applied] | None":
-        """A rewritten copy of ``model`` and where it changed, or None when nothing applied."""
-        import onnx
+    def sites(self, model: "onnx.ModelProto") -> list[str]:
+        """Every label where this rewrite applies to ``model`` (found by editing a copy), in model order."""
+        return self.edit(_copy(model), None)
 
-        copy = onnx.ModelProto()
-        copy.CopyFrom(model)
-        sites = self.edit(copy)
-        if not sites:
+    def apply(self, model: "onnx.ModelProto", sites: Iterable[str] | None = None) -> "tuple[onnx.ModelProto, Applied] | None":
+        """A rewritten copy of ``model`` (only at ``sites`` when given) and where it changed, or None
+        when nothing changed (the pattern does not occur, or none of ``sites`` is a site)."""
+        copy = _copy(model)
+        changed = self.edit(copy, None if sites is None else frozenset(sites))
+        if not changed:
             return None
-        return copy, Applied(self.id, tuple(sites), f"{len(sites)} {self.detail}")
+        return copy, Applied(self.id, tuple(changed), f"{len(changed)} {self.detail}")
+
+
+def _copy(model: "onnx.ModelProto") -> "onnx.ModelProto":
+    import onnx
+
+    copy = onnx.ModelProto()
+    copy.CopyFrom(model)
+    return copy
+
+
+def chosen(only: "frozenset[str] | None", label: str) -> bool:
+    """Whether the site ``label`` is one an edit limited to ``only`` may change (None: every site)."""
+    return only is None or label in only
 
 
 def node_label(node: "onnx.NodeProto", index: int) -> str:

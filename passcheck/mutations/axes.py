@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, is_default_domain, node_label, opset
+from passcheck.mutations._base import Rewrite, chosen, is_default_domain, node_label, opset
 
 if TYPE_CHECKING:
     import onnx
@@ -38,10 +38,11 @@ def _ranks(model: "onnx.ModelProto") -> dict[str, int]:
     return ranks
 
 
-def _rewrite(model: "onnx.ModelProto", negative: bool) -> list[str]:
+def _rewrite(model: "onnx.ModelProto", negative: bool, only: frozenset[str] | None) -> list[str]:
     version = opset(model)
     candidates = [(i, n) for i, n in enumerate(model.graph.node)
-                  if is_default_domain(n) and n.op_type in AXIS_ATTRS and AXIS_ATTRS[n.op_type][1] <= version <= AXIS_ATTRS[n.op_type][2]]
+                  if is_default_domain(n) and n.op_type in AXIS_ATTRS and AXIS_ATTRS[n.op_type][1] <= version <= AXIS_ATTRS[n.op_type][2]
+                  and chosen(only, node_label(n, i))]
     if not candidates:
         return []
     ranks = _ranks(model)
@@ -68,14 +69,14 @@ def _rewrite(model: "onnx.ModelProto", negative: bool) -> list[str]:
     return sites
 
 
-def negative(model: "onnx.ModelProto") -> list[str]:
+def negative(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Every non-negative axis attribute → the same axis counted from the back."""
-    return _rewrite(model, negative=True)
+    return _rewrite(model, negative=True, only=only)
 
 
-def positive(model: "onnx.ModelProto") -> list[str]:
+def positive(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Every negative axis attribute → the same axis counted from the front."""
-    return _rewrite(model, negative=False)
+    return _rewrite(model, negative=False, only=only)
 
 
 REWRITES = (

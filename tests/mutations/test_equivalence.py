@@ -21,7 +21,7 @@ def _small():
     return parse(SMALL, opset=13)
 
 
-def _relu_to_sigmoid(m):
+def _relu_to_sigmoid(m, only=None):
     for n in m.graph.node:
         if n.op_type == "Relu":
             n.op_type = "Sigmoid"
@@ -29,7 +29,7 @@ def _relu_to_sigmoid(m):
     return []
 
 
-def _drop_producer(m):
+def _drop_producer(m, only=None):
     del m.graph.node[0]
     return ["first"]
 
