@@ -12,6 +12,13 @@ Catalogue (module — rewrite ids, each pair the inverse of the other):
 - :mod:`~passcheck.mutations.topo_order` — ``reverse-topo-order``.
 - :mod:`~passcheck.mutations.value_info` — ``no-value-info`` / ``inferred-value-info``.
 - :mod:`~passcheck.mutations.identity` — ``identity-edges``.
+- :mod:`~passcheck.mutations.commute` — ``commute-operands``.
+- :mod:`~passcheck.mutations.broadcast` — ``explicit-broadcast`` / ``implicit-broadcast``.
+- :mod:`~passcheck.mutations.keepdims` — ``keepdims-unsqueeze`` / ``unsqueeze-keepdims``.
+
+Each rewrite applies at *sites* (nodes, values, initializers) and can be limited to some of them
+(:meth:`Rewrite.apply` ``sites=``); a form is named ``ID`` (every site), ``ID@SITE`` (one site) or
+``A+B`` (B applied to A's result), see :func:`~passcheck.mutations.registry.iter_mutants`.
 
 Machinery: :mod:`~passcheck.mutations._base` (:class:`Rewrite`, :class:`Applied`),
 :mod:`~passcheck.mutations.registry` (:data:`REWRITES`, :func:`mutants`),

@@ -177,3 +177,44 @@ def all_names(model: "onnx.ModelProto") -> set[str]:
 
 def labels(graph: "onnx.GraphProto", indices: Iterable[int]) -> list[str]:
     return [node_label(graph.node[i], i) for i in indices]
+
+
+def value_shapes(model: "onnx.ModelProto") -> dict[str, tuple[int | None, ...]]:
+    """Main-graph tensor value → its shape as onnx shape inference sees it (a dim is its
+    dim_value, or None when symbolic or unknown); values of unknown rank are left out, and so is
+    everything when inference fails."""
+    import onnx
+
+    try:
+        g = onnx.shape_inference.infer_shapes(model).graph
+    except Exception:  # noqa: BLE001 - nothing known: rewrites that need shapes apply nowhere
+        return {}
+    shapes: dict[str, tuple[int | None, ...]] = {t.name: tuple(t.dims) for t in g.initializer}
+    for v in list(g.input) + list(g.value_info) + list(g.output):
+        if v.type.HasField("tensor_type") and v.type.tensor_type.HasField("shape"):
+            shapes[v.name] = tuple(d.dim_value if d.HasField("dim_value") else None for d in v.type.tensor_type.shape.dim)
+    return shapes
+
+
+def drop_unused(graph: "onnx.GraphProto", names: Iterable[str], initializers: bool = True) -> None:
+    """Remove the Constant nodes (and non-input initializers, unless ``initializers`` is False)
+    among ``names`` that nothing reads any more (no node, subgraph or graph output), and the
+    value_info of those of ``names`` that no longer exist."""
+    read = {x for n in graph.node for x in n.input} | {o.name for o in graph.output} | names_used_in_subgraphs(graph)
+    dead = set(names) - read
+    if not dead:
+        return
+    keep = [n for n in graph.node if not (n.op_type == "Constant" and is_default_domain(n) and n.output[0] in dead)]
+    if len(keep) != len(graph.node):
+        del graph.node[:]
+        graph.node.extend(keep)
+    inputs = {v.name for v in graph.input}
+    inits = [t for t in graph.initializer if t.name not in dead or t.name in inputs or not initializers]
+    if len(inits) != len(graph.initializer):
+        del graph.initializer[:]
+        graph.initializer.extend(inits)
+    exist = {o for n in graph.node for o in n.output} | {t.name for t in graph.initializer} | inputs
+    info = [v for v in graph.value_info if v.name not in dead or v.name in exist]
+    if len(info) != len(graph.value_info):
+        del graph.value_info[:]
+        graph.value_info.extend(info)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from passcheck.errors import RegistryError, UnknownIdError
-from passcheck.mutations import axes, constants, defaults, identity, initializers, optional_inputs, raw_data, shape_slice, topo_order, value_info
-from passcheck.mutations._base import Applied, Rewrite
+from passcheck.mutations import (
+    axes, broadcast, commute, constants, defaults, identity, initializers, keepdims, optional_inputs, raw_data, shape_slice, topo_order, value_info,
+)
+from passcheck.mutations._base import Applied, Rewrite, node_label
 
 if TYPE_CHECKING:
     import onnx
@@ -18,7 +20,8 @@ if TYPE_CHECKING:
 
 def _build() -> dict[str, Rewrite]:
     table: dict[str, Rewrite] = {}
-    for module in (optional_inputs, shape_slice, constants, initializers, raw_data, axes, defaults, topo_order, value_info, identity):
+    for module in (optional_inputs, shape_slice, constants, initializers, raw_data, axes, defaults, topo_order, value_info, identity,
+                   commute, broadcast, keepdims):
         for r in module.REWRITES:
             if r.id in table:
                 raise RegistryError(f"rewrite id {r.id!r} is defined twice")
@@ -41,9 +44,6 @@ def get_rewrite(form_id: str) -> Rewrite:
     except KeyError:
         raise UnknownIdError("form", form_id, list(REWRITES)) from None
 
-
-#: ``check --mutations --max-sites`` default: single-site forms tried per rewrite.
-DEFAULT_MAX_SITES = 8
 
 Step = tuple[Rewrite, "str | None"]
 
@@ -102,16 +102,44 @@ def _combined(form: str, parts: Sequence[Applied]) -> Applied:
     return Applied(form, tuple(n for a in parts for n in a.nodes), "; then ".join(a.detail for a in parts))
 
 
-def _sample(labels: Sequence[str], k: int, seed: int, salt: str) -> list[str]:
-    """``k`` of ``labels`` (all when there are no more), picked by ``seed`` and kept in model order."""
+def _sample(labels: Sequence[str], k: int, seed: int, salt: str, signature: Mapping[str, object] | None) -> list[str]:
+    """At most ``k`` of ``labels``, picked by ``seed`` and kept in model order. With ``signature``
+    (label → key), one label per distinct key, then at most ``k`` of those."""
+    rng = random.Random(f"{seed}/{salt}")
+    if signature is not None:
+        groups: dict[object, list[str]] = {}
+        for label in labels:
+            groups.setdefault(signature.get(label, label), []).append(label)
+        chosen = {rng.choice(g) for g in groups.values()}
+        labels = [label for label in labels if label in chosen]
     if len(labels) <= k:
         return list(labels)
-    picked = random.Random(f"{seed}/{salt}").sample(range(len(labels)), k)
+    picked = rng.sample(range(len(labels)), k)
     return [labels[i] for i in sorted(picked)]
 
 
+def site_signatures(model: "onnx.ModelProto") -> dict[str, tuple]:
+    """Site label → what a pass's pattern matcher sees there: for a node, its op type and its
+    readers' op types; for a value or initializer, its producer's op type (``input`` /
+    ``initializer``) and its readers' op types. Sites with one signature tend to meet one rule."""
+    g = model.graph
+    readers: dict[str, set[str]] = {}
+    for n in g.node:
+        for x in n.input:
+            if x:
+                readers.setdefault(x, set()).add(n.op_type)
+    made_by = {v.name: "input" for v in g.input} | {t.name: "initializer" for t in g.initializer}
+    out: dict[str, tuple] = {}
+    for i, n in enumerate(g.node):
+        out[node_label(n, i)] = ("node", n.op_type, tuple(sorted({op for o in n.output for op in readers.get(o, ())})))
+        made_by.update((o, n.op_type) for o in n.output if o)
+    for name, kind in made_by.items():
+        out.setdefault(name, ("value", kind, tuple(sorted(readers.get(name, ())))))
+    return out
+
+
 def iter_mutants(model: "onnx.ModelProto", form_ids: Sequence[str] | None = None, *, max_sites: int = 0, depth: int = 1,
-                 seed: int = 0) -> Iterator[tuple[str, "onnx.ModelProto", Applied]]:
+                 seed: int = 0, per_signature: bool = True) -> Iterator[tuple[str, "onnx.ModelProto", Applied]]:
     """The mutants of ``model``, lazily: (form name, mutant, where it changed), every rewrite's
     forms in catalogue (or ``form_ids``) order, then the pairs.
 
@@ -123,6 +151,9 @@ def iter_mutants(model: "onnx.ModelProto", form_ids: Sequence[str] | None = None
         max_sites: single-site forms per rewrite: every site when it has at most ``max_sites``,
             else ``max_sites`` sites sampled by ``seed``. A rewrite with one site has no
             single-site form (the all-at-once form is the same). 0: none.
+        per_signature: try one site per :func:`site_signatures` key (picked by ``seed``)
+            before the ``max_sites`` bound: 53 Convs each followed by a BatchNormalization give
+            one single-site form, not 53.
         depth: 2 also yields pairs of the bare rewrites that apply (not a rewrite and its
             inverse): ``A+B`` (every site of each) and up to ``max_sites`` pairs ``A@a+B@b``,
             pairs at the same or neighbouring nodes first, then sampled by ``seed``.
@@ -135,6 +166,7 @@ def iter_mutants(model: "onnx.ModelProto", form_ids: Sequence[str] | None = None
     if depth not in (1, 2) or max_sites < 0:
         raise ValueError(f"depth must be 1 or 2 and max_sites >= 0 (got depth={depth}, max_sites={max_sites})")
     bare: list[tuple[Rewrite, "onnx.ModelProto", Applied]] = []
+    signature = site_signatures(model) if per_signature else None
     for form in dict.fromkeys(form_ids or REWRITES):
         steps = parse_form(form)
         if len(steps) > 1 or steps[0][1] is not None:
@@ -152,11 +184,11 @@ def iter_mutants(model: "onnx.ModelProto", form_ids: Sequence[str] | None = None
         yield r.id, *whole
         labels = list(whole[1].nodes)
         if len(labels) > 1:
-            for label in _sample(labels, max_sites, seed, r.id):
+            for label in _sample(labels, max_sites, seed, r.id, signature):
                 if (one := r.apply(model, [label])) is not None:
-                    yield f"{r.id}@{label}", *one
+                    yield f"{r.id}@{label}", one[0], _combined(f"{r.id}@{label}", [one[1]])
     if depth == 2:
-        yield from _pairs(model, bare, max_sites, seed)
+        yield from _pairs(model, bare, max_sites, seed, signature)
 
 
 def _no_such_site(model: "onnx.ModelProto", steps: Sequence[Step]) -> None:
@@ -172,7 +204,7 @@ def _no_such_site(model: "onnx.ModelProto", steps: Sequence[Step]) -> None:
 
 
 def _pairs(model: "onnx.ModelProto", bare: Sequence[tuple[Rewrite, "onnx.ModelProto", Applied]], max_sites: int,
-           seed: int) -> Iterator[tuple[str, "onnx.ModelProto", Applied]]:
+           seed: int, signature: Mapping[str, object] | None) -> Iterator[tuple[str, "onnx.ModelProto", Applied]]:
     near = _neighbours(model)
     for i, (r1, m1, a1) in enumerate(bare):
         for r2, _m2, a2 in bare[i + 1:]:
@@ -183,10 +215,15 @@ def _pairs(model: "onnx.ModelProto", bare: Sequence[tuple[Rewrite, "onnx.ModelPr
             rng = random.Random(f"{seed}/{r1.id}+{r2.id}")
             ranked = sorted(((0 if s1 == s2 else 1 if s2 in near.get(s1, ()) else 2, rng.random(), s1, s2)
                              for s1 in a1.nodes for s2 in a2.nodes))
-            made = 0
-            for _d, _r, s1, s2 in ranked:
+            made, seen = 0, set()
+            for d, _r, s1, s2 in ranked:
                 if made >= max_sites:
                     break
+                if signature is not None:
+                    key = (d, signature.get(s1, s1), signature.get(s2, s2))
+                    if key in seen:
+                        continue
+                    seen.add(key)
                 form = f"{r1.id}@{s1}+{r2.id}@{s2}"
                 if (got := build_form(model, form)) is not None:
                     made += 1
@@ -195,8 +232,6 @@ def _pairs(model: "onnx.ModelProto", bare: Sequence[tuple[Rewrite, "onnx.ModelPr
 
 def _neighbours(model: "onnx.ModelProto") -> dict[str, set[str]]:
     """Site label → labels next to it: a node and the values it reads or writes, and nodes joined by an edge."""
-    from passcheck.mutations._base import node_label
-
     g = model.graph
     near: dict[str, set[str]] = {}
     producer = {o: node_label(n, i) for i, n in enumerate(g.node) for o in n.output if o}
@@ -214,10 +249,11 @@ def _neighbours(model: "onnx.ModelProto") -> dict[str, set[str]]:
 
 
 def mutants(model: "onnx.ModelProto", form_ids: Sequence[str] | None = None, *, max_sites: int = 0, depth: int = 1,
-            seed: int = 0) -> dict[str, tuple["onnx.ModelProto", Applied]]:
+            seed: int = 0, per_signature: bool = True) -> dict[str, tuple["onnx.ModelProto", Applied]]:
     """Every form of ``model`` that applies: form name → (mutant, where it changed).
 
     Arguments and errors as :func:`iter_mutants` (the defaults give one all-at-once form per
     rewrite that applies).
     """
-    return {form: (m, a) for form, m, a in iter_mutants(model, form_ids, max_sites=max_sites, depth=depth, seed=seed)}
+    return {form: (m, a) for form, m, a in iter_mutants(model, form_ids, max_sites=max_sites, depth=depth, seed=seed,
+                                                         per_signature=per_signature)}

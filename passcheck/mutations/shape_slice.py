@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from passcheck.mutations._base import (
-    Rewrite, all_names, chosen, consumers, fresh_name, is_default_domain, names_used_in_subgraphs, node_label, opset, static_tensors,
+    Rewrite, all_names, chosen, consumers, drop_unused, fresh_name, is_default_domain, names_used_in_subgraphs, node_label, opset, static_tensors,
 )
 
 if TYPE_CHECKING:
@@ -102,16 +102,8 @@ def to_attrs(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> li
             new_nodes.append(n)
     del g.node[:]
     g.node.extend(new_nodes)
-    _drop_unused_constants(g, read_params)
+    drop_unused(g, read_params, initializers=False)
     return sites
-
-
-def _drop_unused_constants(g: "onnx.GraphProto", names: set[str]) -> None:
-    still = {x for n in g.node for x in n.input} | _graph_outputs(g) | names_used_in_subgraphs(g)
-    keep = [n for n in g.node if not (n.op_type == "Constant" and n.output[0] in names and n.output[0] not in still)]
-    if len(keep) != len(g.node):
-        del g.node[:]
-        g.node.extend(keep)
 
 
 def to_slice(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:

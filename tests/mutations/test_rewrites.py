@@ -38,7 +38,8 @@ def untouched_nodes_identical(original, mutant, sites, also=()):
 
 
 # nodes a rewrite may change besides its sites (the readers it absorbs or reroutes)
-ALSO = {"shape-start-end": ("n3", "n6"), "identity-edges": ("n1",)}
+ALSO = {"shape-start-end": ("n3", "n6"), "identity-edges": ("n1",), "implicit-broadcast": ("n0", "n1", "n3", "n4"),
+        "unsqueeze-keepdims": ("n1",)}
 
 # (rewrite id, model, expected sites, the inverse undoes it byte for byte)
 CASES = [
@@ -55,6 +56,11 @@ CASES = [
     ("reverse-topo-order", M.BRANCHES, ["n0", "n1"], False),
     ("inferred-value-info", M.BRANCHES, ["a", "b"], True),
     ("identity-edges", M.EDGES, ["a"], False),
+    ("commute-operands", M.COMMUTE, ["n0", "n1", "n4"], False),
+    ("explicit-broadcast", M.BROADCAST, ["n0", "n1"], True),
+    ("implicit-broadcast", M.UNSQUEEZED, ["n2", "n5"], False),
+    ("keepdims-unsqueeze", M.REDUCE, ["n0", "n1"], False),
+    ("unsqueeze-keepdims", M.REDUCED, ["n0"], False),
 ]
 
 
@@ -159,3 +165,44 @@ def test_rewrite_site_by_site(rid, build, sites, round_trip):
         assert list(applied.nodes) == [site]
         untouched_nodes_identical(original, mutant, [site], ALSO.get(rid, ()))
         verify_equivalent(original, mutant, feeds(original), f"{rid}@{site}")
+
+
+def _ops(m):
+    return [(n.op_type, {a.name: onnx.helper.get_attribute_value(a) for a in n.attribute if a.name != "value"}, len(n.input)) for n in m.graph.node]
+
+
+def test_keepdims_round_trip_and_axes_spellings():
+    original = M.REDUCE()
+    split, _ = REWRITES["keepdims-unsqueeze"].apply(original)
+    # opset 13: ReduceMean keeps its axes attribute, Unsqueeze takes a Constant; ReduceSum's axes input is shared
+    assert _ops(split) == [("ReduceMean", {"axes": [1], "keepdims": 0}, 1), ("Constant", {}, 0), ("Unsqueeze", {}, 2),
+                           ("ReduceSum", {"keepdims": 0}, 2), ("Unsqueeze", {}, 2)]
+    assert split.graph.node[4].input[1] == "ax"
+    back, applied = REWRITES["unsqueeze-keepdims"].apply(split)
+    assert list(applied.nodes) == ["n0", "n1"] and _ops(back) == [("ReduceMean", {"axes": [1]}, 1), ("ReduceSum", {}, 2)]
+    assert [o.name for o in back.graph.output] == ["m", "s"] and [n.output[0] for n in back.graph.node] == ["m", "s"]
+
+
+def test_unsqueeze_keepdims_matches_axes_by_rank_and_leaves_others():
+    m = M.REDUCED()  # ReduceMean axes [-2] against Unsqueeze axes [1] (rank 3): the same axis
+    merged, _ = REWRITES["unsqueeze-keepdims"].apply(m)
+    assert _ops(merged) == [("ReduceMean", {"axes": [-2]}, 1), ("ReduceMax", {"axes": [2], "keepdims": 0}, 1)]
+    m.graph.node[1].attribute[0].ints[0] = 2  # an Unsqueeze of another axis: not the keepdims spelling
+    assert REWRITES["unsqueeze-keepdims"].apply(m) is None
+
+
+def test_implicit_broadcast_keeps_what_changes_the_shape():
+    mutant, _ = REWRITES["implicit-broadcast"].apply(M.UNSQUEEZED())
+    assert _ops(mutant) == [("Add", {}, 2), ("Mul", {}, 2)]  # both Constants, the Unsqueeze and the Expand are gone
+    m = M.named("""g (float[4] x, float[4] b) => (float[1, 4] y) {
+        ax = Constant<value = int64[1] {0}>()
+        u = Unsqueeze(b, ax)
+        y = Add(x, u)
+    }""", opset=13)  # dropping u would make y rank 1
+    assert REWRITES["implicit-broadcast"].apply(m) is None
+
+
+def test_commute_leaves_legacy_broadcast_alone():
+    m = onnx.load(Path(onnx.__file__).parent / "backend/test/data/pytorch-operator/test_operator_add_broadcast/model.onnx")
+    assert [(n.op_type, n.attribute[0].name) for n in m.graph.node] == [("Add", "broadcast")]  # opset 6: B onto A only
+    assert REWRITES["commute-operands"].apply(m) is None
