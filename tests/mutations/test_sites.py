@@ -151,3 +151,11 @@ def test_planted_pass_is_caught_at_the_single_site(tmp_path, build, fn, rewrite,
     cause = next(rc for rc in report["root_causes"] if rc["signature"][0] == pid)
     assert cause["id"].startswith(f"model/m:{rewrite}@{site}|")  # the single site is the one reported
     assert {c["form"] for c in report["results"]} - {"common", rewrite, f"{rewrite}@{site}"}  # other sites were tried
+
+
+def test_check_depth_two_runs_pairs(tmp_path):
+    code, report = _check(tmp_path, P.commutative(), "--form", "commute-operands", "--form", "identity-edges", "--depth", "2",
+                          "--max-sites", "1", "--pass", "onnx:infer-shapes")
+    assert code in (0, 1)
+    forms = {c["form"] for c in report["results"]}
+    assert "commute-operands+identity-edges" in forms and any(f.count("@") == 2 and "+" in f for f in forms)
