@@ -3,8 +3,6 @@ its inverse brings the original back."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,10 +14,7 @@ from passcheck.engine import seed_for
 from passcheck.mutations import REWRITES, mutants, verify_equivalent
 from passcheck.runtime import default_bindings, synthesize
 
-_spec = importlib.util.spec_from_file_location("mutation_models", Path(__file__).with_name("_models.py"))
-M = importlib.util.module_from_spec(_spec)
-sys.modules["mutation_models"] = M
-_spec.loader.exec_module(M)
+import mutation_models as M  # noqa: E402 - loaded by conftest.py
 
 
 def feeds(model):

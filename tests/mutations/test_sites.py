@@ -3,10 +3,7 @@ sampling, pairs at depth 2, and `check --mutations` naming the one site that sho
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import onnx
 import pytest
@@ -14,14 +11,11 @@ import pytest
 from passcheck.cli import main
 from passcheck.engine import seed_for
 from passcheck.errors import UnknownIdError
-from passcheck.mutations import REWRITES, verify_equivalent
+from passcheck.mutations import verify_equivalent
 from passcheck.mutations.registry import build_form, describe, iter_mutants, mutants, parse_form, site_signatures
 from passcheck.runtime import default_bindings, synthesize
 
-_spec = importlib.util.spec_from_file_location("site_planted", Path(__file__).with_name("site_planted.py"))
-P = importlib.util.module_from_spec(_spec)
-sys.modules["site_planted"] = P
-_spec.loader.exec_module(P)
+import site_planted as P  # noqa: E402 - loaded by conftest.py
 
 
 def _feeds(model):
