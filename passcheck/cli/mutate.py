@@ -11,7 +11,7 @@ def add_parser(sub) -> None:
                        description="Apply each form rewrite that fits MODEL, verify every mutant is equivalent "
                                    "(checker + same outputs under ort:disabled), and write them to DIR with manifest.json.")
     p.add_argument("model", metavar="MODEL.onnx")
-    p.add_argument("--form", action="append", default=[], metavar="ID", help="only these rewrite ids (repeatable); default: all")
+    p.add_argument("--form", action="append", default=[], metavar="ID", help="only these forms (repeatable): a rewrite id, ID@SITE (one site) or A+B; default: every rewrite")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the mutants and manifest.json (created)")
     p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic dim in the verification feeds")
     add_isolation_args(p)
