@@ -212,22 +212,37 @@ def _pairs(model: "onnx.ModelProto", bare: Sequence[tuple[Rewrite, "onnx.ModelPr
                 continue
             if (second := r2.apply(m1)) is not None:
                 yield f"{r1.id}+{r2.id}", second[0], _combined(f"{r1.id}+{r2.id}", [a1, second[1]])
-            rng = random.Random(f"{seed}/{r1.id}+{r2.id}")
-            ranked = sorted(((0 if s1 == s2 else 1 if s2 in near.get(s1, ()) else 2, rng.random(), s1, s2)
-                             for s1 in a1.nodes for s2 in a2.nodes))
-            made, seen = 0, set()
-            for d, _r, s1, s2 in ranked:
-                if made >= max_sites:
-                    break
-                if signature is not None:
-                    key = (d, signature.get(s1, s1), signature.get(s2, s2))
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                form = f"{r1.id}@{s1}+{r2.id}@{s2}"
-                if (got := build_form(model, form)) is not None:
-                    made += 1
-                    yield form, *got
+            yield from _site_pairs(model, (r1, a1), (r2, a2), near, max_sites, random.Random(f"{seed}/{r1.id}+{r2.id}"), signature)
+
+
+#: Single-site pairs tried per rewrite pair, per pair wanted (a pair whose second step no longer applies is skipped).
+_TRIES_PER_PAIR = 4
+
+
+def _site_pairs(model: "onnx.ModelProto", first: tuple[Rewrite, Applied], second: tuple[Rewrite, Applied], near: Mapping[str, set[str]],
+                max_sites: int, rng: random.Random, signature: Mapping[str, object] | None) -> Iterator[tuple[str, "onnx.ModelProto", Applied]]:
+    """Up to ``max_sites`` forms ``A@a+B@b``: pairs at one site first, then neighbouring sites, then
+    others drawn by ``rng`` (one pair per signature pair and distance when ``signature`` is given)."""
+    (r1, a1), (r2, a2) = first, second
+    if max_sites <= 0:
+        return
+    in2 = set(a2.nodes)
+    close = [(0 if s1 == s2 else 1, rng.random(), s1, s2) for s1 in a1.nodes for s2 in sorted(({s1} | near.get(s1, set())) & in2)]
+    far_pool = 4 * _TRIES_PER_PAIR * max_sites
+    far = [(2, rng.random(), rng.choice(a1.nodes), rng.choice(a2.nodes)) for _ in range(far_pool)]
+    made, tries, seen = 0, 0, set()
+    for d, _r, s1, s2 in sorted(close) + far:
+        if made >= max_sites or tries >= _TRIES_PER_PAIR * max_sites:
+            break
+        key = (d, signature.get(s1, s1), signature.get(s2, s2)) if signature is not None else (s1, s2)
+        if key in seen:
+            continue
+        seen.add(key)
+        tries += 1
+        form = f"{r1.id}@{s1}+{r2.id}@{s2}"
+        if (got := build_form(model, form)) is not None:
+            made += 1
+            yield form, *got
 
 
 def _neighbours(model: "onnx.ModelProto") -> dict[str, set[str]]:
