@@ -218,3 +218,16 @@ def drop_unused(graph: "onnx.GraphProto", names: Iterable[str], initializers: bo
     if len(info) != len(graph.value_info):
         del graph.value_info[:]
         graph.value_info.extend(info)
+
+
+def static_axes(node: "onnx.NodeProto", static: dict[str, "onnx.TensorProto"]) -> list[int] | None:
+    """A node's ``axes`` when fixed in the graph: the attribute, or its second input when that is
+    one of ``static`` (see :func:`static_tensors`); None otherwise."""
+    from onnx import numpy_helper
+
+    for a in node.attribute:
+        if a.name == "axes":
+            return list(a.ints)
+    if len(node.input) > 1 and node.input[1] in static:
+        return [int(v) for v in numpy_helper.to_array(static[node.input[1]]).reshape(-1)]
+    return None

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import (
     Rewrite, all_names, chosen, consumers, drop_unused, fresh_name, is_default_domain, names_used_in_subgraphs, node_label,
-    opset, static_tensors, value_shapes,
+    opset, static_axes, static_tensors, value_shapes,
 )
 
 if TYPE_CHECKING:
@@ -78,17 +78,6 @@ def explicit(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> li
     return sites
 
 
-def _static_axes(node: "onnx.NodeProto", static: dict) -> list[int] | None:
-    from onnx import numpy_helper
-
-    for a in node.attribute:
-        if a.name == "axes":
-            return list(a.ints)
-    if len(node.input) > 1 and node.input[1] in static:
-        return [int(v) for v in numpy_helper.to_array(static[node.input[1]]).reshape(-1)]
-    return None
-
-
 def _leading(axes: list[int] | None, rank: int | None) -> bool:
     """Whether Unsqueeze ``axes`` (output rank ``rank``) are exactly the leading axes 0..k-1."""
     if not axes or rank is None:
@@ -131,7 +120,7 @@ def implicit(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> li
             others = [shapes.get(y) for j, y in enumerate(n.input) if j != k]
             if p.op_type == "Unsqueeze":
                 rank = len(shapes[x]) if x in shapes else None
-                ok = (_leading(_static_axes(p, static), rank) and all(o is not None for o in others)
+                ok = (_leading(static_axes(p, static), rank) and all(o is not None for o in others)
                       and rank is not None and max((len(o) for o in others), default=-1) >= rank)
             else:
                 out = shapes.get(n.output[0])

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import (
     Rewrite, all_names, chosen, consumers, drop_unused, fresh_name, is_default_domain, names_used_in_subgraphs, node_label,
-    opset, static_tensors, value_shapes,
+    opset, static_axes, static_tensors, value_shapes,
 )
 
 if TYPE_CHECKING:
@@ -29,24 +29,11 @@ def _keepdims(node: "onnx.NodeProto") -> int:
     return next((a.i for a in node.attribute if a.name == "keepdims"), 1)
 
 
-def _axes(node: "onnx.NodeProto", static: dict, version: int) -> list[int] | None:
-    """The node's axes when fixed in the graph (attribute, or a static input), else None."""
-    from onnx import numpy_helper
-
-    for a in node.attribute:
-        if a.name == "axes":
-            return list(a.ints)
-    if version >= REDUCE_AXES_INPUT.get(node.op_type, 10**6) or node.op_type == "Unsqueeze":
-        if len(node.input) > 1 and node.input[1] in static:
-            return [int(v) for v in numpy_helper.to_array(static[node.input[1]]).reshape(-1)]
-    return None
-
-
 def _reduces(model: "onnx.ModelProto", only: frozenset[str] | None, keepdims: int):
     version, static = opset(model), static_tensors(model.graph)
     for i, n in enumerate(model.graph.node):
         if (n.op_type in REDUCE_AXES_INPUT and is_default_domain(n) and _keepdims(n) == keepdims and chosen(only, node_label(n, i))
-                and (axes := _axes(n, static, version)) and (version >= NEGATIVE_AXES or min(axes) >= 0)):
+                and (axes := static_axes(n, static)) and (version >= NEGATIVE_AXES or min(axes) >= 0)):
             yield i, n, axes
 
 
@@ -96,7 +83,7 @@ def to_keepdims(model: "onnx.ModelProto", only: frozenset[str] | None = None) ->
     """Reduce*(keepdims=0) read only by an Unsqueeze of the same axes → Reduce* with the default
     keepdims=1, writing the Unsqueeze's output. Sites are the Reduce nodes."""
     g = model.graph
-    version, static = opset(model), static_tensors(g)
+    static = static_tensors(g)
     readers = consumers(g)
     protected = {o.name for o in g.output} | names_used_in_subgraphs(g)
     found = list(_reduces(model, only, keepdims=0))
@@ -108,7 +95,7 @@ def to_keepdims(model: "onnx.ModelProto", only: frozenset[str] | None = None) ->
         if out in protected or len(users) != 1 or g.node[users[0]].op_type != "Unsqueeze" or not is_default_domain(g.node[users[0]]):
             continue
         u = g.node[users[0]]
-        u_axes = _axes(u, static, version)
+        u_axes = static_axes(u, static)
         rank = len(shapes[u.output[0]]) if u.output[0] in shapes else None
         norm = _normalized(u_axes, rank) if u_axes else None
         same = bool(u_axes) and (sorted(u_axes) == sorted(axes) or (norm is not None and norm == _normalized(axes, rank)))
