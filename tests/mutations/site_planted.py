@@ -100,8 +100,8 @@ def convs() -> onnx.ModelProto:
     """Three Convs without bias: n0 → BatchNormalization, n2 → Relu, n4 → BatchNormalization
     (ResNet's Conv → BatchNormalization spelling, small)."""
     rng = np.random.default_rng(0)
-    w = lambda name, o, i: tensor(name, rng.uniform(-0.2, 0.2, (o, i, 3, 3)).astype(np.float32))  # noqa: E731
-    bn = lambda p, c: [tensor(f"{p}_{k}", v) for k, v in (("s", rng.uniform(0.5, 1.5, c)), ("b", rng.uniform(-0.5, 0.5, c)),  # noqa: E731
+    w = lambda name, o, i: tensor(name, rng.uniform(-0.2, 0.2, (o, i, 3, 3)).astype(np.float32))
+    bn = lambda p, c: [tensor(f"{p}_{k}", v) for k, v in (("s", rng.uniform(0.5, 1.5, c)), ("b", rng.uniform(-0.5, 0.5, c)),
                                                             ("m", rng.uniform(-0.5, 0.5, c)), ("v", rng.uniform(1, 2, c)))]
     inits = [w("w0", 4, 3), w("w1", 4, 4), w("w2", 4, 4), *[t for p in ("bn0", "bn2") for t in bn(p, 4)]]
     for t in inits:

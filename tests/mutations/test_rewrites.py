@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import mutation_models as M  # beside this file, loaded by conftest.py
 import numpy as np
 import onnx
 import pytest
@@ -13,8 +14,6 @@ from onnx import numpy_helper
 from passcheck.engine import seed_for
 from passcheck.mutations import REWRITES, mutants, verify_equivalent
 from passcheck.runtime import default_bindings, synthesize
-
-import mutation_models as M  # noqa: E402 - loaded by conftest.py
 
 
 def feeds(model):
