@@ -23,8 +23,9 @@ BROADCASTING: dict[str, int] = {
     "Where": 9, "Mod": 10, "BitShift": 11, "GreaterOrEqual": 12, "LessOrEqual": 12,
     **dict.fromkeys(("BitwiseAnd", "BitwiseOr", "BitwiseXor"), 18),
 }
-#: Unsqueeze takes ``axes`` as an input from opset 13 (an attribute before).
-AXES_INPUT_OPSET = 13
+#: Unsqueeze takes ``axes`` as an input from opset 13 (an attribute before); Expand exists from
+#: opset 8 and its int64 shape can come from a Constant from opset 9.
+AXES_INPUT_OPSET, EXPAND_OPSET = 13, 9
 
 
 def _broadcasting(model: "onnx.ModelProto", only: frozenset[str] | None):
@@ -47,14 +48,28 @@ def _unsqueeze(model: "onnx.ModelProto", taken: set[str], x: str, axes: list[int
             onnx.helper.make_node("Unsqueeze", [x, const], [out], name=fresh_name(taken, f"{base}_unsqueeze"))]
 
 
+def _expand(taken: set[str], x: str, shape: tuple[int, ...], base: str) -> list["onnx.NodeProto"]:
+    """Nodes computing Expand(x, shape) into a fresh value (the last node's output)."""
+    import onnx
+
+    out, const = fresh_name(taken, f"{x}_expanded"), fresh_name(taken, f"{x}_expanded_shape")
+    return [onnx.helper.make_node("Constant", [], [const], name=fresh_name(taken, f"{const}_node"),
+                                  value=onnx.helper.make_tensor("", onnx.TensorProto.INT64, [len(shape)], list(shape))),
+            onnx.helper.make_node("Expand", [x, const], [out], name=fresh_name(taken, f"{base}_expand"))]
+
+
 def explicit(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
-    """Give every lower-rank operand of a broadcasting op an Unsqueeze of the missing leading axes,
-    so every operand has the output's rank (``Add(x[N,C,H,W], b[C,1,1])`` → ``Add(x, Unsqueeze(b, [0]))``).
-    Sites are the broadcasting nodes."""
+    """Make every operand of a broadcasting op explicit: a lower-rank operand gets an Unsqueeze of
+    the missing leading axes (``Add(x[N,C,H,W], b[C,1,1])`` → ``Add(x, Unsqueeze(b, [0]))``); from
+    opset 9, an operand of the output's rank but smaller, every dim known, gets an Expand to the
+    output's shape (``Mul(x[2,3], s[1,3])`` → ``Mul(x, Expand(s, [2,3]))``). Sites are the
+    broadcasting nodes."""
     candidates = list(_broadcasting(model, only))
     if not candidates:
         return []
-    ranks = {name: len(s) for name, s in value_shapes(model).items()}
+    shapes = value_shapes(model)
+    ranks = {name: len(s) for name, s in shapes.items()}
+    can_expand = opset(model) >= EXPAND_OPSET
     taken = all_names(model)
     g = model.graph
     before: dict[int, list] = {}
@@ -65,10 +80,15 @@ def explicit(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> li
         out_rank = ranks[n.output[0]]
         base = n.name or n.output[0]
         for k, x in enumerate(n.input):
+            out_shape = shapes[n.output[0]]
             if ranks[x] < out_rank:
                 made = _unsqueeze(model, taken, x, list(range(out_rank - ranks[x])), base)
-                before.setdefault(i, []).extend(made)
-                n.input[k] = made[-1].output[0]
+            elif can_expand and None not in out_shape and None not in shapes[x] and shapes[x] != out_shape:
+                made = _expand(taken, x, out_shape, base)
+            else:
+                continue
+            before.setdefault(i, []).extend(made)
+            n.input[k] = made[-1].output[0]
         if i in before:
             sites.append(node_label(n, i))
     if sites:
@@ -147,7 +167,7 @@ def _drop_dead_producers(g: "onnx.GraphProto", names: set[str]) -> None:
 
 
 REWRITES = (
-    Rewrite("explicit-broadcast", "op(x, b) with b of lower rank → op(x, Unsqueeze(b, leading axes)) for numpy-broadcasting ops (opset >= 7)",
+    Rewrite("explicit-broadcast", "op(x, b) with b of lower rank → op(x, Unsqueeze(b, leading axes)), of the same rank but smaller → op(x, Expand(b, shape)) for numpy-broadcasting ops (opset >= 7; Expand: opset >= 9, static shapes)",
             explicit, inverse="implicit-broadcast"),
     Rewrite("implicit-broadcast", "op(x, Unsqueeze(b, leading axes) or Expand(b, s)) → op(x, b) where broadcasting gives the same result (opset >= 7)",
             implicit, inverse="explicit-broadcast"),

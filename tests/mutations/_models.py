@@ -111,3 +111,8 @@ REDUCED = lambda: named("""g (float[2, 3, 4] x) => (float[2, 1, 4] m, float[2, 3
     m = Unsqueeze<axes = [1]>(r)
     k = ReduceMax<axes = [2], keepdims = 0>(x)
 }""", opset=11)
+
+SAME_RANK = lambda: named("""g (float[2, 3] x, float[1, 3] s, float[2, 3] t) => (float[2, 3] y) {
+    a = Mul(x, s)
+    y = Add(a, t)
+}""", opset=13)

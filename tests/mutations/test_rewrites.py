@@ -52,13 +52,17 @@ CASES = [
     ("identity-edges", M.EDGES, ["a"], False),
     ("commute-operands", M.COMMUTE, ["n0", "n1", "n4"], False),
     ("explicit-broadcast", M.BROADCAST, ["n0", "n1"], True),
+    ("explicit-broadcast", M.SAME_RANK, ["n0"], True),
     ("implicit-broadcast", M.UNSQUEEZED, ["n2", "n5"], False),
     ("keepdims-unsqueeze", M.REDUCE, ["n0", "n1"], False),
     ("unsqueeze-keepdims", M.REDUCED, ["n0"], False),
 ]
 
 
-@pytest.mark.parametrize(("rid", "build", "sites", "round_trip"), CASES, ids=[c[0] for c in CASES])
+IDS = [c[0] + ("-expand" if c[1] is M.SAME_RANK else "") for c in CASES]
+
+
+@pytest.mark.parametrize(("rid", "build", "sites", "round_trip"), CASES, ids=IDS)
 def test_rewrite(rid, build, sites, round_trip):
     original = build()
     before = original.SerializeToString(deterministic=True)
@@ -143,7 +147,7 @@ def test_nothing_applies_to_a_bare_model():
     assert set(mutants(m)) == {"inferred-value-info"} or mutants(m) == {}
 
 
-@pytest.mark.parametrize(("rid", "build", "sites", "round_trip"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(("rid", "build", "sites", "round_trip"), CASES, ids=IDS)
 def test_rewrite_site_by_site(rid, build, sites, round_trip):
     """sites() names the sites apply() changes; apply(sites=[s]) changes exactly s and passes the gate."""
     original = build()
@@ -200,3 +204,9 @@ def test_commute_leaves_legacy_broadcast_alone():
     m = onnx.load(Path(onnx.__file__).parent / "backend/test/data/pytorch-operator/test_operator_add_broadcast/model.onnx")
     assert [(n.op_type, n.attribute[0].name) for n in m.graph.node] == [("Add", "broadcast")]  # opset 6: B onto A only
     assert REWRITES["commute-operands"].apply(m) is None
+
+
+def test_explicit_broadcast_expands_a_same_rank_operand():
+    mutant, _ = REWRITES["explicit-broadcast"].apply(M.SAME_RANK())
+    assert _ops(mutant) == [("Constant", {}, 0), ("Expand", {}, 2), ("Mul", {}, 2), ("Add", {}, 2)]
+    assert onnx.numpy_helper.to_array(mutant.graph.node[0].attribute[0].t).tolist() == [2, 3]
