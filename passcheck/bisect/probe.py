@@ -73,9 +73,16 @@ class Prober:
                        doc=f"passcheck bisect: {self.package} {version}")
 
 
+#: The unchecked parts (CellResult.unchecked keys) that leave an oracle blind: annotations need
+#: every annotated value observed; the other oracles compare outputs with the unoptimized run.
+#: An oracle not named here is blind on any unchecked part.
+_UNCHECKED_PREFIX = {"annotations": "annotation ", "numeric": "output ", "parity": "output ", "folding": "output "}
+
+
 def judge(finding: Finding, cells: Sequence[CellResult], version: str, versions: dict[str, str] | None = None) -> Verdict:
     """``bad`` when a cell of the finding's case/form/pass holds a finding with its id; ``good``
-    when that cell was judged in full without it; ``skip`` (with the reason) otherwise."""
+    when that cell was judged without it (the pass ran, and the finding's oracle saw everything it
+    needs); ``skip`` (with the reason) otherwise."""
     versions = versions or {}
     mine = [c for c in cells if (c.case, c.form, c.pass_id) == (finding.case, finding.form, finding.pass_id)]
     if not mine:
@@ -85,9 +92,10 @@ def judge(finding: Finding, cells: Sequence[CellResult], version: str, versions:
         return Verdict(version, "bad", "", versions)
     if cell.status in ("unavailable", "skipped", "declined", "crashed", "timeout", "out-of-memory"):
         return Verdict(version, "skip", f"the pass was not judged: {cell.status}{': ' + cell.error if cell.error else ''}", versions)
-    if cell.unchecked:
-        why = "; ".join(f"{k}: {v}" for k, v in list(cell.unchecked.items())[:2])
-        return Verdict(version, "skip", f"not judged in full ({why})", versions)
+    blind = {k: v for k, v in cell.unchecked.items() if k.startswith(_UNCHECKED_PREFIX.get(finding.oracle, ""))}
+    if blind:
+        k, v = next(iter(blind.items()))
+        return Verdict(version, "skip", f"the {finding.oracle} oracle could not judge it ({k}: {v})", versions)
     others = sorted({f.kind for f in cell.findings})
     return Verdict(version, "good", f"other findings: {', '.join(others)}" if others else "", versions)
 

@@ -83,6 +83,10 @@ def test_probe_verdict_needs_a_fully_judged_cell():
     assert judge(f, [good], "1").state == "good"
     assert judge(f, [crashed], "1").state == "skip" and "SIGSEGV" in judge(f, [crashed], "1").reason
     assert judge(f, [unchecked], "1").state == "skip"
+    blind_elsewhere = CellResult("c", "uncommon", "ort:basic", "changed", unchecked={"annotation 'Loop.body::i'": "unobservable"})
+    assert judge(f, [blind_elsewhere], "1").state == "good"
+    annotation = Finding(kind="annotation-violated", oracle="annotations", case="c", form="uncommon", pass_id="ort:basic", message="m")
+    assert judge(annotation, [blind_elsewhere], "1").state == "skip"
     assert judge(f, [other_form], "1").state == "skip"
 
 
