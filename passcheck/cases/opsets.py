@@ -1,0 +1,72 @@
+"""The opset as a form: one builder built at neighbouring default-domain opsets.
+
+Between two opsets an op keeps its semantics when its schema is the same one, i.e. its
+``since_version`` (onnx.defs) is equal at both. A model whose every ai.onnx op (subgraphs
+included) keeps its schema computes the same thing imported at either opset, so a pass must treat
+both alike; :func:`opset_forms` turns such neighbours into forms ``opset-N`` of one case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from passcheck.errors import RegistryError
+
+#: Newest opset an opset form may use: what onnx 1.16 and onnxruntime 1.18 (the oldest supported
+#: line, ci/envs/onnx-1.16.txt) know, so every environment builds the same forms.
+NEWEST_PORTABLE = 21
+
+
+def ai_onnx_ops(graph) -> set[str]:
+    """ai.onnx op types of ``graph`` and of every subgraph in its nodes' attributes."""
+    from passcheck.passes.version_converter import _ops
+
+    return _ops(graph)
+
+
+def _since(op: str, opset: int) -> int | None:
+    import onnx.defs
+
+    try:
+        return onnx.defs.get_schema(op, opset, "").since_version
+    except Exception:  # noqa: BLE001 - SchemaError: no such op at that opset
+        return None
+
+
+def schema_changes(model, opset: int, other: int) -> list[str]:
+    """Ops of ``model`` whose schema differs between ``opset`` and ``other`` (``op: a → b``);
+    empty when the model means the same at both."""
+    out = []
+    for op in sorted(ai_onnx_ops(model.graph)):
+        a, b = _since(op, opset), _since(op, other)
+        if a is None or a != b:
+            out.append(f"{op}: {a} → {b}")
+    return out
+
+
+def kept_opsets(model, opset: int, candidates: Iterable[int]) -> list[int]:
+    """The ``candidates`` (≥ 7, ≤ :data:`NEWEST_PORTABLE`) at which every op of ``model`` keeps the
+    schema it has at ``opset``, sorted, ``opset`` itself left out."""
+    return sorted(n for n in set(candidates) if n != opset and 7 <= n <= NEWEST_PORTABLE and not schema_changes(model, opset, n))
+
+
+def opset_forms(build: Callable[[int], "object"], opset: int, *, span: int = 1, what: str = "") -> dict:
+    """Forms ``common`` (``build(opset)``) and ``opset-N`` (``build(N)``) for every N within
+    ``span`` of ``opset`` where the built model's ops keep their schema (:func:`kept_opsets`).
+
+    Args:
+        build: opset → ModelProto importing that default-domain opset (deterministic).
+        what: a few words on the computation, for the forms' docs.
+
+    Raises:
+        RegistryError: no neighbour keeps the semantics (the case would have one form).
+    """
+    from passcheck.cases._case import Form
+
+    neighbours = kept_opsets(build(opset), opset, range(opset - span, opset + span + 1))
+    if not neighbours:
+        raise RegistryError(f"no opset within {span} of {opset} keeps the schema of every op of {what or 'the model'}")
+    forms = {"common": Form(lambda: build(opset))}
+    for n in neighbours:
+        forms[f"opset-{n}"] = Form((lambda v: lambda: build(v))(n), f"{what} imported at opset {n} (every op keeps the schema it has at {opset})".strip())
+    return forms
