@@ -141,12 +141,12 @@ def check(run: FormRun) -> list[Finding]:
     if not runs:
         return []
     shape_facts = len(runs) >= 2 and _dims_vary(run.model, [f for f, r in zip(run.feeds, run.runs) if not r.error])
-    constants = {id(n) for _, n in constant_only(out)}
+    constants = {idx for idx, _ in constant_only(out)}
     found = []
     for idx, node, values in foldable_nodes(out, runs, shape_facts=shape_facts):
         shown = ", ".join(np.array2string(v, threshold=8) for v in values)
         label = node.name or f"#{idx}"
-        source = "constants" if id(node) in constants else "shapes"
+        source = "constants" if idx in constants else "shapes"
         why = "reads only constants and always yields" if source == "constants" else "always yields"
         found.append(run.finding(
             "missed-optimization", NAME,
