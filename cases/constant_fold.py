@@ -13,7 +13,7 @@ import onnx
 
 from passcheck.cases import Case, Form, register
 from passcheck.cases.builders import FLOAT, model, node, rng, tensor, vi
-from passcheck.cases.opsets import opset_forms
+from passcheck.cases.opsets import opset_doc, opset_forms, top_opset
 
 OPSET = 17
 PASSES = ("ort:disabled", "ort:basic", "ort:extended", "ort:all", "onnxscript:optimize",
@@ -97,7 +97,8 @@ _register("transposed-weight", _transposed_weight, {
 }, """x: [N, 4] @ Wᵀ (W: [3, 4]): Wᵀ stored vs Transpose of a constant W.
 
 Uncommon: the weight transposed in the graph (as exporters write Linear layers), its only input a
-constant (Operators.md Transpose); a folding pass stores Wᵀ. Valid: opset 13+ (here 17).""")
+constant (Operators.md Transpose); a folding pass stores Wᵀ.
+Valid: opset 13+ (here 17).""")
 
 _register("cast-scale", _cast_scale, {
     "constant-only": "Reciprocal(Cast(4)) of an int64 initializer",
@@ -107,12 +108,10 @@ _register("cast-scale", _cast_scale, {
 Uncommon: a chain of Cast and Reciprocal (Operators.md) on a constant; it folds to 0.25 exactly.
 Valid: opset 13+ (here 17).""")
 
+_forms = opset_forms(lambda v: _transposed_weight("constant-only", v), OPSET, span=2, what="MatMul(x, Transpose(W))")
 register(Case(
     id="const-fold/transposed-weight-opsets",
-    forms=opset_forms(lambda v: _transposed_weight("constant-only", v), OPSET, span=2, what="MatMul(x, Transpose(W))"),
-    doc="""x: [N, 4] @ Transpose(W) imported at opset 17 and at its neighbours.
-
-Uncommon: the same model at another opset where MatMul and Transpose keep their schema
-(onnx.defs since_version: MatMul 13, Transpose 13 until 21); a pass must fold it at each.""",
-    opset=OPSET, bindings=BINDINGS, passes=PASSES, tags=frozenset({"folding", "constant", "opset"}),
+    forms=_forms,
+    doc=opset_doc("x: [N, 4] @ Transpose(W), W a constant a folding pass transposes", OPSET, _forms),
+    opset=top_opset(_forms, OPSET), bindings=BINDINGS, passes=PASSES, tags=frozenset({"folding", "constant", "opset"}),
 ))

@@ -14,7 +14,7 @@ import onnx.helper
 
 from passcheck.cases import Case, Form, register
 from passcheck.cases.builders import FLOAT, model, node, tensor, vi
-from passcheck.cases.opsets import opset_forms
+from passcheck.cases.opsets import opset_doc, opset_forms, top_opset
 
 OPSET = 17
 PASSES = ("ort:disabled", "ort:basic", "ort:extended", "ort:all", "onnxscript:optimize",
@@ -133,12 +133,10 @@ Uncommon: a Scan (Operators.md Scan-16, one scan input, no state) whose body hol
 its own initializer or a Constant node, or reads it from the outer scope (IR.md "Graphs").
 Valid: opset 16+ (here 17).""")
 
+_forms = opset_forms(lambda v: _if("branch-initializer", v), OPSET, span=1, what="an If(true) whose branch holds an initializer")
 register(Case(
     id="control-flow/if-branch-initializer-opsets",
-    forms=opset_forms(lambda v: _if("branch-initializer", v), OPSET, span=1, what="an If(true) whose branch holds an initializer"),
-    doc="""Relu(x) * 0.5 through If(true) with a branch initializer, at opset 17 and its neighbours.
-
-Uncommon: the same model at another opset where If, Relu, Mul and Neg keep their schema
-(onnx.defs since_version); a pass must treat both alike.""",
-    opset=OPSET, bindings=BINDINGS, passes=PASSES, tags=frozenset({"control-flow", "subgraph", "opset"}),
+    forms=_forms,
+    doc=opset_doc("Relu(x) * 0.5 through If(true), the branch holding its own initializer", OPSET, _forms),
+    opset=top_opset(_forms, OPSET), bindings=BINDINGS, passes=PASSES, tags=frozenset({"control-flow", "subgraph", "opset"}),
 ))

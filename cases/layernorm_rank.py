@@ -13,7 +13,7 @@ import numpy as np
 
 from passcheck.cases import Case, Form, register
 from passcheck.cases.builders import FLOAT, model, node, rng, tensor, vi
-from passcheck.cases.opsets import opset_forms
+from passcheck.cases.opsets import opset_doc, opset_forms, top_opset
 
 OPSET = 17
 H = 8
@@ -53,12 +53,10 @@ Valid: opset 17+.""",
     opset=OPSET, bindings=BINDINGS, passes=PASSES, tags=frozenset({"layernorm", "fusion", "parameter-rank"}),
 ))
 
+_forms = opset_forms(lambda v: build("common", v), OPSET, span=2, what="Add → LayerNormalization")
 register(Case(
     id="layernorm/skip-opsets",
-    forms=opset_forms(lambda v: build("common", v), OPSET, span=2, what="Add → LayerNormalization"),
-    doc="""LayerNormalization(x + skip) imported at opset 17 and at its neighbours.
-
-Uncommon: the same model at another opset where Add (14) and LayerNormalization (17) keep their
-schema (onnx.defs since_version); a fusion must fire at each.""",
-    opset=OPSET, bindings=BINDINGS, passes=PASSES, tags=frozenset({"layernorm", "fusion", "opset"}),
+    forms=_forms,
+    doc=opset_doc("LayerNormalization(x + skip) over the last axis (the skip-layernorm pattern)", OPSET, _forms),
+    opset=top_opset(_forms, OPSET), bindings=BINDINGS, passes=PASSES, tags=frozenset({"layernorm", "fusion", "opset"}),
 ))

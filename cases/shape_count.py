@@ -18,7 +18,7 @@ import onnx
 
 from passcheck.cases import Case, Form, register
 from passcheck.cases.builders import FLOAT, INT64, model, node, tensor, vi
-from passcheck.cases.opsets import opset_forms
+from passcheck.cases.opsets import opset_doc, opset_forms, top_opset
 
 OPSET = 18
 PASSES = ("ort:disabled", "ort:basic", "ort:extended", "ort:all", "onnxscript:optimize",
@@ -157,9 +157,10 @@ for _op, _use in USES.items():
                    for f in SPELLINGS},
             doc=f"""{_use}, on x: {_shape}: the count as a constant vs derived from x's shape.
 
-Uncommon: the count input computed from static dims of x (Gather of Shape with a 0-D or 1-D,
-positive or negative index, Slice of Shape, Shape with start/end) instead of an initializer; the
-value is the same in every run, so a pass that folds or infers shapes must give the same result.
+Uncommon: the count input computed from static dims of x (Operators.md Gather of Shape with a 0-D
+or 1-D, positive or negative index; Slice of Shape; Shape with start/end) instead of an
+initializer; the value is the same in every run, so a pass that folds or infers shapes must give
+the same result.
 Valid: opset 18 (Resize axes, Shape start/end), onnx >= 1.13.""",
             opset=OPSET,
             bindings=({"N": 1}, {"N": 3}) if _kind == "symbolic" else ({}, {}),
@@ -167,12 +168,10 @@ Valid: opset 18 (Resize axes, Shape start/end), onnx >= 1.13.""",
             tags=frozenset({"count", "shape", "folding", _kind}),
         ))
 
+_forms = opset_forms(lambda v: build("topk", "symbolic", "gather-1d", v), OPSET, span=3, what="TopK(x, Gather(Shape(x), [1]))")
 register(Case(
     id="count/topk-opsets",
-    forms=opset_forms(lambda v: build("topk", "symbolic", "gather-1d", v), OPSET, span=3, what="TopK(x, Gather(Shape(x), [1]))"),
-    doc="""TopK(x, K = Gather(Shape(x), [1])) on x: [N, 4, 6] imported at opset 18 and at its neighbours.
-
-Uncommon: the same model at another opset where TopK, Gather and Shape keep their schema
-(onnx.defs since_version); a pass must treat both alike.""",
-    opset=OPSET, bindings=({"N": 1}, {"N": 3}), passes=PASSES, tags=frozenset({"count", "opset"}),
+    forms=_forms,
+    doc=opset_doc("TopK(x, K = Gather(Shape(x), [1])) on x: [N, 4, 6]", OPSET, _forms),
+    opset=top_opset(_forms, OPSET), bindings=({"N": 1}, {"N": 3}), passes=PASSES, tags=frozenset({"count", "opset"}),
 ))

@@ -70,3 +70,19 @@ def opset_forms(build: Callable[[int], "object"], opset: int, *, span: int = 1, 
     for n in neighbours:
         forms[f"opset-{n}"] = Form((lambda v: lambda: build(v))(n), f"{what} imported at opset {n} (every op keeps the schema it has at {opset})".strip())
     return forms
+
+
+def top_opset(forms: dict, opset: int) -> int:
+    """The highest opset the forms of :func:`opset_forms` import (what ``Case.opset`` states)."""
+    return max([opset] + [int(n.split("-", 1)[1]) for n in forms if n.startswith("opset-")])
+
+
+def opset_doc(what: str, opset: int, forms: dict) -> str:
+    """A case doc for :func:`opset_forms` forms: what, why the forms are equivalent, the range."""
+    others = ", ".join(n.split("-", 1)[1] for n in forms if n.startswith("opset-"))
+    return f"""{what}, imported at opset {opset} and at opsets {others}.
+
+Uncommon: the same model imported at a neighbouring opset where every op keeps its schema
+(onnx docs/Versioning.md: an op's semantics change only with a new since_version; Operators.md
+lists each op's versions), so a pass must treat every form alike.
+Valid: opsets {min([opset] + [int(o) for o in others.split(", ")])}..{top_opset(forms, opset)}, each with its oldest ir_version."""
