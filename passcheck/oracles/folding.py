@@ -9,9 +9,9 @@ Two kinds of node are judged in the pass output:
   selected dims are static (seed 003, §2) shows up.
 - *constant-only*: every input is a constant — an initializer that no graph input overrides, a
   Constant node's output, or the output of another constant-only node (issue 18.2); such a value
-  is the same in every run by construction. Constant nodes themselves are already folded;
-  nodes whose outputs are graph outputs are left out (folding them makes a graph output an
-  initializer, which tools are free to avoid).
+  is the same in every run by construction. Constant nodes themselves are already folded; ops
+  tools keep on purpose (:data:`KEPT_ON_PURPOSE`) and nodes whose outputs are graph outputs are
+  left out (folding them makes a graph output an initializer, which tools are free to avoid).
 
 Either way, a node is named only when (4) no input of it comes from another judged node (the first
 node of each foldable chain), its op is deterministic and it has no subgraph.
@@ -28,6 +28,10 @@ NAME = "folding"
 SHAPE_OPS = {"Shape", "Size"}
 NONDETERMINISTIC = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli"}
 MAX_ELEMENTS = 1 << 16
+#: Ops folding tools keep on purpose when their inputs are constants (onnxscript's
+#: DEFAULT_CONSTANT_FOLD_BLACKLIST: ConstantOfShape would grow the model, Q/DQ carry quantization);
+#: their outputs do not count as constants here.
+KEPT_ON_PURPOSE = {"ConstantOfShape", "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear"}
 
 
 def shape_derived(model) -> list[tuple[int, object]]:
@@ -58,8 +62,8 @@ def shape_derived(model) -> list[tuple[int, object]]:
 def constant_only(model) -> list[tuple[int, object]]:
     """(index, node) of main-graph nodes whose every input is a constant (an initializer no graph
     input overrides, a Constant node's output, or another such node's output), excluding
-    Constant nodes, random ops, nodes with subgraphs and nodes producing a graph output. Static
-    analysis; graph.node is topologically sorted."""
+    Constant nodes, random ops, :data:`KEPT_ON_PURPOSE` ops, nodes with subgraphs and nodes
+    producing a graph output. Static analysis; graph.node is topologically sorted."""
     g = model.graph
     const = {t.name for t in g.initializer} - {vi.name for vi in g.input}
     graph_outputs = {vi.name for vi in g.output}
@@ -69,7 +73,8 @@ def constant_only(model) -> list[tuple[int, object]]:
         if node.op_type == "Constant" and node.domain in ("", "ai.onnx"):
             const.update(o for o in node.output if o)
             continue
-        if not ins or not all(i in const for i in ins) or node.op_type in NONDETERMINISTIC or any(a.g.node or a.graphs for a in node.attribute):
+        if (not ins or not all(i in const for i in ins) or node.op_type in NONDETERMINISTIC | KEPT_ON_PURPOSE
+                or any(a.g.node or a.graphs for a in node.attribute)):
             continue
         const.update(o for o in node.output if o)
         if not graph_outputs.intersection(node.output):

@@ -485,7 +485,10 @@ def test_constant_only_follows_initializers_and_constant_nodes_not_overridable_i
         helper.make_node("Add", ["k", "bias"], ["kb"], name="overridable"),
         helper.make_node("RandomUniformLike", ["c"], ["rnd"], name="random", dtype=TensorProto.FLOAT),
         helper.make_node("Neg", ["k"], ["kn"], name="to_output"),
+        helper.make_node("ConstantOfShape", ["k1"], ["filled"], name="kept_on_purpose"),
+        helper.make_node("Neg", ["filled"], ["after_kept"], name="after_kept"),
     ])
+    m.graph.initializer.append(helper.make_tensor("k1", TensorProto.INT64, [1], [3]))
     m.graph.input.append(helper.make_tensor_value_info("bias", TensorProto.INT64, []))
     m.graph.initializer.append(helper.make_tensor("bias", TensorProto.INT64, [], [5]))  # a default the caller may override
     m.graph.output.append(helper.make_tensor_value_info("kn", TensorProto.INT64, None))
