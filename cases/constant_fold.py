@@ -13,7 +13,7 @@ import onnx
 
 from passcheck.cases import Case, Form, register
 from passcheck.cases.builders import FLOAT, model, node, rng, tensor, vi
-from passcheck.cases.opsets import opset_doc, opset_forms, top_opset
+from passcheck.cases.opsets import opset_case
 
 OPSET = 17
 PASSES = ("ort:disabled", "ort:basic", "ort:extended", "ort:all", "onnxscript:optimize",
@@ -108,10 +108,6 @@ _register("cast-scale", _cast_scale, {
 Uncommon: a chain of Cast and Reciprocal (Operators.md) on a constant; it folds to 0.25 exactly.
 Valid: opset 13+ (here 17).""")
 
-_forms = opset_forms(lambda v: _transposed_weight("constant-only", v), OPSET, span=2, what="MatMul(x, Transpose(W))")
-register(Case(
-    id="const-fold/transposed-weight-opsets",
-    forms=_forms,
-    doc=opset_doc("x: [N, 4] @ Transpose(W), W a constant a folding pass transposes", OPSET, _forms),
-    opset=top_opset(_forms, OPSET), bindings=BINDINGS, passes=PASSES, tags=frozenset({"folding", "constant", "opset"}),
-))
+register(opset_case("const-fold/transposed-weight-opsets", lambda v: _transposed_weight("constant-only", v), OPSET, span=2,
+                    what="x: [N, 4] @ Transpose(W), W a constant a folding pass transposes",
+                    bindings=BINDINGS, passes=PASSES, tags=frozenset({"folding", "constant", "opset"})))

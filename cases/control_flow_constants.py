@@ -14,7 +14,7 @@ import onnx.helper
 
 from passcheck.cases import Case, Form, register
 from passcheck.cases.builders import FLOAT, model, node, tensor, vi
-from passcheck.cases.opsets import opset_doc, opset_forms, top_opset
+from passcheck.cases.opsets import opset_case
 
 OPSET = 17
 PASSES = ("ort:disabled", "ort:basic", "ort:extended", "ort:all", "onnxscript:optimize",
@@ -108,9 +108,10 @@ _register("if-branch-constants", _if, {
 }, """Relu(x) * 0.5 inline vs through an If whose condition is the constant true.
 
 Uncommon: the taken branch holds its own initializer, computes from constants only, or returns an
-outer-scope value (an initializer, or a node output of the main graph) through Identity; the onnx
-checker wants every branch output produced by a node of the branch (IR.md "Graphs": subgraph initializers and outer-scope names). A pass
-that inlines the taken branch must carry its initializers and resolve outer names.
+outer-scope value (an initializer, or a node output of the main graph) through Identity (the onnx
+checker wants every branch output produced by a node of the branch); IR.md "Graphs": subgraph
+initializers and outer-scope names. A pass that inlines the taken branch must carry its
+initializers and resolve outer names.
 Valid: opset 16+ (If-16, here 17).""")
 
 _register("loop-body-constants", _loop, {
@@ -133,10 +134,6 @@ Uncommon: a Scan (Operators.md Scan-16, one scan input, no state) whose body hol
 its own initializer or a Constant node, or reads it from the outer scope (IR.md "Graphs").
 Valid: opset 16+ (here 17).""")
 
-_forms = opset_forms(lambda v: _if("branch-initializer", v), OPSET, span=1, what="an If(true) whose branch holds an initializer")
-register(Case(
-    id="control-flow/if-branch-initializer-opsets",
-    forms=_forms,
-    doc=opset_doc("Relu(x) * 0.5 through If(true), the branch holding its own initializer", OPSET, _forms),
-    opset=top_opset(_forms, OPSET), bindings=BINDINGS, passes=PASSES, tags=frozenset({"control-flow", "subgraph", "opset"}),
-))
+register(opset_case("control-flow/if-branch-initializer-opsets", lambda v: _if("branch-initializer", v), OPSET,
+                    what="Relu(x) * 0.5 through If(true), the branch holding its own initializer",
+                    bindings=BINDINGS, passes=PASSES, tags=frozenset({"control-flow", "subgraph", "opset"})))

@@ -13,7 +13,7 @@ import numpy as np
 
 from passcheck.cases import Case, Form, register
 from passcheck.cases.builders import FLOAT, model, node, rng, tensor, vi
-from passcheck.cases.opsets import opset_doc, opset_forms, top_opset
+from passcheck.cases.opsets import opset_case
 
 OPSET = 17
 H = 8
@@ -53,10 +53,6 @@ Valid: opset 17+.""",
     opset=OPSET, bindings=BINDINGS, passes=PASSES, tags=frozenset({"layernorm", "fusion", "parameter-rank"}),
 ))
 
-_forms = opset_forms(lambda v: build("common", v), OPSET, span=2, what="Add → LayerNormalization")
-register(Case(
-    id="layernorm/skip-opsets",
-    forms=_forms,
-    doc=opset_doc("LayerNormalization(x + skip) over the last axis (the skip-layernorm pattern)", OPSET, _forms),
-    opset=top_opset(_forms, OPSET), bindings=BINDINGS, passes=PASSES, tags=frozenset({"layernorm", "fusion", "opset"}),
-))
+register(opset_case("layernorm/skip-opsets", lambda v: build("common", v), OPSET, span=2,
+                    what="LayerNormalization(x + skip) over the last axis (the skip-layernorm pattern)",
+                    bindings=BINDINGS, passes=PASSES, tags=frozenset({"layernorm", "fusion", "opset"})))

@@ -18,7 +18,7 @@ import onnx
 
 from passcheck.cases import Case, Form, register
 from passcheck.cases.builders import FLOAT, INT64, model, node, tensor, vi
-from passcheck.cases.opsets import opset_doc, opset_forms, top_opset
+from passcheck.cases.opsets import opset_case
 
 OPSET = 18
 PASSES = ("ort:disabled", "ort:basic", "ort:extended", "ort:all", "onnxscript:optimize",
@@ -168,10 +168,6 @@ Valid: opset 18 (Resize axes, Shape start/end), onnx >= 1.13.""",
             tags=frozenset({"count", "shape", "folding", _kind}),
         ))
 
-_forms = opset_forms(lambda v: build("topk", "symbolic", "gather-1d", v), OPSET, span=3, what="TopK(x, Gather(Shape(x), [1]))")
-register(Case(
-    id="count/topk-opsets",
-    forms=_forms,
-    doc=opset_doc("TopK(x, K = Gather(Shape(x), [1])) on x: [N, 4, 6]", OPSET, _forms),
-    opset=top_opset(_forms, OPSET), bindings=({"N": 1}, {"N": 3}), passes=PASSES, tags=frozenset({"count", "opset"}),
-))
+register(opset_case("count/topk-opsets", lambda v: build("topk", "symbolic", "gather-1d", v), OPSET, span=3,
+                    what="TopK(x, K = Gather(Shape(x), [1])) on x: [N, 4, 6]",
+                    bindings=({"N": 1}, {"N": 3}), passes=PASSES, tags=frozenset({"count", "opset"})))

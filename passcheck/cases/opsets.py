@@ -86,3 +86,17 @@ Uncommon: the same model imported at a neighbouring opset where every op keeps i
 (onnx docs/Versioning.md: an op's semantics change only with a new since_version; Operators.md
 lists each op's versions), so a pass must treat every form alike.
 Valid: opsets {min([opset] + [int(o) for o in others.split(", ")])}..{top_opset(forms, opset)}, each with its oldest ir_version."""
+
+
+def opset_case(case_id: str, build: Callable[[int], "object"], opset: int, *, what: str, span: int = 1, **case_fields):
+    """A :class:`~passcheck.cases.Case` whose forms are ``build`` at ``opset`` (``common``) and at
+    its schema-keeping neighbours (:func:`opset_forms`); ``Case.opset`` is the highest of them.
+    ``case_fields`` are the other Case fields (bindings, passes, tags, …).
+
+    Raises:
+        RegistryError: no neighbour keeps the semantics.
+    """
+    from passcheck.cases._case import Case
+
+    forms = opset_forms(build, opset, span=span, what=what)
+    return Case(id=case_id, forms=forms, doc=opset_doc(what, opset, forms), opset=top_opset(forms, opset), **case_fields)
