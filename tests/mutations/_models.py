@@ -78,3 +78,11 @@ EDGES = lambda: named("""g (float[2, 3] x) => (float[2, 3] y, float[2, 3] a) {
     a = Relu(x)
     y = Neg(a)
 }""", opset=13)
+
+
+def feeds(model):
+    """The synthesized feeds of each default binding (as the engine makes them)."""
+    from passcheck.engine import seed_for
+    from passcheck.runtime import default_bindings, synthesize
+
+    return [synthesize(model, b, seed_for("t", i)) for i, b in enumerate(default_bindings(model))]
