@@ -17,6 +17,9 @@ ON_CASES = [
     ("shape-derived-count-slice", "shape/dynamic-1-3-output"),
     ("parameter-leading-ones", "broadcast/scalar-rank"),
     ("parameter-leading-ones", "optional-input/conv-add"),
+    ("gemm-to-matmul-add", "optional-input/gemm-c"),
+    ("gemm-to-matmul-add", "attributes/gemm-defaults"),
+    ("matmul-add-to-gemm", "graph-structure/node-names"),
 ]
 
 
