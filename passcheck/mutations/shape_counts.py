@@ -129,11 +129,11 @@ def _edit(model: "onnx.ModelProto", only: Collection[str] | None, spelling: str)
     if sites:
         del g.node[:]
         g.node.extend(new_nodes)
-        _drop_unread(g, replaced)
+        drop_unread(g, replaced)
     return sites
 
 
-def _drop_unread(g: "onnx.GraphProto", names: set[str]) -> None:
+def drop_unread(g: "onnx.GraphProto", names: set[str]) -> None:
     """Remove the Constant nodes and non-input initializers among ``names`` that nothing reads any more."""
     read = {x for n in g.node for x in n.input} | {o.name for o in g.output} | names_used_in_subgraphs(g)
     gone = names - read
