@@ -24,6 +24,7 @@ COUNT_INPUTS: dict[str, tuple[int, tuple[int, ...]]] = {
     "OneHot": (9, (1,)), "Resize": (11, (3,)), "Slice": (10, (1, 2, 3, 4)), "Pad": (11, (1,)), "Reshape": (5, (1,)),
 }
 SHAPE_START_END = 15
+SLICE_INPUTS = 10
 MAX_ELEMENTS = 8
 
 
@@ -74,9 +75,11 @@ class _Builder:
         end = start + 1
         if opset(self.model) >= SHAPE_START_END:
             one = self._node("Shape", [x], start=start, **({"end": end} if end != 0 else {}))
-        else:
+        elif opset(self.model) >= SLICE_INPUTS:
             ends = [end] if end != 0 else [2**63 - 1]
             one = self._node("Slice", [self._node("Shape", [x]), self.const([start]), self.const(ends), self.const([0])])
+        else:  # Slice-1: parameters as attributes
+            one = self._node("Slice", [self._node("Shape", [x])], starts=[start], ends=[end if end != 0 else 2**63 - 1], axes=[0])
         return self._node("Reshape", [one, self.const([], scalar=False)]) if scalar else one
 
 
@@ -157,7 +160,7 @@ def gather(model: "onnx.ModelProto", only: Collection[str] | None = None) -> lis
 
 def shape_slice(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
     """As :func:`gather`, spelled ``Shape(x, start=-k, end=-k+1)`` (opset >= 15) or ``Slice(Shape(x))``
-    with a negative start, Reshape to a scalar where the count is a scalar."""
+    with a negative start (inputs since Slice-10, attributes before), Reshape to a scalar where the count is a scalar."""
     return _edit(model, only, "slice")
 
 

@@ -99,3 +99,14 @@ def test_planted_shape_derived_k_bug_is_caught_only_by_the_shape_count_forms():
         unregister_pass(pid)
     flagged = {c.form for c in cells if c.pass_id == pid and c.findings}
     assert flagged == {"shape-derived-count", "shape-derived-count-slice"}
+
+
+def test_slice_spelling_before_opset_10_uses_slice_attributes():
+    m = named("""g (float[N, 3] x) => (float[N, 9] y) {
+        r = Constant<value = int64[2] {1, 3}>()
+        y = Tile(x, r)
+    }""", opset=9)
+    mutant, applied = REWRITES["shape-derived-count-slice"].apply(m)
+    sl = next(n for n in mutant.graph.node if n.op_type == "Slice")
+    assert len(sl.input) == 1 and {a.name for a in sl.attribute} == {"starts", "ends", "axes"}
+    verify_equivalent(m, mutant, feeds(m), "shape-derived-count-slice")
