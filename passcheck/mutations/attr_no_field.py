@@ -10,7 +10,7 @@ are node labels (main graph) or the node's first output (subgraphs)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import Rewrite, node_label, subgraphs
@@ -38,38 +38,40 @@ def _is_zero(a: "onnx.AttributeProto", field: str) -> bool:
     return v == 0 and not (field == "f" and math.copysign(1.0, v) < 0) if field != "s" else v == b""
 
 
-def clear(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
-    """Every INT/FLOAT/STRING attribute set to its zero value → the value field cleared (type kept)."""
+def _edit(model: "onnx.ModelProto", only: Collection[str] | None, change: Callable[["onnx.AttributeProto", str], bool]) -> list[str]:
+    """Apply ``change(attribute, value field)`` to every scalar attribute; sites: nodes where it returned True."""
     sites = []
     for n, label in _nodes(model):
         if not wanted(only, label):
             continue
-        hit = False
-        for a in n.attribute:
-            field = FIELDS.get(a.type)
-            if field and not a.ref_attr_name and a.HasField(field) and _is_zero(a, field):
-                a.ClearField(field)
-                hit = True
-        if hit:
+        hits = [change(a, FIELDS[a.type]) for a in n.attribute if a.type in FIELDS and not a.ref_attr_name]
+        if any(hits):
             sites.append(label)
     return sites
+
+
+def _clear_zero(a: "onnx.AttributeProto", field: str) -> bool:
+    if not a.HasField(field) or not _is_zero(a, field):
+        return False
+    a.ClearField(field)
+    return True
+
+
+def _write_zero(a: "onnx.AttributeProto", field: str) -> bool:
+    if a.HasField(field):
+        return False
+    setattr(a, field, b"" if field == "s" else 0)
+    return True
+
+
+def clear(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+    """Every INT/FLOAT/STRING attribute set to its zero value → the value field cleared (type kept)."""
+    return _edit(model, only, _clear_zero)
 
 
 def fill(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
     """Every INT/FLOAT/STRING attribute without its value field → the zero value written out."""
-    sites = []
-    for n, label in _nodes(model):
-        if not wanted(only, label):
-            continue
-        hit = False
-        for a in n.attribute:
-            field = FIELDS.get(a.type)
-            if field and not a.ref_attr_name and not a.HasField(field):
-                setattr(a, field, b"" if field == "s" else 0)
-                hit = True
-        if hit:
-            sites.append(label)
-    return sites
+    return _edit(model, only, _write_zero)
 
 
 REWRITES = (

@@ -14,8 +14,9 @@ from collections.abc import Collection, Iterator
 from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import (
-    Rewrite, all_names, fresh_name, is_default_domain, node_label, opset, static_tensors, subgraphs,
+    Rewrite, all_names, is_default_domain, node_label, opset, static_tensors, subgraphs,
 )
+from passcheck.mutations._graph_edit import int64_constant
 from passcheck.mutations._opsets import default_ops, highest_opset, schema, set_default_opset, stamp_can_move
 
 if TYPE_CHECKING:
@@ -57,8 +58,6 @@ def _others_keep(model: "onnx.ModelProto", lo: int, hi: int) -> bool:
 
 def to_input(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
     """Every ``axes`` attribute of these ops → a Constant int64 input, the stamp raised to 13 or 18."""
-    import onnx
-
     v = opset(model)
     todo = [(g, n, label) for g, _, n, label in _family_nodes(model) if AXES_INPUT_SINCE[n.op_type] > v and _attr(n, "axes") is not None]
     if not todo or (only is not None and not {label for _, _, label in todo} & set(only)):
@@ -69,11 +68,9 @@ def to_input(model: "onnx.ModelProto", only: Collection[str] | None = None) -> l
     taken = all_names(model)
     for g, n, _ in todo:
         a = _attr(n, "axes")
-        name = fresh_name(taken, f"{n.name or n.output[0]}_axes")
-        const = onnx.helper.make_node("Constant", [], [name], name=fresh_name(taken, f"{name}_node"),
-                                      value=onnx.helper.make_tensor("", onnx.TensorProto.INT64, [len(a.ints)], list(a.ints)))
+        const = int64_constant(taken, f"{n.name or n.output[0]}_axes", list(a.ints))
         n.attribute.remove(a)
-        n.input.append(name)
+        n.input.append(const.output[0])
         g.node.insert(list(g.node).index(n), const)
     set_default_opset(model, target)
     return [label for _, _, label in todo]

@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import (
-    Rewrite, all_names, consumers, fresh_name, is_default_domain, names_used_in_subgraphs, node_label, opset,
-)
+from passcheck.mutations._base import Rewrite, all_names, consumers, fresh_name, is_default_domain, node_label, opset
+from passcheck.mutations._graph_edit import protected, set_nodes
 from passcheck.mutations._only import wanted
 from passcheck.mutations._shapes import known
 
@@ -77,8 +76,7 @@ def to_matmul(model: "onnx.ModelProto", only: Collection[str] | None = None) -> 
         new_nodes += made
         sites.append(label)
     if sites:
-        del g.node[:]
-        g.node.extend(new_nodes)
+        set_nodes(g, new_nodes)
     return sites
 
 
@@ -101,12 +99,12 @@ def to_gemm(model: "onnx.ModelProto", only: Collection[str] | None = None) -> li
         return []
     g = model.graph
     readers = consumers(g)
-    protected = {o.name for o in g.output} | names_used_in_subgraphs(g)
+    keep = protected(g)
     info = None
     sites, replace, drop = [], {}, set()
     for i, n in enumerate(g.node):
         label = node_label(n, i)
-        if n.op_type != "MatMul" or not is_default_domain(n) or not wanted(only, label) or n.output[0] in protected:
+        if n.op_type != "MatMul" or not is_default_domain(n) or not wanted(only, label) or n.output[0] in keep:
             continue
         users = readers.get(n.output[0], [])
         if len(users) != 1 or users[0] in replace:
@@ -125,9 +123,7 @@ def to_gemm(model: "onnx.ModelProto", only: Collection[str] | None = None) -> li
         drop.add(i)
         sites.append(label)
     if sites:
-        kept = [replace.get(i, n) for i, n in enumerate(g.node) if i not in drop]
-        del g.node[:]
-        g.node.extend(kept)
+        set_nodes(g, [replace.get(i, n) for i, n in enumerate(g.node) if i not in drop])
     return sites
 
 

@@ -9,11 +9,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import (
-    Rewrite, all_names, consumers, fresh_name, is_default_domain, names_used_in_subgraphs, node_label, opset, static_tensors,
-)
+from passcheck.mutations._base import Rewrite, all_names, consumers, fresh_name, is_default_domain, node_label, opset, static_tensors
+from passcheck.mutations._graph_edit import drop_unread, int64_constant, protected, set_nodes
 from passcheck.mutations._only import wanted
-from passcheck.mutations.shape_counts import drop_unread
 
 if TYPE_CHECKING:
     import onnx
@@ -57,9 +55,8 @@ def split(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list
         base = n.name or n.output[0]
         mid_shape = n.input[1]
         if not _zero_copies(_shape(static, n.input[1]), n):
-            mid_shape = fresh_name(taken, f"{base}_flat_shape")
-            new_nodes.append(onnx.helper.make_node("Constant", [], [mid_shape], name=fresh_name(taken, f"{mid_shape}_node"),
-                                                   value=onnx.helper.make_tensor("", onnx.TensorProto.INT64, [1], [-1])))
+            new_nodes.append(int64_constant(taken, f"{base}_flat_shape", [-1]))
+            mid_shape = new_nodes[-1].output[0]
         mid = fresh_name(taken, f"{base}_split")
         first = onnx.helper.make_node("Reshape", [n.input[0], mid_shape], [mid], name=fresh_name(taken, f"{base}_split_node"))
         first.attribute.extend(n.attribute)
@@ -67,8 +64,7 @@ def split(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list
         n.input[0] = mid
         sites.append(label)
     if sites:
-        del g.node[:]
-        g.node.extend(new_nodes)
+        set_nodes(g, new_nodes)
     return sites
 
 
@@ -80,7 +76,7 @@ def merge(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list
     g = model.graph
     static = static_tensors(g)
     readers = consumers(g)
-    protected = {o.name for o in g.output} | names_used_in_subgraphs(g)
+    keep = protected(g)
     producer = {o: j for j, n in enumerate(g.node) for o in n.output}
     sites, drop, freed = [], set(), set()
     for i, n in enumerate(g.node):
@@ -90,7 +86,7 @@ def merge(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list
         j = producer.get(n.input[0])
         inner = g.node[j] if j is not None else None
         if (inner is None or j in drop or inner.op_type != "Reshape" or not is_default_domain(inner) or len(inner.input) != 2
-                or inner.output[0] in protected or len(readers.get(inner.output[0], [])) != 1 or i in drop):
+                or inner.output[0] in keep or len(readers.get(inner.output[0], [])) != 1 or i in drop):
             continue
         if _zero_copies(_shape(static, n.input[1]), n):
             continue
@@ -99,9 +95,7 @@ def merge(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list
         drop.add(j)
         sites.append(label)
     if sites:
-        kept = [n for j, n in enumerate(g.node) if j not in drop]
-        del g.node[:]
-        g.node.extend(kept)
+        set_nodes(g, [n for j, n in enumerate(g.node) if j not in drop])
         drop_unread(g, freed)
     return sites
 

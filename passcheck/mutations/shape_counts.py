@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import (
-    Rewrite, all_names, fresh_name, is_default_domain, names_used_in_subgraphs, node_label, opset, static_tensors,
-)
+from passcheck.mutations._base import Rewrite, all_names, fresh_name, is_default_domain, node_label, opset, static_tensors
+from passcheck.mutations._graph_edit import drop_unread, int64_constant, set_nodes
 from passcheck.mutations._only import wanted
 
 if TYPE_CHECKING:
@@ -62,10 +61,8 @@ class _Builder:
         return out
 
     def const(self, values: list[int], scalar: bool = False) -> str:
-        import onnx
-
-        t = onnx.helper.make_tensor("", onnx.TensorProto.INT64, [] if scalar else [len(values)], values)
-        return self._node("Constant", [], value=t)
+        self.nodes.append(int64_constant(self.taken, f"{self.base}_constant", values, [] if scalar else None))
+        return self.nodes[-1].output[0]
 
     def dim(self, x: str, i: int, rank: int, scalar: bool) -> str:
         """``x``'s dim ``i`` as an int64 scalar or [1] tensor."""
@@ -130,25 +127,9 @@ def _edit(model: "onnx.ModelProto", only: Collection[str] | None, spelling: str)
         if changed:
             sites.append(label)
     if sites:
-        del g.node[:]
-        g.node.extend(new_nodes)
+        set_nodes(g, new_nodes)
         drop_unread(g, replaced)
     return sites
-
-
-def drop_unread(g: "onnx.GraphProto", names: set[str]) -> None:
-    """Remove the Constant nodes and non-input initializers among ``names`` that nothing reads any more."""
-    read = {x for n in g.node for x in n.input} | {o.name for o in g.output} | names_used_in_subgraphs(g)
-    gone = names - read
-    keep = [n for n in g.node if not (n.op_type == "Constant" and n.output[0] in gone)]
-    if len(keep) != len(g.node):
-        del g.node[:]
-        g.node.extend(keep)
-    inputs = {v.name for v in g.input}
-    inits = [t for t in g.initializer if t.name not in gone or t.name in inputs]
-    if len(inits) != len(g.initializer):
-        del g.initializer[:]
-        g.initializer.extend(inits)
 
 
 def gather(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:

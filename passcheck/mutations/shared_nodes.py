@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, all_names, consumers, fresh_name, names_used_in_subgraphs, node_label, subgraphs
+from passcheck.mutations._base import Rewrite, all_names, consumers, fresh_name, node_label, subgraphs
+from passcheck.mutations._graph_edit import protected, set_nodes
 from passcheck.mutations._only import wanted
 
 if TYPE_CHECKING:
@@ -47,8 +48,7 @@ def duplicate(model: "onnx.ModelProto", only: Collection[str] | None = None) -> 
             reader.input[:] = [copy.output[0] if x == n.output[0] else x for x in reader.input]
         sites.append(label)
     if sites:
-        del g.node[:]
-        g.node.extend(new_nodes)
+        set_nodes(g, new_nodes)
     return sites
 
 
@@ -57,7 +57,7 @@ def merge(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list
     reading the earlier node's output; not when its output is a graph output or read by a subgraph.
     Sites: the removed nodes."""
     g = model.graph
-    protected = {o.name for o in g.output} | names_used_in_subgraphs(g)
+    keep = protected(g)
     first: dict[bytes, str] = {}
     rename: dict[str, str] = {}
     sites, drop = [], set()
@@ -75,7 +75,7 @@ def merge(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list
             first[key] = n.output[0]
             continue
         label = node_label(n, i)
-        if n.output[0] in protected or not wanted(only, label):
+        if n.output[0] in keep or not wanted(only, label):
             continue
         rename[n.output[0]] = first[key]
         drop.add(i)
@@ -84,8 +84,7 @@ def merge(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list
         kept = [n for i, n in enumerate(g.node) if i not in drop]
         for n in kept:
             n.input[:] = [rename.get(x, x) for x in n.input]
-        del g.node[:]
-        g.node.extend(kept)
+        set_nodes(g, kept)
     return sites
 
 

@@ -86,3 +86,15 @@ def feeds(model):
     from passcheck.runtime import default_bindings, synthesize
 
     return [synthesize(model, b, seed_for("t", i)) for i, b in enumerate(default_bindings(model))]
+
+
+def run_planted(subject, pass_id: str, fn):
+    """The cells of ``subject`` under the Python pass ``fn`` registered as ``pass_id`` (unregistered after)."""
+    from passcheck.engine import evaluate
+    from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+
+    register_pass(FunctionAdapter(pass_id, fn))
+    try:
+        return [c for c in evaluate(subject, [pass_id]) if c.pass_id == pass_id]
+    finally:
+        unregister_pass(pass_id)

@@ -8,11 +8,9 @@ import onnx
 from onnx import numpy_helper
 
 from passcheck.cases.builders import tensor
-from passcheck.engine import evaluate
 from passcheck.mutations import REWRITES, mutation_subject, verify_equivalent
-from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
 
-from ._models import feeds, named
+from ._models import feeds, named, run_planted
 
 H = 4
 PARAMS = [tensor("scale", np.linspace(0.5, 1.5, H, dtype=np.float32)), tensor("bias", np.arange(H, dtype=np.float32)),
@@ -98,11 +96,6 @@ def test_planted_vector_only_fold_is_caught_only_by_the_parameter_rank_form():
     }""", opset=17, initializers=[tensor("b1", np.arange(H, dtype=np.float32)), tensor("b2", np.ones(H, np.float32))])
     subject, applied = mutation_subject(m, "bias-adds")
     assert "parameter-leading-ones" in applied and len(applied) >= 4
-    pid = "planted:bias-adds"
-    register_pass(FunctionAdapter(pid, planted_bias_adds_vector_only))
-    try:
-        cells = evaluate(subject, [pid])
-    finally:
-        unregister_pass(pid)
-    flagged = {(c.form, f.oracle, f.kind) for c in cells if c.pass_id == pid for f in c.findings}
+    cells = run_planted(subject, "planted:bias-adds", planted_bias_adds_vector_only)
+    flagged = {(c.form, f.oracle, f.kind) for c in cells for f in c.findings}
     assert flagged == {("parameter-leading-ones", "parity", "missed-optimization")}

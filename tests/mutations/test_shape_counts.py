@@ -7,11 +7,9 @@ import numpy as np
 import onnx
 import pytest
 
-from passcheck.engine import evaluate
 from passcheck.mutations import REWRITES, mutation_subject, verify_equivalent
-from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
 
-from ._models import feeds, named
+from ._models import feeds, named, run_planted
 
 COUNTS = """g (float[N, 3, 4] x) => (float[N, 3, 3] v, int64[N, 3, 3] ix, float[N, 3, 2] s, int64[3] rg, float[N, 3, 4] e) {
     k = Constant<value = int64[1] {3}>()
@@ -91,13 +89,8 @@ def test_planted_shape_derived_k_bug_is_caught_only_by_the_shape_count_forms():
     m = named(TOPK, opset=18)
     subject, applied = mutation_subject(m, "topk")
     assert {"shape-derived-count", "shape-derived-count-slice"} <= set(applied) and len(applied) >= 4
-    pid = "planted:topk-k"
-    register_pass(FunctionAdapter(pid, planted_topk_k_constant_only))
-    try:
-        cells = evaluate(subject, [pid])
-    finally:
-        unregister_pass(pid)
-    flagged = {c.form for c in cells if c.pass_id == pid and c.findings}
+    cells = run_planted(subject, "planted:topk-k", planted_topk_k_constant_only)
+    flagged = {c.form for c in cells if c.findings}
     assert flagged == {"shape-derived-count", "shape-derived-count-slice"}
 
 
