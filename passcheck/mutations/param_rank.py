@@ -2,7 +2,9 @@
 the op's output rank ([H] → [1, 1, H]) (issue 18.4). ONNX rule: multidirectional broadcasting
 (Broadcasting.md, since opset 7; Max/Min/Sum/Mean since opset 8) right-aligns shapes and a
 dim of 1 stretches, so leading 1s change neither the output shape nor its values; PRelu's
-unidirectional broadcast of ``slope`` to X allows the same while the rank stays <= X's rank."""
+unidirectional broadcast of ``slope`` to X allows the same while the rank stays <= X's rank;
+MatMul (MatMul-9+) broadcasts the batch dims in front of a weight's last two, so a 2-D weight
+may gain leading 1s up to the output rank."""
 
 from __future__ import annotations
 
@@ -21,10 +23,12 @@ BROADCASTING = frozenset({
     "GreaterOrEqual", "And", "Or", "Xor", "Mod", "BitShift", "PRelu",
 })
 MIN_OPSET = 8
+#: op → the input slots that may gain leading 1s (every slot when not listed).
+SLOTS = {"PRelu": (1,), "MatMul": (1,)}
 
 
 def leading_ones(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
-    """Each broadcasting node reading a non-input initializer of lower rank than its output gets a
+    """Each broadcasting node (or MatMul, for a weight of rank >= 2) reading a non-input initializer of lower rank than its output gets a
     copy of that initializer reshaped to the output rank (one copy per (initializer, rank));
     an initializer nothing reads any more is removed. Sites are the reading nodes."""
     import onnx
@@ -42,9 +46,10 @@ def leading_ones(model: "onnx.ModelProto", only: Collection[str] | None = None) 
     sites = []
     for i, n in enumerate(g.node):
         label = node_label(n, i)
-        if n.op_type not in BROADCASTING or not is_default_domain(n) or not wanted(only, label):
+        if (n.op_type not in BROADCASTING and n.op_type != "MatMul") or not is_default_domain(n) or not wanted(only, label):
             continue
-        slots = [s for s, x in enumerate(n.input) if x in params and (n.op_type != "PRelu" or s == 1)]
+        slots = [s for s, x in enumerate(n.input) if x in params and s in SLOTS.get(n.op_type, (s,))
+                 and (n.op_type != "MatMul" or len(params[x].dims) >= 2)]  # a 1-D MatMul operand is a vector, not a matrix
         if not slots:
             continue
         info = known(model) if info is None else info
@@ -79,5 +84,6 @@ def leading_ones(model: "onnx.ModelProto", only: Collection[str] | None = None) 
 
 
 REWRITES = (
-    Rewrite("parameter-leading-ones", "a parameter initializer of a broadcasting op → leading 1-dims up to the output rank ([H] → [1, 1, H]; opset >= 8)", leading_ones),
+    Rewrite("parameter-leading-ones", "a parameter initializer of a broadcasting op or a MatMul weight → leading 1-dims up to the output rank ([H] → [1, 1, H]; opset >= 8)",
+            leading_ones),
 )

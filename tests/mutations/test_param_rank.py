@@ -99,3 +99,15 @@ def test_planted_vector_only_fold_is_caught_only_by_the_parameter_rank_form():
     cells = run_planted(subject, "planted:bias-adds", planted_bias_adds_vector_only)
     flagged = {(c.form, f.oracle, f.kind) for c in cells for f in c.findings}
     assert flagged == {("parameter-leading-ones", "parity", "missed-optimization")}
+
+
+def test_matmul_weight_gains_a_batch_dim():
+    m = named("""g (float[2, N, 3] x, float[N, 3] x2) => (float[2, N, 4] y, float[N, 4] z, float[2, N] v) {
+        y = MatMul(x, w)
+        z = MatMul(x2, w)
+        v = MatMul(x, u)
+    }""", opset=13, initializers=[tensor("w", np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)), tensor("u", np.ones(3, np.float32))])
+    mutant, applied = REWRITES["parameter-leading-ones"].apply(m)
+    assert list(applied.nodes) == ["n0"]  # not the 2-D MatMul, not the 1-D (vector) operand
+    assert [list(t.dims) for t in mutant.graph.initializer if t.name == "w_rank3"] == [[1, 3, 4]]
+    verify_equivalent(m, mutant, feeds(m), "parameter-leading-ones")
