@@ -53,7 +53,7 @@ class _Builder:
     def __init__(self, model: "onnx.ModelProto", taken: set[str], base: str, spelling: str):
         self.model, self.taken, self.base, self.spelling, self.nodes = model, taken, base, spelling, []
 
-    def _node(self, op: str, inputs: list[str], **attrs) -> str:
+    def node(self, op: str, inputs: list[str], **attrs) -> str:
         import onnx
 
         out = fresh_name(self.taken, f"{self.base}_{op.lower()}")
@@ -67,17 +67,17 @@ class _Builder:
     def dim(self, x: str, i: int, rank: int, scalar: bool) -> str:
         """``x``'s dim ``i`` as an int64 scalar or [1] tensor."""
         if self.spelling == "gather":
-            return self._node("Gather", [self._node("Shape", [x]), self.const([i], scalar=scalar)], axis=0)
+            return self.node("Gather", [self.node("Shape", [x]), self.const([i], scalar=scalar)], axis=0)
         start = i - rank  # negative: counted from the back
         end = start + 1
         if opset(self.model) >= SHAPE_START_END:
-            one = self._node("Shape", [x], start=start, **({"end": end} if end != 0 else {}))
+            one = self.node("Shape", [x], start=start, **({"end": end} if end != 0 else {}))
         elif opset(self.model) >= SLICE_INPUTS:
             ends = [end] if end != 0 else [2**63 - 1]
-            one = self._node("Slice", [self._node("Shape", [x]), self.const([start]), self.const(ends), self.const([0])])
+            one = self.node("Slice", [self.node("Shape", [x]), self.const([start]), self.const(ends), self.const([0])])
         else:  # Slice-1: parameters as attributes
-            one = self._node("Slice", [self._node("Shape", [x])], starts=[start], ends=[end if end != 0 else 2**63 - 1], axes=[0])
-        return self._node("Reshape", [one, self.const([], scalar=False)]) if scalar else one
+            one = self.node("Slice", [self.node("Shape", [x])], starts=[start], ends=[end if end != 0 else 2**63 - 1], axes=[0])
+        return self.node("Reshape", [one, self.const([], scalar=False)]) if scalar else one
 
 
 def _expression(b: _Builder, values: list[int], scalar: bool, dims) -> str | None:
@@ -85,7 +85,7 @@ def _expression(b: _Builder, values: list[int], scalar: bool, dims) -> str | Non
     if not any(found):
         return None
     pieces = [b.dim(*f, scalar=scalar) if f else b.const([v]) for v, f in zip(values, found)]
-    return pieces[0] if len(pieces) == 1 else b._node("Concat", pieces, axis=0)
+    return pieces[0] if len(pieces) == 1 else b.node("Concat", pieces, axis=0)
 
 
 def _edit(model: "onnx.ModelProto", only: Collection[str] | None, spelling: str) -> list[str]:
