@@ -5,8 +5,8 @@ ops since version 18; before, an attribute. The same axes mean the same at both 
 (``noop_with_empty_axes`` defaults to 0: absent axes still reduce every axis). Every other op of
 the model must keep its schema across the move, or only gain element types (see
 :func:`passcheck.mutations._opsets.widened_only`); the stamp stays within what the IR version goes
-with. All ops of a family convert together (one opset), so ``only`` picks whether the rewrite
-applies, not which of its nodes change. Sites: main-graph node labels, subgraph nodes by output name."""
+with. All the nodes convert together (one opset stamp), so a selection ``only`` that does not
+name every one of them changes nothing. Sites: main-graph node labels, subgraph nodes by output name."""
 
 from __future__ import annotations
 
@@ -47,6 +47,11 @@ def _attr(n: "onnx.NodeProto", name: str):
     return next((a for a in n.attribute if a.name == name), None)
 
 
+def _covers(only: Collection[str] | None, labels: list[str]) -> bool:
+    """The nodes move together (one opset stamp): a selection must name every one of them."""
+    return only is None or set(labels) <= set(only)
+
+
 def _others_keep(model: "onnx.ModelProto", lo: int, hi: int) -> bool:
     ops = default_ops(model)
     if ops is None:
@@ -60,7 +65,7 @@ def to_input(model: "onnx.ModelProto", only: Collection[str] | None = None) -> l
     """Every ``axes`` attribute of these ops → a Constant int64 input, the stamp raised to 13 or 18."""
     v = opset(model)
     todo = [(g, n, label) for g, _, n, label in _family_nodes(model) if AXES_INPUT_SINCE[n.op_type] > v and _attr(n, "axes") is not None]
-    if not todo or (only is not None and not {label for _, _, label in todo} & set(only)):
+    if not todo or not _covers(only, [label for _, _, label in todo]):
         return []
     target = max(AXES_INPUT_SINCE[n.op_type] for _, n, _ in todo)
     if target > highest_opset(model.ir_version) or not _others_keep(model, v, target):
@@ -92,7 +97,7 @@ def to_attribute(model: "onnx.ModelProto", only: Collection[str] | None = None) 
     v = opset(model)
     family = list(_family_nodes(model))
     with_input = [(g, n, label) for g, _, n, label in family if AXES_INPUT_SINCE[n.op_type] <= v and len(n.input) > 1 and n.input[1]]
-    if not with_input or (only is not None and not {label for _, _, label in with_input} & set(only)):
+    if not with_input or not _covers(only, [label for _, _, label in with_input]):
         return []
     target = min(AXES_INPUT_SINCE[n.op_type] for _, n, _ in with_input) - 1
     if not _others_keep(model, target, v):

@@ -69,7 +69,8 @@ def test_computed_or_noop_axes_have_no_attribute_spelling():
     assert REWRITES["axes-as-attribute"].apply(noop) is None
 
 
-def test_only_picks_whether_not_which():
+def test_the_nodes_of_one_stamp_move_are_one_selection():
     m = named(LN17, opset=17)
-    assert REWRITES["axes-as-input"].edit(m, frozenset({"n2"})) == []
-    assert REWRITES["axes-as-input"].edit(m, frozenset({"n0"})) == ["n0", "n4"]  # one opset: both convert
+    assert REWRITES["axes-as-input"].edit(m, frozenset({"n0"})) == []  # n4 must move with it: nothing changes
+    assert m.opset_import[0].version == 17
+    assert REWRITES["axes-as-input"].edit(m, frozenset({"n0", "n4", "n2"})) == ["n0", "n4"]
