@@ -61,29 +61,39 @@ def _static(g: onnx.GraphProto) -> dict[str, np.ndarray]:
     return vals
 
 
+def _bypass(g: onnx.GraphProto, node: onnx.NodeProto, source: str) -> None:
+    for n in g.node:
+        n.input[:] = [source if x == node.output[0] else x for x in n.input]
+    g.node.remove(node)
+
+
 def planted_bias_adds_vector_only(model: onnx.ModelProto) -> onnx.ModelProto:
-    """Folds ``Add(Add(x, b1), b2)`` into ``Add(x, b1 + b2)``, but only when both biases are
-    vectors (the rank assumption a [1, 1, H] bias exposes): a fold missed on that form only.
-    Identity nodes inside the graph are removed first."""
+    """Folds ``Add(Add(x, b1), b2)`` (either operand order) into ``Add(x, b1 + b2)``, but only when
+    both biases are vectors (the rank assumption a [1, 1, H] bias exposes): a fold missed on that
+    form only. Cleans up first: Identity nodes, and an Unsqueeze of a constant feeding an Add
+    (implicit broadcasting does the same), are bypassed."""
     g = model.graph
     outputs = {o.name for o in g.output}
-    for ident in [n for n in g.node if n.op_type == "Identity" and n.output[0] not in outputs]:
-        for n in g.node:
-            n.input[:] = [ident.input[0] if x == ident.output[0] else x for x in n.input]
-        g.node.remove(ident)
     vals = _static(g)
+    adds = {x for n in g.node if n.op_type == "Add" for x in n.input}
+    for n in [n for n in g.node if n.output[0] not in outputs]:
+        if n.op_type == "Identity" or (n.op_type == "Unsqueeze" and n.input[0] in vals and n.output[0] in adds):
+            _bypass(g, n, n.input[0])
     producer = {n.output[0]: n for n in g.node}
     readers = [x for n in g.node for x in n.input]
     for outer in [n for n in g.node if n.op_type == "Add"]:
-        inner = producer.get(outer.input[0])
+        inner_name = next((x for x in outer.input if x not in vals), None)
+        inner = producer.get(inner_name)
         if inner is None or inner.op_type != "Add" or readers.count(inner.output[0]) != 1:
             continue
-        b1, b2 = vals.get(inner.input[1]), vals.get(outer.input[1])
-        if b1 is None or b2 is None or b1.ndim != 1 or b2.ndim != 1:
+        b2 = next((vals[x] for x in outer.input if x in vals), None)
+        x_in = next((x for x in inner.input if x not in vals), None)
+        b1 = next((vals[x] for x in inner.input if x in vals), None)
+        if b1 is None or b2 is None or x_in is None or b1.ndim != 1 or b2.ndim != 1:
             continue
         folded = numpy_helper.from_array((b1 + b2).astype(b1.dtype), outer.output[0] + "_folded_bias")
         g.initializer.append(folded)
-        outer.input[0], outer.input[1] = inner.input[0], folded.name
+        outer.input[:] = [x_in, folded.name]
         g.node.remove(inner)
         return model
     return model
