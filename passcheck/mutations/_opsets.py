@@ -1,38 +1,25 @@
-"""Which operator schemas a model's default-domain opset stamp selects, and whether moving the
-stamp changes any of them (onnx.defs: a node of op O under opset v follows the schema with the
-highest ``since_version`` <= v)."""
+"""Whether moving a model's default-domain opset stamp changes what any of its ops means, for the
+rewrites that move the stamp (schema equality itself: :mod:`passcheck.cases.opsets`; a node of op
+O under opset v follows the schema with the highest ``since_version`` <= v)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import is_default_domain, subgraphs
+from passcheck.cases.opsets import NEWEST_PORTABLE, ai_onnx_ops, schema_changes
 
 if TYPE_CHECKING:
     import onnx
 
 
 def default_ops(model: "onnx.ModelProto") -> set[str] | None:
-    """Default-domain op types in the model, subgraphs included; None when the model has
-    model-local functions (their own opset imports are not moved here)."""
-    if len(model.functions):
-        return None
-    ops: set[str] = set()
-
-    def walk(g: "onnx.GraphProto") -> None:
-        for n in g.node:
-            if is_default_domain(n):
-                ops.add(n.op_type)
-            for sg in subgraphs(n):
-                walk(sg)
-
-    walk(model.graph)
-    return ops
+    """ai.onnx op types of the model, subgraphs included; None when the model has model-local
+    functions (their own opset imports are not moved here)."""
+    return None if len(model.functions) else ai_onnx_ops(model.graph)
 
 
 def schema(op: str, version: int):
-    """The schema opset ``version`` selects for ``op``, or None when ``op`` does not exist there."""
+    """The schema opset ``version`` selects for ``op``, or None when ``op`` does not exist there (or is deprecated)."""
     import onnx
 
     try:
@@ -40,12 +27,6 @@ def schema(op: str, version: int):
     except onnx.defs.SchemaError:
         return None
     return None if s.deprecated else s
-
-
-def same_schema(op: str, a: int, b: int) -> bool:
-    """``op`` follows one schema at every opset from ``a`` to ``b`` (no version of it in between)."""
-    sa, sb = schema(op, a), schema(op, b)
-    return sa is not None and sb is not None and sa.since_version == sb.since_version
 
 
 def _signature(s) -> tuple:
@@ -73,18 +54,19 @@ def widened_only(op: str, a: int, b: int) -> bool:
     return True
 
 
-def stamp_can_move(ops: Iterable[str], a: int, b: int, *, widening: bool = False) -> bool:
-    """Every op keeps its schema between opsets ``a`` and ``b`` (or, with ``widening``, only gains types)."""
-    return all(same_schema(op, a, b) or (widening and widened_only(op, a, b)) for op in ops)
+def changed_ops(model: "onnx.ModelProto", a: int, b: int) -> set[str]:
+    """ai.onnx ops of ``model`` whose schema differs between opsets ``a`` and ``b`` (or missing at either)."""
+    return {change.split(":", 1)[0] for change in schema_changes(model, a, b)}
 
 
 def highest_opset(ir_version: int) -> int:
-    """The highest default-domain opset an IR version goes with (onnx.helper.VERSION_TABLE), capped
-    at the installed onnx's newest opset."""
+    """The highest default-domain opset a stamp may move up to: what the IR version goes with
+    (onnx.helper.VERSION_TABLE), the installed onnx's newest, and
+    :data:`~passcheck.cases.opsets.NEWEST_PORTABLE` (what every supported environment knows)."""
     import onnx
 
     rows = [row[2] for row in onnx.helper.VERSION_TABLE if row[1] <= ir_version]
-    return min(max(rows, default=1), onnx.defs.onnx_opset_version())
+    return min(max(rows, default=1), onnx.defs.onnx_opset_version(), NEWEST_PORTABLE)
 
 
 def set_default_opset(model: "onnx.ModelProto", version: int) -> None:

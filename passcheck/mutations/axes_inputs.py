@@ -17,7 +17,7 @@ from passcheck.mutations._base import (
     Rewrite, all_names, is_default_domain, node_label, opset, static_tensors, subgraphs,
 )
 from passcheck.mutations._graph_edit import int64_constant
-from passcheck.mutations._opsets import default_ops, highest_opset, schema, set_default_opset, stamp_can_move
+from passcheck.mutations._opsets import changed_ops, default_ops, highest_opset, schema, set_default_opset, widened_only
 
 if TYPE_CHECKING:
     import onnx
@@ -57,8 +57,8 @@ def _others_keep(model: "onnx.ModelProto", lo: int, hi: int) -> bool:
     if ops is None:
         return False
     moving = {op for op, since in AXES_INPUT_SINCE.items() if lo < since <= hi}
-    rest = ops - moving
-    return all(schema(op, lo) is not None and schema(op, hi) is not None for op in ops) and stamp_can_move(rest, lo, hi, widening=True)
+    return (all(schema(op, lo) is not None and schema(op, hi) is not None for op in ops)
+            and all(widened_only(op, lo, hi) for op in changed_ops(model, lo, hi) - moving))
 
 
 def to_input(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:

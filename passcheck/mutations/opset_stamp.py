@@ -2,8 +2,9 @@
 (issue 15). ONNX rule: a node follows the schema with the highest ``since_version`` not above the
 model's opset (Versioning.md), so when every op of the model has the same schema at two opsets,
 the model means the same at both. Down: the lowest such opset (the newest ``since_version``
-among the model's ops); up: the highest, capped by what the model's IR version goes with. Models
-with model-local functions are left alone. Site: ``opset_import``."""
+among the model's ops, not below 7); up: the highest, capped by what the model's IR version goes
+with and what every supported environment knows (:func:`passcheck.mutations._opsets.highest_opset`).
+Models with model-local functions are left alone. Site: ``opset_import``."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import Rewrite, opset
 from passcheck.mutations._only import wanted
-from passcheck.mutations._opsets import default_ops, highest_opset, same_schema, schema, set_default_opset
+from passcheck.mutations._opsets import changed_ops, default_ops, highest_opset, schema, set_default_opset
 
 if TYPE_CHECKING:
     import onnx
 
 SITE = "opset_import"
+#: Lowest opset a stamp moves down to (the floor of :func:`passcheck.cases.opsets.kept_opsets`).
+OLDEST = 7
 
 
 def _target(model: "onnx.ModelProto", up: bool) -> int | None:
@@ -27,10 +30,10 @@ def _target(model: "onnx.ModelProto", up: bool) -> int | None:
         return None
     if up:
         cap, t = highest_opset(model.ir_version), v
-        while t + 1 <= cap and all(same_schema(op, v, t + 1) for op in ops):
+        while t + 1 <= cap and not changed_ops(model, v, t + 1):
             t += 1
     else:
-        t = max(schema(op, v).since_version for op in ops)
+        t = max([OLDEST] + [schema(op, v).since_version for op in ops])
     return t if t != v else None
 
 
