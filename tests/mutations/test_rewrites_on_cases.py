@@ -1,6 +1,6 @@
 """The issue 15 / 18 rewrites on real models (the common form of library cases, and models the
-onnx wheel ships): each applies and the equivalence gate accepts the mutant on the feeds the run
-would use."""
+onnx wheel ships: PyTorch exports and light model-zoo nets): each applies and the equivalence
+gate accepts the mutant on the feeds the run would use."""
 
 from __future__ import annotations
 
@@ -14,42 +14,35 @@ from passcheck.mutations.subject import verified_mutants
 
 from ._models import feeds
 
-# (rewrite id, case id)
-ON_CASES = [
-    ("shape-derived-count", "shape/static-1-3-reshape"),
-    ("shape-derived-count", "broadcast/expand-ones"),
-    ("shape-derived-count-slice", "shape/dynamic-1-3-output"),
-    ("parameter-leading-ones", "broadcast/scalar-rank"),
-    ("parameter-leading-ones", "optional-input/conv-add"),
-    ("gemm-to-matmul-add", "optional-input/gemm-c"),
-    ("gemm-to-matmul-add", "attributes/gemm-defaults"),
-    ("matmul-add-to-gemm", "graph-structure/node-names"),
-]
-
-
-@pytest.mark.parametrize(("rid", "case_id"), ON_CASES, ids=[f"{r}-{c}" for r, c in ON_CASES])
-def test_rewrite_verified_on_case(rid, case_id):
-    model = registry().get(case_id).forms["common"].build()
-    found = verified_mutants(model, [rid], feeds(model), case_id)
-    assert list(found) == [rid] and found[rid][1].count >= 1
-
-
 WHEEL = Path(onnx.__file__).parent / "backend/test/data"
-# (rewrite id, a model the onnx wheel ships: exported by PyTorch, or a light model zoo net)
-ON_WHEEL = [
-    ("shape-derived-count", "pytorch-operator/test_operator_repeat/model.onnx"),
-    ("shape-derived-count-slice", "pytorch-operator/test_operator_repeat_dim_overflow/model.onnx"),
-    ("reshape-split", "pytorch-converted/test_PixelShuffle/model.onnx"),
-    ("float64-compute", "pytorch-converted/test_PixelShuffle/model.onnx"),
-    ("attribute-zero-no-field", "pytorch-operator/test_operator_reduced_mean/model.onnx"),
-    ("opset-stamp-down", "pytorch-converted/test_Conv1d/model.onnx"),
-    ("opset-stamp-up", "pytorch-converted/test_Conv1d/model.onnx"),
-    ("duplicate-shared-node", "light/light_inception_v1.onnx"),
+# (rewrite id, "case:<library case id>" or "wheel:<model path in the onnx wheel's test data>")
+ON_MODELS = [
+    ("shape-derived-count", "case:shape/static-1-3-reshape"),
+    ("shape-derived-count", "case:broadcast/expand-ones"),
+    ("shape-derived-count-slice", "case:shape/dynamic-1-3-output"),
+    ("parameter-leading-ones", "case:broadcast/scalar-rank"),
+    ("parameter-leading-ones", "case:optional-input/conv-add"),
+    ("gemm-to-matmul-add", "case:optional-input/gemm-c"),
+    ("gemm-to-matmul-add", "case:attributes/gemm-defaults"),
+    ("matmul-add-to-gemm", "case:graph-structure/node-names"),
+    ("shape-derived-count", "wheel:pytorch-operator/test_operator_repeat/model.onnx"),
+    ("shape-derived-count-slice", "wheel:pytorch-operator/test_operator_repeat_dim_overflow/model.onnx"),
+    ("reshape-split", "wheel:pytorch-converted/test_PixelShuffle/model.onnx"),
+    ("float64-compute", "wheel:pytorch-converted/test_PixelShuffle/model.onnx"),
+    ("attribute-zero-no-field", "wheel:pytorch-operator/test_operator_reduced_mean/model.onnx"),
+    ("opset-stamp-down", "wheel:pytorch-converted/test_Conv1d/model.onnx"),
+    ("opset-stamp-up", "wheel:pytorch-converted/test_Conv1d/model.onnx"),
+    ("duplicate-shared-node", "wheel:light/light_inception_v1.onnx"),
 ]
 
 
-@pytest.mark.parametrize(("rid", "path"), ON_WHEEL, ids=[f"{r}-{p.split('/')[-2 if p.endswith('model.onnx') else -1]}" for r, p in ON_WHEEL])
-def test_rewrite_verified_on_wheel_model(rid, path):
-    model = onnx.load(WHEEL / path)
-    found = verified_mutants(model, [rid], feeds(model), path)
+def _load(where: str) -> onnx.ModelProto:
+    kind, name = where.split(":", 1)
+    return registry().get(name).forms["common"].build() if kind == "case" else onnx.load(WHEEL / name)
+
+
+@pytest.mark.parametrize(("rid", "where"), ON_MODELS, ids=[f"{r}-{w}" for r, w in ON_MODELS])
+def test_rewrite_verified_on_a_real_model(rid, where):
+    model = _load(where)
+    found = verified_mutants(model, [rid], feeds(model), where)
     assert list(found) == [rid] and found[rid][1].count >= 1
