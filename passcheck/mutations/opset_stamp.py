@@ -34,7 +34,7 @@ def _target(model: "onnx.ModelProto", up: bool) -> int | None:
             t += 1
     else:
         t = max([OLDEST] + [schema(op, v).since_version for op in ops])
-    return t if t != v else None
+    return t if (t > v if up else t < v) else None
 
 
 def _move(model: "onnx.ModelProto", only: Collection[str] | None, up: bool) -> list[str]:

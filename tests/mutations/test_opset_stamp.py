@@ -53,3 +53,9 @@ def test_on_library_cases():
             got = REWRITES[rid].apply(m)
             if got:
                 verify_equivalent(m, got[0], feeds(m), rid)
+
+
+def test_a_stamp_below_7_is_not_moved_down():
+    m = named("""g (float[2, 3] x) => (float[2, 3] y) { y = Relu(x) }""", opset=7)
+    m.opset_import[0].version = 6  # Relu-6
+    assert REWRITES["opset-stamp-down"].apply(m) is None

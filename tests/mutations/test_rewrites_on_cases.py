@@ -30,7 +30,7 @@ ON_MODELS = [
     ("reshape-split", "wheel:pytorch-converted/test_PixelShuffle/model.onnx"),
     ("float64-compute", "wheel:pytorch-converted/test_PixelShuffle/model.onnx"),
     ("attribute-zero-no-field", "wheel:pytorch-operator/test_operator_reduced_mean/model.onnx"),
-    ("opset-stamp-down", "wheel:pytorch-converted/test_Conv1d/model.onnx"),
+    ("opset-stamp-down", "wheel:simple/test_sequence_model1/model.onnx"),
     ("opset-stamp-up", "wheel:pytorch-converted/test_Conv1d/model.onnx"),
     ("duplicate-shared-node", "wheel:light/light_inception_v1.onnx"),
 ]
