@@ -181,19 +181,11 @@ def labels(graph: "onnx.GraphProto", indices: Iterable[int]) -> list[str]:
 
 def value_shapes(model: "onnx.ModelProto") -> dict[str, tuple[int | None, ...]]:
     """Main-graph tensor value → its shape as onnx shape inference sees it (a dim is its
-    dim_value, or None when symbolic or unknown); values of unknown rank are left out, and so is
-    everything when inference fails."""
-    import onnx
+    dim_value, or None when symbolic or unknown); values of unknown rank are left out (see
+    :func:`passcheck.mutations._shapes.known`)."""
+    from passcheck.mutations._shapes import known
 
-    try:
-        g = onnx.shape_inference.infer_shapes(model).graph
-    except Exception:  # noqa: BLE001 - nothing known: rewrites that need shapes apply nowhere
-        return {}
-    shapes: dict[str, tuple[int | None, ...]] = {t.name: tuple(t.dims) for t in g.initializer}
-    for v in list(g.input) + list(g.value_info) + list(g.output):
-        if v.type.HasField("tensor_type") and v.type.tensor_type.HasField("shape"):
-            shapes[v.name] = tuple(d.dim_value if d.HasField("dim_value") else None for d in v.type.tensor_type.shape.dim)
-    return shapes
+    return {name: tuple(d if isinstance(d, int) else None for d in k.dims) for name, k in known(model).items() if k.dims is not None}
 
 
 def drop_unused(graph: "onnx.GraphProto", names: Iterable[str], initializers: bool = True) -> None:

@@ -12,6 +12,7 @@ from passcheck.mutations._base import (
     Rewrite, all_names, chosen, consumers, drop_unused, fresh_name, is_default_domain, names_used_in_subgraphs, node_label,
     opset, static_axes, static_tensors, value_shapes,
 )
+from passcheck.mutations._graph_edit import int64_constant
 
 if TYPE_CHECKING:
     import onnx
@@ -42,20 +43,17 @@ def _unsqueeze(model: "onnx.ModelProto", taken: set[str], x: str, axes: list[int
     out = fresh_name(taken, f"{x}_unsqueezed")
     if opset(model) < AXES_INPUT_OPSET:
         return [onnx.helper.make_node("Unsqueeze", [x], [out], name=fresh_name(taken, f"{base}_unsqueeze"), axes=axes)]
-    const = fresh_name(taken, f"{out}_axes")
-    return [onnx.helper.make_node("Constant", [], [const], name=fresh_name(taken, f"{const}_node"),
-                                  value=onnx.helper.make_tensor("", onnx.TensorProto.INT64, [len(axes)], axes)),
-            onnx.helper.make_node("Unsqueeze", [x, const], [out], name=fresh_name(taken, f"{base}_unsqueeze"))]
+    const = int64_constant(taken, f"{out}_axes", axes)
+    return [const, onnx.helper.make_node("Unsqueeze", [x, const.output[0]], [out], name=fresh_name(taken, f"{base}_unsqueeze"))]
 
 
 def _expand(taken: set[str], x: str, shape: tuple[int, ...], base: str) -> list["onnx.NodeProto"]:
     """Nodes computing Expand(x, shape) into a fresh value (the last node's output)."""
     import onnx
 
-    out, const = fresh_name(taken, f"{x}_expanded"), fresh_name(taken, f"{x}_expanded_shape")
-    return [onnx.helper.make_node("Constant", [], [const], name=fresh_name(taken, f"{const}_node"),
-                                  value=onnx.helper.make_tensor("", onnx.TensorProto.INT64, [len(shape)], list(shape))),
-            onnx.helper.make_node("Expand", [x, const], [out], name=fresh_name(taken, f"{base}_expand"))]
+    out = fresh_name(taken, f"{x}_expanded")
+    const = int64_constant(taken, f"{x}_expanded_shape", shape)
+    return [const, onnx.helper.make_node("Expand", [x, const.output[0]], [out], name=fresh_name(taken, f"{base}_expand"))]
 
 
 def explicit(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:

@@ -11,6 +11,7 @@ from passcheck.mutations._base import (
     Rewrite, all_names, chosen, consumers, drop_unused, fresh_name, is_default_domain, names_used_in_subgraphs, node_label,
     opset, static_axes, static_tensors, value_shapes,
 )
+from passcheck.mutations._graph_edit import int64_constant
 
 if TYPE_CHECKING:
     import onnx
@@ -61,9 +62,8 @@ def to_unsqueeze(model: "onnx.ModelProto", only: frozenset[str] | None = None) -
             axes_in = n.input[1] if len(n.input) > 1 and n.input[1] else None
             made = []
             if axes_in is None:
-                axes_in = fresh_name(taken, f"{base}_axes")
-                made.append(onnx.helper.make_node("Constant", [], [axes_in], name=fresh_name(taken, f"{axes_in}_node"),
-                                                  value=onnx.helper.make_tensor("", onnx.TensorProto.INT64, [len(axes)], axes)))
+                made.append(int64_constant(taken, f"{base}_axes", axes))
+                axes_in = made[-1].output[0]
             after[i] = [*made, onnx.helper.make_node("Unsqueeze", [n.output[0], axes_in], [out], name=fresh_name(taken, f"{base}_unsqueeze"))]
         sites.append(node_label(n, i))
     if sites:

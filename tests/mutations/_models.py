@@ -116,3 +116,22 @@ SAME_RANK = lambda: named("""g (float[2, 3] x, float[1, 3] s, float[2, 3] t) => 
     a = Mul(x, s)
     y = Add(a, t)
 }""", opset=13)
+
+def feeds(model):
+    """The synthesized feeds of each default binding (as the engine makes them)."""
+    from passcheck.engine import seed_for
+    from passcheck.runtime import default_bindings, synthesize
+
+    return [synthesize(model, b, seed_for("t", i)) for i, b in enumerate(default_bindings(model))]
+
+
+def run_planted(subject, pass_id: str, fn):
+    """The cells of ``subject`` under the Python pass ``fn`` registered as ``pass_id`` (unregistered after)."""
+    from passcheck.engine import evaluate
+    from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+
+    register_pass(FunctionAdapter(pass_id, fn))
+    try:
+        return [c for c in evaluate(subject, [pass_id]) if c.pass_id == pass_id]
+    finally:
+        unregister_pass(pass_id)
