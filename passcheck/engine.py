@@ -17,12 +17,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from passcheck import oracles
 from passcheck.errors import PasscheckError
 from passcheck.modelio import model_hash
-from passcheck.oracles import FormRun, op_counts
+from passcheck.oracles import FormRun, annotations, op_counts, registry
+from passcheck.oracles._contract import INPUT as INPUT_CELLS
+from passcheck.oracles._contract import PASS, Cells
 from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass
-from passcheck.records import CellResult, Finding, brief
+from passcheck.records import CellResult, brief
 from passcheck.runtime import run_ort, synthesize
 
 if TYPE_CHECKING:
@@ -83,10 +84,7 @@ def values_to_observe(model: "onnx.ModelProto") -> list[str]:
     """Main-graph values the oracles read: every annotated value (annotations) and every value
     derived from shapes only (folding). Other intermediates are not exposed: exposing them all
     would keep every activation alive."""
-    from passcheck.oracles.folding import values_to_observe as shape_values
-    from passcheck.oracles.shape_annotations import annotations
-
-    return list(dict.fromkeys([name for name, _t, _r in annotations(model)] + shape_values(model)))
+    return list(dict.fromkeys(name for names in registry.observes(model).values() for name in names))
 
 
 def observed_run(model: "onnx.ModelProto", feeds: Mapping[str, Any], runner: Callable | None = None):
@@ -244,13 +242,7 @@ def evaluate(
             runs.append(FormRun(subject.id, form, adapter.id, model, outcome, feeds, baselines[form], out_runs,
                                 folds_constants=adapter.folds_constants, optimizes=adapter.optimizes, env=env, rtol=subject.rtol, atol=subject.atol,
                                 unknown_dim_param=subject.unknown_dim_param))
-        findings: dict[str, list[Finding]] = {r.form: [] for r in runs}
-        for r in runs:
-            for oracle in oracles.PER_FORM:
-                findings[r.form] += oracle.check(r)
-            findings[r.form] += oracles.expectations.check(r, subject.expect)
-        for f in oracles.acceptance.check(runs) + oracles.parity.check(runs, subject.parity):
-            findings[f.form].append(f)
+        findings, unchecked = registry.judge(Cells(runs, PASS, subject.expect, subject.parity, _feeds_given(subject)))
         for r in runs:
             if r.form not in todo:
                 continue
@@ -262,8 +254,7 @@ def evaluate(
                 versions=r.outcome.versions, model_sha256=hashes[r.form], nodes_before=len(r.model.graph.node),
                 nodes_after=len(out.graph.node) if out is not None else None,
                 ops_after=dict(sorted(op_counts(out).items())) if out is not None else {},
-                findings=findings[r.form], coverage=oracles.annotations.coverage(r),
-                unchecked={**oracles.numeric.unchecked(r), **oracles.annotations.unchecked(r)},
+                findings=findings[r.form], coverage=annotations.coverage(r), unchecked=unchecked[r.form],
             ))
     return results
 
@@ -277,33 +268,23 @@ def _precondition(adapter: PassAdapter, model: "onnx.ModelProto") -> str | PassO
         return PassOutcome(adapter.id, "crashed", error=f"{adapter.id} precondition raised {type(exc).__name__}: {exc}", versions=adapter.versions())
 
 
+def _feeds_given(subject: Subject) -> bool:
+    return bool(subject.feed_sets or subject.feeds)
+
+
 def _input_cells(subject: Subject, feeds, baselines, hashes, env: str) -> list[CellResult]:
-    """Judge the forms themselves: checker, runnable, own annotations, same numbers as common."""
-    names = list(subject.forms)
-    common = baselines[names[0]]
+    """Judge the forms themselves (pseudo-pass ``input``) with every oracle of input cells."""
+    runs = [FormRun(subject.id, form, INPUT, model, PassOutcome(INPUT, "unchanged", model=model), feeds, baselines[form], baselines[form],
+                    env=env, rtol=subject.rtol, atol=subject.atol, unknown_dim_param=subject.unknown_dim_param)
+            for form, model in subject.forms.items()]
+    findings, unchecked = registry.judge(Cells(runs, INPUT_CELLS, subject.expect, subject.parity, _feeds_given(subject)))
     cells = []
-    for form, model in subject.forms.items():
-        outcome = PassOutcome(INPUT, "unchanged", model=model)
-        run = FormRun(subject.id, form, INPUT, model, outcome, feeds, baselines[form], baselines[form], env=env, rtol=subject.rtol, atol=subject.atol,
-                      unknown_dim_param=subject.unknown_dim_param)
-        unchecked = oracles.annotations.unchecked(run)
-        found = oracles.validity.check(run) + oracles.annotations.check(run)
-        errors = [r.error for r in baselines[form] if r.error]
-        if errors:
-            hint = "" if subject.feed_sets or subject.feeds else " (on synthesized feeds: if an input carries shapes, indices or sizes, give real ones with --feeds)"
-            if form != names[0] and not any(r.error for r in common):
-                hint = f" (form {names[0]!r} runs on the same feeds)"
-            found.append(run.finding("rejected", "runtime", f"onnxruntime cannot run this form{hint}: {brief(errors[0])}", error=errors[0]))
-        elif form != names[0]:
-            cross = dataclasses.replace(run, baseline=common)
-            unchecked.update(oracles.numeric.unchecked(cross, against=f"form {names[0]!r}"))
-            for f in oracles.numeric.check(cross):
-                f.message = f"differs from form {names[0]!r}: {f.message}"
-                found.append(f)
-        for f in found:
+    for run in runs:
+        model = run.model
+        for f in findings[run.form]:
             f.repro = subject.repro.format(**{"pass": INPUT})
-        cells.append(CellResult(subject.id, form, INPUT, "unchanged", env=env, model_sha256=hashes[form],
+        cells.append(CellResult(subject.id, run.form, INPUT, "unchanged", env=env, model_sha256=hashes[run.form],
                                 nodes_before=len(model.graph.node), nodes_after=len(model.graph.node),
-                                ops_after=dict(sorted(op_counts(model).items())), findings=found,
-                                coverage=oracles.annotations.coverage(run), unchecked=unchecked))
+                                ops_after=dict(sorted(op_counts(model).items())), findings=findings[run.form],
+                                coverage=annotations.coverage(run), unchecked=unchecked[run.form]))
     return cells

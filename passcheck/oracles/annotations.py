@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from passcheck.oracles import shape_annotations
 from passcheck.oracles._context import FormRun
+from passcheck.oracles._contract import INPUT, PASS, BaseOracle, Cells
+from passcheck.runtime.plan import annotations
 from passcheck.records import Finding
 
 NAME = "annotations"
@@ -88,3 +90,22 @@ def holds(run: FormRun, key: str) -> bool:
                     or any(o.value == key for o in v.occurrences):
                 return False
     return True
+
+
+class Annotations(BaseOracle):
+    """``annotation-violated`` on pass outputs and on the forms themselves (seed 000)."""
+
+    id = NAME
+    kinds = frozenset({PASS, INPUT})
+
+    def observes(self, model) -> list[str]:
+        return [name for name, _t, _r in annotations(model)]
+
+    def check(self, run: FormRun, cells: Cells) -> list[Finding]:
+        return check(run)
+
+    def unchecked_run(self, run: FormRun, cells: Cells) -> dict[str, str]:
+        return unchecked(run)
+
+
+ORACLE = Annotations()

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from passcheck.errors import PasscheckError
-from passcheck.oracles.shape_annotations import AnnotationPlan, Observed, node_label
+from passcheck.runtime.plan import AnnotationPlan, Observed, node_label
 from passcheck.runtime.session import observation_copy, session_options
 
 if TYPE_CHECKING:
@@ -312,7 +312,7 @@ def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "a
         (observed, unobservable): observation key → value (see
         :func:`passcheck.oracles.shape_annotations.check`; tensors from ``ort`` are
         :class:`TensorMeta`), and key → why it could not be observed. With ``ort``, ``observed``
-        is an :class:`~passcheck.oracles.shape_annotations.Observed` carrying the model's
+        is an :class:`~passcheck.runtime.plan.Observed` carrying the model's
         annotation plan, so ``check`` on the same model object does not read it again.
 
     Raises:

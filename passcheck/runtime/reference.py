@@ -4,9 +4,9 @@ Works on every pinned onnx (1.18 … 1.23): the evaluator is subclassed so that 
 main graph, of an If/Loop/Scan body, or of a model-local function records what it computed
 (``intermediate=True``). Nested evaluators are created through ``run_params['evaluator_cls']``
 (``self.__class__``), so they are recorders too. Each nested graph is matched to its scope
-(:func:`passcheck.oracles.shape_annotations.graph_scopes`) by its serialized bytes; two
+(:func:`passcheck.runtime.plan.graph_scopes`) by its serialized bytes; two
 byte-identical subgraphs are attributed to the first. A value inside a subgraph or function is
-recorded once per iteration or call, as :class:`~passcheck.oracles.shape_annotations.Repeated`.
+recorded once per iteration or call, as :class:`~passcheck.runtime.plan.Repeated`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from passcheck.oracles.shape_annotations import Repeated, graph_scopes, scope_key
+from passcheck.runtime.plan import Repeated, graph_scopes, scope_key
 
 if TYPE_CHECKING:
     import onnx

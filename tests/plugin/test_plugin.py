@@ -129,7 +129,7 @@ def test_unknown_marker_argument_is_rejected_with_the_allowed_names(pytester):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    ('oracles=["speed"]', "unknown oracle 'speed'; allowed: validity, acceptance, numeric, annotations, folding, parity, expectations"),
+    ('oracles=["speed"]', "unknown oracle 'speed'; allowed: validity, numeric, annotations, folding, expectations, acceptance, parity, runtime, agreement"),
     ('cases=["no-such/*"]', "no-such/*"),
 ])
 def test_bad_marker_values_are_collection_errors(pytester, args, message):
