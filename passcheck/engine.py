@@ -24,7 +24,9 @@ from passcheck.oracles._contract import INPUT as INPUT_CELLS
 from passcheck.oracles._contract import PASS, Cells
 from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass
 from passcheck.records import CellResult, brief
-from passcheck.runtime import run_ort, synthesize
+from passcheck.runtime import synthesize
+from passcheck.runtime.observe import observe_run
+from passcheck.runtime.plan import ObservationPlan
 
 if TYPE_CHECKING:
     import onnx
@@ -80,25 +82,21 @@ class Subject:
         )
 
 
+def plan_for(model: "onnx.ModelProto") -> ObservationPlan:
+    """What the registered oracles ask to observe in each run of ``model`` (main-graph values the
+    annotations and folding oracles read; other intermediates are not exposed: exposing them all
+    would keep every activation alive)."""
+    return ObservationPlan.of(registry.observes(model))
+
+
 def values_to_observe(model: "onnx.ModelProto") -> list[str]:
-    """Main-graph values the oracles read: every annotated value (annotations) and every value
-    derived from shapes only (folding). Other intermediates are not exposed: exposing them all
-    would keep every activation alive."""
-    return list(dict.fromkeys(name for names in registry.observes(model).values() for name in names))
+    """Main-graph values the oracles read (see :func:`plan_for`)."""
+    return plan_for(model).main
 
 
-def observed_run(model: "onnx.ModelProto", feeds: Mapping[str, Any], runner: Callable | None = None):
-    """Run ``model`` with the values the oracles read observed; if exposing intermediates is what makes
-    the run fail (onnxruntime refuses some values as graph outputs, e.g. a sparse Constant),
-    run it again observing only the graph outputs, so passcheck's probing never turns into a
-    finding against the model."""
-    runner = runner or (lambda m, f, expose=(): run_ort(m, f, expose=expose))
-    r = runner(model, feeds, expose=values_to_observe(model))
-    if r.error:
-        plain = runner(model, feeds)
-        if not plain.error:
-            return plain
-    return r
+def observed_run(model: "onnx.ModelProto", feeds: Mapping[str, Any], runner: Callable | None = None, plan: ObservationPlan | None = None):
+    """One run of ``model`` observing what the oracles ask for (:func:`passcheck.runtime.observe.observe_run`)."""
+    return observe_run(model, feeds, plan or plan_for(model), runner)
 
 
 class _OnnxCannotBuild(Exception):
@@ -217,7 +215,7 @@ def evaluate(
     ] if subject.feeds else feeds_for(first, subject.id, subject.bindings)
     # Model runs go through the executor's worker when it has one (a crash costs one run).
     runner = getattr(executor, "run_model", None)
-    baselines = {name: [observed_run(m, f, runner) for f in feeds] for name, m in subject.forms.items()}
+    baselines = {name: _observed_runs(m, feeds, runner) for name, m in subject.forms.items()}
     hashes = {name: model_hash(m) for name, m in subject.forms.items()}
     if check_input and not (skip_cells and all(skip_cells(INPUT, f) for f in subject.forms)):
         for cell in _input_cells(subject, feeds, baselines, hashes, env):
@@ -238,7 +236,7 @@ def evaluate(
             else:
                 with tempfile.TemporaryDirectory(prefix="passcheck-") as tmp:
                     outcome = executor(adapter, model, Path(tmp))
-            out_runs = [observed_run(outcome.model, f, runner) for f in feeds] if outcome.ok else []
+            out_runs = _observed_runs(outcome.model, feeds, runner) if outcome.ok else []
             runs.append(FormRun(subject.id, form, adapter.id, model, outcome, feeds, baselines[form], out_runs,
                                 folds_constants=adapter.folds_constants, optimizes=adapter.optimizes, env=env, rtol=subject.rtol, atol=subject.atol,
                                 unknown_dim_param=subject.unknown_dim_param))
@@ -257,6 +255,11 @@ def evaluate(
                 findings=findings[r.form], coverage=annotations.coverage(r), unchecked=unchecked[r.form],
             ))
     return results
+
+
+def _observed_runs(model: "onnx.ModelProto", feeds: Sequence[Mapping[str, Any]], runner: Callable | None) -> list:
+    plan = plan_for(model)
+    return [observe_run(model, f, plan, runner) for f in feeds]
 
 
 def _precondition(adapter: PassAdapter, model: "onnx.ModelProto") -> str | PassOutcome | None:

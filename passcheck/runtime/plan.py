@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -191,3 +191,31 @@ def annotations(model: "onnx.ModelProto") -> list[tuple[str, "onnx.TypeProto", s
     return [(a.name, a.type, a.role) for a in annotated_values(model) if not a.scope]
 
 
+
+
+@dataclasses.dataclass(frozen=True)
+class ObservationPlan:
+    """What the oracles asked to observe in every run of one model.
+
+    Attributes:
+        requests: asker (an oracle id) → observation keys whose values it reads: a main-graph
+            value name (exposed as an extra graph output of the run) or ``scope::name`` for a
+            value inside a subgraph or model-local function (read from a reference-evaluator run
+            on the same feeds). Graph outputs and inputs are always observed.
+    """
+
+    requests: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+
+    @classmethod
+    def of(cls, requests: Mapping[str, Iterable[str]]) -> "ObservationPlan":
+        return cls({k: tuple(v) for k, v in requests.items()})
+
+    @property
+    def main(self) -> list[str]:
+        """Main-graph values to expose, each once, in request order."""
+        return list(dict.fromkeys(k for keys in self.requests.values() for k in keys if "::" not in k))
+
+    @property
+    def scoped(self) -> frozenset[str]:
+        """Subgraph and function values asked for (``scope::name``)."""
+        return frozenset(k for keys in self.requests.values() for k in keys if "::" in k)
