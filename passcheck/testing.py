@@ -160,16 +160,16 @@ def run_pass(pass_: PassLike, case: "Case | str", *, id: str | None = None, env:
     """
     from passcheck._versions import tool_version
     from passcheck.api import require_available
-    from passcheck.engine import Subject, evaluate
-    from passcheck.passes.isolation import executor_for
+    from passcheck.engine import Subject
+    from passcheck.session import Session
 
     case = resolve_case(case)
     adapter = as_adapter(pass_, id)
-    with registered(adapter) as pid, executor_for(executor, isolation=isolation, timeout=timeout) as ex:
+    with registered(adapter) as pid, Session(env=env, executor=executor, isolation=isolation, timeout=timeout) as s:
         require_available([pid])
         subject = Subject.from_case(case, tool_version("onnx"))
         subject.unknown_dim_param = unknown_dim_param
-        cells = evaluate(subject, [pid], env=env, executor=ex, check_input=False)
+        cells = s.evaluate(subject, [pid], check_input=False)
     repro = _python_repro(pass_, case.id)
     if repro:
         for f in (f for c in cells for f in c.findings):
