@@ -6,7 +6,7 @@ from passcheck.cli._common import add_output_args, add_pass_args, add_unknown_di
 from passcheck.cli._output import add_reliability_args
 
 #: ``--max-sites`` default: single-site forms tried per rewrite.
-DEFAULT_MAX_SITES = 2
+DEFAULT_MAX_SITES = 1
 
 
 def add_parser(sub) -> None:
