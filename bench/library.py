@@ -5,8 +5,8 @@ an isolated worker) and prints cells/s and the time per cell split into:
 
 - pass: the executor running one pass (worker round trip included);
 - model runs: the executor's model runs (baselines of each form and runs of every pass output);
-- oracles: every oracle function the engine calls (judging, coverage, unchecked lists, the pass
-  contract check), the reference evaluator they start included;
+- oracles: ``oracles.registry.judge`` (every registered oracle on a group of cells, the
+  reference evaluator they start included) and the annotation coverage of each record;
 - other: the rest (building forms, feeds, hashing, records).
 
 The split is measured by wrapping those functions with timers in this process, so the four
@@ -21,15 +21,13 @@ from __future__ import annotations
 import argparse
 import collections
 import functools
-import importlib
-import pkgutil
 import time
 
 import onnx
 import onnxruntime as ort
 
-from passcheck import api, oracles
-from passcheck.passes import contract
+from passcheck import api
+from passcheck.oracles import annotations, registry
 from passcheck.passes.isolation import IsolatedExecutor
 
 SPENT: collections.Counter = collections.Counter()
@@ -61,11 +59,8 @@ def _timed(part: str, fn, key=None):
 def instrument() -> None:
     IsolatedExecutor.__call__ = _timed("pass", IsolatedExecutor.__call__, key=lambda self, adapter, *a: adapter.id)
     IsolatedExecutor.run_model = _timed("model runs", IsolatedExecutor.run_model)
-    modules = [importlib.import_module(f"passcheck.oracles.{m.name}") for m in pkgutil.iter_modules(oracles.__path__)] + [contract]
-    for mod in modules:
-        for name in ("check", "coverage", "unchecked"):
-            if callable(getattr(mod, name, None)):
-                setattr(mod, name, _timed("oracles", getattr(mod, name)))
+    registry.judge = _timed("oracles", registry.judge)  # every oracle of a group of cells
+    annotations.coverage = _timed("oracles", annotations.coverage)  # read by each cell record
 
 
 def main() -> None:

@@ -17,7 +17,8 @@ Catalogue:
 
 Each adapter declares :class:`Capabilities` (optimizing, folding, feeds, opset range, extra
 install); :meth:`PassAdapter.why_not` is the one precondition check, and :meth:`PassAdapter.run`
-records a pass that changes the model it was given (:mod:`.contract`).
+records a pass that changes the model it was given (judged by
+:mod:`passcheck.oracles.pass_contract`).
 
 The tools under test are imported only inside these adapters.
 """
