@@ -29,7 +29,8 @@ def check(run: FormRun) -> list[Finding]:
 class PassContract(BaseOracle):
     """``input-mutated``: the pass returned a new model and changed the one it was given too."""
 
-    id = NAME
+    id = "pass_contract"
+    reports_as = NAME
 
     def check(self, run: FormRun, cells: Cells) -> list[Finding]:
         return check(run)
