@@ -51,8 +51,9 @@ class Setting:
 
 @dataclasses.dataclass
 class Outcome:
-    """``status``: ``done`` (the pair ran), ``refused`` (the gate refused the rewritten form, or the
-    base does not run); ``findings``: the ones the rewrite is to blame for."""
+    """``status``: ``done`` (the pair ran), ``refused`` (the gate refused the rewritten form: a
+    rewrite's problem), ``base-fails`` (the base does not run on its feeds: nothing to compare
+    with); ``findings``: the ones the rewrite is to blame for."""
 
     status: str
     findings: list[Finding] = dataclasses.field(default_factory=list)
@@ -65,14 +66,16 @@ def probe(setting: Setting, base: "onnx.ModelProto", form: str, mutant: "onnx.Mo
     ``executor``: an :class:`~passcheck.passes.isolation.IsolatedExecutor` (passes and model runs).
     """
     from passcheck.engine import Subject, evaluate
-    from passcheck.errors import PasscheckError
+    from passcheck.errors import PasscheckError, PasscheckInternalError
     from passcheck.mutations.equivalence import verify_equivalent
 
     runner = getattr(executor, "run_model", None)
     try:
         verify_equivalent(base, mutant, setting.feed_list(base), form, runner)
-    except PasscheckError as exc:  # PasscheckInternalError included: a rewrite bug, never a finding
+    except PasscheckInternalError as exc:  # a rewrite bug, never a finding
         return Outcome("refused", reason=str(exc))
+    except PasscheckError as exc:
+        return Outcome("base-fails", reason=str(exc))
     subject = Subject(id=setting.subject_id, forms={COMMON: base, form: mutant}, bindings=setting.bindings, feeds=setting.feeds,
                       rtol=setting.rtol, atol=setting.atol)
     try:

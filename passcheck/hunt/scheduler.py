@@ -29,6 +29,7 @@ class Scheduler:
         self.by_id = {b.id: b for b in self.bases}
         self.tried: set[Triple] = set()
         self.done: set[str] = set()
+        self.dead: set[str] = set()  # bases that do not run on their feeds: no item of theirs can be judged
 
     def triples(self, item: Item) -> set[Triple]:
         """The (op type, rewrite kind, pass) triples ``item`` covers: the ops at its site, or every op of its base."""
@@ -38,9 +39,12 @@ class Scheduler:
         kind = hforms.kind(item.form)
         return {(op, kind, item.pass_id) for op in (ops or set(base.ops()))}
 
-    def mark(self, item: Item, triples: Iterable[Triple] | None = None) -> None:
-        """Record ``item`` as tried (its triples recomputed unless given, e.g. from a saved state)."""
+    def mark(self, item: Item, triples: Iterable[Triple] | None = None, base_fails: bool = False) -> None:
+        """Record ``item`` as tried (its triples recomputed unless given, e.g. from a saved state);
+        ``base_fails``: its base does not run, so no other item of that base is picked."""
         self.done.add(item.key)
+        if base_fails:
+            self.dead.add(item.base)
         self.tried.update(tuple(t) for t in (triples if triples is not None else self.triples(item)))
 
     def next(self, step: int) -> Item | None:
@@ -55,6 +59,8 @@ class Scheduler:
     def _best(self, bases: Sequence[Base], rng: random.Random) -> Item | None:
         best, best_score = None, None
         for base in bases:
+            if base.id in self.dead:
+                continue
             for form in base.forms(self.seed):
                 depth = len({r for r, _ in hforms.parts(form)})
                 for p in self.passes:

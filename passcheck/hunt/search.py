@@ -55,7 +55,7 @@ def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, 
     """
     scheduler = Scheduler(bases, passes, seed)
     for rec in store.items:
-        scheduler.mark(Item(rec["base"], rec["form"], rec["pass"]), rec["triples"])
+        scheduler.mark(Item(rec["base"], rec["form"], rec["pass"]), rec["triples"], rec["status"] == "base-fails")
     end = time.monotonic() + budget.seconds if budget.seconds is not None else None
     ran = 0
     while True:
@@ -69,7 +69,7 @@ def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, 
         rec = _run(store, scheduler.by_id[item.base], item, executor, end, cases_from)
         rec["triples"] = sorted(scheduler.triples(item))
         store.items.append(rec)
-        scheduler.mark(item, rec["triples"])
+        scheduler.mark(item, rec["triples"], rec["status"] == "base-fails")
         store.save()
         ran += 1
         if on_item:

@@ -23,7 +23,7 @@ class Store:
 
     Attributes:
         items: one dict per item tried, in order: ``base``, ``form``, ``pass``, ``status``
-            (``done`` / ``refused`` / ``not-applicable``), ``seconds``, ``triples``, ``signatures``.
+            (``done`` / ``refused`` / ``base-fails`` / ``not-applicable``, see :class:`~passcheck.hunt.probe.Outcome`), ``seconds``, ``triples``, ``signatures``.
         signatures: signature key → its record (signature, hits, shrunk sizes, case module, repro).
         coarse: key of a raw finding → the signature key its shrunk pair got (no second shrink).
     """

@@ -1,0 +1,117 @@
+"""Units of passcheck.hunt: budgets, form ids, the scheduler's determinism, and site shrinking
+with a rewrite that follows the site contract (Rewrite.sites / apply(model, sites))."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from passcheck.hunt import forms as hforms
+from passcheck.hunt.budget import Budget
+from passcheck.mutations._base import Applied, node_label
+from passcheck.mutations.registry import REWRITES
+
+PLANTED = Path(__file__).with_name("planted_hunt.py")
+
+
+@pytest.mark.parametrize("text,expected", [("10m", Budget(seconds=600.0)), ("90", Budget(seconds=90.0)), ("1.5h", Budget(seconds=5400.0)),
+                                           ("40items", Budget(items=40)), ("1item", Budget(items=1))])
+def test_budget_parse(text, expected):
+    assert Budget.parse(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "0s", "ten", "2.5items", "-3m"])
+def test_budget_refuses(text):
+    with pytest.raises(ValueError):
+        Budget.parse(text)
+
+
+class _SiteCommute:
+    """Swap the operands of Add / Mul, site by site (the contract's shape, for tests)."""
+
+    id, doc, inverse, detail = "test-commute", "Add(a, b) → Add(b, a)", None, "nodes"
+
+    def edit(self, model, only=None):
+        done = []
+        for i, n in enumerate(model.graph.node):
+            label = node_label(n, i)
+            if n.op_type in ("Add", "Mul") and len(n.input) == 2 and n.input[0] != n.input[1] and (only is None or label in only):
+                a, b = n.input
+                n.input[0], n.input[1] = b, a
+                done.append(label)
+        return done
+
+    def sites(self, model):
+        import onnx
+
+        copy = onnx.ModelProto()
+        copy.CopyFrom(model)
+        return self.edit(copy)
+
+    def apply(self, model, sites=None):
+        import onnx
+
+        copy = onnx.ModelProto()
+        copy.CopyFrom(model)
+        done = self.edit(copy, None if sites is None else frozenset(sites))
+        return (copy, Applied(self.id, tuple(done), f"{len(done)} nodes")) if done else None
+
+
+def test_form_ids_parse_and_build(monkeypatch):
+    monkeypatch.setitem(REWRITES, "test-commute", _SiteCommute())
+    assert hforms.parts("test-commute@a+b+negative-axes") == [("test-commute", "a+b"), ("negative-axes", None)]
+    assert hforms.kind("test-commute@x+test-commute@y") == "test-commute"
+    from passcheck.cases import load_path, registry
+
+    load_path(PLANTED)
+    model = registry().get("hunt-test/layernorm").build("common")
+    labels = hforms.sites(model, "test-commute")
+    assert len(labels) == 3  # Add(var, eps), Mul(n, gamma2), Add(scaled, beta); Mul(d, d) is no swap
+    one, changed = hforms.build(model, f"test-commute@{labels[0]}")
+    assert changed == [labels[0]]
+    assert hforms.build(model, "test-commute@no-such-node") is None
+    with pytest.raises(ValueError):
+        hforms.parts("no-such-rewrite")
+
+
+def test_scheduler_is_deterministic_and_prefers_untried_triples():
+    from passcheck.cases import load_path
+    from passcheck.hunt.scheduler import Scheduler
+    from passcheck.hunt.space import bases
+
+    load_path(PLANTED)
+    picks = []
+    for _ in range(2):
+        s = Scheduler(bases(["hunt-test/*"], generated=False), ["planted:negative-axes", "planted:commuted"], seed=5)
+        run = []
+        for step in range(12):
+            item = s.next(step)
+            s.mark(item)
+            run.append(item.key)
+        picks.append(run)
+    assert picks[0] == picks[1] and len(set(picks[0])) == 12
+    first = [k.split("|") for k in picks[0][:4]]  # both passes and both cases come before repeats of a triple
+    assert {p for _, _, p in first} == {"planted:negative-axes", "planted:commuted"}
+
+
+def test_shrink_keeps_one_site_and_the_fewest_nodes(monkeypatch):
+    """All-at-once commute breaks two Adds under planted:commuted; the shrunk pair is one site of
+    one node."""
+    monkeypatch.setitem(REWRITES, "test-commute", _SiteCommute())
+    from passcheck.cases import load_path, registry
+    from passcheck.hunt.probe import Setting, probe
+    from passcheck.hunt.shrink import Shrinker
+    from passcheck.passes.isolation import IsolatedExecutor
+
+    load_path(PLANTED)
+    model = registry().get("hunt-test/layernorm").build("common")
+    mutant, _ = hforms.build(model, "test-commute")
+    with IsolatedExecutor(timeout=120, preload=[PLANTED]) as ex:
+        found = probe(Setting("hunt/test"), model, "test-commute", mutant, "planted:commuted", ex)
+        assert found.status == "done" and {(f.oracle, f.kind) for f in found.findings} >= {("numeric", "wrong-result")}
+        shrunk = Shrinker(Setting("hunt/test"), "planted:commuted", "numeric", "wrong-result", ex, time.monotonic() + 600).shrink(model, "test-commute")
+    assert shrunk is not None and shrunk.finished
+    assert hforms.parts(shrunk.form) == [("test-commute", shrunk.labels[0])] and len(shrunk.labels) == 1
+    assert [n.op_type for n in shrunk.common.graph.node] == ["Add"] and [n.op_type for n in shrunk.uncommon.graph.node] == ["Add"]
