@@ -15,7 +15,7 @@ def rows(signatures: dict[str, dict[str, Any]]) -> list[tuple[str, ...]]:
         nodes = "{}/{}".format(*rec["nodes"]) if rec.get("nodes") else "-"
         repro = {True: "yes", False: "no"}.get(rec.get("reproduces"), "-")
         out.append((str(i), s["pass_id"], s["oracle"], s["kind"], ",".join(s["ops"]) or "-", s["rewrite"], nodes,
-                    str(rec["hits"] + 1), repro, rec.get("case") or rec.get("note", "")))
+                    str(rec["hits"]), repro, rec.get("case") or rec.get("note", "")))
     return out
 
 
@@ -31,7 +31,7 @@ def table(signatures: dict[str, dict[str, Any]], stream: TextIO) -> None:
 
         t = Table(title=f"{len(body)} distinct signatures (nodes: common/uncommon of the shrunk pair)")
         for c in COLUMNS:
-            t.add_column(c)
+            t.add_column(c, overflow="fold")  # a narrow terminal folds a cell, never cuts it
         for r in body:
             t.add_row(*r)
         Console(file=stream).print(t)

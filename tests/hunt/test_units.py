@@ -115,3 +115,29 @@ def test_shrink_keeps_one_site_and_the_fewest_nodes(monkeypatch):
     assert shrunk is not None and shrunk.finished
     assert hforms.parts(shrunk.form) == [("test-commute", shrunk.labels[0])] and len(shrunk.labels) == 1
     assert [n.op_type for n in shrunk.common.graph.node] == ["Add"] and [n.op_type for n in shrunk.uncommon.graph.node] == ["Add"]
+
+
+def test_summary_is_a_table_on_a_terminal_and_tab_separated_elsewhere(monkeypatch):
+    import io
+
+    from passcheck.hunt.summary import table
+
+    sigs = {"k": {"signature": {"pass_id": "ort:all", "oracle": "parity", "kind": "missed-optimization", "ops": ["Add", "Mul"],
+                                "rewrite": "commute-operands"}, "hits": 2, "nodes": [3, 3], "reproduces": True, "case": "hunt/x-1",
+                  "repro": "passcheck run --cases-from c.py --case hunt/x-1 --pass ort:all"}}
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    plain, tty, narrow = io.StringIO(), Tty(), Tty()
+    table(sigs, plain)
+    monkeypatch.setenv("COLUMNS", "40")
+    table(sigs, narrow)
+    monkeypatch.setenv("COLUMNS", "200")
+    table(sigs, tty)
+    assert plain.getvalue().splitlines()[1].split("\t") == ["1", "ort:all", "parity", "missed-optimization", "Add,Mul", "commute-operands",
+                                                            "3/3", "2", "yes", "hunt/x-1"]
+    assert "┃" in tty.getvalue() and "\t" not in tty.getvalue() and "commute-operands" in tty.getvalue()
+    assert "#1 reproduce: passcheck run --cases-from c.py --case hunt/x-1 --pass ort:all" in tty.getvalue()
+    assert "…" not in narrow.getvalue()  # folded, not cut
