@@ -8,6 +8,7 @@ where a rewrite lacks them only the all-at-once form exists.
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import TYPE_CHECKING
 
@@ -17,7 +18,8 @@ if TYPE_CHECKING:
     import onnx
 
 
-def parts(form: str) -> list[tuple[str, str | None]]:
+@functools.lru_cache(maxsize=65536)
+def parts(form: str) -> tuple[tuple[str, str | None], ...]:
     """``form`` as ``[(rewrite id, site label or None), …]``; a ``+`` inside a label is kept
     (a new part starts only where a known rewrite id does).
 
@@ -33,7 +35,7 @@ def parts(form: str) -> list[tuple[str, str | None]]:
             out[-1][1] += "+" + piece
         else:
             raise ValueError(f"form {form!r}: {rid!r} is no rewrite id")
-    return [(r, s) for r, s in out]
+    return tuple((r, s) for r, s in out)
 
 
 def kind(form: str) -> str:

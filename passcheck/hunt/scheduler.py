@@ -16,8 +16,8 @@ from passcheck.hunt import forms as hforms
 from passcheck.hunt.signature import site_ops
 from passcheck.hunt.space import Base, Item
 
-#: Bases drawn per step.
-SAMPLE = 24
+#: Bases drawn per step (each has tens of forms × the passes: plenty of untried items to choose from).
+SAMPLE = 8
 Triple = tuple[str, str, str]
 
 
@@ -30,14 +30,17 @@ class Scheduler:
         self.tried: set[Triple] = set()
         self.done: set[str] = set()
         self.dead: set[str] = set()  # bases that do not run on their feeds: no item of theirs can be judged
+        self._ops: dict[tuple[str, str], tuple[str, frozenset[str]]] = {}  # (base, form) → (rewrite kind, ops)
 
     def triples(self, item: Item) -> set[Triple]:
         """The (op type, rewrite kind, pass) triples ``item`` covers: the ops at its site, or every op of its base."""
-        base = self.by_id[item.base]
-        labels = [s for _, s in hforms.parts(item.form) if s is not None]
-        ops = site_ops([base.model()], labels) if labels else set()
-        kind = hforms.kind(item.form)
-        return {(op, kind, item.pass_id) for op in (ops or set(base.ops()))}
+        if (item.base, item.form) not in self._ops:
+            base = self.by_id[item.base]
+            labels = [s for _, s in hforms.parts(item.form) if s is not None]
+            ops = site_ops([base.model()], labels) if labels else set()
+            self._ops[item.base, item.form] = (hforms.kind(item.form), frozenset(ops or base.ops()))
+        kind, ops = self._ops[item.base, item.form]
+        return {(op, kind, item.pass_id) for op in ops}
 
     def mark(self, item: Item, triples: Iterable[Triple] | None = None, base_fails: bool = False) -> None:
         """Record ``item`` as tried (its triples recomputed unless given, e.g. from a saved state);

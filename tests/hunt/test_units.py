@@ -61,7 +61,7 @@ class _SiteCommute:
 
 def test_form_ids_parse_and_build(monkeypatch):
     monkeypatch.setitem(REWRITES, "test-commute", _SiteCommute())
-    assert hforms.parts("test-commute@a+b+negative-axes") == [("test-commute", "a+b"), ("negative-axes", None)]
+    assert hforms.parts("test-commute@a+b+negative-axes") == (("test-commute", "a+b"), ("negative-axes", None))
     assert hforms.kind("test-commute@x+test-commute@y") == "test-commute"
     from passcheck.cases import load_path, registry
 
@@ -113,7 +113,7 @@ def test_shrink_keeps_one_site_and_the_fewest_nodes(monkeypatch):
         assert found.status == "done" and {(f.oracle, f.kind) for f in found.findings} >= {("numeric", "wrong-result")}
         shrunk = Shrinker(Setting("hunt/test"), "planted:commuted", "numeric", "wrong-result", ex, time.monotonic() + 600).shrink(model, "test-commute")
     assert shrunk is not None and shrunk.finished
-    assert hforms.parts(shrunk.form) == [("test-commute", shrunk.labels[0])] and len(shrunk.labels) == 1
+    assert hforms.parts(shrunk.form) == (("test-commute", shrunk.labels[0]),) and len(shrunk.labels) == 1
     assert [n.op_type for n in shrunk.common.graph.node] == ["Add"] and [n.op_type for n in shrunk.uncommon.graph.node] == ["Add"]
 
 
