@@ -62,12 +62,13 @@ def handle(args) -> int:
     require_available([p for p in passes if p != INPUT])
     cases_from = [str(Path(p).resolve()) for p in args.cases_from]
     scope = {"seed": args.seed, "passes": passes, "cases": list(args.case), "cases_from": cases_from, "generated": not args.no_generated}
-    store = Store.open(args.out, scope, args.resume)
     found = bases(args.case, generated=not args.no_generated)
     if not found:
         from passcheck.errors import PasscheckError
 
         raise PasscheckError("no base case runs here (every selected case is skipped); choose others with --case")
+    store = Store.open(args.out, scope, args.resume)
+    store.save()  # an --out that cannot be written fails now, before any work
     done_before = len(store.items)
     with executor_for(None, timeout=args.timeout, preload=cases_from) as ex, \
             progress(args, args.budget.items, "items") as prog:

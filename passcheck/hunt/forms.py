@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from passcheck.mutations.registry import REWRITES
@@ -36,6 +37,11 @@ def parts(form: str) -> tuple[tuple[str, str | None], ...]:
         else:
             raise ValueError(f"form {form!r}: {rid!r} is no rewrite id")
     return tuple((r, s) for r, s in out)
+
+
+def spell(parts_: "Sequence[tuple[str, str | None]]") -> str:
+    """The form id of ``parts_`` (the inverse of :func:`parts`)."""
+    return "+".join(r if s is None else f"{r}@{s}" for r, s in parts_)
 
 
 def kind(form: str) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from passcheck.hunt import forms as hforms
@@ -120,29 +119,38 @@ class Shrinker:
         return Shrunk(b, mutant, f, list(labels), hit, finished, self.tests)
 
     def _fewest_parts(self, base, form: str) -> str:
+        """One rewrite of a depth-2 form alone, when it shows the finding by itself."""
         parts = hforms.parts(form)
         if len({r for r, _ in parts}) < 2:
             return form
         for rid in dict.fromkeys(r for r, _ in parts):
-            alone = "+".join(f"{r}@{s}" if s is not None else r for r, s in parts if r == rid)
+            alone = hforms.spell([p for p in parts if p[0] == rid])
             if self.holds(base, alone):
                 return alone
         return form
 
     def _fewest_sites(self, base, form: str) -> str:
-        parts = hforms.parts(form)
-        if len(parts) != 1 or parts[0][1] is not None or not hforms.has_sites(parts[0][0]):
-            return form
-        rid = parts[0][0]
-        labels = hforms.sites(base, rid)
-        if len(labels) < 2:
-            return form
-        spell: Callable[[list[str]], str] = lambda chosen: "+".join(f"{rid}@{s}" for s in chosen)  # noqa: E731
-        for s in labels:  # one site alone, the usual answer
-            if self.holds(base, spell([s])):
-                return spell([s])
-        keep, _ = ddmin(labels, lambda chosen: self.holds(base, spell(chosen)), self.deadline)
-        return spell(keep)
+        """Each all-at-once part of a rewrite with sites narrowed to the fewest sites (one site
+        alone first, the usual answer; else delta debugging). Parts are narrowed from the last, so
+        the sites of a part are those of the model the earlier parts wrote."""
+        parts = list(hforms.parts(form))
+        for i in reversed(range(len(parts))):
+            rid, label = parts[i]
+            if label is not None or not hforms.has_sites(rid):
+                continue
+            before = hforms.build(base, hforms.spell(parts[:i])) if i else (base, [])
+            labels = hforms.sites(before[0], rid) if before is not None else []
+            if len(labels) < 2:
+                continue
+            head, tail = parts[:i], parts[i + 1:]
+
+            def at(chosen: list[str], head=head, tail=tail, rid=rid) -> str:
+                return hforms.spell([*head, *((rid, s) for s in chosen), *tail])
+
+            chosen = next((s for s in labels if self.holds(base, at([s]))), None)
+            keep = [chosen] if chosen is not None else ddmin(labels, lambda c: self.holds(base, at(c)), self.deadline)[0]
+            parts = [*head, *((rid, s) for s in keep), *tail]
+        return hforms.spell(parts)
 
     def _fewest_nodes(self, base, form: str):
         from passcheck.reduce.cut import constant_values, cut, key, value_types

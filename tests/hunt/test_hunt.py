@@ -89,6 +89,11 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     assert r.returncode == 2 and "expected a time like 90s" in r.stderr and "Traceback" not in r.stderr
     r = _hunt(out, "--pass", "no:such-pass", budget="1items")
     assert r.returncode == 2 and "no:such-pass" in r.stderr and not out.exists()
+    r = _hunt(out, "--pass", "planted:negative-axes", "--case", "no-such/*", budget="1items")
+    assert r.returncode == 2 and "no-such/*" in r.stderr and not out.exists()
+    (tmp_path / "file").write_text("")
+    r = _hunt(tmp_path / "file", "--pass", "planted:negative-axes", budget="1items")
+    assert r.returncode == 2 and "not a folder" in r.stderr
     ok = _hunt(out, "--pass", "planted:negative-axes", budget="1items")
     assert ok.returncode in (0, 1), ok.stderr
     state = (out / "hunt-state.json").read_text()

@@ -96,9 +96,10 @@ def test_scheduler_is_deterministic_and_prefers_untried_triples():
     assert {p for _, _, p in first} == {"planted:negative-axes", "planted:commuted"}
 
 
-def test_shrink_keeps_one_site_and_the_fewest_nodes(monkeypatch):
-    """All-at-once commute breaks two Adds under planted:commuted; the shrunk pair is one site of
-    one node."""
+@pytest.mark.parametrize("start", ["test-commute", "negative-axes+test-commute"])
+def test_shrink_keeps_one_rewrite_one_site_and_the_fewest_nodes(monkeypatch, start):
+    """All-at-once commute breaks two Adds under planted:commuted (after negative axes, which
+    plays no part); the shrunk pair is one site of one node."""
     monkeypatch.setitem(REWRITES, "test-commute", _SiteCommute())
     from passcheck.cases import load_path, registry
     from passcheck.hunt.probe import Setting, probe
@@ -107,11 +108,11 @@ def test_shrink_keeps_one_site_and_the_fewest_nodes(monkeypatch):
 
     load_path(PLANTED)
     model = registry().get("hunt-test/layernorm").build("common")
-    mutant, _ = hforms.build(model, "test-commute")
+    mutant, _ = hforms.build(model, start)
     with IsolatedExecutor(timeout=120, preload=[PLANTED]) as ex:
-        found = probe(Setting("hunt/test"), model, "test-commute", mutant, "planted:commuted", ex)
+        found = probe(Setting("hunt/test"), model, start, mutant, "planted:commuted", ex)
         assert found.status == "done" and {(f.oracle, f.kind) for f in found.findings} >= {("numeric", "wrong-result")}
-        shrunk = Shrinker(Setting("hunt/test"), "planted:commuted", "numeric", "wrong-result", ex, time.monotonic() + 600).shrink(model, "test-commute")
+        shrunk = Shrinker(Setting("hunt/test"), "planted:commuted", "numeric", "wrong-result", ex, time.monotonic() + 600).shrink(model, start)
     assert shrunk is not None and shrunk.finished
     assert hforms.parts(shrunk.form) == (("test-commute", shrunk.labels[0]),) and len(shrunk.labels) == 1
     assert [n.op_type for n in shrunk.common.graph.node] == ["Add"] and [n.op_type for n in shrunk.uncommon.graph.node] == ["Add"]
