@@ -6,7 +6,9 @@ timeout (at most what is left of a time budget), shrinking by its own deadline (
 budget). A finding the rewrite is to blame for (see :mod:`.probe`) is looked up by its raw
 signature first: one seen before only adds a hit; a new one is shrunk (:mod:`.shrink`) and saved
 as a case module when its shrunk signature is new, then loaded back as ``--cases-from`` would
-load it to check that it reproduces.
+load it to check that it reproduces. The base's case is also run as it is (its own forms, no
+rewrite) under the same pass: a finding of the same pass, oracle and kind there is recorded, so a
+signature the library already shows is told apart from a new one.
 """
 
 from __future__ import annotations
@@ -133,11 +135,12 @@ def _shrink_and_save(store: Store, raw: Signature, finding, base: Base, model, i
     path.write_text(case_module(shrunk.finding, shrunk.common, shrunk.uncommon, case_id=case_id, origin="passcheck hunt",
                                 rtol=base.case.rtol, atol=base.case.atol), encoding="utf-8")
     repro, reproduces = _reproduce(path, case_id, finding.pass_id, finding.oracle, finding.kind, executor, cases_from)
+    library = _in_case(base.case, finding.pass_id, finding.oracle, finding.kind, executor)
     store.signatures[sig.key] = {
         "signature": sig.to_json(), "hits": 0, "found_on": found_on, "case": case_id, "case_module": str(path),
         "form": shrunk.form, "nodes": [len(shrunk.common.graph.node), len(shrunk.uncommon.graph.node)],
         "shrink_finished": shrunk.finished, "shrink_tests": shrunk.tests, "message": shrunk.finding.message,
-        "repro": repro, "reproduces": reproduces,
+        "repro": repro, "reproduces": reproduces, "library": library,
     }
     return sig.key
 
@@ -159,3 +162,16 @@ def _reproduce(path: Path, case_id: str, pass_id: str, oracle: str, kind: str, e
     except Exception:  # noqa: BLE001 - the saved case does not run: it does not reproduce
         return repro, False
     return repro, any((f.pass_id, f.oracle, f.kind) == (pass_id, oracle, kind) for f in blamed(cells, UNCOMMON))
+
+
+def _in_case(case, pass_id: str, oracle: str, kind: str, executor) -> list[str]:
+    """Ids of the findings of the same pass, oracle and kind that the base's case shows on its own
+    forms, without any rewrite (the library already has those; at most 3)."""
+    from passcheck._versions import tool_version
+    from passcheck.engine import Subject, evaluate
+
+    try:
+        cells = evaluate(Subject.from_case(case, tool_version("onnx")), [pass_id], executor=executor)
+    except Exception:  # noqa: BLE001 - a case that does not run here shows nothing
+        return []
+    return sorted({f.id for c in cells for f in c.findings if (f.pass_id, f.oracle, f.kind) == (pass_id, oracle, kind)})[:3]

@@ -1,11 +1,16 @@
 """The summary of a hunt: one row per distinct signature (a rich table on a terminal, plain
-tab-separated lines elsewhere), then each saved pair's reproduce command."""
+tab-separated lines elsewhere), then each saved pair's reproduce command.
+
+Columns: ``nodes`` the shrunk pair's node counts (common/uncommon), ``hits`` the findings that
+counted for the signature, ``reproduces`` whether the saved case module shows it again, ``in case``
+whether the base's case shows a finding of the same pass, oracle and kind on its own forms (the
+hand-written or generated library already has it)."""
 
 from __future__ import annotations
 
 from typing import Any, TextIO
 
-COLUMNS = ("#", "pass", "oracle", "kind", "ops", "rewrite", "nodes", "hits", "reproduces", "case")
+COLUMNS = ("#", "pass", "oracle", "kind", "ops", "rewrite", "nodes", "hits", "reproduces", "in case", "case")
 
 
 def rows(signatures: dict[str, dict[str, Any]]) -> list[tuple[str, ...]]:
@@ -14,8 +19,9 @@ def rows(signatures: dict[str, dict[str, Any]]) -> list[tuple[str, ...]]:
         s = rec["signature"]
         nodes = "{}/{}".format(*rec["nodes"]) if rec.get("nodes") else "-"
         repro = {True: "yes", False: "no"}.get(rec.get("reproduces"), "-")
+        library = "-" if "library" not in rec else "yes" if rec["library"] else "no"
         out.append((str(i), s["pass_id"], s["oracle"], s["kind"], ",".join(s["ops"]) or "-", s["rewrite"], nodes,
-                    str(rec["hits"]), repro, rec.get("case") or rec.get("note", "")))
+                    str(rec["hits"]), repro, library, rec.get("case") or rec.get("note", "")))
     return out
 
 

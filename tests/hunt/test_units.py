@@ -138,7 +138,34 @@ def test_summary_is_a_table_on_a_terminal_and_tab_separated_elsewhere(monkeypatc
     monkeypatch.setenv("COLUMNS", "200")
     table(sigs, tty)
     assert plain.getvalue().splitlines()[1].split("\t") == ["1", "ort:all", "parity", "missed-optimization", "Add,Mul", "commute-operands",
-                                                            "3/3", "2", "yes", "hunt/x-1"]
+                                                            "3/3", "2", "yes", "-", "hunt/x-1"]
     assert "┃" in tty.getvalue() and "\t" not in tty.getvalue() and "commute-operands" in tty.getvalue()
     assert "#1 reproduce: passcheck run --cases-from c.py --case hunt/x-1 --pass ort:all" in tty.getvalue()
     assert "…" not in narrow.getvalue()  # folded, not cut
+
+
+def test_a_signature_the_case_shows_on_its_own_forms_is_told_apart():
+    from onnx import TensorProto, helper
+
+    from passcheck.cases import Case, Form, load_path
+    from passcheck.hunt.search import _in_case
+    from passcheck.passes.isolation import IsolatedExecutor
+
+    load_path(PLANTED)
+
+    def softmax(axis):
+        def build():
+            g = helper.make_graph([helper.make_node("Softmax", ["x"], ["y"], axis=axis)], "s",
+                                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])])
+            return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+        return build
+
+    case = Case(id="hunt-test/softmax-negative", forms={"common": Form(softmax(1)), "negative": Form(softmax(-1), "axis counted from the back")},
+                doc="Softmax over the last axis, spelled 1 and -1 (tests only).", opset=17)
+    same = Case(id="hunt-test/softmax-twice", forms={"common": Form(softmax(1)), "again": Form(softmax(1), "the same")},
+                doc="Softmax over axis 1 twice (tests only).", opset=17)
+    with IsolatedExecutor(timeout=120, preload=[PLANTED]) as ex:
+        assert _in_case(case, "planted:negative-axes", "numeric", "wrong-result", ex) == [
+            "hunt-test/softmax-negative:negative|planted:negative-axes|numeric|wrong-result"]
+        assert _in_case(same, "planted:negative-axes", "numeric", "wrong-result", ex) == []
