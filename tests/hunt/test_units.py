@@ -168,3 +168,23 @@ def test_a_signature_the_case_shows_on_its_own_forms_is_told_apart():
         assert _in_case(case, "planted:negative-axes", "numeric", "wrong-result", ex) == [
             "hunt-test/softmax-negative:negative|planted:negative-axes|numeric|wrong-result"]
         assert _in_case(same, "planted:negative-axes", "numeric", "wrong-result", ex) == []
+
+
+def test_blame_goes_to_the_rewrite_only_for_what_the_base_does_not_show():
+    from passcheck.hunt.probe import blamed
+    from passcheck.records import CellResult, Finding
+
+    def cell(form, pass_id, *found):
+        return CellResult("c/x", form, pass_id, "ok", findings=[Finding(k, o, "c/x", form, pass_id, "m") for o, k in found])
+
+    cells = [
+        cell("common", "p", ("numeric", "wrong-result"), ("parity", "missed-optimization")),
+        cell("r", "p", ("numeric", "wrong-result"), ("annotations", "annotation-violated")),
+        cell("common", "input", ("validity", "invalid-model")),
+        cell("r", "input", ("runtime", "rejected")),
+    ]
+    got = {(f.form, f.pass_id, f.oracle) for f in blamed(cells, "r")}
+    # both forms wrong: the base's; a parity finding compares the pair; the base's own invalidity is its own
+    assert got == {("common", "p", "parity"), ("r", "p", "annotations"), ("r", "input", "runtime")}
+    cells[1].findings[1].expected = True
+    assert ("r", "p", "annotations") not in {(f.form, f.pass_id, f.oracle) for f in blamed(cells, "r")}
