@@ -3,7 +3,8 @@
 A signature is ``(pass, oracle, kind, op types involved, rewrite kind)``. The op types involved
 are those at the sites the rewrite changed (node labels, ``#index:OpType`` labels, or the nodes
 reading / writing a changed value) plus the op types the finding itself names (a parity
-finding's ``kept_op_types``). The rewrite kind drops site labels (``commute-operands``, not
+finding's ``kept_op_types``); when the sites name no node (a graph input retyped), the op types
+of the base. The rewrite kind drops site labels (``commute-operands``, not
 ``commute-operands@Add_0``).
 """
 
@@ -64,5 +65,8 @@ def site_ops(models: Iterable["onnx.ModelProto"], labels: Iterable[str]) -> set[
 
 def signature(finding: "Finding", rewrite: str, models: Iterable["onnx.ModelProto"], labels: Iterable[str]) -> Signature:
     """The signature of ``finding`` seen on a pair rewritten by ``rewrite`` (a rewrite kind) at ``labels``."""
+    models = list(models)
     ops = site_ops(models, labels) | set(finding.details.get("kept_op_types") or ())
+    if not ops and models:  # sites that name no node (graph inputs, say): the base's own op types
+        ops = {n.op_type for n in models[0].graph.node}
     return Signature(finding.pass_id, finding.oracle, finding.kind, tuple(sorted(ops)), rewrite)

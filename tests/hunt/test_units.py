@@ -188,3 +188,19 @@ def test_blame_goes_to_the_rewrite_only_for_what_the_base_does_not_show():
     assert got == {("common", "p", "parity"), ("r", "p", "annotations"), ("r", "input", "runtime")}
     cells[1].findings[1].expected = True
     assert ("r", "p", "annotations") not in {(f.form, f.pass_id, f.oracle) for f in blamed(cells, "r")}
+
+
+def test_signature_ops_come_from_the_sites_else_from_the_base():
+    from onnx import TensorProto, helper
+
+    from passcheck.hunt.signature import signature
+    from passcheck.records import Finding
+
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["r"], name="relu"), helper.make_node("Neg", ["r"], ["y"], name="neg")], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    m = helper.make_model(g)
+    f = Finding("wrong-result", "numeric", "c/x", "r", "p", "m")
+    assert signature(f, "rw", [m], ["neg"]).ops == ("Neg",)
+    assert signature(f, "rw", [m], ["#0:Relu"]).ops == ("Relu",)
+    assert signature(f, "rw", [m], ["r"]).ops == ("Neg", "Relu")  # a value: its writer and its reader
+    assert signature(f, "rw", [m], ["no-such-value"]).ops == ("Neg", "Relu")
