@@ -111,7 +111,8 @@ class Progress:
             elif self.mode == "lines" and (self._pending or time.monotonic() - self._last >= self.every or self.done == self.total):
                 self._flush_pending()
                 self._last = time.monotonic()
-                self._line(f"{self.done}/{self.total} {self.unit}" + (f" ({text})" if text else ""))
+                count = f"{self.done}/{self.total}" if self.total is not None else f"{self.done}"
+                self._line(f"{count} {self.unit}" + (f" ({text})" if text else ""))
 
     def close(self) -> None:
         self._stop.set()

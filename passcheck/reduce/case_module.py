@@ -12,17 +12,20 @@ def case_slug(finding) -> str:
     return re.sub(r"[^a-z0-9_.+-]+", "-", f"{finding.case.split('/')[-1]}-{finding.form}-{finding.pass_id}".lower()).strip("-")
 
 
-def case_module(finding, a, b) -> str:
-    """Python source registering case ``reduced/<case-form-pass>`` with forms ``common`` (``a``,
-    the form the pass optimized) and the finding's form (``b``; ``uncommon`` when it is named
-    ``common``), targeting the finding's pass."""
-    slug = case_slug(finding)
+def case_module(finding, a, b, *, case_id: str | None = None, origin: str = "passcheck reduce",
+                rtol: float | None = None, atol: float | None = None) -> str:
+    """Python source registering case ``case_id`` (default ``reduced/<case-form-pass>``) with forms
+    ``common`` (``a``, the form the pass optimized) and the finding's form (``b``; ``uncommon`` when
+    it is named ``common`` or is no valid form name), targeting the finding's pass; ``origin`` says
+    what made it, ``rtol`` / ``atol`` are the case's tolerances."""
+    case_id = case_id or "reduced/" + case_slug(finding)
     form_b = finding.form if finding.form != "common" and re.fullmatch(r"[a-z0-9][a-z0-9_.+-]*", finding.form) else "uncommon"
     src_a, how_a = model_source(a, "build_common")
     src_b, how_b = model_source(b, "build_uncommon")
     opset = next((o.version for o in a.opset_import if o.domain in ("", "ai.onnx")), 0)
-    doc = (f"Reduced by passcheck reduce from finding {finding.id}: {finding.message}").replace('"""', "'''")
-    return f'''"""reduced/{slug}: a minimal pair showing one finding (common: {how_a}, {form_b}: {how_b})."""
+    doc = (f"Reduced by {origin} from finding {finding.id}: {finding.message}").replace('"""', "'''")
+    tolerances = "".join(f"\n    {k}={v!r}," for k, v in (("rtol", rtol), ("atol", atol)) if v is not None)
+    return f'''"""{case_id}: a minimal pair showing one finding (common: {how_a}, {form_b}: {how_b})."""
 
 import base64
 
@@ -38,11 +41,11 @@ from passcheck.cases import Case, Form, register
 {src_b}
 
 register(Case(
-    id={"reduced/" + slug!r},
+    id={case_id!r},
     forms={{"common": Form(build_common), {form_b!r}: Form(build_uncommon, {("the form " + finding.pass_id + " misses")!r})}},
     doc={doc!r},
     opset={opset},
     passes=({finding.pass_id!r},),
-    tags=frozenset({{"reduced"}}),
+    tags=frozenset({{"reduced"}}),{tolerances}
 ))
 '''

@@ -1,0 +1,13 @@
+"""``passcheck hunt``: a budgeted, resumable search for pass bugs over base models × rewrites × passes.
+
+Modules, one concept each:
+
+- :mod:`.space` — base models (forms of hand-written and generated cases) and items;
+- :mod:`.forms` — form ids (``rewrite``, ``rewrite@site``, ``a+b``) → rewritten models;
+- :mod:`.scheduler` — coverage-guided choice of the next item (deterministic under a seed);
+- :mod:`.probe` — one pair under one pass: the gate, the oracles, what the rewrite is to blame for;
+- :mod:`.signature` — what makes two findings the same bug;
+- :mod:`.shrink` — fewest rewrite parts, sites, then nodes;
+- :mod:`.store` — the state in ``--out`` (``--resume``) and the saved case modules;
+- :mod:`.budget` / :mod:`.search` — the budget and the loop.
+"""

@@ -1,0 +1,109 @@
+"""Hunt form ids → rewritten models, and the forms of one base model.
+
+A form id follows the site-rewrite contract (passcheck.mutations): ``<rewrite>`` (every site at
+once), ``<rewrite>@<label>`` (one site), parts joined by ``+`` (applied left to right: depth 2, or
+one rewrite at several chosen sites). Site forms need ``Rewrite.sites`` / ``apply(model, sites)``;
+where a rewrite lacks them only the all-at-once form exists.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from passcheck.mutations.registry import REWRITES
+
+if TYPE_CHECKING:
+    import onnx
+
+
+@functools.lru_cache(maxsize=65536)
+def parts(form: str) -> tuple[tuple[str, str | None], ...]:
+    """``form`` as ``[(rewrite id, site label or None), …]``; a ``+`` inside a label is kept
+    (a new part starts only where a known rewrite id does).
+
+    Raises:
+        ValueError: the form does not start with a known rewrite id.
+    """
+    out: list[list] = []
+    for piece in form.split("+"):
+        rid, _, label = piece.partition("@")
+        if rid in REWRITES:
+            out.append([rid, label if "@" in piece else None])
+        elif out and out[-1][1] is not None:
+            out[-1][1] += "+" + piece
+        else:
+            raise ValueError(f"form {form!r}: {rid!r} is no rewrite id")
+    return tuple((r, s) for r, s in out)
+
+
+def spell(parts_: "Sequence[tuple[str, str | None]]") -> str:
+    """The form id of ``parts_`` (the inverse of :func:`parts`)."""
+    return "+".join(r if s is None else f"{r}@{s}" for r, s in parts_)
+
+
+def kind(form: str) -> str:
+    """The rewrite kind of a form: its rewrite ids without site labels (``a+b``; ``a`` for ``a@x+a@y``)."""
+    return "+".join(dict.fromkeys(r for r, _ in parts(form)))
+
+
+def has_sites(rewrite_id: str) -> bool:
+    """Whether the rewrite can be applied site by site (the contract's ``sites``)."""
+    return callable(getattr(REWRITES[rewrite_id], "sites", None))
+
+
+def sites(model: "onnx.ModelProto", rewrite_id: str) -> list[str]:
+    """Every site label of the rewrite in ``model`` ([] when it cannot tell sites apart)."""
+    fn = getattr(REWRITES[rewrite_id], "sites", None)
+    return list(fn(model)) if callable(fn) else []
+
+
+def build(model: "onnx.ModelProto", form: str) -> "tuple[onnx.ModelProto, list[str]] | None":
+    """``model`` rewritten as ``form`` and the labels changed, or None when a part applies nowhere
+    (or names a site absent from the model). ``model`` is never modified."""
+    current, changed = model, []
+    grouped: list[tuple[str, frozenset[str] | None]] = []
+    for rid, label in parts(form):  # consecutive sites of one rewrite are applied together
+        if label is not None and grouped and grouped[-1][0] == rid and grouped[-1][1] is not None:
+            grouped[-1] = (rid, grouped[-1][1] | {label})
+        else:
+            grouped.append((rid, None if label is None else frozenset({label})))
+    for rid, only in grouped:
+        rewrite = REWRITES[rid]
+        if only is not None:
+            if not has_sites(rid):
+                return None
+            done = rewrite.apply(current, sites=only)
+        else:
+            done = rewrite.apply(current)
+        if done is None:
+            return None
+        current = done[0]
+        changed += list(done[1].nodes)
+    return current, changed
+
+
+def enumerate_forms(model: "onnx.ModelProto", rng: random.Random, max_sites: int = 3, depth: int = 2, max_pairs: int = 8) -> list[str]:
+    """The forms to try on ``model``: every rewrite that applies (all at once), up to ``max_sites``
+    single-site forms of each rewrite with more than one site (sampled with ``rng``), and up to
+    ``max_pairs`` depth-2 pairs of applicable rewrites (neither the other's inverse)."""
+    applicable = [rid for rid, r in REWRITES.items() if _applies(r, model)]
+    forms = list(applicable)
+    for rid in applicable:
+        labels = sites(model, rid)
+        if len(labels) > 1:
+            forms += [f"{rid}@{s}" for s in sorted(rng.sample(labels, min(max_sites, len(labels))))]
+    if depth >= 2:
+        pairs = [(a, b) for a in applicable for b in applicable
+                 if a != b and REWRITES[a].inverse != b and REWRITES[b].inverse != a]
+        forms += [f"{a}+{b}" for a, b in rng.sample(pairs, min(max_pairs, len(pairs)))]
+    return forms
+
+
+def _applies(rewrite, model) -> bool:
+    try:
+        return rewrite.apply(model) is not None
+    except Exception:  # noqa: BLE001 - a rewrite that cannot read this model applies nowhere
+        return False

@@ -1,0 +1,98 @@
+"""Run one pair (a base and its rewritten form) under one pass and keep the findings the rewrite
+is to blame for.
+
+The rewritten form first passes the equivalence gate (checker, same interface, same outputs as
+the base under ``ort:disabled``); a form it refuses is a rewrite's problem, never a finding. Then
+both forms go through :func:`passcheck.engine.evaluate` (the ``input`` judgement and the pass) in
+the given executor. Kept: comparative findings (parity, acceptance) on either form; a per-form
+finding on the rewritten form only when the base shows no finding of the same oracle and kind
+under the same pass (what both forms do is the base's, not the rewrite's).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from passcheck.records import Finding
+
+if TYPE_CHECKING:
+    import onnx
+
+COMMON = "common"
+#: Oracles that compare the forms: their findings are the pair's, whichever form they sit on.
+COMPARATIVE = frozenset({"parity", "acceptance"})
+
+
+@dataclasses.dataclass(frozen=True)
+class Setting:
+    """How a pair is fed and judged: the subject id (it seeds the feeds), the bindings, a case's
+    own feed function, and the numeric tolerances."""
+
+    subject_id: str
+    bindings: Sequence[Mapping[str, int]] = ({}, {})
+    feeds: Callable[..., dict[str, Any]] | None = None
+    rtol: float | None = None
+    atol: float | None = None
+
+    def feed_list(self, model: "onnx.ModelProto") -> list[dict[str, Any]]:
+        """The feeds of every binding, as :func:`passcheck.engine.evaluate` derives them.
+
+        Raises:
+            FeedError: feeds cannot be synthesized for ``model``.
+        """
+        from passcheck.engine import feeds_for, seed_for
+
+        if self.feeds:
+            return [self.feeds(b, seed_for(self.subject_id, i)) for i, b in enumerate(self.bindings)]
+        return feeds_for(model, self.subject_id, self.bindings)
+
+
+@dataclasses.dataclass
+class Outcome:
+    """``status``: ``done`` (the pair ran), ``refused`` (the gate refused the rewritten form: a
+    rewrite's problem), ``base-fails`` (the base does not run on its feeds: nothing to compare
+    with); ``findings``: the ones the rewrite is to blame for."""
+
+    status: str
+    findings: list[Finding] = dataclasses.field(default_factory=list)
+    reason: str = ""
+
+
+def probe(setting: Setting, base: "onnx.ModelProto", form: str, mutant: "onnx.ModelProto", pass_id: str, executor) -> Outcome:
+    """Gate ``mutant`` against ``base``, then judge both under ``pass_id`` (see module docs).
+
+    ``executor``: an :class:`~passcheck.passes.isolation.IsolatedExecutor` (passes and model runs).
+    """
+    from passcheck.engine import Subject, evaluate
+    from passcheck.errors import PasscheckError, PasscheckInternalError
+    from passcheck.mutations.equivalence import verify_equivalent
+
+    runner = getattr(executor, "run_model", None)
+    try:
+        verify_equivalent(base, mutant, setting.feed_list(base), form, runner)
+    except PasscheckInternalError as exc:  # a rewrite bug, never a finding
+        return Outcome("refused", reason=str(exc))
+    except PasscheckError as exc:
+        return Outcome("base-fails", reason=str(exc))
+    subject = Subject(id=setting.subject_id, forms={COMMON: base, form: mutant}, bindings=setting.bindings, feeds=setting.feeds,
+                      rtol=setting.rtol, atol=setting.atol)
+    try:
+        cells = evaluate(subject, [pass_id], executor=executor)
+    except PasscheckError as exc:
+        return Outcome("refused", reason=str(exc))
+    return Outcome("done", blamed(cells, form))
+
+
+def blamed(cells, form: str) -> list[Finding]:
+    """The findings of ``cells`` the rewrite to ``form`` is to blame for (see module docs)."""
+    seen = {(c.pass_id, c.form, f.oracle, f.kind) for c in cells for f in c.findings}
+    out = []
+    for c in cells:
+        for f in c.findings:
+            if f.expected:
+                continue
+            if f.oracle in COMPARATIVE or (c.form == form and (c.pass_id, COMMON, f.oracle, f.kind) not in seen):
+                out.append(f)
+    return out

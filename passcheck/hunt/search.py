@@ -1,0 +1,177 @@
+"""The hunt loop: pick an item, run it, shrink and save each new finding, record, repeat until the
+budget is spent or every item has been tried.
+
+The budget is checked between items; an item's pass and model runs are bounded by the executor's
+timeout (at most what is left of a time budget), shrinking by its own deadline (also within the
+budget). A finding the rewrite is to blame for (see :mod:`.probe`) is looked up by its raw
+signature first: one seen before only adds a hit; a new one is shrunk (:mod:`.shrink`) and saved
+as a case module when its shrunk signature is new, then loaded back as ``--cases-from`` would
+load it to check that it reproduces. The base's case is also run as it is (its own forms, no
+rewrite) under the same pass: a finding of the same pass, oracle and kind there is recorded, so a
+signature the library already shows is told apart from a new one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from passcheck.hunt import forms as hforms
+from passcheck.hunt.budget import Budget
+from passcheck.hunt.probe import Setting, blamed, probe
+from passcheck.hunt.scheduler import Scheduler
+from passcheck.hunt.shrink import UNCOMMON, Shrinker
+from passcheck.hunt.signature import Signature, signature
+from passcheck.hunt.space import Base, Item
+from passcheck.hunt.store import Store
+
+#: Seconds one item's pass or model run may take (a time budget lowers it to what is left).
+ITEM_TIMEOUT = 60.0
+#: Seconds and candidate checks one shrink may take.
+SHRINK_SECONDS = 90.0
+SHRINK_TESTS = 80
+
+
+@dataclasses.dataclass
+class Ended:
+    """Why the loop stopped (``budget`` or ``exhausted``), items run by this call."""
+
+    why: str
+    items: int
+
+
+def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, budget: Budget, executor, *,
+         cases_from: Sequence[str] = (), item_timeout: float = ITEM_TIMEOUT,
+         on_item: Callable[[Item, dict[str, Any]], None] | None = None) -> Ended:
+    """Run items until ``budget`` is spent; ``store`` is updated and saved after every item.
+
+    Args:
+        store: the state (a resumed one continues: its items are not run again).
+        executor: an :class:`~passcheck.passes.isolation.IsolatedExecutor`; its ``timeout`` is set per item.
+        cases_from: the user's case / pass modules (named in reproduce commands).
+        on_item: called after each item with it and its record (progress).
+    """
+    scheduler = Scheduler(bases, passes, seed)
+    for rec in store.items:
+        scheduler.mark(Item(rec["base"], rec["form"], rec["pass"]), rec["triples"], rec["status"] == "base-fails")
+    end = time.monotonic() + budget.seconds if budget.seconds is not None else None
+    ran = 0
+    while True:
+        if (budget.items is not None and ran >= budget.items) or (end is not None and time.monotonic() >= end):
+            return Ended("budget", ran)
+        item = scheduler.next(len(store.items))
+        if item is None:
+            return Ended("exhausted", ran)
+        left = None if end is None else end - time.monotonic()
+        executor.timeout = max(5.0, min(item_timeout, left)) if left is not None else item_timeout
+        rec = _run(store, scheduler.by_id[item.base], item, executor, end, cases_from)
+        rec["triples"] = sorted(scheduler.triples(item))
+        store.items.append(rec)
+        scheduler.mark(item, rec["triples"], rec["status"] == "base-fails")
+        store.save()
+        ran += 1
+        if on_item:
+            on_item(item, rec)
+
+
+def _run(store: Store, base: Base, item: Item, executor, end: float | None, cases_from: Sequence[str]) -> dict[str, Any]:
+    rec: dict[str, Any] = {"base": item.base, "form": item.form, "pass": item.pass_id, "status": "not-applicable", "signatures": []}
+    t0 = time.monotonic()
+    try:
+        model = base.model()
+        built = hforms.build(model, item.form)
+    except Exception as exc:  # noqa: BLE001 - a rewrite that cannot read this model: nothing to try
+        built, rec["reason"] = None, f"{type(exc).__name__}: {exc}"
+    if built is not None:
+        mutant, labels = built
+        case = base.case
+        setting = Setting(case.id, case.bindings, case.feeds, case.rtol, case.atol)
+        outcome = probe(setting, model, item.form, mutant, item.pass_id, executor)
+        rec["status"] = outcome.status
+        if outcome.reason:
+            rec["reason"] = outcome.reason
+        for f in outcome.findings:
+            raw = signature(f, hforms.kind(item.form), [model, mutant], labels)
+            key = _found(store, raw, f, base, model, item, executor, end, cases_from)
+            if key and key not in rec["signatures"]:
+                rec["signatures"].append(key)
+    rec["seconds"] = round(time.monotonic() - t0, 3)
+    return rec
+
+
+def _found(store: Store, raw: Signature, finding, base: Base, model, item: Item, executor, end, cases_from) -> str | None:
+    """The key of the signature ``finding`` counts for (shrinking and saving it when new), with its hit counted."""
+    if raw.key in store.coarse:
+        key = store.coarse[raw.key]
+    else:
+        key = _shrink_and_save(store, raw, finding, base, model, item, executor, end, cases_from)
+        store.coarse[raw.key] = key
+    if key in store.signatures:
+        store.signatures[key]["hits"] += 1
+    return key
+
+
+def _shrink_and_save(store: Store, raw: Signature, finding, base: Base, model, item: Item, executor, end, cases_from) -> str:
+    from passcheck.reduce.case_module import case_module
+
+    case_id = raw.case_id  # seeds the shrunk pair's feeds: the saved case is judged on the same ones
+    setting = Setting(case_id, rtol=base.case.rtol, atol=base.case.atol)
+    deadline = time.monotonic() + SHRINK_SECONDS if end is None else min(end, time.monotonic() + SHRINK_SECONDS)
+    shrunk = Shrinker(setting, finding.pass_id, finding.oracle, finding.kind, executor, deadline, SHRINK_TESTS).shrink(model, item.form)
+    found_on = {"base": item.base, "form": item.form, "pass": item.pass_id, "message": finding.message}
+    if shrunk is None:  # shows only with the case's own feeds: kept unshrunk, under its raw signature
+        store.signatures.setdefault(raw.key, {"signature": raw.to_json(), "hits": 0, "found_on": found_on, "case": None,
+                                              "note": "not shrunk: the pair shows it only on its case's own feeds"})
+        return raw.key
+    sig = signature(shrunk.finding, hforms.kind(shrunk.form), [shrunk.common, shrunk.uncommon], shrunk.labels)
+    if sig.key in store.signatures:
+        return sig.key
+    store.cases_dir.mkdir(parents=True, exist_ok=True)
+    path = store.cases_dir / f"hunt_{case_id.rsplit('-', 1)[-1]}.py"
+    path.write_text(case_module(shrunk.finding, shrunk.common, shrunk.uncommon, case_id=case_id, origin="passcheck hunt",
+                                rtol=base.case.rtol, atol=base.case.atol), encoding="utf-8")
+    repro, reproduces = _reproduce(path, case_id, finding.pass_id, finding.oracle, finding.kind, executor, cases_from)
+    library = _in_case(base.case, finding.pass_id, finding.oracle, finding.kind, executor)
+    store.signatures[sig.key] = {
+        "signature": sig.to_json(), "hits": 0, "found_on": found_on, "case": case_id, "case_module": str(path),
+        "form": shrunk.form, "nodes": [len(shrunk.common.graph.node), len(shrunk.uncommon.graph.node)],
+        "shrink_finished": shrunk.finished, "shrink_tests": shrunk.tests, "message": shrunk.finding.message,
+        "repro": repro, "reproduces": reproduces, "library": library,
+    }
+    return sig.key
+
+
+def _reproduce(path: Path, case_id: str, pass_id: str, oracle: str, kind: str, executor, cases_from: Sequence[str]) -> tuple[str, bool]:
+    """Load the saved module as ``--cases-from`` does and run its case: (reproduce command, whether
+    the finding shows)."""
+    from passcheck._versions import tool_version
+    from passcheck.cases import registry
+    from passcheck.cases._registry import load_file
+    from passcheck.engine import Subject, evaluate
+
+    load_file(path, prefix="passcheck_hunt_cases")
+    case = registry().get(case_id)
+    subject = Subject.from_case(case, tool_version("onnx"), [str(Path(p).resolve()) for p in [*cases_from, path]])
+    repro = subject.repro.format(**{"pass": shlex.quote(pass_id)})
+    try:
+        cells = evaluate(subject, [pass_id], executor=executor)
+    except Exception:  # noqa: BLE001 - the saved case does not run: it does not reproduce
+        return repro, False
+    return repro, any((f.pass_id, f.oracle, f.kind) == (pass_id, oracle, kind) for f in blamed(cells, UNCOMMON))
+
+
+def _in_case(case, pass_id: str, oracle: str, kind: str, executor) -> list[str]:
+    """Ids of the findings of the same pass, oracle and kind that the base's case shows on its own
+    forms, without any rewrite (the library already has those; at most 3)."""
+    from passcheck._versions import tool_version
+    from passcheck.engine import Subject, evaluate
+
+    try:
+        cells = evaluate(Subject.from_case(case, tool_version("onnx")), [pass_id], executor=executor)
+    except Exception:  # noqa: BLE001 - a case that does not run here shows nothing
+        return []
+    return sorted({f.id for c in cells for f in c.findings if (f.pass_id, f.oracle, f.kind) == (pass_id, oracle, kind)})[:3]

@@ -1,0 +1,173 @@
+"""Shrink a hunt finding to a minimal pair: fewest rewrite parts, then fewest sites, then fewest
+nodes, every candidate re-checked the way the finding was found (gate, then the pass, then the
+same pass / oracle / kind blamed on the rewrite; see :mod:`.probe`).
+
+Nodes are cut from the base with :func:`passcheck.reduce.cut.cut` (values a kept node reads but
+no kept node writes become initializers or typed graph inputs) and the rewrite is applied again
+to the cut base, so the pair always differs by the rewrite alone. Site labels stay valid across
+cuts because every node is named first. Delta debugging is :func:`passcheck.reduce.ddmin.ddmin`.
+Bounded by a deadline and a number of candidate checks; the smallest pair so far is returned.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import TYPE_CHECKING
+
+from passcheck.hunt import forms as hforms
+from passcheck.hunt.probe import Setting, probe
+from passcheck.reduce.ddmin import ddmin
+
+if TYPE_CHECKING:
+    import onnx
+
+    from passcheck.records import Finding
+
+#: The rewritten form's name in a shrunk pair (and in the saved case module).
+UNCOMMON = "uncommon"
+
+
+@dataclasses.dataclass
+class Shrunk:
+    """The smallest pair found: base ``common``, its rewrite ``uncommon`` (form id ``form``, sites
+    ``labels``), the finding it still shows, whether every step finished, candidates checked."""
+
+    common: "onnx.ModelProto"
+    uncommon: "onnx.ModelProto"
+    form: str
+    labels: list[str]
+    finding: "Finding"
+    finished: bool
+    tests: int
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def named(model: "onnx.ModelProto") -> "onnx.ModelProto":
+    """A copy of ``model`` in which every main-graph node has a unique name (``n<index>_<OpType>``)."""
+    import onnx
+
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    taken = {n.name for n in out.graph.node if n.name}
+    for i, n in enumerate(out.graph.node):
+        if not n.name:
+            name = f"n{i}_{n.op_type}"
+            while name in taken:
+                name += "_"
+            n.name = name
+            taken.add(name)
+    return out
+
+
+class Shrinker:
+    """Checks candidate pairs for one finding (``pass_id``, ``oracle``, ``kind``) under ``setting``.
+
+    Args:
+        executor: an :class:`~passcheck.passes.isolation.IsolatedExecutor`.
+        deadline: ``time.monotonic()`` past which the smallest pair so far is returned.
+        max_tests: candidate checks allowed.
+    """
+
+    def __init__(self, setting: Setting, pass_id: str, oracle: str, kind: str, executor, deadline: float, max_tests: int = 80):
+        self.setting, self.pass_id, self.oracle, self.kind = setting, pass_id, oracle, kind
+        self.ex, self.deadline, self.max_tests = executor, deadline, max_tests
+        self.tests = 0
+        self.last: tuple | None = None  # (base, form, mutant, labels, finding) of the last candidate that held
+
+    def holds(self, base: "onnx.ModelProto", form: str) -> bool:
+        """``form`` applies to ``base`` and the pair shows the finding."""
+        if self.tests >= self.max_tests or time.monotonic() > self.deadline:
+            raise _OutOfTime
+        self.tests += 1
+        try:
+            built = hforms.build(base, form)
+        except Exception:  # noqa: BLE001 - a rewrite that cannot read a cut model: not a candidate
+            return False
+        if built is None:
+            return False
+        mutant, labels = built
+        outcome = probe(self.setting, base, UNCOMMON, mutant, self.pass_id, self.ex)
+        hit = next((f for f in outcome.findings if (f.pass_id, f.oracle, f.kind) == (self.pass_id, self.oracle, self.kind)), None)
+        if hit is not None:
+            self.last = (base, form, mutant, labels, hit)
+        return hit is not None
+
+    def shrink(self, base: "onnx.ModelProto", form: str) -> Shrunk | None:
+        """The smallest pair showing the finding, from ``base`` rewritten as ``form``; None when
+        even that pair does not show it under this setting (e.g. its case fed custom inputs).
+        Every step only ever keeps a smaller candidate that holds, so the last one that held is
+        the smallest, also when the deadline cuts a step short."""
+        finished = True
+        try:
+            start = named(base)
+            if self.holds(start, form):
+                base = start
+            elif not self.holds(base, form):
+                return None
+            form = self._fewest_parts(base, form)
+            form = self._fewest_sites(base, form)
+            self._fewest_nodes(base, form)
+        except _OutOfTime:
+            finished = False
+        if self.last is None:
+            return None
+        b, f, mutant, labels, hit = self.last
+        return Shrunk(b, mutant, f, list(labels), hit, finished, self.tests)
+
+    def _fewest_parts(self, base, form: str) -> str:
+        """One rewrite of a depth-2 form alone, when it shows the finding by itself."""
+        parts = hforms.parts(form)
+        if len({r for r, _ in parts}) < 2:
+            return form
+        for rid in dict.fromkeys(r for r, _ in parts):
+            alone = hforms.spell([p for p in parts if p[0] == rid])
+            if self.holds(base, alone):
+                return alone
+        return form
+
+    def _fewest_sites(self, base, form: str) -> str:
+        """Each all-at-once part of a rewrite with sites narrowed to the fewest sites (one site
+        alone first, the usual answer; else delta debugging). Parts are narrowed from the last, so
+        the sites of a part are those of the model the earlier parts wrote."""
+        parts = list(hforms.parts(form))
+        for i in reversed(range(len(parts))):
+            rid, label = parts[i]
+            if label is not None or not hforms.has_sites(rid):
+                continue
+            before = hforms.build(base, hforms.spell(parts[:i])) if i else (base, [])
+            labels = hforms.sites(before[0], rid) if before is not None else []
+            if len(labels) < 2:
+                continue
+            head, tail = parts[:i], parts[i + 1:]
+
+            def at(chosen: list[str], head=head, tail=tail, rid=rid) -> str:
+                return hforms.spell([*head, *((rid, s) for s in chosen), *tail])
+
+            chosen = next((s for s in labels if self.holds(base, at([s]))), None)
+            keep = [chosen] if chosen is not None else ddmin(labels, lambda c: self.holds(base, at(c)), self.deadline)[0]
+            parts = [*head, *((rid, s) for s in keep), *tail]
+        return hforms.spell(parts)
+
+    def _fewest_nodes(self, base, form: str):
+        from passcheck.reduce.cut import constant_values, cut, key, value_types
+
+        keys = [key(n) for n in base.graph.node]
+        if len(keys) < 2:
+            return base
+        types, consts = self._call(value_types, base), self._call(constant_values, base)
+
+        def holds(keep: list[str]) -> bool:
+            cand = cut(base, set(keep), types, consts)
+            return cand is not None and self.holds(cand, form)
+
+        ddmin(keys, holds, self.deadline)
+
+    def _call(self, fn, model) -> dict:
+        try:
+            return self.ex.call(fn, model)
+        except Exception:  # noqa: BLE001 - without types / constants fewer cuts are valid: same rules
+            return {}

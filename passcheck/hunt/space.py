@@ -1,0 +1,93 @@
+"""The search space of a hunt: base models (forms of hand-written and generated cases) × forms
+(rewrites at depth 1–2, all at once or at one site) × passes.
+
+An *item* is one ``(base, form, pass)``; the scheduler picks items, :mod:`.probe` runs them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from passcheck.hunt import forms as hforms
+
+if TYPE_CHECKING:
+    import onnx
+
+    from passcheck.cases import Case
+
+
+@dataclasses.dataclass(frozen=True)
+class Item:
+    """One thing to try: ``base`` (``case-id:form``) rewritten as ``form``, under ``pass_id``."""
+
+    base: str
+    form: str
+    pass_id: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.base}|{self.form}|{self.pass_id}"
+
+
+@dataclasses.dataclass
+class Base:
+    """One form of one case, the model a rewrite starts from."""
+
+    case: "Case"
+    form: str
+    _model: Any = None
+    _forms: list[str] | None = None
+    _ops: tuple[str, ...] | None = None
+
+    @property
+    def id(self) -> str:
+        return f"{self.case.id}:{self.form}"
+
+    def model(self) -> "onnx.ModelProto":
+        if self._model is None:
+            self._model = self.case.build(self.form)
+        return self._model
+
+    def ops(self) -> tuple[str, ...]:
+        """The op types of the main graph (from the ``op:`` tags of a generated case, without building it)."""
+        if self._ops is None:
+            tagged = sorted(t[3:] for t in self.case.tags if t.startswith("op:"))
+            self._ops = tuple(tagged) if tagged else tuple(sorted({n.op_type for n in self.model().graph.node}))
+        return self._ops
+
+    def forms(self, seed: int) -> list[str]:
+        """The forms of this base (see :func:`passcheck.hunt.forms.enumerate_forms`), sampled with a
+        generator seeded by ``seed`` and the base id (the same on every run)."""
+        if self._forms is None:
+            try:
+                model = self.model()
+            except Exception:  # noqa: BLE001 - a base this onnx cannot build has no forms
+                self._forms = []
+            else:
+                self._forms = hforms.enumerate_forms(model, random.Random(f"{seed}:{self.id}"))
+        return self._forms
+
+
+def bases(patterns: Sequence[str], generated: bool) -> list[Base]:
+    """Every form of every case matching ``patterns`` that runs here; with no pattern, the
+    hand-written library and ``--cases-from`` modules, and the generated set when ``generated``.
+    Sorted by id.
+
+    Raises:
+        UnknownIdError: a pattern matches no case.
+    """
+    from passcheck._versions import tool_version
+    from passcheck.cases import registry
+
+    reg = registry()
+    chosen = reg.select(patterns) if patterns else reg.select([]) + (reg.select(["generated/*"]) if generated else [])
+    version = tool_version("onnx")
+    out = []
+    for case in dict((c.id, c) for c in chosen).values():
+        if case.skip_reason(version):
+            continue
+        out += [Base(case, f) for f in case.forms]
+    return sorted(out, key=lambda b: b.id)

@@ -1,0 +1,81 @@
+"""A hunt's state in ``--out``: ``hunt-state.json`` (scope, items tried, distinct signatures) and
+``cases/hunt_<hash>.py`` (one case module per shrunk signature). Written atomically after every
+item, so a run cut short (budget, Ctrl-C, a kill) loses at most the item in progress and
+``--resume`` continues where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from passcheck.errors import PasscheckError
+
+STATE = "hunt-state.json"
+VERSION = 1
+#: Arguments a resumed hunt must share with the run it continues.
+SCOPE = ("seed", "passes", "cases", "cases_from", "generated")
+
+
+class Store:
+    """The state of one hunt (see module docs).
+
+    Attributes:
+        items: one dict per item tried, in order: ``base``, ``form``, ``pass``, ``status``
+            (``done`` / ``refused`` / ``base-fails`` / ``not-applicable``, see :class:`~passcheck.hunt.probe.Outcome`), ``seconds``, ``triples``, ``signatures``.
+        signatures: signature key → its record (signature; hits: findings of the items that counted
+            for it; the shrunk pair's node counts; its case module; the reproduce command).
+        coarse: key of a raw finding → the signature key its shrunk pair got (no second shrink).
+    """
+
+    def __init__(self, out: str | Path, scope: dict[str, Any]):
+        self.out = Path(out)
+        self.scope = scope
+        self.items: list[dict[str, Any]] = []
+        self.signatures: dict[str, dict[str, Any]] = {}
+        self.coarse: dict[str, str | None] = {}
+
+    @property
+    def path(self) -> Path:
+        return self.out / STATE
+
+    @property
+    def cases_dir(self) -> Path:
+        return self.out / "cases"
+
+    @classmethod
+    def open(cls, out: str | Path, scope: dict[str, Any], resume: bool) -> "Store":
+        """A new state in ``out``, or with ``resume`` the one there.
+
+        Raises:
+            PasscheckError: ``out`` is not a folder; it holds a state and ``resume`` is not set; the
+                state there is unreadable or was made with another scope.
+        """
+        store = cls(out, scope)
+        if store.out.exists() and not store.out.is_dir():
+            raise PasscheckError(f"--out {out}: exists and is not a folder; choose a folder path")
+        if not store.path.is_file():
+            return store
+        if not resume:
+            raise PasscheckError(f"--out {out}: holds a hunt already ({store.path}); continue it with --resume, or choose another folder")
+        try:
+            doc = json.loads(store.path.read_text(encoding="utf-8"))
+            if doc.get("version") != VERSION:
+                raise ValueError(f"version {doc.get('version')!r}, expected {VERSION}")
+            items, signatures, coarse, saved = doc["items"], doc["signatures"], doc["coarse"], doc["scope"]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise PasscheckError(f"{store.path}: not a readable hunt state ({exc}); choose another --out") from None
+        for k in SCOPE:
+            if saved.get(k) != scope.get(k):
+                raise PasscheckError(f"{store.path}: the hunt there used {k} {saved.get(k)!r}, this run {scope.get(k)!r}; "
+                                     "resume with the same arguments, or choose another --out")
+        store.items, store.signatures, store.coarse = items, signatures, coarse
+        return store
+
+    def save(self) -> None:
+        from passcheck.report.json_report import atomic_write
+
+        self.out.mkdir(parents=True, exist_ok=True)
+        doc = {"version": VERSION, "scope": self.scope, "items": self.items, "signatures": self.signatures, "coarse": self.coarse}
+        atomic_write(self.path, json.dumps(doc, indent=1) + "\n")

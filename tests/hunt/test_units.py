@@ -1,0 +1,206 @@
+"""Units of passcheck.hunt: budgets, form ids, the scheduler's determinism, and site shrinking
+with a rewrite that follows the site contract (Rewrite.sites / apply(model, sites))."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from passcheck.hunt import forms as hforms
+from passcheck.hunt.budget import Budget
+from passcheck.mutations._base import Applied, node_label
+from passcheck.mutations.registry import REWRITES
+
+PLANTED = Path(__file__).with_name("planted_hunt.py")
+
+
+@pytest.mark.parametrize("text,expected", [("10m", Budget(seconds=600.0)), ("90", Budget(seconds=90.0)), ("1.5h", Budget(seconds=5400.0)),
+                                           ("40items", Budget(items=40)), ("1item", Budget(items=1))])
+def test_budget_parse(text, expected):
+    assert Budget.parse(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "0s", "ten", "2.5items", "-3m"])
+def test_budget_refuses(text):
+    with pytest.raises(ValueError):
+        Budget.parse(text)
+
+
+class _SiteCommute:
+    """Swap the operands of Add / Mul, site by site (the contract's shape, for tests)."""
+
+    id, doc, inverse, detail = "test-commute", "Add(a, b) → Add(b, a)", None, "nodes"
+
+    def edit(self, model, only=None):
+        done = []
+        for i, n in enumerate(model.graph.node):
+            label = node_label(n, i)
+            if n.op_type in ("Add", "Mul") and len(n.input) == 2 and n.input[0] != n.input[1] and (only is None or label in only):
+                a, b = n.input
+                n.input[0], n.input[1] = b, a
+                done.append(label)
+        return done
+
+    def sites(self, model):
+        import onnx
+
+        copy = onnx.ModelProto()
+        copy.CopyFrom(model)
+        return self.edit(copy)
+
+    def apply(self, model, sites=None):
+        import onnx
+
+        copy = onnx.ModelProto()
+        copy.CopyFrom(model)
+        done = self.edit(copy, None if sites is None else frozenset(sites))
+        return (copy, Applied(self.id, tuple(done), f"{len(done)} nodes")) if done else None
+
+
+def test_form_ids_parse_and_build(monkeypatch):
+    monkeypatch.setitem(REWRITES, "test-commute", _SiteCommute())
+    assert hforms.parts("test-commute@a+b+negative-axes") == (("test-commute", "a+b"), ("negative-axes", None))
+    assert hforms.kind("test-commute@x+test-commute@y") == "test-commute"
+    from passcheck.cases import load_path, registry
+
+    load_path(PLANTED)
+    model = registry().get("hunt-test/layernorm").build("common")
+    labels = hforms.sites(model, "test-commute")
+    assert len(labels) == 3  # Add(var, eps), Mul(n, gamma2), Add(scaled, beta); Mul(d, d) is no swap
+    one, changed = hforms.build(model, f"test-commute@{labels[0]}")
+    assert changed == [labels[0]]
+    assert hforms.build(model, "test-commute@no-such-node") is None
+    with pytest.raises(ValueError):
+        hforms.parts("no-such-rewrite")
+
+
+def test_scheduler_is_deterministic_and_prefers_untried_triples():
+    from passcheck.cases import load_path
+    from passcheck.hunt.scheduler import Scheduler
+    from passcheck.hunt.space import bases
+
+    load_path(PLANTED)
+    picks = []
+    for _ in range(2):
+        s = Scheduler(bases(["hunt-test/*"], generated=False), ["planted:negative-axes", "planted:commuted"], seed=5)
+        run = []
+        for step in range(12):
+            item = s.next(step)
+            assert s.triples(item) - s.tried, f"step {step}: {item.key} covers nothing new while untried triples remain"
+            s.mark(item)
+            run.append(item.key)
+        picks.append(run)
+    assert picks[0] == picks[1] and len(set(picks[0])) == 12
+
+
+@pytest.mark.parametrize("start", ["test-commute", "negative-axes+test-commute"])
+def test_shrink_keeps_one_rewrite_one_site_and_the_fewest_nodes(monkeypatch, start):
+    """All-at-once commute breaks two Adds under planted:commuted (after negative axes, which
+    plays no part); the shrunk pair is one site of one node."""
+    monkeypatch.setitem(REWRITES, "test-commute", _SiteCommute())
+    from passcheck.cases import load_path, registry
+    from passcheck.hunt.probe import Setting, probe
+    from passcheck.hunt.shrink import Shrinker
+    from passcheck.passes.isolation import IsolatedExecutor
+
+    load_path(PLANTED)
+    model = registry().get("hunt-test/layernorm").build("common")
+    mutant, _ = hforms.build(model, start)
+    with IsolatedExecutor(timeout=120, preload=[PLANTED]) as ex:
+        found = probe(Setting("hunt/test"), model, start, mutant, "planted:commuted", ex)
+        assert found.status == "done" and {(f.oracle, f.kind) for f in found.findings} >= {("numeric", "wrong-result")}
+        shrunk = Shrinker(Setting("hunt/test"), "planted:commuted", "numeric", "wrong-result", ex, time.monotonic() + 600).shrink(model, start)
+    assert shrunk is not None and shrunk.finished
+    assert hforms.parts(shrunk.form) == (("test-commute", shrunk.labels[0]),) and len(shrunk.labels) == 1
+    assert [n.op_type for n in shrunk.common.graph.node] == ["Add"] and [n.op_type for n in shrunk.uncommon.graph.node] == ["Add"]
+
+
+def test_summary_is_a_table_on_a_terminal_and_tab_separated_elsewhere(monkeypatch):
+    import io
+
+    from passcheck.hunt.summary import table
+
+    sigs = {"k": {"signature": {"pass_id": "ort:all", "oracle": "parity", "kind": "missed-optimization", "ops": ["Add", "Mul"],
+                                "rewrite": "commute-operands"}, "hits": 2, "nodes": [3, 3], "reproduces": True, "case": "hunt/x-1",
+                  "repro": "passcheck run --cases-from c.py --case hunt/x-1 --pass ort:all"}}
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    plain, tty, narrow = io.StringIO(), Tty(), Tty()
+    table(sigs, plain)
+    monkeypatch.setenv("COLUMNS", "40")
+    table(sigs, narrow)
+    monkeypatch.setenv("COLUMNS", "200")
+    table(sigs, tty)
+    assert plain.getvalue().splitlines()[1].split("\t") == ["1", "ort:all", "parity", "missed-optimization", "Add,Mul", "commute-operands",
+                                                            "3/3", "2", "yes", "-", "hunt/x-1"]
+    assert "┃" in tty.getvalue() and "\t" not in tty.getvalue() and "commute-operands" in tty.getvalue()
+    assert "#1 reproduce: passcheck run --cases-from c.py --case hunt/x-1 --pass ort:all" in tty.getvalue()
+    assert "…" not in narrow.getvalue()  # folded, not cut
+
+
+def test_a_signature_the_case_shows_on_its_own_forms_is_told_apart():
+    from onnx import TensorProto, helper
+
+    from passcheck.cases import Case, Form, load_path
+    from passcheck.hunt.search import _in_case
+    from passcheck.passes.isolation import IsolatedExecutor
+
+    load_path(PLANTED)
+
+    def softmax(axis):
+        def build():
+            g = helper.make_graph([helper.make_node("Softmax", ["x"], ["y"], axis=axis)], "s",
+                                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])])
+            return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+        return build
+
+    case = Case(id="hunt-test/softmax-negative", forms={"common": Form(softmax(1)), "negative": Form(softmax(-1), "axis counted from the back")},
+                doc="Softmax over the last axis, spelled 1 and -1 (tests only).", opset=17)
+    same = Case(id="hunt-test/softmax-twice", forms={"common": Form(softmax(1)), "again": Form(softmax(1), "the same")},
+                doc="Softmax over axis 1 twice (tests only).", opset=17)
+    with IsolatedExecutor(timeout=120, preload=[PLANTED]) as ex:
+        assert _in_case(case, "planted:negative-axes", "numeric", "wrong-result", ex) == [
+            "hunt-test/softmax-negative:negative|planted:negative-axes|numeric|wrong-result"]
+        assert _in_case(same, "planted:negative-axes", "numeric", "wrong-result", ex) == []
+
+
+def test_blame_goes_to_the_rewrite_only_for_what_the_base_does_not_show():
+    from passcheck.hunt.probe import blamed
+    from passcheck.records import CellResult, Finding
+
+    def cell(form, pass_id, *found):
+        return CellResult("c/x", form, pass_id, "ok", findings=[Finding(k, o, "c/x", form, pass_id, "m") for o, k in found])
+
+    cells = [
+        cell("common", "p", ("numeric", "wrong-result"), ("parity", "missed-optimization")),
+        cell("r", "p", ("numeric", "wrong-result"), ("annotations", "annotation-violated")),
+        cell("common", "input", ("validity", "invalid-model")),
+        cell("r", "input", ("runtime", "rejected")),
+    ]
+    got = {(f.form, f.pass_id, f.oracle) for f in blamed(cells, "r")}
+    # both forms wrong: the base's; a parity finding compares the pair; the base's own invalidity is its own
+    assert got == {("common", "p", "parity"), ("r", "p", "annotations"), ("r", "input", "runtime")}
+    cells[1].findings[1].expected = True
+    assert ("r", "p", "annotations") not in {(f.form, f.pass_id, f.oracle) for f in blamed(cells, "r")}
+
+
+def test_signature_ops_come_from_the_sites_else_from_the_base():
+    from onnx import TensorProto, helper
+
+    from passcheck.hunt.signature import signature
+    from passcheck.records import Finding
+
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["r"], name="relu"), helper.make_node("Neg", ["r"], ["y"], name="neg")], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    m = helper.make_model(g)
+    f = Finding("wrong-result", "numeric", "c/x", "r", "p", "m")
+    assert signature(f, "rw", [m], ["neg"]).ops == ("Neg",)
+    assert signature(f, "rw", [m], ["#0:Relu"]).ops == ("Relu",)
+    assert signature(f, "rw", [m], ["r"]).ops == ("Neg", "Relu")  # a value: its writer and its reader
+    assert signature(f, "rw", [m], ["no-such-value"]).ops == ("Neg", "Relu")
