@@ -116,3 +116,28 @@ def test_a_right_fusion_on_one_form_is_still_a_missed_optimization_on_the_other(
     # a pass that does not claim to optimize (optimizes=False) is not held to op-type parity
     cells = _evaluate(drop_double_neg_on_common, optimizes=False)
     assert _kinds(cells["detour"]) == [] and _kinds(cells["common"]) == []
+
+
+def test_a_missed_optimization_names_new_op_types_only_when_the_forms_differ_in_them():
+    head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3, 4] x) => (float[2, 3, 4] y) '
+    forms = {"common": onnx.parser.parse_model(head + "{ t = Neg(x)  u = Neg(t)  y = Relu(u) }"),
+             "detour": onnx.parser.parse_model(head + "{ t = Neg(x)  v = Identity(t)  u = Neg(v)  y = Relu(u) }")}
+
+    def drop_neg_pair_on_common(model):
+        """Planted: -(-x) removed on ``common`` only (right there), no new op type anywhere."""
+        if len(model.graph.node) != 3:
+            return model
+        return onnx.parser.parse_model(head + "{ y = Relu(x) }")
+
+    cells = _evaluate(drop_neg_pair_on_common, forms)
+    [f] = cells["detour"].findings
+    assert f.kind == "missed-optimization"
+    assert "removed Neg 2→0 in 'common' but 2→2 in 'detour'" in f.message
+    assert "new op types" not in f.message  # neither form got one: nothing to tell apart
+
+    def drop_neg_pair_via_identity_on_common(model):
+        """Planted: as above, but leaving an Identity (a new op type) on ``common``."""
+        return onnx.parser.parse_model(head + "{ z = Relu(x)  y = Identity(z) }") if len(model.graph.node) == 3 else model
+
+    cells = _evaluate(drop_neg_pair_via_identity_on_common, forms)
+    assert "new op types: common ['Identity'], detour none" in cells["detour"].findings[0].message
