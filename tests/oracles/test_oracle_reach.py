@@ -1,0 +1,205 @@
+"""Oracle behaviour the mutation selection never reached (found with coverage of
+bench/mutation_score.py's test selection): the checker/onnxruntime disagreement and the
+reference evaluator's opinion, subgraph annotations judged in the oracle, a pass output that
+fails to run or loses a graph output, precision parity past non-tensor outputs, and the
+annotation checker's kind, precondition-conflict and unknown-dim messages."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, parser
+
+from passcheck.engine import Subject, evaluate
+from passcheck.oracles import shape_annotations
+from passcheck.oracles.binding import PRECONDITION, BindingMap, Occurrence
+from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+
+HEAD = '<ir_version: 8, opset_import: ["" : 18, "com.microsoft": 1, "foo": 1]> '
+
+
+def _cells(forms, pass_ids, bindings=({},), parity=None, rewrite=None):
+    """Cells per (pass, form); ``rewrite`` (model → model) is registered as pass ``planted:<name>``."""
+    if rewrite is not None:
+        register_pass(FunctionAdapter(f"planted:{rewrite.__name__}", rewrite))
+    try:
+        kw = {"parity": parity} if parity is not None else {}
+        cells = evaluate(Subject("reach/" + "-".join(forms), forms, list(bindings), **kw), pass_ids, check_input="input" in pass_ids)
+    finally:
+        if rewrite is not None:
+            unregister_pass(f"planted:{rewrite.__name__}")
+    return {(c.pass_id, c.form): c for c in cells}
+
+
+def _found(cell, oracle):
+    return [f for f in cell.findings if f.oracle == oracle]
+
+
+# --- validity ----------------------------------------------------------------------------------
+
+def test_a_form_the_checker_rejects_but_onnxruntime_runs_is_a_disagreement_with_the_evaluators_opinion():
+    sig = "g (float[2, 3] x) => (float[2, 4] y, float[2, 3] z) "  # y is annotated wrong: strict inference rejects it
+    forms = {"agrees": parser.parse_model(HEAD + sig + "{ y = Relu(x)  z = Neg(x) }"),
+             "evalfails": parser.parse_model(HEAD + sig + "{ y = Relu(x)  z = com.microsoft.Gelu(x) }"),
+             "ortfails": parser.parse_model(HEAD + sig + "{ y = Relu(x)  z = foo.Bar(x) }")}
+    for form, model in forms.items():
+        [f] = _found(_cells({form: model}, ["input"])[("input", form)], "validity")
+        if form == "ortfails":  # nobody runs it: a plain invalid model
+            assert f.kind == "invalid-model" and f.message.startswith("the checker rejects this form: InferenceError")
+            continue
+        assert f.kind == "validity-disagreement"
+        assert f.message.startswith("the onnx checker rejects this form but onnxruntime runs it: InferenceError")
+        if form == "agrees":
+            assert f.details["reference"] == "agrees with onnxruntime"
+        else:
+            assert f.details["reference"].startswith("fails: NotImplementedError") and "Gelu" in f.details["reference"]
+
+
+def test_a_pass_output_rejected_for_the_reason_its_input_is_rejected_is_not_the_pass_s_fault():
+    model = parser.parse_model(HEAD + "g (float[2, 3] x) => (float[2, 4] y) { y = Relu(x) }")
+
+    def unchanged_copy(m):
+        out = onnx.ModelProto()
+        out.CopyFrom(m)
+        return out
+
+    cell = _cells({"common": model}, ["planted:unchanged_copy"], rewrite=unchanged_copy)[("planted:unchanged_copy", "common")]
+    assert _found(cell, "validity") == []
+
+
+# --- numeric -----------------------------------------------------------------------------------
+
+def test_an_output_that_fails_to_run_or_loses_a_graph_output_is_a_wrong_result():
+    sig = "g (float[2, 3] x) => (float[2, 3] y) "
+    model = parser.parse_model(HEAD + sig + "{ y = Relu(x) }")
+
+    def to_unknown_op(m):
+        """Planted: Relu replaced by an op no runtime has."""
+        return parser.parse_model(HEAD + sig + "{ y = foo.Bar(x) }")
+
+    def rename_output(m):
+        """Planted: the graph output y is renamed y2."""
+        return parser.parse_model(HEAD + "g (float[2, 3] x) => (float[2, 3] y2) { y2 = Relu(x) }")
+
+    [f] = _found(_cells({"common": model}, ["planted:to_unknown_op"], rewrite=to_unknown_op)[("planted:to_unknown_op", "common")], "numeric")
+    assert f.kind == "wrong-result" and f.message.startswith("the output of planted:to_unknown_op fails to run (binding 0): ")
+    [f] = _found(_cells({"common": model}, ["planted:rename_output"], rewrite=rename_output)[("planted:rename_output", "common")], "numeric")
+    assert f.kind == "wrong-result" and f.message == "graph output 'y' is missing after planted:rename_output"
+
+
+# --- parity: precision past outputs it cannot compare -------------------------------------------
+
+def _two_outputs(body_dims):
+    return parser.parse_model(HEAD + f"g (float[2, 3] x) => (seq(float[2, 3]) s, float[{body_dims}] y) "
+                                     "{ s = SequenceConstruct(x, x)  y = Relu(x) }")
+
+
+def _lose_dims_on_detour(m):
+    """Planted: y's static dims become named on ``detour`` only (the model with the Identity)."""
+    out = onnx.ModelProto()
+    out.CopyFrom(m)
+    if any(n.op_type == "Identity" for n in m.graph.node):
+        dim = out.graph.output[1].type.tensor_type.shape.dim[0]
+        dim.dim_param = "A"
+    return out
+
+
+def test_precision_parity_looks_past_a_sequence_output():
+    common = _two_outputs("2, 3")
+    detour = parser.parse_model(HEAD + "g (float[2, 3] x) => (seq(float[2, 3]) s, float[2, 3] y) "
+                                       "{ s = SequenceConstruct(x, x)  r = Relu(x)  y = Identity(r) }")
+    cells = _cells({"common": common, "detour": detour}, ["planted:_lose_dims_on_detour"], rewrite=_lose_dims_on_detour)
+    [f] = _found(cells[("planted:_lose_dims_on_detour", "detour")], "parity")
+    assert f.kind == "less-precise" and f.details["output"] == "y"
+    # without the precision check asked for, nothing is compared
+    cells = _cells({"common": common, "detour": detour}, ["planted:_lose_dims_on_detour"], parity=frozenset({"ops"}), rewrite=_lose_dims_on_detour)
+    assert _found(cells[("planted:_lose_dims_on_detour", "detour")], "parity") == []
+
+
+# --- annotations inside subgraphs, judged by the oracle -----------------------------------------
+
+def _if_model(op, dims):
+    return parser.parse_model(HEAD + f'''g (bool c, float[N, 3] x) => (float[N, 3] y) {{
+      y = If (c) <then_branch = g1 () => (float[{dims}] t) {{ t = {op}(x) }}, else_branch = g2 () => (float[{dims}] e) {{ e = {op}(x) }}>
+    }}''')
+
+
+def test_a_branch_annotation_is_judged_with_the_reference_evaluator():
+    cell = _cells({"common": _if_model("Relu", "K, K")}, ["input"], [{"N": 2}, {"N": 4}])[("input", "common")]
+    found = _found(cell, "annotations")
+    assert found and all(f.kind == "annotation-violated" and "symbol 'K' takes different sizes in one run" in f.message for f in found)
+    assert cell.coverage["checked"] == 4 and cell.unchecked == {}
+
+
+def test_branch_annotations_the_evaluator_cannot_reach_are_unchecked_with_the_reason():
+    cell = _cells({"common": _if_model("com.microsoft.Gelu", "N, 3")}, ["input"], [{"N": 2}, {"N": 4}])[("input", "common")]
+    assert _found(cell, "annotations") == []
+    assert sorted(cell.unchecked) == ["annotation 'If#0.else_branch::e'", "annotation 'If#0.then_branch::t'"]
+    why = cell.unchecked["annotation 'If#0.then_branch::t'"]
+    assert "the reference evaluator could not run the model: NotImplementedError" in why and why.endswith("(binding 0)")
+    assert cell.coverage["unobservable"] == 2
+
+
+def test_an_output_that_did_not_run_holds_no_annotation():
+    from passcheck.oracles import annotations
+    from passcheck.oracles._context import FormRun
+    from passcheck.passes._base import PassOutcome
+    from passcheck.runtime.session import run_ort
+
+    model = parser.parse_model(HEAD + "g (float[2, 3] x) => (float[2, 3] y) { y = Relu(x) }")
+    feeds = [{"x": np.ones((2, 3), np.float32)}, {}]
+    runs = [run_ort(model, f) for f in feeds]
+    run = FormRun("c", "f", "p", model, PassOutcome("p", "changed", model), feeds[:1], runs[:1], runs[:1])
+    assert annotations.holds(run, "y")
+    assert runs[1].error  # no feed for x: the second run fails
+    run = FormRun("c", "f", "p", model, PassOutcome("p", "changed", model), feeds, runs, runs)
+    assert not annotations.holds(run, "y")  # verified in one binding only
+
+
+# --- the annotation checker's messages -----------------------------------------------------------
+
+def test_a_value_of_the_wrong_kind_is_a_kind_violation_naming_what_ran():
+    def model(vi):
+        return helper.make_model(helper.make_graph([], "g", [], [vi]))
+
+    seq = model(helper.make_tensor_sequence_value_info("v", TensorProto.FLOAT, [2]))
+    [v] = shape_annotations.check(seq, {"v": None}).violations
+    assert (v.rule, v.message) == ("kind", "v: annotated as a sequence but the run produced no value (None)")
+    [v] = shape_annotations.check(seq, {"v": np.zeros(2, np.float32)}).violations
+    assert v.message == "v: annotated as a sequence but the run produced a tensor float32 [2]"
+    mp = model(helper.make_value_info("v", helper.make_map_type_proto(TensorProto.INT64, helper.make_tensor_type_proto(TensorProto.FLOAT, []))))
+    [v] = shape_annotations.check(mp, {"v": [1.0]}).violations
+    assert v.message == "v: annotated as a map but the run produced a list"
+
+
+def test_inputs_that_disagree_on_a_symbol_are_one_precondition_violation():
+    g = helper.make_graph([helper.make_node("Add", ["a", "b"], ["y"])], "g",
+                          [helper.make_tensor_value_info("a", TensorProto.FLOAT, ["N"]), helper.make_tensor_value_info("b", TensorProto.FLOAT, ["N"])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    report = shape_annotations.check(helper.make_model(g), {"a": np.zeros(2, np.float32), "b": np.zeros(3, np.float32), "y": np.zeros(3, np.float32)})
+    [v] = report.violations
+    assert (v.value, v.role, v.rule) == ("N", PRECONDITION, "symbol") and report.bad_input
+    assert v.message == "inputs disagree on symbol 'N': a[0]=2, b[0]=3"
+    assert report.to_json()["violations"][0]["occurrences"][1] == {"symbol": "N", "value": "b", "axis": 0, "size": 3, "role": PRECONDITION}
+    assert report.to_json()["ok"] is False and report.to_json()["binding"] == {"N": 2}
+
+
+def test_unknown_dim_spellings_are_named_in_a_conflict_and_can_be_ignored():
+    g = helper.make_graph([helper.make_node("Concat", ["x", "x"], ["y"], axis=0)], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["?", "?"])])
+    observed = {"x": np.zeros((2, 3), np.float32), "y": np.zeros((4, 3), np.float32)}
+    [v] = shape_annotations.check(helper.make_model(g), observed).violations
+    assert v.message.endswith("; '?' is bound to several sizes: the tool uses it for unknown dims (--unknown-dim-param '\\\\?' treats such names as unknown)")
+    assert shape_annotations.check(helper.make_model(g), observed, unknown_dim_param=r"\?").violations == []
+    g.output[0].type.tensor_type.shape.dim[0].dim_param = g.output[0].type.tensor_type.shape.dim[1].dim_param = "unk__7"
+    [v] = shape_annotations.check(helper.make_model(g), observed).violations
+    assert "'unk__7' is bound to several sizes" in v.message and "(--unknown-dim-param 'unk__\\\\d+'" in v.message
+
+
+def test_binding_map_sizes_and_unknown_spellings():
+    bmap = BindingMap(unknown=__import__("re").compile(r"\?"))
+    for size in (2, 3, 2):
+        bmap.add(Occurrence("N", "x", 0, size, PRECONDITION))
+    bmap.add(Occurrence("?", "x", 1, 5, PRECONDITION))
+    assert bmap.sizes("N") == {2, 3} and "?" not in bmap.occurrences and bmap.resolve() == {"N": 2}
