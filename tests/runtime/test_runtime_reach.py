@@ -1,0 +1,126 @@
+"""Runtime behaviour the mutation selection never reached (found with coverage of
+bench/mutation_score.py's test selection): bad feed files named as such, empty sequences,
+outputs written without a declared type, STRING inputs observed, and runs that fail."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from passcheck.errors import FeedError
+from passcheck.runtime.feed_files import proto_to_value, read_feeds, write_data_set
+from passcheck.runtime.observe import RunFailed, observe
+
+
+def _model(inputs, outputs, nodes):
+    return helper.make_model(helper.make_graph(nodes, "g", inputs, outputs), opset_imports=[helper.make_opsetid("", 17)])
+
+
+def _relu(x_dims=(2,)):
+    return _model([helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x_dims))],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(x_dims))], [helper.make_node("Relu", ["x"], ["y"])])
+
+
+def _two_inputs():
+    return _model([helper.make_tensor_value_info("a", TensorProto.FLOAT, [2]), helper.make_tensor_value_info("b", TensorProto.FLOAT, [2])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])], [helper.make_node("Add", ["a", "b"], ["y"])])
+
+
+# --- feed files: bad input, one clear message each ------------------------------------------------
+
+def test_missing_paths_folders_without_data_sets_and_unreadable_npz_are_refused(tmp_path):
+    with pytest.raises(FeedError, match=r"^--feeds .*nowhere: no such file or folder$"):
+        read_feeds(tmp_path / "nowhere", _relu())
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(FeedError, match="empty: no test_data_set_K folders"):
+        read_feeds(tmp_path / "empty", _relu())
+    (tmp_path / "bad.npz").write_bytes(b"not a zip")
+    with pytest.raises(FeedError, match=r"bad.npz: not a readable \.npz"):
+        read_feeds(tmp_path / "bad.npz", _relu())
+
+
+def _tensor_file(folder, j, name, value):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"input_{j}.pb").write_bytes(numpy_helper.from_array(np.asarray(value, np.float32), name).SerializeToString())
+
+
+def test_an_input_fed_twice_or_a_nameless_file_past_the_inputs_is_refused(tmp_path):
+    d = tmp_path / "twice" / "test_data_set_0"
+    _tensor_file(d, 0, "a", [1, 2])
+    _tensor_file(d, 1, "", [3, 4])  # no name: bound by position (b)
+    assert [v.tolist() for v in read_feeds(d, _two_inputs())[0].values()] == [[1.0, 2.0], [3.0, 4.0]]
+    _tensor_file(d, 1, "a", [3, 4])
+    with pytest.raises(FeedError, match="names input 'a' but position 1 is input 'b'"):
+        read_feeds(d, _two_inputs())
+    d = tmp_path / "past" / "test_data_set_0"
+    _tensor_file(d, 0, "", [1, 2])
+    _tensor_file(d, 1, "", [3, 4])
+    with pytest.raises(FeedError, match=r"input_1.pb: no graph input at position 1 \(the model has 1 inputs to feed\) and the file names none"):
+        read_feeds(d, _relu())
+
+
+def test_a_data_set_naming_one_input_twice_is_refused(tmp_path):
+    d = tmp_path / "test_data_set_0"
+    _tensor_file(d, 0, "", [1, 2])  # position 0: a
+    m = _two_inputs()
+    m.graph.input.insert(0, helper.make_tensor_value_info("a", TensorProto.FLOAT, [2]))  # a at positions 0 and 1 of graph.input
+    _tensor_file(d, 1, "a", [3, 4])
+    with pytest.raises(FeedError, match=r"input_1.pb: input 'a' is fed twice in"):
+        read_feeds(d, m)
+
+
+def test_empty_sequences_absent_optionals_and_inconsistent_maps():
+    assert proto_to_value(onnx.SequenceProto(name="s", elem_type=0)) == []
+    assert proto_to_value(onnx.OptionalProto(name="o", elem_type=0)) is None
+    m = onnx.MapProto(name="m", key_type=TensorProto.INT64, keys=[1, 2])
+    m.values.CopyFrom(onnx.SequenceProto(elem_type=1, tensor_values=[numpy_helper.from_array(np.zeros(1, np.float32))]))
+    with pytest.raises(FeedError, match=r"^map 'm': 2 keys but 1 values$"):
+        proto_to_value(m)
+    del m.keys[1:]
+    m.values.tensor_values.extend([numpy_helper.from_array(np.zeros(1, np.float32))])
+    with pytest.raises(FeedError, match=r"^map 'm': 1 keys but 2 values$"):
+        proto_to_value(m)
+    with pytest.raises(FeedError, match="cannot read a TypeProto as a feed"):
+        proto_to_value(onnx.TypeProto())
+
+
+def test_outputs_without_a_declared_type_are_written_with_the_type_of_their_value(tmp_path):
+    m = _relu()
+    m.graph.output.add(name="s")  # untyped graph outputs (only a name)
+    m.graph.output.add(name="t")
+    m.graph.output.add(name="e")
+    values = {"y": np.ones(2, np.float32), "s": [np.arange(3, dtype=np.int64)], "t": np.array(["a", "b"], dtype=object), "e": []}
+    d = write_data_set(tmp_path, 0, m, {"x": np.ones(2, np.float32)}, values)
+    s = onnx.SequenceProto.FromString((d / "output_1.pb").read_bytes())
+    assert s.name == "s" and proto_to_value(s)[0].tolist() == [0, 1, 2] and proto_to_value(s)[0].dtype == np.int64
+    t = onnx.TensorProto.FromString((d / "output_2.pb").read_bytes())
+    assert t.data_type == TensorProto.STRING and [v.decode() for v in t.string_data] == ["a", "b"]
+    e = onnx.SequenceProto.FromString((d / "output_3.pb").read_bytes())
+    assert e.name == "e" and proto_to_value(e) == []
+
+
+# --- observation ---------------------------------------------------------------------------------
+
+def test_a_model_with_a_string_input_is_observed():
+    m = _model([helper.make_tensor_value_info("s", TensorProto.STRING, ["N"])],
+               [helper.make_tensor_value_info("n", TensorProto.INT64, [1])],
+               [helper.make_node("Identity", ["s"], ["t"]), helper.make_node("Shape", ["t"], ["n"])])
+    m.graph.value_info.append(helper.make_tensor_value_info("t", TensorProto.STRING, ["N"]))
+    observed, unobservable = observe(m, {"s": np.array(["a", "b", "c"], dtype=object)})
+    assert unobservable == {}
+    # onnxruntime takes strings from numpy only: the values are fetched, not profiled
+    assert np.asarray(observed["n"]).tolist() == [3]
+    assert np.asarray(observed["t"]).tolist() == ["a", "b", "c"]
+
+
+def test_runs_that_fail_raise_run_failed_naming_the_engine():
+    m = _relu((2,))
+    with pytest.raises(RunFailed, match="^the reference evaluator could not run the model on these feeds: "):
+        observe(m, {}, engine="reference")
+    seq = _model([helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+                 [helper.make_tensor_sequence_value_info("s", TensorProto.FLOAT, [2])],
+                 [helper.make_node("SequenceConstruct", ["x", "x"], ["s"])])
+    with pytest.raises(RunFailed, match="^onnxruntime could not run the model on these feeds: "):
+        observe(seq, {"x": np.ones(2, np.int64)})  # wrong elem_type fed
