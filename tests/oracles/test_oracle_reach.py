@@ -203,3 +203,18 @@ def test_binding_map_sizes_and_unknown_spellings():
         bmap.add(Occurrence("N", "x", 0, size, PRECONDITION))
     bmap.add(Occurrence("?", "x", 1, 5, PRECONDITION))
     assert bmap.sizes("N") == {2, 3} and "?" not in bmap.occurrences and bmap.resolve() == {"N": 2}
+
+
+def test_expected_output_shapes_name_what_the_pass_left():
+    from passcheck.cases import Expectation
+    from passcheck.oracles import expectations
+    from passcheck.oracles._context import FormRun
+    from passcheck.passes._base import PassOutcome
+
+    m = parser.parse_model(HEAD + "g (float[N, 3] x) => (float y, float[N, ?] z) { y = Relu(x)  z = Neg(x) }")
+    m.graph.output[0].type.tensor_type.ClearField("shape")  # rank unknown
+    run = FormRun("c", "f", "p", m, PassOutcome("p", "unchanged", m), [], [], [])
+    found = expectations.check(run, [Expectation(output_shapes={"y": (2, 3), "z": (2, 3), "w": (1,)})])
+    assert [f.message for f in found] == ["expected output 'y' shape [2, 3] after p, found no shape",
+                                          "expected output 'z' shape [2, 3] after p, found ['N', '?']",
+                                          "expected output 'w' shape [1] after p, found no shape"]
