@@ -218,3 +218,14 @@ def test_expected_output_shapes_name_what_the_pass_left():
     assert [f.message for f in found] == ["expected output 'y' shape [2, 3] after p, found no shape",
                                           "expected output 'z' shape [2, 3] after p, found ['N', '?']",
                                           "expected output 'w' shape [1] after p, found no shape"]
+
+
+def test_dims_vary_looks_past_inputs_without_a_shape():
+    from passcheck.oracles import folding
+
+    m = parser.parse_model(HEAD + "g (seq(float[2]) q, float r, float[N] x) => (int64[1] s) { s = Shape(x) }")
+    m.graph.input[1].type.tensor_type.ClearField("shape")  # rank unknown
+    one = [{"q": [np.zeros(2, np.float32)], "r": np.zeros(1, np.float32), "x": np.zeros(2, np.float32)}] * 2
+    assert not folding._dims_vary(m, one)  # N took one size: "the same in every run" would mean nothing
+    two = [one[0], {**one[0], "x": np.zeros(3, np.float32)}]
+    assert folding._dims_vary(m, two)

@@ -124,3 +124,21 @@ def test_runs_that_fail_raise_run_failed_naming_the_engine():
                  [helper.make_node("SequenceConstruct", ["x", "x"], ["s"])])
     with pytest.raises(RunFailed, match="^onnxruntime could not run the model on these feeds: "):
         observe(seq, {"x": np.ones(2, np.int64)})  # wrong elem_type fed
+
+
+def test_symbols_are_read_past_inputs_without_a_shape():
+    from passcheck.runtime.feeds import default_bindings, graph_symbols
+
+    m = _model([helper.make_tensor_value_info("r", TensorProto.FLOAT, None), helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", "M"])],
+               [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [helper.make_node("Relu", ["x"], ["y"])])
+    assert graph_symbols(m) == ["N", "M"]
+    assert default_bindings(m) == [{"N": 2, "M": 2}, {"N": 3, "M": 3}]
+
+
+def test_a_profile_line_holding_two_kernel_events_is_untrusted():
+    from passcheck.runtime import observe as obs
+
+    event = '{"name":"%s0_kernel_time","args":{"output_type_shape":[{"float":[2]}]}}' % obs._NODE_TAG
+    assert obs._profiled([("r",)], "[\n" + event + "\n]") == {"r": obs.TensorMeta((2,), np.dtype(np.float32))}
+    with pytest.raises(obs._Untrusted, match="more than one kernel event"):
+        obs._profiled([("r",)], "[\n" + event + "," + event + "\n]")
