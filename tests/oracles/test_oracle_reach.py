@@ -78,13 +78,15 @@ def test_an_output_that_fails_to_run_or_loses_a_graph_output_is_a_wrong_result()
         return parser.parse_model(HEAD + sig + "{ y = foo.Bar(x) }")
 
     def rename_output(m):
-        """Planted: the graph output y is renamed y2."""
-        return parser.parse_model(HEAD + "g (float[2, 3] x) => (float[2, 3] y2) { y2 = Relu(x) }")
+        """Planted: the graph output y is renamed y2, and z is negated."""
+        return parser.parse_model(HEAD + "g (float[2, 3] x) => (float[2, 3] y2, float[2, 3] z) { y2 = Relu(x)  z = Neg(x) }")
 
     [f] = _found(_cells({"common": model}, ["planted:to_unknown_op"], rewrite=to_unknown_op)[("planted:to_unknown_op", "common")], "numeric")
     assert f.kind == "wrong-result" and f.message.startswith("the output of planted:to_unknown_op fails to run (binding 0): ")
-    [f] = _found(_cells({"common": model}, ["planted:rename_output"], rewrite=rename_output)[("planted:rename_output", "common")], "numeric")
-    assert f.kind == "wrong-result" and f.message == "graph output 'y' is missing after planted:rename_output"
+    two = parser.parse_model(HEAD + "g (float[2, 3] x) => (float[2, 3] y, float[2, 3] z) { y = Relu(x)  z = Identity(x) }")
+    found = _found(_cells({"common": two}, ["planted:rename_output"], rewrite=rename_output)[("planted:rename_output", "common")], "numeric")
+    assert found[0].kind == "wrong-result" and found[0].message == "graph output 'y' is missing after planted:rename_output"
+    assert [f.details["output"] for f in found] == ["y", "z"]  # the other outputs are still compared
 
 
 # --- parity: precision past outputs it cannot compare -------------------------------------------
