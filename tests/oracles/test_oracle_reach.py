@@ -231,3 +231,10 @@ def test_dims_vary_looks_past_inputs_without_a_shape():
     assert not folding._dims_vary(m, one)  # N took one size: "the same in every run" would mean nothing
     two = [one[0], {**one[0], "x": np.zeros(3, np.float32)}]
     assert folding._dims_vary(m, two)
+
+
+def test_an_elem_type_with_no_numpy_dtype_is_not_judged_but_the_shape_is():
+    g = helper.make_graph([], "g", [], [helper.make_tensor_value_info("y", 99, [2])])  # an elem_type this onnx does not know
+    report = shape_annotations.check(helper.make_model(g), {"y": np.zeros(3, np.float32)})
+    assert [(v.rule, v.message) for v in report.violations] == [("dim-value", "y: axis 0 annotated 2, run produced 3 (shape [3])")]
+    assert shape_annotations.check(helper.make_model(g), {"y": np.zeros(2, np.int8)}).violations == []
