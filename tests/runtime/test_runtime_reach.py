@@ -142,3 +142,19 @@ def test_a_profile_line_holding_two_kernel_events_is_untrusted():
     assert obs._profiled([("r",)], "[\n" + event + "\n]") == {"r": obs.TensorMeta((2,), np.dtype(np.float32))}
     with pytest.raises(obs._Untrusted, match="more than one kernel event"):
         obs._profiled([("r",)], "[\n" + event + "," + event + "\n]")
+
+
+def test_a_model_that_fails_to_load_leaves_no_profile_behind():
+    import glob
+    import os
+    import tempfile
+
+    m = _model([helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+               [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Bar", ["r"], ["y"], domain="foo")])
+    m.opset_import.append(helper.make_opsetid("foo", 1))
+    m.graph.value_info.append(helper.make_tensor_value_info("r", TensorProto.FLOAT, [2]))  # read from the profile
+    pattern = os.path.join(tempfile.gettempdir(), f"passcheck-ort-{os.getpid()}-*")
+    before = set(glob.glob(pattern))
+    with pytest.raises(RunFailed, match="^onnxruntime could not run the model on these feeds: "):
+        observe(m, {"x": np.ones(2, np.float32)})
+    assert set(glob.glob(pattern)) == before
