@@ -238,3 +238,14 @@ def test_an_elem_type_with_no_numpy_dtype_is_not_judged_but_the_shape_is():
     report = shape_annotations.check(helper.make_model(g), {"y": np.zeros(3, np.float32)})
     assert [(v.rule, v.message) for v in report.violations] == [("dim-value", "y: axis 0 annotated 2, run produced 3 (shape [3])")]
     assert shape_annotations.check(helper.make_model(g), {"y": np.zeros(2, np.int8)}).violations == []
+
+
+def test_an_unchecked_output_quotes_160_characters_of_the_failure():
+    from passcheck.oracles._context import FormRun
+    from passcheck.oracles.numeric import unchecked
+    from passcheck.passes._base import PassOutcome
+    from passcheck.runtime.session import RunResult
+
+    m = parser.parse_model(HEAD + "g (float[2] x) => (float[2] y) { y = Relu(x) }")
+    run = FormRun("c", "f", "p", m, PassOutcome("p", "changed", m), [{}], [RunResult({}, {}, error="e" * 300)], [])
+    assert unchecked(run)["output 'y'"].endswith("(binding 0): " + "e" * 159 + "…")

@@ -158,3 +158,15 @@ def test_a_model_that_fails_to_load_leaves_no_profile_behind():
     with pytest.raises(RunFailed, match="^onnxruntime could not run the model on these feeds: "):
         observe(m, {"x": np.ones(2, np.float32)})
     assert set(glob.glob(pattern)) == before
+
+
+def test_run_errors_are_kept_to_2000_characters():
+    from passcheck.runtime.reference import run_reference
+    from passcheck.runtime.session import run_ort
+
+    long = "x" * 3000  # an input name that every error about the missing feed repeats
+    m = _model([helper.make_tensor_value_info(long, TensorProto.FLOAT, [2])], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+               [helper.make_node("Relu", [long], ["y"])])
+    for error in (run_ort(m, {}).error, run_reference(m, {}).error):
+        kind, text = error.split(": ", 1)
+        assert kind.isidentifier() and len(text) == 2000
