@@ -170,3 +170,20 @@ def test_run_errors_are_kept_to_2000_characters():
     for error in (run_ort(m, {}).error, run_reference(m, {}).error):
         kind, text = error.split(": ", 1)
         assert kind.isidentifier() and len(text) == 2000
+
+
+def test_a_message_that_cannot_be_read_as_a_value_is_bad_input_naming_the_file_and_input(tmp_path):
+    d = tmp_path / "test_data_set_0"
+    d.mkdir()
+    bad = onnx.TensorProto(name="x", data_type=TensorProto.FLOAT, dims=[2], raw_data=b"\0" * 4)  # 4 bytes for 2 floats
+    (d / "input_0.pb").write_bytes(bad.SerializeToString())
+    with pytest.raises(FeedError, match=r"input_0.pb: cannot read the value of input 'x': "):
+        read_feeds(d, _relu())
+    # a FeedError of the value itself is passed on as it is
+    mt = helper.make_map_type_proto(TensorProto.INT64, helper.make_tensor_type_proto(TensorProto.FLOAT, []))
+    m = _model([helper.make_value_info("m", mt)], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [])], [])
+    mp = onnx.MapProto(name="m", key_type=TensorProto.INT64, keys=[1, 2])
+    mp.values.CopyFrom(onnx.SequenceProto(elem_type=1, tensor_values=[numpy_helper.from_array(np.zeros(1, np.float32))]))
+    (d / "input_0.pb").write_bytes(mp.SerializeToString())
+    with pytest.raises(FeedError, match=r"^map 'm': 2 keys but 1 values$"):
+        read_feeds(d, m)
