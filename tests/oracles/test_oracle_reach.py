@@ -249,3 +249,18 @@ def test_an_unchecked_output_quotes_160_characters_of_the_failure():
     m = parser.parse_model(HEAD + "g (float[2] x) => (float[2] y) { y = Relu(x) }")
     run = FormRun("c", "f", "p", m, PassOutcome("p", "changed", m), [{}], [RunResult({}, {}, error="e" * 300)], [])
     assert unchecked(run)["output 'y'"].endswith("(binding 0): " + "e" * 159 + "…")
+
+
+def test_an_output_that_fails_to_run_is_no_standard_for_the_other_form():
+    head = '<ir_version: 8, opset_import: ["" : 18, "foo": 1]> g (float[2, 3] x) => (float[2, 3] y) '
+    forms = {"common": parser.parse_model(head + "{ t = Neg(x)  y = Neg(t) }"),
+             "detour": parser.parse_model(head + "{ t = Neg(x)  u = Identity(t)  y = Neg(u) }")}
+
+    def negs_to_unknown_op_on_common(model):
+        """Planted: both Negs of ``common`` become one op no runtime has; ``detour`` is left alone."""
+        return parser.parse_model(head + "{ y = foo.Bar(x) }") if len(model.graph.node) == 2 else model
+
+    cells = _cells(forms, ["planted:negs_to_unknown_op_on_common"], [{}, {}], rewrite=negs_to_unknown_op_on_common)
+    common, detour = cells[("planted:negs_to_unknown_op_on_common", "common")], cells[("planted:negs_to_unknown_op_on_common", "detour")]
+    assert [(f.oracle, f.kind) for f in common.findings if f.oracle in ("numeric", "parity")] == [("numeric", "wrong-result")]
+    assert detour.findings == []

@@ -187,3 +187,10 @@ def test_a_message_that_cannot_be_read_as_a_value_is_bad_input_naming_the_file_a
     (d / "input_0.pb").write_bytes(mp.SerializeToString())
     with pytest.raises(FeedError, match=r"^map 'm': 2 keys but 1 values$"):
         read_feeds(d, m)
+
+
+def test_an_input_without_a_type_cannot_be_written_and_says_so(tmp_path):
+    m = _relu()
+    m.graph.input.add(name="u")  # a graph input with only a name
+    with pytest.raises(FeedError, match=r"^u: cannot write a value of kind None$"):
+        write_data_set(tmp_path, 0, m, {"x": np.ones(2, np.float32), "u": np.ones(2, np.float32)})
