@@ -264,3 +264,16 @@ def test_an_output_that_fails_to_run_is_no_standard_for_the_other_form():
     common, detour = cells[("planted:negs_to_unknown_op_on_common", "common")], cells[("planted:negs_to_unknown_op_on_common", "detour")]
     assert [(f.oracle, f.kind) for f in common.findings if f.oracle in ("numeric", "parity")] == [("numeric", "wrong-result")]
     assert detour.findings == []
+
+
+def test_map_keys_are_judged_by_the_annotated_key_type():
+    mt = helper.make_map_type_proto(TensorProto.INT64, helper.make_tensor_type_proto(TensorProto.FLOAT, [1]))
+    model = helper.make_model(helper.make_graph([], "g", [], [helper.make_value_info("m", mt)]))
+    value = np.zeros(1, np.float32)
+    assert shape_annotations.check(model, {"m": {1: value, 2: value}}).violations == []
+    [v] = shape_annotations.check(model, {"m": {"a": value}}).violations
+    assert (v.rule, v.message) == ("key-type", "m: annotated key type INT64, run produced key 'a' (str)")
+    mt.map_type.key_type = TensorProto.STRING
+    model = helper.make_model(helper.make_graph([], "g", [], [helper.make_value_info("m", mt)]))
+    assert shape_annotations.check(model, {"m": {"a": value}}).violations == []
+    assert [v.rule for v in shape_annotations.check(model, {"m": {1: value}}).violations] == ["key-type"]
