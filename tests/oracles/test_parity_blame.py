@@ -141,3 +141,32 @@ def test_a_missed_optimization_names_new_op_types_only_when_the_forms_differ_in_
 
     cells = _evaluate(drop_neg_pair_via_identity_on_common, forms)
     assert "new op types: common ['Identity'], detour none" in cells["detour"].findings[0].message
+
+
+def test_a_fusion_that_removes_fewer_nodes_on_one_form_is_a_missed_optimization():
+    head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3, 4] x) => (float[2, 3, 4] y) '
+    negs = "a = Neg(x)  b = Neg(a)  c = Neg(b)  y = Neg(c)"
+    forms = {"common": onnx.parser.parse_model(head + "{ " + negs + " }"),
+             "detour": onnx.parser.parse_model(head + "{ " + negs.replace("b = Neg(a)", "i = Identity(a)  b = Neg(i)") + " }")}
+
+    def cancel_one_neg_pair_on_common(model):
+        """Planted: one pair of Negs cancelled on ``common`` only (4 → 2, still right); none on ``detour``."""
+        return onnx.parser.parse_model(head + "{ a = Neg(x)  y = Neg(a) }") if len(model.graph.node) == 4 else model
+
+    cells = _evaluate(cancel_one_neg_pair_on_common, forms)
+    [f] = cells["detour"].findings
+    assert f.kind == "missed-optimization" and "removed Neg 4→2 in 'common' but 4→4 in 'detour'" in f.message
+    assert cells["common"].findings == []
+
+    def cancel_one_neg_pair_on_both(model):
+        """Planted: one pair of Negs cancelled on each form (4 → 2 on both): treated alike."""
+        body = "a = Neg(x)  y = Neg(a)" if len(model.graph.node) == 4 else "a = Neg(x)  i = Identity(a)  y = Neg(i)"
+        return onnx.parser.parse_model(head + "{ " + body + " }")
+
+    cells = _evaluate(cancel_one_neg_pair_on_both, forms)
+    assert cells["common"].findings == [] and cells["detour"].findings == []
+
+    # forms with different numbers of Negs to begin with: fewer removed on the smaller one is no finding
+    two = {"common": forms["common"], "detour": onnx.parser.parse_model(head + "{ a = Neg(x)  i = Identity(a)  y = Neg(i) }")}
+    cells = _evaluate(cancel_one_neg_pair_on_common, two)
+    assert cells["common"].findings == [] and cells["detour"].findings == []
