@@ -277,3 +277,14 @@ def test_map_keys_are_judged_by_the_annotated_key_type():
     model = helper.make_model(helper.make_graph([], "g", [], [helper.make_value_info("m", mt)]))
     assert shape_annotations.check(model, {"m": {"a": value}}).violations == []
     assert [v.rule for v in shape_annotations.check(model, {"m": {1: value}}).violations] == ["key-type"]
+
+
+def test_a_symbol_is_bound_by_the_inputs_even_when_more_assertions_disagree():
+    g = helper.make_graph([helper.make_node("Concat", ["x", "x"], ["y"], axis=0), helper.make_node("Concat", ["x", "x"], ["z"], axis=0)], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N"])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N"]), helper.make_tensor_value_info("z", TensorProto.FLOAT, ["N"])])
+    x = np.zeros(2, np.float32)
+    report = shape_annotations.check(helper.make_model(g), {"x": x, "y": np.zeros(4, np.float32), "z": np.zeros(4, np.float32)})
+    assert report.binding == {"N": 2}  # not 4, which two assertions agree on
+    assert sorted(v.value for v in report.violations) == ["y", "z"]
+    assert report.to_json()["binding"] == {"N": 2}

@@ -170,3 +170,14 @@ def test_a_fusion_that_removes_fewer_nodes_on_one_form_is_a_missed_optimization(
     two = {"common": forms["common"], "detour": onnx.parser.parse_model(head + "{ a = Neg(x)  i = Identity(a)  y = Neg(i) }")}
     cells = _evaluate(cancel_one_neg_pair_on_common, two)
     assert cells["common"].findings == [] and cells["detour"].findings == []
+
+
+def test_an_output_whose_rank_is_lost_on_one_form_is_less_precise():
+    def drop_rank_on_detour(model):
+        """Planted bug: the output's shape field is cleared on ``detour`` only (rank unknown)."""
+        return model if _is_common(model) else _set_output_shape(model, None)
+
+    cells = _evaluate(drop_rank_on_detour)
+    [f] = [f for f in cells["detour"].findings if f.oracle == "parity"]  # (the checker also rejects an output without shape)
+    assert f.kind == "less-precise" and "rank unknown in 'detour' vs [2, 3, 4] in 'common'" in f.message
+    assert _kinds(cells["common"]) == []
