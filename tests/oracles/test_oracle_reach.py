@@ -288,3 +288,36 @@ def test_a_symbol_is_bound_by_the_inputs_even_when_more_assertions_disagree():
     assert report.binding == {"N": 2}  # not 4, which two assertions agree on
     assert sorted(v.value for v in report.violations) == ["y", "z"]
     assert report.to_json()["binding"] == {"N": 2}
+
+
+def test_a_value_with_a_shape_but_no_numpy_dtype_is_not_taken_for_a_tensor():
+    import types
+
+    g = helper.make_graph([], "g", [], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    [v] = shape_annotations.check(helper.make_model(g), {"y": types.SimpleNamespace(shape=(2,), dtype="float32")}).violations
+    assert (v.rule, v.message) == ("kind", "y: annotated as a tensor but the run produced a SimpleNamespace")
+
+
+def test_an_annotation_violated_on_a_longer_name_does_not_hold():
+    from passcheck.oracles import annotations
+    from passcheck.oracles._context import FormRun
+    from passcheck.passes._base import PassOutcome
+    from passcheck.runtime.session import run_ort
+
+    model = parser.parse_model(HEAD + "g (float[2, 3] x) => (float[2, 4] scores) { scores = Relu(x) }")
+    feeds = [{"x": np.ones((2, 3), np.float32)}]
+    runs = [run_ort(model, f) for f in feeds]
+    run = FormRun("c", "f", "p", model, PassOutcome("p", "changed", model), feeds, runs, runs)
+    name = "".join(["sco", "res"])  # equal to the output's name, not the same string object
+    assert not annotations.holds(run, name)
+
+
+def test_one_binding_s_numeric_findings_are_reported_not_every_binding_s():
+    model = parser.parse_model(HEAD + "g (float[N] x) => (float[N] y) { y = Relu(x) }")
+
+    def negate_output(m):
+        """Planted bug: y = -Relu(x)."""
+        return parser.parse_model(HEAD + "g (float[N] x) => (float[N] y) { r = Relu(x)  y = Neg(r) }")
+
+    cell = _cells({"common": model}, ["planted:negate_output"], [{"N": 2}, {"N": 3}], rewrite=negate_output)[("planted:negate_output", "common")]
+    assert [(f.kind, f.details["binding"]) for f in _found(cell, "numeric")] == [("wrong-result", 0)]
