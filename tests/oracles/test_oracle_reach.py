@@ -321,3 +321,31 @@ def test_one_binding_s_numeric_findings_are_reported_not_every_binding_s():
 
     cell = _cells({"common": model}, ["planted:negate_output"], [{"N": 2}, {"N": 3}], rewrite=negate_output)[("planted:negate_output", "common")]
     assert [(f.kind, f.details["binding"]) for f in _found(cell, "numeric")] == [("wrong-result", 0)]
+
+
+def test_a_node_with_a_subgraph_is_data_even_when_its_inputs_are_shape_derived():
+    from passcheck.oracles import folding
+
+    m = parser.parse_model(HEAD + '''g (float[N, 3] x) => (int64[1] w) {
+      s = Shape(x)  zero = Constant <value = int64[1] {0}> ()  big = Greater(s, zero)
+      big_i = Cast <to = 7> (big)  c = ReduceMin(big_i)  cond = Cast <to = 9> (c)
+      w = If (cond) <then_branch = g1 () => (int64[1] t) { t = Identity(s) }, else_branch = g2 () => (int64[1] e) { e = Identity(s) }>
+    }''')
+    names = [n.op_type for _, n in folding.shape_derived(m)]
+    assert "Shape" in names and "Greater" in names and "If" not in names
+
+
+def test_a_conflict_names_only_the_occurrences_off_the_input_binding_for_large_sizes():
+    g = helper.make_graph([helper.make_node("Concat", ["x", "x"], ["y"], axis=0), helper.make_node("Identity", ["x"], ["z"])], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N"])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N"]), helper.make_tensor_value_info("z", TensorProto.FLOAT, ["N"])])
+    big = np.zeros(300, np.float32)  # sizes past the small-int cache: compared by value
+    report = shape_annotations.check(helper.make_model(g), {"x": big, "y": np.zeros(600, np.float32), "z": np.zeros(300, np.float32)})
+    assert [v.value for v in report.violations] == ["y"]
+
+
+def test_empty_arrays_compare_equal_with_zero_errors():
+    from passcheck.oracles.numeric import compare
+
+    c = compare(np.zeros((0, 3), np.float32), np.zeros((0, 3), np.float32))
+    assert c.ok and c.max_abs == 0.0 and c.max_rel == 0.0
