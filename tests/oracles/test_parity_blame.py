@@ -181,3 +181,19 @@ def test_an_output_whose_rank_is_lost_on_one_form_is_less_precise():
     [f] = [f for f in cells["detour"].findings if f.oracle == "parity"]  # (the checker also rejects an output without shape)
     assert f.kind == "less-precise" and "rank unknown in 'detour' vs [2, 3, 4] in 'common'" in f.message
     assert _kinds(cells["common"]) == []
+
+
+@pytest.mark.parametrize(("common", "detour", "blamed"), [
+    (["A", 3, 4], ["", 3, 4], "detour"),      # as many dim_value, one named dim fewer (an unknown dim)
+    (["A", "B", 4], ["", 3, 4], "common"),    # named dims do not make up for a dim_value
+    (["A", 3, 4], ["B", 3, 4], None),         # other names, as precise
+])
+def test_named_dims_count_only_between_annotations_with_as_many_dim_values(common, detour, blamed):
+    def annotate_by_form(model):
+        """Planted: a different (each correct) output annotation per form."""
+        return _set_output_shape(model, common if _is_common(model) else detour)
+
+    cells = _evaluate(annotate_by_form)
+    for form in ("common", "detour"):
+        want = [("parity", "less-precise")] if form == blamed else []
+        assert [k for k in _kinds(cells[form]) if k[0] == "parity"] == want, (form, cells[form].findings)
