@@ -349,3 +349,13 @@ def test_empty_arrays_compare_equal_with_zero_errors():
 
     c = compare(np.zeros((0, 3), np.float32), np.zeros((0, 3), np.float32))
     assert c.ok and c.max_abs == 0.0 and c.max_rel == 0.0
+
+
+def test_annotations_after_an_opaque_value_are_still_checked():
+    opaque = onnx.ValueInfoProto(name="o")
+    opaque.type.opaque_type.domain = "custom"
+    opaque.type.opaque_type.name = "Handle"
+    g = helper.make_graph([], "g", [], [opaque, helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    report = shape_annotations.check(helper.make_model(g), {"o": object(), "y": np.zeros(3, np.float32)})
+    assert report.unchecked == {"o": shape_annotations.OPAQUE}
+    assert [v.value for v in report.violations] == ["y"] and report.checked == 1

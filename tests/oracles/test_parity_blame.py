@@ -197,3 +197,15 @@ def test_named_dims_count_only_between_annotations_with_as_many_dim_values(commo
     for form in ("common", "detour"):
         want = [("parity", "less-precise")] if form == blamed else []
         assert [k for k in _kinds(cells[form]) if k[0] == "parity"] == want, (form, cells[form].findings)
+
+
+def test_outputs_without_a_type_are_not_compared_for_precision():
+    def untype_output(model):
+        """Planted: the graph output keeps only its name (no type) on both forms."""
+        out = onnx.ModelProto()
+        out.CopyFrom(model)
+        out.graph.output[0].ClearField("type")
+        return out
+
+    cells = _evaluate(untype_output)
+    assert all(f.oracle != "parity" for c in cells.values() for f in c.findings), [c.findings for c in cells.values()]
