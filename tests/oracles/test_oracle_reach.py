@@ -359,3 +359,25 @@ def test_annotations_after_an_opaque_value_are_still_checked():
     report = shape_annotations.check(helper.make_model(g), {"o": object(), "y": np.zeros(3, np.float32)})
     assert report.unchecked == {"o": shape_annotations.OPAQUE}
     assert [v.value for v in report.violations] == ["y"] and report.checked == 1
+
+
+def test_a_float_mismatch_lists_the_five_worst_elements_worst_first():
+    from passcheck.oracles.numeric import compare
+
+    e = np.zeros(10, np.float32)
+    c = compare(np.arange(1, 11, dtype=np.float32), e)
+    assert [w["index"] for w in c.worst] == [[9], [8], [7], [6], [5]] and c.max_abs == 10.0
+
+
+def test_python_scalars_in_maps_are_judged_by_kind_only():
+    def map_model(value_type):
+        mt = helper.make_map_type_proto(TensorProto.STRING, helper.make_tensor_type_proto(value_type, []))
+        return helper.make_model(helper.make_graph([], "g", [], [helper.make_value_info("m", mt)]))
+
+    # a runtime gives map values as Python scalars (e.g. ZipMap): int is int32-compatible, float is float32-compatible
+    assert shape_annotations.check(map_model(TensorProto.INT32), {"m": {"a": 5}}).violations == []
+    assert shape_annotations.check(map_model(TensorProto.FLOAT), {"m": {"a": 0.5}}).violations == []
+    [v] = shape_annotations.check(map_model(TensorProto.FLOAT), {"m": {"a": 5}}).violations
+    assert v.rule == "elem-type" and v.value == "m{'a'}"
+    # a numpy value keeps its exact dtype
+    assert [v.rule for v in shape_annotations.check(map_model(TensorProto.INT32), {"m": {"a": np.array(5, np.int64)}}).violations] == ["elem-type"]
