@@ -194,3 +194,16 @@ def test_an_input_without_a_type_cannot_be_written_and_says_so(tmp_path):
     m.graph.input.add(name="u")  # a graph input with only a name
     with pytest.raises(FeedError, match=r"^u: cannot write a value of kind None$"):
         write_data_set(tmp_path, 0, m, {"x": np.ones(2, np.float32), "u": np.ones(2, np.float32)})
+
+
+def test_bfloat16_and_float8_inputs_get_normal_values():
+    pytest.importorskip("ml_dtypes")
+    from passcheck.runtime.feeds import synthesize
+
+    m = _model([helper.make_tensor_value_info("b", TensorProto.BFLOAT16, [2000]), helper.make_tensor_value_info("f", TensorProto.FLOAT8E4M3FN, [2000])],
+               [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [])
+    feeds = synthesize(m, {}, 0)
+    for name in ("b", "f"):
+        v = feeds[name].astype(np.float32)
+        assert feeds[name].dtype.itemsize == (2 if name == "b" else 1)
+        assert 0.85 < v.std() < 1.15 and abs(v.mean()) < 0.1, name
