@@ -207,3 +207,15 @@ def test_bfloat16_and_float8_inputs_get_normal_values():
         v = feeds[name].astype(np.float32)
         assert feeds[name].dtype.itemsize == (2 if name == "b" else 1)
         assert 0.85 < v.std() < 1.15 and abs(v.mean()) < 0.1, name
+
+
+def test_data_sets_beside_a_model_are_described_by_their_numeric_span(tmp_path):
+    from passcheck.runtime.feed_files import data_sets_beside
+
+    m = _relu()
+    write_data_set(tmp_path, 2, m, {"x": np.ones(2, np.float32)})
+    assert data_sets_beside(tmp_path / "model.onnx") == (tmp_path, "test_data_set_2 from the model folder")
+    write_data_set(tmp_path, 10, m, {"x": np.ones(2, np.float32)})
+    (tmp_path / "test_data_set_30").mkdir()  # no input_J.pb: not a data set
+    (tmp_path / "test_data_set_40.pb").write_bytes(b"")  # not a folder
+    assert data_sets_beside(tmp_path / "model.onnx") == (tmp_path, "test_data_set_2..10 from the model folder")
