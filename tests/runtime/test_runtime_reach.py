@@ -219,3 +219,27 @@ def test_data_sets_beside_a_model_are_described_by_their_numeric_span(tmp_path):
     (tmp_path / "test_data_set_30").mkdir()  # no input_J.pb: not a data set
     (tmp_path / "test_data_set_40.pb").write_bytes(b"")  # not a folder
     assert data_sets_beside(tmp_path / "model.onnx") == (tmp_path, "test_data_set_2..10 from the model folder")
+
+
+def _function_model(t_dims):
+    from onnx import parser
+
+    m = parser.parse_model('''<ir_version: 10, opset_import: ["" : 18, "local" : 1]>
+    g (float[2] x) => (float[2] y) { y = local.f(x) }
+    <domain: "local", opset_import: ["" : 18]>
+    f (a) => (b) { t = Relu(a)  b = Neg(t) }''')
+    m.functions[0].value_info.append(helper.make_tensor_value_info("t", TensorProto.FLOAT, t_dims))
+    return m
+
+
+def test_function_values_are_unobservable_to_onnxruntime_and_observed_by_the_evaluator():
+    from passcheck.oracles.shape_annotations import check
+
+    m = _function_model([3])  # wrong: t has 2 elements
+    feeds = {"x": np.array([1.0, -1.0], np.float32)}
+    observed, blind = observe(m, feeds, engine="ort")
+    assert blind == {"function local.f::t": "inside function local.f: onnxruntime inlines functions and cannot expose their values; use --engine reference"}
+    observed, blind = observe(m, feeds)  # auto: the evaluator fills in what onnxruntime cannot see
+    assert blind == {} and [np.asarray(v).tolist() for v in observed["function local.f::t"]] == [[1.0, 0.0]]
+    [v] = check(m, observed).violations
+    assert v.value == "function local.f::t#0" and v.rule == "dim-value"
