@@ -381,3 +381,19 @@ def test_python_scalars_in_maps_are_judged_by_kind_only():
     assert v.rule == "elem-type" and v.value == "m{'a'}"
     # a numpy value keeps its exact dtype
     assert [v.rule for v in shape_annotations.check(map_model(TensorProto.INT32), {"m": {"a": np.array(5, np.int64)}}).violations] == ["elem-type"]
+
+
+def test_a_violation_seen_in_every_binding_is_reported_once():
+    model = parser.parse_model(HEAD + "g (float[2, 3] x, float[N] z) => (float[2, 3] y, float[N] z2) { y = Relu(x)  z2 = Neg(z) }")
+
+    def misannotate(m):
+        """Planted bug: y annotated [2, 4] (the same wrong dim in every binding) and z2 [5] (N is 2, then 3)."""
+        out = onnx.ModelProto()
+        out.CopyFrom(m)
+        out.graph.output[0].type.tensor_type.shape.dim[1].dim_value = 4
+        out.graph.output[1].type.tensor_type.shape.dim[0].dim_value = 5
+        return out
+
+    cell = _cells({"common": model}, ["planted:misannotate"], [{"N": 2}, {"N": 3}], rewrite=misannotate)[("planted:misannotate", "common")]
+    got = sorted((f.details["value"], f.details["binding"]) for f in _found(cell, "annotations"))
+    assert got == [("y", 0), ("z2", 0), ("z2", 1)]  # y's repeat in binding 1 does not hide z2's
