@@ -243,3 +243,16 @@ def test_function_values_are_unobservable_to_onnxruntime_and_observed_by_the_eva
     assert blind == {} and [np.asarray(v).tolist() for v in observed["function local.f::t"]] == [[1.0, 0.0]]
     [v] = check(m, observed).violations
     assert v.value == "function local.f::t#0" and v.rule == "dim-value"
+
+
+def test_an_untrusted_event_is_quoted_80_characters_either_side():
+    import ast
+
+    from passcheck.runtime import observe as obs
+
+    event = '{"name":"%s0_kernel_time","args":{"op_name":"Relu","pad":"%s"}}' % (obs._NODE_TAG, "q" * 200)
+    trace = "[\n" + '{"name":"before","args":{"pad":"%s"}},\n' % ("p" * 200) + event + "\n]"
+    with pytest.raises(obs._Untrusted) as err:
+        obs._profiled([("r",)], trace)
+    i = trace.index(obs._KERNEL_SUFFIX)
+    assert ast.literal_eval(str(err.value).split(": ", 1)[1]) == trace[i - 80:i + 80]
