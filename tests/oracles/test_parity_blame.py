@@ -209,3 +209,14 @@ def test_outputs_without_a_type_are_not_compared_for_precision():
 
     cells = _evaluate(untype_output)
     assert all(f.oracle != "parity" for c in cells.values() for f in c.findings), [c.findings for c in cells.values()]
+
+
+def test_nodes_added_on_one_form_are_not_a_removal_on_the_other():
+    def add_neg_pair_on_detour(model):
+        """Planted: two more Negs on ``detour`` (still right); ``common`` is left alone."""
+        if _is_common(model):
+            return model
+        return _model(DETOUR.replace("y = Neg(u)", "v = Neg(u)  w = Neg(v)  y = Neg(w)"))
+
+    cells = _evaluate(add_neg_pair_on_detour)
+    assert [k for c in cells.values() for k in _kinds(c) if k[0] == "parity"] == []
