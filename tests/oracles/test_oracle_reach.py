@@ -397,3 +397,12 @@ def test_a_violation_seen_in_every_binding_is_reported_once():
     cell = _cells({"common": model}, ["planted:misannotate"], [{"N": 2}, {"N": 3}], rewrite=misannotate)[("planted:misannotate", "common")]
     got = sorted((f.details["value"], f.details["binding"]) for f in _found(cell, "annotations"))
     assert got == [("y", 0), ("z2", 0), ("z2", 1)]  # y's repeat in binding 1 does not hide z2's
+
+
+def test_exact_values_differ_in_either_direction():
+    from passcheck.oracles.numeric import compare
+
+    c = compare(np.array([5, 1], np.int64), np.array([4, 1], np.int64))  # actual above expected
+    assert not c.ok and c.message == "1 of 2 elements differ (exact dtype int64)"
+    assert not compare(np.array(["b"], object), np.array(["a"], object)).ok
+    assert not compare(np.array([True]), np.array([False])).ok
