@@ -256,3 +256,10 @@ def test_an_untrusted_event_is_quoted_80_characters_either_side():
         obs._profiled([("r",)], trace)
     i = trace.index(obs._KERNEL_SUFFIX)
     assert ast.literal_eval(str(err.value).split(": ", 1)[1]) == trace[i - 80:i + 80]
+
+
+def test_a_data_set_written_again_replaces_the_first(tmp_path):
+    m = _relu()
+    write_data_set(tmp_path, 0, m, {"x": np.zeros(2, np.float32)})
+    d = write_data_set(tmp_path, 0, m, {"x": np.full(2, 7.0, np.float32)})
+    assert read_feeds(d, m)[0]["x"].tolist() == [7.0, 7.0]
