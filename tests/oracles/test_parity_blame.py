@@ -134,6 +134,7 @@ def test_a_missed_optimization_names_new_op_types_only_when_the_forms_differ_in_
     assert f.kind == "missed-optimization"
     assert "removed Neg 2→0 in 'common' but 2→2 in 'detour'" in f.message
     assert "new op types" not in f.message  # neither form got one: nothing to tell apart
+    assert f.message.endswith("; kept in 'detour': #0, #2 after Identity #1")  # two kept nodes, no "… (n in all)"
 
     def drop_neg_pair_via_identity_on_common(model):
         """Planted: as above, but leaving an Identity (a new op type) on ``common``."""
@@ -156,6 +157,7 @@ def test_a_fusion_that_removes_fewer_nodes_on_one_form_is_a_missed_optimization(
     cells = _evaluate(cancel_one_neg_pair_on_common, forms)
     [f] = cells["detour"].findings
     assert f.kind == "missed-optimization" and "removed Neg 4→2 in 'common' but 4→4 in 'detour'" in f.message
+    assert f.message.endswith("; kept in 'detour': #0, #2 after Identity #1, #3 after Neg #2, #4 after Neg #3")  # four: all shown
     assert cells["common"].findings == []
 
     def cancel_one_neg_pair_on_both(model):
