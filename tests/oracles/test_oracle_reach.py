@@ -406,3 +406,18 @@ def test_exact_values_differ_in_either_direction():
     assert not c.ok and c.message == "1 of 2 elements differ (exact dtype int64)"
     assert not compare(np.array(["b"], object), np.array(["a"], object)).ok
     assert not compare(np.array([True]), np.array([False])).ok
+
+
+def test_an_element_violation_of_a_longer_named_sequence_breaks_its_annotation():
+    from passcheck.oracles import annotations
+    from passcheck.oracles._context import FormRun
+    from passcheck.passes._base import PassOutcome
+    from passcheck.runtime.session import run_ort
+
+    model = parser.parse_model(HEAD + "g (float[2, 3] x) => (seq(float[2, 4]) pairs, float[2, 3] pairs_tail) "
+                                      "{ pairs = SequenceConstruct(x, x)  pairs_tail = Relu(x) }")
+    feeds = [{"x": np.ones((2, 3), np.float32)}]
+    runs = [run_ort(model, f) for f in feeds]
+    run = FormRun("c", "f", "p", model, PassOutcome("p", "changed", model), feeds, runs, runs)
+    assert not annotations.holds(run, "pairs")  # pairs[0], pairs[1] break it
+    assert annotations.holds(run, "pairs_tail")  # another value whose name starts the same
