@@ -7,6 +7,8 @@ Catalogue:
 - :func:`registry` — the registry with the built-in library and entry-point cases loaded.
 - :func:`load_path` — import user case modules from a file or folder.
 - :mod:`passcheck.cases.builders` — deterministic ModelProto construction helpers.
+- :mod:`passcheck.cases.fusion` — fusion-pattern cases: the onnxruntime transformer targeted and
+  the level it fuses at (``cases/fusions_*.py``).
 """
 
 from passcheck.cases._case import COMMON, Binding, Case, Expectation, FeedFn, Form

@@ -73,8 +73,7 @@ def handle(args) -> int:
                 print("no rewrite applies to this model: nothing to compare with; checking the model alone", file=human)
         s.progress.stage("cells", (1 + len(forms)) * (1 + pass_count(args.passes)), done=len(s.previous))
         report = s.complete(check_model(model, args.passes, bind=bind, forms=forms, feeds=feeds, name=_name(args.model),
-                                        repro=repro, executor=s.executor, on_cell=s.on_cell, skip_cells=s.skip_cells,
-                                        unknown_dim_param=args.unknown_dim_param))
+                                        repro=repro, unknown_dim_param=args.unknown_dim_param, **s.options()))
     return finish(args, report, title=f"passcheck check {args.model}")
 
 

@@ -6,7 +6,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from passcheck.errors import RegistryError, UnknownIdError
-from passcheck.mutations import axes, constants, defaults, identity, initializers, optional_inputs, raw_data, shape_slice, topo_order, value_info
+from passcheck.mutations import (
+    attr_no_field, axes, axes_inputs, constants, defaults, gemm, identity, initializers, opset_stamp, optional_inputs, param_rank, precision, raw_data, reshape_chain, shape_counts, shape_slice, shared_nodes, subgraph_constants, topo_order, value_info,
+)
 from passcheck.mutations._base import Applied, Rewrite
 
 if TYPE_CHECKING:
@@ -15,7 +17,9 @@ if TYPE_CHECKING:
 
 def _build() -> dict[str, Rewrite]:
     table: dict[str, Rewrite] = {}
-    for module in (optional_inputs, shape_slice, constants, initializers, raw_data, axes, defaults, topo_order, value_info, identity):
+    for module in (optional_inputs, shape_slice, constants, initializers, raw_data, axes, defaults, topo_order, value_info, identity,
+                   shape_counts, param_rank, subgraph_constants, gemm, opset_stamp,
+                   axes_inputs, reshape_chain, shared_nodes, precision, attr_no_field):
         for r in module.REWRITES:
             if r.id in table:
                 raise RegistryError(f"rewrite id {r.id!r} is defined twice")

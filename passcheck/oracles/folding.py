@@ -1,11 +1,20 @@
-"""Missed folding: a pass that folds constants left a value computable from static shape facts.
+"""Missed folding: a pass that folds constants left a value computable before any run.
 
-A node is reported when (1) none of its inputs depend on tensor *data* — only on initializers,
-constants, and graph-input *shapes* through Shape/Size; (2) it depends on some graph input's
-shape; (3) every one of its outputs is identical (dtype, shape, values) across all runs, i.e.
-across every binding of the symbolic dims and every feed; and (4) no input of it comes from
-another such node (only the first node of each foldable chain is named). This is how a slice of
-a shape whose selected dims are static (seed 003, §2) shows up.
+Two kinds of node are judged in the pass output:
+
+- *shape-derived*: (1) none of its inputs depend on tensor *data* — only on initializers,
+  constants, and graph-input *shapes* through Shape/Size; (2) it depends on some graph input's
+  shape; (3) every one of its outputs is identical (dtype, shape, values) across all runs, i.e.
+  across every binding of the symbolic dims and every feed. This is how a slice of a shape whose
+  selected dims are static (seed 003, §2) shows up.
+- *constant-only*: every input is a constant — an initializer that no graph input overrides, a
+  Constant node's output, or the output of another constant-only node (issue 18.2); such a value
+  is the same in every run by construction. Constant nodes themselves are already folded; ops
+  tools keep on purpose (:data:`KEPT_ON_PURPOSE`) and nodes whose outputs are graph outputs are
+  left out (folding them makes a graph output an initializer, which tools are free to avoid).
+
+Either way, a node is named only when (4) no input of it comes from another judged node (the first
+node of each foldable chain), its op is deterministic and it has no subgraph.
 """
 
 from __future__ import annotations
@@ -13,12 +22,17 @@ from __future__ import annotations
 import numpy as np
 
 from passcheck.oracles._context import FormRun, op_key
+from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.records import Finding
 
 NAME = "folding"
 SHAPE_OPS = {"Shape", "Size"}
 NONDETERMINISTIC = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli"}
 MAX_ELEMENTS = 1 << 16
+#: Ops folding tools keep on purpose when their inputs are constants (onnxscript's
+#: DEFAULT_CONSTANT_FOLD_BLACKLIST: ConstantOfShape would grow the model, Q/DQ carry quantization);
+#: their outputs do not count as constants here.
+KEPT_ON_PURPOSE = {"ConstantOfShape", "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear"}
 
 
 def shape_derived(model) -> list[tuple[int, object]]:
@@ -46,16 +60,45 @@ def shape_derived(model) -> list[tuple[int, object]]:
     return out
 
 
+def constant_only(model) -> list[tuple[int, object]]:
+    """(index, node) of main-graph nodes whose every input is a constant (an initializer no graph
+    input overrides, a Constant node's output, or another such node's output), excluding
+    Constant nodes, random ops, :data:`KEPT_ON_PURPOSE` ops, nodes with subgraphs and nodes
+    producing a graph output. Static analysis; graph.node is topologically sorted."""
+    g = model.graph
+    const = {t.name for t in g.initializer} - {vi.name for vi in g.input}
+    graph_outputs = {vi.name for vi in g.output}
+    out = []
+    for idx, node in enumerate(g.node):
+        ins = [i for i in node.input if i]
+        if node.op_type == "Constant" and node.domain in ("", "ai.onnx"):
+            const.update(o for o in node.output if o)
+            continue
+        if (not ins or not all(i in const for i in ins) or node.op_type in NONDETERMINISTIC | KEPT_ON_PURPOSE
+                or any(a.g.node or a.graphs for a in node.attribute)):
+            continue
+        const.update(o for o in node.output if o)
+        if not graph_outputs.intersection(node.output):
+            out.append((idx, node))
+    return out
+
+
 def values_to_observe(model) -> list[str]:
-    """Output names of :func:`shape_derived` nodes (what this oracle needs from a run)."""
-    return [o for _, n in shape_derived(model) for o in n.output if o]
+    """Output names of :func:`shape_derived` and :func:`constant_only` nodes (what this oracle
+    needs from a run)."""
+    return list(dict.fromkeys(o for _, n in shape_derived(model) + constant_only(model) for o in n.output if o))
 
 
-def foldable_nodes(model, runs) -> list[tuple[int, object, list]]:
-    """(index, node, outputs' values) of the first node of each missed-folding chain."""
+def foldable_nodes(model, runs, *, shape_facts: bool = True) -> list[tuple[int, object, list]]:
+    """(index, node, outputs' values) of the first node of each missed-folding chain.
+
+    ``shape_facts``: also judge shape-derived nodes (needs runs over bindings that varied every
+    symbolic dim); constant-only nodes are judged from any number of runs.
+    """
     candidates: set[str] = set()
     found = []
-    for idx, node in shape_derived(model):
+    judged = sorted(constant_only(model) + (shape_derived(model) if shape_facts else []), key=lambda p: p[0])
+    for idx, node in judged:
         values = [_invariant(o, runs) for o in node.output if o]
         if any(v is None for v in values):
             continue
@@ -101,14 +144,33 @@ def check(run: FormRun) -> list[Finding]:
     if out is None or not run.folds_constants:
         return []
     runs = [r for r in run.runs if not r.error]
-    if len(runs) < 2 or not _dims_vary(run.model, [f for f, r in zip(run.feeds, run.runs) if not r.error]):
+    if not runs:
         return []
+    shape_facts = len(runs) >= 2 and _dims_vary(run.model, [f for f, r in zip(run.feeds, run.runs) if not r.error])
+    constants = {idx for idx, _ in constant_only(out)}
     found = []
-    for idx, node, values in foldable_nodes(out, runs):
+    for idx, node, values in foldable_nodes(out, runs, shape_facts=shape_facts):
         shown = ", ".join(np.array2string(v, threshold=8) for v in values)
         label = node.name or f"#{idx}"
+        source = "constants" if idx in constants else "shapes"
+        why = "reads only constants and always yields" if source == "constants" else "always yields"
         found.append(run.finding(
             "missed-optimization", NAME,
-            f"{op_key(node)} node {label!r} always yields {shown} (same for every binding) but {run.pass_id} did not fold it",
-            node=node.name, node_index=idx, op_type=op_key(node), outputs=list(node.output), value=[v.tolist() for v in values]))
+            f"{op_key(node)} node {label!r} {why} {shown} (same for every binding) but {run.pass_id} did not fold it",
+            node=node.name, node_index=idx, op_type=op_key(node), outputs=list(node.output), value=[v.tolist() for v in values], inputs=source))
     return found
+
+
+class Folding(BaseOracle):
+    """``missed-optimization``: a static-shape value a folding pass left (see :func:`check`)."""
+
+    id = NAME
+
+    def observes(self, model) -> list[str]:
+        return values_to_observe(model)
+
+    def check(self, run: FormRun, cells: Cells) -> list[Finding]:
+        return check(run)
+
+
+ORACLE = Folding()

@@ -12,7 +12,7 @@ from passcheck.cli import main
 from passcheck.mutations import REWRITES
 
 TWO_NODES = """g (float[N, 3] x) => (float[N, 3] y) { a = Softmax(x)  y = Relu(a) }"""
-BARE = """g (float[N, 3] x) => (float[N, 3] y) { y = Relu(x) }"""
+BARE = """g (double[N, 3] x) => (double[N, 3] y) { y = Relu(x) }"""  # double: no float64-compute form
 
 
 @pytest.fixture

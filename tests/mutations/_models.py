@@ -78,3 +78,23 @@ EDGES = lambda: named("""g (float[2, 3] x) => (float[2, 3] y, float[2, 3] a) {
     a = Relu(x)
     y = Neg(a)
 }""", opset=13)
+
+
+def feeds(model):
+    """The synthesized feeds of each default binding (as the engine makes them)."""
+    from passcheck.engine import seed_for
+    from passcheck.runtime import default_bindings, synthesize
+
+    return [synthesize(model, b, seed_for("t", i)) for i, b in enumerate(default_bindings(model))]
+
+
+def run_planted(subject, pass_id: str, fn):
+    """The cells of ``subject`` under the Python pass ``fn`` registered as ``pass_id`` (unregistered after)."""
+    from passcheck.engine import evaluate
+    from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+
+    register_pass(FunctionAdapter(pass_id, fn))
+    try:
+        return [c for c in evaluate(subject, [pass_id]) if c.pass_id == pass_id]
+    finally:
+        unregister_pass(pass_id)

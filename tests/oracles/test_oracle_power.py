@@ -147,7 +147,7 @@ def test_shape_derived_follows_shape_values_not_data():
                       helper.make_node("Add", ["one", "k"], ["c"], name="constants_only")])
     got = [(i, n.name) for i, n in folding.shape_derived(m)]
     assert got == [(0, "shape"), (1, "gather"), (2, "mul"), (4, "add"), (5, "size")]
-    assert folding.values_to_observe(m) == ["s", "d", "dk", "e", "z"]
+    assert folding.values_to_observe(m) == ["s", "d", "dk", "e", "z", "c"]  # and the constant-only Add (issue 18.2)
 
 
 def test_random_ops_and_subgraphs_count_as_data():
@@ -491,3 +491,39 @@ def test_annotations_are_judged_in_the_bindings_that_run_after_one_that_fails():
     cell = _planted_cells(annotate_y_as_4, {"common": model}, [{"N": 2}, {"N": 3}])["common"]
     found = [f for f in cell.findings if f.oracle == "annotations"]
     assert [(f.kind, f.details["binding"]) for f in found] == [("annotation-violated", 1)], cell.findings
+
+
+# --- folding: constant-only subgraphs (issue 18.2) ------------------------------------------------
+
+def test_constant_only_follows_initializers_and_constant_nodes_not_overridable_inputs():
+    m = _shape_model([
+        helper.make_node("Add", ["one", "k"], ["c"], name="constants_only"),
+        helper.make_node("Constant", [], ["cn"], name="const", value=helper.make_tensor("v", TensorProto.INT64, [], [4])),
+        helper.make_node("Mul", ["c", "cn"], ["cc"], name="chained"),
+        helper.make_node("Add", ["cc", "d"], ["mixed"], name="with_shape"),
+        helper.make_node("Add", ["k", "bias"], ["kb"], name="overridable"),
+        helper.make_node("RandomUniformLike", ["c"], ["rnd"], name="random", dtype=TensorProto.FLOAT),
+        helper.make_node("Neg", ["k"], ["kn"], name="to_output"),
+        helper.make_node("ConstantOfShape", ["k1"], ["filled"], name="kept_on_purpose"),
+        helper.make_node("Neg", ["filled"], ["after_kept"], name="after_kept"),
+    ])
+    m.graph.initializer.append(helper.make_tensor("k1", TensorProto.INT64, [1], [3]))
+    m.graph.input.append(helper.make_tensor_value_info("bias", TensorProto.INT64, []))
+    m.graph.initializer.append(helper.make_tensor("bias", TensorProto.INT64, [], [5]))  # a default the caller may override
+    m.graph.output.append(helper.make_tensor_value_info("kn", TensorProto.INT64, None))
+    assert [n.name for _, n in folding.constant_only(m)] == ["constants_only", "chained"]
+    assert [n.name for _, n in folding.shape_derived(m)][-1] == "with_shape"
+    assert {"c", "cc"} <= set(folding.values_to_observe(m))
+
+
+def test_constant_only_nodes_are_judged_from_a_single_run_and_named_once_per_chain():
+    m = _shape_model([helper.make_node("Add", ["one", "k"], ["c"], name="constants_only"),
+                      helper.make_node("Neg", ["c"], ["nc"], name="after"),
+                      helper.make_node("Add", ["nc", "d"], ["e"], name="sum")])
+    m.graph.output.extend([helper.make_tensor_value_info(n, TensorProto.INT64, None) for n in ("e",)])
+    one = folding.check(_form_run(m, [(2, 3)], folds_constants=True))
+    assert [(f.details["node"], f.details["inputs"], f.details["value"]) for f in one] == [("constants_only", "constants", [3])]
+    assert "reads only constants" in one[0].message
+    two = folding.check(_form_run(m, [(2, 3), (4, 3)], folds_constants=True))
+    assert [(f.details["node"], f.details["inputs"]) for f in two] == [("gather", "shapes"), ("constants_only", "constants")]
+    assert folding.check(_form_run(m, [(2, 3)], folds_constants=False)) == []
