@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import onnx
+import pytest
 from onnx import TensorProto, helper, parser
 
 from passcheck.engine import Subject, evaluate
@@ -421,3 +422,11 @@ def test_an_element_violation_of_a_longer_named_sequence_breaks_its_annotation()
     run = FormRun("c", "f", "p", model, PassOutcome("p", "changed", model), feeds, runs, runs)
     assert not annotations.holds(run, "pairs")  # pairs[0], pairs[1] break it
     assert annotations.holds(run, "pairs_tail")  # another value whose name starts the same
+
+
+def test_check_takes_model_and_observed_by_name_and_its_options_by_name_only():
+    g = helper.make_graph([], "g", [], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    m = helper.make_model(g)
+    assert shape_annotations.check(model=m, observed={"y": np.zeros(2, np.float32)}).ok
+    with pytest.raises(TypeError):
+        shape_annotations.check(m, {"y": np.zeros(2, np.float32)}, {})  # unobservable is keyword-only
