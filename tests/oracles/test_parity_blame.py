@@ -222,3 +222,17 @@ def test_nodes_added_on_one_form_are_not_a_removal_on_the_other():
 
     cells = _evaluate(add_neg_pair_on_detour)
     assert [k for c in cells.values() for k in _kinds(c) if k[0] == "parity"] == []
+
+
+def test_a_type_removed_from_one_form_and_kept_in_another_with_more_of_it_is_a_missed_optimization():
+    head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3, 4] x) => (float[2, 3, 4] y) '
+    forms = {"common": onnx.parser.parse_model(head + "{ t = Neg(x)  y = Neg(t) }"),
+             "detour": onnx.parser.parse_model(head + "{ a = Neg(x)  b = Neg(a)  c = Neg(b)  y = Neg(c) }")}
+
+    def fold_negs_on_common(model):
+        """Planted: -(-x) → x on ``common`` only; ``detour`` (four Negs) is left alone."""
+        return onnx.parser.parse_model(head + "{ y = Identity(x) }") if len(model.graph.node) == 2 else model
+
+    cells = _evaluate(fold_negs_on_common, forms)
+    [f] = cells["detour"].findings
+    assert f.kind == "missed-optimization" and "removed Neg 2→0 in 'common' but 4→4 in 'detour'" in f.message
