@@ -430,3 +430,10 @@ def test_check_takes_model_and_observed_by_name_and_its_options_by_name_only():
     assert shape_annotations.check(model=m, observed={"y": np.zeros(2, np.float32)}).ok
     with pytest.raises(TypeError):
         shape_annotations.check(m, {"y": np.zeros(2, np.float32)}, {})  # unobservable is keyword-only
+
+
+def test_a_dim_with_neither_field_asserts_nothing_when_the_value_is_judged_in_full():
+    g = helper.make_graph([], "g", [], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None, 3])])
+    assert not g.output[0].type.tensor_type.shape.dim[0].HasField("dim_value") and not g.output[0].type.tensor_type.shape.dim[0].HasField("dim_param")
+    [v] = shape_annotations.check(helper.make_model(g), {"y": np.zeros((5, 4), np.float32)}).violations
+    assert v.message == "y: axis 1 annotated 3, run produced 4 (shape [5, 4])"

@@ -263,3 +263,17 @@ def test_a_data_set_written_again_replaces_the_first(tmp_path):
     write_data_set(tmp_path, 0, m, {"x": np.zeros(2, np.float32)})
     d = write_data_set(tmp_path, 0, m, {"x": np.full(2, 7.0, np.float32)})
     assert read_feeds(d, m)[0]["x"].tolist() == [7.0, 7.0]
+
+
+def test_observation_works_when_the_profile_cannot_be_written(monkeypatch, tmp_path):
+    import tempfile
+
+    from passcheck.runtime.observe import TensorMeta
+
+    m = _model([helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+               [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Neg", ["r"], ["y"])])
+    m.graph.value_info.append(helper.make_tensor_value_info("r", TensorProto.FLOAT, [2]))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing" / "folder"))  # onnxruntime's profile has nowhere to go
+    observed, blind = observe(m, {"x": np.ones(2, np.float32)})
+    meta = TensorMeta((2,), np.dtype(np.float32))
+    assert blind == {} and observed["r"] == meta and observed["y"] == meta
