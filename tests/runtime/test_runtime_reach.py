@@ -277,3 +277,11 @@ def test_observation_works_when_the_profile_cannot_be_written(monkeypatch, tmp_p
     observed, blind = observe(m, {"x": np.ones(2, np.float32)})
     meta = TensorMeta((2,), np.dtype(np.float32))
     assert blind == {} and observed["r"] == meta and observed["y"] == meta
+
+
+def test_string_inputs_given_as_str_or_bytes_arrays_are_written(tmp_path):
+    m = _model([helper.make_tensor_value_info("s", TensorProto.STRING, [2])], [helper.make_tensor_value_info("y", TensorProto.STRING, [2])],
+               [helper.make_node("Identity", ["s"], ["y"])])
+    for k, value in enumerate((np.array(["ab", "c"]), np.array([b"ab", b"c"]))):  # numpy kinds U and S (e.g. from a .npz)
+        d = write_data_set(tmp_path, k, m, {"s": value})
+        assert [v.decode() if isinstance(v, bytes) else v for v in read_feeds(d, m)[0]["s"].tolist()] == ["ab", "c"]
