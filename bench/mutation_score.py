@@ -141,12 +141,30 @@ def _changed_lines(diff: str) -> tuple[str, str]:
     return before, after
 
 
-def _equivalent(path: Path) -> dict[tuple[str, str, str, str], str]:
-    """(module, operator, before, after) → reason, from the ``[[equivalent]]`` tables of ``path``."""
+def _context(diff: str) -> str:
+    """The (stripped) unchanged line just above the changed one: tells apart equal one-line
+    changes such as ``return True`` → ``return False`` at different places of a module."""
+    lines = diff.splitlines()
+    for i, l in enumerate(lines):
+        if l.startswith("-") and not l.startswith("---"):
+            above = [x for x in lines[:i] if x.startswith(" ")]
+            return above[-1][1:].strip() if above else ""
+    return ""
+
+
+def _equivalent(path: Path) -> dict[tuple[str, str, str, str], list[tuple[str | None, str]]]:
+    """(module, operator, before, after) → [(context or None, reason)], from the ``[[equivalent]]``
+    tables of ``path``; an entry with ``context`` only matches below that line (see :func:`_context`)."""
     if not path.exists():
         return {}
-    entries = tomllib.loads(path.read_text()).get("equivalent", [])
-    return {(e["module"], e["operator"], e["before"], e["after"]): e["reason"] for e in entries}
+    out: dict = defaultdict(list)
+    for e in tomllib.loads(path.read_text()).get("equivalent", []):
+        out[(e["module"], e["operator"], e["before"], e["after"])].append((e.get("context"), e["reason"]))
+    return out
+
+
+def _reason(equivalent: dict, key: tuple[str, str, str, str], diff: str) -> str:
+    return next((why for ctx, why in equivalent.get(key, ()) if ctx is None or ctx == _context(diff)), "")
 
 
 #: Reason given to survivors found equivalent by :func:`_annotation_only`.
@@ -194,7 +212,7 @@ def _results(session: Path, equivalent: dict, tree: Path) -> tuple[dict[str, Cou
             module = str(spec.module_path)
             if result.test_outcome == TestOutcome.SURVIVED:
                 before, after = _changed_lines(result.diff or "")
-                reason = equivalent.get((module, spec.operator_name, before, after), "")
+                reason = _reason(equivalent, (module, spec.operator_name, before, after), result.diff or "")
                 if not reason and _annotation_only((tree / module).read_text(), spec.start_pos[0], before, after):
                     reason = ANNOTATION_ONLY
                 per_module[module]["equivalent" if reason else "survived"] += 1

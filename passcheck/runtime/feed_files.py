@@ -86,7 +86,7 @@ def value_to_proto(value: Any, tp: "onnx.TypeProto", name: str = "") -> Any:
     kind = tp.WhichOneof("value")
     if kind == "tensor_type":
         arr = np.asarray(value)
-        return numpy_helper.from_array(arr.astype(object) if arr.dtype.kind == "U" else arr, name)
+        return numpy_helper.from_array(arr.astype(object) if arr.dtype.kind in "SU" else arr, name)  # str or bytes: STRING
     if kind == "sparse_tensor_type":
         sp = onnx.SparseTensorProto(values=numpy_helper.from_array(np.asarray(value.values), name),
                                     indices=numpy_helper.from_array(np.asarray(value.indices, np.int64)), dims=list(value.dense_shape))

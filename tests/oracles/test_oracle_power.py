@@ -305,7 +305,7 @@ def test_large_static_dims_compare_by_value():
 
 # --- parity: forms rewritten into different op types ---------------------------------------------
 
-def _planted_cells(rewrite, forms):
+def _planted_cells(rewrite, forms, bindings=({}, {})):
     """Cells per form of a case whose only pass is the planted ``rewrite(model) -> model``."""
     from passcheck.engine import Subject, evaluate
     from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
@@ -313,7 +313,7 @@ def _planted_cells(rewrite, forms):
     pid = f"planted:{rewrite.__name__}"
     register_pass(FunctionAdapter(pid, rewrite))
     try:
-        return {c.form: c for c in evaluate(Subject("parity/power", forms, [{}, {}]), [pid], check_input=False)}
+        return {c.form: c for c in evaluate(Subject("parity/power", forms, list(bindings)), [pid], check_input=False)}
     finally:
         unregister_pass(pid)
 
@@ -472,6 +472,25 @@ def test_a_sequence_of_untyped_elements_asserts_nothing_about_them():
     g = helper.make_graph([helper.make_node("SequenceConstruct", ["x"], ["s"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])], [seq])
     report = check(helper.make_model(g), {"x": np.zeros(2, np.float32), "s": [np.zeros(2, np.float32)]})
     assert report.violations == [] and report.checked == 2
+
+
+def test_annotations_are_judged_in_the_bindings_that_run_after_one_that_fails():
+    from onnx import parser
+
+    # y = Reshape(x, [3]) runs only when N = 3: binding 0 (N = 2) fails on input and output alike
+    model = parser.parse_model('<ir_version: 8, opset_import: ["" : 18]> g (float[N] x) => (float[3] y) '
+                               '{ s = Constant <value = int64[1] {3}> ()  y = Reshape(x, s) }')
+
+    def annotate_y_as_4(m):
+        """Planted bug: the output annotation becomes [4] (the run gives [3])."""
+        out = onnx.ModelProto()
+        out.CopyFrom(m)
+        out.graph.output[0].type.tensor_type.shape.dim[0].dim_value = 4
+        return out
+
+    cell = _planted_cells(annotate_y_as_4, {"common": model}, [{"N": 2}, {"N": 3}])["common"]
+    found = [f for f in cell.findings if f.oracle == "annotations"]
+    assert [(f.kind, f.details["binding"]) for f in found] == [("annotation-violated", 1)], cell.findings
 
 
 # --- folding: constant-only subgraphs (issue 18.2) ------------------------------------------------

@@ -39,9 +39,9 @@ def _set_output_shape(model: onnx.ModelProto, dims) -> onnx.ModelProto:
     return out
 
 
-def _evaluate(fn, forms=None):
+def _evaluate(fn, forms=None, **adapter):
     pid = f"planted:{fn.__name__}"
-    register_pass(FunctionAdapter(pid, fn))
+    register_pass(FunctionAdapter(pid, fn, **adapter))
     try:
         subject = Subject("parity/blame", forms or {"common": _model(COMMON), "detour": _model(DETOUR)}, [{}, {}])
         cells = evaluate(subject, [pid], check_input=False)
@@ -113,3 +113,126 @@ def test_a_right_fusion_on_one_form_is_still_a_missed_optimization_on_the_other(
     cells = _evaluate(drop_double_neg_on_common)
     assert _kinds(cells["detour"]) == [("parity", "missed-optimization")]
     assert _kinds(cells["common"]) == []
+    # a pass that does not claim to optimize (optimizes=False) is not held to op-type parity
+    cells = _evaluate(drop_double_neg_on_common, optimizes=False)
+    assert _kinds(cells["detour"]) == [] and _kinds(cells["common"]) == []
+
+
+def test_a_missed_optimization_names_new_op_types_only_when_the_forms_differ_in_them():
+    head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3, 4] x) => (float[2, 3, 4] y) '
+    forms = {"common": onnx.parser.parse_model(head + "{ t = Neg(x)  u = Neg(t)  y = Relu(u) }"),
+             "detour": onnx.parser.parse_model(head + "{ t = Neg(x)  v = Identity(t)  u = Neg(v)  y = Relu(u) }")}
+
+    def drop_neg_pair_on_common(model):
+        """Planted: -(-x) removed on ``common`` only (right there), no new op type anywhere."""
+        if len(model.graph.node) != 3:
+            return model
+        return onnx.parser.parse_model(head + "{ y = Relu(x) }")
+
+    cells = _evaluate(drop_neg_pair_on_common, forms)
+    [f] = cells["detour"].findings
+    assert f.kind == "missed-optimization"
+    assert "removed Neg 2→0 in 'common' but 2→2 in 'detour'" in f.message
+    assert "new op types" not in f.message  # neither form got one: nothing to tell apart
+    assert f.message.endswith("; kept in 'detour': #0, #2 after Identity #1")  # two kept nodes, no "… (n in all)"
+
+    def drop_neg_pair_via_identity_on_common(model):
+        """Planted: as above, but leaving an Identity (a new op type) on ``common``."""
+        return onnx.parser.parse_model(head + "{ z = Relu(x)  y = Identity(z) }") if len(model.graph.node) == 3 else model
+
+    cells = _evaluate(drop_neg_pair_via_identity_on_common, forms)
+    assert "new op types: common ['Identity'], detour none" in cells["detour"].findings[0].message
+
+
+def test_a_fusion_that_removes_fewer_nodes_on_one_form_is_a_missed_optimization():
+    head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3, 4] x) => (float[2, 3, 4] y) '
+    negs = "a = Neg(x)  b = Neg(a)  c = Neg(b)  y = Neg(c)"
+    forms = {"common": onnx.parser.parse_model(head + "{ " + negs + " }"),
+             "detour": onnx.parser.parse_model(head + "{ " + negs.replace("b = Neg(a)", "i = Identity(a)  b = Neg(i)") + " }")}
+
+    def cancel_one_neg_pair_on_common(model):
+        """Planted: one pair of Negs cancelled on ``common`` only (4 → 2, still right); none on ``detour``."""
+        return onnx.parser.parse_model(head + "{ a = Neg(x)  y = Neg(a) }") if len(model.graph.node) == 4 else model
+
+    cells = _evaluate(cancel_one_neg_pair_on_common, forms)
+    [f] = cells["detour"].findings
+    assert f.kind == "missed-optimization" and "removed Neg 4→2 in 'common' but 4→4 in 'detour'" in f.message
+    assert f.message.endswith("; kept in 'detour': #0, #2 after Identity #1, #3 after Neg #2, #4 after Neg #3")  # four: all shown
+    assert cells["common"].findings == []
+
+    def cancel_one_neg_pair_on_both(model):
+        """Planted: one pair of Negs cancelled on each form (4 → 2 on both): treated alike."""
+        body = "a = Neg(x)  y = Neg(a)" if len(model.graph.node) == 4 else "a = Neg(x)  i = Identity(a)  y = Neg(i)"
+        return onnx.parser.parse_model(head + "{ " + body + " }")
+
+    cells = _evaluate(cancel_one_neg_pair_on_both, forms)
+    assert cells["common"].findings == [] and cells["detour"].findings == []
+
+    # forms with different numbers of Negs to begin with: fewer removed on the smaller one is no finding
+    two = {"common": forms["common"], "detour": onnx.parser.parse_model(head + "{ a = Neg(x)  i = Identity(a)  y = Neg(i) }")}
+    cells = _evaluate(cancel_one_neg_pair_on_common, two)
+    assert cells["common"].findings == [] and cells["detour"].findings == []
+
+
+def test_an_output_whose_rank_is_lost_on_one_form_is_less_precise():
+    def drop_rank_on_detour(model):
+        """Planted bug: the output's shape field is cleared on ``detour`` only (rank unknown)."""
+        return model if _is_common(model) else _set_output_shape(model, None)
+
+    cells = _evaluate(drop_rank_on_detour)
+    [f] = [f for f in cells["detour"].findings if f.oracle == "parity"]  # (the checker also rejects an output without shape)
+    assert f.kind == "less-precise" and "rank unknown in 'detour' vs [2, 3, 4] in 'common'" in f.message
+    assert _kinds(cells["common"]) == []
+
+
+@pytest.mark.parametrize(("common", "detour", "blamed"), [
+    (["A", 3, 4], ["", 3, 4], "detour"),      # as many dim_value, one named dim fewer (an unknown dim)
+    (["A", "B", 4], ["", 3, 4], "common"),    # named dims do not make up for a dim_value
+    (["A", 3, 4], ["B", 3, 4], None),         # other names, as precise
+])
+def test_named_dims_count_only_between_annotations_with_as_many_dim_values(common, detour, blamed):
+    def annotate_by_form(model):
+        """Planted: a different (each correct) output annotation per form."""
+        return _set_output_shape(model, common if _is_common(model) else detour)
+
+    cells = _evaluate(annotate_by_form)
+    for form in ("common", "detour"):
+        want = [("parity", "less-precise")] if form == blamed else []
+        assert [k for k in _kinds(cells[form]) if k[0] == "parity"] == want, (form, cells[form].findings)
+
+
+def test_outputs_without_a_type_are_not_compared_for_precision():
+    def untype_output(model):
+        """Planted: the graph output keeps only its name (no type) on both forms."""
+        out = onnx.ModelProto()
+        out.CopyFrom(model)
+        out.graph.output[0].ClearField("type")
+        return out
+
+    cells = _evaluate(untype_output)
+    assert all(f.oracle != "parity" for c in cells.values() for f in c.findings), [c.findings for c in cells.values()]
+
+
+def test_nodes_added_on_one_form_are_not_a_removal_on_the_other():
+    def add_neg_pair_on_detour(model):
+        """Planted: two more Negs on ``detour`` (still right); ``common`` is left alone."""
+        if _is_common(model):
+            return model
+        return _model(DETOUR.replace("y = Neg(u)", "v = Neg(u)  w = Neg(v)  y = Neg(w)"))
+
+    cells = _evaluate(add_neg_pair_on_detour)
+    assert [k for c in cells.values() for k in _kinds(c) if k[0] == "parity"] == []
+
+
+def test_a_type_removed_from_one_form_and_kept_in_another_with_more_of_it_is_a_missed_optimization():
+    head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3, 4] x) => (float[2, 3, 4] y) '
+    forms = {"common": onnx.parser.parse_model(head + "{ t = Neg(x)  y = Neg(t) }"),
+             "detour": onnx.parser.parse_model(head + "{ a = Neg(x)  b = Neg(a)  c = Neg(b)  y = Neg(c) }")}
+
+    def fold_negs_on_common(model):
+        """Planted: -(-x) → x on ``common`` only; ``detour`` (four Negs) is left alone."""
+        return onnx.parser.parse_model(head + "{ y = Identity(x) }") if len(model.graph.node) == 2 else model
+
+    cells = _evaluate(fold_negs_on_common, forms)
+    [f] = cells["detour"].findings
+    assert f.kind == "missed-optimization" and "removed Neg 2→0 in 'common' but 4→4 in 'detour'" in f.message

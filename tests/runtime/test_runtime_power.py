@@ -75,7 +75,7 @@ def test_same_model_binding_and_seed_give_the_same_arrays():
 def test_values_by_dtype():
     m = _model([_t("f", TensorProto.FLOAT, [4000]), _t("h", TensorProto.FLOAT16, [3]), _t("i", TensorProto.INT32, [4000]),
                 _t("u", TensorProto.UINT8, [50]), _t("b", TensorProto.BOOL, [200]), _t("s", TensorProto.STRING, [60]),
-                _t("c", TensorProto.COMPLEX64, [3])])
+                _t("c", TensorProto.COMPLEX64, [4000])])
     f = synthesize(m, {}, 0)
     assert f["f"].dtype == np.float32 and abs(f["f"].mean()) < 0.1 and 0.9 < f["f"].std() < 1.1 and (f["f"] < 0).any()
     assert f["h"].dtype == np.float16
@@ -84,6 +84,9 @@ def test_values_by_dtype():
     assert f["b"].dtype == bool and f["b"].any() and not f["b"].all()
     assert f["s"].dtype == object and set(f["s"]) == {"a", "b", "c"}
     assert f["c"].dtype == np.complex64 and (f["c"].imag != 0).all()
+    # real and imaginary parts each ~ N(0, 1), independently (not points on the unit circle)
+    assert 0.9 < f["c"].real.std() < 1.1 and 0.9 < f["c"].imag.std() < 1.1 and abs(f["c"].imag.mean()) < 0.1
+    assert np.abs(f["c"]).std() > 0.2
 
 
 def test_sequences_hold_two_elements_and_optionals_one_value():
@@ -211,6 +214,16 @@ def test_backend_layout_positions_may_count_initializer_backed_inputs(tmp_path):
     # passcheck writes positions over the inputs that need a feed: input_0.pb is x, and reads it back
     written = write_data_set(tmp_path / "ours", 0, m, {"x": np.full((1, 2), 4.0, np.float32)})
     assert [read_feeds(written, m)[0]["x"].tolist()] == [[[4.0, 4.0]]]
+
+
+def test_data_sets_written_after_a_defaulted_input_read_back_by_position_and_name(tmp_path):
+    # graph.input [w (initializer), a, b]: passcheck writes input_0.pb = a, input_1.pb = b
+    m = _model([_t("w", TensorProto.FLOAT, [1]), _t("a", TensorProto.FLOAT, [2]), _t("b", TensorProto.FLOAT, [3])],
+               [helper.make_node("Identity", ["a"], ["y"])], [_t("y", TensorProto.FLOAT, [2])],
+               [onnx.numpy_helper.from_array(np.zeros(1, np.float32), "w")])
+    d = write_data_set(tmp_path, 0, m, {"a": np.full(2, 1.0, np.float32), "b": np.full(3, 2.0, np.float32)})
+    [got] = read_feeds(d, m)
+    assert sorted(got) == ["a", "b"] and got["a"].tolist() == [1.0, 1.0] and got["b"].tolist() == [2.0, 2.0, 2.0]
 
 
 def test_observe_reports_an_annotated_initializer_that_is_not_fed():
