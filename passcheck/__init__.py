@@ -14,14 +14,37 @@ Public API, grouped:
 
 __version__ = "0.1.0"
 
-from passcheck.api import Report, check_model, run  # noqa: E402
-from passcheck.cases import Case, Expectation, Form  # noqa: E402
-from passcheck.cases import register as register_case  # noqa: E402
-from passcheck.errors import PasscheckError, PasscheckInternalError  # noqa: E402
-from passcheck.oracles.shape_annotations import check as check_annotations  # noqa: E402
-from passcheck.passes import FunctionAdapter, PassAdapter, get_pass, register_pass  # noqa: E402
-from passcheck.records import CellResult, Finding  # noqa: E402
-from passcheck.testing import FindingsError, assert_model_ok, assert_pass_ok, check_pass  # noqa: E402
+#: Public name → (module, attribute). Imported on first use (PEP 562), so that importing a
+#: submodule (the pytest plugin, the runtime) does not load onnx, onnxruntime or the oracles.
+_PUBLIC = {
+    "Report": ("passcheck.api", "Report"), "check_model": ("passcheck.api", "check_model"), "run": ("passcheck.api", "run"),
+    "Case": ("passcheck.cases", "Case"), "Expectation": ("passcheck.cases", "Expectation"), "Form": ("passcheck.cases", "Form"),
+    "register_case": ("passcheck.cases", "register"),
+    "PasscheckError": ("passcheck.errors", "PasscheckError"), "PasscheckInternalError": ("passcheck.errors", "PasscheckInternalError"),
+    "check_annotations": ("passcheck.oracles.shape_annotations", "check"),
+    "FunctionAdapter": ("passcheck.passes", "FunctionAdapter"), "PassAdapter": ("passcheck.passes", "PassAdapter"),
+    "get_pass": ("passcheck.passes", "get_pass"), "register_pass": ("passcheck.passes", "register_pass"),
+    "CellResult": ("passcheck.records", "CellResult"), "Finding": ("passcheck.records", "Finding"),
+    "FindingsError": ("passcheck.testing", "FindingsError"), "assert_model_ok": ("passcheck.testing", "assert_model_ok"),
+    "assert_pass_ok": ("passcheck.testing", "assert_pass_ok"), "check_pass": ("passcheck.testing", "check_pass"),
+}
+
+
+def __getattr__(name: str):
+    try:
+        module, attr = _PUBLIC[name]
+    except KeyError:
+        raise AttributeError(f"module 'passcheck' has no attribute {name!r}") from None
+    import importlib
+
+    value = getattr(importlib.import_module(module), attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_PUBLIC])
+
 
 __all__ = [
     # running

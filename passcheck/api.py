@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from passcheck._versions import environment, tool_version
+from passcheck._versions import environment
 from passcheck.records import CellResult, Finding
 
 if TYPE_CHECKING:
@@ -73,6 +73,7 @@ def run(
     on_cell: Callable[[CellResult], None] | None = None,
     skip_cells: Callable[[str, str, str], bool] | None = None,
     unknown_dim_param: str | None = None,
+    save_run: str | Path | None = None,
 ) -> Report:
     """Run the selected cases (id/tag globs; all when empty) under the passes.
 
@@ -86,6 +87,7 @@ def run(
             whose cells are all done is not even built.
         unknown_dim_param: regex of dim_param names that mean "unknown dim" (they assert nothing;
             see :func:`passcheck.oracles.shape_annotations.check`).
+        save_run: a folder to save the judged observations in (``passcheck report --rejudge``).
 
     Raises:
         UnknownIdError: a case glob or pass id matches nothing.
@@ -93,25 +95,16 @@ def run(
         PasscheckError: a user case module fails to import.
     """
     from passcheck.cases import load_path, registry
-    from passcheck.engine import Subject, evaluate
-    from passcheck.passes.isolation import executor_for
+    from passcheck.session import Session
 
     cases_from = list(cases_from)
     for p in cases_from:
         load_path(p)
-    reg = registry()
-    selected = reg.select(cases)
+    selected = registry().select(cases)
     require_available(passes)  # fail on a bad id or a missing tool before any work
-    version = tool_version("onnx")
-    cells: list[CellResult] = []
-    with executor_for(executor, isolation=isolation, timeout=timeout, preload=cases_from) as ex:
-        for case in selected:
-            if skip_cells and _all_done(case.id, case.forms, list(passes) or list(case.passes), skip_cells):
-                continue
-            subject = Subject.from_case(case, version, [str(Path(p).resolve()) for p in cases_from])
-            subject.unknown_dim_param = unknown_dim_param
-            skip = (lambda pid, form, _c=case.id: skip_cells(_c, form, pid)) if skip_cells else None
-            cells += evaluate(subject, passes, env=env, executor=ex, on_cell=on_cell, skip_cells=skip)
+    with Session(env=env, executor=executor, isolation=isolation, timeout=timeout, preload=cases_from,
+                 on_cell=on_cell, skip_cells=skip_cells, save_run=save_run) as s:
+        cells = s.run_cases(selected, passes, cases_from=cases_from, unknown_dim_param=unknown_dim_param)
     return Report(cells, {env: environment()})
 
 
@@ -149,6 +142,7 @@ def check_model(
     repro: str = "",
     unknown_dim_param: str | None = None,
     synthesize_feeds: bool = False,
+    save_run: str | Path | None = None,
 ) -> Report:
     """Run passes on one model (and optional extra equivalent ``forms``) with synthesized feeds,
     or, for a model path whose folder holds ``test_data_set_K/input_J.pb`` (the ONNX
@@ -166,6 +160,7 @@ def check_model(
         unknown_dim_param: regex of dim_param names that mean "unknown dim" (``\\?``, ``unk__\\d+``).
         synthesize_feeds: synthesize feeds even when the model's folder ships data sets
             (they are also skipped when ``feeds`` or ``bind`` is given).
+        save_run: as for :func:`run`.
 
     Raises:
         ModelLoadError: the file cannot be read as a model.
@@ -173,10 +168,10 @@ def check_model(
             sets beside the model that do not fit its inputs.
         UnknownIdError / PassUnavailableError: as for :func:`run`.
     """
-    from passcheck.engine import Subject, evaluate
-    from passcheck.passes.isolation import executor_for
+    from passcheck.engine import Subject
     from passcheck.modelio import load_model
     from passcheck.runtime import default_bindings
+    from passcheck.session import Session
 
     if isinstance(model, (str, Path)):
         p = Path(model)
@@ -192,9 +187,9 @@ def check_model(
         bindings=default_bindings(model, bind), repro=repro or "passcheck check MODEL.onnx --pass {pass}",
         feed_sets=list(feeds) if feeds else None, unknown_dim_param=unknown_dim_param,
     )
-    skip = (lambda pid, form: skip_cells(subject.id, form, pid)) if skip_cells else None
-    with executor_for(executor, isolation=isolation, timeout=timeout) as ex:
-        cells = evaluate(subject, passes, env=env, executor=ex, on_cell=on_cell, skip_cells=skip)
+    with Session(env=env, executor=executor, isolation=isolation, timeout=timeout, on_cell=on_cell,
+                 skip_cells=skip_cells, save_run=save_run) as s:
+        cells = s.evaluate(subject, passes)
     return Report(cells, {env: environment()})
 
 
@@ -215,14 +210,6 @@ def feeds_beside(model_path: str | Path, model: "onnx.ModelProto") -> list[dict[
         return read_feeds(found[0], model)
     except FeedError as exc:
         raise FeedError(f"{exc} (the data sets beside the model are used by default; synthesize feeds instead with --synthesize-feeds)") from None
-
-
-def _all_done(case_id: str, forms: Iterable[str], pass_ids: Sequence[str], skip_cells: Callable[[str, str, str], bool]) -> bool:
-    """Every cell of a case (its input judgement and every pass) is already done: skip the case whole."""
-    from passcheck.engine import INPUT
-    from passcheck.passes import DEFAULT_PASSES
-
-    return all(skip_cells(case_id, f, p) for f in forms for p in [INPUT, *(pass_ids or DEFAULT_PASSES)])
 
 
 def subject_id(name: str) -> str:

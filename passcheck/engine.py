@@ -18,13 +18,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from passcheck import oracles
 from passcheck.errors import PasscheckError
 from passcheck.modelio import model_hash
-from passcheck.oracles import FormRun, op_counts
+from passcheck.oracles import FormRun, annotations, op_counts, registry
+from passcheck.oracles._contract import INPUT as INPUT_CELLS
+from passcheck.oracles._contract import PASS, Cells
 from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass
-from passcheck.records import CellResult, Finding, brief
-from passcheck.runtime import run_ort, synthesize
+from passcheck.records import CellResult, brief
+from passcheck.runtime import synthesize
+from passcheck.runtime.observe import observe_run
+from passcheck.runtime.plan import ObservationPlan
 
 if TYPE_CHECKING:
     import onnx
@@ -80,28 +83,21 @@ class Subject:
         )
 
 
+def plan_for(model: "onnx.ModelProto") -> ObservationPlan:
+    """What the registered oracles ask to observe in each run of ``model`` (main-graph values the
+    annotations and folding oracles read; other intermediates are not exposed: exposing them all
+    would keep every activation alive)."""
+    return ObservationPlan.of(registry.observes(model))
+
+
 def values_to_observe(model: "onnx.ModelProto") -> list[str]:
-    """Main-graph values the oracles read: every annotated value (annotations) and every value
-    derived from shapes only (folding). Other intermediates are not exposed: exposing them all
-    would keep every activation alive."""
-    from passcheck.oracles.folding import values_to_observe as shape_values
-    from passcheck.oracles.shape_annotations import annotations
-
-    return list(dict.fromkeys([name for name, _t, _r in annotations(model)] + shape_values(model)))
+    """Main-graph values the oracles read (see :func:`plan_for`)."""
+    return plan_for(model).main
 
 
-def observed_run(model: "onnx.ModelProto", feeds: Mapping[str, Any], runner: Callable | None = None):
-    """Run ``model`` with the values the oracles read observed; if exposing intermediates is what makes
-    the run fail (onnxruntime refuses some values as graph outputs, e.g. a sparse Constant),
-    run it again observing only the graph outputs, so passcheck's probing never turns into a
-    finding against the model."""
-    runner = runner or (lambda m, f, expose=(): run_ort(m, f, expose=expose))
-    r = runner(model, feeds, expose=values_to_observe(model))
-    if r.error:
-        plain = runner(model, feeds)
-        if not plain.error:
-            return plain
-    return r
+def observed_run(model: "onnx.ModelProto", feeds: Mapping[str, Any], runner: Callable | None = None, plan: ObservationPlan | None = None):
+    """One run of ``model`` observing what the oracles ask for (:func:`passcheck.runtime.observe.observe_run`)."""
+    return observe_run(model, feeds, plan or plan_for(model), runner)
 
 
 class _OnnxCannotBuild(Exception):
@@ -147,15 +143,25 @@ def seed_for(subject_id: str, index: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{subject_id}#{index}".encode()).digest()[:4], "little")
 
 
-def feeds_for(model: "onnx.ModelProto", subject_id: str, bindings: Sequence[Mapping[str, int]]) -> list[dict[str, Any]]:
-    """The synthesized feeds of ``subject_id``, one dict per binding (input name → value), seeded
-    by :func:`seed_for`: what :func:`evaluate` runs, what mutants are verified on, what
-    ``passcheck annotations`` observes. Unknown dims (no dim_value, no dim_param) are 2 in the
-    first run, 3 in the second.
+def feeds_for(model: "onnx.ModelProto", subject_id: str, bindings: Sequence[Mapping[str, int]], *,
+              feed_fn: Callable[[Mapping[str, int], int], dict[str, Any]] | None = None,
+              given: Sequence[Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The feeds of ``subject_id``, one dict per run (input name → value): the one feed function
+    of every path that runs a subject's forms (the engine, mutants' verification, ``passcheck
+    annotations``, ``export``, generated cases).
+
+    ``given`` feed sets are used as they are; else ``feed_fn(binding, seed)`` (a case's own feed
+    function); else feeds synthesized from ``model``'s input annotations. The seed of binding i is
+    :func:`seed_for`; unknown dims (no dim_value, no dim_param) are 2 in the first run, 3 in the
+    second.
 
     Raises:
         FeedError: feeds cannot be synthesized from the model's input annotations.
     """
+    if given:
+        return [dict(f) for f in given]
+    if feed_fn is not None:
+        return [feed_fn(b, seed_for(subject_id, i)) for i, b in enumerate(bindings)]
     return [synthesize(model, b, seed_for(subject_id, i), default_size=2 + i) for i, b in enumerate(bindings)]
 
 
@@ -181,6 +187,7 @@ def evaluate(
     on_cell: Callable[[CellResult], None] | None = None,
     skip_cells: Callable[[str, str], bool] | None = None,
     check_input: bool = True,
+    record: Callable[["Judged"], None] | None = None,
 ) -> list[CellResult]:
     """Run every pass on every form of ``subject`` and judge the results.
 
@@ -192,6 +199,7 @@ def evaluate(
         skip_cells: ``(pass_id, form) → True`` for cells already done (``--resume``).
         check_input: also judge each form itself (pseudo-pass ``input``): the checker accepts
             it, ORT runs it, its own annotations hold, and it computes what ``common`` computes.
+        record: called with each :class:`Judged` group before it is judged (``--save-run``).
 
     Raises:
         UnknownIdError / PasscheckError: an unknown pass id, forms with different interfaces,
@@ -215,17 +223,18 @@ def evaluate(
 
     _check_same_interface(subject)
     first = next(iter(subject.forms.values()))
-    feeds = [dict(f) for f in subject.feed_sets] if subject.feed_sets else [
-        subject.feeds(b, seed_for(subject.id, i)) for i, b in enumerate(subject.bindings)
-    ] if subject.feeds else feeds_for(first, subject.id, subject.bindings)
+    feeds = feeds_for(first, subject.id, subject.bindings, feed_fn=subject.feeds, given=subject.feed_sets)
     # Model runs go through the executor's worker when it has one (a crash costs one run).
     runner = getattr(executor, "run_model", None)
-    baselines = {name: [observed_run(m, f, runner) for f in feeds] for name, m in subject.forms.items()}
+    baselines = {name: _observed_runs(m, feeds, runner) for name, m in subject.forms.items()}
     hashes = {name: model_hash(m) for name, m in subject.forms.items()}
     if check_input and not (skip_cells and all(skip_cells(INPUT, f) for f in subject.forms)):
-        for cell in _input_cells(subject, feeds, baselines, hashes, env):
-            if not (skip_cells and skip_cells(INPUT, cell.form)):
-                emit(cell)
+        judged = _input_cells(subject, feeds, baselines, hashes, env)
+        judged.forms = [f for f in judged.forms if not (skip_cells and skip_cells(INPUT, f))]
+        if record:
+            record(judged)
+        for cell in judged.results():
+            emit(cell)
 
     # one folder for every pass run, emptied before each (removed at the end, or when collected after an error)
     workdir = tempfile.TemporaryDirectory(prefix="passcheck-")
@@ -242,31 +251,16 @@ def evaluate(
                 outcome = PassOutcome(adapter.id, "unavailable", error=reason, versions=adapter.versions())
             else:
                 outcome = executor(adapter, model, _emptied(Path(workdir.name) / "pass"))
-            out_runs = [observed_run(outcome.model, f, runner) for f in feeds] if outcome.ok else []
+            out_runs = _observed_runs(outcome.model, feeds, runner) if outcome.ok else []
             runs.append(FormRun(subject.id, form, adapter.id, model, outcome, feeds, baselines[form], out_runs,
                                 folds_constants=adapter.folds_constants, optimizes=adapter.optimizes, env=env, rtol=subject.rtol, atol=subject.atol,
                                 unknown_dim_param=subject.unknown_dim_param))
-        findings: dict[str, list[Finding]] = {r.form: [] for r in runs}
-        for r in runs:
-            for oracle in oracles.PER_FORM:
-                findings[r.form] += oracle.check(r)
-            findings[r.form] += oracles.expectations.check(r, subject.expect)
-        for f in oracles.acceptance.check(runs) + oracles.parity.check(runs, subject.parity):
-            findings[f.form].append(f)
-        for r in runs:
-            if r.form not in todo:
-                continue
-            for f in findings[r.form]:
-                f.repro = subject.repro.format(**{"pass": shlex.quote(adapter.id)})
-            out = r.outcome.model if r.outcome.ok else None
-            emit(CellResult(
-                subject.id, r.form, adapter.id, r.outcome.status, env=env, error=r.outcome.error, seconds=r.outcome.seconds,
-                versions=r.outcome.versions, model_sha256=hashes[r.form], nodes_before=len(r.model.graph.node),
-                nodes_after=len(out.graph.node) if out is not None else None,
-                ops_after=dict(sorted(op_counts(out).items())) if out is not None else {},
-                findings=findings[r.form], coverage=oracles.annotations.coverage(r),
-                unchecked={**oracles.numeric.unchecked(r), **oracles.annotations.unchecked(r)},
-            ))
+        judged = Judged(Cells(runs, PASS, subject.expect, subject.parity, _feeds_given(subject)), hashes,
+                        subject.repro.format(**{"pass": shlex.quote(adapter.id)}), env, todo)
+        if record:
+            record(judged)
+        for cell in judged.results():
+            emit(cell)
     workdir.cleanup()
     return results
 
@@ -285,6 +279,11 @@ def _emptied(folder: Path) -> Path:
     return folder
 
 
+def _observed_runs(model: "onnx.ModelProto", feeds: Sequence[Mapping[str, Any]], runner: Callable | None) -> list:
+    plan = plan_for(model)
+    return [observe_run(model, f, plan, runner) for f in feeds]
+
+
 def _precondition(adapter: PassAdapter, model: "onnx.ModelProto") -> str | PassOutcome | None:
     """The adapter's reason not to run on ``model``, or a ``crashed`` outcome if asking raised
     (a user adapter's bug is a finding, not a passcheck crash)."""
@@ -294,33 +293,54 @@ def _precondition(adapter: PassAdapter, model: "onnx.ModelProto") -> str | PassO
         return PassOutcome(adapter.id, "crashed", error=f"{adapter.id} precondition raised {type(exc).__name__}: {exc}", versions=adapter.versions())
 
 
-def _input_cells(subject: Subject, feeds, baselines, hashes, env: str) -> list[CellResult]:
-    """Judge the forms themselves: checker, runnable, own annotations, same numbers as common."""
-    names = list(subject.forms)
-    common = baselines[names[0]]
-    cells = []
-    for form, model in subject.forms.items():
-        outcome = PassOutcome(INPUT, "unchanged", model=model)
-        run = FormRun(subject.id, form, INPUT, model, outcome, feeds, baselines[form], baselines[form], env=env, rtol=subject.rtol, atol=subject.atol,
-                      unknown_dim_param=subject.unknown_dim_param)
-        unchecked = oracles.annotations.unchecked(run)
-        found = oracles.validity.check(run) + oracles.annotations.check(run)
-        errors = [r.error for r in baselines[form] if r.error]
-        if errors:
-            hint = "" if subject.feed_sets or subject.feeds else " (on synthesized feeds: if an input carries shapes, indices or sizes, give real ones with --feeds)"
-            if form != names[0] and not any(r.error for r in common):
-                hint = f" (form {names[0]!r} runs on the same feeds)"
-            found.append(run.finding("rejected", "runtime", f"onnxruntime cannot run this form{hint}: {brief(errors[0])}", error=errors[0]))
-        elif form != names[0]:
-            cross = dataclasses.replace(run, baseline=common)
-            unchecked.update(oracles.numeric.unchecked(cross, against=f"form {names[0]!r}"))
-            for f in oracles.numeric.check(cross):
-                f.message = f"differs from form {names[0]!r}: {f.message}"
-                found.append(f)
-        for f in found:
-            f.repro = subject.repro.format(**{"pass": INPUT})
-        cells.append(CellResult(subject.id, form, INPUT, "unchanged", env=env, model_sha256=hashes[form],
-                                nodes_before=len(model.graph.node), nodes_after=len(model.graph.node),
-                                ops_after=dict(sorted(op_counts(model).items())), findings=found,
-                                coverage=oracles.annotations.coverage(run), unchecked=unchecked))
-    return cells
+def _feeds_given(subject: Subject) -> bool:
+    return bool(subject.feed_sets or subject.feeds)
+
+
+def _input_cells(subject: Subject, feeds, baselines, hashes, env: str) -> Judged:
+    """The forms themselves (pseudo-pass ``input``), to be judged by every oracle of input cells."""
+    runs = [FormRun(subject.id, form, INPUT, model, PassOutcome(INPUT, "unchanged", model=model), feeds, baselines[form], baselines[form],
+                    env=env, rtol=subject.rtol, atol=subject.atol, unknown_dim_param=subject.unknown_dim_param)
+            for form, model in subject.forms.items()]
+    return Judged(Cells(runs, INPUT_CELLS, subject.expect, subject.parity, _feeds_given(subject)), hashes,
+                  subject.repro.format(**{"pass": INPUT}), env, list(subject.forms))
+
+
+@dataclasses.dataclass
+class Judged:
+    """One group of cells ready to judge: every form under one pass (or the forms themselves),
+    with what their records need. Saved as is by ``--save-run`` and judged again by
+    ``passcheck report --rejudge`` (:mod:`passcheck.saved_runs`).
+
+    Attributes:
+        cells: the runs the oracles judge.
+        hashes: form → sha256 of the form's model bytes.
+        repro: the command reproducing these cells.
+        env: the environment id.
+        forms: the forms whose cells are reported (the others are judged only as parity context).
+    """
+
+    cells: Cells
+    hashes: dict[str, str]
+    repro: str
+    env: str
+    forms: list[str]
+
+    def results(self) -> list[CellResult]:
+        """Apply every registered oracle; one CellResult per reported form, in form order."""
+        findings, unchecked = registry.judge(self.cells)
+        out = []
+        for r in self.cells.runs:
+            if r.form not in self.forms:
+                continue
+            for f in findings[r.form]:
+                f.repro = self.repro
+            model = r.outcome.model if r.outcome.ok else None
+            out.append(CellResult(
+                r.case, r.form, r.pass_id, r.outcome.status, env=self.env, error=r.outcome.error, seconds=r.outcome.seconds,
+                versions=r.outcome.versions, model_sha256=self.hashes[r.form], nodes_before=len(r.model.graph.node),
+                nodes_after=len(model.graph.node) if model is not None else None,
+                ops_after=dict(sorted(op_counts(model).items())) if model is not None else {},
+                findings=findings[r.form], coverage=annotations.coverage(r), unchecked=unchecked[r.form],
+            ))
+        return out

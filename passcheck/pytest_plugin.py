@@ -1,6 +1,7 @@
 """pytest plugin (entry point ``pytest11: passcheck``): every form of the case library against your pass.
 
-Loading this module imports only pytest and the standard library; onnx, onnxruntime and the case
+This module is the entry point only: hooks and fixtures. Loading it imports pytest and the
+standard library; :mod:`passcheck.pytest_support` (the work), onnx, onnxruntime and the case
 library are imported when a test uses the marker or a fixture.
 
 Example::
@@ -24,22 +25,14 @@ the test process. Findings are attached to the JUnit report as ``passcheck_findi
 
 from __future__ import annotations
 
-import dataclasses
-import fnmatch
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 if TYPE_CHECKING:
-    import onnx
+    from passcheck.pytest_support import PasscheckCase, PasscheckRequest, _Session
 
-    from passcheck.cases import Case
-    from passcheck.records import CellResult, Finding
-    from passcheck.report.baseline import Known
-
-#: Keyword arguments the ``passcheck`` marker accepts.
-MARKER_ARGS = ("cases", "forms", "oracles", "passes", "unknown_dim_param")
+_STATE = pytest.StashKey["_Session"]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -65,309 +58,40 @@ def pytest_configure(config: pytest.Config) -> None:
         "passcheck(cases=GLOBS, forms=GLOBS, passes=PASSES, oracles=NAMES, unknown_dim_param=REGEX): parametrize the test over the passcheck "
         "case library (fixture passcheck_case); ids are 'family/name:form'",
     )
-    config.stash[_STATE] = _Session(config)
+
+
+def _state(config: pytest.Config, create: bool = True) -> "_Session | None":
+    s = config.stash.get(_STATE, None)
+    if s is None and create:
+        from passcheck.pytest_support import _Session
+
+        s = config.stash[_STATE] = _Session(config)
+    return s
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    s = config.stash.get(_STATE, None)
-    if s is not None and s._executor is not None and hasattr(s._executor, "close"):
-        s._executor.close()
-
-
-@dataclasses.dataclass
-class _Session:
-    """Per-session state: the baseline, which entries matched, findings seen, evaluated cells."""
-
-    config: pytest.Config
-    _known: list["Known"] | None = None
-    used: set["Known"] = dataclasses.field(default_factory=set)
-    relevant: set["Known"] = dataclasses.field(default_factory=set)
-    findings: list["Finding"] = dataclasses.field(default_factory=list)
-    cache: dict[tuple, tuple[Any, list["CellResult"]]] = dataclasses.field(default_factory=dict)
-    _executor: Any = None
-
-    @property
-    def executor(self) -> Any:
-        """The session's executor: one isolated worker reused by every test (started on first use)."""
-        if self._executor is None:
-            from passcheck.engine import run_in_process
-            from passcheck.passes.isolation import DEFAULT_TIMEOUT, IsolatedExecutor
-
-            if self.config.getoption("passcheck_no_isolation"):
-                self._executor = run_in_process
-            else:
-                timeout = self.config.getoption("passcheck_timeout") or self.config.getini("passcheck_timeout")
-                try:
-                    timeout = float(timeout) if timeout else DEFAULT_TIMEOUT
-                except ValueError:
-                    raise pytest.UsageError(f"passcheck_timeout: expected seconds, got {timeout!r}") from None
-                self._executor = IsolatedExecutor(timeout=timeout)
-        return self._executor
-
-    @property
-    def known(self) -> list["Known"]:
-        if self._known is None:
-            path = self.config.getoption("passcheck_baseline")
-            self._known = []
-            if path:
-                from passcheck.errors import PasscheckError
-                from passcheck.report import baseline
-
-                try:
-                    self._known = baseline.load(path)
-                except PasscheckError as exc:
-                    raise pytest.UsageError(f"--passcheck-baseline: {exc}") from None
-        return self._known
-
-    def cells(self, pass_: Any, case: "Case", unknown_dim_param: str | None = None) -> list["CellResult"]:
-        """The pass's cells on every form of ``case``, evaluated once per (case, pass object, unknown-dim regex)."""
-        from passcheck.testing import run_pass
-
-        key = (case.id, id(pass_) if not isinstance(pass_, str) else pass_, unknown_dim_param)
-        if key not in self.cache:  # the pass is kept so its id() stays unique
-            self.cache[key] = (pass_, run_pass(pass_, case, executor=self.executor, unknown_dim_param=unknown_dim_param))
-        return self.cache[key][1]
-
-
-_STATE = pytest.StashKey[_Session]()
-
-
-def _as_list(value: Any, name: str) -> list[Any] | None:
-    if value is None:
-        return None
-    if isinstance(value, str) or not isinstance(value, Sequence):
-        return [value] if name == "passes" or isinstance(value, str) else _usage(f"{name} must be a string or a list, got {value!r}")
-    return list(value)
-
-
-def _usage(message: str):
-    pytest.fail(f"@pytest.mark.passcheck: {message}", pytrace=False)
-
-
-def _marker_args(marker: pytest.Mark) -> dict[str, list[Any] | None]:
-    if marker.args:
-        _usage(f"takes keyword arguments only ({', '.join(MARKER_ARGS)}), got positional {list(marker.args)!r}")
-    unknown = sorted(set(marker.kwargs) - set(MARKER_ARGS))
-    if unknown:
-        _usage(f"unknown argument{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; allowed: {', '.join(MARKER_ARGS)}")
-    args = {k: _as_list(marker.kwargs.get(k), k) for k in MARKER_ARGS if k != "unknown_dim_param"}
-    unknown_dim = marker.kwargs.get("unknown_dim_param")
-    if unknown_dim is not None:
-        import re
-
-        try:
-            re.compile(unknown_dim)
-        except (re.error, TypeError) as exc:
-            _usage(f"unknown_dim_param must be a regex string, got {unknown_dim!r}: {exc}")
-    args["unknown_dim_param"] = unknown_dim
-    for p in args["passes"] or ():
-        if isinstance(p, str) and p != "input":
-            from passcheck.errors import PasscheckError
-            from passcheck.passes import get_pass
-
-            try:
-                why = get_pass(p).unavailable_reason()
-            except PasscheckError as exc:
-                _usage(str(exc))
-            if why:
-                _usage(f"pass {p!r} cannot run here: {why}")
-    if args["oracles"]:
-        from passcheck.testing import ORACLES
-
-        bad = [o for o in args["oracles"] if o not in ORACLES]
-        if bad:
-            _usage(f"unknown oracle {', '.join(map(repr, bad))}; allowed: {', '.join(ORACLES)}")
-    return args
-
-
-def _wanted(case: "Case", form: str, patterns: Sequence[str]) -> bool:
-    """``case:form`` matches a pattern ``GLOB[:FORMGLOB]`` (GLOB against the id or a tag)."""
-    if not patterns:
-        return True
-    for p in patterns:
-        cglob, _, fglob = p.partition(":")
-        if (fnmatch.fnmatchcase(case.id, cglob) or any(fnmatch.fnmatchcase(t, cglob) for t in case.tags)) and (
-                not fglob or fnmatch.fnmatchcase(form, fglob)):
-            return True
-    return False
+    s = _state(config, create=False)
+    if s is not None:
+        s.close()
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    """A ``--passcheck-cases`` glob that matches no case (or no form) is a typo: usage error (exit 4),
-    as ``passcheck run --case`` exits 2, never a run that skips everything and passes. Checked once
-    collection has imported every test module, so cases they register count."""
-    patterns = config.getoption("passcheck_cases")
-    if not patterns:
-        return
-    from passcheck.cases import registry
-    from passcheck.errors import PasscheckError
+    """A ``--passcheck-cases`` glob that matches no case (or no form) is a usage error (exit 4)."""
+    if config.getoption("passcheck_cases"):
+        from passcheck.pytest_support import check_case_patterns
 
-    for p in patterns:
-        try:
-            cases = registry().select([p])
-        except PasscheckError as exc:
-            raise pytest.UsageError(f"--passcheck-cases {p!r} matches nothing: {exc}") from None
-        if not any(_wanted(c, form, [p]) for c in cases for form in c.forms):
-            forms = sorted({f for c in cases for f in c.forms})
-            raise pytest.UsageError(f"--passcheck-cases {p!r}: no form of the matching cases matches; their forms: {', '.join(forms)}")
+        check_case_patterns(config)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    marker = metafunc.definition.get_closest_marker("passcheck")
-    if marker is None:
-        return
-    args = _marker_args(marker)
-    if "passcheck_case" not in metafunc.fixturenames:
-        _usage(f"{metafunc.function.__name__} must take the passcheck_case fixture")
-    from passcheck.cases import registry
-    from passcheck.errors import PasscheckError
+    if metafunc.definition.get_closest_marker("passcheck") is not None:
+        from passcheck.pytest_support import parametrize
 
-    mine, cli = args["cases"] or [], metafunc.config.getoption("passcheck_cases")
-    try:
-        cases = registry().select(mine)
-    except PasscheckError as exc:
-        _usage(str(exc))
-    params, ids = [], []
-    for case in cases:
-        for form in case.forms:
-            if _wanted(case, form, mine) and _wanted(case, form, cli) and _wanted(case, form, [f"*:{g}" for g in args["forms"] or ()]):
-                params.append(_Param(case, form, args["passes"] or [], args["oracles"], args["unknown_dim_param"]))
-                ids.append(f"{case.id}:{form}")
-    metafunc.parametrize("passcheck_case", params, ids=ids, indirect=True)
-
-
-@dataclasses.dataclass(frozen=True)
-class _Param:
-    case: "Case"
-    form: str
-    passes: list[Any]
-    oracles: list[str] | None
-    unknown_dim_param: str | None = None
-
-
-class PasscheckRequest:
-    """The ``passcheck`` fixture: run passes and judge them inside a test, applying the session's
-    baseline and attaching findings to the JUnit report."""
-
-    def __init__(self, request: pytest.FixtureRequest):
-        self._request = request
-        self._session: _Session = request.config.stash[_STATE]
-
-    def assert_pass_ok(self, pass_: Any, case: "Case | str", *, forms: Sequence[str] | None = None,
-                       oracles: Sequence[str] | None = None) -> list["Finding"]:
-        """Run ``pass_`` on every form of ``case`` and fail with the finding text (xfail when all are known).
-
-        Returns:
-            The (known) findings when the test was not failed.
-        """
-        from passcheck.testing import resolve_case, select
-
-        if isinstance(case, str) and ":" in case and forms is None:
-            forms = [case.split(":", 1)[1]]
-        c = resolve_case(case)
-        cells = [x for x in self._session.cells(pass_, c) if forms is None or any(fnmatch.fnmatchcase(x.form, g) for g in forms)]
-        found = select((f for x in cells for f in x.findings), oracles=oracles)
-        return self._judge(cells, found, f"{cells[0].pass_id if cells else pass_} on {c.id}", oracles=oracles)
-
-    def assert_model_ok(self, model: "onnx.ModelProto | str", passes: Sequence[Any] = (), **kw: Any) -> list["Finding"]:
-        """Run ``passes`` (the defaults when empty) on ``model``; fail with the finding text.
-
-        Keyword arguments go to :func:`passcheck.testing.check_model_passes` (``bind``, ``oracles``, ...).
-        """
-        from passcheck.testing import judged_model, pass_id_of
-
-        found, unchecked = judged_model(model, passes, **{"executor": self._session.executor, **kw})
-        name = model if isinstance(model, str) else (model.graph.name or "model")
-        return self._judge([], found, f"{name} under {', '.join(map(pass_id_of, passes)) or 'the default passes'}", unchecked=unchecked)
-
-    def _judge(self, cells: list["CellResult"], found: list["Finding"], title: str, *,
-               oracles: Sequence[str] | None = None, unchecked: Sequence[str] | None = None) -> list["Finding"]:
-        """Fail on an unexpected finding; skip, with why, when no oracle could judge some part
-        (never a green pass: e.g. the form itself does not run, so no output was compared);
-        xfail when every finding is known."""
-        from passcheck.records import CellResult
-        from passcheck.report import baseline
-        from passcheck.testing import format_findings, format_unchecked, unchecked_parts
-
-        s, node = self._session, self._request.node
-        known = s.known
-        keys = {(f"{c.case}:{c.form}", c.pass_id) for c in cells} | {(f"{f.case}:{f.form}", f.pass_id) for f in found}
-        relevant = {k for k in known if any(_entry_covers(k.id, cf, p) for cf, p in keys)}
-        unmatched = set(baseline.apply([CellResult("", "", "", "changed", findings=found)], known)) if known else set()
-        s.used |= set(known) - unmatched
-        s.relevant |= relevant
-        s.findings += found
-        for f in found:
-            node.user_properties.append(("passcheck_finding", f"{'KNOWN ' if f.expected else ''}{f.headline()}"))
-        unexpected = [f for f in found if not f.expected]
-        blind = list(unchecked) if unchecked is not None else unchecked_parts(cells, oracles=oracles)
-        if unexpected:
-            hint = [f"rerun: pytest '{node.nodeid}'"]
-            hint.append("accept as known: --passcheck-write-baseline FILE, then edit each reason and run with --passcheck-baseline FILE")
-            pytest.fail(format_findings(found, title) + format_unchecked(blind) + "\n" + "\n".join(hint), pytrace=False)
-        if blind:  # not a pass: reported as skipped, with why (e.g. onnxruntime cannot run the form itself)
-            pytest.skip(f"passcheck: {title}: no finding, but not everything was checked" + format_unchecked(blind))
-        gone = sorted(k.id for k in relevant & unmatched if not any(ch in k.id for ch in "*?["))
-        if gone and self._request.config.getoption("passcheck_strict_baseline"):
-            pytest.fail(f"passcheck: known finding no longer found (fixed?): {', '.join(gone)}; remove it from the baseline", pytrace=False)
-        if found:
-            pytest.xfail("known: " + "; ".join(f"{f.id}: {f.reason}" for f in found))
-        return found
-
-
-def _entry_covers(entry_id: str, case_form: str, pass_id: str) -> bool:
-    parts = entry_id.split("|")
-    return fnmatch.fnmatchcase(case_form, parts[0]) and (len(parts) < 2 or fnmatch.fnmatchcase(pass_id, parts[1]))
-
-
-class PasscheckCase:
-    """The ``passcheck_case`` fixture: one (case, form) of the library chosen by the marker.
-
-    Attributes:
-        case: the :class:`~passcheck.cases.Case`.
-        form: the form name (``common`` or an uncommon form).
-        id: ``family/name:form``.
-    """
-
-    def __init__(self, param: _Param, helper: PasscheckRequest):
-        self.case, self.form, self._param, self._helper = param.case, param.form, param, helper
-        self.id = f"{self.case.id}:{self.form}"
-
-    @property
-    def model(self) -> "onnx.ModelProto":
-        """This form's ModelProto (built fresh on each access)."""
-        return self.case.build(self.form)
-
-    def assert_ok(self, *passes: Any) -> list["Finding"]:
-        """Judge each pass (the marker's ``passes`` when none given) on this form; fail with the findings.
-
-        Every form of the case is run (parity and acceptance compare them); only this form's
-        findings count, from the marker's ``oracles`` when given.
-        """
-        chosen = list(passes) or self._param.passes
-        if not chosen:
-            _usage("no pass to check: give passes=[...] to the marker or call passcheck_case.assert_ok(my_pass)")
-        skip = self.case.skip_reason(_onnx_version())
-        if skip:
-            pytest.skip(f"{self.id}: {skip}")
-        from passcheck.testing import pass_id_of, select
-
-        cells, found = [], []
-        for p in chosen:
-            mine = [c for c in self._helper._session.cells(p, self.case, self._param.unknown_dim_param) if c.form == self.form]
-            cells += mine
-            found += select((f for c in mine for f in c.findings), oracles=self._param.oracles)
-        return self._helper._judge(cells, found, f"{', '.join(map(pass_id_of, chosen))} on {self.id}", oracles=self._param.oracles)
-
-
-def _onnx_version() -> str | None:
-    from passcheck._versions import tool_version
-
-    return tool_version("onnx")
+        parametrize(metafunc)
 
 
 @pytest.fixture
-def passcheck(request: pytest.FixtureRequest) -> PasscheckRequest:
+def passcheck(request: pytest.FixtureRequest) -> "PasscheckRequest":
     """Judge passes or models inside any test, with the session's baseline and JUnit properties.
 
     Example::
@@ -375,11 +99,13 @@ def passcheck(request: pytest.FixtureRequest) -> PasscheckRequest:
         def test_exported_model(passcheck):
             passcheck.assert_model_ok(export_my_model(), passes=["ort:basic"], bind={"batch": 4})
     """
-    return PasscheckRequest(request)
+    from passcheck.pytest_support import PasscheckRequest
+
+    return PasscheckRequest(request, _state(request.config))
 
 
 @pytest.fixture
-def passcheck_case(request: pytest.FixtureRequest) -> PasscheckCase:
+def passcheck_case(request: pytest.FixtureRequest) -> "PasscheckCase":
     """One (case, form) of the library, parametrized by ``@pytest.mark.passcheck(...)``.
 
     Example::
@@ -388,25 +114,14 @@ def passcheck_case(request: pytest.FixtureRequest) -> PasscheckCase:
         def test_fusion(passcheck_case):
             passcheck_case.assert_ok(MyFusionPass())
     """
+    from passcheck.pytest_support import PasscheckCase, PasscheckRequest, _usage
+
     if not hasattr(request, "param"):
         _usage(f"{request.node.name} uses passcheck_case without @pytest.mark.passcheck(cases=[...])")
-    return PasscheckCase(request.param, PasscheckRequest(request))
+    return PasscheckCase(request.param, PasscheckRequest(request, _state(request.config)))
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    s = config.stash.get(_STATE, None)
-    if s is None:
-        return
-    fixed = sorted(k.id for k in s.relevant - s.used)
-    if fixed:
-        terminalreporter.write_sep("-", "passcheck baseline")
-        for entry in fixed:
-            terminalreporter.write_line(f"FIXED? known finding not found any more: {entry} (remove it from {config.getoption('passcheck_baseline')})")
-    out = config.getoption("passcheck_write_baseline")
-    if out:
-        from pathlib import Path
-
-        from passcheck.report.baseline import from_findings
-
-        Path(out).write_text(from_findings(s.findings), encoding="utf-8")
-        terminalreporter.write_line(f"passcheck: wrote {len({f.id for f in s.findings})} finding ids to {out}")
+    s = _state(config, create=bool(config.getoption("passcheck_write_baseline")))
+    if s is not None:
+        s.summary(terminalreporter)

@@ -62,6 +62,8 @@ def add_reliability_args(p) -> None:
     g = add_isolation_args(p, "isolation and resuming")
     g.add_argument("--stream", metavar="FILE", help="append each result to FILE as a JSON line the moment it is final")
     g.add_argument("--resume", action="store_true", help="with --stream: keep the results already in FILE and run only the missing cells")
+    g.add_argument("--save-run", metavar="DIR", help="save what the oracles judged (runs, pass outputs) in DIR; "
+                   "'passcheck report --rejudge DIR' judges it again without running anything")
 
 
 def add_isolation_args(p, title: str = "isolation"):
@@ -80,14 +82,21 @@ def add_isolation_args(p, title: str = "isolation"):
 
 def isolated(args, preload=()):
     """Context manager: the executor for ``args`` (see :func:`add_isolation_args`), closed on exit."""
-    from passcheck.passes.isolation import executor_for
+    return session_for(args, preload, save=False).executor_context()
+
+
+def session_for(args, preload=(), *, save: bool = True):
+    """A :class:`passcheck.session.Session` with the executor ``args`` ask for (see
+    :func:`add_isolation_args`) and their ``--save-run``; entering starts it, leaving closes it."""
+    from passcheck.session import Session
 
     if getattr(args, "no_isolation", False):
         from passcheck.passes import command
 
         command.DEFAULT_TIMEOUT = args.timeout  # in process only commands can be bounded: they still get --timeout
-    return executor_for(None, isolation=not getattr(args, "no_isolation", False), timeout=getattr(args, "timeout", None),
-                        memory_mb=getattr(args, "memory_limit", None), preload=preload)
+    return Session(isolation=not getattr(args, "no_isolation", False), timeout=getattr(args, "timeout", None),
+                   memory_mb=getattr(args, "memory_limit", None), preload=preload,
+                   save_run=getattr(args, "save_run", None) if save else None)
 
 
 def runner_of(executor):
@@ -98,7 +107,7 @@ def runner_of(executor):
 class RunSession:
     """Executor, streaming and resume for one CLI run (use as a context manager).
 
-    Inside the ``with``: pass :attr:`executor`, :meth:`on_cell` and :meth:`skip_cells` to
+    Inside the ``with``: pass :meth:`options` (executor, streaming, resume, saved run) to
     :func:`passcheck.api.run` / :func:`~passcheck.api.check_model`, then :meth:`complete` the report.
     ``planned`` cells are counted on stderr as they arrive (:mod:`passcheck.progress`).
     On an interrupt (KeyboardInterrupt: Ctrl-C, or SIGTERM under the CLI) the cells so far are written as a
@@ -114,8 +123,9 @@ class RunSession:
         preflight(args)
         self.args, self.env = args, env
         self.progress = None
-        self._isolated = isolated(args, preload)
-        self.executor = self._isolated.__enter__()
+        self._isolated = session_for(args, preload, save=False)  # api.run / check_model save the run (options())
+        self.session = self._isolated.__enter__()
+        self.executor = self.session.executor
         self.previous: list = []
         self.new: list = []
         self._stream = None
@@ -169,6 +179,11 @@ class RunSession:
                 self._stream.cell(cell)
         self.progress.advance(cell.case, f"{cell.form} {cell.pass_id}")
         interrupts.check()  # an interrupt whose first KeyboardInterrupt was lost stops the run here
+
+    def options(self) -> dict:
+        """The keywords of :func:`passcheck.api.run` / :func:`~passcheck.api.check_model` this run sets."""
+        return {"executor": self.executor, "on_cell": self.on_cell, "skip_cells": self.skip_cells,
+                "save_run": getattr(self.args, "save_run", None)}
 
     def skip_cells(self, case: str, form: str, pass_id: str) -> bool:
         return self._stream is not None and (case, form, pass_id, self.env) in self._done

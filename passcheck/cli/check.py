@@ -5,6 +5,9 @@ from __future__ import annotations
 from passcheck.cli._common import add_output_args, add_pass_args, add_unknown_dim_arg, bind_arg, bindings_from
 from passcheck.cli._output import add_reliability_args
 
+#: ``--max-sites`` default: single-site forms tried per rewrite.
+DEFAULT_MAX_SITES = 1
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("check", help="run the passes on a model and judge validity, numbers and annotations",
@@ -17,7 +20,9 @@ def add_parser(sub) -> None:
     p.add_argument("--feeds", metavar="PATH", help="run on these inputs instead of synthesized ones: a .npz, or a folder in the ONNX backend-test layout (test_data_set_K/input_J.pb)")
     p.add_argument("--synthesize-feeds", action="store_true", help="synthesize feeds even when the model's folder holds test_data_set_K/input_J.pb (used by default)")
     p.add_argument("--mutations", action="store_true", help="also check every uncommon-but-valid rewrite of the model (parity with the original)")
-    p.add_argument("--form", action="append", default=[], metavar="ID", help="with --mutations: only these rewrite ids")
+    p.add_argument("--form", action="append", default=[], metavar="ID", help="with --mutations: only these rewrite ids (ID: every site and up to --max-sites single sites; ID@SITE: that site only; A+B: B after A)")
+    p.add_argument("--max-sites", type=_count, default=None, metavar="N", help=f"with --mutations: single-site forms ID@SITE per rewrite, one per site signature (op type and readers), sampled beyond N (default {DEFAULT_MAX_SITES}; 0: every site at once only)")
+    p.add_argument("--depth", type=int, choices=(1, 2), default=1, help="with --mutations: 2 also tries pairs of rewrites A+B (all at once, and up to --max-sites single-site pairs, neighbouring sites first)")
     add_unknown_dim_arg(p)
     add_output_args(p)
     add_reliability_args(p)
@@ -56,11 +61,14 @@ def handle(args) -> int:
 
         if (feeds := feeds_beside(args.model, model)) is not None:
             print(f"feeds: {data_sets_beside(args.model)[1]} (--synthesize-feeds to synthesize them instead)", file=human)
-    if args.form and not args.mutations:
-        raise PasscheckError("--form needs --mutations")
+    for flag, given in (("--form", args.form), ("--max-sites", args.max_sites is not None), ("--depth", args.depth != 1)):
+        if given and not args.mutations:
+            raise PasscheckError(f"{flag} needs --mutations")
+    max_sites = DEFAULT_MAX_SITES if args.max_sites is None else args.max_sites
     extra = "".join(f" --bind {s}={n}" for s, n in bind.items()) + (f" --feeds {shlex.quote(args.feeds)}" if args.feeds else "") + (" --synthesize-feeds" if args.synthesize_feeds else "") + (" --mutations" if args.mutations else "")
+    extra += (f" --max-sites {max_sites}" if args.mutations and max_sites != DEFAULT_MAX_SITES else "") + (f" --depth {args.depth}" if args.depth != 1 else "")
     repro = f"passcheck check {shlex.quote(args.model)}{extra} --pass {{pass}}"
-    selection = {"model_sha256": model_hash(model), "pass": args.passes, "bind": bind, "mutations": args.mutations, "form": args.form, **({"unknown_dim_param": args.unknown_dim_param} if args.unknown_dim_param else {})}
+    selection = {"model_sha256": model_hash(model), "pass": args.passes, "bind": bind, "mutations": args.mutations, "form": args.form, **({"max_sites": max_sites, "depth": args.depth} if args.mutations else {}), **({"unknown_dim_param": args.unknown_dim_param} if args.unknown_dim_param else {})}
     with RunSession(args, "check", selection) as s:
         from passcheck.mutations.equivalence import checker_error as plain_checker_error
 
@@ -68,13 +76,12 @@ def handle(args) -> int:
             print("--mutations: the onnx checker rejects this model, so no rewrite of it can be verified; checking the model alone", file=human)
         elif args.mutations:
             s.progress.stage("building mutants", None)
-            forms = _mutants(model, args.form, bind, _name(args.model), feeds, human, s.progress, runner_of(s.executor))
+            forms = _mutants(model, args.form, bind, _name(args.model), feeds, human, s.progress, runner_of(s.executor), max_sites, args.depth)
             if not forms:
                 print("no rewrite applies to this model: nothing to compare with; checking the model alone", file=human)
         s.progress.stage("cells", (1 + len(forms)) * (1 + pass_count(args.passes)), done=len(s.previous))
         report = s.complete(check_model(model, args.passes, bind=bind, forms=forms, feeds=feeds, name=_name(args.model),
-                                        repro=repro, executor=s.executor, on_cell=s.on_cell, skip_cells=s.skip_cells,
-                                        unknown_dim_param=args.unknown_dim_param))
+                                        repro=repro, unknown_dim_param=args.unknown_dim_param, **s.options()))
     return finish(args, report, title=f"passcheck check {args.model}")
 
 
@@ -110,8 +117,9 @@ def _ort_load_error(model) -> str | None:
     return None if p.returncode == 0 else (headline(p.stderr.decode(errors="replace")) or f"exit {p.returncode}")
 
 
-def _mutants(model, form_ids, bind, name, feeds=None, out=None, prog=None, runner=None):
-    """Every rewrite that applies, each verified equivalent on the feeds the run will use
+def _mutants(model, form_ids, bind, name, feeds=None, out=None, prog=None, runner=None, max_sites=0, depth=1):
+    """Every form that applies (each rewrite at every site, at up to ``max_sites`` single sites,
+    and pairs at ``depth`` 2), each verified equivalent on the feeds the run will use
     (models run by ``runner``, in the isolation worker; ``prog``: a
     :class:`passcheck.progress.Progress` counting the verified mutants)."""
     from passcheck.api import subject_id
@@ -121,11 +129,24 @@ def _mutants(model, form_ids, bind, name, feeds=None, out=None, prog=None, runne
     sid = subject_id(name)
     found = verified_mutants(model, form_ids or None, feeds or feeds_for(model, sid, default_bindings(model, bind)), sid, runner,
                              on_built=prog and (lambda n: prog.stage("mutants", n)),
-                             on_verified=prog and (lambda rid: prog.advance("", rid)))
+                             on_verified=prog and (lambda rid: prog.advance("", rid)), max_sites=max_sites, depth=depth)
     for rid, (_m, applied) in found.items():
         shown = ", ".join(applied.nodes[:6]) + (f", … ({applied.count} in all)" if applied.count > 6 else "")
         print(f"mutant {rid}: {applied.detail or 'rewritten'} at {shown}", file=out)
     return {rid: m for rid, (m, _a) in found.items()}
+
+
+def _count(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    import argparse
+
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return n
 
 
 def _name(path: str) -> str:

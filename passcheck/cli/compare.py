@@ -53,8 +53,7 @@ def handle(args) -> int:
         why = same_outputs(a, b, feeds_for(a, f"model/{name}", default_bindings(a, bind)), runner_of(s.executor))
         if why:
             raise PasscheckError(f"{args.b} does not compute what {args.a} computes under ort:disabled: {why}; compare needs two equivalent models")
-        report = s.complete(check_model(a, args.passes, bind=bind, forms={name_b: b}, form_name=name_a, name=name, repro=repro,
-                                        executor=s.executor, on_cell=s.on_cell, skip_cells=s.skip_cells))
+        report = s.complete(check_model(a, args.passes, bind=bind, forms={name_b: b}, form_name=name_a, name=name, repro=repro, **s.options()))
     return finish(args, report, title=f"passcheck compare {args.a} {args.b}")
 
 

@@ -22,16 +22,15 @@ def export_case(case, root, onnx_version: str | None) -> list[str]:
     """Write one case; returns the form folders written (none when the case is skipped here)."""
     from pathlib import Path
 
-    from passcheck.engine import seed_for
-    from passcheck.runtime import run_ort, synthesize
+    from passcheck.engine import feeds_for
+    from passcheck.runtime import run_ort
     from passcheck.runtime.feed_files import write_data_set
 
     if case.skip_reason(onnx_version):
         return []
     forms = {name: case.build(name) for name in case.forms}
     first = forms["common"]
-    feeds = [case.feeds(b, seed_for(case.id, i)) if case.feeds else synthesize(first, b, seed_for(case.id, i))
-             for i, b in enumerate(case.bindings)]
+    feeds = feeds_for(first, case.id, case.bindings, feed_fn=case.feeds)  # the feeds ``passcheck run`` gives this case
     written = []
     for name, model in forms.items():
         d = Path(root) / case.id / name

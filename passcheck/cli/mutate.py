@@ -11,7 +11,7 @@ def add_parser(sub) -> None:
                        description="Apply each form rewrite that fits MODEL, verify every mutant is equivalent "
                                    "(checker + same outputs under ort:disabled), and write them to DIR with manifest.json.")
     p.add_argument("model", metavar="MODEL.onnx")
-    p.add_argument("--form", action="append", default=[], metavar="ID", help="only these rewrite ids (repeatable); default: all")
+    p.add_argument("--form", action="append", default=[], metavar="ID", help="only these forms (repeatable): a rewrite id, ID@SITE (one site) or A+B; default: every rewrite")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the mutants and manifest.json (created)")
     p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic dim in the verification feeds")
     add_isolation_args(p)
@@ -21,13 +21,15 @@ def add_parser(sub) -> None:
 
 def handle(args) -> int:
     import json
+    import re
     from pathlib import Path
 
     import onnx
 
     from passcheck.cli._output import isolated, runner_of
     from passcheck.modelio import load_model, model_hash
-    from passcheck.mutations import REWRITES, verified_mutants
+    from passcheck.mutations import verified_mutants
+    from passcheck.mutations.registry import describe
     from passcheck.mutations.subject import feeds_for
     from passcheck.runtime import default_bindings
 
@@ -48,9 +50,9 @@ def handle(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
     entries = []
     for rid, (mutant, applied) in found.items():
-        path = out / f"{stem}.{rid}.onnx"
+        path = out / f"{stem}.{re.sub(r'[^A-Za-z0-9_.+@-]+', '_', rid)}.onnx"  # a site label may hold '/'
         onnx.save(mutant, str(path))
-        entries.append({"form": rid, "doc": REWRITES[rid].doc, "file": path.name, "sha256": model_hash(mutant),
+        entries.append({"form": rid, "doc": describe(rid), "file": path.name, "sha256": model_hash(mutant),
                         "verified_equivalent": True, **applied.to_json()})
         shown = ", ".join(applied.nodes[:5]) + (" …" if applied.count > 5 else "")
         print(f"{path}  {rid}: {applied.detail} ({shown})")

@@ -13,7 +13,9 @@ def add_parser(sub) -> None:
     p = sub.add_parser("report", help="re-render a stored JSON report in another format",
                        description="Re-render a stored report (or a --stream file). Exit 0 once it is rendered, whatever "
                                    "findings it holds (they failed the run that wrote it); --fail-on-findings to exit 1 on them.")
-    p.add_argument("file", metavar="REPORT.json")
+    p.add_argument("file", metavar="REPORT.json", nargs="?", help="a stored report or stream (or give --rejudge)")
+    p.add_argument("--rejudge", metavar="RUN_DIR", help="judge a run saved with --save-run again with the current oracles "
+                   "(no pass or model is run) and render those cells instead of a stored report")
     p.add_argument("--format", choices=["terminal", "markdown", "findings", "junit", "json"], default="terminal")
     p.add_argument("--out", metavar="FILE", help="write there instead of stdout (required for junit; '-' is stdout)")
     p.add_argument("--baseline", metavar="FILE", help="known findings to mark as expected")
@@ -35,7 +37,15 @@ def handle(args) -> int:
     check_outputs(args)
     if args.out == "-" and args.format != "junit":
         args.out = None
-    cells, envs = read_report(args.file)
+    if bool(args.file) == bool(args.rejudge):
+        raise PasscheckError("give a stored REPORT.json or --rejudge RUN_DIR (one of them)")
+    if args.rejudge:
+        from passcheck.saved_runs import rejudge
+
+        cells = rejudge(args.rejudge)
+        envs = {c.env: {} for c in cells}
+    else:
+        cells, envs = read_report(args.file)
     if args.baseline:
         baseline.apply(cells, baseline.load(args.baseline))
     if args.format == "terminal":

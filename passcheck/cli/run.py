@@ -29,8 +29,8 @@ def handle(args) -> int:
     require_available(args.passes)  # before a stream is opened
     selection = {"case": args.case, "pass": args.passes, "cases_from": [str(p) for p in args.cases_from], **({"unknown_dim_param": args.unknown_dim_param} if args.unknown_dim_param else {})}
     with RunSession(args, "run", selection, preload=args.cases_from, planned=planned_cells(args.case, args.passes, args.cases_from)) as s:
-        report = s.complete(run(args.case, args.passes, cases_from=args.cases_from, executor=s.executor,
-                                on_cell=s.on_cell, skip_cells=s.skip_cells, unknown_dim_param=args.unknown_dim_param))
+        report = s.complete(run(args.case, args.passes, cases_from=args.cases_from, unknown_dim_param=args.unknown_dim_param,
+                                **s.options()))
     return finish(args, report)
 
 

@@ -179,8 +179,7 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
     import fnmatch
 
     seen: set[str] = set()
-    from passcheck.engine import seed_for
-    from passcheck.runtime import synthesize
+    from passcheck.engine import feeds_for
 
     try:
         ort_max = ort_max_opset(ex.run_model)
@@ -208,7 +207,7 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                         stats.examples.setdefault(f"{op_key}|form failed to build", f"{cid}: {exc}")
                         continue
                     try:
-                        feeds = [synthesize(forms["common"], {}, seed_for(cid, i), default_size=2 + i) for i in range(2)]
+                        feeds = feeds_for(forms["common"], cid, [{}, {}])
                     except Exception as exc:  # noqa: BLE001
                         stats.dropped[op_key][("passcheck", "feeds could not be synthesized")] += 1
                         stats.examples.setdefault(f"{op_key}|feeds", f"{cid}: {exc}")

@@ -24,7 +24,10 @@ import re
 import shlex
 import sys
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from passcheck.session import Session
 
 _VERSION_ERROR = re.compile(r"IR version|[Oo]pset \d+|opset_import", re.I)
 
@@ -83,6 +86,7 @@ def run_job(job: dict[str, Any], proto: _Protocol) -> None:
     from passcheck._versions import environment
     from passcheck.cases import load_path, registry
     from passcheck.passes.isolation import IsolatedExecutor
+    from passcheck.session import Session
 
     env = job["env"]
     proto.send({"type": "environment", "id": env, "versions": environment(), "python": sys.executable})
@@ -92,17 +96,15 @@ def run_job(job: dict[str, Any], proto: _Protocol) -> None:
     # Inside the environment too, each pass and each model run gets its own worker process: a pass
     # that segfaults costs its own cell, not every form of the case. Its limit stays below the
     # parent's watchdog, which only has to catch a stuck environment.
-    isolated = IsolatedExecutor(timeout=0.8 * float(job.get("timeout") or 300.0), preload=job.get("cases_from", ()))
-    try:
-        _run_cases(job, proto, reg, isolated, env)
-    finally:
-        isolated.close()  # its worker and what the passes started, and its folder
+    with IsolatedExecutor(timeout=0.8 * float(job.get("timeout") or 300.0), preload=job.get("cases_from", ())) as isolated, \
+            Session(env=env, executor=isolated) as session:  # closing it stops its worker and what the passes started
+        _run_cases(job, proto, reg, session)
     proto.send({"type": "done"})
 
 
-def _run_cases(job: dict[str, Any], proto: _Protocol, reg, isolated, env: str) -> None:
+def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: "Session") -> None:
     from passcheck._versions import tool_version
-    from passcheck.engine import Subject, evaluate
+    from passcheck.engine import Subject
 
     models = Path(job["models"])
     onnx_version = tool_version("onnx")
@@ -119,17 +121,17 @@ def _run_cases(job: dict[str, Any], proto: _Protocol, reg, isolated, env: str) -
 
         forms = {name: (None if skip else onnx.load_from_string(b)) for name, b in data.items()}
         wanted = {(p, f) for p, f in entry["cells"]}
-        repro = f"passcheck matrix --env {shlex.quote(job.get('repro_env', env))} --case {shlex.quote(case.id)} --pass {{pass}}"
+        repro = f"passcheck matrix --env {shlex.quote(job.get('repro_env', session.env))} --case {shlex.quote(case.id)} --pass {{pass}}"
         subject = Subject(id=case.id, forms=forms, bindings=case.bindings, feeds=case.feeds, expect=case.expect,
                           parity=case.parity, rtol=case.rtol, atol=case.atol, passes=case.passes, repro=repro, skip=skip)
-        executor = _Announcing(isolated, proto, case.id)
 
-        def on_cell(cell) -> None:
-            cell.model_sha256 = sha[cell.form]
+        def on_cell(cell, _sha=sha) -> None:
+            cell.model_sha256 = _sha[cell.form]
             proto.send(cell.to_json())
 
-        evaluate(subject, entry["passes"], env=env, executor=executor, on_cell=on_cell,
-                 skip_cells=lambda pid, form: (pid, form) not in wanted)
+        session.on_cell = on_cell
+        session.skip_cells = lambda _case, form, pid, _w=wanted: (pid, form) not in _w
+        session.evaluate(subject, entry["passes"], executor=_Announcing(session.executor, proto, case.id))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,9 +12,16 @@ Catalogue (module — rewrite ids, each pair the inverse of the other):
 - :mod:`~passcheck.mutations.topo_order` — ``reverse-topo-order``.
 - :mod:`~passcheck.mutations.value_info` — ``no-value-info`` / ``inferred-value-info``.
 - :mod:`~passcheck.mutations.identity` — ``identity-edges``.
+- :mod:`~passcheck.mutations.commute` — ``commute-operands``.
+- :mod:`~passcheck.mutations.broadcast` — ``explicit-broadcast`` / ``implicit-broadcast``.
+- :mod:`~passcheck.mutations.keepdims` — ``keepdims-unsqueeze`` / ``unsqueeze-keepdims``.
+
+Each rewrite applies at *sites* (nodes, values, initializers) and can be limited to some of them
+(:meth:`Rewrite.apply` ``sites=``); a form is named ``ID`` (every site), ``ID@SITE`` (one site) or
+``A+B`` (B applied to A's result), see :func:`~passcheck.mutations.registry.iter_mutants`.
 
 Machinery: :mod:`~passcheck.mutations._base` (:class:`Rewrite`, :class:`Applied`),
-:mod:`~passcheck.mutations.registry` (:data:`REWRITES`, :func:`mutants`),
+:mod:`~passcheck.mutations.registry` (:data:`REWRITES`, :func:`mutants` / :func:`iter_mutants`, :func:`build_form`),
 :mod:`~passcheck.mutations.equivalence` (:func:`verify_equivalent`, the gate every mutant passes),
 :mod:`~passcheck.mutations.subject` (:func:`mutation_subject`: original + verified mutants as one
 :class:`~passcheck.engine.Subject`).
@@ -22,7 +29,8 @@ Machinery: :mod:`~passcheck.mutations._base` (:class:`Rewrite`, :class:`Applied`
 
 from passcheck.mutations._base import Applied, Rewrite
 from passcheck.mutations.equivalence import check_input, verify_equivalent
-from passcheck.mutations.registry import REWRITES, get_rewrite, mutants
+from passcheck.mutations.registry import REWRITES, build_form, get_rewrite, iter_mutants, mutants, parse_form
 from passcheck.mutations.subject import mutation_subject, verified_mutants
 
-__all__ = ["REWRITES", "Applied", "Rewrite", "check_input", "get_rewrite", "mutants", "mutation_subject", "verified_mutants", "verify_equivalent"]
+__all__ = ["REWRITES", "Applied", "Rewrite", "build_form", "check_input", "get_rewrite", "iter_mutants", "mutants", "mutation_subject", "parse_form",
+           "verified_mutants", "verify_equivalent"]

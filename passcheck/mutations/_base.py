@@ -35,36 +35,55 @@ class Applied:
 
 @dataclasses.dataclass(frozen=True)
 class Rewrite:
-    """A form rewrite with a stable id.
+    """A form rewrite with a stable id, applicable at one or more *sites* (nodes, values or
+    initializers, each named by a stable label: the node name, ``#index:OpType`` for an unnamed
+    node, or the value / initializer name).
 
-    ``edit`` changes the model it is given in place and returns the changed site names (empty:
-    the pattern does not occur). :meth:`apply` runs it on a copy, so the caller's model is never
-    touched.
+    ``edit(model, only=None)`` changes the model it is given in place, only at the sites labelled
+    in ``only`` (every site when None), and returns the labels it changed (empty: nothing to
+    change). Labels are those of the model as given to ``edit``, so the same model always yields
+    the same labels. :meth:`sites` and :meth:`apply` run it on a copy, so the caller's model is
+    never touched.
 
     Attributes:
-        id: stable id (``--form ID``).
+        id: stable id (``--form ID``; ``ID@LABEL`` for one site).
         doc: one line: the common form → the uncommon form, and the ONNX rule that allows it.
-        edit: ``model → site names``; edits in place.
+        edit: ``(model, only) → changed labels``; edits in place.
         inverse: id of the rewrite that undoes this one, if any.
-        detail: what ``nodes`` names (nodes, initializers, values).
+        detail: what the labels name (nodes, initializers, values, tensors).
     """
 
     id: str
     doc: str
-    edit: Callable[["onnx.ModelProto"], list[str]]
+    edit: Callable[..., list[str]]
     inverse: str | None = None
     detail: str = "nodes"
 
-    def apply(self, model: "onnx.ModelProto") -> "tuple[onnx.ModelProto, Applied] | None":
-        """A rewritten copy of ``model`` and where it changed, or None when nothing applied."""
-        import onnx
+    def sites(self, model: "onnx.ModelProto") -> list[str]:
+        """Every label where this rewrite applies to ``model`` (found by editing a copy), in model order."""
+        return self.edit(_copy(model), None)
 
-        copy = onnx.ModelProto()
-        copy.CopyFrom(model)
-        sites = self.edit(copy)
-        if not sites:
+    def apply(self, model: "onnx.ModelProto", sites: Iterable[str] | None = None) -> "tuple[onnx.ModelProto, Applied] | None":
+        """A rewritten copy of ``model`` (only at ``sites`` when given) and where it changed, or None
+        when nothing changed (the pattern does not occur, or none of ``sites`` is a site)."""
+        copy = _copy(model)
+        changed = self.edit(copy, None if sites is None else frozenset(sites))
+        if not changed:
             return None
-        return copy, Applied(self.id, tuple(sites), f"{len(sites)} {self.detail}")
+        return copy, Applied(self.id, tuple(changed), f"{len(changed)} {self.detail}")
+
+
+def _copy(model: "onnx.ModelProto") -> "onnx.ModelProto":
+    import onnx
+
+    copy = onnx.ModelProto()
+    copy.CopyFrom(model)
+    return copy
+
+
+def chosen(only: "frozenset[str] | None", label: str) -> bool:
+    """Whether the site ``label`` is one an edit limited to ``only`` may change (None: every site)."""
+    return only is None or label in only
 
 
 def node_label(node: "onnx.NodeProto", index: int) -> str:
@@ -158,3 +177,49 @@ def all_names(model: "onnx.ModelProto") -> set[str]:
 
 def labels(graph: "onnx.GraphProto", indices: Iterable[int]) -> list[str]:
     return [node_label(graph.node[i], i) for i in indices]
+
+
+def value_shapes(model: "onnx.ModelProto") -> dict[str, tuple[int | None, ...]]:
+    """Main-graph tensor value → its shape as onnx shape inference sees it (a dim is its
+    dim_value, or None when symbolic or unknown); values of unknown rank are left out (see
+    :func:`passcheck.mutations._shapes.known`)."""
+    from passcheck.mutations._shapes import known
+
+    return {name: tuple(d if isinstance(d, int) else None for d in k.dims) for name, k in known(model).items() if k.dims is not None}
+
+
+def drop_unused(graph: "onnx.GraphProto", names: Iterable[str], initializers: bool = True) -> None:
+    """Remove the Constant nodes (and non-input initializers, unless ``initializers`` is False)
+    among ``names`` that nothing reads any more (no node, subgraph or graph output), and the
+    value_info of those of ``names`` that no longer exist."""
+    read = {x for n in graph.node for x in n.input} | {o.name for o in graph.output} | names_used_in_subgraphs(graph)
+    dead = set(names) - read
+    if not dead:
+        return
+    keep = [n for n in graph.node if not (n.op_type == "Constant" and is_default_domain(n) and n.output[0] in dead)]
+    if len(keep) != len(graph.node):
+        del graph.node[:]
+        graph.node.extend(keep)
+    inputs = {v.name for v in graph.input}
+    inits = [t for t in graph.initializer if t.name not in dead or t.name in inputs or not initializers]
+    if len(inits) != len(graph.initializer):
+        del graph.initializer[:]
+        graph.initializer.extend(inits)
+    exist = {o for n in graph.node for o in n.output} | {t.name for t in graph.initializer} | inputs
+    info = [v for v in graph.value_info if v.name not in dead or v.name in exist]
+    if len(info) != len(graph.value_info):
+        del graph.value_info[:]
+        graph.value_info.extend(info)
+
+
+def static_axes(node: "onnx.NodeProto", static: dict[str, "onnx.TensorProto"]) -> list[int] | None:
+    """A node's ``axes`` when fixed in the graph: the attribute, or its second input when that is
+    one of ``static`` (see :func:`static_tensors`); None otherwise."""
+    from onnx import numpy_helper
+
+    for a in node.attribute:
+        if a.name == "axes":
+            return list(a.ints)
+    if len(node.input) > 1 and node.input[1] in static:
+        return [int(v) for v in numpy_helper.to_array(static[node.input[1]]).reshape(-1)]
+    return None

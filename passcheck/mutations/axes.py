@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, is_default_domain, node_label, opset
+from passcheck.mutations._base import Rewrite, chosen, is_default_domain, node_label, opset, value_shapes
 
 if TYPE_CHECKING:
     import onnx
@@ -23,28 +23,14 @@ AXIS_ATTRS: dict[str, tuple[str, int, int, str]] = {
 }
 
 
-def _ranks(model: "onnx.ModelProto") -> dict[str, int]:
-    import onnx
-
-    try:
-        inferred = onnx.shape_inference.infer_shapes(model)
-    except Exception:  # noqa: BLE001 - no ranks known: the rewrite applies nowhere
-        return {}
-    g = inferred.graph
-    ranks = {t.name: len(t.dims) for t in g.initializer}
-    for v in list(g.input) + list(g.value_info) + list(g.output):
-        if v.type.HasField("tensor_type") and v.type.tensor_type.HasField("shape"):
-            ranks[v.name] = len(v.type.tensor_type.shape.dim)
-    return ranks
-
-
-def _rewrite(model: "onnx.ModelProto", negative: bool) -> list[str]:
+def _rewrite(model: "onnx.ModelProto", negative: bool, only: frozenset[str] | None) -> list[str]:
     version = opset(model)
     candidates = [(i, n) for i, n in enumerate(model.graph.node)
-                  if is_default_domain(n) and n.op_type in AXIS_ATTRS and AXIS_ATTRS[n.op_type][1] <= version <= AXIS_ATTRS[n.op_type][2]]
+                  if is_default_domain(n) and n.op_type in AXIS_ATTRS and AXIS_ATTRS[n.op_type][1] <= version <= AXIS_ATTRS[n.op_type][2]
+                  and chosen(only, node_label(n, i))]
     if not candidates:
         return []
-    ranks = _ranks(model)
+    ranks = {name: len(dims) for name, dims in value_shapes(model).items()}
     sites = []
     for i, n in candidates:
         attr, _, _, of = AXIS_ATTRS[n.op_type]
@@ -68,14 +54,14 @@ def _rewrite(model: "onnx.ModelProto", negative: bool) -> list[str]:
     return sites
 
 
-def negative(model: "onnx.ModelProto") -> list[str]:
+def negative(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Every non-negative axis attribute → the same axis counted from the back."""
-    return _rewrite(model, negative=True)
+    return _rewrite(model, negative=True, only=only)
 
 
-def positive(model: "onnx.ModelProto") -> list[str]:
+def positive(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Every negative axis attribute → the same axis counted from the front."""
-    return _rewrite(model, negative=False)
+    return _rewrite(model, negative=False, only=only)
 
 
 REWRITES = (

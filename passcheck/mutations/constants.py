@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, is_default_domain, node_label, opset
+from passcheck.mutations._base import Rewrite, chosen, is_default_domain, node_label, opset
 
 if TYPE_CHECKING:
     import onnx
@@ -30,20 +30,20 @@ def _typed_attr(t: "onnx.TensorProto") -> tuple[str, object] | None:
     return f"value_{kind}s", a.tolist()
 
 
-def _constants(model: "onnx.ModelProto"):
+def _constants(model: "onnx.ModelProto", only: frozenset[str] | None):
     if opset(model) < MIN_OPSET:
         return
     for i, n in enumerate(model.graph.node):
-        if n.op_type == "Constant" and is_default_domain(n) and len(n.attribute) == 1:
+        if n.op_type == "Constant" and is_default_domain(n) and len(n.attribute) == 1 and chosen(only, node_label(n, i)):
             yield i, n
 
 
-def to_typed(model: "onnx.ModelProto") -> list[str]:
+def to_typed(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Constant(value=tensor) of int64/float32/string, scalar or 1-D → the matching typed attribute."""
     import onnx
 
     sites = []
-    for i, n in _constants(model):
+    for i, n in _constants(model, only):
         if n.attribute[0].name != "value" or (typed := _typed_attr(n.attribute[0].t)) is None:
             continue
         name, value = typed
@@ -55,7 +55,7 @@ def to_typed(model: "onnx.ModelProto") -> list[str]:
     return sites
 
 
-def to_tensor(model: "onnx.ModelProto") -> list[str]:
+def to_tensor(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Constant(value_int(s) / value_float(s) / value_string(s)) → Constant(value=tensor)."""
     import numpy as np
     import onnx
@@ -63,7 +63,7 @@ def to_tensor(model: "onnx.ModelProto") -> list[str]:
 
     dtypes = {"int": np.int64, "float": np.float32, "string": object}
     sites = []
-    for i, n in _constants(model):
+    for i, n in _constants(model, only):
         a = n.attribute[0]
         kind = a.name.removeprefix("value_")
         base = kind.rstrip("s") if kind.endswith("s") and kind != "s" else kind

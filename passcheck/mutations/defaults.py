@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, is_default_domain, node_label, opset
+from passcheck.mutations._base import Rewrite, chosen, is_default_domain, node_label, opset
 
 if TYPE_CHECKING:
     import onnx
@@ -34,11 +34,13 @@ def _same(a: "onnx.AttributeProto", b: "onnx.AttributeProto") -> bool:
     return a.type == b.type and onnx.helper.get_attribute_value(a) == onnx.helper.get_attribute_value(b)
 
 
-def explicit(model: "onnx.ModelProto") -> list[str]:
+def explicit(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Write every omitted attribute that has a schema default, with that default."""
     version = opset(model)
     sites = []
     for i, n in enumerate(model.graph.node):
+        if not chosen(only, node_label(n, i)):
+            continue
         present = {a.name for a in n.attribute}
         missing = [d for name, d in _defaults(n, version).items() if name not in present]
         if missing:
@@ -48,11 +50,13 @@ def explicit(model: "onnx.ModelProto") -> list[str]:
     return sites
 
 
-def omitted(model: "onnx.ModelProto") -> list[str]:
+def omitted(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Remove every attribute whose value equals the schema default."""
     version = opset(model)
     sites = []
     for i, n in enumerate(model.graph.node):
+        if not chosen(only, node_label(n, i)):
+            continue
         defaults = _defaults(n, version)
         keep = [a for a in n.attribute if not (a.name in defaults and _same(a, defaults[a.name]))]
         if len(keep) != len(n.attribute):

@@ -48,21 +48,21 @@ Runner = Callable[..., Any]
 
 
 def same_outputs(a: "onnx.ModelProto", b: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, Any]],
-                 runner: Runner | None = None) -> str | None:
+                 runner: Runner | None = None, expected: Sequence[Any] | None = None) -> str | None:
     """Why ``a`` and ``b`` differ under ``ort:disabled`` on ``feeds_list`` (outputs matched by name), or None.
     Where onnxruntime cannot run ``b``, ``b``'s outputs come from the reference evaluator.
 
     ``runner`` runs each model (default :func:`~passcheck.runtime.run_ort` in this process; give
     ``IsolatedExecutor.run_model`` so a model that crashes onnxruntime costs only that run).
+    ``expected``: ``a``'s runs on ``feeds_list`` when already made (see :func:`original_runs`).
 
     Raises:
         PasscheckError: ``a`` does not run on the feeds (nothing to compare with).
     """
     runner = runner or run_ort
-    for i, feeds in enumerate(feeds_list):
-        ra, rb = runner(a, feeds), runner(b, feeds)
-        if ra.error:
-            raise PasscheckError(f"the model does not run under ort:disabled on synthesized feeds (binding {i}): {ra.error.splitlines()[0]}")
+    runs_a = original_runs(a, feeds_list, runner) if expected is None else expected
+    for i, (feeds, ra) in enumerate(zip(feeds_list, runs_a)):
+        rb = runner(b, feeds)
         got, by = rb.outputs, ""
         if rb.error:
             # A second opinion: onnxruntime may reject a valid spelling (its "" handling). If the
@@ -82,8 +82,21 @@ def same_outputs(a: "onnx.ModelProto", b: "onnx.ModelProto", feeds_list: Sequenc
     return None
 
 
+def original_runs(model: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, Any]], runner: Runner | None = None) -> list[Any]:
+    """``model``'s runs under ort:disabled, one per feed dict, made once for every mutant's comparison.
+
+    Raises:
+        PasscheckError: the model does not run on a feed dict (nothing to compare with).
+    """
+    runs = [(runner or run_ort)(model, feeds) for feeds in feeds_list]
+    for i, r in enumerate(runs):
+        if r.error:
+            raise PasscheckError(f"the model does not run under ort:disabled on synthesized feeds (binding {i}): {r.error.splitlines()[0]}")
+    return runs
+
+
 def verify_equivalent(original: "onnx.ModelProto", mutant: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, Any]], rewrite: str = "?",
-                      runner: Runner | None = None) -> None:
+                      runner: Runner | None = None, expected: Sequence[Any] | None = None) -> None:
     """Check that ``mutant`` is a valid model computing what ``original`` computes.
 
     Args:
@@ -92,6 +105,7 @@ def verify_equivalent(original: "onnx.ModelProto", mutant: "onnx.ModelProto", fe
         feeds_list: one feed dict per binding (see :func:`passcheck.runtime.synthesize`).
         rewrite: the rewrite id, named in the error.
         runner: how each model is run (see :func:`same_outputs`).
+        expected: ``original``'s runs, when already made (:func:`original_runs`).
 
     Raises:
         PasscheckInternalError: the mutant fails the checker, changed the interface, or computes
@@ -102,6 +116,6 @@ def verify_equivalent(original: "onnx.ModelProto", mutant: "onnx.ModelProto", fe
     if why is None and _interface(original) != _interface(mutant):
         why = f"graph inputs/outputs changed: {_interface(original)} → {_interface(mutant)}"
     if why is None:
-        why = same_outputs(original, mutant, feeds_list, runner)
+        why = same_outputs(original, mutant, feeds_list, runner, expected)
     if why is not None:
         raise PasscheckInternalError(f"rewrite {rewrite!r} produced a model that is not equivalent to its input: {why}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, all_names, consumers, fresh_name, node_label, opset
+from passcheck.mutations._base import Rewrite, all_names, chosen, consumers, fresh_name, opset
 
 if TYPE_CHECKING:
     import onnx
@@ -24,10 +24,10 @@ def _tensor_values(model: "onnx.ModelProto") -> set[str]:
     return {v.name for v in list(g.value_info) + list(g.output) if v.type.HasField("tensor_type")}
 
 
-def insert(model: "onnx.ModelProto") -> list[str]:
+def insert(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Route each node output read by other main-graph nodes through a new Identity placed right after its producer.
 
-    Sites are the producers and the readers (whose inputs are renamed).
+    Sites are the values so routed (their readers' inputs are renamed).
 
     Graph outputs keep their producer; subgraph reads keep the original value. Before opset 16,
     only values that shape inference types as tensors get an Identity.
@@ -38,11 +38,11 @@ def insert(model: "onnx.ModelProto") -> list[str]:
     readers = consumers(g)
     typed = None if opset(model) >= ANY_TYPE_OPSET else _tensor_values(model)
     taken = all_names(model)
-    nodes, changed = [], set()
-    for i, n in enumerate(g.node):
+    nodes, sites = [], []
+    for n in g.node:
         nodes.append(n)
         for out in n.output:
-            if not out or out not in readers or (typed is not None and out not in typed):
+            if not out or out not in readers or (typed is not None and out not in typed) or not chosen(only, out):
                 continue
             new = fresh_name(taken, f"{out}_identity")
             nodes.append(onnx.helper.make_node("Identity", [out], [new], name=fresh_name(taken, f"{out}_identity_node")))
@@ -51,8 +51,7 @@ def insert(model: "onnx.ModelProto") -> list[str]:
                 for k, x in enumerate(c.input):
                     if x == out:
                         c.input[k] = new
-            changed.update([i, *readers[out]])
-    sites = [node_label(g.node[i], i) for i in sorted(changed)]
+            sites.append(out)
     if sites:
         del g.node[:]
         g.node.extend(nodes)
@@ -60,5 +59,5 @@ def insert(model: "onnx.ModelProto") -> list[str]:
 
 
 REWRITES = (
-    Rewrite("identity-edges", "every node-to-node edge → routed through an Identity node", insert),
+    Rewrite("identity-edges", "every node-to-node edge → routed through an Identity node", insert, detail="values"),
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, all_names, fresh_name, is_default_domain, node_label, opset
+from passcheck.mutations._base import Rewrite, all_names, chosen, fresh_name, is_default_domain, node_label, opset
 
 if TYPE_CHECKING:
     import onnx
@@ -15,14 +15,14 @@ if TYPE_CHECKING:
 ALL_TYPES_OPSET = 9
 
 
-def to_constant(model: "onnx.ModelProto") -> list[str]:
+def to_constant(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Each initializer that is not also a graph input → a Constant node at the top of the graph."""
     import onnx
 
     g = model.graph
     inputs = {v.name for v in g.input}
     floats = {onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE, onnx.TensorProto.FLOAT16}
-    moved = [t for t in g.initializer if t.name not in inputs and (opset(model) >= ALL_TYPES_OPSET or t.data_type in floats)]
+    moved = [t for t in g.initializer if t.name not in inputs and chosen(only, t.name) and (opset(model) >= ALL_TYPES_OPSET or t.data_type in floats)]
     if not moved:
         return []
     taken = all_names(model)
@@ -37,7 +37,7 @@ def to_constant(model: "onnx.ModelProto") -> list[str]:
     return [t.name for t in moved]
 
 
-def to_initializer(model: "onnx.ModelProto") -> list[str]:
+def to_initializer(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Each main-graph Constant(value=tensor) → an initializer of the same name (IR version >= 4)."""
     import onnx
 
@@ -46,7 +46,7 @@ def to_initializer(model: "onnx.ModelProto") -> list[str]:
     g = model.graph
     sites, keep = [], []
     for i, n in enumerate(g.node):
-        if (n.op_type == "Constant" and is_default_domain(n) and len(n.attribute) == 1 and n.attribute[0].name == "value"
+        if (n.op_type == "Constant" and is_default_domain(n) and len(n.attribute) == 1 and n.attribute[0].name == "value" and chosen(only, node_label(n, i))
                 and n.attribute[0].t.data_location != onnx.TensorProto.EXTERNAL):
             t = onnx.TensorProto()
             t.CopyFrom(n.attribute[0].t)

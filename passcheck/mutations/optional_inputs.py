@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, is_default_domain, node_label, opset
+from passcheck.mutations._base import Rewrite, chosen, is_default_domain, node_label, opset
 
 if TYPE_CHECKING:
     import onnx
@@ -23,22 +23,22 @@ def _next_slot_optional(node: "onnx.NodeProto", version: int) -> bool:
     return k < len(formal) and formal[k].option == onnx.defs.OpSchema.FormalParameterOption.Optional
 
 
-def empty_name(model: "onnx.ModelProto") -> list[str]:
+def empty_name(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Write the first omitted trailing optional input of every node as ``""``."""
     version = opset(model)
     sites = []
     for i, n in enumerate(model.graph.node):
-        if is_default_domain(n) and (not n.input or n.input[-1]) and _next_slot_optional(n, version):
+        if chosen(only, node_label(n, i)) and is_default_domain(n) and (not n.input or n.input[-1]) and _next_slot_optional(n, version):
             n.input.append("")
             sites.append(node_label(n, i))
     return sites
 
 
-def omitted(model: "onnx.ModelProto") -> list[str]:
+def omitted(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Drop every trailing ``""`` input."""
     sites = []
     for i, n in enumerate(model.graph.node):
-        if n.input and not n.input[-1]:
+        if n.input and not n.input[-1] and chosen(only, node_label(n, i)):
             while n.input and not n.input[-1]:
                 del n.input[-1]
             sites.append(node_label(n, i))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, is_default_domain, node_label
+from passcheck.mutations._base import Rewrite, chosen, is_default_domain, node_label
 
 if TYPE_CHECKING:
     import onnx
@@ -42,21 +42,21 @@ def _to(t: "onnx.TensorProto", raw: bool) -> None:
     t.CopyFrom(new)
 
 
-def to_typed(model: "onnx.ModelProto") -> list[str]:
+def to_typed(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Tensors stored in ``raw_data`` → the typed field (float_data, int64_data, int32_data, …)."""
     sites = []
     for label, t in _tensors(model):
-        if t.HasField("raw_data") and _eligible(t):
+        if t.HasField("raw_data") and _eligible(t) and chosen(only, label):
             _to(t, raw=False)
             sites.append(label)
     return sites
 
 
-def to_raw(model: "onnx.ModelProto") -> list[str]:
+def to_raw(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Tensors stored in a typed field → ``raw_data``."""
     sites = []
     for label, t in _tensors(model):
-        if not t.HasField("raw_data") and _eligible(t):
+        if not t.HasField("raw_data") and _eligible(t) and chosen(only, label):
             _to(t, raw=True)
             sites.append(label)
     return sites

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+import random
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from passcheck.errors import RegistryError, UnknownIdError
-from passcheck.mutations import axes, constants, defaults, identity, initializers, optional_inputs, raw_data, shape_slice, topo_order, value_info
-from passcheck.mutations._base import Applied, Rewrite
+from passcheck.mutations import (
+    attr_no_field, axes, axes_inputs, broadcast, commute, constants, defaults, gemm, identity, initializers, keepdims, opset_stamp, optional_inputs,
+    param_rank, precision, raw_data, reshape_chain, shape_counts, shape_slice, shared_nodes, subgraph_constants, topo_order, value_info,
+)
+from passcheck.mutations._base import Applied, Rewrite, node_label
 
 if TYPE_CHECKING:
     import onnx
@@ -15,7 +21,10 @@ if TYPE_CHECKING:
 
 def _build() -> dict[str, Rewrite]:
     table: dict[str, Rewrite] = {}
-    for module in (optional_inputs, shape_slice, constants, initializers, raw_data, axes, defaults, topo_order, value_info, identity):
+    for module in (optional_inputs, shape_slice, constants, initializers, raw_data, axes, defaults, topo_order, value_info, identity,
+                   shape_counts, param_rank, subgraph_constants, gemm, opset_stamp,
+                   axes_inputs, reshape_chain, shared_nodes, precision, attr_no_field,
+                   commute, broadcast, keepdims):
         for r in module.REWRITES:
             if r.id in table:
                 raise RegistryError(f"rewrite id {r.id!r} is defined twice")
@@ -39,20 +48,230 @@ def get_rewrite(form_id: str) -> Rewrite:
         raise UnknownIdError("form", form_id, list(REWRITES)) from None
 
 
-def mutants(model: "onnx.ModelProto", form_ids: Sequence[str] | None = None) -> dict[str, tuple["onnx.ModelProto", Applied]]:
-    """Every rewrite of ``model`` that applies: rewrite id → (mutant, where it applied).
+Step = tuple[Rewrite, "str | None"]
+
+
+def parse_form(form: str) -> tuple[Step, ...]:
+    """The steps a form name spells: ``ID`` (every site), ``ID@LABEL`` (one site), ``A+B`` (A, then B
+    on A's result; each part either spelling). A label may hold any character; ``+`` splits only
+    before a known rewrite id.
+
+    Raises:
+        UnknownIdError: a part names no rewrite (close ids suggested).
+    """
+    ids = "|".join(re.escape(r) for r in sorted(REWRITES, key=len, reverse=True))
+    m = re.fullmatch(rf"(?P<a>{ids})(?:@(?P<la>.+?))?(?:\+(?P<b>{ids})(?:@(?P<lb>.+))?)?", form)
+    if m is None:
+        head = form.split("+", 1)[0].split("@", 1)[0]
+        if head not in REWRITES:
+            get_rewrite(head)
+        raise UnknownIdError("form", form, list(REWRITES))
+    steps = [(REWRITES[m["a"]], m["la"])]
+    if m["b"]:
+        steps.append((REWRITES[m["b"]], m["lb"]))
+    return tuple(steps)
+
+
+def form_name(steps: Sequence[Step]) -> str:
+    """The inverse of :func:`parse_form`."""
+    return "+".join(r.id + (f"@{label}" if label is not None else "") for r, label in steps)
+
+
+def describe(form: str) -> str:
+    """One line on what a form is: the docs of its rewrites, and the site when only one."""
+    return "; then ".join(r.doc + (f" (only at {label})" if label is not None else "") for r, label in parse_form(form))
+
+
+def build_form(model: "onnx.ModelProto", form: str) -> "tuple[onnx.ModelProto, Applied] | None":
+    """The mutant a form name spells (steps applied in order, each on the previous result) and where
+    it changed, or None when a step changes nothing.
+
+    Raises:
+        UnknownIdError: a part of ``form`` names no rewrite.
+    """
+    current, done = model, []
+    for r, label in parse_form(form):
+        got = r.apply(current, None if label is None else [label])
+        if got is None:
+            return None
+        current = got[0]
+        done.append(got[1])
+    return current, _combined(form, done)
+
+
+def _combined(form: str, parts: Sequence[Applied]) -> Applied:
+    if len(parts) == 1:
+        return dataclasses.replace(parts[0], rewrite=form)
+    return Applied(form, tuple(n for a in parts for n in a.nodes), "; then ".join(a.detail for a in parts))
+
+
+def _sample(labels: Sequence[str], k: int, seed: int, salt: str, signature: Mapping[str, object] | None) -> list[str]:
+    """At most ``k`` of ``labels``, picked by ``seed`` and kept in model order. With ``signature``
+    (label → key), one label per distinct key, then at most ``k`` of those."""
+    rng = random.Random(f"{seed}/{salt}")
+    if signature is not None:
+        groups: dict[object, list[str]] = {}
+        for label in labels:
+            groups.setdefault(signature.get(label, label), []).append(label)
+        chosen = {rng.choice(g) for g in groups.values()}
+        labels = [label for label in labels if label in chosen]
+    if len(labels) <= k:
+        return list(labels)
+    picked = rng.sample(range(len(labels)), k)
+    return [labels[i] for i in sorted(picked)]
+
+
+def site_signatures(model: "onnx.ModelProto") -> dict[str, tuple]:
+    """Site label → what a pass's pattern matcher sees there: for a node, its op type and its
+    readers' op types; for a value or initializer, its producer's op type (``input`` /
+    ``initializer``) and its readers' op types. Sites with one signature tend to meet one rule."""
+    g = model.graph
+    readers: dict[str, set[str]] = {}
+    for n in g.node:
+        for x in n.input:
+            if x:
+                readers.setdefault(x, set()).add(n.op_type)
+    made_by = {v.name: "input" for v in g.input} | {t.name: "initializer" for t in g.initializer}
+    out: dict[str, tuple] = {}
+    for i, n in enumerate(g.node):
+        out[node_label(n, i)] = ("node", n.op_type, tuple(sorted({op for o in n.output for op in readers.get(o, ())})))
+        made_by.update((o, n.op_type) for o in n.output if o)
+    for name, kind in made_by.items():
+        out.setdefault(name, ("value", kind, tuple(sorted(readers.get(name, ())))))
+    return out
+
+
+def iter_mutants(model: "onnx.ModelProto", form_ids: Sequence[str] | None = None, *, max_sites: int = 0, depth: int = 1,
+                 seed: int = 0, per_signature: bool = True) -> Iterator[tuple[str, "onnx.ModelProto", Applied]]:
+    """The mutants of ``model``, lazily: (form name, mutant, where it changed), every rewrite's
+    forms in catalogue (or ``form_ids``) order, then the pairs.
 
     Args:
         model: the original; never modified.
-        form_ids: the rewrites to try (all when None or empty), in the order given.
+        form_ids: forms to try (all rewrites when None or empty). A bare rewrite id gives its
+            all-at-once form ``ID`` and single-site forms ``ID@LABEL``; a form with a site or a
+            pair (``A+B``) gives just that form.
+        max_sites: single-site forms per rewrite: every site when it has at most ``max_sites``,
+            else ``max_sites`` sites sampled by ``seed``. A rewrite with one site has no
+            single-site form (the all-at-once form is the same). 0: none.
+        per_signature: try one site per :func:`site_signatures` key (picked by ``seed``)
+            before the ``max_sites`` bound: 53 Convs each followed by a BatchNormalization give
+            one single-site form, not 53.
+        depth: 2 also yields pairs of the bare rewrites that apply (not a rewrite and its
+            inverse): ``A+B`` (every site of each) and up to ``max_sites`` pairs ``A@a+B@b``,
+            pairs at the same or neighbouring nodes first, then sampled by ``seed``.
+        seed: the sampling seed (the same seed, model and arguments give the same forms).
 
     Raises:
-        UnknownIdError: an id in ``form_ids`` names no rewrite.
+        UnknownIdError: a form names no rewrite, or names a site its rewrite does not have.
+        ValueError: ``depth`` not 1 or 2, or ``max_sites`` < 0.
     """
-    chosen = [get_rewrite(f) for f in dict.fromkeys(form_ids)] if form_ids else list(REWRITES.values())
-    out = {}
-    for r in chosen:
-        applied = r.apply(model)
-        if applied is not None:
-            out[r.id] = applied
-    return out
+    if depth not in (1, 2) or max_sites < 0:
+        raise ValueError(f"depth must be 1 or 2 and max_sites >= 0 (got depth={depth}, max_sites={max_sites})")
+    bare: list[tuple[Rewrite, "onnx.ModelProto", Applied]] = []
+    signature = site_signatures(model) if per_signature else None
+    for form in dict.fromkeys(form_ids or REWRITES):
+        steps = parse_form(form)
+        if len(steps) > 1 or steps[0][1] is not None:
+            got = build_form(model, form)
+            if got is None:
+                _no_such_site(model, steps)
+                continue
+            yield form, *got
+            continue
+        r = steps[0][0]
+        whole = r.apply(model)
+        if whole is None:
+            continue
+        bare.append((r, *whole))
+        yield r.id, *whole
+        labels = list(whole[1].nodes)
+        if len(labels) > 1:
+            for label in _sample(labels, max_sites, seed, r.id, signature):
+                if (one := r.apply(model, [label])) is not None:
+                    yield f"{r.id}@{label}", one[0], _combined(f"{r.id}@{label}", [one[1]])
+    if depth == 2:
+        yield from _pairs(model, bare, max_sites, seed, signature)
+
+
+def _no_such_site(model: "onnx.ModelProto", steps: Sequence[Step]) -> None:
+    """Raise for the first step whose label is not a site of its rewrite (on the model that step sees)."""
+    current = model
+    for r, label in steps:
+        if label is not None and label not in (sites := r.sites(current)):
+            raise UnknownIdError(f"site of {r.id}", label, sites)
+        got = r.apply(current, None if label is None else [label])
+        if got is None:
+            return  # a later step found nothing: the pair does not apply
+        current = got[0]
+
+
+def _pairs(model: "onnx.ModelProto", bare: Sequence[tuple[Rewrite, "onnx.ModelProto", Applied]], max_sites: int,
+           seed: int, signature: Mapping[str, object] | None) -> Iterator[tuple[str, "onnx.ModelProto", Applied]]:
+    near = _neighbours(model)
+    for i, (r1, m1, a1) in enumerate(bare):
+        for r2, _m2, a2 in bare[i + 1:]:
+            if r1.inverse == r2.id or r2.inverse == r1.id:
+                continue
+            if (second := r2.apply(m1)) is not None:
+                yield f"{r1.id}+{r2.id}", second[0], _combined(f"{r1.id}+{r2.id}", [a1, second[1]])
+            yield from _site_pairs(model, (r1, a1), (r2, a2), near, max_sites, random.Random(f"{seed}/{r1.id}+{r2.id}"), signature)
+
+
+#: Single-site pairs tried per rewrite pair, per pair wanted (a pair whose second step no longer applies is skipped).
+_TRIES_PER_PAIR = 4
+
+
+def _site_pairs(model: "onnx.ModelProto", first: tuple[Rewrite, Applied], second: tuple[Rewrite, Applied], near: Mapping[str, set[str]],
+                max_sites: int, rng: random.Random, signature: Mapping[str, object] | None) -> Iterator[tuple[str, "onnx.ModelProto", Applied]]:
+    """Up to ``max_sites`` forms ``A@a+B@b``: pairs at one site first, then neighbouring sites, then
+    others drawn by ``rng`` (one pair per signature pair and distance when ``signature`` is given)."""
+    (r1, a1), (r2, a2) = first, second
+    if max_sites <= 0:
+        return
+    in2 = set(a2.nodes)
+    close = [(0 if s1 == s2 else 1, rng.random(), s1, s2) for s1 in a1.nodes for s2 in sorted(({s1} | near.get(s1, set())) & in2)]
+    far_pool = 4 * _TRIES_PER_PAIR * max_sites
+    far = [(2, rng.random(), rng.choice(a1.nodes), rng.choice(a2.nodes)) for _ in range(far_pool)]
+    made, tries, seen = 0, 0, set()
+    for d, _r, s1, s2 in sorted(close) + far:
+        if made >= max_sites or tries >= _TRIES_PER_PAIR * max_sites:
+            break
+        key = (d, signature.get(s1, s1), signature.get(s2, s2)) if signature is not None else (s1, s2)
+        if key in seen:
+            continue
+        seen.add(key)
+        tries += 1
+        form = f"{r1.id}@{s1}+{r2.id}@{s2}"
+        if (got := build_form(model, form)) is not None:
+            made += 1
+            yield form, *got
+
+
+def _neighbours(model: "onnx.ModelProto") -> dict[str, set[str]]:
+    """Site label → labels next to it: a node and the values it reads or writes, and nodes joined by an edge."""
+    g = model.graph
+    near: dict[str, set[str]] = {}
+    producer = {o: node_label(n, i) for i, n in enumerate(g.node) for o in n.output if o}
+    for i, n in enumerate(g.node):
+        me = node_label(n, i)
+        for v in [*n.input, *n.output]:
+            if not v:
+                continue
+            near.setdefault(me, set()).add(v)
+            near.setdefault(v, set()).add(me)
+            if v in producer and producer[v] != me:
+                near[me].add(producer[v])
+                near.setdefault(producer[v], set()).add(me)
+    return near
+
+
+def mutants(model: "onnx.ModelProto", form_ids: Sequence[str] | None = None, *, max_sites: int = 0, depth: int = 1,
+            seed: int = 0, per_signature: bool = True) -> dict[str, tuple["onnx.ModelProto", Applied]]:
+    """Every form of ``model`` that applies: form name → (mutant, where it changed).
+
+    Arguments and errors as :func:`iter_mutants` (the defaults give one all-at-once form per
+    rewrite that applies).
+    """
+    return {form: (m, a) for form, m, a in iter_mutants(model, form_ids, max_sites=max_sites, depth=depth, seed=seed,
+                                                         per_signature=per_signature)}

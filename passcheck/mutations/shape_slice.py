@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from passcheck.mutations._base import (
-    Rewrite, all_names, consumers, fresh_name, is_default_domain, names_used_in_subgraphs, node_label, opset, static_tensors,
+    Rewrite, all_names, chosen, consumers, drop_unused, fresh_name, is_default_domain, names_used_in_subgraphs, node_label, opset, static_tensors,
 )
 
 if TYPE_CHECKING:
@@ -33,13 +33,13 @@ def _graph_outputs(graph: "onnx.GraphProto") -> set[str]:
     return {o.name for o in graph.output}
 
 
-def to_attrs(model: "onnx.ModelProto") -> list[str]:
+def to_attrs(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Shape → Slice(starts, ends[, axes=[0], steps=[1]]) or Shape → Gather(axis=0, one index) becomes Shape(start, end).
 
     A scalar Gather index becomes Shape(start, end) → Squeeze (the [1] result back to a scalar).
     Only a Shape with no start/end, read by that one node, not a graph output, not read by a
     subgraph, with static slice parameters. Constant nodes left unused are removed. Sites are the
-    Shape nodes and the Slice/Gather nodes they absorb.
+    Shape nodes (each absorbs its Slice/Gather reader).
     """
     import onnx
 
@@ -52,7 +52,7 @@ def to_attrs(model: "onnx.ModelProto") -> list[str]:
     sites, drop, squeezes = [], set(), {}
     taken: set[str] | None = None
     for i, n in enumerate(g.node):
-        if n.op_type != "Shape" or not is_default_domain(n) or n.attribute or n.output[0] in protected:
+        if n.op_type != "Shape" or not is_default_domain(n) or n.attribute or n.output[0] in protected or not chosen(only, node_label(n, i)):
             continue
         readers = users.get(n.output[0], [])
         if len(readers) != 1 or readers[0] in drop:
@@ -90,7 +90,7 @@ def to_attrs(model: "onnx.ModelProto") -> list[str]:
         else:
             n.output[0] = c.output[0]
         drop.add(j)
-        sites += [node_label(n, i), node_label(c, j)]
+        sites.append(node_label(n, i))
     if not sites:
         return []
     read_params = {name for j in drop for name in g.node[j].input[1:]}
@@ -102,19 +102,11 @@ def to_attrs(model: "onnx.ModelProto") -> list[str]:
             new_nodes.append(n)
     del g.node[:]
     g.node.extend(new_nodes)
-    _drop_unused_constants(g, read_params)
+    drop_unused(g, read_params, initializers=False)
     return sites
 
 
-def _drop_unused_constants(g: "onnx.GraphProto", names: set[str]) -> None:
-    still = {x for n in g.node for x in n.input} | _graph_outputs(g) | names_used_in_subgraphs(g)
-    keep = [n for n in g.node if not (n.op_type == "Constant" and n.output[0] in names and n.output[0] not in still)]
-    if len(keep) != len(g.node):
-        del g.node[:]
-        g.node.extend(keep)
-
-
-def to_slice(model: "onnx.ModelProto") -> list[str]:
+def to_slice(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Shape(start[, end]) → Shape followed by Slice(starts=[start], ends=[end or INT64_MAX], axes=[0]) on Constant inputs."""
     import onnx
 
@@ -125,7 +117,7 @@ def to_slice(model: "onnx.ModelProto") -> list[str]:
     sites, new_nodes = [], []
     for i, n in enumerate(g.node):
         attrs = {a.name: a.i for a in n.attribute}
-        if n.op_type != "Shape" or not is_default_domain(n) or not attrs or set(attrs) - {"start", "end"}:
+        if n.op_type != "Shape" or not is_default_domain(n) or not attrs or set(attrs) - {"start", "end"} or not chosen(only, node_label(n, i)):
             new_nodes.append(n)
             continue
         out = n.output[0]

@@ -27,8 +27,13 @@ def _reads(node: "onnx.NodeProto") -> set[str]:
     return names
 
 
-def latest_ready_first(model: "onnx.ModelProto") -> list[str]:
-    """Reorder the nodes so that, of the nodes ready to run, the one latest in the original order goes first."""
+def latest_ready_first(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+    """Reorder the nodes so that, of the nodes ready to run, the one latest in the original order goes first.
+
+    Sites are the nodes that move. Limited to ``only``, just those nodes are deferred: each goes
+    as late as its readers allow (right before its first reader, or to the end), the rest keep
+    their order.
+    """
     g = model.graph
     nodes = list(g.node)
     producer = {o: i for i, n in enumerate(nodes) for o in n.output if o}
@@ -37,22 +42,27 @@ def latest_ready_first(model: "onnx.ModelProto") -> list[str]:
     for i, d in enumerate(deps):
         for j in d:
             users[j].append(i)
+    deferred = {i for i, n in enumerate(nodes) if only is not None and node_label(n, i) in only}
+    # heap key: all nodes latest-first (only=None), else the others in their order, deferred ones last
+    key = (lambda i: -i) if only is None else (lambda i: (i in deferred, i))
     pending = [len(d) for d in deps]
-    ready = [-i for i, p in enumerate(pending) if p == 0]
+    ready = [key(i) for i, p in enumerate(pending) if p == 0]
     heapq.heapify(ready)
+    index = {key(i): i for i in range(len(nodes))}
     order = []
     while ready:
-        i = -heapq.heappop(ready)
+        i = index[heapq.heappop(ready)]
         order.append(i)
         for u in users[i]:
             pending[u] -= 1
             if pending[u] == 0:
-                heapq.heappush(ready, -u)
+                heapq.heappush(ready, key(u))
     if len(order) != len(nodes) or order == list(range(len(nodes))):
         return []  # not sorted to begin with (left alone), or only one order exists
     del g.node[:]
     g.node.extend(nodes[i] for i in order)
-    return [node_label(nodes[i], i) for i in sorted(i for pos, i in enumerate(order) if pos != i)]
+    moved = [i for pos, i in enumerate(order) if pos != i]
+    return [node_label(nodes[i], i) for i in sorted(moved if only is None else deferred.intersection(moved))]
 
 
 REWRITES = (

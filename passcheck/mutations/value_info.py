@@ -5,20 +5,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite
+from passcheck.mutations._base import Rewrite, chosen
 
 if TYPE_CHECKING:
     import onnx
 
 
-def strip(model: "onnx.ModelProto") -> list[str]:
-    """Remove every value_info entry of the main graph."""
-    names = [v.name for v in model.graph.value_info]
-    del model.graph.value_info[:]
+def strip(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+    """Remove every value_info entry of the main graph (sites: the value names)."""
+    g = model.graph
+    names = [v.name for v in g.value_info if chosen(only, v.name)]
+    keep = [v for v in g.value_info if not chosen(only, v.name)]
+    del g.value_info[:]
+    g.value_info.extend(keep)
     return names
 
 
-def infer(model: "onnx.ModelProto") -> list[str]:
+def infer(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Add value_info for every main-graph value onnx shape inference types and the model does not annotate."""
     import onnx
 
@@ -28,7 +31,7 @@ def infer(model: "onnx.ModelProto") -> list[str]:
         return []
     g = model.graph
     have = {v.name for v in list(g.value_info) + list(g.input) + list(g.output)} | {t.name for t in g.initializer}
-    new = [v for v in inferred.graph.value_info if v.name not in have]
+    new = [v for v in inferred.graph.value_info if v.name not in have and chosen(only, v.name)]
     g.value_info.extend(new)
     return [v.name for v in new]
 

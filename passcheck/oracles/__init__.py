@@ -11,14 +11,16 @@ Catalogue (module — kind of finding):
 - :mod:`~passcheck.oracles.folding` — ``missed-optimization``: a static-shape value left unfolded.
 - :mod:`~passcheck.oracles.parity` — ``missed-optimization`` / ``less-precise`` across forms.
 - :mod:`~passcheck.oracles.expectations` — ``expectation-failed``: a case's own statements.
+- :mod:`~passcheck.oracles.runtime` — ``rejected``: onnxruntime cannot run a form itself.
+- :mod:`~passcheck.oracles.agreement` — ``wrong-result``: a form computes other numbers than ``common``.
+
+The contract is :class:`~passcheck.oracles._contract.Oracle`; the engine applies every oracle of
+:mod:`~passcheck.oracles.registry` (pass cells and input cells alike).
 """
 
-from passcheck.oracles import acceptance, annotations, expectations, folding, numeric, parity, shape_annotations, validity
+from passcheck.oracles import acceptance, agreement, annotations, expectations, folding, numeric, parity, registry, runtime, shape_annotations, validity
 from passcheck.oracles._context import FormRun, op_counts
+from passcheck.oracles._contract import Cells, Oracle
 
-#: Oracles applied to each form's run, in report order.
-PER_FORM = (validity, numeric, annotations, folding)
-#: Oracles applied across the forms of a case.
-ACROSS_FORMS = (acceptance, parity)
-
-__all__ = ["ACROSS_FORMS", "PER_FORM", "FormRun", "acceptance", "annotations", "expectations", "folding", "numeric", "op_counts", "parity", "shape_annotations", "validity"]
+__all__ = ["Cells", "FormRun", "Oracle", "acceptance", "agreement", "annotations", "expectations", "folding", "numeric", "op_counts",
+           "parity", "registry", "runtime", "shape_annotations", "validity"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from passcheck.oracles._context import FormRun
+from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.passes import FAILED
 from passcheck.records import Finding, brief
 
@@ -22,3 +23,15 @@ def check(runs: Sequence[FormRun]) -> list[Finding]:
         scope = f" on this form only (accepted: {', '.join(accepted)})" if accepted else ""
         found.append(r.finding("rejected", NAME, f"{r.pass_id} {r.outcome.status}{scope}: {first}", status=r.outcome.status, error=r.outcome.error, accepted_forms=accepted))
     return found
+
+
+class Acceptance(BaseOracle):
+    """``rejected``: the pass declined or crashed on a form (see :func:`check`)."""
+
+    id = NAME
+
+    def judge(self, cells: Cells) -> list[Finding]:
+        return check(cells.runs)
+
+
+ORACLE = Acceptance()

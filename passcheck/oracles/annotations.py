@@ -1,9 +1,9 @@
 """Annotations: the shape/type annotations a pass output carries hold when it runs (seed 000).
 
-Judged on the runs of the pass output with the original feeds. The main graph's values come from
-the onnxruntime runs the engine already made (every node output observed); a model with
-subgraphs or model-local functions is also run by the reference evaluator, which sees the values
-of every scope. Where neither can observe a value, coverage says so; it is never counted as
+Judged on the runs of the pass output with the original feeds. It asks the runtime to observe
+every annotated value (:meth:`Annotations.observes`): main-graph values come from the
+onnxruntime run; for a model with subgraphs or model-local functions the runtime adds a
+reference-evaluator run, which sees the values of every scope. Where neither can observe a value, coverage says so; it is never counted as
 checked. A precondition violation here means the pass changed a graph input annotation so that
 inputs valid for the original model no longer satisfy it; that is reported against the pass too.
 """
@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from passcheck.oracles import shape_annotations
 from passcheck.oracles._context import FormRun
+from passcheck.oracles._contract import INPUT, PASS, BaseOracle, Cells
+from passcheck.runtime.plan import annotated_values
 from passcheck.records import Finding
 
 NAME = "annotations"
@@ -30,16 +32,9 @@ def _compute(run: FormRun):
     out = run.output
     if out is None:
         return
-    deep = shape_annotations.has_subscopes(out)
     for i, r in enumerate(run.runs):
-        if r.error:
-            continue
-        observed, unobservable = r.observed, {}
-        if deep:
-            from passcheck.runtime.observe import _unobservable_by_ort, with_subscopes
-
-            observed, unobservable = with_subscopes(out, run.feeds[i], observed, _unobservable_by_ort(out))
-        yield i, shape_annotations.check(out, observed, unobservable=unobservable, unknown_dim_param=run.unknown_dim_param)
+        if not r.error:  # the runtime observed what :meth:`Annotations.observes` asked, subgraphs included
+            yield i, shape_annotations.check(out, r.observed, unobservable=r.unobservable, unknown_dim_param=run.unknown_dim_param)
 
 
 def check(run: FormRun) -> list[Finding]:
@@ -88,3 +83,22 @@ def holds(run: FormRun, key: str) -> bool:
                     or any(o.value == key for o in v.occurrences):
                 return False
     return True
+
+
+class Annotations(BaseOracle):
+    """``annotation-violated`` on pass outputs and on the forms themselves (seed 000)."""
+
+    id = NAME
+    kinds = frozenset({PASS, INPUT})
+
+    def observes(self, model) -> list[str]:
+        return [a.key for a in annotated_values(model)]
+
+    def check(self, run: FormRun, cells: Cells) -> list[Finding]:
+        return check(run)
+
+    def unchecked_run(self, run: FormRun, cells: Cells) -> dict[str, str]:
+        return unchecked(run)
+
+
+ORACLE = Annotations()

@@ -11,8 +11,7 @@ import dataclasses
 import re
 from collections import defaultdict
 
-PRECONDITION = "precondition"  # graph input annotations: the caller's responsibility
-ASSERTION = "assertion"        # value_info and graph output annotations
+from passcheck.runtime.plan import ASSERTION, PRECONDITION  # noqa: E402,F401 - the roles, defined with the scan
 
 
 @dataclasses.dataclass(frozen=True)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from passcheck.cases import Expectation
 from passcheck.oracles._context import FormRun, op_counts
+from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.records import Finding
 
 NAME = "expectations"
@@ -38,3 +39,15 @@ def _dims(tp):
     if not tt.HasField("shape"):
         return None
     return tuple(d.dim_value if d.HasField("dim_value") else (d.dim_param or "?") for d in tt.shape.dim)
+
+
+class Expectations(BaseOracle):
+    """``expectation-failed``: the subject's own statements about a pass."""
+
+    id = NAME
+
+    def check(self, run: FormRun, cells: Cells) -> list[Finding]:
+        return check(run, cells.expect)
+
+
+ORACLE = Expectations()

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from passcheck.oracles._context import FormRun, op_key
+from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.records import Finding
 
 NAME = "folding"
@@ -158,3 +159,18 @@ def check(run: FormRun) -> list[Finding]:
             f"{op_key(node)} node {label!r} {why} {shown} (same for every binding) but {run.pass_id} did not fold it",
             node=node.name, node_index=idx, op_type=op_key(node), outputs=list(node.output), value=[v.tolist() for v in values], inputs=source))
     return found
+
+
+class Folding(BaseOracle):
+    """``missed-optimization``: a static-shape value a folding pass left (see :func:`check`)."""
+
+    id = NAME
+
+    def observes(self, model) -> list[str]:
+        return values_to_observe(model)
+
+    def check(self, run: FormRun, cells: Cells) -> list[Finding]:
+        return check(run)
+
+
+ORACLE = Folding()

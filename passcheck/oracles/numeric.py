@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from passcheck.oracles._context import FormRun
+from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.records import Finding, brief
 
 NAME = "numeric"
@@ -152,3 +153,18 @@ def _desc(v: Any) -> str:
 
 def _py(x: Any) -> Any:
     return x.item() if hasattr(x, "item") else x
+
+
+class Numeric(BaseOracle):
+    """``wrong-result``: each pass output against its unoptimized input (see :func:`check`)."""
+
+    id = NAME
+
+    def check(self, run: FormRun, cells: Cells) -> list[Finding]:
+        return check(run)
+
+    def unchecked_run(self, run: FormRun, cells: Cells) -> dict[str, str]:
+        return unchecked(run)
+
+
+ORACLE = Numeric()

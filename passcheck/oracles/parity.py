@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from passcheck.oracles import annotations, numeric
 from passcheck.oracles._context import FormRun, op_key
+from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.oracles._context import op_counts as _all_op_counts
 from passcheck.records import Finding
 
@@ -163,3 +164,15 @@ def _fmt(tp) -> str:
     if not tt.HasField("shape"):
         return "rank unknown"
     return "[" + ", ".join(str(d.dim_value) if d.HasField("dim_value") else (f'"{d.dim_param}"' if d.dim_param else "?") for d in tt.shape.dim) + "]"
+
+
+class Parity(BaseOracle):
+    """``missed-optimization`` / ``less-precise`` across the forms (see :func:`check`)."""
+
+    id = NAME
+
+    def judge(self, cells: Cells) -> list[Finding]:
+        return check(cells.runs, cells.parity)
+
+
+ORACLE = Parity()

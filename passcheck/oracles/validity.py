@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from passcheck.oracles._context import FormRun
+from passcheck.oracles._contract import INPUT, PASS, BaseOracle, Cells
 from passcheck.records import Finding, brief
 
 NAME = "validity"
@@ -58,3 +59,16 @@ def _reference_opinion(run: FormRun) -> str:
         if name in ref.outputs and not (c := compare(ref.outputs[name], value)).ok:
             return f"differs on {name!r}: {c.message}"
     return "agrees with onnxruntime"
+
+
+class Validity(BaseOracle):
+    """``invalid-model`` / ``validity-disagreement`` (see :func:`check`), on pass outputs and forms."""
+
+    id = NAME
+    kinds = frozenset({PASS, INPUT})
+
+    def check(self, run: FormRun, cells: Cells) -> list[Finding]:
+        return check(run)
+
+
+ORACLE = Validity()

@@ -12,7 +12,9 @@ Rules, applied within one case (one computation; causes never span cases):
    run (``wrong-result``, "fails to run") is one defect, reported as the invalid model.
 3. Same signature. Findings with one :func:`signature` on several forms are one defect; so are
    findings with one signature on onnxruntime's cumulative levels (``ort:disabled`` ⊂ ``basic`` ⊂
-   ``extended`` ⊂ ``all``): the lowest level showing it is the representative.
+   ``extended`` ⊂ ``all``): the lowest level showing it is the representative, and of the forms,
+   ``common`` (the defect needs no rewrite), then a single-site mutant (``ID@SITE``: the fewest
+   changes that show it), then report order.
 
 Grouping never changes a finding or its id (baselines key on finding ids); it only decides which
 finding is printed as the cause and which cells it also explains.
@@ -74,7 +76,7 @@ class RootCause:
 
     Attributes:
         finding: the representative: the ``input`` finding, else the lowest onnxruntime level,
-            else the first form in report order.
+            else ``common``, else a single-site form (``ID@SITE``), else the first form in report order.
         explains: every finding grouped under it, the representative first.
         signature: see :func:`signature` (of the representative).
     """
@@ -102,9 +104,10 @@ class RootCause:
                 "explains": [{"id": f.id, "env": f.env} for f in self.explains]}
 
 
-def _rank(f: Finding, order: dict[int, int]) -> tuple[int, int, int]:
+def _rank(f: Finding, order: dict[int, int]) -> tuple[int, int, int, int]:
     level = _ORT_LEVELS.index(f.pass_id) if f.pass_id in _ORT_LEVELS else len(_ORT_LEVELS)
-    return (f.pass_id != _INPUT, level, order[id(f)])
+    form = 0 if f.form == "common" else 1 if "@" in f.form else 2
+    return (f.pass_id != _INPUT, level, form, order[id(f)])
 
 
 def root_causes(cells: Iterable[CellResult]) -> list[RootCause]:

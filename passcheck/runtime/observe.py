@@ -1,4 +1,10 @@
-"""Observe the annotated values of one run, with onnxruntime (fast) or the reference evaluator.
+"""Observe one run of a model: what the oracles asked for, or its annotated values.
+
+:func:`observe_run` is the path of every judged run (``run``, ``check``, ``compare``, the
+exporters, ``passcheck.testing`` and the pytest plugin): one onnxruntime run exposing the
+main-graph values an :class:`~passcheck.runtime.plan.ObservationPlan` names, completed by the
+reference evaluator for values inside subgraphs and functions. :func:`observe` reads only the
+shape and element type of every annotated value (``passcheck annotations``), with:
 
 - ``ort``: one unoptimized session (the options of :func:`passcheck.runtime.session.session_options`).
   Annotated tensors produced by main-graph nodes are read from onnxruntime's own per-node profile
@@ -36,8 +42,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from passcheck.errors import PasscheckError
-from passcheck.oracles.shape_annotations import AnnotationPlan, Observed, node_label
-from passcheck.runtime.session import observation_copy, session_options
+from passcheck.runtime.plan import AnnotationPlan, ObservationPlan, Observed, node_label
+from passcheck.runtime.session import RunResult, observation_copy, run_ort, session_options
 
 if TYPE_CHECKING:
     import onnx
@@ -237,8 +243,6 @@ def _run_exposed(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: lis
             return _run(model, feeds, expose, profile=None)[0]
         except _Untrusted:
             pass
-    from passcheck.runtime.session import run_ort
-
     r = run_ort(_ort_copy(model, []), feeds, expose=expose)
     if r.error:
         raise RunFailed(f"onnxruntime could not run the model on these feeds: {r.error.splitlines()[0]}")
@@ -312,7 +316,7 @@ def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "a
         (observed, unobservable): observation key → value (see
         :func:`passcheck.oracles.shape_annotations.check`; tensors from ``ort`` are
         :class:`TensorMeta`), and key → why it could not be observed. With ``ort``, ``observed``
-        is an :class:`~passcheck.oracles.shape_annotations.Observed` carrying the model's
+        is an :class:`~passcheck.runtime.plan.Observed` carrying the model's
         annotation plan, so ``check`` on the same model object does not read it again.
 
     Raises:
@@ -339,3 +343,35 @@ def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "a
     if engine == "auto":
         return with_subscopes(model, feeds, observed, blind)
     return observed, blind
+
+
+#: ``(model, feeds, expose=names) -> RunResult``: how a model is run (in process by default;
+#: the isolation worker's ``run_model`` keeps a crashing run from ending passcheck).
+Runner = Any
+
+
+def observe_run(model: "onnx.ModelProto", feeds: Mapping[str, Any], plan: ObservationPlan, runner: Runner | None = None) -> RunResult:
+    """Run ``model`` on ``feeds`` once, observing what ``plan`` asks for.
+
+    The main-graph values of the plan are exposed as extra graph outputs of one unoptimized
+    onnxruntime run. If exposing them is what makes the run fail (onnxruntime refuses some values
+    as graph outputs, e.g. a sparse Constant), the model is run again observing only its graph
+    outputs, so observing never turns into a finding against the model. Values of subgraphs and
+    functions the plan names come from one reference-evaluator run on the same feeds; those no
+    engine could see are in ``unobservable`` with why.
+
+    Returns:
+        A :class:`~passcheck.runtime.session.RunResult`; a failed run is returned in ``error``,
+        never raised.
+    """
+    run = runner or (lambda m, f, expose=(): run_ort(m, f, expose=expose))
+    r = run(model, feeds, expose=plan.main)
+    if r.error:
+        plain = run(model, feeds)
+        if not plain.error:
+            r = plain
+    if r.error or not plan.scoped:
+        return r
+    blind = {k: why for k, why in _unobservable_by_ort(model).items() if k in plan.scoped}
+    observed, unobservable = with_subscopes(model, feeds, r.observed, blind)
+    return dataclasses.replace(r, observed=observed, unobservable=unobservable)

@@ -4,37 +4,26 @@ Works on every pinned onnx (1.18 … 1.23): the evaluator is subclassed so that 
 main graph, of an If/Loop/Scan body, or of a model-local function records what it computed
 (``intermediate=True``). Nested evaluators are created through ``run_params['evaluator_cls']``
 (``self.__class__``), so they are recorders too. Each nested graph is matched to its scope
-(:func:`passcheck.oracles.shape_annotations.graph_scopes`) by its serialized bytes; two
+(:func:`passcheck.runtime.plan.graph_scopes`) by its serialized bytes; two
 byte-identical subgraphs are attributed to the first. A value inside a subgraph or function is
-recorded once per iteration or call, as :class:`~passcheck.oracles.shape_annotations.Repeated`.
+recorded once per iteration or call, as :class:`~passcheck.runtime.plan.Repeated`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from passcheck.oracles.shape_annotations import Repeated, graph_scopes, scope_key
+from passcheck.runtime.plan import Repeated, graph_scopes, scope_key
+from passcheck.runtime.session import RunResult
 
 if TYPE_CHECKING:
     import onnx
 
 
-@dataclasses.dataclass
-class ReferenceRun:
-    """One run of the reference evaluator.
-
-    Attributes:
-        outputs: graph output name → value (empty on error).
-        observed: observation key → value (main graph) or Repeated (subgraphs, functions).
-        error: the evaluator's error text when the run failed.
-    """
-
-    outputs: dict[str, Any]
-    observed: dict[str, Any]
-    error: str | None = None
+#: A reference-evaluator run is a :class:`~passcheck.runtime.session.RunResult` (the name is kept for callers).
+ReferenceRun = RunResult
 
 
 def _digest(g: Any) -> str:
@@ -87,7 +76,7 @@ def _recorder_class():
     return Recorder
 
 
-def run_reference(model: "onnx.ModelProto", feeds: Mapping[str, Any]) -> ReferenceRun:
+def run_reference(model: "onnx.ModelProto", feeds: Mapping[str, Any]) -> RunResult:
     """Run ``model`` on ``feeds`` with the reference evaluator, observing every value.
 
     Args:
@@ -95,7 +84,7 @@ def run_reference(model: "onnx.ModelProto", feeds: Mapping[str, Any]) -> Referen
         feeds: input name → value (array, list for a sequence, None for an absent optional, dict).
 
     Returns:
-        A :class:`ReferenceRun`; a load or run failure is returned in ``error``, never raised.
+        A :class:`~passcheck.runtime.session.RunResult`; a load or run failure is returned in ``error``, never raised.
     """
     cls = _recorder_class()
     scopes, fscopes = {}, {}
@@ -110,5 +99,5 @@ def run_reference(model: "onnx.ModelProto", feeds: Mapping[str, Any]) -> Referen
         ev = Recorder(model)
         values = ev.run(None, dict(feeds))
     except Exception as exc:  # noqa: BLE001 - a failing run is a result, not our error
-        return ReferenceRun({}, sink, error=f"{type(exc).__name__}: {str(exc).strip()[:2000]}")
-    return ReferenceRun(dict(zip(ev.output_names, values)), sink)
+        return RunResult({}, sink, error=f"{type(exc).__name__}: {str(exc).strip()[:2000]}")
+    return RunResult(dict(zip(ev.output_names, values)), sink)

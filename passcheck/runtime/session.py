@@ -22,17 +22,21 @@ if TYPE_CHECKING:
 
 @dataclasses.dataclass
 class RunResult:
-    """One inference run.
+    """One run of a model, by onnxruntime or the reference evaluator (the one run-result type).
 
     Attributes:
         outputs: graph output name → value, in graph order.
-        observed: every value seen in the run (inputs, initializers are not included) by name.
+        observed: observation key → value: the feeds and every value the run exposed (main-graph
+            names); ``scope::name`` → :class:`~passcheck.runtime.plan.Repeated` for values of
+            subgraphs and functions when observed by the reference evaluator.
         error: the runtime's error text when the run failed (outputs then empty).
+        unobservable: observation key asked for → why no engine could observe it.
     """
 
     outputs: dict[str, Any]
     observed: dict[str, Any]
     error: str | None = None
+    unobservable: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 def observation_copy(model: "onnx.ModelProto", expose: Iterable[str]) -> tuple["onnx.ModelProto", list[str]]:

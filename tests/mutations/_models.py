@@ -78,3 +78,60 @@ EDGES = lambda: named("""g (float[2, 3] x) => (float[2, 3] y, float[2, 3] a) {
     a = Relu(x)
     y = Neg(a)
 }""", opset=13)
+
+COMMUTE = lambda: named("""g (float[2, 3] x, float[3] b, bool[2, 3] p) => (float[2, 3] y, bool[2, 3] q) {
+    a = Add(x, b)
+    s = Sum(a, x, b)
+    y = Max(s, s)
+    p2 = Not(p)
+    q = And(p, p2)
+}""", opset=13)
+
+BROADCAST = lambda: named("""g (float[2, 3, 4] x, float[4] b, float[3, 1] c) => (float[2, 3, 4] y) {
+    a = Add(x, b)
+    y = Mul(a, c)
+}""", opset=13)
+
+UNSQUEEZED = lambda: named("""g (float[2, 3, 4] x, float[4] b, float[3, 4] c) => (float[2, 3, 4] y) {
+    ax = Constant<value = int64[2] {0, 1}>()
+    u = Unsqueeze(b, ax)
+    a = Add(x, u)
+    sh = Constant<value = int64[3] {2, 3, 4}>()
+    e = Expand(c, sh)
+    y = Mul(e, a)
+}""", opset=13)
+
+REDUCE = lambda: named("""g (float[2, 3, 4] x) => (float[2, 1, 4] m, float[2, 3, 1] s) {
+    m = ReduceMean<axes = [1]>(x)
+    s = ReduceSum<keepdims = 1>(x, ax)
+}""", opset=13, initializers=[tensor("ax", np.array([-1], np.int64))])
+
+REDUCED = lambda: named("""g (float[2, 3, 4] x) => (float[2, 1, 4] m, float[2, 3] k) {
+    r = ReduceMean<axes = [-2], keepdims = 0>(x)
+    m = Unsqueeze<axes = [1]>(r)
+    k = ReduceMax<axes = [2], keepdims = 0>(x)
+}""", opset=11)
+
+SAME_RANK = lambda: named("""g (float[2, 3] x, float[1, 3] s, float[2, 3] t) => (float[2, 3] y) {
+    a = Mul(x, s)
+    y = Add(a, t)
+}""", opset=13)
+
+def feeds(model):
+    """The synthesized feeds of each default binding (as the engine makes them)."""
+    from passcheck.engine import seed_for
+    from passcheck.runtime import default_bindings, synthesize
+
+    return [synthesize(model, b, seed_for("t", i)) for i, b in enumerate(default_bindings(model))]
+
+
+def run_planted(subject, pass_id: str, fn):
+    """The cells of ``subject`` under the Python pass ``fn`` registered as ``pass_id`` (unregistered after)."""
+    from passcheck.engine import evaluate
+    from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+
+    register_pass(FunctionAdapter(pass_id, fn))
+    try:
+        return [c for c in evaluate(subject, [pass_id]) if c.pass_id == pass_id]
+    finally:
+        unregister_pass(pass_id)

@@ -3,10 +3,9 @@ its inverse brings the original back."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
+import mutation_models as M  # beside this file, loaded by conftest.py
 import numpy as np
 import onnx
 import pytest
@@ -15,11 +14,6 @@ from onnx import numpy_helper
 from passcheck.engine import seed_for
 from passcheck.mutations import REWRITES, mutants, verify_equivalent
 from passcheck.runtime import default_bindings, synthesize
-
-_spec = importlib.util.spec_from_file_location("mutation_models", Path(__file__).with_name("_models.py"))
-M = importlib.util.module_from_spec(_spec)
-sys.modules["mutation_models"] = M
-_spec.loader.exec_module(M)
 
 
 def feeds(model):
@@ -30,18 +24,22 @@ def by_name(model):
     return {n.name: n.SerializeToString(deterministic=True) for n in model.graph.node}
 
 
-def untouched_nodes_identical(original, mutant, sites):
+def untouched_nodes_identical(original, mutant, sites, also=()):
     before, after = by_name(original), by_name(mutant)
     for name, data in before.items():
-        if name not in sites and name in after:
+        if name not in sites and name not in also and name in after:
             assert after[name] == data, f"node {name} changed though the rewrite did not name it"
 
+
+# nodes a rewrite may change besides its sites (the readers it absorbs or reroutes)
+ALSO = {"shape-start-end": ("n3", "n6"), "identity-edges": ("n1",), "implicit-broadcast": ("n0", "n1", "n3", "n4"),
+        "unsqueeze-keepdims": ("n1",)}
 
 # (rewrite id, model, expected sites, the inverse undoes it byte for byte)
 CASES = [
     ("empty-optional-input", M.OPTIONAL, ["n0", "n2"], True),
     ("omitted-optional-input", M.OPTIONAL, ["n3"], True),
-    ("shape-start-end", M.SHAPE_SLICE, ["n0", "n3", "n4", "n6"], False),
+    ("shape-start-end", M.SHAPE_SLICE, ["n0", "n4"], False),
     ("shape-then-slice", M.SHAPE_ATTRS, ["n0", "n1"], True),
     ("constant-typed-attr", M.CONSTANTS, ["n0", "n1"], False),
     ("initializer-to-constant", M.INITIALIZERS, ["k"], True),
@@ -51,11 +49,20 @@ CASES = [
     ("explicit-defaults", M.DEFAULTS, ["n0"], True),
     ("reverse-topo-order", M.BRANCHES, ["n0", "n1"], False),
     ("inferred-value-info", M.BRANCHES, ["a", "b"], True),
-    ("identity-edges", M.EDGES, ["n0", "n1"], False),
+    ("identity-edges", M.EDGES, ["a"], False),
+    ("commute-operands", M.COMMUTE, ["n0", "n1", "n4"], False),
+    ("explicit-broadcast", M.BROADCAST, ["n0", "n1"], True),
+    ("explicit-broadcast", M.SAME_RANK, ["n0"], True),
+    ("implicit-broadcast", M.UNSQUEEZED, ["n2", "n5"], False),
+    ("keepdims-unsqueeze", M.REDUCE, ["n0", "n1"], False),
+    ("unsqueeze-keepdims", M.REDUCED, ["n0"], False),
 ]
 
 
-@pytest.mark.parametrize(("rid", "build", "sites", "round_trip"), CASES, ids=[c[0] for c in CASES])
+IDS = [c[0] + ("-expand" if c[1] is M.SAME_RANK else "") for c in CASES]
+
+
+@pytest.mark.parametrize(("rid", "build", "sites", "round_trip"), CASES, ids=IDS)
 def test_rewrite(rid, build, sites, round_trip):
     original = build()
     before = original.SerializeToString(deterministic=True)
@@ -65,7 +72,7 @@ def test_rewrite(rid, build, sites, round_trip):
     mutant, applied = got
     assert (applied.rewrite, list(applied.nodes), applied.count) == (rid, sites, len(sites))
     assert mutant.SerializeToString(deterministic=True) != before
-    untouched_nodes_identical(original, mutant, sites)
+    untouched_nodes_identical(original, mutant, sites, ALSO.get(rid, ()))
     verify_equivalent(original, mutant, feeds(original), rid)
     inverse = REWRITES[rid].inverse
     if round_trip:
@@ -136,5 +143,70 @@ def test_topo_order_respects_subgraph_reads():
 
 
 def test_nothing_applies_to_a_bare_model():
-    m = M.named("""g (float[2] x) => (float[2] y) { y = Relu(x) }""", opset=13)
+    m = M.named("""g (double[2] x) => (double[2] y) { y = Relu(x) }""", opset=13)  # double: no float64-compute form either
     assert set(mutants(m)) == {"inferred-value-info"} or mutants(m) == {}
+
+
+@pytest.mark.parametrize(("rid", "build", "sites", "round_trip"), CASES, ids=IDS)
+def test_rewrite_site_by_site(rid, build, sites, round_trip):
+    """sites() names the sites apply() changes; apply(sites=[s]) changes exactly s and passes the gate."""
+    original = build()
+    r = REWRITES[rid]
+    assert r.sites(original) == sites
+    assert r.apply(original, sites=[]) is None and r.apply(original, sites=["no-such-site"]) is None
+    for site in sites:
+        got = r.apply(original, sites=[site])
+        if got is None:
+            assert rid == "reverse-topo-order"  # a node already right before its first reader does not move
+            continue
+        mutant, applied = got
+        assert list(applied.nodes) == [site]
+        untouched_nodes_identical(original, mutant, [site], ALSO.get(rid, ()))
+        verify_equivalent(original, mutant, feeds(original), f"{rid}@{site}")
+
+
+def _ops(m):
+    return [(n.op_type, {a.name: onnx.helper.get_attribute_value(a) for a in n.attribute if a.name != "value"}, len(n.input)) for n in m.graph.node]
+
+
+def test_keepdims_round_trip_and_axes_spellings():
+    original = M.REDUCE()
+    split, _ = REWRITES["keepdims-unsqueeze"].apply(original)
+    # opset 13: ReduceMean keeps its axes attribute, Unsqueeze takes a Constant; ReduceSum's axes input is shared
+    assert _ops(split) == [("ReduceMean", {"axes": [1], "keepdims": 0}, 1), ("Constant", {}, 0), ("Unsqueeze", {}, 2),
+                           ("ReduceSum", {"keepdims": 0}, 2), ("Unsqueeze", {}, 2)]
+    assert split.graph.node[4].input[1] == "ax"
+    back, applied = REWRITES["unsqueeze-keepdims"].apply(split)
+    assert list(applied.nodes) == ["n0", "n1"] and _ops(back) == [("ReduceMean", {"axes": [1]}, 1), ("ReduceSum", {}, 2)]
+    assert [o.name for o in back.graph.output] == ["m", "s"] and [n.output[0] for n in back.graph.node] == ["m", "s"]
+
+
+def test_unsqueeze_keepdims_matches_axes_by_rank_and_leaves_others():
+    m = M.REDUCED()  # ReduceMean axes [-2] against Unsqueeze axes [1] (rank 3): the same axis
+    merged, _ = REWRITES["unsqueeze-keepdims"].apply(m)
+    assert _ops(merged) == [("ReduceMean", {"axes": [-2]}, 1), ("ReduceMax", {"axes": [2], "keepdims": 0}, 1)]
+    m.graph.node[1].attribute[0].ints[0] = 2  # an Unsqueeze of another axis: not the keepdims spelling
+    assert REWRITES["unsqueeze-keepdims"].apply(m) is None
+
+
+def test_implicit_broadcast_keeps_what_changes_the_shape():
+    mutant, _ = REWRITES["implicit-broadcast"].apply(M.UNSQUEEZED())
+    assert _ops(mutant) == [("Add", {}, 2), ("Mul", {}, 2)]  # both Constants, the Unsqueeze and the Expand are gone
+    m = M.named("""g (float[4] x, float[4] b) => (float[1, 4] y) {
+        ax = Constant<value = int64[1] {0}>()
+        u = Unsqueeze(b, ax)
+        y = Add(x, u)
+    }""", opset=13)  # dropping u would make y rank 1
+    assert REWRITES["implicit-broadcast"].apply(m) is None
+
+
+def test_commute_leaves_legacy_broadcast_alone():
+    m = onnx.load(Path(onnx.__file__).parent / "backend/test/data/pytorch-operator/test_operator_add_broadcast/model.onnx")
+    assert [(n.op_type, n.attribute[0].name) for n in m.graph.node] == [("Add", "broadcast")]  # opset 6: B onto A only
+    assert REWRITES["commute-operands"].apply(m) is None
+
+
+def test_explicit_broadcast_expands_a_same_rank_operand():
+    mutant, _ = REWRITES["explicit-broadcast"].apply(M.SAME_RANK())
+    assert _ops(mutant) == [("Constant", {}, 0), ("Expand", {}, 2), ("Mul", {}, 2), ("Add", {}, 2)]
+    assert onnx.numpy_helper.to_array(mutant.graph.node[0].attribute[0].t).tolist() == [2, 3]

@@ -45,9 +45,17 @@ def _marked(pytester: pytest.Pytester, marker_args: str) -> None:
 
 
 def test_plugin_module_imports_no_onnx_or_onnxruntime():
-    code = "import sys, passcheck.pytest_plugin; print(sorted(m for m in ('onnx', 'onnxruntime', 'onnx_ir', 'onnxscript') if m in sys.modules))"
+    heavy = ('onnx', 'onnxruntime', 'onnx_ir', 'onnxscript', 'numpy', 'passcheck.pytest_support', 'passcheck.oracles', 'passcheck.api')
+    code = f"import sys, passcheck.pytest_plugin; print(sorted(m for m in {heavy!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_entry_point_is_the_small_plugin_module():
+    from importlib.metadata import entry_points
+
+    (ep,) = [e for e in entry_points(group="pytest11") if e.name == "passcheck"]
+    assert ep.value == "passcheck.pytest_plugin"
 
 
 def test_collection_ids_are_case_and_form(pytester):
@@ -129,7 +137,7 @@ def test_unknown_marker_argument_is_rejected_with_the_allowed_names(pytester):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    ('oracles=["speed"]', "unknown oracle 'speed'; allowed: validity, acceptance, numeric, annotations, folding, parity, expectations"),
+    ('oracles=["speed"]', "unknown oracle 'speed'; allowed: validity, numeric, annotations, folding, expectations, acceptance, parity, runtime, agreement"),
     ('cases=["no-such/*"]', "no-such/*"),
 ])
 def test_bad_marker_values_are_collection_errors(pytester, args, message):

@@ -76,3 +76,13 @@ def test_what_the_form_itself_shows_is_not_a_pass_finding_again():
              CellResult("c", "common", "ort:basic", "changed", findings=[Finding("annotation-violated", "annotations", "c", "common", "ort:basic", seen)])]
     causes = root_causes(cells)
     assert len(causes) == 1 and causes[0].finding.pass_id == "input" and len(causes[0].explains) == 2
+
+
+def test_a_single_site_form_represents_its_rewrite_but_never_before_common():
+    from passcheck.records import CellResult
+
+    def cells(*forms):
+        return [CellResult("c", f, "ort:basic", "declined", findings=[_f("no kernel for Pad", form=f)]) for f in forms]
+
+    assert root_causes(cells("empty-optional-input", "empty-optional-input@n3"))[0].finding.form == "empty-optional-input@n3"
+    assert root_causes(cells("empty-optional-input", "empty-optional-input@n3", "common"))[0].finding.form == "common"

@@ -1,0 +1,39 @@
+"""Small graph edits the rewrites share: replacing the node list, int64 Constant nodes, values
+that must keep their name, and removing constants nothing reads any more."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from passcheck.mutations._base import drop_unused, fresh_name, names_used_in_subgraphs
+
+if TYPE_CHECKING:
+    import onnx
+
+
+def set_nodes(g: "onnx.GraphProto", nodes: Iterable["onnx.NodeProto"]) -> None:
+    """Replace ``g``'s nodes by ``nodes`` (which may be the same protos, reordered or filtered)."""
+    nodes = list(nodes)
+    del g.node[:]
+    g.node.extend(nodes)
+
+
+def protected(g: "onnx.GraphProto") -> set[str]:
+    """Values a rewrite may not rename or remove: graph outputs and names read by subgraphs."""
+    return {o.name for o in g.output} | names_used_in_subgraphs(g)
+
+
+def int64_constant(taken: set[str], base: str, values: Sequence[int], dims: Sequence[int] | None = None) -> "onnx.NodeProto":
+    """A Constant node holding int64 ``values`` (1-D unless ``dims``), output and node names fresh from ``base``."""
+    import onnx
+
+    out = fresh_name(taken, base)
+    t = onnx.helper.make_tensor("", onnx.TensorProto.INT64, [len(values)] if dims is None else list(dims), list(values))
+    return onnx.helper.make_node("Constant", [], [out], name=fresh_name(taken, f"{out}_node"), value=t)
+
+
+def drop_unread(g: "onnx.GraphProto", names: set[str]) -> None:
+    """Remove the Constant nodes and non-input initializers among ``names`` that nothing reads any more
+    (see :func:`passcheck.mutations._base.drop_unused`)."""
+    drop_unused(g, names)

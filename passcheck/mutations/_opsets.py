@@ -1,0 +1,75 @@
+"""Whether moving a model's default-domain opset stamp changes what any of its ops means, for the
+rewrites that move the stamp (schema equality itself: :mod:`passcheck.cases.opsets`; a node of op
+O under opset v follows the schema with the highest ``since_version`` <= v)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from passcheck.cases.opsets import NEWEST_PORTABLE, ai_onnx_ops, schema_changes
+
+if TYPE_CHECKING:
+    import onnx
+
+
+def default_ops(model: "onnx.ModelProto") -> set[str] | None:
+    """ai.onnx op types of the model, subgraphs included; None when the model has model-local
+    functions (their own opset imports are not moved here)."""
+    return None if len(model.functions) else ai_onnx_ops(model.graph)
+
+
+def schema(op: str, version: int):
+    """The schema opset ``version`` selects for ``op``, or None when ``op`` does not exist there (or is deprecated)."""
+    import onnx
+
+    try:
+        s = onnx.defs.get_schema(op, version, "")
+    except onnx.defs.SchemaError:
+        return None
+    return None if s.deprecated else s
+
+
+def _signature(s) -> tuple:
+    params = tuple((p.name, p.option, p.type_str) for p in list(s.inputs) + [None] + list(s.outputs) if p is not None)
+    attrs = tuple(sorted((a.name, a.type, a.required, a.default_value.SerializeToString(deterministic=True)) for a in s.attributes.values()))
+    return len(s.inputs), params, attrs
+
+
+def widened_only(op: str, a: int, b: int) -> bool:
+    """Every schema of ``op`` between opsets ``a`` and ``b`` has the same inputs, outputs and
+    attributes (names, options, defaults) and the later ones allow a superset of element types:
+    the versions in between only added types (e.g. bfloat16 at opset 13)."""
+    lo, hi = sorted((a, b))
+    first = schema(op, lo)
+    if first is None:
+        return False
+    for v in range(lo + 1, hi + 1):
+        s = schema(op, v)
+        if s is None or _signature(s) != _signature(first):
+            return False
+        before = {t.type_param_str: set(t.allowed_type_strs) for t in first.type_constraints}
+        after = {t.type_param_str: set(t.allowed_type_strs) for t in s.type_constraints}
+        if before.keys() != after.keys() or any(not before[k] <= after[k] for k in before):
+            return False
+    return True
+
+
+def changed_ops(model: "onnx.ModelProto", a: int, b: int) -> set[str]:
+    """ai.onnx ops of ``model`` whose schema differs between opsets ``a`` and ``b`` (or missing at either)."""
+    return {change.split(":", 1)[0] for change in schema_changes(model, a, b)}
+
+
+def highest_opset(ir_version: int) -> int:
+    """The highest default-domain opset a stamp may move up to: what the IR version goes with
+    (onnx.helper.VERSION_TABLE), the installed onnx's newest, and
+    :data:`~passcheck.cases.opsets.NEWEST_PORTABLE` (what every supported environment knows)."""
+    import onnx
+
+    rows = [row[2] for row in onnx.helper.VERSION_TABLE if row[1] <= ir_version]
+    return min(max(rows, default=1), onnx.defs.onnx_opset_version(), NEWEST_PORTABLE)
+
+
+def set_default_opset(model: "onnx.ModelProto", version: int) -> None:
+    for o in model.opset_import:
+        if o.domain in ("", "ai.onnx"):
+            o.version = version

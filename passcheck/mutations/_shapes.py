@@ -1,0 +1,48 @@
+"""What onnx shape inference knows about a model's values: element type and dims, for the
+rewrites that need ranks, dims or dtypes (never raises: an uninferable model knows nothing)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import onnx
+
+
+@dataclasses.dataclass(frozen=True)
+class Known:
+    """One value's inferred tensor type.
+
+    Attributes:
+        elem_type: onnx.TensorProto data type (0: unknown).
+        dims: per dim, an int (dim_value), a str (dim_param) or None (anonymous); None when the rank is unknown.
+    """
+
+    elem_type: int
+    dims: tuple[int | str | None, ...] | None
+
+    @property
+    def rank(self) -> int | None:
+        return None if self.dims is None else len(self.dims)
+
+
+def known(model: "onnx.ModelProto") -> dict[str, Known]:
+    """Value name → :class:`Known` for the main graph's inputs, initializers, value_info and outputs,
+    after ``onnx.shape_inference.infer_shapes`` (the model is not modified)."""
+    import onnx
+
+    try:
+        g = onnx.shape_inference.infer_shapes(model).graph
+    except Exception:  # noqa: BLE001 - nothing known: callers then apply nowhere
+        g = model.graph
+    out = {t.name: Known(t.data_type, tuple(int(d) for d in t.dims)) for t in g.initializer}
+    for v in list(g.input) + list(g.value_info) + list(g.output):
+        if not v.type.HasField("tensor_type"):
+            continue
+        tt = v.type.tensor_type
+        dims = None
+        if tt.HasField("shape"):
+            dims = tuple(d.dim_value if d.HasField("dim_value") else d.dim_param if d.HasField("dim_param") else None for d in tt.shape.dim)
+        out.setdefault(v.name, Known(tt.elem_type, dims))
+    return out

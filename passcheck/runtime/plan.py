@@ -1,0 +1,221 @@
+"""What a run must observe, read from the model: its annotated values in every scope.
+
+The runtime owns this scan so that it can run a model and observe what the oracles asked for
+without importing them (:mod:`passcheck.oracles` reads the same plan to judge).
+
+Scopes: ``""`` main graph; ``<parent>/<node label>.<attribute>`` (``[i]`` for GRAPHS) for a
+subgraph; ``function <domain>.<name>`` for a model-local function. Observation keys are the plain
+name in the main graph, ``<scope>::<name>`` elsewhere, where a value is produced once per
+iteration or call and is recorded as :class:`Repeated`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import onnx
+
+#: Role of a main-graph input annotation: a promise the caller's inputs must keep.
+PRECONDITION = "precondition"
+#: Role of every other annotation: a claim the model makes about its values.
+ASSERTION = "assertion"
+
+
+class Repeated(list):
+    """Every value one subgraph or function value took in a run (one per iteration or call)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Annotated:
+    """One annotated value of a model.
+
+    Attributes:
+        key: the observation key (``name``, or ``scope::name`` outside the main graph).
+        name: the value name in its graph or function.
+        type: its TypeProto.
+        role: ``precondition`` (main-graph input) or ``assertion``.
+        scope: ``""`` for the main graph, else e.g. ``loop.body`` or ``function pkg.f``.
+    """
+
+    key: str
+    name: str
+    type: "onnx.TypeProto"
+    role: str
+    scope: str = ""
+
+
+def scope_key(scope: str, name: str) -> str:
+    return f"{scope}::{name}" if scope else name
+
+
+def node_label(node: "onnx.NodeProto", index: int) -> str:
+    return node.name or f"{node.op_type}#{index}"
+
+
+def graph_scopes(model: "onnx.ModelProto") -> Iterator[tuple[str, Any]]:
+    """(scope, GraphProto or FunctionProto) for the main graph, every nested subgraph and function.
+
+    Scopes: ``""`` main graph; ``<parent>/<node label>.<attribute>`` (``[i]`` for GRAPHS) for a
+    subgraph; ``function <domain>.<name>`` for a model-local function.
+    """
+    import onnx
+
+    graph, graphs = onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS
+
+    def walk(scope: str, nodes) -> Iterator[tuple[str, Any]]:
+        for i, n in enumerate(nodes):
+            for att in n.attribute:
+                kind = att.type
+                if kind != graph and kind != graphs:
+                    continue
+                base = f"{scope + '/' if scope else ''}{node_label(n, i)}.{att.name}"
+                subs = [(base, att.g)] if kind == graph else [(f"{base}[{j}]", g) for j, g in enumerate(att.graphs)]
+                for s, g in subs:
+                    yield s, g
+                    yield from walk(s, g.node)
+
+    yield "", model.graph
+    yield from walk("", model.graph.node)
+    for f in model.functions:
+        fs = f"function {f.domain + '.' if f.domain else ''}{f.name}"
+        yield fs, f
+        yield from walk(fs, f.node)
+
+
+def has_subscopes(model: "onnx.ModelProto") -> bool:
+    """Whether the model has a subgraph or a model-local function (values ORT cannot expose)."""
+    return next(iter(s for s, _ in graph_scopes(model) if s), None) is not None
+
+
+def _annotated_infos(scopes: list[tuple[str, Any]]) -> Iterator[tuple[str, str, "onnx.ValueInfoProto"]]:
+    """(scope, role, ValueInfoProto) of every annotated value of ``scopes`` (see :func:`annotated_values`)."""
+    for scope, g in scopes:
+        if scope.startswith("function") and "/" not in scope:
+            vis = [(vi, ASSERTION) for vi in getattr(g, "value_info", ())]
+        else:
+            vis = [(vi, PRECONDITION if not scope else ASSERTION) for vi in g.input]
+            vis += [(vi, ASSERTION) for vi in list(g.output) + list(g.value_info)]
+        yield from ((scope, role, vi) for vi, role in vis if vi.type.WhichOneof("value"))
+
+
+def annotated_values(model: "onnx.ModelProto") -> list[Annotated]:
+    """Every annotated value of every scope; a name annotated twice appears twice.
+
+    Main-graph inputs (those with an initializer too: overridable defaults) are preconditions;
+    everything else is an assertion. A FunctionProto annotates through ``value_info`` (IR 10).
+    """
+    return [Annotated(scope_key(scope, vi.name), vi.name, vi.type, role, scope) for scope, role, vi in _annotated_infos(list(graph_scopes(model)))]
+
+
+class AnnotationPlan:
+    """The annotations of one model, read once, in the form :func:`check` walks them.
+
+    Attributes:
+        model: the model read (the plan describes it as it was when read).
+        nested: whether it has a subgraph or a model-local function.
+        steps: per annotated value, in :func:`annotated_values` order: (key, name, TypeProto,
+            role, scope, kind, rule); ``kind`` is the TypeProto's ``value`` field, ``rule`` is
+            ``None`` unless a tensor: (numpy dtype or None, rank or None without ``shape``, the
+            shape when every dim has a ``dim_value`` else None, ((axis, dim_value)...),
+            ((axis, dim_param)...)).
+        count: distinct observation keys annotated.
+    """
+
+    __slots__ = ("model", "nested", "steps", "count")
+
+    def __init__(self, model: "onnx.ModelProto") -> None:
+        scopes = list(graph_scopes(model))
+        self.model = model
+        self.nested = len(scopes) > 1
+        self.steps = []
+        for scope, role, vi in _annotated_infos(scopes):
+            tp, name = vi.type, vi.name
+            self.steps.append((scope_key(scope, name), name, tp, role, scope, *_compiled(tp.SerializeToString())))
+        self.count = len({s[0] for s in self.steps})
+
+
+class Observed(dict):
+    """Observation key → value, carrying the :class:`AnnotationPlan` of the model observed (or None)."""
+
+    __slots__ = ("plan",)
+
+    def __init__(self, *args: Any, plan: AnnotationPlan | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.plan = plan
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _compiled(type_bytes: bytes) -> tuple[str, tuple | None]:
+    """(kind, rule) of a serialized TypeProto (see :class:`AnnotationPlan`): types repeat, so each is read once."""
+    import onnx
+
+    tp = onnx.TypeProto.FromString(type_bytes)
+    kind = tp.WhichOneof("value")
+    return kind, _tensor_rule(tp.tensor_type) if kind == "tensor_type" else None
+
+
+def _tensor_rule(tt) -> tuple:
+    want = want_dtype(tt.elem_type) if tt.elem_type else None
+    if not tt.HasField("shape"):
+        return want, None, None, (), ()
+    fixed, params = [], []
+    dims = tt.shape.dim
+    for axis, d in enumerate(dims):
+        which = d.WhichOneof("value")
+        if which == "dim_value":
+            fixed.append((axis, d.dim_value))
+        elif which == "dim_param":
+            params.append((axis, d.dim_param))
+    exact = tuple(v for _, v in fixed) if len(fixed) == len(dims) else None
+    return want, len(dims), exact, tuple(fixed), tuple(params)
+
+
+@functools.cache
+def want_dtype(elem_type: int) -> np.dtype | None:
+    import onnx.helper
+
+    try:
+        return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(elem_type))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def annotations(model: "onnx.ModelProto") -> list[tuple[str, "onnx.TypeProto", str]]:
+    """(value name, TypeProto, role) for every annotated value of the main graph."""
+    return [(a.name, a.type, a.role) for a in annotated_values(model) if not a.scope]
+
+
+
+
+@dataclasses.dataclass(frozen=True)
+class ObservationPlan:
+    """What the oracles asked to observe in every run of one model.
+
+    Attributes:
+        requests: asker (an oracle id) → observation keys whose values it reads: a main-graph
+            value name (exposed as an extra graph output of the run) or ``scope::name`` for a
+            value inside a subgraph or model-local function (read from a reference-evaluator run
+            on the same feeds). Graph outputs and inputs are always observed.
+    """
+
+    requests: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+
+    @classmethod
+    def of(cls, requests: Mapping[str, Iterable[str]]) -> "ObservationPlan":
+        return cls({k: tuple(v) for k, v in requests.items()})
+
+    @property
+    def main(self) -> list[str]:
+        """Main-graph values to expose, each once, in request order."""
+        return list(dict.fromkeys(k for keys in self.requests.values() for k in keys if "::" not in k))
+
+    @property
+    def scoped(self) -> frozenset[str]:
+        """Subgraph and function values asked for (``scope::name``)."""
+        return frozenset(k for keys in self.requests.values() for k in keys if "::" in k)

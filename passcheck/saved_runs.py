@@ -1,0 +1,217 @@
+"""Saved runs: the observations a run's oracles judged, kept so the run can be judged again.
+
+``--save-run DIR`` writes ``DIR/runs.jsonl``, one JSON line per judged group
+(:class:`passcheck.engine.Judged`: every form of one subject under one pass, or the forms
+themselves), and ``DIR/models/<sha256>.onnx`` for each model it names (pass inputs and outputs).
+Values are stored by kind: tensors as dtype, shape and base64 bytes (strings as a list),
+sequences, optionals, maps, and shape-only observations. A value of another kind (a sparse
+tensor) is not saved: a rejudged run reports it unobserved.
+
+:func:`rejudge` loads the groups and applies the oracles registered now to the saved runs:
+with the same oracles it gives the same cells and findings, without running any pass or model.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from passcheck.errors import PasscheckError
+
+if TYPE_CHECKING:
+    import onnx
+
+    from passcheck.engine import Judged
+    from passcheck.records import CellResult
+
+FORMAT = 1
+LINES = "runs.jsonl"
+
+
+def _encode(value: Any) -> Any:
+    from passcheck.runtime.observe import TensorMeta
+    from passcheck.runtime.plan import Repeated
+
+    if value is None:
+        return {"t": "none"}
+    if isinstance(value, TensorMeta):
+        return {"t": "meta", "shape": list(value.shape), "dtype": value.dtype.name}
+    if isinstance(value, (np.ndarray, np.generic)):
+        a = np.asarray(value)
+        if a.dtype.kind in "OUS":
+            return {"t": "strings", "shape": list(a.shape), "items": [x.decode() if isinstance(x, bytes) else str(x) for x in a.ravel().tolist()]}
+        return {"t": "array", "dtype": a.dtype.name, "shape": list(a.shape), "data": base64.b64encode(np.ascontiguousarray(a).tobytes()).decode()}
+    if isinstance(value, (list, tuple)):
+        return {"t": "repeated" if isinstance(value, Repeated) else "list", "items": [_encode(v) for v in value]}
+    if isinstance(value, dict):
+        return {"t": "map", "items": [[k.item() if hasattr(k, "item") else k, _encode(v)] for k, v in value.items()]}
+    if isinstance(value, (bool, int, float, str)):
+        return {"t": "scalar", "value": value}
+    return {"t": "unsaved", "kind": type(value).__name__}
+
+
+_UNSAVED = object()
+
+
+def _dtype(name: str) -> np.dtype:
+    try:
+        return np.dtype(name)
+    except TypeError:
+        import ml_dtypes  # bfloat16, float8 kinds: registered by ml_dtypes
+
+        return np.dtype(getattr(ml_dtypes, name))
+
+
+def _decode(d: dict[str, Any]) -> Any:
+    from passcheck.runtime.observe import TensorMeta
+    from passcheck.runtime.plan import Repeated
+
+    t = d["t"]
+    if t == "none":
+        return None
+    if t == "meta":
+        return TensorMeta(tuple(d["shape"]), _dtype(d["dtype"]))
+    if t == "array":
+        return np.frombuffer(base64.b64decode(d["data"]), dtype=_dtype(d["dtype"])).reshape(d["shape"]).copy()
+    if t == "strings":
+        return np.array(d["items"], dtype=object).reshape(d["shape"])
+    if t in ("list", "repeated"):
+        items = [x for x in (_decode(i) for i in d["items"]) if x is not _UNSAVED]
+        return Repeated(items) if t == "repeated" else items
+    if t == "map":
+        return {k: _decode(v) for k, v in d["items"]}
+    if t == "scalar":
+        return d["value"]
+    return _UNSAVED
+
+
+def _values(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in ((k, _decode(x)) for k, x in d.items()) if v is not _UNSAVED}
+
+
+class Recorder:
+    """Writes each judged group of a run to ``folder`` (the engine's ``record`` callback).
+
+    Raises:
+        PasscheckError: the folder cannot be created or written.
+    """
+
+    def __init__(self, folder: str | Path):
+        self.folder = Path(folder)
+        try:
+            (self.folder / "models").mkdir(parents=True, exist_ok=True)
+            self._out = open(self.folder / LINES, "a", encoding="utf-8")
+        except OSError as exc:
+            raise PasscheckError(f"--save-run {folder}: cannot write there: {exc.strerror or exc}") from None
+
+    def _model(self, model: "onnx.ModelProto | None") -> str | None:
+        if model is None:
+            return None
+        from passcheck.modelio import model_hash
+
+        sha = model_hash(model)
+        path = self.folder / "models" / f"{sha}.onnx"
+        if not path.exists():
+            path.write_bytes(model.SerializeToString())
+        return sha
+
+    def _run(self, r) -> dict[str, Any]:
+        return {"outputs": {k: _encode(v) for k, v in r.outputs.items()}, "observed": {k: _encode(v) for k, v in r.observed.items()},
+                "error": r.error, "unobservable": dict(r.unobservable)}
+
+    def __call__(self, judged: "Judged") -> None:
+        c = judged.cells
+        runs = []
+        for r in c.runs:
+            o = r.outcome
+            runs.append({
+                "case": r.case, "form": r.form, "pass": r.pass_id, "model": self._model(r.model),
+                "outcome": {**o.to_json(), "seconds": o.seconds, "model": self._model(o.model)},
+                "feeds": [{k: _encode(v) for k, v in f.items()} for f in r.feeds],
+                "baseline": [self._run(x) for x in r.baseline], "runs": [self._run(x) for x in r.runs],
+                "folds_constants": r.folds_constants, "optimizes": r.optimizes, "env": r.env,
+                "rtol": r.rtol, "atol": r.atol, "unknown_dim_param": r.unknown_dim_param,
+            })
+        line = {"format": FORMAT, "kind": c.kind, "expect": [_expectation_json(e) for e in c.expect], "parity": sorted(c.parity),
+                "feeds_given": c.feeds_given, "hashes": judged.hashes, "repro": judged.repro, "env": judged.env,
+                "forms": judged.forms, "runs": runs}
+        self._out.write(json.dumps(line) + "\n")
+        self._out.flush()
+
+    def close(self) -> None:
+        self._out.close()
+
+
+def _expectation_json(e) -> dict[str, Any]:
+    return {"pass_id": e.pass_id, "form": e.form, "no_op_types": list(e.no_op_types),
+            "output_shapes": {k: list(v) for k, v in e.output_shapes.items()}, "reason": e.reason}
+
+
+def load(path: str | Path) -> Iterator["Judged"]:
+    """The judged groups saved in ``path`` (a ``--save-run`` folder, or its ``runs.jsonl``).
+
+    Raises:
+        PasscheckError: nothing saved there, or a line or model that cannot be read.
+    """
+    import onnx
+
+    from passcheck.cases import Expectation
+    from passcheck.engine import Judged
+    from passcheck.oracles import Cells, FormRun
+    from passcheck.passes import PassOutcome
+    from passcheck.runtime import RunResult
+
+    p = Path(path)
+    lines = p / LINES if p.is_dir() else p
+    if not lines.is_file():
+        raise PasscheckError(f"--rejudge {path}: no saved run there (expected a --save-run folder holding {LINES})")
+    models: dict[str, onnx.ModelProto] = {}
+
+    def model(sha: str | None):
+        if sha is None:
+            return None
+        if sha not in models:
+            try:
+                models[sha] = onnx.load_model_from_string((lines.parent / "models" / f"{sha}.onnx").read_bytes())
+            except (OSError, Exception) as exc:  # noqa: BLE001 - a missing or damaged file is bad input
+                raise PasscheckError(f"--rejudge {path}: model {sha} cannot be read: {exc}") from None
+        return models[sha]
+
+    def run(d) -> RunResult:
+        return RunResult(_values(d["outputs"]), _values(d["observed"]), d["error"], dict(d.get("unobservable") or {}))
+
+    with open(lines, encoding="utf-8") as f:
+        for n, text in enumerate(f, 1):
+            if not text.strip():
+                continue
+            try:
+                g = json.loads(text)
+                if g.get("format") != FORMAT:
+                    raise ValueError(f"format {g.get('format')!r}, this passcheck reads {FORMAT}")
+                runs = []
+                for r in g["runs"]:
+                    o = r["outcome"]
+                    outcome = PassOutcome(o["pass"], o["status"], model(o["model"]), o["error"], o["versions"], o["seconds"])
+                    runs.append(FormRun(r["case"], r["form"], r["pass"], model(r["model"]), outcome, [_values(x) for x in r["feeds"]],
+                                        [run(x) for x in r["baseline"]], [run(x) for x in r["runs"]], r["folds_constants"], r["optimizes"],
+                                        r["env"], r["rtol"], r["atol"], r["unknown_dim_param"]))
+                expect = [Expectation(e["pass_id"], e["form"], tuple(e["no_op_types"]), {k: tuple(v) for k, v in e["output_shapes"].items()}, e["reason"])
+                          for e in g["expect"]]
+            except (ValueError, KeyError, TypeError) as exc:
+                raise PasscheckError(f"--rejudge {lines}: line {n} is not a saved run: {exc}") from None
+            yield Judged(Cells(runs, g["kind"], expect, frozenset(g["parity"]), g["feeds_given"]), g["hashes"], g["repro"], g["env"], g["forms"])
+
+
+def rejudge(path: str | Path) -> list["CellResult"]:
+    """Judge a saved run again with the registered oracles: its cells, in saved order.
+
+    Raises:
+        PasscheckError: see :func:`load`.
+    """
+    return [cell for judged in load(path) for cell in judged.results()]

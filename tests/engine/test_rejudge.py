@@ -1,0 +1,71 @@
+"""Saved runs (issue 13 item 2): a run saved with --save-run is judged again, without running
+anything, into the same cells and findings; with another oracle registered, it is really judged
+again (not replayed)."""
+
+from __future__ import annotations
+
+import json
+
+from onnx import parser
+
+from passcheck.api import check_model
+from passcheck.cli import main
+from passcheck.oracles import registry
+from passcheck.oracles._contract import INPUT, PASS, BaseOracle
+from passcheck.saved_runs import rejudge
+from passcheck.testing import as_adapter, registered
+from tests.quality.planted import negate_everything
+
+#: value_info t claims [3] where the run gives [N]; an If whose branch values are observed by the reference evaluator.
+MODEL = '''<ir_version: 8, opset_import: ["" : 18]>
+g (float[N] x, bool c) => (float[N] y) <float[3] t> {
+  t = Relu(x)
+  y = If(c) <then_branch = a () => (float[N] u) { u = Identity(t) },
+             else_branch = b () => (float[N] v) { v = Neg(t) }>
+}'''
+
+
+def _json(cells):
+    return [c.to_json() for c in cells]
+
+
+def test_a_saved_run_is_judged_again_into_the_same_cells(tmp_path):
+    model = parser.parse_model(MODEL)
+    with registered(as_adapter(negate_everything, "user:negate")) as pid:
+        report = check_model(model, [pid, "ort:basic"], isolation=False, save_run=tmp_path / "run")
+    kinds = {f.kind for f in report.findings}
+    assert {"annotation-violated", "wrong-result"} <= kinds, kinds
+    again = rejudge(tmp_path / "run")
+    assert _json(again) == _json(report.cells)
+    assert _json(rejudge(tmp_path / "run" / "runs.jsonl")) == _json(report.cells)
+
+
+class Everything(BaseOracle):
+    id = "everything"
+    kinds = frozenset({PASS, INPUT})
+
+    def check(self, run, cells):
+        return [run.finding("wrong-result", self.id, "judged again")]
+
+
+def test_rejudging_applies_the_oracles_registered_now(tmp_path):
+    check_model(parser.parse_model(MODEL), ["ort:basic"], isolation=False, save_run=tmp_path)
+    with registry.registered(Everything()):
+        again = rejudge(tmp_path)
+    assert again and all(any(f.oracle == "everything" for f in c.findings) for c in again)
+
+
+def test_cli_report_rejudge_prints_the_findings_of_the_run(tmp_path, capsys):
+    path = tmp_path / "m.onnx"
+    path.write_bytes(parser.parse_model(MODEL).SerializeToString())
+    code = main(["check", str(path), "--pass", "ort:basic", "--no-isolation", "--save-run", str(tmp_path / "run"),
+                 "--json", str(tmp_path / "a.json")])
+    assert code == 1
+    first = json.loads((tmp_path / "a.json").read_text())
+    capsys.readouterr()
+    assert main(["report", "--rejudge", str(tmp_path / "run"), "--format", "json", "--out", str(tmp_path / "b.json")]) == 0
+    second = json.loads((tmp_path / "b.json").read_text())
+    ids = lambda r: sorted(f["id"] + f["message"] for c in r["results"] for f in c["findings"])  # noqa: E731
+    assert ids(first) and ids(first) == ids(second)
+    assert main(["report", "--rejudge", str(tmp_path / "nothing")]) == 2
+    assert "no saved run there" in capsys.readouterr().err
