@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
 import shlex
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -235,6 +236,8 @@ def evaluate(
         for cell in judged.results():
             emit(cell)
 
+    # one folder for every pass run, emptied before each (removed at the end, or when collected after an error)
+    workdir = tempfile.TemporaryDirectory(prefix="passcheck-")
     for adapter in adapters:
         todo = [f for f in subject.forms if not (skip_cells and skip_cells(adapter.id, f))]
         if not todo:
@@ -247,8 +250,7 @@ def evaluate(
             elif reason:
                 outcome = PassOutcome(adapter.id, "unavailable", error=reason, versions=adapter.versions())
             else:
-                with tempfile.TemporaryDirectory(prefix="passcheck-") as tmp:
-                    outcome = executor(adapter, model, Path(tmp))
+                outcome = executor(adapter, model, _emptied(Path(workdir.name) / "pass"))
             out_runs = _observed_runs(outcome.model, feeds, runner) if outcome.ok else []
             runs.append(FormRun(subject.id, form, adapter.id, model, outcome, feeds, baselines[form], out_runs,
                                 folds_constants=adapter.folds_constants, optimizes=adapter.optimizes, env=env, rtol=subject.rtol, atol=subject.atol,
@@ -259,7 +261,22 @@ def evaluate(
             record(judged)
         for cell in judged.results():
             emit(cell)
+    workdir.cleanup()
     return results
+
+
+def _emptied(folder: Path) -> Path:
+    """``folder`` with whatever the last pass left in it removed (cheaper than a new temporary
+    folder per pass run: creating and removing a folder costs milliseconds on some filesystems)."""
+    import shutil
+
+    folder.mkdir(exist_ok=True)
+    for entry in os.scandir(folder):
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
+        else:
+            Path(entry.path).unlink(missing_ok=True)
+    return folder
 
 
 def _observed_runs(model: "onnx.ModelProto", feeds: Sequence[Mapping[str, Any]], runner: Callable | None) -> list:

@@ -33,7 +33,10 @@ and sharing the parent's memory image at the time of the fork.
 
 from __future__ import annotations
 
+import collections
 import contextlib
+import dataclasses
+import hashlib
 import multiprocessing
 import os
 import pickle
@@ -86,6 +89,7 @@ class IsolatedExecutor:
         self._proc: Any = None
         self._conn: Any = None
         self._forked: set[str] = set()  # adapter ids the worker could not unpickle
+        self._runs = _RunCache()
 
     def __enter__(self) -> "IsolatedExecutor":
         return self
@@ -118,11 +122,22 @@ class IsolatedExecutor:
 
     def run_model(self, model: "onnx.ModelProto", feeds: dict[str, Any], expose: Sequence[str] = ()) -> "RunResult":
         """:func:`passcheck.runtime.run_ort` in the worker: a model that crashes or hangs
-        onnxruntime gives a RunResult with the error, never the end of the run."""
+        onnxruntime gives a RunResult with the error, never the end of the run.
+
+        A run of the same model bytes on equal feeds observing the same values is answered from
+        :class:`_RunCache` (most pass outputs of a small model equal its input or another pass's
+        output); a run that killed or timed out the worker is not kept."""
         from passcheck.runtime.session import RunResult
 
-        reply, error = self._in_worker(_ModelRun(dict(feeds), list(expose)), model)
-        return reply["run"] if error is None else RunResult({}, {}, error=error)
+        data = model.SerializeToString()
+        key = self._runs.key(data, feeds, expose)
+        if (kept := self._runs.get(key)) is not None:
+            return kept
+        reply, error = self._in_worker(_ModelRun(dict(feeds), list(expose)), model, data)
+        if error is not None:
+            return RunResult({}, {}, error=error)
+        self._runs.put(key, reply["run"])
+        return self._runs.get(key) or reply["run"]
 
     def call(self, fn: Any, model: "onnx.ModelProto", *args: Any) -> Any:
         """``fn(model, *args)`` in the worker (``fn`` importable by name, arguments picklable).
@@ -141,10 +156,11 @@ class IsolatedExecutor:
             raise reply["raised"]
         return reply["value"]
 
-    def _in_worker(self, job: Any, model: "onnx.ModelProto") -> tuple[Any, str | None]:
-        """Run a model job in the worker: (reply, None), or (None, why there is no reply)."""
+    def _in_worker(self, job: Any, model: "onnx.ModelProto", data: bytes | None = None) -> tuple[Any, str | None]:
+        """Run a model job in the worker: (reply, None), or (None, why there is no reply).
+        ``data``: the model's bytes when the caller already serialized it."""
         blob = pickle.dumps(job)
-        data = model.SerializeToString()
+        data = model.SerializeToString() if data is None else data
         for attempt in (1, 2):
             self._ensure_worker()
             offset = self._log.stat().st_size
@@ -382,6 +398,62 @@ class _Call:
             except Exception:  # noqa: BLE001 - an exception that cannot travel: its text does
                 exc = RuntimeError(f"{type(exc).__name__}: {exc}")
             return {"raised": exc}
+
+
+class _RunCache:
+    """Recent model runs, by (sha256 of the model bytes, digest of the feeds, exposed names), up
+    to ``max_bytes`` of arrays in all (least recently used dropped first). :meth:`get` hands out a
+    copy whose dicts the caller may change."""
+
+    def __init__(self, max_bytes: int = 256 << 20):
+        self.max_bytes, self.size = max_bytes, 0
+        self._runs: "collections.OrderedDict[tuple, tuple[RunResult, int]]" = collections.OrderedDict()
+
+    @staticmethod
+    def key(data: bytes, feeds: dict[str, Any], expose: Sequence[str]) -> tuple:
+        h = hashlib.sha256()
+        for name in sorted(feeds):
+            h.update(name.encode() + b"\0")
+            _digest_value(h, feeds[name])
+        return hashlib.sha256(data).digest(), h.digest(), tuple(expose)
+
+    def get(self, key: tuple) -> "RunResult | None":
+        if key not in self._runs:
+            return None
+        self._runs.move_to_end(key)
+        run = self._runs[key][0]
+        return dataclasses.replace(run, outputs=dict(run.outputs), observed=dict(run.observed))
+
+    def put(self, key: tuple, run: "RunResult") -> None:
+        size = sum(_nbytes(v) for v in (*run.outputs.values(), *run.observed.values()))
+        if size > self.max_bytes:
+            return
+        self._runs[key] = (run, size)
+        self.size += size
+        while self.size > self.max_bytes:
+            self.size -= self._runs.popitem(last=False)[1][1]
+
+
+def _digest_value(h: Any, value: Any) -> None:
+    """Feed ``value`` (array, sequence of arrays, None…) into hash ``h``, with its dtype and shape."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        h.update(f"{value.dtype.str}{value.shape}".encode())
+        h.update(np.ascontiguousarray(value).view(np.uint8).tobytes() if value.dtype != object else repr(value.tolist()).encode())
+    elif isinstance(value, (list, tuple)):
+        h.update(f"{type(value).__name__}{len(value)}[".encode())
+        for v in value:
+            _digest_value(h, v)
+        h.update(b"]")
+    else:
+        h.update(repr((type(value).__name__, value)).encode())
+
+
+def _nbytes(value: Any) -> int:
+    if isinstance(value, (list, tuple)):
+        return sum(_nbytes(v) for v in value)
+    return int(getattr(value, "nbytes", 64))
 
 
 class _ModelRun:

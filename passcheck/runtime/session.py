@@ -9,7 +9,9 @@ against what was observed (seed 000).
 
 from __future__ import annotations
 
+import collections
 import dataclasses
+import hashlib
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -80,6 +82,32 @@ def session_options() -> "onnxruntime.SessionOptions":
     return so
 
 
+#: The last session made, by sha256 of the bytes it loads: a model is usually run on one feed set
+#: per binding right after another, and a session costs several times a small run.
+_SESSIONS: "collections.OrderedDict[bytes, onnxruntime.InferenceSession]" = collections.OrderedDict()
+_SESSIONS_KEPT = 1
+
+
+def _session(data: bytes) -> "onnxruntime.InferenceSession":
+    """An unoptimized CPU session (:func:`session_options`) for the model ``data``, reused while it
+    is among the last :data:`_SESSIONS_KEPT` loaded (a session holds no state between runs).
+
+    Raises:
+        whatever onnxruntime raises loading the model (nothing is kept then).
+    """
+    import onnxruntime as ort
+
+    key = hashlib.sha256(data).digest()
+    sess = _SESSIONS.get(key)
+    if sess is None:
+        sess = ort.InferenceSession(data, session_options(), providers=["CPUExecutionProvider"])
+        _SESSIONS[key] = sess
+        while len(_SESSIONS) > _SESSIONS_KEPT:
+            _SESSIONS.popitem(last=False)
+    _SESSIONS.move_to_end(key)
+    return sess
+
+
 def run_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], *, expose: Iterable[str] = ()) -> RunResult:
     """Run ``model`` on ``feeds`` with onnxruntime (CPU, unoptimized).
 
@@ -91,12 +119,9 @@ def run_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], *, expose: Itera
     Returns:
         A :class:`RunResult`; a load or run failure is returned in ``error``, never raised.
     """
-    import onnxruntime as ort
-
     copy, added = observation_copy(model, expose)
-    so = session_options()
     try:
-        sess = ort.InferenceSession(copy.SerializeToString(), so, providers=["CPUExecutionProvider"])
+        sess = _session(copy.SerializeToString())
         names = [o.name for o in sess.get_outputs()]
         wanted = {i.name for i in sess.get_inputs()}
         values = sess.run(None, {k: v for k, v in feeds.items() if k in wanted})
