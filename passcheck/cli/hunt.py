@@ -19,7 +19,7 @@ def _budget(text: str):
 
 
 def add_parser(sub) -> None:
-    from passcheck.hunt.search import ITEM_TIMEOUT
+    from passcheck.hunt.budget import ITEM_TIMEOUT
 
     p = sub.add_parser("hunt", help="search generated and hand-written cases × rewrites × passes for findings, within a budget",
                        description="Try base models (forms of the hand-written and generated cases) rewritten at depth 1-2, all at "

@@ -31,3 +31,6 @@ class Budget:
 
     def __str__(self) -> str:
         return f"{self.items} items" if self.items is not None else f"{self.seconds:g} s"
+
+#: Seconds an item's pass and model runs get at most (``hunt --timeout`` default).
+ITEM_TIMEOUT = 60.0

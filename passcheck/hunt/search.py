@@ -30,7 +30,7 @@ from passcheck.hunt.space import Base, Item
 from passcheck.hunt.store import Store
 
 #: Seconds one item's pass or model run may take (a time budget lowers it to what is left).
-ITEM_TIMEOUT = 60.0
+from passcheck.hunt.budget import ITEM_TIMEOUT  # noqa: E402,F401 - re-exported
 #: Seconds and candidate checks one shrink may take.
 SHRINK_SECONDS = 90.0
 SHRINK_TESTS = 80
