@@ -17,15 +17,22 @@ ALL_TYPES_OPSET = 9
 
 def to_constant(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
     """Each initializer that is not also a graph input → a Constant node at the top of the graph."""
+    return graph_to_constant(model, model.graph, only)
+
+
+def graph_to_constant(model: "onnx.ModelProto", g: "onnx.GraphProto", only, taken: set[str] | None = None) -> list[str]:
+    """In graph ``g`` of ``model`` (the main graph or a subgraph), each initializer that is not one
+    of ``g``'s inputs and that ``only`` allows → a Constant node at the top of ``g`` (only float
+    types before :data:`ALL_TYPES_OPSET`). ``taken``: the model's names, computed when None and
+    extended with the new node names. Returns the moved initializer names."""
     import onnx
 
-    g = model.graph
     inputs = {v.name for v in g.input}
     floats = {onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE, onnx.TensorProto.FLOAT16}
     moved = [t for t in g.initializer if t.name not in inputs and chosen(only, t.name) and (opset(model) >= ALL_TYPES_OPSET or t.data_type in floats)]
     if not moved:
         return []
-    taken = all_names(model)
+    taken = all_names(model) if taken is None else taken
     nodes = [onnx.helper.make_node("Constant", [], [t.name], name=fresh_name(taken, f"{t.name}_constant"), value=t) for t in moved]
     names = {t.name for t in moved}
     keep = [t for t in g.initializer if t.name not in names]

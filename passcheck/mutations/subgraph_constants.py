@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, all_names, fresh_name, is_default_domain, opset, subgraphs
+from passcheck.mutations._base import Rewrite, is_default_domain, subgraphs
 from passcheck.mutations._only import wanted
-from passcheck.mutations.initializers import ALL_TYPES_OPSET
+from passcheck.mutations.initializers import graph_to_constant
 
 if TYPE_CHECKING:
     import onnx
@@ -27,28 +27,7 @@ def _bodies(graph: "onnx.GraphProto") -> Iterator["onnx.GraphProto"]:
 
 def to_constant(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
     """Each subgraph initializer that is not that subgraph's input → a Constant node at the top of its subgraph."""
-    import onnx
-
-    floats = {onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE, onnx.TensorProto.FLOAT16}
-    taken: set[str] | None = None
-    sites = []
-    for g in list(_bodies(model.graph)):
-        inputs = {v.name for v in g.input}
-        moved = [t for t in g.initializer if t.name not in inputs and wanted(only, t.name)
-                 and (opset(model) >= ALL_TYPES_OPSET or t.data_type in floats)]
-        if not moved:
-            continue
-        taken = all_names(model) if taken is None else taken
-        nodes = [onnx.helper.make_node("Constant", [], [t.name], name=fresh_name(taken, f"{t.name}_constant"), value=t) for t in moved]
-        names = {t.name for t in moved}
-        keep = [t for t in g.initializer if t.name not in names]
-        del g.initializer[:]
-        g.initializer.extend(keep)
-        rest = list(g.node)
-        del g.node[:]
-        g.node.extend(nodes + rest)
-        sites += [t.name for t in moved]
-    return sites
+    return [name for g in list(_bodies(model.graph)) for name in graph_to_constant(model, g, only)]
 
 
 def to_initializer(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
