@@ -25,3 +25,27 @@ def environment() -> dict[str, str | None]:
     env: dict[str, str | None] = {"python": platform.python_version(), "passcheck": __version__}
     env.update({t: tool_version(t) for t in TOOLS})
     return env
+
+
+def beyond_installed_onnx(model) -> str | None:
+    """Why the installed onnx cannot represent ``model``, or None.
+
+    A model whose ``ir_version`` is above ``onnx.IR_VERSION``, or that imports an opset of a
+    domain onnx knows (``ai.onnx``, ``ai.onnx.ml``, …) above the highest version this onnx
+    defines (``onnx.defs`` schema version map), was written for a newer onnx: this environment's
+    checker, shape inference and the onnxruntime built against it are not expected to take it
+    (ONNX IR spec, "Versioning"). Such a form is ``unavailable`` here, not a finding. Domains
+    onnx does not define (``com.microsoft``, custom ones) are not bounded.
+    """
+    import onnx
+    from onnx import defs
+
+    if model.ir_version > onnx.IR_VERSION:
+        return f"the form has IR version {model.ir_version}; onnx {onnx.__version__} here defines IR versions up to {onnx.IR_VERSION}"
+    ranges = defs.C.schema_version_map()
+    for imp in model.opset_import:
+        domain = "" if imp.domain == "ai.onnx" else imp.domain
+        if domain in ranges and imp.version > ranges[domain][1]:
+            name = domain or "ai.onnx"
+            return f"the form imports {name} opset {imp.version}; onnx {onnx.__version__} here defines {name} opsets up to {ranges[domain][1]}"
+    return None

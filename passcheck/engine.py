@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from passcheck._versions import beyond_installed_onnx
 from passcheck.errors import PasscheckError
 from passcheck.modelio import model_hash
 from passcheck.oracles import FormRun, annotations, op_counts, registry
@@ -222,6 +223,9 @@ def evaluate(
         return results
 
     _check_same_interface(subject)
+    subject = _within_environment(subject, ([INPUT] if check_input else []) + [a.id for a in adapters], env, emit, skip_cells)
+    if subject is None:
+        return results
     first = next(iter(subject.forms.values()))
     feeds = feeds_for(first, subject.id, subject.bindings, feed_fn=subject.feeds, given=subject.feed_sets)
     # Model runs go through the executor's worker when it has one (a crash costs one run).
@@ -263,6 +267,22 @@ def evaluate(
             emit(cell)
     workdir.cleanup()
     return results
+
+
+def _within_environment(subject: Subject, pass_ids: Sequence[str], env: str, emit: Callable[[CellResult], None],
+                        skip_cells: Callable[[str, str], bool] | None) -> "Subject | None":
+    """``subject`` without the forms the installed onnx cannot represent (a newer IR version or
+    opset: :func:`~passcheck._versions.beyond_installed_onnx`); each cell of such a form is emitted
+    ``unavailable`` with the reason. None when no form is left."""
+    beyond = {f: r for f, m in subject.forms.items() if (r := beyond_installed_onnx(m))}
+    if not beyond:
+        return subject
+    for pass_id in pass_ids:
+        for form, reason in beyond.items():
+            if not (skip_cells and skip_cells(pass_id, form)):
+                emit(CellResult(subject.id, form, pass_id, "unavailable", env=env, error=reason, model_sha256=model_hash(subject.forms[form])))
+    rest = {f: m for f, m in subject.forms.items() if f not in beyond}
+    return dataclasses.replace(subject, forms=rest) if rest else None
 
 
 def _emptied(folder: Path) -> Path:
