@@ -77,6 +77,8 @@ def test_resume_starts_from_the_recorded_nodes_and_refuses_another_findings_stat
 @pytest.mark.slow
 def test_resnet50_mutant_reduces_to_at_most_three_nodes(resnet_report, tmp_path, capsys):
     assert main(["reduce", str(resnet_report[0]), "--finding", resnet_report[1], "--out", str(tmp_path / "out"), "--budget", "120"]) == 0
+    said = capsys.readouterr().out
+    assert "1-minimal; rewrite sites 53 → 1 (empty-optional-input@" in said, said
     m = onnx.load(str(tmp_path / "out" / "uncommon.onnx"))
     assert len(m.graph.node) <= 3 and {"Conv", "BatchNormalization"} <= {n.op_type for n in m.graph.node}
     assert main(["run", "--cases-from", str(tmp_path / "out" / "reduced_light_resnet50_empty_optional_input_ort_basic.py"),
