@@ -57,8 +57,8 @@ class PairReducer:
                on_smaller: Callable[[list[str], str | None], None] | None = None) -> Reduced:
         """The smallest pair found before ``deadline`` (``time.monotonic()``), from ``start``
         (node keys that hold, e.g. resumed; default every node) and ``form`` (a narrowed rewrite
-        spelling, resumed; the site step is skipped when given). ``on_smaller(keep, form)`` is
-        called with each smaller candidate found.
+        spelling, resumed). ``on_smaller(keep, form)`` is called with each smaller candidate
+        found (fewer sites or nodes).
 
         Raises:
             PasscheckError: the whole pair (or ``start``) does not show the finding here.
@@ -72,17 +72,15 @@ class PairReducer:
         if not self.holds(current):
             raise PasscheckError("the pair does not show the finding here (same signature, forms valid and equal): nothing to reduce")
         finished = True
-        if form is None and hasattr(src, "at"):
+        if hasattr(src, "at"):  # a rewrite: its sites first (a resumed spelling goes on narrowing)
             def at_sites(spelling: str) -> bool:
                 self.tests += 1
                 a, b = src.at(spelling).make(current)
                 return b is not None and self._holds(a, b)
 
-            narrowed, finished = fewest_sites(src.base, src.form, at_sites, deadline)
-            if narrowed != src.form:
-                src = self.source = src.at(narrowed)
-                if on_smaller:
-                    on_smaller(current, narrowed)
+            narrowed, finished = fewest_sites(src.base, src.form, at_sites, deadline,
+                                              (lambda spelling: on_smaller(current, spelling)) if on_smaller else None)
+            src = self.source = src.at(narrowed)
         note = (lambda keep: on_smaller(keep, getattr(src, "form", None))) if on_smaller else None
         for seed in src.seeds():
             if time.monotonic() > deadline:

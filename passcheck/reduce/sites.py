@@ -1,40 +1,51 @@
-"""Fewest rewrite sites: a ``check --mutations`` form applied everywhere (``ID``) narrowed by delta
-debugging over its sites to a 1-minimal set (``ID@s1+ID@s2…``) whose pair still shows the finding.
+"""Fewest rewrite sites: a ``check --mutations`` form applied everywhere (``ID``), or at several
+sites (``ID@s1+ID@s2…``, e.g. resumed), narrowed by delta debugging over its sites to a
+1-minimal set whose pair still shows the finding.
 
-Parts are narrowed from the last, so the sites of a part are those of the model the earlier parts
-wrote (spelling and building: :mod:`passcheck.hunt.forms`).
+A run of consecutive parts of one rewrite is one group of sites. Groups are narrowed from the
+last, so the sites of a group are those of the model the earlier groups wrote (spelling and
+building: :mod:`passcheck.hunt.forms`).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 from passcheck.hunt import forms as hforms
 from passcheck.reduce.ddmin import ddmin
 
 
-def fewest_sites(base, form: str, holds: Callable[[str], bool], deadline: float) -> tuple[str, bool]:
-    """(the narrowest spelling of ``form`` found on ``base``, whether every part finished).
+def fewest_sites(base, form: str, holds: Callable[[str], bool], deadline: float,
+                 on_smaller: Callable[[str], None] | None = None) -> tuple[str, bool]:
+    """(the narrowest spelling of ``form`` found on ``base``, whether every group finished).
 
     ``holds(form)`` says whether the whole base rewritten as ``form`` shows the finding; ``form``
-    itself is assumed to. A part with one site or without per-site application is left as is.
+    itself is assumed to. ``on_smaller`` gets each narrower spelling found. A group with one
+    site, or of a rewrite without per-site application, is left as is.
     """
-    parts = list(hforms.parts(form))
+    groups = [(rid, [s for _r, s in parts]) for rid, parts in itertools.groupby(hforms.parts(form), key=lambda p: p[0])]
     finished = True
-    for i in reversed(range(len(parts))):
-        rid, label = parts[i]
-        if label is not None or not hforms.has_sites(rid):
+    for i in reversed(range(len(groups))):
+        rid, labels = groups[i]
+        if not hforms.has_sites(rid):
             continue
-        before = hforms.build(base, hforms.spell(parts[:i])) if i else (base, [])
-        labels = hforms.sites(before[0], rid) if before is not None else []
+        if None in labels:  # every site
+            before = hforms.build(base, _spell(groups[:i])) if i else (base, [])
+            labels = hforms.sites(before[0], rid) if before is not None else []
         if len(labels) < 2:
             continue
-        head, tail = parts[:i], parts[i + 1:]
+        head, tail = groups[:i], groups[i + 1:]
 
         def spelled(chosen, head=head, tail=tail, rid=rid) -> str:
-            return hforms.spell([*head, *((rid, s) for s in chosen), *tail])
+            return _spell([*head, (rid, list(chosen)), *tail])
 
-        keep, done = ddmin(labels, lambda chosen: holds(spelled(chosen)), deadline)
+        keep, done = ddmin(labels, lambda chosen: holds(spelled(chosen)), deadline,
+                           (lambda chosen: on_smaller(spelled(chosen))) if on_smaller else None)
         finished = finished and done
-        parts = [*head, *((rid, s) for s in keep), *tail]
-    return hforms.spell(parts), finished
+        groups = [*head, (rid, keep), *tail]
+    return _spell(groups), finished
+
+
+def _spell(groups) -> str:
+    return hforms.spell([(rid, s) for rid, labels in groups for s in labels])

@@ -140,6 +140,11 @@ def test_mutation_finding_narrows_rewrite_sites_then_nodes_then_initializer_valu
     assert all(not numpy_helper.to_array(t).any() for t in b.graph.initializer), said
     state = json.loads((out / "reduce-state.json").read_text())
     assert state["form"] == "empty-optional-input@conv0" and state["simplified"]["w0"] == "zeros"
+    # resumed from a state cut short after the sites step began: the recorded spelling goes on narrowing
+    state.update(form="empty-optional-input@conv0+empty-optional-input@conv2", keep=[f"{p}{i}" for i in range(3) for p in "cy"], finished=False)
+    (out / "reduce-state.json").write_text(json.dumps(state))
+    assert main(["reduce", str(out / "report.json"), "--finding", fid, "--out", str(out), "--resume"]) == 0
+    assert "6 → 2 nodes (Conv, BatchNormalization); 1-minimal; rewrite sites 3 → 1 (empty-optional-input@conv0)" in capsys.readouterr().out
 
 
 def test_sites_step_keeps_the_site_the_finding_needs():
@@ -158,6 +163,10 @@ def test_sites_step_keeps_the_site_the_finding_needs():
         return "@conv1" in form
     assert fewest_sites(m, "empty-optional-input", holds, float("inf")) == ("empty-optional-input@conv1", True)
     assert fewest_sites(m, "empty-optional-input@conv2", holds, float("inf"))[0] == "empty-optional-input@conv2"  # one site: left
+    several = "empty-optional-input@conv0+empty-optional-input@conv1+empty-optional-input@conv3"  # e.g. resumed half-way
+    narrower = []
+    assert fewest_sites(m, several, holds, float("inf"), narrower.append) == ("empty-optional-input@conv1", True)
+    assert narrower[-1] == "empty-optional-input@conv1"
 
 
 def test_initializer_values_that_matter_are_kept():
