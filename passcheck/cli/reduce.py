@@ -86,7 +86,11 @@ def handle(args) -> int:
     state_path = out / "reduce-state.json"
     start, form = None, None
     if args.resume and state_path.is_file():
-        state = json.loads(state_path.read_text(encoding="utf-8"))
+        try:
+            state = json.loads(state_path.read_text(encoding="utf-8"))
+            state["keep"]  # noqa: B018 - a state file must name its node set
+        except (ValueError, KeyError, TypeError) as exc:
+            raise PasscheckError(f"{state_path}: not a reduce-state.json ({type(exc).__name__}: {exc}); remove it or use another --out") from None
         if state.get("finding") != f.id:
             raise PasscheckError(f"{state_path} records finding {state.get('finding')!r}, not {f.id!r}; use another --out")
         if state.get("finished"):
@@ -106,12 +110,14 @@ def handle(args) -> int:
         source, sites_before = _source(f, args.cases_from, ex)
         reducer = PairReducer(source, predicate_for(f, ex, **_case_settings(f, args.cases_from)))
         print(f"passcheck reduce: {len(reducer.keys)} nodes" + (f", {sites_before} rewrite sites" if sites_before else "")
-              + f"; {type(reducer._holds).__name__} predicate; budget {args.budget:g} s",
+              + f"; {type(reducer.predicate).__name__} predicate; budget {args.budget:g} s",
               file=sys.stderr)
         red = reducer.reduce(deadline, start, form, smaller)
     save(red.keep, red.form, red.finished, red.simplified)
     if red.a is not None:
         onnx.save(red.a, str(out / "common.onnx"))
+    else:
+        (out / "common.onnx").unlink(missing_ok=True)  # a one-form finding: no stale pair beside it
     onnx.save(red.b, str(out / "uncommon.onnx"))
     module = out / ("reduced_" + case_slug(f).replace("-", "_").replace(".", "_").replace("+", "_") + ".py")  # unique module name per finding
     module.write_text(case_module(f, red.a, red.b), encoding="utf-8")

@@ -39,10 +39,10 @@ class Reduced:
 
 class PairReducer:
     """Runs the steps (module docs) over ``source`` (a :mod:`passcheck.reduce.sources` source)
-    with ``holds(a, b) -> bool``."""
+    with ``holds(a, b) -> bool`` (kept as ``predicate``)."""
 
     def __init__(self, source, holds: Callable[[Any, Any], bool]):
-        self.source, self._holds, self.tests = source, holds, 0
+        self.source, self.predicate, self.tests = source, holds, 0
 
     @property
     def keys(self) -> list[str]:
@@ -51,7 +51,7 @@ class PairReducer:
     def holds(self, keep: Sequence[str], values=None) -> bool:
         self.tests += 1
         a, b = self.source.make(keep, values)
-        return b is not None and self._holds(a, b)
+        return b is not None and self.predicate(a, b)
 
     def reduce(self, deadline: float, start: Sequence[str] | None = None, form: str | None = None,
                on_smaller: Callable[[list[str], str | None], None] | None = None) -> Reduced:
@@ -76,7 +76,7 @@ class PairReducer:
             def at_sites(spelling: str) -> bool:
                 self.tests += 1
                 a, b = src.at(spelling).make(current)
-                return b is not None and self._holds(a, b)
+                return b is not None and self.predicate(a, b)
 
             narrowed, finished = fewest_sites(src.base, src.form, at_sites, deadline,
                                               (lambda spelling: on_smaller(current, spelling)) if on_smaller else None)

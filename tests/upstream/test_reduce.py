@@ -237,3 +237,12 @@ def test_shape_inference_precision_finding_is_reduced(tmp_path, capsys):
                  "--finding", "model/a:b|onnx:infer-shapes|parity|less-precise", "--out", str(out)]) == 0
     assert "3 → 2 nodes (Concat, Reshape); 1-minimal" in capsys.readouterr().out
     assert [n.op_type for n in onnx.load(str(out / "common.onnx")).graph.node] == ["Reshape"]
+
+
+def test_a_broken_state_file_is_one_line_and_exit_2(conv_bn_report, tmp_path, capsys):
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "reduce-state.json").write_text("{not json")
+    assert main(["reduce", str(conv_bn_report / "r.json"), "--out", str(out), "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert "not a reduce-state.json" in err and "Traceback" not in err
