@@ -5,7 +5,8 @@ The finding comes from a stored report, or from a run of ``compare A B`` / ``che
 ``DIR/report.json``.
 
 Any finding (see :mod:`passcheck.reduce.pair`): a ``check --mutations`` finding's rewrite sites
-first (delta debugging), then nodes, then initializer values (zeros / ones); every candidate keeps
+first (delta debugging), then nodes, then shapes (axes of one size cut to 1), then initializer
+values (zeros / ones); every candidate keeps
 the finding's signature (form, pass, oracle, kind, the op types it names) with both forms valid and
 equal. ``ort:basic|extended|all`` missed optimizations are judged by two onnxruntime sessions,
 other findings (onnx shape inference, onnxscript, the version converter, ``cmd:`` passes …) by
@@ -97,8 +98,8 @@ def handle(args) -> int:
             print(f"already reduced to {len(state['keep'])} nodes ({state_path})", file=sys.stderr)
         start, form = state["keep"], state.get("form")
 
-    def save(keep, form=None, finished=False, simplified=None):
-        doc = {"finding": f.id, "keep": list(keep), "form": form, "finished": finished, "simplified": simplified or {}}
+    def save(keep, form=None, finished=False, shrunk=(), simplified=None):
+        doc = {"finding": f.id, "keep": list(keep), "form": form, "finished": finished, "shrunk": list(shrunk), "simplified": simplified or {}}
         atomic_write(state_path, json.dumps(doc, indent=1) + "\n")
 
     def smaller(keep, form):
@@ -108,12 +109,12 @@ def handle(args) -> int:
 
     with IsolatedExecutor() as ex:
         source, sites_before = _source(f, args.cases_from, ex)
-        reducer = PairReducer(source, predicate_for(f, ex, **_case_settings(f, args.cases_from)))
+        reducer = PairReducer(source, predicate_for(f, ex, **_case_settings(f, args.cases_from)), ex)
         print(f"passcheck reduce: {len(reducer.keys)} nodes" + (f", {sites_before} rewrite sites" if sites_before else "")
               + f"; {type(reducer.predicate).__name__} predicate; budget {args.budget:g} s",
               file=sys.stderr)
         red = reducer.reduce(deadline, start, form, smaller)
-    save(red.keep, red.form, red.finished, red.simplified)
+    save(red.keep, red.form, red.finished, red.shrunk, red.simplified)
     if red.a is not None:
         onnx.save(red.a, str(out / "common.onnx"))
     else:
@@ -124,9 +125,10 @@ def handle(args) -> int:
     ops = ", ".join(n.op_type for n in red.b.graph.node)
     how = "1-minimal" if red.finished else "budget reached, not yet 1-minimal (--resume continues)"
     sites = f"; rewrite sites {sites_before} → {_site_count(red.form)} ({red.form})" if sites_before else ""
+    shrunk = f"; axes of size {', '.join(map(str, red.shrunk))} cut to 1" if red.shrunk else ""
     fills = f"; initializers as fills: {', '.join(f'{k}={v}' for k, v in red.simplified.items())}" if red.simplified else ""
     wrote = ", ".join(str(p) for p in ([out / "common.onnx"] if red.a is not None else []) + [out / "uncommon.onnx", module])
-    print(f"reduced {len(reducer.keys)} → {len(red.keep)} nodes ({ops}); {how}{sites}{fills}; {red.tests} candidates tested in "
+    print(f"reduced {len(reducer.keys)} → {len(red.keep)} nodes ({ops}); {how}{sites}{shrunk}{fills}; {red.tests} candidates tested in "
           f"{time.monotonic() - start_time:.0f} s; wrote {wrote}")
     return 0
 

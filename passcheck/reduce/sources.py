@@ -10,15 +10,16 @@
   always differs by the rewrite alone. Every base node is named first (labels stay valid across
   cuts); a label ``#index:OpType`` of the finding's form is translated to that node's new name.
 
-Both give ``keys`` (the node keys to reduce over), ``make(keep, values=None)`` (the pair cut to
-``keep``, initializers named in ``values`` holding those numpy arrays; see
-:mod:`passcheck.reduce.initializers`) and ``seeds()`` (small key sets worth trying first).
+Both give ``keys`` (the node keys to reduce over), ``make(keep, edit=None)`` (the pair cut to
+``keep``, each cut form — the cut base, for a rewrite — passed through ``edit``: model → model
+or None, e.g. smaller shapes or simpler initializer values) and ``seeds()`` (small key sets
+worth trying first).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from passcheck.reduce.cut import constant_values, cut, key, value_types
@@ -80,14 +81,14 @@ class Cut:
             self.types = {**_safe(executor, value_types, m), **self.types}
         self.consts = [_safe(executor, constant_values, m) if m is not None else {} for m in (a, b)]
 
-    def make(self, keep: Collection[str], values: Mapping[str, Any] | None = None):
+    def make(self, keep: Collection[str], edit: Callable[[Any], Any] | None = None):
         keep = set(keep)
         a = cut(self.a, keep, self.types, self.consts[0]) if self.a is not None else None
         b = cut(self.b, keep, self.types, self.consts[1])
         if a is not None and b is not None:
             _share_inputs(a, b)
-        if values:
-            a, b = (with_values(m, values) if m is not None else None for m in (a, b))
+        if edit is not None:
+            a, b = (edit(m) if m is not None else None for m in (a, b))
         return a, b
 
     def seeds(self) -> list[list[str]]:
@@ -119,14 +120,14 @@ class Rewritten:
         other.__dict__.update(self.__dict__, form=form)
         return other
 
-    def make(self, keep: Collection[str], values: Mapping[str, Any] | None = None):
+    def make(self, keep: Collection[str], edit: Callable[[Any], Any] | None = None):
         from passcheck.hunt import forms as hforms
 
         base = cut(self.base, set(keep), self.types, self.consts)
+        if base is not None and edit is not None:
+            base = edit(base)
         if base is None:
             return None, None
-        if values:
-            base = with_values(base, values)
         try:
             built = hforms.build(base, self.form)
         except Exception:  # noqa: BLE001 - a rewrite that cannot read a cut model: not a candidate

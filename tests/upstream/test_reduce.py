@@ -115,7 +115,7 @@ def _conv_bn_chain(path, n=3):
         inits.append(numpy_helper.from_array(rng.standard_normal((4, 4, 3, 3)).astype(np.float32), f"w{i}"))
         for p, v in (("s", 1.5), ("b", 0.1), ("m", 0.2), ("v", 0.9)):
             inits.append(numpy_helper.from_array(np.full(4, v, np.float32) + rng.random(4).astype(np.float32), f"{p}{i}"))
-        nodes += [helper.make_node("Conv", [cur, f"w{i}"], [f"c{i}"], name=f"conv{i}", pads=[1, 1, 1, 1]),
+        nodes += [helper.make_node("Conv", [cur, f"w{i}"], [f"c{i}"], name=f"conv{i}", pads=[1, 1, 1, 1], kernel_shape=[3, 3]),
                   helper.make_node("BatchNormalization", [f"c{i}", f"s{i}", f"b{i}", f"m{i}", f"v{i}"], [f"y{i}"], name=f"bn{i}")]
         cur = f"y{i}"
     g = helper.make_graph(nodes, "chain", [helper.make_tensor_value_info("x", 1, [1, 4, 8, 8])],
@@ -123,28 +123,30 @@ def _conv_bn_chain(path, n=3):
     onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), str(path))
 
 
-def test_mutation_finding_narrows_rewrite_sites_then_nodes_then_initializer_values(tmp_path, capsys):
+def test_mutation_finding_narrows_rewrite_sites_then_nodes_then_shapes_then_initializer_values(tmp_path, capsys):
     _conv_bn_chain(tmp_path / "chain.onnx")
     out = tmp_path / "out"
     fid = "model/chain:empty-optional-input|ort:basic|parity|missed-optimization"
     assert main(["reduce", "--check", str(tmp_path / "chain.onnx"), "--form", "empty-optional-input", "--pass", "ort:basic",
                  "--finding", fid, "--out", str(out)]) == 0
     said = capsys.readouterr().out
-    assert "6 → 2 nodes (Conv, BatchNormalization); 1-minimal; rewrite sites 3 → 1 (empty-optional-input@conv0)" in said, said
+    assert ("6 → 2 nodes (Conv, BatchNormalization); 1-minimal; rewrite sites 3 → 1 (empty-optional-input@conv0); "
+            "axes of size 8, 4 cut to 1; initializers as fills: w0=zeros") in said, said  # 3 is kernel_shape: kept
     a, b = onnx.load(str(out / "common.onnx")), onnx.load(str(out / "uncommon.onnx"))
     assert [list(n.input) for n in b.graph.node if n.op_type == "Conv"] == [["x", "w0", ""]]
     assert [list(n.input) for n in a.graph.node if n.op_type == "Conv"] == [["x", "w0"]]
-    # every initializer became a fill: the values do not matter to a missed fusion
     from onnx import numpy_helper
 
-    assert all(not numpy_helper.to_array(t).any() for t in b.graph.initializer), said
+    w = {t.name: numpy_helper.to_array(t) for t in b.graph.initializer}
+    assert w["w0"].shape == (1, 1, 3, 3) and not w["w0"].any() and w["s0"].shape == (1,) and w["s0"].all()
+    assert [d.dim_value for d in b.graph.input[0].type.tensor_type.shape.dim] == [1, 1, 1, 1]
     state = json.loads((out / "reduce-state.json").read_text())
-    assert state["form"] == "empty-optional-input@conv0" and state["simplified"]["w0"] == "zeros"
+    assert state["form"] == "empty-optional-input@conv0" and state["shrunk"] == [8, 4] and state["simplified"] == {"w0": "zeros"}
     # resumed from a state cut short after the sites step began: the recorded spelling goes on narrowing
     state.update(form="empty-optional-input@conv0+empty-optional-input@conv2", keep=[f"{p}{i}" for i in range(3) for p in "cy"], finished=False)
     (out / "reduce-state.json").write_text(json.dumps(state))
     assert main(["reduce", str(out / "report.json"), "--finding", fid, "--out", str(out), "--resume"]) == 0
-    assert "6 → 2 nodes (Conv, BatchNormalization); 1-minimal; rewrite sites 3 → 1 (empty-optional-input@conv0)" in capsys.readouterr().out
+    assert "6 → 2 nodes (Conv, BatchNormalization); 1-minimal; rewrite sites 3 → 1 (empty-optional-input@conv0); axes" in capsys.readouterr().out
 
 
 def test_sites_step_keeps_the_site_the_finding_needs():
@@ -246,3 +248,24 @@ def test_a_broken_state_file_is_one_line_and_exit_2(conv_bn_report, tmp_path, ca
     assert main(["reduce", str(conv_bn_report / "r.json"), "--out", str(out), "--resume"]) == 2
     err = capsys.readouterr().err
     assert "not a reduce-state.json" in err and "Traceback" not in err
+
+
+def test_shapes_step_cuts_one_size_everywhere_and_the_predicate_refuses_what_breaks():
+    """Planted: a size that also sits in an attribute (kernel_shape 3) makes a model onnxruntime refuses."""
+    import tempfile
+
+    from passcheck.reduce.shapes import shrunk, sizes
+
+    with tempfile.TemporaryDirectory() as d:
+        _conv_bn_chain(f"{d}/c.onnx", n=1)
+        m = onnx.load(f"{d}/c.onnx")
+    assert sizes(m) == [8, 4, 3]
+    four = shrunk(m, 4)
+    onnx.checker.check_model(four, full_check=True)
+    assert [d.dim_value for d in four.graph.output[0].type.tensor_type.shape.dim] == [1, 1, 8, 8]
+    import numpy as np
+    import onnxruntime as ort
+
+    with pytest.raises(Exception, match="kernel"):  # noqa: B017 - onnxruntime's own error types
+        s = ort.InferenceSession(shrunk(m, 3).SerializeToString(), providers=["CPUExecutionProvider"])
+        s.run(None, {"x": np.zeros((1, 4, 8, 8), np.float32)})
