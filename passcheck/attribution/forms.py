@@ -70,6 +70,26 @@ def form_models(finding: Finding, cases_from: Sequence[str] = ()) -> tuple["onnx
     return _form(finding, other, cases_from), _form(finding, finding.form, cases_from)
 
 
+def form_model(finding: Finding, form: str, cases_from: Sequence[str] = ()) -> "onnx.ModelProto":  # noqa: F821
+    """The form ``form`` of the case or model ``finding`` comes from (errors as :func:`form_models`)."""
+    return _form(finding, form, cases_from)
+
+
+def mutation_base(finding: Finding) -> "tuple[onnx.ModelProto, str] | None":  # noqa: F821
+    """(the model ``check --mutations`` rewrote, the rewrite spelling) when ``finding`` sits on a
+    rewritten form of a ``passcheck check`` run; else None.
+
+    Raises:
+        ModelLoadError: the model file recorded in the finding cannot be read.
+    """
+    words = shlex.split(finding.repro or "")
+    if not finding.case.startswith("model/") or words[:2] != ["passcheck", "check"] or len(words) < 3 or finding.form == "common":
+        return None
+    from passcheck.modelio import load_model
+
+    return load_model(words[2]), finding.form
+
+
 def _recorded_cases_from(command: str) -> list[str]:
     """The ``--cases-from`` paths of the ``passcheck run`` command a finding records."""
     words = shlex.split(command or "")

@@ -4,9 +4,13 @@ The finding comes from a stored report, or from a run of ``compare A B`` / ``che
 --mutations`` at one ``--pass`` (``--compare`` / ``--check``), whose report is kept as
 ``DIR/report.json``.
 
-Delta debugging over nodes (see :mod:`passcheck.reduce.pair`), for ``ort:*`` parity findings:
-both cut forms stay valid (onnx checker) and equal (same outputs on synthesized feeds), and the
-optimizer still treats them differently. Writes ``DIR/common.onnx``, ``DIR/uncommon.onnx``,
+Any finding (see :mod:`passcheck.reduce.pair`): a ``check --mutations`` finding's rewrite sites
+first (delta debugging), then nodes, then shapes (axes of one size cut to 1), then initializer
+values (zeros / ones); every candidate keeps
+the finding's signature (form, pass, oracle, kind, the op types it names) with both forms valid and
+equal. ``ort:basic|extended|all`` missed optimizations are judged by two onnxruntime sessions,
+other findings (onnx shape inference, onnxscript, the version converter, ``cmd:`` passes …) by
+running the pass through the engine. Writes ``DIR/common.onnx`` (none for a one-form finding), ``DIR/uncommon.onnx``,
 ``DIR/reduced_<case>_<form>_<pass>.py`` (a case module for ``--cases-from``, case ``reduced/<case>-<form>-<pass>``) and ``DIR/reduce-state.json``. Bounded by
 ``--budget`` seconds; the state file records the best node set after every step, so a run cut
 short (budget, Ctrl-C) continues with ``--resume``.
@@ -20,17 +24,17 @@ import sys
 def add_parser(sub) -> None:
     from passcheck.cli._common import positive
 
-    p = sub.add_parser("reduce", help="shrink an ort:* parity finding's two forms to a minimal pair (delta debugging over nodes)")
+    p = sub.add_parser("reduce", help="shrink a finding's forms to a minimal pair (delta debugging over rewrite sites, nodes, initializer values)")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("report", metavar="REPORT.json", nargs="?", help="a stored report holding the finding")
     src.add_argument("--compare", nargs=2, metavar=("A.onnx", "B.onnx"), help="run 'passcheck compare A B --pass ID' first and reduce its finding")
     src.add_argument("--check", metavar="MODEL.onnx", help="run 'passcheck check MODEL --mutations --form REWRITE --pass ID' first and reduce its finding")
-    p.add_argument("--pass", dest="passes", action="append", default=[], metavar="ID", help="with --compare/--check: the ort:* pass (one)")
+    p.add_argument("--pass", dest="passes", action="append", default=[], metavar="ID", help="with --compare/--check: the pass (one)")
     p.add_argument("--form", action="append", default=[], metavar="REWRITE", help="with --check: the rewrite ids to check (repeatable)")
     p.add_argument("--finding", metavar="ID", help="the finding's id (default: the report's only unexpected ort:* parity finding)")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for common.onnx, uncommon.onnx, the case module and reduce-state.json")
     p.add_argument("--budget", type=positive(float), default=120.0, metavar="SECONDS", help="time bound (default: %(default)s)")
-    p.add_argument("--resume", action="store_true", help="start from the node set DIR/reduce-state.json recorded for this finding")
+    p.add_argument("--resume", action="store_true", help="start from the node set (and rewrite sites) DIR/reduce-state.json recorded for this finding")
     p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="case module file or folder the report's cases come from")
     p.set_defaults(handler=handle)
 
@@ -51,7 +55,7 @@ def _report(args) -> str:
             raise PasscheckError("--pass and --form go with --compare or --check; a report's finding already names its pass")
         return args.report
     if len(args.passes) != 1:
-        raise PasscheckError("--compare/--check need exactly one --pass (an ort:* level)")
+        raise PasscheckError("--compare/--check need exactly one --pass")
     if args.form and not args.check:
         raise PasscheckError("--form goes with --check")
     Path(args.out).mkdir(parents=True, exist_ok=True)
@@ -66,48 +70,123 @@ def _report(args) -> str:
 def handle(args) -> int:
     import json
     import time
+
     import onnx
 
-    from passcheck.attribution.forms import form_models, ort_finding
     from passcheck.errors import PasscheckError
     from passcheck.passes.isolation import IsolatedExecutor
     from passcheck.reduce.case_module import case_module, case_slug
     from passcheck.reduce.pair import PairReducer
+    from passcheck.reduce.predicates import predicate_for
     from passcheck.report.json_report import atomic_write
 
     start_time = time.monotonic()
     deadline = start_time + args.budget
-    f, out = ort_finding(_report(args), args.finding, args.out, "reduce")
+    f, out = _finding(_report(args), args.finding, args.out)
     out.mkdir(parents=True, exist_ok=True)
     state_path = out / "reduce-state.json"
-    start = None
+    start, form = None, None
     if args.resume and state_path.is_file():
-        state = json.loads(state_path.read_text(encoding="utf-8"))
+        try:
+            state = json.loads(state_path.read_text(encoding="utf-8"))
+            state["keep"]  # noqa: B018 - a state file must name its node set
+        except (ValueError, KeyError, TypeError) as exc:
+            raise PasscheckError(f"{state_path}: not a reduce-state.json ({type(exc).__name__}: {exc}); remove it or use another --out") from None
         if state.get("finding") != f.id:
             raise PasscheckError(f"{state_path} records finding {state.get('finding')!r}, not {f.id!r}; use another --out")
         if state.get("finished"):
             print(f"already reduced to {len(state['keep'])} nodes ({state_path})", file=sys.stderr)
-        start = state["keep"]
-    a, b = form_models(f, args.cases_from)
+        start, form = state["keep"], state.get("form")
 
-    def save(keep, finished=False):
-        atomic_write(state_path, json.dumps({"finding": f.id, "keep": list(keep), "finished": finished}, indent=1) + "\n")
+    def save(keep, form=None, finished=False, shrunk=(), simplified=None):
+        doc = {"finding": f.id, "keep": list(keep), "form": form, "finished": finished, "shrunk": list(shrunk), "simplified": simplified or {}}
+        atomic_write(state_path, json.dumps(doc, indent=1) + "\n")
 
-    def smaller(keep):
-        save(keep)
-        print(f"passcheck reduce: {len(keep)} nodes ({reducer.tests} candidates tested, {time.monotonic() - start_time:.0f} s)", file=sys.stderr)
+    def smaller(keep, form):
+        save(keep, form)
+        print(f"passcheck reduce: {len(keep)} nodes" + (f", form {form}" if form else "")
+              + f" ({reducer.tests} candidates tested, {time.monotonic() - start_time:.0f} s)", file=sys.stderr)
 
     with IsolatedExecutor() as ex:
-        reducer = PairReducer(a, b, f.pass_id.split(":", 1)[1], f.details.get("kept_op_types") or [], ex)
-        print(f"passcheck reduce: {len(reducer.keys)} nodes in each form; budget {args.budget:g} s", file=sys.stderr)
-        red = reducer.reduce(deadline, start, f.details.get("kept_nodes") or [], smaller)
-    save(red.keep, red.finished)
-    onnx.save(red.a, str(out / "common.onnx"))
+        source, sites_before = _source(f, args.cases_from, ex)
+        reducer = PairReducer(source, predicate_for(f, ex, **_case_settings(f, args.cases_from)), ex)
+        print(f"passcheck reduce: {len(reducer.keys)} nodes" + (f", {sites_before} rewrite sites" if sites_before else "")
+              + f"; {type(reducer.predicate).__name__} predicate; budget {args.budget:g} s",
+              file=sys.stderr)
+        red = reducer.reduce(deadline, start, form, smaller)
+    save(red.keep, red.form, red.finished, red.shrunk, red.simplified)
+    if red.a is not None:
+        onnx.save(red.a, str(out / "common.onnx"))
+    else:
+        (out / "common.onnx").unlink(missing_ok=True)  # a one-form finding: no stale pair beside it
     onnx.save(red.b, str(out / "uncommon.onnx"))
     module = out / ("reduced_" + case_slug(f).replace("-", "_").replace(".", "_").replace("+", "_") + ".py")  # unique module name per finding
     module.write_text(case_module(f, red.a, red.b), encoding="utf-8")
     ops = ", ".join(n.op_type for n in red.b.graph.node)
     how = "1-minimal" if red.finished else "budget reached, not yet 1-minimal (--resume continues)"
-    print(f"reduced {len(reducer.keys)} → {len(red.keep)} nodes ({ops}); {how}; {red.tests} candidates tested in "
-          f"{time.monotonic() - start_time:.0f} s; wrote {out / 'common.onnx'}, {out / 'uncommon.onnx'}, {module}")
+    sites = f"; rewrite sites {sites_before} → {_site_count(red.form)} ({red.form})" if sites_before else ""
+    shrunk = f"; axes of size {', '.join(map(str, red.shrunk))} cut to 1" if red.shrunk else ""
+    fills = f"; initializers as fills: {', '.join(f'{k}={v}' for k, v in red.simplified.items())}" if red.simplified else ""
+    wrote = ", ".join(str(p) for p in ([out / "common.onnx"] if red.a is not None else []) + [out / "uncommon.onnx", module])
+    print(f"reduced {len(reducer.keys)} → {len(red.keep)} nodes ({ops}); {how}{sites}{shrunk}{fills}; {red.tests} candidates tested in "
+          f"{time.monotonic() - start_time:.0f} s; wrote {wrote}")
     return 0
+
+
+def _finding(report, finding_id, out):
+    """(the finding to reduce, the output folder): ``finding_id``, else the report's only
+    unexpected ``ort:*`` missed-optimization parity finding.
+
+    Raises:
+        PasscheckError: an unreadable report, no such finding, or ``out`` an existing file.
+    """
+    from pathlib import Path
+
+    from passcheck.attribution.forms import find
+    from passcheck.errors import PasscheckError
+    from passcheck.report.json_report import read_report
+
+    cells, _ = read_report(report)
+    f = find(cells, finding_id) if finding_id else find(cells, None, pass_prefix="ort:", kinds=("missed-optimization",))
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise PasscheckError(f"--out {out}: exists and is not a folder")
+    return f, out
+
+
+def _source(f, cases_from, executor):
+    """(the :mod:`passcheck.reduce.sources` source for ``f``, the number of rewrite sites or 0)."""
+    from passcheck.attribution.forms import form_model, mutation_base
+    from passcheck.reduce.sources import Cut, Rewritten
+
+    other = f.details.get("other_form")
+    rewritten = mutation_base(f) if other in (None, "common") else None
+    if rewritten is not None:
+        from passcheck.hunt import forms as hforms
+
+        source = Rewritten(*rewritten, executor)
+        whole = sum(len(hforms.sites(source.base, r)) if s is None else 1 for r, s in hforms.parts(source.form))
+        return source, whole
+    a = form_model(f, other, cases_from) if other else None
+    return Cut(a, form_model(f, f.form, cases_from), executor, f.details.get("kept_nodes") or []), 0
+
+
+def _site_count(form: str) -> int | str:
+    """Sites a narrowed spelling names (``all`` for a part left at every site)."""
+    from passcheck.hunt import forms as hforms
+
+    parts = hforms.parts(form)
+    return "all" if any(s is None for _r, s in parts) else len(parts)
+
+
+def _case_settings(f, cases_from) -> dict:
+    """The case's tolerances and parity checks (for the engine predicate); {} for a model's finding."""
+    if f.case.startswith("model/"):
+        return {}
+    from passcheck.attribution.forms import form_model
+
+    form_model(f, f.form, cases_from)  # loads the case modules the finding needs
+    from passcheck.cases._registry import load_builtin
+
+    case = load_builtin().get(f.case)
+    return {"rtol": case.rtol, "atol": case.atol, "parity": case.parity}

@@ -2,7 +2,8 @@
 
 Writes ``DIR/repro.py`` (needs only onnx, onnxruntime, numpy; exits 1 while the bug is present,
 0 once fixed, 2 when its own set-up fails), ``DIR/common.onnx`` and ``DIR/uncommon.onnx`` (the
-two forms) and ``DIR/REPORT.md``. Covers ``ort:*`` parity findings. The attribution stored by
+two forms) and ``DIR/REPORT.md`` (its first bad version from ``--bisect BISECT.json``, else "not
+bisected"). Covers ``ort:*`` parity findings. The attribution stored by
 ``passcheck attribute`` is used when present; otherwise it is computed here (isolated sessions).
 """
 
@@ -17,6 +18,7 @@ def add_parser(sub) -> None:
     p.add_argument("--finding", metavar="ID", help="the finding's id (default: the report's only unexpected ort:* parity finding)")
     p.add_argument("--out", required=True, metavar="DIR", help="folder to write repro.py, REPORT.md and the two models into")
     p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="case module file or folder the report's cases come from")
+    p.add_argument("--bisect", metavar="BISECT.json", help="the bisect.json 'passcheck bisect' wrote: REPORT.md names the first bad version from it")
     p.add_argument("--no-attribute", action="store_true", help="do not bisect onnxruntime transformers when the report holds no attribution")
     p.set_defaults(handler=handle)
 
@@ -26,9 +28,11 @@ def handle(args) -> int:
 
     from passcheck._versions import environment
     from passcheck.attribution.forms import form_models, ort_finding
+    from passcheck.repro.bisected import first_bad
     from passcheck.repro.script import report_md, script
 
     f, out = ort_finding(args.report, args.finding, args.out, "repro")
+    bisected = first_bad(args.bisect, f.id)  # a bad --bisect file fails before any work
     a, b = form_models(f, args.cases_from)
     attribution = list(f.attribution)
     if not attribution and not args.no_attribute:
@@ -46,7 +50,7 @@ def handle(args) -> int:
     onnx.save(a, str(out / "common.onnx"))
     onnx.save(b, str(out / "uncommon.onnx"))
     versions = {k: v for k, v in environment().items() if k in ("onnx", "onnxruntime", "numpy")}
-    (out / "REPORT.md").write_text(report_md(f, how, attribution, versions), encoding="utf-8")
+    (out / "REPORT.md").write_text(report_md(f, how, attribution, versions, bisected), encoding="utf-8")
     print(f"wrote {out / 'repro.py'} ({', '.join(f'{k}: {v}' for k, v in how.items())}), {out / 'REPORT.md'}, "
           f"{out / 'common.onnx'} ({f.details.get('other_form')}), {out / 'uncommon.onnx'} ({f.form})")
     return 0

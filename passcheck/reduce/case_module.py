@@ -15,17 +15,23 @@ def case_slug(finding) -> str:
 def case_module(finding, a, b, *, case_id: str | None = None, origin: str = "passcheck reduce",
                 rtol: float | None = None, atol: float | None = None) -> str:
     """Python source registering case ``case_id`` (default ``reduced/<case-form-pass>``) with forms
-    ``common`` (``a``, the form the pass optimized) and the finding's form (``b``; ``uncommon`` when
-    it is named ``common`` or is no valid form name), targeting the finding's pass; ``origin`` says
-    what made it, ``rtol`` / ``atol`` are the case's tolerances."""
+    ``common`` (``a``, the form the finding compares with) and the finding's form (``b``; ``uncommon``
+    when it is named ``common`` or is no valid form name), targeting the finding's pass; for a
+    one-form finding (``a`` None) ``b`` alone is the case's ``common``. ``origin`` says what made it,
+    ``rtol`` / ``atol`` are the case's tolerances."""
     case_id = case_id or "reduced/" + case_slug(finding)
     form_b = finding.form if finding.form != "common" and re.fullmatch(r"[a-z0-9][a-z0-9_.+-]*", finding.form) else "uncommon"
-    src_a, how_a = model_source(a, "build_common")
     src_b, how_b = model_source(b, "build_uncommon")
-    opset = next((o.version for o in a.opset_import if o.domain in ("", "ai.onnx")), 0)
+    if a is None:
+        src_a, how_a = "build_common = build_uncommon", how_b
+        forms = '{"common": Form(build_uncommon)}'
+    else:
+        src_a, how_a = model_source(a, "build_common")
+        forms = f'{{"common": Form(build_common), {form_b!r}: Form(build_uncommon, {("the form showing " + finding.pass_id + " " + finding.oracle + " " + finding.kind)!r})}}'
+    opset = next((o.version for o in b.opset_import if o.domain in ("", "ai.onnx")), 0)
     doc = (f"Reduced by {origin} from finding {finding.id}: {finding.message}").replace('"""', "'''")
     tolerances = "".join(f"\n    {k}={v!r}," for k, v in (("rtol", rtol), ("atol", atol)) if v is not None)
-    return f'''"""{case_id}: a minimal pair showing one finding (common: {how_a}, {form_b}: {how_b})."""
+    return f'''"""{case_id}: a minimal {"pair" if a is not None else "model"} showing one finding (common: {how_a}, {form_b}: {how_b})."""
 
 import base64
 
@@ -36,13 +42,13 @@ from onnx import helper, numpy_helper
 from passcheck.cases import Case, Form, register
 
 
-{src_a}
-
 {src_b}
+
+{src_a}
 
 register(Case(
     id={case_id!r},
-    forms={{"common": Form(build_common), {form_b!r}: Form(build_uncommon, {("the form " + finding.pass_id + " misses")!r})}},
+    forms={forms},
     doc={doc!r},
     opset={opset},
     passes=({finding.pass_id!r},),

@@ -1,15 +1,15 @@
-"""Reduce an ``ort:*`` parity finding's pair of forms over nodes, keeping its signature.
+"""Reduce a finding's pair of forms, keeping its signature: sites, nodes, shapes, initializer values.
 
-Signature: at the finding's level, onnxruntime removes more nodes of one of the finding's kept op
-types from form A (its ``other_form``) than from form B (its form) — or, for a finding naming no
-op type, rewrites the two into different new op types. A candidate node set is kept only when
-both cut forms pass the onnx checker (full check), show the signature, and compute the same
-outputs (``numpy.allclose``) on synthesized feeds. Nodes correspond across the forms by their
-output names (:func:`passcheck.reduce.cut.key`). Sessions run in the isolated worker.
+1. Sites (``check --mutations`` findings only, :class:`~passcheck.reduce.sources.Rewritten`):
+   the rewrite's sites narrowed by delta debugging (:mod:`passcheck.reduce.sites`) on the whole model.
+2. Nodes: first the seeds the source proposes (the rewrite's sites, or each kept node the finding
+   lists, with their neighbours: the usual shape of a missed fusion), then ddmin over every node.
+3. Shapes: every static axis of one size (graph inputs and initializers) cut to 1, largest size
+   first, where the finding survives (:mod:`passcheck.reduce.shapes`).
+4. Initializer values: zeros or ones where the finding survives (:mod:`passcheck.reduce.initializers`).
 
-Search: first each kept node of the finding with the node it follows (the usual shape of a missed
-fusion), then ddmin over every node when those do not show the signature; ddmin then shrinks the
-survivor. Bounded by a deadline: the smallest pair found so far is returned.
+Every candidate is judged by a predicate ``holds(a, b)`` (:mod:`passcheck.reduce.predicates`).
+Bounded by a deadline: the smallest pair found so far is returned.
 """
 
 from __future__ import annotations
@@ -20,133 +20,131 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from passcheck.errors import PasscheckError
-from passcheck.reduce.cut import constant_values, cut, key, value_types
 from passcheck.reduce.ddmin import ddmin
 
 
 @dataclasses.dataclass
 class Reduced:
-    """The smallest pair found: forms ``a`` / ``b``, the node keys kept, whether ddmin finished,
-    and the candidates tested."""
+    """The smallest pair found: forms ``a`` (None for a one-form finding) / ``b``, the rewrite
+    spelling kept (``form``, None when the pair is not a rewrite), the node keys kept, the axis
+    sizes cut to 1 (``shrunk``), the initializers replaced (name → ``zeros`` / ``ones``), whether
+    every step finished, and the candidates tested."""
 
     a: Any
     b: Any
+    form: str | None
     keep: list[str]
+    shrunk: list[int]
+    simplified: dict[str, str]
     finished: bool
     tests: int
 
 
 class PairReducer:
-    """Tests node subsets of a pair (see module docs).
+    """Runs the steps (module docs) over ``source`` (a :mod:`passcheck.reduce.sources` source)
+    with ``holds(a, b) -> bool`` (kept as ``predicate``); ``executor`` (an IsolatedExecutor)
+    runs shape inference for the shapes step (None: in this process)."""
 
-    Args:
-        a, b: the form the pass optimized and the form that missed it (ModelProtos).
-        level: ``basic`` / ``extended`` / ``all``.
-        kept_ops: the finding's ``kept_op_types``.
-        executor: an :class:`~passcheck.passes.isolation.IsolatedExecutor` (``call``, ``run_model``).
+    def __init__(self, source, holds: Callable[[Any, Any], bool], executor=None):
+        self.source, self.predicate, self.ex, self.tests = source, holds, executor, 0
 
-    Raises:
-        PasscheckError: the forms do not correspond node by node.
-    """
+    @property
+    def keys(self) -> list[str]:
+        return self.source.keys
 
-    def __init__(self, a, b, level: str, kept_ops: Sequence[str], executor):
-        ka, kb = [key(n) for n in a.graph.node], [key(n) for n in b.graph.node]
-        if sorted(ka) != sorted(kb) or len(set(ka)) != len(ka):
-            raise PasscheckError("the two forms do not correspond node by node (same node outputs): reduce needs that")
-        self.a, self.b, self.level, self.kept, self.ex = a, b, level, list(kept_ops), executor
-        self.keys = ka
-        # shape inference and the reference evaluator run in the worker too (C++ can crash); without
-        # them cut values have no type or value, so fewer candidates are valid: smaller search, same rules
-        self.types = {**self._safe(value_types, b), **self._safe(value_types, a)}
-        self.consts_a, self.consts_b = self._safe(constant_values, a), self._safe(constant_values, b)
-        self.tests = 0
-
-    def _safe(self, fn, model) -> dict:
-        from passcheck.passes.isolation import WorkerDied
-
-        try:
-            return self.ex.call(fn, model)
-        except (WorkerDied, Exception):  # noqa: BLE001 - see __init__
-            return {}
-
-    def forms(self, keep: Sequence[str]):
-        return cut(self.a, set(keep), self.types, self.consts_a), cut(self.b, set(keep), self.types, self.consts_b)
-
-    def holds(self, keep: Sequence[str]) -> bool:
-        """The cut pair is valid, shows the signature and computes equal outputs."""
-        import onnx
-
-        from passcheck.attribution.ort import optimized_ops
-        from passcheck.oracles.parity import op_counts
-        from passcheck.passes.isolation import WorkerDied
-
+    def holds(self, keep: Sequence[str], edit=None) -> bool:
         self.tests += 1
-        a, b = self.forms(keep)
-        if a is None or b is None:
-            return False
-        try:
-            onnx.checker.check_model(a, full_check=True)
-            onnx.checker.check_model(b, full_check=True)
-        except Exception:  # noqa: BLE001 - an invalid cut is just not a candidate
-            return False
-        try:
-            oa, ob = self.ex.call(optimized_ops, a, self.level, []), self.ex.call(optimized_ops, b, self.level, [])
-        except (WorkerDied, Exception):  # noqa: BLE001 - a session error is not the signature
-            return False
-        ba, bb = op_counts(a), op_counts(b)
-        if self.kept:
-            shown = any(ba.get(op, 0) - oa.get(op, 0) > bb.get(op, 0) - ob.get(op, 0) for op in self.kept)
-        else:
-            shown = sorted(set(oa) - set(ba)) != sorted(set(ob) - set(bb))
-        return shown and self._equal(a, b)
+        a, b = self.source.make(keep, edit)
+        return b is not None and self.predicate(a, b)
 
-    def _equal(self, a, b) -> bool:
-        import numpy as np
-
-        from passcheck.engine import feeds_for
-        from passcheck.runtime import default_bindings
-
-        try:
-            feeds = feeds_for(a, "reduce", default_bindings(a))[0]
-        except Exception:  # noqa: BLE001 - inputs feeds cannot be made for
-            return False
-        ra, rb = self.ex.run_model(a, feeds), self.ex.run_model(b, feeds)
-        if ra.error or rb.error or list(ra.outputs) != list(rb.outputs):
-            return False
-        return all(np.allclose(ra.outputs[k], rb.outputs[k], rtol=1e-3, atol=1e-4, equal_nan=True) for k in ra.outputs)
-
-    def seeds(self, kept_nodes: Sequence[dict[str, str]]) -> list[list[str]]:
-        """For each kept node the finding lists: that node and the producer of its first input."""
-        by_name = {(n.name or f"#{i}"): n for i, n in enumerate(self.b.graph.node)}
-        producer = {o: n for n in self.b.graph.node for o in n.output if o}
-        out = []
-        for k in kept_nodes[:4]:
-            n = by_name.get(k.get("node", ""))
-            if n is None:
-                continue
-            p = producer.get(n.input[0]) if n.input else None
-            out.append([key(x) for x in self.b.graph.node if x is n or x is p])
-        return out
-
-    def reduce(self, deadline: float, start: Sequence[str] | None = None, kept_nodes: Sequence[dict[str, str]] = (),
-               on_smaller: Callable[[list[str]], None] | None = None) -> Reduced:
+    def reduce(self, deadline: float, start: Sequence[str] | None = None, form: str | None = None,
+               on_smaller: Callable[[list[str], str | None], None] | None = None) -> Reduced:
         """The smallest pair found before ``deadline`` (``time.monotonic()``), from ``start``
-        (a node-key list that holds, e.g. resumed) or the whole pair.
+        (node keys that hold, e.g. resumed; default every node) and ``form`` (a narrowed rewrite
+        spelling, resumed). ``on_smaller(keep, form)`` is called with each smaller candidate
+        found (fewer sites or nodes).
 
         Raises:
-            PasscheckError: the whole pair (or ``start``) does not show the signature here.
+            PasscheckError: the whole pair (or ``start``) does not show the finding here.
         """
-        current = list(start) if start else list(self.keys)
+        from passcheck.reduce.sites import fewest_sites
+
+        src = self.source
+        current = list(start) if start else list(src.keys)
+        if form is not None:
+            src = self.source = src.at(form)
         if not self.holds(current):
-            raise PasscheckError("the pair does not show the finding here (valid, equal, and optimized differently): nothing to reduce")
-        for seed in self.seeds(kept_nodes):
+            raise PasscheckError("the pair does not show the finding here (same signature, forms valid and equal): nothing to reduce")
+        finished = True
+        if hasattr(src, "at"):  # a rewrite: its sites first (a resumed spelling goes on narrowing)
+            def at_sites(spelling: str) -> bool:
+                self.tests += 1
+                a, b = src.at(spelling).make(current)
+                return b is not None and self.predicate(a, b)
+
+            narrowed, finished = fewest_sites(src.base, src.form, at_sites, deadline,
+                                              (lambda spelling: on_smaller(current, spelling)) if on_smaller else None)
+            src = self.source = src.at(narrowed)
+        note = (lambda keep: on_smaller(keep, getattr(src, "form", None))) if on_smaller else None
+        for seed in src.seeds():
             if time.monotonic() > deadline:
                 break
             if len(seed) < len(current) and set(seed) <= set(current) and self.holds(seed):
                 current = seed
-                if on_smaller:
-                    on_smaller(current)
+                if note:
+                    note(current)
                 break
-        keep, finished = ddmin(current, self.holds, deadline, on_smaller)
-        a, b = self.forms(keep)
-        return Reduced(a, b, keep, finished, self.tests)
+        keep, done = ddmin(current, self.holds, deadline, note)
+        sizes, shapes = self._shrink(keep, deadline)
+        simplified, edit = self._simplify(keep, shapes, deadline)
+        a, b = src.make(keep, edit)
+        return Reduced(a, b, getattr(src, "form", None), keep, sizes, simplified, finished and done, self.tests)
+
+    def _shrunk(self, size: int):
+        """The edit cutting every axis of ``size`` to 1 (None where shape inference fails or crashes)."""
+        from passcheck.reduce.shapes import shrunk
+
+        def edit(model):
+            try:
+                return self.ex.call(shrunk, model, size) if self.ex is not None else shrunk(model, size)
+            except Exception:  # noqa: BLE001 - the worker died or numpy cannot hold a tensor: not a candidate
+                return None
+        return edit
+
+    def _shrink(self, keep: list[str], deadline: float) -> tuple[list[int], Callable | None]:
+        """(sizes cut to 1, the edit doing it) for the kept nodes (module docs, step 3)."""
+        from passcheck.reduce.shapes import sizes
+
+        a, b = self.source.make(keep)
+        kept: list[int] = []
+        for size in sizes(a if a is not None else b):
+            if time.monotonic() > deadline:
+                break
+            if self.holds(keep, _chain([*map(self._shrunk, kept), self._shrunk(size)])):
+                kept.append(size)
+        return kept, (_chain([self._shrunk(s) for s in kept]) if kept else None)
+
+    def _simplify(self, keep: list[str], shapes, deadline: float) -> tuple[dict[str, str], Callable | None]:
+        """(initializer → fill, the edit doing it and ``shapes`` first) (module docs, step 4)."""
+        from passcheck.reduce.initializers import candidates, simplify
+        from passcheck.reduce.sources import with_values
+
+        def with_fills(values):
+            return _chain([shapes, lambda m: with_values(m, values)])
+
+        a, b = self.source.make(keep, shapes)
+        if b is None:
+            return {}, shapes
+        arrays = candidates(a if a is not None else b)
+        values = simplify(arrays, lambda v: self.holds(keep, with_fills(v)), deadline)
+        return {k: ("zeros" if not v.any() else "ones") for k, v in values.items()}, (with_fills(values) if values else shapes)
+
+
+def _chain(edits):
+    """One edit applying ``edits`` (None entries skipped) in order; None out of any is None."""
+    def edit(model):
+        for e in edits:
+            if e is not None and model is not None:
+                model = e(model)
+        return model
+    return edit

@@ -13,6 +13,7 @@ import platform
 from collections.abc import Sequence
 
 from passcheck.passes.ort_optimizer import LEVELS
+from passcheck.repro.bisected import NOT_BISECTED
 
 _TEMPLATE = '''#!/usr/bin/env python3
 """{title}
@@ -114,7 +115,8 @@ def script(finding, a, b, attribution: Sequence[str] = ()) -> tuple[str, dict[st
 
 
 def report_md(finding, how: dict[str, str], attribution: Sequence[str], versions: dict[str, str | None], first_bad: str = "") -> str:
-    """``REPORT.md``: environment, steps, expected vs actual, attribution, first bad version."""
+    """``REPORT.md``: environment, steps, expected vs actual, attribution, first bad version
+    (``first_bad``: Markdown from :func:`passcheck.repro.bisected.first_bad`)."""
     other = finding.details.get("other_form", "")
     kept = finding.details.get("kept_op_types") or []
     env = "\n".join(f"- {k} {v}" for k, v in versions.items() if v) + f"\n- Python {platform.python_version()}, {platform.system()} {platform.machine()}"
@@ -142,5 +144,5 @@ remove from `{finding.form}` too.
 {', '.join(f'`{n}`' for n in attribution) + ' (disabling it alone with `disabled_optimizers` makes the forms optimized alike)' if attribution else 'not computed (run `passcheck attribute` on the report first)'}
 
 ## First bad version
-{first_bad or 'not determined (bisection over onnxruntime releases not run)'}
+{first_bad or NOT_BISECTED}
 """

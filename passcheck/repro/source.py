@@ -89,7 +89,7 @@ def _tensor(t) -> str:
     dt = f"np.{arr.dtype.name}"
     shape = tuple(int(d) for d in arr.shape)
     flat = arr.ravel()
-    if arr.size > LIST_LIMIT and (flat == flat[0]).all() and (arr.dtype.kind != "f" or math.isfinite(flat[0])):
+    if arr.size > 1 and (flat == flat[0]).all() and (arr.dtype.kind != "f" or math.isfinite(flat[0])):
         return f"numpy_helper.from_array(np.full({shape!r}, {flat[0].item()!r}, dtype={dt}), name={t.name!r})"  # a fill
     if arr.size <= LIST_LIMIT and (arr.dtype.kind != "f" or all(math.isfinite(x) for x in arr.ravel().tolist())):
         vals = repr(arr.ravel().tolist())

@@ -77,6 +77,8 @@ def test_resume_starts_from_the_recorded_nodes_and_refuses_another_findings_stat
 @pytest.mark.slow
 def test_resnet50_mutant_reduces_to_at_most_three_nodes(resnet_report, tmp_path, capsys):
     assert main(["reduce", str(resnet_report[0]), "--finding", resnet_report[1], "--out", str(tmp_path / "out"), "--budget", "120"]) == 0
+    said = capsys.readouterr().out
+    assert "1-minimal; rewrite sites 53 → 1 (empty-optional-input@" in said, said
     m = onnx.load(str(tmp_path / "out" / "uncommon.onnx"))
     assert len(m.graph.node) <= 3 and {"Conv", "BatchNormalization"} <= {n.op_type for n in m.graph.node}
     assert main(["run", "--cases-from", str(tmp_path / "out" / "reduced_light_resnet50_empty_optional_input_ort_basic.py"),
@@ -100,3 +102,170 @@ def test_reduce_runs_check_with_mutations_itself(tmp_path, capsys):
 def test_reduce_refuses_a_pass_option_with_a_report(conv_bn_report, tmp_path, capsys):
     assert main(["reduce", str(conv_bn_report / "r.json"), "--pass", "ort:basic", "--out", str(tmp_path / "o")]) == 2
     assert "--pass and --form go with --compare or --check" in capsys.readouterr().err
+
+
+def _conv_bn_chain(path, n=3):
+    """x → (Conv → BatchNormalization) × n, every Conv without a bias: ``empty-optional-input`` has n sites."""
+    import numpy as np
+    from onnx import numpy_helper
+
+    rng = np.random.default_rng(0)
+    nodes, inits, cur = [], [], "x"
+    for i in range(n):
+        inits.append(numpy_helper.from_array(rng.standard_normal((4, 4, 3, 3)).astype(np.float32), f"w{i}"))
+        for p, v in (("s", 1.5), ("b", 0.1), ("m", 0.2), ("v", 0.9)):
+            inits.append(numpy_helper.from_array(np.full(4, v, np.float32) + rng.random(4).astype(np.float32), f"{p}{i}"))
+        nodes += [helper.make_node("Conv", [cur, f"w{i}"], [f"c{i}"], name=f"conv{i}", pads=[1, 1, 1, 1], kernel_shape=[3, 3]),
+                  helper.make_node("BatchNormalization", [f"c{i}", f"s{i}", f"b{i}", f"m{i}", f"v{i}"], [f"y{i}"], name=f"bn{i}")]
+        cur = f"y{i}"
+    g = helper.make_graph(nodes, "chain", [helper.make_tensor_value_info("x", 1, [1, 4, 8, 8])],
+                          [helper.make_tensor_value_info(cur, 1, [1, 4, 8, 8])], initializer=inits)
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+
+
+def test_mutation_finding_narrows_rewrite_sites_then_nodes_then_shapes_then_initializer_values(tmp_path, capsys):
+    _conv_bn_chain(tmp_path / "chain.onnx")
+    out = tmp_path / "out"
+    fid = "model/chain:empty-optional-input|ort:basic|parity|missed-optimization"
+    assert main(["reduce", "--check", str(tmp_path / "chain.onnx"), "--form", "empty-optional-input", "--pass", "ort:basic",
+                 "--finding", fid, "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert ("6 → 2 nodes (Conv, BatchNormalization); 1-minimal; rewrite sites 3 → 1 (empty-optional-input@conv0); "
+            "axes of size 8, 4 cut to 1; initializers as fills: w0=zeros") in said, said  # 3 is kernel_shape: kept
+    a, b = onnx.load(str(out / "common.onnx")), onnx.load(str(out / "uncommon.onnx"))
+    assert [list(n.input) for n in b.graph.node if n.op_type == "Conv"] == [["x", "w0", ""]]
+    assert [list(n.input) for n in a.graph.node if n.op_type == "Conv"] == [["x", "w0"]]
+    from onnx import numpy_helper
+
+    w = {t.name: numpy_helper.to_array(t) for t in b.graph.initializer}
+    assert w["w0"].shape == (1, 1, 3, 3) and not w["w0"].any() and w["s0"].shape == (1,) and w["s0"].all()
+    assert [d.dim_value for d in b.graph.input[0].type.tensor_type.shape.dim] == [1, 1, 1, 1]
+    state = json.loads((out / "reduce-state.json").read_text())
+    assert state["form"] == "empty-optional-input@conv0" and state["shrunk"] == [8, 4] and state["simplified"] == {"w0": "zeros"}
+    # resumed from a state cut short after the sites step began: the recorded spelling goes on narrowing
+    state.update(form="empty-optional-input@conv0+empty-optional-input@conv2", keep=[f"{p}{i}" for i in range(3) for p in "cy"], finished=False)
+    (out / "reduce-state.json").write_text(json.dumps(state))
+    assert main(["reduce", str(out / "report.json"), "--finding", fid, "--out", str(out), "--resume"]) == 0
+    assert "6 → 2 nodes (Conv, BatchNormalization); 1-minimal; rewrite sites 3 → 1 (empty-optional-input@conv0); axes" in capsys.readouterr().out
+
+
+def test_sites_step_keeps_the_site_the_finding_needs():
+    """Planted: only a form holding site 'conv1' shows the 'finding' (ddmin must not drop it)."""
+    from passcheck.reduce.sites import fewest_sites
+
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        _conv_bn_chain(f"{d}/c.onnx", n=4)
+        m = onnx.load(f"{d}/c.onnx")
+    seen = []
+
+    def holds(form):
+        seen.append(form)
+        return "@conv1" in form
+    assert fewest_sites(m, "empty-optional-input", holds, float("inf")) == ("empty-optional-input@conv1", True)
+    assert fewest_sites(m, "empty-optional-input@conv2", holds, float("inf"))[0] == "empty-optional-input@conv2"  # one site: left
+    several = "empty-optional-input@conv0+empty-optional-input@conv1+empty-optional-input@conv3"  # e.g. resumed half-way
+    narrower = []
+    assert fewest_sites(m, several, holds, float("inf"), narrower.append) == ("empty-optional-input@conv1", True)
+    assert narrower[-1] == "empty-optional-input@conv1"
+
+
+def test_initializer_values_that_matter_are_kept():
+    """Planted: the 'finding' needs w's own values (no fill of w holds), or w non-zero."""
+    import numpy as np
+
+    from passcheck.reduce.initializers import simplify
+
+    arrays = {"w": np.arange(6, dtype=np.float32), "s": np.arange(4, dtype=np.float32)}
+    got = simplify(arrays, lambda v: "w" not in v, float("inf"))
+    assert set(got) == {"s"} and not got["s"].any()
+    got = simplify(arrays, lambda v: "w" not in v or bool(v["w"].any()), float("inf"))
+    assert got["w"].all() and got["s"].all()  # all ones at once
+    assert simplify(arrays, lambda v: not v, float("inf")) == {}
+
+
+@pytest.fixture(scope="module")
+def onnxscript_report(tmp_path_factory):
+    pytest.importorskip("onnxscript")
+    path = tmp_path_factory.mktemp("os") / "r.json"
+    assert main(["run", "--case", "count/constant-of-shape-symbolic", "--pass", "onnxscript:optimize", "--json", str(path), "-q"]) == 1
+    return path
+
+
+def test_onnxscript_parity_finding_is_reduced_through_the_engine(onnxscript_report, tmp_path, capsys):
+    fid = "count/constant-of-shape-symbolic:gather|onnxscript:optimize|parity|missed-optimization"
+    out = tmp_path / "out"
+    assert main(["reduce", str(onnxscript_report), "--finding", fid, "--out", str(out)]) == 0
+    said = capsys.readouterr()
+    assert "EngineCheck predicate" in said.err
+    assert "6 → 4 nodes (Shape, Gather, Unsqueeze, Concat); 1-minimal" in said.out
+    assert [n.op_type for n in onnx.load(str(out / "common.onnx")).graph.node] == ["Concat"]
+    again = tmp_path / "again.json"
+    assert main(["run", "--cases-from", str(out / "reduced_constant_of_shape_symbolic_gather_onnxscript_optimize.py"),
+                 "--case", "reduced/constant-of-shape-symbolic-gather-onnxscript-optimize", "--pass", "onnxscript:optimize",
+                 "--json", str(again), "-q"]) == 1
+    assert "onnxscript:optimize removed Concat 1→0 in 'common' but 1→1 in 'gather'" in capsys.readouterr().out
+
+
+def test_one_form_folding_finding_reduces_its_form_alone(onnxscript_report, tmp_path, capsys):
+    fid = "count/constant-of-shape-symbolic:gather|onnxscript:optimize|folding|missed-optimization"
+    out = tmp_path / "out"
+    assert main(["reduce", str(onnxscript_report), "--finding", fid, "--out", str(out)]) == 0
+    assert "6 → 2 nodes (Shape, Gather); 1-minimal" in capsys.readouterr().out
+    assert not (out / "common.onnx").exists() and (out / "uncommon.onnx").is_file()
+
+
+def test_a_signature_the_pair_does_not_show_is_refused(onnxscript_report, tmp_path, capsys):
+    """Planted: the same finding claiming another kept op type is not reproduced, so not reduced."""
+    doc = json.loads(onnxscript_report.read_text())
+    fid = "count/constant-of-shape-symbolic:gather|onnxscript:optimize|parity|missed-optimization"
+    for c in doc["results"]:
+        for f in c["findings"]:
+            if f["id"] == fid:
+                f["details"]["kept_op_types"] = ["Gather"]
+    planted = tmp_path / "planted.json"
+    planted.write_text(json.dumps(doc))
+    assert main(["reduce", str(planted), "--finding", fid, "--out", str(tmp_path / "out")]) == 2
+    assert "does not show the finding here" in capsys.readouterr().err
+
+
+def test_shape_inference_precision_finding_is_reduced(tmp_path, capsys):
+    from tests.upstream.test_attribute import _reshape_pair
+
+    _reshape_pair(tmp_path)
+    out = tmp_path / "out"
+    assert main(["reduce", "--compare", str(tmp_path / "a.onnx"), str(tmp_path / "b.onnx"), "--pass", "onnx:infer-shapes",
+                 "--finding", "model/a:b|onnx:infer-shapes|parity|less-precise", "--out", str(out)]) == 0
+    assert "3 → 2 nodes (Concat, Reshape); 1-minimal" in capsys.readouterr().out
+    assert [n.op_type for n in onnx.load(str(out / "common.onnx")).graph.node] == ["Reshape"]
+
+
+def test_a_broken_state_file_is_one_line_and_exit_2(conv_bn_report, tmp_path, capsys):
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "reduce-state.json").write_text("{not json")
+    assert main(["reduce", str(conv_bn_report / "r.json"), "--out", str(out), "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert "not a reduce-state.json" in err and "Traceback" not in err
+
+
+def test_shapes_step_cuts_one_size_everywhere_and_the_predicate_refuses_what_breaks():
+    """Planted: a size that also sits in an attribute (kernel_shape 3) makes a model onnxruntime refuses."""
+    import tempfile
+
+    from passcheck.reduce.shapes import shrunk, sizes
+
+    with tempfile.TemporaryDirectory() as d:
+        _conv_bn_chain(f"{d}/c.onnx", n=1)
+        m = onnx.load(f"{d}/c.onnx")
+    assert sizes(m) == [8, 4, 3]
+    four = shrunk(m, 4)
+    onnx.checker.check_model(four, full_check=True)
+    assert [d.dim_value for d in four.graph.output[0].type.tensor_type.shape.dim] == [1, 1, 8, 8]
+    import numpy as np
+    import onnxruntime as ort
+
+    with pytest.raises(Exception, match="kernel"):  # noqa: B017 - onnxruntime's own error types
+        s = ort.InferenceSession(shrunk(m, 3).SerializeToString(), providers=["CPUExecutionProvider"])
+        s.run(None, {"x": np.zeros((1, 4, 8, 8), np.float32)})

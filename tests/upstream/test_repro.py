@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -85,3 +86,33 @@ def test_repro_refuses_a_finding_it_does_not_cover(tmp_path, capsys):
     assert main(["run", "--case", CASE, "--pass", "onnx:infer-shapes", "--json", str(tmp_path / "r.json"), "-q"]) in (0, 1)
     assert main(["repro", str(tmp_path / "r.json"), "--out", str(tmp_path / "out")]) == 2
     assert "passcheck: error:" in capsys.readouterr().err
+
+
+def _bisect_json(path, **fields):
+    doc = {"finding": ID, "package": "onnxruntime", "range": ["1.20.0", "1.21.0", "1.22.0", "1.23.0"], "direction": "regression",
+           "last_old": "1.21.0", "first_new": "1.22.0", "skipped_between": [], "conclusion": "regression: first bad 1.22.0, last good 1.21.0",
+           "probes": [{"version": "1.23.0"}, {"version": "1.20.0"}, {"version": "1.21.0"}, {"version": "1.22.0"}], **fields}
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_report_names_the_first_bad_version_from_a_bisection_or_says_not_bisected(out, tmp_path):
+    assert "## First bad version\nnot bisected" in (out / "REPORT.md").read_text()
+    report = out.parent / "r.json"
+    b = _bisect_json(tmp_path / "bisect.json")
+    assert main(["repro", str(report), "--finding", ID, "--out", str(tmp_path / "o1"), "--no-attribute", "--bisect", str(b)]) == 0
+    md = (tmp_path / "o1" / "REPORT.md").read_text()
+    assert "**onnxruntime 1.22.0** (last good: 1.21.0) (bisected over onnxruntime 1.20.0 … 1.23.0, 4 releases, 4 probed)" in md
+    fix = _bisect_json(tmp_path / "fix.json", direction="fix", last_old="1.30.0", first_new="1.31.0", finding="other|ort:basic|parity|x",
+                       skipped_between=["1.30.1"])
+    assert main(["repro", str(report), "--finding", ID, "--out", str(tmp_path / "o2"), "--no-attribute", "--bisect", str(fix)]) == 0
+    md = (tmp_path / "o2" / "REPORT.md").read_text()
+    assert "present up to onnxruntime 1.30.0, **fixed in 1.31.0**" in md and "1.30.1" in md and "on finding `other|ort:basic|parity|x`" in md
+
+
+def test_a_bad_bisect_file_is_one_line_and_exit_2(out, tmp_path, capsys):
+    (tmp_path / "b.json").write_text('{"package": "onnxruntime"}')
+    assert main(["repro", str(out.parent / "r.json"), "--finding", ID, "--out", str(tmp_path / "o"), "--bisect", str(tmp_path / "b.json")]) == 2
+    err = capsys.readouterr().err
+    assert "not a bisect.json" in err and "Traceback" not in err
+    assert not (tmp_path / "o").exists()
