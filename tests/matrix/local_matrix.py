@@ -1,0 +1,33 @@
+"""``python local_matrix.py matrix …``: the ``passcheck matrix`` CLI with every environment being
+this interpreter (no uv, no pinned install), for tests of the runner and its workers.
+
+``LOCAL_MATRIX_BROKEN=ENV_ID:DIR``: that environment's python puts DIR first on its import path
+(a planted broken dependency).
+"""
+
+import os
+import sys
+import types
+from pathlib import Path
+
+from passcheck.matrix import create
+
+
+def _ensure(spec, source, *, cache=None, python=None, children=None, tmp=None):
+    root = Path(os.environ["LOCAL_MATRIX_ROOT"]) / spec.id
+    root.mkdir(parents=True, exist_ok=True)
+    exe = Path(sys.executable)
+    broken_id, _, broken_dir = os.environ.get("LOCAL_MATRIX_BROKEN", "").partition(":")
+    if broken_id == spec.id:
+        exe = root / "python"
+        exe.write_text(f'#!/bin/sh\nPYTHONPATH="{broken_dir}:$PYTHONPATH" exec "{sys.executable}" "$@"\n')
+        exe.chmod(0o755)
+    return types.SimpleNamespace(spec=spec, root=root, python=exe, created=False, seconds=0.0)
+
+
+if __name__ == "__main__":
+    create.ensure = _ensure
+    from passcheck.cli import main
+
+    sys.argv = ["passcheck", *sys.argv[1:]]
+    sys.exit(main())
