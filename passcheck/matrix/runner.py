@@ -343,10 +343,17 @@ def _run_env(spec: EnvSpec, units: list[plan.Unit], cases: list[plan.ModelCase],
         if children.stopped:  # interrupted: what was not reported stays missing (--resume runs it)
             return
         lost = [k for k in cells if k in remaining]
-        if ex.status == "error" or not ex.saw_env:
+        if (ex.status == "error" and not ex.marker) or not ex.saw_env:
             _unusable(spec.id, ex.versions, ex.detail if ex.status == "error" else f"the worker did not start: {ex.detail}",
                       remaining, rec, repro_env)
             return
+        if ex.status == "error":  # an import failed inside a unit: its cells cannot be checked here, the others may
+            deaths += 1
+            scope = [k for k in lost if _in(k, ex.marker)]
+            for key in scope if scope and deaths <= budget else lost:
+                _give_up(key, "crashed", f"not checked: while running {_where(ex.marker)}: {ex.detail}", rec, remaining, repro_env)
+            queue.insert(0, _Batch([k for k in lost if k in remaining]))
+            continue
         if ex.status == "done":
             for key in lost:
                 _give_up(key, "crashed", _UNREPORTED, rec, remaining, repro_env)
@@ -467,6 +474,7 @@ def _run_worker(env: create.Env, job_file: Path, opts: Options, rec: _Recorder, 
                         rec.cell(msg)
                 elif kind == "error":
                     error = msg.get("message") or "the worker reported an error"
+                    marker = marker if msg.get("kind") == "unit" else None
                 elif kind == "done":
                     status = "done"
     finally:

@@ -8,9 +8,10 @@
 Protocol (stdout, one JSON object a line; anything the tools print goes to stderr):
 ``environment`` (exact tool versions) first, then ``case`` / ``pass`` markers before work starts
 on them (so the parent knows which cells a crash or hang cost; ``pass`` ``input`` before the forms
-themselves are judged), ``cell`` records (CellResult.to_json()), and ``done``. An environment
-that cannot run passcheck (an import fails: a missing or broken dependency) sends
-``{"type": "error", "kind": "environment", "message"}`` instead and exits 2.
+themselves are judged), ``cell`` records (CellResult.to_json()), and ``done``. When an import
+fails (a missing or broken dependency) it sends ``{"type": "error", "kind", "message"}`` and
+exits 2: kind ``environment`` before any case started (passcheck cannot run there), ``unit``
+during one (the cells of the last marker cannot be checked there).
 
 Job file: ``{"env": ID, "repro_env": "--env value", "models": DIR, "cases_from": [...],
 "cases": [{"id", "forms": {form: {"file", "sha256"}}, "passes": [...], "cells": [[pass, form], ...]}]}``.
@@ -42,8 +43,10 @@ class _Protocol:
         self._out: IO[str] = os.fdopen(os.dup(1), "w", encoding="utf-8")
         os.dup2(2, 1)
         sys.stdout = sys.stderr
+        self.case_started = False
 
     def send(self, record: dict[str, Any]) -> None:
+        self.case_started = self.case_started or record.get("type") == "case"
         self._out.write(json.dumps(record, default=str) + "\n")
         self._out.flush()
 
@@ -181,11 +184,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         run_job(json.loads(Path(args.job).read_text(encoding="utf-8")), proto)
-    except ImportError as exc:  # passcheck or a tool it needs cannot be imported here: the environment is unusable
+    except ImportError as exc:  # passcheck or a tool it needs cannot be imported here: not a pass's doing
         import traceback
 
         traceback.print_exc()  # to the parent's log of this environment
-        proto.send({"type": "error", "kind": "environment", "message": f"{type(exc).__name__}: {exc}"})
+        kind = "unit" if proto.case_started else "environment"  # the unit's cells, or every cell, cannot be checked here
+        proto.send({"type": "error", "kind": kind, "message": f"{type(exc).__name__}: {exc}"})
         return 2
     return 0
 

@@ -59,6 +59,10 @@ PLANTED = textwrap.dedent('''
         os.abort()
 
 
+    def _import_feeds(binding, seed):
+        import planted_module_missing_here  # noqa: F401
+
+
     def _case(cid, name, **kw):
         register(Case(id=cid, doc="planted", opset=18, bindings=({"N": 1}, {"N": 2}),
                       forms={"common": Form(_relu(name)), "other": Form(_relu(name + "-2") if name == "fine" else _relu(name))}, **kw))
@@ -68,6 +72,7 @@ PLANTED = textwrap.dedent('''
     _case("deaths/pass-aborts", "abort-here")
     _case("deaths/feeds-abort", "fine", feeds=_abort_feeds)
     _case("deaths/not-here", "fine", min_onnx="99.0")
+    _case("deaths/feeds-import", "fine", feeds=_import_feeds)
     _case("deaths/stuck", "hang-here")
     if "planted:marked" not in known_pass_ids():
         register_pass(_Marked("planted:marked", _identity))
@@ -116,17 +121,22 @@ def test_an_environment_that_cannot_import_passcheck_is_unusable_not_a_finding(t
     broken = tmp_path / "broken" / "onnx"
     broken.mkdir(parents=True)
     (broken / "__init__.py").write_text('raise ImportError("planted: this environment\'s onnx is broken")\n')
-    proc = _matrix(tmp_path, "--env", "onnx-1.23", "--env", "onnx-1.22", "--case", "deaths/ok", "--pass", "onnx:infer-shapes",
-                   env={"LOCAL_MATRIX_BROKEN": f"onnx-1.22:{broken.parent}"})
+    proc = _matrix(tmp_path, "--env", "onnx-1.23", "--env", "onnx-1.22", "--case", "deaths/ok", "--case", "deaths/feeds-import",
+                   "--pass", "onnx:infer-shapes", env={"LOCAL_MATRIX_BROKEN": f"onnx-1.22:{broken.parent}"})
     _, err = proc.communicate(timeout=600)
     assert proc.returncode == 2, err  # an unusable environment (README / --exit-zero: still 2)
     assert "onnx-1.22 could not be used" in err and "Traceback" not in err, err
     cells, envs = _cells(tmp_path)
-    assert "planted: this environment's onnx is broken" in envs["onnx-1.22"]["error"]
-    assert len(cells) == 2 * 2 * 2
-    for (_case, _pass, _form, env), c in cells.items():
-        assert not c.findings, c
-        assert c.status == ("unavailable" if env == "onnx-1.22" else c.status) and c.verdict == ("unavailable" if env == "onnx-1.22" else "ok")
+    assert "planted: this environment's onnx is broken" in envs["onnx-1.22"]["error"] and not envs["onnx-1.23"].get("error")
+    assert len(cells) == 2 * 2 * 2 * 2  # every cell of both environments is recorded: what was computed is kept
+    for (case, _pass, _form, env), c in cells.items():
+        assert not c.findings, c  # nothing here is a pass's doing
+        if env == "onnx-1.22":
+            assert c.verdict == "unavailable" and "onnx is broken" in c.error, c
+        elif case == "deaths/feeds-import":  # an import failing inside one case: that case is not checked, the rest is
+            assert c.verdict == "unchecked" and "planted_module_missing_here" in c.error, c
+        else:
+            assert c.verdict == "ok", c
 
 
 def test_ctrl_c_while_the_worker_is_stuck_stops_at_once_and_keeps_what_was_computed(tmp_path):
