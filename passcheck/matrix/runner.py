@@ -288,8 +288,9 @@ class _Batch:
 
 @dataclasses.dataclass
 class _Exit:
-    """How a worker ended: ``done``, ``crashed``, ``timeout`` or ``error`` (the environment cannot
-    run passcheck: ``detail`` says why); the last marker it sent; its exit text and stderr tail."""
+    """How a worker ended: ``done``, ``crashed``, ``timeout`` or ``error`` (an import failed:
+    ``marker`` None, passcheck cannot run in the environment at all; else not in that unit);
+    the last marker it sent; ``detail``: the error, or its exit text and stderr tail."""
 
     status: str
     marker: tuple[str, ...] | None

@@ -93,27 +93,40 @@ def _cells(tmp: Path) -> dict:
     return {(c.case, c.pass_id, c.form, c.env): c for c in cells}, envs
 
 
-def test_only_the_cells_that_kill_the_worker_are_blamed(tmp_path):
-    proc = _matrix(tmp_path, "--env", "onnx-1.23", "--case", "deaths/ok", "--case", "deaths/pass-aborts", "--case", "deaths/feeds-abort",
-                   "--case", "deaths/not-here", "--pass", "onnx:infer-shapes", "--pass", "planted:marked")
+def _blame_run(tmp_path, *cases: str) -> dict:
+    args = [a for c in cases for a in ("--case", c)]
+    proc = _matrix(tmp_path, "--env", "onnx-1.23", *args, "--pass", "onnx:infer-shapes", "--pass", "planted:marked")
     _, err = proc.communicate(timeout=600)
     assert proc.returncode == 1, err
     assert "Traceback" not in err, err
     cells, _ = _cells(tmp_path)
-    assert len(cells) == 4 * 3 * 2  # cases × (input + 2 passes) × forms: every cell has a verdict
+    assert len(cells) == len(cases) * 3 * 2  # cases × (input + 2 passes) × forms: every cell has a verdict
+    return cells
+
+
+def test_only_the_pass_whose_unit_kills_the_worker_is_blamed(tmp_path):
+    cells = _blame_run(tmp_path, "deaths/ok", "deaths/pass-aborts", "deaths/not-here")
     for (case, pass_id, form, _env), c in cells.items():
         blamed = [f for f in c.findings if f.oracle == "isolation"]
         if case == "deaths/pass-aborts" and pass_id == "planted:marked":
             # the pass's precondition aborts the worker: confirmed in a fresh worker, then blamed with how and the stderr tail
             assert c.status == "crashed" and c.verdict == "findings" and blamed, c
             assert "SIGABRT" in c.error and "again when re-run alone" in c.error and "planted: aborting the matrix worker" in c.error
-        elif case == "deaths/feeds-abort" and pass_id == "input":
+        elif case == "deaths/not-here":  # out of this onnx's range: every cell skipped, the forms themselves too
+            assert c.status == "skipped" and not c.findings, c
+        else:  # the same case's other cells, the other case: their real verdicts
+            assert c.verdict == "ok" and c.status not in ("crashed", "timeout"), (case, pass_id, form, c.error)
+
+
+def test_a_case_that_kills_the_worker_before_any_pass_blames_no_pass(tmp_path):
+    cells = _blame_run(tmp_path, "deaths/feeds-abort", "deaths/ok")
+    for (case, pass_id, form, _env), c in cells.items():
+        blamed = [f for f in c.findings if f.oracle == "isolation"]
+        if case == "deaths/feeds-abort" and pass_id == "input":
             assert c.status == "crashed" and blamed and "planted: feeds abort" in c.error, c  # the case itself kills the worker
         elif case == "deaths/feeds-abort":  # no pass ran: not checked, and no finding against the pass
             assert c.verdict == "unchecked" and not c.findings and "not run: " in c.error and "before any pass ran" in c.error, c
-        elif case == "deaths/not-here":  # out of this onnx's range: every cell skipped, the forms themselves too
-            assert c.status == "skipped" and not c.findings, c
-        else:  # cells the dead workers never reported get their real verdict
+        else:  # never reported by the worker that died first: re-run, real verdicts
             assert c.verdict == "ok" and c.status not in ("crashed", "timeout"), (case, pass_id, form, c.error)
 
 
