@@ -326,7 +326,7 @@ def _run_env(spec: EnvSpec, units: list[plan.Unit], cases: list[plan.ModelCase],
     jobs_dir.mkdir(exist_ok=True)
     by_case = {c.id: c for c in cases}
     queue = [_Batch(list(remaining))]
-    deaths, budget = 0, SPARE_DEATHS + 2 * len({k[0] for k in remaining})
+    deaths, budget = 0, _death_budget(len({k[0] for k in remaining}))
     while queue and not children.stopped:
         batch = queue.pop(0)
         cells = [k for k in batch.cells if k in remaining]
@@ -384,6 +384,12 @@ def _run_env(spec: EnvSpec, units: list[plan.Unit], cases: list[plan.ModelCase],
                                          f"worker died {deaths} times (no re-run beyond {budget})", rec, remaining, repro_env)
         else:  # re-run: the unit it died in alone (a second death there is the verdict), the rest in a fresh worker
             queue[:0] = [b for b in (_Batch(scope, confirm=ex.marker or ()), _Batch(rest)) if b.cells]
+
+
+def _death_budget(cases: int) -> int:
+    """Worker deaths an environment running ``cases`` cases may have before the cells a death
+    leaves are given up: a death and its confirmation per case, and :data:`SPARE_DEATHS`."""
+    return SPARE_DEATHS + 2 * cases
 
 
 def _in(key: Key, marker: tuple[str, ...] | None) -> bool:

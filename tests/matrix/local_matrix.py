@@ -2,7 +2,8 @@
 this interpreter (no uv, no pinned install), for tests of the runner and its workers.
 
 ``LOCAL_MATRIX_BROKEN=ENV_ID:DIR``: that environment's python puts DIR first on its import path
-(a planted broken dependency).
+(a planted broken dependency). ``LOCAL_MATRIX_NO_RERUN=1``: no re-run after a worker dies
+(a death budget of 0).
 """
 
 import os
@@ -27,6 +28,10 @@ def _ensure(spec, source, *, cache=None, python=None, children=None, tmp=None):
 
 if __name__ == "__main__":
     create.ensure = _ensure
+    if os.environ.get("LOCAL_MATRIX_NO_RERUN"):
+        from passcheck.matrix import runner
+
+        runner._death_budget = lambda cases: 0
     from passcheck.cli import main
 
     sys.argv = ["passcheck", *sys.argv[1:]]

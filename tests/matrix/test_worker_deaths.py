@@ -93,9 +93,9 @@ def _cells(tmp: Path) -> dict:
     return {(c.case, c.pass_id, c.form, c.env): c for c in cells}, envs
 
 
-def _blame_run(tmp_path, *cases: str) -> dict:
+def _blame_run(tmp_path, *cases: str, env: dict | None = None) -> dict:
     args = [a for c in cases for a in ("--case", c)]
-    proc = _matrix(tmp_path, "--env", "onnx-1.23", *args, "--pass", "onnx:infer-shapes", "--pass", "planted:marked")
+    proc = _matrix(tmp_path, "--env", "onnx-1.23", *args, "--pass", "onnx:infer-shapes", "--pass", "planted:marked", env=env)
     _, err = proc.communicate(timeout=600)
     assert proc.returncode == 1, err
     assert "Traceback" not in err, err
@@ -116,6 +116,15 @@ def test_only_the_pass_whose_unit_kills_the_worker_is_blamed(tmp_path):
             assert c.status == "skipped" and not c.findings, c
         else:  # the same case's other cells, the other case: their real verdicts
             assert c.verdict == "ok" and c.status not in ("crashed", "timeout"), (case, pass_id, form, c.error)
+
+
+def test_without_a_re_run_the_cells_a_death_left_are_unchecked_not_blamed(tmp_path):
+    cells = _blame_run(tmp_path, "deaths/ok", "deaths/pass-aborts", env={"LOCAL_MATRIX_NO_RERUN": "1"})
+    for (case, pass_id, _form, _env), c in cells.items():
+        if case == "deaths/pass-aborts" and pass_id == "planted:marked":  # one death, not confirmed: no verdict on the pass
+            assert c.verdict == "unchecked" and not c.findings and "no re-run beyond 0" in c.error and "SIGABRT" in c.error, c
+        else:
+            assert c.verdict == "ok", c
 
 
 def test_a_case_that_kills_the_worker_before_any_pass_blames_no_pass(tmp_path):
