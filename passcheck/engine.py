@@ -215,11 +215,11 @@ def evaluate(
         if on_cell:
             on_cell(cell)
 
-    if subject.skip:
-        for a in adapters:
+    if subject.skip:  # every cell asked for is reported, the forms themselves (``input``) too
+        for pid in [INPUT] * check_input + [a.id for a in adapters]:
             for form in subject.forms:
-                if not (skip_cells and skip_cells(a.id, form)):
-                    emit(CellResult(subject.id, form, a.id, "skipped", env=env, error=subject.skip))
+                if not (skip_cells and skip_cells(pid, form)):
+                    emit(CellResult(subject.id, form, pid, "skipped", env=env, error=subject.skip))
         return results
 
     _check_same_interface(subject)
@@ -230,9 +230,12 @@ def evaluate(
     feeds = feeds_for(first, subject.id, subject.bindings, feed_fn=subject.feeds, given=subject.feed_sets)
     # Model runs go through the executor's worker when it has one (a crash costs one run).
     runner = getattr(executor, "run_model", None)
+    starting = getattr(executor, "starting", None)  # told which group (pass id) starts: the matrix worker's markers
     baselines = {name: _observed_runs(m, feeds, runner) for name, m in subject.forms.items()}
     hashes = {name: model_hash(m) for name, m in subject.forms.items()}
     if check_input and not (skip_cells and all(skip_cells(INPUT, f) for f in subject.forms)):
+        if starting:
+            starting(INPUT)
         judged = _input_cells(subject, feeds, baselines, hashes, env)
         judged.forms = [f for f in judged.forms if not (skip_cells and skip_cells(INPUT, f))]
         if record:
@@ -246,6 +249,8 @@ def evaluate(
         todo = [f for f in subject.forms if not (skip_cells and skip_cells(adapter.id, f))]
         if not todo:
             continue
+        if starting:
+            starting(adapter.id)
         runs: list[FormRun] = []
         for form, model in subject.forms.items():
             reason = _precondition(adapter, model)  # outside what the tool supports: not run, not a finding

@@ -3,8 +3,9 @@ environment (``--jobs`` at a time), append every result to ``<out>/results.jsonl
 
 The parent imports neither onnx nor onnxruntime unless it builds the models itself (when onnx is
 importable here); otherwise the first environment builds them. A worker that crashes or hangs
-costs the cells of the unit it announced last (``case`` / ``pass`` markers); the rest of that
-environment's cells are re-run in a fresh worker.
+is charged only with a death that recurs when the unit it announced last (``case`` / ``pass``
+markers) is re-run alone in a fresh worker; the rest of that environment's cells are re-run in
+another (see :func:`_run_env`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -115,10 +117,15 @@ class _Recorder:
             self.stream.write(rec)
 
 
+#: On an interrupt the reports are written only from a results.jsonl up to this size (about
+#: 5 000 cells: seconds); a bigger one would keep an interrupted run busy for minutes.
+INTERRUPT_REPORT_BYTES = 4 << 20
+
+
 def run(opts: Options) -> Outcome:
     """Run the matrix; on KeyboardInterrupt (Ctrl-C, or SIGTERM under the CLI) in any phase the
-    workers and uv are killed with every process they started, the report is written from what
-    arrived, and the interrupt is re-raised. Workers and uv get a private TMPDIR, removed at the
+    workers and uv are killed with every process they started, what arrived is kept (see
+    :func:`finish_interrupted`), and the interrupt is re-raised. Workers and uv get a private TMPDIR, removed at the
     end whatever happened, so a killed pass leaves no temporary folder.
 
     Raises:
@@ -132,7 +139,7 @@ def run(opts: Options) -> Outcome:
         return _run(opts, children, tmp)
     except KeyboardInterrupt:
         children.stop()
-        finish(out, opts.baseline)
+        finish_interrupted(out, opts.baseline)
         raise
     finally:
         children.stop()
@@ -199,6 +206,21 @@ def finish(out: Path, baseline: Path | None = None) -> tuple[list[CellResult], d
     return cells, envs
 
 
+def finish_interrupted(out: Path, baseline: Path | None = None) -> None:
+    """After an interrupt: every result that arrived is already in ``out/results.jsonl`` (flushed
+    per record); the reports are written from it when that is quick (:data:`INTERRUPT_REPORT_BYTES`),
+    else an earlier run's reports are removed and a line on stderr says where the results are
+    (``--resume`` continues and writes the reports; ``passcheck merge`` reads results.jsonl)."""
+    path = out / RESULTS
+    if path.is_file() and path.stat().st_size > INTERRUPT_REPORT_BYTES:
+        for name in ("report.json", "report.xml", "report.md"):
+            (out / name).unlink(missing_ok=True)  # not this run's
+        print(f"passcheck matrix: the results so far are in {path} (reports not written: too many cells to write "
+              f"promptly); run the same command with --resume to continue and write the reports", file=sys.stderr)
+        return
+    finish(out, baseline)
+
+
 def _models(opts: Options, children: Children, tmp: Path) -> list[plan.ModelCase]:
     models = opts.out / "models"
     if opts.resume and (models / "manifest.json").is_file():
@@ -249,8 +271,45 @@ def _tmp_env(tmp: Path) -> dict[str, str]:
     return {**os.environ, "TMPDIR": str(tmp)}
 
 
+#: Worker deaths an environment may have (beyond two per case: the death and its confirmation)
+#: before the cells the next death leaves are recorded as unchecked instead of re-run.
+SPARE_DEATHS = 8
+_UNREPORTED = "the worker finished without reporting this cell (a passcheck bug, not the pass's)"
+
+
+@dataclasses.dataclass
+class _Batch:
+    """Cells for one worker; ``confirm``: the marker of the death this batch re-runs alone to
+    confirm (``()``: a death before any case)."""
+
+    cells: list[Key]
+    confirm: tuple[str, ...] | None = None
+
+
+@dataclasses.dataclass
+class _Exit:
+    """How a worker ended: ``done``, ``crashed``, ``timeout`` or ``error`` (an import failed:
+    ``marker`` None, passcheck cannot run in the environment at all; else not in that unit);
+    the last marker it sent; ``detail``: the error, or its exit text and stderr tail."""
+
+    status: str
+    marker: tuple[str, ...] | None
+    detail: str
+    saw_env: bool
+    versions: dict[str, Any]
+
+
 def _run_env(spec: EnvSpec, units: list[plan.Unit], cases: list[plan.ModelCase], opts: Options,
              rec: _Recorder, children: Children, tmp: Path) -> None:
+    """Run every cell of ``units`` in ``spec``'s environment, one worker at a time.
+
+    A worker that dies or hangs leaves cells unreported. Those of the unit it was in (its last
+    ``case`` / ``pass`` marker) are re-run alone in a fresh worker, the others in another: only a
+    death that recurs there is a verdict on those cells (a finding with the signal or exit code
+    and the worker's last stderr lines; before any pass of the case ran, the input cells get it
+    and the pass cells are ``unchecked``). Beyond the death budget, unreported cells are
+    ``unchecked`` with the reason. A worker that cannot run passcheck makes the environment unusable.
+    """
     remaining: dict[Key, plan.Unit] = {k: u for u in units for k in u.cells()}
     repro_env = opts.repro_env.get(spec.id, spec.id)
     rec.progress.status(spec.id, "creating environment")
@@ -261,66 +320,135 @@ def _run_env(spec: EnvSpec, units: list[plan.Unit], cases: list[plan.ModelCase],
     except create.EnvCreateError as exc:
         if children.stopped:  # uv was killed by the interrupt: not the environment's fault
             return
-        rec.record({"type": "environment", "id": spec.id, "versions": {}, "error": str(exc)})
-        for key in list(remaining):
-            rec.cell(_lost(key, "unavailable", f"environment not created: {exc}", repro_env))
+        _unusable(spec.id, {}, f"environment not created: {exc}", remaining, rec, repro_env)
         return
     jobs_dir = opts.out / "jobs"
     jobs_dir.mkdir(exist_ok=True)
     by_case = {c.id: c for c in cases}
-    started = False
-    while remaining and not children.stopped:
+    queue = [_Batch(list(remaining))]
+    deaths, budget = 0, _death_budget(len({k[0] for k in remaining}))
+    while queue and not children.stopped:
+        batch = queue.pop(0)
+        cells = [k for k in batch.cells if k in remaining]
+        if not cells:
+            continue
         job = {"env": spec.id, "repro_env": repro_env, "models": str((opts.out / "models").resolve()), "timeout": opts.timeout,
-               "cases_from": [str(Path(p).resolve()) for p in opts.cases_from], "cases": _job_cases(remaining, by_case)}
+               "cases_from": [str(Path(p).resolve()) for p in opts.cases_from], "cases": _job_cases(cells, by_case)}
         job_file = jobs_dir / f"{spec.id}.json"
         job_file.write_text(json.dumps(job), encoding="utf-8")
-        rec.progress.status(spec.id, "starting worker")
+        rec.progress.status(spec.id, "starting worker" if batch.confirm is None else "re-running what a dead worker left")
         try:
-            status, marker, detail, saw_env = _run_worker(env, job_file, opts, rec, remaining, children, tmp)
+            ex = _run_worker(env, job_file, opts, rec, remaining, children, tmp)
         except Stopped:
             return
-        started = started or saw_env
-        if children.stopped or status == "done":
-            for key in list(remaining) if status == "done" else []:
-                rec.cell(_lost(key, "crashed", "the worker finished without reporting this cell", repro_env))
-                del remaining[key]
+        if children.stopped:  # interrupted: what was not reported stays missing (--resume runs it)
             return
-        if not saw_env:  # the worker could not even start: the environment lacks something
-            for key in list(remaining):
-                rec.cell(_lost(key, "unavailable", f"worker did not start in {spec.id}: {detail}", repro_env))
+        lost = [k for k in cells if k in remaining]
+        if (ex.status == "error" and not ex.marker) or not ex.saw_env:
+            _unusable(spec.id, ex.versions, ex.detail if ex.status == "error" else f"the worker did not start: {ex.detail}",
+                      remaining, rec, repro_env)
             return
-        lost = [k for k in remaining if marker and k[0] == marker[0] and (len(marker) == 1 or k[2] == marker[1])]
-        where = f"pass {marker[1]} on case {marker[0]}" if marker and len(marker) > 1 else f"case {marker[0] if marker else '?'}"
-        what = f"no result within {opts.timeout:g} s" if status == "timeout" else f"the worker died ({detail})"
-        for key in lost or list(remaining):
-            rec.cell(_lost(key, status, f"{what} while running {where} in {spec.id}", repro_env))
-            del remaining[key]
+        if ex.status == "error":  # an import failed inside a unit: its cells cannot be checked here, the others may
+            deaths += 1
+            scope = [k for k in lost if _in(k, ex.marker)]
+            for key in scope if scope and deaths <= budget else lost:
+                _give_up(key, "crashed", f"not checked: while running {_where(ex.marker)}: {ex.detail}", rec, remaining, repro_env)
+            queue.insert(0, _Batch([k for k in lost if k in remaining]))
+            continue
+        if ex.status == "done":
+            for key in lost:
+                _give_up(key, "crashed", _UNREPORTED, rec, remaining, repro_env)
+            continue
+        if not lost:
+            continue
+        deaths += 1
+        where = _where(ex.marker)
+        what = f"no result within {opts.timeout:g} s" if ex.status == "timeout" else f"the worker died ({ex.detail})"
+        scope = [k for k in lost if _in(k, ex.marker)]
+        rest = [k for k in lost if k not in scope]
+        if batch.confirm is not None and batch.confirm == (ex.marker or ()):
+            if not ex.marker:  # dies again before any case: passcheck cannot run there
+                _unusable(spec.id, ex.versions, f"the worker dies before running any case: {what}", remaining, rec, repro_env)
+                return
+            text = f"{what} while running {where} in {spec.id}, again when re-run alone"
+            for key in scope:
+                if len(ex.marker) > 1 or key[2] == plan.INPUT:
+                    rec.cell(_lost(key, ex.status, text, repro_env))
+                    del remaining[key]
+                else:
+                    _give_up(key, ex.status, f"not run: {text}", rec, remaining, repro_env)
+            queue.insert(0, _Batch(rest))
+        elif deaths > budget:
+            for key in lost:
+                _give_up(key, ex.status, f"not checked: {what} while running {where} in {spec.id}, and the environment's "
+                                         f"worker died {deaths} times (no re-run beyond {budget})", rec, remaining, repro_env)
+        else:  # re-run: the unit it died in alone (a second death there is the verdict), the rest in a fresh worker
+            queue[:0] = [b for b in (_Batch(scope, confirm=ex.marker or ()), _Batch(rest)) if b.cells]
 
 
-def _job_cases(remaining: dict[Key, plan.Unit], by_case: dict[str, plan.ModelCase]) -> list[dict[str, Any]]:
+def _death_budget(cases: int) -> int:
+    """Worker deaths an environment running ``cases`` cases may have before the cells a death
+    leaves are given up: a death and its confirmation per case, and :data:`SPARE_DEATHS`."""
+    return SPARE_DEATHS + 2 * cases
+
+
+def _in(key: Key, marker: tuple[str, ...] | None) -> bool:
+    """Whether ``key`` belongs to the unit ``marker`` names (case, or case and pass; None: any)."""
+    return not marker or (key[0] == marker[0] and (len(marker) == 1 or key[2] == marker[1]))
+
+
+def _where(marker: tuple[str, ...] | None) -> str:
+    if not marker:
+        return "no case yet"
+    return f"pass {marker[1]} on case {marker[0]}" if len(marker) > 1 else f"case {marker[0]} (before any pass ran)"
+
+
+def _unusable(env_id: str, versions: dict[str, Any], reason: str, remaining: dict[Key, plan.Unit], rec: "_Recorder", repro_env: str) -> None:
+    """The environment cannot run passcheck: its record carries ``reason`` (the exit code is 2)
+    and every cell still missing is ``unavailable``, not a finding."""
+    rec.record({"type": "environment", "id": env_id, "versions": versions, "error": reason})
+    for key in list(remaining):
+        rec.cell(_lost(key, "unavailable", f"{env_id} is unusable: {reason}", repro_env))
+        del remaining[key]
+
+
+def _give_up(key: Key, status: str, reason: str, rec: "_Recorder", remaining: dict[Key, plan.Unit], repro_env: str) -> None:
+    """Record a cell that was not checked: ``unchecked`` with ``reason``, no finding."""
+    cell = _lost(key, "unavailable", reason, repro_env)
+    cell.status, cell.unchecked = status, {"cell": reason}
+    rec.cell(cell)
+    del remaining[key]
+
+
+def _job_cases(keys: Sequence[Key], by_case: dict[str, plan.ModelCase]) -> list[dict[str, Any]]:
     cells: dict[str, list[list[str]]] = {}
-    for case, form, pass_id, _env in remaining:
+    for case, form, pass_id, _env in keys:
         cells.setdefault(case, []).append([pass_id, form])
     return [{"id": c, "forms": by_case[c].forms, "passes": list(by_case[c].passes), "cells": cl} for c, cl in cells.items()]
 
 
-def _run_worker(env: create.Env, job_file: Path, opts: Options, rec: _Recorder, remaining: dict, children: Children, tmp: Path):
-    """Run one worker until done, death or timeout → (status, last marker, detail, saw environment).
+def _run_worker(env: create.Env, job_file: Path, opts: Options, rec: _Recorder, remaining: dict, children: Children, tmp: Path) -> _Exit:
+    """Run one worker until done, death, timeout or an environment error (see :class:`_Exit`).
 
     Raises:
         Stopped: the run was interrupted before the worker started.
     """
-    with open(opts.out / "jobs" / f"{env.spec.id}.stderr.log", "ab") as log:
+    log_path = opts.out / "jobs" / f"{env.spec.id}.stderr.log"
+    with open(log_path, "ab") as log:
+        offset = log.tell()
         proc = children.popen([str(env.python), "-m", "passcheck.matrix.worker", "run", str(job_file.resolve())],
                               stdout=subprocess.PIPE, stderr=log, cwd=env.root, bufsize=0, env=_tmp_env(tmp))
     started = time.perf_counter()
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ)
-    buf, marker, saw_env, status = b"", None, False, None
+    buf, marker, saw_env, status, versions, error = b"", None, False, None, {}, ""
     last = time.monotonic()
     try:
         while status is None:
             events = sel.select(timeout=min(1.0, max(0.05, opts.timeout - (time.monotonic() - last))))
+            if children.stopped:  # interrupted: stop reading; the worker is being killed
+                status = "crashed"
+                break
             if not events:
                 if proc.poll() is not None and not _readable(proc):
                     status = "crashed"
@@ -341,7 +469,7 @@ def _run_worker(env: create.Env, job_file: Path, opts: Options, rec: _Recorder, 
                     continue
                 kind = msg.get("type")
                 if kind == "environment":
-                    saw_env = True
+                    saw_env, versions = True, msg.get("versions") or {}
                     rec.record(msg)
                 elif kind == "case":
                     marker = (msg["case"],)
@@ -351,6 +479,9 @@ def _run_worker(env: create.Env, job_file: Path, opts: Options, rec: _Recorder, 
                 elif kind == "cell":
                     if remaining.pop((msg["case"], msg["form"], msg["pass_id"], msg["env"]), None) is not None:
                         rec.cell(msg)
+                elif kind == "error":
+                    error = msg.get("message") or "the worker reported an error"
+                    marker = marker if msg.get("kind") == "unit" else None
                 elif kind == "done":
                     status = "done"
     finally:
@@ -361,8 +492,9 @@ def _run_worker(env: create.Env, job_file: Path, opts: Options, rec: _Recorder, 
             rec.worker_seconds[env.spec.id] = rec.worker_seconds.get(env.spec.id, 0.0) + time.perf_counter() - started
         children.done(proc)
         proc.stdout.close()
-    detail = _exit_text(proc.returncode, opts.out / "jobs" / f"{env.spec.id}.stderr.log")
-    return status, marker, detail, saw_env
+    if error and status != "done":
+        return _Exit("error", marker, f"passcheck cannot run in {env.spec.id}: {error}", saw_env, versions)
+    return _Exit(status, marker, _exit_text(proc.returncode, log_path, offset), saw_env, versions)
 
 
 def _readable(proc: subprocess.Popen) -> bool:
@@ -377,7 +509,9 @@ def _kill(proc: subprocess.Popen) -> None:
         kill_tree(proc.pid)
 
 
-def _exit_text(code: int | None, log: Path) -> str:
+def _exit_text(code: int | None, log: Path, offset: int = 0, lines: int = 3) -> str:
+    """How the worker ended (signal name or exit code) and the last ``lines`` it wrote to
+    stderr (``log`` from byte ``offset``: this worker's part of the environment's log)."""
     if code is not None and code < 0:
         try:
             what = f"killed by {signal.Signals(-code).name}"
@@ -386,10 +520,13 @@ def _exit_text(code: int | None, log: Path) -> str:
     else:
         what = f"exit code {code}"
     try:
-        lines = [x for x in log.read_text(encoding="utf-8", errors="replace").splitlines() if x.strip()]
+        with open(log, "rb") as f:
+            f.seek(offset)
+            text = f.read().decode("utf-8", "replace")
     except OSError:
-        lines = []
-    return what + (f"; last stderr line: {lines[-1].strip()[:300]}" if lines else "")
+        text = ""
+    tail = [x.strip()[:300] for x in text.splitlines() if x.strip()][-lines:]
+    return what + (f"; last stderr lines: {' | '.join(tail)}" if tail else "")
 
 
 def _lost(key: Key, status: str, reason: str, repro_env: str) -> CellResult:

@@ -7,8 +7,11 @@
 
 Protocol (stdout, one JSON object a line; anything the tools print goes to stderr):
 ``environment`` (exact tool versions) first, then ``case`` / ``pass`` markers before work starts
-on them (so the parent knows which cells a crash or hang cost), ``cell`` records
-(CellResult.to_json()), and ``done``.
+on them (so the parent knows which cells a crash or hang cost; ``pass`` ``input`` before the forms
+themselves are judged), ``cell`` records (CellResult.to_json()), and ``done``. When an import
+fails (a missing or broken dependency) it sends ``{"type": "error", "kind", "message"}`` and
+exits 2: kind ``environment`` before any case started (passcheck cannot run there), ``unit``
+during one (the cells of the last marker cannot be checked there).
 
 Job file: ``{"env": ID, "repro_env": "--env value", "models": DIR, "cases_from": [...],
 "cases": [{"id", "forms": {form: {"file", "sha256"}}, "passes": [...], "cells": [[pass, form], ...]}]}``.
@@ -40,8 +43,10 @@ class _Protocol:
         self._out: IO[str] = os.fdopen(os.dup(1), "w", encoding="utf-8")
         os.dup2(2, 1)
         sys.stdout = sys.stderr
+        self.case_started = False
 
     def send(self, record: dict[str, Any]) -> None:
+        self.case_started = self.case_started or record.get("type") == "case"
         self._out.write(json.dumps(record, default=str) + "\n")
         self._out.flush()
 
@@ -66,19 +71,25 @@ def ort_skip_reason(model_bytes: bytes) -> str | None:
     return None
 
 
+def _ort_skip_reason_of(model) -> str | None:
+    """:func:`ort_skip_reason` of a ModelProto (run in the isolated worker: a model that crashes
+    onnxruntime at load costs that worker, not this one)."""
+    return ort_skip_reason(model.SerializeToString())
+
+
 class _Announcing:
-    """The engine's executor: tells the parent which pass starts (its watchdog names it), then
-    runs the pass, and every model run, in the isolated worker."""
+    """The engine's executor: runs each pass, and every model run, in the isolated worker; the
+    engine calls :meth:`starting` before each group (``input``, then each pass: preconditions,
+    runs, oracles), which tells the parent, so a death or hang here is charged to that group."""
 
     def __init__(self, isolated, proto: _Protocol, case_id: str):
         self.isolated, self.proto, self.case_id = isolated, proto, case_id
-        self.announced: set[str] = set()
         self.run_model = isolated.run_model
 
+    def starting(self, pass_id: str) -> None:
+        self.proto.send({"type": "pass", "case": self.case_id, "pass": pass_id})
+
     def __call__(self, adapter, model, workdir):
-        if adapter.id not in self.announced:
-            self.announced.add(adapter.id)
-            self.proto.send({"type": "pass", "case": self.case_id, "pass": adapter.id})
         return self.isolated(adapter, model, workdir)
 
 
@@ -116,9 +127,9 @@ def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: "Session") -
         for name, f in entry["forms"].items():
             if sha[name] != f["sha256"]:
                 raise RuntimeError(f"{models / f['file']}: sha256 {sha[name]} differs from the manifest's {f['sha256']}")
-        skip = case.skip_reason(onnx_version) or ort_skip_reason(data["common"])
         import onnx
 
+        skip = case.skip_reason(onnx_version) or _isolated_skip_reason(session.executor, data["common"])
         forms = {name: (None if skip else onnx.load_from_string(b)) for name, b in data.items()}
         wanted = {(p, f) for p, f in entry["cells"]}
         repro = f"passcheck matrix --env {shlex.quote(job.get('repro_env', session.env))} --case {shlex.quote(case.id)} --pass {{pass}}"
@@ -132,6 +143,20 @@ def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: "Session") -
         session.on_cell = on_cell
         session.skip_cells = lambda _case, form, pid, _w=wanted: (pid, form) not in _w
         session.evaluate(subject, entry["passes"], executor=_Announcing(session.executor, proto, case.id))
+
+
+def _isolated_skip_reason(isolated, data: bytes) -> str | None:
+    """:func:`ort_skip_reason` in the isolated worker; None when loading crashed it (the
+    ``input`` cells' runtime oracle then reports the crash on the form)."""
+    import onnx
+
+    from passcheck.matrix.worker import _ort_skip_reason_of as by_name  # not __main__'s: the worker imports it by name
+    from passcheck.passes.isolation import WorkerDied
+
+    try:
+        return isolated.call(by_name, onnx.load_from_string(data))
+    except WorkerDied:
+        return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -157,7 +182,15 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         proto.send({"type": "done"})
         return 0
-    run_job(json.loads(Path(args.job).read_text(encoding="utf-8")), proto)
+    try:
+        run_job(json.loads(Path(args.job).read_text(encoding="utf-8")), proto)
+    except ImportError as exc:  # passcheck or a tool it needs cannot be imported here: not a pass's doing
+        import traceback
+
+        traceback.print_exc()  # to the parent's log of this environment
+        kind = "unit" if proto.case_started else "environment"  # the unit's cells, or every cell, cannot be checked here
+        proto.send({"type": "error", "kind": kind, "message": f"{type(exc).__name__}: {exc}"})
+        return 2
     return 0
 
 

@@ -213,11 +213,14 @@ class IsolatedExecutor:
         self._conn, child = ctx.Pipe()
         self._proc = ctx.Process(target=_worker_main, args=(child, self.memory_mb, str(self._log), self.preload),
                                  name="passcheck-worker", daemon=True)
-        self._proc.start()
-        child.close()
+        try:
+            self._proc.start()
+        finally:  # started or not (no process, Ctrl-C during the spawn), the child's end is the child's
+            child.close()
 
     def _stop(self) -> None:
-        if self._proc is not None:
+        """Kill the worker and forget it; safe whether it runs, died, or never started."""
+        if self._proc is not None and self._proc.pid is not None:  # pid None: start() never got a process
             if self._proc.exitcode is None:  # running, or dead but not yet reaped (its pid still ours)
                 _kill_group(self._proc)
             self._proc.join(5)
