@@ -41,7 +41,7 @@ def handle(args) -> int:
     from passcheck.runtime import default_bindings
 
     human = sys.stderr if preflight(args) else sys.stdout  # outputs and pass ids are checked before any work
-    pass_count(args.passes)
+    n_passes = pass_count(args.passes)  # an unknown pass id: exit 2 before reading the model
     model = load_model(args.model)
     rejected = _precheck(args.model, model)
     require_available(args.passes)
@@ -79,7 +79,7 @@ def handle(args) -> int:
             forms = _mutants(model, args.form, bind, _name(args.model), feeds, human, s.progress, runner_of(s.executor), max_sites, args.depth)
             if not forms:
                 print("no rewrite applies to this model: nothing to compare with; checking the model alone", file=human)
-        s.progress.stage("cells", (1 + len(forms)) * (1 + pass_count(args.passes)), done=len(s.previous))
+        s.progress.stage("cells", (1 + len(forms)) * (1 + n_passes), done=len(s.previous))
         report = s.complete(check_model(model, args.passes, bind=bind, forms=forms, feeds=feeds, name=_name(args.model),
                                         repro=repro, unknown_dim_param=args.unknown_dim_param, **s.options()))
     return finish(args, report, title=f"passcheck check {args.model}")
