@@ -73,7 +73,7 @@ class _Announcing:
     def __init__(self, isolated, proto: _Protocol, case_id: str):
         self.isolated, self.proto, self.case_id = isolated, proto, case_id
         self.announced: set[str] = set()
-        self.run_model = isolated.run_model
+        self.run_model, self.call = isolated.run_model, isolated.call
 
     def __call__(self, adapter, model, workdir):
         if adapter.id not in self.announced:
