@@ -25,6 +25,7 @@ import onnx
 from passcheck.oracles import shape_annotations
 from passcheck.oracles.numeric import compare
 from passcheck.oracles.validity import checker_error
+from passcheck.runtime.plan import AnnotationPlan, Observed
 from passcheck.runtime.reference import run_reference
 
 
@@ -55,10 +56,11 @@ def _ort_reason(error: str) -> tuple[str, str]:
     return "tool", "onnxruntime rejects"
 
 
-def _own_annotations_break(model: onnx.ModelProto, values: Mapping[str, Any], k: int) -> str | None:
-    """The first way ``model``'s own annotations (graph inputs, outputs, value_info; symbols shared
-    across them) do not hold on ``values`` (feeds, plus a run's outputs once it ran), or None."""
-    report = shape_annotations.check(model, values)
+def _own_annotations_break(plan: AnnotationPlan, values: Mapping[str, Any], k: int) -> str | None:
+    """The first way the model's own annotations (graph inputs, outputs, value_info; symbols shared
+    across them; ``plan``: read from the model once) do not hold on ``values`` (feeds, plus a
+    run's outputs once it ran), or None."""
+    report = shape_annotations.check(plan.model, Observed(values, plan=plan))
     return f"{report.violations[0].message} (binding {k})" if report.violations else None
 
 
@@ -81,11 +83,12 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
         run_model: ``(model, feeds) → RunResult`` (e.g. IsolatedExecutor.run_model).
     """
     names = list(forms)
+    plans = {name: AnnotationPlan(m) for name, m in forms.items()}
     for name in names:
         if err := checker_error(forms[name]):
             return Verdict(False, "n/a" if name == names[0] else "tool", "checker rejects common" if name == names[0] else "checker rejects the uncommon form", f"{name}: {_first_line(err)}")
         for k, f in enumerate(feeds):
-            if why := _own_annotations_break(forms[name], f, k):
+            if why := _own_annotations_break(plans[name], f, k):
                 return Verdict(False, "passcheck", "graph input annotations do not hold on the feeds", f"{name}: {why}")
     ort: dict[str, list[dict]] = {}
     for name in names:
@@ -117,6 +120,6 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
                 return Verdict(False, "tool", "onnxruntime computes the uncommon form differently", f"{name}: {why}")
     for name in names:  # what the input cells' annotations oracle checks, on both runtimes
         for k, outs in [(0, ref[name]), *enumerate(ort[name])]:
-            if why := _own_annotations_break(forms[name], {**feeds[k], **outs}, k):
+            if why := _own_annotations_break(plans[name], {**feeds[k], **outs}, k):
                 return Verdict(False, "passcheck", "a form's own annotations do not hold on its run", f"{name}: {why}")
     return Verdict(True)
