@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from passcheck._versions import beyond_installed_onnx
 from passcheck.errors import PasscheckError
 from passcheck.modelio import model_hash
-from passcheck.oracles import FormRun, annotations, op_counts, registry
+from passcheck.oracles import FormRun, annotations, op_counts, registry, validity
 from passcheck.oracles._contract import INPUT as INPUT_CELLS
 from passcheck.oracles._contract import PASS, Cells
 from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass
@@ -231,12 +231,13 @@ def evaluate(
     # Model runs go through the executor's worker when it has one (a crash costs one run).
     runner = getattr(executor, "run_model", None)
     starting = getattr(executor, "starting", None)  # told which group (pass id) starts: the matrix worker's markers
+    checker = validity.Checker(executor)  # the onnx checker, likewise in the worker
     baselines = {name: _observed_runs(m, feeds, runner) for name, m in subject.forms.items()}
     hashes = {name: model_hash(m) for name, m in subject.forms.items()}
     if check_input and not (skip_cells and all(skip_cells(INPUT, f) for f in subject.forms)):
         if starting:
             starting(INPUT)
-        judged = _input_cells(subject, feeds, baselines, hashes, env)
+        judged = _input_cells(subject, feeds, baselines, hashes, env, checker)
         judged.forms = [f for f in judged.forms if not (skip_cells and skip_cells(INPUT, f))]
         if record:
             record(judged)
@@ -263,7 +264,7 @@ def evaluate(
             out_runs = _observed_runs(outcome.model, feeds, runner) if outcome.ok else []
             runs.append(FormRun(subject.id, form, adapter.id, model, outcome, feeds, baselines[form], out_runs,
                                 folds_constants=adapter.folds_constants, optimizes=adapter.optimizes, env=env, rtol=subject.rtol, atol=subject.atol,
-                                unknown_dim_param=subject.unknown_dim_param))
+                                unknown_dim_param=subject.unknown_dim_param, checker=checker))
         judged = Judged(Cells(runs, PASS, subject.expect, subject.parity, _feeds_given(subject)), hashes,
                         subject.repro.format(**{"pass": shlex.quote(adapter.id)}), env, todo)
         if record:
@@ -322,10 +323,10 @@ def _feeds_given(subject: Subject) -> bool:
     return bool(subject.feed_sets or subject.feeds)
 
 
-def _input_cells(subject: Subject, feeds, baselines, hashes, env: str) -> Judged:
+def _input_cells(subject: Subject, feeds, baselines, hashes, env: str, checker: Callable | None = None) -> Judged:
     """The forms themselves (pseudo-pass ``input``), to be judged by every oracle of input cells."""
     runs = [FormRun(subject.id, form, INPUT, model, PassOutcome(INPUT, "unchanged", model=model), feeds, baselines[form], baselines[form],
-                    env=env, rtol=subject.rtol, atol=subject.atol, unknown_dim_param=subject.unknown_dim_param)
+                    env=env, rtol=subject.rtol, atol=subject.atol, unknown_dim_param=subject.unknown_dim_param, checker=checker)
             for form, model in subject.forms.items()]
     return Judged(Cells(runs, INPUT_CELLS, subject.expect, subject.parity, _feeds_given(subject)), hashes,
                   subject.repro.format(**{"pass": INPUT}), env, list(subject.forms))

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from passcheck import interrupts
 from passcheck.errors import ModelLoadError
 
 if TYPE_CHECKING:
@@ -35,7 +37,7 @@ def load_model(path: str | Path) -> "onnx.ModelProto":
         raise ModelLoadError(f"{p}: no such file")
     if p.is_dir():
         raise ModelLoadError(f"{p}: is a folder; give the path of a .onnx model file")
-    data = p.read_bytes()
+    data = read_input(p)
     model = model_from_bytes(data, str(p))
     if _uses_external_data(model):
         _check_external_paths(model, p)
@@ -44,6 +46,44 @@ def load_model(path: str | Path) -> "onnx.ModelProto":
         except Exception as exc:  # noqa: BLE001
             raise ModelLoadError(f"{p}: external data could not be read: {exc}") from None
     return model
+
+
+def read_input(path: Path, tick: float = 0.5) -> bytes:
+    """The bytes of ``path``. A FIFO, socket or device is read without blocking in C: opened
+    non-blocking, then polled every ``tick`` seconds (interrupts honoured between polls) until
+    its writer closes it.
+
+    A signal sent to the process may be taken by another thread (numpy's BLAS starts one), and
+    Python runs its handler only when the main thread next runs bytecode; a main thread blocked
+    in ``open``/``read`` of a FIFO nobody writes would then never stop on Ctrl-C or SIGTERM.
+
+    Raises:
+        OSError: the path cannot be opened or read (the CLI reports it in one line).
+        KeyboardInterrupt: SIGINT or SIGTERM arrived while waiting for data.
+    """
+    import select
+    import stat
+
+    if stat.S_ISREG(path.stat().st_mode):
+        return path.read_bytes()
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO's open waits for no writer
+    try:
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        chunks = []
+        while True:
+            interrupts.check()
+            if not poller.poll(int(tick * 1000)):  # nothing yet (a FIFO: not before a writer came)
+                continue
+            try:
+                chunk = os.read(fd, 1 << 20)
+            except BlockingIOError:
+                continue
+            if not chunk:  # every writer closed
+                return b"".join(chunks)
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
 
 
 def model_from_bytes(data: bytes, where: str = "<bytes>") -> "onnx.ModelProto":

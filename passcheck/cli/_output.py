@@ -110,6 +110,8 @@ class RunSession:
     Inside the ``with``: pass :meth:`options` (executor, streaming, resume, saved run) to
     :func:`passcheck.api.run` / :func:`~passcheck.api.check_model`, then :meth:`complete` the report.
     ``planned`` cells are counted on stderr as they arrive (:mod:`passcheck.progress`).
+    ``session``: an entered :class:`~passcheck.session.Session` to run with (its worker already
+    started, e.g. by a pre-check), left open; by default one for ``args`` is started and closed.
     On an interrupt (KeyboardInterrupt: Ctrl-C, or SIGTERM under the CLI) the cells so far are written as a
     partial ``--json`` report (``"partial": true``) before the CLI exits 130.
 
@@ -119,11 +121,14 @@ class RunSession:
             an existing stream without ``--resume``.
     """
 
-    def __init__(self, args, command: str, selection: dict, *, env: str = "local", preload=(), planned: int = 0):
+    def __init__(self, args, command: str, selection: dict, *, env: str = "local", preload=(), planned: int = 0, session=None):
+        import contextlib
+
         preflight(args)
         self.args, self.env = args, env
         self.progress = None
-        self._isolated = session_for(args, preload, save=False)  # api.run / check_model save the run (options())
+        # api.run / check_model save the run (options()); a caller's entered ``session`` stays the caller's to close
+        self._isolated = session_for(args, preload, save=False) if session is None else contextlib.nullcontext(session)
         self.session = self._isolated.__enter__()
         self.executor = self.session.executor
         self.previous: list = []

@@ -30,20 +30,30 @@ def add_parser(sub) -> None:
 
 
 def handle(args) -> int:
-    import shlex
     import sys
 
-    from passcheck.api import check_model, require_available
     from passcheck.cli._common import pass_count
-    from passcheck.cli._output import RunSession, finish, preflight, runner_of
-    from passcheck.errors import PasscheckError
-    from passcheck.modelio import load_model, model_hash
-    from passcheck.runtime import default_bindings
+    from passcheck.cli._output import preflight, session_for
+    from passcheck.modelio import load_model
 
     human = sys.stderr if preflight(args) else sys.stdout  # outputs and pass ids are checked before any work
-    pass_count(args.passes)
+    n_passes = pass_count(args.passes)  # an unknown pass id: exit 2 before reading the model
     model = load_model(args.model)
-    rejected = _precheck(args.model, model)
+    with session_for(args, save=False) as session:  # its worker runs the checker on the model, then every cell
+        return _check(args, model, session, human, n_passes)
+
+
+def _check(args, model, session, human, n_passes: int) -> int:
+    import shlex
+
+    from passcheck.api import check_model, require_available
+    from passcheck.cli._output import RunSession, finish, runner_of
+    from passcheck.errors import PasscheckError
+    from passcheck.modelio import model_hash
+    from passcheck.oracles.validity import Checker
+    from passcheck.runtime import default_bindings
+
+    rejected = _precheck(args.model, model, Checker(session.executor))
     require_available(args.passes)
     bind = bindings_from(args)
     default_bindings(model, bind)  # an unknown --bind symbol: exit 2 before any work
@@ -69,7 +79,7 @@ def handle(args) -> int:
     extra += (f" --max-sites {max_sites}" if args.mutations and max_sites != DEFAULT_MAX_SITES else "") + (f" --depth {args.depth}" if args.depth != 1 else "")
     repro = f"passcheck check {shlex.quote(args.model)}{extra} --pass {{pass}}"
     selection = {"model_sha256": model_hash(model), "pass": args.passes, "bind": bind, "mutations": args.mutations, "form": args.form, **({"max_sites": max_sites, "depth": args.depth} if args.mutations else {}), **({"unknown_dim_param": args.unknown_dim_param} if args.unknown_dim_param else {})}
-    with RunSession(args, "check", selection) as s:
+    with RunSession(args, "check", selection, session=session) as s:
         from passcheck.mutations.equivalence import checker_error as plain_checker_error
 
         if args.mutations and rejected and plain_checker_error(model):
@@ -79,19 +89,19 @@ def handle(args) -> int:
             forms = _mutants(model, args.form, bind, _name(args.model), feeds, human, s.progress, runner_of(s.executor), max_sites, args.depth)
             if not forms:
                 print("no rewrite applies to this model: nothing to compare with; checking the model alone", file=human)
-        s.progress.stage("cells", (1 + len(forms)) * (1 + pass_count(args.passes)), done=len(s.previous))
+        s.progress.stage("cells", (1 + len(forms)) * (1 + n_passes), done=len(s.previous))
         report = s.complete(check_model(model, args.passes, bind=bind, forms=forms, feeds=feeds, name=_name(args.model),
                                         repro=repro, unknown_dim_param=args.unknown_dim_param, **s.options()))
     return finish(args, report, title=f"passcheck check {args.model}")
 
 
-def _precheck(path: str, model) -> str | None:
+def _precheck(path: str, model, checker_error) -> str | None:
     """Refuse (exit 2) a model that neither the onnx checker nor onnxruntime accepts. A model the
     checker rejects but onnxruntime loads is checked: the ``input`` cell reports the tools'
-    disagreement (``validity-disagreement``). Returns the checker's message, or None."""
+    disagreement (``validity-disagreement``). ``checker_error``: how the checker runs (a
+    :class:`~passcheck.oracles.validity.Checker`). Returns the checker's message, or None."""
     from passcheck.errors import ModelLoadError
     from passcheck.modelio import check_runnable
-    from passcheck.oracles.validity import checker_error
 
     check_runnable(model, path)
     if (err := checker_error(model)) and (ort_err := _ort_load_error(model)):

@@ -2,12 +2,16 @@
 
 ``DIR/<case id>/<form>/model.onnx`` and ``test_data_set_K/input_J.pb`` for binding K (the feeds
 passcheck itself uses: the case's feed function or feeds synthesized with the same seed), plus
-``output_J.pb`` from an unoptimized onnxruntime run (``ort:disabled``) when the form runs.
+``output_J.pb`` from an unoptimized onnxruntime run (``ort:disabled``) when the form runs. The
+runs go through the isolation worker (a form that crashes or hangs onnxruntime loses its outputs,
+not the export), in process with ``--no-isolation``.
 The files are TensorProto/SequenceProto/MapProto/OptionalProto messages named after the graph
 input or output they hold (seed 001), so any ONNX backend-test runner can read them.
 """
 
 from __future__ import annotations
+
+from passcheck.cli._output import add_isolation_args
 
 
 def add_parser(sub) -> None:
@@ -15,17 +19,23 @@ def add_parser(sub) -> None:
     p.add_argument("dir", metavar="DIR")
     p.add_argument("--case", action="append", default=[], metavar="GLOB", help="only cases whose id or tag matches (repeatable)")
     p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder")
+    add_isolation_args(p)
     p.set_defaults(handler=handle)
 
 
-def export_case(case, root, onnx_version: str | None) -> list[str]:
-    """Write one case; returns the form folders written (none when the case is skipped here)."""
+def export_case(case, root, onnx_version: str | None, run_model=None) -> list[str]:
+    """Write one case; returns the form folders written (none when the case is skipped here).
+
+    ``run_model``: ``(model, feeds) → RunResult`` for the outputs (``IsolatedExecutor.run_model``);
+    None runs onnxruntime in this process.
+    """
     from pathlib import Path
 
     from passcheck.engine import feeds_for
     from passcheck.runtime import run_ort
     from passcheck.runtime.feed_files import write_data_set
 
+    run_model = run_model or run_ort
     if case.skip_reason(onnx_version):
         return []
     forms = {name: case.build(name) for name in case.forms}
@@ -37,7 +47,7 @@ def export_case(case, root, onnx_version: str | None) -> list[str]:
         d.mkdir(parents=True, exist_ok=True)
         (d / "model.onnx").write_bytes(model.SerializeToString(deterministic=True))
         for k, f in enumerate(feeds):
-            r = run_ort(model, f)
+            r = run_model(model, f)
             write_data_set(d, k, model, f, None if r.error else r.outputs)
         written.append(str(d))
     return written
@@ -46,16 +56,18 @@ def export_case(case, root, onnx_version: str | None) -> list[str]:
 def handle(args) -> int:
     from passcheck._versions import tool_version
     from passcheck.cases import load_path, registry
+    from passcheck.cli._output import isolated, runner_of
 
     for path in args.cases_from:
         load_path(path)
     cases = registry().select(args.case)
     n, skipped = 0, []
     version = tool_version("onnx")
-    for c in cases:
-        written = export_case(c, args.dir, version)
-        if not written:
-            skipped.append(c.id)
-        n += len(written)
+    with isolated(args) as executor:
+        for c in cases:
+            written = export_case(c, args.dir, version, runner_of(executor))
+            if not written:
+                skipped.append(c.id)
+            n += len(written)
     print(f"wrote {n} form(s) of {len(cases) - len(skipped)} case(s) to {args.dir}" + (f"; skipped here: {', '.join(skipped)}" if skipped else ""))
     return 0

@@ -126,7 +126,7 @@ def check_export(
     from passcheck.api import check_model, subject_id
     from passcheck.engine import observed_run
     from passcheck.exporters import oracle
-    from passcheck.oracles.validity import checker_error
+    from passcheck.oracles.validity import Checker
     from passcheck.passes.isolation import IsolatedExecutor
     from passcheck.records import CellResult
 
@@ -162,7 +162,7 @@ def check_export(
 
         found: list = []
         runs: list[oracle.BindingRun] = []
-        if err := checker_error(model):
+        if err := Checker(executor)(model):  # in the worker: a checker crash costs this verdict
             found.append(finding("invalid-model", oracle.NAME, f"the checker rejects the exported model: {err}", error=err))
         else:
             for i, b in enumerate(bindings):

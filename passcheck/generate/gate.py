@@ -7,7 +7,9 @@ A pair that fails is dropped with a reason whose *category* says whose reason it
   evaluator accepts; the checker or the reference evaluator rejects a form. These are facts about
   the tools (often findings), not passcheck bugs.
 - ``passcheck``: the forms disagree under the reference evaluator too (the generator built two
-  different computations), or a form failed to build.
+  different computations), a form's own annotations (graph inputs, outputs) do not hold on the
+  feeds or on its runs (the input cells' annotations oracle would flag it), or a form failed to
+  build.
 - ``n/a``: the common form itself is not runnable on the recipe's feeds (a spelling that does not
   apply to this op, e.g. a zero-size dim the op refuses).
 """
@@ -20,8 +22,10 @@ from typing import Any
 
 import onnx
 
+from passcheck.oracles import shape_annotations
 from passcheck.oracles.numeric import compare
 from passcheck.oracles.validity import checker_error
+from passcheck.runtime.plan import AnnotationPlan, Observed
 from passcheck.runtime.reference import run_reference
 
 
@@ -52,26 +56,12 @@ def _ort_reason(error: str) -> tuple[str, str]:
     return "tool", "onnxruntime rejects"
 
 
-def _inputs_disagree(model: onnx.ModelProto, feeds: Sequence[Mapping[str, Any]]) -> str | None:
-    """Why a form's graph input annotations (dim_value, dim_param shared across inputs) do not
-    hold on the feeds, or None."""
-    import numpy as np
-
-    for k, f in enumerate(feeds):
-        bound: dict[str, int] = {}
-        for vi in model.graph.input:
-            if vi.name not in f:
-                continue
-            shape = np.shape(f[vi.name])
-            dims = vi.type.tensor_type.shape.dim
-            if len(dims) != len(shape):
-                return f"input {vi.name!r}: rank {len(dims)} annotated, {len(shape)} fed (binding {k})"
-            for d, n in zip(dims, shape):
-                if d.HasField("dim_value") and d.dim_value != n:
-                    return f"input {vi.name!r}: dim {d.dim_value} annotated, {n} fed (binding {k})"
-                if d.dim_param and bound.setdefault(d.dim_param, n) != n:
-                    return f"symbol {d.dim_param!r} bound to {bound[d.dim_param]} and {n} (binding {k})"
-    return None
+def _own_annotations_break(plan: AnnotationPlan, values: Mapping[str, Any], k: int) -> str | None:
+    """The first way the model's own annotations (graph inputs, outputs, value_info; symbols shared
+    across them; ``plan``: read from the model once) do not hold on ``values`` (feeds, plus a
+    run's outputs once it ran), or None."""
+    report = shape_annotations.check(plan.model, Observed(values, plan=plan))
+    return f"{report.violations[0].message} (binding {k})" if report.violations else None
 
 
 def _agree(a: Mapping[str, Any], b: Mapping[str, Any], rtol, atol) -> str | None:
@@ -93,11 +83,13 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
         run_model: ``(model, feeds) → RunResult`` (e.g. IsolatedExecutor.run_model).
     """
     names = list(forms)
+    plans = {name: AnnotationPlan(m) for name, m in forms.items()}
     for name in names:
         if err := checker_error(forms[name]):
             return Verdict(False, "n/a" if name == names[0] else "tool", "checker rejects common" if name == names[0] else "checker rejects the uncommon form", f"{name}: {_first_line(err)}")
-        if why := _inputs_disagree(forms[name], feeds):
-            return Verdict(False, "passcheck", "graph input annotations do not hold on the feeds", f"{name}: {why}")
+        for k, f in enumerate(feeds):
+            if why := _own_annotations_break(plans[name], f, k):
+                return Verdict(False, "passcheck", "graph input annotations do not hold on the feeds", f"{name}: {why}")
     ort: dict[str, list[dict]] = {}
     for name in names:
         ort[name] = []
@@ -126,4 +118,8 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
         for k, out in enumerate(ort[name]):
             if why := _agree(ort[names[0]][k], out, rtol, atol):
                 return Verdict(False, "tool", "onnxruntime computes the uncommon form differently", f"{name}: {why}")
+    for name in names:  # what the input cells' annotations oracle checks, on both runtimes
+        for k, outs in [(0, ref[name]), *enumerate(ort[name])]:
+            if why := _own_annotations_break(plans[name], {**feeds[k], **outs}, k):
+                return Verdict(False, "passcheck", "a form's own annotations do not hold on its run", f"{name}: {why}")
     return Verdict(True)

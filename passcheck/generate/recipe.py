@@ -303,7 +303,51 @@ def to_model(node: Node, shapes: str = "static") -> onnx.ModelProto:
         for o in m.graph.output:
             if o.name in missing and ref[o.name].type.tensor_type.HasField("shape"):
                 o.type.tensor_type.shape.CopyFrom(ref[o.name].type.tensor_type.shape)
+    if shapes in ("symbolic", "anonymous") and _shares_symbols(m):
+        _unshare_wrong_dims(m, node, _run_shapes(to_model(node, "static")), fresh=shapes == "symbolic")
     return m
+
+
+def _shares_symbols(m: onnx.ModelProto) -> bool:
+    """Whether an output dim's ``dim_param`` also annotates an input or another output dim (a claim
+    of equality, which inference may get wrong; a wrong ``dim_value`` the gate drops)."""
+    seen = {d.dim_param for vi in m.graph.input for d in vi.type.tensor_type.shape.dim if d.dim_param}
+    for o in m.graph.output:
+        for d in o.type.tensor_type.shape.dim:
+            if d.dim_param and d.dim_param in seen:
+                return True
+            seen.add(d.dim_param)
+    return False
+
+
+def _unshare_wrong_dims(m: onnx.ModelProto, node: Node, produced: dict[str, tuple[int, ...]], fresh: bool) -> None:
+    """Make the output dims inference gave ``m`` hold on the feeds (the static shapes of ``node``).
+
+    Inference may tie an output dim to an input symbol it does not equal (onnx's Slice-10
+    inference copies the sliced axis' ``dim_param``): such a dim, or a ``dim_value`` the run does
+    not produce, gets a fresh symbol (``fresh``) or neither field. ``produced``:
+    output name → the shape the reference evaluator produced on the static form; an output it
+    does not cover, or whose rank differs, is left for the gate to judge.
+    """
+    bound: dict[str, int] = {}
+    fed = {i.name: i.shape for i in node.inputs if i.value is None and not i.empty}
+    for vi in m.graph.input:
+        for d, n in zip(vi.type.tensor_type.shape.dim, fed.get(vi.name, ())):
+            if d.dim_param:
+                bound.setdefault(d.dim_param, n)
+    for o in m.graph.output:
+        shape = produced.get(o.name)
+        dims = o.type.tensor_type.shape.dim
+        if shape is None or len(shape) != len(dims):
+            continue
+        for axis, (d, n) in enumerate(zip(dims, shape)):
+            wrong = (d.HasField("dim_value") and d.dim_value != n) or (d.dim_param and bound.setdefault(d.dim_param, n) != n)
+            if not wrong:
+                continue
+            d.Clear()
+            if fresh:
+                d.dim_param = f"{o.name}_d{axis}"
+                bound[d.dim_param] = n
 
 
 def _with_output_shapes(m: onnx.ModelProto) -> list[str]:
@@ -330,7 +374,7 @@ def _with_output_shapes(m: onnx.ModelProto) -> list[str]:
         else:
             missing.append(o.name)
     if missing:
-        ranks = _run_ranks(m)
+        ranks = {k: len(v) for k, v in _run_shapes(m).items()}
         for o in m.graph.output:
             if o.name in missing and o.name in ranks:
                 # inference could not tell: declare the rank the reference evaluator produced, dims anonymous
@@ -341,8 +385,8 @@ def _with_output_shapes(m: onnx.ModelProto) -> list[str]:
     return missing
 
 
-def _run_ranks(m: onnx.ModelProto) -> dict[str, int]:
-    """Output name → rank, from one reference-evaluator run on small random feeds ({} on failure)."""
+def _run_shapes(m: onnx.ModelProto) -> dict[str, tuple[int, ...]]:
+    """Output name → shape, from one reference-evaluator run on small random feeds ({} on failure)."""
     from passcheck.runtime import synthesize
     from passcheck.runtime.reference import run_reference
 
@@ -350,7 +394,7 @@ def _run_ranks(m: onnx.ModelProto) -> dict[str, int]:
         r = run_reference(m, synthesize(m, {}, 0))
     except Exception:  # noqa: BLE001 - unknown rank: the checker will say so
         return {}
-    return {} if r.error else {k: np.ndim(v) for k, v in r.outputs.items()}
+    return {} if r.error else {k: np.shape(v) for k, v in r.outputs.items()}
 
 
 BF16 = onnx.TensorProto.BFLOAT16

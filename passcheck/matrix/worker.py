@@ -84,7 +84,7 @@ class _Announcing:
 
     def __init__(self, isolated, proto: _Protocol, case_id: str):
         self.isolated, self.proto, self.case_id = isolated, proto, case_id
-        self.run_model = isolated.run_model
+        self.run_model, self.call = isolated.run_model, isolated.call
 
     def starting(self, pass_id: str) -> None:
         self.proto.send({"type": "pass", "case": self.case_id, "pass": pass_id})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from passcheck.records import Finding
@@ -28,6 +29,9 @@ class FormRun:
             (empty when the pass failed).
         folds_constants: whether the pass is expected to fold constants.
         optimizes: whether the pass rewrites the graph (op-type parity applies).
+        checker: ``model → message | None``, how the validity oracle runs the onnx checker (the
+            engine's :class:`~passcheck.oracles.validity.Checker`: in the isolated worker); None:
+            in this process.
     """
 
     case: str
@@ -44,6 +48,7 @@ class FormRun:
     rtol: float | None = None
     atol: float | None = None
     unknown_dim_param: str | None = None  # regex of dim_param names that mean "unknown" (annotations)
+    checker: "Callable[[onnx.ModelProto], str | None] | None" = None
 
     def finding(self, kind: str, oracle: str, message: str, **details: Any) -> Finding:
         return Finding(kind, oracle, self.case, self.form, self.pass_id, message, details, env=self.env)

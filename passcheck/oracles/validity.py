@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+from typing import Any
+
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import INPUT, PASS, BaseOracle, Cells
 from passcheck.records import Finding, brief
@@ -24,6 +27,38 @@ def checker_error(model, *, full_check: bool = True) -> str | None:
     return None
 
 
+class Checker:
+    """:func:`checker_error` as a front door runs it: in the worker of ``executor`` when it has
+    one (``IsolatedExecutor.call``), so a checker that aborts on a malformed model costs that
+    verdict ("the onnx checker killed its process: SIGABRT"), not the run; in process otherwise
+    (``--no-isolation``, a caller's plain executor). In the worker, each verdict is kept by the
+    model's bytes (sha256): a form asked about by its input cell and by pass cells, and the many
+    pass outputs equal to their input or to another pass's output, cost one round trip.
+
+    Call with a ModelProto; returns the one-line message or None (see :func:`checker_error`).
+    """
+
+    def __init__(self, executor: Any = None):
+        self._call = getattr(executor, "call", None)
+        self._verdicts: dict[bytes, str | None] = {}
+
+    def __call__(self, model) -> str | None:
+        if self._call is None:
+            return checker_error(model)
+        key = hashlib.sha256(model.SerializeToString()).digest()
+        if key not in self._verdicts:
+            self._verdicts[key] = self._isolated(model)
+        return self._verdicts[key]
+
+    def _isolated(self, model) -> str | None:
+        from passcheck.passes.isolation import WorkerDied
+
+        try:
+            return self._call(checker_error, model)
+        except WorkerDied as exc:  # "onnxruntime killed its process: SIGABRT\nlast output: …" (the worker's run wording)
+            return "the onnx checker " + str(exc).splitlines()[0].removeprefix("onnxruntime ")
+
+
 def check(run: FormRun) -> list[Finding]:
     """``invalid-model`` when the checker rejects what a pass wrote (unless it rejects the pass's
     input for the same reason: not the pass's doing). For a form itself (pass ``input``) that
@@ -31,11 +66,12 @@ def check(run: FormRun) -> list[Finding]:
     out = run.output
     if out is None:
         return []
-    err = checker_error(out)
+    checker = run.checker or checker_error
+    err = checker(out)
     if err is None:
         return []
     if run.pass_id != "input":
-        if checker_error(run.model) == err:
+        if checker(run.model) == err:
             return []
         return [run.finding("invalid-model", NAME, f"the checker rejects the output of {run.pass_id}: {brief(err)}", error=err)]
     if run.runs and not any(r.error for r in run.runs):

@@ -186,3 +186,34 @@ def test_unknown_generated_id_gets_a_stub_for_shipped_bytes(monkeypatch):
     monkeypatch.setattr(gen, "register_all", lambda registry: None)
     case = CaseRegistry().get("generated/newop-30.dtype.float16")
     assert case.rtol == 1e-2 and case.parity == frozenset({"status"}) and case.skip_reason("1.23.2") is None
+
+
+def test_symbolic_form_holds_its_own_output_annotations(cache):
+    # onnx's Slice-10 inference ties the sliced axis to the input's symbol (n3, though the run
+    # gives 2): the form must not carry that, or the input cell's annotations oracle flags it
+    from passcheck.generate import cases as to_cases, index
+
+    case = next(c for c in to_cases(index(ops=["Slice"], quiet=True)) if c.id == "generated/slice-10.shape")
+    cells = evaluate(Subject.from_case(case, tool_version("onnx")), [INPUT])
+    assert [f.message for c in cells for f in c.findings] == []
+    dims = case.build("symbolic").graph.output[0].type.tensor_type.shape.dim
+    assert [d.dim_param for d in dims] == ["n2", "output_d1", "n4"]  # a fresh symbol for the sliced axis
+
+
+def test_gate_drops_a_pair_whose_form_breaks_its_own_annotations():
+    # planted: the symbolic form's output annotated as onnx's Slice-10 inference has it
+    import onnx.defs
+
+    from passcheck.engine import feeds_for
+    from passcheck.generate import recipe
+    from passcheck.generate.gate import gate
+    from passcheck.runtime.session import run_ort
+
+    node = recipe.build_node(onnx.defs.get_schema("Slice", 10), 10)
+    forms = {"common": recipe.to_model(node, "static"), "symbolic": recipe.to_model(node, "symbolic")}
+    feeds = feeds_for(forms["common"], "generated/slice-10.shape", [{}, {}])
+    assert gate(forms, feeds, run_ort).ok
+    forms["symbolic"].graph.output[0].type.tensor_type.shape.dim[1].dim_param = "n3"
+    v = gate(forms, feeds, run_ort)
+    assert (v.ok, v.category, v.reason) == (False, "passcheck", "a form's own annotations do not hold on its run")
+    assert "'n3'" in v.detail and v.detail.startswith("symbolic: ")

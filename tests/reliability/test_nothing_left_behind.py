@@ -193,6 +193,61 @@ def test_signal_while_reading_input_exits_130(box, which, sig):
     box.assert_clean()
 
 
+def _tgkill(pid: int, tid: int, sig: int) -> None:
+    """Send ``sig`` to thread ``tid`` of process ``pid`` (what the kernel may do with a signal sent
+    to the process: any thread not blocking it may take it)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if not hasattr(libc, "tgkill"):
+        pytest.skip("libc has no tgkill")
+    if libc.tgkill(pid, tid, sig) != 0:
+        raise OSError(ctypes.get_errno(), f"tgkill({pid}, {tid}, {sig})")
+
+
+def _waiting_on(pid: int, fifo: Path) -> bool:
+    """Whether process ``pid`` waits for ``fifo``: has it open, or its main thread sleeps in the
+    kernel opening it (no writer yet)."""
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == str(fifo):
+                return True
+        except OSError:
+            continue
+    try:
+        return Path(f"/proc/{pid}/wchan").read_text() == "wait_for_partner"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("which", ["check", "compare"])
+def test_signal_taken_by_another_thread_while_reading_input_exits_130(box, which, sig):
+    """The signal lands on a thread other than the main one (numpy's BLAS starts one) while the
+    main thread waits for a FIFO nobody writes: Python runs the handler only when the main thread
+    runs bytecode, so a main thread blocked in open() or read() in C would wait forever."""
+    model = _relu(box.tmp / "m.onnx")
+    fifo = _fifo(box.tmp / "slow.onnx")
+    proc = box.start(*(["check", str(fifo)] if which == "check" else ["compare", str(model), str(fifo)]))
+    try:
+        _until(lambda: proc.poll() is not None or _waiting_on(proc.pid, fifo), 300, f"passcheck {which} to wait for its input")
+        assert proc.poll() is None, proc.stderr.read()
+        others = [int(t) for t in os.listdir(f"/proc/{proc.pid}/task") if int(t) != proc.pid]
+        if not others:
+            pytest.skip("passcheck runs a single thread here: the signal always reaches the main thread")
+        _tgkill(proc.pid, others[0], sig)
+        err = proc.communicate(timeout=60)[1]
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"passcheck {which} did not stop within 60 s of the signal") from None
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "interrupted" in err, err
+    box.assert_clean()
+
+
 @pytest.mark.matrix
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_matrix_signal_while_a_cmd_pass_runs_in_an_env_leaves_nothing(box, sig):
