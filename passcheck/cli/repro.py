@@ -37,11 +37,12 @@ def handle(args) -> int:
     from passcheck.errors import PasscheckError
     from passcheck.repro.bisected import first_bad
     from passcheck.repro.plan import choose, is_ort_parity, verify
+    from passcheck.repro.tools import package
     from passcheck.report.json_report import read_report
 
     cells, _ = read_report(args.report)
     f = choose(cells, args.finding)
-    bisected = first_bad(args.bisect, f.id)  # a bad --bisect file fails before any work
+    bisected = first_bad(args.bisect, f.id, package(f.pass_id))  # a bad --bisect file fails before any work
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise PasscheckError(f"--out {out}: exists and is not a folder")

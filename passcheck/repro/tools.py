@@ -89,6 +89,11 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
     return None
 
 
+def package(pass_id: str) -> str:
+    """The pip package of the tool ``pass_id`` runs (what ``passcheck bisect --package`` takes)."""
+    return {"onnx": "onnx", "onnxscript": "onnxscript"}.get(pass_id.partition(":")[0], "onnxruntime")
+
+
 def _opset_target(spec: str, model) -> int | None:
     """The converter's target opset: a number, or the neighbouring boundary of ``model``."""
     if spec.isdigit():

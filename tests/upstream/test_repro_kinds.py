@@ -33,28 +33,56 @@ def _run(path):
     return subprocess.run([sys.executable, "-I", str(path)], capture_output=True, text=True, timeout=300, cwd=path.parent, env=env)
 
 
+#: A case module: y = Reshape(x, target), the target an initializer or a Concat of two Constants.
+RESHAPE_CASE = '''
+import numpy as np
+
+from passcheck.cases import Case, Form, register
+from passcheck.cases.builders import FLOAT, model, node, tensor, vi
+
+
+def _build(concat):
+    x, y = vi("x", FLOAT, [2, 3, 4]), vi("y", FLOAT, [None, None])
+    if not concat:
+        return model([node("Reshape", ["x", "t"], ["y"], name="reshape")], [x], [y], opset=17, initializers=[tensor("t", [2, 12], np.int64)])
+    return model([node("Constant", [], ["a"], name="a", value=tensor("a", [2], np.int64)), node("Constant", [], ["b"], name="b", value=tensor("b", [12], np.int64)),
+                  node("Concat", ["a", "b"], ["t"], name="concat", axis=0), node("Reshape", ["x", "t"], ["y"], name="reshape")], [x], [y], opset=17)
+
+
+register(Case(id="repro/reshape-target", forms={"common": Form(lambda: _build(False), "initializer"), "concat": Form(lambda: _build(True), "Concat")},
+              doc="y = Reshape(x, [2, 12]), the target spelled two ways", opset=17))
+'''
+
+
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory):
     """case → report of one ``passcheck run`` (run lazily)."""
     d = tmp_path_factory.mktemp("runs")
+    (d / "reshape_case.py").write_text(RESHAPE_CASE)
     done: dict[str, str] = {}
 
     def report(case: str, pass_id: str) -> str:
         key = f"{case}|{pass_id}"
         if key not in done:
             path = d / f"{len(done)}.json"
-            assert main(["run", "--case", case, "--pass", pass_id, "--json", str(path), "-q"]) == 1
+            extra = ["--cases-from", str(d / "reshape_case.py")] if case.startswith("repro/") else []
+            assert main(["run", *extra, "--case", case, "--pass", pass_id, "--json", str(path), "-q"]) == 1
             done[key] = str(path)
         return done[key]
 
     return report
 
 
-def _repro(report: str, finding_id: str, out) -> str:
-    assert main(["repro", report, "--finding", finding_id, "--out", str(out)]) == 0
-    text = (out / "repro.py").read_text()
-    assert not IMPORTS_PASSCHECK.search(text)
-    return text
+@pytest.fixture
+def repro(capsys):
+    def run(report: str, finding_id: str, out) -> str:
+        """``passcheck repro``; it ran the script here (isolated): returns the script's BUG line."""
+        capsys.readouterr()
+        assert main(["repro", report, "--finding", finding_id, "--out", str(out)]) == 0
+        assert not IMPORTS_PASSCHECK.search((out / "repro.py").read_text())
+        return capsys.readouterr().out.split("checked here: exit 1, ", 1)[1]
+
+    return run
 
 
 def _fixed(finding_id: str, report: str, tmp_path, *, call: ToolCall | None = None, same_form: bool = False) -> subprocess.CompletedProcess:
@@ -74,71 +102,73 @@ def _fixed(finding_id: str, report: str, tmp_path, *, call: ToolCall | None = No
     return _run(tmp_path / "fixed.py")
 
 
-def test_onnxscript_parity_script_fails_then_passes_on_a_common_pair(reports, tmp_path):
+def test_onnxscript_parity_script_fails_then_passes_on_a_common_pair(reports, repro, tmp_path):
     fid = "count/constant-of-shape-symbolic:gather|onnxscript:optimize|parity|missed-optimization"
     report = reports("count/constant-of-shape-symbolic", "onnxscript:optimize")
-    text = _repro(report, fid, tmp_path / "o")
+    bug = repro(report, fid, tmp_path / "o")  # repro ran it here: this interpreter, -I, no PYTHONPATH
+    text = (tmp_path / "o" / "repro.py").read_text()
     assert "onnxscript.optimizer.optimize(model)" in text and "Needs only: onnx, onnxruntime, numpy, onnxscript." in text
-    r = _run(tmp_path / "o" / "repro.py")
-    assert r.returncode == 1, r.stdout + r.stderr
-    assert "BUG: Concat removed from common (1->0) but not from gather (1->1)" in r.stdout
-    assert "pip install onnx onnxruntime numpy onnxscript" in (tmp_path / "o" / "REPORT.md").read_text()
+    assert bug.startswith("BUG: Concat removed from common (1->0) but not from gather (1->1)")
+    md = (tmp_path / "o" / "REPORT.md").read_text()
+    assert "pip install onnx onnxruntime numpy onnxscript" in md and "--package onnxscript" in md
     fixed = _fixed(fid, report, tmp_path, same_form=True)
     assert fixed.returncode == 0 and "fixed:" in fixed.stdout, fixed.stdout + fixed.stderr
 
 
-def test_symbolic_shape_inference_annotation_script_fails_then_passes_with_a_right_tool(reports, tmp_path):
+def test_symbolic_shape_inference_annotation_script_fails_then_passes_with_a_right_tool(reports, repro, tmp_path):
     fid = "shape/static-2-1-output:common|ort:symbolic-shape-infer|annotations|annotation-violated"
     report = reports("shape/static-2-1-output", "ort:symbolic-shape-infer")
-    _repro(report, fid, tmp_path / "o")
-    r = _run(tmp_path / "o" / "repro.py")
-    assert r.returncode == 1, r.stdout + r.stderr
-    assert "BUG: the type ort:symbolic-shape-infer gives 's' on common does not hold at run time (binding 0): shape [0]: axis 0 is 0" in r.stdout
+    bug = repro(report, fid, tmp_path / "o")
+    assert bug.startswith("BUG: the type ort:symbolic-shape-infer gives 's' on common does not hold at run time (binding 0): shape [0]: axis 0 is 0")
     fixed = _fixed(fid, report, tmp_path, call=ONNX_INFERENCE)  # onnx's inference types 's' right
     assert fixed.returncode == 0 and "fixed: the type of 's' holds" in fixed.stdout, fixed.stdout + fixed.stderr
 
 
-def test_symbolic_shape_inference_validity_script(reports, tmp_path):
+def test_symbolic_shape_inference_validity_script(reports, repro, tmp_path):
     fid = "shape/static-2-1-output:common|ort:symbolic-shape-infer|validity|invalid-model"
     report = reports("shape/static-2-1-output", "ort:symbolic-shape-infer")
-    _repro(report, fid, tmp_path / "o")
-    r = _run(tmp_path / "o" / "repro.py")
-    assert r.returncode == 1 and "BUG: the onnx checker (full_check=True) rejects the output of ort:symbolic-shape-infer" in r.stdout, r.stdout + r.stderr
+    assert repro(report, fid, tmp_path / "o").startswith("BUG: the onnx checker (full_check=True) rejects the output of ort:symbolic-shape-infer")
     fixed = _fixed(fid, report, tmp_path, call=IDENTITY)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
 
 
-def test_version_converter_validity_script_fails_then_passes_with_a_right_converter(reports, tmp_path):
+def test_version_converter_validity_script_fails_then_passes_with_a_right_converter(reports, repro, tmp_path):
     fid = "optional-input/reducesum-axes:explicit|onnx:convert-opset-down|validity|invalid-model"
     report = reports("optional-input/reducesum-axes", "onnx:convert-opset-down")
-    text = _repro(report, fid, tmp_path / "o")
-    assert "onnx.version_converter.convert_version(model, 12)" in text  # the neighbouring boundary, fixed in the script
-    r = _run(tmp_path / "o" / "repro.py")
-    assert r.returncode == 1 and "Unrecognized attribute: noop_with_empty_axes for operator ReduceSum" in r.stdout, r.stdout + r.stderr
+    bug = repro(report, fid, tmp_path / "o")
+    assert "onnx.version_converter.convert_version(model, 12)" in (tmp_path / "o" / "repro.py").read_text()  # the neighbouring boundary, in the script
+    assert "Unrecognized attribute: noop_with_empty_axes for operator ReduceSum" in bug
     fixed = _fixed(fid, report, tmp_path, call=IDENTITY)
     assert fixed.returncode == 0 and "fixed: the onnx checker accepts the output" in fixed.stdout, fixed.stdout + fixed.stderr
 
 
-def test_version_converter_acceptance_script(reports, tmp_path):
+def test_version_converter_acceptance_script(reports, repro, tmp_path):
     fid = "optional-input/reducesum-axes:empty-name|onnx:convert-opset-down|acceptance|rejected"
     report = reports("optional-input/reducesum-axes", "onnx:convert-opset-down")
-    _repro(report, fid, tmp_path / "o")
-    r = _run(tmp_path / "o" / "repro.py")
-    assert r.returncode == 1 and "BUG: onnx:convert-opset-down fails on the valid model empty-name: RuntimeError" in r.stdout, r.stdout + r.stderr
+    assert repro(report, fid, tmp_path / "o").startswith("BUG: onnx:convert-opset-down fails on the valid model empty-name: RuntimeError")
     fixed = _fixed(fid, report, tmp_path, call=IDENTITY)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
 
 
-def test_version_converter_numeric_script_fails_then_passes_with_a_right_converter(reports, tmp_path):
+def test_version_converter_numeric_script_fails_then_passes_with_a_right_converter(reports, repro, tmp_path):
     fid = "graph-interface/optional-output:common|onnx:convert-opset-up|numeric|wrong-result"
     report = reports("graph-interface/optional-output", "onnx:convert-opset-up")
-    text = _repro(report, fid, tmp_path / "o")
-    assert "FEEDS = [\n    {" in text  # the run's feeds, embedded
-    r = _run(tmp_path / "o" / "repro.py")
-    assert r.returncode == 1 and "BUG: the output of onnx:convert-opset-up on common fails to run (binding 0) where its input runs" in r.stdout, \
-        r.stdout + r.stderr
+    bug = repro(report, fid, tmp_path / "o")
+    assert "FEEDS = [\n    {" in (tmp_path / "o" / "repro.py").read_text()  # the run's feeds, embedded
+    assert bug.startswith("BUG: the output of onnx:convert-opset-up on common fails to run (binding 0) where its input runs")
     fixed = _fixed(fid, report, tmp_path, call=IDENTITY)
     assert fixed.returncode == 0 and "computes what common computes on 2 feed set(s)" in fixed.stdout, fixed.stdout + fixed.stderr
+
+
+def test_onnx_shape_inference_less_precise_script_fails_then_passes_with_data_propagation(reports, repro, tmp_path):
+    fid = "repro/reshape-target:concat|onnx:infer-shapes|parity|less-precise"
+    report = reports("repro/reshape-target", "onnx:infer-shapes")
+    bug = repro(report, fid, tmp_path / "o")
+    assert "infer_shapes(model, check_type=False, strict_mode=False, data_prop=False)" in (tmp_path / "o" / "repro.py").read_text()
+    assert bug.startswith("BUG: graph output 'y' after onnx:infer-shapes: [\"unk__0\", \"unk__1\"] in concat is less precise than [2, 12] in common")
+    data_prop = ToolCall("def apply(model):\n    return onnx.shape_inference.infer_shapes(model, data_prop=True)\n", "infer_shapes(data_prop=True)")
+    fixed = _fixed(fid, report, tmp_path, call=data_prop)  # data propagation types the Concat target: as precise on both forms
+    assert fixed.returncode == 0 and "fixed: concat's type of 'y' is as precise as common's" in fixed.stdout, fixed.stdout + fixed.stderr
 
 
 def test_numeric_script_catches_a_planted_wrong_result(tmp_path):
@@ -167,13 +197,10 @@ def test_numeric_script_catches_a_planted_wrong_result(tmp_path):
     assert "fixed" in r.stdout
 
 
-def test_ort_less_precise_script_fails_then_passes_on_a_common_pair(reports, tmp_path):
+def test_ort_less_precise_script_fails_then_passes_on_a_common_pair(reports, repro, tmp_path):
     fid = "graph-interface/output-without-shape:no-shape|ort:basic|parity|less-precise"
     report = reports("graph-interface/output-without-shape", "ort:basic")
-    _repro(report, fid, tmp_path / "o")
-    r = _run(tmp_path / "o" / "repro.py")
-    assert r.returncode == 1 and "BUG: graph output 'y' after ort:basic: rank unknown in no-shape is less precise than [\"N\", 3] in common" in r.stdout, \
-        r.stdout + r.stderr
+    assert repro(report, fid, tmp_path / "o").startswith("BUG: graph output 'y' after ort:basic: rank unknown in no-shape is less precise than [\"N\", 3] in common")
     fixed = _fixed(fid, report, tmp_path, same_form=True)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
 
