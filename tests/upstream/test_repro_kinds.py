@@ -220,3 +220,42 @@ def test_a_script_that_does_not_show_the_bug_here_is_not_kept(tmp_path):
     (tmp_path / "repro.py").write_text("import sys\nprint('fixed')\nsys.exit(0)\n")
     with pytest.raises(PasscheckError, match=r"does not reproduce the finding here \(exit 0"):
         verify(tmp_path / "repro.py")
+
+
+def _relu_model():
+    from onnx import helper
+
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [helper.make_tensor_value_info("x", 1, [2, 3])],
+                          [helper.make_tensor_value_info("y", 1, [2, 3])])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_input_mutated_script_catches_a_planted_in_place_edit(tmp_path):
+    edits = ToolCall('''def apply(model):
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    model.graph.node[0].name = "renamed"  # planted: the input is edited too
+    return out
+''', "a planted pass that edits its input")
+    f = Finding("input-mutated", "pass-contract", "planted/relu", "common", "planted:edit", "m")
+    for call, code in ((edits, 1), (IDENTITY, 0)):
+        text, _ = generic.script(f, claim(f), call, None, _relu_model())
+        (tmp_path / "s.py").write_text(text)
+        r = _run(tmp_path / "s.py")
+        assert r.returncode == code, r.stdout + r.stderr
+        if code:
+            assert "BUG: planted:edit changed the model it was given (graph, graph.node)" in r.stdout
+
+
+@pytest.mark.parametrize(("oracle", "kind", "pass_id", "details", "why"), [
+    ("folding", "missed-optimization", "onnxscript:optimize", {}, "no standalone check states the folding oracle"),
+    ("annotations", "annotation-violated", "onnx:infer-shapes", {"value": "N", "role": "assertion", "rule": "symbol"}, "binding of symbols"),
+    ("annotations", "annotation-violated", "ort:basic", {"value": "x", "role": "precondition", "rule": "rank"}, "binding of symbols"),
+    ("acceptance", "rejected", "onnxscript:optimize", {"status": "timeout"}, "time or memory limit"),
+    ("runtime", "rejected", "input", {}, "judges a form itself"),
+    ("validity", "invalid-model", "cmd:onnxsim", {}, "no standalone script calls pass 'cmd:onnxsim'"),
+])
+def test_kinds_without_a_faithful_script_are_refused(oracle, kind, pass_id, details, why):
+    from passcheck.repro.plan import refusal
+
+    assert why in refusal(Finding(kind, oracle, "c", "f", pass_id, "m", details=details))
