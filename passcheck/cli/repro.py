@@ -101,8 +101,10 @@ def _generic(f, args, versions, bisected):
     c = claim(f)
     a = form_model(f, f.details["other_form"], args.cases_from) if c.two_forms else None
     call = tool_call(f.pass_id, b)
-    if call is None or (a is not None and tool_call(f.pass_id, a) != call):
-        raise PasscheckError(f"finding {f.id!r}: repro cannot script it faithfully: {f.pass_id} converts the forms to different opsets")
+    if call is None:
+        raise PasscheckError(f"finding {f.id!r}: repro cannot script it faithfully: {f.pass_id} has no target opset for form {f.form!r}")
+    if a is not None and tool_call(f.pass_id, a) != call:
+        raise PasscheckError(f"finding {f.id!r}: repro cannot script it faithfully: {f.pass_id} converts the two forms to different opsets")
     feeds, rtol, atol = case_feeds(f, b, args.cases_from) if c.feeds else ([], None, None)
     c = claim(f, rtol, atol)
     text, how = generic.script(f, c, call, a, b, feeds)

@@ -128,6 +128,9 @@ _ANNOTATION = '''
     model = build_form()
     out = apply(model)
     tp = annotation(out, VALUE)
+    if tp is None:
+        print(f"fixed: {PASS} no longer annotates {VALUE!r}")
+        return 0
     print(f"{VALUE!r} after {PASS}: {_fmt(tp)} ({helper.tensor_dtype_to_np_dtype(tp.tensor_type.elem_type)})")
     ran = 0
     for i, feeds in enumerate(feed_sets()):
