@@ -82,9 +82,13 @@ def case_feeds(f: Finding, model, cases_from=()) -> tuple[list[dict], float | No
     return feeds_for(first, case.id, case.bindings, feed_fn=case.feeds), case.rtol, case.atol
 
 
+#: Runs the script named by argv[1] as __main__ with passcheck unimportable (sys.modules entry None).
+_WITHOUT_PASSCHECK = "import runpy, sys; sys.modules['passcheck'] = None; sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')"
+
+
 def verify(path: Path, timeout: float = 600) -> str:
     """Run the script at ``path`` with this interpreter, isolated (``-I``: no PYTHONPATH, no user
-    site), and return its ``BUG:`` line.
+    site) and with ``import passcheck`` made to fail, and return its ``BUG:`` line.
 
     Raises:
         PasscheckError: it did not exit 1 (0: the symptom is absent here; 2: its set-up or a
@@ -92,7 +96,8 @@ def verify(path: Path, timeout: float = 600) -> str:
     """
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     try:
-        r = subprocess.run([sys.executable, "-I", str(path)], capture_output=True, text=True, timeout=timeout, cwd=path.parent, env=env)
+        r = subprocess.run([sys.executable, "-I", "-c", _WITHOUT_PASSCHECK, str(path)], capture_output=True, text=True, timeout=timeout,
+                           cwd=path.parent, env=env)
     except subprocess.TimeoutExpired:
         raise PasscheckError(f"{path}: the script ran past {timeout:g} s here; not kept") from None
     bug = next((ln for ln in r.stdout.splitlines() if ln.startswith("BUG:")), "")

@@ -220,6 +220,11 @@ def test_a_script_that_does_not_show_the_bug_here_is_not_kept(tmp_path):
     (tmp_path / "repro.py").write_text("import sys\nprint('fixed')\nsys.exit(0)\n")
     with pytest.raises(PasscheckError, match=r"does not reproduce the finding here \(exit 0"):
         verify(tmp_path / "repro.py")
+    (tmp_path / "repro.py").write_text("import sys\nprint('BUG: x')\nsys.exit(1)\n")
+    assert verify(tmp_path / "repro.py") == "BUG: x"
+    (tmp_path / "repro.py").write_text("import sys\nimport passcheck\nprint('BUG: x')\nsys.exit(1)\n")  # passcheck cannot be imported there
+    with pytest.raises(PasscheckError, match=r"exit 1: ModuleNotFoundError: import of passcheck halted"):
+        verify(tmp_path / "repro.py")
 
 
 def _relu_model():
