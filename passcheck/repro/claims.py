@@ -202,7 +202,7 @@ def claim(finding, rtol: float | None = None, atol: float | None = None) -> Clai
             return (f"its annotation rule {rule!r} ({d.get('role')}) on {value!r} needs passcheck's binding of symbols across values or scopes; "
                     "the script checks one main-graph value's elem type, rank and dim values")
         return Claim(_ANNOTATION, f"the type the pass annotates {value!r} with holds at run time: the elem type, rank and every dim_value "
-                     "of the value onnxruntime computes (and one size per dim_param within it)", feeds=True,
+                     "of the value onnxruntime computes", feeds=True,
                      helpers=("run", "precision", "violation", "annotation"), constants={"VALUE": value})
     if key == ("pass-contract", "input-mutated"):
         return Claim(_MUTATION, "a pass that returns a new model leaves the one it is given unchanged")
