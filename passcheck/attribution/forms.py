@@ -35,28 +35,6 @@ def find(cells, finding_id: str | None, *, pass_prefix: str = "", kinds=("missed
     return fit[0]
 
 
-def ort_finding(report, finding_id: str | None, out, command: str):
-    """(the ``ort:*`` missed-optimization parity finding of a stored report, the output folder as a Path) for
-    ``passcheck <command>``.
-
-    Raises:
-        PasscheckError: an unreadable report, no such finding, a finding of another pass or
-            oracle, or ``out`` an existing file.
-    """
-    from pathlib import Path
-
-    from passcheck.report.json_report import read_report
-
-    cells, _ = read_report(report)
-    f = find(cells, finding_id, pass_prefix="ort:", kinds=("missed-optimization",))
-    if not f.pass_id.startswith("ort:") or f.oracle != "parity" or f.kind != "missed-optimization":
-        raise PasscheckError(f"finding {f.id!r}: {command} covers ort:* missed-optimization parity findings only in this version")
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise PasscheckError(f"--out {out}: exists and is not a folder")
-    return f, out
-
-
 def form_models(finding: Finding, cases_from: Sequence[str] = ()) -> tuple["onnx.ModelProto", "onnx.ModelProto"]:  # noqa: F821
     """(the form the pass optimized, the form the finding is on) — ``other_form`` first.
 

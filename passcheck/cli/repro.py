@@ -1,22 +1,27 @@
 """``passcheck repro REPORT.json --finding ID --out DIR``: a standalone reproducer for an upstream report.
 
-Writes ``DIR/repro.py`` (needs only onnx, onnxruntime, numpy; exits 1 while the bug is present,
-0 once fixed, 2 when its own set-up fails), ``DIR/common.onnx`` and ``DIR/uncommon.onnx`` (the
-two forms) and ``DIR/REPORT.md`` (its first bad version from ``--bisect BISECT.json``, else "not
-bisected"). Covers ``ort:*`` parity findings. The attribution stored by
-``passcheck attribute`` is used when present; otherwise it is computed here (isolated sessions).
+Writes ``DIR/repro.py`` (needs only onnx, onnxruntime, numpy and the tool under test; exits 1
+while the bug is present, 0 once fixed, 2 when its own set-up or a premise fails), the form(s)
+it rebuilds (``common.onnx`` / ``uncommon.onnx`` for a two-form finding, ``form.onnx`` for a
+one-form one) and ``DIR/REPORT.md`` (its first bad version from ``--bisect BISECT.json``, else
+"not bisected"). Before anything is kept the script is run here and must exit 1. For an
+``ort:*`` missed optimization the attribution stored by ``passcheck attribute`` is used when
+present; otherwise it is computed here (isolated sessions). A finding no script states faithfully
+is refused in one line (exit 2).
 """
 
 from __future__ import annotations
 
+import shutil
+
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("repro", help="write a standalone script and REPORT.md reproducing an ort:* parity finding",
-                       description="The script rebuilds both forms with onnx.helper (initializers embedded), runs only "
-                                   "onnxruntime's optimizer, and exits non-zero while the bug is present.")
+    p = sub.add_parser("repro", help="write a standalone script and REPORT.md reproducing a finding",
+                       description="The script rebuilds the form(s) with onnx.helper (initializers and feeds embedded), runs only "
+                                   "the tool under test, checks what the oracle claimed, and exits 1 while the bug is present.")
     p.add_argument("report", metavar="REPORT.json")
-    p.add_argument("--finding", metavar="ID", help="the finding's id (default: the report's only unexpected ort:* parity finding)")
-    p.add_argument("--out", required=True, metavar="DIR", help="folder to write repro.py, REPORT.md and the two models into")
+    p.add_argument("--finding", metavar="ID", help="the finding's id (default: the report's only unexpected finding repro can script)")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder to write repro.py, REPORT.md and the model(s) into")
     p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="case module file or folder the report's cases come from")
     p.add_argument("--bisect", metavar="BISECT.json", help="the bisect.json 'passcheck bisect' wrote: REPORT.md names the first bad version from it")
     p.add_argument("--no-attribute", action="store_true", help="do not bisect onnxruntime transformers when the report holds no attribution")
@@ -24,15 +29,52 @@ def add_parser(sub) -> None:
 
 
 def handle(args) -> int:
+    from pathlib import Path
+
     import onnx
 
     from passcheck._versions import environment
-    from passcheck.attribution.forms import form_models, ort_finding
+    from passcheck.errors import PasscheckError
     from passcheck.repro.bisected import first_bad
+    from passcheck.repro.plan import choose, is_ort_parity, verify
+    from passcheck.repro.tools import package
+    from passcheck.report.json_report import read_report
+
+    cells, _ = read_report(args.report)
+    f = choose(cells, args.finding)
+    bisected = first_bad(args.bisect, f.id, package(f.pass_id))  # a bad --bisect file fails before any work
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise PasscheckError(f"--out {out}: exists and is not a folder")
+    versions = {k: v for k, v in environment().items() if k in ("onnx", "onnxruntime", "numpy", "onnxscript")}
+    text, models, md, how = (_ort_parity if is_ort_parity(f) else _generic)(f, args, versions, bisected)
+    if "import passcheck" in text or "from passcheck" in text:
+        raise AssertionError("the reproducer must not import passcheck")
+    fresh = not out.exists()
+    out.mkdir(parents=True, exist_ok=True)
+    written = [out / "repro.py", out / "REPORT.md", *(out / n for n in models)]
+    (out / "repro.py").write_text(text, encoding="utf-8")
+    for name, m in models.items():
+        onnx.save(m, str(out / name))
+    try:
+        bug = verify(out / "repro.py")
+    except PasscheckError:
+        for p in written:
+            p.unlink(missing_ok=True)
+        if fresh:
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+    (out / "REPORT.md").write_text(md, encoding="utf-8")
+    print(f"wrote {out / 'repro.py'} ({', '.join(f'{k}: {v}' for k, v in how.items())}), {out / 'REPORT.md'}, "
+          + ", ".join(str(out / n) for n in models))
+    print(f"checked here: exit 1, {bug}")
+    return 0
+
+
+def _ort_parity(f, args, versions, bisected):
+    from passcheck.attribution.forms import form_models
     from passcheck.repro.script import report_md, script
 
-    f, out = ort_finding(args.report, args.finding, args.out, "repro")
-    bisected = first_bad(args.bisect, f.id)  # a bad --bisect file fails before any work
     a, b = form_models(f, args.cases_from)
     attribution = list(f.attribution)
     if not attribution and not args.no_attribute:
@@ -43,14 +85,30 @@ def handle(args) -> int:
             attribution, note = attribute(f, ex, args.cases_from)
         print(f"attribution: {', '.join(attribution) or note}")
     text, how = script(f, a, b, attribution)
-    if "import passcheck" in text or "from passcheck" in text:
-        raise AssertionError("the reproducer must not import passcheck")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "repro.py").write_text(text, encoding="utf-8")
-    onnx.save(a, str(out / "common.onnx"))
-    onnx.save(b, str(out / "uncommon.onnx"))
-    versions = {k: v for k, v in environment().items() if k in ("onnx", "onnxruntime", "numpy")}
-    (out / "REPORT.md").write_text(report_md(f, how, attribution, versions, bisected), encoding="utf-8")
-    print(f"wrote {out / 'repro.py'} ({', '.join(f'{k}: {v}' for k, v in how.items())}), {out / 'REPORT.md'}, "
-          f"{out / 'common.onnx'} ({f.details.get('other_form')}), {out / 'uncommon.onnx'} ({f.form})")
-    return 0
+    ort_versions = {k: v for k, v in versions.items() if k != "onnxscript"}
+    return text, {"common.onnx": a, "uncommon.onnx": b}, report_md(f, how, attribution, ort_versions, bisected), how
+
+
+def _generic(f, args, versions, bisected):
+    from passcheck.attribution.forms import form_model
+    from passcheck.errors import PasscheckError
+    from passcheck.repro import generic
+    from passcheck.repro.claims import claim
+    from passcheck.repro.plan import case_feeds
+    from passcheck.repro.tools import tool_call
+
+    b = form_model(f, f.form, args.cases_from)
+    c = claim(f)
+    a = form_model(f, f.details["other_form"], args.cases_from) if c.two_forms else None
+    call = tool_call(f.pass_id, b)
+    if call is None:
+        raise PasscheckError(f"finding {f.id!r}: repro cannot script it faithfully: {f.pass_id} has no target opset for form {f.form!r}")
+    if a is not None and tool_call(f.pass_id, a) != call:
+        raise PasscheckError(f"finding {f.id!r}: repro cannot script it faithfully: {f.pass_id} converts the two forms to different opsets")
+    feeds, rtol, atol = case_feeds(f, b, args.cases_from) if c.feeds else ([], None, None)
+    c = claim(f, rtol, atol)
+    text, how = generic.script(f, c, call, a, b, feeds)
+    if "onnxscript" not in call.needs:
+        versions = {k: v for k, v in versions.items() if k != "onnxscript"}
+    models = {"common.onnx": a, "uncommon.onnx": b} if a is not None else {"form.onnx": b}
+    return text, models, generic.report_md(f, c, call, how, versions, bisected), how

@@ -7,21 +7,26 @@ from pathlib import Path
 
 from passcheck.errors import PasscheckError
 
-#: What the section says when no bisection is given.
-NOT_BISECTED = ("not bisected (run `passcheck bisect RUN.json --finding ID --package onnxruntime --from 1.20 --out DIR`, "
-                "then `passcheck repro … --bisect DIR/bisect.json`)")
+def not_bisected(package: str = "onnxruntime") -> str:
+    """What the section says when no bisection is given, for the tool ``package`` (a pip name)."""
+    return (f"not bisected (run `passcheck bisect RUN.json --finding ID --package {package} --from VERSION --out DIR`, "
+            "then `passcheck repro … --bisect DIR/bisect.json`)")
 
 
-def first_bad(path: str | Path | None, finding_id: str) -> str:
+#: What the section says for an onnxruntime finding when no bisection is given.
+NOT_BISECTED = not_bisected()
+
+
+def first_bad(path: str | Path | None, finding_id: str, package: str = "onnxruntime") -> str:
     """Markdown for the section: the first bad and last good versions of a regression, the fixing
-    version of a fix, or that no change was found in the range; :data:`NOT_BISECTED` for no ``path``.
+    version of a fix, or that no change was found in the range; :func:`not_bisected` for no ``path`` (``package``: the tool under test).
     A bisection of another finding (e.g. the unreduced one) is named.
 
     Raises:
         PasscheckError: ``path`` cannot be read or is not a ``bisect.json``.
     """
     if path is None:
-        return NOT_BISECTED
+        return not_bisected(package)
     try:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
         package, direction, versions = doc["package"], doc["direction"], list(doc["range"])

@@ -1,0 +1,209 @@
+"""What a reproducer checks: the claim the oracle made, as the body of the script's ``main()``.
+
+:func:`claim` maps a finding (oracle, kind, details) to a :class:`Claim`: which forms the script
+builds, whether it needs the run's feeds, the helper functions it uses and the ``main()`` body.
+The helpers that judge (numeric comparison, annotation precision, the checker's message) are the
+oracles' own functions, copied into the script by :mod:`passcheck.repro.generic`, so the script
+checks what the oracle checked. A finding no claim states faithfully gives a one-line reason.
+
+Names the bodies use: ``PASS`` (the pass in words), ``FORM`` / ``OTHER`` (form names),
+``build_form()`` / ``build_other()``, ``apply(model)`` (:mod:`passcheck.repro.tools`),
+``feed_sets()`` (one dict per binding), ``run(model, feeds, expose=())`` (an unoptimized
+onnxruntime run, annotations cleared as passcheck runs it) and the constants in ``Claim.constants``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from passcheck.passes import FAILED
+
+
+@dataclasses.dataclass(frozen=True)
+class Claim:
+    """``body``: ``main()``'s body (4-space indented); ``helpers``: names from
+    :data:`passcheck.repro.generic.HELPERS`; ``expected``: the property in words (REPORT.md)."""
+
+    body: str
+    expected: str
+    two_forms: bool = False
+    feeds: bool = False
+    helpers: tuple[str, ...] = ()
+    constants: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+_VALIDITY = '''
+    model = build_form()
+    out = apply(model)
+    before, after = checker_error(model), checker_error(out)
+    print("checker on the input:", before or "accepts")
+    if after is not None and after != before:
+        print(f"BUG: the onnx checker (full_check=True) rejects the output of {PASS} on {FORM}: {after}")
+        return 1
+    print("fixed: the onnx checker accepts the output" if after is None else "fixed: the output is rejected only as its input is")
+    return 0
+'''
+
+_ACCEPTANCE = '''
+    model = build_form()
+    onnx.checker.check_model(model, full_check=True)  # premise: a valid model
+    try:
+        apply(model)
+    except Exception as exc:  # a refusal or a crash of the tool under test
+        print(f"BUG: {PASS} fails on the valid model {FORM}: {type(exc).__name__}: " + " ".join(str(exc).split())[:400])
+        return 1
+    print(f"fixed: {PASS} accepts {FORM}")
+    return 0
+'''
+
+_NUMERIC = '''
+    model = build_form()
+    out = apply(model)
+    compared = 0
+    for i, feeds in enumerate(feed_sets()):
+        try:
+            expected = run(model, feeds)
+        except Exception:  # the unoptimized model does not run on these feeds: nothing to compare with
+            continue
+        compared += 1
+        try:
+            got = run(out, feeds)
+        except Exception as exc:
+            print(f"BUG: the output of {PASS} on {FORM} fails to run (binding {i}) where its input runs: {type(exc).__name__}: {exc}")
+            return 1
+        for name, value in expected.items():
+            if name not in got:
+                print(f"BUG: graph output {name!r} is missing after {PASS} on {FORM}")
+                return 1
+            c = compare(got[name], value, RTOL, ATOL)
+            if not c.ok:
+                print(f"BUG: output {name!r} (binding {i}) of {FORM} after {PASS} differs from the unoptimized model: {c.message}")
+                return 1
+    if not compared:
+        raise RuntimeError("the unoptimized model runs on none of the feeds: nothing compared")
+    print(f"fixed: the output of {PASS} computes what {FORM} computes on {compared} feed set(s)")
+    return 0
+'''
+
+_PARITY_OPS = '''
+    a, b = build_other(), build_form()
+    out_a, out_b = apply(a), apply(b)
+    same_values(a, out_a)  # premise: what the pass did to OTHER is right (else it is no optimization FORM missed)
+    ba, aa, bb, ab = counts(a), counts(out_a), counts(b), counts(out_b)
+    print(OTHER, dict(ba), "->", dict(aa))
+    print(FORM, dict(bb), "->", dict(ab))
+    if KEPT:
+        bug = [op for op in KEPT if op in kept(ba, aa, bb, ab)]
+        if bug:
+            print("BUG:", "; ".join(f"{op} removed from {OTHER} ({ba[op]}->{aa[op]}) but not from {FORM} ({bb[op]}->{ab[op]})" for op in bug))
+            return 1
+    else:
+        new_a, new_b = sorted(set(aa) - set(ba)), sorted(set(ab) - set(bb))
+        if aa != ab and new_a != new_b and not kept(ba, aa, bb, ab) and not kept(bb, ab, ba, aa):
+            print(f"BUG: {PASS} rewrote the two models into different op types: {OTHER} {new_a}, {FORM} {new_b}")
+            return 1
+    print(f"fixed: {PASS} optimizes both models alike")
+    return 0
+'''
+
+_PARITY_PRECISION = '''
+    a, b = build_other(), build_form()
+    out_a, out_b = apply(a), apply(b)
+    ta = next(o.type for o in out_a.graph.output if o.name == OUTPUT)
+    tb = next(o.type for o in out_b.graph.output if o.name == OUTPUT)
+    print(f"{OUTPUT!r} after {PASS}: {_fmt(ta)} in {OTHER}, {_fmt(tb)} in {FORM}")
+    for i, feeds in enumerate(feed_sets()):  # premise: the more precise type holds when the output runs
+        wrong = violation(ta, run(out_a, feeds)[OUTPUT])
+        if wrong:
+            raise RuntimeError(f"the type inferred for {OTHER} does not hold (binding {i}): {wrong}")
+    if less_precise(precision(tb), precision(ta)):
+        print(f"BUG: graph output {OUTPUT!r} after {PASS}: {_fmt(tb)} in {FORM} is less precise than {_fmt(ta)} in {OTHER} (which holds at run time)")
+        return 1
+    print(f"fixed: {FORM}'s type of {OUTPUT!r} is as precise as {OTHER}'s")
+    return 0
+'''
+
+_ANNOTATION = '''
+    model = build_form()
+    out = apply(model)
+    tp = annotation(out, VALUE)
+    if tp is None:
+        print(f"fixed: {PASS} no longer annotates {VALUE!r}")
+        return 0
+    print(f"{VALUE!r} after {PASS}: {_fmt(tp)} ({helper.tensor_dtype_to_np_dtype(tp.tensor_type.elem_type)})")
+    ran = 0
+    for i, feeds in enumerate(feed_sets()):
+        try:
+            value = run(out, feeds, expose=[VALUE])[VALUE]
+        except Exception:  # a run that fails observes nothing
+            continue
+        ran += 1
+        wrong = violation(tp, value)
+        if wrong:
+            print(f"BUG: the type {PASS} gives {VALUE!r} on {FORM} does not hold at run time (binding {i}): {wrong}")
+            return 1
+    if not ran:
+        raise RuntimeError("the output runs on none of the feeds: nothing observed")
+    print(f"fixed: the type of {VALUE!r} holds on {ran} feed set(s)")
+    return 0
+'''
+
+_MUTATION = '''
+    model = build_form()
+    before = onnx.ModelProto()
+    before.CopyFrom(model)
+    apply(model)
+    changed = [f.name for f in onnx.ModelProto.DESCRIPTOR.fields if getattr(before, f.name) != getattr(model, f.name)]
+    changed += [f"graph.{f.name}" for f in onnx.GraphProto.DESCRIPTOR.fields if getattr(before.graph, f.name) != getattr(model.graph, f.name)]
+    if changed:
+        print(f"BUG: {PASS} changed the model it was given ({', '.join(changed)}); it returns a new model")
+        return 1
+    print(f"fixed: {PASS} leaves its input unchanged")
+    return 0
+'''
+
+#: Annotation rules the script's :func:`violation` checks (one value at a time).
+_VALUE_RULES = {"elem-type", "rank", "dim-value"}
+
+
+def claim(finding, rtol: float | None = None, atol: float | None = None) -> Claim | str:
+    """The claim of ``finding`` (``rtol`` / ``atol``: the case's tolerances), or why it cannot be
+    scripted faithfully (one line)."""
+    f, d = finding, finding.details
+    key = (f.oracle, f.kind)
+    if f.pass_id == "input":
+        return "it judges a form itself (pass 'input'), not a tool"
+    if key == ("validity", "invalid-model"):
+        return Claim(_VALIDITY, "the onnx checker (full_check=True) accepts the pass's output, or rejects it only for the reason it rejects the input",
+                     helpers=("checker_error",))
+    if key == ("acceptance", "rejected"):
+        if d.get("status") not in FAILED - {"timeout", "out-of-memory"}:
+            return f"the pass's status was {d.get('status')!r} (a time or memory limit, which a script cannot state portably)"
+        return Claim(_ACCEPTANCE, "the pass accepts the model, which the onnx checker (full_check=True) accepts"
+                     + (f" and which computes what {', '.join(map(repr, d['accepted_forms']))} (accepted) computes" if d.get("accepted_forms") else ""))
+    if key == ("numeric", "wrong-result"):
+        return Claim(_NUMERIC, "the pass's output computes what its input computes: every graph output equal on every feed set the input runs on "
+                     "(integers exactly; floats within |a - e| <= atol + rtol * |e|, passcheck's dtype tolerances unless the case sets them)",
+                     feeds=True, helpers=("run", "compare"), constants={"RTOL": rtol, "ATOL": atol})
+    if key == ("parity", "missed-optimization") and d.get("other_form"):
+        return Claim(_PARITY_OPS, "the two models compute the same values, so the pass should optimize them alike: what it removes from the "
+                     "first (its output shown to compute what its input does) it removes from the second",
+                     two_forms=True, feeds=True, helpers=("run", "compare", "counts", "same_values"),
+                     constants={"KEPT": list(d.get("kept_op_types") or []), "RTOL": rtol, "ATOL": atol})
+    if key == ("parity", "less-precise") and d.get("other_form") and d.get("output"):
+        return Claim(_PARITY_PRECISION, f"the two models compute the same values, so the type the pass gives graph output {d['output']!r} "
+                     "should be as precise in both (rank known, as many dim_value, then as many named dims), given that the more precise one "
+                     "holds when the output runs", two_forms=True, feeds=True, helpers=("run", "precision", "violation"),
+                     constants={"OUTPUT": d["output"]})
+    if key == ("annotations", "annotation-violated"):
+        value, rule = str(d.get("value") or ""), d.get("rule")
+        if d.get("role") != "assertion" or rule not in _VALUE_RULES or any(c in value for c in "[{#") or "::" in value:
+            return (f"its annotation rule {rule!r} ({d.get('role')}) on {value!r} needs passcheck's binding of symbols across values or scopes; "
+                    "the script checks one main-graph value's elem type, rank and dim values")
+        return Claim(_ANNOTATION, f"the type the pass annotates {value!r} with holds at run time: the elem type, rank and every dim_value "
+                     "of the value onnxruntime computes", feeds=True,
+                     helpers=("run", "precision", "violation", "annotation"), constants={"VALUE": value})
+    if key == ("pass-contract", "input-mutated"):
+        return Claim(_MUTATION, "a pass that returns a new model leaves the one it is given unchanged")
+    return f"no standalone check states the {f.oracle} oracle's {f.kind!r} claim yet"

@@ -1,0 +1,262 @@
+"""The standalone reproducer of any finding :mod:`passcheck.repro.claims` can state, and its ``REPORT.md``.
+
+The script needs onnx, onnxruntime, numpy and the tool under test (onnxscript for its passes,
+sympy for onnxruntime's symbolic shape inference). It rebuilds the form(s) (see
+:mod:`passcheck.repro.source`), embeds the run's feeds as serialized tensors, calls the tool as
+passcheck's adapter does (:mod:`passcheck.repro.tools`) and checks the oracle's claim with the
+oracle's own judging functions (copied from :mod:`passcheck.oracles`). Exit status: 1 while the
+bug is present (a ``BUG:`` line says what holds), 0 once fixed, 2 when its set-up or a premise
+fails (no verdict).
+"""
+
+from __future__ import annotations
+
+import base64
+import inspect
+import platform
+from collections.abc import Mapping, Sequence
+
+from passcheck.errors import PasscheckError
+from passcheck.records import brief
+from passcheck.repro.bisected import NOT_BISECTED
+
+
+def _oracle_source() -> dict[str, str]:
+    from passcheck.oracles import numeric, parity, validity
+
+    def src(*objs) -> str:
+        return "\n\n".join(inspect.getsource(o) for o in objs)
+
+    return {
+        "compare": f"TOLERANCES = {numeric.TOLERANCES!r}\nDEFAULT_FLOAT = {numeric.DEFAULT_FLOAT!r}\n\n\n"
+                   + src(numeric.Comparison, numeric.tolerance, numeric.compare, numeric._desc, numeric._py),
+        "precision": src(parity.precision, parity.less_precise, parity._fmt),
+        "checker_error": src(validity.checker_error),
+    }
+
+
+_OWN = {
+    "run": '''def run(model, feeds, expose=()):
+    """Output name -> value of one unoptimized onnxruntime run (annotations cleared, as passcheck runs models;
+    ``expose``: intermediate values to return too)."""
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    g = m.graph
+    del g.value_info[:]
+    for vi in list(g.input) + list(g.output):
+        if vi.type.HasField("tensor_type"):
+            vi.type.tensor_type.ClearField("shape")
+    have = {v.name for v in g.output} | {v.name for v in g.input} | {t.name for t in g.initializer}
+    g.output.extend(onnx.ValueInfoProto(name=n) for n in expose if n not in have)
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.log_severity_level = 3
+    so.intra_op_num_threads = 1
+    sess = ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    wanted = {i.name for i in sess.get_inputs()}
+    values = dict(zip([o.name for o in sess.get_outputs()], sess.run(None, {k: v for k, v in feeds.items() if k in wanted})))
+    values.update({k: v for k, v in feeds.items() if k in expose})
+    return values
+''',
+    "counts": '''def counts(model):
+    """Op-type counts of the main graph, Constant nodes aside (a Constant node and an initializer spell one value)."""
+    c = collections.Counter(n.op_type if n.domain in ("", "ai.onnx") else n.domain + "::" + n.op_type for n in model.graph.node)
+    c.pop("Constant", None)
+    return c
+
+
+def kept(ba, aa, bb, ab):
+    """Op types the pass removed from the first model and not from the second (before/after counts): the first
+    lost every node of the type while the second kept some, or both had as many and the second lost fewer."""
+    out = []
+    for op in sorted(ba):
+        removed_a, removed_b = ba[op] - aa[op], bb[op] - ab[op]
+        if removed_a <= 0 or not bb[op]:
+            continue
+        if (aa[op] == 0 and ab[op] > 0) or (ba[op] == bb[op] and removed_b < removed_a):
+            out.append(op)
+    return out
+''',
+    "same_values": '''def same_values(model, out):
+    """Raise unless ``out`` (the pass's output) computes what ``model`` computes on every feed set ``model`` runs on."""
+    for i, feeds in enumerate(feed_sets()):
+        try:
+            expected = run(model, feeds)
+        except Exception:
+            continue
+        got = run(out, feeds)
+        for name, value in expected.items():
+            c = compare(got.get(name), value, RTOL, ATOL)
+            if not c.ok:
+                raise RuntimeError(f"premise fails: {PASS}'s output of {OTHER} differs from its input ({name!r}, binding {i}: {c.message})")
+''',
+    "violation": '''def violation(tp, value):
+    """Why the array ``value`` breaks the tensor type ``tp`` (elem type, rank, each dim_value), or None."""
+    tt = tp.tensor_type
+    value = np.asarray(value)
+    if tt.elem_type and value.dtype != np.dtype(helper.tensor_dtype_to_np_dtype(tt.elem_type)):
+        return f"elem type {value.dtype}, annotated {np.dtype(helper.tensor_dtype_to_np_dtype(tt.elem_type))}"
+    if not tt.HasField("shape"):
+        return None
+    if len(tt.shape.dim) != value.ndim:
+        return f"shape {list(value.shape)} has rank {value.ndim}, annotated {_fmt(tp)}"
+    for i, (d, n) in enumerate(zip(tt.shape.dim, value.shape)):
+        if d.HasField("dim_value") and d.dim_value != n:
+            return f"shape {list(value.shape)}: axis {i} is {n}, annotated {_fmt(tp)}"
+    return None
+''',
+    "annotation": '''def annotation(model, name):
+    """The tensor type ``model`` annotates the value ``name`` with (value_info or graph output), or None."""
+    for vi in list(model.graph.value_info) + list(model.graph.output):
+        if vi.name == name and vi.type.WhichOneof("value") == "tensor_type":
+            return vi.type
+    return None
+''',
+}
+
+_TEMPLATE = '''#!/usr/bin/env python3
+"""{title}
+
+Tool under test: {doc}.
+Expected: {expected}.
+Exit status: 1 while the bug is present, 0 once fixed, 2 if the set-up or a premise fails.
+Needs only: {needs}.
+"""
+
+import sys
+
+try:
+    import base64
+    import collections
+    import dataclasses
+    import os
+    import tempfile
+    from typing import Any
+
+    import numpy as np
+    import onnx
+    import onnxruntime as ort
+    from onnx import helper, numpy_helper
+{imports}
+except ImportError as exc:  # not a verdict on the bug
+    print("set-up failed:", exc, file=sys.stderr)
+    sys.exit(2)
+
+PASS = {pass_id!r}
+FORM, OTHER = {form!r}, {other!r}
+{constants}
+#: One dict per feed set (input name -> serialized TensorProto, base64): the inputs passcheck ran the models on.
+FEEDS = {feeds}
+
+
+def feed_sets():
+    return [{{k: numpy_helper.to_array(onnx.TensorProto.FromString(base64.b64decode(v))) for k, v in f.items()}} for f in FEEDS]
+
+
+{builders}
+{apply}
+
+{helpers}
+
+def main():
+    print({versions})
+{body}
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except Exception as exc:  # the set-up or a premise failed: not a verdict on the bug
+        print("set-up failed:", type(exc).__name__, exc, file=sys.stderr)
+        sys.exit(2)
+'''
+
+
+def encode_feeds(feeds: Sequence[Mapping]) -> str:
+    """``FEEDS``' literal: each array as base64 of its TensorProto (exact).
+
+    Raises:
+        PasscheckError: a feed that is no array (a sequence or an absent optional).
+    """
+    import numpy as np
+    from onnx import numpy_helper
+
+    out = []
+    for f in feeds:
+        enc = {}
+        for k, v in f.items():
+            if not isinstance(v, np.ndarray):
+                raise PasscheckError(f"input {k!r} is fed a {type(v).__name__}, which the script cannot embed")
+            enc[k] = base64.b64encode(numpy_helper.from_array(v, k).SerializeToString()).decode()
+        out.append(enc)
+    return "[\n" + "".join("    {" + ", ".join(f"{k!r}: {v!r}" for k, v in e.items()) + "},\n" for e in out) + "]"
+
+
+def script(finding, claim, call, a, b, feeds: Sequence[Mapping] = ()) -> tuple[str, dict[str, str]]:
+    """(script text, how each form is spelled: ``helper`` or ``bytes``).
+
+    ``claim``: :class:`~passcheck.repro.claims.Claim`; ``call``: :class:`~passcheck.repro.tools.ToolCall`;
+    ``a``: the other form (None for a one-form claim), ``b``: the finding's form (ModelProtos);
+    ``feeds``: one dict per binding (arrays), for a claim that runs models.
+
+    Raises:
+        PasscheckError: feeds the script cannot embed.
+    """
+    from passcheck.repro.source import model_source
+
+    helpers = {**_oracle_source(), **_OWN}
+    other = finding.details.get("other_form") if claim.two_forms else None
+    src_b, how_b = model_source(b, "build_form")
+    how = {finding.form: how_b}
+    builders = src_b
+    if claim.two_forms:
+        src_a, how[other] = model_source(a, "build_other")
+        builders = src_a + "\n\n" + src_b
+    needs = ", ".join(["onnx", "onnxruntime", "numpy", *call.needs])
+    text = _TEMPLATE.format(
+        title=_docstring_safe(f"{finding.pass_id}: {finding.kind} ({finding.oracle}) on form {finding.form!r} of {finding.case}: {brief(finding.message, 160)}"),
+        doc=call.doc, expected=claim.expected, needs=needs, imports="".join(f"    {i}\n" for i in call.imports),
+        pass_id=finding.pass_id, form=finding.form, other=other,
+        constants="".join(f"{k} = {v!r}\n" for k, v in claim.constants.items()),
+        feeds=encode_feeds(feeds) if claim.feeds else "[]", builders=builders, apply=call.source,
+        helpers="\n\n".join(helpers[h] for h in claim.helpers) + ("\n" if claim.helpers else ""),
+        versions="'onnx', onnx.__version__, '| onnxruntime', ort.__version__, '| numpy', np.__version__"
+                 + (", '| onnxscript', onnxscript.__version__" if "onnxscript" in call.needs else ""), body=claim.body.strip("\n"),
+    )
+    return text, how
+
+
+def _docstring_safe(text: str) -> str:
+    return text.replace("\\", "/").replace('"' * 3, "'" * 3)
+
+
+def report_md(finding, claim, call, how: dict[str, str], versions: dict[str, str | None], first_bad: str = "") -> str:
+    """``REPORT.md`` for a generic reproducer: environment, steps, expected vs actual, attribution,
+    first bad version (``first_bad``: Markdown from :func:`passcheck.repro.bisected.first_bad`)."""
+    env = "\n".join(f"- {k} {v}" for k, v in versions.items() if v) + f"\n- Python {platform.python_version()}, {platform.system()} {platform.machine()}"
+    spelled = "; ".join(f"`{f}`: {'rebuilt with onnx.helper' if h == 'helper' else 'embedded as serialized bytes (too large or intricate for onnx.helper)'}"
+                        for f, h in how.items())
+    needs = " ".join(["onnx", "onnxruntime", "numpy", *call.needs])
+    attribution = ", ".join(f"`{n}`" for n in finding.attribution) if finding.attribution else "not computed"
+    return f"""# {finding.pass_id}: {finding.kind} on a form of `{finding.case}`
+
+## Environment
+{env}
+
+## Steps
+1. `pip install {needs}`
+2. `python repro.py` (builds the model{'s' if len(how) > 1 else ''} — {spelled} — and runs `{call.doc}`{' on the feeds passcheck used, embedded' if claim.feeds else ''})
+
+## Expected
+{claim.expected[0].upper() + claim.expected[1:]}.
+
+## Actual
+{finding.message}
+
+`repro.py` exits 1 while this holds (its `BUG:` line says what it saw), 0 once fixed, 2 when its own set-up or a premise fails.
+
+## Attribution
+{attribution}
+
+## First bad version
+{first_bad or NOT_BISECTED}
+"""

@@ -1,0 +1,105 @@
+"""How a reproducer runs the pass under test: the tool call an adapter makes, as Python source.
+
+:func:`tool_call` gives, for a pass id, the source of ``def apply(model) -> onnx.ModelProto``
+calling the tool exactly as the adapter in :mod:`passcheck.passes` does (same function, same
+flags), the packages it needs beyond onnx, onnxruntime and numpy, and the tool whose versions
+the script prints. Passes it cannot spell (``cmd:*`` commands, plugins) give None.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class ToolCall:
+    """``source``: ``def apply(model)`` (needs ``onnx``, ``ort``, ``os``, ``tempfile`` imported);
+    ``imports``: extra import lines; ``needs``: extra pip packages; ``doc``: the call in words."""
+
+    source: str
+    doc: str
+    imports: tuple[str, ...] = ()
+    needs: tuple[str, ...] = ()
+
+
+_ORT_OPTIMIZE = '''def apply(model):
+    """The model onnxruntime writes after optimizing it at {level} (optimized_model_filepath)."""
+    with tempfile.TemporaryDirectory() as d:
+        so = ort.SessionOptions()
+        so.graph_optimization_level = ort.GraphOptimizationLevel.{level}
+        so.optimized_model_filepath = os.path.join(d, "optimized.onnx")
+        so.log_severity_level = 3  # errors only
+        so.intra_op_num_threads = 1
+        ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+        return onnx.load(so.optimized_model_filepath)
+'''
+
+_SYMBOLIC = '''def apply(model):
+    """onnxruntime's symbolic shape inference, as its command line runs it (no auto-merge, no guessed ranks)."""
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as d:
+        os.chdir(d)  # the tool may write a temporary model into the current folder
+        try:
+            out = SymbolicShapeInference.infer_shapes(model, auto_merge=False, guess_output_rank=False)
+        finally:
+            os.chdir(here)
+    if out is None:
+        raise RuntimeError("SymbolicShapeInference.infer_shapes returned None")
+    return out
+'''
+
+
+def tool_call(pass_id: str, model=None) -> ToolCall | None:
+    """The tool call of ``pass_id`` (``model``: a form, for a pass whose target depends on it —
+    ``onnx:convert-opset-up|down``); None for a pass a standalone script cannot call."""
+    family, _, name = pass_id.partition(":")
+    if family == "onnx" and name.startswith("infer-shapes"):
+        from passcheck.passes.onnx_shape_inference import VARIANTS
+
+        if name not in VARIANTS:
+            return None
+        flags = ", ".join(f"{k}={v}" for k, v in VARIANTS[name].items())
+        return ToolCall(f"def apply(model):\n    return onnx.shape_inference.infer_shapes(model, {flags})\n",
+                        f"onnx.shape_inference.infer_shapes(model, {flags})")
+    if family == "onnx" and name.startswith("convert-opset-"):
+        target = _opset_target(name.removeprefix("convert-opset-"), model)
+        if target is None:
+            return None
+        return ToolCall(f"def apply(model):\n    return onnx.version_converter.convert_version(model, {target})\n",
+                        f"onnx.version_converter.convert_version(model, {target})", ("import onnx.version_converter",))
+    if family == "onnxscript":
+        calls = {
+            "optimize": ("onnxscript.optimizer.optimize(model)", "import onnxscript\nimport onnxscript.optimizer"),
+            "rewrite": ("onnxscript.rewriter.rewrite(model)", "import onnxscript\nimport onnxscript.rewriter"),
+            "optimize-for-ort": ("ir.serde.serialize_model(optimize_for_ort(ir.serde.deserialize_model(model))[0])",
+                                 "import onnx_ir as ir\nimport onnxscript\nfrom onnxscript.rewriter.ort_fusions import optimize_for_ort"),
+        }
+        if name not in calls:
+            return None
+        call, imp = calls[name]
+        return ToolCall(f"def apply(model):\n    return {call}\n", call, tuple(imp.split("\n")), ("onnxscript",))
+    if family == "ort":
+        from passcheck.passes.ort_optimizer import LEVELS
+
+        if name == "symbolic-shape-infer":
+            return ToolCall(_SYMBOLIC, "SymbolicShapeInference.infer_shapes(model, auto_merge=False, guess_output_rank=False)",
+                            ("from onnxruntime.tools.symbolic_shape_infer import SymbolicShapeInference",), ("sympy",))
+        if name in LEVELS:
+            return ToolCall(_ORT_OPTIMIZE.format(level=LEVELS[name]), f"onnxruntime's graph optimizer at {LEVELS[name]}")
+    return None
+
+
+def package(pass_id: str) -> str:
+    """The pip package of the tool ``pass_id`` runs (what ``passcheck bisect --package`` takes)."""
+    return {"onnx": "onnx", "onnxscript": "onnxscript"}.get(pass_id.partition(":")[0], "onnxruntime")
+
+
+def _opset_target(spec: str, model) -> int | None:
+    """The converter's target opset: a number, or the neighbouring boundary of ``model``."""
+    if spec.isdigit():
+        return int(spec)
+    if spec in ("up", "down") and model is not None:
+        from passcheck.passes.version_converter import opset_boundary
+
+        return opset_boundary(model, spec)[0]
+    return None
