@@ -175,17 +175,22 @@ def test_blame_goes_to_the_rewrite_only_for_what_the_base_does_not_show():
     from passcheck.records import CellResult, Finding
 
     def cell(form, pass_id, *found):
-        return CellResult("c/x", form, pass_id, "ok", findings=[Finding(k, o, "c/x", form, pass_id, "m") for o, k in found])
+        return CellResult("c/x", form, pass_id, "ok", findings=[Finding(k, o, "c/x", form, pass_id, m or f"{o} saw {k} on {form}")
+                                                                for o, k, *m in found for m in [m[0] if m else ""]])
 
+    no_kernel = "NotImplemented: Could not find an implementation for Cosh node"
     cells = [
         cell("common", "p", ("numeric", "wrong-result"), ("parity", "missed-optimization")),
         cell("r", "p", ("numeric", "wrong-result"), ("annotations", "annotation-violated")),
         cell("common", "input", ("validity", "invalid-model")),
-        cell("r", "input", ("runtime", "rejected")),
+        cell("r", "input", ("runtime", "rejected", no_kernel)),
     ]
     got = {(f.form, f.pass_id, f.oracle) for f in blamed(cells, "r")}
     # both forms wrong: the base's; a parity finding compares the pair; the base's own invalidity is its own
     assert got == {("common", "p", "parity"), ("r", "p", "annotations"), ("r", "input", "runtime")}
+    # a pass rejecting the form onnxruntime cannot run, with the same error: a consequence, not a second bug
+    cells.append(cell("r", "ort:basic", ("acceptance", "rejected", no_kernel)))
+    assert ("r", "ort:basic", "acceptance") not in {(f.form, f.pass_id, f.oracle) for f in blamed(cells, "r")}
     cells[1].findings[1].expected = True
     assert ("r", "p", "annotations") not in {(f.form, f.pass_id, f.oracle) for f in blamed(cells, "r")}
 
