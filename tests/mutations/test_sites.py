@@ -117,6 +117,10 @@ def test_check_reports_the_conv_bn_gap_at_one_conv(tmp_path):
     assert set(missed) == {"empty-optional-input", "empty-optional-input@n0"} or set(missed) == {"empty-optional-input", "empty-optional-input@n4"}
     one = next(f for form, f in missed.items() if "@" in form)
     assert "2→1" in one["message"]
+    # one defect: reported at the single site, explaining the all-at-once form's finding
+    causes = [rc for rc in report["root_causes"] if rc["id"] in {f["id"] for f in missed.values()}]
+    assert [rc["id"] for rc in causes] == [one["id"]]
+    assert missed["empty-optional-input"]["id"] in {e["id"] for e in causes[0]["explains"]}
 
 
 def test_site_finding_repro_selects_that_site(tmp_path):
