@@ -88,7 +88,7 @@ def main() -> None:
             where = "beyond"
         counts[where] += 1
         nodes = "/".join(map(str, rec["nodes"])) if rec.get("nodes") else "-"
-        max_nodes = max([max_nodes, *rec.get("nodes") or []])
+        max_nodes = max([max_nodes, *(rec.get("nodes") or [])])
         repro = {True: "yes", False: "no"}.get(rec.get("reproduces"), "-")
         print(f"| {i} | `{s['pass_id']}` | {s['oracle']} | {s['kind']} | {', '.join(s['ops'])} | `{s['rewrite']}` | {nodes} | {repro} | {where} | "
               f"`{rec.get('case') or '-'}` |")
