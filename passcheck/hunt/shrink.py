@@ -133,8 +133,11 @@ class Shrinker:
         built = hforms.build(base, form)
         if built is None:
             return
-        had = set(hforms.sites(base, SPELLING))
-        added = [s for s in hforms.sites(built[0], SPELLING) if s not in had]
+        g = base.graph
+        known = {o for n in g.node for o in n.output} | {t.name for t in g.initializer} | {v.name for v in g.input}
+        new_nodes = {label for i, n in enumerate(built[0].graph.node) if n.op_type == "Constant" and n.output[0] not in known
+                     for label in (n.name, f"#{i}:Constant")}
+        added = [s for s in hforms.sites(built[0], SPELLING) if s in new_nodes]  # made by the rewrite, not rewritten by it
         if added and self.holds(base, hforms.spell([*hforms.parts(form), *((SPELLING, s) for s in added)])):
             b, f, mutant, labels, hit = self.last
             self.last = (b, f, mutant, [x for x in labels if x not in added], hit)
