@@ -11,8 +11,8 @@ Rules, applied within one case (one computation; causes never span cases):
 2. Consequence in one cell. An output the checker rejects (``invalid-model``) that then fails to
    run (``wrong-result``, "fails to run") is one defect, reported as the invalid model.
 3. Same signature. Findings with one :func:`signature` on several forms are one defect (a parity
-   finding's signature names what was kept and the forms without site labels, so ``ID@SITE`` and
-   ``ID`` missing one fusion are one); so are
+   finding's signature names the op types kept, those they follow and those gained, not node names
+   or counts, so ``ID@SITE`` and ``ID`` missing one fusion are one); so are
    findings with one signature on onnxruntime's cumulative levels (``ort:disabled`` ⊂ ``basic`` ⊂
    ``extended`` ⊂ ``all``): the lowest level showing it is the representative, and of the forms,
    ``common`` (the defect needs no rewrite), then a single-site mutant (``ID@SITE``: the fewest
@@ -64,20 +64,14 @@ def _error_text(f: Finding) -> str:
 
 
 def _parity_text(f: Finding) -> str:
-    """A parity finding by what it is about, not how many nodes: the op types kept and the op types
-    they follow, the op types each form gained, and the two forms with site labels dropped (a
-    single-site mutant ``ID@SITE`` and the all-at-once ``ID`` showing one missed fusion are one defect)."""
+    """A parity finding by what it is about, not where or how many nodes: the op types kept and the
+    op types they follow, the op types each form gained (a single-site mutant ``ID@SITE`` and the
+    all-at-once ``ID`` showing one missed fusion are one defect)."""
     d = f.details
     kept = sorted({f"{k.get('op')} after {(k.get('after') or '').split(' ')[0]}" for k in d.get("kept_nodes") or []})
     new = d.get("new_op_types") or {}
     other = d.get("other_form", "")
-    return (f"kept {sorted(d.get('kept_op_types') or [])} ({', '.join(kept)}); new {new.get(f.form, [])} vs {new.get(other, [])}; "
-            f"forms {_unsited(f.form)} vs {_unsited(other)}")
-
-
-def _unsited(form: str) -> str:
-    """``form`` without its site labels (``a@x+b@y`` → ``a+b``)."""
-    return "+".join(part.split("@", 1)[0] for part in form.split("+") if part.split("@", 1)[0])
+    return f"kept {sorted(d.get('kept_op_types') or [])} ({', '.join(kept)}); new {new.get(f.form, [])} vs {new.get(other, [])}"
 
 
 def signature(f: Finding) -> tuple[str, str, str, str]:
