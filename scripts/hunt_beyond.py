@@ -1,6 +1,6 @@
 """Which signatures of a hunt lie beyond what the hand-written case library already shows.
 
-Usage: python scripts/hunt_beyond.py OUT/hunt-state.json LIBRARY.json [--markdown]
+Usage: python scripts/hunt_beyond.py OUT/hunt-state.json LIBRARY.json [--examples DIR]
 
 ``LIBRARY.json`` is ``passcheck run --json LIBRARY.json`` over the hand-written library with the
 hunt's passes. Each library finding (expected ones included) gets a signature from the same
@@ -10,7 +10,8 @@ finding on ``common`` alone, or forms differing in no node, get the case's op ty
 are hand-written, not rewrites, so the rewrite is left out of the comparison: a hunt signature is
 *beyond* the library when no library signature has its pass, oracle, kind and op types, and *near*
 one when a library signature shares its pass, oracle, kind and at least one op type.
-Prints one row per hunt signature and the counts.
+Prints one markdown row per hunt signature (with ``--examples DIR``: the reproduce command of each
+case module copied into DIR, a relative path) and the counts.
 """
 
 from __future__ import annotations
@@ -69,11 +70,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("state")
     ap.add_argument("library")
+    ap.add_argument("--examples", metavar="DIR", help="folder holding copies of some saved case modules (hunt_<hash>.py)")
     args = ap.parse_args()
     state = json.loads(Path(args.state).read_text())
     lib = library_signatures(json.loads(Path(args.library).read_text()))
     near_keys = {(p, o, k) for p, o, k, _ in lib}
-    print("| # | pass | oracle | kind | ops | rewrite | nodes | reproduces | vs library | case |")
+    print("| # | pass | oracle | kind | ops | rewrite | nodes | reproduces | vs library | reproduce |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     counts = {"beyond": 0, "near": 0, "in library": 0}
     max_nodes = 0
@@ -90,8 +92,12 @@ def main() -> None:
         nodes = "/".join(map(str, rec["nodes"])) if rec.get("nodes") else "-"
         max_nodes = max([max_nodes, *(rec.get("nodes") or [])])
         repro = {True: "yes", False: "no"}.get(rec.get("reproduces"), "-")
-        print(f"| {i} | `{s['pass_id']}` | {s['oracle']} | {s['kind']} | {', '.join(s['ops'])} | `{s['rewrite']}` | {nodes} | {repro} | {where} | "
-              f"`{rec.get('case') or '-'}` |")
+        module = Path(args.examples) / Path(rec["case_module"]).name if args.examples and rec.get("case_module") else None
+        if module is not None and module.is_file():
+            how = f"`passcheck run --cases-from {module} --case {rec['case']} --pass {s['pass_id']}`"
+        else:
+            how = f"`{rec.get('case') or '-'}`"
+        print(f"| {i} | `{s['pass_id']}` | {s['oracle']} | {s['kind']} | {', '.join(s['ops'])} | `{s['rewrite']}` | {nodes} | {repro} | {where} | {how} |")
     print()
     print(f"{len(state['items'])} items, {len(state['signatures'])} distinct signatures, {len(lib)} library signatures; "
           + ", ".join(f"{n} {k}" for k, n in counts.items()) + f"; largest shrunk pair {max_nodes} nodes")
