@@ -140,6 +140,7 @@ def check_model(
     on_cell: Callable[[CellResult], None] | None = None,
     skip_cells: Callable[[str, str, str], bool] | None = None,
     repro: str = "",
+    form_repro: Mapping[str, str] | None = None,
     unknown_dim_param: str | None = None,
     synthesize_feeds: bool = False,
     save_run: str | Path | None = None,
@@ -157,6 +158,9 @@ def check_model(
         executor, isolation, timeout: as for :func:`run`.
         on_cell: called with each cell as soon as it is final (streaming).
         skip_cells: ``(case, form, pass_id) → True`` for cells already done (resume).
+        repro: the command reproducing the run (``{pass}`` is filled in), recorded in findings.
+        form_repro: form → the command reproducing that form alone (as ``repro``), recorded in
+            its findings (and in parity findings of ``model`` against it).
         unknown_dim_param: regex of dim_param names that mean "unknown dim" (``\\?``, ``unk__\\d+``).
         synthesize_feeds: synthesize feeds even when the model's folder ships data sets
             (they are also skipped when ``feeds`` or ``bind`` is given).
@@ -184,7 +188,7 @@ def check_model(
     require_available(passes)
     subject = Subject(
         id=subject_id(name), forms={form_name: model, **dict(forms or {})},
-        bindings=default_bindings(model, bind), repro=repro or "passcheck check MODEL.onnx --pass {pass}",
+        bindings=default_bindings(model, bind), repro=repro or "passcheck check MODEL.onnx --pass {pass}", form_repro=dict(form_repro or {}),
         feed_sets=list(feeds) if feeds else None, unknown_dim_param=unknown_dim_param,
     )
     with Session(env=env, executor=executor, isolation=isolation, timeout=timeout, on_cell=on_cell,

@@ -25,7 +25,7 @@ from passcheck.oracles import FormRun, annotations, op_counts, registry, validit
 from passcheck.oracles._contract import INPUT as INPUT_CELLS
 from passcheck.oracles._contract import PASS, Cells
 from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass
-from passcheck.records import CellResult, brief
+from passcheck.records import CellResult, Finding, brief
 from passcheck.runtime import synthesize
 from passcheck.runtime.observe import observe_run
 from passcheck.runtime.plan import ObservationPlan
@@ -62,6 +62,7 @@ class Subject:
     atol: float | None = None
     passes: Sequence[str] = ()
     repro: str = ""  # command reproducing this subject; ``{pass}`` is filled in
+    form_repro: Mapping[str, str] = dataclasses.field(default_factory=dict)  # form → a command reproducing that form alone (as ``repro``)
     skip: str | None = None
     feed_sets: Sequence[Mapping[str, Any]] | None = None  # given feeds (one dict per run) instead of synthesized ones
     unknown_dim_param: str | None = None  # regex: dim_param names meaning "unknown dim" (see shape_annotations.check)
@@ -266,7 +267,7 @@ def evaluate(
                                 folds_constants=adapter.folds_constants, optimizes=adapter.optimizes, env=env, rtol=subject.rtol, atol=subject.atol,
                                 unknown_dim_param=subject.unknown_dim_param, checker=checker))
         judged = Judged(Cells(runs, PASS, subject.expect, subject.parity, _feeds_given(subject)), hashes,
-                        subject.repro.format(**{"pass": shlex.quote(adapter.id)}), env, todo)
+                        subject.repro.format(**{"pass": shlex.quote(adapter.id)}), env, todo, _form_repro(subject, shlex.quote(adapter.id)))
         if record:
             record(judged)
         for cell in judged.results():
@@ -329,7 +330,11 @@ def _input_cells(subject: Subject, feeds, baselines, hashes, env: str, checker: 
                     env=env, rtol=subject.rtol, atol=subject.atol, unknown_dim_param=subject.unknown_dim_param, checker=checker)
             for form, model in subject.forms.items()]
     return Judged(Cells(runs, INPUT_CELLS, subject.expect, subject.parity, _feeds_given(subject)), hashes,
-                  subject.repro.format(**{"pass": INPUT}), env, list(subject.forms))
+                  subject.repro.format(**{"pass": INPUT}), env, list(subject.forms), _form_repro(subject, INPUT))
+
+
+def _form_repro(subject: Subject, pass_arg: str) -> dict[str, str]:
+    return {form: cmd.format(**{"pass": pass_arg}) for form, cmd in subject.form_repro.items()}
 
 
 @dataclasses.dataclass
@@ -344,6 +349,8 @@ class Judged:
         repro: the command reproducing these cells.
         env: the environment id.
         forms: the forms whose cells are reported (the others are judged only as parity context).
+        form_repro: form → the command reproducing that form alone (a single-site mutant, say);
+            a finding gets its form's, or its ``other_form``'s when on a form without one, else ``repro``.
     """
 
     cells: Cells
@@ -351,6 +358,14 @@ class Judged:
     repro: str
     env: str
     forms: list[str]
+    form_repro: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    def repro_of(self, finding: Finding) -> str:
+        """The command reproducing ``finding`` (see ``form_repro``)."""
+        for form in (finding.form, finding.details.get("other_form")):
+            if form in self.form_repro:
+                return self.form_repro[form]
+        return self.repro
 
     def results(self) -> list[CellResult]:
         """Apply every registered oracle; one CellResult per reported form, in form order."""
@@ -360,7 +375,7 @@ class Judged:
             if r.form not in self.forms:
                 continue
             for f in findings[r.form]:
-                f.repro = self.repro
+                f.repro = self.repro_of(f)
             model = r.outcome.model if r.outcome.ok else None
             out.append(CellResult(
                 r.case, r.form, r.pass_id, r.outcome.status, env=self.env, error=r.outcome.error, seconds=r.outcome.seconds,

@@ -68,10 +68,11 @@ class Progress:
     def _heartbeat(self) -> None:
         while not self._stop.wait(self.every / 2):
             with self._lock:
-                if not self._stop.is_set() and time.monotonic() - self._last >= self.every:
+                now = time.monotonic()  # only while no step ends: steps that do end print their own lines
+                if not self._stop.is_set() and now - self._last >= self.every and now - self._stepped >= self.every:
                     self._flush_pending()
                     self._last = time.monotonic()
-                    count = f"{self.done}/{self.total} {self.unit}" if self.total is not None else self.unit
+                    count = f"{self.done}/{self.total} {self.unit}" if self.total is not None else f"{self.done} {self.unit}"
                     self._line(f"{count}, running for {time.monotonic() - self._t0:.0f} s")
 
     def _flush_pending(self) -> None:
@@ -84,7 +85,7 @@ class Progress:
         ``total`` None: a stage not counted (``building mutants``)."""
         with self._lock:
             self.unit, self.total, self.done = unit, total, done
-            self._last = time.monotonic()
+            self._last = self._stepped = time.monotonic()
             if self._bar is not None:
                 self._task = self._bar.add_task(unit, total=total, completed=done)
             elif self.mode == "lines":  # said with the first step: an input error before it stays one line
@@ -105,6 +106,7 @@ class Progress:
         """One step done (``what``, in ``where``)."""
         with self._lock:
             self.done += 1
+            self._stepped = time.monotonic()
             text = f"{where}: {what}" if where else what
             if self._bar is not None:
                 self._bar.update(self._task, advance=1, description=text or self.unit)

@@ -140,7 +140,7 @@ class Recorder:
             })
         line = {"format": FORMAT, "kind": c.kind, "expect": [_expectation_json(e) for e in c.expect], "parity": sorted(c.parity),
                 "feeds_given": c.feeds_given, "hashes": judged.hashes, "repro": judged.repro, "env": judged.env,
-                "forms": judged.forms, "runs": runs}
+                "forms": judged.forms, "form_repro": judged.form_repro, "runs": runs}
         self._out.write(json.dumps(line) + "\n")
         self._out.flush()
 
@@ -205,7 +205,8 @@ def load(path: str | Path) -> Iterator["Judged"]:
                           for e in g["expect"]]
             except (ValueError, KeyError, TypeError) as exc:
                 raise PasscheckError(f"--rejudge {lines}: line {n} is not a saved run: {exc}") from None
-            yield Judged(Cells(runs, g["kind"], expect, frozenset(g["parity"]), g["feeds_given"]), g["hashes"], g["repro"], g["env"], g["forms"])
+            yield Judged(Cells(runs, g["kind"], expect, frozenset(g["parity"]), g["feeds_given"]), g["hashes"], g["repro"], g["env"], g["forms"],
+                         g.get("form_repro", {}))
 
 
 def rejudge(path: str | Path) -> list["CellResult"]:

@@ -75,9 +75,11 @@ def _check(args, model, session, human, n_passes: int) -> int:
         if given and not args.mutations:
             raise PasscheckError(f"{flag} needs --mutations")
     max_sites = DEFAULT_MAX_SITES if args.max_sites is None else args.max_sites
-    extra = "".join(f" --bind {s}={n}" for s, n in bind.items()) + (f" --feeds {shlex.quote(args.feeds)}" if args.feeds else "") + (" --synthesize-feeds" if args.synthesize_feeds else "") + (" --mutations" if args.mutations else "")
-    extra += (f" --max-sites {max_sites}" if args.mutations and max_sites != DEFAULT_MAX_SITES else "") + (f" --depth {args.depth}" if args.depth != 1 else "")
-    repro = f"passcheck check {shlex.quote(args.model)}{extra} --pass {{pass}}"
+    head = f"passcheck check {shlex.quote(args.model)}" + "".join(f" --bind {s}={n}" for s, n in bind.items()) + (f" --feeds {shlex.quote(args.feeds)}" if args.feeds else "") \
+        + (" --synthesize-feeds" if args.synthesize_feeds else "") + (f" --unknown-dim-param {shlex.quote(args.unknown_dim_param)}" if args.unknown_dim_param else "")
+    extra = (" --mutations" if args.mutations else "") + (f" --max-sites {max_sites}" if args.mutations and max_sites != DEFAULT_MAX_SITES else "") \
+        + (f" --depth {args.depth}" if args.depth != 1 else "") + "".join(f" --form {shlex.quote(f)}" for f in args.form)
+    repro = f"{head}{extra} --pass {{pass}}"
     selection = {"model_sha256": model_hash(model), "pass": args.passes, "bind": bind, "mutations": args.mutations, "form": args.form, **({"max_sites": max_sites, "depth": args.depth} if args.mutations else {}), **({"unknown_dim_param": args.unknown_dim_param} if args.unknown_dim_param else {})}
     with RunSession(args, "check", selection, session=session) as s:
         from passcheck.mutations.equivalence import checker_error as plain_checker_error
@@ -91,8 +93,19 @@ def _check(args, model, session, human, n_passes: int) -> int:
                 print("no rewrite applies to this model: nothing to compare with; checking the model alone", file=human)
         s.progress.stage("cells", (1 + len(forms)) * (1 + n_passes), done=len(s.previous))
         report = s.complete(check_model(model, args.passes, bind=bind, forms=forms, feeds=feeds, name=_name(args.model),
-                                        repro=repro, unknown_dim_param=args.unknown_dim_param, **s.options()))
+                                        repro=repro, form_repro={f: form_repro(head, f) for f in forms},
+                                        unknown_dim_param=args.unknown_dim_param, **s.options()))
     return finish(args, report, title=f"passcheck check {args.model}")
+
+
+def form_repro(head: str, form: str) -> str:
+    """The command (``{pass}`` to fill in) that checks the one mutant ``form`` against the model:
+    ``head`` (``passcheck check MODEL`` and its feed flags) ``--mutations --form FORM``, with
+    ``--max-sites 0`` for a bare rewrite id (every site at once, no single-site forms besides)."""
+    import shlex
+
+    bare = "@" not in form and "+" not in form
+    return f"{head} --mutations --form {shlex.quote(form)}{' --max-sites 0' if bare else ''} --pass {{pass}}"
 
 
 def _precheck(path: str, model, checker_error) -> str | None:

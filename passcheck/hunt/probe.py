@@ -86,12 +86,17 @@ def probe(setting: Setting, base: "onnx.ModelProto", form: str, mutant: "onnx.Mo
 
 
 def blamed(cells, form: str) -> list[Finding]:
-    """The findings of ``cells`` the rewrite to ``form`` is to blame for (see module docs)."""
+    """The findings of ``cells`` the rewrite to ``form`` is to blame for (see module docs), each
+    the representative of its root cause (:func:`passcheck.report.rootcause.root_causes`): a pass
+    rejecting a form onnxruntime cannot run at all is that form's ``input`` finding, not another bug."""
+    from passcheck.report.rootcause import root_causes
+
+    explained = {id(f) for rc in root_causes(cells) for f in rc.others}
     seen = {(c.pass_id, c.form, f.oracle, f.kind) for c in cells for f in c.findings}
     out = []
     for c in cells:
         for f in c.findings:
-            if f.expected:
+            if f.expected or id(f) in explained:
                 continue
             if f.oracle in COMPARATIVE or (c.form == form and (c.pass_id, COMMON, f.oracle, f.kind) not in seen):
                 out.append(f)

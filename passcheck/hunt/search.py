@@ -127,7 +127,7 @@ def _shrink_and_save(store: Store, raw: Signature, finding, base: Base, model, i
         store.signatures.setdefault(raw.key, {"signature": raw.to_json(), "hits": 0, "found_on": found_on, "case": None,
                                               "note": "not shrunk: the pair shows it only on its case's own feeds"})
         return raw.key
-    sig = signature(shrunk.finding, hforms.kind(shrunk.form), [shrunk.common, shrunk.uncommon], shrunk.labels)
+    sig = signature(shrunk.finding, shrunk.kind or hforms.kind(shrunk.form), [shrunk.common, shrunk.uncommon], shrunk.labels)
     if sig.key in store.signatures:
         return sig.key
     store.cases_dir.mkdir(parents=True, exist_ok=True)

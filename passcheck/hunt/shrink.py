@@ -1,5 +1,5 @@
 """Shrink a hunt finding to a minimal pair: fewest rewrite parts, then fewest sites, then fewest
-nodes, every candidate re-checked the way the finding was found (gate, then the pass, then the
+nodes (last, the Constant nodes the rewrite added become initializers), every candidate re-checked the way the finding was found (gate, then the pass, then the
 same pass / oracle / kind blamed on the rewrite; see :mod:`.probe`).
 
 Nodes are cut from the base with :func:`passcheck.reduce.cut.cut` (values a kept node reads but
@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 #: The rewritten form's name in a shrunk pair (and in the saved case module).
 UNCOMMON = "uncommon"
+#: The last step's rewrite: Constant nodes the rewrite added → initializers.
+SPELLING = "constant-to-initializer"
 
 
 @dataclasses.dataclass
@@ -40,6 +42,7 @@ class Shrunk:
     finding: "Finding"
     finished: bool
     tests: int
+    kind: str = ""  # the rewrite kind of ``form`` (without the Constant → initializer spelling step)
 
 
 class _OutOfTime(Exception):
@@ -111,12 +114,33 @@ class Shrinker:
             form = self._fewest_parts(base, form)
             form = self._fewest_sites(base, form)
             self._fewest_nodes(base, form)
+            self._constants_as_initializers(*self.last[:2])
         except _OutOfTime:
             finished = False
         if self.last is None:
             return None
         b, f, mutant, labels, hit = self.last
-        return Shrunk(b, mutant, f, list(labels), hit, finished, self.tests)
+        return Shrunk(b, mutant, f, list(labels), hit, finished, self.tests, hforms.kind(f.split(f"+{SPELLING}@", 1)[0]))
+
+    def _constants_as_initializers(self, base, form: str) -> None:
+        """The Constant nodes the rewrite added (a value, not a computation: Unsqueeze axes, say)
+        spelled as initializers, when the pair still shows the finding: fewer nodes, the same
+        rewrite (the sites and the kind leave this step out)."""
+        from passcheck.mutations.registry import REWRITES
+
+        if any(REWRITES[r].inverse == SPELLING or r == SPELLING for r, _ in hforms.parts(form)):
+            return  # the Constant nodes are what the rewrite is about
+        built = hforms.build(base, form)
+        if built is None:
+            return
+        g = base.graph
+        known = {o for n in g.node for o in n.output} | {t.name for t in g.initializer} | {v.name for v in g.input}
+        new_nodes = {label for i, n in enumerate(built[0].graph.node) if n.op_type == "Constant" and n.output[0] not in known
+                     for label in (n.name, f"#{i}:Constant")}
+        added = [s for s in hforms.sites(built[0], SPELLING) if s in new_nodes]  # made by the rewrite, not rewritten by it
+        if added and self.holds(base, hforms.spell([*hforms.parts(form), *((SPELLING, s) for s in added)])):
+            b, f, mutant, labels, hit = self.last
+            self.last = (b, f, mutant, [x for x in labels if x not in added], hit)
 
     def _fewest_parts(self, base, form: str) -> str:
         """One rewrite of a depth-2 form alone, when it shows the finding by itself."""

@@ -54,6 +54,42 @@ def widened_only(op: str, a: int, b: int) -> bool:
     return True
 
 
+def data_types_allowed(model: "onnx.ModelProto", nodes, version: int) -> bool:
+    """Whether the schema opset ``version`` selects for each of ``nodes`` (main graph or subgraph
+    nodes of ``model``) accepts the element type of the node's first input, as onnx shape
+    inference types it (an op version may take fewer types: ReduceMin-13 has no bool, -20 has).
+    False when a type is unknown."""
+    import onnx
+
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model)
+    except Exception:  # noqa: BLE001 - the types cannot be told: do not assume
+        return False
+    types: dict[str, str] = {}
+
+    def walk(g: "onnx.GraphProto") -> None:
+        for v in [*g.input, *g.value_info, *g.output]:
+            if v.type.HasField("tensor_type") and v.type.tensor_type.elem_type:
+                types[v.name] = onnx.helper.tensor_dtype_to_string(v.type.tensor_type.elem_type)
+        for t in g.initializer:
+            types[t.name] = onnx.helper.tensor_dtype_to_string(t.data_type)
+        for n in g.node:
+            for a in n.attribute:
+                for sg in [a.g, *a.graphs] if a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS) else []:
+                    walk(sg)
+
+    walk(inferred.graph)
+    for n in nodes:
+        sch = schema(n.op_type, version)
+        if sch is None or not n.input or n.input[0] not in types:
+            return False
+        allowed = {t.type_param_str: set(t.allowed_type_strs) for t in sch.type_constraints}.get(sch.inputs[0].type_str)
+        got = "tensor(" + types[n.input[0]].removeprefix("TensorProto.").lower() + ")"
+        if allowed is not None and got not in allowed:
+            return False
+    return True
+
+
 def changed_ops(model: "onnx.ModelProto", a: int, b: int) -> set[str]:
     """ai.onnx ops of ``model`` whose schema differs between opsets ``a`` and ``b`` (or missing at either)."""
     return {change.split(":", 1)[0] for change in schema_changes(model, a, b)}

@@ -5,7 +5,7 @@ ops since version 18; before, an attribute. The same axes mean the same at both 
 (``noop_with_empty_axes`` defaults to 0: absent axes still reduce every axis). Every other op of
 the model must keep its schema across the move, or only gain element types (see
 :func:`passcheck.mutations._opsets.widened_only`); the stamp stays within what the IR version goes
-with. All the nodes convert together (one opset stamp), so a selection ``only`` that does not
+with, and the moving nodes' element types must be ones the other version takes. All the nodes convert together (one opset stamp), so a selection ``only`` that does not
 name every one of them changes nothing. Sites: main-graph node labels, subgraph nodes by output name."""
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from passcheck.mutations._base import (
     Rewrite, all_names, is_default_domain, node_label, opset, static_tensors, subgraphs,
 )
 from passcheck.mutations._graph_edit import int64_constant
-from passcheck.mutations._opsets import changed_ops, default_ops, highest_opset, schema, set_default_opset, widened_only
+from passcheck.mutations._opsets import (
+    changed_ops, data_types_allowed, default_ops, highest_opset, schema, set_default_opset, widened_only,
+)
 
 if TYPE_CHECKING:
     import onnx
@@ -68,7 +70,7 @@ def to_input(model: "onnx.ModelProto", only: Collection[str] | None = None) -> l
     if not todo or not _covers(only, [label for _, _, label in todo]):
         return []
     target = max(AXES_INPUT_SINCE[n.op_type] for _, n, _ in todo)
-    if target > highest_opset(model.ir_version) or not _others_keep(model, v, target):
+    if target > highest_opset(model.ir_version) or not _others_keep(model, v, target) or not data_types_allowed(model, [n for _, n, _ in todo], target):
         return []
     taken = all_names(model)
     for g, n, _ in todo:
@@ -112,6 +114,8 @@ def to_attribute(model: "onnx.ModelProto", only: Collection[str] | None = None) 
         if axes is None or (not axes and noop is not None and noop.i):
             return []  # computed axes, or "empty axes: no-op", which the attribute spelling cannot say
         plan.append((n, label, axes, noop))
+    if not data_types_allowed(model, [n for n, *_ in plan], target):
+        return []  # the lower version takes fewer element types (ReduceMin-20 takes bool, -13 does not)
     sites = []
     for n, label, axes, noop in plan:
         if noop is not None:

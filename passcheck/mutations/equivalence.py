@@ -1,6 +1,6 @@
 """The equivalence gate: a mutant is used only once it is shown to mean what the original means.
 
-A mutant must pass ``onnx.checker.check_model``, keep the original's graph inputs and outputs, and
+A mutant must pass ``onnx.checker.check_model`` (with ``full_check`` too when the original does), keep the original's graph inputs and outputs, and
 give the same outputs as the original under ``ort:disabled`` on the same feeds. When onnxruntime
 cannot run the mutant, the reference evaluator is asked instead: a mutant it runs with the
 original's outputs is kept (onnxruntime's rejection of a valid form is then a finding of the
@@ -37,6 +37,15 @@ def check_input(model: "onnx.ModelProto", where: str) -> None:
     """
     if err := checker_error(model):
         raise PasscheckError(f"{where}: the model fails the ONNX checker before any rewrite ({err}); fix the model first")
+
+
+def _strict_error(original: "onnx.ModelProto", mutant: "onnx.ModelProto") -> str | None:
+    """The full checker's message (strict shape inference: type constraints, e.g. a bool input of
+    an op whose schema at the mutant's opset takes none) for a mutant of an original it accepts, or None."""
+    from passcheck.oracles.validity import checker_error as check
+
+    why = check(mutant, full_check=True)
+    return why if why is not None and check(original, full_check=True) is None else None
 
 
 def _interface(m: "onnx.ModelProto") -> tuple[list[str], list[str]]:
@@ -112,7 +121,7 @@ def verify_equivalent(original: "onnx.ModelProto", mutant: "onnx.ModelProto", fe
             something else; names the rewrite.
         PasscheckError: the original itself does not run on the feeds.
     """
-    why = checker_error(mutant)
+    why = checker_error(mutant) or _strict_error(original, mutant)
     if why is None and _interface(original) != _interface(mutant):
         why = f"graph inputs/outputs changed: {_interface(original)} → {_interface(mutant)}"
     if why is None:

@@ -4,7 +4,12 @@
   form that had it too is a ``missed-optimization`` on the form that kept it — unless the form
   that lost it is shown wrong (numbers differ, an output is missing, or its output fails to run
   where the other's runs): a wrong fusion is the numeric oracle's ``wrong-result`` on that form,
-  and the form left alone is not blamed;
+  and the form left alone is not blamed. Not counted as kept: nodes with nothing to merge with
+  (reading graph inputs only, read by no node: an Identity from a graph input to a graph output
+  cannot go without renaming the interface) when the other form's nodes were eliminated, not
+  replaced by new ops, and an op the other form lost only by expanding
+  its schema's function body (a runtime without a kernel for that version inlines it; Operators.md
+  "function"): expansion is no optimization;
 - *precision*: the pass output's graph-output annotations are less precise on one form
   (rank unknown where the other knows it; fewer ``dim_value`` / named dims) → ``less-precise``,
   only when the more precise annotation holds in every run (a wrong one is the annotations
@@ -15,6 +20,7 @@ Status parity (accepted on one form, refused on another) is reported by the acce
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from passcheck.oracles import annotations, numeric
@@ -62,13 +68,63 @@ def _kept(a: FormRun, b: FormRun) -> list[str]:
     ba, aa = op_counts(a.model), op_counts(a.output)
     bb, ab = op_counts(b.model), op_counts(b.output)
     kept = []
+    # ``a`` only eliminated nodes (no new op): ``b``'s nodes with nothing to merge with cannot go that way
+    isolated = _isolated(b.output) if not set(aa) - set(ba) else Counter()
     for op in sorted(ba):
         removed_a, removed_b = ba[op] - aa.get(op, 0), bb.get(op, 0) - ab.get(op, 0)
-        if removed_a <= 0 or not bb.get(op):
+        if removed_a <= 0 or not bb.get(op) or (ab.get(op) and isolated[op] >= ab[op]) or _expanded(op, a):
             continue
         if (aa.get(op, 0) == 0 and ab.get(op, 0) > 0) or (ba[op] == bb[op] and removed_b < removed_a):
             kept.append(op)
     return kept
+
+
+def _isolated_identities(model) -> Counter:
+    """The Identity nodes from a graph input to a graph output: how a graph writes an output equal to an input."""
+    return Counter({"Identity": _isolated(model)["Identity"]})
+
+
+def _isolated(model) -> Counter:
+    """Op types of the nodes with nothing to merge with: every input a graph input, an initializer
+    or empty (at least one a graph input, else it is foldable), no output read by a node."""
+    g = model.graph
+    inputs, inits = {v.name for v in g.input}, {t.name for t in g.initializer}
+    read = {i for n in g.node for i in n.input}
+    return Counter(op_key(n) for n in g.node
+                   if all(i in inputs or i in inits or not i for i in n.input) and any(i in inputs and i not in inits for i in n.input)
+                   and not any(o in read for o in n.output if o))
+
+
+def _body(op: str, a: FormRun) -> set[str] | None:
+    """Op types of ``op``'s schema function body at ``a``'s opset (Cast for CastLike, Constant and
+    Identity besides), or None when it has none (context-dependent functions included)."""
+    import onnx
+
+    if "::" in op:
+        return None
+    version = next((o.version for o in a.model.opset_import if o.domain in ("", "ai.onnx")), None)
+    try:
+        schema = onnx.defs.get_schema(op, version, "") if version else None
+    except onnx.defs.SchemaError:
+        return None
+    if schema is None or not schema.has_function:
+        return None
+    return {n.op_type for n in schema.function_body.node} | {"Cast", "Constant", "Identity"}
+
+
+def _expanded(op: str, a: FormRun) -> bool:
+    """Whether ``a`` lost ``op`` by inlining its schema's function body: every op type the pass
+    added to ``a`` is one of the body's."""
+    body = _body(op, a)
+    new = set(op_counts(a.output)) - set(op_counts(a.model))
+    return body is not None and bool(new) and new <= body
+
+
+def _expansions(a: FormRun) -> set[str]:
+    """The op types the pass added to ``a`` by inlining function bodies (see :func:`_expanded`)."""
+    ba, aa = op_counts(a.model), op_counts(a.output)
+    lost = [op for op in ba if ba[op] > aa.get(op, 0) and _expanded(op, a)]
+    return set().union(*(_body(op, a) for op in lost)) if lost else set()
 
 
 def _ops(c: FormRun, f: FormRun) -> list[Finding]:
@@ -83,8 +139,8 @@ def _ops(c: FormRun, f: FormRun) -> list[Finding]:
             found.append(_finding(a, b, kept))
     if kept_any:
         return found
-    ca, fa = op_counts(c.output), op_counts(f.output)
-    new_c, new_f = sorted(set(ca) - set(op_counts(c.model))), sorted(set(fa) - set(op_counts(f.model)))
+    ca, fa = op_counts(c.output) - _isolated_identities(c.output), op_counts(f.output) - _isolated_identities(f.output)
+    new_c, new_f = sorted(set(ca) - set(op_counts(c.model)) - _expansions(c)), sorted(set(fa) - set(op_counts(f.model)) - _expansions(f))
     if ca != fa and new_c != new_f and not numeric.shown_wrong(c, f):
         return [_finding(c, f, [])]
     return []

@@ -10,7 +10,9 @@ Rules, applied within one case (one computation; causes never span cases):
    those passes failed because the model cannot run.
 2. Consequence in one cell. An output the checker rejects (``invalid-model``) that then fails to
    run (``wrong-result``, "fails to run") is one defect, reported as the invalid model.
-3. Same signature. Findings with one :func:`signature` on several forms are one defect; so are
+3. Same signature. Findings with one :func:`signature` on several forms are one defect (a parity
+   finding's signature names the op types kept, those they follow and those gained, not node names
+   or counts, so ``ID@SITE`` and ``ID`` missing one fusion are one); so are
    findings with one signature on onnxruntime's cumulative levels (``ort:disabled`` ⊂ ``basic`` ⊂
    ``extended`` ⊂ ``all``): the lowest level showing it is the representative, and of the forms,
    ``common`` (the defect needs no rewrite), then a single-site mutant (``ID@SITE``: the fewest
@@ -54,9 +56,22 @@ def normalize(text: str | None, limit: int = 200) -> str:
 
 
 def _error_text(f: Finding) -> str:
+    if f.oracle == "parity" and isinstance(f.details, dict) and "kept_nodes" in f.details:
+        return _parity_text(f)
     err = f.details.get("error") if isinstance(f.details, dict) else None
     text = f.message if f.pass_id == _INPUT else f.message.replace(f.pass_id, "<pass>")  # "input" is also a word
     return normalize(err) if err else normalize(text)
+
+
+def _parity_text(f: Finding) -> str:
+    """A parity finding by what it is about, not where or how many nodes: the op types kept and the
+    op types they follow, the op types each form gained (a single-site mutant ``ID@SITE`` and the
+    all-at-once ``ID`` showing one missed fusion are one defect)."""
+    d = f.details
+    kept = sorted({f"{k.get('op')} after {(k.get('after') or '').split(' ')[0]}" for k in d.get("kept_nodes") or []})
+    new = d.get("new_op_types") or {}
+    other = d.get("other_form", "")
+    return f"kept {sorted(d.get('kept_op_types') or [])} ({', '.join(kept)}); new {new.get(f.form, [])} vs {new.get(other, [])}"
 
 
 def signature(f: Finding) -> tuple[str, str, str, str]:

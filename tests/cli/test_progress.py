@@ -78,3 +78,24 @@ def test_a_long_step_gets_periodic_lines(capsys):
     assert "passcheck t: 3 cells planned" in seen and "1/3 cells (first)" in seen
     assert seen.count("passcheck t: 1/3 cells, running for") >= 2
     assert capsys.readouterr().err.count("running for") <= 1  # stops with the stage (one may race the close)
+
+
+def test_uncounted_stage_heartbeat_says_how_many_steps_ended(capsys):
+    """A stage without a total (hunt's items under a time budget): the heartbeat of a long step
+    still gives the count; steps that keep ending print counted lines, not heartbeats."""
+    import time
+
+    from passcheck.progress import Progress
+
+    with Progress(None, unit="items", bar="lines", label="passcheck t", every=0.05) as prog:
+        prog.advance("", "first")
+        seen, deadline = "", time.monotonic() + 60
+        while "running for" not in seen and time.monotonic() < deadline:
+            time.sleep(0.02)  # polling the captured stderr
+            seen += capsys.readouterr().err
+        assert "passcheck t: 1 items, running for" in seen
+        counted, deadline = "", time.monotonic() + 60
+        while counted.count("items (step)") < 3 and time.monotonic() < deadline:
+            prog.advance("", "step")  # steps end far more often than the interval
+            counted += capsys.readouterr().err
+    assert "running for" not in counted.split("items (step)", 1)[1]

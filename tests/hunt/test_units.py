@@ -117,6 +117,26 @@ def test_shrink_keeps_one_rewrite_one_site_and_the_fewest_nodes(monkeypatch, sta
     assert [n.op_type for n in shrunk.common.graph.node] == ["Add"] and [n.op_type for n in shrunk.uncommon.graph.node] == ["Add"]
 
 
+def test_shrink_spells_the_constants_a_rewrite_added_as_initializers():
+    """keepdims=0 + Unsqueeze under planted:keepdims0: the Unsqueeze axes the rewrite adds as a
+    Constant node end as an initializer (one node fewer, a value and not a computation), and the
+    signature's rewrite kind and sites leave that step out."""
+    from passcheck.cases import load_path, registry
+    from passcheck.hunt.probe import Setting
+    from passcheck.hunt.shrink import Shrinker
+    from passcheck.passes.isolation import IsolatedExecutor
+
+    load_path(PLANTED)
+    model = registry().get("hunt-test/layernorm").build("common")
+    with IsolatedExecutor(timeout=120, preload=[PLANTED]) as ex:
+        shrunk = Shrinker(Setting("hunt/test"), "planted:keepdims0", "numeric", "wrong-result", ex,
+                          time.monotonic() + 600).shrink(model, "keepdims-unsqueeze")
+    assert shrunk is not None and shrunk.kind == "keepdims-unsqueeze" and "+constant-to-initializer@" in shrunk.form
+    assert [n.op_type for n in shrunk.uncommon.graph.node if n.op_type not in [m.op_type for m in shrunk.common.graph.node]] == ["Unsqueeze"]
+    assert "Constant" not in {n.op_type for n in shrunk.uncommon.graph.node}
+    assert all(hforms.parts(shrunk.form)[0][1] == label for label in shrunk.labels)
+
+
 def test_summary_is_a_table_on_a_terminal_and_tab_separated_elsewhere(monkeypatch):
     import io
 
@@ -175,17 +195,22 @@ def test_blame_goes_to_the_rewrite_only_for_what_the_base_does_not_show():
     from passcheck.records import CellResult, Finding
 
     def cell(form, pass_id, *found):
-        return CellResult("c/x", form, pass_id, "ok", findings=[Finding(k, o, "c/x", form, pass_id, "m") for o, k in found])
+        return CellResult("c/x", form, pass_id, "ok", findings=[Finding(k, o, "c/x", form, pass_id, m or f"{o} saw {k} on {form}")
+                                                                for o, k, *m in found for m in [m[0] if m else ""]])
 
+    no_kernel = "NotImplemented: Could not find an implementation for Cosh node"
     cells = [
         cell("common", "p", ("numeric", "wrong-result"), ("parity", "missed-optimization")),
         cell("r", "p", ("numeric", "wrong-result"), ("annotations", "annotation-violated")),
         cell("common", "input", ("validity", "invalid-model")),
-        cell("r", "input", ("runtime", "rejected")),
+        cell("r", "input", ("runtime", "rejected", no_kernel)),
     ]
     got = {(f.form, f.pass_id, f.oracle) for f in blamed(cells, "r")}
     # both forms wrong: the base's; a parity finding compares the pair; the base's own invalidity is its own
     assert got == {("common", "p", "parity"), ("r", "p", "annotations"), ("r", "input", "runtime")}
+    # a pass rejecting the form onnxruntime cannot run, with the same error: a consequence, not a second bug
+    cells.append(cell("r", "ort:basic", ("acceptance", "rejected", no_kernel)))
+    assert ("r", "ort:basic", "acceptance") not in {(f.form, f.pass_id, f.oracle) for f in blamed(cells, "r")}
     cells[1].findings[1].expected = True
     assert ("r", "p", "annotations") not in {(f.form, f.pass_id, f.oracle) for f in blamed(cells, "r")}
 

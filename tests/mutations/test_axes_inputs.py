@@ -74,3 +74,34 @@ def test_the_nodes_of_one_stamp_move_are_one_selection():
     assert REWRITES["axes-as-input"].edit(m, frozenset({"n0"})) == []  # n4 must move with it: nothing changes
     assert m.opset_import[0].version == 17
     assert REWRITES["axes-as-input"].edit(m, frozenset({"n0", "n4", "n2"})) == ["n0", "n4"]
+
+
+BOOL_MIN = """g (bool[2, 3] x) => (bool[2, 1] y) {
+    axes = Constant<value = int64[1] {1}>()
+    y = ReduceMin(x, axes)
+}"""
+
+
+def test_not_where_the_lower_version_lacks_the_element_type():
+    """ReduceMin-20 takes bool, ReduceMin-13 (what opset 17 selects) does not: no attribute
+    spelling at 17; and a stamp lowered anyway is refused by the gate's strict check (the plain
+    checker accepts it, onnxruntime rejects it, the reference evaluator would run it)."""
+    import pytest
+
+    from passcheck.errors import PasscheckInternalError
+    from passcheck.mutations._opsets import set_default_opset
+
+    m = named(BOOL_MIN, opset=20)
+    assert REWRITES["axes-as-attribute"].apply(m) is None
+    lowered = onnx.ModelProto()
+    lowered.CopyFrom(m)
+    axes = lowered.graph.node[0]
+    lowered.graph.node.remove(axes)
+    del lowered.graph.node[0].input[1:]
+    lowered.graph.node[0].attribute.append(onnx.helper.make_attribute("axes", [1]))
+    set_default_opset(lowered, 17)
+    onnx.checker.check_model(lowered)  # the plain checker does not see it
+    with pytest.raises(PasscheckInternalError, match="tensor\\(bool\\)"):
+        verify_equivalent(m, lowered, feeds(m), "axes-as-attribute")
+    float_min = named(BOOL_MIN.replace("bool", "float"), opset=20)
+    assert REWRITES["axes-as-attribute"].apply(float_min) is not None  # float is in both versions

@@ -117,6 +117,29 @@ def test_check_reports_the_conv_bn_gap_at_one_conv(tmp_path):
     assert set(missed) == {"empty-optional-input", "empty-optional-input@n0"} or set(missed) == {"empty-optional-input", "empty-optional-input@n4"}
     one = next(f for form, f in missed.items() if "@" in form)
     assert "2→1" in one["message"]
+    # one defect: reported at the single site, explaining the all-at-once form's finding
+    causes = [rc for rc in report["root_causes"] if rc["id"] in {f["id"] for f in missed.values()}]
+    assert [rc["id"] for rc in causes] == [one["id"]]
+    assert missed["empty-optional-input"]["id"] in {e["id"] for e in causes[0]["explains"]}
+
+
+def test_site_finding_repro_selects_that_site(tmp_path):
+    """The reproduce command of a single-site finding names its form (``--form ID@SITE``), and
+    running it checks that one mutant and shows the same finding; an all-at-once form's names its
+    id with ``--max-sites 0``."""
+    import shlex
+
+    code, report = _check(tmp_path, P.convs(), "--form", "empty-optional-input", "--pass", "ort:basic")
+    missed = {f["form"]: f for f in _findings(report) if f["kind"] == "missed-optimization"}
+    site = next(form for form in missed if "@" in form)
+    words = shlex.split(missed[site]["repro"])
+    assert words[:2] == ["passcheck", "check"] and words[words.index("--form") + 1] == site and words[-2:] == ["--pass", "ort:basic"]
+    assert "--max-sites 0 --pass" in missed["empty-optional-input"]["repro"]
+    again = tmp_path / "again.json"
+    assert main([*words[1:], "--json", str(again), "-q"]) == 1
+    redone = json.loads(again.read_text())
+    assert {c["form"] for c in redone["results"]} == {"common", site}
+    assert missed[site]["id"] in {f["id"] for f in _findings(redone)}
 
 
 def test_check_form_at_one_site_and_flags(tmp_path, capsys):

@@ -236,3 +236,62 @@ def test_a_type_removed_from_one_form_and_kept_in_another_with_more_of_it_is_a_m
     cells = _evaluate(fold_negs_on_common, forms)
     [f] = cells["detour"].findings
     assert f.kind == "missed-optimization" and "removed Neg 2→0 in 'common' but 4→4 in 'detour'" in f.message
+
+
+#: y = x through an Identity: at the graph boundary (nothing to merge with) and between two Casts.
+BOUNDARY = '''<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3] x) => (float[2, 3] y) { y = Identity(x) }'''
+BETWEEN_CASTS = '''<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3] x) => (float[2, 3] y) { d = Cast<to = 11>(x)  e = Identity(d)  y = Cast<to = 1>(e) }'''
+
+
+def test_an_identity_from_input_to_output_is_no_missed_optimization():
+    """ort:basic removes the Identity between the Casts but cannot remove the one joining a graph
+    input to a graph output (an output equal to an input needs a node): not a missed optimization.
+    An Identity with a node to merge with is still one (the DETOUR form above)."""
+    forms = {"common": parser.parse_model(BOUNDARY), "casts": parser.parse_model(BETWEEN_CASTS)}
+    cells = evaluate(Subject("parity/boundary", forms, [{}, {}]), ["ort:basic"], check_input=False)
+    assert [f.id for c in cells for f in c.findings if f.oracle == "parity"] == []
+    assert {c.form: c.ops_after for c in cells}["casts"].get("Identity", 0) == 0  # the pass did remove the other one
+
+
+#: y = log(sum(x, axis 1)): ReduceLogSum at opset 18 (axes input) and at 17 (axes attribute).
+LOGSUM18 = '''<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3] x) => (float[2, 1] y) { a = Constant<value = int64[1] {1}>()  y = ReduceLogSum(x, a) }'''
+LOGSUM17 = '''<ir_version: 8, opset_import: ["" : 17]>
+g (float[2, 3] x) => (float[2, 1] y) { y = ReduceLogSum<axes = [1]>(x) }'''
+
+
+def _inline_logsum(model):
+    """Inline ReduceLogSum-18 as its function body (ReduceSum then Log), as a runtime without its kernel does."""
+    if model.opset_import[0].version < 18:
+        return model
+    n = next(n for n in model.graph.node if n.op_type == "ReduceLogSum")
+    i = list(model.graph.node).index(n)
+    model.graph.node.remove(n)
+    model.graph.node.insert(i, onnx.helper.make_node("Log", ["s"], [n.output[0]]))
+    model.graph.node.insert(i, onnx.helper.make_node("ReduceSum", list(n.input), ["s"]))
+    return model
+
+
+def _rewrite_logsum(model):
+    """ReduceLogSum-18 → Log(ReduceSum(Mul(x, 1))): the same numbers through an op (Mul) that is not
+    in the body, so no expansion (a planted rewrite form 17 does not get)."""
+    model = _inline_logsum(model)
+    for n in model.graph.node:
+        if n.op_type == "ReduceSum":
+            model.graph.node.insert(0, onnx.helper.make_node("Constant", [], ["one"], value=onnx.helper.make_tensor("v", 1, [], [1.0])))
+            model.graph.node.insert(1, onnx.helper.make_node("Mul", [n.input[0], "one"], ["x1"]))
+            n.input[0] = "x1"
+            break
+    return model
+
+
+def test_a_function_op_expanded_into_its_body_is_no_missed_optimization():
+    forms = {"common": parser.parse_model(LOGSUM18), "attr": parser.parse_model(LOGSUM17)}
+    cells = _evaluate(_inline_logsum, forms)
+    assert [f for c in cells.values() for f in c.findings if f.oracle == "parity"] == []
+    # the rule can fail: a rewrite into an op outside the body is an optimization the other form missed
+    cells = _evaluate(_rewrite_logsum, {"common": parser.parse_model(LOGSUM18), "attr": parser.parse_model(LOGSUM17)})
+    missed = [f for c in cells.values() for f in c.findings if f.kind == "missed-optimization"]
+    assert [(f.form, f.details["kept_op_types"]) for f in missed] == [("attr", ["ReduceLogSum"])]
