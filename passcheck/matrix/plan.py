@@ -27,11 +27,14 @@ INPUT = "input"  # the engine's pseudo-pass judging each form itself (passcheck.
 
 @dataclasses.dataclass(frozen=True)
 class ModelCase:
-    """One case as shipped to the workers: its forms' files and hashes and its pass ids."""
+    """One case as shipped to the workers: its forms' files and hashes, its pass ids and, for a
+    generated case, its metadata (``meta``: doc, opset, tags, rtol, atol, parity), so a worker
+    under another onnx needs neither to generate the set nor to guess them."""
 
     id: str
     forms: dict[str, dict[str, str]]  # form → {"file": name, "sha256": hex}
     passes: tuple[str, ...]
+    meta: dict[str, Any] | None = dataclasses.field(default=None, compare=False)
 
     @property
     def family(self) -> str:
@@ -76,7 +79,12 @@ def build_models(cases: Sequence[str], passes: Sequence[str], out: Path, cases_f
             (out / fname).write_bytes(data)
             forms[name] = {"file": fname, "sha256": hashlib.sha256(data).hexdigest()}
         chosen = list(passes) or [*dict.fromkeys([*(case.passes or DEFAULT_PASSES), *MATRIX_SWEEP])]
-        entries.append({"id": case.id, "forms": forms, "passes": chosen})
+        entry = {"id": case.id, "forms": forms, "passes": chosen}
+        if case.id.startswith("generated/"):
+            from passcheck.generate import case_meta
+
+            entry["meta"] = case_meta(case)
+        entries.append(entry)
     manifest = {"cases": entries, "built_with": environment()}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return manifest
@@ -90,7 +98,7 @@ def read_manifest(models: Path) -> list[ModelCase]:
     """
     try:
         doc = json.loads((models / "manifest.json").read_text(encoding="utf-8"))
-        return [ModelCase(c["id"], c["forms"], tuple(c["passes"])) for c in doc["cases"]]
+        return [ModelCase(c["id"], c["forms"], tuple(c["passes"]), c.get("meta")) for c in doc["cases"]]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise PasscheckError(f"{models}/manifest.json: not a readable model manifest ({exc}); rebuild without --resume") from None
 

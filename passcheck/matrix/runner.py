@@ -424,7 +424,8 @@ def _job_cases(keys: Sequence[Key], by_case: dict[str, plan.ModelCase]) -> list[
     cells: dict[str, list[list[str]]] = {}
     for case, form, pass_id, _env in keys:
         cells.setdefault(case, []).append([pass_id, form])
-    return [{"id": c, "forms": by_case[c].forms, "passes": list(by_case[c].passes), "cells": cl} for c, cl in cells.items()]
+    return [{"id": c, "forms": by_case[c].forms, "passes": list(by_case[c].passes), "cells": cl,
+             **({"meta": by_case[c].meta} if by_case[c].meta is not None else {})} for c, cl in cells.items()]
 
 
 def _run_worker(env: create.Env, job_file: Path, opts: Options, rec: _Recorder, remaining: dict, children: Children, tmp: Path) -> _Exit:
