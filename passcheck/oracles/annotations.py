@@ -1,10 +1,12 @@
 """Annotations: the shape/type annotations a pass output carries hold when it runs (seed 000).
 
 Judged on the runs of the pass output with the original feeds. It asks the runtime to observe
-every annotated value (:meth:`Annotations.observes`): main-graph values come from the
-onnxruntime run; for a model with subgraphs or model-local functions the runtime adds a
-reference-evaluator run, which sees the values of every scope. Where neither can observe a value, coverage says so; it is never counted as
-checked. A precondition violation here means the pass changed a graph input annotation so that
+every annotated value: the shape and element type of main-graph tensors
+(:meth:`Annotations.observes_shapes`, read from onnxruntime's profile of the run), other
+main-graph values whole (:meth:`Annotations.observes`, exposed); for a model with subgraphs or
+model-local functions the runtime adds a reference-evaluator run, which sees the values of every
+scope. Annotated initializers not fed are observed from the model. Where no engine can observe a
+value, coverage says so; it is never counted as checked. A precondition violation here means the pass changed a graph input annotation so that
 inputs valid for the original model no longer satisfy it; that is reported against the pass too.
 """
 
@@ -92,7 +94,18 @@ class Annotations(BaseOracle):
     kinds = frozenset({PASS, INPUT})
 
     def observes(self, model) -> list[str]:
-        return [a.key for a in annotated_values(model)]
+        """Values read whole: sequences, optionals, maps, sparse tensors, and every value of a
+        subgraph or function (a reference-evaluator run)."""
+        shapes = set(self.observes_shapes(model))
+        return [k for k in dict.fromkeys(a.key for a in annotated_values(model)) if k not in shapes]
+
+    def observes_shapes(self, model) -> list[str]:
+        """Main-graph values every annotation of which is a tensor type: the check reads their
+        shape and element type only."""
+        kinds: dict[str, set] = {}
+        for a in annotated_values(model):
+            kinds.setdefault(a.key, set()).add(a.type.WhichOneof("value") if not a.scope else None)
+        return [k for k, found in kinds.items() if found == {"tensor_type"}]
 
     def check(self, run: FormRun, cells: Cells) -> list[Finding]:
         return check(run)
