@@ -12,10 +12,12 @@ inputs valid for the original model no longer satisfy it; that is reported again
 
 from __future__ import annotations
 
+import itertools
+
 from passcheck.oracles import shape_annotations
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import INPUT, PASS, BaseOracle, Cells
-from passcheck.runtime.plan import annotated_values
+from passcheck.runtime.plan import AnnotationPlan, Observed, annotated_values, has_subscopes
 from passcheck.records import Finding
 
 NAME = "annotations"
@@ -34,9 +36,12 @@ def _compute(run: FormRun):
     out = run.output
     if out is None:
         return
+    plan = None  # the output's annotations, read once for every run
     for i, r in enumerate(run.runs):
         if not r.error:  # the runtime observed what :meth:`Annotations.observes` asked, subgraphs included
-            yield i, shape_annotations.check(out, r.observed, unobservable=r.unobservable, unknown_dim_param=run.unknown_dim_param)
+            plan = plan or AnnotationPlan(out)
+            observed = Observed(r.observed, plan=plan)
+            yield i, shape_annotations.check(out, observed, unobservable=r.unobservable, unknown_dim_param=run.unknown_dim_param)
 
 
 def check(run: FormRun) -> list[Finding]:
@@ -87,6 +92,22 @@ def holds(run: FormRun, key: str) -> bool:
     return True
 
 
+def _asked(model) -> tuple[list[str], list[str]]:
+    """(observation keys of annotated values read whole, main-graph keys whose shape and element
+    type only are read): a main-graph value goes to the second when each of its annotations is a
+    tensor type; every subgraph and function value goes to the first."""
+    g = model.graph
+    kinds: dict[str, set] = {}
+    for vi in itertools.chain(g.input, g.output, g.value_info):
+        if kind := vi.type.WhichOneof("value"):
+            kinds.setdefault(vi.name, set()).add(kind)
+    shapes = [k for k, found in kinds.items() if found == {"tensor_type"}]
+    whole = [k for k, found in kinds.items() if found != {"tensor_type"}]
+    if has_subscopes(model):
+        whole += dict.fromkeys(a.key for a in annotated_values(model) if a.scope)
+    return whole, shapes
+
+
 class Annotations(BaseOracle):
     """``annotation-violated`` on pass outputs and on the forms themselves (seed 000)."""
 
@@ -96,16 +117,12 @@ class Annotations(BaseOracle):
     def observes(self, model) -> list[str]:
         """Values read whole: sequences, optionals, maps, sparse tensors, and every value of a
         subgraph or function (a reference-evaluator run)."""
-        shapes = set(self.observes_shapes(model))
-        return [k for k in dict.fromkeys(a.key for a in annotated_values(model)) if k not in shapes]
+        return _asked(model)[0]
 
     def observes_shapes(self, model) -> list[str]:
         """Main-graph values every annotation of which is a tensor type: the check reads their
         shape and element type only."""
-        kinds: dict[str, set] = {}
-        for a in annotated_values(model):
-            kinds.setdefault(a.key, set()).add(a.type.WhichOneof("value") if not a.scope else None)
-        return [k for k, found in kinds.items() if found == {"tensor_type"}]
+        return _asked(model)[1]
 
     def check(self, run: FormRun, cells: Cells) -> list[Finding]:
         return check(run)
