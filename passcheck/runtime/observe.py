@@ -1,10 +1,13 @@
 """Observe one run of a model: what the oracles asked for, or its annotated values.
 
 :func:`observe_run` is the path of every judged run (``run``, ``check``, ``compare``, the
-exporters, ``passcheck.testing`` and the pytest plugin): one onnxruntime run exposing the
-main-graph values an :class:`~passcheck.runtime.plan.ObservationPlan` names, completed by the
-reference evaluator for values inside subgraphs and functions. :func:`observe` reads only the
-shape and element type of every annotated value (``passcheck annotations``), with:
+exporters, ``passcheck.testing`` and the pytest plugin): one onnxruntime run
+(:func:`run_observing`) exposing the main-graph values whose data an
+:class:`~passcheck.runtime.plan.ObservationPlan` asks for and reading the shape and element type
+of its shape-only tensors from onnxruntime's profile of that run (as ``ort`` below), completed by
+the model's own initializers and by the reference evaluator for values inside subgraphs and
+functions. :func:`observe` reads only the shape and element type of every annotated value
+(``passcheck annotations``), with:
 
 - ``ort``: one unoptimized session (the options of :func:`passcheck.runtime.session.session_options`).
   Annotated tensors produced by main-graph nodes are read from onnxruntime's own per-node profile
@@ -14,8 +17,10 @@ shape and element type of every annotated value (``passcheck annotations``), wit
   (Constant outputs, non-tensor annotations) are exposed as extra graph outputs of the same run.
   When onnxruntime rewrote the graph (for example a Cast inserted around a float16 kernel it
   lacks), the profile no longer describes the model's own nodes, and the run is repeated with
-  every annotated intermediate exposed. Values inside subgraphs (If/Loop/Scan bodies) and
-  model-local functions cannot be observed this way: they are reported unobservable.
+  every annotated intermediate exposed. Subgraph nodes are tagged apart, and their kernels'
+  events skipped, so a model with If/Loop/Scan keeps the profile for its main graph. Values
+  inside subgraphs (If/Loop/Scan bodies) and model-local functions cannot be observed this way:
+  they are reported unobservable.
 - ``reference``: :func:`passcheck.runtime.reference.run_reference`, which sees every value of
   every scope, once per iteration or call.
 - ``auto`` (the default): ``ort`` for the main graph; when the model has subgraphs or
@@ -56,6 +61,9 @@ _KERNEL_SUFFIX = '_kernel_time"'
 _OUTPUT_SHAPES = re.compile(r'"output_type_shape"\s*:\s*\[((?:\{"[^"]+":\[[0-9,]*\]\},?)*)\]')
 _SHAPE_ENTRY = re.compile(r'\{"([^"]+)":\[([0-9,]*)\]\}')
 _TAGGED = re.compile(re.escape(_NODE_TAG) + r"(\d+)")
+#: Node names given to subgraph nodes in the session's copy: their kernels' events are skipped.
+_SUB_TAG = "passcheck.sub."
+_SUB_TAGGED = re.compile(re.escape(_SUB_TAG) + r"(\d+)")
 _TRACES = itertools.count()
 
 
@@ -125,13 +133,29 @@ def _ort_copy(model: "onnx.ModelProto", expose: Iterable[str], tag_nodes: bool =
     if tag_nodes:
         for i, n in enumerate(copy.graph.node):
             n.name = f"{_NODE_TAG}{i}"
+        for i, n in enumerate(_subgraph_nodes(copy.graph)):
+            n.name = f"{_SUB_TAG}{i}"
     return copy
+
+
+def _subgraph_nodes(graph) -> list:
+    """Every node of every subgraph (If/Loop/Scan bodies, nested), in one fixed order."""
+    out = []
+    for n in graph.node:
+        for att in n.attribute:
+            for g in [att.g] if att.type == att.GRAPH else att.graphs if att.type == att.GRAPHS else ():
+                out.extend(g.node)
+                out.extend(_subgraph_nodes(g))
+    return out
 
 
 def _run_failed(exc: BaseException, model: "onnx.ModelProto") -> RunFailed:
     """The failure, naming nodes as the user knows them (not by the session copy's tags)."""
     nodes = model.graph.node
     text = _TAGGED.sub(lambda m: node_label(nodes[int(m.group(1))], int(m.group(1))), str(exc).strip().splitlines()[0])
+    if _SUB_TAG in text:
+        inner = _subgraph_nodes(model.graph)
+        text = _SUB_TAGGED.sub(lambda m: node_label(inner[int(m.group(1))], int(m.group(1))), text)
     return RunFailed(f"onnxruntime could not run the model on these feeds: {type(exc).__name__}: {text}")
 
 
@@ -158,6 +182,8 @@ def _profiled(outputs: list[tuple[str, ...]], trace: str) -> dict[str, TensorMet
         eol = trace.find("\n", i)
         pos = eol = len(trace) if eol < 0 else eol
         name = trace[trace.rfind('"', 0, i) + 1:i]
+        if name.startswith(_SUB_TAG) and name[len(_SUB_TAG):].isdigit():
+            continue  # a subgraph's kernel: its values are not main-graph values
         at = trace.find('"output_type_shape"', i, eol)
         shapes = _OUTPUT_SHAPES.match(trace, at) if at >= 0 else None
         if shapes is None:
@@ -269,7 +295,7 @@ def _kernel_outputs(model: "onnx.ModelProto") -> tuple[list[tuple[str, ...]], se
     return node_outputs, constants
 
 
-def _observe_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], main: list[tuple[str, str]], nested: bool) -> dict[str, Any]:
+def _observe_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], main: list[tuple[str, str]]) -> dict[str, Any]:
     """``main``: (name, TypeProto kind) of every annotated main-graph value."""
     node_outputs, constants = _kernel_outputs(model)
     produced = {o for outs in node_outputs for o in outs}
@@ -277,7 +303,7 @@ def _observe_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], main: list[
     not_tensor = {k for k, kind in main if kind != "tensor_type"}
     outputs = {o.name for o in model.graph.output}
     skip = not_tensor | outputs | constants
-    by_profile = set() if nested else {k for k in wanted if k not in skip}
+    by_profile = {k for k in wanted if k not in skip}
     if by_profile and not not_tensor:
         expose = [k for k in wanted if k not in by_profile]
         try:
@@ -296,9 +322,10 @@ def run_observing(model: "onnx.ModelProto", feeds: Mapping[str, Any], *, expose:
 
     ``shapes`` produced by main-graph kernels are read from onnxruntime's per-node profile of the
     run, so they are neither exposed, kept alive nor copied; the others (Constant outputs) are
-    exposed. When the profile cannot vouch for them (onnxruntime rewrote the graph; the model has
-    subgraphs, whose kernels the profile mixes in; a value is not a tensor; the profile disagrees
-    with the fetched outputs), or the profiled run fails, the run is :func:`run_ort` exposing both
+    exposed. Subgraph nodes are tagged too, so their kernels' events are told apart and skipped.
+    When the profile cannot vouch for them (onnxruntime rewrote the graph, e.g. inlined a
+    model-local function; a value is not a tensor; the profile disagrees with the fetched
+    outputs), or the profiled run fails, the run is :func:`run_ort` exposing both
     (which also gives the failure its usual text).
 
     Args:
@@ -312,14 +339,12 @@ def run_observing(model: "onnx.ModelProto", feeds: Mapping[str, Any], *, expose:
         ``shapes`` (other than graph inputs and outputs) as :class:`TensorMeta` when they are
         tensors; a failure in ``error``, never raised.
     """
-    from passcheck.runtime.plan import has_subscopes
-
     expose, shapes = list(dict.fromkeys(expose)), [k for k in dict.fromkeys(shapes) if k not in set(expose)]
     outputs = [o.name for o in model.graph.output]
     node_outputs, constants = _kernel_outputs(model) if shapes else ([], set())
     skip = set(outputs) | constants | set(feeds)
     by_profile = {k for outs in node_outputs for k in outs if k not in skip} & set(shapes)
-    if by_profile and not has_subscopes(model):
+    if by_profile:
         try:
             fetched, profiled = _run(model, feeds, expose + [k for k in shapes if k not in by_profile], profile=node_outputs, values=True)
             if by_profile <= profiled.keys() and all(profiled[k] == _meta_of(fetched[k]) for k in profiled.keys() & set(outputs)):
@@ -418,7 +443,7 @@ def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "a
         return r.observed, {}
     plan = AnnotationPlan(model)
     main = [(key, kind) for key, _name, _tp, _role, scope, kind, _rule in plan.steps if not scope]
-    observed = Observed(_observe_ort(model, feeds, main, plan.nested), plan=plan)
+    observed = Observed(_observe_ort(model, feeds, main), plan=plan)
     observed.update(feeds)
     rest = {k for k, _ in main if k not in observed}
     if rest:  # an annotated initializer not fed (an overridable default, or value_info on a weight)

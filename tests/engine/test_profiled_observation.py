@@ -16,6 +16,7 @@ from passcheck.engine import observed_run, plan_for
 from passcheck.oracles.shape_annotations import check
 from passcheck.passes.isolation import IsolatedExecutor
 from passcheck.runtime.observe import TensorMeta
+from tests.runtime.test_observe import sequence_annotated_as_tensor
 
 #: ``w`` is a graph input with an initializer (an overridable default): a value of known shape.
 WEIGHTED = '''<ir_version: 8, opset_import: ["" : 18]>
@@ -118,13 +119,26 @@ g (float16[N] x) => (float16[N] y) {
 
 
 def test_a_tensor_annotation_on_a_sequence_is_still_a_kind_violation():
-    m = parser.parse_model('''<ir_version: 8, opset_import: ["" : 18]>
-g (float[N] x) => (float[N] y) {
-  s = SequenceConstruct (x, x)
-  y = SequenceAt (s, zero)
-  zero = Constant <value = int64 {0}> ()
-}''')
-    m.graph.value_info.extend(parser.parse_graph("g (float[N] s) => (float[N] u) { u = Identity(s) }").input)
+    m = sequence_annotated_as_tensor()
     assert "s" in plan_for(m).main_shapes
     rep = check(m, observed_run(m, {"x": np.ones(2, np.float32)}).observed)
     assert [(v.value, v.rule) for v in rep.violations] == [("s", "kind")]
+
+
+def test_a_model_with_a_subgraph_keeps_the_profile_for_its_main_graph(monkeypatch):
+    added = _no_exposure(monkeypatch)
+    m = _annotated('''<ir_version: 8, opset_import: ["" : 18]>
+g (bool c, float[N] x) => (float[N] y) {
+  h = Relu(x)
+  r = If(c) <then_branch = t () => (float[N] a) { a = Neg(h) },
+             else_branch = e () => (float[N] b) { b = Identity(h) }>
+  y = Sigmoid(r)
+}''')
+    assert {"h", "r"} <= {vi.name for vi in m.graph.value_info}
+    feeds = {"c": np.array(True), "x": np.ones(3, np.float32)}
+    r = observed_run(m, feeds)
+    assert r.observed["r"] == TensorMeta((3,), np.dtype(np.float32)) and added == []
+    np.testing.assert_array_equal(r.observed["If#1.then_branch::a"][0], -feeds["x"])  # the branch: reference evaluator
+    assert check(m, r.observed).ok
+    bad = _planted(m, "r", 0, 4)
+    assert [(v.value, v.rule) for v in check(bad, observed_run(bad, feeds).observed).violations] == [("r", "dim-value")]
