@@ -339,7 +339,9 @@ def run_observing(model: "onnx.ModelProto", feeds: Mapping[str, Any], *, expose:
         ``shapes`` (other than graph inputs and outputs) as :class:`TensorMeta` when they are
         tensors; a failure in ``error``, never raised.
     """
-    expose, shapes = list(dict.fromkeys(expose)), [k for k in dict.fromkeys(shapes) if k not in set(expose)]
+    expose = list(dict.fromkeys(expose))
+    whole = set(expose)
+    shapes = [k for k in dict.fromkeys(shapes) if k not in whole]
     outputs = [o.name for o in model.graph.output]
     node_outputs, constants = _kernel_outputs(model) if shapes else ([], set())
     skip = set(outputs) | constants | set(feeds)
@@ -379,7 +381,13 @@ def initializer_observations(model: "onnx.ModelProto", feeds: Mapping[str, Any],
     values, shapes = set(values) - set(feeds), set(shapes) - set(feeds)
     if not values and not shapes:
         return {}
-    out = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer if t.name in values}
+    out = {}
+    for t in model.graph.initializer if values else ():
+        if t.name in values:
+            try:
+                out[t.name] = numpy_helper.to_array(t)
+            except Exception:  # noqa: BLE001 - data not loaded (external): left unobserved, never checked
+                pass
     out.update(_initializer_values(model, shapes - out.keys(), feeds))
     return out
 
