@@ -2,7 +2,8 @@
 
 :func:`evaluate` builds the forms once, derives feeds once per binding (the same for every form),
 runs each form unoptimized as the baseline, then for each pass runs it on every form, runs every
-output on the same feeds with every node output observed, and applies the oracles. Results come
+output on the same feeds observing what the oracles ask for (:func:`plan_for`), and applies the
+oracles. Results come
 back as :class:`~passcheck.records.CellResult` records, one per (form, pass), handed to
 ``on_cell`` as soon as each pass is judged.
 """
@@ -86,14 +87,16 @@ class Subject:
 
 
 def plan_for(model: "onnx.ModelProto") -> ObservationPlan:
-    """What the registered oracles ask to observe in each run of ``model`` (main-graph values the
-    annotations and folding oracles read; other intermediates are not exposed: exposing them all
-    would keep every activation alive)."""
-    return ObservationPlan.of(registry.observes(model))
+    """What the registered oracles ask to observe in each run of ``model``: the values whose data
+    they read (the folding oracle's shape-derived values, non-tensor annotated values: exposed)
+    and the tensors whose shape and element type only they read (annotated tensors: from
+    onnxruntime's profile of the run). Other intermediates are not observed: exposing them all
+    would keep every activation alive."""
+    return ObservationPlan.of(registry.observes(model), registry.observes_shapes(model))
 
 
 def values_to_observe(model: "onnx.ModelProto") -> list[str]:
-    """Main-graph values the oracles read (see :func:`plan_for`)."""
+    """Main-graph values whose data the oracles read (see :func:`plan_for`)."""
     return plan_for(model).main
 
 

@@ -60,7 +60,11 @@ class Oracle(Protocol):
     kinds: frozenset[str]
 
     def observes(self, model: "onnx.ModelProto") -> Iterable[str]:
-        """Main-graph values of ``model`` whose data this oracle reads (exposed in each run)."""
+        """Main-graph values of ``model`` whose data this oracle reads (exposed in each run).
+
+        An oracle may also define ``observes_shapes(model)``: main-graph tensors whose shape and
+        element type only it reads (observed as ``TensorMeta``, from onnxruntime's profile where
+        it can, so a large model's activations are neither exposed nor copied)."""
 
     def judge(self, cells: Cells) -> list[Finding]:
         """The findings on ``cells`` (each names its form)."""
@@ -83,6 +87,9 @@ class BaseOracle:
             cls.reports_as = cls.id
 
     def observes(self, model: "onnx.ModelProto") -> Iterable[str]:
+        return ()
+
+    def observes_shapes(self, model: "onnx.ModelProto") -> Iterable[str]:
         return ()
 
     def check(self, run: FormRun, cells: Cells) -> list[Finding]:

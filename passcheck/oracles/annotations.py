@@ -1,19 +1,23 @@
 """Annotations: the shape/type annotations a pass output carries hold when it runs (seed 000).
 
 Judged on the runs of the pass output with the original feeds. It asks the runtime to observe
-every annotated value (:meth:`Annotations.observes`): main-graph values come from the
-onnxruntime run; for a model with subgraphs or model-local functions the runtime adds a
-reference-evaluator run, which sees the values of every scope. Where neither can observe a value, coverage says so; it is never counted as
-checked. A precondition violation here means the pass changed a graph input annotation so that
+every annotated value: the shape and element type of main-graph tensors
+(:meth:`Annotations.observes_shapes`, read from onnxruntime's profile of the run), other
+main-graph values whole (:meth:`Annotations.observes`, exposed); for a model with subgraphs or
+model-local functions the runtime adds a reference-evaluator run, which sees the values of every
+scope. Annotated initializers not fed are observed from the model. Where no engine can observe a
+value, coverage says so; it is never counted as checked. A precondition violation here means the pass changed a graph input annotation so that
 inputs valid for the original model no longer satisfy it; that is reported against the pass too.
 """
 
 from __future__ import annotations
 
+import itertools
+
 from passcheck.oracles import shape_annotations
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import INPUT, PASS, BaseOracle, Cells
-from passcheck.runtime.plan import annotated_values
+from passcheck.runtime.plan import AnnotationPlan, Observed, annotated_values, has_subscopes
 from passcheck.records import Finding
 
 NAME = "annotations"
@@ -32,9 +36,12 @@ def _compute(run: FormRun):
     out = run.output
     if out is None:
         return
+    plan = None  # the output's annotations, read once for every run
     for i, r in enumerate(run.runs):
         if not r.error:  # the runtime observed what :meth:`Annotations.observes` asked, subgraphs included
-            yield i, shape_annotations.check(out, r.observed, unobservable=r.unobservable, unknown_dim_param=run.unknown_dim_param)
+            plan = plan or AnnotationPlan(out)
+            observed = Observed(r.observed, plan=plan)
+            yield i, shape_annotations.check(out, observed, unobservable=r.unobservable, unknown_dim_param=run.unknown_dim_param)
 
 
 def check(run: FormRun) -> list[Finding]:
@@ -85,6 +92,22 @@ def holds(run: FormRun, key: str) -> bool:
     return True
 
 
+def _asked(model) -> tuple[list[str], list[str]]:
+    """(observation keys of annotated values read whole, main-graph keys whose shape and element
+    type only are read): a main-graph value goes to the second when each of its annotations is a
+    tensor type; every subgraph and function value goes to the first."""
+    g = model.graph
+    kinds: dict[str, set] = {}
+    for vi in itertools.chain(g.input, g.output, g.value_info):
+        if kind := vi.type.WhichOneof("value"):
+            kinds.setdefault(vi.name, set()).add(kind)
+    shapes = [k for k, found in kinds.items() if found == {"tensor_type"}]
+    whole = [k for k, found in kinds.items() if found != {"tensor_type"}]
+    if has_subscopes(model):
+        whole += dict.fromkeys(a.key for a in annotated_values(model) if a.scope)
+    return whole, shapes
+
+
 class Annotations(BaseOracle):
     """``annotation-violated`` on pass outputs and on the forms themselves (seed 000)."""
 
@@ -92,7 +115,14 @@ class Annotations(BaseOracle):
     kinds = frozenset({PASS, INPUT})
 
     def observes(self, model) -> list[str]:
-        return [a.key for a in annotated_values(model)]
+        """Values read whole: sequences, optionals, maps, sparse tensors, and every value of a
+        subgraph or function (a reference-evaluator run)."""
+        return _asked(model)[0]
+
+    def observes_shapes(self, model) -> list[str]:
+        """Main-graph values every annotation of which is a tensor type: the check reads their
+        shape and element type only."""
+        return _asked(model)[1]
 
     def check(self, run: FormRun, cells: Cells) -> list[Finding]:
         return check(run)

@@ -35,6 +35,16 @@ MAX_ELEMENTS = 1 << 16
 KEPT_ON_PURPOSE = {"ConstantOfShape", "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear"}
 
 
+#: AttributeProto types that may hold a subgraph (UNDEFINED: an old model infers the type from the field set).
+_GRAPH_TYPES = (0, 5, 10)  # UNDEFINED, GRAPH, GRAPHS
+
+
+def _has_subgraph(node) -> bool:
+    """Whether a node carries a non-empty subgraph (the type is read first: cheap on the many
+    attributes that cannot hold one)."""
+    return any(a.type in _GRAPH_TYPES and (a.g.node or a.graphs) for a in node.attribute)
+
+
 def shape_derived(model) -> list[tuple[int, object]]:
     """(index, node) of main-graph nodes whose inputs depend on graph-input *shapes* only
     (through Shape/Size), never on tensor data: the values a folding pass could compute once
@@ -48,7 +58,7 @@ def shape_derived(model) -> list[tuple[int, object]]:
         if node.op_type in SHAPE_OPS and node.domain in ("", "ai.onnx"):
             is_data, is_shape = False, True
         else:
-            is_data = any(i in data for i in ins) or any(a.g.node or a.graphs for a in node.attribute)
+            is_data = any(i in data for i in ins) or _has_subgraph(node)
             is_shape = any(i in shape_dep for i in ins)
         if node.op_type in NONDETERMINISTIC:
             is_data = True
@@ -75,7 +85,7 @@ def constant_only(model) -> list[tuple[int, object]]:
             const.update(o for o in node.output if o)
             continue
         if (not ins or not all(i in const for i in ins) or node.op_type in NONDETERMINISTIC | KEPT_ON_PURPOSE
-                or any(a.g.node or a.graphs for a in node.attribute)):
+                or _has_subgraph(node)):
             continue
         const.update(o for o in node.output if o)
         if not graph_outputs.intersection(node.output):

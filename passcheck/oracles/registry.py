@@ -54,6 +54,12 @@ def observes(model) -> dict[str, list[str]]:
     return {o.id: list(o.observes(model)) for o in oracles()}
 
 
+def observes_shapes(model) -> dict[str, list[str]]:
+    """Oracle id → the main-graph tensors of ``model`` whose shape and element type only it reads
+    (``observes_shapes``, optional in the contract)."""
+    return {o.id: list(ask(model)) for o in oracles() if (ask := getattr(o, "observes_shapes", None))}
+
+
 def judge(cells: Cells) -> tuple[dict[str, list[Finding]], dict[str, dict[str, str]]]:
     """Apply every oracle of ``cells.kind``: (form → findings, form → unchecked part → why)."""
     findings: dict[str, list[Finding]] = {r.form: [] for r in cells.runs}

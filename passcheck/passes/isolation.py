@@ -120,9 +120,10 @@ class IsolatedExecutor:
                                versions=adapter.versions())
         return self._await(adapter, self._proc, self._conn, offset)
 
-    def run_model(self, model: "onnx.ModelProto", feeds: dict[str, Any], expose: Sequence[str] = ()) -> "RunResult":
-        """:func:`passcheck.runtime.run_ort` in the worker: a model that crashes or hangs
-        onnxruntime gives a RunResult with the error, never the end of the run.
+    def run_model(self, model: "onnx.ModelProto", feeds: dict[str, Any], expose: Sequence[str] = (), shapes: Sequence[str] = ()) -> "RunResult":
+        """:func:`passcheck.runtime.observe.run_observing` in the worker (``expose`` whole, the
+        shape and element type of ``shapes``): a model that crashes or hangs onnxruntime gives a
+        RunResult with the error, never the end of the run.
 
         A run of the same model bytes on equal feeds observing the same values is answered from
         :class:`_RunCache` (most pass outputs of a small model equal its input or another pass's
@@ -130,10 +131,10 @@ class IsolatedExecutor:
         from passcheck.runtime.session import RunResult
 
         data = model.SerializeToString()
-        key = self._runs.key(data, feeds, expose)
+        key = self._runs.key(data, feeds, expose, shapes)
         if (kept := self._runs.get(key)) is not None:
             return kept
-        reply, error = self._in_worker(_ModelRun(dict(feeds), list(expose)), model, data)
+        reply, error = self._in_worker(_ModelRun(dict(feeds), list(expose), list(shapes)), model, data)
         if error is not None:
             return RunResult({}, {}, error=error)
         self._runs.put(key, reply["run"])
@@ -413,12 +414,12 @@ class _RunCache:
         self._runs: "collections.OrderedDict[tuple, tuple[RunResult, int]]" = collections.OrderedDict()
 
     @staticmethod
-    def key(data: bytes, feeds: dict[str, Any], expose: Sequence[str]) -> tuple:
+    def key(data: bytes, feeds: dict[str, Any], expose: Sequence[str], shapes: Sequence[str] = ()) -> tuple:
         h = hashlib.sha256()
         for name in sorted(feeds):
             h.update(name.encode() + b"\0")
             _digest_value(h, feeds[name])
-        return hashlib.sha256(data).digest(), h.digest(), tuple(expose)
+        return hashlib.sha256(data).digest(), h.digest(), tuple(expose), tuple(shapes)
 
     def get(self, key: tuple) -> "RunResult | None":
         if key not in self._runs:
@@ -462,35 +463,18 @@ def _nbytes(value: Any) -> int:
 class _ModelRun:
     """A job for the worker: run the model it is sent on ``feeds`` (see run_model)."""
 
-    def __init__(self, feeds: dict[str, Any], expose: list[str]):
-        self.feeds, self.expose = feeds, expose
+    def __init__(self, feeds: dict[str, Any], expose: list[str], shapes: list[str] = ()):
+        self.feeds, self.expose, self.shapes = feeds, expose, list(shapes)
 
     def __call__(self, data: bytes) -> dict[str, Any]:
         import onnx
 
-        from passcheck.runtime.session import run_ort
+        from passcheck.runtime.observe import run_observing
 
         model = onnx.ModelProto.FromString(data)
-        return {"run": _slim(run_ort(model, self.feeds, expose=self.expose), model)}
-
-
-def _slim(run: "RunResult", model: "onnx.ModelProto") -> "RunResult":
-    """``run`` as sent back from the worker: an observed intermediate that no oracle reads the
-    data of travels as its shape and dtype only (:class:`~passcheck.runtime.observe.TensorMeta`,
-    all the annotation check reads). Data is kept for graph inputs and outputs (numeric oracle)
-    and the shape-derived values the folding oracle compares; copying every activation through
-    the pipe cost more than the run itself (bench/annotations.py)."""
-    import numpy as np
-
-    from passcheck.oracles.folding import values_to_observe
-    from passcheck.runtime.observe import TensorMeta
-
-    keep = {o.name for o in model.graph.output} | {i.name for i in model.graph.input}
-    keep.update(values_to_observe(model) if len(run.observed) > len(keep) else ())
-    for name, value in run.observed.items():
-        if name not in keep and isinstance(value, np.ndarray):
-            run.observed[name] = TensorMeta(tuple(value.shape), value.dtype)
-    return run
+        # an intermediate whose shape only is read travels as its TensorMeta: copying every
+        # activation through the pipe cost more than the run itself (bench/annotations.py)
+        return {"run": run_observing(model, self.feeds, expose=self.expose, shapes=self.shapes)}
 
 
 def _job(adapter: PassAdapter, data: bytes, workdir: str) -> dict[str, Any]:

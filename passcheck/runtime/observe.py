@@ -1,10 +1,13 @@
 """Observe one run of a model: what the oracles asked for, or its annotated values.
 
 :func:`observe_run` is the path of every judged run (``run``, ``check``, ``compare``, the
-exporters, ``passcheck.testing`` and the pytest plugin): one onnxruntime run exposing the
-main-graph values an :class:`~passcheck.runtime.plan.ObservationPlan` names, completed by the
-reference evaluator for values inside subgraphs and functions. :func:`observe` reads only the
-shape and element type of every annotated value (``passcheck annotations``), with:
+exporters, ``passcheck.testing`` and the pytest plugin): one onnxruntime run
+(:func:`run_observing`) exposing the main-graph values whose data an
+:class:`~passcheck.runtime.plan.ObservationPlan` asks for and reading the shape and element type
+of its shape-only tensors from onnxruntime's profile of that run (as ``ort`` below), completed by
+the model's own initializers and by the reference evaluator for values inside subgraphs and
+functions. :func:`observe` reads only the shape and element type of every annotated value
+(``passcheck annotations``), with:
 
 - ``ort``: one unoptimized session (the options of :func:`passcheck.runtime.session.session_options`).
   Annotated tensors produced by main-graph nodes are read from onnxruntime's own per-node profile
@@ -14,8 +17,10 @@ shape and element type of every annotated value (``passcheck annotations``), wit
   (Constant outputs, non-tensor annotations) are exposed as extra graph outputs of the same run.
   When onnxruntime rewrote the graph (for example a Cast inserted around a float16 kernel it
   lacks), the profile no longer describes the model's own nodes, and the run is repeated with
-  every annotated intermediate exposed. Values inside subgraphs (If/Loop/Scan bodies) and
-  model-local functions cannot be observed this way: they are reported unobservable.
+  every annotated intermediate exposed. Subgraph nodes are tagged apart, and their kernels'
+  events skipped, so a model with If/Loop/Scan keeps the profile for its main graph. Values
+  inside subgraphs (If/Loop/Scan bodies) and model-local functions cannot be observed this way:
+  they are reported unobservable.
 - ``reference``: :func:`passcheck.runtime.reference.run_reference`, which sees every value of
   every scope, once per iteration or call.
 - ``auto`` (the default): ``ort`` for the main graph; when the model has subgraphs or
@@ -56,6 +61,9 @@ _KERNEL_SUFFIX = '_kernel_time"'
 _OUTPUT_SHAPES = re.compile(r'"output_type_shape"\s*:\s*\[((?:\{"[^"]+":\[[0-9,]*\]\},?)*)\]')
 _SHAPE_ENTRY = re.compile(r'\{"([^"]+)":\[([0-9,]*)\]\}')
 _TAGGED = re.compile(re.escape(_NODE_TAG) + r"(\d+)")
+#: Node names given to subgraph nodes in the session's copy: their kernels' events are skipped.
+_SUB_TAG = "passcheck.sub."
+_SUB_TAGGED = re.compile(re.escape(_SUB_TAG) + r"(\d+)")
 _TRACES = itertools.count()
 
 
@@ -112,25 +120,42 @@ def _elem_types() -> dict[str, int]:
     return {name.lower(): value for name, value in onnx.TensorProto.DataType.items() if value}
 
 
-def _ort_copy(model: "onnx.ModelProto", expose: Iterable[str], tag_nodes: bool = False) -> "onnx.ModelProto":
+def _ort_copy(model: "onnx.ModelProto", expose: Iterable[str], tag_nodes: bool = False, untyped: bool = True) -> "onnx.ModelProto":
     """The session's model: annotations cleared, ``expose`` added as outputs, outputs untyped.
 
-    Graph outputs carry no type, so a wrong output annotation cannot stop the model from loading.
-    With ``tag_nodes``, main-graph node i is renamed ``passcheck.node.<i>`` to find it in the profile.
+    Graph outputs carry no type (unless not ``untyped``: the copy :func:`run_ort` runs), so a
+    wrong output annotation cannot stop the model from loading. With ``tag_nodes``, main-graph
+    node i is renamed ``passcheck.node.<i>`` to find it in the profile.
     """
     copy, _ = observation_copy(model, expose)
-    for vi in copy.graph.output:
+    for vi in copy.graph.output if untyped else ():
         vi.ClearField("type")
     if tag_nodes:
         for i, n in enumerate(copy.graph.node):
             n.name = f"{_NODE_TAG}{i}"
+        for i, n in enumerate(_subgraph_nodes(copy.graph)):
+            n.name = f"{_SUB_TAG}{i}"
     return copy
+
+
+def _subgraph_nodes(graph) -> list:
+    """Every node of every subgraph (If/Loop/Scan bodies, nested), in one fixed order."""
+    out = []
+    for n in graph.node:
+        for att in n.attribute:
+            for g in [att.g] if att.type == att.GRAPH else att.graphs if att.type == att.GRAPHS else ():
+                out.extend(g.node)
+                out.extend(_subgraph_nodes(g))
+    return out
 
 
 def _run_failed(exc: BaseException, model: "onnx.ModelProto") -> RunFailed:
     """The failure, naming nodes as the user knows them (not by the session copy's tags)."""
     nodes = model.graph.node
     text = _TAGGED.sub(lambda m: node_label(nodes[int(m.group(1))], int(m.group(1))), str(exc).strip().splitlines()[0])
+    if _SUB_TAG in text:
+        inner = _subgraph_nodes(model.graph)
+        text = _SUB_TAGGED.sub(lambda m: node_label(inner[int(m.group(1))], int(m.group(1))), text)
     return RunFailed(f"onnxruntime could not run the model on these feeds: {type(exc).__name__}: {text}")
 
 
@@ -157,6 +182,8 @@ def _profiled(outputs: list[tuple[str, ...]], trace: str) -> dict[str, TensorMet
         eol = trace.find("\n", i)
         pos = eol = len(trace) if eol < 0 else eol
         name = trace[trace.rfind('"', 0, i) + 1:i]
+        if name.startswith(_SUB_TAG) and name[len(_SUB_TAG):].isdigit():
+            continue  # a subgraph's kernel: its values are not main-graph values
         at = trace.find('"output_type_shape"', i, eol)
         shapes = _OUTPUT_SHAPES.match(trace, at) if at >= 0 else None
         if shapes is None:
@@ -196,10 +223,13 @@ def _end_profiling(sess) -> str:
         return ""
 
 
-def _run(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str], profile: list[tuple[str, ...]] | None) -> tuple[dict[str, Any], dict[str, TensorMeta]]:
+def _run(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str], profile: list[tuple[str, ...]] | None,
+         values: bool = False) -> tuple[dict[str, Any], dict[str, TensorMeta]]:
     """One session and run: (graph outputs and ``expose`` → TensorMeta, profiled node outputs).
 
     ``profile``: the outputs of each main-graph node to read from the run's profile, or None.
+    ``values``: fetch values as :func:`run_ort` does (numpy; graph outputs keep their declared
+    element type), not TensorMeta.
 
     Raises:
         RunFailed: the model failed to load or run.
@@ -207,7 +237,7 @@ def _run(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str], 
     """
     import onnxruntime as ort
 
-    if any(np.asarray(x).dtype.kind in "OSU" for v in feeds.values() for x in (v if isinstance(v, list) else [v]) if x is not None):
+    if not values and any(np.asarray(x).dtype.kind in "OSU" for v in feeds.values() for x in (v if isinstance(v, list) else [v]) if x is not None):
         raise _Untrusted("a STRING input: onnxruntime takes strings from numpy only, not as OrtValues")
     so = session_options()
     prefix = os.path.join(tempfile.gettempdir(), f"passcheck-ort-{os.getpid()}-{threading.get_ident()}-{next(_TRACES)}")
@@ -217,11 +247,14 @@ def _run(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str], 
         so.log_severity_level = 4  # a session that fails to load logs an error for the profile it cannot write
     sess, trace = None, ""
     try:
-        sess = ort.InferenceSession(_ort_copy(model, expose, tag_nodes=profile is not None).SerializeToString(), so, providers=["CPUExecutionProvider"])
+        copy = _ort_copy(model, expose, tag_nodes=profile is not None, untyped=not values)
+        sess = ort.InferenceSession(copy.SerializeToString(), so, providers=["CPUExecutionProvider"])
         wanted = {i.name for i in sess.get_inputs()}
         names = [o.name for o in sess.get_outputs()]
-        ins = {k: ort.OrtValue.ortvalue_from_numpy(np.asarray(v)) for k, v in feeds.items() if k in wanted}
-        values = sess.run_with_ort_values(names, ins)
+        if values:
+            fetched = sess.run(names, {k: v for k, v in feeds.items() if k in wanted})
+        else:
+            fetched = sess.run_with_ort_values(names, {k: ort.OrtValue.ortvalue_from_numpy(np.asarray(v)) for k, v in feeds.items() if k in wanted})
     except Exception as exc:  # noqa: BLE001 - reported as RunFailed
         raise _run_failed(exc, model) from None
     finally:
@@ -231,9 +264,11 @@ def _run(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str], 
             for path in glob.glob(glob.escape(prefix) + "*.json"):
                 os.unlink(path)
     profiled = _profiled(profile, trace) if profile is not None else {}
-    if not all(v.is_tensor() for v in values):
+    if values:
+        return dict(zip(names, fetched)), profiled
+    if not all(v.is_tensor() for v in fetched):
         raise _Untrusted("a fetched value is not a tensor")
-    return {n: _meta(v.shape(), v.element_type()) for n, v in zip(names, values)}, profiled
+    return {n: _meta(v.shape(), v.element_type()) for n, v in zip(names, fetched)}, profiled
 
 
 def _run_exposed(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str], tensors_only: bool) -> dict[str, Any]:
@@ -249,20 +284,26 @@ def _run_exposed(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: lis
     return {k: v for k, v in r.observed.items() if k not in feeds}
 
 
-def _observe_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], main: list[tuple[str, str]], nested: bool) -> dict[str, Any]:
-    """``main``: (name, TypeProto kind) of every annotated main-graph value."""
+def _kernel_outputs(model: "onnx.ModelProto") -> tuple[list[tuple[str, ...]], set[str]]:
+    """(the non-empty outputs of each main-graph node, in node order; the outputs of Constant
+    nodes, which onnxruntime turns into initializers: no kernel runs, so no profile event)."""
     node_outputs, constants = [], set()
     for n in model.graph.node:
         node_outputs.append(outs := tuple(filter(None, n.output)))
-        # onnxruntime turns Constant nodes into initializers: no kernel runs, so they are exposed instead
         if n.op_type == "Constant" and n.domain in ("", "ai.onnx"):
             constants.update(outs)
+    return node_outputs, constants
+
+
+def _observe_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], main: list[tuple[str, str]]) -> dict[str, Any]:
+    """``main``: (name, TypeProto kind) of every annotated main-graph value."""
+    node_outputs, constants = _kernel_outputs(model)
     produced = {o for outs in node_outputs for o in outs}
     wanted = list(dict.fromkeys(k for k, _ in main if k in produced))
     not_tensor = {k for k, kind in main if kind != "tensor_type"}
     outputs = {o.name for o in model.graph.output}
     skip = not_tensor | outputs | constants
-    by_profile = set() if nested else {k for k in wanted if k not in skip}
+    by_profile = {k for k in wanted if k not in skip}
     if by_profile and not not_tensor:
         expose = [k for k in wanted if k not in by_profile]
         try:
@@ -273,6 +314,82 @@ def _observe_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], main: list[
         except _Untrusted:
             pass
     return _run_exposed(model, feeds, wanted, tensors_only=not not_tensor)
+
+
+def run_observing(model: "onnx.ModelProto", feeds: Mapping[str, Any], *, expose: Iterable[str] = (), shapes: Iterable[str] = ()) -> RunResult:
+    """Run ``model`` on ``feeds`` once with onnxruntime (CPU, unoptimized, as :func:`run_ort`),
+    observing ``expose`` whole and the shape and element type of ``shapes``.
+
+    ``shapes`` produced by main-graph kernels are read from onnxruntime's per-node profile of the
+    run, so they are neither exposed, kept alive nor copied; the others (Constant outputs) are
+    exposed. Subgraph nodes are tagged too, so their kernels' events are told apart and skipped.
+    When the profile cannot vouch for them (onnxruntime rewrote the graph, e.g. inlined a
+    model-local function; a value is not a tensor; the profile disagrees with the fetched
+    outputs), or the profiled run fails, the run is :func:`run_ort` exposing both
+    (which also gives the failure its usual text).
+
+    Args:
+        model: the model to run; not modified (its annotations do not influence the run).
+        feeds: input name → value.
+        expose: main-graph values to observe with their data.
+        shapes: main-graph values whose shape and element type only are wanted.
+
+    Returns:
+        A :class:`RunResult` as :func:`run_ort` gives: graph outputs and ``expose`` as values,
+        ``shapes`` (other than graph inputs and outputs) as :class:`TensorMeta` when they are
+        tensors; a failure in ``error``, never raised.
+    """
+    expose = list(dict.fromkeys(expose))
+    whole = set(expose)
+    shapes = [k for k in dict.fromkeys(shapes) if k not in whole]
+    outputs = [o.name for o in model.graph.output]
+    node_outputs, constants = _kernel_outputs(model) if shapes else ([], set())
+    skip = set(outputs) | constants | set(feeds)
+    by_profile = {k for outs in node_outputs for k in outs if k not in skip} & set(shapes)
+    if by_profile:
+        try:
+            fetched, profiled = _run(model, feeds, expose + [k for k in shapes if k not in by_profile], profile=node_outputs, values=True)
+            if by_profile <= profiled.keys() and all(profiled[k] == _meta_of(fetched[k]) for k in profiled.keys() & set(outputs)):
+                observed = {k: v for k, v in fetched.items() if k not in feeds}
+                observed.update({k: profiled[k] for k in by_profile})
+                observed.update(feeds)
+                return _shapes_only(RunResult({k: fetched[k] for k in outputs if k in fetched}, observed), model, shapes)
+        except (_Untrusted, RunFailed):
+            pass
+    return _shapes_only(run_ort(model, feeds, expose=expose + shapes), model, shapes)
+
+
+def _meta_of(value: Any) -> TensorMeta | None:
+    return TensorMeta(tuple(value.shape), value.dtype) if isinstance(value, np.ndarray) else None
+
+
+def _shapes_only(run: RunResult, model: "onnx.ModelProto", shapes: list[str]) -> RunResult:
+    """``run`` with each tensor of ``shapes`` (not a graph input or output) as its TensorMeta."""
+    keep = {o.name for o in model.graph.output} | {i.name for i in model.graph.input}
+    for k in shapes:
+        if k not in keep and isinstance(value := run.observed.get(k), np.ndarray):
+            run.observed[k] = _meta_of(value)
+    return run
+
+
+def initializer_observations(model: "onnx.ModelProto", feeds: Mapping[str, Any], values: Iterable[str], shapes: Iterable[str]) -> dict[str, Any]:
+    """The annotated initializers of ``values`` (as arrays) and ``shapes`` (as TensorMeta) that
+    ``feeds`` does not override: a graph input with a default, or a value_info naming a weight,
+    is a value of known shape in every run (seed 000: a value supplied as a model input)."""
+    from onnx import numpy_helper
+
+    values, shapes = set(values) - set(feeds), set(shapes) - set(feeds)
+    if not values and not shapes:
+        return {}
+    out = {}
+    for t in model.graph.initializer if values else ():
+        if t.name in values:
+            try:
+                out[t.name] = numpy_helper.to_array(t)
+            except Exception:  # noqa: BLE001 - data not loaded (external): left unobserved, never checked
+                pass
+    out.update(_initializer_values(model, shapes - out.keys(), feeds))
+    return out
 
 
 def with_subscopes(model: "onnx.ModelProto", feeds: Mapping[str, Any], observed: dict[str, Any],
@@ -334,7 +451,7 @@ def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "a
         return r.observed, {}
     plan = AnnotationPlan(model)
     main = [(key, kind) for key, _name, _tp, _role, scope, kind, _rule in plan.steps if not scope]
-    observed = Observed(_observe_ort(model, feeds, main, plan.nested), plan=plan)
+    observed = Observed(_observe_ort(model, feeds, main), plan=plan)
     observed.update(feeds)
     rest = {k for k, _ in main if k not in observed}
     if rest:  # an annotated initializer not fed (an overridable default, or value_info on a weight)
@@ -345,32 +462,41 @@ def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "a
     return observed, blind
 
 
-#: ``(model, feeds, expose=names) -> RunResult``: how a model is run (in process by default;
-#: the isolation worker's ``run_model`` keeps a crashing run from ending passcheck).
+#: ``(model, feeds, expose=names[, shapes=names]) -> RunResult``: how a model is run
+#: (:func:`run_observing` in process by default; the isolation worker's ``run_model`` keeps a
+#: crashing run from ending passcheck). ``shapes`` is passed only when the plan has some.
 Runner = Any
 
 
 def observe_run(model: "onnx.ModelProto", feeds: Mapping[str, Any], plan: ObservationPlan, runner: Runner | None = None) -> RunResult:
     """Run ``model`` on ``feeds`` once, observing what ``plan`` asks for.
 
-    The main-graph values of the plan are exposed as extra graph outputs of one unoptimized
-    onnxruntime run. If exposing them is what makes the run fail (onnxruntime refuses some values
-    as graph outputs, e.g. a sparse Constant), the model is run again observing only its graph
-    outputs, so observing never turns into a finding against the model. Values of subgraphs and
-    functions the plan names come from one reference-evaluator run on the same feeds; those no
-    engine could see are in ``unobservable`` with why.
+    One unoptimized onnxruntime run (:func:`run_observing`, or ``runner``): the plan's main-graph
+    values whose data is read (:attr:`ObservationPlan.main`) are exposed as extra graph outputs;
+    those whose shape only is read (:attr:`ObservationPlan.main_shapes`) come from onnxruntime's
+    profile of the run where it can vouch for them. If exposing is what makes the run fail
+    (onnxruntime refuses some values as graph outputs, e.g. a sparse Constant), the model is run
+    again observing only its graph outputs, so observing never turns into a finding against the
+    model. Initializers the plan names and the feeds do not override are read from the model.
+    Values of subgraphs and functions the plan names come from one reference-evaluator run on the
+    same feeds; those no engine could see are in ``unobservable`` with why.
 
     Returns:
         A :class:`~passcheck.runtime.session.RunResult`; a failed run is returned in ``error``,
         never raised.
     """
-    run = runner or (lambda m, f, expose=(): run_ort(m, f, expose=expose))
-    r = run(model, feeds, expose=plan.main)
+    run = runner or run_observing
+    shapes = plan.main_shapes
+    r = run(model, feeds, expose=plan.main, shapes=shapes) if shapes else run(model, feeds, expose=plan.main)
     if r.error:
         plain = run(model, feeds)
         if not plain.error:
             r = plain
-    if r.error or not plan.scoped:
+    if r.error:
+        return r
+    inits = initializer_observations(model, feeds, plan.main, shapes)
+    r.observed.update({k: v for k, v in inits.items() if k not in r.observed})
+    if not plan.scoped:
         return r
     blind = {k: why for k, why in _unobservable_by_ort(model).items() if k in plan.scoped}
     observed, unobservable = with_subscopes(model, feeds, r.observed, blind)

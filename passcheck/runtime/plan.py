@@ -202,20 +202,31 @@ class ObservationPlan:
             value name (exposed as an extra graph output of the run) or ``scope::name`` for a
             value inside a subgraph or model-local function (read from a reference-evaluator run
             on the same feeds). Graph outputs and inputs are always observed.
+        shapes: asker → main-graph tensors whose shape and element type only it reads: read from
+            onnxruntime's profile of the run where it can vouch for them (nothing exposed, nothing
+            kept alive), else exposed; observed as :class:`~passcheck.runtime.observe.TensorMeta`.
+            ``scope::name`` keys here are observed as :attr:`requests` ones are.
     """
 
     requests: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    shapes: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
 
     @classmethod
-    def of(cls, requests: Mapping[str, Iterable[str]]) -> "ObservationPlan":
-        return cls({k: tuple(v) for k, v in requests.items()})
+    def of(cls, requests: Mapping[str, Iterable[str]], shapes: Mapping[str, Iterable[str]] | None = None) -> "ObservationPlan":
+        return cls({k: tuple(v) for k, v in requests.items()}, {k: tuple(v) for k, v in (shapes or {}).items() if v})
 
     @property
     def main(self) -> list[str]:
-        """Main-graph values to expose, each once, in request order."""
+        """Main-graph values whose data is read, each once, in request order (exposed)."""
         return list(dict.fromkeys(k for keys in self.requests.values() for k in keys if "::" not in k))
+
+    @property
+    def main_shapes(self) -> list[str]:
+        """Main-graph tensors whose shape and element type only are read (not in :attr:`main`), each once."""
+        data = set(self.main)
+        return list(dict.fromkeys(k for keys in self.shapes.values() for k in keys if "::" not in k and k not in data))
 
     @property
     def scoped(self) -> frozenset[str]:
         """Subgraph and function values asked for (``scope::name``)."""
-        return frozenset(k for keys in self.requests.values() for k in keys if "::" in k)
+        return frozenset(k for asks in (self.requests, self.shapes) for keys in asks.values() for k in keys if "::" in k)

@@ -125,9 +125,8 @@ def test_ort_profile_element_types(elem):
     assert observed["c"].dtype == onnx.helper.tensor_dtype_to_np_dtype(to) and observed["c"].shape == (3,)
 
 
-def test_ort_tensor_annotation_on_a_sequence_is_a_kind_violation():
-    from passcheck.oracles.shape_annotations import check
-
+def sequence_annotated_as_tensor():
+    """A model whose sequence ``s`` carries a tensor annotation (a ``kind`` violation in every run)."""
     m = parser.parse_model('''<ir_version: 8, opset_import: ["" : 18]>
 g (float[N] x) => (float[N] y) {
   s = SequenceConstruct (x, x)
@@ -135,6 +134,13 @@ g (float[N] x) => (float[N] y) {
   zero = Constant <value = int64 {0}> ()
 }''')
     m.graph.value_info.extend(parser.parse_graph("g (float[N] s) => (float[N] u) { u = Identity(s) }").input)
+    return m
+
+
+def test_ort_tensor_annotation_on_a_sequence_is_a_kind_violation():
+    from passcheck.oracles.shape_annotations import check
+
+    m = sequence_annotated_as_tensor()
     rep = check(m, observe(m, {"x": np.ones(2, np.float32)}, "ort")[0])
     assert [(v.value, v.rule) for v in rep.violations] == [("s", "kind")]
 
