@@ -28,6 +28,7 @@ from passcheck.oracles._contract import PASS, Cells
 from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass
 from passcheck.records import CellResult, Finding, brief
 from passcheck.runtime import synthesize
+from passcheck.runtime.limits import beyond_onnxruntime
 from passcheck.runtime.observe import observe_run
 from passcheck.runtime.plan import ObservationPlan
 
@@ -265,6 +266,9 @@ def evaluate(
                 outcome = PassOutcome(adapter.id, "unavailable", error=reason, versions=adapter.versions())
             else:
                 outcome = executor(adapter, model, _emptied(Path(workdir.name) / "pass"))
+                if outcome.ok and (late := beyond_onnxruntime(outcome.model)):  # e.g. a converter's output at a newer opset
+                    outcome = PassOutcome(adapter.id, "unavailable", error=f"the output of {adapter.id} cannot be run here: {late}",
+                                          versions=outcome.versions, seconds=outcome.seconds)
             out_runs = _observed_runs(outcome.model, feeds, runner) if outcome.ok else []
             runs.append(FormRun(subject.id, form, adapter.id, model, outcome, feeds, baselines[form], out_runs,
                                 folds_constants=adapter.folds_constants, optimizes=adapter.optimizes, env=env, rtol=subject.rtol, atol=subject.atol,
@@ -281,10 +285,11 @@ def evaluate(
 
 def _within_environment(subject: Subject, pass_ids: Sequence[str], env: str, emit: Callable[[CellResult], None],
                         skip_cells: Callable[[str, str], bool] | None) -> "Subject | None":
-    """``subject`` without the forms the installed onnx cannot represent (a newer IR version or
-    opset: :func:`~passcheck._versions.beyond_installed_onnx`); each cell of such a form is emitted
-    ``unavailable`` with the reason. None when no form is left."""
-    beyond = {f: r for f, m in subject.forms.items() if (r := beyond_installed_onnx(m))}
+    """``subject`` without the forms this environment cannot take: a newer IR version or opset
+    than the installed onnx defines (:func:`~passcheck._versions.beyond_installed_onnx`), or an
+    opset above onnxruntime's stated support (:func:`~passcheck.runtime.limits.beyond_onnxruntime`);
+    each cell of such a form is emitted ``unavailable`` with the reason. None when no form is left."""
+    beyond = {f: r for f, m in subject.forms.items() if (r := beyond_installed_onnx(m) or beyond_onnxruntime(m))}
     if not beyond:
         return subject
     for pass_id in pass_ids:

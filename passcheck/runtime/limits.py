@@ -1,0 +1,60 @@
+"""The newest ai.onnx opset the installed onnxruntime officially supports.
+
+onnxruntime refuses a model stamped with an opset newer than its official support, even when the
+onnx it is paired with defines that opset ("ONNX Runtime only *guarantees* support for models
+stamped with official released onnx opset versions … Current official support for domain ai.onnx
+is till opset N", onnxruntime ``model_load_utils.h``). Such a model cannot be run or judged in that
+environment: it is ``unavailable`` there, not a finding against a form or a pass.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+_LIMIT = re.compile(r"official support for domain (\S+) is till opset (\d+)")
+
+
+def stated_limit(error: str) -> tuple[str, int] | None:
+    """(domain, newest supported opset) from an onnxruntime load error that states its limit, else None."""
+    m = _LIMIT.search(error or "")
+    return (m.group(1), int(m.group(2))) if m else None
+
+
+@functools.lru_cache(maxsize=None)
+def ort_opset_limit() -> int | None:
+    """The newest ai.onnx opset the installed onnxruntime loads, when below the installed onnx's
+    newest (found once per process by loading a one-node model stamped with onnx's newest opset);
+    None when onnxruntime loads that opset, or either tool is missing."""
+    try:
+        import onnx
+        import onnxruntime as ort
+        from onnx import TensorProto, helper
+    except ImportError:
+        return None
+    newest = onnx.defs.onnx_opset_version()
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "limit",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", newest)])
+    model.ir_version = min(model.ir_version, onnx.IR_VERSION)
+    try:
+        ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    except Exception as exc:  # noqa: BLE001 - any refusal; only a stated limit counts
+        found = stated_limit(str(exc))
+        return found[1] if found and found[0] in ("ai.onnx", "") and found[1] < newest else None
+    return None
+
+
+def beyond_onnxruntime(model) -> str | None:
+    """Why the installed onnxruntime will not load ``model`` by its stated opset support, or None."""
+    limit = ort_opset_limit()
+    if limit is None:
+        return None
+    opset = max((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), default=0)
+    if opset <= limit:
+        return None
+    from passcheck._versions import tool_version
+
+    return (f"the model imports ai.onnx opset {opset}; onnxruntime {tool_version('onnxruntime')} here officially supports "
+            f"ai.onnx opsets up to {limit} and refuses newer stamps")

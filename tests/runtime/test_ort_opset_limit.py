@@ -1,0 +1,46 @@
+"""onnxruntime's stated opset support: a form or a pass output stamped above it is ``unavailable``
+(onnxruntime refuses it by policy), not a finding against the form or the pass."""
+
+from __future__ import annotations
+
+import onnx
+from onnx import TensorProto, helper
+
+from passcheck.api import check_model
+from passcheck.runtime import limits
+
+# the text onnxruntime 1.28 gives for a model stamped ai.onnx 27 (onnx 1.22 defines 27)
+REFUSAL = ("[ONNXRuntimeError] : 1 : FAIL : model_load_utils.h:46 ONNX Runtime only *guarantees* support for models stamped with "
+           "official released onnx opset versions. Opset 27 is under development and support for this is limited. The operator "
+           "schemas and or other functionality may change before next ONNX release and in this case ONNX Runtime will not "
+           "guarantee backward compatibility. Current official support for domain ai.onnx is till opset 26.")
+
+
+def _relu(opset: int) -> onnx.ModelProto:
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], ir_version=8)
+
+
+def test_the_stated_limit_is_read_from_the_refusal():
+    assert limits.stated_limit(REFUSAL) == ("ai.onnx", 26)
+    assert limits.stated_limit("INVALID_ARGUMENT : Failed to load model: Unsupported data type") is None
+
+
+def test_the_installed_onnxruntime_is_probed_for_real():
+    limit = limits.ort_opset_limit()
+    assert limit is None or limit < onnx.defs.onnx_opset_version()
+    assert limits.beyond_onnxruntime(_relu(13)) is None
+
+
+def test_forms_and_outputs_above_the_limit_are_unavailable(monkeypatch):
+    monkeypatch.setattr(limits, "ort_opset_limit", lambda: 13)
+    report = check_model(_relu(13), ["onnx:convert-opset-up"], forms={"newer": _relu(15)}, isolation=False)
+    newer = [c for c in report.cells if c.form == "newer"]
+    assert newer and all(c.status == "unavailable" and not c.findings and "up to 13" in c.error for c in newer), newer
+    up = next(c for c in report.cells if c.form == "common" and c.pass_id == "onnx:convert-opset-up")
+    # the converter's output is stamped above 13: onnxruntime would refuse it, so it is not judged (no 'fails to run' finding)
+    assert up.status == "unavailable" and not up.findings and "cannot be run here" in up.error, up
+    common_input = next(c for c in report.cells if c.form == "common" and c.pass_id == "input")
+    assert common_input.verdict == "ok", common_input
