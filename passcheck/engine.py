@@ -27,7 +27,7 @@ from passcheck.oracles._contract import INPUT as INPUT_CELLS
 from passcheck.oracles._contract import PASS, Cells
 from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass
 from passcheck.records import CellResult, Finding, brief
-from passcheck.runtime import synthesize
+from passcheck.runtime import graph_index, synthesize
 from passcheck.runtime.limits import beyond_onnxruntime
 from passcheck.runtime.observe import observe_run
 from passcheck.runtime.plan import ObservationPlan
@@ -93,7 +93,8 @@ def plan_for(model: "onnx.ModelProto") -> ObservationPlan:
     and the tensors whose shape and element type only they read (annotated tensors: from
     onnxruntime's profile of the run). Other intermediates are not observed: exposing them all
     would keep every activation alive."""
-    return ObservationPlan.of(registry.observes(model), registry.observes_shapes(model))
+    with graph_index.shared():
+        return ObservationPlan.of(registry.observes(model), registry.observes_shapes(model))
 
 
 def values_to_observe(model: "onnx.ModelProto") -> list[str]:

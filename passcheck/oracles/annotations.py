@@ -17,7 +17,8 @@ import itertools
 from passcheck.oracles import shape_annotations
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import INPUT, PASS, BaseOracle, Cells
-from passcheck.runtime.plan import AnnotationPlan, Observed, annotated_values, has_subscopes
+from passcheck.runtime.graph_index import index_of, per_model
+from passcheck.runtime.plan import AnnotationPlan, Observed, annotated_values
 from passcheck.records import Finding
 
 NAME = "annotations"
@@ -92,6 +93,7 @@ def holds(run: FormRun, key: str) -> bool:
     return True
 
 
+@per_model
 def _asked(model) -> tuple[list[str], list[str]]:
     """(observation keys of annotated values read whole, main-graph keys whose shape and element
     type only are read): a main-graph value goes to the second when each of its annotations is a
@@ -103,7 +105,7 @@ def _asked(model) -> tuple[list[str], list[str]]:
             kinds.setdefault(vi.name, set()).add(kind)
     shapes = [k for k, found in kinds.items() if found == {"tensor_type"}]
     whole = [k for k, found in kinds.items() if found != {"tensor_type"}]
-    if has_subscopes(model):
+    if index_of(model).has_subscopes:
         whole += dict.fromkeys(a.key for a in annotated_values(model) if a.scope)
     return whole, shapes
 
@@ -117,12 +119,12 @@ class Annotations(BaseOracle):
     def observes(self, model) -> list[str]:
         """Values read whole: sequences, optionals, maps, sparse tensors, and every value of a
         subgraph or function (a reference-evaluator run)."""
-        return _asked(model)[0]
+        return list(_asked(model)[0])
 
     def observes_shapes(self, model) -> list[str]:
         """Main-graph values every annotation of which is a tensor type: the check reads their
         shape and element type only."""
-        return _asked(model)[1]
+        return list(_asked(model)[1])
 
     def check(self, run: FormRun, cells: Cells) -> list[Finding]:
         return check(run)

@@ -24,6 +24,7 @@ import numpy as np
 from passcheck.oracles._context import FormRun, op_key
 from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.records import Finding
+from passcheck.runtime.graph_index import index_of, per_model
 
 NAME = "folding"
 SHAPE_OPS = {"Shape", "Size"}
@@ -35,38 +36,34 @@ MAX_ELEMENTS = 1 << 16
 KEPT_ON_PURPOSE = {"ConstantOfShape", "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear"}
 
 
-#: AttributeProto types that may hold a subgraph (UNDEFINED: an old model infers the type from the field set).
-_GRAPH_TYPES = (0, 5, 10)  # UNDEFINED, GRAPH, GRAPHS
-
-
-def _has_subgraph(node) -> bool:
-    """Whether a node carries a non-empty subgraph (the type is read first: cheap on the many
-    attributes that cannot hold one)."""
-    return any(a.type in _GRAPH_TYPES and (a.g.node or a.graphs) for a in node.attribute)
-
-
 def shape_derived(model) -> list[tuple[int, object]]:
     """(index, node) of main-graph nodes whose inputs depend on graph-input *shapes* only
     (through Shape/Size), never on tensor data: the values a folding pass could compute once
     the dims they select are known. Static analysis; graph.node is topologically sorted."""
-    g = model.graph
-    data = {vi.name for vi in g.input} - {t.name for t in g.initializer}
+    return [(i, model.graph.node[i]) for i in _shape_derived(model)]
+
+
+@per_model
+def _shape_derived(model) -> list[int]:
+    idx = index_of(model)
+    if not any(n.op_type in SHAPE_OPS for n in idx.nodes):
+        return []  # nothing reads a shape
+    data = set(idx.inputs) - idx.initializers
     shape_dep: set[str] = set()
     out = []
-    for idx, node in enumerate(g.node):
-        ins = [i for i in node.input if i]
+    for i, node in enumerate(idx.nodes):
         if node.op_type in SHAPE_OPS and node.domain in ("", "ai.onnx"):
             is_data, is_shape = False, True
         else:
-            is_data = any(i in data for i in ins) or _has_subgraph(node)
-            is_shape = any(i in shape_dep for i in ins)
+            ins = [x for x in node.inputs if x]
+            is_data = node.subgraph or any(x in data for x in ins)
+            is_shape = any(x in shape_dep for x in ins)
         if node.op_type in NONDETERMINISTIC:
             is_data = True
-        for o in node.output:
-            if o:
-                (data if is_data else shape_dep if is_shape else set()).add(o)
-        if not is_data and is_shape and node.output:
-            out.append((idx, node))
+        if is_data or is_shape:
+            (data if is_data else shape_dep).update(o for o in node.outputs if o)
+        if not is_data and is_shape and node.outputs:
+            out.append(i)
     return out
 
 
@@ -75,28 +72,34 @@ def constant_only(model) -> list[tuple[int, object]]:
     input overrides, a Constant node's output, or another such node's output), excluding
     Constant nodes, random ops, :data:`KEPT_ON_PURPOSE` ops, nodes with subgraphs and nodes
     producing a graph output. Static analysis; graph.node is topologically sorted."""
-    g = model.graph
-    const = {t.name for t in g.initializer} - {vi.name for vi in g.input}
-    graph_outputs = {vi.name for vi in g.output}
+    return [(i, model.graph.node[i]) for i in _constant_only(model)]
+
+
+@per_model
+def _constant_only(model) -> list[int]:
+    idx = index_of(model)
+    const = set(idx.initializers) - set(idx.inputs)
+    graph_outputs = set(idx.outputs)
+    skip = NONDETERMINISTIC | KEPT_ON_PURPOSE
     out = []
-    for idx, node in enumerate(g.node):
-        ins = [i for i in node.input if i]
+    for i, node in enumerate(idx.nodes):
         if node.op_type == "Constant" and node.domain in ("", "ai.onnx"):
-            const.update(o for o in node.output if o)
+            const.update(o for o in node.outputs if o)
             continue
-        if (not ins or not all(i in const for i in ins) or node.op_type in NONDETERMINISTIC | KEPT_ON_PURPOSE
-                or _has_subgraph(node)):
+        ins = [x for x in node.inputs if x]
+        if not ins or node.op_type in skip or node.subgraph or not all(x in const for x in ins):
             continue
-        const.update(o for o in node.output if o)
-        if not graph_outputs.intersection(node.output):
-            out.append((idx, node))
+        const.update(o for o in node.outputs if o)
+        if graph_outputs.isdisjoint(node.outputs):
+            out.append(i)
     return out
 
 
 def values_to_observe(model) -> list[str]:
     """Output names of :func:`shape_derived` and :func:`constant_only` nodes (what this oracle
     needs from a run)."""
-    return list(dict.fromkeys(o for _, n in shape_derived(model) + constant_only(model) for o in n.output if o))
+    nodes = index_of(model).nodes
+    return list(dict.fromkeys(o for i in _shape_derived(model) + _constant_only(model) for o in nodes[i].outputs if o))
 
 
 def foldable_nodes(model, runs, *, shape_facts: bool = True) -> list[tuple[int, object, list]]:

@@ -1,0 +1,61 @@
+"""The shared one-read index of a main graph: memoized inside ``shared()`` only, never stale."""
+
+from __future__ import annotations
+
+import onnx
+from onnx import TensorProto, helper
+
+from passcheck.engine import plan_for
+from passcheck.runtime import graph_index
+from passcheck.runtime.plan import has_subscopes
+
+
+def _model(with_if: bool = False) -> onnx.ModelProto:
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])
+    nodes = [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Neg", ["r"], ["y"])]
+    if with_if:
+        branch = helper.make_graph([helper.make_node("Identity", ["r"], ["b"])], "g", [], [helper.make_tensor_value_info("b", TensorProto.FLOAT, None)])
+        nodes = [nodes[0], helper.make_node("Constant", [], ["c"], value=helper.make_tensor("c", TensorProto.BOOL, [], [True])),
+                 helper.make_node("If", ["c"], ["y"], then_branch=branch, else_branch=branch)]
+    g = helper.make_graph(nodes, "m", [x], [y], value_info=[helper.make_tensor_value_info("r", TensorProto.FLOAT, ["N", 3])])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+
+
+def test_index_reads_nodes_and_scopes_as_the_protobuf_walk_does():
+    for with_if in (False, True):
+        m = _model(with_if)
+        idx = graph_index.index_of(m)
+        assert [n.op_type for n in idx.nodes] == [n.op_type for n in m.graph.node]
+        assert [n.outputs for n in idx.nodes] == [tuple(n.output) for n in m.graph.node]
+        assert idx.has_subscopes is has_subscopes(m) is with_if
+        assert any(n.subgraph for n in idx.nodes) is with_if
+        assert idx.inputs == ("x",) and idx.outputs == ("y",)
+
+
+def test_memoized_by_identity_inside_shared_only():
+    calls = []
+
+    @graph_index.per_model
+    def count(model):
+        calls.append(1)
+        return len(model.graph.node)
+
+    m = _model()
+    assert count(m) == 2 and count(m) == 2 and len(calls) == 2  # outside: computed each time
+    with graph_index.shared():
+        assert count(m) == 2 and count(m) == 2 and len(calls) == 3
+        with graph_index.shared():  # nested blocks share the outer memo
+            assert count(m) == 2 and len(calls) == 3
+        other = _model(with_if=True)
+        assert count(other) == 3 and len(calls) == 4
+    m.graph.node.append(helper.make_node("Identity", ["y"], ["z"]))
+    assert count(m) == 3  # a model changed after the block is read afresh
+
+
+def test_plan_is_never_stale_after_the_model_changes():
+    m = _model()
+    assert "r" in plan_for(m).main_shapes
+    m.graph.value_info.append(helper.make_tensor_value_info("y2", TensorProto.FLOAT, ["N", 3]))
+    m.graph.node.append(helper.make_node("Identity", ["y"], ["y2"]))
+    assert "y2" in plan_for(m).main_shapes
