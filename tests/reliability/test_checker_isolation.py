@@ -198,19 +198,57 @@ def test_checker_abort_on_a_mutant_leaves_it_out_unverified(argv, tmp_path):
         assert "no rewrite applies" in proc.stdout and not (tmp_path / "out").exists()
 
 
-def test_reduce_candidate_the_checker_dies_on_does_not_hold(tmp_path, monkeypatch):
+@pytest.fixture
+def planted_worker(tmp_path, monkeypatch):
+    """An IsolatedExecutor whose worker imports the planted sitecustomize, and the list of the
+    doc_strings of every model checked in this process (the planted abort stays in the worker)."""
     import onnx.checker
 
     from passcheck.passes.isolation import IsolatedExecutor
+
+    in_process: list[str] = []
+    monkeypatch.setattr(onnx.checker, "check_model", lambda m, *a, **k: in_process.append(m.doc_string))
+    monkeypatch.setenv("PYTHONPATH", _planted_path(tmp_path))
+    with IsolatedExecutor() as ex:
+        yield ex, in_process
+
+
+def _marked(mark: str = MARK):
+    m = _relu()
+    m.doc_string = mark
+    return m
+
+
+def test_reduce_candidate_the_checker_dies_on_does_not_hold(planted_worker):
     from passcheck.reduce.predicates import OrtParity
 
-    in_process = []
-    monkeypatch.setattr(onnx.checker, "check_model", lambda m, *a, **k: in_process.append(m.doc_string))
-    monkeypatch.setenv("PYTHONPATH", _planted_path(tmp_path))  # the worker imports the planted sitecustomize
-    marked = _relu()
-    marked.doc_string = MARK
-    with IsolatedExecutor() as ex:
-        holds = OrtParity("basic", ["Relu"], ex)
-        assert holds(marked, _relu()) is False and holds(_relu(), marked) is False  # no crash, not held
-        assert holds.checker(marked).startswith("the onnx checker killed its process: SIGABRT")
+    ex, in_process = planted_worker
+    holds = OrtParity("basic", ["Relu"], ex)
+    assert holds(_marked(), _relu()) is False and holds(_relu(), _marked()) is False  # no crash, not held
     assert in_process == []  # every checker call ran in the worker
+    assert holds.checker(_marked()).startswith("the onnx checker killed its process: SIGABRT")
+
+
+def test_hunt_probe_calls_a_pair_the_checker_dies_on_unverified(planted_worker):
+    from passcheck.hunt.probe import Setting, probe
+    from passcheck.mutations import mutants
+
+    ex, in_process = planted_worker
+    base = _marked(MUTANT_MARK)
+    ((form, (mutant, _)),) = mutants(base, ["float64-compute"]).items()
+    outcome = probe(Setting("planted/probe"), base, form, mutant, "onnx:infer-shapes", ex)
+    assert (outcome.status, outcome.findings) == ("unverified", []), outcome
+    assert "the onnx checker killed its process: SIGABRT on the mutant" in outcome.reason
+    assert in_process == []
+
+
+def test_generator_gate_drops_a_pair_the_checker_dies_on(planted_worker):
+    from passcheck.engine import feeds_for
+    from passcheck.generate.gate import gate
+    from passcheck.oracles.validity import Checker
+
+    ex, in_process = planted_worker
+    forms = {"common": _relu(), "marked": _marked()}
+    v = gate(forms, feeds_for(_relu(), "planted/gate", [{}, {}]), ex.run_model, checker=Checker(ex))
+    assert (v.ok, v.category, v.reason) == (False, "tool", "the checker crashes on the uncommon form"), v
+    assert in_process == []
