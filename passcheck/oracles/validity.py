@@ -49,6 +49,9 @@ class Checker:
 
     Call with a ModelProto (and ``full_check=False`` for the plain checker); returns the one-line
     message or None (see :func:`checker_error`).
+
+    Raises:
+        PasscheckInternalError: the worker could not be started (passcheck's failure, not the model's).
     """
 
     def __init__(self, executor: Any = None):
@@ -65,11 +68,14 @@ class Checker:
         return self._verdicts[key]
 
     def _isolated(self, fn, model) -> str | None:
+        from passcheck.errors import PasscheckInternalError
         from passcheck.passes.isolation import WorkerDied
 
         try:
             return self._call(fn, model)
         except WorkerDied as exc:  # "onnxruntime killed its process: SIGABRT\nlast output: …" (the worker's run wording)
+            if str(exc).startswith("the run worker could not be started"):
+                raise PasscheckInternalError(str(exc)) from None  # passcheck's own failure, no verdict on the model
             return CheckerDied("the onnx checker " + str(exc).splitlines()[0].removeprefix("onnxruntime "))
 
 
