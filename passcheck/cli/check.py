@@ -90,10 +90,12 @@ def _check(args, model, session, human, n_passes: int) -> int:
             print(f"--mutations: {why}, so no rewrite of it can be verified; checking the model alone", file=human)
         elif args.mutations:
             s.progress.stage("building mutants", None)
+            unverified: dict[str, str] = {}
             forms = _mutants(model, args.form, bind, _name(args.model), feeds, human, s.progress, runner_of(s.executor), max_sites, args.depth,
-                             checker)
+                             checker, unverified)
             if not forms:
-                print("no rewrite applies to this model: nothing to compare with; checking the model alone", file=human)
+                none = f"no mutant could be verified ({len(unverified)} left out)" if unverified else "no rewrite applies to this model"
+                print(f"{none}: nothing to compare with; checking the model alone", file=human)
         s.progress.stage("cells", (1 + len(forms)) * (1 + n_passes), done=len(s.previous))
         report = s.complete(check_model(model, args.passes, bind=bind, forms=forms, feeds=feeds, name=_name(args.model),
                                         repro=repro, form_repro={f: form_repro(head, f) for f in forms},
@@ -143,18 +145,18 @@ def _ort_load_error(model) -> str | None:
     return None if p.returncode == 0 else (headline(p.stderr.decode(errors="replace")) or f"exit {p.returncode}")
 
 
-def _mutants(model, form_ids, bind, name, feeds=None, out=None, prog=None, runner=None, max_sites=0, depth=1, checker=None):
+def _mutants(model, form_ids, bind, name, feeds=None, out=None, prog=None, runner=None, max_sites=0, depth=1, checker=None, unverified=None):
     """Every form that applies (each rewrite at every site, at up to ``max_sites`` single sites,
     and pairs at ``depth`` 2), each verified equivalent on the feeds the run will use
     (models run by ``runner`` and checked by ``checker``, in the isolation worker; ``prog``: a
     :class:`passcheck.progress.Progress` counting the verified mutants). A mutant the checker's
-    worker dies on is left out, named on ``out``."""
+    worker dies on is left out, named on ``out`` and in ``unverified`` (form → why) when given."""
     from passcheck.api import subject_id
     from passcheck.mutations.subject import feeds_for, verified_mutants
     from passcheck.runtime import default_bindings
 
     sid = subject_id(name)
-    unverified: dict[str, str] = {}
+    unverified = {} if unverified is None else unverified
     found = verified_mutants(model, form_ids or None, feeds or feeds_for(model, sid, default_bindings(model, bind)), sid, runner,
                              on_built=prog and (lambda n: prog.stage("mutants", n)),
                              on_verified=prog and (lambda rid: prog.advance("", rid)), max_sites=max_sites, depth=depth,

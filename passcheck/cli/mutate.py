@@ -50,7 +50,8 @@ def handle(args) -> int:
     print_unverified(unverified)
     out = Path(args.out)
     if not found:
-        print(f"{args.model}: no rewrite applies to this model; nothing written, nothing to compare")
+        none = f"no mutant could be verified ({len(unverified)} left out)" if unverified else "no rewrite applies to this model"
+        print(f"{args.model}: {none}; nothing written, nothing to compare")
         return 0
     out.mkdir(parents=True, exist_ok=True)
     entries = []
