@@ -53,7 +53,8 @@ def _check(args, model, session, human, n_passes: int) -> int:
     from passcheck.oracles.validity import Checker
     from passcheck.runtime import default_bindings
 
-    rejected = _precheck(args.model, model, Checker(session.executor))
+    checker = Checker(session.executor)  # every checker call of this run, in the session's worker
+    rejected = _precheck(args.model, model, checker)
     require_available(args.passes)
     bind = bindings_from(args)
     default_bindings(model, bind)  # an unknown --bind symbol: exit 2 before any work
@@ -82,15 +83,19 @@ def _check(args, model, session, human, n_passes: int) -> int:
     repro = f"{head}{extra} --pass {{pass}}"
     selection = {"model_sha256": model_hash(model), "pass": args.passes, "bind": bind, "mutations": args.mutations, "form": args.form, **({"max_sites": max_sites, "depth": args.depth} if args.mutations else {}), **({"unknown_dim_param": args.unknown_dim_param} if args.unknown_dim_param else {})}
     with RunSession(args, "check", selection, session=session) as s:
-        from passcheck.mutations.equivalence import checker_error as plain_checker_error
+        from passcheck.oracles.validity import CheckerDied
 
-        if args.mutations and rejected and plain_checker_error(model):
-            print("--mutations: the onnx checker rejects this model, so no rewrite of it can be verified; checking the model alone", file=human)
+        if args.mutations and rejected and (plain := checker(model, full_check=False)):
+            why = f"{plain} on this model" if isinstance(plain, CheckerDied) else "the onnx checker rejects this model"
+            print(f"--mutations: {why}, so no rewrite of it can be verified; checking the model alone", file=human)
         elif args.mutations:
             s.progress.stage("building mutants", None)
-            forms = _mutants(model, args.form, bind, _name(args.model), feeds, human, s.progress, runner_of(s.executor), max_sites, args.depth)
+            unverified: dict[str, str] = {}
+            forms = _mutants(model, args.form, bind, _name(args.model), feeds, human, s.progress, runner_of(s.executor), max_sites, args.depth,
+                             checker, unverified)
             if not forms:
-                print("no rewrite applies to this model: nothing to compare with; checking the model alone", file=human)
+                none = f"no mutant could be verified ({len(unverified)} left out)" if unverified else "no rewrite applies to this model"
+                print(f"{none}: nothing to compare with; checking the model alone", file=human)
         s.progress.stage("cells", (1 + len(forms)) * (1 + n_passes), done=len(s.previous))
         report = s.complete(check_model(model, args.passes, bind=bind, forms=forms, feeds=feeds, name=_name(args.model),
                                         repro=repro, form_repro={f: form_repro(head, f) for f in forms},
@@ -140,23 +145,33 @@ def _ort_load_error(model) -> str | None:
     return None if p.returncode == 0 else (headline(p.stderr.decode(errors="replace")) or f"exit {p.returncode}")
 
 
-def _mutants(model, form_ids, bind, name, feeds=None, out=None, prog=None, runner=None, max_sites=0, depth=1):
+def _mutants(model, form_ids, bind, name, feeds=None, out=None, prog=None, runner=None, max_sites=0, depth=1, checker=None, unverified=None):
     """Every form that applies (each rewrite at every site, at up to ``max_sites`` single sites,
     and pairs at ``depth`` 2), each verified equivalent on the feeds the run will use
-    (models run by ``runner``, in the isolation worker; ``prog``: a
-    :class:`passcheck.progress.Progress` counting the verified mutants)."""
+    (models run by ``runner`` and checked by ``checker``, in the isolation worker; ``prog``: a
+    :class:`passcheck.progress.Progress` counting the verified mutants). A mutant the checker's
+    worker dies on is left out, named on ``out`` and in ``unverified`` (form → why) when given."""
     from passcheck.api import subject_id
     from passcheck.mutations.subject import feeds_for, verified_mutants
     from passcheck.runtime import default_bindings
 
     sid = subject_id(name)
+    unverified = {} if unverified is None else unverified
     found = verified_mutants(model, form_ids or None, feeds or feeds_for(model, sid, default_bindings(model, bind)), sid, runner,
                              on_built=prog and (lambda n: prog.stage("mutants", n)),
-                             on_verified=prog and (lambda rid: prog.advance("", rid)), max_sites=max_sites, depth=depth)
+                             on_verified=prog and (lambda rid: prog.advance("", rid)), max_sites=max_sites, depth=depth,
+                             checker=checker, unverified=unverified)
+    print_unverified(unverified, out)
     for rid, (_m, applied) in found.items():
         shown = ", ".join(applied.nodes[:6]) + (f", … ({applied.count} in all)" if applied.count > 6 else "")
         print(f"mutant {rid}: {applied.detail or 'rewritten'} at {shown}", file=out)
     return {rid: m for rid, (m, _a) in found.items()}
+
+
+def print_unverified(unverified: dict[str, str], out=None) -> None:
+    """One line per mutant left out unverified (form → why, see ``verified_mutants``)."""
+    for rid, why in unverified.items():
+        print(f"mutant {rid}: left out, unverified ({why})", file=out)
 
 
 def _count(text: str) -> int:

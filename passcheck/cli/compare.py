@@ -20,23 +20,34 @@ def add_parser(sub) -> None:
 
 
 def handle(args) -> int:
-    import shlex
-    from pathlib import Path
-
-    from passcheck.api import check_model, require_available
-    from passcheck.cli._output import RunSession, finish, preflight, runner_of
-    from passcheck.errors import PasscheckError
-    from passcheck.modelio import load_model, model_hash
+    from passcheck.api import require_available
+    from passcheck.cli._output import preflight, session_for
+    from passcheck.modelio import load_model
     from passcheck.mutations import check_input
-    from passcheck.mutations.equivalence import same_outputs
-    from passcheck.mutations.subject import feeds_for
-    from passcheck.runtime import default_bindings, runtime_inputs
+    from passcheck.oracles.validity import Checker
 
     preflight(args)
     require_available(args.passes)
     a, b = load_model(args.a), load_model(args.b)
-    check_input(a, args.a)
-    check_input(b, args.b)
+    with session_for(args, save=False) as session:  # its worker runs the checker on both models, then every cell
+        checker = Checker(session.executor)
+        check_input(a, args.a, checker)
+        check_input(b, args.b, checker)
+        return _compare(args, a, b, session)
+
+
+def _compare(args, a, b, session) -> int:
+    import shlex
+    from pathlib import Path
+
+    from passcheck.api import check_model
+    from passcheck.cli._output import RunSession, finish, runner_of
+    from passcheck.errors import PasscheckError
+    from passcheck.modelio import model_hash
+    from passcheck.mutations.equivalence import same_outputs
+    from passcheck.mutations.subject import feeds_for
+    from passcheck.runtime import default_bindings, runtime_inputs
+
     ins = [sorted(v.name for v in runtime_inputs(m)) for m in (a, b)]
     outs = [sorted(v.name for v in m.graph.output) for m in (a, b)]
     if ins[0] != ins[1] or outs[0] != outs[1]:
@@ -49,7 +60,7 @@ def handle(args) -> int:
     extra = "".join(f" --bind {s}={n}" for s, n in bind.items())
     repro = f"passcheck compare {shlex.quote(args.a)} {shlex.quote(args.b)}{extra} --pass {{pass}}"
     selection = {"a": model_hash(a), "b": model_hash(b), "pass": args.passes, "bind": bind}
-    with RunSession(args, "compare", selection, planned=2 * (1 + pass_count(args.passes))) as s:
+    with RunSession(args, "compare", selection, planned=2 * (1 + pass_count(args.passes)), session=session) as s:
         why = same_outputs(a, b, feeds_for(a, f"model/{name}", default_bindings(a, bind)), runner_of(s.executor))
         if why:
             raise PasscheckError(f"{args.b} does not compute what {args.a} computes under ort:disabled: {why}; compare needs two equivalent models")

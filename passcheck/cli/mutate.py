@@ -27,10 +27,12 @@ def handle(args) -> int:
     import onnx
 
     from passcheck.cli._output import isolated, runner_of
+    from passcheck.cli.check import print_unverified
     from passcheck.modelio import load_model, model_hash
     from passcheck.mutations import verified_mutants
     from passcheck.mutations.registry import describe
     from passcheck.mutations.subject import feeds_for
+    from passcheck.oracles.validity import Checker
     from passcheck.runtime import default_bindings
 
     if Path(args.out).exists() and not Path(args.out).is_dir():
@@ -40,12 +42,16 @@ def handle(args) -> int:
     model = load_model(args.model)
     stem = Path(args.model).stem
     feeds = feeds_for(model, stem, default_bindings(model, bindings_from(args)))
-    with isolated(args) as executor, progress(args, None, "building mutants") as prog:  # the gate's runs: a model crashing onnxruntime costs one run
+    unverified: dict[str, str] = {}
+    with isolated(args) as executor, progress(args, None, "building mutants") as prog:  # the gate's runs and checker calls: a crash costs one verdict
         found = verified_mutants(model, args.form or None, feeds, args.model, runner_of(executor),
-                                 on_built=lambda n: prog.stage("mutants", n), on_verified=lambda rid: prog.advance("", rid))
+                                 on_built=lambda n: prog.stage("mutants", n), on_verified=lambda rid: prog.advance("", rid),
+                                 checker=Checker(executor), unverified=unverified)
+    print_unverified(unverified)
     out = Path(args.out)
     if not found:
-        print(f"{args.model}: no rewrite applies to this model; nothing written, nothing to compare")
+        none = f"no mutant could be verified ({len(unverified)} left out)" if unverified else "no rewrite applies to this model"
+        print(f"{args.model}: {none}; nothing written, nothing to compare")
         return 0
     out.mkdir(parents=True, exist_ok=True)
     entries = []

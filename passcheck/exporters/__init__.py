@@ -185,7 +185,8 @@ def check_export(
             if mutations:
                 from passcheck.mutations.subject import verified_mutants
 
-                forms = {rid: m for rid, (m, _a) in verified_mutants(model, None, feeds_list, sid).items()}
+                forms = {rid: m for rid, (m, _a) in verified_mutants(model, None, feeds_list, sid, executor.run_model,
+                                                                     checker=Checker(executor)).items()}
             report = check_model(model, passes, feeds=feeds_list, forms=forms, name=name, repro=repro,
                                  executor=executor, on_cell=on_cell)
             cells += report.cells

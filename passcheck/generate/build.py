@@ -180,6 +180,9 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
 
     seen: set[str] = set()
     from passcheck.engine import feeds_for
+    from passcheck.oracles.validity import Checker
+
+    checker = Checker(ex)  # the gate's checker calls, in the worker too: a checker crash drops one pair
 
     try:
         ort_max = ort_max_opset(ex.run_model)
@@ -213,7 +216,7 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                         stats.examples.setdefault(f"{op_key}|feeds", f"{cid}: {exc}")
                         continue
                     rtol, atol = tolerance(main)
-                    v = gate(forms, feeds, ex.run_model, rtol, atol)
+                    v = gate(forms, feeds, ex.run_model, rtol, atol, checker)
                     if not v.ok and v.category == "n/a" and pair.kind in BASE_KINDS:
                         # the plain recipe itself is not runnable: passcheck's recipe is wrong for this op
                         v.category, v.reason = "passcheck", f"recipe not runnable ({v.reason})"

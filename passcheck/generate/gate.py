@@ -24,7 +24,7 @@ import onnx
 
 from passcheck.oracles import shape_annotations
 from passcheck.oracles.numeric import compare
-from passcheck.oracles.validity import checker_error
+from passcheck.oracles.validity import CheckerDied, checker_error
 from passcheck.runtime.plan import AnnotationPlan, Observed
 from passcheck.runtime.reference import run_reference
 
@@ -74,18 +74,23 @@ def _agree(a: Mapping[str, Any], b: Mapping[str, Any], rtol, atol) -> str | None
     return None
 
 
-def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]], run_model, rtol=None, atol=None) -> Verdict:
+def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]], run_model, rtol=None, atol=None,
+         checker=checker_error) -> Verdict:
     """Judge one generated pair.
 
     Args:
         forms: form name → model; the first is ``common``.
         feeds: one feed dict per binding (synthesized from ``common``).
         run_model: ``(model, feeds) → RunResult`` (e.g. IsolatedExecutor.run_model).
+        checker: ``model → message | None`` (e.g. a :class:`~passcheck.oracles.validity.Checker`
+            of the same executor; default: the full checker in this process).
     """
     names = list(forms)
     plans = {name: AnnotationPlan(m) for name, m in forms.items()}
     for name in names:
-        if err := checker_error(forms[name]):
+        if isinstance(err := checker(forms[name]), CheckerDied):
+            return Verdict(False, "tool", "the checker crashes" + ("" if name == names[0] else " on the uncommon form"), f"{name}: {err}")
+        if err:
             return Verdict(False, "n/a" if name == names[0] else "tool", "checker rejects common" if name == names[0] else "checker rejects the uncommon form", f"{name}: {_first_line(err)}")
         for k, f in enumerate(feeds):
             if why := _own_annotations_break(plans[name], f, k):

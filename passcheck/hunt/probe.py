@@ -52,7 +52,8 @@ class Setting:
 @dataclasses.dataclass
 class Outcome:
     """``status``: ``done`` (the pair ran), ``refused`` (the gate refused the rewritten form: a
-    rewrite's problem), ``base-fails`` (the base does not run on its feeds: nothing to compare
+    rewrite's problem), ``unverified`` (the onnx checker's worker died on a form: the gate could
+    not judge the pair), ``base-fails`` (the base does not run on its feeds: nothing to compare
     with); ``findings``: the ones the rewrite is to blame for."""
 
     status: str
@@ -67,11 +68,14 @@ def probe(setting: Setting, base: "onnx.ModelProto", form: str, mutant: "onnx.Mo
     """
     from passcheck.engine import Subject, evaluate
     from passcheck.errors import PasscheckError, PasscheckInternalError
-    from passcheck.mutations.equivalence import verify_equivalent
+    from passcheck.mutations.equivalence import Unverified, verify_equivalent
+    from passcheck.oracles.validity import Checker
 
     runner = getattr(executor, "run_model", None)
     try:
-        verify_equivalent(base, mutant, setting.feed_list(base), form, runner)
+        verify_equivalent(base, mutant, setting.feed_list(base), form, runner, checker=Checker(executor))
+    except Unverified as exc:  # the checker's crash, never a finding
+        return Outcome("unverified", reason=str(exc))
     except PasscheckInternalError as exc:  # a rewrite bug, never a finding
         return Outcome("refused", reason=str(exc))
     except PasscheckError as exc:

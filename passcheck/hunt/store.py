@@ -23,7 +23,7 @@ class Store:
 
     Attributes:
         items: one dict per item tried, in order: ``base``, ``form``, ``pass``, ``status``
-            (``done`` / ``refused`` / ``base-fails`` / ``not-applicable``, see :class:`~passcheck.hunt.probe.Outcome`), ``seconds``, ``triples``, ``signatures``.
+            (``done`` / ``refused`` / ``unverified`` / ``base-fails`` / ``not-applicable``, see :class:`~passcheck.hunt.probe.Outcome`), ``seconds``, ``triples``, ``signatures``.
         signatures: signature key → its record (signature; hits: findings of the items that counted
             for it; the shrunk pair's node counts; its case module; the reproduce command).
         coarse: key of a raw finding → the signature key its shrunk pair got (no second shrink).

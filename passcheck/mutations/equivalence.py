@@ -5,7 +5,9 @@ give the same outputs as the original under ``ort:disabled`` on the same feeds. 
 cannot run the mutant, the reference evaluator is asked instead: a mutant it runs with the
 original's outputs is kept (onnxruntime's rejection of a valid form is then a finding of the
 ``input`` cell). A mutant that fails is a bug in the rewrite (a passcheck bug), never a finding
-against a pass.
+against a pass. The checker runs where the caller's :class:`~passcheck.oracles.validity.Checker`
+runs it (a front door's isolation worker): a checker that dies on a mutant leaves that mutant out
+as :class:`Unverified`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from passcheck.errors import PasscheckError, PasscheckInternalError
 from passcheck.oracles.numeric import compare
+from passcheck.oracles.validity import Checker, CheckerDied
 from passcheck.runtime import run_ort, runtime_inputs
 from passcheck.runtime.reference import run_reference
 
@@ -22,30 +25,47 @@ if TYPE_CHECKING:
     import onnx
 
 
-def checker_error(model: "onnx.ModelProto") -> str | None:
-    """The plain checker's message for ``model`` (no strict shape inference), or None."""
-    from passcheck.oracles.validity import checker_error as check
+class Unverified(Exception):
+    """The gate could not judge a mutant: the onnx checker's worker died on it (signal, exit or no
+    answer in time; the message says how). Neither a rewrite bug nor a finding: the mutant is left
+    out, with this reason."""
 
-    return check(model, full_check=False)
+
+def checker_error(model: "onnx.ModelProto", checker: "Checker | None" = None) -> str | None:
+    """The plain checker's message for ``model`` (no strict shape inference), or None.
+    ``checker``: how the checker runs (in an isolation worker, see
+    :class:`~passcheck.oracles.validity.Checker`); default in this process."""
+    return (checker or Checker())(model, full_check=False)
 
 
-def check_input(model: "onnx.ModelProto", where: str) -> None:
-    """Refuse an original model the checker rejects.
+def check_input(model: "onnx.ModelProto", where: str, checker: "Checker | None" = None) -> None:
+    """Refuse an original model the checker rejects (``checker`` as for :func:`checker_error`).
 
     Raises:
-        PasscheckError: the checker's message, with ``where``.
+        PasscheckError: the checker's message, with ``where``; or that the checker's worker died on
+            the model (its signal named).
     """
-    if err := checker_error(model):
+    if isinstance(err := checker_error(model, checker), CheckerDied):
+        raise PasscheckError(f"{where}: {err} on this model, so no rewrite of it can be verified; "
+                             "run onnx.checker.check_model on it to see the crash")
+    if err:
         raise PasscheckError(f"{where}: the model fails the ONNX checker before any rewrite ({err}); fix the model first")
 
 
-def _strict_error(original: "onnx.ModelProto", mutant: "onnx.ModelProto") -> str | None:
+def _strict_error(original: "onnx.ModelProto", mutant: "onnx.ModelProto", checker: "Checker") -> str | None:
     """The full checker's message (strict shape inference: type constraints, e.g. a bool input of
-    an op whose schema at the mutant's opset takes none) for a mutant of an original it accepts, or None."""
-    from passcheck.oracles.validity import checker_error as check
+    an op whose schema at the mutant's opset takes none) for a mutant of an original it accepts, or None.
 
-    why = check(mutant, full_check=True)
-    return why if why is not None and check(original, full_check=True) is None else None
+    Raises:
+        Unverified: the checker died on the mutant, or on the original when the mutant fails it.
+    """
+    why = checker(mutant, full_check=True)
+    if why is None:
+        return None
+    base = why if isinstance(why, CheckerDied) else checker(original, full_check=True)
+    if isinstance(base, CheckerDied):
+        raise Unverified(f"{base} on the {'mutant' if base is why else 'original'} (full check)")
+    return why if base is None else None
 
 
 def _interface(m: "onnx.ModelProto") -> tuple[list[str], list[str]]:
@@ -105,7 +125,7 @@ def original_runs(model: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, An
 
 
 def verify_equivalent(original: "onnx.ModelProto", mutant: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, Any]], rewrite: str = "?",
-                      runner: Runner | None = None, expected: Sequence[Any] | None = None) -> None:
+                      runner: Runner | None = None, expected: Sequence[Any] | None = None, checker: Checker | None = None) -> None:
     """Check that ``mutant`` is a valid model computing what ``original`` computes.
 
     Args:
@@ -115,13 +135,21 @@ def verify_equivalent(original: "onnx.ModelProto", mutant: "onnx.ModelProto", fe
         rewrite: the rewrite id, named in the error.
         runner: how each model is run (see :func:`same_outputs`).
         expected: ``original``'s runs, when already made (:func:`original_runs`).
+        checker: how the checker runs (see :func:`checker_error`); default in this process.
 
     Raises:
         PasscheckInternalError: the mutant fails the checker, changed the interface, or computes
             something else; names the rewrite.
+        Unverified: the checker's worker died on the mutant (see :class:`Unverified`); names the rewrite.
         PasscheckError: the original itself does not run on the feeds.
     """
-    why = checker_error(mutant) or _strict_error(original, mutant)
+    checker = checker or Checker()
+    try:
+        why = checker_error(mutant, checker) or _strict_error(original, mutant, checker)
+    except Unverified as exc:
+        raise Unverified(f"rewrite {rewrite!r}: {exc}") from None
+    if isinstance(why, CheckerDied):
+        raise Unverified(f"rewrite {rewrite!r}: {why} on the mutant")
     if why is None and _interface(original) != _interface(mutant):
         why = f"graph inputs/outputs changed: {_interface(original)} → {_interface(mutant)}"
     if why is None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from passcheck.engine import feeds_for  # noqa: F401 - the one feed synthesis, re-exported
 from passcheck.mutations._base import Applied
-from passcheck.mutations.equivalence import check_input, original_runs, verify_equivalent
+from passcheck.mutations.equivalence import Unverified, check_input, original_runs, verify_equivalent
 from passcheck.mutations.registry import mutants
 
 if TYPE_CHECKING:
@@ -15,39 +15,50 @@ if TYPE_CHECKING:
 
     from passcheck.engine import Subject
     from passcheck.mutations.equivalence import Runner
+    from passcheck.oracles.validity import Checker
 
 
 def verified_mutants(
     model: "onnx.ModelProto", form_ids: Sequence[str] | None, feeds_list: Sequence[Mapping[str, Any]], where: str = "model",
     runner: "Runner | None" = None, refused: dict[str, str] | None = None,
     on_built: Callable[[int], None] | None = None, on_verified: Callable[[str], None] | None = None,
-    *, max_sites: int = 0, depth: int = 1, seed: int = 0,
+    *, max_sites: int = 0, depth: int = 1, seed: int = 0, checker: "Checker | None" = None,
+    unverified: dict[str, str] | None = None,
 ) -> dict[str, tuple["onnx.ModelProto", Applied]]:
     """:func:`~passcheck.mutations.mutants`, each passed through the equivalence gate (its model
-    runs made by ``runner``, see :func:`~passcheck.mutations.equivalence.same_outputs`).
+    runs made by ``runner``, see :func:`~passcheck.mutations.equivalence.same_outputs`; its checker
+    calls by ``checker``, see :func:`~passcheck.mutations.equivalence.checker_error`).
 
     Args:
         max_sites, depth, seed: which forms, as for :func:`~passcheck.mutations.registry.iter_mutants`.
         refused: when given, a mutant the gate refuses is left out and recorded here (form name
             → why) instead of raising.
+        unverified: a mutant the gate could not judge (the checker's worker died on it,
+            :class:`~passcheck.mutations.equivalence.Unverified`) is always left out; recorded
+            here (form name → why) when given.
         on_built: called with ``n`` once the ``n`` mutants are built (progress).
         on_verified: called with each form name after its mutant is verified (progress).
 
     Raises:
-        PasscheckError: the original fails the checker or does not run on the feeds.
+        PasscheckError: the original fails the checker (or the checker's worker dies on it) or
+            does not run on the feeds.
         UnknownIdError: an unknown rewrite id, or a site its rewrite does not have.
         PasscheckInternalError: a mutant is not equivalent (a rewrite bug), unless ``refused`` is given.
     """
     from passcheck.errors import PasscheckInternalError
 
-    check_input(model, where)
+    check_input(model, where, checker)
     found = mutants(model, form_ids, max_sites=max_sites, depth=depth, seed=seed)
     if on_built:
         on_built(len(found))
     expected = original_runs(model, feeds_list, runner) if found else None
     for rid, (mutant, _) in list(found.items()):
         try:
-            verify_equivalent(model, mutant, feeds_list, rid, runner, expected)
+            verify_equivalent(model, mutant, feeds_list, rid, runner, expected, checker)
+        except Unverified as exc:  # the checker's crash, not the rewrite's: left out, never a finding
+            if unverified is not None:
+                unverified[rid] = str(exc)
+            del found[rid]
         except PasscheckInternalError as exc:
             if refused is None:
                 raise
@@ -62,12 +73,13 @@ def mutation_subject(
     model: "onnx.ModelProto", subject_id: str, form_ids: Sequence[str] | None = None, *,
     overrides: Mapping[str, int] | None = None, repro: str = "", runner: "Runner | None" = None,
     refused: dict[str, str] | None = None, max_sites: int = 0, depth: int = 1, seed: int = 0,
+    checker: "Checker | None" = None, unverified: dict[str, str] | None = None,
 ) -> tuple["Subject", dict[str, Applied]]:
     """The subject whose forms are ``common`` (the original) and one form per verified mutant.
 
     The form name of a mutant is its rewrite id (``ID@LABEL`` for one site, ``A+B`` for a pair).
     With no mutant, the subject has only ``common``. ``refused``, ``max_sites``, ``depth``,
-    ``seed``: see :func:`verified_mutants`.
+    ``seed``, ``checker``, ``unverified``: see :func:`verified_mutants`.
 
     Raises:
         as :func:`verified_mutants` (``runner`` as there), and FeedError for bad ``overrides``.
@@ -77,6 +89,6 @@ def mutation_subject(
 
     bindings = default_bindings(model, overrides)
     found = verified_mutants(model, form_ids, feeds_for(model, subject_id, bindings), subject_id, runner, refused,
-                             max_sites=max_sites, depth=depth, seed=seed)
+                             max_sites=max_sites, depth=depth, seed=seed, checker=checker, unverified=unverified)
     forms = {"common": model, **{rid: m for rid, (m, _) in found.items()}}
     return Subject(id=subject_id, forms=forms, bindings=bindings, repro=repro), {rid: a for rid, (_, a) in found.items()}

@@ -27,36 +27,56 @@ def checker_error(model, *, full_check: bool = True) -> str | None:
     return None
 
 
+def plain_checker_error(model) -> str | None:
+    """:func:`checker_error` without strict shape inference (``full_check=False``)."""
+    return checker_error(model, full_check=False)
+
+
+class CheckerDied(str):
+    """A :class:`Checker` verdict that is no verdict: the worker running the checker died on the
+    model (signal, exit or no answer in time). The text says how, e.g. "the onnx checker killed
+    its process: SIGABRT"; as a message it reads like any other (the validity oracle reports it)."""
+
+
 class Checker:
     """:func:`checker_error` as a front door runs it: in the worker of ``executor`` when it has
     one (``IsolatedExecutor.call``), so a checker that aborts on a malformed model costs that
-    verdict ("the onnx checker killed its process: SIGABRT"), not the run; in process otherwise
-    (``--no-isolation``, a caller's plain executor). In the worker, each verdict is kept by the
-    model's bytes (sha256): a form asked about by its input cell and by pass cells, and the many
-    pass outputs equal to their input or to another pass's output, cost one round trip.
+    verdict (a :class:`CheckerDied` message: "the onnx checker killed its process: SIGABRT"), not
+    the run; in process otherwise (``--no-isolation``, a caller's plain executor). In the worker,
+    each verdict is kept by the model's bytes (sha256) and ``full_check``: a form asked about by
+    its input cell and by pass cells, and the many pass outputs equal to their input or to another
+    pass's output, cost one round trip.
 
-    Call with a ModelProto; returns the one-line message or None (see :func:`checker_error`).
+    Call with a ModelProto (and ``full_check=False`` for the plain checker); returns the one-line
+    message or None (see :func:`checker_error`).
+
+    Raises:
+        PasscheckInternalError: the worker could not be started (passcheck's failure, not the model's).
     """
 
     def __init__(self, executor: Any = None):
         self._call = getattr(executor, "call", None)
-        self._verdicts: dict[bytes, str | None] = {}
+        self._verdicts: dict[tuple[bool, bytes], str | None] = {}
 
-    def __call__(self, model) -> str | None:
+    def __call__(self, model, *, full_check: bool = True) -> str | None:
+        fn = checker_error if full_check else plain_checker_error
         if self._call is None:
-            return checker_error(model)
-        key = hashlib.sha256(model.SerializeToString()).digest()
+            return fn(model)
+        key = (full_check, hashlib.sha256(model.SerializeToString()).digest())
         if key not in self._verdicts:
-            self._verdicts[key] = self._isolated(model)
+            self._verdicts[key] = self._isolated(fn, model)
         return self._verdicts[key]
 
-    def _isolated(self, model) -> str | None:
+    def _isolated(self, fn, model) -> str | None:
+        from passcheck.errors import PasscheckInternalError
         from passcheck.passes.isolation import WorkerDied
 
         try:
-            return self._call(checker_error, model)
+            return self._call(fn, model)
         except WorkerDied as exc:  # "onnxruntime killed its process: SIGABRT\nlast output: …" (the worker's run wording)
-            return "the onnx checker " + str(exc).splitlines()[0].removeprefix("onnxruntime ")
+            if str(exc).startswith("the run worker could not be started"):
+                raise PasscheckInternalError(str(exc)) from None  # passcheck's own failure, no verdict on the model
+            return CheckerDied("the onnx checker " + str(exc).splitlines()[0].removeprefix("onnxruntime "))
 
 
 def check(run: FormRun) -> list[Finding]:

@@ -3,7 +3,8 @@ with ``a`` the form the finding compares against (``other_form``; None for a fin
 and ``b`` the finding's form, both ModelProtos.
 
 - :class:`OrtParity`, for ``ort:basic|extended|all`` missed optimizations (fast: two onnxruntime
-  sessions): both forms pass the full onnx checker, onnxruntime at the level removes more nodes
+  sessions): both forms pass the full onnx checker (in the worker: a candidate it dies on does not
+  hold), onnxruntime at the level removes more nodes
   of one of the finding's kept op types from ``a`` than from ``b`` (or, naming none, rewrites them
   into different new op types), and they compute equal outputs on synthesized feeds.
 - :class:`EngineCheck`, for any finding (onnx shape inference, onnxscript, version converter,
@@ -27,21 +28,17 @@ class OrtParity:
     """See module docs. ``level``: ``basic`` / ``extended`` / ``all``; ``kept_ops``: the finding's ``kept_op_types``."""
 
     def __init__(self, level: str, kept_ops: Sequence[str], executor):
+        from passcheck.oracles.validity import Checker
+
         self.level, self.kept, self.ex = level, list(kept_ops), executor
+        self.checker = Checker(executor)
 
     def __call__(self, a, b) -> bool:
-        import onnx
-
         from passcheck.attribution.ort import optimized_ops
         from passcheck.oracles.parity import op_counts
         from passcheck.passes.isolation import WorkerDied
 
-        if a is None or b is None:
-            return False
-        try:
-            onnx.checker.check_model(a, full_check=True)
-            onnx.checker.check_model(b, full_check=True)
-        except Exception:  # noqa: BLE001 - an invalid cut is just not a candidate
+        if a is None or b is None or self.checker(a) or self.checker(b):  # an invalid cut (or one the checker dies on) is not a candidate
             return False
         try:
             oa, ob = self.ex.call(optimized_ops, a, self.level, []), self.ex.call(optimized_ops, b, self.level, [])

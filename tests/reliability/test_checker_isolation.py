@@ -1,11 +1,15 @@
 """The onnx checker and ``passcheck export``'s model runs go through the isolation worker: a
 checker that aborts on a model is a finding about that model (the verdict names the signal), a
 form that crashes onnxruntime loses only its expected outputs; ``--no-isolation`` keeps them in
-passcheck's own process (the opt-out, where such a crash ends the run).
+passcheck's own process (the opt-out, where such a crash ends the run). The mutation gate
+(``check --mutations``, ``mutate``, ``compare``, the hunt's probe) and reduce's onnxruntime
+predicate ask the same worker: an original it dies on is refused in one line, a mutant is left
+out unverified, a reduce candidate does not hold.
 
 The checker crash is planted: a ``sitecustomize`` on PYTHONPATH (imported by passcheck and by
 its spawned worker alike) makes ``onnx.checker.check_model`` call ``abort()`` on a model whose
-doc_string asks for it, as onnx's C++ checker does on some malformed models. The onnxruntime
+doc_string asks for it (``MUTANT_MARK``: only once a rewrite added a Cast, i.e. on the
+``float64-compute`` mutant), as onnx's C++ checker does on some malformed models. The onnxruntime
 crash is real (BatchNormalization-9 with its optional outputs written as "", onnxruntime 1.32).
 """
 
@@ -24,6 +28,7 @@ import pytest
 from passcheck.cases.builders import FLOAT, model, node, vi
 
 MARK = "abort the checker"
+MUTANT_MARK = "abort the checker on a Cast"
 SITECUSTOMIZE = textwrap.dedent(f'''
     import os
 
@@ -33,7 +38,8 @@ SITECUSTOMIZE = textwrap.dedent(f'''
 
 
     def _check_model(m, *args, **kwargs):
-        if getattr(m, "doc_string", "") == {MARK!r}:
+        doc = getattr(m, "doc_string", "")
+        if doc == {MARK!r} or (doc == {MUTANT_MARK!r} and any(n.op_type == "Cast" for n in m.graph.node)):
             os.abort()
         return _real(m, *args, **kwargs)
 
@@ -78,20 +84,28 @@ CASES = textwrap.dedent('''
 ''').replace("MARK_VALUE", repr(MARK))
 
 
-def _aborting_relu(path: Path) -> Path:
-    m = model([node("Relu", ["x"], ["y"])], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])], opset=18)
-    m.doc_string = MARK
+def _relu():
+    return model([node("Relu", ["x"], ["y"])], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])], opset=18)
+
+
+def _aborting_relu(path: Path, mark: str = MARK) -> Path:
+    m = _relu()
+    m.doc_string = mark
     onnx.save(m, str(path))
     return path
 
 
-def _passcheck(tmp: Path, *argv: str, plant: bool = True) -> subprocess.CompletedProcess:
+def _planted_path(tmp: Path) -> str:
+    """PYTHONPATH with the planted ``sitecustomize`` first (for passcheck and its workers)."""
     site = tmp / "site"
     site.mkdir(exist_ok=True)
     (site / "sitecustomize.py").write_text(SITECUSTOMIZE)
+    return os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])
+
+
+def _passcheck(tmp: Path, *argv: str, plant: bool = True) -> subprocess.CompletedProcess:
     (tmp / "planted_cases.py").write_text(CASES)
-    path = [str(site)] if plant else []
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([*path, os.environ.get("PYTHONPATH", "")])}
+    env = {**os.environ, "PYTHONPATH": _planted_path(tmp) if plant else os.environ.get("PYTHONPATH", "")}
     return subprocess.run([sys.executable, "-m", "passcheck", *argv], capture_output=True, text=True, cwd=tmp, env=env, timeout=300)
 
 
@@ -142,7 +156,100 @@ def test_api_check_model_runs_the_checker_where_passes_run(isolation, monkeypatc
 
     seen = []
     monkeypatch.setattr(onnx.checker, "check_model", lambda m, *a, **k: seen.append(m.graph.name))
-    m = model([node("Relu", ["x"], ["y"])], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])], opset=18)
-    report = passcheck.check_model(m, ["onnx:infer-shapes"], isolation=isolation)
+    report = passcheck.check_model(_relu(), ["onnx:infer-shapes"], isolation=isolation)
     assert report.cells and all(c.verdict == "ok" for c in report.cells), [c.findings for c in report.cells]
     assert bool(seen) is not isolation
+
+
+def _one_line_error(proc: subprocess.CompletedProcess) -> str:
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, (proc.returncode, proc.stderr)
+    (line,) = proc.stderr.strip().splitlines()
+    return line
+
+
+@pytest.mark.parametrize("argv", [["compare", "m.onnx", "m.onnx", "--pass", "onnx:infer-shapes"], ["mutate", "m.onnx", "--out", "out"]],
+                         ids=["compare", "mutate"])
+def test_checker_abort_on_an_original_is_refused_in_one_line(argv, tmp_path):
+    _aborting_relu(tmp_path / "m.onnx")
+    line = _one_line_error(_passcheck(tmp_path, *argv))
+    assert "m.onnx: the onnx checker killed its process: SIGABRT on this model" in line, line
+    assert not (tmp_path / "out").exists()
+
+
+def test_checker_abort_on_an_original_under_mutations_checks_it_alone(tmp_path):
+    _aborting_relu(tmp_path / "m.onnx")
+    proc = _passcheck(tmp_path, "check", "m.onnx", "--mutations", "--pass", "onnx:infer-shapes", "--json", "r.json")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr  # the input cell's finding, as without --mutations
+    assert "--mutations: the onnx checker killed its process: SIGABRT on this model, so no rewrite" in proc.stdout, proc.stdout
+    assert {form for form, _ in _cells(tmp_path / "r.json")} == {"common"}
+
+
+@pytest.mark.parametrize("argv", [["check", "m.onnx", "--mutations", "--form", "float64-compute", "--pass", "onnx:infer-shapes", "--json", "r.json"],
+                                  ["mutate", "m.onnx", "--out", "out", "--form", "float64-compute"]], ids=["check", "mutate"])
+def test_checker_abort_on_a_mutant_leaves_it_out_unverified(argv, tmp_path):
+    _aborting_relu(tmp_path / "m.onnx", MUTANT_MARK)
+    proc = _passcheck(tmp_path, *argv)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr  # neither a finding nor a crash
+    said = proc.stderr + proc.stdout
+    assert "mutant float64-compute: left out, unverified (rewrite 'float64-compute': the onnx checker killed its process: SIGABRT" in said, said
+    if argv[0] == "check":
+        assert "no mutant could be verified (1 left out): nothing to compare with" in said
+        assert {form for form, _ in _cells(tmp_path / "r.json")} == {"common"}
+    else:
+        assert "no mutant could be verified (1 left out); nothing written" in proc.stdout and not (tmp_path / "out").exists()
+
+
+@pytest.fixture
+def planted_worker(tmp_path, monkeypatch):
+    """An IsolatedExecutor whose worker imports the planted sitecustomize, and the list of the
+    doc_strings of every model checked in this process (the planted abort stays in the worker)."""
+    import onnx.checker
+
+    from passcheck.passes.isolation import IsolatedExecutor
+
+    in_process: list[str] = []
+    monkeypatch.setattr(onnx.checker, "check_model", lambda m, *a, **k: in_process.append(m.doc_string))
+    monkeypatch.setenv("PYTHONPATH", _planted_path(tmp_path))
+    with IsolatedExecutor() as ex:
+        yield ex, in_process
+
+
+def _marked(mark: str = MARK):
+    m = _relu()
+    m.doc_string = mark
+    return m
+
+
+def test_reduce_candidate_the_checker_dies_on_does_not_hold(planted_worker):
+    from passcheck.reduce.predicates import OrtParity
+
+    ex, in_process = planted_worker
+    holds = OrtParity("basic", ["Relu"], ex)
+    assert holds(_marked(), _relu()) is False and holds(_relu(), _marked()) is False  # no crash, not held
+    assert in_process == []  # every checker call ran in the worker
+    assert holds.checker(_marked()).startswith("the onnx checker killed its process: SIGABRT")
+
+
+def test_hunt_probe_calls_a_pair_the_checker_dies_on_unverified(planted_worker):
+    from passcheck.hunt.probe import Setting, probe
+    from passcheck.mutations import mutants
+
+    ex, in_process = planted_worker
+    base = _marked(MUTANT_MARK)
+    ((form, (mutant, _)),) = mutants(base, ["float64-compute"]).items()
+    outcome = probe(Setting("planted/probe"), base, form, mutant, "onnx:infer-shapes", ex)
+    assert (outcome.status, outcome.findings) == ("unverified", []), outcome
+    assert "the onnx checker killed its process: SIGABRT on the mutant" in outcome.reason
+    assert in_process == []
+
+
+def test_generator_gate_drops_a_pair_the_checker_dies_on(planted_worker):
+    from passcheck.engine import feeds_for
+    from passcheck.generate.gate import gate
+    from passcheck.oracles.validity import Checker
+
+    ex, in_process = planted_worker
+    forms = {"common": _relu(), "marked": _marked()}
+    v = gate(forms, feeds_for(_relu(), "planted/gate", [{}, {}]), ex.run_model, checker=Checker(ex))
+    assert (v.ok, v.category, v.reason) == (False, "tool", "the checker crashes on the uncommon form"), v
+    assert in_process == []
