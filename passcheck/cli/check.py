@@ -88,6 +88,8 @@ def _check(args, model, session, human, n_passes: int) -> int:
         if args.mutations and rejected and (plain := checker(model, full_check=False)):
             why = f"{plain} on this model" if isinstance(plain, CheckerDied) else "the onnx checker rejects this model"
             print(f"--mutations: {why}, so no rewrite of it can be verified; checking the model alone", file=human)
+        elif args.mutations and (died := checker.inference_died(model)):
+            print(f"--mutations: {died} on this model, so no rewrite of it can be built; checking the model alone", file=human)
         elif args.mutations:
             s.progress.stage("building mutants", None)
             unverified: dict[str, str] = {}

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from passcheck.engine import feeds_for  # noqa: F401 - the one feed synthesis, re-exported
+from passcheck.errors import PasscheckError
 from passcheck.mutations._base import Applied
 from passcheck.mutations.equivalence import Unverified, check_input, original_runs, verify_equivalent
 from passcheck.mutations.registry import mutants
@@ -40,14 +41,18 @@ def verified_mutants(
         on_verified: called with each form name after its mutant is verified (progress).
 
     Raises:
-        PasscheckError: the original fails the checker (or the checker's worker dies on it) or
-            does not run on the feeds.
+        PasscheckError: the original fails the checker (or the checker's worker dies on it, or
+            that of onnx shape inference, which the rewrites run in this process) or does not run
+            on the feeds.
         UnknownIdError: an unknown rewrite id, or a site its rewrite does not have.
         PasscheckInternalError: a mutant is not equivalent (a rewrite bug), unless ``refused`` is given.
     """
     from passcheck.errors import PasscheckInternalError
 
     check_input(model, where, checker)
+    if checker is not None and (died := checker.inference_died(model)):  # the rewrites infer shapes in this process
+        raise PasscheckError(f"{where}: {died} on this model, so no rewrite of it can be built; "
+                             "run onnx.shape_inference.infer_shapes on it to see the crash")
     found = mutants(model, form_ids, max_sites=max_sites, depth=depth, seed=seed)
     if on_built:
         on_built(len(found))

@@ -56,7 +56,7 @@ class Checker:
 
     def __init__(self, executor: Any = None):
         self._call = getattr(executor, "call", None)
-        self._verdicts: dict[tuple[bool, bytes], str | None] = {}
+        self._verdicts: dict[tuple[bool | None, bytes], str | None] = {}
 
     def __call__(self, model, *, full_check: bool = True) -> str | None:
         fn = checker_error if full_check else plain_checker_error
@@ -67,7 +67,23 @@ class Checker:
             self._verdicts[key] = self._isolated(fn, model)
         return self._verdicts[key]
 
-    def _isolated(self, fn, model) -> str | None:
+    def inference_died(self, model) -> CheckerDied | None:
+        """How onnx shape inference (``infer_shapes``, as the rewrites call it on the original) killed
+        the worker on ``model``, or None when it returned or raised (or there is no worker: it
+        then runs where the rewrites run, nothing is learned by running it first).
+
+        Raises:
+            PasscheckInternalError: the worker could not be started.
+        """
+        if self._call is None:
+            return None
+        key = (None, hashlib.sha256(model.SerializeToString()).digest())
+        if key not in self._verdicts:
+            self._verdicts[key] = self._isolated(_infer_shapes, model, "onnx shape inference ")
+        died = self._verdicts[key]
+        return died if isinstance(died, CheckerDied) else None
+
+    def _isolated(self, fn, model, who: str = "the onnx checker ") -> str | None:
         from passcheck.errors import PasscheckInternalError
         from passcheck.passes.isolation import WorkerDied
 
@@ -76,7 +92,17 @@ class Checker:
         except WorkerDied as exc:  # "onnxruntime killed its process: SIGABRT\nlast output: …" (the worker's run wording)
             if str(exc).startswith("the run worker could not be started"):
                 raise PasscheckInternalError(str(exc)) from None  # passcheck's own failure, no verdict on the model
-            return CheckerDied("the onnx checker " + str(exc).splitlines()[0].removeprefix("onnxruntime "))
+            return CheckerDied(who + str(exc).splitlines()[0].removeprefix("onnxruntime "))
+
+
+def _infer_shapes(model) -> None:
+    """``onnx.shape_inference.infer_shapes(model)``, its errors swallowed: run for whether it survives."""
+    import onnx.shape_inference
+
+    try:
+        onnx.shape_inference.infer_shapes(model)
+    except Exception:  # noqa: BLE001 - an error is an answer; only a dead process matters here
+        pass
 
 
 def check(run: FormRun) -> list[Finding]:

@@ -29,12 +29,24 @@ from passcheck.cases.builders import FLOAT, model, node, vi
 
 MARK = "abort the checker"
 MUTANT_MARK = "abort the checker on a Cast"
+INFER_MARK = "abort shape inference"
 SITECUSTOMIZE = textwrap.dedent(f'''
     import os
 
     import onnx.checker
+    import onnx.shape_inference
 
     _real = onnx.checker.check_model
+    _real_infer = onnx.shape_inference.infer_shapes
+
+
+    def _infer_shapes(m, *args, **kwargs):
+        if getattr(m, "doc_string", "") == {INFER_MARK!r}:
+            os.abort()
+        return _real_infer(m, *args, **kwargs)
+
+
+    onnx.shape_inference.infer_shapes = _infer_shapes
 
 
     def _check_model(m, *args, **kwargs):
@@ -253,3 +265,21 @@ def test_generator_gate_drops_a_pair_the_checker_dies_on(planted_worker):
     v = gate(forms, feeds_for(_relu(), "planted/gate", [{}, {}]), ex.run_model, checker=Checker(ex))
     assert (v.ok, v.category, v.reason) == (False, "tool", "the checker crashes on the uncommon form"), v
     assert in_process == []
+
+
+def test_shape_inference_abort_on_an_original_is_refused_in_one_line(tmp_path):
+    """The rewrites infer shapes in passcheck's process: the original is tried in the worker first."""
+    _aborting_relu(tmp_path / "m.onnx", INFER_MARK)
+    line = _one_line_error(_passcheck(tmp_path, "mutate", "m.onnx", "--out", "out"))
+    assert "m.onnx: onnx shape inference killed its process: SIGABRT on this model, so no rewrite of it can be built" in line, line
+    # compare builds no rewrite: the model is compared, the pass's crash on it is its finding
+    proc = _passcheck(tmp_path, "compare", "m.onnx", "m.onnx", "--pass", "onnx:infer-shapes")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_shape_inference_abort_under_mutations_checks_the_model_alone(tmp_path):
+    _aborting_relu(tmp_path / "m.onnx", INFER_MARK)
+    proc = _passcheck(tmp_path, "check", "m.onnx", "--mutations", "--pass", "onnx:infer-shapes", "--json", "r.json")
+    assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr, (proc.returncode, proc.stderr)
+    assert "--mutations: onnx shape inference killed its process: SIGABRT on this model" in proc.stdout, proc.stdout
+    assert {form for form, _ in _cells(tmp_path / "r.json")} == {"common"}
