@@ -177,8 +177,9 @@ def main() -> None:
                          "profiled": lambda: profiled(model, feeds)}, args.repeat)
             t_ref = medians({"ref": lambda: reference(model, feeds)}, ref_repeat)["ref"] if ref_repeat else float("nan")
             cover = f"{cov.get('checked')}/{cov.get('annotated')}"
-            print(f"{label:<14}{len(model.graph.node):>6}{cover:>11}{t['check']:>9.3f}{t['inproc']:>10.3f}{t['observe']:>10.3f}{t_ref:>12.2f}"
-                  f"{t['plain']:>9.3f}{t_ref / t['check']:>10.1f}{t_ref / t['plain']:>10.1f}{t['check'] / t['plain']:>12.2f}"
+            ref_s, ref_check, ref_plain = (f"{t_ref:.2f}", f"{t_ref / t['check']:.1f}", f"{t_ref / t['plain']:.1f}") if ref_repeat else ("-", "-", "-")
+            print(f"{label:<14}{len(model.graph.node):>6}{cover:>11}{t['check']:>9.3f}{t['inproc']:>10.3f}{t['observe']:>10.3f}{ref_s:>12}"
+                  f"{t['plain']:>9.3f}{ref_check:>10}{ref_plain:>10}{t['check'] / t['plain']:>12.2f}"
                   f"{t['inproc'] / t['plain']:>14.2f}{t['profiled'] / t['plain']:>15.2f}")
         print("\ngrowth with model size (chain of annotated Neg/Relu nodes, [N=256, 64] float):")
         print(f"{'nodes':>7}{'check s':>9}{'in-proc s':>10}{'observe s':>10}{'plain s':>9}{'check/plain':>12}")

@@ -25,7 +25,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse with one-line usage errors and exit code 2."""
 
     def error(self, message: str):  # type: ignore[override]
-        raise PasscheckError(f"{self.prog}: {message} (see '{self.prog} --help')")
+        command = self.prog.removeprefix("passcheck").strip()  # "passcheck: error:" already names the program
+        raise PasscheckError(f"{command + ': ' if command else ''}{message} (see '{self.prog} --help')")
 
 
 def build_parser() -> argparse.ArgumentParser:

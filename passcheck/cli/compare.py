@@ -53,6 +53,7 @@ def _compare(args, a, b, session) -> int:
     if ins[0] != ins[1] or outs[0] != outs[1]:
         raise PasscheckError(f"{args.b}: inputs {ins[1]} / outputs {outs[1]} do not match {args.a}'s {ins[0]} / {outs[0]}; "
                              "compare needs the same input and output names")
+    _same_input_types(args, a, b)
     _order_outputs_like(b, a)
     bind = bindings_from(args)
     name = Path(args.a).stem
@@ -66,6 +67,32 @@ def _compare(args, a, b, session) -> int:
             raise PasscheckError(f"{args.b} does not compute what {args.a} computes under ort:disabled: {why}; compare needs two equivalent models")
         report = s.complete(check_model(a, args.passes, bind=bind, forms={name_b: b}, form_name=name_a, name=name, repro=repro, **s.options()))
     return finish(args, report, title=f"passcheck compare {args.a} {args.b}")
+
+
+def _same_input_types(args, a, b) -> None:
+    """Refuse two models whose same-named inputs differ in element type or rank (both annotated):
+    no feed can serve both, so they cannot be two forms of one computation.
+
+    Raises:
+        PasscheckError: naming the first such input and both its types.
+    """
+    from passcheck.errors import PasscheckError
+    from passcheck.runtime import runtime_inputs
+    from passcheck.typestr import type_str
+
+    def kind(vi) -> tuple | None:
+        tt = vi.type.tensor_type if vi.type.HasField("tensor_type") else None
+        if tt is None or not tt.elem_type:
+            return None
+        return (tt.elem_type, len(tt.shape.dim) if tt.HasField("shape") else None)
+
+    types_b = {v.name: v for v in runtime_inputs(b)}
+    for va in runtime_inputs(a):
+        vb = types_b.get(va.name)
+        ka, kb = kind(va), kind(vb) if vb is not None else None
+        if ka and kb and (ka[0] != kb[0] or None not in (ka[1], kb[1]) and ka[1] != kb[1]):
+            raise PasscheckError(f"{args.b}: input {va.name!r} is {type_str(vb.type)} where {args.a}'s is {type_str(va.type)}; "
+                                 "compare needs two forms of one computation, fed the same inputs")
 
 
 def form_names(a: str, b: str) -> tuple[str, str]:

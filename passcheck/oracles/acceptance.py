@@ -11,16 +11,21 @@ from passcheck.passes import FAILED
 from passcheck.records import Finding, brief
 
 NAME = "acceptance"
+#: Accepted forms named in a message (all of them are in the finding's ``accepted_forms``).
+SHOWN = 5
 
 
 def check(runs: Sequence[FormRun]) -> list[Finding]:
     accepted = [r.form for r in runs if r.outcome.ok]
+    failed = sum(1 for r in runs if r.outcome.status in FAILED)
+    shown = ", ".join(accepted[:SHOWN]) + (f", … ({len(accepted)} in all)" if len(accepted) > SHOWN else "")
     found = []
     for r in runs:
         if r.outcome.status not in FAILED:
             continue
         first = brief(r.outcome.error) or "no error text"
-        scope = f" on this form only (accepted: {', '.join(accepted)})" if accepted else ""
+        where = "on this form only" if failed == 1 else f"on {failed} of {len(runs)} forms"
+        scope = f" {where} (accepted: {shown})" if accepted else ""
         found.append(r.finding("rejected", NAME, f"{r.pass_id} {r.outcome.status}{scope}: {first}", status=r.outcome.status, error=r.outcome.error, accepted_forms=accepted))
     return found
 

@@ -19,7 +19,7 @@ from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import INPUT, PASS, BaseOracle, Cells
 from passcheck.runtime.graph_index import index_of, per_model
 from passcheck.runtime.plan import AnnotationPlan, Observed, annotated_values
-from passcheck.records import Finding
+from passcheck.records import Finding, brief
 
 NAME = "annotations"
 
@@ -60,10 +60,18 @@ def check(run: FormRun) -> list[Finding]:
 
 
 def coverage(run: FormRun) -> dict:
-    """Values annotated / checked / unobserved on the first successful run of the output."""
+    """Values annotated / checked / unobserved on the first successful run of the output; when the
+    output ran and no run succeeded, every annotated value is unchecked, the first error as why."""
     for _i, report in _reports(run):
         return report.coverage()
-    return {}
+    failed = [(i, r.error) for i, r in enumerate(run.runs) if r.error]
+    if run.output is None or not failed:
+        return {}
+    i, error = failed[0]
+    why = f"the model did not run (binding {i}: {brief(error)})"
+    keys = list(dict.fromkeys(step[0] for step in AnnotationPlan(run.output).steps))
+    return {"annotated": len(keys), "checked": 0, "unobserved": 0, "unobservable": 0, "unchecked": len(keys),
+            "reasons": {k: why for k in keys}}
 
 
 def unchecked(run: FormRun) -> dict[str, str]:

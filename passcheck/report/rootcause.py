@@ -15,8 +15,9 @@ Rules, applied within one case (one computation; causes never span cases):
    or counts, so ``ID@SITE`` and ``ID`` missing one fusion are one); so are
    findings with one signature on onnxruntime's cumulative levels (``ort:disabled`` ⊂ ``basic`` ⊂
    ``extended`` ⊂ ``all``): the lowest level showing it is the representative, and of the forms,
-   ``common`` (the defect needs no rewrite), then a single-site mutant (``ID@SITE``: the fewest
-   changes that show it), then report order.
+   ``common`` (the defect needs no rewrite), then the fewest rewrites (a pair ``A+B`` after a
+   single rewrite), of those a single-site mutant (``ID@SITE``: the fewest changes that show it),
+   then report order.
 
 Grouping never changes a finding or its id (baselines key on finding ids); it only decides which
 finding is printed as the cause and which cells it also explains.
@@ -119,10 +120,18 @@ class RootCause:
                 "explains": [{"id": f.id, "env": f.env} for f in self.explains]}
 
 
-def _rank(f: Finding, order: dict[int, int]) -> tuple[int, int, int, int]:
+def _changes(form: str) -> tuple[int, int]:
+    """How far a form is from ``common``: (rewrites applied, 0 when each is at one site else 1);
+    ``A@X+B@Y`` is two rewrites, ``ID@SITE`` one at one site, ``ID`` (or a hand-written form) one."""
+    if form == "common":
+        return (0, 0)
+    parts = form.split("+")
+    return (len(parts), 0 if all("@" in p for p in parts) else 1)
+
+
+def _rank(f: Finding, order: dict[int, int]) -> tuple:
     level = _ORT_LEVELS.index(f.pass_id) if f.pass_id in _ORT_LEVELS else len(_ORT_LEVELS)
-    form = 0 if f.form == "common" else 1 if "@" in f.form else 2
-    return (f.pass_id != _INPUT, level, form, order[id(f)])
+    return (f.pass_id != _INPUT, level, _changes(f.form), order[id(f)])
 
 
 def root_causes(cells: Iterable[CellResult]) -> list[RootCause]:

@@ -12,8 +12,11 @@ recorded once per iteration or call, as :class:`~passcheck.runtime.plan.Repeated
 from __future__ import annotations
 
 import hashlib
+import warnings
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from passcheck.runtime.plan import Repeated, graph_scopes, scope_key
 from passcheck.runtime.session import RunResult
@@ -96,8 +99,10 @@ def run_reference(model: "onnx.ModelProto", feeds: Mapping[str, Any]) -> RunResu
     sink: dict[str, Any] = {}
     Recorder = type("Recorder", (cls,), {"sink": sink, "scopes": scopes, "function_scopes": fscopes})
     try:
-        ev = Recorder(model)
-        values = ev.run(None, dict(feeds))
+        with warnings.catch_warnings(), np.errstate(all="ignore"):  # NaN/inf values are results here, not news for the terminal
+            warnings.simplefilter("ignore", RuntimeWarning)
+            ev = Recorder(model)
+            values = ev.run(None, dict(feeds))
     except Exception as exc:  # noqa: BLE001 - a failing run is a result, not our error
         return RunResult({}, sink, error=f"{type(exc).__name__}: {str(exc).strip()[:2000]}")
     return RunResult(dict(zip(ev.output_names, values)), sink)

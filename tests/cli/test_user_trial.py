@@ -133,3 +133,41 @@ def test_hanging_command_is_killed_with_its_children(tmp_path, isolation):
     left = subprocess.run(["pgrep", "-f", str(tool)], capture_output=True, text=True).stdout.split()
     left += subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True).stdout.split()
     assert not left, f"processes left running: {left}"
+
+
+def _relu_file(path, elem_type, shape):
+    x = onnx.helper.make_tensor_value_info("x", elem_type, shape)
+    y = onnx.helper.make_tensor_value_info("y", elem_type, shape)
+    m = onnx.helper.make_model(onnx.helper.make_graph([onnx.helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y]),
+                               opset_imports=[onnx.helper.make_opsetid("", 18)])
+    m.ir_version = 8
+    onnx.save(m, str(path))
+    return path
+
+
+def test_compare_of_models_with_other_input_types_is_one_line(tmp_path):
+    a = _relu_file(tmp_path / "a.onnx", onnx.TensorProto.FLOAT, ["N", 3])
+    b = _relu_file(tmp_path / "b.onnx", onnx.TensorProto.FLOAT16, [2, 5, 1])
+    _one_line_error(_cli("compare", a, b, "--pass", "ort:basic"), "b.onnx: input 'x' is FLOAT16 [2, 5, 1] where")
+
+
+def test_usage_errors_name_the_program_once(tmp_path):
+    a = _relu_file(tmp_path / "a.onnx", onnx.TensorProto.FLOAT, ["N", 3])
+    p = _cli("check", a, "--bind", "N=x")
+    _one_line_error(p, "passcheck: error: check: argument --bind")
+    assert p.stderr.count("passcheck") == 2  # the prefix and the --help hint
+
+
+def test_annotations_of_a_model_that_never_runs_are_counted_unchecked(tmp_path):
+    # Reshape to 7 elements: valid for the checker, fails on every feed onnxruntime gets ([2,3], [3,3])
+    x = onnx.helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["N", 3])
+    y = onnx.helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [7])
+    shape = onnx.helper.make_tensor("s", onnx.TensorProto.INT64, [1], [7])
+    m = onnx.helper.make_model(onnx.helper.make_graph([onnx.helper.make_node("Reshape", ["x", "s"], ["y"])], "g", [x], [y], initializer=[shape]),
+                               opset_imports=[onnx.helper.make_opsetid("", 18)])
+    m.ir_version = 8
+    onnx.save(m, str(tmp_path / "r.onnx"))
+    p = _cli("check", tmp_path / "r.onnx", "--pass", "ort:basic", "--progress", "none")
+    assert p.returncode == 1, p.stderr
+    # two cells (the form, its ort:basic output), two annotations each, none checked, each with why
+    assert "annotations: 4 annotated, 0 checked, 0 unobserved, 4 unchecked (4: the model did not run)" in p.stdout, p.stdout

@@ -358,3 +358,18 @@ def test_the_same_rewrite_of_both_forms_is_no_missed_optimization():
         forms = {"common": parser.parse_model(CASTLIKE), "f64": parser.parse_model(CASTLIKE_F64)}
         cells = _evaluate(_castlike_to_cast(only_first), forms)
         assert [(f.form, f.kind) for c in cells.values() for f in c.findings if f.oracle == "parity"] == found
+
+
+def test_a_crash_on_several_forms_is_not_said_to_be_on_one_form_only():
+    def crash_on_detour(model):
+        if len(model.graph.node) != 2:
+            raise RuntimeError("planted crash")
+        return model
+
+    three = {"common": _model(COMMON), "detour": _model(DETOUR), "detour2": _model(DETOUR)}
+    cells = _evaluate(crash_on_detour, three)
+    messages = [f.message for c in cells.values() for f in c.findings if f.oracle == "acceptance"]
+    assert len(messages) == 2 and all("crashed on 2 of 3 forms (accepted: common)" in m for m in messages), messages
+    cells = _evaluate(crash_on_detour)
+    (only,) = [f.message for c in cells.values() for f in c.findings if f.oracle == "acceptance"]
+    assert "crashed on this form only (accepted: common)" in only

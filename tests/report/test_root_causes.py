@@ -86,3 +86,7 @@ def test_a_single_site_form_represents_its_rewrite_but_never_before_common():
 
     assert root_causes(cells("empty-optional-input", "empty-optional-input@n3"))[0].finding.form == "empty-optional-input@n3"
     assert root_causes(cells("empty-optional-input", "empty-optional-input@n3", "common"))[0].finding.form == "common"
+    # a pair of rewrites is more change than one rewrite, even at every site at once
+    pair = "empty-optional-input@n3+initializer-to-constant@W"
+    assert root_causes(cells(pair, "empty-optional-input"))[0].finding.form == "empty-optional-input"
+    assert root_causes(cells(pair, "empty-optional-input", "empty-optional-input@n3"))[0].finding.form == "empty-optional-input@n3"
