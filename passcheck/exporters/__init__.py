@@ -162,7 +162,8 @@ def check_export(
 
         found: list = []
         runs: list[oracle.BindingRun] = []
-        if err := Checker(executor)(model):  # in the worker: a checker crash costs this verdict
+        checker = Checker(executor)  # in the worker: a checker crash costs a verdict, not the run
+        if err := checker(model):
             found.append(finding("invalid-model", oracle.NAME, f"the checker rejects the exported model: {err}", error=err))
         else:
             for i, b in enumerate(bindings):
@@ -186,7 +187,7 @@ def check_export(
                 from passcheck.mutations.subject import verified_mutants
 
                 forms = {rid: m for rid, (m, _a) in verified_mutants(model, None, feeds_list, sid, executor.run_model,
-                                                                     checker=Checker(executor)).items()}
+                                                                     checker=checker).items()}
             report = check_model(model, passes, feeds=feeds_list, forms=forms, name=name, repro=repro,
                                  executor=executor, on_cell=on_cell)
             cells += report.cells
