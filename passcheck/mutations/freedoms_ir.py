@@ -53,7 +53,8 @@ FREEDOMS = (
         "A tensor's content may be stored as little-endian bytes in raw_data or in the typed field for its "
         "element type.",
         ("typed-data", "raw-data"),
-        "initializers and Constant(value=tensor) of the main graph; float, double, int*, uint*, bool, float16."),
+        "initializers and Constant(value=tensor) of every scope (main graph, subgraphs, function bodies); float, "
+        "double, int*, uint*, bool, float16."),
     Freedom(
         "small-ints-in-int32-data", "tensor storage", "onnx.proto TensorProto (int32_data holds int8, int16, uint8, "
         "uint16, bool and float16 values)",

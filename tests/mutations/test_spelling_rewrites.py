@@ -199,3 +199,12 @@ def test_anonymous_output_dims_are_flagged_under_a_pass_that_does_nothing(models
     cells = run_planted(subject, "planted:nothing", lambda model: model)
     kinds = {(c.form, f.kind) for c in cells for f in c.findings}
     assert ("anonymous", "less-precise") in kinds and not any(c.findings for c in cells if c.form == "common")
+
+
+def test_raw_data_reaches_subgraph_constants(models):
+    m, f = models["bodies"]
+    mutant, applied = REWRITES["raw-data"].apply(m)
+    assert {"k", "two"} <= set(applied.nodes)  # Constants inside the If branch and the Loop body
+    body = _graph(mutant, [(3, 0)])
+    assert all(n.attribute[0].t.HasField("raw_data") for n in body.node if n.op_type == "Constant")
+    verify_equivalent(m, mutant, f, "raw-data")
