@@ -66,8 +66,18 @@ class Rewrite:
     detail: str = "nodes"
 
     def sites(self, model: onnx.ModelProto) -> list[str]:
-        """Every label where this rewrite applies to ``model`` (found by editing a copy), in model order."""
-        return self.edit(_copy(model), None)
+        """Every label where this rewrite applies to ``model`` (found by editing a copy), in model order.
+
+        Raises:
+            RewriteError: the edit raised (its type and message named).
+        """
+        return self._edit(_copy(model), None)
+
+    def _edit(self, model: onnx.ModelProto, only: frozenset[str] | None) -> list[str]:
+        try:
+            return self.edit(model, only)
+        except Exception as exc:  # noqa: BLE001 - any failure of an edit is that rewrite's bug, reported as one
+            raise RewriteError(f"rewrite {self.id!r} raised {type(exc).__name__}: {exc}") from exc
 
     def apply(self, model: onnx.ModelProto,
               sites: Iterable[str] | None = None) -> tuple[onnx.ModelProto, Applied] | None:
@@ -78,10 +88,7 @@ class Rewrite:
             RewriteError: the edit raised (its type and message named).
         """
         copy = _copy(model)
-        try:
-            changed = self.edit(copy, None if sites is None else frozenset(sites))
-        except Exception as exc:  # noqa: BLE001 - any failure of an edit is that rewrite's bug, reported as one
-            raise RewriteError(f"rewrite {self.id!r} raised {type(exc).__name__}: {exc}") from exc
+        changed = self._edit(copy, None if sites is None else frozenset(sites))
         if not changed:
             return None
         return copy, Applied(self.id, tuple(changed), f"{len(changed)} {self.detail}")
