@@ -183,8 +183,12 @@ def test_unknown_generated_id_gets_a_stub_for_shipped_bytes(monkeypatch):
     import passcheck.generate as gen
     from passcheck.cases._registry import CaseRegistry
 
+    from passcheck.generate.source import SOURCE
+
     monkeypatch.setattr(gen, "register_all", lambda registry: None)
-    case = CaseRegistry().get("generated/newop-30.dtype.float16")
+    registry = CaseRegistry()
+    registry.add_source(SOURCE)
+    case = registry.get("generated/newop-30.dtype.float16")
     assert case.rtol == 1e-2 and case.parity == frozenset({"status"}) and case.skip_reason("1.23.2") is None
 
 
