@@ -127,7 +127,7 @@ def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: S
             yield cid, pair, tags | {f"spelling:{pair.kind}", f"dtype:{recipe.type_name(main)}"}, main
     # variants: the table's other input domains for the op (e.g. Slice with a negative step), under
     # the kinds that vary shapes (so a negative step meets a zero-size axis)
-    for vname, vrow in recipe.domains().get(s.name, {}).get("variants", {}).items():
+    for vname, vrow in recipe.table_row(s).get("variants", {}).items():
         if s.since_version < vrow.get("min_since", 0):
             continue
         try:

@@ -41,6 +41,18 @@ def domains() -> dict[str, Any]:
     return {k: v for k, v in json.loads(text).items() if not k.startswith("_")}
 
 
+def _merged(row: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with ``over``'s keys; its inputs and attrs are merged name by name."""
+    return {**row, **over, "inputs": {**row.get("inputs", {}), **over.get("inputs", {})},
+            "attrs": {**row.get("attrs", {}), **over.get("attrs", {})}}
+
+
+def table_row(schema: onnx.defs.OpSchema) -> dict[str, Any]:
+    """The domain-table row for ``schema``: the op's row, with its ``Op-<since_version>`` row's keys
+    (inputs and attrs merged name by name) on top."""
+    return _merged(domains().get(schema.name, {}), domains().get(f"{schema.name}-{schema.since_version}", {}))
+
+
 def elem_type(type_str: str) -> int:
     """``"tensor(float)"`` or ``"float"`` → TensorProto elem_type."""
     name = type_str[7:-1] if type_str.startswith("tensor(") else type_str
@@ -119,10 +131,9 @@ def build_node(schema: onnx.defs.OpSchema, opset: int, main: int | None = None, 
         NoRecipe: a required input or attribute has no domain-table row and cannot be random data,
             or an input type is not a tensor the CPU provider runs.
     """
-    row = {**domains().get(schema.name, {}), **domains().get(f"{schema.name}-{schema.since_version}", {})}
+    row = table_row(schema)
     if override:  # a variant row: its inputs and attrs replace the base row's
-        row = {**row, **override, "inputs": {**row.get("inputs", {}), **override.get("inputs", {})},
-               "attrs": {**row.get("attrs", {}), **override.get("attrs", {})}}
+        row = _merged(row, override)
     if row.get("skip"):
         raise NoRecipe(row["skip"])
     dtypes: dict[str, int] = {}
@@ -181,12 +192,15 @@ def build_node(schema: onnx.defs.OpSchema, opset: int, main: int | None = None, 
         elif a.required:
             raise NoRecipe(f"no recipe for required attribute {name!r}")
     outputs = []
+    # "outputs": N takes the schema's first N outputs, optional ones included (a training-mode
+    # BatchNormalization's running statistics); without it, the required outputs only
+    wanted = row.get("outputs")
     for o in schema.outputs:
         if o.option == onnx.defs.OpSchema.FormalParameterOption.Variadic:
             outputs += [f"{o.name}_{j}" for j in range(int(row.get("variadic_outputs", 1)))]
-        elif o.option != onnx.defs.OpSchema.FormalParameterOption.Optional:
+        elif o.option != onnx.defs.OpSchema.FormalParameterOption.Optional or wanted is not None:
             outputs.append(o.name)
-    outputs = outputs[:max(1, int(row.get("outputs", 99)))]
+    outputs = outputs[:max(1, int(wanted if wanted is not None else 99))]
     if not outputs:
         outputs = [schema.outputs[0].name]
     return Node(schema, opset, inputs, attrs, outputs, attr_types, dtypes)
@@ -408,7 +422,7 @@ def _src(i: Input) -> str:
 def out_elem(node: Node, output: str) -> int:
     f = next((o for o in node.schema.outputs if o.name == output), None) or next(o for o in node.schema.outputs if output.startswith(o.name + "_"))
     p = _param_of(f.type_str)
-    row = domains().get(node.op, {})
+    row = table_row(node.schema)
     if output in row.get("output_dtypes", {}):
         return elem_type(row["output_dtypes"][output])
     if p is None:

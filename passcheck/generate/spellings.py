@@ -15,7 +15,7 @@ import numpy as np
 import onnx
 import onnx.defs
 
-from passcheck.generate.recipe import NO_VALUE, Input, Node, type_name
+from passcheck.generate.recipe import NO_VALUE, Input, Node, table_row, type_name
 
 A = onnx.AttributeProto
 
@@ -118,7 +118,7 @@ def optional_inputs(node: Node, ctx: Ctx) -> list[Pair]:
         one.inputs.append(Input("", onnx.TensorProto.FLOAT, (), empty=True))
         if len(one.inputs) != len(padded.inputs):
             forms["one-empty"] = (one, "static", 'the first omitted optional input written as ""')
-    defaults = domains().get(node.op, {}).get("defaults", {})
+    defaults = table_row(node.schema).get("defaults", {})
     explicit = node.copy()
     changed = []
     for k, f in enumerate(node.schema.inputs):
@@ -248,7 +248,7 @@ def attr_to_input(node: Node, ctx: Ctx) -> list[Pair]:
 def zero_size(node: Node, ctx: Ctx) -> list[Pair]:
     from passcheck.generate.recipe import domains
 
-    if domains().get(node.op, {}).get("no_zero_size") or node.opset < 11:
+    if table_row(node.schema).get("no_zero_size") or node.opset < 11:
         return []
     data = [i for i in node.inputs if i.value is None and not i.empty]
     if not data or any(len(i.shape) < 2 for i in data) or len({tuple(i.shape) for i in data}) > 1:
@@ -265,7 +265,7 @@ def zero_size(node: Node, ctx: Ctx) -> list[Pair]:
 def rank_low(node: Node, ctx: Ctx) -> list[Pair]:
     from passcheck.generate.recipe import domains
 
-    row = domains().get(node.op, {})
+    row = table_row(node.schema)
     if ("shape" in row or row.get("no_rank_low") or any(i.value is not None for i in node.inputs)
             or {"axis", "axes"} & set(node.schema.attributes)):  # an axis has no valid value at rank 0
         return []
