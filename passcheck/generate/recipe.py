@@ -21,6 +21,8 @@ import onnx
 import onnx.defs
 import onnx.helper
 
+from passcheck.generate import containers
+
 #: Element types onnxruntime's CPU provider commonly runs, in order of preference for the "main" dtype.
 CPU_TYPES = ("float", "double", "float16", "bfloat16", "int64", "int32", "int8", "uint8", "bool")
 DEFAULT_SHAPE = (2, 3, 4)
@@ -81,6 +83,7 @@ class Input:
     value: Any = None
     mode: str = "initializer"
     empty: bool = False
+    wrap: str = ""  # "" (a tensor) | seq | optional | optional-seq (passcheck.generate.containers)
 
 
 @dataclasses.dataclass
@@ -94,6 +97,7 @@ class Node:
     outputs: list[str]
     attr_types: dict[str, int]
     dtypes: dict[str, int]  # type param → elem type
+    wraps: dict[str, str] = dataclasses.field(default_factory=dict)  # type param → wrap (containers)
 
     @property
     def op(self) -> str:
@@ -105,17 +109,20 @@ class Node:
 
     def copy(self) -> "Node":
         return dataclasses.replace(self, inputs=[dataclasses.replace(i) for i in self.inputs], attrs=copy.deepcopy(self.attrs),
-                                   attr_types=dict(self.attr_types), dtypes=dict(self.dtypes), outputs=list(self.outputs))
+                                   attr_types=dict(self.attr_types), dtypes=dict(self.dtypes), outputs=list(self.outputs),
+                                   wraps=dict(self.wraps))
 
     def main_elem(self) -> int:
         return next((i.elem for i in self.inputs if i.value is None and not i.empty), onnx.TensorProto.FLOAT)
 
 
 def allowed(schema: onnx.defs.OpSchema, param: str) -> list[int]:
-    """Element types a type parameter allows that the CPU provider commonly runs, preferred first."""
+    """Element types a type parameter allows that the CPU provider commonly runs, preferred first
+    (of the tensors, or of the tensors inside its sequences or optionals: :func:`containers.wrap_of`)."""
+    wrap = containers.wrap_of(schema, param, param, table_row(schema))
     for c in schema.type_constraints:
         if c.type_param_str == param:
-            names = {s[7:-1] for s in c.allowed_type_strs if s.startswith("tensor(")}
+            names = containers.elem_names(c.allowed_type_strs, wrap)
             return [elem_type(t) for t in CPU_TYPES if t in names]
     return []
 
@@ -140,6 +147,7 @@ def build_node(schema: onnx.defs.OpSchema, opset: int, main: int | None = None, 
     params = [_param_of(f.type_str) for f in schema.inputs] + [_param_of(f.type_str) for f in schema.outputs]
     for p, t in row.get("dtypes", {}).items():
         dtypes[p] = elem_type(t)
+    wraps = {p: containers.wrap_of(schema, p, p, row) for p in params if p}
     for p in params:
         if p and p not in dtypes:
             choices = allowed(schema, p)
@@ -151,14 +159,21 @@ def build_node(schema: onnx.defs.OpSchema, opset: int, main: int | None = None, 
         if main not in allowed(schema, first):
             raise NoRecipe(f"{first} does not allow {type_name(main)} under this schema")
         dtypes[first] = main
+        if any(wraps.values()):  # a sequence/optional and its tensors hold one element type (seq(T), T)
+            dtypes.update({p: main for p in wraps if p not in row.get("dtypes", {}) and main in allowed(schema, p)})
+    if any(dtypes.get(p) == BF16 for p, w in wraps.items() if w):
+        raise NoRecipe("a bfloat16 sequence or optional cannot be fed or returned through onnxruntime's Python API")
     shape = tuple(row.get("shape", DEFAULT_SHAPE))
     spec_in = row.get("inputs", {})
     inputs: list[Input] = []
     for k, f in enumerate(schema.inputs):
         p = _param_of(f.type_str)
-        if f.type_str.startswith("seq("):
-            raise NoRecipe(f"input {f.name} is a sequence")
+        if p is None and not f.type_str.startswith("tensor("):
+            raise NoRecipe(f"input {f.name} is of the fixed type {f.type_str}")
+        wrap = wraps.get(p, "")
         elem = dtypes[p] if p else elem_type(f.type_str)
+        if wrap and elem == BF16:
+            raise NoRecipe(f"input {f.name}: a bfloat16 {wrap} cannot be fed")
         given = spec_in.get(f.name)
         opt = f.option == onnx.defs.OpSchema.FormalParameterOption.Optional
         if opt and given is None:
@@ -172,7 +187,7 @@ def build_node(schema: onnx.defs.OpSchema, opset: int, main: int | None = None, 
                 int_like = np_dtype(elem).kind in "iub" and p != first and k > 0
                 if int_like:
                     raise NoRecipe(f"no input domain recipe for input {f.name!r} ({f.type_str})")
-                inputs.append(Input(nm, elem, shape))
+                inputs.append(Input(nm, elem, shape, wrap=wrap))
             elif "value" in given:
                 if given.get("dtype"):
                     elem = elem_type(given["dtype"])
@@ -180,7 +195,7 @@ def build_node(schema: onnx.defs.OpSchema, opset: int, main: int | None = None, 
                         dtypes[p] = elem
                 inputs.append(Input(nm, elem, tuple(np.shape(given["value"])), value=given["value"]))
             else:
-                inputs.append(Input(nm, elem, tuple(given.get("shape", shape))))
+                inputs.append(Input(nm, elem, tuple(given.get("shape", shape)), wrap=wrap))
     # Keep positions: an optional input the table gives after omitted ones needs "" placeholders.
     inputs = _positional(schema, inputs, spec_in)
     attrs: dict[str, Any] = {}
@@ -203,7 +218,7 @@ def build_node(schema: onnx.defs.OpSchema, opset: int, main: int | None = None, 
     outputs = outputs[:max(1, int(wanted if wanted is not None else 99))]
     if not outputs:
         outputs = [schema.outputs[0].name]
-    return Node(schema, opset, inputs, attrs, outputs, attr_types, dtypes)
+    return Node(schema, opset, inputs, attrs, outputs, attr_types, dtypes, wraps)
 
 
 def _positional(schema, inputs: list[Input], spec_in) -> list[Input]:
@@ -246,7 +261,7 @@ def to_model(node: Node, shapes: str = "static") -> onnx.ModelProto:
 
     nodes, inits, graph_inputs, names = [], [], [], []
     spelled = shapes in ("expand", "unsqueeze")
-    data = [i for i in node.inputs if i.value is None and not i.empty]
+    data = [i for i in node.inputs if i.value is None and not i.empty and not i.wrap]
     for i in node.inputs:
         if i.empty:
             names.append("")
@@ -261,6 +276,11 @@ def to_model(node: Node, shapes: str = "static") -> onnx.ModelProto:
                 dims = [f"n{d}" if d else 0 for d in i.shape]
             else:
                 dims = [None if d else 0 for d in i.shape]
+            if i.wrap:  # a sequence or optional: built in the graph from tensor graph inputs
+                vis, made = containers.build_input(i.name, i.elem, i.wrap, dims if not spelled else list(i.shape))
+                graph_inputs += vis
+                nodes += made
+                continue
             if i.elem == BF16:  # onnxruntime's Python API takes no bfloat16 arrays: feed float, Cast inside
                 graph_inputs.append(onnx.helper.make_tensor_value_info(i.name, onnx.TensorProto.FLOAT, dims if not spelled else list(i.shape)))
                 nodes.append(onnx.helper.make_node("Cast", [i.name], [i.name + "_bf16"], to=BF16))
@@ -297,7 +317,9 @@ def to_model(node: Node, shapes: str = "static") -> onnx.ModelProto:
     n.attribute.extend(attrs)
     nodes.append(n)
     nodes += [onnx.helper.make_node("Cast", [o + "_bf16"], [o], to=onnx.TensorProto.FLOAT) for o in bf]
-    outs = [onnx.helper.make_tensor_value_info(o, onnx.TensorProto.FLOAT if o in bf else out_elem(node, o), None) for o in node.outputs]
+    outs = [onnx.helper.make_value_info(o, containers.type_proto(out_elem(node, o), wrap)) if (wrap := out_wrap(node, o))
+            else onnx.helper.make_tensor_value_info(o, onnx.TensorProto.FLOAT if o in bf else out_elem(node, o), None)
+            for o in node.outputs]
     graph = onnx.helper.make_graph(nodes, "g", graph_inputs, outs, inits)
     opsets = [onnx.helper.make_opsetid("", node.opset if not node.domain else 17)]
     if node.domain:
@@ -381,6 +403,8 @@ def _with_output_shapes(m: onnx.ModelProto) -> list[str]:
     missing = []
     for o in m.graph.output:
         v = known.get(o.name)
+        if not o.type.HasField("tensor_type"):  # a sequence or optional output keeps its declared type
+            continue
         if v is not None and v.type.tensor_type.elem_type:
             o.type.tensor_type.elem_type = v.type.tensor_type.elem_type
         if v is not None and v.type.tensor_type.HasField("shape"):
@@ -417,6 +441,18 @@ BF16 = onnx.TensorProto.BFLOAT16
 def _src(i: Input) -> str:
     """The name carrying graph input ``i``'s value (after its bfloat16 Cast, if any)."""
     return i.name + "_bf16" if i.elem == BF16 else i.name
+
+
+def _formal_output(node: Node, output: str):
+    return next((o for o in node.schema.outputs if o.name == output), None) or \
+        next(o for o in node.schema.outputs if output.startswith(o.name + "_"))
+
+
+def out_wrap(node: Node, output: str) -> str:
+    """The wrap of ``output`` (``""``: a tensor; else a sequence or optional, :mod:`.containers`)."""
+    f = _formal_output(node, output)
+    p = _param_of(f.type_str)
+    return node.wraps.get(p, "") if p else ""
 
 
 def out_elem(node: Node, output: str) -> int:

@@ -150,4 +150,22 @@ def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> RunResult
             values = ev.run(None, dict(feeds))
     except Exception as exc:  # noqa: BLE001 - a failing run is a result, not our error
         return RunResult({}, sink, error=f"{type(exc).__name__}: {str(exc).strip()[:2000]}")
-    return RunResult(dict(zip(ev.output_names, values, strict=False)), sink)
+    outputs = dict(zip(ev.output_names, values, strict=False))
+    for name in _not_sequences(model) & set(outputs):
+        if isinstance(outputs[name], list) and len(outputs[name]) == 1:
+            outputs[name] = sink[name] = outputs[name][0]
+    return RunResult(outputs, sink)
+
+
+def _not_sequences(model: onnx.ModelProto) -> set[str]:
+    """Graph outputs declared a tensor or an optional tensor: the evaluator holds an optional's
+    value as a one-element list (its Optional returns ``[x]``, and OptionalGetElement passes that
+    list on), which is unwrapped so the value has the declared type's form, as onnxruntime's."""
+    out = set()
+    for o in model.graph.output:
+        t = o.type
+        if t.HasField("optional_type"):
+            t = t.optional_type.elem_type
+        if t.HasField("tensor_type"):
+            out.add(o.name)
+    return out
