@@ -21,7 +21,7 @@ import onnx
 import onnx.defs
 import onnx.helper
 
-from passcheck.generate import containers
+from passcheck.generate import bodies, containers
 
 #: Element types onnxruntime's CPU provider commonly runs, in order of preference for the "main" dtype.
 CPU_TYPES = ("float", "double", "float16", "bfloat16", "int64", "int32", "int8", "uint8", "bool")
@@ -200,10 +200,11 @@ def build_node(schema: onnx.defs.OpSchema, opset: int, main: int | None = None, 
     inputs = _positional(schema, inputs, spec_in)
     attrs: dict[str, Any] = {}
     attr_types: dict[str, int] = {}
+    given_attrs = {**bodies.graph_attrs(schema, dtypes, len(shape)), **row.get("attrs", {})}
     for name, a in schema.attributes.items():
         attr_types[name] = int(a.type)
-        if name in row.get("attrs", {}):
-            attrs[name] = row["attrs"][name]
+        if name in given_attrs:
+            attrs[name] = given_attrs[name]
         elif a.required:
             raise NoRecipe(f"no recipe for required attribute {name!r}")
     outputs = []
