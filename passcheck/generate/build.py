@@ -92,10 +92,10 @@ def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: S
     """Yield (case_id, Pair, tags) for schema ``schemas[k]``."""
     s = schemas[k]
     nxt = schemas[k + 1].since_version if k + 1 < len(schemas) else onnx.defs.onnx_opset_version() + 1
+    if s.deprecated:  # the version that removes the op: no model may use it (the checker says so)
+        stats.skipped[op_key]["deprecated"] += 1
+        return
     if s.domain == "":
-        if s.deprecated:
-            stats.skipped[op_key]["deprecated"] += 1
-            return
         if nxt - 1 < MIN_OPSET:
             stats.skipped[op_key][f"superseded before opset {MIN_OPSET}"] += 1
             return
