@@ -64,7 +64,8 @@ def main(argv=None) -> int:
     schemas = [s for s in onnx.defs.get_all_schemas_with_history()
                if s.domain in ("", "ai.onnx.ml") and (s.domain, s.name) in runnable]
     entries = {(s.domain, s.name, s.since_version) for s in schemas if not s.deprecated}
-    deprecated = sorted(f"{s.domain + ':' if s.domain else ''}{s.name}-{s.since_version}" for s in schemas if s.deprecated)
+    deprecated = sorted(f"{s.domain + ':' if s.domain else ''}{s.name}-{s.since_version}"
+                        for s in schemas if s.deprecated)
     covered: set[tuple[str, str, int]] = set()
     for c in cases(index()):
         op = next(t[3:] for t in c.tags if t.startswith("op:"))

@@ -65,6 +65,8 @@ def graph_attrs(schema: onnx.defs.OpSchema, dtypes: dict[str, int], rank: int) -
     state = rank - 1 if schema.since_version < 9 else rank  # Scan-8: per batch item
     x = rank - 2 if schema.since_version < 9 else rank - 1
     body = onnx.helper.make_graph(
-        [onnx.helper.make_node(_add(elem), ["state_in", "x"], ["state_out"]), onnx.helper.make_node("Identity", ["x"], ["y"])],
-        "scan_body", [_vi("state_in", elem, state), _vi("x", elem, x)], [_vi("state_out", elem, state), _vi("y", elem, x)])
+        [onnx.helper.make_node(_add(elem), ["state_in", "x"], ["state_out"]),
+         onnx.helper.make_node("Identity", ["x"], ["y"])],
+        "scan_body", [_vi("state_in", elem, state), _vi("x", elem, x)],
+        [_vi("state_out", elem, state), _vi("y", elem, x)])
     return {"body": body, "num_scan_inputs": 1}
