@@ -216,7 +216,8 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                         stats.examples.setdefault(f"{op_key}|feeds", f"{cid}: {exc}")
                         continue
                     rtol, atol = tolerance(main)
-                    v = gate(forms, feeds, ex.run_model, rtol, atol, checker, seeded=bool(recipe.table_row(schemas[k]).get("seeded")))
+                    seeded = bool(recipe.table_row(schemas[k]).get("seeded"))
+                    v = gate(forms, feeds, ex.run_model, rtol, atol, checker, seeded=seeded)
                     if not v.ok and v.category == "n/a" and pair.kind in BASE_KINDS:
                         # the plain recipe itself is not runnable: passcheck's recipe is wrong for this op
                         v.category, v.reason = "passcheck", f"recipe not runnable ({v.reason})"

@@ -7,9 +7,10 @@ A pair that fails is dropped with a reason whose *category* says whose reason it
   evaluator accepts; the checker or the reference evaluator rejects a form. These are facts about
   the tools (often findings), not passcheck bugs.
 - ``passcheck``: the forms disagree under the reference evaluator too (the generator built two
-  different computations), a form's own annotations (graph inputs, outputs) do not hold on the
-  feeds or on its runs (the input cells' annotations oracle would flag it), or a form failed to
-  build.
+  different computations), passcheck's reference runner fails (it called the installed evaluator
+  wrongly, :data:`~passcheck.runtime.reference.RUNNER_FAULT`), a form's own annotations (graph
+  inputs, outputs) do not hold on the feeds or on its runs (the input cells' annotations oracle
+  would flag it), or a form failed to build.
 - ``n/a``: the common form itself is not runnable on the recipe's feeds (a spelling that does not
   apply to this op, e.g. a zero-size dim the op refuses).
 """
@@ -26,7 +27,7 @@ from passcheck.oracles import shape_annotations
 from passcheck.oracles.numeric import compare
 from passcheck.oracles.validity import CheckerDied, checker_error
 from passcheck.runtime.plan import AnnotationPlan, Observed
-from passcheck.runtime.reference import run_reference
+from passcheck.runtime.reference import RUNNER_FAULT, run_reference
 
 
 @dataclasses.dataclass
@@ -124,6 +125,8 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
     ref: dict[str, dict] = {}
     for name in names:
         rr = run_reference(forms[name], dict(feeds[0]))
+        if rr.error and rr.error.startswith(RUNNER_FAULT):  # passcheck's own runner, not the evaluator
+            return Verdict(False, "passcheck", "passcheck's reference runner fails", f"{name}: {_first_line(rr.error)}")
         if rr.error:
             return Verdict(False, "tool", "reference evaluator fails" + ("" if name == names[0] else " on the uncommon form"), f"{name}: {_first_line(rr.error)}")
         ref[name] = rr.outputs
@@ -132,7 +135,8 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
             if _agree(ort[names[0]][0], ort[name][0], rtol, atol) is None and not seeded:
                 return Verdict(False, "tool", "the reference evaluator computes the uncommon form differently", f"{name}: {why}")
             return Verdict(False, "passcheck", "forms differ under both runtimes", f"{name}: {why}")
-    if why := (_agree_in_kind if seeded else lambda a, b: _agree(a, b, rtol, atol))(ref[names[0]], ort[names[0]][0]):
+    across = _agree_in_kind(ref[names[0]], ort[names[0]][0]) if seeded else _agree(ref[names[0]], ort[names[0]][0], rtol, atol)
+    if why := across:
         return Verdict(False, "tool", "onnxruntime differs from the reference evaluator on common", why)
     for name in names[1:]:
         for k, out in enumerate(ort[name]):

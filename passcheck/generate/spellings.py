@@ -101,7 +101,6 @@ def attr_no_value(node: Node, ctx: Ctx) -> list[Pair]:
 
 
 def optional_inputs(node: Node, ctx: Ctx) -> list[Pair]:
-    from passcheck.generate.recipe import domains
 
     opts = [f for f in node.schema.inputs if f.option == onnx.defs.OpSchema.FormalParameterOption.Optional]
     if not opts:
@@ -246,7 +245,6 @@ def attr_to_input(node: Node, ctx: Ctx) -> list[Pair]:
 
 
 def zero_size(node: Node, ctx: Ctx) -> list[Pair]:
-    from passcheck.generate.recipe import domains
 
     if table_row(node.schema).get("no_zero_size") or node.opset < 11:
         return []
@@ -263,7 +261,6 @@ def zero_size(node: Node, ctx: Ctx) -> list[Pair]:
 
 
 def rank_low(node: Node, ctx: Ctx) -> list[Pair]:
-    from passcheck.generate.recipe import domains
 
     row = table_row(node.schema)
     if ("shape" in row or row.get("no_rank_low") or any(i.value is not None for i in node.inputs)

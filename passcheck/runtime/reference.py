@@ -29,6 +29,20 @@ if TYPE_CHECKING:
     import onnx
 
 
+#: The start of a run's ``error`` when the exception was raised in this module's own code (the
+#: recorder's call of the evaluator, e.g. a keyword the installed onnx lacks): passcheck's fault,
+#: not the evaluator's, so callers that judge the tools (the generator's gate) count it as passcheck's.
+RUNNER_FAULT = "passcheck's reference runner: "
+
+
+def _raised_here(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised in this module's frames (its innermost frame is here)."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    return bool(frames) and frames[-1].filename == __file__
+
+
 #: A reference-evaluator run is a :class:`~passcheck.runtime.session.RunResult` (the name is kept for callers).
 ReferenceRun = RunResult
 
@@ -149,7 +163,8 @@ def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> RunResult
             ev = Recorder(model)
             values = ev.run(None, dict(feeds))
     except Exception as exc:  # noqa: BLE001 - a failing run is a result, not our error
-        return RunResult({}, sink, error=f"{type(exc).__name__}: {str(exc).strip()[:2000]}")
+        prefix = RUNNER_FAULT if _raised_here(exc) else ""
+        return RunResult({}, sink, error=f"{prefix}{type(exc).__name__}: {str(exc).strip()[:2000]}")
     outputs = dict(zip(ev.output_names, values, strict=False))
     for name in _not_sequences(model) & set(outputs):
         if isinstance(outputs[name], list) and len(outputs[name]) == 1:

@@ -19,10 +19,11 @@ def _simulate_116(monkeypatch) -> None:
 
     original = ReferenceEvaluator.run
 
-    def run(self, output_names, feed_inputs, attributes=None, **kwargs):
-        if "intermediate" in kwargs:
-            raise TypeError("run() got an unexpected keyword argument 'intermediate'")
-        return original(self, output_names, feed_inputs, attributes=attributes, **kwargs)
+    def run(self, output_names, feed_inputs, attributes=None, *, _bindings=None):
+        # no ``intermediate``: passing it is Python's TypeError at the call site, as on onnx 1.16
+        # (``_bindings``: the installed evaluator's own nested calls pass it)
+        extra = {"_bindings": _bindings} if _bindings is not None else {}
+        return original(self, output_names, feed_inputs, attributes=attributes, **extra)
 
     monkeypatch.setattr(ReferenceEvaluator, "run", run)
     reference.has_intermediate.cache_clear()
@@ -93,3 +94,20 @@ def test_the_fallback_observes_what_the_keyword_observes(monkeypatch):
         reference.has_intermediate.cache_clear()
     assert _plain(without.outputs) == _plain(with_keyword.outputs)
     assert _plain(without.observed) == _plain(with_keyword.observed)
+
+
+def test_a_fault_of_the_runner_itself_is_passchecks_in_the_generator_gate(monkeypatch):
+    """The runner calling the installed evaluator wrongly (here: passing ``intermediate`` to an
+    onnx 1.16 signature, as before the fallback) is passcheck's drop, never the evaluator's."""
+    from passcheck.generate.gate import gate
+    from passcheck.runtime.session import RunResult
+
+    _simulate_116(monkeypatch)
+    monkeypatch.setattr(reference, "has_intermediate", lambda: True)  # a wrong detection
+    r = run_reference(_model(), {"x": np.array([1.0, -2.0], np.float32)})
+    assert r.error.startswith(reference.RUNNER_FAULT) and "intermediate" in r.error
+    common, other = _model(), _model()
+    other.graph.node[0].name = "relu"
+    v = gate({"common": common, "named": other}, [{"x": np.array([1.0, -2.0], np.float32)}],
+             lambda m, f: RunResult({"y": np.array([4.0, 3.0], np.float32)}, {}), checker=lambda m: None)
+    assert (v.ok, v.category, v.reason) == (False, "passcheck", "passcheck's reference runner fails")
