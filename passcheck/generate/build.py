@@ -30,7 +30,8 @@ MIN_OPSET = 7
 #: static Shape folds): their cases compare status only, not the op counts after each pass.
 #: Kinds whose common form is the plain recipe: a common the tools reject there is a recipe bug
 #: (passcheck's own reason); for other kinds (rank 0, zero-size dims, …) it means "does not apply".
-BASE_KINDS = ("shape", "opset", "attr-default", "optional-input", "attr-to-input", "constant-input", "axis", "axes")
+BASE_KINDS = ("shape", "opset", "attr-default", "optional-input", "attr-to-input", "constant-input", "axis", "axes",
+              "constant-value")
 
 
 def schema_history(domains: Iterable[str] = ("", recipe.ML)) -> dict[tuple[str, str], list[onnx.defs.OpSchema]]:

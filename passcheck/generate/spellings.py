@@ -293,10 +293,26 @@ def broadcast(node: Node, ctx: Ctx) -> list[Pair]:
                  "implicit broadcasting vs broadcast spelled with Expand / Unsqueeze")]
 
 
+def constant_value(node: Node, ctx: Ctx) -> list[Pair]:
+    """Constant's value as a tensor vs the typed list attribute the schema allows
+    (``value_floats``, Constant-12 on; onnx Operators.md, Constant)."""
+    value = node.attrs.get("value")
+    if node.op != "Constant" or node.domain or "value_floats" not in node.schema.attributes:
+        return []
+    if not isinstance(value, dict):
+        return []
+    listed = node.copy()
+    del listed.attrs["value"]
+    listed.attrs["value_floats"] = [float(v) for v in np.ravel(value["value"])]
+    return [Pair("constant-value", "value-floats", {"common": (node, "static", ""),
+                 "value-floats": (listed, "static", "the same 1-D float constant written as value_floats")},
+                 "Constant value as a tensor attribute vs as value_floats")]
+
+
 KINDS: dict[str, Callable[[Node, Ctx], list[Pair]]] = {
     "shape": shapes, "opset": opset_stamp, "attr-default": attr_defaults, "attr-no-value": attr_no_value,
     "optional-input": optional_inputs, "axes": axes, "attr-to-input": attr_to_input, "zero-size": zero_size,
-    "rank": rank_low, "broadcast": broadcast,
+    "rank": rank_low, "broadcast": broadcast, "constant-value": constant_value,
 }
 
 
