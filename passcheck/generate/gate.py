@@ -88,8 +88,29 @@ def _agree_in_kind(a: Mapping[str, Any], b: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _reference_only(forms: Mapping[str, onnx.ModelProto], feeds, plans, rtol, atol) -> Verdict:
+    """The gate without onnxruntime: every form runs on the reference evaluator, the forms agree
+    and their own annotations hold on the runs (the checker already passed them)."""
+    names = list(forms)
+    ref = {}
+    for name in names:
+        rr = run_reference(forms[name], dict(feeds[0]))
+        if rr.error:
+            cat = "passcheck" if rr.error.startswith(RUNNER_FAULT) else "tool"
+            why = "reference evaluator fails (onnxruntime has no kernel)"
+            return Verdict(False, cat, why, f"{name}: {_first_line(rr.error)}")
+        ref[name] = rr.outputs
+        if why := _own_annotations_break(plans[name], {**feeds[0], **rr.outputs}, 0):
+            return Verdict(False, "passcheck", "a form's own annotations do not hold on its run", f"{name}: {why}")
+    for name in names[1:]:
+        if why := _agree(ref[names[0]], ref[name], rtol, atol):
+            return Verdict(False, "passcheck", "forms differ under the reference evaluator (onnxruntime has no kernel)",
+                           f"{name}: {why}")
+    return Verdict(True, "reference-only")
+
+
 def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]], run_model, rtol=None, atol=None,
-         checker=checker_error, seeded: bool = False) -> Verdict:
+         checker=checker_error, seeded: bool = False, reference_only: bool = False) -> Verdict:
     """Judge one generated pair.
 
     Args:
@@ -100,6 +121,11 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
             of the same executor; default: the full checker in this process).
         seeded: a random op with a seed (the table's ``seeded``): onnxruntime and the reference
             evaluator draw different numbers, so across runtimes only shapes and dtypes must agree.
+        reference_only: the forms stamp an opset older than onnxruntime's support (before 7):
+            when onnxruntime has no kernel for the common form, the pair is judged by the checker
+            and the reference evaluator alone and, if it passes, returned as
+            ``Verdict(True, "reference-only")`` (a base for the tools that need no runtime:
+            shape inference, the version converter; never a case, whose cells need onnxruntime).
     """
     names = list(forms)
     plans = {name: AnnotationPlan(m) for name, m in forms.items()}
@@ -116,6 +142,9 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
         ort[name] = []
         for f in feeds:
             r = run_model(forms[name], dict(f))
+            no_kernel = r.error and _ort_reason(r.error)[1] == "onnxruntime CPU has no kernel"
+            if no_kernel and reference_only and name == names[0]:
+                return _reference_only(forms, feeds, plans, rtol, atol)
             if r.error:
                 cat, why = _ort_reason(r.error)
                 if name == names[0] and why == "onnxruntime rejects":
@@ -135,7 +164,8 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
             if _agree(ort[names[0]][0], ort[name][0], rtol, atol) is None and not seeded:
                 return Verdict(False, "tool", "the reference evaluator computes the uncommon form differently", f"{name}: {why}")
             return Verdict(False, "passcheck", "forms differ under both runtimes", f"{name}: {why}")
-    across = _agree_in_kind(ref[names[0]], ort[names[0]][0]) if seeded else _agree(ref[names[0]], ort[names[0]][0], rtol, atol)
+    common_ref, common_ort = ref[names[0]], ort[names[0]][0]
+    across = _agree_in_kind(common_ref, common_ort) if seeded else _agree(common_ref, common_ort, rtol, atol)
     if why := across:
         return Verdict(False, "tool", "onnxruntime differs from the reference evaluator on common", why)
     for name in names[1:]:

@@ -120,7 +120,7 @@ def to_model(node: Node, shapes: str = "static") -> onnx.ModelProto:
     if node.domain:
         opsets.append(onnx.helper.make_opsetid(node.domain, node.schema.since_version))
     m = onnx.helper.make_model(graph, opset_imports=opsets, producer_name="passcheck-generate")
-    m.ir_version = ir_version_for(node.opset if not node.domain else 17)
+    m.ir_version = ir_version_for(max(node.opset, 7) if not node.domain else 17)  # IR 3 also holds opsets 1-6
     if m.ir_version < 4:  # before IR 4 every initializer must also be a graph input
         m.graph.input.extend(
             onnx.helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)) for t in m.graph.initializer
