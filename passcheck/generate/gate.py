@@ -132,6 +132,12 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
     for name in names:
         if isinstance(err := checker(forms[name]), CheckerDied):
             return Verdict(False, "tool", "the checker crashes" + ("" if name == names[0] else " on the uncommon form"), f"{name}: {err}")
+        if err and name == names[0] and "'shape' of 'type' is required" in err and (
+                rr := run_reference(forms[name], dict(feeds[0]))).error and not rr.error.startswith(RUNNER_FAULT):
+            # inference gives the output no shape and the evaluator, which would give its rank, fails:
+            # no tool says what the output is, so the recipe cannot be annotated (the tools' reason)
+            return Verdict(False, "tool", "reference evaluator fails (and inference gives the output no shape)",
+                           f"{name}: {_first_line(rr.error)}")
         if err:
             return Verdict(False, "n/a" if name == names[0] else "tool", "checker rejects common" if name == names[0] else "checker rejects the uncommon form", f"{name}: {_first_line(err)}")
         for k, f in enumerate(feeds):
