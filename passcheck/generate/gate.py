@@ -88,6 +88,19 @@ def _agree_in_kind(a: Mapping[str, Any], b: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _unannotatable(model: onnx.ModelProto, feeds: Mapping[str, Any], run_model) -> str | None:
+    """Why the output of ``model`` (inference gave it no shape) cannot be annotated for the tools'
+    reasons: the reference evaluator, which would give its rank, fails while onnxruntime runs the
+    form or has no kernel for it (so the recipe's inputs are not what fails). None otherwise."""
+    rr = run_reference(model, dict(feeds))
+    if not rr.error or rr.error.startswith(RUNNER_FAULT):
+        return None
+    r = run_model(model, dict(feeds))
+    if r.error and _ort_reason(r.error)[1] != "onnxruntime CPU has no kernel":
+        return None
+    return _first_line(rr.error)
+
+
 def _reference_only(forms: Mapping[str, onnx.ModelProto], feeds, plans, rtol, atol) -> Verdict:
     """The gate without onnxruntime: every form runs on the reference evaluator, the forms agree
     and their own annotations hold on the runs (the checker already passed them)."""
@@ -132,12 +145,10 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
     for name in names:
         if isinstance(err := checker(forms[name]), CheckerDied):
             return Verdict(False, "tool", "the checker crashes" + ("" if name == names[0] else " on the uncommon form"), f"{name}: {err}")
-        if err and name == names[0] and "'shape' of 'type' is required" in err and (
-                rr := run_reference(forms[name], dict(feeds[0]))).error and not rr.error.startswith(RUNNER_FAULT):
-            # inference gives the output no shape and the evaluator, which would give its rank, fails:
-            # no tool says what the output is, so the recipe cannot be annotated (the tools' reason)
+        shapeless = err and name == names[0] and "'shape' of 'type' is required" in err
+        if shapeless and (why := _unannotatable(forms[name], feeds[0], run_model)):
             return Verdict(False, "tool", "reference evaluator fails (and inference gives the output no shape)",
-                           f"{name}: {_first_line(rr.error)}")
+                           f"{name}: {why}")
         if err:
             return Verdict(False, "n/a" if name == names[0] else "tool", "checker rejects common" if name == names[0] else "checker rejects the uncommon form", f"{name}: {_first_line(err)}")
         for k, f in enumerate(feeds):
