@@ -8,6 +8,9 @@ entries with a generated case (tag ``since:N``, ``op:Op``), or a reference-only 
 superseded before opset 7, which onnxruntime has no kernel for), whose common form, with the graph
 outputs' types cleared, gets an elem_type for every node output from ``onnx.shape_inference``.
 
+Entries "with a base whose outputs inference leaves untyped" (e.g. Relu-1: that schema has no
+inference function) are listed apart from those with no base at all.
+
 Usage: ``python scripts/generated_inference_coverage.py [--json FILE] [--missing]`` (reads the
 generated set of the installed onnx, generating it first when not cached).
 """
@@ -68,19 +71,24 @@ def main(argv=None) -> int:
     deprecated = sorted(f"{s.domain + ':' if s.domain else ''}{s.name}-{s.since_version}"
                         for s in schemas if s.deprecated)
     covered: set[tuple[str, str, int]] = set()
+    based: set[tuple[str, str, int]] = set()  # entries with a base at all (typed or not)
     doc = index()
     for c in cases(doc) + cases(doc, reference_only=True):
         op = next(t[3:] for t in c.tags if t.startswith("op:"))
         since = int(next(t[6:] for t in c.tags if t.startswith("since:")))
         domain = "ai.onnx.ml" if "domain:ai.onnx.ml" in c.tags else ""
         key = (domain, op, since)
+        based.add(key)
         if key in entries and key not in covered and typed(c.build("common")):
             covered.add(key)
     missing = sorted(entries - covered)
+    untyped = sorted(f"{d + ':' if d else ''}{op}-{v}" for d, op, v in (entries & based) - covered)
     share = 100 * len(covered) / len(entries) if entries else 0.0
     print(f"onnx {onnx.__version__}: {len(covered)}/{len(entries)} (op, since_version) entries of ops onnxruntime or "
           f"the reference evaluator runs have a generated base whose outputs shape inference types ({share:.1f}%); "
-          f"{len(deprecated)} entries that deprecate an op left out ({', '.join(deprecated)})")
+          f"{len(deprecated)} entries that deprecate an op left out ({', '.join(deprecated)}); of the {len(missing)} "
+          f"without, {len(untyped)} have a base whose outputs inference leaves untyped, "
+          f"{len(missing) - len(untyped)} none")
     if args.missing:
         for d, op, v in missing:
             print(f"  {d + ':' if d else ''}{op}-{v}")
@@ -89,7 +97,8 @@ def main(argv=None) -> int:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"onnx": onnx.__version__, "covered": len(covered), "total": len(entries),
                        "percent": round(share, 1), "missing": names,
-                       "deprecated_left_out": deprecated}, fh, indent=1)
+                       "deprecated_left_out": deprecated,
+                       "based_but_untyped": untyped}, fh, indent=1)
     return 0
 
 
