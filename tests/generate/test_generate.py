@@ -209,12 +209,13 @@ def test_gate_drops_a_pair_whose_form_breaks_its_own_annotations():
     import onnx.defs
 
     from passcheck.engine import feeds_for
+    from passcheck.generate import model as gen_model
     from passcheck.generate import recipe
     from passcheck.generate.gate import gate
     from passcheck.runtime.session import run_ort
 
     node = recipe.build_node(onnx.defs.get_schema("Slice", 10), 10)
-    forms = {"common": recipe.to_model(node, "static"), "symbolic": recipe.to_model(node, "symbolic")}
+    forms = {"common": gen_model.to_model(node, "static"), "symbolic": gen_model.to_model(node, "symbolic")}
     feeds = feeds_for(forms["common"], "generated/slice-10.shape", [{}, {}])
     assert gate(forms, feeds, run_ort).ok
     forms["symbolic"].graph.output[0].type.tensor_type.shape.dim[1].dim_param = "n3"
