@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from passcheck.hunt import forms as hforms
+from passcheck.mutations import forms as hforms
 from passcheck.hunt.budget import Budget
 from passcheck.hunt.probe import Setting, blamed, probe
 from passcheck.hunt.scheduler import Scheduler
