@@ -2,7 +2,8 @@
 
 ``$PASSCHECK_CACHE/coverage/<key>/`` (else ``$XDG_CACHE_HOME`` or ``~/.cache``, then
 ``passcheck/coverage``), ``key`` a digest of the tool versions (onnx, onnxruntime, onnxscript,
-onnx-ir) and of this package's own sources (a change to a trigger check invalidates it).
+onnx-ir) and of the sources of the catalogue readers and trigger checks (:data:`OBSERVERS`: a
+change to one invalidates the cache; the report and the map's assembly do not).
 ``catalogue.json`` holds the entries per tool, ``observed.json`` each model's triggers keyed by
 the sha256 of its bytes (a base whose model changed is observed again).
 """
@@ -16,13 +17,17 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+#: The modules whose code decides what the cache holds.
+OBSERVERS = ("_capture.py", "_graph.py", "converter.py", "onnxscript.py", "ort.py", "shapes.py", "symbolic.py",
+             "worker.py")
+
 
 def _key() -> str:
     from passcheck._versions import TOOLS, tool_version
 
     h = hashlib.sha256(json.dumps({t: tool_version(t) for t in TOOLS}, sort_keys=True).encode())
-    for f in sorted(Path(__file__).parent.glob("*.py")):
-        h.update(f.read_bytes())
+    for name in OBSERVERS:
+        h.update((Path(__file__).parent / name).read_bytes())
     h.update((Path(__file__).parents[1] / "attribution" / "ort_transformers.json").read_bytes())
     return h.hexdigest()[:16]
 

@@ -8,6 +8,7 @@ map, cache and JSON record keys on it.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from typing import Any
 
 #: The tools the catalogue covers, in report order.
@@ -59,3 +60,31 @@ class Evidence:
 
     def to_json(self) -> dict[str, str]:
         return dataclasses.asdict(self)
+
+
+#: Distribution a pass declares in ``PassAdapter.tools`` → the catalogue tools it stands for.
+CATALOGUE_OF = {"onnxruntime": ("onnxruntime",), "onnxscript": ("onnxscript",),
+                "onnx": ("onnx-shape-inference", "onnx-version-converter")}
+
+
+class PassScope:
+    """Which entries a pass runs: the passes each entry names; a pass no entry names (a ``cmd:``,
+    plugin or test pass) runs every entry of the tools it declares (``PassAdapter.tools``), or of
+    every tool when it declares none the catalogue knows."""
+
+    def __init__(self, entries: Iterable[Entry]):
+        self.known = {p for e in entries for p in e.passes}
+        self._declared: dict[str, set[str]] = {}
+
+    def runs(self, entry: Entry, pass_id: str) -> bool:
+        if pass_id in self.known:
+            return pass_id in entry.passes
+        if pass_id not in self._declared:
+            try:
+                from passcheck.passes import get_pass
+
+                tools = {t for d in get_pass(pass_id).tools for t in CATALOGUE_OF.get(d, ())}
+            except Exception:  # noqa: BLE001 - a pass id the registry cannot make here: assume nothing about it
+                tools = set()
+            self._declared[pass_id] = tools or set(TOOLS)
+        return entry.tool in self._declared[pass_id]

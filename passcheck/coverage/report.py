@@ -33,18 +33,19 @@ SUBSETS = {
 def tried(items: Iterable[Mapping[str, Any]], cmap: CoverageMap) -> dict[str, dict[str, Any]]:
     """Entry key → {"forms": set of spellings tried, "findings": signature keys}, from hunt item
     records (``base``, ``form``, ``pass``, ``status``, ``signatures``): an item tries an entry when
-    its base triggers it and its pass runs it (a pass with no catalogue is taken to run every entry)."""
+    its base triggers it and its pass runs it (:class:`~passcheck.coverage.entry.PassScope`)."""
+    from passcheck.coverage.entry import PassScope
     from passcheck.hunt.forms import kind
 
     by_base = cmap.by_base()
-    known = {p for e in cmap.entries.values() for p in e.passes}
+    scope = PassScope(cmap.entries.values())
     out: dict[str, dict[str, Any]] = {}
     for rec in items:
         if rec.get("status") != "done":
             continue
         for k in by_base.get(rec["base"], ()):
             e = cmap.entries[k]
-            if rec["pass"] in e.passes or rec["pass"] not in known:
+            if scope.runs(e, rec["pass"]):
                 slot = out.setdefault(k, {"forms": set(), "findings": set()})
                 slot["forms"].add(kind(rec["form"]))
                 slot["findings"].update(rec.get("signatures", ()))

@@ -5,7 +5,8 @@ With a coverage map (:mod:`passcheck.coverage`), each step first looks for a pai
 an entry some base triggers (an onnxruntime rule, an onnxscript rule, an inference function, an
 adapter …) with a spelling (the rewrite kind of a form) no item has tried under it, on a pass
 that runs the entry (a pass without a catalogue, such as a ``cmd:`` or plugin pass, counts as
-running every entry). Entries with the fewest spellings tried come first, ties broken by the
+running every entry of the tools it declares, ``PassAdapter.tools``, or of every tool when it
+declares none the catalogue knows). Entries with the fewest spellings tried come first, ties broken by the
 step's generator; when every pair is tried (or there is no map), the triple rule below applies.
 
 Each step draws a sample of bases with a generator seeded by ``(seed, step)``, lists their untried
@@ -96,11 +97,13 @@ class _MapView:
     the hunt's passes that run it."""
 
     def __init__(self, cmap, by_id, passes: Sequence[str]):
-        known = {p for e in cmap.entries.values() for p in e.passes}
+        from passcheck.coverage.entry import PassScope
+
+        scope = PassScope(cmap.entries.values())
         self.entries: dict[str, tuple[list[str], list[str]]] = {}
         for key, entry in cmap.entries.items():
             bases = [b for b in cmap.bases_of(key) if b in by_id]
-            runs = [p for p in passes if p in entry.passes or p not in known]
+            runs = [p for p in passes if scope.runs(entry, p)]
             if bases and runs:
                 self.entries[key] = (bases, runs)
         self.by_base: dict[str, list[str]] = {}
@@ -136,3 +139,4 @@ class _MapView:
                             return item
             self.exhausted.add(key)
         return None
+

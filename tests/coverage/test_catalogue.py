@@ -45,7 +45,8 @@ def test_the_catalogue_is_what_each_installed_tool_lists(entries):
     from onnxruntime.tools.symbolic_shape_infer import SymbolicShapeInference
     from onnxscript import rewriter
 
-    assert _names(entries, "ort-symbolic-shape-infer") == set(SymbolicShapeInference(2**31 - 1, False, False, 0).dispatcher_)
+    handlers = SymbolicShapeInference(2**31 - 1, False, False, 0).dispatcher_
+    assert _names(entries, "ort-symbolic-shape-infer") == set(handlers)
     default = [e for e in entries["onnxscript"] if e.scope == "default rules"]
     assert len(default) == len(rewriter._DEFAULT_REWRITE_RULES)
     assert {r.name for r in rewriter._DEFAULT_REWRITE_RULES if r.name} <= {e.name for e in default}
@@ -54,9 +55,10 @@ def test_the_catalogue_is_what_each_installed_tool_lists(entries):
     assert _names(entries, "onnx-shape-inference", "inference") == {
         f"{s.domain + '.' if s.domain else ''}{s.name}@{s.since_version}" for s in schemas}
     # every since_version after an op's first gives an up and a down adapter
-    assert "Add:13->14" in _names(entries, "onnx-version-converter") and "Add:14->13" in _names(entries, "onnx-version-converter")
+    adapters = _names(entries, "onnx-version-converter")
+    assert "Add:13->14" in adapters and "Add:14->13" in adapters
     ort = {e.name: e for e in entries["onnxruntime"]}
-    # transformer names as the 1.x verbose log prints them (GeluFusionL1, not the table's GeluFusion), rules from the table
+    # transformer names as the verbose log prints them (GeluFusionL1, not the table's GeluFusion); rules from the table
     assert ort["ConstantFolding"].kind == "transformer" and ort["ConstantFolding"].scope == "basic"
     assert ort["ConvBNFusion"].kind == "rule" and "ort:basic" in ort["ConvBNFusion"].passes
     assert not any(n.startswith("Level") and n.endswith("RuleBasedTransformer") for n in ort)
