@@ -73,20 +73,20 @@ def handle(args) -> int:
     store = Store.open(args.out, scope, args.resume)
     store.save()  # an --out that cannot be written fails now, before any work
     done_before = len(store.items)
-    with executor_for(None, timeout=args.timeout, preload=cases_from) as ex:
-        cmap = None if args.no_coverage else _coverage_map(found, ex)
     before = list(store.items)
-    with executor_for(None, timeout=args.timeout, preload=cases_from) as ex, \
-            progress(args, args.budget.items, "items") as prog:
-        def on_item(item, rec):
-            prog.advance(f"{len(store.signatures)} signatures", f"{item.pass_id} {item.form} on {item.base}")
+    with executor_for(None, timeout=args.timeout, preload=cases_from) as ex:
+        # the map (cached per tool version) is read before the budget starts: it is not the search
+        cmap = None if args.no_coverage else _coverage_map(found, ex)
+        with progress(args, args.budget.items, "items") as prog:
+            def on_item(item, rec):
+                prog.advance(f"{len(store.signatures)} signatures", f"{item.pass_id} {item.form} on {item.base}")
 
-        try:
-            ended = hunt(store, found, passes, args.seed, args.budget, ex, cases_from=cases_from, on_item=on_item,
-                         cmap=cmap)
-        finally:
-            prog.close()
-            store.save()
+            try:
+                ended = hunt(store, found, passes, args.seed, args.budget, ex, cases_from=cases_from,
+                             on_item=on_item, cmap=cmap)
+            finally:
+                prog.close()
+                store.save()
     _summary(store, len(found), done_before, ended)
     if cmap is not None:
         from passcheck.hunt.summary import coverage_lines
