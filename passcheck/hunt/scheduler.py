@@ -118,7 +118,8 @@ class _MapView:
         return {(k, kind) for k in self.by_base.get(item.base, ()) if item.pass_id in self.entries[k][1]}
 
     def untried(self, sched: Scheduler, rng: random.Random) -> Item | None:
-        """An item trying a pair not tried yet, from the entry with the fewest spellings tried."""
+        """An item trying a pair not tried yet, from the entry with the fewest spellings tried: of
+        that entry's candidates (on :data:`SAMPLE` of its bases), the one the triple rule scores best."""
         tried: dict[str, int] = {}
         for k, _ in sched.pairs_tried:
             tried[k] = tried.get(k, 0) + 1
@@ -126,17 +127,23 @@ class _MapView:
         order = sorted(live, key=lambda k: (tried.get(k, 0), rng.random()))
         for key in order:
             bases, runs = self.entries[key]
-            for bid in rng.sample(bases, len(bases)):
-                if bid in sched.dead:
-                    continue
-                forms = sched.by_id[bid].forms(sched.seed)
-                for form in rng.sample(forms, len(forms)):
+            best, best_score = None, None
+            live_bases = [b for b in bases if b not in sched.dead]
+            for bid in rng.sample(live_bases, min(SAMPLE, len(live_bases))):
+                for form in sched.by_id[bid].forms(sched.seed):
                     if (key, hforms.kind(form)) in sched.pairs_tried:
                         continue
+                    depth = len({r for r, _ in hforms.parts(form)})
                     for p in runs:
                         item = Item(bid, form, p)
-                        if item.key not in sched.done:
-                            return item
-            self.exhausted.add(key)
+                        if item.key in sched.done:
+                            continue
+                        triples = sched.triples(item)
+                        score = (len(triples - sched.tried) / len(triples) / depth, rng.random())
+                        if best_score is None or score > best_score:
+                            best, best_score = item, score
+            if best is not None:
+                return best
+            if len(live_bases) <= SAMPLE:
+                self.exhausted.add(key)
         return None
-

@@ -27,14 +27,19 @@ def executor():
 
 
 @pytest.fixture(scope="module")
-def entries(executor, tmp_path_factory):
-    return catalogue(executor, cache=Cache(folder=tmp_path_factory.mktemp("cat")))[0]
+def cache_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("coverage-cache")
 
 
 @pytest.fixture(scope="module")
-def cmap(executor, tmp_path_factory):
+def entries(executor, cache_dir):
+    return catalogue(executor, cache=Cache(folder=cache_dir))[0]
+
+
+@pytest.fixture(scope="module")
+def cmap(executor, cache_dir, entries):
     bases = chosen_bases(CASES, generated=False)
-    return compute(bases, executor, cache=Cache(folder=tmp_path_factory.mktemp("obs")))
+    return compute(bases, executor, cache=Cache(folder=cache_dir))
 
 
 def _names(entries, tool, kind=None):
@@ -81,14 +86,28 @@ def test_evidence_is_an_effect_and_rechecks_from_the_json(cmap, executor):
     assert recheck(wrong, executor) == (False, f"{wrong['base']} no longer triggers onnxruntime:rule:ConvBNFusion")
 
 
-def test_an_entry_whose_base_is_removed_is_flagged_untriggered(cmap, executor, tmp_path):
+def test_an_entry_whose_base_is_removed_is_flagged_untriggered(cmap, executor, cache_dir):
     key = "onnxruntime:rule:ConvBNFusion"
     only = cmap.bases_of(key)
     assert only
     rest = [b for b in chosen_bases(CASES, generated=False) if b.id not in only]
-    smaller = compute(rest, executor, cache=Cache(folder=tmp_path))  # observed again, without that base
+    smaller = compute(rest, executor, cache=Cache(folder=cache_dir))  # the map of the library without that base
     doc = report.to_json(smaller)
     row = next(r for r in doc["entries"] if r["key"] == key)
     assert row["triggered"] is False and row["evidence"] == []
     assert "ConvBNFusion" in row["reason"]
     assert doc["totals"]["onnxruntime"]["triggered"] < report.totals(cmap)["onnxruntime"]["triggered"]
+
+
+def test_the_command_writes_the_map_and_refuses_a_bad_hunt_folder(tmp_path, capsys):
+    from passcheck.cli import main
+
+    out = tmp_path / "cov.json"
+    rc = main(["coverage", "--case", CASES[0], "--tool", "onnxruntime", "--pass", "ort:basic", "--json", str(out)])
+    assert rc == 0
+    doc = json.loads(out.read_text())
+    assert set(doc["totals"]) == {"onnxruntime"} and doc["bases"] == 1
+    assert all("ort:basic" in r["passes"] for r in doc["entries"])
+    assert "onnxruntime: 1/" in capsys.readouterr().out or doc["totals"]["onnxruntime"]["triggered"] >= 1
+    assert main(["coverage", "--hunt", str(tmp_path / "none")]) == 2
+    assert "no readable hunt state" in capsys.readouterr().err
