@@ -37,6 +37,9 @@ def add_parser(sub) -> None:
     p.add_argument("--json", metavar="FILE", help="write the map as JSON ('-' for standard output)")
     p.add_argument("--refresh", action="store_true",
                    help="observe every base again (empty this environment's coverage cache)")
+    p.add_argument("--recheck", metavar="FILE",
+                   help="observe again the bases a coverage JSON names as evidence (the first of each listed entry) "
+                        "and say which still show the effect; exit 1 when one does not")
     p.add_argument("--untriggered", type=int, default=15, metavar="N",
                    help="untriggered entries listed on the terminal (default: 15)")
     p.set_defaults(handler=handle)
@@ -69,6 +72,8 @@ def handle(args) -> int:
             open(args.json, "a").close()
         except OSError as exc:
             raise PasscheckError(f"--json {args.json}: cannot write: {exc.strerror}") from None
+    if args.recheck:
+        return _recheck(args)
     items = _hunt_items(args.hunt)
     tools = list(dict.fromkeys(args.tool)) or list(TOOLS)
     err = sys.stderr
@@ -98,6 +103,31 @@ def handle(args) -> int:
             with open(args.json, "w", encoding="utf-8") as f:
                 json.dump(doc, f, indent=1)
     return 0
+
+
+def _recheck(args) -> int:
+    from passcheck.coverage.recheck import recheck
+    from passcheck.errors import PasscheckError
+    from passcheck.passes.isolation import IsolatedExecutor
+
+    try:
+        with open(args.recheck, encoding="utf-8") as f:
+            rows = json.load(f)["entries"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise PasscheckError(f"--recheck {args.recheck}: not a coverage JSON: {exc}") from None
+    chosen = [r for r in rows if r.get("evidence")
+              and (not args.passes or set(args.passes) & set(r["passes"]))
+              and (not args.entry or any(fnmatch.fnmatchcase(r["key"], g) for g in args.entry))]
+    failed = []
+    with IsolatedExecutor() as ex:
+        for r in chosen:
+            ok, effect = recheck(r["evidence"][0], ex)
+            if not ok:
+                failed.append(f"  {r['key']} on {r['evidence'][0]['base']}: {effect}")
+    print(f"passcheck coverage: {len(chosen) - len(failed)} of {len(chosen)} evidence records hold")
+    if failed:
+        print("\n".join(failed))
+    return 1 if failed else 0
 
 
 def _totals_of(rows) -> dict:

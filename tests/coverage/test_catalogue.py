@@ -109,5 +109,7 @@ def test_the_command_writes_the_map_and_refuses_a_bad_hunt_folder(tmp_path, caps
     assert set(doc["totals"]) == {"onnxruntime"} and doc["bases"] == 1
     assert all("ort:basic" in r["passes"] for r in doc["entries"])
     assert "onnxruntime: 1/" in capsys.readouterr().out or doc["totals"]["onnxruntime"]["triggered"] >= 1
+    assert main(["coverage", "--recheck", str(out), "--entry", "onnxruntime:rule:ConvBNFusion"]) == 0
+    assert "1 of 1 evidence records hold" in capsys.readouterr().out
     assert main(["coverage", "--hunt", str(tmp_path / "none")]) == 2
     assert "no readable hunt state" in capsys.readouterr().err
