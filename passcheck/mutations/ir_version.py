@@ -3,6 +3,8 @@ Versioning.md: a newer IR version reads every older model's constructs the same 
 
 - ``ir-version-up``: to the newest IR version every supported environment reads (the IR that goes
   with :data:`~passcheck.cases.opsets.NEWEST_PORTABLE`, and no newer than the installed onnx's).
+  From below IR 4, the initializers leave the graph input list (:func:`raise_ir`): kept there, they
+  would become overridable defaults that no pass may fold, another model for a pass.
 - ``ir-version-down``: to the oldest IR version that goes with the model's default opset
   (onnx.helper.VERSION_TABLE) and still has every construct the model uses (non-input initializers:
   4; sparse initializers: 6; training_info: 7; functions or optional types: 8; attribute defaults
@@ -80,8 +82,24 @@ def _move(model: onnx.ModelProto, only: frozenset[str] | None, up: bool) -> list
     target = _portable_ir() if up else _floor(model)
     if (up and target <= model.ir_version) or (not up and target >= model.ir_version):
         return []
-    model.ir_version = target
+    if up:
+        raise_ir(model, target)
+    else:
+        model.ir_version = target
     return ["ir_version"]
+
+
+def raise_ir(model: onnx.ModelProto, target: int) -> None:
+    """Stamp ``model`` with the newer IR version ``target``, keeping what its initializers mean: below
+    IR 4 every initializer had to be a graph input too, and runtimes read those as constants
+    (onnxruntime folds them); from IR 4 an initializer listed as an input is an overridable default,
+    which a pass may not fold. So when the stamp crosses 4, initializers leave the input list."""
+    if model.ir_version < 4 <= target:
+        inits = {t.name for t in model.graph.initializer}
+        keep = [v for v in model.graph.input if v.name not in inits]
+        del model.graph.input[:]
+        model.graph.input.extend(keep)
+    model.ir_version = target
 
 
 def ir_up(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
@@ -106,5 +124,6 @@ FREEDOMS = (
         "ir-version-stamp", "graphs", "IR.md §ONNX Versioning, §Models (ir_version); Versioning.md",
         "A model may be stamped with any IR version that has every construct it uses; its meaning does not change.",
         ("ir-version-up", "ir-version-down"),
-        "the model (one site); composes with opset-stamp-up/down (the IR floor follows the opset)."),
+        "the model (one site); raised past 4, initializers leave the input list (they stay constants); composes "
+        "with opset-stamp-up/down (the IR floor follows the opset)."),
 )

@@ -24,6 +24,7 @@ from passcheck.mutations._base import Rewrite, chosen, is_default_domain, opset
 from passcheck.mutations._freedom import Freedom
 from passcheck.mutations._graph_edit import set_list
 from passcheck.mutations._scopes import scopes
+from passcheck.mutations.ir_version import raise_ir
 
 if TYPE_CHECKING:
     import onnx
@@ -62,7 +63,7 @@ def _wrap(model: onnx.ModelProto, only: frozenset[str] | None, defaults: bool) -
     if model.ir_version < need:
         if len(model.training_info):
             return []
-        model.ir_version = need  # an older IR's constructs mean the same there (initializers that are inputs too)
+        raise_ir(model, need)  # initializers of an IR < 4 model stay constants (see raise_ir)
     if any(o.domain == DOMAIN for o in model.opset_import):
         return []  # already wrapped: the names would clash
     made: dict[tuple, str] = {}

@@ -208,3 +208,18 @@ def test_raw_data_reaches_subgraph_constants(models):
     body = _graph(mutant, [(3, 0)])
     assert all(n.attribute[0].t.HasField("raw_data") for n in body.node if n.op_type == "Constant")
     verify_equivalent(m, mutant, f, "raw-data")
+
+
+def test_raising_the_ir_version_past_4_keeps_initializers_constant(models):
+    """Below IR 4 initializers are graph inputs too and read as constants; from IR 4 an initializer
+    in the input list is an overridable default. Both rewrites that raise the stamp drop them there."""
+    m, f = models["params"]
+    old = onnx.ModelProto()
+    old.CopyFrom(m)
+    old.ir_version = 3
+    make = onnx.helper.make_tensor_value_info
+    old.graph.input.extend(make(t.name, t.data_type, list(t.dims)) for t in m.graph.initializer)
+    for rid in ("ir-version-up", "node-as-local-function"):
+        mutant, _ = REWRITES[rid].apply(old)
+        assert mutant.ir_version >= 8 and [v.name for v in mutant.graph.input] == ["x"], rid
+        verify_equivalent(old, mutant, f, rid)
