@@ -37,3 +37,10 @@ def drop_unread(g: "onnx.GraphProto", names: set[str]) -> None:
     """Remove the Constant nodes and non-input initializers among ``names`` that nothing reads any more
     (see :func:`passcheck.mutations._base.drop_unused`)."""
     drop_unused(g, names)
+
+
+def drop_attribute(n: "onnx.NodeProto", name: str) -> None:  # noqa: UP037 - the module's style
+    """Remove ``n``'s attribute ``name``, if any."""
+    keep = [a for a in n.attribute if a.name != name]
+    del n.attribute[:]
+    n.attribute.extend(keep)

@@ -13,6 +13,10 @@ from passcheck.mutations import (
     attr_no_field, axes, axes_inputs, broadcast, commute, constants, defaults, gemm, identity, initializers, keepdims, opset_stamp, optional_inputs,
     param_rank, precision, raw_data, reshape_chain, shape_counts, shape_slice, shared_nodes, subgraph_constants, topo_order, value_info,
 )
+from passcheck.mutations import neutral  # noqa: I001 - issue 27's rewrites, one line each
+from passcheck.mutations import neutral_remove
+from passcheck.mutations import op_sequences
+from passcheck.mutations import neutral_operands
 from passcheck.mutations._base import Applied, Rewrite, node_label
 
 if TYPE_CHECKING:
@@ -24,7 +28,8 @@ def _build() -> dict[str, Rewrite]:
     for module in (optional_inputs, shape_slice, constants, initializers, raw_data, axes, defaults, topo_order, value_info, identity,
                    shape_counts, param_rank, subgraph_constants, gemm, opset_stamp,
                    axes_inputs, reshape_chain, shared_nodes, precision, attr_no_field,
-                   commute, broadcast, keepdims):
+                   commute, broadcast, keepdims,
+                   neutral, neutral_remove, op_sequences, neutral_operands):
         for r in module.REWRITES:
             if r.id in table:
                 raise RegistryError(f"rewrite id {r.id!r} is defined twice")
