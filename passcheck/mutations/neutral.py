@@ -10,10 +10,12 @@
   multidirectional broadcast with all-ones is the input's shape) and ``Concat([x])`` (Concat-4+:
   one input is allowed, "1 to ∞").
 
-Sites are values: node outputs read by a node or a graph output, graph inputs and initializers
-read by a main-graph node (the chain is placed after the producer, or first for inputs and
-initializers). Only main-graph tensors whose element type (and, for shape ops, rank) shape
-inference knows, and only ops whose schema at the model's opset takes that element type.
+Sites are values: node outputs read by a node or a graph output, and graph inputs read by a
+main-graph node (the chain is placed after the producer, or first for inputs). Static values
+(non-input initializers, Constant outputs) are not sites: a neutral op on a constant is folded
+by any constant folding before a pattern matcher sees it, and a pass without folding would only
+show that it does not fold (see the catalogue). Only main-graph tensors whose element type (and,
+for shape ops, rank) shape inference knows, and only ops whose schema at the model's opset takes that element type.
 Values read inside subgraphs keep being read there unchanged."""
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, all_names, chosen, fresh_name, is_default_domain, opset
+from passcheck.mutations._base import Rewrite, all_names, chosen, fresh_name, is_default_domain, opset, static_tensors
 from passcheck.mutations._graph_edit import set_nodes
 from passcheck.mutations._schema_types import BOOL, FLOATS, accepts
 from passcheck.mutations._shapes import Known, known
@@ -184,7 +186,8 @@ def _insert(steps: tuple[Callable, ...], model: onnx.ModelProto, only: frozenset
             return None
         return _chain(steps, v, k, version, Namer(taken, v))
 
-    for v in [i.name for i in g.input] + [t.name for t in g.initializer if t.name not in {i.name for i in g.input}]:
+    static = static_tensors(g)
+    for v in [i.name for i in g.input]:
         if v in read and v not in renames and (made := site(v)):
             front.extend(made[0])
             renames[v] = made[1]
@@ -193,7 +196,7 @@ def _insert(steps: tuple[Callable, ...], model: onnx.ModelProto, only: frozenset
         if not is_default_domain(n):
             continue  # a custom op's outputs are typed by no schema once renamed
         for k_out, out in enumerate(n.output):
-            if not out or (out not in read and out not in outputs) or out in renames:
+            if not out or (out not in read and out not in outputs) or out in renames or out in static:
                 continue
             made = site(out)
             if made is None:

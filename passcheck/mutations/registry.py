@@ -17,6 +17,8 @@ from passcheck.mutations import neutral  # noqa: I001 - issue 27's rewrites, one
 from passcheck.mutations import neutral_remove
 from passcheck.mutations import op_sequences
 from passcheck.mutations import neutral_operands
+from passcheck.mutations import select_ops
+from passcheck.mutations import associate
 from passcheck.mutations._base import Applied, Rewrite, node_label
 
 if TYPE_CHECKING:
@@ -29,7 +31,7 @@ def _build() -> dict[str, Rewrite]:
                    shape_counts, param_rank, subgraph_constants, gemm, opset_stamp,
                    axes_inputs, reshape_chain, shared_nodes, precision, attr_no_field,
                    commute, broadcast, keepdims,
-                   neutral, neutral_remove, op_sequences, neutral_operands):
+                   neutral, neutral_remove, op_sequences, neutral_operands, select_ops, associate):
         for r in module.REWRITES:
             if r.id in table:
                 raise RegistryError(f"rewrite id {r.id!r} is defined twice")

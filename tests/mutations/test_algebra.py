@@ -98,7 +98,38 @@ def PADS():
     d = Pad<mode = "reflect">(x, p)
 }""", opset=13, initializers=[tensor("p", np.array([1, 1, 1, 1], np.int64)), tensor("zero", np.float32(0))])
 
+def SELECTS():
+    return named("""g (float[2, 6, 4] x) => (float[2, 4] a, float[2, 1, 4] b, float[2, 1, 4] c, float[2, 2, 4] d,
+                                            float[2, 4, 4] e, float[2, 3, 4] f, float[2, 3, 4] h) {
+        a = Gather<axis = 1>(x, last)
+        b = Gather<axis = 1>(x, one)
+        c = Slice(x, s2, e3, ax1)
+        d, e = Split<axis = 1>(x, sizes)
+        f, h = Split<axis = 1>(x)
+    }""", opset=13, initializers=[tensor("last", np.int64(-1)), tensor("one", np.array([1], np.int64)),
+                                  tensor("s2", np.array([2], np.int64)), tensor("e3", np.array([3], np.int64)),
+                                  tensor("ax1", np.array([1], np.int64)), tensor("sizes", np.array([2, 4], np.int64))])
+
+
+def CHAINS():
+    return named("""g (int64[N, 4] i, int64[4] j, float[N, 4] x, float[4] y, bool[4] t)
+        => (int64[N, 4] a, float[N, 4] b, float[N, 4] c, bool[4] d) {
+        p = Add(i, j)
+        a = Add(p, j)
+        q = Max(x, y)
+        b = Max(y, q)
+        r = Add(x, y)
+        c = Add(r, x)
+        s = And(t, t)
+        d = And(s, t)
+    }""", opset=13)
+
+
 CASES = [
+    ("gather-as-slice", SELECTS, ["n0", "n1"]),
+    ("slice-as-gather", SELECTS, ["n2"]),
+    ("split-as-slices", SELECTS, ["n3", "n4"]),
+    ("reassociate", CHAINS, ["n1", "n3", "n7"]),  # float Add (n5) is not associative bit for bit
     ("sub-as-add-neg", ARITH, ["n0", "n2"]),
     ("div-as-mul-reciprocal", ARITH, ["n1"]),  # 3 is no power of two
     ("mul-as-div-reciprocal", ARITH, ["n3"]),
@@ -113,8 +144,8 @@ CASES = [
     ("clip-bounds-omitted", BOUNDS, ["n3"]),
     ("pad-value-explicit", PADS, ["n0", "n1"]),
     ("pad-value-omitted", PADS, ["n2"]),
-    ("neutral-elementwise", ARITH, ["x", "y", "i", "j", "two", "quarter", "three", "a", "b", "c", "d", "e"]),
-    ("neutral-shape-ops", PADS, ["x", "i", "p", "a", "b", "c", "d"]),  # zero: rank 0
+    ("neutral-elementwise", ARITH, ["x", "y", "i", "j", "a", "b", "c", "d", "e"]),  # not the initializers
+    ("neutral-shape-ops", PADS, ["x", "i", "a", "b", "c", "d"]),
 ]
 
 
