@@ -68,7 +68,8 @@ def drop_noop_cast_first_reader(model: onnx.ModelProto) -> onnx.ModelProto:
     types = {v.name: v.type.tensor_type.elem_type for v in [*inferred.input, *inferred.value_info, *inferred.output]}
     g = model.graph
     for n in list(g.node):
-        if n.op_type == "Cast" and types.get(n.input[0]) == _attr(n, "to") and n.output[0] not in {o.name for o in g.output}:
+        outputs = {o.name for o in g.output}
+        if n.op_type == "Cast" and types.get(n.input[0]) == _attr(n, "to") and n.output[0] not in outputs:
             reader = next((m for m in g.node if n.output[0] in m.input), None)
             if reader is not None:
                 reader.input[list(reader.input).index(n.output[0])] = n.input[0]
@@ -109,7 +110,8 @@ def integer_offsets() -> onnx.ModelProto:
     return parse("""g (int64[N, 2] i) => (int64[N, 2] y) {
         a = Add(i, big)
         y = Add(a, small)
-    }""", opset=13, initializers=[tensor("big", np.array([2**40 + 1, 3], np.int64)), tensor("small", np.array([1, 2**33 + 1], np.int64))])
+    }""", opset=13, initializers=[tensor("big", np.array([2**40 + 1, 3], np.int64)),
+                                  tensor("small", np.array([1, 2**33 + 1], np.int64))])
 
 
 def fold_integer_add_in_float(model: onnx.ModelProto) -> onnx.ModelProto:
