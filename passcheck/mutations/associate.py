@@ -26,6 +26,7 @@ from passcheck.mutations._base import (
 from passcheck.mutations._graph_edit import protected, set_nodes
 from passcheck.mutations._schema_types import SIGNED_INTS, UNSIGNED_INTS
 from passcheck.mutations._shapes import known
+from passcheck.mutations.catalogue import Freedom
 
 if TYPE_CHECKING:
     import onnx
@@ -75,4 +76,21 @@ def reassociate(model: onnx.ModelProto, only: frozenset[str] | None = None) -> l
 REWRITES = (
     Rewrite("reassociate", "op(op(a, b), c) → op(a, op(b, c)) for And/Or/Xor/Bitwise*/Max/Min, and integer Add/Mul "
             "(associative bit for bit)", reassociate),
+)
+
+FREEDOMS = (
+    Freedom("exact-associativity", "algebra", "Operators.md And, Or, Xor, Bitwise*, Max, Min, Add, Mul; "
+            "Broadcasting.md",
+            "op(op(a, b), c) is op(a, op(b, c)) for the logical, bitwise, Max and Min ops of every type and for "
+            "integer Add and Mul (two's complement wraps modulo 2^n).", ("reassociate",),
+            "main-graph pairs whose inner node is read only by the outer one; opset >= 8"),
+    Freedom("float-associativity", "algebra", "Operators.md Add, Mul, Sum (IEEE 754 rounding)",
+            "(a + b) + c and a + (b + c) are equal in exact arithmetic; Sum(a, b, c) is either nesting.", (),
+            none_because="float rounding depends on the order: the two nestings differ in the last bits and can "
+            "differ outright (1e8 + -1e8 + 1), so the gate would refuse the mutant; it is a tolerance, not an "
+            "equivalence", evidence="tests/mutations/test_algebra_limits.py::test_float_add_is_not_associative"),
+    Freedom("constants-combined", "algebra", "Operators.md Add, Mul (integer types)",
+            "(x + c1) + c2 may be written x + (c1 + c2) with the constants combined into one.", (),
+            none_because="combining the constants is constant folding, the pass under test; reassociate writes the "
+            "unfolded x + (c1 + c2), which is what a folding pass then sees"),
 )

@@ -2,8 +2,9 @@
 
 - elementwise: ``Add(x, -0.0)`` (floats; ``x + -0`` is ``x`` bit for bit in IEEE 754, ``-0`` included,
   where ``x + +0`` would turn ``-0`` into ``+0``) or ``Add(x, 0)`` (integers), ``Mul(x, 1)``,
-  ``And(x, true)`` / ``Or(x, false)`` (bool), and ``Cast(x, to=its own type)`` (Cast-6+: a cast to
-  the same type is the identity);
+  ``And(x, true)`` / ``Or(x, false)`` (bool), ``ReduceSum(x)`` with ``noop_with_empty_axes = 1`` and
+  no axes (ReduceSum-13+: "the input tensor is not reduced"), and ``Cast(x, to=its own type)``
+  (Cast-6+: a cast to the same type is the identity);
 - shape ops: ``Transpose`` with the identity ``perm``, ``Reshape(x, [0] * r)`` (Reshape-5+: a 0
   entry copies the input's dim when ``allowzero`` is 0, its default), ``Slice`` of the full range of
   axis 0 (``[0, INT64_MAX)``: ends are clamped to the dim), ``Expand(x, [1] * r)`` (Expand-8+:
@@ -27,11 +28,14 @@ from passcheck.mutations._base import Rewrite, all_names, chosen, fresh_name, is
 from passcheck.mutations._graph_edit import set_nodes
 from passcheck.mutations._schema_types import BOOL, FLOATS, accepts
 from passcheck.mutations._shapes import Known, known
+from passcheck.mutations.catalogue import Freedom
 
 if TYPE_CHECKING:
     import onnx
 
 INT64_MAX, INT64 = 2**63 - 1, 7  # onnx.TensorProto.INT64
+#: ReduceSum-13 takes axes as an input and ``noop_with_empty_axes``: with no axes and 1, the identity.
+REDUCE_NOOP = 13
 #: Ops below this opset broadcast only with the ``broadcast`` attribute; neutral operands need >= 7.
 BROADCAST_OPSET = 7
 Chain = Callable[[str, Known, int, "Namer"], "list[onnx.NodeProto] | None"]
@@ -95,6 +99,7 @@ ELEMENTWISE: tuple[Callable, ...] = (
     _unary("Mul", operand=("one", _one), needs=BROADCAST_OPSET),
     _unary("And", operand=("true", lambda t: True if t == BOOL else None), needs=BROADCAST_OPSET),
     _unary("Or", operand=("false", lambda t: False if t == BOOL else None), needs=BROADCAST_OPSET),
+    _unary("ReduceSum", attrs={"noop_with_empty_axes": 1}, needs=REDUCE_NOOP),
 )
 
 
@@ -222,7 +227,8 @@ def _insert(steps: tuple[Callable, ...], model: onnx.ModelProto, only: frozenset
 
 
 def elementwise(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
-    """Each site value x → ``Cast(Mul(Add(x, -0.0 | 0), 1), to=T)`` (bool: ``Cast(Or(And(x, true), false))``);
+    """Each site value x → ``Cast(ReduceSum<noop_with_empty_axes=1>(Mul(Add(x, -0.0 | 0), 1)), to=T)`` (bool:
+    ``Cast(Or(And(x, true), false))``);
     the ops the schema at the model's opset does not take for T are left out of the chain."""
     return _insert((*ELEMENTWISE, _cast), model, only)
 
@@ -234,9 +240,54 @@ def shape_ops(model: onnx.ModelProto, only: frozenset[str] | None = None) -> lis
 
 
 REWRITES = (
-    Rewrite("neutral-elementwise", "a value x → Cast(Mul(Add(x, -0.0|0), 1), to=x's type) (bool: And true, Or false); "
+    Rewrite("neutral-elementwise", "a value x → Cast(ReduceSum noop(Mul(Add(x, -0.0|0), 1)), to=x's type) (bool: "
+            "And true, Or false); "
             "each op is the identity there", elementwise, inverse="neutral-remove", detail="values"),
     Rewrite("neutral-shape-ops", "a value x → Concat of one input(Expand to ones(Slice full range(Reshape [0]*r("
             "Transpose identity perm(x))))); each op is the identity there", shape_ops, inverse="neutral-remove",
             detail="values"),
+)
+
+_BOTH = ("neutral-elementwise", "neutral-remove")
+_SHAPE = ("neutral-shape-ops", "neutral-remove")
+_SITES = ("inserted on every main-graph value that is not static (graph inputs, node outputs read by a node or a "
+          "graph output), the whole chain at once; removed wherever such a node is (neutral-remove); composes with "
+          "every rewrite (depth 2)")
+FREEDOMS = (
+    Freedom("neutral-add-zero", "algebra", "Operators.md Add (IEEE 754 addition; -0 is its exact identity)",
+            "x + (-0.0) is x bit for bit for floats (x + 0 for integers); +0 also serves, up to the sign of a zero.",
+            _BOTH, _SITES),
+    Freedom("neutral-mul-one", "algebra", "Operators.md Mul",
+            "x * 1 is x bit for bit, for every numeric type (NaN and -0 kept).", _BOTH, _SITES),
+    Freedom("neutral-bool-and-or", "algebra", "Operators.md And, Or",
+            "And with true and Or with false leave a bool tensor unchanged.", _BOTH, _SITES),
+    Freedom("reduce-noop-empty-axes", "operator schemas", "Operators.md ReduceSum-13, Reduce*-18 "
+            "(noop_with_empty_axes)",
+            "A Reduce with noop_with_empty_axes = 1 and no axes returns its input unchanged, an identity spelled "
+            "as a reduction.", _BOTH, _SITES + "; inserted as ReduceSum (opset >= 13), removed for every Reduce*"),
+    Freedom("cast-to-same-type", "operator schemas", "Operators.md Cast-6+",
+            "A Cast to the element type its input already has is the identity.", _BOTH, _SITES),
+    Freedom("identity-transpose", "operator schemas", "Operators.md Transpose (perm)",
+            "A Transpose whose perm is [0 … r-1] keeps every axis in place.", _SHAPE, _SITES + "; rank >= 1"),
+    Freedom("reshape-to-same-shape", "operator schemas", "Operators.md Reshape-5+ (a 0 entry copies the input dim, "
+            "allowzero 0)",
+            "Reshape to the input's own shape, spelled [0, …, 0] or with the static dims, changes nothing.", _SHAPE,
+            _SITES + "; inserted as [0]*r (any dims, rank known), removed when shape inference shows the same shape"),
+    Freedom("slice-full-range", "operator schemas", "Operators.md Slice-10+ (ends clamped to the dim)",
+            "A Slice from 0 to INT64_MAX (or to the dim) with step 1 takes the whole axis.", _SHAPE,
+            _SITES + "; attribute form below opset 10"),
+    Freedom("expand-to-ones", "operator schemas", "Operators.md Expand-8; Broadcasting.md",
+            "Expand to a shape of ones (of the input's rank) broadcasts to the input's own shape.", _SHAPE,
+            _SITES + "; opset >= 8"),
+    Freedom("concat-of-one", "operator schemas", "Operators.md Concat-4+ (1 to ∞ inputs)",
+            "Concat of a single input is that input.", _SHAPE, _SITES + "; rank >= 1"),
+    Freedom("neutral-op-on-constant", "algebra", "Operators.md (each neutral op above)",
+            "A neutral op may also sit on an initializer or a Constant's output.", (),
+            none_because="a neutral op on a constant is constant folding's work before any pattern matcher sees it, "
+            "and a pass that does not fold would only show that it does not fold; neutral-remove still removes "
+            "such nodes where a model has them"),
+    Freedom("pow-one", "algebra", "Operators.md Pow",
+            "x ** 1 is x mathematically.", (),
+            none_because="Pow is computed by the runtime's pow function, whose result for exponent 1 the spec does "
+            "not promise to be exact; left out rather than gated case by case"),
 )

@@ -31,6 +31,7 @@ from passcheck.mutations._base import (
 from passcheck.mutations._graph_edit import drop_attribute, int64_constant, set_nodes
 from passcheck.mutations._schema_types import BOOL, FLOATS, SIGNED_INTS, UNSIGNED_INTS, accepts
 from passcheck.mutations._shapes import known
+from passcheck.mutations.catalogue import Freedom
 from passcheck.mutations.keepdims import REDUCE_AXES_INPUT
 
 if TYPE_CHECKING:
@@ -252,4 +253,30 @@ REWRITES = (
             pad_value_explicit, inverse="pad-value-omitted"),
     Rewrite("pad-value-omitted", "Pad-11+ (constant mode) constant_value = 0 → omitted", pad_value_omitted,
             inverse="pad-value-explicit"),
+)
+
+FREEDOMS = (
+    Freedom("reduce-all-axes", "operator schemas", "Operators.md Reduce*-1…18 (axes omitted with "
+            "noop_with_empty_axes 0 reduces every axis)",
+            "A reduction over every axis may list them all ([0 … r-1], attribute or input by opset) or name none.",
+            ("reduce-axes-omitted", "reduce-axes-all-explicit"),
+            "main-graph Reduce* nodes with noop_with_empty_axes 0 and a known rank >= 1; negative axes count"),
+    Freedom("clip-unbounded", "optional and variadic slots", "Operators.md Clip-11, Clip-12 (integer types), Clip-13",
+            "A missing Clip min/max means no bound, the same as -inf/+inf for floats and the type's lowest/highest "
+            "value for integers (a finite float bound is not neutral: it clips ±inf).",
+            ("clip-bounds-explicit", "clip-bounds-omitted"),
+            "main-graph Clip-11+ nodes of known element type (bfloat16 left out); each missing slot of a node at once"),
+    Freedom("pad-zero-value", "optional and variadic slots", "Operators.md Pad-11+ (constant mode, constant_value "
+            "defaults to 0)",
+            "Pad in constant mode without constant_value pads with 0, the same as an explicit scalar 0 (false).",
+            ("pad-value-explicit", "pad-value-omitted"),
+            "main-graph Pad-11+ nodes in constant mode of known element type; an axes input (Pad-18) stays"),
+    Freedom("input-attribute-moves-other-ops", "operator schemas", "Operators.md Split-13 (split), Pad-11 (pads, "
+            "constant_value), Clip-11 (min, max), Slice-10 (starts, ends, axes, steps), TopK-10 (k), Resize/Upsample; "
+            "Versioning.md",
+            "The same parameter as an attribute before the version that moved it and as an input from it, with the "
+            "opset stamp on the matching side.", (),
+            none_because="not written yet: like axes-as-input it needs every other op of the model to keep its "
+            "schema across the stamp move (passcheck.mutations._opsets), which few real models allow; axes-as-input/"
+            "axes-as-attribute cover Squeeze/Unsqueeze/Reduce*"),
 )

@@ -10,7 +10,7 @@ spec, each op's definition: a node is the identity on its data input, and may go
 - ``Transpose`` with the identity ``perm``; ``Cast`` to the input's own element type;
 - ``Reshape``, ``Expand`` or ``Slice`` (unit steps) whose output shape, as shape inference knows it,
   is the input's (every dim known or the same dim_param);
-- ``Concat`` of one input.
+- ``Concat`` of one input; a Reduce* with ``noop_with_empty_axes = 1`` and no axes.
 
 Main graph only. A node whose output is a graph output or read inside a subgraph goes only when
 its data input is a node output nothing else reads (that node then writes the name)."""
@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 from passcheck.mutations._base import Rewrite, chosen, drop_unused, is_default_domain, node_label, static_tensors
 from passcheck.mutations._graph_edit import protected, set_nodes
 from passcheck.mutations._shapes import known
+from passcheck.mutations.catalogue import Freedom
+from passcheck.mutations.keepdims import REDUCE_AXES_INPUT
 
 if TYPE_CHECKING:
     import onnx
@@ -49,6 +51,9 @@ def _data_input(n: onnx.NodeProto, static: dict, types: dict) -> str | None:
         return ins[0]
     if op == "Concat" and len(ins) == 1:
         return ins[0]
+    if op in REDUCE_AXES_INPUT and any(a.name == "noop_with_empty_axes" and a.i == 1 for a in n.attribute):
+        no_axes = not any(a.name == "axes" for a in n.attribute) and (len(ins) < 2 or not ins[1])
+        return ins[0] if no_axes else None
     if op == "Transpose" and (k := types.get(ins[0])) is not None and k.rank is not None:
         perm = next((list(a.ints) for a in n.attribute if a.name == "perm"), None)
         return ins[0] if perm == list(range(k.rank)) else None
@@ -155,4 +160,15 @@ def remove(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[s
 REWRITES = (
     Rewrite("neutral-remove", "a neutral node (Identity, Add/Sub 0, Mul/Div 1, And true, Or/Xor false, identity "
             "Transpose, Cast to its own type, shape-keeping Reshape/Expand/Slice, one-input Concat) → removed", remove),
+)
+
+_SITES = ("main-graph nodes; one whose output is a graph output or read by a subgraph goes only when its data input "
+          "is a node output nothing else reads; composes with every rewrite (depth 2)")
+FREEDOMS = (
+    Freedom("identity-node-removed", "nodes", "Operators.md Identity",
+            "An Identity between two values may be dropped, its readers reading its input: the uncommon form is the "
+            "shorter one when the model as given carries Identity nodes.", ("neutral-remove",), _SITES),
+    Freedom("neutral-sub-div-xor", "algebra", "Operators.md Sub, Div, Xor",
+            "x - 0, x / 1 and Xor(x, false) are x; only removed (the insertion side writes Add and Mul).",
+            ("neutral-remove",), _SITES),
 )

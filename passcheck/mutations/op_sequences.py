@@ -34,6 +34,7 @@ from passcheck.mutations._base import (
 from passcheck.mutations._graph_edit import drop_attribute, int64_constant, protected, set_nodes
 from passcheck.mutations._schema_types import BFLOAT16, FLOATS, SIGNED_INTS, accepts
 from passcheck.mutations._shapes import known
+from passcheck.mutations.catalogue import Freedom
 
 if TYPE_CHECKING:
     import onnx
@@ -216,4 +217,43 @@ REWRITES = (
             inverse="reshape-as-flatten"),
     Rewrite("reshape-as-flatten", "Reshape(x, static [p, q]) → Flatten(x, axis) where x's leading dims multiply to p",
             reshape_to_flatten, inverse="flatten-as-reshape"),
+)
+
+_LIMITS = "tests/mutations/test_algebra_limits.py"
+FREEDOMS = (
+    Freedom("sub-as-add-neg", "algebra", "Operators.md Sub, Add, Neg; IEEE 754 subtraction",
+            "a - b is a + (-b) bit for bit for floats and signed integers (two's complement wraps alike).",
+            ("sub-as-add-neg", "add-neg-as-sub"),
+            "main-graph Sub nodes of float/signed-int type (back: Add with a Neg operand in either slot); opset >= 7"),
+    Freedom("div-as-mul-reciprocal", "algebra", "Operators.md Div, Mul; IEEE 754 (a power of two's reciprocal is "
+            "exact)",
+            "a / c is a * (1/c) bit for bit when every element of the static float c is a power of two.",
+            ("div-as-mul-reciprocal", "mul-as-div-reciprocal"),
+            "main-graph Div/Mul nodes whose second input is a static float tensor of powers of two (|exponent| <= 64)"),
+    Freedom("div-as-mul-any-divisor", "algebra", "Operators.md Div, Mul",
+            "a / c equals a * (1/c) mathematically for any non-zero c.", (),
+            none_because="for a divisor that is not a power of two the reciprocal is rounded, so a * (1/c) differs "
+            "from a / c in the last bit on some inputs: a tolerance, not an equivalence",
+            evidence=f"{_LIMITS}::test_mul_by_rounded_reciprocal_differs_from_div"),
+    Freedom("flatten-as-reshape", "algebra", "Operators.md Flatten-1/9/11/13, Reshape-5+ (0 and -1 entries)",
+            "Flatten(x, axis) is Reshape to [product of the dims before axis, -1]: [1, -1] for axis 0, [0, -1] "
+            "for axis 1.", ("flatten-as-reshape", "reshape-as-flatten"),
+            "main-graph Flatten nodes (axis >= 2 needs static leading dims); back: Reshape to a static 2-D shape "
+            "whose first dim is a product of the input's leading static dims"),
+    Freedom("relu-as-clip-or-max", "algebra", "Operators.md Relu, Clip-11+, Max",
+            "Relu(x) is Clip(x, 0) with max omitted and Max(x, 0).", (),
+            none_because="not written yet as a rewrite; the hand-written case family fusions_conv (Conv + Relu as "
+            "Clip/Max: clip-min-only, clip-max-empty, max-zero) writes these spellings"),
+    Freedom("clip-as-max-min", "algebra", "Operators.md Clip-11+, Max, Min",
+            "Clip(x, lo, hi) is Min(Max(x, lo), hi) for lo <= hi; a single bound is a single Max or Min.", (),
+            none_because="not written yet as a rewrite; the hand-written case optional-input/clip-max-only writes "
+            "Min(x, hi) against Clip(x, \"\", hi)"),
+    Freedom("transpose-perm-omitted", "operator schemas", "Operators.md Transpose (perm omitted reverses the dims)",
+            "Transpose without perm reverses the axes, the same as perm = [r-1 … 0].", (),
+            none_because="the default depends on the input's rank, so the schema states no value explicit-defaults "
+            "could write; the hand-written case axes/transpose-perm writes both spellings"),
+    Freedom("neg-as-mul-minus-one", "algebra", "Operators.md Neg, Mul",
+            "Neg(x) is x * (-1), exact for floats (a sign flip) and signed integers.", (),
+            none_because="not written yet (issue 27 ran out of time): the spellings are exact, so it is a "
+            "candidate rewrite; sub-as-add-neg already puts Neg nodes where Sub was"),
 )

@@ -28,6 +28,7 @@ from passcheck.mutations._base import (
 )
 from passcheck.mutations._graph_edit import int64_constant, set_nodes
 from passcheck.mutations._shapes import known
+from passcheck.mutations.catalogue import Freedom
 
 if TYPE_CHECKING:
     import onnx
@@ -173,4 +174,17 @@ REWRITES = (
             inverse="gather-as-slice"),
     Rewrite("split-as-slices", "Split(x, sizes | equal parts, axis) → one Slice per output (opset >= 13)",
             split_to_slices),
+)
+
+FREEDOMS = (
+    Freedom("gather-as-slice", "algebra", "Operators.md Gather-13, Slice-13, Squeeze-13",
+            "Gather of one static index on an axis is Slice of [i, i+1) on that axis, then Squeeze of the axis for "
+            "a scalar index; back, a one-element Slice is Gather with the 1-D index [i].",
+            ("gather-as-slice", "slice-as-gather"),
+            "main-graph Gather nodes with a static one-element index (back: Slice with static parameters, step 1, "
+            "0 <= i < a static dim); opset >= 13"),
+    Freedom("split-as-slices", "algebra", "Operators.md Split-13/18, Slice-13",
+            "Split into consecutive pieces is one Slice per piece, at the running offset.", ("split-as-slices",),
+            "main-graph Split nodes with static sizes (or equal parts of a static dim); one way (merging sibling "
+            "Slices into a Split is a pass's job)"),
 )
