@@ -23,7 +23,7 @@ from passcheck.mutations._base import (
     node_label,
     opset,
 )
-from passcheck.mutations._graph_edit import protected, set_nodes
+from passcheck.mutations._graph_edit import protected, splice
 from passcheck.mutations._schema_types import SIGNED_INTS, UNSIGNED_INTS
 from passcheck.mutations._shapes import known
 from passcheck.mutations.catalogue import Freedom
@@ -69,7 +69,7 @@ def reassociate(model: onnx.ModelProto, only: frozenset[str] | None = None) -> l
             sites.append(node_label(outer, i))
             break
     if sites:
-        set_nodes(g, [m for j, n in enumerate(g.node) for m in replace.get(j, [n])])
+        splice(g, replace=replace)
     return sites
 
 

@@ -28,7 +28,7 @@ from passcheck.mutations._base import (
     static_axes,
     static_tensors,
 )
-from passcheck.mutations._graph_edit import drop_attribute, int64_constant, set_nodes
+from passcheck.mutations._graph_edit import attr_value, drop_attribute, int64_constant, splice
 from passcheck.mutations._schema_types import BOOL, FLOATS, SIGNED_INTS, UNSIGNED_INTS, accepts
 from passcheck.mutations._shapes import known
 from passcheck.mutations.catalogue import Freedom
@@ -41,15 +41,10 @@ if TYPE_CHECKING:
 CLIP_INPUTS, PAD_INPUTS = 11, 11
 
 
-def _attr(n: onnx.NodeProto, name: str, default):
-    import onnx
-
-    return next((onnx.helper.get_attribute_value(a) for a in n.attribute if a.name == name), default)
-
 
 def _reduces(model: onnx.ModelProto, only):
     for i, n in enumerate(model.graph.node):
-        if (n.op_type in REDUCE_AXES_INPUT and is_default_domain(n) and _attr(n, "noop_with_empty_axes", 0) == 0
+        if (n.op_type in REDUCE_AXES_INPUT and is_default_domain(n) and attr_value(n, "noop_with_empty_axes", 0) == 0
                 and chosen(only, node_label(n, i))):
             yield i, n
 
@@ -95,7 +90,7 @@ def reduce_axes_explicit(model: onnx.ModelProto, only: frozenset[str] | None = N
             n.attribute.append(onnx.helper.make_attribute("axes", axes))
         sites.append(node_label(n, i))
     if before:
-        set_nodes(g, [m for j, n in enumerate(g.node) for m in (*before.get(j, []), n)])
+        splice(g, before)
     return sites
 
 
@@ -151,7 +146,7 @@ def clip_bounds_explicit(model: onnx.ModelProto, only: frozenset[str] | None = N
         n.input[:] = ins
         sites.append(node_label(n, i))
     if before:
-        set_nodes(g, [m for j, n in enumerate(g.node) for m in (*before.get(j, []), n)])
+        splice(g, before)
     return sites
 
 
@@ -188,7 +183,7 @@ def clip_bounds_omitted(model: onnx.ModelProto, only: frozenset[str] | None = No
 
 
 def _constant_mode(n: onnx.NodeProto) -> bool:
-    mode = _attr(n, "mode", b"constant")
+    mode = attr_value(n, "mode", b"constant")
     return (mode.decode() if isinstance(mode, bytes) else mode) == "constant"
 
 
@@ -213,7 +208,7 @@ def pad_value_explicit(model: onnx.ModelProto, only: frozenset[str] | None = Non
         before[i] = [c]
         sites.append(node_label(n, i))
     if before:
-        set_nodes(g, [m for j, n in enumerate(g.node) for m in (*before.get(j, []), n)])
+        splice(g, before)
     return sites
 
 

@@ -31,7 +31,7 @@ from passcheck.mutations._base import (
     opset,
     static_tensors,
 )
-from passcheck.mutations._graph_edit import drop_attribute, int64_constant, protected, set_nodes
+from passcheck.mutations._graph_edit import drop_attribute, int64_constant, protected, set_nodes, splice
 from passcheck.mutations._schema_types import BFLOAT16, FLOATS, SIGNED_INTS, accepts
 from passcheck.mutations._shapes import known
 from passcheck.mutations.catalogue import Freedom
@@ -41,14 +41,6 @@ if TYPE_CHECKING:
 
 #: Sub/Add/Neg broadcast without attributes from opset 7; Reshape takes its shape as an input from 5.
 BROADCAST_OPSET, RESHAPE_INPUT = 7, 5
-
-
-def _rebuild(g: onnx.GraphProto, before: dict[int, list], replace: dict[int, list]) -> None:
-    nodes = []
-    for i, n in enumerate(g.node):
-        nodes.extend(before.get(i, []))
-        nodes.extend(replace.get(i, [n]))
-    set_nodes(g, nodes)
 
 
 def sub_to_add_neg(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
@@ -68,7 +60,7 @@ def sub_to_add_neg(model: onnx.ModelProto, only: frozenset[str] | None = None) -
         before[i] = [onnx.helper.make_node("Neg", [n.input[1]], [neg], name=fresh_name(taken, f"{neg}_node"))]
         n.op_type, n.input[1] = "Add", neg
         sites.append(node_label(n, i))
-    _rebuild(g, before, {})
+    splice(g, before)
     return sites
 
 
@@ -169,7 +161,7 @@ def flatten_to_reshape(model: onnx.ModelProto, only: frozenset[str] | None = Non
         del n.attribute[:]
         n.op_type, n.input[:] = "Reshape", [n.input[0], c.output[0]]
         sites.append(node_label(n, i))
-    _rebuild(g, before, {})
+    splice(g, before)
     return sites
 
 

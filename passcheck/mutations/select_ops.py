@@ -26,7 +26,7 @@ from passcheck.mutations._base import (
     opset,
     static_tensors,
 )
-from passcheck.mutations._graph_edit import int64_constant, set_nodes
+from passcheck.mutations._graph_edit import attr_value, int64_constant, splice
 from passcheck.mutations._shapes import known
 from passcheck.mutations.catalogue import Freedom
 
@@ -35,11 +35,6 @@ if TYPE_CHECKING:
 
 INT64_MAX, INPUT_FORMS = 2**63 - 1, 13
 
-
-def _attr(n: onnx.NodeProto, name: str, default):
-    import onnx
-
-    return next((onnx.helper.get_attribute_value(a) for a in n.attribute if a.name == name), default)
 
 
 def _slice_nodes(taken: set[str], x: str, out: str, start: int, end: int, axis: int) -> list[onnx.NodeProto]:
@@ -69,7 +64,7 @@ def gather_to_slice(model: onnx.ModelProto, only: frozenset[str] | None = None) 
         k = types.get(n.input[0])
         if index.size != 1 or index.ndim > 1 or k is None or not k.rank:
             continue
-        axis, at = _attr(n, "axis", 0), int(index.reshape(-1)[0])
+        axis, at = attr_value(n, "axis", 0), int(index.reshape(-1)[0])
         end = INT64_MAX if at == -1 else at + 1
         out = n.output[0]
         if index.ndim == 0:
@@ -85,7 +80,7 @@ def gather_to_slice(model: onnx.ModelProto, only: frozenset[str] | None = None) 
         freed.add(n.input[1])
         sites.append(node_label(n, i))
     if sites:
-        set_nodes(g, [m for j, n in enumerate(g.node) for m in replace.get(j, [n])])
+        splice(g, replace=replace)
         drop_unused(g, freed)
     return sites
 
@@ -127,7 +122,7 @@ def slice_to_gather(model: onnx.ModelProto, only: frozenset[str] | None = None) 
         before[i] = [c]
         sites.append(node_label(n, i))
     if sites:
-        set_nodes(g, [m for j, n in enumerate(g.node) for m in (*before.get(j, []), n)])
+        splice(g, before)
         drop_unused(g, freed)
     return sites
 
@@ -143,9 +138,9 @@ def split_to_slices(model: onnx.ModelProto, only: frozenset[str] | None = None) 
             continue
         k = types.get(n.input[0])
         sizes = _static_ints(n, 1, static)
-        if k is None or not k.rank or sizes is None or _attr(n, "num_outputs", None) is not None:
+        if k is None or not k.rank or sizes is None or attr_value(n, "num_outputs", None) is not None:
             continue
-        axis = _attr(n, "axis", 0)
+        axis = attr_value(n, "axis", 0)
         dim = k.dims[axis % k.rank] if -k.rank <= axis < k.rank else None
         if not sizes:
             if not isinstance(dim, int) or dim % len(n.output):
@@ -162,7 +157,7 @@ def split_to_slices(model: onnx.ModelProto, only: frozenset[str] | None = None) 
         freed.update(n.input[1:])
         sites.append(node_label(n, i))
     if sites:
-        set_nodes(g, [m for j, n in enumerate(g.node) for m in replace.get(j, [n])])
+        splice(g, replace=replace)
         drop_unused(g, freed)
     return sites
 
