@@ -12,10 +12,11 @@
   one input is allowed, "1 to ∞").
 
 Sites are values: node outputs read by a node or a graph output, and graph inputs read by a
-main-graph node (the chain is placed after the producer, or first for inputs). Static values
-(non-input initializers, Constant outputs) are not sites: a neutral op on a constant is folded
-by any constant folding before a pattern matcher sees it, and a pass without folding would only
-show that it does not fold (see the catalogue). Only main-graph tensors whose element type (and,
+main-graph node (the chain is placed after the producer, or first for inputs). Values computed
+from constants only (initializers, those also listed as graph inputs included, Constant outputs,
+and what nodes compute from them alone) are not sites: a neutral op there is constant folding's
+work before any pattern matcher sees it, and a pass without folding would only show that it does
+not fold (see the catalogue). Only main-graph tensors whose element type (and,
 for shape ops, rank) shape inference knows, and only ops whose schema at the model's opset takes that element type.
 Values read inside subgraphs keep being read there unchanged."""
 
@@ -174,6 +175,16 @@ def _chain(steps: tuple[Callable, ...], x: str, k: Known, version: int, names: N
     return (nodes, current) if nodes else None
 
 
+def _constant_values(g: onnx.GraphProto) -> set[str]:
+    """Values computed from constants only: initializers (graph inputs of that name included: in IR < 4
+    models parameters are inputs too), Constant outputs, and outputs of nodes that read only such values."""
+    found = {t.name for t in g.initializer} | set(static_tensors(g))
+    for n in g.node:
+        if (n.op_type == "Constant" and is_default_domain(n)) or (n.input and all(x in found for x in n.input if x)):
+            found.update(o for o in n.output if o)
+    return found
+
+
 def _insert(steps: tuple[Callable, ...], model: onnx.ModelProto, only: frozenset[str] | None) -> list[str]:
     g = model.graph
     version, types = opset(model), known(model)
@@ -191,8 +202,8 @@ def _insert(steps: tuple[Callable, ...], model: onnx.ModelProto, only: frozenset
             return None
         return _chain(steps, v, k, version, Namer(taken, v))
 
-    static = static_tensors(g)
-    for v in [i.name for i in g.input]:
+    static = _constant_values(g)
+    for v in [i.name for i in g.input if i.name not in static]:
         if v in read and v not in renames and (made := site(v)):
             front.extend(made[0])
             renames[v] = made[1]
