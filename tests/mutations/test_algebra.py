@@ -205,3 +205,24 @@ def test_neutral_chains_on_a_real_model(rid):
     mutant, applied = REWRITES[rid].apply(model)
     assert applied.count >= 60
     verify_equivalent(model, mutant, feeds(model), rid)
+
+
+ON_CASES = [
+    ("neutral-elementwise", "optional-input/conv-add"), ("neutral-shape-ops", "optional-input/conv-add"),
+    ("neutral-remove", "shape/dynamic-m10-10-reshape"), ("sub-as-add-neg", "fusion-norm/layernorm-r1"),
+    ("div-as-mul-reciprocal", "fusion-attention/bert-block"), ("mul-as-div-reciprocal", "broadcast/scalar-rank"),
+    ("reduce-axes-omitted", "fusion-norm/layernorm-r1"), ("reduce-axes-all-explicit", "optional-input/reducesum-axes"),
+    ("clip-bounds-explicit", "optional-input/clip-min-only"), ("pad-value-explicit", "count/pad-static"),
+    ("gather-as-slice", "count/topk-opsets"), ("split-as-slices", "optional-input/split-split"),
+]
+
+
+@pytest.mark.parametrize(("rid", "case_id"), ON_CASES, ids=[f"{r}-{c}" for r, c in ON_CASES])
+def test_rewrite_verified_on_a_library_case(rid, case_id):
+    """The common form of a hand-written library case: the rewrite applies and the gate accepts it."""
+    from passcheck.cases import registry
+    from passcheck.mutations.subject import verified_mutants
+
+    model = registry().get(case_id).forms["common"].build()
+    found = verified_mutants(model, [rid], feeds(model), case_id)
+    assert list(found) == [rid] and found[rid][1].count >= 1
