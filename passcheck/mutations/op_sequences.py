@@ -236,16 +236,8 @@ FREEDOMS = (
             "Relu(x) is Clip(x, 0) with max omitted and Max(x, 0).", (),
             none_because="not written yet as a rewrite; the hand-written case family fusions_conv (Conv + Relu as "
             "Clip/Max: clip-min-only, clip-max-empty, max-zero) writes these spellings"),
-    Freedom("clip-as-max-min", "algebra", "Operators.md Clip-11+, Max, Min",
-            "Clip(x, lo, hi) is Min(Max(x, lo), hi) for lo <= hi; a single bound is a single Max or Min.", (),
-            none_because="not written yet as a rewrite; the hand-written case optional-input/clip-max-only writes "
-            "Min(x, hi) against Clip(x, \"\", hi)"),
     Freedom("transpose-perm-omitted", "operator schemas", "Operators.md Transpose (perm omitted reverses the dims)",
             "Transpose without perm reverses the axes, the same as perm = [r-1 … 0].", (),
             none_because="the default depends on the input's rank, so the schema states no value explicit-defaults "
             "could write; the hand-written case axes/transpose-perm writes both spellings"),
-    Freedom("neg-as-mul-minus-one", "algebra", "Operators.md Neg, Mul",
-            "Neg(x) is x * (-1), exact for floats (a sign flip) and signed integers.", (),
-            none_because="not written yet (issue 27 ran out of time): the spellings are exact, so it is a "
-            "candidate rewrite; sub-as-add-neg already puts Neg nodes where Sub was"),
 )

@@ -48,6 +48,7 @@ MODULES = (
     "passcheck.mutations.neutral_operands",
     "passcheck.mutations.select_ops",
     "passcheck.mutations.associate",
+    "passcheck.mutations.min_max",
 )
 
 
