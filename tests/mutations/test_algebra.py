@@ -129,9 +129,9 @@ CASES = [
     ("gather-as-slice", SELECTS, ["n0", "n1"]),
     ("slice-as-gather", SELECTS, ["n2"]),
     ("split-as-slices", SELECTS, ["n3", "n4"]),
-    ("reassociate", CHAINS, ["n1", "n3", "n7"]),
+    ("reassociate", CHAINS, ["n1", "n3", "n7"]),  # float Add (n5) is not associative bit for bit
     ("neg-as-mul-minus-one", NEUTRALS, ["n8"]),
-    ("clip-as-max-min", BOUNDS, ["n0", "n1", "n3"]),  # Clip(i) has no bound  # float Add (n5) is not associative bit for bit
+    ("clip-as-max-min", BOUNDS, ["n0", "n1", "n3"]),  # Clip(i) has no bound
     ("sub-as-add-neg", ARITH, ["n0", "n2"]),
     ("div-as-mul-reciprocal", ARITH, ["n1"]),  # 3 is no power of two
     ("mul-as-div-reciprocal", ARITH, ["n3"]),
