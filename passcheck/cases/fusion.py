@@ -70,7 +70,8 @@ def _initializers(consts: Mapping[str, object], body: str, dtype: str):
 def fusion_case(case_id: str, *, transformer: str, level: str, doc: str, signature: str, forms: Mapping[str, tuple],
                 consts: Mapping[str, object] | None = None, gone: Sequence[str] = (), opset: int = 17, dtype: str = "float",
                 bindings=({"N": 1}, {"N": 3}), tags: Sequence[str] = (), rtol: float | None = None, atol: float | None = None,
-                expect: Sequence[Expectation] = (), feeds=None) -> Case:
+                expect: Sequence[Expectation] = (), feeds=None, extra_opsets: Mapping[str, int] | None = None,
+                targets: Sequence[str] = ()) -> Case:
     """Register a fusion case.
 
     Args:
@@ -90,6 +91,8 @@ def fusion_case(case_id: str, *, transformer: str, level: str, doc: str, signatu
         expect: further expectations.
         feeds: the case's feed function (:data:`~passcheck.cases.FeedFn`), when random normal
             feeds do not fit (masks).
+        extra_opsets: further opset imports, domain → version (``{"ai.onnx.ml": 4}``).
+        targets: further transformers or rules the common form triggers (each adds its tag).
 
     Raises:
         RegistryError: the id is taken or the case is malformed (see :class:`Case`).
@@ -103,8 +106,9 @@ def fusion_case(case_id: str, *, transformer: str, level: str, doc: str, signatu
     built = {}
     for name, spec in forms.items():
         body, fdoc, form_opset = (*spec, opset)[:3]
-        body = re.sub(r"<to = T>", f"<to = {elem}>", body)
-        built[name] = text_form(f"g {sig} {{\n{body}\n}}", fdoc, opset=form_opset, initializers=_initializers(consts or {}, body, dtype))
+        body = re.sub(r"\bto = T\b", f"to = {elem}", body)
+        built[name] = text_form(f"g {sig} {{\n{body}\n}}", fdoc, opset=form_opset, initializers=_initializers(consts or {}, body, dtype),
+                                 extra_opsets=extra_opsets)
     d_rtol, d_atol = TOLERANCES.get(dtype, (None, None))
     expectations = (expect_fused(transformer, level, gone) if gone else ()) + tuple(expect)
     top = max((*spec, opset)[2] for spec in forms.values())
@@ -112,6 +116,6 @@ def fusion_case(case_id: str, *, transformer: str, level: str, doc: str, signatu
     valid = f"Valid: opset {lo}" + (f" to {top}" if top != lo else "") + f" (ir_version {ir_version_for(lo)}+)."
     return REGISTRY.register(Case(
         id=case_id, forms=built, doc=f"{doc.strip()}\n{valid}\n\nTargets onnxruntime's {transformer} (ort:{level}).", opset=top,
-        bindings=bindings, tags=frozenset({"fusion", transformer_tag(transformer), *tags}),
+        bindings=bindings, tags=frozenset({"fusion", transformer_tag(transformer), *map(transformer_tag, targets), *tags}),
         expect=expectations, feeds=feeds, rtol=rtol if rtol is not None else d_rtol, atol=atol if atol is not None else d_atol,
     ))
