@@ -74,12 +74,12 @@ through Gemm (Operators.md Gemm: alpha 1, no C).""", {
 _qdq("double-pair", "DoubleQDQPairsRemover", """Two back-to-back Q/DQ pairs on x: [N, 8] with equal parameters, then Neg (float).
 
 DoubleQDQPairsRemover drops the inner DQ -> Q of Q1 -> DQ1 -> Q2 -> DQ2 when both pairs have
-constant scalar scales and zero points of one type. Uncommon: the zero points omitted (uint8 0
-default, Operators.md QuantizeLinear), the second pair's scale from a Constant node.""", {
+constant scalar scales and zero points of one type. Uncommon: the zero points from a Constant
+node, the second pair's scale from a Constant node (Operators.md QuantizeLinear).""", {
     "common": ("a = QuantizeLinear(x, s2, z2)\nb = DequantizeLinear(a, s2, z2)\nc = QuantizeLinear(b, s2, z2)\n"
                "d = DequantizeLinear(c, s2, z2)\ny = Neg(d)", ""),
-    "zp-omitted": ("a = QuantizeLinear(x, s6)\nb = DequantizeLinear(a, s6)\nc = QuantizeLinear(b, s6)\nd = DequantizeLinear(c, s6)\ny = Neg(d)",
-                   "zero points omitted (uint8 0), scale 6/255"),
+    "zp-constant-node": ("z = Constant <value = uint8 {128}> ()\na = QuantizeLinear(x, s2, z)\nb = DequantizeLinear(a, s2, z)\n"
+                         "c = QuantizeLinear(b, s2, z)\nd = DequantizeLinear(c, s2, z)\ny = Neg(d)", "the zero points from one Constant node"),
     "scale-constant-node": ("a = QuantizeLinear(x, s2, z2)\nb = DequantizeLinear(a, s2, z2)\nk = Constant <value_float = 0.04> ()\n"
                             "c = QuantizeLinear(b, k, z2)\nd = DequantizeLinear(c, k, z2)\ny = Neg(d)", "the second scale from Constant(value_float)"),
 }, sig="(T[N,8] x) => (T[N,8] y)", level="basic")

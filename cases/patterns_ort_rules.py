@@ -29,10 +29,13 @@ CONSTS = {
     "w": R.standard_normal((8, 4)), "c4": R.standard_normal(4), "wt": R.standard_normal((4, 8)),
     "bn_s": R.uniform(0.5, 1.5, 4), "bn_b": R.standard_normal(4), "bn_m": R.standard_normal(4), "bn_v": R.uniform(0.5, 1.5, 4),
     "cw": R.standard_normal((3, 2, 3, 3)), "cb": R.standard_normal(3), "cadd": R.standard_normal((3, 1, 1)),
-    "cadd4": R.standard_normal((1, 3, 1, 1)), "cs": R.uniform(0.5, 1.5, 3), "cbb": R.standard_normal(3),
-    "cm": R.standard_normal(3), "cv": R.uniform(0.5, 1.5, 3),
+    "cs": R.uniform(0.5, 1.5, 3), "cbb": R.standard_normal(3), "cm": R.standard_normal(3), "cv": R.uniform(0.5, 1.5, 3),
     "pads": np.array([0, 0, 1, 1, 0, 0, 1, 1], dtype=I64),
 }
+CONSTS["cadd4"] = CONSTS["cadd"].reshape(1, 3, 1, 1)
+#: Without Conv's bias b, Add(c, k + b) and BatchNormalization with mean - b give the same values.
+CONSTS["cadd_b"] = CONSTS["cadd"] + CONSTS["cb"].reshape(3, 1, 1)
+CONSTS["cm_b"] = CONSTS["cm"] - CONSTS["cb"]
 SIG = "(T[N,8] x) => (T[N,8] y)"
 BINDINGS = ({"N": 1}, {"N": 3})
 
@@ -159,23 +162,25 @@ CONV = "c = Conv <pads = [1, 1, 1, 1]> (x, cw, cb)\n"
 _rule("conv-add", "ConvAddFusion", """Conv 3x3 (pads 1) of x: [N, 2, 6, 6] plus a per-channel constant [3, 1, 1], then Relu (float).
 
 ConvAddFusion folds an Add of a constant that broadcasts per output channel into Conv's bias.
-Uncommon: the constant as [1, 3, 1, 1], Add(k, c) (commutative), Conv without a bias (B optional)
+Uncommon: the constant as [1, 3, 1, 1], Add(k, c) (commutative), Conv without its optional bias B
+(added into the constant)
 (Operators.md Conv, Add).""", {
     "common": (CONV + "a = Add(c, cadd)\ny = Relu(a)", ""),
     "rank4-constant": (CONV + "a = Add(c, cadd4)\ny = Relu(a)", "constant [1, 3, 1, 1]"),
     "add-swapped": (CONV + "a = Add(cadd, c)\ny = Relu(a)", "Add(k, conv)"),
-    "no-bias": ("c = Conv <pads = [1, 1, 1, 1]> (x, cw)\na = Add(c, cadd)\ny = Relu(a)", "Conv without its optional bias"),
+    "no-bias": ("c = Conv <pads = [1, 1, 1, 1]> (x, cw)\na = Add(c, cadd_b)\ny = Relu(a)",
+                "Conv without its optional bias, the bias added into the Add's constant"),
 }, gone=("Add",), sig=CONV_SIG, bindings=({"N": 1}, {"N": 2}), targets=("ConvActivationFusion",))
 
 _rule("conv-bn", "ConvBNFusion", """Conv 3x3 (pads 1) of x: [N, 2, 6, 6] then BatchNormalization (inference), then Relu (float).
 
 ConvBNFusion folds constant scale, B, mean and var into the Conv's weight and bias. Uncommon:
-epsilon written at its default 1e-5, Conv without a bias, the opset-9 BatchNormalization with
+epsilon written at its default 1e-5, Conv without a bias (mean - B for mean), the opset-9 BatchNormalization with
 momentum written (Operators.md BatchNormalization-9/15).""", {
     "common": (CONV + "b = BatchNormalization(c, cs, cbb, cm, cv)\ny = Relu(b)", ""),
     "epsilon-explicit": (CONV + "b = BatchNormalization <epsilon = 1e-05> (c, cs, cbb, cm, cv)\ny = Relu(b)", "epsilon 1e-5 written"),
-    "no-bias": ("c = Conv <pads = [1, 1, 1, 1]> (x, cw)\nb = BatchNormalization(c, cs, cbb, cm, cv)\ny = Relu(b)",
-                "Conv without its optional bias"),
+    "no-bias": ("c = Conv <pads = [1, 1, 1, 1]> (x, cw)\nb = BatchNormalization(c, cs, cbb, cm_b, cv)\ny = Relu(b)",
+                "Conv without its optional bias, the bias subtracted from the mean"),
     "opset-9": (CONV + "b = BatchNormalization <momentum = 0.9> (c, cs, cbb, cm, cv)\ny = Relu(b)", "opset 9, momentum written", 9),
 }, gone=("BatchNormalization",), sig=CONV_SIG, bindings=({"N": 1}, {"N": 2}), targets=("ConvActivationFusion",))
 
