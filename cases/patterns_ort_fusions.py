@@ -100,3 +100,45 @@ order is free), the first encoder's default written at its default -1 value.""",
     "default-omitted": ('a = ai.onnx.ml.LabelEncoder <keys_int64s = [0, 1, 2], values_int64s = [10, 11, 12]> (x)\n' + LE2,
                         "default_int64 omitted (its default is -1)"),
 }, sig="(int64[N] x) => (int64[N] y)", level="basic", extra_opsets={"ai.onnx.ml": 4})
+
+BIG = np.iinfo(np.int64).max
+CONSTS.update({
+    "st00": np.array([0, 0], dtype=I64), "st10": np.array([1, 0], dtype=I64), "st01": np.array([0, 1], dtype=I64),
+    "st11": np.array([1, 1], dtype=I64), "en": np.array([BIG, BIG], dtype=I64), "hw": np.array([2, 3], dtype=I64),
+    "two2": np.array([2, 2], dtype=I64), "z1": np.array([0], dtype=I64), "o1": np.array([1], dtype=I64),
+    "en1": np.array([BIG], dtype=I64), "h": np.array([2], dtype=I64), "wax": np.array([3], dtype=I64), "two1": np.array([2], dtype=I64),
+})
+#: YOLOv5's Focus: x[..., ::2, ::2], x[..., 1::2, ::2], x[..., ::2, 1::2], x[..., 1::2, 1::2], concatenated on channels.
+FOCUS = ("p0 = Slice(x, st00, en, hw, two2)\np1 = Slice(x, st10, en, hw, two2)\np2 = Slice(x, st01, en, hw, two2)\n"
+         "p3 = Slice(x, st11, en, hw, two2)\nc4 = Concat <axis = 1> (p0, p1, p2, p3)\ny = Relu(c4)")
+#: The same four phases, each as one Slice per spatial axis (height, then width); the height Slices are shared.
+FOCUS_CHAIN = ("h0 = Slice(x, z1, en1, h, two1)\nh1 = Slice(x, o1, en1, h, two1)\np0 = Slice(h0, z1, en1, wax, two1)\n"
+               "p1 = Slice(h1, z1, en1, wax, two1)\np2 = Slice(h0, o1, en1, wax, two1)\np3 = Slice(h1, o1, en1, wax, two1)\n"
+               "c4 = Concat <axis = 1> (p0, p1, p2, p3)\ny = Relu(c4)")
+_case("focus-space-to-depth", "SliceConcatToSpaceToDepthFusion", """YOLOv5's Focus layer of x: [N, 3, 8, 8]: four stride-2 Slices, Concat on channels, Relu (float).
+
+SliceConcatToSpaceToDepthFusion replaces four Slices of one input (step 2 on H and W, offsets
+{0, 1} x {0, 1}, ends to the dim) concatenated on axis 1 with SpaceToDepth (blocksize 2) and, for
+a non-canonical phase order, a Gather of the channels. Uncommon: each phase as a chain of one
+Slice per axis with the height Slices shared, the ends written as the dim_value 8 (Operators.md
+Slice-13, Concat).""", {
+    "common": (FOCUS, ""),
+    "per-axis-chain": (FOCUS_CHAIN, "one Slice per spatial axis, the height Slices shared by two branches"),
+    "ends-at-dim": (FOCUS.replace(", en, ", ", en8, "), "ends written as the dim_value 8"),
+}, sig="(T[N,3,8,8] x) => (T[N,12,4,4] y)", level="basic")
+CONSTS["en8"] = np.array([8, 8], dtype=I64)
+
+CONSTS.update({"cw": R.standard_normal((3, 2, 3, 3)), "cb": R.standard_normal(3)})
+CONV = "c = Conv <pads = [1, 1, 1, 1]> (x, cw, cb)\n"
+_case("conv-add-relu", "ConvAddActivationFusion", """Relu(Conv 3x3 (pads 1, bias) of x: [N, 2, 6, 6] plus a residual r: [N, 3, 6, 6]) (float).
+
+ConvAddActivationFusion (ort:all, CPU) fuses a biased 4-D Conv -> Add of a tensor of the Conv's
+output shape -> activation into com.microsoft FusedConv with the Add's other operand as its sum
+input; where the platform has NCHWc (x86-64), NchwcTransformer runs first and takes the Conv.
+Uncommon: Add(r, c)
+(commutative), Relu written Clip(a, 0) (Operators.md Conv, Add, Clip).""", {
+    "common": (CONV + "a = Add(c, r)\ny = Relu(a)", ""),
+    "residual-first": (CONV + "a = Add(r, c)\ny = Relu(a)", "Add(r, conv)"),
+    "clip-min": (CONV + "a = Add(c, r)\ny = Clip(a, zero)", "Relu written Clip(a, 0)"),
+}, sig="(T[N,2,6,6] x, T[N,3,6,6] r) => (T[N,3,6,6] y)", level="all", bindings=({"N": 1}, {"N": 2}))
+CONSTS["zero"] = np.array(0.0)

@@ -14,6 +14,7 @@ scales and zero points, so they compute the same numbers.
 from __future__ import annotations
 
 import numpy as np
+import onnx.helper
 
 from passcheck.cases.builders import rng
 from passcheck.cases.fusion import fusion_case
@@ -152,3 +153,23 @@ DynamicQuantizeLinear in (DynamicQuantizeMatMul). Uncommon: the scale product Mu
     "b-zp-omitted": ("q, qs, qz = DynamicQuantizeLinear(x)\nmi = MatMulInteger(q, mq, qz)\nf = Cast <to = 1> (mi)\n"
                      "s = Mul(qs, sw)\nm = Mul(f, s)\ny = Add(m, bias4)", "the B zero point omitted (0)"),
 }, sig="(T[N,8] x) => (T[N,4] y)", targets=("DynamicQuantizeMatMulFusion",), gone=("MatMulInteger",))
+
+K, NCOL, BLOCK = 32, 8, 16
+W4 = R.integers(0, 16, (K, NCOL))
+CONSTS.update({
+    "w4": lambda: onnx.helper.make_tensor("w4", onnx.TensorProto.UINT4, (K, NCOL), W4.flatten().tolist()),
+    "zp4": lambda: onnx.helper.make_tensor("zp4", onnx.TensorProto.UINT4, (K // BLOCK, NCOL), [0] * (K // BLOCK * NCOL)),
+    "s4": R.uniform(0.01, 0.05, (K // BLOCK, NCOL)), "bias8": R.standard_normal(NCOL),
+})
+DQ4 = f"wd = DequantizeLinear <axis = 0, block_size = {BLOCK}> (w4, s4)\n"
+_qdq("matmul-4bit-bias", "MatMulNBitsFusion", """x: [N, 4, 32] times a blockwise uint4 weight [32, 8] (block_size 16 along K), plus a bias [8] (float).
+
+The selector/action transformer turns DQ(blockwise uint4, axis 0) -> MatMul into com.microsoft
+MatMulNBits; MatMulNBitsFusion then folds the bias Add into it. Uncommon: the zero point written
+as its default uint4 0s, Add(bias, m) (commutative) (Operators.md DequantizeLinear-21: block_size,
+an omitted zero point is 0).""", {
+    "common": (DQ4 + "m = MatMul(x, wd)\ny = Add(m, bias8)", "", 21),
+    "zp-explicit": (f"wd = DequantizeLinear <axis = 0, block_size = {BLOCK}> (w4, s4, zp4)\nm = MatMul(x, wd)\ny = Add(m, bias8)",
+                    "the zero point written as uint4 zeros", 21),
+    "bias-first": (DQ4 + "m = MatMul(x, wd)\ny = Add(bias8, m)", "Add(bias, m)", 21),
+}, sig="(T[N,4,32] x) => (T[N,4,8] y)", targets=("QDQSelectorActionTransformer",), gone=("Add",))

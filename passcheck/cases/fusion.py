@@ -52,13 +52,20 @@ def expect_fused(transformer: str, level: str, gone: Sequence[str], form: str = 
 
 def _initializers(consts: Mapping[str, object], body: str, dtype: str):
     """TensorProtos for the constants ``body`` names; float constants take ``dtype``, others keep theirs."""
+    import onnx
+
     def build():
         out = []
         for name, value in consts.items():
             if not re.search(rf"(?<![\w.]){re.escape(name)}(?![\w.])", body):
                 continue
-            if callable(value):  # a fixed dtype (e.g. the float32 constants of an upcast chain)
-                arr = np.asarray(value())
+            if callable(value):  # a fixed dtype (e.g. the float32 constants of an upcast chain), or a TensorProto (int4)
+                made = value()
+                if isinstance(made, onnx.TensorProto):
+                    made.name = name
+                    out.append(made)
+                    continue
+                arr = np.asarray(made)
             else:
                 arr = np.asarray(value)
                 arr = arr.astype(DTYPES[dtype]) if arr.dtype.kind == "f" else arr
@@ -82,7 +89,8 @@ def fusion_case(case_id: str, *, transformer: str, level: str, doc: str, signatu
         forms: form name → ``(nodes, doc)`` or ``(nodes, doc, opset)``; ``T`` in the nodes is
             replaced by the dtype's TensorProto number (for ``Cast <to = T>``).
         consts: initializer name → values; each form gets only the ones its nodes name. Float
-            array-likes are stored as ``dtype``; a callable's array keeps its own dtype.
+            array-likes are stored as ``dtype``; a callable's array keeps its own dtype, and a callable
+            may return a TensorProto (elem_types numpy lacks, e.g. int4), renamed to the key.
         gone: op types the transformer removes from the common form (empty: no expectation).
         opset: the default-domain opset of the forms that name none; the case's opset is the
             highest any form imports.
