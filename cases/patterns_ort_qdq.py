@@ -173,3 +173,15 @@ an omitted zero point is 0).""", {
                     "the zero point written as uint4 zeros", 21),
     "bias-first": (DQ4 + "m = MatMul(x, wd)\ny = Add(bias8, m)", "Add(bias, m)", 21),
 }, sig="(T[N,4,32] x) => (T[N,4,8] y)", targets=("QDQSelectorActionTransformer",), gone=("Add",))
+
+_qdq("dq-clip-q", "TransposeOptimizer_CPUExecutionProvider", """uint8 xq: [N, 8] dequantized (scale 6/255, zero point 0), clipped to [0, 6], requantized, dequantized, Neg.
+
+The dequantized values already lie in [0, 6], so the Level2 ClipQuantFusion rule drops the Clip;
+the DQ -> Q pair left with equal parameters is the identity on xq, and the Level2 run of the
+transpose optimizer for the CPU provider (which also cancels such pairs) removes it. Uncommon:
+the opset-13 Clip with its bounds as inputs (Operators.md Clip-11, DequantizeLinear).""", {
+    "common": ("a = DequantizeLinear(xq, s6, z0)\nc = Clip <min = 0.0, max = 6.0> (a)\nb = QuantizeLinear(c, s6, z0)\n"
+               "d = DequantizeLinear(b, s6, z0)\ny = Neg(d)", "", 10),
+    "bound-inputs": ("a = DequantizeLinear(xq, s6, z0)\nc = Clip(a, zero, six)\nb = QuantizeLinear(c, s6, z0)\n"
+                     "d = DequantizeLinear(b, s6, z0)\ny = Neg(d)", "opset 13: the bounds as inputs", 13),
+}, sig="(uint8[N,8] xq) => (T[N,8] y)", targets=("ClipQuantFusion",), gone=("Clip", "QuantizeLinear"))
