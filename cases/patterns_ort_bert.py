@@ -28,10 +28,12 @@ WORD = (R.standard_normal((VOCAB, HIDDEN)) * 0.5).astype(np.float32)
 POSITION = (R.standard_normal((MAX_SEQ, HIDDEN)) * 0.5).astype(np.float32)
 SEGMENT = (R.standard_normal((2, HIDDEN)) * 0.5).astype(np.float32)
 #: Position ids as the exporter writes them: Expand(Unsqueeze(Range(0, S, 1)), [N, S]) from Shape(input_ids).
-POSITIONS = (("sh", "Shape", ("input_ids",), {}), ("b0", "Gather", ("sh", "k0"), {}), ("s1", "Gather", ("sh", "k1"), {}),
+POSITIONS = (("sh", "Shape", ("input_ids",), {}), ("b0", "Gather", ("sh", "k0"), {}), ("s1", "Gather", ("sh",
+             "k1"), {}),
              ("rg", "Range", ("k0", "s1", "k1"), {}), ("ru", "Unsqueeze", ("rg",), {"axes": [0]}),
              ("u0", "Unsqueeze", ("b0",), {"axes": [0]}), ("u1", "Unsqueeze", ("s1",), {"axes": [0]}),
-             ("cc", "Concat", ("u0", "u1"), {"axis": 0}), ("pid", "Expand", ("ru", "cc"), {}), ("pg", "Gather", ("position", "pid"), {}))
+             ("cc", "Concat", ("u0", "u1"), {"axis": 0}), ("pid", "Expand", ("ru", "cc"), {}), ("pg",
+              "Gather", ("position", "pid"), {}))
 WORD_SEGMENT = (("we", "Gather", ("word", "input_ids"), {}), ("se", "Gather", ("segment", "segment_ids"), {}))
 EMBED = {
     COMMON: (("pe", "Add", ("we", "pg"), {}), ("x", "Add", ("pe", "se"), {})),
@@ -45,12 +47,15 @@ def _embedded(block_form: str, embed: str):
     def build() -> onnx.ModelProto:
         m = REGISTRY.get("fusion-attention/bert-block").build(block_form)
         g = m.graph
-        ids = [oh.make_tensor_value_info(n, onnx.TensorProto.INT64, ["N", "S"]) for n in ("input_ids", "segment_ids", "mask")]
+        ids = [oh.make_tensor_value_info(n, onnx.TensorProto.INT64, ["N", "S"]) for n in ("input_ids", "segment_ids",
+                                         "mask")]
         kept = [i for i in g.input if i.name not in ("x", "mask")]
         del g.input[:]
         g.input.extend(ids + kept)
-        g.output[0].CopyFrom(oh.make_tensor_value_info(g.output[0].name, g.output[0].type.tensor_type.elem_type, ["N", "S", HIDDEN]))
-        nodes = [oh.make_node(op, list(ins), [out], **attrs) for out, op, ins, attrs in POSITIONS + WORD_SEGMENT + EMBED[embed]]
+        out = g.output[0]
+        out.CopyFrom(oh.make_tensor_value_info(out.name, out.type.tensor_type.elem_type, ["N", "S", HIDDEN]))
+        spec = POSITIONS + WORD_SEGMENT + EMBED[embed]
+        nodes = [oh.make_node(op, list(ins), [name], **attrs) for name, op, ins, attrs in spec]
         old = list(g.node)
         del g.node[:]
         g.node.extend(nodes + old)
@@ -73,11 +78,12 @@ FORMS = {
     COMMON: Form(_embedded(COMMON, COMMON), ""),
     "segment-first": Form(_embedded(COMMON, "segment-first"), "Add(segment embedding, word + position)"),
     "position-first": Form(_embedded(COMMON, "position-first"), "Add(position, word embedding)"),
-    "scale-mul": Form(_embedded("scale-mul", COMMON), "the attention scores scaled by Mul 0.5 (bert-block's scale-mul)"),
+    "scale-mul": Form(_embedded("scale-mul", COMMON), "the scores scaled by Mul 0.5 (bert-block's scale-mul)"),
 }
 REGISTRY.register(Case(
     id=f"{FAMILY}/embed-layer", forms=FORMS, opset=12, feeds=_feeds, bindings=({"N": 1, "S": 4}, {"N": 3, "S": 3}),
-    tags=frozenset({"fusion", "pattern", "attention", transformer_tag("EmbedLayerNormFusion"), transformer_tag("AttentionFusion"),
+    tags=frozenset({"fusion", "pattern",
+                   "attention", transformer_tag("EmbedLayerNormFusion"), transformer_tag("AttentionFusion"),
                     transformer_tag("LayerNormFusion")}),
     expect=expect_fused("EmbedLayerNormFusion", "extended", ("Gather",)),
     doc="""BERT embedding (word + position + segment, hidden 8) then one self-attention layer; ids: [N, S] (int64).
@@ -85,7 +91,8 @@ REGISTRY.register(Case(
 Common: Add(Add(word[input_ids], position[ids]), segment[segment_ids]) feeding bert-block's common
 form.
 Uncommon: the Adds' operands swapped (Add is commutative, Operators.md Add), the attention
-scaling written Mul by 0.5. Valid: opset 12 (ir_version 7+).
+scaling written Mul by 0.5.
+Valid: opset 12 (ir_version 7+).
 
 Targets onnxruntime's EmbedLayerNormFusion (ort:extended).""",
 ))

@@ -27,7 +27,8 @@ CONSTS = {
     "shape18": np.array([1, 8], dtype=I64), "shape1": np.array([1], dtype=I64),
     "ratio": np.array(0.5), "train_off": lambda: np.array(False),
     "w": R.standard_normal((8, 4)), "c4": R.standard_normal(4), "wt": R.standard_normal((4, 8)),
-    "bn_s": R.uniform(0.5, 1.5, 4), "bn_b": R.standard_normal(4), "bn_m": R.standard_normal(4), "bn_v": R.uniform(0.5, 1.5, 4),
+    "bn_s": R.uniform(0.5, 1.5, 4), "bn_b": R.standard_normal(4), "bn_m": R.standard_normal(4),
+    "bn_v": R.uniform(0.5, 1.5, 4),
     "cw": R.standard_normal((3, 2, 3, 3)), "cb": R.standard_normal(3), "cadd": R.standard_normal((3, 1, 1)),
     "cs": R.uniform(0.5, 1.5, 3), "cbb": R.standard_normal(3), "cm": R.standard_normal(3), "cv": R.uniform(0.5, 1.5, 3),
     "pads": np.array([0, 0, 1, 1, 0, 0, 1, 1], dtype=I64),
@@ -70,7 +71,8 @@ initializer or a Constant(value_ints) input (Operators.md Unsqueeze-11/13).""", 
     "common": ("u = Unsqueeze <axes = [0]> (b8)\ny = Add(x, u)", "", 11),
     "negative-axis": ("u = Unsqueeze <axes = [-2]> (b8)\ny = Add(x, u)", "axes [-2]", 11),
     "axes-input": ("u = Unsqueeze(b8, ax0)\ny = Add(x, u)", "opset 13+: axes as an input"),
-    "axes-constant-node": ("m2 = Constant <value_ints = [-2]> ()\nu = Unsqueeze(b8, m2)\ny = Add(x, u)", "axes [-2] from Constant(value_ints)"),
+    "axes-constant-node": ("m2 = Constant <value_ints = [-2]> ()\nu = Unsqueeze(b8, m2)\n"
+                           "y = Add(x, u)", "axes [-2] from Constant(value_ints)"),
 }, gone=("Unsqueeze",))
 
 _rule("eliminate-dropout", "EliminateDropout", """Dropout of r = Relu(x): [N, 8] at inference, then Neg (float).
@@ -85,7 +87,8 @@ ratio skipped with ``""`` before training_mode, opset-10 Dropout with the ratio 
     "ratio-attribute": (_wrap("s = Dropout <ratio = 0.5> (r)"), "opset 10: ratio attribute", 10),
 }, gone=("Dropout",))
 
-_rule("expand-same-shape", "ExpandElimination", """Expand of r = Relu(x): [N, 8] to a shape it already has, then Neg (float).
+_rule("expand-same-shape", "ExpandElimination",
+      """Expand of r = Relu(x): [N, 8] to a shape it already has, then Neg (float).
 
 ExpandElimination removes an Expand whose constant shape broadcasts to the input's own shape.
 Uncommon: the shape [1, 8], [1] and [8] (Operators.md Expand: numpy broadcasting).""", {
@@ -110,8 +113,10 @@ PreShapeNodeElimination drops a Cast (opset 13/15/19) whose only consumers are S
 cast cannot change the shape. Uncommon: two Shape consumers, opset-19 Cast with saturate written
 (Operators.md Cast, Shape).""", {
     "common": ("r = Relu(x)\nc = Cast <to = 11> (r)\ny = Shape(c)", ""),
-    "two-shapes": ("r = Relu(x)\nc = Cast <to = 11> (r)\nh = Shape(c)\nh2 = Shape(c)\ny = Max(h, h2)", "two Shape consumers"),
-    "saturate-explicit": ("r = Relu(x)\nc = Cast <to = 11, saturate = 1> (r)\ny = Shape(c)", "opset 19, saturate 1", 19),
+    "two-shapes": ("r = Relu(x)\nc = Cast <to = 11> (r)\nh = Shape(c)\nh2 = Shape(c)\n"
+                   "y = Max(h, h2)", "two Shape consumers"),
+    "saturate-explicit": ("r = Relu(x)\nc = Cast <to = 11, saturate = 1> (r)\n"
+                          "y = Shape(c)", "opset 19, saturate 1", 19),
 }, gone=("Cast",), sig="(T[N,8] x) => (int64[2] y)")
 
 _rule("noop-add-zero", "NoopElimination", """r = Relu(x): [N, 8] plus a scalar 0, then Neg (float).
@@ -133,7 +138,8 @@ DivMulFusion rewrites Mul(a, Div(1, b)) as Div(a, b). Uncommon: Mul(Div(1, b), a
 the 1 as a Constant(value_float) node (Operators.md Div/Mul).""", {
     "common": ("r = Relu(x)\nb = Add(r, one)\nd = Div(one, b)\ns = Mul(x, d)\ny = Neg(s)", ""),
     "reciprocal-first": ("r = Relu(x)\nb = Add(r, one)\nd = Div(one, b)\ns = Mul(d, x)\ny = Neg(s)", "Mul(1/b, x)"),
-    "constant-node": ("r = Relu(x)\nb = Add(r, one)\nk = Constant <value_float = 1.0> ()\nd = Div(k, b)\ns = Mul(x, d)\ny = Neg(s)",
+    "constant-node": ("r = Relu(x)\nb = Add(r, one)\nk = Constant <value_float = 1.0> ()\nd = Div(k, b)\n"
+                      "s = Mul(x, d)\ny = Neg(s)",
                       "the 1 from Constant(value_float)"),
 }, gone=("Mul",))
 
@@ -143,7 +149,8 @@ GemmSumFusion moves the Sum's other operand into the Gemm's C. Uncommon: Sum(c, 
 commutative), Gemm's alpha/beta written at their defaults (Operators.md Gemm, Sum).""", {
     "common": ("g = Gemm(x, w)\ns = Sum(g, c4)\ny = Neg(s)", ""),
     "sum-swapped": ("g = Gemm(x, w)\ns = Sum(c4, g)\ny = Neg(s)", "Sum(c, g)"),
-    "defaults-explicit": ("g = Gemm <alpha = 1.0, beta = 1.0, transA = 0, transB = 0> (x, w)\ns = Sum(g, c4)\ny = Neg(s)",
+    "defaults-explicit": ("g = Gemm <alpha = 1.0, beta = 1.0, transA = 0, transB = 0> (x, w)\ns = Sum(g, c4)\n"
+                          "y = Neg(s)",
                           "alpha, beta, transA, transB written at their defaults"),
 }, gone=("Sum",), sig="(T[N,8] x) => (T[N,4] y)")
 
@@ -152,14 +159,17 @@ _rule("not-where", "NotWhereFusion", """Where(Not(x > 0), a, b) of x: [N, 8] (fl
 NotWhereFusion drops the Not and swaps Where's branches. Uncommon: the condition as Less(0, x)
 (the same predicate), Greater written with a Constant node operand (Operators.md Not, Where).""", {
     "common": ("c = Greater(x, zero)\nn = Not(c)\nr = Relu(x)\nwh = Where(n, x, r)\ny = Neg(wh)", ""),
-    "less-swapped": ("c = Less(zero, x)\nn = Not(c)\nr = Relu(x)\nwh = Where(n, x, r)\ny = Neg(wh)", "x > 0 written 0 < x"),
-    "constant-node": ("k = Constant <value_float = 0.0> ()\nc = Greater(x, k)\nn = Not(c)\nr = Relu(x)\nwh = Where(n, x, r)\ny = Neg(wh)",
+    "less-swapped": ("c = Less(zero, x)\nn = Not(c)\nr = Relu(x)\nwh = Where(n, x, r)\n"
+                     "y = Neg(wh)", "x > 0 written 0 < x"),
+    "constant-node": ("k = Constant <value_float = 0.0> ()\nc = Greater(x, k)\nn = Not(c)\nr = Relu(x)\n"
+                      "wh = Where(n, x, r)\ny = Neg(wh)",
                       "the 0 from Constant(value_float)"),
 }, gone=("Not",))
 
 CONV_SIG = "(T[N,2,6,6] x) => (T[N,3,6,6] y)"
 CONV = "c = Conv <pads = [1, 1, 1, 1]> (x, cw, cb)\n"
-_rule("conv-add", "ConvAddFusion", """Conv 3x3 (pads 1) of x: [N, 2, 6, 6] plus a per-channel constant [3, 1, 1], then Relu (float).
+_rule("conv-add", "ConvAddFusion",
+      """Conv 3x3 (pads 1) of x: [N, 2, 6, 6] plus a per-channel constant [3, 1, 1], then Relu (float).
 
 ConvAddFusion folds an Add of a constant that broadcasts per output channel into Conv's bias.
 Uncommon: the constant as [1, 3, 1, 1], Add(k, c) (commutative), Conv without its optional bias B
@@ -172,39 +182,52 @@ Uncommon: the constant as [1, 3, 1, 1], Add(k, c) (commutative), Conv without it
                 "Conv without its optional bias, the bias added into the Add's constant"),
 }, gone=("Add",), sig=CONV_SIG, bindings=({"N": 1}, {"N": 2}), targets=("ConvActivationFusion",))
 
-_rule("conv-bn", "ConvBNFusion", """Conv 3x3 (pads 1) of x: [N, 2, 6, 6] then BatchNormalization (inference), then Relu (float).
+_rule("conv-bn", "ConvBNFusion",
+      """Conv 3x3 (pads 1) of x: [N, 2, 6, 6] then BatchNormalization (inference), then Relu (float).
 
 ConvBNFusion folds constant scale, B, mean and var into the Conv's weight and bias. Uncommon:
-epsilon written at its default 1e-5, Conv without a bias (mean - B for mean), the opset-9 BatchNormalization with
-momentum written (Operators.md BatchNormalization-9/15).""", {
+epsilon written at its default 1e-5, Conv without a bias (mean - B for mean), training_mode 0
+written (Operators.md BatchNormalization-15).""", {
     "common": (CONV + "b = BatchNormalization(c, cs, cbb, cm, cv)\ny = Relu(b)", ""),
-    "epsilon-explicit": (CONV + "b = BatchNormalization <epsilon = 1e-05> (c, cs, cbb, cm, cv)\ny = Relu(b)", "epsilon 1e-5 written"),
+    "epsilon-explicit": (CONV + "b = BatchNormalization <epsilon = 1e-05> (c, cs, cbb, cm, cv)\n"
+                                "y = Relu(b)", "epsilon 1e-5 written"),
     "no-bias": ("c = Conv <pads = [1, 1, 1, 1]> (x, cw)\nb = BatchNormalization(c, cs, cbb, cm_b, cv)\ny = Relu(b)",
                 "Conv without its optional bias, the bias subtracted from the mean"),
-    "opset-9": (CONV + "b = BatchNormalization <momentum = 0.9> (c, cs, cbb, cm, cv)\ny = Relu(b)", "opset 9, momentum written", 9),
+    "training-mode-explicit": (CONV + "b = BatchNormalization <training_mode = 0> (c, cs, cbb, cm, cv)\ny = Relu(b)",
+                               "training_mode 0 written (its default)"),
 }, gone=("BatchNormalization",), sig=CONV_SIG, bindings=({"N": 1}, {"N": 2}), targets=("ConvActivationFusion",))
 
-_rule("pad-conv", "PadFusion", """Zero Pad (1 on H and W) of x: [N, 2, 6, 6], then Conv 3x3 with pads 0, then Relu (float).
+_rule("pad-conv", "Pad_Fusion",
+      """Zero Pad (1 on H and W) of x: [N, 2, 6, 6], then Conv 3x3 with pads 0, then Relu (float).
 
-PadFusion adds a constant-mode zero Pad's spatial pads to the Conv's ``pads`` attribute (which it
-must find on the Conv). Uncommon: constant_value 0 written, mode "constant" written, the Pad in
-front of a MaxPool, opset-10 Pad with attributes (Operators.md Pad-2/18, Conv, MaxPool).""", {
+PadFusion (rule name Pad_Fusion, the name disabled_optimizers matches) adds a constant-mode zero
+Pad's spatial pads to the Conv's ``pads`` attribute, which it must find on the Conv. Uncommon:
+constant_value 0 written, mode "constant" written, the opset-10 Pad with pads and value attributes
+(Operators.md Pad-2/13, Conv).""", {
     "common": ("p = Pad(x, pads)\nc = Conv <pads = [0, 0, 0, 0]> (p, cw, cb)\ny = Relu(c)", ""),
-    "value-explicit": ("p = Pad(x, pads, zero)\nc = Conv <pads = [0, 0, 0, 0]> (p, cw, cb)\ny = Relu(c)", "constant_value 0 written"),
+    "value-explicit": ("p = Pad(x, pads, zero)\nc = Conv <pads = [0, 0, 0, 0]> (p, cw, cb)\n"
+                       "y = Relu(c)", "constant_value 0 written"),
     "mode-explicit": ('p = Pad <mode = "constant"> (x, pads)\nc = Conv <pads = [0, 0, 0, 0]> (p, cw, cb)\ny = Relu(c)',
                       'mode "constant" written'),
-    "attributes": ("p = Pad <pads = [0, 0, 1, 1, 0, 0, 1, 1], value = 0.0> (x)\nc = Conv <pads = [0, 0, 0, 0]> (p, cw, cb)\ny = Relu(c)",
+    "attributes": ("p = Pad <pads = [0, 0, 1, 1, 0, 0, 1, 1], value = 0.0> (x)\n"
+                   "c = Conv <pads = [0, 0, 0, 0]> (p, cw, cb)\ny = Relu(c)",
                    "opset 10: pads and value attributes", 10),
 }, gone=("Pad",), sig=CONV_SIG, bindings=({"N": 1}, {"N": 2}))
 
-_rule("matmul-bn", "MatmulBNFusion", """MatMul(x: [N, 8], w: [8, 4]) then BatchNormalization over the 4 columns, then Neg (float).
+_rule("matmul-bn", "MatMul_BatchNormalization_Fusion",
+      """MatMul(x: [N, 8], w: [8, 4]) then BatchNormalization over the 4 columns, then Neg (float).
 
-MatmulBNFusion folds constant scale, B, mean and var (rank 1, the MatMul's column count) into a
-Gemm's B and C; it needs epsilon present as an attribute. Uncommon: a Reshape to [N, 4] between
-(MatmulBNFusion skips Reshape/Transpose), momentum written (Operators.md MatMul, BatchNormalization).""", {
-    "common": ("m = MatMul(x, w)\nb = BatchNormalization <epsilon = 1e-05> (m, bn_s, bn_b, bn_m, bn_v)\ny = Neg(b)", ""),
+MatmulBNFusion (rule name MatMul_BatchNormalization_Fusion) folds constant scale, B, mean and
+var (rank 1, the MatMul's column count) into a Gemm's B and C; it needs epsilon written.
+Uncommon: a Reshape to [N, 4] between (the rule skips Reshape/Transpose), momentum written
+(Operators.md MatMul, BatchNormalization).""", {
+    "common": ("m = MatMul(x, w)\nb = BatchNormalization <epsilon = 1e-05> (m, bn_s, bn_b, bn_m, bn_v)\n"
+               "y = Neg(b)", ""),
     "reshape-between": ("m = MatMul(x, w)\nsh = Constant <value_ints = [-1, 4]> ()\nq = Reshape(m, sh)\n"
-                        "b = BatchNormalization <epsilon = 1e-05> (q, bn_s, bn_b, bn_m, bn_v)\ny = Neg(b)", "Reshape(-1, 4) between"),
-    "momentum-explicit": ("m = MatMul(x, w)\nb = BatchNormalization <epsilon = 1e-05, momentum = 0.9> (m, bn_s, bn_b, bn_m, bn_v)\ny = Neg(b)",
+                        "b = BatchNormalization <epsilon = 1e-05> (q, bn_s, bn_b, bn_m, bn_v)\n"
+                        "y = Neg(b)", "Reshape(-1, 4) between"),
+    "momentum-explicit": ("m = MatMul(x, w)\n"
+                          "b = BatchNormalization <epsilon = 1e-05, momentum = 0.9> (m, bn_s, bn_b, bn_m, bn_v)\n"
+                          "y = Neg(b)",
                           "momentum 0.9 written"),
 }, gone=("BatchNormalization",), sig="(T[N,8] x) => (T[N,4] y)")

@@ -31,8 +31,9 @@ TOLERANCES = {"float16": (2e-2, 2e-2)}
 
 
 def transformer_tag(transformer: str) -> str:
-    """The selection tag of a transformer's cases: ``ort-`` and its name in lower case (``ort-layernormfusion``)."""
-    return f"ort-{transformer.lower()}"
+    """The selection tag of a transformer's cases: ``ort-`` and its name in lower case, ``_`` as ``-``
+    (``ort-layernormfusion``, ``ort-pad-fusion``)."""
+    return f"ort-{transformer.lower().replace('_', '-')}"
 
 
 #: "Targets onnxruntime's <Name> (ort:<level>)." closes every fusion case's doc.
