@@ -84,7 +84,7 @@ REGISTRY.register(Case(
     id=f"{FAMILY}/embed-layer", forms=FORMS, opset=12, feeds=_feeds, bindings=({"N": 1, "S": 4}, {"N": 3, "S": 3}),
     tags=frozenset({"fusion", "pattern",
                    "attention", transformer_tag("EmbedLayerNormFusion"), transformer_tag("AttentionFusion"),
-                    transformer_tag("LayerNormFusion")}),
+                    transformer_tag("LayerNormFusionL2")}),
     expect=expect_fused("EmbedLayerNormFusion", "extended", ("Gather",)),
     doc="""BERT embedding (word + position + segment, hidden 8) then one self-attention layer; ids: [N, S] (int64).
 

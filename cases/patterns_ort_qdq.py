@@ -153,9 +153,9 @@ with the bounds as initializer inputs or from Constant nodes, the zero point omi
 _qdq("dq-shared", "EnsureUniqueDQForNodeUnit",
      """One int8 weight [8, 4] dequantized once and used by two QDQ MatMuls of x: [N, 8], summed (float).
 
-A DQ feeding two node units is duplicated (one DQ per unit) by EnsureUniqueDQForNodeUnit; the
-common form writes one DQ per MatMul, which CommonSubexpressionElimination merges first.
-Uncommon: the one shared DQ written directly (a value may feed any number of nodes, IR.md
+EnsureUniqueDQForNodeUnit gives every QDQ node unit its own DQ (a DQ feeding two units is
+duplicated). Common: one DQ per MatMul, as quantizers write it. Uncommon: the one shared DQ
+written directly (a value may feed any number of nodes, IR.md
 "Graphs"; Operators.md DequantizeLinear).""", {
     "common": (IN + "w1 = DequantizeLinear(mq, sw, zw)\nw2 = DequantizeLinear(mq, sw, zw)\nm1 = MatMul(xd, w1)\n"
                     "m2 = MatMul(xd, w2)\n"
@@ -165,7 +165,7 @@ Uncommon: the one shared DQ written directly (a value may feed any number of nod
                   "q1 = QuantizeLinear(m1, sy, zy)\nq2 = QuantizeLinear(m2, sy, zy)\n"
                   "d1 = DequantizeLinear(q1, sy, zy)\n"
                   "d2 = DequantizeLinear(q2, sy, zy)\ny = Add(d1, d2)", "one DQ shared by both MatMuls"),
-}, sig="(T[N,8] x) => (T[N,4] y)", level="basic", targets=("CommonSubexpressionElimination",))
+}, sig="(T[N,8] x) => (T[N,4] y)", level="basic")
 
 _qdq("dynamic-matmul", "MatMulIntegerToFloatFusion",
      """DynamicQuantizeLinear(x: [N, 8]) then MatMulInteger by an int8 [8, 4] weight, Cast, scale and bias (float).

@@ -44,7 +44,7 @@ BINDINGS = ({"N": 1}, {"N": 3})
 def _rule(name: str, rule: str, doc: str, forms: dict, gone=(), sig: str = SIG, **kw) -> None:
     """A Level1 rule's case: ``forms`` bodies read ``r = Relu(x)`` first and end in ``y = Neg(...)``."""
     fusion_case(f"{FAMILY}/{name}", transformer=rule, level="basic", signature=sig, consts=CONSTS, gone=gone,
-                bindings=kw.pop("bindings", BINDINGS), doc=doc, forms=forms, tags=("pattern", "ort-rule"), **kw)
+                bindings=kw.pop("bindings", BINDINGS), doc=doc, forms=forms, tags=("pattern", "rewrite-rule"), **kw)
 
 
 def _wrap(body: str) -> str:
