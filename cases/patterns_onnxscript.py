@@ -10,14 +10,10 @@ default rule set.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
-from passcheck.cases import Case
-from passcheck.cases._registry import REGISTRY
-from passcheck.cases._support import ir_version_for
-from passcheck.cases.builders import rng, tensor, text_form
+from passcheck.cases.builders import rng
+from passcheck.cases.rules import onnxscript_case
 
 FAMILY = "pattern-onnxscript"
 R = rng(FAMILY)
@@ -38,34 +34,10 @@ CONSTS = {
     "bn3_s": R.uniform(0.5, 1.5, 3).astype(np.float32), "bn3_b": R.standard_normal(3).astype(np.float32),
     "bn3_m": R.standard_normal(3).astype(np.float32), "bn3_v": R.uniform(0.5, 1.5, 3).astype(np.float32),
 }
-OPSET = 18
 
 
-def rule_tag(rule: str) -> str:
-    """The selection tag of an onnxscript rule's cases: ``onnxscript-`` and its name as a slug."""
-    return "onnxscript-" + re.sub(r"[^a-z0-9]+", "-", rule.lower()).strip("-")
-
-
-def _inits(body: str):
-    def build():
-        return [tensor(n, v) for n, v in CONSTS.items() if re.search(rf"(?<![\w.]){re.escape(n)}(?![\w.])", body)]
-    return build
-
-
-def _case(name: str, rule: str, doc: str, forms: dict, sig: str, *, targets=(), bindings=({"N": 1}, {"N": 3})) -> None:
-    """Register ``pattern-onnxscript/<name>`` targeting ``rule``; ``forms``: name → (nodes, doc[, opset])."""
-    built, opsets = {}, []
-    for fname, spec in forms.items():
-        body, fdoc, opset = (*spec, OPSET)[:3]
-        opsets.append(opset)
-        built[fname] = text_form(f"g {sig} {{\n{body}\n}}", fdoc, opset=opset, initializers=_inits(body))
-    lo, top = min(opsets), max(opsets)
-    valid = f"Valid: opset {lo}" + (f" to {top}" if top != lo else "") + f" (ir_version {ir_version_for(lo)}+)."
-    REGISTRY.register(Case(
-        id=f"{FAMILY}/{name}", forms=built, opset=top, bindings=bindings,
-        doc=f"{doc.strip()}\n{valid}\n\nTargets onnxscript's rule {rule} (onnxscript:optimize).",
-        tags=frozenset({"pattern", "onnxscript", rule_tag(rule), *map(rule_tag, targets)}),
-    ))
+def _case(name: str, rule: str, doc: str, forms: dict, sig: str, **kw) -> None:
+    onnxscript_case(f"{FAMILY}/{name}", rule, doc, forms, sig, consts=CONSTS, **kw)
 
 
 SIG = "(float[N,8] x) => (float[N,8] y)"

@@ -1,5 +1,7 @@
 """Every hand-written pattern base (``cases/patterns_*.py``) triggers what it names, observed by effect.
 
+For each ``pattern-onnxscript*`` case, the rule its doc targets and the rules its tags name are
+among the rules ``onnxscript``'s pipelines applied (:func:`passcheck.coverage.onnxscript.triggers`).
 For each ``pattern-ort*`` case, the common form's evidence (:func:`passcheck.coverage.ort.triggers`:
 the verbose log's ``GraphTransformer <name> modified: 1`` for a transformer, for a rule the change
 of the optimized graph when ``disabled_optimizers`` names it) must include the transformer or rule
@@ -12,6 +14,9 @@ import pytest
 
 from passcheck.cases import registry
 from passcheck.cases.fusion import TARGET, transformer_tag
+from passcheck.cases.rules import TARGET as RULE_TARGET
+from passcheck.cases.rules import rule_tag
+from passcheck.coverage import onnxscript as cov_script
 from passcheck.coverage import ort as cov_ort
 from passcheck.passes.isolation import IsolatedExecutor
 
@@ -51,3 +56,23 @@ def test_common_form_triggers_its_target(case, evidence):
     seen = {transformer_tag(n) for n in fired}
     assert tagged <= seen, f"{case.id}: tagged but not triggered: {sorted(tagged - seen)}"
     assert _named(case) <= fired | {target}
+
+
+SCRIPT = [c for c in registry() if c.id.startswith("pattern-onnxscript")]
+
+
+@pytest.fixture(scope="module")
+def script_evidence():
+    """Case id → names of the onnxscript rules and fusions its common form triggers."""
+    with IsolatedExecutor(timeout=300) as ex:
+        return {c.id: {k.split(":", 2)[2] for k in ex.call(cov_script.triggers, c.build("common")) if ":fold:" not in k}
+                for c in SCRIPT}
+
+
+@pytest.mark.parametrize("case", SCRIPT, ids=[c.id for c in SCRIPT])
+def test_common_form_triggers_its_onnxscript_rule(case, script_evidence):
+    fired = script_evidence[case.id]
+    target = RULE_TARGET.search(case.doc).group(1)
+    assert target in fired, f"{case.id}: {target} did not fire; fired: {sorted(fired)}"
+    tagged = {t for t in case.tags if t.startswith("onnxscript-")}
+    assert tagged <= {rule_tag(n) for n in fired}, f"{case.id}: tagged but not triggered"

@@ -1,0 +1,63 @@
+"""pattern-onnxscript-ort/*: bases for the rules ``onnxscript.optimizer.optimize_for_ort`` adds.
+
+``optimize_for_ort`` applies the ORT pattern rules (onnxscript rewriter/ort_fusions:
+fused_matmul_rule_sets.py folds Transpose, Div and MatMul chains into com.microsoft FusedMatMul;
+softmax.py removes a float upcast around Softmax on float16). Each case is the chain those rules'
+patterns and checks accept, then respelled as the spec allows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from passcheck.cases.rules import onnxscript_case
+
+FAMILY = "pattern-onnxscript-ort"
+CONSTS = {"c": np.array(2.0, np.float32), "c2": np.array(4.0, np.float32), "half": np.array(0.5, np.float32),
+          "q": np.array(0.25, np.float32), "c8": np.array(8.0, np.float32)}
+PASS = "onnxscript:optimize-for-ort"
+
+
+def _case(name: str, rule: str, doc: str, forms: dict, sig: str, **kw) -> None:
+    onnxscript_case(f"{FAMILY}/{name}", rule, doc, forms, sig, consts=CONSTS, pass_id=PASS, bindings=({}, {}), **kw)
+
+
+CHAIN = "ta = Transpose(a)\ntb = Transpose(b)\nm = MatMul(ta, tb)\n"
+_case("transpose-matmul-div-transpose", "TransposeMatMul1",
+      """Transpose((a^T @ b^T) / 2 / 4) of a: [4, 3], b: [5, 4] (float): [5, 3].
+
+The FusedMatMul rules fold the chain step by step: MatMul(Transpose(a), y) (TransposeMatMul1),
+FusedMatMul(x, Transpose(b)) (TransposeFusedMatMul2), Div of a FusedMatMul by a constant
+(FusedMatMulDiv2), Transpose of a FusedMatMul (FusedMatMulTranspose). Uncommon: the two Divs
+written as one Div by 8 and as Mul by 0.25 (Operators.md MatMul, Transpose: default perm
+reverses, Div).""", {
+    "common": (CHAIN + "d1 = Div(m, c)\nd2 = Div(d1, c2)\ny = Transpose(d2)", ""),
+    "one-div": (CHAIN + "d2 = Div(m, c8)\ny = Transpose(d2)", "one Div by 8"),
+    "mul-quarter": (CHAIN + "d1 = Mul(m, q)\nd2 = Mul(d1, half)\ny = Transpose(d2)", "Mul by 0.25 then 0.5"),
+}, "(float[4,3] a, float[5,4] b) => (float[5,3] y)",
+    targets=("TransposeFusedMatMul2", "FusedMatMulDiv2", "FusedMatMulTranspose"))
+
+_case("matmul-transpose", "MatMulTranspose", """Transpose(a @ b) of a: [3, 4], b: [4, 5] (float): [5, 3].
+
+MatMulTranspose folds the Transpose into FusedMatMul (as b^T @ a^T). Uncommon: b^T @ a^T
+written, perm [1, 0] written (Operators.md MatMul, Transpose).""", {
+    "common": ("m = MatMul(a, b)\ny = Transpose(m)", ""),
+    "swapped-transposes": ("tb = Transpose(b)\nta = Transpose(a)\ny = MatMul(tb, ta)", "(a b)^T written b^T a^T"),
+    "perm-explicit": ("m = MatMul(a, b)\ny = Transpose <perm = [1, 0]> (m)", "perm [1, 0] written"),
+}, "(float[3,4] a, float[4,5] b) => (float[5,3] y)")
+
+SOFTMAX_DOC = """Softmax of float16 x: [2, 8] computed in float: Cast up, Softmax{axis}, Cast down.
+
+The ORT softmax rule drops the Casts (onnxruntime's float16 Softmax accumulates in float).
+Uncommon: the Softmax on float16 directly, axis {alt} written (Operators.md Softmax-13, Cast)."""
+_case("softmax-upcast-axis", "Cast(input,to=1);Softmax(_,axis=axis);Cast(_,to=10)",
+      SOFTMAX_DOC.format(axis=" (axis -1)", alt="1 for -1"), {
+          "common": ("a = Cast <to = 1> (x)\ns = Softmax <axis = -1> (a)\ny = Cast <to = 10> (s)", ""),
+          "float16": ("y = Softmax <axis = -1> (x)", "Softmax on float16"),
+          "axis-positive": ("a = Cast <to = 1> (x)\ns = Softmax <axis = 1> (a)\ny = Cast <to = 10> (s)", "axis 1"),
+      }, "(float16[2,8] x) => (float16[2,8] y)")
+_case("softmax-upcast", "Cast(input,to=1);Softmax(_);Cast(_,to=10)",
+      SOFTMAX_DOC.format(axis="", alt="-1 (the default)"), {
+          "common": ("a = Cast <to = 1> (x)\ns = Softmax(a)\ny = Cast <to = 10> (s)", ""),
+          "float16": ("y = Softmax(x)", "Softmax on float16"),
+      }, "(float16[2,8] x) => (float16[2,8] y)")
