@@ -163,6 +163,7 @@ from a Constant(value_ints) node (Operators.md Expand).""", {
     "no-expand": ("y = Neg(x)", "no Expand"),
 }, "(float[2,8] x) => (float[2,8] y)", bindings=({}, {}))
 
+CONSTS.update({"s422": np.array([4, 2, 2], I64), "s242": np.array([2, 4, 2], I64), "s4m1": np.array([4, -1], I64)})
 _case("reshape-reshape", "ReshapeReshape",
       """x: [2, 8] reshaped to [4, 4]... written Reshape(Reshape(x, [4, 2, 2]), [2, 4, 2]) (float).
 
@@ -172,7 +173,6 @@ Reshape, the first shape with a -1 (Operators.md Reshape: -1 infers the dim)."""
     "single": ("y = Reshape(x, s242)", "one Reshape"),
     "minus-one": ("a = Reshape(x, s4m1)\ny = Reshape(a, s242)", "first shape [4, -1]"),
 }, "(float[2,8] x) => (float[2,4,2] y)", bindings=({}, {}))
-CONSTS.update({"s422": np.array([4, 2, 2], I64), "s242": np.array([2, 4, 2], I64), "s4m1": np.array([4, -1], I64)})
 
 _case("transpose-identity", "TransposeIdentity", """Transpose of x: [N, 8] with perm [0, 1], then Neg (float).
 
