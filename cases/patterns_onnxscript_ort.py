@@ -61,3 +61,44 @@ _case("softmax-upcast", "Cast(input,to=1);Softmax(_);Cast(_,to=10)",
           "common": ("a = Cast <to = 1> (x)\ns = Softmax(a)\ny = Cast <to = 10> (s)", ""),
           "float16": ("y = Softmax(x)", "Softmax on float16"),
       }, "(float16[2,8] x) => (float16[2,8] y)")
+
+CONSTS.update({"two": np.array(2.0, np.float32), "eps": np.array(1e-6, np.float32), "ax": np.array([-1], np.int64),
+               "g": np.linspace(0.5, 1.5, 8).astype(np.float32), "one": np.array(1.0, np.float32),
+               "s2": np.array(np.sqrt(2.0), np.float32)})
+RMS = ("p = Pow(x, two)\nm = ReduceMean <keepdims = 1, noop_with_empty_axes = 0> (p, ax)\na = Add(m, eps)\n"
+       "r = Sqrt(a)\n"
+       "rc = Reciprocal(r)\nn = Mul(x, rc)\ny = Mul(n, g)")
+RMS_DOC = """RMSNorm{skip} over the last axis of x: [N, 4, 8] (float): x / sqrt(mean(x^2) + 1e-6) * g.
+
+fuse_xformers' {fusion} pattern (ort_fusions/rms_normalization.py{extra}) spells ReduceMean
+with keepdims = 1 and noop_with_empty_axes = 0. Uncommon: those attributes omitted (their
+defaults, Operators.md ReduceMean-18), Div by the rms for Mul by its Reciprocal, Mul(g, n)
+(commutative)."""
+RMS_FORMS = {
+    "common": (RMS, ""),
+    "defaults-omitted": (RMS.replace(" <keepdims = 1, noop_with_empty_axes = 0>",
+                         ""), "keepdims and noop_with_empty_axes omitted"),
+    "div": (RMS.replace("rc = Reciprocal(r)\nn = Mul(x, rc)", "n = Div(x, r)"), "x / rms"),
+    "scale-first": (RMS.replace("y = Mul(n, g)", "y = Mul(g, n)"), "Mul(g, n)"),
+}
+onnxscript_case(f"{FAMILY}/rms-normalization",
+                "rms_normalization", RMS_DOC.format(skip="", fusion="rms_normalization", extra=""),
+                RMS_FORMS, "(float[N,4,8] x) => (float[N,4,8] y)", consts=CONSTS, pass_id=PASS, kind="fusion")
+onnxscript_case(f"{FAMILY}/skip-rms-normalization", "skip_rms_normalization",
+                RMS_DOC.format(skip=" of x = x0 + skip", fusion="skip_rms_normalization",
+                               extra=", skip_normalization.py: an Add in front"),
+                {k: ("x = Add(x0, skip)\n" + body, *rest) for k, (body, *rest) in RMS_FORMS.items()},
+                "(float[N,4,8] x0, float[N,4,8] skip) => (float[N,4,8] y)", consts=CONSTS, pass_id=PASS, kind="fusion",
+                targets=("rms_normalization",))
+
+GELU = "d = Div(x, s2)\ne = Erf(d)\nf = Add(e, one)\n"
+onnxscript_case(f"{FAMILY}/erf-gelu", "erf_gelu",
+                """Exact GELU of x: [N, 4, 8] (float): 0.5 * (x * (1 + erf(x / sqrt 2))).
+
+fuse_xformers' erf_gelu patterns (ort_fusions/erfgelu.py) are 0.5 * (x * (erf + 1)) and
+x * (0.5 * (erf + 1)). Uncommon: the second grouping, and (x * (erf + 1)) * 0.5 with the half
+last (Operators.md Erf, Mul: associative up to rounding, commutative).""", {
+    "common": (GELU + "h = Mul(x, f)\ny = Mul(half, h)", ""),
+    "half-inside": (GELU + "h = Mul(half, f)\ny = Mul(x, h)", "x * (0.5 * (erf + 1))"),
+    "half-last": (GELU + "h = Mul(x, f)\ny = Mul(h, half)", "(x * (erf + 1)) * 0.5"),
+}, "(float[N,4,8] x) => (float[N,4,8] y)", consts=CONSTS, pass_id=PASS, kind="fusion")

@@ -19,8 +19,8 @@ from passcheck.cases._registry import REGISTRY
 from passcheck.cases._support import ir_version_for
 from passcheck.cases.builders import tensor, text_form
 
-#: "Targets onnxscript's rule <name> (<pass>)." closes every rule case's doc.
-TARGET = re.compile(r"Targets onnxscript's rule (.+) \((onnxscript:[\w-]+)\)\.$")
+#: "Targets onnxscript's rule|fusion <name> (<pass>)." closes every rule case's doc.
+TARGET = re.compile(r"Targets onnxscript's (?:rule|fusion) (.+) \((onnxscript:[\w-]+)\)\.$")
 
 
 def rule_tag(rule: str) -> str:
@@ -30,7 +30,7 @@ def rule_tag(rule: str) -> str:
 
 def onnxscript_case(case_id: str, rule: str, doc: str, forms: Mapping[str, tuple], signature: str, *,
                     consts: Mapping[str, np.ndarray], opset: int = 18, targets: Sequence[str] = (),
-                    bindings=({"N": 1}, {"N": 3}), pass_id: str = "onnxscript:optimize") -> Case:
+                    bindings=({"N": 1}, {"N": 3}), pass_id: str = "onnxscript:optimize", kind: str = "rule") -> Case:
     """Register a rule case.
 
     Args:
@@ -42,6 +42,7 @@ def onnxscript_case(case_id: str, rule: str, doc: str, forms: Mapping[str, tuple
             its nodes name.
         targets: further rules the common form triggers (each adds its tag).
         pass_id: the pass that applies ``rule``.
+        kind: ``rule``, or ``fusion`` for a fusion ``fuse_xformers`` counts (the catalogue's kinds).
 
     Raises:
         RegistryError: the id is taken or the case is malformed (see :class:`Case`).
@@ -59,6 +60,6 @@ def onnxscript_case(case_id: str, rule: str, doc: str, forms: Mapping[str, tuple
     valid = f"Valid: opset {lo}" + (f" to {top}" if top != lo else "") + f" (ir_version {ir_version_for(lo)}+)."
     return REGISTRY.register(Case(
         id=case_id, forms=built, opset=top, bindings=bindings,
-        doc=f"{doc.strip()}\n{valid}\n\nTargets onnxscript's rule {rule} ({pass_id}).",
+        doc=f"{doc.strip()}\n{valid}\n\nTargets onnxscript's {kind} {rule} ({pass_id}).",
         tags=frozenset({"pattern", "onnxscript", rule_tag(rule), *map(rule_tag, targets)}),
     ))
