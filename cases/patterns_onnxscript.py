@@ -260,3 +260,24 @@ ConvTranspose). Uncommon: B omitted.""", {
     "common": ("y = ConvTranspose(x, tw, z3)", ""),
     "bias-omitted": ("y = ConvTranspose(x, tw)", "B omitted"),
 }, "(float[N,2,4,4] x) => (float[N,3,6,6] y)", bindings=({"N": 1}, {"N": 2}))
+
+CONSTS.update({"qw": R.integers(0, 4, (3, 2, 3, 3)).astype(np.uint8), "xs": np.array(0.1, np.float32),
+               "xz": np.array(128, np.uint8), "ws": np.array(0.05, np.float32), "wz": np.array(0, np.uint8),
+               "ys": np.array(0.2, np.float32), "yz": np.array(128, np.uint8), "qb0": np.zeros(3, np.int32)})
+_case("qlinearconv-zero-bias", "RemoveOptionalBiasFromQLinearConv",
+      """QLinearConv 3x3 (pads 1) of uint8 x: [N, 2, 6, 6] with an all-zero int32 bias [3] (uint8).
+
+RemoveOptionalBiasFromQLinearConv drops a constant all-zero B (optional, Operators.md
+QLinearConv). Uncommon: B omitted.""", {
+          "common": ("y = QLinearConv <pads = [1, 1, 1, 1]> (x, xs, xz, qw, ws, wz, ys, yz, qb0)", ""),
+          "bias-omitted": ("y = QLinearConv <pads = [1, 1, 1, 1]> (x, xs, xz, qw, ws, wz, ys, yz)", "B omitted"),
+      }, "(uint8[N,2,6,6] x) => (uint8[N,3,6,6] y)", bindings=({"N": 1}, {"N": 2}))
+_case("convinteger-same-upper", "NormalizePadFormatConvInteger",
+      """ConvInteger 3x3 of uint8 x: [N, 2, 6, 6] with auto_pad SAME_UPPER (int32).
+
+NormalizePadFormatConvInteger writes auto_pad as explicit pads. Uncommon: pads [1, 1, 1, 1]
+written, auto_pad SAME_LOWER (equal for an odd kernel) (Operators.md ConvInteger, Conv: auto_pad).""", {
+          "common": ('y = ConvInteger <auto_pad = "SAME_UPPER"> (x, qw, xz, wz)', ""),
+          "explicit-pads": ("y = ConvInteger <pads = [1, 1, 1, 1]> (x, qw, xz, wz)", "pads written"),
+          "same-lower": ('y = ConvInteger <auto_pad = "SAME_LOWER"> (x, qw, xz, wz)', "SAME_LOWER, odd kernel"),
+      }, "(uint8[N,2,6,6] x) => (int32[N,3,6,6] y)", bindings=({"N": 1}, {"N": 2}))

@@ -102,3 +102,18 @@ last (Operators.md Erf, Mul: associative up to rounding, commutative).""", {
     "half-inside": (GELU + "h = Mul(half, f)\ny = Mul(x, h)", "x * (0.5 * (erf + 1))"),
     "half-last": (GELU + "h = Mul(x, f)\ny = Mul(h, half)", "(x * (erf + 1)) * 0.5"),
 }, "(float[N,4,8] x) => (float[N,4,8] y)", consts=CONSTS, pass_id=PASS, kind="fusion")
+
+CONSTS.update({"gw": np.linspace(-1, 1, 32, dtype=np.float32).reshape(8, 4), "gb": np.array([1, 2, 3, 4], np.float32),
+               "gs2": np.array([-1, 8], np.int64), "gs3": np.array([2, 3, 4], np.int64)})
+GEMM3 = "r = Reshape(x, gs2)\ngm = Gemm <alpha = 1.0, beta = 1.0> (r, gw, gb)\ny = Reshape(gm, gs3)"
+onnxscript_case(f"{FAMILY}/reshape-gemm-reshape",
+                "Reshape(input_a,shape_a);Gemm(_,input_b,input_c,alpha=1.0,beta=1.0);Reshape(_,shape_c)",
+                """x: [2, 3, 8] flattened to [6, 8], Gemm by w: [8, 4] plus b, reshaped back to [2, 3, 4] (float).
+
+optimize_for_ort's Gemm rule turns Reshape -> Gemm (alpha 1, beta 1 written) -> Reshape into
+MatMul + Add on the 3-D input. Uncommon: alpha and beta omitted (their default 1), the MatMul +
+Add written directly (Operators.md Gemm, MatMul: batched over the leading axes).""", {
+                    "common": (GEMM3, ""),
+                    "defaults-omitted": (GEMM3.replace(" <alpha = 1.0, beta = 1.0>", ""), "alpha and beta omitted"),
+                    "matmul-add": ("m = MatMul(x, gw)\ny = Add(m, gb)", "MatMul + Add"),
+                }, "(float[2,3,8] x) => (float[2,3,4] y)", consts=CONSTS, pass_id=PASS, bindings=({}, {}))

@@ -47,7 +47,8 @@ def expect_fused(transformer: str, level: str, gone: Sequence[str], form: str = 
         ValueError: ``level`` is not one of :data:`LEVELS`.
     """
     start = LEVELS.index(level)
-    return tuple(Expectation(pass_id=f"ort:{lv}", form=form, no_op_types=tuple(gone), reason=f"{transformer} runs at ort:{level}")
+    reason = f"{transformer} runs at ort:{level}"
+    return tuple(Expectation(pass_id=f"ort:{lv}", form=form, no_op_types=tuple(gone), reason=reason)
                  for lv in LEVELS[start:])
 
 
@@ -60,7 +61,7 @@ def _initializers(consts: Mapping[str, object], body: str, dtype: str):
         for name, value in consts.items():
             if not re.search(rf"(?<![\w.]){re.escape(name)}(?![\w.])", body):
                 continue
-            if callable(value):  # a fixed dtype (e.g. the float32 constants of an upcast chain), or a TensorProto (int4)
+            if callable(value):  # a fixed dtype (the float32 constants of an upcast chain), or a TensorProto (int4)
                 made = value()
                 if isinstance(made, onnx.TensorProto):
                     made.name = name
@@ -76,8 +77,9 @@ def _initializers(consts: Mapping[str, object], body: str, dtype: str):
 
 
 def fusion_case(case_id: str, *, transformer: str, level: str, doc: str, signature: str, forms: Mapping[str, tuple],
-                consts: Mapping[str, object] | None = None, gone: Sequence[str] = (), opset: int = 17, dtype: str = "float",
-                bindings=({"N": 1}, {"N": 3}), tags: Sequence[str] = (), rtol: float | None = None, atol: float | None = None,
+                consts: Mapping[str, object] | None = None, gone: Sequence[str] = (), opset: int = 17,
+                dtype: str = "float", bindings=({"N": 1}, {"N": 3}), tags: Sequence[str] = (),
+                rtol: float | None = None, atol: float | None = None,
                 expect: Sequence[Expectation] = (), feeds=None, extra_opsets: Mapping[str, int] | None = None,
                 targets: Sequence[str] = ()) -> Case:
     """Register a fusion case.
@@ -110,21 +112,25 @@ def fusion_case(case_id: str, *, transformer: str, level: str, doc: str, signatu
     """
     import onnx
 
-    elem = {"float": onnx.TensorProto.FLOAT, "float16": onnx.TensorProto.FLOAT16, "double": onnx.TensorProto.DOUBLE}[dtype]
+    tp = onnx.TensorProto
+    elem = {"float": tp.FLOAT, "float16": tp.FLOAT16, "double": tp.DOUBLE}[dtype]
     sig = re.sub(r"\bT\[", f"{dtype}[", signature)
     built = {}
     for name, spec in forms.items():
         body, fdoc, form_opset = (*spec, opset)[:3]
         body = re.sub(r"\bto = T\b", f"to = {elem}", body)
-        built[name] = text_form(f"g {sig} {{\n{body}\n}}", fdoc, opset=form_opset, initializers=_initializers(consts or {}, body, dtype),
-                                 extra_opsets=extra_opsets)
+        built[name] = text_form(f"g {sig} {{\n{body}\n}}", fdoc, opset=form_opset,
+                                initializers=_initializers(consts or {}, body, dtype),
+                                extra_opsets=extra_opsets)
     d_rtol, d_atol = TOLERANCES.get(dtype, (None, None))
     expectations = (expect_fused(transformer, level, gone) if gone else ()) + tuple(expect)
     top = max((*spec, opset)[2] for spec in forms.values())
     lo = min((*spec, opset)[2] for spec in forms.values())
     valid = f"Valid: opset {lo}" + (f" to {top}" if top != lo else "") + f" (ir_version {ir_version_for(lo)}+)."
     return REGISTRY.register(Case(
-        id=case_id, forms=built, doc=f"{doc.strip()}\n{valid}\n\nTargets onnxruntime's {transformer} (ort:{level}).", opset=top,
-        bindings=bindings, tags=frozenset({"fusion", transformer_tag(transformer), *map(transformer_tag, targets), *tags}),
-        expect=expectations, feeds=feeds, rtol=rtol if rtol is not None else d_rtol, atol=atol if atol is not None else d_atol,
+        id=case_id, forms=built, opset=top, bindings=bindings,
+        doc=f"{doc.strip()}\n{valid}\n\nTargets onnxruntime's {transformer} (ort:{level}).",
+        tags=frozenset({"fusion", transformer_tag(transformer), *map(transformer_tag, targets), *tags}),
+        expect=expectations, feeds=feeds, rtol=rtol if rtol is not None else d_rtol,
+        atol=atol if atol is not None else d_atol,
     ))
