@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from passcheck.cases._case import Case
+from passcheck.case_model import Case
 from passcheck.cases._registry import REGISTRY
 from passcheck.cases._support import ir_version_for
 from passcheck.cases.builders import tensor, text_form
