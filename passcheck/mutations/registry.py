@@ -54,6 +54,13 @@ MODULES = (
     "passcheck.mutations.graph_outputs",
     "passcheck.mutations.value_types",
     "passcheck.mutations.sparse_constant",
+    "passcheck.mutations.neutral",
+    "passcheck.mutations.neutral_remove",
+    "passcheck.mutations.op_sequences",
+    "passcheck.mutations.neutral_operands",
+    "passcheck.mutations.select_ops",
+    "passcheck.mutations.associate",
+    "passcheck.mutations.min_max",
 )
 
 
