@@ -1,7 +1,7 @@
 """Catalogue rows (see :mod:`passcheck.mutations.catalogue`) for the operator-schema and algebraic
 freedoms the earlier rewrite modules produce. New rewrite modules declare their own ``FREEDOMS``."""
 
-from passcheck.mutations.catalogue import Freedom
+from passcheck.mutations._freedom import Freedom
 
 FREEDOMS = (
     Freedom(

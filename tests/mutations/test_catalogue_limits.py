@@ -119,3 +119,20 @@ def test_shadowing_an_outer_name_is_rejected():
     }""")
     with pytest.raises(onnx.checker.ValidationError, match="static single assignment|single static assignment"):
         onnx.checker.check_model(m)
+
+
+def test_batchnorm_9_with_empty_optional_outputs_crashes_onnxruntime():
+    """BatchNormalization-9 with its four optional outputs written as "" (IR.md §Optional Inputs and
+    Outputs) passes the full checker, and onnxruntime dies running it: the isolation worker reports
+    the crash. empty-optional-outputs leaves BatchNormalization alone so an in-process gate survives."""
+    from passcheck.passes.isolation import IsolatedExecutor
+
+    x = helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [1, 2, 3, 3])
+    y = helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [1, 2, 3, 3])
+    inits = [numpy_helper.from_array(np.ones(2, np.float32), n) for n in ("s", "b", "m", "v")]
+    node = helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y", "", "", "", ""])
+    m = helper.make_model(helper.make_graph([node], "g", [x], [y], inits), opset_imports=[helper.make_opsetid("", 9)])
+    onnx.checker.check_model(m, full_check=True)
+    with IsolatedExecutor() as ex:
+        got = ex.run_model(m, {"x": np.ones((1, 2, 3, 3), np.float32)})
+    assert "SIGSEGV" in (got.error or "")  # "onnxruntime killed its process: SIGSEGV"
