@@ -52,11 +52,23 @@ class Judged:
             for f in findings[r.form]:
                 f.repro = self.repro_of(f)
             model = r.outcome.model if r.outcome.ok else None
-            out.append(CellResult(
-                r.case, r.form, r.pass_id, r.outcome.status, env=self.env, error=r.outcome.error, seconds=r.outcome.seconds,
-                versions=r.outcome.versions, model_sha256=self.hashes[r.form], nodes_before=len(r.model.graph.node),
-                nodes_after=len(model.graph.node) if model is not None else None,
-                ops_after=dict(sorted(op_counts(model).items())) if model is not None else {},
-                findings=findings[r.form], coverage=annotations.coverage(r), unchecked=unchecked[r.form],
-            ))
+            out.append(
+                CellResult(
+                    r.case,
+                    r.form,
+                    r.pass_id,
+                    r.outcome.status,
+                    env=self.env,
+                    error=r.outcome.error,
+                    seconds=r.outcome.seconds,
+                    versions=r.outcome.versions,
+                    model_sha256=self.hashes[r.form],
+                    nodes_before=len(r.model.graph.node),
+                    nodes_after=len(model.graph.node) if model is not None else None,
+                    ops_after=dict(sorted(op_counts(model).items())) if model is not None else {},
+                    findings=findings[r.form],
+                    coverage=annotations.coverage(r),
+                    unchecked=unchecked[r.form],
+                )
+            )
         return out
