@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING, Any
 from passcheck._versions import beyond_installed_onnx
 from passcheck.errors import PasscheckError
 from passcheck.modelio import model_hash
-from passcheck.oracles import FormRun, annotations, op_counts, registry, validity
+from passcheck.oracles import FormRun, registry, validity
 from passcheck.oracles._contract import INPUT as INPUT_CELLS
 from passcheck.oracles._contract import PASS, Cells
+from passcheck.oracles.judged import Judged
 from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass, run_in_process
-from passcheck.records import INPUT, CellResult, Finding, brief
+from passcheck.records import INPUT, CellResult, brief
 from passcheck.runtime import graph_index, synthesize
 from passcheck.runtime.limits import beyond_onnxruntime, no_kernel_reason
 from passcheck.runtime.observe import observe_run
@@ -361,53 +362,3 @@ def _input_cells(subject: Subject, feeds, baselines, hashes, env: str, checker: 
 
 def _form_repro(subject: Subject, pass_arg: str) -> dict[str, str]:
     return {form: cmd.format(**{"pass": pass_arg}) for form, cmd in subject.form_repro.items()}
-
-
-@dataclasses.dataclass
-class Judged:
-    """One group of cells ready to judge: every form under one pass (or the forms themselves),
-    with what their records need. Saved as is by ``--save-run`` and judged again by
-    ``passcheck report --rejudge`` (:mod:`passcheck.saved_runs`).
-
-    Attributes:
-        cells: the runs the oracles judge.
-        hashes: form → sha256 of the form's model bytes.
-        repro: the command reproducing these cells.
-        env: the environment id.
-        forms: the forms whose cells are reported (the others are judged only as parity context).
-        form_repro: form → the command reproducing that form alone (a single-site mutant, say);
-            a finding gets its form's, or its ``other_form``'s when on a form without one, else ``repro``.
-    """
-
-    cells: Cells
-    hashes: dict[str, str]
-    repro: str
-    env: str
-    forms: list[str]
-    form_repro: dict[str, str] = dataclasses.field(default_factory=dict)
-
-    def repro_of(self, finding: Finding) -> str:
-        """The command reproducing ``finding`` (see ``form_repro``)."""
-        for form in (finding.form, finding.details.get("other_form")):
-            if form in self.form_repro:
-                return self.form_repro[form]
-        return self.repro
-
-    def results(self) -> list[CellResult]:
-        """Apply every registered oracle; one CellResult per reported form, in form order."""
-        findings, unchecked = registry.judge(self.cells)
-        out = []
-        for r in self.cells.runs:
-            if r.form not in self.forms:
-                continue
-            for f in findings[r.form]:
-                f.repro = self.repro_of(f)
-            model = r.outcome.model if r.outcome.ok else None
-            out.append(CellResult(
-                r.case, r.form, r.pass_id, r.outcome.status, env=self.env, error=r.outcome.error, seconds=r.outcome.seconds,
-                versions=r.outcome.versions, model_sha256=self.hashes[r.form], nodes_before=len(r.model.graph.node),
-                nodes_after=len(model.graph.node) if model is not None else None,
-                ops_after=dict(sorted(op_counts(model).items())) if model is not None else {},
-                findings=findings[r.form], coverage=annotations.coverage(r), unchecked=unchecked[r.form],
-            ))
-        return out

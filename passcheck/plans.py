@@ -22,20 +22,31 @@ if TYPE_CHECKING:
 DEFAULT_MAX_SITES = 1
 
 
-def check_head(model_path: str, bind: Mapping[str, int], feeds_path: str | None = None, synthesize_feeds: bool = False,
-               unknown_dim_param: str | None = None) -> str:
+def check_head(
+    model_path: str,
+    bind: Mapping[str, int],
+    feeds_path: str | None = None,
+    synthesize_feeds: bool = False,
+    unknown_dim_param: str | None = None,
+) -> str:
     """``passcheck check MODEL`` with the flags that fix its feeds (the start of every repro command)."""
-    return (f"passcheck check {shlex.quote(model_path)}" + "".join(f" --bind {s}={n}" for s, n in bind.items())
-            + (f" --feeds {shlex.quote(feeds_path)}" if feeds_path else "")
-            + (" --synthesize-feeds" if synthesize_feeds else "")
-            + (f" --unknown-dim-param {shlex.quote(unknown_dim_param)}" if unknown_dim_param else ""))
+    return (
+        f"passcheck check {shlex.quote(model_path)}"
+        + "".join(f" --bind {s}={n}" for s, n in bind.items())
+        + (f" --feeds {shlex.quote(feeds_path)}" if feeds_path else "")
+        + (" --synthesize-feeds" if synthesize_feeds else "")
+        + (f" --unknown-dim-param {shlex.quote(unknown_dim_param)}" if unknown_dim_param else "")
+    )
 
 
 def check_repro(head: str, mutations: bool, max_sites: int, depth: int, form_ids: Sequence[str]) -> str:
     """The repro command of a ``check`` run (``{pass}`` to fill in)."""
-    extra = ((" --mutations" if mutations else "")
-             + (f" --max-sites {max_sites}" if mutations and max_sites != DEFAULT_MAX_SITES else "")
-             + (f" --depth {depth}" if depth != 1 else "") + "".join(f" --form {shlex.quote(f)}" for f in form_ids))
+    extra = (
+        (" --mutations" if mutations else "")
+        + (f" --max-sites {max_sites}" if mutations and max_sites != DEFAULT_MAX_SITES else "")
+        + (f" --depth {depth}" if depth != 1 else "")
+        + "".join(f" --form {shlex.quote(f)}" for f in form_ids)
+    )
     return f"{head}{extra} --pass {{pass}}"
 
 
@@ -63,8 +74,10 @@ def precheck(path: str, model: onnx.ModelProto, checker_error: Callable) -> str 
 
     check_runnable(model, path)
     if (err := checker_error(model)) and (ort_err := _ort_load_error(model)):
-        raise ModelLoadError(f"{path}: the onnx checker rejects this model: {err}; onnxruntime cannot load it either "
-                             f"({ort_err}); fix the model (onnx.checker.check_model(model, full_check=True) shows the same)")
+        raise ModelLoadError(
+            f"{path}: the onnx checker rejects this model: {err}; onnxruntime cannot load it either "
+            f"({ort_err}); fix the model (onnx.checker.check_model(model, full_check=True) shows the same)"
+        )
     return err
 
 
@@ -76,10 +89,14 @@ def _ort_load_error(model: onnx.ModelProto) -> str | None:
 
     from passcheck.passes.command import headline
 
-    code = ("import sys, onnxruntime as ort\n"
-            "ort.InferenceSession(sys.stdin.buffer.read(), providers=['CPUExecutionProvider'])")
+    code = (
+        "import sys, onnxruntime as ort\n"
+        "ort.InferenceSession(sys.stdin.buffer.read(), providers=['CPUExecutionProvider'])"
+    )
     try:
-        p = subprocess.run([sys.executable, "-c", code], input=model.SerializeToString(), capture_output=True, timeout=600)
+        p = subprocess.run(
+            [sys.executable, "-c", code], input=model.SerializeToString(), capture_output=True, timeout=600
+        )
     except subprocess.TimeoutExpired:
         return "creating a session did not finish in 600 s"
     return None if p.returncode == 0 else (headline(p.stderr.decode(errors="replace")) or f"exit {p.returncode}")
@@ -98,9 +115,20 @@ def alone_because(model: onnx.ModelProto, rejected: str | None, checker) -> str 
     return None
 
 
-def mutants(model: onnx.ModelProto, form_ids: Sequence[str], bind: Mapping[str, int], name: str, feeds=None,
-            runner=None, max_sites: int = 0, depth: int = 1, checker=None, unverified: dict[str, str] | None = None,
-            on_built: Callable | None = None, on_verified: Callable | None = None) -> dict[str, Any]:
+def mutants(
+    model: onnx.ModelProto,
+    form_ids: Sequence[str],
+    bind: Mapping[str, int],
+    name: str,
+    feeds=None,
+    runner=None,
+    max_sites: int = 0,
+    depth: int = 1,
+    checker=None,
+    unverified: dict[str, str] | None = None,
+    on_built: Callable | None = None,
+    on_verified: Callable | None = None,
+) -> dict[str, Any]:
     """Every form that applies (each rewrite at every site, at up to ``max_sites`` single sites,
     and pairs at ``depth`` 2), each verified equivalent on the feeds the run will use (seeded by
     the run's subject id; models run by ``runner`` and checked by ``checker``, in the isolation
@@ -110,13 +138,24 @@ def mutants(model: onnx.ModelProto, form_ids: Sequence[str], bind: Mapping[str, 
     from passcheck.runtime import default_bindings
 
     sid = subject_id(name)
-    return verified_mutants(model, form_ids or None, feeds or feeds_for(model, sid, default_bindings(model, bind)), sid,
-                            runner, on_built=on_built, on_verified=on_verified, max_sites=max_sites, depth=depth,
-                            checker=checker, unverified={} if unverified is None else unverified)
+    return verified_mutants(
+        model,
+        form_ids or None,
+        feeds or feeds_for(model, sid, default_bindings(model, bind)),
+        sid,
+        runner,
+        on_built=on_built,
+        on_verified=on_verified,
+        max_sites=max_sites,
+        depth=depth,
+        checker=checker,
+        unverified={} if unverified is None else unverified,
+    )
 
 
-def compare_plan(path_a: str, path_b: str, a: onnx.ModelProto, b: onnx.ModelProto,
-                 bind: Mapping[str, int]) -> tuple[str, str, str, str]:
+def compare_plan(
+    path_a: str, path_b: str, a: onnx.ModelProto, b: onnx.ModelProto, bind: Mapping[str, int]
+) -> tuple[str, str, str, str]:
     """Refuse two models that cannot be two forms of one computation, put ``b``'s outputs in
     ``a``'s order; (subject name, form name of a, of b, repro command).
 
@@ -131,8 +170,10 @@ def compare_plan(path_a: str, path_b: str, a: onnx.ModelProto, b: onnx.ModelProt
     ins = [sorted(v.name for v in runtime_inputs(m)) for m in (a, b)]
     outs = [sorted(v.name for v in m.graph.output) for m in (a, b)]
     if ins[0] != ins[1] or outs[0] != outs[1]:
-        raise PasscheckError(f"{path_b}: inputs {ins[1]} / outputs {outs[1]} do not match {path_a}'s {ins[0]} / "
-                             f"{outs[0]}; compare needs the same input and output names")
+        raise PasscheckError(
+            f"{path_b}: inputs {ins[1]} / outputs {outs[1]} do not match {path_a}'s {ins[0]} / "
+            f"{outs[0]}; compare needs the same input and output names"
+        )
     _same_input_types(path_a, path_b, a, b)
     _order_outputs_like(b, a)
     name_a, name_b = form_names(path_a, path_b)
@@ -141,8 +182,9 @@ def compare_plan(path_a: str, path_b: str, a: onnx.ModelProto, b: onnx.ModelProt
     return Path(path_a).stem, name_a, name_b, repro
 
 
-def equivalence_gate(path_a: str, path_b: str, a: onnx.ModelProto, b: onnx.ModelProto, name: str,
-                     bind: Mapping[str, int], runner) -> None:
+def equivalence_gate(
+    path_a: str, path_b: str, a: onnx.ModelProto, b: onnx.ModelProto, name: str, bind: Mapping[str, int], runner
+) -> None:
     """Raises PasscheckError unless ``b`` computes what ``a`` computes under ``ort:disabled`` on the
     feeds the run uses (seeded by the run's subject id, :func:`passcheck.api.subject_id`)."""
     from passcheck.mutations.equivalence import same_outputs
@@ -151,8 +193,10 @@ def equivalence_gate(path_a: str, path_b: str, a: onnx.ModelProto, b: onnx.Model
 
     why = same_outputs(a, b, feeds_for(a, subject_id(name), default_bindings(a, bind)), runner)
     if why:
-        raise PasscheckError(f"{path_b} does not compute what {path_a} computes under ort:disabled: {why}; "
-                             "compare needs two equivalent models")
+        raise PasscheckError(
+            f"{path_b} does not compute what {path_a} computes under ort:disabled: {why}; "
+            "compare needs two equivalent models"
+        )
 
 
 def _same_input_types(path_a: str, path_b: str, a, b) -> None:
@@ -172,8 +216,10 @@ def _same_input_types(path_a: str, path_b: str, a, b) -> None:
         vb = types_b.get(va.name)
         ka, kb = kind(va), kind(vb) if vb is not None else None
         if ka and kb and (ka[0] != kb[0] or None not in (ka[1], kb[1]) and ka[1] != kb[1]):
-            raise PasscheckError(f"{path_b}: input {va.name!r} is {type_str(vb.type)} where {path_a}'s is "
-                                 f"{type_str(va.type)}; compare needs two forms of one computation, fed the same inputs")
+            raise PasscheckError(
+                f"{path_b}: input {va.name!r} is {type_str(vb.type)} where {path_a}'s is "
+                f"{type_str(va.type)}; compare needs two forms of one computation, fed the same inputs"
+            )
 
 
 def _order_outputs_like(model, ref) -> None:

@@ -80,12 +80,18 @@ class Signature:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Signature:
         """Read :meth:`to_json` (a store written before ``error`` existed reads as no error class)."""
-        return cls(d["pass_id"], d["oracle"], d["kind"], tuple(d.get("ops") or ()), d.get("rewrite", ""),
-                   d.get("error", ""))
+        return cls(
+            d["pass_id"], d["oracle"], d["kind"], tuple(d.get("ops") or ()), d.get("rewrite", ""), d.get("error", "")
+        )
 
     @classmethod
-    def of(cls, finding: Any, rewrite: str | None = None, models: Iterable[onnx.ModelProto] = (),
-           labels: Iterable[str] | None = None) -> Signature:
+    def of(
+        cls,
+        finding: Any,
+        rewrite: str | None = None,
+        models: Iterable[onnx.ModelProto] = (),
+        labels: Iterable[str] | None = None,
+    ) -> Signature:
         """The signature of ``finding`` (a :class:`~passcheck.records.Finding`).
 
         Args:

@@ -27,13 +27,23 @@ def _lint_imports(cwd: Path, pythonpath: Path | None = None) -> subprocess.Compl
     if exe is None:
         pytest.fail("lint-imports (import-linter) is not installed: pip install -e '.[test]'")
     env = {**os.environ, "PYTHONPATH": str(pythonpath) if pythonpath else os.environ.get("PYTHONPATH", "")}
-    return subprocess.run([exe, "--no-cache", "--config", str(cwd / "pyproject.toml")], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [exe, "--no-cache", "--config", str(cwd / "pyproject.toml")],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def _check_layers(root: Path, config: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "scripts" / "check_layers.py"), "--root", str(root),
-                           "--config", str(config)], capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "check_layers.py"), "--root", str(root), "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 #: (module, code appended to it): each violation lives in its own module, so one copy holds them all.
@@ -41,7 +51,9 @@ PLANTS = {
     # the data layer reaching up into a front door, hidden inside a function: both checks see it
     "records.py": "def _planted():\n    from passcheck.cli import run\n\n    return run\n",
     # a module name given as a string: import-linter cannot read it, the AST check does
-    "oracles/registry.py": "def _planted():\n    import importlib\n\n    return importlib.import_module('passcheck.engine')\n",
+    "oracles/registry.py": (
+        "def _planted():\n    import importlib\n\n    return importlib.import_module('passcheck.engine')\n"
+    ),
     # independent siblings (mutations | generate): both see it
     "mutations/forms.py": "def _planted():\n    from passcheck import generate\n\n    return generate\n",
     # cases/_registry imports cases/sources; this closes a circle inside one layer (allowed by the
@@ -84,6 +96,8 @@ def test_the_ast_check_fails_on_each_planted_import_and_the_circle(planted):
     out = _check_layers(planted / "passcheck", planted / "pyproject.toml").stdout
     assert "passcheck.records:" in out and "imports passcheck.cli.run (statement), a layer above" in out, out
     assert "passcheck.oracles.registry:" in out and "imports passcheck.engine (string), a layer above" in out, out
-    assert "passcheck.mutations.forms:" in out and "imports passcheck.generate (statement), an independent sibling" in out, out
+    assert (
+        "passcheck.mutations.forms:" in out and "imports passcheck.generate (statement), an independent sibling" in out
+    ), out
     circles = [line for line in out.splitlines() if line.startswith("import circle:")]
     assert any("passcheck.cases._registry" in c and "passcheck.cases.sources" in c for c in circles), out

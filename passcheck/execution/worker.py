@@ -86,8 +86,12 @@ class Worker:
     Use as a context manager or call :meth:`close` to stop the worker.
     """
 
-    def __init__(self, timeout: float | None = DEFAULT_TIMEOUT, memory_mb: int | None = DEFAULT_MEMORY_MB,
-                 preload: Sequence[str | Path] = ()):
+    def __init__(
+        self,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        memory_mb: int | None = DEFAULT_MEMORY_MB,
+        preload: Sequence[str | Path] = (),
+    ):
         self.timeout = timeout
         self.memory_mb = memory_mb
         self.preload = [str(Path(p).resolve()) for p in preload]
@@ -140,8 +144,11 @@ class Worker:
         conn, child = ctx.Pipe()
         offset = self._log.stat().st_size
         with process.quiet_fork_warning():
-            proc = ctx.Process(target=process.fork_main, args=(child, job, data, str(workdir), self.memory_mb,
-                                                               str(self._log)), daemon=True)
+            proc = ctx.Process(
+                target=process.fork_main,
+                args=(child, job, data, str(workdir), self.memory_mb, str(self._log)),
+                daemon=True,
+            )
             proc.start()
         child.close()
         try:
@@ -208,8 +215,12 @@ class Worker:
         self._stop()
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=process.worker_main, args=(child, self.memory_mb, str(self._log), self.preload),
-                                 name="passcheck-worker", daemon=True)
+        self._proc = ctx.Process(
+            target=process.worker_main,
+            args=(child, self.memory_mb, str(self._log), self.preload),
+            name="passcheck-worker",
+            daemon=True,
+        )
         try:
             self._proc.start()
         finally:  # started or not (no process, Ctrl-C during the spawn), the child's end is the child's

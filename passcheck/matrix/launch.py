@@ -93,8 +93,16 @@ class Exit:
     versions: dict[str, Any]
 
 
-def run_worker(env: create.Env, job_file: Path, out: Path, timeout: float, rec: Recorder, remaining: dict,
-               children: Children, tmp: Path) -> Exit:
+def run_worker(
+    env: create.Env,
+    job_file: Path,
+    out: Path,
+    timeout: float,
+    rec: Recorder,
+    remaining: dict,
+    children: Children,
+    tmp: Path,
+) -> Exit:
     """Run one worker until done, death, timeout or an environment error (see :class:`_Exit`).
 
     Raises:
@@ -103,8 +111,14 @@ def run_worker(env: create.Env, job_file: Path, out: Path, timeout: float, rec: 
     log_path = out / "jobs" / f"{env.spec.id}.stderr.log"
     with open(log_path, "ab") as log:
         offset = log.tell()
-        proc = children.popen([str(env.python), "-m", "passcheck.matrix.worker", "run", str(job_file.resolve())],
-                              stdout=subprocess.PIPE, stderr=log, cwd=env.root, bufsize=0, env=tmp_env(tmp))
+        proc = children.popen(
+            [str(env.python), "-m", "passcheck.matrix.worker", "run", str(job_file.resolve())],
+            stdout=subprocess.PIPE,
+            stderr=log,
+            cwd=env.root,
+            bufsize=0,
+            env=tmp_env(tmp),
+        )
     started = time.perf_counter()
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ)

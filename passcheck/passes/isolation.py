@@ -59,8 +59,12 @@ class IsolatedExecutor(Worker):
     Use as a context manager or call :meth:`close` to stop the worker.
     """
 
-    def __init__(self, timeout: float | None = DEFAULT_TIMEOUT, memory_mb: int | None = DEFAULT_MEMORY_MB,
-                 preload: Sequence[str | Path] = ()):
+    def __init__(
+        self,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        memory_mb: int | None = DEFAULT_MEMORY_MB,
+        preload: Sequence[str | Path] = (),
+    ):
         super().__init__(timeout, memory_mb, preload)
         self._forked: set[str] = set()  # adapter ids the worker could not unpickle
         self._runs = RunCache()
@@ -80,8 +84,9 @@ class IsolatedExecutor(Worker):
             return self._outcome(adapter, self.run_forked(job, data, workdir))
         return self._outcome(adapter, reply)
 
-    def run_model(self, model: onnx.ModelProto, feeds: dict[str, Any], expose: Sequence[str] = (),
-                  shapes: Sequence[str] = ()) -> RunResult:
+    def run_model(
+        self, model: onnx.ModelProto, feeds: dict[str, Any], expose: Sequence[str] = (), shapes: Sequence[str] = ()
+    ) -> RunResult:
         """:func:`passcheck.runtime.observe.run_observing` in the worker (``expose`` whole, the
         shape and element type of ``shapes``): a model that crashes or hangs onnxruntime gives a
         RunResult with the error, never the end of the run (:func:`passcheck.runtime.isolated.run_model`,
@@ -91,8 +96,12 @@ class IsolatedExecutor(Worker):
     def _outcome(self, adapter: PassAdapter, reply: Any) -> PassOutcome:
         if isinstance(reply, Died):
             if reply.not_started:
-                return PassOutcome(adapter.id, "crashed", error="the pass worker could not be started: " + reply.tail,
-                                   versions=adapter.versions())
+                return PassOutcome(
+                    adapter.id,
+                    "crashed",
+                    error="the pass worker could not be started: " + reply.tail,
+                    versions=adapter.versions(),
+                )
             if reply.timed_out:
                 status, error = "timeout", f"no result after {self.timeout:g} s; the pass was killed"
             else:
@@ -100,8 +109,9 @@ class IsolatedExecutor(Worker):
             if status == "crashed" and any(m in reply.tail for m in OOM_MARKERS):
                 status = "out-of-memory"
                 error += f" (allocation failed under the {self.memory_mb} MiB limit)"
-            return PassOutcome(adapter.id, status, error=error + reply.tail_text(), versions=adapter.versions(),
-                               seconds=reply.seconds)
+            return PassOutcome(
+                adapter.id, status, error=error + reply.tail_text(), versions=adapter.versions(), seconds=reply.seconds
+            )
         fields = dict(reply)
         model_bytes = fields.pop("model")
         if model_bytes is not None:
@@ -127,18 +137,37 @@ class _PassJob:
             outcome = adapter.run(onnx.ModelProto.FromString(data), Path(workdir))
             out = outcome.model.SerializeToString() if outcome.model is not None else None
         except MemoryError:
-            return {"pass_id": adapter.id, "status": "out-of-memory", "error": "MemoryError", "model": None,
-                    "versions": {}, "seconds": 0.0}
+            return {
+                "pass_id": adapter.id,
+                "status": "out-of-memory",
+                "error": "MemoryError",
+                "model": None,
+                "versions": {},
+                "seconds": 0.0,
+            }
         status = outcome.status
         if status == "crashed" and outcome.error and any(m in outcome.error for m in OOM_MARKERS):
             status = "out-of-memory"
-        return {"pass_id": outcome.pass_id, "status": status, "error": outcome.error, "model": out,
-                "versions": outcome.versions, "seconds": outcome.seconds, "input_mutated": outcome.input_mutated}
+        return {
+            "pass_id": outcome.pass_id,
+            "status": status,
+            "error": outcome.error,
+            "model": out,
+            "versions": outcome.versions,
+            "seconds": outcome.seconds,
+            "input_mutated": outcome.input_mutated,
+        }
 
 
 @contextlib.contextmanager
-def executor_for(executor: Any = None, *, isolation: bool = True, timeout: float | None = None,
-                 memory_mb: int | None = DEFAULT_MEMORY_MB, preload: Sequence[str | Path] = ()):
+def executor_for(
+    executor: Any = None,
+    *,
+    isolation: bool = True,
+    timeout: float | None = None,
+    memory_mb: int | None = DEFAULT_MEMORY_MB,
+    preload: Sequence[str | Path] = (),
+):
     """The executor a front door runs passes and models with.
 
     ``executor`` when one is given (the caller owns it); otherwise a new :class:`IsolatedExecutor`

@@ -23,8 +23,14 @@ if TYPE_CHECKING:
     from passcheck.execution import Worker
 
 
-def run_model(worker: Worker, cache: RunCache, model: onnx.ModelProto, feeds: dict[str, Any],
-              expose: Sequence[str] = (), shapes: Sequence[str] = ()) -> RunResult:
+def run_model(
+    worker: Worker,
+    cache: RunCache,
+    model: onnx.ModelProto,
+    feeds: dict[str, Any],
+    expose: Sequence[str] = (),
+    shapes: Sequence[str] = (),
+) -> RunResult:
     """Run ``model`` on ``feeds`` in ``worker`` exposing ``expose`` whole and the shape and
     element type of ``shapes``; a run of the same model bytes on equal feeds observing the same
     values is answered from ``cache``; a run that killed or timed out the worker is not kept."""
@@ -97,8 +103,11 @@ def _digest_value(h: Any, value: Any) -> None:
 
     if isinstance(value, np.ndarray):
         h.update(f"{value.dtype.str}{value.shape}".encode())
-        h.update(np.ascontiguousarray(value).view(np.uint8).tobytes() if value.dtype != object
-                 else repr(value.tolist()).encode())
+        h.update(
+            np.ascontiguousarray(value).view(np.uint8).tobytes()
+            if value.dtype != object
+            else repr(value.tolist()).encode()
+        )
     elif isinstance(value, (list, tuple)):
         h.update(f"{type(value).__name__}{len(value)}[".encode())
         for v in value:

@@ -27,6 +27,7 @@ TAGGED = re.compile(re.escape(NODE_TAG) + r"(\d+)")
 SUB_TAG = "passcheck.sub."
 SUBTAGGED = re.compile(re.escape(SUB_TAG) + r"(\d+)")
 
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class TensorMeta:
     """A tensor as the checker needs it: ``shape`` and numpy ``dtype``, without its data."""
@@ -52,7 +53,8 @@ def np_dtype(elem_type: int) -> np.dtype:
 
 @functools.cache
 def elem_types() -> dict[str, int]:
-    """onnxruntime's profile type names → TensorProto elem_type (``float``, ``int64``, ``Float8E4M3FN``, ``Int4x2``...)."""
+    """onnxruntime's profile type names → TensorProto elem_type (``float``, ``int64``,
+    ``Float8E4M3FN``, ``Int4x2``...)."""
     import onnx
 
     return {name.lower(): value for name, value in onnx.TensorProto.DataType.items() if value}
@@ -80,20 +82,22 @@ def profiled(outputs: list[tuple[str, ...]], trace: str) -> dict[str, TensorMeta
         events += 1
         eol = trace.find("\n", i)
         pos = eol = len(trace) if eol < 0 else eol
-        name = trace[trace.rfind('"', 0, i) + 1:i]
-        if name.startswith(SUB_TAG) and name[len(SUB_TAG):].isdigit():
+        name = trace[trace.rfind('"', 0, i) + 1 : i]
+        if name.startswith(SUB_TAG) and name[len(SUB_TAG) :].isdigit():
             continue  # a subgraph's kernel: its values are not main-graph values
         at = trace.find('"output_type_shape"', i, eol)
         shapes = _OUTPUT_SHAPES.match(trace, at) if at >= 0 else None
         if shapes is None:
-            raise Untrusted(f"a kernel event not in the expected form: {trace[i - 80:i + 80]!r}")
-        if not name.startswith(NODE_TAG) or not name[len(NODE_TAG):].isdigit():
+            raise Untrusted(f"a kernel event not in the expected form: {trace[i - 80 : i + 80]!r}")
+        if not name.startswith(NODE_TAG) or not name[len(NODE_TAG) :].isdigit():
             raise Untrusted(name)
-        names = outputs[int(name[len(NODE_TAG):])]
+        names = outputs[int(name[len(NODE_TAG) :])]
         text = shapes.group(1)
         metas = parsed.get(text)
         if metas is None:
-            metas = parsed[text] = [_profiled_meta(elem_types_, type_name, dims) for type_name, dims in _SHAPE_ENTRY.findall(text)]
+            metas = parsed[text] = [
+                _profiled_meta(elem_types_, type_name, dims) for type_name, dims in _SHAPE_ENTRY.findall(text)
+            ]
         if len(metas) != len(names):
             continue  # a non-tensor or absent output is not listed: these outputs stay unobserved here
         for output, meta in zip(names, metas):

@@ -17,9 +17,15 @@ PLANTED = str(Path(__file__).with_name("planted_hunt.py"))
 
 
 def _finding(**change) -> Finding:
-    base = {"kind": "rejected", "oracle": "runtime", "case": "c/x", "form": "commute-operands@Add_0",
-            "pass_id": "ort:basic", "message": "onnxruntime rejects it: ValueError: bad",
-            "details": {"error": "ValueError: bad", "kept_op_types": ["Add"]}}
+    base = {
+        "kind": "rejected",
+        "oracle": "runtime",
+        "case": "c/x",
+        "form": "commute-operands@Add_0",
+        "pass_id": "ort:basic",
+        "message": "onnxruntime rejects it: ValueError: bad",
+        "details": {"error": "ValueError: bad", "kept_op_types": ["Add"]},
+    }
     return Finding(**{**base, **change})
 
 
@@ -83,12 +89,16 @@ def test_the_same_bug_through_check_and_through_hunt_is_one_signature(monkeypatc
         for label in forms.sites(model, "test-commute"):
             form = f"test-commute@{label}"
             mutant, labels = forms.build(model, form)
-            hunted = [f for f in probe(Setting("hunt-test/layernorm"), model, form, mutant, "planted:commuted", ex).findings
-                      if f.form == form]
+            hunted = [
+                f
+                for f in probe(Setting("hunt-test/layernorm"), model, form, mutant, "planted:commuted", ex).findings
+                if f.form == form
+            ]
             if hunted:
                 break
-        checked = passcheck.check_model(model, ["planted:commuted"], forms={form: mutant}, name="layernorm",
-                                        executor=ex).findings
+        checked = passcheck.check_model(
+            model, ["planted:commuted"], forms={form: mutant}, name="layernorm", executor=ex
+        ).findings
     via_hunt = {hunt_signature(f, forms.kind(form), [model, mutant], labels) for f in hunted}
     via_check = {Signature.of(f, models=[model, mutant]) for f in checked if f.form == form and not f.expected}
     assert via_hunt and via_hunt == via_check, (via_hunt, via_check)

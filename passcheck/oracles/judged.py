@@ -1,0 +1,74 @@
+"""One judged group: every form's run under one pass (or the forms themselves), ready for the
+oracles, with what its records need. The engine builds one per pass; ``--save-run`` writes it and
+``passcheck report --rejudge`` judges it again (:mod:`passcheck.saved_runs`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from passcheck.oracles import annotations, op_counts, registry
+from passcheck.oracles._contract import Cells
+from passcheck.records import CellResult, Finding
+
+
+@dataclasses.dataclass
+class Judged:
+    """One group of cells ready to judge: every form under one pass (or the forms themselves),
+    with what their records need. Saved as is by ``--save-run`` and judged again by
+    ``passcheck report --rejudge`` (:mod:`passcheck.saved_runs`).
+
+    Attributes:
+        cells: the runs the oracles judge.
+        hashes: form → sha256 of the form's model bytes.
+        repro: the command reproducing these cells.
+        env: the environment id.
+        forms: the forms whose cells are reported (the others are judged only as parity context).
+        form_repro: form → the command reproducing that form alone (a single-site mutant, say);
+            a finding gets its form's, or its ``other_form``'s when on a form without one, else ``repro``.
+    """
+
+    cells: Cells
+    hashes: dict[str, str]
+    repro: str
+    env: str
+    forms: list[str]
+    form_repro: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    def repro_of(self, finding: Finding) -> str:
+        """The command reproducing ``finding`` (see ``form_repro``)."""
+        for form in (finding.form, finding.details.get("other_form")):
+            if form in self.form_repro:
+                return self.form_repro[form]
+        return self.repro
+
+    def results(self) -> list[CellResult]:
+        """Apply every registered oracle; one CellResult per reported form, in form order."""
+        findings, unchecked = registry.judge(self.cells)
+        out = []
+        for r in self.cells.runs:
+            if r.form not in self.forms:
+                continue
+            for f in findings[r.form]:
+                f.repro = self.repro_of(f)
+            model = r.outcome.model if r.outcome.ok else None
+            out.append(
+                CellResult(
+                    r.case,
+                    r.form,
+                    r.pass_id,
+                    r.outcome.status,
+                    env=self.env,
+                    error=r.outcome.error,
+                    seconds=r.outcome.seconds,
+                    versions=r.outcome.versions,
+                    model_sha256=self.hashes[r.form],
+                    nodes_before=len(r.model.graph.node),
+                    nodes_after=len(model.graph.node) if model is not None else None,
+                    ops_after=dict(sorted(op_counts(model).items())) if model is not None else {},
+                    findings=findings[r.form],
+                    coverage=annotations.coverage(r),
+                    unchecked=unchecked[r.form],
+                )
+            )
+        return out
