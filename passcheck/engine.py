@@ -391,6 +391,6 @@ class Judged:
                 versions=r.outcome.versions, model_sha256=self.hashes[r.form], nodes_before=len(r.model.graph.node),
                 nodes_after=len(model.graph.node) if model is not None else None,
                 ops_after=dict(sorted(op_counts(model).items())) if model is not None else {},
-                findings=findings[r.form], coverage=annotations.coverage(r), unchecked=unchecked[r.form],
+                findings=findings[r.form], coverage={**annotations.coverage(r), **registry.coverage(r)}, unchecked=unchecked[r.form],
             ))
         return out

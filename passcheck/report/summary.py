@@ -15,6 +15,7 @@ ABBREV = {
     "missed-optimization": "missed-opt",
     "less-precise": "less-precise",
     "expectation-failed": "expect",
+    "spec-violation": "spec",
 }
 
 
