@@ -107,14 +107,18 @@ RULES: tuple[Rule, ...] = (
     Rule("resize-nearest-mode", ("Resize",), one_of("nearest_mode", _NEAREST),
          "nearest_mode is one of four modes: round_prefer_floor (the default), round_prefer_ceil, floor, ceil; "
          "only nearest interpolation reads it", "Resize, attribute nearest_mode", (11, None)),
-    Rule("resize-coordinate-mode", ("Resize",), one_of("coordinate_transformation_mode", (*_TRANSFORMS,
-                                                                                           "tf_half_pixel_for_nn")),
+    Rule("resize-coordinate-mode-11", ("Resize",), one_of("coordinate_transformation_mode", (*_TRANSFORMS,
+                                                                                              "tf_half_pixel_for_nn")),
          "coordinate_transformation_mode is one of the documented transforms",
-         "Resize, coordinate_transformation_mode", (11, 19)),
+         "Resize-11, coordinate_transformation_mode", (11, 13)),
+    Rule("resize-coordinate-mode", ("Resize",), one_of("coordinate_transformation_mode", _TRANSFORMS),
+         "coordinate_transformation_mode is one of the documented transforms "
+         "(tf_half_pixel_for_nn is gone since opset 13, "
+         "half_pixel_symmetric comes at 19)", "Resize, coordinate_transformation_mode", (13, 19)),
     Rule("resize-coordinate-mode-19", ("Resize",), one_of("coordinate_transformation_mode", (*_TRANSFORMS,
                                                                                               "half_pixel_symmetric")),
          "coordinate_transformation_mode is one of the documented transforms",
-         "Resize, coordinate_transformation_mode", (19, None)),
+         "Resize-19, coordinate_transformation_mode", (19, None)),
     Rule("resize-aspect-policy", ("Resize",),
          one_of("keep_aspect_ratio_policy", ("stretch", "not_larger", "not_smaller")),
          "keep_aspect_ratio_policy is stretch, not_larger or not_smaller", "Resize, keep_aspect_ratio_policy",

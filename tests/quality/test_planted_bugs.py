@@ -118,7 +118,8 @@ def _run_subject(text: str, fn):
     pid = f"planted:{getattr(fn, '__name__', 'partial')}"
     register_pass(FunctionAdapter(pid, fn))
     try:
-        cells = evaluate(Subject("planted/resize-linear", {"common": parser.parse_model(text)}, [{"N": 1}, {"N": 2}]), [pid])
+        subject = Subject("planted/resize-linear", {"common": parser.parse_model(text)}, [{"N": 1}, {"N": 2}])
+        cells = evaluate(subject, [pid])
     finally:
         unregister_pass(pid)
     return [c for c in cells if c.pass_id == pid]
@@ -129,7 +130,8 @@ def test_attribute_outside_its_documented_domain_is_caught_by_conformance():
     (no validity, numeric or acceptance finding: the pass ran and its output ran with the same
     numbers), the operator docs do not (four modes). The same pass spelling the default right is clean."""
     (cell,) = _run_subject(RESIZE_LINEAR, planted.spell_out_resize_defaults)
-    assert cell.status == "changed" and {(f.oracle, f.kind) for f in cell.findings} == {("conformance", "spec-violation")}, cell
+    assert cell.status == "changed", cell
+    assert {(f.oracle, f.kind) for f in cell.findings} == {("conformance", "spec-violation")}, cell
     (f,) = cell.findings
     assert f.details["rule"] == "resize-nearest-mode" and "'round_half_down'" in f.message
     assert "round_prefer_floor" in f.details["source"] and "Resize" in f.details["source"]
