@@ -154,20 +154,40 @@ def _mutants(model, form_ids, bind, name, feeds=None, out=None, prog=None, runne
     :class:`passcheck.progress.Progress` counting the verified mutants). A mutant the checker's
     worker dies on is left out, named on ``out`` and in ``unverified`` (form → why) when given."""
     from passcheck.api import subject_id
+    from passcheck.mutations import site_ranking
     from passcheck.mutations.subject import feeds_for, verified_mutants
     from passcheck.runtime import default_bindings
 
     sid = subject_id(name)
     unverified = {} if unverified is None else unverified
+    ranking, budget = site_ranking.default(), {}
     found = verified_mutants(model, form_ids or None, feeds or feeds_for(model, sid, default_bindings(model, bind)), sid, runner,
                              on_built=prog and (lambda n: prog.stage("mutants", n)),
                              on_verified=prog and (lambda rid: prog.advance("", rid)), max_sites=max_sites, depth=depth,
-                             checker=checker, unverified=unverified)
+                             checker=checker, unverified=unverified, rank=ranking.rank, budget=budget)
+    print(budget_line(budget, max_sites, ranking.source), file=out)
     print_unverified(unverified, out)
     for rid, (_m, applied) in found.items():
         shown = ", ".join(applied.nodes[:6]) + (f", … ({applied.count} in all)" if applied.count > 6 else "")
         print(f"mutant {rid}: {applied.detail or 'rewritten'} at {shown}", file=out)
     return {rid: m for rid, (m, _a) in found.items()}
+
+
+def budget_line(budget: dict[str, tuple[int, int, int]], max_sites: int, ranked_by: str) -> str:
+    """What the site budget let through, in one line: ``N of M sites tried alone`` over the rewrites
+    with more than one site (rewrite id → (tried, distinct signatures, sites), see ``iter_mutants``),
+    what one-site-per-signature and ``max_sites`` cut, and how to raise it. Every rewrite that
+    applies is also tried at all its sites at once."""
+    tried, total = sum(b[0] for b in budget.values()), sum(b[2] for b in budget.values())
+    head = f"sites: every rewrite that applies at all its sites at once, and {tried} of {total} sites alone"
+    if tried == total:
+        return f"{head} (--max-sites {max_sites}: nothing cut)"
+    parts = [f"one per site signature ({sum(b[1] for b in budget.values())} signatures)"]
+    cut = sorted(rid for rid, (t, n, _) in budget.items() if t < n)
+    if cut:
+        shown = ", ".join(cut[:4]) + (f", … ({len(cut)} in all)" if len(cut) > 4 else "")
+        parts.append(f"--max-sites {max_sites} per rewrite cut {shown}, keeping the sites ranked first by {ranked_by}")
+    return f"{head} ({'; '.join(parts)})" + ("; raise with --max-sites N" if cut else "")
 
 
 def print_unverified(unverified: dict[str, str], out=None) -> None:
