@@ -8,6 +8,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+#: Pseudo-pass id under which each form itself is judged, before any pass runs (the input cells).
+INPUT = "input"
+
 SCHEMA_VERSION = 1
 
 #: Finding kinds (what went wrong), independent of the oracle that saw it.
@@ -134,10 +137,10 @@ class CellResult:
     def verdict(self) -> str:
         if self.status == "skipped":
             return "skipped"
+        if any(not f.expected for f in self.findings):  # an unavailable cell may hold one (acceptance)
+            return "findings"
         if self.status == "unavailable":
             return "unavailable"
-        if any(not f.expected for f in self.findings):
-            return "findings"
         if self.unchecked and not self.unchecked_known:
             return "unchecked"
         if self.findings or self.unchecked:

@@ -82,8 +82,12 @@ def index(refresh: bool = False, ops: Iterable[str] = (), quiet: bool = False) -
     return doc
 
 
-def cases(doc: dict[str, Any] | None = None) -> list:
-    """The generated set as :class:`~passcheck.cases.Case` s (forms read the cached bytes)."""
+def cases(doc: dict[str, Any] | None = None, reference_only: bool = False) -> list:
+    """The generated set as :class:`~passcheck.cases.Case` s (forms read the cached bytes).
+
+    ``reference_only``: instead, the bases onnxruntime has no kernel for (schemas superseded
+    before opset 7, judged by the checker and the reference evaluator alone): for coverage of the
+    tools that need no runtime (shape inference, the version converter); never registered as cases."""
     from passcheck.cases import Case, Form
 
     doc = doc if doc is not None else index()
@@ -91,7 +95,7 @@ def cases(doc: dict[str, Any] | None = None) -> list:
     if models is None:
         models = cache_dir().with_name(cache_dir().name + "-" + hashlib.sha256(repr(sorted(doc["ops"])).encode()).hexdigest()[:8]) / "models"
     out = []
-    for e in doc["cases"]:
+    for e in doc.get("reference_only", []) if reference_only else doc["cases"]:
         forms = {name: Form(_loader(models / f["file"]), f.get("doc", "")) for name, f in e["forms"].items()}
         out.append(Case(id=e["id"], forms=forms, doc=e["doc"], opset=e["opset"], tags=frozenset(e["tags"]),
                         rtol=e.get("rtol"), atol=e.get("atol"), parity=frozenset(e.get("parity", ("status",)))))

@@ -22,6 +22,7 @@ import numpy as np
 import onnx
 import onnx.defs
 
+from passcheck.generate import model as gen_model
 from passcheck.generate import recipe, spellings
 from passcheck.generate.gate import gate, tolerance
 
@@ -30,7 +31,8 @@ MIN_OPSET = 7
 #: static Shape folds): their cases compare status only, not the op counts after each pass.
 #: Kinds whose common form is the plain recipe: a common the tools reject there is a recipe bug
 #: (passcheck's own reason); for other kinds (rank 0, zero-size dims, …) it means "does not apply".
-BASE_KINDS = ("shape", "opset", "attr-default", "optional-input", "attr-to-input", "constant-input", "axis", "axes")
+BASE_KINDS = ("shape", "opset", "attr-default", "optional-input", "attr-to-input", "constant-input", "axis", "axes",
+              "constant-value")
 
 
 def schema_history(domains: Iterable[str] = ("", recipe.ML)) -> dict[tuple[str, str], list[onnx.defs.OpSchema]]:
@@ -50,7 +52,7 @@ def ort_max_opset(run_model) -> int:
         g = onnx.helper.make_graph([onnx.helper.make_node("Identity", ["x"], ["y"])], "g",
                                    [onnx.helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [1])],
                                    [onnx.helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [1])])
-        from passcheck.cases._support import ir_version_for
+        from passcheck._versions import ir_version_for
 
         m = onnx.helper.make_model(g, opset_imports=[onnx.helper.make_opsetid("", v)])
         m.ir_version = ir_version_for(v)
@@ -68,18 +70,21 @@ class Stats:
     """Per op: pairs built, pairs dropped by (category, reason), schemas not attempted by reason."""
 
     built: Counter = dataclasses.field(default_factory=Counter)
+    reference_only: Counter = dataclasses.field(default_factory=Counter)  # bases onnxruntime cannot run
     dropped: dict[str, Counter] = dataclasses.field(default_factory=lambda: defaultdict(Counter))
     skipped: dict[str, Counter] = dataclasses.field(default_factory=lambda: defaultdict(Counter))
     examples: dict[str, str] = dataclasses.field(default_factory=dict)  # "op|reason" → first detail
 
     def to_json(self) -> dict[str, Any]:
-        return {"built": dict(self.built), "dropped": {k: dict(v) for k, v in self.dropped.items()},
+        return {"built": dict(self.built), "reference_only": dict(self.reference_only),
+                "dropped": {k: dict(v) for k, v in self.dropped.items()},
                 "skipped": {k: dict(v) for k, v in self.skipped.items()}, "examples": self.examples}
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> "Stats":
         s = cls()
         s.built.update(doc.get("built", {}))
+        s.reference_only.update(doc.get("reference_only", {}))
         for k, v in doc.get("dropped", {}).items():
             s.dropped[k].update(v)
         for k, v in doc.get("skipped", {}).items():
@@ -92,17 +97,16 @@ def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: S
     """Yield (case_id, Pair, tags) for schema ``schemas[k]``."""
     s = schemas[k]
     nxt = schemas[k + 1].since_version if k + 1 < len(schemas) else onnx.defs.onnx_opset_version() + 1
+    if s.deprecated:  # the version that removes the op: no model may use it (the checker says so)
+        stats.skipped[op_key]["deprecated"] += 1
+        return
     if s.domain == "":
-        if s.deprecated:
-            stats.skipped[op_key]["deprecated"] += 1
-            return
-        if nxt - 1 < MIN_OPSET:
-            stats.skipped[op_key][f"superseded before opset {MIN_OPSET}"] += 1
-            return
         if s.since_version > ort_max:
             stats.skipped[op_key][f"onnxruntime loads opsets up to {ort_max}"] += 1
             return
-        opset = max(s.since_version, MIN_OPSET)
+        # a schema superseded before opset 7 is built at its own opset: onnxruntime has no kernel
+        # for most of them, so its pairs are reference-only bases (see gate), not cases
+        opset = max(s.since_version, MIN_OPSET) if nxt - 1 >= MIN_OPSET else s.since_version
         last = min(nxt - 1, ort_max)
     else:
         opset, last = 17, 17
@@ -127,7 +131,7 @@ def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: S
             yield cid, pair, tags | {f"spelling:{pair.kind}", f"dtype:{recipe.type_name(main)}"}, main
     # variants: the table's other input domains for the op (e.g. Slice with a negative step), under
     # the kinds that vary shapes (so a negative step meets a zero-size axis)
-    for vname, vrow in recipe.domains().get(s.name, {}).get("variants", {}).items():
+    for vname, vrow in recipe.table_row(s).get("variants", {}).items():
         if s.since_version < vrow.get("min_since", 0):
             continue
         try:
@@ -179,6 +183,7 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
     import fnmatch
 
     seen: set[str] = set()
+    ref_entries: list[dict[str, Any]] = []  # pairs only the reference evaluator runs (see gate)
     from passcheck.engine import feeds_for
     from passcheck.oracles.validity import Checker
 
@@ -204,7 +209,7 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                         cid = f"{cid}.{sum(1 for x in seen if x.startswith(cid))}"
                     seen.add(cid)
                     try:
-                        forms = {f: recipe.to_model(node, mode) for f, (node, mode, _doc) in pair.forms.items()}
+                        forms = {f: gen_model.to_model(node, mode) for f, (node, mode, _doc) in pair.forms.items()}
                     except Exception as exc:  # noqa: BLE001 - a generator bug is counted, never fatal
                         stats.dropped[op_key][("passcheck", f"form failed to build: {type(exc).__name__}")] += 1
                         stats.examples.setdefault(f"{op_key}|form failed to build", f"{cid}: {exc}")
@@ -216,7 +221,9 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                         stats.examples.setdefault(f"{op_key}|feeds", f"{cid}: {exc}")
                         continue
                     rtol, atol = tolerance(main)
-                    v = gate(forms, feeds, ex.run_model, rtol, atol, checker)
+                    seeded = bool(recipe.table_row(schemas[k]).get("seeded"))
+                    old = forms["common"].opset_import[0].version < MIN_OPSET and not domain
+                    v = gate(forms, feeds, ex.run_model, rtol, atol, checker, seeded=seeded, reference_only=old)
                     if not v.ok and v.category == "n/a" and pair.kind in BASE_KINDS:
                         # the plain recipe itself is not runnable: passcheck's recipe is wrong for this op
                         v.category, v.reason = "passcheck", f"recipe not runnable ({v.reason})"
@@ -224,22 +231,25 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                         stats.dropped[op_key][(v.category, v.reason)] += 1
                         stats.examples.setdefault(f"{op_key}|{v.reason}", f"{cid}: {v.detail}")
                         continue
-                    stats.built[op_key] += 1
+                    (stats.reference_only if v.category == "reference-only" else stats.built)[op_key] += 1
                     files = {}
                     for f, m in forms.items():
                         data = m.SerializeToString(deterministic=True)
                         fname = f"{cid.split('/', 1)[1]}.{f}.onnx"
                         (models / fname).write_bytes(data)
                         files[f] = {"file": fname, "sha256": hashlib.sha256(data).hexdigest(), "doc": pair.forms[f][2]}
-                    entries.append({"id": cid, "op": name, "domain": domain, "kind": pair.kind, "opset": forms["common"].opset_import[0].version,
+                    kept = ref_entries if v.category == "reference-only" else entries
+                    judged = ("checker, reference evaluator, forms agree; onnxruntime has no kernel for it: a reference-only base"
+                              if v.category == "reference-only" else "checker, ort:disabled, reference evaluator, forms agree")
+                    kept.append({"id": cid, "op": name, "domain": domain, "kind": pair.kind, "opset": forms["common"].opset_import[0].version,
                                     "doc": f"{name}-{schemas[k].since_version}: {pair.doc}.\n\nGenerated from the onnx {onnx.__version__} schema "
-                                           f"(passcheck.generate); every form passed the gate (checker, ort:disabled, reference evaluator, forms agree).",
+                                           f"(passcheck.generate); every form passed the gate ({judged}).",
                                     "tags": sorted(tags), "rtol": rtol, "atol": atol, "forms": files,
                                     "parity": ["status"] if any(m != "static" for _n, m, _d in pair.forms.values()) else ["status", "ops"]})
     finally:
         ex.close()
     doc = {"onnx": onnx.__version__, "ort_max_opset": ort_max, "ops": ops, "seconds": round(time.monotonic() - t0, 1),
-           "cases": entries, "stats": _stats_json(stats)}
+           "cases": entries, "reference_only": ref_entries, "stats": _stats_json(stats)}
     (out / "index.json").write_text(json.dumps(doc, indent=0) + "\n", encoding="utf-8")
     return doc
 

@@ -7,9 +7,10 @@ A pair that fails is dropped with a reason whose *category* says whose reason it
   evaluator accepts; the checker or the reference evaluator rejects a form. These are facts about
   the tools (often findings), not passcheck bugs.
 - ``passcheck``: the forms disagree under the reference evaluator too (the generator built two
-  different computations), a form's own annotations (graph inputs, outputs) do not hold on the
-  feeds or on its runs (the input cells' annotations oracle would flag it), or a form failed to
-  build.
+  different computations), passcheck's reference runner fails (it called the installed evaluator
+  wrongly, :data:`~passcheck.runtime.reference.RUNNER_FAULT`), a form's own annotations (graph
+  inputs, outputs) do not hold on the feeds or on its runs (the input cells' annotations oracle
+  would flag it), or a form failed to build.
 - ``n/a``: the common form itself is not runnable on the recipe's feeds (a spelling that does not
   apply to this op, e.g. a zero-size dim the op refuses).
 """
@@ -26,7 +27,7 @@ from passcheck.oracles import shape_annotations
 from passcheck.oracles.numeric import compare
 from passcheck.oracles.validity import CheckerDied, checker_error
 from passcheck.runtime.plan import AnnotationPlan, Observed
-from passcheck.runtime.reference import run_reference
+from passcheck.runtime.reference import RUNNER_FAULT, run_reference
 
 
 @dataclasses.dataclass
@@ -74,8 +75,55 @@ def _agree(a: Mapping[str, Any], b: Mapping[str, Any], rtol, atol) -> str | None
     return None
 
 
+def _agree_in_kind(a: Mapping[str, Any], b: Mapping[str, Any]) -> str | None:
+    """Whether ``b`` has ``a``'s outputs with the same shapes and dtypes (values aside)."""
+    import numpy as np
+
+    for name, expected in a.items():
+        if name not in b:
+            return f"output {name!r} missing"
+        x, y = np.asarray(b[name]), np.asarray(expected)
+        if (x.shape, x.dtype) != (y.shape, y.dtype):
+            return f"output {name!r}: {x.dtype}{list(x.shape)} vs expected {y.dtype}{list(y.shape)}"
+    return None
+
+
+def _unannotatable(model: onnx.ModelProto, feeds: Mapping[str, Any], run_model) -> str | None:
+    """Why the output of ``model`` (inference gave it no shape) cannot be annotated for the tools'
+    reasons: the reference evaluator, which would give its rank, fails while onnxruntime runs the
+    form or has no kernel for it (so the recipe's inputs are not what fails). None otherwise."""
+    rr = run_reference(model, dict(feeds))
+    if not rr.error or rr.error.startswith(RUNNER_FAULT):
+        return None
+    r = run_model(model, dict(feeds))
+    if r.error and _ort_reason(r.error)[1] != "onnxruntime CPU has no kernel":
+        return None
+    return _first_line(rr.error)
+
+
+def _reference_only(forms: Mapping[str, onnx.ModelProto], feeds, plans, rtol, atol) -> Verdict:
+    """The gate without onnxruntime: every form runs on the reference evaluator, the forms agree
+    and their own annotations hold on the runs (the checker already passed them)."""
+    names = list(forms)
+    ref = {}
+    for name in names:
+        rr = run_reference(forms[name], dict(feeds[0]))
+        if rr.error:
+            cat = "passcheck" if rr.error.startswith(RUNNER_FAULT) else "tool"
+            why = "reference evaluator fails (onnxruntime has no kernel)"
+            return Verdict(False, cat, why, f"{name}: {_first_line(rr.error)}")
+        ref[name] = rr.outputs
+        if why := _own_annotations_break(plans[name], {**feeds[0], **rr.outputs}, 0):
+            return Verdict(False, "passcheck", "a form's own annotations do not hold on its run", f"{name}: {why}")
+    for name in names[1:]:
+        if why := _agree(ref[names[0]], ref[name], rtol, atol):
+            return Verdict(False, "passcheck", "forms differ under the reference evaluator (onnxruntime has no kernel)",
+                           f"{name}: {why}")
+    return Verdict(True, "reference-only")
+
+
 def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]], run_model, rtol=None, atol=None,
-         checker=checker_error) -> Verdict:
+         checker=checker_error, seeded: bool = False, reference_only: bool = False) -> Verdict:
     """Judge one generated pair.
 
     Args:
@@ -84,12 +132,23 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
         run_model: ``(model, feeds) → RunResult`` (e.g. IsolatedExecutor.run_model).
         checker: ``model → message | None`` (e.g. a :class:`~passcheck.oracles.validity.Checker`
             of the same executor; default: the full checker in this process).
+        seeded: a random op with a seed (the table's ``seeded``): onnxruntime and the reference
+            evaluator draw different numbers, so across runtimes only shapes and dtypes must agree.
+        reference_only: the forms stamp an opset older than onnxruntime's support (before 7):
+            when onnxruntime has no kernel for the common form, the pair is judged by the checker
+            and the reference evaluator alone and, if it passes, returned as
+            ``Verdict(True, "reference-only")`` (a base for the tools that need no runtime:
+            shape inference, the version converter; never a case, whose cells need onnxruntime).
     """
     names = list(forms)
     plans = {name: AnnotationPlan(m) for name, m in forms.items()}
     for name in names:
         if isinstance(err := checker(forms[name]), CheckerDied):
             return Verdict(False, "tool", "the checker crashes" + ("" if name == names[0] else " on the uncommon form"), f"{name}: {err}")
+        shapeless = err and name == names[0] and "'shape' of 'type' is required" in err
+        if shapeless and (why := _unannotatable(forms[name], feeds[0], run_model)):
+            return Verdict(False, "tool", "reference evaluator fails (and inference gives the output no shape)",
+                           f"{name}: {why}")
         if err:
             return Verdict(False, "n/a" if name == names[0] else "tool", "checker rejects common" if name == names[0] else "checker rejects the uncommon form", f"{name}: {_first_line(err)}")
         for k, f in enumerate(feeds):
@@ -100,6 +159,9 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
         ort[name] = []
         for f in feeds:
             r = run_model(forms[name], dict(f))
+            no_kernel = r.error and _ort_reason(r.error)[1] == "onnxruntime CPU has no kernel"
+            if no_kernel and reference_only and name == names[0]:
+                return _reference_only(forms, feeds, plans, rtol, atol)
             if r.error:
                 cat, why = _ort_reason(r.error)
                 if name == names[0] and why == "onnxruntime rejects":
@@ -109,15 +171,19 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
     ref: dict[str, dict] = {}
     for name in names:
         rr = run_reference(forms[name], dict(feeds[0]))
+        if rr.error and rr.error.startswith(RUNNER_FAULT):  # passcheck's own runner, not the evaluator
+            return Verdict(False, "passcheck", "passcheck's reference runner fails", f"{name}: {_first_line(rr.error)}")
         if rr.error:
             return Verdict(False, "tool", "reference evaluator fails" + ("" if name == names[0] else " on the uncommon form"), f"{name}: {_first_line(rr.error)}")
         ref[name] = rr.outputs
     for name in names[1:]:
         if why := _agree(ref[names[0]], ref[name], rtol, atol):
-            if _agree(ort[names[0]][0], ort[name][0], rtol, atol) is None:
+            if _agree(ort[names[0]][0], ort[name][0], rtol, atol) is None and not seeded:
                 return Verdict(False, "tool", "the reference evaluator computes the uncommon form differently", f"{name}: {why}")
             return Verdict(False, "passcheck", "forms differ under both runtimes", f"{name}: {why}")
-    if why := _agree(ref[names[0]], ort[names[0]][0], rtol, atol):
+    common_ref, common_ort = ref[names[0]], ort[names[0]][0]
+    across = _agree_in_kind(common_ref, common_ort) if seeded else _agree(common_ref, common_ort, rtol, atol)
+    if why := across:
         return Verdict(False, "tool", "onnxruntime differs from the reference evaluator on common", why)
     for name in names[1:]:
         for k, out in enumerate(ort[name]):

@@ -15,7 +15,7 @@ import numpy as np
 import onnx
 import onnx.defs
 
-from passcheck.generate.recipe import NO_VALUE, Input, Node, type_name
+from passcheck.generate.recipe import NO_VALUE, Input, Node, table_row, type_name
 
 A = onnx.AttributeProto
 
@@ -101,7 +101,6 @@ def attr_no_value(node: Node, ctx: Ctx) -> list[Pair]:
 
 
 def optional_inputs(node: Node, ctx: Ctx) -> list[Pair]:
-    from passcheck.generate.recipe import domains
 
     opts = [f for f in node.schema.inputs if f.option == onnx.defs.OpSchema.FormalParameterOption.Optional]
     if not opts:
@@ -118,7 +117,7 @@ def optional_inputs(node: Node, ctx: Ctx) -> list[Pair]:
         one.inputs.append(Input("", onnx.TensorProto.FLOAT, (), empty=True))
         if len(one.inputs) != len(padded.inputs):
             forms["one-empty"] = (one, "static", 'the first omitted optional input written as ""')
-    defaults = domains().get(node.op, {}).get("defaults", {})
+    defaults = table_row(node.schema).get("defaults", {})
     explicit = node.copy()
     changed = []
     for k, f in enumerate(node.schema.inputs):
@@ -246,9 +245,8 @@ def attr_to_input(node: Node, ctx: Ctx) -> list[Pair]:
 
 
 def zero_size(node: Node, ctx: Ctx) -> list[Pair]:
-    from passcheck.generate.recipe import domains
 
-    if domains().get(node.op, {}).get("no_zero_size") or node.opset < 11:
+    if table_row(node.schema).get("no_zero_size") or node.opset < 11:
         return []
     data = [i for i in node.inputs if i.value is None and not i.empty]
     if not data or any(len(i.shape) < 2 for i in data) or len({tuple(i.shape) for i in data}) > 1:
@@ -263,9 +261,8 @@ def zero_size(node: Node, ctx: Ctx) -> list[Pair]:
 
 
 def rank_low(node: Node, ctx: Ctx) -> list[Pair]:
-    from passcheck.generate.recipe import domains
 
-    row = domains().get(node.op, {})
+    row = table_row(node.schema)
     if ("shape" in row or row.get("no_rank_low") or any(i.value is not None for i in node.inputs)
             or {"axis", "axes"} & set(node.schema.attributes)):  # an axis has no valid value at rank 0
         return []
@@ -296,10 +293,26 @@ def broadcast(node: Node, ctx: Ctx) -> list[Pair]:
                  "implicit broadcasting vs broadcast spelled with Expand / Unsqueeze")]
 
 
+def constant_value(node: Node, ctx: Ctx) -> list[Pair]:
+    """Constant's value as a tensor vs the typed list attribute the schema allows
+    (``value_floats``, Constant-12 on; onnx Operators.md, Constant)."""
+    value = node.attrs.get("value")
+    if node.op != "Constant" or node.domain or "value_floats" not in node.schema.attributes:
+        return []
+    if not isinstance(value, dict):
+        return []
+    listed = node.copy()
+    del listed.attrs["value"]
+    listed.attrs["value_floats"] = [float(v) for v in np.ravel(value["value"])]
+    return [Pair("constant-value", "value-floats", {"common": (node, "static", ""),
+                 "value-floats": (listed, "static", "the same 1-D float constant written as value_floats")},
+                 "Constant value as a tensor attribute vs as value_floats")]
+
+
 KINDS: dict[str, Callable[[Node, Ctx], list[Pair]]] = {
     "shape": shapes, "opset": opset_stamp, "attr-default": attr_defaults, "attr-no-value": attr_no_value,
     "optional-input": optional_inputs, "axes": axes, "attr-to-input": attr_to_input, "zero-size": zero_size,
-    "rank": rank_low, "broadcast": broadcast,
+    "rank": rank_low, "broadcast": broadcast, "constant-value": constant_value,
 }
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from passcheck.hunt import forms as hforms
+from passcheck.mutations import forms as hforms
 from passcheck.hunt.budget import Budget
 from passcheck.hunt.probe import Setting, blamed, probe
 from passcheck.hunt.scheduler import Scheduler
@@ -46,7 +46,7 @@ class Ended:
 
 def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, budget: Budget, executor, *,
          cases_from: Sequence[str] = (), item_timeout: float = ITEM_TIMEOUT,
-         on_item: Callable[[Item, dict[str, Any]], None] | None = None) -> Ended:
+         on_item: Callable[[Item, dict[str, Any]], None] | None = None, cmap=None) -> Ended:
     """Run items until ``budget`` is spent; ``store`` is updated and saved after every item.
 
     Args:
@@ -54,8 +54,10 @@ def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, 
         executor: an :class:`~passcheck.passes.isolation.IsolatedExecutor`; its ``timeout`` is set per item.
         cases_from: the user's case / pass modules (named in reproduce commands).
         on_item: called after each item with it and its record (progress).
+        cmap: a :class:`~passcheck.coverage.map.CoverageMap` of the bases: items trying (entry,
+            spelling) pairs not tried yet come first (see :mod:`.scheduler`); None: triples only.
     """
-    scheduler = Scheduler(bases, passes, seed)
+    scheduler = Scheduler(bases, passes, seed, cmap)
     for rec in store.items:
         scheduler.mark(Item(rec["base"], rec["form"], rec["pass"]), rec["triples"], rec["status"] == "base-fails")
     end = time.monotonic() + budget.seconds if budget.seconds is not None else None
@@ -68,7 +70,8 @@ def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, 
             return Ended("exhausted", ran)
         left = None if end is None else end - time.monotonic()
         executor.timeout = max(5.0, min(item_timeout, left)) if left is not None else item_timeout
-        rec = _run(store, scheduler.by_id[item.base], item, executor, end, cases_from)
+        rec = _run(store, scheduler.by_id[item.base], item, executor, end, cases_from,
+                   cut_short=executor.timeout < item_timeout)
         rec["triples"] = sorted(scheduler.triples(item))
         store.items.append(rec)
         scheduler.mark(item, rec["triples"], rec["status"] == "base-fails")
@@ -78,7 +81,16 @@ def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, 
             on_item(item, rec)
 
 
-def _run(store: Store, base: Base, item: Item, executor, end: float | None, cases_from: Sequence[str]) -> dict[str, Any]:
+def _timed_out(finding) -> bool:
+    details = finding.details if isinstance(finding.details, dict) else {}
+    return details.get("status") == "timeout" or "timed out" in finding.message or "timeout" in str(details.get("error", ""))
+
+
+def _run(store: Store, base: Base, item: Item, executor, end: float | None, cases_from: Sequence[str],
+         cut_short: bool = False) -> dict[str, Any]:
+    """One item. ``cut_short``: the executor's time limit was lowered to what is left of the budget,
+    so a pass or run that times out was stopped by the hunt, not by the tool: the item is
+    ``unfinished``, never a finding."""
     rec: dict[str, Any] = {"base": item.base, "form": item.form, "pass": item.pass_id, "status": "not-applicable", "signatures": []}
     t0 = time.monotonic()
     try:
@@ -94,6 +106,10 @@ def _run(store: Store, base: Base, item: Item, executor, end: float | None, case
         rec["status"] = outcome.status
         if outcome.reason:
             rec["reason"] = outcome.reason
+        if cut_short and any(_timed_out(f) for f in outcome.findings):
+            rec["status"], rec["reason"] = "unfinished", "the hunt's budget ran out while this item ran (a time limit it set)"
+            rec["seconds"] = round(time.monotonic() - t0, 3)
+            return rec
         for f in outcome.findings:
             raw = signature(f, hforms.kind(item.form), [model, mutant], labels)
             key = _found(store, raw, f, base, model, item, executor, end, cases_from)

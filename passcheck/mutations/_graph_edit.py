@@ -37,3 +37,25 @@ def drop_unread(g: "onnx.GraphProto", names: set[str]) -> None:
     """Remove the Constant nodes and non-input initializers among ``names`` that nothing reads any more
     (see :func:`passcheck.mutations._base.drop_unused`)."""
     drop_unused(g, names)
+
+
+def drop_attribute(n: "onnx.NodeProto", name: str) -> None:  # noqa: UP037 - the module's style
+    """Remove ``n``'s attribute ``name``, if any."""
+    keep = [a for a in n.attribute if a.name != name]
+    del n.attribute[:]
+    n.attribute.extend(keep)
+
+
+def splice(g: "onnx.GraphProto", before: "dict[int, list] | None" = None,  # noqa: UP037 - the module's style
+           replace: "dict[int, list] | None" = None) -> None:  # noqa: UP037
+    """Rebuild ``g``'s node list: node ``i`` preceded by ``before[i]`` and replaced by ``replace[i]``
+    (an empty list drops it), the others kept in order."""
+    before, replace = before or {}, replace or {}
+    set_nodes(g, [m for i, n in enumerate(g.node) for m in (*before.get(i, []), *replace.get(i, [n]))])
+
+
+def attr_value(n: "onnx.NodeProto", name: str, default=None):  # noqa: UP037 - the module's style
+    """The value of ``n``'s attribute ``name`` (``onnx.helper.get_attribute_value``), or ``default``."""
+    import onnx
+
+    return next((onnx.helper.get_attribute_value(a) for a in n.attribute if a.name == name), default)

@@ -3,29 +3,59 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import random
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from passcheck.errors import RegistryError, UnknownIdError
-from passcheck.mutations import (
-    attr_no_field, axes, axes_inputs, broadcast, commute, constants, defaults, gemm, identity, initializers, keepdims, opset_stamp, optional_inputs,
-    param_rank, precision, raw_data, reshape_chain, shape_counts, shape_slice, shared_nodes, subgraph_constants, topo_order, value_info,
-)
 from passcheck.mutations._base import Applied, Rewrite, node_label
 
 if TYPE_CHECKING:
     import onnx
 
 
+#: The rewrite modules, in catalogue order; each defines ``REWRITES`` (and may define ``FREEDOMS``,
+#: see :mod:`passcheck.mutations.catalogue`). One module a line, to ease merges.
+MODULES = (
+    "passcheck.mutations.optional_inputs",
+    "passcheck.mutations.shape_slice",
+    "passcheck.mutations.constants",
+    "passcheck.mutations.initializers",
+    "passcheck.mutations.raw_data",
+    "passcheck.mutations.axes",
+    "passcheck.mutations.defaults",
+    "passcheck.mutations.topo_order",
+    "passcheck.mutations.value_info",
+    "passcheck.mutations.identity",
+    "passcheck.mutations.shape_counts",
+    "passcheck.mutations.param_rank",
+    "passcheck.mutations.subgraph_constants",
+    "passcheck.mutations.gemm",
+    "passcheck.mutations.opset_stamp",
+    "passcheck.mutations.axes_inputs",
+    "passcheck.mutations.reshape_chain",
+    "passcheck.mutations.shared_nodes",
+    "passcheck.mutations.precision",
+    "passcheck.mutations.attr_no_field",
+    "passcheck.mutations.commute",
+    "passcheck.mutations.broadcast",
+    "passcheck.mutations.keepdims",
+    "passcheck.mutations.neutral",
+    "passcheck.mutations.neutral_remove",
+    "passcheck.mutations.op_sequences",
+    "passcheck.mutations.neutral_operands",
+    "passcheck.mutations.select_ops",
+    "passcheck.mutations.associate",
+    "passcheck.mutations.min_max",
+)
+
+
 def _build() -> dict[str, Rewrite]:
     table: dict[str, Rewrite] = {}
-    for module in (optional_inputs, shape_slice, constants, initializers, raw_data, axes, defaults, topo_order, value_info, identity,
-                   shape_counts, param_rank, subgraph_constants, gemm, opset_stamp,
-                   axes_inputs, reshape_chain, shared_nodes, precision, attr_no_field,
-                   commute, broadcast, keepdims):
-        for r in module.REWRITES:
+    for name in MODULES:
+        for r in importlib.import_module(name).REWRITES:
             if r.id in table:
                 raise RegistryError(f"rewrite id {r.id!r} is defined twice")
             table[r.id] = r
@@ -82,7 +112,7 @@ def describe(form: str) -> str:
     return "; then ".join(r.doc + (f" (only at {label})" if label is not None else "") for r, label in parse_form(form))
 
 
-def build_form(model: "onnx.ModelProto", form: str) -> "tuple[onnx.ModelProto, Applied] | None":
+def build_form(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, Applied] | None:
     """The mutant a form name spells (steps applied in order, each on the previous result) and where
     it changed, or None when a step changes nothing.
 
@@ -126,7 +156,7 @@ def _sample(labels: Sequence[str], k: int, seed: int, salt: str, signature: Mapp
     return [labels[i] for i in sorted(picked)]
 
 
-def site_signatures(model: "onnx.ModelProto") -> dict[str, tuple]:
+def site_signatures(model: onnx.ModelProto) -> dict[str, tuple]:
     """Site label → what a pass's pattern matcher sees there: for a node, its op type and its
     readers' op types; for a value or initializer, its producer's op type (``input`` /
     ``initializer``) and its readers' op types. Sites with one signature tend to meet one rule."""
@@ -146,10 +176,10 @@ def site_signatures(model: "onnx.ModelProto") -> dict[str, tuple]:
     return out
 
 
-def iter_mutants(model: "onnx.ModelProto", form_ids: Sequence[str] | None = None, *, max_sites: int = 0, depth: int = 1,
+def iter_mutants(model: onnx.ModelProto, form_ids: Sequence[str] | None = None, *, max_sites: int = 0, depth: int = 1,
                  seed: int = 0, per_signature: bool = True, rank: Callable[[tuple], float] | None = None,
                  budget: dict[str, tuple[int, int, int]] | None = None,
-                 ) -> Iterator[tuple[str, "onnx.ModelProto", Applied]]:
+                 ) -> Iterator[tuple[str, onnx.ModelProto, Applied]]:
     """The mutants of ``model``, lazily: (form name, mutant, where it changed), every rewrite's
     forms in catalogue (or ``form_ids``) order, then the pairs.
 
@@ -180,7 +210,7 @@ def iter_mutants(model: "onnx.ModelProto", form_ids: Sequence[str] | None = None
     """
     if depth not in (1, 2) or max_sites < 0:
         raise ValueError(f"depth must be 1 or 2 and max_sites >= 0 (got depth={depth}, max_sites={max_sites})")
-    bare: list[tuple[Rewrite, "onnx.ModelProto", Applied]] = []
+    bare: list[tuple[Rewrite, onnx.ModelProto, Applied]] = []
     signature = site_signatures(model) if per_signature else None
     for form in dict.fromkeys(form_ids or REWRITES):
         steps = parse_form(form)
@@ -210,7 +240,7 @@ def iter_mutants(model: "onnx.ModelProto", form_ids: Sequence[str] | None = None
         yield from _pairs(model, bare, max_sites, seed, signature)
 
 
-def _no_such_site(model: "onnx.ModelProto", steps: Sequence[Step]) -> None:
+def _no_such_site(model: onnx.ModelProto, steps: Sequence[Step]) -> None:
     """Raise for the first step whose label is not a site of its rewrite (on the model that step sees)."""
     current = model
     for r, label in steps:
@@ -222,8 +252,8 @@ def _no_such_site(model: "onnx.ModelProto", steps: Sequence[Step]) -> None:
         current = got[0]
 
 
-def _pairs(model: "onnx.ModelProto", bare: Sequence[tuple[Rewrite, "onnx.ModelProto", Applied]], max_sites: int,
-           seed: int, signature: Mapping[str, object] | None) -> Iterator[tuple[str, "onnx.ModelProto", Applied]]:
+def _pairs(model: onnx.ModelProto, bare: Sequence[tuple[Rewrite, onnx.ModelProto, Applied]], max_sites: int,
+           seed: int, signature: Mapping[str, object] | None) -> Iterator[tuple[str, onnx.ModelProto, Applied]]:
     near = _neighbours(model)
     for i, (r1, m1, a1) in enumerate(bare):
         for r2, _m2, a2 in bare[i + 1:]:
@@ -231,22 +261,25 @@ def _pairs(model: "onnx.ModelProto", bare: Sequence[tuple[Rewrite, "onnx.ModelPr
                 continue
             if (second := r2.apply(m1)) is not None:
                 yield f"{r1.id}+{r2.id}", second[0], _combined(f"{r1.id}+{r2.id}", [a1, second[1]])
-            yield from _site_pairs(model, (r1, a1), (r2, a2), near, max_sites, random.Random(f"{seed}/{r1.id}+{r2.id}"), signature)
+            rng = random.Random(f"{seed}/{r1.id}+{r2.id}")
+            yield from _site_pairs(model, (r1, a1), (r2, a2), near, max_sites, rng, signature)
 
 
 #: Single-site pairs tried per rewrite pair, per pair wanted (a pair whose second step no longer applies is skipped).
 _TRIES_PER_PAIR = 4
 
 
-def _site_pairs(model: "onnx.ModelProto", first: tuple[Rewrite, Applied], second: tuple[Rewrite, Applied], near: Mapping[str, set[str]],
-                max_sites: int, rng: random.Random, signature: Mapping[str, object] | None) -> Iterator[tuple[str, "onnx.ModelProto", Applied]]:
+def _site_pairs(model: onnx.ModelProto, first: tuple[Rewrite, Applied], second: tuple[Rewrite, Applied],
+                near: Mapping[str, set[str]], max_sites: int, rng: random.Random,
+                signature: Mapping[str, object] | None) -> Iterator[tuple[str, onnx.ModelProto, Applied]]:
     """Up to ``max_sites`` forms ``A@a+B@b``: pairs at one site first, then neighbouring sites, then
     others drawn by ``rng`` (one pair per signature pair and distance when ``signature`` is given)."""
     (r1, a1), (r2, a2) = first, second
     if max_sites <= 0:
         return
     in2 = set(a2.nodes)
-    close = [(0 if s1 == s2 else 1, rng.random(), s1, s2) for s1 in a1.nodes for s2 in sorted(({s1} | near.get(s1, set())) & in2)]
+    close = [(0 if s1 == s2 else 1, rng.random(), s1, s2)
+             for s1 in a1.nodes for s2 in sorted(({s1} | near.get(s1, set())) & in2)]
     far_pool = 4 * _TRIES_PER_PAIR * max_sites
     far = [(2, rng.random(), rng.choice(a1.nodes), rng.choice(a2.nodes)) for _ in range(far_pool)]
     made, tries, seen = 0, 0, set()
@@ -264,7 +297,7 @@ def _site_pairs(model: "onnx.ModelProto", first: tuple[Rewrite, Applied], second
             yield form, *got
 
 
-def _neighbours(model: "onnx.ModelProto") -> dict[str, set[str]]:
+def _neighbours(model: onnx.ModelProto) -> dict[str, set[str]]:
     """Site label → labels next to it: a node and the values it reads or writes, and nodes joined by an edge."""
     g = model.graph
     near: dict[str, set[str]] = {}
@@ -282,9 +315,9 @@ def _neighbours(model: "onnx.ModelProto") -> dict[str, set[str]]:
     return near
 
 
-def mutants(model: "onnx.ModelProto", form_ids: Sequence[str] | None = None, *, max_sites: int = 0, depth: int = 1,
+def mutants(model: onnx.ModelProto, form_ids: Sequence[str] | None = None, *, max_sites: int = 0, depth: int = 1,
             seed: int = 0, per_signature: bool = True, rank: Callable[[tuple], float] | None = None,
-            budget: dict[str, tuple[int, int, int]] | None = None) -> dict[str, tuple["onnx.ModelProto", Applied]]:
+            budget: dict[str, tuple[int, int, int]] | None = None) -> dict[str, tuple[onnx.ModelProto, Applied]]:
     """Every form of ``model`` that applies: form name → (mutant, where it changed).
 
     Arguments and errors as :func:`iter_mutants` (the defaults give one all-at-once form per

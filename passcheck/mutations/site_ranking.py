@@ -6,7 +6,8 @@ A site's rank is the weight of the op types a pass's matcher sees there (its
 or a value's producer and readers). The weights come from, in order:
 
 1. the coverage map, when :mod:`passcheck.coverage` provides ``op_weights()`` (op type → weight:
-   how many catalogue entries a base holding that op triggers) — the seam for that map;
+   how many catalogue entries a base holding that op triggers) — the seam for that map, taken by
+   :func:`passcheck.plans.site_ranking` (coverage sits above mutations in the layers);
 2. else the names of the parts of the tools themselves: onnxruntime's transformers and rewrite
    rules (``passcheck/attribution/ort_transformers.json``) and onnxscript's default rewrite rules,
    each name read as the op types it spells (``ConvBNFusion`` → Conv, BatchNormalization;
@@ -80,16 +81,8 @@ def _tool_part_names() -> list[str]:
 
 @functools.lru_cache(maxsize=1)
 def default() -> Ranking:
-    """The ranking ``check --mutations`` uses (see the module doc for its sources)."""
-    try:
-        from passcheck.coverage import op_weights  # the coverage map's view, when it offers one
-    except ImportError:
-        op_weights = None
-    if op_weights is not None:
-        try:
-            return Ranking(dict(op_weights()), "the coverage map (op types of bases that trigger catalogue entries)")
-        except Exception:  # noqa: BLE001 - no map computed here: the tools' own names below
-            pass
+    """The ranking from the tools' own part names (source 2 of the module doc; the coverage map's,
+    source 1, is offered by :func:`passcheck.plans.site_ranking`, a layer above this one)."""
     import onnx.defs
 
     ops = {s.name for s in onnx.defs.get_all_schemas()}

@@ -13,6 +13,7 @@ from passcheck.passes.onnx_shape_inference import VARIANTS, OnnxShapeInferenceAd
 from passcheck.passes.onnxscript_optimizer import OnnxscriptOptimizerAdapter, OnnxscriptOrtFusionAdapter, OnnxscriptRewriteAdapter
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
+from passcheck.passes.python_tools import ADAPTERS as PYTHON_TOOLS
 from passcheck.passes.version_converter import OpsetBoundaryAdapter, VersionConverterAdapter
 
 _FIXED: dict[str, PassAdapter] = {}
@@ -26,6 +27,8 @@ _FIXED["onnxscript:optimize-for-ort"] = OnnxscriptOrtFusionAdapter()
 _FIXED["ort:symbolic-shape-infer"] = OrtSymbolicShapeInferAdapter()
 for _direction in ("down", "up"):
     _FIXED[f"onnx:convert-opset-{_direction}"] = OpsetBoundaryAdapter(_direction)
+for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through their Python API (extra installs)
+    _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}
 _PLUGINS: dict[str, PassAdapter] | None = None  # read on first need (entry points)
 

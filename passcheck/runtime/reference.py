@@ -1,8 +1,10 @@
 """Run a model with ``onnx.reference.ReferenceEvaluator`` and observe every value, subgraphs included.
 
-Works on every pinned onnx (1.18 … 1.23): the evaluator is subclassed so that each ``run`` of the
+Works on every pinned onnx (1.16 … 1.23): the evaluator is subclassed so that each ``run`` of the
 main graph, of an If/Loop/Scan body, or of a model-local function records what it computed
-(``intermediate=True``). Nested evaluators are created through ``run_params['evaluator_cls']``
+(``intermediate=True`` where the installed evaluator has that keyword; onnx 1.16 lacks it: there each
+node's ``run`` is wrapped to record the outputs it returns, :func:`_values_by_node`). Nested
+evaluators are created through ``run_params['evaluator_cls']``
 (``self.__class__``), so they are recorders too. Each nested graph is matched to its scope
 (:func:`passcheck.runtime.plan.graph_scopes`) by its serialized bytes; two
 byte-identical subgraphs are attributed to the first. A value inside a subgraph or function is
@@ -11,7 +13,9 @@ recorded once per iteration or call, as :class:`~passcheck.runtime.plan.Repeated
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import inspect
 import warnings
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -25,12 +29,58 @@ if TYPE_CHECKING:
     import onnx
 
 
+#: The start of a run's ``error`` when the exception was raised in this module's own code (the
+#: recorder's call of the evaluator, e.g. a keyword the installed onnx lacks): passcheck's fault,
+#: not the evaluator's, so callers that judge the tools (the generator's gate) count it as passcheck's.
+RUNNER_FAULT = "passcheck's reference runner: "
+
+
+def _raised_here(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised in this module's frames (its innermost frame is here)."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    return bool(frames) and frames[-1].filename == __file__
+
+
 #: A reference-evaluator run is a :class:`~passcheck.runtime.session.RunResult` (the name is kept for callers).
 ReferenceRun = RunResult
 
 
 def _digest(g: Any) -> str:
     return hashlib.sha256(g.SerializeToString(deterministic=True)).hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def has_intermediate() -> bool:
+    """Whether the installed ``ReferenceEvaluator.run`` takes ``intermediate`` (onnx 1.16 lacks it)."""
+    from onnx.reference import ReferenceEvaluator
+
+    return "intermediate" in inspect.signature(ReferenceEvaluator.run).parameters
+
+
+def _values_by_node(ev: Any, run, output_names, feed_inputs, attributes, kwargs) -> tuple[list, dict[str, Any]]:
+    """``run(output_names, feed_inputs, …)`` on an evaluator without ``intermediate``: every
+    runtime node's ``run`` is wrapped for the call, so the values it returns are recorded by its
+    output names. Returns (the run's return value, name → value of inputs, initializers and node outputs)."""
+    results: dict[str, Any] = {**ev.rt_inits_, **feed_inputs}
+    wrapped = []
+    for node in ev.rt_nodes_:
+        inner = node.run
+
+        def recording(*args, _inner=inner, _names=tuple(node.output), **kw):
+            out = _inner(*args, **kw)
+            results.update((n, v) for n, v in zip(_names, out, strict=False) if n)
+            return out
+
+        node.run = recording
+        wrapped.append(node)
+    try:
+        returned = run(output_names, feed_inputs, attributes=attributes, **kwargs)
+    finally:
+        for node in wrapped:
+            del node.run  # the instance attribute: the class's run again
+    return returned, results
 
 
 def _recorder_class():
@@ -63,8 +113,19 @@ def _recorder_class():
         def run(self, output_names, feed_inputs, attributes=None, intermediate=False, **kwargs):
             sink, scope = type(self).sink, self._own_scope()
             if sink is None or scope is None:
-                return super().run(output_names, feed_inputs, attributes=attributes, intermediate=intermediate, **kwargs)
+                extra = {"intermediate": intermediate} if intermediate else {}
+                return super().run(output_names, feed_inputs, attributes=attributes, **extra, **kwargs)
+            if not has_intermediate():  # onnx 1.16: no keyword (and its callers never pass intermediate=True)
+                returned, results = _values_by_node(self, super().run, output_names, feed_inputs, attributes, kwargs)
+                self._record(sink, scope, results)
+                return returned
             results = super().run(None, feed_inputs, attributes=attributes, intermediate=True, **kwargs)
+            self._record(sink, scope, results)
+            if intermediate:
+                return results
+            return [results[n] for n in (output_names or self.output_names)]
+
+        def _record(self, sink: dict[str, Any], scope: str, results: Mapping[str, Any]) -> None:
             for name in self._produced():
                 if name not in results:
                     continue
@@ -72,14 +133,11 @@ def _recorder_class():
                     sink.setdefault(scope_key(scope, name), Repeated()).append(results[name])
                 else:
                     sink[name] = results[name]
-            if intermediate:
-                return results
-            return [results[n] for n in (output_names or self.output_names)]
 
     return Recorder
 
 
-def run_reference(model: "onnx.ModelProto", feeds: Mapping[str, Any]) -> RunResult:
+def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> RunResult:
     """Run ``model`` on ``feeds`` with the reference evaluator, observing every value.
 
     Args:
@@ -99,10 +157,30 @@ def run_reference(model: "onnx.ModelProto", feeds: Mapping[str, Any]) -> RunResu
     sink: dict[str, Any] = {}
     Recorder = type("Recorder", (cls,), {"sink": sink, "scopes": scopes, "function_scopes": fscopes})
     try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):  # NaN/inf values are results here, not news for the terminal
+        # NaN/inf values are results here, not news for the terminal
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore", RuntimeWarning)
             ev = Recorder(model)
             values = ev.run(None, dict(feeds))
     except Exception as exc:  # noqa: BLE001 - a failing run is a result, not our error
-        return RunResult({}, sink, error=f"{type(exc).__name__}: {str(exc).strip()[:2000]}")
-    return RunResult(dict(zip(ev.output_names, values)), sink)
+        prefix = RUNNER_FAULT if _raised_here(exc) else ""
+        return RunResult({}, sink, error=f"{prefix}{type(exc).__name__}: {str(exc).strip()[:2000]}")
+    outputs = dict(zip(ev.output_names, values, strict=False))
+    for name in _not_sequences(model) & set(outputs):
+        if isinstance(outputs[name], list) and len(outputs[name]) == 1:
+            outputs[name] = sink[name] = outputs[name][0]
+    return RunResult(outputs, sink)
+
+
+def _not_sequences(model: onnx.ModelProto) -> set[str]:
+    """Graph outputs declared a tensor or an optional tensor: the evaluator holds an optional's
+    value as a one-element list (its Optional returns ``[x]``, and OptionalGetElement passes that
+    list on), which is unwrapped so the value has the declared type's form, as onnxruntime's."""
+    out = set()
+    for o in model.graph.output:
+        t = o.type
+        if t.HasField("optional_type"):
+            t = t.optional_type.elem_type
+        if t.HasField("tensor_type"):
+            out.add(o.name)
+    return out

@@ -144,7 +144,8 @@ def test_topo_order_respects_subgraph_reads():
 
 def test_nothing_applies_to_a_bare_model():
     m = M.named("""g (double[2] x) => (double[2] y) { y = Relu(x) }""", opset=13)  # double: no float64-compute form either
-    assert set(mutants(m)) == {"inferred-value-info"} or mutants(m) == {}
+    neutral = {"neutral-elementwise", "neutral-shape-ops"}  # a neutral op fits on any value
+    assert set(mutants(m)) - neutral == set()
 
 
 @pytest.mark.parametrize(("rid", "build", "sites", "round_trip"), CASES, ids=IDS)

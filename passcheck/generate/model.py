@@ -1,0 +1,265 @@
+"""A generated :class:`~passcheck.generate.recipe.Node` as a model: graph inputs (tensors fed at
+random; bfloat16 fed as float and Cast inside; sequences and optionals built in the graph,
+:mod:`.containers`), constants spelled as initializers, Constant nodes or computed, and graph
+outputs annotated with what onnx shape inference gives them (the checker requires a shape field).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import onnx
+import onnx.helper
+
+from passcheck.generate import containers
+from passcheck.generate.recipe import BF16, NO_VALUE, Input, Node, _param_of, elem_type, np_dtype, table_row
+
+
+def _attribute(name: str, value: Any, atype: int) -> onnx.AttributeProto:
+    if value == NO_VALUE:
+        return onnx.AttributeProto(name=name, type=atype)
+    if atype == onnx.AttributeProto.FLOAT:
+        value = float(value)
+    elif atype == onnx.AttributeProto.FLOATS:
+        value = [float(v) for v in value]
+    elif atype == onnx.AttributeProto.TENSOR:
+        arr = np.asarray(value["value"], dtype=value.get("dtype", "float32"))
+        return onnx.helper.make_attribute(name, onnx.numpy_helper.from_array(arr))
+    a = onnx.helper.make_attribute(name, value, attr_type=atype) if atype else onnx.helper.make_attribute(name, value)
+    return a
+
+
+def to_model(node: Node, shapes: str = "static") -> onnx.ModelProto:
+    """A one-node model. ``shapes``: ``static`` | ``symbolic`` (dims ``d0``…) | ``anonymous`` on graph inputs.
+
+    Output annotations carry the elem_type only (their shape is left to the tools).
+    """
+    import onnx.numpy_helper
+
+    from passcheck._versions import ir_version_for
+
+    nodes, inits, graph_inputs, names = [], [], [], []
+    spelled = shapes in ("expand", "unsqueeze")
+    data = [i for i in node.inputs if i.value is None and not i.empty and not i.wrap]
+    for i in node.inputs:
+        if i.empty:
+            names.append("")
+            continue
+        names.append(i.name)
+        if i.value is None:
+            if shapes == "static":
+                dims = list(i.shape)
+            elif shapes == "symbolic":
+                # one symbol per size: dims that are equal in the static form share a symbol, so
+                # every input annotation holds on the feeds (synthesized from the static form)
+                dims = [f"n{d}" if d else 0 for d in i.shape]
+            else:
+                dims = [None if d else 0 for d in i.shape]
+            if i.wrap:  # a sequence or optional: built in the graph from tensor graph inputs
+                vis, made = containers.build_input(i.name, i.elem, i.wrap, dims if not spelled else list(i.shape))
+                graph_inputs += vis
+                nodes += made
+                continue
+            if i.elem == BF16:  # onnxruntime's Python API takes no bfloat16 arrays: feed float, Cast inside
+                graph_inputs.append(
+                    onnx.helper.make_tensor_value_info(
+                        i.name, onnx.TensorProto.FLOAT, dims if not spelled else list(i.shape)
+                    )
+                )
+                nodes.append(onnx.helper.make_node("Cast", [i.name], [i.name + "_bf16"], to=BF16))
+                names[-1] = i.name + "_bf16"
+            else:
+                graph_inputs.append(
+                    onnx.helper.make_tensor_value_info(i.name, i.elem, dims if not spelled else list(i.shape))
+                )
+            if spelled and i is data[-1]:
+                names[-1] = i.name + "_b"
+                if shapes == "expand":
+                    full = onnx.numpy_helper.from_array(np.asarray(data[0].shape, np.int64), i.name + "_shape")
+                    inits.append(full)
+                    nodes.append(onnx.helper.make_node("Expand", [_src(i), full.name], [names[-1]]))
+                else:
+                    ax = onnx.numpy_helper.from_array(
+                        np.arange(len(data[0].shape) - len(i.shape), dtype=np.int64), i.name + "_axes"
+                    )
+                    inits.append(ax)
+                    nodes.append(onnx.helper.make_node("Unsqueeze", [_src(i), ax.name], [names[-1]]))
+            continue
+        arr = np.asarray(i.value, dtype=np_dtype(i.elem))
+        t = onnx.numpy_helper.from_array(arr, i.name)
+        if i.mode == "initializer":
+            inits.append(t)
+        elif i.mode == "constant":
+            nodes.append(onnx.helper.make_node("Constant", [], [i.name], value=t))
+        elif i.mode == "computed":
+            zero = onnx.numpy_helper.from_array(np.zeros_like(arr), "z")
+            nodes.append(
+                onnx.helper.make_node("Constant", [], [i.name + "_c"], value=onnx.numpy_helper.from_array(arr, "c"))
+            )
+            nodes.append(onnx.helper.make_node("Constant", [], [i.name + "_z"], value=zero))
+            nodes.append(onnx.helper.make_node("Add", [i.name + "_c", i.name + "_z"], [i.name]))
+        else:
+            raise ValueError(f"unknown input mode {i.mode!r}")
+    attrs = [_attribute(k, v, node.attr_types.get(k, 0)) for k, v in node.attrs.items()]
+    bf = [o for o in node.outputs if out_elem(node, o) == BF16]
+    n = onnx.helper.make_node(
+        node.op, names, [o + "_bf16" if o in bf else o for o in node.outputs], domain=node.domain or None
+    )
+    n.attribute.extend(attrs)
+    nodes.append(n)
+    nodes += [onnx.helper.make_node("Cast", [o + "_bf16"], [o], to=onnx.TensorProto.FLOAT) for o in bf]
+    outs = [
+        onnx.helper.make_value_info(o, containers.type_proto(out_elem(node, o), wrap))
+        if (wrap := out_wrap(node, o))
+        else onnx.helper.make_tensor_value_info(o, onnx.TensorProto.FLOAT if o in bf else out_elem(node, o), None)
+        for o in node.outputs
+    ]
+    graph = onnx.helper.make_graph(nodes, "g", graph_inputs, outs, inits)
+    opsets = [onnx.helper.make_opsetid("", node.opset if not node.domain else 17)]
+    if node.domain:
+        opsets.append(onnx.helper.make_opsetid(node.domain, node.schema.since_version))
+    m = onnx.helper.make_model(graph, opset_imports=opsets, producer_name="passcheck-generate")
+    m.ir_version = ir_version_for(max(node.opset, 7) if not node.domain else 17)  # IR 3 also holds opsets 1-6
+    if m.ir_version < 4:  # before IR 4 every initializer must also be a graph input
+        m.graph.input.extend(
+            onnx.helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)) for t in m.graph.initializer
+        )
+    missing = _with_output_shapes(m)
+    if missing and any(i.mode != "initializer" for i in node.inputs):
+        # a computed constant hides the output shape from inference: take it from the same
+        # computation spelled with initializers (the checker requires a shape on graph outputs)
+        plain = node.copy()
+        for i in plain.inputs:
+            i.mode = "initializer"
+        ref = {o.name: o for o in to_model(plain, shapes).graph.output}
+        for o in m.graph.output:
+            if o.name in missing and ref[o.name].type.tensor_type.HasField("shape"):
+                o.type.tensor_type.shape.CopyFrom(ref[o.name].type.tensor_type.shape)
+    if shapes in ("symbolic", "anonymous") and _shares_symbols(m):
+        _unshare_wrong_dims(m, node, _run_shapes(to_model(node, "static")), fresh=shapes == "symbolic")
+    return m
+
+
+def _shares_symbols(m: onnx.ModelProto) -> bool:
+    """Whether an output dim's ``dim_param`` also annotates an input or another output dim (a claim
+    of equality, which inference may get wrong; a wrong ``dim_value`` the gate drops)."""
+    seen = {d.dim_param for vi in m.graph.input for d in vi.type.tensor_type.shape.dim if d.dim_param}
+    for o in m.graph.output:
+        for d in o.type.tensor_type.shape.dim:
+            if d.dim_param and d.dim_param in seen:
+                return True
+            seen.add(d.dim_param)
+    return False
+
+
+def _unshare_wrong_dims(m: onnx.ModelProto, node: Node, produced: dict[str, tuple[int, ...]], fresh: bool) -> None:
+    """Make the output dims inference gave ``m`` hold on the feeds (the static shapes of ``node``).
+
+    Inference may tie an output dim to an input symbol it does not equal (onnx's Slice-10
+    inference copies the sliced axis' ``dim_param``): such a dim, or a ``dim_value`` the run does
+    not produce, gets a fresh symbol (``fresh``) or neither field. ``produced``:
+    output name → the shape the reference evaluator produced on the static form; an output it
+    does not cover, or whose rank differs, is left for the gate to judge.
+    """
+    bound: dict[str, int] = {}
+    fed = {i.name: i.shape for i in node.inputs if i.value is None and not i.empty}
+    for vi in m.graph.input:
+        for d, n in zip(vi.type.tensor_type.shape.dim, fed.get(vi.name, ()), strict=False):
+            if d.dim_param:
+                bound.setdefault(d.dim_param, n)
+    for o in m.graph.output:
+        shape = produced.get(o.name)
+        dims = o.type.tensor_type.shape.dim
+        if shape is None or len(shape) != len(dims):
+            continue
+        for axis, (d, n) in enumerate(zip(dims, shape, strict=True)):
+            wrong = (d.HasField("dim_value") and d.dim_value != n) or (
+                d.dim_param and bound.setdefault(d.dim_param, n) != n
+            )
+            if not wrong:
+                continue
+            d.Clear()
+            if fresh:
+                d.dim_param = f"{o.name}_d{axis}"
+                bound[d.dim_param] = n
+
+
+def _with_output_shapes(m: onnx.ModelProto) -> list[str]:
+    """Give graph outputs onnx's inferred elem_type and shape (the checker requires a shape field
+    on graph outputs); returns the outputs inference left without a shape."""
+    import onnx.shape_inference
+
+    probe = onnx.ModelProto()
+    probe.CopyFrom(m)
+    for o in probe.graph.output:
+        o.ClearField("type")
+    try:
+        inferred = onnx.shape_inference.infer_shapes(probe)
+    except Exception:  # noqa: BLE001 - inference trouble is for the gate to see
+        inferred = probe
+    known = {v.name: v for v in list(inferred.graph.output) + list(inferred.graph.value_info)}
+    missing = []
+    for o in m.graph.output:
+        v = known.get(o.name)
+        if not o.type.HasField("tensor_type"):  # a sequence or optional output keeps its declared type
+            continue
+        if v is not None and v.type.tensor_type.elem_type:
+            o.type.tensor_type.elem_type = v.type.tensor_type.elem_type
+        if v is not None and v.type.tensor_type.HasField("shape"):
+            o.type.tensor_type.shape.CopyFrom(v.type.tensor_type.shape)
+        else:
+            missing.append(o.name)
+    if missing:
+        ranks = {k: len(v) for k, v in _run_shapes(m).items()}
+        for o in m.graph.output:
+            if o.name in missing and o.name in ranks:
+                # inference could not tell: declare the rank the reference evaluator produced, dims anonymous
+                o.type.tensor_type.shape.SetInParent()
+                for _ in range(ranks[o.name]):
+                    o.type.tensor_type.shape.dim.add()
+                missing.remove(o.name)
+    return missing
+
+
+def _run_shapes(m: onnx.ModelProto) -> dict[str, tuple[int, ...]]:
+    """Output name → shape, from one reference-evaluator run on small random feeds ({} on failure)."""
+    from passcheck.runtime import synthesize
+    from passcheck.runtime.reference import run_reference
+
+    try:
+        r = run_reference(m, synthesize(m, {}, 0))
+    except Exception:  # noqa: BLE001 - unknown rank: the checker will say so
+        return {}
+    return {} if r.error else {k: np.shape(v) for k, v in r.outputs.items()}
+
+
+def _src(i: Input) -> str:
+    """The name carrying graph input ``i``'s value (after its bfloat16 Cast, if any)."""
+    return i.name + "_bf16" if i.elem == BF16 else i.name
+
+
+def _formal_output(node: Node, output: str):
+    return next((o for o in node.schema.outputs if o.name == output), None) or next(
+        o for o in node.schema.outputs if output.startswith(o.name + "_")
+    )
+
+
+def out_wrap(node: Node, output: str) -> str:
+    """The wrap of ``output`` (``""``: a tensor; else a sequence or optional, :mod:`.containers`)."""
+    f = _formal_output(node, output)
+    p = _param_of(f.type_str)
+    return node.wraps.get(p, "") if p else ""
+
+
+def out_elem(node: Node, output: str) -> int:
+    f = next((o for o in node.schema.outputs if o.name == output), None) or next(
+        o for o in node.schema.outputs if output.startswith(o.name + "_")
+    )
+    p = _param_of(f.type_str)
+    row = table_row(node.schema)
+    if output in row.get("output_dtypes", {}):
+        return elem_type(row["output_dtypes"][output])
+    if p is None:
+        return elem_type(f.type_str)
+    return node.dtypes[p]

@@ -1,0 +1,113 @@
+"""The reference runner on an evaluator whose ``run`` has no ``intermediate`` keyword (onnx 1.16's
+signature, simulated on the installed onnx): every value of the main graph, of a Loop body and of
+a model-local function is observed as with the keyword, and the runner never passes it."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+from passcheck.runtime import reference
+from passcheck.runtime.reference import run_reference
+
+
+def _simulate_116(monkeypatch) -> None:
+    """ReferenceEvaluator.run with onnx 1.16's parameters: ``intermediate`` is a TypeError."""
+    from onnx.reference import ReferenceEvaluator
+
+    original = ReferenceEvaluator.run
+
+    def run(self, output_names, feed_inputs, attributes=None, *, _bindings=None):
+        # no ``intermediate``: passing it is Python's TypeError at the call site, as on onnx 1.16
+        # (``_bindings``: the installed evaluator's own nested calls pass it)
+        extra = {"_bindings": _bindings} if _bindings is not None else {}
+        return original(self, output_names, feed_inputs, attributes=attributes, **extra)
+
+    monkeypatch.setattr(ReferenceEvaluator, "run", run)
+    reference.has_intermediate.cache_clear()
+
+
+@pytest.fixture
+def onnx116_run(monkeypatch):
+    _simulate_116(monkeypatch)
+    yield
+    reference.has_intermediate.cache_clear()
+
+
+def _vi(name, elem, dims):
+    return helper.make_tensor_value_info(name, elem, dims)
+
+
+def _model() -> onnx.ModelProto:
+    """y = f(Loop(3 × (v + 1)) of relu(x)), f a model-local function (Neg then Abs)."""
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"]), helper.make_node("Add", ["v_in", "one"], ["v_out"])],
+        "body", [_vi("i", TensorProto.INT64, []), _vi("cond_in", TensorProto.BOOL, []),
+                 _vi("v_in", TensorProto.FLOAT, [2])],
+        [_vi("cond_out", TensorProto.BOOL, []), _vi("v_out", TensorProto.FLOAT, [2])])
+    f = helper.make_function("local", "f", ["a"], ["b"],
+                             [helper.make_node("Neg", ["a"], ["t"]), helper.make_node("Abs", ["t"], ["b"])],
+                             [helper.make_opsetid("", 17)])
+    const = onnx.numpy_helper.from_array
+    nodes = [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Constant", [], ["one"], value_float=1.0),
+             helper.make_node("Constant", [], ["n"], value=const(np.array(3, np.int64))),
+             helper.make_node("Constant", [], ["c"], value=const(np.array(True))),
+             helper.make_node("Loop", ["n", "c", "r"], ["looped"], body=body),
+             helper.make_node("f", ["looped"], ["y"], domain="local")]
+    g = helper.make_graph(nodes, "g", [_vi("x", TensorProto.FLOAT, [2])], [_vi("y", TensorProto.FLOAT, [2])])
+    opsets = [helper.make_opsetid("", 17), helper.make_opsetid("local", 1)]
+    return helper.make_model(g, functions=[f], opset_imports=opsets)
+
+
+def _plain(values):
+    return {k: [np.asarray(x).tolist() for x in v] if isinstance(v, list) else np.asarray(v).tolist()
+            for k, v in values.items()}
+
+
+def test_values_are_observed_without_the_intermediate_keyword(onnx116_run):
+    from onnx.reference import ReferenceEvaluator
+
+    assert not reference.has_intermediate()
+    with pytest.raises(TypeError):  # the simulation holds: the keyword the runner used to pass is refused
+        ReferenceEvaluator(_model()).run(None, {"x": np.array([1.0, -2.0], np.float32)}, intermediate=True)
+    r = run_reference(_model(), {"x": np.array([1.0, -2.0], np.float32)})
+    assert r.error is None
+    assert np.asarray(r.outputs["y"]).tolist() == [4.0, 3.0]
+    seen = _plain(r.observed)
+    assert seen["r"] == [1.0, 0.0] and seen["looped"] == [4.0, 3.0]
+    loop_values = [k for k in seen if "::v_out" in k]
+    assert loop_values and [len(seen[k]) for k in loop_values] == [3]  # once per iteration
+    assert seen["function local.f::t"] == [[-4.0, -3.0]]
+
+
+def test_the_fallback_observes_what_the_keyword_observes(monkeypatch):
+    feeds = {"x": np.array([0.5, -1.0], np.float32)}
+    reference.has_intermediate.cache_clear()
+    with_keyword = run_reference(_model(), feeds)
+    assert reference.has_intermediate()
+    _simulate_116(monkeypatch)
+    try:
+        without = run_reference(_model(), feeds)
+    finally:
+        reference.has_intermediate.cache_clear()
+    assert _plain(without.outputs) == _plain(with_keyword.outputs)
+    assert _plain(without.observed) == _plain(with_keyword.observed)
+
+
+def test_a_fault_of_the_runner_itself_is_passchecks_in_the_generator_gate(monkeypatch):
+    """The runner calling the installed evaluator wrongly (here: passing ``intermediate`` to an
+    onnx 1.16 signature, as before the fallback) is passcheck's drop, never the evaluator's."""
+    from passcheck.generate.gate import gate
+    from passcheck.runtime.session import RunResult
+
+    _simulate_116(monkeypatch)
+    monkeypatch.setattr(reference, "has_intermediate", lambda: True)  # a wrong detection
+    r = run_reference(_model(), {"x": np.array([1.0, -2.0], np.float32)})
+    assert r.error.startswith(reference.RUNNER_FAULT) and "intermediate" in r.error
+    common, other = _model(), _model()
+    other.graph.node[0].name = "relu"
+    v = gate({"common": common, "named": other}, [{"x": np.array([1.0, -2.0], np.float32)}],
+             lambda m, f: RunResult({"y": np.array([4.0, 3.0], np.float32)}, {}), checker=lambda m: None)
+    assert (v.ok, v.category, v.reason) == (False, "passcheck", "passcheck's reference runner fails")
