@@ -109,7 +109,7 @@ def site_ranking():
     except ImportError:
         return ranking.default()
     try:
-        return ranking.Ranking(dict(op_weights()), "the coverage map (op types of bases that trigger catalogue entries)")
+        return ranking.Ranking(dict(op_weights()), "the coverage map (op types of bases triggering catalogue entries)")
     except Exception:  # noqa: BLE001 - no map computed here: the tools' own names
         return ranking.default()
 
@@ -130,7 +130,8 @@ def mutants(model: onnx.ModelProto, form_ids: Sequence[str], bind: Mapping[str, 
     sid = subject_id(name)
     return verified_mutants(model, form_ids or None, feeds or feeds_for(model, sid, default_bindings(model, bind)), sid,
                             runner, on_built=on_built, on_verified=on_verified, max_sites=max_sites, depth=depth,
-                            checker=checker, unverified={} if unverified is None else unverified, rank=rank, budget=budget)
+                            checker=checker, unverified={} if unverified is None else unverified, rank=rank,
+                            budget=budget)
 
 
 def compare_plan(path_a: str, path_b: str, a: onnx.ModelProto, b: onnx.ModelProto,
