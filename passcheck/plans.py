@@ -115,42 +115,40 @@ def alone_because(model: onnx.ModelProto, rejected: str | None, checker) -> str 
     return None
 
 
-def mutants(
-    model: onnx.ModelProto,
-    form_ids: Sequence[str],
-    bind: Mapping[str, int],
-    name: str,
-    feeds=None,
-    runner=None,
-    max_sites: int = 0,
-    depth: int = 1,
-    checker=None,
-    unverified: dict[str, str] | None = None,
-    on_built: Callable | None = None,
-    on_verified: Callable | None = None,
-) -> dict[str, Any]:
+def site_ranking():
+    """The :class:`~passcheck.mutations.site_ranking.Ranking` a site budget keeps first: the
+    coverage map's (``passcheck.coverage.op_weights()``: op type → weight) when it offers one and
+    has a map here, else the op types onnxruntime's transformer and onnxscript's rule names spell."""
+    from passcheck.mutations import site_ranking as ranking
+
+    try:
+        from passcheck.coverage import op_weights  # the seam for the coverage map (optional)
+    except ImportError:
+        return ranking.default()
+    try:
+        return ranking.Ranking(dict(op_weights()), "the coverage map (op types of bases triggering catalogue entries)")
+    except Exception:  # noqa: BLE001 - no map computed here: the tools' own names
+        return ranking.default()
+
+
+def mutants(model: onnx.ModelProto, form_ids: Sequence[str], bind: Mapping[str, int], name: str, feeds=None,
+            runner=None, max_sites: int = 0, depth: int = 1, checker=None, unverified: dict[str, str] | None = None,
+            on_built: Callable | None = None, on_verified: Callable | None = None, rank: Callable | None = None,
+            budget: dict[str, tuple[int, int, int]] | None = None) -> dict[str, Any]:
     """Every form that applies (each rewrite at every site, at up to ``max_sites`` single sites,
     and pairs at ``depth`` 2), each verified equivalent on the feeds the run will use (seeded by
     the run's subject id; models run by ``runner`` and checked by ``checker``, in the isolation
     worker): form id → (mutant, Applied). A mutant the checker's worker dies on is left out and
-    named in ``unverified`` (form → why)."""
+    named in ``unverified`` (form → why). ``rank``, ``budget``: the site ranking a cut keeps first
+    and what the cut let through (see :func:`~passcheck.mutations.registry.iter_mutants`)."""
     from passcheck.mutations.subject import feeds_for, verified_mutants
     from passcheck.runtime import default_bindings
 
     sid = subject_id(name)
-    return verified_mutants(
-        model,
-        form_ids or None,
-        feeds or feeds_for(model, sid, default_bindings(model, bind)),
-        sid,
-        runner,
-        on_built=on_built,
-        on_verified=on_verified,
-        max_sites=max_sites,
-        depth=depth,
-        checker=checker,
-        unverified={} if unverified is None else unverified,
-    )
+    return verified_mutants(model, form_ids or None, feeds or feeds_for(model, sid, default_bindings(model, bind)), sid,
+                            runner, on_built=on_built, on_verified=on_verified, max_sites=max_sites, depth=depth,
+                            checker=checker, unverified={} if unverified is None else unverified, rank=rank,
+                            budget=budget)
 
 
 def compare_plan(

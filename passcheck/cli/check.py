@@ -20,7 +20,7 @@ def add_parser(sub) -> None:
     p.add_argument("--synthesize-feeds", action="store_true", help="synthesize feeds even when the model's folder holds test_data_set_K/input_J.pb (used by default)")
     p.add_argument("--mutations", action="store_true", help="also check every uncommon-but-valid rewrite of the model (parity with the original)")
     p.add_argument("--form", action="append", default=[], metavar="ID", help="with --mutations: only these rewrite ids (ID: every site and up to --max-sites single sites; ID@SITE: that site only; A+B: B after A)")
-    p.add_argument("--max-sites", type=_count, default=None, metavar="N", help=f"with --mutations: single-site forms ID@SITE per rewrite, one per site signature (op type and readers), sampled beyond N (default {DEFAULT_MAX_SITES}; 0: every site at once only)")
+    p.add_argument("--max-sites", type=_count, default=None, metavar="N", help=f"with --mutations: single-site forms ID@SITE per rewrite, one per site signature (op type and readers), beyond N the sites ranked toward op types passes look at kept first (default {DEFAULT_MAX_SITES}; 0: every site at once only); what it cut is printed")
     p.add_argument("--depth", type=int, choices=(1, 2), default=1, help="with --mutations: 2 also tries pairs of rewrites A+B (all at once, and up to --max-sites single-site pairs, neighbouring sites first)")
     add_unknown_dim_arg(p)
     add_output_args(p)
@@ -102,14 +102,33 @@ def _mutants(model, form_ids, bind, name, feeds=None, out=None, prog=None, runne
     from passcheck import plans
 
     unverified = {} if unverified is None else unverified
+    ranking, budget = plans.site_ranking(), {}
     found = plans.mutants(model, form_ids, bind, name, feeds, runner, max_sites, depth, checker, unverified,
                           on_built=prog and (lambda n: prog.stage("mutants", n)),
-                          on_verified=prog and (lambda rid: prog.advance("", rid)))
+                          on_verified=prog and (lambda rid: prog.advance("", rid)), rank=ranking.rank, budget=budget)
+    print(budget_line(budget, max_sites, ranking.source), file=out)
     print_unverified(unverified, out)
     for rid, (_m, applied) in found.items():
         shown = ", ".join(applied.nodes[:6]) + (f", … ({applied.count} in all)" if applied.count > 6 else "")
         print(f"mutant {rid}: {applied.detail or 'rewritten'} at {shown}", file=out)
     return {rid: m for rid, (m, _a) in found.items()}
+
+
+def budget_line(budget: dict[str, tuple[int, int, int]], max_sites: int, ranked_by: str) -> str:
+    """What the site budget let through, in one line: ``N of M sites tried alone`` over the rewrites
+    with more than one site (rewrite id → (tried, distinct signatures, sites), see ``iter_mutants``),
+    what one-site-per-signature and ``max_sites`` cut, and how to raise it. Every rewrite that
+    applies is also tried at all its sites at once."""
+    tried, total = sum(b[0] for b in budget.values()), sum(b[2] for b in budget.values())
+    head = f"sites: every rewrite that applies at all its sites at once, and {tried} of {total} sites alone"
+    if tried == total:
+        return f"{head} (--max-sites {max_sites}: nothing cut)"
+    parts = [f"one per site signature ({sum(b[1] for b in budget.values())} signatures)"]
+    cut = sorted(rid for rid, (t, n, _) in budget.items() if t < n)
+    if cut:
+        shown = ", ".join(cut[:4]) + (f", … ({len(cut)} in all)" if len(cut) > 4 else "")
+        parts.append(f"--max-sites {max_sites} per rewrite cut {shown}, keeping the sites ranked first by {ranked_by}")
+    return f"{head} ({'; '.join(parts)})" + ("; raise with --max-sites N" if cut else "")
 
 
 def print_unverified(unverified: dict[str, str], out=None) -> None:

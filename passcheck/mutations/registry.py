@@ -6,7 +6,7 @@ import dataclasses
 import importlib
 import random
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from passcheck.errors import RegistryError, UnknownIdError
@@ -147,9 +147,11 @@ def _combined(form: str, parts: Sequence[Applied]) -> Applied:
     return Applied(form, tuple(n for a in parts for n in a.nodes), "; then ".join(a.detail for a in parts))
 
 
-def _sample(labels: Sequence[str], k: int, seed: int, salt: str, signature: Mapping[str, object] | None) -> list[str]:
+def _sample(labels: Sequence[str], k: int, seed: int, salt: str, signature: Mapping[str, object] | None,
+            rank: Callable[[object], float] | None = None) -> list[str]:
     """At most ``k`` of ``labels``, picked by ``seed`` and kept in model order. With ``signature``
-    (label → key), one label per distinct key, then at most ``k`` of those."""
+    (label → key), one label per distinct key, then at most ``k`` of those. With ``rank``
+    (signature key → weight), the ``k`` kept are those of the heaviest keys (ties: by ``seed``)."""
     rng = random.Random(f"{seed}/{salt}")
     if signature is not None:
         groups: dict[object, list[str]] = {}
@@ -159,6 +161,9 @@ def _sample(labels: Sequence[str], k: int, seed: int, salt: str, signature: Mapp
         labels = [label for label in labels if label in chosen]
     if len(labels) <= k:
         return list(labels)
+    if rank is not None and signature is not None:
+        order = sorted(range(len(labels)), key=lambda i: (-rank(signature.get(labels[i], labels[i])), rng.random()))
+        return [labels[i] for i in sorted(order[:k])]
     picked = rng.sample(range(len(labels)), k)
     return [labels[i] for i in sorted(picked)]
 
@@ -184,7 +189,8 @@ def site_signatures(model: onnx.ModelProto) -> dict[str, tuple]:
 
 
 def iter_mutants(model: onnx.ModelProto, form_ids: Sequence[str] | None = None, *, max_sites: int = 0, depth: int = 1,
-                 seed: int = 0, per_signature: bool = True,
+                 seed: int = 0, per_signature: bool = True, rank: Callable[[tuple], float] | None = None,
+                 budget: dict[str, tuple[int, int, int]] | None = None,
                  failed: dict[str, str] | None = None) -> Iterator[tuple[str, onnx.ModelProto, Applied]]:
     """The mutants of ``model``, lazily: (form name, mutant, where it changed), every rewrite's
     forms in catalogue (or ``form_ids``) order, then the pairs.
@@ -206,6 +212,11 @@ def iter_mutants(model: onnx.ModelProto, form_ids: Sequence[str] | None = None, 
         seed: the sampling seed (the same seed, model and arguments give the same forms).
         failed: when given, a form whose rewrite raises (:class:`~passcheck.mutations._base.RewriteError`)
             is left out and recorded here (form name → why) instead of raising.
+        rank: site signature → weight (see :mod:`passcheck.mutations.site_ranking`): when the
+            ``max_sites`` bound cuts, the single sites kept are the heaviest (ties by ``seed``).
+        budget: filled, when given, with rewrite id → (single sites tried, distinct site
+            signatures, sites it has): what one-per-signature and the ``max_sites`` bound cut (a
+            front door prints it; never silent).
 
     Raises:
         UnknownIdError: a form names no rewrite, or names a site its rewrite does not have.
@@ -235,7 +246,11 @@ def iter_mutants(model: onnx.ModelProto, form_ids: Sequence[str] | None = None, 
         yield r.id, *whole
         labels = list(whole[1].nodes)
         if len(labels) > 1:
-            for label in _sample(labels, max_sites, seed, r.id, signature):
+            picked = _sample(labels, max_sites, seed, r.id, signature, rank)
+            if budget is not None:
+                distinct = len({signature.get(x, x) for x in labels}) if signature is not None else len(labels)
+                budget[r.id] = (len(picked), distinct, len(labels))
+            for label in picked:
                 if (one := attempt(f"{r.id}@{label}", lambda r=r, label=label: r.apply(model, [label]))) is not None:
                     yield f"{r.id}@{label}", one[0], _combined(f"{r.id}@{label}", [one[1]])
     if depth == 2:
@@ -333,7 +348,8 @@ def _neighbours(model: onnx.ModelProto) -> dict[str, set[str]]:
 
 
 def mutants(model: onnx.ModelProto, form_ids: Sequence[str] | None = None, *, max_sites: int = 0, depth: int = 1,
-            seed: int = 0, per_signature: bool = True,
+            seed: int = 0, per_signature: bool = True, rank: Callable[[tuple], float] | None = None,
+            budget: dict[str, tuple[int, int, int]] | None = None,
             failed: dict[str, str] | None = None) -> dict[str, tuple[onnx.ModelProto, Applied]]:
     """Every form of ``model`` that applies: form name → (mutant, where it changed).
 
@@ -341,4 +357,5 @@ def mutants(model: onnx.ModelProto, form_ids: Sequence[str] | None = None, *, ma
     rewrite that applies).
     """
     return {form: (m, a) for form, m, a in iter_mutants(model, form_ids, max_sites=max_sites, depth=depth, seed=seed,
-                                                         per_signature=per_signature, failed=failed)}
+                                                         per_signature=per_signature, rank=rank, budget=budget,
+                                                         failed=failed)}

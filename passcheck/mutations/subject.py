@@ -24,15 +24,17 @@ def verified_mutants(
     where: str = "model",
     runner: Runner | None = None, refused: dict[str, str] | None = None,
     on_built: Callable[[int], None] | None = None, on_verified: Callable[[str], None] | None = None,
-    *, max_sites: int = 0, depth: int = 1, seed: int = 0, checker: Checker | None = None,
-    unverified: dict[str, str] | None = None,
-) -> dict[str, tuple[onnx.ModelProto, Applied]]:
+    *, max_sites: int = 0, depth: int = 1, seed: int = 0, checker: "Checker | None" = None,
+    unverified: dict[str, str] | None = None, rank: Callable[[tuple], float] | None = None,
+    budget: dict[str, tuple[int, int, int]] | None = None,
+) -> dict[str, tuple["onnx.ModelProto", Applied]]:
     """:func:`~passcheck.mutations.mutants`, each passed through the equivalence gate (its model
     runs made by ``runner``, see :func:`~passcheck.mutations.equivalence.same_outputs`; its checker
     calls by ``checker``, see :func:`~passcheck.mutations.equivalence.checker_error`).
 
     Args:
-        max_sites, depth, seed: which forms, as for :func:`~passcheck.mutations.registry.iter_mutants`.
+        max_sites, depth, seed, rank, budget: which forms (and what the site bound cut), as for
+            :func:`~passcheck.mutations.registry.iter_mutants`.
         refused: when given, a mutant the gate refuses is left out and recorded here (form name
             → why) instead of raising.
         unverified: a mutant the gate could not judge (the checker's worker died on it,
@@ -56,7 +58,7 @@ def verified_mutants(
         raise PasscheckError(f"{where}: {died} on this model, so no rewrite of it can be built; "
                              "run onnx.shape_inference.infer_shapes on it to see the crash")
     raised: dict[str, str] = {}  # a rewrite that raised: left out with its reason, never a crash of the run
-    found = mutants(model, form_ids, max_sites=max_sites, depth=depth, seed=seed, failed=raised)
+    found = mutants(model, form_ids, max_sites=max_sites, depth=depth, seed=seed, rank=rank, budget=budget, failed=raised)
     if unverified is not None:
         unverified.update(raised)
     if on_built:

@@ -14,15 +14,17 @@ Catalogue (module — kind of finding):
 - :mod:`~passcheck.oracles.runtime` — ``rejected``: onnxruntime cannot run a form itself.
 - :mod:`~passcheck.oracles.agreement` — ``wrong-result``: a form computes other numbers than ``common``.
 - :mod:`~passcheck.oracles.pass_contract` — ``input-mutated``: a pass changed the model it was given.
+- :mod:`~passcheck.oracles.conformance` — ``spec-violation``: a value outside a documented domain the
+  checker does not enforce (rules in :mod:`~passcheck.oracles.spec_table`).
 
 The contract is :class:`~passcheck.oracles._contract.Oracle`; the engine applies every oracle of
 :mod:`~passcheck.oracles.registry` (pass cells and input cells alike).
 """
 
-from passcheck.oracles import (acceptance, agreement, annotations, expectations, folding, numeric, parity, pass_contract, registry, runtime,
-                               shape_annotations, validity)
+from passcheck.oracles import (acceptance, agreement, annotations, conformance, expectations, folding, numeric, parity, pass_contract,
+                               registry, runtime, shape_annotations, validity)
 from passcheck.oracles._context import FormRun, op_counts
 from passcheck.oracles._contract import Cells, Oracle
 
-__all__ = ["Cells", "FormRun", "Oracle", "acceptance", "agreement", "annotations", "expectations", "folding", "numeric", "op_counts",
+__all__ = ["Cells", "FormRun", "Oracle", "acceptance", "agreement", "annotations", "conformance", "expectations", "folding", "numeric", "op_counts",
            "parity", "pass_contract", "registry", "runtime", "shape_annotations", "validity"]

@@ -12,12 +12,12 @@ import importlib
 from collections.abc import Iterator
 
 from passcheck.errors import PasscheckError
-from passcheck.oracles._contract import Cells, Oracle
+from passcheck.oracles._contract import INPUT, PASS, Cells, Oracle
 from passcheck.records import Finding
 
 #: Built-in oracle modules, in report order (a cell's findings come in this order).
 BUILTIN = ("validity", "numeric", "annotations", "folding", "expectations", "acceptance", "parity", "runtime", "agreement",
-           "pass_contract")
+           "pass_contract", "conformance")
 
 _extra: list[Oracle] = []
 
@@ -58,6 +58,16 @@ def observes_shapes(model) -> dict[str, list[str]]:
     """Oracle id → the main-graph tensors of ``model`` whose shape and element type only it reads
     (``observes_shapes``, optional in the contract)."""
     return {o.id: list(ask(model)) for o in oracles() if (ask := getattr(o, "observes_shapes", None))}
+
+
+def coverage(run) -> dict:
+    """What the oracles that count their own coverage (an optional ``coverage(run)`` in the
+    contract) say about one run, merged: key → counts (e.g. ``spec_rules``)."""
+    out: dict = {}
+    for o in oracles(INPUT if run.pass_id == "input" else PASS):
+        if (part := getattr(o, "coverage", None)) is not None:
+            out.update(part(run))
+    return out
 
 
 def judge(cells: Cells) -> tuple[dict[str, list[Finding]], dict[str, dict[str, str]]]:

@@ -27,6 +27,7 @@ STYLE = {"ok": "green", "known": "yellow", "unchecked": "magenta", "skip": "dim"
 KIND_MARKS = {
     "wrong-result": "W", "annotation-violated": "A", "invalid-model": "I", "rejected": "R",
     "missed-optimization": "M", "less-precise": "P", "expectation-failed": "E", "validity-disagreement": "D",
+    "spec-violation": "S",
 }
 #: Marks of the verdicts without an unexpected finding, and their meaning in the legend.
 STATE_MARKS = {"ok": ("✓", "ok"), "expected": ("k", "known"), "unchecked": ("u", "unchecked"), "skipped": ("-", "skipped"),

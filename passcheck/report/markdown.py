@@ -7,7 +7,7 @@ from typing import Any
 
 from passcheck.records import CellResult
 from passcheck.report.rootcause import root_causes, unexpected_phrase
-from passcheck.report.summary import counts, coverage_line, grid, label, unchecked_lines
+from passcheck.report.summary import counts, coverage_line, grid, label, spec_rules_line, unchecked_lines
 
 
 def _esc(text: str) -> str:
@@ -23,6 +23,8 @@ def render(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] 
            f"{n['expected']} known, **{n['unchecked']} unchecked**, {n['skipped']} skipped, {n['unavailable']} unavailable.", ""]
     if cov := coverage_line(cells):
         out += [f"Coverage: {_esc(cov)}.", ""]
+    if spec := spec_rules_line(cells):
+        out += [f"Conformance: {_esc(spec)}.", ""]
     for env, versions in (environments or {}).items():
         out.append(f"- `{env}`: " + ", ".join(f"{k} {v}" for k, v in versions.items() if v))
     out += ["", "| case | form | env | " + " | ".join(f"`{p}`" for p in passes) + " |", "|---" * (3 + len(passes)) + "|"]

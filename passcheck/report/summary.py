@@ -15,6 +15,7 @@ ABBREV = {
     "missed-optimization": "missed-opt",
     "less-precise": "less-precise",
     "expectation-failed": "expect",
+    "spec-violation": "spec",
 }
 
 
@@ -78,3 +79,24 @@ def coverage_line(cells: Iterable[CellResult]) -> str:
     shown = "; ".join(f"{n}: {why}" for why, n in sorted(reasons.items(), key=lambda kv: -kv[1])[:4])
     return (f"annotations: {total['annotated']} annotated, {total['checked']} checked, {total['unobserved']} unobserved, "
             f"{total['unchecked']} unchecked" + (f" ({shown})" if shown else ""))
+
+
+def spec_rules_line(cells: Iterable[CellResult]) -> str:
+    """The conformance oracle's rules summed over cells: ``spec rules: C checked, N not applicable
+    (n: why, …)`` (a rule it could not decide: no static rank, an input not constant; names in the
+    reasons folded so that alike reasons group). '' when no cell was judged."""
+    import re
+
+    checked = skipped = 0
+    reasons: dict[str, int] = {}
+    for c in cells:
+        part = c.coverage.get("spec_rules") or {}
+        checked += int(part.get("checked", 0) or 0)
+        skipped += int(part.get("not_applicable", 0) or 0)
+        for why in (part.get("reasons") or {}).values():
+            key = re.sub(r"'[^']*'", "…", why)
+            reasons[key] = reasons.get(key, 0) + 1
+    if not checked and not skipped:
+        return ""
+    shown = "; ".join(f"{n}: {why}" for why, n in sorted(reasons.items(), key=lambda kv: -kv[1])[:3])
+    return f"spec rules: {checked} checked, {skipped} not applicable" + (f" ({shown})" if shown else "")

@@ -12,7 +12,7 @@ from rich.text import Text
 from passcheck.records import CellResult
 from passcheck.report.layout import STYLE, print_grid  # noqa: F401 - STYLE re-exported
 from passcheck.report.rootcause import root_causes, unexpected_phrase
-from passcheck.report.summary import counts, coverage_line, unchecked_lines
+from passcheck.report.summary import counts, coverage_line, spec_rules_line, unchecked_lines
 
 
 def make_console(stderr: bool = False):
@@ -43,8 +43,9 @@ def render(cells: Iterable[CellResult], console: Console | None = None, *, show_
             console.print(Text(f"    reproduce: {f.repro}", style="dim"), soft_wrap=True)
     for line in unchecked_lines(cells):
         console.print(Text(f"UNCHECKED {line}", style="magenta"), soft_wrap=True)
-    if cov := coverage_line(cells):
-        console.print(cov, soft_wrap=True)
+    for cov in (coverage_line(cells), spec_rules_line(cells)):
+        if cov:
+            console.print(cov, soft_wrap=True)
     n = counts(cells)
     console.print(f"{n['cells']} cells: {n['unexpected']} unexpected findings ({unexpected_phrase(causes)}), "
                   f"{n['expected']} known, {n['unchecked']} unchecked, {n['skipped']} skipped, {n['unavailable']} unavailable")

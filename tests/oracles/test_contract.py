@@ -39,7 +39,7 @@ def test_every_registered_oracle_keeps_the_contract():
     for o in found:
         assert isinstance(o, Oracle), o
         assert o.kinds and o.kinds <= {PASS, INPUT_CELLS}, o
-    assert {o.id for o in registry.oracles(INPUT_CELLS)} == {"validity", "annotations", "runtime", "agreement"}
+    assert {o.id for o in registry.oracles(INPUT_CELLS)} == {"validity", "annotations", "runtime", "agreement", "conformance"}
 
 
 def test_runtime_oracle_rejects_a_form_onnxruntime_cannot_run_and_names_the_form_that_runs():

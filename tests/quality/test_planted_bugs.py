@@ -106,3 +106,40 @@ def test_folding_oracle_does_not_judge_when_a_symbol_never_varied():
     finally:
         unregister_pass(pid)
     assert not _found(cells, "folding", "missed-optimization")
+
+
+RESIZE_LINEAR = '''<ir_version: 8, opset_import: ["" : 18]>
+g (float[N,2,3,3] x) => (float[N,2,6,6] y) <float[4] sc = {1.,1.,2.,2.}> { y = Resize <mode = "linear"> (x, "", sc) }'''
+
+
+def _run_subject(text: str, fn):
+    from onnx import parser
+
+    pid = f"planted:{getattr(fn, '__name__', 'partial')}"
+    register_pass(FunctionAdapter(pid, fn))
+    try:
+        subject = Subject("planted/resize-linear", {"common": parser.parse_model(text)}, [{"N": 1}, {"N": 2}])
+        cells = evaluate(subject, [pid])
+    finally:
+        unregister_pass(pid)
+    return [c for c in cells if c.pass_id == pid]
+
+
+def test_attribute_outside_its_documented_domain_is_caught_by_conformance():
+    """nearest_mode="round_half_down" on a linear Resize: the checker and onnxruntime accept it
+    (no validity, numeric or acceptance finding: the pass ran and its output ran with the same
+    numbers), the operator docs do not (four modes). The same pass spelling the default right is clean."""
+    (cell,) = _run_subject(RESIZE_LINEAR, planted.spell_out_resize_defaults)
+    assert cell.status == "changed", cell
+    assert {(f.oracle, f.kind) for f in cell.findings} == {("conformance", "spec-violation")}, cell
+    (f,) = cell.findings
+    assert f.details["rule"] == "resize-nearest-mode" and "'round_half_down'" in f.message
+    assert "round_prefer_floor" in f.details["source"] and "Resize" in f.details["source"]
+    assert cell.coverage["spec_rules"]["checked"] > 0
+
+    import functools
+
+    right = functools.partial(planted.spell_out_resize_defaults, nearest_mode="round_prefer_floor")
+    right.__name__ = "spell_out_resize_defaults_right"
+    (clean,) = _run_subject(RESIZE_LINEAR, right)
+    assert clean.status == "changed" and clean.findings == [] and clean.verdict == "ok", clean
