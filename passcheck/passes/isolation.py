@@ -1,8 +1,8 @@
 """Run passes in a child process so a crashing, hanging or memory-hungry pass costs one cell.
 
 :class:`IsolatedExecutor` is an engine executor (``(adapter, model, workdir) → PassOutcome``,
-see :data:`passcheck.engine.Executor`). It keeps one persistent worker process (multiprocessing
-``spawn``: a fresh interpreter, no inherited threads) and sends it each job as
+see :data:`passcheck.engine.Executor`). It keeps one persistent worker process (a fresh interpreter, no
+inherited threads, that never runs the caller's ``__main__``: :mod:`passcheck.passes._worker_process`) and sends it each job as
 ``(pickled adapter, model bytes, workdir)``; the worker answers with the outcome fields. The worker
 is reused across cells, so the tools a pass imports (onnxruntime …) are imported once.
 
@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 from passcheck import interrupts
 from passcheck._procs import kill_tree
+from passcheck.errors import PasscheckError
 from passcheck.passes._base import PassAdapter, PassOutcome
 
 if TYPE_CHECKING:
@@ -116,8 +117,7 @@ class IsolatedExecutor:
             self._forked.add(adapter.id)
             return self._run_forked(adapter, data, workdir)
         if ack is None:
-            return PassOutcome(adapter.id, "crashed", error="the pass worker could not be started: " + self._tail(0),
-                               versions=adapter.versions())
+            raise self._start_error()
         return self._await(adapter, self._proc, self._conn, offset)
 
     def run_model(self, model: "onnx.ModelProto", feeds: dict[str, Any], expose: Sequence[str] = (), shapes: Sequence[str] = ()) -> "RunResult":
@@ -169,6 +169,8 @@ class IsolatedExecutor:
             if ack is not None or attempt == 2:
                 break
             self._stop()
+        if ack is None:
+            raise self._start_error()
         if ack != "started":
             return None, "the run worker could not be started: " + self._tail(0)
         try:
@@ -199,6 +201,14 @@ class IsolatedExecutor:
         except (EOFError, OSError):
             return None
 
+    def _start_error(self) -> "WorkerStartError":
+        tail = self._tail(0).strip().splitlines()
+        last = f" (its last output: {tail[-1][:200]})" if tail else ""
+        limit = f" under the {self.memory_mb} MiB memory limit (raise --memory-limit)" if self.memory_mb else ""
+        return WorkerStartError(f"the isolation worker could not be started{limit}{last}; this is passcheck not starting, "
+                                "not a verdict on any pass: check that this interpreter can `import passcheck`, "
+                                "or run without isolation (--no-isolation, isolation=False)")
+
     def close(self) -> None:
         """Stop the worker and remove its log."""
         self._stop()
@@ -209,15 +219,11 @@ class IsolatedExecutor:
     def _ensure_worker(self) -> None:
         if self._proc is not None and self._proc.is_alive():
             return
+        from passcheck.passes._worker_process import WorkerProcess
+
         self._stop()
-        ctx = multiprocessing.get_context("spawn")
-        self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_worker_main, args=(child, self.memory_mb, str(self._log), self.preload),
-                                 name="passcheck-worker", daemon=True)
-        try:
-            self._proc.start()
-        finally:  # started or not (no process, Ctrl-C during the spawn), the child's end is the child's
-            child.close()
+        self._proc = WorkerProcess(_worker_main, (self.memory_mb, str(self._log), self.preload))  # never runs __main__
+        self._conn = self._proc.conn
 
     def _stop(self) -> None:
         """Kill the worker and forget it; safe whether it runs, died, or never started."""
@@ -378,6 +384,11 @@ def _limit(memory_mb: int | None, log_path: str) -> None:
     if memory_mb:
         cap = memory_mb << 20
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+class WorkerStartError(PasscheckError):
+    """The isolation worker did not start (twice): passcheck cannot run anything isolated here. No
+    cell is judged; the message says what to do."""
 
 
 class WorkerDied(Exception):
