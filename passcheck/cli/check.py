@@ -38,6 +38,10 @@ def handle(args) -> int:
 
     human = sys.stderr if preflight(args) else sys.stdout  # outputs and pass ids are checked before any work
     n_passes = pass_count(args.passes)  # an unknown pass id: exit 2 before reading the model
+    from passcheck.mutations.registry import parse_form
+
+    for form in args.form:  # an unknown rewrite id, likewise: one line before any work or progress line
+        parse_form(form)
     model = load_model(args.model)
     with session_for(args, save=False) as session:  # its worker runs the checker on the model, then every cell
         return _check(args, model, session, human, n_passes)

@@ -39,6 +39,10 @@ def handle(args) -> int:
         from passcheck.errors import PasscheckError
 
         raise PasscheckError(f"--out {args.out}: exists and is not a folder; choose a folder path")
+    from passcheck.mutations.registry import parse_form
+
+    for form in args.form:  # an unknown rewrite id: one line before any work or progress line
+        parse_form(form)
     model = load_model(args.model)
     stem = Path(args.model).stem
     feeds = feeds_for(model, stem, default_bindings(model, bindings_from(args)))

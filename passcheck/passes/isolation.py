@@ -78,6 +78,9 @@ class IsolatedExecutor:
     Use as a context manager or call :meth:`close` to stop the worker.
     """
 
+    #: Told (``on_step(what)``) which form, pass and step the engine runs next: a front door's progress.
+    on_step: Any = None
+
     def __init__(self, timeout: float | None = DEFAULT_TIMEOUT, memory_mb: int | None = DEFAULT_MEMORY_MB,
                  preload: Sequence[str | Path] = ()):
         self.timeout = timeout
