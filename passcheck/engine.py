@@ -28,7 +28,7 @@ from passcheck.oracles._contract import PASS, Cells
 from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass
 from passcheck.records import CellResult, Finding, brief
 from passcheck.runtime import graph_index, synthesize
-from passcheck.runtime.limits import beyond_onnxruntime
+from passcheck.runtime.limits import beyond_onnxruntime, no_kernel_reason
 from passcheck.runtime.observe import observe_run
 from passcheck.runtime.plan import ObservationPlan
 
@@ -241,6 +241,8 @@ def evaluate(
     checker = validity.Checker(executor)  # the onnx checker, likewise in the worker
     baselines = {name: step(f"{subject.id}: {name}: running the form unoptimized") or _observed_runs(m, feeds, runner)
                  for name, m in subject.forms.items()}
+    subject, baselines = _runnable_here(subject, baselines, ([INPUT] if check_input else []) + [a.id for a in adapters],
+                                        env, emit, skip_cells)
     hashes = {name: model_hash(m) for name, m in subject.forms.items()}
     if check_input and not (skip_cells and all(skip_cells(INPUT, f) for f in subject.forms)):
         if starting:
@@ -304,6 +306,27 @@ def _within_environment(subject: Subject, pass_ids: Sequence[str], env: str, emi
                 emit(CellResult(subject.id, form, pass_id, "unavailable", env=env, error=reason, model_sha256=model_hash(subject.forms[form])))
     rest = {f: m for f, m in subject.forms.items() if f not in beyond}
     return dataclasses.replace(subject, forms=rest) if rest else None
+
+
+def _runnable_here(subject: Subject, baselines: dict[str, list], pass_ids: Sequence[str], env: str,
+                   emit: Callable[[CellResult], None], skip_cells: Callable[[str, str], bool] | None) -> tuple[Subject, dict]:
+    """``subject`` without the forms the installed onnxruntime has no kernel for while the first
+    form runs (:func:`~passcheck.runtime.limits.no_kernel_reason`, e.g. a float64 spelling of an op
+    onnxruntime registers for float only); each of their cells is emitted ``unavailable`` with the
+    reason. The first form is always kept: a model that does not run at all is judged as before."""
+    first = next(iter(subject.forms))
+    if any(r.error for r in baselines[first]):
+        return subject, baselines
+    lacking = {f: why for f, runs in baselines.items() if f != first and (why := no_kernel_reason([r.error for r in runs]))}
+    if not lacking:
+        return subject, baselines
+    for pass_id in pass_ids:
+        for form, reason in lacking.items():
+            if not (skip_cells and skip_cells(pass_id, form)):
+                emit(CellResult(subject.id, form, pass_id, "unavailable", env=env, error=reason,
+                                model_sha256=model_hash(subject.forms[form])))
+    rest = {f: m for f, m in subject.forms.items() if f not in lacking}
+    return dataclasses.replace(subject, forms=rest), {f: baselines[f] for f in rest}
 
 
 def _emptied(folder: Path) -> Path:

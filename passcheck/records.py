@@ -133,10 +133,10 @@ class CellResult:
     def verdict(self) -> str:
         if self.status == "skipped":
             return "skipped"
+        if any(not f.expected for f in self.findings):  # an unavailable cell may hold one (acceptance)
+            return "findings"
         if self.status == "unavailable":
             return "unavailable"
-        if any(not f.expected for f in self.findings):
-            return "findings"
         if self.unchecked and not self.unchecked_known:
             return "unchecked"
         if self.findings or self.unchecked:

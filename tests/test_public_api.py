@@ -21,9 +21,12 @@ def test_every_cli_command_has_help_and_a_handler():
     sub = next(a for a in parser._actions if a.dest == "command")
     commands = {i.name.replace("_", "-") for i in pkgutil.iter_modules(cli.__path__) if not i.name.startswith("_")}  # check_export → check-export
     assert commands <= set(sub.choices), commands - set(sub.choices)
+    helps = {a.dest: a.help for a in sub._choices_actions}
     for name, p in sub.choices.items():
         assert p.get_default("handler") is not None, name
-        assert p.description or p.format_help(), name
+        assert helps.get(name) and len(helps[name]) > 20, name  # the line `passcheck --help` lists
+        opening = " ".join(p.description.split()[:3]) if p.description else ""
+        assert opening and opening in " ".join(p.format_help().split()), name  # `passcheck NAME --help` says it
 
 
 def test_every_default_pass_is_documented_and_every_oracle_catalogued():

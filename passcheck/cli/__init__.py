@@ -36,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if not info.name.startswith("_"):
             importlib.import_module(f"{__name__}.{info.name}").add_parser(sub)
+    helps = {a.dest: a.help for a in sub._choices_actions}
+    for name, p in sub.choices.items():  # `passcheck CMD --help` opens with what the listing says
+        p.description = p.description or helps.get(name)
     return parser
 
 

@@ -68,7 +68,8 @@ def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, 
             return Ended("exhausted", ran)
         left = None if end is None else end - time.monotonic()
         executor.timeout = max(5.0, min(item_timeout, left)) if left is not None else item_timeout
-        rec = _run(store, scheduler.by_id[item.base], item, executor, end, cases_from)
+        rec = _run(store, scheduler.by_id[item.base], item, executor, end, cases_from,
+                   cut_short=executor.timeout < item_timeout)
         rec["triples"] = sorted(scheduler.triples(item))
         store.items.append(rec)
         scheduler.mark(item, rec["triples"], rec["status"] == "base-fails")
@@ -78,7 +79,16 @@ def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, 
             on_item(item, rec)
 
 
-def _run(store: Store, base: Base, item: Item, executor, end: float | None, cases_from: Sequence[str]) -> dict[str, Any]:
+def _timed_out(finding) -> bool:
+    details = finding.details if isinstance(finding.details, dict) else {}
+    return details.get("status") == "timeout" or "timed out" in finding.message or "timeout" in str(details.get("error", ""))
+
+
+def _run(store: Store, base: Base, item: Item, executor, end: float | None, cases_from: Sequence[str],
+         cut_short: bool = False) -> dict[str, Any]:
+    """One item. ``cut_short``: the executor's time limit was lowered to what is left of the budget,
+    so a pass or run that times out was stopped by the hunt, not by the tool: the item is
+    ``unfinished``, never a finding."""
     rec: dict[str, Any] = {"base": item.base, "form": item.form, "pass": item.pass_id, "status": "not-applicable", "signatures": []}
     t0 = time.monotonic()
     try:
@@ -94,6 +104,10 @@ def _run(store: Store, base: Base, item: Item, executor, end: float | None, case
         rec["status"] = outcome.status
         if outcome.reason:
             rec["reason"] = outcome.reason
+        if cut_short and any(_timed_out(f) for f in outcome.findings):
+            rec["status"], rec["reason"] = "unfinished", "the hunt's budget ran out while this item ran (a time limit it set)"
+            rec["seconds"] = round(time.monotonic() - t0, 3)
+            return rec
         for f in outcome.findings:
             raw = signature(f, hforms.kind(item.form), [model, mutant], labels)
             key = _found(store, raw, f, base, model, item, executor, end, cases_from)

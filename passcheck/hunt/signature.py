@@ -5,7 +5,8 @@ are those at the sites the rewrite changed (node labels, ``#index:OpType`` label
 reading / writing a changed value) plus the op types the finding itself names (a parity
 finding's ``kept_op_types``); when the sites name no node (a graph input retyped), the op types
 of the base. The rewrite kind drops site labels (``commute-operands``, not
-``commute-operands@Add_0``).
+``commute-operands@Add_0``). A pass-contract finding (the pass changed the ModelProto it was given)
+is one behaviour of the tool whatever the op or rewrite: its signature names neither.
 """
 
 from __future__ import annotations
@@ -49,6 +50,10 @@ class Signature:
         return cls(d["pass_id"], d["oracle"], d["kind"], tuple(d["ops"]), d["rewrite"])
 
 
+#: The oracle of findings about the pass's contract with its input (input-mutated), whatever the model.
+PASS_CONTRACT = "pass-contract"
+
+
 def site_ops(models: Iterable["onnx.ModelProto"], labels: Iterable[str]) -> set[str]:
     """Op types of the main-graph nodes a rewrite's site labels name in any of ``models``."""
     labels = set(labels)
@@ -65,6 +70,8 @@ def site_ops(models: Iterable["onnx.ModelProto"], labels: Iterable[str]) -> set[
 
 def signature(finding: "Finding", rewrite: str, models: Iterable["onnx.ModelProto"], labels: Iterable[str]) -> Signature:
     """The signature of ``finding`` seen on a pair rewritten by ``rewrite`` (a rewrite kind) at ``labels``."""
+    if finding.oracle == PASS_CONTRACT:  # how the pass treats the ModelProto it is given: one behaviour per tool
+        return Signature(finding.pass_id, finding.oracle, finding.kind, (), "")
     models = list(models)
     ops = site_ops(models, labels) | set(finding.details.get("kept_op_types") or ())
     if not ops and models:  # sites that name no node (graph inputs, say): the base's own op types

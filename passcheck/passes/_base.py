@@ -26,6 +26,16 @@ class PassDeclined(Exception):
     """Raised by an adapter when the tool under test refused the model with its own error."""
 
 
+#: How the error of an ``unavailable`` outcome begins when the tool itself stated the limit.
+STATED_LIMIT = "the tool states it does not support this: "
+
+
+class PassUnsupported(PassDeclined):
+    """Raised by an adapter when the tool refused the model citing a limit it documents (e.g. the
+    onnx version converter has no adapter for a step): ``unavailable`` with the tool's own words,
+    not a finding, unless the tool accepts another form of the same computation (acceptance)."""
+
+
 @dataclasses.dataclass(frozen=True)
 class Capabilities:
     """What a pass adapter declares about its tool; oracles and ``list --passes`` read it.
@@ -184,6 +194,9 @@ class PassAdapter:
         start = time.perf_counter()
         try:
             out = self.apply(copy, Path(workdir))
+        except PassUnsupported as exc:
+            return PassOutcome(self.id, "unavailable", error=STATED_LIMIT + _one_para(str(exc)), versions=self.versions(),
+                               seconds=time.perf_counter() - start)
         except PassDeclined as exc:
             return PassOutcome(self.id, "declined", error=_one_para(str(exc)), versions=self.versions(), seconds=time.perf_counter() - start)
         except TimeoutError as exc:

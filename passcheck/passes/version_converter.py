@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from passcheck.passes._base import PassAdapter, PassDeclined, default_opset
+from passcheck.passes._base import PassAdapter, PassDeclined, PassUnsupported, default_opset
 
 
 class VersionConverterAdapter(PassAdapter):
@@ -33,7 +34,15 @@ class VersionConverterAdapter(PassAdapter):
         try:
             return onnx.version_converter.convert_version(model, self.target)
         except (RuntimeError, ValueError) as exc:  # the converter's C++ errors surface as these
-            raise PassDeclined(f"{type(exc).__name__}: {exc}") from exc
+            text = f"{type(exc).__name__}: {exc}"
+            if m := _NO_ADAPTER.search(text):  # its adapter table has no step for an op here: a stated limit
+                raise PassUnsupported(f"onnx's version converter: {text[m.start():]}") from exc
+            raise PassDeclined(text) from exc
+
+
+#: The converter's own words when its adapter registry has no step for an op between two opsets
+#: (onnx/version_converter: adapter_lookup's "No Adapter From/To Version …", "No Previous/Next Version …").
+_NO_ADAPTER = re.compile(r"No Adapter (?:From|To|For) Version|No (?:Previous|Next) Version")
 
 
 def _ops(graph) -> set[str]:

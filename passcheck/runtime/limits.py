@@ -21,7 +21,7 @@ def stated_limit(error: str) -> tuple[str, int] | None:
     return (m.group(1), int(m.group(2))) if m else None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def ort_opset_limit() -> int | None:
     """The newest ai.onnx opset the installed onnxruntime loads, when below the installed onnx's
     newest (found once per process by loading a one-node model stamped with onnx's newest opset);
@@ -58,3 +58,30 @@ def beyond_onnxruntime(model) -> str | None:
 
     return (f"the model imports ai.onnx opset {opset}; onnxruntime {tool_version('onnxruntime')} here officially supports "
             f"ai.onnx opsets up to {limit} and refuses newer stamps")
+
+
+_NO_KERNEL = re.compile(r"Could not find an implementation for (\w+)\((\d+)\) node with name")
+
+
+def missing_kernel(error: str | None) -> tuple[str, int] | None:
+    """(op type, since_version) from an onnxruntime load error saying it registers no kernel for
+    that node's op, version and element types on the provider, else None.
+
+    onnxruntime states it when the session is created ("Could not find an implementation for
+    Op(N) node with name …", ``NOT_IMPLEMENTED``): a fact about the installed runtime, not about
+    the model, which the ONNX spec allows whatever kernels a runtime happens to ship."""
+    m = _NO_KERNEL.search(error or "")
+    return (m.group(1), int(m.group(2))) if m else None
+
+
+def no_kernel_reason(errors: list[str | None]) -> str | None:
+    """Why every run of a form failed for a kernel the installed onnxruntime lacks, or None when
+    any run succeeded or failed for another reason."""
+    found = [missing_kernel(e) for e in errors]
+    if not found or not all(found):
+        return None
+    from passcheck._versions import tool_version
+
+    op, version = found[0]
+    return (f"onnxruntime {tool_version('onnxruntime')} here has no CPU kernel for {op}({version}) with this form's "
+            f"element types (an environment fact, not a finding)")

@@ -6,6 +6,7 @@ scripts/check_shipped_models.py; every other light CNN and every pytorch-convert
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import onnx
@@ -37,6 +38,14 @@ def test_check_gives_a_verdict(path):
         for f in c.findings:
             assert f.message and "\n" not in f.message and len(f.message) < 1200, f.message
             assert f.repro.startswith("passcheck check ")
+    # Passes that must not rewrite the computation: shape inference keeps every node; the session
+    # onnxruntime saves unoptimized keeps every node but Constants (it holds them as initializers).
+    model = onnx.load(path, load_external_data=False)
+    ops = Counter(n.op_type if n.domain in ("", "ai.onnx") else f"{n.domain}::{n.op_type}" for n in model.graph.node)
+    for pid, kept in (("onnx:infer-shapes", ops), ("ort:disabled", ops - Counter({"Constant": ops["Constant"]}))):
+        cell = next(c for c in report.cells if c.pass_id == pid)
+        if cell.status in ("changed", "unchanged"):
+            assert Counter(cell.ops_after) == kept and cell.nodes_before == len(model.graph.node), (pid, cell.ops_after)
 
 
 def test_resnet50_fuses_every_batchnorm_at_basic():

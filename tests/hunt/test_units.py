@@ -229,3 +229,49 @@ def test_signature_ops_come_from_the_sites_else_from_the_base():
     assert signature(f, "rw", [m], ["#0:Relu"]).ops == ("Relu",)
     assert signature(f, "rw", [m], ["r"]).ops == ("Neg", "Relu")  # a value: its writer and its reader
     assert signature(f, "rw", [m], ["no-such-value"]).ops == ("Neg", "Relu")
+
+
+def test_an_item_the_budget_cut_short_is_unfinished_never_a_finding(monkeypatch):
+    """A pass stopped by the time limit the hunt lowered to what was left of its budget is the
+    hunt's doing: the item is ``unfinished``, no signature; the same timeout under the full item
+    limit is the tool's and counts (issue 30)."""
+    import passcheck.hunt.search as search
+    from passcheck.cases import Case, Form
+    from passcheck.hunt.probe import Outcome
+    from passcheck.hunt.space import Base, Item
+    from passcheck.records import Finding
+
+    def relu():
+        from onnx import parser
+
+        return parser.parse_model('<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) { y = Relu (x) }')
+
+    case = Case(id="hunt-test/relu", forms={"common": Form(relu), "again": Form(relu, "the same")}, doc="Relu (tests only).",
+                opset=18)
+    timed_out = Finding("rejected", "acceptance", case.id, "r", "p", "p timeout: the pass ran past 5 s",
+                        details={"status": "timeout"})
+    monkeypatch.setattr(search, "probe", lambda *a, **k: Outcome("done", [timed_out]))
+    monkeypatch.setattr(search.hforms, "build", lambda model, form: (model, []))
+    monkeypatch.setattr(search, "_found", lambda *a, **k: "sig")
+    item, base = Item(f"{case.id}:common", "constant-to-initializer", "p"), Base(case, "common")
+    cut = search._run(None, base, item, None, None, (), cut_short=True)
+    assert cut["status"] == "unfinished" and cut["signatures"] == [] and "budget" in cut["reason"]
+    full = search._run(None, base, item, None, None, ())
+    assert full["status"] == "done" and full["signatures"] == ["sig"]
+
+
+def test_a_pass_contract_behaviour_is_one_signature_per_tool_not_one_per_op():
+    from onnx import TensorProto, helper
+
+    from passcheck.hunt.signature import signature
+    from passcheck.records import Finding
+
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["r"], name="relu"), helper.make_node("Neg", ["r"], ["y"], name="neg")], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    m = helper.make_model(g)
+    mutated = Finding("input-mutated", "pass-contract", "c/x", "r", "onnxscript:optimize", "the pass changed its input")
+    assert signature(mutated, "commute-operands", [m], ["neg"]) == signature(mutated, "insert-identity", [m], ["#0:Relu"])
+    other_pass = Finding("input-mutated", "pass-contract", "c/x", "r", "onnxscript:rewrite", "the pass changed its input")
+    assert signature(other_pass, "commute-operands", [m], ["neg"]) != signature(mutated, "commute-operands", [m], ["neg"])
+    wrong = Finding("wrong-result", "numeric", "c/x", "r", "onnxscript:optimize", "m")
+    assert signature(wrong, "rw", [m], ["neg"]).ops == ("Neg",)  # other oracles keep their op types

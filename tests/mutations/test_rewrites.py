@@ -144,7 +144,7 @@ def test_topo_order_respects_subgraph_reads():
 
 def test_nothing_applies_to_a_bare_model():
     m = M.named("""g (double[2] x) => (double[2] y) { y = Relu(x) }""", opset=13)  # double: no float64-compute form either
-    assert set(mutants(m)) == {"inferred-value-info"} or mutants(m) == {}
+    assert mutants(m) == {}
 
 
 @pytest.mark.parametrize(("rid", "build", "sites", "round_trip"), CASES, ids=IDS)

@@ -1,0 +1,134 @@
+"""The verdict rules a planted bug once survived (issue 29): each test names the bug it kills.
+
+Root-cause grouping (passcheck/report/rootcause.py), baseline status (passcheck/report/baseline.py),
+the hunt's signature and the observation path's profile cross-check each decide what a user is
+told; a rule that no test can fail is a rule nobody checks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+from onnx import parser
+
+from passcheck.records import CellResult, Finding
+from passcheck.report import baseline
+from passcheck.report.rootcause import root_causes
+
+
+def _cell(form: str, pass_id: str, *findings: Finding, status: str = "changed", case: str = "c") -> CellResult:
+    cell = CellResult(case, form, pass_id, status)
+    cell.findings.extend(findings)
+    return cell
+
+
+def _finding(kind: str, oracle: str, form: str, pass_id: str, message: str, case: str = "c") -> Finding:
+    return Finding(kind, oracle, case, form, pass_id, message)
+
+
+def test_an_input_finding_explains_only_pass_findings_of_its_own_kind_and_text():
+    """Planted bug killed: rule 1 lets an ``input`` finding explain every finding of the same oracle,
+    whatever its kind or text."""
+    on_input = _finding("annotation-violated", "annotations", "u", "input", "value 'h': dim 0 is 3, annotated 2")
+    same = _finding("annotation-violated", "annotations", "u", "ort:basic", "value 'h': dim 0 is 3, annotated 2")
+    other_text = _finding(
+        "annotation-violated",
+        "annotations",
+        "u",
+        "onnx:infer-shapes",
+        "value 'y': elem_type INT32 annotated, INT64 produced",
+    )
+    other_kind = _finding("less-precise", "annotations", "u", "ort:extended", "value 'h': dim 0 is 3, annotated 2")
+    cells = [
+        _cell("u", "input", on_input),
+        _cell("u", "ort:basic", same),
+        _cell("u", "onnx:infer-shapes", other_text),
+        _cell("u", "ort:extended", other_kind),
+    ]
+    causes = root_causes(cells)
+    by_rep = {c.finding.pass_id: [f.pass_id for f in c.explains] for c in causes}
+    assert by_rep["input"] == ["input", "ort:basic"]
+    assert "onnx:infer-shapes" in by_rep and "ort:extended" in by_rep, by_rep
+    assert len(causes) == 3
+
+
+def test_the_lowest_onnxruntime_level_represents_a_defect_seen_on_several_levels():
+    """Planted bug killed: ``_rank`` ignores the onnxruntime level when choosing a group's representative
+    (the higher level comes first in report order here, so report order alone picks the wrong one)."""
+    msg = "after <pass> the forms differ: kept ['BatchNormalization']"
+    cells = [
+        _cell(
+            "u", "ort:all", _finding("missed-optimization", "parity", "u", "ort:all", msg.replace("<pass>", "ort:all"))
+        ),
+        _cell(
+            "u",
+            "ort:extended",
+            _finding("missed-optimization", "parity", "u", "ort:extended", msg.replace("<pass>", "ort:extended")),
+        ),
+        _cell(
+            "u",
+            "ort:basic",
+            _finding("missed-optimization", "parity", "u", "ort:basic", msg.replace("<pass>", "ort:basic")),
+        ),
+    ]
+    (cause,) = root_causes(cells)
+    assert cause.finding.pass_id == "ort:basic"
+    assert [f.pass_id for f in cause.explains] == ["ort:basic", "ort:all", "ort:extended"]
+
+
+def test_an_unavailable_or_skipped_cell_does_not_make_a_baseline_entry_fixed():
+    """Planted bug killed: ``baseline.status`` counts an ``unavailable`` cell as run, so its entry reads
+    "fixed" in an environment where the pass could not run at all."""
+    entry = baseline.Known("c:u|ort:basic|parity|missed-optimization", "known")
+    ran_clean = _cell("u", "ort:basic")
+    ran_clean.env = "e1"
+    unavailable = _cell("u", "ort:basic", status="unavailable")
+    unavailable.env = "e2"
+    skipped = _cell("u", "ort:basic", status="skipped")
+    skipped.env = "e3"
+    (st,) = baseline.status([ran_clean, unavailable, skipped], [entry], ["e1", "e2", "e3"])
+    assert st.fixed == ("e1",) and st.not_run == ("e2", "e3") and st.occurs == ()
+
+
+def _pair() -> tuple[onnx.ModelProto, onnx.ModelProto]:
+    common = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[2] x) => (float[2] y) { a = Relu (x)  y = Neg (a) }""")
+    uncommon = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[2] x) => (float[2] y) { a = Relu (x)  b = Identity (a)  y = Neg (b) }""")
+    return common, uncommon
+
+
+def test_hunt_signatures_differ_by_the_op_types_a_finding_names():
+    """Planted bug killed: the op types dropped from the hunt's signature, so distinct bugs merge."""
+    from passcheck.hunt.signature import signature
+
+    models = _pair()
+    fused = Finding("missed-optimization", "parity", "c", "u", "ort:basic", "m", details={"kept_op_types": ["Relu"]})
+    other = Finding("missed-optimization", "parity", "c", "u", "ort:basic", "m", details={"kept_op_types": ["Neg"]})
+    a = signature(fused, "insert-identity", models, ["b"])
+    b = signature(other, "insert-identity", models, ["b"])
+    assert a != b and a.key != b.key
+    assert "Relu" in a.ops and "Neg" in b.ops and "Identity" in a.ops
+    assert signature(fused, "insert-identity", models, ["b"]) == a  # the same bug is one signature
+
+
+def test_run_observing_does_not_believe_a_profile_that_disagrees_with_the_fetched_outputs(monkeypatch):
+    """Planted bug killed: ``run_observing`` drops the cross-check of the profile against the fetched
+    graph outputs, and reports shapes from a profile that does not describe this run."""
+    import passcheck.runtime.observe as obs
+
+    m = onnx.shape_inference.infer_shapes(
+        parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[N, 4] x) => (float[N, 4] y) { h = Relu (x)  k = Neg (h)  y = Abs (k) }""")
+    )
+    real = obs._profiled
+
+    def skewed(outputs, trace):
+        # Every profiled shape one row too many: what a profile of another run would say.
+        return {k: obs.TensorMeta((v.shape[0] + 1, *v.shape[1:]), v.dtype) for k, v in real(outputs, trace).items()}
+
+    monkeypatch.setattr(obs, "_profiled", skewed)
+    r = obs.run_observing(m, {"x": np.ones((3, 4), np.float32)}, shapes=["h", "k"])
+    assert r.error is None
+    assert tuple(r.observed["h"].shape) == (3, 4) and tuple(r.observed["k"].shape) == (3, 4)
+    assert r.outputs["y"].shape == (3, 4)
