@@ -76,7 +76,8 @@ class Progress:
                     self._flush_pending()
                     self._last = time.monotonic()
                     count = f"{self.done}/{self.total} {self.unit}" if self.total is not None else self.unit
-                    now = f"; now {self._now} (step {self._steps} since the last {self.unit.split()[0]})" if self._now else ""
+                    last = self.unit.split()[0]
+                    now = f"; now {self._now} (step {self._steps} since the last {last})" if self._now else ""
                     self._line(f"{count}, running for {time.monotonic() - self._t0:.0f} s{now}")
 
     def _flush_pending(self) -> None:

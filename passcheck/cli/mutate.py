@@ -52,7 +52,8 @@ def handle(args) -> int:
         check_original(model, args.model, checker)  # a refused original: one line, before any progress line
         with progress(args, None, "building mutants") as prog:
             found = verified_mutants(model, args.form or None, feeds, args.model, runner_of(executor),
-                                     on_built=lambda n: prog.stage("mutants", n), on_verified=lambda rid: prog.advance("", rid),
+                                     on_built=lambda n: prog.stage("mutants", n),
+                                     on_verified=lambda rid: prog.advance("", rid),
                                      checker=checker, unverified=unverified)
     print_unverified(unverified)
     out = Path(args.out)

@@ -146,8 +146,9 @@ def installable_source(given: str | Path | None = None, *, flag: str = "--source
         return p
     found = source_root() or recorded_origin()
     if found is None:
-        raise PasscheckError(f"cannot find the passcheck source tree to install into the environments (not a checkout, and "
-                             f"pip recorded no local origin); give {flag} DIR or set PASSCHECK_SOURCE to a clone of passcheck")
+        raise PasscheckError("cannot find the passcheck source tree to install into the environments (not a "
+                             f"checkout, and pip recorded no local origin); give {flag} DIR or set PASSCHECK_SOURCE "
+                             "to a clone of passcheck")
     return found.resolve()
 
 

@@ -62,7 +62,8 @@ def notes(meta: dict[str, Any]) -> list[str]:
         elif not e["occurs"] and e["not_run"]:
             out.append(f"baseline entry not run in any of its environments ({', '.join(e['not_run'])}): {e['id']}")
     if outside:
-        out.append(f"{outside} baseline entries outside this run's selection (cases, forms, passes or environments it did not run)")
+        out.append(f"{outside} baseline entries outside this run's selection "
+                   "(cases, forms, passes or environments it did not run)")
     if entries:
         used = sum(bool(e["occurs"]) for e in entries)
         out.append(f"baseline {meta['baseline']['file']}: {used} of {len(entries)} entries still occur")

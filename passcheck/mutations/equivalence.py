@@ -109,7 +109,8 @@ def same_outputs(a: "onnx.ModelProto", b: "onnx.ModelProto", feeds_list: Sequenc
             try:
                 c = compare(got[name], expected, dtype=dtypes.get(name))
             except (TypeError, ValueError) as exc:  # a value the comparison cannot judge: no verdict either way
-                raise Unverified(f"output {name!r} (binding {i}) cannot be compared{by}: {type(exc).__name__}: {exc}") from None
+                raise Unverified(f"output {name!r} (binding {i}) cannot be compared{by}: "
+                                 f"{type(exc).__name__}: {exc}") from None
             if not c.ok:
                 return f"output {name!r} differs (binding {i}){by}: {c.message}"
     return None

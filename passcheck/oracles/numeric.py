@@ -60,7 +60,8 @@ def compare(actual: Any, expected: Any, rtol: float | None = None, atol: float |
         if not (isinstance(expected, dict) and isinstance(actual, dict)):
             return Comparison(False, f"map vs {_desc(actual if isinstance(expected, dict) else expected)}")
         if set(actual) != set(expected):
-            return Comparison(False, f"map keys differ: {sorted(map(repr, actual))[:5]} vs expected {sorted(map(repr, expected))[:5]}")
+            keys = [sorted(map(repr, d))[:5] for d in (actual, expected)]
+            return Comparison(False, f"map keys differ: {keys[0]} vs expected {keys[1]}")
         return _each(((f"key {k!r}", actual[k], expected[k]) for k in expected), rtol, atol, dtype)
     if expected is None or actual is None:
         return Comparison(actual is expected, "" if actual is expected else f"{_desc(actual)} vs {_desc(expected)}")

@@ -20,8 +20,10 @@ import sys
 from multiprocessing.connection import Connection
 from typing import Any
 
-_BOOT = ("import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
-         "from passcheck.passes._worker_process import _main; _main(int(sys.argv[2]))")
+_BOOT = (
+    "import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
+    "from passcheck.passes._worker_process import _main; _main(int(sys.argv[2]))"
+)
 
 
 class WorkerProcess:
@@ -39,8 +41,11 @@ class WorkerProcess:
         paths = [p or os.getcwd() for p in sys.path]  # '' meant the caller's folder
         ours, theirs = socket.socketpair()
         try:
-            self._popen = subprocess.Popen([sys.executable, "-c", _BOOT, json.dumps(paths), str(theirs.fileno())],
-                                           pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
+            self._popen = subprocess.Popen(
+                [sys.executable, "-c", _BOOT, json.dumps(paths), str(theirs.fileno())],
+                pass_fds=(theirs.fileno(),),
+                stdin=subprocess.DEVNULL,
+            )
         except BaseException:
             ours.close()
             raise

@@ -2,7 +2,8 @@
 
 :class:`IsolatedExecutor` is an engine executor (``(adapter, model, workdir) → PassOutcome``,
 see :data:`passcheck.engine.Executor`). It keeps one persistent worker process (a fresh interpreter, no
-inherited threads, that never runs the caller's ``__main__``: :mod:`passcheck.passes._worker_process`) and sends it each job as
+inherited threads, that never runs the caller's ``__main__``: :mod:`passcheck.passes._worker_process`)
+and sends it each job as
 ``(pickled adapter, model bytes, workdir)``; the worker answers with the outcome fields. The worker
 is reused across cells, so the tools a pass imports (onnxruntime …) are imported once.
 
@@ -208,7 +209,8 @@ class IsolatedExecutor:
         tail = self._tail(0).strip().splitlines()
         last = f" (its last output: {tail[-1][:200]})" if tail else ""
         limit = f" under the {self.memory_mb} MiB memory limit (raise --memory-limit)" if self.memory_mb else ""
-        return WorkerStartError(f"the isolation worker could not be started{limit}{last}; this is passcheck not starting, "
+        return WorkerStartError(f"the isolation worker could not be started{limit}{last}; "
+                                "this is passcheck not starting, "
                                 "not a verdict on any pass: check that this interpreter can `import passcheck`, "
                                 "or run without isolation (--no-isolation, isolation=False)")
 

@@ -21,9 +21,12 @@ def _cli(*args, cwd):
 
 @pytest.fixture(scope="module")
 def relu(tmp_path_factory):
-    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g",
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])])
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+    )
     path = tmp_path_factory.mktemp("relu") / "relu.onnx"
     onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)]), str(path))
     return path
@@ -49,8 +52,10 @@ def test_cases_from_a_module_with_no_case_is_refused(tmp_path):
     (tmp_path / "empty_cases.py").write_text("SIZE = 3\n")
     p = _cli("run", "--cases-from", "empty_cases.py", "--pass", "onnx:infer-shapes", "--json", "r.json", cwd=tmp_path)
     assert p.returncode == 2 and not (tmp_path / "r.json").exists()
-    assert p.stderr.strip().splitlines() == ["passcheck: error: --cases-from empty_cases.py: registers no case (nor pass); "
-                                             "a case module calls passcheck.cases.register(...) at import; nothing was run"]
+    assert p.stderr.strip().splitlines() == [
+        "passcheck: error: --cases-from empty_cases.py: registers no case (nor pass); "
+        "a case module calls passcheck.cases.register(...) at import; nothing was run"
+    ]
 
 
 def test_one_path_for_stream_and_json_is_refused_up_front(relu, tmp_path):

@@ -25,7 +25,9 @@ def installed(tmp_path_factory):
     shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__", "*.egg-info", "build"))
     uv = uv_bin()
     subprocess.run([uv, "venv", "-q", str(root / "venv")], check=True)
-    subprocess.run([uv, "pip", "install", "-q", "--python", str(root / "venv" / "bin" / "python"), str(src)], check=True)
+    subprocess.run(
+        [uv, "pip", "install", "-q", "--python", str(root / "venv" / "bin" / "python"), str(src)], check=True
+    )
     elsewhere = root / "elsewhere"
     elsewhere.mkdir()
     return root / "venv" / "bin", elsewhere, src
@@ -37,26 +39,57 @@ def _env():
 
 def test_the_install_is_not_editable_and_records_its_origin(installed):
     bin_, elsewhere, src = installed
-    p = subprocess.run([str(bin_ / "python"), "-c", "import passcheck, json, importlib.metadata as m;"
-                        "print(json.dumps([passcheck.__file__, m.distribution('onnx-passcheck').read_text('direct_url.json')]))"],
-                       capture_output=True, text=True, cwd=elsewhere, env=_env(), check=True)
+    p = subprocess.run(
+        [
+            str(bin_ / "python"),
+            "-c",
+            "import passcheck, json, importlib.metadata as m;"
+            "print(json.dumps([passcheck.__file__, m.distribution('onnx-passcheck').read_text('direct_url.json')]))",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=elsewhere,
+        env=_env(),
+        check=True,
+    )
     where, direct = json.loads(p.stdout)
     assert "site-packages" in where and json.loads(direct)["url"].endswith(str(src))
 
 
 def test_matrix_runs_from_a_non_editable_install(installed, tmp_path):
     bin_, elsewhere, _src = installed
-    p = subprocess.run([str(bin_ / "passcheck"), "matrix", "--env", "onnx-1.23", "--case", "constant/*", "--pass", "onnx:infer-shapes",
-                        "--out", str(tmp_path / "m"), "-q", "--progress", "none"], capture_output=True, text=True, cwd=elsewhere, env=_env())
+    p = subprocess.run(
+        [
+            str(bin_ / "passcheck"),
+            "matrix",
+            "--env",
+            "onnx-1.23",
+            "--case",
+            "constant/*",
+            "--pass",
+            "onnx:infer-shapes",
+            "--out",
+            str(tmp_path / "m"),
+            "-q",
+            "--progress",
+            "none",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=elsewhere,
+        env=_env(),
+    )
     assert p.returncode in (0, 1), p.stderr[-3000:]
     assert (tmp_path / "m" / "report.json").is_file()
 
 
 def test_bisect_finds_the_source_from_a_non_editable_install(installed, tmp_path):
     bin_, elsewhere, _src = installed
-    p = subprocess.run([str(bin_ / "passcheck"), "bisect", "--help"], capture_output=True, text=True, cwd=elsewhere, env=_env())
+    p = subprocess.run(
+        [str(bin_ / "passcheck"), "bisect", "--help"], capture_output=True, text=True, cwd=elsewhere, env=_env()
+    )
     assert p.returncode == 0 and "--source" in p.stdout
-    code = ("from passcheck.matrix.envs import installable_source; print(installable_source())")
+    code = "from passcheck.matrix.envs import installable_source; print(installable_source())"
     p = subprocess.run([str(bin_ / "python"), "-c", code], capture_output=True, text=True, cwd=elsewhere, env=_env())
     assert p.returncode == 0 and Path(p.stdout.strip()) == installed[2], p.stderr[-2000:]
 
@@ -65,16 +98,29 @@ def test_the_torch_env_build_installs_passcheck_into_the_target_env(installed, t
     bin_, elsewhere, _src = installed
     target = tmp_path / "torch-env"
     env = {**_env(), "PASSCHECK_TORCH_ENV": str(target), "PASSCHECK_TORCH_SPEC": ""}  # the torch download skipped
-    p = subprocess.run([str(bin_ / "python"), "-m", "passcheck.exporters.torch_env", "--build"], capture_output=True, text=True,
-                       cwd=elsewhere, env=env, timeout=1800)
+    p = subprocess.run(
+        [str(bin_ / "python"), "-m", "passcheck.exporters.torch_env", "--build"],
+        capture_output=True,
+        text=True,
+        cwd=elsewhere,
+        env=env,
+        timeout=1800,
+    )
     assert p.returncode == 0, p.stderr[-3000:]
-    q = subprocess.run([str(target / "bin" / "python"), "-c", "import passcheck, sys; print(passcheck.__file__)"],
-                       capture_output=True, text=True, cwd=elsewhere, env=_env())
+    q = subprocess.run(
+        [str(target / "bin" / "python"), "-c", "import passcheck, sys; print(passcheck.__file__)"],
+        capture_output=True,
+        text=True,
+        cwd=elsewhere,
+        env=_env(),
+    )
     assert q.returncode == 0 and "site-packages" in q.stdout, q.stderr[-2000:]
 
 
 def test_without_any_source_the_error_says_what_to_give(tmp_path):
-    code = ("import passcheck.matrix.envs as e; e.source_root = lambda *a: None; e.recorded_origin = lambda: None\n"
-            "try:\n    e.installable_source()\nexcept Exception as x:\n    print(x)")
+    code = (
+        "import passcheck.matrix.envs as e; e.source_root = lambda *a: None; e.recorded_origin = lambda: None\n"
+        "try:\n    e.installable_source()\nexcept Exception as x:\n    print(x)"
+    )
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=_env())
     assert "give --source DIR or set PASSCHECK_SOURCE" in p.stdout

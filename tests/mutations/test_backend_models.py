@@ -32,15 +32,39 @@ def _accepted() -> dict[Path, int]:
 
 NODES = _accepted()
 MODELS = list(NODES)
-#: for simple/ and pytorch-converted/ (pytorch-operator/ is alike), a model with the fewest nodes (the largest file among those: initializers to rewrite); for
-#: light/ (real nets whose synthesized weights make every run seconds long), the cheapest, shufflenet
-SAMPLE = sorted({p.relative_to(DATA).parts[0]: p for p in sorted(MODELS, key=lambda p: (-NODES[p], p.stat().st_size))
-                 if p.relative_to(DATA).parts[0] in ("simple", "pytorch-converted")}.values()) + [p for p in MODELS if p.name == "light_shufflenet.onnx"]
+#: for simple/ and pytorch-converted/ (pytorch-operator/ is alike), a model with the fewest nodes (the
+#: largest file among those: initializers to rewrite); and light/ shufflenet, the cheapest real net
+SAMPLE = sorted(
+    {
+        p.relative_to(DATA).parts[0]: p
+        for p in sorted(MODELS, key=lambda p: (-NODES[p], p.stat().st_size))
+        if p.relative_to(DATA).parts[0] in ("simple", "pytorch-converted")
+    }.values()
+) + [p for p in MODELS if p.name == "light_shufflenet.onnx"]
 
 
 def _check(model: Path, tmp_path: Path) -> None:
-    p = subprocess.run([PASSCHECK, "check", str(model), "--mutations", "--max-sites", "1", "--pass", "ort:disabled",
-                        "--timeout", "60", "-q", "--progress", "none"], capture_output=True, text=True, cwd=tmp_path, timeout=900)
+    p = subprocess.run(
+        [
+            PASSCHECK,
+            "check",
+            str(model),
+            "--mutations",
+            "--max-sites",
+            "1",
+            "--pass",
+            "ort:disabled",
+            "--timeout",
+            "60",
+            "-q",
+            "--progress",
+            "none",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=900,
+    )
     assert p.returncode in (0, 1, 2), f"{model.relative_to(DATA)}: exit {p.returncode}\n{p.stderr[-3000:]}"
     assert "Traceback" not in p.stderr, p.stderr[-3000:]
 

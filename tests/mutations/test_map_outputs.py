@@ -34,8 +34,22 @@ def zipmap_model(tmp_path_factory):
 
 
 def test_check_mutations_on_a_zipmap_classifier_gives_a_verdict(zipmap_model, tmp_path):
-    p = subprocess.run([PASSCHECK, "check", str(zipmap_model), "--mutations", "--pass", "ort:disabled",
-                        "--json", str(tmp_path / "r.json"), "-q"], capture_output=True, text=True, cwd=tmp_path)
+    p = subprocess.run(
+        [
+            PASSCHECK,
+            "check",
+            str(zipmap_model),
+            "--mutations",
+            "--pass",
+            "ort:disabled",
+            "--json",
+            str(tmp_path / "r.json"),
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert p.returncode in (0, 1), p.stderr[-2000:]
     assert "Traceback" not in p.stderr
     forms = {c["form"] for c in json.loads((tmp_path / "r.json").read_text())["results"]}
@@ -43,8 +57,12 @@ def test_check_mutations_on_a_zipmap_classifier_gives_a_verdict(zipmap_model, tm
 
 
 def test_mutate_writes_the_mutants_of_a_zipmap_classifier(zipmap_model, tmp_path):
-    p = subprocess.run([PASSCHECK, "mutate", str(zipmap_model), "--out", str(tmp_path / "m"), "--form", "float64-compute"],
-                       capture_output=True, text=True, cwd=tmp_path)
+    p = subprocess.run(
+        [PASSCHECK, "mutate", str(zipmap_model), "--out", str(tmp_path / "m"), "--form", "float64-compute"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert p.returncode == 0, p.stderr[-2000:]
     assert any(".float64-compute." in f.name for f in (tmp_path / "m").iterdir())
 
@@ -52,8 +70,11 @@ def test_mutate_writes_the_mutants_of_a_zipmap_classifier(zipmap_model, tmp_path
 def test_map_and_sequence_values_compare_element_by_element_with_the_element_tolerance():
     import onnx
 
-    seq_map = onnx.helper.make_sequence_type_proto(onnx.helper.make_map_type_proto(
-        onnx.TensorProto.INT64, onnx.helper.make_tensor_type_proto(onnx.TensorProto.FLOAT, [])))
+    seq_map = onnx.helper.make_sequence_type_proto(
+        onnx.helper.make_map_type_proto(
+            onnx.TensorProto.INT64, onnx.helper.make_tensor_type_proto(onnx.TensorProto.FLOAT, [])
+        )
+    )
     dtype = leaf_dtype(seq_map)
     assert dtype == np.float32
     expected = [{0: 0.25, 1: 0.75}]

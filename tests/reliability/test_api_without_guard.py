@@ -33,20 +33,35 @@ def test_a_script_without_a_main_guard_gets_verdicts(tmp_path, start):
 
 
 def test_a_worker_that_cannot_start_is_an_error_not_a_finding(tmp_path):
-    (tmp_path / "user_script.py").write_text(textwrap.dedent("""\
+    (tmp_path / "user_script.py").write_text(
+        textwrap.dedent("""\
         from passcheck.passes.isolation import IsolatedExecutor
         from passcheck.testing import run_pass
         with IsolatedExecutor(memory_mb=1) as ex:  # no interpreter starts in 1 MiB
             run_pass("onnx:infer-shapes", "optional-input/conv-mul", executor=ex)
-        """))
+        """)
+    )
     p = subprocess.run([sys.executable, "user_script.py"], capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert p.returncode != 0
     assert "WorkerStartError: the isolation worker could not be started under the 1 MiB memory limit" in p.stderr
 
 
 def test_the_console_script_says_so_in_one_line(tmp_path):
-    p = subprocess.run([str(__import__("pathlib").Path(sys.executable).with_name("passcheck")), "run", "--case",
-                        "optional-input/conv-mul", "--pass", "onnx:infer-shapes", "--memory-limit", "1"],
-                       capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    p = subprocess.run(
+        [
+            str(__import__("pathlib").Path(sys.executable).with_name("passcheck")),
+            "run",
+            "--case",
+            "optional-input/conv-mul",
+            "--pass",
+            "onnx:infer-shapes",
+            "--memory-limit",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+    )
     assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr[-2000:]
     assert p.stderr.strip().splitlines()[-1].startswith("passcheck: error: the isolation worker could not be started")
