@@ -33,14 +33,17 @@ def _accepted() -> dict[Path, int]:
 NODES = _accepted()
 MODELS = list(NODES)
 #: for simple/ and pytorch-converted/ (pytorch-operator/ is alike), a model with the fewest nodes (the
-#: largest file among those: initializers to rewrite); and light/ shufflenet, the cheapest real net
+#: largest file among those: initializers to rewrite); light/ shufflenet, the cheapest real net; and
+#: simple/test_sequence_model7, whose empty-optional-input mutant the gate refuses (left out, not exit 3)
 SAMPLE = sorted(
     {
         p.relative_to(DATA).parts[0]: p
         for p in sorted(MODELS, key=lambda p: (-NODES[p], p.stat().st_size))
         if p.relative_to(DATA).parts[0] in ("simple", "pytorch-converted")
     }.values()
-) + [p for p in MODELS if p.name == "light_shufflenet.onnx"]
+) + [
+    p for p in MODELS if p.name == "light_shufflenet.onnx" or p.parent.name == "test_sequence_model7"
+]
 
 
 def _check(model: Path, tmp_path: Path) -> None:
@@ -70,7 +73,7 @@ def _check(model: Path, tmp_path: Path) -> None:
 
 
 def test_the_wheel_ships_models_to_walk():
-    assert len(MODELS) > 50 and len(SAMPLE) == 3
+    assert len(MODELS) > 50 and len(SAMPLE) == 4
 
 
 @pytest.mark.parametrize("model", SAMPLE, ids=lambda p: str(p.relative_to(DATA).parent))
