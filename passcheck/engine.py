@@ -232,8 +232,10 @@ def evaluate(
     # Model runs go through the executor's worker when it has one (a crash costs one run).
     runner = getattr(executor, "run_model", None)
     starting = getattr(executor, "starting", None)  # told which group (pass id) starts: the matrix worker's markers
+    step = getattr(executor, "on_step", None) or (lambda what: None)  # told which form, pass and step runs (progress)
     checker = validity.Checker(executor)  # the onnx checker, likewise in the worker
-    baselines = {name: _observed_runs(m, feeds, runner) for name, m in subject.forms.items()}
+    baselines = {name: step(f"{subject.id}: {name}: running the form unoptimized") or _observed_runs(m, feeds, runner)
+                 for name, m in subject.forms.items()}
     subject, baselines = _runnable_here(subject, baselines, ([INPUT] if check_input else []) + [a.id for a in adapters],
                                         env, emit, skip_cells)
     hashes = {name: model_hash(m) for name, m in subject.forms.items()}
@@ -263,10 +265,13 @@ def evaluate(
             elif reason:
                 outcome = PassOutcome(adapter.id, "unavailable", error=reason, versions=adapter.versions())
             else:
+                step(f"{subject.id}: {form} {adapter.id}: running the pass")
                 outcome = executor(adapter, model, _emptied(Path(workdir.name) / "pass"))
                 if outcome.ok and (late := beyond_onnxruntime(outcome.model)):  # e.g. a converter's output at a newer opset
                     outcome = PassOutcome(adapter.id, "unavailable", error=f"the output of {adapter.id} cannot be run here: {late}",
                                           versions=outcome.versions, seconds=outcome.seconds)
+            if outcome.ok:
+                step(f"{subject.id}: {form} {adapter.id}: running its output")
             out_runs = _observed_runs(outcome.model, feeds, runner) if outcome.ok else []
             runs.append(FormRun(subject.id, form, adapter.id, model, outcome, feeds, baselines[form], out_runs,
                                 folds_constants=adapter.folds_constants, optimizes=adapter.optimizes, env=env, rtol=subject.rtol, atol=subject.atol,

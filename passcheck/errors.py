@@ -67,3 +67,8 @@ class PasscheckInternalError(Exception):
     """A bug in passcheck itself (exit code 3). Deliberately not a PasscheckError."""
 
     exit_code = 3
+
+
+class WorkerStartError(PasscheckError):
+    """The isolation worker did not start (twice): passcheck cannot run anything isolated here. No
+    cell is judged; the message says what to do (exit 2, one line)."""

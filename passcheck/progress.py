@@ -2,7 +2,9 @@
 stderr is a terminal, plain lines elsewhere (CI logs): the stage's plan and count with its first
 step, then at most one every ``every`` seconds (``$PASSCHECK_PROGRESS_EVERY``, default 5; 0 prints
 every step) and one when the stage completes; a step taking longer than ``every`` gets a line
-``N/M cells, running for S s`` every ``every`` seconds. Used by every command that runs passes or
+``N/M cells, running for S s; now CASE: FORM PASS: STEP (step K since the last cell)`` every
+``every`` seconds (what runs now, told by :meth:`Progress.now`: the engine names each form, pass
+and step through its executor's ``on_step``). Used by every command that runs passes or
 models (run, check, compare, mutate, annotations, matrix); ``--progress none`` or ``-q`` turns it off.
 """
 
@@ -59,6 +61,7 @@ class Progress:
             self._bar.start()
         self._task = None
         self._pending = ""
+        self._now, self._steps = "", 0
         self._t0 = time.monotonic()
         self.stage(unit, total, done)
         self._stop = threading.Event()
@@ -72,8 +75,10 @@ class Progress:
                 if not self._stop.is_set() and now - self._last >= self.every and now - self._stepped >= self.every:
                     self._flush_pending()
                     self._last = time.monotonic()
-                    count = f"{self.done}/{self.total} {self.unit}" if self.total is not None else f"{self.done} {self.unit}"
-                    self._line(f"{count}, running for {time.monotonic() - self._t0:.0f} s")
+                    count = f"{self.done}/{self.total} {self.unit}" if self.total is not None else self.unit
+                    last = self.unit.split()[0]
+                    now = f"; now {self._now} (step {self._steps} since the last {last})" if self._now else ""
+                    self._line(f"{count}, running for {time.monotonic() - self._t0:.0f} s{now}")
 
     def _flush_pending(self) -> None:
         if self._pending:
@@ -102,10 +107,19 @@ class Progress:
             elif self.mode == "lines" and what in ("creating environment", "starting worker"):
                 self._line(f"{where}: {what}")
 
+    def now(self, what: str) -> None:
+        """Say which step of the current cell runs now (``case: form pass: running the pass``); the
+        heartbeat line of a long cell names it and counts the steps since the last cell."""
+        with self._lock:
+            self._now, self._steps = what, self._steps + 1
+            if self._bar is not None:
+                self._bar.update(self._task, description=what)
+
     def advance(self, where: str = "", what: str = "") -> None:
         """One step done (``what``, in ``where``)."""
         with self._lock:
             self.done += 1
+            self._now, self._steps = "", 0
             self._stepped = time.monotonic()
             text = f"{where}: {what}" if where else what
             if self._bar is not None:

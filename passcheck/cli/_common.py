@@ -131,16 +131,21 @@ def check_outputs(args, *, stdout_ok=("json", "junit", "markdown", "write_baseli
         True when an output is ``-`` (human output must then go to stderr).
 
     Raises:
-        PasscheckError: an unwritable path, ``-`` where it is not allowed, or twice.
+        PasscheckError: an unwritable path, ``-`` where it is not allowed, or twice; one path for two outputs.
     """
     import os
     from pathlib import Path
 
-    dashes = []
+    dashes, seen = [], {}
     for dest, flag in OUTPUT_OPTIONS.items():
         value = getattr(args, dest, None)
         if not isinstance(value, str) or not value:
             continue
+        if value != "-":  # two outputs into one file: the later would overwrite the earlier
+            key = os.path.realpath(value)
+            if key in seen:
+                raise PasscheckError(f"{seen[key]} and {flag} both name {value}: give each output its own file")
+            seen[key] = flag
         if value == "-":
             if dest not in stdout_ok:
                 raise PasscheckError(f"{flag} -: this output cannot go to standard output; give a file")

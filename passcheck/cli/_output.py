@@ -142,6 +142,8 @@ class RunSession:
         from passcheck.cli._common import progress
 
         self.progress = progress(args, max(planned, len(self.previous)), "cells", done=len(self.previous))
+        if hasattr(self.executor, "on_step"):  # the engine names each form, pass and step within a cell
+            self.executor.on_step = self.progress.now
 
     def _open_stream(self, command: str, selection: dict) -> None:
         from passcheck._versions import environment

@@ -53,9 +53,7 @@ def handle(args) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise PasscheckError(f"--out {out}: exists and is not a folder")
-    source = Path(args.source).resolve() if args.source else envmod.source_root()
-    if source is None or not (source / "pyproject.toml").is_file():
-        raise PasscheckError("cannot find the passcheck source tree to install into the environments; give --source DIR or set PASSCHECK_SOURCE")
+    source = envmod.installable_source(args.source)  # the flag, $PASSCHECK_SOURCE, the checkout, pip's recorded origin
     available = [v.strip() for v in args.versions.split(",") if v.strip()] if args.versions else released(args.package)
     versions = in_range(available, args.lo, args.hi)
     if not versions:

@@ -37,6 +37,10 @@ def handle(args) -> int:
 
     human = sys.stderr if preflight(args) else sys.stdout  # outputs and pass ids are checked before any work
     n_passes = pass_count(args.passes)  # an unknown pass id: exit 2 before reading the model
+    from passcheck.mutations.registry import parse_form
+
+    for form in args.form:  # an unknown rewrite id, likewise: one line before any work or progress line
+        parse_form(form)
     model = load_model(args.model)
     with session_for(args, save=False) as session:  # its worker runs the checker on the model, then every cell
         return _check(args, model, session, human, n_passes)
@@ -103,11 +107,14 @@ def _mutants(model, form_ids, bind, name, feeds=None, out=None, prog=None, runne
 
     unverified = {} if unverified is None else unverified
     ranking, budget = plans.site_ranking(), {}
+    refused: dict[str, str] = {}  # a rewrite bug: the mutant is left out with why, the run goes on (never exit 3)
     found = plans.mutants(model, form_ids, bind, name, feeds, runner, max_sites, depth, checker, unverified,
                           on_built=prog and (lambda n: prog.stage("mutants", n)),
-                          on_verified=prog and (lambda rid: prog.advance("", rid)), rank=ranking.rank, budget=budget)
+                          on_verified=prog and (lambda rid: prog.advance("", rid)), rank=ranking.rank, budget=budget,
+                          refused=refused)
     print(budget_line(budget, max_sites, ranking.source), file=out)
-    print_unverified(unverified, out)
+    print_unverified(unverified, out, refused)
+    unverified.update(refused)
     for rid, (_m, applied) in found.items():
         shown = ", ".join(applied.nodes[:6]) + (f", … ({applied.count} in all)" if applied.count > 6 else "")
         print(f"mutant {rid}: {applied.detail or 'rewritten'} at {shown}", file=out)
@@ -131,10 +138,14 @@ def budget_line(budget: dict[str, tuple[int, int, int]], max_sites: int, ranked_
     return f"{head} ({'; '.join(parts)})" + ("; raise with --max-sites N" if cut else "")
 
 
-def print_unverified(unverified: dict[str, str], out=None) -> None:
-    """One line per mutant left out unverified (form → why, see ``verified_mutants``)."""
+def print_unverified(unverified: dict[str, str], out=None, refused: dict[str, str] | None = None) -> None:
+    """One line per mutant left out unverified, and per mutant the gate refused (a rewrite bug in
+    passcheck, reported, never a finding nor the end of the run); form → why, see ``verified_mutants``."""
     for rid, why in unverified.items():
         print(f"mutant {rid}: left out, unverified ({why})", file=out)
+    for rid, why in (refused or {}).items():
+        print(f"mutant {rid}: left out, the equivalence gate refused it (a passcheck rewrite bug; please report it): {why}",
+              file=out)
 
 
 def _count(text: str) -> int:

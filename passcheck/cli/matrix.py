@@ -64,9 +64,7 @@ def handle(args) -> int:
         raise PasscheckError(f"--jobs {args.jobs}: must be at least 1")
     if args.timeout <= 0:
         raise PasscheckError(f"--timeout {args.timeout:g}: must be positive")
-    source = Path(args.source).resolve() if args.source else envmod.source_root()
-    if source is None or not (source / "pyproject.toml").is_file():
-        raise PasscheckError("cannot find the passcheck source tree to install into the environments; give --source DIR or set PASSCHECK_SOURCE")
+    source = envmod.installable_source(args.source)  # the flag, $PASSCHECK_SOURCE, the checkout, pip's recorded origin
     opts = runner.Options(
         envs=specs, out=Path(args.out), source=source, cases=args.case, passes=[p for p in args.passes if p != INPUT], cases_from=args.cases_from,
         jobs=args.jobs or runner.default_jobs(), shard=plan.parse_shard(args.shard), resume=args.resume, timeout=args.timeout,

@@ -31,7 +31,7 @@ def handle(args) -> int:
     from passcheck.modelio import load_model, model_hash
     from passcheck.mutations import verified_mutants
     from passcheck.mutations.registry import describe
-    from passcheck.mutations.subject import feeds_for
+    from passcheck.mutations.subject import check_original, feeds_for
     from passcheck.oracles.validity import Checker
     from passcheck.runtime import default_bindings
 
@@ -39,15 +39,25 @@ def handle(args) -> int:
         from passcheck.errors import PasscheckError
 
         raise PasscheckError(f"--out {args.out}: exists and is not a folder; choose a folder path")
+    from passcheck.mutations.registry import parse_form
+
+    for form in args.form:  # an unknown rewrite id: one line before any work or progress line
+        parse_form(form)
     model = load_model(args.model)
     stem = Path(args.model).stem
     feeds = feeds_for(model, stem, default_bindings(model, bindings_from(args)))
     unverified: dict[str, str] = {}
-    with isolated(args) as executor, progress(args, None, "building mutants") as prog:  # the gate's runs and checker calls: a crash costs one verdict
-        found = verified_mutants(model, args.form or None, feeds, args.model, runner_of(executor),
-                                 on_built=lambda n: prog.stage("mutants", n), on_verified=lambda rid: prog.advance("", rid),
-                                 checker=Checker(executor), unverified=unverified)
-    print_unverified(unverified)
+    refused: dict[str, str] = {}  # a rewrite bug: left out with why, never exit 3
+    with isolated(args) as executor:  # the gate's runs and checker calls: a crash costs one verdict
+        checker = Checker(executor)
+        check_original(model, args.model, checker)  # a refused original: one line, before any progress line
+        with progress(args, None, "building mutants") as prog:
+            found = verified_mutants(model, args.form or None, feeds, args.model, runner_of(executor), refused,
+                                     on_built=lambda n: prog.stage("mutants", n),
+                                     on_verified=lambda rid: prog.advance("", rid),
+                                     checker=checker, unverified=unverified)
+    print_unverified(unverified, refused=refused)
+    unverified.update(refused)
     out = Path(args.out)
     if not found:
         none = f"no mutant could be verified ({len(unverified)} left out)" if unverified else "no rewrite applies to this model"

@@ -22,10 +22,16 @@ def handle(args) -> int:
     from passcheck.api import require_available, run
     from passcheck.cli._output import RunSession, finish
 
-    from passcheck.cases import load_path
+    from passcheck.cases import load_path, registry
+    from passcheck.errors import PasscheckError
+    from passcheck.passes import _registry as passes
 
     for p in args.cases_from:  # they may register passes (loading is idempotent: run loads them again)
+        cases, user_passes = len(registry()), len(passes._USER)
         load_path(p)
+        if len(registry()) == cases and len(passes._USER) == user_passes:  # else the whole library would run instead
+            raise PasscheckError(f"--cases-from {p}: registers no case (nor pass); a case module calls "
+                                 "passcheck.cases.register(...) at import; nothing was run")
     require_available(args.passes)  # before a stream is opened
     selection = {"case": args.case, "pass": args.passes, "cases_from": [str(p) for p in args.cases_from], **({"unknown_dim_param": args.unknown_dim_param} if args.unknown_dim_param else {})}
     with RunSession(args, "run", selection, preload=args.cases_from, planned=planned_cells(args.case, args.passes, args.cases_from)) as s:

@@ -1,7 +1,7 @@
 """One persistent worker process (and one-shot forked children) that run jobs under limits.
 
-:class:`Worker` keeps one worker (multiprocessing ``spawn``: a fresh interpreter, no inherited
-threads) and sends it each job as ``(pickled job, model bytes, workdir)``. The worker is reused,
+:class:`Worker` keeps one worker (a fresh interpreter started as ``python -c``, see
+:mod:`passcheck.execution.child`: no inherited threads, never the caller's ``__main__``) and sends it each job as ``(pickled job, model bytes, workdir)``. The worker is reused,
 so the tools a job imports (onnxruntime …) are imported once. A job is any picklable callable
 ``job(model_bytes, workdir) -> reply`` (see :mod:`passcheck.execution.process`); this layer knows
 nothing of passes or model runs: :mod:`passcheck.passes.isolation` and
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from passcheck import interrupts
 from passcheck._procs import kill_tree
-from passcheck.errors import WorkerDied
+from passcheck.errors import WorkerDied, WorkerStartError
 from passcheck.execution import process
 
 if TYPE_CHECKING:
@@ -132,6 +132,8 @@ class Worker:
             if ack is not None or attempt == 2:
                 break
             self._stop()  # the worker was already dead (killed between jobs): start a new one, once
+        if ack is None:  # no worker took the job, twice: passcheck cannot run anything isolated here
+            raise self._start_error()
         if ack == UNPICKLABLE:
             return UNPICKLABLE
         if ack != "started":
@@ -212,19 +214,13 @@ class Worker:
     def _ensure_worker(self) -> None:
         if self._proc is not None and self._proc.is_alive():
             return
+        from passcheck.execution.child import WorkerProcess
+
         self._stop()
-        ctx = multiprocessing.get_context("spawn")
-        self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(
-            target=process.worker_main,
-            args=(child, self.memory_mb, str(self._log), self.preload),
-            name="passcheck-worker",
-            daemon=True,
-        )
-        try:
-            self._proc.start()
-        finally:  # started or not (no process, Ctrl-C during the spawn), the child's end is the child's
-            child.close()
+        # A fresh interpreter started as `python -c`, never through multiprocessing's spawn or
+        # forkserver, which re-run the caller's __main__ (a user's script without a guard).
+        self._proc = WorkerProcess(process.worker_main, (self.memory_mb, str(self._log), self.preload))
+        self._conn = self._proc.conn
 
     def _stop(self) -> None:
         """Kill the worker and forget it; safe whether it runs, died, or never started."""
@@ -235,6 +231,14 @@ class Worker:
         if self._conn is not None:
             self._conn.close()
         self._proc = self._conn = None
+
+    def _start_error(self) -> WorkerStartError:
+        tail = self._tail(0).strip().splitlines()
+        last = f" (its last output: {tail[-1][:200]})" if tail else ""
+        limit = f" under the {self.memory_mb} MiB memory limit (raise --memory-limit)" if self.memory_mb else ""
+        return WorkerStartError(f"the isolation worker could not be started{limit}{last}; this is passcheck not starting, "
+                                "not a verdict on any pass: check that this interpreter can `import passcheck`, "
+                                "or run without isolation (--no-isolation, isolation=False)")
 
     def _tail(self, offset: int) -> str:
         with open(self._log, "rb") as f:

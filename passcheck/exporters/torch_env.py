@@ -3,8 +3,11 @@
 torch is large, so it is never a dependency of passcheck's own environment: this module makes one
 venv at :func:`env_dir` (``$PASSCHECK_TORCH_ENV``, else ``$PASSCHECK_CACHE/exporters/torch-<ver>``,
 else ``~/.cache/passcheck/exporters/torch-<ver>``) with ``pip install <TORCH_SPEC>`` and passcheck
-from this source checkout, and reuses it. Run ``python -m passcheck.exporters.torch_env --build``
-to make it; it prints the seconds taken and the size on disk.
+from its source tree (found as for ``matrix``: ``--source DIR``, ``$PASSCHECK_SOURCE``, the
+checkout, or the folder pip recorded for this install, see
+:func:`passcheck.matrix.envs.installable_source`; installed non-editable), and reuses it. Run
+``python -m passcheck.exporters.torch_env --build [--source DIR]`` to make it; it prints the
+seconds taken and the size on disk.
 """
 
 from __future__ import annotations
@@ -16,12 +19,12 @@ import time
 from pathlib import Path
 
 TORCH_VERSION = "2.13.0"
-#: what pip installs; ``PASSCHECK_TORCH_SPEC`` overrides (a version, or a local wheel path).
+#: what pip installs; ``PASSCHECK_TORCH_SPEC`` overrides (a version, or a local wheel path; "" installs
+#: no torch: the env then holds passcheck only, e.g. to test the set-up without the download).
 TORCH_SPEC = os.environ.get("PASSCHECK_TORCH_SPEC", f"torch=={TORCH_VERSION}")
 #: PyTorch's CPU-only index: pip takes a CPU build from there, never a multi-GB CUDA one.
 #: ``PASSCHECK_TORCH_INDEX=""`` leaves pip's own configuration (e.g. a find-links folder holding a CPU wheel).
 CPU_INDEX = os.environ.get("PASSCHECK_TORCH_INDEX", "https://download.pytorch.org/whl/cpu")
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def env_dir() -> Path:
@@ -40,27 +43,45 @@ def python() -> Path | None:
     return exe if ok.returncode == 0 else None
 
 
-def build() -> tuple[Path, float, int]:
-    """Make the env (or complete it); returns (python, seconds, size in MB).
+def build(source: str | Path | None = None) -> tuple[Path, float, int]:
+    """Make the env (or complete it); returns (python, seconds, size in MB). ``source``: the
+    passcheck source tree to install (default: found, see the module docs).
 
     Raises:
+        PasscheckError: no passcheck source tree is found (before anything is installed).
         subprocess.CalledProcessError: venv creation or an install failed (pip's output is shown).
     """
+    from passcheck.matrix.envs import installable_source
+
+    root = installable_source(source)
     d = env_dir()
     start = time.monotonic()
     if not (d / "bin" / "python").is_file():
         subprocess.run([sys.executable, "-m", "venv", str(d)], check=True)
     pip = [str(d / "bin" / "python"), "-m", "pip", "install", "--quiet"]
-    subprocess.run(pip + (["--extra-index-url", CPU_INDEX] if CPU_INDEX else []) + [TORCH_SPEC], check=True)
-    subprocess.run(pip + ["-e", str(ROOT)], check=True)
+    if TORCH_SPEC:
+        subprocess.run(pip + (["--extra-index-url", CPU_INDEX] if CPU_INDEX else []) + [TORCH_SPEC], check=True)
+    subprocess.run(pip + [str(root)], check=True)  # non-editable: the env does not depend on where the tree was
     seconds = time.monotonic() - start
     size = sum(f.stat().st_size for f in d.rglob("*") if f.is_file() and not f.is_symlink()) >> 20
     return d / "bin" / "python", seconds, size
 
 
 def main() -> int:
-    if "--build" in sys.argv[1:]:
-        exe, seconds, size = build()
+    import argparse
+
+    from passcheck.errors import PasscheckError
+
+    p = argparse.ArgumentParser(prog="python -m passcheck.exporters.torch_env", description=__doc__.splitlines()[0])
+    p.add_argument("--build", action="store_true", help="make (or complete) the env")
+    p.add_argument("--source", metavar="DIR", help="passcheck source tree to install (default: found automatically)")
+    args = p.parse_args()
+    if args.build:
+        try:
+            exe, seconds, size = build(args.source)
+        except PasscheckError as exc:
+            print(f"passcheck: error: {exc}", file=sys.stderr)
+            return 2
         print(f"{exe}: built in {seconds:.0f} s, {size} MB")
         return 0
     exe = python()

@@ -96,10 +96,60 @@ def source_root(start: str | Path | None = None) -> Path | None:
     here = Path(start or Path.cwd()).resolve()
     candidates += [here, *here.parents]
     for c in candidates:
-        py = c / "pyproject.toml"
-        if py.is_file() and re.search(r'(?m)^name\s*=\s*"(onnx-)?passcheck"', py.read_text(encoding="utf-8")):
+        if _is_source(c):
             return c
     return None
+
+
+def _is_source(c: Path) -> bool:
+    py = c / "pyproject.toml"
+    return py.is_file() and bool(re.search(r'(?m)^name\s*=\s*"(onnx-)?passcheck"', py.read_text(encoding="utf-8")))
+
+
+def recorded_origin() -> Path | None:
+    """The local folder pip (or uv) installed the running passcheck from, as its ``direct_url.json``
+    records it (PEP 610: a ``file://`` url with ``dir_info``), when that folder is still a
+    passcheck source tree; else None (installed from an index, or the folder is gone)."""
+    import importlib.metadata
+    import json
+    from urllib.parse import unquote, urlparse
+
+    for name in ("onnx-passcheck", "passcheck"):
+        try:
+            text = importlib.metadata.distribution(name).read_text("direct_url.json")
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        try:
+            info = json.loads(text or "null") or {}
+        except ValueError:
+            return None
+        url = urlparse(info.get("url", ""))
+        if url.scheme == "file" and "dir_info" in info and _is_source(Path(unquote(url.path))):
+            return Path(unquote(url.path))
+    return None
+
+
+def installable_source(given: str | Path | None = None, *, flag: str = "--source") -> Path:
+    """The passcheck source tree every command that installs passcheck elsewhere (``matrix``,
+    ``bisect``, the torch exporter's env) installs: ``given`` (the command's flag), else
+    :func:`source_root` (``$PASSCHECK_SOURCE``, the checkout above the imported package or the
+    working directory), else :func:`recorded_origin` (the folder a non-editable install came from).
+
+    Raises:
+        PasscheckError: ``given`` is not a passcheck source tree, or none is found (the message
+            says how to give one).
+    """
+    if given is not None:
+        p = Path(given).resolve()
+        if not _is_source(p):
+            raise PasscheckError(f"{flag} {given}: not a passcheck source tree (no pyproject.toml naming passcheck)")
+        return p
+    found = source_root() or recorded_origin()
+    if found is None:
+        raise PasscheckError("cannot find the passcheck source tree to install into the environments (not a "
+                             f"checkout, and pip recorded no local origin); give {flag} DIR or set PASSCHECK_SOURCE "
+                             "to a clone of passcheck")
+    return found.resolve()
 
 
 def default_envs_dir() -> Path | None:

@@ -53,17 +53,23 @@ def write_baseline(path: str | Path, cells: Sequence[CellResult], environments: 
 
 def notes(meta: dict[str, Any]) -> list[str]:
     """One line per thing a reader must know beside the table: partial merge, baseline entries
-    fixed somewhere or not run anywhere."""
+    fixed somewhere or not run anywhere (those the run could have seen; the rest counted in one line)."""
     out = []
     if meta.get("partial"):
         out.append(f"PARTIAL: {meta['partial']}")
     entries = (meta.get("baseline") or {}).get("entries", [])
+    outside = 0
     for e in entries:
         if e["fixed"]:
             still = f" (still on {', '.join(e['occurs'])})" if e["occurs"] else ""
             out.append(f"baseline entry fixed on {', '.join(e['fixed'])}{still}: {e['id']}")
+        elif not e["occurs"] and e["not_run"] and not e.get("in_selection", True):
+            outside += 1  # a subset run: not news, one count line below
         elif not e["occurs"] and e["not_run"]:
             out.append(f"baseline entry not run in any of its environments ({', '.join(e['not_run'])}): {e['id']}")
+    if outside:
+        out.append(f"{outside} baseline entries outside this run's selection "
+                   "(cases, forms, passes or environments it did not run)")
     if entries:
         used = sum(bool(e["occurs"]) for e in entries)
         out.append(f"baseline {meta['baseline']['file']}: {used} of {len(entries)} entries still occur")

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from passcheck.errors import PasscheckError, PasscheckInternalError
-from passcheck.oracles.numeric import compare
+from passcheck.oracles.numeric import compare, output_dtypes
 from passcheck.oracles.validity import Checker, CheckerDied
 from passcheck.runtime import run_ort, runtime_inputs
 from passcheck.runtime.reference import run_reference
@@ -90,6 +90,7 @@ def same_outputs(a: "onnx.ModelProto", b: "onnx.ModelProto", feeds_list: Sequenc
     """
     runner = runner or run_ort
     runs_a = original_runs(a, feeds_list, runner) if expected is None else expected
+    dtypes = output_dtypes(a)
     for i, (feeds, ra) in enumerate(zip(feeds_list, runs_a)):
         rb = runner(b, feeds)
         got, by = rb.outputs, ""
@@ -105,7 +106,11 @@ def same_outputs(a: "onnx.ModelProto", b: "onnx.ModelProto", feeds_list: Sequenc
         for name, expected in ra.outputs.items():
             if name not in got:
                 return f"graph output {name!r} missing (binding {i}){by}"
-            c = compare(got[name], expected)
+            try:
+                c = compare(got[name], expected, dtype=dtypes.get(name))
+            except (TypeError, ValueError) as exc:  # a value the comparison cannot judge: no verdict either way
+                raise Unverified(f"output {name!r} (binding {i}) cannot be compared{by}: "
+                                 f"{type(exc).__name__}: {exc}") from None
             if not c.ok:
                 return f"output {name!r} differs (binding {i}){by}: {c.message}"
     return None
@@ -140,7 +145,8 @@ def verify_equivalent(original: "onnx.ModelProto", mutant: "onnx.ModelProto", fe
     Raises:
         PasscheckInternalError: the mutant fails the checker, changed the interface, or computes
             something else; names the rewrite.
-        Unverified: the checker's worker died on the mutant (see :class:`Unverified`); names the rewrite.
+        Unverified: the checker's worker died on the mutant (see :class:`Unverified`), or an output
+            is a value the comparison cannot judge; names the rewrite.
         PasscheckError: the original itself does not run on the feeds.
     """
     checker = checker or Checker()
@@ -153,6 +159,9 @@ def verify_equivalent(original: "onnx.ModelProto", mutant: "onnx.ModelProto", fe
     if why is None and _interface(original) != _interface(mutant):
         why = f"graph inputs/outputs changed: {_interface(original)} → {_interface(mutant)}"
     if why is None:
-        why = same_outputs(original, mutant, feeds_list, runner, expected)
+        try:
+            why = same_outputs(original, mutant, feeds_list, runner, expected)
+        except Unverified as exc:
+            raise Unverified(f"rewrite {rewrite!r}: {exc}") from None
     if why is not None:
         raise PasscheckInternalError(f"rewrite {rewrite!r} produced a model that is not equivalent to its input: {why}")

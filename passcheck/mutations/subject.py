@@ -19,6 +19,20 @@ if TYPE_CHECKING:
     from passcheck.oracles.validity import Checker
 
 
+def check_original(model: "onnx.ModelProto", where: str = "model", checker: "Checker | None" = None) -> None:
+    """Refuse an original no rewrite of can be verified or built (verdicts kept by ``checker``, so
+    :func:`verified_mutants` asks again for free): a front door calls it before its progress starts.
+
+    Raises:
+        PasscheckError: the checker rejects the model or its worker dies on it, or onnx shape
+            inference (which the rewrites run in this process) kills the worker on it.
+    """
+    check_input(model, where, checker)
+    if checker is not None and (died := checker.inference_died(model)):  # the rewrites infer shapes in this process
+        raise PasscheckError(f"{where}: {died} on this model, so no rewrite of it can be built; "
+                             "run onnx.shape_inference.infer_shapes on it to see the crash")
+
+
 def verified_mutants(
     model: onnx.ModelProto, form_ids: Sequence[str] | None, feeds_list: Sequence[Mapping[str, Any]],
     where: str = "model",
@@ -53,10 +67,7 @@ def verified_mutants(
     """
     from passcheck.errors import PasscheckInternalError
 
-    check_input(model, where, checker)
-    if checker is not None and (died := checker.inference_died(model)):  # the rewrites infer shapes in this process
-        raise PasscheckError(f"{where}: {died} on this model, so no rewrite of it can be built; "
-                             "run onnx.shape_inference.infer_shapes on it to see the crash")
+    check_original(model, where, checker)
     raised: dict[str, str] = {}  # a rewrite that raised: left out with its reason, never a crash of the run
     found = mutants(model, form_ids, max_sites=max_sites, depth=depth, seed=seed, rank=rank, budget=budget, failed=raised)
     if unverified is not None:

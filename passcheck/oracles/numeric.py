@@ -42,20 +42,30 @@ def tolerance(dtype: np.dtype, rtol: float | None = None, atol: float | None = N
     return (r if rtol is None else rtol, a if atol is None else atol)
 
 
-def compare(actual: Any, expected: Any, rtol: float | None = None, atol: float | None = None) -> Comparison:
-    """Compare one runtime value with its expected value (arrays, or lists for sequences)."""
+def compare(actual: Any, expected: Any, rtol: float | None = None, atol: float | None = None,
+            dtype: "np.dtype | str | None" = None) -> Comparison:
+    """Compare one runtime value with its expected value, element by element.
+
+    Values as onnxruntime returns them: arrays (tensors), lists (``sequence``, each element
+    compared), dicts (``map``: the same keys, each value compared), None (an empty ``optional``).
+    ``dtype``: the element type of the graph output (its innermost tensor elem_type or map value
+    type, see :func:`leaf_dtype`); leaves that arrive as Python scalars (a map's values) are compared
+    as that dtype, with its tolerance. Default: each leaf's own dtype.
+    """
     if isinstance(expected, list) or isinstance(actual, list):
         if not (isinstance(expected, list) and isinstance(actual, list)) or len(actual) != len(expected):
             return Comparison(False, f"sequence length/kind differs: {_desc(actual)} vs {_desc(expected)}")
-        for i, (a, e) in enumerate(zip(actual, expected)):
-            c = compare(a, e, rtol, atol)
-            if not c.ok:
-                c.message = f"element {i}: {c.message}"
-                return c
-        return Comparison(True)
+        return _each(((f"element {i}", a, e) for i, (a, e) in enumerate(zip(actual, expected))), rtol, atol, dtype)
+    if isinstance(expected, dict) or isinstance(actual, dict):
+        if not (isinstance(expected, dict) and isinstance(actual, dict)):
+            return Comparison(False, f"map vs {_desc(actual if isinstance(expected, dict) else expected)}")
+        if set(actual) != set(expected):
+            keys = [sorted(map(repr, d))[:5] for d in (actual, expected)]
+            return Comparison(False, f"map keys differ: {keys[0]} vs expected {keys[1]}")
+        return _each(((f"key {k!r}", actual[k], expected[k]) for k in expected), rtol, atol, dtype)
     if expected is None or actual is None:
         return Comparison(actual is expected, "" if actual is expected else f"{_desc(actual)} vs {_desc(expected)}")
-    a, e = np.asarray(actual), np.asarray(expected)
+    a, e = _leaf(actual, dtype), _leaf(expected, dtype)
     if a.shape != e.shape:
         return Comparison(False, f"shape {list(a.shape)} vs expected {list(e.shape)}")
     if a.dtype != e.dtype:
@@ -90,6 +100,49 @@ def compare(actual: Any, expected: Any, rtol: float | None = None, atol: float |
                       max_abs=max_abs, max_rel=max_rel, worst=worst)
 
 
+def _each(pairs, rtol, atol, dtype) -> Comparison:
+    """The first failing comparison of (where, actual, expected) ``pairs``, its message prefixed by where."""
+    worst = Comparison(True)
+    for where, a, e in pairs:
+        c = compare(a, e, rtol, atol, dtype)
+        if not c.ok:
+            c.message = f"{where}: {c.message}"
+            return c
+        worst.max_abs, worst.max_rel = max(worst.max_abs, c.max_abs), max(worst.max_rel, c.max_rel)
+    return worst
+
+
+def _leaf(value: Any, dtype: "np.dtype | str | None") -> np.ndarray:
+    """``value`` as an array; a Python scalar (a map's value, a sequence's scalar) as ``dtype`` when given."""
+    if dtype is not None and not isinstance(value, np.ndarray | np.generic) and isinstance(value, bool | int | float):
+        return np.asarray(value, dtype=dtype)
+    return np.asarray(value)
+
+
+def leaf_dtype(type_proto: Any) -> "np.dtype | None":
+    """The numpy dtype of the innermost element of an ONNX ``TypeProto`` (a tensor's elem_type,
+    through sequence, optional and map value types; onnx.proto ``TypeProto``), or None when it has
+    none or numpy has no such dtype (bfloat16, float8: compared as they arrive)."""
+    import onnx
+
+    t = type_proto
+    while t is not None:
+        kind = t.WhichOneof("value")
+        if kind in ("tensor_type", "sparse_tensor_type"):
+            try:
+                return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(getattr(t, kind).elem_type))
+            except (KeyError, TypeError, ValueError):
+                return None
+        t = {"sequence_type": lambda: t.sequence_type.elem_type, "optional_type": lambda: t.optional_type.elem_type,
+             "map_type": lambda: t.map_type.value_type}.get(kind, lambda: None)()
+    return None
+
+
+def output_dtypes(model: Any) -> dict[str, "np.dtype | None"]:
+    """Graph output name → :func:`leaf_dtype` of its declared type, for :func:`compare`."""
+    return {o.name: leaf_dtype(o.type) for o in model.graph.output}
+
+
 def shown_wrong(run: FormRun, other: FormRun | None = None) -> bool:
     """Whether the pass output is shown not to compute what its input computes: an output's
     numbers differ or it is missing in some compared binding, or the output fails to run while
@@ -108,7 +161,7 @@ def check(run: FormRun) -> list[Finding]:
     """Each run of the pass output vs the unoptimized run of the input model on the same feeds."""
     if run.output is None:
         return []
-    found = []
+    found, dtypes = [], output_dtypes(run.output)
     for i, (got, base) in enumerate(zip(run.runs, run.baseline)):
         if base.error:
             continue  # the input itself does not run; nothing to compare with
@@ -119,7 +172,7 @@ def check(run: FormRun) -> list[Finding]:
             if name not in got.outputs:
                 found.append(run.finding("wrong-result", NAME, f"graph output {name!r} is missing after {run.pass_id}", binding=i, output=name))
                 continue
-            c = compare(got.outputs[name], expected, run.rtol, run.atol)
+            c = compare(got.outputs[name], expected, run.rtol, run.atol, dtypes.get(name))
             if not c.ok:
                 found.append(run.finding("wrong-result", NAME, f"output {name!r} (binding {i}): {c.message}", binding=i, output=name,
                                          max_abs=c.max_abs, max_rel=c.max_rel, worst=c.worst))
@@ -146,6 +199,8 @@ def unchecked(run: FormRun, against: str = "") -> dict[str, str]:
 def _desc(v: Any) -> str:
     if isinstance(v, list):
         return f"sequence of {len(v)}"
+    if isinstance(v, dict):
+        return f"map of {len(v)}"
     if v is None:
         return "absent"
     return f"{getattr(v, 'dtype', type(v).__name__)}{list(getattr(v, 'shape', []))}"

@@ -38,6 +38,11 @@ class CheckerDied(str):
     its process: SIGABRT"; as a message it reads like any other (the validity oracle reports it)."""
 
 
+class CheckerTimedOut(CheckerDied):
+    """A :class:`CheckerDied` whose worker gave no answer within the time limit (``--timeout``): a
+    time limit is not a checker verdict, so the validity oracle leaves that model unchecked, with why."""
+
+
 class Checker:
     """:func:`checker_error` as a front door runs it: in the worker of ``executor`` when it has
     one (``IsolatedExecutor.call``), so a checker that aborts on a malformed model costs that
@@ -92,7 +97,8 @@ class Checker:
         except WorkerDied as exc:  # "onnxruntime killed its process: SIGABRT\nlast output: …" (the worker's run wording)
             if str(exc).startswith("the run worker could not be started"):
                 raise PasscheckInternalError(str(exc)) from None  # passcheck's own failure, no verdict on the model
-            return CheckerDied(who + str(exc).splitlines()[0].removeprefix("onnxruntime "))
+            why = who + str(exc).splitlines()[0].removeprefix("onnxruntime ")
+            return (CheckerTimedOut if "gave no result after" in why else CheckerDied)(why)
 
 
 def _infer_shapes(model) -> None:
@@ -114,10 +120,10 @@ def check(run: FormRun) -> list[Finding]:
         return []
     checker = run.checker or checker_error
     err = checker(out)
-    if err is None:
+    if err is None or isinstance(err, CheckerTimedOut):  # no verdict: see unchecked()
         return []
     if run.pass_id != "input":
-        if checker(run.model) == err:
+        if (base := checker(run.model)) == err or isinstance(base, CheckerTimedOut):
             return []
         return [run.finding("invalid-model", NAME, f"the checker rejects the output of {run.pass_id}: {brief(err)}", error=err)]
     if run.runs and not any(r.error for r in run.runs):
@@ -151,6 +157,20 @@ class Validity(BaseOracle):
 
     def check(self, run: FormRun, cells: Cells) -> list[Finding]:
         return check(run)
+
+    def unchecked_run(self, run: FormRun, cells: Cells) -> dict[str, str]:
+        return unchecked(run)
+
+
+def unchecked(run: FormRun) -> dict[str, str]:
+    """``validity`` → why, when the checker gave no answer in time on what it had to judge (the
+    output, or the input it is compared with): not checked, never a verdict."""
+    if run.output is None or run.checker is None:
+        return {}
+    for what, model in ((("output" if run.pass_id != "input" else "form"), run.output), ("input", run.model)):
+        if isinstance(err := run.checker(model), CheckerTimedOut):
+            return {"validity": f"not checked: {err} on the {what} (a time limit, not a verdict; raise --timeout)"}
+    return {}
 
 
 ORACLE = Validity()

@@ -59,6 +59,9 @@ class IsolatedExecutor(Worker):
     Use as a context manager or call :meth:`close` to stop the worker.
     """
 
+    #: Told (``on_step(what)``) which form, pass and step the engine runs next: a front door's progress.
+    on_step: Any = None
+
     def __init__(
         self,
         timeout: float | None = DEFAULT_TIMEOUT,

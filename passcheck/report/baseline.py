@@ -122,28 +122,36 @@ class EntryStatus:
     occurs: tuple[str, ...]
     fixed: tuple[str, ...]
     not_run: tuple[str, ...]
+    #: whether the run could have seen the entry: one of its cells (any status) is one the entry
+    #: names, in one of the entry's environments. An entry outside a subset run's selection is not news.
+    in_selection: bool = True
 
     def to_json(self) -> dict:
         return {"id": self.entry.id, "envs": list(self.entry.envs) if self.entry.envs else None,
-                "occurs": list(self.occurs), "fixed": list(self.fixed), "not_run": list(self.not_run)}
+                "occurs": list(self.occurs), "fixed": list(self.fixed), "not_run": list(self.not_run),
+                "in_selection": self.in_selection}
 
 
 def status(cells: Sequence[CellResult], known: Sequence[Known], environments: Sequence[str]) -> list[EntryStatus]:
     """Per entry, the environments (its ``envs``, else ``environments``) where a matching
     finding occurs, where a cell it names ran without one (fixed), and where none ran.
-    A skipped or unavailable cell does not count as run."""
+    A skipped or unavailable cell does not count as run; an entry no cell of ``cells`` names in
+    its environments is outside the run's selection (``in_selection`` False)."""
     out = []
     for k in known:
         envs = list(k.envs) if k.envs is not None else list(environments)
-        occurs, ran = set(), set()
+        occurs, ran, selected = set(), set(), False
         for c in cells:
-            if c.env not in envs or c.status in ("skipped", "unavailable") or not k.covers_cell(c):
+            if c.env not in envs or not k.covers_cell(c):
+                continue
+            selected = True
+            if c.status in ("skipped", "unavailable"):
                 continue
             ran.add(c.env)
             if k.matches_cell(c):
                 occurs.add(c.env)
         out.append(EntryStatus(k, tuple(e for e in envs if e in occurs), tuple(e for e in envs if e in ran - occurs),
-                               tuple(e for e in envs if e not in ran)))
+                               tuple(e for e in envs if e not in ran), selected))
     return out
 
 

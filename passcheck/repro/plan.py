@@ -95,6 +95,7 @@ def verify(path: Path, timeout: float = 600) -> str:
             premise failed), or it ran past ``timeout`` seconds.
     """
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    path = Path(path).resolve()  # it runs from its own folder: a relative path would name another file there
     try:
         r = subprocess.run([sys.executable, "-I", "-c", _WITHOUT_PASSCHECK, str(path)], capture_output=True, text=True, timeout=timeout,
                            cwd=path.parent, env=env)

@@ -115,9 +115,13 @@ def _planted_path(tmp: Path) -> str:
     return os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])
 
 
-def _passcheck(tmp: Path, *argv: str, plant: bool = True) -> subprocess.CompletedProcess:
+def _passcheck(tmp: Path, *argv: str, plant: bool = True, every: str | None = None) -> subprocess.CompletedProcess:
+    """``python -m passcheck ARGV`` in ``tmp``; ``every``: $PASSCHECK_PROGRESS_EVERY (a tiny one makes any
+    progress line printed before a one-line error certain, not a matter of load)."""
     (tmp / "planted_cases.py").write_text(CASES)
     env = {**os.environ, "PYTHONPATH": _planted_path(tmp) if plant else os.environ.get("PYTHONPATH", "")}
+    if every is not None:
+        env["PASSCHECK_PROGRESS_EVERY"] = every
     return subprocess.run([sys.executable, "-m", "passcheck", *argv], capture_output=True, text=True, cwd=tmp, env=env, timeout=300)
 
 
@@ -183,7 +187,7 @@ def _one_line_error(proc: subprocess.CompletedProcess) -> str:
                          ids=["compare", "mutate"])
 def test_checker_abort_on_an_original_is_refused_in_one_line(argv, tmp_path):
     _aborting_relu(tmp_path / "m.onnx")
-    line = _one_line_error(_passcheck(tmp_path, *argv))
+    line = _one_line_error(_passcheck(tmp_path, *argv, every="0.01"))
     assert "m.onnx: the onnx checker killed its process: SIGABRT on this model" in line, line
     assert not (tmp_path / "out").exists()
 
@@ -270,7 +274,7 @@ def test_generator_gate_drops_a_pair_the_checker_dies_on(planted_worker):
 def test_shape_inference_abort_on_an_original_is_refused_in_one_line(tmp_path):
     """The rewrites infer shapes in passcheck's process: the original is tried in the worker first."""
     _aborting_relu(tmp_path / "m.onnx", INFER_MARK)
-    line = _one_line_error(_passcheck(tmp_path, "mutate", "m.onnx", "--out", "out"))
+    line = _one_line_error(_passcheck(tmp_path, "mutate", "m.onnx", "--out", "out", every="0.01"))
     assert "m.onnx: onnx shape inference killed its process: SIGABRT on this model, so no rewrite of it can be built" in line, line
     # compare builds no rewrite: the model is compared, the pass's crash on it is its finding
     proc = _passcheck(tmp_path, "compare", "m.onnx", "m.onnx", "--pass", "onnx:infer-shapes")

@@ -183,26 +183,25 @@ def test_killing_passcheck_leaves_no_pass_running(tmp_path):
 
 
 def test_a_worker_that_never_started_is_stopped_safely(tmp_path, monkeypatch):
-    """Starting the worker fails (no process, or Ctrl-C during the spawn): the caller sees that
+    """Starting the worker fails (no process, or Ctrl-C during the start): the caller sees that
     error, not an AssertionError from stopping a process that never started; the next job starts one."""
-    import multiprocessing.context
-
+    from passcheck.execution import child as _worker_process
     from passcheck.passes import get_pass
 
-    real = multiprocessing.context.SpawnProcess.start
+    real = _worker_process.subprocess.Popen
 
-    def no_process(self):
+    def no_process(*a, **kw):
         raise OSError(11, "Resource temporarily unavailable")
 
     with IsolatedExecutor(timeout=60, memory_mb=None) as ex:
-        monkeypatch.setattr(multiprocessing.context.SpawnProcess, "start", no_process)
+        monkeypatch.setattr(_worker_process.subprocess, "Popen", no_process)
         with pytest.raises(OSError, match="temporarily unavailable"):
             ex(get_pass("onnx:infer-shapes"), _relu(), tmp_path)
         ex._stop()  # what close() does; used to assert 'can only join a started process'
-        monkeypatch.setattr(multiprocessing.context.SpawnProcess, "start", real)
+        monkeypatch.setattr(_worker_process.subprocess, "Popen", real)
         assert ex(get_pass("onnx:infer-shapes"), _relu(), tmp_path).status in ("changed", "unchanged")
     ex2 = IsolatedExecutor(timeout=60, memory_mb=None)
-    monkeypatch.setattr(multiprocessing.context.SpawnProcess, "start", no_process)
+    monkeypatch.setattr(_worker_process.subprocess, "Popen", no_process)
     with pytest.raises(OSError):
         ex2(get_pass("onnx:infer-shapes"), _relu(), tmp_path)
     ex2.close()
