@@ -77,10 +77,24 @@ def evaluate(model) -> Evaluation:
         typed = onnx.shape_inference.infer_shapes(model)
     except Exception:  # noqa: BLE001 - shape inference is a source of ranks; without it, the model's own value_info
         typed = model
+    return _evaluate(model, typed)
+
+
+def _evaluate(model, typed) -> Evaluation:
     opsets = {o.domain or "": o.version for o in model.opset_import}
     ev = Evaluation()
     _walk(typed.graph, opsets, {}, {}, ev, "")
     return ev
+
+
+def _evaluation(model, checker) -> Evaluation:
+    """:func:`evaluate`, without onnx shape inference where it kills its process on ``model`` (asked
+    first in ``checker``'s worker when it has one): oracles run in passcheck's process, so a tool that
+    can crash is never called here on a model it crashes on; ranks then come from value_info alone."""
+    died = getattr(checker, "inference_died", None)
+    if died is not None and died(model):
+        return _evaluate(model, model)
+    return evaluate(model)
 
 
 def _walk(graph, opsets: dict[str, int], outer_types: dict, outer_consts: dict, ev: Evaluation, scope: str) -> None:
@@ -278,9 +292,9 @@ def check(run: FormRun) -> list[Finding]:
     out = run.output
     if out is None or (run.checker or _checker)(out) is not None:
         return []
-    found = evaluate(out).violations
+    found = _evaluation(out, run.checker).violations
     if run.pass_id != "input":
-        before = {v.key for v in evaluate(run.model).violations}
+        before = {v.key for v in _evaluation(run.model, run.checker).violations}
         return [
             run.finding(
                 KIND,
@@ -324,7 +338,7 @@ def coverage(run: FormRun) -> dict[str, Any]:
     out = run.output
     if out is None or (run.checker or _checker)(out) is not None:
         return {}
-    return {"spec_rules": evaluate(out).coverage()}
+    return {"spec_rules": _evaluation(out, run.checker).coverage()}
 
 
 class Conformance(BaseOracle):
