@@ -415,5 +415,6 @@ class Judged:
                 nodes_after=len(model.graph.node) if model is not None else None,
                 ops_after=dict(sorted(op_counts(model).items())) if model is not None else {},
                 findings=findings[r.form], coverage=annotations.coverage(r), unchecked=unchecked[r.form],
+                notes=validity.notes(r),
             ))
         return out
