@@ -18,7 +18,8 @@ __version__ = "0.1.0"
 #: submodule (the pytest plugin, the runtime) does not load onnx, onnxruntime or the oracles.
 _PUBLIC = {
     "Report": ("passcheck.api", "Report"), "check_model": ("passcheck.api", "check_model"), "run": ("passcheck.api", "run"),
-    "Case": ("passcheck.cases", "Case"), "Expectation": ("passcheck.cases", "Expectation"), "Form": ("passcheck.cases", "Form"),
+    "Case": ("passcheck.case_model", "Case"), "Expectation": ("passcheck.case_model", "Expectation"),
+    "Form": ("passcheck.case_model", "Form"),
     "register_case": ("passcheck.cases", "register"),
     "PasscheckError": ("passcheck.errors", "PasscheckError"), "PasscheckInternalError": ("passcheck.errors", "PasscheckInternalError"),
     "check_annotations": ("passcheck.oracles.shape_annotations", "check"),

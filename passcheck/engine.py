@@ -25,8 +25,8 @@ from passcheck.modelio import model_hash
 from passcheck.oracles import FormRun, annotations, op_counts, registry, validity
 from passcheck.oracles._contract import INPUT as INPUT_CELLS
 from passcheck.oracles._contract import PASS, Cells
-from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass
-from passcheck.records import CellResult, Finding, brief
+from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass, run_in_process
+from passcheck.records import INPUT, CellResult, Finding, brief
 from passcheck.runtime import graph_index, synthesize
 from passcheck.runtime.limits import beyond_onnxruntime, no_kernel_reason
 from passcheck.runtime.observe import observe_run
@@ -35,19 +35,13 @@ from passcheck.runtime.plan import ObservationPlan
 if TYPE_CHECKING:
     import onnx
 
-    from passcheck.cases import Case, Expectation
+    from passcheck.case_model import Case, Expectation
 
 #: (adapter, model, workdir) → outcome. The default runs in process; passcheck.passes.isolation
 #: provides one that runs each pass in a child process.
 Executor = Callable[[PassAdapter, "onnx.ModelProto", Path], PassOutcome]
 
-
-#: Pseudo-pass id under which each form itself is judged, before any pass runs.
-INPUT = "input"
-
-
-def run_in_process(adapter: PassAdapter, model: "onnx.ModelProto", workdir: Path) -> PassOutcome:
-    return adapter.run(model, workdir)
+__all__ = ["INPUT", "Executor", "Judged", "Subject", "evaluate", "feeds_for", "run_in_process", "seed_for"]
 
 
 @dataclasses.dataclass

@@ -56,6 +56,13 @@ class PassUnavailableError(PasscheckError):
     """A pass that cannot run here at all (its command or package is missing): not a finding."""
 
 
+class WorkerDied(Exception):
+    """A job sent to an isolation worker (:meth:`passcheck.execution.Worker.call`) killed its
+    worker or ran out of time; the message says how (signal name or timeout) and ends with the
+    worker's last output. Raised by :mod:`passcheck.execution`; caught by whoever judges the job
+    (the validity oracle's :class:`~passcheck.oracles.validity.Checker`, reduce's predicates)."""
+
+
 class PasscheckInternalError(Exception):
     """A bug in passcheck itself (exit code 3). Deliberately not a PasscheckError."""
 

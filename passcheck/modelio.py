@@ -18,12 +18,12 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def model_hash(model: "onnx.ModelProto") -> str:
+def model_hash(model: onnx.ModelProto) -> str:
     """sha256 of the model's deterministic serialization (the bytes every environment gets)."""
     return sha256(model.SerializeToString(deterministic=True))
 
 
-def load_model(path: str | Path) -> "onnx.ModelProto":
+def load_model(path: str | Path) -> onnx.ModelProto:
     """Read an ONNX model file, external data included (only from inside the model's folder).
 
     Raises:
@@ -86,7 +86,7 @@ def read_input(path: Path, tick: float = 0.5) -> bytes:
         os.close(fd)
 
 
-def model_from_bytes(data: bytes, where: str = "<bytes>") -> "onnx.ModelProto":
+def model_from_bytes(data: bytes, where: str = "<bytes>") -> onnx.ModelProto:
     """Parse bytes as a ModelProto, refusing what is clearly not a model.
 
     Raises:
@@ -137,7 +137,7 @@ RUNTIME_DOMAINS = frozenset({"com.microsoft", "com.microsoft.nchwc", "com.micros
                              "com.microsoft.dml", "org.pytorch.aten"})
 
 
-def check_runnable(model: "onnx.ModelProto", where: str) -> None:
+def check_runnable(model: onnx.ModelProto, where: str) -> None:
     """Refuse a model that neither onnx nor onnxruntime can know how to run.
 
     Checks the IR version and every opset_import against what the installed onnx knows
@@ -181,7 +181,7 @@ def _max_opsets() -> dict[str, int]:
     return out
 
 
-def _all_nodes(graph: "onnx.GraphProto"):
+def _all_nodes(graph: onnx.GraphProto):
     import onnx
 
     for n in graph.node:
@@ -194,19 +194,19 @@ def _all_nodes(graph: "onnx.GraphProto"):
                     yield from _all_nodes(g)
 
 
-def _uses_external_data(model: "onnx.ModelProto") -> bool:
+def _uses_external_data(model: onnx.ModelProto) -> bool:
     import onnx
 
     return any(t.data_location == onnx.TensorProto.EXTERNAL for t in _all_tensors(model))
 
 
-def _all_tensors(model: "onnx.ModelProto"):
+def _all_tensors(model: onnx.ModelProto):
     from onnx.external_data_helper import _get_all_tensors
 
     return _get_all_tensors(model)
 
 
-def _check_external_paths(model: "onnx.ModelProto", path: Path) -> None:
+def _check_external_paths(model: onnx.ModelProto, path: Path) -> None:
     import onnx
 
     root = path.parent.resolve()
@@ -220,3 +220,26 @@ def _check_external_paths(model: "onnx.ModelProto", path: Path) -> None:
                                  "refusing to read it (move the data file beside the model)")
         if not target.is_file():
             raise ModelLoadError(f"{path}: initializer {t.name!r}: external data file {loc!r} is missing beside the model; copy it into {root}")
+
+
+def model_name(path: str | Path) -> str:
+    """The model's stem, or its folder's name for backend-test layouts (``test_x/model.onnx``)."""
+    p = Path(path)
+    return p.parent.name if p.stem == "model" and p.parent.name else p.stem
+
+
+def form_names(a: str | Path, b: str | Path) -> tuple[str, str]:
+    """The form names of two model files (``compare``): their :func:`model_name` in safe characters,
+    the second made distinct (``x``, ``x-2``), neither the reserved pseudo-pass name ``input``."""
+    import re
+
+    from passcheck.records import INPUT
+
+    names: list[str] = []
+    for path in (a, b):
+        stem = re.sub(r"[^A-Za-z0-9_.+-]+", "-", model_name(path)).strip("-") or "model"
+        name, k = stem, 2
+        while name == INPUT or name in names:
+            name, k = f"{stem}-{k}", k + 1
+        names.append(name)
+    return names[0], names[1]

@@ -8,6 +8,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+#: Pseudo-pass id under which each form itself is judged, before any pass runs (the input cells).
+INPUT = "input"
+
 SCHEMA_VERSION = 1
 
 #: Finding kinds (what went wrong), independent of the oracle that saw it.

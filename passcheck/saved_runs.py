@@ -161,7 +161,7 @@ def load(path: str | Path) -> Iterator["Judged"]:
     """
     import onnx
 
-    from passcheck.cases import Expectation
+    from passcheck.case_model import Expectation
     from passcheck.engine import Judged
     from passcheck.oracles import Cells, FormRun
     from passcheck.passes import PassOutcome

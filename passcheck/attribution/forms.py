@@ -90,7 +90,7 @@ def _form(finding: Finding, form: str, cases_from: Sequence[str]):
     from passcheck.modelio import load_model
 
     if words[1] == "compare":
-        from passcheck.cli.compare import form_names
+        from passcheck.modelio import form_names
 
         a, b = words[2], words[3]
         names = dict(zip(form_names(a, b), (a, b)))

@@ -30,7 +30,7 @@ def candidates(level: str) -> tuple[str, ...]:
         KeyError: an unknown level.
     """
     table = json.loads((Path(__file__).with_name("ort_transformers.json")).read_text(encoding="utf-8"))
-    return tuple(n for lv in table["pass_levels"][level] for n in table["levels"][lv])
+    return tuple(n for lv in table["pass_levels"][level] for n in [*table["rules"].get(lv, ()), *table["levels"][lv]])
 
 
 def optimized_ops(model, level: str, disabled: Sequence[str] = ()) -> dict[str, int]:

@@ -11,7 +11,7 @@ Catalogue:
   the level it fuses at (``cases/fusions_*.py``).
 """
 
-from passcheck.cases._case import COMMON, Binding, Case, Expectation, FeedFn, Form
+from passcheck.case_model import COMMON, Binding, Case, Expectation, FeedFn, Form
 from passcheck.cases._registry import REGISTRY, CaseRegistry, load_builtin, load_path
 
 

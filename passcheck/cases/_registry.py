@@ -10,14 +10,14 @@ from __future__ import annotations
 import fnmatch
 import importlib
 import importlib.metadata
-import importlib.util
 import pkgutil
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from passcheck.cases._case import Case
-from passcheck.errors import PasscheckError, RegistryError, UnknownIdError
+from passcheck.case_model import Case
+from passcheck.cases.sources import CaseSource
+from passcheck.errors import RegistryError, UnknownIdError
+from passcheck.user_modules import load_file, load_path  # noqa: F401 - load_path: cases.load_path
 
 
 class CaseRegistry:
@@ -25,6 +25,8 @@ class CaseRegistry:
 
     def __init__(self) -> None:
         self._cases: dict[str, Case] = {}
+        self._sources: list[CaseSource] = []
+        self._loaded_sources: set[int] = set()
 
     def register(self, case: Case) -> Case:
         if case.id in self._cases:
@@ -43,12 +45,10 @@ class CaseRegistry:
 
     def get(self, case_id: str) -> Case:
         """Raises UnknownIdError (with close matches) for an unknown id."""
-        if case_id not in self._cases and case_id.startswith(GENERATED_PREFIXES[0] + "/"):
-            self._load_generated()
-            if case_id not in self._cases:  # generated under another onnx: its bytes are shipped
-                from passcheck.generate import stub
-
-                self.register(stub(case_id))
+        if case_id not in self._cases:
+            for source in self._claiming([case_id]):
+                if case_id not in self._cases and (stand_in := source.missing(case_id)) is not None:
+                    self.register(stand_in)  # e.g. generated under another onnx: its bytes are shipped
         try:
             return self._cases[case_id]
         except KeyError:
@@ -63,8 +63,7 @@ class CaseRegistry:
             UnknownIdError: a pattern matches nothing.
         """
         patterns = [p.split(":", 1)[0] if "/" in p else p for p in patterns]
-        if any(p.startswith(GENERATED_PREFIXES) for p in patterns):
-            self._load_generated()
+        self._claiming(patterns)
         if not patterns:
             return list(self)
         chosen: dict[str, Case] = {}
@@ -75,19 +74,22 @@ class CaseRegistry:
             chosen.update((c.id, c) for c in hits)
         return [chosen[k] for k in sorted(chosen)]
 
-    def _load_generated(self) -> None:
-        """Register the generated set (passcheck.generate) once; only a ``generated/*`` id or a
-        generated tag (``op:…``, ``spelling:…``) asks for it, so the default selection stays the
-        hand-written library."""
-        if not getattr(self, "_generated", False):
-            self._generated = True
-            from passcheck.generate import register_all
+    def add_source(self, source: CaseSource) -> None:
+        """Hold ``source`` (:class:`~passcheck.cases.sources.CaseSource`): an eager one registers
+        its cases now, a lazy one when a pattern or id it claims is asked for."""
+        self._sources.append(source)
+        if not source.lazy:
+            source.register_all(self)
 
-            register_all(self)
-
-
-#: Selection prefixes that load the generated set (ids, then its tag kinds).
-GENERATED_PREFIXES = ("generated", "op:", "spelling:", "dtype:", "since:", "variant:")
+    def _claiming(self, asked: Iterable[str]) -> list[CaseSource]:
+        """Register each lazy source (once) that claims one of ``asked``; the sources claiming any."""
+        asked = list(asked)
+        hit = [s for s in self._sources if s.lazy and any(s.claims(a) for a in asked)]
+        for source in hit:
+            if id(source) not in self._loaded_sources:
+                self._loaded_sources.add(id(source))
+                source.register_all(self)
+        return hit
 
 
 #: The process-wide registry that ``passcheck.cases.register`` fills.
@@ -104,40 +106,6 @@ def _library_dir() -> Path:
         return Path(__file__).resolve().parents[2] / "cases"
 
 
-def load_file(path: Path, prefix: str = "passcheck_user_cases") -> None:
-    """Import one case module by path; its ``register(...)`` calls fill the registry.
-
-    Raises:
-        PasscheckError: the file is missing or fails to import (the error is named).
-    """
-    path = Path(path)
-    if not path.is_file():
-        raise PasscheckError(f"{path}: no such case module")
-    if path.suffix != ".py":
-        raise PasscheckError(f"{path}: a case module must be a Python file (.py)")
-    name = f"{prefix}.{path.stem.replace('-', '_')}"
-    if name in sys.modules:
-        return
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except PasscheckError:
-        raise
-    except Exception as exc:
-        del sys.modules[name]
-        raise PasscheckError(f"{path}: case module failed to import: {type(exc).__name__}: {exc}") from exc
-
-
-def load_path(path: str | Path) -> None:
-    """Load a case module file, or every ``*.py`` in a folder (sorted, ``_*`` skipped)."""
-    p = Path(path)
-    files = sorted(f for f in p.glob("*.py") if not f.name.startswith("_")) if p.is_dir() else [p]
-    for f in files:
-        load_file(f)
-
-
 def load_builtin() -> CaseRegistry:
     """Import the built-in library and entry-point case modules once; return the registry."""
     global _loaded
@@ -148,6 +116,24 @@ def load_builtin() -> CaseRegistry:
     for info in sorted(pkgutil.iter_modules([str(lib)]), key=lambda m: m.name):
         if not info.name.startswith("_"):
             load_file(lib / f"{info.name}.py", prefix="passcheck._library")
-    for ep in importlib.metadata.entry_points(group="passcheck.cases"):
-        ep.load()
+    entry_points = importlib.metadata.entry_points(group="passcheck.cases")
+    for ep in entry_points:
+        loaded = ep.load()  # a module registers on import; an object may be a case source
+        if isinstance(loaded, CaseSource):
+            REGISTRY.add_source(loaded)
+    _warn_if_stale(entry_points)
     return REGISTRY
+
+
+def _warn_if_stale(entry_points) -> None:
+    """passcheck's own cases (the generated set) come through its entry point: metadata written by an
+    install older than that entry point has none, and ``generated/*`` would be unknown ids."""
+    try:
+        ours = importlib.metadata.distribution("onnx-passcheck")
+    except importlib.metadata.PackageNotFoundError:
+        return
+    if not any(ep.group == "passcheck.cases" for ep in ours.entry_points):
+        import warnings
+
+        warnings.warn("the installed metadata of onnx-passcheck predates its 'passcheck.cases' entry point: "
+                      "reinstall it (pip install -e .) to select the generated cases", stacklevel=3)

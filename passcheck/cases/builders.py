@@ -15,7 +15,7 @@ import onnx.helper
 import onnx.numpy_helper
 import onnx.parser
 
-from passcheck.cases._support import ir_version_for
+from passcheck._versions import ir_version_for
 
 
 def rng(*key: object) -> np.random.Generator:
@@ -85,7 +85,7 @@ def text_form(text: str, doc: str = "", *, opset: int, initializers=(), extra_op
 
     ``initializers`` is a sequence of TensorProtos or a callable returning one (built per run).
     """
-    from passcheck.cases._case import Form
+    from passcheck.case_model import Form
 
     def build() -> onnx.ModelProto:
         inits = initializers() if callable(initializers) else initializers

@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from passcheck.cases._case import COMMON, Case, Expectation
+from passcheck.case_model import COMMON, Case, Expectation
 from passcheck.cases._registry import REGISTRY
-from passcheck.cases._support import ir_version_for
+from passcheck._versions import ir_version_for
 from passcheck.cases.builders import tensor, text_form
 
 #: ORT optimizer levels in order; a level runs every lower one too.

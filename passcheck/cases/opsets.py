@@ -61,7 +61,7 @@ def opset_forms(build: Callable[[int], "object"], opset: int, *, span: int = 1, 
     Raises:
         RegistryError: no neighbour keeps the semantics (the case would have one form).
     """
-    from passcheck.cases._case import Form
+    from passcheck.case_model import Form
 
     neighbours = kept_opsets(build(opset), opset, range(opset - span, opset + span + 1))
     if not neighbours:
@@ -96,7 +96,7 @@ def opset_case(case_id: str, build: Callable[[int], "object"], opset: int, *, wh
     Raises:
         RegistryError: no neighbour keeps the semantics.
     """
-    from passcheck.cases._case import Case
+    from passcheck.case_model import Case
 
     forms = opset_forms(build, opset, span=span, what=what)
     return Case(id=case_id, forms=forms, doc=opset_doc(what, opset, forms), opset=top_opset(forms, opset), **case_fields)

@@ -94,12 +94,10 @@ def bindings_from(args) -> dict[str, int]:
 
 
 def console(stderr: bool = False):
-    """A rich Console on stdout (or stderr): the terminal's width on a terminal, 200 columns in logs and pipes."""
-    import sys
+    """:func:`passcheck.report.terminal.make_console` (imported on use: rich loads only when printing)."""
+    from passcheck.report.terminal import make_console
 
-    from rich.console import Console
-
-    return Console(soft_wrap=True, stderr=stderr, width=None if (sys.stderr if stderr else sys.stdout).isatty() else 200)
+    return make_console(stderr)
 
 
 def positive(kind):

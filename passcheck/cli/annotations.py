@@ -40,7 +40,7 @@ def feed_sets(model, feeds_path: str | None, bind: dict[str, int], model_path: s
         FeedError: unreadable feeds, --bind with --feeds, an unknown symbol, or inputs that cannot be synthesized.
     """
     from passcheck.api import subject_id
-    from passcheck.cli.check import _name
+    from passcheck.modelio import model_name as _name
     from passcheck.engine import feeds_for
     from passcheck.errors import FeedError
     from passcheck.runtime import default_bindings
@@ -72,7 +72,7 @@ def observe_with(executor, model, feeds: dict, engine: str, label: str):
     Raises:
         RunFailed: the run failed, or killed the worker (a crash, or no result within the timeout).
     """
-    from passcheck.passes.isolation import WorkerDied
+    from passcheck.errors import WorkerDied
     from passcheck.runtime.observe import RunFailed, observe
 
     if not hasattr(executor, "call"):

@@ -87,7 +87,7 @@ def attribute(finding, executor, cases_from=(), max_sessions: int = 40) -> tuple
     from passcheck.attribution.ort import attribute_parity
     from passcheck.attribution.shapes import attribute_precision
     from passcheck.errors import PasscheckError
-    from passcheck.passes.isolation import WorkerDied
+    from passcheck.errors import WorkerDied
 
     if finding.oracle != "parity" or not _covered(finding):
         raise PasscheckError(f"finding {finding.id!r}: attribution covers ort:*/onnxscript:* missed optimizations and shape-inference "

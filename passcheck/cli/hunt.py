@@ -34,6 +34,9 @@ def add_parser(sub) -> None:
                    help="base cases: id or tag glob (repeatable); default: the hand-written library, --cases-from modules and the generated set")
     p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="also load case (and pass) modules from a file or folder")
     p.add_argument("--no-generated", action="store_true", help="leave the generated set out of the default bases")
+    p.add_argument("--no-coverage", action="store_true",
+                   help="do not steer by the coverage map (the catalogue entries the bases trigger, see "
+                        "'passcheck coverage')")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the search order (default: %(default)s); same seed, same items")
     p.add_argument("--out", default="passcheck-hunt", metavar="DIR", help="folder for the state and the saved case modules (default: %(default)s)")
     p.add_argument("--resume", action="store_true", help="continue the hunt whose state is in --out (same seed, passes and cases)")
@@ -70,18 +73,41 @@ def handle(args) -> int:
     store = Store.open(args.out, scope, args.resume)
     store.save()  # an --out that cannot be written fails now, before any work
     done_before = len(store.items)
-    with executor_for(None, timeout=args.timeout, preload=cases_from) as ex, \
-            progress(args, args.budget.items, "items") as prog:
-        def on_item(item, rec):
-            prog.advance(f"{len(store.signatures)} signatures", f"{item.pass_id} {item.form} on {item.base}")
+    before = list(store.items)
+    with executor_for(None, timeout=args.timeout, preload=cases_from) as ex:
+        # the map (cached per tool version) is read before the budget starts: it is not the search
+        cmap = None if args.no_coverage else _coverage_map(found, ex)
+        with progress(args, args.budget.items, "items") as prog:
+            def on_item(item, rec):
+                prog.advance(f"{len(store.signatures)} signatures", f"{item.pass_id} {item.form} on {item.base}")
 
-        try:
-            ended = hunt(store, found, passes, args.seed, args.budget, ex, cases_from=cases_from, on_item=on_item)
-        finally:
-            prog.close()
-            store.save()
+            try:
+                ended = hunt(store, found, passes, args.seed, args.budget, ex, cases_from=cases_from,
+                             on_item=on_item, cmap=cmap)
+            finally:
+                prog.close()
+                store.save()
     _summary(store, len(found), done_before, ended)
+    if cmap is not None:
+        from passcheck.hunt.summary import coverage_lines
+
+        print("\n".join(coverage_lines(cmap, before, store.items)), file=sys.stderr)
     return 1 if store.signatures else 0
+
+
+def _coverage_map(found, executor):
+    """The coverage map of the hunt's bases (the first form of each case; cached per tool version)."""
+    import time
+
+    from passcheck.coverage.library import library_map
+
+    t0 = time.monotonic()
+    firsts = [b for b in found if b.form == next(iter(b.case.forms))]
+    cmap = library_map(bases=firsts, executor=executor)
+    print(f"passcheck hunt: coverage map of {len(firsts)} bases in {time.monotonic() - t0:.1f} s: "
+          f"{sum(map(cmap.triggered, cmap.entries))} of {len(cmap.entries)} catalogue entries triggered",
+          file=sys.stderr)
+    return cmap
 
 
 def _summary(store, n_bases: int, done_before: int, ended) -> None:

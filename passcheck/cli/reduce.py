@@ -162,7 +162,7 @@ def _source(f, cases_from, executor):
     other = f.details.get("other_form")
     rewritten = mutation_base(f) if other in (None, "common") else None
     if rewritten is not None:
-        from passcheck.hunt import forms as hforms
+        from passcheck.mutations import forms as hforms
 
         source = Rewritten(*rewritten, executor)
         whole = sum(len(hforms.sites(source.base, r)) if s is None else 1 for r, s in hforms.parts(source.form))
@@ -173,7 +173,7 @@ def _source(f, cases_from, executor):
 
 def _site_count(form: str) -> int | str:
     """Sites a narrowed spelling names (``all`` for a part left at every site)."""
-    from passcheck.hunt import forms as hforms
+    from passcheck.mutations import forms as hforms
 
     parts = hforms.parts(form)
     return "all" if any(s is None for _r, s in parts) else len(parts)

@@ -22,6 +22,7 @@ import numpy as np
 import onnx
 import onnx.defs
 
+from passcheck.generate import model as gen_model
 from passcheck.generate import recipe, spellings
 from passcheck.generate.gate import gate, tolerance
 
@@ -51,7 +52,7 @@ def ort_max_opset(run_model) -> int:
         g = onnx.helper.make_graph([onnx.helper.make_node("Identity", ["x"], ["y"])], "g",
                                    [onnx.helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [1])],
                                    [onnx.helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [1])])
-        from passcheck.cases._support import ir_version_for
+        from passcheck._versions import ir_version_for
 
         m = onnx.helper.make_model(g, opset_imports=[onnx.helper.make_opsetid("", v)])
         m.ir_version = ir_version_for(v)
@@ -208,7 +209,7 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                         cid = f"{cid}.{sum(1 for x in seen if x.startswith(cid))}"
                     seen.add(cid)
                     try:
-                        forms = {f: recipe.to_model(node, mode) for f, (node, mode, _doc) in pair.forms.items()}
+                        forms = {f: gen_model.to_model(node, mode) for f, (node, mode, _doc) in pair.forms.items()}
                     except Exception as exc:  # noqa: BLE001 - a generator bug is counted, never fatal
                         stats.dropped[op_key][("passcheck", f"form failed to build: {type(exc).__name__}")] += 1
                         stats.examples.setdefault(f"{op_key}|form failed to build", f"{cid}: {exc}")

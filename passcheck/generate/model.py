@@ -37,7 +37,7 @@ def to_model(node: Node, shapes: str = "static") -> onnx.ModelProto:
     """
     import onnx.numpy_helper
 
-    from passcheck.cases._support import ir_version_for
+    from passcheck._versions import ir_version_for
 
     nodes, inits, graph_inputs, names = [], [], [], []
     spelled = shapes in ("expand", "unsqueeze")

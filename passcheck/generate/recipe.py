@@ -1,5 +1,5 @@
 """A runnable node for one operator schema: inputs, attributes and dtypes from the schema and the
-domain table (assembled into a model by :mod:`.model`; :func:`to_model` is re-exported here).
+domain table (assembled into a model by :mod:`.model`, which imports this module: no re-export back).
 
 A :class:`Node` is a plain description (no protobuf) so spellings can copy and change one thing.
 Graph inputs get random feeds (synthesized from their static shapes); inputs whose values matter
@@ -239,6 +239,4 @@ def _positional(schema, inputs: list[Input], spec_in) -> list[Input]:
     return out
 
 
-from passcheck.generate.model import out_elem, out_wrap, to_model  # noqa: E402 - model builds on the Node above
-
-__all__ = ["NoRecipe", "Input", "Node", "build_node", "allowed", "table_row", "to_model", "out_elem", "out_wrap"]
+__all__ = ["NoRecipe", "Input", "Node", "build_node", "allowed", "table_row"]

@@ -1,4 +1,13 @@
-"""Coverage-guided choice of the next item: toward untried (op type, rewrite kind, pass) triples.
+"""Coverage-guided choice of the next item: toward untried (catalogue entry, spelling) pairs, then
+untried (op type, rewrite kind, pass) triples.
+
+With a coverage map (:mod:`passcheck.coverage`), each step first looks for a pair not yet tried:
+an entry some base triggers (an onnxruntime rule, an onnxscript rule, an inference function, an
+adapter …) with a spelling (the rewrite kind of a form) no item has tried under it, on a pass
+that runs the entry (a pass without a catalogue, such as a ``cmd:`` or plugin pass, counts as
+running every entry of the tools it declares, ``PassAdapter.tools``, or of every tool when it
+declares none the catalogue knows). Entries with the fewest spellings tried come first, ties broken by the
+step's generator; when every pair is tried (or there is no map), the triple rule below applies.
 
 Each step draws a sample of bases with a generator seeded by ``(seed, step)``, lists their untried
 items and takes the one with the largest share of untried triples (halved for a depth-2 form, so
@@ -12,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from passcheck.hunt import forms as hforms
+from passcheck.mutations import forms as hforms
 from passcheck.hunt.signature import site_ops
 from passcheck.hunt.space import Base, Item
 
@@ -24,9 +33,11 @@ Triple = tuple[str, str, str]
 class Scheduler:
     """Picks items from ``bases`` × their forms × ``passes`` (see module docs)."""
 
-    def __init__(self, bases: Sequence[Base], passes: Sequence[str], seed: int):
+    def __init__(self, bases: Sequence[Base], passes: Sequence[str], seed: int, cmap=None):
         self.bases, self.passes, self.seed = list(bases), list(passes), seed
         self.by_id = {b.id: b for b in self.bases}
+        self.pairs_tried: set[tuple[str, str]] = set()  # (entry key, rewrite kind)
+        self._map = _MapView(cmap, self.by_id, self.passes) if cmap is not None else None
         self.tried: set[Triple] = set()
         self.done: set[str] = set()
         self.dead: set[str] = set()  # bases that do not run on their feeds: no item of theirs can be judged
@@ -46,6 +57,8 @@ class Scheduler:
         """Record ``item`` as tried (its triples recomputed unless given, e.g. from a saved state);
         ``base_fails``: its base does not run, so no other item of that base is picked."""
         self.done.add(item.key)
+        if self._map is not None:
+            self.pairs_tried.update(self._map.pairs(item))
         if base_fails:
             self.dead.add(item.base)
         self.tried.update(tuple(t) for t in (triples if triples is not None else self.triples(item)))
@@ -53,6 +66,8 @@ class Scheduler:
     def next(self, step: int) -> Item | None:
         """The item for ``step``, or None when every item of the space has been tried."""
         rng = random.Random(f"{self.seed}:{step}")
+        if self._map is not None and (item := self._map.untried(self, rng)) is not None:
+            return item
         order = self.bases if len(self.bases) <= SAMPLE else rng.sample(self.bases, SAMPLE)
         best = self._best(order, rng)
         if best is None and len(self.bases) > SAMPLE:  # the sample is used up: look at every base
@@ -75,3 +90,60 @@ class Scheduler:
                     if best_score is None or score > best_score:
                         best, best_score = item, score
         return best
+
+
+class _MapView:
+    """The coverage map as the scheduler reads it: entry → the hunt's bases that trigger it, and
+    the hunt's passes that run it."""
+
+    def __init__(self, cmap, by_id, passes: Sequence[str]):
+        from passcheck.coverage.entry import PassScope
+
+        scope = PassScope(cmap.entries.values())
+        self.entries: dict[str, tuple[list[str], list[str]]] = {}
+        for key, entry in cmap.entries.items():
+            bases = [b for b in cmap.bases_of(key) if b in by_id]
+            runs = [p for p in passes if scope.runs(entry, p)]
+            if bases and runs:
+                self.entries[key] = (bases, runs)
+        self.by_base: dict[str, list[str]] = {}
+        for key, (bases, _) in self.entries.items():
+            for b in bases:
+                self.by_base.setdefault(b, []).append(key)
+        self.exhausted: set[str] = set()
+
+    def pairs(self, item: Item) -> set[tuple[str, str]]:
+        """The (entry, spelling) pairs ``item`` tries."""
+        kind = hforms.kind(item.form)
+        return {(k, kind) for k in self.by_base.get(item.base, ()) if item.pass_id in self.entries[k][1]}
+
+    def untried(self, sched: Scheduler, rng: random.Random) -> Item | None:
+        """An item trying a pair not tried yet, from the entry with the fewest spellings tried: of
+        that entry's candidates (on :data:`SAMPLE` of its bases), the one the triple rule scores best."""
+        tried: dict[str, int] = {}
+        for k, _ in sched.pairs_tried:
+            tried[k] = tried.get(k, 0) + 1
+        live = [k for k in self.entries if k not in self.exhausted]
+        order = sorted(live, key=lambda k: (tried.get(k, 0), rng.random()))
+        for key in order:
+            bases, runs = self.entries[key]
+            best, best_score = None, None
+            live_bases = [b for b in bases if b not in sched.dead]
+            for bid in rng.sample(live_bases, min(SAMPLE, len(live_bases))):
+                for form in sched.by_id[bid].forms(sched.seed):
+                    if (key, hforms.kind(form)) in sched.pairs_tried:
+                        continue
+                    depth = len({r for r, _ in hforms.parts(form)})
+                    for p in runs:
+                        item = Item(bid, form, p)
+                        if item.key in sched.done:
+                            continue
+                        triples = sched.triples(item)
+                        score = (len(triples - sched.tried) / len(triples) / depth, rng.random())
+                        if best_score is None or score > best_score:
+                            best, best_score = item, score
+            if best is not None:
+                return best
+            if len(live_bases) <= SAMPLE:
+                self.exhausted.add(key)
+        return None

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from passcheck.hunt import forms as hforms
+from passcheck.mutations import forms as hforms
 from passcheck.hunt.budget import Budget
 from passcheck.hunt.probe import Setting, blamed, probe
 from passcheck.hunt.scheduler import Scheduler
@@ -46,7 +46,7 @@ class Ended:
 
 def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, budget: Budget, executor, *,
          cases_from: Sequence[str] = (), item_timeout: float = ITEM_TIMEOUT,
-         on_item: Callable[[Item, dict[str, Any]], None] | None = None) -> Ended:
+         on_item: Callable[[Item, dict[str, Any]], None] | None = None, cmap=None) -> Ended:
     """Run items until ``budget`` is spent; ``store`` is updated and saved after every item.
 
     Args:
@@ -54,8 +54,10 @@ def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, 
         executor: an :class:`~passcheck.passes.isolation.IsolatedExecutor`; its ``timeout`` is set per item.
         cases_from: the user's case / pass modules (named in reproduce commands).
         on_item: called after each item with it and its record (progress).
+        cmap: a :class:`~passcheck.coverage.map.CoverageMap` of the bases: items trying (entry,
+            spelling) pairs not tried yet come first (see :mod:`.scheduler`); None: triples only.
     """
-    scheduler = Scheduler(bases, passes, seed)
+    scheduler = Scheduler(bases, passes, seed, cmap)
     for rec in store.items:
         scheduler.mark(Item(rec["base"], rec["form"], rec["pass"]), rec["triples"], rec["status"] == "base-fails")
     end = time.monotonic() + budget.seconds if budget.seconds is not None else None

@@ -15,7 +15,8 @@ import dataclasses
 import time
 from typing import TYPE_CHECKING
 
-from passcheck.hunt import forms as hforms
+from passcheck.mutations import forms as hforms
+from passcheck.mutations.forms import named
 from passcheck.hunt.probe import Setting, probe
 from passcheck.reduce.ddmin import ddmin
 
@@ -47,23 +48,6 @@ class Shrunk:
 
 class _OutOfTime(Exception):
     pass
-
-
-def named(model: "onnx.ModelProto") -> "onnx.ModelProto":
-    """A copy of ``model`` in which every main-graph node has a unique name (``n<index>_<OpType>``)."""
-    import onnx
-
-    out = onnx.ModelProto()
-    out.CopyFrom(model)
-    taken = {n.name for n in out.graph.node if n.name}
-    for i, n in enumerate(out.graph.node):
-        if not n.name:
-            name = f"n{i}_{n.op_type}"
-            while name in taken:
-                name += "_"
-            n.name = name
-            taken.add(name)
-    return out
 
 
 class Shrinker:

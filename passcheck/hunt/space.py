@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from passcheck.hunt import forms as hforms
+from passcheck.mutations import forms as hforms
 
 if TYPE_CHECKING:
     import onnx
@@ -59,7 +59,7 @@ class Base:
         return self._ops
 
     def forms(self, seed: int) -> list[str]:
-        """The forms of this base (see :func:`passcheck.hunt.forms.enumerate_forms`), sampled with a
+        """The forms of this base (see :func:`passcheck.mutations.forms.enumerate_forms`), sampled with a
         generator seeded by ``seed`` and the base id (the same on every run)."""
         if self._forms is None:
             try:

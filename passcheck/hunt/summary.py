@@ -8,6 +8,7 @@ hand-written or generated library already has it)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any, TextIO
 
 COLUMNS = ("#", "pass", "oracle", "kind", "ops", "rewrite", "nodes", "hits", "reproduces", "in case", "case")
@@ -51,3 +52,22 @@ def table(signatures: dict[str, dict[str, Any]], stream: TextIO) -> None:
         else:
             f = rec["found_on"]
             print(f"#{i} found on {f['base']} rewritten as {f['form']} under {f['pass']}: {f['message']}", file=stream)
+
+
+def coverage_lines(cmap, before: Iterable[Mapping[str, Any]], after: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Per tool: catalogue entries with at least one spelling tried before this run and after it,
+    of the entries the bases trigger and of the catalogue (items from a hunt's state)."""
+    from passcheck.coverage.report import tried
+
+    was, now = tried(list(before), cmap), tried(list(after), cmap)
+    out = ["coverage (catalogue entries with a spelling tried under them, before -> after this run):"]
+    tools = dict.fromkeys(e.tool for e in cmap.entries.values())
+    for tool in tools:
+        keys = [k for k, e in cmap.entries.items() if e.tool == tool]
+        reach = [k for k in keys if cmap.triggered(k)]
+        n0, n1 = sum(k in was for k in reach), sum(k in now for k in reach)
+        pairs0 = sum(len(was[k]["forms"]) for k in reach if k in was)
+        pairs1 = sum(len(now[k]["forms"]) for k in reach if k in now)
+        out.append(f"  {tool}: {n0} -> {n1} of {len(reach)} triggered entries ({len(keys)} in the catalogue); "
+                   f"(entry, spelling) pairs {pairs0} -> {pairs1}")
+    return out

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from passcheck.matrix.verdict import env_order  # noqa: F401 - part of this module's vocabulary
 from passcheck.records import CellResult
 from passcheck.report.summary import counts, label
 
@@ -46,14 +47,6 @@ class Difference:
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
-
-
-def env_order(cells: Iterable[CellResult], environments: Iterable[str] = ()) -> list[str]:
-    """Environment ids: the given order first, then any others in order of appearance."""
-    seen = dict.fromkeys(environments)
-    for c in cells:
-        seen.setdefault(c.env)
-    return list(seen)
 
 
 def table(cells: Iterable[CellResult]) -> dict[str, dict[Row, dict[str, CellResult]]]:

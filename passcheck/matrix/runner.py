@@ -14,14 +14,11 @@ import dataclasses
 import importlib.util
 import json
 import os
-import selectors
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -30,10 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from passcheck import interrupts
-from passcheck._procs import Children, Stopped, kill_tree
+from passcheck._procs import Children, Stopped
 from passcheck.errors import PasscheckError
 from passcheck.matrix import create, plan
 from passcheck.matrix.envs import EnvSpec
+from passcheck.matrix.launch import Recorder, run_worker, tmp_env
 from passcheck.progress import Progress
 from passcheck.records import CellResult, Finding
 from passcheck.report.json_report import read_report
@@ -72,53 +70,6 @@ class Outcome:
     timings: dict[str, float]  # setup, total, first_cell (s from start), workers (summed worker process time)
 
 
-class _Log:
-    """Append-only JSON lines, flushed per record (a killed run loses nothing) and fsync'ed at
-    most once a second (an fsync per record would throttle the workers' streams)."""
-
-    def __init__(self, path: Path):
-        self._f = open(path, "a", encoding="utf-8")
-        self._synced = time.monotonic()
-
-    def write(self, record: dict[str, Any]) -> None:
-        self._f.write(json.dumps(record, default=str) + "\n")
-        self._f.flush()
-        if time.monotonic() - self._synced > 1.0:
-            os.fsync(self._f.fileno())
-            self._synced = time.monotonic()
-
-    def close(self) -> None:
-        self._f.flush()
-        os.fsync(self._f.fileno())
-        self._f.close()
-
-
-class _Recorder:
-    """Thread-safe append to results.jsonl + progress."""
-
-    def __init__(self, path: Path, progress: Progress, t0: float):
-        self.stream = _Log(path)
-        self.progress = progress
-        self.lock = threading.Lock()
-        self.t0 = t0
-        self.first_cell: float | None = None
-        self.worker_seconds: dict[str, float] = {}
-
-    def cell(self, cell: CellResult | dict[str, Any]) -> None:
-        rec = cell.to_json() if isinstance(cell, CellResult) else cell
-        with self.lock:
-            if self.first_cell is None:
-                self.first_cell = time.perf_counter() - self.t0
-            self.stream.write(rec)
-            self.progress.advance(rec["env"], f"{rec['case']} {rec['pass_id']}")
-
-    def record(self, rec: dict[str, Any]) -> None:
-        with self.lock:
-            self.stream.write(rec)
-
-
-#: On an interrupt the reports are written only from a results.jsonl up to this size (about
-#: 5 000 cells: seconds); a bigger one would keep an interrupted run busy for minutes.
 INTERRUPT_REPORT_BYTES = 4 << 20
 
 
@@ -165,7 +116,7 @@ def _run(opts: Options, children: Children, tmp: Path) -> Outcome:
     planned = sum(len(u.forms) for u in todo_units)
     _write_plan(opts, cases, todo_units, all_units)
     progress = Progress(planned, planned - sum(len(u.forms) for us in pending.values() for u in us), opts.progress)
-    rec = _Recorder(results, progress, t0)
+    rec = Recorder(results, progress, t0)
     specs = {s.id: s for s in opts.envs}
     timings = {"setup": time.perf_counter() - t0}
     pool = ThreadPoolExecutor(max_workers=max(1, opts.jobs))
@@ -233,7 +184,7 @@ def _models(opts: Options, children: Children, tmp: Path) -> list[plan.ModelCase
         for flag, values in (("--case", opts.cases), ("--pass", opts.passes), ("--cases-from", opts.cases_from)):
             for v in values:
                 cmd += [flag, str(Path(v).resolve()) if flag == "--cases-from" else v]
-        proc = children.popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=env.root, env=_tmp_env(tmp))
+        proc = children.popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=env.root, env=tmp_env(tmp))
         stdout, stderr = proc.communicate()
         children.done(proc)
         errors = [json.loads(x)["message"] for x in stdout.splitlines() if '"error"' in x]
@@ -266,13 +217,6 @@ def _read_json(path: Path) -> Any:
         return None
 
 
-def _tmp_env(tmp: Path) -> dict[str, str]:
-    """The environment of a worker or uv process: TMPDIR is the run's private folder."""
-    return {**os.environ, "TMPDIR": str(tmp)}
-
-
-#: Worker deaths an environment may have (beyond two per case: the death and its confirmation)
-#: before the cells the next death leaves are recorded as unchecked instead of re-run.
 SPARE_DEATHS = 8
 _UNREPORTED = "the worker finished without reporting this cell (a passcheck bug, not the pass's)"
 
@@ -286,21 +230,8 @@ class _Batch:
     confirm: tuple[str, ...] | None = None
 
 
-@dataclasses.dataclass
-class _Exit:
-    """How a worker ended: ``done``, ``crashed``, ``timeout`` or ``error`` (an import failed:
-    ``marker`` None, passcheck cannot run in the environment at all; else not in that unit);
-    the last marker it sent; ``detail``: the error, or its exit text and stderr tail."""
-
-    status: str
-    marker: tuple[str, ...] | None
-    detail: str
-    saw_env: bool
-    versions: dict[str, Any]
-
-
 def _run_env(spec: EnvSpec, units: list[plan.Unit], cases: list[plan.ModelCase], opts: Options,
-             rec: _Recorder, children: Children, tmp: Path) -> None:
+             rec: Recorder, children: Children, tmp: Path) -> None:
     """Run every cell of ``units`` in ``spec``'s environment, one worker at a time.
 
     A worker that dies or hangs leaves cells unreported. Those of the unit it was in (its last
@@ -338,7 +269,7 @@ def _run_env(spec: EnvSpec, units: list[plan.Unit], cases: list[plan.ModelCase],
         job_file.write_text(json.dumps(job), encoding="utf-8")
         rec.progress.status(spec.id, "starting worker" if batch.confirm is None else "re-running what a dead worker left")
         try:
-            ex = _run_worker(env, job_file, opts, rec, remaining, children, tmp)
+            ex = run_worker(env, job_file, opts.out, opts.timeout, rec, remaining, children, tmp)
         except Stopped:
             return
         if children.stopped:  # interrupted: what was not reported stays missing (--resume runs it)
@@ -403,7 +334,7 @@ def _where(marker: tuple[str, ...] | None) -> str:
     return f"pass {marker[1]} on case {marker[0]}" if len(marker) > 1 else f"case {marker[0]} (before any pass ran)"
 
 
-def _unusable(env_id: str, versions: dict[str, Any], reason: str, remaining: dict[Key, plan.Unit], rec: "_Recorder", repro_env: str) -> None:
+def _unusable(env_id: str, versions: dict[str, Any], reason: str, remaining: dict[Key, plan.Unit], rec: Recorder, repro_env: str) -> None:
     """The environment cannot run passcheck: its record carries ``reason`` (the exit code is 2)
     and every cell still missing is ``unavailable``, not a finding."""
     rec.record({"type": "environment", "id": env_id, "versions": versions, "error": reason})
@@ -412,7 +343,7 @@ def _unusable(env_id: str, versions: dict[str, Any], reason: str, remaining: dic
         del remaining[key]
 
 
-def _give_up(key: Key, status: str, reason: str, rec: "_Recorder", remaining: dict[Key, plan.Unit], repro_env: str) -> None:
+def _give_up(key: Key, status: str, reason: str, rec: Recorder, remaining: dict[Key, plan.Unit], repro_env: str) -> None:
     """Record a cell that was not checked: ``unchecked`` with ``reason``, no finding."""
     cell = _lost(key, "unavailable", reason, repro_env)
     cell.status, cell.unchecked = status, {"cell": reason}
@@ -426,108 +357,6 @@ def _job_cases(keys: Sequence[Key], by_case: dict[str, plan.ModelCase]) -> list[
         cells.setdefault(case, []).append([pass_id, form])
     return [{"id": c, "forms": by_case[c].forms, "passes": list(by_case[c].passes), "cells": cl,
              **({"meta": by_case[c].meta} if by_case[c].meta is not None else {})} for c, cl in cells.items()]
-
-
-def _run_worker(env: create.Env, job_file: Path, opts: Options, rec: _Recorder, remaining: dict, children: Children, tmp: Path) -> _Exit:
-    """Run one worker until done, death, timeout or an environment error (see :class:`_Exit`).
-
-    Raises:
-        Stopped: the run was interrupted before the worker started.
-    """
-    log_path = opts.out / "jobs" / f"{env.spec.id}.stderr.log"
-    with open(log_path, "ab") as log:
-        offset = log.tell()
-        proc = children.popen([str(env.python), "-m", "passcheck.matrix.worker", "run", str(job_file.resolve())],
-                              stdout=subprocess.PIPE, stderr=log, cwd=env.root, bufsize=0, env=_tmp_env(tmp))
-    started = time.perf_counter()
-    sel = selectors.DefaultSelector()
-    sel.register(proc.stdout, selectors.EVENT_READ)
-    buf, marker, saw_env, status, versions, error = b"", None, False, None, {}, ""
-    last = time.monotonic()
-    try:
-        while status is None:
-            events = sel.select(timeout=min(1.0, max(0.05, opts.timeout - (time.monotonic() - last))))
-            if children.stopped:  # interrupted: stop reading; the worker is being killed
-                status = "crashed"
-                break
-            if not events:
-                if proc.poll() is not None and not _readable(proc):
-                    status = "crashed"
-                elif time.monotonic() - last > opts.timeout:
-                    status = "timeout"
-                continue
-            chunk = os.read(proc.stdout.fileno(), 1 << 16)
-            if not chunk:
-                status = "crashed"
-                break
-            last = time.monotonic()
-            buf += chunk
-            *lines, buf = buf.split(b"\n")
-            for line in lines:
-                try:
-                    msg = json.loads(line)
-                except ValueError:
-                    continue
-                kind = msg.get("type")
-                if kind == "environment":
-                    saw_env, versions = True, msg.get("versions") or {}
-                    rec.record(msg)
-                elif kind == "case":
-                    marker = (msg["case"],)
-                    rec.progress.status(env.spec.id, msg["case"])
-                elif kind == "pass":
-                    marker = (msg["case"], msg["pass"])
-                elif kind == "cell":
-                    if remaining.pop((msg["case"], msg["form"], msg["pass_id"], msg["env"]), None) is not None:
-                        rec.cell(msg)
-                elif kind == "error":
-                    error = msg.get("message") or "the worker reported an error"
-                    marker = marker if msg.get("kind") == "unit" else None
-                elif kind == "done":
-                    status = "done"
-    finally:
-        if status != "done":
-            _kill(proc)
-        proc.wait()
-        with rec.lock:
-            rec.worker_seconds[env.spec.id] = rec.worker_seconds.get(env.spec.id, 0.0) + time.perf_counter() - started
-        children.done(proc)
-        proc.stdout.close()
-    if error and status != "done":
-        return _Exit("error", marker, f"passcheck cannot run in {env.spec.id}: {error}", saw_env, versions)
-    return _Exit(status, marker, _exit_text(proc.returncode, log_path, offset), saw_env, versions)
-
-
-def _readable(proc: subprocess.Popen) -> bool:
-    sel = selectors.DefaultSelector()
-    sel.register(proc.stdout, selectors.EVENT_READ)
-    return bool(sel.select(timeout=0))
-
-
-def _kill(proc: subprocess.Popen) -> None:
-    """The worker, the pass worker it started and whatever the passes started (commands)."""
-    if proc.returncode is None:  # not reaped yet: its pid is still its own
-        kill_tree(proc.pid)
-
-
-def _exit_text(code: int | None, log: Path, offset: int = 0, lines: int = 3) -> str:
-    """How the worker ended (signal name or exit code) and the last ``lines`` it wrote to
-    stderr (``log`` from byte ``offset``: this worker's part of the environment's log)."""
-    if code is not None and code < 0:
-        try:
-            what = f"killed by {signal.Signals(-code).name}"
-        except ValueError:
-            what = f"killed by signal {-code}"
-    else:
-        what = f"exit code {code}"
-    try:
-        with open(log, "rb") as f:
-            f.seek(offset)
-            text = f.read().decode("utf-8", "replace")
-    except OSError:
-        text = ""
-    tail = [x.strip()[:300] for x in text.splitlines() if x.strip()][-lines:]
-    return what + (f"; last stderr lines: {' | '.join(tail)}" if tail else "")
 
 
 def _lost(key: Key, status: str, reason: str, repro_env: str) -> CellResult:

@@ -5,17 +5,23 @@ the current state (``--write-baseline``), notes for the reports, and the exit co
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from passcheck.records import CellResult
 
 
+def env_order(cells: Iterable[CellResult], environments: Iterable[str] = ()) -> list[str]:
+    """Environment ids: the given order first, then any others in order of appearance."""
+    seen = dict.fromkeys(environments)
+    for c in cells:
+        seen.setdefault(c.env)
+    return list(seen)
+
+
 def ran_envs(cells: Sequence[CellResult], order: Sequence[str]) -> list[str]:
     """Environment ids that produced at least one cell, plan order first."""
-    from passcheck.matrix.report import env_order
-
     seen = {c.env for c in cells}
     return [e for e in env_order(cells, order) if e in seen]
 

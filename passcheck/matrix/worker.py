@@ -156,7 +156,7 @@ def _isolated_skip_reason(isolated, data: bytes) -> str | None:
     import onnx
 
     from passcheck.matrix.worker import _ort_skip_reason_of as by_name  # not __main__'s: the worker imports it by name
-    from passcheck.passes.isolation import WorkerDied
+    from passcheck.errors import WorkerDied
 
     try:
         return isolated.call(by_name, onnx.load_from_string(data))

@@ -20,7 +20,7 @@ from passcheck.records import Finding
 if TYPE_CHECKING:
     import onnx
 
-    from passcheck.cases import Expectation
+    from passcheck.case_model import Expectation
 
 #: Cell kinds: the pass outputs of every form, and the forms themselves (pseudo-pass ``input``).
 PASS, INPUT = "pass", "input"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from passcheck.cases import Expectation
+from passcheck.case_model import Expectation
 from passcheck.oracles._context import FormRun, op_counts
 from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.records import Finding

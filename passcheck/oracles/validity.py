@@ -86,7 +86,7 @@ class Checker:
 
     def _isolated(self, fn, model, who: str = "the onnx checker ") -> str | None:
         from passcheck.errors import PasscheckInternalError
-        from passcheck.passes.isolation import WorkerDied
+        from passcheck.errors import WorkerDied
 
         try:
             return self._call(fn, model)

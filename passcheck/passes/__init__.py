@@ -23,7 +23,7 @@ records a pass that changes the model it was given (judged by
 The tools under test are imported only inside these adapters.
 """
 
-from passcheck.passes._base import FAILED, STATUSES, Capabilities, PassAdapter, PassDeclined, PassOutcome
+from passcheck.passes._base import FAILED, STATUSES, Capabilities, PassAdapter, PassDeclined, PassOutcome, run_in_process
 from passcheck.passes._registry import BASELINE, DEFAULT_PASSES, get_pass, known_pass_ids, register_pass, unregister_pass
 from passcheck.passes.command import CommandAdapter
 from passcheck.passes.function import FunctionAdapter
@@ -38,5 +38,5 @@ __all__ = [
     "Capabilities", "CommandAdapter", "FunctionAdapter", "OnnxShapeInferenceAdapter", "OnnxscriptOptimizerAdapter",
     "OnnxscriptOrtFusionAdapter", "OnnxscriptRewriteAdapter",
     "OrtOptimizerAdapter", "OrtSymbolicShapeInferAdapter", "PassAdapter", "PassDeclined", "PassOutcome",
-    "VersionConverterAdapter", "get_pass", "known_pass_ids", "register_pass", "unregister_pass",
+    "VersionConverterAdapter", "get_pass", "known_pass_ids", "register_pass", "run_in_process", "unregister_pass",
 ]

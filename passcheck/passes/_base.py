@@ -218,6 +218,11 @@ class PassAdapter:
         return PassOutcome(self.id, "unchanged" if same else "changed", model=out, versions=self.versions(), seconds=seconds, input_mutated=mutated)
 
 
+def run_in_process(adapter: PassAdapter, model: "onnx.ModelProto", workdir: Path) -> PassOutcome:
+    """The in-process executor: ``adapter.run(model, workdir)`` (a crash ends the calling process)."""
+    return adapter.run(model, workdir)
+
+
 def mutation(before: "onnx.ModelProto", after: "onnx.ModelProto") -> str:
     """Which fields of a ModelProto differ between ``before`` and ``after`` (``graph.node``,
     ``opset_import``, …), for a finding's message; empty when none does."""

@@ -36,7 +36,7 @@ class OrtParity:
     def __call__(self, a, b) -> bool:
         from passcheck.attribution.ort import optimized_ops
         from passcheck.oracles.parity import op_counts
-        from passcheck.passes.isolation import WorkerDied
+        from passcheck.errors import WorkerDied
 
         if a is None or b is None or self.checker(a) or self.checker(b):  # an invalid cut (or one the checker dies on) is not a candidate
             return False

@@ -4,7 +4,7 @@ sites (``ID@s1+ID@s2…``, e.g. resumed), narrowed by delta debugging over its s
 
 A run of consecutive parts of one rewrite is one group of sites. Groups are narrowed from the
 last, so the sites of a group are those of the model the earlier groups wrote (spelling and
-building: :mod:`passcheck.hunt.forms`).
+building: :mod:`passcheck.mutations.forms`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
-from passcheck.hunt import forms as hforms
+from passcheck.mutations import forms as hforms
 from passcheck.reduce.ddmin import ddmin
 
 

@@ -101,7 +101,7 @@ class Rewritten:
     """``base`` (the unrewritten model) and the rewrite ``form`` re-applied to every cut of it."""
 
     def __init__(self, base, form: str, executor):
-        from passcheck.hunt.shrink import named
+        from passcheck.mutations.forms import named
 
         self.base = named(base)
         self.form = re.sub(r"#(\d+):\w+", lambda m: self._name_at(int(m.group(1))), form)
@@ -121,7 +121,7 @@ class Rewritten:
         return other
 
     def make(self, keep: Collection[str], edit: Callable[[Any], Any] | None = None):
-        from passcheck.hunt import forms as hforms
+        from passcheck.mutations import forms as hforms
 
         base = cut(self.base, set(keep), self.types, self.consts)
         if base is not None and edit is not None:
@@ -135,7 +135,7 @@ class Rewritten:
         return base, (built[0] if built else None)
 
     def site_labels(self) -> list[str]:
-        from passcheck.hunt import forms as hforms
+        from passcheck.mutations import forms as hforms
 
         return [s for _r, s in hforms.parts(self.form) if s is not None]
 

@@ -10,7 +10,9 @@ Rules, applied within one case (one computation; causes never span cases):
    those passes failed because the model cannot run.
 2. Consequence in one cell. An output the checker rejects (``invalid-model``) that then fails to
    run (``wrong-result``, "fails to run") is one defect, reported as the invalid model.
-3. Same signature. Findings with one :func:`signature` on several forms are one defect (a parity
+3. Same signature. Findings with one :func:`signature_of` (the one
+   :class:`~passcheck.signature.Signature`, the rewrite dropped: one defect seen on several forms)
+   whose :func:`signature` text agrees are one defect (a parity
    finding's signature names the op types kept, those they follow and those gained, not node names
    or counts, so ``ID@SITE`` and ``ID`` missing one fusion are one); so are
    findings with one signature on onnxruntime's cumulative levels (``ort:disabled`` ⊂ ``basic`` ⊂
@@ -33,6 +35,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from passcheck.records import CellResult, Finding
+from passcheck.signature import Signature
 
 #: onnxruntime optimization levels, each applying every rewrite of the ones before it.
 _ORT_LEVELS = ("ort:disabled", "ort:basic", "ort:extended", "ort:all")
@@ -82,6 +85,12 @@ def signature(f: Finding) -> tuple[str, str, str, str]:
     forms; the pass id is replaced by ``ort:level`` for onnxruntime's cumulative levels."""
     pass_key = "ort:level" if f.pass_id in _ORT_LEVELS else f.pass_id
     return (pass_key, f.oracle, f.kind, _error_text(f))
+
+
+def signature_of(f: Finding) -> Signature:
+    """The :class:`~passcheck.signature.Signature` root causes group on: the rewrite dropped (a
+    defect seen on several forms is one) and onnxruntime's cumulative levels as one pass ``ort:level``."""
+    return Signature.of(f).replace(rewrite="", pass_id="ort:level" if f.pass_id in _ORT_LEVELS else f.pass_id)
 
 
 def _fails_to_run(f: Finding) -> bool:
@@ -179,7 +188,7 @@ def root_causes(cells: Iterable[CellResult]) -> list[RootCause]:
     groups: dict[tuple, list[Finding]] = {}
     for f in findings:
         if id(f) not in parent:
-            groups.setdefault((f.case, *signature(f)), []).append(f)
+            groups.setdefault((f.case, signature_of(f), signature(f)[-1]), []).append(f)
     causes: dict[tuple, list[Finding]] = {}
     for key, members in groups.items():
         members.sort(key=lambda f: _rank(f, order))
@@ -187,12 +196,15 @@ def root_causes(cells: Iterable[CellResult]) -> list[RootCause]:
 
     # Rule 1: a form onnxruntime cannot run explains findings on that form with the same error.
     for key in list(causes):
-        case, pass_key, _oracle, kind, text = key
-        if key not in causes or pass_key != _INPUT or not text:
+        case, sig, text = key
+        if key not in causes or sig.pass_id != _INPUT or not text:
             continue
         shown = {f.form for f in causes[key]}  # what the model already shows: on these forms only
         for other in list(causes):
-            if other != key and other[0] == case and (other[2:] == key[2:] or kind == "rejected" and other[-1] == text):
+            if other == key or other[0] != case:
+                continue
+            same = other[1].replace(pass_id=_INPUT) == sig and other[2] == text
+            if same or sig.kind == "rejected" and other[2] == text:
                 causes[key] += [f for f in causes[other] if f.form in shown]
                 causes[other] = [f for f in causes[other] if f.form not in shown]
                 if not causes[other]:

@@ -15,11 +15,18 @@ from passcheck.report.rootcause import root_causes, unexpected_phrase
 from passcheck.report.summary import counts, coverage_line, unchecked_lines
 
 
+def make_console(stderr: bool = False):
+    """A rich Console on stdout (or stderr): the terminal's width on a terminal, 200 columns in logs and pipes."""
+    import sys
+
+    from rich.console import Console
+
+    return Console(soft_wrap=True, stderr=stderr, width=None if (sys.stderr if stderr else sys.stdout).isatty() else 200)
+
+
 def render(cells: Iterable[CellResult], console: Console | None = None, *, show_grid: bool = True) -> None:
     cells = list(cells)
     if console is None:
-        from passcheck.cli._common import console as make_console
-
         console = make_console()
     if show_grid:
         print_grid(cells, console)

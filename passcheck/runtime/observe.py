@@ -26,28 +26,29 @@ functions. :func:`observe` reads only the shape and element type of every annota
 - ``auto`` (the default): ``ort`` for the main graph; when the model has subgraphs or
   model-local functions, the reference evaluator for their values (:func:`with_subscopes`).
 
-Annotated initializers (a graph input with a default, or a value_info naming an initializer)
-are observed from the model itself when not fed.
-"""
+Annotated initializers (a graph input with a default, a value_info naming an initializer) are
+observed from the model itself when not fed. The profile reading is :mod:`passcheck.runtime.profile`."""
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import glob
 import itertools
 import os
-import re
 import tempfile
 import threading
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from passcheck.errors import PasscheckError
+from passcheck.runtime import profile as _prof
 from passcheck.runtime.plan import AnnotationPlan, ObservationPlan, Observed, node_label
+from passcheck.runtime.profile import NODE_TAG as _NODE_TAG
+from passcheck.runtime.profile import TensorMeta  # noqa: F401 - observations are TensorMeta
+from passcheck.runtime.profile import Untrusted as _Untrusted
+from passcheck.runtime.profile import profiled as _profiled
 from passcheck.runtime.session import RunResult, observation_copy, run_ort, session_options
 
 if TYPE_CHECKING:
@@ -55,15 +56,6 @@ if TYPE_CHECKING:
 
 ENGINES = ("auto", "ort", "reference")
 
-#: Node names given in the session's copy; a profiled kernel with another name was added by onnxruntime.
-_NODE_TAG = "passcheck.node."
-_KERNEL_SUFFIX = '_kernel_time"'
-_OUTPUT_SHAPES = re.compile(r'"output_type_shape"\s*:\s*\[((?:\{"[^"]+":\[[0-9,]*\]\},?)*)\]')
-_SHAPE_ENTRY = re.compile(r'\{"([^"]+)":\[([0-9,]*)\]\}')
-_TAGGED = re.compile(re.escape(_NODE_TAG) + r"(\d+)")
-#: Node names given to subgraph nodes in the session's copy: their kernels' events are skipped.
-_SUB_TAG = "passcheck.sub."
-_SUB_TAGGED = re.compile(re.escape(_SUB_TAG) + r"(\d+)")
 _TRACES = itertools.count()
 
 
@@ -71,19 +63,7 @@ class RunFailed(PasscheckError):
     """The model could not be run on the given feeds, so nothing could be observed."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class TensorMeta:
-    """A tensor as the checker needs it: ``shape`` and numpy ``dtype``, without its data."""
-
-    shape: tuple[int, ...]
-    dtype: np.dtype
-
-
-class _Untrusted(Exception):
-    """The fast run cannot vouch for what it saw; observe again with every value exposed."""
-
-
-def _unobservable_by_ort(model: "onnx.ModelProto", plan: AnnotationPlan | None = None) -> dict[str, str]:
+def _unobservable_by_ort(model: onnx.ModelProto, plan: AnnotationPlan | None = None) -> dict[str, str]:
     out = {}
     for key, _name, _tp, _role, scope, _kind, _rule in (plan or AnnotationPlan(model)).steps:
         if scope.startswith("function"):
@@ -93,34 +73,15 @@ def _unobservable_by_ort(model: "onnx.ModelProto", plan: AnnotationPlan | None =
     return out
 
 
-def _initializer_values(model: "onnx.ModelProto", keys: set[str], feeds: Mapping[str, Any]) -> dict[str, Any]:
+def _initializer_values(model: onnx.ModelProto, keys: set[str], feeds: Mapping[str, Any]) -> dict[str, Any]:
     out = {}
     for t in model.graph.initializer:
         if (name := t.name) in keys and name not in feeds:
-            out[name] = TensorMeta(tuple(t.dims), _np_dtype(t.data_type))
+            out[name] = TensorMeta(tuple(t.dims), _prof.np_dtype(t.data_type))
     return out
 
 
-def _meta(shape: Iterable[int], elem_type: int) -> TensorMeta:
-    return TensorMeta(tuple(map(int, shape)), _np_dtype(elem_type))
-
-
-@functools.cache
-def _np_dtype(elem_type: int) -> np.dtype:
-    import onnx.helper
-
-    return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(elem_type))
-
-
-@functools.cache
-def _elem_types() -> dict[str, int]:
-    """onnxruntime's profile type names → TensorProto elem_type (``float``, ``int64``, ``Float8E4M3FN``, ``Int4x2``...)."""
-    import onnx
-
-    return {name.lower(): value for name, value in onnx.TensorProto.DataType.items() if value}
-
-
-def _ort_copy(model: "onnx.ModelProto", expose: Iterable[str], tag_nodes: bool = False, untyped: bool = True) -> "onnx.ModelProto":
+def _ort_copy(model: onnx.ModelProto, expose: Iterable[str], tag_nodes: bool = False, untyped: bool = True) -> onnx.ModelProto:
     """The session's model: annotations cleared, ``expose`` added as outputs, outputs untyped.
 
     Graph outputs carry no type (unless not ``untyped``: the copy :func:`run_ort` runs), so a
@@ -134,7 +95,7 @@ def _ort_copy(model: "onnx.ModelProto", expose: Iterable[str], tag_nodes: bool =
         for i, n in enumerate(copy.graph.node):
             n.name = f"{_NODE_TAG}{i}"
         for i, n in enumerate(_subgraph_nodes(copy.graph)):
-            n.name = f"{_SUB_TAG}{i}"
+            n.name = f"{_prof.SUB_TAG}{i}"
     return copy
 
 
@@ -149,81 +110,17 @@ def _subgraph_nodes(graph) -> list:
     return out
 
 
-def _run_failed(exc: BaseException, model: "onnx.ModelProto") -> RunFailed:
+def _run_failed(exc: BaseException, model: onnx.ModelProto) -> RunFailed:
     """The failure, naming nodes as the user knows them (not by the session copy's tags)."""
     nodes = model.graph.node
-    text = _TAGGED.sub(lambda m: node_label(nodes[int(m.group(1))], int(m.group(1))), str(exc).strip().splitlines()[0])
-    if _SUB_TAG in text:
+    text = _prof.TAGGED.sub(lambda m: node_label(nodes[int(m.group(1))], int(m.group(1))), str(exc).strip().splitlines()[0])
+    if _prof.SUB_TAG in text:
         inner = _subgraph_nodes(model.graph)
-        text = _SUB_TAGGED.sub(lambda m: node_label(inner[int(m.group(1))], int(m.group(1))), text)
+        text = _prof.SUB_TAGGED.sub(lambda m: node_label(inner[int(m.group(1))], int(m.group(1))), text)
     return RunFailed(f"onnxruntime could not run the model on these feeds: {type(exc).__name__}: {text}")
 
 
-def _profiled(outputs: list[tuple[str, ...]], trace: str) -> dict[str, TensorMeta]:
-    """Output name → shape and elem_type of every main-graph node output, from one run's profile.
-
-    ``trace`` is onnxruntime's profile (Chrome trace JSON, one event a line): each kernel run is a
-    ``Node`` event named ``<node name>_kernel_time`` whose ``args.output_type_shape`` lists
-    ``{"<type name>":[dims]}`` for each tensor output. Only those two fields are read, by
-    pattern, so the (large) rest of each event is never decoded.
-
-    ``outputs``: the (non-empty) outputs of each main-graph node, in node order.
-
-    Raises:
-        _Untrusted: a kernel not of the model ran (onnxruntime rewrote the graph: inserted casts,
-            expanded a function), or a kernel event is not in the expected form.
-    """
-    elem_types = _elem_types()
-    parsed: dict[str, list[TensorMeta | None]] = {}  # the output_type_shape text of an event → its outputs
-    out: dict[str, TensorMeta] = {}
-    pos = events = 0
-    while (i := trace.find(_KERNEL_SUFFIX, pos)) >= 0:
-        events += 1
-        eol = trace.find("\n", i)
-        pos = eol = len(trace) if eol < 0 else eol
-        name = trace[trace.rfind('"', 0, i) + 1:i]
-        if name.startswith(_SUB_TAG) and name[len(_SUB_TAG):].isdigit():
-            continue  # a subgraph's kernel: its values are not main-graph values
-        at = trace.find('"output_type_shape"', i, eol)
-        shapes = _OUTPUT_SHAPES.match(trace, at) if at >= 0 else None
-        if shapes is None:
-            raise _Untrusted(f"a kernel event not in the expected form: {trace[i - 80:i + 80]!r}")
-        if not name.startswith(_NODE_TAG) or not name[len(_NODE_TAG):].isdigit():
-            raise _Untrusted(name)
-        names = outputs[int(name[len(_NODE_TAG):])]
-        text = shapes.group(1)
-        metas = parsed.get(text)
-        if metas is None:
-            metas = parsed[text] = [_profiled_meta(elem_types, type_name, dims) for type_name, dims in _SHAPE_ENTRY.findall(text)]
-        if len(metas) != len(names):
-            continue  # a non-tensor or absent output is not listed: these outputs stay unobserved here
-        for output, meta in zip(names, metas):
-            if meta is not None:
-                out[output] = meta
-    # counted in one pass: a bounded search per line is slow on the quote-dense event text
-    if events != trace.count(_KERNEL_SUFFIX):
-        raise _Untrusted("a line with more than one kernel event: not the expected form")
-    return out
-
-
-def _profiled_meta(elem_types: dict[str, int], type_name: str, dims: str) -> TensorMeta | None:
-    elem = elem_types.get(type_name.lower().removesuffix("x2"))
-    return None if elem is None else TensorMeta(tuple(map(int, dims.split(","))) if dims else (), _np_dtype(elem))
-
-
-def _end_profiling(sess) -> str:
-    """The session's profile text (empty if it cannot be read); its file is removed."""
-    try:
-        path = Path(sess.end_profiling())
-        try:
-            return path.read_text()
-        finally:
-            path.unlink(missing_ok=True)
-    except (OSError, RuntimeError):
-        return ""
-
-
-def _run(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str], profile: list[tuple[str, ...]] | None,
+def _run(model: onnx.ModelProto, feeds: Mapping[str, Any], expose: list[str], profile: list[tuple[str, ...]] | None,
          values: bool = False) -> tuple[dict[str, Any], dict[str, TensorMeta]]:
     """One session and run: (graph outputs and ``expose`` → TensorMeta, profiled node outputs).
 
@@ -259,7 +156,7 @@ def _run(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str], 
         raise _run_failed(exc, model) from None
     finally:
         if profile is not None and sess is not None:
-            trace = _end_profiling(sess)
+            trace = _prof.end_profiling(sess)
         elif profile is not None:  # the session failed to load: its profile file was created, never written
             for path in glob.glob(glob.escape(prefix) + "*.json"):
                 os.unlink(path)
@@ -268,10 +165,10 @@ def _run(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str], 
         return dict(zip(names, fetched)), profiled
     if not all(v.is_tensor() for v in fetched):
         raise _Untrusted("a fetched value is not a tensor")
-    return {n: _meta(v.shape(), v.element_type()) for n, v in zip(names, fetched)}, profiled
+    return {n: _prof.meta(v.shape(), v.element_type()) for n, v in zip(names, fetched)}, profiled
 
 
-def _run_exposed(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: list[str], tensors_only: bool) -> dict[str, Any]:
+def _run_exposed(model: onnx.ModelProto, feeds: Mapping[str, Any], expose: list[str], tensors_only: bool) -> dict[str, Any]:
     """Every value of ``expose`` and the graph outputs from one run; numpy values unless all are tensors."""
     if tensors_only:
         try:
@@ -284,7 +181,7 @@ def _run_exposed(model: "onnx.ModelProto", feeds: Mapping[str, Any], expose: lis
     return {k: v for k, v in r.observed.items() if k not in feeds}
 
 
-def _kernel_outputs(model: "onnx.ModelProto") -> tuple[list[tuple[str, ...]], set[str]]:
+def _kernel_outputs(model: onnx.ModelProto) -> tuple[list[tuple[str, ...]], set[str]]:
     """(the non-empty outputs of each main-graph node, in node order; the outputs of Constant
     nodes, which onnxruntime turns into initializers: no kernel runs, so no profile event)."""
     node_outputs, constants = [], set()
@@ -295,7 +192,7 @@ def _kernel_outputs(model: "onnx.ModelProto") -> tuple[list[tuple[str, ...]], se
     return node_outputs, constants
 
 
-def _observe_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], main: list[tuple[str, str]]) -> dict[str, Any]:
+def _observe_ort(model: onnx.ModelProto, feeds: Mapping[str, Any], main: list[tuple[str, str]]) -> dict[str, Any]:
     """``main``: (name, TypeProto kind) of every annotated main-graph value."""
     node_outputs, constants = _kernel_outputs(model)
     produced = {o for outs in node_outputs for o in outs}
@@ -316,7 +213,7 @@ def _observe_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], main: list[
     return _run_exposed(model, feeds, wanted, tensors_only=not not_tensor)
 
 
-def run_observing(model: "onnx.ModelProto", feeds: Mapping[str, Any], *, expose: Iterable[str] = (), shapes: Iterable[str] = ()) -> RunResult:
+def run_observing(model: onnx.ModelProto, feeds: Mapping[str, Any], *, expose: Iterable[str] = (), shapes: Iterable[str] = ()) -> RunResult:
     """Run ``model`` on ``feeds`` once with onnxruntime (CPU, unoptimized, as :func:`run_ort`),
     observing ``expose`` whole and the shape and element type of ``shapes``.
 
@@ -363,7 +260,7 @@ def _meta_of(value: Any) -> TensorMeta | None:
     return TensorMeta(tuple(value.shape), value.dtype) if isinstance(value, np.ndarray) else None
 
 
-def _shapes_only(run: RunResult, model: "onnx.ModelProto", shapes: list[str]) -> RunResult:
+def _shapes_only(run: RunResult, model: onnx.ModelProto, shapes: list[str]) -> RunResult:
     """``run`` with each tensor of ``shapes`` (not a graph input or output) as its TensorMeta."""
     keep = {o.name for o in model.graph.output} | {i.name for i in model.graph.input}
     for k in shapes:
@@ -372,7 +269,7 @@ def _shapes_only(run: RunResult, model: "onnx.ModelProto", shapes: list[str]) ->
     return run
 
 
-def initializer_observations(model: "onnx.ModelProto", feeds: Mapping[str, Any], values: Iterable[str], shapes: Iterable[str]) -> dict[str, Any]:
+def initializer_observations(model: onnx.ModelProto, feeds: Mapping[str, Any], values: Iterable[str], shapes: Iterable[str]) -> dict[str, Any]:
     """The annotated initializers of ``values`` (as arrays) and ``shapes`` (as TensorMeta) that
     ``feeds`` does not override: a graph input with a default, or a value_info naming a weight,
     is a value of known shape in every run (seed 000: a value supplied as a model input)."""
@@ -392,7 +289,7 @@ def initializer_observations(model: "onnx.ModelProto", feeds: Mapping[str, Any],
     return out
 
 
-def with_subscopes(model: "onnx.ModelProto", feeds: Mapping[str, Any], observed: dict[str, Any],
+def with_subscopes(model: onnx.ModelProto, feeds: Mapping[str, Any], observed: dict[str, Any],
                    unobservable: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
     """Complete an ``ort`` observation with the values ``unobservable`` names (subgraph and
     function values), read from one reference-evaluator run on the same feeds.
@@ -420,7 +317,7 @@ def with_subscopes(model: "onnx.ModelProto", feeds: Mapping[str, Any], observed:
     return merged, {}
 
 
-def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "auto") -> tuple[dict[str, Any], dict[str, str]]:
+def observe(model: onnx.ModelProto, feeds: Mapping[str, Any], engine: str = "auto") -> tuple[dict[str, Any], dict[str, str]]:
     """Run ``model`` on ``feeds`` and return what was observed of its annotated values.
 
     Args:
@@ -468,7 +365,7 @@ def observe(model: "onnx.ModelProto", feeds: Mapping[str, Any], engine: str = "a
 Runner = Any
 
 
-def observe_run(model: "onnx.ModelProto", feeds: Mapping[str, Any], plan: ObservationPlan, runner: Runner | None = None) -> RunResult:
+def observe_run(model: onnx.ModelProto, feeds: Mapping[str, Any], plan: ObservationPlan, runner: Runner | None = None) -> RunResult:
     """Run ``model`` on ``feeds`` once, observing what ``plan`` asks for.
 
     One unoptimized onnxruntime run (:func:`run_observing`, or ``runner``): the plan's main-graph

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from passcheck.cases import registry
-from passcheck.cases._support import ir_version_for, max_supported_opset
+from passcheck._versions import ir_version_for, max_supported_opset
 
 CASES = list(registry())
 CITATION = re.compile(r"(Operators\.md|IR\.md|Broadcasting\.md|onnx\.proto|seed \d{3}|microsoft/onnxruntime#\d+|docs/)")

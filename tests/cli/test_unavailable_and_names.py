@@ -102,7 +102,7 @@ def test_compare_names_forms_by_file_stem(pair, tmp_path):
 
 
 def test_compare_form_names_are_distinct_and_never_input():
-    from passcheck.cli.compare import form_names
+    from passcheck.modelio import form_names
 
     assert form_names("x/a.onnx", "y/a.onnx") == ("a", "a-2")
     assert form_names("input.onnx", "b.onnx") == ("input-2", "b")

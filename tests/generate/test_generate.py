@@ -183,8 +183,12 @@ def test_unknown_generated_id_gets_a_stub_for_shipped_bytes(monkeypatch):
     import passcheck.generate as gen
     from passcheck.cases._registry import CaseRegistry
 
+    from passcheck.generate.source import SOURCE
+
     monkeypatch.setattr(gen, "register_all", lambda registry: None)
-    case = CaseRegistry().get("generated/newop-30.dtype.float16")
+    registry = CaseRegistry()
+    registry.add_source(SOURCE)
+    case = registry.get("generated/newop-30.dtype.float16")
     assert case.rtol == 1e-2 and case.parity == frozenset({"status"}) and case.skip_reason("1.23.2") is None
 
 
@@ -205,12 +209,13 @@ def test_gate_drops_a_pair_whose_form_breaks_its_own_annotations():
     import onnx.defs
 
     from passcheck.engine import feeds_for
+    from passcheck.generate import model as gen_model
     from passcheck.generate import recipe
     from passcheck.generate.gate import gate
     from passcheck.runtime.session import run_ort
 
     node = recipe.build_node(onnx.defs.get_schema("Slice", 10), 10)
-    forms = {"common": recipe.to_model(node, "static"), "symbolic": recipe.to_model(node, "symbolic")}
+    forms = {"common": gen_model.to_model(node, "static"), "symbolic": gen_model.to_model(node, "symbolic")}
     feeds = feeds_for(forms["common"], "generated/slice-10.shape", [{}, {}])
     assert gate(forms, feeds, run_ort).ok
     forms["symbolic"].graph.output[0].type.tensor_type.shape.dim[1].dim_param = "n3"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from passcheck.hunt import forms as hforms
+from passcheck.mutations import forms as hforms
 from passcheck.hunt.budget import Budget
 from passcheck.mutations._base import Applied, node_label
 from passcheck.mutations.registry import REWRITES

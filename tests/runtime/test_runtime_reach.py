@@ -249,12 +249,13 @@ def test_an_untrusted_event_is_quoted_80_characters_either_side():
     import ast
 
     from passcheck.runtime import observe as obs
+    from passcheck.runtime.profile import KERNEL_SUFFIX
 
     event = '{"name":"%s0_kernel_time","args":{"op_name":"Relu","pad":"%s"}}' % (obs._NODE_TAG, "q" * 200)
     trace = "[\n" + '{"name":"before","args":{"pad":"%s"}},\n' % ("p" * 200) + event + "\n]"
     with pytest.raises(obs._Untrusted) as err:
         obs._profiled([("r",)], trace)
-    i = trace.index(obs._KERNEL_SUFFIX)
+    i = trace.index(KERNEL_SUFFIX)
     assert ast.literal_eval(str(err.value).split(": ", 1)[1]) == trace[i - 80:i + 80]
 
 

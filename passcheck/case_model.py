@@ -1,4 +1,4 @@
-"""The case model: a named family of forms of one computation.
+"""The case model (data layer): a named family of forms of one computation.
 
 A *case* builds a ``common`` form and one or more uncommon-but-valid forms of the same
 computation. Every form has the same graph input and output names, elem_types and meaning, so
@@ -38,7 +38,7 @@ class Form:
         doc: what is uncommon about this form (empty for ``common``).
     """
 
-    build: Callable[[], "onnx.ModelProto"]
+    build: Callable[[], onnx.ModelProto]
     doc: str = ""
 
 
@@ -121,13 +121,13 @@ class Case:
     def family(self) -> str:
         return self.id.split("/", 1)[0]
 
-    def build(self, form: str) -> "onnx.ModelProto":
+    def build(self, form: str) -> onnx.ModelProto:
         """Build one form. Raises KeyError for an unknown form name."""
         return self.forms[form].build()
 
     def skip_reason(self, onnx_version: str | None) -> str | None:
         """Why this case cannot run with the installed onnx, or None when it can."""
-        from passcheck.cases._support import version_tuple, max_supported_opset
+        from passcheck._versions import max_supported_opset, version_tuple
 
         if onnx_version is None:
             return "onnx is not installed"

@@ -1,4 +1,4 @@
-"""Hunt form ids → rewritten models, and the forms of one base model.
+"""Form ids of site rewrites → rewritten models, and the forms of one base model (hunt, reduce).
 
 A form id follows the site-rewrite contract (passcheck.mutations): ``<rewrite>`` (every site at
 once), ``<rewrite>@<label>`` (one site), parts joined by ``+`` (applied left to right: depth 2, or
@@ -39,7 +39,7 @@ def parts(form: str) -> tuple[tuple[str, str | None], ...]:
     return tuple((r, s) for r, s in out)
 
 
-def spell(parts_: "Sequence[tuple[str, str | None]]") -> str:
+def spell(parts_: Sequence[tuple[str, str | None]]) -> str:
     """The form id of ``parts_`` (the inverse of :func:`parts`)."""
     return "+".join(r if s is None else f"{r}@{s}" for r, s in parts_)
 
@@ -54,13 +54,13 @@ def has_sites(rewrite_id: str) -> bool:
     return callable(getattr(REWRITES[rewrite_id], "sites", None))
 
 
-def sites(model: "onnx.ModelProto", rewrite_id: str) -> list[str]:
+def sites(model: onnx.ModelProto, rewrite_id: str) -> list[str]:
     """Every site label of the rewrite in ``model`` ([] when it cannot tell sites apart)."""
     fn = getattr(REWRITES[rewrite_id], "sites", None)
     return list(fn(model)) if callable(fn) else []
 
 
-def build(model: "onnx.ModelProto", form: str) -> "tuple[onnx.ModelProto, list[str]] | None":
+def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]] | None:
     """``model`` rewritten as ``form`` and the labels changed, or None when a part applies nowhere
     (or names a site absent from the model). ``model`` is never modified."""
     current, changed = model, []
@@ -85,7 +85,7 @@ def build(model: "onnx.ModelProto", form: str) -> "tuple[onnx.ModelProto, list[s
     return current, changed
 
 
-def enumerate_forms(model: "onnx.ModelProto", rng: random.Random, max_sites: int = 3, depth: int = 2, max_pairs: int = 8) -> list[str]:
+def enumerate_forms(model: onnx.ModelProto, rng: random.Random, max_sites: int = 3, depth: int = 2, max_pairs: int = 8) -> list[str]:
     """The forms to try on ``model``: every rewrite that applies (all at once), up to ``max_sites``
     single-site forms of each rewrite with more than one site (sampled with ``rng``), and up to
     ``max_pairs`` depth-2 pairs of applicable rewrites (neither the other's inverse)."""
@@ -107,3 +107,20 @@ def _applies(rewrite, model) -> bool:
         return rewrite.apply(model) is not None
     except Exception:  # noqa: BLE001 - a rewrite that cannot read this model applies nowhere
         return False
+
+
+def named(model: onnx.ModelProto) -> onnx.ModelProto:
+    """A copy of ``model`` in which every main-graph node has a unique name (``n<index>_<OpType>``)."""
+    import onnx
+
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    taken = {n.name for n in out.graph.node if n.name}
+    for i, n in enumerate(out.graph.node):
+        if not n.name:
+            name = f"n{i}_{n.op_type}"
+            while name in taken:
+                name += "_"
+            n.name = name
+            taken.add(name)
+    return out

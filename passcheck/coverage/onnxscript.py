@@ -1,0 +1,161 @@
+"""onnxscript's rewrite rules, fusions and constant folding, and which a model triggers.
+
+Catalogue, introspected from the installed onnxscript: the rules of the default rule set
+(``onnxscript.rewriter._DEFAULT_REWRITE_RULES``, which ``optimize`` and ``rewrite`` both apply);
+for ``optimize_for_ort``, its Gemm → MatMul + Add rule, the fusions ``fuse_xformers`` counts (the
+keys of the count it returns, read by running it on a one-node model) and the ORT pattern rules
+(``ORT_PATTERN_REWRITE_RULES``); constant folding per op: the ops with a partial evaluator in the
+folder's registry, and one entry for every other op (folded through the reference evaluator).
+A rule without a name (``Anonymous Rule``) is named by its target pattern (``Mul(x,1)``).
+
+Evidence, by effect: a rule's ``try_rewrite`` returned a replacement the rewriter applied (the
+rule-name tag onnxscript writes on the nodes it creates, :mod:`passcheck.attribution.onnxscript`,
+is named when present; a rule that only removes nodes writes none); a fusion's count is positive;
+``FoldConstantsPass.replace_node`` replaced a node of that op. Run :func:`triggers` through
+``IsolatedExecutor.call``: it patches onnxscript's classes for the duration of the call.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator
+from functools import cache
+
+from passcheck.coverage.entry import Entry, key
+
+TOOL = "onnxscript"
+DEFAULT = ("onnxscript:optimize", "onnxscript:rewrite", "onnxscript:optimize-for-ort")
+ORT = ("onnxscript:optimize-for-ort",)
+FOLDING = ("onnxscript:optimize", "onnxscript:optimize-for-ort")
+#: The fold entry of every op without a partial evaluator.
+GENERIC_FOLD = "*"
+
+
+def _pattern_name(rule) -> str:
+    text = str(rule._target_pattern)
+    body = [ln.strip() for ln in text.splitlines()[1:] if "=" in ln]
+    calls = [re.sub(r"anonymous:\d+", "_", re.sub(r"\s+", "", ln.split("=", 1)[1])) for ln in body]
+    return ";".join(calls) or "Anonymous Rule"
+
+
+@cache
+def _rules() -> tuple[tuple[str, str, tuple[str, ...], object], ...]:
+    """(name, rule set, passes, rule object) of every rule the catalogue lists."""
+    from onnxscript import rewriter
+    from onnxscript.rewriter import ort_fusions
+    from onnxscript.rewriter.ort_fusions import _core
+
+    out, seen = [], set()
+
+    def add(rule, where: str, passes: tuple[str, ...]) -> None:
+        name = rule.name or _pattern_name(rule)
+        n, k = name, 2
+        while n in seen:
+            n, k = f"{name}#{k}", k + 1
+        seen.add(n)
+        out.append((n, where, passes, rule))
+
+    for r in rewriter._DEFAULT_REWRITE_RULES:
+        add(r, "default rules", DEFAULT)
+    add(_core._gemm_to_matmul_add.gemm_to_matmul_add_rule, "optimize_for_ort", ORT)
+    for r in ort_fusions.ORT_PATTERN_REWRITE_RULES:
+        add(r, "ORT_PATTERN_REWRITE_RULES", ORT)
+    return tuple(out)
+
+
+def fusion_names() -> list[str]:
+    """The fusions ``fuse_xformers`` counts (run on a one-node model: every count is 0)."""
+    import onnx
+    import onnx_ir as ir
+    from onnx import TensorProto, helper
+    from onnxscript.rewriter.ort_fusions._core import fuse_xformers
+
+    x, y = (helper.make_tensor_value_info(n, TensorProto.FLOAT, [2]) for n in "xy")
+    graph = helper.make_graph([helper.make_node("Identity", ["x"], ["y"])], "g", [x], [y])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)], ir_version=8)
+    onnx.checker.check_model(model)
+    _, counts = fuse_xformers(ir.serde.deserialize_model(model))
+    return list(counts)
+
+
+def fold_ops() -> list[str]:
+    """``domain::op`` of every op the constant folder has a partial evaluator for."""
+    from onnxscript.optimizer import _constant_folding
+
+    return sorted({f"{d or 'ai.onnx'}::{op}" for d, op in _constant_folding.registry.op_evaluators})
+
+
+def catalogue(fusions: list[str]) -> list[Entry]:
+    """The entries (``fusions`` from :func:`fusion_names`, run in the worker)."""
+    out = [Entry(TOOL, "rule", n, p, where, "onnxscript rule sets (installed)") for n, where, p, _ in _rules()]
+    out += [Entry(TOOL, "fusion", f, ORT, "fuse_xformers", "fuse_xformers' fusion count (installed)") for f in fusions]
+    partial = "the constant folder's partial evaluators (installed)"
+    out += [Entry(TOOL, "fold", op, FOLDING, "FoldConstantsPass", partial)
+            for op in fold_ops()]
+    generic = "any other op, through the reference evaluator"
+    out.append(Entry(TOOL, "fold", GENERIC_FOLD, FOLDING, "FoldConstantsPass", generic))
+    return out
+
+
+@contextlib.contextmanager
+def _recording(out: dict[str, str], label: list[str]) -> Iterator[None]:
+    from onnxscript.optimizer import _constant_folding
+    from onnxscript.rewriter import _rewrite_rule
+
+    names = {id(r): n for n, _, _, r in _rules()}
+    partial = set(fold_ops())
+    try_rewrite, replace_node = _rewrite_rule.RewriteRule.try_rewrite, _constant_folding.FoldConstantsPass.replace_node
+
+    def traced_rewrite(self, model, graph, node, *args, **kwargs):
+        delta = try_rewrite(self, model, graph, node, *args, **kwargs)
+        if delta is not None and kwargs.get("tracer") is None and id(self) in names:
+            written = self.name and delta.new_nodes
+            tag = " (rule-name tag written)" if written else " (no rule-name tag: the rule writes none)"
+            out.setdefault(key(TOOL, "rule", names[id(self)]),
+                           f"{label[0]}: try_rewrite replaced {node.op_type} node '{node.name}'{tag}")
+        return delta
+
+    def traced_replace(self, node, replacement, root):
+        op = f"{node.domain or 'ai.onnx'}::{node.op_type}"
+        name = op if op in partial else GENERIC_FOLD
+        effect = f"{label[0]}: FoldConstantsPass replaced {node.op_type} node '{node.name}'"
+        out.setdefault(key(TOOL, "fold", name), effect)
+        return replace_node(self, node, replacement, root)
+
+    _rewrite_rule.RewriteRule.try_rewrite = traced_rewrite
+    _constant_folding.FoldConstantsPass.replace_node = traced_replace
+    try:
+        yield
+    finally:
+        _rewrite_rule.RewriteRule.try_rewrite = try_rewrite
+        _constant_folding.FoldConstantsPass.replace_node = replace_node
+
+
+def triggers(model) -> dict[str, str]:
+    """Entry key → effect for every rule, fusion and fold that ``optimize``, ``rewrite`` and
+    ``optimize_for_ort`` apply to ``model`` (a pipeline that raises contributes what it did before)."""
+    import onnx_ir as ir
+    import onnxscript.optimizer
+    import onnxscript.rewriter
+    from onnxscript.rewriter.ort_fusions import _core
+
+    out: dict[str, str] = {}
+    label = [""]
+    with _recording(out, label):
+        pipelines = (("onnxscript:rewrite", onnxscript.rewriter.rewrite),
+                     ("onnxscript:optimize", onnxscript.optimizer.optimize))
+        for label[0], run in pipelines:
+            with contextlib.suppress(Exception):  # the tool failing on a base is a finding elsewhere, not an effect
+                run(model)
+        label[0] = "onnxscript:optimize-for-ort"
+        with contextlib.suppress(Exception):
+            m = ir.serde.deserialize_model(model)
+            onnxscript.rewriter.rewrite(m, [_core._gemm_to_matmul_add.gemm_to_matmul_add_rule])
+            m, counts = _core.fuse_xformers(m)
+            onnxscript.rewriter.rewrite(m, _core.ORT_PATTERN_REWRITE_RULES)
+            for name, n in counts.items():
+                if n:
+                    effect = f"onnxscript:optimize-for-ort: fuse_xformers counted {name} = {n}"
+                    out.setdefault(key(TOOL, "fusion", name), effect)
+    return out

@@ -1,0 +1,147 @@
+"""The coverage map as a report: totals per tool, each entry with its bases, the spellings a hunt
+tried under it and their findings, and why an untriggered entry is untriggered.
+
+JSON layout (``passcheck coverage --json F``)::
+
+    {"versions": {...}, "bases": N, "totals": {tool: {"triggered": a, "total": b, "subsets": {...}}},
+     "entries": [{"key", "tool", "kind", "name", "passes", "scope", "source", "triggered",
+                  "evidence": [{"entry", "base", "effect"}], "tried": n, "findings": [...], "reason"}],
+     "errors": {base: {tool: error}}, "unavailable": {tool: why}}
+
+Every evidence record names the base (``case-id:form``) and the effect observed, so
+:mod:`passcheck.coverage.recheck` can observe that base again and confirm it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from passcheck.coverage.entry import TOOLS, Entry
+from passcheck.coverage.map import CoverageMap
+
+#: The subsets the issue's acceptance counts, per tool: name → predicate on an entry (a converter
+#: step the converter says it has no adapter for is left out of its subset, see :func:`unregistered`).
+SUBSETS = {
+    "onnxruntime": {"basic+extended": lambda e: e.scope in ("basic", "extended")},
+    "onnxscript": {"default rules": lambda e: e.kind == "rule" and e.scope == "default rules"},
+    "onnx-shape-inference": {"inference, op run by onnxruntime or the reference evaluator":
+                             lambda e: e.kind == "inference" and ("ort" in e.scope or "reference" in e.scope)},
+    "onnx-version-converter": {"registered adapters between opsets 7 and 23": lambda e: e.scope == "opsets 7-23"},
+}
+
+
+def unregistered(cmap: CoverageMap, e: Entry) -> bool:
+    """Whether the version converter itself said it has no adapter for ``e``'s step (``No Adapter
+    To Version $N for Op`` on a base that reached it): a derived entry onnx does not register."""
+    return e.tool == "onnx-version-converter" and "No Adapter" in cmap.reasons.get(e.key, "")
+
+
+def tried(items: Iterable[Mapping[str, Any]], cmap: CoverageMap) -> dict[str, dict[str, Any]]:
+    """Entry key → {"forms": set of spellings tried, "findings": signature keys}, from hunt item
+    records (``base``, ``form``, ``pass``, ``status``, ``signatures``): an item tries an entry when
+    its base triggers it and its pass runs it (:class:`~passcheck.coverage.entry.PassScope`)."""
+    from passcheck.coverage.entry import PassScope
+    from passcheck.hunt.forms import kind
+
+    by_base = cmap.by_base()
+    scope = PassScope(cmap.entries.values())
+    out: dict[str, dict[str, Any]] = {}
+    for rec in items:
+        if rec.get("status") != "done":
+            continue
+        for k in by_base.get(rec["base"], ()):
+            e = cmap.entries[k]
+            if scope.runs(e, rec["pass"]):
+                slot = out.setdefault(k, {"forms": set(), "findings": set()})
+                slot["forms"].add(kind(rec["form"]))
+                slot["findings"].update(rec.get("signatures", ()))
+    return out
+
+
+def reason(cmap: CoverageMap, e: Entry) -> str:
+    """Why no base triggers ``e`` (the tool's own word when a base reached it)."""
+    if unregistered(cmap, e):
+        return f"not registered: the converter has no adapter for this step ({cmap.reasons[e.key]})"
+    if e.key in cmap.reasons:
+        return cmap.reasons[e.key]
+    if e.tool == "onnx-shape-inference":
+        op = e.name
+        having = [b for b, ops in cmap.base_ops.items() if op in ops]
+        if not having:
+            runs = "" if e.scope != "none" else " (neither onnxruntime nor the reference evaluator runs it)"
+            return f"no base has a node of {op}{runs}"
+        what = "typed every output" if e.kind == "inference" else "changed a downstream type with data_prop"
+        return f"{len(having)} bases have a node of {op} (e.g. {having[0]}) but inference never {what}"
+    if e.tool in ("onnx-version-converter", "ort-symbolic-shape-infer"):
+        op = e.name.split(":", 1)[0]
+        having = [b for b, ops in cmap.base_ops.items() if any(o.split("@")[0] == op for o in ops)]
+        if not having:
+            return f"no base has a node of {op}"
+        return f"{len(having)} bases have {op} (e.g. {having[0]}) but none reached this step with an effect"
+    if e.tool == "onnxruntime":
+        how = ("logs 'GraphTransformer {} modified: 1'" if e.kind == "transformer"
+               else "makes disabling {} change the optimized graph")
+        return f"no base's session {how.format(e.name)} (its pattern is in no base)"
+    return f"no base matches {e.name} ({e.kind})"
+
+
+def totals(cmap: CoverageMap) -> dict[str, dict[str, Any]]:
+    out = {}
+    for tool in TOOLS:
+        es = [e for e in cmap.entries.values() if e.tool == tool]
+        if not es and tool not in cmap.unavailable:
+            continue
+        rec: dict[str, Any] = {"triggered": sum(cmap.triggered(e.key) for e in es), "total": len(es)}
+        if tool in cmap.unavailable:
+            rec["unavailable"] = cmap.unavailable[tool]
+        gone = [e for e in es if unregistered(cmap, e)]
+        if gone:
+            rec["not_registered"] = len(gone)  # derived steps the converter says it has no adapter for
+        subs = {}
+        for name, pred in SUBSETS.get(tool, {}).items():
+            sub = [e for e in es if pred(e) and not unregistered(cmap, e)]
+            subs[name] = {"triggered": sum(cmap.triggered(e.key) for e in sub), "total": len(sub)}
+        if subs:
+            rec["subsets"] = subs
+        out[tool] = rec
+    return out
+
+
+def to_json(cmap: CoverageMap, hunt_items: Iterable[Mapping[str, Any]] = (), versions: Mapping[str, Any] | None = None,
+            keys: Iterable[str] | None = None) -> dict[str, Any]:
+    """The report (see module docs); ``keys`` limits the entries listed (totals stay whole)."""
+    t = tried(hunt_items, cmap)
+    wanted = set(keys) if keys is not None else None
+    rows = []
+    for k, e in cmap.entries.items():
+        if wanted is not None and k not in wanted:
+            continue
+        rec = e.to_json()
+        rec["triggered"] = cmap.triggered(k)
+        rec["evidence"] = [ev.to_json() for ev in cmap.evidence.get(k, ())]
+        rec["tried"] = len(t.get(k, {}).get("forms", ()))
+        rec["findings"] = sorted(t.get(k, {}).get("findings", ()))
+        rec["reason"] = None if rec["triggered"] else reason(cmap, e)
+        rows.append(rec)
+    return {"versions": dict(versions or {}), "bases": len(cmap.bases), "totals": totals(cmap), "entries": rows,
+            "errors": cmap.errors, "unavailable": cmap.unavailable}
+
+
+def lines(report: Mapping[str, Any], untriggered: int = 15) -> list[str]:
+    """The terminal text: one line per tool (and subset), then the untriggered entries with their reason."""
+    out = [f"coverage over {report['bases']} bases"]
+    for tool, rec in report["totals"].items():
+        pct = f" ({100 * rec['triggered'] / rec['total']:.0f}%)" if rec["total"] else ""
+        out.append(f"  {tool}: {rec['triggered']}/{rec['total']} triggered{pct}"
+                   + (f" ({rec['not_registered']} derived steps the converter has no adapter for)"
+                      if rec.get("not_registered") else "")
+                   + (f" - unavailable: {rec['unavailable']}" if "unavailable" in rec else ""))
+        for name, sub in rec.get("subsets", {}).items():
+            pct = f" ({100 * sub['triggered'] / sub['total']:.0f}%)" if sub["total"] else ""
+            out.append(f"      {name}: {sub['triggered']}/{sub['total']}{pct}")
+    missing = [r for r in report["entries"] if not r["triggered"]]
+    if missing:
+        out.append(f"untriggered: {len(missing)} (first {min(untriggered, len(missing))}; all in --json)")
+        out += [f"  {r['key']}: {r['reason']}" for r in missing[:untriggered]]
+    return out

@@ -1,0 +1,146 @@
+"""What runs inside an isolation worker, and how its death is read.
+
+The worker (``spawn``: a fresh interpreter) and a one-shot ``fork`` child both call
+:func:`limit` first: Ctrl-C ignored (the parent decides), output to the worker log, the address
+space capped (``RLIMIT_AS``), SIGKILL when the parent dies, a process group of its own. A job is
+any picklable callable ``job(model_bytes, workdir) -> reply``; the parent unpickles nothing it
+did not send.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import signal
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from passcheck._procs import kill_tree
+
+#: Error text that means an allocation failed under the memory cap.
+OOM_MARKERS = ("MemoryError", "bad_alloc", "bad allocation", "Failed to allocate memory", "out of memory")
+
+
+def kill_group(proc) -> None:
+    """Kill a worker, every process it started and every process left in its group (commands a
+    pass started, children those started, reparented or not)."""
+    kill_tree(proc.pid)
+    if proc.is_alive():
+        proc.kill()
+
+
+def death(exitcode: int | None) -> str:
+    """How a worker ended, as a phrase: ``killed its process: SIGSEGV`` / ``ended its process (exit code 1)``."""
+    if exitcode is not None and exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        return f"killed its process: {name}"
+    return f"ended its process (exit code {exitcode})"
+
+
+def _die_with_parent() -> None:
+    """Linux: get SIGKILL when the process that started this worker dies, however it dies.
+
+    The worker leads its own process group, so killing the parent's group does not reach it; and
+    a forked child holds the parent's pipe ends, so a sibling worker would never see EOF. Without
+    this, a killed passcheck could leave a hung pass running forever.
+    """
+    import ctypes
+
+    parent = os.getppid()
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the parent's cleanup is all there is
+        return
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
+def limit(memory_mb: int | None, log_path: str) -> None:
+    """In the child: ignore Ctrl-C (the parent decides), send output to the log, cap memory."""
+    import faulthandler
+    import resource
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    faulthandler.disable()  # the pass's own last output is the crash report, not our stack dump
+    _die_with_parent()
+    os.setpgrp()  # the worker leads a process group: killing it kills what its passes started
+    os.environ["PASSCHECK_IN_WORKER"] = "1"
+    os.environ["TMPDIR"] = tempfile.tempdir = str(Path(log_path).parent / "tmp")
+    try:
+        fd = os.open(log_path, os.O_WRONLY | os.O_APPEND)
+    except OSError:  # the parent is shutting down and removed its folder: nobody will read this output
+        fd = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+    if memory_mb:
+        cap = memory_mb << 20
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+class Call:
+    """A job: ``fn(model, *args)``; the reply carries the value or the exception."""
+
+    def __init__(self, fn: Any, args: tuple):
+        self.fn, self.args = fn, args
+
+    def __call__(self, data: bytes, workdir: str) -> dict[str, Any]:
+        import onnx
+
+        try:
+            return {"value": self.fn(onnx.ModelProto.FromString(data), *self.args)}
+        except Exception as exc:  # noqa: BLE001 - re-raised in the parent
+            try:
+                pickle.dumps(exc)
+            except Exception:  # noqa: BLE001 - an exception that cannot travel: its text does
+                exc = RuntimeError(f"{type(exc).__name__}: {exc}")
+            return {"raised": exc}
+
+
+def worker_main(conn, memory_mb: int | None, log_path: str, preload: list[str]) -> None:
+    """The persistent worker: import the tools and the preloaded module files, then answer jobs
+    (``(pickled job, model bytes, workdir)`` → ``"started"`` or ``"unpicklable"``, then the reply)."""
+    limit(memory_mb, log_path)
+    for tool in ("onnx", "onnxruntime"):  # imported before the first job: its timeout is the job's, not an import's
+        try:
+            __import__(tool)
+        except ImportError:
+            pass
+    if preload:
+        from passcheck.user_modules import load_path
+
+        for p in preload:
+            load_path(p)
+    while True:
+        try:
+            blob, data, workdir = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            job = pickle.loads(blob)
+        except Exception:  # noqa: BLE001 - the parent falls back to a forked child
+            conn.send("unpicklable")
+            continue
+        conn.send("started")
+        conn.send(job(data, workdir))
+
+
+def fork_main(conn, job: Any, data: bytes, workdir: str, memory_mb: int | None, log_path: str) -> None:
+    """A one-shot forked child: one job, same limits."""
+    limit(memory_mb, log_path)
+    conn.send(job(data, workdir))
+
+
+@contextlib.contextmanager
+def quiet_fork_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*fork.*", category=DeprecationWarning)
+        yield

@@ -1,0 +1,245 @@
+"""One persistent worker process (and one-shot forked children) that run jobs under limits.
+
+:class:`Worker` keeps one worker (multiprocessing ``spawn``: a fresh interpreter, no inherited
+threads) and sends it each job as ``(pickled job, model bytes, workdir)``. The worker is reused,
+so the tools a job imports (onnxruntime …) are imported once. A job is any picklable callable
+``job(model_bytes, workdir) -> reply`` (see :mod:`passcheck.execution.process`); this layer knows
+nothing of passes or model runs: :mod:`passcheck.passes.isolation` and
+:mod:`passcheck.runtime.isolated` define those jobs and read their replies.
+
+What one job can cost, and how it comes back (:class:`Died`): the worker dies (segfault,
+``os.abort()``, ``std::terminate``, SIGKILL) — the signal and the last lines the worker wrote
+during that job; no answer within ``timeout`` seconds — the worker is killed. The worker's address
+space is capped at ``memory_mb`` (``RLIMIT_AS``). After any of these a fresh worker is started for
+the next job.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import pickle
+import shutil
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from passcheck import interrupts
+from passcheck._procs import kill_tree
+from passcheck.errors import WorkerDied
+from passcheck.execution import process
+
+if TYPE_CHECKING:
+    import onnx
+
+DEFAULT_TIMEOUT = 300.0
+DEFAULT_MEMORY_MB = 8192
+_TAIL_CHARS = 1500
+#: Seconds a worker may take to start (import passcheck, preload modules) and take a job.
+_START_TIMEOUT = 120.0
+#: The worker could not unpickle the job (its callable is not importable there).
+UNPICKLABLE = "unpicklable"
+
+
+@dataclasses.dataclass(frozen=True)
+class Died:
+    """A job that gave no reply.
+
+    Attributes:
+        timed_out: no reply within the timeout (the worker was killed).
+        how: how the process ended (:func:`passcheck.execution.process.death`), "" on timeout.
+        tail: the last output the worker wrote during the job.
+        seconds: wall time until the reply was given up on.
+        not_started: the worker could not be started or take the job at all.
+    """
+
+    timed_out: bool
+    how: str
+    tail: str
+    seconds: float = 0.0
+    not_started: bool = False
+
+    def tail_text(self) -> str:
+        """``"\\nlast output:\\n…"``, or "" when the worker wrote nothing."""
+        return f"\nlast output:\n{self.tail}" if self.tail else ""
+
+    def run_error(self, timeout: float | None) -> str:
+        """The error of a model run (or a :meth:`Worker.call`) that died this way."""
+        if self.not_started:
+            return "the run worker could not be started: " + self.tail
+        if self.timed_out:
+            return f"onnxruntime gave no result after {timeout:g} s; the run was killed" + self.tail_text()
+        return f"onnxruntime {self.how}" + self.tail_text()
+
+
+class Worker:
+    """Run jobs in a worker process with a wall-time and a memory limit.
+
+    Args:
+        timeout: seconds one job may run; None for no limit.
+        memory_mb: address-space cap of the worker (RLIMIT_AS) in MiB; None for no cap.
+        preload: module files (case or pass modules) the worker imports at start, so a callable
+            of such a module pickled by reference resolves there (:mod:`passcheck.user_modules`).
+
+    Use as a context manager or call :meth:`close` to stop the worker.
+    """
+
+    def __init__(self, timeout: float | None = DEFAULT_TIMEOUT, memory_mb: int | None = DEFAULT_MEMORY_MB,
+                 preload: Sequence[str | Path] = ()):
+        self.timeout = timeout
+        self.memory_mb = memory_mb
+        self.preload = [str(Path(p).resolve()) for p in preload]
+        self._dir = Path(tempfile.mkdtemp(prefix="passcheck-worker-"))
+        self._log = self._dir / "worker.log"
+        self._log.touch()
+        (self._dir / "tmp").mkdir()  # the worker's TMPDIR: what a killed job leaves is removed by close()
+        self._proc: Any = None
+        self._conn: Any = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the worker and remove its log."""
+        self._stop()
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+    @property
+    def folder(self) -> Path:
+        """The worker's own folder (its log and TMPDIR), removed by :meth:`close`."""
+        return self._dir
+
+    def run(self, blob: bytes, data: bytes, workdir: Path) -> Any:
+        """Run the pickled job ``blob`` on ``data`` in the persistent worker.
+
+        Returns:
+            the job's reply; :data:`UNPICKLABLE` when the worker cannot unpickle it; or a
+            :class:`Died` (``not_started`` when no worker could take it).
+        """
+        for attempt in (1, 2):
+            self._ensure_worker()
+            offset = self._log.stat().st_size
+            ack = self._submit(blob, data, workdir)
+            if ack is not None or attempt == 2:
+                break
+            self._stop()  # the worker was already dead (killed between jobs): start a new one, once
+        if ack == UNPICKLABLE:
+            return UNPICKLABLE
+        if ack != "started":
+            return Died(False, "", self._tail(0), not_started=True)
+        return self._await(self._proc, self._conn, offset)
+
+    def run_forked(self, job: Any, data: bytes, workdir: Path) -> Any:
+        """Run ``job`` (need not be importable) in a one-shot ``fork`` child: its reply or a :class:`Died`."""
+        ctx = multiprocessing.get_context("fork")
+        conn, child = ctx.Pipe()
+        offset = self._log.stat().st_size
+        with process.quiet_fork_warning():
+            proc = ctx.Process(target=process.fork_main, args=(child, job, data, str(workdir), self.memory_mb,
+                                                               str(self._log)), daemon=True)
+            proc.start()
+        child.close()
+        try:
+            return self._await(proc, conn, offset)
+        finally:
+            process.kill_group(proc)  # also what the child left running in its group
+            proc.join(5)
+            conn.close()
+
+    def call(self, fn: Any, model: onnx.ModelProto, *args: Any) -> Any:
+        """``fn(model, *args)`` in the worker (``fn`` importable by name, arguments picklable).
+
+        Returns:
+            What ``fn`` returned.
+
+        Raises:
+            whatever ``fn`` raised, re-raised here;
+            WorkerDied: the worker died (signal, exit) or gave no answer within ``timeout``.
+        """
+        reply = self.run(pickle.dumps(process.Call(fn, args)), model.SerializeToString(), self._dir)
+        if isinstance(reply, Died):
+            raise WorkerDied(reply.run_error(self.timeout))
+        if "raised" in reply:
+            raise reply["raised"]
+        return reply["value"]
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _submit(self, blob: bytes, data: bytes, workdir: Path) -> str | None:
+        """Send a job; the worker's acknowledgement ("started" / "unpicklable"), None if it is dead."""
+        try:
+            self._conn.send((blob, data, str(workdir)))
+            if not _poll(self._conn, _START_TIMEOUT):
+                return None
+            return self._conn.recv()
+        except (EOFError, OSError):
+            return None
+
+    def _await(self, proc, conn, offset: int) -> Any:
+        start = time.perf_counter()
+        try:
+            ready = _poll(conn, self.timeout)
+            reply = conn.recv() if ready else None
+        except (EOFError, OSError):
+            ready, reply = True, None
+        seconds = time.perf_counter() - start
+        if reply is not None:
+            return reply
+        if not ready:
+            process.kill_group(proc)
+            proc.join(5)
+            how = ""
+        else:
+            kill_tree(proc.pid)  # what the dead worker's job started (before join frees the pid)
+            proc.join(5)
+            how = process.death(proc.exitcode)
+        if proc is self._proc:
+            self._stop()
+        return Died(not ready, how, self._tail(offset), seconds)
+
+    def _ensure_worker(self) -> None:
+        if self._proc is not None and self._proc.is_alive():
+            return
+        self._stop()
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe()
+        self._proc = ctx.Process(target=process.worker_main, args=(child, self.memory_mb, str(self._log), self.preload),
+                                 name="passcheck-worker", daemon=True)
+        try:
+            self._proc.start()
+        finally:  # started or not (no process, Ctrl-C during the spawn), the child's end is the child's
+            child.close()
+
+    def _stop(self) -> None:
+        """Kill the worker and forget it; safe whether it runs, died, or never started."""
+        if self._proc is not None and self._proc.pid is not None:  # pid None: start() never got a process
+            if self._proc.exitcode is None:  # running, or dead but not yet reaped (its pid still ours)
+                process.kill_group(self._proc)
+            self._proc.join(5)
+        if self._conn is not None:
+            self._conn.close()
+        self._proc = self._conn = None
+
+    def _tail(self, offset: int) -> str:
+        with open(self._log, "rb") as f:
+            f.seek(offset)
+            text = f.read().decode("utf-8", "replace").strip()
+        return text[-_TAIL_CHARS:]
+
+
+def _poll(conn, timeout: float | None) -> bool:
+    """``conn.poll(timeout)``, waking twice a second to honour an interrupt whose
+    KeyboardInterrupt was lost (see passcheck.interrupts)."""
+    end = None if timeout is None else time.monotonic() + timeout
+    while True:
+        step = 0.5 if end is None else max(0.0, min(0.5, end - time.monotonic()))
+        if conn.poll(step):
+            return True
+        interrupts.check()
+        if end is not None and time.monotonic() >= end:
+            return False

@@ -1,0 +1,114 @@
+"""Model runs in an isolation worker: the job, and the cache of recent runs.
+
+:func:`run_model` runs :func:`passcheck.runtime.observe.run_observing` in a
+:class:`passcheck.execution.Worker`, so a model that crashes or hangs onnxruntime gives a
+:class:`~passcheck.runtime.session.RunResult` with the error, never the end of the run.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import hashlib
+import pickle
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from passcheck.execution import Died
+from passcheck.runtime.session import RunResult
+
+if TYPE_CHECKING:
+    import onnx
+
+    from passcheck.execution import Worker
+
+
+def run_model(worker: Worker, cache: RunCache, model: onnx.ModelProto, feeds: dict[str, Any],
+              expose: Sequence[str] = (), shapes: Sequence[str] = ()) -> RunResult:
+    """Run ``model`` on ``feeds`` in ``worker`` exposing ``expose`` whole and the shape and
+    element type of ``shapes``; a run of the same model bytes on equal feeds observing the same
+    values is answered from ``cache``; a run that killed or timed out the worker is not kept."""
+    data = model.SerializeToString()
+    key = cache.key(data, feeds, expose, shapes)
+    if (kept := cache.get(key)) is not None:
+        return kept
+    reply = worker.run(pickle.dumps(ModelRun(dict(feeds), list(expose), list(shapes))), data, worker.folder)
+    if isinstance(reply, Died) or not isinstance(reply, dict):
+        died = reply if isinstance(reply, Died) else Died(False, "", "", not_started=True)
+        return RunResult({}, {}, error=died.run_error(worker.timeout))
+    cache.put(key, reply["run"])
+    return cache.get(key) or reply["run"]
+
+
+class ModelRun:
+    """A worker job: run the model it is sent on ``feeds`` (see :func:`run_model`)."""
+
+    def __init__(self, feeds: dict[str, Any], expose: list[str], shapes: Sequence[str] = ()):
+        self.feeds, self.expose, self.shapes = feeds, expose, list(shapes)
+
+    def __call__(self, data: bytes, workdir: str) -> dict[str, Any]:
+        import onnx
+
+        from passcheck.runtime.observe import run_observing
+
+        model = onnx.ModelProto.FromString(data)
+        # an intermediate whose shape only is read travels as its TensorMeta: copying every
+        # activation through the pipe cost more than the run itself (bench/annotations.py)
+        return {"run": run_observing(model, self.feeds, expose=self.expose, shapes=self.shapes)}
+
+
+class RunCache:
+    """Recent model runs, by (sha256 of the model bytes, digest of the feeds, exposed names), up
+    to ``max_bytes`` of arrays in all (least recently used dropped first). :meth:`get` hands out a
+    copy whose dicts the caller may change."""
+
+    def __init__(self, max_bytes: int = 256 << 20):
+        self.max_bytes, self.size = max_bytes, 0
+        self._runs: collections.OrderedDict[tuple, tuple[RunResult, int]] = collections.OrderedDict()
+
+    @staticmethod
+    def key(data: bytes, feeds: dict[str, Any], expose: Sequence[str], shapes: Sequence[str] = ()) -> tuple:
+        h = hashlib.sha256()
+        for name in sorted(feeds):
+            h.update(name.encode() + b"\0")
+            _digest_value(h, feeds[name])
+        return hashlib.sha256(data).digest(), h.digest(), tuple(expose), tuple(shapes)
+
+    def get(self, key: tuple) -> RunResult | None:
+        if key not in self._runs:
+            return None
+        self._runs.move_to_end(key)
+        run = self._runs[key][0]
+        return dataclasses.replace(run, outputs=dict(run.outputs), observed=dict(run.observed))
+
+    def put(self, key: tuple, run: RunResult) -> None:
+        size = sum(_nbytes(v) for v in (*run.outputs.values(), *run.observed.values()))
+        if size > self.max_bytes:
+            return
+        self._runs[key] = (run, size)
+        self.size += size
+        while self.size > self.max_bytes:
+            self.size -= self._runs.popitem(last=False)[1][1]
+
+
+def _digest_value(h: Any, value: Any) -> None:
+    """Feed ``value`` (array, sequence of arrays, None…) into hash ``h``, with its dtype and shape."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        h.update(f"{value.dtype.str}{value.shape}".encode())
+        h.update(np.ascontiguousarray(value).view(np.uint8).tobytes() if value.dtype != object
+                 else repr(value.tolist()).encode())
+    elif isinstance(value, (list, tuple)):
+        h.update(f"{type(value).__name__}{len(value)}[".encode())
+        for v in value:
+            _digest_value(h, v)
+        h.update(b"]")
+    else:
+        h.update(repr((type(value).__name__, value)).encode())
+
+
+def _nbytes(value: Any) -> int:
+    if isinstance(value, (list, tuple)):
+        return sum(_nbytes(v) for v in value)
+    return int(getattr(value, "nbytes", 64))

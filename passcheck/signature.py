@@ -1,0 +1,156 @@
+"""The signature of a finding: what makes two findings the same bug (data layer).
+
+``Signature(pass, oracle, kind, op types, rewrite, error class)``, one type for everything that
+asks "is this the same bug?": hunt's de-duplication and its store, reduce's "does the smaller pair
+still show it", root-cause grouping, baselines and triage.
+
+- **op types**: those the finding names (a parity finding's ``kept_op_types``, a folding finding's
+  ``op_type``) plus, when the models are at hand, those at the sites the rewrite changed (node
+  labels, ``#index:OpType`` labels, the nodes reading or writing a changed value); when the sites
+  name no node (a graph input retyped), the op types of the base.
+- **rewrite**: the rewrite kind of the form, site labels dropped (``commute-operands``, not
+  ``commute-operands@Add_0``; ``a+b`` for a pair); ``""`` for ``common`` and for a form that is no
+  rewrite (a hand-written or generated form, a compared file).
+- **error class**: for a crash, a rejection or an invalid output, the class of the error reported
+  (``AttributeError``, ``ValidationError``, ``Fail`` …), so that one crash is not taken for another.
+
+A pass-contract finding (the pass changed the ModelProto it was given) is one behaviour of the
+tool whatever the op or rewrite: its signature names neither. Where a finding sits (case, form,
+environment) is not part of it: one bug found through two routes
+(``check --mutations`` and ``hunt`` on the same pair) has one signature.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import onnx
+
+#: The oracle of findings about the pass's contract with its input (input-mutated): one behaviour of
+#: the tool whatever the model, so its signature names no op, rewrite or error.
+PASS_CONTRACT = "pass-contract"
+#: Kinds whose error text names what crashed.
+CRASH_KINDS = frozenset({"rejected", "invalid-model", "crashed", "crash", "out-of-memory", "timeout"})
+_ERROR = re.compile(r"\b([A-Z][A-Za-z]*(?:Error|Exception|Fail|Failure|Aborted))\b")
+_SITE_LABEL = re.compile(r"#\d+:(\w+)")
+
+
+@dataclasses.dataclass(frozen=True)
+class Signature:
+    """What makes two findings the same bug (see the module docs).
+
+    Attributes:
+        pass_id: the pass (``input`` for a form itself).
+        oracle: the oracle that reported it (``Finding.oracle``).
+        kind: the finding kind (``wrong-result``, ``rejected`` …).
+        ops: sorted op types involved.
+        rewrite: the rewrite kind of the form, ``""`` when the form is no rewrite.
+        error: the error class of a crash (``""`` otherwise).
+    """
+
+    pass_id: str
+    oracle: str
+    kind: str
+    ops: tuple[str, ...] = ()
+    rewrite: str = ""
+    error: str = ""
+
+    @property
+    def key(self) -> str:
+        """One string, stable across runs and versions (hunt's store keys on it; without an error
+        class it is the five-field key hunt stores were written with)."""
+        key = "|".join((self.pass_id, self.oracle, self.kind, ",".join(self.ops), self.rewrite))
+        return f"{key}|{self.error}" if self.error else key
+
+    @property
+    def case_id(self) -> str:
+        """The id of the case module a shrunk pair of this signature is saved as: ``hunt/<…>-<hash>``."""
+        digest = hashlib.sha256(self.key.encode()).hexdigest()[:8]
+        words = re.sub(r"[^a-z0-9_.+-]+", "-", f"{self.rewrite}-{self.pass_id}-{self.kind}".lower())
+        return f"hunt/{words.strip('-')[:60].rstrip('-')}-{digest}"
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Signature:
+        """Read :meth:`to_json` (a store written before ``error`` existed reads as no error class)."""
+        return cls(d["pass_id"], d["oracle"], d["kind"], tuple(d.get("ops") or ()), d.get("rewrite", ""),
+                   d.get("error", ""))
+
+    @classmethod
+    def of(cls, finding: Any, rewrite: str | None = None, models: Iterable[onnx.ModelProto] = (),
+           labels: Iterable[str] | None = None) -> Signature:
+        """The signature of ``finding`` (a :class:`~passcheck.records.Finding`).
+
+        Args:
+            rewrite: the rewrite kind; by default read from the finding's form id (:func:`rewrite_kind`).
+            models: the pair (base first) when at hand, for the op types at the rewritten sites.
+            labels: the site labels the rewrite changed; by default those in the form id.
+        """
+        if finding.oracle == PASS_CONTRACT:  # how the pass treats the ModelProto it is given: one per tool
+            return cls(finding.pass_id, finding.oracle, finding.kind)
+        form = getattr(finding, "form", "") or ""
+        rewrite = rewrite_kind(form) if rewrite is None else rewrite
+        models = list(models)
+        ops = named_ops(finding)
+        if models:
+            ops |= site_ops(models, form_labels(form) if labels is None else labels)
+            if not ops:  # sites that name no node (graph inputs, say): the base's own op types
+                ops = {n.op_type for n in models[0].graph.node}
+        return cls(finding.pass_id, finding.oracle, finding.kind, tuple(sorted(ops)), rewrite, error_class(finding))
+
+    def replace(self, **changes: Any) -> Signature:
+        return dataclasses.replace(self, **changes)
+
+
+def named_ops(finding: Any) -> set[str]:
+    """The op types a finding's details name (``kept_op_types``, ``op_type``)."""
+    d = getattr(finding, "details", None) or {}
+    ops = {o for o in d.get("kept_op_types") or () if isinstance(o, str)}
+    if isinstance(d.get("op_type"), str):
+        ops.add(d["op_type"])
+    return ops
+
+
+def error_class(finding: Any) -> str:
+    """The class of the error a crash, rejection or invalid output reports, else ``""``."""
+    if finding.kind not in CRASH_KINDS:
+        return ""
+    d = getattr(finding, "details", None) or {}
+    found = _ERROR.search(str(d.get("error") or finding.message or ""))
+    return found.group(1) if found else ""
+
+
+def rewrite_kind(form: str) -> str:
+    """The rewrite kind of a form id, site labels dropped: ``a@x+a@y`` → ``a``, ``a@x+b`` → ``a+b``;
+    ``""`` for ``common``. The id grammar is :mod:`passcheck.mutations.forms`' (which resolves a
+    ``+`` inside a label with the rewrite registry; callers that hold it pass ``rewrite=``). Any
+    other form name (a hand-written or generated form, a compared file) is its own kind."""
+    if not form or form == "common":
+        return ""
+    return "+".join(dict.fromkeys(part.split("@", 1)[0] for part in form.split("+")))
+
+
+def form_labels(form: str) -> set[str]:
+    """The site labels a form id names (``ID@SITE`` → ``{"SITE"}``)."""
+    return {part.split("@", 1)[1] for part in (form or "").split("+") if "@" in part}
+
+
+def site_ops(models: Iterable[onnx.ModelProto], labels: Iterable[str]) -> set[str]:
+    """Op types of the main-graph nodes a rewrite's site labels name in any of ``models``."""
+    labels = set(labels)
+    ops: set[str] = set()
+    for label in labels:
+        if m := _SITE_LABEL.fullmatch(label):
+            ops.add(m.group(1))
+    for model in models:
+        for n in model.graph.node:
+            if n.name in labels or labels & set(n.output) or labels & set(n.input):
+                ops.add(n.op_type)
+    return ops

@@ -1,0 +1,48 @@
+"""Import a user's Python module (a case or pass module) by file path.
+
+Used by the case registry (``--cases-from``, the built-in library) and by the isolation worker's
+preload, so a function of such a module pickled by reference in passcheck's process resolves to
+the same module name in the worker (``<prefix>.<stem>``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+from passcheck.errors import PasscheckError
+
+
+def load_file(path: Path, prefix: str = "passcheck_user_cases") -> None:
+    """Import one module by path as ``<prefix>.<stem>`` (once; ``-`` in the stem becomes ``_``).
+
+    Raises:
+        PasscheckError: the file is missing, is not a ``.py`` file, or fails to import (named).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise PasscheckError(f"{path}: no such case module")
+    if path.suffix != ".py":
+        raise PasscheckError(f"{path}: a case module must be a Python file (.py)")
+    name = f"{prefix}.{path.stem.replace('-', '_')}"
+    if name in sys.modules:
+        return
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except PasscheckError:
+        raise
+    except Exception as exc:
+        del sys.modules[name]
+        raise PasscheckError(f"{path}: case module failed to import: {type(exc).__name__}: {exc}") from exc
+
+
+def load_path(path: str | Path) -> None:
+    """Load a module file, or every ``*.py`` in a folder (sorted, ``_*`` skipped)."""
+    p = Path(path)
+    files = sorted(f for f in p.glob("*.py") if not f.name.startswith("_")) if p.is_dir() else [p]
+    for f in files:
+        load_file(f)
