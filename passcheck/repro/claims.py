@@ -48,10 +48,12 @@ _VALIDITY = '''
 _ACCEPTANCE = '''
     model = build_form()
     onnx.checker.check_model(model, full_check=True)  # premise: a valid model
-    try:
-        apply(model)
-    except Exception as exc:  # a refusal or a crash of the tool under test
-        print(f"BUG: {PASS} fails on the valid model {FORM}: {type(exc).__name__}: " + " ".join(str(exc).split())[:400])
+    died, error = apply_in_child(model)  # in a child process: a tool that kills its process is the bug shown
+    if died:
+        print(f"BUG: {PASS} killed its process ({died}) on the valid model {FORM}")
+        return 1
+    if error:
+        print(f"BUG: {PASS} fails on the valid model {FORM}: " + " ".join(error.split())[:400])
         return 1
     print(f"fixed: {PASS} accepts {FORM}")
     return 0
@@ -181,7 +183,8 @@ def claim(finding, rtol: float | None = None, atol: float | None = None) -> Clai
         if d.get("status") not in FAILED - {"timeout", "out-of-memory"}:
             return f"the pass's status was {d.get('status')!r} (a time or memory limit, which a script cannot state portably)"
         return Claim(_ACCEPTANCE, "the pass accepts the model, which the onnx checker (full_check=True) accepts"
-                     + (f" and which computes what {', '.join(map(repr, d['accepted_forms']))} (accepted) computes" if d.get("accepted_forms") else ""))
+                     + (f" and which computes what {', '.join(map(repr, d['accepted_forms']))} (accepted) computes" if d.get("accepted_forms") else ""),
+                     helpers=("apply_in_child",))
     if key == ("numeric", "wrong-result"):
         return Claim(_NUMERIC, "the pass's output computes what its input computes: every graph output equal on every feed set the input runs on "
                      "(integers exactly; floats within |a - e| <= atol + rtol * |e|, passcheck's dtype tolerances unless the case sets them)",
