@@ -94,4 +94,4 @@ def note(ops: list[str]) -> str:
     """The sentence a cell carries for a model holding onnxruntime's ``ops``."""
     return (f"onnxruntime's own ops {', '.join(ops)} (contrib ops of the saved optimized model, which onnxruntime "
             "documents as hardware specific): judged as onnxruntime's, not against the ai.onnx domain; the onnx "
-            "checker judged every other node, the numeric oracle that onnxruntime loads the model and computes the same")
+            "checker judged every other node, the numeric oracle that onnxruntime loads it and computes the same")

@@ -59,6 +59,20 @@ _ACCEPTANCE = '''
     return 0
 '''
 
+_FORM_RUNS = '''
+    model = build_form()
+    onnx.checker.check_model(model, full_check=True)  # premise: a valid model
+    died, error = apply_in_child(model)  # onnxruntime runs the form in a child process: its death is the bug shown
+    if died:
+        print(f"BUG: onnxruntime killed its process ({died}) running the valid model {FORM}")
+        return 1
+    if error:
+        print(f"BUG: onnxruntime cannot run the valid model {FORM}: " + " ".join(error.split())[:400])
+        return 1
+    print(f"fixed: onnxruntime runs {FORM} on every feed set")
+    return 0
+'''
+
 _NUMERIC = '''
     model = build_form()
     out = apply(model)
@@ -175,7 +189,10 @@ def claim(finding, rtol: float | None = None, atol: float | None = None) -> Clai
     f, d = finding, finding.details
     key = (f.oracle, f.kind)
     if f.pass_id == "input":
-        return "it judges a form itself (pass 'input'), not a tool"
+        if key == ("runtime", "rejected"):
+            return Claim(_FORM_RUNS, "onnxruntime runs the form, which the onnx checker (full_check=True) accepts, on every feed set",
+                         feeds=True, helpers=("run", "apply_in_child"))
+        return f"no standalone check states the {f.oracle} oracle's {f.kind!r} claim on a form itself (pass 'input') yet"
     if key == ("validity", "invalid-model"):
         return Claim(_VALIDITY, "the onnx checker (full_check=True) accepts the pass's output, or rejects it only for the reason it rejects the input",
                      helpers=("checker_error",))

@@ -48,8 +48,9 @@ def rank(f: Finding) -> str:
     shape or type`` (an annotation violated or less precise), ``missed optimization``, else ``other``."""
     if f.kind == "rejected" and (f.details or {}).get("status") == "crashed":
         return "crash"
-    return {"wrong-result": "wrong result", "invalid-model": "invalid output", "annotation-violated": "wrong shape or type",
-            "less-precise": "wrong shape or type", "missed-optimization": "missed optimization"}.get(f.kind, "other")
+    return {"wrong-result": "wrong result", "invalid-model": "invalid output",
+            "annotation-violated": "wrong shape or type", "less-precise": "wrong shape or type",
+            "missed-optimization": "missed optimization"}.get(f.kind, "other")
 
 
 def choose(cells, finding_id: str | None) -> tuple[Finding, str]:
@@ -74,8 +75,8 @@ def choose(cells, finding_id: str | None) -> tuple[Finding, str]:
         raise PasscheckError("no unexpected finding in the report that repro can script; unexpected: "
                              + (", ".join(sorted({f.id for f in findings})[:12]) or "none"))
     best = min(fit, key=lambda f: RANKS.index(rank(f)))  # min keeps report order among equals
-    return best, (f"chose {best.id} ({rank(best)}: the first of the highest rank of {len(fit)} findings repro can script; "
-                  "--finding ID for another)" if len(fit) > 1 else "")
+    said = f"chose {best.id} ({rank(best)}: the first of the highest rank of {len(fit)} findings repro can script; "
+    return best, (said + "--finding ID for another)" if len(fit) > 1 else "")
 
 
 def case_feeds(f: Finding, model, cases_from=()) -> tuple[list[dict], float | None, float | None]:

@@ -51,6 +51,13 @@ _SYMBOLIC = '''def apply(model):
 '''
 
 
+_FORM_RUN = '''def apply(model):
+    """The form itself, once onnxruntime has run it on every feed set (as passcheck runs each form)."""
+    for feeds in feed_sets():
+        run(model, feeds)
+    return model
+'''
+
 _COMMAND = '''def apply(model):
     """The model the command writes to {{out}} when given the model at {{in}} (as passcheck's cmd: adapter runs it)."""
     with tempfile.TemporaryDirectory() as d:
@@ -71,6 +78,8 @@ _COMMAND = '''def apply(model):
 def tool_call(pass_id: str, model=None) -> ToolCall | None:
     """The tool call of ``pass_id`` (``model``: a form, for a pass whose target depends on it —
     ``onnx:convert-opset-up|down``); None for a pass a standalone script cannot call."""
+    if pass_id == "input":  # the form itself: the run that fails is the tool call
+        return ToolCall(_FORM_RUN, "onnxruntime running the form itself (InferenceSession.run on each feed set)")
     family, _, name = pass_id.partition(":")
     if family == "onnx" and name.startswith("infer-shapes"):
         from passcheck.passes.onnx_shape_inference import VARIANTS

@@ -43,6 +43,7 @@ def test_an_input_finding_explains_pass_findings_on_its_own_form_only():
     same_form = Finding("rejected", "acceptance", "c", "u", "ort:basic", msg)
     other_form = Finding("rejected", "acceptance", "c", "common", "ort:basic", msg)
     cells = [CellResult("c", f.form, f.pass_id, "changed", findings=[f]) for f in (on_u, same_form, other_form)]
-    by_rep = {(c.finding.form, c.finding.pass_id): [(f.form, f.pass_id) for f in c.explains] for c in root_causes(cells)}
+    causes = root_causes(cells)
+    by_rep = {(c.finding.form, c.finding.pass_id): [(f.form, f.pass_id) for f in c.explains] for c in causes}
     assert by_rep == {("u", "input"): [("u", "input"), ("u", "ort:basic")],
                       ("common", "ort:basic"): [("common", "ort:basic")]}

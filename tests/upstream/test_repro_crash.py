@@ -61,3 +61,26 @@ def test_without_finding_the_first_of_the_highest_rank_is_chosen_and_said(monkey
     assert chosen is ranked[5] and said.startswith(f"chose {ranked[5].id} (crash")
     chosen, _ = choose(cells[:5], None)
     assert chosen is ranked[3]  # the first wrong result in report order
+
+
+#: A form onnxruntime cannot run though the checker accepts it: AveragePool-1 (no onnxruntime kernel).
+AVGPOOL = """<ir_version: 3, opset_import: ["" : 1]>
+g (float[1,1,4] x) => (float[1,1,2] y) {
+  y = AveragePool<kernel_shape=[2], strides=[2]>(x)
+}"""
+
+
+def test_repro_of_a_finding_on_a_form_itself_scripts_the_form_and_the_run_that_fails(tmp_path, capsys):
+    onnx.save(onnx.parser.parse_model(AVGPOOL), tmp_path / "pool.onnx")
+    main(["check", str(tmp_path / "pool.onnx"), "--pass", "onnx:infer-shapes", "--json", str(tmp_path / "r.json"), "-q"])
+    doc = json.loads((tmp_path / "r.json").read_text())
+    ids = [f["id"] for r in doc["results"] if r.get("type") == "cell" for f in r["findings"]]
+    on_form = next(i for i in ids if "|input|runtime|rejected" in i)
+    capsys.readouterr()
+    assert main(["repro", str(tmp_path / "r.json"), "--finding", on_form, "--out", str(tmp_path / "b")]) == 0
+    said = capsys.readouterr().out
+    assert "checked here: exit 1, BUG: onnxruntime cannot run the valid model" in said, said
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    r = subprocess.run([sys.executable, "-I", "repro.py"], cwd=tmp_path / "b", capture_output=True, text=True,
+                       timeout=300, env=env)
+    assert r.returncode == 1 and "AveragePool" in r.stdout, (r.stdout, r.stderr)
