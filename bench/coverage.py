@@ -33,7 +33,7 @@ def _hunt(bases, passes, seed, budget, cmap, out: Path) -> dict:
 
 def main() -> None:
     from passcheck.coverage.cache import Cache
-    from passcheck.coverage.library import chosen_bases
+    from passcheck.hunt.coverage import chosen_bases
     from passcheck.coverage.map import compute
     from passcheck.coverage.report import tried
     from passcheck.hunt.budget import Budget

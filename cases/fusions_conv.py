@@ -89,4 +89,4 @@ constant_value 0 written (Operators.md Pad-13+: constant mode, constant_value de
     "conv-pads": ("c1 = Conv <pads = [1, 1, 1, 1]> (x, w, b)\nc2 = Conv <pads = [1, 1, 1, 1]> (x, w2, b)\ny = Add(c1, c2)",
                   "no Pad: the padding in Conv's pads attribute"),
     "value-explicit": ("p = Pad(x, pads, zero)\nc1 = Conv(p, w, b)\nc2 = Conv(p, w2, b)\ny = Add(c1, c2)", "shared Pad with constant_value 0 written"),
-}, gone=("Pad",), transformer="PadFusion", level="basic", conv="")
+}, gone=("Pad",), transformer="Pad_Fusion", level="basic", conv="")

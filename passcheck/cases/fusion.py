@@ -31,8 +31,9 @@ TOLERANCES = {"float16": (2e-2, 2e-2)}
 
 
 def transformer_tag(transformer: str) -> str:
-    """The selection tag of a transformer's cases: ``ort-`` and its name in lower case (``ort-layernormfusion``)."""
-    return f"ort-{transformer.lower()}"
+    """The selection tag of a transformer's cases: ``ort-`` and its name in lower case, ``_`` as ``-``
+    (``ort-layernormfusion``, ``ort-pad-fusion``)."""
+    return f"ort-{transformer.lower().replace('_', '-')}"
 
 
 #: "Targets onnxruntime's <Name> (ort:<level>)." closes every fusion case's doc.
@@ -46,19 +47,27 @@ def expect_fused(transformer: str, level: str, gone: Sequence[str], form: str = 
         ValueError: ``level`` is not one of :data:`LEVELS`.
     """
     start = LEVELS.index(level)
-    return tuple(Expectation(pass_id=f"ort:{lv}", form=form, no_op_types=tuple(gone), reason=f"{transformer} runs at ort:{level}")
+    reason = f"{transformer} runs at ort:{level}"
+    return tuple(Expectation(pass_id=f"ort:{lv}", form=form, no_op_types=tuple(gone), reason=reason)
                  for lv in LEVELS[start:])
 
 
 def _initializers(consts: Mapping[str, object], body: str, dtype: str):
     """TensorProtos for the constants ``body`` names; float constants take ``dtype``, others keep theirs."""
+    import onnx
+
     def build():
         out = []
         for name, value in consts.items():
             if not re.search(rf"(?<![\w.]){re.escape(name)}(?![\w.])", body):
                 continue
-            if callable(value):  # a fixed dtype (e.g. the float32 constants of an upcast chain)
-                arr = np.asarray(value())
+            if callable(value):  # a fixed dtype (the float32 constants of an upcast chain), or a TensorProto (int4)
+                made = value()
+                if isinstance(made, onnx.TensorProto):
+                    made.name = name
+                    out.append(made)
+                    continue
+                arr = np.asarray(made)
             else:
                 arr = np.asarray(value)
                 arr = arr.astype(DTYPES[dtype]) if arr.dtype.kind == "f" else arr
@@ -68,9 +77,11 @@ def _initializers(consts: Mapping[str, object], body: str, dtype: str):
 
 
 def fusion_case(case_id: str, *, transformer: str, level: str, doc: str, signature: str, forms: Mapping[str, tuple],
-                consts: Mapping[str, object] | None = None, gone: Sequence[str] = (), opset: int = 17, dtype: str = "float",
-                bindings=({"N": 1}, {"N": 3}), tags: Sequence[str] = (), rtol: float | None = None, atol: float | None = None,
-                expect: Sequence[Expectation] = (), feeds=None) -> Case:
+                consts: Mapping[str, object] | None = None, gone: Sequence[str] = (), opset: int = 17,
+                dtype: str = "float", bindings=({"N": 1}, {"N": 3}), tags: Sequence[str] = (),
+                rtol: float | None = None, atol: float | None = None,
+                expect: Sequence[Expectation] = (), feeds=None, extra_opsets: Mapping[str, int] | None = None,
+                targets: Sequence[str] = ()) -> Case:
     """Register a fusion case.
 
     Args:
@@ -81,7 +92,8 @@ def fusion_case(case_id: str, *, transformer: str, level: str, doc: str, signatu
         forms: form name → ``(nodes, doc)`` or ``(nodes, doc, opset)``; ``T`` in the nodes is
             replaced by the dtype's TensorProto number (for ``Cast <to = T>``).
         consts: initializer name → values; each form gets only the ones its nodes name. Float
-            array-likes are stored as ``dtype``; a callable's array keeps its own dtype.
+            array-likes are stored as ``dtype``; a callable's array keeps its own dtype, and a callable
+            may return a TensorProto (elem_types numpy lacks, e.g. int4), renamed to the key.
         gone: op types the transformer removes from the common form (empty: no expectation).
         opset: the default-domain opset of the forms that name none; the case's opset is the
             highest any form imports.
@@ -90,6 +102,8 @@ def fusion_case(case_id: str, *, transformer: str, level: str, doc: str, signatu
         expect: further expectations.
         feeds: the case's feed function (:data:`~passcheck.cases.FeedFn`), when random normal
             feeds do not fit (masks).
+        extra_opsets: further opset imports, domain → version (``{"ai.onnx.ml": 4}``).
+        targets: further transformers or rules the common form triggers (each adds its tag).
 
     Raises:
         RegistryError: the id is taken or the case is malformed (see :class:`Case`).
@@ -98,20 +112,25 @@ def fusion_case(case_id: str, *, transformer: str, level: str, doc: str, signatu
     """
     import onnx
 
-    elem = {"float": onnx.TensorProto.FLOAT, "float16": onnx.TensorProto.FLOAT16, "double": onnx.TensorProto.DOUBLE}[dtype]
+    tp = onnx.TensorProto
+    elem = {"float": tp.FLOAT, "float16": tp.FLOAT16, "double": tp.DOUBLE}[dtype]
     sig = re.sub(r"\bT\[", f"{dtype}[", signature)
     built = {}
     for name, spec in forms.items():
         body, fdoc, form_opset = (*spec, opset)[:3]
-        body = re.sub(r"<to = T>", f"<to = {elem}>", body)
-        built[name] = text_form(f"g {sig} {{\n{body}\n}}", fdoc, opset=form_opset, initializers=_initializers(consts or {}, body, dtype))
+        body = re.sub(r"\bto = T\b", f"to = {elem}", body)
+        built[name] = text_form(f"g {sig} {{\n{body}\n}}", fdoc, opset=form_opset,
+                                initializers=_initializers(consts or {}, body, dtype),
+                                extra_opsets=extra_opsets)
     d_rtol, d_atol = TOLERANCES.get(dtype, (None, None))
     expectations = (expect_fused(transformer, level, gone) if gone else ()) + tuple(expect)
     top = max((*spec, opset)[2] for spec in forms.values())
     lo = min((*spec, opset)[2] for spec in forms.values())
     valid = f"Valid: opset {lo}" + (f" to {top}" if top != lo else "") + f" (ir_version {ir_version_for(lo)}+)."
     return REGISTRY.register(Case(
-        id=case_id, forms=built, doc=f"{doc.strip()}\n{valid}\n\nTargets onnxruntime's {transformer} (ort:{level}).", opset=top,
-        bindings=bindings, tags=frozenset({"fusion", transformer_tag(transformer), *tags}),
-        expect=expectations, feeds=feeds, rtol=rtol if rtol is not None else d_rtol, atol=atol if atol is not None else d_atol,
+        id=case_id, forms=built, opset=top, bindings=bindings,
+        doc=f"{doc.strip()}\n{valid}\n\nTargets onnxruntime's {transformer} (ort:{level}).",
+        tags=frozenset({"fusion", transformer_tag(transformer), *map(transformer_tag, targets), *tags}),
+        expect=expectations, feeds=feeds, rtol=rtol if rtol is not None else d_rtol,
+        atol=atol if atol is not None else d_atol,
     ))

@@ -64,7 +64,7 @@ def handle(args) -> int:
     from passcheck._versions import environment
     from passcheck.coverage import report
     from passcheck.coverage.entry import TOOLS
-    from passcheck.coverage.library import library_map
+    from passcheck.hunt.coverage import library_map
     from passcheck.errors import PasscheckError
 
     if args.json and args.json != "-":

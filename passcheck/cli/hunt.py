@@ -99,7 +99,7 @@ def _coverage_map(found, executor):
     """The coverage map of the hunt's bases (the first form of each case; cached per tool version)."""
     import time
 
-    from passcheck.coverage.library import library_map
+    from passcheck.hunt.coverage import library_map
 
     t0 = time.monotonic()
     firsts = [b for b in found if b.form == next(iter(b.case.forms))]

@@ -42,7 +42,7 @@ def tried(items: Iterable[Mapping[str, Any]], cmap: CoverageMap) -> dict[str, di
     records (``base``, ``form``, ``pass``, ``status``, ``signatures``): an item tries an entry when
     its base triggers it and its pass runs it (:class:`~passcheck.coverage.entry.PassScope`)."""
     from passcheck.coverage.entry import PassScope
-    from passcheck.hunt.forms import kind
+    from passcheck.mutations.forms import kind
 
     by_base = cmap.by_base()
     scope = PassScope(cmap.entries.values())

@@ -15,6 +15,18 @@ Catalogue (module — rewrite ids, each pair the inverse of the other):
 - :mod:`~passcheck.mutations.commute` — ``commute-operands``.
 - :mod:`~passcheck.mutations.broadcast` — ``explicit-broadcast`` / ``implicit-broadcast``.
 - :mod:`~passcheck.mutations.keepdims` — ``keepdims-unsqueeze`` / ``unsqueeze-keepdims``.
+- IR-level freedoms (every scope where the freedom exists: main graph, subgraphs, function bodies):
+  :mod:`~passcheck.mutations.names`, :mod:`~passcheck.mutations.docs_meta`,
+  :mod:`~passcheck.mutations.list_order`, :mod:`~passcheck.mutations.graph_inputs`,
+  :mod:`~passcheck.mutations.domains`, :mod:`~passcheck.mutations.ir_version`,
+  :mod:`~passcheck.mutations.optional_slots`, :mod:`~passcheck.mutations.outer_scope`,
+  :mod:`~passcheck.mutations.local_functions`, :mod:`~passcheck.mutations.graph_outputs`,
+  :mod:`~passcheck.mutations.value_types`, :mod:`~passcheck.mutations.sparse_constant`.
+
+The full list, with the spec section each freedom rests on and the freedoms no rewrite can produce,
+is the spelling catalogue (:mod:`~passcheck.mutations.catalogue`, ``docs/spellings.md``): a rewrite
+module declares ``FREEDOMS`` beside ``REWRITES`` and is listed, one line, in
+:data:`~passcheck.mutations.registry.MODULES`.
 
 Each rewrite applies at *sites* (nodes, values, initializers) and can be limited to some of them
 (:meth:`Rewrite.apply` ``sites=``); a form is named ``ID`` (every site), ``ID@SITE`` (one site) or

@@ -33,6 +33,12 @@ class Applied:
         return {"rewrite": self.rewrite, "nodes": list(self.nodes), "count": self.count, "detail": self.detail}
 
 
+class RewriteError(Exception):
+    """A rewrite raised while editing a model (a bug in that rewrite, never a finding). The
+    registry leaves such a form out with this message as its reason (see
+    :func:`passcheck.mutations.registry.iter_mutants` ``failed``)."""
+
+
 @dataclasses.dataclass(frozen=True)
 class Rewrite:
     """A form rewrite with a stable id, applicable at one or more *sites* (nodes, values or
@@ -59,21 +65,36 @@ class Rewrite:
     inverse: str | None = None
     detail: str = "nodes"
 
-    def sites(self, model: "onnx.ModelProto") -> list[str]:
-        """Every label where this rewrite applies to ``model`` (found by editing a copy), in model order."""
-        return self.edit(_copy(model), None)
+    def sites(self, model: onnx.ModelProto) -> list[str]:
+        """Every label where this rewrite applies to ``model`` (found by editing a copy), in model order.
 
-    def apply(self, model: "onnx.ModelProto", sites: Iterable[str] | None = None) -> "tuple[onnx.ModelProto, Applied] | None":
+        Raises:
+            RewriteError: the edit raised (its type and message named).
+        """
+        return self._edit(_copy(model), None)
+
+    def _edit(self, model: onnx.ModelProto, only: frozenset[str] | None) -> list[str]:
+        try:
+            return self.edit(model, only)
+        except Exception as exc:  # noqa: BLE001 - any failure of an edit is that rewrite's bug, reported as one
+            raise RewriteError(f"rewrite {self.id!r} raised {type(exc).__name__}: {exc}") from exc
+
+    def apply(self, model: onnx.ModelProto,
+              sites: Iterable[str] | None = None) -> tuple[onnx.ModelProto, Applied] | None:
         """A rewritten copy of ``model`` (only at ``sites`` when given) and where it changed, or None
-        when nothing changed (the pattern does not occur, or none of ``sites`` is a site)."""
+        when nothing changed (the pattern does not occur, or none of ``sites`` is a site).
+
+        Raises:
+            RewriteError: the edit raised (its type and message named).
+        """
         copy = _copy(model)
-        changed = self.edit(copy, None if sites is None else frozenset(sites))
+        changed = self._edit(copy, None if sites is None else frozenset(sites))
         if not changed:
             return None
         return copy, Applied(self.id, tuple(changed), f"{len(changed)} {self.detail}")
 
 
-def _copy(model: "onnx.ModelProto") -> "onnx.ModelProto":
+def _copy(model: onnx.ModelProto) -> onnx.ModelProto:
     import onnx
 
     copy = onnx.ModelProto()
@@ -81,17 +102,17 @@ def _copy(model: "onnx.ModelProto") -> "onnx.ModelProto":
     return copy
 
 
-def chosen(only: "frozenset[str] | None", label: str) -> bool:
+def chosen(only: frozenset[str] | None, label: str) -> bool:
     """Whether the site ``label`` is one an edit limited to ``only`` may change (None: every site)."""
     return only is None or label in only
 
 
-def node_label(node: "onnx.NodeProto", index: int) -> str:
+def node_label(node: onnx.NodeProto, index: int) -> str:
     """A node's name, or ``#index:OpType`` for an unnamed node."""
     return node.name or f"#{index}:{node.op_type}"
 
 
-def opset(model: "onnx.ModelProto", domain: str = "") -> int:
+def opset(model: onnx.ModelProto, domain: str = "") -> int:
     """The model's opset version for ``domain`` (0 when not imported)."""
     for o in model.opset_import:
         if o.domain in ((domain, "ai.onnx") if domain == "" else (domain,)):
@@ -99,11 +120,11 @@ def opset(model: "onnx.ModelProto", domain: str = "") -> int:
     return 0
 
 
-def is_default_domain(node: "onnx.NodeProto") -> bool:
+def is_default_domain(node: onnx.NodeProto) -> bool:
     return node.domain in ("", "ai.onnx")
 
 
-def subgraphs(node: "onnx.NodeProto") -> Iterator["onnx.GraphProto"]:
+def subgraphs(node: onnx.NodeProto) -> Iterator[onnx.GraphProto]:
     """The graphs held by a node's attributes (If branches, Loop/Scan bodies)."""
     for a in node.attribute:
         if a.HasField("g"):
@@ -111,11 +132,11 @@ def subgraphs(node: "onnx.NodeProto") -> Iterator["onnx.GraphProto"]:
         yield from a.graphs
 
 
-def names_used_in_subgraphs(graph: "onnx.GraphProto") -> set[str]:
+def names_used_in_subgraphs(graph: onnx.GraphProto) -> set[str]:
     """Every value name read by a node inside any subgraph of ``graph`` (outer-scope reads included)."""
     used: set[str] = set()
 
-    def walk(g: "onnx.GraphProto") -> None:
+    def walk(g: onnx.GraphProto) -> None:
         for n in g.node:
             used.update(n.input)
             for sg in subgraphs(n):
@@ -127,7 +148,7 @@ def names_used_in_subgraphs(graph: "onnx.GraphProto") -> set[str]:
     return used
 
 
-def consumers(graph: "onnx.GraphProto") -> dict[str, list[int]]:
+def consumers(graph: onnx.GraphProto) -> dict[str, list[int]]:
     """Value name → indices of main-graph nodes that read it directly."""
     out: dict[str, list[int]] = {}
     for i, n in enumerate(graph.node):
@@ -137,12 +158,13 @@ def consumers(graph: "onnx.GraphProto") -> dict[str, list[int]]:
     return out
 
 
-def static_tensors(graph: "onnx.GraphProto") -> dict[str, "onnx.TensorProto"]:
+def static_tensors(graph: onnx.GraphProto) -> dict[str, onnx.TensorProto]:
     """Values whose content is fixed in the graph: non-overridable initializers and Constant(value=tensor) outputs."""
     inputs = {v.name for v in graph.input}
     found = {t.name: t for t in graph.initializer if t.name not in inputs}
     for n in graph.node:
-        if n.op_type == "Constant" and is_default_domain(n) and len(n.attribute) == 1 and n.attribute[0].name == "value":
+        if (n.op_type == "Constant" and is_default_domain(n) and len(n.attribute) == 1
+                and n.attribute[0].name == "value"):
             found[n.output[0]] = n.attribute[0].t
     return found
 
@@ -157,11 +179,11 @@ def fresh_name(taken: set[str], base: str) -> str:
     return name
 
 
-def all_names(model: "onnx.ModelProto") -> set[str]:
+def all_names(model: onnx.ModelProto) -> set[str]:
     """Every value and node name in the model, subgraphs included."""
     names: set[str] = set()
 
-    def walk(g: "onnx.GraphProto") -> None:
+    def walk(g: onnx.GraphProto) -> None:
         names.update(v.name for v in list(g.input) + list(g.output) + list(g.value_info))
         names.update(t.name for t in g.initializer)
         for n in g.node:
@@ -175,20 +197,21 @@ def all_names(model: "onnx.ModelProto") -> set[str]:
     return names
 
 
-def labels(graph: "onnx.GraphProto", indices: Iterable[int]) -> list[str]:
+def labels(graph: onnx.GraphProto, indices: Iterable[int]) -> list[str]:
     return [node_label(graph.node[i], i) for i in indices]
 
 
-def value_shapes(model: "onnx.ModelProto") -> dict[str, tuple[int | None, ...]]:
+def value_shapes(model: onnx.ModelProto) -> dict[str, tuple[int | None, ...]]:
     """Main-graph tensor value → its shape as onnx shape inference sees it (a dim is its
     dim_value, or None when symbolic or unknown); values of unknown rank are left out (see
     :func:`passcheck.mutations._shapes.known`)."""
     from passcheck.mutations._shapes import known
 
-    return {name: tuple(d if isinstance(d, int) else None for d in k.dims) for name, k in known(model).items() if k.dims is not None}
+    return {name: tuple(d if isinstance(d, int) else None for d in k.dims)
+            for name, k in known(model).items() if k.dims is not None}
 
 
-def drop_unused(graph: "onnx.GraphProto", names: Iterable[str], initializers: bool = True) -> None:
+def drop_unused(graph: onnx.GraphProto, names: Iterable[str], initializers: bool = True) -> None:
     """Remove the Constant nodes (and non-input initializers, unless ``initializers`` is False)
     among ``names`` that nothing reads any more (no node, subgraph or graph output), and the
     value_info of those of ``names`` that no longer exist."""
@@ -212,7 +235,7 @@ def drop_unused(graph: "onnx.GraphProto", names: Iterable[str], initializers: bo
         graph.value_info.extend(info)
 
 
-def static_axes(node: "onnx.NodeProto", static: dict[str, "onnx.TensorProto"]) -> list[int] | None:
+def static_axes(node: onnx.NodeProto, static: dict[str, onnx.TensorProto]) -> list[int] | None:
     """A node's ``axes`` when fixed in the graph: the attribute, or its second input when that is
     one of ``static`` (see :func:`static_tensors`); None otherwise."""
     from onnx import numpy_helper

@@ -3,29 +3,71 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import random
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from passcheck.errors import RegistryError, UnknownIdError
-from passcheck.mutations import (
-    attr_no_field, axes, axes_inputs, broadcast, commute, constants, defaults, gemm, identity, initializers, keepdims, opset_stamp, optional_inputs,
-    param_rank, precision, raw_data, reshape_chain, shape_counts, shape_slice, shared_nodes, subgraph_constants, topo_order, value_info,
-)
-from passcheck.mutations._base import Applied, Rewrite, node_label
+from passcheck.mutations._base import Applied, Rewrite, RewriteError, node_label
 
 if TYPE_CHECKING:
     import onnx
 
 
+#: The rewrite modules, in catalogue order; each defines ``REWRITES`` (and may define ``FREEDOMS``,
+#: see :mod:`passcheck.mutations.catalogue`). One module a line, to ease merges.
+MODULES = (
+    "passcheck.mutations.optional_inputs",
+    "passcheck.mutations.shape_slice",
+    "passcheck.mutations.constants",
+    "passcheck.mutations.initializers",
+    "passcheck.mutations.raw_data",
+    "passcheck.mutations.axes",
+    "passcheck.mutations.defaults",
+    "passcheck.mutations.topo_order",
+    "passcheck.mutations.value_info",
+    "passcheck.mutations.identity",
+    "passcheck.mutations.shape_counts",
+    "passcheck.mutations.param_rank",
+    "passcheck.mutations.subgraph_constants",
+    "passcheck.mutations.gemm",
+    "passcheck.mutations.opset_stamp",
+    "passcheck.mutations.axes_inputs",
+    "passcheck.mutations.reshape_chain",
+    "passcheck.mutations.shared_nodes",
+    "passcheck.mutations.precision",
+    "passcheck.mutations.attr_no_field",
+    "passcheck.mutations.commute",
+    "passcheck.mutations.broadcast",
+    "passcheck.mutations.keepdims",
+    "passcheck.mutations.names",
+    "passcheck.mutations.docs_meta",
+    "passcheck.mutations.list_order",
+    "passcheck.mutations.graph_inputs",
+    "passcheck.mutations.domains",
+    "passcheck.mutations.ir_version",
+    "passcheck.mutations.optional_slots",
+    "passcheck.mutations.outer_scope",
+    "passcheck.mutations.local_functions",
+    "passcheck.mutations.graph_outputs",
+    "passcheck.mutations.value_types",
+    "passcheck.mutations.sparse_constant",
+    "passcheck.mutations.neutral",
+    "passcheck.mutations.neutral_remove",
+    "passcheck.mutations.op_sequences",
+    "passcheck.mutations.neutral_operands",
+    "passcheck.mutations.select_ops",
+    "passcheck.mutations.associate",
+    "passcheck.mutations.min_max",
+)
+
+
 def _build() -> dict[str, Rewrite]:
     table: dict[str, Rewrite] = {}
-    for module in (optional_inputs, shape_slice, constants, initializers, raw_data, axes, defaults, topo_order, value_info, identity,
-                   shape_counts, param_rank, subgraph_constants, gemm, opset_stamp,
-                   axes_inputs, reshape_chain, shared_nodes, precision, attr_no_field,
-                   commute, broadcast, keepdims):
-        for r in module.REWRITES:
+    for name in MODULES:
+        for r in importlib.import_module(name).REWRITES:
             if r.id in table:
                 raise RegistryError(f"rewrite id {r.id!r} is defined twice")
             table[r.id] = r
@@ -82,7 +124,7 @@ def describe(form: str) -> str:
     return "; then ".join(r.doc + (f" (only at {label})" if label is not None else "") for r, label in parse_form(form))
 
 
-def build_form(model: "onnx.ModelProto", form: str) -> "tuple[onnx.ModelProto, Applied] | None":
+def build_form(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, Applied] | None:
     """The mutant a form name spells (steps applied in order, each on the previous result) and where
     it changed, or None when a step changes nothing.
 
@@ -121,7 +163,7 @@ def _sample(labels: Sequence[str], k: int, seed: int, salt: str, signature: Mapp
     return [labels[i] for i in sorted(picked)]
 
 
-def site_signatures(model: "onnx.ModelProto") -> dict[str, tuple]:
+def site_signatures(model: onnx.ModelProto) -> dict[str, tuple]:
     """Site label → what a pass's pattern matcher sees there: for a node, its op type and its
     readers' op types; for a value or initializer, its producer's op type (``input`` /
     ``initializer``) and its readers' op types. Sites with one signature tend to meet one rule."""
@@ -141,8 +183,9 @@ def site_signatures(model: "onnx.ModelProto") -> dict[str, tuple]:
     return out
 
 
-def iter_mutants(model: "onnx.ModelProto", form_ids: Sequence[str] | None = None, *, max_sites: int = 0, depth: int = 1,
-                 seed: int = 0, per_signature: bool = True) -> Iterator[tuple[str, "onnx.ModelProto", Applied]]:
+def iter_mutants(model: onnx.ModelProto, form_ids: Sequence[str] | None = None, *, max_sites: int = 0, depth: int = 1,
+                 seed: int = 0, per_signature: bool = True,
+                 failed: dict[str, str] | None = None) -> Iterator[tuple[str, onnx.ModelProto, Applied]]:
     """The mutants of ``model``, lazily: (form name, mutant, where it changed), every rewrite's
     forms in catalogue (or ``form_ids``) order, then the pairs.
 
@@ -161,6 +204,8 @@ def iter_mutants(model: "onnx.ModelProto", form_ids: Sequence[str] | None = None
             inverse): ``A+B`` (every site of each) and up to ``max_sites`` pairs ``A@a+B@b``,
             pairs at the same or neighbouring nodes first, then sampled by ``seed``.
         seed: the sampling seed (the same seed, model and arguments give the same forms).
+        failed: when given, a form whose rewrite raises (:class:`~passcheck.mutations._base.RewriteError`)
+            is left out and recorded here (form name → why) instead of raising.
 
     Raises:
         UnknownIdError: a form names no rewrite, or names a site its rewrite does not have.
@@ -168,19 +213,22 @@ def iter_mutants(model: "onnx.ModelProto", form_ids: Sequence[str] | None = None
     """
     if depth not in (1, 2) or max_sites < 0:
         raise ValueError(f"depth must be 1 or 2 and max_sites >= 0 (got depth={depth}, max_sites={max_sites})")
-    bare: list[tuple[Rewrite, "onnx.ModelProto", Applied]] = []
+    bare: list[tuple[Rewrite, onnx.ModelProto, Applied]] = []
     signature = site_signatures(model) if per_signature else None
+    attempt = _attempt(failed)
     for form in dict.fromkeys(form_ids or REWRITES):
         steps = parse_form(form)
         if len(steps) > 1 or steps[0][1] is not None:
-            got = build_form(model, form)
+            got = attempt(form, lambda form=form: build_form(model, form))
             if got is None:
+                if form in (failed or {}):
+                    continue
                 _no_such_site(model, steps)
                 continue
             yield form, *got
             continue
         r = steps[0][0]
-        whole = r.apply(model)
+        whole = attempt(r.id, lambda r=r: r.apply(model))
         if whole is None:
             continue
         bare.append((r, *whole))
@@ -188,13 +236,27 @@ def iter_mutants(model: "onnx.ModelProto", form_ids: Sequence[str] | None = None
         labels = list(whole[1].nodes)
         if len(labels) > 1:
             for label in _sample(labels, max_sites, seed, r.id, signature):
-                if (one := r.apply(model, [label])) is not None:
+                if (one := attempt(f"{r.id}@{label}", lambda r=r, label=label: r.apply(model, [label]))) is not None:
                     yield f"{r.id}@{label}", one[0], _combined(f"{r.id}@{label}", [one[1]])
     if depth == 2:
-        yield from _pairs(model, bare, max_sites, seed, signature)
+        yield from _pairs(model, bare, max_sites, seed, signature, attempt)
 
 
-def _no_such_site(model: "onnx.ModelProto", steps: Sequence[Step]) -> None:
+def _attempt(failed: dict[str, str] | None):
+    """``attempt(form, build)``: ``build()``, or None with the reason recorded in ``failed`` when the
+    rewrite raises (re-raised when ``failed`` is None)."""
+    def attempt(form: str, build):
+        try:
+            return build()
+        except RewriteError as exc:
+            if failed is None:
+                raise
+            failed[form] = str(exc)
+            return None
+    return attempt
+
+
+def _no_such_site(model: onnx.ModelProto, steps: Sequence[Step]) -> None:
     """Raise for the first step whose label is not a site of its rewrite (on the model that step sees)."""
     current = model
     for r, label in steps:
@@ -206,31 +268,35 @@ def _no_such_site(model: "onnx.ModelProto", steps: Sequence[Step]) -> None:
         current = got[0]
 
 
-def _pairs(model: "onnx.ModelProto", bare: Sequence[tuple[Rewrite, "onnx.ModelProto", Applied]], max_sites: int,
-           seed: int, signature: Mapping[str, object] | None) -> Iterator[tuple[str, "onnx.ModelProto", Applied]]:
+def _pairs(model: onnx.ModelProto, bare: Sequence[tuple[Rewrite, onnx.ModelProto, Applied]], max_sites: int,
+           seed: int, signature: Mapping[str, object] | None,
+           attempt) -> Iterator[tuple[str, onnx.ModelProto, Applied]]:
     near = _neighbours(model)
     for i, (r1, m1, a1) in enumerate(bare):
         for r2, _m2, a2 in bare[i + 1:]:
             if r1.inverse == r2.id or r2.inverse == r1.id:
                 continue
-            if (second := r2.apply(m1)) is not None:
+            if (second := attempt(f"{r1.id}+{r2.id}", lambda r2=r2, m1=m1: r2.apply(m1))) is not None:
                 yield f"{r1.id}+{r2.id}", second[0], _combined(f"{r1.id}+{r2.id}", [a1, second[1]])
-            yield from _site_pairs(model, (r1, a1), (r2, a2), near, max_sites, random.Random(f"{seed}/{r1.id}+{r2.id}"), signature)
+            rng = random.Random(f"{seed}/{r1.id}+{r2.id}")
+            yield from _site_pairs(model, (r1, a1), (r2, a2), near, max_sites, rng, signature, attempt)
 
 
 #: Single-site pairs tried per rewrite pair, per pair wanted (a pair whose second step no longer applies is skipped).
 _TRIES_PER_PAIR = 4
 
 
-def _site_pairs(model: "onnx.ModelProto", first: tuple[Rewrite, Applied], second: tuple[Rewrite, Applied], near: Mapping[str, set[str]],
-                max_sites: int, rng: random.Random, signature: Mapping[str, object] | None) -> Iterator[tuple[str, "onnx.ModelProto", Applied]]:
+def _site_pairs(model: onnx.ModelProto, first: tuple[Rewrite, Applied], second: tuple[Rewrite, Applied],
+                near: Mapping[str, set[str]], max_sites: int, rng: random.Random,
+                signature: Mapping[str, object] | None, attempt) -> Iterator[tuple[str, onnx.ModelProto, Applied]]:
     """Up to ``max_sites`` forms ``A@a+B@b``: pairs at one site first, then neighbouring sites, then
     others drawn by ``rng`` (one pair per signature pair and distance when ``signature`` is given)."""
     (r1, a1), (r2, a2) = first, second
     if max_sites <= 0:
         return
     in2 = set(a2.nodes)
-    close = [(0 if s1 == s2 else 1, rng.random(), s1, s2) for s1 in a1.nodes for s2 in sorted(({s1} | near.get(s1, set())) & in2)]
+    close = [(0 if s1 == s2 else 1, rng.random(), s1, s2)
+             for s1 in a1.nodes for s2 in sorted(({s1} | near.get(s1, set())) & in2)]
     far_pool = 4 * _TRIES_PER_PAIR * max_sites
     far = [(2, rng.random(), rng.choice(a1.nodes), rng.choice(a2.nodes)) for _ in range(far_pool)]
     made, tries, seen = 0, 0, set()
@@ -243,12 +309,12 @@ def _site_pairs(model: "onnx.ModelProto", first: tuple[Rewrite, Applied], second
         seen.add(key)
         tries += 1
         form = f"{r1.id}@{s1}+{r2.id}@{s2}"
-        if (got := build_form(model, form)) is not None:
+        if (got := attempt(form, lambda form=form: build_form(model, form))) is not None:
             made += 1
             yield form, *got
 
 
-def _neighbours(model: "onnx.ModelProto") -> dict[str, set[str]]:
+def _neighbours(model: onnx.ModelProto) -> dict[str, set[str]]:
     """Site label → labels next to it: a node and the values it reads or writes, and nodes joined by an edge."""
     g = model.graph
     near: dict[str, set[str]] = {}
@@ -266,12 +332,13 @@ def _neighbours(model: "onnx.ModelProto") -> dict[str, set[str]]:
     return near
 
 
-def mutants(model: "onnx.ModelProto", form_ids: Sequence[str] | None = None, *, max_sites: int = 0, depth: int = 1,
-            seed: int = 0, per_signature: bool = True) -> dict[str, tuple["onnx.ModelProto", Applied]]:
+def mutants(model: onnx.ModelProto, form_ids: Sequence[str] | None = None, *, max_sites: int = 0, depth: int = 1,
+            seed: int = 0, per_signature: bool = True,
+            failed: dict[str, str] | None = None) -> dict[str, tuple[onnx.ModelProto, Applied]]:
     """Every form of ``model`` that applies: form name → (mutant, where it changed).
 
     Arguments and errors as :func:`iter_mutants` (the defaults give one all-at-once form per
     rewrite that applies).
     """
     return {form: (m, a) for form, m, a in iter_mutants(model, form_ids, max_sites=max_sites, depth=depth, seed=seed,
-                                                         per_signature=per_signature)}
+                                                         per_signature=per_signature, failed=failed)}

@@ -20,12 +20,13 @@ if TYPE_CHECKING:
 
 
 def verified_mutants(
-    model: "onnx.ModelProto", form_ids: Sequence[str] | None, feeds_list: Sequence[Mapping[str, Any]], where: str = "model",
-    runner: "Runner | None" = None, refused: dict[str, str] | None = None,
+    model: onnx.ModelProto, form_ids: Sequence[str] | None, feeds_list: Sequence[Mapping[str, Any]],
+    where: str = "model",
+    runner: Runner | None = None, refused: dict[str, str] | None = None,
     on_built: Callable[[int], None] | None = None, on_verified: Callable[[str], None] | None = None,
-    *, max_sites: int = 0, depth: int = 1, seed: int = 0, checker: "Checker | None" = None,
+    *, max_sites: int = 0, depth: int = 1, seed: int = 0, checker: Checker | None = None,
     unverified: dict[str, str] | None = None,
-) -> dict[str, tuple["onnx.ModelProto", Applied]]:
+) -> dict[str, tuple[onnx.ModelProto, Applied]]:
     """:func:`~passcheck.mutations.mutants`, each passed through the equivalence gate (its model
     runs made by ``runner``, see :func:`~passcheck.mutations.equivalence.same_outputs`; its checker
     calls by ``checker``, see :func:`~passcheck.mutations.equivalence.checker_error`).
@@ -35,7 +36,8 @@ def verified_mutants(
         refused: when given, a mutant the gate refuses is left out and recorded here (form name
             → why) instead of raising.
         unverified: a mutant the gate could not judge (the checker's worker died on it,
-            :class:`~passcheck.mutations.equivalence.Unverified`) is always left out; recorded
+            :class:`~passcheck.mutations.equivalence.Unverified`), or whose rewrite raised
+            (:class:`~passcheck.mutations._base.RewriteError`), is always left out; recorded
             here (form name → why) when given.
         on_built: called with ``n`` once the ``n`` mutants are built (progress).
         on_verified: called with each form name after its mutant is verified (progress).
@@ -53,7 +55,10 @@ def verified_mutants(
     if checker is not None and (died := checker.inference_died(model)):  # the rewrites infer shapes in this process
         raise PasscheckError(f"{where}: {died} on this model, so no rewrite of it can be built; "
                              "run onnx.shape_inference.infer_shapes on it to see the crash")
-    found = mutants(model, form_ids, max_sites=max_sites, depth=depth, seed=seed)
+    raised: dict[str, str] = {}  # a rewrite that raised: left out with its reason, never a crash of the run
+    found = mutants(model, form_ids, max_sites=max_sites, depth=depth, seed=seed, failed=raised)
+    if unverified is not None:
+        unverified.update(raised)
     if on_built:
         on_built(len(found))
     expected = original_runs(model, feeds_list, runner) if found else None
@@ -75,11 +80,11 @@ def verified_mutants(
 
 
 def mutation_subject(
-    model: "onnx.ModelProto", subject_id: str, form_ids: Sequence[str] | None = None, *,
-    overrides: Mapping[str, int] | None = None, repro: str = "", runner: "Runner | None" = None,
+    model: onnx.ModelProto, subject_id: str, form_ids: Sequence[str] | None = None, *,
+    overrides: Mapping[str, int] | None = None, repro: str = "", runner: Runner | None = None,
     refused: dict[str, str] | None = None, max_sites: int = 0, depth: int = 1, seed: int = 0,
-    checker: "Checker | None" = None, unverified: dict[str, str] | None = None,
-) -> tuple["Subject", dict[str, Applied]]:
+    checker: Checker | None = None, unverified: dict[str, str] | None = None,
+) -> tuple[Subject, dict[str, Applied]]:
     """The subject whose forms are ``common`` (the original) and one form per verified mutant.
 
     The form name of a mutant is its rewrite id (``ID@LABEL`` for one site, ``A+B`` for a pair).
@@ -96,4 +101,5 @@ def mutation_subject(
     found = verified_mutants(model, form_ids, feeds_for(model, subject_id, bindings), subject_id, runner, refused,
                              max_sites=max_sites, depth=depth, seed=seed, checker=checker, unverified=unverified)
     forms = {"common": model, **{rid: m for rid, (m, _) in found.items()}}
-    return Subject(id=subject_id, forms=forms, bindings=bindings, repro=repro), {rid: a for rid, (_, a) in found.items()}
+    applied = {rid: a for rid, (_, a) in found.items()}
+    return Subject(id=subject_id, forms=forms, bindings=bindings, repro=repro), applied

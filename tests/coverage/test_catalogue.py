@@ -11,7 +11,7 @@ import pytest
 
 from passcheck.coverage import report
 from passcheck.coverage.cache import Cache
-from passcheck.coverage.library import chosen_bases
+from passcheck.hunt.coverage import chosen_bases
 from passcheck.coverage.map import catalogue, compute
 from passcheck.coverage.recheck import recheck
 from passcheck.passes.isolation import IsolatedExecutor

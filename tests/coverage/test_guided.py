@@ -7,7 +7,7 @@ from pathlib import Path
 
 from passcheck.coverage.entry import Entry, Evidence
 from passcheck.coverage.map import CoverageMap
-from passcheck.hunt import forms as hforms
+from passcheck.mutations import forms as hforms
 
 PLANTED = Path(__file__).parents[1] / "hunt" / "planted_hunt.py"
 

@@ -1,5 +1,5 @@
-"""The coverage map of passcheck's own bases: the forms of the hand-written and generated cases
-the hunt draws from (:func:`passcheck.hunt.space.bases`)."""
+"""The coverage map (:mod:`passcheck.coverage`) of the hunt's own bases: the forms of the hand-written and
+generated cases the hunt draws from (:func:`passcheck.hunt.space.bases`)."""
 
 from __future__ import annotations
 

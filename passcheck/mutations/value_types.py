@@ -1,0 +1,141 @@
+"""How much a model says about its values' types (IR.md §Static tensor shapes: a dim may be a
+dim_value, a dim_param or neither; a value of unknown rank has no shape; the main graph's inputs and
+outputs must give a rank, subgraph inputs and outputs MAY omit their types; value_info is optional).
+
+- ``symbolic-input-dims``: every dim_value of a main-graph input → a fresh dim_param (one per input
+  dim; the feeds are the original's, so the values are the same).
+- ``value-info-elem-type-only``: every value_info entry (every graph) → its elem_type, no shape.
+- ``untyped-subgraph-io``: the types of every subgraph's outputs → removed (names kept). Body inputs keep
+  theirs: onnx shape inference (1.23) types a Loop body from its declared inputs, so untyped inputs
+  fail the full checker.
+
+- ``rename-dim-params``: every dim_param → a fresh name, the same at every occurrence.
+
+Sites: value names (``GRAPH:name`` for subgraph outputs; dim_param names for ``rename-dim-params``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from passcheck.mutations._base import Rewrite, all_names, chosen, fresh_name
+from passcheck.mutations._freedom import Freedom
+from passcheck.mutations._scopes import scopes
+
+if TYPE_CHECKING:
+    import onnx
+
+
+def _tensor(v: onnx.ValueInfoProto):
+    return v.type.tensor_type if v.type.HasField("tensor_type") else None
+
+
+def symbolic_inputs(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """Static dims of main-graph inputs → fresh dim_params."""
+    taken, sites = all_names(model), []
+    inits = {t.name for t in model.graph.initializer}
+    for v in model.graph.input:
+        t = _tensor(v)
+        if t is None or v.name in inits or not chosen(only, v.name):
+            continue
+        dims = [d for d in t.shape.dim if d.HasField("dim_value")]
+        for k, d in enumerate(dims):
+            d.dim_param = fresh_name(taken, f"{v.name}_d{k}")
+        if dims:
+            sites.append(v.name)
+    return sites
+
+
+def elem_type_only(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """value_info entries → elem_type only."""
+    sites = []
+    for scope in scopes(model, functions=False):
+        for v in scope.body.value_info:
+            t = _tensor(v)
+            if t is not None and t.HasField("shape") and chosen(only, v.name):
+                t.ClearField("shape")
+                sites.append(v.name)
+    return sites
+
+
+def untyped_subgraph_io(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """Types of subgraph outputs → removed."""
+    sites = []
+    for scope in scopes(model, functions=False):
+        if scope.kind != "subgraph":
+            continue
+        for v in scope.body.output:
+            label = f"{scope.body.name}:{v.name}"
+            if v.HasField("type") and chosen(only, label):
+                v.ClearField("type")
+                sites.append(label)
+    return list(dict.fromkeys(sites))
+
+
+def rename_dim_params(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """Every dim_param → a fresh name, the same everywhere it occurs (dimension variables are not
+    scoped: one name, one size across the model and its subgraphs)."""
+    taken = all_names(model)
+    dims = []
+    for scope in scopes(model, functions=False):
+        b = scope.body
+        for v in [*b.input, *b.output, *b.value_info]:
+            t = _tensor(v)
+            if t is not None:
+                dims += [d for d in t.shape.dim if d.HasField("dim_param")]
+    taken |= {d.dim_param for d in dims}
+    new: dict[str, str] = {}
+    for d in dims:
+        if chosen(only, d.dim_param):
+            new.setdefault(d.dim_param, fresh_name(taken, f"dim{len(new)}"))
+            d.dim_param = new[d.dim_param]
+    return list(new)
+
+
+REWRITES = (
+    Rewrite("symbolic-input-dims", "static dims of main-graph inputs → fresh dim_params", symbolic_inputs,
+            detail="inputs"),
+    Rewrite("value-info-elem-type-only", "value_info entries → elem_type only, no shape (every graph)", elem_type_only,
+            detail="values"),
+    Rewrite("rename-dim-params", "every dim_param → a fresh name, consistently across the model", rename_dim_params,
+            detail="dim_params"),
+    Rewrite("untyped-subgraph-io", "types of subgraph outputs → removed", untyped_subgraph_io,
+            detail="values"),
+)
+
+FREEDOMS = (
+    Freedom(
+        "input-dims-static-or-symbolic", "values", "IR.md §Static tensor shapes (a dim is a dim_value or a dim_param); "
+        "§Graphs (main-graph inputs must give a rank, not the dims)",
+        "A graph input's dim may be declared as a number or as a name; for the same feeds the model computes the same.",
+        ("symbolic-input-dims",),
+        "main-graph inputs without an initializer; one way (naming a number back needs the feeds, which the model "
+        "does not fix); static-shape folds of a pass then have nothing to fold."),
+    Freedom(
+        "output-dims-anonymous", "values", "IR.md §Static tensor shapes (a dim with neither field is unknown), §Graphs",
+        "A graph output may declare its rank only, each dim unknown, instead of its dims.",
+        none_because="the spelling is valid, but a form that starts with less precise output annotations is flagged "
+        "by the parity oracle ('less-precise' against the common form) under every pass, even one that changes "
+        "nothing, so it cannot be a form; a pass that drops output dims is what the parity oracle already catches.",
+        evidence="tests/mutations/test_spelling_rewrites.py::test_anonymous_output_dims_are_flagged_under_a_pass_that_does_nothing"),
+    Freedom(
+        "value-info-partial-type", "values", "IR.md §Static tensor shapes (an absent shape: any shape), §Graphs "
+        "(value_info)",
+        "A value_info entry may give the elem_type alone, without a shape.",
+        ("value-info-elem-type-only", "inferred-value-info"),
+        "every graph's value_info; single-site forms give a mix of full and partial entries."),
+    Freedom(
+        "dim-param-names", "names and domains", "IR.md §Static tensor shapes (a dimension variable denotes the same "
+        "size everywhere in the model, subgraphs included; its name is a C90 identifier)",
+        "Dimension variables may carry any names, as long as each is renamed at every occurrence.",
+        ("rename-dim-params",),
+        "graph inputs, outputs and value_info of every graph; its own inverse. Sites: the old dim_param names."),
+    Freedom(
+        "subgraph-io-types", "subgraphs", "IR.md §Graphs (nested subgraphs MUST name their inputs and outputs and MAY "
+        "give their types)",
+        "The inputs and outputs of an If/Loop/Scan body may carry types or only names.",
+        ("untyped-subgraph-io",),
+        "outputs of every subgraph; one way (typing them back is onnx shape inference's job). Body inputs are left "
+        "typed: onnx shape inference (1.23) fails on an untyped Loop body input, so the full checker refuses it.",
+        evidence="tests/mutations/test_spelling_rewrites.py::test_untyped_loop_body_inputs_fail_the_full_checker"),
+)
