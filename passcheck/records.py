@@ -102,6 +102,8 @@ class CellResult:
             reference evaluator failed). Not empty → verdict ``unchecked`` unless a finding
             already fails the cell. Parts that cannot be observed for a reason that is not
             passcheck's (a branch that never ran) are in ``coverage``, not here.
+        notes: oracle id → what its verdict rests on when not the usual judge (e.g. ``validity``: a
+            model onnxruntime saved holds its own contrib ops, judged by onnxruntime running it).
         unchecked_known: the reason of the baseline entry that accepts ``unchecked`` (its id is
             :attr:`unchecked_id`); set, the cell's verdict is ``expected`` instead.
     """
@@ -122,6 +124,7 @@ class CellResult:
     coverage: dict[str, Any] = dataclasses.field(default_factory=dict)
     unchecked: dict[str, str] = dataclasses.field(default_factory=dict)
     unchecked_known: str = ""
+    notes: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @property
     def key(self) -> tuple[str, str, str, str]:

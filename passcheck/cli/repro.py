@@ -20,7 +20,8 @@ def add_parser(sub) -> None:
                        description="The script rebuilds the form(s) with onnx.helper (initializers and feeds embedded), runs only "
                                    "the tool under test, checks what the oracle claimed, and exits 1 while the bug is present.")
     p.add_argument("report", metavar="REPORT.json")
-    p.add_argument("--finding", metavar="ID", help="the finding's id (default: the report's only unexpected finding repro can script)")
+    p.add_argument("--finding", metavar="ID", help="the finding's id (default: the first unexpected finding of the highest rank "
+                   "repro can script: crash > wrong result > invalid output > wrong shape or type > missed optimization)")
     p.add_argument("--out", required=True, metavar="DIR", help="folder to write repro.py, REPORT.md and the model(s) into")
     p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="case module file or folder the report's cases come from")
     p.add_argument("--bisect", metavar="BISECT.json", help="the bisect.json 'passcheck bisect' wrote: REPORT.md names the first bad version from it")
@@ -41,7 +42,9 @@ def handle(args) -> int:
     from passcheck.report.json_report import read_report
 
     cells, _ = read_report(args.report)
-    f = choose(cells, args.finding)
+    f, chosen = choose(cells, args.finding)
+    if chosen:
+        print(chosen)
     bisected = first_bad(args.bisect, f.id, package(f.pass_id))  # a bad --bisect file fails before any work
     out = Path(args.out)
     if out.exists() and not out.is_dir():

@@ -7,6 +7,7 @@ from typing import Any
 
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import INPUT, PASS, BaseOracle, Cells
+from passcheck.oracles.ort_own_ops import contrib_ops, note, without_ort_own
 from passcheck.records import Finding, brief
 
 NAME = "validity"
@@ -113,8 +114,9 @@ def _infer_shapes(model) -> None:
 
 def check(run: FormRun) -> list[Finding]:
     """``invalid-model`` when the checker rejects what a pass wrote (unless it rejects the pass's
-    input for the same reason: not the pass's doing). For a form itself (pass ``input``) that
-    onnxruntime runs on every feed, ``validity-disagreement``: the tools disagree on validity."""
+    input for the same reason: not the pass's doing; a model onnxruntime saved is judged without
+    its own ops, :mod:`~passcheck.oracles.ort_own_ops`, which the finding's details then name). For
+    a form itself (pass ``input``) that onnxruntime runs on every feed, ``validity-disagreement``: the tools disagree on validity."""
     out = run.output
     if out is None:
         return []
@@ -125,11 +127,32 @@ def check(run: FormRun) -> list[Finding]:
     if run.pass_id != "input":
         if (base := checker(run.model)) == err or isinstance(base, CheckerTimedOut):
             return []
-        return [run.finding("invalid-model", NAME, f"the checker rejects the output of {run.pass_id}: {brief(err)}", error=err)]
+        extra: dict[str, Any] = {}
+        if _ort_saved(run) and (rest := without_ort_own(out)) is not None:  # judged as the onnxruntime model it is
+            err, ops = checker(rest), contrib_ops(out)
+            if err is None or checker(run.model) == err:
+                return []
+            extra = {"onnxruntime_ops": ops, "note": note(ops)}
+        return [run.finding("invalid-model", NAME, f"the checker rejects the output of {run.pass_id}: {brief(err)}",
+                            error=err, **extra)]
     if run.runs and not any(r.error for r in run.runs):
         return [run.finding("validity-disagreement", NAME, f"the onnx checker rejects this form but onnxruntime runs it: {brief(err)}",
                             error=err, reference=_reference_opinion(run))]
     return [run.finding("invalid-model", NAME, f"the checker rejects this form: {brief(err)}", error=err)]
+
+
+def _ort_saved(run: FormRun) -> bool:
+    """The output is a model onnxruntime saved (``ort:LEVEL``): its contrib ops are its own."""
+    return run.pass_id.startswith("ort:")
+
+
+def notes(run: FormRun) -> dict[str, str]:
+    """``{"validity": sentence}`` for a model onnxruntime saved holding its own ops (see
+    :mod:`passcheck.oracles.ort_own_ops`), else empty: what the cell's validity verdict rests on."""
+    out = run.output
+    if out is None or not _ort_saved(run) or not (ops := contrib_ops(out)):
+        return {}
+    return {NAME: note(ops)}
 
 
 def _reference_opinion(run: FormRun) -> str:

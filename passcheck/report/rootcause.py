@@ -4,7 +4,7 @@ causes" and lists each cause once with the cells it explains.
 Rules, applied within one case (one computation; causes never span cases):
 
 1. Inherited from the input. A finding on a form itself (pseudo-pass ``input``) explains every
-   finding of that case under a pass with the same oracle, kind and text (see :func:`normalize`):
+   finding on that form under a pass with the same oracle, kind and text (see :func:`normalize`):
    the pass did not cause what the model already shows. When onnxruntime cannot run the form
    (``rejected``), findings whose error reads the same are explained too, whatever their oracle:
    those passes failed because the model cannot run.
@@ -19,7 +19,9 @@ Rules, applied within one case (one computation; causes never span cases):
    ``extended`` ⊂ ``all``): the lowest level showing it is the representative, and of the forms,
    ``common`` (the defect needs no rewrite), then the fewest rewrites (a pair ``A+B`` after a
    single rewrite), of those a single-site mutant (``ID@SITE``: the fewest changes that show it),
-   then report order.
+   then report order. A group never explains, in a cell where its representative's defect shows,
+   a finding about another graph output (a form-only wrong result beside a wrong output every form
+   has stays its own cause, though the messages normalize alike).
 
 Grouping never changes a finding or its id (baselines key on finding ids); it only decides which
 finding is printed as the cause and which cells it also explains.
@@ -143,6 +145,30 @@ def _rank(f: Finding, order: dict[int, int]) -> tuple:
     return (f.pass_id != _INPUT, level, _changes(f.form), order[id(f)])
 
 
+def _one_per_cell(members: list[Finding], order: dict[int, int]) -> list[list[Finding]]:
+    """``members`` (one signature) split so that no group explains, in a cell where its
+    representative's defect shows, a finding about another graph output (``details["output"]``):
+    a form-only wrong result on ``z`` stays its own cause beside the wrong ``y`` every form has,
+    though their messages normalize alike. Each part is sorted by :func:`_rank`."""
+    members = sorted(members, key=lambda f: _rank(f, order))
+    out: list[list[Finding]] = []
+    while members:
+        subject = _output(members[0])
+        shows = {_cell_key(f) for f in members if _output(f) == subject}
+        keep = [f for f in members if _output(f) == subject or _cell_key(f) not in shows]
+        out.append(keep)
+        members = [f for f in members if not any(f is k for k in keep)]
+    return out
+
+
+def _output(f: Finding) -> Any:
+    return f.details.get("output") if isinstance(f.details, dict) else None
+
+
+def _cell_key(f: Finding) -> tuple[str, str, str]:
+    return (f.form, f.pass_id, f.env)
+
+
 def root_causes(cells: Iterable[CellResult]) -> list[RootCause]:
     """Group every finding of ``cells`` into root causes (see the module rules), in report order
     of their representatives."""
@@ -168,20 +194,24 @@ def root_causes(cells: Iterable[CellResult]) -> list[RootCause]:
         members.sort(key=lambda f: _rank(f, order))
         causes[key] = members
 
-    # Rule 1: a case whose forms onnxruntime cannot run explains findings with the same error.
+    # Rule 1: a form onnxruntime cannot run explains findings on that form with the same error.
     for key in list(causes):
         case, sig, text = key
         if key not in causes or sig.pass_id != _INPUT or not text:
             continue
+        shown = {f.form for f in causes[key]}  # what the model already shows: on these forms only
         for other in list(causes):
             if other == key or other[0] != case:
                 continue
             same = other[1].replace(pass_id=_INPUT) == sig and other[2] == text
             if same or sig.kind == "rejected" and other[2] == text:
-                causes[key] += causes.pop(other)
+                causes[key] += [f for f in causes[other] if f.form in shown]
+                causes[other] = [f for f in causes[other] if f.form not in shown]
+                if not causes[other]:
+                    del causes[other]
 
     out = []
-    for members in causes.values():
+    for members in (part for group in causes.values() for part in _one_per_cell(group, order)):
         members.sort(key=lambda f: _rank(f, order))
         rep = members[0]
         ids = {id(f) for f in members}

@@ -48,12 +48,28 @@ _VALIDITY = '''
 _ACCEPTANCE = '''
     model = build_form()
     onnx.checker.check_model(model, full_check=True)  # premise: a valid model
-    try:
-        apply(model)
-    except Exception as exc:  # a refusal or a crash of the tool under test
-        print(f"BUG: {PASS} fails on the valid model {FORM}: {type(exc).__name__}: " + " ".join(str(exc).split())[:400])
+    died, error = apply_in_child(model)  # in a child process: a tool that kills its process is the bug shown
+    if died:
+        print(f"BUG: {PASS} killed its process ({died}) on the valid model {FORM}")
+        return 1
+    if error:
+        print(f"BUG: {PASS} fails on the valid model {FORM}: " + " ".join(error.split())[:400])
         return 1
     print(f"fixed: {PASS} accepts {FORM}")
+    return 0
+'''
+
+_FORM_RUNS = '''
+    model = build_form()
+    onnx.checker.check_model(model, full_check=True)  # premise: a valid model
+    died, error = apply_in_child(model)  # onnxruntime runs the form in a child process: its death is the bug shown
+    if died:
+        print(f"BUG: onnxruntime killed its process ({died}) running the valid model {FORM}")
+        return 1
+    if error:
+        print(f"BUG: onnxruntime cannot run the valid model {FORM}: " + " ".join(error.split())[:400])
+        return 1
+    print(f"fixed: onnxruntime runs {FORM} on every feed set")
     return 0
 '''
 
@@ -173,7 +189,10 @@ def claim(finding, rtol: float | None = None, atol: float | None = None) -> Clai
     f, d = finding, finding.details
     key = (f.oracle, f.kind)
     if f.pass_id == "input":
-        return "it judges a form itself (pass 'input'), not a tool"
+        if key == ("runtime", "rejected"):
+            return Claim(_FORM_RUNS, "onnxruntime runs the form, which the onnx checker (full_check=True) accepts, on every feed set",
+                         feeds=True, helpers=("run", "apply_in_child"))
+        return f"no standalone check states the {f.oracle} oracle's {f.kind!r} claim on a form itself (pass 'input') yet"
     if key == ("validity", "invalid-model"):
         return Claim(_VALIDITY, "the onnx checker (full_check=True) accepts the pass's output, or rejects it only for the reason it rejects the input",
                      helpers=("checker_error",))
@@ -181,7 +200,8 @@ def claim(finding, rtol: float | None = None, atol: float | None = None) -> Clai
         if d.get("status") not in FAILED - {"timeout", "out-of-memory"}:
             return f"the pass's status was {d.get('status')!r} (a time or memory limit, which a script cannot state portably)"
         return Claim(_ACCEPTANCE, "the pass accepts the model, which the onnx checker (full_check=True) accepts"
-                     + (f" and which computes what {', '.join(map(repr, d['accepted_forms']))} (accepted) computes" if d.get("accepted_forms") else ""))
+                     + (f" and which computes what {', '.join(map(repr, d['accepted_forms']))} (accepted) computes" if d.get("accepted_forms") else ""),
+                     helpers=("apply_in_child",))
     if key == ("numeric", "wrong-result"):
         return Claim(_NUMERIC, "the pass's output computes what its input computes: every graph output equal on every feed set the input runs on "
                      "(integers exactly; floats within |a - e| <= atol + rtol * |e|, passcheck's dtype tolerances unless the case sets them)",

@@ -105,6 +105,28 @@ def kept(ba, aa, bb, ab):
             return f"shape {list(value.shape)}: axis {i} is {n}, annotated {_fmt(tp)}"
     return None
 ''',
+    "apply_in_child": '''def apply_in_child(model):
+    """Run ``apply(model)`` in a child process (this script with ``--apply IN OUT``), so a tool that
+    kills its process is seen: (the signal's name, e.g. SIGSEGV, or None; the error raised, or None)."""
+    import signal
+    import subprocess
+
+    with tempfile.TemporaryDirectory() as d:
+        src, dst = os.path.join(d, "in.onnx"), os.path.join(d, "out.onnx")
+        onnx.save(model, src)
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--apply", src, dst], capture_output=True, text=True)
+    said = (r.stderr.strip().splitlines() or r.stdout.strip().splitlines() or [""])[-1]
+    if r.returncode < 0:
+        name = signal.Signals(-r.returncode).name if -r.returncode in signal.valid_signals() else f"signal {-r.returncode}"
+        return name, None
+    return None, (said or f"exit {r.returncode}") if r.returncode else None
+
+
+def apply_here():
+    """``--apply IN OUT``: the child :func:`apply_in_child` starts."""
+    onnx.save(apply(onnx.load(sys.argv[2])), sys.argv[3])
+    return 0
+''',
     "annotation": '''def annotation(model, name):
     """The tensor type ``model`` annotates the value ``name`` with (value_info or graph output), or None."""
     for vi in list(model.graph.value_info) + list(model.graph.output):
@@ -163,6 +185,8 @@ def main():
 {body}
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--apply"]:
+        sys.exit(apply_here())
     try:
         sys.exit(main())
     except Exception as exc:  # the set-up or a premise failed: not a verdict on the bug

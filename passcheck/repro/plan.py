@@ -1,7 +1,7 @@
 """Which findings ``passcheck repro`` scripts, what it needs for one, and the check of what it wrote.
 
 - :func:`refusal`: why a finding cannot be scripted faithfully (one line), or None;
-- :func:`choose`: the finding a report's ``--finding`` names, or its only scriptable one;
+- :func:`choose`: the finding a report's ``--finding`` names, or the first of the highest :func:`rank`;
 - :func:`case_feeds`: the feeds (one dict per binding) and tolerances the engine used;
 - :func:`verify`: run the written script here; it must exit 1 (the finding is present here).
 """
@@ -38,11 +38,27 @@ def refusal(f: Finding) -> str | None:
     return None
 
 
-def choose(cells, finding_id: str | None) -> Finding:
-    """The finding ``finding_id``, or the report's only unexpected finding :func:`refusal` accepts.
+#: Finding ranks, most severe first (issue 31): what ``repro`` picks without ``--finding``.
+RANKS = ("crash", "wrong result", "invalid output", "wrong shape or type", "missed optimization", "other")
+
+
+def rank(f: Finding) -> str:
+    """The rank of ``f`` in :data:`RANKS`: ``crash`` (the tool died or raised: ``rejected`` with
+    status ``crashed``), ``wrong result``, ``invalid output`` (the checker rejects it), ``wrong
+    shape or type`` (an annotation violated or less precise), ``missed optimization``, else ``other``."""
+    if f.kind == "rejected" and (f.details or {}).get("status") == "crashed":
+        return "crash"
+    return {"wrong-result": "wrong result", "invalid-model": "invalid output",
+            "annotation-violated": "wrong shape or type", "less-precise": "wrong shape or type",
+            "missed-optimization": "missed optimization"}.get(f.kind, "other")
+
+
+def choose(cells, finding_id: str | None) -> tuple[Finding, str]:
+    """The finding ``finding_id``, or the first unexpected finding of the highest :func:`rank`
+    that :func:`refusal` accepts, and a line saying which was chosen and why (empty when named).
 
     Raises:
-        PasscheckError: no such finding, none or several scriptable (ids listed), or the chosen
+        PasscheckError: no such finding, none scriptable (the unexpected ids listed), or the named
             one cannot be scripted faithfully (the reason, one line).
     """
     from passcheck.attribution.forms import find
@@ -52,13 +68,15 @@ def choose(cells, finding_id: str | None) -> Finding:
         why = refusal(f)
         if why:
             raise PasscheckError(f"finding {f.id!r}: repro cannot script it faithfully: {why}")
-        return f
+        return f, ""
     findings = [f for c in cells for f in c.findings if not f.expected]
     fit = [f for f in findings if refusal(f) is None]
-    if len(fit) != 1:
-        raise PasscheckError(f"{len(fit)} unexpected findings in the report that repro can script; choose one with --finding ID: "
-                             + (", ".join(sorted({f.id for f in fit or findings})[:12]) or "none"))
-    return fit[0]
+    if not fit:
+        raise PasscheckError("no unexpected finding in the report that repro can script; unexpected: "
+                             + (", ".join(sorted({f.id for f in findings})[:12]) or "none"))
+    best = min(fit, key=lambda f: RANKS.index(rank(f)))  # min keeps report order among equals
+    said = f"chose {best.id} ({rank(best)}: the first of the highest rank of {len(fit)} findings repro can script; "
+    return best, (said + "--finding ID for another)" if len(fit) > 1 else "")
 
 
 def case_feeds(f: Finding, model, cases_from=()) -> tuple[list[dict], float | None, float | None]:
@@ -94,6 +112,7 @@ def verify(path: Path, timeout: float = 600) -> str:
         PasscheckError: it did not exit 1 (0: the symptom is absent here; 2: its set-up or a
             premise failed), or it ran past ``timeout`` seconds.
     """
+    path = Path(path).resolve()  # run from its own folder: a relative --out must not be applied twice
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     path = Path(path).resolve()  # it runs from its own folder: a relative path would name another file there
     try:

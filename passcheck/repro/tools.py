@@ -3,12 +3,14 @@
 :func:`tool_call` gives, for a pass id, the source of ``def apply(model) -> onnx.ModelProto``
 calling the tool exactly as the adapter in :mod:`passcheck.passes` does (same function, same
 flags), the packages it needs beyond onnx, onnxruntime and numpy, and the tool whose versions
-the script prints. Passes it cannot spell (``cmd:*`` commands, plugins) give None.
+the script prints; a ``cmd:`` command is run as the adapter runs it (its own signal death is the
+script's child's). Passes it cannot spell (plugins) give None.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import shlex
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,9 +51,35 @@ _SYMBOLIC = '''def apply(model):
 '''
 
 
+_FORM_RUN = '''def apply(model):
+    """The form itself, once onnxruntime has run it on every feed set (as passcheck runs each form)."""
+    for feeds in feed_sets():
+        run(model, feeds)
+    return model
+'''
+
+_COMMAND = '''def apply(model):
+    """The model the command writes to {{out}} when given the model at {{in}} (as passcheck's cmd: adapter runs it)."""
+    with tempfile.TemporaryDirectory() as d:
+        src, dst = os.path.join(d, "in.onnx"), os.path.join(d, "out.onnx")
+        onnx.save(model, src)
+        argv = [a.replace("{{in}}", src).replace("{{out}}", dst) for a in {argv!r}]
+        r = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if r.returncode < 0:  # the tool's own death: this (child) process dies of the same signal
+            import signal
+            signal.signal(-r.returncode, signal.SIG_DFL)
+            os.kill(os.getpid(), -r.returncode)
+        if r.returncode != 0:
+            raise RuntimeError(f"exit {{r.returncode}}: " + " ".join((r.stderr or r.stdout).split())[-400:])
+        return onnx.load(dst)
+'''
+
+
 def tool_call(pass_id: str, model=None) -> ToolCall | None:
     """The tool call of ``pass_id`` (``model``: a form, for a pass whose target depends on it —
     ``onnx:convert-opset-up|down``); None for a pass a standalone script cannot call."""
+    if pass_id == "input":  # the form itself: the run that fails is the tool call
+        return ToolCall(_FORM_RUN, "onnxruntime running the form itself (InferenceSession.run on each feed set)")
     family, _, name = pass_id.partition(":")
     if family == "onnx" and name.startswith("infer-shapes"):
         from passcheck.passes.onnx_shape_inference import VARIANTS
@@ -78,6 +106,8 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
             return None
         call, imp = calls[name]
         return ToolCall(f"def apply(model):\n    return {call}\n", call, tuple(imp.split("\n")), ("onnxscript",))
+    if family in ("cmd", "cmd+fold") and "{in}" in name and "{out}" in name:
+        return ToolCall(_COMMAND.format(argv=shlex.split(name)), f"the command {name}", ("import shlex", "import subprocess"))
     if family == "ort":
         from passcheck.passes.ort_optimizer import LEVELS
 

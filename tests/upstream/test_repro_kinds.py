@@ -257,7 +257,7 @@ def test_input_mutated_script_catches_a_planted_in_place_edit(tmp_path):
     ("annotations", "annotation-violated", "onnx:infer-shapes", {"value": "N", "role": "assertion", "rule": "symbol"}, "binding of symbols"),
     ("annotations", "annotation-violated", "ort:basic", {"value": "x", "role": "precondition", "rule": "rank"}, "binding of symbols"),
     ("acceptance", "rejected", "onnxscript:optimize", {"status": "timeout"}, "time or memory limit"),
-    ("runtime", "rejected", "input", {}, "judges a form itself"),
+    ("validity", "validity-disagreement", "input", {}, "on a form itself (pass 'input')"),
     ("validity", "invalid-model", "cmd:onnxsim", {}, "no standalone script calls pass 'cmd:onnxsim'"),
 ])
 def test_kinds_without_a_faithful_script_are_refused(oracle, kind, pass_id, details, why):

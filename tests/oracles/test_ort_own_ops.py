@@ -1,0 +1,67 @@
+"""A model onnxruntime saved at ``extended``/``all`` is judged as the onnxruntime model it is: its own
+ops (``SimplifiedLayerNormalization`` in the ai.onnx domain, ``com.microsoft::*``) are not an
+``invalid-model`` finding; the rest of the graph still is judged by the checker (issue 31)."""
+
+from __future__ import annotations
+
+import json
+
+import onnx
+import onnx.parser
+
+from passcheck.cli import main
+from passcheck.oracles import validity
+from passcheck.oracles._context import FormRun
+from passcheck.passes import PassOutcome
+
+RMS = """<ir_version: 8, opset_import: ["" : 18]>
+rms (float[2,8] x) => (float[2,8] y) {
+  two = Constant<value=float {2.0}>()
+  eps = Constant<value=float {1e-5}>()
+  ax = Constant<value=int64[1] {-1}>()
+  g = Constant<value=float[8] {1,2,3,4,5,6,7,8}>()
+  p = Pow(x, two)
+  v = ReduceMean<keepdims=1>(p, ax)
+  ve = Add(v, eps)
+  s = Sqrt(ve)
+  n = Div(x, s)
+  y = Mul(g, n)
+}"""
+
+
+def test_check_of_a_model_ort_fuses_into_its_own_ops_has_no_invalid_model_finding(tmp_path, capsys):
+    path = tmp_path / "rms.onnx"
+    onnx.save(onnx.parser.parse_model(RMS), path)
+    main(["check", str(path), "--pass", "ort:extended", "--pass", "ort:all", "--json", str(tmp_path / "r.json"), "-q"])
+    cells = [r for r in json.loads((tmp_path / "r.json").read_text())["results"] if r.get("type") == "cell"]
+    saved = [c for c in cells if c["pass_id"].startswith("ort:")]
+    assert saved and all("SimplifiedLayerNormalization" in str(c["ops_after"]) for c in saved)  # the fusion happened
+    assert not [f["id"] for c in cells for f in c["findings"] if f["kind"] == "invalid-model"]
+    assert all("ai.onnx::SimplifiedLayerNormalization" in c["notes"]["validity"] for c in saved)
+
+
+def _run(pass_id: str, output: onnx.ModelProto) -> FormRun:
+    model = onnx.parser.parse_model(RMS)
+    return FormRun("c", "f", pass_id, model, PassOutcome(pass_id, "changed", output), [{}], [], [])
+
+
+def _fused(extra: str = "") -> onnx.ModelProto:
+    return onnx.parser.parse_model(f"""<ir_version: 8, opset_import: ["" : 18, "com.microsoft" : 1]>
+fused (float[2,8] x) => (float[2,8] y) {{
+  g = Constant<value=float[8] {{1,2,3,4,5,6,7,8}}>()
+  y = SimplifiedLayerNormalization<axis=-1, epsilon=1e-5>(x, g)
+  {extra}
+}}""")
+
+
+def test_ort_own_ops_pass_but_the_rest_of_the_graph_is_still_checked():
+    assert validity.check(_run("ort:extended", _fused())) == []
+    broken = validity.check(_run("ort:extended", _fused("z = Relu<alpha=1.0>(x)")))  # Relu has no attribute alpha
+    assert [f.kind for f in broken] == ["invalid-model"]
+    assert "Relu" in broken[0].details["error"] and "SimplifiedLayerNormalization" not in broken[0].details["error"]
+    assert broken[0].details["onnxruntime_ops"] == ["ai.onnx::SimplifiedLayerNormalization"]
+
+
+def test_the_same_op_written_by_another_tool_is_invalid():
+    found = validity.check(_run("cmd:tool {in} {out}", _fused()))
+    assert [f.kind for f in found] == ["invalid-model"] and "SimplifiedLayerNormalization" in found[0].message
