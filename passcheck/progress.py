@@ -75,7 +75,9 @@ class Progress:
                 if not self._stop.is_set() and now - self._last >= self.every and now - self._stepped >= self.every:
                     self._flush_pending()
                     self._last = time.monotonic()
-                    count = f"{self.done}/{self.total} {self.unit}" if self.total is not None else self.unit
+                    # an uncounted stage says how many steps ended, once one has ('0 building mutants' says nothing)
+                    count = (f"{self.done}/{self.total} {self.unit}" if self.total is not None
+                             else f"{self.done} {self.unit}" if self.done else self.unit)
                     last = self.unit.split()[0]
                     now = f"; now {self._now} (step {self._steps} since the last {last})" if self._now else ""
                     self._line(f"{count}, running for {time.monotonic() - self._t0:.0f} s{now}")

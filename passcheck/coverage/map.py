@@ -87,7 +87,7 @@ def compute(bases: Sequence[Any], executor, tools: Sequence[str] = TOOLS, cache=
     Raises:
         WorkerDied: never (a base whose observation kills the worker is recorded in ``errors``).
     """
-    from passcheck.passes.isolation import WorkerDied
+    from passcheck.errors import WorkerDied
 
     entries, unavailable = catalogue(executor, tools, cache)
     tools = [t for t in tools if t in entries]

@@ -46,8 +46,9 @@ def freedoms() -> list[Freedom]:
     return sorted(rows, key=lambda f: order.get(f.area, len(AREAS)))
 
 
-def problems(rows: list[Freedom] | None = None) -> list[str]:
-    """What is inconsistent between the catalogue and the registry, one line each (empty: none)."""
+def problems(rows: list[Freedom] | None = None, root: Path | None = None) -> list[str]:
+    """What is inconsistent between the catalogue and the registry, one line each (empty: none).
+    ``root``: the checkout whose tests the rows' evidence names (default: the one beside the package)."""
     from passcheck.mutations.registry import REWRITES
 
     rows = freedoms() if rows is None else rows
@@ -68,16 +69,16 @@ def problems(rows: list[Freedom] | None = None) -> list[str]:
             if rid not in REWRITES:
                 out.append(f"freedom {f.id!r} names rewrite {rid!r}, which does not exist")
             covered.add(rid)
-        if f.evidence and not _evidence_exists(f.evidence):
+        if f.evidence and not _evidence_exists(f.evidence, root):
             out.append(f"freedom {f.id!r}: evidence {f.evidence!r} names no test")
     out.extend(f"rewrite {rid!r} has no catalogue row" for rid in REWRITES if rid not in covered)
     return out
 
 
-def _evidence_exists(evidence: str) -> bool:
+def _evidence_exists(evidence: str, root: Path | None = None) -> bool:
     """Whether ``path::name`` names a test function defined in that file (relative to the repository)."""
     path, _, name = evidence.partition("::")
-    file = Path(__file__).resolve().parents[2] / path
+    file = (root or Path(__file__).resolve().parents[2]) / path
     return file.is_file() and (not name or f"def {name.split('[')[0]}(" in file.read_text())
 
 

@@ -29,7 +29,8 @@ def _oracle_source() -> dict[str, str]:
 
     return {
         "compare": f"TOLERANCES = {numeric.TOLERANCES!r}\nDEFAULT_FLOAT = {numeric.DEFAULT_FLOAT!r}\n\n\n"
-                   + src(numeric.Comparison, numeric.tolerance, numeric.compare, numeric._desc, numeric._py),
+                   + src(numeric.Comparison, numeric.tolerance, numeric.compare, numeric._each, numeric._leaf, numeric._desc,
+                         numeric._py),
         "precision": src(parity.precision, parity.less_precise, parity._fmt),
         "checker_error": src(validity.checker_error),
     }
