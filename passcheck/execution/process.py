@@ -103,20 +103,46 @@ class Call:
             return {"raised": exc}
 
 
-def worker_main(conn, memory_mb: int | None, log_path: str, preload: list[str]) -> None:
-    """The persistent worker: import the tools and the preloaded module files, then answer jobs
-    (``(pickled job, model bytes, workdir)`` → ``"started"`` or ``"unpicklable"``, then the reply)."""
-    limit(memory_mb, log_path)
+#: The worker finished starting and takes jobs; anything else it sends first is why it could not.
+READY = "ready"
+#: Text of an ImportError that means the loader ran out of address space, not a missing package.
+_MAP_FAILURE = ("failed to map segment", "Cannot allocate memory")
+
+
+def starved(exc: BaseException) -> bool:
+    """Whether ``exc`` is the memory cap speaking (MemoryError, or a shared object the loader could
+    not map under ``RLIMIT_AS``) rather than a missing package or a job's own error."""
+    text = str(exc)
+    return isinstance(exc, MemoryError) or any(m in text for m in _MAP_FAILURE + OOM_MARKERS)
+
+
+def _start(preload: list[str]) -> None:
     for tool in ("onnx", "onnxruntime"):  # imported before the first job: its timeout is the job's, not an import's
         try:
             __import__(tool)
-        except ImportError:
-            pass
+        except ImportError as exc:
+            if starved(exc):
+                raise
     if preload:
         from passcheck.user_modules import load_path
 
         for p in preload:
             load_path(p)
+    pickle.loads(pickle.dumps(list(range(4096))))  # a job's first unpickling must not be where the cap shows
+
+
+def worker_main(conn, memory_mb: int | None, log_path: str, preload: list[str]) -> None:
+    """The persistent worker: import the tools and the preloaded module files, say :data:`READY`
+    (or, when start-up fails, ``"failed: <error>"`` and exit), then answer jobs
+    (``(pickled job, model bytes, workdir)`` → ``"started"`` or ``"unpicklable"``, then the reply)."""
+    limit(memory_mb, log_path)
+    try:
+        _start(preload)
+    except BaseException as exc:  # noqa: BLE001 - the parent raises WorkerStartError with this text
+        with contextlib.suppress(BaseException):
+            conn.send(f"failed: {type(exc).__name__}: {exc}"[:500])
+        return
+    conn.send(READY)
     while True:
         try:
             blob, data, workdir = conn.recv()
@@ -124,8 +150,8 @@ def worker_main(conn, memory_mb: int | None, log_path: str, preload: list[str]) 
             return
         try:
             job = pickle.loads(blob)
-        except Exception:  # noqa: BLE001 - the parent falls back to a forked child
-            conn.send("unpicklable")
+        except Exception as exc:  # noqa: BLE001 - the parent falls back to a forked child
+            conn.send(f"failed: {type(exc).__name__}: {exc}"[:500] if starved(exc) else "unpicklable")
             continue
         conn.send("started")
         conn.send(job(data, workdir))

@@ -136,6 +136,9 @@ class Worker:
             raise self._start_error()
         if ack == UNPICKLABLE:
             return UNPICKLABLE
+        if isinstance(ack, str) and ack.startswith("failed: "):  # the job itself did not fit under the memory cap
+            self._stop()
+            return Died(False, "ran out of memory taking the job", ack.removeprefix("failed: "))
         if ack != "started":
             return Died(False, "", self._tail(0), not_started=True)
         return self._await(self._proc, self._conn, offset)
@@ -173,6 +176,8 @@ class Worker:
         reply = self.run(pickle.dumps(process.Call(fn, args)), model.SerializeToString(), self._dir)
         if isinstance(reply, Died):
             raise WorkerDied(reply.run_error(self.timeout))
+        if reply == UNPICKLABLE:
+            raise TypeError(f"{fn!r} cannot be run in the isolation worker: it is not importable by name there")
         if "raised" in reply:
             raise reply["raised"]
         return reply["value"]
@@ -221,6 +226,13 @@ class Worker:
         # forkserver, which re-run the caller's __main__ (a user's script without a guard).
         self._proc = WorkerProcess(process.worker_main, (self.memory_mb, str(self._log), self.preload))
         self._conn = self._proc.conn
+        try:
+            said = self._conn.recv() if _poll(self._conn, _START_TIMEOUT) else "failed: no answer"
+        except (EOFError, OSError):
+            said = f"failed: it {process.death(self._proc.exitcode)}" if not self._proc.is_alive() else "failed"
+        if said != process.READY:
+            self._stop()
+            raise self._start_error(str(said).removeprefix("failed: "))
 
     def _stop(self) -> None:
         """Kill the worker and forget it; safe whether it runs, died, or never started."""
@@ -232,9 +244,9 @@ class Worker:
             self._conn.close()
         self._proc = self._conn = None
 
-    def _start_error(self) -> WorkerStartError:
+    def _start_error(self, why: str = "") -> WorkerStartError:
         tail = self._tail(0).strip().splitlines()
-        last = f" (its last output: {tail[-1][:200]})" if tail else ""
+        last = f" ({why[:200]})" if why else f" (its last output: {tail[-1][:200]})" if tail else ""
         limit = f" under the {self.memory_mb} MiB memory limit (raise --memory-limit)" if self.memory_mb else ""
         return WorkerStartError(f"the isolation worker could not be started{limit}{last}; this is passcheck not starting, "
                                 "not a verdict on any pass: check that this interpreter can `import passcheck`, "
