@@ -40,6 +40,14 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the search order (default: %(default)s); same seed, same items")
     p.add_argument("--out", default="passcheck-hunt", metavar="DIR", help="folder for the state and the saved case modules (default: %(default)s)")
     p.add_argument("--resume", action="store_true", help="continue the hunt whose state is in --out (same seed, passes and cases)")
+    p.add_argument("--shard", default="1/1", metavar="I/N",
+                   help="run the I-th of N disjoint parts of the item sequence (every step k with k %% N == I-1); with an items "
+                        "budget the N shards together run the items of the unsharded hunt; join them with 'passcheck merge'")
+    p.add_argument("--baseline", metavar="FILE",
+                   help="known signatures (JSON written by --write-baseline): report only new ones, count the known; "
+                        "exit 1 only on a new signature")
+    p.add_argument("--write-baseline", metavar="FILE",
+                   help="write every signature of the hunt (and the --baseline entries) as a signature baseline")
     p.add_argument("--timeout", type=positive(float), default=ITEM_TIMEOUT, metavar="SECONDS",
                    help="wall time one pass or model run of an item may take (default: %(default)s; never more than the time left)")
     add_progress_arg(p)
@@ -47,24 +55,31 @@ def add_parser(sub) -> None:
 
 
 def handle(args) -> int:
+    import time
     from pathlib import Path
 
     from passcheck.api import require_available
     from passcheck.cases import load_path
     from passcheck.cli._common import progress
     from passcheck.engine import INPUT
+    from passcheck.hunt import baseline
     from passcheck.hunt.search import hunt
     from passcheck.hunt.space import bases
     from passcheck.hunt.store import Store
+    from passcheck.matrix.plan import parse_shard
     from passcheck.passes import DEFAULT_PASSES
     from passcheck.passes.isolation import executor_for
 
+    shard = parse_shard(args.shard)
+    known = baseline.load(args.baseline) if args.baseline else None  # a bad file is a usage error before any work
     for p in args.cases_from:  # they may register passes
         load_path(p)
     passes = list(dict.fromkeys(args.passes)) or [p for p in DEFAULT_PASSES]
     require_available([p for p in passes if p != INPUT])
     cases_from = [str(Path(p).resolve()) for p in args.cases_from]
     scope = {"seed": args.seed, "passes": passes, "cases": list(args.case), "cases_from": cases_from, "generated": not args.no_generated}
+    if shard != (1, 1):
+        scope["shard"] = f"{shard[0]}/{shard[1]}"
     found = bases(args.case, generated=not args.no_generated)
     if not found:
         from passcheck.errors import PasscheckError
@@ -72,7 +87,6 @@ def handle(args) -> int:
         raise PasscheckError("no base case runs here (every selected case is skipped); choose others with --case")
     store = Store.open(args.out, scope, args.resume)
     store.save()  # an --out that cannot be written fails now, before any work
-    done_before = len(store.items)
     before = list(store.items)
     with executor_for(None, timeout=args.timeout, preload=cases_from) as ex:
         # the map (cached per tool version) is read before the budget starts: it is not the search
@@ -81,18 +95,19 @@ def handle(args) -> int:
             def on_item(item, rec):
                 prog.advance(f"{len(store.signatures)} signatures", f"{item.pass_id} {item.form} on {item.base}")
 
+            t0 = time.monotonic()
             try:
                 ended = hunt(store, found, passes, args.seed, args.budget, ex, cases_from=cases_from,
-                             on_item=on_item, cmap=cmap)
+                             on_item=on_item, cmap=cmap, shard=shard)
             finally:
                 prog.close()
                 store.save()
-    _summary(store, len(found), done_before, ended)
+    new = summarize(store, known, f"{len(found)} bases", ended, time.monotonic() - t0, args)
     if cmap is not None:
         from passcheck.hunt.summary import coverage_lines
 
         print("\n".join(coverage_lines(cmap, before, store.items)), file=sys.stderr)
-    return 1 if store.signatures else 0
+    return 1 if new else 0
 
 
 def _coverage_map(found, executor):
@@ -110,14 +125,37 @@ def _coverage_map(found, executor):
     return cmap
 
 
-def _summary(store, n_bases: int, done_before: int, ended) -> None:
-    from collections import Counter
+def summarize(store, known, over: str, ended, seconds: float | None, args) -> dict:
+    """Print the summary of ``store`` (stderr: counts, rate, known signatures, noise; stdout: the
+    table of new signatures and their reproduce commands), write ``OUT/summary.md`` and, with
+    ``--write-baseline``, the baseline; return the new signatures (all of them without ``known``)."""
+    from passcheck.hunt import baseline, noise
+    from passcheck.hunt.store import OTHER_SHARD
+    from passcheck.hunt.summary import markdown, status_counts, table
+    from passcheck.report.json_report import atomic_write
 
-    from passcheck.hunt.summary import table
-
-    statuses = Counter(r["status"] for r in store.items)
-    why = "budget spent" if ended.why == "budget" else "every item tried"
-    counts = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
-    print(f"passcheck hunt: {ended.items} items this run ({len(store.items)} in all: {counts}) over {n_bases} bases; {why}; "
-          f"{len(store.signatures)} distinct signatures; state {store.path}", file=sys.stderr)
-    table(store.signatures, sys.stdout)
+    new, old = baseline.split(store.signatures, known or {})
+    ran = [r for r in store.items if r["status"] != OTHER_SHARD]
+    if ended is not None:
+        why = "budget spent" if ended.why == "budget" else "every item tried"
+        rate = f"{ended.items / seconds:.2f} items/s" if seconds else "-"
+        head = f"{ended.items} items this run ({len(ran)} in all: {status_counts(ran)}) over {over}; {why}; {rate}"
+    else:
+        busy = sum(r.get("seconds", 0.0) for r in ran)
+        rate = f"{len(ran) / busy:.2f} items per item-second" if busy else "-"
+        head = f"{len(ran)} items ({status_counts(ran)}), {rate}, from {over}"
+    print(f"passcheck hunt: {head}; {len(store.signatures)} distinct signatures: {len(new)} new, {len(old)} known"
+          + (f" (baseline {args.baseline})" if known is not None else "") + f"; state {store.path}", file=sys.stderr)
+    if old:
+        print(f"known signatures seen again: {len(old)} ({sum(r.get('hits', 0) for r in old.values())} hits)", file=sys.stderr)
+    print("\n".join(noise.lines(ran)), file=sys.stderr)
+    if new or not old:
+        table(new, sys.stdout)
+    else:
+        print(f"no new signature ({len(old)} known)", file=sys.stdout)
+    title = f"passcheck hunt {store.out}" + (f" (shard {store.scope['shard']})" if store.scope.get("shard") else "")
+    atomic_write(store.out / "summary.md", markdown(store.signatures, store.items, known, title))
+    if args.write_baseline:
+        n = baseline.write(args.write_baseline, store.signatures, known)
+        print(f"passcheck hunt: wrote {n} signatures to {args.write_baseline}", file=sys.stderr)
+    return new

@@ -59,6 +59,8 @@ class Outcome:
     status: str
     findings: list[Finding] = dataclasses.field(default_factory=list)
     reason: str = ""
+    #: ``[category, reason]`` of the cells that were ``unavailable`` (see :mod:`.noise`).
+    unavailable: list[list[str]] = dataclasses.field(default_factory=list)
 
 
 def probe(setting: Setting, base: "onnx.ModelProto", form: str, mutant: "onnx.ModelProto", pass_id: str, executor) -> Outcome:
@@ -86,7 +88,9 @@ def probe(setting: Setting, base: "onnx.ModelProto", form: str, mutant: "onnx.Mo
         cells = evaluate(subject, [pass_id], executor=executor)
     except PasscheckError as exc:
         return Outcome("refused", reason=str(exc))
-    return Outcome("done", blamed(cells, form))
+    from passcheck.hunt.noise import classify
+
+    return Outcome("done", blamed(cells, form), unavailable=classify(cells))
 
 
 def blamed(cells, form: str) -> list[Finding]:

@@ -9,6 +9,14 @@ as a case module when its shrunk signature is new, then loaded back as ``--cases
 load it to check that it reproduces. The base's case is also run as it is (its own forms, no
 rewrite) under the same pass: a finding of the same pass, oracle and kind there is recorded, so a
 signature the library already shows is told apart from a new one.
+
+**Shards** (``shard=(i, n)``): every shard walks the same item sequence (the scheduler's choice at
+step ``k`` depends only on the seed, ``k`` and the items chosen before), runs the steps
+``k ≡ i-1 (mod n)`` and records the others as ``other-shard`` without running them. What the
+scheduler learns from an item's run is only whether its base runs (a base that does not is not
+picked again); every shard decides that with the same check (:func:`base_runs`, the base on its
+feeds under ``ort:disabled``), the unsharded run too, so the shards of an items budget together
+run exactly the items the unsharded hunt runs.
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ from passcheck.hunt.scheduler import Scheduler
 from passcheck.hunt.shrink import UNCOMMON, Shrinker
 from passcheck.hunt.signature import Signature, signature
 from passcheck.hunt.space import Base, Item
-from passcheck.hunt.store import Store
+from passcheck.hunt.store import OTHER_SHARD, Store
 
 #: Seconds one item's pass or model run may take (a time budget lowers it to what is left).
 from passcheck.hunt.budget import ITEM_TIMEOUT  # noqa: E402,F401 - re-exported
@@ -38,7 +46,7 @@ SHRINK_TESTS = 80
 
 @dataclasses.dataclass
 class Ended:
-    """Why the loop stopped (``budget`` or ``exhausted``), items run by this call."""
+    """Why the loop stopped (``budget`` or ``exhausted``), items run by this call (this shard's)."""
 
     why: str
     items: int
@@ -46,39 +54,73 @@ class Ended:
 
 def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, budget: Budget, executor, *,
          cases_from: Sequence[str] = (), item_timeout: float = ITEM_TIMEOUT,
-         on_item: Callable[[Item, dict[str, Any]], None] | None = None, cmap=None) -> Ended:
+         on_item: Callable[[Item, dict[str, Any]], None] | None = None, cmap=None,
+         shard: tuple[int, int] = (1, 1)) -> Ended:
     """Run items until ``budget`` is spent; ``store`` is updated and saved after every item.
 
     Args:
         store: the state (a resumed one continues: its items are not run again).
         executor: an :class:`~passcheck.passes.isolation.IsolatedExecutor`; its ``timeout`` is set per item.
+        budget: a time budget bounds this shard's wall time; an items budget counts steps of the
+            item sequence, every shard's (``--budget 40items --shard 1/2`` runs steps 0, 2, …, 38).
         cases_from: the user's case / pass modules (named in reproduce commands).
-        on_item: called after each item with it and its record (progress).
+        on_item: called after each item this shard runs with it and its record (progress).
         cmap: a :class:`~passcheck.coverage.map.CoverageMap` of the bases: items trying (entry,
             spelling) pairs not tried yet come first (see :mod:`.scheduler`); None: triples only.
+        shard: ``(i, n)``, 1 ≤ i ≤ n: run the steps ``k`` with ``k % n == i - 1`` (see module docs).
     """
+    index, count = shard
     scheduler = Scheduler(bases, passes, seed, cmap)
+    alive: dict[str, bool] = {}
     for rec in store.items:
-        scheduler.mark(Item(rec["base"], rec["form"], rec["pass"]), rec["triples"], rec["status"] == "base-fails")
+        dead = rec["base_runs"] is False if "base_runs" in rec else rec["status"] == "base-fails"
+        scheduler.mark(Item(rec["base"], rec["form"], rec["pass"]), rec["triples"], dead)
+        if "base_runs" in rec:
+            alive[rec["base"]] = rec["base_runs"]
     end = time.monotonic() + budget.seconds if budget.seconds is not None else None
-    ran = 0
+    steps = ran = 0
     while True:
-        if (budget.items is not None and ran >= budget.items) or (end is not None and time.monotonic() >= end):
+        if (budget.items is not None and steps >= budget.items) or (end is not None and time.monotonic() >= end):
             return Ended("budget", ran)
-        item = scheduler.next(len(store.items))
+        step = len(store.items)
+        item = scheduler.next(step)
         if item is None:
             return Ended("exhausted", ran)
-        left = None if end is None else end - time.monotonic()
-        executor.timeout = max(5.0, min(item_timeout, left)) if left is not None else item_timeout
-        rec = _run(store, scheduler.by_id[item.base], item, executor, end, cases_from,
-                   cut_short=executor.timeout < item_timeout)
+        base = scheduler.by_id[item.base]
+        if item.base not in alive:
+            alive[item.base] = base_runs(base, executor)
+        if step % count == index - 1:
+            left = None if end is None else end - time.monotonic()
+            executor.timeout = max(5.0, min(item_timeout, left)) if left is not None else item_timeout
+            rec = _run(store, base, item, executor, end, cases_from, cut_short=executor.timeout < item_timeout)
+        else:
+            rec = {"base": item.base, "form": item.form, "pass": item.pass_id, "status": OTHER_SHARD, "signatures": []}
+        rec["base_runs"] = alive[item.base]
         rec["triples"] = sorted(scheduler.triples(item))
         store.items.append(rec)
-        scheduler.mark(item, rec["triples"], rec["status"] == "base-fails")
+        scheduler.mark(item, rec["triples"], not alive[item.base])
         store.save()
-        ran += 1
-        if on_item:
-            on_item(item, rec)
+        steps += 1
+        if rec["status"] != OTHER_SHARD:
+            ran += 1
+            if on_item:
+                on_item(item, rec)
+
+
+def base_runs(base: Base, executor) -> bool:
+    """Whether ``base`` runs under ``ort:disabled`` on the feeds its items are judged on (the check
+    behind an item's ``base-fails``: :func:`~passcheck.mutations.equivalence.original_runs`), in
+    ``executor``'s worker. A base that does not build or cannot be fed does not run."""
+    from passcheck.mutations.equivalence import original_runs
+
+    try:
+        model = base.model()
+        case = base.case
+        feeds = Setting(case.id, case.bindings, case.feeds, case.rtol, case.atol).feed_list(model)
+        original_runs(model, feeds, getattr(executor, "run_model", None))
+    except Exception:  # noqa: BLE001 - PasscheckError (does not run, no feeds) or a builder's own error
+        return False
+    return True
 
 
 def _timed_out(finding) -> bool:
@@ -106,6 +148,8 @@ def _run(store: Store, base: Base, item: Item, executor, end: float | None, case
         rec["status"] = outcome.status
         if outcome.reason:
             rec["reason"] = outcome.reason
+        if outcome.unavailable:
+            rec["unavailable"] = outcome.unavailable
         if cut_short and any(_timed_out(f) for f in outcome.findings):
             rec["status"], rec["reason"] = "unfinished", "the hunt's budget ran out while this item ran (a time limit it set)"
             rec["seconds"] = round(time.monotonic() - t0, 3)

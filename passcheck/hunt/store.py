@@ -15,7 +15,9 @@ from passcheck.errors import PasscheckError
 STATE = "hunt-state.json"
 VERSION = 1
 #: Arguments a resumed hunt must share with the run it continues.
-SCOPE = ("seed", "passes", "cases", "cases_from", "generated")
+SCOPE = ("seed", "passes", "cases", "cases_from", "generated", "shard")
+#: Item status of a step another shard runs (recorded, not run: every shard walks one sequence).
+OTHER_SHARD = "other-shard"
 
 
 class Store:
@@ -24,7 +26,9 @@ class Store:
     Attributes:
         items: one dict per item tried, in order: ``base``, ``form``, ``pass``, ``status``
             (``done`` / ``refused`` / ``unverified`` / ``base-fails`` / ``not-applicable``, see :class:`~passcheck.hunt.probe.Outcome`;
-            ``unfinished``: the budget ran out inside the item), ``seconds``, ``triples``, ``signatures``.
+            ``unfinished``: the budget ran out inside the item; ``other-shard``: a step another shard
+            runs), ``seconds``, ``triples``, ``signatures``, ``base_runs`` (whether the base runs on
+            its feeds), ``unavailable`` (``[category, reason]`` pairs, :mod:`passcheck.hunt.noise`).
         signatures: signature key → its record (signature; hits: findings of the items that counted
             for it; the shrunk pair's node counts; its case module; the reproduce command).
         coarse: key of a raw finding → the signature key its shrunk pair got (no second shrink).

@@ -71,3 +71,61 @@ def coverage_lines(cmap, before: Iterable[Mapping[str, Any]], after: Iterable[Ma
         out.append(f"  {tool}: {n0} -> {n1} of {len(reach)} triggered entries ({len(keys)} in the catalogue); "
                    f"(entry, spelling) pairs {pairs0} -> {pairs1}")
     return out
+
+
+def reproduce(rec: Mapping[str, Any]) -> str:
+    """A signature's reproduce command, or where it was found when it has no saved pair."""
+    if rec.get("repro"):
+        return rec["repro"]
+    f = rec.get("found_on") or {}
+    return f"found on {f.get('base')} rewritten as {f.get('form')} under {f.get('pass')}: {f.get('message', '')}"
+
+
+def status_counts(items: Iterable[Mapping[str, Any]]) -> str:
+    """``N done, M base-fails, …`` over item records (steps another shard ran left out)."""
+    from collections import Counter
+
+    from passcheck.hunt.store import OTHER_SHARD
+
+    statuses = Counter(r["status"] for r in items if r["status"] != OTHER_SHARD)
+    return ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "no item"
+
+
+def markdown(signatures: dict[str, dict[str, Any]], items: list[Mapping[str, Any]], known: Mapping[str, Any] | None,
+             title: str) -> str:
+    """The hunt's summary in GitHub Markdown (``$GITHUB_STEP_SUMMARY``): new signatures with the
+    shrunk pair's node counts and reproduce command, known ones counted, noise per category.
+
+    ``known``: the baseline's entries (:func:`passcheck.hunt.baseline.load`); None: every signature is new."""
+    from passcheck.hunt import noise
+    from passcheck.hunt.baseline import split
+    from passcheck.hunt.store import OTHER_SHARD
+
+    new, old = split(signatures, known or {})
+    ran = [r for r in items if r["status"] != OTHER_SHARD]
+    esc = lambda text: str(text).replace("|", "\\|").replace("\n", " ")  # noqa: E731 - one table cell
+    out = [f"## {esc(title)}", "",
+           f"{len(ran)} items ({status_counts(ran)}); {len(signatures)} distinct signatures: **{len(new)} new**, "
+           f"{len(old)} known" + ("" if known is not None else " (no baseline)"), ""]
+    if new:
+        out += ["### New signatures", "", "| # | pass | oracle | kind | ops | rewrite | nodes | hits | reproduce |",
+                "|---|---|---|---|---|---|---|---|---|"]
+        for r, rec in zip(rows(new), new.values()):
+            out.append("| " + " | ".join([*map(esc, r[:8]), f"`{esc(reproduce(rec))}`"]) + " |")
+        out.append("")
+    else:
+        out += ["No new signature.", ""]
+    if old:
+        hits = sum(rec.get("hits", 0) for rec in old.values())
+        out += [f"<details><summary>{len(old)} known signatures seen again ({hits} hits)</summary>", "",
+                *(f"- `{esc(k)}` ({rec.get('hits', 0)} hits)" for k, rec in old.items()), "", "</details>", ""]
+    found = noise.counts(ran)
+    out += ["### Noise (neither findings nor signatures)", ""]
+    for cat, label in noise.LABELS.items():
+        slot = found.get(cat)
+        if not slot:
+            out.append(f"- {label}: 0 items")
+            continue
+        top, n = max(slot["reasons"].items(), key=lambda kv: kv[1])
+        out.append(f"- {label}: {slot['items']} items, {len(slot['reasons'])} distinct reasons; commonest ({n}): {esc(top)}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,86 @@
+"""A signature baseline: the signatures a nightly hunt already knows, so it reports only new ones.
+
+Format (JSON, written by ``passcheck hunt --write-baseline`` and ``passcheck merge --write-baseline``)::
+
+    {"passcheck": "hunt-signatures", "version": 1,
+     "signatures": [{"key": "<Signature.key>", "signature": {...Signature.to_json()...},
+                     "reason": "...", "case": "hunt/<...>"}]}
+
+An entry is matched by the key of its ``signature`` (:class:`passcheck.signature.Signature`, the one
+answer to "is this the same bug?"); ``key`` is there for people and ``grep``; an entry with only a
+``key`` is matched by it. ``reason`` and ``case`` are free text kept across rewrites of the file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from passcheck.errors import PasscheckError
+from passcheck.signature import Signature
+
+MARK = "hunt-signatures"
+VERSION = 1
+
+
+def load(path: str | Path) -> dict[str, dict[str, Any]]:
+    """Signature key → entry of the baseline at ``path``.
+
+    Raises:
+        PasscheckError: the file is missing, not JSON, or not a signature baseline (a finding
+            baseline of ``run`` / ``matrix``, ``{"known": [...]}``, is named as such).
+    """
+    p = Path(path)
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PasscheckError(f"--baseline {path}: cannot read it ({exc.strerror or exc})") from None
+    except ValueError as exc:
+        raise PasscheckError(f"--baseline {path}: not JSON ({exc})") from None
+    if isinstance(doc, dict) and "known" in doc and "signatures" not in doc:
+        raise PasscheckError(f"--baseline {path}: a finding baseline (run/matrix); a hunt takes a signature baseline "
+                             "written by 'passcheck hunt --write-baseline'")
+    if not isinstance(doc, dict) or doc.get("passcheck") != MARK or not isinstance(doc.get("signatures"), list):
+        raise PasscheckError(f"--baseline {path}: not a signature baseline (expected {{\"passcheck\": \"{MARK}\", "
+                             "\"signatures\": [...]}}, as 'passcheck hunt --write-baseline' writes)")
+    out: dict[str, dict[str, Any]] = {}
+    for i, e in enumerate(doc["signatures"]):
+        try:
+            key = Signature.from_json(e["signature"]).key if "signature" in e else str(e["key"])
+        except (KeyError, TypeError) as exc:
+            raise PasscheckError(f"--baseline {path}: entry {i} has no readable signature or key ({exc})") from None
+        out[key] = dict(e, key=key)
+    return out
+
+
+def split(signatures: Mapping[str, Mapping[str, Any]], known: Mapping[str, Any]) -> tuple[dict, dict]:
+    """``(new, known)``: a store's signatures (key → record) not in the baseline, and those in it.
+    The store's keys are re-derived from each record's signature, so a key written by an older
+    passcheck is matched as today's :class:`Signature` spells it."""
+    new: dict[str, Any] = {}
+    old: dict[str, Any] = {}
+    for key, rec in signatures.items():
+        k = Signature.from_json(rec["signature"]).key if rec.get("signature") else key
+        (old if k in known else new)[key] = rec
+    return new, old
+
+
+def write(path: str | Path, signatures: Mapping[str, Mapping[str, Any]],
+          previous: Mapping[str, Mapping[str, Any]] | None = None, reason: str = "known at baseline creation") -> int:
+    """Write ``previous`` entries (their reasons kept) and every signature of ``signatures`` (a
+    store's) as a baseline at ``path`` (atomically); returns the number of entries."""
+    from passcheck.report.json_report import atomic_write
+
+    entries = {k: dict(e) for k, e in (previous or {}).items()}
+    for rec in signatures.values():
+        sig = Signature.from_json(rec["signature"])
+        entry = {"key": sig.key, "signature": sig.to_json(), "reason": reason, "case": rec.get("case") or ""}
+        entries.setdefault(sig.key, entry)
+    doc = {"passcheck": MARK, "version": VERSION, "signatures": sorted(entries.values(), key=lambda e: e["key"])}
+    try:
+        atomic_write(Path(path), json.dumps(doc, indent=1) + "\n")
+    except OSError as exc:
+        raise PasscheckError(f"--write-baseline {path}: cannot write it ({exc.strerror or exc})") from None
+    return len(entries)

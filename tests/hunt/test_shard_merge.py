@@ -1,0 +1,144 @@
+"""hunt at CI scale with real tools (issue 30): --shard I/N splits one item sequence, 'passcheck
+merge' joins the shards into the unsharded run's items and signatures, a signature baseline turns
+the known ones into counts, and bad shard/merge/baseline input is one line, exit 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PLANTED = Path(__file__).with_name("planted_hunt.py")
+PASS = "planted:negative-axes"
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "passcheck", *args],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "PASSCHECK_PROGRESS_EVERY": "0"},
+    )
+
+
+def _hunt(out: Path, *args: str, budget: str = "20items") -> subprocess.CompletedProcess:
+    return _cli(
+        "hunt",
+        "--cases-from",
+        str(PLANTED),
+        "--case",
+        "hunt-test/*",
+        "--pass",
+        PASS,
+        "--budget",
+        budget,
+        "--seed",
+        "1",
+        "--out",
+        str(out),
+        "--progress",
+        "lines",
+        *args,
+    )
+
+
+def _state(out: Path) -> dict:
+    return json.loads((out / "hunt-state.json").read_text())
+
+
+def _items(state: dict) -> list[tuple[str, str, str, str]]:
+    return [(i["base"], i["form"], i["pass"], i["status"]) for i in state["items"] if i["status"] != "other-shard"]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """One unsharded hunt of 20 items (seed 1: the planted pass is found at step 15), its two shards, their merge and a baseline of the unsharded run."""
+    tmp = tmp_path_factory.mktemp("shards")
+    whole = _hunt(tmp / "whole", "--write-baseline", str(tmp / "known.json"))
+    one, two = _hunt(tmp / "s1", "--shard", "1/2"), _hunt(tmp / "s2", "--shard", "2/2")
+    merged = _cli("merge", str(tmp / "s1"), str(tmp / "s2"), "--out", str(tmp / "merged"))
+    return tmp, whole, one, two, merged
+
+
+def test_two_shards_merged_are_the_unsharded_run(runs):
+    tmp, whole, one, two, merged = runs
+    for r in (whole, one, two):
+        assert r.returncode in (0, 1), r.stderr
+    unsharded = _state(tmp / "whole")
+    assert len(unsharded["items"]) == 20 and unsharded["signatures"], "the planted pass is found within 20 items"
+    s1, s2 = _items(_state(tmp / "s1")), _items(_state(tmp / "s2"))
+    assert s1 and s2 and not set(s1) & set(s2)  # disjoint, and each shard ran its share
+    assert [i[:3] for i in _items(unsharded)][0::2] == [i[:3] for i in s1]  # shard 1/2: steps 0, 2, 4, …
+    assert merged.returncode == 1, merged.stderr  # a signature, no baseline
+    state = _state(tmp / "merged")
+    assert _items(state) == _items(unsharded)
+    assert set(state["signatures"]) == set(unsharded["signatures"])
+    assert {k: s["hits"] for k, s in state["signatures"].items()} == {
+        k: s["hits"] for k, s in unsharded["signatures"].items()
+    }
+    for rec in state["signatures"].values():  # each shrunk pair kept once, in the merged folder
+        if rec.get("case_module"):
+            assert Path(rec["case_module"]).parent == tmp / "merged" / "cases" and Path(rec["case_module"]).is_file()
+    assert len(list((tmp / "merged" / "cases").iterdir())) == len(
+        [r for r in state["signatures"].values() if r.get("case_module")]
+    )
+    md = (tmp / "merged" / "summary.md").read_text()
+    assert f"**{len(state['signatures'])} new**" in md and "### New signatures" in md and "reproduce" in md
+    assert "environment facts" in md and "documented tool limits" in md and "budget artefacts" in md
+    assert "items per item-second" in merged.stderr
+
+
+def test_baseline_run_reports_no_new_signature(runs):
+    tmp, whole, *_ = runs
+    known = json.loads((tmp / "known.json").read_text())
+    assert known["passcheck"] == "hunt-signatures" and {e["key"] for e in known["signatures"]} == set(
+        _state(tmp / "whole")["signatures"]
+    )
+    again = _hunt(tmp / "again", "--baseline", str(tmp / "known.json"))
+    assert again.returncode == 0, again.stderr
+    n = len(known["signatures"])
+    assert f"0 new, {n} known" in again.stderr and "known signatures seen again" in again.stderr
+    assert again.stdout.strip() == f"no new signature ({n} known)"
+    assert "**0 new**" in (tmp / "again" / "summary.md").read_text()
+    merged = _cli(
+        "merge",
+        str(tmp / "s1"),
+        str(tmp / "s2"),
+        "--out",
+        str(tmp / "merged-known"),
+        "--baseline",
+        str(tmp / "known.json"),
+    )
+    assert merged.returncode == 0 and f"0 new, {n} known" in merged.stderr, merged.stderr
+
+
+def test_bad_shard_merge_and_baseline_input_is_one_line_exit_2(runs):
+    tmp, *_ = runs
+    for args, says in (
+        (("--shard", "3/2"), "--shard '3/2'"),
+        (("--baseline", str(tmp / "nope.json")), "cannot read"),
+        (("--baseline", str(PLANTED)), "not JSON"),
+    ):
+        r = _hunt(tmp / "bad", *args, budget="1items")
+        assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr and not (tmp / "bad").exists(), (
+            r.stderr
+        )
+    (tmp / "findings.json").write_text('{"known": []}')
+    r = _hunt(tmp / "bad", "--baseline", str(tmp / "findings.json"), budget="1items")
+    assert r.returncode == 2 and "a finding baseline" in r.stderr
+    cases = [
+        ((str(tmp / "s1"),), "missing shard(s) 2/2"),
+        ((str(tmp / "s1"), str(tmp / "s1")), "given twice"),
+        ((str(tmp / "s1"), str(tmp / "whole")), "shards of different counts"),
+        ((str(tmp / "s1"), str(PLANTED.parent)), "not both"),
+    ]
+    for dirs, says in cases:
+        r = _cli("merge", *dirs, "--out", str(tmp / "m-bad"))
+        assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr, r.stderr
+    r = _cli("merge", str(tmp / "s1"), "--allow-partial", "--out", str(tmp / "m-partial"))
+    assert r.returncode in (0, 1) and "partial merge: missing shard(s) 2/2" in r.stderr, r.stderr
