@@ -77,10 +77,20 @@ def merge(dirs: Sequence[str | Path], out: str | Path, *, allow_partial: bool = 
                 merged.cases_dir.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(src, merged.cases_dir / src.name)
                 merged.signatures[k]["case_module"] = str(merged.cases_dir / src.name)
+                if rec.get("repro"):
+                    merged.signatures[k]["repro"] = _moved(rec["repro"], src.name, merged.cases_dir / src.name)
         for raw, key in d.get("coarse", {}).items():
             merged.coarse.setdefault(raw, key)
     merged.save()
     return merged, partial
+
+
+def _moved(command: str, name: str, to: Path) -> str:
+    """``command`` (a reproduce command) with its ``--cases-from …/cases/NAME`` argument naming ``to``."""
+    import shlex
+
+    words = shlex.split(command)
+    return shlex.join(str(to) if Path(w).name == name and Path(w).parent.name == "cases" else w for w in words)
 
 
 def _module(folder: Path, recorded: str) -> Path | None:

@@ -1,0 +1,49 @@
+"""'passcheck merge' of hunt folders on states written as a shard writes them: one signature two
+shards both found is kept once (Signature key, hits summed, the first folder's shrunk pair and
+reproduce command moved into the merged folder); a folder of another hunt is refused."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from passcheck.errors import PasscheckError
+from passcheck.hunt.merge import merge
+from passcheck.signature import Signature
+
+SIG = Signature("ort:basic", "parity", "missed-optimization", ("Mul",), "commute-operands")
+
+
+def _shard(folder: Path, shard: str, hits: int, mine: int, seed: int = 1) -> Path:
+    module = folder / "cases" / "hunt_abc.py"
+    module.parent.mkdir(parents=True)
+    module.write_text(f"# pair of shard {shard}\n")
+    items = [{"base": f"c:{i}", "form": "commute-operands", "pass": "ort:basic", "triples": [], "signatures": [],
+              "status": "done" if i % 2 == mine else "other-shard", "seconds": 0.5} for i in range(4)]
+    rec = {"signature": SIG.to_json(), "hits": hits, "case": "hunt/x-abc", "case_module": str(module),
+           "repro": f"passcheck run --cases-from {module} --case hunt/x-abc --pass ort:basic"}
+    doc = {"version": 1, "scope": {"seed": seed, "passes": ["ort:basic"], "cases": [], "cases_from": [],
+                                   "generated": True, "shard": shard},
+           "items": items, "signatures": {SIG.key: rec}, "coarse": {"raw": SIG.key}}
+    (folder / "hunt-state.json").write_text(json.dumps(doc))
+    return folder
+
+
+def test_one_signature_of_two_shards_is_kept_once_with_hits_summed(tmp_path):
+    a, b = _shard(tmp_path / "a", "1/2", hits=2, mine=0), _shard(tmp_path / "b", "2/2", hits=3, mine=1)
+    store, partial = merge([a, b], tmp_path / "m")
+    assert partial == "" and [i["base"] for i in store.items] == ["c:0", "c:1", "c:2", "c:3"]
+    assert list(store.signatures) == [SIG.key] and store.signatures[SIG.key]["hits"] == 5
+    kept = tmp_path / "m" / "cases" / "hunt_abc.py"
+    assert [p.name for p in kept.parent.iterdir()] == ["hunt_abc.py"] and kept.read_text() == "# pair of shard 1/2\n"
+    assert store.signatures[SIG.key]["repro"] == f"passcheck run --cases-from {kept} --case hunt/x-abc --pass ort:basic"
+    saved = json.loads((tmp_path / "m" / "hunt-state.json").read_text())
+    assert saved["signatures"][SIG.key]["hits"] == 5 and saved["scope"]["merged"] == [str(a), str(b)]
+
+
+def test_a_folder_of_another_hunt_is_refused(tmp_path):
+    a, b = _shard(tmp_path / "a", "1/2", 1, 0), _shard(tmp_path / "b", "2/2", 1, 1, seed=2)
+    with pytest.raises(PasscheckError, match="a different hunt \\(seed differ"):
+        merge([a, b], tmp_path / "m")
+    with pytest.raises(PasscheckError, match="is one of the folders merged"):
+        merge([a, b], a)
