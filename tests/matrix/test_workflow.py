@@ -21,7 +21,8 @@ def _validate(path: Path, schema: str = "vendor.github-workflows") -> subprocess
 
 
 @pytest.mark.parametrize("path,schema", [("action.yml", "vendor.github-actions"), ("ci/github-workflow.yml", "vendor.github-workflows"),
-                                         ("ci/example-user-workflow.yml", "vendor.github-workflows")])
+                                         ("ci/example-user-workflow.yml", "vendor.github-workflows"),
+                                         ("ci/hunt-workflow.yml", "vendor.github-workflows")])
 def test_action_and_workflows_are_valid(path, schema):
     proc = _validate(REPO / path, schema)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -49,6 +50,23 @@ def test_own_workflow_runs_every_shard_then_merges_with_the_shipped_baseline():
     (merge,) = _steps(doc, "merge")
     assert merge["with"] == {"mode": "merge", "baseline": "ci/known.json"} and (REPO / "ci" / "known.json").is_file()
     assert doc["jobs"]["merge"]["needs"] == "shard" and doc["jobs"]["merge"]["if"] == "always()"
+
+
+def test_hunt_workflow_shards_each_environment_then_merges_against_the_signature_baseline():
+    from passcheck.hunt import baseline
+
+    doc = _load(REPO / "ci" / "hunt-workflow.yml")
+    assert "schedule" in doc.get("on", doc.get(True, {}))  # a YAML 1.1 reader takes the key 'on' for True
+    matrix = doc["jobs"]["hunt"]["strategy"]["matrix"]
+    assert all((REPO / "ci" / "envs" / f"{e}.txt").is_file() for e in matrix["env"])
+    (hunt,) = [s["run"] for s in doc["jobs"]["hunt"]["steps"] if "passcheck hunt" in s.get("run", "")]
+    shards = matrix["shard"]
+    assert f'--shard "${{{{ matrix.shard }}}}/{len(shards)}"' in hunt and shards == list(range(1, len(shards) + 1))
+    assert '--seed "$HUNT_SEED"' in hunt and 'items"' in hunt  # one seed and one items budget for every shard
+    (merge,) = [s["run"] for s in doc["jobs"]["merge"]["steps"] if "passcheck merge" in s.get("run", "")]
+    assert "--baseline ci/known-signatures.json" in merge and "GITHUB_STEP_SUMMARY" in merge and "summary.md" in merge
+    assert baseline.load(REPO / "ci" / "known-signatures.json") == {}
+    assert doc["jobs"]["merge"]["needs"] == "hunt" and doc["jobs"]["merge"]["if"] == "always()"
 
 
 def test_example_user_workflow_uses_the_action_on_the_users_cases():
