@@ -41,8 +41,9 @@ def add_parser(sub) -> None:
     p.add_argument("--out", default="passcheck-hunt", metavar="DIR", help="folder for the state and the saved case modules (default: %(default)s)")
     p.add_argument("--resume", action="store_true", help="continue the hunt whose state is in --out (same seed, passes and cases)")
     p.add_argument("--shard", default="1/1", metavar="I/N",
-                   help="run the I-th of N disjoint parts of the item sequence (every step k with k %% N == I-1); with an items "
-                        "budget the N shards together run the items of the unsharded hunt; join them with 'passcheck merge'")
+                   help="run the I-th of N disjoint parts of the item sequence (every step k with k %% N == I-1); "
+                        "with an items budget the N shards together run the items of the unsharded hunt; "
+                        "join them with 'passcheck merge'")
     p.add_argument("--baseline", metavar="FILE",
                    help="known signatures (JSON written by --write-baseline): report only new ones, count the known; "
                         "exit 1 only on a new signature")
@@ -147,7 +148,8 @@ def summarize(store, known, over: str, ended, seconds: float | None, args) -> di
     print(f"passcheck hunt: {head}; {len(store.signatures)} distinct signatures: {len(new)} new, {len(old)} known"
           + (f" (baseline {args.baseline})" if known is not None else "") + f"; state {store.path}", file=sys.stderr)
     if old:
-        print(f"known signatures seen again: {len(old)} ({sum(r.get('hits', 0) for r in old.values())} hits)", file=sys.stderr)
+        hits = sum(r.get("hits", 0) for r in old.values())
+        print(f"known signatures seen again: {len(old)} ({hits} hits)", file=sys.stderr)
     print("\n".join(noise.lines(ran)), file=sys.stderr)
     if new or not old:
         table(new, sys.stdout)

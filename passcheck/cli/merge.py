@@ -14,10 +14,10 @@ def add_parser(sub) -> None:
                        description="Join shard outputs into one report (report.json, report.xml, report.md) in --out. "
                                    "Every folder must be a shard of the same plan and every shard must be there and complete, "
                                    "else merge stops (exit 2) naming the missing shards or mismatched plans. "
-                                   "Folders of 'passcheck hunt --shard' (they hold hunt-state.json) are joined into one hunt "
-                                   "state in --out (signatures de-duplicated, hits summed, each shrunk pair kept once, "
-                                   "summary.md); there --baseline and --write-baseline are signature baselines "
-                                   "('passcheck hunt --write-baseline') and the exit is 1 on a new signature.")
+                                   "Folders of 'passcheck hunt --shard' (they hold hunt-state.json) are joined "
+                                   "into one hunt state in --out (signatures de-duplicated, hits summed, each shrunk "
+                                   "pair kept once, summary.md); there --baseline and --write-baseline are signature "
+                                   "baselines ('passcheck hunt --write-baseline'); exit 1 on a new signature.")
     p.add_argument("dirs", nargs="+", metavar="DIR")
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                    help="where to write the merged report (default: %(default)s; passcheck-hunt for hunt folders)")

@@ -9,5 +9,9 @@ Modules, one concept each:
 - :mod:`.signature` — what makes two findings the same bug;
 - :mod:`.shrink` — fewest rewrite parts, sites, then nodes;
 - :mod:`.store` — the state in ``--out`` (``--resume``) and the saved case modules;
-- :mod:`.budget` / :mod:`.search` — the budget and the loop.
+- :mod:`.budget` / :mod:`.search` — the budget and the loop (``--shard I/N`` of one item sequence);
+- :mod:`.noise` — environment facts, documented tool limits, budget artefacts: counted, never signatures;
+- :mod:`.baseline` — known signatures (``--baseline`` / ``--write-baseline``);
+- :mod:`.merge` — sharded hunts joined into one state (``passcheck merge``);
+- :mod:`.summary` — the signature table, its Markdown (``summary.md``), coverage before/after.
 """

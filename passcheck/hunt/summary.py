@@ -127,5 +127,6 @@ def markdown(signatures: dict[str, dict[str, Any]], items: list[Mapping[str, Any
             out.append(f"- {label}: 0 items")
             continue
         top, n = max(slot["reasons"].items(), key=lambda kv: kv[1])
-        out.append(f"- {label}: {slot['items']} items, {len(slot['reasons'])} distinct reasons; commonest ({n}): {esc(top)}")
+        reasons = len(slot["reasons"])
+        out.append(f"- {label}: {slot['items']} items, {reasons} distinct reasons; commonest ({n}): {esc(top)}")
     return "\n".join(out) + "\n"

@@ -57,7 +57,8 @@ def _items(state: dict) -> list[tuple[str, str, str, str]]:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """One unsharded hunt of 20 items (seed 1: the planted pass is found at step 15), its two shards, their merge and a baseline of the unsharded run."""
+    """One unsharded hunt of 20 items (seed 1: the planted pass is found at step 15), its two shards,
+    their merge and a baseline of the unsharded run."""
     tmp = tmp_path_factory.mktemp("shards")
     whole = _hunt(tmp / "whole", "--write-baseline", str(tmp / "known.json"))
     one, two = _hunt(tmp / "s1", "--shard", "1/2"), _hunt(tmp / "s2", "--shard", "2/2")
