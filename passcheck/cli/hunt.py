@@ -92,7 +92,11 @@ def handle(args) -> int:
     with executor_for(None, timeout=args.timeout, preload=cases_from) as ex:
         # the map (cached per tool version) is read before the budget starts: it is not the search
         cmap = None if args.no_coverage else _coverage_map(found, ex)
-        with progress(args, args.budget.items, "items") as prog:
+        planned = args.budget.items
+        if planned is not None:  # this shard's steps among the next ``planned`` of the sequence
+            start = len(store.items)
+            planned = sum(1 for k in range(start, start + planned) if k % shard[1] == shard[0] - 1)
+        with progress(args, planned, "items") as prog:
             def on_item(item, rec):
                 prog.advance(f"{len(store.signatures)} signatures", f"{item.pass_id} {item.form} on {item.base}")
 
