@@ -65,7 +65,10 @@ def merge(dirs: Sequence[str | Path], out: str | Path, *, allow_partial: bool = 
     if partial and not allow_partial:
         raise PasscheckError(f"{partial}; merge every shard of one hunt, or pass --allow-partial")
     merged = Store(out, {**scope, "merged": [str(f) for f in folders]})
-    merged.items = _items(folders, docs)
+    try:
+        merged.items = _items(folders, docs)
+    except (KeyError, TypeError) as exc:
+        raise PasscheckError(f"an item of the states in {', '.join(map(str, folders))} is not readable ({exc!r})") from None
     for f, d in zip(folders, docs):
         for key, rec in d["signatures"].items():
             k = Signature.from_json(rec["signature"]).key if rec.get("signature") else key
