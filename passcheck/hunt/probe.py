@@ -63,10 +63,12 @@ class Outcome:
     unavailable: list[list[str]] = dataclasses.field(default_factory=list)
 
 
-def probe(setting: Setting, base: "onnx.ModelProto", form: str, mutant: "onnx.ModelProto", pass_id: str, executor) -> Outcome:
+def probe(setting: Setting, base: "onnx.ModelProto", form: str, mutant: "onnx.ModelProto", pass_id: str, executor,
+          expected: Sequence[Any] | None = None) -> Outcome:
     """Gate ``mutant`` against ``base``, then judge both under ``pass_id`` (see module docs).
 
     ``executor``: an :class:`~passcheck.passes.isolation.IsolatedExecutor` (passes and model runs).
+    ``expected``: ``base``'s runs on ``setting``'s feeds when already made (not made again).
     """
     from passcheck.engine import Subject, evaluate
     from passcheck.errors import PasscheckError, PasscheckInternalError
@@ -75,7 +77,7 @@ def probe(setting: Setting, base: "onnx.ModelProto", form: str, mutant: "onnx.Mo
 
     runner = getattr(executor, "run_model", None)
     try:
-        verify_equivalent(base, mutant, setting.feed_list(base), form, runner, checker=Checker(executor))
+        verify_equivalent(base, mutant, setting.feed_list(base), form, runner, expected, checker=Checker(executor))
     except Unverified as exc:  # the checker's crash, never a finding
         return Outcome("unverified", reason=str(exc))
     except PasscheckInternalError as exc:  # a rewrite bug, never a finding

@@ -19,7 +19,7 @@ items already tried, so a run is reproducible and a resumed run continues as an 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from passcheck.mutations import forms as hforms
 from passcheck.hunt.signature import site_ops
@@ -33,8 +33,13 @@ Triple = tuple[str, str, str]
 class Scheduler:
     """Picks items from ``bases`` × their forms × ``passes`` (see module docs)."""
 
-    def __init__(self, bases: Sequence[Base], passes: Sequence[str], seed: int, cmap=None):
+    def __init__(self, bases: Sequence[Base], passes: Sequence[str], seed: int, cmap=None,
+                 runs: Callable[[str], bool] | None = None):
+        """``runs``: base id → whether that base runs on its feeds, asked (once a base has been
+        picked) when the base is a candidate again; a base that does not is not picked again."""
         self.bases, self.passes, self.seed = list(bases), list(passes), seed
+        self._runs = runs
+        self.picked: set[str] = set()
         self.by_id = {b.id: b for b in self.bases}
         self.pairs_tried: set[tuple[str, str]] = set()  # (entry key, rewrite kind)
         self._map = _MapView(cmap, self.by_id, self.passes) if cmap is not None else None
@@ -57,11 +62,22 @@ class Scheduler:
         """Record ``item`` as tried (its triples recomputed unless given, e.g. from a saved state);
         ``base_fails``: its base does not run, so no other item of that base is picked."""
         self.done.add(item.key)
+        self.picked.add(item.base)
         if self._map is not None:
             self.pairs_tried.update(self._map.pairs(item))
         if base_fails:
             self.dead.add(item.base)
         self.tried.update(tuple(t) for t in (triples if triples is not None else self.triples(item)))
+
+    def is_dead(self, base_id: str) -> bool:
+        """Whether no item of ``base_id`` is to be picked: marked so, or picked before and it does
+        not run (``runs``; asked lazily, the same answer as asking when it was picked)."""
+        if base_id in self.dead:
+            return True
+        if self._runs is not None and base_id in self.picked and not self._runs(base_id):
+            self.dead.add(base_id)
+            return True
+        return False
 
     def next(self, step: int) -> Item | None:
         """The item for ``step``, or None when every item of the space has been tried."""
@@ -77,7 +93,7 @@ class Scheduler:
     def _best(self, bases: Sequence[Base], rng: random.Random) -> Item | None:
         best, best_score = None, None
         for base in bases:
-            if base.id in self.dead:
+            if self.is_dead(base.id):
                 continue
             for form in base.forms(self.seed):
                 depth = len({r for r, _ in hforms.parts(form)})
@@ -128,7 +144,7 @@ class _MapView:
         for key in order:
             bases, runs = self.entries[key]
             best, best_score = None, None
-            live_bases = [b for b in bases if b not in sched.dead]
+            live_bases = [b for b in bases if not sched.is_dead(b)]
             for bid in rng.sample(live_bases, min(SAMPLE, len(live_bases))):
                 for form in sched.by_id[bid].forms(sched.seed):
                     if (key, hforms.kind(form)) in sched.pairs_tried:

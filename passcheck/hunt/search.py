@@ -15,8 +15,9 @@ step ``k`` depends only on the seed, ``k`` and the items chosen before), runs th
 ``k ≡ i-1 (mod n)`` and records the others as ``other-shard`` without running them. What the
 scheduler learns from an item's run is only whether its base runs (a base that does not is not
 picked again); every shard decides that with the same check (:func:`base_runs`, the base on its
-feeds under ``ort:disabled``), the unsharded run too, so the shards of an items budget together
-run exactly the items the unsharded hunt runs.
+feeds under ``ort:disabled``, asked when a base picked before is a candidate again), the
+unsharded run too, so the shards of an items budget together run exactly the items the unsharded
+hunt runs.
 """
 
 from __future__ import annotations
@@ -70,13 +71,19 @@ def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, 
         shard: ``(i, n)``, 1 ≤ i ≤ n: run the steps ``k`` with ``k % n == i - 1`` (see module docs).
     """
     index, count = shard
-    scheduler = Scheduler(bases, passes, seed, cmap)
-    alive: dict[str, bool] = {}
+    alive: dict[str, bool] = {}  # base id → whether it runs on its feeds (base_runs), asked once per base
+
+    def runs(base_id: str) -> bool:
+        if base_id not in alive:
+            alive[base_id] = base_runs(scheduler.by_id[base_id], executor) is not None
+        return alive[base_id]
+
+    scheduler = Scheduler(bases, passes, seed, cmap, runs=runs)
     for rec in store.items:
-        dead = rec["base_runs"] is False if "base_runs" in rec else rec["status"] == "base-fails"
-        scheduler.mark(Item(rec["base"], rec["form"], rec["pass"]), rec["triples"], dead)
         if "base_runs" in rec:
             alive[rec["base"]] = rec["base_runs"]
+        scheduler.mark(Item(rec["base"], rec["form"], rec["pass"]), rec["triples"],
+                       "base_runs" not in rec and rec["status"] == "base-fails")  # a state written before base_runs
     end = time.monotonic() + budget.seconds if budget.seconds is not None else None
     steps = ran = 0
     while True:
@@ -87,18 +94,22 @@ def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, 
         if item is None:
             return Ended("exhausted", ran)
         base = scheduler.by_id[item.base]
-        if item.base not in alive:
-            alive[item.base] = base_runs(base, executor)
         if step % count == index - 1:
             left = None if end is None else end - time.monotonic()
             executor.timeout = max(5.0, min(item_timeout, left)) if left is not None else item_timeout
-            rec = _run(store, base, item, executor, end, cases_from, cut_short=executor.timeout < item_timeout)
+            expected = None
+            if item.base not in alive:  # its runs serve the item's equivalence gate too
+                expected = base_runs(base, executor)
+                alive[item.base] = expected is not None
+            rec = _run(store, base, item, executor, end, cases_from, cut_short=executor.timeout < item_timeout,
+                       expected=expected)
         else:
             rec = {"base": item.base, "form": item.form, "pass": item.pass_id, "status": OTHER_SHARD, "signatures": []}
-        rec["base_runs"] = alive[item.base]
+        if item.base in alive:
+            rec["base_runs"] = alive[item.base]
         rec["triples"] = sorted(scheduler.triples(item))
         store.items.append(rec)
-        scheduler.mark(item, rec["triples"], not alive[item.base])
+        scheduler.mark(item, rec["triples"])
         store.save()
         steps += 1
         if rec["status"] != OTHER_SHARD:
@@ -107,20 +118,20 @@ def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, 
                 on_item(item, rec)
 
 
-def base_runs(base: Base, executor) -> bool:
-    """Whether ``base`` runs under ``ort:disabled`` on the feeds its items are judged on (the check
-    behind an item's ``base-fails``: :func:`~passcheck.mutations.equivalence.original_runs`), in
-    ``executor``'s worker. A base that does not build or cannot be fed does not run."""
+def base_runs(base: Base, executor) -> list | None:
+    """``base``'s runs under ``ort:disabled`` on the feeds its items are judged on, or None when it
+    does not run on them (the check behind an item's ``base-fails``:
+    :func:`~passcheck.mutations.equivalence.original_runs`), in ``executor``'s worker. A base that
+    does not build or cannot be fed does not run."""
     from passcheck.mutations.equivalence import original_runs
 
     try:
         model = base.model()
         case = base.case
         feeds = Setting(case.id, case.bindings, case.feeds, case.rtol, case.atol).feed_list(model)
-        original_runs(model, feeds, getattr(executor, "run_model", None))
+        return original_runs(model, feeds, getattr(executor, "run_model", None))
     except Exception:  # noqa: BLE001 - PasscheckError (does not run, no feeds) or a builder's own error
-        return False
-    return True
+        return None
 
 
 def _timed_out(finding) -> bool:
@@ -129,7 +140,7 @@ def _timed_out(finding) -> bool:
 
 
 def _run(store: Store, base: Base, item: Item, executor, end: float | None, cases_from: Sequence[str],
-         cut_short: bool = False) -> dict[str, Any]:
+         cut_short: bool = False, expected: list | None = None) -> dict[str, Any]:
     """One item. ``cut_short``: the executor's time limit was lowered to what is left of the budget,
     so a pass or run that times out was stopped by the hunt, not by the tool: the item is
     ``unfinished``, never a finding."""
@@ -144,7 +155,7 @@ def _run(store: Store, base: Base, item: Item, executor, end: float | None, case
         mutant, labels = built
         case = base.case
         setting = Setting(case.id, case.bindings, case.feeds, case.rtol, case.atol)
-        outcome = probe(setting, model, item.form, mutant, item.pass_id, executor)
+        outcome = probe(setting, model, item.form, mutant, item.pass_id, executor, expected=expected)
         rec["status"] = outcome.status
         if outcome.reason:
             rec["reason"] = outcome.reason
