@@ -48,3 +48,36 @@ def test_counts_and_lines_separate_the_categories():
     text = noise.lines(items)
     assert text[0].endswith("environment facts 2 items, documented tool limits 1 items, budget artefacts 1 items")
     assert "commonest (2): a" in text[1]
+
+
+def _model(node, inputs, inits=()):
+    from onnx import TensorProto, helper
+
+    ins = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2, 3]) for n in inputs]
+    graph = helper.make_graph([node], "g", ins, [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])], list(inits))
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    return model
+
+
+def test_a_hunt_item_records_environment_facts_and_tool_limits_from_real_tools():
+    """onnxruntime has no double Tan kernel (its float64 form is an environment fact); the version
+    converter states it has no LayerNormalization below opset 17 (a documented tool limit)."""
+    import numpy as np
+    from onnx import helper, numpy_helper
+
+    from passcheck.hunt.probe import Setting, probe
+    from passcheck.mutations import forms as hforms
+    from passcheck.passes.isolation import executor_for
+
+    tan = _model(helper.make_node("Tan", ["x"], ["y"]), ["x"])
+    scale = numpy_helper.from_array(np.ones(3, np.float32), "s")
+    ln = _model(helper.make_node("LayerNormalization", ["x", "s"], ["y"], axis=-1), ["x"], [scale])
+    with executor_for(None, timeout=60) as ex:
+        f64 = probe(Setting("t/tan"), tan, "float64-compute", hforms.build(tan, "float64-compute")[0], "ort:basic", ex)
+        renamed = hforms.build(ln, "rename-values")[0]
+        down = probe(Setting("t/ln"), ln, "rename-values", renamed, "onnx:convert-opset-16", ex)
+    assert f64.status == "done" and not f64.findings
+    assert [c for c, _ in f64.unavailable] == [noise.ENVIRONMENT] and "Tan" in f64.unavailable[0][1]
+    assert down.status == "done" and not down.findings
+    assert [c for c, _ in down.unavailable] == [noise.TOOL_LIMIT] and "No Previous Version" in down.unavailable[0][1]
