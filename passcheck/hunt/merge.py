@@ -43,12 +43,17 @@ def merge(dirs: Sequence[str | Path], out: str | Path, *, allow_partial: bool = 
 
     Raises:
         PasscheckError: a folder is not a hunt; the folders are of different hunts or disagree on
-            an item of the sequence; ``out`` is one of them; or, unless ``allow_partial``, a shard
-            of ``1..N`` is missing or given twice.
+            an item of the sequence; ``out`` is one of them or holds a hunt that is no merge (an
+            earlier merge there is replaced); or, unless ``allow_partial``, a shard of ``1..N`` is
+            missing or given twice.
     """
     folders = [Path(d) for d in dirs]
     if Path(out).resolve() in {f.resolve() for f in folders}:
         raise PasscheckError(f"--out {out}: is one of the folders merged; choose a new folder")
+    if is_hunt(out):  # an earlier merge is replaced (its pairs too); a hunt's own state never
+        if "merged" not in _read(Path(out))["scope"]:
+            raise PasscheckError(f"--out {out}: holds a hunt (not a merge); choose another folder")
+        shutil.rmtree(Path(out) / "cases", ignore_errors=True)
     docs = []
     for f in folders:
         if not is_hunt(f):
@@ -68,7 +73,8 @@ def merge(dirs: Sequence[str | Path], out: str | Path, *, allow_partial: bool = 
     try:
         merged.items = _items(folders, docs)
     except (KeyError, TypeError) as exc:
-        raise PasscheckError(f"an item of the states in {', '.join(map(str, folders))} is not readable ({exc!r})") from None
+        where = ", ".join(map(str, folders))
+        raise PasscheckError(f"an item of the states in {where} is not readable ({exc!r})") from None
     for f, d in zip(folders, docs):
         for key, rec in d["signatures"].items():
             k = Signature.from_json(rec["signature"]).key if rec.get("signature") else key

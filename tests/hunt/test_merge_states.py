@@ -47,3 +47,15 @@ def test_a_folder_of_another_hunt_is_refused(tmp_path):
         merge([a, b], tmp_path / "m")
     with pytest.raises(PasscheckError, match="is one of the folders merged"):
         merge([a, b], a)
+    other = _shard(tmp_path / "c", "1/2", 1, 0)
+    with pytest.raises(PasscheckError, match="holds a hunt \\(not a merge\\)"):
+        merge([a, _shard(tmp_path / "d", "2/2", 1, 1)], other)
+
+
+def test_a_merge_again_replaces_the_earlier_one_and_its_pairs(tmp_path):
+    a, b = _shard(tmp_path / "a", "1/2", 2, 0), _shard(tmp_path / "b", "2/2", 3, 1)
+    merge([a, b], tmp_path / "m")
+    (tmp_path / "m" / "cases" / "hunt_stale.py").write_text("# a pair no signature names\n")
+    store, _ = merge([a, b], tmp_path / "m")
+    assert store.signatures[SIG.key]["hits"] == 5
+    assert [p.name for p in (tmp_path / "m" / "cases").iterdir()] == ["hunt_abc.py"]

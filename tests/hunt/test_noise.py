@@ -54,7 +54,8 @@ def _model(node, inputs, inits=()):
     from onnx import TensorProto, helper
 
     ins = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2, 3]) for n in inputs]
-    graph = helper.make_graph([node], "g", ins, [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])], list(inits))
+    out = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
+    graph = helper.make_graph([node], "g", ins, [out], list(inits))
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     model.ir_version = 8
     return model
