@@ -70,5 +70,6 @@ Valid: opset 18 (ReduceProd axes as input), onnx >= 1.13.""",
       "(float[N,3,M] x) => (int64 n)", "",
       {"common": ("n = Size(x)", ""),
        "reduceprod": ("s = Shape(x)\nn = ReduceProd <keepdims = 0> (s)", "ReduceProd(Shape(x), keepdims=0)"),
-       "sliced-product": ("a = Shape <end = 1> (x)\nb = Shape <start = 1> (x)\npa = ReduceProd <keepdims = 0> (a)\npb = ReduceProd <keepdims = 0> (b)\nn = Mul(pa, pb)",
+       "sliced-product": ("a = Shape <end = 1> (x)\nb = Shape <start = 1> (x)\npa = ReduceProd <keepdims = 0> (a)\n"
+                          "pb = ReduceProd <keepdims = 0> (b)\nn = Mul(pa, pb)",
                           "product of Shape(x, end=1) and Shape(x, start=1)")})

@@ -30,7 +30,8 @@ def find(cells, finding_id: str | None, *, pass_prefix: str = "", kinds=("missed
     fit = [f for f in findings if f.pass_id.startswith(pass_prefix) and f.oracle == "parity" and not f.expected and f.kind in kinds]
     if len(fit) != 1:
         where = f" of {pass_prefix}* passes" if pass_prefix else ""
-        raise PasscheckError(f"{len(fit)} unexpected {'/'.join(kinds)} parity findings{where} in the report; choose one with --finding ID: "
+        raise PasscheckError(f"{len(fit)} unexpected {'/'.join(kinds)} parity findings{where} in the report; "
+                             "choose one with --finding ID: "
                              + ", ".join(sorted({f.id for f in fit or findings})[:12]))
     return fit[0]
 

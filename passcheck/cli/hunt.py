@@ -28,10 +28,12 @@ def add_parser(sub) -> None:
                                    "pair and saved as a case module in OUT/cases (load it with --cases-from). State is kept in "
                                    "OUT/hunt-state.json after every item; --resume continues it. Exit 1 when a signature was found.")
     p.add_argument("--budget", type=_budget, default=_budget("10m"), metavar="TIME|Nitems",
-                   help="how long to search: 90s, 10m, 1h, or a count of items such as 40items (default: 10m); checked between items")
+                   help="how long to search: 90s, 10m, 1h, or a count of items such as 40items (default: 10m); "
+                        "checked between items")
     add_pass_args(p)
     p.add_argument("--case", action="append", default=[], metavar="GLOB",
-                   help="base cases: id or tag glob (repeatable); default: the hand-written library, --cases-from modules and the generated set")
+                   help="base cases: id or tag glob (repeatable); default: the hand-written library, "
+                        "--cases-from modules and the generated set")
     p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="also load case (and pass) modules from a file or folder")
     p.add_argument("--no-generated", action="store_true", help="leave the generated set out of the default bases")
     p.add_argument("--no-coverage", action="store_true",
@@ -118,6 +120,7 @@ def _summary(store, n_bases: int, done_before: int, ended) -> None:
     statuses = Counter(r["status"] for r in store.items)
     why = "budget spent" if ended.why == "budget" else "every item tried"
     counts = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
-    print(f"passcheck hunt: {ended.items} items this run ({len(store.items)} in all: {counts}) over {n_bases} bases; {why}; "
+    print(f"passcheck hunt: {ended.items} items this run ({len(store.items)} in all: "
+          f"{counts}) over {n_bases} bases; {why}; "
           f"{len(store.signatures)} distinct signatures; state {store.path}", file=sys.stderr)
     table(store.signatures, sys.stdout)

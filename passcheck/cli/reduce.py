@@ -24,7 +24,8 @@ import sys
 def add_parser(sub) -> None:
     from passcheck.cli._common import positive
 
-    p = sub.add_parser("reduce", help="shrink a finding's forms to a minimal pair (delta debugging over rewrite sites, nodes, initializer values)")
+    p = sub.add_parser("reduce", help="shrink a finding's forms to a minimal pair (delta debugging over rewrite sites, nodes, "
+                                      "initializer values)")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("report", metavar="REPORT.json", nargs="?", help="a stored report holding the finding")
     src.add_argument("--compare", nargs=2, metavar=("A.onnx", "B.onnx"), help="run 'passcheck compare A B --pass ID' first and reduce its finding")
@@ -128,7 +129,8 @@ def handle(args) -> int:
     shrunk = f"; axes of size {', '.join(map(str, red.shrunk))} cut to 1" if red.shrunk else ""
     fills = f"; initializers as fills: {', '.join(f'{k}={v}' for k, v in red.simplified.items())}" if red.simplified else ""
     wrote = ", ".join(str(p) for p in ([out / "common.onnx"] if red.a is not None else []) + [out / "uncommon.onnx", module])
-    print(f"reduced {len(reducer.keys)} → {len(red.keep)} nodes ({ops}); {how}{sites}{shrunk}{fills}; {red.tests} candidates tested in "
+    print(f"reduced {len(reducer.keys)} → {len(red.keep)} nodes ({ops}); {how}{sites}{shrunk}{fills}; "
+          f"{red.tests} candidates tested in "
           f"{time.monotonic() - start_time:.0f} s; wrote {wrote}")
     return 0
 

@@ -132,8 +132,10 @@ def to_attribute(model: "onnx.ModelProto", only: Collection[str] | None = None) 
 
 
 REWRITES = (
-    Rewrite("axes-as-input", "Squeeze/Unsqueeze/ReduceSum (opset < 13) and Reduce* (opset < 18) axes attribute → Constant axes input, opset stamp raised",
+    Rewrite("axes-as-input", "Squeeze/Unsqueeze/ReduceSum (opset < 13) and Reduce* (opset < 18) axes attribute → Constant axes "
+                             "input, opset stamp raised",
             to_input, inverse="axes-as-attribute"),
-    Rewrite("axes-as-attribute", "static axes input of Squeeze/Unsqueeze/ReduceSum (opset >= 13) and Reduce* (>= 18) → axes attribute, opset stamp lowered",
+    Rewrite("axes-as-attribute", "static axes input of Squeeze/Unsqueeze/ReduceSum (opset >= 13) and Reduce* (>= 18) → axes attribute, "
+                                 "opset stamp lowered",
             to_attribute, inverse="axes-as-input"),
 )

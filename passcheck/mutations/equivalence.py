@@ -125,7 +125,8 @@ def original_runs(model: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, An
     runs = [(runner or run_ort)(model, feeds) for feeds in feeds_list]
     for i, r in enumerate(runs):
         if r.error:
-            raise PasscheckError(f"the model does not run under ort:disabled on synthesized feeds (binding {i}): {r.error.splitlines()[0]}")
+            raise PasscheckError(f"the model does not run under ort:disabled on synthesized feeds (binding {i}): "
+                                 f"{r.error.splitlines()[0]}")
     return runs
 
 

@@ -84,6 +84,7 @@ def leading_ones(model: "onnx.ModelProto", only: Collection[str] | None = None) 
 
 
 REWRITES = (
-    Rewrite("parameter-leading-ones", "a parameter initializer of a broadcasting op or a MatMul weight → leading 1-dims up to the output rank ([H] → [1, 1, H]; opset >= 8)",
+    Rewrite("parameter-leading-ones", "a parameter initializer of a broadcasting op or a MatMul weight → leading 1-dims up to the output "
+                                      "rank ([H] → [1, 1, H]; opset >= 8)",
             leading_ones),
 )

@@ -147,5 +147,6 @@ def shape_slice(model: "onnx.ModelProto", only: Collection[str] | None = None) -
 
 REWRITES = (
     Rewrite("shape-derived-count", "a constant count/size input equal to a static input dim → Gather(Shape(x), i)", gather),
-    Rewrite("shape-derived-count-slice", "a constant count/size input equal to a static input dim → Shape(x, start, end) / Slice of Shape (negative index)", shape_slice),
+    Rewrite("shape-derived-count-slice", "a constant count/size input equal to a static input dim → Shape(x, start, "
+                                         "end) / Slice of Shape (negative index)", shape_slice),
 )

@@ -96,7 +96,8 @@ def compare(actual: Any, expected: Any, rtol: float | None = None, atol: float |
         return Comparison(True, max_abs=max_abs, max_rel=max_rel)
     order = np.argsort(err, axis=None)[::-1][:5]
     worst = [{"index": list(map(int, np.unravel_index(i, a.shape))), "actual": float(af.flat[i]), "expected": float(ef.flat[i])} for i in order]
-    return Comparison(False, f"{int(bad.sum())} of {a.size} elements outside rtol={r:g}, atol={t:g}; max abs err {max_abs:.3g}, max rel err {max_rel:.3g} (atol={max_abs:.3g} would pass)",
+    return Comparison(False, f"{int(bad.sum())} of {a.size} elements outside rtol={r:g}, atol={t:g}; max abs err {max_abs:.3g}, "
+                             f"max rel err {max_rel:.3g} (atol={max_abs:.3g} would pass)",
                       max_abs=max_abs, max_rel=max_rel, worst=worst)
 
 

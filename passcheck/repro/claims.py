@@ -194,17 +194,21 @@ def claim(finding, rtol: float | None = None, atol: float | None = None) -> Clai
                          feeds=True, helpers=("run", "apply_in_child"))
         return f"no standalone check states the {f.oracle} oracle's {f.kind!r} claim on a form itself (pass 'input') yet"
     if key == ("validity", "invalid-model"):
-        return Claim(_VALIDITY, "the onnx checker (full_check=True) accepts the pass's output, or rejects it only for the reason it rejects the input",
+        return Claim(_VALIDITY, "the onnx checker (full_check=True) accepts the pass's output, or rejects it only for the reason "
+                                "it rejects the input",
                      helpers=("checker_error",))
     if key == ("acceptance", "rejected"):
         if d.get("status") not in FAILED - {"timeout", "out-of-memory"}:
-            return f"the pass's status was {d.get('status')!r} (a time or memory limit, which a script cannot state portably)"
+            return (f"the pass's status was {d.get('status')!r} (a time or memory limit, which a script cannot state "
+                    "portably)")
         return Claim(_ACCEPTANCE, "the pass accepts the model, which the onnx checker (full_check=True) accepts"
                      + (f" and which computes what {', '.join(map(repr, d['accepted_forms']))} (accepted) computes" if d.get("accepted_forms") else ""),
                      helpers=("apply_in_child",))
     if key == ("numeric", "wrong-result"):
-        return Claim(_NUMERIC, "the pass's output computes what its input computes: every graph output equal on every feed set the input runs on "
-                     "(integers exactly; floats within |a - e| <= atol + rtol * |e|, passcheck's dtype tolerances unless the case sets them)",
+        return Claim(_NUMERIC, "the pass's output computes what its input computes: every graph output equal on every feed set "
+                               "the input runs on "
+                     "(integers exactly; floats within |a - e| <= atol + rtol * |e|, passcheck's dtype tolerances "
+                     "unless the case sets them)",
                      feeds=True, helpers=("run", "compare"), constants={"RTOL": rtol, "ATOL": atol})
     if key == ("parity", "missed-optimization") and d.get("other_form"):
         return Claim(_PARITY_OPS, "the two models compute the same values, so the pass should optimize them alike: what it removes from the "
@@ -213,13 +217,15 @@ def claim(finding, rtol: float | None = None, atol: float | None = None) -> Clai
                      constants={"KEPT": list(d.get("kept_op_types") or []), "RTOL": rtol, "ATOL": atol})
     if key == ("parity", "less-precise") and d.get("other_form") and d.get("output"):
         return Claim(_PARITY_PRECISION, f"the two models compute the same values, so the type the pass gives graph output {d['output']!r} "
-                     "should be as precise in both (rank known, as many dim_value, then as many named dims), given that the more precise one "
+                     "should be as precise in both (rank known, as many dim_value, then as many named dims), "
+                     "given that the more precise one "
                      "holds when the output runs", two_forms=True, feeds=True, helpers=("run", "precision", "violation"),
                      constants={"OUTPUT": d["output"]})
     if key == ("annotations", "annotation-violated"):
         value, rule = str(d.get("value") or ""), d.get("rule")
         if d.get("role") != "assertion" or rule not in _VALUE_RULES or any(c in value for c in "[{#") or "::" in value:
-            return (f"its annotation rule {rule!r} ({d.get('role')}) on {value!r} needs passcheck's binding of symbols across values or scopes; "
+            return (f"its annotation rule {rule!r} ({d.get('role')}) on {value!r} needs passcheck's binding of "
+                    "symbols across values or scopes; "
                     "the script checks one main-graph value's elem type, rank and dim values")
         return Claim(_ANNOTATION, f"the type the pass annotates {value!r} with holds at run time: the elem type, rank and every dim_value "
                      "of the value onnxruntime computes", feeds=True,

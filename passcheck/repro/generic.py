@@ -238,7 +238,8 @@ def script(finding, claim, call, a, b, feeds: Sequence[Mapping] = ()) -> tuple[s
         builders = src_a + "\n\n" + src_b
     needs = ", ".join(["onnx", "onnxruntime", "numpy", *call.needs])
     text = _TEMPLATE.format(
-        title=_docstring_safe(f"{finding.pass_id}: {finding.kind} ({finding.oracle}) on form {finding.form!r} of {finding.case}: {brief(finding.message, 160)}"),
+        title=_docstring_safe(f"{finding.pass_id}: {finding.kind} ({finding.oracle}) on form {finding.form!r} of {finding.case}: "
+                              f"{brief(finding.message, 160)}"),
         doc=call.doc, expected=claim.expected, needs=needs, imports="".join(f"    {i}\n" for i in call.imports),
         pass_id=finding.pass_id, form=finding.form, other=other,
         constants="".join(f"{k} = {v!r}\n" for k, v in claim.constants.items()),

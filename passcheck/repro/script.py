@@ -106,7 +106,8 @@ def script(finding, a, b, attribution: Sequence[str] = ()) -> tuple[str, dict[st
     src_b, how_b = model_source(b, "build_missed_form")
     level = LEVELS[finding.pass_id.split(":", 1)[1]]
     text = _TEMPLATE.format(
-        title=f"onnxruntime {level}: {', '.join(finding.details.get('kept_op_types') or ['a rewrite'])} optimized in one form of a model but not in an equal form",
+        title=f"onnxruntime {level}: {', '.join(finding.details.get('kept_op_types') or ['a rewrite'])} optimized in "
+              "one form of a model but not in an equal form",
         forms=f"{other!r} vs {finding.form!r}", level=level, kept=list(finding.details.get("kept_op_types") or []),
         attribution=", ".join(attribution) or "not attributed", source_a=src_a, source_b=src_b,
         fn_a="build_optimized_form", fn_b="build_missed_form", a=other, b=finding.form,

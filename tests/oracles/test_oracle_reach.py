@@ -193,7 +193,8 @@ def test_unknown_dim_spellings_are_named_in_a_conflict_and_can_be_ignored():
                           [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["?", "?"])])
     observed = {"x": np.zeros((2, 3), np.float32), "y": np.zeros((4, 3), np.float32)}
     [v] = shape_annotations.check(helper.make_model(g), observed).violations
-    assert v.message.endswith("; '?' is bound to several sizes: the tool uses it for unknown dims (--unknown-dim-param '\\\\?' treats such names as unknown)")
+    assert v.message.endswith("; '?' is bound to several sizes: the tool uses it for unknown dims (--unknown-dim-param '\\\\?' "
+                              "treats such names as unknown)")
     assert shape_annotations.check(helper.make_model(g), observed, unknown_dim_param=r"\?").violations == []
     g.output[0].type.tensor_type.shape.dim[0].dim_param = g.output[0].type.tensor_type.shape.dim[1].dim_param = "unk__7"
     [v] = shape_annotations.check(helper.make_model(g), observed).violations

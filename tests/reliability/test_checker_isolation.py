@@ -207,7 +207,8 @@ def test_checker_abort_on_a_mutant_leaves_it_out_unverified(argv, tmp_path):
     proc = _passcheck(tmp_path, *argv)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr  # neither a finding nor a crash
     said = proc.stderr + proc.stdout
-    assert "mutant float64-compute: left out, unverified (rewrite 'float64-compute': the onnx checker killed its process: SIGABRT" in said, said
+    assert ("mutant float64-compute: left out, unverified (rewrite 'float64-compute': "
+            "the onnx checker killed its process: SIGABRT") in said, said
     if argv[0] == "check":
         assert "no mutant could be verified (1 left out): nothing to compare with" in said
         assert {form for form, _ in _cells(tmp_path / "r.json")} == {"common"}

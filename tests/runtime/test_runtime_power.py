@@ -104,7 +104,8 @@ def test_byte_limit_counts_every_input_and_sequences_twice():
         synthesize(m, {}, 0, max_bytes=15)
     seq = _model([_seq("s", TensorProto.FLOAT, ["B"]), _t("a", TensorProto.FLOAT, [1])])  # 2 × 16 + 4
     assert len(synthesize(seq, {"B": 4}, 0, max_bytes=36)["s"]) == 2
-    with pytest.raises(FeedError, match=r"would take 36 bytes \(limit 35; input 's' of shape \[4\] alone 32\).*or smaller symbolic dims with --bind SYM=N"):
+    with pytest.raises(FeedError, match=r"would take 36 bytes \(limit 35; input 's' of shape \[4\] alone 32\).*or smaller symbolic dims with "
+                                        r"--bind SYM=N"):
         synthesize(seq, {"B": 4}, 0, max_bytes=35)
 
 

@@ -238,7 +238,8 @@ def test_function_values_are_unobservable_to_onnxruntime_and_observed_by_the_eva
     m = _function_model([3])  # wrong: t has 2 elements
     feeds = {"x": np.array([1.0, -1.0], np.float32)}
     observed, blind = observe(m, feeds, engine="ort")
-    assert blind == {"function local.f::t": "inside function local.f: onnxruntime inlines functions and cannot expose their values; use --engine reference"}
+    assert blind == {"function local.f::t": "inside function local.f: onnxruntime inlines functions and cannot expose their values; "
+                                            "use --engine reference"}
     observed, blind = observe(m, feeds)  # auto: the evaluator fills in what onnxruntime cannot see
     assert blind == {} and [np.asarray(v).tolist() for v in observed["function local.f::t"]] == [[1.0, 0.0]]
     [v] = check(m, observed).violations
