@@ -42,7 +42,8 @@ Valid: opset 15+ (here 18).""",
        "end-positive": ("s = Shape <end = 3> (x)", "Shape(x, end=3)"),
        "clamped": ("s = Shape <start = -10, end = -1> (x)", "Shape(x, start=-10, end=-1): start clamps to 0")})
 
-_case("empty-range", """An empty selection of the shape of x: [N, 3], concatenated with Shape(y): Shape(x, 1, 1) vs Shape(x, 5, 9) vs nothing.
+_case("empty-range", """An empty selection of the shape of x: [N, 3], concatenated with Shape(y): Shape(x, 1, 1) vs Shape(x, 5, 9) \
+vs nothing.
 
 Uncommon: Shape ranges that select nothing, in range and clamped (Operators.md Shape, opset 15: an
 empty range gives an empty 1-D tensor); Concat with a zero-length input.

@@ -1,4 +1,5 @@
-"""hunt/empty-optional-input-ort-extended-rejected-18e871fe: a minimal pair showing one finding (common: helper, uncommon: helper)."""
+"""hunt/empty-optional-input-ort-extended-rejected-18e871fe: a minimal pair showing one finding
+(common: helper, uncommon: helper)."""
 
 import base64
 

@@ -1,4 +1,5 @@
-"""hunt/float64-compute-input-rejected-9c2e8cb6: a minimal pair showing one finding (common: helper, uncommon: helper)."""
+"""hunt/float64-compute-input-rejected-9c2e8cb6: a minimal pair showing one finding
+(common: helper, uncommon: helper)."""
 
 import base64
 

@@ -1,4 +1,5 @@
-"""hunt/reshape-split-ort-basic-invalid-model-ccc6e0bc: a minimal pair showing one finding (common: helper, uncommon: helper)."""
+"""hunt/reshape-split-ort-basic-invalid-model-ccc6e0bc: a minimal pair showing one finding
+(common: helper, uncommon: helper)."""
 
 import base64
 

@@ -1,4 +1,5 @@
-"""hunt/negative-axes-ort-all-invalid-model-e61bde32: a minimal pair showing one finding (common: bytes, uncommon: bytes)."""
+"""hunt/negative-axes-ort-all-invalid-model-e61bde32: a minimal pair showing one finding
+(common: bytes, uncommon: bytes)."""
 
 import base64
 

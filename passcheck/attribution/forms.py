@@ -1,7 +1,8 @@
 """Rebuild the forms a stored finding compared, from what the report records.
 
 A finding of a registered case (``passcheck run``) names the case and form: the case builds
-them again (case modules given to that run with ``--cases-from`` are loaded again). A finding of ``passcheck check MODEL [--mutations]`` or ``passcheck compare A B``
+them again (case modules given to that run with ``--cases-from`` are loaded again). A finding of ``passcheck check
+MODEL [--mutations]`` or ``passcheck compare A B``
 records that command in its ``repro`` field: the model is read again and the rewrite re-applied.
 """
 

@@ -43,7 +43,8 @@ def add_parser(sub) -> None:
     p.add_argument("--out", default="passcheck-hunt", metavar="DIR", help="folder for the state and the saved case modules (default: %(default)s)")
     p.add_argument("--resume", action="store_true", help="continue the hunt whose state is in --out (same seed, passes and cases)")
     p.add_argument("--timeout", type=positive(float), default=ITEM_TIMEOUT, metavar="SECONDS",
-                   help="wall time one pass or model run of an item may take (default: %(default)s; never more than the time left)")
+                   help="wall time one pass or model run of an item may take (default: %(default)s; "
+                        "never more than the time left)")
     add_progress_arg(p)
     p.set_defaults(handler=handle)
 

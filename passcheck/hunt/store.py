@@ -23,7 +23,8 @@ class Store:
 
     Attributes:
         items: one dict per item tried, in order: ``base``, ``form``, ``pass``, ``status``
-            (``done`` / ``refused`` / ``unverified`` / ``base-fails`` / ``not-applicable``, see :class:`~passcheck.hunt.probe.Outcome`;
+            (``done`` / ``refused`` / ``unverified`` / ``base-fails`` / ``not-applicable``, see
+            :class:`~passcheck.hunt.probe.Outcome`;
             ``unfinished``: the budget ran out inside the item), ``seconds``, ``triples``, ``signatures``.
         signatures: signature key → its record (signature; hits: findings of the items that counted
             for it; the shrunk pair's node counts; its case module; the reproduce command).

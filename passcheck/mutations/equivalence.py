@@ -1,6 +1,7 @@
 """The equivalence gate: a mutant is used only once it is shown to mean what the original means.
 
-A mutant must pass ``onnx.checker.check_model`` (with ``full_check`` too when the original does), keep the original's graph inputs and outputs, and
+A mutant must pass ``onnx.checker.check_model`` (with ``full_check`` too when the original does), keep the original's
+graph inputs and outputs, and
 give the same outputs as the original under ``ort:disabled`` on the same feeds. When onnxruntime
 cannot run the mutant, the reference evaluator is asked instead: a mutant it runs with the
 original's outputs is kept (onnxruntime's rejection of a valid form is then a finding of the

@@ -32,7 +32,8 @@ def case_module(finding, a, b, *, case_id: str | None = None, origin: str = "pas
     opset = next((o.version for o in b.opset_import if o.domain in ("", "ai.onnx")), 0)
     doc = (f"Reduced by {origin} from finding {finding.id}: {finding.message}").replace('"""', "'''")
     tolerances = "".join(f"\n    {k}={v!r}," for k, v in (("rtol", rtol), ("atol", atol)) if v is not None)
-    return f'''"""{case_id}: a minimal {"pair" if a is not None else "model"} showing one finding (common: {how_a}, {form_b}: {how_b})."""
+    return f'''"""{case_id}: a minimal {"pair" if a is not None else "model"} showing one finding \
+(common: {how_a}, {form_b}: {how_b})."""
 
 import base64
 

@@ -41,7 +41,8 @@ _VALIDITY = '''
     if after is not None and after != before:
         print(f"BUG: the onnx checker (full_check=True) rejects the output of {PASS} on {FORM}: {after}")
         return 1
-    print("fixed: the onnx checker accepts the output" if after is None else "fixed: the output is rejected only as its input is")
+    print("fixed: the onnx checker accepts the output" if after is None
+          else "fixed: the output is rejected only as its input is")
     return 0
 '''
 
@@ -86,7 +87,8 @@ _NUMERIC = '''
         try:
             got = run(out, feeds)
         except Exception as exc:
-            print(f"BUG: the output of {PASS} on {FORM} fails to run (binding {i}) where its input runs: {type(exc).__name__}: {exc}")
+            print(f"BUG: the output of {PASS} on {FORM} fails to run (binding {i}) where its input runs: "
+                  f"{type(exc).__name__}: {exc}")
             return 1
         for name, value in expected.items():
             if name not in got:
@@ -94,7 +96,8 @@ _NUMERIC = '''
                 return 1
             c = compare(got[name], value, RTOL, ATOL)
             if not c.ok:
-                print(f"BUG: output {name!r} (binding {i}) of {FORM} after {PASS} differs from the unoptimized model: {c.message}")
+                print(f"BUG: output {name!r} (binding {i}) of {FORM} after {PASS} differs from the unoptimized model: "
+                      f"{c.message}")
                 return 1
     if not compared:
         raise RuntimeError("the unoptimized model runs on none of the feeds: nothing compared")
@@ -112,7 +115,8 @@ _PARITY_OPS = '''
     if KEPT:
         bug = [op for op in KEPT if op in kept(ba, aa, bb, ab)]
         if bug:
-            print("BUG:", "; ".join(f"{op} removed from {OTHER} ({ba[op]}->{aa[op]}) but not from {FORM} ({bb[op]}->{ab[op]})" for op in bug))
+            print("BUG:", "; ".join(f"{op} removed from {OTHER} ({ba[op]}->{aa[op]}) "
+                                    f"but not from {FORM} ({bb[op]}->{ab[op]})" for op in bug))
             return 1
     else:
         new_a, new_b = sorted(set(aa) - set(ba)), sorted(set(ab) - set(bb))
@@ -134,7 +138,8 @@ _PARITY_PRECISION = '''
         if wrong:
             raise RuntimeError(f"the type inferred for {OTHER} does not hold (binding {i}): {wrong}")
     if less_precise(precision(tb), precision(ta)):
-        print(f"BUG: graph output {OUTPUT!r} after {PASS}: {_fmt(tb)} in {FORM} is less precise than {_fmt(ta)} in {OTHER} (which holds at run time)")
+        print(f"BUG: graph output {OUTPUT!r} after {PASS}: {_fmt(tb)} in {FORM} is less precise than {_fmt(ta)} "
+              f"in {OTHER} (which holds at run time)")
         return 1
     print(f"fixed: {FORM}'s type of {OUTPUT!r} is as precise as {OTHER}'s")
     return 0
@@ -171,7 +176,8 @@ _MUTATION = '''
     before.CopyFrom(model)
     apply(model)
     changed = [f.name for f in onnx.ModelProto.DESCRIPTOR.fields if getattr(before, f.name) != getattr(model, f.name)]
-    changed += [f"graph.{f.name}" for f in onnx.GraphProto.DESCRIPTOR.fields if getattr(before.graph, f.name) != getattr(model.graph, f.name)]
+    changed += [f"graph.{f.name}" for f in onnx.GraphProto.DESCRIPTOR.fields
+                if getattr(before.graph, f.name) != getattr(model.graph, f.name)]
     if changed:
         print(f"BUG: {PASS} changed the model it was given ({', '.join(changed)}); it returns a new model")
         return 1

@@ -21,6 +21,13 @@ class _Inexpressible(Exception):
     pass
 
 
+def how_spelled(how: dict[str, str]) -> str:
+    """How a README says each form is written, ``; ``-joined: ``how`` maps form name → ``"helper"`` or
+    ``"bytes"`` (the second value :func:`model_source` returns)."""
+    bytes_ = "embedded as serialized bytes (too large or intricate for onnx.helper)"
+    return "; ".join(f"`{f}`: {'rebuilt with onnx.helper' if h == 'helper' else bytes_}" for f, h in how.items())
+
+
 def model_source(model, fn: str) -> tuple[str, str]:
     """(source defining ``def <fn>() -> onnx.ModelProto``, ``"helper"`` or ``"bytes"``).
 

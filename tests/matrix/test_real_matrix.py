@@ -149,8 +149,10 @@ def _read(p: Path) -> str:
 
 
 def test_parent_without_onnx_builds_models_in_the_first_env(tmp_path):
+    argv = ["matrix", "--env", "onnx-1.18", "--case", "constant/pad-pads-opset17", "--pass", "onnx:infer-shapes-strict",
+            "--out", str(tmp_path / "o"), "--source", str(REPO), "--envs-dir", str(REPO / "ci" / "envs"), "-q"]
     code = ("import sys; sys.modules['onnx'] = sys.modules['onnxruntime'] = None; from passcheck.cli import main; "
-            f"sys.exit(main({['matrix', '--env', 'onnx-1.18', '--case', 'constant/pad-pads-opset17', '--pass', 'onnx:infer-shapes-strict', '--out', str(tmp_path / 'o'), '--source', str(REPO), '--envs-dir', str(REPO / 'ci' / 'envs'), '-q']!r}))")
+            f"sys.exit(main({argv!r}))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env={**os.environ})
     assert proc.returncode == 1, proc.stderr  # the value-ints finding on onnx 1.18
     manifest = json.loads((tmp_path / "o" / "models" / "manifest.json").read_text())

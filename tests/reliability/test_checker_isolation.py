@@ -80,8 +80,8 @@ CASES = textwrap.dedent('''
 
 
     def max0():
-        return model([node("Max", ["x", "zero"], ["y"])], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])], opset=18,
-                     initializers=[tensor("zero", np.zeros((), np.float32))])
+        return model([node("Max", ["x", "zero"], ["y"])], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])],
+                     opset=18, initializers=[tensor("zero", np.zeros((), np.float32))])
 
 
     def marked():  # the planted sitecustomize aborts the checker on it
@@ -92,7 +92,8 @@ CASES = textwrap.dedent('''
 
     register(Case(id="planted/marked", doc="Relu vs Max(x, 0); the checker aborts on the first", opset=18,
                   forms={"common": Form(marked), "max": Form(max0)}))
-    register(Case(id="planted/bn9", doc="a form onnxruntime crashes on", opset=9, forms={"common": Form(relu9), "bn9": Form(bn9)}))
+    register(Case(id="planted/bn9", doc="a form onnxruntime crashes on", opset=9,
+                  forms={"common": Form(relu9), "bn9": Form(bn9)}))
 ''').replace("MARK_VALUE", repr(MARK))
 
 

@@ -42,7 +42,8 @@ def test_forms_and_outputs_above_the_limit_are_unavailable(monkeypatch):
     newer = [c for c in report.cells if c.form == "newer"]
     assert newer and all(c.status == "unavailable" and not c.findings and "up to 13" in c.error for c in newer), newer
     up = next(c for c in report.cells if c.form == "common" and c.pass_id == "onnx:convert-opset-up")
-    # the converter's output is stamped above 13: onnxruntime would refuse it, so it is not judged (no 'fails to run' finding)
+    # the converter's output is stamped above 13: onnxruntime would refuse it, so it is not judged
+    # (no 'fails to run' finding)
     assert up.status == "unavailable" and not up.findings and "cannot be run here" in up.error, up
     common_input = next(c for c in report.cells if c.form == "common" and c.pass_id == "input")
     assert common_input.verdict == "ok", common_input

@@ -44,12 +44,17 @@ from passcheck.cases.builders import FLOAT, model, node, tensor, vi
 def _build(concat):
     x, y = vi("x", FLOAT, [2, 3, 4]), vi("y", FLOAT, [None, None])
     if not concat:
-        return model([node("Reshape", ["x", "t"], ["y"], name="reshape")], [x], [y], opset=17, initializers=[tensor("t", [2, 12], np.int64)])
-    return model([node("Constant", [], ["a"], name="a", value=tensor("a", [2], np.int64)), node("Constant", [], ["b"], name="b", value=tensor("b", [12], np.int64)),
-                  node("Concat", ["a", "b"], ["t"], name="concat", axis=0), node("Reshape", ["x", "t"], ["y"], name="reshape")], [x], [y], opset=17)
+        return model([node("Reshape", ["x", "t"], ["y"], name="reshape")], [x], [y], opset=17,
+                     initializers=[tensor("t", [2, 12], np.int64)])
+    return model([node("Constant", [], ["a"], name="a", value=tensor("a", [2], np.int64)),
+                  node("Constant", [], ["b"], name="b", value=tensor("b", [12], np.int64)),
+                  node("Concat", ["a", "b"], ["t"], name="concat", axis=0),
+                  node("Reshape", ["x", "t"], ["y"], name="reshape")], [x], [y], opset=17)
 
 
-register(Case(id="repro/reshape-target", forms={"common": Form(lambda: _build(False), "initializer"), "concat": Form(lambda: _build(True), "Concat")},
+register(Case(id="repro/reshape-target",
+              forms={"common": Form(lambda: _build(False), "initializer"),
+                     "concat": Form(lambda: _build(True), "Concat")},
               doc="y = Reshape(x, [2, 12]), the target spelled two ways", opset=17))
 '''
 
