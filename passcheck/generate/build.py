@@ -125,7 +125,7 @@ def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: S
     base = f"generated/{'ml.' if s.domain else ''}{_slug(s.name)}-{s.since_version}"
     tags = {"generated", f"op:{s.name}", f"since:{s.since_version}"} | ({"domain:ai.onnx.ml"} if s.domain else set())
     main = node.main_elem()
-    for kind, fn in spellings.KINDS.items():
+    for fn in spellings.KINDS.values():
         for pair in fn(node, ctx):
             cid = f"{base}.{pair.kind}" + (f".{_slug(pair.detail)}" if pair.detail else "")
             yield cid, pair, tags | {f"spelling:{pair.kind}", f"dtype:{recipe.type_name(main)}"}, main

@@ -134,8 +134,8 @@ def leaf_dtype(type_proto: Any) -> "np.dtype | None":
                 return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(getattr(t, kind).elem_type))
             except (KeyError, TypeError, ValueError):
                 return None
-        t = {"sequence_type": lambda: t.sequence_type.elem_type, "optional_type": lambda: t.optional_type.elem_type,
-             "map_type": lambda: t.map_type.value_type}.get(kind, lambda: None)()
+        inner = {"sequence_type": "elem_type", "optional_type": "elem_type", "map_type": "value_type"}.get(kind)
+        t = getattr(getattr(t, kind), inner) if inner else None
     return None
 
 

@@ -112,7 +112,7 @@ def test_crashing_and_hanging_passes_cost_exactly_their_cells(tmp_path):
     matrix(out, "--env", "onnx-1.23", "--case", "constant/pad-pads-opset17", "--cases-from", str(PLANTED), *passes, "--timeout", "6")
     cells = by_key(read_report(out / "report.json")[0])
     assert len(cells) == 5 * 3
-    for (case, form, pass_id, env), c in cells.items():
+    for (_case, form, pass_id, _env), c in cells.items():
         if pass_id == "planted:segfault":
             assert c.status == "crashed" and "SIGSEGV" in c.error and c.verdict == "findings"
         elif pass_id == "planted:hang":

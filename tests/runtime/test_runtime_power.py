@@ -253,7 +253,7 @@ def test_profile_with_a_kernel_not_of_the_model_is_untrusted():
 def test_an_event_without_output_shapes_is_untrusted_and_quoted_around_the_event():
     from passcheck.runtime import observe as obs
 
-    event = '{"name":"%s0_kernel_time","args":{"op_name":"Relu"}}' % obs._NODE_TAG
+    event = f'{{"name":"{obs._NODE_TAG}0_kernel_time","args":{{"op_name":"Relu"}}}}'
     earlier = '{"name":"session_initialization","args":{"padding":"%s"}}' % ("p" * 200)
     with pytest.raises(obs._Untrusted, match="a kernel event not in the expected form") as err:
         obs._profiled([("r",)], "[\n" + earlier + ",\n" + event + "\n]")
