@@ -205,16 +205,15 @@ def claim(finding, rtol: float | None = None, atol: float | None = None) -> Clai
                      helpers=("checker_error",))
     if key == ("acceptance", "rejected"):
         if d.get("status") not in FAILED - {"timeout", "out-of-memory"}:
-            return (f"the pass's status was {d.get('status')!r} (a time or memory limit, which a script cannot state "
-                    "portably)")
+            return (f"the pass's status was {d.get('status')!r} "
+                    "(a time or memory limit, which a script cannot state portably)")
         return Claim(_ACCEPTANCE, "the pass accepts the model, which the onnx checker (full_check=True) accepts"
                      + (f" and which computes what {', '.join(map(repr, d['accepted_forms']))} (accepted) computes" if d.get("accepted_forms") else ""),
                      helpers=("apply_in_child",))
     if key == ("numeric", "wrong-result"):
-        return Claim(_NUMERIC, "the pass's output computes what its input computes: every graph output equal on every feed set "
-                               "the input runs on "
-                     "(integers exactly; floats within |a - e| <= atol + rtol * |e|, passcheck's dtype tolerances "
-                     "unless the case sets them)",
+        return Claim(_NUMERIC, "the pass's output computes what its input computes: every graph output equal on every "
+                     "feed set the input runs on (integers exactly; floats within |a - e| <= atol + rtol * |e|, "
+                     "passcheck's dtype tolerances unless the case sets them)",
                      feeds=True, helpers=("run", "compare"), constants={"RTOL": rtol, "ATOL": atol})
     if key == ("parity", "missed-optimization") and d.get("other_form"):
         return Claim(_PARITY_OPS, "the two models compute the same values, so the pass should optimize them alike: what it removes from the "
