@@ -166,7 +166,8 @@ def main() -> None:
     print(f"onnx {onnx.__version__}, onnxruntime {ort.__version__}; median of {args.repeat} calls "
           f"(reference: {ref_repeat}) after one warm-up each; ORT-backed calls interleaved")
     print(f"{'model':<14}{'nodes':>6}{'checked':>11}{'check s':>9}{'in-proc s':>10}{'observe s':>10}{'reference s':>12}"
-          f"{'plain s':>9}{'ref/check':>10}{'ref/plain':>10}{'check/plain':>12}{'in-proc/plain':>14}{'profiled/plain':>15}")
+          f"{'plain s':>9}{'ref/check':>10}{'ref/plain':>10}{'check/plain':>12}"
+          f"{'in-proc/plain':>14}{'profiled/plain':>15}")
     with IsolatedExecutor() as ex:
         for label, fname in MODELS.items():
             model = shape_inference.infer_shapes(onnx.load(LIGHT / fname))
@@ -190,7 +191,8 @@ def main() -> None:
             t = medians({"check": lambda: check_path(m, feeds, ex), "inproc": lambda: check_path(m, feeds),
                          "observe": lambda: observe_path(m, feeds), "plain": lambda: plain(m, feeds)}, args.repeat)
             grow = "  (for 10x nodes: " + ", ".join(f"x{t[k] / prev[k]:.1f} {k}" for k in t) + ")" if prev else ""
-            print(f"{n:>7}{t['check']:>9.3f}{t['inproc']:>10.3f}{t['observe']:>10.3f}{t['plain']:>9.3f}{t['check'] / t['plain']:>12.2f}{grow}")
+            print(f"{n:>7}{t['check']:>9.3f}{t['inproc']:>10.3f}{t['observe']:>10.3f}{t['plain']:>9.3f}"
+                  f"{t['check'] / t['plain']:>12.2f}{grow}")
             prev = t
 
 

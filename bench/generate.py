@@ -70,8 +70,10 @@ def main() -> None:
     for r in results:
         for op, t in r[2].items():
             per_op[op] += t
-    print(f"selection {args.case!r}: {len(cases)} cases (loaded in {load:.1f} s); ran {len(chosen)} under {len(passes)} passes in {n} process(es)")
-    print(f"{len(chosen) / wall:.2f} cases/s, {cells / wall:.1f} cells/s, {cells} cells, {findings} findings, {wall:.0f} s")
+    print(f"selection {args.case!r}: {len(cases)} cases (loaded in {load:.1f} s); ran {len(chosen)} under "
+          f"{len(passes)} passes in {n} process(es)")
+    print(f"{len(chosen) / wall:.2f} cases/s, {cells / wall:.1f} cells/s, {cells} cells, {findings} findings, "
+          f"{wall:.0f} s")
     print(f"whole selection at this rate: {len(cases) / (len(chosen) / wall) / 60:.1f} min")
     print("slowest ops (s):", ", ".join(f"{op} {t:.1f}" for op, t in sorted(per_op.items(), key=lambda kv: -kv[1])[:8]))
 

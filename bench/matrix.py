@@ -58,7 +58,8 @@ def main() -> None:
     spec = next(s for s in specs if s.id == args.env)
 
     t_uv, t_pip = cold_creation(spec)
-    print(f"cold env creation ({spec.id}, empty caches): uv {t_uv:.1f} s, venv+pip {t_pip:.1f} s, ratio pip/uv {t_pip / t_uv:.1f}x")
+    print(f"cold env creation ({spec.id}, empty caches): uv {t_uv:.1f} s, venv+pip {t_pip:.1f} s, "
+          f"ratio pip/uv {t_pip / t_uv:.1f}x")
 
     t0 = time.perf_counter()
     for s in specs:

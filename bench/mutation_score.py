@@ -136,8 +136,8 @@ def _rerun_keys(path: Path) -> set[tuple[str, str, int]]:
 
 
 def _changed_lines(diff: str) -> tuple[str, str]:
-    before = " ".join(l[1:].strip() for l in diff.splitlines() if l.startswith("-") and not l.startswith("---"))
-    after = " ".join(l[1:].strip() for l in diff.splitlines() if l.startswith("+") and not l.startswith("+++"))
+    before = " ".join(s[1:].strip() for s in diff.splitlines() if s.startswith("-") and not s.startswith("---"))
+    after = " ".join(s[1:].strip() for s in diff.splitlines() if s.startswith("+") and not s.startswith("+++"))
     return before, after
 
 
@@ -145,8 +145,8 @@ def _context(diff: str) -> str:
     """The (stripped) unchanged line just above the changed one: tells apart equal one-line
     changes such as ``return True`` → ``return False`` at different places of a module."""
     lines = diff.splitlines()
-    for i, l in enumerate(lines):
-        if l.startswith("-") and not l.startswith("---"):
+    for i, line in enumerate(lines):
+        if line.startswith("-") and not line.startswith("---"):
             above = [x for x in lines[:i] if x.startswith(" ")]
             return above[-1][1:].strip() if above else ""
     return ""

@@ -44,7 +44,8 @@ def _chain(x_shape=("N", 4), y_shape=("N", 4), t_vi="absent", b_shape=None):
 _register("output-dim-spelling", """y = -Relu(x), x: [N, 4]: the output's second dim as 4, as a symbol F, or anonymous.
 
 Uncommon: a graph output with a fresh symbol F (always 4) or an anonymous dim (IR.md "Static
-tensor shapes"; onnx.checker requires graph outputs to keep a shape field; seed 000: a symbol only asserts equal sizes within a run).
+tensor shapes"; onnx.checker requires graph outputs to keep a shape field; seed 000: a symbol only asserts equal \
+sizes within a run).
 Valid: every opset / ir_version (here 13).""", _chain,
           {"common": ({}, ""), "symbol": ({"y_shape": ("N", "F")}, "y: [N, F]"), "anonymous": ({"y_shape": ("N", None)}, "y: [N, ?]")})
 

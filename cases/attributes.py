@@ -39,7 +39,8 @@ Uncommon: strides, pads, dilations, group and auto_pad = NOTSET written with the
 Valid: every opset (here 13).""",
       "(float[N,2,5,5] x) => (float[N,4,3,3] y)",
       {"common": ("c = Conv(x, w, b)\ny = Relu(c)", ""),
-       "explicit-defaults": ('c = Conv <strides = [1, 1], pads = [0, 0, 0, 0], dilations = [1, 1], group = 1, auto_pad = "NOTSET", kernel_shape = [3, 3]> (x, w, b)\ny = Relu(c)',
+       "explicit-defaults": ('c = Conv <strides = [1, 1], pads = [0, 0, 0, 0], dilations = [1, 1], group = 1, '
+                             'auto_pad = "NOTSET", kernel_shape = [3, 3]> (x, w, b)\ny = Relu(c)',
                              "every default attribute written")}, tags=frozenset({"conv"}))
 
 _case("gemm-defaults", """Gemm(a, g, bias) then Relu: alpha, beta, transA, transB omitted vs written as 1, 1, 0, 0.

@@ -47,7 +47,8 @@ Valid: opset 13+ (opset 11 Softmax flattens: a different op).""",
       {"common": ("z = Softmax(x)", ""), "positive": ("z = Softmax <axis = 2> (x)", "axis=2"),
        "negative": ("z = Softmax <axis = -1> (x)", "axis=-1")}, tags=frozenset({"attributes"}))
 
-_case("reducesum-attribute-vs-input", """ReduceSum of x: [N, 2, 3] over axis 2: axes as an input (opset 13) vs as an attribute (opset 12), negative or not.
+_case("reducesum-attribute-vs-input", """ReduceSum of x: [N, 2, 3] over axis 2: axes as an input (opset 13) vs as an attribute (opset 12), \
+negative or not.
 
 Uncommon: the same reduction at opset 12 with axes as an attribute, and with a negative axis
 (Operators.md ReduceSum-11 vs ReduceSum-13: axes moved from attribute to input).

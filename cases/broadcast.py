@@ -27,7 +27,8 @@ _case("scalar-rank", """x: [N, 4] + 0.5 then * 2: the constants as 0-D, [1] and 
 Uncommon: a [1] or [1, 1] operand where a scalar would do (Broadcasting.md: right-aligned, 1
 stretches). Add/Mul fusions and constant folding that require a 0-D scalar skip the others.
 Valid: opset 7+ (here 15).""",
-      "(float[N,4] x) => (float[N,4] y)", "<float a0 = {0.5}, float[1] a1 = {0.5}, float[1,1] a2 = {0.5}, float k0 = {2.}, float[1] k1 = {2.}, float[1,1] k2 = {2.}>",
+      "(float[N,4] x) => (float[N,4] y)", "<float a0 = {0.5}, float[1] a1 = {0.5}, float[1,1] a2 = {0.5}, float k0 = {2.}, float[1] k1 = {2.}, "
+                                          "float[1,1] k2 = {2.}>",
       {"common": ("s = Add(x, a0)\ny = Mul(s, k0)", ""), "rank1": ("s = Add(x, a1)\ny = Mul(s, k1)", "[1] operands"),
        "rank2": ("s = Add(x, a2)\ny = Mul(s, k2)", "[1, 1] operands"),
        "mixed-order": ("s = Add(a2, x)\ny = Mul(k1, s)", "operands first, mixed ranks")})

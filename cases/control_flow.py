@@ -43,7 +43,8 @@ Valid: opset 13+ (Loop-13).""",
       {"common": ("r = Relu(x)\ny = Mul(r, k)", ""),
        "loop-carried": ('y = Loop(one, "", x) <body = b (int64 i, bool c, float[N,4] v) => (bool co, float[N,4] vo) '
                         "{ co = Identity(c)\n r = Relu(v)\n vo = Mul(r, k) }>", "x carried into the body"),
-       "loop-outer-scope": ('z = Identity(x)\ny = Loop(one, "", z) <body = b (int64 i, bool c, float[N,4] v) => (bool co, float[N,4] vo) '
+       "loop-outer-scope": ('z = Identity(x)\ny = Loop(one, "", z) <body = b (int64 i, bool c, float[N,4] v) => (bool co, '
+                            'float[N,4] vo) '
                             "{ co = Identity(c)\n r = Relu(x)\n vo = Mul(r, k) }>", "the body ignores v and reads x from the outer scope")})
 
 _case("loop-scan-output", """Relu(x) * 0.5 inline vs a Loop that runs once and returns it as a scan output, squeezed.
@@ -52,5 +53,6 @@ Uncommon: a one-iteration scan output (Operators.md Loop: scan outputs are stack
 read back with Squeeze.
 Valid: opset 13+.""",
       {"common": ("r = Relu(x)\ny = Mul(r, k)", ""),
-       "scan-output": ('zero = Constant <value_ints = [0]> ()\ns = Loop(one, "") <body = b (int64 i, bool c) => (bool co, float[N,4] so) '
+       "scan-output": ('zero = Constant <value_ints = [0]> ()\ns = Loop(one, "") <body = b (int64 i, bool c) => (bool co, '
+                       'float[N,4] so) '
                        "{ co = Identity(c)\n r = Relu(x)\n so = Mul(r, k) }>\ny = Squeeze(s, zero)", "scan output [1, N, 4] then Squeeze")})

@@ -47,7 +47,8 @@ Uncommon: the expanded body (Operators.md Celu, opset 12, "Function").
 Valid: opset 12+ (here 13).""", 13,
       text_forms("(float[N,6] x) => (float[N,6] y)", "", {
           "common": ("y = Celu(x)", ""),
-          "expanded": ("z = Constant <value_float = 0.0> ()\none = Constant <value_float = 1.0> ()\np = Max(x, z)\ne = Exp(x)\nem = Sub(e, one)\nn = Min(em, z)\ny = Add(p, n)",
+          "expanded": ("z = Constant <value_float = 0.0> ()\none = Constant <value_float = 1.0> ()\np = Max(x, z)\n"
+                       "e = Exp(x)\nem = Sub(e, one)\nn = Min(em, z)\ny = Add(p, n)",
                        "max(0, x) + min(0, exp(x) - 1)")}, opset=13),
       tags=frozenset({"expansion"}))
 

@@ -48,7 +48,8 @@ def _block(*, k=None, scale="qd = Div(qk, sqrt_head)", mask_add="sa = Add(qd, mm
     return "\n".join((
         LN, _proj("q", "[0, 2, 1, 3]"), k or _proj("k", "[0, 2, 3, 1]"), _proj("v", "[0, 2, 1, 3]"),
         "qk = MatMul(qt, kt)", scale,
-        "mu1 = Unsqueeze <axes = [1]> (mask)\nmu2 = Unsqueeze <axes = [2]> (mu1)\nmc = Cast <to = 1> (mu2)\nms = Sub(one, mc)\nmm = Mul(ms, neg)",
+        "mu1 = Unsqueeze <axes = [1]> (mask)\nmu2 = Unsqueeze <axes = [2]> (mu1)\n"
+        "mc = Cast <to = 1> (mu2)\nms = Sub(one, mc)\nmm = Mul(ms, neg)",
         mask_add, "sm = Softmax <axis = 3> (sa)", "ctx = MatMul(sm, vt)", "ct = Transpose <perm = [0, 2, 1, 3]> (ctx)", "cr = Reshape(ct, shape3)",
         "om = MatMul(cr, wo)", "oa = Add(om, bo)", residual))
 

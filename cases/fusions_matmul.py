@@ -79,7 +79,8 @@ _trans("r3", "[N,4,8]", "[N,6,8]", "[N,4,6]", "the transpose written as a Transp
 _trans("r2", "[N,8]", "[6,8]", "[N,6]", "Transpose without perm (reverses both axes), a transposed twice", {
     "common": ("bt = Transpose <perm = [1, 0]> (b)\ny = MatMul(a, bt)", ""),
     "perm-omitted": ("bt = Transpose(b)\ny = MatMul(a, bt)", "Transpose with perm omitted: the reverse [1, 0]"),
-    "transpose-a-side": ("at = Transpose <perm = [1, 0]> (a)\nbt = Transpose <perm = [1, 0]> (at)\nbb = Transpose <perm = [1, 0]> (b)\ny = MatMul(bt, bb)",
+    "transpose-a-side": ("at = Transpose <perm = [1, 0]> (a)\nbt = Transpose <perm = [1, 0]> (at)\n"
+                         "bb = Transpose <perm = [1, 0]> (b)\ny = MatMul(bt, bb)",
                          "a transposed twice (an identity pair) before the product"),
 })
 _trans("r4", "[N,2,4,8]", "[N,2,6,8]", "[N,2,4,6]", "the perm written as two Transposes whose composition is it", {

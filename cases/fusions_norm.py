@@ -73,7 +73,8 @@ LN_DOC = """Decomposed LayerNorm over the last axis of x{shape}, times g plus b 
 Common: ReduceMean, Sub, Pow(·, 2), ReduceMean, Add eps, Sqrt, Div, Mul g, Add b (torch.onnx's
 spelling before opset 17). Uncommon: Mul(d, d), Reciprocal+Mul, Pow(·, -0.5), keepdims=0 +
 Unsqueeze, swapped operands, a duplicated Sub, positive axes, opset-18 axes input (the rank-2 and
-dtype cases keep Mul(d, d), Reciprocal, keepdims=0 and swapped operands); all compute the same values (Operators.md ReduceMean/Pow/
+dtype cases keep Mul(d, d), Reciprocal, keepdims=0 and swapped operands); all compute the same values (Operators.md \
+ReduceMean/Pow/
 Reciprocal, Broadcasting.md)."""
 
 #: For dtypes onnxruntime runs but does not fuse (observed with 1.32): no expectation, the forms
@@ -124,7 +125,8 @@ _rms_case("rmsnorm-f16", "(T[N,4,8] x) => (T[N,4,8] y)", RMS_DOC.format(shape=":
               "LLaMA fp16 export: the chain in float between Cast(to=float) and Cast(to=float16)")},
           dtype="float16", gone=())
 
-SKIP_DOC = """Skip connection then LayerNorm over the last axis: LayerNormalization(x + skip, g, b), x, skip: {shape} ({dtype}).
+SKIP_DOC = """Skip connection then LayerNorm over the last axis: LayerNormalization(x + skip, g, b), x, skip: {shape} \
+({dtype}).
 
 Common: Add then LayerNormalization (opset 17, torch.onnx's spelling of a BERT block end).
 Uncommon: Add(skip, x) (Add is commutative), and the LayerNorm decomposed (Operators.md

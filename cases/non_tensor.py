@@ -28,7 +28,8 @@ position may be negative).
 Valid: opset 11+ (here 18, ir_version 8).""",
       "(float[N,3] a, float[N,3] b) => (float[N,3] y)", "<int64 p0 = {0}, int64 p1 = {-1}, float two = {2.}>",
       {"common": ("b2 = Mul(b, two)\ny = Add(a, b2)", ""),
-       "sequence": ("s = SequenceConstruct(a, b)\na1 = SequenceAt(s, p0)\nb1 = SequenceAt(s, p1)\nb2 = Mul(b1, two)\ny = Add(a1, b2)",
+       "sequence": ("s = SequenceConstruct(a, b)\na1 = SequenceAt(s, p0)\nb1 = SequenceAt(s, p1)\nb2 = Mul(b1, two)\n"
+                    "y = Add(a1, b2)",
                     "SequenceConstruct + SequenceAt(0), SequenceAt(-1)")})
 
 _case("split-to-sequence", """The two halves of x: [N, 4] multiplied: Split vs SplitToSequence + SequenceAt.

@@ -78,7 +78,8 @@ Uncommon: roi and scales written as "" to reach sizes (a "" run in the middle); 
 opset 18; IR.md "Optional Inputs and Outputs").
 Valid: opset 18+, onnx >= 1.13.""",
       "(float[N,2,3,3] x) => (float[N,2,6,6] y)",
-      "<float[4] sc = {1.,1.,2.,2.}, float[2] sc2 = {2.,2.}, int64[2] sz = {6,6}, float[8] roi = {0.,0.,0.,0.,1.,1.,1.,1.}>",
+      "<float[4] sc = {1.,1.,2.,2.}, float[2] sc2 = {2.,2.}, int64[2] sz = {6,6}, float[8] roi = "
+      "{0.,0.,0.,0.,1.,1.,1.,1.}>",
       {"common": ('y = Resize <mode = "nearest"> (x, "", sc)', ""),
        "sizes-axes": ('y = Resize <mode = "nearest", axes = [2, 3]> (x, "", "", sz)', 'Resize(x, "", "", sizes) with axes'),
        "scales-axes": ('y = Resize <mode = "nearest", axes = [2, 3]> (x, "", sc2)', "scales for the listed axes only"),

@@ -48,13 +48,13 @@ Valid: opset 12+ (here 13).""",
        "indices-unused": ("y, idx = MaxPool <kernel_shape = [2, 2], strides = [2, 2]> (x)", "Indices produced, unused")},
       13, tags={"pool"})
 
-H, I, T = 3, 2, 3
+H, IN, T = 3, 2, 3
 
 
 def _rnn_weights(kind: str, gates: int):
     def make():
         r = rng("optional-output", kind)
-        return [tensor("W", (r.standard_normal((1, gates * H, I)) * 0.5).astype(np.float32)),
+        return [tensor("W", (r.standard_normal((1, gates * H, IN)) * 0.5).astype(np.float32)),
                 tensor("R", (r.standard_normal((1, gates * H, H)) * 0.5).astype(np.float32)),
                 tensor("last", np.array(-1, np.int64))]
     return make
@@ -68,7 +68,7 @@ Uncommon: Y written as "" in the middle of the output list to produce only Y_h; 
 sequence_lens written as "" (IR.md "Optional Inputs and Outputs"; Operators.md {_op}, opset 14:
 every output optional). For a forward {_op} Y_h equals Y[T-1] (Operators.md {_op}, outputs).
 Valid: opset 14+ (here 14).""",
-          f"(float[{T},N,{I}] x) => (float[1,N,{H}] Y_h)", "",
+          f"(float[{T},N,{IN}] x) => (float[1,N,{H}] Y_h)", "",
           {"common": (f"Y, Y_h = {_op} <hidden_size = {H}> (x, W, R)", ""),
            "y-empty": (f'"", Y_h = {_op} <hidden_size = {H}> (x, W, R)', 'outputs ("", Y_h)'),
            "inputs-empty": (f'"", Y_h{_extra} = {_op} <hidden_size = {H}> (x, W, R, "", "")', 'B and sequence_lens as ""; outputs ("", Y_h)'),

@@ -71,9 +71,11 @@ for kind, xshape in INPUTS.items():
                     "gather": Form(_build(xshape, start, end, "gather", use), "Shape(x) + Gather of the selected indices"),
                     "start-end": Form(_build(xshape, start, end, "start-end", use), f"Shape(x, start={start}, end={end}) (opset 15)"),
                 },
-                doc=f"""Dims [{start}, {end}) of the shape of x: {xshape}, {'as a graph output' if use == 'output' else 'as the target of a Reshape'}.
+                doc=f"""Dims [{start}, {end}) of the shape of x: {xshape}, \
+{'as a graph output' if use == 'output' else 'as the target of a Reshape'}.
 
-Selected dims {sel} are {'all static: the value is a constant a folding pass can compute' if static_sel else 'not all static'}.
+Selected dims {sel} are \
+{'all static: the value is a constant a folding pass can compute' if static_sel else 'not all static'}.
 Uncommon: Shape's start/end attributes (Operators.md Shape, opset 15) instead of Slice/Gather.""",
                 opset=OPSET,
                 bindings=({"N": 1, "M": 2}, {"N": 3, "M": 5}),

@@ -42,7 +42,8 @@ Valid: opset 15+ (here 18).""",
        "end-positive": ("s = Shape <end = 3> (x)", "Shape(x, end=3)"),
        "clamped": ("s = Shape <start = -10, end = -1> (x)", "Shape(x, start=-10, end=-1): start clamps to 0")})
 
-_case("empty-range", """An empty selection of the shape of x: [N, 3], concatenated with Shape(y): Shape(x, 1, 1) vs Shape(x, 5, 9) vs nothing.
+_case("empty-range", """An empty selection of the shape of x: [N, 3], concatenated with Shape(y): Shape(x, 1, 1) vs Shape(x, 5, 9) \
+vs nothing.
 
 Uncommon: Shape ranges that select nothing, in range and clamped (Operators.md Shape, opset 15: an
 empty range gives an empty 1-D tensor); Concat with a zero-length input.
@@ -70,5 +71,6 @@ Valid: opset 18 (ReduceProd axes as input), onnx >= 1.13.""",
       "(float[N,3,M] x) => (int64 n)", "",
       {"common": ("n = Size(x)", ""),
        "reduceprod": ("s = Shape(x)\nn = ReduceProd <keepdims = 0> (s)", "ReduceProd(Shape(x), keepdims=0)"),
-       "sliced-product": ("a = Shape <end = 1> (x)\nb = Shape <start = 1> (x)\npa = ReduceProd <keepdims = 0> (a)\npb = ReduceProd <keepdims = 0> (b)\nn = Mul(pa, pb)",
+       "sliced-product": ("a = Shape <end = 1> (x)\nb = Shape <start = 1> (x)\npa = ReduceProd <keepdims = 0> (a)\n"
+                          "pb = ReduceProd <keepdims = 0> (b)\nn = Mul(pa, pb)",
                           "product of Shape(x, end=1) and Shape(x, start=1)")})

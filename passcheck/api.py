@@ -213,7 +213,8 @@ def feeds_beside(model_path: str | Path, model: "onnx.ModelProto") -> list[dict[
     try:
         return read_feeds(found[0], model)
     except FeedError as exc:
-        raise FeedError(f"{exc} (the data sets beside the model are used by default; synthesize feeds instead with --synthesize-feeds)") from None
+        raise FeedError(f"{exc} (the data sets beside the model are used by default; synthesize feeds instead with "
+                        "--synthesize-feeds)") from None
 
 
 def subject_id(name: str) -> str:

@@ -107,7 +107,8 @@ def model_from_bytes(data: bytes, where: str = "<bytes>") -> onnx.ModelProto:
         if other:
             raise ModelLoadError(f"{where}: this is an ONNX {other}, not a ModelProto; give a model file (onnx.save of a ModelProto)")
         if model is None:
-            raise ModelLoadError(f"{where}: not an ONNX model (protobuf parse failed: truncated or not protobuf); re-export or re-download the file")
+            raise ModelLoadError(f"{where}: not an ONNX model (protobuf parse failed: truncated or not protobuf); "
+                                 "re-export or re-download the file")
         raise ModelLoadError(f"{where}: parsed as protobuf but it is not a ModelProto (no graph/opset_import); give a model file")
     if not model.graph.node and not model.graph.output:
         raise ModelLoadError(f"{where}: the model's graph is empty (no nodes, no outputs)")
@@ -216,10 +217,12 @@ def _check_external_paths(model: onnx.ModelProto, path: Path) -> None:
         loc = {e.key: e.value for e in t.external_data}.get("location", "")
         target = (root / loc).resolve()
         if Path(loc).is_absolute() or root not in target.parents:
-            raise ModelLoadError(f"{path}: initializer {t.name!r}: external data location {loc!r} points outside the model's folder {root}; "
+            raise ModelLoadError(f"{path}: initializer {t.name!r}: external data location {loc!r} points outside the model's "
+                                 f"folder {root}; "
                                  "refusing to read it (move the data file beside the model)")
         if not target.is_file():
-            raise ModelLoadError(f"{path}: initializer {t.name!r}: external data file {loc!r} is missing beside the model; copy it into {root}")
+            raise ModelLoadError(f"{path}: initializer {t.name!r}: external data file {loc!r} is missing beside the model; "
+                                 f"copy it into {root}")
 
 
 def model_name(path: str | Path) -> str:

@@ -40,7 +40,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--passcheck-cases", action="append", default=[], metavar="GLOB",
                     help="only parametrize over cases whose id or tag matches GLOB; 'family/name:form' picks one form (repeatable)")
     group.addoption("--passcheck-baseline", metavar="FILE", default=None,
-                    help='known findings, JSON {"known": [{"id": ..., "reason": ...}]}: a test whose findings are all known is xfail')
+                    help='known findings, JSON {"known": [{"id": ..., "reason": ...}]}: a test whose findings are all known is '
+                         'xfail')
     group.addoption("--passcheck-strict-baseline", action="store_true", default=False,
                     help="fail a test when a baseline entry for it no longer matches (the bug is fixed: remove the entry)")
     group.addoption("--passcheck-write-baseline", metavar="FILE", default=None,
@@ -55,7 +56,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "passcheck(cases=GLOBS, forms=GLOBS, passes=PASSES, oracles=NAMES, unknown_dim_param=REGEX): parametrize the test over the passcheck "
+        "passcheck(cases=GLOBS, forms=GLOBS, passes=PASSES, oracles=NAMES, unknown_dim_param=REGEX): "
+        "parametrize the test over the passcheck "
         "case library (fixture passcheck_case); ids are 'family/name:form'",
     )
 

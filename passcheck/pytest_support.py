@@ -211,7 +211,8 @@ class PasscheckRequest:
         blind = list(unchecked) if unchecked is not None else unchecked_parts(cells, oracles=oracles)
         if unexpected:
             hint = [f"rerun: pytest '{node.nodeid}'"]
-            hint.append("accept as known: --passcheck-write-baseline FILE, then edit each reason and run with --passcheck-baseline FILE")
+            hint.append("accept as known: --passcheck-write-baseline FILE, then edit each reason and run with "
+                        "--passcheck-baseline FILE")
             pytest.fail(format_findings(found, title) + format_unchecked(blind) + "\n" + "\n".join(hint), pytrace=False)
         if blind:  # not a pass: reported as skipped, with why (e.g. onnxruntime cannot run the form itself)
             pytest.skip(f"passcheck: {title}: no finding, but not everything was checked" + format_unchecked(blind))
@@ -322,7 +323,8 @@ def summary(s: "_Session", terminalreporter: Any) -> None:
     if fixed:
         terminalreporter.write_sep("-", "passcheck baseline")
         for entry in fixed:
-            terminalreporter.write_line(f"FIXED? known finding not found any more: {entry} (remove it from {config.getoption('passcheck_baseline')})")
+            terminalreporter.write_line(f"FIXED? known finding not found any more: {entry} (remove it from "
+                                        f"{config.getoption('passcheck_baseline')})")
     out = config.getoption("passcheck_write_baseline")
     if out:
         from pathlib import Path

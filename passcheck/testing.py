@@ -236,7 +236,8 @@ def check_model_passes(model: "onnx.ModelProto | str | Path", passes: Sequence[P
     """Findings for ``model`` under ``passes`` (the defaults when empty), via :func:`passcheck.check_model`.
 
     With ``include_input`` the model itself is judged too (checker, runnable, its own value_info
-    and output annotations hold at run time; seed 000). ``executor`` / ``isolation`` / ``timeout``: see :func:`run_pass`.
+    and output annotations hold at run time; seed 000). ``executor`` / ``isolation`` / ``timeout``: see
+    :func:`run_pass`.
 
     Raises:
         ModelLoadError / FeedError / UnknownIdError: see :func:`passcheck.check_model`.

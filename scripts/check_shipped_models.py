@@ -58,7 +58,8 @@ def main() -> int:
         cells += report.cells
         envs.update(report.environments)
         kinds = Counter(f"{f.pass_id} {f.kind}" for f in report.findings)
-        print(f"{time.perf_counter() - t:6.1f}s {path.relative_to(data)}: {len(report.cells)} cells, {dict(kinds) or 'no findings'}, "
+        print(f"{time.perf_counter() - t:6.1f}s {path.relative_to(data)}: {len(report.cells)} cells, "
+              f"{dict(kinds) or 'no findings'}, "
               f"{len(root_causes(report.cells))} root causes", flush=True)
     print(f"{len(models)} models, {len(cells)} cells, {time.perf_counter() - start:.0f}s")
     print(summary(cells, len(models)))

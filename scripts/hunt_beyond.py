@@ -97,7 +97,8 @@ def main() -> None:
             how = f"`passcheck run --cases-from {module} --case {rec['case']} --pass {s['pass_id']}`"
         else:
             how = f"`{rec.get('case') or '-'}`"
-        print(f"| {i} | `{s['pass_id']}` | {s['oracle']} | {s['kind']} | {', '.join(s['ops'])} | `{s['rewrite']}` | {nodes} | {repro} | {where} | {how} |")
+        print(f"| {i} | `{s['pass_id']}` | {s['oracle']} | {s['kind']} | {', '.join(s['ops'])} | `{s['rewrite']}` "
+              f"| {nodes} | {repro} | {where} | {how} |")
     print()
     print(f"{len(state['items'])} items, {len(state['signatures'])} distinct signatures, {len(lib)} library signatures; "
           + ", ".join(f"{n} {k}" for k, n in counts.items()) + f"; largest shrunk pair {max_nodes} nodes")

@@ -1,4 +1,5 @@
-"""hunt/axes-as-attribute-ort-symbolic-shape-infer-less-precise-0f6a3fce: a minimal pair showing one finding (common: helper, uncommon: helper)."""
+"""hunt/axes-as-attribute-ort-symbolic-shape-infer-less-precise-0f6a3fce: a minimal pair showing one finding
+(common: helper, uncommon: helper)."""
 
 import base64
 
@@ -50,7 +51,10 @@ def build_uncommon():
 register(Case(
     id='hunt/axes-as-attribute-ort-symbolic-shape-infer-less-precise-0f6a3fce',
     forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form ort:symbolic-shape-infer misses')},
-    doc="Reduced by passcheck hunt from finding hunt/axes-as-attribute-ort-symbolic-shape-infer-less-precise-0f6a3fce:common|ort:symbolic-shape-infer|parity|less-precise: graph output 'reduced' after ort:symbolic-shape-infer: rank unknown in 'common' vs [2, 1, 4] in 'uncommon' (which holds at run time)",
+    doc="Reduced by passcheck hunt from finding "
+        "hunt/axes-as-attribute-ort-symbolic-shape-infer-less-precise-0f6a3fce:common|ort:symbolic-shape-infer|"
+        "parity|less-precise: graph output 'reduced' after ort:symbolic-shape-infer: "
+        "rank unknown in 'common' vs [2, 1, 4] in 'uncommon' (which holds at run time)",
     opset=20,
     passes=('ort:symbolic-shape-infer',),
     tags=frozenset({"reduced"}),

@@ -1,4 +1,5 @@
-"""hunt/empty-optional-input-ort-extended-rejected-18e871fe: a minimal pair showing one finding (common: helper, uncommon: helper)."""
+"""hunt/empty-optional-input-ort-extended-rejected-18e871fe: a minimal pair showing one finding
+(common: helper, uncommon: helper)."""
 
 import base64
 
@@ -50,7 +51,9 @@ def build_uncommon():
 register(Case(
     id='hunt/empty-optional-input-ort-extended-rejected-18e871fe',
     forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form ort:extended misses')},
-    doc='Reduced by passcheck hunt from finding hunt/empty-optional-input-ort-extended-rejected-18e871fe:uncommon|ort:extended|acceptance|rejected: ort:extended crashed on this form only (accepted: common): the pass killed its process: SIGSEGV',
+    doc='Reduced by passcheck hunt from finding '
+        'hunt/empty-optional-input-ort-extended-rejected-18e871fe:uncommon|ort:extended|acceptance|rejected: '
+        'ort:extended crashed on this form only (accepted: common): the pass killed its process: SIGSEGV',
     opset=17,
     passes=('ort:extended',),
     tags=frozenset({"reduced"}),

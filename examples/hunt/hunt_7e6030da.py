@@ -1,4 +1,5 @@
-"""hunt/shape-start-end-onnxscript-optimize-missed-optimization-7e6030da: a minimal pair showing one finding (common: helper, uncommon: helper)."""
+"""hunt/shape-start-end-onnxscript-optimize-missed-optimization-7e6030da: a minimal pair showing one finding
+(common: helper, uncommon: helper)."""
 
 import base64
 
@@ -55,7 +56,10 @@ def build_uncommon():
 register(Case(
     id='hunt/shape-start-end-onnxscript-optimize-missed-optimization-7e6030da',
     forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form onnxscript:optimize misses')},
-    doc="Reduced by passcheck hunt from finding hunt/shape-start-end-onnxscript-optimize-missed-optimization-7e6030da:common|onnxscript:optimize|parity|missed-optimization: onnxscript:optimize removed Shape 1→0 in 'uncommon' but 1→1 in 'common'; nodes after: uncommon 0, common 2; kept in 'common': shape_0",
+    doc="Reduced by passcheck hunt from finding "
+        "hunt/shape-start-end-onnxscript-optimize-missed-optimization-7e6030da:common|onnxscript:optimize|"
+        "parity|missed-optimization: onnxscript:optimize removed Shape 1→0 in 'uncommon' but 1→1 in 'common'; "
+        "nodes after: uncommon 0, common 2; kept in 'common': shape_0",
     opset=18,
     passes=('onnxscript:optimize',),
     tags=frozenset({"reduced"}),

@@ -1,4 +1,5 @@
-"""hunt/float64-compute-input-rejected-9c2e8cb6: a minimal pair showing one finding (common: helper, uncommon: helper)."""
+"""hunt/float64-compute-input-rejected-9c2e8cb6: a minimal pair showing one finding
+(common: helper, uncommon: helper)."""
 
 import base64
 
@@ -50,7 +51,11 @@ def build_uncommon():
 register(Case(
     id='hunt/float64-compute-input-rejected-9c2e8cb6',
     forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form input misses')},
-    doc="Reduced by passcheck hunt from finding hunt/float64-compute-input-rejected-9c2e8cb6:uncommon|input|runtime|rejected: onnxruntime cannot run this form (form 'common' runs on the same feeds): NotImplemented: [ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Could not find an implementation for Tan(22) node with name 'n0_Tan'",
+    doc="Reduced by passcheck hunt from finding "
+        "hunt/float64-compute-input-rejected-9c2e8cb6:uncommon|input|runtime|rejected: "
+        "onnxruntime cannot run this form (form 'common' runs on the same feeds): NotImplemented: "
+        "[ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Could not find an implementation for Tan(22) node with "
+        "name 'n0_Tan'",
     opset=22,
     passes=('input',),
     tags=frozenset({"reduced"}),

@@ -1,4 +1,5 @@
-"""hunt/parameter-leading-ones-ort-extended-missed-optimization-b250dc3c: a minimal pair showing one finding (common: bytes, uncommon: bytes)."""
+"""hunt/parameter-leading-ones-ort-extended-missed-optimization-b250dc3c: a minimal pair showing one finding
+(common: bytes, uncommon: bytes)."""
 
 import base64
 
@@ -30,7 +31,12 @@ def build_uncommon():
 register(Case(
     id='hunt/parameter-leading-ones-ort-extended-missed-optimization-b250dc3c',
     forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form ort:extended misses')},
-    doc="Reduced by passcheck hunt from finding hunt/parameter-leading-ones-ort-extended-missed-optimization-b250dc3c:uncommon|ort:extended|parity|missed-optimization: ort:extended removed Mul 2→0 in 'common' but 2→2 in 'uncommon'; Sigmoid 1→0 in 'common' but 1→1 in 'uncommon'; nodes after: common 1, uncommon 3; new op types: common ['com.microsoft::QuickGelu'], uncommon none; kept in 'uncommon': n0_Mul, n1_Sigmoid after Mul n0_Mul, n2_Mul",
+    doc="Reduced by passcheck hunt from finding "
+        "hunt/parameter-leading-ones-ort-extended-missed-optimization-b250dc3c:uncommon|ort:extended|parity|"
+        "missed-optimization: ort:extended removed Mul 2→0 in 'common' but 2→2 in 'uncommon'; "
+        "Sigmoid 1→0 in 'common' but 1→1 in 'uncommon'; nodes after: common 1, uncommon 3; new op types: "
+        "common ['com.microsoft::QuickGelu'], uncommon none; kept in 'uncommon': n0_Mul, "
+        "n1_Sigmoid after Mul n0_Mul, n2_Mul",
     opset=17,
     passes=('ort:extended',),
     tags=frozenset({"reduced"}),

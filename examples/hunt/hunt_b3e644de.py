@@ -1,4 +1,5 @@
-"""hunt/parameter-leading-ones-ort-basic-missed-optimization-b3e644de: a minimal pair showing one finding (common: bytes, uncommon: bytes)."""
+"""hunt/parameter-leading-ones-ort-basic-missed-optimization-b3e644de: a minimal pair showing one finding
+(common: bytes, uncommon: bytes)."""
 
 import base64
 
@@ -36,7 +37,10 @@ def build_uncommon():
 register(Case(
     id='hunt/parameter-leading-ones-ort-basic-missed-optimization-b3e644de',
     forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form ort:basic misses')},
-    doc="Reduced by passcheck hunt from finding hunt/parameter-leading-ones-ort-basic-missed-optimization-b3e644de:uncommon|ort:basic|parity|missed-optimization: ort:basic removed Mul 1→0 in 'common' but 1→1 in 'uncommon'; nodes after: common 1, uncommon 2; kept in 'uncommon': #1 after Conv #0",
+    doc="Reduced by passcheck hunt from finding "
+        "hunt/parameter-leading-ones-ort-basic-missed-optimization-b3e644de:uncommon|ort:basic|parity|"
+        "missed-optimization: ort:basic removed Mul 1→0 in 'common' but 1→1 in 'uncommon'; nodes after: "
+        "common 1, uncommon 2; kept in 'uncommon': #1 after Conv #0",
     opset=17,
     passes=('ort:basic',),
     tags=frozenset({"reduced"}),

@@ -1,4 +1,5 @@
-"""hunt/keepdims-unsqueeze-onnxscript-optimize-input-mutated-b560a8c3: a minimal pair showing one finding (common: helper, uncommon: helper)."""
+"""hunt/keepdims-unsqueeze-onnxscript-optimize-input-mutated-b560a8c3: a minimal pair showing one finding
+(common: helper, uncommon: helper)."""
 
 import base64
 
@@ -50,7 +51,10 @@ def build_uncommon():
 register(Case(
     id='hunt/keepdims-unsqueeze-onnxscript-optimize-input-mutated-b560a8c3',
     forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form onnxscript:optimize misses')},
-    doc="Reduced by passcheck hunt from finding hunt/keepdims-unsqueeze-onnxscript-optimize-input-mutated-b560a8c3:uncommon|onnxscript:optimize|pass-contract|input-mutated: onnxscript:optimize changed the model it was given (graph.node at #1 'n0_ReduceProd_axes_node'); a caller that reuses its model after the pass sees it altered",
+    doc="Reduced by passcheck hunt from finding "
+        "hunt/keepdims-unsqueeze-onnxscript-optimize-input-mutated-b560a8c3:uncommon|onnxscript:optimize|"
+        "pass-contract|input-mutated: onnxscript:optimize changed the model it was given (graph.node at #1 "
+        "'n0_ReduceProd_axes_node'); a caller that reuses its model after the pass sees it altered",
     opset=13,
     passes=('onnxscript:optimize',),
     tags=frozenset({"reduced"}),

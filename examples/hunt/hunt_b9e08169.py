@@ -1,4 +1,5 @@
-"""hunt/keepdims-unsqueeze-ort-symbolic-shape-infer-rejected-b9e08169: a minimal pair showing one finding (common: helper, uncommon: helper)."""
+"""hunt/keepdims-unsqueeze-ort-symbolic-shape-infer-rejected-b9e08169: a minimal pair showing one finding
+(common: helper, uncommon: helper)."""
 
 import base64
 
@@ -51,7 +52,10 @@ def build_uncommon():
 register(Case(
     id='hunt/keepdims-unsqueeze-ort-symbolic-shape-infer-rejected-b9e08169',
     forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form ort:symbolic-shape-infer misses')},
-    doc="Reduced by passcheck hunt from finding hunt/keepdims-unsqueeze-ort-symbolic-shape-infer-rejected-b9e08169:uncommon|ort:symbolic-shape-infer|acceptance|rejected: ort:symbolic-shape-infer crashed on this form only (accepted: common): TypeError: object of type 'NoneType' has no len()",
+    doc="Reduced by passcheck hunt from finding "
+        "hunt/keepdims-unsqueeze-ort-symbolic-shape-infer-rejected-b9e08169:uncommon|ort:symbolic-shape-infer|"
+        "acceptance|rejected: ort:symbolic-shape-infer crashed on this form only (accepted: common): "
+        "TypeError: object of type 'NoneType' has no len()",
     opset=18,
     passes=('ort:symbolic-shape-infer',),
     tags=frozenset({"reduced"}),

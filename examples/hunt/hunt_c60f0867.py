@@ -1,4 +1,5 @@
-"""hunt/keepdims-unsqueeze-ort-basic-missed-optimization-c60f0867: a minimal pair showing one finding (common: bytes, uncommon: bytes)."""
+"""hunt/keepdims-unsqueeze-ort-basic-missed-optimization-c60f0867: a minimal pair showing one finding
+(common: bytes, uncommon: bytes)."""
 
 import base64
 
@@ -37,7 +38,14 @@ def build_uncommon():
 register(Case(
     id='hunt/keepdims-unsqueeze-ort-basic-missed-optimization-c60f0867',
     forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form ort:basic misses')},
-    doc="Reduced by passcheck hunt from finding hunt/keepdims-unsqueeze-ort-basic-missed-optimization-c60f0867:uncommon|ort:basic|parity|missed-optimization: ort:basic removed Add 2→0 in 'common' but 2→2 in 'uncommon'; Div 1→0 in 'common' but 1→1 in 'uncommon'; Mul 1→0 in 'common' but 1→1 in 'uncommon'; Pow 1→0 in 'common' but 1→1 in 'uncommon'; ReduceMean 2→0 in 'common' but 2→2 in 'uncommon'; Sqrt 1→0 in 'common' but 1→1 in 'uncommon'; Sub 1→0 in 'common' but 1→1 in 'uncommon'; nodes after: common 1, uncommon 10; new op types: common ['LayerNormalization'], uncommon none; kept in 'uncommon': #0, #2, #3 after Sub #2, #4 after Pow #3, … (9 in all)",
+    doc="Reduced by passcheck hunt from finding "
+        "hunt/keepdims-unsqueeze-ort-basic-missed-optimization-c60f0867:uncommon|ort:basic|parity|"
+        "missed-optimization: ort:basic removed Add 2→0 in 'common' but 2→2 in 'uncommon'; "
+        "Div 1→0 in 'common' but 1→1 in 'uncommon'; Mul 1→0 in 'common' but 1→1 in 'uncommon'; "
+        "Pow 1→0 in 'common' but 1→1 in 'uncommon'; ReduceMean 2→0 in 'common' but 2→2 in 'uncommon'; "
+        "Sqrt 1→0 in 'common' but 1→1 in 'uncommon'; Sub 1→0 in 'common' but 1→1 in 'uncommon'; nodes after: "
+        "common 1, uncommon 10; new op types: common ['LayerNormalization'], uncommon none; "
+        "kept in 'uncommon': #0, #2, #3 after Sub #2, #4 after Pow #3, … (9 in all)",
     opset=17,
     passes=('ort:basic',),
     tags=frozenset({"reduced"}),

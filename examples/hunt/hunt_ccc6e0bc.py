@@ -1,4 +1,5 @@
-"""hunt/reshape-split-ort-basic-invalid-model-ccc6e0bc: a minimal pair showing one finding (common: helper, uncommon: helper)."""
+"""hunt/reshape-split-ort-basic-invalid-model-ccc6e0bc: a minimal pair showing one finding
+(common: helper, uncommon: helper)."""
 
 import base64
 
@@ -53,7 +54,10 @@ def build_uncommon():
 register(Case(
     id='hunt/reshape-split-ort-basic-invalid-model-ccc6e0bc',
     forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form ort:basic misses')},
-    doc='Reduced by passcheck hunt from finding hunt/reshape-split-ort-basic-invalid-model-ccc6e0bc:uncommon|ort:basic|validity|invalid-model: the checker rejects the output of ort:basic: ValidationError: n0_Reshape_split_node_new_shape in initializer but not in graph input',
+    doc='Reduced by passcheck hunt from finding '
+        'hunt/reshape-split-ort-basic-invalid-model-ccc6e0bc:uncommon|ort:basic|validity|invalid-model: '
+        'the checker rejects the output of ort:basic: ValidationError: n0_Reshape_split_node_new_shape in '
+        'initializer but not in graph input',
     opset=7,
     passes=('ort:basic',),
     tags=frozenset({"reduced"}),

@@ -1,4 +1,5 @@
-"""hunt/explicit-broadcast-ort-all-missed-optimization-dbd2034e: a minimal pair showing one finding (common: bytes, uncommon: bytes)."""
+"""hunt/explicit-broadcast-ort-all-missed-optimization-dbd2034e: a minimal pair showing one finding
+(common: bytes, uncommon: bytes)."""
 
 import base64
 
@@ -34,7 +35,13 @@ def build_uncommon():
 register(Case(
     id='hunt/explicit-broadcast-ort-all-missed-optimization-dbd2034e',
     forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form ort:all misses')},
-    doc="Reduced by passcheck hunt from finding hunt/explicit-broadcast-ort-all-missed-optimization-dbd2034e:uncommon|ort:all|parity|missed-optimization: ort:all removed Add 2→0 in 'common' but 2→2 in 'uncommon'; Div 1→0 in 'common' but 1→1 in 'uncommon'; Erf 1→0 in 'common' but 1→1 in 'uncommon'; Mul 2→0 in 'common' but 2→2 in 'uncommon'; nodes after: common 1, uncommon 6; new op types: common ['com.microsoft::BiasGelu'], uncommon none; kept in 'uncommon': #0, #1 after Add #0, #2 after Div #1, #3 after Erf #2, … (6 in all)",
+    doc="Reduced by passcheck hunt from finding "
+        "hunt/explicit-broadcast-ort-all-missed-optimization-dbd2034e:uncommon|ort:all|parity|"
+        "missed-optimization: ort:all removed Add 2→0 in 'common' but 2→2 in 'uncommon'; "
+        "Div 1→0 in 'common' but 1→1 in 'uncommon'; Erf 1→0 in 'common' but 1→1 in 'uncommon'; "
+        "Mul 2→0 in 'common' but 2→2 in 'uncommon'; nodes after: common 1, uncommon 6; new op types: "
+        "common ['com.microsoft::BiasGelu'], uncommon none; kept in 'uncommon': #0, #1 after Add #0, "
+        "#2 after Div #1, #3 after Erf #2, … (6 in all)",
     opset=17,
     passes=('ort:all',),
     tags=frozenset({"reduced"}),

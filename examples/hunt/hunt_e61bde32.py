@@ -1,4 +1,5 @@
-"""hunt/negative-axes-ort-all-invalid-model-e61bde32: a minimal pair showing one finding (common: bytes, uncommon: bytes)."""
+"""hunt/negative-axes-ort-all-invalid-model-e61bde32: a minimal pair showing one finding
+(common: bytes, uncommon: bytes)."""
 
 import base64
 
@@ -34,7 +35,11 @@ def build_uncommon():
 register(Case(
     id='hunt/negative-axes-ort-all-invalid-model-e61bde32',
     forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form ort:all misses')},
-    doc='Reduced by passcheck hunt from finding hunt/negative-axes-ort-all-invalid-model-e61bde32:uncommon|ort:all|validity|invalid-model: the checker rejects the output of ort:all: ValidationError: No Op registered for SimplifiedLayerNormalization with domain_version of 17 ==> Context: Bad node spec for node. Name: /SimplifiedLayerNormFusion/ OpType: SimplifiedLayerNormalization',
+    doc='Reduced by passcheck hunt from finding '
+        'hunt/negative-axes-ort-all-invalid-model-e61bde32:uncommon|ort:all|validity|invalid-model: '
+        'the checker rejects the output of ort:all: ValidationError: No Op registered for '
+        'SimplifiedLayerNormalization with domain_version of 17 ==> Context: Bad node spec for node. Name: '
+        '/SimplifiedLayerNormFusion/ OpType: SimplifiedLayerNormalization',
     opset=17,
     passes=('ort:all',),
     tags=frozenset({"reduced"}),

@@ -1,4 +1,5 @@
-"""hunt/shape-derived-count-slice-onnx-infer-shapes-data-prop-less-p-f435c9d8: a minimal pair showing one finding (common: helper, uncommon: helper)."""
+"""hunt/shape-derived-count-slice-onnx-infer-shapes-data-prop-less-p-f435c9d8: a minimal pair showing one finding
+(common: helper, uncommon: helper)."""
 
 import base64
 
@@ -62,7 +63,10 @@ def build_uncommon():
 register(Case(
     id='hunt/shape-derived-count-slice-onnx-infer-shapes-data-prop-less-p-f435c9d8',
     forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form onnx:infer-shapes-data-prop misses')},
-    doc="Reduced by passcheck hunt from finding hunt/shape-derived-count-slice-onnx-infer-shapes-data-prop-less-p-f435c9d8:uncommon|onnx:infer-shapes-data-prop|parity|less-precise: graph output 'y' after onnx:infer-shapes-data-prop: [?] in 'uncommon' vs [120] in 'common' (which holds at run time)",
+    doc="Reduced by passcheck hunt from finding "
+        "hunt/shape-derived-count-slice-onnx-infer-shapes-data-prop-less-p-f435c9d8:uncommon|"
+        "onnx:infer-shapes-data-prop|parity|less-precise: graph output 'y' after onnx:infer-shapes-data-prop: "
+        "[?] in 'uncommon' vs [120] in 'common' (which holds at run time)",
     opset=18,
     passes=('onnx:infer-shapes-data-prop',),
     tags=frozenset({"reduced"}),

@@ -1,7 +1,8 @@
 """Rebuild the forms a stored finding compared, from what the report records.
 
 A finding of a registered case (``passcheck run``) names the case and form: the case builds
-them again (case modules given to that run with ``--cases-from`` are loaded again). A finding of ``passcheck check MODEL [--mutations]`` or ``passcheck compare A B``
+them again (case modules given to that run with ``--cases-from`` are loaded again). A finding of ``passcheck check
+MODEL [--mutations]`` or ``passcheck compare A B``
 records that command in its ``repro`` field: the model is read again and the rewrite re-applied.
 """
 
@@ -30,7 +31,8 @@ def find(cells, finding_id: str | None, *, pass_prefix: str = "", kinds=("missed
     fit = [f for f in findings if f.pass_id.startswith(pass_prefix) and f.oracle == "parity" and not f.expected and f.kind in kinds]
     if len(fit) != 1:
         where = f" of {pass_prefix}* passes" if pass_prefix else ""
-        raise PasscheckError(f"{len(fit)} unexpected {'/'.join(kinds)} parity findings{where} in the report; choose one with --finding ID: "
+        raise PasscheckError(f"{len(fit)} unexpected {'/'.join(kinds)} parity findings{where} in the report; "
+                             "choose one with --finding ID: "
                              + ", ".join(sorted({f.id for f in fit or findings})[:12]))
     return fit[0]
 

@@ -90,7 +90,8 @@ def bisect(versions: Sequence[str], probe: Callable[[str], Verdict]) -> Outcome:
     if lo is None:
         return done("none", None, None, f"the finding is {_is(end)} in {versions[hi]}; no older version of the range could be tested")
     if seen[lo].state == end:
-        return done("none", None, None, f"the finding is {_is(end)} in every tested version ({versions[lo]} and {versions[hi]}): no change in the range")
+        return done("none", None, None, f"the finding is {_is(end)} in every tested version ({versions[lo]} and {versions[hi]}): "
+                                        "no change in the range")
     old = seen[lo].state
     while True:
         inner = [i for i in range(lo + 1, hi) if i not in seen]  # tested ones inside the window were skips

@@ -85,7 +85,8 @@ def opset_doc(what: str, opset: int, forms: dict) -> str:
 Uncommon: the same model imported at a neighbouring opset where every op keeps its schema
 (onnx docs/Versioning.md: an op's semantics change only with a new since_version; Operators.md
 lists each op's versions), so a pass must treat every form alike.
-Valid: opsets {min([opset] + [int(o) for o in others.split(", ")])}..{top_opset(forms, opset)}, each with its oldest ir_version."""
+Valid: opsets {min([opset] + [int(o) for o in others.split(", ")])}..{top_opset(forms, opset)}, each with its oldest \
+ir_version."""
 
 
 def opset_case(case_id: str, build: Callable[[int], "object"], opset: int, *, what: str, span: int = 1, **case_fields):

@@ -3,7 +3,8 @@
 Every module in this package not starting with ``_`` is a subcommand: it defines
 ``add_parser(subparsers)`` and sets ``handler`` (``args → exit code``) on its parser.
 
-Exit codes: 0 nothing unexpected and everything checked, 1 findings or unchecked cells, 2 usage or input error (one line on stderr, no
+Exit codes: 0 nothing unexpected and everything checked, 1 findings or unchecked cells, 2 usage or input error (one
+line on stderr, no
 traceback), 3 internal error (traceback), 130 interrupted.
 """
 

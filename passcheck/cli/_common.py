@@ -18,7 +18,8 @@ def bind_arg(text: str) -> tuple[str, int]:
 
 def add_pass_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pass", dest="passes", action="append", default=[], metavar="ID",
-                   help="pass id (repeatable): ort:basic, onnx:infer-shapes, onnx:convert-opset-18, \"cmd:TOOL {in} {out}\" …; default: every default pass")
+                   help="pass id (repeatable): ort:basic, onnx:infer-shapes, onnx:convert-opset-18, \"cmd:TOOL {in} {out}\" …; "
+                        "default: every default pass")
 
 
 def regex_arg(text: str) -> str:

@@ -72,7 +72,8 @@ def add_isolation_args(p, title: str = "isolation"):
 
     g = p.add_argument_group(title)
     g.add_argument("--timeout", type=positive(float), default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help=f"wall time one pass may take on one form before it is killed (status timeout; default {DEFAULT_TIMEOUT:g})")
+                   help="wall time one pass may take on one form before it is killed (status timeout; "
+                        f"default {DEFAULT_TIMEOUT:g})")
     g.add_argument("--memory-limit", type=positive(int), default=DEFAULT_MEMORY_MB, metavar="MB",
                    help=f"address-space cap of the process running a pass (status out-of-memory; default {DEFAULT_MEMORY_MB})")
     g.add_argument("--no-isolation", action="store_true",

@@ -126,7 +126,8 @@ def handle(args) -> int:
     if total:
         say(f"{total} violation(s)" + (f"; {len(blind)} annotated value(s) the engine could not observe" if blind else ""))
     elif blind:
-        say(f"no violation seen, but {len(blind)} annotated value(s) were not checked: the engine could not observe them "
+        say(f"no violation seen, but {len(blind)} annotated value(s) were not checked: "
+            "the engine could not observe them "
             f"(first: {next(iter(blind))}: {next(iter(blind.values()))})")
     else:
         say("every annotation was checked and holds (values not produced in a run have nothing to check)")
@@ -144,7 +145,8 @@ def _markdown(model: str, engine: str, reports: list[dict]) -> str:
            "| run | annotated | checked | unobserved | of which unobservable by the engine | unchecked | violations |", "|---|---|---|---|---|---|---|"]
     for r in reports:
         c = r["coverage"]
-        out.append(f"| {esc(r['run'])} | {c['annotated']} | {c['checked']} | {c['unobserved']} | {c['unobservable']} | {c['unchecked']} | {len(r['violations'])} |")
+        out.append(f"| {esc(r['run'])} | {c['annotated']} | {c['checked']} | {c['unobserved']} | {c['unobservable']} | "
+                   f"{c['unchecked']} | {len(r['violations'])} |")
     for r in reports:
         rows = [f"- not checked `{esc(k)}`: {esc(v)}" for k, v in _not_checked(r)] + [f"- **violated** [{v['role']}] {v['rule']}: {esc(v['message'])}" for v in r["violations"]]
         if rows:

@@ -15,7 +15,8 @@ import sys
 def add_parser(sub) -> None:
     from passcheck.cli._common import positive
 
-    p = sub.add_parser("attribute", help="name the onnxruntime transformer(s) behind ort:* parity findings of a report (the node, for shape inference)",
+    p = sub.add_parser("attribute", help="name the onnxruntime transformer(s) behind ort:* parity findings of a report (the node, "
+                                         "for shape inference)",
                        description="Bisect InferenceSession(disabled_optimizers=...) over the transformers of the finding's "
                                    "level until the smallest set whose disabling makes the optimized form keep what the "
                                    "other form kept; for a shape-inference precision finding, name the node where the typing "

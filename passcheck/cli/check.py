@@ -16,12 +16,17 @@ def add_parser(sub) -> None:
     p.add_argument("model", metavar="MODEL.onnx")
     add_pass_args(p)
     p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic dim (repeatable)")
-    p.add_argument("--feeds", metavar="PATH", help="run on these inputs instead of synthesized ones: a .npz, or a folder in the ONNX backend-test layout (test_data_set_K/input_J.pb)")
+    p.add_argument("--feeds", metavar="PATH", help="run on these inputs instead of synthesized ones: a .npz, or a folder in the ONNX backend-test layout "
+                                                   "(test_data_set_K/input_J.pb)")
     p.add_argument("--synthesize-feeds", action="store_true", help="synthesize feeds even when the model's folder holds test_data_set_K/input_J.pb (used by default)")
     p.add_argument("--mutations", action="store_true", help="also check every uncommon-but-valid rewrite of the model (parity with the original)")
-    p.add_argument("--form", action="append", default=[], metavar="ID", help="with --mutations: only these rewrite ids (ID: every site and up to --max-sites single sites; ID@SITE: that site only; A+B: B after A)")
-    p.add_argument("--max-sites", type=_count, default=None, metavar="N", help=f"with --mutations: single-site forms ID@SITE per rewrite, one per site signature (op type and readers), beyond N the sites ranked toward op types passes look at kept first (default {DEFAULT_MAX_SITES}; 0: every site at once only); what it cut is printed")
-    p.add_argument("--depth", type=int, choices=(1, 2), default=1, help="with --mutations: 2 also tries pairs of rewrites A+B (all at once, and up to --max-sites single-site pairs, neighbouring sites first)")
+    p.add_argument("--form", action="append", default=[], metavar="ID", help="with --mutations: only these rewrite ids (ID: every site and up to --max-sites single sites; ID@SITE: "
+                                                                             "that site only; A+B: B after A)")
+    p.add_argument("--max-sites", type=_count, default=None, metavar="N", help="with --mutations: single-site forms ID@SITE per rewrite, one per site signature (op type and "
+                                                                               "readers), beyond N the sites ranked toward op types passes look at kept first (default "
+                                                                               f"{DEFAULT_MAX_SITES}; 0: every site at once only); what it cut is printed")
+    p.add_argument("--depth", type=int, choices=(1, 2), default=1, help="with --mutations: 2 also tries pairs of rewrites A+B (all at once, and up to --max-sites single-site "
+                                                                        "pairs, neighbouring sites first)")
     add_unknown_dim_arg(p)
     add_output_args(p)
     add_reliability_args(p)
@@ -144,7 +149,8 @@ def print_unverified(unverified: dict[str, str], out=None, refused: dict[str, st
     for rid, why in unverified.items():
         print(f"mutant {rid}: left out, unverified ({why})", file=out)
     for rid, why in (refused or {}).items():
-        print(f"mutant {rid}: left out, the equivalence gate refused it (a passcheck rewrite bug; please report it): {why}",
+        print(f"mutant {rid}: left out, the equivalence gate refused it (a passcheck rewrite bug; "
+              f"please report it): {why}",
               file=out)
 
 

@@ -60,7 +60,8 @@ def load_definitions(path: str) -> dict:
     except Exception as exc:  # noqa: BLE001 - the user's file: one line, exit 2
         hint = ""
         if isinstance(exc, ModuleNotFoundError) and exc.name == "torch":
-            hint = "; run check-export with the torch env's passcheck (python -m passcheck.exporters.torch_env --build prints where it is)"
+            hint = ("; run check-export with the torch env's passcheck (python -m passcheck.exporters.torch_env "
+                    "--build prints where it is)")
         raise PasscheckError(f"{path}: running the file failed: {type(exc).__name__}: {brief(str(exc))}{hint}") from None
     missing = [n for n in ("model", "example_inputs") if n not in ns]
     if missing:

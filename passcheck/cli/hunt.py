@@ -28,10 +28,12 @@ def add_parser(sub) -> None:
                                    "pair and saved as a case module in OUT/cases (load it with --cases-from). State is kept in "
                                    "OUT/hunt-state.json after every item; --resume continues it. Exit 1 when a signature was found.")
     p.add_argument("--budget", type=_budget, default=_budget("10m"), metavar="TIME|Nitems",
-                   help="how long to search: 90s, 10m, 1h, or a count of items such as 40items (default: 10m); checked between items")
+                   help="how long to search: 90s, 10m, 1h, or a count of items such as 40items (default: 10m); "
+                        "checked between items")
     add_pass_args(p)
     p.add_argument("--case", action="append", default=[], metavar="GLOB",
-                   help="base cases: id or tag glob (repeatable); default: the hand-written library, --cases-from modules and the generated set")
+                   help="base cases: id or tag glob (repeatable); default: the hand-written library, "
+                        "--cases-from modules and the generated set")
     p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="also load case (and pass) modules from a file or folder")
     p.add_argument("--no-generated", action="store_true", help="leave the generated set out of the default bases")
     p.add_argument("--no-coverage", action="store_true",
@@ -50,7 +52,8 @@ def add_parser(sub) -> None:
     p.add_argument("--write-baseline", metavar="FILE",
                    help="write every signature of the hunt (and the --baseline entries) as a signature baseline")
     p.add_argument("--timeout", type=positive(float), default=ITEM_TIMEOUT, metavar="SECONDS",
-                   help="wall time one pass or model run of an item may take (default: %(default)s; never more than the time left)")
+                   help="wall time one pass or model run of an item may take (default: %(default)s; "
+                        "never more than the time left)")
     add_progress_arg(p)
     p.set_defaults(handler=handle)
 

@@ -23,7 +23,8 @@ def add_parser(sub) -> None:
     p.add_argument("--json", action="store_true",
                    help="print a JSON array: cases {id, forms: [{id, description}], opset, tags, family, passes, description}, "
                         "or with --passes {id, default, folds_constants, optimizes, needs_feeds, opsets, install, description} "
-                        "(install: empty when the pass runs here, else what to pip install or why not), with --tags {tag, cases, family}")
+                        "(install: empty when the pass runs here, else what to pip install or why not), "
+                        "with --tags {tag, cases, family}")
     p.set_defaults(handler=handle)
 
 

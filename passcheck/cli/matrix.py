@@ -29,16 +29,19 @@ def add_parser(sub) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="print only the differences and the summary (no progress)")
     add_verdict_args(p)
     p.add_argument("--exit-zero", action="store_true",
-                   help="exit 0 on findings (still 2 when an environment or input is unusable): for shard jobs whose verdict comes from 'passcheck merge'")
+                   help="exit 0 on findings (still 2 when an environment or input is unusable): for shard jobs whose verdict "
+                        "comes from 'passcheck merge'")
     p.set_defaults(handler=handle)
 
 
 def add_verdict_args(p) -> None:
     """``--baseline`` / ``--write-baseline`` of ``matrix`` and ``merge``."""
     p.add_argument("--baseline", metavar="FILE",
-                   help="known findings (JSON; an entry's optional 'envs' limits it to those environments): matched findings are expected, not failures")
+                   help="known findings (JSON; an entry's optional 'envs' limits it to those environments): "
+                        "matched findings are expected, not failures")
     p.add_argument("--write-baseline", metavar="FILE",
-                   help="write every finding as a baseline: one entry per finding id, 'envs' listing where it occurs unless it occurs in every environment")
+                   help="write every finding as a baseline: one entry per finding id, 'envs' listing where it occurs unless it "
+                        "occurs in every environment")
 
 
 def handle(args) -> int:

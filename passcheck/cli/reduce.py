@@ -11,7 +11,8 @@ the finding's signature (form, pass, oracle, kind, the op types it names) with b
 equal. ``ort:basic|extended|all`` missed optimizations are judged by two onnxruntime sessions,
 other findings (onnx shape inference, onnxscript, the version converter, ``cmd:`` passes …) by
 running the pass through the engine. Writes ``DIR/common.onnx`` (none for a one-form finding), ``DIR/uncommon.onnx``,
-``DIR/reduced_<case>_<form>_<pass>.py`` (a case module for ``--cases-from``, case ``reduced/<case>-<form>-<pass>``) and ``DIR/reduce-state.json``. Bounded by
+``DIR/reduced_<case>_<form>_<pass>.py`` (a case module for ``--cases-from``, case ``reduced/<case>-<form>-<pass>``)
+and ``DIR/reduce-state.json``. Bounded by
 ``--budget`` seconds; the state file records the best node set after every step, so a run cut
 short (budget, Ctrl-C) continues with ``--resume``.
 """
@@ -24,7 +25,8 @@ import sys
 def add_parser(sub) -> None:
     from passcheck.cli._common import positive
 
-    p = sub.add_parser("reduce", help="shrink a finding's forms to a minimal pair (delta debugging over rewrite sites, nodes, initializer values)")
+    p = sub.add_parser("reduce", help="shrink a finding's forms to a minimal pair (delta debugging over rewrite sites, nodes, "
+                                      "initializer values)")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("report", metavar="REPORT.json", nargs="?", help="a stored report holding the finding")
     src.add_argument("--compare", nargs=2, metavar=("A.onnx", "B.onnx"), help="run 'passcheck compare A B --pass ID' first and reduce its finding")
@@ -128,7 +130,8 @@ def handle(args) -> int:
     shrunk = f"; axes of size {', '.join(map(str, red.shrunk))} cut to 1" if red.shrunk else ""
     fills = f"; initializers as fills: {', '.join(f'{k}={v}' for k, v in red.simplified.items())}" if red.simplified else ""
     wrote = ", ".join(str(p) for p in ([out / "common.onnx"] if red.a is not None else []) + [out / "uncommon.onnx", module])
-    print(f"reduced {len(reducer.keys)} → {len(red.keep)} nodes ({ops}); {how}{sites}{shrunk}{fills}; {red.tests} candidates tested in "
+    print(f"reduced {len(reducer.keys)} → {len(red.keep)} nodes ({ops}); {how}{sites}{shrunk}{fills}; "
+          f"{red.tests} candidates tested in "
           f"{time.monotonic() - start_time:.0f} s; wrote {wrote}")
     return 0
 

@@ -107,7 +107,8 @@ def _generic(f, args, versions, bisected):
     if call is None:
         raise PasscheckError(f"finding {f.id!r}: repro cannot script it faithfully: {f.pass_id} has no target opset for form {f.form!r}")
     if a is not None and tool_call(f.pass_id, a) != call:
-        raise PasscheckError(f"finding {f.id!r}: repro cannot script it faithfully: {f.pass_id} converts the two forms to different opsets")
+        raise PasscheckError(f"finding {f.id!r}: repro cannot script it faithfully: {f.pass_id} converts the two forms to "
+                             "different opsets")
     feeds, rtol, atol = case_feeds(f, b, args.cases_from) if c.feeds else ([], None, None)
     c = claim(f, rtol, atol)
     text, how = generic.script(f, c, call, a, b, feeds)

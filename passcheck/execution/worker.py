@@ -1,7 +1,8 @@
 """One persistent worker process (and one-shot forked children) that run jobs under limits.
 
 :class:`Worker` keeps one worker (a fresh interpreter started as ``python -c``, see
-:mod:`passcheck.execution.child`: no inherited threads, never the caller's ``__main__``) and sends it each job as ``(pickled job, model bytes, workdir)``. The worker is reused,
+:mod:`passcheck.execution.child`: no inherited threads, never the caller's ``__main__``) and sends it each job as
+``(pickled job, model bytes, workdir)``. The worker is reused,
 so the tools a job imports (onnxruntime …) are imported once. A job is any picklable callable
 ``job(model_bytes, workdir) -> reply`` (see :mod:`passcheck.execution.process`); this layer knows
 nothing of passes or model runs: :mod:`passcheck.passes.isolation` and

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.util
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from passcheck.api import Report

@@ -125,7 +125,7 @@ def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: S
     base = f"generated/{'ml.' if s.domain else ''}{_slug(s.name)}-{s.since_version}"
     tags = {"generated", f"op:{s.name}", f"since:{s.since_version}"} | ({"domain:ai.onnx.ml"} if s.domain else set())
     main = node.main_elem()
-    for kind, fn in spellings.KINDS.items():
+    for fn in spellings.KINDS.values():
         for pair in fn(node, ctx):
             cid = f"{base}.{pair.kind}" + (f".{_slug(pair.detail)}" if pair.detail else "")
             yield cid, pair, tags | {f"spelling:{pair.kind}", f"dtype:{recipe.type_name(main)}"}, main
@@ -239,10 +239,12 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                         (models / fname).write_bytes(data)
                         files[f] = {"file": fname, "sha256": hashlib.sha256(data).hexdigest(), "doc": pair.forms[f][2]}
                     kept = ref_entries if v.category == "reference-only" else entries
-                    judged = ("checker, reference evaluator, forms agree; onnxruntime has no kernel for it: a reference-only base"
+                    judged = ("checker, reference evaluator, forms agree; onnxruntime has no kernel for it: "
+                              "a reference-only base"
                               if v.category == "reference-only" else "checker, ort:disabled, reference evaluator, forms agree")
                     kept.append({"id": cid, "op": name, "domain": domain, "kind": pair.kind, "opset": forms["common"].opset_import[0].version,
-                                    "doc": f"{name}-{schemas[k].since_version}: {pair.doc}.\n\nGenerated from the onnx {onnx.__version__} schema "
+                                    "doc": f"{name}-{schemas[k].since_version}: {pair.doc}.\n\n"
+                                           f"Generated from the onnx {onnx.__version__} schema "
                                            f"(passcheck.generate); every form passed the gate ({judged}).",
                                     "tags": sorted(tags), "rtol": rtol, "atol": atol, "forms": files,
                                     "parity": ["status"] if any(m != "static" for _n, m, _d in pair.forms.values()) else ["status", "ops"]})

@@ -1,5 +1,6 @@
 """Shrink a hunt finding to a minimal pair: fewest rewrite parts, then fewest sites, then fewest
-nodes (last, the Constant nodes the rewrite added become initializers), every candidate re-checked the way the finding was found (gate, then the pass, then the
+nodes (last, the Constant nodes the rewrite added become initializers), every candidate re-checked the way the finding
+was found (gate, then the pass, then the
 same pass / oracle / kind blamed on the rewrite; see :mod:`.probe`).
 
 Nodes are cut from the base with :func:`passcheck.reduce.cut.cut` (values a kept node reads but

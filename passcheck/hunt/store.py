@@ -25,7 +25,8 @@ class Store:
 
     Attributes:
         items: one dict per item tried, in order: ``base``, ``form``, ``pass``, ``status``
-            (``done`` / ``refused`` / ``unverified`` / ``base-fails`` / ``not-applicable``, see :class:`~passcheck.hunt.probe.Outcome`;
+            (``done`` / ``refused`` / ``unverified`` / ``base-fails`` / ``not-applicable``, see
+            :class:`~passcheck.hunt.probe.Outcome`;
             ``unfinished``: the budget ran out inside the item; ``other-shard``: a step another shard
             runs), ``seconds``, ``triples``, ``signatures``, ``base_runs`` (whether the base runs on
             its feeds), ``unavailable`` (``[category, reason]`` pairs, :mod:`passcheck.hunt.noise`).

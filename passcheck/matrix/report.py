@@ -164,7 +164,8 @@ def render_markdown(cells: Sequence[CellResult], environments: dict[str, Any], *
     if found:
         out += ["", "## Findings", "", "| case | form | pass | env | oracle | kind | what | reproduce |", "|---|---|---|---|---|---|---|---|"]
         for f in found:
-            out.append(f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | {_esc(f.message)} | `{f.repro}` |")
+            out.append(f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | {_esc(f.message)} "
+                       f"| `{f.repro}` |")
     return "\n".join(out) + "\n"
 
 

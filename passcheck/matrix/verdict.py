@@ -42,7 +42,8 @@ def apply_baseline(cells: Sequence[CellResult], path: str | Path, environments: 
 
 
 def write_baseline(path: str | Path, cells: Sequence[CellResult], environments: Sequence[str]) -> None:
-    """Write every finding of ``cells`` (and every cell's unchecked parts) as a baseline: one entry per id, with ``envs``
+    """Write every finding of ``cells`` (and every cell's unchecked parts) as a baseline: one entry per id, with
+    ``envs``
     where it occurs unless it occurs in every environment of ``environments``; the reasons of
     the entries already in ``path`` are kept."""
     from passcheck.report.baseline import from_cells, previous_entries

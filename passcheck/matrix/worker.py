@@ -137,7 +137,8 @@ def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: "Session") -
         skip = case.skip_reason(onnx_version) or _isolated_skip_reason(session.executor, data["common"])
         forms = {name: (None if skip else onnx.load_from_string(b)) for name, b in data.items()}
         wanted = {(p, f) for p, f in entry["cells"]}
-        repro = f"passcheck matrix --env {shlex.quote(job.get('repro_env', session.env))} --case {shlex.quote(case.id)} --pass {{pass}}"
+        repro = (f"passcheck matrix --env {shlex.quote(job.get('repro_env', session.env))} --case {shlex.quote(case.id)} "
+                 "--pass {pass}")
         subject = Subject(id=case.id, forms=forms, bindings=case.bindings, feeds=case.feeds, expect=case.expect,
                           parity=case.parity, rtol=case.rtol, atol=case.atol, passes=case.passes, repro=repro, skip=skip)
 

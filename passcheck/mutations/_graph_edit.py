@@ -52,8 +52,8 @@ def drop_attribute(n: "onnx.NodeProto", name: str) -> None:  # noqa: UP037 - the
     n.attribute.extend(keep)
 
 
-def splice(g: "onnx.GraphProto", before: "dict[int, list] | None" = None,  # noqa: UP037 - the module's style
-           replace: "dict[int, list] | None" = None) -> None:  # noqa: UP037
+def splice(g: onnx.GraphProto, before: dict[int, list] | None = None,
+           replace: dict[int, list] | None = None) -> None:
     """Rebuild ``g``'s node list: node ``i`` preceded by ``before[i]`` and replaced by ``replace[i]``
     (an empty list drops it), the others kept in order."""
     before, replace = before or {}, replace or {}

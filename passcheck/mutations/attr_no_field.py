@@ -75,7 +75,8 @@ def fill(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[
 
 
 REWRITES = (
-    Rewrite("attribute-zero-no-field", "a scalar attribute equal to 0 / 0.0 / \"\" → type only, no value field (the proto3 spelling; onnx.proto AttributeProto.type)",
+    Rewrite("attribute-zero-no-field", "a scalar attribute equal to 0 / 0.0 / \"\" → type only, no value field (the proto3 spelling; "
+                                       "onnx.proto AttributeProto.type)",
             clear, inverse="attribute-zero-explicit"),
     Rewrite("attribute-zero-explicit", "a scalar attribute with a type and no value field → the zero value written out", fill,
             inverse="attribute-zero-no-field"),

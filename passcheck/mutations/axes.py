@@ -12,7 +12,8 @@ if TYPE_CHECKING:
     import onnx
 
 _REDUCE = ("ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSumSquare")
-#: op → (attribute, lowest opset with negative axes, highest opset with the attribute, rank of: "in" input 0 / "out" output 0).
+#: op → (attribute, lowest opset with negative axes, highest opset with the attribute,
+#: rank of: "in" input 0 / "out" output 0).
 AXIS_ATTRS: dict[str, tuple[str, int, int, str]] = {
     **{op: ("axis", 11, 10**6, "in") for op in ("Concat", "Gather", "GatherElements", "ScatterElements", "Split", "ArgMax", "ArgMin",
                                                  "Compress", "TopK", "Softmax", "LogSoftmax", "Hardmax", "Flatten")},

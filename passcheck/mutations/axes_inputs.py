@@ -5,7 +5,8 @@ ops since version 18; before, an attribute. The same axes mean the same at both 
 (``noop_with_empty_axes`` defaults to 0: absent axes still reduce every axis). Every other op of
 the model must keep its schema across the move, or only gain element types (see
 :func:`passcheck.mutations._opsets.widened_only`); the stamp stays within what the IR version goes
-with, and the moving nodes' element types must be ones the other version takes. All the nodes convert together (one opset stamp), so a selection ``only`` that does not
+with, and the moving nodes' element types must be ones the other version takes. All the nodes convert together (one
+opset stamp), so a selection ``only`` that does not
 name every one of them changes nothing. Sites: main-graph node labels, subgraph nodes by output name."""
 
 from __future__ import annotations
@@ -132,8 +133,10 @@ def to_attribute(model: "onnx.ModelProto", only: Collection[str] | None = None) 
 
 
 REWRITES = (
-    Rewrite("axes-as-input", "Squeeze/Unsqueeze/ReduceSum (opset < 13) and Reduce* (opset < 18) axes attribute → Constant axes input, opset stamp raised",
+    Rewrite("axes-as-input", "Squeeze/Unsqueeze/ReduceSum (opset < 13) and Reduce* (opset < 18) axes attribute → Constant axes "
+                             "input, opset stamp raised",
             to_input, inverse="axes-as-attribute"),
-    Rewrite("axes-as-attribute", "static axes input of Squeeze/Unsqueeze/ReduceSum (opset >= 13) and Reduce* (>= 18) → axes attribute, opset stamp lowered",
+    Rewrite("axes-as-attribute", "static axes input of Squeeze/Unsqueeze/ReduceSum (opset >= 13) and Reduce* (>= 18) → axes attribute, "
+                                 "opset stamp lowered",
             to_attribute, inverse="axes-as-input"),
 )

@@ -165,8 +165,10 @@ def _drop_dead_producers(g: "onnx.GraphProto", names: set[str]) -> None:
 
 
 REWRITES = (
-    Rewrite("explicit-broadcast", "op(x, b) with b of lower rank → op(x, Unsqueeze(b, leading axes)), of the same rank but smaller → op(x, Expand(b, shape)) for numpy-broadcasting ops (opset >= 7; Expand: opset >= 9, static shapes)",
+    Rewrite("explicit-broadcast", "op(x, b) with b of lower rank → op(x, Unsqueeze(b, leading axes)), of the same rank but smaller → "
+                                  "op(x, Expand(b, shape)) for numpy-broadcasting ops (opset >= 7; Expand: opset >= 9, static shapes)",
             explicit, inverse="implicit-broadcast"),
-    Rewrite("implicit-broadcast", "op(x, Unsqueeze(b, leading axes) or Expand(b, s)) → op(x, b) where broadcasting gives the same result (opset >= 7)",
+    Rewrite("implicit-broadcast", "op(x, Unsqueeze(b, leading axes) or Expand(b, s)) → op(x, b) where broadcasting gives the same result "
+                                  "(opset >= 7)",
             implicit, inverse="explicit-broadcast"),
 )

@@ -32,5 +32,6 @@ def swap(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[s
 
 
 REWRITES = (
-    Rewrite("commute-operands", "op(a, b) → op(b, a) for Add, Mul, Sum, Max, Min, Equal, And, Or, Xor (commutative; opset >= 7 broadcasting is symmetric)", swap),
+    Rewrite("commute-operands", "op(a, b) → op(b, a) for Add, Mul, Sum, Max, Min, Equal, And, Or, Xor (commutative; "
+                                "opset >= 7 broadcasting is symmetric)", swap),
 )

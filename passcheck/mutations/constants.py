@@ -79,6 +79,7 @@ def to_tensor(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> l
 
 
 REWRITES = (
-    Rewrite("constant-typed-attr", "Constant(value=tensor) → Constant(value_int/value_ints/value_float/value_floats/value_string/value_strings) (opset >= 12)", to_typed, inverse="constant-value-tensor"),
+    Rewrite("constant-typed-attr", "Constant(value=tensor) → "
+                                   "Constant(value_int/value_ints/value_float/value_floats/value_string/value_strings) (opset >= 12)", to_typed, inverse="constant-value-tensor"),
     Rewrite("constant-value-tensor", "Constant(value_int/…/value_strings) → Constant(value=tensor) (opset >= 12)", to_tensor, inverse="constant-typed-attr"),
 )

@@ -1,6 +1,7 @@
 """The equivalence gate: a mutant is used only once it is shown to mean what the original means.
 
-A mutant must pass ``onnx.checker.check_model`` (with ``full_check`` too when the original does), keep the original's graph inputs and outputs, and
+A mutant must pass ``onnx.checker.check_model`` (with ``full_check`` too when the original does), keep the original's
+graph inputs and outputs, and
 give the same outputs as the original under ``ort:disabled`` on the same feeds. When onnxruntime
 cannot run the mutant, the reference evaluator is asked instead: a mutant it runs with the
 original's outputs is kept (onnxruntime's rejection of a valid form is then a finding of the
@@ -125,7 +126,8 @@ def original_runs(model: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, An
     runs = [(runner or run_ort)(model, feeds) for feeds in feeds_list]
     for i, r in enumerate(runs):
         if r.error:
-            raise PasscheckError(f"the model does not run under ort:disabled on synthesized feeds (binding {i}): {r.error.splitlines()[0]}")
+            raise PasscheckError(f"the model does not run under ort:disabled on synthesized feeds (binding {i}): "
+                                 f"{r.error.splitlines()[0]}")
     return runs
 
 

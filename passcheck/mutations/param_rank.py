@@ -28,7 +28,8 @@ SLOTS = {"PRelu": (1,), "MatMul": (1,)}
 
 
 def leading_ones(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
-    """Each broadcasting node (or MatMul, for a weight of rank >= 2) reading a non-input initializer of lower rank than its output gets a
+    """Each broadcasting node (or MatMul, for a weight of rank >= 2) reading a non-input initializer of lower rank
+    than its output gets a
     copy of that initializer reshaped to the output rank (one copy per (initializer, rank));
     an initializer nothing reads any more is removed. Sites are the reading nodes."""
     import onnx
@@ -84,6 +85,7 @@ def leading_ones(model: "onnx.ModelProto", only: Collection[str] | None = None) 
 
 
 REWRITES = (
-    Rewrite("parameter-leading-ones", "a parameter initializer of a broadcasting op or a MatMul weight → leading 1-dims up to the output rank ([H] → [1, 1, H]; opset >= 8)",
+    Rewrite("parameter-leading-ones", "a parameter initializer of a broadcasting op or a MatMul weight → leading 1-dims up to the output "
+                                      "rank ([H] → [1, 1, H]; opset >= 8)",
             leading_ones),
 )

@@ -88,7 +88,10 @@ def to_float64(model: "onnx.ModelProto", only: Collection[str] | None = None) ->
     for n in wg.node:
         n.input[:] = [rename.get(x, x) for x in n.input]
         n.output[:] = [rename.get(x, x) if x in f_out else x for x in n.output]
-    cast = lambda src, dst, to: onnx.helper.make_node("Cast", [src], [dst], name=fresh_name(taken, f"{dst}_cast"), to=to)  # noqa: E731
+
+    def cast(src, dst, to):
+        return onnx.helper.make_node("Cast", [src], [dst], name=fresh_name(taken, f"{dst}_cast"), to=to)
+
     body = list(wg.node)
     del wg.node[:]
     wg.node.extend([cast(x, rename[x], D) for x in f_in] + body + [cast(rename[y], y, F) for y in f_out])

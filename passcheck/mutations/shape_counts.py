@@ -135,17 +135,20 @@ def _edit(model: "onnx.ModelProto", only: Collection[str] | None, spelling: str)
 def gather(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
     """Each count input (TopK K, Tile repeats, Expand/ConstantOfShape/Reshape shape, Range, OneHot depth,
     Resize sizes, Slice/Pad parameters) holding a static dim of a graph input → ``Gather(Shape(x), i)``
-    (scalar index for a scalar count, 1-element 1-D index otherwise; other elements stay constants, Concat joins them)."""
+    (scalar index for a scalar count, 1-element 1-D index otherwise; other elements stay constants, Concat joins
+    them)."""
     return _edit(model, only, "gather")
 
 
 def shape_slice(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
     """As :func:`gather`, spelled ``Shape(x, start=-k, end=-k+1)`` (opset >= 15) or ``Slice(Shape(x))``
-    with a negative start (inputs since Slice-10, attributes before), Reshape to a scalar where the count is a scalar."""
+    with a negative start (inputs since Slice-10, attributes before), Reshape to a scalar where the count is a
+    scalar."""
     return _edit(model, only, "slice")
 
 
 REWRITES = (
     Rewrite("shape-derived-count", "a constant count/size input equal to a static input dim → Gather(Shape(x), i)", gather),
-    Rewrite("shape-derived-count-slice", "a constant count/size input equal to a static input dim → Shape(x, start, end) / Slice of Shape (negative index)", shape_slice),
+    Rewrite("shape-derived-count-slice", "a constant count/size input equal to a static input dim → Shape(x, start, "
+                                         "end) / Slice of Shape (negative index)", shape_slice),
 )

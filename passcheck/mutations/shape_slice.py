@@ -34,7 +34,8 @@ def _graph_outputs(graph: "onnx.GraphProto") -> set[str]:
 
 
 def to_attrs(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
-    """Shape → Slice(starts, ends[, axes=[0], steps=[1]]) or Shape → Gather(axis=0, one index) becomes Shape(start, end).
+    """Shape → Slice(starts, ends[, axes=[0], steps=[1]]) or Shape → Gather(axis=0, one index) becomes Shape(start,
+    end).
 
     A scalar Gather index becomes Shape(start, end) → Squeeze (the [1] result back to a scalar).
     Only a Shape with no start/end, read by that one node, not a graph output, not read by a
@@ -107,7 +108,8 @@ def to_attrs(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> li
 
 
 def to_slice(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
-    """Shape(start[, end]) → Shape followed by Slice(starts=[start], ends=[end or INT64_MAX], axes=[0]) on Constant inputs."""
+    """Shape(start[, end]) → Shape followed by Slice(starts=[start], ends=[end or INT64_MAX], axes=[0]) on Constant
+    inputs."""
     import onnx
 
     if opset(model) < MIN_OPSET:

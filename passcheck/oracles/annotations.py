@@ -6,7 +6,8 @@ every annotated value: the shape and element type of main-graph tensors
 main-graph values whole (:meth:`Annotations.observes`, exposed); for a model with subgraphs or
 model-local functions the runtime adds a reference-evaluator run, which sees the values of every
 scope. Annotated initializers not fed are observed from the model. Where no engine can observe a
-value, coverage says so; it is never counted as checked. A precondition violation here means the pass changed a graph input annotation so that
+value, coverage says so; it is never counted as checked. A precondition violation here means the pass changed a graph
+input annotation so that
 inputs valid for the original model no longer satisfy it; that is reported against the pass too.
 """
 

@@ -169,7 +169,8 @@ def check(run: FormRun) -> list[Finding]:
         why = "reads only constants and always yields" if source == "constants" else "always yields"
         found.append(run.finding(
             "missed-optimization", NAME,
-            f"{op_key(node)} node {label!r} {why} {shown} (same for every binding) but {run.pass_id} did not fold it",
+            f"{op_key(node)} node {label!r} {why} {shown} (same for every binding) "
+            f"but {run.pass_id} did not fold it",
             node=node.name, node_index=idx, op_type=op_key(node), outputs=list(node.output), value=[v.tolist() for v in values], inputs=source))
     return found
 

@@ -96,7 +96,8 @@ def compare(actual: Any, expected: Any, rtol: float | None = None, atol: float |
         return Comparison(True, max_abs=max_abs, max_rel=max_rel)
     order = np.argsort(err, axis=None)[::-1][:5]
     worst = [{"index": list(map(int, np.unravel_index(i, a.shape))), "actual": float(af.flat[i]), "expected": float(ef.flat[i])} for i in order]
-    return Comparison(False, f"{int(bad.sum())} of {a.size} elements outside rtol={r:g}, atol={t:g}; max abs err {max_abs:.3g}, max rel err {max_rel:.3g} (atol={max_abs:.3g} would pass)",
+    return Comparison(False, f"{int(bad.sum())} of {a.size} elements outside rtol={r:g}, atol={t:g}; max abs err {max_abs:.3g}, "
+                             f"max rel err {max_rel:.3g} (atol={max_abs:.3g} would pass)",
                       max_abs=max_abs, max_rel=max_rel, worst=worst)
 
 
@@ -133,8 +134,8 @@ def leaf_dtype(type_proto: Any) -> "np.dtype | None":
                 return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(getattr(t, kind).elem_type))
             except (KeyError, TypeError, ValueError):
                 return None
-        t = {"sequence_type": lambda: t.sequence_type.elem_type, "optional_type": lambda: t.optional_type.elem_type,
-             "map_type": lambda: t.map_type.value_type}.get(kind, lambda: None)()
+        inner = {"sequence_type": "elem_type", "optional_type": "elem_type", "map_type": "value_type"}.get(kind)
+        t = getattr(getattr(t, kind), inner) if inner else None
     return None
 
 

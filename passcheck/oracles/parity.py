@@ -239,7 +239,8 @@ def _precision(a: FormRun, b: FormRun) -> list[Finding]:
             continue
         if annotations.holds(a, o.name):  # a more precise annotation that is wrong is not a standard to meet
             found.append(b.finding("less-precise", NAME,
-                                   f"graph output {o.name!r} after {b.pass_id}: {_fmt(o.type)} in {b.form!r} vs {_fmt(pa[o.name][1].type)} in {a.form!r}"
+                                   f"graph output {o.name!r} after {b.pass_id}: {_fmt(o.type)} in {b.form!r} vs "
+                                   f"{_fmt(pa[o.name][1].type)} in {a.form!r}"
                                    f" (which holds at run time)", output=o.name, other_form=a.form))
     return found
 

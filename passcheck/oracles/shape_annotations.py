@@ -310,7 +310,8 @@ def _symbol_violations(bmap: BindingMap) -> list[Violation]:
             bound = next(iter(pre_sizes))
             for o in occs:
                 if o.size != bound:
-                    out.append(Violation(o.value, o.role, "symbol", f"{o.value}: axis {o.axis} annotated {sym!r}, bound to {bound} by the inputs, run produced {o.size} (all occurrences: {where})", occs))
+                    out.append(Violation(o.value, o.role, "symbol", f"{o.value}: axis {o.axis} annotated {sym!r}, bound to {bound} by the inputs, "
+                                                                    f"run produced {o.size} (all occurrences: {where})", occs))
         else:
             out.append(Violation(sym, ASSERTION, "symbol", f"symbol {sym!r} takes different sizes in one run: {where}{_convention(sym)}", occs))
     return out

@@ -116,7 +116,8 @@ def check(run: FormRun) -> list[Finding]:
     """``invalid-model`` when the checker rejects what a pass wrote (unless it rejects the pass's
     input for the same reason: not the pass's doing; a model onnxruntime saved is judged without
     its own ops, :mod:`~passcheck.oracles.ort_own_ops`, which the finding's details then name). For
-    a form itself (pass ``input``) that onnxruntime runs on every feed, ``validity-disagreement``: the tools disagree on validity."""
+    a form itself (pass ``input``) that onnxruntime runs on every feed, ``validity-disagreement``: the tools disagree
+    on validity."""
     out = run.output
     if out is None:
         return []

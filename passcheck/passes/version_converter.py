@@ -86,7 +86,8 @@ def opset_boundary(model, direction: str) -> tuple[int | None, str]:
         missing = [op for op in ops if since(op, target) is None] if target >= 1 else ops
         if target < 1 or missing:
             return None, f"{', '.join(missing[:3]) or 'an op'} has no schema below opset {top}: nothing to convert down to"
-        return target, f"opset {opset} → {target}: {', '.join(op for op in ops if since(op, opset) == top)}: new version at opset {top}"
+        return target, (f"opset {opset} → {target}: {', '.join(op for op in ops if since(op, opset) == top)}: "
+                        f"new version at opset {top}")
     for v in range(opset + 1, newest + 1):
         changed = [op for op in ops if (s := since(op, v)) is not None and s > opset]
         if changed:

@@ -27,11 +27,13 @@ def case_module(finding, a, b, *, case_id: str | None = None, origin: str = "pas
         forms = '{"common": Form(build_uncommon)}'
     else:
         src_a, how_a = model_source(a, "build_common")
-        forms = f'{{"common": Form(build_common), {form_b!r}: Form(build_uncommon, {("the form showing " + finding.pass_id + " " + finding.oracle + " " + finding.kind)!r})}}'
+        forms = (f'{{"common": Form(build_common), {form_b!r}: Form(build_uncommon, '
+                 f'{("the form showing " + finding.pass_id + " " + finding.oracle + " " + finding.kind)!r})}}')
     opset = next((o.version for o in b.opset_import if o.domain in ("", "ai.onnx")), 0)
     doc = (f"Reduced by {origin} from finding {finding.id}: {finding.message}").replace('"""', "'''")
     tolerances = "".join(f"\n    {k}={v!r}," for k, v in (("rtol", rtol), ("atol", atol)) if v is not None)
-    return f'''"""{case_id}: a minimal {"pair" if a is not None else "model"} showing one finding (common: {how_a}, {form_b}: {how_b})."""
+    return f'''"""{case_id}: a minimal {"pair" if a is not None else "model"} showing one finding \
+(common: {how_a}, {form_b}: {how_b})."""
 
 import base64
 

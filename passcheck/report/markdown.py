@@ -20,7 +20,8 @@ def render(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] 
     n = counts(cells)
     causes = root_causes(cells)
     out = [f"# {title}", "", f"{n['cells']} cells: **{n['unexpected']} unexpected findings ({unexpected_phrase(causes)})**, "
-           f"{n['expected']} known, **{n['unchecked']} unchecked**, {n['skipped']} skipped, {n['unavailable']} unavailable.", ""]
+           f"{n['expected']} known, **{n['unchecked']} unchecked**, {n['skipped']} skipped, "
+           f"{n['unavailable']} unavailable.", ""]
     if cov := coverage_line(cells):
         out += [f"Coverage: {_esc(cov)}.", ""]
     if spec := spec_rules_line(cells):
@@ -35,7 +36,8 @@ def render(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] 
         for rc in causes:
             f = rc.finding
             also = "; ".join(f"{o.form} \\| `{o.pass_id}` {o.kind}" for o in rc.others)
-            out.append(f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | {_esc(f.message)}{_attributed(f)} | {also} | {_esc(f.reason) if rc.expected else ''} |")
+            out.append(f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | "
+                       f"{_esc(f.message)}{_attributed(f)} | {also} | {_esc(f.reason) if rc.expected else ''} |")
     if lines := unchecked_lines(cells):
         out += ["", "## Not checked", "", *(f"- {_esc(line)}" for line in lines)]
     return "\n".join(out) + "\n"
@@ -75,5 +77,6 @@ def findings_table(cells: Iterable[CellResult], environments: dict[str, dict[str
         f, c = items[0]
         seen = sorted({x.env for x, _ in items}, key=lambda e: [int(t) if t.isdigit() else t for t in __import__("re").split(r"(\d+)", e)])
         shown = ", ".join(f"`{x}`" for x in cases[:4]) + (f" (+{len(cases) - 4})" if len(cases) > 4 else "")
-        out.append(f"| `{pid}` | {oracle} | {kind} | {form} | {len(cases)}: {shown} | `{f.case}`: {_esc(f.message)} | {_affected(pid, seen, environments or {}, c.versions or {})} |")
+        out.append(f"| `{pid}` | {oracle} | {kind} | {form} | {len(cases)}: {shown} | `{f.case}`: "
+                   f"{_esc(f.message)} | {_affected(pid, seen, environments or {}, c.versions or {})} |")
     return "\n".join(out) + "\n"

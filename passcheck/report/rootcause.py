@@ -77,7 +77,8 @@ def _parity_text(f: Finding) -> str:
     kept = sorted({f"{k.get('op')} after {(k.get('after') or '').split(' ')[0]}" for k in d.get("kept_nodes") or []})
     new = d.get("new_op_types") or {}
     other = d.get("other_form", "")
-    return f"kept {sorted(d.get('kept_op_types') or [])} ({', '.join(kept)}); new {new.get(f.form, [])} vs {new.get(other, [])}"
+    return (f"kept {sorted(d.get('kept_op_types') or [])} ({', '.join(kept)}); new {new.get(f.form, [])} vs "
+            f"{new.get(other, [])}")
 
 
 def signature(f: Finding) -> tuple[str, str, str, str]:

@@ -19,7 +19,8 @@ NOT_BISECTED = not_bisected()
 
 def first_bad(path: str | Path | None, finding_id: str, package: str = "onnxruntime") -> str:
     """Markdown for the section: the first bad and last good versions of a regression, the fixing
-    version of a fix, or that no change was found in the range; :func:`not_bisected` for no ``path`` (``package``: the tool under test).
+    version of a fix, or that no change was found in the range; :func:`not_bisected` for no ``path`` (``package``: the
+    tool under test).
     A bisection of another finding (e.g. the unreduced one) is named.
 
     Raises:

@@ -41,7 +41,8 @@ _VALIDITY = '''
     if after is not None and after != before:
         print(f"BUG: the onnx checker (full_check=True) rejects the output of {PASS} on {FORM}: {after}")
         return 1
-    print("fixed: the onnx checker accepts the output" if after is None else "fixed: the output is rejected only as its input is")
+    print("fixed: the onnx checker accepts the output" if after is None
+          else "fixed: the output is rejected only as its input is")
     return 0
 '''
 
@@ -86,7 +87,8 @@ _NUMERIC = '''
         try:
             got = run(out, feeds)
         except Exception as exc:
-            print(f"BUG: the output of {PASS} on {FORM} fails to run (binding {i}) where its input runs: {type(exc).__name__}: {exc}")
+            print(f"BUG: the output of {PASS} on {FORM} fails to run (binding {i}) where its input runs: "
+                  f"{type(exc).__name__}: {exc}")
             return 1
         for name, value in expected.items():
             if name not in got:
@@ -94,7 +96,8 @@ _NUMERIC = '''
                 return 1
             c = compare(got[name], value, RTOL, ATOL)
             if not c.ok:
-                print(f"BUG: output {name!r} (binding {i}) of {FORM} after {PASS} differs from the unoptimized model: {c.message}")
+                print(f"BUG: output {name!r} (binding {i}) of {FORM} after {PASS} differs from the unoptimized model: "
+                      f"{c.message}")
                 return 1
     if not compared:
         raise RuntimeError("the unoptimized model runs on none of the feeds: nothing compared")
@@ -112,7 +115,8 @@ _PARITY_OPS = '''
     if KEPT:
         bug = [op for op in KEPT if op in kept(ba, aa, bb, ab)]
         if bug:
-            print("BUG:", "; ".join(f"{op} removed from {OTHER} ({ba[op]}->{aa[op]}) but not from {FORM} ({bb[op]}->{ab[op]})" for op in bug))
+            print("BUG:", "; ".join(f"{op} removed from {OTHER} ({ba[op]}->{aa[op]}) "
+                                    f"but not from {FORM} ({bb[op]}->{ab[op]})" for op in bug))
             return 1
     else:
         new_a, new_b = sorted(set(aa) - set(ba)), sorted(set(ab) - set(bb))
@@ -134,7 +138,8 @@ _PARITY_PRECISION = '''
         if wrong:
             raise RuntimeError(f"the type inferred for {OTHER} does not hold (binding {i}): {wrong}")
     if less_precise(precision(tb), precision(ta)):
-        print(f"BUG: graph output {OUTPUT!r} after {PASS}: {_fmt(tb)} in {FORM} is less precise than {_fmt(ta)} in {OTHER} (which holds at run time)")
+        print(f"BUG: graph output {OUTPUT!r} after {PASS}: {_fmt(tb)} in {FORM} is less precise than {_fmt(ta)} "
+              f"in {OTHER} (which holds at run time)")
         return 1
     print(f"fixed: {FORM}'s type of {OUTPUT!r} is as precise as {OTHER}'s")
     return 0
@@ -171,7 +176,8 @@ _MUTATION = '''
     before.CopyFrom(model)
     apply(model)
     changed = [f.name for f in onnx.ModelProto.DESCRIPTOR.fields if getattr(before, f.name) != getattr(model, f.name)]
-    changed += [f"graph.{f.name}" for f in onnx.GraphProto.DESCRIPTOR.fields if getattr(before.graph, f.name) != getattr(model.graph, f.name)]
+    changed += [f"graph.{f.name}" for f in onnx.GraphProto.DESCRIPTOR.fields
+                if getattr(before.graph, f.name) != getattr(model.graph, f.name)]
     if changed:
         print(f"BUG: {PASS} changed the model it was given ({', '.join(changed)}); it returns a new model")
         return 1
@@ -194,17 +200,20 @@ def claim(finding, rtol: float | None = None, atol: float | None = None) -> Clai
                          feeds=True, helpers=("run", "apply_in_child"))
         return f"no standalone check states the {f.oracle} oracle's {f.kind!r} claim on a form itself (pass 'input') yet"
     if key == ("validity", "invalid-model"):
-        return Claim(_VALIDITY, "the onnx checker (full_check=True) accepts the pass's output, or rejects it only for the reason it rejects the input",
+        return Claim(_VALIDITY, "the onnx checker (full_check=True) accepts the pass's output, or rejects it only for the reason "
+                                "it rejects the input",
                      helpers=("checker_error",))
     if key == ("acceptance", "rejected"):
         if d.get("status") not in FAILED - {"timeout", "out-of-memory"}:
-            return f"the pass's status was {d.get('status')!r} (a time or memory limit, which a script cannot state portably)"
+            return (f"the pass's status was {d.get('status')!r} "
+                    "(a time or memory limit, which a script cannot state portably)")
         return Claim(_ACCEPTANCE, "the pass accepts the model, which the onnx checker (full_check=True) accepts"
                      + (f" and which computes what {', '.join(map(repr, d['accepted_forms']))} (accepted) computes" if d.get("accepted_forms") else ""),
                      helpers=("apply_in_child",))
     if key == ("numeric", "wrong-result"):
-        return Claim(_NUMERIC, "the pass's output computes what its input computes: every graph output equal on every feed set the input runs on "
-                     "(integers exactly; floats within |a - e| <= atol + rtol * |e|, passcheck's dtype tolerances unless the case sets them)",
+        return Claim(_NUMERIC, "the pass's output computes what its input computes: every graph output equal on every "
+                     "feed set the input runs on (integers exactly; floats within |a - e| <= atol + rtol * |e|, "
+                     "passcheck's dtype tolerances unless the case sets them)",
                      feeds=True, helpers=("run", "compare"), constants={"RTOL": rtol, "ATOL": atol})
     if key == ("parity", "missed-optimization") and d.get("other_form"):
         return Claim(_PARITY_OPS, "the two models compute the same values, so the pass should optimize them alike: what it removes from the "
@@ -213,13 +222,15 @@ def claim(finding, rtol: float | None = None, atol: float | None = None) -> Clai
                      constants={"KEPT": list(d.get("kept_op_types") or []), "RTOL": rtol, "ATOL": atol})
     if key == ("parity", "less-precise") and d.get("other_form") and d.get("output"):
         return Claim(_PARITY_PRECISION, f"the two models compute the same values, so the type the pass gives graph output {d['output']!r} "
-                     "should be as precise in both (rank known, as many dim_value, then as many named dims), given that the more precise one "
+                     "should be as precise in both (rank known, as many dim_value, then as many named dims), "
+                     "given that the more precise one "
                      "holds when the output runs", two_forms=True, feeds=True, helpers=("run", "precision", "violation"),
                      constants={"OUTPUT": d["output"]})
     if key == ("annotations", "annotation-violated"):
         value, rule = str(d.get("value") or ""), d.get("rule")
         if d.get("role") != "assertion" or rule not in _VALUE_RULES or any(c in value for c in "[{#") or "::" in value:
-            return (f"its annotation rule {rule!r} ({d.get('role')}) on {value!r} needs passcheck's binding of symbols across values or scopes; "
+            return (f"its annotation rule {rule!r} ({d.get('role')}) on {value!r} needs passcheck's binding of "
+                    "symbols across values or scopes; "
                     "the script checks one main-graph value's elem type, rank and dim values")
         return Claim(_ANNOTATION, f"the type the pass annotates {value!r} with holds at run time: the elem type, rank and every dim_value "
                      "of the value onnxruntime computes", feeds=True,

@@ -55,13 +55,15 @@ _OWN = {
     so.intra_op_num_threads = 1
     sess = ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
     wanted = {i.name for i in sess.get_inputs()}
-    values = dict(zip([o.name for o in sess.get_outputs()], sess.run(None, {k: v for k, v in feeds.items() if k in wanted})))
+    got = sess.run(None, {k: v for k, v in feeds.items() if k in wanted})
+    values = dict(zip([o.name for o in sess.get_outputs()], got))
     values.update({k: v for k, v in feeds.items() if k in expose})
     return values
 ''',
     "counts": '''def counts(model):
     """Op-type counts of the main graph, Constant nodes aside (a Constant node and an initializer spell one value)."""
-    c = collections.Counter(n.op_type if n.domain in ("", "ai.onnx") else n.domain + "::" + n.op_type for n in model.graph.node)
+    c = collections.Counter(n.op_type if n.domain in ("", "ai.onnx") else n.domain + "::" + n.op_type
+                            for n in model.graph.node)
     c.pop("Constant", None)
     return c
 
@@ -89,7 +91,8 @@ def kept(ba, aa, bb, ab):
         for name, value in expected.items():
             c = compare(got.get(name), value, RTOL, ATOL)
             if not c.ok:
-                raise RuntimeError(f"premise fails: {PASS}'s output of {OTHER} differs from its input ({name!r}, binding {i}: {c.message})")
+                raise RuntimeError(f"premise fails: {PASS}'s output of {OTHER} differs from its input "
+                                   f"({name!r}, binding {i}: {c.message})")
 ''',
     "violation": '''def violation(tp, value):
     """Why the array ``value`` breaks the tensor type ``tp`` (elem type, rank, each dim_value), or None."""
@@ -115,10 +118,12 @@ def kept(ba, aa, bb, ab):
     with tempfile.TemporaryDirectory() as d:
         src, dst = os.path.join(d, "in.onnx"), os.path.join(d, "out.onnx")
         onnx.save(model, src)
-        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--apply", src, dst], capture_output=True, text=True)
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--apply", src, dst],
+                           capture_output=True, text=True)
     said = (r.stderr.strip().splitlines() or r.stdout.strip().splitlines() or [""])[-1]
     if r.returncode < 0:
-        name = signal.Signals(-r.returncode).name if -r.returncode in signal.valid_signals() else f"signal {-r.returncode}"
+        code = -r.returncode
+        name = signal.Signals(code).name if code in signal.valid_signals() else f"signal {code}"
         return name, None
     return None, (said or f"exit {r.returncode}") if r.returncode else None
 
@@ -173,7 +178,8 @@ FEEDS = {feeds}
 
 
 def feed_sets():
-    return [{{k: numpy_helper.to_array(onnx.TensorProto.FromString(base64.b64decode(v))) for k, v in f.items()}} for f in FEEDS]
+    return [{{k: numpy_helper.to_array(onnx.TensorProto.FromString(base64.b64decode(v))) for k, v in f.items()}}
+            for f in FEEDS]
 
 
 {builders}
@@ -238,7 +244,8 @@ def script(finding, claim, call, a, b, feeds: Sequence[Mapping] = ()) -> tuple[s
         builders = src_a + "\n\n" + src_b
     needs = ", ".join(["onnx", "onnxruntime", "numpy", *call.needs])
     text = _TEMPLATE.format(
-        title=_docstring_safe(f"{finding.pass_id}: {finding.kind} ({finding.oracle}) on form {finding.form!r} of {finding.case}: {brief(finding.message, 160)}"),
+        title=_docstring_safe(f"{finding.pass_id}: {finding.kind} ({finding.oracle}) on form {finding.form!r} of {finding.case}: "
+                              f"{brief(finding.message, 160)}"),
         doc=call.doc, expected=claim.expected, needs=needs, imports="".join(f"    {i}\n" for i in call.imports),
         pass_id=finding.pass_id, form=finding.form, other=other,
         constants="".join(f"{k} = {v!r}\n" for k, v in claim.constants.items()),
@@ -258,8 +265,9 @@ def report_md(finding, claim, call, how: dict[str, str], versions: dict[str, str
     """``REPORT.md`` for a generic reproducer: environment, steps, expected vs actual, attribution,
     first bad version (``first_bad``: Markdown from :func:`passcheck.repro.bisected.first_bad`)."""
     env = "\n".join(f"- {k} {v}" for k, v in versions.items() if v) + f"\n- Python {platform.python_version()}, {platform.system()} {platform.machine()}"
-    spelled = "; ".join(f"`{f}`: {'rebuilt with onnx.helper' if h == 'helper' else 'embedded as serialized bytes (too large or intricate for onnx.helper)'}"
-                        for f, h in how.items())
+    from passcheck.repro.source import how_spelled
+
+    spelled = how_spelled(how)
     needs = " ".join(["onnx", "onnxruntime", "numpy", *call.needs])
     attribution = ", ".join(f"`{n}`" for n in finding.attribution) if finding.attribution else "not computed"
     return f"""# {finding.pass_id}: {finding.kind} on a form of `{finding.case}`
@@ -269,7 +277,8 @@ def report_md(finding, claim, call, how: dict[str, str], versions: dict[str, str
 
 ## Steps
 1. `pip install {needs}`
-2. `python repro.py` (builds the model{'s' if len(how) > 1 else ''} — {spelled} — and runs `{call.doc}`{' on the feeds passcheck used, embedded' if claim.feeds else ''})
+2. `python repro.py` (builds the model{'s' if len(how) > 1 else ''} — {spelled} — \
+and runs `{call.doc}`{' on the feeds passcheck used, embedded' if claim.feeds else ''})
 
 ## Expected
 {claim.expected[0].upper() + claim.expected[1:]}.
@@ -277,7 +286,8 @@ def report_md(finding, claim, call, how: dict[str, str], versions: dict[str, str
 ## Actual
 {finding.message}
 
-`repro.py` exits 1 while this holds (its `BUG:` line says what it saw), 0 once fixed, 2 when its own set-up or a premise fails.
+`repro.py` exits 1 while this holds (its `BUG:` line says what it saw), 0 once fixed, 2 when its own set-up or a \
+premise fails.
 
 ## Attribution
 {attribution}

@@ -101,7 +101,8 @@ def case_feeds(f: Finding, model, cases_from=()) -> tuple[list[dict], float | No
 
 
 #: Runs the script named by argv[1] as __main__ with passcheck unimportable (sys.modules entry None).
-_WITHOUT_PASSCHECK = "import runpy, sys; sys.modules['passcheck'] = None; sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')"
+_WITHOUT_PASSCHECK = ("import runpy, sys; sys.modules['passcheck'] = None; sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], "
+                      "run_name='__main__')")
 
 
 def verify(path: Path, timeout: float = 600) -> str:

@@ -59,7 +59,8 @@ def optimized_ops(model):
 
 
 def counts(model):
-    c = collections.Counter(n.op_type if n.domain in ("", "ai.onnx") else n.domain + "::" + n.op_type for n in model.graph.node)
+    c = collections.Counter(n.op_type if n.domain in ("", "ai.onnx") else n.domain + "::" + n.op_type
+                            for n in model.graph.node)
     c.pop("Constant", None)  # a Constant node and an initializer are two spellings of one value
     return c
 
@@ -76,7 +77,8 @@ def main():
     if KEPT:
         bug = [op for op in KEPT if before_a[op] - after_a[op] > before_b[op] - after_b[op]]
         if bug:
-            print("BUG:", ", ".join(f"{{op}} removed from {{NAME_A}} ({{before_a[op]}}->{{after_a[op]}}) but not from {{NAME_B}} ({{before_b[op]}}->{{after_b[op]}})" for op in bug))
+            print("BUG:", ", ".join(f"{{op}} removed from {{NAME_A}} ({{before_a[op]}}->{{after_a[op]}}) "
+                                    f"but not from {{NAME_B}} ({{before_b[op]}}->{{after_b[op]}})" for op in bug))
             return 1
     else:
         new_a, new_b = sorted(set(after_a) - set(before_a)), sorted(set(after_b) - set(before_b))
@@ -106,7 +108,8 @@ def script(finding, a, b, attribution: Sequence[str] = ()) -> tuple[str, dict[st
     src_b, how_b = model_source(b, "build_missed_form")
     level = LEVELS[finding.pass_id.split(":", 1)[1]]
     text = _TEMPLATE.format(
-        title=f"onnxruntime {level}: {', '.join(finding.details.get('kept_op_types') or ['a rewrite'])} optimized in one form of a model but not in an equal form",
+        title=f"onnxruntime {level}: {', '.join(finding.details.get('kept_op_types') or ['a rewrite'])} optimized in "
+              "one form of a model but not in an equal form",
         forms=f"{other!r} vs {finding.form!r}", level=level, kept=list(finding.details.get("kept_op_types") or []),
         attribution=", ".join(attribution) or "not attributed", source_a=src_a, source_b=src_b,
         fn_a="build_optimized_form", fn_b="build_missed_form", a=other, b=finding.form,
@@ -120,15 +123,21 @@ def report_md(finding, how: dict[str, str], attribution: Sequence[str], versions
     other = finding.details.get("other_form", "")
     kept = finding.details.get("kept_op_types") or []
     env = "\n".join(f"- {k} {v}" for k, v in versions.items() if v) + f"\n- Python {platform.python_version()}, {platform.system()} {platform.machine()}"
-    spelled = "; ".join(f"`{f}`: {'rebuilt with onnx.helper' if h == 'helper' else 'embedded as serialized bytes (too large or intricate for onnx.helper)'}" for f, h in how.items())
-    return f"""# onnxruntime {finding.pass_id.split(':', 1)[1]} optimization misses {', '.join(kept) or 'a rewrite'} on an equal form of a model
+    from passcheck.repro.source import how_spelled
+
+    spelled = how_spelled(how)
+    level = finding.pass_id.split(":", 1)[1]
+    blamed = ("not computed (run `passcheck attribute` on the report first)" if not attribution else
+              ", ".join(f"`{n}`" for n in attribution)
+              + " (disabling it alone with `disabled_optimizers` makes the forms optimized alike)")
+    return f"""# onnxruntime {level} optimization misses {', '.join(kept) or 'a rewrite'} on an equal form of a model
 
 ## Environment
 {env}
 
 ## Steps
 1. `pip install onnx onnxruntime numpy`
-2. `python repro.py` (builds both models, runs onnxruntime's optimizer at {LEVELS[finding.pass_id.split(':', 1)[1]]} on each; {spelled})
+2. `python repro.py` (builds both models, runs onnxruntime's optimizer at {LEVELS[level]} on each; {spelled})
 
 ## Expected
 The two models compute the same values (checked by passcheck on synthesized inputs before the
@@ -141,7 +150,7 @@ remove from `{finding.form}` too.
 `repro.py` exits 1 while this holds and 0 once both forms are optimized alike.
 
 ## Attribution
-{', '.join(f'`{n}`' for n in attribution) + ' (disabling it alone with `disabled_optimizers` makes the forms optimized alike)' if attribution else 'not computed (run `passcheck attribute` on the report first)'}
+{blamed}
 
 ## First bad version
 {first_bad or NOT_BISECTED}

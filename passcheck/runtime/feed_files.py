@@ -140,12 +140,17 @@ def _read_set(folder: Path, model: "onnx.ModelProto") -> dict[str, Any]:
         msg, name = _parse_named(f, guess, by_name)
         if not name:
             if guess is None:
-                raise FeedError(f"{f}: no graph input at position {j} (the model has {len(needed)} inputs to feed) and the file names none")
+                raise FeedError(f"{f}: no graph input at position {j} (the model has {len(needed)} inputs to feed) and the "
+                                "file names none")
             name = guess.name
         elif name not in by_name:
-            raise FeedError(f"{f}: feeds input {name!r}, which the model does not have (its inputs: {', '.join(v.name for v in needed)})")
+            raise FeedError(f"{f}: feeds input {name!r}, which the model does not have (its inputs: "
+                            f"{', '.join(v.name for v in needed)})")
         elif at_j and name not in at_j:
-            raise FeedError(f"{f}: names input {name!r} but position {j} is input {at_j[0]!r}; rename the file input_{[v.name for v in needed].index(name) if name in [v.name for v in needed] else '?'}.pb or fix its name")
+            raise FeedError(f"{f}: names input {name!r} but position {j} is input {at_j[0]!r}; "
+                            "rename the file "
+                            f"input_{[v.name for v in needed].index(name) if name in [v.name for v in needed] else '?'}.pb "
+                            "or fix its name")
         if name in feeds:
             raise FeedError(f"{f}: input {name!r} is fed twice in {folder}")
         try:
@@ -222,7 +227,8 @@ def read_feeds(path: str | Path, model: "onnx.ModelProto") -> list[dict[str, Any
         known = {vi.name for vi in model.graph.input}
         for k in sets[0]:
             if k not in known:
-                raise FeedError(f"--feeds {p}: array {k!r} feeds an input the model does not have (its inputs: {', '.join(v.name for v in runtime_inputs(model))})")
+                raise FeedError(f"--feeds {p}: array {k!r} feeds an input the model does not have (its inputs: "
+                                f"{', '.join(v.name for v in runtime_inputs(model))})")
     else:
         sets = [_read_set(s, model) for s in _data_sets(p)]
     for s, feeds in zip(_data_sets(p) if p.is_dir() else [p], sets):

@@ -79,7 +79,8 @@ def synthesize(model: "onnx.ModelProto", binding: Mapping[str, int], seed: int, 
         elif kind in ("sequence_type", "optional_type"):
             elem = vi.type.sequence_type.elem_type if kind == "sequence_type" else vi.type.optional_type.elem_type
             if elem.WhichOneof("value") != "tensor_type":
-                raise FeedError(f"input {vi.name!r}: cannot synthesize a {kind} of {elem.WhichOneof('value')}; pass feeds with --feeds")
+                raise FeedError(f"input {vi.name!r}: cannot synthesize a {kind} of {elem.WhichOneof('value')}; "
+                                "pass feeds with --feeds")
             shape, dtype = _plan(vi.name, elem.tensor_type, binding, default_size)
             size = int(np.prod(shape, dtype=object)) * dtype.itemsize * 2
             total += size
@@ -88,7 +89,8 @@ def synthesize(model: "onnx.ModelProto", binding: Mapping[str, int], seed: int, 
             raise FeedError(f"input {vi.name!r}: cannot synthesize a value of kind {kind}; pass feeds with --feeds")
     if total > max_bytes:
         big = max(plans, key=lambda p: p[4])
-        raise FeedError(f"synthesized feeds would take {total:,} bytes (limit {max_bytes:,}; input {big[0]!r} of shape {list(big[2])} "
+        raise FeedError(f"synthesized feeds would take {total:,} bytes (limit {max_bytes:,}; input {big[0]!r} of shape "
+                        f"{list(big[2])} "
                         f"alone {big[4]:,}); give real inputs with --feeds" + ("" if not binding else ", or smaller symbolic dims with --bind SYM=N"))
     del onnx
     feeds: dict[str, Any] = {}

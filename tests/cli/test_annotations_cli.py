@@ -146,7 +146,8 @@ def test_rank_unknown_input_is_bad_input(tmp_path, capsys):
 def test_show_every_kind_and_subgraphs(tmp_path, capsys):
     text = '''<ir_version: 8, opset_import: ["" : 18]>
     g (float[1, N] x, seq(float[L]) s, optional(int64[?]) o, bool c) => (float[1, N] y) {
-      y = If(c) <then_branch = t () => (float[1, N] a) { a = Identity(x) }, else_branch = e () => (float[1, N] b) { b = Neg(x) }>
+      y = If(c) <then_branch = t () => (float[1, N] a) { a = Identity(x) },
+                 else_branch = e () => (float[1, N] b) { b = Neg(x) }>
     }'''
     path = _save(tmp_path, text)
     assert main(["show", path]) == 0

@@ -59,10 +59,13 @@ def test_repro_keeps_cases_from(tmp_path):
         from passcheck.cases.builders import FLOAT, model, node, vi
 
         def build(op):
-            return lambda: model([node(op, ["x"], ["y"])], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])], opset=13)
+            return lambda: model([node(op, ["x"], ["y"])], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])],
+                                 opset=13)
 
-        register(Case(id="mine/relu", forms={"common": Form(build("Relu")), "wrong": Form(build("Sigmoid"), "not the same")},
-                      doc="Relu vs Sigmoid: deliberately different (a broken case).", opset=13, bindings=({"N": 1}, {"N": 2})))
+        register(Case(id="mine/relu",
+                      forms={"common": Form(build("Relu")), "wrong": Form(build("Sigmoid"), "not the same")},
+                      doc="Relu vs Sigmoid: deliberately different (a broken case).", opset=13,
+                      bindings=({"N": 1}, {"N": 2})))
     '''))
     p = _cli("run", "--cases-from", mod, "--case", "mine/*", "--pass", "ort:basic", cwd=tmp_path)
     repro = _repro_lines(p.stdout)

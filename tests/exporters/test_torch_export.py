@@ -63,7 +63,8 @@ def test_real_torch_exports_match_eager_at_every_batch(torch_python, tmp_path, n
 def test_planted_exporter_bugs_are_caught_on_torch_exports(torch_python, tmp_path, name, plant, kind):
     f = tmp_path / f"bad_{name}.py"
     f.write_text(f"import runpy\nfrom passcheck.exporters.planted import {plant} as corrupt\n"
-                 f"ns = runpy.run_path({str(EXAMPLES / f'torch_{name}.py')!r})\nmodel, example_inputs = ns['model'], ns['example_inputs']\n")
+                 f"ns = runpy.run_path({str(EXAMPLES / f'torch_{name}.py')!r})\nmodel, example_inputs = ns['model'], "
+                 "ns['example_inputs']\n")
     p, _cells, export = _check_export(torch_python, f, "--exporter", "torchscript", "--pass", "ort:basic", "--no-mutations", tmp_path=tmp_path)
     assert p.returncode == 1
     assert export and {(x["oracle"], x["kind"]) for x in export} == {("exporter", kind)}, export

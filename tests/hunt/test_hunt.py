@@ -81,6 +81,7 @@ def test_resume_continues_without_redoing_items_and_matches_an_uninterrupted_run
     assert after[:5] == before and len(after) == 10 and len(set(after)) == 10
     assert "5 items this run (10 in all" in again.stderr
     whole = _hunt(tmp_path / "b", "--pass", "planted:negative-axes", budget="10items", seed=3)
+    assert whole.returncode in (0, 1), whole.stderr
     assert [(i["base"], i["form"], i["pass"]) for i in _state(tmp_path / "b")["items"]] == after
 
 

@@ -40,7 +40,8 @@ def test_wheel_ships_the_pins_and_lists_them_outside_a_checkout(tmp_path):
     (wheel,) = (tmp_path / "dist").glob("onnx_passcheck-*.whl")
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(tmp_path / "site"), str(wheel)],
                    check=True, capture_output=True)
-    code = "import passcheck, sys; print(passcheck.__file__); from passcheck.cli import main; sys.exit(main(['matrix', '--list']))"
+    code = ("import passcheck, sys; print(passcheck.__file__); from passcheck.cli import main; "
+            "sys.exit(main(['matrix', '--list']))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tmp_path / "site"), "HOME": str(tmp_path)})
     assert proc.returncode == 0, proc.stderr

@@ -112,7 +112,7 @@ def test_crashing_and_hanging_passes_cost_exactly_their_cells(tmp_path):
     matrix(out, "--env", "onnx-1.23", "--case", "constant/pad-pads-opset17", "--cases-from", str(PLANTED), *passes, "--timeout", "6")
     cells = by_key(read_report(out / "report.json")[0])
     assert len(cells) == 5 * 3
-    for (case, form, pass_id, env), c in cells.items():
+    for (_case, form, pass_id, _env), c in cells.items():
         if pass_id == "planted:segfault":
             assert c.status == "crashed" and "SIGSEGV" in c.error and c.verdict == "findings"
         elif pass_id == "planted:hang":
@@ -149,8 +149,10 @@ def _read(p: Path) -> str:
 
 
 def test_parent_without_onnx_builds_models_in_the_first_env(tmp_path):
+    argv = ["matrix", "--env", "onnx-1.18", "--case", "constant/pad-pads-opset17", "--pass", "onnx:infer-shapes-strict",
+            "--out", str(tmp_path / "o"), "--source", str(REPO), "--envs-dir", str(REPO / "ci" / "envs"), "-q"]
     code = ("import sys; sys.modules['onnx'] = sys.modules['onnxruntime'] = None; from passcheck.cli import main; "
-            f"sys.exit(main({['matrix', '--env', 'onnx-1.18', '--case', 'constant/pad-pads-opset17', '--pass', 'onnx:infer-shapes-strict', '--out', str(tmp_path / 'o'), '--source', str(REPO), '--envs-dir', str(REPO / 'ci' / 'envs'), '-q']!r}))")
+            f"sys.exit(main({argv!r}))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env={**os.environ})
     assert proc.returncode == 1, proc.stderr  # the value-ints finding on onnx 1.18
     manifest = json.loads((tmp_path / "o" / "models" / "manifest.json").read_text())

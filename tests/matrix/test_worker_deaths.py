@@ -30,7 +30,8 @@ PLANTED = textwrap.dedent('''
 
     def _relu(name):
         def build():
-            m = model([node("Relu", ["x"], ["y"], name="relu")], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])], opset=18)
+            m = model([node("Relu", ["x"], ["y"], name="relu")], [vi("x", FLOAT, ["N", 3])],
+                      [vi("y", FLOAT, ["N", 3])], opset=18)
             m.graph.name = name
             return m
         return build
@@ -65,7 +66,8 @@ PLANTED = textwrap.dedent('''
 
     def _case(cid, name, **kw):
         register(Case(id=cid, doc="planted", opset=18, bindings=({"N": 1}, {"N": 2}),
-                      forms={"common": Form(_relu(name)), "other": Form(_relu(name + "-2") if name == "fine" else _relu(name))}, **kw))
+                      forms={"common": Form(_relu(name)),
+                             "other": Form(_relu(name + "-2") if name == "fine" else _relu(name))}, **kw))
 
 
     _case("deaths/ok", "fine")
@@ -109,7 +111,8 @@ def test_only_the_pass_whose_unit_kills_the_worker_is_blamed(tmp_path):
     for (case, pass_id, form, _env), c in cells.items():
         blamed = [f for f in c.findings if f.oracle == "isolation"]
         if case == "deaths/pass-aborts" and pass_id == "planted:marked":
-            # the pass's precondition aborts the worker: confirmed in a fresh worker, then blamed with how and the stderr tail
+            # the pass's precondition aborts the worker: confirmed in a fresh worker, then blamed with how and the
+            # stderr tail
             assert c.status == "crashed" and c.verdict == "findings" and blamed, c
             assert "SIGABRT" in c.error and "again when re-run alone" in c.error and "planted: aborting the matrix worker" in c.error
         elif case == "deaths/not-here":  # out of this onnx's range: every cell skipped, the forms themselves too
@@ -178,7 +181,8 @@ def test_ctrl_c_while_the_worker_is_stuck_stops_at_once_and_keeps_what_was_compu
     assert took < 30, f"{took:.1f} s from SIGINT to exit"  # prompt (< 1 s unloaded); generous for a loaded machine
     print(f"SIGINT to exit: {took:.2f} s")
     cells, _ = _cells(tmp_path)
-    # computed before the interrupt: kept; the cells of the pass it interrupted: missing (--resume runs them), not blamed
+    # computed before the interrupt: kept; the cells of the pass it interrupted: missing (--resume runs them),
+    # not blamed
     assert sorted(k[:2] for k in cells) == sorted([("deaths/ok", "input"), ("deaths/ok", "planted:marked")] * 2 + [("deaths/stuck", "input")] * 2)
     assert all(c.verdict == "ok" for c in cells.values())
     assert not Path(f"/proc/{worker}").exists() or "zombie" in Path(f"/proc/{worker}/status").read_text().lower()

@@ -136,7 +136,8 @@ def test_topo_order_respects_subgraph_reads():
     m = M.named("""g (float[2] x, bool c) => (float[2] y) {
         a = Relu(x)
         b = Neg(x)
-        y = If(c) <then_branch = t () => (float[2] o) { o = Identity(a) }, else_branch = e () => (float[2] o) { o = Identity(b) }>
+        y = If(c) <then_branch = t () => (float[2] o) { o = Identity(a) },
+                   else_branch = e () => (float[2] o) { o = Identity(b) }>
     }""", opset=13)
     mutant, _ = REWRITES["reverse-topo-order"].apply(m)
     assert [n.op_type for n in mutant.graph.node] == ["Neg", "Relu", "If"]

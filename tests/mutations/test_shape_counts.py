@@ -11,7 +11,8 @@ from passcheck.mutations import REWRITES, mutation_subject, verify_equivalent
 
 from ._models import feeds, named, run_planted
 
-COUNTS = """g (float[N, 3, 4] x) => (float[N, 3, 3] v, int64[N, 3, 3] ix, float[N, 3, 2] s, int64[3] rg, float[N, 3, 4] e) {
+COUNTS = """g (float[N, 3, 4] x)
+    => (float[N, 3, 3] v, int64[N, 3, 3] ix, float[N, 3, 2] s, int64[3] rg, float[N, 3, 4] e) {
     k = Constant<value = int64[1] {3}>()
     v, ix = TopK<axis = -1>(x, k)
     st = Constant<value = int64[1] {1}>()

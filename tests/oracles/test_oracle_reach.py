@@ -123,7 +123,8 @@ def test_precision_parity_looks_past_a_sequence_output():
 
 def _if_model(op, dims):
     return parser.parse_model(HEAD + f'''g (bool c, float[N, 3] x) => (float[N, 3] y) {{
-      y = If (c) <then_branch = g1 () => (float[{dims}] t) {{ t = {op}(x) }}, else_branch = g2 () => (float[{dims}] e) {{ e = {op}(x) }}>
+      y = If (c) <then_branch = g1 () => (float[{dims}] t) {{ t = {op}(x) }},
+                  else_branch = g2 () => (float[{dims}] e) {{ e = {op}(x) }}>
     }}''')
 
 
@@ -193,7 +194,8 @@ def test_unknown_dim_spellings_are_named_in_a_conflict_and_can_be_ignored():
                           [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["?", "?"])])
     observed = {"x": np.zeros((2, 3), np.float32), "y": np.zeros((4, 3), np.float32)}
     [v] = shape_annotations.check(helper.make_model(g), observed).violations
-    assert v.message.endswith("; '?' is bound to several sizes: the tool uses it for unknown dims (--unknown-dim-param '\\\\?' treats such names as unknown)")
+    assert v.message.endswith("; '?' is bound to several sizes: the tool uses it for unknown dims (--unknown-dim-param '\\\\?' "
+                              "treats such names as unknown)")
     assert shape_annotations.check(helper.make_model(g), observed, unknown_dim_param=r"\?").violations == []
     g.output[0].type.tensor_type.shape.dim[0].dim_param = g.output[0].type.tensor_type.shape.dim[1].dim_param = "unk__7"
     [v] = shape_annotations.check(helper.make_model(g), observed).violations
@@ -330,7 +332,8 @@ def test_a_node_with_a_subgraph_is_data_even_when_its_inputs_are_shape_derived()
     m = parser.parse_model(HEAD + '''g (float[N, 3] x) => (int64[1] w) {
       s = Shape(x)  zero = Constant <value = int64[1] {0}> ()  big = Greater(s, zero)
       big_i = Cast <to = 7> (big)  c = ReduceMin(big_i)  cond = Cast <to = 9> (c)
-      w = If (cond) <then_branch = g1 () => (int64[1] t) { t = Identity(s) }, else_branch = g2 () => (int64[1] e) { e = Identity(s) }>
+      w = If (cond) <then_branch = g1 () => (int64[1] t) { t = Identity(s) },
+                     else_branch = g2 () => (int64[1] e) { e = Identity(s) }>
     }''')
     names = [n.op_type for _, n in folding.shape_derived(m)]
     assert "Shape" in names and "Greater" in names and "If" not in names

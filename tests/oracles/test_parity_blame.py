@@ -333,7 +333,9 @@ def test_casts_onnxruntime_inserts_for_a_kernel_it_lacks_are_no_rewrite():
 CASTLIKE = '''<ir_version: 10, opset_import: ["" : 21]>
 g (float[2, 3] x) => (int64[2, 3] y) { t = Constant<value = int64[1] {0}>()  y = CastLike(x, t) }'''
 CASTLIKE_F64 = '''<ir_version: 10, opset_import: ["" : 21]>
-g (float[2, 3] x) => (int64[2, 3] y) { t = Constant<value = int64[1] {0}>()  d = Cast<to = 11>(x)  y = CastLike(d, t) }'''
+g (float[2, 3] x) => (int64[2, 3] y) {
+  t = Constant<value = int64[1] {0}>()  d = Cast<to = 11>(x)  y = CastLike(d, t)
+}'''
 
 
 def _castlike_to_cast(only_first: bool):

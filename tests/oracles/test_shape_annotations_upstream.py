@@ -179,4 +179,5 @@ def test_same_verdict_on_case_library(case, form):
         r = run_ort(model, feeds, expose=all_node_outputs(model))
         if r.error or any(not isinstance(v, np.ndarray) for v in r.observed.values()):
             continue  # a form ORT cannot run is the acceptance oracle's business; non-tensors differ by design
-        assert not _compare(model, feeds, r.observed, lambda m: _upstream_verdict_in_graph_order(m, feeds, r.observed))
+        assert not _compare(model, feeds, r.observed,
+                            lambda m, feeds=feeds, r=r: _upstream_verdict_in_graph_order(m, feeds, r.observed))

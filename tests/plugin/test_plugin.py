@@ -99,7 +99,8 @@ def test_a_planted_bug_fails_the_uncommon_form_with_the_finding_text(pytester):
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines([
         "*test_mine?optional-input/conv-mul:empty-name?*",
-        "*optional-input/conv-mul:empty-name | user:crashes_on_empty_name | acceptance: ?rejected? *crashed on this form only*",
+        "*optional-input/conv-mul:empty-name | user:crashes_on_empty_name | acceptance: "
+        "?rejected? *crashed on this form only*",
         "*baseline id: optional-input/conv-mul:empty-name|user:crashes_on_empty_name|acceptance|rejected",
         "*reproduce: *assert_pass_ok(crashes_on_empty_name, 'optional-input/conv-mul')*",
         "rerun: pytest 'test_user.py::test_mine?optional-input/conv-mul:empty-name?'",
@@ -121,7 +122,8 @@ def test_baseline_makes_a_known_finding_xfail_and_reports_a_fixed_one(pytester):
     known.assert_outcomes(passed=1, xfailed=1)
     known.stdout.fnmatch_lines(["XFAIL *conv-mul:empty-name* - known: *|acceptance|rejected: known at baseline creation*"])
 
-    pytester.makefile(".json", fixed='{"known": [{"id": "optional-input/conv-mul:common|user:crashes_on_empty_name|numeric|wrong-result", "reason": "was wrong"}]}')
+    pytester.makefile(".json", fixed='{"known": [{"id": "optional-input/conv-mul:common|user:crashes_on_empty_name|numeric|wrong-result", '
+                                     '"reason": "was wrong"}]}')
     fixed = pytester.runpytest("--passcheck-baseline", "fixed.json", "-k", "common")
     fixed.assert_outcomes(passed=1, deselected=1)
     fixed.stdout.fnmatch_lines(["*passcheck baseline*", "FIXED? known finding not found any more: optional-input/conv-mul:common|*numeric|wrong-result*"])
@@ -137,7 +139,8 @@ def test_unknown_marker_argument_is_rejected_with_the_allowed_names(pytester):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    ('oracles=["speed"]', "unknown oracle 'speed'; allowed: validity, numeric, annotations, folding, expectations, acceptance, parity, runtime, agreement"),
+    ('oracles=["speed"]', "unknown oracle 'speed'; allowed: validity, numeric, annotations, folding, expectations, "
+                          "acceptance, parity, runtime, agreement"),
     ('cases=["no-such/*"]', "no-such/*"),
 ])
 def test_bad_marker_values_are_collection_errors(pytester, args, message):

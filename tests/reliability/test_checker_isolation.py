@@ -80,8 +80,8 @@ CASES = textwrap.dedent('''
 
 
     def max0():
-        return model([node("Max", ["x", "zero"], ["y"])], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])], opset=18,
-                     initializers=[tensor("zero", np.zeros((), np.float32))])
+        return model([node("Max", ["x", "zero"], ["y"])], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])],
+                     opset=18, initializers=[tensor("zero", np.zeros((), np.float32))])
 
 
     def marked():  # the planted sitecustomize aborts the checker on it
@@ -92,7 +92,8 @@ CASES = textwrap.dedent('''
 
     register(Case(id="planted/marked", doc="Relu vs Max(x, 0); the checker aborts on the first", opset=18,
                   forms={"common": Form(marked), "max": Form(max0)}))
-    register(Case(id="planted/bn9", doc="a form onnxruntime crashes on", opset=9, forms={"common": Form(relu9), "bn9": Form(bn9)}))
+    register(Case(id="planted/bn9", doc="a form onnxruntime crashes on", opset=9,
+                  forms={"common": Form(relu9), "bn9": Form(bn9)}))
 ''').replace("MARK_VALUE", repr(MARK))
 
 
@@ -207,7 +208,8 @@ def test_checker_abort_on_a_mutant_leaves_it_out_unverified(argv, tmp_path):
     proc = _passcheck(tmp_path, *argv)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr  # neither a finding nor a crash
     said = proc.stderr + proc.stdout
-    assert "mutant float64-compute: left out, unverified (rewrite 'float64-compute': the onnx checker killed its process: SIGABRT" in said, said
+    assert ("mutant float64-compute: left out, unverified (rewrite 'float64-compute': "
+            "the onnx checker killed its process: SIGABRT") in said, said
     if argv[0] == "check":
         assert "no mutant could be verified (1 left out): nothing to compare with" in said
         assert {form for form, _ in _cells(tmp_path / "r.json")} == {"common"}

@@ -50,8 +50,10 @@ PLANTED = textwrap.dedent('''
     register_pass(FunctionAdapter("planted:segv", segv))
     register_pass(FunctionAdapter("planted:hang", hang))
     register(Case(id="planted/relu", doc="one Relu", opset=18, forms={
-        "common": Form(lambda: model([node("Relu", ["x"], ["y"])], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])], opset=18)),
-        "max": Form(lambda: model([node("Max", ["x", "zero"], ["y"])], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])],
+        "common": Form(lambda: model([node("Relu", ["x"], ["y"])], [vi("x", FLOAT, ["N", 3])],
+                                     [vi("y", FLOAT, ["N", 3])], opset=18)),
+        "max": Form(lambda: model([node("Max", ["x", "zero"], ["y"])], [vi("x", FLOAT, ["N", 3])],
+                                  [vi("y", FLOAT, ["N", 3])],
                                   initializers=[tensor("zero", np.zeros((), np.float32))], opset=18))}))
 ''')
 

@@ -68,8 +68,10 @@ PLANTED = textwrap.dedent('''
     register(Case(
         id="planted/relu", doc="one Relu", opset=18,
         forms={
-            "common": Form(lambda: model([node("Relu", ["x"], ["y"], name="relu")], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])], opset=18)),
-            "max": Form(lambda: model([node("Max", ["x", "zero"], ["y"], name="max")], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])],
+            "common": Form(lambda: model([node("Relu", ["x"], ["y"], name="relu")], [vi("x", FLOAT, ["N", 3])],
+                                         [vi("y", FLOAT, ["N", 3])], opset=18)),
+            "max": Form(lambda: model([node("Max", ["x", "zero"], ["y"], name="max")], [vi("x", FLOAT, ["N", 3])],
+                                      [vi("y", FLOAT, ["N", 3])],
                                       initializers=[tensor("zero", np.zeros((), np.float32))], opset=18)),
         },
     ))

@@ -27,7 +27,8 @@ def test_no_runtime_module_imports_the_oracles():
 
 
 def test_importing_the_runtime_loads_no_oracle():
-    code = ("import sys, passcheck.runtime, passcheck.runtime.observe, passcheck.runtime.reference, passcheck.runtime.plan\n"
+    code = ("import sys, passcheck.runtime, passcheck.runtime.observe, passcheck.runtime.reference, "
+            "passcheck.runtime.plan\n"
             "print(sorted(m for m in sys.modules if m.startswith('passcheck.oracles')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"

@@ -10,10 +10,11 @@ from passcheck.api import check_model
 from passcheck.runtime import limits
 
 # the text onnxruntime 1.28 gives for a model stamped ai.onnx 27 (onnx 1.22 defines 27)
-REFUSAL = ("[ONNXRuntimeError] : 1 : FAIL : model_load_utils.h:46 ONNX Runtime only *guarantees* support for models stamped with "
-           "official released onnx opset versions. Opset 27 is under development and support for this is limited. The operator "
-           "schemas and or other functionality may change before next ONNX release and in this case ONNX Runtime will not "
-           "guarantee backward compatibility. Current official support for domain ai.onnx is till opset 26.")
+REFUSAL = ("[ONNXRuntimeError] : 1 : FAIL : model_load_utils.h:46 ONNX Runtime only *guarantees* support for models "
+           "stamped with official released onnx opset versions. Opset 27 is under development and support for this "
+           "is limited. The operator schemas and or other functionality may change before next ONNX release and in "
+           "this case ONNX Runtime will not guarantee backward compatibility. Current official support for domain "
+           "ai.onnx is till opset 26.")
 
 
 def _relu(opset: int) -> onnx.ModelProto:
@@ -40,7 +41,8 @@ def test_forms_and_outputs_above_the_limit_are_unavailable(monkeypatch):
     newer = [c for c in report.cells if c.form == "newer"]
     assert newer and all(c.status == "unavailable" and not c.findings and "up to 13" in c.error for c in newer), newer
     up = next(c for c in report.cells if c.form == "common" and c.pass_id == "onnx:convert-opset-up")
-    # the converter's output is stamped above 13: onnxruntime would refuse it, so it is not judged (no 'fails to run' finding)
+    # the converter's output is stamped above 13: onnxruntime would refuse it, so it is not judged
+    # (no 'fails to run' finding)
     assert up.status == "unavailable" and not up.findings and "cannot be run here" in up.error, up
     common_input = next(c for c in report.cells if c.form == "common" and c.pass_id == "input")
     assert common_input.verdict == "ok", common_input

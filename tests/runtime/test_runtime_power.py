@@ -104,7 +104,8 @@ def test_byte_limit_counts_every_input_and_sequences_twice():
         synthesize(m, {}, 0, max_bytes=15)
     seq = _model([_seq("s", TensorProto.FLOAT, ["B"]), _t("a", TensorProto.FLOAT, [1])])  # 2 × 16 + 4
     assert len(synthesize(seq, {"B": 4}, 0, max_bytes=36)["s"]) == 2
-    with pytest.raises(FeedError, match=r"would take 36 bytes \(limit 35; input 's' of shape \[4\] alone 32\).*or smaller symbolic dims with --bind SYM=N"):
+    with pytest.raises(FeedError, match=r"would take 36 bytes \(limit 35; input 's' of shape \[4\] alone 32\).*or smaller symbolic dims with "
+                                        r"--bind SYM=N"):
         synthesize(seq, {"B": 4}, 0, max_bytes=35)
 
 
@@ -252,7 +253,7 @@ def test_profile_with_a_kernel_not_of_the_model_is_untrusted():
 def test_an_event_without_output_shapes_is_untrusted_and_quoted_around_the_event():
     from passcheck.runtime import observe as obs
 
-    event = '{"name":"%s0_kernel_time","args":{"op_name":"Relu"}}' % obs._NODE_TAG
+    event = f'{{"name":"{obs._NODE_TAG}0_kernel_time","args":{{"op_name":"Relu"}}}}'
     earlier = '{"name":"session_initialization","args":{"padding":"%s"}}' % ("p" * 200)
     with pytest.raises(obs._Untrusted, match="a kernel event not in the expected form") as err:
         obs._profiled([("r",)], "[\n" + earlier + ",\n" + event + "\n]")

@@ -138,7 +138,7 @@ def test_symbols_are_read_past_inputs_without_a_shape():
 def test_a_profile_line_holding_two_kernel_events_is_untrusted():
     from passcheck.runtime import observe as obs
 
-    event = '{"name":"%s0_kernel_time","args":{"output_type_shape":[{"float":[2]}]}}' % obs._NODE_TAG
+    event = f'{{"name":"{obs._NODE_TAG}0_kernel_time","args":{{"output_type_shape":[{{"float":[2]}}]}}}}'
     assert obs._profiled([("r",)], "[\n" + event + "\n]") == {"r": obs.TensorMeta((2,), np.dtype(np.float32))}
     with pytest.raises(obs._Untrusted, match="more than one kernel event"):
         obs._profiled([("r",)], "[\n" + event + "," + event + "\n]")
@@ -238,7 +238,8 @@ def test_function_values_are_unobservable_to_onnxruntime_and_observed_by_the_eva
     m = _function_model([3])  # wrong: t has 2 elements
     feeds = {"x": np.array([1.0, -1.0], np.float32)}
     observed, blind = observe(m, feeds, engine="ort")
-    assert blind == {"function local.f::t": "inside function local.f: onnxruntime inlines functions and cannot expose their values; use --engine reference"}
+    assert blind == {"function local.f::t": "inside function local.f: onnxruntime inlines functions and cannot expose their values; "
+                                            "use --engine reference"}
     observed, blind = observe(m, feeds)  # auto: the evaluator fills in what onnxruntime cannot see
     assert blind == {} and [np.asarray(v).tolist() for v in observed["function local.f::t"]] == [[1.0, 0.0]]
     [v] = check(m, observed).violations
@@ -251,7 +252,7 @@ def test_an_untrusted_event_is_quoted_80_characters_either_side():
     from passcheck.runtime import observe as obs
     from passcheck.runtime.profile import KERNEL_SUFFIX
 
-    event = '{"name":"%s0_kernel_time","args":{"op_name":"Relu","pad":"%s"}}' % (obs._NODE_TAG, "q" * 200)
+    event = f'{{"name":"{obs._NODE_TAG}0_kernel_time","args":{{"op_name":"Relu","pad":"{"q" * 200}"}}}}'
     trace = "[\n" + '{"name":"before","args":{"pad":"%s"}},\n' % ("p" * 200) + event + "\n]"
     with pytest.raises(obs._Untrusted) as err:
         obs._profiled([("r",)], trace)

@@ -1,4 +1,5 @@
-"""``resnet_report``: (path, finding id) of a stored report of ``check --mutations`` on ResNet-50 at ``ort:basic`` (the empty-bias mutant only)."""
+"""``resnet_report``: (path, finding id) of a stored report of ``check --mutations`` on ResNet-50 at ``ort:basic``
+(the empty-bias mutant only)."""
 
 from __future__ import annotations
 

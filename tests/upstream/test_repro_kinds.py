@@ -44,12 +44,17 @@ from passcheck.cases.builders import FLOAT, model, node, tensor, vi
 def _build(concat):
     x, y = vi("x", FLOAT, [2, 3, 4]), vi("y", FLOAT, [None, None])
     if not concat:
-        return model([node("Reshape", ["x", "t"], ["y"], name="reshape")], [x], [y], opset=17, initializers=[tensor("t", [2, 12], np.int64)])
-    return model([node("Constant", [], ["a"], name="a", value=tensor("a", [2], np.int64)), node("Constant", [], ["b"], name="b", value=tensor("b", [12], np.int64)),
-                  node("Concat", ["a", "b"], ["t"], name="concat", axis=0), node("Reshape", ["x", "t"], ["y"], name="reshape")], [x], [y], opset=17)
+        return model([node("Reshape", ["x", "t"], ["y"], name="reshape")], [x], [y], opset=17,
+                     initializers=[tensor("t", [2, 12], np.int64)])
+    return model([node("Constant", [], ["a"], name="a", value=tensor("a", [2], np.int64)),
+                  node("Constant", [], ["b"], name="b", value=tensor("b", [12], np.int64)),
+                  node("Concat", ["a", "b"], ["t"], name="concat", axis=0),
+                  node("Reshape", ["x", "t"], ["y"], name="reshape")], [x], [y], opset=17)
 
 
-register(Case(id="repro/reshape-target", forms={"common": Form(lambda: _build(False), "initializer"), "concat": Form(lambda: _build(True), "Concat")},
+register(Case(id="repro/reshape-target",
+              forms={"common": Form(lambda: _build(False), "initializer"),
+                     "concat": Form(lambda: _build(True), "Concat")},
               doc="y = Reshape(x, [2, 12]), the target spelled two ways", opset=17))
 '''
 
@@ -119,7 +124,8 @@ def test_symbolic_shape_inference_annotation_script_fails_then_passes_with_a_rig
     fid = "shape/static-2-1-output:common|ort:symbolic-shape-infer|annotations|annotation-violated"
     report = reports("shape/static-2-1-output", "ort:symbolic-shape-infer")
     bug = repro(report, fid, tmp_path / "o")
-    assert bug.startswith("BUG: the type ort:symbolic-shape-infer gives 's' on common does not hold at run time (binding 0): shape [0]: axis 0 is 0")
+    assert bug.startswith("BUG: the type ort:symbolic-shape-infer gives 's' on common does not hold at run time (binding 0): "
+                          "shape [0]: axis 0 is 0")
     fixed = _fixed(fid, report, tmp_path, call=ONNX_INFERENCE)  # onnx's inference types 's' right
     assert fixed.returncode == 0 and "fixed: the type of 's' holds" in fixed.stdout, fixed.stdout + fixed.stderr
 
@@ -165,7 +171,8 @@ def test_onnx_shape_inference_less_precise_script_fails_then_passes_with_data_pr
     report = reports("repro/reshape-target", "onnx:infer-shapes")
     bug = repro(report, fid, tmp_path / "o")
     assert "infer_shapes(model, check_type=False, strict_mode=False, data_prop=False)" in (tmp_path / "o" / "repro.py").read_text()
-    assert bug.startswith("BUG: graph output 'y' after onnx:infer-shapes: [\"unk__0\", \"unk__1\"] in concat is less precise than [2, 12] in common")
+    assert bug.startswith("BUG: graph output 'y' after onnx:infer-shapes: [\"unk__0\", \"unk__1\"] in concat is less precise "
+                          "than [2, 12] in common")
     data_prop = ToolCall("def apply(model):\n    return onnx.shape_inference.infer_shapes(model, data_prop=True)\n", "infer_shapes(data_prop=True)")
     fixed = _fixed(fid, report, tmp_path, call=data_prop)  # data propagation types the Concat target: as precise on both forms
     assert fixed.returncode == 0 and "fixed: concat's type of 'y' is as precise as common's" in fixed.stdout, fixed.stdout + fixed.stderr
