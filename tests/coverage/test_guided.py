@@ -82,3 +82,17 @@ def test_entry_ops_are_read_from_the_entry_name_or_the_rules_effect():
     assert entry_ops(Entry("onnxscript", "fold", "*", ()), []) == frozenset()
     ort_rule = Entry("onnxruntime", "rule", "ConvBNFusion", ())
     assert entry_ops(ort_rule, ["GraphTransformer x modified: 1"]) == frozenset()
+
+
+def test_a_joined_map_keeps_the_evidence_bases_and_errors_of_both():
+    """The reference-only bases' map (shape inference and the converter only) joins the library's."""
+    a = Entry("onnx-shape-inference", "inference", "Add@6", ("onnx:infer-shapes",), "reference")
+    b = Entry("onnx-shape-inference", "inference", "Add@14", ("onnx:infer-shapes",), "ort+reference")
+    lib = CoverageMap({e.key: e for e in (a, b)}, {b.key: [Evidence(b.key, "lib:common", "typed")]}, ["lib:common"],
+                      {"lib:common": {"onnxruntime": "x"}})
+    ref = CoverageMap({a.key: a}, {a.key: [Evidence(a.key, "ref:common", "typed")]}, ["ref:common"], {},
+                      base_ops={"ref:common": ["Add@6"]})
+    both = lib.joined(ref)
+    assert both.triggered(a.key) and both.triggered(b.key) and set(both.entries) == {a.key, b.key}
+    assert both.bases == ["lib:common", "ref:common"] and both.errors == lib.errors
+    assert both.base_ops == {"ref:common": ["Add@6"]} and not lib.triggered(a.key)
