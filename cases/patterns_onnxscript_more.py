@@ -3,8 +3,8 @@ onnxscript 0.7.2 (a rule's pattern in no case's *first* form: the map observes t
 
 Each common form is what the rule's ``pattern`` and ``check`` accept, read from onnxscript's
 sources (``onnxscript/rewriter/rules/common``: ``_no_op.py`` for x*1, 0+x, x-0, x/1;
-``_basic_rules.py`` TransposeTranspose; ``_fuse_relus_clips.py``
-FuseSuccessiveClipRelu; ``_collapse_slices.py`` the two redundant-Slice rules;
+``_basic_rules.py`` TransposeTranspose; ``_broadcast_to_matmul.py`` the two Reshape-MatMul-Reshape
+rules; ``_fuse_relus_clips.py`` FuseSuccessiveClipRelu; ``_collapse_slices.py`` the two redundant-Slice rules;
 ``_fuse_pad_into_conv.py`` NormalizePadFormatConv and FuseConvIntegerPad;
 ``_redundant_scatter_nd.py`` ScatterAllStatic): op types, which inputs must be constant, the
 static shapes the check reads. The uncommon form is the same computation the way the rule
@@ -128,3 +128,25 @@ updates have the data's shape. Uncommon: Identity(u) (Operators.md ScatterND).""
     "common": ("y = ScatterND(x, i01, u)", ""),
     "identity": ("y = Identity(u)", "Identity(u)"),
 }, "(float[2,N] x, float[2,N] u) => (float[2,N] y)")
+
+MM = {"w45": R.standard_normal((4, 5)).astype(np.float32), "s64": np.array([6, 4], I64),
+      "s45": np.array([4, 5], I64), "s235": np.array([2, 3, 5], I64)}
+CONSTS.update(MM)
+_case("reshape-matmul-reshape", "Reshape(input_a,shape_a);MatMul(_,input_b);Reshape(_,shape_c)",
+      """Reshape(MatMul(Reshape(x: [2, 3, 4], [6, 4]), w: [4, 5]), [2, 3, 5]) (float).
+
+The rule drops the Reshapes around a MatMul whose broadcasting gives the same result (static
+shapes, the final shape constant and equal to MatMul(x, w)'s). Uncommon: MatMul(x, w) itself
+(Operators.md MatMul: numpy broadcasting).""", {
+    "common": ("a = Reshape(x, s64)\nm = MatMul(a, w45)\ny = Reshape(m, s235)", ""),
+    "broadcast": ("y = MatMul(x, w45)", "MatMul(x, w) broadcast"),
+}, "(float[2,3,4] x) => (float[2,3,5] y)", bindings=({}, {}))
+
+_case("reshape-both-matmul-reshape", "Reshape(input_a,shape_a);Reshape(input_b,shape_b);MatMul(_,_);Reshape(_,shape_c)",
+      """Reshape(MatMul(Reshape(x: [2, 3, 4], [6, 4]), Reshape(w: [4, 5], [4, 5])), [2, 3, 5]) (float).
+
+The two-Reshape form of the rule above: both MatMul inputs reshaped. Uncommon: MatMul(x, w)
+(Operators.md MatMul).""", {
+    "common": ("a = Reshape(x, s64)\nb = Reshape(w45, s45)\nm = MatMul(a, b)\ny = Reshape(m, s235)", ""),
+    "broadcast": ("y = MatMul(x, w45)", "MatMul(x, w) broadcast"),
+}, "(float[2,3,4] x) => (float[2,3,5] y)", bindings=({}, {}))
