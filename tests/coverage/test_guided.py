@@ -96,3 +96,16 @@ def test_a_joined_map_keeps_the_evidence_bases_and_errors_of_both():
     assert both.triggered(a.key) and both.triggered(b.key) and set(both.entries) == {a.key, b.key}
     assert both.bases == ["lib:common", "ref:common"] and both.errors == lib.errors
     assert both.base_ops == {"ref:common": ["Add@6"]} and not lib.triggered(a.key)
+
+
+def test_the_cpu_subset_leaves_out_transformers_registered_for_other_providers_only():
+    from passcheck.coverage import report
+
+    cpu = Entry("onnxruntime", "transformer", "GeluFusion", ("ort:extended",), "extended")
+    dml = Entry("onnxruntime", "transformer", "MatMulActivationFusion", ("ort:extended",), "extended")
+    ev = {cpu.key: [Evidence(cpu.key, "a:common", "x")]}
+    cmap = CoverageMap({e.key: e for e in (cpu, dml)}, ev, ["a:common"], {})
+    sub = report.totals(cmap)["onnxruntime"]
+    assert (sub["triggered"], sub["total"]) == (1, 2)
+    assert sub["subsets"]["basic+extended, CPU"] == {"triggered": 1, "total": 1}
+    assert "DirectML" in report.reason(cmap, dml)
