@@ -75,4 +75,4 @@ scale and zero point (the round trip is exact). Uncommon: Identity(x) (Operators
 DequantizeLinear, QuantizeLinear).""", {
     "common": ("d = DequantizeLinear(x, sc, zp)\nq = QuantizeLinear(d, sc, zp)\ny = Identity(q)", ""),
     "identity": ("y = Identity(x)", "no pair"),
-}, sig="(uint8[N,8] x) => (uint8[N,8] y)", targets=("EliminateIdentity",))
+}, sig="(uint8[N,8] x) => (uint8[N,8] y)", targets=("EliminateIdentity",), opset=19)
