@@ -68,6 +68,14 @@ class CoverageMap:
                 out.setdefault(e.base, []).append(k)
         return out
 
+    def joined(self, other: CoverageMap) -> CoverageMap:
+        """This map and ``other`` (the same catalogue, other bases) as one: evidence, bases, errors,
+        reasons (this map's first) and base ops of both."""
+        ev = {k: [*self.evidence.get(k, ()), *other.evidence.get(k, ())] for k in {*self.evidence, *other.evidence}}
+        return dataclasses.replace(self, evidence=ev, bases=[*self.bases, *other.bases],
+                                   errors={**other.errors, **self.errors}, reasons={**other.reasons, **self.reasons},
+                                   base_ops={**other.base_ops, **self.base_ops})
+
     def without(self, bases: Iterable[str]) -> CoverageMap:
         """The map with the evidence of ``bases`` removed (what the library covers without them)."""
         gone = set(bases)

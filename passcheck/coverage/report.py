@@ -20,10 +20,16 @@ from typing import Any
 from passcheck.coverage.entry import TOOLS, Entry
 from passcheck.coverage.map import CoverageMap
 
+#: onnxruntime transformers a CPU session's verbose log lists but that onnxruntime registers for other
+#: execution providers only (onnxruntime/core/optimizer/graph_transformer_utils.cc, read from its sources:
+#: ``BiasDropoutFusion(cuda_rocm_eps)``, ``MatMulActivationFusion(dml_ep)``): they never act on the CPU
+#: provider, so the CPU subset leaves them out.
+OTHER_EP_ONLY = {"BiasDropoutFusion": "CUDA and ROCm", "MatMulActivationFusion": "DirectML"}
+
 #: The subsets the issue's acceptance counts, per tool: name → predicate on an entry (a converter
 #: step the converter says it has no adapter for is left out of its subset, see :func:`unregistered`).
 SUBSETS = {
-    "onnxruntime": {"basic+extended": lambda e: e.scope in ("basic", "extended")},
+    "onnxruntime": {"basic+extended, CPU": lambda e: e.scope in ("basic", "extended") and e.name not in OTHER_EP_ONLY},
     "onnxscript": {"default rules": lambda e: e.kind == "rule" and e.scope == "default rules"},
     "onnx-shape-inference": {"inference, op run by onnxruntime or the reference evaluator":
                              lambda e: e.kind == "inference" and ("ort" in e.scope or "reference" in e.scope)},
@@ -79,6 +85,9 @@ def reason(cmap: CoverageMap, e: Entry) -> str:
         if not having:
             return f"no base has a node of {op}"
         return f"{len(having)} bases have {op} (e.g. {having[0]}) but none reached this step with an effect"
+    if e.tool == "onnxruntime" and e.name in OTHER_EP_ONLY:
+        return (f"registered for the {OTHER_EP_ONLY[e.name]} execution providers only (graph_transformer_utils.cc): "
+                "it never acts on the CPU provider")
     if e.tool == "onnxruntime":
         how = ("logs 'GraphTransformer {} modified: 1'" if e.kind == "transformer"
                else "makes disabling {} change the optimized graph")

@@ -24,18 +24,41 @@ def chosen_bases(patterns: Sequence[str] = (), generated: bool = True, all_forms
     return [b for b in found if b.form == next(iter(b.case.forms))]
 
 
+#: The tools that need no runtime: the reference-only generated bases are observed under these only.
+RUNTIME_FREE = ("onnx-shape-inference", "onnx-version-converter")
+
+
+def reference_only_bases():
+    """The generated bases onnxruntime has no kernel for (schemas superseded before opset 7, judged
+    by the checker and the reference evaluator alone, :func:`passcheck.generate.cases`): bases for
+    the tools that need no runtime, never hunt bases (no pass cell of theirs can run)."""
+    from passcheck.generate import cases
+    from passcheck.hunt.space import Base
+
+    return [Base(c, next(iter(c.forms))) for c in cases(reference_only=True)]
+
+
 def library_map(patterns: Sequence[str] = (), *, generated: bool = True, all_forms: bool = False,
                 tools: Sequence[str] = TOOLS, refresh: bool = False, executor=None,
                 on_base: Callable[[str], None] | None = None, bases=None) -> CoverageMap:
     """The map over :func:`chosen_bases` (or ``bases``), observed in ``executor`` (an
     :class:`~passcheck.passes.isolation.IsolatedExecutor`, a new one when None) and cached per
-    tool version (:mod:`passcheck.coverage.cache`; ``refresh`` observes everything again)."""
+    tool version (:mod:`passcheck.coverage.cache`; ``refresh`` observes everything again). With
+    the whole library (no ``patterns``, no ``bases``, ``generated``), the
+    :func:`reference_only_bases` too, under the :data:`RUNTIME_FREE` tools only."""
     from passcheck.coverage.cache import Cache
     from passcheck.passes.isolation import IsolatedExecutor
 
     chosen = list(bases) if bases is not None else chosen_bases(patterns, generated, all_forms)
+    free = [t for t in tools if t in RUNTIME_FREE]
+    extra = reference_only_bases() if bases is None and generated and not patterns and free else []
     cache = Cache(refresh=refresh)
+
+    def run(ex) -> CoverageMap:
+        cmap = compute(chosen, ex, tools, cache, on_base)
+        return cmap.joined(compute(extra, ex, free, cache, on_base)) if extra else cmap
+
     if executor is not None:
-        return compute(chosen, executor, tools, cache, on_base)
+        return run(executor)
     with IsolatedExecutor() as ex:
-        return compute(chosen, ex, tools, cache, on_base)
+        return run(ex)

@@ -6,8 +6,12 @@ an entry some base triggers (an onnxruntime rule, an onnxscript rule, an inferen
 adapter …) with a spelling (the rewrite kind of a form) no item has tried under it, on a pass
 that runs the entry (a pass without a catalogue, such as a ``cmd:`` or plugin pass, counts as
 running every entry of the tools it declares, ``PassAdapter.tools``, or of every tool when it
-declares none the catalogue knows). Entries with the fewest spellings tried come first, ties broken by the
-step's generator; when every pair is tried (or there is no map), the triple rule below applies.
+declares none the catalogue knows). Entries with the fewest spellings tried come first, then those the
+fewest bases trigger (a pattern one base reaches is the one a blind search misses), ties broken by the
+step's generator. Of an entry's untried spellings, the nearest to what the entry acts on comes first
+(:mod:`.nearness`: a rewrite of the entry's own node inside its op schema, then of that node otherwise,
+of a value it reads or writes, elsewhere), then by the triple rule below. When every pair is tried (or
+there is no map), the triple rule alone applies.
 
 Each step draws a sample of bases with a generator seeded by ``(seed, step)``, lists their untried
 items and takes the one with the largest share of untried triples (halved for a depth-2 form, so
@@ -21,9 +25,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 
-from passcheck.mutations import forms as hforms
+from passcheck.hunt.nearness import entry_ops, nearness, schema_spelling
 from passcheck.hunt.signature import site_ops
 from passcheck.hunt.space import Base, Item
+from passcheck.mutations import forms as hforms
 
 #: Bases drawn per step (each has tens of forms × the passes: plenty of untried items to choose from).
 SAMPLE = 8
@@ -47,6 +52,7 @@ class Scheduler:
         self.done: set[str] = set()
         self.dead: set[str] = set()  # bases that do not run on their feeds: no item of theirs can be judged
         self._ops: dict[tuple[str, str], tuple[str, frozenset[str]]] = {}  # (base, form) → (rewrite kind, ops)
+        self._labels: dict[tuple[str, str], tuple[str, ...]] = {}  # (base, form) → the labels its rewrite changed
 
     def triples(self, item: Item) -> set[Triple]:
         """The (op type, rewrite kind, pass) triples ``item`` covers: the ops at its site, or every op of its base."""
@@ -57,6 +63,16 @@ class Scheduler:
             self._ops[item.base, item.form] = (hforms.kind(item.form), frozenset(ops or base.ops()))
         kind, ops = self._ops[item.base, item.form]
         return {(op, kind, item.pass_id) for op in ops}
+
+    def labels(self, base: Base, form: str) -> tuple[str, ...]:
+        """The site labels ``form``'s rewrite changes in ``base`` (built once; none when it does not build)."""
+        if (base.id, form) not in self._labels:
+            try:
+                built = hforms.build(base.model(), form)
+            except Exception:  # noqa: BLE001 - a rewrite that cannot read this base: it changes nothing here
+                built = None
+            self._labels[base.id, form] = tuple(built[1]) if built else ()
+        return self._labels[base.id, form]
 
     def mark(self, item: Item, triples: Iterable[Triple] | None = None, base_fails: bool = False) -> None:
         """Record ``item`` as tried (its triples recomputed unless given, e.g. from a saved state);
@@ -117,11 +133,13 @@ class _MapView:
 
         scope = PassScope(cmap.entries.values())
         self.entries: dict[str, tuple[list[str], list[str]]] = {}
+        self.ops: dict[str, frozenset[str]] = {}  # entry → the op types it acts on (empty: unknown)
         for key, entry in cmap.entries.items():
             bases = [b for b in cmap.bases_of(key) if b in by_id]
             runs = [p for p in passes if scope.runs(entry, p)]
             if bases and runs:
                 self.entries[key] = (bases, runs)
+                self.ops[key] = entry_ops(entry, [e.effect for e in cmap.evidence.get(key, ())])
         self.by_base: dict[str, list[str]] = {}
         for key, (bases, _) in self.entries.items():
             for b in bases:
@@ -134,28 +152,35 @@ class _MapView:
         return {(k, kind) for k in self.by_base.get(item.base, ()) if item.pass_id in self.entries[k][1]}
 
     def untried(self, sched: Scheduler, rng: random.Random) -> Item | None:
-        """An item trying a pair not tried yet, from the entry with the fewest spellings tried: of
-        that entry's candidates (on :data:`SAMPLE` of its bases), the one the triple rule scores best."""
+        """An item trying a pair not tried yet, from the entry with the fewest spellings tried, then
+        the fewest bases: of that entry's candidates (on :data:`SAMPLE` of its bases), the nearest
+        spelling (:mod:`.nearness`; a single rewrite before a pair, the op schema's own spellings
+        first), then the one the triple rule scores best."""
         tried: dict[str, int] = {}
         for k, _ in sched.pairs_tried:
             tried[k] = tried.get(k, 0) + 1
         live = [k for k in self.entries if k not in self.exhausted]
-        order = sorted(live, key=lambda k: (tried.get(k, 0), rng.random()))
+        order = sorted(live, key=lambda k: (tried.get(k, 0), len(self.entries[k][0]), rng.random()))
         for key in order:
             bases, runs = self.entries[key]
             best, best_score = None, None
             live_bases = [b for b in bases if not sched.is_dead(b)]
             for bid in rng.sample(live_bases, min(SAMPLE, len(live_bases))):
-                for form in sched.by_id[bid].forms(sched.seed):
+                base = sched.by_id[bid]
+                for form in base.forms(sched.seed):
                     if (key, hforms.kind(form)) in sched.pairs_tried:
                         continue
                     depth = len({r for r, _ in hforms.parts(form)})
+                    near = None
                     for p in runs:
                         item = Item(bid, form, p)
                         if item.key in sched.done:
                             continue
+                        if near is None:  # nearest first, single rewrites before pairs, the schema's own first
+                            near = (nearness(base.model(), sched.labels(base, form), self.ops[key]), -depth,
+                                    schema_spelling(form))
                         triples = sched.triples(item)
-                        score = (len(triples - sched.tried) / len(triples) / depth, rng.random())
+                        score = (*near, len(triples - sched.tried) / len(triples) / depth, rng.random())
                         if best_score is None or score > best_score:
                             best, best_score = item, score
             if best is not None:
