@@ -12,7 +12,9 @@
   "function"): expansion is no optimization. The Casts onnxruntime inserts around a kernel it
   lacks for an element type (:data:`ORT_INSERTED_CAST`) are not counted either. When neither form
   kept anything the other lost, different new op types are still no finding if the pass made the
-  same change to both (the same ops added and removed, counted by type);
+  same change to both (the same ops added and removed, counted by type). Nor is a node kept that
+  reads (directly or through other nodes) an overridable default of its form which the other form
+  spells as a constant: a pass may fold only the constant spelling (IR.md §Graphs);
 - *precision*: the pass output's graph-output annotations are less precise on one form
   (rank unknown where the other knows it; fewer ``dim_value`` / named dims) → ``less-precise``,
   only when the more precise annotation holds in every run (a wrong one is the annotations
@@ -162,8 +164,9 @@ def _ops(c: FormRun, f: FormRun) -> list[Finding]:
     rewrote the two into different new op types."""
     found, kept_any = [], False
     for a, b in ((c, f), (f, c)):
-        kept = _kept(a, b)
-        kept_any = kept_any or bool(kept)
+        raw = _kept(a, b)
+        kept_any = kept_any or bool(raw)
+        kept = [op for op in raw if not _behind_defaults(op, b, a)]
         if kept and not numeric.shown_wrong(a, b):  # a wrong rewrite of ``a`` is no optimization ``b`` missed
             found.append(_finding(a, b, kept))
     if kept_any:
@@ -173,6 +176,28 @@ def _ops(c: FormRun, f: FormRun) -> list[Finding]:
     if ca != fa and new_c != new_f and _delta(c) != _delta(f) and not numeric.shown_wrong(c, f):
         return [_finding(c, f, [])]
     return []
+
+
+def _behind_defaults(op: str, b: FormRun, a: FormRun) -> bool:
+    """Whether every ``op`` node ``b`` kept reads a value computed from an overridable default of
+    ``b`` (a graph input with an initializer) that is a constant in ``a`` (an initializer and no
+    graph input): a caller may feed another value there, so no pass may fold or fuse through it
+    (IR.md §Graphs: an initializer named like a graph input is a default; onnxruntime treats such
+    initializers as non-constant), and keeping the node is no missed optimization."""
+    def split(m):
+        inputs = {v.name for v in m.graph.input}
+        inits = {t.name for t in m.graph.initializer}
+        return inits & inputs, inits - inputs
+
+    defaults, constants = split(b.model)[0], split(a.model)[1]
+    tainted = defaults & constants
+    if not tainted:
+        return False
+    for n in b.output.graph.node:  # nodes are in topological order (IR.md §Graphs)
+        if any(i in tainted for i in n.input):
+            tainted.update(o for o in n.output if o)
+    nodes = [n for n in b.output.graph.node if op_key(n) == op]
+    return bool(nodes) and all(any(i in tainted for i in n.input) for n in nodes)
 
 
 def _finding(a: FormRun, b: FormRun, kept: list[str]) -> Finding:
