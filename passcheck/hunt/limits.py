@@ -62,6 +62,18 @@ def stated(finding: Finding) -> tuple[str, str] | None:
     return (words, m.group(1)) if m else None
 
 
+def step(pass_id: str, model: onnx.ModelProto) -> str | None:
+    """The conversion a per-model boundary pass (``onnx:convert-opset-down`` / ``-up``) makes of
+    ``model`` (``"13->12"``), or None for any other pass (a fixed target is the same for every model)."""
+    from passcheck.passes.version_converter import opset_boundary
+
+    for direction in ("down", "up"):
+        if pass_id == f"onnx:convert-opset-{direction}":
+            target, _ = opset_boundary(model, direction)
+            return f"{opset(model)}->{target}"
+    return None
+
+
 def key(pass_id: str, words: str) -> str:
     return f"{pass_id}|{words}"
 
@@ -80,10 +92,12 @@ def split(findings: Iterable[Finding], base: onnx.ModelProto) -> tuple[list[Find
 
 
 def record(environment: dict[str, dict[str, Any]], pass_id: str, facts: Iterable[tuple[str, str]],
-           base: onnx.ModelProto, where: dict[str, str]) -> None:
-    """Add ``facts`` (from :func:`split`) to a hunt state's ``environment`` (one entry per pass and limit)."""
+           base: onnx.ModelProto, mutant: onnx.ModelProto, where: dict[str, str]) -> None:
+    """Add ``facts`` (from :func:`split`, met on ``mutant``, a rewrite of ``base``) to a hunt state's
+    ``environment`` (one entry per pass and limit)."""
     for words, op in facts:
-        new = {"pass": pass_id, "reason": words, "op": op, "opset": opset(base), "items": 0, "first": where}
+        new = {"pass": pass_id, "reason": words, "op": op, "opset": opset(base), "step": step(pass_id, mutant),
+               "items": 0, "first": where}
         rec = environment.setdefault(key(pass_id, words), new)
         rec["items"] += 1
 
@@ -91,11 +105,12 @@ def record(environment: dict[str, dict[str, Any]], pass_id: str, facts: Iterable
 def known(environment: dict[str, dict[str, Any]], pass_id: str, base: onnx.ModelProto,
           mutant: onnx.ModelProto) -> str | None:
     """The recorded limit an item under ``pass_id`` would reach again (``mutant`` brings in the op
-    it names, absent from ``base``, at the same opset), or None."""
+    it names, absent from ``base``, at the same opset and, for a boundary pass, the same step), or None."""
     if not environment:
         return None
     have, brought, at = ops(base), ops(mutant), opset(base)
     for rec in environment.values():
-        if rec["pass"] == pass_id and rec["op"] in brought and rec["op"] not in have and rec["opset"] == at:
+        if rec["pass"] == pass_id and rec["op"] in brought and rec["op"] not in have and rec["opset"] == at \
+                and rec.get("step") == step(pass_id, mutant):
             return rec["reason"]
     return None

@@ -118,7 +118,7 @@ def _run(store: Store, base: Base, item: Item, executor, end: float | None, case
             return rec
         findings, facts = limits.split(outcome.findings, model)
         if facts:
-            limits.record(store.environment, item.pass_id, facts, model, {"base": item.base, "form": item.form})
+            limits.record(store.environment, item.pass_id, facts, model, mutant, {"base": item.base, "form": item.form})
             if not findings:
                 rec["status"], rec["reason"] = "unavailable", "; ".join(sorted({w for w, _ in facts}))
         for f in findings:

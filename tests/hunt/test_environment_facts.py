@@ -46,7 +46,7 @@ def test_a_limit_for_an_op_only_the_rewrite_brought_is_recorded_once_and_skipped
     assert "No Adapter From Version $13 for Slice" in first["reason"]
     assert not store.signatures
     (fact,) = store.environment.values()
-    assert (fact["pass"], fact["op"], fact["opset"], fact["items"]) == (PASS, "Slice", 13, 1)
+    assert (fact["pass"], fact["op"], fact["opset"], fact["step"], fact["items"]) == (PASS, "Slice", 13, "13->12", 1)
     assert again["status"] == "unavailable" and "recorded earlier" in again["reason"], again  # not run again
     assert fact["items"] == 1
 
@@ -54,7 +54,7 @@ def test_a_limit_for_an_op_only_the_rewrite_brought_is_recorded_once_and_skipped
 def test_the_recorded_limit_survives_a_resume(tmp_path):
     store = Store(tmp_path / "h", {"seed": 0})
     limits.record(store.environment, PASS, [("No Adapter From Version $13 for Slice", "Slice")],
-                  parser.parse_model(SPLIT), {"base": "b", "form": "f"})
+                  parser.parse_model(SPLIT), parser.parse_model(SLICE), {"base": "b", "form": "f"})
     store.save()
     again = Store.open(tmp_path / "h", {"seed": 0}, resume=True)
     assert again.environment == store.environment
@@ -75,3 +75,20 @@ def test_a_limit_for_an_op_the_base_has_too_is_not_an_environment_fact():
     assert kept == [] and facts == [(words, "Slice")]
     declined = Finding("rejected", "acceptance", "c", "uncommon", PASS, "m", details={"error": "RuntimeError: x"})
     assert limits.split([declined], parser.parse_model(SPLIT)) == ([declined], [])
+
+
+def test_a_recorded_limit_skips_only_items_that_take_the_same_step():
+    """``onnx:convert-opset-down`` converts each model to its own boundary: a rewritten form whose
+    newest op moves the boundary (a Reshape-14 beside the Slice-13) does not convert the Slice, so
+    the recorded Slice limit does not skip it."""
+    at14 = lambda text: parser.parse_model(text.replace('"" : 13', '"" : 14'))
+    base, slices = at14(SPLIT), at14(SLICE)
+    reshape = "sh = Constant <value: tensor = int64[1] {3}> ()\n  b = Reshape (a, sh)"
+    reshaped = at14(SLICE.replace("b = Neg (a)", reshape))
+    env: dict = {}
+    limits.record(env, PASS, [("No Adapter From Version $13 for Slice", "Slice")], base, slices,
+                  {"base": "b", "form": "f"})
+    assert next(iter(env.values()))["step"] == "14->12"
+    assert limits.known(env, PASS, base, slices) == "No Adapter From Version $13 for Slice"
+    assert limits.known(env, PASS, base, reshaped) is None  # 14 -> 13: the Slice stays as it is
+    assert limits.known(env, "onnx:convert-opset-12", base, slices) is None  # another pass: its own facts
