@@ -11,8 +11,10 @@ Slices): when the op the limit names is not in the base at all, the tool accepte
 op, so the decline says nothing about a spelling: it is the tool's stated limit for that op,
 recorded once per (pass, limit) in the hunt's state as an environment fact, and later items under
 that pass whose rewritten form brings the same op into a base at the same opset are skipped
-(``unavailable``). A limit naming an op the base has too (the tool converts it in one spelling
-and not in the other) stays a finding.
+(``unavailable``). The same holds when the rewrite changed the conversion asked for (``axes-as-attribute``
+writes a Reduce op at an older opset, so ``onnx:convert-opset-down`` converts it from another
+version to another boundary than the base). A limit naming an op the base has too, met on the
+same conversion (the tool converts the op in one spelling and not in the other), stays a finding.
 """
 
 from __future__ import annotations
@@ -78,13 +80,17 @@ def key(pass_id: str, words: str) -> str:
     return f"{pass_id}|{words}"
 
 
-def split(findings: Iterable[Finding], base: onnx.ModelProto) -> tuple[list[Finding], list[tuple[str, str]]]:
-    """(``findings`` that stay findings, (words, op) of the stated limits naming an op ``base`` lacks)."""
+def split(findings: Iterable[Finding], pass_id: str, base: onnx.ModelProto,
+          mutant: onnx.ModelProto) -> tuple[list[Finding], list[tuple[str, str]]]:
+    """(``findings`` that stay findings, (words, op) of the stated limits that are not about a
+    spelling: the op they name is not in ``base``, or the tool was asked another conversion of
+    ``mutant`` than of ``base`` (another opset, or another boundary step))."""
     have = ops(base)
+    same_step = opset(base) == opset(mutant) and step(pass_id, base) == step(pass_id, mutant)
     kept, facts = [], []
     for f in findings:
         limit = stated(f)
-        if limit is not None and limit[1] not in have:
+        if limit is not None and (limit[1] not in have or not same_step):
             facts.append(limit)
         else:
             kept.append(f)

@@ -116,7 +116,7 @@ def _run(store: Store, base: Base, item: Item, executor, end: float | None, case
             rec["status"], rec["reason"] = "unfinished", "the hunt's budget ran out while this item ran (a time limit it set)"
             rec["seconds"] = round(time.monotonic() - t0, 3)
             return rec
-        findings, facts = limits.split(outcome.findings, model)
+        findings, facts = limits.split(outcome.findings, item.pass_id, model, mutant)
         if facts:
             limits.record(store.environment, item.pass_id, facts, model, mutant, {"base": item.base, "form": item.form})
             if not findings:

@@ -69,12 +69,27 @@ def test_a_limit_for_an_op_the_base_has_too_is_not_an_environment_fact():
     words = "onnx's version converter: No Adapter From Version $13 for Slice"
     error = STATED_LIMIT + words + " (opset 13 → 12)"
     f = Finding("rejected", "acceptance", "c", "uncommon", PASS, "m", details={"error": error})
-    kept, facts = limits.split([f], parser.parse_model(SLICE))
+    sliced = parser.parse_model(SLICE)
+    kept, facts = limits.split([f], PASS, sliced, sliced)
     assert kept == [f] and facts == []
-    kept, facts = limits.split([f], parser.parse_model(SPLIT))
+    kept, facts = limits.split([f], PASS, parser.parse_model(SPLIT), sliced)
     assert kept == [] and facts == [(words, "Slice")]
     declined = Finding("rejected", "acceptance", "c", "uncommon", PASS, "m", details={"error": "RuntimeError: x"})
-    assert limits.split([declined], parser.parse_model(SPLIT)) == ([declined], [])
+    assert limits.split([declined], PASS, parser.parse_model(SPLIT), sliced) == ([declined], [])
+
+
+def test_a_limit_met_on_another_conversion_than_the_base_s_is_not_about_a_spelling():
+    """The base's Slice is converted 13 -> 12 and passes; a rewrite that restamps the model (here a
+    Reshape-14 at opset 14) asks the converter for 14 -> 13 instead: a Slice limit met there is
+    no finding about the Slice's spelling."""
+    from passcheck.passes._base import STATED_LIMIT
+    from passcheck.records import Finding
+
+    words = "onnx's version converter: No Adapter From Version $13 for Slice"
+    f = Finding("rejected", "acceptance", "c", "uncommon", PASS, "m", details={"error": STATED_LIMIT + words})
+    restamped = parser.parse_model(SLICE.replace('"" : 13', '"" : 14'))
+    assert limits.split([f], PASS, parser.parse_model(SLICE), restamped) == ([], [(words, "Slice")])
+    assert limits.split([f], "onnx:convert-opset-11", parser.parse_model(SLICE), restamped) == ([], [(words, "Slice")])
 
 
 def test_a_recorded_limit_skips_only_items_that_take_the_same_step():
