@@ -14,7 +14,8 @@
   kept anything the other lost, different new op types are still no finding if the pass made the
   same change to both (the same ops added and removed, counted by type). Nor is a node kept that
   reads (directly or through other nodes) an overridable default of its form which the other form
-  spells as a constant: a pass may fold only the constant spelling (IR.md §Graphs);
+  spells as a constant, or that is linked through kept nodes to one that does (a fusion takes the
+  whole pattern): a pass may fold only the constant spelling (IR.md §Graphs);
 - *precision*: the pass output's graph-output annotations are less precise on one form
   (rank unknown where the other knows it; fewer ``dim_value`` / named dims) → ``less-precise``,
   only when the more precise annotation holds in every run (a wrong one is the annotations
@@ -166,7 +167,8 @@ def _ops(c: FormRun, f: FormRun) -> list[Finding]:
     for a, b in ((c, f), (f, c)):
         raw = _kept(a, b)
         kept_any = kept_any or bool(raw)
-        kept = [op for op in raw if not _behind_defaults(op, b, a)]
+        lawful = _behind_defaults(raw, b, a)
+        kept = [op for op in raw if op not in lawful]
         if kept and not numeric.shown_wrong(a, b):  # a wrong rewrite of ``a`` is no optimization ``b`` missed
             found.append(_finding(a, b, kept))
     if kept_any:
@@ -178,26 +180,37 @@ def _ops(c: FormRun, f: FormRun) -> list[Finding]:
     return []
 
 
-def _behind_defaults(op: str, b: FormRun, a: FormRun) -> bool:
-    """Whether every ``op`` node ``b`` kept reads a value computed from an overridable default of
-    ``b`` (a graph input with an initializer) that is a constant in ``a`` (an initializer and no
-    graph input): a caller may feed another value there, so no pass may fold or fuse through it
-    (IR.md §Graphs: an initializer named like a graph input is a default; onnxruntime treats such
-    initializers as non-constant), and keeping the node is no missed optimization."""
+def _behind_defaults(kept: list[str], b: FormRun, a: FormRun) -> set[str]:
+    """The op types of ``kept`` whose every node ``b`` kept is part of a pattern that touches an
+    overridable default of ``b`` (a graph input with an initializer) that is a constant in ``a``
+    (an initializer and no graph input): the node reads a value computed from that default, or is
+    linked to such a node through other kept nodes (a fusion takes the whole pattern). A caller may
+    feed another value there, so no pass may fold or fuse through it (IR.md §Graphs: an initializer
+    named like a graph input is a default; onnxruntime: "Initializer … appears in graph inputs and
+    will not be treated as constant value/weight"), and keeping those nodes is no missed optimization."""
     def split(m):
         inputs = {v.name for v in m.graph.input}
         inits = {t.name for t in m.graph.initializer}
         return inits & inputs, inits - inputs
 
-    defaults, constants = split(b.model)[0], split(a.model)[1]
-    tainted = defaults & constants
-    if not tainted:
-        return False
-    for n in b.output.graph.node:  # nodes are in topological order (IR.md §Graphs)
+    tainted = split(b.model)[0] & split(a.model)[1]
+    if not tainted or not kept:
+        return set()
+    nodes = list(b.output.graph.node)
+    for n in nodes:  # nodes are in topological order (IR.md §Graphs)
         if any(i in tainted for i in n.input):
             tainted.update(o for o in n.output if o)
-    nodes = [n for n in b.output.graph.node if op_key(n) == op]
-    return bool(nodes) and all(any(i in tainted for i in n.input) for n in nodes)
+    group = [n for n in nodes if op_key(n) in kept]
+    reached = {id(n) for n in group if any(i in tainted for i in n.input)}
+    grew = bool(reached)
+    while grew:  # spread through kept nodes linked by a value (producer → reader, either way)
+        grew = False
+        values = {v for n in group if id(n) in reached for v in [*n.input, *n.output] if v}
+        for n in group:
+            if id(n) not in reached and values & {v for v in [*n.input, *n.output] if v}:
+                reached.add(id(n))
+                grew = True
+    return {op for op in kept if all(id(n) in reached for n in group if op_key(n) == op)}
 
 
 def _finding(a: FormRun, b: FormRun, kept: list[str]) -> Finding:
