@@ -100,17 +100,18 @@ def split(findings: Iterable[Finding], pass_id: str, base: onnx.ModelProto,
 def record(environment: dict[str, dict[str, Any]], pass_id: str, facts: Iterable[tuple[str, str]],
            base: onnx.ModelProto, mutant: onnx.ModelProto, where: dict[str, str]) -> None:
     """Add ``facts`` (from :func:`split`, met on ``mutant``, a rewrite of ``base``) to a hunt state's
-    ``environment`` (one entry per pass and limit)."""
+    ``environment`` (one entry per pass and limit: ``items`` that met it, ``skipped`` items that
+    would have met it again)."""
     for words, op in facts:
         new = {"pass": pass_id, "reason": words, "op": op, "opset": opset(base), "step": step(pass_id, mutant),
-               "items": 0, "first": where}
+               "items": 0, "skipped": 0, "first": where}
         rec = environment.setdefault(key(pass_id, words), new)
         rec["items"] += 1
 
 
 def known(environment: dict[str, dict[str, Any]], pass_id: str, base: onnx.ModelProto,
-          mutant: onnx.ModelProto) -> str | None:
-    """The recorded limit an item under ``pass_id`` would reach again (``mutant`` brings in the op
+          mutant: onnx.ModelProto) -> dict[str, Any] | None:
+    """The record of the limit an item under ``pass_id`` would reach again (``mutant`` brings in the op
     it names, absent from ``base``, at the same opset and, for a boundary pass, the same step), or None."""
     if not environment:
         return None
@@ -118,5 +119,5 @@ def known(environment: dict[str, dict[str, Any]], pass_id: str, base: onnx.Model
     for rec in environment.values():
         if rec["pass"] == pass_id and rec["op"] in brought and rec["op"] not in have and rec["opset"] == at \
                 and rec.get("step") == step(pass_id, mutant):
-            return rec["reason"]
+            return rec
     return None

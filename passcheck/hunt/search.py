@@ -102,8 +102,10 @@ def _run(store: Store, base: Base, item: Item, executor, end: float | None, case
         built, rec["reason"] = None, f"{type(exc).__name__}: {exc}"
     if built is not None:
         mutant, labels = built
-        if why := limits.known(store.environment, item.pass_id, model, mutant):  # a limit met before: not run again
-            rec["status"], rec["reason"] = "unavailable", f"a limit {item.pass_id} states (recorded earlier): {why}"
+        if fact := limits.known(store.environment, item.pass_id, model, mutant):  # a limit met before: not run again
+            fact["skipped"] = fact.get("skipped", 0) + 1
+            rec["status"] = "unavailable"
+            rec["reason"] = f"a limit {item.pass_id} states (recorded earlier): {fact['reason']}"
             rec["seconds"] = round(time.monotonic() - t0, 3)
             return rec
         case = base.case

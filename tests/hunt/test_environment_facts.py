@@ -48,7 +48,7 @@ def test_a_limit_for_an_op_only_the_rewrite_brought_is_recorded_once_and_skipped
     (fact,) = store.environment.values()
     assert (fact["pass"], fact["op"], fact["opset"], fact["step"], fact["items"]) == (PASS, "Slice", 13, "13->12", 1)
     assert again["status"] == "unavailable" and "recorded earlier" in again["reason"], again  # not run again
-    assert fact["items"] == 1
+    assert (fact["items"], fact["skipped"]) == (1, 1)
 
 
 def test_the_recorded_limit_survives_a_resume(tmp_path):
@@ -104,6 +104,6 @@ def test_a_recorded_limit_skips_only_items_that_take_the_same_step():
     limits.record(env, PASS, [("No Adapter From Version $13 for Slice", "Slice")], base, slices,
                   {"base": "b", "form": "f"})
     assert next(iter(env.values()))["step"] == "14->12"
-    assert limits.known(env, PASS, base, slices) == "No Adapter From Version $13 for Slice"
+    assert limits.known(env, PASS, base, slices)["reason"] == "No Adapter From Version $13 for Slice"
     assert limits.known(env, PASS, base, reshaped) is None  # 14 -> 13: the Slice stays as it is
     assert limits.known(env, "onnx:convert-opset-12", base, slices) is None  # another pass: its own facts
