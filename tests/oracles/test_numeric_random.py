@@ -31,3 +31,21 @@ def test_a_draw_of_another_shape_is_still_wrong():
     assert numeric.drawn(model) == {"y"}
     assert numeric._same_kind([[0.5, 0.1]], [[0.2, 0.3]]) is None
     assert "shape" in numeric._same_kind([[0.5, 0.1]], [[0.2, 0.3, 0.4]])
+
+
+def test_a_draw_inside_a_local_function_or_a_branch_is_a_draw_too():
+    fn = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18, "local" : 1]>
+g (float[2, 3] x) => (float[2, 3] y, float[2, 3] z) {
+  r = local.Draw ()
+  y = Add (x, r)
+  z = Relu (x)
+}
+<domain: "local", opset_import: ["" : 18]>
+Draw () => (out) { out = RandomNormal <shape: ints = [2, 3]> () }""")
+    assert numeric.drawn(fn) == {"y"}
+    branch = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (bool c, float[2, 3] x) => (float[2, 3] y) {
+  y = If (c) <then_branch = t () => (float[2, 3] a) { a = RandomUniform <shape: ints = [2, 3]> () },
+              else_branch = e () => (float[2, 3] b) { b = Identity (x) }>
+}""")
+    assert numeric.drawn(branch) == {"y"}
