@@ -17,7 +17,8 @@
   spells as a constant, or that is linked through kept nodes to one that does (a fusion takes the
   whole pattern): a pass may fold only the constant spelling (IR.md §Graphs);
 - *precision*: the pass output's graph-output annotations are less precise on one form
-  (rank unknown where the other knows it; fewer ``dim_value`` / named dims) → ``less-precise``,
+  (rank unknown where the other knows it; fewer ``dim_value`` / named dims; a name the pass made
+  up for one unknown dim, such as ``unk__2``, counts as unnamed) → ``less-precise``,
   only when the more precise annotation holds in every run (a wrong one is the annotations
   oracle's ``annotation-violated`` on its own form).
 
@@ -26,6 +27,7 @@ Status parity (accepted on one form, refused on another) is reported by the acce
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -246,15 +248,40 @@ def _kept_nodes(model, ops: set[str]) -> list[dict[str, str]]:
     return out
 
 
-def precision(tp) -> tuple[int, int, int] | None:
-    """(rank known, dims with dim_value, dims with dim_param) of a tensor type; None otherwise."""
+def precision(tp, fresh: frozenset[str] = frozenset()) -> tuple[int, int, int] | None:
+    """(rank known, dims with dim_value, dims with dim_param) of a tensor type; None otherwise.
+    ``fresh``: dim_params that say no more than an unknown dim (see :func:`fresh_names`)."""
     if tp.WhichOneof("value") != "tensor_type":
         return None
     tt = tp.tensor_type
     if not tt.HasField("shape"):
         return (0, 0, 0)
     dims = tt.shape.dim
-    return (1, sum(d.HasField("dim_value") for d in dims), sum(bool(d.HasField("dim_param") and d.dim_param) for d in dims))
+    named = sum(bool(d.HasField("dim_param") and d.dim_param and d.dim_param not in fresh) for d in dims)
+    return (1, sum(d.HasField("dim_value") for d in dims), named)
+
+
+def _dim_params(values) -> list[str]:
+    return [d.dim_param for v in values if v.type.WhichOneof("value") == "tensor_type"
+            for d in v.type.tensor_type.shape.dim if d.dim_param]
+
+
+#: How onnx shape inference names a dim it cannot know (its symbol table's ``unk__<N>``).
+GENERATED_DIM = re.compile(r"unk__\d+")
+
+
+def fresh_names(run: FormRun) -> frozenset[str]:
+    """dim_params of the pass output spelled as a tool's unknown dim (onnx shape inference's
+    ``unk__N``, or the run's ``unknown_dim_param`` pattern) that its input never names and that
+    occur once among its graph outputs' dims: such a name relates that output dim to no input and
+    no other output, so it is no more precise than an unnamed dim."""
+    if run.output is None:
+        return frozenset()
+    pattern = re.compile(run.unknown_dim_param) if run.unknown_dim_param else GENERATED_DIM
+    g = run.model.graph
+    given = set(_dim_params([*g.input, *g.value_info, *g.output]))
+    counts = Counter(_dim_params(run.output.graph.output))
+    return frozenset(n for n, k in counts.items() if k == 1 and n not in given and pattern.fullmatch(n))
 
 
 def less_precise(pb: tuple[int, int, int], ra: tuple[int, int, int]) -> bool:
@@ -265,12 +292,13 @@ def less_precise(pb: tuple[int, int, int], ra: tuple[int, int, int]) -> bool:
 
 def _precision(a: FormRun, b: FormRun) -> list[Finding]:
     """Findings on ``b`` for graph outputs whose annotation is less precise than in ``a``."""
-    pa = {o.name: (precision(o.type), o) for o in a.output.graph.output}
+    fa, fb = fresh_names(a), fresh_names(b)
+    pa = {o.name: (precision(o.type, fa), o) for o in a.output.graph.output}
     found = []
     for o in b.output.graph.output:
         if o.name not in pa or pa[o.name][0] is None:
             continue
-        pb = precision(o.type)
+        pb = precision(o.type, fb)
         if pb is None:
             continue
         if not less_precise(pb, pa[o.name][0]):
