@@ -51,13 +51,16 @@ def classify(cells: Iterable[Any]) -> list[list[str]]:
 
 def counts(items: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     """Category → ``{"items": n, "reasons": {reason: items}}`` over hunt item records (their
-    ``unavailable`` lists; status ``unfinished`` counts as a budget artefact). Categories with
+    ``unavailable`` lists; status ``unfinished`` counts as a budget artefact, status ``unavailable``
+    (an item skipped for a limit recorded before, :mod:`.limits`) as a tool limit). Categories with
     no item are left out."""
     out: dict[str, dict[str, Any]] = {}
     for rec in items:
         pairs = [tuple(p) for p in rec.get("unavailable") or ()]
         if rec.get("status") == "unfinished":
             pairs.append((BUDGET, rec.get("reason") or "the hunt's budget ran out while this item ran"))
+        elif rec.get("status") == "unavailable":  # skipped: a limit the tool stated before (hunt.limits)
+            pairs.append((TOOL_LIMIT, rec.get("reason") or "a limit the tool states"))
         for cat in dict.fromkeys(c for c, _ in pairs):
             slot = out.setdefault(cat, {"items": 0, "reasons": {}})
             slot["items"] += 1

@@ -8,7 +8,8 @@ signature first: one seen before only adds a hit; a new one is shrunk (:mod:`.sh
 as a case module when its shrunk signature is new, then loaded back as ``--cases-from`` would
 load it to check that it reproduces. The base's case is also run as it is (its own forms, no
 rewrite) under the same pass: a finding of the same pass, oracle and kind there is recorded, so a
-signature the library already shows is told apart from a new one.
+signature the library already shows is told apart from a new one. A limit the tool states for an
+op only the rewrite brought in is an environment fact, not a finding (:mod:`.limits`).
 
 **Shards** (``shard=(i, n)``): every shard walks the same item sequence (the scheduler's choice at
 step ``k`` depends only on the seed, ``k`` and the items chosen before), runs the steps
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from passcheck.mutations import forms as hforms
+from passcheck.hunt import limits
 from passcheck.hunt.budget import Budget
 from passcheck.hunt.probe import Setting, blamed, probe
 from passcheck.hunt.scheduler import Scheduler
@@ -153,6 +155,12 @@ def _run(store: Store, base: Base, item: Item, executor, end: float | None, case
         built, rec["reason"] = None, f"{type(exc).__name__}: {exc}"
     if built is not None:
         mutant, labels = built
+        if fact := limits.known(store.environment, item.pass_id, model, mutant):  # a limit met before: not run again
+            fact["skipped"] = fact.get("skipped", 0) + 1
+            rec["status"] = "unavailable"
+            rec["reason"] = f"a limit {item.pass_id} states (recorded earlier): {fact['reason']}"
+            rec["seconds"] = round(time.monotonic() - t0, 3)
+            return rec
         case = base.case
         setting = Setting(case.id, case.bindings, case.feeds, case.rtol, case.atol)
         outcome = probe(setting, model, item.form, mutant, item.pass_id, executor, expected=expected)
@@ -165,7 +173,12 @@ def _run(store: Store, base: Base, item: Item, executor, end: float | None, case
             rec["status"], rec["reason"] = "unfinished", "the hunt's budget ran out while this item ran (a time limit it set)"
             rec["seconds"] = round(time.monotonic() - t0, 3)
             return rec
-        for f in outcome.findings:
+        findings, facts = limits.split(outcome.findings, item.pass_id, model, mutant)
+        if facts:
+            limits.record(store.environment, item.pass_id, facts, model, mutant, {"base": item.base, "form": item.form})
+            if not findings:
+                rec["status"], rec["reason"] = "unavailable", "; ".join(sorted({w for w, _ in facts}))
+        for f in findings:
             raw = signature(f, hforms.kind(item.form), [model, mutant], labels)
             key = _found(store, raw, f, base, model, item, executor, end, cases_from)
             if key and key not in rec["signatures"]:

@@ -28,11 +28,13 @@ class Store:
             (``done`` / ``refused`` / ``unverified`` / ``base-fails`` / ``not-applicable``, see
             :class:`~passcheck.hunt.probe.Outcome`;
             ``unfinished``: the budget ran out inside the item; ``other-shard``: a step another shard
-            runs), ``seconds``, ``triples``, ``signatures``, ``base_runs`` (whether the base runs on
-            its feeds), ``unavailable`` (``[category, reason]`` pairs, :mod:`passcheck.hunt.noise`).
+            runs; ``unavailable``: only a documented limit met before, see :mod:`.limits`), ``seconds``,
+            ``triples``, ``signatures``, ``base_runs`` (whether the base runs on its feeds),
+            ``unavailable`` (``[category, reason]`` pairs, :mod:`passcheck.hunt.noise`).
         signatures: signature key → its record (signature; hits: findings of the items that counted
             for it; the shrunk pair's node counts; its case module; the reproduce command).
         coarse: key of a raw finding → the signature key its shrunk pair got (no second shrink).
+        environment: documented limits met, one per pass and limit (:mod:`.limits`): never signatures.
     """
 
     def __init__(self, out: str | Path, scope: dict[str, Any]):
@@ -41,6 +43,7 @@ class Store:
         self.items: list[dict[str, Any]] = []
         self.signatures: dict[str, dict[str, Any]] = {}
         self.coarse: dict[str, str | None] = {}
+        self.environment: dict[str, dict[str, Any]] = {}
 
     @property
     def path(self) -> Path:
@@ -77,11 +80,13 @@ class Store:
                 raise PasscheckError(f"{store.path}: the hunt there used {k} {saved.get(k)!r}, this run {scope.get(k)!r}; "
                                      "resume with the same arguments, or choose another --out")
         store.items, store.signatures, store.coarse = items, signatures, coarse
+        store.environment = doc.get("environment") or {}  # a state written before it existed has none
         return store
 
     def save(self) -> None:
         from passcheck.report.json_report import atomic_write
 
         self.out.mkdir(parents=True, exist_ok=True)
-        doc = {"version": VERSION, "scope": self.scope, "items": self.items, "signatures": self.signatures, "coarse": self.coarse}
+        doc = {"version": VERSION, "scope": self.scope, "items": self.items, "signatures": self.signatures,
+               "coarse": self.coarse, "environment": self.environment}
         atomic_write(self.path, json.dumps(doc, indent=1) + "\n")

@@ -158,11 +158,59 @@ def shown_wrong(run: FormRun, other: FormRun | None = None) -> bool:
     return crashed and other is not None and other.output is not None and not any(r.error for r in other.runs)
 
 
+#: Ops whose values are draws (Operators.md RandomNormal, RandomUniform, their ``*Like``,
+#: Multinomial, Bernoulli: values from a generator, ``seed`` optional): onnxruntime advances a
+#: seeded generator at every ``Run`` of a session, so two runs of one model differ. Outputs
+#: computed from one are compared by dtype and shape only (counted in the cell's coverage).
+RANDOM = frozenset({"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial",
+                    "Bernoulli"})
+
+
+def drawn(model: Any) -> set[str]:
+    """Names of ``model``'s graph outputs computed (through any main-graph nodes) from a :data:`RANDOM`
+    op, or from a model-local function, an If/Loop/Scan body, that holds one."""
+    if model is None:
+        return set()
+    functions = {(f.domain, f.name): f for f in model.functions}
+    random_fn: dict[tuple[str, str], bool] = {}
+
+    def draws(nodes, seen=()) -> bool:
+        for n in nodes:
+            if n.op_type in RANDOM and n.domain in ("", "ai.onnx"):
+                return True
+            key = (n.domain, n.op_type)
+            if key in functions and key not in seen:
+                if key not in random_fn:
+                    random_fn[key] = draws(functions[key].node, (*seen, key))
+                if random_fn[key]:
+                    return True
+            bodies = [g for a in n.attribute for g in ([a.g] if a.HasField("g") else []) + list(a.graphs)]
+            if any(draws(g.node, seen) for g in bodies):
+                return True
+        return False
+
+    tainted: set[str] = set()
+    for n in model.graph.node:  # nodes are in topological order (IR.md §Graphs)
+        if draws([n]) or any(i in tainted for i in n.input if i):
+            tainted.update(o for o in n.output if o)
+    return {o.name for o in model.graph.output if o.name in tainted}
+
+
+def _same_kind(got: Any, expected: Any) -> str | None:
+    """Why two draws differ in dtype or shape, or None."""
+    a, e = np.asarray(got), np.asarray(expected)
+    if a.dtype != e.dtype or a.shape != e.shape:
+        return f"a random draw changed dtype or shape: {a.dtype}{list(a.shape)} vs {e.dtype}{list(e.shape)}"
+    return None
+
+
 def check(run: FormRun) -> list[Finding]:
-    """Each run of the pass output vs the unoptimized run of the input model on the same feeds."""
+    """Each run of the pass output vs the unoptimized run of the input model on the same feeds
+    (outputs :func:`drawn` from a random op: dtype and shape only)."""
     if run.output is None:
         return []
     found, dtypes = [], output_dtypes(run.output)
+    random = drawn(run.model) | drawn(run.output)
     for i, (got, base) in enumerate(zip(run.runs, run.baseline)):
         if base.error:
             continue  # the input itself does not run; nothing to compare with
@@ -172,6 +220,11 @@ def check(run: FormRun) -> list[Finding]:
         for name, expected in base.outputs.items():
             if name not in got.outputs:
                 found.append(run.finding("wrong-result", NAME, f"graph output {name!r} is missing after {run.pass_id}", binding=i, output=name))
+                continue
+            if name in random:
+                if why := _same_kind(got.outputs[name], expected):
+                    found.append(run.finding("wrong-result", NAME, f"output {name!r} (binding {i}): {why}", binding=i,
+                                             output=name))
                 continue
             c = compare(got.outputs[name], expected, run.rtol, run.atol, dtypes.get(name))
             if not c.ok:
@@ -221,6 +274,11 @@ class Numeric(BaseOracle):
 
     def unchecked_run(self, run: FormRun, cells: Cells) -> dict[str, str]:
         return unchecked(run)
+
+    def coverage(self, run: FormRun) -> dict[str, Any]:
+        """``{"random_outputs": [...]}``: the outputs compared by dtype and shape only (see :data:`RANDOM`)."""
+        names = sorted(drawn(run.model) | drawn(run.output)) if run.output is not None else []
+        return {"random_outputs": names} if names else {}
 
 
 ORACLE = Numeric()

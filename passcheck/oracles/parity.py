@@ -12,9 +12,13 @@
   "function"): expansion is no optimization. The Casts onnxruntime inserts around a kernel it
   lacks for an element type (:data:`ORT_INSERTED_CAST`) are not counted either. When neither form
   kept anything the other lost, different new op types are still no finding if the pass made the
-  same change to both (the same ops added and removed, counted by type);
+  same change to both (the same ops added and removed, counted by type). Nor is a node kept that
+  reads (directly or through other nodes) an overridable default of its form which the other form
+  spells as a constant, or that is linked through kept nodes to one that does (a fusion takes the
+  whole pattern): a pass may fold only the constant spelling (IR.md §Graphs);
 - *precision*: the pass output's graph-output annotations are less precise on one form
-  (rank unknown where the other knows it; fewer ``dim_value`` / named dims) → ``less-precise``,
+  (rank unknown where the other knows it; fewer ``dim_value`` / named dims; a name the pass made
+  up for one unknown dim, such as ``unk__2``, counts as unnamed) → ``less-precise``,
   only when the more precise annotation holds in every run (a wrong one is the annotations
   oracle's ``annotation-violated`` on its own form).
 
@@ -23,6 +27,7 @@ Status parity (accepted on one form, refused on another) is reported by the acce
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -162,8 +167,10 @@ def _ops(c: FormRun, f: FormRun) -> list[Finding]:
     rewrote the two into different new op types."""
     found, kept_any = [], False
     for a, b in ((c, f), (f, c)):
-        kept = _kept(a, b)
-        kept_any = kept_any or bool(kept)
+        raw = _kept(a, b)
+        kept_any = kept_any or bool(raw)
+        lawful = _behind_defaults(raw, b, a)
+        kept = [op for op in raw if op not in lawful]
         if kept and not numeric.shown_wrong(a, b):  # a wrong rewrite of ``a`` is no optimization ``b`` missed
             found.append(_finding(a, b, kept))
     if kept_any:
@@ -173,6 +180,39 @@ def _ops(c: FormRun, f: FormRun) -> list[Finding]:
     if ca != fa and new_c != new_f and _delta(c) != _delta(f) and not numeric.shown_wrong(c, f):
         return [_finding(c, f, [])]
     return []
+
+
+def _behind_defaults(kept: list[str], b: FormRun, a: FormRun) -> set[str]:
+    """The op types of ``kept`` whose every node ``b`` kept is part of a pattern that touches an
+    overridable default of ``b`` (a graph input with an initializer) that is a constant in ``a``
+    (an initializer and no graph input): the node reads a value computed from that default, or is
+    linked to such a node through other kept nodes (a fusion takes the whole pattern). A caller may
+    feed another value there, so no pass may fold or fuse through it (IR.md §Graphs: an initializer
+    named like a graph input is a default; onnxruntime: "Initializer … appears in graph inputs and
+    will not be treated as constant value/weight"), and keeping those nodes is no missed optimization."""
+    def split(m):
+        inputs = {v.name for v in m.graph.input}
+        inits = {t.name for t in m.graph.initializer}
+        return inits & inputs, inits - inputs
+
+    tainted = split(b.model)[0] & split(a.model)[1]
+    if not tainted or not kept:
+        return set()
+    nodes = list(b.output.graph.node)
+    for n in nodes:  # nodes are in topological order (IR.md §Graphs)
+        if any(i in tainted for i in n.input):
+            tainted.update(o for o in n.output if o)
+    group = [n for n in nodes if op_key(n) in kept]
+    reached = {id(n) for n in group if any(i in tainted for i in n.input)}
+    grew = bool(reached)
+    while grew:  # spread through kept nodes linked by a value (producer → reader, either way)
+        grew = False
+        values = {v for n in group if id(n) in reached for v in [*n.input, *n.output] if v}
+        for n in group:
+            if id(n) not in reached and values & {v for v in [*n.input, *n.output] if v}:
+                reached.add(id(n))
+                grew = True
+    return {op for op in kept if all(id(n) in reached for n in group if op_key(n) == op)}
 
 
 def _finding(a: FormRun, b: FormRun, kept: list[str]) -> Finding:
@@ -208,15 +248,40 @@ def _kept_nodes(model, ops: set[str]) -> list[dict[str, str]]:
     return out
 
 
-def precision(tp) -> tuple[int, int, int] | None:
-    """(rank known, dims with dim_value, dims with dim_param) of a tensor type; None otherwise."""
+def precision(tp, fresh: frozenset[str] = frozenset()) -> tuple[int, int, int] | None:
+    """(rank known, dims with dim_value, dims with dim_param) of a tensor type; None otherwise.
+    ``fresh``: dim_params that say no more than an unknown dim (see :func:`fresh_names`)."""
     if tp.WhichOneof("value") != "tensor_type":
         return None
     tt = tp.tensor_type
     if not tt.HasField("shape"):
         return (0, 0, 0)
     dims = tt.shape.dim
-    return (1, sum(d.HasField("dim_value") for d in dims), sum(bool(d.HasField("dim_param") and d.dim_param) for d in dims))
+    named = sum(bool(d.HasField("dim_param") and d.dim_param and d.dim_param not in fresh) for d in dims)
+    return (1, sum(d.HasField("dim_value") for d in dims), named)
+
+
+def _dim_params(values) -> list[str]:
+    return [d.dim_param for v in values if v.type.WhichOneof("value") == "tensor_type"
+            for d in v.type.tensor_type.shape.dim if d.dim_param]
+
+
+#: How onnx shape inference names a dim it cannot know (its symbol table's ``unk__<N>``).
+GENERATED_DIM = re.compile(r"unk__\d+")
+
+
+def fresh_names(run: FormRun) -> frozenset[str]:
+    """dim_params of the pass output spelled as a tool's unknown dim (onnx shape inference's
+    ``unk__N``, or the run's ``unknown_dim_param`` pattern) that its input never names and that
+    occur once among its graph outputs' dims: such a name relates that output dim to no input and
+    no other output, so it is no more precise than an unnamed dim."""
+    if run.output is None:
+        return frozenset()
+    pattern = re.compile(run.unknown_dim_param) if run.unknown_dim_param else GENERATED_DIM
+    g = run.model.graph
+    given = set(_dim_params([*g.input, *g.value_info, *g.output]))
+    counts = Counter(_dim_params(run.output.graph.output))
+    return frozenset(n for n, k in counts.items() if k == 1 and n not in given and pattern.fullmatch(n))
 
 
 def less_precise(pb: tuple[int, int, int], ra: tuple[int, int, int]) -> bool:
@@ -227,12 +292,13 @@ def less_precise(pb: tuple[int, int, int], ra: tuple[int, int, int]) -> bool:
 
 def _precision(a: FormRun, b: FormRun) -> list[Finding]:
     """Findings on ``b`` for graph outputs whose annotation is less precise than in ``a``."""
-    pa = {o.name: (precision(o.type), o) for o in a.output.graph.output}
+    fa, fb = fresh_names(a), fresh_names(b)
+    pa = {o.name: (precision(o.type, fa), o) for o in a.output.graph.output}
     found = []
     for o in b.output.graph.output:
         if o.name not in pa or pa[o.name][0] is None:
             continue
-        pb = precision(o.type)
+        pb = precision(o.type, fb)
         if pb is None:
             continue
         if not less_precise(pb, pa[o.name][0]):

@@ -114,5 +114,5 @@ class OpsetBoundaryAdapter(PassAdapter):
         target, why = opset_boundary(model, self.direction)
         try:
             return VersionConverterAdapter(target).apply(model, workdir)
-        except PassDeclined as exc:
-            raise PassDeclined(f"{exc} ({why})") from exc
+        except PassDeclined as exc:  # PassUnsupported (a limit the converter states) stays one
+            raise type(exc)(f"{exc} ({why})") from exc

@@ -231,7 +231,7 @@ def test_signature_ops_come_from_the_sites_else_from_the_base():
     assert signature(f, "rw", [m], ["no-such-value"]).ops == ("Neg", "Relu")
 
 
-def test_an_item_the_budget_cut_short_is_unfinished_never_a_finding(monkeypatch):
+def test_an_item_the_budget_cut_short_is_unfinished_never_a_finding(monkeypatch, tmp_path):
     """A pass stopped by the time limit the hunt lowered to what was left of its budget is the
     hunt's doing: the item is ``unfinished``, no signature; the same timeout under the full item
     limit is the tool's and counts (issue 30)."""
@@ -254,9 +254,12 @@ def test_an_item_the_budget_cut_short_is_unfinished_never_a_finding(monkeypatch)
     monkeypatch.setattr(search.hforms, "build", lambda model, form: (model, []))
     monkeypatch.setattr(search, "_found", lambda *a, **k: "sig")
     item, base = Item(f"{case.id}:common", "constant-to-initializer", "p"), Base(case, "common")
-    cut = search._run(None, base, item, None, None, (), cut_short=True)
+    from passcheck.hunt.store import Store
+
+    store = Store(tmp_path, {})
+    cut = search._run(store, base, item, None, None, (), cut_short=True)
     assert cut["status"] == "unfinished" and cut["signatures"] == [] and "budget" in cut["reason"]
-    full = search._run(None, base, item, None, None, ())
+    full = search._run(store, base, item, None, None, ())
     assert full["status"] == "done" and full["signatures"] == ["sig"]
 
 

@@ -46,3 +46,18 @@ def test_a_stated_limit_on_one_form_only_is_still_a_finding():
     assert f.oracle == "acceptance" and f.kind == "rejected" and "this form only" in f.message
     assert "No Adapter From Version $16 for Identity" in f.message
     assert cells["other"].verdict == "findings" and report.exit_code == 1
+
+
+def test_the_opset_boundary_pass_keeps_the_converter_s_stated_limit():
+    """``onnx:convert-opset-down`` wraps the converter: a step it has no adapter for is the same
+    stated limit (unavailable on every form), not a ``declined`` the acceptance oracle reports."""
+    report = check_model(parser.parse_model(ABS_IDENTITY), ["onnx:convert-opset-down"],
+                         forms={"other": parser.parse_model(ABS_IDENTITY.replace("Abs (i)", "Abs (x)"))},
+                         name="limits/boundary")
+    cells = [c for c in report.cells if c.pass_id == "onnx:convert-opset-down"]
+    assert len(cells) == 2
+    for c in cells:
+        assert c.status == "unavailable" and not c.findings, c
+        assert c.error.startswith(STATED_LIMIT) and "No Adapter From Version $16 for Identity" in c.error
+        assert "opset 18 → 15" in c.error  # the boundary the adapter chose is still said
+    assert report.exit_code == 0
