@@ -82,3 +82,9 @@ def test_a_hunt_item_records_environment_facts_and_tool_limits_from_real_tools()
     assert [c for c, _ in f64.unavailable] == [noise.ENVIRONMENT] and "Tan" in f64.unavailable[0][1]
     assert down.status == "done" and not down.findings
     assert [c for c, _ in down.unavailable] == [noise.TOOL_LIMIT] and "No Previous Version" in down.unavailable[0][1]
+
+
+def test_an_item_skipped_for_a_recorded_limit_counts_as_a_tool_limit():
+    skipped = {"status": "unavailable", "reason": "a limit onnx:convert-opset-down states (recorded earlier): x"}
+    found = noise.counts([skipped, {"status": "done"}])
+    assert found == {noise.TOOL_LIMIT: {"items": 1, "reasons": {skipped["reason"]: 1}}}
