@@ -27,6 +27,8 @@ from passcheck.triage.candidates import Candidate
 TRIES = 3
 #: The shortest time a script is given to run here (seconds), even when the budget is nearly spent.
 MIN_SCRIPT_SECONDS = 60.0
+#: The longest (``passcheck repro``'s limit).
+MAX_SCRIPT_SECONDS = 600.0
 
 
 @dataclasses.dataclass
@@ -76,7 +78,7 @@ def attempt(c: Candidate, folder: Path, *, versions: Mapping[str, str | None], c
             last = Outcome("refused", f"the forms cannot be rebuilt here: {type(exc).__name__}: {exc}", f.id)
             continue
         try:
-            timeout = max(MIN_SCRIPT_SECONDS, deadline - time.monotonic())
+            timeout = max(MIN_SCRIPT_SECONDS, min(MAX_SCRIPT_SECONDS, deadline - time.monotonic()))
             bug = bundle.write(folder, text, models, md.rstrip("\n") + "\n\n" + extra_md, timeout)
             return Outcome("reproduced", bug, f.id, ["repro.py", "REPORT.md", *models], time.monotonic() - start)
         except PasscheckError as exc:
