@@ -5,7 +5,8 @@ An entry: ``tool``, ``match`` (every field given must hold for one finding of th
 ``pass`` a glob of the pass id, ``oracle``, ``kind``, ``ops_any`` op types of which the finding
 names at least one — ``kept_op_types`` or ``op_type`` in its details —, ``form`` globs of the form,
 ``message`` a regular expression searched in the message and the error), ``link``, ``title``,
-``state`` (``open``, ``fixed`` …) and ``fixed_in`` (the first release without it, or null).
+``state`` (``open``, ``fixed`` …), ``fixed_in`` (``"<package> <version>"``, the first release without
+it, or null) and ``library`` (the built-in ``case`` and ``pass`` that exhibit it, which a test runs).
 """
 
 from __future__ import annotations
