@@ -53,7 +53,8 @@ def index_md(rows: Sequence[Mapping[str, Any]], sources: Sequence[str], versions
 
 def found_md(rows: Sequence[Mapping[str, Any]], command: str, versions: Mapping[str, str | None], seconds: float,
              note: str = "") -> str:
-    """``docs/found.md``: every candidate with its status, known/new and link, and how to reproduce it."""
+    """``docs/found.md``: every candidate with its status, known/new and link, the passcheck command that
+    shows it and its bundle's script (the folder under the triage's ``--out``)."""
     lines = [
         "# What passcheck found",
         "",
@@ -67,15 +68,14 @@ def found_md(rows: Sequence[Mapping[str, Any]], command: str, versions: Mapping[
     ]
     if note:
         lines += ["", note]
-    lines += ["", "| # | rank | tool | what | status | upstream | reproduce |", "|---|---|---|---|---|---|---|"]
+    lines += ["", "| # | rank | tool | what | status | upstream | reproduce | bundle |", "|---" * 8 + "|"]
     for r in rows:
         c, o = r["candidate"], r["outcome"]
         f = c.finding
         how = f"`{f.repro}`" if f.repro else "—"
-        if o.status == "reproduced":
-            how = f"`python repro.py` in `{r['folder']}`"
+        folder = f"`{r['folder']}/repro.py`" if o.status == "reproduced" else "—"
         status = o.status if o.status == "reproduced" else f"{o.status}: {_cell(o.why, 120)}"
         what = _cell(f"{f.case} | {f.form} | {f.pass_id}: [{f.kind}] {f.message}")
         lines.append(f"| {r['n']} | {c.rank} | {c.tool} | {what} "
-                     f"| {status} | {_upstream(r['upstream'])} | {how} |")
+                     f"| {status} | {_upstream(r['upstream'])} | {how} | {folder} |")
     return "\n".join(lines) + "\n"

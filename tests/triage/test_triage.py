@@ -49,7 +49,9 @@ def _isolated_exit(folder) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("which", ["report", "save-run"])
 def test_triage_ranks_the_planted_crash_first_and_every_bundle_reproduces(saved_run, which, tmp_path, capsys):
     d, report, saved = saved_run
-    assert main(["triage", str(report if which == "report" else saved), "--out", str(tmp_path / "t")]) == 0
+    found = tmp_path / "found.md"
+    assert main(["triage", str(report if which == "report" else saved), "--out", str(tmp_path / "t"),
+                 "--found", str(found)]) == 0
     said = capsys.readouterr().out
     rows = sorted(p for p in (tmp_path / "t").iterdir() if p.is_dir())
     cands = [json.loads((p / "candidate.json").read_text()) for p in rows]
@@ -65,6 +67,8 @@ def test_triage_ranks_the_planted_crash_first_and_every_bundle_reproduces(saved_
         assert r.returncode == 1, (p.name, r.stdout, r.stderr)
     assert "SIGSEGV" in _isolated_exit(rows[0]).stdout
     assert "## Triage" in (rows[0] / "REPORT.md").read_text()
+    record = found.read_text()
+    assert f"`{rows[0].name}/repro.py`" in record and "| crash | cmd |" in record and "| new |" in record, record
 
 
 def test_a_file_that_is_not_a_run_is_refused_in_one_line_exit_2(tmp_path):
