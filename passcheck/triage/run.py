@@ -57,7 +57,7 @@ def triage(paths: Sequence[str | Path], out: str | Path, budget: float | None = 
         from passcheck.passes.isolation import IsolatedExecutor
 
         with IsolatedExecutor() as ex:
-            sources.run_hunts(loaded, ex)
+            sources.run_hunts(loaded, ex, cases_from)
     versions = {k: v for k, v in environment().items() if k in VERSIONED}
     all_from = [*cases_from, *loaded.cases_from]
     candidates = group(loaded.cells)

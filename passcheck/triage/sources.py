@@ -95,19 +95,28 @@ def _hunt_state(folder: Path) -> dict:
     return doc
 
 
-def run_hunts(loaded: Loaded, executor) -> None:
+def run_hunts(loaded: Loaded, executor, cases_from: Sequence[str] = ()) -> None:
     """Run each hunt's saved pairs under the pass that showed their signature (adds their cells and
     case modules to ``loaded``); a signature whose pair was not kept becomes one finding of its own,
-    refused (:attr:`Loaded.refused`). ``executor``: a :class:`~passcheck.passes.isolation.IsolatedExecutor`.
-    A pair that does not run here adds no cell (nothing is claimed for it)."""
+    refused (:attr:`Loaded.refused`). ``executor``: a :class:`~passcheck.passes.isolation.IsolatedExecutor`;
+    ``cases_from``: case and pass modules to load first (the hunt's own ``--cases-from`` are too).
+    A pair that does not run here adds no cell (nothing is claimed for it).
+
+    Raises:
+        PasscheckError: a case or pass module cannot be loaded.
+    """
     from passcheck._versions import tool_version
     from passcheck.cases import registry
-    from passcheck.cases._registry import load_file
+    from passcheck.cases._registry import load_file, load_path
     from passcheck.engine import Subject, evaluate
     from passcheck.signature import Signature
 
     for folder in loaded.hunts:
-        for key, rec in _hunt_state(folder)["signatures"].items():
+        state = _hunt_state(folder)
+        modules = [*cases_from, *((state.get("scope") or {}).get("cases_from") or [])]
+        for p in dict.fromkeys(modules):
+            load_path(p)
+        for key, rec in state["signatures"].items():
             sig = Signature.from_json(rec["signature"])
             module = Path(rec.get("case_module") or "")
             if not rec.get("case") or not module.is_file():
@@ -119,7 +128,7 @@ def run_hunts(loaded: Loaded, executor) -> None:
                 continue
             load_file(module, prefix="passcheck_triage_hunt")
             case = registry().get(rec["case"])
-            subject = Subject.from_case(case, tool_version("onnx"), [str(module.resolve())])
+            subject = Subject.from_case(case, tool_version("onnx"), [*modules, str(module.resolve())])
             try:
                 loaded.cells += evaluate(subject, [sig.pass_id], executor=executor)
             except Exception:  # noqa: BLE001 - a pair that no longer runs here shows nothing
