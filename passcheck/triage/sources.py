@@ -126,7 +126,7 @@ def run_hunts(loaded: Loaded, executor, cases_from: Sequence[str] = ()) -> None:
                 loaded.refused[f.id] = f"the hunt kept no pair for it ({rec.get('note') or 'no case module'})"
                 loaded.cells.append(CellResult(f.case, f.form, f.pass_id, "changed", findings=[f]))
                 continue
-            load_file(module, prefix="passcheck_triage_hunt")
+            load_file(module)  # as --cases-from loads it: rebuilding its forms later loads nothing twice
             case = registry().get(rec["case"])
             subject = Subject.from_case(case, tool_version("onnx"), [*modules, str(module.resolve())])
             try:
