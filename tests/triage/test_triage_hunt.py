@@ -43,3 +43,47 @@ def test_triage_of_a_hunt_folder_bundles_its_shrunk_pair(tmp_path):
                          env=env)
     assert run.returncode == 1, (run.stdout, run.stderr)
     assert "negative-axes" in (folder / "REPORT.md").read_text()  # why the form is valid: the catalogue's row
+
+
+WRONG = ("import sys\nimport onnx\nm = onnx.load(sys.argv[1])\nfor n in m.graph.node:\n"
+         "    if n.op_type == 'Relu':\n        n.op_type = 'Abs'\nonnx.save(m, sys.argv[2])\n")
+
+
+def _pair(body: str):
+    """(Relu, the same computation written as ``body``)."""
+    import onnx.parser
+
+    text = """<ir_version: 8, opset_import: ["" : 17]>
+g (float[2,3] x) => (float[2,3] y) {{
+  {body}
+}}"""
+    return onnx.parser.parse_model(text.format(body="y = Relu(x)")), onnx.parser.parse_model(text.format(body=body))
+
+
+def test_a_hunt_folder_with_several_saved_pairs_bundles_each(tmp_path):
+    """Two pairs saved as a hunt saves them (case modules in cases/, hunt-state.json): each candidate's
+    forms are rebuilt from its module without registering any case twice."""
+    from passcheck.records import Finding
+    from passcheck.reduce.case_module import case_module
+    from passcheck.signature import Signature
+
+    (tmp_path / "wrong.py").write_text(WRONG)
+    pass_id = f"cmd:{sys.executable} {tmp_path / 'wrong.py'} {{in}} {{out}}"
+    (tmp_path / "h" / "cases").mkdir(parents=True)
+    signatures = {}
+    for n, body in enumerate(("r = Relu(x)\n  y = Identity(r)", "i = Identity(x)\n  y = Relu(i)")):
+        f = Finding("wrong-result", "numeric", "base", "uncommon", pass_id, "output 'y' differs")
+        sig = Signature(pass_id, "numeric", "wrong-result", ("Identity", "Relu"), f"planted-{n}")
+        case_id, path = f"hunt/planted-{n}-{n:08d}", tmp_path / "h" / "cases" / f"hunt_{n:08d}.py"
+        path.write_text(case_module(f, *_pair(body), case_id=case_id, origin="passcheck hunt"))
+        signatures[sig.key] = {"signature": sig.to_json(), "hits": 1, "case": case_id, "case_module": str(path),
+                               "found_on": {"base": "base", "form": "uncommon", "pass": pass_id, "message": f.message}}
+    state = {"version": 1, "scope": {}, "items": [], "signatures": signatures, "coarse": {}}
+    (tmp_path / "h" / "hunt-state.json").write_text(json.dumps(state))
+    t = subprocess.run([sys.executable, "-m", "passcheck", "triage", str(tmp_path / "h"), "--out", str(tmp_path / "t")],
+                       capture_output=True, text=True, timeout=900)
+    assert t.returncode == 0, t.stderr
+    cands = [json.loads(p.read_text()) for p in sorted((tmp_path / "t").glob("*/candidate.json"))]
+    said = [(c["cases"], c["status"], c["why"]) for c in cands]
+    assert cands and all(c["status"] == "reproduced" for c in cands), said
+    assert {case for c in cands for case in c["cases"]} == {"hunt/planted-0-00000000", "hunt/planted-1-00000001"}
