@@ -76,11 +76,12 @@ def test_a_hunt_folder_with_several_saved_pairs_bundles_each(tmp_path):
         sig = Signature(pass_id, "numeric", "wrong-result", ("Identity", "Relu"), f"planted-{n}")
         case_id, path = f"hunt/planted-{n}-{n:08d}", tmp_path / "h" / "cases" / f"hunt_{n:08d}.py"
         path.write_text(case_module(f, *_pair(body), case_id=case_id, origin="passcheck hunt"))
-        signatures[sig.key] = {"signature": sig.to_json(), "hits": 1, "case": case_id, "case_module": str(path),
+        module = str(path.relative_to(tmp_path))  # as hunt --out h records it, relative to where it ran
+        signatures[sig.key] = {"signature": sig.to_json(), "hits": 1, "case": case_id, "case_module": module,
                                "found_on": {"base": "base", "form": "uncommon", "pass": pass_id, "message": f.message}}
     state = {"version": 1, "scope": {}, "items": [], "signatures": signatures, "coarse": {}}
     (tmp_path / "h" / "hunt-state.json").write_text(json.dumps(state))
-    t = subprocess.run([sys.executable, "-m", "passcheck", "triage", str(tmp_path / "h"), "--out", str(tmp_path / "t")],
+    t = subprocess.run([sys.executable, "-m", "passcheck", "triage", "h", "--out", "t"], cwd=tmp_path,
                        capture_output=True, text=True, timeout=900)
     assert t.returncode == 0, t.stderr
     cands = [json.loads(p.read_text()) for p in sorted((tmp_path / "t").glob("*/candidate.json"))]
