@@ -21,6 +21,8 @@ def add_parser(sub) -> None:
     p.add_argument("--cases-from", action="append", default=[], metavar="PATH",
                    help="case module file or folder the runs' cases come from")
     p.add_argument("--found", metavar="FILE", help="also write the public record (docs/found.md) of this triage here")
+    p.add_argument("--found-note", default="", metavar="TEXT",
+                   help="a paragraph for --found under the command (how the runs and hunts were made)")
     p.set_defaults(handler=handle)
 
 
@@ -41,6 +43,7 @@ def handle(args) -> int:
         words = [*args.runs, "--out", args.out, *(["--budget", f"{args.budget:g}"] if args.budget else []),
                  *(w for p in args.cases_from for w in ("--cases-from", p))]
         command = "passcheck triage " + " ".join(shlex.quote(str(w)) for w in words)
-        Path(args.found).write_text(found_md(done.rows, command, done.versions, done.seconds), encoding="utf-8")
+        text = found_md(done.rows, command, done.versions, done.seconds, args.found_note)
+        Path(args.found).write_text(text, encoding="utf-8")
         print(f"wrote {args.found}")
     return 0
