@@ -12,7 +12,9 @@ is refused in one line (exit 2).
 
 from __future__ import annotations
 
-import shutil
+from pathlib import Path
+
+from passcheck.errors import PasscheckError
 
 
 def add_parser(sub) -> None:
@@ -30,16 +32,12 @@ def add_parser(sub) -> None:
 
 
 def handle(args) -> int:
-    from pathlib import Path
-
-    import onnx
-
     from passcheck._versions import environment
-    from passcheck.errors import PasscheckError
-    from passcheck.repro.bisected import first_bad
-    from passcheck.repro.plan import choose, is_ort_parity, verify
-    from passcheck.repro.tools import package
     from passcheck.report.json_report import read_report
+    from passcheck.repro import bundle
+    from passcheck.repro.bisected import first_bad
+    from passcheck.repro.plan import choose, is_ort_parity
+    from passcheck.repro.tools import package
 
     cells, _ = read_report(args.report)
     f, chosen = choose(cells, args.finding)
@@ -49,70 +47,22 @@ def handle(args) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise PasscheckError(f"--out {out}: exists and is not a folder")
-    versions = {k: v for k, v in environment().items() if k in ("onnx", "onnxruntime", "numpy", "onnxscript")}
-    text, models, md, how = (_ort_parity if is_ort_parity(f) else _generic)(f, args, versions, bisected)
-    if "import passcheck" in text or "from passcheck" in text:
-        raise AssertionError("the reproducer must not import passcheck")
-    fresh = not out.exists()
-    out.mkdir(parents=True, exist_ok=True)
-    written = [out / "repro.py", out / "REPORT.md", *(out / n for n in models)]
-    (out / "repro.py").write_text(text, encoding="utf-8")
-    for name, m in models.items():
-        onnx.save(m, str(out / name))
-    try:
-        bug = verify(out / "repro.py")
-    except PasscheckError:
-        for p in written:
-            p.unlink(missing_ok=True)
-        if fresh:
-            shutil.rmtree(out, ignore_errors=True)
-        raise
-    (out / "REPORT.md").write_text(md, encoding="utf-8")
+    attribution = None
+    if is_ort_parity(f) and not f.attribution and not args.no_attribute:
+        attribution = _attribute(f, args.cases_from)
+    text, models, md, how = bundle.build(f, environment(), args.cases_from, bisected, attribution)
+    bug = bundle.write(out, text, models, md)
     print(f"wrote {out / 'repro.py'} ({', '.join(f'{k}: {v}' for k, v in how.items())}), {out / 'REPORT.md'}, "
           + ", ".join(str(out / n) for n in models))
     print(f"checked here: exit 1, {bug}")
     return 0
 
 
-def _ort_parity(f, args, versions, bisected):
-    from passcheck.attribution.forms import form_models
-    from passcheck.repro.script import report_md, script
+def _attribute(f, cases_from) -> list[str]:
+    from passcheck.cli.attribute import attribute
+    from passcheck.passes.isolation import IsolatedExecutor
 
-    a, b = form_models(f, args.cases_from)
-    attribution = list(f.attribution)
-    if not attribution and not args.no_attribute:
-        from passcheck.cli.attribute import attribute
-        from passcheck.passes.isolation import IsolatedExecutor
-
-        with IsolatedExecutor() as ex:
-            attribution, note = attribute(f, ex, args.cases_from)
-        print(f"attribution: {', '.join(attribution) or note}")
-    text, how = script(f, a, b, attribution)
-    ort_versions = {k: v for k, v in versions.items() if k != "onnxscript"}
-    return text, {"common.onnx": a, "uncommon.onnx": b}, report_md(f, how, attribution, ort_versions, bisected), how
-
-
-def _generic(f, args, versions, bisected):
-    from passcheck.attribution.forms import form_model
-    from passcheck.errors import PasscheckError
-    from passcheck.repro import generic
-    from passcheck.repro.claims import claim
-    from passcheck.repro.plan import case_feeds
-    from passcheck.repro.tools import tool_call
-
-    b = form_model(f, f.form, args.cases_from)
-    c = claim(f)
-    a = form_model(f, f.details["other_form"], args.cases_from) if c.two_forms else None
-    call = tool_call(f.pass_id, b)
-    if call is None:
-        raise PasscheckError(f"finding {f.id!r}: repro cannot script it faithfully: {f.pass_id} has no target opset for form {f.form!r}")
-    if a is not None and tool_call(f.pass_id, a) != call:
-        raise PasscheckError(f"finding {f.id!r}: repro cannot script it faithfully: {f.pass_id} converts the two forms to "
-                             "different opsets")
-    feeds, rtol, atol = case_feeds(f, b, args.cases_from) if c.feeds else ([], None, None)
-    c = claim(f, rtol, atol)
-    text, how = generic.script(f, c, call, a, b, feeds)
-    if "onnxscript" not in call.needs:
-        versions = {k: v for k, v in versions.items() if k != "onnxscript"}
-    models = {"common.onnx": a, "uncommon.onnx": b} if a is not None else {"form.onnx": b}
-    return text, models, generic.report_md(f, c, call, how, versions, bisected), how
+    with IsolatedExecutor() as ex:
+        attribution, note = attribute(f, ex, cases_from)
+    print(f"attribution: {', '.join(attribution) or note}")
+    return attribution

@@ -1,0 +1,136 @@
+"""What ``passcheck triage`` reads: ``run --json`` reports (a JSON document or a JSON-lines stream),
+``--save-run`` folders (judged again with today's oracles, :func:`passcheck.saved_runs.rejudge`)
+and hunt folders (``hunt-state.json`` and ``cases/``: each saved pair's case is run again under its
+pass, so its findings carry the details a reproducer needs).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from passcheck.errors import PasscheckError
+from passcheck.records import CellResult, Finding
+
+#: What a path must be, said in every refusal.
+WHAT = "a 'run --json' report, a --save-run folder or a hunt folder"
+
+
+@dataclasses.dataclass
+class Loaded:
+    """Cells to triage and what rebuilding their forms needs.
+
+    Attributes:
+        cells: every cell read, in input order.
+        cases_from: case module files the cells' cases come from (hunt pairs).
+        refused: finding id → why no reproducer can be written for it (a hunt signature whose pair
+            was not kept).
+        hunts: hunt folders whose pairs are still to be run (see :func:`run_hunts`).
+    """
+
+    cells: list[CellResult] = dataclasses.field(default_factory=list)
+    cases_from: list[str] = dataclasses.field(default_factory=list)
+    refused: dict[str, str] = dataclasses.field(default_factory=dict)
+    hunts: list[Path] = dataclasses.field(default_factory=list)
+
+
+def kind_of(path: str | Path) -> str:
+    """``hunt``, ``saved-run`` or ``report`` for ``path``.
+
+    Raises:
+        PasscheckError: it does not exist, or is a folder holding neither a hunt nor a saved run.
+    """
+    from passcheck.hunt.store import STATE
+    from passcheck.saved_runs import LINES
+
+    p = Path(path)
+    if p.is_dir():
+        if (p / STATE).is_file():
+            return "hunt"
+        if (p / LINES).is_file():
+            return "saved-run"
+        raise PasscheckError(f"{p}: not a run: the folder holds neither {STATE} nor {LINES} ({WHAT} expected)")
+    if not p.is_file():
+        raise PasscheckError(f"{p}: no such file or folder ({WHAT} expected)")
+    return "saved-run" if p.name == LINES else "report"
+
+
+def load(paths: Sequence[str | Path]) -> Loaded:
+    """Read every path (hunt pairs are only listed; :func:`run_hunts` runs them).
+
+    Raises:
+        PasscheckError: a path is not one of :data:`WHAT`, or holds no cell.
+    """
+    from passcheck.report.json_report import read_report
+    from passcheck.saved_runs import rejudge
+
+    kinds = [(Path(p), kind_of(p)) for p in paths]  # every path is checked before any is read
+    out = Loaded()
+    for p, kind in kinds:
+        if kind == "hunt":
+            _hunt_state(p)
+            out.hunts.append(p)
+            continue
+        try:
+            cells = rejudge(p) if kind == "saved-run" else read_report(p)[0]
+        except PasscheckError as exc:
+            raise PasscheckError(f"{p}: not a run: {str(exc).removeprefix(f'{p}: ')}") from None
+        if not cells:
+            raise PasscheckError(f"{p}: not a run: it holds no result cell ({WHAT} expected)")
+        out.cells += cells
+    return out
+
+
+def _hunt_state(folder: Path) -> dict:
+    from passcheck.hunt.store import STATE, VERSION
+
+    try:
+        doc = json.loads((folder / STATE).read_text(encoding="utf-8"))
+        if doc.get("version") != VERSION or not isinstance(doc.get("signatures"), dict):
+            raise ValueError(f"version {doc.get('version')!r}, this passcheck reads {VERSION}")
+    except (OSError, ValueError, AttributeError) as exc:
+        raise PasscheckError(f"{folder / STATE}: not a readable hunt state ({exc})") from None
+    return doc
+
+
+def run_hunts(loaded: Loaded, executor, cases_from: Sequence[str] = ()) -> None:
+    """Run each hunt's saved pairs under the pass that showed their signature (adds their cells and
+    case modules to ``loaded``); a signature whose pair was not kept becomes one finding of its own,
+    refused (:attr:`Loaded.refused`). ``executor``: a :class:`~passcheck.passes.isolation.IsolatedExecutor`;
+    ``cases_from``: case and pass modules to load first (the hunt's own ``--cases-from`` are too).
+    A pair that does not run here adds no cell (nothing is claimed for it).
+
+    Raises:
+        PasscheckError: a case or pass module cannot be loaded.
+    """
+    from passcheck._versions import tool_version
+    from passcheck.cases import registry
+    from passcheck.cases._registry import load_file, load_path
+    from passcheck.engine import Subject, evaluate
+    from passcheck.signature import Signature
+
+    for folder in loaded.hunts:
+        state = _hunt_state(folder)
+        modules = [*cases_from, *((state.get("scope") or {}).get("cases_from") or [])]
+        for p in dict.fromkeys(modules):
+            load_path(p)
+        for key, rec in state["signatures"].items():
+            sig = Signature.from_json(rec["signature"])
+            module = Path(rec.get("case_module") or "")
+            if not rec.get("case") or not module.is_file():
+                found = rec.get("found_on") or {}
+                f = Finding(sig.kind, sig.oracle, found.get("base", "hunt"), found.get("form", "?"), sig.pass_id,
+                            found.get("message", key), {"signature": key})
+                loaded.refused[f.id] = f"the hunt kept no pair for it ({rec.get('note') or 'no case module'})"
+                loaded.cells.append(CellResult(f.case, f.form, f.pass_id, "changed", findings=[f]))
+                continue
+            load_file(module)  # as --cases-from loads it: rebuilding its forms later loads nothing twice
+            case = registry().get(rec["case"])
+            subject = Subject.from_case(case, tool_version("onnx"), [*modules, str(module.resolve())])
+            try:
+                loaded.cells += evaluate(subject, [sig.pass_id], executor=executor)
+            except Exception:  # noqa: BLE001 - a pair that no longer runs here shows nothing
+                continue
+            loaded.cases_from.append(str(module.resolve()))

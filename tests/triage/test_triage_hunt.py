@@ -1,0 +1,90 @@
+"""``passcheck triage HUNT_DIR``: a hunt's saved pairs become candidates, are run again under the pass that
+showed them, and bundled (issue 31). The planted pass is a ``cmd:`` command (so a standalone script can
+call it): it turns a negative ``axis`` into 0, which the hunt finds through its negative-axes rewrite."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PLANTED = Path(__file__).parents[1] / "hunt" / "planted_hunt.py"
+NEGATIVE_AXES = ("import sys\nimport onnx\nm = onnx.load(sys.argv[1])\nfor n in m.graph.node:\n"
+                 "    for a in n.attribute:\n        if a.name == 'axis' and a.i < 0:\n            a.i = 0\n"
+                 "onnx.save(m, sys.argv[2])\n")
+
+
+@pytest.mark.slow  # a 20-item hunt, then the triage: minutes on a loaded machine
+def test_triage_of_a_hunt_folder_bundles_its_shrunk_pair(tmp_path):
+    (tmp_path / "neg.py").write_text(NEGATIVE_AXES)
+    pass_id = f"cmd:{sys.executable} {tmp_path / 'neg.py'} {{in}} {{out}}"
+    hunt = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED), "--case", "hunt-test/softmax",
+            "--budget", "20items", "--seed", "1", "--out", str(tmp_path / "h"), "--pass", pass_id, "--progress", "none"]
+    r = subprocess.run(hunt, capture_output=True, text=True, timeout=900,
+                       env={**os.environ, "PASSCHECK_PROGRESS_EVERY": "0"})
+    assert r.returncode == 1, r.stderr
+    state = json.loads((tmp_path / "h" / "hunt-state.json").read_text())
+    saved = [s for s in state["signatures"].values() if s.get("case_module")]
+    assert saved, state["signatures"]
+    t = subprocess.run([sys.executable, "-m", "passcheck", "triage", str(tmp_path / "h"), "--out", str(tmp_path / "t")],
+                       capture_output=True, text=True, timeout=900)
+    assert t.returncode == 0, t.stderr
+    cands = [json.loads(p.read_text()) for p in sorted((tmp_path / "t").glob("*/candidate.json"))]
+    hunted = [c for c in cands if any(case.startswith("hunt/") for case in c["cases"])]
+    assert hunted and hunted[0]["status"] == "reproduced", [(c["cases"], c["status"], c["why"]) for c in cands]
+    folder = tmp_path / "t" / next(p.parent.name for p in sorted((tmp_path / "t").glob("*/candidate.json"))
+                                   if json.loads(p.read_text()) == hunted[0])
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    run = subprocess.run([sys.executable, "-I", "repro.py"], cwd=folder, capture_output=True, text=True, timeout=300,
+                         env=env)
+    assert run.returncode == 1, (run.stdout, run.stderr)
+    assert "negative-axes" in (folder / "REPORT.md").read_text()  # why the form is valid: the catalogue's row
+
+
+WRONG = ("import sys\nimport onnx\nm = onnx.load(sys.argv[1])\nfor n in m.graph.node:\n"
+         "    if n.op_type == 'Relu':\n        n.op_type = 'Abs'\nonnx.save(m, sys.argv[2])\n")
+
+
+def _pair(body: str):
+    """(Relu, the same computation written as ``body``)."""
+    import onnx.parser
+
+    text = """<ir_version: 8, opset_import: ["" : 17]>
+g (float[2,3] x) => (float[2,3] y) {{
+  {body}
+}}"""
+    return onnx.parser.parse_model(text.format(body="y = Relu(x)")), onnx.parser.parse_model(text.format(body=body))
+
+
+def test_a_hunt_folder_with_several_saved_pairs_bundles_each(tmp_path):
+    """Two pairs saved as a hunt saves them (case modules in cases/, hunt-state.json): each candidate's
+    forms are rebuilt from its module without registering any case twice."""
+    from passcheck.records import Finding
+    from passcheck.reduce.case_module import case_module
+    from passcheck.signature import Signature
+
+    (tmp_path / "wrong.py").write_text(WRONG)
+    pass_id = f"cmd:{sys.executable} {tmp_path / 'wrong.py'} {{in}} {{out}}"
+    (tmp_path / "h" / "cases").mkdir(parents=True)
+    signatures = {}
+    for n, body in enumerate(("r = Relu(x)\n  y = Identity(r)", "i = Identity(x)\n  y = Relu(i)")):
+        f = Finding("wrong-result", "numeric", "base", "uncommon", pass_id, "output 'y' differs")
+        sig = Signature(pass_id, "numeric", "wrong-result", ("Identity", "Relu"), f"planted-{n}")
+        case_id, path = f"hunt/planted-{n}-{n:08d}", tmp_path / "h" / "cases" / f"hunt_{n:08d}.py"
+        path.write_text(case_module(f, *_pair(body), case_id=case_id, origin="passcheck hunt"))
+        module = str(path.relative_to(tmp_path))  # as hunt --out h records it, relative to where it ran
+        signatures[sig.key] = {"signature": sig.to_json(), "hits": 1, "case": case_id, "case_module": module,
+                               "found_on": {"base": "base", "form": "uncommon", "pass": pass_id, "message": f.message}}
+    state = {"version": 1, "scope": {}, "items": [], "signatures": signatures, "coarse": {}}
+    (tmp_path / "h" / "hunt-state.json").write_text(json.dumps(state))
+    t = subprocess.run([sys.executable, "-m", "passcheck", "triage", "h", "--out", "t"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=900)
+    assert t.returncode == 0, t.stderr
+    cands = [json.loads(p.read_text()) for p in sorted((tmp_path / "t").glob("*/candidate.json"))]
+    said = [(c["cases"], c["status"], c["why"]) for c in cands]
+    assert cands and all(c["status"] == "reproduced" for c in cands), said
+    assert {case for c in cands for case in c["cases"]} == {"hunt/planted-0-00000000", "hunt/planted-1-00000001"}
