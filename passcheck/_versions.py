@@ -42,16 +42,21 @@ def beyond_installed_onnx(model) -> str | None:
     from onnx import defs
 
     if model.ir_version > onnx.IR_VERSION:
-        return (f"the form has IR version {model.ir_version}; onnx {onnx.__version__} here defines IR versions up to "
-                f"{onnx.IR_VERSION}")
+        return (
+            f"the form has IR version {model.ir_version}; onnx {onnx.__version__} here defines IR versions up to "
+            f"{onnx.IR_VERSION}"
+        )
     ranges = defs.C.schema_version_map()
     for imp in model.opset_import:
         domain = "" if imp.domain == "ai.onnx" else imp.domain
         if domain in ranges and imp.version > ranges[domain][1]:
             name = domain or "ai.onnx"
-            return (f"the form imports {name} opset {imp.version}; onnx {onnx.__version__} here defines {name} opsets "
-                    f"up to {ranges[domain][1]}")
+            return (
+                f"the form imports {name} opset {imp.version}; onnx {onnx.__version__} here defines {name} opsets "
+                f"up to {ranges[domain][1]}"
+            )
     return None
+
 
 # Oldest IR version that allows each default-domain opset (onnx/onnx docs/Versioning.md,
 # "Released Versions" table). Models use the oldest so older runtimes load them.

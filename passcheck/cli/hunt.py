@@ -21,39 +21,88 @@ def _budget(text: str):
 def add_parser(sub) -> None:
     from passcheck.hunt.budget import ITEM_TIMEOUT
 
-    p = sub.add_parser("hunt", help="search generated and hand-written cases × rewrites × passes for findings, within a budget",
-                       description="Try base models (forms of the hand-written and generated cases) rewritten at depth 1-2, all at "
-                                   "once or at one site, under each pass; guided toward untried (op type, rewrite, pass) triples. "
-                                   "Each distinct finding signature (pass, oracle, kind, op types, rewrite) is shrunk to a minimal "
-                                   "pair and saved as a case module in OUT/cases (load it with --cases-from). State is kept in "
-                                   "OUT/hunt-state.json after every item; --resume continues it. Exit 1 when a signature was found.")
-    p.add_argument("--budget", type=_budget, default=_budget("10m"), metavar="TIME|Nitems",
-                   help="how long to search: 90s, 10m, 1h, or a count of items such as 40items (default: 10m); "
-                        "checked between items")
+    p = sub.add_parser(
+        "hunt",
+        help="search generated and hand-written cases × rewrites × passes for findings, within a budget",
+        description="Try base models (forms of the hand-written and generated cases) rewritten at depth 1-2, all at "
+        "once or at one site, under each pass; guided toward untried (op type, rewrite, pass) triples. "
+        "Each distinct finding signature (pass, oracle, kind, op types, rewrite) is shrunk to a minimal "
+        "pair and saved as a case module in OUT/cases (load it with --cases-from). State is kept in "
+        "OUT/hunt-state.json after every item; --resume continues it. Exit 1 when a signature was found.",
+    )
+    p.add_argument(
+        "--budget",
+        type=_budget,
+        default=_budget("10m"),
+        metavar="TIME|Nitems",
+        help="how long to search: 90s, 10m, 1h, or a count of items such as 40items (default: 10m); "
+        "checked between items",
+    )
     add_pass_args(p)
-    p.add_argument("--case", action="append", default=[], metavar="GLOB",
-                   help="base cases: id or tag glob (repeatable); default: the hand-written library, "
-                        "--cases-from modules and the generated set")
-    p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="also load case (and pass) modules from a file or folder")
+    p.add_argument(
+        "--case",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="base cases: id or tag glob (repeatable); default: the hand-written library, "
+        "--cases-from modules and the generated set",
+    )
+    p.add_argument(
+        "--cases-from",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="also load case (and pass) modules from a file or folder",
+    )
     p.add_argument("--no-generated", action="store_true", help="leave the generated set out of the default bases")
-    p.add_argument("--no-coverage", action="store_true",
-                   help="do not steer by the coverage map (the catalogue entries the bases trigger, see "
-                        "'passcheck coverage')")
-    p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the search order (default: %(default)s); same seed, same items")
-    p.add_argument("--out", default="passcheck-hunt", metavar="DIR", help="folder for the state and the saved case modules (default: %(default)s)")
-    p.add_argument("--resume", action="store_true", help="continue the hunt whose state is in --out (same seed, passes and cases)")
-    p.add_argument("--shard", default="1/1", metavar="I/N",
-                   help="run the I-th of N disjoint parts of the item sequence (every step k with k %% N == I-1); "
-                        "with an items budget the N shards together run the items of the unsharded hunt; "
-                        "join them with 'passcheck merge'")
-    p.add_argument("--baseline", metavar="FILE",
-                   help="known signatures (JSON written by --write-baseline): report only new ones, count the known; "
-                        "exit 1 only on a new signature")
-    p.add_argument("--write-baseline", metavar="FILE",
-                   help="write every signature of the hunt (and the --baseline entries) as a signature baseline")
-    p.add_argument("--timeout", type=positive(float), default=ITEM_TIMEOUT, metavar="SECONDS",
-                   help="wall time one pass or model run of an item may take (default: %(default)s; "
-                        "never more than the time left)")
+    p.add_argument(
+        "--no-coverage",
+        action="store_true",
+        help="do not steer by the coverage map (the catalogue entries the bases trigger, see 'passcheck coverage')",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="N",
+        help="seed of the search order (default: %(default)s); same seed, same items",
+    )
+    p.add_argument(
+        "--out",
+        default="passcheck-hunt",
+        metavar="DIR",
+        help="folder for the state and the saved case modules (default: %(default)s)",
+    )
+    p.add_argument(
+        "--resume", action="store_true", help="continue the hunt whose state is in --out (same seed, passes and cases)"
+    )
+    p.add_argument(
+        "--shard",
+        default="1/1",
+        metavar="I/N",
+        help="run the I-th of N disjoint parts of the item sequence (every step k with k %% N == I-1); "
+        "with an items budget the N shards together run the items of the unsharded hunt; "
+        "join them with 'passcheck merge'",
+    )
+    p.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="known signatures (JSON written by --write-baseline): report only new ones, count the known; "
+        "exit 1 only on a new signature",
+    )
+    p.add_argument(
+        "--write-baseline",
+        metavar="FILE",
+        help="write every signature of the hunt (and the --baseline entries) as a signature baseline",
+    )
+    p.add_argument(
+        "--timeout",
+        type=positive(float),
+        default=ITEM_TIMEOUT,
+        metavar="SECONDS",
+        help="wall time one pass or model run of an item may take (default: %(default)s; "
+        "never more than the time left)",
+    )
     add_progress_arg(p)
     p.set_defaults(handler=handle)
 
@@ -81,7 +130,13 @@ def handle(args) -> int:
     passes = list(dict.fromkeys(args.passes)) or [p for p in DEFAULT_PASSES]
     require_available([p for p in passes if p != INPUT])
     cases_from = [str(Path(p).resolve()) for p in args.cases_from]
-    scope = {"seed": args.seed, "passes": passes, "cases": list(args.case), "cases_from": cases_from, "generated": not args.no_generated}
+    scope = {
+        "seed": args.seed,
+        "passes": passes,
+        "cases": list(args.case),
+        "cases_from": cases_from,
+        "generated": not args.no_generated,
+    }
     if shard != (1, 1):
         scope["shard"] = f"{shard[0]}/{shard[1]}"
     found = bases(args.case, generated=not args.no_generated)
@@ -100,13 +155,24 @@ def handle(args) -> int:
             start = len(store.items)
             planned = sum(1 for k in range(start, start + planned) if k % shard[1] == shard[0] - 1)
         with progress(args, planned, "items") as prog:
+
             def on_item(item, rec):
                 prog.advance(f"{len(store.signatures)} signatures", f"{item.pass_id} {item.form} on {item.base}")
 
             t0 = time.monotonic()
             try:
-                ended = hunt(store, found, passes, args.seed, args.budget, ex, cases_from=cases_from,
-                             on_item=on_item, cmap=cmap, shard=shard)
+                ended = hunt(
+                    store,
+                    found,
+                    passes,
+                    args.seed,
+                    args.budget,
+                    ex,
+                    cases_from=cases_from,
+                    on_item=on_item,
+                    cmap=cmap,
+                    shard=shard,
+                )
             finally:
                 prog.close()
                 store.save()
@@ -127,9 +193,11 @@ def _coverage_map(found, executor):
     t0 = time.monotonic()
     firsts = [b for b in found if b.form == next(iter(b.case.forms))]
     cmap = library_map(bases=firsts, executor=executor)
-    print(f"passcheck hunt: coverage map of {len(firsts)} bases in {time.monotonic() - t0:.1f} s: "
-          f"{sum(map(cmap.triggered, cmap.entries))} of {len(cmap.entries)} catalogue entries triggered",
-          file=sys.stderr)
+    print(
+        f"passcheck hunt: coverage map of {len(firsts)} bases in {time.monotonic() - t0:.1f} s: "
+        f"{sum(map(cmap.triggered, cmap.entries))} of {len(cmap.entries)} catalogue entries triggered",
+        file=sys.stderr,
+    )
     return cmap
 
 
@@ -152,8 +220,12 @@ def summarize(store, known, over: str, ended, seconds: float | None, args) -> di
         busy = sum(r.get("seconds", 0.0) for r in ran)
         rate = f"{len(ran) / busy:.2f} items per item-second" if busy else "-"
         head = f"{len(ran)} items ({status_counts(ran)}), {rate}, from {over}"
-    print(f"passcheck hunt: {head}; {len(store.signatures)} distinct signatures: {len(new)} new, {len(old)} known"
-          + (f" (baseline {args.baseline})" if known is not None else "") + f"; state {store.path}", file=sys.stderr)
+    print(
+        f"passcheck hunt: {head}; {len(store.signatures)} distinct signatures: {len(new)} new, {len(old)} known"
+        + (f" (baseline {args.baseline})" if known is not None else "")
+        + f"; state {store.path}",
+        file=sys.stderr,
+    )
     if old:
         hits = sum(r.get("hits", 0) for r in old.values())
         print(f"known signatures seen again: {len(old)} ({hits} hits)", file=sys.stderr)

@@ -10,19 +10,29 @@ DEFAULT_OUT = "passcheck-matrix"
 def add_parser(sub) -> None:
     from passcheck.cli.matrix import add_verdict_args
 
-    p = sub.add_parser("merge", help="join the --out folders of sharded 'passcheck matrix' or 'passcheck hunt' runs",
-                       description="Join shard outputs into one report (report.json, report.xml, report.md) in --out. "
-                                   "Every folder must be a shard of the same plan and every shard must be there and complete, "
-                                   "else merge stops (exit 2) naming the missing shards or mismatched plans. "
-                                   "Folders of 'passcheck hunt --shard' (they hold hunt-state.json) are joined "
-                                   "into one hunt state in --out (signatures de-duplicated, hits summed, each shrunk "
-                                   "pair kept once, summary.md); there --baseline and --write-baseline are signature "
-                                   "baselines ('passcheck hunt --write-baseline'); exit 1 on a new signature.")
+    p = sub.add_parser(
+        "merge",
+        help="join the --out folders of sharded 'passcheck matrix' or 'passcheck hunt' runs",
+        description="Join shard outputs into one report (report.json, report.xml, report.md) in --out. "
+        "Every folder must be a shard of the same plan and every shard must be there and complete, "
+        "else merge stops (exit 2) naming the missing shards or mismatched plans. "
+        "Folders of 'passcheck hunt --shard' (they hold hunt-state.json) are joined "
+        "into one hunt state in --out (signatures de-duplicated, hits summed, each shrunk "
+        "pair kept once, summary.md); there --baseline and --write-baseline are signature "
+        "baselines ('passcheck hunt --write-baseline'); exit 1 on a new signature.",
+    )
     p.add_argument("dirs", nargs="+", metavar="DIR")
-    p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
-                   help="where to write the merged report (default: %(default)s; passcheck-hunt for hunt folders)")
-    p.add_argument("--allow-partial", action="store_true",
-                   help="merge missing, incomplete or unrelated shards anyway: a warning, and the report says partial")
+    p.add_argument(
+        "--out",
+        default=DEFAULT_OUT,
+        metavar="DIR",
+        help="where to write the merged report (default: %(default)s; passcheck-hunt for hunt folders)",
+    )
+    p.add_argument(
+        "--allow-partial",
+        action="store_true",
+        help="merge missing, incomplete or unrelated shards anyway: a warning, and the report says partial",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="do not print the matrix tables")
     add_verdict_args(p)
     p.set_defaults(handler=handle)
@@ -44,8 +54,11 @@ def handle(args) -> int:
         if not all(hunts):
             from passcheck.errors import PasscheckError
 
-            raise PasscheckError("merge: give either hunt folders (hunt-state.json) or matrix folders, not both: "
-                                 + ", ".join(d for d, h in zip(args.dirs, hunts) if not h) + " hold no hunt state")
+            raise PasscheckError(
+                "merge: give either hunt folders (hunt-state.json) or matrix folders, not both: "
+                + ", ".join(d for d, h in zip(args.dirs, hunts) if not h)
+                + " hold no hunt state"
+            )
         return _hunts(args)
     if args.baseline:
         baseline.load(args.baseline)  # a bad file is a usage error before any work
@@ -60,8 +73,12 @@ def handle(args) -> int:
     console = Console(soft_wrap=True)
     planned = (meta.get("plan") or {}).get("cells")
     code = conclude(args, out, cells, envs, console)
-    print(f"merged {len(args.dirs)} folders, {len(cells)} cells" + (f" of {planned} planned" if planned else "")
-          + (" (PARTIAL)" if meta.get("partial") else "") + f" → {out}/report.json, report.xml, report.md")
+    print(
+        f"merged {len(args.dirs)} folders, {len(cells)} cells"
+        + (f" of {planned} planned" if planned else "")
+        + (" (PARTIAL)" if meta.get("partial") else "")
+        + f" → {out}/report.json, report.xml, report.md"
+    )
     return code
 
 

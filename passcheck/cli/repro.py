@@ -18,16 +18,39 @@ from passcheck.errors import PasscheckError
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("repro", help="write a standalone script and REPORT.md reproducing a finding",
-                       description="The script rebuilds the form(s) with onnx.helper (initializers and feeds embedded), runs only "
-                                   "the tool under test, checks what the oracle claimed, and exits 1 while the bug is present.")
+    p = sub.add_parser(
+        "repro",
+        help="write a standalone script and REPORT.md reproducing a finding",
+        description="The script rebuilds the form(s) with onnx.helper (initializers and feeds embedded), runs only "
+        "the tool under test, checks what the oracle claimed, and exits 1 while the bug is present.",
+    )
     p.add_argument("report", metavar="REPORT.json")
-    p.add_argument("--finding", metavar="ID", help="the finding's id (default: the first unexpected finding of the highest rank "
-                   "repro can script: crash > wrong result > invalid output > wrong shape or type > missed optimization)")
-    p.add_argument("--out", required=True, metavar="DIR", help="folder to write repro.py, REPORT.md and the model(s) into")
-    p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="case module file or folder the report's cases come from")
-    p.add_argument("--bisect", metavar="BISECT.json", help="the bisect.json 'passcheck bisect' wrote: REPORT.md names the first bad version from it")
-    p.add_argument("--no-attribute", action="store_true", help="do not bisect onnxruntime transformers when the report holds no attribution")
+    p.add_argument(
+        "--finding",
+        metavar="ID",
+        help="the finding's id (default: the first unexpected finding of the highest rank "
+        "repro can script: crash > wrong result > invalid output > wrong shape or type > missed optimization)",
+    )
+    p.add_argument(
+        "--out", required=True, metavar="DIR", help="folder to write repro.py, REPORT.md and the model(s) into"
+    )
+    p.add_argument(
+        "--cases-from",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="case module file or folder the report's cases come from",
+    )
+    p.add_argument(
+        "--bisect",
+        metavar="BISECT.json",
+        help="the bisect.json 'passcheck bisect' wrote: REPORT.md names the first bad version from it",
+    )
+    p.add_argument(
+        "--no-attribute",
+        action="store_true",
+        help="do not bisect onnxruntime transformers when the report holds no attribution",
+    )
     p.set_defaults(handler=handle)
 
 
@@ -52,8 +75,10 @@ def handle(args) -> int:
         attribution = _attribute(f, args.cases_from)
     text, models, md, how = bundle.build(f, environment(), args.cases_from, bisected, attribution)
     bug = bundle.write(out, text, models, md)
-    print(f"wrote {out / 'repro.py'} ({', '.join(f'{k}: {v}' for k, v in how.items())}), {out / 'REPORT.md'}, "
-          + ", ".join(str(out / n) for n in models))
+    print(
+        f"wrote {out / 'repro.py'} ({', '.join(f'{k}: {v}' for k, v in how.items())}), {out / 'REPORT.md'}, "
+        + ", ".join(str(out / n) for n in models)
+    )
     print(f"checked here: exit 1, {bug}")
     return 0
 

@@ -35,8 +35,9 @@ def catalogue(executor, tools: Sequence[str] = TOOLS, cache=None) -> tuple[dict[
         if isinstance(data[t], dict):
             missing[t] = data[t]["error"]
         else:
-            entries[t] = [Entry(e["tool"], e["kind"], e["name"], tuple(e["passes"]), e["scope"], e["source"])
-                          for e in data[t]]
+            entries[t] = [
+                Entry(e["tool"], e["kind"], e["name"], tuple(e["passes"]), e["scope"], e["source"]) for e in data[t]
+            ]
     return entries, missing
 
 
@@ -72,9 +73,14 @@ class CoverageMap:
         """This map and ``other`` (the same catalogue, other bases) as one: evidence, bases, errors,
         reasons (this map's first) and base ops of both."""
         ev = {k: [*self.evidence.get(k, ()), *other.evidence.get(k, ())] for k in {*self.evidence, *other.evidence}}
-        return dataclasses.replace(self, evidence=ev, bases=[*self.bases, *other.bases],
-                                   errors={**other.errors, **self.errors}, reasons={**other.reasons, **self.reasons},
-                                   base_ops={**other.base_ops, **self.base_ops})
+        return dataclasses.replace(
+            self,
+            evidence=ev,
+            bases=[*self.bases, *other.bases],
+            errors={**other.errors, **self.errors},
+            reasons={**other.reasons, **self.reasons},
+            base_ops={**other.base_ops, **self.base_ops},
+        )
 
     def without(self, bases: Iterable[str]) -> CoverageMap:
         """The map with the evidence of ``bases`` removed (what the library covers without them)."""
@@ -88,8 +94,13 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def compute(bases: Sequence[Any], executor, tools: Sequence[str] = TOOLS, cache=None,
-            on_base: Callable[[str], None] | None = None) -> CoverageMap:
+def compute(
+    bases: Sequence[Any],
+    executor,
+    tools: Sequence[str] = TOOLS,
+    cache=None,
+    on_base: Callable[[str], None] | None = None,
+) -> CoverageMap:
     """Observe ``bases`` (objects with ``id`` and ``model()``, e.g. :class:`passcheck.hunt.space.Base`).
 
     Raises:
@@ -122,7 +133,7 @@ def compute(bases: Sequence[Any], executor, tools: Sequence[str] = TOOLS, cache=
     saved_timeout = executor.timeout
     try:
         for i in range(0, len(todo), BATCH):
-            batch = todo[i:i + BATCH]
+            batch = todo[i : i + BATCH]
             results = _observe(executor, tools, batch, WorkerDied)
             for (bid, digest, _), res in zip(batch, results, strict=True):
                 if isinstance(res, str):

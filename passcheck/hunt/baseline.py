@@ -40,11 +40,15 @@ def load(path: str | Path) -> dict[str, dict[str, Any]]:
     except ValueError as exc:
         raise PasscheckError(f"--baseline {path}: not JSON ({exc})") from None
     if isinstance(doc, dict) and "known" in doc and "signatures" not in doc:
-        raise PasscheckError(f"--baseline {path}: a finding baseline (run/matrix); a hunt takes a signature baseline "
-                             "written by 'passcheck hunt --write-baseline'")
+        raise PasscheckError(
+            f"--baseline {path}: a finding baseline (run/matrix); a hunt takes a signature baseline "
+            "written by 'passcheck hunt --write-baseline'"
+        )
     if not isinstance(doc, dict) or doc.get("passcheck") != MARK or not isinstance(doc.get("signatures"), list):
-        raise PasscheckError(f"--baseline {path}: not a signature baseline (expected {{\"passcheck\": \"{MARK}\", "
-                             "\"signatures\": [...]}}, as 'passcheck hunt --write-baseline' writes)")
+        raise PasscheckError(
+            f'--baseline {path}: not a signature baseline (expected {{"passcheck": "{MARK}", '
+            "\"signatures\": [...]}}, as 'passcheck hunt --write-baseline' writes)"
+        )
     out: dict[str, dict[str, Any]] = {}
     for i, e in enumerate(doc["signatures"]):
         try:
@@ -67,8 +71,12 @@ def split(signatures: Mapping[str, Mapping[str, Any]], known: Mapping[str, Any])
     return new, old
 
 
-def write(path: str | Path, signatures: Mapping[str, Mapping[str, Any]],
-          previous: Mapping[str, Mapping[str, Any]] | None = None, reason: str = "known at baseline creation") -> int:
+def write(
+    path: str | Path,
+    signatures: Mapping[str, Mapping[str, Any]],
+    previous: Mapping[str, Mapping[str, Any]] | None = None,
+    reason: str = "known at baseline creation",
+) -> int:
     """Write ``previous`` entries (their reasons kept) and every signature of ``signatures`` (a
     store's) as a baseline at ``path`` (atomically); returns the number of entries."""
     from passcheck.report.json_report import atomic_write

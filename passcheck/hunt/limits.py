@@ -59,7 +59,9 @@ def stated(finding: Finding) -> tuple[str, str] | None:
     error = str(d.get("error") or "")
     if finding.oracle != "acceptance" or not error.startswith(STATED_LIMIT):
         return None
-    words = error[len(STATED_LIMIT):].split(" (", 1)[0].strip()  # the boundary adapter's "(opset a → b …)" is per model
+    words = (
+        error[len(STATED_LIMIT) :].split(" (", 1)[0].strip()
+    )  # the boundary adapter's "(opset a → b …)" is per model
     m = _OP.search(words)
     return (words, m.group(1)) if m else None
 
@@ -80,8 +82,9 @@ def key(pass_id: str, words: str) -> str:
     return f"{pass_id}|{words}"
 
 
-def split(findings: Iterable[Finding], pass_id: str, base: onnx.ModelProto,
-          mutant: onnx.ModelProto) -> tuple[list[Finding], list[tuple[str, str]]]:
+def split(
+    findings: Iterable[Finding], pass_id: str, base: onnx.ModelProto, mutant: onnx.ModelProto
+) -> tuple[list[Finding], list[tuple[str, str]]]:
     """(``findings`` that stay findings, (words, op) of the stated limits that are not about a
     spelling: the op they name is not in ``base``, or the tool was asked another conversion of
     ``mutant`` than of ``base`` (another opset, or another boundary step))."""
@@ -97,27 +100,47 @@ def split(findings: Iterable[Finding], pass_id: str, base: onnx.ModelProto,
     return kept, facts
 
 
-def record(environment: dict[str, dict[str, Any]], pass_id: str, facts: Iterable[tuple[str, str]],
-           base: onnx.ModelProto, mutant: onnx.ModelProto, where: dict[str, str]) -> None:
+def record(
+    environment: dict[str, dict[str, Any]],
+    pass_id: str,
+    facts: Iterable[tuple[str, str]],
+    base: onnx.ModelProto,
+    mutant: onnx.ModelProto,
+    where: dict[str, str],
+) -> None:
     """Add ``facts`` (from :func:`split`, met on ``mutant``, a rewrite of ``base``) to a hunt state's
     ``environment`` (one entry per pass and limit: ``items`` that met it, ``skipped`` items that
     would have met it again)."""
     for words, op in facts:
-        new = {"pass": pass_id, "reason": words, "op": op, "opset": opset(base), "step": step(pass_id, mutant),
-               "items": 0, "skipped": 0, "first": where}
+        new = {
+            "pass": pass_id,
+            "reason": words,
+            "op": op,
+            "opset": opset(base),
+            "step": step(pass_id, mutant),
+            "items": 0,
+            "skipped": 0,
+            "first": where,
+        }
         rec = environment.setdefault(key(pass_id, words), new)
         rec["items"] += 1
 
 
-def known(environment: dict[str, dict[str, Any]], pass_id: str, base: onnx.ModelProto,
-          mutant: onnx.ModelProto) -> dict[str, Any] | None:
+def known(
+    environment: dict[str, dict[str, Any]], pass_id: str, base: onnx.ModelProto, mutant: onnx.ModelProto
+) -> dict[str, Any] | None:
     """The record of the limit an item under ``pass_id`` would reach again (``mutant`` brings in the op
     it names, absent from ``base``, at the same opset and, for a boundary pass, the same step), or None."""
     if not environment:
         return None
     have, brought, at = ops(base), ops(mutant), opset(base)
     for rec in environment.values():
-        if rec["pass"] == pass_id and rec["op"] in brought and rec["op"] not in have and rec["opset"] == at \
-                and rec.get("step") == step(pass_id, mutant):
+        if (
+            rec["pass"] == pass_id
+            and rec["op"] in brought
+            and rec["op"] not in have
+            and rec["opset"] == at
+            and rec.get("step") == step(pass_id, mutant)
+        ):
             return rec
     return None

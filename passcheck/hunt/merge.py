@@ -64,8 +64,10 @@ def merge(dirs: Sequence[str | Path], out: str | Path, *, allow_partial: bool = 
         other = {k: v for k, v in d["scope"].items() if k != "shard"}
         if other != scope:
             diff = sorted(k for k in set(scope) | set(other) if scope.get(k) != other.get(k))
-            raise PasscheckError(f"{f}: a different hunt ({', '.join(diff)} differ from {folders[0]}); "
-                                 "merge the shards of one hunt (same seed, passes and cases)")
+            raise PasscheckError(
+                f"{f}: a different hunt ({', '.join(diff)} differ from {folders[0]}); "
+                "merge the shards of one hunt (same seed, passes and cases)"
+            )
     partial = _shards_missing([d["scope"].get("shard") for d in docs], folders)
     if partial and not allow_partial:
         raise PasscheckError(f"{partial}; merge every shard of one hunt, or pass --allow-partial")
@@ -134,8 +136,10 @@ def _items(folders: list[Path], docs: list[dict[str, Any]]) -> list[dict[str, An
         names = {(r["base"], r["form"], r["pass"]) for _, r in at}
         if len(names) > 1:
             tried = ", ".join(f"{f}: {r['form']} on {r['base']}" for f, r in at)
-            raise PasscheckError(f"step {step}: the shards tried different items ({tried}); "
-                                 "they were not run with the same passcheck, tools and cases")
+            raise PasscheckError(
+                f"step {step}: the shards tried different items ({tried}); "
+                "they were not run with the same passcheck, tools and cases"
+            )
         ran = [r for _, r in at if r["status"] != OTHER_SHARD]
         if ran:
             out.append(ran[0])

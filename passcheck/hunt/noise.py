@@ -72,8 +72,10 @@ def counts(items: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
 def lines(items: Iterable[Mapping[str, Any]]) -> list[str]:
     """The summary's noise section: per category, items and distinct reasons, the commonest reason."""
     found = counts(items)
-    out = ["noise (neither findings nor signatures): "
-           + ", ".join(f"{LABELS[c]} {found.get(c, {}).get('items', 0)} items" for c in LABELS)]
+    out = [
+        "noise (neither findings nor signatures): "
+        + ", ".join(f"{LABELS[c]} {found.get(c, {}).get('items', 0)} items" for c in LABELS)
+    ]
     for cat, label in LABELS.items():
         if cat not in found:
             continue

@@ -38,8 +38,14 @@ Triple = tuple[str, str, str]
 class Scheduler:
     """Picks items from ``bases`` × their forms × ``passes`` (see module docs)."""
 
-    def __init__(self, bases: Sequence[Base], passes: Sequence[str], seed: int, cmap=None,
-                 runs: Callable[[str], bool] | None = None):
+    def __init__(
+        self,
+        bases: Sequence[Base],
+        passes: Sequence[str],
+        seed: int,
+        cmap=None,
+        runs: Callable[[str], bool] | None = None,
+    ):
         """``runs``: base id → whether that base runs on its feeds, asked (once a base has been
         picked) when the base is a candidate again; a base that does not is not picked again."""
         self.bases, self.passes, self.seed = list(bases), list(passes), seed
@@ -177,8 +183,11 @@ class _MapView:
                         if item.key in sched.done:
                             continue
                         if near is None:  # nearest first, single rewrites before pairs, the schema's own first
-                            near = (nearness(base.model(), sched.labels(base, form), self.ops[key]), -depth,
-                                    schema_spelling(form))
+                            near = (
+                                nearness(base.model(), sched.labels(base, form), self.ops[key]),
+                                -depth,
+                                schema_spelling(form),
+                            )
                         triples = sched.triples(item)
                         score = (*near, len(triples - sched.tried) / len(triples) / depth, rng.random())
                         if best_score is None or score > best_score:

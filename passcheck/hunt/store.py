@@ -54,7 +54,7 @@ class Store:
         return self.out / "cases"
 
     @classmethod
-    def open(cls, out: str | Path, scope: dict[str, Any], resume: bool) -> "Store":
+    def open(cls, out: str | Path, scope: dict[str, Any], resume: bool) -> Store:
         """A new state in ``out``, or with ``resume`` the one there.
 
         Raises:
@@ -67,7 +67,9 @@ class Store:
         if not store.path.is_file():
             return store
         if not resume:
-            raise PasscheckError(f"--out {out}: holds a hunt already ({store.path}); continue it with --resume, or choose another folder")
+            raise PasscheckError(
+                f"--out {out}: holds a hunt already ({store.path}); continue it with --resume, or choose another folder"
+            )
         try:
             doc = json.loads(store.path.read_text(encoding="utf-8"))
             if doc.get("version") != VERSION:
@@ -77,8 +79,10 @@ class Store:
             raise PasscheckError(f"{store.path}: not a readable hunt state ({exc}); choose another --out") from None
         for k in SCOPE:
             if saved.get(k) != scope.get(k):
-                raise PasscheckError(f"{store.path}: the hunt there used {k} {saved.get(k)!r}, this run {scope.get(k)!r}; "
-                                     "resume with the same arguments, or choose another --out")
+                raise PasscheckError(
+                    f"{store.path}: the hunt there used {k} {saved.get(k)!r}, this run {scope.get(k)!r}; "
+                    "resume with the same arguments, or choose another --out"
+                )
         store.items, store.signatures, store.coarse = items, signatures, coarse
         store.environment = doc.get("environment") or {}  # a state written before it existed has none
         return store
@@ -87,6 +91,12 @@ class Store:
         from passcheck.report.json_report import atomic_write
 
         self.out.mkdir(parents=True, exist_ok=True)
-        doc = {"version": VERSION, "scope": self.scope, "items": self.items, "signatures": self.signatures,
-               "coarse": self.coarse, "environment": self.environment}
+        doc = {
+            "version": VERSION,
+            "scope": self.scope,
+            "items": self.items,
+            "signatures": self.signatures,
+            "coarse": self.coarse,
+            "environment": self.environment,
+        }
         atomic_write(self.path, json.dumps(doc, indent=1) + "\n")

@@ -21,8 +21,21 @@ def rows(signatures: dict[str, dict[str, Any]]) -> list[tuple[str, ...]]:
         nodes = "{}/{}".format(*rec["nodes"]) if rec.get("nodes") else "-"
         repro = {True: "yes", False: "no"}.get(rec.get("reproduces"), "-")
         library = "-" if "library" not in rec else "yes" if rec["library"] else "no"
-        out.append((str(i), s["pass_id"], s["oracle"], s["kind"], ",".join(s["ops"]) or "-", s["rewrite"], nodes,
-                    str(rec["hits"]), repro, library, rec.get("case") or rec.get("note", "")))
+        out.append(
+            (
+                str(i),
+                s["pass_id"],
+                s["oracle"],
+                s["kind"],
+                ",".join(s["ops"]) or "-",
+                s["rewrite"],
+                nodes,
+                str(rec["hits"]),
+                repro,
+                library,
+                rec.get("case") or rec.get("note", ""),
+            )
+        )
     return out
 
 
@@ -68,8 +81,10 @@ def coverage_lines(cmap, before: Iterable[Mapping[str, Any]], after: Iterable[Ma
         n0, n1 = sum(k in was for k in reach), sum(k in now for k in reach)
         pairs0 = sum(len(was[k]["forms"]) for k in reach if k in was)
         pairs1 = sum(len(now[k]["forms"]) for k in reach if k in now)
-        out.append(f"  {tool}: {n0} -> {n1} of {len(reach)} triggered entries ({len(keys)} in the catalogue); "
-                   f"(entry, spelling) pairs {pairs0} -> {pairs1}")
+        out.append(
+            f"  {tool}: {n0} -> {n1} of {len(reach)} triggered entries ({len(keys)} in the catalogue); "
+            f"(entry, spelling) pairs {pairs0} -> {pairs1}"
+        )
     return out
 
 
@@ -91,8 +106,9 @@ def status_counts(items: Iterable[Mapping[str, Any]]) -> str:
     return ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "no item"
 
 
-def markdown(signatures: dict[str, dict[str, Any]], items: list[Mapping[str, Any]], known: Mapping[str, Any] | None,
-             title: str) -> str:
+def markdown(
+    signatures: dict[str, dict[str, Any]], items: list[Mapping[str, Any]], known: Mapping[str, Any] | None, title: str
+) -> str:
     """The hunt's summary in GitHub Markdown (``$GITHUB_STEP_SUMMARY``): new signatures with the
     shrunk pair's node counts and reproduce command, known ones counted, noise per category.
 
@@ -104,12 +120,20 @@ def markdown(signatures: dict[str, dict[str, Any]], items: list[Mapping[str, Any
     new, old = split(signatures, known or {})
     ran = [r for r in items if r["status"] != OTHER_SHARD]
     esc = lambda text: str(text).replace("|", "\\|").replace("\n", " ")  # noqa: E731 - one table cell
-    out = [f"## {esc(title)}", "",
-           f"{len(ran)} items ({status_counts(ran)}); {len(signatures)} distinct signatures: **{len(new)} new**, "
-           f"{len(old)} known" + ("" if known is not None else " (no baseline)"), ""]
+    out = [
+        f"## {esc(title)}",
+        "",
+        f"{len(ran)} items ({status_counts(ran)}); {len(signatures)} distinct signatures: **{len(new)} new**, "
+        f"{len(old)} known" + ("" if known is not None else " (no baseline)"),
+        "",
+    ]
     if new:
-        out += ["### New signatures", "", "| # | pass | oracle | kind | ops | rewrite | nodes | hits | reproduce |",
-                "|---|---|---|---|---|---|---|---|---|"]
+        out += [
+            "### New signatures",
+            "",
+            "| # | pass | oracle | kind | ops | rewrite | nodes | hits | reproduce |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
         for r, rec in zip(rows(new), new.values()):
             out.append("| " + " | ".join([*map(esc, r[:8]), f"`{esc(reproduce(rec))}`"]) + " |")
         out.append("")
@@ -117,8 +141,14 @@ def markdown(signatures: dict[str, dict[str, Any]], items: list[Mapping[str, Any
         out += ["No new signature.", ""]
     if old:
         hits = sum(rec.get("hits", 0) for rec in old.values())
-        out += [f"<details><summary>{len(old)} known signatures seen again ({hits} hits)</summary>", "",
-                *(f"- `{esc(k)}` ({rec.get('hits', 0)} hits)" for k, rec in old.items()), "", "</details>", ""]
+        out += [
+            f"<details><summary>{len(old)} known signatures seen again ({hits} hits)</summary>",
+            "",
+            *(f"- `{esc(k)}` ({rec.get('hits', 0)} hits)" for k, rec in old.items()),
+            "",
+            "</details>",
+            "",
+        ]
     found = noise.counts(ran)
     out += ["### Noise (neither findings nor signatures)", ""]
     for cat, label in noise.LABELS.items():

@@ -77,8 +77,10 @@ def _parity_text(f: Finding) -> str:
     kept = sorted({f"{k.get('op')} after {(k.get('after') or '').split(' ')[0]}" for k in d.get("kept_nodes") or []})
     new = d.get("new_op_types") or {}
     other = d.get("other_form", "")
-    return (f"kept {sorted(d.get('kept_op_types') or [])} ({', '.join(kept)}); new {new.get(f.form, [])} vs "
-            f"{new.get(other, [])}")
+    return (
+        f"kept {sorted(d.get('kept_op_types') or [])} ({', '.join(kept)}); new {new.get(f.form, [])} vs "
+        f"{new.get(other, [])}"
+    )
 
 
 def signature(f: Finding) -> tuple[str, str, str, str]:
@@ -127,9 +129,14 @@ class RootCause:
         return list(dict.fromkeys(f"{f.form} | {f.pass_id} | {f.env}" for f in self.explains))
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.finding.id, "case": self.finding.case, "expected": self.expected,
-                "signature": list(self.signature), "message": self.finding.message,
-                "explains": [{"id": f.id, "env": f.env} for f in self.explains]}
+        return {
+            "id": self.finding.id,
+            "case": self.finding.case,
+            "expected": self.expected,
+            "signature": list(self.signature),
+            "message": self.finding.message,
+            "explains": [{"id": f.id, "env": f.env} for f in self.explains],
+        }
 
 
 def _changes(form: str) -> tuple[int, int]:

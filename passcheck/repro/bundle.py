@@ -21,8 +21,13 @@ from passcheck.records import Finding
 VERSIONED = ("onnx", "onnxruntime", "numpy", "onnxscript")
 
 
-def build(f: Finding, versions: Mapping[str, str | None], cases_from: Sequence[str] = (), bisected: str = "",
-          attribution: Sequence[str] | None = None) -> tuple[str, dict, str, dict[str, str]]:
+def build(
+    f: Finding,
+    versions: Mapping[str, str | None],
+    cases_from: Sequence[str] = (),
+    bisected: str = "",
+    attribution: Sequence[str] | None = None,
+) -> tuple[str, dict, str, dict[str, str]]:
     """(script text, file name → ModelProto, ``REPORT.md`` text, file name → how it is spelled) for ``f``.
 
     Args:
@@ -105,11 +110,14 @@ def _generic(f, versions, cases_from, bisected):
     a = form_model(f, f.details["other_form"], cases_from) if c.two_forms else None
     call = tool_call(f.pass_id, b)
     if call is None:
-        raise PasscheckError(f"finding {f.id!r}: repro cannot script it faithfully: "
-                             f"{f.pass_id} has no target opset for form {f.form!r}")
+        raise PasscheckError(
+            f"finding {f.id!r}: repro cannot script it faithfully: {f.pass_id} has no target opset for form {f.form!r}"
+        )
     if a is not None and tool_call(f.pass_id, a) != call:
-        raise PasscheckError(f"finding {f.id!r}: repro cannot script it faithfully: "
-                             f"{f.pass_id} converts the two forms to different opsets")
+        raise PasscheckError(
+            f"finding {f.id!r}: repro cannot script it faithfully: "
+            f"{f.pass_id} converts the two forms to different opsets"
+        )
     feeds, rtol, atol = case_feeds(f, b, cases_from) if c.feeds else ([], None, None)
     c = claim(f, rtol, atol)
     text, how = generic.script(f, c, call, a, b, feeds)

@@ -29,8 +29,15 @@ def _oracle_source() -> dict[str, str]:
 
     return {
         "compare": f"TOLERANCES = {numeric.TOLERANCES!r}\nDEFAULT_FLOAT = {numeric.DEFAULT_FLOAT!r}\n\n\n"
-                   + src(numeric.Comparison, numeric.tolerance, numeric.compare, numeric._each, numeric._leaf, numeric._desc,
-                         numeric._py),
+        + src(
+            numeric.Comparison,
+            numeric.tolerance,
+            numeric.compare,
+            numeric._each,
+            numeric._leaf,
+            numeric._desc,
+            numeric._py,
+        ),
         "precision": src(parity.precision, parity.less_precise, parity._fmt),
         "checker_error": src(validity.checker_error),
     }
@@ -244,15 +251,25 @@ def script(finding, claim, call, a, b, feeds: Sequence[Mapping] = ()) -> tuple[s
         builders = src_a + "\n\n" + src_b
     needs = ", ".join(["onnx", "onnxruntime", "numpy", *call.needs])
     text = _TEMPLATE.format(
-        title=_docstring_safe(f"{finding.pass_id}: {finding.kind} ({finding.oracle}) on form {finding.form!r} of {finding.case}: "
-                              f"{brief(finding.message, 160)}"),
-        doc=call.doc, expected=claim.expected, needs=needs, imports="".join(f"    {i}\n" for i in call.imports),
-        pass_id=finding.pass_id, form=finding.form, other=other,
+        title=_docstring_safe(
+            f"{finding.pass_id}: {finding.kind} ({finding.oracle}) on form {finding.form!r} of {finding.case}: "
+            f"{brief(finding.message, 160)}"
+        ),
+        doc=call.doc,
+        expected=claim.expected,
+        needs=needs,
+        imports="".join(f"    {i}\n" for i in call.imports),
+        pass_id=finding.pass_id,
+        form=finding.form,
+        other=other,
         constants="".join(f"{k} = {v!r}\n" for k, v in claim.constants.items()),
-        feeds=encode_feeds(feeds) if claim.feeds else "[]", builders=builders, apply=call.source,
+        feeds=encode_feeds(feeds) if claim.feeds else "[]",
+        builders=builders,
+        apply=call.source,
         helpers="\n\n".join(helpers[h] for h in claim.helpers) + ("\n" if claim.helpers else ""),
         versions="'onnx', onnx.__version__, '| onnxruntime', ort.__version__, '| numpy', np.__version__"
-                 + (", '| onnxscript', onnxscript.__version__" if "onnxscript" in call.needs else ""), body=claim.body.strip("\n"),
+        + (", '| onnxscript', onnxscript.__version__" if "onnxscript" in call.needs else ""),
+        body=claim.body.strip("\n"),
     )
     return text, how
 
@@ -264,7 +281,10 @@ def _docstring_safe(text: str) -> str:
 def report_md(finding, claim, call, how: dict[str, str], versions: dict[str, str | None], first_bad: str = "") -> str:
     """``REPORT.md`` for a generic reproducer: environment, steps, expected vs actual, attribution,
     first bad version (``first_bad``: Markdown from :func:`passcheck.repro.bisected.first_bad`)."""
-    env = "\n".join(f"- {k} {v}" for k, v in versions.items() if v) + f"\n- Python {platform.python_version()}, {platform.system()} {platform.machine()}"
+    env = (
+        "\n".join(f"- {k} {v}" for k, v in versions.items() if v)
+        + f"\n- Python {platform.python_version()}, {platform.system()} {platform.machine()}"
+    )
     from passcheck.repro.source import how_spelled
 
     spelled = how_spelled(how)
@@ -277,8 +297,8 @@ def report_md(finding, claim, call, how: dict[str, str], versions: dict[str, str
 
 ## Steps
 1. `pip install {needs}`
-2. `python repro.py` (builds the model{'s' if len(how) > 1 else ''} — {spelled} — \
-and runs `{call.doc}`{' on the feeds passcheck used, embedded' if claim.feeds else ''})
+2. `python repro.py` (builds the model{"s" if len(how) > 1 else ""} — {spelled} — \
+and runs `{call.doc}`{" on the feeds passcheck used, embedded" if claim.feeds else ""})
 
 ## Expected
 {claim.expected[0].upper() + claim.expected[1:]}.

@@ -109,28 +109,43 @@ def script(finding, a, b, attribution: Sequence[str] = ()) -> tuple[str, dict[st
     level = LEVELS[finding.pass_id.split(":", 1)[1]]
     text = _TEMPLATE.format(
         title=f"onnxruntime {level}: {', '.join(finding.details.get('kept_op_types') or ['a rewrite'])} optimized in "
-              "one form of a model but not in an equal form",
-        forms=f"{other!r} vs {finding.form!r}", level=level, kept=list(finding.details.get("kept_op_types") or []),
-        attribution=", ".join(attribution) or "not attributed", source_a=src_a, source_b=src_b,
-        fn_a="build_optimized_form", fn_b="build_missed_form", a=other, b=finding.form,
+        "one form of a model but not in an equal form",
+        forms=f"{other!r} vs {finding.form!r}",
+        level=level,
+        kept=list(finding.details.get("kept_op_types") or []),
+        attribution=", ".join(attribution) or "not attributed",
+        source_a=src_a,
+        source_b=src_b,
+        fn_a="build_optimized_form",
+        fn_b="build_missed_form",
+        a=other,
+        b=finding.form,
     )
     return text, {other: how_a, finding.form: how_b}
 
 
-def report_md(finding, how: dict[str, str], attribution: Sequence[str], versions: dict[str, str | None], first_bad: str = "") -> str:
+def report_md(
+    finding, how: dict[str, str], attribution: Sequence[str], versions: dict[str, str | None], first_bad: str = ""
+) -> str:
     """``REPORT.md``: environment, steps, expected vs actual, attribution, first bad version
     (``first_bad``: Markdown from :func:`passcheck.repro.bisected.first_bad`)."""
     other = finding.details.get("other_form", "")
     kept = finding.details.get("kept_op_types") or []
-    env = "\n".join(f"- {k} {v}" for k, v in versions.items() if v) + f"\n- Python {platform.python_version()}, {platform.system()} {platform.machine()}"
+    env = (
+        "\n".join(f"- {k} {v}" for k, v in versions.items() if v)
+        + f"\n- Python {platform.python_version()}, {platform.system()} {platform.machine()}"
+    )
     from passcheck.repro.source import how_spelled
 
     spelled = how_spelled(how)
     level = finding.pass_id.split(":", 1)[1]
-    blamed = ("not computed (run `passcheck attribute` on the report first)" if not attribution else
-              ", ".join(f"`{n}`" for n in attribution)
-              + " (disabling it alone with `disabled_optimizers` makes the forms optimized alike)")
-    return f"""# onnxruntime {level} optimization misses {', '.join(kept) or 'a rewrite'} on an equal form of a model
+    blamed = (
+        "not computed (run `passcheck attribute` on the report first)"
+        if not attribution
+        else ", ".join(f"`{n}`" for n in attribution)
+        + " (disabling it alone with `disabled_optimizers` makes the forms optimized alike)"
+    )
+    return f"""# onnxruntime {level} optimization misses {", ".join(kept) or "a rewrite"} on an equal form of a model
 
 ## Environment
 {env}

@@ -55,8 +55,16 @@ def folder_name(n: int, c: Candidate) -> str:
     return f"{n:02d}-{c.tool}-{c.slug()}"
 
 
-def attempt(c: Candidate, folder: Path, *, versions: Mapping[str, str | None], cases_from: Sequence[str],
-            refused: Mapping[str, str], extra_md: str, deadline: float) -> Outcome:
+def attempt(
+    c: Candidate,
+    folder: Path,
+    *,
+    versions: Mapping[str, str | None],
+    cases_from: Sequence[str],
+    refused: Mapping[str, str],
+    extra_md: str,
+    deadline: float,
+) -> Outcome:
     """Script ``c`` into ``folder`` (see the module docs); ``extra_md`` is appended to ``REPORT.md``.
     Never raises for a finding it cannot script or a script that does not reproduce."""
     from passcheck.repro import bundle
@@ -87,21 +95,37 @@ def attempt(c: Candidate, folder: Path, *, versions: Mapping[str, str | None], c
     return last
 
 
-def write_candidate(folder: Path, n: int, c: Candidate, outcome: Outcome, upstream: dict[str, Any] | None,
-                    versions: Mapping[str, str | None]) -> None:
+def write_candidate(
+    folder: Path,
+    n: int,
+    c: Candidate,
+    outcome: Outcome,
+    upstream: dict[str, Any] | None,
+    versions: Mapping[str, str | None],
+) -> None:
     """``folder/candidate.json``: the candidate, its status and why, its upstream entry, the versions."""
     folder.mkdir(parents=True, exist_ok=True)
-    doc = {"number": n, **c.to_json(), "status": outcome.status, "why": outcome.why, "scripted": outcome.finding,
-           "files": outcome.files, "seconds": round(outcome.seconds, 1), "upstream": upstream,
-           "versions": {k: v for k, v in versions.items() if v}}
+    doc = {
+        "number": n,
+        **c.to_json(),
+        "status": outcome.status,
+        "why": outcome.why,
+        "scripted": outcome.finding,
+        "files": outcome.files,
+        "seconds": round(outcome.seconds, 1),
+        "upstream": upstream,
+        "versions": {k: v for k, v in versions.items() if v},
+    }
     (folder / "candidate.json").write_text(json.dumps(doc, indent=1, default=str) + "\n", encoding="utf-8")
 
 
 def triage_md(n: int, total: int, c: Candidate, upstream_phrase: str, valid: list[str]) -> str:
     """The sections triage adds to ``REPORT.md``: rank, upstream, where it shows, why the form is valid."""
-    shown = (f"{len(c.findings)} finding(s) in {len(c.cases)} case(s) ({', '.join(c.cases[:6])}"
-             f"{' …' if len(c.cases) > 6 else ''}); forms {', '.join(c.forms[:6])}; passes {', '.join(c.passes)}; "
-             f"environments {', '.join(c.envs)}")
+    shown = (
+        f"{len(c.findings)} finding(s) in {len(c.cases)} case(s) ({', '.join(c.cases[:6])}"
+        f"{' …' if len(c.cases) > 6 else ''}); forms {', '.join(c.forms[:6])}; passes {', '.join(c.passes)}; "
+        f"environments {', '.join(c.envs)}"
+    )
     why = "\n".join(valid) if valid else "Nothing recorded (the form is `common`, or its case names no spec source)."
     return f"""## Triage
 - candidate {n} of {total}, rank: {c.rank} ({c.tool})

@@ -80,10 +80,18 @@ class Candidate:
         return text[:limit].rstrip("-") or "finding"
 
     def to_json(self) -> dict:
-        return {"tool": self.tool, "rank": self.rank, "signature": self.signature.to_json(), "text": self.text,
-                "representative": self.finding.to_json(), "cases": self.cases, "forms": self.forms,
-                "passes": self.passes, "envs": self.envs,
-                "findings": [{"id": f.id, "env": f.env} for f in self.findings]}
+        return {
+            "tool": self.tool,
+            "rank": self.rank,
+            "signature": self.signature.to_json(),
+            "text": self.text,
+            "representative": self.finding.to_json(),
+            "cases": self.cases,
+            "forms": self.forms,
+            "passes": self.passes,
+            "envs": self.envs,
+            "findings": [{"id": f.id, "env": f.env} for f in self.findings],
+        }
 
 
 def group(cells: Iterable[CellResult]) -> list[Candidate]:

@@ -19,11 +19,13 @@ def _upstream(entry: dict[str, Any] | None) -> str:
     if entry is None:
         return "new"
     return f"known: [{entry['link'].rsplit('/', 3)[-3]}#{entry['link'].rsplit('/', 1)[-1]}]({entry['link']})" + (
-        f" ({phrase(entry).split('(', 1)[1]}" if "(" in phrase(entry) else "")
+        f" ({phrase(entry).split('(', 1)[1]}" if "(" in phrase(entry) else ""
+    )
 
 
-def index_md(rows: Sequence[Mapping[str, Any]], sources: Sequence[str], versions: Mapping[str, str | None],
-             budget: float | None) -> str:
+def index_md(
+    rows: Sequence[Mapping[str, Any]], sources: Sequence[str], versions: Mapping[str, str | None], budget: float | None
+) -> str:
     """``index.md``. ``rows``: per candidate ``n``, ``candidate``, ``outcome``, ``upstream``, ``folder``."""
     counts: dict[str, int] = {}
     for r in rows:
@@ -32,9 +34,11 @@ def index_md(rows: Sequence[Mapping[str, Any]], sources: Sequence[str], versions
         "# passcheck triage",
         "",
         f"From: {', '.join(f'`{s}`' for s in sources)}. Versions: "
-        + ", ".join(f"{k} {v}" for k, v in versions.items() if v) + ".",
+        + ", ".join(f"{k} {v}" for k, v in versions.items() if v)
+        + ".",
         f"Budget: {'none' if budget is None else f'{budget:g} s'}. {len(rows)} candidates: "
-        + ", ".join(f"{v} {k}" for k, v in counts.items()) + ".",
+        + ", ".join(f"{v} {k}" for k, v in counts.items())
+        + ".",
         "",
         "Rank: crash > wrong result > invalid output > wrong shape or type > missed optimization > other.",
         "",
@@ -45,14 +49,17 @@ def index_md(rows: Sequence[Mapping[str, Any]], sources: Sequence[str], versions
         c, o = r["candidate"], r["outcome"]
         f = c.finding
         folder = f"[{r['folder']}]({r['folder']}/)" if r.get("written") else "—"
-        lines.append(f"| {r['n']} | {c.rank} | {c.tool} | {_cell(f'{f.pass_id} {f.oracle} [{f.kind}] {f.message}')} "
-                     f"| {len(c.findings)} findings, {len(c.cases)} cases | {o.status} | {_cell(o.why, 200)} "
-                     f"| {_upstream(r['upstream'])} | {folder} |")
+        lines.append(
+            f"| {r['n']} | {c.rank} | {c.tool} | {_cell(f'{f.pass_id} {f.oracle} [{f.kind}] {f.message}')} "
+            f"| {len(c.findings)} findings, {len(c.cases)} cases | {o.status} | {_cell(o.why, 200)} "
+            f"| {_upstream(r['upstream'])} | {folder} |"
+        )
     return "\n".join(lines) + "\n"
 
 
-def found_md(rows: Sequence[Mapping[str, Any]], command: str, versions: Mapping[str, str | None], seconds: float,
-             note: str = "") -> str:
+def found_md(
+    rows: Sequence[Mapping[str, Any]], command: str, versions: Mapping[str, str | None], seconds: float, note: str = ""
+) -> str:
     """``docs/found.md``: every candidate with its status, known/new and link, the passcheck command that
     shows it and its bundle's script (the folder under the triage's ``--out``)."""
     lines = [
@@ -64,7 +71,8 @@ def found_md(rows: Sequence[Mapping[str, Any]], command: str, versions: Mapping[
         "while the bug is present.",
         "",
         f"Command: `{command}` ({seconds:.0f} s). Versions: "
-        + ", ".join(f"{k} {v}" for k, v in versions.items() if v) + ".",
+        + ", ".join(f"{k} {v}" for k, v in versions.items() if v)
+        + ".",
     ]
     if note:
         lines += ["", note]
@@ -76,6 +84,7 @@ def found_md(rows: Sequence[Mapping[str, Any]], command: str, versions: Mapping[
         folder = f"`{r['folder']}/repro.py`" if o.status == "reproduced" else "—"
         status = o.status if o.status == "reproduced" else f"{o.status}: {_cell(o.why, 120)}"
         what = _cell(f"{f.case} | {f.form} | {f.pass_id}: [{f.kind}] {f.message}")
-        lines.append(f"| {r['n']} | {c.rank} | {c.tool} | {what} "
-                     f"| {status} | {_upstream(r['upstream'])} | {how} | {folder} |")
+        lines.append(
+            f"| {r['n']} | {c.rank} | {c.tool} | {what} | {status} | {_upstream(r['upstream'])} | {how} | {folder} |"
+        )
     return "\n".join(lines) + "\n"

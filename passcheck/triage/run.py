@@ -28,8 +28,13 @@ class Triaged:
     seconds: float
 
 
-def triage(paths: Sequence[str | Path], out: str | Path, budget: float | None = None, cases_from: Sequence[str] = (),
-           say: Callable[[str], None] = lambda _line: None) -> Triaged:
+def triage(
+    paths: Sequence[str | Path],
+    out: str | Path,
+    budget: float | None = None,
+    cases_from: Sequence[str] = (),
+    say: Callable[[str], None] = lambda _line: None,
+) -> Triaged:
     """Triage the runs and hunts at ``paths`` into ``out`` (see :mod:`passcheck.triage`).
 
     Args:
@@ -69,12 +74,29 @@ def triage(paths: Sequence[str | Path], out: str | Path, budget: float | None = 
             outcome = bundle.Outcome("not reached", f"the budget of {budget:g} s ran out before it")
         else:
             extra = bundle.triage_md(n, len(candidates), c, known.phrase(upstream), spec.why_valid(c.finding, all_from))
-            outcome = bundle.attempt(c, out / name, versions=versions, cases_from=all_from, refused=loaded.refused,
-                                     extra_md=extra, deadline=deadline)
+            outcome = bundle.attempt(
+                c,
+                out / name,
+                versions=versions,
+                cases_from=all_from,
+                refused=loaded.refused,
+                extra_md=extra,
+                deadline=deadline,
+            )
             bundle.write_candidate(out / name, n, c, outcome, upstream, versions)
-        rows.append({"n": n, "candidate": c, "outcome": outcome, "upstream": upstream, "folder": name,
-                     "written": (out / name).is_dir()})
-        say(f"{n}/{len(candidates)} {c.rank} | {c.tool} | {c.finding.id}: {outcome.status}"
-            + (f" ({outcome.why})" if outcome.status != "reproduced" else ""))
+        rows.append(
+            {
+                "n": n,
+                "candidate": c,
+                "outcome": outcome,
+                "upstream": upstream,
+                "folder": name,
+                "written": (out / name).is_dir(),
+            }
+        )
+        say(
+            f"{n}/{len(candidates)} {c.rank} | {c.tool} | {c.finding.id}: {outcome.status}"
+            + (f" ({outcome.why})" if outcome.status != "reproduced" else "")
+        )
     (out / "index.md").write_text(index.index_md(rows, [str(p) for p in paths], versions, budget), encoding="utf-8")
     return Triaged(rows, versions, time.monotonic() - start)

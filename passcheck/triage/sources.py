@@ -121,8 +121,15 @@ def run_hunts(loaded: Loaded, executor, cases_from: Sequence[str] = ()) -> None:
             module = Path(rec.get("case_module") or "")
             if not rec.get("case") or not module.is_file():
                 found = rec.get("found_on") or {}
-                f = Finding(sig.kind, sig.oracle, found.get("base", "hunt"), found.get("form", "?"), sig.pass_id,
-                            found.get("message", key), {"signature": key})
+                f = Finding(
+                    sig.kind,
+                    sig.oracle,
+                    found.get("base", "hunt"),
+                    found.get("form", "?"),
+                    sig.pass_id,
+                    found.get("message", key),
+                    {"signature": key},
+                )
                 loaded.refused[f.id] = f"the hunt kept no pair for it ({rec.get('note') or 'no case module'})"
                 loaded.cells.append(CellResult(f.case, f.form, f.pass_id, "changed", findings=[f]))
                 continue

@@ -60,8 +60,14 @@ def test_a_time_limit_is_not_an_invalid_model(relu, tmp_path):
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "sitecustomize.py").write_text(SLOW_CHECKER)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "site"), os.environ.get("PYTHONPATH", "")])}
-    p = subprocess.run([PASSCHECK, "check", "slow.onnx", "--pass", "onnx:infer-shapes", "--timeout", "2", "--json",
-                        "r.json", "-q"], capture_output=True, text=True, cwd=tmp_path, timeout=900, env=env)
+    p = subprocess.run(
+        [PASSCHECK, "check", "slow.onnx", "--pass", "onnx:infer-shapes", "--timeout", "2", "--json", "r.json", "-q"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=900,
+        env=env,
+    )
     assert p.returncode in (0, 1) and "Traceback" not in p.stderr, p.stderr[-2000:]
     cells = json.loads((tmp_path / "r.json").read_text())["results"]
     assert not [f for c in cells for f in c["findings"] if f["kind"] == "invalid-model"]

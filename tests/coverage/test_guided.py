@@ -40,8 +40,9 @@ def test_guided_scheduler_tries_every_pair_of_the_map_first_and_is_reproducible(
         runs.append([i.key for i in picked])
         # every pick tried a new pair, on the entry's own base and pass
         for i in picked:
-            assert (i.pass_id == "ort:basic" and i.base.startswith("hunt-test/layernorm:")) or \
-                   (i.pass_id == "onnx:infer-shapes" and i.base.startswith("hunt-test/softmax:"))
+            assert (i.pass_id == "ort:basic" and i.base.startswith("hunt-test/layernorm:")) or (
+                i.pass_id == "onnx:infer-shapes" and i.base.startswith("hunt-test/softmax:")
+            )
         kinds = {(i.base.split(":")[0], hforms.kind(i.form)) for i in picked}
         assert len(kinds) == len(picked)  # one item per (entry, spelling)
         # and when the pairs are used up the triples take over: still an item, no longer a new pair
@@ -61,8 +62,9 @@ def test_an_entrys_first_spelling_rewrites_its_own_node_inside_the_op_schema():
     load_path(PLANTED)
     found = bases(["hunt-test/softmax"], generated=False)
     soft = Entry("onnx-shape-inference", "inference", "Softmax@13", ("onnx:infer-shapes",), "ort")
-    cmap = CoverageMap({soft.key: soft}, {soft.key: [Evidence(soft.key, b.id, "test") for b in found]},
-                       [b.id for b in found], {})
+    cmap = CoverageMap(
+        {soft.key: soft}, {soft.key: [Evidence(soft.key, b.id, "test") for b in found]}, [b.id for b in found], {}
+    )
     for seed in range(6):
         s = Scheduler(found, ["onnx:infer-shapes"], seed=seed, cmap=cmap)
         item = s.next(0)
@@ -88,10 +90,19 @@ def test_a_joined_map_keeps_the_evidence_bases_and_errors_of_both():
     """The reference-only bases' map (shape inference and the converter only) joins the library's."""
     a = Entry("onnx-shape-inference", "inference", "Add@6", ("onnx:infer-shapes",), "reference")
     b = Entry("onnx-shape-inference", "inference", "Add@14", ("onnx:infer-shapes",), "ort+reference")
-    lib = CoverageMap({e.key: e for e in (a, b)}, {b.key: [Evidence(b.key, "lib:common", "typed")]}, ["lib:common"],
-                      {"lib:common": {"onnxruntime": "x"}})
-    ref = CoverageMap({a.key: a}, {a.key: [Evidence(a.key, "ref:common", "typed")]}, ["ref:common"], {},
-                      base_ops={"ref:common": ["Add@6"]})
+    lib = CoverageMap(
+        {e.key: e for e in (a, b)},
+        {b.key: [Evidence(b.key, "lib:common", "typed")]},
+        ["lib:common"],
+        {"lib:common": {"onnxruntime": "x"}},
+    )
+    ref = CoverageMap(
+        {a.key: a},
+        {a.key: [Evidence(a.key, "ref:common", "typed")]},
+        ["ref:common"],
+        {},
+        base_ops={"ref:common": ["Add@6"]},
+    )
     both = lib.joined(ref)
     assert both.triggered(a.key) and both.triggered(b.key) and set(both.entries) == {a.key, b.key}
     assert both.bases == ["lib:common", "ref:common"] and both.errors == lib.errors

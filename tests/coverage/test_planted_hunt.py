@@ -25,16 +25,37 @@ PLANTED = Path(__file__).with_name("planted_fusion.py")
 def _hunt(out: Path, *extra: str) -> tuple[subprocess.CompletedProcess, dict]:
     # 'generated/c*': every generated case of an op starting with c (293 cases, 771 bases), the
     # planted pattern's base among them; a budget in items keeps the run the same under any load.
-    argv = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED), "--case", "generated/c*",
-            "--pass", "planted:cast-identity", "--budget", "10items", "--seed", "0", "--out", str(out),
-            "--progress", "none", *extra]
+    argv = [
+        sys.executable,
+        "-m",
+        "passcheck",
+        "hunt",
+        "--cases-from",
+        str(PLANTED),
+        "--case",
+        "generated/c*",
+        "--pass",
+        "planted:cast-identity",
+        "--budget",
+        "10items",
+        "--seed",
+        "0",
+        "--out",
+        str(out),
+        "--progress",
+        "none",
+        *extra,
+    ]
     r = subprocess.run(argv, capture_output=True, text=True, timeout=900, env={**os.environ})
     return r, json.loads((out / "hunt-state.json").read_text())
 
 
 def _planted(state: dict) -> list[dict]:
-    return [s for s in state["signatures"].values()
-            if (s["signature"]["pass_id"], s["signature"]["oracle"]) == ("planted:cast-identity", "validity")]
+    return [
+        s
+        for s in state["signatures"].values()
+        if (s["signature"]["pass_id"], s["signature"]["oracle"]) == ("planted:cast-identity", "validity")
+    ]
 
 
 @pytest.mark.slow

@@ -53,8 +53,14 @@ def test_a_limit_for_an_op_only_the_rewrite_brought_is_recorded_once_and_skipped
 
 def test_the_recorded_limit_survives_a_resume(tmp_path):
     store = Store(tmp_path / "h", {"seed": 0})
-    limits.record(store.environment, PASS, [("No Adapter From Version $13 for Slice", "Slice")],
-                  parser.parse_model(SPLIT), parser.parse_model(SLICE), {"base": "b", "form": "f"})
+    limits.record(
+        store.environment,
+        PASS,
+        [("No Adapter From Version $13 for Slice", "Slice")],
+        parser.parse_model(SPLIT),
+        parser.parse_model(SLICE),
+        {"base": "b", "form": "f"},
+    )
     store.save()
     again = Store.open(tmp_path / "h", {"seed": 0}, resume=True)
     assert again.environment == store.environment
@@ -101,8 +107,9 @@ def test_a_recorded_limit_skips_only_items_that_take_the_same_step():
     reshape = "sh = Constant <value: tensor = int64[1] {3}> ()\n  b = Reshape (a, sh)"
     reshaped = at14(SLICE.replace("b = Neg (a)", reshape))
     env: dict = {}
-    limits.record(env, PASS, [("No Adapter From Version $13 for Slice", "Slice")], base, slices,
-                  {"base": "b", "form": "f"})
+    limits.record(
+        env, PASS, [("No Adapter From Version $13 for Slice", "Slice")], base, slices, {"base": "b", "form": "f"}
+    )
     assert next(iter(env.values()))["step"] == "14->12"
     assert limits.known(env, PASS, base, slices)["reason"] == "No Adapter From Version $13 for Slice"
     assert limits.known(env, PASS, base, reshaped) is None  # 14 -> 13: the Slice stays as it is

@@ -18,13 +18,39 @@ def _shard(folder: Path, shard: str, hits: int, mine: int, seed: int = 1) -> Pat
     module = folder / "cases" / "hunt_abc.py"
     module.parent.mkdir(parents=True)
     module.write_text(f"# pair of shard {shard}\n")
-    items = [{"base": f"c:{i}", "form": "commute-operands", "pass": "ort:basic", "triples": [], "signatures": [],
-              "status": "done" if i % 2 == mine else "other-shard", "seconds": 0.5} for i in range(4)]
-    rec = {"signature": SIG.to_json(), "hits": hits, "case": "hunt/x-abc", "case_module": str(module),
-           "repro": f"passcheck run --cases-from {module} --case hunt/x-abc --pass ort:basic"}
-    doc = {"version": 1, "scope": {"seed": seed, "passes": ["ort:basic"], "cases": [], "cases_from": [],
-                                   "generated": True, "shard": shard},
-           "items": items, "signatures": {SIG.key: rec}, "coarse": {"raw": SIG.key}}
+    items = [
+        {
+            "base": f"c:{i}",
+            "form": "commute-operands",
+            "pass": "ort:basic",
+            "triples": [],
+            "signatures": [],
+            "status": "done" if i % 2 == mine else "other-shard",
+            "seconds": 0.5,
+        }
+        for i in range(4)
+    ]
+    rec = {
+        "signature": SIG.to_json(),
+        "hits": hits,
+        "case": "hunt/x-abc",
+        "case_module": str(module),
+        "repro": f"passcheck run --cases-from {module} --case hunt/x-abc --pass ort:basic",
+    }
+    doc = {
+        "version": 1,
+        "scope": {
+            "seed": seed,
+            "passes": ["ort:basic"],
+            "cases": [],
+            "cases_from": [],
+            "generated": True,
+            "shard": shard,
+        },
+        "items": items,
+        "signatures": {SIG.key: rec},
+        "coarse": {"raw": SIG.key},
+    }
     (folder / "hunt-state.json").write_text(json.dumps(doc))
     return folder
 

@@ -19,8 +19,10 @@ def _conv_bn(scale_is_input: bool, conv_weight_is_input: bool = False) -> onnx.M
     for name in ("s", "b", "m"):
         inits.append(numpy_helper.from_array(rng.standard_normal(3).astype(np.float32), name))
     inits.append(numpy_helper.from_array(rng.uniform(0.5, 1.5, 3).astype(np.float32), "v"))
-    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv"),
-             helper.make_node("BatchNormalization", ["c", "s", "b", "m", "v"], ["y"], name="bn")]
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        helper.make_node("BatchNormalization", ["c", "s", "b", "m", "v"], ["y"], name="bn"),
+    ]
     inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 5, 5])]
     for name, shape, listed in (("s", [3], scale_is_input), ("w", [3, 2, 3, 3], conv_weight_is_input)):
         if listed:
@@ -36,8 +38,9 @@ def _parity(forms: dict[str, onnx.ModelProto]):
 
 
 def test_a_fusion_an_overridable_default_forbids_is_no_missed_optimization():
-    found, report = _parity({"scale-default": _conv_bn(True),
-                             "weight-default": _conv_bn(False, conv_weight_is_input=True)})
+    found, report = _parity(
+        {"scale-default": _conv_bn(True), "weight-default": _conv_bn(False, conv_weight_is_input=True)}
+    )
     ran = {c.form: c.status for c in report.cells if c.pass_id == "ort:basic"}
     assert ran["common"] == "changed" and {ran["scale-default"], ran["weight-default"]} <= {"changed", "unchanged"}, ran
     assert found == [], [f.message for f in found]

@@ -14,10 +14,15 @@ HEAD = """<ir_version: 5, opset_import: ["" : 10]>
 g (float[1,3,4] boxes, float[1,1,3] scores) => (int64[?,?] selected_indices)
   <int64[1] m = {2}, float[1] iou = {0.5}, float[1] score = {0}, int64[2] shape = {0,0}, int64[1] starts = {0},
    int64[1] ends = {9223372036854775807}, int64[1] axes = {0}, int64[2] ones = {1,1}> {"""
-COMMON = HEAD + """
+COMMON = (
+    HEAD
+    + """
   selected_indices = NonMaxSuppression (boxes, scores, m, iou, score)
 }"""
-DETOUR = HEAD + """
+)
+DETOUR = (
+    HEAD
+    + """
   pre = NonMaxSuppression (boxes, scores, m, iou, score)
   t = Transpose <perm: ints = [0, 1]> (pre)
   r = Reshape (t, shape)
@@ -25,12 +30,14 @@ DETOUR = HEAD + """
   e = Expand (s, ones)
   selected_indices = Concat <axis: int = 0> (e)
 }"""
+)
 NAMED = COMMON.replace("int64[?,?] selected_indices)", "int64[N,3] selected_indices)")
 
 
 def _less_precise(forms):
-    report = check_model(parser.parse_model(COMMON), ["onnx:infer-shapes-strict"], forms=forms,
-                         name="parity/fresh-dims")
+    report = check_model(
+        parser.parse_model(COMMON), ["onnx:infer-shapes-strict"], forms=forms, name="parity/fresh-dims"
+    )
     cells = [c for c in report.cells if c.pass_id == "onnx:infer-shapes-strict"]
     assert len(cells) == 1 + len(forms) and all(c.status in ("changed", "unchanged") for c in cells), cells
     return [(f.form, f.message) for c in cells for f in c.findings if f.kind == "less-precise"]

@@ -51,9 +51,12 @@ def test_a_stated_limit_on_one_form_only_is_still_a_finding():
 def test_the_opset_boundary_pass_keeps_the_converter_s_stated_limit():
     """``onnx:convert-opset-down`` wraps the converter: a step it has no adapter for is the same
     stated limit (unavailable on every form), not a ``declined`` the acceptance oracle reports."""
-    report = check_model(parser.parse_model(ABS_IDENTITY), ["onnx:convert-opset-down"],
-                         forms={"other": parser.parse_model(ABS_IDENTITY.replace("Abs (i)", "Abs (x)"))},
-                         name="limits/boundary")
+    report = check_model(
+        parser.parse_model(ABS_IDENTITY),
+        ["onnx:convert-opset-down"],
+        forms={"other": parser.parse_model(ABS_IDENTITY.replace("Abs (i)", "Abs (x)"))},
+        name="limits/boundary",
+    )
     cells = [c for c in report.cells if c.pass_id == "onnx:convert-opset-down"]
     assert len(cells) == 2
     for c in cells:

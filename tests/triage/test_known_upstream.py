@@ -35,6 +35,13 @@ def test_each_known_report_matches_a_finding_of_its_library_case(entry):
 def test_an_unrelated_finding_is_new():
     from passcheck.records import Finding
 
-    f = Finding("missed-optimization", "parity", "c", "u", "ort:basic",
-                "ort:basic removed Relu 1→0 in 'common' but 1→1 in 'u'", {"kept_op_types": ["Relu"]})
+    f = Finding(
+        "missed-optimization",
+        "parity",
+        "c",
+        "u",
+        "ort:basic",
+        "ort:basic removed Relu 1→0 in 'common' but 1→1 in 'u'",
+        {"kept_op_types": ["Relu"]},
+    )
     assert not any(matches(e, f, "onnxruntime") for e in entries())

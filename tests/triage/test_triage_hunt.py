@@ -13,40 +13,75 @@ from pathlib import Path
 import pytest
 
 PLANTED = Path(__file__).parents[1] / "hunt" / "planted_hunt.py"
-NEGATIVE_AXES = ("import sys\nimport onnx\nm = onnx.load(sys.argv[1])\nfor n in m.graph.node:\n"
-                 "    for a in n.attribute:\n        if a.name == 'axis' and a.i < 0:\n            a.i = 0\n"
-                 "onnx.save(m, sys.argv[2])\n")
+NEGATIVE_AXES = (
+    "import sys\nimport onnx\nm = onnx.load(sys.argv[1])\nfor n in m.graph.node:\n"
+    "    for a in n.attribute:\n        if a.name == 'axis' and a.i < 0:\n            a.i = 0\n"
+    "onnx.save(m, sys.argv[2])\n"
+)
 
 
 @pytest.mark.slow  # a 20-item hunt, then the triage: minutes on a loaded machine
 def test_triage_of_a_hunt_folder_bundles_its_shrunk_pair(tmp_path):
     (tmp_path / "neg.py").write_text(NEGATIVE_AXES)
     pass_id = f"cmd:{sys.executable} {tmp_path / 'neg.py'} {{in}} {{out}}"
-    hunt = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED), "--case", "hunt-test/softmax",
-            "--budget", "20items", "--seed", "1", "--out", str(tmp_path / "h"), "--pass", pass_id, "--progress", "none"]
-    r = subprocess.run(hunt, capture_output=True, text=True, timeout=900,
-                       env={**os.environ, "PASSCHECK_PROGRESS_EVERY": "0"})
+    hunt = [
+        sys.executable,
+        "-m",
+        "passcheck",
+        "hunt",
+        "--cases-from",
+        str(PLANTED),
+        "--case",
+        "hunt-test/softmax",
+        "--budget",
+        "20items",
+        "--seed",
+        "1",
+        "--out",
+        str(tmp_path / "h"),
+        "--pass",
+        pass_id,
+        "--progress",
+        "none",
+    ]
+    r = subprocess.run(
+        hunt, capture_output=True, text=True, timeout=900, env={**os.environ, "PASSCHECK_PROGRESS_EVERY": "0"}
+    )
     assert r.returncode == 1, r.stderr
     state = json.loads((tmp_path / "h" / "hunt-state.json").read_text())
     saved = [s for s in state["signatures"].values() if s.get("case_module")]
     assert saved, state["signatures"]
-    t = subprocess.run([sys.executable, "-m", "passcheck", "triage", str(tmp_path / "h"), "--out", str(tmp_path / "t")],
-                       capture_output=True, text=True, timeout=900)
+    t = subprocess.run(
+        [sys.executable, "-m", "passcheck", "triage", str(tmp_path / "h"), "--out", str(tmp_path / "t")],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert t.returncode == 0, t.stderr
     cands = [json.loads(p.read_text()) for p in sorted((tmp_path / "t").glob("*/candidate.json"))]
     hunted = [c for c in cands if any(case.startswith("hunt/") for case in c["cases"])]
     assert hunted and hunted[0]["status"] == "reproduced", [(c["cases"], c["status"], c["why"]) for c in cands]
-    folder = tmp_path / "t" / next(p.parent.name for p in sorted((tmp_path / "t").glob("*/candidate.json"))
-                                   if json.loads(p.read_text()) == hunted[0])
+    folder = (
+        tmp_path
+        / "t"
+        / next(
+            p.parent.name
+            for p in sorted((tmp_path / "t").glob("*/candidate.json"))
+            if json.loads(p.read_text()) == hunted[0]
+        )
+    )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    run = subprocess.run([sys.executable, "-I", "repro.py"], cwd=folder, capture_output=True, text=True, timeout=300,
-                         env=env)
+    run = subprocess.run(
+        [sys.executable, "-I", "repro.py"], cwd=folder, capture_output=True, text=True, timeout=300, env=env
+    )
     assert run.returncode == 1, (run.stdout, run.stderr)
     assert "negative-axes" in (folder / "REPORT.md").read_text()  # why the form is valid: the catalogue's row
 
 
-WRONG = ("import sys\nimport onnx\nm = onnx.load(sys.argv[1])\nfor n in m.graph.node:\n"
-         "    if n.op_type == 'Relu':\n        n.op_type = 'Abs'\nonnx.save(m, sys.argv[2])\n")
+WRONG = (
+    "import sys\nimport onnx\nm = onnx.load(sys.argv[1])\nfor n in m.graph.node:\n"
+    "    if n.op_type == 'Relu':\n        n.op_type = 'Abs'\nonnx.save(m, sys.argv[2])\n"
+)
 
 
 def _pair(body: str):
@@ -77,12 +112,22 @@ def test_a_hunt_folder_with_several_saved_pairs_bundles_each(tmp_path):
         case_id, path = f"hunt/planted-{n}-{n:08d}", tmp_path / "h" / "cases" / f"hunt_{n:08d}.py"
         path.write_text(case_module(f, *_pair(body), case_id=case_id, origin="passcheck hunt"))
         module = str(path.relative_to(tmp_path))  # as hunt --out h records it, relative to where it ran
-        signatures[sig.key] = {"signature": sig.to_json(), "hits": 1, "case": case_id, "case_module": module,
-                               "found_on": {"base": "base", "form": "uncommon", "pass": pass_id, "message": f.message}}
+        signatures[sig.key] = {
+            "signature": sig.to_json(),
+            "hits": 1,
+            "case": case_id,
+            "case_module": module,
+            "found_on": {"base": "base", "form": "uncommon", "pass": pass_id, "message": f.message},
+        }
     state = {"version": 1, "scope": {}, "items": [], "signatures": signatures, "coarse": {}}
     (tmp_path / "h" / "hunt-state.json").write_text(json.dumps(state))
-    t = subprocess.run([sys.executable, "-m", "passcheck", "triage", "h", "--out", "t"], cwd=tmp_path,
-                       capture_output=True, text=True, timeout=900)
+    t = subprocess.run(
+        [sys.executable, "-m", "passcheck", "triage", "h", "--out", "t"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert t.returncode == 0, t.stderr
     cands = [json.loads(p.read_text()) for p in sorted((tmp_path / "t").glob("*/candidate.json"))]
     said = [(c["cases"], c["status"], c["why"]) for c in cands]
