@@ -132,6 +132,11 @@ class _PassJob:
     def __init__(self, adapter: PassAdapter):
         self.adapter = adapter
 
+    @property
+    def label(self) -> str:
+        """``pass ID``: what ``PASSCHECK_TIMINGS`` records this job as."""
+        return f"pass {self.adapter.id}"
+
     def __call__(self, data: bytes, workdir: str) -> dict[str, Any]:
         import onnx
 

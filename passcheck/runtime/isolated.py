@@ -49,6 +49,9 @@ def run_model(
 class ModelRun:
     """A worker job: run the model it is sent on ``feeds`` (see :func:`run_model`)."""
 
+    #: What ``PASSCHECK_TIMINGS`` records this job as (session creation and run).
+    label = "model run"
+
     def __init__(self, feeds: dict[str, Any], expose: list[str], shapes: Sequence[str] = ()):
         self.feeds, self.expose, self.shapes = feeds, expose, list(shapes)
 
