@@ -213,7 +213,8 @@ def _observe_ort(model: onnx.ModelProto, feeds: Mapping[str, Any], main: list[tu
     return _run_exposed(model, feeds, wanted, tensors_only=not not_tensor)
 
 
-def run_observing(model: onnx.ModelProto, feeds: Mapping[str, Any], *, expose: Iterable[str] = (), shapes: Iterable[str] = ()) -> RunResult:
+def run_observing(model: onnx.ModelProto, feeds: Mapping[str, Any], *, expose: Iterable[str] = (), shapes: Iterable[str] = (),
+                  model_key: bytes | None = None) -> RunResult:
     """Run ``model`` on ``feeds`` once with onnxruntime (CPU, unoptimized, as :func:`run_ort`),
     observing ``expose`` whole and the shape and element type of ``shapes``.
 
@@ -230,6 +231,7 @@ def run_observing(model: onnx.ModelProto, feeds: Mapping[str, Any], *, expose: I
         feeds: input name → value.
         expose: main-graph values to observe with their data.
         shapes: main-graph values whose shape and element type only are wanted.
+        model_key: the sha256 digest of ``model``'s bytes, when the caller has it (see :func:`run_ort`).
 
     Returns:
         A :class:`RunResult` as :func:`run_ort` gives: graph outputs and ``expose`` as values,
@@ -253,7 +255,7 @@ def run_observing(model: onnx.ModelProto, feeds: Mapping[str, Any], *, expose: I
                 return _shapes_only(RunResult({k: fetched[k] for k in outputs if k in fetched}, observed), model, shapes)
         except (_Untrusted, RunFailed):
             pass
-    return _shapes_only(run_ort(model, feeds, expose=expose + shapes), model, shapes)
+    return _shapes_only(run_ort(model, feeds, expose=expose + shapes, model_key=model_key), model, shapes)
 
 
 def _meta_of(value: Any) -> TensorMeta | None:
