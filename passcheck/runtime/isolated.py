@@ -34,12 +34,21 @@ def run_model(
 ) -> RunResult:
     """Run ``model`` on ``feeds`` in ``worker`` exposing ``expose`` whole and the shape and
     element type of ``shapes``; a run of the same model bytes on equal feeds observing the same
-    values is answered from ``cache``; a run that killed or timed out the worker is not kept."""
+    values is answered from ``cache``; a run that killed or timed out the worker is not kept. The
+    model bytes are serialized once inside :meth:`RunCache.kept_bytes` and not sent again to a
+    worker that ran the same bytes last."""
     data, digest = cache.serialized(model)
     key = cache.key(data, feeds, expose, shapes, digest=digest)
     if (kept := cache.get(key)) is not None:
         return kept
-    reply = worker.run(pickle.dumps(ModelRun(dict(feeds), list(expose), list(shapes), digest)), data, worker.folder)
+    job = pickle.dumps(ModelRun(dict(feeds), list(expose), list(shapes), digest))
+    # the model the worker ran last is kept there: the same bytes are not sent again (a new
+    # worker, or one that ran another model meanwhile, answers "missing" and is sent them)
+    reply = worker.run(job, b"", worker.folder) if cache.sent == digest else None
+    if reply is None or (isinstance(reply, dict) and reply.get("missing")):
+        cache.sent = None
+        reply = worker.run(job, data, worker.folder)
+    cache.sent = digest if isinstance(reply, dict) and "run" in reply else None
     if isinstance(reply, Died) or not isinstance(reply, dict):
         died = reply if isinstance(reply, Died) else Died(False, "", "", not_started=True)
         return RunResult({}, {}, error=died.run_error(worker.timeout))
@@ -63,11 +72,22 @@ class ModelRun:
 
         from passcheck.runtime.observe import run_observing
 
-        model = onnx.ModelProto.FromString(data)
+        digest = getattr(self, "digest", None)
+        if data:
+            model = onnx.ModelProto.FromString(data)
+            _LAST[:] = [digest, model] if digest else []
+        elif digest and _LAST and _LAST[0] == digest:
+            model = _LAST[1]  # run_observing does not change it
+        else:
+            return {"missing": True}
         # an intermediate whose shape only is read travels as its TensorMeta: copying every
         # activation through the pipe cost more than the run itself (bench/annotations.py)
         return {"run": run_observing(model, self.feeds, expose=self.expose, shapes=self.shapes,
-                                     model_key=getattr(self, "digest", None))}
+                                     model_key=digest)}
+
+
+#: In the worker: [digest, ModelProto] of the last model a :class:`ModelRun` was sent.
+_LAST: list = []
 
 
 class RunCache:
@@ -79,6 +99,7 @@ class RunCache:
         self.max_bytes, self.size = max_bytes, 0
         self._runs: collections.OrderedDict[tuple, tuple[RunResult, int]] = collections.OrderedDict()
         self._kept: tuple[Any, bytes, bytes] | None = None  # (model, its bytes, their sha256) inside kept_bytes()
+        self.sent: bytes | None = None  # digest of the model the worker was last sent for a run
 
     @contextlib.contextmanager
     def kept_bytes(self, model: onnx.ModelProto) -> Iterator[None]:
