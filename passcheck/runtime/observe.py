@@ -213,25 +213,23 @@ def _observe_ort(model: onnx.ModelProto, feeds: Mapping[str, Any], main: list[tu
     return _run_exposed(model, feeds, wanted, tensors_only=not not_tensor)
 
 
-def run_observing(model: onnx.ModelProto, feeds: Mapping[str, Any], *, expose: Iterable[str] = (), shapes: Iterable[str] = (),
-                  model_key: bytes | None = None) -> RunResult:
+def run_observing(model: onnx.ModelProto, feeds: Mapping[str, Any], *, expose: Iterable[str] = (),
+                  shapes: Iterable[str] = (), model_key: bytes | None = None) -> RunResult:
     """Run ``model`` on ``feeds`` once with onnxruntime (CPU, unoptimized, as :func:`run_ort`),
     observing ``expose`` whole and the shape and element type of ``shapes``.
 
-    ``shapes`` produced by main-graph kernels are read from onnxruntime's per-node profile of the
-    run, so they are neither exposed, kept alive nor copied; the others (Constant outputs) are
-    exposed. Subgraph nodes are tagged too, so their kernels' events are told apart and skipped.
-    When the profile cannot vouch for them (onnxruntime rewrote the graph, e.g. inlined a
-    model-local function; a value is not a tensor; the profile disagrees with the fetched
-    outputs), or the profiled run fails, the run is :func:`run_ort` exposing both
-    (which also gives the failure its usual text).
+    ``shapes`` produced by main-graph kernels are read from onnxruntime's per-node profile of the run, so they are
+    neither exposed, kept alive nor copied; the others (Constant outputs) are exposed. Subgraph nodes are tagged too, so
+    their kernels' events are told apart and skipped. When the profile cannot vouch for them (onnxruntime rewrote the
+    graph, e.g. inlined a model-local function; a value is not a tensor; the profile disagrees with the fetched
+    outputs), or the profiled run fails, the run is :func:`run_ort` exposing both (which also gives the failure its
+    usual text). ``model_key``: sha256 of ``model``'s bytes, when known (:func:`run_ort`).
 
     Args:
         model: the model to run; not modified (its annotations do not influence the run).
         feeds: input name → value.
         expose: main-graph values to observe with their data.
         shapes: main-graph values whose shape and element type only are wanted.
-        model_key: the sha256 digest of ``model``'s bytes, when the caller has it (see :func:`run_ort`).
 
     Returns:
         A :class:`RunResult` as :func:`run_ort` gives: graph outputs and ``expose`` as values,
