@@ -7,5 +7,9 @@ from setuptools import find_packages, setup
 setup(
     packages=find_packages(include=["passcheck", "passcheck.*"]) + ["passcheck._library", "passcheck._envs"],
     package_dir={"passcheck._library": "cases", "passcheck._envs": "ci/envs"},
-    package_data={"passcheck._envs": ["*.txt"], "passcheck.generate": ["domains.json"], "passcheck.attribution": ["*.json"]},
+    package_data={
+        "passcheck._envs": ["*.txt"],
+        "passcheck.generate": ["domains.json"],
+        "passcheck.attribution": ["*.json"],
+    },
 )

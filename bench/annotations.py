@@ -85,7 +85,11 @@ from passcheck.runtime.observe import observe
 from passcheck.runtime.session import session_options
 
 LIGHT = Path(onnx.__file__).parent / "backend/test/data/light"
-MODELS = {"ResNet-50": "light_resnet50.onnx", "DenseNet-121": "light_densenet121.onnx", "Inception v2": "light_inception_v2.onnx"}
+MODELS = {
+    "ResNet-50": "light_resnet50.onnx",
+    "DenseNet-121": "light_densenet121.onnx",
+    "Inception v2": "light_inception_v2.onnx",
+}
 
 
 def medians(fns: dict, repeat: int) -> dict:
@@ -98,7 +102,7 @@ def medians(fns: dict, repeat: int) -> dict:
     times: dict = {k: [] for k in fns}
     keys = list(fns)
     for i in range(repeat):
-        for k in keys[i % len(keys):] + keys[:i % len(keys)]:
+        for k in keys[i % len(keys) :] + keys[: i % len(keys)]:
             t = time.perf_counter()
             fns[k]()
             times[k].append(time.perf_counter() - t)
@@ -112,7 +116,16 @@ def check_path(model, feeds, ex=None) -> dict:
         ex._runs = type(ex._runs)()  # a check runs each model once per binding: no cached answer
     r = observed_run(model, feeds, ex.run_model if ex is not None else None)
     assert not r.error, r.error
-    run = FormRun("bench", "common", "ort:disabled", model, PassOutcome("ort:disabled", "unchanged", model=model), [feeds], [r], [r])
+    run = FormRun(
+        "bench",
+        "common",
+        "ort:disabled",
+        model,
+        PassOutcome("ort:disabled", "unchanged", model=model),
+        [feeds],
+        [r],
+        [r],
+    )
     found = annotations.check(run)
     assert not found, found[:1]
     annotations.unchecked(run)
@@ -156,8 +169,13 @@ def reference(model, feeds) -> None:
 def chain(n: int) -> onnx.ModelProto:
     nodes = [helper.make_node("Relu" if i % 2 else "Neg", [f"v{i}"], [f"v{i + 1}"]) for i in range(n)]
     vis = [helper.make_tensor_value_info(f"v{i}", onnx.TensorProto.FLOAT, ["N", 64]) for i in range(1, n)]
-    g = helper.make_graph(nodes, "chain", [helper.make_tensor_value_info("v0", onnx.TensorProto.FLOAT, ["N", 64])],
-                          [helper.make_tensor_value_info(f"v{n}", onnx.TensorProto.FLOAT, ["N", 64])], value_info=vis)
+    g = helper.make_graph(
+        nodes,
+        "chain",
+        [helper.make_tensor_value_info("v0", onnx.TensorProto.FLOAT, ["N", 64])],
+        [helper.make_tensor_value_info(f"v{n}", onnx.TensorProto.FLOAT, ["N", 64])],
+        value_info=vis,
+    )
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
     m.ir_version = 8
     return m
@@ -170,35 +188,61 @@ def main() -> None:
     ap.add_argument("--skip-reference", action="store_true")
     args = ap.parse_args()
     ref_repeat = 0 if args.skip_reference else args.ref_repeat
-    print(f"onnx {onnx.__version__}, onnxruntime {ort.__version__}; median of {args.repeat} calls "
-          f"(reference: {ref_repeat}) after one warm-up each; ORT-backed calls interleaved")
-    print(f"{'model':<14}{'nodes':>6}{'checked':>11}{'check s':>9}{'in-proc s':>10}{'observe s':>10}{'reference s':>12}"
-          f"{'plain s':>9}{'ref/check':>10}{'ref/plain':>10}{'check/plain':>12}{'in-proc/plain':>14}{'profiled/plain':>15}"
-          f"{'check/profiled':>15}")
+    print(
+        f"onnx {onnx.__version__}, onnxruntime {ort.__version__}; median of {args.repeat} calls "
+        f"(reference: {ref_repeat}) after one warm-up each; ORT-backed calls interleaved"
+    )
+    print(
+        f"{'model':<14}{'nodes':>6}{'checked':>11}{'check s':>9}{'in-proc s':>10}{'observe s':>10}{'reference s':>12}"
+        f"{'plain s':>9}{'ref/check':>10}{'ref/plain':>10}{'check/plain':>12}{'in-proc/plain':>14}{'profiled/plain':>15}"
+        f"{'check/profiled':>15}"
+    )
     with IsolatedExecutor() as ex:
         for label, fname in MODELS.items():
             model = shape_inference.infer_shapes(onnx.load(LIGHT / fname))
             feeds = synthesize(model, {}, 0)
             cov = check_path(model, feeds, ex)
-            t = medians({"check": lambda: check_path(model, feeds, ex), "inproc": lambda: check_path(model, feeds),
-                         "observe": lambda: observe_path(model, feeds), "plain": lambda: plain(model, feeds),
-                         "profiled": lambda: profiled(model, feeds)}, args.repeat)
+            t = medians(
+                {
+                    "check": lambda: check_path(model, feeds, ex),
+                    "inproc": lambda: check_path(model, feeds),
+                    "observe": lambda: observe_path(model, feeds),
+                    "plain": lambda: plain(model, feeds),
+                    "profiled": lambda: profiled(model, feeds),
+                },
+                args.repeat,
+            )
             t_ref = medians({"ref": lambda: reference(model, feeds)}, ref_repeat)["ref"] if ref_repeat else float("nan")
             cover = f"{cov.get('checked')}/{cov.get('annotated')}"
-            ref_s, ref_check, ref_plain = (f"{t_ref:.2f}", f"{t_ref / t['check']:.1f}", f"{t_ref / t['plain']:.1f}") if ref_repeat else ("-", "-", "-")
-            print(f"{label:<14}{len(model.graph.node):>6}{cover:>11}{t['check']:>9.3f}{t['inproc']:>10.3f}{t['observe']:>10.3f}{ref_s:>12}"
-                  f"{t['plain']:>9.3f}{ref_check:>10}{ref_plain:>10}{t['check'] / t['plain']:>12.2f}"
-                  f"{t['inproc'] / t['plain']:>14.2f}{t['profiled'] / t['plain']:>15.2f}{t['check'] / t['profiled']:>15.2f}")
+            ref_s, ref_check, ref_plain = (
+                (f"{t_ref:.2f}", f"{t_ref / t['check']:.1f}", f"{t_ref / t['plain']:.1f}")
+                if ref_repeat
+                else ("-", "-", "-")
+            )
+            print(
+                f"{label:<14}{len(model.graph.node):>6}{cover:>11}{t['check']:>9.3f}{t['inproc']:>10.3f}{t['observe']:>10.3f}{ref_s:>12}"
+                f"{t['plain']:>9.3f}{ref_check:>10}{ref_plain:>10}{t['check'] / t['plain']:>12.2f}"
+                f"{t['inproc'] / t['plain']:>14.2f}{t['profiled'] / t['plain']:>15.2f}{t['check'] / t['profiled']:>15.2f}"
+            )
         print("\ngrowth with model size (chain of annotated Neg/Relu nodes, [N=256, 64] float):")
         print(f"{'nodes':>7}{'check s':>9}{'in-proc s':>10}{'observe s':>10}{'plain s':>9}{'check/plain':>12}")
         prev = None
         for n in (100, 1000):
             m = chain(n)
             feeds = {"v0": np.random.default_rng(0).standard_normal((256, 64)).astype(np.float32)}
-            t = medians({"check": lambda: check_path(m, feeds, ex), "inproc": lambda: check_path(m, feeds),
-                         "observe": lambda: observe_path(m, feeds), "plain": lambda: plain(m, feeds)}, args.repeat)
+            t = medians(
+                {
+                    "check": lambda: check_path(m, feeds, ex),
+                    "inproc": lambda: check_path(m, feeds),
+                    "observe": lambda: observe_path(m, feeds),
+                    "plain": lambda: plain(m, feeds),
+                },
+                args.repeat,
+            )
             grow = "  (for 10x nodes: " + ", ".join(f"x{t[k] / prev[k]:.1f} {k}" for k in t) + ")" if prev else ""
-            print(f"{n:>7}{t['check']:>9.3f}{t['inproc']:>10.3f}{t['observe']:>10.3f}{t['plain']:>9.3f}{t['check'] / t['plain']:>12.2f}{grow}")
+            print(
+                f"{n:>7}{t['check']:>9.3f}{t['inproc']:>10.3f}{t['observe']:>10.3f}{t['plain']:>9.3f}{t['check'] / t['plain']:>12.2f}{grow}"
+            )
             prev = t
 
 

@@ -95,9 +95,16 @@ def measure(argv: list[str], out: Path) -> dict:
     if (out / "report.json").exists():
         report = json.loads((out / "report.json").read_text())
         cells = report.get("summary", {}).get("cells")
-    return {"exit": proc.returncode, "stderr": proc.stderr[-2000:], "wall": wall, "cells": cells,
-            "user": after.ru_utime - before.ru_utime, "system": after.ru_stime - before.ru_stime,
-            "load": (load0, os.getloadavg()[0]), "jobs": dict(by_label)}
+    return {
+        "exit": proc.returncode,
+        "stderr": proc.stderr[-2000:],
+        "wall": wall,
+        "cells": cells,
+        "user": after.ru_utime - before.ru_utime,
+        "system": after.ru_stime - before.ru_stime,
+        "load": (load0, os.getloadavg()[0]),
+        "jobs": dict(by_label),
+    }
 
 
 def show(name: str, argv: list[str], m: dict) -> None:
@@ -109,8 +116,10 @@ def show(name: str, argv: list[str], m: dict) -> None:
     for label, secs in sorted(m["jobs"].items(), key=lambda kv: -sum(kv[1])):
         print(f"  {label:<36}{len(secs):>6} jobs{sum(secs):>9.1f} s")
     ratio = f"{m['wall'] / tools:.2f}" if tools else "-"
-    print(f"  wall {m['wall']:.1f} s, tools {tools:.1f} s, wall/tools {ratio} (goal <= 1.3); "
-          f"CPU user {m['user']:.1f} s, system {m['system']:.1f} s")
+    print(
+        f"  wall {m['wall']:.1f} s, tools {tools:.1f} s, wall/tools {ratio} (goal <= 1.3); "
+        f"CPU user {m['user']:.1f} s, system {m['system']:.1f} s"
+    )
 
 
 def main() -> None:
@@ -121,8 +130,11 @@ def main() -> None:
     names = args.job or list(JOBS)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; load average {os.getloadavg()}")
     if "generated" in names:  # build (or find cached) the generated set outside the timing
-        subprocess.run([sys.executable, "-m", "passcheck", "list", "--case", "generated/relu-*"],
-                       stdout=subprocess.DEVNULL, check=True)
+        subprocess.run(
+            [sys.executable, "-m", "passcheck", "list", "--case", "generated/relu-*"],
+            stdout=subprocess.DEVNULL,
+            check=True,
+        )
     with tempfile.TemporaryDirectory(prefix="passcheck-bench-") as tmp:
         for name in names:
             out = Path(args.keep) / name if args.keep else Path(tmp) / name

@@ -33,10 +33,10 @@ def _hunt(bases, passes, seed, budget, cmap, out: Path) -> dict:
 
 def main() -> None:
     from passcheck.coverage.cache import Cache
-    from passcheck.hunt.coverage import chosen_bases
     from passcheck.coverage.map import compute
     from passcheck.coverage.report import tried
     from passcheck.hunt.budget import Budget
+    from passcheck.hunt.coverage import chosen_bases
     from passcheck.hunt.space import bases as hunt_bases
     from passcheck.passes import DEFAULT_PASSES
     from passcheck.passes.isolation import IsolatedExecutor
@@ -57,8 +57,10 @@ def main() -> None:
         t1 = time.perf_counter()
         cmap = compute(firsts, ex, cache=Cache(folder=Path(d)))
         warm = time.perf_counter() - t1
-    print(f"map over {len(firsts)} bases: cold {cold:.1f} s ({len(firsts) / cold:.1f} bases/s), warm {warm:.2f} s; "
-          f"{sum(map(cmap.triggered, cmap.entries))} of {len(cmap.entries)} entries triggered")
+    print(
+        f"map over {len(firsts)} bases: cold {cold:.1f} s ({len(firsts) / cold:.1f} bases/s), warm {warm:.2f} s; "
+        f"{sum(map(cmap.triggered, cmap.entries))} of {len(cmap.entries)} entries triggered"
+    )
     bases = hunt_bases(args.case, args.generated)
     budget = Budget.parse(args.budget)
     rows = {}

@@ -15,8 +15,8 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import time
-from concurrent.futures import ProcessPoolExecutor
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
 
 from passcheck._versions import tool_version
 from passcheck.cases import registry
@@ -59,7 +59,7 @@ def main() -> None:
     chosen = [c.id for c in (cases[:: max(1, len(cases) // args.sample)] if args.sample else cases)]
     passes = args.passes or list(DEFAULT_PASSES)
     n = max(1, args.jobs)
-    slices = [chosen[i * len(chosen) // n:(i + 1) * len(chosen) // n] for i in range(n)]
+    slices = [chosen[i * len(chosen) // n : (i + 1) * len(chosen) // n] for i in range(n)]
     t1 = time.perf_counter()
     with ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("spawn")) as pool:
         results = list(pool.map(run_slice, slices, [passes] * n))
@@ -70,8 +70,12 @@ def main() -> None:
     for r in results:
         for op, t in r[2].items():
             per_op[op] += t
-    print(f"selection {args.case!r}: {len(cases)} cases (loaded in {load:.1f} s); ran {len(chosen)} under {len(passes)} passes in {n} process(es)")
-    print(f"{len(chosen) / wall:.2f} cases/s, {cells / wall:.1f} cells/s, {cells} cells, {findings} findings, {wall:.0f} s")
+    print(
+        f"selection {args.case!r}: {len(cases)} cases (loaded in {load:.1f} s); ran {len(chosen)} under {len(passes)} passes in {n} process(es)"
+    )
+    print(
+        f"{len(chosen) / wall:.2f} cases/s, {cells / wall:.1f} cells/s, {cells} cells, {findings} findings, {wall:.0f} s"
+    )
     print(f"whole selection at this rate: {len(cases) / (len(chosen) / wall) / 60:.1f} min")
     print("slowest ops (s):", ", ".join(f"{op} {t:.1f}" for op, t in sorted(per_op.items(), key=lambda kv: -kv[1])[:8]))
 

@@ -83,8 +83,10 @@ def main() -> None:
     wall = time.perf_counter() - start
     cells = len(report.cells)
     verdicts = collections.Counter(c.verdict for c in report.cells)
-    print(f"onnx {onnx.__version__}, onnxruntime {ort.__version__}; {len({c.case for c in report.cells})} cases, "
-          f"{cells} cells ({', '.join(f'{k} {v}' for k, v in verdicts.most_common())})")
+    print(
+        f"onnx {onnx.__version__}, onnxruntime {ort.__version__}; {len({c.case for c in report.cells})} cases, "
+        f"{cells} cells ({', '.join(f'{k} {v}' for k, v in verdicts.most_common())})"
+    )
     kinds = collections.Counter(f"{f.oracle}:{f.kind}" for c in report.cells for f in c.findings)
     print("findings: " + (", ".join(f"{k} {v}" for k, v in kinds.most_common()) or "none"))
     print(f"wall {wall:.1f} s: {cells / wall:.2f} cells/s, {1000 * wall / cells:.1f} ms per cell")

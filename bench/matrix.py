@@ -44,7 +44,10 @@ def cold_creation(spec: envs.EnvSpec) -> tuple[float, float]:
         t_uv = timed([uv, "venv", "-q", "--python", base, str(t / "uv")], env=env)
         t_uv += timed([uv, "pip", "install", "-q", "--python", str(t / "uv/bin/python"), "-r", str(pins)], env=env)
         t_pip = timed([base, "-m", "venv", str(t / "pip")], env=env)
-        t_pip += timed([str(t / "pip/bin/python"), "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", str(pins)], env=env)
+        t_pip += timed(
+            [str(t / "pip/bin/python"), "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", str(pins)],
+            env=env,
+        )
         return t_uv, t_pip
 
 
@@ -58,7 +61,9 @@ def main() -> None:
     spec = next(s for s in specs if s.id == args.env)
 
     t_uv, t_pip = cold_creation(spec)
-    print(f"cold env creation ({spec.id}, empty caches): uv {t_uv:.1f} s, venv+pip {t_pip:.1f} s, ratio pip/uv {t_pip / t_uv:.1f}x")
+    print(
+        f"cold env creation ({spec.id}, empty caches): uv {t_uv:.1f} s, venv+pip {t_pip:.1f} s, ratio pip/uv {t_pip / t_uv:.1f}x"
+    )
 
     t0 = time.perf_counter()
     for s in specs:
@@ -68,7 +73,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="passcheck-bench-") as tmp:
         out = Path(tmp) / "m"
         t0 = time.perf_counter()
-        opts = runner.Options(envs=specs, out=out, source=REPO, cases=[args.case], jobs=args.jobs, shard=parse_shard("1/1"), progress=False)
+        opts = runner.Options(
+            envs=specs,
+            out=out,
+            source=REPO,
+            cases=[args.case],
+            jobs=args.jobs,
+            shard=parse_shard("1/1"),
+            progress=False,
+        )
         outcome = runner.run(opts)
         wall = time.perf_counter() - t0
         first_cell = outcome.timings["first_cell"]
@@ -76,22 +89,43 @@ def main() -> None:
         n = len(outcome.cells)
 
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "passcheck", "run", "--case", args.case, "-q", "--json", str(Path(tmp) / "one.json")],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "passcheck",
+                "run",
+                "--case",
+                args.case,
+                "-q",
+                "--json",
+                str(Path(tmp) / "one.json"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         t_single = time.perf_counter() - t0
         n_single = len(json.loads((Path(tmp) / "one.json").read_text())["results"])
 
     ideal = summed / args.jobs
-    print(f"warm matrix ({len(specs)} envs, {args.case!r}, --jobs {args.jobs}): {n} cells, wall {wall:.1f} s, "
-          f"first cell after {first_cell:.1f} s (target <= 3 s)")
-    print(f"  workers' summed time {summed:.1f} s; ideal wall with {args.jobs} jobs {ideal:.1f} s; "
-          f"wall / ideal = {wall / ideal:.2f} (target <= 1.2)")
-    print(f"single-env 'passcheck run' here: {n_single} cells in {t_single:.1f} s "
-          f"({t_single / n_single * 1000:.0f} ms/cell)")
+    print(
+        f"warm matrix ({len(specs)} envs, {args.case!r}, --jobs {args.jobs}): {n} cells, wall {wall:.1f} s, "
+        f"first cell after {first_cell:.1f} s (target <= 3 s)"
+    )
+    print(
+        f"  workers' summed time {summed:.1f} s; ideal wall with {args.jobs} jobs {ideal:.1f} s; "
+        f"wall / ideal = {wall / ideal:.2f} (target <= 1.2)"
+    )
+    print(
+        f"single-env 'passcheck run' here: {n_single} cells in {t_single:.1f} s "
+        f"({t_single / n_single * 1000:.0f} ms/cell)"
+    )
     per_cell_matrix = summed / n
-    print(f"per-cell cost in the matrix: {per_cell_matrix * 1000:.0f} ms/cell of worker time; "
-          f"overhead over in-process {1000 * (per_cell_matrix - t_single / n_single):.0f} ms/cell "
-          f"(worker start-up, env check, streaming)")
+    print(
+        f"per-cell cost in the matrix: {per_cell_matrix * 1000:.0f} ms/cell of worker time; "
+        f"overhead over in-process {1000 * (per_cell_matrix - t_single / n_single):.0f} ms/cell "
+        f"(worker start-up, env check, streaming)"
+    )
 
 
 if __name__ == "__main__":

@@ -61,21 +61,41 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0, help="seed of the sample")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant before it counts as killed")
     p.add_argument("--target", type=float, default=0.90, help="killed ratio to reach")
-    p.add_argument("--survivors", type=Path, default=ROOT / "bench" / "mutation_survivors.txt", help="where to write the survivors (TSV)")
-    p.add_argument("--equivalent", type=Path, default=ROOT / "bench" / "mutation_equivalent.toml", help="known-equivalent survivors with reasons")
-    p.add_argument("--rerun", type=Path, help="run only the survivors listed in this survivors file of an earlier run "
-                   "(matched by module, operator, occurrence: the mutated sources must be unchanged; "
-                   "killed mutants stay killed when tests are only added)")
+    p.add_argument(
+        "--survivors",
+        type=Path,
+        default=ROOT / "bench" / "mutation_survivors.txt",
+        help="where to write the survivors (TSV)",
+    )
+    p.add_argument(
+        "--equivalent",
+        type=Path,
+        default=ROOT / "bench" / "mutation_equivalent.toml",
+        help="known-equivalent survivors with reasons",
+    )
+    p.add_argument(
+        "--rerun",
+        type=Path,
+        help="run only the survivors listed in this survivors file of an earlier run "
+        "(matched by module, operator, occurrence: the mutated sources must be unchanged; "
+        "killed mutants stay killed when tests are only added)",
+    )
     p.add_argument("--keep", action="store_true", help="keep the temporary copy and session database")
     return p.parse_args(argv)
 
 
 def _copy_tree(dest: Path) -> None:
     """Copy the tracked and untracked-but-not-ignored files of the checkout into ``dest``."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT, check=True, capture_output=True,
-    ).stdout.decode().split("\0")
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for rel in filter(None, listed):
         src = ROOT / rel
         if src.is_file():
@@ -86,7 +106,21 @@ def _copy_tree(dest: Path) -> None:
 def _config(tests: list[str], keyword: str, paths: list[str], timeout: float) -> str:
     """cosmic-ray session config (TOML; JSON strings and arrays are valid TOML values)."""
     # `python -m pytest` puts the copy first on sys.path, ahead of the editable install's finder.
-    cmd = ["nice", "-n", "15", sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-W", "ignore", *tests]
+    cmd = [
+        "nice",
+        "-n",
+        "15",
+        sys.executable,
+        "-m",
+        "pytest",
+        "-x",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-W",
+        "ignore",
+        *tests,
+    ]
     if keyword:
         cmd += ["-k", keyword]
     return (
@@ -193,7 +227,10 @@ def _annotation_only(source: str, line: int, before: str, after: str) -> bool:
         original, mutated = ast.parse(source), ast.parse("\n".join(lines[: line - 1] + [indent + after] + lines[line:]))
     except SyntaxError:
         return False
-    lazy = any(isinstance(n, ast.ImportFrom) and n.module == "__future__" and any(a.name == "annotations" for a in n.names) for n in original.body)
+    lazy = any(
+        isinstance(n, ast.ImportFrom) and n.module == "__future__" and any(a.name == "annotations" for a in n.names)
+        for n in original.body
+    )
     return lazy and _strip_annotations(original) == _strip_annotations(mutated)
 
 
@@ -216,7 +253,9 @@ def _results(session: Path, equivalent: dict, tree: Path) -> tuple[dict[str, Cou
                 if not reason and _annotation_only((tree / module).read_text(), spec.start_pos[0], before, after):
                     reason = ANNOTATION_ONLY
                 per_module[module]["equivalent" if reason else "survived"] += 1
-                survivors.append((module, spec.start_pos[0], spec.operator_name, spec.occurrence, before, after, reason))
+                survivors.append(
+                    (module, spec.start_pos[0], spec.operator_name, spec.occurrence, before, after, reason)
+                )
             elif result.test_outcome == TestOutcome.KILLED:
                 per_module[module]["timeout" if result.output == "timeout" else "killed"] += 1
             else:

@@ -28,12 +28,18 @@ WORD = (R.standard_normal((VOCAB, HIDDEN)) * 0.5).astype(np.float32)
 POSITION = (R.standard_normal((MAX_SEQ, HIDDEN)) * 0.5).astype(np.float32)
 SEGMENT = (R.standard_normal((2, HIDDEN)) * 0.5).astype(np.float32)
 #: Position ids as the exporter writes them: Expand(Unsqueeze(Range(0, S, 1)), [N, S]) from Shape(input_ids).
-POSITIONS = (("sh", "Shape", ("input_ids",), {}), ("b0", "Gather", ("sh", "k0"), {}), ("s1", "Gather", ("sh",
-             "k1"), {}),
-             ("rg", "Range", ("k0", "s1", "k1"), {}), ("ru", "Unsqueeze", ("rg",), {"axes": [0]}),
-             ("u0", "Unsqueeze", ("b0",), {"axes": [0]}), ("u1", "Unsqueeze", ("s1",), {"axes": [0]}),
-             ("cc", "Concat", ("u0", "u1"), {"axis": 0}), ("pid", "Expand", ("ru", "cc"), {}), ("pg",
-              "Gather", ("position", "pid"), {}))
+POSITIONS = (
+    ("sh", "Shape", ("input_ids",), {}),
+    ("b0", "Gather", ("sh", "k0"), {}),
+    ("s1", "Gather", ("sh", "k1"), {}),
+    ("rg", "Range", ("k0", "s1", "k1"), {}),
+    ("ru", "Unsqueeze", ("rg",), {"axes": [0]}),
+    ("u0", "Unsqueeze", ("b0",), {"axes": [0]}),
+    ("u1", "Unsqueeze", ("s1",), {"axes": [0]}),
+    ("cc", "Concat", ("u0", "u1"), {"axis": 0}),
+    ("pid", "Expand", ("ru", "cc"), {}),
+    ("pg", "Gather", ("position", "pid"), {}),
+)
 WORD_SEGMENT = (("we", "Gather", ("word", "input_ids"), {}), ("se", "Gather", ("segment", "segment_ids"), {}))
 EMBED = {
     COMMON: (("pe", "Add", ("we", "pg"), {}), ("x", "Add", ("pe", "se"), {})),
@@ -44,11 +50,14 @@ EMBED = {
 
 def _embedded(block_form: str, embed: str):
     """The bert-block form ``block_form`` with x: [N, S, 8] computed by the embedding ``embed``."""
+
     def build() -> onnx.ModelProto:
         m = REGISTRY.get("fusion-attention/bert-block").build(block_form)
         g = m.graph
-        ids = [oh.make_tensor_value_info(n, onnx.TensorProto.INT64, ["N", "S"]) for n in ("input_ids", "segment_ids",
-                                         "mask")]
+        ids = [
+            oh.make_tensor_value_info(n, onnx.TensorProto.INT64, ["N", "S"])
+            for n in ("input_ids", "segment_ids", "mask")
+        ]
         kept = [i for i in g.input if i.name not in ("x", "mask")]
         del g.input[:]
         g.input.extend(ids + kept)
@@ -59,9 +68,17 @@ def _embedded(block_form: str, embed: str):
         old = list(g.node)
         del g.node[:]
         g.node.extend(nodes + old)
-        g.initializer.extend([tensor("word", WORD), tensor("position", POSITION), tensor("segment", SEGMENT),
-                              tensor("k0", np.array(0, dtype=np.int64)), tensor("k1", np.array(1, dtype=np.int64))])
+        g.initializer.extend(
+            [
+                tensor("word", WORD),
+                tensor("position", POSITION),
+                tensor("segment", SEGMENT),
+                tensor("k0", np.array(0, dtype=np.int64)),
+                tensor("k1", np.array(1, dtype=np.int64)),
+            ]
+        )
         return m
+
     return build
 
 
@@ -80,13 +97,25 @@ FORMS = {
     "position-first": Form(_embedded(COMMON, "position-first"), "Add(position, word embedding)"),
     "scale-mul": Form(_embedded("scale-mul", COMMON), "the scores scaled by Mul 0.5 (bert-block's scale-mul)"),
 }
-REGISTRY.register(Case(
-    id=f"{FAMILY}/embed-layer", forms=FORMS, opset=12, feeds=_feeds, bindings=({"N": 1, "S": 4}, {"N": 3, "S": 3}),
-    tags=frozenset({"fusion", "pattern",
-                   "attention", transformer_tag("EmbedLayerNormFusion"), transformer_tag("AttentionFusion"),
-                    transformer_tag("LayerNormFusionL2")}),
-    expect=expect_fused("EmbedLayerNormFusion", "extended", ("Gather",)),
-    doc="""BERT embedding (word + position + segment, hidden 8) then one self-attention layer; ids: [N, S] (int64).
+REGISTRY.register(
+    Case(
+        id=f"{FAMILY}/embed-layer",
+        forms=FORMS,
+        opset=12,
+        feeds=_feeds,
+        bindings=({"N": 1, "S": 4}, {"N": 3, "S": 3}),
+        tags=frozenset(
+            {
+                "fusion",
+                "pattern",
+                "attention",
+                transformer_tag("EmbedLayerNormFusion"),
+                transformer_tag("AttentionFusion"),
+                transformer_tag("LayerNormFusionL2"),
+            }
+        ),
+        expect=expect_fused("EmbedLayerNormFusion", "extended", ("Gather",)),
+        doc="""BERT embedding (word + position + segment, hidden 8) then one self-attention layer; ids: [N, S] (int64).
 
 Common: Add(Add(word[input_ids], position[ids]), segment[segment_ids]) feeding bert-block's common
 form.
@@ -95,4 +124,5 @@ scaling written Mul by 0.5.
 Valid: opset 12 (ir_version 7+).
 
 Targets onnxruntime's EmbedLayerNormFusion (ort:extended).""",
-))
+    )
+)

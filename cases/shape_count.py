@@ -21,8 +21,16 @@ from passcheck.cases.builders import FLOAT, INT64, model, node, tensor, vi
 from passcheck.cases.opsets import opset_case
 
 OPSET = 18
-PASSES = ("ort:disabled", "ort:basic", "ort:extended", "ort:all", "onnxscript:optimize",
-          "onnx:infer-shapes", "onnx:infer-shapes-data-prop", "ort:symbolic-shape-infer")
+PASSES = (
+    "ort:disabled",
+    "ort:basic",
+    "ort:extended",
+    "ort:all",
+    "onnxscript:optimize",
+    "onnx:infer-shapes",
+    "onnx:infer-shapes-data-prop",
+    "ort:symbolic-shape-infer",
+)
 INPUTS = {"symbolic": ["N", 4, 6], "static": [2, 4, 6]}
 DIMS = {1: 4, 2: 6}
 #: form name → (spelling, whether the index is negative), common first.
@@ -61,8 +69,15 @@ def _count(spelling: str, negative: bool, axis: int, rank: int, out: str, nodes:
         inits.append(tensor(out + "_idx", np.array([idx], np.int64)))
         nodes += [node("Shape", ["x"], [out + "_shape"]), node("Gather", [out + "_shape", out + "_idx"], [raw], axis=0)]
     elif spelling == "slice":
-        inits += [tensor(out + "_starts", [axis], np.int64), tensor(out + "_ends", [axis + 1], np.int64), tensor(out + "_axes", [0], np.int64)]
-        nodes += [node("Shape", ["x"], [out + "_shape"]), node("Slice", [out + "_shape", out + "_starts", out + "_ends", out + "_axes"], [raw])]
+        inits += [
+            tensor(out + "_starts", [axis], np.int64),
+            tensor(out + "_ends", [axis + 1], np.int64),
+            tensor(out + "_axes", [0], np.int64),
+        ]
+        nodes += [
+            node("Shape", ["x"], [out + "_shape"]),
+            node("Slice", [out + "_shape", out + "_starts", out + "_ends", out + "_axes"], [raw]),
+        ]
     else:
         nodes.append(node("Shape", ["x"], [raw], start=axis, end=axis + 1))
     if got_rank != rank:
@@ -84,6 +99,7 @@ def _vector(parts, out: str, nodes: list, inits: list) -> None:
 
 def _body(op: str, spelling: str, negative: bool, nodes: list, inits: list, n):
     """Nodes computing ``op``'s graph outputs from x; returns the output ValueInfos."""
+
     def count(axis, rank, name="d"):
         _count(spelling, negative, axis, rank, name, nodes, inits)
         return name
@@ -101,16 +117,26 @@ def _body(op: str, spelling: str, negative: bool, nodes: list, inits: list, n):
         return [vi("y", FLOAT, [4, n, 4, 6])]
     if op == "constant-of-shape":
         _vector([count(1, 1), [6]], "target", nodes, inits)
-        nodes += [node("ConstantOfShape", ["target"], ["ones"], value=tensor("one", np.array([1.5], np.float32))), node("Add", ["x", "ones"], ["y"])]
+        nodes += [
+            node("ConstantOfShape", ["target"], ["ones"], value=tensor("one", np.array([1.5], np.float32))),
+            node("Add", ["x", "ones"], ["y"]),
+        ]
         return [vi("y", FLOAT, [n, 4, 6])]
     if op == "range":
         inits += [tensor("start", np.array(0, np.int64)), tensor("delta", np.array(1, np.int64))]
-        nodes += [node("Range", ["start", count(2, 0), "delta"], ["r"]), node("Cast", ["r"], ["rf"], to=onnx.TensorProto.FLOAT), node("Add", ["x", "rf"], ["y"])]
+        nodes += [
+            node("Range", ["start", count(2, 0), "delta"], ["r"]),
+            node("Cast", ["r"], ["rf"], to=onnx.TensorProto.FLOAT),
+            node("Add", ["x", "rf"], ["y"]),
+        ]
         return [vi("y", FLOAT, [n, 4, 6])]
     if op == "onehot":
         inits.append(tensor("onoff", np.array([0.0, 1.0], np.float32)))
-        nodes += [node("ArgMax", ["x"], ["am"], axis=-1, keepdims=0),
-                  node("OneHot", ["am", count(2, 0), "onoff"], ["oh"], axis=-1), node("Mul", ["x", "oh"], ["y"])]
+        nodes += [
+            node("ArgMax", ["x"], ["am"], axis=-1, keepdims=0),
+            node("OneHot", ["am", count(2, 0), "onoff"], ["oh"], axis=-1),
+            node("Mul", ["x", "oh"], ["y"]),
+        ]
         return [vi("y", FLOAT, [n, 4, 6])]
     if op == "resize":
         nodes.append(node("Resize", ["x", "", "", count(1, 1)], ["y"], axes=[2], mode="nearest"))
@@ -151,23 +177,36 @@ USES = {
 
 for _op, _use in USES.items():
     for _kind, _shape in INPUTS.items():
-        register(Case(
-            id=f"count/{_op}-{_kind}",
-            forms={f: Form((lambda o, k, f: lambda: build(o, k, f))(_op, _kind, f), FORM_DOCS.get(f, ""))
-                   for f in SPELLINGS},
-            doc=f"""{_use}, on x: {_shape}: the count as a constant vs derived from x's shape.
+        register(
+            Case(
+                id=f"count/{_op}-{_kind}",
+                forms={
+                    f: Form((lambda o, k, f: lambda: build(o, k, f))(_op, _kind, f), FORM_DOCS.get(f, ""))
+                    for f in SPELLINGS
+                },
+                doc=f"""{_use}, on x: {_shape}: the count as a constant vs derived from x's shape.
 
 Uncommon: the count input computed from static dims of x (Operators.md Gather of Shape with a 0-D
 or 1-D, positive or negative index; Slice of Shape; Shape with start/end) instead of an
 initializer; the value is the same in every run, so a pass that folds or infers shapes must give
 the same result.
 Valid: opset 18 (Resize axes, Shape start/end), onnx >= 1.13.""",
-            opset=OPSET,
-            bindings=({"N": 1}, {"N": 3}) if _kind == "symbolic" else ({}, {}),
-            passes=PASSES,
-            tags=frozenset({"count", "shape", "folding", _kind}),
-        ))
+                opset=OPSET,
+                bindings=({"N": 1}, {"N": 3}) if _kind == "symbolic" else ({}, {}),
+                passes=PASSES,
+                tags=frozenset({"count", "shape", "folding", _kind}),
+            )
+        )
 
-register(opset_case("count/topk-opsets", lambda v: build("topk", "symbolic", "gather-1d", v), OPSET, span=3,
-                    what="TopK(x, K = Gather(Shape(x), [1])) on x: [N, 4, 6]",
-                    bindings=({"N": 1}, {"N": 3}), passes=PASSES, tags=frozenset({"count", "opset"})))
+register(
+    opset_case(
+        "count/topk-opsets",
+        lambda v: build("topk", "symbolic", "gather-1d", v),
+        OPSET,
+        span=3,
+        what="TopK(x, K = Gather(Shape(x), [1])) on x: [N, 4, 6]",
+        bindings=({"N": 1}, {"N": 3}),
+        passes=PASSES,
+        tags=frozenset({"count", "opset"}),
+    )
+)

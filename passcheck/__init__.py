@@ -17,17 +17,26 @@ __version__ = "0.1.0"
 #: Public name → (module, attribute). Imported on first use (PEP 562), so that importing a
 #: submodule (the pytest plugin, the runtime) does not load onnx, onnxruntime or the oracles.
 _PUBLIC = {
-    "Report": ("passcheck.api", "Report"), "check_model": ("passcheck.api", "check_model"), "run": ("passcheck.api", "run"),
-    "Case": ("passcheck.case_model", "Case"), "Expectation": ("passcheck.case_model", "Expectation"),
+    "Report": ("passcheck.api", "Report"),
+    "check_model": ("passcheck.api", "check_model"),
+    "run": ("passcheck.api", "run"),
+    "Case": ("passcheck.case_model", "Case"),
+    "Expectation": ("passcheck.case_model", "Expectation"),
     "Form": ("passcheck.case_model", "Form"),
     "register_case": ("passcheck.cases", "register"),
-    "PasscheckError": ("passcheck.errors", "PasscheckError"), "PasscheckInternalError": ("passcheck.errors", "PasscheckInternalError"),
+    "PasscheckError": ("passcheck.errors", "PasscheckError"),
+    "PasscheckInternalError": ("passcheck.errors", "PasscheckInternalError"),
     "check_annotations": ("passcheck.oracles.shape_annotations", "check"),
-    "FunctionAdapter": ("passcheck.passes", "FunctionAdapter"), "PassAdapter": ("passcheck.passes", "PassAdapter"),
-    "get_pass": ("passcheck.passes", "get_pass"), "register_pass": ("passcheck.passes", "register_pass"),
-    "CellResult": ("passcheck.records", "CellResult"), "Finding": ("passcheck.records", "Finding"),
-    "FindingsError": ("passcheck.testing", "FindingsError"), "assert_model_ok": ("passcheck.testing", "assert_model_ok"),
-    "assert_pass_ok": ("passcheck.testing", "assert_pass_ok"), "check_pass": ("passcheck.testing", "check_pass"),
+    "FunctionAdapter": ("passcheck.passes", "FunctionAdapter"),
+    "PassAdapter": ("passcheck.passes", "PassAdapter"),
+    "get_pass": ("passcheck.passes", "get_pass"),
+    "register_pass": ("passcheck.passes", "register_pass"),
+    "CellResult": ("passcheck.records", "CellResult"),
+    "Finding": ("passcheck.records", "Finding"),
+    "FindingsError": ("passcheck.testing", "FindingsError"),
+    "assert_model_ok": ("passcheck.testing", "assert_model_ok"),
+    "assert_pass_ok": ("passcheck.testing", "assert_pass_ok"),
+    "check_pass": ("passcheck.testing", "check_pass"),
 }
 
 
@@ -49,17 +58,30 @@ def __dir__() -> list[str]:
 
 __all__ = [
     # running
-    "Report", "check_model", "run",
+    "Report",
+    "check_model",
+    "run",
     # records
-    "CellResult", "Finding",
+    "CellResult",
+    "Finding",
     # cases
-    "Case", "Expectation", "Form", "register_case",
+    "Case",
+    "Expectation",
+    "Form",
+    "register_case",
     # passes
-    "FunctionAdapter", "PassAdapter", "get_pass", "register_pass",
+    "FunctionAdapter",
+    "PassAdapter",
+    "get_pass",
+    "register_pass",
     # annotations
     "check_annotations",
     # testing
-    "FindingsError", "assert_model_ok", "assert_pass_ok", "check_pass",
+    "FindingsError",
+    "assert_model_ok",
+    "assert_pass_ok",
+    "check_pass",
     # errors
-    "PasscheckError", "PasscheckInternalError",
+    "PasscheckError",
+    "PasscheckInternalError",
 ]

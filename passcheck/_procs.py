@@ -29,7 +29,7 @@ def _parents() -> dict[int, int]:
         except OSError:  # exited while we read
             continue
         # "pid (comm) state ppid …": comm may contain spaces and parentheses, so split after the last ')'
-        fields = stat[stat.rfind(b")") + 2:].split()
+        fields = stat[stat.rfind(b")") + 2 :].split()
         out[int(entry.name)] = int(fields[1])
     return out
 

@@ -51,6 +51,7 @@ def beyond_installed_onnx(model) -> str | None:
             return f"the form imports {name} opset {imp.version}; onnx {onnx.__version__} here defines {name} opsets up to {ranges[domain][1]}"
     return None
 
+
 # Oldest IR version that allows each default-domain opset (onnx/onnx docs/Versioning.md,
 # "Released Versions" table). Models use the oldest so older runtimes load them.
 _OPSET_TO_IR = [(7, 3), (9, 4), (10, 5), (11, 6), (12, 7), (15, 8), (19, 9), (21, 10), (23, 11), (25, 12)]

@@ -32,7 +32,7 @@ class Report:
 
     cells: list[CellResult]
     environments: dict[str, dict[str, Any]]
-    unmatched_known: list["Known"] = dataclasses.field(default_factory=list)
+    unmatched_known: list[Known] = dataclasses.field(default_factory=list)
 
     @property
     def findings(self) -> list[Finding]:
@@ -67,7 +67,7 @@ def run(
     *,
     cases_from: Iterable[str | Path] = (),
     env: str = "local",
-    executor: "Executor | None" = None,
+    executor: Executor | None = None,
     isolation: bool = True,
     timeout: float | None = None,
     on_cell: Callable[[CellResult], None] | None = None,
@@ -102,8 +102,16 @@ def run(
         load_path(p)
     selected = registry().select(cases)
     require_available(passes)  # fail on a bad id or a missing tool before any work
-    with Session(env=env, executor=executor, isolation=isolation, timeout=timeout, preload=cases_from,
-                 on_cell=on_cell, skip_cells=skip_cells, save_run=save_run) as s:
+    with Session(
+        env=env,
+        executor=executor,
+        isolation=isolation,
+        timeout=timeout,
+        preload=cases_from,
+        on_cell=on_cell,
+        skip_cells=skip_cells,
+        save_run=save_run,
+    ) as s:
         cells = s.run_cases(selected, passes, cases_from=cases_from, unknown_dim_param=unknown_dim_param)
     return Report(cells, {env: environment()})
 
@@ -125,16 +133,16 @@ def require_available(passes: Iterable[str]) -> None:
 
 
 def check_model(
-    model: "onnx.ModelProto | str | Path",
+    model: onnx.ModelProto | str | Path,
     passes: Sequence[str] = (),
     *,
     bind: Mapping[str, int] | None = None,
-    forms: Mapping[str, "onnx.ModelProto"] | None = None,
+    forms: Mapping[str, onnx.ModelProto] | None = None,
     feeds: Sequence[Mapping[str, Any]] | None = None,
     name: str | None = None,
     form_name: str = "common",
     env: str = "local",
-    executor: "Executor | None" = None,
+    executor: Executor | None = None,
     isolation: bool = True,
     timeout: float | None = None,
     on_cell: Callable[[CellResult], None] | None = None,
@@ -187,17 +195,28 @@ def check_model(
     name = name or model.graph.name or "model"
     require_available(passes)
     subject = Subject(
-        id=subject_id(name), forms={form_name: model, **dict(forms or {})},
-        bindings=default_bindings(model, bind), repro=repro or "passcheck check MODEL.onnx --pass {pass}", form_repro=dict(form_repro or {}),
-        feed_sets=list(feeds) if feeds else None, unknown_dim_param=unknown_dim_param,
+        id=subject_id(name),
+        forms={form_name: model, **dict(forms or {})},
+        bindings=default_bindings(model, bind),
+        repro=repro or "passcheck check MODEL.onnx --pass {pass}",
+        form_repro=dict(form_repro or {}),
+        feed_sets=list(feeds) if feeds else None,
+        unknown_dim_param=unknown_dim_param,
     )
-    with Session(env=env, executor=executor, isolation=isolation, timeout=timeout, on_cell=on_cell,
-                 skip_cells=skip_cells, save_run=save_run) as s:
+    with Session(
+        env=env,
+        executor=executor,
+        isolation=isolation,
+        timeout=timeout,
+        on_cell=on_cell,
+        skip_cells=skip_cells,
+        save_run=save_run,
+    ) as s:
         cells = s.evaluate(subject, passes)
     return Report(cells, {env: environment()})
 
 
-def feeds_beside(model_path: str | Path, model: "onnx.ModelProto") -> list[dict[str, Any]] | None:
+def feeds_beside(model_path: str | Path, model: onnx.ModelProto) -> list[dict[str, Any]] | None:
     """The feeds shipped next to ``model_path`` (``test_data_set_K/input_J.pb``), or None.
 
     Raises:
@@ -213,7 +232,9 @@ def feeds_beside(model_path: str | Path, model: "onnx.ModelProto") -> list[dict[
     try:
         return read_feeds(found[0], model)
     except FeedError as exc:
-        raise FeedError(f"{exc} (the data sets beside the model are used by default; synthesize feeds instead with --synthesize-feeds)") from None
+        raise FeedError(
+            f"{exc} (the data sets beside the model are used by default; synthesize feeds instead with --synthesize-feeds)"
+        ) from None
 
 
 def subject_id(name: str) -> str:

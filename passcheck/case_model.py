@@ -112,7 +112,9 @@ class Case:
             if not _FORM.match(n):
                 raise RegistryError(f"case {self.id}: bad form name {n!r}")
         if len(self.bindings) < 2:
-            raise RegistryError(f"case {self.id}: needs at least two bindings (a symbolic dim is bound once per inference run, so one run cannot show a value that varies with it)")
+            raise RegistryError(
+                f"case {self.id}: needs at least two bindings (a symbolic dim is bound once per inference run, so one run cannot show a value that varies with it)"
+            )
         if not self.doc.strip():
             raise RegistryError(f"case {self.id}: a docstring (what, why valid, citation) is required")
         object.__setattr__(self, "tags", frozenset(self.tags) | {self.family})

@@ -51,22 +51,24 @@ class Subject:
     """What :func:`evaluate` works on: named forms of one computation and how to feed them."""
 
     id: str
-    forms: dict[str, "onnx.ModelProto"]
+    forms: dict[str, onnx.ModelProto]
     bindings: Sequence[Mapping[str, int]]
     feeds: Callable[[Mapping[str, int], int], dict[str, Any]] | None = None
-    expect: Sequence["Expectation"] = ()
+    expect: Sequence[Expectation] = ()
     parity: frozenset[str] = frozenset({"ops", "precision"})
     rtol: float | None = None
     atol: float | None = None
     passes: Sequence[str] = ()
     repro: str = ""  # command reproducing this subject; ``{pass}`` is filled in
-    form_repro: Mapping[str, str] = dataclasses.field(default_factory=dict)  # form → a command reproducing that form alone (as ``repro``)
+    form_repro: Mapping[str, str] = dataclasses.field(
+        default_factory=dict
+    )  # form → a command reproducing that form alone (as ``repro``)
     skip: str | None = None
     feed_sets: Sequence[Mapping[str, Any]] | None = None  # given feeds (one dict per run) instead of synthesized ones
     unknown_dim_param: str | None = None  # regex: dim_param names meaning "unknown dim" (see shape_annotations.check)
 
     @classmethod
-    def from_case(cls, case: "Case", onnx_version: str | None, cases_from: Sequence[str] = ()) -> "Subject":
+    def from_case(cls, case: Case, onnx_version: str | None, cases_from: Sequence[str] = ()) -> Subject:
         skip = case.skip_reason(onnx_version)
         forms: dict = {}
         for name in case.forms if not skip else ():
@@ -76,14 +78,23 @@ class Subject:
                 skip, forms = str(exc), {}
                 break
         return cls(
-            id=case.id, forms=forms or dict.fromkeys(case.forms), bindings=case.bindings, feeds=case.feeds, expect=case.expect,
-            parity=case.parity, rtol=case.rtol, atol=case.atol, passes=case.passes,
-            repro="passcheck run" + "".join(f" --cases-from {shlex.quote(str(p))}" for p in cases_from)
-            + f" --case {shlex.quote(case.id)} --pass {{pass}}", skip=skip,
+            id=case.id,
+            forms=forms or dict.fromkeys(case.forms),
+            bindings=case.bindings,
+            feeds=case.feeds,
+            expect=case.expect,
+            parity=case.parity,
+            rtol=case.rtol,
+            atol=case.atol,
+            passes=case.passes,
+            repro="passcheck run"
+            + "".join(f" --cases-from {shlex.quote(str(p))}" for p in cases_from)
+            + f" --case {shlex.quote(case.id)} --pass {{pass}}",
+            skip=skip,
         )
 
 
-def plan_for(model: "onnx.ModelProto") -> ObservationPlan:
+def plan_for(model: onnx.ModelProto) -> ObservationPlan:
     """What the registered oracles ask to observe in each run of ``model``: the values whose data
     they read (the folding oracle's shape-derived values, non-tensor annotated values: exposed)
     and the tensors whose shape and element type only they read (annotated tensors: from
@@ -93,12 +104,17 @@ def plan_for(model: "onnx.ModelProto") -> ObservationPlan:
         return ObservationPlan.of(registry.observes(model), registry.observes_shapes(model))
 
 
-def values_to_observe(model: "onnx.ModelProto") -> list[str]:
+def values_to_observe(model: onnx.ModelProto) -> list[str]:
     """Main-graph values whose data the oracles read (see :func:`plan_for`)."""
     return plan_for(model).main
 
 
-def observed_run(model: "onnx.ModelProto", feeds: Mapping[str, Any], runner: Callable | None = None, plan: ObservationPlan | None = None):
+def observed_run(
+    model: onnx.ModelProto,
+    feeds: Mapping[str, Any],
+    runner: Callable | None = None,
+    plan: ObservationPlan | None = None,
+):
     """One run of ``model`` observing what the oracles ask for (:func:`passcheck.runtime.observe.observe_run`)."""
     return observe_run(model, feeds, plan or plan_for(model), runner)
 
@@ -117,7 +133,7 @@ def _raised_in_onnx(exc: BaseException) -> bool:
     return tb is not None and str(Path(tb.tb_frame.f_code.co_filename).resolve()).startswith(root)
 
 
-def _build(case: "Case", form: str) -> "onnx.ModelProto":
+def _build(case: Case, form: str) -> onnx.ModelProto:
     """Build one form.
 
     Raises:
@@ -134,10 +150,16 @@ def _build(case: "Case", form: str) -> "onnx.ModelProto":
         if _raised_in_onnx(exc):
             text = exc.args[0].decode(errors="replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
             text = " ".join(line.strip() for line in text.splitlines() if line.strip())
-            raise _OnnxCannotBuild(f"onnx {onnx.__version__} cannot build form {form!r}: {type(exc).__name__}: {brief(text, 400)}") from None
-        raise PasscheckError(f"case {case.id} form {form!r}: its build function raised {type(exc).__name__}: {exc}") from None
+            raise _OnnxCannotBuild(
+                f"onnx {onnx.__version__} cannot build form {form!r}: {type(exc).__name__}: {brief(text, 400)}"
+            ) from None
+        raise PasscheckError(
+            f"case {case.id} form {form!r}: its build function raised {type(exc).__name__}: {exc}"
+        ) from None
     if not isinstance(model, onnx.ModelProto):
-        raise PasscheckError(f"case {case.id} form {form!r}: its build function returned {type(model).__name__}, not a ModelProto")
+        raise PasscheckError(
+            f"case {case.id} form {form!r}: its build function returned {type(model).__name__}, not a ModelProto"
+        )
     return model
 
 
@@ -146,9 +168,14 @@ def seed_for(subject_id: str, index: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{subject_id}#{index}".encode()).digest()[:4], "little")
 
 
-def feeds_for(model: "onnx.ModelProto", subject_id: str, bindings: Sequence[Mapping[str, int]], *,
-              feed_fn: Callable[[Mapping[str, int], int], dict[str, Any]] | None = None,
-              given: Sequence[Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
+def feeds_for(
+    model: onnx.ModelProto,
+    subject_id: str,
+    bindings: Sequence[Mapping[str, int]],
+    *,
+    feed_fn: Callable[[Mapping[str, int], int], dict[str, Any]] | None = None,
+    given: Sequence[Mapping[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
     """The feeds of ``subject_id``, one dict per run (input name → value): the one feed function
     of every path that runs a subject's forms (the engine, mutants' verification, ``passcheck
     annotations``, ``export``, generated cases).
@@ -177,8 +204,10 @@ def _check_same_interface(subject: Subject) -> None:
         m = subject.forms[n]
         mi = [v.name for v in m.graph.input if v.name not in {t.name for t in m.graph.initializer}]
         if sorted(mi) != sorted(ins) or [v.name for v in m.graph.output] != outs:
-            raise PasscheckError(f"{subject.id}: form {n!r} has graph inputs {mi} / outputs {[v.name for v in m.graph.output]}, "
-                                 f"but {names[0]!r} has {ins} / {outs}; all forms must share input and output names")
+            raise PasscheckError(
+                f"{subject.id}: form {n!r} has graph inputs {mi} / outputs {[v.name for v in m.graph.output]}, "
+                f"but {names[0]!r} has {ins} / {outs}; all forms must share input and output names"
+            )
 
 
 def evaluate(
@@ -190,7 +219,7 @@ def evaluate(
     on_cell: Callable[[CellResult], None] | None = None,
     skip_cells: Callable[[str, str], bool] | None = None,
     check_input: bool = True,
-    record: Callable[["Judged"], None] | None = None,
+    record: Callable[[Judged], None] | None = None,
 ) -> list[CellResult]:
     """Run every pass on every form of ``subject`` and judge the results.
 
@@ -225,7 +254,9 @@ def evaluate(
         return results
 
     _check_same_interface(subject)
-    subject = _within_environment(subject, ([INPUT] if check_input else []) + [a.id for a in adapters], env, emit, skip_cells)
+    subject = _within_environment(
+        subject, ([INPUT] if check_input else []) + [a.id for a in adapters], env, emit, skip_cells
+    )
     if subject is None:
         return results
     first = next(iter(subject.forms.values()))
@@ -235,10 +266,13 @@ def evaluate(
     starting = getattr(executor, "starting", None)  # told which group (pass id) starts: the matrix worker's markers
     step = getattr(executor, "on_step", None) or (lambda what: None)  # told which form, pass and step runs (progress)
     checker = validity.Checker(executor)  # the onnx checker, likewise in the worker
-    baselines = {name: step(f"{subject.id}: {name}: running the form unoptimized") or _observed_runs(m, feeds, runner)
-                 for name, m in subject.forms.items()}
-    subject, baselines = _runnable_here(subject, baselines, ([INPUT] if check_input else []) + [a.id for a in adapters],
-                                        env, emit, skip_cells)
+    baselines = {
+        name: step(f"{subject.id}: {name}: running the form unoptimized") or _observed_runs(m, feeds, runner)
+        for name, m in subject.forms.items()
+    }
+    subject, baselines = _runnable_here(
+        subject, baselines, ([INPUT] if check_input else []) + [a.id for a in adapters], env, emit, skip_cells
+    )
     hashes = {name: model_hash(m) for name, m in subject.forms.items()}
     if check_input and not (skip_cells and all(skip_cells(INPUT, f) for f in subject.forms)):
         if starting:
@@ -268,17 +302,46 @@ def evaluate(
             else:
                 step(f"{subject.id}: {form} {adapter.id}: running the pass")
                 outcome = executor(adapter, model, _emptied(Path(workdir.name) / "pass"))
-                if outcome.ok and (late := beyond_onnxruntime(outcome.model)):  # e.g. a converter's output at a newer opset
-                    outcome = PassOutcome(adapter.id, "unavailable", error=f"the output of {adapter.id} cannot be run here: {late}",
-                                          versions=outcome.versions, seconds=outcome.seconds)
+                if outcome.ok and (
+                    late := beyond_onnxruntime(outcome.model)
+                ):  # e.g. a converter's output at a newer opset
+                    outcome = PassOutcome(
+                        adapter.id,
+                        "unavailable",
+                        error=f"the output of {adapter.id} cannot be run here: {late}",
+                        versions=outcome.versions,
+                        seconds=outcome.seconds,
+                    )
             if outcome.ok:
                 step(f"{subject.id}: {form} {adapter.id}: running its output")
             out_runs = _observed_runs(outcome.model, feeds, runner) if outcome.ok else []
-            runs.append(FormRun(subject.id, form, adapter.id, model, outcome, feeds, baselines[form], out_runs,
-                                folds_constants=adapter.folds_constants, optimizes=adapter.optimizes, env=env, rtol=subject.rtol, atol=subject.atol,
-                                unknown_dim_param=subject.unknown_dim_param, checker=checker))
-        judged = Judged(Cells(runs, PASS, subject.expect, subject.parity, _feeds_given(subject)), hashes,
-                        subject.repro.format(**{"pass": shlex.quote(adapter.id)}), env, todo, _form_repro(subject, shlex.quote(adapter.id)))
+            runs.append(
+                FormRun(
+                    subject.id,
+                    form,
+                    adapter.id,
+                    model,
+                    outcome,
+                    feeds,
+                    baselines[form],
+                    out_runs,
+                    folds_constants=adapter.folds_constants,
+                    optimizes=adapter.optimizes,
+                    env=env,
+                    rtol=subject.rtol,
+                    atol=subject.atol,
+                    unknown_dim_param=subject.unknown_dim_param,
+                    checker=checker,
+                )
+            )
+        judged = Judged(
+            Cells(runs, PASS, subject.expect, subject.parity, _feeds_given(subject)),
+            hashes,
+            subject.repro.format(**{"pass": shlex.quote(adapter.id)}),
+            env,
+            todo,
+            _form_repro(subject, shlex.quote(adapter.id)),
+        )
         if record:
             record(judged)
         for cell in judged.results():
@@ -287,8 +350,13 @@ def evaluate(
     return results
 
 
-def _within_environment(subject: Subject, pass_ids: Sequence[str], env: str, emit: Callable[[CellResult], None],
-                        skip_cells: Callable[[str, str], bool] | None) -> "Subject | None":
+def _within_environment(
+    subject: Subject,
+    pass_ids: Sequence[str],
+    env: str,
+    emit: Callable[[CellResult], None],
+    skip_cells: Callable[[str, str], bool] | None,
+) -> Subject | None:
     """``subject`` without the forms this environment cannot take: a newer IR version or opset
     than the installed onnx defines (:func:`~passcheck._versions.beyond_installed_onnx`), or an
     opset above onnxruntime's stated support (:func:`~passcheck.runtime.limits.beyond_onnxruntime`);
@@ -299,13 +367,29 @@ def _within_environment(subject: Subject, pass_ids: Sequence[str], env: str, emi
     for pass_id in pass_ids:
         for form, reason in beyond.items():
             if not (skip_cells and skip_cells(pass_id, form)):
-                emit(CellResult(subject.id, form, pass_id, "unavailable", env=env, error=reason, model_sha256=model_hash(subject.forms[form])))
+                emit(
+                    CellResult(
+                        subject.id,
+                        form,
+                        pass_id,
+                        "unavailable",
+                        env=env,
+                        error=reason,
+                        model_sha256=model_hash(subject.forms[form]),
+                    )
+                )
     rest = {f: m for f, m in subject.forms.items() if f not in beyond}
     return dataclasses.replace(subject, forms=rest) if rest else None
 
 
-def _runnable_here(subject: Subject, baselines: dict[str, list], pass_ids: Sequence[str], env: str,
-                   emit: Callable[[CellResult], None], skip_cells: Callable[[str, str], bool] | None) -> tuple[Subject, dict]:
+def _runnable_here(
+    subject: Subject,
+    baselines: dict[str, list],
+    pass_ids: Sequence[str],
+    env: str,
+    emit: Callable[[CellResult], None],
+    skip_cells: Callable[[str, str], bool] | None,
+) -> tuple[Subject, dict]:
     """``subject`` without the forms the installed onnxruntime has no kernel for while the first
     form runs (:func:`~passcheck.runtime.limits.no_kernel_reason`, e.g. a float64 spelling of an op
     onnxruntime registers for float only); each of their cells is emitted ``unavailable`` with the
@@ -313,14 +397,25 @@ def _runnable_here(subject: Subject, baselines: dict[str, list], pass_ids: Seque
     first = next(iter(subject.forms))
     if any(r.error for r in baselines[first]):
         return subject, baselines
-    lacking = {f: why for f, runs in baselines.items() if f != first and (why := no_kernel_reason([r.error for r in runs]))}
+    lacking = {
+        f: why for f, runs in baselines.items() if f != first and (why := no_kernel_reason([r.error for r in runs]))
+    }
     if not lacking:
         return subject, baselines
     for pass_id in pass_ids:
         for form, reason in lacking.items():
             if not (skip_cells and skip_cells(pass_id, form)):
-                emit(CellResult(subject.id, form, pass_id, "unavailable", env=env, error=reason,
-                                model_sha256=model_hash(subject.forms[form])))
+                emit(
+                    CellResult(
+                        subject.id,
+                        form,
+                        pass_id,
+                        "unavailable",
+                        env=env,
+                        error=reason,
+                        model_sha256=model_hash(subject.forms[form]),
+                    )
+                )
     rest = {f: m for f, m in subject.forms.items() if f not in lacking}
     return dataclasses.replace(subject, forms=rest), {f: baselines[f] for f in rest}
 
@@ -339,7 +434,7 @@ def _emptied(folder: Path) -> Path:
     return folder
 
 
-def _observed_runs(model: "onnx.ModelProto", feeds: Sequence[Mapping[str, Any]], runner: Callable | None) -> list:
+def _observed_runs(model: onnx.ModelProto, feeds: Sequence[Mapping[str, Any]], runner: Callable | None) -> list:
     plan = plan_for(model)
     # the isolation worker's runner serializes and hashes the model once for all bindings (not changed meanwhile)
     kept = getattr(getattr(runner, "__self__", None), "kept_bytes", None)
@@ -347,13 +442,18 @@ def _observed_runs(model: "onnx.ModelProto", feeds: Sequence[Mapping[str, Any]],
         return [observe_run(model, f, plan, runner) for f in feeds]
 
 
-def _precondition(adapter: PassAdapter, model: "onnx.ModelProto") -> str | PassOutcome | None:
+def _precondition(adapter: PassAdapter, model: onnx.ModelProto) -> str | PassOutcome | None:
     """The adapter's reason not to run on ``model``, or a ``crashed`` outcome if asking raised
     (a user adapter's bug is a finding, not a passcheck crash)."""
     try:
         return adapter.why_not(model)
     except Exception as exc:  # noqa: BLE001
-        return PassOutcome(adapter.id, "crashed", error=f"{adapter.id} precondition raised {type(exc).__name__}: {exc}", versions=adapter.versions())
+        return PassOutcome(
+            adapter.id,
+            "crashed",
+            error=f"{adapter.id} precondition raised {type(exc).__name__}: {exc}",
+            versions=adapter.versions(),
+        )
 
 
 def _feeds_given(subject: Subject) -> bool:
@@ -362,11 +462,32 @@ def _feeds_given(subject: Subject) -> bool:
 
 def _input_cells(subject: Subject, feeds, baselines, hashes, env: str, checker: Callable | None = None) -> Judged:
     """The forms themselves (pseudo-pass ``input``), to be judged by every oracle of input cells."""
-    runs = [FormRun(subject.id, form, INPUT, model, PassOutcome(INPUT, "unchanged", model=model), feeds, baselines[form], baselines[form],
-                    env=env, rtol=subject.rtol, atol=subject.atol, unknown_dim_param=subject.unknown_dim_param, checker=checker)
-            for form, model in subject.forms.items()]
-    return Judged(Cells(runs, INPUT_CELLS, subject.expect, subject.parity, _feeds_given(subject)), hashes,
-                  subject.repro.format(**{"pass": INPUT}), env, list(subject.forms), _form_repro(subject, INPUT))
+    runs = [
+        FormRun(
+            subject.id,
+            form,
+            INPUT,
+            model,
+            PassOutcome(INPUT, "unchanged", model=model),
+            feeds,
+            baselines[form],
+            baselines[form],
+            env=env,
+            rtol=subject.rtol,
+            atol=subject.atol,
+            unknown_dim_param=subject.unknown_dim_param,
+            checker=checker,
+        )
+        for form, model in subject.forms.items()
+    ]
+    return Judged(
+        Cells(runs, INPUT_CELLS, subject.expect, subject.parity, _feeds_given(subject)),
+        hashes,
+        subject.repro.format(**{"pass": INPUT}),
+        env,
+        list(subject.forms),
+        _form_repro(subject, INPUT),
+    )
 
 
 def _form_repro(subject: Subject, pass_arg: str) -> dict[str, str]:

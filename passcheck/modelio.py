@@ -105,10 +105,16 @@ def model_from_bytes(data: bytes, where: str = "<bytes>") -> onnx.ModelProto:
     if model is None or not model.HasField("graph") or not model.opset_import and model.ir_version == 0:
         other = _other_message(data)
         if other:
-            raise ModelLoadError(f"{where}: this is an ONNX {other}, not a ModelProto; give a model file (onnx.save of a ModelProto)")
+            raise ModelLoadError(
+                f"{where}: this is an ONNX {other}, not a ModelProto; give a model file (onnx.save of a ModelProto)"
+            )
         if model is None:
-            raise ModelLoadError(f"{where}: not an ONNX model (protobuf parse failed: truncated or not protobuf); re-export or re-download the file")
-        raise ModelLoadError(f"{where}: parsed as protobuf but it is not a ModelProto (no graph/opset_import); give a model file")
+            raise ModelLoadError(
+                f"{where}: not an ONNX model (protobuf parse failed: truncated or not protobuf); re-export or re-download the file"
+            )
+        raise ModelLoadError(
+            f"{where}: parsed as protobuf but it is not a ModelProto (no graph/opset_import); give a model file"
+        )
     if not model.graph.node and not model.graph.output:
         raise ModelLoadError(f"{where}: the model's graph is empty (no nodes, no outputs)")
     return model
@@ -119,8 +125,12 @@ def _other_message(data: bytes) -> str | None:
     import onnx
     from google.protobuf.message import DecodeError
 
-    probes = ((onnx.GraphProto, lambda m: m.node or m.output), (onnx.TensorProto, lambda m: m.data_type),
-              (onnx.NodeProto, lambda m: m.op_type), (onnx.FunctionProto, lambda m: m.node))
+    probes = (
+        (onnx.GraphProto, lambda m: m.node or m.output),
+        (onnx.TensorProto, lambda m: m.data_type),
+        (onnx.NodeProto, lambda m: m.op_type),
+        (onnx.FunctionProto, lambda m: m.node),
+    )
     for cls, meaningful in probes:
         msg = cls()
         try:
@@ -133,8 +143,16 @@ def _other_message(data: bytes) -> str | None:
 
 
 #: Operator domains onnxruntime implements beyond onnx's own (its contrib and internal ops).
-RUNTIME_DOMAINS = frozenset({"com.microsoft", "com.microsoft.nchwc", "com.microsoft.experimental", "com.ms.internal.nhwc",
-                             "com.microsoft.dml", "org.pytorch.aten"})
+RUNTIME_DOMAINS = frozenset(
+    {
+        "com.microsoft",
+        "com.microsoft.nchwc",
+        "com.microsoft.experimental",
+        "com.ms.internal.nhwc",
+        "com.microsoft.dml",
+        "org.pytorch.aten",
+    }
+)
 
 
 def check_runnable(model: onnx.ModelProto, where: str) -> None:
@@ -152,22 +170,28 @@ def check_runnable(model: onnx.ModelProto, where: str) -> None:
     import onnx.defs
 
     if model.ir_version > onnx.IR_VERSION:
-        raise ModelLoadError(f"{where}: ir_version {model.ir_version} is newer than the installed onnx {onnx.__version__} "
-                             f"knows ({onnx.IR_VERSION}); upgrade onnx or re-export with an older IR version")
+        raise ModelLoadError(
+            f"{where}: ir_version {model.ir_version} is newer than the installed onnx {onnx.__version__} "
+            f"knows ({onnx.IR_VERSION}); upgrade onnx or re-export with an older IR version"
+        )
     known = _max_opsets()
     for op in model.opset_import:
         dom = op.domain or "ai.onnx"
         if dom in known and op.version > known[dom]:
-            raise ModelLoadError(f"{where}: opset_import {dom} version {op.version} is newer than the installed onnx "
-                                 f"{onnx.__version__} knows (max {known[dom]}); upgrade onnx or convert the model to opset {known[dom]}")
+            raise ModelLoadError(
+                f"{where}: opset_import {dom} version {op.version} is newer than the installed onnx "
+                f"{onnx.__version__} knows (max {known[dom]}); upgrade onnx or convert the model to opset {known[dom]}"
+            )
     local = {f.domain for f in model.functions}
     ok = set(known) | RUNTIME_DOMAINS | local
     for node in _all_nodes(model.graph):
         dom = node.domain or "ai.onnx"
         if dom not in ok:
-            raise ModelLoadError(f"{where}: node {node.name or node.op_type!r} ({dom}::{node.op_type}) uses domain {dom!r}, "
-                                 f"which neither onnx nor onnxruntime implements and no local function defines; "
-                                 f"passcheck cannot run it")
+            raise ModelLoadError(
+                f"{where}: node {node.name or node.op_type!r} ({dom}::{node.op_type}) uses domain {dom!r}, "
+                f"which neither onnx nor onnxruntime implements and no local function defines; "
+                f"passcheck cannot run it"
+            )
 
 
 def _max_opsets() -> dict[str, int]:
@@ -216,10 +240,14 @@ def _check_external_paths(model: onnx.ModelProto, path: Path) -> None:
         loc = {e.key: e.value for e in t.external_data}.get("location", "")
         target = (root / loc).resolve()
         if Path(loc).is_absolute() or root not in target.parents:
-            raise ModelLoadError(f"{path}: initializer {t.name!r}: external data location {loc!r} points outside the model's folder {root}; "
-                                 "refusing to read it (move the data file beside the model)")
+            raise ModelLoadError(
+                f"{path}: initializer {t.name!r}: external data location {loc!r} points outside the model's folder {root}; "
+                "refusing to read it (move the data file beside the model)"
+            )
         if not target.is_file():
-            raise ModelLoadError(f"{path}: initializer {t.name!r}: external data file {loc!r} is missing beside the model; copy it into {root}")
+            raise ModelLoadError(
+                f"{path}: initializer {t.name!r}: external data file {loc!r} is missing beside the model; copy it into {root}"
+            )
 
 
 def model_name(path: str | Path) -> str:

@@ -131,10 +131,23 @@ def site_ranking():
         return ranking.default()
 
 
-def mutants(model: onnx.ModelProto, form_ids: Sequence[str], bind: Mapping[str, int], name: str, feeds=None,
-            runner=None, max_sites: int = 0, depth: int = 1, checker=None, unverified: dict[str, str] | None = None,
-            on_built: Callable | None = None, on_verified: Callable | None = None, rank: Callable | None = None,
-            budget: dict[str, tuple[int, int, int]] | None = None, refused: dict[str, str] | None = None) -> dict[str, Any]:
+def mutants(
+    model: onnx.ModelProto,
+    form_ids: Sequence[str],
+    bind: Mapping[str, int],
+    name: str,
+    feeds=None,
+    runner=None,
+    max_sites: int = 0,
+    depth: int = 1,
+    checker=None,
+    unverified: dict[str, str] | None = None,
+    on_built: Callable | None = None,
+    on_verified: Callable | None = None,
+    rank: Callable | None = None,
+    budget: dict[str, tuple[int, int, int]] | None = None,
+    refused: dict[str, str] | None = None,
+) -> dict[str, Any]:
     """Every form that applies (each rewrite at every site, at up to ``max_sites`` single sites,
     and pairs at ``depth`` 2), each verified equivalent on the feeds the run will use (seeded by
     the run's subject id; models run by ``runner`` and checked by ``checker``, in the isolation
@@ -145,10 +158,22 @@ def mutants(model: onnx.ModelProto, form_ids: Sequence[str], bind: Mapping[str, 
     from passcheck.runtime import default_bindings
 
     sid = subject_id(name)
-    return verified_mutants(model, form_ids or None, feeds or feeds_for(model, sid, default_bindings(model, bind)), sid,
-                            runner, on_built=on_built, on_verified=on_verified, max_sites=max_sites, depth=depth,
-                            checker=checker, unverified={} if unverified is None else unverified, rank=rank,
-                            budget=budget, refused=refused)
+    return verified_mutants(
+        model,
+        form_ids or None,
+        feeds or feeds_for(model, sid, default_bindings(model, bind)),
+        sid,
+        runner,
+        on_built=on_built,
+        on_verified=on_verified,
+        max_sites=max_sites,
+        depth=depth,
+        checker=checker,
+        unverified={} if unverified is None else unverified,
+        rank=rank,
+        budget=budget,
+        refused=refused,
+    )
 
 
 def compare_plan(

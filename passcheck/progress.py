@@ -39,8 +39,16 @@ class Progress:
     Use as a context manager, or call :meth:`close` (a bar must stop before the report prints).
     """
 
-    def __init__(self, total: int | None, done: int = 0, bar: bool | str | None = None, *, label: str = "passcheck matrix",
-                 unit: str = "cells", every: float | None = None):
+    def __init__(
+        self,
+        total: int | None,
+        done: int = 0,
+        bar: bool | str | None = None,
+        *,
+        label: str = "passcheck matrix",
+        unit: str = "cells",
+        every: float | None = None,
+    ):
         mode = {True: "bar", False: "lines", None: "auto"}.get(bar, bar) if not isinstance(bar, str) else bar
         if mode not in MODES:
             raise ValueError(f"progress mode {bar!r}: expected one of {', '.join(MODES)}")
@@ -55,9 +63,19 @@ class Progress:
             from rich.progress import Progress as Bar
             from rich.table import Column
 
-            what = TextColumn("{task.description}", table_column=Column(max_width=48, no_wrap=True, overflow="ellipsis"))
-            self._bar = Bar(what, BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                            console=Console(stderr=True), transient=False, redirect_stdout=False, redirect_stderr=False)
+            what = TextColumn(
+                "{task.description}", table_column=Column(max_width=48, no_wrap=True, overflow="ellipsis")
+            )
+            self._bar = Bar(
+                what,
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=False,
+                redirect_stdout=False,
+                redirect_stderr=False,
+            )
             self._bar.start()
         self._task = None
         self._pending = ""
@@ -76,8 +94,13 @@ class Progress:
                     self._flush_pending()
                     self._last = time.monotonic()
                     # an uncounted stage says how many steps ended, once one has ('0 building mutants' says nothing)
-                    count = (f"{self.done}/{self.total} {self.unit}" if self.total is not None
-                             else f"{self.done} {self.unit}" if self.done else self.unit)
+                    count = (
+                        f"{self.done}/{self.total} {self.unit}"
+                        if self.total is not None
+                        else f"{self.done} {self.unit}"
+                        if self.done
+                        else self.unit
+                    )
                     last = self.unit.split()[0]
                     now = f"; now {self._now} (step {self._steps} since the last {last})" if self._now else ""
                     self._line(f"{count}, running for {time.monotonic() - self._t0:.0f} s{now}")
@@ -96,7 +119,11 @@ class Progress:
             if self._bar is not None:
                 self._task = self._bar.add_task(unit, total=total, completed=done)
             elif self.mode == "lines":  # said with the first step: an input error before it stays one line
-                self._pending = f"{unit}…" if total is None else f"{total} {unit} planned" + (f", {done} already done" if done else "")
+                self._pending = (
+                    f"{unit}…"
+                    if total is None
+                    else f"{total} {unit} planned" + (f", {done} already done" if done else "")
+                )
 
     def _line(self, text: str) -> None:
         print(f"{self.label}: {text}", file=sys.stderr, flush=True)
@@ -126,7 +153,9 @@ class Progress:
             text = f"{where}: {what}" if where else what
             if self._bar is not None:
                 self._bar.update(self._task, advance=1, description=text or self.unit)
-            elif self.mode == "lines" and (self._pending or time.monotonic() - self._last >= self.every or self.done == self.total):
+            elif self.mode == "lines" and (
+                self._pending or time.monotonic() - self._last >= self.every or self.done == self.total
+            ):
                 self._flush_pending()
                 self._last = time.monotonic()
                 count = f"{self.done}/{self.total}" if self.total is not None else f"{self.done}"
@@ -139,7 +168,7 @@ class Progress:
                 self._bar.stop()
                 self._bar = None
 
-    def __enter__(self) -> "Progress":
+    def __enter__(self) -> Progress:
         return self
 
     def __exit__(self, *exc) -> None:

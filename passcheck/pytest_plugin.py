@@ -37,18 +37,44 @@ _STATE = pytest.StashKey["_Session"]()
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("passcheck", "passcheck: every form of a case against your pass")
-    group.addoption("--passcheck-cases", action="append", default=[], metavar="GLOB",
-                    help="only parametrize over cases whose id or tag matches GLOB; 'family/name:form' picks one form (repeatable)")
-    group.addoption("--passcheck-baseline", metavar="FILE", default=None,
-                    help='known findings, JSON {"known": [{"id": ..., "reason": ...}]}: a test whose findings are all known is xfail')
-    group.addoption("--passcheck-strict-baseline", action="store_true", default=False,
-                    help="fail a test when a baseline entry for it no longer matches (the bug is fixed: remove the entry)")
-    group.addoption("--passcheck-write-baseline", metavar="FILE", default=None,
-                    help="write every finding of this session to FILE as a baseline (then edit each reason)")
-    group.addoption("--passcheck-timeout", type=float, default=None, metavar="SECONDS",
-                    help="wall time one pass may take on one form before it is killed (a timeout finding; default 300)")
-    group.addoption("--passcheck-no-isolation", action="store_true", default=False,
-                    help="run passes and models in the test process (a crashing pass then ends the session)")
+    group.addoption(
+        "--passcheck-cases",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="only parametrize over cases whose id or tag matches GLOB; 'family/name:form' picks one form (repeatable)",
+    )
+    group.addoption(
+        "--passcheck-baseline",
+        metavar="FILE",
+        default=None,
+        help='known findings, JSON {"known": [{"id": ..., "reason": ...}]}: a test whose findings are all known is xfail',
+    )
+    group.addoption(
+        "--passcheck-strict-baseline",
+        action="store_true",
+        default=False,
+        help="fail a test when a baseline entry for it no longer matches (the bug is fixed: remove the entry)",
+    )
+    group.addoption(
+        "--passcheck-write-baseline",
+        metavar="FILE",
+        default=None,
+        help="write every finding of this session to FILE as a baseline (then edit each reason)",
+    )
+    group.addoption(
+        "--passcheck-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="wall time one pass may take on one form before it is killed (a timeout finding; default 300)",
+    )
+    group.addoption(
+        "--passcheck-no-isolation",
+        action="store_true",
+        default=False,
+        help="run passes and models in the test process (a crashing pass then ends the session)",
+    )
     parser.addini("passcheck_timeout", "default for --passcheck-timeout (seconds)", default=None)
 
 
@@ -60,7 +86,7 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-def _state(config: pytest.Config, create: bool = True) -> "_Session | None":
+def _state(config: pytest.Config, create: bool = True) -> _Session | None:
     s = config.stash.get(_STATE, None)
     if s is None and create:
         from passcheck.pytest_support import _Session
@@ -91,7 +117,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 @pytest.fixture
-def passcheck(request: pytest.FixtureRequest) -> "PasscheckRequest":
+def passcheck(request: pytest.FixtureRequest) -> PasscheckRequest:
     """Judge passes or models inside any test, with the session's baseline and JUnit properties.
 
     Example::
@@ -105,7 +131,7 @@ def passcheck(request: pytest.FixtureRequest) -> "PasscheckRequest":
 
 
 @pytest.fixture
-def passcheck_case(request: pytest.FixtureRequest) -> "PasscheckCase":
+def passcheck_case(request: pytest.FixtureRequest) -> PasscheckCase:
     """One (case, form) of the library, parametrized by ``@pytest.mark.passcheck(...)``.
 
     Example::

@@ -30,11 +30,11 @@ class _Session:
     """Per-session state: the baseline, which entries matched, findings seen, evaluated cells."""
 
     config: pytest.Config
-    _known: list["Known"] | None = None
-    used: set["Known"] = dataclasses.field(default_factory=set)
-    relevant: set["Known"] = dataclasses.field(default_factory=set)
-    findings: list["Finding"] = dataclasses.field(default_factory=list)
-    cache: dict[tuple, tuple[Any, list["CellResult"]]] = dataclasses.field(default_factory=dict)
+    _known: list[Known] | None = None
+    used: set[Known] = dataclasses.field(default_factory=set)
+    relevant: set[Known] = dataclasses.field(default_factory=set)
+    findings: list[Finding] = dataclasses.field(default_factory=list)
+    cache: dict[tuple, tuple[Any, list[CellResult]]] = dataclasses.field(default_factory=dict)
     run: Any = None  # the passcheck Session of this pytest session, started on first use
 
     @property
@@ -48,7 +48,9 @@ class _Session:
                 timeout = float(timeout) if timeout else None
             except ValueError:
                 raise pytest.UsageError(f"passcheck_timeout: expected seconds, got {timeout!r}") from None
-            self.run = Session(isolation=not self.config.getoption("passcheck_no_isolation"), timeout=timeout).__enter__()
+            self.run = Session(
+                isolation=not self.config.getoption("passcheck_no_isolation"), timeout=timeout
+            ).__enter__()
         return self.run.executor
 
     def summary(self, terminalreporter: Any) -> None:
@@ -60,7 +62,7 @@ class _Session:
             self.run = None
 
     @property
-    def known(self) -> list["Known"]:
+    def known(self) -> list[Known]:
         if self._known is None:
             path = self.config.getoption("passcheck_baseline")
             self._known = []
@@ -74,13 +76,16 @@ class _Session:
                     raise pytest.UsageError(f"--passcheck-baseline: {exc}") from None
         return self._known
 
-    def cells(self, pass_: Any, case: "Case", unknown_dim_param: str | None = None) -> list["CellResult"]:
+    def cells(self, pass_: Any, case: Case, unknown_dim_param: str | None = None) -> list[CellResult]:
         """The pass's cells on every form of ``case``, evaluated once per (case, pass object, unknown-dim regex)."""
         from passcheck.testing import run_pass
 
         key = (case.id, id(pass_) if not isinstance(pass_, str) else pass_, unknown_dim_param)
         if key not in self.cache:  # the pass is kept so its id() stays unique
-            self.cache[key] = (pass_, run_pass(pass_, case, executor=self.executor, unknown_dim_param=unknown_dim_param))
+            self.cache[key] = (
+                pass_,
+                run_pass(pass_, case, executor=self.executor, unknown_dim_param=unknown_dim_param),
+            )
         return self.cache[key][1]
 
 
@@ -88,7 +93,11 @@ def _as_list(value: Any, name: str) -> list[Any] | None:
     if value is None:
         return None
     if isinstance(value, str) or not isinstance(value, Sequence):
-        return [value] if name == "passes" or isinstance(value, str) else _usage(f"{name} must be a string or a list, got {value!r}")
+        return (
+            [value]
+            if name == "passes" or isinstance(value, str)
+            else _usage(f"{name} must be a string or a list, got {value!r}")
+        )
     return list(value)
 
 
@@ -101,7 +110,9 @@ def _marker_args(marker: pytest.Mark) -> dict[str, list[Any] | None]:
         _usage(f"takes keyword arguments only ({', '.join(MARKER_ARGS)}), got positional {list(marker.args)!r}")
     unknown = sorted(set(marker.kwargs) - set(MARKER_ARGS))
     if unknown:
-        _usage(f"unknown argument{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; allowed: {', '.join(MARKER_ARGS)}")
+        _usage(
+            f"unknown argument{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; allowed: {', '.join(MARKER_ARGS)}"
+        )
     args = {k: _as_list(marker.kwargs.get(k), k) for k in MARKER_ARGS if k != "unknown_dim_param"}
     unknown_dim = marker.kwargs.get("unknown_dim_param")
     if unknown_dim is not None:
@@ -132,21 +143,22 @@ def _marker_args(marker: pytest.Mark) -> dict[str, list[Any] | None]:
     return args
 
 
-def _wanted(case: "Case", form: str, patterns: Sequence[str]) -> bool:
+def _wanted(case: Case, form: str, patterns: Sequence[str]) -> bool:
     """``case:form`` matches a pattern ``GLOB[:FORMGLOB]`` (GLOB against the id or a tag)."""
     if not patterns:
         return True
     for p in patterns:
         cglob, _, fglob = p.partition(":")
         if (fnmatch.fnmatchcase(case.id, cglob) or any(fnmatch.fnmatchcase(t, cglob) for t in case.tags)) and (
-                not fglob or fnmatch.fnmatchcase(form, fglob)):
+            not fglob or fnmatch.fnmatchcase(form, fglob)
+        ):
             return True
     return False
 
 
 @dataclasses.dataclass(frozen=True)
 class _Param:
-    case: "Case"
+    case: Case
     form: str
     passes: list[Any]
     oracles: list[str] | None
@@ -161,8 +173,9 @@ class PasscheckRequest:
         self._request = request
         self._session = session
 
-    def assert_pass_ok(self, pass_: Any, case: "Case | str", *, forms: Sequence[str] | None = None,
-                       oracles: Sequence[str] | None = None) -> list["Finding"]:
+    def assert_pass_ok(
+        self, pass_: Any, case: Case | str, *, forms: Sequence[str] | None = None, oracles: Sequence[str] | None = None
+    ) -> list[Finding]:
         """Run ``pass_`` on every form of ``case`` and fail with the finding text (xfail when all are known).
 
         Returns:
@@ -173,11 +186,15 @@ class PasscheckRequest:
         if isinstance(case, str) and ":" in case and forms is None:
             forms = [case.split(":", 1)[1]]
         c = resolve_case(case)
-        cells = [x for x in self._session.cells(pass_, c) if forms is None or any(fnmatch.fnmatchcase(x.form, g) for g in forms)]
+        cells = [
+            x
+            for x in self._session.cells(pass_, c)
+            if forms is None or any(fnmatch.fnmatchcase(x.form, g) for g in forms)
+        ]
         found = select((f for x in cells for f in x.findings), oracles=oracles)
         return self._judge(cells, found, f"{cells[0].pass_id if cells else pass_} on {c.id}", oracles=oracles)
 
-    def assert_model_ok(self, model: "onnx.ModelProto | str", passes: Sequence[Any] = (), **kw: Any) -> list["Finding"]:
+    def assert_model_ok(self, model: onnx.ModelProto | str, passes: Sequence[Any] = (), **kw: Any) -> list[Finding]:
         """Run ``passes`` (the defaults when empty) on ``model``; fail with the finding text.
 
         Keyword arguments go to :func:`passcheck.testing.check_model_passes` (``bind``, ``oracles``, ...).
@@ -186,10 +203,19 @@ class PasscheckRequest:
 
         found, unchecked = judged_model(model, passes, **{"executor": self._session.executor, **kw})
         name = model if isinstance(model, str) else (model.graph.name or "model")
-        return self._judge([], found, f"{name} under {', '.join(map(pass_id_of, passes)) or 'the default passes'}", unchecked=unchecked)
+        return self._judge(
+            [], found, f"{name} under {', '.join(map(pass_id_of, passes)) or 'the default passes'}", unchecked=unchecked
+        )
 
-    def _judge(self, cells: list["CellResult"], found: list["Finding"], title: str, *,
-               oracles: Sequence[str] | None = None, unchecked: Sequence[str] | None = None) -> list["Finding"]:
+    def _judge(
+        self,
+        cells: list[CellResult],
+        found: list[Finding],
+        title: str,
+        *,
+        oracles: Sequence[str] | None = None,
+        unchecked: Sequence[str] | None = None,
+    ) -> list[Finding]:
         """Fail on an unexpected finding; skip, with why, when no oracle could judge some part
         (never a green pass: e.g. the form itself does not run, so no output was compared);
         xfail when every finding is known."""
@@ -211,13 +237,18 @@ class PasscheckRequest:
         blind = list(unchecked) if unchecked is not None else unchecked_parts(cells, oracles=oracles)
         if unexpected:
             hint = [f"rerun: pytest '{node.nodeid}'"]
-            hint.append("accept as known: --passcheck-write-baseline FILE, then edit each reason and run with --passcheck-baseline FILE")
+            hint.append(
+                "accept as known: --passcheck-write-baseline FILE, then edit each reason and run with --passcheck-baseline FILE"
+            )
             pytest.fail(format_findings(found, title) + format_unchecked(blind) + "\n" + "\n".join(hint), pytrace=False)
         if blind:  # not a pass: reported as skipped, with why (e.g. onnxruntime cannot run the form itself)
             pytest.skip(f"passcheck: {title}: no finding, but not everything was checked" + format_unchecked(blind))
         gone = sorted(k.id for k in relevant & unmatched if not any(ch in k.id for ch in "*?["))
         if gone and self._request.config.getoption("passcheck_strict_baseline"):
-            pytest.fail(f"passcheck: known finding no longer found (fixed?): {', '.join(gone)}; remove it from the baseline", pytrace=False)
+            pytest.fail(
+                f"passcheck: known finding no longer found (fixed?): {', '.join(gone)}; remove it from the baseline",
+                pytrace=False,
+            )
         if found:
             pytest.xfail("known: " + "; ".join(f"{f.id}: {f.reason}" for f in found))
         return found
@@ -242,11 +273,11 @@ class PasscheckCase:
         self.id = f"{self.case.id}:{self.form}"
 
     @property
-    def model(self) -> "onnx.ModelProto":
+    def model(self) -> onnx.ModelProto:
         """This form's ModelProto (built fresh on each access)."""
         return self.case.build(self.form)
 
-    def assert_ok(self, *passes: Any) -> list["Finding"]:
+    def assert_ok(self, *passes: Any) -> list[Finding]:
         """Judge each pass (the marker's ``passes`` when none given) on this form; fail with the findings.
 
         Every form of the case is run (parity and acceptance compare them); only this form's
@@ -262,10 +293,16 @@ class PasscheckCase:
 
         cells, found = [], []
         for p in chosen:
-            mine = [c for c in self._helper._session.cells(p, self.case, self._param.unknown_dim_param) if c.form == self.form]
+            mine = [
+                c
+                for c in self._helper._session.cells(p, self.case, self._param.unknown_dim_param)
+                if c.form == self.form
+            ]
             cells += mine
             found += select((f for c in mine for f in c.findings), oracles=self._param.oracles)
-        return self._helper._judge(cells, found, f"{', '.join(map(pass_id_of, chosen))} on {self.id}", oracles=self._param.oracles)
+        return self._helper._judge(
+            cells, found, f"{', '.join(map(pass_id_of, chosen))} on {self.id}", oracles=self._param.oracles
+        )
 
 
 def _onnx_version() -> str | None:
@@ -289,7 +326,9 @@ def check_case_patterns(config: pytest.Config) -> None:
             raise pytest.UsageError(f"--passcheck-cases {p!r} matches nothing: {exc}") from None
         if not any(_wanted(c, form, [p]) for c in cases for form in c.forms):
             forms = sorted({f for c in cases for f in c.forms})
-            raise pytest.UsageError(f"--passcheck-cases {p!r}: no form of the matching cases matches; their forms: {', '.join(forms)}")
+            raise pytest.UsageError(
+                f"--passcheck-cases {p!r}: no form of the matching cases matches; their forms: {', '.join(forms)}"
+            )
 
 
 def parametrize(metafunc: pytest.Metafunc) -> None:
@@ -309,20 +348,26 @@ def parametrize(metafunc: pytest.Metafunc) -> None:
     params, ids = [], []
     for case in cases:
         for form in case.forms:
-            if _wanted(case, form, mine) and _wanted(case, form, cli) and _wanted(case, form, [f"*:{g}" for g in args["forms"] or ()]):
+            if (
+                _wanted(case, form, mine)
+                and _wanted(case, form, cli)
+                and _wanted(case, form, [f"*:{g}" for g in args["forms"] or ()])
+            ):
                 params.append(_Param(case, form, args["passes"] or [], args["oracles"], args["unknown_dim_param"]))
                 ids.append(f"{case.id}:{form}")
     metafunc.parametrize("passcheck_case", params, ids=ids, indirect=True)
 
 
-def summary(s: "_Session", terminalreporter: Any) -> None:
+def summary(s: _Session, terminalreporter: Any) -> None:
     """The baseline entries no longer found, and the ``--passcheck-write-baseline`` file."""
     config = s.config
     fixed = sorted(k.id for k in s.relevant - s.used)
     if fixed:
         terminalreporter.write_sep("-", "passcheck baseline")
         for entry in fixed:
-            terminalreporter.write_line(f"FIXED? known finding not found any more: {entry} (remove it from {config.getoption('passcheck_baseline')})")
+            terminalreporter.write_line(
+                f"FIXED? known finding not found any more: {entry} (remove it from {config.getoption('passcheck_baseline')})"
+            )
     out = config.getoption("passcheck_write_baseline")
     if out:
         from pathlib import Path

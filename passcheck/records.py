@@ -15,16 +15,16 @@ SCHEMA_VERSION = 1
 
 #: Finding kinds (what went wrong), independent of the oracle that saw it.
 KINDS = (
-    "wrong-result",          # numbers differ from the baseline or the common form
-    "annotation-violated",   # a shape/type annotation does not hold at run time (seed 000)
-    "invalid-model",         # the checker rejects a model the pass wrote
-    "validity-disagreement", # the checker rejects a form that onnxruntime runs (the tools disagree)
-    "rejected",              # the pass declined or crashed on a valid model, or on one form only
-    "missed-optimization",   # a fusion/fold applied to one form only, or a foldable value left
-    "less-precise",          # inferred shapes less precise on one form than on the other
-    "expectation-failed",    # a case's own expectation does not hold
-    "input-mutated",         # the pass changed the ModelProto it was given (pass contract)
-    "spec-violation",        # a value outside the domain the operator docs state, which the checker lets through
+    "wrong-result",  # numbers differ from the baseline or the common form
+    "annotation-violated",  # a shape/type annotation does not hold at run time (seed 000)
+    "invalid-model",  # the checker rejects a model the pass wrote
+    "validity-disagreement",  # the checker rejects a form that onnxruntime runs (the tools disagree)
+    "rejected",  # the pass declined or crashed on a valid model, or on one form only
+    "missed-optimization",  # a fusion/fold applied to one form only, or a foldable value left
+    "less-precise",  # inferred shapes less precise on one form than on the other
+    "expectation-failed",  # a case's own expectation does not hold
+    "input-mutated",  # the pass changed the ModelProto it was given (pass contract)
+    "spec-violation",  # a value outside the domain the operator docs state, which the checker lets through
 )
 
 #: ``unchecked``: no unexpected finding, but something the oracles must judge was not judged
@@ -80,7 +80,7 @@ class Finding:
         return d
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "Finding":
+    def from_json(cls, d: dict[str, Any]) -> Finding:
         fields = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in fields})
 
@@ -158,7 +158,7 @@ class CellResult:
         return d
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "CellResult":
+    def from_json(cls, d: dict[str, Any]) -> CellResult:
         fields = {f.name for f in dataclasses.fields(cls)}
         kw = {k: v for k, v in d.items() if k in fields}
         kw["findings"] = [Finding.from_json(f) for f in d.get("findings", [])]

@@ -14,7 +14,6 @@ with the same oracles it gives the same cells and findings, without running any 
 from __future__ import annotations
 
 import base64
-import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,8 +44,17 @@ def _encode(value: Any) -> Any:
     if isinstance(value, (np.ndarray, np.generic)):
         a = np.asarray(value)
         if a.dtype.kind in "OUS":
-            return {"t": "strings", "shape": list(a.shape), "items": [x.decode() if isinstance(x, bytes) else str(x) for x in a.ravel().tolist()]}
-        return {"t": "array", "dtype": a.dtype.name, "shape": list(a.shape), "data": base64.b64encode(np.ascontiguousarray(a).tobytes()).decode()}
+            return {
+                "t": "strings",
+                "shape": list(a.shape),
+                "items": [x.decode() if isinstance(x, bytes) else str(x) for x in a.ravel().tolist()],
+            }
+        return {
+            "t": "array",
+            "dtype": a.dtype.name,
+            "shape": list(a.shape),
+            "data": base64.b64encode(np.ascontiguousarray(a).tobytes()).decode(),
+        }
     if isinstance(value, (list, tuple)):
         return {"t": "repeated" if isinstance(value, Repeated) else "list", "items": [_encode(v) for v in value]}
     if isinstance(value, dict):
@@ -110,7 +118,7 @@ class Recorder:
         except OSError as exc:
             raise PasscheckError(f"--save-run {folder}: cannot write there: {exc.strerror or exc}") from None
 
-    def _model(self, model: "onnx.ModelProto | None") -> str | None:
+    def _model(self, model: onnx.ModelProto | None) -> str | None:
         if model is None:
             return None
         from passcheck.modelio import model_hash
@@ -122,25 +130,49 @@ class Recorder:
         return sha
 
     def _run(self, r) -> dict[str, Any]:
-        return {"outputs": {k: _encode(v) for k, v in r.outputs.items()}, "observed": {k: _encode(v) for k, v in r.observed.items()},
-                "error": r.error, "unobservable": dict(r.unobservable)}
+        return {
+            "outputs": {k: _encode(v) for k, v in r.outputs.items()},
+            "observed": {k: _encode(v) for k, v in r.observed.items()},
+            "error": r.error,
+            "unobservable": dict(r.unobservable),
+        }
 
-    def __call__(self, judged: "Judged") -> None:
+    def __call__(self, judged: Judged) -> None:
         c = judged.cells
         runs = []
         for r in c.runs:
             o = r.outcome
-            runs.append({
-                "case": r.case, "form": r.form, "pass": r.pass_id, "model": self._model(r.model),
-                "outcome": {**o.to_json(), "seconds": o.seconds, "model": self._model(o.model)},
-                "feeds": [{k: _encode(v) for k, v in f.items()} for f in r.feeds],
-                "baseline": [self._run(x) for x in r.baseline], "runs": [self._run(x) for x in r.runs],
-                "folds_constants": r.folds_constants, "optimizes": r.optimizes, "env": r.env,
-                "rtol": r.rtol, "atol": r.atol, "unknown_dim_param": r.unknown_dim_param,
-            })
-        line = {"format": FORMAT, "kind": c.kind, "expect": [_expectation_json(e) for e in c.expect], "parity": sorted(c.parity),
-                "feeds_given": c.feeds_given, "hashes": judged.hashes, "repro": judged.repro, "env": judged.env,
-                "forms": judged.forms, "form_repro": judged.form_repro, "runs": runs}
+            runs.append(
+                {
+                    "case": r.case,
+                    "form": r.form,
+                    "pass": r.pass_id,
+                    "model": self._model(r.model),
+                    "outcome": {**o.to_json(), "seconds": o.seconds, "model": self._model(o.model)},
+                    "feeds": [{k: _encode(v) for k, v in f.items()} for f in r.feeds],
+                    "baseline": [self._run(x) for x in r.baseline],
+                    "runs": [self._run(x) for x in r.runs],
+                    "folds_constants": r.folds_constants,
+                    "optimizes": r.optimizes,
+                    "env": r.env,
+                    "rtol": r.rtol,
+                    "atol": r.atol,
+                    "unknown_dim_param": r.unknown_dim_param,
+                }
+            )
+        line = {
+            "format": FORMAT,
+            "kind": c.kind,
+            "expect": [_expectation_json(e) for e in c.expect],
+            "parity": sorted(c.parity),
+            "feeds_given": c.feeds_given,
+            "hashes": judged.hashes,
+            "repro": judged.repro,
+            "env": judged.env,
+            "forms": judged.forms,
+            "form_repro": judged.form_repro,
+            "runs": runs,
+        }
         self._out.write(json.dumps(line) + "\n")
         self._out.flush()
 
@@ -149,11 +181,16 @@ class Recorder:
 
 
 def _expectation_json(e) -> dict[str, Any]:
-    return {"pass_id": e.pass_id, "form": e.form, "no_op_types": list(e.no_op_types),
-            "output_shapes": {k: list(v) for k, v in e.output_shapes.items()}, "reason": e.reason}
+    return {
+        "pass_id": e.pass_id,
+        "form": e.form,
+        "no_op_types": list(e.no_op_types),
+        "output_shapes": {k: list(v) for k, v in e.output_shapes.items()},
+        "reason": e.reason,
+    }
 
 
-def load(path: str | Path) -> Iterator["Judged"]:
+def load(path: str | Path) -> Iterator[Judged]:
     """The judged groups saved in ``path`` (a ``--save-run`` folder, or its ``runs.jsonl``).
 
     Raises:
@@ -197,19 +234,50 @@ def load(path: str | Path) -> Iterator["Judged"]:
                 runs = []
                 for r in g["runs"]:
                     o = r["outcome"]
-                    outcome = PassOutcome(o["pass"], o["status"], model(o["model"]), o["error"], o["versions"], o["seconds"])
-                    runs.append(FormRun(r["case"], r["form"], r["pass"], model(r["model"]), outcome, [_values(x) for x in r["feeds"]],
-                                        [run(x) for x in r["baseline"]], [run(x) for x in r["runs"]], r["folds_constants"], r["optimizes"],
-                                        r["env"], r["rtol"], r["atol"], r["unknown_dim_param"]))
-                expect = [Expectation(e["pass_id"], e["form"], tuple(e["no_op_types"]), {k: tuple(v) for k, v in e["output_shapes"].items()}, e["reason"])
-                          for e in g["expect"]]
+                    outcome = PassOutcome(
+                        o["pass"], o["status"], model(o["model"]), o["error"], o["versions"], o["seconds"]
+                    )
+                    runs.append(
+                        FormRun(
+                            r["case"],
+                            r["form"],
+                            r["pass"],
+                            model(r["model"]),
+                            outcome,
+                            [_values(x) for x in r["feeds"]],
+                            [run(x) for x in r["baseline"]],
+                            [run(x) for x in r["runs"]],
+                            r["folds_constants"],
+                            r["optimizes"],
+                            r["env"],
+                            r["rtol"],
+                            r["atol"],
+                            r["unknown_dim_param"],
+                        )
+                    )
+                expect = [
+                    Expectation(
+                        e["pass_id"],
+                        e["form"],
+                        tuple(e["no_op_types"]),
+                        {k: tuple(v) for k, v in e["output_shapes"].items()},
+                        e["reason"],
+                    )
+                    for e in g["expect"]
+                ]
             except (ValueError, KeyError, TypeError) as exc:
                 raise PasscheckError(f"--rejudge {lines}: line {n} is not a saved run: {exc}") from None
-            yield Judged(Cells(runs, g["kind"], expect, frozenset(g["parity"]), g["feeds_given"]), g["hashes"], g["repro"], g["env"], g["forms"],
-                         g.get("form_repro", {}))
+            yield Judged(
+                Cells(runs, g["kind"], expect, frozenset(g["parity"]), g["feeds_given"]),
+                g["hashes"],
+                g["repro"],
+                g["env"],
+                g["forms"],
+                g.get("form_repro", {}),
+            )
 
 
-def rejudge(path: str | Path) -> list["CellResult"]:
+def rejudge(path: str | Path) -> list[CellResult]:
     """Judge a saved run again with the registered oracles: its cells, in saved order.
 
     Raises:

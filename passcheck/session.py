@@ -41,20 +41,33 @@ class Session:
         PasscheckError: ``save_run`` cannot be written.
     """
 
-    def __init__(self, *, env: str = "local", executor: "Executor | None" = None, isolation: bool = True,
-                 timeout: float | None = None, memory_mb: int | None = None, preload: Sequence[str | Path] = (),
-                 on_cell: Callable[["CellResult"], None] | None = None, skip_cells: SkipCells | None = None,
-                 save_run: str | Path | None = None):
+    def __init__(
+        self,
+        *,
+        env: str = "local",
+        executor: Executor | None = None,
+        isolation: bool = True,
+        timeout: float | None = None,
+        memory_mb: int | None = None,
+        preload: Sequence[str | Path] = (),
+        on_cell: Callable[[CellResult], None] | None = None,
+        skip_cells: SkipCells | None = None,
+        save_run: str | Path | None = None,
+    ):
         self.env, self.on_cell, self.skip_cells = env, on_cell, skip_cells
-        self._limits = {"isolation": isolation, "timeout": timeout, "preload": preload,
-                        **({"memory_mb": memory_mb} if memory_mb is not None else {})}
+        self._limits = {
+            "isolation": isolation,
+            "timeout": timeout,
+            "preload": preload,
+            **({"memory_mb": memory_mb} if memory_mb is not None else {}),
+        }
         self._given = executor
         self._stack = contextlib.ExitStack()
         self.executor: Any = None
         self._save_run = save_run
         self.recorder = None
 
-    def __enter__(self) -> "Session":
+    def __enter__(self) -> Session:
         from passcheck.passes.isolation import executor_for
 
         try:
@@ -78,18 +91,38 @@ class Session:
         with self as s:
             yield s.executor
 
-    def evaluate(self, subject: "Subject", passes: Sequence[str] = (), *, check_input: bool = True,
-                 executor: "Executor | None" = None) -> list["CellResult"]:
+    def evaluate(
+        self,
+        subject: Subject,
+        passes: Sequence[str] = (),
+        *,
+        check_input: bool = True,
+        executor: Executor | None = None,
+    ) -> list[CellResult]:
         """Every cell of ``subject`` under ``passes`` (see :func:`passcheck.engine.evaluate`);
         ``executor`` wraps the session's for this subject (the matrix worker announces passes)."""
         from passcheck.engine import evaluate
 
         skip = (lambda pid, form, _s=subject.id: self.skip_cells(_s, form, pid)) if self.skip_cells else None
-        return evaluate(subject, passes, env=self.env, executor=executor or self.executor, on_cell=self.on_cell,
-                        skip_cells=skip, check_input=check_input, record=self.recorder)
+        return evaluate(
+            subject,
+            passes,
+            env=self.env,
+            executor=executor or self.executor,
+            on_cell=self.on_cell,
+            skip_cells=skip,
+            check_input=check_input,
+            record=self.recorder,
+        )
 
-    def run_cases(self, cases: Sequence["Case"], passes: Sequence[str] = (), *, cases_from: Sequence[str | Path] = (),
-                  unknown_dim_param: str | None = None) -> list["CellResult"]:
+    def run_cases(
+        self,
+        cases: Sequence[Case],
+        passes: Sequence[str] = (),
+        *,
+        cases_from: Sequence[str | Path] = (),
+        unknown_dim_param: str | None = None,
+    ) -> list[CellResult]:
         """Every cell of ``cases`` under ``passes`` (each case's own passes, else the defaults)."""
         from passcheck._versions import tool_version
         from passcheck.engine import INPUT, Subject

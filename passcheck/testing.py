@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 #: What may be passed where a pass is expected.
 PassLike = Union[str, "PassAdapter", Callable[..., Any]]
 
+
 def __getattr__(name: str) -> Any:
     if name == "ORACLES":  # computed on use: the registry may hold an oracle added by a test or plugin
         return oracle_names()
@@ -59,23 +60,35 @@ class FindingsError(AssertionError):
 
     def __init__(self, findings: Sequence[Finding], title: str, unchecked: Sequence[str] = ()):
         self.findings, self.unchecked = list(findings), list(unchecked)
-        text = format_findings(self.findings, title) if self.findings or not self.unchecked else f"passcheck: nothing found for {title}, but"
+        text = (
+            format_findings(self.findings, title)
+            if self.findings or not self.unchecked
+            else f"passcheck: nothing found for {title}, but"
+        )
         super().__init__(text + format_unchecked(self.unchecked))
 
 
-def unchecked_parts(cells: Iterable[CellResult], *, forms: Sequence[str] | None = None, oracles: Sequence[str] | None = None) -> list[str]:
+def unchecked_parts(
+    cells: Iterable[CellResult], *, forms: Sequence[str] | None = None, oracles: Sequence[str] | None = None
+) -> list[str]:
     """``case:form | pass: what: why`` for each part of ``cells`` an oracle of ``oracles`` (all when
     None) had to judge and could not (see :attr:`CellResult.unchecked`), on the given forms (globs)."""
-    return [f"{c.case}:{c.form} | {c.pass_id}: {what}: {why}" for c in cells for what, why in c.unchecked.items()
-            if (forms is None or any(fnmatch.fnmatchcase(c.form, g) for g in forms))
-            and (oracles is None or _UNCHECKED_BY.get(what.split(" ", 1)[0]) in oracles)]
+    return [
+        f"{c.case}:{c.form} | {c.pass_id}: {what}: {why}"
+        for c in cells
+        for what, why in c.unchecked.items()
+        if (forms is None or any(fnmatch.fnmatchcase(c.form, g) for g in forms))
+        and (oracles is None or _UNCHECKED_BY.get(what.split(" ", 1)[0]) in oracles)
+    ]
 
 
 def format_unchecked(lines: Sequence[str]) -> str:
     """The text appended to a failure for parts not checked ('' when none)."""
     if not lines:
         return ""
-    return "\nnot checked (passcheck could not judge these, so the pass is not shown correct):\n" + "\n".join(f"- {x}" for x in lines)
+    return "\nnot checked (passcheck could not judge these, so the pass is not shown correct):\n" + "\n".join(
+        f"- {x}" for x in lines
+    )
 
 
 def pass_id_of(pass_: PassLike) -> str:
@@ -88,7 +101,7 @@ def pass_id_of(pass_: PassLike) -> str:
     return f"user:{target.__qualname__.replace('.<locals>.', '.')}"
 
 
-def as_adapter(pass_: PassLike, id: str | None = None) -> "PassAdapter":
+def as_adapter(pass_: PassLike, id: str | None = None) -> PassAdapter:
     """Resolve ``pass_`` to an adapter (a callable or IR pass is wrapped in a FunctionAdapter).
 
     Raises:
@@ -102,12 +115,14 @@ def as_adapter(pass_: PassLike, id: str | None = None) -> "PassAdapter":
     if isinstance(pass_, PassAdapter):
         return pass_
     if not callable(pass_):
-        raise PasscheckError(f"pass {pass_!r}: expected a pass id, a PassAdapter, a callable ModelProto -> ModelProto or an onnx_ir pass")
+        raise PasscheckError(
+            f"pass {pass_!r}: expected a pass id, a PassAdapter, a callable ModelProto -> ModelProto or an onnx_ir pass"
+        )
     return FunctionAdapter(id or pass_id_of(pass_), pass_)
 
 
 @contextlib.contextmanager
-def registered(adapter: "PassAdapter") -> Iterator[str]:
+def registered(adapter: PassAdapter) -> Iterator[str]:
     """Make ``adapter`` reachable by id for the duration of the block (unregistered after).
 
     Raises:
@@ -131,7 +146,7 @@ def registered(adapter: "PassAdapter") -> Iterator[str]:
         unregister_pass(adapter.id)
 
 
-def resolve_case(case: "Case | str") -> "Case":
+def resolve_case(case: Case | str) -> Case:
     """A Case, or the registered case with this id (a ``:form`` suffix is ignored).
 
     Raises:
@@ -144,9 +159,17 @@ def resolve_case(case: "Case | str") -> "Case":
     return registry().get(case.split(":", 1)[0])
 
 
-def run_pass(pass_: PassLike, case: "Case | str", *, id: str | None = None, env: str = "local",
-             executor: "Executor | None" = None, isolation: bool = True, timeout: float | None = None,
-             unknown_dim_param: str | None = None) -> list[CellResult]:
+def run_pass(
+    pass_: PassLike,
+    case: Case | str,
+    *,
+    id: str | None = None,
+    env: str = "local",
+    executor: Executor | None = None,
+    isolation: bool = True,
+    timeout: float | None = None,
+    unknown_dim_param: str | None = None,
+) -> list[CellResult]:
     """Run one pass on every form of ``case`` and judge it: one cell per form, ``input`` cells excluded.
     ``unknown_dim_param``: regex of dim_param names meaning "unknown dim" (they assert nothing).
 
@@ -177,7 +200,9 @@ def run_pass(pass_: PassLike, case: "Case | str", *, id: str | None = None, env:
     return cells
 
 
-def select(findings: Iterable[Finding], *, forms: Sequence[str] | None = None, oracles: Sequence[str] | None = None) -> list[Finding]:
+def select(
+    findings: Iterable[Finding], *, forms: Sequence[str] | None = None, oracles: Sequence[str] | None = None
+) -> list[Finding]:
     """Findings on the given forms (globs) from the given oracles; ``None`` keeps all.
 
     Raises:
@@ -187,14 +212,25 @@ def select(findings: Iterable[Finding], *, forms: Sequence[str] | None = None, o
     for o in oracles or ():
         if o not in names:
             raise UnknownIdError("oracle", o, list(names))
-    return [f for f in findings
-            if (forms is None or any(fnmatch.fnmatchcase(f.form, g) for g in forms))
-            and (oracles is None or f.oracle in oracles)]
+    return [
+        f
+        for f in findings
+        if (forms is None or any(fnmatch.fnmatchcase(f.form, g) for g in forms))
+        and (oracles is None or f.oracle in oracles)
+    ]
 
 
-def check_pass(pass_: PassLike, case: "Case | str", *, forms: Sequence[str] | None = None,
-               oracles: Sequence[str] | None = None, id: str | None = None, executor: "Executor | None" = None,
-               isolation: bool = True, timeout: float | None = None) -> list[Finding]:
+def check_pass(
+    pass_: PassLike,
+    case: Case | str,
+    *,
+    forms: Sequence[str] | None = None,
+    oracles: Sequence[str] | None = None,
+    id: str | None = None,
+    executor: Executor | None = None,
+    isolation: bool = True,
+    timeout: float | None = None,
+) -> list[Finding]:
     """Every finding the oracles report for ``pass_`` on the forms of ``case``.
 
     ``case`` may be ``"family/name:form"`` to keep one form's findings (all forms still run, since
@@ -203,20 +239,31 @@ def check_pass(pass_: PassLike, case: "Case | str", *, forms: Sequence[str] | No
     Raises:
         UnknownIdError: an unknown case, pass or oracle.
     """
-    return _judged_pass(pass_, case, forms=forms, oracles=oracles, id=id, executor=executor, isolation=isolation, timeout=timeout)[0]
+    return _judged_pass(
+        pass_, case, forms=forms, oracles=oracles, id=id, executor=executor, isolation=isolation, timeout=timeout
+    )[0]
 
 
-def _judged_pass(pass_: PassLike, case: "Case | str", *, forms: Sequence[str] | None = None,
-                 oracles: Sequence[str] | None = None, id: str | None = None, **run: Any) -> tuple[list[Finding], list[str]]:
+def _judged_pass(
+    pass_: PassLike,
+    case: Case | str,
+    *,
+    forms: Sequence[str] | None = None,
+    oracles: Sequence[str] | None = None,
+    id: str | None = None,
+    **run: Any,
+) -> tuple[list[Finding], list[str]]:
     """(findings, unchecked parts) of :func:`check_pass`; ``run``: keywords of :func:`run_pass`."""
     if isinstance(case, str) and ":" in case and forms is None:
         forms = [case.split(":", 1)[1]]
     cells = run_pass(pass_, case, id=id, **run)
-    return (select((f for c in cells for f in c.findings), forms=forms, oracles=oracles),
-            unchecked_parts(cells, forms=forms, oracles=oracles))
+    return (
+        select((f for c in cells for f in c.findings), forms=forms, oracles=oracles),
+        unchecked_parts(cells, forms=forms, oracles=oracles),
+    )
 
 
-def assert_pass_ok(pass_: PassLike, case: "Case | str", **kw: Any) -> None:
+def assert_pass_ok(pass_: PassLike, case: Case | str, **kw: Any) -> None:
     """Fail with the finding text if :func:`check_pass` finds anything, or if an oracle could not
     judge part of a form (e.g. the unoptimized form does not run, so no output was compared).
 
@@ -229,10 +276,17 @@ def assert_pass_ok(pass_: PassLike, case: "Case | str", **kw: Any) -> None:
         raise FindingsError(found, f"{pass_id_of(pass_)} on {case if isinstance(case, str) else case.id}", unchecked)
 
 
-def check_model_passes(model: "onnx.ModelProto | str | Path", passes: Sequence[PassLike] = (), *,
-                       bind: Mapping[str, int] | None = None, oracles: Sequence[str] | None = None,
-                       include_input: bool = True, executor: "Executor | None" = None, isolation: bool = True,
-                       timeout: float | None = None) -> list[Finding]:
+def check_model_passes(
+    model: onnx.ModelProto | str | Path,
+    passes: Sequence[PassLike] = (),
+    *,
+    bind: Mapping[str, int] | None = None,
+    oracles: Sequence[str] | None = None,
+    include_input: bool = True,
+    executor: Executor | None = None,
+    isolation: bool = True,
+    timeout: float | None = None,
+) -> list[Finding]:
     """Findings for ``model`` under ``passes`` (the defaults when empty), via :func:`passcheck.check_model`.
 
     With ``include_input`` the model itself is judged too (checker, runnable, its own value_info
@@ -241,14 +295,30 @@ def check_model_passes(model: "onnx.ModelProto | str | Path", passes: Sequence[P
     Raises:
         ModelLoadError / FeedError / UnknownIdError: see :func:`passcheck.check_model`.
     """
-    return judged_model(model, passes, bind=bind, oracles=oracles, include_input=include_input,
-                        executor=executor, isolation=isolation, timeout=timeout)[0]
+    return judged_model(
+        model,
+        passes,
+        bind=bind,
+        oracles=oracles,
+        include_input=include_input,
+        executor=executor,
+        isolation=isolation,
+        timeout=timeout,
+    )[0]
 
 
-def judged_model(model: "onnx.ModelProto | str | Path", passes: Sequence[PassLike] = (), *,
-                 bind: Mapping[str, int] | None = None, oracles: Sequence[str] | None = None,
-                 include_input: bool = True, executor: "Executor | None" = None, isolation: bool = True,
-                 timeout: float | None = None, unknown_dim_param: str | None = None) -> tuple[list[Finding], list[str]]:
+def judged_model(
+    model: onnx.ModelProto | str | Path,
+    passes: Sequence[PassLike] = (),
+    *,
+    bind: Mapping[str, int] | None = None,
+    oracles: Sequence[str] | None = None,
+    include_input: bool = True,
+    executor: Executor | None = None,
+    isolation: bool = True,
+    timeout: float | None = None,
+    unknown_dim_param: str | None = None,
+) -> tuple[list[Finding], list[str]]:
     """(findings, unchecked parts) for ``model`` under ``passes``; see :func:`check_model_passes`
     and :func:`unchecked_parts`.
 
@@ -260,13 +330,20 @@ def judged_model(model: "onnx.ModelProto | str | Path", passes: Sequence[PassLik
     adapters = [as_adapter(p) for p in passes]
     with contextlib.ExitStack() as stack:
         ids = [stack.enter_context(registered(a)) for a in adapters]
-        report = check_model(model, ids, bind=bind, executor=executor, isolation=isolation, timeout=timeout,
-                             unknown_dim_param=unknown_dim_param)
+        report = check_model(
+            model,
+            ids,
+            bind=bind,
+            executor=executor,
+            isolation=isolation,
+            timeout=timeout,
+            unknown_dim_param=unknown_dim_param,
+        )
     cells = [c for c in report.cells if include_input or c.pass_id != "input"]
     return select((f for c in cells for f in c.findings), oracles=oracles), unchecked_parts(cells, oracles=oracles)
 
 
-def assert_model_ok(model: "onnx.ModelProto | str | Path", passes: Sequence[PassLike] = (), **kw: Any) -> None:
+def assert_model_ok(model: onnx.ModelProto | str | Path, passes: Sequence[PassLike] = (), **kw: Any) -> None:
     """Fail with the finding text if :func:`check_model_passes` finds anything, or if part of a
     cell could not be judged (see :func:`assert_pass_ok`). Keywords as :func:`judged_model`.
 
@@ -276,19 +353,25 @@ def assert_model_ok(model: "onnx.ModelProto | str | Path", passes: Sequence[Pass
     found, unchecked = judged_model(model, passes, **kw)
     if found or unchecked:
         name = str(model) if isinstance(model, (str, Path)) else (model.graph.name or "model")
-        raise FindingsError(found, f"{name} under {', '.join(map(pass_id_of, passes)) or 'the default passes'}", unchecked)
+        raise FindingsError(
+            found, f"{name} under {', '.join(map(pass_id_of, passes)) or 'the default passes'}", unchecked
+        )
 
 
 def format_findings(findings: Sequence[Finding], title: str = "") -> str:
     """The structured text of findings: one block each with what differed, the tolerance that
     would have passed (numeric findings) and the command that reproduces it."""
-    lines = [f"passcheck: {len(findings)} finding{'s' if len(findings) != 1 else ''}" + (f" for {title}" if title else "")]
+    lines = [
+        f"passcheck: {len(findings)} finding{'s' if len(findings) != 1 else ''}" + (f" for {title}" if title else "")
+    ]
     for f in findings:
         lines.append(f"- {f.case}:{f.form} | {f.pass_id} | {f.oracle}: [{f.kind}] {f.message}")
         if f.expected:
             lines.append(f"    known: {f.reason}")
         if "max_abs" in f.details:
-            lines.append(f"    would pass with: atol >= {f.details['max_abs']:.3g} or rtol >= {f.details.get('max_rel', 0):.3g}")
+            lines.append(
+                f"    would pass with: atol >= {f.details['max_abs']:.3g} or rtol >= {f.details.get('max_rel', 0):.3g}"
+            )
         for key in ("kept_nodes", "output", "node", "value", "error"):
             if f.details.get(key) not in (None, "", []):
                 text = str(f.details[key]).strip().splitlines()[0]
@@ -308,5 +391,7 @@ def _python_repro(pass_: PassLike, case_id: str) -> str:
     if not mod or mod == "__main__" or "<" in name:
         return f"from passcheck.testing import assert_pass_ok; assert_pass_ok(<your {name}>, '{case_id}')"
     call = name if target is pass_ else f"{name}()"
-    return (f'python -c "from passcheck.testing import assert_pass_ok; from {mod} import {name.split(".")[0]}; '
-            f"assert_pass_ok({call}, '{case_id}')\"")
+    return (
+        f'python -c "from passcheck.testing import assert_pass_ok; from {mod} import {name.split(".")[0]}; '
+        f"assert_pass_ok({call}, '{case_id}')\""
+    )

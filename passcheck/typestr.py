@@ -28,7 +28,7 @@ def elem_name(elem_type: int) -> str:
         return f"TYPE{elem_type}"
 
 
-def dim_str(dim: "onnx.TensorShapeProto.Dimension") -> str:
+def dim_str(dim: onnx.TensorShapeProto.Dimension) -> str:
     """``4``, ``"N"`` or ``?`` for one TensorShapeProto.Dimension."""
     which = dim.WhichOneof("value")
     if which == "dim_value":
@@ -38,7 +38,7 @@ def dim_str(dim: "onnx.TensorShapeProto.Dimension") -> str:
     return "?"
 
 
-def shape_str(shape: "onnx.TensorShapeProto") -> str:
+def shape_str(shape: onnx.TensorShapeProto) -> str:
     """``[1, "N", ?]`` for a TensorShapeProto."""
     return "[" + ", ".join(dim_str(d) for d in shape.dim) + "]"
 
@@ -48,7 +48,7 @@ def _tensor_like(t) -> str:
     return f"{head} {shape_str(t.shape)}" if t.HasField("shape") else head
 
 
-def type_str(tp: "onnx.TypeProto") -> str:
+def type_str(tp: onnx.TypeProto) -> str:
     """The notation of a TypeProto of any kind (see the module docstring)."""
     kind = tp.WhichOneof("value")
     if kind == "tensor_type":
@@ -69,6 +69,6 @@ def type_str(tp: "onnx.TypeProto") -> str:
     return f"{s} :{tp.denotation}" if tp.denotation else s
 
 
-def value_info_str(vi: "onnx.ValueInfoProto") -> str:
+def value_info_str(vi: onnx.ValueInfoProto) -> str:
     """``name: TYPE`` for a ValueInfoProto."""
     return f"{vi.name}: {type_str(vi.type)}"

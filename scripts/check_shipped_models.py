@@ -32,8 +32,10 @@ def summary(cells, models: int) -> str:
     causes = [rc for cs in by_case.values() for rc in root_causes(cs) if not rc.expected]
     findings = sum(not f.expected for c in cells for f in c.findings)
     unavailable = sum(c.status == "unavailable" for c in cells)
-    return (f"{len(failing)} of {models} models end with a finding; {findings} findings, {len(causes)} root causes "
-            f"({len({signature(rc.finding) for rc in causes})} distinct across models); {unavailable} cells unavailable")
+    return (
+        f"{len(failing)} of {models} models end with a finding; {findings} findings, {len(causes)} root causes "
+        f"({len({signature(rc.finding) for rc in causes})} distinct across models); {unavailable} cells unavailable"
+    )
 
 
 def main() -> int:
@@ -58,8 +60,11 @@ def main() -> int:
         cells += report.cells
         envs.update(report.environments)
         kinds = Counter(f"{f.pass_id} {f.kind}" for f in report.findings)
-        print(f"{time.perf_counter() - t:6.1f}s {path.relative_to(data)}: {len(report.cells)} cells, {dict(kinds) or 'no findings'}, "
-              f"{len(root_causes(report.cells))} root causes", flush=True)
+        print(
+            f"{time.perf_counter() - t:6.1f}s {path.relative_to(data)}: {len(report.cells)} cells, {dict(kinds) or 'no findings'}, "
+            f"{len(root_causes(report.cells))} root causes",
+            flush=True,
+        )
     print(f"{len(models)} models, {len(cells)} cells, {time.perf_counter() - start:.0f}s")
     print(summary(cells, len(models)))
     if args.json:

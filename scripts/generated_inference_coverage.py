@@ -27,8 +27,11 @@ def runnable_ops() -> set[tuple[str, str]]:
     import onnx.reference.ops._op_list as op_list
     import onnxruntime.capi.onnxruntime_pybind11_state as ort_c
 
-    ops = {(k.domain if k.domain != "ai.onnx" else "", k.op_name) for k in ort_c.get_all_opkernel_def()
-           if k.provider == "CPUExecutionProvider"}
+    ops = {
+        (k.domain if k.domain != "ai.onnx" else "", k.op_name)
+        for k in ort_c.get_all_opkernel_def()
+        if k.provider == "CPUExecutionProvider"
+    }
     ops |= {("", name.split("_")[0]) for name in dir(op_list) if name[:1].isupper()}
     import onnx.reference.ops.aionnxml as ml
 
@@ -65,11 +68,15 @@ def main(argv=None) -> int:
     ap.add_argument("--missing", action="store_true", help="list the entries without a typed base")
     args = ap.parse_args(argv)
     runnable = runnable_ops()
-    schemas = [s for s in onnx.defs.get_all_schemas_with_history()
-               if s.domain in ("", "ai.onnx.ml") and (s.domain, s.name) in runnable]
+    schemas = [
+        s
+        for s in onnx.defs.get_all_schemas_with_history()
+        if s.domain in ("", "ai.onnx.ml") and (s.domain, s.name) in runnable
+    ]
     entries = {(s.domain, s.name, s.since_version) for s in schemas if not s.deprecated}
-    deprecated = sorted(f"{s.domain + ':' if s.domain else ''}{s.name}-{s.since_version}"
-                        for s in schemas if s.deprecated)
+    deprecated = sorted(
+        f"{s.domain + ':' if s.domain else ''}{s.name}-{s.since_version}" for s in schemas if s.deprecated
+    )
     covered: set[tuple[str, str, int]] = set()
     based: set[tuple[str, str, int]] = set()  # entries with a base at all (typed or not)
     doc = index()
@@ -84,21 +91,32 @@ def main(argv=None) -> int:
     missing = sorted(entries - covered)
     untyped = sorted(f"{d + ':' if d else ''}{op}-{v}" for d, op, v in (entries & based) - covered)
     share = 100 * len(covered) / len(entries) if entries else 0.0
-    print(f"onnx {onnx.__version__}: {len(covered)}/{len(entries)} (op, since_version) entries of ops onnxruntime or "
-          f"the reference evaluator runs have a generated base whose outputs shape inference types ({share:.1f}%); "
-          f"{len(deprecated)} entries that deprecate an op left out ({', '.join(deprecated)}); of the {len(missing)} "
-          f"without, {len(untyped)} have a base whose outputs inference leaves untyped, "
-          f"{len(missing) - len(untyped)} none")
+    print(
+        f"onnx {onnx.__version__}: {len(covered)}/{len(entries)} (op, since_version) entries of ops onnxruntime or "
+        f"the reference evaluator runs have a generated base whose outputs shape inference types ({share:.1f}%); "
+        f"{len(deprecated)} entries that deprecate an op left out ({', '.join(deprecated)}); of the {len(missing)} "
+        f"without, {len(untyped)} have a base whose outputs inference leaves untyped, "
+        f"{len(missing) - len(untyped)} none"
+    )
     if args.missing:
         for d, op, v in missing:
             print(f"  {d + ':' if d else ''}{op}-{v}")
     if args.json:
         names = [f"{d + ':' if d else ''}{op}-{v}" for d, op, v in missing]
         with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump({"onnx": onnx.__version__, "covered": len(covered), "total": len(entries),
-                       "percent": round(share, 1), "missing": names,
-                       "deprecated_left_out": deprecated,
-                       "based_but_untyped": untyped}, fh, indent=1)
+            json.dump(
+                {
+                    "onnx": onnx.__version__,
+                    "covered": len(covered),
+                    "total": len(entries),
+                    "percent": round(share, 1),
+                    "missing": names,
+                    "deprecated_left_out": deprecated,
+                    "based_but_untyped": untyped,
+                },
+                fh,
+                indent=1,
+            )
     return 0
 
 

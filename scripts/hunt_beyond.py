@@ -70,7 +70,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("state")
     ap.add_argument("library")
-    ap.add_argument("--examples", metavar="DIR", help="folder holding copies of some saved case modules (hunt_<hash>.py)")
+    ap.add_argument(
+        "--examples", metavar="DIR", help="folder holding copies of some saved case modules (hunt_<hash>.py)"
+    )
     args = ap.parse_args()
     state = json.loads(Path(args.state).read_text())
     lib = library_signatures(json.loads(Path(args.library).read_text()))
@@ -92,15 +94,22 @@ def main() -> None:
         nodes = "/".join(map(str, rec["nodes"])) if rec.get("nodes") else "-"
         max_nodes = max([max_nodes, *(rec.get("nodes") or [])])
         repro = {True: "yes", False: "no"}.get(rec.get("reproduces"), "-")
-        module = Path(args.examples) / Path(rec["case_module"]).name if args.examples and rec.get("case_module") else None
+        module = (
+            Path(args.examples) / Path(rec["case_module"]).name if args.examples and rec.get("case_module") else None
+        )
         if module is not None and module.is_file():
             how = f"`passcheck run --cases-from {module} --case {rec['case']} --pass {s['pass_id']}`"
         else:
             how = f"`{rec.get('case') or '-'}`"
-        print(f"| {i} | `{s['pass_id']}` | {s['oracle']} | {s['kind']} | {', '.join(s['ops'])} | `{s['rewrite']}` | {nodes} | {repro} | {where} | {how} |")
+        print(
+            f"| {i} | `{s['pass_id']}` | {s['oracle']} | {s['kind']} | {', '.join(s['ops'])} | `{s['rewrite']}` | {nodes} | {repro} | {where} | {how} |"
+        )
     print()
-    print(f"{len(state['items'])} items, {len(state['signatures'])} distinct signatures, {len(lib)} library signatures; "
-          + ", ".join(f"{n} {k}" for k, n in counts.items()) + f"; largest shrunk pair {max_nodes} nodes")
+    print(
+        f"{len(state['items'])} items, {len(state['signatures'])} distinct signatures, {len(lib)} library signatures; "
+        + ", ".join(f"{n} {k}" for k, n in counts.items())
+        + f"; largest shrunk pair {max_nodes} nodes"
+    )
 
 
 if __name__ == "__main__":

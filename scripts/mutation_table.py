@@ -24,8 +24,13 @@ from passcheck.mutations._base import RewriteError
 from passcheck.passes.isolation import IsolatedExecutor
 
 #: Small models first, so a time budget covers most models; the light/ models (hundreds of nodes) last.
-PATTERNS = ("simple/*/model.onnx", "pytorch-operator/*/model.onnx", "pytorch-converted/*/model.onnx", "light/*.onnx",
-            "node/*/model.onnx")
+PATTERNS = (
+    "simple/*/model.onnx",
+    "pytorch-operator/*/model.onnx",
+    "pytorch-converted/*/model.onnx",
+    "light/*.onnx",
+    "node/*/model.onnx",
+)
 DEFAULT = ("ort:basic", "onnx:infer-shapes")
 
 
@@ -78,8 +83,9 @@ def row(name: str, path: Path, passes: list[str], executor, stats: Stats | None 
     unverified: dict[str, str] = {}
     runner = getattr(executor, "run_model", None) if stats is not None else None
     try:
-        subject, applied = mutation_subject(model, f"model/{name}", refused=refused, unverified=unverified,
-                                            runner=runner)
+        subject, applied = mutation_subject(
+            model, f"model/{name}", refused=refused, unverified=unverified, runner=runner
+        )
     except PasscheckError as exc:
         return f"| {name} | – | 0 | – | not checked: {str(exc).split(': ', 1)[-1][:90]} |", {}
     refused.update(unverified)
@@ -131,8 +137,13 @@ def main() -> None:
     ap.add_argument("--out", default="docs/mutations.md")
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--budget", type=float, default=1800, help="seconds for the gate-and-passes stage (default 1800)")
-    ap.add_argument("--sites-only", action="append", default=[], metavar="PREFIX",
-                    help="models whose name starts so get the sites stage only (e.g. light/: their runs are long)")
+    ap.add_argument(
+        "--sites-only",
+        action="append",
+        default=[],
+        metavar="PREFIX",
+        help="models whose name starts so get the sites stage only (e.g. light/: their runs are long)",
+    )
     args = ap.parse_args()
     passes = args.passes or list(DEFAULT)
     models = shipped_models()[: args.limit or None]
@@ -183,8 +194,11 @@ def main() -> None:
         "|---|---|---|---|---|",
         *rows,
         "",
-        *([f"Sites only (not reached within the budget, or --sites-only) ({len(skipped)}): {', '.join(skipped)}", ""]
-          if skipped else []),
+        *(
+            [f"Sites only (not reached within the budget, or --sites-only) ({len(skipped)}): {', '.join(skipped)}", ""]
+            if skipped
+            else []
+        ),
         "## Parity findings by rewrite and pass",
         "",
         *([f"- {k}: {n}" for k, n in sorted(gaps.items())] or ["- none"]),

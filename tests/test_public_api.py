@@ -19,7 +19,9 @@ def test_every_cli_command_has_help_and_a_handler():
 
     parser = cli.build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
-    commands = {i.name.replace("_", "-") for i in pkgutil.iter_modules(cli.__path__) if not i.name.startswith("_")}  # check_export → check-export
+    commands = {
+        i.name.replace("_", "-") for i in pkgutil.iter_modules(cli.__path__) if not i.name.startswith("_")
+    }  # check_export → check-export
     assert commands <= set(sub.choices), commands - set(sub.choices)
     helps = {a.dest: a.help for a in sub._choices_actions}
     for name, p in sub.choices.items():

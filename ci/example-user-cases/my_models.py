@@ -23,6 +23,7 @@ def _build(path: Path, rewrite: str | None = None):
     def build() -> onnx.ModelProto:
         model = onnx.load(str(path))
         return model if rewrite is None else mutants(model, [rewrite])[rewrite][0]
+
     return build
 
 
@@ -36,5 +37,12 @@ for path in sorted(MODELS.glob("*.onnx")):
     forms.update((r, Form(_build(path, r), doc=applied.detail)) for r, (_, applied) in mutants(model).items())
     opset = next(o.version for o in model.opset_import if o.domain in ("", "ai.onnx"))
     if len(forms) > 1:
-        register(Case(f"mymodels/{path.stem.lower().replace(' ', '-')}", forms, doc=f"{path.name} as exported, and each rewrite of it",
-                      opset=opset, bindings=[{s: n for s in _symbols(model)} for n in (1, 3)]))
+        register(
+            Case(
+                f"mymodels/{path.stem.lower().replace(' ', '-')}",
+                forms,
+                doc=f"{path.name} as exported, and each rewrite of it",
+                opset=opset,
+                bindings=[{s: n for s in _symbols(model)} for n in (1, 3)],
+            )
+        )

@@ -29,7 +29,13 @@ def export_classifier(seed: int = 0) -> onnx.ModelProto:
     n = helper.make_node
     nodes = [
         n("Shape", ["x"], ["/flatten/Shape_output_0"], name="/flatten/Shape", end=1),
-        n("Concat", ["/flatten/Shape_output_0", "/flatten/Constant_output_0"], ["/flatten/Concat_output_0"], name="/flatten/Concat", axis=0),
+        n(
+            "Concat",
+            ["/flatten/Shape_output_0", "/flatten/Constant_output_0"],
+            ["/flatten/Concat_output_0"],
+            name="/flatten/Concat",
+            axis=0,
+        ),
         n("Reshape", ["x", "/flatten/Concat_output_0"], ["/flatten/Reshape_output_0"], name="/flatten/Reshape"),
         n("MatMul", ["/flatten/Reshape_output_0", "fc1.weight"], ["/fc1/MatMul_output_0"], name="/fc1/MatMul"),
         n("Add", ["/fc1/MatMul_output_0", "fc1.bias"], ["/fc1/Add_output_0"], name="/fc1/Add"),
@@ -40,13 +46,17 @@ def export_classifier(seed: int = 0) -> onnx.ModelProto:
     ]
     value_info = [
         _vi("/flatten/Reshape_output_0", [BATCH, IN]),
-        _vi("/fc1/MatMul_output_0", [BATCH, HIDDEN]), _vi("/fc1/Add_output_0", [BATCH, HIDDEN]),
+        _vi("/fc1/MatMul_output_0", [BATCH, HIDDEN]),
+        _vi("/fc1/Add_output_0", [BATCH, HIDDEN]),
         _vi("/relu/Relu_output_0", [BATCH, HIDDEN]),
-        _vi("/fc2/MatMul_output_0", [BATCH, OUT]), _vi("/fc2/Add_output_0", [BATCH, OUT]),
+        _vi("/fc2/MatMul_output_0", [BATCH, OUT]),
+        _vi("/fc2/Add_output_0", [BATCH, OUT]),
         helper.make_tensor_value_info("/flatten/Shape_output_0", TensorProto.INT64, [1]),
         helper.make_tensor_value_info("/flatten/Concat_output_0", TensorProto.INT64, [2]),
     ]
-    graph = helper.make_graph(nodes, "classifier", [_vi("x", [BATCH, 2, 4, 4])], [_vi("probs", [BATCH, OUT])], inits, value_info=value_info)
+    graph = helper.make_graph(
+        nodes, "classifier", [_vi("x", [BATCH, 2, 4, 4])], [_vi("probs", [BATCH, OUT])], inits, value_info=value_info
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="example-exporter")
     model.ir_version = 8
     return model

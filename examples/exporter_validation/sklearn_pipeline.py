@@ -15,8 +15,15 @@ _rng = np.random.default_rng(0)
 _X = _rng.standard_normal((64, 4)).astype(np.float32)
 _y = 2 * _X[:, 0] + np.sin(_X[:, 1]) - _X[:, 2] * _X[:, 3] + 3.0
 
-model = Pipeline([
-    ("scale", StandardScaler()),
-    ("vote", VotingRegressor([("linear", Ridge()), ("forest", RandomForestRegressor(n_estimators=5, max_depth=4, random_state=0))])),
-]).fit(_X, _y)
+model = Pipeline(
+    [
+        ("scale", StandardScaler()),
+        (
+            "vote",
+            VotingRegressor(
+                [("linear", Ridge()), ("forest", RandomForestRegressor(n_estimators=5, max_depth=4, random_state=0))]
+            ),
+        ),
+    ]
+).fit(_X, _y)
 example_inputs = (_X[:8],)

@@ -53,9 +53,27 @@ def test_torch_export_with_dynamic_batch(tmp_path):
 
     python = torch_env.python()
     if python is None:
-        pytest.skip(f"no torch env at {torch_env.env_dir()}; make it with `python -m passcheck.exporters.torch_env --build`")
+        pytest.skip(
+            f"no torch env at {torch_env.env_dir()}; make it with `python -m passcheck.exporters.torch_env --build`"
+        )
     root = Path(__file__).resolve().parents[2]
-    p = subprocess.run([str(python), "-m", "passcheck", "check-export", str(Path(__file__).with_name("torch_mlp.py")),
-                        "--exporter", "torch-dynamo", "--pass", "ort:basic", "-q"], capture_output=True, text=True,
-                       timeout=1800, env={**os.environ, "PYTHONPATH": str(root)}, cwd=tmp_path)
+    p = subprocess.run(
+        [
+            str(python),
+            "-m",
+            "passcheck",
+            "check-export",
+            str(Path(__file__).with_name("torch_mlp.py")),
+            "--exporter",
+            "torch-dynamo",
+            "--pass",
+            "ort:basic",
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        cwd=tmp_path,
+    )
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]

@@ -5,9 +5,16 @@ import torch
 
 torch.manual_seed(0)
 model = torch.nn.Sequential(
-    torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
-    torch.nn.MaxPool2d(2), torch.nn.Conv2d(8, 8, 3), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
-    torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(8, 10),
+    torch.nn.Conv2d(3, 8, 3, padding=1),
+    torch.nn.BatchNorm2d(8),
+    torch.nn.ReLU(),
+    torch.nn.MaxPool2d(2),
+    torch.nn.Conv2d(8, 8, 3),
+    torch.nn.BatchNorm2d(8),
+    torch.nn.ReLU(),
+    torch.nn.AdaptiveAvgPool2d(1),
+    torch.nn.Flatten(),
+    torch.nn.Linear(8, 10),
 )
 for m in model:
     if isinstance(m, torch.nn.BatchNorm2d):

@@ -2,40 +2,44 @@
 
 import base64
 
-import numpy as np
 import onnx
-from onnx import helper, numpy_helper
 
 from passcheck.cases import Case, Form, register
 
 
 def build_common():
     """The model as serialized bytes (too large or too intricate to spell with onnx.helper)."""
-    return onnx.ModelProto.FromString(base64.b64decode(
-        "CAgSCXBhc3NjaGVjazqCAgoTCgRiaWFzCgF4EgF6IgNBZGQ6AAoUCgF6CgVzcXJ0MhIBYSIDRGl2OgAKDQoBYRIBZSIDRXJmOgAK"
-        "EgoBZQoDb25lEgFmIgNBZGQ6AAoQCgF6CgFmEgFoIgNNdWw6AAoTCgFoCgRoYWxmEgF5IgNNdWw6ABIBZyoPEAFCBXNxcnQySgTz"
-        "BLU/Kg0QAUIDb25lSgQAAIA/Kg4QAUIEaGFsZkoEAAAAPyosCAgQAUIEYmlhc0ogAAAAv27btr63bVu+JUmSvSVJkj23bVs+btu2"
-        "PgAAAD9aFAoBeBIPCg0IARIJCgMSAU4KAggIYhQKAXkSDwoNCAESCQoDEgFOCgIICEIECgAQEQ=="
-    ))
+    return onnx.ModelProto.FromString(
+        base64.b64decode(
+            "CAgSCXBhc3NjaGVjazqCAgoTCgRiaWFzCgF4EgF6IgNBZGQ6AAoUCgF6CgVzcXJ0MhIBYSIDRGl2OgAKDQoBYRIBZSIDRXJmOgAK"
+            "EgoBZQoDb25lEgFmIgNBZGQ6AAoQCgF6CgFmEgFoIgNNdWw6AAoTCgFoCgRoYWxmEgF5IgNNdWw6ABIBZyoPEAFCBXNxcnQySgTz"
+            "BLU/Kg0QAUIDb25lSgQAAIA/Kg4QAUIEaGFsZkoEAAAAPyosCAgQAUIEYmlhc0ogAAAAv27btr63bVu+JUmSvSVJkj23bVs+btu2"
+            "PgAAAD9aFAoBeBIPCg0IARIJCgMSAU4KAggIYhQKAXkSDwoNCAESCQoDEgFOCgIICEIECgAQEQ=="
+        )
+    )
 
 
 def build_uncommon():
     """The model as serialized bytes (too large or too intricate to spell with onnx.helper)."""
-    return onnx.ModelProto.FromString(base64.b64decode(
-        "CAgSCXBhc3NjaGVjazr4AgoTCgRiaWFzCgF4EgF6IgNBZGQ6AApICgVzcXJ0MgoVc3FydDJfdW5zcXVlZXplZF9heGVzEhBzcXJ0"
-        "Ml91bnNxdWVlemVkGgthX3Vuc3F1ZWV6ZSIJVW5zcXVlZXplCh8KAXoKEHNxcnQyX3Vuc3F1ZWV6ZWQSAWEiA0RpdjoACg0KAWES"
-        "AWUiA0VyZjoAChIKAWUKA29uZRIBZiIDQWRkOgAKEAoBegoBZhIBaCIDTXVsOgAKEwoBaAoEaGFsZhIBeSIDTXVsOgASAWcqDxAB"
-        "QgVzcXJ0MkoE8wS1PyoNEAFCA29uZUoEAACAPyoOEAFCBGhhbGZKBAAAAD8qLAgIEAFCBGJpYXNKIAAAAL9u27a+t21bviVJkr0l"
-        "SZI9t21bPm7btj4AAAA/Kh8IAhAHOgIAAUIVc3FydDJfdW5zcXVlZXplZF9heGVzWhQKAXgSDwoNCAESCQoDEgFOCgIICGIUCgF5"
-        "Eg8KDQgBEgkKAxIBTgoCCAhCBAoAEBE="
-    ))
+    return onnx.ModelProto.FromString(
+        base64.b64decode(
+            "CAgSCXBhc3NjaGVjazr4AgoTCgRiaWFzCgF4EgF6IgNBZGQ6AApICgVzcXJ0MgoVc3FydDJfdW5zcXVlZXplZF9heGVzEhBzcXJ0"
+            "Ml91bnNxdWVlemVkGgthX3Vuc3F1ZWV6ZSIJVW5zcXVlZXplCh8KAXoKEHNxcnQyX3Vuc3F1ZWV6ZWQSAWEiA0RpdjoACg0KAWES"
+            "AWUiA0VyZjoAChIKAWUKA29uZRIBZiIDQWRkOgAKEAoBegoBZhIBaCIDTXVsOgAKEwoBaAoEaGFsZhIBeSIDTXVsOgASAWcqDxAB"
+            "QgVzcXJ0MkoE8wS1PyoNEAFCA29uZUoEAACAPyoOEAFCBGhhbGZKBAAAAD8qLAgIEAFCBGJpYXNKIAAAAL9u27a+t21bviVJkr0l"
+            "SZI9t21bPm7btj4AAAA/Kh8IAhAHOgIAAUIVc3FydDJfdW5zcXVlZXplZF9heGVzWhQKAXgSDwoNCAESCQoDEgFOCgIICGIUCgF5"
+            "Eg8KDQgBEgkKAxIBTgoCCAhCBAoAEBE="
+        )
+    )
 
 
-register(Case(
-    id='hunt/explicit-broadcast-ort-all-missed-optimization-dbd2034e',
-    forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form ort:all misses')},
-    doc="Reduced by passcheck hunt from finding hunt/explicit-broadcast-ort-all-missed-optimization-dbd2034e:uncommon|ort:all|parity|missed-optimization: ort:all removed Add 2→0 in 'common' but 2→2 in 'uncommon'; Div 1→0 in 'common' but 1→1 in 'uncommon'; Erf 1→0 in 'common' but 1→1 in 'uncommon'; Mul 2→0 in 'common' but 2→2 in 'uncommon'; nodes after: common 1, uncommon 6; new op types: common ['com.microsoft::BiasGelu'], uncommon none; kept in 'uncommon': #0, #1 after Add #0, #2 after Div #1, #3 after Erf #2, … (6 in all)",
-    opset=17,
-    passes=('ort:all',),
-    tags=frozenset({"reduced"}),
-))
+register(
+    Case(
+        id="hunt/explicit-broadcast-ort-all-missed-optimization-dbd2034e",
+        forms={"common": Form(build_common), "uncommon": Form(build_uncommon, "the form ort:all misses")},
+        doc="Reduced by passcheck hunt from finding hunt/explicit-broadcast-ort-all-missed-optimization-dbd2034e:uncommon|ort:all|parity|missed-optimization: ort:all removed Add 2→0 in 'common' but 2→2 in 'uncommon'; Div 1→0 in 'common' but 1→1 in 'uncommon'; Erf 1→0 in 'common' but 1→1 in 'uncommon'; Mul 2→0 in 'common' but 2→2 in 'uncommon'; nodes after: common 1, uncommon 6; new op types: common ['com.microsoft::BiasGelu'], uncommon none; kept in 'uncommon': #0, #1 after Add #0, #2 after Div #1, #3 after Erf #2, … (6 in all)",
+        opset=17,
+        passes=("ort:all",),
+        tags=frozenset({"reduced"}),
+    )
+)

@@ -45,8 +45,12 @@ class FoldMulIntoConvPass(ir.passes.InPlacePass):
             new_inputs = [conv.inputs[0], _initializer(graph, f"{conv.name}_w_scaled", w * scale.reshape(-1, 1, 1, 1))]
             if has_bias:
                 new_inputs.append(_initializer(graph, f"{conv.name}_b_scaled", b * scale))
-            fused = ir.Node("", "Conv", new_inputs, attributes=list(conv.attributes.values()), name=f"{conv.name}_mul_folded")
-            ir.convenience.replace_nodes_and_values(graph, mul, [conv, mul], [fused], [mul.outputs[0]], [fused.outputs[0]])
+            fused = ir.Node(
+                "", "Conv", new_inputs, attributes=list(conv.attributes.values()), name=f"{conv.name}_mul_folded"
+            )
+            ir.convenience.replace_nodes_and_values(
+                graph, mul, [conv, mul], [fused], [mul.outputs[0]], [fused.outputs[0]]
+            )
             modified = True
         return ir.passes.PassResult(model, modified)
 
@@ -66,6 +70,11 @@ def _const(value: ir.Value | None) -> np.ndarray | None:
 
 
 def _initializer(graph: ir.Graph, name: str, array: np.ndarray) -> ir.Value:
-    value = ir.Value(name=name, shape=ir.Shape(array.shape), type=ir.TensorType(ir.DataType.from_numpy(array.dtype)), const_value=ir.tensor(array, name=name))
+    value = ir.Value(
+        name=name,
+        shape=ir.Shape(array.shape),
+        type=ir.TensorType(ir.DataType.from_numpy(array.dtype)),
+        const_value=ir.tensor(array, name=name),
+    )
     graph.register_initializer(value)
     return value

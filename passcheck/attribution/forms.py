@@ -14,7 +14,9 @@ from passcheck.errors import PasscheckError
 from passcheck.records import Finding
 
 
-def find(cells, finding_id: str | None, *, pass_prefix: str = "", kinds=("missed-optimization", "less-precise")) -> Finding:
+def find(
+    cells, finding_id: str | None, *, pass_prefix: str = "", kinds=("missed-optimization", "less-precise")
+) -> Finding:
     """The finding ``finding_id`` of a report's cells, or its only unexpected parity finding of
     a ``pass_prefix`` pass and one of ``kinds`` when no id is given.
 
@@ -26,16 +28,25 @@ def find(cells, finding_id: str | None, *, pass_prefix: str = "", kinds=("missed
         for f in findings:
             if f.id == finding_id:
                 return f
-        raise PasscheckError(f"no finding {finding_id!r} in the report; its ids: " + (", ".join(sorted({f.id for f in findings})[:12]) or "none"))
-    fit = [f for f in findings if f.pass_id.startswith(pass_prefix) and f.oracle == "parity" and not f.expected and f.kind in kinds]
+        raise PasscheckError(
+            f"no finding {finding_id!r} in the report; its ids: "
+            + (", ".join(sorted({f.id for f in findings})[:12]) or "none")
+        )
+    fit = [
+        f
+        for f in findings
+        if f.pass_id.startswith(pass_prefix) and f.oracle == "parity" and not f.expected and f.kind in kinds
+    ]
     if len(fit) != 1:
         where = f" of {pass_prefix}* passes" if pass_prefix else ""
-        raise PasscheckError(f"{len(fit)} unexpected {'/'.join(kinds)} parity findings{where} in the report; choose one with --finding ID: "
-                             + ", ".join(sorted({f.id for f in fit or findings})[:12]))
+        raise PasscheckError(
+            f"{len(fit)} unexpected {'/'.join(kinds)} parity findings{where} in the report; choose one with --finding ID: "
+            + ", ".join(sorted({f.id for f in fit or findings})[:12])
+        )
     return fit[0]
 
 
-def form_models(finding: Finding, cases_from: Sequence[str] = ()) -> tuple["onnx.ModelProto", "onnx.ModelProto"]:  # noqa: F821
+def form_models(finding: Finding, cases_from: Sequence[str] = ()) -> tuple[onnx.ModelProto, onnx.ModelProto]:  # noqa: F821
     """(the form the pass optimized, the form the finding is on) — ``other_form`` first.
 
     Raises:
@@ -48,12 +59,12 @@ def form_models(finding: Finding, cases_from: Sequence[str] = ()) -> tuple["onnx
     return _form(finding, other, cases_from), _form(finding, finding.form, cases_from)
 
 
-def form_model(finding: Finding, form: str, cases_from: Sequence[str] = ()) -> "onnx.ModelProto":  # noqa: F821
+def form_model(finding: Finding, form: str, cases_from: Sequence[str] = ()) -> onnx.ModelProto:  # noqa: F821
     """The form ``form`` of the case or model ``finding`` comes from (errors as :func:`form_models`)."""
     return _form(finding, form, cases_from)
 
 
-def mutation_base(finding: Finding) -> "tuple[onnx.ModelProto, str] | None":  # noqa: F821
+def mutation_base(finding: Finding) -> tuple[onnx.ModelProto, str] | None:  # noqa: F821
     """(the model ``check --mutations`` rewrote, the rewrite spelling) when ``finding`` sits on a
     rewritten form of a ``passcheck check`` run; else None.
 
@@ -61,7 +72,12 @@ def mutation_base(finding: Finding) -> "tuple[onnx.ModelProto, str] | None":  # 
         ModelLoadError: the model file recorded in the finding cannot be read.
     """
     words = shlex.split(finding.repro or "")
-    if not finding.case.startswith("model/") or words[:2] != ["passcheck", "check"] or len(words) < 3 or finding.form == "common":
+    if (
+        not finding.case.startswith("model/")
+        or words[:2] != ["passcheck", "check"]
+        or len(words) < 3
+        or finding.form == "common"
+    ):
         return None
     from passcheck.modelio import load_model
 
@@ -71,7 +87,11 @@ def mutation_base(finding: Finding) -> "tuple[onnx.ModelProto, str] | None":  # 
 def _recorded_cases_from(command: str) -> list[str]:
     """The ``--cases-from`` paths of the ``passcheck run`` command a finding records."""
     words = shlex.split(command or "")
-    return [words[i + 1] for i, w in enumerate(words[:-1]) if w == "--cases-from"] if words[:2] == ["passcheck", "run"] else []
+    return (
+        [words[i + 1] for i, w in enumerate(words[:-1]) if w == "--cases-from"]
+        if words[:2] == ["passcheck", "run"]
+        else []
+    )
 
 
 def _form(finding: Finding, form: str, cases_from: Sequence[str]):
@@ -82,11 +102,15 @@ def _form(finding: Finding, form: str, cases_from: Sequence[str]):
             load_path(p)
         registry = load_builtin()
         if finding.case not in registry:
-            raise PasscheckError(f"case {finding.case!r} is not registered here (give the file that defines it with --cases-from)")
+            raise PasscheckError(
+                f"case {finding.case!r} is not registered here (give the file that defines it with --cases-from)"
+            )
         return registry.get(finding.case).build(form)
     words = shlex.split(finding.repro or "")
     if len(words) < 3 or words[:2] not in (["passcheck", "check"], ["passcheck", "compare"]):
-        raise PasscheckError(f"finding {finding.id!r} does not record the command that produced it; cannot rebuild its forms")
+        raise PasscheckError(
+            f"finding {finding.id!r} does not record the command that produced it; cannot rebuild its forms"
+        )
     from passcheck.modelio import load_model
 
     if words[1] == "compare":

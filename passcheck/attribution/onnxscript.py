@@ -34,9 +34,13 @@ def attribute_rules(a, b, pass_id: str, executor) -> Attribution:
         with tempfile.TemporaryDirectory(prefix="passcheck-attr-") as d:
             outcome = executor(get_pass(pass_id), m, Path(d))
         if not outcome.ok or outcome.model is None:
-            return Attribution([], 2, f"{pass_id} did not optimize a form here ({outcome.status}: {outcome.error or ''})")
+            return Attribution(
+                [], 2, f"{pass_id} did not optimize a form here ({outcome.status}: {outcome.error or ''})"
+            )
         g = outcome.model.graph
-        props = [p for n in g.node for p in n.metadata_props] + [p for t in g.initializer for p in getattr(t, "metadata_props", ())]
+        props = [p for n in g.node for p in n.metadata_props] + [
+            p for t in g.initializer for p in getattr(t, "metadata_props", ())
+        ]
         tags.append(({p.value for p in props if p.key == RULE_NAME_TAG}, any(p.key == FOLDED_FROM_KEY for p in props)))
     (rules_a, folded_a), (rules_b, folded_b) = tags
     if rules := sorted(rules_a - rules_b):

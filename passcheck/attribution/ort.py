@@ -55,8 +55,12 @@ def optimized_ops(model, level: str, disabled: Sequence[str] = ()) -> dict[str, 
         so.optimized_model_filepath = str(Path(d) / "opt.onnx")
         so.log_severity_level = 4
         so.intra_op_num_threads = 1
-        ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"],
-                             disabled_optimizers=list(disabled) or None)
+        ort.InferenceSession(
+            model.SerializeToString(),
+            so,
+            providers=["CPUExecutionProvider"],
+            disabled_optimizers=list(disabled) or None,
+        )
         return dict(op_counts(onnx.load(so.optimized_model_filepath, load_external_data=False)))
 
 
@@ -75,8 +79,9 @@ class Attribution:
     note: str
 
 
-def attribute_parity(a, b, level: str, kept_ops: Sequence[str], runner: Callable[..., Any],
-                     max_sessions: int = MAX_SESSIONS) -> Attribution:
+def attribute_parity(
+    a, b, level: str, kept_ops: Sequence[str], runner: Callable[..., Any], max_sessions: int = MAX_SESSIONS
+) -> Attribution:
     """The transformers that remove ``kept_ops`` from form ``a`` and not from form ``b``.
 
     Args:
@@ -113,13 +118,19 @@ def attribute_parity(a, b, level: str, kept_ops: Sequence[str], runner: Callable
     try:
         sig_b = signature(before_b, ops(b))
         removed = lambda disabled: signature(before_a, ops(a, disabled))  # noqa: E731
-        gone = (lambda d: all(x <= y for x, y in zip(removed(d), sig_b))) if kept_ops else (lambda d: removed(d) == sig_b)
+        gone = (
+            (lambda d: all(x <= y for x, y in zip(removed(d), sig_b))) if kept_ops else (lambda d: removed(d) == sig_b)
+        )
         if gone(()):
             return Attribution([], sessions, f"not reproduced: at ort:{level} the two forms are optimized alike here")
         names = list(candidates(level))
         if not gone(names):
-            return Attribution([], sessions, f"disabling every transformer passcheck knows for ort:{level} ({len(names)}) "
-                                             "does not remove the difference: the responsible one is not in its table")
+            return Attribution(
+                [],
+                sessions,
+                f"disabling every transformer passcheck knows for ort:{level} ({len(names)}) "
+                "does not remove the difference: the responsible one is not in its table",
+            )
         found = _minimize(names, gone)
     except _Budget:
         return Attribution([], sessions, f"gave up after {max_sessions} sessions")

@@ -49,6 +49,9 @@ def attribute_precision(a, b, pass_id: str, executor) -> Attribution:
     for i, n in enumerate(outs[1].graph.node):
         lost = [o for o in n.output if o and behind(o)]
         if lost and not any(behind(x) for x in n.input if x):
-            return Attribution([f"{op_key(n)} node {n.name or '#' + str(i)!r} (output {lost[0]!r})"], 2,
-                               "checked: its output is typed less precisely than in the other form, its inputs are not")
+            return Attribution(
+                [f"{op_key(n)} node {n.name or '#' + str(i)!r} (output {lost[0]!r})"],
+                2,
+                "checked: its output is typed less precisely than in the other form, its inputs are not",
+            )
     return Attribution([], 2, "no single node where the typing falls behind (the forms' value names differ)")

@@ -45,7 +45,11 @@ class Prober:
     def __call__(self, version: str) -> Verdict:
         from passcheck.matrix import create, runner
 
-        specs = [self._spec(version, keep=True), self._spec(version, keep=False)] if self.strict else [self._spec(version, keep=False)]
+        specs = (
+            [self._spec(version, keep=True), self._spec(version, keep=False)]
+            if self.strict
+            else [self._spec(version, keep=False)]
+        )
         errors = []
         for spec in specs:
             try:
@@ -55,9 +59,20 @@ class Prober:
                 errors.append(str(exc))
         else:
             return Verdict(version, "skip", f"{self.package}=={version} could not be installed: {errors[-1]}")
-        outcome = runner.run(runner.Options(
-            envs=[spec], out=self.out / version, source=self.source, cases=[self.finding.case], passes=[self.finding.pass_id],
-            cases_from=self.cases_from, jobs=1, timeout=self.timeout, cache=self.cache, progress=self.progress))
+        outcome = runner.run(
+            runner.Options(
+                envs=[spec],
+                out=self.out / version,
+                source=self.source,
+                cases=[self.finding.case],
+                passes=[self.finding.pass_id],
+                cases_from=self.cases_from,
+                jobs=1,
+                timeout=self.timeout,
+                cache=self.cache,
+                progress=self.progress,
+            )
+        )
         versions = {k: v for k, v in (outcome.environments.get(spec.id) or {}).items() if isinstance(v, str)}
         return judge(self.finding, outcome.cells, version, versions)
 
@@ -69,8 +84,12 @@ class Prober:
                 if dist != self.package and installed:
                     pins.append(f"{dist}=={installed}")
         kind = "pinned" if keep else "loose"
-        return EnvSpec(id=f"bisect-{self.package}-{version}-{kind}", pins=tuple(pins), path=self.out / "pins.txt",
-                       doc=f"passcheck bisect: {self.package} {version}")
+        return EnvSpec(
+            id=f"bisect-{self.package}-{version}-{kind}",
+            pins=tuple(pins),
+            path=self.out / "pins.txt",
+            doc=f"passcheck bisect: {self.package} {version}",
+        )
 
 
 #: The unchecked parts (CellResult.unchecked keys) that leave an oracle blind: annotations need
@@ -79,19 +98,28 @@ class Prober:
 _UNCHECKED_PREFIX = {"annotations": "annotation ", "numeric": "output ", "parity": "output ", "folding": "output "}
 
 
-def judge(finding: Finding, cells: Sequence[CellResult], version: str, versions: dict[str, str] | None = None) -> Verdict:
+def judge(
+    finding: Finding, cells: Sequence[CellResult], version: str, versions: dict[str, str] | None = None
+) -> Verdict:
     """``bad`` when a cell of the finding's case/form/pass holds a finding with its id; ``good``
     when that cell was judged without it (the pass ran, and the finding's oracle saw everything it
     needs); ``skip`` (with the reason) otherwise."""
     versions = versions or {}
     mine = [c for c in cells if (c.case, c.form, c.pass_id) == (finding.case, finding.form, finding.pass_id)]
     if not mine:
-        return Verdict(version, "skip", f"no result for {finding.case}:{finding.form} under {finding.pass_id}", versions)
+        return Verdict(
+            version, "skip", f"no result for {finding.case}:{finding.form} under {finding.pass_id}", versions
+        )
     cell = mine[-1]
     if any(f.id == finding.id for f in cell.findings):
         return Verdict(version, "bad", "", versions)
     if cell.status in ("unavailable", "skipped", "declined", "crashed", "timeout", "out-of-memory"):
-        return Verdict(version, "skip", f"the pass was not judged: {cell.status}{': ' + cell.error if cell.error else ''}", versions)
+        return Verdict(
+            version,
+            "skip",
+            f"the pass was not judged: {cell.status}{': ' + cell.error if cell.error else ''}",
+            versions,
+        )
     blind = {k: v for k, v in cell.unchecked.items() if k.startswith(_UNCHECKED_PREFIX.get(finding.oracle, ""))}
     if blind:
         k, v = next(iter(blind.items()))

@@ -79,8 +79,14 @@ def bisect(versions: Sequence[str], probe: Callable[[str], Verdict]) -> Outcome:
     def done(direction, old, new, conclusion) -> Outcome:
         between = tuple(versions[i] for i in range(old + 1, new)) if old is not None and new is not None else ()
         order = tuple(seen.values())
-        return Outcome(direction, versions[old] if old is not None else None, versions[new] if new is not None else None,
-                       between, order, conclusion)
+        return Outcome(
+            direction,
+            versions[old] if old is not None else None,
+            versions[new] if new is not None else None,
+            between,
+            order,
+            conclusion,
+        )
 
     hi = next((i for i in range(len(versions) - 1, -1, -1) if state(i) != "skip"), None)
     if hi is None:
@@ -88,9 +94,19 @@ def bisect(versions: Sequence[str], probe: Callable[[str], Verdict]) -> Outcome:
     lo = next((i for i in range(hi) if state(i) != "skip"), None)
     end = seen[hi].state
     if lo is None:
-        return done("none", None, None, f"the finding is {_is(end)} in {versions[hi]}; no older version of the range could be tested")
+        return done(
+            "none",
+            None,
+            None,
+            f"the finding is {_is(end)} in {versions[hi]}; no older version of the range could be tested",
+        )
     if seen[lo].state == end:
-        return done("none", None, None, f"the finding is {_is(end)} in every tested version ({versions[lo]} and {versions[hi]}): no change in the range")
+        return done(
+            "none",
+            None,
+            None,
+            f"the finding is {_is(end)} in every tested version ({versions[lo]} and {versions[hi]}): no change in the range",
+        )
     old = seen[lo].state
     while True:
         inner = [i for i in range(lo + 1, hi) if i not in seen]  # tested ones inside the window were skips
@@ -106,7 +122,7 @@ def bisect(versions: Sequence[str], probe: Callable[[str], Verdict]) -> Outcome:
     words = ("first bad", "last good") if direction == "regression" else ("fixed in", "last bad")
     text = f"{direction}: {words[0]} {versions[hi]}, {words[1]} {versions[lo]}"
     if hi - lo > 1:
-        text += f" (untestable between them: {', '.join(versions[lo + 1:hi])}; the change may be in any of these)"
+        text += f" (untestable between them: {', '.join(versions[lo + 1 : hi])}; the change may be in any of these)"
     return done(direction, lo, hi, text)
 
 

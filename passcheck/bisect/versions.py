@@ -56,11 +56,17 @@ def released(package: str) -> list[str]:
             message says to give ``--versions`` instead.
     """
     try:
-        p = subprocess.run([sys.executable, "-m", "pip", "index", "versions", package], capture_output=True, text=True, timeout=300)
+        p = subprocess.run(
+            [sys.executable, "-m", "pip", "index", "versions", package], capture_output=True, text=True, timeout=300
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise PasscheckError(f"cannot list the versions of {package} ({exc}); give them with --versions A,B,C") from None
+        raise PasscheckError(
+            f"cannot list the versions of {package} ({exc}); give them with --versions A,B,C"
+        ) from None
     m = re.search(r"^Available versions:\s*(.+)$", p.stdout, re.MULTILINE)
     if p.returncode or not m:
         last = (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1]
-        raise PasscheckError(f"cannot list the versions of {package} with pip ({last}); give them with --versions A,B,C")
+        raise PasscheckError(
+            f"cannot list the versions of {package} with pip ({last}); give them with --versions A,B,C"
+        )
     return [v.strip() for v in m.group(1).split(",") if v.strip()]

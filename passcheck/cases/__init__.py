@@ -29,4 +29,15 @@ def registry() -> CaseRegistry:
     return load_builtin()
 
 
-__all__ = ["COMMON", "Binding", "Case", "CaseRegistry", "Expectation", "FeedFn", "Form", "load_path", "register", "registry"]
+__all__ = [
+    "COMMON",
+    "Binding",
+    "Case",
+    "CaseRegistry",
+    "Expectation",
+    "FeedFn",
+    "Form",
+    "load_path",
+    "register",
+    "registry",
+]

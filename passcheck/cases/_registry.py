@@ -68,7 +68,9 @@ class CaseRegistry:
             return list(self)
         chosen: dict[str, Case] = {}
         for pat in patterns:
-            hits = [c for c in self if fnmatch.fnmatchcase(c.id, pat) or any(fnmatch.fnmatchcase(t, pat) for t in c.tags)]
+            hits = [
+                c for c in self if fnmatch.fnmatchcase(c.id, pat) or any(fnmatch.fnmatchcase(t, pat) for t in c.tags)
+            ]
             if not hits:
                 raise UnknownIdError("case", pat, [c.id for c in self] + sorted({t for c in self for t in c.tags}))
             chosen.update((c.id, c) for c in hits)
@@ -135,5 +137,8 @@ def _warn_if_stale(entry_points) -> None:
     if not any(ep.group == "passcheck.cases" for ep in ours.entry_points):
         import warnings
 
-        warnings.warn("the installed metadata of onnx-passcheck predates its 'passcheck.cases' entry point: "
-                      "reinstall it (pip install -e .) to select the generated cases", stacklevel=3)
+        warnings.warn(
+            "the installed metadata of onnx-passcheck predates its 'passcheck.cases' entry point: "
+            "reinstall it (pip install -e .) to select the generated cases",
+            stacklevel=3,
+        )

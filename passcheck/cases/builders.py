@@ -42,14 +42,20 @@ def model(
     name: str = "passcheck",
 ) -> onnx.ModelProto:
     """Assemble a model with the oldest ir_version ``opset`` allows."""
-    graph = onnx.helper.make_graph(list(nodes), name, list(inputs), list(outputs), list(initializers), value_info=list(value_info))
-    opsets = [onnx.helper.make_opsetid("", opset)] + [onnx.helper.make_opsetid(d, v) for d, v in (extra_opsets or {}).items()]
+    graph = onnx.helper.make_graph(
+        list(nodes), name, list(inputs), list(outputs), list(initializers), value_info=list(value_info)
+    )
+    opsets = [onnx.helper.make_opsetid("", opset)] + [
+        onnx.helper.make_opsetid(d, v) for d, v in (extra_opsets or {}).items()
+    ]
     m = onnx.helper.make_model(graph, opset_imports=opsets, functions=list(functions), producer_name="passcheck")
     m.ir_version = ir_version_for(opset)
     return m
 
 
-def parse(text: str, *, opset: int, initializers: Sequence[onnx.TensorProto] = (), extra_opsets: dict[str, int] | None = None) -> onnx.ModelProto:
+def parse(
+    text: str, *, opset: int, initializers: Sequence[onnx.TensorProto] = (), extra_opsets: dict[str, int] | None = None
+) -> onnx.ModelProto:
     """Build a model from ONNX textual syntax for the graph (``name (inputs) => (outputs) {…}``).
 
     The ``<ir_version, opset_import>`` header is written here from ``opset`` (plus
@@ -60,7 +66,7 @@ def parse(text: str, *, opset: int, initializers: Sequence[onnx.TensorProto] = (
         onnx.parser.ParseError: the text is not valid ONNX textual syntax (a case bug).
     """
     imports = ", ".join(f'"{d}" : {v}' for d, v in {"": opset, **(extra_opsets or {})}.items())
-    header = f'<ir_version: {ir_version_for(opset)}, opset_import: [{imports}]>\n'
+    header = f"<ir_version: {ir_version_for(opset)}, opset_import: [{imports}]>\n"
     m = onnx.parser.parse_model(header + text)
     m.graph.initializer.extend(initializers)
     m.producer_name = "passcheck"
@@ -72,7 +78,9 @@ def vi(name: str, elem_type: int, shape: Sequence[int | str | None] | None) -> o
     return onnx.helper.make_tensor_value_info(name, elem_type, shape)
 
 
-def node(op: str, inputs: Sequence[str], outputs: Sequence[str], name: str = "", domain: str = "", **attrs) -> onnx.NodeProto:
+def node(
+    op: str, inputs: Sequence[str], outputs: Sequence[str], name: str = "", domain: str = "", **attrs
+) -> onnx.NodeProto:
     return onnx.helper.make_node(op, list(inputs), list(outputs), name=name or None, domain=domain or None, **attrs)
 
 
@@ -94,7 +102,16 @@ def text_form(text: str, doc: str = "", *, opset: int, initializers=(), extra_op
     return Form(build, doc)
 
 
-def text_forms(signature: str, constants: str, forms, *, opset: int, initializers=(), extra_opsets: dict[str, int] | None = None, functions: str = ""):
+def text_forms(
+    signature: str,
+    constants: str,
+    forms,
+    *,
+    opset: int,
+    initializers=(),
+    extra_opsets: dict[str, int] | None = None,
+    functions: str = "",
+):
     """Forms that share one graph signature and differ in their node lists.
 
     Args:
@@ -109,6 +126,11 @@ def text_forms(signature: str, constants: str, forms, *, opset: int, initializer
     out = {}
     for name, spec in forms.items():
         body, doc, form_opset = (*spec, opset)[:3]
-        out[name] = text_form(f"g {signature} {constants} {{\n{body}\n}}\n{functions}", doc, opset=form_opset,
-                              initializers=initializers, extra_opsets=extra_opsets)
+        out[name] = text_form(
+            f"g {signature} {constants} {{\n{body}\n}}\n{functions}",
+            doc,
+            opset=form_opset,
+            initializers=initializers,
+            extra_opsets=extra_opsets,
+        )
     return out

@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from passcheck._versions import ir_version_for
 from passcheck.case_model import COMMON, Case, Expectation
 from passcheck.cases._registry import REGISTRY
-from passcheck._versions import ir_version_for
 from passcheck.cases.builders import tensor, text_form
 
 #: ORT optimizer levels in order; a level runs every lower one too.
@@ -48,8 +48,9 @@ def expect_fused(transformer: str, level: str, gone: Sequence[str], form: str = 
     """
     start = LEVELS.index(level)
     reason = f"{transformer} runs at ort:{level}"
-    return tuple(Expectation(pass_id=f"ort:{lv}", form=form, no_op_types=tuple(gone), reason=reason)
-                 for lv in LEVELS[start:])
+    return tuple(
+        Expectation(pass_id=f"ort:{lv}", form=form, no_op_types=tuple(gone), reason=reason) for lv in LEVELS[start:]
+    )
 
 
 def _initializers(consts: Mapping[str, object], body: str, dtype: str):
@@ -73,15 +74,31 @@ def _initializers(consts: Mapping[str, object], body: str, dtype: str):
                 arr = arr.astype(DTYPES[dtype]) if arr.dtype.kind == "f" else arr
             out.append(tensor(name, arr))
         return out
+
     return build
 
 
-def fusion_case(case_id: str, *, transformer: str, level: str, doc: str, signature: str, forms: Mapping[str, tuple],
-                consts: Mapping[str, object] | None = None, gone: Sequence[str] = (), opset: int = 17,
-                dtype: str = "float", bindings=({"N": 1}, {"N": 3}), tags: Sequence[str] = (),
-                rtol: float | None = None, atol: float | None = None,
-                expect: Sequence[Expectation] = (), feeds=None, extra_opsets: Mapping[str, int] | None = None,
-                targets: Sequence[str] = ()) -> Case:
+def fusion_case(
+    case_id: str,
+    *,
+    transformer: str,
+    level: str,
+    doc: str,
+    signature: str,
+    forms: Mapping[str, tuple],
+    consts: Mapping[str, object] | None = None,
+    gone: Sequence[str] = (),
+    opset: int = 17,
+    dtype: str = "float",
+    bindings=({"N": 1}, {"N": 3}),
+    tags: Sequence[str] = (),
+    rtol: float | None = None,
+    atol: float | None = None,
+    expect: Sequence[Expectation] = (),
+    feeds=None,
+    extra_opsets: Mapping[str, int] | None = None,
+    targets: Sequence[str] = (),
+) -> Case:
     """Register a fusion case.
 
     Args:
@@ -119,18 +136,29 @@ def fusion_case(case_id: str, *, transformer: str, level: str, doc: str, signatu
     for name, spec in forms.items():
         body, fdoc, form_opset = (*spec, opset)[:3]
         body = re.sub(r"\bto = T\b", f"to = {elem}", body)
-        built[name] = text_form(f"g {sig} {{\n{body}\n}}", fdoc, opset=form_opset,
-                                initializers=_initializers(consts or {}, body, dtype),
-                                extra_opsets=extra_opsets)
+        built[name] = text_form(
+            f"g {sig} {{\n{body}\n}}",
+            fdoc,
+            opset=form_opset,
+            initializers=_initializers(consts or {}, body, dtype),
+            extra_opsets=extra_opsets,
+        )
     d_rtol, d_atol = TOLERANCES.get(dtype, (None, None))
     expectations = (expect_fused(transformer, level, gone) if gone else ()) + tuple(expect)
     top = max((*spec, opset)[2] for spec in forms.values())
     lo = min((*spec, opset)[2] for spec in forms.values())
     valid = f"Valid: opset {lo}" + (f" to {top}" if top != lo else "") + f" (ir_version {ir_version_for(lo)}+)."
-    return REGISTRY.register(Case(
-        id=case_id, forms=built, opset=top, bindings=bindings,
-        doc=f"{doc.strip()}\n{valid}\n\nTargets onnxruntime's {transformer} (ort:{level}).",
-        tags=frozenset({"fusion", transformer_tag(transformer), *map(transformer_tag, targets), *tags}),
-        expect=expectations, feeds=feeds, rtol=rtol if rtol is not None else d_rtol,
-        atol=atol if atol is not None else d_atol,
-    ))
+    return REGISTRY.register(
+        Case(
+            id=case_id,
+            forms=built,
+            opset=top,
+            bindings=bindings,
+            doc=f"{doc.strip()}\n{valid}\n\nTargets onnxruntime's {transformer} (ort:{level}).",
+            tags=frozenset({"fusion", transformer_tag(transformer), *map(transformer_tag, targets), *tags}),
+            expect=expectations,
+            feeds=feeds,
+            rtol=rtol if rtol is not None else d_rtol,
+            atol=atol if atol is not None else d_atol,
+        )
+    )

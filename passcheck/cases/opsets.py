@@ -47,10 +47,12 @@ def schema_changes(model, opset: int, other: int) -> list[str]:
 def kept_opsets(model, opset: int, candidates: Iterable[int]) -> list[int]:
     """The ``candidates`` (≥ 7, ≤ :data:`NEWEST_PORTABLE`) at which every op of ``model`` keeps the
     schema it has at ``opset``, sorted, ``opset`` itself left out."""
-    return sorted(n for n in set(candidates) if n != opset and 7 <= n <= NEWEST_PORTABLE and not schema_changes(model, opset, n))
+    return sorted(
+        n for n in set(candidates) if n != opset and 7 <= n <= NEWEST_PORTABLE and not schema_changes(model, opset, n)
+    )
 
 
-def opset_forms(build: Callable[[int], "object"], opset: int, *, span: int = 1, what: str = "") -> dict:
+def opset_forms(build: Callable[[int], object], opset: int, *, span: int = 1, what: str = "") -> dict:
     """Forms ``common`` (``build(opset)``) and ``opset-N`` (``build(N)``) for every N within
     ``span`` of ``opset`` where the built model's ops keep their schema (:func:`kept_opsets`).
 
@@ -68,7 +70,10 @@ def opset_forms(build: Callable[[int], "object"], opset: int, *, span: int = 1, 
         raise RegistryError(f"no opset within {span} of {opset} keeps the schema of every op of {what or 'the model'}")
     forms = {"common": Form(lambda: build(opset))}
     for n in neighbours:
-        forms[f"opset-{n}"] = Form((lambda v: lambda: build(v))(n), f"{what} imported at opset {n} (every op keeps the schema it has at {opset})".strip())
+        forms[f"opset-{n}"] = Form(
+            (lambda v: lambda: build(v))(n),
+            f"{what} imported at opset {n} (every op keeps the schema it has at {opset})".strip(),
+        )
     return forms
 
 
@@ -88,7 +93,7 @@ lists each op's versions), so a pass must treat every form alike.
 Valid: opsets {min([opset] + [int(o) for o in others.split(", ")])}..{top_opset(forms, opset)}, each with its oldest ir_version."""
 
 
-def opset_case(case_id: str, build: Callable[[int], "object"], opset: int, *, what: str, span: int = 1, **case_fields):
+def opset_case(case_id: str, build: Callable[[int], object], opset: int, *, what: str, span: int = 1, **case_fields):
     """A :class:`~passcheck.cases.Case` whose forms are ``build`` at ``opset`` (``common``) and at
     its schema-keeping neighbours (:func:`opset_forms`); ``Case.opset`` is the highest of them.
     ``case_fields`` are the other Case fields (bindings, passes, tags, …).
@@ -99,4 +104,6 @@ def opset_case(case_id: str, build: Callable[[int], "object"], opset: int, *, wh
     from passcheck.case_model import Case
 
     forms = opset_forms(build, opset, span=span, what=what)
-    return Case(id=case_id, forms=forms, doc=opset_doc(what, opset, forms), opset=top_opset(forms, opset), **case_fields)
+    return Case(
+        id=case_id, forms=forms, doc=opset_doc(what, opset, forms), opset=top_opset(forms, opset), **case_fields
+    )

@@ -28,9 +28,20 @@ def rule_tag(rule: str) -> str:
     return "onnxscript-" + re.sub(r"[^a-z0-9]+", "-", rule.lower()).strip("-")
 
 
-def onnxscript_case(case_id: str, rule: str, doc: str, forms: Mapping[str, tuple], signature: str, *,
-                    consts: Mapping[str, np.ndarray], opset: int = 18, targets: Sequence[str] = (),
-                    bindings=({"N": 1}, {"N": 3}), pass_id: str = "onnxscript:optimize", kind: str = "rule") -> Case:
+def onnxscript_case(
+    case_id: str,
+    rule: str,
+    doc: str,
+    forms: Mapping[str, tuple],
+    signature: str,
+    *,
+    consts: Mapping[str, np.ndarray],
+    opset: int = 18,
+    targets: Sequence[str] = (),
+    bindings=({"N": 1}, {"N": 3}),
+    pass_id: str = "onnxscript:optimize",
+    kind: str = "rule",
+) -> Case:
     """Register a rule case.
 
     Args:
@@ -47,6 +58,7 @@ def onnxscript_case(case_id: str, rule: str, doc: str, forms: Mapping[str, tuple
     Raises:
         RegistryError: the id is taken or the case is malformed (see :class:`Case`).
     """
+
     def inits(body: str):
         named = [n for n in consts if re.search(rf"(?<![\w.]){re.escape(n)}(?![\w.])", body)]
         return lambda: [tensor(n, consts[n]) for n in named]
@@ -58,8 +70,13 @@ def onnxscript_case(case_id: str, rule: str, doc: str, forms: Mapping[str, tuple
         built[name] = text_form(f"g {signature} {{\n{body}\n}}", fdoc, opset=form_opset, initializers=inits(body))
     lo, top = min(opsets), max(opsets)
     valid = f"Valid: opset {lo}" + (f" to {top}" if top != lo else "") + f" (ir_version {ir_version_for(lo)}+)."
-    return REGISTRY.register(Case(
-        id=case_id, forms=built, opset=top, bindings=bindings,
-        doc=f"{doc.strip()}\n{valid}\n\nTargets onnxscript's {kind} {rule} ({pass_id}).",
-        tags=frozenset({"pattern", "onnxscript", rule_tag(rule), *map(rule_tag, targets)}),
-    ))
+    return REGISTRY.register(
+        Case(
+            id=case_id,
+            forms=built,
+            opset=top,
+            bindings=bindings,
+            doc=f"{doc.strip()}\n{valid}\n\nTargets onnxscript's {kind} {rule} ({pass_id}).",
+            tags=frozenset({"pattern", "onnxscript", rule_tag(rule), *map(rule_tag, targets)}),
+        )
+    )

@@ -30,7 +30,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="passcheck", description="Find the bugs ONNX graph passes hide behind a working default case.")
+    parser = _Parser(
+        prog="passcheck", description="Find the bugs ONNX graph passes hide behind a working default case."
+    )
     parser.add_argument("--version", action="version", version=f"passcheck {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
@@ -77,11 +79,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if exc.filename is None:
             raise
         where = exc.filename if exc.filename2 is None else f"{exc.filename} -> {exc.filename2}"
-        print(f"passcheck: error: {where}: {exc.strerror or exc}; choose a path passcheck can read or write", file=sys.stderr)
+        print(
+            f"passcheck: error: {where}: {exc.strerror or exc}; choose a path passcheck can read or write",
+            file=sys.stderr,
+        )
         return 2
     except Exception:  # noqa: BLE001 - a bug in passcheck: show everything
         traceback.print_exc()
-        print("passcheck: internal error (a bug in passcheck); please report it with the traceback above", file=sys.stderr)
+        print(
+            "passcheck: internal error (a bug in passcheck); please report it with the traceback above", file=sys.stderr
+        )
         return 3
 
 

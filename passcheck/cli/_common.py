@@ -17,8 +17,14 @@ def bind_arg(text: str) -> tuple[str, int]:
 
 
 def add_pass_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--pass", dest="passes", action="append", default=[], metavar="ID",
-                   help="pass id (repeatable): ort:basic, onnx:infer-shapes, onnx:convert-opset-18, \"cmd:TOOL {in} {out}\" …; default: every default pass")
+    p.add_argument(
+        "--pass",
+        dest="passes",
+        action="append",
+        default=[],
+        metavar="ID",
+        help='pass id (repeatable): ort:basic, onnx:infer-shapes, onnx:convert-opset-18, "cmd:TOOL {in} {out}" …; default: every default pass',
+    )
 
 
 def regex_arg(text: str) -> str:
@@ -31,19 +37,29 @@ def regex_arg(text: str) -> str:
 
 
 def add_unknown_dim_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--unknown-dim-param", type=regex_arg, metavar="REGEX",
-                   help="dim_param names fully matching REGEX mean 'unknown dim' and assert nothing (e.g. '\\?' or 'unk__\\d+', "
-                        "spellings some tools write on unrelated axes); default: every dim_param is a symbol")
+    p.add_argument(
+        "--unknown-dim-param",
+        type=regex_arg,
+        metavar="REGEX",
+        help="dim_param names fully matching REGEX mean 'unknown dim' and assert nothing (e.g. '\\?' or 'unk__\\d+', "
+        "spellings some tools write on unrelated axes); default: every dim_param is a symbol",
+    )
 
 
 def add_output_args(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("output", "FILE '-' is standard output (one output at most; the human report then goes to stderr)")
+    g = p.add_argument_group(
+        "output", "FILE '-' is standard output (one output at most; the human report then goes to stderr)"
+    )
     g.add_argument("--json", metavar="FILE", help="write the canonical JSON report")
     g.add_argument("--junit", metavar="FILE", help="write JUnit XML (one testcase per case/form/pass)")
     g.add_argument("--markdown", metavar="FILE", help="write a Markdown report (CI step summary)")
-    g.add_argument("--baseline", metavar="FILE", help="known findings (JSON): matched findings are expected, not failures")
+    g.add_argument(
+        "--baseline", metavar="FILE", help="known findings (JSON): matched findings are expected, not failures"
+    )
     g.add_argument("--write-baseline", metavar="FILE", help="write every finding of this run as a baseline file")
-    g.add_argument("-q", "--quiet", action="store_true", help="print findings and the summary only, not the grid (no progress)")
+    g.add_argument(
+        "-q", "--quiet", action="store_true", help="print findings and the summary only, not the grid (no progress)"
+    )
     add_progress_arg(g)
 
 
@@ -51,9 +67,13 @@ def add_progress_arg(p) -> None:
     """``--progress auto|bar|lines|none`` (see :mod:`passcheck.progress`)."""
     from passcheck.progress import MODES
 
-    p.add_argument("--progress", choices=MODES, default="auto",
-                   help="progress on stderr: a bar when stderr is a terminal, else a line every $PASSCHECK_PROGRESS_EVERY "
-                        "seconds (default 5); none for silence, also the default with -q (default: %(default)s)")
+    p.add_argument(
+        "--progress",
+        choices=MODES,
+        default="auto",
+        help="progress on stderr: a bar when stderr is a terminal, else a line every $PASSCHECK_PROGRESS_EVERY "
+        "seconds (default 5); none for silence, also the default with -q (default: %(default)s)",
+    )
 
 
 def pass_count(passes) -> int:
@@ -102,6 +122,7 @@ def console(stderr: bool = False):
 
 def positive(kind):
     """argparse type: a finite number in (0, 10^7) of ``kind`` (int or float)."""
+
     def parse(text: str):
         import argparse
 
@@ -117,8 +138,14 @@ def positive(kind):
 
 
 #: Options naming a file passcheck writes (argparse dest → flag).
-OUTPUT_OPTIONS = {"json": "--json", "junit": "--junit", "markdown": "--markdown", "write_baseline": "--write-baseline",
-                  "stream": "--stream", "out": "--out"}
+OUTPUT_OPTIONS = {
+    "json": "--json",
+    "junit": "--junit",
+    "markdown": "--markdown",
+    "write_baseline": "--write-baseline",
+    "stream": "--stream",
+    "out": "--out",
+}
 
 
 def check_outputs(args, *, stdout_ok=("json", "junit", "markdown", "write_baseline", "out")) -> bool:

@@ -6,10 +6,9 @@ import json
 import sys
 from pathlib import Path
 
+from passcheck.api import Report
 from passcheck.cli._common import check_outputs, positive
 from passcheck.cli._common import console as console_
-
-from passcheck.api import Report
 
 
 def finish(args, report: Report, *, title: str = "passcheck report") -> int:
@@ -34,7 +33,10 @@ def finish(args, report: Report, *, title: str = "passcheck report") -> int:
     if getattr(args, "write_baseline", None):
         from passcheck.report.json_report import atomic_write
 
-        atomic_write(args.write_baseline, baseline.from_cells(report.cells, previous=baseline.previous_entries(args.write_baseline)))
+        atomic_write(
+            args.write_baseline,
+            baseline.from_cells(report.cells, previous=baseline.previous_entries(args.write_baseline)),
+        )
     sys.stdout.flush()
     return report.exit_code
 
@@ -61,9 +63,17 @@ def add_reliability_args(p) -> None:
     """``--timeout``, ``--memory-limit``, ``--no-isolation``, ``--stream``, ``--resume``."""
     g = add_isolation_args(p, "isolation and resuming")
     g.add_argument("--stream", metavar="FILE", help="append each result to FILE as a JSON line the moment it is final")
-    g.add_argument("--resume", action="store_true", help="with --stream: keep the results already in FILE and run only the missing cells")
-    g.add_argument("--save-run", metavar="DIR", help="save what the oracles judged (runs, pass outputs) in DIR; "
-                   "'passcheck report --rejudge DIR' judges it again without running anything")
+    g.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --stream: keep the results already in FILE and run only the missing cells",
+    )
+    g.add_argument(
+        "--save-run",
+        metavar="DIR",
+        help="save what the oracles judged (runs, pass outputs) in DIR; "
+        "'passcheck report --rejudge DIR' judges it again without running anything",
+    )
 
 
 def add_isolation_args(p, title: str = "isolation"):
@@ -71,12 +81,25 @@ def add_isolation_args(p, title: str = "isolation"):
     from passcheck.passes.isolation import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
 
     g = p.add_argument_group(title)
-    g.add_argument("--timeout", type=positive(float), default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help=f"wall time one pass may take on one form before it is killed (status timeout; default {DEFAULT_TIMEOUT:g})")
-    g.add_argument("--memory-limit", type=positive(int), default=DEFAULT_MEMORY_MB, metavar="MB",
-                   help=f"address-space cap of the process running a pass (status out-of-memory; default {DEFAULT_MEMORY_MB})")
-    g.add_argument("--no-isolation", action="store_true",
-                   help="run passes and models inside passcheck's own process (faster; a crash then ends the run, no limits)")
+    g.add_argument(
+        "--timeout",
+        type=positive(float),
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"wall time one pass may take on one form before it is killed (status timeout; default {DEFAULT_TIMEOUT:g})",
+    )
+    g.add_argument(
+        "--memory-limit",
+        type=positive(int),
+        default=DEFAULT_MEMORY_MB,
+        metavar="MB",
+        help=f"address-space cap of the process running a pass (status out-of-memory; default {DEFAULT_MEMORY_MB})",
+    )
+    g.add_argument(
+        "--no-isolation",
+        action="store_true",
+        help="run passes and models inside passcheck's own process (faster; a crash then ends the run, no limits)",
+    )
     return g
 
 
@@ -94,9 +117,13 @@ def session_for(args, preload=(), *, save: bool = True):
         from passcheck.passes import command
 
         command.DEFAULT_TIMEOUT = args.timeout  # in process only commands can be bounded: they still get --timeout
-    return Session(isolation=not getattr(args, "no_isolation", False), timeout=getattr(args, "timeout", None),
-                   memory_mb=getattr(args, "memory_limit", None), preload=preload,
-                   save_run=getattr(args, "save_run", None) if save else None)
+    return Session(
+        isolation=not getattr(args, "no_isolation", False),
+        timeout=getattr(args, "timeout", None),
+        memory_mb=getattr(args, "memory_limit", None),
+        preload=preload,
+        save_run=getattr(args, "save_run", None) if save else None,
+    )
 
 
 def runner_of(executor):
@@ -121,7 +148,9 @@ class RunSession:
             an existing stream without ``--resume``.
     """
 
-    def __init__(self, args, command: str, selection: dict, *, env: str = "local", preload=(), planned: int = 0, session=None):
+    def __init__(
+        self, args, command: str, selection: dict, *, env: str = "local", preload=(), planned: int = 0, session=None
+    ):
         import contextlib
 
         preflight(args)
@@ -159,17 +188,27 @@ class RunSession:
         exists = p.is_file() and p.stat().st_size > 0
         selection = json.loads(json.dumps(selection, default=str))
         if exists and not self.args.resume:
-            raise PasscheckError(f"--stream {p}: the file exists; add --resume to complete that run, or remove the file to start over")
+            raise PasscheckError(
+                f"--stream {p}: the file exists; add --resume to complete that run, or remove the file to start over"
+            )
         if exists:
             state = read_stream(p)
             here = environment()
-            if state.header is None or state.header.get("command") != command or state.header.get("selection") != selection:
-                raise PasscheckError(f"--resume {p}: that stream was written by a different command or selection "
-                                     f"({(state.header or {}).get('command')} {(state.header or {}).get('selection')}); "
-                                     "resume with the same arguments, or use a new --stream file")
+            if (
+                state.header is None
+                or state.header.get("command") != command
+                or state.header.get("selection") != selection
+            ):
+                raise PasscheckError(
+                    f"--resume {p}: that stream was written by a different command or selection "
+                    f"({(state.header or {}).get('command')} {(state.header or {}).get('selection')}); "
+                    "resume with the same arguments, or use a new --stream file"
+                )
             if state.environments.get(self.env, here) != here:
-                raise PasscheckError(f"--resume {p}: the stream was written with other tool versions ({state.environments[self.env]}); "
-                                     "resume in the same environment, or use a new --stream file")
+                raise PasscheckError(
+                    f"--resume {p}: the stream was written with other tool versions ({state.environments[self.env]}); "
+                    "resume in the same environment, or use a new --stream file"
+                )
             self.previous = state.cells
         self._stream = Stream(p)
         if not exists:
@@ -189,8 +228,12 @@ class RunSession:
 
     def options(self) -> dict:
         """The keywords of :func:`passcheck.api.run` / :func:`~passcheck.api.check_model` this run sets."""
-        return {"executor": self.executor, "on_cell": self.on_cell, "skip_cells": self.skip_cells,
-                "save_run": getattr(self.args, "save_run", None)}
+        return {
+            "executor": self.executor,
+            "on_cell": self.on_cell,
+            "skip_cells": self.skip_cells,
+            "save_run": getattr(self.args, "save_run", None),
+        }
 
     def skip_cells(self, case: str, form: str, pass_id: str) -> bool:
         return self._stream is not None and (case, form, pass_id, self.env) in self._done
@@ -209,7 +252,7 @@ class RunSession:
         report.cells = canonical_order([c for c in self.previous if c.key not in keys] + report.cells)
         return report
 
-    def __enter__(self) -> "RunSession":
+    def __enter__(self) -> RunSession:
         return self  # SIGTERM and SIGINT raise KeyboardInterrupt: passcheck.interrupts, set up by the CLI
 
     def __exit__(self, exc_type, exc, tb) -> None:

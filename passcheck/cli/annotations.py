@@ -15,24 +15,52 @@ from passcheck.cli._output import add_isolation_args
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("annotations", help="run a model and check that its shape annotations hold at run time",
-                       description="Run MODEL and check every type/shape annotation against the values of each run.")
+    p = sub.add_parser(
+        "annotations",
+        help="run a model and check that its shape annotations hold at run time",
+        description="Run MODEL and check every type/shape annotation against the values of each run.",
+    )
     p.add_argument("model", metavar="MODEL.onnx")
-    p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic input dim (repeatable)")
-    p.add_argument("--feeds", metavar="PATH", help="a .npz, or a folder in the ONNX backend-test layout (test_data_set_K/input_J.pb)")
-    p.add_argument("--engine", choices=("auto", "ort", "reference"), default="auto",
-                   help="auto (default): onnxruntime for the main graph, the reference evaluator for values inside subgraphs and "
-                        "functions; ort: fast, main graph only (subgraph values not checked: exit 1); "
-                        "reference: onnx.reference.ReferenceEvaluator for every value")
+    p.add_argument(
+        "--bind",
+        action="append",
+        type=bind_arg,
+        default=[],
+        metavar="SYM=N",
+        help="size for a symbolic input dim (repeatable)",
+    )
+    p.add_argument(
+        "--feeds",
+        metavar="PATH",
+        help="a .npz, or a folder in the ONNX backend-test layout (test_data_set_K/input_J.pb)",
+    )
+    p.add_argument(
+        "--engine",
+        choices=("auto", "ort", "reference"),
+        default="auto",
+        help="auto (default): onnxruntime for the main graph, the reference evaluator for values inside subgraphs and "
+        "functions; ort: fast, main graph only (subgraph values not checked: exit 1); "
+        "reference: onnx.reference.ReferenceEvaluator for every value",
+    )
     add_unknown_dim_arg(p)
-    p.add_argument("--json", metavar="FILE", help="write every run's report as JSON ('-': standard output, the text report then goes to stderr)")
-    p.add_argument("--markdown", metavar="FILE", help="write coverage, values not checked (with why) and violations as Markdown ('-': standard output)")
+    p.add_argument(
+        "--json",
+        metavar="FILE",
+        help="write every run's report as JSON ('-': standard output, the text report then goes to stderr)",
+    )
+    p.add_argument(
+        "--markdown",
+        metavar="FILE",
+        help="write coverage, values not checked (with why) and violations as Markdown ('-': standard output)",
+    )
     add_isolation_args(p)
     add_progress_arg(p)
     p.set_defaults(handler=handle)
 
 
-def feed_sets(model, feeds_path: str | None, bind: dict[str, int], model_path: str = "model.onnx") -> list[tuple[str, dict]]:
+def feed_sets(
+    model, feeds_path: str | None, bind: dict[str, int], model_path: str = "model.onnx"
+) -> list[tuple[str, dict]]:
     """(label, feeds) per run: read from ``feeds_path``, else synthesized (two bindings at least)
     exactly as ``passcheck check MODEL`` synthesizes them (same seeds and sizes).
 
@@ -40,9 +68,9 @@ def feed_sets(model, feeds_path: str | None, bind: dict[str, int], model_path: s
         FeedError: unreadable feeds, --bind with --feeds, an unknown symbol, or inputs that cannot be synthesized.
     """
     from passcheck.api import subject_id
-    from passcheck.modelio import model_name as _name
     from passcheck.engine import feeds_for
     from passcheck.errors import FeedError
+    from passcheck.modelio import model_name as _name
     from passcheck.runtime import default_bindings
     from passcheck.runtime.feed_files import read_feeds
 
@@ -90,11 +118,13 @@ def handle(args) -> int:
 
     from passcheck.cli._common import bindings_from, check_outputs
     from passcheck.cli._output import isolated
-    from passcheck.report.json_report import atomic_write
     from passcheck.modelio import load_model
     from passcheck.oracles.shape_annotations import check
+    from passcheck.report.json_report import atomic_write
 
-    say = functools.partial(print, file=sys.stderr if check_outputs(args) else sys.stdout)  # --json -: JSON alone on stdout
+    say = functools.partial(
+        print, file=sys.stderr if check_outputs(args) else sys.stdout
+    )  # --json -: JSON alone on stdout
     model = load_model(args.model)
     runs = feed_sets(model, args.feeds, bindings_from(args), args.model)
     for label, feeds in runs:
@@ -112,22 +142,42 @@ def handle(args) -> int:
         total += len(rep.violations)
         for key, why in rep.unobservable.items():
             blind.setdefault(key, why)
-        say(f"{label}: {rep.annotated} annotated, {rep.checked} checked, {len(rep.unobserved)} unobserved "
-            f"({len(rep.unobservable)} by the engine), {len(rep.unchecked)} unchecked; binding {rep.binding or '{}'}")
+        say(
+            f"{label}: {rep.annotated} annotated, {rep.checked} checked, {len(rep.unobserved)} unobserved "
+            f"({len(rep.unobservable)} by the engine), {len(rep.unchecked)} unchecked; binding {rep.binding or '{}'}"
+        )
         for key, why in {**rep.unobserved, **rep.unchecked}.items():
             say(f"  not checked  {key}: {why}")
         for v in rep.violations:
             say(f"  VIOLATED     [{v.role}] {v.rule}: {v.message}")
     if args.json:
-        atomic_write(args.json, json.dumps({"model": args.model, "engine": args.engine, "unknown_dim_param": args.unknown_dim_param,
-                                            "unchecked": blind, "runs": reports}, indent=2, default=str) + "\n")
+        atomic_write(
+            args.json,
+            json.dumps(
+                {
+                    "model": args.model,
+                    "engine": args.engine,
+                    "unknown_dim_param": args.unknown_dim_param,
+                    "unchecked": blind,
+                    "runs": reports,
+                },
+                indent=2,
+                default=str,
+            )
+            + "\n",
+        )
     if args.markdown:
         atomic_write(args.markdown, _markdown(args.model, args.engine, reports))
     if total:
-        say(f"{total} violation(s)" + (f"; {len(blind)} annotated value(s) the engine could not observe" if blind else ""))
+        say(
+            f"{total} violation(s)"
+            + (f"; {len(blind)} annotated value(s) the engine could not observe" if blind else "")
+        )
     elif blind:
-        say(f"no violation seen, but {len(blind)} annotated value(s) were not checked: the engine could not observe them "
-            f"(first: {next(iter(blind))}: {next(iter(blind.values()))})")
+        say(
+            f"no violation seen, but {len(blind)} annotated value(s) were not checked: the engine could not observe them "
+            f"(first: {next(iter(blind))}: {next(iter(blind.values()))})"
+        )
     else:
         say("every annotation was checked and holds (values not produced in a run have nothing to check)")
     return 1 if total or blind else 0
@@ -140,13 +190,23 @@ def _markdown(model: str, engine: str, reports: list[dict]) -> str:
     def esc(text) -> str:
         return _esc(str(text))
 
-    out = [f"# passcheck annotations {model}", "", f"engine {engine}", "",
-           "| run | annotated | checked | unobserved | of which unobservable by the engine | unchecked | violations |", "|---|---|---|---|---|---|---|"]
+    out = [
+        f"# passcheck annotations {model}",
+        "",
+        f"engine {engine}",
+        "",
+        "| run | annotated | checked | unobserved | of which unobservable by the engine | unchecked | violations |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in reports:
         c = r["coverage"]
-        out.append(f"| {esc(r['run'])} | {c['annotated']} | {c['checked']} | {c['unobserved']} | {c['unobservable']} | {c['unchecked']} | {len(r['violations'])} |")
+        out.append(
+            f"| {esc(r['run'])} | {c['annotated']} | {c['checked']} | {c['unobserved']} | {c['unobservable']} | {c['unchecked']} | {len(r['violations'])} |"
+        )
     for r in reports:
-        rows = [f"- not checked `{esc(k)}`: {esc(v)}" for k, v in _not_checked(r)] + [f"- **violated** [{v['role']}] {v['rule']}: {esc(v['message'])}" for v in r["violations"]]
+        rows = [f"- not checked `{esc(k)}`: {esc(v)}" for k, v in _not_checked(r)] + [
+            f"- **violated** [{v['role']}] {v['rule']}: {esc(v['message'])}" for v in r["violations"]
+        ]
         if rows:
             out += ["", f"## {esc(r['run'])}", "", *rows]
     return "\n".join(out) + "\n"

@@ -15,16 +15,33 @@ import sys
 def add_parser(sub) -> None:
     from passcheck.cli._common import positive
 
-    p = sub.add_parser("attribute", help="name the onnxruntime transformer(s) behind ort:* parity findings of a report (the node, for shape inference)",
-                       description="Bisect InferenceSession(disabled_optimizers=...) over the transformers of the finding's "
-                                   "level until the smallest set whose disabling makes the optimized form keep what the "
-                                   "other form kept; for a shape-inference precision finding, name the node where the typing "
-                                   "falls behind the other form's. Every pass and session runs in the isolated worker.")
+    p = sub.add_parser(
+        "attribute",
+        help="name the onnxruntime transformer(s) behind ort:* parity findings of a report (the node, for shape inference)",
+        description="Bisect InferenceSession(disabled_optimizers=...) over the transformers of the finding's "
+        "level until the smallest set whose disabling makes the optimized form keep what the "
+        "other form kept; for a shape-inference precision finding, name the node where the typing "
+        "falls behind the other form's. Every pass and session runs in the isolated worker.",
+    )
     p.add_argument("report", metavar="REPORT.json")
-    p.add_argument("--finding", metavar="ID", help="only this finding (default: every unexpected parity finding it covers)")
-    p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="case module file or folder the report's cases come from")
+    p.add_argument(
+        "--finding", metavar="ID", help="only this finding (default: every unexpected parity finding it covers)"
+    )
+    p.add_argument(
+        "--cases-from",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="case module file or folder the report's cases come from",
+    )
     p.add_argument("--json", metavar="FILE", help="write the updated report here instead of over REPORT.json")
-    p.add_argument("--max-sessions", type=positive(int), default=40, metavar="N", help="onnxruntime sessions per finding (default: %(default)s)")
+    p.add_argument(
+        "--max-sessions",
+        type=positive(int),
+        default=40,
+        metavar="N",
+        help="onnxruntime sessions per finding (default: %(default)s)",
+    )
     p.set_defaults(handler=handle)
 
 
@@ -51,11 +68,16 @@ def handle(args) -> int:
     else:
         todo = [f for c in cells for f in c.findings if f.oracle == "parity" and not f.expected and _covered(f)]
     if not todo:
-        print("no unexpected ort:* or shape-inference parity finding in the report: nothing to attribute", file=sys.stderr)
+        print(
+            "no unexpected ort:* or shape-inference parity finding in the report: nothing to attribute", file=sys.stderr
+        )
     with IsolatedExecutor() as ex:
         for f in todo:
             f.attribution, note = attribute(f, ex, args.cases_from, args.max_sessions)
-            print(f"{f.id} | {f.env}: " + (f"attributed to: {', '.join(f.attribution)} ({note})" if f.attribution else note))
+            print(
+                f"{f.id} | {f.env}: "
+                + (f"attributed to: {', '.join(f.attribution)} ({note})" if f.attribution else note)
+            )
     if doc is None:
         from passcheck.report.json_report import report_dict
 
@@ -68,8 +90,9 @@ def handle(args) -> int:
 def _covered(f) -> bool:
     from passcheck.attribution.shapes import PASSES
 
-    return ((f.pass_id.startswith(("ort:", "onnxscript:")) and f.kind == "missed-optimization")
-            or (f.pass_id in PASSES and f.kind == "less-precise"))
+    return (f.pass_id.startswith(("ort:", "onnxscript:")) and f.kind == "missed-optimization") or (
+        f.pass_id in PASSES and f.kind == "less-precise"
+    )
 
 
 def attribute(finding, executor, cases_from=(), max_sessions: int = 40) -> tuple[list[str], str]:
@@ -86,12 +109,13 @@ def attribute(finding, executor, cases_from=(), max_sessions: int = 40) -> tuple
     from passcheck.attribution.forms import form_models
     from passcheck.attribution.ort import attribute_parity
     from passcheck.attribution.shapes import attribute_precision
-    from passcheck.errors import PasscheckError
-    from passcheck.errors import WorkerDied
+    from passcheck.errors import PasscheckError, WorkerDied
 
     if finding.oracle != "parity" or not _covered(finding):
-        raise PasscheckError(f"finding {finding.id!r}: attribution covers ort:*/onnxscript:* missed optimizations and shape-inference "
-                             "precision parity findings only in this version")
+        raise PasscheckError(
+            f"finding {finding.id!r}: attribution covers ort:*/onnxscript:* missed optimizations and shape-inference "
+            "precision parity findings only in this version"
+        )
     a, b = form_models(finding, cases_from)
     if finding.kind == "less-precise":
         got = attribute_precision(a, b, finding.pass_id, executor)

@@ -9,9 +9,11 @@ import re
 from passcheck.cli._common import add_output_args, add_pass_args
 from passcheck.cli._output import add_reliability_args
 
-NAMES_HELP = ("FILE.py defines `model` (a fitted scikit-learn estimator or a torch.nn.Module) and `example_inputs` "
-              "(sklearn: X [n, features]; torch: a tuple of tensors); optionally `exporter`, `dynamic` "
-              "({input index: {axis: symbol}}) and `corrupt` (ModelProto → ModelProto applied to the export, to test the oracle).")
+NAMES_HELP = (
+    "FILE.py defines `model` (a fitted scikit-learn estimator or a torch.nn.Module) and `example_inputs` "
+    "(sklearn: X [n, features]; torch: a tuple of tensors); optionally `exporter`, `dynamic` "
+    "({input index: {axis: symbol}}) and `corrupt` (ModelProto → ModelProto applied to the export, to test the oracle)."
+)
 
 
 def dynamic_arg(text: str) -> tuple[int, int, str]:
@@ -25,14 +27,25 @@ def dynamic_arg(text: str) -> tuple[int, int, str]:
 def add_parser(sub) -> None:
     from passcheck.exporters import EXPORTERS
 
-    p = sub.add_parser("check-export", help="export a model (skl2onnx, torch.onnx.export), check the export against its source, then the passes on it",
-                       description="Export the model FILE.py defines, judge the exported model against the source framework "
-                                   "at several bindings of its dynamic dims (the exporter oracle), then run every pass with "
-                                   "--mutations on it. " + NAMES_HELP)
+    p = sub.add_parser(
+        "check-export",
+        help="export a model (skl2onnx, torch.onnx.export), check the export against its source, then the passes on it",
+        description="Export the model FILE.py defines, judge the exported model against the source framework "
+        "at several bindings of its dynamic dims (the exporter oracle), then run every pass with "
+        "--mutations on it. " + NAMES_HELP,
+    )
     p.add_argument("file", metavar="FILE.py")
-    p.add_argument("--exporter", choices=list(EXPORTERS), help="default: the file's `exporter`, else guessed from the model")
-    p.add_argument("--dynamic", action="append", type=dynamic_arg, default=[], metavar="INPUT:AXIS=SYM",
-                   help="a dynamic dim (repeatable); default: axis 0 of every input is `batch`")
+    p.add_argument(
+        "--exporter", choices=list(EXPORTERS), help="default: the file's `exporter`, else guessed from the model"
+    )
+    p.add_argument(
+        "--dynamic",
+        action="append",
+        type=dynamic_arg,
+        default=[],
+        metavar="INPUT:AXIS=SYM",
+        help="a dynamic dim (repeatable); default: axis 0 of every input is `batch`",
+    )
     p.add_argument("--static", action="store_true", help="export static shapes (judged at the example only)")
     p.add_argument("--no-mutations", action="store_true", help="run the passes on the export only, not on its rewrites")
     add_pass_args(p)
@@ -61,7 +74,9 @@ def load_definitions(path: str) -> dict:
         hint = ""
         if isinstance(exc, ModuleNotFoundError) and exc.name == "torch":
             hint = "; run check-export with the torch env's passcheck (python -m passcheck.exporters.torch_env --build prints where it is)"
-        raise PasscheckError(f"{path}: running the file failed: {type(exc).__name__}: {brief(str(exc))}{hint}") from None
+        raise PasscheckError(
+            f"{path}: running the file failed: {type(exc).__name__}: {brief(str(exc))}{hint}"
+        ) from None
     missing = [n for n in ("model", "example_inputs") if n not in ns]
     if missing:
         raise PasscheckError(f"{path}: defines no {' or '.join('`' + n + '`' for n in missing)}; {NAMES_HELP}")
@@ -89,15 +104,36 @@ def handle(args) -> int:
             dynamic.setdefault(i, {})[axis] = sym
     extra = (" --static" if args.static else "") + "".join(f" --dynamic {i}:{a}={s}" for i, a, s in args.dynamic)
     repro = f"passcheck check-export {shlex.quote(args.file)} --exporter {exporter}{extra} --pass {{pass}}"
-    selection = {"file": args.file, "exporter": exporter, "pass": args.passes, "dynamic": args.dynamic, "static": args.static}
+    selection = {
+        "file": args.file,
+        "exporter": exporter,
+        "pass": args.passes,
+        "dynamic": args.dynamic,
+        "static": args.static,
+    }
     from pathlib import Path
 
     with RunSession(args, "check-export", selection) as s:
-        report = s.complete(check_export(ns["model"], ns["example_inputs"], exporter=exporter, dynamic=dynamic, passes=args.passes,
-                                         mutations=not args.no_mutations, corrupt=ns.get("corrupt"), name=f"{Path(args.file).stem}-{exporter}",
-                                         executor=s.executor, on_cell=s.on_cell, repro=repro))
+        report = s.complete(
+            check_export(
+                ns["model"],
+                ns["example_inputs"],
+                exporter=exporter,
+                dynamic=dynamic,
+                passes=args.passes,
+                mutations=not args.no_mutations,
+                corrupt=ns.get("corrupt"),
+                name=f"{Path(args.file).stem}-{exporter}",
+                executor=s.executor,
+                on_cell=s.on_cell,
+                repro=repro,
+            )
+        )
     if report.bindings:
-        print(f"exported with {exporter}; judged against the source at " + "; ".join(", ".join(f"{k}={v}" for k, v in b.items()) or "the example" for b in report.bindings))
+        print(
+            f"exported with {exporter}; judged against the source at "
+            + "; ".join(", ".join(f"{k}={v}" for k, v in b.items()) or "the example" for b in report.bindings)
+        )
     else:
         print(f"{exporter} could not export the model: nothing else was checked")
     return finish(args, report, title=f"passcheck check-export {args.file}")

@@ -7,13 +7,23 @@ from passcheck.cli._output import add_reliability_args
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("compare", help="verify two models compute the same, then report every pass that treats them differently",
-                       description="Check that A and B give the same outputs (matched by input/output name) under ort:disabled, "
-                                   "then run the passes on both and apply every oracle, parity included (each form is named by its file stem).")
+    p = sub.add_parser(
+        "compare",
+        help="verify two models compute the same, then report every pass that treats them differently",
+        description="Check that A and B give the same outputs (matched by input/output name) under ort:disabled, "
+        "then run the passes on both and apply every oracle, parity included (each form is named by its file stem).",
+    )
     p.add_argument("a", metavar="A.onnx")
     p.add_argument("b", metavar="B.onnx")
     add_pass_args(p)
-    p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic dim (repeatable)")
+    p.add_argument(
+        "--bind",
+        action="append",
+        type=bind_arg,
+        default=[],
+        metavar="SYM=N",
+        help="size for a symbolic dim (repeatable)",
+    )
     add_output_args(p)
     add_reliability_args(p)
     p.set_defaults(handler=handle)
@@ -47,6 +57,9 @@ def _compare(args, a, b, session) -> int:
     selection = {"a": model_hash(a), "b": model_hash(b), "pass": args.passes, "bind": bind}
     with RunSession(args, "compare", selection, planned=2 * (1 + pass_count(args.passes)), session=session) as s:
         plans.equivalence_gate(args.a, args.b, a, b, name, bind, runner_of(s.executor))
-        report = s.complete(check_model(a, args.passes, bind=bind, forms={name_b: b}, form_name=name_a, name=name,
-                                        repro=repro, **s.options()))
+        report = s.complete(
+            check_model(
+                a, args.passes, bind=bind, forms={name_b: b}, form_name=name_a, name=name, repro=repro, **s.options()
+            )
+        )
     return finish(args, report, title=f"passcheck compare {args.a} {args.b}")

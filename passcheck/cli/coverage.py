@@ -12,36 +12,63 @@ import sys
 def add_parser(sub) -> None:
     from passcheck.coverage.entry import TOOLS
 
-    p = sub.add_parser("coverage", help="the catalogue of each tool's transformers, rules, inference functions and "
-                                        "adapters, and which bases trigger each",
-                       description="Read what each installed tool does (onnxruntime transformers and rules, onnxscript "
-                                   "rules, fusions and folding, onnx shape inference per (op, since_version), "
-                                   "version-converter adapters, symbolic shape inference handlers), observe every base "
-                                   "(the first form of each hand-written and generated case) under each tool in the "
-                                   "isolation worker, and report per entry the bases that trigger it and the effect, "
-                                   "totals per tool, and the entries no base triggers with the reason. Cached per tool "
-                                   "version ($PASSCHECK_CACHE/coverage).")
-    p.add_argument("--pass", dest="passes", action="append", default=[], metavar="ID",
-                   help="list only the entries this pass runs (repeatable; e.g. ort:basic, onnxscript:rewrite)")
-    p.add_argument("--case", action="append", default=[], metavar="GLOB",
-                   help="bases: case id or tag glob (repeatable); default: the hand-written library and the "
-                        "generated set")
+    p = sub.add_parser(
+        "coverage",
+        help="the catalogue of each tool's transformers, rules, inference functions and "
+        "adapters, and which bases trigger each",
+        description="Read what each installed tool does (onnxruntime transformers and rules, onnxscript "
+        "rules, fusions and folding, onnx shape inference per (op, since_version), "
+        "version-converter adapters, symbolic shape inference handlers), observe every base "
+        "(the first form of each hand-written and generated case) under each tool in the "
+        "isolation worker, and report per entry the bases that trigger it and the effect, "
+        "totals per tool, and the entries no base triggers with the reason. Cached per tool "
+        "version ($PASSCHECK_CACHE/coverage).",
+    )
+    p.add_argument(
+        "--pass",
+        dest="passes",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="list only the entries this pass runs (repeatable; e.g. ort:basic, onnxscript:rewrite)",
+    )
+    p.add_argument(
+        "--case",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="bases: case id or tag glob (repeatable); default: the hand-written library and the generated set",
+    )
     p.add_argument("--tool", action="append", default=[], choices=TOOLS, help="observe only these tools (repeatable)")
-    p.add_argument("--entry", action="append", default=[], metavar="GLOB",
-                   help="list only entries whose key matches (repeatable)")
+    p.add_argument(
+        "--entry", action="append", default=[], metavar="GLOB", help="list only entries whose key matches (repeatable)"
+    )
     p.add_argument("--no-generated", action="store_true", help="leave the generated set out of the default bases")
     p.add_argument("--all-forms", action="store_true", help="observe every form of each case, not only its first")
-    p.add_argument("--hunt", action="append", default=[], metavar="DIR",
-                   help="a hunt's --out folder: count the spellings it tried under each entry and their findings "
-                        "(repeatable)")
+    p.add_argument(
+        "--hunt",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a hunt's --out folder: count the spellings it tried under each entry and their findings (repeatable)",
+    )
     p.add_argument("--json", metavar="FILE", help="write the map as JSON ('-' for standard output)")
-    p.add_argument("--refresh", action="store_true",
-                   help="observe every base again (empty this environment's coverage cache)")
-    p.add_argument("--recheck", metavar="FILE",
-                   help="observe again the bases a coverage JSON names as evidence (the first of each listed entry) "
-                        "and say which still show the effect; exit 1 when one does not")
-    p.add_argument("--untriggered", type=int, default=15, metavar="N",
-                   help="untriggered entries listed on the terminal (default: 15)")
+    p.add_argument(
+        "--refresh", action="store_true", help="observe every base again (empty this environment's coverage cache)"
+    )
+    p.add_argument(
+        "--recheck",
+        metavar="FILE",
+        help="observe again the bases a coverage JSON names as evidence (the first of each listed entry) "
+        "and say which still show the effect; exit 1 when one does not",
+    )
+    p.add_argument(
+        "--untriggered",
+        type=int,
+        default=15,
+        metavar="N",
+        help="untriggered entries listed on the terminal (default: 15)",
+    )
     p.set_defaults(handler=handle)
 
 
@@ -64,8 +91,8 @@ def handle(args) -> int:
     from passcheck._versions import environment
     from passcheck.coverage import report
     from passcheck.coverage.entry import TOOLS
-    from passcheck.hunt.coverage import library_map
     from passcheck.errors import PasscheckError
+    from passcheck.hunt.coverage import library_map
 
     if args.json and args.json != "-":
         try:
@@ -84,11 +111,20 @@ def handle(args) -> int:
         if count[0] % 200 == 0:
             print(f"passcheck coverage: {count[0]} bases observed", file=err, flush=True)
 
-    cmap = library_map(args.case, generated=not args.no_generated, all_forms=args.all_forms, tools=tools,
-                       refresh=args.refresh, on_base=on_base)
-    keys = [k for k, e in cmap.entries.items()
-            if (not args.passes or set(args.passes) & set(e.passes))
-            and (not args.entry or any(fnmatch.fnmatchcase(k, g) for g in args.entry))]
+    cmap = library_map(
+        args.case,
+        generated=not args.no_generated,
+        all_forms=args.all_forms,
+        tools=tools,
+        refresh=args.refresh,
+        on_base=on_base,
+    )
+    keys = [
+        k
+        for k, e in cmap.entries.items()
+        if (not args.passes or set(args.passes) & set(e.passes))
+        and (not args.entry or any(fnmatch.fnmatchcase(k, g) for g in args.entry))
+    ]
     doc = report.to_json(cmap, items, {k: v for k, v in environment().items()}, keys)
     if args.passes or args.entry:
         doc["totals"] = _totals_of(doc["entries"])
@@ -115,9 +151,13 @@ def _recheck(args) -> int:
             rows = json.load(f)["entries"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise PasscheckError(f"--recheck {args.recheck}: not a coverage JSON: {exc}") from None
-    chosen = [r for r in rows if r.get("evidence")
-              and (not args.passes or set(args.passes) & set(r["passes"]))
-              and (not args.entry or any(fnmatch.fnmatchcase(r["key"], g) for g in args.entry))]
+    chosen = [
+        r
+        for r in rows
+        if r.get("evidence")
+        and (not args.passes or set(args.passes) & set(r["passes"]))
+        and (not args.entry or any(fnmatch.fnmatchcase(r["key"], g) for g in args.entry))
+    ]
     failed = []
     with IsolatedExecutor() as ex:
         for r in chosen:
@@ -137,5 +177,3 @@ def _totals_of(rows) -> dict:
         t["total"] += 1
         t["triggered"] += bool(r["triggered"])
     return out
-
-

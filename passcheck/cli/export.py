@@ -15,10 +15,17 @@ from passcheck.cli._output import add_isolation_args
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("export", help="write every form of the selected cases as model.onnx + test_data_set_K (ONNX backend-test layout)")
+    p = sub.add_parser(
+        "export",
+        help="write every form of the selected cases as model.onnx + test_data_set_K (ONNX backend-test layout)",
+    )
     p.add_argument("dir", metavar="DIR")
-    p.add_argument("--case", action="append", default=[], metavar="GLOB", help="only cases whose id or tag matches (repeatable)")
-    p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder")
+    p.add_argument(
+        "--case", action="append", default=[], metavar="GLOB", help="only cases whose id or tag matches (repeatable)"
+    )
+    p.add_argument(
+        "--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder"
+    )
     add_isolation_args(p)
     p.set_defaults(handler=handle)
 
@@ -69,5 +76,8 @@ def handle(args) -> int:
             if not written:
                 skipped.append(c.id)
             n += len(written)
-    print(f"wrote {n} form(s) of {len(cases) - len(skipped)} case(s) to {args.dir}" + (f"; skipped here: {', '.join(skipped)}" if skipped else ""))
+    print(
+        f"wrote {n} form(s) of {len(cases) - len(skipped)} case(s) to {args.dir}"
+        + (f"; skipped here: {', '.join(skipped)}" if skipped else "")
+    )
     return 0

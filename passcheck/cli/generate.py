@@ -9,10 +9,21 @@ from passcheck.errors import PasscheckError
 def add_parser(sub) -> None:
     p = sub.add_parser("generate", help="generate cases from the onnx operator schemas (cached per onnx version)")
     p.add_argument("--stats", action="store_true", help="print, per op, the pairs built and the pairs dropped and why")
-    p.add_argument("--op", action="append", default=[], metavar="GLOB",
-                   help="only ops whose name matches (a partial set, cached separately; for development)")
-    p.add_argument("--examples", action="store_true", help="with --stats: the first dropped pair of each op and reason, with the tool's message")
-    p.add_argument("--refresh", action="store_true", help="regenerate even when the cache holds this onnx version's set")
+    p.add_argument(
+        "--op",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="only ops whose name matches (a partial set, cached separately; for development)",
+    )
+    p.add_argument(
+        "--examples",
+        action="store_true",
+        help="with --stats: the first dropped pair of each op and reason, with the tool's message",
+    )
+    p.add_argument(
+        "--refresh", action="store_true", help="regenerate even when the cache holds this onnx version's set"
+    )
     p.add_argument("--json", metavar="FILE", help="write the stats as JSON")
     p.set_defaults(handler=handle)
 
@@ -26,8 +37,9 @@ def handle(args) -> int:
 
     console = console_()
     if args.op:
-        from passcheck.generate.build import schema_history
         import fnmatch
+
+        from passcheck.generate.build import schema_history
 
         names = {name for _d, name in schema_history()}
         for pat in args.op:
@@ -47,9 +59,13 @@ def handle(args) -> int:
     if args.stats:
         t = Table("op", "built", "reference-only", "dropped (category|reason: n)", "not attempted", header_style="bold")
         for op in ops:
-            t.add_row(op, str(stats["built"].get(op, 0)), str(ref_only.get(op, 0)),
-                      "; ".join(f"{k}: {n}" for k, n in sorted(stats["dropped"].get(op, {}).items())),
-                      "; ".join(f"{k}: {n}" for k, n in sorted(stats["skipped"].get(op, {}).items())))
+            t.add_row(
+                op,
+                str(stats["built"].get(op, 0)),
+                str(ref_only.get(op, 0)),
+                "; ".join(f"{k}: {n}" for k, n in sorted(stats["dropped"].get(op, {}).items())),
+                "; ".join(f"{k}: {n}" for k, n in sorted(stats["skipped"].get(op, {}).items())),
+            )
         console.print(t)
         t = Table("dropped: category|reason", "pairs", header_style="bold")
         for k, n in sorted(dropped.items(), key=lambda kv: -kv[1]):
@@ -64,10 +80,12 @@ def handle(args) -> int:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"onnx": doc["onnx"], "cases": len(doc["cases"]), "stats": stats}, fh, indent=1)
     n_ops = len({c["op"] for c in doc["cases"]})
-    console.print(f"{len(doc['cases'])} generated cases over {n_ops} operators (onnx {doc['onnx']}, cache {cache_dir()}); "
-                  f"{attempted} pairs attempted, {sum(dropped.values())} dropped ({own} for passcheck's own reasons"
-                  f"{f', {100 * own / attempted:.1f}%' if attempted else ''}), "
-                  f"{sum(ref_only.values())} kept as reference-only "
-                  f"bases (onnxruntime has no kernel for their opset-1…6 schemas; not cases); "
-                  f"select them with --case 'generated/*'")
+    console.print(
+        f"{len(doc['cases'])} generated cases over {n_ops} operators (onnx {doc['onnx']}, cache {cache_dir()}); "
+        f"{attempted} pairs attempted, {sum(dropped.values())} dropped ({own} for passcheck's own reasons"
+        f"{f', {100 * own / attempted:.1f}%' if attempted else ''}), "
+        f"{sum(ref_only.values())} kept as reference-only "
+        f"bases (onnxruntime has no kernel for their opset-1…6 schemas; not cases); "
+        f"select them with --case 'generated/*'"
+    )
     return 0

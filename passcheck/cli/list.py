@@ -13,17 +13,25 @@ from passcheck.cli._common import console as console_
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("list", help="list cases, forms, tags and passes",
-                       description="List the cases (or --tags, --passes): a table on a terminal, one tab-separated "
-                                   "line per record in a pipe, a JSON array with --json.")
+    p = sub.add_parser(
+        "list",
+        help="list cases, forms, tags and passes",
+        description="List the cases (or --tags, --passes): a table on a terminal, one tab-separated "
+        "line per record in a pipe, a JSON array with --json.",
+    )
     p.add_argument("--case", action="append", default=[], metavar="GLOB", help="only cases whose id or tag matches")
     p.add_argument("--tags", action="store_true", help="list the tags (families) with their case counts")
     p.add_argument("--passes", action="store_true", help="list the pass ids")
-    p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder")
-    p.add_argument("--json", action="store_true",
-                   help="print a JSON array: cases {id, forms: [{id, description}], opset, tags, family, passes, description}, "
-                        "or with --passes {id, default, folds_constants, optimizes, needs_feeds, opsets, install, description} "
-                        "(install: empty when the pass runs here, else what to pip install or why not), with --tags {tag, cases, family}")
+    p.add_argument(
+        "--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder"
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print a JSON array: cases {id, forms: [{id, description}], opset, tags, family, passes, description}, "
+        "or with --passes {id, default, folds_constants, optimizes, needs_feeds, opsets, install, description} "
+        "(install: empty when the pass runs here, else what to pip install or why not), with --tags {tag, cases, family}",
+    )
     p.set_defaults(handler=handle)
 
 
@@ -81,17 +89,55 @@ def _passes() -> list[dict]:
         caps = a.capabilities
         low, high = caps.min_opset, caps.max_opset
         opsets = "" if low is None and high is None else f"{low or ''}..{high or ''}"
-        return {"id": pid, "default": pid in DEFAULT_PASSES, "folds_constants": caps.folds_constants, "optimizes": caps.optimizes,
-                "needs_feeds": caps.needs_feeds, "opsets": opsets, "install": _install(a), "description": description}
+        return {
+            "id": pid,
+            "default": pid in DEFAULT_PASSES,
+            "folds_constants": caps.folds_constants,
+            "optimizes": caps.optimizes,
+            "needs_feeds": caps.needs_feeds,
+            "opsets": opsets,
+            "install": _install(a),
+            "description": description,
+        }
 
     out = [record(pid, (a := get_pass(pid)), a.doc) for pid in known_pass_ids()]
     out += [record(f"cmd+fold:{name}", (a := recipe(name)), a.doc) for name in RECIPES]
     keys = ("id", "default", "folds_constants", "optimizes", "needs_feeds", "opsets", "install", "description")
-    out += [dict(zip(keys, row)) for row in (
-        ("onnx:convert-opset-N", False, False, False, False, "", "", "onnx.version_converter.convert_version(model, N)"),
-        ("cmd:'TOOL {in} {out}'", False, False, True, False, "", "", "any command that reads a model and writes one"),
-        ("cmd+fold:'TOOL {in} {out}'", False, True, True, False, "", "", "the same, for a tool that folds constants (missed-folding oracle applies)"),
-    )]
+    out += [
+        dict(zip(keys, row))
+        for row in (
+            (
+                "onnx:convert-opset-N",
+                False,
+                False,
+                False,
+                False,
+                "",
+                "",
+                "onnx.version_converter.convert_version(model, N)",
+            ),
+            (
+                "cmd:'TOOL {in} {out}'",
+                False,
+                False,
+                True,
+                False,
+                "",
+                "",
+                "any command that reads a model and writes one",
+            ),
+            (
+                "cmd+fold:'TOOL {in} {out}'",
+                False,
+                True,
+                True,
+                False,
+                "",
+                "",
+                "the same, for a tool that folds constants (missed-folding oracle applies)",
+            ),
+        )
+    ]
     return out
 
 
@@ -117,12 +163,15 @@ def _tags(patterns) -> list[dict]:
 def _cases(patterns) -> list[dict]:
     from passcheck.cases import registry
 
-    return [{
-        "id": c.id,
-        "forms": [{"id": name, "description": f.doc} for name, f in c.forms.items()],
-        "opset": c.opset,
-        "tags": sorted(c.tags - {c.family}),
-        "family": c.family,
-        "passes": list(c.passes),
-        "description": c.doc.strip().splitlines()[0] if c.doc.strip() else "",
-    } for c in registry().select(patterns)]
+    return [
+        {
+            "id": c.id,
+            "forms": [{"id": name, "description": f.doc} for name, f in c.forms.items()],
+            "opset": c.opset,
+            "tags": sorted(c.tags - {c.family}),
+            "family": c.family,
+            "passes": list(c.passes),
+            "description": c.doc.strip().splitlines()[0] if c.doc.strip() else "",
+        }
+        for c in registry().select(patterns)
+    ]

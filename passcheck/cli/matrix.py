@@ -8,37 +8,86 @@ from passcheck.cli._common import add_progress_arg, positive, progress_mode
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("matrix", help="run the cases in every pinned environment (onnx / onnxruntime / onnxscript versions)",
-                       description="Build the models once, run them in pinned environments created with uv (cached), "
-                                   "and report verdicts with environments as columns. Writes DIR/results.jsonl as results "
-                                   "arrive, then DIR/report.json, report.xml (JUnit), report.md.")
+    p = sub.add_parser(
+        "matrix",
+        help="run the cases in every pinned environment (onnx / onnxruntime / onnxscript versions)",
+        description="Build the models once, run them in pinned environments created with uv (cached), "
+        "and report verdicts with environments as columns. Writes DIR/results.jsonl as results "
+        "arrive, then DIR/report.json, report.xml (JUnit), report.md.",
+    )
     p.add_argument("--list", action="store_true", help="list the environments and their pins, then exit")
-    p.add_argument("--env", action="append", default=[], metavar="ID|PINS.txt", help="environment id or a pins file (repeatable); default: every file in ci/envs")
-    p.add_argument("--envs-dir", metavar="DIR", help="folder of pins files (default: ci/envs of the passcheck source tree)")
-    p.add_argument("--case", action="append", default=[], metavar="GLOB", help="case id or tag glob (repeatable); default: all")
-    p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="also load case (and pass) modules from a file or folder")
-    p.add_argument("--pass", dest="passes", action="append", default=[], metavar="ID", help="pass id (repeatable); default: each case's passes ('input', each form judged itself, always runs)")
+    p.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="ID|PINS.txt",
+        help="environment id or a pins file (repeatable); default: every file in ci/envs",
+    )
+    p.add_argument(
+        "--envs-dir", metavar="DIR", help="folder of pins files (default: ci/envs of the passcheck source tree)"
+    )
+    p.add_argument(
+        "--case", action="append", default=[], metavar="GLOB", help="case id or tag glob (repeatable); default: all"
+    )
+    p.add_argument(
+        "--cases-from",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="also load case (and pass) modules from a file or folder",
+    )
+    p.add_argument(
+        "--pass",
+        dest="passes",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="pass id (repeatable); default: each case's passes ('input', each form judged itself, always runs)",
+    )
     p.add_argument("--jobs", type=int, metavar="N", help="environments run at once (default: CPU count)")
     p.add_argument("--out", default="passcheck-matrix", metavar="DIR", help="output folder (default: %(default)s)")
     p.add_argument("--shard", default="1/1", metavar="I/N", help="run the I-th of N deterministic slices of the cells")
     p.add_argument("--resume", action="store_true", help="keep DIR's results and run only the missing cells")
-    p.add_argument("--timeout", type=positive(float), default=300.0, metavar="S", help="seconds without a result before a worker is killed (default: %(default)s)")
-    p.add_argument("--source", metavar="DIR", help="passcheck source tree installed into each environment (default: found automatically)")
-    p.add_argument("--cache-dir", metavar="DIR", help="environment cache (default: $PASSCHECK_CACHE or ~/.cache/passcheck)")
+    p.add_argument(
+        "--timeout",
+        type=positive(float),
+        default=300.0,
+        metavar="S",
+        help="seconds without a result before a worker is killed (default: %(default)s)",
+    )
+    p.add_argument(
+        "--source",
+        metavar="DIR",
+        help="passcheck source tree installed into each environment (default: found automatically)",
+    )
+    p.add_argument(
+        "--cache-dir", metavar="DIR", help="environment cache (default: $PASSCHECK_CACHE or ~/.cache/passcheck)"
+    )
     add_progress_arg(p)
-    p.add_argument("-q", "--quiet", action="store_true", help="print only the differences and the summary (no progress)")
+    p.add_argument(
+        "-q", "--quiet", action="store_true", help="print only the differences and the summary (no progress)"
+    )
     add_verdict_args(p)
-    p.add_argument("--exit-zero", action="store_true",
-                   help="exit 0 on findings (still 2 when an environment or input is unusable): for shard jobs whose verdict comes from 'passcheck merge'")
+    p.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 on findings (still 2 when an environment or input is unusable): for shard jobs whose verdict comes from 'passcheck merge'",
+    )
     p.set_defaults(handler=handle)
 
 
 def add_verdict_args(p) -> None:
     """``--baseline`` / ``--write-baseline`` of ``matrix`` and ``merge``."""
-    p.add_argument("--baseline", metavar="FILE",
-                   help="known findings (JSON; an entry's optional 'envs' limits it to those environments): matched findings are expected, not failures")
-    p.add_argument("--write-baseline", metavar="FILE",
-                   help="write every finding as a baseline: one entry per finding id, 'envs' listing where it occurs unless it occurs in every environment")
+    p.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="known findings (JSON; an entry's optional 'envs' limits it to those environments): matched findings are expected, not failures",
+    )
+    p.add_argument(
+        "--write-baseline",
+        metavar="FILE",
+        help="write every finding as a baseline: one entry per finding id, 'envs' listing where it occurs unless it occurs in every environment",
+    )
 
 
 def handle(args) -> int:
@@ -47,8 +96,8 @@ def handle(args) -> int:
     from passcheck.errors import PasscheckError
     from passcheck.matrix import envs as envmod
     from passcheck.matrix import plan, runner
-    from passcheck.report import baseline
     from passcheck.matrix.plan import INPUT
+    from passcheck.report import baseline
 
     specs = envmod.select(args.env, args.envs_dir)
     console = Console(soft_wrap=True)
@@ -66,8 +115,16 @@ def handle(args) -> int:
         raise PasscheckError(f"--timeout {args.timeout:g}: must be positive")
     source = envmod.installable_source(args.source)  # the flag, $PASSCHECK_SOURCE, the checkout, pip's recorded origin
     opts = runner.Options(
-        envs=specs, out=Path(args.out), source=source, cases=args.case, passes=[p for p in args.passes if p != INPUT], cases_from=args.cases_from,
-        jobs=args.jobs or runner.default_jobs(), shard=plan.parse_shard(args.shard), resume=args.resume, timeout=args.timeout,
+        envs=specs,
+        out=Path(args.out),
+        source=source,
+        cases=args.case,
+        passes=[p for p in args.passes if p != INPUT],
+        cases_from=args.cases_from,
+        jobs=args.jobs or runner.default_jobs(),
+        shard=plan.parse_shard(args.shard),
+        resume=args.resume,
+        timeout=args.timeout,
         cache=Path(args.cache_dir).resolve() if args.cache_dir else None,
         repro_env={s.id: r for s, r in zip(specs, args.env or [s.id for s in specs])},
         progress=progress_mode(args),
@@ -88,7 +145,9 @@ def conclude(args, out: Path, cells, environments, console) -> int:
     for line in verdict.notes(meta):
         console.print(line, style="bold red" if line.startswith("PARTIAL") else None, highlight=False)
     if args.write_baseline:
-        verdict.write_baseline(args.write_baseline, cells, verdict.ran_envs(cells, [e["id"] for e in meta.get("environments", [])]))
+        verdict.write_baseline(
+            args.write_baseline, cells, verdict.ran_envs(cells, [e["id"] for e in meta.get("environments", [])])
+        )
         console.print(f"wrote {args.write_baseline}: edit each reason, then pass it with --baseline", highlight=False)
     console.print(f"report: {out}/report.json, report.xml (JUnit), report.md", highlight=False)
     return verdict.exit_code(cells, environments, exit_zero=getattr(args, "exit_zero", False))

@@ -7,13 +7,29 @@ from passcheck.cli._output import add_isolation_args
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("mutate", help="write the model's equivalent uncommon forms (one per rewrite) and a manifest",
-                       description="Apply each form rewrite that fits MODEL, verify every mutant is equivalent "
-                                   "(checker + same outputs under ort:disabled), and write them to DIR with manifest.json.")
+    p = sub.add_parser(
+        "mutate",
+        help="write the model's equivalent uncommon forms (one per rewrite) and a manifest",
+        description="Apply each form rewrite that fits MODEL, verify every mutant is equivalent "
+        "(checker + same outputs under ort:disabled), and write them to DIR with manifest.json.",
+    )
     p.add_argument("model", metavar="MODEL.onnx")
-    p.add_argument("--form", action="append", default=[], metavar="ID", help="only these forms (repeatable): a rewrite id, ID@SITE (one site) or A+B; default: every rewrite")
+    p.add_argument(
+        "--form",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only these forms (repeatable): a rewrite id, ID@SITE (one site) or A+B; default: every rewrite",
+    )
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the mutants and manifest.json (created)")
-    p.add_argument("--bind", action="append", type=bind_arg, default=[], metavar="SYM=N", help="size for a symbolic dim in the verification feeds")
+    p.add_argument(
+        "--bind",
+        action="append",
+        type=bind_arg,
+        default=[],
+        metavar="SYM=N",
+        help="size for a symbolic dim in the verification feeds",
+    )
     add_isolation_args(p)
     add_progress_arg(p)
     p.set_defaults(handler=handle)
@@ -52,15 +68,27 @@ def handle(args) -> int:
         checker = Checker(executor)
         check_original(model, args.model, checker)  # a refused original: one line, before any progress line
         with progress(args, None, "building mutants") as prog:
-            found = verified_mutants(model, args.form or None, feeds, args.model, runner_of(executor), refused,
-                                     on_built=lambda n: prog.stage("mutants", n),
-                                     on_verified=lambda rid: prog.advance("", rid),
-                                     checker=checker, unverified=unverified)
+            found = verified_mutants(
+                model,
+                args.form or None,
+                feeds,
+                args.model,
+                runner_of(executor),
+                refused,
+                on_built=lambda n: prog.stage("mutants", n),
+                on_verified=lambda rid: prog.advance("", rid),
+                checker=checker,
+                unverified=unverified,
+            )
     print_unverified(unverified, refused=refused)
     unverified.update(refused)
     out = Path(args.out)
     if not found:
-        none = f"no mutant could be verified ({len(unverified)} left out)" if unverified else "no rewrite applies to this model"
+        none = (
+            f"no mutant could be verified ({len(unverified)} left out)"
+            if unverified
+            else "no rewrite applies to this model"
+        )
         print(f"{args.model}: {none}; nothing written, nothing to compare")
         return 0
     out.mkdir(parents=True, exist_ok=True)
@@ -68,8 +96,16 @@ def handle(args) -> int:
     for rid, (mutant, applied) in found.items():
         path = out / f"{stem}.{re.sub(r'[^A-Za-z0-9_.+@-]+', '_', rid)}.onnx"  # a site label may hold '/'
         onnx.save(mutant, str(path))
-        entries.append({"form": rid, "doc": describe(rid), "file": path.name, "sha256": model_hash(mutant),
-                        "verified_equivalent": True, **applied.to_json()})
+        entries.append(
+            {
+                "form": rid,
+                "doc": describe(rid),
+                "file": path.name,
+                "sha256": model_hash(mutant),
+                "verified_equivalent": True,
+                **applied.to_json(),
+            }
+        )
         shown = ", ".join(applied.nodes[:5]) + (" …" if applied.count > 5 else "")
         print(f"{path}  {rid}: {applied.detail} ({shown})")
     manifest = {"model": str(args.model), "sha256": model_hash(model), "mutants": entries}

@@ -24,18 +24,62 @@ import sys
 def add_parser(sub) -> None:
     from passcheck.cli._common import positive
 
-    p = sub.add_parser("reduce", help="shrink a finding's forms to a minimal pair (delta debugging over rewrite sites, nodes, initializer values)")
+    p = sub.add_parser(
+        "reduce",
+        help="shrink a finding's forms to a minimal pair (delta debugging over rewrite sites, nodes, initializer values)",
+    )
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("report", metavar="REPORT.json", nargs="?", help="a stored report holding the finding")
-    src.add_argument("--compare", nargs=2, metavar=("A.onnx", "B.onnx"), help="run 'passcheck compare A B --pass ID' first and reduce its finding")
-    src.add_argument("--check", metavar="MODEL.onnx", help="run 'passcheck check MODEL --mutations --form REWRITE --pass ID' first and reduce its finding")
-    p.add_argument("--pass", dest="passes", action="append", default=[], metavar="ID", help="with --compare/--check: the pass (one)")
-    p.add_argument("--form", action="append", default=[], metavar="REWRITE", help="with --check: the rewrite ids to check (repeatable)")
-    p.add_argument("--finding", metavar="ID", help="the finding's id (default: the report's only unexpected ort:* parity finding)")
-    p.add_argument("--out", required=True, metavar="DIR", help="folder for common.onnx, uncommon.onnx, the case module and reduce-state.json")
-    p.add_argument("--budget", type=positive(float), default=120.0, metavar="SECONDS", help="time bound (default: %(default)s)")
-    p.add_argument("--resume", action="store_true", help="start from the node set (and rewrite sites) DIR/reduce-state.json recorded for this finding")
-    p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="case module file or folder the report's cases come from")
+    src.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A.onnx", "B.onnx"),
+        help="run 'passcheck compare A B --pass ID' first and reduce its finding",
+    )
+    src.add_argument(
+        "--check",
+        metavar="MODEL.onnx",
+        help="run 'passcheck check MODEL --mutations --form REWRITE --pass ID' first and reduce its finding",
+    )
+    p.add_argument(
+        "--pass",
+        dest="passes",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="with --compare/--check: the pass (one)",
+    )
+    p.add_argument(
+        "--form",
+        action="append",
+        default=[],
+        metavar="REWRITE",
+        help="with --check: the rewrite ids to check (repeatable)",
+    )
+    p.add_argument(
+        "--finding", metavar="ID", help="the finding's id (default: the report's only unexpected ort:* parity finding)"
+    )
+    p.add_argument(
+        "--out",
+        required=True,
+        metavar="DIR",
+        help="folder for common.onnx, uncommon.onnx, the case module and reduce-state.json",
+    )
+    p.add_argument(
+        "--budget", type=positive(float), default=120.0, metavar="SECONDS", help="time bound (default: %(default)s)"
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="start from the node set (and rewrite sites) DIR/reduce-state.json recorded for this finding",
+    )
+    p.add_argument(
+        "--cases-from",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="case module file or folder the report's cases come from",
+    )
     p.set_defaults(handler=handle)
 
 
@@ -52,7 +96,9 @@ def _report(args) -> str:
 
     if args.report:
         if args.passes or args.form:
-            raise PasscheckError("--pass and --form go with --compare or --check; a report's finding already names its pass")
+            raise PasscheckError(
+                "--pass and --form go with --compare or --check; a report's finding already names its pass"
+            )
         return args.report
     if len(args.passes) != 1:
         raise PasscheckError("--compare/--check need exactly one --pass")
@@ -60,7 +106,11 @@ def _report(args) -> str:
         raise PasscheckError("--form goes with --check")
     Path(args.out).mkdir(parents=True, exist_ok=True)
     report = str(Path(args.out) / "report.json")
-    argv = (["compare", *args.compare] if args.compare else ["check", args.check, "--mutations", *[x for f in args.form for x in ("--form", f)]])
+    argv = (
+        ["compare", *args.compare]
+        if args.compare
+        else ["check", args.check, "--mutations", *[x for f in args.form for x in ("--form", f)]]
+    )
     code = main([*argv, "--pass", args.passes[0], "--json", report, "-q"])
     if code not in (0, 1):
         raise PasscheckError(f"'passcheck {' '.join(argv)}' ended with exit code {code}: nothing to reduce")
@@ -91,28 +141,46 @@ def handle(args) -> int:
             state = json.loads(state_path.read_text(encoding="utf-8"))
             state["keep"]  # noqa: B018 - a state file must name its node set
         except (ValueError, KeyError, TypeError) as exc:
-            raise PasscheckError(f"{state_path}: not a reduce-state.json ({type(exc).__name__}: {exc}); remove it or use another --out") from None
+            raise PasscheckError(
+                f"{state_path}: not a reduce-state.json ({type(exc).__name__}: {exc}); remove it or use another --out"
+            ) from None
         if state.get("finding") != f.id:
-            raise PasscheckError(f"{state_path} records finding {state.get('finding')!r}, not {f.id!r}; use another --out")
+            raise PasscheckError(
+                f"{state_path} records finding {state.get('finding')!r}, not {f.id!r}; use another --out"
+            )
         if state.get("finished"):
             print(f"already reduced to {len(state['keep'])} nodes ({state_path})", file=sys.stderr)
         start, form = state["keep"], state.get("form")
 
     def save(keep, form=None, finished=False, shrunk=(), simplified=None):
-        doc = {"finding": f.id, "keep": list(keep), "form": form, "finished": finished, "shrunk": list(shrunk), "simplified": simplified or {}}
+        doc = {
+            "finding": f.id,
+            "keep": list(keep),
+            "form": form,
+            "finished": finished,
+            "shrunk": list(shrunk),
+            "simplified": simplified or {},
+        }
         atomic_write(state_path, json.dumps(doc, indent=1) + "\n")
 
     def smaller(keep, form):
         save(keep, form)
-        print(f"passcheck reduce: {len(keep)} nodes" + (f", form {form}" if form else "")
-              + f" ({reducer.tests} candidates tested, {time.monotonic() - start_time:.0f} s)", file=sys.stderr)
+        print(
+            f"passcheck reduce: {len(keep)} nodes"
+            + (f", form {form}" if form else "")
+            + f" ({reducer.tests} candidates tested, {time.monotonic() - start_time:.0f} s)",
+            file=sys.stderr,
+        )
 
     with IsolatedExecutor() as ex:
         source, sites_before = _source(f, args.cases_from, ex)
         reducer = PairReducer(source, predicate_for(f, ex, **_case_settings(f, args.cases_from)), ex)
-        print(f"passcheck reduce: {len(reducer.keys)} nodes" + (f", {sites_before} rewrite sites" if sites_before else "")
-              + f"; {type(reducer.predicate).__name__} predicate; budget {args.budget:g} s",
-              file=sys.stderr)
+        print(
+            f"passcheck reduce: {len(reducer.keys)} nodes"
+            + (f", {sites_before} rewrite sites" if sites_before else "")
+            + f"; {type(reducer.predicate).__name__} predicate; budget {args.budget:g} s",
+            file=sys.stderr,
+        )
         red = reducer.reduce(deadline, start, form, smaller)
     save(red.keep, red.form, red.finished, red.shrunk, red.simplified)
     if red.a is not None:
@@ -120,16 +188,24 @@ def handle(args) -> int:
     else:
         (out / "common.onnx").unlink(missing_ok=True)  # a one-form finding: no stale pair beside it
     onnx.save(red.b, str(out / "uncommon.onnx"))
-    module = out / ("reduced_" + case_slug(f).replace("-", "_").replace(".", "_").replace("+", "_") + ".py")  # unique module name per finding
+    module = out / (
+        "reduced_" + case_slug(f).replace("-", "_").replace(".", "_").replace("+", "_") + ".py"
+    )  # unique module name per finding
     module.write_text(case_module(f, red.a, red.b), encoding="utf-8")
     ops = ", ".join(n.op_type for n in red.b.graph.node)
     how = "1-minimal" if red.finished else "budget reached, not yet 1-minimal (--resume continues)"
     sites = f"; rewrite sites {sites_before} → {_site_count(red.form)} ({red.form})" if sites_before else ""
     shrunk = f"; axes of size {', '.join(map(str, red.shrunk))} cut to 1" if red.shrunk else ""
-    fills = f"; initializers as fills: {', '.join(f'{k}={v}' for k, v in red.simplified.items())}" if red.simplified else ""
-    wrote = ", ".join(str(p) for p in ([out / "common.onnx"] if red.a is not None else []) + [out / "uncommon.onnx", module])
-    print(f"reduced {len(reducer.keys)} → {len(red.keep)} nodes ({ops}); {how}{sites}{shrunk}{fills}; {red.tests} candidates tested in "
-          f"{time.monotonic() - start_time:.0f} s; wrote {wrote}")
+    fills = (
+        f"; initializers as fills: {', '.join(f'{k}={v}' for k, v in red.simplified.items())}" if red.simplified else ""
+    )
+    wrote = ", ".join(
+        str(p) for p in ([out / "common.onnx"] if red.a is not None else []) + [out / "uncommon.onnx", module]
+    )
+    print(
+        f"reduced {len(reducer.keys)} → {len(red.keep)} nodes ({ops}); {how}{sites}{shrunk}{fills}; {red.tests} candidates tested in "
+        f"{time.monotonic() - start_time:.0f} s; wrote {wrote}"
+    )
     return 0
 
 

@@ -10,18 +10,28 @@ from __future__ import annotations
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("report", help="re-render a stored JSON report in another format",
-                       description="Re-render a stored report (or a --stream file). Exit 0 once it is rendered, whatever "
-                                   "findings it holds (they failed the run that wrote it); --fail-on-findings to exit 1 on them.")
+    p = sub.add_parser(
+        "report",
+        help="re-render a stored JSON report in another format",
+        description="Re-render a stored report (or a --stream file). Exit 0 once it is rendered, whatever "
+        "findings it holds (they failed the run that wrote it); --fail-on-findings to exit 1 on them.",
+    )
     p.add_argument("file", metavar="REPORT.json", nargs="?", help="a stored report or stream (or give --rejudge)")
-    p.add_argument("--rejudge", metavar="RUN_DIR", help="judge a run saved with --save-run again with the current oracles "
-                   "(no pass or model is run) and render those cells instead of a stored report")
+    p.add_argument(
+        "--rejudge",
+        metavar="RUN_DIR",
+        help="judge a run saved with --save-run again with the current oracles "
+        "(no pass or model is run) and render those cells instead of a stored report",
+    )
     p.add_argument("--format", choices=["terminal", "markdown", "findings", "junit", "json"], default="terminal")
     p.add_argument("--out", metavar="FILE", help="write there instead of stdout (required for junit; '-' is stdout)")
     p.add_argument("--baseline", metavar="FILE", help="known findings to mark as expected")
     p.add_argument("--title", default="passcheck report")
-    p.add_argument("--fail-on-findings", action="store_true",
-                   help="exit 1 when the report holds an unexpected finding or an unchecked cell (default: exit 0 once rendered)")
+    p.add_argument(
+        "--fail-on-findings",
+        action="store_true",
+        help="exit 1 when the report holds an unexpected finding or an unchecked cell (default: exit 0 once rendered)",
+    )
     p.set_defaults(handler=handle)
 
 

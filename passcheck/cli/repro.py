@@ -16,16 +16,39 @@ import shutil
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("repro", help="write a standalone script and REPORT.md reproducing a finding",
-                       description="The script rebuilds the form(s) with onnx.helper (initializers and feeds embedded), runs only "
-                                   "the tool under test, checks what the oracle claimed, and exits 1 while the bug is present.")
+    p = sub.add_parser(
+        "repro",
+        help="write a standalone script and REPORT.md reproducing a finding",
+        description="The script rebuilds the form(s) with onnx.helper (initializers and feeds embedded), runs only "
+        "the tool under test, checks what the oracle claimed, and exits 1 while the bug is present.",
+    )
     p.add_argument("report", metavar="REPORT.json")
-    p.add_argument("--finding", metavar="ID", help="the finding's id (default: the first unexpected finding of the highest rank "
-                   "repro can script: crash > wrong result > invalid output > wrong shape or type > missed optimization)")
-    p.add_argument("--out", required=True, metavar="DIR", help="folder to write repro.py, REPORT.md and the model(s) into")
-    p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="case module file or folder the report's cases come from")
-    p.add_argument("--bisect", metavar="BISECT.json", help="the bisect.json 'passcheck bisect' wrote: REPORT.md names the first bad version from it")
-    p.add_argument("--no-attribute", action="store_true", help="do not bisect onnxruntime transformers when the report holds no attribution")
+    p.add_argument(
+        "--finding",
+        metavar="ID",
+        help="the finding's id (default: the first unexpected finding of the highest rank "
+        "repro can script: crash > wrong result > invalid output > wrong shape or type > missed optimization)",
+    )
+    p.add_argument(
+        "--out", required=True, metavar="DIR", help="folder to write repro.py, REPORT.md and the model(s) into"
+    )
+    p.add_argument(
+        "--cases-from",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="case module file or folder the report's cases come from",
+    )
+    p.add_argument(
+        "--bisect",
+        metavar="BISECT.json",
+        help="the bisect.json 'passcheck bisect' wrote: REPORT.md names the first bad version from it",
+    )
+    p.add_argument(
+        "--no-attribute",
+        action="store_true",
+        help="do not bisect onnxruntime transformers when the report holds no attribution",
+    )
     p.set_defaults(handler=handle)
 
 
@@ -36,10 +59,10 @@ def handle(args) -> int:
 
     from passcheck._versions import environment
     from passcheck.errors import PasscheckError
+    from passcheck.report.json_report import read_report
     from passcheck.repro.bisected import first_bad
     from passcheck.repro.plan import choose, is_ort_parity, verify
     from passcheck.repro.tools import package
-    from passcheck.report.json_report import read_report
 
     cells, _ = read_report(args.report)
     f, chosen = choose(cells, args.finding)
@@ -68,8 +91,10 @@ def handle(args) -> int:
             shutil.rmtree(out, ignore_errors=True)
         raise
     (out / "REPORT.md").write_text(md, encoding="utf-8")
-    print(f"wrote {out / 'repro.py'} ({', '.join(f'{k}: {v}' for k, v in how.items())}), {out / 'REPORT.md'}, "
-          + ", ".join(str(out / n) for n in models))
+    print(
+        f"wrote {out / 'repro.py'} ({', '.join(f'{k}: {v}' for k, v in how.items())}), {out / 'REPORT.md'}, "
+        + ", ".join(str(out / n) for n in models)
+    )
     print(f"checked here: exit 1, {bug}")
     return 0
 
@@ -105,9 +130,13 @@ def _generic(f, args, versions, bisected):
     a = form_model(f, f.details["other_form"], args.cases_from) if c.two_forms else None
     call = tool_call(f.pass_id, b)
     if call is None:
-        raise PasscheckError(f"finding {f.id!r}: repro cannot script it faithfully: {f.pass_id} has no target opset for form {f.form!r}")
+        raise PasscheckError(
+            f"finding {f.id!r}: repro cannot script it faithfully: {f.pass_id} has no target opset for form {f.form!r}"
+        )
     if a is not None and tool_call(f.pass_id, a) != call:
-        raise PasscheckError(f"finding {f.id!r}: repro cannot script it faithfully: {f.pass_id} converts the two forms to different opsets")
+        raise PasscheckError(
+            f"finding {f.id!r}: repro cannot script it faithfully: {f.pass_id} converts the two forms to different opsets"
+        )
     feeds, rtol, atol = case_feeds(f, b, args.cases_from) if c.feeds else ([], None, None)
     c = claim(f, rtol, atol)
     text, how = generic.script(f, c, call, a, b, feeds)

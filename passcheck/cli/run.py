@@ -7,10 +7,21 @@ from passcheck.cli._output import add_reliability_args
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("run", help="run cases × passes here and judge them with every oracle",
-                       description="Run the selected cases' forms through the passes and report a verdict per case × form × pass.")
-    p.add_argument("--case", action="append", default=[], metavar="GLOB", help="case id or tag glob (repeatable), e.g. 'shape/*' or fusion; default: all")
-    p.add_argument("--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder")
+    p = sub.add_parser(
+        "run",
+        help="run cases × passes here and judge them with every oracle",
+        description="Run the selected cases' forms through the passes and report a verdict per case × form × pass.",
+    )
+    p.add_argument(
+        "--case",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="case id or tag glob (repeatable), e.g. 'shape/*' or fusion; default: all",
+    )
+    p.add_argument(
+        "--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder"
+    )
     add_pass_args(p)
     add_unknown_dim_arg(p)
     add_output_args(p)
@@ -20,9 +31,8 @@ def add_parser(sub) -> None:
 
 def handle(args) -> int:
     from passcheck.api import require_available, run
-    from passcheck.cli._output import RunSession, finish
-
     from passcheck.cases import load_path, registry
+    from passcheck.cli._output import RunSession, finish
     from passcheck.errors import PasscheckError
     from passcheck.passes import _registry as passes
 
@@ -30,13 +40,29 @@ def handle(args) -> int:
         cases, user_passes = len(registry()), len(passes._USER)
         load_path(p)
         if len(registry()) == cases and len(passes._USER) == user_passes:  # else the whole library would run instead
-            raise PasscheckError(f"--cases-from {p}: registers no case (nor pass); a case module calls "
-                                 "passcheck.cases.register(...) at import; nothing was run")
+            raise PasscheckError(
+                f"--cases-from {p}: registers no case (nor pass); a case module calls "
+                "passcheck.cases.register(...) at import; nothing was run"
+            )
     require_available(args.passes)  # before a stream is opened
-    selection = {"case": args.case, "pass": args.passes, "cases_from": [str(p) for p in args.cases_from], **({"unknown_dim_param": args.unknown_dim_param} if args.unknown_dim_param else {})}
-    with RunSession(args, "run", selection, preload=args.cases_from, planned=planned_cells(args.case, args.passes, args.cases_from)) as s:
-        report = s.complete(run(args.case, args.passes, cases_from=args.cases_from, unknown_dim_param=args.unknown_dim_param,
-                                **s.options()))
+    selection = {
+        "case": args.case,
+        "pass": args.passes,
+        "cases_from": [str(p) for p in args.cases_from],
+        **({"unknown_dim_param": args.unknown_dim_param} if args.unknown_dim_param else {}),
+    }
+    with RunSession(
+        args, "run", selection, preload=args.cases_from, planned=planned_cells(args.case, args.passes, args.cases_from)
+    ) as s:
+        report = s.complete(
+            run(
+                args.case,
+                args.passes,
+                cases_from=args.cases_from,
+                unknown_dim_param=args.unknown_dim_param,
+                **s.options(),
+            )
+        )
     return finish(args, report)
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("show", help="print every input, output and value_info annotation of a model, subgraphs and functions included")
+    p = sub.add_parser(
+        "show", help="print every input, output and value_info annotation of a model, subgraphs and functions included"
+    )
     p.add_argument("model", metavar="MODEL.onnx")
     p.set_defaults(handler=handle)
 

@@ -18,8 +18,16 @@ from pathlib import Path
 from typing import Any
 
 #: The modules whose code decides what the cache holds.
-OBSERVERS = ("_capture.py", "_graph.py", "converter.py", "onnxscript.py", "ort.py", "shapes.py", "symbolic.py",
-             "worker.py")
+OBSERVERS = (
+    "_capture.py",
+    "_graph.py",
+    "converter.py",
+    "onnxscript.py",
+    "ort.py",
+    "shapes.py",
+    "symbolic.py",
+    "worker.py",
+)
 
 
 def _key() -> str:

@@ -68,7 +68,7 @@ def triggers(model) -> dict[str, str]:
             except Exception as exc:  # noqa: BLE001 - the converter's refusal is the reason, not a crash of passcheck
                 why = f"convert_version {at}->{target} failed: {type(exc).__name__}: {str(exc).splitlines()[0][-160:]}"
                 named = re.search(r" for (\w+)\s*$", str(exc).splitlines()[0])
-                for op in ([named.group(1)] if named and named.group(1) in ops else ops):
+                for op in [named.group(1)] if named and named.group(1) in ops else ops:
                     if since(op, "", at) != since(op, "", target):
                         step = f"{op}:{target - 1}->{target}" if direction == "up" else f"{op}:{at}->{at - 1}"
                         out.setdefault("!" + key(TOOL, "adapter", step), why)
@@ -81,8 +81,10 @@ def triggers(model) -> dict[str, str]:
                 if a != b and a is not None and b is not None:
                     step = f"{op}:{target - 1}->{target}" if direction == "up" else f"{op}:{at}->{at - 1}"
                     kept = "the node's op is still there" if op in have else f"the adapter replaced {op}"
-                    out.setdefault(key(TOOL, "adapter", step),
-                                   f"convert_version {at}->{target} succeeded: {op} since_version {a} -> {b} ({kept})")
+                    out.setdefault(
+                        key(TOOL, "adapter", step),
+                        f"convert_version {at}->{target} succeeded: {op} since_version {a} -> {b} ({kept})",
+                    )
             cur, at = converted, target
     return out
 

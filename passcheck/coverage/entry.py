@@ -63,8 +63,11 @@ class Evidence:
 
 
 #: Distribution a pass declares in ``PassAdapter.tools`` → the catalogue tools it stands for.
-CATALOGUE_OF = {"onnxruntime": ("onnxruntime",), "onnxscript": ("onnxscript",),
-                "onnx": ("onnx-shape-inference", "onnx-version-converter")}
+CATALOGUE_OF = {
+    "onnxruntime": ("onnxruntime",),
+    "onnxscript": ("onnxscript",),
+    "onnx": ("onnx-shape-inference", "onnx-version-converter"),
+}
 
 
 class PassScope:

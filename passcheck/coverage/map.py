@@ -35,8 +35,9 @@ def catalogue(executor, tools: Sequence[str] = TOOLS, cache=None) -> tuple[dict[
         if isinstance(data[t], dict):
             missing[t] = data[t]["error"]
         else:
-            entries[t] = [Entry(e["tool"], e["kind"], e["name"], tuple(e["passes"]), e["scope"], e["source"])
-                          for e in data[t]]
+            entries[t] = [
+                Entry(e["tool"], e["kind"], e["name"], tuple(e["passes"]), e["scope"], e["source"]) for e in data[t]
+            ]
     return entries, missing
 
 
@@ -80,8 +81,13 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def compute(bases: Sequence[Any], executor, tools: Sequence[str] = TOOLS, cache=None,
-            on_base: Callable[[str], None] | None = None) -> CoverageMap:
+def compute(
+    bases: Sequence[Any],
+    executor,
+    tools: Sequence[str] = TOOLS,
+    cache=None,
+    on_base: Callable[[str], None] | None = None,
+) -> CoverageMap:
     """Observe ``bases`` (objects with ``id`` and ``model()``, e.g. :class:`passcheck.hunt.space.Base`).
 
     Raises:
@@ -114,7 +120,7 @@ def compute(bases: Sequence[Any], executor, tools: Sequence[str] = TOOLS, cache=
     saved_timeout = executor.timeout
     try:
         for i in range(0, len(todo), BATCH):
-            batch = todo[i:i + BATCH]
+            batch = todo[i : i + BATCH]
             results = _observe(executor, tools, batch, WorkerDied)
             for (bid, digest, _), res in zip(batch, results, strict=True):
                 if isinstance(res, str):

@@ -91,8 +91,7 @@ def catalogue(fusions: list[str]) -> list[Entry]:
     out = [Entry(TOOL, "rule", n, p, where, "onnxscript rule sets (installed)") for n, where, p, _ in _rules()]
     out += [Entry(TOOL, "fusion", f, ORT, "fuse_xformers", "fuse_xformers' fusion count (installed)") for f in fusions]
     partial = "the constant folder's partial evaluators (installed)"
-    out += [Entry(TOOL, "fold", op, FOLDING, "FoldConstantsPass", partial)
-            for op in fold_ops()]
+    out += [Entry(TOOL, "fold", op, FOLDING, "FoldConstantsPass", partial) for op in fold_ops()]
     generic = "any other op, through the reference evaluator"
     out.append(Entry(TOOL, "fold", GENERIC_FOLD, FOLDING, "FoldConstantsPass", generic))
     return out
@@ -112,8 +111,10 @@ def _recording(out: dict[str, str], label: list[str]) -> Iterator[None]:
         if delta is not None and kwargs.get("tracer") is None and id(self) in names:
             written = self.name and delta.new_nodes
             tag = " (rule-name tag written)" if written else " (no rule-name tag: the rule writes none)"
-            out.setdefault(key(TOOL, "rule", names[id(self)]),
-                           f"{label[0]}: try_rewrite replaced {node.op_type} node '{node.name}'{tag}")
+            out.setdefault(
+                key(TOOL, "rule", names[id(self)]),
+                f"{label[0]}: try_rewrite replaced {node.op_type} node '{node.name}'{tag}",
+            )
         return delta
 
     def traced_replace(self, node, replacement, root):
@@ -143,8 +144,10 @@ def triggers(model) -> dict[str, str]:
     out: dict[str, str] = {}
     label = [""]
     with _recording(out, label):
-        pipelines = (("onnxscript:rewrite", onnxscript.rewriter.rewrite),
-                     ("onnxscript:optimize", onnxscript.optimizer.optimize))
+        pipelines = (
+            ("onnxscript:rewrite", onnxscript.rewriter.rewrite),
+            ("onnxscript:optimize", onnxscript.optimizer.optimize),
+        )
         for label[0], run in pipelines:
             with contextlib.suppress(Exception):  # the tool failing on a base is a finding elsewhere, not an effect
                 run(model)

@@ -36,7 +36,7 @@ _CONTAINER = re.compile(r"Level(\d)_RuleBasedTransformer")
 
 def _passes(level: str) -> tuple[str, ...]:
     names = list(LEVEL_NAMES.values())
-    return tuple(f"ort:{n}" for n in names[names.index(level):])
+    return tuple(f"ort:{n}" for n in names[names.index(level) :])
 
 
 @cache
@@ -64,8 +64,9 @@ def _session(model_bytes: bytes, level: str, disabled: Sequence[str] = (), verbo
         so.log_severity_level = 0 if verbose else 4
         so.log_verbosity_level = 1 if verbose else 0
         with stderr_fd() as log:
-            ort.InferenceSession(model_bytes, so, providers=["CPUExecutionProvider"],
-                                 disabled_optimizers=list(disabled) or None)
+            ort.InferenceSession(
+                model_bytes, so, providers=["CPUExecutionProvider"], disabled_optimizers=list(disabled) or None
+            )
         graph = onnx.load(so.optimized_model_filepath, load_external_data=False).graph
         return (log[0] if verbose else ""), graph.SerializeToString()
 
@@ -89,8 +90,17 @@ def catalogue(logged: dict[str, str]) -> list[Entry]:
     log = "the installed build's verbose log"
     out = [Entry(TOOL, "transformer", n, _passes(lv), lv, log) for n, lv in sorted(logged.items())]
     for lv, names in rules().items():
-        out += [Entry(TOOL, "rule", n, _passes(LEVEL_NAMES[lv]), LEVEL_NAMES[lv],
-                      f"ort_transformers.json (onnxruntime sources: Level{lv} rewrite rules)") for n in names]
+        out += [
+            Entry(
+                TOOL,
+                "rule",
+                n,
+                _passes(LEVEL_NAMES[lv]),
+                LEVEL_NAMES[lv],
+                f"ort_transformers.json (onnxruntime sources: Level{lv} rewrite rules)",
+            )
+            for n in names
+        ]
     return out
 
 
@@ -111,8 +121,9 @@ def triggers(model) -> dict[str, str]:
             level = LEVEL_NAMES[m.group(1)]
             _, reference = _session(data, level)
             for rule in _changing(data, level, reference, list(rules()[m.group(1)])):
-                out[key(TOOL, "rule", rule)] = (f"{name} modified: 1, and disabling {rule} at ort:{level} changes the "
-                                                "optimized graph")
+                out[key(TOOL, "rule", rule)] = (
+                    f"{name} modified: 1, and disabling {rule} at ort:{level} changes the optimized graph"
+                )
     return out
 
 

@@ -25,8 +25,11 @@ from passcheck.coverage.map import CoverageMap
 SUBSETS = {
     "onnxruntime": {"basic+extended": lambda e: e.scope in ("basic", "extended")},
     "onnxscript": {"default rules": lambda e: e.kind == "rule" and e.scope == "default rules"},
-    "onnx-shape-inference": {"inference, op run by onnxruntime or the reference evaluator":
-                             lambda e: e.kind == "inference" and ("ort" in e.scope or "reference" in e.scope)},
+    "onnx-shape-inference": {
+        "inference, op run by onnxruntime or the reference evaluator": lambda e: (
+            e.kind == "inference" and ("ort" in e.scope or "reference" in e.scope)
+        )
+    },
     "onnx-version-converter": {"registered adapters between opsets 7 and 23": lambda e: e.scope == "opsets 7-23"},
 }
 
@@ -80,8 +83,11 @@ def reason(cmap: CoverageMap, e: Entry) -> str:
             return f"no base has a node of {op}"
         return f"{len(having)} bases have {op} (e.g. {having[0]}) but none reached this step with an effect"
     if e.tool == "onnxruntime":
-        how = ("logs 'GraphTransformer {} modified: 1'" if e.kind == "transformer"
-               else "makes disabling {} change the optimized graph")
+        how = (
+            "logs 'GraphTransformer {} modified: 1'"
+            if e.kind == "transformer"
+            else "makes disabling {} change the optimized graph"
+        )
         return f"no base's session {how.format(e.name)} (its pattern is in no base)"
     return f"no base matches {e.name} ({e.kind})"
 
@@ -108,8 +114,12 @@ def totals(cmap: CoverageMap) -> dict[str, dict[str, Any]]:
     return out
 
 
-def to_json(cmap: CoverageMap, hunt_items: Iterable[Mapping[str, Any]] = (), versions: Mapping[str, Any] | None = None,
-            keys: Iterable[str] | None = None) -> dict[str, Any]:
+def to_json(
+    cmap: CoverageMap,
+    hunt_items: Iterable[Mapping[str, Any]] = (),
+    versions: Mapping[str, Any] | None = None,
+    keys: Iterable[str] | None = None,
+) -> dict[str, Any]:
     """The report (see module docs); ``keys`` limits the entries listed (totals stay whole)."""
     t = tried(hunt_items, cmap)
     wanted = set(keys) if keys is not None else None
@@ -124,8 +134,14 @@ def to_json(cmap: CoverageMap, hunt_items: Iterable[Mapping[str, Any]] = (), ver
         rec["findings"] = sorted(t.get(k, {}).get("findings", ()))
         rec["reason"] = None if rec["triggered"] else reason(cmap, e)
         rows.append(rec)
-    return {"versions": dict(versions or {}), "bases": len(cmap.bases), "totals": totals(cmap), "entries": rows,
-            "errors": cmap.errors, "unavailable": cmap.unavailable}
+    return {
+        "versions": dict(versions or {}),
+        "bases": len(cmap.bases),
+        "totals": totals(cmap),
+        "entries": rows,
+        "errors": cmap.errors,
+        "unavailable": cmap.unavailable,
+    }
 
 
 def lines(report: Mapping[str, Any], untriggered: int = 15) -> list[str]:
@@ -133,10 +149,15 @@ def lines(report: Mapping[str, Any], untriggered: int = 15) -> list[str]:
     out = [f"coverage over {report['bases']} bases"]
     for tool, rec in report["totals"].items():
         pct = f" ({100 * rec['triggered'] / rec['total']:.0f}%)" if rec["total"] else ""
-        out.append(f"  {tool}: {rec['triggered']}/{rec['total']} triggered{pct}"
-                   + (f" ({rec['not_registered']} derived steps the converter has no adapter for)"
-                      if rec.get("not_registered") else "")
-                   + (f" - unavailable: {rec['unavailable']}" if "unavailable" in rec else ""))
+        out.append(
+            f"  {tool}: {rec['triggered']}/{rec['total']} triggered{pct}"
+            + (
+                f" ({rec['not_registered']} derived steps the converter has no adapter for)"
+                if rec.get("not_registered")
+                else ""
+            )
+            + (f" - unavailable: {rec['unavailable']}" if "unavailable" in rec else "")
+        )
         for name, sub in rec.get("subsets", {}).items():
             pct = f" ({100 * sub['triggered'] / sub['total']:.0f}%)" if sub["total"] else ""
             out.append(f"      {name}: {sub['triggered']}/{sub['total']}{pct}")

@@ -72,8 +72,11 @@ def catalogue() -> list[Entry]:
         if s.has_type_and_shape_inference_function:
             out.append(Entry(TOOL, "inference", n, PASSES, who, "onnx.defs schemas (installed)"))
         if getattr(s, "has_data_propagation_function", False):
-            out.append(Entry(TOOL, "data-propagation", n, ("onnx:infer-shapes-data-prop",), who,
-                             "onnx.defs schemas (installed)"))
+            out.append(
+                Entry(
+                    TOOL, "data-propagation", n, ("onnx:infer-shapes-data-prop",), who, "onnx.defs schemas (installed)"
+                )
+            )
     return out
 
 
@@ -94,8 +97,10 @@ def triggers(model) -> dict[str, str]:
             continue
         outs = [o for o in n.output if o]
         if outs and all(o in plain and typed(plain[o]) for o in outs):
-            out.setdefault(key(TOOL, "inference", name(domain, n.op_type, v)),
-                           f"infer_shapes typed every output of {n.op_type} node '{n.name}' ({', '.join(outs)})")
+            out.setdefault(
+                key(TOOL, "inference", name(domain, n.op_type, v)),
+                f"infer_shapes typed every output of {n.op_type} node '{n.name}' ({', '.join(outs)})",
+            )
     changed = sorted(v for v in with_dp if str(with_dp[v]) != str(plain.get(v)))
     if changed:
         for n in nodes:
@@ -106,9 +111,11 @@ def triggers(model) -> dict[str, str]:
                 continue
             down = _downstream(model, n) & set(changed)
             if down:
-                out.setdefault(key(TOOL, "data-propagation", name(domain, n.op_type, v)),
-                               f"data_prop=True types {sorted(down)[0]!r} (downstream of {n.op_type} node '{n.name}') "
-                               "differently from data_prop=False")
+                out.setdefault(
+                    key(TOOL, "data-propagation", name(domain, n.op_type, v)),
+                    f"data_prop=True types {sorted(down)[0]!r} (downstream of {n.op_type} node '{n.name}') "
+                    "differently from data_prop=False",
+                )
     return out
 
 

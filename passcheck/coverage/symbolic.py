@@ -40,11 +40,13 @@ def triggers(model) -> dict[str, str]:
     def traced_init(self, *args, **kwargs):
         init(self, *args, **kwargs)
         for op, fn in list(self.dispatcher_.items()):
+
             def wrapped(node, _fn=fn, _op=op):
                 called.setdefault(_op, node.name)
                 for o in node.output:
                     called.setdefault(f"{_op}\0{o}", node.name)
                 return _fn(node)
+
             self.dispatcher_[op] = wrapped
 
     here = os.getcwd()
@@ -66,6 +68,8 @@ def triggers(model) -> dict[str, str]:
         outs = [o for o in n.output if o]
         ran = all(f"{n.op_type}\0{o}" in called and o in got and typed(got[o]) for o in outs)
         if n.op_type in called and outs and ran:
-            out.setdefault(key(TOOL, "handler", n.op_type), f"infer_shapes called the {n.op_type} handler on node "
-                                                             f"'{n.name}' and typed {', '.join(outs)}")
+            out.setdefault(
+                key(TOOL, "handler", n.op_type),
+                f"infer_shapes called the {n.op_type} handler on node '{n.name}' and typed {', '.join(outs)}",
+            )
     return out

@@ -126,8 +126,11 @@ def timed(job: Any, data: bytes, workdir: str) -> Any:
     try:
         return job(data, workdir)
     finally:
-        line = {"job": str(getattr(job, "label", type(job).__name__)), "seconds": time.perf_counter() - start,
-                "pid": os.getpid()}
+        line = {
+            "job": str(getattr(job, "label", type(job).__name__)),
+            "seconds": time.perf_counter() - start,
+            "pid": os.getpid(),
+        }
         with contextlib.suppress(OSError), open(path, "a", encoding="utf-8") as f:
             f.write(json.dumps(line) + "\n")
 

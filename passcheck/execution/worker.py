@@ -248,9 +248,11 @@ class Worker:
         tail = self._tail(0).strip().splitlines()
         last = f" ({why[:200]})" if why else f" (its last output: {tail[-1][:200]})" if tail else ""
         limit = f" under the {self.memory_mb} MiB memory limit (raise --memory-limit)" if self.memory_mb else ""
-        return WorkerStartError(f"the isolation worker could not be started{limit}{last}; this is passcheck not starting, "
-                                "not a verdict on any pass: check that this interpreter can `import passcheck`, "
-                                "or run without isolation (--no-isolation, isolation=False)")
+        return WorkerStartError(
+            f"the isolation worker could not be started{limit}{last}; this is passcheck not starting, "
+            "not a verdict on any pass: check that this interpreter can `import passcheck`, "
+            "or run without isolation (--no-isolation, isolation=False)"
+        )
 
     def _tail(self, offset: int) -> str:
         with open(self._log, "rb") as f:

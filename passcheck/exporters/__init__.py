@@ -59,7 +59,9 @@ def get_exporter(exporter_id: str) -> Exporter:
     need = ("skl2onnx", "sklearn") if extra == "sklearn" else ("torch",)
     for name in need:
         if importlib.util.find_spec(name) is None:
-            raise PasscheckError(f"exporter {exporter_id} needs {name}, which is not installed: pip install 'passcheck[{extra}]'")
+            raise PasscheckError(
+                f"exporter {exporter_id} needs {name}, which is not installed: pip install 'passcheck[{extra}]'"
+            )
     return getattr(importlib.import_module(module), cls)()
 
 
@@ -84,7 +86,12 @@ def bindings_for(example_inputs: Sequence[Any], dynamic: Dynamic) -> list[dict[s
             sizes.setdefault(sym, int(example_inputs[i].shape[axis]))
     if not sizes:
         return [{}]
-    return [dict(sizes), {s: 1 for s in sizes}, {s: n + 1 for s, n in sizes.items()}, {s: 2 * n + 1 for s, n in sizes.items()}]
+    return [
+        dict(sizes),
+        {s: 1 for s in sizes},
+        {s: n + 1 for s, n in sizes.items()},
+        {s: 2 * n + 1 for s, n in sizes.items()},
+    ]
 
 
 def check_export(
@@ -143,8 +150,25 @@ def check_export(
         from passcheck.records import CellResult, Finding, brief
 
         msg = f"{type(exc).__name__}: {exc}"
-        cell = CellResult(sid, "common", EXPORT, "crashed", error=msg[-4000:], versions=adapter.versions(), findings=[
-            Finding("rejected", "exporter", sid, "common", EXPORT, f"{eid} cannot export this model: {brief(msg)}", details={"error": msg[-4000:]})])
+        cell = CellResult(
+            sid,
+            "common",
+            EXPORT,
+            "crashed",
+            error=msg[-4000:],
+            versions=adapter.versions(),
+            findings=[
+                Finding(
+                    "rejected",
+                    "exporter",
+                    sid,
+                    "common",
+                    EXPORT,
+                    f"{eid} cannot export this model: {brief(msg)}",
+                    details={"error": msg[-4000:]},
+                )
+            ],
+        )
         if on_cell:
             on_cell(cell)
         return ExportReport([cell], {"local": environment()}, exporter=eid, bindings=[])
@@ -155,16 +179,28 @@ def check_export(
     own = executor is None
     executor = executor or IsolatedExecutor()
     try:
+
         def finding(kind, oracle_name, message, **details):
             from passcheck.records import Finding
 
-            return Finding(kind, oracle_name, sid, "common", EXPORT, message, details=details, repro=repro.format(**{"pass": EXPORT}))
+            return Finding(
+                kind,
+                oracle_name,
+                sid,
+                "common",
+                EXPORT,
+                message,
+                details=details,
+                repro=repro.format(**{"pass": EXPORT}),
+            )
 
         found: list = []
         runs: list[oracle.BindingRun] = []
         checker = Checker(executor)  # in the worker: a checker crash costs a verdict, not the run
         if err := checker(model):
-            found.append(finding("invalid-model", oracle.NAME, f"the checker rejects the exported model: {err}", error=err))
+            found.append(
+                finding("invalid-model", oracle.NAME, f"the checker rejects the exported model: {err}", error=err)
+            )
         else:
             for i, b in enumerate(bindings):
                 inputs = adapter.inputs_at(example_inputs, dyn, b, seed=i) if i else list(example_inputs)
@@ -174,8 +210,15 @@ def check_export(
                     raise PasscheckInternalError(run.error)  # passcheck's own failure, not the exporter's
                 runs.append(oracle.BindingRun(b, feeds, adapter.run_source(source, inputs), run))
             found += oracle.judge(model, runs, finding, adapter.framework, rtol, atol)
-        cell = CellResult(sid, "common", EXPORT, "changed", versions=adapter.versions(), nodes_after=len(model.graph.node),
-                          findings=found)
+        cell = CellResult(
+            sid,
+            "common",
+            EXPORT,
+            "changed",
+            versions=adapter.versions(),
+            nodes_after=len(model.graph.node),
+            findings=found,
+        )
         if on_cell:
             on_cell(cell)
         cells = [cell]
@@ -186,10 +229,15 @@ def check_export(
             if mutations:
                 from passcheck.mutations.subject import verified_mutants
 
-                forms = {rid: m for rid, (m, _a) in verified_mutants(model, None, feeds_list, sid, executor.run_model,
-                                                                     checker=checker).items()}
-            report = check_model(model, passes, feeds=feeds_list, forms=forms, name=name, repro=repro,
-                                 executor=executor, on_cell=on_cell)
+                forms = {
+                    rid: m
+                    for rid, (m, _a) in verified_mutants(
+                        model, None, feeds_list, sid, executor.run_model, checker=checker
+                    ).items()
+                }
+            report = check_model(
+                model, passes, feeds=feeds_list, forms=forms, name=name, repro=repro, executor=executor, on_cell=on_cell
+            )
             cells += report.cells
         envs = report.environments if report else {"local": environment()}
         return ExportReport(cells, envs, exporter=eid, model=model, bindings=bindings)

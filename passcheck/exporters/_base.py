@@ -21,7 +21,9 @@ def default_dynamic(n_inputs: int, symbol: str = "batch") -> dict[int, dict[int,
     return {i: {0: symbol} for i in range(n_inputs)}
 
 
-def resample(x: np.ndarray, axes: Mapping[int, str], binding: Mapping[str, int], rng: np.random.Generator) -> np.ndarray:
+def resample(
+    x: np.ndarray, axes: Mapping[int, str], binding: Mapping[str, int], rng: np.random.Generator
+) -> np.ndarray:
     """``x`` with each dynamic axis resized to its bound size: slices drawn (with repetition) from the
     example's own slices, float values jittered by N(0, 0.1) so rows are not exact copies.
 
@@ -43,11 +45,13 @@ class Exporter(abc.ABC):
     framework: str = ""
 
     @abc.abstractmethod
-    def export(self, source: Any, example_inputs: Sequence[Any], dynamic: Dynamic) -> "Any":
+    def export(self, source: Any, example_inputs: Sequence[Any], dynamic: Dynamic) -> Any:
         """The exported ``onnx.ModelProto``; any exception the exporter raises propagates."""
 
     @abc.abstractmethod
-    def inputs_at(self, example_inputs: Sequence[Any], dynamic: Dynamic, binding: Mapping[str, int], seed: int) -> list[Any]:
+    def inputs_at(
+        self, example_inputs: Sequence[Any], dynamic: Dynamic, binding: Mapping[str, int], seed: int
+    ) -> list[Any]:
         """Source inputs (framework values) of the same kinds as ``example_inputs`` at ``binding``."""
 
     @abc.abstractmethod
@@ -55,7 +59,7 @@ class Exporter(abc.ABC):
         """The source model's outputs on ``inputs``, as numpy arrays in graph-output order."""
 
     @abc.abstractmethod
-    def feeds(self, model: "Any", inputs: Sequence[Any]) -> dict[str, np.ndarray]:
+    def feeds(self, model: Any, inputs: Sequence[Any]) -> dict[str, np.ndarray]:
         """ONNX feeds (graph input name → array) for ``inputs``."""
 
     def versions(self) -> dict[str, str]:

@@ -10,7 +10,7 @@ must equal the source framework's output within the exported dtype's tolerance
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -39,8 +39,14 @@ def as_exported(expected: np.ndarray, actual: np.ndarray) -> np.ndarray:
     return e.astype(actual.dtype) if e.dtype != actual.dtype and e.shape == actual.shape else e
 
 
-def judge(model: "Any", runs: Sequence[BindingRun], finding: Callable[..., Finding], framework: str,
-          rtol: float | None = None, atol: float | None = None) -> list[Finding]:
+def judge(
+    model: Any,
+    runs: Sequence[BindingRun],
+    finding: Callable[..., Finding],
+    framework: str,
+    rtol: float | None = None,
+    atol: float | None = None,
+) -> list[Finding]:
     """Findings on the exported ``model`` over ``runs`` (see module doc).
 
     ``finding(kind, oracle, message, **details)`` makes a Finding for the export cell.
@@ -54,23 +60,57 @@ def judge(model: "Any", runs: Sequence[BindingRun], finding: Callable[..., Findi
     for r in runs:
         at = ", ".join(f"{k}={v}" for k, v in r.binding.items()) or "the example shapes"
         if r.run.error:
-            found.append(finding("rejected", NAME, f"the exported model does not run at {at} where {framework} does: {brief(r.run.error)}",
-                                 binding=r.binding, error=r.run.error))
+            found.append(
+                finding(
+                    "rejected",
+                    NAME,
+                    f"the exported model does not run at {at} where {framework} does: {brief(r.run.error)}",
+                    binding=r.binding,
+                    error=r.run.error,
+                )
+            )
             continue
         for v in check_annotations(model, r.run.observed).violations:
             if v.message not in seen:
                 seen.add(v.message)
-                found.append(finding("annotation-violated", NAME, f"the exporter's annotation does not hold at {at}: {v.message}",
-                                     binding=r.binding, value=v.value, role=v.role, rule=v.rule))
+                found.append(
+                    finding(
+                        "annotation-violated",
+                        NAME,
+                        f"the exporter's annotation does not hold at {at}: {v.message}",
+                        binding=r.binding,
+                        value=v.value,
+                        role=v.role,
+                        rule=v.rule,
+                    )
+                )
         if len(r.expected) != len(out_names):
-            found.append(finding("wrong-result", NAME, f"the exported model has {len(out_names)} outputs, {framework} gives {len(r.expected)}",
-                                 binding=r.binding))
+            found.append(
+                finding(
+                    "wrong-result",
+                    NAME,
+                    f"the exported model has {len(out_names)} outputs, {framework} gives {len(r.expected)}",
+                    binding=r.binding,
+                )
+            )
             continue
         for name, exp in zip(out_names, r.expected):
             act = np.asarray(r.run.outputs[name])
             c = compare(act, as_exported(exp, act), rtol, atol)
             if not c.ok:
                 rt, at_ = tolerance(act.dtype, rtol, atol) if act.dtype.kind == "f" else (0.0, 0.0)
-                found.append(finding("wrong-result", NAME, f"output {name!r} at {at} differs from {framework}: {c.message}",
-                                     binding=r.binding, output=name, max_abs=c.max_abs, max_rel=c.max_rel, rtol=rt, atol=at_, worst=c.worst))
+                found.append(
+                    finding(
+                        "wrong-result",
+                        NAME,
+                        f"output {name!r} at {at} differs from {framework}: {c.message}",
+                        binding=r.binding,
+                        output=name,
+                        max_abs=c.max_abs,
+                        max_rel=c.max_rel,
+                        rtol=rt,
+                        atol=at_,
+                        worst=c.worst,
+                    )
+                )
     return found

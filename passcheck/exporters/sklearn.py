@@ -29,7 +29,7 @@ class SklearnExporter(Exporter):
         x = np.asarray(x)
         # skl2onnx takes no dim names next to sizes: a dynamic axis is None (an unnamed dim)
         shape = [None if a in dynamic.get(0, {}) else d for a, d in enumerate(x.shape)]
-        (name, kind), = guess_data_type(x)
+        ((name, kind),) = guess_data_type(x)
         options = {id(source): {"zipmap": False}} if hasattr(source, "predict_proba") else None
         return to_onnx(source, initial_types=[("X", type(kind)(shape))], options=options, target_opset=TARGET_OPSET)
 
@@ -48,7 +48,7 @@ class SklearnExporter(Exporter):
         return {model.graph.input[0].name: np.asarray(inputs[0])}
 
     def versions(self):
-        import sklearn
         import skl2onnx
+        import sklearn
 
         return {"scikit-learn": sklearn.__version__, "skl2onnx": skl2onnx.__version__}

@@ -8,7 +8,7 @@ source. Needs torch (the ``torch`` extra, or the cached environment in
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -45,7 +45,10 @@ class _TorchExporter(Exporter):
             n_out = len(_flat(source(*args)))
         out_names = [f"output_{i}" for i in range(n_out)]
         if self.dynamo:
-            shapes = tuple({a: torch.export.Dim(sym, min=1) for a, sym in dynamic.get(i, {}).items()} or None for i in range(len(args)))
+            shapes = tuple(
+                {a: torch.export.Dim(sym, min=1) for a, sym in dynamic.get(i, {}).items()} or None
+                for i in range(len(args))
+            )
             kw: dict[str, Any] = {"dynamo": True, "dynamic_shapes": shapes if dynamic else None, "optimize": True}
         else:
             axes = {names[i]: dict(dynamic[i]) for i in dynamic}
@@ -58,8 +61,10 @@ class _TorchExporter(Exporter):
         import torch
 
         rng = np.random.default_rng(seed)
-        return [torch.from_numpy(resample(t.detach().cpu().numpy(), dynamic.get(i, {}), binding, rng))
-                for i, t in enumerate(example_inputs)]
+        return [
+            torch.from_numpy(resample(t.detach().cpu().numpy(), dynamic.get(i, {}), binding, rng))
+            for i, t in enumerate(example_inputs)
+        ]
 
     def run_source(self, source, inputs):
         import torch

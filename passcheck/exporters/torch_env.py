@@ -39,7 +39,9 @@ def python() -> Path | None:
     exe = env_dir() / "bin" / "python"
     if not exe.is_file():
         return None
-    ok = subprocess.run([str(exe), "-c", "import torch, onnx, onnxruntime, onnxscript"], capture_output=True, timeout=300)
+    ok = subprocess.run(
+        [str(exe), "-c", "import torch, onnx, onnxruntime, onnxscript"], capture_output=True, timeout=300
+    )
     return exe if ok.returncode == 0 else None
 
 

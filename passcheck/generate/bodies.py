@@ -52,21 +52,34 @@ def graph_attrs(schema: onnx.defs.OpSchema, dtypes: dict[str, int], rank: int) -
         return {}
     elem = dtypes.get("V", onnx.TensorProto.FLOAT)
     if schema.name == "If":
-        return {"then_branch": _branch("then", elem, "outputs_0", [1, 2, 3]),
-                "else_branch": _branch("else", elem, "outputs_0", [4, 5, 6])}
+        return {
+            "then_branch": _branch("then", elem, "outputs_0", [1, 2, 3]),
+            "else_branch": _branch("else", elem, "outputs_0", [4, 5, 6]),
+        }
     if schema.name == "Loop":
         body = onnx.helper.make_graph(
-            [onnx.helper.make_node("Identity", ["cond_in"], ["cond_out"]),
-             onnx.helper.make_node(_add(elem), ["v_in", "v_in"], ["v_out"])],
-            "loop_body", [_vi("iteration_num", onnx.TensorProto.INT64, 0), _vi("cond_in", onnx.TensorProto.BOOL, 0),
-                          _vi("v_in", elem, rank)],
-            [_vi("cond_out", onnx.TensorProto.BOOL, 0), _vi("v_out", elem, rank)])
+            [
+                onnx.helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+                onnx.helper.make_node(_add(elem), ["v_in", "v_in"], ["v_out"]),
+            ],
+            "loop_body",
+            [
+                _vi("iteration_num", onnx.TensorProto.INT64, 0),
+                _vi("cond_in", onnx.TensorProto.BOOL, 0),
+                _vi("v_in", elem, rank),
+            ],
+            [_vi("cond_out", onnx.TensorProto.BOOL, 0), _vi("v_out", elem, rank)],
+        )
         return {"body": body}
     state = rank - 1 if schema.since_version < 9 else rank  # Scan-8: per batch item
     x = rank - 2 if schema.since_version < 9 else rank - 1
     body = onnx.helper.make_graph(
-        [onnx.helper.make_node(_add(elem), ["state_in", "x"], ["state_out"]),
-         onnx.helper.make_node("Identity", ["x"], ["y"])],
-        "scan_body", [_vi("state_in", elem, state), _vi("x", elem, x)],
-        [_vi("state_out", elem, state), _vi("y", elem, x)])
+        [
+            onnx.helper.make_node(_add(elem), ["state_in", "x"], ["state_out"]),
+            onnx.helper.make_node("Identity", ["x"], ["y"]),
+        ],
+        "scan_body",
+        [_vi("state_in", elem, state), _vi("x", elem, x)],
+        [_vi("state_out", elem, state), _vi("y", elem, x)],
+    )
     return {"body": body, "num_scan_inputs": 1}

@@ -11,12 +11,11 @@ import hashlib
 import json
 import re
 import time
+import warnings
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
-
-import warnings
 
 import numpy as np
 import onnx
@@ -31,8 +30,17 @@ MIN_OPSET = 7
 #: static Shape folds): their cases compare status only, not the op counts after each pass.
 #: Kinds whose common form is the plain recipe: a common the tools reject there is a recipe bug
 #: (passcheck's own reason); for other kinds (rank 0, zero-size dims, …) it means "does not apply".
-BASE_KINDS = ("shape", "opset", "attr-default", "optional-input", "attr-to-input", "constant-input", "axis", "axes",
-              "constant-value")
+BASE_KINDS = (
+    "shape",
+    "opset",
+    "attr-default",
+    "optional-input",
+    "attr-to-input",
+    "constant-input",
+    "axis",
+    "axes",
+    "constant-value",
+)
 
 
 def schema_history(domains: Iterable[str] = ("", recipe.ML)) -> dict[tuple[str, str], list[onnx.defs.OpSchema]]:
@@ -49,9 +57,12 @@ def ort_max_opset(run_model) -> int:
     import numpy as np
 
     for v in range(onnx.defs.onnx_opset_version(), MIN_OPSET, -1):
-        g = onnx.helper.make_graph([onnx.helper.make_node("Identity", ["x"], ["y"])], "g",
-                                   [onnx.helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [1])],
-                                   [onnx.helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [1])])
+        g = onnx.helper.make_graph(
+            [onnx.helper.make_node("Identity", ["x"], ["y"])],
+            "g",
+            [onnx.helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [1])],
+            [onnx.helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [1])],
+        )
         from passcheck._versions import ir_version_for
 
         m = onnx.helper.make_model(g, opset_imports=[onnx.helper.make_opsetid("", v)])
@@ -76,12 +87,16 @@ class Stats:
     examples: dict[str, str] = dataclasses.field(default_factory=dict)  # "op|reason" → first detail
 
     def to_json(self) -> dict[str, Any]:
-        return {"built": dict(self.built), "reference_only": dict(self.reference_only),
-                "dropped": {k: dict(v) for k, v in self.dropped.items()},
-                "skipped": {k: dict(v) for k, v in self.skipped.items()}, "examples": self.examples}
+        return {
+            "built": dict(self.built),
+            "reference_only": dict(self.reference_only),
+            "dropped": {k: dict(v) for k, v in self.dropped.items()},
+            "skipped": {k: dict(v) for k, v in self.skipped.items()},
+            "examples": self.examples,
+        }
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> "Stats":
+    def from_json(cls, doc: dict[str, Any]) -> Stats:
         s = cls()
         s.built.update(doc.get("built", {}))
         s.reference_only.update(doc.get("reference_only", {}))
@@ -140,10 +155,20 @@ def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: S
             continue
         for kind in ("shape", "zero-size"):
             for pair in spellings.KINDS[kind](vnode, ctx):
-                yield f"{base}.{pair.kind}.{_slug(vname)}", pair, tags | {f"spelling:{pair.kind}", f"variant:{vname}", f"dtype:{recipe.type_name(main)}"}, main
+                yield (
+                    f"{base}.{pair.kind}.{_slug(vname)}",
+                    pair,
+                    tags | {f"spelling:{pair.kind}", f"variant:{vname}", f"dtype:{recipe.type_name(main)}"},
+                    main,
+                )
     first = recipe._param_of(s.inputs[0].type_str) if s.inputs else None
     if first:
-        later = {e for t in schemas[k + 1:] for e in recipe.allowed(t, recipe._param_of(t.inputs[0].type_str) or "") if t.inputs}
+        later = {
+            e
+            for t in schemas[k + 1 :]
+            for e in recipe.allowed(t, recipe._param_of(t.inputs[0].type_str) or "")
+            if t.inputs
+        }
         # each element type once per op: at the newest schema that allows it (where ORT's newest kernel is)
         for elem in [e for e in recipe.allowed(s, first) if e != main and e not in later]:
             try:
@@ -239,17 +264,40 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                         (models / fname).write_bytes(data)
                         files[f] = {"file": fname, "sha256": hashlib.sha256(data).hexdigest(), "doc": pair.forms[f][2]}
                     kept = ref_entries if v.category == "reference-only" else entries
-                    judged = ("checker, reference evaluator, forms agree; onnxruntime has no kernel for it: a reference-only base"
-                              if v.category == "reference-only" else "checker, ort:disabled, reference evaluator, forms agree")
-                    kept.append({"id": cid, "op": name, "domain": domain, "kind": pair.kind, "opset": forms["common"].opset_import[0].version,
-                                    "doc": f"{name}-{schemas[k].since_version}: {pair.doc}.\n\nGenerated from the onnx {onnx.__version__} schema "
-                                           f"(passcheck.generate); every form passed the gate ({judged}).",
-                                    "tags": sorted(tags), "rtol": rtol, "atol": atol, "forms": files,
-                                    "parity": ["status"] if any(m != "static" for _n, m, _d in pair.forms.values()) else ["status", "ops"]})
+                    judged = (
+                        "checker, reference evaluator, forms agree; onnxruntime has no kernel for it: a reference-only base"
+                        if v.category == "reference-only"
+                        else "checker, ort:disabled, reference evaluator, forms agree"
+                    )
+                    kept.append(
+                        {
+                            "id": cid,
+                            "op": name,
+                            "domain": domain,
+                            "kind": pair.kind,
+                            "opset": forms["common"].opset_import[0].version,
+                            "doc": f"{name}-{schemas[k].since_version}: {pair.doc}.\n\nGenerated from the onnx {onnx.__version__} schema "
+                            f"(passcheck.generate); every form passed the gate ({judged}).",
+                            "tags": sorted(tags),
+                            "rtol": rtol,
+                            "atol": atol,
+                            "forms": files,
+                            "parity": ["status"]
+                            if any(m != "static" for _n, m, _d in pair.forms.values())
+                            else ["status", "ops"],
+                        }
+                    )
     finally:
         ex.close()
-    doc = {"onnx": onnx.__version__, "ort_max_opset": ort_max, "ops": ops, "seconds": round(time.monotonic() - t0, 1),
-           "cases": entries, "reference_only": ref_entries, "stats": _stats_json(stats)}
+    doc = {
+        "onnx": onnx.__version__,
+        "ort_max_opset": ort_max,
+        "ops": ops,
+        "seconds": round(time.monotonic() - t0, 1),
+        "cases": entries,
+        "reference_only": ref_entries,
+        "stats": _stats_json(stats),
+    }
     (out / "index.json").write_text(json.dumps(doc, indent=0) + "\n", encoding="utf-8")
     return doc
 

@@ -16,8 +16,12 @@ import onnx.defs
 import onnx.helper
 
 #: the type-string spelling of each wrap around ``tensor(T)``
-PATTERNS = {"": "tensor({})", "seq": "seq(tensor({}))", "optional": "optional(tensor({}))",
-            "optional-seq": "optional(seq(tensor({})))"}
+PATTERNS = {
+    "": "tensor({})",
+    "seq": "seq(tensor({}))",
+    "optional": "optional(tensor({}))",
+    "optional-seq": "optional(seq(tensor({})))",
+}
 #: preference when a parameter allows several wraps and the domain table chooses none
 PREFERENCE = ("", "seq", "optional", "optional-seq")
 #: elements of a sequence input built in the graph
@@ -27,8 +31,11 @@ SEQ_LENGTH = 2
 def elem_names(type_strs, wrap: str) -> set[str]:
     """The tensor element type names that ``type_strs`` allow under ``wrap``."""
     head, tail = PATTERNS[wrap].split("{}")
-    return {s[len(head):-len(tail)] for s in type_strs if s.startswith(head) and s.endswith(tail)
-            and "(" not in s[len(head):-len(tail)]}
+    return {
+        s[len(head) : -len(tail)]
+        for s in type_strs
+        if s.startswith(head) and s.endswith(tail) and "(" not in s[len(head) : -len(tail)]
+    }
 
 
 def wrap_of(schema: onnx.defs.OpSchema, param: str | None, type_str: str, row: dict[str, Any]) -> str:

@@ -117,13 +117,25 @@ def _reference_only(forms: Mapping[str, onnx.ModelProto], feeds, plans, rtol, at
             return Verdict(False, "passcheck", "a form's own annotations do not hold on its run", f"{name}: {why}")
     for name in names[1:]:
         if why := _agree(ref[names[0]], ref[name], rtol, atol):
-            return Verdict(False, "passcheck", "forms differ under the reference evaluator (onnxruntime has no kernel)",
-                           f"{name}: {why}")
+            return Verdict(
+                False,
+                "passcheck",
+                "forms differ under the reference evaluator (onnxruntime has no kernel)",
+                f"{name}: {why}",
+            )
     return Verdict(True, "reference-only")
 
 
-def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]], run_model, rtol=None, atol=None,
-         checker=checker_error, seeded: bool = False, reference_only: bool = False) -> Verdict:
+def gate(
+    forms: Mapping[str, onnx.ModelProto],
+    feeds: Sequence[Mapping[str, Any]],
+    run_model,
+    rtol=None,
+    atol=None,
+    checker=checker_error,
+    seeded: bool = False,
+    reference_only: bool = False,
+) -> Verdict:
     """Judge one generated pair.
 
     Args:
@@ -144,13 +156,24 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
     plans = {name: AnnotationPlan(m) for name, m in forms.items()}
     for name in names:
         if isinstance(err := checker(forms[name]), CheckerDied):
-            return Verdict(False, "tool", "the checker crashes" + ("" if name == names[0] else " on the uncommon form"), f"{name}: {err}")
+            return Verdict(
+                False,
+                "tool",
+                "the checker crashes" + ("" if name == names[0] else " on the uncommon form"),
+                f"{name}: {err}",
+            )
         shapeless = err and name == names[0] and "'shape' of 'type' is required" in err
         if shapeless and (why := _unannotatable(forms[name], feeds[0], run_model)):
-            return Verdict(False, "tool", "reference evaluator fails (and inference gives the output no shape)",
-                           f"{name}: {why}")
+            return Verdict(
+                False, "tool", "reference evaluator fails (and inference gives the output no shape)", f"{name}: {why}"
+            )
         if err:
-            return Verdict(False, "n/a" if name == names[0] else "tool", "checker rejects common" if name == names[0] else "checker rejects the uncommon form", f"{name}: {_first_line(err)}")
+            return Verdict(
+                False,
+                "n/a" if name == names[0] else "tool",
+                "checker rejects common" if name == names[0] else "checker rejects the uncommon form",
+                f"{name}: {_first_line(err)}",
+            )
         for k, f in enumerate(feeds):
             if why := _own_annotations_break(plans[name], f, k):
                 return Verdict(False, "passcheck", "graph input annotations do not hold on the feeds", f"{name}: {why}")
@@ -165,8 +188,15 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
             if r.error:
                 cat, why = _ort_reason(r.error)
                 if name == names[0] and why == "onnxruntime rejects":
-                    return Verdict(False, "n/a", "onnxruntime rejects common on the recipe's feeds", _first_line(r.error))
-                return Verdict(False, cat, why + ("" if name == names[0] else " on the uncommon form"), f"{name}: {_first_line(r.error)}")
+                    return Verdict(
+                        False, "n/a", "onnxruntime rejects common on the recipe's feeds", _first_line(r.error)
+                    )
+                return Verdict(
+                    False,
+                    cat,
+                    why + ("" if name == names[0] else " on the uncommon form"),
+                    f"{name}: {_first_line(r.error)}",
+                )
             ort[name].append(r.outputs)
     ref: dict[str, dict] = {}
     for name in names:
@@ -174,12 +204,19 @@ def gate(forms: Mapping[str, onnx.ModelProto], feeds: Sequence[Mapping[str, Any]
         if rr.error and rr.error.startswith(RUNNER_FAULT):  # passcheck's own runner, not the evaluator
             return Verdict(False, "passcheck", "passcheck's reference runner fails", f"{name}: {_first_line(rr.error)}")
         if rr.error:
-            return Verdict(False, "tool", "reference evaluator fails" + ("" if name == names[0] else " on the uncommon form"), f"{name}: {_first_line(rr.error)}")
+            return Verdict(
+                False,
+                "tool",
+                "reference evaluator fails" + ("" if name == names[0] else " on the uncommon form"),
+                f"{name}: {_first_line(rr.error)}",
+            )
         ref[name] = rr.outputs
     for name in names[1:]:
         if why := _agree(ref[names[0]], ref[name], rtol, atol):
             if _agree(ort[names[0]][0], ort[name][0], rtol, atol) is None and not seeded:
-                return Verdict(False, "tool", "the reference evaluator computes the uncommon form differently", f"{name}: {why}")
+                return Verdict(
+                    False, "tool", "the reference evaluator computes the uncommon form differently", f"{name}: {why}"
+                )
             return Verdict(False, "passcheck", "forms differ under both runtimes", f"{name}: {why}")
     common_ref, common_ort = ref[names[0]], ort[names[0]][0]
     across = _agree_in_kind(common_ref, common_ort) if seeded else _agree(common_ref, common_ort, rtol, atol)

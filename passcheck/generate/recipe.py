@@ -38,7 +38,7 @@ class NoRecipe(Exception):
     """The schema needs a domain-table row passcheck does not have (the message says what)."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def domains() -> dict[str, Any]:
     """The per-operator domain table (``domains.json``): op name → row."""
     text = resources.files("passcheck.generate").joinpath("domains.json").read_text(encoding="utf-8")
@@ -47,8 +47,12 @@ def domains() -> dict[str, Any]:
 
 def _merged(row: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     """``row`` with ``over``'s keys; its inputs and attrs are merged name by name."""
-    return {**row, **over, "inputs": {**row.get("inputs", {}), **over.get("inputs", {})},
-            "attrs": {**row.get("attrs", {}), **over.get("attrs", {})}}
+    return {
+        **row,
+        **over,
+        "inputs": {**row.get("inputs", {}), **over.get("inputs", {})},
+        "attrs": {**row.get("attrs", {}), **over.get("attrs", {})},
+    }
 
 
 def table_row(schema: onnx.defs.OpSchema) -> dict[str, Any]:
@@ -109,10 +113,16 @@ class Node:
     def domain(self) -> str:
         return self.schema.domain
 
-    def copy(self) -> "Node":
-        return dataclasses.replace(self, inputs=[dataclasses.replace(i) for i in self.inputs],
-                                   attrs=copy.deepcopy(self.attrs), attr_types=dict(self.attr_types),
-                                   dtypes=dict(self.dtypes), outputs=list(self.outputs), wraps=dict(self.wraps))
+    def copy(self) -> Node:
+        return dataclasses.replace(
+            self,
+            inputs=[dataclasses.replace(i) for i in self.inputs],
+            attrs=copy.deepcopy(self.attrs),
+            attr_types=dict(self.attr_types),
+            dtypes=dict(self.dtypes),
+            outputs=list(self.outputs),
+            wraps=dict(self.wraps),
+        )
 
     def main_elem(self) -> int:
         return next((i.elem for i in self.inputs if i.value is None and not i.empty), onnx.TensorProto.FLOAT)
@@ -133,7 +143,9 @@ def _param_of(type_str: str) -> str | None:
     return None if type_str.startswith("tensor(") or type_str.startswith("seq(") else type_str
 
 
-def build_node(schema: onnx.defs.OpSchema, opset: int, main: int | None = None, override: dict[str, Any] | None = None) -> Node:
+def build_node(
+    schema: onnx.defs.OpSchema, opset: int, main: int | None = None, override: dict[str, Any] | None = None
+) -> Node:
     """The recipe for ``schema`` at ``opset`` with main dtype ``main`` (its first input's type param).
 
     Raises:
@@ -218,7 +230,7 @@ def build_node(schema: onnx.defs.OpSchema, opset: int, main: int | None = None, 
             outputs += [f"{o.name}_{j}" for j in range(int(row.get("variadic_outputs", 1)))]
         elif o.option != onnx.defs.OpSchema.FormalParameterOption.Optional or wanted is not None:
             outputs.append(o.name)
-    outputs = outputs[:max(1, int(wanted if wanted is not None else 99))]
+    outputs = outputs[: max(1, int(wanted if wanted is not None else 99))]
     if not outputs:
         outputs = [schema.outputs[0].name]
     return Node(schema, opset, inputs, attrs, outputs, attr_types, dtypes, wraps)

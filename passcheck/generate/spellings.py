@@ -45,9 +45,18 @@ def _rank(node: Node) -> int:
 def shapes(node: Node, ctx: Ctx) -> list[Pair]:
     if not any(i.value is None and not i.empty and i.shape for i in node.inputs):
         return []
-    return [Pair("shape", "", {"common": (node, "static", ""), "symbolic": (node, "symbolic", "graph input dims as dim_param"),
-                               "anonymous": (node, "anonymous", "graph input dims with neither dim_value nor dim_param")},
-                 "graph input shapes static vs symbolic vs anonymous")]
+    return [
+        Pair(
+            "shape",
+            "",
+            {
+                "common": (node, "static", ""),
+                "symbolic": (node, "symbolic", "graph input dims as dim_param"),
+                "anonymous": (node, "anonymous", "graph input dims with neither dim_value nor dim_param"),
+            },
+            "graph input shapes static vs symbolic vs anonymous",
+        )
+    ]
 
 
 def opset_stamp(node: Node, ctx: Ctx) -> list[Pair]:
@@ -55,8 +64,21 @@ def opset_stamp(node: Node, ctx: Ctx) -> list[Pair]:
         return []
     hi = node.copy()
     hi.opset = ctx.last_opset
-    return [Pair("opset", "", {"common": (node, "static", ""), f"opset{ctx.last_opset}": (hi, "static", f"the same graph stamped opset {ctx.last_opset}, the last before the schema changes")},
-                 f"opset stamp {node.opset} (since_version) vs {ctx.last_opset} (last with this schema)")]
+    return [
+        Pair(
+            "opset",
+            "",
+            {
+                "common": (node, "static", ""),
+                f"opset{ctx.last_opset}": (
+                    hi,
+                    "static",
+                    f"the same graph stamped opset {ctx.last_opset}, the last before the schema changes",
+                ),
+            },
+            f"opset stamp {node.opset} (since_version) vs {ctx.last_opset} (last with this schema)",
+        )
+    ]
 
 
 def _zero(atype: int):
@@ -66,15 +88,25 @@ def _zero(atype: int):
 def attr_defaults(node: Node, ctx: Ctx) -> list[Pair]:
     out = []
     for name, a in node.schema.attributes.items():
-        if name in node.attrs or a.default_value.type == 0 or a.type not in (A.INT, A.FLOAT, A.STRING, A.INTS, A.FLOATS):
+        if (
+            name in node.attrs
+            or a.default_value.type == 0
+            or a.type not in (A.INT, A.FLOAT, A.STRING, A.INTS, A.FLOATS)
+        ):
             continue
         value = onnx.helper.get_attribute_value(a.default_value)
         if isinstance(value, bytes):
             value = value.decode()
         explicit = node.copy()
         explicit.attrs[name] = value
-        out.append(Pair("attr-default", name.lower().replace("_", "-"), {"common": (node, "static", ""), "explicit": (explicit, "static", f"{name}={value!r} written out")},
-                        f"attribute {name} omitted vs written with its default {value!r}"))
+        out.append(
+            Pair(
+                "attr-default",
+                name.lower().replace("_", "-"),
+                {"common": (node, "static", ""), "explicit": (explicit, "static", f"{name}={value!r} written out")},
+                f"attribute {name} omitted vs written with its default {value!r}",
+            )
+        )
     return out
 
 
@@ -95,8 +127,21 @@ def attr_no_value(node: Node, ctx: Ctx) -> list[Pair]:
         zeroed, unset = node.copy(), node.copy()
         zeroed.attrs[name] = zero
         unset.attrs[name] = NO_VALUE
-        out.append(Pair("attr-no-value", name.lower().replace("_", "-"), {"common": (zeroed, "static", ""), "no-value-field": (unset, "static", f"{name} present with type and no value field (proto3 default {zero!r})")},
-                        f"attribute {name}={zero!r} written vs present with its value field unset"))
+        out.append(
+            Pair(
+                "attr-no-value",
+                name.lower().replace("_", "-"),
+                {
+                    "common": (zeroed, "static", ""),
+                    "no-value-field": (
+                        unset,
+                        "static",
+                        f"{name} present with type and no value field (proto3 default {zero!r})",
+                    ),
+                },
+                f"attribute {name}={zero!r} written vs present with its value field unset",
+            )
+        )
     return out
 
 
@@ -108,7 +153,9 @@ def optional_inputs(node: Node, ctx: Ctx) -> list[Pair]:
     given = {i.name for i in node.inputs if not i.empty}
     n_formal = len(node.schema.inputs)
     forms: dict[str, tuple[Node, str, str]] = {"common": (node, "static", "")}
-    if len(node.inputs) < n_formal and all(f.option != onnx.defs.OpSchema.FormalParameterOption.Variadic for f in node.schema.inputs):
+    if len(node.inputs) < n_formal and all(
+        f.option != onnx.defs.OpSchema.FormalParameterOption.Variadic for f in node.schema.inputs
+    ):
         padded = node.copy()
         while len(padded.inputs) < n_formal:
             padded.inputs.append(Input("", onnx.TensorProto.FLOAT, (), empty=True))
@@ -136,10 +183,14 @@ def optional_inputs(node: Node, ctx: Ctx) -> list[Pair]:
                 explicit.inputs.append(inp)
             changed.append(f.name)
     if changed:
-        forms["explicit-default"] = (explicit, "static", f"{', '.join(changed)} given explicitly with the default value")
+        forms["explicit-default"] = (
+            explicit,
+            "static",
+            f"{', '.join(changed)} given explicitly with the default value",
+        )
     if len(forms) < 2:
         return []
-    return [Pair("optional-input", "", forms, "optional inputs omitted vs \"\" vs given with their default")]
+    return [Pair("optional-input", "", forms, 'optional inputs omitted vs "" vs given with their default')]
 
 
 def _axis_attr(node: Node) -> list[Pair]:
@@ -153,7 +204,14 @@ def _axis_attr(node: Node) -> list[Pair]:
             neg = pos - r
             p, n = node.copy(), node.copy()
             p.attrs["axis"], n.attrs["axis"] = pos, neg
-            out.append(Pair("axis", "", {"common": (p, "static", ""), "negative": (n, "static", f"axis={neg} instead of {pos}")}, "axis positive vs negative"))
+            out.append(
+                Pair(
+                    "axis",
+                    "",
+                    {"common": (p, "static", ""), "negative": (n, "static", f"axis={neg} instead of {pos}")},
+                    "axis positive vs negative",
+                )
+            )
     return out
 
 
@@ -223,7 +281,12 @@ def attr_to_input(node: Node, ctx: Ctx) -> list[Pair]:
             continue
         forms = {"common": (node, "static", "")}
         modes = [("constant", "a Constant node")] if node.opset >= 9 else []
-        if node.opset >= 9 and inp.elem in (onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE, onnx.TensorProto.INT32, onnx.TensorProto.INT64):
+        if node.opset >= 9 and inp.elem in (
+            onnx.TensorProto.FLOAT,
+            onnx.TensorProto.DOUBLE,
+            onnx.TensorProto.INT32,
+            onnx.TensorProto.INT64,
+        ):
             modes.append(("computed", "a value computed from Constants (Add of zero)"))
         if not modes and (prev is None or inp.name not in prev.schema.attributes):
             continue
@@ -236,11 +299,23 @@ def attr_to_input(node: Node, ctx: Ctx) -> list[Pair]:
             flat = np.ravel(inp.value).tolist()
             a.attrs[inp.name] = flat if prev.schema.attributes[inp.name].type in (A.INTS, A.FLOATS) else flat[0]
             a.attrs.update({k: v for k, v in node.attrs.items() if k in prev.schema.attributes})
-            forms[f"attribute-opset{prev.opset}"] = (a, "static", f"{inp.name} as an attribute at opset {prev.opset} (before the schema moved it to an input)")
+            forms[f"attribute-opset{prev.opset}"] = (
+                a,
+                "static",
+                f"{inp.name} as an attribute at opset {prev.opset} (before the schema moved it to an input)",
+            )
             tag = "attr-to-input"
         else:
             tag = "constant-input"
-        out.append(Pair(tag, inp.name.lower().replace("_", "-"), forms, f"input {inp.name}: initializer vs Constant vs computed" + (" vs the opset-N-1 attribute" if tag == "attr-to-input" else "")))
+        out.append(
+            Pair(
+                tag,
+                inp.name.lower().replace("_", "-"),
+                forms,
+                f"input {inp.name}: initializer vs Constant vs computed"
+                + (" vs the opset-N-1 attribute" if tag == "attr-to-input" else ""),
+            )
+        )
     return out
 
 
@@ -255,16 +330,29 @@ def zero_size(node: Node, ctx: Ctx) -> list[Pair]:
     for i in z.inputs:
         if i.value is None and not i.empty:
             i.shape = (i.shape[0], 0, *i.shape[2:])
-    return [Pair("zero-size", "", {"common": (z, "static", ""), "symbolic": (z, "symbolic", "zero-size dim kept static, others symbolic"),
-                                   "anonymous": (z, "anonymous", "zero-size dim kept static, others anonymous")},
-                 "a zero-size dim in every data input, static vs symbolic vs anonymous other dims")]
+    return [
+        Pair(
+            "zero-size",
+            "",
+            {
+                "common": (z, "static", ""),
+                "symbolic": (z, "symbolic", "zero-size dim kept static, others symbolic"),
+                "anonymous": (z, "anonymous", "zero-size dim kept static, others anonymous"),
+            },
+            "a zero-size dim in every data input, static vs symbolic vs anonymous other dims",
+        )
+    ]
 
 
 def rank_low(node: Node, ctx: Ctx) -> list[Pair]:
 
     row = table_row(node.schema)
-    if ("shape" in row or row.get("no_rank_low") or any(i.value is not None for i in node.inputs)
-            or {"axis", "axes"} & set(node.schema.attributes)):  # an axis has no valid value at rank 0
+    if (
+        "shape" in row
+        or row.get("no_rank_low")
+        or any(i.value is not None for i in node.inputs)
+        or {"axis", "axes"} & set(node.schema.attributes)
+    ):  # an axis has no valid value at rank 0
         return []
     data = [i for i in node.inputs if not i.empty]
     if not data:
@@ -275,8 +363,18 @@ def rank_low(node: Node, ctx: Ctx) -> list[Pair]:
         for i in n.inputs:
             if not i.empty:
                 i.shape = shape
-        out.append(Pair("rank", str(rank), {"common": (n, "static", ""), "symbolic": (n, "symbolic", "symbolic dims"), "anonymous": (n, "anonymous", "anonymous dims")},
-                        f"rank-{rank} inputs, static vs symbolic vs anonymous"))
+        out.append(
+            Pair(
+                "rank",
+                str(rank),
+                {
+                    "common": (n, "static", ""),
+                    "symbolic": (n, "symbolic", "symbolic dims"),
+                    "anonymous": (n, "anonymous", "anonymous dims"),
+                },
+                f"rank-{rank} inputs, static vs symbolic vs anonymous",
+            )
+        )
     return out
 
 
@@ -284,13 +382,28 @@ def broadcast(node: Node, ctx: Ctx) -> list[Pair]:
     """Binary ops with multidirectional broadcasting: implicit vs Expand vs Unsqueeze-spelled operand."""
     doc = node.schema.doc or ""
     data = [i for i in node.inputs if i.value is None and not i.empty]
-    if "broadcast" not in doc.lower() or len(data) != 2 or len(node.inputs) != 2 or node.opset < 13 or len(data[1].shape) != 3:
+    if (
+        "broadcast" not in doc.lower()
+        or len(data) != 2
+        or len(node.inputs) != 2
+        or node.opset < 13
+        or len(data[1].shape) != 3
+    ):
         return []
     small = node.copy()
     small.inputs[1].shape = (small.inputs[1].shape[-1],)
-    return [Pair("broadcast", "", {"common": (small, "static", ""), "explicit-expand": (small, "expand", "second operand Expand-ed to the full shape first"),
-                                   "explicit-unsqueeze": (small, "unsqueeze", "second operand Unsqueeze-d to rank 3 first")},
-                 "implicit broadcasting vs broadcast spelled with Expand / Unsqueeze")]
+    return [
+        Pair(
+            "broadcast",
+            "",
+            {
+                "common": (small, "static", ""),
+                "explicit-expand": (small, "expand", "second operand Expand-ed to the full shape first"),
+                "explicit-unsqueeze": (small, "unsqueeze", "second operand Unsqueeze-d to rank 3 first"),
+            },
+            "implicit broadcasting vs broadcast spelled with Expand / Unsqueeze",
+        )
+    ]
 
 
 def constant_value(node: Node, ctx: Ctx) -> list[Pair]:
@@ -304,15 +417,31 @@ def constant_value(node: Node, ctx: Ctx) -> list[Pair]:
     listed = node.copy()
     del listed.attrs["value"]
     listed.attrs["value_floats"] = [float(v) for v in np.ravel(value["value"])]
-    return [Pair("constant-value", "value-floats", {"common": (node, "static", ""),
-                 "value-floats": (listed, "static", "the same 1-D float constant written as value_floats")},
-                 "Constant value as a tensor attribute vs as value_floats")]
+    return [
+        Pair(
+            "constant-value",
+            "value-floats",
+            {
+                "common": (node, "static", ""),
+                "value-floats": (listed, "static", "the same 1-D float constant written as value_floats"),
+            },
+            "Constant value as a tensor attribute vs as value_floats",
+        )
+    ]
 
 
 KINDS: dict[str, Callable[[Node, Ctx], list[Pair]]] = {
-    "shape": shapes, "opset": opset_stamp, "attr-default": attr_defaults, "attr-no-value": attr_no_value,
-    "optional-input": optional_inputs, "axes": axes, "attr-to-input": attr_to_input, "zero-size": zero_size,
-    "rank": rank_low, "broadcast": broadcast, "constant-value": constant_value,
+    "shape": shapes,
+    "opset": opset_stamp,
+    "attr-default": attr_defaults,
+    "attr-no-value": attr_no_value,
+    "optional-input": optional_inputs,
+    "axes": axes,
+    "attr-to-input": attr_to_input,
+    "zero-size": zero_size,
+    "rank": rank_low,
+    "broadcast": broadcast,
+    "constant-value": constant_value,
 }
 
 

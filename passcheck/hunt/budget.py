@@ -17,7 +17,7 @@ class Budget:
     items: int | None = None
 
     @classmethod
-    def parse(cls, text: str) -> "Budget":
+    def parse(cls, text: str) -> Budget:
         """Raises ValueError with what was expected."""
         m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(s|m|h|items?)?\s*", text.lower())
         if not m or float(m.group(1)) <= 0:
@@ -31,6 +31,7 @@ class Budget:
 
     def __str__(self) -> str:
         return f"{self.items} items" if self.items is not None else f"{self.seconds:g} s"
+
 
 #: Seconds an item's pass and model runs get at most (``hunt --timeout`` default).
 ITEM_TIMEOUT = 60.0

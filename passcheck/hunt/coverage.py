@@ -24,9 +24,17 @@ def chosen_bases(patterns: Sequence[str] = (), generated: bool = True, all_forms
     return [b for b in found if b.form == next(iter(b.case.forms))]
 
 
-def library_map(patterns: Sequence[str] = (), *, generated: bool = True, all_forms: bool = False,
-                tools: Sequence[str] = TOOLS, refresh: bool = False, executor=None,
-                on_base: Callable[[str], None] | None = None, bases=None) -> CoverageMap:
+def library_map(
+    patterns: Sequence[str] = (),
+    *,
+    generated: bool = True,
+    all_forms: bool = False,
+    tools: Sequence[str] = TOOLS,
+    refresh: bool = False,
+    executor=None,
+    on_base: Callable[[str], None] | None = None,
+    bases=None,
+) -> CoverageMap:
     """The map over :func:`chosen_bases` (or ``bases``), observed in ``executor`` (an
     :class:`~passcheck.passes.isolation.IsolatedExecutor`, a new one when None) and cached per
     tool version (:mod:`passcheck.coverage.cache`; ``refresh`` observes everything again)."""

@@ -36,7 +36,7 @@ class Setting:
     rtol: float | None = None
     atol: float | None = None
 
-    def feed_list(self, model: "onnx.ModelProto") -> list[dict[str, Any]]:
+    def feed_list(self, model: onnx.ModelProto) -> list[dict[str, Any]]:
         """The feeds of every binding, as :func:`passcheck.engine.evaluate` derives them.
 
         Raises:
@@ -61,7 +61,9 @@ class Outcome:
     reason: str = ""
 
 
-def probe(setting: Setting, base: "onnx.ModelProto", form: str, mutant: "onnx.ModelProto", pass_id: str, executor) -> Outcome:
+def probe(
+    setting: Setting, base: onnx.ModelProto, form: str, mutant: onnx.ModelProto, pass_id: str, executor
+) -> Outcome:
     """Gate ``mutant`` against ``base``, then judge both under ``pass_id`` (see module docs).
 
     ``executor``: an :class:`~passcheck.passes.isolation.IsolatedExecutor` (passes and model runs).
@@ -80,8 +82,14 @@ def probe(setting: Setting, base: "onnx.ModelProto", form: str, mutant: "onnx.Mo
         return Outcome("refused", reason=str(exc))
     except PasscheckError as exc:
         return Outcome("base-fails", reason=str(exc))
-    subject = Subject(id=setting.subject_id, forms={COMMON: base, form: mutant}, bindings=setting.bindings, feeds=setting.feeds,
-                      rtol=setting.rtol, atol=setting.atol)
+    subject = Subject(
+        id=setting.subject_id,
+        forms={COMMON: base, form: mutant},
+        bindings=setting.bindings,
+        feeds=setting.feeds,
+        rtol=setting.rtol,
+        atol=setting.atol,
+    )
     try:
         cells = evaluate(subject, [pass_id], executor=executor)
     except PasscheckError as exc:

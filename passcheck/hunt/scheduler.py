@@ -21,9 +21,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from passcheck.mutations import forms as hforms
 from passcheck.hunt.signature import site_ops
 from passcheck.hunt.space import Base, Item
+from passcheck.mutations import forms as hforms
 
 #: Bases drawn per step (each has tens of forms × the passes: plenty of untried items to choose from).
 SAMPLE = 8

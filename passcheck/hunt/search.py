@@ -20,17 +20,19 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from passcheck.mutations import forms as hforms
-from passcheck.hunt.budget import Budget
+#: Seconds one item's pass or model run may take (a time budget lowers it to what is left).
+from passcheck.hunt.budget import (
+    ITEM_TIMEOUT,  # noqa: E402,F401 - re-exported
+    Budget,
+)
 from passcheck.hunt.probe import Setting, blamed, probe
 from passcheck.hunt.scheduler import Scheduler
 from passcheck.hunt.shrink import UNCOMMON, Shrinker
 from passcheck.hunt.signature import Signature, signature
 from passcheck.hunt.space import Base, Item
 from passcheck.hunt.store import Store
+from passcheck.mutations import forms as hforms
 
-#: Seconds one item's pass or model run may take (a time budget lowers it to what is left).
-from passcheck.hunt.budget import ITEM_TIMEOUT  # noqa: E402,F401 - re-exported
 #: Seconds and candidate checks one shrink may take.
 SHRINK_SECONDS = 90.0
 SHRINK_TESTS = 80
@@ -44,9 +46,19 @@ class Ended:
     items: int
 
 
-def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, budget: Budget, executor, *,
-         cases_from: Sequence[str] = (), item_timeout: float = ITEM_TIMEOUT,
-         on_item: Callable[[Item, dict[str, Any]], None] | None = None, cmap=None) -> Ended:
+def hunt(
+    store: Store,
+    bases: Sequence[Base],
+    passes: Sequence[str],
+    seed: int,
+    budget: Budget,
+    executor,
+    *,
+    cases_from: Sequence[str] = (),
+    item_timeout: float = ITEM_TIMEOUT,
+    on_item: Callable[[Item, dict[str, Any]], None] | None = None,
+    cmap=None,
+) -> Ended:
     """Run items until ``budget`` is spent; ``store`` is updated and saved after every item.
 
     Args:
@@ -70,8 +82,15 @@ def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, 
             return Ended("exhausted", ran)
         left = None if end is None else end - time.monotonic()
         executor.timeout = max(5.0, min(item_timeout, left)) if left is not None else item_timeout
-        rec = _run(store, scheduler.by_id[item.base], item, executor, end, cases_from,
-                   cut_short=executor.timeout < item_timeout)
+        rec = _run(
+            store,
+            scheduler.by_id[item.base],
+            item,
+            executor,
+            end,
+            cases_from,
+            cut_short=executor.timeout < item_timeout,
+        )
         rec["triples"] = sorted(scheduler.triples(item))
         store.items.append(rec)
         scheduler.mark(item, rec["triples"], rec["status"] == "base-fails")
@@ -83,15 +102,32 @@ def hunt(store: Store, bases: Sequence[Base], passes: Sequence[str], seed: int, 
 
 def _timed_out(finding) -> bool:
     details = finding.details if isinstance(finding.details, dict) else {}
-    return details.get("status") == "timeout" or "timed out" in finding.message or "timeout" in str(details.get("error", ""))
+    return (
+        details.get("status") == "timeout"
+        or "timed out" in finding.message
+        or "timeout" in str(details.get("error", ""))
+    )
 
 
-def _run(store: Store, base: Base, item: Item, executor, end: float | None, cases_from: Sequence[str],
-         cut_short: bool = False) -> dict[str, Any]:
+def _run(
+    store: Store,
+    base: Base,
+    item: Item,
+    executor,
+    end: float | None,
+    cases_from: Sequence[str],
+    cut_short: bool = False,
+) -> dict[str, Any]:
     """One item. ``cut_short``: the executor's time limit was lowered to what is left of the budget,
     so a pass or run that times out was stopped by the hunt, not by the tool: the item is
     ``unfinished``, never a finding."""
-    rec: dict[str, Any] = {"base": item.base, "form": item.form, "pass": item.pass_id, "status": "not-applicable", "signatures": []}
+    rec: dict[str, Any] = {
+        "base": item.base,
+        "form": item.form,
+        "pass": item.pass_id,
+        "status": "not-applicable",
+        "signatures": [],
+    }
     t0 = time.monotonic()
     try:
         model = base.model()
@@ -107,7 +143,10 @@ def _run(store: Store, base: Base, item: Item, executor, end: float | None, case
         if outcome.reason:
             rec["reason"] = outcome.reason
         if cut_short and any(_timed_out(f) for f in outcome.findings):
-            rec["status"], rec["reason"] = "unfinished", "the hunt's budget ran out while this item ran (a time limit it set)"
+            rec["status"], rec["reason"] = (
+                "unfinished",
+                "the hunt's budget ran out while this item ran (a time limit it set)",
+            )
             rec["seconds"] = round(time.monotonic() - t0, 3)
             return rec
         for f in outcome.findings:
@@ -119,7 +158,9 @@ def _run(store: Store, base: Base, item: Item, executor, end: float | None, case
     return rec
 
 
-def _found(store: Store, raw: Signature, finding, base: Base, model, item: Item, executor, end, cases_from) -> str | None:
+def _found(
+    store: Store, raw: Signature, finding, base: Base, model, item: Item, executor, end, cases_from
+) -> str | None:
     """The key of the signature ``finding`` counts for (shrinking and saving it when new), with its hit counted."""
     if raw.key in store.coarse:
         key = store.coarse[raw.key]
@@ -131,37 +172,72 @@ def _found(store: Store, raw: Signature, finding, base: Base, model, item: Item,
     return key
 
 
-def _shrink_and_save(store: Store, raw: Signature, finding, base: Base, model, item: Item, executor, end, cases_from) -> str:
+def _shrink_and_save(
+    store: Store, raw: Signature, finding, base: Base, model, item: Item, executor, end, cases_from
+) -> str:
     from passcheck.reduce.case_module import case_module
 
     case_id = raw.case_id  # seeds the shrunk pair's feeds: the saved case is judged on the same ones
     setting = Setting(case_id, rtol=base.case.rtol, atol=base.case.atol)
     deadline = time.monotonic() + SHRINK_SECONDS if end is None else min(end, time.monotonic() + SHRINK_SECONDS)
-    shrunk = Shrinker(setting, finding.pass_id, finding.oracle, finding.kind, executor, deadline, SHRINK_TESTS).shrink(model, item.form)
+    shrunk = Shrinker(setting, finding.pass_id, finding.oracle, finding.kind, executor, deadline, SHRINK_TESTS).shrink(
+        model, item.form
+    )
     found_on = {"base": item.base, "form": item.form, "pass": item.pass_id, "message": finding.message}
     if shrunk is None:  # shows only with the case's own feeds: kept unshrunk, under its raw signature
-        store.signatures.setdefault(raw.key, {"signature": raw.to_json(), "hits": 0, "found_on": found_on, "case": None,
-                                              "note": "not shrunk: the pair shows it only on its case's own feeds"})
+        store.signatures.setdefault(
+            raw.key,
+            {
+                "signature": raw.to_json(),
+                "hits": 0,
+                "found_on": found_on,
+                "case": None,
+                "note": "not shrunk: the pair shows it only on its case's own feeds",
+            },
+        )
         return raw.key
-    sig = signature(shrunk.finding, shrunk.kind or hforms.kind(shrunk.form), [shrunk.common, shrunk.uncommon], shrunk.labels)
+    sig = signature(
+        shrunk.finding, shrunk.kind or hforms.kind(shrunk.form), [shrunk.common, shrunk.uncommon], shrunk.labels
+    )
     if sig.key in store.signatures:
         return sig.key
     store.cases_dir.mkdir(parents=True, exist_ok=True)
     path = store.cases_dir / f"hunt_{case_id.rsplit('-', 1)[-1]}.py"
-    path.write_text(case_module(shrunk.finding, shrunk.common, shrunk.uncommon, case_id=case_id, origin="passcheck hunt",
-                                rtol=base.case.rtol, atol=base.case.atol), encoding="utf-8")
+    path.write_text(
+        case_module(
+            shrunk.finding,
+            shrunk.common,
+            shrunk.uncommon,
+            case_id=case_id,
+            origin="passcheck hunt",
+            rtol=base.case.rtol,
+            atol=base.case.atol,
+        ),
+        encoding="utf-8",
+    )
     repro, reproduces = _reproduce(path, case_id, finding.pass_id, finding.oracle, finding.kind, executor, cases_from)
     library = _in_case(base.case, finding.pass_id, finding.oracle, finding.kind, executor)
     store.signatures[sig.key] = {
-        "signature": sig.to_json(), "hits": 0, "found_on": found_on, "case": case_id, "case_module": str(path),
-        "form": shrunk.form, "nodes": [len(shrunk.common.graph.node), len(shrunk.uncommon.graph.node)],
-        "shrink_finished": shrunk.finished, "shrink_tests": shrunk.tests, "message": shrunk.finding.message,
-        "repro": repro, "reproduces": reproduces, "library": library,
+        "signature": sig.to_json(),
+        "hits": 0,
+        "found_on": found_on,
+        "case": case_id,
+        "case_module": str(path),
+        "form": shrunk.form,
+        "nodes": [len(shrunk.common.graph.node), len(shrunk.uncommon.graph.node)],
+        "shrink_finished": shrunk.finished,
+        "shrink_tests": shrunk.tests,
+        "message": shrunk.finding.message,
+        "repro": repro,
+        "reproduces": reproduces,
+        "library": library,
     }
     return sig.key
 
 
-def _reproduce(path: Path, case_id: str, pass_id: str, oracle: str, kind: str, executor, cases_from: Sequence[str]) -> tuple[str, bool]:
+def _reproduce(
+    path: Path, case_id: str, pass_id: str, oracle: str, kind: str, executor, cases_from: Sequence[str]
+) -> tuple[str, bool]:
     """Load the saved module as ``--cases-from`` does and run its case: (reproduce command, whether
     the finding shows)."""
     from passcheck._versions import tool_version
@@ -190,4 +266,6 @@ def _in_case(case, pass_id: str, oracle: str, kind: str, executor) -> list[str]:
         cells = evaluate(Subject.from_case(case, tool_version("onnx")), [pass_id], executor=executor)
     except Exception:  # noqa: BLE001 - a case that does not run here shows nothing
         return []
-    return sorted({f.id for c in cells for f in c.findings if (f.pass_id, f.oracle, f.kind) == (pass_id, oracle, kind)})[:3]
+    return sorted(
+        {f.id for c in cells for f in c.findings if (f.pass_id, f.oracle, f.kind) == (pass_id, oracle, kind)}
+    )[:3]

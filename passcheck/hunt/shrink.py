@@ -15,9 +15,9 @@ import dataclasses
 import time
 from typing import TYPE_CHECKING
 
+from passcheck.hunt.probe import Setting, probe
 from passcheck.mutations import forms as hforms
 from passcheck.mutations.forms import named
-from passcheck.hunt.probe import Setting, probe
 from passcheck.reduce.ddmin import ddmin
 
 if TYPE_CHECKING:
@@ -36,11 +36,11 @@ class Shrunk:
     """The smallest pair found: base ``common``, its rewrite ``uncommon`` (form id ``form``, sites
     ``labels``), the finding it still shows, whether every step finished, candidates checked."""
 
-    common: "onnx.ModelProto"
-    uncommon: "onnx.ModelProto"
+    common: onnx.ModelProto
+    uncommon: onnx.ModelProto
     form: str
     labels: list[str]
-    finding: "Finding"
+    finding: Finding
     finished: bool
     tests: int
     kind: str = ""  # the rewrite kind of ``form`` (without the Constant → initializer spelling step)
@@ -59,13 +59,15 @@ class Shrinker:
         max_tests: candidate checks allowed.
     """
 
-    def __init__(self, setting: Setting, pass_id: str, oracle: str, kind: str, executor, deadline: float, max_tests: int = 80):
+    def __init__(
+        self, setting: Setting, pass_id: str, oracle: str, kind: str, executor, deadline: float, max_tests: int = 80
+    ):
         self.setting, self.pass_id, self.oracle, self.kind = setting, pass_id, oracle, kind
         self.ex, self.deadline, self.max_tests = executor, deadline, max_tests
         self.tests = 0
         self.last: tuple | None = None  # (base, form, mutant, labels, finding) of the last candidate that held
 
-    def holds(self, base: "onnx.ModelProto", form: str) -> bool:
+    def holds(self, base: onnx.ModelProto, form: str) -> bool:
         """``form`` applies to ``base`` and the pair shows the finding."""
         if self.tests >= self.max_tests or time.monotonic() > self.deadline:
             raise _OutOfTime
@@ -78,12 +80,15 @@ class Shrinker:
             return False
         mutant, labels = built
         outcome = probe(self.setting, base, UNCOMMON, mutant, self.pass_id, self.ex)
-        hit = next((f for f in outcome.findings if (f.pass_id, f.oracle, f.kind) == (self.pass_id, self.oracle, self.kind)), None)
+        hit = next(
+            (f for f in outcome.findings if (f.pass_id, f.oracle, f.kind) == (self.pass_id, self.oracle, self.kind)),
+            None,
+        )
         if hit is not None:
             self.last = (base, form, mutant, labels, hit)
         return hit is not None
 
-    def shrink(self, base: "onnx.ModelProto", form: str) -> Shrunk | None:
+    def shrink(self, base: onnx.ModelProto, form: str) -> Shrunk | None:
         """The smallest pair showing the finding, from ``base`` rewritten as ``form``; None when
         even that pair does not show it under this setting (e.g. its case fed custom inputs).
         Every step only ever keeps a smaller candidate that holds, so the last one that held is
@@ -104,7 +109,9 @@ class Shrinker:
         if self.last is None:
             return None
         b, f, mutant, labels, hit = self.last
-        return Shrunk(b, mutant, f, list(labels), hit, finished, self.tests, hforms.kind(f.split(f"+{SPELLING}@", 1)[0]))
+        return Shrunk(
+            b, mutant, f, list(labels), hit, finished, self.tests, hforms.kind(f.split(f"+{SPELLING}@", 1)[0])
+        )
 
     def _constants_as_initializers(self, base, form: str) -> None:
         """The Constant nodes the rewrite added (a value, not a computation: Unsqueeze axes, say)
@@ -119,9 +126,15 @@ class Shrinker:
             return
         g = base.graph
         known = {o for n in g.node for o in n.output} | {t.name for t in g.initializer} | {v.name for v in g.input}
-        new_nodes = {label for i, n in enumerate(built[0].graph.node) if n.op_type == "Constant" and n.output[0] not in known
-                     for label in (n.name, f"#{i}:Constant")}
-        added = [s for s in hforms.sites(built[0], SPELLING) if s in new_nodes]  # made by the rewrite, not rewritten by it
+        new_nodes = {
+            label
+            for i, n in enumerate(built[0].graph.node)
+            if n.op_type == "Constant" and n.output[0] not in known
+            for label in (n.name, f"#{i}:Constant")
+        }
+        added = [
+            s for s in hforms.sites(built[0], SPELLING) if s in new_nodes
+        ]  # made by the rewrite, not rewritten by it
         if added and self.holds(base, hforms.spell([*hforms.parts(form), *((SPELLING, s) for s in added)])):
             b, f, mutant, labels, hit = self.last
             self.last = (b, f, mutant, [x for x in labels if x not in added], hit)
@@ -150,13 +163,15 @@ class Shrinker:
             labels = hforms.sites(before[0], rid) if before is not None else []
             if len(labels) < 2:
                 continue
-            head, tail = parts[:i], parts[i + 1:]
+            head, tail = parts[:i], parts[i + 1 :]
 
             def at(chosen: list[str], head=head, tail=tail, rid=rid) -> str:
                 return hforms.spell([*head, *((rid, s) for s in chosen), *tail])
 
             chosen = next((s for s in labels if self.holds(base, at([s]))), None)
-            keep = [chosen] if chosen is not None else ddmin(labels, lambda c: self.holds(base, at(c)), self.deadline)[0]
+            keep = (
+                [chosen] if chosen is not None else ddmin(labels, lambda c: self.holds(base, at(c)), self.deadline)[0]
+            )
             parts = [*head, *((rid, s) for s in keep), *tail]
         return hforms.spell(parts)
 

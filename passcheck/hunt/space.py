@@ -36,7 +36,7 @@ class Item:
 class Base:
     """One form of one case, the model a rewrite starts from."""
 
-    case: "Case"
+    case: Case
     form: str
     _model: Any = None
     _forms: list[str] | None = None
@@ -46,7 +46,7 @@ class Base:
     def id(self) -> str:
         return f"{self.case.id}:{self.form}"
 
-    def model(self) -> "onnx.ModelProto":
+    def model(self) -> onnx.ModelProto:
         if self._model is None:
             self._model = self.case.build(self.form)
         return self._model

@@ -46,7 +46,7 @@ class Store:
         return self.out / "cases"
 
     @classmethod
-    def open(cls, out: str | Path, scope: dict[str, Any], resume: bool) -> "Store":
+    def open(cls, out: str | Path, scope: dict[str, Any], resume: bool) -> Store:
         """A new state in ``out``, or with ``resume`` the one there.
 
         Raises:
@@ -59,7 +59,9 @@ class Store:
         if not store.path.is_file():
             return store
         if not resume:
-            raise PasscheckError(f"--out {out}: holds a hunt already ({store.path}); continue it with --resume, or choose another folder")
+            raise PasscheckError(
+                f"--out {out}: holds a hunt already ({store.path}); continue it with --resume, or choose another folder"
+            )
         try:
             doc = json.loads(store.path.read_text(encoding="utf-8"))
             if doc.get("version") != VERSION:
@@ -69,8 +71,10 @@ class Store:
             raise PasscheckError(f"{store.path}: not a readable hunt state ({exc}); choose another --out") from None
         for k in SCOPE:
             if saved.get(k) != scope.get(k):
-                raise PasscheckError(f"{store.path}: the hunt there used {k} {saved.get(k)!r}, this run {scope.get(k)!r}; "
-                                     "resume with the same arguments, or choose another --out")
+                raise PasscheckError(
+                    f"{store.path}: the hunt there used {k} {saved.get(k)!r}, this run {scope.get(k)!r}; "
+                    "resume with the same arguments, or choose another --out"
+                )
         store.items, store.signatures, store.coarse = items, signatures, coarse
         return store
 
@@ -78,5 +82,11 @@ class Store:
         from passcheck.report.json_report import atomic_write
 
         self.out.mkdir(parents=True, exist_ok=True)
-        doc = {"version": VERSION, "scope": self.scope, "items": self.items, "signatures": self.signatures, "coarse": self.coarse}
+        doc = {
+            "version": VERSION,
+            "scope": self.scope,
+            "items": self.items,
+            "signatures": self.signatures,
+            "coarse": self.coarse,
+        }
         atomic_write(self.path, json.dumps(doc, indent=1) + "\n")

@@ -21,8 +21,21 @@ def rows(signatures: dict[str, dict[str, Any]]) -> list[tuple[str, ...]]:
         nodes = "{}/{}".format(*rec["nodes"]) if rec.get("nodes") else "-"
         repro = {True: "yes", False: "no"}.get(rec.get("reproduces"), "-")
         library = "-" if "library" not in rec else "yes" if rec["library"] else "no"
-        out.append((str(i), s["pass_id"], s["oracle"], s["kind"], ",".join(s["ops"]) or "-", s["rewrite"], nodes,
-                    str(rec["hits"]), repro, library, rec.get("case") or rec.get("note", "")))
+        out.append(
+            (
+                str(i),
+                s["pass_id"],
+                s["oracle"],
+                s["kind"],
+                ",".join(s["ops"]) or "-",
+                s["rewrite"],
+                nodes,
+                str(rec["hits"]),
+                repro,
+                library,
+                rec.get("case") or rec.get("note", ""),
+            )
+        )
     return out
 
 
@@ -68,6 +81,8 @@ def coverage_lines(cmap, before: Iterable[Mapping[str, Any]], after: Iterable[Ma
         n0, n1 = sum(k in was for k in reach), sum(k in now for k in reach)
         pairs0 = sum(len(was[k]["forms"]) for k in reach if k in was)
         pairs1 = sum(len(now[k]["forms"]) for k in reach if k in now)
-        out.append(f"  {tool}: {n0} -> {n1} of {len(reach)} triggered entries ({len(keys)} in the catalogue); "
-                   f"(entry, spelling) pairs {pairs0} -> {pairs1}")
+        out.append(
+            f"  {tool}: {n0} -> {n1} of {len(reach)} triggered entries ({len(keys)} in the catalogue); "
+            f"(entry, spelling) pairs {pairs0} -> {pairs1}"
+        )
     return out

@@ -53,7 +53,9 @@ class Env:
 
 
 def cache_dir() -> Path:
-    base = os.environ.get("PASSCHECK_CACHE") or os.path.join(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "passcheck")
+    base = os.environ.get("PASSCHECK_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "passcheck"
+    )
     return Path(base)
 
 
@@ -87,8 +89,13 @@ def uv_bin() -> str:
 def source_hash(root: Path) -> str:
     """sha256 over the installable passcheck source (pyproject.toml, passcheck/, cases/, ci/envs/)."""
     h = hashlib.sha256()
-    files = [root / "pyproject.toml", root / "setup.py", *sorted((root / "passcheck").rglob("*.py")), *sorted((root / "cases").rglob("*.py")),
-             *sorted((root / "ci" / "envs").glob("*.txt"))]
+    files = [
+        root / "pyproject.toml",
+        root / "setup.py",
+        *sorted((root / "passcheck").rglob("*.py")),
+        *sorted((root / "cases").rglob("*.py")),
+        *sorted((root / "ci" / "envs").glob("*.txt")),
+    ]
     for f in files:
         if f.is_file() and "__pycache__" not in f.parts:
             h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")
@@ -113,8 +120,15 @@ def _run(cmd: list[str], log: Path, children: Children | None, tmp: Path | None)
         raise EnvCreateError(f"{' '.join(cmd[:3])} failed (exit {proc.returncode}): " + " | ".join(tail))
 
 
-def ensure(spec: EnvSpec, source: Path, *, cache: Path | None = None, python: str | None = None,
-           children: Children | None = None, tmp: Path | None = None) -> Env:
+def ensure(
+    spec: EnvSpec,
+    source: Path,
+    *,
+    cache: Path | None = None,
+    python: str | None = None,
+    children: Children | None = None,
+    tmp: Path | None = None,
+) -> Env:
     """Return the environment for ``spec`` with passcheck from ``source`` installed, creating
     or updating it as needed.
 
@@ -147,14 +161,45 @@ def ensure(spec: EnvSpec, source: Path, *, cache: Path | None = None, python: st
             _run([uv, "venv", "--quiet", "--python", python or _base_python(), str(root)], log, children, tmp)
             pins_file.write_text("\n".join(spec.pins) + "\n", encoding="utf-8")
             with _stage(source, envs, src) as staged:
-                _run([uv, "pip", "install", "--quiet", "--python", str(root / "bin/python"), "-r", str(pins_file), str(staged)], log, children, tmp)
+                _run(
+                    [
+                        uv,
+                        "pip",
+                        "install",
+                        "--quiet",
+                        "--python",
+                        str(root / "bin/python"),
+                        "-r",
+                        str(pins_file),
+                        str(staged),
+                    ],
+                    log,
+                    children,
+                    tmp,
+                )
             (root / SOURCE_MARK).write_text(src, encoding="utf-8")
             (root / PINS_MARK).write_text(spec.pins_hash, encoding="utf-8")
             created = True
         elif _read(root / SOURCE_MARK) != src:
             with _stage(source, envs, src) as staged:
-                _run([uv, "pip", "install", "--quiet", "--python", str(root / "bin/python"), "--reinstall-package", DIST,
-                      "-r", str(pins_file), str(staged)], log, children, tmp)
+                _run(
+                    [
+                        uv,
+                        "pip",
+                        "install",
+                        "--quiet",
+                        "--python",
+                        str(root / "bin/python"),
+                        "--reinstall-package",
+                        DIST,
+                        "-r",
+                        str(pins_file),
+                        str(staged),
+                    ],
+                    log,
+                    children,
+                    tmp,
+                )
             (root / SOURCE_MARK).write_text(src, encoding="utf-8")
     return Env(spec, root, created, time.perf_counter() - t0)
 

@@ -64,10 +64,14 @@ def load_spec(path: str | Path) -> EnvSpec:
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
-        raise PasscheckError(f"{p}: cannot read pins file: {exc.strerror}; give a requirements file (one 'name==version' a line)") from None
+        raise PasscheckError(
+            f"{p}: cannot read pins file: {exc.strerror}; give a requirements file (one 'name==version' a line)"
+        ) from None
     env_id = p.name[:-4] if p.name.endswith(".txt") else p.name
     if not _ID.match(env_id):
-        raise PasscheckError(f"{p}: environment id {env_id!r} (the file name) must be letters, digits, '.', '_', '+', '-'")
+        raise PasscheckError(
+            f"{p}: environment id {env_id!r} (the file name) must be letters, digits, '.', '_', '+', '-'"
+        )
     doc, pins = [], []
     for raw in text.splitlines():
         line = raw.strip()
@@ -146,9 +150,11 @@ def installable_source(given: str | Path | None = None, *, flag: str = "--source
         return p
     found = source_root() or recorded_origin()
     if found is None:
-        raise PasscheckError("cannot find the passcheck source tree to install into the environments (not a "
-                             f"checkout, and pip recorded no local origin); give {flag} DIR or set PASSCHECK_SOURCE "
-                             "to a clone of passcheck")
+        raise PasscheckError(
+            "cannot find the passcheck source tree to install into the environments (not a "
+            f"checkout, and pip recorded no local origin); give {flag} DIR or set PASSCHECK_SOURCE "
+            "to a clone of passcheck"
+        )
     return found.resolve()
 
 
@@ -171,8 +177,10 @@ def load_all(envs_dir: str | Path | None = None) -> list[EnvSpec]:
     """
     d = Path(envs_dir) if envs_dir else default_envs_dir()
     if d is None or not d.is_dir():
-        raise PasscheckError(f"no pinned environments folder {d or 'ci/envs'}: run from a passcheck source checkout, "
-                             "set PASSCHECK_SOURCE, or give --envs-dir / a pins file with --env")
+        raise PasscheckError(
+            f"no pinned environments folder {d or 'ci/envs'}: run from a passcheck source checkout, "
+            "set PASSCHECK_SOURCE, or give --envs-dir / a pins file with --env"
+        )
     return sorted((load_spec(p) for p in d.glob("*.txt")), key=lambda s: _version_key(s.id))
 
 

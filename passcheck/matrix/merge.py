@@ -12,7 +12,9 @@ from passcheck.errors import PasscheckError
 from passcheck.records import CellResult
 
 
-def merge(dirs: Sequence[str | Path], *, allow_partial: bool = False) -> tuple[list[CellResult], dict[str, Any], dict[str, Any]]:
+def merge(
+    dirs: Sequence[str | Path], *, allow_partial: bool = False
+) -> tuple[list[CellResult], dict[str, Any], dict[str, Any]]:
     """Cells of every folder (one per key; a finished cell beats a crashed/timeout one),
     environments and plan metadata (environments in first-seen order, shards listed; with
     ``allow_partial``, ``partial`` holds the reason the set is not whole, else it is absent).
@@ -44,8 +46,10 @@ def merge(dirs: Sequence[str | Path], *, allow_partial: bool = False) -> tuple[l
         meta["shards"].append(m.get("shard", "1/1"))
         for case, forms in m.get("models", {}).items():
             if meta["models"].setdefault(case, forms) != forms:
-                raise PasscheckError(f"{p}: case {case} was built into different model bytes than in an earlier folder; "
-                                     "run every shard from the same commit")
+                raise PasscheckError(
+                    f"{p}: case {case} was built into different model bytes than in an earlier folder; "
+                    "run every shard from the same commit"
+                )
     problem = wholeness(plans)
     if problem and not allow_partial:
         raise PasscheckError(f"{problem}; merge every shard of one 'passcheck matrix' plan, or pass --allow-partial")
@@ -72,9 +76,15 @@ def wholeness(plans: Sequence[tuple[Path, dict[str, Any], int]]) -> str:
     have = {plan["shard"] for _, plan, _ in plans}
     missing = [f"{i}/{count}" for i in range(1, count + 1) if i not in have]
     if missing:
-        return f"missing shard(s) {', '.join(missing)} of plan {plans[0][1]['hash'][:12]} ({plans[0][1]['cells']} cells)"
+        return (
+            f"missing shard(s) {', '.join(missing)} of plan {plans[0][1]['hash'][:12]} ({plans[0][1]['cells']} cells)"
+        )
     complete = {plan["shard"] for _, plan, n in plans if n >= plan["shard_cells"]}
-    short = [f"{p} (shard {plan['shard']}/{count}: {n} of {plan['shard_cells']} cells)" for p, plan, n in plans if plan["shard"] not in complete]
+    short = [
+        f"{p} (shard {plan['shard']}/{count}: {n} of {plan['shard_cells']} cells)"
+        for p, plan, n in plans
+        if plan["shard"] not in complete
+    ]
     if short:
         return "incomplete shard(s): " + ", ".join(short)
     return ""

@@ -52,7 +52,9 @@ class Unit:
         return [(self.case, f, self.pass_id, self.env) for f in self.forms]
 
 
-def build_models(cases: Sequence[str], passes: Sequence[str], out: Path, cases_from: Iterable[str] = ()) -> dict[str, Any]:
+def build_models(
+    cases: Sequence[str], passes: Sequence[str], out: Path, cases_from: Iterable[str] = ()
+) -> dict[str, Any]:
     """Build every form of the selected cases into ``out`` and write ``out/manifest.json``.
 
     Needs onnx (runs in the parent or in a ``build`` worker).
@@ -100,7 +102,9 @@ def read_manifest(models: Path) -> list[ModelCase]:
         doc = json.loads((models / "manifest.json").read_text(encoding="utf-8"))
         return [ModelCase(c["id"], c["forms"], tuple(c["passes"]), c.get("meta")) for c in doc["cases"]]
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise PasscheckError(f"{models}/manifest.json: not a readable model manifest ({exc}); rebuild without --resume") from None
+        raise PasscheckError(
+            f"{models}/manifest.json: not a readable model manifest ({exc}); rebuild without --resume"
+        ) from None
 
 
 def units(cases: Sequence[ModelCase], envs: Sequence[str]) -> list[Unit]:
@@ -112,9 +116,11 @@ def plan_hash(cases: Sequence[ModelCase], all_units: Sequence[Unit], pins: dict[
     """sha256 identifying a whole (unsharded) plan: every cell key in order, each form's model
     hash, each environment's pins hash. Shards of one plan share it; a different selection,
     commit or pins file gives another."""
-    doc = {"cells": [list(k) for u in all_units for k in u.cells()],
-           "models": {c.id: {f: v["sha256"] for f, v in c.forms.items()} for c in cases},
-           "pins": pins}
+    doc = {
+        "cells": [list(k) for u in all_units for k in u.cells()],
+        "models": {c.id: {f: v["sha256"] for f, v in c.forms.items()} for c in cases},
+        "pins": pins,
+    }
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
 
 
@@ -133,4 +139,4 @@ def parse_shard(text: str) -> tuple[int, int]:
 def shard(items: Sequence[Unit], index: int, count: int) -> list[Unit]:
     """The ``index``-th (1-based) of ``count`` contiguous, near-equal slices of ``items``."""
     n = len(items)
-    return list(items[(index - 1) * n // count: index * n // count])
+    return list(items[(index - 1) * n // count : index * n // count])

@@ -75,15 +75,23 @@ def differences(cells: Iterable[CellResult]) -> list[Difference]:
             if len(set(ran.values())) < 2:
                 continue
             failing = {e: c for e, c in by_env.items() if c.verdict == "findings"}
-            out.append(Difference(
-                case, form, pass_id, labels, headline="ok" in ran.values() and bool(failing),
-                why={e: _why(c) for e, c in failing.items()},
-                repro={e: next((f.repro for f in c.findings if f.repro), "") for e, c in failing.items()},
-            ))
+            out.append(
+                Difference(
+                    case,
+                    form,
+                    pass_id,
+                    labels,
+                    headline="ok" in ran.values() and bool(failing),
+                    why={e: _why(c) for e, c in failing.items()},
+                    repro={e: next((f.repro for f in c.findings if f.repro), "") for e, c in failing.items()},
+                )
+            )
     return sorted(out, key=lambda d: not d.headline)
 
 
-def render_terminal(cells: Sequence[CellResult], environments: dict[str, Any], console=None, *, tables: bool = True) -> None:
+def render_terminal(
+    cells: Sequence[CellResult], environments: dict[str, Any], console=None, *, tables: bool = True
+) -> None:
     """Print one rich table per family, then the differences and every finding's reproduce line."""
     from rich.console import Console
     from rich.text import Text
@@ -94,13 +102,20 @@ def render_terminal(cells: Sequence[CellResult], environments: dict[str, Any], c
     envs = env_order(cells, environments)
     for family, rows in (table(cells) if tables else {}).items():
         console.print(Text(f"{family}/*", style="bold"))
-        print_rows(["case", "form", "pass"], envs, {(case.split("/", 1)[1], form, pass_id): by_env
-                                                    for (case, form, pass_id), by_env in rows.items()}, console, what="environments")
+        print_rows(
+            ["case", "form", "pass"],
+            envs,
+            {(case.split("/", 1)[1], form, pass_id): by_env for (case, form, pass_id), by_env in rows.items()},
+            console,
+            what="environments",
+        )
     diffs = differences(cells)
     if diffs:
         console.print(Text("Differences across environments", style="bold"))
     for d in diffs:
-        console.print(Text(("HEADLINE " if d.headline else "") + d.text(), style="bold red" if d.headline else "yellow"))
+        console.print(
+            Text(("HEADLINE " if d.headline else "") + d.text(), style="bold red" if d.headline else "yellow")
+        )
         for e, why in d.why.items():
             console.print(Text(f"    {e}: {why}"))
             if d.repro.get(e):
@@ -117,7 +132,13 @@ def render_terminal(cells: Sequence[CellResult], environments: dict[str, Any], c
         console.print(Text("Findings in every environment that ran them", style="bold"))
     for (case, form, pass_id, oracle, kind), fs in same.items():
         envs_seen = sorted({f.env for f in fs})
-        console.print(Text(f"{case} | {form} | {pass_id} | {', '.join(envs_seen)} | {oracle}: [{kind}] {fs[0].message}", style="red"), soft_wrap=True)
+        console.print(
+            Text(
+                f"{case} | {form} | {pass_id} | {', '.join(envs_seen)} | {oracle}: [{kind}] {fs[0].message}",
+                style="red",
+            ),
+            soft_wrap=True,
+        )
         if fs[0].repro:
             console.print(Text(f"    reproduce: {fs[0].repro}", style="dim"), soft_wrap=True)
     for e in envs:
@@ -126,49 +147,87 @@ def render_terminal(cells: Sequence[CellResult], environments: dict[str, Any], c
             console.print(Text(f"environment {e} is unavailable: {err}", style="bold red"), soft_wrap=True)
     n = counts(cells)
     findings = sum(1 for c in cells for f in c.findings if not f.expected)
-    console.print(f"{n['cells']} cells in {len(envs)} environments: {findings} unexpected findings, "
-                  f"{len(diffs)} rows differ across environments ({sum(d.headline for d in diffs)} headlines), "
-                  f"{n['skipped']} skipped, {n['unavailable']} unavailable")
+    console.print(
+        f"{n['cells']} cells in {len(envs)} environments: {findings} unexpected findings, "
+        f"{len(diffs)} rows differ across environments ({sum(d.headline for d in diffs)} headlines), "
+        f"{n['skipped']} skipped, {n['unavailable']} unavailable"
+    )
 
 
 def _esc(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def render_markdown(cells: Sequence[CellResult], environments: dict[str, Any], *, title: str = "passcheck matrix",
-                    notes: Sequence[str] = ()) -> str:
+def render_markdown(
+    cells: Sequence[CellResult],
+    environments: dict[str, Any],
+    *,
+    title: str = "passcheck matrix",
+    notes: Sequence[str] = (),
+) -> str:
     """Markdown for a CI step summary: headlines, ``notes`` (partial merge, baseline status), one
     table per family, findings with reproduce commands."""
     envs = env_order(cells, environments)
     diffs = differences(cells)
     n = counts(cells)
-    out = [f"# {title}", "", f"{n['cells']} cells in {len(envs)} environments: **{n['unexpected']} unexpected findings**, "
-           f"{len(diffs)} rows differ across environments, {n['skipped']} skipped, {n['unavailable']} unavailable.", ""]
+    out = [
+        f"# {title}",
+        "",
+        f"{n['cells']} cells in {len(envs)} environments: **{n['unexpected']} unexpected findings**, "
+        f"{len(diffs)} rows differ across environments, {n['skipped']} skipped, {n['unavailable']} unavailable.",
+        "",
+    ]
     for e in envs:
         v = environments.get(e) or {}
-        out.append(f"- `{e}`: " + ", ".join(f"{k} {x}" for k, x in v.items() if x and k != "error") + (f" — {v['error']}" if v.get("error") else ""))
+        out.append(
+            f"- `{e}`: "
+            + ", ".join(f"{k} {x}" for k, x in v.items() if x and k != "error")
+            + (f" — {v['error']}" if v.get("error") else "")
+        )
     if notes:
         out += ["", *(f"- **{_esc(n)}**" if n.startswith("PARTIAL") else f"- {_esc(n)}" for n in notes)]
     if diffs:
         out += ["", "## Differences across environments", ""]
         for d in diffs:
-            out.append(f"- {'**headline** ' if d.headline else ''}`{d.case}` | {d.form} | `{d.pass_id}`: "
-                       + "; ".join(f"{lab} on {e}" for e, lab in d.labels.items()))
+            out.append(
+                f"- {'**headline** ' if d.headline else ''}`{d.case}` | {d.form} | `{d.pass_id}`: "
+                + "; ".join(f"{lab} on {e}" for e, lab in d.labels.items())
+            )
             for e, why in d.why.items():
                 out.append(f"  - {e}: {_esc(why)}" + (f" — `{d.repro[e]}`" if d.repro.get(e) else ""))
     for family, rows in table(cells).items():
-        out += ["", f"## {family}/*", "", "| case | form | pass | " + " | ".join(f"`{e}`" for e in envs) + " |", "|---" * (3 + len(envs)) + "|"]
+        out += [
+            "",
+            f"## {family}/*",
+            "",
+            "| case | form | pass | " + " | ".join(f"`{e}`" for e in envs) + " |",
+            "|---" * (3 + len(envs)) + "|",
+        ]
         for (case, form, pass_id), by_env in rows.items():
-            out.append(f"| `{case}` | {form} | `{pass_id}` | " + " | ".join(label(by_env[e]) if e in by_env else "" for e in envs) + " |")
+            out.append(
+                f"| `{case}` | {form} | `{pass_id}` | "
+                + " | ".join(label(by_env[e]) if e in by_env else "" for e in envs)
+                + " |"
+            )
     found = [f for c in cells for f in c.findings if not f.expected]
     if found:
-        out += ["", "## Findings", "", "| case | form | pass | env | oracle | kind | what | reproduce |", "|---|---|---|---|---|---|---|---|"]
+        out += [
+            "",
+            "## Findings",
+            "",
+            "| case | form | pass | env | oracle | kind | what | reproduce |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         for f in found:
-            out.append(f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | {_esc(f.message)} | `{f.repro}` |")
+            out.append(
+                f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | {_esc(f.message)} | `{f.repro}` |"
+            )
     return "\n".join(out) + "\n"
 
 
-def write_all(out: Path, cells: Sequence[CellResult], environments: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
+def write_all(
+    out: Path, cells: Sequence[CellResult], environments: dict[str, Any], meta: dict[str, Any]
+) -> dict[str, Any]:
     """Write ``report.json`` (canonical), ``report.xml`` (JUnit), ``report.md`` in ``out``;
     returns the environments in plan order."""
     from passcheck.matrix import verdict
@@ -177,7 +236,9 @@ def write_all(out: Path, cells: Sequence[CellResult], environments: dict[str, An
 
     order = [e["id"] for e in meta.get("environments", [])]
     envs = {e: environments.get(e, {}) for e in env_order(cells, order)}
-    write_report(out / "report.json", cells, envs, matrix={**meta, "differences": [d.to_json() for d in differences(cells)]})
+    write_report(
+        out / "report.json", cells, envs, matrix={**meta, "differences": [d.to_json() for d in differences(cells)]}
+    )
     junit.write_junit(out / "report.xml", cells, suite="passcheck-matrix")
     atomic_write(out / "report.md", render_markdown(cells, envs, notes=verdict.notes(meta)))
     return envs

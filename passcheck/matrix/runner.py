@@ -56,7 +56,9 @@ class Options:
     timeout: float = 300.0
     cache: Path | None = None
     repro_env: dict[str, str] = dataclasses.field(default_factory=dict)  # env id → the --env text naming it
-    progress: bool | str | None = None  # passcheck.progress mode: None or 'auto' a bar on a terminal, plain lines otherwise
+    progress: bool | str | None = (
+        None  # passcheck.progress mode: None or 'auto' a bar on a terminal, plain lines otherwise
+    )
     baseline: Path | None = None  # known findings (passcheck.report.baseline), applied per environment
 
 
@@ -166,8 +168,11 @@ def finish_interrupted(out: Path, baseline: Path | None = None) -> None:
     if path.is_file() and path.stat().st_size > INTERRUPT_REPORT_BYTES:
         for name in ("report.json", "report.xml", "report.md"):
             (out / name).unlink(missing_ok=True)  # not this run's
-        print(f"passcheck matrix: the results so far are in {path} (reports not written: too many cells to write "
-              f"promptly); run the same command with --resume to continue and write the reports", file=sys.stderr)
+        print(
+            f"passcheck matrix: the results so far are in {path} (reports not written: too many cells to write "
+            f"promptly); run the same command with --resume to continue and write the reports",
+            file=sys.stderr,
+        )
         return
     finish(out, baseline)
 
@@ -184,12 +189,16 @@ def _models(opts: Options, children: Children, tmp: Path) -> list[plan.ModelCase
         for flag, values in (("--case", opts.cases), ("--pass", opts.passes), ("--cases-from", opts.cases_from)):
             for v in values:
                 cmd += [flag, str(Path(v).resolve()) if flag == "--cases-from" else v]
-        proc = children.popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=env.root, env=tmp_env(tmp))
+        proc = children.popen(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=env.root, env=tmp_env(tmp)
+        )
         stdout, stderr = proc.communicate()
         children.done(proc)
         errors = [json.loads(x)["message"] for x in stdout.splitlines() if '"error"' in x]
         if proc.returncode:
-            raise PasscheckError(errors[0] if errors else f"building the models in {env.spec.id} failed: {stderr.strip()[-500:]}")
+            raise PasscheckError(
+                errors[0] if errors else f"building the models in {env.spec.id} failed: {stderr.strip()[-500:]}"
+            )
     return plan.read_manifest(models)
 
 
@@ -199,13 +208,20 @@ def _write_plan(opts: Options, cases: list[plan.ModelCase], units: list[plan.Uni
     from passcheck.report.json_report import atomic_write
 
     doc = {
-        "environments": [{"id": s.id, "pins": list(s.pins), "pins_hash": s.pins_hash, "file": str(s.path)} for s in opts.envs],
+        "environments": [
+            {"id": s.id, "pins": list(s.pins), "pins_hash": s.pins_hash, "file": str(s.path)} for s in opts.envs
+        ],
         "selection": {"cases": list(opts.cases), "passes": list(opts.passes)},
         "shard": f"{opts.shard[0]}/{opts.shard[1]}",
         "models": {c.id: {f: v["sha256"] for f, v in c.forms.items()} for c in cases},
         "cells": sum(len(u.forms) for u in units),
-        "plan": {"hash": plan.plan_hash(cases, all_units, {s.id: s.pins_hash for s in opts.envs}), "shard": opts.shard[0],
-                 "shards": opts.shard[1], "cells": sum(len(u.forms) for u in all_units), "shard_cells": sum(len(u.forms) for u in units)},
+        "plan": {
+            "hash": plan.plan_hash(cases, all_units, {s.id: s.pins_hash for s in opts.envs}),
+            "shard": opts.shard[0],
+            "shards": opts.shard[1],
+            "cells": sum(len(u.forms) for u in all_units),
+            "shard_cells": sum(len(u.forms) for u in units),
+        },
     }
     atomic_write(opts.out / "plan.json", json.dumps(doc, indent=1) + "\n")
 
@@ -230,8 +246,15 @@ class _Batch:
     confirm: tuple[str, ...] | None = None
 
 
-def _run_env(spec: EnvSpec, units: list[plan.Unit], cases: list[plan.ModelCase], opts: Options,
-             rec: Recorder, children: Children, tmp: Path) -> None:
+def _run_env(
+    spec: EnvSpec,
+    units: list[plan.Unit],
+    cases: list[plan.ModelCase],
+    opts: Options,
+    rec: Recorder,
+    children: Children,
+    tmp: Path,
+) -> None:
     """Run every cell of ``units`` in ``spec``'s environment, one worker at a time.
 
     A worker that dies or hangs leaves cells unreported. Those of the unit it was in (its last
@@ -263,11 +286,19 @@ def _run_env(spec: EnvSpec, units: list[plan.Unit], cases: list[plan.ModelCase],
         cells = [k for k in batch.cells if k in remaining]
         if not cells:
             continue
-        job = {"env": spec.id, "repro_env": repro_env, "models": str((opts.out / "models").resolve()), "timeout": opts.timeout,
-               "cases_from": [str(Path(p).resolve()) for p in opts.cases_from], "cases": _job_cases(cells, by_case)}
+        job = {
+            "env": spec.id,
+            "repro_env": repro_env,
+            "models": str((opts.out / "models").resolve()),
+            "timeout": opts.timeout,
+            "cases_from": [str(Path(p).resolve()) for p in opts.cases_from],
+            "cases": _job_cases(cells, by_case),
+        }
         job_file = jobs_dir / f"{spec.id}.json"
         job_file.write_text(json.dumps(job), encoding="utf-8")
-        rec.progress.status(spec.id, "starting worker" if batch.confirm is None else "re-running what a dead worker left")
+        rec.progress.status(
+            spec.id, "starting worker" if batch.confirm is None else "re-running what a dead worker left"
+        )
         try:
             ex = run_worker(env, job_file, opts.out, opts.timeout, rec, remaining, children, tmp)
         except Stopped:
@@ -276,14 +307,27 @@ def _run_env(spec: EnvSpec, units: list[plan.Unit], cases: list[plan.ModelCase],
             return
         lost = [k for k in cells if k in remaining]
         if (ex.status == "error" and not ex.marker) or not ex.saw_env:
-            _unusable(spec.id, ex.versions, ex.detail if ex.status == "error" else f"the worker did not start: {ex.detail}",
-                      remaining, rec, repro_env)
+            _unusable(
+                spec.id,
+                ex.versions,
+                ex.detail if ex.status == "error" else f"the worker did not start: {ex.detail}",
+                remaining,
+                rec,
+                repro_env,
+            )
             return
         if ex.status == "error":  # an import failed inside a unit: its cells cannot be checked here, the others may
             deaths += 1
             scope = [k for k in lost if _in(k, ex.marker)]
             for key in scope if scope and deaths <= budget else lost:
-                _give_up(key, "crashed", f"not checked: while running {_where(ex.marker)}: {ex.detail}", rec, remaining, repro_env)
+                _give_up(
+                    key,
+                    "crashed",
+                    f"not checked: while running {_where(ex.marker)}: {ex.detail}",
+                    rec,
+                    remaining,
+                    repro_env,
+                )
             queue.insert(0, _Batch([k for k in lost if k in remaining]))
             continue
         if ex.status == "done":
@@ -299,7 +343,9 @@ def _run_env(spec: EnvSpec, units: list[plan.Unit], cases: list[plan.ModelCase],
         rest = [k for k in lost if k not in scope]
         if batch.confirm is not None and batch.confirm == (ex.marker or ()):
             if not ex.marker:  # dies again before any case: passcheck cannot run there
-                _unusable(spec.id, ex.versions, f"the worker dies before running any case: {what}", remaining, rec, repro_env)
+                _unusable(
+                    spec.id, ex.versions, f"the worker dies before running any case: {what}", remaining, rec, repro_env
+                )
                 return
             text = f"{what} while running {where} in {spec.id}, again when re-run alone"
             for key in scope:
@@ -311,8 +357,15 @@ def _run_env(spec: EnvSpec, units: list[plan.Unit], cases: list[plan.ModelCase],
             queue.insert(0, _Batch(rest))
         elif deaths > budget:
             for key in lost:
-                _give_up(key, ex.status, f"not checked: {what} while running {where} in {spec.id}, and the environment's "
-                                         f"worker died {deaths} times (no re-run beyond {budget})", rec, remaining, repro_env)
+                _give_up(
+                    key,
+                    ex.status,
+                    f"not checked: {what} while running {where} in {spec.id}, and the environment's "
+                    f"worker died {deaths} times (no re-run beyond {budget})",
+                    rec,
+                    remaining,
+                    repro_env,
+                )
         else:  # re-run: the unit it died in alone (a second death there is the verdict), the rest in a fresh worker
             queue[:0] = [b for b in (_Batch(scope, confirm=ex.marker or ()), _Batch(rest)) if b.cells]
 
@@ -334,7 +387,9 @@ def _where(marker: tuple[str, ...] | None) -> str:
     return f"pass {marker[1]} on case {marker[0]}" if len(marker) > 1 else f"case {marker[0]} (before any pass ran)"
 
 
-def _unusable(env_id: str, versions: dict[str, Any], reason: str, remaining: dict[Key, plan.Unit], rec: Recorder, repro_env: str) -> None:
+def _unusable(
+    env_id: str, versions: dict[str, Any], reason: str, remaining: dict[Key, plan.Unit], rec: Recorder, repro_env: str
+) -> None:
     """The environment cannot run passcheck: its record carries ``reason`` (the exit code is 2)
     and every cell still missing is ``unavailable``, not a finding."""
     rec.record({"type": "environment", "id": env_id, "versions": versions, "error": reason})
@@ -343,7 +398,9 @@ def _unusable(env_id: str, versions: dict[str, Any], reason: str, remaining: dic
         del remaining[key]
 
 
-def _give_up(key: Key, status: str, reason: str, rec: Recorder, remaining: dict[Key, plan.Unit], repro_env: str) -> None:
+def _give_up(
+    key: Key, status: str, reason: str, rec: Recorder, remaining: dict[Key, plan.Unit], repro_env: str
+) -> None:
     """Record a cell that was not checked: ``unchecked`` with ``reason``, no finding."""
     cell = _lost(key, "unavailable", reason, repro_env)
     cell.status, cell.unchecked = status, {"cell": reason}
@@ -355,19 +412,33 @@ def _job_cases(keys: Sequence[Key], by_case: dict[str, plan.ModelCase]) -> list[
     cells: dict[str, list[list[str]]] = {}
     for case, form, pass_id, _env in keys:
         cells.setdefault(case, []).append([pass_id, form])
-    return [{"id": c, "forms": by_case[c].forms, "passes": list(by_case[c].passes), "cells": cl,
-             **({"meta": by_case[c].meta} if by_case[c].meta is not None else {})} for c, cl in cells.items()]
+    return [
+        {
+            "id": c,
+            "forms": by_case[c].forms,
+            "passes": list(by_case[c].passes),
+            "cells": cl,
+            **({"meta": by_case[c].meta} if by_case[c].meta is not None else {}),
+        }
+        for c, cl in cells.items()
+    ]
 
 
 def _lost(key: Key, status: str, reason: str, repro_env: str) -> CellResult:
     """A cell the worker never reported: unavailable (no finding), or crashed/timeout (a finding)."""
     case, form, pass_id, env = key
     repro = f"passcheck matrix --env {shlex.quote(repro_env)} --case {shlex.quote(case)} --pass {shlex.quote(pass_id)}"
-    findings = [] if status == "unavailable" else [
-        Finding("rejected", "isolation", case, form, pass_id, reason, env=env, repro=repro, details={"status": status})]
+    findings = (
+        []
+        if status == "unavailable"
+        else [
+            Finding(
+                "rejected", "isolation", case, form, pass_id, reason, env=env, repro=repro, details={"status": status}
+            )
+        ]
+    )
     return CellResult(case, form, pass_id, status, env=env, error=reason, findings=findings)
 
 
 def default_jobs() -> int:
     return max(1, min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 8))
-

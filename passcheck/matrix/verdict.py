@@ -68,8 +68,10 @@ def notes(meta: dict[str, Any]) -> list[str]:
         elif not e["occurs"] and e["not_run"]:
             out.append(f"baseline entry not run in any of its environments ({', '.join(e['not_run'])}): {e['id']}")
     if outside:
-        out.append(f"{outside} baseline entries outside this run's selection "
-                   "(cases, forms, passes or environments it did not run)")
+        out.append(
+            f"{outside} baseline entries outside this run's selection "
+            "(cases, forms, passes or environments it did not run)"
+        )
     if entries:
         used = sum(bool(e["occurs"]) for e in entries)
         out.append(f"baseline {meta['baseline']['file']}: {used} of {len(entries)} entries still occur")
@@ -81,7 +83,10 @@ def exit_code(cells: Sequence[CellResult], environments: dict[str, Any], *, exit
     unexpected finding or an ``unchecked`` cell unless ``exit_zero``, else 0."""
     broken = [e for e, v in environments.items() if (v or {}).get("error")]
     if broken:
-        print(f"passcheck: error: environment(s) {', '.join(broken)} could not be used (see above); fix the pins file", file=sys.stderr)
+        print(
+            f"passcheck: error: environment(s) {', '.join(broken)} could not be used (see above); fix the pins file",
+            file=sys.stderr,
+        )
         return 2
     if exit_zero:
         return 0

@@ -107,13 +107,17 @@ def run_job(job: dict[str, Any], proto: _Protocol) -> None:
     # Inside the environment too, each pass and each model run gets its own worker process: a pass
     # that segfaults costs its own cell, not every form of the case. Its limit stays below the
     # parent's watchdog, which only has to catch a stuck environment.
-    with IsolatedExecutor(timeout=0.8 * float(job.get("timeout") or 300.0), preload=job.get("cases_from", ())) as isolated, \
-            Session(env=env, executor=isolated) as session:  # closing it stops its worker and what the passes started
+    with (
+        IsolatedExecutor(
+            timeout=0.8 * float(job.get("timeout") or 300.0), preload=job.get("cases_from", ())
+        ) as isolated,
+        Session(env=env, executor=isolated) as session,
+    ):  # closing it stops its worker and what the passes started
         _run_cases(job, proto, reg, session)
     proto.send({"type": "done"})
 
 
-def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: "Session") -> None:
+def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: Session) -> None:
     from passcheck._versions import tool_version
     from passcheck.engine import Subject
 
@@ -131,15 +135,28 @@ def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: "Session") -
         sha = {name: hashlib.sha256(b).hexdigest() for name, b in data.items()}
         for name, f in entry["forms"].items():
             if sha[name] != f["sha256"]:
-                raise RuntimeError(f"{models / f['file']}: sha256 {sha[name]} differs from the manifest's {f['sha256']}")
+                raise RuntimeError(
+                    f"{models / f['file']}: sha256 {sha[name]} differs from the manifest's {f['sha256']}"
+                )
         import onnx
 
         skip = case.skip_reason(onnx_version) or _isolated_skip_reason(session.executor, data["common"])
         forms = {name: (None if skip else onnx.load_from_string(b)) for name, b in data.items()}
         wanted = {(p, f) for p, f in entry["cells"]}
         repro = f"passcheck matrix --env {shlex.quote(job.get('repro_env', session.env))} --case {shlex.quote(case.id)} --pass {{pass}}"
-        subject = Subject(id=case.id, forms=forms, bindings=case.bindings, feeds=case.feeds, expect=case.expect,
-                          parity=case.parity, rtol=case.rtol, atol=case.atol, passes=case.passes, repro=repro, skip=skip)
+        subject = Subject(
+            id=case.id,
+            forms=forms,
+            bindings=case.bindings,
+            feeds=case.feeds,
+            expect=case.expect,
+            parity=case.parity,
+            rtol=case.rtol,
+            atol=case.atol,
+            passes=case.passes,
+            repro=repro,
+            skip=skip,
+        )
 
         def on_cell(cell, _sha=sha) -> None:
             cell.model_sha256 = _sha[cell.form]
@@ -155,8 +172,8 @@ def _isolated_skip_reason(isolated, data: bytes) -> str | None:
     ``input`` cells' runtime oracle then reports the crash on the form)."""
     import onnx
 
-    from passcheck.matrix.worker import _ort_skip_reason_of as by_name  # not __main__'s: the worker imports it by name
     from passcheck.errors import WorkerDied
+    from passcheck.matrix.worker import _ort_skip_reason_of as by_name  # not __main__'s: the worker imports it by name
 
     try:
         return isolated.call(by_name, onnx.load_from_string(data))
@@ -193,7 +210,9 @@ def main(argv: list[str] | None = None) -> int:
         import traceback
 
         traceback.print_exc()  # to the parent's log of this environment
-        kind = "unit" if proto.case_started else "environment"  # the unit's cells, or every cell, cannot be checked here
+        kind = (
+            "unit" if proto.case_started else "environment"
+        )  # the unit's cells, or every cell, cannot be checked here
         proto.send({"type": "error", "kind": kind, "message": f"{type(exc).__name__}: {exc}"})
         return 2
     return 0

@@ -44,5 +44,17 @@ from passcheck.mutations.equivalence import check_input, verify_equivalent
 from passcheck.mutations.registry import REWRITES, build_form, get_rewrite, iter_mutants, mutants, parse_form
 from passcheck.mutations.subject import mutation_subject, verified_mutants
 
-__all__ = ["REWRITES", "Applied", "Rewrite", "build_form", "check_input", "get_rewrite", "iter_mutants", "mutants", "mutation_subject", "parse_form",
-           "verified_mutants", "verify_equivalent"]
+__all__ = [
+    "REWRITES",
+    "Applied",
+    "Rewrite",
+    "build_form",
+    "check_input",
+    "get_rewrite",
+    "iter_mutants",
+    "mutants",
+    "mutation_subject",
+    "parse_form",
+    "verified_mutants",
+    "verify_equivalent",
+]

@@ -79,8 +79,9 @@ class Rewrite:
         except Exception as exc:  # noqa: BLE001 - any failure of an edit is that rewrite's bug, reported as one
             raise RewriteError(f"rewrite {self.id!r} raised {type(exc).__name__}: {exc}") from exc
 
-    def apply(self, model: onnx.ModelProto,
-              sites: Iterable[str] | None = None) -> tuple[onnx.ModelProto, Applied] | None:
+    def apply(
+        self, model: onnx.ModelProto, sites: Iterable[str] | None = None
+    ) -> tuple[onnx.ModelProto, Applied] | None:
         """A rewritten copy of ``model`` (only at ``sites`` when given) and where it changed, or None
         when nothing changed (the pattern does not occur, or none of ``sites`` is a site).
 
@@ -163,8 +164,12 @@ def static_tensors(graph: onnx.GraphProto) -> dict[str, onnx.TensorProto]:
     inputs = {v.name for v in graph.input}
     found = {t.name: t for t in graph.initializer if t.name not in inputs}
     for n in graph.node:
-        if (n.op_type == "Constant" and is_default_domain(n) and len(n.attribute) == 1
-                and n.attribute[0].name == "value"):
+        if (
+            n.op_type == "Constant"
+            and is_default_domain(n)
+            and len(n.attribute) == 1
+            and n.attribute[0].name == "value"
+        ):
             found[n.output[0]] = n.attribute[0].t
     return found
 
@@ -207,8 +212,11 @@ def value_shapes(model: onnx.ModelProto) -> dict[str, tuple[int | None, ...]]:
     :func:`passcheck.mutations._shapes.known`)."""
     from passcheck.mutations._shapes import known
 
-    return {name: tuple(d if isinstance(d, int) else None for d in k.dims)
-            for name, k in known(model).items() if k.dims is not None}
+    return {
+        name: tuple(d if isinstance(d, int) else None for d in k.dims)
+        for name, k in known(model).items()
+        if k.dims is not None
+    }
 
 
 def drop_unused(graph: onnx.GraphProto, names: Iterable[str], initializers: bool = True) -> None:

@@ -8,9 +8,20 @@ import dataclasses
 
 #: The areas of the catalogue, in document order (IR.md's sections, then the operator schemas').
 AREAS = (
-    "graphs", "nodes", "values", "initializers", "tensor storage", "attributes", "opset imports",
-    "functions", "subgraphs", "optional and variadic slots", "names and domains", "data types",
-    "operator schemas", "algebra",
+    "graphs",
+    "nodes",
+    "values",
+    "initializers",
+    "tensor storage",
+    "attributes",
+    "opset imports",
+    "functions",
+    "subgraphs",
+    "optional and variadic slots",
+    "names and domains",
+    "data types",
+    "operator schemas",
+    "algebra",
 )
 
 

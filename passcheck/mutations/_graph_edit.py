@@ -29,8 +29,9 @@ def protected(g: onnx.GraphProto) -> set[str]:
     return {o.name for o in g.output} | names_used_in_subgraphs(g)
 
 
-def int64_constant(taken: set[str], base: str, values: Sequence[int],
-                   dims: Sequence[int] | None = None) -> onnx.NodeProto:
+def int64_constant(
+    taken: set[str], base: str, values: Sequence[int], dims: Sequence[int] | None = None
+) -> onnx.NodeProto:
     """A Constant node holding int64 ``values`` (1-D unless ``dims``), output and node names fresh from ``base``."""
     import onnx
 
@@ -52,8 +53,11 @@ def drop_attribute(n: "onnx.NodeProto", name: str) -> None:  # noqa: UP037 - the
     n.attribute.extend(keep)
 
 
-def splice(g: "onnx.GraphProto", before: "dict[int, list] | None" = None,  # noqa: UP037 - the module's style
-           replace: "dict[int, list] | None" = None) -> None:  # noqa: UP037
+def splice(
+    g: "onnx.GraphProto",
+    before: "dict[int, list] | None" = None,  # noqa: UP037 - the module's style
+    replace: "dict[int, list] | None" = None,
+) -> None:  # noqa: UP037
     """Rebuild ``g``'s node list: node ``i`` preceded by ``before[i]`` and replaced by ``replace[i]``
     (an empty list drops it), the others kept in order."""
     before, replace = before or {}, replace or {}

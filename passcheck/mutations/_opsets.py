@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     import onnx
 
 
-def default_ops(model: "onnx.ModelProto") -> set[str] | None:
+def default_ops(model: onnx.ModelProto) -> set[str] | None:
     """ai.onnx op types of the model, subgraphs included; None when the model has model-local
     functions (their own opset imports are not moved here)."""
     return None if len(model.functions) else ai_onnx_ops(model.graph)
@@ -31,7 +31,12 @@ def schema(op: str, version: int):
 
 def _signature(s) -> tuple:
     params = tuple((p.name, p.option, p.type_str) for p in list(s.inputs) + [None] + list(s.outputs) if p is not None)
-    attrs = tuple(sorted((a.name, a.type, a.required, a.default_value.SerializeToString(deterministic=True)) for a in s.attributes.values()))
+    attrs = tuple(
+        sorted(
+            (a.name, a.type, a.required, a.default_value.SerializeToString(deterministic=True))
+            for a in s.attributes.values()
+        )
+    )
     return len(s.inputs), params, attrs
 
 
@@ -54,7 +59,7 @@ def widened_only(op: str, a: int, b: int) -> bool:
     return True
 
 
-def data_types_allowed(model: "onnx.ModelProto", nodes, version: int) -> bool:
+def data_types_allowed(model: onnx.ModelProto, nodes, version: int) -> bool:
     """Whether the schema opset ``version`` selects for each of ``nodes`` (main graph or subgraph
     nodes of ``model``) accepts the element type of the node's first input, as onnx shape
     inference types it (an op version may take fewer types: ReduceMin-13 has no bool, -20 has).
@@ -67,7 +72,7 @@ def data_types_allowed(model: "onnx.ModelProto", nodes, version: int) -> bool:
         return False
     types: dict[str, str] = {}
 
-    def walk(g: "onnx.GraphProto") -> None:
+    def walk(g: onnx.GraphProto) -> None:
         for v in [*g.input, *g.value_info, *g.output]:
             if v.type.HasField("tensor_type") and v.type.tensor_type.elem_type:
                 types[v.name] = onnx.helper.tensor_dtype_to_string(v.type.tensor_type.elem_type)
@@ -90,7 +95,7 @@ def data_types_allowed(model: "onnx.ModelProto", nodes, version: int) -> bool:
     return True
 
 
-def changed_ops(model: "onnx.ModelProto", a: int, b: int) -> set[str]:
+def changed_ops(model: onnx.ModelProto, a: int, b: int) -> set[str]:
     """ai.onnx ops of ``model`` whose schema differs between opsets ``a`` and ``b`` (or missing at either)."""
     return {change.split(":", 1)[0] for change in schema_changes(model, a, b)}
 
@@ -105,7 +110,7 @@ def highest_opset(ir_version: int) -> int:
     return min(max(rows, default=1), onnx.defs.onnx_opset_version(), NEWEST_PORTABLE)
 
 
-def set_default_opset(model: "onnx.ModelProto", version: int) -> None:
+def set_default_opset(model: onnx.ModelProto, version: int) -> None:
     for o in model.opset_import:
         if o.domain in ("", "ai.onnx"):
             o.version = version

@@ -27,7 +27,7 @@ class Known:
         return None if self.dims is None else len(self.dims)
 
 
-def known(model: "onnx.ModelProto") -> dict[str, Known]:
+def known(model: onnx.ModelProto) -> dict[str, Known]:
     """Value name → :class:`Known` for the main graph's inputs, initializers, value_info and outputs,
     after ``onnx.shape_inference.infer_shapes`` (the model is not modified)."""
     import onnx
@@ -43,6 +43,9 @@ def known(model: "onnx.ModelProto") -> dict[str, Known]:
         tt = v.type.tensor_type
         dims = None
         if tt.HasField("shape"):
-            dims = tuple(d.dim_value if d.HasField("dim_value") else d.dim_param if d.HasField("dim_param") else None for d in tt.shape.dim)
+            dims = tuple(
+                d.dim_value if d.HasField("dim_value") else d.dim_param if d.HasField("dim_param") else None
+                for d in tt.shape.dim
+            )
         out.setdefault(v.name, Known(tt.elem_type, dims))
     return out

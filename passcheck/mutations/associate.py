@@ -48,8 +48,12 @@ def reassociate(model: onnx.ModelProto, only: frozenset[str] | None = None) -> l
     taken, replace, used, sites = all_names(model), {}, set(), []
     for i, outer in enumerate(g.node):
         op = outer.op_type
-        if (op not in ANY_TYPE | INTEGER_ONLY or not is_default_domain(outer) or len(outer.input) != 2
-                or not chosen(only, node_label(outer, i))):
+        if (
+            op not in ANY_TYPE | INTEGER_ONLY
+            or not is_default_domain(outer)
+            or len(outer.input) != 2
+            or not chosen(only, node_label(outer, i))
+        ):
             continue
         k = types.get(outer.output[0])
         if k is None or (op in INTEGER_ONLY and k.elem_type not in SIGNED_INTS | UNSIGNED_INTS):
@@ -57,8 +61,15 @@ def reassociate(model: onnx.ModelProto, only: frozenset[str] | None = None) -> l
         for p in (0, 1):
             j = made.get(outer.input[p])
             inner = g.node[j] if j is not None else None
-            if (inner is None or j in used or inner.op_type != op or not is_default_domain(inner)
-                    or len(inner.input) != 2 or readers.get(inner.output[0]) != [i] or inner.output[0] in keep):
+            if (
+                inner is None
+                or j in used
+                or inner.op_type != op
+                or not is_default_domain(inner)
+                or len(inner.input) != 2
+                or readers.get(inner.output[0]) != [i]
+                or inner.output[0] in keep
+            ):
                 continue
             a, b, c = inner.input[0], inner.input[1], outer.input[1 - p]
             bc = fresh_name(taken, f"{outer.output[0]}_reassociated")
@@ -74,23 +85,42 @@ def reassociate(model: onnx.ModelProto, only: frozenset[str] | None = None) -> l
 
 
 REWRITES = (
-    Rewrite("reassociate", "op(op(a, b), c) → op(a, op(b, c)) for And/Or/Xor/Bitwise*/Max/Min, and integer Add/Mul "
-            "(associative bit for bit)", reassociate),
+    Rewrite(
+        "reassociate",
+        "op(op(a, b), c) → op(a, op(b, c)) for And/Or/Xor/Bitwise*/Max/Min, and integer Add/Mul "
+        "(associative bit for bit)",
+        reassociate,
+    ),
 )
 
 FREEDOMS = (
-    Freedom("exact-associativity", "algebra", "Operators.md And, Or, Xor, Bitwise*, Max, Min, Add, Mul; "
-            "Broadcasting.md",
-            "op(op(a, b), c) is op(a, op(b, c)) for the logical, bitwise, Max and Min ops of every type and for "
-            "integer Add and Mul (two's complement wraps modulo 2^n).", ("reassociate",),
-            "main-graph pairs whose inner node is read only by the outer one; opset >= 8"),
-    Freedom("float-associativity", "algebra", "Operators.md Add, Mul, Sum (IEEE 754 rounding)",
-            "(a + b) + c and a + (b + c) are equal in exact arithmetic; Sum(a, b, c) is either nesting.", (),
-            none_because="float rounding depends on the order: the two nestings differ in the last bits and can "
-            "differ outright (1e8 + -1e8 + 1), so the gate would refuse the mutant; it is a tolerance, not an "
-            "equivalence", evidence="tests/mutations/test_algebra_limits.py::test_float_add_is_not_associative"),
-    Freedom("constants-combined", "algebra", "Operators.md Add, Mul (integer types)",
-            "(x + c1) + c2 may be written x + (c1 + c2) with the constants combined into one.", (),
-            none_because="combining the constants is constant folding, the pass under test; reassociate writes the "
-            "unfolded x + (c1 + c2), which is what a folding pass then sees"),
+    Freedom(
+        "exact-associativity",
+        "algebra",
+        "Operators.md And, Or, Xor, Bitwise*, Max, Min, Add, Mul; Broadcasting.md",
+        "op(op(a, b), c) is op(a, op(b, c)) for the logical, bitwise, Max and Min ops of every type and for "
+        "integer Add and Mul (two's complement wraps modulo 2^n).",
+        ("reassociate",),
+        "main-graph pairs whose inner node is read only by the outer one; opset >= 8",
+    ),
+    Freedom(
+        "float-associativity",
+        "algebra",
+        "Operators.md Add, Mul, Sum (IEEE 754 rounding)",
+        "(a + b) + c and a + (b + c) are equal in exact arithmetic; Sum(a, b, c) is either nesting.",
+        (),
+        none_because="float rounding depends on the order: the two nestings differ in the last bits and can "
+        "differ outright (1e8 + -1e8 + 1), so the gate would refuse the mutant; it is a tolerance, not an "
+        "equivalence",
+        evidence="tests/mutations/test_algebra_limits.py::test_float_add_is_not_associative",
+    ),
+    Freedom(
+        "constants-combined",
+        "algebra",
+        "Operators.md Add, Mul (integer types)",
+        "(x + c1) + c2 may be written x + (c1 + c2) with the constants combined into one.",
+        (),
+        none_because="combining the constants is constant folding, the pass under test; reassociate writes the "
+        "unfolded x + (c1 + c2), which is what a folding pass then sees",
+    ),
 )

@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 FIELDS = {1: "f", 2: "i", 3: "s"}  # AttributeProto.FLOAT, INT, STRING
 
 
-def _nodes(model: "onnx.ModelProto") -> Iterator[tuple["onnx.NodeProto", str]]:
-    def walk(g: "onnx.GraphProto", main: bool):
+def _nodes(model: onnx.ModelProto) -> Iterator[tuple[onnx.NodeProto, str]]:
+    def walk(g: onnx.GraphProto, main: bool):
         for i, n in enumerate(g.node):
             yield n, node_label(n, i) if main else (n.output[0] if n.output else node_label(n, i))
             for sg in subgraphs(n):
@@ -33,12 +33,14 @@ def _nodes(model: "onnx.ModelProto") -> Iterator[tuple["onnx.NodeProto", str]]:
     yield from walk(model.graph, True)
 
 
-def _is_zero(a: "onnx.AttributeProto", field: str) -> bool:
+def _is_zero(a: onnx.AttributeProto, field: str) -> bool:
     v = getattr(a, field)
     return v == 0 and not (field == "f" and math.copysign(1.0, v) < 0) if field != "s" else v == b""
 
 
-def _edit(model: "onnx.ModelProto", only: Collection[str] | None, change: Callable[["onnx.AttributeProto", str], bool]) -> list[str]:
+def _edit(
+    model: onnx.ModelProto, only: Collection[str] | None, change: Callable[[onnx.AttributeProto, str], bool]
+) -> list[str]:
     """Apply ``change(attribute, value field)`` to every scalar attribute; sites: nodes where it returned True."""
     sites = []
     for n, label in _nodes(model):
@@ -50,33 +52,41 @@ def _edit(model: "onnx.ModelProto", only: Collection[str] | None, change: Callab
     return sites
 
 
-def _clear_zero(a: "onnx.AttributeProto", field: str) -> bool:
+def _clear_zero(a: onnx.AttributeProto, field: str) -> bool:
     if not a.HasField(field) or not _is_zero(a, field):
         return False
     a.ClearField(field)
     return True
 
 
-def _write_zero(a: "onnx.AttributeProto", field: str) -> bool:
+def _write_zero(a: onnx.AttributeProto, field: str) -> bool:
     if a.HasField(field):
         return False
     setattr(a, field, b"" if field == "s" else 0)
     return True
 
 
-def clear(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def clear(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """Every INT/FLOAT/STRING attribute set to its zero value → the value field cleared (type kept)."""
     return _edit(model, only, _clear_zero)
 
 
-def fill(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def fill(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """Every INT/FLOAT/STRING attribute without its value field → the zero value written out."""
     return _edit(model, only, _write_zero)
 
 
 REWRITES = (
-    Rewrite("attribute-zero-no-field", "a scalar attribute equal to 0 / 0.0 / \"\" → type only, no value field (the proto3 spelling; onnx.proto AttributeProto.type)",
-            clear, inverse="attribute-zero-explicit"),
-    Rewrite("attribute-zero-explicit", "a scalar attribute with a type and no value field → the zero value written out", fill,
-            inverse="attribute-zero-no-field"),
+    Rewrite(
+        "attribute-zero-no-field",
+        'a scalar attribute equal to 0 / 0.0 / "" → type only, no value field (the proto3 spelling; onnx.proto AttributeProto.type)',
+        clear,
+        inverse="attribute-zero-explicit",
+    ),
+    Rewrite(
+        "attribute-zero-explicit",
+        "a scalar attribute with a type and no value field → the zero value written out",
+        fill,
+        inverse="attribute-zero-no-field",
+    ),
 )

@@ -11,11 +11,37 @@ from passcheck.mutations._base import Rewrite, chosen, is_default_domain, node_l
 if TYPE_CHECKING:
     import onnx
 
-_REDUCE = ("ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSumSquare")
+_REDUCE = (
+    "ReduceL1",
+    "ReduceL2",
+    "ReduceLogSum",
+    "ReduceLogSumExp",
+    "ReduceMax",
+    "ReduceMean",
+    "ReduceMin",
+    "ReduceProd",
+    "ReduceSumSquare",
+)
 #: op → (attribute, lowest opset with negative axes, highest opset with the attribute, rank of: "in" input 0 / "out" output 0).
 AXIS_ATTRS: dict[str, tuple[str, int, int, str]] = {
-    **{op: ("axis", 11, 10**6, "in") for op in ("Concat", "Gather", "GatherElements", "ScatterElements", "Split", "ArgMax", "ArgMin",
-                                                 "Compress", "TopK", "Softmax", "LogSoftmax", "Hardmax", "Flatten")},
+    **{
+        op: ("axis", 11, 10**6, "in")
+        for op in (
+            "Concat",
+            "Gather",
+            "GatherElements",
+            "ScatterElements",
+            "Split",
+            "ArgMax",
+            "ArgMin",
+            "Compress",
+            "TopK",
+            "Softmax",
+            "LogSoftmax",
+            "Hardmax",
+            "Flatten",
+        )
+    },
     **{op: ("axes", 11, 17, "in") for op in _REDUCE},
     "ReduceSum": ("axes", 11, 12, "in"),
     "Squeeze": ("axes", 11, 12, "in"),
@@ -23,11 +49,16 @@ AXIS_ATTRS: dict[str, tuple[str, int, int, str]] = {
 }
 
 
-def _rewrite(model: "onnx.ModelProto", negative: bool, only: frozenset[str] | None) -> list[str]:
+def _rewrite(model: onnx.ModelProto, negative: bool, only: frozenset[str] | None) -> list[str]:
     version = opset(model)
-    candidates = [(i, n) for i, n in enumerate(model.graph.node)
-                  if is_default_domain(n) and n.op_type in AXIS_ATTRS and AXIS_ATTRS[n.op_type][1] <= version <= AXIS_ATTRS[n.op_type][2]
-                  and chosen(only, node_label(n, i))]
+    candidates = [
+        (i, n)
+        for i, n in enumerate(model.graph.node)
+        if is_default_domain(n)
+        and n.op_type in AXIS_ATTRS
+        and AXIS_ATTRS[n.op_type][1] <= version <= AXIS_ATTRS[n.op_type][2]
+        and chosen(only, node_label(n, i))
+    ]
     if not candidates:
         return []
     ranks = {name: len(dims) for name, dims in value_shapes(model).items()}
@@ -54,17 +85,27 @@ def _rewrite(model: "onnx.ModelProto", negative: bool, only: frozenset[str] | No
     return sites
 
 
-def negative(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def negative(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Every non-negative axis attribute → the same axis counted from the back."""
     return _rewrite(model, negative=True, only=only)
 
 
-def positive(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def positive(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Every negative axis attribute → the same axis counted from the front."""
     return _rewrite(model, negative=False, only=only)
 
 
 REWRITES = (
-    Rewrite("negative-axes", "axis/axes attributes a >= 0 → a - rank (opset >= 11, rank known)", negative, inverse="positive-axes"),
-    Rewrite("positive-axes", "axis/axes attributes a < 0 → a + rank (opset >= 11, rank known)", positive, inverse="negative-axes"),
+    Rewrite(
+        "negative-axes",
+        "axis/axes attributes a >= 0 → a - rank (opset >= 11, rank known)",
+        negative,
+        inverse="positive-axes",
+    ),
+    Rewrite(
+        "positive-axes",
+        "axis/axes attributes a < 0 → a + rank (opset >= 11, rank known)",
+        positive,
+        inverse="negative-axes",
+    ),
 )

@@ -14,11 +14,23 @@ from collections.abc import Collection, Iterator
 from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import (
-    Rewrite, all_names, is_default_domain, node_label, opset, static_tensors, subgraphs,
+    Rewrite,
+    all_names,
+    is_default_domain,
+    node_label,
+    opset,
+    static_tensors,
+    subgraphs,
 )
 from passcheck.mutations._graph_edit import int64_constant
 from passcheck.mutations._opsets import (
-    changed_ops, data_types_allowed, default_ops, highest_opset, schema, set_default_opset, widened_only,
+    changed_ops,
+    data_types_allowed,
+    default_ops,
+    highest_opset,
+    schema,
+    set_default_opset,
+    widened_only,
 )
 
 if TYPE_CHECKING:
@@ -26,16 +38,30 @@ if TYPE_CHECKING:
 
 #: op → the opset whose version takes ``axes`` as an input.
 AXES_INPUT_SINCE = {
-    "Squeeze": 13, "Unsqueeze": 13, "ReduceSum": 13,
-    **{op: 18 for op in ("ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean", "ReduceMin",
-                         "ReduceProd", "ReduceSumSquare")},
+    "Squeeze": 13,
+    "Unsqueeze": 13,
+    "ReduceSum": 13,
+    **{
+        op: 18
+        for op in (
+            "ReduceL1",
+            "ReduceL2",
+            "ReduceLogSum",
+            "ReduceLogSumExp",
+            "ReduceMax",
+            "ReduceMean",
+            "ReduceMin",
+            "ReduceProd",
+            "ReduceSumSquare",
+        )
+    },
 }
 
 
-def _family_nodes(model: "onnx.ModelProto") -> Iterator[tuple["onnx.GraphProto", int, "onnx.NodeProto", str]]:
+def _family_nodes(model: onnx.ModelProto) -> Iterator[tuple[onnx.GraphProto, int, onnx.NodeProto, str]]:
     """(graph, index, node, label) for every Squeeze/Unsqueeze/Reduce* node, subgraphs included."""
 
-    def walk(g: "onnx.GraphProto", main: bool):
+    def walk(g: onnx.GraphProto, main: bool):
         for i, n in enumerate(g.node):
             if is_default_domain(n) and n.op_type in AXES_INPUT_SINCE:
                 yield g, i, n, node_label(n, i) if main else n.output[0]
@@ -45,7 +71,7 @@ def _family_nodes(model: "onnx.ModelProto") -> Iterator[tuple["onnx.GraphProto",
     yield from walk(model.graph, True)
 
 
-def _attr(n: "onnx.NodeProto", name: str):
+def _attr(n: onnx.NodeProto, name: str):
     return next((a for a in n.attribute if a.name == name), None)
 
 
@@ -54,23 +80,32 @@ def _covers(only: Collection[str] | None, labels: list[str]) -> bool:
     return only is None or set(labels) <= set(only)
 
 
-def _others_keep(model: "onnx.ModelProto", lo: int, hi: int) -> bool:
+def _others_keep(model: onnx.ModelProto, lo: int, hi: int) -> bool:
     ops = default_ops(model)
     if ops is None:
         return False
     moving = {op for op, since in AXES_INPUT_SINCE.items() if lo < since <= hi}
-    return (all(schema(op, lo) is not None and schema(op, hi) is not None for op in ops)
-            and all(widened_only(op, lo, hi) for op in changed_ops(model, lo, hi) - moving))
+    return all(schema(op, lo) is not None and schema(op, hi) is not None for op in ops) and all(
+        widened_only(op, lo, hi) for op in changed_ops(model, lo, hi) - moving
+    )
 
 
-def to_input(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def to_input(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """Every ``axes`` attribute of these ops → a Constant int64 input, the stamp raised to 13 or 18."""
     v = opset(model)
-    todo = [(g, n, label) for g, _, n, label in _family_nodes(model) if AXES_INPUT_SINCE[n.op_type] > v and _attr(n, "axes") is not None]
+    todo = [
+        (g, n, label)
+        for g, _, n, label in _family_nodes(model)
+        if AXES_INPUT_SINCE[n.op_type] > v and _attr(n, "axes") is not None
+    ]
     if not todo or not _covers(only, [label for _, _, label in todo]):
         return []
     target = max(AXES_INPUT_SINCE[n.op_type] for _, n, _ in todo)
-    if target > highest_opset(model.ir_version) or not _others_keep(model, v, target) or not data_types_allowed(model, [n for _, n, _ in todo], target):
+    if (
+        target > highest_opset(model.ir_version)
+        or not _others_keep(model, v, target)
+        or not data_types_allowed(model, [n for _, n, _ in todo], target)
+    ):
         return []
     taken = all_names(model)
     for g, n, _ in todo:
@@ -83,7 +118,7 @@ def to_input(model: "onnx.ModelProto", only: Collection[str] | None = None) -> l
     return [label for _, _, label in todo]
 
 
-def _static_axes(g: "onnx.GraphProto", main: dict, name: str) -> list[int] | None:
+def _static_axes(g: onnx.GraphProto, main: dict, name: str) -> list[int] | None:
     from onnx import numpy_helper
 
     t = static_tensors(g).get(name) or main.get(name)
@@ -92,13 +127,17 @@ def _static_axes(g: "onnx.GraphProto", main: dict, name: str) -> list[int] | Non
     return [int(x) for x in numpy_helper.to_array(t)]
 
 
-def to_attribute(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def to_attribute(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """Every static ``axes`` input of these ops → the ``axes`` attribute, the stamp lowered to 12 or 17."""
     import onnx
 
     v = opset(model)
     family = list(_family_nodes(model))
-    with_input = [(g, n, label) for g, _, n, label in family if AXES_INPUT_SINCE[n.op_type] <= v and len(n.input) > 1 and n.input[1]]
+    with_input = [
+        (g, n, label)
+        for g, _, n, label in family
+        if AXES_INPUT_SINCE[n.op_type] <= v and len(n.input) > 1 and n.input[1]
+    ]
     if not with_input or not _covers(only, [label for _, _, label in with_input]):
         return []
     target = min(AXES_INPUT_SINCE[n.op_type] for _, n, _ in with_input) - 1
@@ -132,8 +171,16 @@ def to_attribute(model: "onnx.ModelProto", only: Collection[str] | None = None) 
 
 
 REWRITES = (
-    Rewrite("axes-as-input", "Squeeze/Unsqueeze/ReduceSum (opset < 13) and Reduce* (opset < 18) axes attribute → Constant axes input, opset stamp raised",
-            to_input, inverse="axes-as-attribute"),
-    Rewrite("axes-as-attribute", "static axes input of Squeeze/Unsqueeze/ReduceSum (opset >= 13) and Reduce* (>= 18) → axes attribute, opset stamp lowered",
-            to_attribute, inverse="axes-as-input"),
+    Rewrite(
+        "axes-as-input",
+        "Squeeze/Unsqueeze/ReduceSum (opset < 13) and Reduce* (opset < 18) axes attribute → Constant axes input, opset stamp raised",
+        to_input,
+        inverse="axes-as-attribute",
+    ),
+    Rewrite(
+        "axes-as-attribute",
+        "static axes input of Squeeze/Unsqueeze/ReduceSum (opset >= 13) and Reduce* (>= 18) → axes attribute, opset stamp lowered",
+        to_attribute,
+        inverse="axes-as-input",
+    ),
 )

@@ -9,8 +9,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import (
-    Rewrite, all_names, chosen, consumers, drop_unused, fresh_name, is_default_domain, names_used_in_subgraphs, node_label,
-    opset, static_axes, static_tensors, value_shapes,
+    Rewrite,
+    all_names,
+    chosen,
+    consumers,
+    drop_unused,
+    fresh_name,
+    is_default_domain,
+    names_used_in_subgraphs,
+    node_label,
+    opset,
+    static_axes,
+    static_tensors,
+    value_shapes,
 )
 from passcheck.mutations._graph_edit import int64_constant
 
@@ -21,7 +32,11 @@ if TYPE_CHECKING:
 BROADCASTING: dict[str, int] = {
     **dict.fromkeys(("Add", "Sub", "Mul", "Div", "Pow", "And", "Or", "Xor", "Equal", "Greater", "Less"), 7),
     **dict.fromkeys(("Sum", "Max", "Min", "Mean"), 8),
-    "Where": 9, "Mod": 10, "BitShift": 11, "GreaterOrEqual": 12, "LessOrEqual": 12,
+    "Where": 9,
+    "Mod": 10,
+    "BitShift": 11,
+    "GreaterOrEqual": 12,
+    "LessOrEqual": 12,
     **dict.fromkeys(("BitwiseAnd", "BitwiseOr", "BitwiseXor"), 18),
 }
 #: Unsqueeze takes ``axes`` as an input from opset 13 (an attribute before); Expand exists from
@@ -29,14 +44,14 @@ BROADCASTING: dict[str, int] = {
 AXES_INPUT_OPSET, EXPAND_OPSET = 13, 9
 
 
-def _broadcasting(model: "onnx.ModelProto", only: frozenset[str] | None):
+def _broadcasting(model: onnx.ModelProto, only: frozenset[str] | None):
     version = opset(model)
     for i, n in enumerate(model.graph.node):
         if is_default_domain(n) and BROADCASTING.get(n.op_type, 10**6) <= version and chosen(only, node_label(n, i)):
             yield i, n
 
 
-def _unsqueeze(model: "onnx.ModelProto", taken: set[str], x: str, axes: list[int], base: str) -> list["onnx.NodeProto"]:
+def _unsqueeze(model: onnx.ModelProto, taken: set[str], x: str, axes: list[int], base: str) -> list[onnx.NodeProto]:
     """Nodes computing Unsqueeze(x, axes) into a fresh value (the last node's output)."""
     import onnx
 
@@ -44,19 +59,25 @@ def _unsqueeze(model: "onnx.ModelProto", taken: set[str], x: str, axes: list[int
     if opset(model) < AXES_INPUT_OPSET:
         return [onnx.helper.make_node("Unsqueeze", [x], [out], name=fresh_name(taken, f"{base}_unsqueeze"), axes=axes)]
     const = int64_constant(taken, f"{out}_axes", axes)
-    return [const, onnx.helper.make_node("Unsqueeze", [x, const.output[0]], [out], name=fresh_name(taken, f"{base}_unsqueeze"))]
+    return [
+        const,
+        onnx.helper.make_node("Unsqueeze", [x, const.output[0]], [out], name=fresh_name(taken, f"{base}_unsqueeze")),
+    ]
 
 
-def _expand(taken: set[str], x: str, shape: tuple[int, ...], base: str) -> list["onnx.NodeProto"]:
+def _expand(taken: set[str], x: str, shape: tuple[int, ...], base: str) -> list[onnx.NodeProto]:
     """Nodes computing Expand(x, shape) into a fresh value (the last node's output)."""
     import onnx
 
     out = fresh_name(taken, f"{x}_expanded")
     const = int64_constant(taken, f"{x}_expanded_shape", shape)
-    return [const, onnx.helper.make_node("Expand", [x, const.output[0]], [out], name=fresh_name(taken, f"{base}_expand"))]
+    return [
+        const,
+        onnx.helper.make_node("Expand", [x, const.output[0]], [out], name=fresh_name(taken, f"{base}_expand")),
+    ]
 
 
-def explicit(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def explicit(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Make every operand of a broadcasting op explicit: a lower-rank operand gets an Unsqueeze of
     the missing leading axes (``Add(x[N,C,H,W], b[C,1,1])`` → ``Add(x, Unsqueeze(b, [0]))``); from
     opset 9, an operand of the output's rank but smaller, every dim known, gets an Expand to the
@@ -114,7 +135,7 @@ def _broadcast(shapes: list[tuple]) -> tuple | None:
         return None
 
 
-def implicit(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def implicit(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Read the input of an Unsqueeze (leading axes only) or an Expand directly where a broadcasting
     op would broadcast it to the same result anyway (its output shape unchanged: for an Unsqueeze,
     another operand has at least its rank; for an Expand, every dim is known). The Unsqueeze/Expand
@@ -124,7 +145,11 @@ def implicit(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> li
         return []
     g = model.graph
     producer = {o: n for n in g.node for o in n.output if o}
-    if not any(producer.get(x) is not None and producer[x].op_type in ("Unsqueeze", "Expand") for _, n in candidates for x in n.input):
+    if not any(
+        producer.get(x) is not None and producer[x].op_type in ("Unsqueeze", "Expand")
+        for _, n in candidates
+        for x in n.input
+    ):
         return []
     shapes = value_shapes(model)
     static = static_tensors(g)
@@ -138,8 +163,12 @@ def implicit(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> li
             others = [shapes.get(y) for j, y in enumerate(n.input) if j != k]
             if p.op_type == "Unsqueeze":
                 rank = len(shapes[x]) if x in shapes else None
-                ok = (_leading(static_axes(p, static), rank) and all(o is not None for o in others)
-                      and rank is not None and max((len(o) for o in others), default=-1) >= rank)
+                ok = (
+                    _leading(static_axes(p, static), rank)
+                    and all(o is not None for o in others)
+                    and rank is not None
+                    and max((len(o) for o in others), default=-1) >= rank
+                )
             else:
                 out = shapes.get(n.output[0])
                 ok = out is not None and _broadcast([shapes.get(p.input[0]), *others]) == out and None not in out
@@ -154,19 +183,31 @@ def implicit(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> li
     return sites
 
 
-def _drop_dead_producers(g: "onnx.GraphProto", names: set[str]) -> None:
+def _drop_dead_producers(g: onnx.GraphProto, names: set[str]) -> None:
     """Remove Unsqueeze/Expand nodes whose output is among ``names`` and read by nothing, then
     their now-unread Constant parameters."""
     read = set(consumers(g)) | {o.name for o in g.output} | names_used_in_subgraphs(g)
-    keep = [n for n in g.node if not (n.op_type in ("Unsqueeze", "Expand") and n.output[0] in names and n.output[0] not in read)]
+    keep = [
+        n
+        for n in g.node
+        if not (n.op_type in ("Unsqueeze", "Expand") and n.output[0] in names and n.output[0] not in read)
+    ]
     del g.node[:]
     g.node.extend(keep)
     drop_unused(g, names)
 
 
 REWRITES = (
-    Rewrite("explicit-broadcast", "op(x, b) with b of lower rank → op(x, Unsqueeze(b, leading axes)), of the same rank but smaller → op(x, Expand(b, shape)) for numpy-broadcasting ops (opset >= 7; Expand: opset >= 9, static shapes)",
-            explicit, inverse="implicit-broadcast"),
-    Rewrite("implicit-broadcast", "op(x, Unsqueeze(b, leading axes) or Expand(b, s)) → op(x, b) where broadcasting gives the same result (opset >= 7)",
-            implicit, inverse="explicit-broadcast"),
+    Rewrite(
+        "explicit-broadcast",
+        "op(x, b) with b of lower rank → op(x, Unsqueeze(b, leading axes)), of the same rank but smaller → op(x, Expand(b, shape)) for numpy-broadcasting ops (opset >= 7; Expand: opset >= 9, static shapes)",
+        explicit,
+        inverse="implicit-broadcast",
+    ),
+    Rewrite(
+        "implicit-broadcast",
+        "op(x, Unsqueeze(b, leading axes) or Expand(b, s)) → op(x, b) where broadcasting gives the same result (opset >= 7)",
+        implicit,
+        inverse="explicit-broadcast",
+    ),
 )

@@ -111,9 +111,12 @@ def markdown(rows: list[Freedom] | None = None) -> str:
         part = [f for f in rows if f.area == area]
         if not part:
             continue
-        lines += [f"## {area[0].upper()}{area[1:]}", "", "| id | freedom | spec | rewrites | sites, composition, "
-        "or why none |",
-                  "|---|---|---|---|---|"]
+        lines += [
+            f"## {area[0].upper()}{area[1:]}",
+            "",
+            "| id | freedom | spec | rewrites | sites, composition, or why none |",
+            "|---|---|---|---|---|",
+        ]
         for f in part:
             rewrites = ", ".join(f"`{r}`" for r in f.rewrites) or "none"
             why = f.sites if f.rewrites else f"**none:** {f.none_because}"

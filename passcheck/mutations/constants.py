@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 MIN_OPSET = 12
 
 
-def _typed_attr(t: "onnx.TensorProto") -> tuple[str, object] | None:
+def _typed_attr(t: onnx.TensorProto) -> tuple[str, object] | None:
     import onnx
     from onnx import numpy_helper
 
@@ -30,15 +30,20 @@ def _typed_attr(t: "onnx.TensorProto") -> tuple[str, object] | None:
     return f"value_{kind}s", a.tolist()
 
 
-def _constants(model: "onnx.ModelProto", only: frozenset[str] | None):
+def _constants(model: onnx.ModelProto, only: frozenset[str] | None):
     if opset(model) < MIN_OPSET:
         return
     for i, n in enumerate(model.graph.node):
-        if n.op_type == "Constant" and is_default_domain(n) and len(n.attribute) == 1 and chosen(only, node_label(n, i)):
+        if (
+            n.op_type == "Constant"
+            and is_default_domain(n)
+            and len(n.attribute) == 1
+            and chosen(only, node_label(n, i))
+        ):
             yield i, n
 
 
-def to_typed(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def to_typed(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Constant(value=tensor) of int64/float32/string, scalar or 1-D → the matching typed attribute."""
     import onnx
 
@@ -55,7 +60,7 @@ def to_typed(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> li
     return sites
 
 
-def to_tensor(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def to_tensor(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Constant(value_int(s) / value_float(s) / value_string(s)) → Constant(value=tensor)."""
     import numpy as np
     import onnx
@@ -79,6 +84,16 @@ def to_tensor(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> l
 
 
 REWRITES = (
-    Rewrite("constant-typed-attr", "Constant(value=tensor) → Constant(value_int/value_ints/value_float/value_floats/value_string/value_strings) (opset >= 12)", to_typed, inverse="constant-value-tensor"),
-    Rewrite("constant-value-tensor", "Constant(value_int/…/value_strings) → Constant(value=tensor) (opset >= 12)", to_tensor, inverse="constant-typed-attr"),
+    Rewrite(
+        "constant-typed-attr",
+        "Constant(value=tensor) → Constant(value_int/value_ints/value_float/value_floats/value_string/value_strings) (opset >= 12)",
+        to_typed,
+        inverse="constant-value-tensor",
+    ),
+    Rewrite(
+        "constant-value-tensor",
+        "Constant(value_int/…/value_strings) → Constant(value=tensor) (opset >= 12)",
+        to_tensor,
+        inverse="constant-typed-attr",
+    ),
 )

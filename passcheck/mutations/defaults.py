@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     import onnx
 
 
-def _defaults(node: "onnx.NodeProto", version: int) -> dict[str, "onnx.AttributeProto"]:
+def _defaults(node: onnx.NodeProto, version: int) -> dict[str, onnx.AttributeProto]:
     """Attribute name → the schema's default (scalars, strings and lists only)."""
     import onnx
     import onnx.defs
@@ -24,17 +24,20 @@ def _defaults(node: "onnx.NodeProto", version: int) -> dict[str, "onnx.Attribute
         return {}
     A = onnx.AttributeProto
     keep = (A.FLOAT, A.INT, A.STRING, A.FLOATS, A.INTS, A.STRINGS)
-    return {name: a.default_value for name, a in sorted(schema.attributes.items())
-            if a.default_value.type in keep and a.default_value.type != A.UNDEFINED}
+    return {
+        name: a.default_value
+        for name, a in sorted(schema.attributes.items())
+        if a.default_value.type in keep and a.default_value.type != A.UNDEFINED
+    }
 
 
-def _same(a: "onnx.AttributeProto", b: "onnx.AttributeProto") -> bool:
+def _same(a: onnx.AttributeProto, b: onnx.AttributeProto) -> bool:
     import onnx
 
     return a.type == b.type and onnx.helper.get_attribute_value(a) == onnx.helper.get_attribute_value(b)
 
 
-def explicit(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def explicit(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Write every omitted attribute that has a schema default, with that default."""
     version = opset(model)
     sites = []
@@ -50,7 +53,7 @@ def explicit(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> li
     return sites
 
 
-def omitted(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def omitted(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Remove every attribute whose value equals the schema default."""
     version = opset(model)
     sites = []
@@ -67,6 +70,13 @@ def omitted(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> lis
 
 
 REWRITES = (
-    Rewrite("explicit-defaults", "omitted attributes → written with the schema's default value", explicit, inverse="omitted-defaults"),
-    Rewrite("omitted-defaults", "attributes equal to the schema's default → omitted", omitted, inverse="explicit-defaults"),
+    Rewrite(
+        "explicit-defaults",
+        "omitted attributes → written with the schema's default value",
+        explicit,
+        inverse="omitted-defaults",
+    ),
+    Rewrite(
+        "omitted-defaults", "attributes equal to the schema's default → omitted", omitted, inverse="explicit-defaults"
+    ),
 )

@@ -66,8 +66,12 @@ def strip_doc_strings(model: onnx.ModelProto, only: frozenset[str] | None = None
     return _doc(model, only, add=False)
 
 
-_MODEL_FIELDS = (("producer_name", "passcheck"), ("producer_version", "0"), ("domain", "org.passcheck"),
-                 ("model_version", 1))
+_MODEL_FIELDS = (
+    ("producer_name", "passcheck"),
+    ("producer_version", "0"),
+    ("domain", "org.passcheck"),
+    ("model_version", 1),
+)
 
 
 def _meta(model: onnx.ModelProto, only: frozenset[str] | None, add: bool) -> list[str]:
@@ -111,26 +115,48 @@ def strip_metadata(model: onnx.ModelProto, only: frozenset[str] | None = None) -
 
 
 REWRITES = (
-    Rewrite("add-doc-strings", "a doc_string on the model and every graph, node, value, attribute, initializer and "
-            "function without one", add_doc_strings, inverse="strip-doc-strings", detail="parts"),
-    Rewrite("strip-doc-strings", "every doc_string cleared", strip_doc_strings, inverse="add-doc-strings",
-            detail="parts"),
-    Rewrite("add-metadata", "producer fields and metadata_props on the model (graphs, nodes, functions from IR 10)",
-            add_metadata, inverse="strip-metadata", detail="parts"),
-    Rewrite("strip-metadata", "producer fields and every metadata_props entry cleared", strip_metadata,
-            inverse="add-metadata", detail="parts"),
+    Rewrite(
+        "add-doc-strings",
+        "a doc_string on the model and every graph, node, value, attribute, initializer and function without one",
+        add_doc_strings,
+        inverse="strip-doc-strings",
+        detail="parts",
+    ),
+    Rewrite(
+        "strip-doc-strings", "every doc_string cleared", strip_doc_strings, inverse="add-doc-strings", detail="parts"
+    ),
+    Rewrite(
+        "add-metadata",
+        "producer fields and metadata_props on the model (graphs, nodes, functions from IR 10)",
+        add_metadata,
+        inverse="strip-metadata",
+        detail="parts",
+    ),
+    Rewrite(
+        "strip-metadata",
+        "producer fields and every metadata_props entry cleared",
+        strip_metadata,
+        inverse="add-metadata",
+        detail="parts",
+    ),
 )
 
 FREEDOMS = (
     Freedom(
-        "doc-strings", "graphs", "IR.md §Models, §Graphs, §Nodes, §Attributes (doc_string: human-readable, free form)",
+        "doc-strings",
+        "graphs",
+        "IR.md §Models, §Graphs, §Nodes, §Attributes (doc_string: human-readable, free form)",
         "Any part of a model may carry documentation or none; it never enters the computation.",
         ("add-doc-strings", "strip-doc-strings"),
-        "model, main graph, subgraphs, function bodies, nodes, value infos, initializers, attributes."),
+        "model, main graph, subgraphs, function bodies, nodes, value infos, initializers, attributes.",
+    ),
     Freedom(
-        "model-metadata", "graphs", "IR.md §Models (producer_name, producer_version, domain, model_version), "
+        "model-metadata",
+        "graphs",
+        "IR.md §Models (producer_name, producer_version, domain, model_version), "
         "§Optional Metadata, §Other Metadata (metadata_props; on graphs, nodes, functions from IR 10)",
         "Producer fields and metadata key-value pairs describe a model without changing what it computes.",
         ("add-metadata", "strip-metadata"),
-        "the model; graphs, nodes and function bodies when the IR version is >= 10."),
+        "the model; graphs, nodes and function bodies when the IR version is >= 10.",
+    ),
 )

@@ -82,28 +82,52 @@ def drop_unused(model: onnx.ModelProto, only: frozenset[str] | None = None) -> l
 
 
 REWRITES = (
-    Rewrite("opset-import-ai-onnx", "the model's default-domain opset import spelled \"\" → \"ai.onnx\"",
-            to_ai_onnx, inverse="opset-import-empty-domain", detail="import lists"),
-    Rewrite("opset-import-empty-domain", "the default-domain opset import spelled \"ai.onnx\" → \"\"", to_empty,
-            inverse="opset-import-ai-onnx", detail="import lists"),
-    Rewrite("extra-opset-import", "imports of domains no node uses added (ai.onnx.ml 1, org.passcheck.unused 1)",
-            add_unused, inverse="drop-unused-opset-imports", detail="domains"),
-    Rewrite("drop-unused-opset-imports", "imports of non-default domains no node uses → dropped", drop_unused,
-            inverse="extra-opset-import", detail="domains"),
+    Rewrite(
+        "opset-import-ai-onnx",
+        'the model\'s default-domain opset import spelled "" → "ai.onnx"',
+        to_ai_onnx,
+        inverse="opset-import-empty-domain",
+        detail="import lists",
+    ),
+    Rewrite(
+        "opset-import-empty-domain",
+        'the default-domain opset import spelled "ai.onnx" → ""',
+        to_empty,
+        inverse="opset-import-ai-onnx",
+        detail="import lists",
+    ),
+    Rewrite(
+        "extra-opset-import",
+        "imports of domains no node uses added (ai.onnx.ml 1, org.passcheck.unused 1)",
+        add_unused,
+        inverse="drop-unused-opset-imports",
+        detail="domains",
+    ),
+    Rewrite(
+        "drop-unused-opset-imports",
+        "imports of non-default domains no node uses → dropped",
+        drop_unused,
+        inverse="extra-opset-import",
+        detail="domains",
+    ),
 )
 
 FREEDOMS = (
     Freedom(
-        "default-domain-spelling", "opset imports", "IR.md §Operator Set Identifiers; onnx.proto OperatorSetIdProto "
-        "(the default domain is \"\" or \"ai.onnx\")",
+        "default-domain-spelling",
+        "opset imports",
+        'IR.md §Operator Set Identifiers; onnx.proto OperatorSetIdProto (the default domain is "" or "ai.onnx")',
         "The default operator set may be imported under either of its two names.",
         ("opset-import-ai-onnx", "opset-import-empty-domain"),
-        "the model's import list; nodes keep domain \"\" (node-domain-ai-onnx: the checker refuses that spelling, as "
-        "it does a function import spelled ai.onnx over \"\" body nodes)."),
+        'the model\'s import list; nodes keep domain "" (node-domain-ai-onnx: the checker refuses that spelling, as '
+        'it does a function import spelled ai.onnx over "" body nodes).',
+    ),
     Freedom(
-        "unused-opset-import", "opset imports", "IR.md §Operator Sets (a model names the sets it relies on; importing "
-        "more is allowed)",
+        "unused-opset-import",
+        "opset imports",
+        "IR.md §Operator Sets (a model names the sets it relies on; importing more is allowed)",
         "A model may import operator sets no node uses, or leave them out.",
         ("extra-opset-import", "drop-unused-opset-imports"),
-        "the model's import list (ai.onnx.ml and a custom domain added; every unused non-default domain dropped)."),
+        "the model's import list (ai.onnx.ml and a custom domain added; every unused non-default domain dropped).",
+    ),
 )

@@ -31,14 +31,14 @@ class Unverified(Exception):
     out, with this reason."""
 
 
-def checker_error(model: "onnx.ModelProto", checker: "Checker | None" = None) -> str | None:
+def checker_error(model: onnx.ModelProto, checker: Checker | None = None) -> str | None:
     """The plain checker's message for ``model`` (no strict shape inference), or None.
     ``checker``: how the checker runs (in an isolation worker, see
     :class:`~passcheck.oracles.validity.Checker`); default in this process."""
     return (checker or Checker())(model, full_check=False)
 
 
-def check_input(model: "onnx.ModelProto", where: str, checker: "Checker | None" = None) -> None:
+def check_input(model: onnx.ModelProto, where: str, checker: Checker | None = None) -> None:
     """Refuse an original model the checker rejects (``checker`` as for :func:`checker_error`).
 
     Raises:
@@ -46,13 +46,17 @@ def check_input(model: "onnx.ModelProto", where: str, checker: "Checker | None" 
             the model (its signal named).
     """
     if isinstance(err := checker_error(model, checker), CheckerDied):
-        raise PasscheckError(f"{where}: {err} on this model, so no rewrite of it can be verified; "
-                             "run onnx.checker.check_model on it to see the crash")
+        raise PasscheckError(
+            f"{where}: {err} on this model, so no rewrite of it can be verified; "
+            "run onnx.checker.check_model on it to see the crash"
+        )
     if err:
-        raise PasscheckError(f"{where}: the model fails the ONNX checker before any rewrite ({err}); fix the model first")
+        raise PasscheckError(
+            f"{where}: the model fails the ONNX checker before any rewrite ({err}); fix the model first"
+        )
 
 
-def _strict_error(original: "onnx.ModelProto", mutant: "onnx.ModelProto", checker: "Checker") -> str | None:
+def _strict_error(original: onnx.ModelProto, mutant: onnx.ModelProto, checker: Checker) -> str | None:
     """The full checker's message (strict shape inference: type constraints, e.g. a bool input of
     an op whose schema at the mutant's opset takes none) for a mutant of an original it accepts, or None.
 
@@ -68,7 +72,7 @@ def _strict_error(original: "onnx.ModelProto", mutant: "onnx.ModelProto", checke
     return why if base is None else None
 
 
-def _interface(m: "onnx.ModelProto") -> tuple[list[str], list[str]]:
+def _interface(m: onnx.ModelProto) -> tuple[list[str], list[str]]:
     return sorted(v.name for v in runtime_inputs(m)), [v.name for v in m.graph.output]
 
 
@@ -76,8 +80,13 @@ def _interface(m: "onnx.ModelProto") -> tuple[list[str], list[str]]:
 Runner = Callable[..., Any]
 
 
-def same_outputs(a: "onnx.ModelProto", b: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, Any]],
-                 runner: Runner | None = None, expected: Sequence[Any] | None = None) -> str | None:
+def same_outputs(
+    a: onnx.ModelProto,
+    b: onnx.ModelProto,
+    feeds_list: Sequence[Mapping[str, Any]],
+    runner: Runner | None = None,
+    expected: Sequence[Any] | None = None,
+) -> str | None:
     """Why ``a`` and ``b`` differ under ``ort:disabled`` on ``feeds_list`` (outputs matched by name), or None.
     Where onnxruntime cannot run ``b``, ``b``'s outputs come from the reference evaluator.
 
@@ -100,8 +109,10 @@ def same_outputs(a: "onnx.ModelProto", b: "onnx.ModelProto", feeds_list: Sequenc
             # rejection is a finding about onnxruntime (the ``input`` cell reports it).
             ref = run_reference(b, feeds)
             if ref.error:
-                return (f"fails to run (binding {i}): {rb.error.splitlines()[0]}; the reference evaluator fails too: "
-                        f"{ref.error.strip().splitlines()[-1] if ref.error.strip() else ''}")
+                return (
+                    f"fails to run (binding {i}): {rb.error.splitlines()[0]}; the reference evaluator fails too: "
+                    f"{ref.error.strip().splitlines()[-1] if ref.error.strip() else ''}"
+                )
             got, by = ref.outputs, f" (reference evaluator; onnxruntime fails to run it: {rb.error.splitlines()[0]})"
         for name, expected in ra.outputs.items():
             if name not in got:
@@ -109,14 +120,17 @@ def same_outputs(a: "onnx.ModelProto", b: "onnx.ModelProto", feeds_list: Sequenc
             try:
                 c = compare(got[name], expected, dtype=dtypes.get(name))
             except (TypeError, ValueError) as exc:  # a value the comparison cannot judge: no verdict either way
-                raise Unverified(f"output {name!r} (binding {i}) cannot be compared{by}: "
-                                 f"{type(exc).__name__}: {exc}") from None
+                raise Unverified(
+                    f"output {name!r} (binding {i}) cannot be compared{by}: {type(exc).__name__}: {exc}"
+                ) from None
             if not c.ok:
                 return f"output {name!r} differs (binding {i}){by}: {c.message}"
     return None
 
 
-def original_runs(model: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, Any]], runner: Runner | None = None) -> list[Any]:
+def original_runs(
+    model: onnx.ModelProto, feeds_list: Sequence[Mapping[str, Any]], runner: Runner | None = None
+) -> list[Any]:
     """``model``'s runs under ort:disabled, one per feed dict, made once for every mutant's comparison.
 
     Raises:
@@ -125,12 +139,21 @@ def original_runs(model: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, An
     runs = [(runner or run_ort)(model, feeds) for feeds in feeds_list]
     for i, r in enumerate(runs):
         if r.error:
-            raise PasscheckError(f"the model does not run under ort:disabled on synthesized feeds (binding {i}): {r.error.splitlines()[0]}")
+            raise PasscheckError(
+                f"the model does not run under ort:disabled on synthesized feeds (binding {i}): {r.error.splitlines()[0]}"
+            )
     return runs
 
 
-def verify_equivalent(original: "onnx.ModelProto", mutant: "onnx.ModelProto", feeds_list: Sequence[Mapping[str, Any]], rewrite: str = "?",
-                      runner: Runner | None = None, expected: Sequence[Any] | None = None, checker: Checker | None = None) -> None:
+def verify_equivalent(
+    original: onnx.ModelProto,
+    mutant: onnx.ModelProto,
+    feeds_list: Sequence[Mapping[str, Any]],
+    rewrite: str = "?",
+    runner: Runner | None = None,
+    expected: Sequence[Any] | None = None,
+    checker: Checker | None = None,
+) -> None:
     """Check that ``mutant`` is a valid model computing what ``original`` computes.
 
     Args:

@@ -85,7 +85,9 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
     return current, changed
 
 
-def enumerate_forms(model: onnx.ModelProto, rng: random.Random, max_sites: int = 3, depth: int = 2, max_pairs: int = 8) -> list[str]:
+def enumerate_forms(
+    model: onnx.ModelProto, rng: random.Random, max_sites: int = 3, depth: int = 2, max_pairs: int = 8
+) -> list[str]:
     """The forms to try on ``model``: every rewrite that applies (all at once), up to ``max_sites``
     single-site forms of each rewrite with more than one site (sampled with ``rng``), and up to
     ``max_pairs`` depth-2 pairs of applicable rewrites (neither the other's inverse)."""
@@ -96,8 +98,12 @@ def enumerate_forms(model: onnx.ModelProto, rng: random.Random, max_sites: int =
         if len(labels) > 1:
             forms += [f"{rid}@{s}" for s in sorted(rng.sample(labels, min(max_sites, len(labels))))]
     if depth >= 2:
-        pairs = [(a, b) for a in applicable for b in applicable
-                 if a != b and REWRITES[a].inverse != b and REWRITES[b].inverse != a]
+        pairs = [
+            (a, b)
+            for a in applicable
+            for b in applicable
+            if a != b and REWRITES[a].inverse != b and REWRITES[b].inverse != a
+        ]
         forms += [f"{a}+{b}" for a, b in rng.sample(pairs, min(max_pairs, len(pairs)))]
     return forms
 

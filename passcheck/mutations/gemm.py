@@ -24,10 +24,14 @@ def _floats() -> dict[int, type]:
     import numpy as np
     import onnx
 
-    return {onnx.TensorProto.FLOAT: np.float32, onnx.TensorProto.DOUBLE: np.float64, onnx.TensorProto.FLOAT16: np.float16}
+    return {
+        onnx.TensorProto.FLOAT: np.float32,
+        onnx.TensorProto.DOUBLE: np.float64,
+        onnx.TensorProto.FLOAT16: np.float16,
+    }
 
 
-def to_matmul(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def to_matmul(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """Each Gemm → [Transpose] → MatMul → [Mul alpha] → [Add (C [Mul beta])], the last node writing Gemm's output."""
     import numpy as np
     import onnx
@@ -57,7 +61,9 @@ def to_matmul(model: "onnx.ModelProto", only: Collection[str] | None = None) -> 
 
         def node(op: str, inputs: list[str], out: str | None = None, **kw) -> str:
             out = out or fresh_name(taken, f"{base}_{op.lower()}")
-            made.append(onnx.helper.make_node(op, inputs, [out], name=fresh_name(taken, f"{base}_{op.lower()}_node"), **kw))
+            made.append(
+                onnx.helper.make_node(op, inputs, [out], name=fresh_name(taken, f"{base}_{op.lower()}_node"), **kw)
+            )
             return out
 
         def scalar(v: float) -> str:
@@ -90,7 +96,7 @@ def _fits(c_dims, out_dims) -> bool:
     return True
 
 
-def to_gemm(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def to_gemm(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """Each MatMul of two 2-D float operands read only by one Add whose other operand broadcasts
     unidirectionally to [M, N] → one Gemm (transA = transB = 0, alpha = beta = 1) writing the Add's output."""
     import onnx
@@ -116,10 +122,18 @@ def to_gemm(model: "onnx.ModelProto", only: Collection[str] | None = None) -> li
         a, b, y = (info.get(x) for x in (n.input[0], n.input[1], n.output[0]))
         c_name = add.input[1] if add.input[0] == n.output[0] else add.input[0]
         c = info.get(c_name)
-        if None in (a, b, y, c) or a.rank != 2 or b.rank != 2 or a.elem_type not in _floats() or not _fits(c.dims, y.dims):
+        if (
+            None in (a, b, y, c)
+            or a.rank != 2
+            or b.rank != 2
+            or a.elem_type not in _floats()
+            or not _fits(c.dims, y.dims)
+        ):
             continue
         # at the Add's place: C may be computed between the MatMul and the Add
-        replace[users[0]] = onnx.helper.make_node("Gemm", [n.input[0], n.input[1], c_name], [add.output[0]], name=n.name)
+        replace[users[0]] = onnx.helper.make_node(
+            "Gemm", [n.input[0], n.input[1], c_name], [add.output[0]], name=n.name
+        )
         drop.add(i)
         sites.append(label)
     if sites:
@@ -128,8 +142,16 @@ def to_gemm(model: "onnx.ModelProto", only: Collection[str] | None = None) -> li
 
 
 REWRITES = (
-    Rewrite("gemm-to-matmul-add", "Gemm → MatMul (+ Transpose for transA/transB, Mul for alpha/beta) + Add (opset >= 7)", to_matmul,
-            inverse="matmul-add-to-gemm"),
-    Rewrite("matmul-add-to-gemm", "MatMul of 2-D operands + Add of a [M, N]-broadcastable bias → Gemm (opset >= 7)", to_gemm,
-            inverse="gemm-to-matmul-add"),
+    Rewrite(
+        "gemm-to-matmul-add",
+        "Gemm → MatMul (+ Transpose for transA/transB, Mul for alpha/beta) + Add (opset >= 7)",
+        to_matmul,
+        inverse="matmul-add-to-gemm",
+    ),
+    Rewrite(
+        "matmul-add-to-gemm",
+        "MatMul of 2-D operands + Add of a [M, N]-broadcastable bias → Gemm (opset >= 7)",
+        to_gemm,
+        inverse="gemm-to-matmul-add",
+    ),
 )

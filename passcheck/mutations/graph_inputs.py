@@ -53,20 +53,33 @@ def not_input(model: onnx.ModelProto, only: frozenset[str] | None = None) -> lis
 
 
 REWRITES = (
-    Rewrite("initializer-as-input", "a non-input initializer → also a graph input (an overridable default; IR >= 4)",
-            as_input, inverse="initializer-not-input", detail="initializers"),
-    Rewrite("initializer-not-input", "a graph input with an initializer → not an input (a constant; IR >= 4)",
-            not_input, inverse="initializer-as-input", detail="initializers"),
+    Rewrite(
+        "initializer-as-input",
+        "a non-input initializer → also a graph input (an overridable default; IR >= 4)",
+        as_input,
+        inverse="initializer-not-input",
+        detail="initializers",
+    ),
+    Rewrite(
+        "initializer-not-input",
+        "a graph input with an initializer → not an input (a constant; IR >= 4)",
+        not_input,
+        inverse="initializer-as-input",
+        detail="initializers",
+    ),
 )
 
 FREEDOMS = (
     Freedom(
-        "initializer-as-graph-input", "initializers", "IR.md §Graphs (initializer), §Nodes (a name in both the "
+        "initializer-as-graph-input",
+        "initializers",
+        "IR.md §Graphs (initializer), §Nodes (a name in both the "
         "initializer and the input list: a default a runtime MAY let callers override)",
         "A parameter may be a plain initializer (a constant) or also a graph input (a default), from IR 4; with "
         "no feed "
         "given, both compute the same.",
         ("initializer-as-input", "initializer-not-input"),
         "main-graph initializers (subgraphs may not list an initializer as input from IR 4); a pass may fold only the "
-        "constant spelling. Composes with initializer-to-constant (only non-input initializers move)."),
+        "constant spelling. Composes with initializer-to-constant (only non-input initializers move).",
+    ),
 )

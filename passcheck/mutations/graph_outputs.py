@@ -128,32 +128,53 @@ def initializer_output(model: onnx.ModelProto, only: frozenset[str] | None = Non
 
 
 REWRITES = (
-    Rewrite("output-through-identity", "a graph output written by a node → a fresh value copied to the output by an "
-            "Identity (every scope)", through_identity, inverse="output-identity-folded", detail="outputs"),
-    Rewrite("output-identity-folded", "an Identity writing a graph output from a single-use node output → the producer "
-            "writes the output (every scope)", identity_folded, inverse="output-through-identity", detail="outputs"),
-    Rewrite("initializer-output", "a main-graph output that is an Identity of an initializer or a Constant → itself an "
-            "initializer (IR >= 4)", initializer_output, detail="outputs"),
+    Rewrite(
+        "output-through-identity",
+        "a graph output written by a node → a fresh value copied to the output by an Identity (every scope)",
+        through_identity,
+        inverse="output-identity-folded",
+        detail="outputs",
+    ),
+    Rewrite(
+        "output-identity-folded",
+        "an Identity writing a graph output from a single-use node output → the producer "
+        "writes the output (every scope)",
+        identity_folded,
+        inverse="output-through-identity",
+        detail="outputs",
+    ),
+    Rewrite(
+        "initializer-output",
+        "a main-graph output that is an Identity of an initializer or a Constant → itself an initializer (IR >= 4)",
+        initializer_output,
+        detail="outputs",
+    ),
 )
 
 FREEDOMS = (
     Freedom(
-        "graph-output-producer", "values", "IR.md §Nodes (a node output with a graph output's name is that output); "
-        "Operators.md Identity",
+        "graph-output-producer",
+        "values",
+        "IR.md §Nodes (a node output with a graph output's name is that output); Operators.md Identity",
         "A graph output may be written by the node that computes it or copied from a fresh value by an Identity.",
         ("output-through-identity", "output-identity-folded"),
-        "main graph, subgraphs (body outputs) and function bodies; identity-edges covers node-to-node edges."),
+        "main graph, subgraphs (body outputs) and function bodies; identity-edges covers node-to-node edges.",
+    ),
     Freedom(
-        "graph-output-also-intermediate", "values", "IR.md §Nodes (a name is defined once and may be used by nodes and "
-        "as a graph output)",
+        "graph-output-also-intermediate",
+        "values",
+        "IR.md §Nodes (a name is defined once and may be used by nodes and as a graph output)",
         "A value may be both a graph output and read by later nodes, or the readers may read a copy.",
         ("output-through-identity", "identity-edges"),
-        "output-through-identity leaves readers on the output name; identity-edges gives readers a copy."),
+        "output-through-identity leaves readers on the output name; identity-edges gives readers a copy.",
+    ),
     Freedom(
-        "graph-output-is-initializer", "values", "IR.md §Nodes (a graph output is a use; an initializer is a "
-        "definition)",
+        "graph-output-is-initializer",
+        "values",
+        "IR.md §Nodes (a graph output is a use; an initializer is a definition)",
         "A constant graph output may be an initializer named as the output, with no node producing it.",
         ("initializer-output", "initializer-to-constant"),
         "main-graph outputs made by an Identity of an initializer or by a Constant; back with initializer-to-constant "
-        "(a Constant node writes it)."),
+        "(a Constant node writes it).",
+    ),
 )

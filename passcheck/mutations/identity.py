@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 ANY_TYPE_OPSET = 16
 
 
-def _tensor_values(model: "onnx.ModelProto") -> set[str]:
+def _tensor_values(model: onnx.ModelProto) -> set[str]:
     import onnx
 
     try:
@@ -24,7 +24,7 @@ def _tensor_values(model: "onnx.ModelProto") -> set[str]:
     return {v.name for v in list(g.value_info) + list(g.output) if v.type.HasField("tensor_type")}
 
 
-def insert(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def insert(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Route each node output read by other main-graph nodes through a new Identity placed right after its producer.
 
     Sites are the values so routed (their readers' inputs are renamed).
@@ -45,7 +45,9 @@ def insert(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list
             if not out or out not in readers or (typed is not None and out not in typed) or not chosen(only, out):
                 continue
             new = fresh_name(taken, f"{out}_identity")
-            nodes.append(onnx.helper.make_node("Identity", [out], [new], name=fresh_name(taken, f"{out}_identity_node")))
+            nodes.append(
+                onnx.helper.make_node("Identity", [out], [new], name=fresh_name(taken, f"{out}_identity_node"))
+            )
             for j in readers[out]:
                 c = g.node[j]
                 for k, x in enumerate(c.input):

@@ -15,12 +15,12 @@ if TYPE_CHECKING:
 ALL_TYPES_OPSET = 9
 
 
-def to_constant(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def to_constant(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Each initializer that is not also a graph input → a Constant node at the top of the graph."""
     return graph_to_constant(model, model.graph, only)
 
 
-def graph_to_constant(model: "onnx.ModelProto", g: "onnx.GraphProto", only, taken: set[str] | None = None) -> list[str]:
+def graph_to_constant(model: onnx.ModelProto, g: onnx.GraphProto, only, taken: set[str] | None = None) -> list[str]:
     """In graph ``g`` of ``model`` (the main graph or a subgraph), each initializer that is not one
     of ``g``'s inputs and that ``only`` allows → a Constant node at the top of ``g`` (only float
     types before :data:`ALL_TYPES_OPSET`). ``taken``: the model's names, computed when None and
@@ -29,11 +29,18 @@ def graph_to_constant(model: "onnx.ModelProto", g: "onnx.GraphProto", only, take
 
     inputs = {v.name for v in g.input}
     floats = {onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE, onnx.TensorProto.FLOAT16}
-    moved = [t for t in g.initializer if t.name not in inputs and chosen(only, t.name) and (opset(model) >= ALL_TYPES_OPSET or t.data_type in floats)]
+    moved = [
+        t
+        for t in g.initializer
+        if t.name not in inputs and chosen(only, t.name) and (opset(model) >= ALL_TYPES_OPSET or t.data_type in floats)
+    ]
     if not moved:
         return []
     taken = all_names(model) if taken is None else taken
-    nodes = [onnx.helper.make_node("Constant", [], [t.name], name=fresh_name(taken, f"{t.name}_constant"), value=t) for t in moved]
+    nodes = [
+        onnx.helper.make_node("Constant", [], [t.name], name=fresh_name(taken, f"{t.name}_constant"), value=t)
+        for t in moved
+    ]
     names = {t.name for t in moved}
     keep = [t for t in g.initializer if t.name not in names]
     del g.initializer[:]
@@ -44,7 +51,7 @@ def graph_to_constant(model: "onnx.ModelProto", g: "onnx.GraphProto", only, take
     return [t.name for t in moved]
 
 
-def to_initializer(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def to_initializer(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Each main-graph Constant(value=tensor) → an initializer of the same name (IR version >= 4)."""
     import onnx
 
@@ -53,8 +60,14 @@ def to_initializer(model: "onnx.ModelProto", only: frozenset[str] | None = None)
     g = model.graph
     sites, keep = [], []
     for i, n in enumerate(g.node):
-        if (n.op_type == "Constant" and is_default_domain(n) and len(n.attribute) == 1 and n.attribute[0].name == "value" and chosen(only, node_label(n, i))
-                and n.attribute[0].t.data_location != onnx.TensorProto.EXTERNAL):
+        if (
+            n.op_type == "Constant"
+            and is_default_domain(n)
+            and len(n.attribute) == 1
+            and n.attribute[0].name == "value"
+            and chosen(only, node_label(n, i))
+            and n.attribute[0].t.data_location != onnx.TensorProto.EXTERNAL
+        ):
             t = onnx.TensorProto()
             t.CopyFrom(n.attribute[0].t)
             t.name = n.output[0]
@@ -69,6 +82,17 @@ def to_initializer(model: "onnx.ModelProto", only: frozenset[str] | None = None)
 
 
 REWRITES = (
-    Rewrite("initializer-to-constant", "a non-input initializer → a Constant(value=tensor) node", to_constant, inverse="constant-to-initializer", detail="initializers"),
-    Rewrite("constant-to-initializer", "a Constant(value=tensor) node → an initializer (IR version >= 4)", to_initializer, inverse="initializer-to-constant"),
+    Rewrite(
+        "initializer-to-constant",
+        "a non-input initializer → a Constant(value=tensor) node",
+        to_constant,
+        inverse="constant-to-initializer",
+        detail="initializers",
+    ),
+    Rewrite(
+        "constant-to-initializer",
+        "a Constant(value=tensor) node → an initializer (IR version >= 4)",
+        to_initializer,
+        inverse="initializer-to-constant",
+    ),
 )

@@ -44,14 +44,20 @@ def _floor(model: onnx.ModelProto) -> int:
     floor = min((row[1] for row in onnx.helper.VERSION_TABLE if row[2] >= v), default=onnx.IR_VERSION)
     text = model.SerializeToString()
     graphs = list(scopes(model, False))
-    needs = [(4, any(t.name not in {i.name for i in s.body.input} for s in graphs for t in s.body.initializer)),
-             (6, any(len(s.body.sparse_initializer) for s in scopes(model, False))),
-             (7, len(model.training_info) > 0),
-             (8, len(model.functions) > 0 or b"optional_type" in text),
-             (9, any(len(f.attribute_proto) for f in model.functions)),
-             (10, any(f.overload for f in model.functions)
-              or any(len(s.body.metadata_props) or any(len(n.metadata_props) for n in s.body.node)
-                     for s in scopes(model)))]
+    needs = [
+        (4, any(t.name not in {i.name for i in s.body.input} for s in graphs for t in s.body.initializer)),
+        (6, any(len(s.body.sparse_initializer) for s in scopes(model, False))),
+        (7, len(model.training_info) > 0),
+        (8, len(model.functions) > 0 or b"optional_type" in text),
+        (9, any(len(f.attribute_proto) for f in model.functions)),
+        (
+            10,
+            any(f.overload for f in model.functions)
+            or any(
+                len(s.body.metadata_props) or any(len(n.metadata_props) for n in s.body.node) for s in scopes(model)
+            ),
+        ),
+    ]
     floor = max([floor, *(ir for ir, need in needs if need)])
     types = _elem_types(model)
     if types & {T.FLOAT8E4M3FN, T.FLOAT8E4M3FNUZ, T.FLOAT8E5M2, T.FLOAT8E5M2FNUZ}:
@@ -66,14 +72,18 @@ def _elem_types(model: onnx.ModelProto) -> set[int]:
     for s in scopes(model, False):
         g = s.body
         found.update(t.data_type for t in g.initializer)
-        found.update(v.type.tensor_type.elem_type for v in [*g.input, *g.output, *g.value_info]
-                     if v.type.HasField("tensor_type"))
+        found.update(
+            v.type.tensor_type.elem_type for v in [*g.input, *g.output, *g.value_info] if v.type.HasField("tensor_type")
+        )
     return found
 
 
 def _subgraph_initializer_inputs(model: onnx.ModelProto) -> bool:
-    return any({t.name for t in s.body.initializer} & {v.name for v in s.body.input}
-               for s in scopes(model, False) if s.kind == "subgraph")
+    return any(
+        {t.name for t in s.body.initializer} & {v.name for v in s.body.input}
+        for s in scopes(model, False)
+        if s.kind == "subgraph"
+    )
 
 
 def _move(model: onnx.ModelProto, only: frozenset[str] | None, up: bool) -> list[str]:
@@ -113,17 +123,30 @@ def ir_down(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[
 
 
 REWRITES = (
-    Rewrite("ir-version-up", "the IR version → the newest every supported environment reads", ir_up,
-            inverse="ir-version-down", detail="stamps"),
-    Rewrite("ir-version-down", "the IR version → the oldest the model's opset and constructs allow", ir_down,
-            inverse="ir-version-up", detail="stamps"),
+    Rewrite(
+        "ir-version-up",
+        "the IR version → the newest every supported environment reads",
+        ir_up,
+        inverse="ir-version-down",
+        detail="stamps",
+    ),
+    Rewrite(
+        "ir-version-down",
+        "the IR version → the oldest the model's opset and constructs allow",
+        ir_down,
+        inverse="ir-version-up",
+        detail="stamps",
+    ),
 )
 
 FREEDOMS = (
     Freedom(
-        "ir-version-stamp", "graphs", "IR.md §ONNX Versioning, §Models (ir_version); Versioning.md",
+        "ir-version-stamp",
+        "graphs",
+        "IR.md §ONNX Versioning, §Models (ir_version); Versioning.md",
         "A model may be stamped with any IR version that has every construct it uses; its meaning does not change.",
         ("ir-version-up", "ir-version-down"),
         "the model (one site); raised past 4, initializers leave the input list (they stay constants); composes "
-        "with opset-stamp-up/down (the IR floor follows the opset)."),
+        "with opset-stamp-up/down (the IR floor follows the opset).",
+    ),
 )

@@ -8,8 +8,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import (
-    Rewrite, all_names, chosen, consumers, drop_unused, fresh_name, is_default_domain, names_used_in_subgraphs, node_label,
-    opset, static_axes, static_tensors, value_shapes,
+    Rewrite,
+    all_names,
+    chosen,
+    consumers,
+    drop_unused,
+    fresh_name,
+    is_default_domain,
+    names_used_in_subgraphs,
+    node_label,
+    opset,
+    static_axes,
+    static_tensors,
+    value_shapes,
 )
 from passcheck.mutations._graph_edit import int64_constant
 
@@ -19,33 +30,51 @@ if TYPE_CHECKING:
 #: Reduce op → the opset from which ``axes`` is an input (an attribute before).
 REDUCE_AXES_INPUT: dict[str, int] = {
     "ReduceSum": 13,
-    **dict.fromkeys(("ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean", "ReduceMin",
-                     "ReduceProd", "ReduceSumSquare"), 18),
+    **dict.fromkeys(
+        (
+            "ReduceL1",
+            "ReduceL2",
+            "ReduceLogSum",
+            "ReduceLogSumExp",
+            "ReduceMax",
+            "ReduceMean",
+            "ReduceMin",
+            "ReduceProd",
+            "ReduceSumSquare",
+        ),
+        18,
+    ),
 }
 #: Unsqueeze takes ``axes`` as an input from opset 13; negative axes from opset 11.
 UNSQUEEZE_AXES_INPUT, NEGATIVE_AXES = 13, 11
 
 
-def _keepdims(node: "onnx.NodeProto") -> int:
+def _keepdims(node: onnx.NodeProto) -> int:
     return next((a.i for a in node.attribute if a.name == "keepdims"), 1)
 
 
-def _reduces(model: "onnx.ModelProto", only: frozenset[str] | None, keepdims: int):
+def _reduces(model: onnx.ModelProto, only: frozenset[str] | None, keepdims: int):
     version, static = opset(model), static_tensors(model.graph)
     for i, n in enumerate(model.graph.node):
-        if (n.op_type in REDUCE_AXES_INPUT and is_default_domain(n) and _keepdims(n) == keepdims and chosen(only, node_label(n, i))
-                and (axes := static_axes(n, static)) and (version >= NEGATIVE_AXES or min(axes) >= 0)):
+        if (
+            n.op_type in REDUCE_AXES_INPUT
+            and is_default_domain(n)
+            and _keepdims(n) == keepdims
+            and chosen(only, node_label(n, i))
+            and (axes := static_axes(n, static))
+            and (version >= NEGATIVE_AXES or min(axes) >= 0)
+        ):
             yield i, n, axes
 
 
-def to_unsqueeze(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def to_unsqueeze(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Reduce*(keepdims=1) → Reduce*(keepdims=0) → Unsqueeze(the same axes). Sites are the Reduce nodes."""
     import onnx
 
     g = model.graph
     version = opset(model)
     taken: set[str] | None = None
-    after: dict[int, list["onnx.NodeProto"]] = {}
+    after: dict[int, list[onnx.NodeProto]] = {}
     sites = []
     for i, n, axes in _reduces(model, only, keepdims=1):
         taken = all_names(model) if taken is None else taken
@@ -57,14 +86,23 @@ def to_unsqueeze(model: "onnx.ModelProto", only: frozenset[str] | None = None) -
             n.attribute.append(onnx.helper.make_attribute("keepdims", 0))
         base = n.name or out
         if version < UNSQUEEZE_AXES_INPUT:
-            after[i] = [onnx.helper.make_node("Unsqueeze", [n.output[0]], [out], name=fresh_name(taken, f"{base}_unsqueeze"), axes=axes)]
+            after[i] = [
+                onnx.helper.make_node(
+                    "Unsqueeze", [n.output[0]], [out], name=fresh_name(taken, f"{base}_unsqueeze"), axes=axes
+                )
+            ]
         else:
             axes_in = n.input[1] if len(n.input) > 1 and n.input[1] else None
             made = []
             if axes_in is None:
                 made.append(int64_constant(taken, f"{base}_axes", axes))
                 axes_in = made[-1].output[0]
-            after[i] = [*made, onnx.helper.make_node("Unsqueeze", [n.output[0], axes_in], [out], name=fresh_name(taken, f"{base}_unsqueeze"))]
+            after[i] = [
+                *made,
+                onnx.helper.make_node(
+                    "Unsqueeze", [n.output[0], axes_in], [out], name=fresh_name(taken, f"{base}_unsqueeze")
+                ),
+            ]
         sites.append(node_label(n, i))
     if sites:
         nodes = [m for i, n in enumerate(g.node) for m in [n, *after.get(i, [])]]
@@ -79,7 +117,7 @@ def _normalized(axes: list[int], rank: int | None) -> list[int] | None:
     return sorted(a + rank if a < 0 else a for a in axes)
 
 
-def to_keepdims(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def to_keepdims(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Reduce*(keepdims=0) read only by an Unsqueeze of the same axes → Reduce* with the default
     keepdims=1, writing the Unsqueeze's output. Sites are the Reduce nodes."""
     g = model.graph
@@ -92,13 +130,20 @@ def to_keepdims(model: "onnx.ModelProto", only: frozenset[str] | None = None) ->
     for i, n, axes in found:
         out = n.output[0]
         users = readers.get(out, [])
-        if out in protected or len(users) != 1 or g.node[users[0]].op_type != "Unsqueeze" or not is_default_domain(g.node[users[0]]):
+        if (
+            out in protected
+            or len(users) != 1
+            or g.node[users[0]].op_type != "Unsqueeze"
+            or not is_default_domain(g.node[users[0]])
+        ):
             continue
         u = g.node[users[0]]
         u_axes = static_axes(u, static)
         rank = len(shapes[u.output[0]]) if u.output[0] in shapes else None
         norm = _normalized(u_axes, rank) if u_axes else None
-        same = bool(u_axes) and (sorted(u_axes) == sorted(axes) or (norm is not None and norm == _normalized(axes, rank)))
+        same = bool(u_axes) and (
+            sorted(u_axes) == sorted(axes) or (norm is not None and norm == _normalized(axes, rank))
+        )
         if u.input[0] != out or not same:
             continue
         keep = [a for a in n.attribute if a.name != "keepdims"]
@@ -117,8 +162,16 @@ def to_keepdims(model: "onnx.ModelProto", only: frozenset[str] | None = None) ->
 
 
 REWRITES = (
-    Rewrite("keepdims-unsqueeze", "Reduce*(keepdims=1, fixed axes) → Reduce*(keepdims=0) then Unsqueeze(the same axes)", to_unsqueeze,
-            inverse="unsqueeze-keepdims"),
-    Rewrite("unsqueeze-keepdims", "Reduce*(keepdims=0, fixed axes) then Unsqueeze(the same axes) → Reduce*(keepdims=1)", to_keepdims,
-            inverse="keepdims-unsqueeze"),
+    Rewrite(
+        "keepdims-unsqueeze",
+        "Reduce*(keepdims=1, fixed axes) → Reduce*(keepdims=0) then Unsqueeze(the same axes)",
+        to_unsqueeze,
+        inverse="unsqueeze-keepdims",
+    ),
+    Rewrite(
+        "unsqueeze-keepdims",
+        "Reduce*(keepdims=0, fixed axes) then Unsqueeze(the same axes) → Reduce*(keepdims=1)",
+        to_keepdims,
+        inverse="keepdims-unsqueeze",
+    ),
 )

@@ -46,8 +46,11 @@ def reverse_attributes(model: onnx.ModelProto, only: frozenset[str] | None = Non
 
 def reverse_lists(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Reverse every unordered list named in the module doc."""
-    lists = [("model:opset_import", model.opset_import), ("model:functions", model.functions),
-             ("model:metadata_props", model.metadata_props)]
+    lists = [
+        ("model:opset_import", model.opset_import),
+        ("model:functions", model.functions),
+        ("model:metadata_props", model.metadata_props),
+    ]
     for scope in scopes(model):
         b = scope.body
         if scope.is_graph:
@@ -58,38 +61,58 @@ def reverse_lists(model: onnx.ModelProto, only: frozenset[str] | None = None) ->
 
 
 REWRITES = (
-    Rewrite("reverse-attribute-order", "every node's attributes in reverse order (matched by name)",
-            reverse_attributes),
-    Rewrite("reverse-unordered-lists", "initializers, value_info, opset_import, functions and metadata_props in "
-            "reverse order (every graph and function)", reverse_lists, detail="lists"),
+    Rewrite(
+        "reverse-attribute-order", "every node's attributes in reverse order (matched by name)", reverse_attributes
+    ),
+    Rewrite(
+        "reverse-unordered-lists",
+        "initializers, value_info, opset_import, functions and metadata_props in "
+        "reverse order (every graph and function)",
+        reverse_lists,
+        detail="lists",
+    ),
 )
 
 FREEDOMS = (
     Freedom(
-        "attribute-order", "attributes", "IR.md §Nodes (attributes are associated with operator attributes by name)",
+        "attribute-order",
+        "attributes",
+        "IR.md §Nodes (attributes are associated with operator attributes by name)",
         "A node's attributes may come in any order.",
         ("reverse-attribute-order",),
-        "every node with two or more attributes, in every scope; its own inverse."),
+        "every node with two or more attributes, in every scope; its own inverse.",
+    ),
     Freedom(
-        "initializer-order", "initializers", "IR.md §Graphs (initializer: the order of the list is unspecified)",
+        "initializer-order",
+        "initializers",
+        "IR.md §Graphs (initializer: the order of the list is unspecified)",
         "A graph's initializers may be listed in any order.",
         ("reverse-unordered-lists",),
-        "every graph (main and subgraphs); site GRAPH:initializer; its own inverse."),
+        "every graph (main and subgraphs); site GRAPH:initializer; its own inverse.",
+    ),
     Freedom(
-        "value-info-order", "values", "IR.md §Graphs (value_info: annotations of values, looked up by name)",
+        "value-info-order",
+        "values",
+        "IR.md §Graphs (value_info: annotations of values, looked up by name)",
         "A graph's value_info entries may come in any order.",
         ("reverse-unordered-lists",),
-        "every graph; site GRAPH:value_info."),
+        "every graph; site GRAPH:value_info.",
+    ),
     Freedom(
-        "opset-import-order", "opset imports", "IR.md §Models, §Operator Set Identifiers (a set identified by domain)",
+        "opset-import-order",
+        "opset imports",
+        "IR.md §Models, §Operator Set Identifiers (a set identified by domain)",
         "The model's (and each function's) opset imports may come in any order.",
         ("reverse-unordered-lists",),
         "model:opset_import and FUNCTION:opset_import (only where two or more domains are imported, e.g. after "
-        "extra-opset-import at depth 2)."),
+        "extra-opset-import at depth 2).",
+    ),
     Freedom(
-        "function-order", "functions", "IR.md §Models (functions: model-local functions, identified by domain and "
-        "name)",
+        "function-order",
+        "functions",
+        "IR.md §Models (functions: model-local functions, identified by domain and name)",
         "Model-local functions may be listed in any order (a function may even follow the nodes that call it).",
         ("reverse-unordered-lists",),
-        "model:functions, where a model has two or more."),
+        "model:functions, where a model has two or more.",
+    ),
 )

@@ -43,17 +43,27 @@ def _function(model, n: onnx.NodeProto, name: str, defaults: bool) -> onnx.Funct
         ref = onnx.AttributeProto(name=a.name, type=a.type, ref_attr_name=a.name)
         refs.append(ref)
     body.attribute.extend(refs)
-    f = onnx.helper.make_function(DOMAIN, name, [x for x in ins if x], [y for y in outs if y], [body],
-                                  [onnx.helper.make_opsetid("", opset(model))],
-                                  attributes=[] if defaults else [a.name for a in n.attribute])
+    f = onnx.helper.make_function(
+        DOMAIN,
+        name,
+        [x for x in ins if x],
+        [y for y in outs if y],
+        [body],
+        [onnx.helper.make_opsetid("", opset(model))],
+        attributes=[] if defaults else [a.name for a in n.attribute],
+    )
     if defaults:
         f.attribute_proto.extend(n.attribute)
     return f
 
 
 def _signature(n: onnx.NodeProto) -> tuple:
-    return (n.op_type, tuple(bool(x) for x in n.input), tuple(bool(y) for y in n.output),
-            tuple(sorted(a.name for a in n.attribute)))
+    return (
+        n.op_type,
+        tuple(bool(x) for x in n.input),
+        tuple(bool(y) for y in n.output),
+        tuple(sorted(a.name for a in n.attribute)),
+    )
 
 
 def _wrap(model: onnx.ModelProto, only: frozenset[str] | None, defaults: bool) -> list[str]:
@@ -70,15 +80,19 @@ def _wrap(model: onnx.ModelProto, only: frozenset[str] | None, defaults: bool) -
     sites = []
     for scope in scopes(model, functions=False):
         for i, n in enumerate(scope.body.node):
-            if (not is_default_domain(n) or any(a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS)
-                                                 for a in n.attribute) or not chosen(only, label := scope.label(n, i))):
+            if (
+                not is_default_domain(n)
+                or any(a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS) for a in n.attribute)
+                or not chosen(only, label := scope.label(n, i))
+            ):
                 continue
             key = (_signature(n), i, label) if defaults else _signature(n)
             if key not in made:
                 made[key] = f"{n.op_type}_fn{len(made)}"
                 model.functions.append(_function(model, n, made[key], defaults))
-            call = onnx.helper.make_node(made[key], [x for x in n.input if x], [y for y in n.output if y],
-                                         name=n.name, domain=DOMAIN)
+            call = onnx.helper.make_node(
+                made[key], [x for x in n.input if x], [y for y in n.output if y], name=n.name, domain=DOMAIN
+            )
             if not defaults:
                 call.attribute.extend(n.attribute)
             n.CopyFrom(call)
@@ -115,29 +129,47 @@ def inline(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[s
 
 
 REWRITES = (
-    Rewrite("node-as-local-function", "a node → a call of a model-local function whose body is that node (attributes "
-            "passed by reference; IR >= 8)", as_function, inverse="inline-local-functions"),
-    Rewrite("node-as-local-function-defaults", "a node → a call of a model-local function with the node's "
-    "attributes as "
-            "its defaults (attribute_proto; IR >= 9)", as_function_defaults, inverse="inline-local-functions"),
-    Rewrite("inline-local-functions", "calls of model-local functions → the function bodies in place (onnx.inliner)",
-            inline, inverse="node-as-local-function", detail="functions"),
+    Rewrite(
+        "node-as-local-function",
+        "a node → a call of a model-local function whose body is that node (attributes passed by reference; IR >= 8)",
+        as_function,
+        inverse="inline-local-functions",
+    ),
+    Rewrite(
+        "node-as-local-function-defaults",
+        "a node → a call of a model-local function with the node's "
+        "attributes as "
+        "its defaults (attribute_proto; IR >= 9)",
+        as_function_defaults,
+        inverse="inline-local-functions",
+    ),
+    Rewrite(
+        "inline-local-functions",
+        "calls of model-local functions → the function bodies in place (onnx.inliner)",
+        inline,
+        inverse="node-as-local-function",
+        detail="functions",
+    ),
 )
 
 FREEDOMS = (
     Freedom(
-        "inline-or-local-function", "functions", "IR.md §Functions (a model-local function means its body; a runtime "
-        "may inline it), §Models (functions)",
+        "inline-or-local-function",
+        "functions",
+        "IR.md §Functions (a model-local function means its body; a runtime may inline it), §Models (functions)",
         "A computation may be written inline or as a call of a model-local function with the same body.",
         ("node-as-local-function", "inline-local-functions"),
         "default-domain nodes without graph attributes, main graph and subgraphs; one function per op signature "
         "(several call sites share it); the rewrites inside bodies (rename-values, reverse-topo-order-bodies, "
-        "all-empty-optional-inputs, …) then reach function bodies at depth 2."),
+        "all-empty-optional-inputs, …) then reach function bodies at depth 2.",
+    ),
     Freedom(
-        "function-attribute-parameters", "functions", "IR.md §Functions (attribute, attribute_proto), §Attributes "
-        "(ref_attr_name)",
+        "function-attribute-parameters",
+        "functions",
+        "IR.md §Functions (attribute, attribute_proto), §Attributes (ref_attr_name)",
         "A function's attribute may be given at every call site, or be a default in the function (IR >= 9) that the "
         "call omits; the body refers to it by ref_attr_name either way.",
         ("node-as-local-function", "node-as-local-function-defaults", "inline-local-functions"),
-        "as inline-or-local-function; the defaults spelling makes one function per call site."),
+        "as inline-or-local-function; the defaults spelling makes one function per call site.",
+    ),
 )

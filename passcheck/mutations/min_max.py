@@ -38,9 +38,14 @@ def neg_to_mul(model: onnx.ModelProto, only: frozenset[str] | None = None) -> li
     for i, n in enumerate(g.node):
         k = types.get(n.input[0]) if n.input else None
         types_ok = k is not None and k.elem_type in (FLOATS | SIGNED_INTS) - {BFLOAT16}
-        if (n.op_type != "Neg" or not is_default_domain(n) or not types_ok
-                or not accepts("Mul", version, k.elem_type) or not accepts("Constant", version, k.elem_type)
-                or not chosen(only, node_label(n, i))):
+        if (
+            n.op_type != "Neg"
+            or not is_default_domain(n)
+            or not types_ok
+            or not accepts("Mul", version, k.elem_type)
+            or not accepts("Constant", version, k.elem_type)
+            or not chosen(only, node_label(n, i))
+        ):
             continue
         c = fresh_name(taken, f"{n.output[0]}_minus_one")
         value = numpy_helper.from_array(np.array(-1, onnx.helper.tensor_dtype_to_np_dtype(k.elem_type)))
@@ -64,9 +69,14 @@ def clip_to_max_min(model: onnx.ModelProto, only: frozenset[str] | None = None) 
     for i, n in enumerate(g.node):
         k = types.get(n.input[0]) if n.input else None
         ins = list(n.input) + [""] * (3 - len(n.input))
-        if (n.op_type != "Clip" or not is_default_domain(n) or k is None or not (ins[1] or ins[2])
-                or not all(accepts(op, version, k.elem_type) for op in ("Max", "Min"))
-                or not chosen(only, node_label(n, i))):
+        if (
+            n.op_type != "Clip"
+            or not is_default_domain(n)
+            or k is None
+            or not (ins[1] or ins[2])
+            or not all(accepts(op, version, k.elem_type) for op in ("Max", "Min"))
+            or not chosen(only, node_label(n, i))
+        ):
             continue
         nodes, current, out = [], ins[0], n.output[0]
         for op, bound in (("Max", ins[1]), ("Min", ins[2])):
@@ -85,17 +95,28 @@ def clip_to_max_min(model: onnx.ModelProto, only: frozenset[str] | None = None) 
 
 REWRITES = (
     Rewrite("neg-as-mul-minus-one", "Neg(x) → Mul(x, -1) (float, signed int; exact)", neg_to_mul),
-    Rewrite("clip-as-max-min", "Clip(x, lo, hi) → Min(Max(x, lo), hi) (Clip-11+; a missing bound: no op)",
-            clip_to_max_min),
+    Rewrite(
+        "clip-as-max-min", "Clip(x, lo, hi) → Min(Max(x, lo), hi) (Clip-11+; a missing bound: no op)", clip_to_max_min
+    ),
 )
 
 FREEDOMS = (
-    Freedom("neg-as-mul-minus-one", "algebra", "Operators.md Neg, Mul; IEEE 754 (multiplying by -1 is exact)",
-            "Neg(x) is x * (-1), exact for floats (a sign flip) and signed integers (both wrap alike).",
-            ("neg-as-mul-minus-one",), "main-graph Neg nodes of float or signed-int type; opset >= 7; one way "
-            "(add-neg-as-sub and neutral-remove read the Neg spelling)"),
-    Freedom("clip-as-max-min", "algebra", "Operators.md Clip-11/12/13, Max-8+, Min-8+",
-            "Clip(x, lo, hi) is Min(Max(x, lo), hi); with one bound, one Max or one Min.", ("clip-as-max-min",),
-            "main-graph Clip-11+ nodes with at least one bound of a type Max and Min take; one way (the hand-written "
-            "cases optional-input/clip-min-only and clip-max-only write Max/Min against Clip)"),
+    Freedom(
+        "neg-as-mul-minus-one",
+        "algebra",
+        "Operators.md Neg, Mul; IEEE 754 (multiplying by -1 is exact)",
+        "Neg(x) is x * (-1), exact for floats (a sign flip) and signed integers (both wrap alike).",
+        ("neg-as-mul-minus-one",),
+        "main-graph Neg nodes of float or signed-int type; opset >= 7; one way "
+        "(add-neg-as-sub and neutral-remove read the Neg spelling)",
+    ),
+    Freedom(
+        "clip-as-max-min",
+        "algebra",
+        "Operators.md Clip-11/12/13, Max-8+, Min-8+",
+        "Clip(x, lo, hi) is Min(Max(x, lo), hi); with one bound, one Max or one Min.",
+        ("clip-as-max-min",),
+        "main-graph Clip-11+ nodes with at least one bound of a type Max and Min take; one way (the hand-written "
+        "cases optional-input/clip-min-only and clip-max-only write Max/Min against Clip)",
+    ),
 )

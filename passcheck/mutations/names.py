@@ -131,33 +131,52 @@ def rename_graphs(model: onnx.ModelProto, only: frozenset[str] | None = None) ->
 
 
 REWRITES = (
-    Rewrite("rename-values", "every value a scope defines → a fresh name (main-graph inputs/outputs kept; "
-    "subgraphs and "
-            "function bodies too)", rename_values, detail="values"),
+    Rewrite(
+        "rename-values",
+        "every value a scope defines → a fresh name (main-graph inputs/outputs kept; "
+        "subgraphs and "
+        "function bodies too)",
+        rename_values,
+        detail="values",
+    ),
     Rewrite("name-nodes", "unnamed nodes → fresh node names (every scope)", name_nodes, inverse="unname-nodes"),
-    Rewrite("unname-nodes", "node names → cleared (node names are optional, for diagnostics only)", unname_nodes,
-            inverse="name-nodes"),
-    Rewrite("rename-graphs", "the main graph's and every subgraph's name → a fresh name", rename_graphs,
-            detail="graphs"),
+    Rewrite(
+        "unname-nodes",
+        "node names → cleared (node names are optional, for diagnostics only)",
+        unname_nodes,
+        inverse="name-nodes",
+    ),
+    Rewrite(
+        "rename-graphs", "the main graph's and every subgraph's name → a fresh name", rename_graphs, detail="graphs"
+    ),
 )
 
 FREEDOMS = (
     Freedom(
-        "value-names", "names and domains", "IR.md §Names Within a Graph, §Nodes (edges are made by name)",
+        "value-names",
+        "names and domains",
+        "IR.md §Names Within a Graph, §Nodes (edges are made by name)",
         "A value may carry any unique name: renaming it at its definition and every use changes nothing computed.",
         ("rename-values",),
         "main graph (inputs and outputs kept), every subgraph (its formal inputs and outputs too, bound by "
         "position) and "
-        "every function body (its own namespace); its own inverse (names are arbitrary); sites are value names."),
+        "every function body (its own namespace); its own inverse (names are arbitrary); sites are value names.",
+    ),
     Freedom(
-        "node-names", "names and domains", "IR.md §Nodes (name: optional, for diagnostics only)",
+        "node-names",
+        "names and domains",
+        "IR.md §Nodes (name: optional, for diagnostics only)",
         "A node may have a name or none; the name never changes what the node computes.",
         ("name-nodes", "unname-nodes"),
         "every node of every scope; composes with every rewrite (labels of unnamed main-graph nodes are "
-        "#index:OpType)."),
+        "#index:OpType).",
+    ),
     Freedom(
-        "graph-names", "names and domains", "IR.md §Graphs (each graph must have a name), §Names Within a Graph",
+        "graph-names",
+        "names and domains",
+        "IR.md §Graphs (each graph must have a name), §Names Within a Graph",
         "A graph's name (main graph or subgraph) is free as long as one is given.",
         ("rename-graphs",),
-        "the main graph and every subgraph; its own inverse."),
+        "the main graph and every subgraph; its own inverse.",
+    ),
 )

@@ -159,8 +159,11 @@ def _concat(x: str, r: int, version: int, names: Namer):
 
 
 SHAPE_OPS: tuple[Callable, ...] = (
-    _ranked("Transpose", 1, _transpose), _ranked("Reshape", 5, _reshape), _ranked("Slice", 1, _slice),
-    _ranked("Expand", 8, _expand), _ranked("Concat", 4, _concat),
+    _ranked("Transpose", 1, _transpose),
+    _ranked("Reshape", 5, _reshape),
+    _ranked("Slice", 1, _slice),
+    _ranked("Expand", 8, _expand),
+    _ranked("Concat", 4, _concat),
 )
 
 
@@ -251,54 +254,131 @@ def shape_ops(model: onnx.ModelProto, only: frozenset[str] | None = None) -> lis
 
 
 REWRITES = (
-    Rewrite("neutral-elementwise", "a value x → Cast(ReduceSum noop(Mul(Add(x, -0.0|0), 1)), to=x's type) (bool: "
-            "And true, Or false); "
-            "each op is the identity there", elementwise, inverse="neutral-remove", detail="values"),
-    Rewrite("neutral-shape-ops", "a value x → Concat of one input(Expand to ones(Slice full range(Reshape [0]*r("
-            "Transpose identity perm(x))))); each op is the identity there", shape_ops, inverse="neutral-remove",
-            detail="values"),
+    Rewrite(
+        "neutral-elementwise",
+        "a value x → Cast(ReduceSum noop(Mul(Add(x, -0.0|0), 1)), to=x's type) (bool: "
+        "And true, Or false); "
+        "each op is the identity there",
+        elementwise,
+        inverse="neutral-remove",
+        detail="values",
+    ),
+    Rewrite(
+        "neutral-shape-ops",
+        "a value x → Concat of one input(Expand to ones(Slice full range(Reshape [0]*r("
+        "Transpose identity perm(x))))); each op is the identity there",
+        shape_ops,
+        inverse="neutral-remove",
+        detail="values",
+    ),
 )
 
 _BOTH = ("neutral-elementwise", "neutral-remove")
 _SHAPE = ("neutral-shape-ops", "neutral-remove")
-_SITES = ("inserted on every main-graph value that is not static (graph inputs, node outputs read by a node or a "
-          "graph output), the whole chain at once; removed wherever such a node is (neutral-remove); composes with "
-          "every rewrite (depth 2)")
+_SITES = (
+    "inserted on every main-graph value that is not static (graph inputs, node outputs read by a node or a "
+    "graph output), the whole chain at once; removed wherever such a node is (neutral-remove); composes with "
+    "every rewrite (depth 2)"
+)
 FREEDOMS = (
-    Freedom("neutral-add-zero", "algebra", "Operators.md Add (IEEE 754 addition; -0 is its exact identity)",
-            "x + (-0.0) is x bit for bit for floats (x + 0 for integers); +0 also serves, up to the sign of a zero.",
-            _BOTH, _SITES),
-    Freedom("neutral-mul-one", "algebra", "Operators.md Mul",
-            "x * 1 is x bit for bit, for every numeric type (NaN and -0 kept).", _BOTH, _SITES),
-    Freedom("neutral-bool-and-or", "algebra", "Operators.md And, Or",
-            "And with true and Or with false leave a bool tensor unchanged.", _BOTH, _SITES),
-    Freedom("reduce-noop-empty-axes", "operator schemas", "Operators.md ReduceSum-13, Reduce*-18 "
-            "(noop_with_empty_axes)",
-            "A Reduce with noop_with_empty_axes = 1 and no axes returns its input unchanged, an identity spelled "
-            "as a reduction.", _BOTH, _SITES + "; inserted as ReduceSum (opset >= 13), removed for every Reduce*"),
-    Freedom("cast-to-same-type", "operator schemas", "Operators.md Cast-6+",
-            "A Cast to the element type its input already has is the identity.", _BOTH, _SITES),
-    Freedom("identity-transpose", "operator schemas", "Operators.md Transpose (perm)",
-            "A Transpose whose perm is [0 … r-1] keeps every axis in place.", _SHAPE, _SITES + "; rank >= 1"),
-    Freedom("reshape-to-same-shape", "operator schemas", "Operators.md Reshape-5+ (a 0 entry copies the input dim, "
-            "allowzero 0)",
-            "Reshape to the input's own shape, spelled [0, …, 0] or with the static dims, changes nothing.", _SHAPE,
-            _SITES + "; inserted as [0]*r (any dims, rank known), removed when shape inference shows the same shape"),
-    Freedom("slice-full-range", "operator schemas", "Operators.md Slice-10+ (ends clamped to the dim)",
-            "A Slice from 0 to INT64_MAX (or to the dim) with step 1 takes the whole axis.", _SHAPE,
-            _SITES + "; attribute form below opset 10"),
-    Freedom("expand-to-ones", "operator schemas", "Operators.md Expand-8; Broadcasting.md",
-            "Expand to a shape of ones (of the input's rank) broadcasts to the input's own shape.", _SHAPE,
-            _SITES + "; opset >= 8"),
-    Freedom("concat-of-one", "operator schemas", "Operators.md Concat-4+ (1 to ∞ inputs)",
-            "Concat of a single input is that input.", _SHAPE, _SITES + "; rank >= 1"),
-    Freedom("neutral-op-on-constant", "algebra", "Operators.md (each neutral op above)",
-            "A neutral op may also sit on an initializer or a Constant's output.", (),
-            none_because="a neutral op on a constant is constant folding's work before any pattern matcher sees it, "
-            "and a pass that does not fold would only show that it does not fold; neutral-remove still removes "
-            "such nodes where a model has them"),
-    Freedom("pow-one", "algebra", "Operators.md Pow",
-            "x ** 1 is x mathematically.", (),
-            none_because="Pow is computed by the runtime's pow function, whose result for exponent 1 the spec does "
-            "not promise to be exact; left out rather than gated case by case"),
+    Freedom(
+        "neutral-add-zero",
+        "algebra",
+        "Operators.md Add (IEEE 754 addition; -0 is its exact identity)",
+        "x + (-0.0) is x bit for bit for floats (x + 0 for integers); +0 also serves, up to the sign of a zero.",
+        _BOTH,
+        _SITES,
+    ),
+    Freedom(
+        "neutral-mul-one",
+        "algebra",
+        "Operators.md Mul",
+        "x * 1 is x bit for bit, for every numeric type (NaN and -0 kept).",
+        _BOTH,
+        _SITES,
+    ),
+    Freedom(
+        "neutral-bool-and-or",
+        "algebra",
+        "Operators.md And, Or",
+        "And with true and Or with false leave a bool tensor unchanged.",
+        _BOTH,
+        _SITES,
+    ),
+    Freedom(
+        "reduce-noop-empty-axes",
+        "operator schemas",
+        "Operators.md ReduceSum-13, Reduce*-18 (noop_with_empty_axes)",
+        "A Reduce with noop_with_empty_axes = 1 and no axes returns its input unchanged, an identity spelled "
+        "as a reduction.",
+        _BOTH,
+        _SITES + "; inserted as ReduceSum (opset >= 13), removed for every Reduce*",
+    ),
+    Freedom(
+        "cast-to-same-type",
+        "operator schemas",
+        "Operators.md Cast-6+",
+        "A Cast to the element type its input already has is the identity.",
+        _BOTH,
+        _SITES,
+    ),
+    Freedom(
+        "identity-transpose",
+        "operator schemas",
+        "Operators.md Transpose (perm)",
+        "A Transpose whose perm is [0 … r-1] keeps every axis in place.",
+        _SHAPE,
+        _SITES + "; rank >= 1",
+    ),
+    Freedom(
+        "reshape-to-same-shape",
+        "operator schemas",
+        "Operators.md Reshape-5+ (a 0 entry copies the input dim, allowzero 0)",
+        "Reshape to the input's own shape, spelled [0, …, 0] or with the static dims, changes nothing.",
+        _SHAPE,
+        _SITES + "; inserted as [0]*r (any dims, rank known), removed when shape inference shows the same shape",
+    ),
+    Freedom(
+        "slice-full-range",
+        "operator schemas",
+        "Operators.md Slice-10+ (ends clamped to the dim)",
+        "A Slice from 0 to INT64_MAX (or to the dim) with step 1 takes the whole axis.",
+        _SHAPE,
+        _SITES + "; attribute form below opset 10",
+    ),
+    Freedom(
+        "expand-to-ones",
+        "operator schemas",
+        "Operators.md Expand-8; Broadcasting.md",
+        "Expand to a shape of ones (of the input's rank) broadcasts to the input's own shape.",
+        _SHAPE,
+        _SITES + "; opset >= 8",
+    ),
+    Freedom(
+        "concat-of-one",
+        "operator schemas",
+        "Operators.md Concat-4+ (1 to ∞ inputs)",
+        "Concat of a single input is that input.",
+        _SHAPE,
+        _SITES + "; rank >= 1",
+    ),
+    Freedom(
+        "neutral-op-on-constant",
+        "algebra",
+        "Operators.md (each neutral op above)",
+        "A neutral op may also sit on an initializer or a Constant's output.",
+        (),
+        none_because="a neutral op on a constant is constant folding's work before any pattern matcher sees it, "
+        "and a pass that does not fold would only show that it does not fold; neutral-remove still removes "
+        "such nodes where a model has them",
+    ),
+    Freedom(
+        "pow-one",
+        "algebra",
+        "Operators.md Pow",
+        "x ** 1 is x mathematically.",
+        (),
+        none_because="Pow is computed by the runtime's pow function, whose result for exponent 1 the spec does "
+        "not promise to be exact; left out rather than gated case by case",
+    ),
 )

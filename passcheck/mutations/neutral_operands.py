@@ -41,11 +41,14 @@ if TYPE_CHECKING:
 CLIP_INPUTS, PAD_INPUTS = 11, 11
 
 
-
 def _reduces(model: onnx.ModelProto, only):
     for i, n in enumerate(model.graph.node):
-        if (n.op_type in REDUCE_AXES_INPUT and is_default_domain(n) and attr_value(n, "noop_with_empty_axes", 0) == 0
-                and chosen(only, node_label(n, i))):
+        if (
+            n.op_type in REDUCE_AXES_INPUT
+            and is_default_domain(n)
+            and attr_value(n, "noop_with_empty_axes", 0) == 0
+            and chosen(only, node_label(n, i))
+        ):
             yield i, n
 
 
@@ -170,8 +173,14 @@ def clip_bounds_omitted(model: onnx.ModelProto, only: frozenset[str] | None = No
     for i, n in enumerate(g.node):
         if (t := _eligible(model, n, "Clip", CLIP_INPUTS, types)) is None or (lim := _limits(t)) is None:
             continue
-        slots = [s for s, v in ((1, lim[0]), (2, lim[1])) if len(n.input) > s and n.input[s] in static
-                 and (a := numpy_helper.to_array(static[n.input[s]])).size == 1 and bool(np.all(a == v))]
+        slots = [
+            s
+            for s, v in ((1, lim[0]), (2, lim[1]))
+            if len(n.input) > s
+            and n.input[s] in static
+            and (a := numpy_helper.to_array(static[n.input[s]])).size == 1
+            and bool(np.all(a == v))
+        ]
         if not slots or not chosen(only, node_label(n, i)):
             continue
         freed.update(n.input[s] for s in slots)
@@ -236,42 +245,81 @@ def pad_value_omitted(model: onnx.ModelProto, only: frozenset[str] | None = None
 
 
 REWRITES = (
-    Rewrite("reduce-axes-omitted", "Reduce*(axes = every axis) → axes omitted (noop_with_empty_axes 0: reduces all)",
-            reduce_axes_omitted, inverse="reduce-axes-all-explicit"),
-    Rewrite("reduce-axes-all-explicit", "Reduce* without axes → axes = [0 … r-1] (attribute or input, per opset)",
-            reduce_axes_explicit, inverse="reduce-axes-omitted"),
-    Rewrite("clip-bounds-explicit", "Clip-11+ missing min/max → -inf/+inf (floats) or the integer type's limits",
-            clip_bounds_explicit, inverse="clip-bounds-omitted"),
-    Rewrite("clip-bounds-omitted", "Clip-11+ min = -inf / max = +inf (or integer limits) → omitted",
-            clip_bounds_omitted, inverse="clip-bounds-explicit"),
-    Rewrite("pad-value-explicit", "Pad-11+ (constant mode) missing constant_value → an explicit scalar 0",
-            pad_value_explicit, inverse="pad-value-omitted"),
-    Rewrite("pad-value-omitted", "Pad-11+ (constant mode) constant_value = 0 → omitted", pad_value_omitted,
-            inverse="pad-value-explicit"),
+    Rewrite(
+        "reduce-axes-omitted",
+        "Reduce*(axes = every axis) → axes omitted (noop_with_empty_axes 0: reduces all)",
+        reduce_axes_omitted,
+        inverse="reduce-axes-all-explicit",
+    ),
+    Rewrite(
+        "reduce-axes-all-explicit",
+        "Reduce* without axes → axes = [0 … r-1] (attribute or input, per opset)",
+        reduce_axes_explicit,
+        inverse="reduce-axes-omitted",
+    ),
+    Rewrite(
+        "clip-bounds-explicit",
+        "Clip-11+ missing min/max → -inf/+inf (floats) or the integer type's limits",
+        clip_bounds_explicit,
+        inverse="clip-bounds-omitted",
+    ),
+    Rewrite(
+        "clip-bounds-omitted",
+        "Clip-11+ min = -inf / max = +inf (or integer limits) → omitted",
+        clip_bounds_omitted,
+        inverse="clip-bounds-explicit",
+    ),
+    Rewrite(
+        "pad-value-explicit",
+        "Pad-11+ (constant mode) missing constant_value → an explicit scalar 0",
+        pad_value_explicit,
+        inverse="pad-value-omitted",
+    ),
+    Rewrite(
+        "pad-value-omitted",
+        "Pad-11+ (constant mode) constant_value = 0 → omitted",
+        pad_value_omitted,
+        inverse="pad-value-explicit",
+    ),
 )
 
 FREEDOMS = (
-    Freedom("reduce-all-axes", "operator schemas", "Operators.md Reduce*-1…18 (axes omitted with "
-            "noop_with_empty_axes 0 reduces every axis)",
-            "A reduction over every axis may list them all ([0 … r-1], attribute or input by opset) or name none.",
-            ("reduce-axes-omitted", "reduce-axes-all-explicit"),
-            "main-graph Reduce* nodes with noop_with_empty_axes 0 and a known rank >= 1; negative axes count"),
-    Freedom("clip-unbounded", "optional and variadic slots", "Operators.md Clip-11, Clip-12 (integer types), Clip-13",
-            "A missing Clip min/max means no bound, the same as -inf/+inf for floats and the type's lowest/highest "
-            "value for integers (a finite float bound is not neutral: it clips ±inf).",
-            ("clip-bounds-explicit", "clip-bounds-omitted"),
-            "main-graph Clip-11+ nodes of known element type (bfloat16 left out); each missing slot of a node at once"),
-    Freedom("pad-zero-value", "optional and variadic slots", "Operators.md Pad-11+ (constant mode, constant_value "
-            "defaults to 0)",
-            "Pad in constant mode without constant_value pads with 0, the same as an explicit scalar 0 (false).",
-            ("pad-value-explicit", "pad-value-omitted"),
-            "main-graph Pad-11+ nodes in constant mode of known element type; an axes input (Pad-18) stays"),
-    Freedom("input-attribute-moves-other-ops", "operator schemas", "Operators.md Split-13 (split), Pad-11 (pads, "
-            "constant_value), Clip-11 (min, max), Slice-10 (starts, ends, axes, steps), TopK-10 (k), Resize/Upsample; "
-            "Versioning.md",
-            "The same parameter as an attribute before the version that moved it and as an input from it, with the "
-            "opset stamp on the matching side.", (),
-            none_because="not written yet: like axes-as-input it needs every other op of the model to keep its "
-            "schema across the stamp move (passcheck.mutations._opsets), which few real models allow; axes-as-input/"
-            "axes-as-attribute cover Squeeze/Unsqueeze/Reduce*"),
+    Freedom(
+        "reduce-all-axes",
+        "operator schemas",
+        "Operators.md Reduce*-1…18 (axes omitted with noop_with_empty_axes 0 reduces every axis)",
+        "A reduction over every axis may list them all ([0 … r-1], attribute or input by opset) or name none.",
+        ("reduce-axes-omitted", "reduce-axes-all-explicit"),
+        "main-graph Reduce* nodes with noop_with_empty_axes 0 and a known rank >= 1; negative axes count",
+    ),
+    Freedom(
+        "clip-unbounded",
+        "optional and variadic slots",
+        "Operators.md Clip-11, Clip-12 (integer types), Clip-13",
+        "A missing Clip min/max means no bound, the same as -inf/+inf for floats and the type's lowest/highest "
+        "value for integers (a finite float bound is not neutral: it clips ±inf).",
+        ("clip-bounds-explicit", "clip-bounds-omitted"),
+        "main-graph Clip-11+ nodes of known element type (bfloat16 left out); each missing slot of a node at once",
+    ),
+    Freedom(
+        "pad-zero-value",
+        "optional and variadic slots",
+        "Operators.md Pad-11+ (constant mode, constant_value defaults to 0)",
+        "Pad in constant mode without constant_value pads with 0, the same as an explicit scalar 0 (false).",
+        ("pad-value-explicit", "pad-value-omitted"),
+        "main-graph Pad-11+ nodes in constant mode of known element type; an axes input (Pad-18) stays",
+    ),
+    Freedom(
+        "input-attribute-moves-other-ops",
+        "operator schemas",
+        "Operators.md Split-13 (split), Pad-11 (pads, "
+        "constant_value), Clip-11 (min, max), Slice-10 (starts, ends, axes, steps), TopK-10 (k), Resize/Upsample; "
+        "Versioning.md",
+        "The same parameter as an attribute before the version that moved it and as an input from it, with the "
+        "opset stamp on the matching side.",
+        (),
+        none_because="not written yet: like axes-as-input it needs every other op of the model to keep its "
+        "schema across the stamp move (passcheck.mutations._opsets), which few real models allow; axes-as-input/"
+        "axes-as-attribute cover Squeeze/Unsqueeze/Reduce*",
+    ),
 )

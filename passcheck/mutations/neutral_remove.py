@@ -29,8 +29,15 @@ if TYPE_CHECKING:
     import onnx
 
 #: op → (neutral constant value, which operand positions the constant may take).
-ARITH = {"Add": (0, (0, 1)), "Sub": (0, (1,)), "Mul": (1, (0, 1)), "Div": (1, (1,)), "And": (1, (0, 1)),
-         "Or": (0, (0, 1)), "Xor": (0, (0, 1))}
+ARITH = {
+    "Add": (0, (0, 1)),
+    "Sub": (0, (1,)),
+    "Mul": (1, (0, 1)),
+    "Div": (1, (1,)),
+    "And": (1, (0, 1)),
+    "Or": (0, (0, 1)),
+    "Xor": (0, (0, 1)),
+}
 SHAPE_KEEPING = frozenset({"Reshape", "Expand", "Slice"})
 
 
@@ -121,8 +128,12 @@ def remove(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[s
     dropped: set[int] = set()
     neutral: dict[int, str] = {}
     for i, n in enumerate(g.node):
-        if (is_default_domain(n) and len(n.output) == 1 and chosen(only, node_label(n, i))
-                and (x := _data_input(n, static, types)) is not None):
+        if (
+            is_default_domain(n)
+            and len(n.output) == 1
+            and chosen(only, node_label(n, i))
+            and (x := _data_input(n, static, types)) is not None
+        ):
             neutral[i] = x
     # a neutral node writing a graph output goes only when its data input is a node output nothing
     # else reads: that producer then writes the output's name
@@ -140,8 +151,13 @@ def remove(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[s
     outputs_to: dict[str, str] = {}
     for i, x in neutral.items():
         n, src = g.node[i], renames.get(x, x)
-        if (i not in dropped and src in producer and src not in keep_names and readers.get(src) == 1
-                and is_default_domain(g.node[producer[src]])):
+        if (
+            i not in dropped
+            and src in producer
+            and src not in keep_names
+            and readers.get(src) == 1
+            and is_default_domain(g.node[producer[src]])
+        ):
             outputs_to[src] = n.output[0]
             dropped.add(i)
     sites = [node_label(g.node[i], i) for i in sorted(dropped)]
@@ -158,17 +174,34 @@ def remove(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[s
 
 
 REWRITES = (
-    Rewrite("neutral-remove", "a neutral node (Identity, Add/Sub 0, Mul/Div 1, And true, Or/Xor false, identity "
-            "Transpose, Cast to its own type, shape-keeping Reshape/Expand/Slice, one-input Concat) → removed", remove),
+    Rewrite(
+        "neutral-remove",
+        "a neutral node (Identity, Add/Sub 0, Mul/Div 1, And true, Or/Xor false, identity "
+        "Transpose, Cast to its own type, shape-keeping Reshape/Expand/Slice, one-input Concat) → removed",
+        remove,
+    ),
 )
 
-_SITES = ("main-graph nodes; one whose output is a graph output or read by a subgraph goes only when its data input "
-          "is a node output nothing else reads; composes with every rewrite (depth 2)")
+_SITES = (
+    "main-graph nodes; one whose output is a graph output or read by a subgraph goes only when its data input "
+    "is a node output nothing else reads; composes with every rewrite (depth 2)"
+)
 FREEDOMS = (
-    Freedom("identity-node-removed", "nodes", "Operators.md Identity",
-            "An Identity between two values may be dropped, its readers reading its input: the uncommon form is the "
-            "shorter one when the model as given carries Identity nodes.", ("neutral-remove",), _SITES),
-    Freedom("neutral-sub-div-xor", "algebra", "Operators.md Sub, Div, Xor",
-            "x - 0, x / 1 and Xor(x, false) are x; only removed (the insertion side writes Add and Mul).",
-            ("neutral-remove",), _SITES),
+    Freedom(
+        "identity-node-removed",
+        "nodes",
+        "Operators.md Identity",
+        "An Identity between two values may be dropped, its readers reading its input: the uncommon form is the "
+        "shorter one when the model as given carries Identity nodes.",
+        ("neutral-remove",),
+        _SITES,
+    ),
+    Freedom(
+        "neutral-sub-div-xor",
+        "algebra",
+        "Operators.md Sub, Div, Xor",
+        "x - 0, x / 1 and Xor(x, false) are x; only removed (the insertion side writes Add and Mul).",
+        ("neutral-remove",),
+        _SITES,
+    ),
 )

@@ -53,8 +53,14 @@ def sub_to_add_neg(model: onnx.ModelProto, only: frozenset[str] | None = None) -
     taken, before, sites = all_names(model), {}, []
     for i, n in enumerate(g.node):
         k = types.get(n.input[0]) if n.input else None
-        if (n.op_type != "Sub" or not is_default_domain(n) or k is None or k.elem_type not in FLOATS | SIGNED_INTS
-                or not accepts("Neg", opset(model), k.elem_type) or not chosen(only, node_label(n, i))):
+        if (
+            n.op_type != "Sub"
+            or not is_default_domain(n)
+            or k is None
+            or k.elem_type not in FLOATS | SIGNED_INTS
+            or not accepts("Neg", opset(model), k.elem_type)
+            or not chosen(only, node_label(n, i))
+        ):
             continue
         neg = fresh_name(taken, f"{n.input[1]}_neg")
         before[i] = [onnx.helper.make_node("Neg", [n.input[1]], [neg], name=fresh_name(taken, f"{neg}_node"))]
@@ -103,8 +109,14 @@ def _swap_scale(model: onnx.ModelProto, only: frozenset[str] | None, src: str, d
     if opset(model) < BROADCAST_OPSET:
         return []
     for i, n in enumerate(g.node):
-        if (n.op_type != src or not is_default_domain(n) or len(n.input) != 2 or n.input[1] not in static
-                or static[n.input[1]].data_type not in FLOATS - {BFLOAT16} or not chosen(only, node_label(n, i))):
+        if (
+            n.op_type != src
+            or not is_default_domain(n)
+            or len(n.input) != 2
+            or n.input[1] not in static
+            or static[n.input[1]].data_type not in FLOATS - {BFLOAT16}
+            or not chosen(only, node_label(n, i))
+        ):
             continue
         arr = numpy_helper.to_array(static[n.input[1]])
         if not _power_of_two(arr):
@@ -173,8 +185,13 @@ def reshape_to_flatten(model: onnx.ModelProto, only: frozenset[str] | None = Non
     g, types = model.graph, known(model)
     static, sites, freed = static_tensors(g), [], set()
     for i, n in enumerate(g.node):
-        if (n.op_type != "Reshape" or not is_default_domain(n) or len(n.input) != 2 or n.input[1] not in static
-                or not chosen(only, node_label(n, i))):
+        if (
+            n.op_type != "Reshape"
+            or not is_default_domain(n)
+            or len(n.input) != 2
+            or n.input[1] not in static
+            or not chosen(only, node_label(n, i))
+        ):
             continue
         k, out = types.get(n.input[0]), types.get(n.output[0])
         if k is None or k.dims is None or out is None or out.rank != 2 or not all(isinstance(d, int) for d in k.dims):
@@ -198,46 +215,92 @@ def reshape_to_flatten(model: onnx.ModelProto, only: frozenset[str] | None = Non
 
 
 REWRITES = (
-    Rewrite("sub-as-add-neg", "Sub(a, b) → Add(a, Neg(b)) (float, signed int; exact)", sub_to_add_neg,
-            inverse="add-neg-as-sub"),
+    Rewrite(
+        "sub-as-add-neg",
+        "Sub(a, b) → Add(a, Neg(b)) (float, signed int; exact)",
+        sub_to_add_neg,
+        inverse="add-neg-as-sub",
+    ),
     Rewrite("add-neg-as-sub", "Add(a, Neg(b)) → Sub(a, b) (exact)", add_neg_to_sub, inverse="sub-as-add-neg"),
-    Rewrite("div-as-mul-reciprocal", "Div(a, c) → Mul(a, 1/c) for a static float c of powers of two (exact)",
-            div_to_mul, inverse="mul-as-div-reciprocal"),
-    Rewrite("mul-as-div-reciprocal", "Mul(a, c) → Div(a, 1/c) for a static float c of powers of two (exact)",
-            mul_to_div, inverse="div-as-mul-reciprocal"),
-    Rewrite("flatten-as-reshape", "Flatten(x, axis) → Reshape(x, [1|0|static prefix product, -1])", flatten_to_reshape,
-            inverse="reshape-as-flatten"),
-    Rewrite("reshape-as-flatten", "Reshape(x, static [p, q]) → Flatten(x, axis) where x's leading dims multiply to p",
-            reshape_to_flatten, inverse="flatten-as-reshape"),
+    Rewrite(
+        "div-as-mul-reciprocal",
+        "Div(a, c) → Mul(a, 1/c) for a static float c of powers of two (exact)",
+        div_to_mul,
+        inverse="mul-as-div-reciprocal",
+    ),
+    Rewrite(
+        "mul-as-div-reciprocal",
+        "Mul(a, c) → Div(a, 1/c) for a static float c of powers of two (exact)",
+        mul_to_div,
+        inverse="div-as-mul-reciprocal",
+    ),
+    Rewrite(
+        "flatten-as-reshape",
+        "Flatten(x, axis) → Reshape(x, [1|0|static prefix product, -1])",
+        flatten_to_reshape,
+        inverse="reshape-as-flatten",
+    ),
+    Rewrite(
+        "reshape-as-flatten",
+        "Reshape(x, static [p, q]) → Flatten(x, axis) where x's leading dims multiply to p",
+        reshape_to_flatten,
+        inverse="flatten-as-reshape",
+    ),
 )
 
 _LIMITS = "tests/mutations/test_algebra_limits.py"
 FREEDOMS = (
-    Freedom("sub-as-add-neg", "algebra", "Operators.md Sub, Add, Neg; IEEE 754 subtraction",
-            "a - b is a + (-b) bit for bit for floats and signed integers (two's complement wraps alike).",
-            ("sub-as-add-neg", "add-neg-as-sub"),
-            "main-graph Sub nodes of float/signed-int type (back: Add with a Neg operand in either slot); opset >= 7"),
-    Freedom("div-as-mul-reciprocal", "algebra", "Operators.md Div, Mul; IEEE 754 (a power of two's reciprocal is "
-            "exact)",
-            "a / c is a * (1/c) bit for bit when every element of the static float c is a power of two.",
-            ("div-as-mul-reciprocal", "mul-as-div-reciprocal"),
-            "main-graph Div/Mul nodes whose second input is a static float tensor of powers of two (|exponent| <= 64)"),
-    Freedom("div-as-mul-any-divisor", "algebra", "Operators.md Div, Mul",
-            "a / c equals a * (1/c) mathematically for any non-zero c.", (),
-            none_because="for a divisor that is not a power of two the reciprocal is rounded, so a * (1/c) differs "
-            "from a / c in the last bit on some inputs: a tolerance, not an equivalence",
-            evidence=f"{_LIMITS}::test_mul_by_rounded_reciprocal_differs_from_div"),
-    Freedom("flatten-as-reshape", "algebra", "Operators.md Flatten-1/9/11/13, Reshape-5+ (0 and -1 entries)",
-            "Flatten(x, axis) is Reshape to [product of the dims before axis, -1]: [1, -1] for axis 0, [0, -1] "
-            "for axis 1.", ("flatten-as-reshape", "reshape-as-flatten"),
-            "main-graph Flatten nodes (axis >= 2 needs static leading dims); back: Reshape to a static 2-D shape "
-            "whose first dim is a product of the input's leading static dims"),
-    Freedom("relu-as-clip-or-max", "algebra", "Operators.md Relu, Clip-11+, Max",
-            "Relu(x) is Clip(x, 0) with max omitted and Max(x, 0).", (),
-            none_because="not written yet as a rewrite; the hand-written case family fusions_conv (Conv + Relu as "
-            "Clip/Max: clip-min-only, clip-max-empty, max-zero) writes these spellings"),
-    Freedom("transpose-perm-omitted", "operator schemas", "Operators.md Transpose (perm omitted reverses the dims)",
-            "Transpose without perm reverses the axes, the same as perm = [r-1 … 0].", (),
-            none_because="the default depends on the input's rank, so the schema states no value explicit-defaults "
-            "could write; the hand-written case axes/transpose-perm writes both spellings"),
+    Freedom(
+        "sub-as-add-neg",
+        "algebra",
+        "Operators.md Sub, Add, Neg; IEEE 754 subtraction",
+        "a - b is a + (-b) bit for bit for floats and signed integers (two's complement wraps alike).",
+        ("sub-as-add-neg", "add-neg-as-sub"),
+        "main-graph Sub nodes of float/signed-int type (back: Add with a Neg operand in either slot); opset >= 7",
+    ),
+    Freedom(
+        "div-as-mul-reciprocal",
+        "algebra",
+        "Operators.md Div, Mul; IEEE 754 (a power of two's reciprocal is exact)",
+        "a / c is a * (1/c) bit for bit when every element of the static float c is a power of two.",
+        ("div-as-mul-reciprocal", "mul-as-div-reciprocal"),
+        "main-graph Div/Mul nodes whose second input is a static float tensor of powers of two (|exponent| <= 64)",
+    ),
+    Freedom(
+        "div-as-mul-any-divisor",
+        "algebra",
+        "Operators.md Div, Mul",
+        "a / c equals a * (1/c) mathematically for any non-zero c.",
+        (),
+        none_because="for a divisor that is not a power of two the reciprocal is rounded, so a * (1/c) differs "
+        "from a / c in the last bit on some inputs: a tolerance, not an equivalence",
+        evidence=f"{_LIMITS}::test_mul_by_rounded_reciprocal_differs_from_div",
+    ),
+    Freedom(
+        "flatten-as-reshape",
+        "algebra",
+        "Operators.md Flatten-1/9/11/13, Reshape-5+ (0 and -1 entries)",
+        "Flatten(x, axis) is Reshape to [product of the dims before axis, -1]: [1, -1] for axis 0, [0, -1] for axis 1.",
+        ("flatten-as-reshape", "reshape-as-flatten"),
+        "main-graph Flatten nodes (axis >= 2 needs static leading dims); back: Reshape to a static 2-D shape "
+        "whose first dim is a product of the input's leading static dims",
+    ),
+    Freedom(
+        "relu-as-clip-or-max",
+        "algebra",
+        "Operators.md Relu, Clip-11+, Max",
+        "Relu(x) is Clip(x, 0) with max omitted and Max(x, 0).",
+        (),
+        none_because="not written yet as a rewrite; the hand-written case family fusions_conv (Conv + Relu as "
+        "Clip/Max: clip-min-only, clip-max-empty, max-zero) writes these spellings",
+    ),
+    Freedom(
+        "transpose-perm-omitted",
+        "operator schemas",
+        "Operators.md Transpose (perm omitted reverses the dims)",
+        "Transpose without perm reverses the axes, the same as perm = [r-1 … 0].",
+        (),
+        none_because="the default depends on the input's rank, so the schema states no value explicit-defaults "
+        "could write; the hand-written case axes/transpose-perm writes both spellings",
+    ),
 )

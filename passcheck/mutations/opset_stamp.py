@@ -23,7 +23,7 @@ SITE = "opset_import"
 OLDEST = 7
 
 
-def _target(model: "onnx.ModelProto", up: bool) -> int | None:
+def _target(model: onnx.ModelProto, up: bool) -> int | None:
     v = opset(model)
     ops = default_ops(model)
     if not v or not ops or any(schema(op, v) is None for op in ops):
@@ -37,26 +37,36 @@ def _target(model: "onnx.ModelProto", up: bool) -> int | None:
     return t if (t > v if up else t < v) else None
 
 
-def _move(model: "onnx.ModelProto", only: Collection[str] | None, up: bool) -> list[str]:
+def _move(model: onnx.ModelProto, only: Collection[str] | None, up: bool) -> list[str]:
     if not wanted(only, SITE) or (t := _target(model, up)) is None:
         return []
     set_default_opset(model, t)
     return [SITE]
 
 
-def down(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def down(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """The stamp → the lowest opset at which every op of the model has the schema it has now."""
     return _move(model, only, up=False)
 
 
-def up(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def up(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """The stamp → the highest opset (within the IR version's) at which every op has the schema it has now."""
     return _move(model, only, up=True)
 
 
 REWRITES = (
-    Rewrite("opset-stamp-down", "default-domain opset → the lowest opset where every op of the model keeps its schema", down,
-            inverse="opset-stamp-up", detail="opset stamps"),
-    Rewrite("opset-stamp-up", "default-domain opset → the highest opset (for the IR version) where every op keeps its schema", up,
-            inverse="opset-stamp-down", detail="opset stamps"),
+    Rewrite(
+        "opset-stamp-down",
+        "default-domain opset → the lowest opset where every op of the model keeps its schema",
+        down,
+        inverse="opset-stamp-up",
+        detail="opset stamps",
+    ),
+    Rewrite(
+        "opset-stamp-up",
+        "default-domain opset → the highest opset (for the IR version) where every op keeps its schema",
+        up,
+        inverse="opset-stamp-down",
+        detail="opset stamps",
+    ),
 )

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     import onnx
 
 
-def _next_slot_optional(node: "onnx.NodeProto", version: int) -> bool:
+def _next_slot_optional(node: onnx.NodeProto, version: int) -> bool:
     import onnx.defs
 
     try:
@@ -23,18 +23,23 @@ def _next_slot_optional(node: "onnx.NodeProto", version: int) -> bool:
     return k < len(formal) and formal[k].option == onnx.defs.OpSchema.FormalParameterOption.Optional
 
 
-def empty_name(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def empty_name(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Write the first omitted trailing optional input of every node as ``""``."""
     version = opset(model)
     sites = []
     for i, n in enumerate(model.graph.node):
-        if chosen(only, node_label(n, i)) and is_default_domain(n) and (not n.input or n.input[-1]) and _next_slot_optional(n, version):
+        if (
+            chosen(only, node_label(n, i))
+            and is_default_domain(n)
+            and (not n.input or n.input[-1])
+            and _next_slot_optional(n, version)
+        ):
             n.input.append("")
             sites.append(node_label(n, i))
     return sites
 
 
-def omitted(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def omitted(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Drop every trailing ``""`` input."""
     sites = []
     for i, n in enumerate(model.graph.node):
@@ -46,6 +51,16 @@ def omitted(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> lis
 
 
 REWRITES = (
-    Rewrite("empty-optional-input", "an omitted trailing optional input → an explicit empty name \"\"", empty_name, inverse="omitted-optional-input"),
-    Rewrite("omitted-optional-input", "trailing empty-name (\"\") optional inputs → omitted", omitted, inverse="empty-optional-input"),
+    Rewrite(
+        "empty-optional-input",
+        'an omitted trailing optional input → an explicit empty name ""',
+        empty_name,
+        inverse="omitted-optional-input",
+    ),
+    Rewrite(
+        "omitted-optional-input",
+        'trailing empty-name ("") optional inputs → omitted',
+        omitted,
+        inverse="empty-optional-input",
+    ),
 )

@@ -154,30 +154,53 @@ def empty_outputs(model: onnx.ModelProto, only: frozenset[str] | None = None) ->
 
 
 REWRITES = (
-    Rewrite("all-empty-optional-inputs", "every omitted trailing optional input → \"\" (every scope)", all_empty_inputs,
-            inverse="no-empty-optional-inputs"),
-    Rewrite("no-empty-optional-inputs", "every trailing \"\" input → omitted (every scope)", no_empty_inputs,
-            inverse="all-empty-optional-inputs"),
-    Rewrite("named-optional-outputs", "omitted or empty optional outputs → fresh names nothing reads", named_outputs,
-            inverse="unnamed-optional-outputs"),
-    Rewrite("unnamed-optional-outputs", "optional outputs nothing reads → \"\" (trailing ones dropped)",
-            unnamed_outputs,
-            inverse="named-optional-outputs"),
-    Rewrite("empty-optional-outputs", "omitted trailing optional outputs → \"\"", empty_outputs,
-            inverse="unnamed-optional-outputs"),
+    Rewrite(
+        "all-empty-optional-inputs",
+        'every omitted trailing optional input → "" (every scope)',
+        all_empty_inputs,
+        inverse="no-empty-optional-inputs",
+    ),
+    Rewrite(
+        "no-empty-optional-inputs",
+        'every trailing "" input → omitted (every scope)',
+        no_empty_inputs,
+        inverse="all-empty-optional-inputs",
+    ),
+    Rewrite(
+        "named-optional-outputs",
+        "omitted or empty optional outputs → fresh names nothing reads",
+        named_outputs,
+        inverse="unnamed-optional-outputs",
+    ),
+    Rewrite(
+        "unnamed-optional-outputs",
+        'optional outputs nothing reads → "" (trailing ones dropped)',
+        unnamed_outputs,
+        inverse="named-optional-outputs",
+    ),
+    Rewrite(
+        "empty-optional-outputs",
+        'omitted trailing optional outputs → ""',
+        empty_outputs,
+        inverse="unnamed-optional-outputs",
+    ),
 )
 
 FREEDOMS = (
     Freedom(
-        "every-optional-input-slot", "optional and variadic slots", "IR.md §Optional Inputs and Outputs "
-        "(static-optional)",
-        "Each unused optional input slot may be omitted (trailing) or written as \"\"; a node may spell every trailing "
+        "every-optional-input-slot",
+        "optional and variadic slots",
+        "IR.md §Optional Inputs and Outputs (static-optional)",
+        'Each unused optional input slot may be omitted (trailing) or written as ""; a node may spell every trailing '
         "slot explicitly.",
         ("all-empty-optional-inputs", "no-empty-optional-inputs"),
         "every default-domain node of every scope (main graph, subgraphs, function bodies); composes with "
-        "trailing-optional-input (which writes only the first slot, main graph)."),
+        "trailing-optional-input (which writes only the first slot, main graph).",
+    ),
     Freedom(
-        "optional-output-named-or-not", "optional and variadic slots", "IR.md §Optional Inputs and Outputs (an "
+        "optional-output-named-or-not",
+        "optional and variadic slots",
+        "IR.md §Optional Inputs and Outputs (an "
         "optional "
         "output that is named is computed; one left unnamed may be skipped)",
         "An optional output nothing reads may be named (and computed for nothing) or left unnamed; the other outputs "
@@ -185,14 +208,17 @@ FREEDOMS = (
         ("named-optional-outputs", "unnamed-optional-outputs"),
         "default-domain nodes of every scope (Dropout mask, MaxPool Indices, LSTM/GRU/RNN Y and Y_h, "
         "LayerNormalization Mean/InvStdDev, …); BatchNormalization left alone (training-mode outputs).",
-        evidence="tests/mutations/test_catalogue_limits.py::test_batchnorm_9_with_empty_optional_outputs_crashes_onnxruntime"),
+        evidence="tests/mutations/test_catalogue_limits.py::test_batchnorm_9_with_empty_optional_outputs_crashes_onnxruntime",
+    ),
     Freedom(
-        "optional-output-empty-name", "optional and variadic slots", "IR.md §Optional Inputs and Outputs (the empty "
-        "string in place of an output name)",
+        "optional-output-empty-name",
+        "optional and variadic slots",
+        "IR.md §Optional Inputs and Outputs (the empty string in place of an output name)",
         "An omitted trailing optional output may be written as the empty name instead.",
         ("empty-optional-outputs", "unnamed-optional-outputs"),
         "default-domain nodes of every scope but BatchNormalization (onnxruntime crashes on BatchNormalization-9 with "
-        "\"\" optional outputs, a finding kept out of the rewrite so an in-process gate survives); "
-        "unnamed-optional-outputs drops trailing \"\" outputs again.",
-        evidence="tests/mutations/test_catalogue_limits.py::test_batchnorm_9_with_empty_optional_outputs_crashes_onnxruntime"),
+        '"" optional outputs, a finding kept out of the rewrite so an in-process gate survives); '
+        'unnamed-optional-outputs drops trailing "" outputs again.',
+        evidence="tests/mutations/test_catalogue_limits.py::test_batchnorm_9_with_empty_optional_outputs_crashes_onnxruntime",
+    ),
 )

@@ -61,8 +61,14 @@ def hoist(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[st
         for n in c.node:
             for sg in subgraphs(n):
                 body_outputs = {o.name for o in sg.output}
-                move = [m for m in sg.node if _is_constant(m) and m.output[0] not in body_outputs
-                        and m.output[0] not in sites and chosen(only, m.output[0])]
+                move = [
+                    m
+                    for m in sg.node
+                    if _is_constant(m)
+                    and m.output[0] not in body_outputs
+                    and m.output[0] not in sites
+                    and chosen(only, m.output[0])
+                ]
                 if move:
                     names = {m.output[0] for m in move}
                     out.extend(_copy(m) for m in move)
@@ -105,20 +111,31 @@ def sink(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str
 
 
 REWRITES = (
-    Rewrite("hoist-subgraph-constant", "a Constant at the top of an If/Loop/Scan body → the enclosing graph (read from "
-            "the outer scope)", hoist, inverse="sink-constant-into-subgraph", detail="values"),
-    Rewrite("sink-constant-into-subgraph", "a Constant only one body reads → inside that body", sink,
-            inverse="hoist-subgraph-constant", detail="values"),
+    Rewrite(
+        "hoist-subgraph-constant",
+        "a Constant at the top of an If/Loop/Scan body → the enclosing graph (read from the outer scope)",
+        hoist,
+        inverse="sink-constant-into-subgraph",
+        detail="values",
+    ),
+    Rewrite(
+        "sink-constant-into-subgraph",
+        "a Constant only one body reads → inside that body",
+        sink,
+        inverse="hoist-subgraph-constant",
+        detail="values",
+    ),
 )
 
 FREEDOMS = (
     Freedom(
-        "outer-scope-or-local-constant", "subgraphs", "IR.md §Nodes (a node input in a nested subgraph MAY refer "
-        "to names "
-        "introduced in outer graphs)",
+        "outer-scope-or-local-constant",
+        "subgraphs",
+        "IR.md §Nodes (a node input in a nested subgraph MAY refer to names introduced in outer graphs)",
         "A constant a body uses may be defined inside the body or in the enclosing graph and read from the outer "
         "scope.",
         ("hoist-subgraph-constant", "sink-constant-into-subgraph"),
         "every body of every scope (function bodies' bodies too), one level per application (depth 2 moves two); "
-        "with subgraph-constant-to-initializer at depth 2, also body initializers."),
+        "with subgraph-constant-to-initializer at depth 2, also body initializers.",
+    ),
 )

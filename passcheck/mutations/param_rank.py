@@ -11,23 +11,52 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, all_names, fresh_name, is_default_domain, names_used_in_subgraphs, node_label, opset
+from passcheck.mutations._base import (
+    Rewrite,
+    all_names,
+    fresh_name,
+    is_default_domain,
+    names_used_in_subgraphs,
+    node_label,
+    opset,
+)
 from passcheck.mutations._only import wanted
 from passcheck.mutations._shapes import known
 
 if TYPE_CHECKING:
     import onnx
 
-BROADCASTING = frozenset({
-    "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "Where", "Equal", "Less", "Greater", "LessOrEqual",
-    "GreaterOrEqual", "And", "Or", "Xor", "Mod", "BitShift", "PRelu",
-})
+BROADCASTING = frozenset(
+    {
+        "Add",
+        "Sub",
+        "Mul",
+        "Div",
+        "Pow",
+        "Max",
+        "Min",
+        "Sum",
+        "Mean",
+        "Where",
+        "Equal",
+        "Less",
+        "Greater",
+        "LessOrEqual",
+        "GreaterOrEqual",
+        "And",
+        "Or",
+        "Xor",
+        "Mod",
+        "BitShift",
+        "PRelu",
+    }
+)
 MIN_OPSET = 8
 #: op → the input slots that may gain leading 1s (every slot when not listed).
 SLOTS = {"PRelu": (1,), "MatMul": (1,)}
 
 
-def leading_ones(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def leading_ones(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """Each broadcasting node (or MatMul, for a weight of rank >= 2) reading a non-input initializer of lower rank than its output gets a
     copy of that initializer reshaped to the output rank (one copy per (initializer, rank));
     an initializer nothing reads any more is removed. Sites are the reading nodes."""
@@ -46,10 +75,17 @@ def leading_ones(model: "onnx.ModelProto", only: Collection[str] | None = None) 
     sites = []
     for i, n in enumerate(g.node):
         label = node_label(n, i)
-        if (n.op_type not in BROADCASTING and n.op_type != "MatMul") or not is_default_domain(n) or not wanted(only, label):
+        if (
+            (n.op_type not in BROADCASTING and n.op_type != "MatMul")
+            or not is_default_domain(n)
+            or not wanted(only, label)
+        ):
             continue
-        slots = [s for s, x in enumerate(n.input) if x in params and s in SLOTS.get(n.op_type, (s,))
-                 and (n.op_type != "MatMul" or len(params[x].dims) >= 2)]  # a 1-D MatMul operand is a vector, not a matrix
+        slots = [
+            s
+            for s, x in enumerate(n.input)
+            if x in params and s in SLOTS.get(n.op_type, (s,)) and (n.op_type != "MatMul" or len(params[x].dims) >= 2)
+        ]  # a 1-D MatMul operand is a vector, not a matrix
         if not slots:
             continue
         info = known(model) if info is None else info
@@ -84,6 +120,9 @@ def leading_ones(model: "onnx.ModelProto", only: Collection[str] | None = None) 
 
 
 REWRITES = (
-    Rewrite("parameter-leading-ones", "a parameter initializer of a broadcasting op or a MatMul weight → leading 1-dims up to the output rank ([H] → [1, 1, H]; opset >= 8)",
-            leading_ones),
+    Rewrite(
+        "parameter-leading-ones",
+        "a parameter initializer of a broadcasting op or a MatMul weight → leading 1-dims up to the output rank ([H] → [1, 1, H]; opset >= 8)",
+        leading_ones,
+    ),
 )

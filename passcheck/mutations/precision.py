@@ -23,25 +23,48 @@ MIN_OPSET = 7
 DTYPE_ATTRS = {"Cast": "to", "EyeLike": "dtype"}
 #: ops onnxruntime's CPU provider has no float64 kernel for (measured on onnxruntime 1.32; an older
 #: onnxruntime lacking more shows as its rejection of a valid form, a finding of the ``input`` cell).
-NO_FLOAT64_KERNEL = frozenset({
-    "Conv", "ConvTranspose", "GRU", "LSTM", "RNN", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "LRN", "InstanceNormalization",
-    "MeanVarianceNormalization", "Resize", "Gelu", "Erf", "Elu", "Selu", "Softplus", "Softsign", "Mish", "HardSigmoid", "HardSwish",
-    "LeakyRelu", "ThresholdedRelu", "PRelu",
-})
+NO_FLOAT64_KERNEL = frozenset(
+    {
+        "Conv",
+        "ConvTranspose",
+        "GRU",
+        "LSTM",
+        "RNN",
+        "AveragePool",
+        "GlobalAveragePool",
+        "GlobalMaxPool",
+        "LRN",
+        "InstanceNormalization",
+        "MeanVarianceNormalization",
+        "Resize",
+        "Gelu",
+        "Erf",
+        "Elu",
+        "Selu",
+        "Softplus",
+        "Softsign",
+        "Mish",
+        "HardSigmoid",
+        "HardSwish",
+        "LeakyRelu",
+        "ThresholdedRelu",
+        "PRelu",
+    }
+)
 
 
-def site(model: "onnx.ModelProto") -> str:
+def site(model: onnx.ModelProto) -> str:
     return model.graph.name or "graph"
 
 
-def _convert_tensor(t: "onnx.TensorProto") -> None:
+def _convert_tensor(t: onnx.TensorProto) -> None:
     import numpy as np
     from onnx import numpy_helper
 
     t.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(t).astype(np.float64), t.name))
 
 
-def to_float64(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def to_float64(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """Every float32 value → float64: initializers and Constant values converted, float32 graph
     inputs Cast to float64 on entry and float32 graph outputs Cast back on exit, ``Cast(to=FLOAT)``
     → ``to=DOUBLE``; nothing changes when strict shape inference rejects the result."""
@@ -49,8 +72,13 @@ def to_float64(model: "onnx.ModelProto", only: Collection[str] | None = None) ->
 
     F, D = onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE
     g = model.graph
-    if (not wanted(only, site(model)) or opset(model) < MIN_OPSET or len(model.functions)
-            or any(True for n in g.node for _ in subgraphs(n)) or any(n.op_type in NO_FLOAT64_KERNEL for n in g.node)):
+    if (
+        not wanted(only, site(model))
+        or opset(model) < MIN_OPSET
+        or len(model.functions)
+        or any(True for n in g.node for _ in subgraphs(n))
+        or any(n.op_type in NO_FLOAT64_KERNEL for n in g.node)
+    ):
         return []
     work = onnx.ModelProto()
     work.CopyFrom(model)
@@ -88,7 +116,9 @@ def to_float64(model: "onnx.ModelProto", only: Collection[str] | None = None) ->
     for n in wg.node:
         n.input[:] = [rename.get(x, x) for x in n.input]
         n.output[:] = [rename.get(x, x) if x in f_out else x for x in n.output]
-    cast = lambda src, dst, to: onnx.helper.make_node("Cast", [src], [dst], name=fresh_name(taken, f"{dst}_cast"), to=to)  # noqa: E731
+    cast = lambda src, dst, to: onnx.helper.make_node(
+        "Cast", [src], [dst], name=fresh_name(taken, f"{dst}_cast"), to=to
+    )  # noqa: E731
     body = list(wg.node)
     del wg.node[:]
     wg.node.extend([cast(x, rename[x], D) for x in f_in] + body + [cast(rename[y], y, F) for y in f_out])
@@ -104,6 +134,10 @@ def to_float64(model: "onnx.ModelProto", only: Collection[str] | None = None) ->
 
 
 REWRITES = (
-    Rewrite("float64-compute", "float32 graph → computed in float64 with Casts at the graph inputs/outputs (every op takes tensor(double))",
-            to_float64, detail="graphs"),
+    Rewrite(
+        "float64-compute",
+        "float32 graph → computed in float64 with Casts at the graph inputs/outputs (every op takes tensor(double))",
+        to_float64,
+        detail="graphs",
+    ),
 )

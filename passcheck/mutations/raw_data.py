@@ -72,15 +72,22 @@ def _typed_types() -> frozenset[int]:
     import onnx
 
     T = onnx.TensorProto
-    return frozenset({T.FLOAT, T.DOUBLE, T.FLOAT16, T.INT8, T.INT16, T.INT32, T.INT64, T.UINT8, T.UINT16, T.UINT32,
-                      T.UINT64, T.BOOL})
+    return frozenset(
+        {T.FLOAT, T.DOUBLE, T.FLOAT16, T.INT8, T.INT16, T.INT32, T.INT64, T.UINT8, T.UINT16, T.UINT32, T.UINT64, T.BOOL}
+    )
 
 
 _TYPED = _typed_types()
 
 REWRITES = (
-    Rewrite("typed-data", "tensor content in raw_data → the typed data field", to_typed, inverse="raw-data",
-            detail="tensors"),
-    Rewrite("raw-data", "tensor content in a typed data field → raw_data", to_raw, inverse="typed-data",
-            detail="tensors"),
+    Rewrite(
+        "typed-data",
+        "tensor content in raw_data → the typed data field",
+        to_typed,
+        inverse="raw-data",
+        detail="tensors",
+    ),
+    Rewrite(
+        "raw-data", "tensor content in a typed data field → raw_data", to_raw, inverse="typed-data", detail="tensors"
+    ),
 )

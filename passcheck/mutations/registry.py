@@ -147,8 +147,14 @@ def _combined(form: str, parts: Sequence[Applied]) -> Applied:
     return Applied(form, tuple(n for a in parts for n in a.nodes), "; then ".join(a.detail for a in parts))
 
 
-def _sample(labels: Sequence[str], k: int, seed: int, salt: str, signature: Mapping[str, object] | None,
-            rank: Callable[[object], float] | None = None) -> list[str]:
+def _sample(
+    labels: Sequence[str],
+    k: int,
+    seed: int,
+    salt: str,
+    signature: Mapping[str, object] | None,
+    rank: Callable[[object], float] | None = None,
+) -> list[str]:
     """At most ``k`` of ``labels``, picked by ``seed`` and kept in model order. With ``signature``
     (label → key), one label per distinct key, then at most ``k`` of those. With ``rank``
     (signature key → weight), the ``k`` kept are those of the heaviest keys (ties: by ``seed``)."""
@@ -188,10 +194,18 @@ def site_signatures(model: onnx.ModelProto) -> dict[str, tuple]:
     return out
 
 
-def iter_mutants(model: onnx.ModelProto, form_ids: Sequence[str] | None = None, *, max_sites: int = 0, depth: int = 1,
-                 seed: int = 0, per_signature: bool = True, rank: Callable[[tuple], float] | None = None,
-                 budget: dict[str, tuple[int, int, int]] | None = None,
-                 failed: dict[str, str] | None = None) -> Iterator[tuple[str, onnx.ModelProto, Applied]]:
+def iter_mutants(
+    model: onnx.ModelProto,
+    form_ids: Sequence[str] | None = None,
+    *,
+    max_sites: int = 0,
+    depth: int = 1,
+    seed: int = 0,
+    per_signature: bool = True,
+    rank: Callable[[tuple], float] | None = None,
+    budget: dict[str, tuple[int, int, int]] | None = None,
+    failed: dict[str, str] | None = None,
+) -> Iterator[tuple[str, onnx.ModelProto, Applied]]:
     """The mutants of ``model``, lazily: (form name, mutant, where it changed), every rewrite's
     forms in catalogue (or ``form_ids``) order, then the pairs.
 
@@ -260,6 +274,7 @@ def iter_mutants(model: onnx.ModelProto, form_ids: Sequence[str] | None = None, 
 def _attempt(failed: dict[str, str] | None):
     """``attempt(form, build)``: ``build()``, or None with the reason recorded in ``failed`` when the
     rewrite raises (re-raised when ``failed`` is None)."""
+
     def attempt(form: str, build):
         try:
             return build()
@@ -268,6 +283,7 @@ def _attempt(failed: dict[str, str] | None):
                 raise
             failed[form] = str(exc)
             return None
+
     return attempt
 
 
@@ -283,12 +299,17 @@ def _no_such_site(model: onnx.ModelProto, steps: Sequence[Step]) -> None:
         current = got[0]
 
 
-def _pairs(model: onnx.ModelProto, bare: Sequence[tuple[Rewrite, onnx.ModelProto, Applied]], max_sites: int,
-           seed: int, signature: Mapping[str, object] | None,
-           attempt) -> Iterator[tuple[str, onnx.ModelProto, Applied]]:
+def _pairs(
+    model: onnx.ModelProto,
+    bare: Sequence[tuple[Rewrite, onnx.ModelProto, Applied]],
+    max_sites: int,
+    seed: int,
+    signature: Mapping[str, object] | None,
+    attempt,
+) -> Iterator[tuple[str, onnx.ModelProto, Applied]]:
     near = _neighbours(model)
     for i, (r1, m1, a1) in enumerate(bare):
-        for r2, _m2, a2 in bare[i + 1:]:
+        for r2, _m2, a2 in bare[i + 1 :]:
             if r1.inverse == r2.id or r2.inverse == r1.id:
                 continue
             if (second := attempt(f"{r1.id}+{r2.id}", lambda r2=r2, m1=m1: r2.apply(m1))) is not None:
@@ -301,17 +322,27 @@ def _pairs(model: onnx.ModelProto, bare: Sequence[tuple[Rewrite, onnx.ModelProto
 _TRIES_PER_PAIR = 4
 
 
-def _site_pairs(model: onnx.ModelProto, first: tuple[Rewrite, Applied], second: tuple[Rewrite, Applied],
-                near: Mapping[str, set[str]], max_sites: int, rng: random.Random,
-                signature: Mapping[str, object] | None, attempt) -> Iterator[tuple[str, onnx.ModelProto, Applied]]:
+def _site_pairs(
+    model: onnx.ModelProto,
+    first: tuple[Rewrite, Applied],
+    second: tuple[Rewrite, Applied],
+    near: Mapping[str, set[str]],
+    max_sites: int,
+    rng: random.Random,
+    signature: Mapping[str, object] | None,
+    attempt,
+) -> Iterator[tuple[str, onnx.ModelProto, Applied]]:
     """Up to ``max_sites`` forms ``A@a+B@b``: pairs at one site first, then neighbouring sites, then
     others drawn by ``rng`` (one pair per signature pair and distance when ``signature`` is given)."""
     (r1, a1), (r2, a2) = first, second
     if max_sites <= 0:
         return
     in2 = set(a2.nodes)
-    close = [(0 if s1 == s2 else 1, rng.random(), s1, s2)
-             for s1 in a1.nodes for s2 in sorted(({s1} | near.get(s1, set())) & in2)]
+    close = [
+        (0 if s1 == s2 else 1, rng.random(), s1, s2)
+        for s1 in a1.nodes
+        for s2 in sorted(({s1} | near.get(s1, set())) & in2)
+    ]
     far_pool = 4 * _TRIES_PER_PAIR * max_sites
     far = [(2, rng.random(), rng.choice(a1.nodes), rng.choice(a2.nodes)) for _ in range(far_pool)]
     made, tries, seen = 0, 0, set()
@@ -347,15 +378,34 @@ def _neighbours(model: onnx.ModelProto) -> dict[str, set[str]]:
     return near
 
 
-def mutants(model: onnx.ModelProto, form_ids: Sequence[str] | None = None, *, max_sites: int = 0, depth: int = 1,
-            seed: int = 0, per_signature: bool = True, rank: Callable[[tuple], float] | None = None,
-            budget: dict[str, tuple[int, int, int]] | None = None,
-            failed: dict[str, str] | None = None) -> dict[str, tuple[onnx.ModelProto, Applied]]:
+def mutants(
+    model: onnx.ModelProto,
+    form_ids: Sequence[str] | None = None,
+    *,
+    max_sites: int = 0,
+    depth: int = 1,
+    seed: int = 0,
+    per_signature: bool = True,
+    rank: Callable[[tuple], float] | None = None,
+    budget: dict[str, tuple[int, int, int]] | None = None,
+    failed: dict[str, str] | None = None,
+) -> dict[str, tuple[onnx.ModelProto, Applied]]:
     """Every form of ``model`` that applies: form name → (mutant, where it changed).
 
     Arguments and errors as :func:`iter_mutants` (the defaults give one all-at-once form per
     rewrite that applies).
     """
-    return {form: (m, a) for form, m, a in iter_mutants(model, form_ids, max_sites=max_sites, depth=depth, seed=seed,
-                                                         per_signature=per_signature, rank=rank, budget=budget,
-                                                         failed=failed)}
+    return {
+        form: (m, a)
+        for form, m, a in iter_mutants(
+            model,
+            form_ids,
+            max_sites=max_sites,
+            depth=depth,
+            seed=seed,
+            per_signature=per_signature,
+            rank=rank,
+            budget=budget,
+            failed=failed,
+        )
+    }

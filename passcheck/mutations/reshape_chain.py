@@ -9,7 +9,16 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, all_names, consumers, fresh_name, is_default_domain, node_label, opset, static_tensors
+from passcheck.mutations._base import (
+    Rewrite,
+    all_names,
+    consumers,
+    fresh_name,
+    is_default_domain,
+    node_label,
+    opset,
+    static_tensors,
+)
 from passcheck.mutations._graph_edit import drop_unread, int64_constant, protected, set_nodes
 from passcheck.mutations._only import wanted
 
@@ -19,7 +28,7 @@ if TYPE_CHECKING:
 MIN_OPSET = 5
 
 
-def _allowzero(n: "onnx.NodeProto") -> bool:
+def _allowzero(n: onnx.NodeProto) -> bool:
     return any(a.name == "allowzero" and a.i for a in n.attribute)
 
 
@@ -30,12 +39,12 @@ def _shape(static: dict, name: str) -> list[int] | None:
     return None if t is None or len(t.dims) != 1 else [int(v) for v in numpy_helper.to_array(t)]
 
 
-def _zero_copies(shape: list[int] | None, n: "onnx.NodeProto") -> bool:
+def _zero_copies(shape: list[int] | None, n: onnx.NodeProto) -> bool:
     """Whether ``n``'s shape may hold a 0 that copies an input dim (unknown shape: may)."""
     return not _allowzero(n) and (shape is None or 0 in shape)
 
 
-def split(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def split(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """Each Reshape(x, s) → Reshape(Reshape(x, [-1]), s); where a 0 in s copies a dim of x (or s is
     not static), the intermediate is Reshape(x, s) itself (reshaping to s twice is the same)."""
     import onnx
@@ -58,7 +67,9 @@ def split(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list
             new_nodes.append(int64_constant(taken, f"{base}_flat_shape", [-1]))
             mid_shape = new_nodes[-1].output[0]
         mid = fresh_name(taken, f"{base}_split")
-        first = onnx.helper.make_node("Reshape", [n.input[0], mid_shape], [mid], name=fresh_name(taken, f"{base}_split_node"))
+        first = onnx.helper.make_node(
+            "Reshape", [n.input[0], mid_shape], [mid], name=fresh_name(taken, f"{base}_split_node")
+        )
         first.attribute.extend(n.attribute)
         new_nodes += [first, n]
         n.input[0] = mid
@@ -68,7 +79,7 @@ def split(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list
     return sites
 
 
-def merge(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def merge(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """Each Reshape(Reshape(x, s1), s2) whose inner result nothing else reads → Reshape(x, s2), when
     s2 is static and none of its 0 entries copies a dim (no 0, or ``allowzero=1``). Sites: the outer Reshapes."""
     if opset(model) < MIN_OPSET:
@@ -85,8 +96,16 @@ def merge(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list
             continue
         j = producer.get(n.input[0])
         inner = g.node[j] if j is not None else None
-        if (inner is None or j in drop or inner.op_type != "Reshape" or not is_default_domain(inner) or len(inner.input) != 2
-                or inner.output[0] in keep or len(readers.get(inner.output[0], [])) != 1 or i in drop):
+        if (
+            inner is None
+            or j in drop
+            or inner.op_type != "Reshape"
+            or not is_default_domain(inner)
+            or len(inner.input) != 2
+            or inner.output[0] in keep
+            or len(readers.get(inner.output[0], [])) != 1
+            or i in drop
+        ):
             continue
         if _zero_copies(_shape(static, n.input[1]), n):
             continue
@@ -101,8 +120,16 @@ def merge(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list
 
 
 REWRITES = (
-    Rewrite("reshape-split", "Reshape(x, s) → Reshape(Reshape(x, [-1] or s), s) (Reshape-5+; 0 entries and allowzero respected)", split,
-            inverse="reshape-merge"),
-    Rewrite("reshape-merge", "Reshape(Reshape(x, s1), s2) → Reshape(x, s2) when no 0 in s2 copies a dim (Reshape-5+)", merge,
-            inverse="reshape-split"),
+    Rewrite(
+        "reshape-split",
+        "Reshape(x, s) → Reshape(Reshape(x, [-1] or s), s) (Reshape-5+; 0 entries and allowzero respected)",
+        split,
+        inverse="reshape-merge",
+    ),
+    Rewrite(
+        "reshape-merge",
+        "Reshape(Reshape(x, s1), s2) → Reshape(x, s2) when no 0 in s2 copies a dim (Reshape-5+)",
+        merge,
+        inverse="reshape-split",
+    ),
 )

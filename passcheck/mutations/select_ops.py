@@ -36,14 +36,14 @@ if TYPE_CHECKING:
 INT64_MAX, INPUT_FORMS = 2**63 - 1, 13
 
 
-
 def _slice_nodes(taken: set[str], x: str, out: str, start: int, end: int, axis: int) -> list[onnx.NodeProto]:
     import onnx
 
     params = (("starts", start), ("ends", end), ("axes", axis))
     cs, ce, ca = (int64_constant(taken, f"{out}_{w}", [v]) for w, v in params)
-    node = onnx.helper.make_node("Slice", [x, cs.output[0], ce.output[0], ca.output[0]], [out],
-                                 name=fresh_name(taken, f"{out}_slice"))
+    node = onnx.helper.make_node(
+        "Slice", [x, cs.output[0], ce.output[0], ca.output[0]], [out], name=fresh_name(taken, f"{out}_slice")
+    )
     return [cs, ce, ca, node]
 
 
@@ -57,8 +57,12 @@ def gather_to_slice(model: onnx.ModelProto, only: frozenset[str] | None = None) 
         return []
     taken, replace, sites, freed = all_names(model), {}, [], set()
     for i, n in enumerate(g.node):
-        if (n.op_type != "Gather" or not is_default_domain(n) or n.input[1] not in static
-                or not chosen(only, node_label(n, i))):
+        if (
+            n.op_type != "Gather"
+            or not is_default_domain(n)
+            or n.input[1] not in static
+            or not chosen(only, node_label(n, i))
+        ):
             continue
         index = numpy_helper.to_array(static[n.input[1]])
         k = types.get(n.input[0])
@@ -163,23 +167,41 @@ def split_to_slices(model: onnx.ModelProto, only: frozenset[str] | None = None) 
 
 
 REWRITES = (
-    Rewrite("gather-as-slice", "Gather(x, static i, axis) → Slice(x, [i], [i+1], [axis]) (+ Squeeze, scalar index)",
-            gather_to_slice, inverse="slice-as-gather"),
-    Rewrite("slice-as-gather", "Slice of one element [i, i+1) of an axis → Gather(x, [i], axis)", slice_to_gather,
-            inverse="gather-as-slice"),
-    Rewrite("split-as-slices", "Split(x, sizes | equal parts, axis) → one Slice per output (opset >= 13)",
-            split_to_slices),
+    Rewrite(
+        "gather-as-slice",
+        "Gather(x, static i, axis) → Slice(x, [i], [i+1], [axis]) (+ Squeeze, scalar index)",
+        gather_to_slice,
+        inverse="slice-as-gather",
+    ),
+    Rewrite(
+        "slice-as-gather",
+        "Slice of one element [i, i+1) of an axis → Gather(x, [i], axis)",
+        slice_to_gather,
+        inverse="gather-as-slice",
+    ),
+    Rewrite(
+        "split-as-slices", "Split(x, sizes | equal parts, axis) → one Slice per output (opset >= 13)", split_to_slices
+    ),
 )
 
 FREEDOMS = (
-    Freedom("gather-as-slice", "algebra", "Operators.md Gather-13, Slice-13, Squeeze-13",
-            "Gather of one static index on an axis is Slice of [i, i+1) on that axis, then Squeeze of the axis for "
-            "a scalar index; back, a one-element Slice is Gather with the 1-D index [i].",
-            ("gather-as-slice", "slice-as-gather"),
-            "main-graph Gather nodes with a static one-element index (back: Slice with static parameters, step 1, "
-            "0 <= i < a static dim); opset >= 13"),
-    Freedom("split-as-slices", "algebra", "Operators.md Split-13/18, Slice-13",
-            "Split into consecutive pieces is one Slice per piece, at the running offset.", ("split-as-slices",),
-            "main-graph Split nodes with static sizes (or equal parts of a static dim); one way (merging sibling "
-            "Slices into a Split is a pass's job)"),
+    Freedom(
+        "gather-as-slice",
+        "algebra",
+        "Operators.md Gather-13, Slice-13, Squeeze-13",
+        "Gather of one static index on an axis is Slice of [i, i+1) on that axis, then Squeeze of the axis for "
+        "a scalar index; back, a one-element Slice is Gather with the 1-D index [i].",
+        ("gather-as-slice", "slice-as-gather"),
+        "main-graph Gather nodes with a static one-element index (back: Slice with static parameters, step 1, "
+        "0 <= i < a static dim); opset >= 13",
+    ),
+    Freedom(
+        "split-as-slices",
+        "algebra",
+        "Operators.md Split-13/18, Slice-13",
+        "Split into consecutive pieces is one Slice per piece, at the running offset.",
+        ("split-as-slices",),
+        "main-graph Split nodes with static sizes (or equal parts of a static dim); one way (merging sibling "
+        "Slices into a Split is a pass's job)",
+    ),
 )

@@ -10,7 +10,15 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, all_names, fresh_name, is_default_domain, node_label, opset, static_tensors
+from passcheck.mutations._base import (
+    Rewrite,
+    all_names,
+    fresh_name,
+    is_default_domain,
+    node_label,
+    opset,
+    static_tensors,
+)
 from passcheck.mutations._graph_edit import drop_unread, int64_constant, set_nodes
 from passcheck.mutations._only import wanted
 
@@ -19,15 +27,23 @@ if TYPE_CHECKING:
 
 #: op → (lowest opset where these inputs exist, the count/size input slots).
 COUNT_INPUTS: dict[str, tuple[int, tuple[int, ...]]] = {
-    "TopK": (10, (1,)), "Tile": (6, (1,)), "Expand": (8, (1,)), "ConstantOfShape": (9, (0,)), "Range": (11, (0, 1, 2)),
-    "OneHot": (9, (1,)), "Resize": (11, (3,)), "Slice": (10, (1, 2, 3, 4)), "Pad": (11, (1,)), "Reshape": (5, (1,)),
+    "TopK": (10, (1,)),
+    "Tile": (6, (1,)),
+    "Expand": (8, (1,)),
+    "ConstantOfShape": (9, (0,)),
+    "Range": (11, (0, 1, 2)),
+    "OneHot": (9, (1,)),
+    "Resize": (11, (3,)),
+    "Slice": (10, (1, 2, 3, 4)),
+    "Pad": (11, (1,)),
+    "Reshape": (5, (1,)),
 }
 SHAPE_START_END = 15
 SLICE_INPUTS = 10
 MAX_ELEMENTS = 8
 
 
-def _input_dims(model: "onnx.ModelProto") -> list[tuple[str, list[int | None]]]:
+def _input_dims(model: onnx.ModelProto) -> list[tuple[str, list[int | None]]]:
     """(graph input, its dims: dim_value or None) for the runtime tensor inputs of known rank."""
     inits = {t.name for t in model.graph.initializer}
     out = []
@@ -50,14 +66,18 @@ def _find_dim(dims: list[tuple[str, list[int | None]]], value: int) -> tuple[str
 class _Builder:
     """Nodes for one site, named from the consumer."""
 
-    def __init__(self, model: "onnx.ModelProto", taken: set[str], base: str, spelling: str):
+    def __init__(self, model: onnx.ModelProto, taken: set[str], base: str, spelling: str):
         self.model, self.taken, self.base, self.spelling, self.nodes = model, taken, base, spelling, []
 
     def node(self, op: str, inputs: list[str], **attrs) -> str:
         import onnx
 
         out = fresh_name(self.taken, f"{self.base}_{op.lower()}")
-        self.nodes.append(onnx.helper.make_node(op, inputs, [out], name=fresh_name(self.taken, f"{self.base}_{op.lower()}_node"), **attrs))
+        self.nodes.append(
+            onnx.helper.make_node(
+                op, inputs, [out], name=fresh_name(self.taken, f"{self.base}_{op.lower()}_node"), **attrs
+            )
+        )
         return out
 
     def const(self, values: list[int], scalar: bool = False) -> str:
@@ -76,7 +96,9 @@ class _Builder:
             ends = [end] if end != 0 else [2**63 - 1]
             one = self.node("Slice", [self.node("Shape", [x]), self.const([start]), self.const(ends), self.const([0])])
         else:  # Slice-1: parameters as attributes
-            one = self.node("Slice", [self.node("Shape", [x])], starts=[start], ends=[end if end != 0 else 2**63 - 1], axes=[0])
+            one = self.node(
+                "Slice", [self.node("Shape", [x])], starts=[start], ends=[end if end != 0 else 2**63 - 1], axes=[0]
+            )
         return self.node("Reshape", [one, self.const([], scalar=False)]) if scalar else one
 
 
@@ -88,7 +110,7 @@ def _expression(b: _Builder, values: list[int], scalar: bool, dims) -> str | Non
     return pieces[0] if len(pieces) == 1 else b.node("Concat", pieces, axis=0)
 
 
-def _edit(model: "onnx.ModelProto", only: Collection[str] | None, spelling: str) -> list[str]:
+def _edit(model: onnx.ModelProto, only: Collection[str] | None, spelling: str) -> list[str]:
     import onnx
     from onnx import numpy_helper
 
@@ -109,7 +131,12 @@ def _edit(model: "onnx.ModelProto", only: Collection[str] | None, spelling: str)
         changed = False
         for slot in spec[1]:
             t = static.get(n.input[slot]) if slot < len(n.input) and n.input[slot] else None
-            if t is None or t.data_type != onnx.TensorProto.INT64 or len(t.dims) > 1 or t.data_location == onnx.TensorProto.EXTERNAL:
+            if (
+                t is None
+                or t.data_type != onnx.TensorProto.INT64
+                or len(t.dims) > 1
+                or t.data_location == onnx.TensorProto.EXTERNAL
+            ):
                 continue
             a = numpy_helper.to_array(t)
             if not 1 <= a.size <= MAX_ELEMENTS:
@@ -132,20 +159,26 @@ def _edit(model: "onnx.ModelProto", only: Collection[str] | None, spelling: str)
     return sites
 
 
-def gather(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def gather(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """Each count input (TopK K, Tile repeats, Expand/ConstantOfShape/Reshape shape, Range, OneHot depth,
     Resize sizes, Slice/Pad parameters) holding a static dim of a graph input → ``Gather(Shape(x), i)``
     (scalar index for a scalar count, 1-element 1-D index otherwise; other elements stay constants, Concat joins them)."""
     return _edit(model, only, "gather")
 
 
-def shape_slice(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def shape_slice(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """As :func:`gather`, spelled ``Shape(x, start=-k, end=-k+1)`` (opset >= 15) or ``Slice(Shape(x))``
     with a negative start (inputs since Slice-10, attributes before), Reshape to a scalar where the count is a scalar."""
     return _edit(model, only, "slice")
 
 
 REWRITES = (
-    Rewrite("shape-derived-count", "a constant count/size input equal to a static input dim → Gather(Shape(x), i)", gather),
-    Rewrite("shape-derived-count-slice", "a constant count/size input equal to a static input dim → Shape(x, start, end) / Slice of Shape (negative index)", shape_slice),
+    Rewrite(
+        "shape-derived-count", "a constant count/size input equal to a static input dim → Gather(Shape(x), i)", gather
+    ),
+    Rewrite(
+        "shape-derived-count-slice",
+        "a constant count/size input equal to a static input dim → Shape(x, start, end) / Slice of Shape (negative index)",
+        shape_slice,
+    ),
 )

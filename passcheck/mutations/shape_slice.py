@@ -8,7 +8,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from passcheck.mutations._base import (
-    Rewrite, all_names, chosen, consumers, drop_unused, fresh_name, is_default_domain, names_used_in_subgraphs, node_label, opset, static_tensors,
+    Rewrite,
+    all_names,
+    chosen,
+    consumers,
+    drop_unused,
+    fresh_name,
+    is_default_domain,
+    names_used_in_subgraphs,
+    node_label,
+    opset,
+    static_tensors,
 )
 
 if TYPE_CHECKING:
@@ -18,7 +28,7 @@ INT64_MAX = np.iinfo(np.int64).max
 MIN_OPSET = 15
 
 
-def _scalar(t: "onnx.TensorProto | None", *, rank: int | None = 1) -> int | None:
+def _scalar(t: onnx.TensorProto | None, *, rank: int | None = 1) -> int | None:
     from onnx import numpy_helper
 
     if t is None:
@@ -29,11 +39,11 @@ def _scalar(t: "onnx.TensorProto | None", *, rank: int | None = 1) -> int | None
     return int(a.reshape(-1)[0])
 
 
-def _graph_outputs(graph: "onnx.GraphProto") -> set[str]:
+def _graph_outputs(graph: onnx.GraphProto) -> set[str]:
     return {o.name for o in graph.output}
 
 
-def to_attrs(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def to_attrs(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Shape → Slice(starts, ends[, axes=[0], steps=[1]]) or Shape → Gather(axis=0, one index) becomes Shape(start, end).
 
     A scalar Gather index becomes Shape(start, end) → Squeeze (the [1] result back to a scalar).
@@ -52,7 +62,13 @@ def to_attrs(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> li
     sites, drop, squeezes = [], set(), {}
     taken: set[str] | None = None
     for i, n in enumerate(g.node):
-        if n.op_type != "Shape" or not is_default_domain(n) or n.attribute or n.output[0] in protected or not chosen(only, node_label(n, i)):
+        if (
+            n.op_type != "Shape"
+            or not is_default_domain(n)
+            or n.attribute
+            or n.output[0] in protected
+            or not chosen(only, node_label(n, i))
+        ):
             continue
         readers = users.get(n.output[0], [])
         if len(readers) != 1 or readers[0] in drop:
@@ -69,7 +85,11 @@ def to_attrs(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> li
             if start is None or end is None or axis not in (0, -1) or step != 1:
                 continue
             squeeze = False
-        elif c.op_type == "Gather" and len(c.input) == 2 and all(a.name == "axis" and a.i in (0, -1) for a in c.attribute):
+        elif (
+            c.op_type == "Gather"
+            and len(c.input) == 2
+            and all(a.name == "axis" and a.i in (0, -1) for a in c.attribute)
+        ):
             t = static.get(c.input[1])
             start = _scalar(t, rank=None)
             if start is None or t is None or len(t.dims) > 1:
@@ -106,7 +126,7 @@ def to_attrs(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> li
     return sites
 
 
-def to_slice(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def to_slice(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Shape(start[, end]) → Shape followed by Slice(starts=[start], ends=[end or INT64_MAX], axes=[0]) on Constant inputs."""
     import onnx
 
@@ -117,7 +137,13 @@ def to_slice(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> li
     sites, new_nodes = [], []
     for i, n in enumerate(g.node):
         attrs = {a.name: a.i for a in n.attribute}
-        if n.op_type != "Shape" or not is_default_domain(n) or not attrs or set(attrs) - {"start", "end"} or not chosen(only, node_label(n, i)):
+        if (
+            n.op_type != "Shape"
+            or not is_default_domain(n)
+            or not attrs
+            or set(attrs) - {"start", "end"}
+            or not chosen(only, node_label(n, i))
+        ):
             new_nodes.append(n)
             continue
         out = n.output[0]
@@ -125,14 +151,27 @@ def to_slice(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> li
         params = {}
         for key, val in (("starts", attrs.get("start", 0)), ("ends", attrs.get("end", INT64_MAX)), ("axes", 0)):
             params[key] = fresh_name(taken, f"{base}_{key}")
-            new_nodes.append(onnx.helper.make_node("Constant", [], [params[key]], name=fresh_name(taken, f"{base}_{key}_node"),
-                                                   value=onnx.helper.make_tensor("", onnx.TensorProto.INT64, [1], [val])))
+            new_nodes.append(
+                onnx.helper.make_node(
+                    "Constant",
+                    [],
+                    [params[key]],
+                    name=fresh_name(taken, f"{base}_{key}_node"),
+                    value=onnx.helper.make_tensor("", onnx.TensorProto.INT64, [1], [val]),
+                )
+            )
         mid = fresh_name(taken, out + "_shape")
         del n.attribute[:]
         n.output[0] = mid
         new_nodes.append(n)
-        new_nodes.append(onnx.helper.make_node("Slice", [mid, params["starts"], params["ends"], params["axes"]], [out],
-                                               name=fresh_name(taken, f"{base}_slice")))
+        new_nodes.append(
+            onnx.helper.make_node(
+                "Slice",
+                [mid, params["starts"], params["ends"], params["axes"]],
+                [out],
+                name=fresh_name(taken, f"{base}_slice"),
+            )
+        )
         sites.append(node_label(n, i))
     if sites:
         del g.node[:]
@@ -141,6 +180,16 @@ def to_slice(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> li
 
 
 REWRITES = (
-    Rewrite("shape-start-end", "Shape followed by a dim-0 Slice/Gather with static parameters → Shape(start, end) (opset >= 15)", to_attrs, inverse="shape-then-slice"),
-    Rewrite("shape-then-slice", "Shape(start, end) → Shape followed by Slice on axis 0 (opset >= 15)", to_slice, inverse="shape-start-end"),
+    Rewrite(
+        "shape-start-end",
+        "Shape followed by a dim-0 Slice/Gather with static parameters → Shape(start, end) (opset >= 15)",
+        to_attrs,
+        inverse="shape-then-slice",
+    ),
+    Rewrite(
+        "shape-then-slice",
+        "Shape(start, end) → Shape followed by Slice on axis 0 (opset >= 15)",
+        to_slice,
+        inverse="shape-start-end",
+    ),
 )

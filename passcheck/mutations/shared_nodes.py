@@ -15,14 +15,16 @@ from passcheck.mutations._only import wanted
 if TYPE_CHECKING:
     import onnx
 
-RANDOM = frozenset({"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli", "Dropout"})
+RANDOM = frozenset(
+    {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli", "Dropout"}
+)
 
 
-def _pure(n: "onnx.NodeProto") -> bool:
+def _pure(n: onnx.NodeProto) -> bool:
     return len(n.output) == 1 and bool(n.output[0]) and n.op_type not in RANDOM and not any(True for _ in subgraphs(n))
 
 
-def duplicate(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def duplicate(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """Each node whose output two or more nodes read → a copy (fresh output name) right after it for
     every reader but the first. Sites: the shared nodes."""
     import onnx
@@ -52,7 +54,7 @@ def duplicate(model: "onnx.ModelProto", only: Collection[str] | None = None) -> 
     return sites
 
 
-def merge(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def merge(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """Each node identical (op, domain, inputs, attributes) to an earlier one → removed, its readers
     reading the earlier node's output; not when its output is a graph output or read by a subgraph.
     Sites: the removed nodes."""
@@ -89,8 +91,16 @@ def merge(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list
 
 
 REWRITES = (
-    Rewrite("duplicate-shared-node", "a node read by several nodes → one copy per reader (nodes are pure functions)", duplicate,
-            inverse="merge-duplicate-nodes"),
-    Rewrite("merge-duplicate-nodes", "identical nodes (op, inputs, attributes) → one node read by all their readers", merge,
-            inverse="duplicate-shared-node"),
+    Rewrite(
+        "duplicate-shared-node",
+        "a node read by several nodes → one copy per reader (nodes are pure functions)",
+        duplicate,
+        inverse="merge-duplicate-nodes",
+    ),
+    Rewrite(
+        "merge-duplicate-nodes",
+        "identical nodes (op, inputs, attributes) → one node read by all their readers",
+        merge,
+        inverse="duplicate-shared-node",
+    ),
 )

@@ -28,9 +28,18 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 #: Spellings in tool part names that are not an op type's own name.
-ALIASES = {"bn": "BatchNormalization", "batchnorm": "BatchNormalization", "layernorm": "LayerNormalization",
-           "matmul": "MatMul", "qdq": "QuantizeLinear", "dq": "DequantizeLinear", "relu": "Relu",
-           "softmax": "Softmax", "gelu": "Gelu", "conv": "Conv"}
+ALIASES = {
+    "bn": "BatchNormalization",
+    "batchnorm": "BatchNormalization",
+    "layernorm": "LayerNormalization",
+    "matmul": "MatMul",
+    "qdq": "QuantizeLinear",
+    "dq": "DequantizeLinear",
+    "relu": "Relu",
+    "softmax": "Softmax",
+    "gelu": "Gelu",
+    "conv": "Conv",
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,9 +69,9 @@ def spelled_ops(name: str, op_types: Iterable[str]) -> set[str]:
     words = [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", name)]
     found, i = set(), 0
     while i < len(words):  # the longest run of words spelling an op wins: MatMulAdd is MatMul and Add, not Mul
-        n = next((n for n in (3, 2, 1) if "".join(words[i:i + n]) in known), 0)
+        n = next((n for n in (3, 2, 1) if "".join(words[i : i + n]) in known), 0)
         if n:
-            found.add(known["".join(words[i:i + n])])
+            found.add(known["".join(words[i : i + n])])
         i += n or 1
     return found
 

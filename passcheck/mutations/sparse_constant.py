@@ -28,8 +28,13 @@ def _constants(model: onnx.ModelProto, only, attr: str):
         if opset_of(model, scope) < 11:
             continue
         for n in scope.body.node:
-            if (n.op_type == "Constant" and is_default_domain(n) and len(n.attribute) == 1
-                    and n.attribute[0].name == attr and chosen(only, n.output[0])):
+            if (
+                n.op_type == "Constant"
+                and is_default_domain(n)
+                and len(n.attribute) == 1
+                and n.attribute[0].name == attr
+                and chosen(only, n.output[0])
+            ):
                 yield n
 
 
@@ -81,19 +86,31 @@ def to_dense(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list
 
 
 REWRITES = (
-    Rewrite("sparse-constant", "Constant(value=tensor) → Constant(sparse_value) holding the non-zero entries "
-            "(opset >= 11)", to_sparse, inverse="dense-constant", detail="values"),
-    Rewrite("dense-constant", "Constant(sparse_value) → Constant(value=dense tensor)", to_dense,
-            inverse="sparse-constant", detail="values"),
+    Rewrite(
+        "sparse-constant",
+        "Constant(value=tensor) → Constant(sparse_value) holding the non-zero entries (opset >= 11)",
+        to_sparse,
+        inverse="dense-constant",
+        detail="values",
+    ),
+    Rewrite(
+        "dense-constant",
+        "Constant(sparse_value) → Constant(value=dense tensor)",
+        to_dense,
+        inverse="sparse-constant",
+        detail="values",
+    ),
 )
 
 FREEDOMS = (
     Freedom(
-        "sparse-or-dense-constant", "tensor storage", "Operators.md Constant-11+ (sparse_value); onnx.proto "
-        "SparseTensorProto",
+        "sparse-or-dense-constant",
+        "tensor storage",
+        "Operators.md Constant-11+ (sparse_value); onnx.proto SparseTensorProto",
         "A constant tensor may be given dense or as a sparse tensor (non-zero values and their indices) that "
         "denotes it.",
         ("sparse-constant", "dense-constant"),
         "Constant nodes of every scope, numeric element types; initializers at depth 2 (initializer-to-constant, then "
-        "sparse-constant)."),
+        "sparse-constant).",
+    ),
 )

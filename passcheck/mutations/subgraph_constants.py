@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     import onnx
 
 
-def _bodies(graph: "onnx.GraphProto") -> Iterator["onnx.GraphProto"]:
+def _bodies(graph: onnx.GraphProto) -> Iterator[onnx.GraphProto]:
     """Every subgraph at any depth below ``graph`` (not ``graph`` itself)."""
     for n in graph.node:
         for sg in subgraphs(n):
@@ -25,12 +25,12 @@ def _bodies(graph: "onnx.GraphProto") -> Iterator["onnx.GraphProto"]:
             yield from _bodies(sg)
 
 
-def to_constant(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def to_constant(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """Each subgraph initializer that is not that subgraph's input → a Constant node at the top of its subgraph."""
     return [name for g in list(_bodies(model.graph)) for name in graph_to_constant(model, g, only)]
 
 
-def to_initializer(model: "onnx.ModelProto", only: Collection[str] | None = None) -> list[str]:
+def to_initializer(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """Each Constant(value=tensor) inside a subgraph → an initializer of that subgraph, same name (IR version >= 4)."""
     import onnx
 
@@ -40,8 +40,14 @@ def to_initializer(model: "onnx.ModelProto", only: Collection[str] | None = None
     for g in list(_bodies(model.graph)):
         keep = []
         for n in g.node:
-            if (n.op_type == "Constant" and is_default_domain(n) and len(n.attribute) == 1 and n.attribute[0].name == "value"
-                    and n.attribute[0].t.data_location != onnx.TensorProto.EXTERNAL and wanted(only, n.output[0])):
+            if (
+                n.op_type == "Constant"
+                and is_default_domain(n)
+                and len(n.attribute) == 1
+                and n.attribute[0].name == "value"
+                and n.attribute[0].t.data_location != onnx.TensorProto.EXTERNAL
+                and wanted(only, n.output[0])
+            ):
                 t = onnx.TensorProto()
                 t.CopyFrom(n.attribute[0].t)
                 t.name = n.output[0]
@@ -56,8 +62,18 @@ def to_initializer(model: "onnx.ModelProto", only: Collection[str] | None = None
 
 
 REWRITES = (
-    Rewrite("subgraph-initializer-to-constant", "an initializer inside an If/Loop/Scan body → a Constant(value=tensor) node there",
-            to_constant, inverse="subgraph-constant-to-initializer", detail="values"),
-    Rewrite("subgraph-constant-to-initializer", "a Constant(value=tensor) node inside an If/Loop/Scan body → an initializer of that body (IR >= 4)",
-            to_initializer, inverse="subgraph-initializer-to-constant", detail="values"),
+    Rewrite(
+        "subgraph-initializer-to-constant",
+        "an initializer inside an If/Loop/Scan body → a Constant(value=tensor) node there",
+        to_constant,
+        inverse="subgraph-constant-to-initializer",
+        detail="values",
+    ),
+    Rewrite(
+        "subgraph-constant-to-initializer",
+        "a Constant(value=tensor) node inside an If/Loop/Scan body → an initializer of that body (IR >= 4)",
+        to_initializer,
+        inverse="subgraph-initializer-to-constant",
+        detail="values",
+    ),
 )

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from passcheck.oracles.validity import Checker
 
 
-def check_original(model: "onnx.ModelProto", where: str = "model", checker: "Checker | None" = None) -> None:
+def check_original(model: onnx.ModelProto, where: str = "model", checker: Checker | None = None) -> None:
     """Refuse an original no rewrite of can be verified or built (verdicts kept by ``checker``, so
     :func:`verified_mutants` asks again for free): a front door calls it before its progress starts.
 
@@ -29,19 +29,30 @@ def check_original(model: "onnx.ModelProto", where: str = "model", checker: "Che
     """
     check_input(model, where, checker)
     if checker is not None and (died := checker.inference_died(model)):  # the rewrites infer shapes in this process
-        raise PasscheckError(f"{where}: {died} on this model, so no rewrite of it can be built; "
-                             "run onnx.shape_inference.infer_shapes on it to see the crash")
+        raise PasscheckError(
+            f"{where}: {died} on this model, so no rewrite of it can be built; "
+            "run onnx.shape_inference.infer_shapes on it to see the crash"
+        )
 
 
 def verified_mutants(
-    model: onnx.ModelProto, form_ids: Sequence[str] | None, feeds_list: Sequence[Mapping[str, Any]],
+    model: onnx.ModelProto,
+    form_ids: Sequence[str] | None,
+    feeds_list: Sequence[Mapping[str, Any]],
     where: str = "model",
-    runner: Runner | None = None, refused: dict[str, str] | None = None,
-    on_built: Callable[[int], None] | None = None, on_verified: Callable[[str], None] | None = None,
-    *, max_sites: int = 0, depth: int = 1, seed: int = 0, checker: "Checker | None" = None,
-    unverified: dict[str, str] | None = None, rank: Callable[[tuple], float] | None = None,
+    runner: Runner | None = None,
+    refused: dict[str, str] | None = None,
+    on_built: Callable[[int], None] | None = None,
+    on_verified: Callable[[str], None] | None = None,
+    *,
+    max_sites: int = 0,
+    depth: int = 1,
+    seed: int = 0,
+    checker: Checker | None = None,
+    unverified: dict[str, str] | None = None,
+    rank: Callable[[tuple], float] | None = None,
     budget: dict[str, tuple[int, int, int]] | None = None,
-) -> dict[str, tuple["onnx.ModelProto", Applied]]:
+) -> dict[str, tuple[onnx.ModelProto, Applied]]:
     """:func:`~passcheck.mutations.mutants`, each passed through the equivalence gate (its model
     runs made by ``runner``, see :func:`~passcheck.mutations.equivalence.same_outputs`; its checker
     calls by ``checker``, see :func:`~passcheck.mutations.equivalence.checker_error`).
@@ -69,7 +80,9 @@ def verified_mutants(
 
     check_original(model, where, checker)
     raised: dict[str, str] = {}  # a rewrite that raised: left out with its reason, never a crash of the run
-    found = mutants(model, form_ids, max_sites=max_sites, depth=depth, seed=seed, rank=rank, budget=budget, failed=raised)
+    found = mutants(
+        model, form_ids, max_sites=max_sites, depth=depth, seed=seed, rank=rank, budget=budget, failed=raised
+    )
     if unverified is not None:
         unverified.update(raised)
     if on_built:
@@ -93,10 +106,19 @@ def verified_mutants(
 
 
 def mutation_subject(
-    model: onnx.ModelProto, subject_id: str, form_ids: Sequence[str] | None = None, *,
-    overrides: Mapping[str, int] | None = None, repro: str = "", runner: Runner | None = None,
-    refused: dict[str, str] | None = None, max_sites: int = 0, depth: int = 1, seed: int = 0,
-    checker: Checker | None = None, unverified: dict[str, str] | None = None,
+    model: onnx.ModelProto,
+    subject_id: str,
+    form_ids: Sequence[str] | None = None,
+    *,
+    overrides: Mapping[str, int] | None = None,
+    repro: str = "",
+    runner: Runner | None = None,
+    refused: dict[str, str] | None = None,
+    max_sites: int = 0,
+    depth: int = 1,
+    seed: int = 0,
+    checker: Checker | None = None,
+    unverified: dict[str, str] | None = None,
 ) -> tuple[Subject, dict[str, Applied]]:
     """The subject whose forms are ``common`` (the original) and one form per verified mutant.
 
@@ -111,8 +133,19 @@ def mutation_subject(
     from passcheck.runtime import default_bindings
 
     bindings = default_bindings(model, overrides)
-    found = verified_mutants(model, form_ids, feeds_for(model, subject_id, bindings), subject_id, runner, refused,
-                             max_sites=max_sites, depth=depth, seed=seed, checker=checker, unverified=unverified)
+    found = verified_mutants(
+        model,
+        form_ids,
+        feeds_for(model, subject_id, bindings),
+        subject_id,
+        runner,
+        refused,
+        max_sites=max_sites,
+        depth=depth,
+        seed=seed,
+        checker=checker,
+        unverified=unverified,
+    )
     forms = {"common": model, **{rid: m for rid, (m, _) in found.items()}}
     applied = {rid: a for rid, (_, a) in found.items()}
     return Subject(id=subject_id, forms=forms, bindings=bindings, repro=repro), applied

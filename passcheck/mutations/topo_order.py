@@ -85,18 +85,26 @@ def reorder(g, only: frozenset[str] | None, label) -> list[str]:
 
 
 REWRITES = (
-    Rewrite("reverse-topo-order", "the main graph's nodes in another valid topological order (latest ready node first)",
-            latest_ready_first),
-    Rewrite("reverse-topo-order-bodies", "every subgraph's and function body's nodes in another valid topological "
-    "order",
-            in_bodies),
+    Rewrite(
+        "reverse-topo-order",
+        "the main graph's nodes in another valid topological order (latest ready node first)",
+        latest_ready_first,
+    ),
+    Rewrite(
+        "reverse-topo-order-bodies",
+        "every subgraph's and function body's nodes in another valid topological order",
+        in_bodies,
+    ),
 )
 
 FREEDOMS = (
     Freedom(
-        "body-node-order", "subgraphs", "IR.md §Graphs (a subgraph is a graph: topologically sorted nodes), §Functions "
+        "body-node-order",
+        "subgraphs",
+        "IR.md §Graphs (a subgraph is a graph: topologically sorted nodes), §Functions "
         "(a function body is a topologically sorted list of nodes)",
         "The nodes of an If/Loop/Scan body or of a function body may come in any topological order.",
         ("reverse-topo-order-bodies",),
-        "every subgraph (nested too) and every model-local function body; the main graph: reverse-topo-order."),
+        "every subgraph (nested too) and every model-local function body; the main graph: reverse-topo-order.",
+    ),
 )

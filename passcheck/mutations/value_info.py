@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     import onnx
 
 
-def strip(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def strip(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Remove every value_info entry of the main graph (sites: the value names)."""
     g = model.graph
     names = [v.name for v in g.value_info if chosen(only, v.name)]
@@ -21,7 +21,7 @@ def strip(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[
     return names
 
 
-def infer(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[str]:
+def infer(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Add value_info for every main-graph value onnx shape inference types and the model does not annotate."""
     import onnx
 
@@ -38,5 +38,11 @@ def infer(model: "onnx.ModelProto", only: frozenset[str] | None = None) -> list[
 
 REWRITES = (
     Rewrite("no-value-info", "value_info entries → stripped", strip, inverse="inferred-value-info", detail="values"),
-    Rewrite("inferred-value-info", "unannotated intermediate values → value_info filled by onnx shape inference", infer, inverse="no-value-info", detail="values"),
+    Rewrite(
+        "inferred-value-info",
+        "unannotated intermediate values → value_info filled by onnx shape inference",
+        infer,
+        inverse="no-value-info",
+        detail="values",
+    ),
 )

@@ -93,49 +93,70 @@ def rename_dim_params(model: onnx.ModelProto, only: frozenset[str] | None = None
 
 
 REWRITES = (
-    Rewrite("symbolic-input-dims", "static dims of main-graph inputs → fresh dim_params", symbolic_inputs,
-            detail="inputs"),
-    Rewrite("value-info-elem-type-only", "value_info entries → elem_type only, no shape (every graph)", elem_type_only,
-            detail="values"),
-    Rewrite("rename-dim-params", "every dim_param → a fresh name, consistently across the model", rename_dim_params,
-            detail="dim_params"),
-    Rewrite("untyped-subgraph-io", "types of subgraph outputs → removed", untyped_subgraph_io,
-            detail="values"),
+    Rewrite(
+        "symbolic-input-dims", "static dims of main-graph inputs → fresh dim_params", symbolic_inputs, detail="inputs"
+    ),
+    Rewrite(
+        "value-info-elem-type-only",
+        "value_info entries → elem_type only, no shape (every graph)",
+        elem_type_only,
+        detail="values",
+    ),
+    Rewrite(
+        "rename-dim-params",
+        "every dim_param → a fresh name, consistently across the model",
+        rename_dim_params,
+        detail="dim_params",
+    ),
+    Rewrite("untyped-subgraph-io", "types of subgraph outputs → removed", untyped_subgraph_io, detail="values"),
 )
 
 FREEDOMS = (
     Freedom(
-        "input-dims-static-or-symbolic", "values", "IR.md §Static tensor shapes (a dim is a dim_value or a dim_param); "
+        "input-dims-static-or-symbolic",
+        "values",
+        "IR.md §Static tensor shapes (a dim is a dim_value or a dim_param); "
         "§Graphs (main-graph inputs must give a rank, not the dims)",
         "A graph input's dim may be declared as a number or as a name; for the same feeds the model computes the same.",
         ("symbolic-input-dims",),
         "main-graph inputs without an initializer; one way (naming a number back needs the feeds, which the model "
-        "does not fix); static-shape folds of a pass then have nothing to fold."),
+        "does not fix); static-shape folds of a pass then have nothing to fold.",
+    ),
     Freedom(
-        "output-dims-anonymous", "values", "IR.md §Static tensor shapes (a dim with neither field is unknown), §Graphs",
+        "output-dims-anonymous",
+        "values",
+        "IR.md §Static tensor shapes (a dim with neither field is unknown), §Graphs",
         "A graph output may declare its rank only, each dim unknown, instead of its dims.",
         none_because="the spelling is valid, but a form that starts with less precise output annotations is flagged "
         "by the parity oracle ('less-precise' against the common form) under every pass, even one that changes "
         "nothing, so it cannot be a form; a pass that drops output dims is what the parity oracle already catches.",
-        evidence="tests/mutations/test_spelling_rewrites.py::test_anonymous_output_dims_are_flagged_under_a_pass_that_does_nothing"),
+        evidence="tests/mutations/test_spelling_rewrites.py::test_anonymous_output_dims_are_flagged_under_a_pass_that_does_nothing",
+    ),
     Freedom(
-        "value-info-partial-type", "values", "IR.md §Static tensor shapes (an absent shape: any shape), §Graphs "
-        "(value_info)",
+        "value-info-partial-type",
+        "values",
+        "IR.md §Static tensor shapes (an absent shape: any shape), §Graphs (value_info)",
         "A value_info entry may give the elem_type alone, without a shape.",
         ("value-info-elem-type-only", "inferred-value-info"),
-        "every graph's value_info; single-site forms give a mix of full and partial entries."),
+        "every graph's value_info; single-site forms give a mix of full and partial entries.",
+    ),
     Freedom(
-        "dim-param-names", "names and domains", "IR.md §Static tensor shapes (a dimension variable denotes the same "
+        "dim-param-names",
+        "names and domains",
+        "IR.md §Static tensor shapes (a dimension variable denotes the same "
         "size everywhere in the model, subgraphs included; its name is a C90 identifier)",
         "Dimension variables may carry any names, as long as each is renamed at every occurrence.",
         ("rename-dim-params",),
-        "graph inputs, outputs and value_info of every graph; its own inverse. Sites: the old dim_param names."),
+        "graph inputs, outputs and value_info of every graph; its own inverse. Sites: the old dim_param names.",
+    ),
     Freedom(
-        "subgraph-io-types", "subgraphs", "IR.md §Graphs (nested subgraphs MUST name their inputs and outputs and MAY "
-        "give their types)",
+        "subgraph-io-types",
+        "subgraphs",
+        "IR.md §Graphs (nested subgraphs MUST name their inputs and outputs and MAY give their types)",
         "The inputs and outputs of an If/Loop/Scan body may carry types or only names.",
         ("untyped-subgraph-io",),
         "outputs of every subgraph; one way (typing them back is onnx shape inference's job). Body inputs are left "
         "typed: onnx shape inference (1.23) fails on an untyped Loop body input, so the full checker refuses it.",
-        evidence="tests/mutations/test_spelling_rewrites.py::test_untyped_loop_body_inputs_fail_the_full_checker"),
+        evidence="tests/mutations/test_spelling_rewrites.py::test_untyped_loop_body_inputs_fail_the_full_checker",
+    ),
 )

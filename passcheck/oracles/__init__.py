@@ -21,10 +21,40 @@ The contract is :class:`~passcheck.oracles._contract.Oracle`; the engine applies
 :mod:`~passcheck.oracles.registry` (pass cells and input cells alike).
 """
 
-from passcheck.oracles import (acceptance, agreement, annotations, conformance, expectations, folding, numeric, parity, pass_contract,
-                               registry, runtime, shape_annotations, validity)
+from passcheck.oracles import (
+    acceptance,
+    agreement,
+    annotations,
+    conformance,
+    expectations,
+    folding,
+    numeric,
+    parity,
+    pass_contract,
+    registry,
+    runtime,
+    shape_annotations,
+    validity,
+)
 from passcheck.oracles._context import FormRun, op_counts
 from passcheck.oracles._contract import Cells, Oracle
 
-__all__ = ["Cells", "FormRun", "Oracle", "acceptance", "agreement", "annotations", "conformance", "expectations", "folding", "numeric", "op_counts",
-           "parity", "pass_contract", "registry", "runtime", "shape_annotations", "validity"]
+__all__ = [
+    "Cells",
+    "FormRun",
+    "Oracle",
+    "acceptance",
+    "agreement",
+    "annotations",
+    "conformance",
+    "expectations",
+    "folding",
+    "numeric",
+    "op_counts",
+    "parity",
+    "pass_contract",
+    "registry",
+    "runtime",
+    "shape_annotations",
+    "validity",
+]

@@ -37,31 +37,31 @@ class FormRun:
     case: str
     form: str
     pass_id: str
-    model: "onnx.ModelProto"
-    outcome: "PassOutcome"
+    model: onnx.ModelProto
+    outcome: PassOutcome
     feeds: list[dict[str, Any]]
-    baseline: list["RunResult"]
-    runs: list["RunResult"]
+    baseline: list[RunResult]
+    runs: list[RunResult]
     folds_constants: bool = False
     optimizes: bool = False
     env: str = "local"
     rtol: float | None = None
     atol: float | None = None
     unknown_dim_param: str | None = None  # regex of dim_param names that mean "unknown" (annotations)
-    checker: "Callable[[onnx.ModelProto], str | None] | None" = None
+    checker: Callable[[onnx.ModelProto], str | None] | None = None
 
     def finding(self, kind: str, oracle: str, message: str, **details: Any) -> Finding:
         return Finding(kind, oracle, self.case, self.form, self.pass_id, message, details, env=self.env)
 
     @property
-    def output(self) -> "onnx.ModelProto | None":
+    def output(self) -> onnx.ModelProto | None:
         return self.outcome.model if self.outcome.ok else None
 
 
-def op_key(node: "onnx.NodeProto") -> str:
+def op_key(node: onnx.NodeProto) -> str:
     return node.op_type if node.domain in ("", "ai.onnx") else f"{node.domain}::{node.op_type}"
 
 
-def op_counts(model: "onnx.ModelProto") -> Counter:
+def op_counts(model: onnx.ModelProto) -> Counter:
     """Op-type multiset of the main graph (``domain::op`` outside the default domain)."""
     return Counter(op_key(n) for n in model.graph.node)

@@ -40,7 +40,7 @@ class Cells:
 
     runs: list[FormRun]
     kind: str = PASS
-    expect: Sequence["Expectation"] = ()
+    expect: Sequence[Expectation] = ()
     parity: frozenset[str] = frozenset({"ops", "precision"})
     feeds_given: bool = False
 
@@ -59,7 +59,7 @@ class Oracle(Protocol):
     reports_as: str
     kinds: frozenset[str]
 
-    def observes(self, model: "onnx.ModelProto") -> Iterable[str]:
+    def observes(self, model: onnx.ModelProto) -> Iterable[str]:
         """Main-graph values of ``model`` whose data this oracle reads (exposed in each run).
 
         An oracle may also define ``observes_shapes(model)``: main-graph tensors whose shape and
@@ -86,10 +86,10 @@ class BaseOracle:
         if cls.id and not cls.reports_as:
             cls.reports_as = cls.id
 
-    def observes(self, model: "onnx.ModelProto") -> Iterable[str]:
+    def observes(self, model: onnx.ModelProto) -> Iterable[str]:
         return ()
 
-    def observes_shapes(self, model: "onnx.ModelProto") -> Iterable[str]:
+    def observes_shapes(self, model: onnx.ModelProto) -> Iterable[str]:
         return ()
 
     def check(self, run: FormRun, cells: Cells) -> list[Finding]:

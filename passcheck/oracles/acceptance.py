@@ -27,14 +27,33 @@ def check(runs: Sequence[FormRun]) -> list[Finding]:
         first = brief(r.outcome.error) or "no error text"
         where = "on this form only" if failed == 1 else f"on {failed} of {len(runs)} forms"
         scope = f" {where} (accepted: {shown})" if accepted else ""
-        found.append(r.finding("rejected", NAME, f"{r.pass_id} {r.outcome.status}{scope}: {first}", status=r.outcome.status, error=r.outcome.error, accepted_forms=accepted))
+        found.append(
+            r.finding(
+                "rejected",
+                NAME,
+                f"{r.pass_id} {r.outcome.status}{scope}: {first}",
+                status=r.outcome.status,
+                error=r.outcome.error,
+                accepted_forms=accepted,
+            )
+        )
     # A limit the tool states is no finding by itself; stated for some forms while it accepts others, it is.
-    limited = [r for r in runs if r.outcome.status == "unavailable" and (r.outcome.error or "").startswith(STATED_LIMIT)]
+    limited = [
+        r for r in runs if r.outcome.status == "unavailable" and (r.outcome.error or "").startswith(STATED_LIMIT)
+    ]
     for r in limited if accepted else ():
-        words = brief(r.outcome.error[len(STATED_LIMIT):])
+        words = brief(r.outcome.error[len(STATED_LIMIT) :])
         where = "this form only" if len(limited) == 1 else f"{len(limited)} of {len(runs)} forms"
-        found.append(r.finding("rejected", NAME, f"{r.pass_id} cites a limit it documents on {where} while it accepts "
-                               f"{shown}: {words}", status="declined", error=r.outcome.error, accepted_forms=accepted))
+        found.append(
+            r.finding(
+                "rejected",
+                NAME,
+                f"{r.pass_id} cites a limit it documents on {where} while it accepts {shown}: {words}",
+                status="declined",
+                error=r.outcome.error,
+                accepted_forms=accepted,
+            )
+        )
     return found
 
 

@@ -17,9 +17,9 @@ import itertools
 from passcheck.oracles import shape_annotations
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import INPUT, PASS, BaseOracle, Cells
+from passcheck.records import Finding, brief
 from passcheck.runtime.graph_index import index_of, per_model
 from passcheck.runtime.plan import AnnotationPlan, Observed, annotated_values
-from passcheck.records import Finding, brief
 
 NAME = "annotations"
 
@@ -42,7 +42,12 @@ def _compute(run: FormRun):
         if not r.error:  # the runtime observed what :meth:`Annotations.observes` asked, subgraphs included
             plan = plan or AnnotationPlan(out)
             observed = Observed(r.observed, plan=plan)
-            yield i, shape_annotations.check(out, observed, unobservable=r.unobservable, unknown_dim_param=run.unknown_dim_param)
+            yield (
+                i,
+                shape_annotations.check(
+                    out, observed, unobservable=r.unobservable, unknown_dim_param=run.unknown_dim_param
+                ),
+            )
 
 
 def check(run: FormRun) -> list[Finding]:
@@ -54,8 +59,18 @@ def check(run: FormRun) -> list[Finding]:
                 continue
             seen.add(v.message)
             what = "graph input annotation (narrowed by the pass)" if v.role == "precondition" else "annotation"
-            found.append(run.finding("annotation-violated", NAME, f"{what} does not hold (binding {i}): {v.message}", binding=i,
-                                     value=v.value, role=v.role, rule=v.rule, occurrences=[o.to_json() for o in v.occurrences]))
+            found.append(
+                run.finding(
+                    "annotation-violated",
+                    NAME,
+                    f"{what} does not hold (binding {i}): {v.message}",
+                    binding=i,
+                    value=v.value,
+                    role=v.role,
+                    rule=v.rule,
+                    occurrences=[o.to_json() for o in v.occurrences],
+                )
+            )
     return found
 
 
@@ -70,8 +85,14 @@ def coverage(run: FormRun) -> dict:
     i, error = failed[0]
     why = f"the model did not run (binding {i}: {brief(error)})"
     keys = list(dict.fromkeys(step[0] for step in AnnotationPlan(run.output).steps))
-    return {"annotated": len(keys), "checked": 0, "unobserved": 0, "unobservable": 0, "unchecked": len(keys),
-            "reasons": {k: why for k in keys}}
+    return {
+        "annotated": len(keys),
+        "checked": 0,
+        "unobserved": 0,
+        "unobservable": 0,
+        "unchecked": len(keys),
+        "reasons": {k: why for k in keys},
+    }
 
 
 def unchecked(run: FormRun) -> dict[str, str]:
@@ -95,8 +116,12 @@ def holds(run: FormRun, key: str) -> bool:
         if key in report.unobserved or key in report.unchecked:
             return False
         for v in report.violations:
-            if v.value == key or v.value[len(key):len(key) + 1] in ("[", "{", "#") and v.value.startswith(key) \
-                    or any(o.value == key for o in v.occurrences):
+            if (
+                v.value == key
+                or v.value[len(key) : len(key) + 1] in ("[", "{", "#")
+                and v.value.startswith(key)
+                or any(o.value == key for o in v.occurrences)
+            ):
                 return False
     return True
 

@@ -36,7 +36,7 @@ class BindingMap:
     occurrences agree on (ties: the smallest).
     """
 
-    def __init__(self, unknown: "re.Pattern[str] | None" = None) -> None:
+    def __init__(self, unknown: re.Pattern[str] | None = None) -> None:
         self.occurrences: dict[str, list[Occurrence]] = defaultdict(list)
         self.unknown = unknown
 
@@ -65,5 +65,6 @@ class BindingMap:
         """
         return {
             s: sorted(occs, key=lambda o: (o.value, o.axis, o.size, o.role))
-            for s, occs in sorted(self.occurrences.items()) if len({o.size for o in occs}) > 1
+            for s, occs in sorted(self.occurrences.items())
+            if len({o.size for o in occs}) > 1
         }

@@ -24,13 +24,25 @@ def check(run: FormRun, expectations: Sequence[Expectation]) -> list[Finding]:
         why = f" ({e.reason})" if e.reason else ""
         left = [op for op in e.no_op_types if ops.get(op)]
         if left:
-            found.append(run.finding("expectation-failed", NAME, f"expected no {', '.join(left)} after {run.pass_id}, found {', '.join(f'{op}×{ops[op]}' for op in left)}{why}"))
+            found.append(
+                run.finding(
+                    "expectation-failed",
+                    NAME,
+                    f"expected no {', '.join(left)} after {run.pass_id}, found {', '.join(f'{op}×{ops[op]}' for op in left)}{why}",
+                )
+            )
         outs = {o.name: o for o in out.graph.output}
         for name, want in e.output_shapes.items():
             o = outs.get(name)
             got = _dims(o.type) if o is not None else None
             if got != tuple(want):
-                found.append(run.finding("expectation-failed", NAME, f"expected output {name!r} shape {list(want)} after {run.pass_id}, found {list(got) if got is not None else 'no shape'}{why}"))
+                found.append(
+                    run.finding(
+                        "expectation-failed",
+                        NAME,
+                        f"expected output {name!r} shape {list(want)} after {run.pass_id}, found {list(got) if got is not None else 'no shape'}{why}",
+                    )
+                )
     return found
 
 

@@ -28,7 +28,14 @@ from passcheck.runtime.graph_index import index_of, per_model
 
 NAME = "folding"
 SHAPE_OPS = {"Shape", "Size"}
-NONDETERMINISTIC = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli"}
+NONDETERMINISTIC = {
+    "RandomNormal",
+    "RandomUniform",
+    "RandomNormalLike",
+    "RandomUniformLike",
+    "Multinomial",
+    "Bernoulli",
+}
 MAX_ELEMENTS = 1 << 16
 #: Ops folding tools keep on purpose when their inputs are constants (onnxscript's
 #: DEFAULT_CONSTANT_FOLD_BLACKLIST: ConstantOfShape would grow the model, Q/DQ carry quantization);
@@ -167,10 +174,19 @@ def check(run: FormRun) -> list[Finding]:
         label = node.name or f"#{idx}"
         source = "constants" if idx in constants else "shapes"
         why = "reads only constants and always yields" if source == "constants" else "always yields"
-        found.append(run.finding(
-            "missed-optimization", NAME,
-            f"{op_key(node)} node {label!r} {why} {shown} (same for every binding) but {run.pass_id} did not fold it",
-            node=node.name, node_index=idx, op_type=op_key(node), outputs=list(node.output), value=[v.tolist() for v in values], inputs=source))
+        found.append(
+            run.finding(
+                "missed-optimization",
+                NAME,
+                f"{op_key(node)} node {label!r} {why} {shown} (same for every binding) but {run.pass_id} did not fold it",
+                node=node.name,
+                node_index=idx,
+                op_type=op_key(node),
+                outputs=list(node.output),
+                value=[v.tolist() for v in values],
+                inputs=source,
+            )
+        )
     return found
 
 

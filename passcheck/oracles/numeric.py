@@ -42,8 +42,13 @@ def tolerance(dtype: np.dtype, rtol: float | None = None, atol: float | None = N
     return (r if rtol is None else rtol, a if atol is None else atol)
 
 
-def compare(actual: Any, expected: Any, rtol: float | None = None, atol: float | None = None,
-            dtype: "np.dtype | str | None" = None) -> Comparison:
+def compare(
+    actual: Any,
+    expected: Any,
+    rtol: float | None = None,
+    atol: float | None = None,
+    dtype: np.dtype | str | None = None,
+) -> Comparison:
     """Compare one runtime value with its expected value, element by element.
 
     Values as onnxruntime returns them: arrays (tensors), lists (``sequence``, each element
@@ -75,8 +80,11 @@ def compare(actual: Any, expected: Any, rtol: float | None = None, atol: float |
         if not diff.any():
             return Comparison(True)
         idx = np.argwhere(diff)[:5]
-        return Comparison(False, f"{int(diff.sum())} of {a.size} elements differ (exact dtype {a.dtype})",
-                          worst=[{"index": i.tolist(), "actual": _py(a[tuple(i)]), "expected": _py(e[tuple(i)])} for i in idx])
+        return Comparison(
+            False,
+            f"{int(diff.sum())} of {a.size} elements differ (exact dtype {a.dtype})",
+            worst=[{"index": i.tolist(), "actual": _py(a[tuple(i)]), "expected": _py(e[tuple(i)])} for i in idx],
+        )
     af, ef = a.astype(np.float64), e.astype(np.float64)
     nan_a, nan_e = np.isnan(af), np.isnan(ef)
     inf_a, inf_e = np.isinf(af), np.isinf(ef)
@@ -95,9 +103,21 @@ def compare(actual: Any, expected: Any, rtol: float | None = None, atol: float |
     if not bad.any():
         return Comparison(True, max_abs=max_abs, max_rel=max_rel)
     order = np.argsort(err, axis=None)[::-1][:5]
-    worst = [{"index": list(map(int, np.unravel_index(i, a.shape))), "actual": float(af.flat[i]), "expected": float(ef.flat[i])} for i in order]
-    return Comparison(False, f"{int(bad.sum())} of {a.size} elements outside rtol={r:g}, atol={t:g}; max abs err {max_abs:.3g}, max rel err {max_rel:.3g} (atol={max_abs:.3g} would pass)",
-                      max_abs=max_abs, max_rel=max_rel, worst=worst)
+    worst = [
+        {
+            "index": list(map(int, np.unravel_index(i, a.shape))),
+            "actual": float(af.flat[i]),
+            "expected": float(ef.flat[i]),
+        }
+        for i in order
+    ]
+    return Comparison(
+        False,
+        f"{int(bad.sum())} of {a.size} elements outside rtol={r:g}, atol={t:g}; max abs err {max_abs:.3g}, max rel err {max_rel:.3g} (atol={max_abs:.3g} would pass)",
+        max_abs=max_abs,
+        max_rel=max_rel,
+        worst=worst,
+    )
 
 
 def _each(pairs, rtol, atol, dtype) -> Comparison:
@@ -112,14 +132,14 @@ def _each(pairs, rtol, atol, dtype) -> Comparison:
     return worst
 
 
-def _leaf(value: Any, dtype: "np.dtype | str | None") -> np.ndarray:
+def _leaf(value: Any, dtype: np.dtype | str | None) -> np.ndarray:
     """``value`` as an array; a Python scalar (a map's value, a sequence's scalar) as ``dtype`` when given."""
     if dtype is not None and not isinstance(value, np.ndarray | np.generic) and isinstance(value, bool | int | float):
         return np.asarray(value, dtype=dtype)
     return np.asarray(value)
 
 
-def leaf_dtype(type_proto: Any) -> "np.dtype | None":
+def leaf_dtype(type_proto: Any) -> np.dtype | None:
     """The numpy dtype of the innermost element of an ONNX ``TypeProto`` (a tensor's elem_type,
     through sequence, optional and map value types; onnx.proto ``TypeProto``), or None when it has
     none or numpy has no such dtype (bfloat16, float8: compared as they arrive)."""
@@ -133,12 +153,15 @@ def leaf_dtype(type_proto: Any) -> "np.dtype | None":
                 return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(getattr(t, kind).elem_type))
             except (KeyError, TypeError, ValueError):
                 return None
-        t = {"sequence_type": lambda: t.sequence_type.elem_type, "optional_type": lambda: t.optional_type.elem_type,
-             "map_type": lambda: t.map_type.value_type}.get(kind, lambda: None)()
+        t = {
+            "sequence_type": lambda: t.sequence_type.elem_type,
+            "optional_type": lambda: t.optional_type.elem_type,
+            "map_type": lambda: t.map_type.value_type,
+        }.get(kind, lambda: None)()
     return None
 
 
-def output_dtypes(model: Any) -> dict[str, "np.dtype | None"]:
+def output_dtypes(model: Any) -> dict[str, np.dtype | None]:
     """Graph output name → :func:`leaf_dtype` of its declared type, for :func:`compare`."""
     return {o.name: leaf_dtype(o.type) for o in model.graph.output}
 
@@ -166,16 +189,42 @@ def check(run: FormRun) -> list[Finding]:
         if base.error:
             continue  # the input itself does not run; nothing to compare with
         if got.error:
-            found.append(run.finding("wrong-result", NAME, f"the output of {run.pass_id} fails to run (binding {i}): {brief(got.error)}", binding=i, error=got.error))
+            found.append(
+                run.finding(
+                    "wrong-result",
+                    NAME,
+                    f"the output of {run.pass_id} fails to run (binding {i}): {brief(got.error)}",
+                    binding=i,
+                    error=got.error,
+                )
+            )
             break
         for name, expected in base.outputs.items():
             if name not in got.outputs:
-                found.append(run.finding("wrong-result", NAME, f"graph output {name!r} is missing after {run.pass_id}", binding=i, output=name))
+                found.append(
+                    run.finding(
+                        "wrong-result",
+                        NAME,
+                        f"graph output {name!r} is missing after {run.pass_id}",
+                        binding=i,
+                        output=name,
+                    )
+                )
                 continue
             c = compare(got.outputs[name], expected, run.rtol, run.atol, dtypes.get(name))
             if not c.ok:
-                found.append(run.finding("wrong-result", NAME, f"output {name!r} (binding {i}): {c.message}", binding=i, output=name,
-                                         max_abs=c.max_abs, max_rel=c.max_rel, worst=c.worst))
+                found.append(
+                    run.finding(
+                        "wrong-result",
+                        NAME,
+                        f"output {name!r} (binding {i}): {c.message}",
+                        binding=i,
+                        output=name,
+                        max_abs=c.max_abs,
+                        max_rel=c.max_rel,
+                        worst=c.worst,
+                    )
+                )
         if found:
             break  # one binding's findings are enough to show the fault
     return found

@@ -61,9 +61,13 @@ def ort_own(model: onnx.ModelProto) -> list[onnx.NodeProto]:
     import onnx.defs
 
     version, known = _opset(model), _ort_schemas()
-    return [n for n in _nodes(model.graph) if n.domain in _ONNX_DOMAINS
-            and not onnx.defs.has(n.op_type, version, "")
-            and known.get(("", n.op_type), version + 1) <= version]
+    return [
+        n
+        for n in _nodes(model.graph)
+        if n.domain in _ONNX_DOMAINS
+        and not onnx.defs.has(n.op_type, version, "")
+        and known.get(("", n.op_type), version + 1) <= version
+    ]
 
 
 def contrib_ops(model: onnx.ModelProto) -> list[str]:
@@ -92,6 +96,8 @@ def without_ort_own(model: onnx.ModelProto) -> onnx.ModelProto | None:
 
 def note(ops: list[str]) -> str:
     """The sentence a cell carries for a model holding onnxruntime's ``ops``."""
-    return (f"onnxruntime's own ops {', '.join(ops)} (contrib ops of the saved optimized model, which onnxruntime "
-            "documents as hardware specific): judged as onnxruntime's, not against the ai.onnx domain; the onnx "
-            "checker judged every other node, the numeric oracle that onnxruntime loads it and computes the same")
+    return (
+        f"onnxruntime's own ops {', '.join(ops)} (contrib ops of the saved optimized model, which onnxruntime "
+        "documents as hardware specific): judged as onnxruntime's, not against the ai.onnx domain; the onnx "
+        "checker judged every other node, the numeric oracle that onnxruntime loads it and computes the same"
+    )

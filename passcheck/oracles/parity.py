@@ -28,8 +28,8 @@ from collections.abc import Sequence
 
 from passcheck.oracles import annotations, numeric
 from passcheck.oracles._context import FormRun, op_key
-from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.oracles._context import op_counts as _all_op_counts
+from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.records import Finding
 
 NAME = "parity"
@@ -57,8 +57,14 @@ def _after(run: FormRun) -> Counter:
     :data:`ORT_INSERTED_CAST`; a node of that name already in the input stays counted)."""
     counts = op_counts(run.output)
     own = {n.name for n in run.model.graph.node}
-    inserted = sum(1 for n in run.output.graph.node
-                   if n.op_type == "Cast" and n.domain in ("", "ai.onnx") and n.name.startswith(ORT_INSERTED_CAST) and n.name not in own)
+    inserted = sum(
+        1
+        for n in run.output.graph.node
+        if n.op_type == "Cast"
+        and n.domain in ("", "ai.onnx")
+        and n.name.startswith(ORT_INSERTED_CAST)
+        and n.name not in own
+    )
     if inserted:
         counts["Cast"] -= inserted
         if counts["Cast"] <= 0:
@@ -119,9 +125,13 @@ def _isolated(model) -> Counter:
     g = model.graph
     inputs, inits = {v.name for v in g.input}, {t.name for t in g.initializer}
     read = {i for n in g.node for i in n.input}
-    return Counter(op_key(n) for n in g.node
-                   if all(i in inputs or i in inits or not i for i in n.input) and any(i in inputs and i not in inits for i in n.input)
-                   and not any(o in read for o in n.output if o))
+    return Counter(
+        op_key(n)
+        for n in g.node
+        if all(i in inputs or i in inits or not i for i in n.input)
+        and any(i in inputs and i not in inits for i in n.input)
+        and not any(o in read for o in n.output if o)
+    )
 
 
 def _body(op: str, a: FormRun) -> set[str] | None:
@@ -169,7 +179,10 @@ def _ops(c: FormRun, f: FormRun) -> list[Finding]:
     if kept_any:
         return found
     ca, fa = _after(c) - _isolated_identities(c.output), _after(f) - _isolated_identities(f.output)
-    new_c, new_f = sorted(set(ca) - set(op_counts(c.model)) - _expansions(c)), sorted(set(fa) - set(op_counts(f.model)) - _expansions(f))
+    new_c, new_f = (
+        sorted(set(ca) - set(op_counts(c.model)) - _expansions(c)),
+        sorted(set(fa) - set(op_counts(f.model)) - _expansions(f)),
+    )
     if ca != fa and new_c != new_f and _delta(c) != _delta(f) and not numeric.shown_wrong(c, f):
         return [_finding(c, f, [])]
     return []
@@ -182,7 +195,9 @@ def _finding(a: FormRun, b: FormRun, kept: list[str]) -> Finding:
     sizes = f"nodes after: {a.form} {sum(aa.values())}, {b.form} {sum(ab.values())}"
     news = f"new op types: {a.form} {new_a or 'none'}, {b.form} {new_b or 'none'}"
     if kept:
-        detail = "; ".join(f"{op} {ba[op]}→{aa.get(op, 0)} in {a.form!r} but {bb[op]}→{ab.get(op, 0)} in {b.form!r}" for op in kept)
+        detail = "; ".join(
+            f"{op} {ba[op]}→{aa.get(op, 0)} in {a.form!r} but {bb[op]}→{ab.get(op, 0)} in {b.form!r}" for op in kept
+        )
         msg = f"{a.pass_id} removed {detail}; {sizes}" + (f"; {news}" if new_a != new_b else "")
     else:
         msg = f"{a.pass_id} rewrote the forms into different ops: {news}; {sizes}"
@@ -190,8 +205,16 @@ def _finding(a: FormRun, b: FormRun, kept: list[str]) -> Finding:
     if kept_nodes:
         shown = ", ".join(f"{k['node']} after {k['after']}" if k["after"] else k["node"] for k in kept_nodes[:4])
         msg += f"; kept in {b.form!r}: {shown}" + (f", … ({len(kept_nodes)} in all)" if len(kept_nodes) > 4 else "")
-    return b.finding("missed-optimization", NAME, msg, other_form=a.form, kept_op_types=kept, kept_nodes=kept_nodes,
-                     new_op_types={a.form: new_a, b.form: new_b}, nodes_after={a.form: sum(aa.values()), b.form: sum(ab.values())})
+    return b.finding(
+        "missed-optimization",
+        NAME,
+        msg,
+        other_form=a.form,
+        kept_op_types=kept,
+        kept_nodes=kept_nodes,
+        new_op_types={a.form: new_a, b.form: new_b},
+        nodes_after={a.form: sum(aa.values()), b.form: sum(ab.values())},
+    )
 
 
 def _kept_nodes(model, ops: set[str]) -> list[dict[str, str]]:
@@ -216,13 +239,19 @@ def precision(tp) -> tuple[int, int, int] | None:
     if not tt.HasField("shape"):
         return (0, 0, 0)
     dims = tt.shape.dim
-    return (1, sum(d.HasField("dim_value") for d in dims), sum(bool(d.HasField("dim_param") and d.dim_param) for d in dims))
+    return (
+        1,
+        sum(d.HasField("dim_value") for d in dims),
+        sum(bool(d.HasField("dim_param") and d.dim_param) for d in dims),
+    )
 
 
 def less_precise(pb: tuple[int, int, int], ra: tuple[int, int, int]) -> bool:
     """Whether :func:`precision` ``pb`` says less than ``ra``: rank unknown where ``ra`` knows it,
     fewer ``dim_value``, or as many and fewer named dims."""
-    return (ra[0] > pb[0]) or (ra[0] == pb[0] == 1 and (ra[1] > pb[1] or (ra[1] == pb[1] and ra[1] + ra[2] > pb[1] + pb[2])))
+    return (ra[0] > pb[0]) or (
+        ra[0] == pb[0] == 1 and (ra[1] > pb[1] or (ra[1] == pb[1] and ra[1] + ra[2] > pb[1] + pb[2]))
+    )
 
 
 def _precision(a: FormRun, b: FormRun) -> list[Finding]:
@@ -238,9 +267,16 @@ def _precision(a: FormRun, b: FormRun) -> list[Finding]:
         if not less_precise(pb, pa[o.name][0]):
             continue
         if annotations.holds(a, o.name):  # a more precise annotation that is wrong is not a standard to meet
-            found.append(b.finding("less-precise", NAME,
-                                   f"graph output {o.name!r} after {b.pass_id}: {_fmt(o.type)} in {b.form!r} vs {_fmt(pa[o.name][1].type)} in {a.form!r}"
-                                   f" (which holds at run time)", output=o.name, other_form=a.form))
+            found.append(
+                b.finding(
+                    "less-precise",
+                    NAME,
+                    f"graph output {o.name!r} after {b.pass_id}: {_fmt(o.type)} in {b.form!r} vs {_fmt(pa[o.name][1].type)} in {a.form!r}"
+                    f" (which holds at run time)",
+                    output=o.name,
+                    other_form=a.form,
+                )
+            )
     return found
 
 
@@ -248,7 +284,14 @@ def _fmt(tp) -> str:
     tt = tp.tensor_type
     if not tt.HasField("shape"):
         return "rank unknown"
-    return "[" + ", ".join(str(d.dim_value) if d.HasField("dim_value") else (f'"{d.dim_param}"' if d.dim_param else "?") for d in tt.shape.dim) + "]"
+    return (
+        "["
+        + ", ".join(
+            str(d.dim_value) if d.HasField("dim_value") else (f'"{d.dim_param}"' if d.dim_param else "?")
+            for d in tt.shape.dim
+        )
+        + "]"
+    )
 
 
 class Parity(BaseOracle):

@@ -22,8 +22,15 @@ def check(run: FormRun) -> list[Finding]:
     what = run.outcome.input_mutated
     if not what:
         return []
-    return [run.finding("input-mutated", NAME, f"{run.pass_id} changed the model it was given ({what}); "
-                        "a caller that reuses its model after the pass sees it altered", fields=what)]
+    return [
+        run.finding(
+            "input-mutated",
+            NAME,
+            f"{run.pass_id} changed the model it was given ({what}); "
+            "a caller that reuses its model after the pass sees it altered",
+            fields=what,
+        )
+    ]
 
 
 class PassContract(BaseOracle):

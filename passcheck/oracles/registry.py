@@ -16,8 +16,19 @@ from passcheck.oracles._contract import INPUT, PASS, Cells, Oracle
 from passcheck.records import Finding
 
 #: Built-in oracle modules, in report order (a cell's findings come in this order).
-BUILTIN = ("validity", "numeric", "annotations", "folding", "expectations", "acceptance", "parity", "runtime", "agreement",
-           "pass_contract", "conformance")
+BUILTIN = (
+    "validity",
+    "numeric",
+    "annotations",
+    "folding",
+    "expectations",
+    "acceptance",
+    "parity",
+    "runtime",
+    "agreement",
+    "pass_contract",
+    "conformance",
+)
 
 _extra: list[Oracle] = []
 

@@ -23,10 +23,18 @@ class Runtime(BaseOracle):
         if not errors:
             return []
         common = cells.runs[0]
-        hint = "" if cells.feeds_given else " (on synthesized feeds: if an input carries shapes, indices or sizes, give real ones with --feeds)"
+        hint = (
+            ""
+            if cells.feeds_given
+            else " (on synthesized feeds: if an input carries shapes, indices or sizes, give real ones with --feeds)"
+        )
         if run.form != common.form and not any(r.error for r in common.baseline):
             hint = f" (form {common.form!r} runs on the same feeds)"
-        return [run.finding("rejected", NAME, f"onnxruntime cannot run this form{hint}: {brief(errors[0])}", error=errors[0])]
+        return [
+            run.finding(
+                "rejected", NAME, f"onnxruntime cannot run this form{hint}: {brief(errors[0])}", error=errors[0]
+            )
+        ]
 
 
 ORACLE = Runtime()

@@ -26,16 +26,26 @@ does not depend on the order values were checked in (seed 000, "Order-independen
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from passcheck.oracles.binding import ASSERTION, PRECONDITION, BindingMap, Occurrence
 from passcheck.runtime.plan import (  # noqa: F401 - re-exported: the annotation scan lives with the runtime
-    Annotated, AnnotationPlan, Observed, Repeated, annotated_values, annotations, graph_scopes, has_subscopes, node_label, scope_key,
+    Annotated,
+    AnnotationPlan,
+    Observed,
+    Repeated,
+    annotated_values,
+    annotations,
+    graph_scopes,
+    has_subscopes,
+    node_label,
+    scope_key,
+)
+from passcheck.runtime.plan import (
     want_dtype as _want_dtype,
 )
 from passcheck.typestr import elem_name, shape_str
@@ -103,13 +113,25 @@ class AnnotationReport:
 
     def coverage(self) -> dict[str, Any]:
         """Counts, and ``reasons``: value → why it was not checked (unobserved and unchecked)."""
-        return {"annotated": self.annotated, "checked": self.checked, "unobserved": len(self.unobserved),
-                "unobservable": len(self.unobservable), "unchecked": len(self.unchecked),
-                "reasons": {**self.unobserved, **self.unchecked}}
+        return {
+            "annotated": self.annotated,
+            "checked": self.checked,
+            "unobserved": len(self.unobserved),
+            "unobservable": len(self.unobservable),
+            "unchecked": len(self.unchecked),
+            "reasons": {**self.unobserved, **self.unchecked},
+        }
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "binding": self.binding, "coverage": self.coverage(), "unobserved": self.unobserved,
-                "unobservable": self.unobservable, "unchecked": self.unchecked, "violations": [v.to_json() for v in self.violations]}
+        return {
+            "ok": self.ok,
+            "binding": self.binding,
+            "coverage": self.coverage(),
+            "unobserved": self.unobserved,
+            "unobservable": self.unobservable,
+            "unchecked": self.unchecked,
+            "violations": [v.to_json() for v in self.violations],
+        }
 
 
 def _holds(rule: tuple, value: Any, label: str, role: str, bmap: BindingMap) -> bool:
@@ -137,8 +159,13 @@ def _holds(rule: tuple, value: Any, label: str, role: str, bmap: BindingMap) -> 
     return True
 
 
-def check(model: "onnx.ModelProto", observed: Mapping[str, Any], *, unobservable: Mapping[str, str] | None = None,
-          unknown_dim_param: "str | re.Pattern[str] | None" = None) -> AnnotationReport:
+def check(
+    model: onnx.ModelProto,
+    observed: Mapping[str, Any],
+    *,
+    unobservable: Mapping[str, str] | None = None,
+    unknown_dim_param: str | re.Pattern[str] | None = None,
+) -> AnnotationReport:
     """Check every annotation of ``model`` against the values of one run.
 
     Args:
@@ -171,7 +198,9 @@ def check(model: "onnx.ModelProto", observed: Mapping[str, Any], *, unobservable
         value = observed.get(key, _MISSING)
         repeated = isinstance(value, Repeated)
         if value is _MISSING or (repeated and not value):
-            unobserved[key] = why.get(key, "not produced in this run" + (" (its subgraph or function never ran)" if scope else ""))
+            unobserved[key] = why.get(
+                key, "not produced in this run" + (" (its subgraph or function never ran)" if scope else "")
+            )
             continue
         if kind == "opaque_type":
             unchecked[key] = OPAQUE
@@ -190,7 +219,7 @@ def check(model: "onnx.ModelProto", observed: Mapping[str, Any], *, unobservable
 _MISSING = object()
 
 
-def _check_value(label: str, tp: "onnx.TypeProto", value: Any, role: str, bmap: BindingMap) -> list[Violation]:
+def _check_value(label: str, tp: onnx.TypeProto, value: Any, role: str, bmap: BindingMap) -> list[Violation]:
     kind = tp.WhichOneof("value")
     if kind == "tensor_type":
         return _check_tensor(label, tp.tensor_type, value, role, bmap, "tensor")
@@ -199,7 +228,11 @@ def _check_value(label: str, tp: "onnx.TypeProto", value: Any, role: str, bmap: 
     if kind == "sequence_type":
         if not isinstance(value, (list, tuple)) or isinstance(value, Repeated):
             return [_kind(label, role, "a sequence", value)]
-        return [v for i, e in enumerate(value) for v in _check_value(f"{label}[{i}]", tp.sequence_type.elem_type, e, role, bmap)]
+        return [
+            v
+            for i, e in enumerate(value)
+            for v in _check_value(f"{label}[{i}]", tp.sequence_type.elem_type, e, role, bmap)
+        ]
     if kind == "optional_type":
         return [] if value is None else _check_value(label, tp.optional_type.elem_type, value, role, bmap)
     if kind == "map_type":
@@ -242,7 +275,9 @@ def _check_tensor(label: str, tt, value: Any, role: str, bmap: BindingMap, kind:
             return [_kind(label, role, "a sparse tensor", value)]
         values, shape = parts
         dtype = values.dtype
-    elif isinstance(value, (np.ndarray, np.generic)) or (hasattr(value, "shape") and isinstance(getattr(value, "dtype", None), np.dtype)):
+    elif isinstance(value, (np.ndarray, np.generic)) or (
+        hasattr(value, "shape") and isinstance(getattr(value, "dtype", None), np.dtype)
+    ):
         dtype, shape = value.dtype, tuple(value.shape)
     elif isinstance(value, (bool, int, float, str)):
         dtype, shape, exact = np.asarray(value).dtype, (), False  # a map value from a runtime: kind only
@@ -251,17 +286,38 @@ def _check_tensor(label: str, tt, value: Any, role: str, bmap: BindingMap, kind:
     out = []
     want = _want_dtype(tt.elem_type) if tt.elem_type else None
     if want is not None and not _dtype_ok(want, dtype, exact):
-        out.append(Violation(label, role, "elem-type", f"{label}: annotated elem_type {elem_name(tt.elem_type)}, run produced {dtype}"))
+        out.append(
+            Violation(
+                label,
+                role,
+                "elem-type",
+                f"{label}: annotated elem_type {elem_name(tt.elem_type)}, run produced {dtype}",
+            )
+        )
     if not tt.HasField("shape"):
         return out
     dims = tt.shape.dim
     if len(dims) != len(shape):
-        return out + [Violation(label, role, "rank", f"{label}: annotated rank {len(dims)} {shape_str(tt.shape)}, run produced shape {list(shape)}")]
+        return out + [
+            Violation(
+                label,
+                role,
+                "rank",
+                f"{label}: annotated rank {len(dims)} {shape_str(tt.shape)}, run produced shape {list(shape)}",
+            )
+        ]
     for axis, (d, size) in enumerate(zip(dims, shape)):
         which = d.WhichOneof("value")
         if which == "dim_value":
             if d.dim_value != size:
-                out.append(Violation(label, role, "dim-value", f"{label}: axis {axis} annotated {d.dim_value}, run produced {size} (shape {list(shape)})"))
+                out.append(
+                    Violation(
+                        label,
+                        role,
+                        "dim-value",
+                        f"{label}: axis {axis} annotated {d.dim_value}, run produced {size} (shape {list(shape)})",
+                    )
+                )
         elif which == "dim_param":
             bmap.add(Occurrence(d.dim_param, label, axis, int(size), role))
     return out
@@ -280,7 +336,14 @@ def _check_map(label: str, mt, value: Any, role: str, bmap: BindingMap) -> list[
         is_str = isinstance(k, (str, bytes, np.str_, np.bytes_))
         is_int = isinstance(k, (int, np.integer)) and not isinstance(k, bool)
         if (want_str and not is_str) or (key_name in _INT_KEYS and not is_int):
-            out.append(Violation(label, role, "key-type", f"{label}: annotated key type {key_name}, run produced key {k!r} ({type(k).__name__})"))
+            out.append(
+                Violation(
+                    label,
+                    role,
+                    "key-type",
+                    f"{label}: annotated key type {key_name}, run produced key {k!r} ({type(k).__name__})",
+                )
+            )
         out.extend(_check_value(f"{label}{{{k!r}}}", mt.value_type, v, role, bmap))
     return out
 
@@ -294,8 +357,10 @@ def _convention(sym: str) -> str:
     if not UNKNOWN_SPELLINGS.fullmatch(sym):
         return ""
     pattern = re.escape(sym) if sym == "?" else r"unk__\d+"
-    return (f"; {sym!r} is bound to several sizes: the tool uses it for unknown dims "
-            f"(--unknown-dim-param {pattern!r} treats such names as unknown)")
+    return (
+        f"; {sym!r} is bound to several sizes: the tool uses it for unknown dims "
+        f"(--unknown-dim-param {pattern!r} treats such names as unknown)"
+    )
 
 
 def _symbol_violations(bmap: BindingMap) -> list[Violation]:
@@ -310,7 +375,23 @@ def _symbol_violations(bmap: BindingMap) -> list[Violation]:
             bound = next(iter(pre_sizes))
             for o in occs:
                 if o.size != bound:
-                    out.append(Violation(o.value, o.role, "symbol", f"{o.value}: axis {o.axis} annotated {sym!r}, bound to {bound} by the inputs, run produced {o.size} (all occurrences: {where})", occs))
+                    out.append(
+                        Violation(
+                            o.value,
+                            o.role,
+                            "symbol",
+                            f"{o.value}: axis {o.axis} annotated {sym!r}, bound to {bound} by the inputs, run produced {o.size} (all occurrences: {where})",
+                            occs,
+                        )
+                    )
         else:
-            out.append(Violation(sym, ASSERTION, "symbol", f"symbol {sym!r} takes different sizes in one run: {where}{_convention(sym)}", occs))
+            out.append(
+                Violation(
+                    sym,
+                    ASSERTION,
+                    "symbol",
+                    f"symbol {sym!r} takes different sizes in one run: {where}{_convention(sym)}",
+                    occs,
+                )
+            )
     return out

@@ -192,8 +192,10 @@ def conv_group(s: Site):
     if x is None or w is None or len(x) < 2 or len(w) < 2 or x[1] is None or w[1] is None or w[0] is None:
         return Undecided("the channel counts of X and W are not static")
     if s.node.op_type == "Conv" and (x[1] != w[1] * g or w[0] % g):
-        return (f"group = {g} with X channels {x[1]} and W {w[:2]}: X.shape[1] must equal W.shape[1] * group "
-                "and M a multiple of group")
+        return (
+            f"group = {g} with X channels {x[1]} and W {w[:2]}: X.shape[1] must equal W.shape[1] * group "
+            "and M a multiple of group"
+        )
     return None
 
 
@@ -282,5 +284,3 @@ def dropout_ratio(s: Site):
     if ratio is None or isinstance(ratio, Undecided):
         return ratio
     return None if all(0 <= v < 1 for v in ratio) else f"ratio = {ratio} is outside [0, 1)"
-
-

@@ -90,12 +90,13 @@ class Checker:
         return died if isinstance(died, CheckerDied) else None
 
     def _isolated(self, fn, model, who: str = "the onnx checker ") -> str | None:
-        from passcheck.errors import PasscheckInternalError
-        from passcheck.errors import WorkerDied
+        from passcheck.errors import PasscheckInternalError, WorkerDied
 
         try:
             return self._call(fn, model)
-        except WorkerDied as exc:  # "onnxruntime killed its process: SIGABRT\nlast output: …" (the worker's run wording)
+        except (
+            WorkerDied
+        ) as exc:  # "onnxruntime killed its process: SIGABRT\nlast output: …" (the worker's run wording)
             if str(exc).startswith("the run worker could not be started"):
                 raise PasscheckInternalError(str(exc)) from None  # passcheck's own failure, no verdict on the model
             why = who + str(exc).splitlines()[0].removeprefix("onnxruntime ")
@@ -133,11 +134,25 @@ def check(run: FormRun) -> list[Finding]:
             if err is None or checker(run.model) == err:
                 return []
             extra = {"onnxruntime_ops": ops, "note": note(ops)}
-        return [run.finding("invalid-model", NAME, f"the checker rejects the output of {run.pass_id}: {brief(err)}",
-                            error=err, **extra)]
+        return [
+            run.finding(
+                "invalid-model",
+                NAME,
+                f"the checker rejects the output of {run.pass_id}: {brief(err)}",
+                error=err,
+                **extra,
+            )
+        ]
     if run.runs and not any(r.error for r in run.runs):
-        return [run.finding("validity-disagreement", NAME, f"the onnx checker rejects this form but onnxruntime runs it: {brief(err)}",
-                            error=err, reference=_reference_opinion(run))]
+        return [
+            run.finding(
+                "validity-disagreement",
+                NAME,
+                f"the onnx checker rejects this form but onnxruntime runs it: {brief(err)}",
+                error=err,
+                reference=_reference_opinion(run),
+            )
+        ]
     return [run.finding("invalid-model", NAME, f"the checker rejects this form: {brief(err)}", error=err)]
 
 

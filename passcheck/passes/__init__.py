@@ -23,20 +23,56 @@ records a pass that changes the model it was given (judged by
 The tools under test are imported only inside these adapters.
 """
 
-from passcheck.passes._base import FAILED, STATUSES, Capabilities, PassAdapter, PassDeclined, PassOutcome, run_in_process
-from passcheck.passes._registry import BASELINE, DEFAULT_PASSES, get_pass, known_pass_ids, register_pass, unregister_pass
+from passcheck.passes._base import (
+    FAILED,
+    STATUSES,
+    Capabilities,
+    PassAdapter,
+    PassDeclined,
+    PassOutcome,
+    run_in_process,
+)
+from passcheck.passes._registry import (
+    BASELINE,
+    DEFAULT_PASSES,
+    get_pass,
+    known_pass_ids,
+    register_pass,
+    unregister_pass,
+)
 from passcheck.passes.command import CommandAdapter
 from passcheck.passes.function import FunctionAdapter
 from passcheck.passes.onnx_shape_inference import OnnxShapeInferenceAdapter
-from passcheck.passes.onnxscript_optimizer import OnnxscriptOptimizerAdapter, OnnxscriptOrtFusionAdapter, OnnxscriptRewriteAdapter
+from passcheck.passes.onnxscript_optimizer import (
+    OnnxscriptOptimizerAdapter,
+    OnnxscriptOrtFusionAdapter,
+    OnnxscriptRewriteAdapter,
+)
 from passcheck.passes.ort_optimizer import OrtOptimizerAdapter
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
 from passcheck.passes.version_converter import VersionConverterAdapter
 
 __all__ = [
-    "BASELINE", "DEFAULT_PASSES", "FAILED", "STATUSES",
-    "Capabilities", "CommandAdapter", "FunctionAdapter", "OnnxShapeInferenceAdapter", "OnnxscriptOptimizerAdapter",
-    "OnnxscriptOrtFusionAdapter", "OnnxscriptRewriteAdapter",
-    "OrtOptimizerAdapter", "OrtSymbolicShapeInferAdapter", "PassAdapter", "PassDeclined", "PassOutcome",
-    "VersionConverterAdapter", "get_pass", "known_pass_ids", "register_pass", "run_in_process", "unregister_pass",
+    "BASELINE",
+    "DEFAULT_PASSES",
+    "FAILED",
+    "STATUSES",
+    "Capabilities",
+    "CommandAdapter",
+    "FunctionAdapter",
+    "OnnxShapeInferenceAdapter",
+    "OnnxscriptOptimizerAdapter",
+    "OnnxscriptOrtFusionAdapter",
+    "OnnxscriptRewriteAdapter",
+    "OrtOptimizerAdapter",
+    "OrtSymbolicShapeInferAdapter",
+    "PassAdapter",
+    "PassDeclined",
+    "PassOutcome",
+    "VersionConverterAdapter",
+    "get_pass",
+    "known_pass_ids",
+    "register_pass",
+    "run_in_process",
+    "unregister_pass",
 ]

@@ -59,14 +59,20 @@ class Capabilities:
     max_opset: int | None = None
     extra: str | None = None
 
-    def outside(self, model: "onnx.ModelProto") -> str | None:
+    def outside(self, model: onnx.ModelProto) -> str | None:
         """Why ``model``'s ai.onnx opset is outside [min_opset, max_opset], or None (no bound set:
         never outside)."""
         if self.min_opset is None and self.max_opset is None:
             return None
         opset = default_opset(model)
         low, high = self.min_opset, self.max_opset
-        span = f"{low}..{high}" if low is not None and high is not None else f"{low} and above" if low is not None else f"up to {high}"
+        span = (
+            f"{low}..{high}"
+            if low is not None and high is not None
+            else f"{low} and above"
+            if low is not None
+            else f"up to {high}"
+        )
         if opset is None:
             return f"the tool supports ai.onnx opset {span}; this model imports no ai.onnx opset"
         if (low is not None and opset < low) or (high is not None and opset > high):
@@ -94,7 +100,7 @@ class PassOutcome:
 
     pass_id: str
     status: str
-    model: "onnx.ModelProto | None" = None
+    model: onnx.ModelProto | None = None
     error: str | None = None
     versions: dict[str, str | None] = dataclasses.field(default_factory=dict)
     seconds: float = 0.0
@@ -105,7 +111,13 @@ class PassOutcome:
         return self.status in ("changed", "unchanged")
 
     def to_json(self) -> dict[str, Any]:
-        d = {"pass": self.pass_id, "status": self.status, "error": self.error, "versions": self.versions, "seconds": round(self.seconds, 4)}
+        d = {
+            "pass": self.pass_id,
+            "status": self.status,
+            "error": self.error,
+            "versions": self.versions,
+            "seconds": round(self.seconds, 4),
+        }
         if self.input_mutated:
             d["input_mutated"] = self.input_mutated
         return d
@@ -141,8 +153,14 @@ class PassAdapter:
     @property
     def capabilities(self) -> Capabilities:
         """This adapter's :class:`Capabilities`, from its attributes."""
-        return Capabilities(optimizes=bool(self.optimizes), folds_constants=bool(self.folds_constants), needs_feeds=bool(self.needs_feeds),
-                            min_opset=self.min_opset, max_opset=self.max_opset, extra=self.extra)
+        return Capabilities(
+            optimizes=bool(self.optimizes),
+            folds_constants=bool(self.folds_constants),
+            needs_feeds=bool(self.needs_feeds),
+            min_opset=self.min_opset,
+            max_opset=self.max_opset,
+            extra=self.extra,
+        )
 
     def unavailable_reason(self) -> str | None:
         """Why the tool cannot run here (missing package, too old), or None."""
@@ -152,20 +170,20 @@ class PassAdapter:
                 return f"{t} is not installed{extra}"
         return None
 
-    def why_not(self, model: "onnx.ModelProto") -> str | None:
+    def why_not(self, model: onnx.ModelProto) -> str | None:
         """The one precondition check (engine and :meth:`run` alike): the tool is missing
         (:meth:`unavailable_reason`), the model's opset is outside :attr:`capabilities`, or the
         adapter's own :meth:`precondition`; None when the pass may run. Exceptions raised by a
         user adapter's :meth:`precondition` propagate (the engine records them as ``crashed``)."""
         return self.unavailable_reason() or self.capabilities.outside(model) or self.precondition(model)
 
-    def precondition(self, model: "onnx.ModelProto") -> str | None:
+    def precondition(self, model: onnx.ModelProto) -> str | None:
         """Why this tool does not support ``model`` by its own documentation (e.g. an opset below
         its minimum), or None. A model outside the documented range is ``unavailable``, not a
         finding: the pass is not run. Reads the model only; never raises."""
         return None
 
-    def apply(self, model: "onnx.ModelProto", workdir: Path) -> "onnx.ModelProto":
+    def apply(self, model: onnx.ModelProto, workdir: Path) -> onnx.ModelProto:
         """Run the tool on ``model`` (a private copy) and return its output model.
 
         A pass either edits ``model`` in place and returns it, or returns a new model and leaves
@@ -181,7 +199,7 @@ class PassAdapter:
     def versions(self) -> dict[str, str | None]:
         return {t: tool_version(t) for t in self.tools}
 
-    def run(self, model: "onnx.ModelProto", workdir: Path) -> PassOutcome:
+    def run(self, model: onnx.ModelProto, workdir: Path) -> PassOutcome:
         """Apply the pass to a copy of ``model``; never raises for a tool failure."""
         import onnx
 
@@ -195,19 +213,46 @@ class PassAdapter:
         try:
             out = self.apply(copy, Path(workdir))
         except PassUnsupported as exc:
-            return PassOutcome(self.id, "unavailable", error=STATED_LIMIT + _one_para(str(exc)), versions=self.versions(),
-                               seconds=time.perf_counter() - start)
+            return PassOutcome(
+                self.id,
+                "unavailable",
+                error=STATED_LIMIT + _one_para(str(exc)),
+                versions=self.versions(),
+                seconds=time.perf_counter() - start,
+            )
         except PassDeclined as exc:
-            return PassOutcome(self.id, "declined", error=_one_para(str(exc)), versions=self.versions(), seconds=time.perf_counter() - start)
+            return PassOutcome(
+                self.id,
+                "declined",
+                error=_one_para(str(exc)),
+                versions=self.versions(),
+                seconds=time.perf_counter() - start,
+            )
         except TimeoutError as exc:
-            return PassOutcome(self.id, "timeout", error=str(exc), versions=self.versions(), seconds=time.perf_counter() - start)
+            return PassOutcome(
+                self.id, "timeout", error=str(exc), versions=self.versions(), seconds=time.perf_counter() - start
+            )
         except self.declines as exc:  # type: ignore[misc]
-            return PassOutcome(self.id, "declined", error=_one_para(f"{type(exc).__name__}: {exc}"), versions=self.versions(), seconds=time.perf_counter() - start)
+            return PassOutcome(
+                self.id,
+                "declined",
+                error=_one_para(f"{type(exc).__name__}: {exc}"),
+                versions=self.versions(),
+                seconds=time.perf_counter() - start,
+            )
         except Exception as exc:  # noqa: BLE001 - a crash of the tool is a finding, not our error
-            return PassOutcome(self.id, "crashed", error=_describe(exc), versions=self.versions(), seconds=time.perf_counter() - start)
+            return PassOutcome(
+                self.id, "crashed", error=_describe(exc), versions=self.versions(), seconds=time.perf_counter() - start
+            )
         seconds = time.perf_counter() - start
         if not isinstance(out, onnx.ModelProto):
-            return PassOutcome(self.id, "crashed", error=f"pass returned {type(out).__name__}, not a ModelProto", versions=self.versions(), seconds=seconds)
+            return PassOutcome(
+                self.id,
+                "crashed",
+                error=f"pass returned {type(out).__name__}, not a ModelProto",
+                versions=self.versions(),
+                seconds=seconds,
+            )
         mutated = None
         if out is copy:  # an in-place pass: its output is the object it was given, by design
             out = onnx.ModelProto()
@@ -215,15 +260,22 @@ class PassAdapter:
         elif copy.SerializeToString(deterministic=True) != given:  # a new output, and the input changed too
             mutated = mutation(model, copy)
         same = _graph_bytes(out) == _graph_bytes(model)
-        return PassOutcome(self.id, "unchanged" if same else "changed", model=out, versions=self.versions(), seconds=seconds, input_mutated=mutated)
+        return PassOutcome(
+            self.id,
+            "unchanged" if same else "changed",
+            model=out,
+            versions=self.versions(),
+            seconds=seconds,
+            input_mutated=mutated,
+        )
 
 
-def run_in_process(adapter: PassAdapter, model: "onnx.ModelProto", workdir: Path) -> PassOutcome:
+def run_in_process(adapter: PassAdapter, model: onnx.ModelProto, workdir: Path) -> PassOutcome:
     """The in-process executor: ``adapter.run(model, workdir)`` (a crash ends the calling process)."""
     return adapter.run(model, workdir)
 
 
-def mutation(before: "onnx.ModelProto", after: "onnx.ModelProto") -> str:
+def mutation(before: onnx.ModelProto, after: onnx.ModelProto) -> str:
     """Which fields of a ModelProto differ between ``before`` and ``after`` (``graph.node``,
     ``opset_import``, …), for a finding's message; empty when none does."""
     parts = []
@@ -240,7 +292,10 @@ def mutation(before: "onnx.ModelProto", after: "onnx.ModelProto") -> str:
 def _field_bytes(msg, field) -> bytes:
     value = getattr(msg, field.name)
     if _repeated(field):
-        return b"\0".join(v.SerializeToString(deterministic=True) if hasattr(v, "SerializeToString") else repr(v).encode() for v in value)
+        return b"\0".join(
+            v.SerializeToString(deterministic=True) if hasattr(v, "SerializeToString") else repr(v).encode()
+            for v in value
+        )
     return value.SerializeToString(deterministic=True) if hasattr(value, "SerializeToString") else repr(value).encode()
 
 
@@ -257,12 +312,15 @@ def _counts(before, after, field) -> str:
     old, new = getattr(before, field.name), getattr(after, field.name)
     if len(old) != len(new):
         return f" ({len(old)} → {len(new)})"
-    at = [f"#{i}" + (f" {getattr(a, 'name', '') or getattr(a, 'op_type', '')!r}" if hasattr(a, "name") else "")
-          for i, (a, b) in enumerate(zip(old, new)) if a != b]
+    at = [
+        f"#{i}" + (f" {getattr(a, 'name', '') or getattr(a, 'op_type', '')!r}" if hasattr(a, "name") else "")
+        for i, (a, b) in enumerate(zip(old, new))
+        if a != b
+    ]
     return f" at {', '.join(at[:3])}{'…' if len(at) > 3 else ''}" if at else ""
 
 
-def default_opset(model: "onnx.ModelProto") -> int | None:
+def default_opset(model: onnx.ModelProto) -> int | None:
     """The model's ``ai.onnx`` opset version (domain ``""`` or ``ai.onnx``), or None if it imports none."""
     return next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
 
@@ -282,8 +340,10 @@ def _describe(exc: BaseException) -> str:
     return "\n".join(lines) + "\n" + "".join(tb[-3:-1])
 
 
-def _graph_bytes(model: "onnx.ModelProto") -> bytes:
-    return model.graph.SerializeToString(deterministic=True) + b"".join(f.SerializeToString(deterministic=True) for f in model.functions)
+def _graph_bytes(model: onnx.ModelProto) -> bytes:
+    return model.graph.SerializeToString(deterministic=True) + b"".join(
+        f.SerializeToString(deterministic=True) for f in model.functions
+    )
 
 
 def _one_para(text: str, limit: int = 2000) -> str:

@@ -10,7 +10,11 @@ from passcheck.errors import PasscheckError, RegistryError, UnknownIdError
 from passcheck.passes._base import PassAdapter
 from passcheck.passes.command import RECIPES, CommandAdapter, recipe
 from passcheck.passes.onnx_shape_inference import VARIANTS, OnnxShapeInferenceAdapter
-from passcheck.passes.onnxscript_optimizer import OnnxscriptOptimizerAdapter, OnnxscriptOrtFusionAdapter, OnnxscriptRewriteAdapter
+from passcheck.passes.onnxscript_optimizer import (
+    OnnxscriptOptimizerAdapter,
+    OnnxscriptOrtFusionAdapter,
+    OnnxscriptRewriteAdapter,
+)
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
 from passcheck.passes.python_tools import ADAPTERS as PYTHON_TOOLS
@@ -36,9 +40,15 @@ _PLUGINS: dict[str, PassAdapter] | None = None  # read on first need (entry poin
 BASELINE = "ort:disabled"
 #: What ``run`` and ``check`` use when no ``--pass`` is given.
 DEFAULT_PASSES = (
-    "ort:disabled", "ort:basic", "ort:extended", "ort:all",
-    "onnx:infer-shapes", "onnx:infer-shapes-strict", "onnx:infer-shapes-data-prop",
-    "onnxscript:optimize", "ort:symbolic-shape-infer",
+    "ort:disabled",
+    "ort:basic",
+    "ort:extended",
+    "ort:all",
+    "onnx:infer-shapes",
+    "onnx:infer-shapes-strict",
+    "onnx:infer-shapes-data-prop",
+    "onnxscript:optimize",
+    "ort:symbolic-shape-infer",
 )
 #: What ``matrix`` adds to every case's passes when no ``--pass`` is given: a version-converter
 #: sweep to the neighbouring opset boundaries, which differ between the pinned onnx releases.
@@ -82,7 +92,7 @@ def get_pass(pass_id: str) -> PassAdapter:
         return VersionConverterAdapter(target)
     for prefix, folds in (("cmd:", False), ("cmd+fold:", True)):
         if pass_id.startswith(prefix):
-            template = pass_id[len(prefix):].strip().strip("'\"")
+            template = pass_id[len(prefix) :].strip().strip("'\"")
             if template in RECIPES:
                 return recipe(template, folds)
             return CommandAdapter(template, folds_constants=folds)

@@ -31,8 +31,15 @@ DEFAULT_TIMEOUT = 300.0
 class CommandAdapter(PassAdapter):
     tools = ()
 
-    def __init__(self, template: str, timeout: float | None = None, folds_constants: bool = False, *,
-                 id: str | None = None, extra: str | None = None):
+    def __init__(
+        self,
+        template: str,
+        timeout: float | None = None,
+        folds_constants: bool = False,
+        *,
+        id: str | None = None,
+        extra: str | None = None,
+    ):
         if "{in}" not in template or "{out}" not in template:
             raise PasscheckError(f"cmd pass {template!r} must contain both {{in}} and {{out}}")
         try:
@@ -59,7 +66,11 @@ class CommandAdapter(PassAdapter):
 
     def unavailable_reason(self) -> str | None:
         if resolve_command(self.program) is None:
-            where = "it is not executable" if os.sep in self.program else f"not in {Path(sys.executable).parent} nor on PATH"
+            where = (
+                "it is not executable"
+                if os.sep in self.program
+                else f"not in {Path(sys.executable).parent} nor on PATH"
+            )
             extra = f"; pip install {self.extra}" if self.extra else ""
             return f"command not found: {self.program} ({where}{extra})"
         return None
@@ -79,8 +90,15 @@ class CommandAdapter(PassAdapter):
         # passcheck's own process the command gets a session of its own so its children can be.
         own_session = not os.environ.get("PASSCHECK_IN_WORKER")
         try:
-            proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                                    text=True, errors="replace", start_new_session=own_session)
+            proc = subprocess.Popen(
+                argv,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                stdin=subprocess.DEVNULL,
+                text=True,
+                errors="replace",
+                start_new_session=own_session,
+            )
         except FileNotFoundError as exc:
             raise PassDeclined(f"command not found: {argv[0]}") from exc
         except PermissionError as exc:
@@ -90,7 +108,9 @@ class CommandAdapter(PassAdapter):
         except subprocess.TimeoutExpired:
             _kill_tree(proc, own_session)
             proc.communicate()
-            raise TimeoutError(f"the command did not finish in {self.timeout or DEFAULT_TIMEOUT:g} s and was killed") from None
+            raise TimeoutError(
+                f"the command did not finish in {self.timeout or DEFAULT_TIMEOUT:g} s and was killed"
+            ) from None
         finally:
             if own_session or proc.returncode is None:  # interrupted, or own session: nothing it started outlives it
                 _kill_tree(proc, own_session)
@@ -155,7 +175,7 @@ def headline(text: str) -> str:
     lines = [ln.rstrip() for ln in text.strip().splitlines() if ln.strip()]
     marks = [i for i, ln in enumerate(lines) if ln.startswith("Traceback (most recent call last)")]
     if marks:
-        after = [ln for ln in lines[marks[-1] + 1:] if not ln[:1].isspace() and not ln.startswith("^")]
+        after = [ln for ln in lines[marks[-1] + 1 :] if not ln[:1].isspace() and not ln.startswith("^")]
         if after:
             return after[-1] if not re.match(r"\w[\w.]*(Error|Exception|Exit)\b", after[0]) else after[0]
     return lines[-1] if lines else ""

@@ -28,6 +28,10 @@ class OrtSymbolicShapeInferAdapter(PassAdapter):
             out = SymbolicShapeInference.infer_shapes(model, auto_merge=False, guess_output_rank=False)
         finally:
             os.chdir(here)
-        if out is None:  # its documented refusal is below min_opset (see the class attribute); any other None is unexplained
-            raise PassDeclined("SymbolicShapeInference.infer_shapes returned None on a model within its supported opsets")
+        if (
+            out is None
+        ):  # its documented refusal is below min_opset (see the class attribute); any other None is unexplained
+            raise PassDeclined(
+                "SymbolicShapeInference.infer_shapes returned None on a model within its supported opsets"
+            )
         return out

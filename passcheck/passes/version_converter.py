@@ -36,7 +36,7 @@ class VersionConverterAdapter(PassAdapter):
         except (RuntimeError, ValueError) as exc:  # the converter's C++ errors surface as these
             text = f"{type(exc).__name__}: {exc}"
             if m := _NO_ADAPTER.search(text):  # its adapter table has no step for an op here: a stated limit
-                raise PassUnsupported(f"onnx's version converter: {text[m.start():]}") from exc
+                raise PassUnsupported(f"onnx's version converter: {text[m.start() :]}") from exc
             raise PassDeclined(text) from exc
 
 
@@ -85,8 +85,14 @@ def opset_boundary(model, direction: str) -> tuple[int | None, str]:
         target = top - 1
         missing = [op for op in ops if since(op, target) is None] if target >= 1 else ops
         if target < 1 or missing:
-            return None, f"{', '.join(missing[:3]) or 'an op'} has no schema below opset {top}: nothing to convert down to"
-        return target, f"opset {opset} → {target}: {', '.join(op for op in ops if since(op, opset) == top)}: new version at opset {top}"
+            return (
+                None,
+                f"{', '.join(missing[:3]) or 'an op'} has no schema below opset {top}: nothing to convert down to",
+            )
+        return (
+            target,
+            f"opset {opset} → {target}: {', '.join(op for op in ops if since(op, opset) == top)}: new version at opset {top}",
+        )
     for v in range(opset + 1, newest + 1):
         changed = [op for op in ops if (s := since(op, v)) is not None and s > opset]
         if changed:

@@ -9,18 +9,32 @@ from passcheck.repro.source import model_source
 
 def case_slug(finding) -> str:
     """``<case>-<form>-<pass>`` in case-id characters (the case is ``reduced/<slug>``)."""
-    return re.sub(r"[^a-z0-9_.+-]+", "-", f"{finding.case.split('/')[-1]}-{finding.form}-{finding.pass_id}".lower()).strip("-")
+    return re.sub(
+        r"[^a-z0-9_.+-]+", "-", f"{finding.case.split('/')[-1]}-{finding.form}-{finding.pass_id}".lower()
+    ).strip("-")
 
 
-def case_module(finding, a, b, *, case_id: str | None = None, origin: str = "passcheck reduce",
-                rtol: float | None = None, atol: float | None = None) -> str:
+def case_module(
+    finding,
+    a,
+    b,
+    *,
+    case_id: str | None = None,
+    origin: str = "passcheck reduce",
+    rtol: float | None = None,
+    atol: float | None = None,
+) -> str:
     """Python source registering case ``case_id`` (default ``reduced/<case-form-pass>``) with forms
     ``common`` (``a``, the form the finding compares with) and the finding's form (``b``; ``uncommon``
     when it is named ``common`` or is no valid form name), targeting the finding's pass; for a
     one-form finding (``a`` None) ``b`` alone is the case's ``common``. ``origin`` says what made it,
     ``rtol`` / ``atol`` are the case's tolerances."""
     case_id = case_id or "reduced/" + case_slug(finding)
-    form_b = finding.form if finding.form != "common" and re.fullmatch(r"[a-z0-9][a-z0-9_.+-]*", finding.form) else "uncommon"
+    form_b = (
+        finding.form
+        if finding.form != "common" and re.fullmatch(r"[a-z0-9][a-z0-9_.+-]*", finding.form)
+        else "uncommon"
+    )
     src_b, how_b = model_source(b, "build_uncommon")
     if a is None:
         src_a, how_a = "build_common = build_uncommon", how_b

@@ -27,13 +27,23 @@ def constant_values(model) -> dict[str, Any]:
     known = {t.name for t in model.graph.initializer}
     nodes = []
     for n in model.graph.node:
-        if n.domain in ("", "ai.onnx") and all(i in known or not i for i in n.input) and not any(a.g.node or a.graphs for a in n.attribute):
+        if (
+            n.domain in ("", "ai.onnx")
+            and all(i in known or not i for i in n.input)
+            and not any(a.g.node or a.graphs for a in n.attribute)
+        ):
             nodes.append(n)
             known.update(o for o in n.output if o)
     outs = [o for n in nodes for o in n.output if o]
     if not outs:
         return {}
-    g = helper.make_graph(nodes, "constants", [], [helper.make_empty_tensor_value_info(o) for o in outs], initializer=list(model.graph.initializer))
+    g = helper.make_graph(
+        nodes,
+        "constants",
+        [],
+        [helper.make_empty_tensor_value_info(o) for o in outs],
+        initializer=list(model.graph.initializer),
+    )
     m = helper.make_model(g, opset_imports=list(model.opset_import), ir_version=model.ir_version)
     try:
         values = ReferenceEvaluator(m).run(None, {})
@@ -83,8 +93,11 @@ def cut(model, keep: Collection[str], types: dict[str, Any], consts: dict[str, A
             return None
     if model.ir_version < 4:  # IR < 4: every initializer is also a graph input
         named = {v.name for v in new_inputs}
-        new_inputs += [graph_inputs.get(t.name) or helper.make_tensor_value_info(t.name, t.data_type, list(t.dims))
-                       for t in new_inits if t.name not in named]
+        new_inputs += [
+            graph_inputs.get(t.name) or helper.make_tensor_value_info(t.name, t.data_type, list(t.dims))
+            for t in new_inits
+            if t.name not in named
+        ]
     consumed = set(read)
     graph_outputs = {v.name: v for v in g.output}
     outputs = []

@@ -9,8 +9,12 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-def ddmin(items: Sequence[T], holds: Callable[[list[T]], bool], deadline: float,
-          on_smaller: Callable[[list[T]], None] | None = None) -> tuple[list[T], bool]:
+def ddmin(
+    items: Sequence[T],
+    holds: Callable[[list[T]], bool],
+    deadline: float,
+    on_smaller: Callable[[list[T]], None] | None = None,
+) -> tuple[list[T], bool]:
     """A 1-minimal sublist of ``items`` (order kept) for which ``holds`` is true, or the smallest
     found when ``time.monotonic()`` passes ``deadline``.
 
@@ -20,7 +24,7 @@ def ddmin(items: Sequence[T], holds: Callable[[list[T]], bool], deadline: float,
     current, n = list(items), 2
     while len(current) >= 2:
         size = -(-len(current) // n)
-        chunks = [current[i:i + size] for i in range(0, len(current), size)]
+        chunks = [current[i : i + size] for i in range(0, len(current), size)]
         reduced = False
         for chunk in chunks:  # a chunk alone
             if time.monotonic() > deadline:

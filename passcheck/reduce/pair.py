@@ -57,8 +57,13 @@ class PairReducer:
         a, b = self.source.make(keep, edit)
         return b is not None and self.predicate(a, b)
 
-    def reduce(self, deadline: float, start: Sequence[str] | None = None, form: str | None = None,
-               on_smaller: Callable[[list[str], str | None], None] | None = None) -> Reduced:
+    def reduce(
+        self,
+        deadline: float,
+        start: Sequence[str] | None = None,
+        form: str | None = None,
+        on_smaller: Callable[[list[str], str | None], None] | None = None,
+    ) -> Reduced:
         """The smallest pair found before ``deadline`` (``time.monotonic()``), from ``start``
         (node keys that hold, e.g. resumed; default every node) and ``form`` (a narrowed rewrite
         spelling, resumed). ``on_smaller(keep, form)`` is called with each smaller candidate
@@ -74,16 +79,24 @@ class PairReducer:
         if form is not None:
             src = self.source = src.at(form)
         if not self.holds(current):
-            raise PasscheckError("the pair does not show the finding here (same signature, forms valid and equal): nothing to reduce")
+            raise PasscheckError(
+                "the pair does not show the finding here (same signature, forms valid and equal): nothing to reduce"
+            )
         finished = True
         if hasattr(src, "at"):  # a rewrite: its sites first (a resumed spelling goes on narrowing)
+
             def at_sites(spelling: str) -> bool:
                 self.tests += 1
                 a, b = src.at(spelling).make(current)
                 return b is not None and self.predicate(a, b)
 
-            narrowed, finished = fewest_sites(src.base, src.form, at_sites, deadline,
-                                              (lambda spelling: on_smaller(current, spelling)) if on_smaller else None)
+            narrowed, finished = fewest_sites(
+                src.base,
+                src.form,
+                at_sites,
+                deadline,
+                (lambda spelling: on_smaller(current, spelling)) if on_smaller else None,
+            )
             src = self.source = src.at(narrowed)
         note = (lambda keep: on_smaller(keep, getattr(src, "form", None))) if on_smaller else None
         for seed in src.seeds():
@@ -109,6 +122,7 @@ class PairReducer:
                 return self.ex.call(shrunk, model, size) if self.ex is not None else shrunk(model, size)
             except Exception:  # noqa: BLE001 - the worker died or numpy cannot hold a tensor: not a candidate
                 return None
+
         return edit
 
     def _shrink(self, keep: list[str], deadline: float) -> tuple[list[int], Callable | None]:
@@ -137,14 +151,18 @@ class PairReducer:
             return {}, shapes
         arrays = candidates(a if a is not None else b)
         values = simplify(arrays, lambda v: self.holds(keep, with_fills(v)), deadline)
-        return {k: ("zeros" if not v.any() else "ones") for k, v in values.items()}, (with_fills(values) if values else shapes)
+        return {k: ("zeros" if not v.any() else "ones") for k, v in values.items()}, (
+            with_fills(values) if values else shapes
+        )
 
 
 def _chain(edits):
     """One edit applying ``edits`` (None entries skipped) in order; None out of any is None."""
+
     def edit(model):
         for e in edits:
             if e is not None and model is not None:
                 model = e(model)
         return model
+
     return edit

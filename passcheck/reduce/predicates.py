@@ -35,10 +35,12 @@ class OrtParity:
 
     def __call__(self, a, b) -> bool:
         from passcheck.attribution.ort import optimized_ops
-        from passcheck.oracles.parity import op_counts
         from passcheck.errors import WorkerDied
+        from passcheck.oracles.parity import op_counts
 
-        if a is None or b is None or self.checker(a) or self.checker(b):  # an invalid cut (or one the checker dies on) is not a candidate
+        if (
+            a is None or b is None or self.checker(a) or self.checker(b)
+        ):  # an invalid cut (or one the checker dies on) is not a candidate
             return False
         try:
             oa, ob = self.ex.call(optimized_ops, a, self.level, []), self.ex.call(optimized_ops, b, self.level, [])
@@ -77,7 +79,15 @@ class EngineCheck:
         rtol, atol, parity: the case's tolerances and parity checks (None / default: passcheck's).
     """
 
-    def __init__(self, finding, executor, *, rtol: float | None = None, atol: float | None = None, parity: frozenset[str] | None = None):
+    def __init__(
+        self,
+        finding,
+        executor,
+        *,
+        rtol: float | None = None,
+        atol: float | None = None,
+        parity: frozenset[str] | None = None,
+    ):
         self.finding, self.ex, self.rtol, self.atol, self.parity = finding, executor, rtol, atol, parity
         self.allowed: set | None = None  # input findings the unreduced pair shows (set by the first call)
 
@@ -93,7 +103,14 @@ class EngineCheck:
         forms = {other or "common": a, f.form: b} if a is not None and f.form != (other or "common") else {f.form: b}
         extra = {"parity": self.parity} if self.parity is not None else {}
         try:
-            subject = Subject(id=f.case, forms=forms, bindings=default_bindings(next(iter(forms.values()))), rtol=self.rtol, atol=self.atol, **extra)
+            subject = Subject(
+                id=f.case,
+                forms=forms,
+                bindings=default_bindings(next(iter(forms.values()))),
+                rtol=self.rtol,
+                atol=self.atol,
+                **extra,
+            )
             cells = evaluate(subject, [f.pass_id], executor=self.ex)
         except (PasscheckError, Exception):  # noqa: BLE001 - a cut the engine refuses (interfaces differ, no feeds): not a candidate
             return False

@@ -38,7 +38,11 @@ def shrunk(model, size: int):
     for t in g.initializer:
         if size in t.dims:
             arr = numpy_helper.to_array(t)
-            t.CopyFrom(numpy_helper.from_array(arr[tuple(slice(0, 1) if n == size else slice(None) for n in arr.shape)].copy(), t.name))
+            t.CopyFrom(
+                numpy_helper.from_array(
+                    arr[tuple(slice(0, 1) if n == size else slice(None) for n in arr.shape)].copy(), t.name
+                )
+            )
     for v in g.input:  # IR < 4 lists initializers as inputs too: keep their types in step
         if v.name in inits:
             t = next(t for t in g.initializer if t.name == v.name)

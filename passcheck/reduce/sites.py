@@ -16,8 +16,9 @@ from passcheck.mutations import forms as hforms
 from passcheck.reduce.ddmin import ddmin
 
 
-def fewest_sites(base, form: str, holds: Callable[[str], bool], deadline: float,
-                 on_smaller: Callable[[str], None] | None = None) -> tuple[str, bool]:
+def fewest_sites(
+    base, form: str, holds: Callable[[str], bool], deadline: float, on_smaller: Callable[[str], None] | None = None
+) -> tuple[str, bool]:
     """(the narrowest spelling of ``form`` found on ``base``, whether every group finished).
 
     ``holds(form)`` says whether the whole base rewritten as ``form`` shows the finding; ``form``
@@ -35,13 +36,17 @@ def fewest_sites(base, form: str, holds: Callable[[str], bool], deadline: float,
             labels = hforms.sites(before[0], rid) if before is not None else []
         if len(labels) < 2:
             continue
-        head, tail = groups[:i], groups[i + 1:]
+        head, tail = groups[:i], groups[i + 1 :]
 
         def spelled(chosen, head=head, tail=tail, rid=rid) -> str:
             return _spell([*head, (rid, list(chosen)), *tail])
 
-        keep, done = ddmin(labels, lambda chosen: holds(spelled(chosen)), deadline,
-                           (lambda chosen: on_smaller(spelled(chosen))) if on_smaller else None)
+        keep, done = ddmin(
+            labels,
+            lambda chosen: holds(spelled(chosen)),
+            deadline,
+            (lambda chosen: on_smaller(spelled(chosen))) if on_smaller else None,
+        )
         finished = finished and done
         groups = [*head, (rid, keep), *tail]
     return _spell(groups), finished

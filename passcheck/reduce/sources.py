@@ -114,7 +114,7 @@ class Rewritten:
         nodes = self.base.graph.node
         return nodes[index].name if index < len(nodes) else f"#{index}"
 
-    def at(self, form: str) -> "Rewritten":
+    def at(self, form: str) -> Rewritten:
         """The same base under another spelling of the rewrite (fewer sites)."""
         other = object.__new__(Rewritten)
         other.__dict__.update(self.__dict__, form=form)

@@ -13,4 +13,16 @@ Catalogue:
 from passcheck.report import baseline, json_report, junit, markdown, rootcause, terminal
 from passcheck.report.json_report import Stream, atomic_write, read_report, report_dict, write_report
 
-__all__ = ["Stream", "atomic_write", "baseline", "json_report", "junit", "markdown", "read_report", "report_dict", "rootcause", "terminal", "write_report"]
+__all__ = [
+    "Stream",
+    "atomic_write",
+    "baseline",
+    "json_report",
+    "junit",
+    "markdown",
+    "read_report",
+    "report_dict",
+    "rootcause",
+    "terminal",
+    "write_report",
+]

@@ -43,7 +43,11 @@ class Known:
 
     def matches_cell(self, cell: CellResult) -> bool:
         """A finding of ``cell``, or its unchecked parts, is what this entry names."""
-        return any(self.matches(f) for f in cell.findings) or bool(cell.unchecked) and self.matches_id(cell.unchecked_id, cell.env)
+        return (
+            any(self.matches(f) for f in cell.findings)
+            or bool(cell.unchecked)
+            and self.matches_id(cell.unchecked_id, cell.env)
+        )
 
     def covers_cell(self, cell: CellResult) -> bool:
         """Whether ``cell`` (case, form, pass) is one this entry's id can name, whatever its findings."""
@@ -75,7 +79,9 @@ def load(path: str | Path) -> list[Known]:
         if not isinstance(e, dict) or not e.get("id") or not e.get("reason"):
             raise PasscheckError(f"{p}: entry {i} needs an 'id' and a 'reason'")
         envs = e.get("envs")
-        if envs is not None and (not isinstance(envs, list) or not envs or not all(isinstance(x, str) and x for x in envs)):
+        if envs is not None and (
+            not isinstance(envs, list) or not envs or not all(isinstance(x, str) and x for x in envs)
+        ):
             raise PasscheckError(f"{p}: entry {i} ({e['id']}): 'envs' must be a non-empty list of environment ids")
         out.append(Known(e["id"], e["reason"], e.get("link", ""), tuple(envs) if envs is not None else None))
     return out
@@ -127,9 +133,14 @@ class EntryStatus:
     in_selection: bool = True
 
     def to_json(self) -> dict:
-        return {"id": self.entry.id, "envs": list(self.entry.envs) if self.entry.envs else None,
-                "occurs": list(self.occurs), "fixed": list(self.fixed), "not_run": list(self.not_run),
-                "in_selection": self.in_selection}
+        return {
+            "id": self.entry.id,
+            "envs": list(self.entry.envs) if self.entry.envs else None,
+            "occurs": list(self.occurs),
+            "fixed": list(self.fixed),
+            "not_run": list(self.not_run),
+            "in_selection": self.in_selection,
+        }
 
 
 def status(cells: Sequence[CellResult], known: Sequence[Known], environments: Sequence[str]) -> list[EntryStatus]:
@@ -150,18 +161,34 @@ def status(cells: Sequence[CellResult], known: Sequence[Known], environments: Se
             ran.add(c.env)
             if k.matches_cell(c):
                 occurs.add(c.env)
-        out.append(EntryStatus(k, tuple(e for e in envs if e in occurs), tuple(e for e in envs if e in ran - occurs),
-                               tuple(e for e in envs if e not in ran), selected))
+        out.append(
+            EntryStatus(
+                k,
+                tuple(e for e in envs if e in occurs),
+                tuple(e for e in envs if e in ran - occurs),
+                tuple(e for e in envs if e not in ran),
+                selected,
+            )
+        )
     return out
 
 
-def from_cells(cells: Iterable[CellResult], reason: str = "known at baseline creation",
-               environments: Sequence[str] | None = None, previous: Sequence[Known] = ()) -> str:
+def from_cells(
+    cells: Iterable[CellResult],
+    reason: str = "known at baseline creation",
+    environments: Sequence[str] | None = None,
+    previous: Sequence[Known] = (),
+) -> str:
     """A baseline file's text accepting the current state of ``cells``: every finding, and the
     unchecked parts of every cell that has some (see :func:`from_findings`)."""
     cells = list(cells)
-    return from_findings((f for c in cells for f in c.findings), reason, environments,
-                         unchecked=[c for c in cells if c.unchecked], previous=previous)
+    return from_findings(
+        (f for c in cells for f in c.findings),
+        reason,
+        environments,
+        unchecked=[c for c in cells if c.unchecked],
+        previous=previous,
+    )
 
 
 def previous_entries(path: str | Path) -> list[Known]:
@@ -173,9 +200,13 @@ def previous_entries(path: str | Path) -> list[Known]:
         return []
 
 
-def from_findings(findings: Iterable[Finding], reason: str = "known at baseline creation",
-                  environments: Sequence[str] | None = None, unchecked: Iterable[CellResult] = (),
-                  previous: Sequence[Known] = ()) -> str:
+def from_findings(
+    findings: Iterable[Finding],
+    reason: str = "known at baseline creation",
+    environments: Sequence[str] | None = None,
+    unchecked: Iterable[CellResult] = (),
+    previous: Sequence[Known] = (),
+) -> str:
     """A baseline file's text listing ``findings`` and the ``unchecked`` cells' parts (to accept
     the current state).
 

@@ -51,17 +51,22 @@ def report_dict(cells: Iterable[CellResult], environments: dict[str, dict[str, A
     return {
         "schema_version": SCHEMA_VERSION,
         "environments": environments,
-        "summary": {"cells": len(cells), "verdicts": verdicts,
-                    "findings": sum(len(c.findings) for c in cells),
-                    "unexpected": sum(1 for c in cells for f in c.findings if not f.expected),
-                    **rootcause.count(cells)},
+        "summary": {
+            "cells": len(cells),
+            "verdicts": verdicts,
+            "findings": sum(len(c.findings) for c in cells),
+            "unexpected": sum(1 for c in cells for f in c.findings if not f.expected),
+            **rootcause.count(cells),
+        },
         **meta,
         "root_causes": [rc.to_json() for rc in rootcause.root_causes(cells)],
         "results": [c.to_json() for c in cells],
     }
 
 
-def write_report(path: str | Path, cells: Iterable[CellResult], environments: dict[str, dict[str, Any]], **meta: Any) -> None:
+def write_report(
+    path: str | Path, cells: Iterable[CellResult], environments: dict[str, dict[str, Any]], **meta: Any
+) -> None:
     atomic_write(path, json.dumps(report_dict(cells, environments, **meta), indent=1, default=str) + "\n")
 
 
@@ -139,7 +144,7 @@ class Stream:
     def close(self) -> None:
         self._f.close()
 
-    def __enter__(self) -> "Stream":
+    def __enter__(self) -> Stream:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -190,7 +195,9 @@ def read_stream(path: str | Path) -> StreamState:
                 continue
             cells[cell.key] = cell
     if header is None and not cells and text.strip():
-        raise PasscheckError(f"{p}: not a passcheck stream (JSON lines with a header record); give the --stream file of an earlier run")
+        raise PasscheckError(
+            f"{p}: not a passcheck stream (JSON lines with a header record); give the --stream file of an earlier run"
+        )
     return StreamState(header, envs, list(cells.values()))
 
 

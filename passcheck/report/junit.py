@@ -8,7 +8,6 @@ from pathlib import Path
 
 from passcheck.records import CellResult
 
-
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
@@ -32,11 +31,27 @@ def write_junit(path: str | Path, cells: Iterable[CellResult], suite: str = "pas
         tc = TestCase(f"{c.form} | {c.pass_id} | {c.env}", classname=c.case, time=c.seconds)
         new = [f for f in c.findings if not f.expected]
         if new:
-            tc.result = [Failure(_xml("; ".join(f"[{f.kind}] {f.message}" for f in new)[:2000]), type_=",".join(sorted({f.kind for f in new})))]
-            tc.system_out = _xml("\n".join(f"{f.headline()}" + (f"\n  attributed to: {', '.join(f.attribution)}" if f.attribution else "")
-                                           + f"\n  reproduce: {f.repro}" for f in new))
+            tc.result = [
+                Failure(
+                    _xml("; ".join(f"[{f.kind}] {f.message}" for f in new)[:2000]),
+                    type_=",".join(sorted({f.kind for f in new})),
+                )
+            ]
+            tc.system_out = _xml(
+                "\n".join(
+                    f"{f.headline()}"
+                    + (f"\n  attributed to: {', '.join(f.attribution)}" if f.attribution else "")
+                    + f"\n  reproduce: {f.repro}"
+                    for f in new
+                )
+            )
         elif c.unchecked and not c.unchecked_known:
-            tc.result = [Failure(_xml("not checked: " + "; ".join(f"{k}: {v}" for k, v in c.unchecked.items())[:2000]), type_="unchecked")]
+            tc.result = [
+                Failure(
+                    _xml("not checked: " + "; ".join(f"{k}: {v}" for k, v in c.unchecked.items())[:2000]),
+                    type_="unchecked",
+                )
+            ]
         elif c.status in ("skipped", "unavailable"):
             tc.result = [Skipped(_xml(f"{c.status}: {c.error or ''}"))]
         elif c.findings:

@@ -25,13 +25,24 @@ STYLE = {"ok": "green", "known": "yellow", "unchecked": "magenta", "skip": "dim"
 
 #: One letter per finding kind in the compact grid.
 KIND_MARKS = {
-    "wrong-result": "W", "annotation-violated": "A", "invalid-model": "I", "rejected": "R",
-    "missed-optimization": "M", "less-precise": "P", "expectation-failed": "E", "validity-disagreement": "D",
+    "wrong-result": "W",
+    "annotation-violated": "A",
+    "invalid-model": "I",
+    "rejected": "R",
+    "missed-optimization": "M",
+    "less-precise": "P",
+    "expectation-failed": "E",
+    "validity-disagreement": "D",
     "spec-violation": "S",
 }
 #: Marks of the verdicts without an unexpected finding, and their meaning in the legend.
-STATE_MARKS = {"ok": ("✓", "ok"), "expected": ("k", "known"), "unchecked": ("u", "unchecked"), "skipped": ("-", "skipped"),
-               "unavailable": ("?", "n/a")}
+STATE_MARKS = {
+    "ok": ("✓", "ok"),
+    "expected": ("k", "known"),
+    "unchecked": ("u", "unchecked"),
+    "skipped": ("-", "skipped"),
+    "unavailable": ("?", "n/a"),
+}
 
 
 def mark(cell: CellResult) -> str:
@@ -50,8 +61,14 @@ def print_grid(cells: Iterable[CellResult], console: Console) -> None:
     print_rows(["case", "form"] + (["env"] if multi_env else []), passes, keyed, console)
 
 
-def print_rows(headers: list[str], columns: list[str], rows: dict[tuple[str, ...], dict[str, CellResult]], console: Console,
-               *, what: str = "passes") -> None:
+def print_rows(
+    headers: list[str],
+    columns: list[str],
+    rows: dict[tuple[str, ...], dict[str, CellResult]],
+    console: Console,
+    *,
+    what: str = "passes",
+) -> None:
     """Rows keyed by (group, name, …) as in ``headers`` (``case``, ``form`` …), one verdict per
     column (pass ids, or environments in a matrix: ``what`` names them in the legend), in the
     layout that fits ``console``."""
@@ -90,8 +107,10 @@ def _compact(columns: list[str], rows: dict, console: Console, what: str) -> Non
     width = max([len(str(len(columns)))] + [len(m) for ms in marks.values() for m in ms.values()])
     names = {key: " ".join(key[1:]) for key in rows}
     left = max(len(n) for n in names.values()) + 4  # two spaces of indent, two before the marks
-    console.print(Text(" " * left + " ".join(str(i).rjust(width) for i in range(1, len(columns) + 1)), style="bold"),
-                  soft_wrap=True)
+    console.print(
+        Text(" " * left + " ".join(str(i).rjust(width) for i in range(1, len(columns) + 1)), style="bold"),
+        soft_wrap=True,
+    )
     last = None
     for key in rows:
         if key[0] != last:
@@ -102,7 +121,9 @@ def _compact(columns: list[str], rows: dict, console: Console, what: str) -> Non
             m = marks[key].get(c, "·")
             line.append(("" if i == 0 else " ") + m.rjust(width), style=_mark_style(m))
         console.print(line, soft_wrap=True)
-    console.print(Text(f"{what}: " + "  ".join(f"{i}={c}" for i, c in enumerate(columns, 1)), style="dim"), soft_wrap=False)
+    console.print(
+        Text(f"{what}: " + "  ".join(f"{i}={c}" for i, c in enumerate(columns, 1)), style="dim"), soft_wrap=False
+    )
     used = {ch for ms in marks.values() for m in ms.values() for ch in m}
     kinds = {letter: ABBREV.get(kind, kind) for kind, letter in KIND_MARKS.items()}
     legend = [f"{m}={what}" for m, what in STATE_MARKS.values() if m in used]

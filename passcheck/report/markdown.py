@@ -14,28 +14,54 @@ def _esc(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def render(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] | None = None, *, title: str = "passcheck report") -> str:
+def render(
+    cells: Iterable[CellResult],
+    environments: dict[str, dict[str, Any]] | None = None,
+    *,
+    title: str = "passcheck report",
+) -> str:
     cells = list(cells)
     passes, rows = grid(cells)
     n = counts(cells)
     causes = root_causes(cells)
-    out = [f"# {title}", "", f"{n['cells']} cells: **{n['unexpected']} unexpected findings ({unexpected_phrase(causes)})**, "
-           f"{n['expected']} known, **{n['unchecked']} unchecked**, {n['skipped']} skipped, {n['unavailable']} unavailable.", ""]
+    out = [
+        f"# {title}",
+        "",
+        f"{n['cells']} cells: **{n['unexpected']} unexpected findings ({unexpected_phrase(causes)})**, "
+        f"{n['expected']} known, **{n['unchecked']} unchecked**, {n['skipped']} skipped, {n['unavailable']} unavailable.",
+        "",
+    ]
     if cov := coverage_line(cells):
         out += [f"Coverage: {_esc(cov)}.", ""]
     if spec := spec_rules_line(cells):
         out += [f"Conformance: {_esc(spec)}.", ""]
     for env, versions in (environments or {}).items():
         out.append(f"- `{env}`: " + ", ".join(f"{k} {v}" for k, v in versions.items() if v))
-    out += ["", "| case | form | env | " + " | ".join(f"`{p}`" for p in passes) + " |", "|---" * (3 + len(passes)) + "|"]
+    out += [
+        "",
+        "| case | form | env | " + " | ".join(f"`{p}`" for p in passes) + " |",
+        "|---" * (3 + len(passes)) + "|",
+    ]
     for (case, form, env), by_pass in rows.items():
-        out.append(f"| `{case}` | {form} | {env} | " + " | ".join(label(by_pass[p]) if p in by_pass else "" for p in passes) + " |")
+        out.append(
+            f"| `{case}` | {form} | {env} | "
+            + " | ".join(label(by_pass[p]) if p in by_pass else "" for p in passes)
+            + " |"
+        )
     if causes:  # one row per root cause; "also explains" lists the other cells it accounts for
-        out += ["", "## Findings", "", "| case | form | pass | env | oracle | kind | what | also explains | known |", "|---|---|---|---|---|---|---|---|---|"]
+        out += [
+            "",
+            "## Findings",
+            "",
+            "| case | form | pass | env | oracle | kind | what | also explains | known |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
         for rc in causes:
             f = rc.finding
             also = "; ".join(f"{o.form} \\| `{o.pass_id}` {o.kind}" for o in rc.others)
-            out.append(f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | {_esc(f.message)}{_attributed(f)} | {also} | {_esc(f.reason) if rc.expected else ''} |")
+            out.append(
+                f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | {_esc(f.message)}{_attributed(f)} | {also} | {_esc(f.reason) if rc.expected else ''} |"
+            )
     if lines := unchecked_lines(cells):
         out += ["", "## Not checked", "", *(f"- {_esc(line)}" for line in lines)]
     return "\n".join(out) + "\n"
@@ -49,7 +75,9 @@ def _attributed(f) -> str:
 _TOOL = {"ort": ("onnxruntime",), "onnx": ("onnx",), "onnxscript": ("onnxscript",), "input": ("onnx", "onnxruntime")}
 
 
-def _affected(pass_id: str, envs_seen: list[str], environments: dict[str, dict[str, Any]], cell_versions: dict[str, Any]) -> str:
+def _affected(
+    pass_id: str, envs_seen: list[str], environments: dict[str, dict[str, Any]], cell_versions: dict[str, Any]
+) -> str:
     tools = _TOOL.get(pass_id.split(":", 1)[0], ("onnx", "onnxruntime", "onnxscript"))
     parts = []
     for e in envs_seen:
@@ -59,7 +87,9 @@ def _affected(pass_id: str, envs_seen: list[str], environments: dict[str, dict[s
     return ("every environment: " if everywhere else "") + "; ".join(dict.fromkeys(parts))
 
 
-def findings_table(cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] | None = None, *, title: str = "Findings") -> str:
+def findings_table(
+    cells: Iterable[CellResult], environments: dict[str, dict[str, Any]] | None = None, *, title: str = "Findings"
+) -> str:
     """One row per (pass, oracle, kind, form): how many cases show it, one example, and the
     versions of the tool under test in each environment where it was seen."""
     groups: dict[tuple[str, str, str, str], list] = {}
@@ -69,11 +99,20 @@ def findings_table(cells: Iterable[CellResult], environments: dict[str, dict[str
     out = [f"# {title}", ""]
     for env, versions in (environments or {}).items():
         out.append(f"- `{env}`: " + ", ".join(f"{k} {v}" for k, v in versions.items() if v and k != "error"))
-    out += ["", "| pass | oracle | kind | form | cases | example | versions affected |", "|---|---|---|---|---|---|---|"]
+    out += [
+        "",
+        "| pass | oracle | kind | form | cases | example | versions affected |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for (pid, oracle, kind, form), items in sorted(groups.items()):
         cases = sorted({f.case for f, _ in items})
         f, c = items[0]
-        seen = sorted({x.env for x, _ in items}, key=lambda e: [int(t) if t.isdigit() else t for t in __import__("re").split(r"(\d+)", e)])
+        seen = sorted(
+            {x.env for x, _ in items},
+            key=lambda e: [int(t) if t.isdigit() else t for t in __import__("re").split(r"(\d+)", e)],
+        )
         shown = ", ".join(f"`{x}`" for x in cases[:4]) + (f" (+{len(cases) - 4})" if len(cases) > 4 else "")
-        out.append(f"| `{pid}` | {oracle} | {kind} | {form} | {len(cases)}: {shown} | `{f.case}`: {_esc(f.message)} | {_affected(pid, seen, environments or {}, c.versions or {})} |")
+        out.append(
+            f"| `{pid}` | {oracle} | {kind} | {form} | {len(cases)}: {shown} | `{f.case}`: {_esc(f.message)} | {_affected(pid, seen, environments or {}, c.versions or {})} |"
+        )
     return "\n".join(out) + "\n"

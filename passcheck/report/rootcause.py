@@ -126,9 +126,14 @@ class RootCause:
         return list(dict.fromkeys(f"{f.form} | {f.pass_id} | {f.env}" for f in self.explains))
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.finding.id, "case": self.finding.case, "expected": self.expected,
-                "signature": list(self.signature), "message": self.finding.message,
-                "explains": [{"id": f.id, "env": f.env} for f in self.explains]}
+        return {
+            "id": self.finding.id,
+            "case": self.finding.case,
+            "expected": self.expected,
+            "signature": list(self.signature),
+            "message": self.finding.message,
+            "explains": [{"id": f.id, "env": f.env} for f in self.explains],
+        }
 
 
 def _changes(form: str) -> tuple[int, int]:

@@ -24,7 +24,9 @@ def label(cell: CellResult) -> str:
     v = cell.verdict
     if v == "findings":
         return ",".join(sorted({ABBREV.get(f.kind, f.kind) for f in cell.findings if not f.expected}))
-    return {"ok": "ok", "expected": "known", "unchecked": "unchecked", "skipped": "skip", "unavailable": "n/a"}.get(v, v)
+    return {"ok": "ok", "expected": "known", "unchecked": "unchecked", "skipped": "skip", "unavailable": "n/a"}.get(
+        v, v
+    )
 
 
 def grid(cells: Iterable[CellResult]) -> tuple[list[str], dict[tuple[str, str, str], dict[str, CellResult]]]:
@@ -51,13 +53,21 @@ def counts(cells: Iterable[CellResult]) -> dict[str, int]:
 
 def unchecked_lines(cells: Iterable[CellResult]) -> list[str]:
     """One line per part of a cell that was not checked: ``case | form | pass | env: what: why``."""
-    return [f"{c.case} | {c.form} | {c.pass_id} | {c.env}: {what}: {why}" for c in cells for what, why in c.unchecked.items()]
+    return [
+        f"{c.case} | {c.form} | {c.pass_id} | {c.env}: {what}: {why}"
+        for c in cells
+        for what, why in c.unchecked.items()
+    ]
 
 
 def _reason_kind(why: str) -> str:
     """A value-independent summary of why an annotated value was not checked."""
-    for marker, kind in (("never ran", "subgraph or function never ran"), ("reference evaluator could not", "the reference evaluator failed"),
-                         ("cannot expose", "engine cannot observe (subgraph or function)"), ("opaque", "opaque type")):
+    for marker, kind in (
+        ("never ran", "subgraph or function never ran"),
+        ("reference evaluator could not", "the reference evaluator failed"),
+        ("cannot expose", "engine cannot observe (subgraph or function)"),
+        ("opaque", "opaque type"),
+    ):
         if marker in why:
             return kind
     return why.split(" (")[0][:80]
@@ -77,8 +87,10 @@ def coverage_line(cells: Iterable[CellResult]) -> str:
     if not total["annotated"]:
         return ""
     shown = "; ".join(f"{n}: {why}" for why, n in sorted(reasons.items(), key=lambda kv: -kv[1])[:4])
-    return (f"annotations: {total['annotated']} annotated, {total['checked']} checked, {total['unobserved']} unobserved, "
-            f"{total['unchecked']} unchecked" + (f" ({shown})" if shown else ""))
+    return (
+        f"annotations: {total['annotated']} annotated, {total['checked']} checked, {total['unobserved']} unobserved, "
+        f"{total['unchecked']} unchecked" + (f" ({shown})" if shown else "")
+    )
 
 
 def spec_rules_line(cells: Iterable[CellResult]) -> str:

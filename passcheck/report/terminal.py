@@ -21,7 +21,9 @@ def make_console(stderr: bool = False):
 
     from rich.console import Console
 
-    return Console(soft_wrap=True, stderr=stderr, width=None if (sys.stderr if stderr else sys.stdout).isatty() else 200)
+    return Console(
+        soft_wrap=True, stderr=stderr, width=None if (sys.stderr if stderr else sys.stdout).isatty() else 200
+    )
 
 
 def render(cells: Iterable[CellResult], console: Console | None = None, *, show_grid: bool = True) -> None:
@@ -36,7 +38,14 @@ def render(cells: Iterable[CellResult], console: Console | None = None, *, show_
         tag = "KNOWN " if rc.expected else ""
         console.print(Text(f"{tag}{f.headline()}", style="yellow" if rc.expected else "red"), soft_wrap=True)
         if rc.others:
-            console.print(Text(f"    also explains {len(rc.others)}: " + "; ".join(f"{o.form} | {o.pass_id} | {o.oracle} [{o.kind}]" for o in rc.others), style="dim"), soft_wrap=True)
+            console.print(
+                Text(
+                    f"    also explains {len(rc.others)}: "
+                    + "; ".join(f"{o.form} | {o.pass_id} | {o.oracle} [{o.kind}]" for o in rc.others),
+                    style="dim",
+                ),
+                soft_wrap=True,
+            )
         if f.attribution:
             console.print(Text(f"    attributed to: {', '.join(f.attribution)}", style="dim"), soft_wrap=True)
         if f.repro:
@@ -47,5 +56,7 @@ def render(cells: Iterable[CellResult], console: Console | None = None, *, show_
         if cov:
             console.print(cov, soft_wrap=True)
     n = counts(cells)
-    console.print(f"{n['cells']} cells: {n['unexpected']} unexpected findings ({unexpected_phrase(causes)}), "
-                  f"{n['expected']} known, {n['unchecked']} unchecked, {n['skipped']} skipped, {n['unavailable']} unavailable")
+    console.print(
+        f"{n['cells']} cells: {n['unexpected']} unexpected findings ({unexpected_phrase(causes)}), "
+        f"{n['expected']} known, {n['unchecked']} unchecked, {n['skipped']} skipped, {n['unavailable']} unavailable"
+    )

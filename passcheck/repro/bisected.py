@@ -7,10 +7,13 @@ from pathlib import Path
 
 from passcheck.errors import PasscheckError
 
+
 def not_bisected(package: str = "onnxruntime") -> str:
     """What the section says when no bisection is given, for the tool ``package`` (a pip name)."""
-    return (f"not bisected (run `passcheck bisect RUN.json --finding ID --package {package} --from VERSION --out DIR`, "
-            "then `passcheck repro … --bisect DIR/bisect.json`)")
+    return (
+        f"not bisected (run `passcheck bisect RUN.json --finding ID --package {package} --from VERSION --out DIR`, "
+        "then `passcheck repro … --bisect DIR/bisect.json`)"
+    )
 
 
 #: What the section says for an onnxruntime finding when no bisection is given.
@@ -32,8 +35,14 @@ def first_bad(path: str | Path | None, finding_id: str, package: str = "onnxrunt
         package, direction, versions = doc["package"], doc["direction"], list(doc["range"])
         old, new, skipped = doc.get("last_old"), doc.get("first_new"), list(doc.get("skipped_between") or [])
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise PasscheckError(f"--bisect {path}: not a bisect.json written by 'passcheck bisect' ({type(exc).__name__}: {exc})") from None
-    span = f"{package} {versions[0]} … {versions[-1]}, {len(versions)} releases, {len(doc.get('probes') or [])} probed" if versions else package
+        raise PasscheckError(
+            f"--bisect {path}: not a bisect.json written by 'passcheck bisect' ({type(exc).__name__}: {exc})"
+        ) from None
+    span = (
+        f"{package} {versions[0]} … {versions[-1]}, {len(versions)} releases, {len(doc.get('probes') or [])} probed"
+        if versions
+        else package
+    )
     if direction == "regression":
         text = f"**{package} {new}** (last good: {old})"
     elif direction == "fix":

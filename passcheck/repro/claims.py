@@ -33,7 +33,7 @@ class Claim:
     constants: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 
-_VALIDITY = '''
+_VALIDITY = """
     model = build_form()
     out = apply(model)
     before, after = checker_error(model), checker_error(out)
@@ -43,9 +43,9 @@ _VALIDITY = '''
         return 1
     print("fixed: the onnx checker accepts the output" if after is None else "fixed: the output is rejected only as its input is")
     return 0
-'''
+"""
 
-_ACCEPTANCE = '''
+_ACCEPTANCE = """
     model = build_form()
     onnx.checker.check_model(model, full_check=True)  # premise: a valid model
     died, error = apply_in_child(model)  # in a child process: a tool that kills its process is the bug shown
@@ -57,9 +57,9 @@ _ACCEPTANCE = '''
         return 1
     print(f"fixed: {PASS} accepts {FORM}")
     return 0
-'''
+"""
 
-_FORM_RUNS = '''
+_FORM_RUNS = """
     model = build_form()
     onnx.checker.check_model(model, full_check=True)  # premise: a valid model
     died, error = apply_in_child(model)  # onnxruntime runs the form in a child process: its death is the bug shown
@@ -71,9 +71,9 @@ _FORM_RUNS = '''
         return 1
     print(f"fixed: onnxruntime runs {FORM} on every feed set")
     return 0
-'''
+"""
 
-_NUMERIC = '''
+_NUMERIC = """
     model = build_form()
     out = apply(model)
     compared = 0
@@ -100,9 +100,9 @@ _NUMERIC = '''
         raise RuntimeError("the unoptimized model runs on none of the feeds: nothing compared")
     print(f"fixed: the output of {PASS} computes what {FORM} computes on {compared} feed set(s)")
     return 0
-'''
+"""
 
-_PARITY_OPS = '''
+_PARITY_OPS = """
     a, b = build_other(), build_form()
     out_a, out_b = apply(a), apply(b)
     same_values(a, out_a)  # premise: what the pass did to OTHER is right (else it is no optimization FORM missed)
@@ -121,9 +121,9 @@ _PARITY_OPS = '''
             return 1
     print(f"fixed: {PASS} optimizes both models alike")
     return 0
-'''
+"""
 
-_PARITY_PRECISION = '''
+_PARITY_PRECISION = """
     a, b = build_other(), build_form()
     out_a, out_b = apply(a), apply(b)
     ta = next(o.type for o in out_a.graph.output if o.name == OUTPUT)
@@ -138,9 +138,9 @@ _PARITY_PRECISION = '''
         return 1
     print(f"fixed: {FORM}'s type of {OUTPUT!r} is as precise as {OTHER}'s")
     return 0
-'''
+"""
 
-_ANNOTATION = '''
+_ANNOTATION = """
     model = build_form()
     out = apply(model)
     tp = annotation(out, VALUE)
@@ -163,9 +163,9 @@ _ANNOTATION = '''
         raise RuntimeError("the output runs on none of the feeds: nothing observed")
     print(f"fixed: the type of {VALUE!r} holds on {ran} feed set(s)")
     return 0
-'''
+"""
 
-_MUTATION = '''
+_MUTATION = """
     model = build_form()
     before = onnx.ModelProto()
     before.CopyFrom(model)
@@ -177,7 +177,7 @@ _MUTATION = '''
         return 1
     print(f"fixed: {PASS} leaves its input unchanged")
     return 0
-'''
+"""
 
 #: Annotation rules the script's :func:`violation` checks (one value at a time).
 _VALUE_RULES = {"elem-type", "rank", "dim-value"}
@@ -190,40 +190,79 @@ def claim(finding, rtol: float | None = None, atol: float | None = None) -> Clai
     key = (f.oracle, f.kind)
     if f.pass_id == "input":
         if key == ("runtime", "rejected"):
-            return Claim(_FORM_RUNS, "onnxruntime runs the form, which the onnx checker (full_check=True) accepts, on every feed set",
-                         feeds=True, helpers=("run", "apply_in_child"))
-        return f"no standalone check states the {f.oracle} oracle's {f.kind!r} claim on a form itself (pass 'input') yet"
+            return Claim(
+                _FORM_RUNS,
+                "onnxruntime runs the form, which the onnx checker (full_check=True) accepts, on every feed set",
+                feeds=True,
+                helpers=("run", "apply_in_child"),
+            )
+        return (
+            f"no standalone check states the {f.oracle} oracle's {f.kind!r} claim on a form itself (pass 'input') yet"
+        )
     if key == ("validity", "invalid-model"):
-        return Claim(_VALIDITY, "the onnx checker (full_check=True) accepts the pass's output, or rejects it only for the reason it rejects the input",
-                     helpers=("checker_error",))
+        return Claim(
+            _VALIDITY,
+            "the onnx checker (full_check=True) accepts the pass's output, or rejects it only for the reason it rejects the input",
+            helpers=("checker_error",),
+        )
     if key == ("acceptance", "rejected"):
         if d.get("status") not in FAILED - {"timeout", "out-of-memory"}:
             return f"the pass's status was {d.get('status')!r} (a time or memory limit, which a script cannot state portably)"
-        return Claim(_ACCEPTANCE, "the pass accepts the model, which the onnx checker (full_check=True) accepts"
-                     + (f" and which computes what {', '.join(map(repr, d['accepted_forms']))} (accepted) computes" if d.get("accepted_forms") else ""),
-                     helpers=("apply_in_child",))
+        return Claim(
+            _ACCEPTANCE,
+            "the pass accepts the model, which the onnx checker (full_check=True) accepts"
+            + (
+                f" and which computes what {', '.join(map(repr, d['accepted_forms']))} (accepted) computes"
+                if d.get("accepted_forms")
+                else ""
+            ),
+            helpers=("apply_in_child",),
+        )
     if key == ("numeric", "wrong-result"):
-        return Claim(_NUMERIC, "the pass's output computes what its input computes: every graph output equal on every feed set the input runs on "
-                     "(integers exactly; floats within |a - e| <= atol + rtol * |e|, passcheck's dtype tolerances unless the case sets them)",
-                     feeds=True, helpers=("run", "compare"), constants={"RTOL": rtol, "ATOL": atol})
+        return Claim(
+            _NUMERIC,
+            "the pass's output computes what its input computes: every graph output equal on every feed set the input runs on "
+            "(integers exactly; floats within |a - e| <= atol + rtol * |e|, passcheck's dtype tolerances unless the case sets them)",
+            feeds=True,
+            helpers=("run", "compare"),
+            constants={"RTOL": rtol, "ATOL": atol},
+        )
     if key == ("parity", "missed-optimization") and d.get("other_form"):
-        return Claim(_PARITY_OPS, "the two models compute the same values, so the pass should optimize them alike: what it removes from the "
-                     "first (its output shown to compute what its input does) it removes from the second",
-                     two_forms=True, feeds=True, helpers=("run", "compare", "counts", "same_values"),
-                     constants={"KEPT": list(d.get("kept_op_types") or []), "RTOL": rtol, "ATOL": atol})
+        return Claim(
+            _PARITY_OPS,
+            "the two models compute the same values, so the pass should optimize them alike: what it removes from the "
+            "first (its output shown to compute what its input does) it removes from the second",
+            two_forms=True,
+            feeds=True,
+            helpers=("run", "compare", "counts", "same_values"),
+            constants={"KEPT": list(d.get("kept_op_types") or []), "RTOL": rtol, "ATOL": atol},
+        )
     if key == ("parity", "less-precise") and d.get("other_form") and d.get("output"):
-        return Claim(_PARITY_PRECISION, f"the two models compute the same values, so the type the pass gives graph output {d['output']!r} "
-                     "should be as precise in both (rank known, as many dim_value, then as many named dims), given that the more precise one "
-                     "holds when the output runs", two_forms=True, feeds=True, helpers=("run", "precision", "violation"),
-                     constants={"OUTPUT": d["output"]})
+        return Claim(
+            _PARITY_PRECISION,
+            f"the two models compute the same values, so the type the pass gives graph output {d['output']!r} "
+            "should be as precise in both (rank known, as many dim_value, then as many named dims), given that the more precise one "
+            "holds when the output runs",
+            two_forms=True,
+            feeds=True,
+            helpers=("run", "precision", "violation"),
+            constants={"OUTPUT": d["output"]},
+        )
     if key == ("annotations", "annotation-violated"):
         value, rule = str(d.get("value") or ""), d.get("rule")
         if d.get("role") != "assertion" or rule not in _VALUE_RULES or any(c in value for c in "[{#") or "::" in value:
-            return (f"its annotation rule {rule!r} ({d.get('role')}) on {value!r} needs passcheck's binding of symbols across values or scopes; "
-                    "the script checks one main-graph value's elem type, rank and dim values")
-        return Claim(_ANNOTATION, f"the type the pass annotates {value!r} with holds at run time: the elem type, rank and every dim_value "
-                     "of the value onnxruntime computes", feeds=True,
-                     helpers=("run", "precision", "violation", "annotation"), constants={"VALUE": value})
+            return (
+                f"its annotation rule {rule!r} ({d.get('role')}) on {value!r} needs passcheck's binding of symbols across values or scopes; "
+                "the script checks one main-graph value's elem type, rank and dim values"
+            )
+        return Claim(
+            _ANNOTATION,
+            f"the type the pass annotates {value!r} with holds at run time: the elem type, rank and every dim_value "
+            "of the value onnxruntime computes",
+            feeds=True,
+            helpers=("run", "precision", "violation", "annotation"),
+            constants={"VALUE": value},
+        )
     if key == ("pass-contract", "input-mutated"):
         return Claim(_MUTATION, "a pass that returns a new model leaves the one it is given unchanged")
     return f"no standalone check states the {f.oracle} oracle's {f.kind!r} claim yet"

@@ -29,8 +29,15 @@ def _oracle_source() -> dict[str, str]:
 
     return {
         "compare": f"TOLERANCES = {numeric.TOLERANCES!r}\nDEFAULT_FLOAT = {numeric.DEFAULT_FLOAT!r}\n\n\n"
-                   + src(numeric.Comparison, numeric.tolerance, numeric.compare, numeric._each, numeric._leaf, numeric._desc,
-                         numeric._py),
+        + src(
+            numeric.Comparison,
+            numeric.tolerance,
+            numeric.compare,
+            numeric._each,
+            numeric._leaf,
+            numeric._desc,
+            numeric._py,
+        ),
         "precision": src(parity.precision, parity.less_precise, parity._fmt),
         "checker_error": src(validity.checker_error),
     }
@@ -238,14 +245,24 @@ def script(finding, claim, call, a, b, feeds: Sequence[Mapping] = ()) -> tuple[s
         builders = src_a + "\n\n" + src_b
     needs = ", ".join(["onnx", "onnxruntime", "numpy", *call.needs])
     text = _TEMPLATE.format(
-        title=_docstring_safe(f"{finding.pass_id}: {finding.kind} ({finding.oracle}) on form {finding.form!r} of {finding.case}: {brief(finding.message, 160)}"),
-        doc=call.doc, expected=claim.expected, needs=needs, imports="".join(f"    {i}\n" for i in call.imports),
-        pass_id=finding.pass_id, form=finding.form, other=other,
+        title=_docstring_safe(
+            f"{finding.pass_id}: {finding.kind} ({finding.oracle}) on form {finding.form!r} of {finding.case}: {brief(finding.message, 160)}"
+        ),
+        doc=call.doc,
+        expected=claim.expected,
+        needs=needs,
+        imports="".join(f"    {i}\n" for i in call.imports),
+        pass_id=finding.pass_id,
+        form=finding.form,
+        other=other,
         constants="".join(f"{k} = {v!r}\n" for k, v in claim.constants.items()),
-        feeds=encode_feeds(feeds) if claim.feeds else "[]", builders=builders, apply=call.source,
+        feeds=encode_feeds(feeds) if claim.feeds else "[]",
+        builders=builders,
+        apply=call.source,
         helpers="\n\n".join(helpers[h] for h in claim.helpers) + ("\n" if claim.helpers else ""),
         versions="'onnx', onnx.__version__, '| onnxruntime', ort.__version__, '| numpy', np.__version__"
-                 + (", '| onnxscript', onnxscript.__version__" if "onnxscript" in call.needs else ""), body=claim.body.strip("\n"),
+        + (", '| onnxscript', onnxscript.__version__" if "onnxscript" in call.needs else ""),
+        body=claim.body.strip("\n"),
     )
     return text, how
 
@@ -257,9 +274,14 @@ def _docstring_safe(text: str) -> str:
 def report_md(finding, claim, call, how: dict[str, str], versions: dict[str, str | None], first_bad: str = "") -> str:
     """``REPORT.md`` for a generic reproducer: environment, steps, expected vs actual, attribution,
     first bad version (``first_bad``: Markdown from :func:`passcheck.repro.bisected.first_bad`)."""
-    env = "\n".join(f"- {k} {v}" for k, v in versions.items() if v) + f"\n- Python {platform.python_version()}, {platform.system()} {platform.machine()}"
-    spelled = "; ".join(f"`{f}`: {'rebuilt with onnx.helper' if h == 'helper' else 'embedded as serialized bytes (too large or intricate for onnx.helper)'}"
-                        for f, h in how.items())
+    env = (
+        "\n".join(f"- {k} {v}" for k, v in versions.items() if v)
+        + f"\n- Python {platform.python_version()}, {platform.system()} {platform.machine()}"
+    )
+    spelled = "; ".join(
+        f"`{f}`: {'rebuilt with onnx.helper' if h == 'helper' else 'embedded as serialized bytes (too large or intricate for onnx.helper)'}"
+        for f, h in how.items()
+    )
     needs = " ".join(["onnx", "onnxruntime", "numpy", *call.needs])
     attribution = ", ".join(f"`{n}`" for n in finding.attribution) if finding.attribution else "not computed"
     return f"""# {finding.pass_id}: {finding.kind} on a form of `{finding.case}`
@@ -269,7 +291,7 @@ def report_md(finding, claim, call, how: dict[str, str], versions: dict[str, str
 
 ## Steps
 1. `pip install {needs}`
-2. `python repro.py` (builds the model{'s' if len(how) > 1 else ''} — {spelled} — and runs `{call.doc}`{' on the feeds passcheck used, embedded' if claim.feeds else ''})
+2. `python repro.py` (builds the model{"s" if len(how) > 1 else ""} — {spelled} — and runs `{call.doc}`{" on the feeds passcheck used, embedded" if claim.feeds else ""})
 
 ## Expected
 {claim.expected[0].upper() + claim.expected[1:]}.

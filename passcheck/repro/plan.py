@@ -19,7 +19,12 @@ from passcheck.records import Finding, brief
 
 def is_ort_parity(f: Finding) -> bool:
     """An ``ort:<level>`` missed optimization (:mod:`passcheck.repro.script` writes it, attribution included)."""
-    return f.pass_id.startswith("ort:") and f.pass_id != "ort:symbolic-shape-infer" and f.oracle == "parity" and f.kind == "missed-optimization"
+    return (
+        f.pass_id.startswith("ort:")
+        and f.pass_id != "ort:symbolic-shape-infer"
+        and f.oracle == "parity"
+        and f.kind == "missed-optimization"
+    )
 
 
 def refusal(f: Finding) -> str | None:
@@ -48,9 +53,13 @@ def rank(f: Finding) -> str:
     shape or type`` (an annotation violated or less precise), ``missed optimization``, else ``other``."""
     if f.kind == "rejected" and (f.details or {}).get("status") == "crashed":
         return "crash"
-    return {"wrong-result": "wrong result", "invalid-model": "invalid output",
-            "annotation-violated": "wrong shape or type", "less-precise": "wrong shape or type",
-            "missed-optimization": "missed optimization"}.get(f.kind, "other")
+    return {
+        "wrong-result": "wrong result",
+        "invalid-model": "invalid output",
+        "annotation-violated": "wrong shape or type",
+        "less-precise": "wrong shape or type",
+        "missed-optimization": "missed optimization",
+    }.get(f.kind, "other")
 
 
 def choose(cells, finding_id: str | None) -> tuple[Finding, str]:
@@ -72,8 +81,10 @@ def choose(cells, finding_id: str | None) -> tuple[Finding, str]:
     findings = [f for c in cells for f in c.findings if not f.expected]
     fit = [f for f in findings if refusal(f) is None]
     if not fit:
-        raise PasscheckError("no unexpected finding in the report that repro can script; unexpected: "
-                             + (", ".join(sorted({f.id for f in findings})[:12]) or "none"))
+        raise PasscheckError(
+            "no unexpected finding in the report that repro can script; unexpected: "
+            + (", ".join(sorted({f.id for f in findings})[:12]) or "none")
+        )
     best = min(fit, key=lambda f: RANKS.index(rank(f)))  # min keeps report order among equals
     said = f"chose {best.id} ({rank(best)}: the first of the highest rank of {len(fit)} findings repro can script; "
     return best, (said + "--finding ID for another)" if len(fit) > 1 else "")
@@ -116,12 +127,20 @@ def verify(path: Path, timeout: float = 600) -> str:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     path = Path(path).resolve()  # it runs from its own folder: a relative path would name another file there
     try:
-        r = subprocess.run([sys.executable, "-I", "-c", _WITHOUT_PASSCHECK, str(path)], capture_output=True, text=True, timeout=timeout,
-                           cwd=path.parent, env=env)
+        r = subprocess.run(
+            [sys.executable, "-I", "-c", _WITHOUT_PASSCHECK, str(path)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=path.parent,
+            env=env,
+        )
     except subprocess.TimeoutExpired:
         raise PasscheckError(f"{path}: the script ran past {timeout:g} s here; not kept") from None
     bug = next((ln for ln in r.stdout.splitlines() if ln.startswith("BUG:")), "")
     if r.returncode == 1 and bug:
         return bug
     last = (r.stderr.strip().splitlines() or r.stdout.strip().splitlines() or [""])[-1]
-    raise PasscheckError(f"the script does not reproduce the finding here (exit {r.returncode}: {brief(last, 300)}); not kept")
+    raise PasscheckError(
+        f"the script does not reproduce the finding here (exit {r.returncode}: {brief(last, 300)}); not kept"
+    )

@@ -107,28 +107,43 @@ def script(finding, a, b, attribution: Sequence[str] = ()) -> tuple[str, dict[st
     level = LEVELS[finding.pass_id.split(":", 1)[1]]
     text = _TEMPLATE.format(
         title=f"onnxruntime {level}: {', '.join(finding.details.get('kept_op_types') or ['a rewrite'])} optimized in one form of a model but not in an equal form",
-        forms=f"{other!r} vs {finding.form!r}", level=level, kept=list(finding.details.get("kept_op_types") or []),
-        attribution=", ".join(attribution) or "not attributed", source_a=src_a, source_b=src_b,
-        fn_a="build_optimized_form", fn_b="build_missed_form", a=other, b=finding.form,
+        forms=f"{other!r} vs {finding.form!r}",
+        level=level,
+        kept=list(finding.details.get("kept_op_types") or []),
+        attribution=", ".join(attribution) or "not attributed",
+        source_a=src_a,
+        source_b=src_b,
+        fn_a="build_optimized_form",
+        fn_b="build_missed_form",
+        a=other,
+        b=finding.form,
     )
     return text, {other: how_a, finding.form: how_b}
 
 
-def report_md(finding, how: dict[str, str], attribution: Sequence[str], versions: dict[str, str | None], first_bad: str = "") -> str:
+def report_md(
+    finding, how: dict[str, str], attribution: Sequence[str], versions: dict[str, str | None], first_bad: str = ""
+) -> str:
     """``REPORT.md``: environment, steps, expected vs actual, attribution, first bad version
     (``first_bad``: Markdown from :func:`passcheck.repro.bisected.first_bad`)."""
     other = finding.details.get("other_form", "")
     kept = finding.details.get("kept_op_types") or []
-    env = "\n".join(f"- {k} {v}" for k, v in versions.items() if v) + f"\n- Python {platform.python_version()}, {platform.system()} {platform.machine()}"
-    spelled = "; ".join(f"`{f}`: {'rebuilt with onnx.helper' if h == 'helper' else 'embedded as serialized bytes (too large or intricate for onnx.helper)'}" for f, h in how.items())
-    return f"""# onnxruntime {finding.pass_id.split(':', 1)[1]} optimization misses {', '.join(kept) or 'a rewrite'} on an equal form of a model
+    env = (
+        "\n".join(f"- {k} {v}" for k, v in versions.items() if v)
+        + f"\n- Python {platform.python_version()}, {platform.system()} {platform.machine()}"
+    )
+    spelled = "; ".join(
+        f"`{f}`: {'rebuilt with onnx.helper' if h == 'helper' else 'embedded as serialized bytes (too large or intricate for onnx.helper)'}"
+        for f, h in how.items()
+    )
+    return f"""# onnxruntime {finding.pass_id.split(":", 1)[1]} optimization misses {", ".join(kept) or "a rewrite"} on an equal form of a model
 
 ## Environment
 {env}
 
 ## Steps
 1. `pip install onnx onnxruntime numpy`
-2. `python repro.py` (builds both models, runs onnxruntime's optimizer at {LEVELS[finding.pass_id.split(':', 1)[1]]} on each; {spelled})
+2. `python repro.py` (builds both models, runs onnxruntime's optimizer at {LEVELS[finding.pass_id.split(":", 1)[1]]} on each; {spelled})
 
 ## Expected
 The two models compute the same values (checked by passcheck on synthesized inputs before the
@@ -141,7 +156,7 @@ remove from `{finding.form}` too.
 `repro.py` exits 1 while this holds and 0 once both forms are optimized alike.
 
 ## Attribution
-{', '.join(f'`{n}`' for n in attribution) + ' (disabling it alone with `disabled_optimizers` makes the forms optimized alike)' if attribution else 'not computed (run `passcheck attribute` on the report first)'}
+{", ".join(f"`{n}`" for n in attribution) + " (disabling it alone with `disabled_optimizers` makes the forms optimized alike)" if attribution else "not computed (run `passcheck attribute` on the report first)"}
 
 ## First bad version
 {first_bad or NOT_BISECTED}

@@ -33,10 +33,13 @@ def model_source(model, fn: str) -> tuple[str, str]:
     except _Inexpressible:
         pass
     data = base64.b64encode(model.SerializeToString()).decode()
-    lines = [data[i:i + 100] for i in range(0, len(data), 100)]
+    lines = [data[i : i + 100] for i in range(0, len(data), 100)]
     body = "\n".join(f'        "{ln}"' for ln in lines)
-    return (f"def {fn}():\n    \"\"\"The model as serialized bytes (too large or too intricate to spell with onnx.helper).\"\"\"\n"
-            f"    return onnx.ModelProto.FromString(base64.b64decode(\n{body}\n    ))\n", "bytes")
+    return (
+        f'def {fn}():\n    """The model as serialized bytes (too large or too intricate to spell with onnx.helper)."""\n'
+        f"    return onnx.ModelProto.FromString(base64.b64decode(\n{body}\n    ))\n",
+        "bytes",
+    )
 
 
 def _run(src: str, fn: str):
@@ -143,7 +146,9 @@ def _helper_source(model, fn: str) -> str:
     for n in g.node:
         attrs = "".join(f", {a.name}={_attr(a)}" for a in sorted(n.attribute, key=lambda a: a.name))
         dom = f", domain={n.domain!r}" if n.domain else ""
-        out.append(f"        helper.make_node({n.op_type!r}, {list(n.input)!r}, {list(n.output)!r}, name={n.name!r}{dom}{attrs}),")
+        out.append(
+            f"        helper.make_node({n.op_type!r}, {list(n.input)!r}, {list(n.output)!r}, name={n.name!r}{dom}{attrs}),"
+        )
     out.append("    ]")
     out.append("    initializers = [")
     out += [f"        {_tensor(t)}," for t in g.initializer]
@@ -152,7 +157,9 @@ def _helper_source(model, fn: str) -> str:
         out.append(f"    {label} = [")
         out += [f"        {_value_info(v)}," for v in vis]
         out.append("    ]")
-    out.append(f"    graph = helper.make_graph(nodes, {g.name!r}, inputs, outputs, initializer=initializers, value_info=value_info)")
+    out.append(
+        f"    graph = helper.make_graph(nodes, {g.name!r}, inputs, outputs, initializer=initializers, value_info=value_info)"
+    )
     opsets = ", ".join(f"helper.make_opsetid({o.domain!r}, {o.version})" for o in model.opset_import)
     out.append(f"    return helper.make_model(graph, opset_imports=[{opsets}], ir_version={model.ir_version})")
     return "\n".join(out) + "\n"

@@ -87,35 +87,50 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
         if name not in VARIANTS:
             return None
         flags = ", ".join(f"{k}={v}" for k, v in VARIANTS[name].items())
-        return ToolCall(f"def apply(model):\n    return onnx.shape_inference.infer_shapes(model, {flags})\n",
-                        f"onnx.shape_inference.infer_shapes(model, {flags})")
+        return ToolCall(
+            f"def apply(model):\n    return onnx.shape_inference.infer_shapes(model, {flags})\n",
+            f"onnx.shape_inference.infer_shapes(model, {flags})",
+        )
     if family == "onnx" and name.startswith("convert-opset-"):
         target = _opset_target(name.removeprefix("convert-opset-"), model)
         if target is None:
             return None
-        return ToolCall(f"def apply(model):\n    return onnx.version_converter.convert_version(model, {target})\n",
-                        f"onnx.version_converter.convert_version(model, {target})", ("import onnx.version_converter",))
+        return ToolCall(
+            f"def apply(model):\n    return onnx.version_converter.convert_version(model, {target})\n",
+            f"onnx.version_converter.convert_version(model, {target})",
+            ("import onnx.version_converter",),
+        )
     if family == "onnxscript":
         calls = {
             "optimize": ("onnxscript.optimizer.optimize(model)", "import onnxscript\nimport onnxscript.optimizer"),
             "rewrite": ("onnxscript.rewriter.rewrite(model)", "import onnxscript\nimport onnxscript.rewriter"),
-            "optimize-for-ort": ("ir.serde.serialize_model(optimize_for_ort(ir.serde.deserialize_model(model))[0])",
-                                 "import onnx_ir as ir\nimport onnxscript\nfrom onnxscript.rewriter.ort_fusions import optimize_for_ort"),
+            "optimize-for-ort": (
+                "ir.serde.serialize_model(optimize_for_ort(ir.serde.deserialize_model(model))[0])",
+                "import onnx_ir as ir\nimport onnxscript\nfrom onnxscript.rewriter.ort_fusions import optimize_for_ort",
+            ),
         }
         if name not in calls:
             return None
         call, imp = calls[name]
         return ToolCall(f"def apply(model):\n    return {call}\n", call, tuple(imp.split("\n")), ("onnxscript",))
     if family in ("cmd", "cmd+fold") and "{in}" in name and "{out}" in name:
-        return ToolCall(_COMMAND.format(argv=shlex.split(name)), f"the command {name}", ("import shlex", "import subprocess"))
+        return ToolCall(
+            _COMMAND.format(argv=shlex.split(name)), f"the command {name}", ("import shlex", "import subprocess")
+        )
     if family == "ort":
         from passcheck.passes.ort_optimizer import LEVELS
 
         if name == "symbolic-shape-infer":
-            return ToolCall(_SYMBOLIC, "SymbolicShapeInference.infer_shapes(model, auto_merge=False, guess_output_rank=False)",
-                            ("from onnxruntime.tools.symbolic_shape_infer import SymbolicShapeInference",), ("sympy",))
+            return ToolCall(
+                _SYMBOLIC,
+                "SymbolicShapeInference.infer_shapes(model, auto_merge=False, guess_output_rank=False)",
+                ("from onnxruntime.tools.symbolic_shape_infer import SymbolicShapeInference",),
+                ("sympy",),
+            )
         if name in LEVELS:
-            return ToolCall(_ORT_OPTIMIZE.format(level=LEVELS[name]), f"onnxruntime's graph optimizer at {LEVELS[name]}")
+            return ToolCall(
+                _ORT_OPTIMIZE.format(level=LEVELS[name]), f"onnxruntime's graph optimizer at {LEVELS[name]}"
+            )
     return None
 
 

@@ -9,4 +9,13 @@ Catalogue:
 from passcheck.runtime.feeds import default_bindings, graph_symbols, runtime_inputs, synthesize
 from passcheck.runtime.session import RunResult, all_node_outputs, observation_copy, run_ort
 
-__all__ = ["RunResult", "all_node_outputs", "default_bindings", "graph_symbols", "observation_copy", "run_ort", "runtime_inputs", "synthesize"]
+__all__ = [
+    "RunResult",
+    "all_node_outputs",
+    "default_bindings",
+    "graph_symbols",
+    "observation_copy",
+    "run_ort",
+    "runtime_inputs",
+    "synthesize",
+]

@@ -42,12 +42,15 @@ _SET = re.compile(r"test_data_set_(\d+)$")
 _FILE = re.compile(r"(input|output)_(\d+)\.pb$")
 
 
-def _proto_class(tp: "onnx.TypeProto"):
+def _proto_class(tp: onnx.TypeProto):
     import onnx
 
     return {
-        "tensor_type": onnx.TensorProto, "sequence_type": onnx.SequenceProto, "map_type": onnx.MapProto,
-        "optional_type": onnx.OptionalProto, "sparse_tensor_type": onnx.SparseTensorProto,
+        "tensor_type": onnx.TensorProto,
+        "sequence_type": onnx.SequenceProto,
+        "map_type": onnx.MapProto,
+        "optional_type": onnx.OptionalProto,
+        "sparse_tensor_type": onnx.SparseTensorProto,
     }.get(tp.WhichOneof("value"), onnx.TensorProto)
 
 
@@ -78,7 +81,7 @@ def proto_to_value(msg: Any) -> Any:
     raise FeedError(f"cannot read a {type(msg).__name__} as a feed")
 
 
-def value_to_proto(value: Any, tp: "onnx.TypeProto", name: str = "") -> Any:
+def value_to_proto(value: Any, tp: onnx.TypeProto, name: str = "") -> Any:
     """The message for ``value`` of ONNX type ``tp`` (the inverse of :func:`proto_to_value`)."""
     import onnx
     from onnx import numpy_helper
@@ -86,10 +89,15 @@ def value_to_proto(value: Any, tp: "onnx.TypeProto", name: str = "") -> Any:
     kind = tp.WhichOneof("value")
     if kind == "tensor_type":
         arr = np.asarray(value)
-        return numpy_helper.from_array(arr.astype(object) if arr.dtype.kind in "SU" else arr, name)  # str or bytes: STRING
+        return numpy_helper.from_array(
+            arr.astype(object) if arr.dtype.kind in "SU" else arr, name
+        )  # str or bytes: STRING
     if kind == "sparse_tensor_type":
-        sp = onnx.SparseTensorProto(values=numpy_helper.from_array(np.asarray(value.values), name),
-                                    indices=numpy_helper.from_array(np.asarray(value.indices, np.int64)), dims=list(value.dense_shape))
+        sp = onnx.SparseTensorProto(
+            values=numpy_helper.from_array(np.asarray(value.values), name),
+            indices=numpy_helper.from_array(np.asarray(value.indices, np.int64)),
+            dims=list(value.dense_shape),
+        )
         return sp
     codes = {"tensor_type": 1, "sparse_tensor_type": 2, "sequence_type": 3, "map_type": 4, "optional_type": 5}
     fields = {1: "tensor", 2: "sparse_tensor", 3: "sequence", 4: "map", 5: "optional"}
@@ -122,30 +130,41 @@ def value_to_proto(value: Any, tp: "onnx.TypeProto", name: str = "") -> Any:
 def _data_sets(path: Path) -> list[Path]:
     if _SET.search(path.name):
         return [path]
-    sets = sorted((p for p in path.iterdir() if p.is_dir() and _SET.search(p.name)), key=lambda p: int(_SET.search(p.name).group(1)))
+    sets = sorted(
+        (p for p in path.iterdir() if p.is_dir() and _SET.search(p.name)),
+        key=lambda p: int(_SET.search(p.name).group(1)),
+    )
     if not sets:
         raise FeedError(f"{path}: no test_data_set_K folders (expected the ONNX backend-test layout, or give a .npz)")
     return sets
 
 
-def _read_set(folder: Path, model: "onnx.ModelProto") -> dict[str, Any]:
+def _read_set(folder: Path, model: onnx.ModelProto) -> dict[str, Any]:
     needed = runtime_inputs(model)
     by_name = {vi.name: vi for vi in model.graph.input}
-    files = sorted((p for p in folder.glob("input_*.pb") if _FILE.search(p.name)), key=lambda p: int(_FILE.search(p.name).group(2)))
+    files = sorted(
+        (p for p in folder.glob("input_*.pb") if _FILE.search(p.name)), key=lambda p: int(_FILE.search(p.name).group(2))
+    )
     feeds: dict[str, Any] = {}
     for f in files:
         j = int(_FILE.search(f.name).group(2))
-        at_j = [vi.name for vi in (needed[j:j + 1] + list(model.graph.input)[j:j + 1])]
+        at_j = [vi.name for vi in (needed[j : j + 1] + list(model.graph.input)[j : j + 1])]
         guess = by_name[at_j[0]] if at_j else None
         msg, name = _parse_named(f, guess, by_name)
         if not name:
             if guess is None:
-                raise FeedError(f"{f}: no graph input at position {j} (the model has {len(needed)} inputs to feed) and the file names none")
+                raise FeedError(
+                    f"{f}: no graph input at position {j} (the model has {len(needed)} inputs to feed) and the file names none"
+                )
             name = guess.name
         elif name not in by_name:
-            raise FeedError(f"{f}: feeds input {name!r}, which the model does not have (its inputs: {', '.join(v.name for v in needed)})")
+            raise FeedError(
+                f"{f}: feeds input {name!r}, which the model does not have (its inputs: {', '.join(v.name for v in needed)})"
+            )
         elif at_j and name not in at_j:
-            raise FeedError(f"{f}: names input {name!r} but position {j} is input {at_j[0]!r}; rename the file input_{[v.name for v in needed].index(name) if name in [v.name for v in needed] else '?'}.pb or fix its name")
+            raise FeedError(
+                f"{f}: names input {name!r} but position {j} is input {at_j[0]!r}; rename the file input_{[v.name for v in needed].index(name) if name in [v.name for v in needed] else '?'}.pb or fix its name"
+            )
         if name in feeds:
             raise FeedError(f"{f}: input {name!r} is fed twice in {folder}")
         try:
@@ -172,7 +191,11 @@ def _parse_named(path: Path, guess, by_name) -> tuple[Any, str]:
     import onnx
 
     first = _proto_class(guess.type) if guess is not None else onnx.TensorProto
-    kinds = [first] + [c for c in (onnx.TensorProto, onnx.SequenceProto, onnx.MapProto, onnx.OptionalProto, onnx.SparseTensorProto) if c is not first]
+    kinds = [first] + [
+        c
+        for c in (onnx.TensorProto, onnx.SequenceProto, onnx.MapProto, onnx.OptionalProto, onnx.SparseTensorProto)
+        if c is not first
+    ]
     for cls in kinds:
         try:
             msg = _parse(path, cls)
@@ -196,7 +219,7 @@ def _parse(path: Path, cls) -> Any:
     return msg
 
 
-def read_feeds(path: str | Path, model: "onnx.ModelProto") -> list[dict[str, Any]]:
+def read_feeds(path: str | Path, model: onnx.ModelProto) -> list[dict[str, Any]]:
     """Read feeds for ``model``: one dict per data set.
 
     Args:
@@ -222,7 +245,9 @@ def read_feeds(path: str | Path, model: "onnx.ModelProto") -> list[dict[str, Any
         known = {vi.name for vi in model.graph.input}
         for k in sets[0]:
             if k not in known:
-                raise FeedError(f"--feeds {p}: array {k!r} feeds an input the model does not have (its inputs: {', '.join(v.name for v in runtime_inputs(model))})")
+                raise FeedError(
+                    f"--feeds {p}: array {k!r} feeds an input the model does not have (its inputs: {', '.join(v.name for v in runtime_inputs(model))})"
+                )
     else:
         sets = [_read_set(s, model) for s in _data_sets(p)]
     for s, feeds in zip(_data_sets(p) if p.is_dir() else [p], sets):
@@ -237,14 +262,24 @@ def data_sets_beside(model_path: str | Path) -> tuple[Path, str] | None:
     where ``folder`` holds ``test_data_set_K/input_J.pb`` and ``description`` reads e.g.
     ``test_data_set_0..2 from the model folder``; None when the model's folder has no such set."""
     folder = Path(model_path).parent
-    sets = sorted((int(m.group(1)) for p in folder.glob("test_data_set_*") if (m := _SET.search(p.name)) and p.is_dir() and any(p.glob("input_*.pb"))))
+    sets = sorted(
+        int(m.group(1))
+        for p in folder.glob("test_data_set_*")
+        if (m := _SET.search(p.name)) and p.is_dir() and any(p.glob("input_*.pb"))
+    )
     if not sets:
         return None
     span = f"test_data_set_{sets[0]}" + (f"..{sets[-1]}" if len(sets) > 1 else "")
     return folder, f"{span} from the model folder"
 
 
-def write_data_set(folder: str | Path, index: int, model: "onnx.ModelProto", inputs: Mapping[str, Any], outputs: Mapping[str, Any] | None = None) -> Path:
+def write_data_set(
+    folder: str | Path,
+    index: int,
+    model: onnx.ModelProto,
+    inputs: Mapping[str, Any],
+    outputs: Mapping[str, Any] | None = None,
+) -> Path:
     """Write ``folder/test_data_set_<index>/input_J.pb`` (+ ``output_J.pb``), named, in model order.
 
     Returns:
@@ -261,12 +296,18 @@ def write_data_set(folder: str | Path, index: int, model: "onnx.ModelProto", inp
     return d
 
 
-def _type_of(value: Any) -> "onnx.TypeProto":
+def _type_of(value: Any) -> onnx.TypeProto:
     import onnx
 
     tp = onnx.TypeProto()
     if isinstance(value, list):
-        tp.sequence_type.elem_type.CopyFrom(_type_of(value[0]) if value else onnx.TypeProto(tensor_type=onnx.TypeProto.Tensor(elem_type=1)))
+        tp.sequence_type.elem_type.CopyFrom(
+            _type_of(value[0]) if value else onnx.TypeProto(tensor_type=onnx.TypeProto.Tensor(elem_type=1))
+        )
     else:
-        tp.tensor_type.elem_type = onnx.helper.np_dtype_to_tensor_dtype(np.asarray(value).dtype) if np.asarray(value).dtype.kind not in "OU" else onnx.TensorProto.STRING
+        tp.tensor_type.elem_type = (
+            onnx.helper.np_dtype_to_tensor_dtype(np.asarray(value).dtype)
+            if np.asarray(value).dtype.kind not in "OU"
+            else onnx.TensorProto.STRING
+        )
     return tp

@@ -23,7 +23,7 @@ MAX_FEED_BYTES = 1 << 30
 DEFAULT_SIZES = (2, 3)
 
 
-def graph_symbols(model: "onnx.ModelProto") -> list[str]:
+def graph_symbols(model: onnx.ModelProto) -> list[str]:
     """dim_param names used by the main graph's inputs, in order of first use."""
     seen: dict[str, None] = {}
     for vi in runtime_inputs(model):
@@ -35,7 +35,7 @@ def graph_symbols(model: "onnx.ModelProto") -> list[str]:
     return list(seen)
 
 
-def default_bindings(model: "onnx.ModelProto", overrides: Mapping[str, int] | None = None) -> list[dict[str, int]]:
+def default_bindings(model: onnx.ModelProto, overrides: Mapping[str, int] | None = None) -> list[dict[str, int]]:
     """Two bindings (every input symbol to 2, then to 3) with ``overrides`` applied to both.
 
     Raises:
@@ -44,17 +44,27 @@ def default_bindings(model: "onnx.ModelProto", overrides: Mapping[str, int] | No
     symbols = graph_symbols(model)
     for s in overrides or {}:
         if s not in symbols:
-            raise FeedError(f"--bind {s}: the model's inputs have no symbolic dim {s!r}" + (f" (they use: {', '.join(symbols)})" if symbols else " (they have no symbolic dims)"))
+            raise FeedError(
+                f"--bind {s}: the model's inputs have no symbolic dim {s!r}"
+                + (f" (they use: {', '.join(symbols)})" if symbols else " (they have no symbolic dims)")
+            )
     return [{**{s: size for s in symbols}, **(overrides or {})} for size in DEFAULT_SIZES]
 
 
-def runtime_inputs(model: "onnx.ModelProto") -> list["onnx.ValueInfoProto"]:
+def runtime_inputs(model: onnx.ModelProto) -> list[onnx.ValueInfoProto]:
     """Graph inputs that need a feed (an input with an initializer keeps its default)."""
     inits = {t.name for t in model.graph.initializer}
     return [vi for vi in model.graph.input if vi.name not in inits]
 
 
-def synthesize(model: "onnx.ModelProto", binding: Mapping[str, int], seed: int, *, default_size: int = 2, max_bytes: int = MAX_FEED_BYTES) -> dict[str, Any]:
+def synthesize(
+    model: onnx.ModelProto,
+    binding: Mapping[str, int],
+    seed: int,
+    *,
+    default_size: int = 2,
+    max_bytes: int = MAX_FEED_BYTES,
+) -> dict[str, Any]:
     """Feeds for every runtime input of ``model``.
 
     Returns:
@@ -79,7 +89,9 @@ def synthesize(model: "onnx.ModelProto", binding: Mapping[str, int], seed: int, 
         elif kind in ("sequence_type", "optional_type"):
             elem = vi.type.sequence_type.elem_type if kind == "sequence_type" else vi.type.optional_type.elem_type
             if elem.WhichOneof("value") != "tensor_type":
-                raise FeedError(f"input {vi.name!r}: cannot synthesize a {kind} of {elem.WhichOneof('value')}; pass feeds with --feeds")
+                raise FeedError(
+                    f"input {vi.name!r}: cannot synthesize a {kind} of {elem.WhichOneof('value')}; pass feeds with --feeds"
+                )
             shape, dtype = _plan(vi.name, elem.tensor_type, binding, default_size)
             size = int(np.prod(shape, dtype=object)) * dtype.itemsize * 2
             total += size
@@ -88,8 +100,11 @@ def synthesize(model: "onnx.ModelProto", binding: Mapping[str, int], seed: int, 
             raise FeedError(f"input {vi.name!r}: cannot synthesize a value of kind {kind}; pass feeds with --feeds")
     if total > max_bytes:
         big = max(plans, key=lambda p: p[4])
-        raise FeedError(f"synthesized feeds would take {total:,} bytes (limit {max_bytes:,}; input {big[0]!r} of shape {list(big[2])} "
-                        f"alone {big[4]:,}); give real inputs with --feeds" + ("" if not binding else ", or smaller symbolic dims with --bind SYM=N"))
+        raise FeedError(
+            f"synthesized feeds would take {total:,} bytes (limit {max_bytes:,}; input {big[0]!r} of shape {list(big[2])} "
+            f"alone {big[4]:,}); give real inputs with --feeds"
+            + ("" if not binding else ", or smaller symbolic dims with --bind SYM=N")
+        )
     del onnx
     feeds: dict[str, Any] = {}
     for name, kind, shape, dtype, _size in plans:
@@ -100,7 +115,7 @@ def synthesize(model: "onnx.ModelProto", binding: Mapping[str, int], seed: int, 
     return feeds
 
 
-def _tensor_types(tp: "onnx.TypeProto"):
+def _tensor_types(tp: onnx.TypeProto):
     kind = tp.WhichOneof("value")
     if kind == "tensor_type":
         yield tp.tensor_type
@@ -114,7 +129,9 @@ def _plan(name: str, tt, binding: Mapping[str, int], default_size: int) -> tuple
     try:
         dtype = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type))
     except (KeyError, TypeError, ValueError):
-        raise FeedError(f"input {name!r}: elem_type {tt.elem_type} has no numpy dtype; pass feeds with --feeds") from None
+        raise FeedError(
+            f"input {name!r}: elem_type {tt.elem_type} has no numpy dtype; pass feeds with --feeds"
+        ) from None
     if not tt.HasField("shape"):
         raise FeedError(f"input {name!r} has no shape annotation (rank unknown); pass feeds with --feeds")
     shape = []

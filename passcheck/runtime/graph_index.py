@@ -87,11 +87,11 @@ def shared() -> Iterator[None]:
         _MEMO.reset(token)
 
 
-def per_model(fn: Callable[["onnx.ModelProto"], T]) -> Callable[["onnx.ModelProto"], T]:
+def per_model(fn: Callable[[onnx.ModelProto], T]) -> Callable[[onnx.ModelProto], T]:
     """``fn(model)`` memoized by ``model``'s identity inside a :func:`shared` block."""
 
     @functools.wraps(fn)
-    def wrapper(model: "onnx.ModelProto") -> T:
+    def wrapper(model: onnx.ModelProto) -> T:
         memo = _MEMO.get()
         if memo is None:
             return fn(model)
@@ -105,7 +105,7 @@ def per_model(fn: Callable[["onnx.ModelProto"], T]) -> Callable[["onnx.ModelProt
 
 
 @per_model
-def index_of(model: "onnx.ModelProto") -> GraphIndex:
+def index_of(model: onnx.ModelProto) -> GraphIndex:
     """The :class:`GraphIndex` of ``model``'s main graph (one read of each node)."""
     g = model.graph
     rows = []
@@ -118,5 +118,10 @@ def index_of(model: "onnx.ModelProto") -> GraphIndex:
             if kind in _GRAPH:
                 scoped = True
         rows.append(NodeRow(n.op_type, n.domain, tuple(n.input), tuple(n.output), subgraph, scoped))
-    return GraphIndex(tuple(rows), tuple(vi.name for vi in g.input), tuple(vi.name for vi in g.output),
-                      frozenset(t.name for t in g.initializer), bool(model.functions))
+    return GraphIndex(
+        tuple(rows),
+        tuple(vi.name for vi in g.input),
+        tuple(vi.name for vi in g.output),
+        frozenset(t.name for t in g.initializer),
+        bool(model.functions),
+    )

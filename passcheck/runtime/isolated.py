@@ -62,8 +62,9 @@ class ModelRun:
     #: What ``PASSCHECK_TIMINGS`` records this job as (session creation and run).
     label = "model run"
 
-    def __init__(self, feeds: dict[str, Any], expose: list[str], shapes: Sequence[str] = (),
-                 digest: bytes | None = None):
+    def __init__(
+        self, feeds: dict[str, Any], expose: list[str], shapes: Sequence[str] = (), digest: bytes | None = None
+    ):
         self.feeds, self.expose, self.shapes = feeds, expose, list(shapes)
         self.digest = digest  # sha256 of the model bytes: the worker's kept session is found by it
 
@@ -82,8 +83,7 @@ class ModelRun:
             return {"missing": True}
         # an intermediate whose shape only is read travels as its TensorMeta: copying every
         # activation through the pipe cost more than the run itself (bench/annotations.py)
-        return {"run": run_observing(model, self.feeds, expose=self.expose, shapes=self.shapes,
-                                     model_key=digest)}
+        return {"run": run_observing(model, self.feeds, expose=self.expose, shapes=self.shapes, model_key=digest)}
 
 
 #: In the worker: [digest, ModelProto] of the last model a :class:`ModelRun` was sent.
@@ -123,8 +123,13 @@ class RunCache:
         return data, hashlib.sha256(data).digest()
 
     @staticmethod
-    def key(data: bytes, feeds: dict[str, Any], expose: Sequence[str], shapes: Sequence[str] = (),
-            digest: bytes | None = None) -> tuple:
+    def key(
+        data: bytes,
+        feeds: dict[str, Any],
+        expose: Sequence[str],
+        shapes: Sequence[str] = (),
+        digest: bytes | None = None,
+    ) -> tuple:
         """The cache key of a run; ``digest``: sha256 of ``data`` when the caller has it."""
         h = hashlib.sha256()
         for name in sorted(feeds):

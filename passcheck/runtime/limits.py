@@ -33,9 +33,12 @@ def ort_opset_limit() -> int | None:
     except ImportError:
         return None
     newest = onnx.defs.onnx_opset_version()
-    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "limit",
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])])
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        "limit",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])],
+    )
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", newest)])
     model.ir_version = min(model.ir_version, onnx.IR_VERSION)
     try:
@@ -56,8 +59,10 @@ def beyond_onnxruntime(model) -> str | None:
         return None
     from passcheck._versions import tool_version
 
-    return (f"the model imports ai.onnx opset {opset}; onnxruntime {tool_version('onnxruntime')} here officially supports "
-            f"ai.onnx opsets up to {limit} and refuses newer stamps")
+    return (
+        f"the model imports ai.onnx opset {opset}; onnxruntime {tool_version('onnxruntime')} here officially supports "
+        f"ai.onnx opsets up to {limit} and refuses newer stamps"
+    )
 
 
 _NO_KERNEL = re.compile(r"Could not find an implementation for (\w+)\((\d+)\) node with name")
@@ -83,5 +88,7 @@ def no_kernel_reason(errors: list[str | None]) -> str | None:
     from passcheck._versions import tool_version
 
     op, version = found[0]
-    return (f"onnxruntime {tool_version('onnxruntime')} here has no CPU kernel for {op}({version}) with this form's "
-            f"element types (an environment fact, not a finding)")
+    return (
+        f"onnxruntime {tool_version('onnxruntime')} here has no CPU kernel for {op}({version}) with this form's "
+        f"element types (an environment fact, not a finding)"
+    )

@@ -67,7 +67,9 @@ def _unobservable_by_ort(model: onnx.ModelProto, plan: AnnotationPlan | None = N
     out = {}
     for key, _name, _tp, _role, scope, _kind, _rule in (plan or AnnotationPlan(model)).steps:
         if scope.startswith("function"):
-            out[key] = f"inside {scope}: onnxruntime inlines functions and cannot expose their values; use --engine reference"
+            out[key] = (
+                f"inside {scope}: onnxruntime inlines functions and cannot expose their values; use --engine reference"
+            )
         elif scope:
             out[key] = f"inside subgraph {scope}: onnxruntime cannot expose subgraph values; use --engine reference"
     return out
@@ -81,7 +83,9 @@ def _initializer_values(model: onnx.ModelProto, keys: set[str], feeds: Mapping[s
     return out
 
 
-def _ort_copy(model: onnx.ModelProto, expose: Iterable[str], tag_nodes: bool = False, untyped: bool = True) -> onnx.ModelProto:
+def _ort_copy(
+    model: onnx.ModelProto, expose: Iterable[str], tag_nodes: bool = False, untyped: bool = True
+) -> onnx.ModelProto:
     """The session's model: annotations cleared, ``expose`` added as outputs, outputs untyped.
 
     Graph outputs carry no type (unless not ``untyped``: the copy :func:`run_ort` runs), so a
@@ -113,15 +117,22 @@ def _subgraph_nodes(graph) -> list:
 def _run_failed(exc: BaseException, model: onnx.ModelProto) -> RunFailed:
     """The failure, naming nodes as the user knows them (not by the session copy's tags)."""
     nodes = model.graph.node
-    text = _prof.TAGGED.sub(lambda m: node_label(nodes[int(m.group(1))], int(m.group(1))), str(exc).strip().splitlines()[0])
+    text = _prof.TAGGED.sub(
+        lambda m: node_label(nodes[int(m.group(1))], int(m.group(1))), str(exc).strip().splitlines()[0]
+    )
     if _prof.SUB_TAG in text:
         inner = _subgraph_nodes(model.graph)
         text = _prof.SUB_TAGGED.sub(lambda m: node_label(inner[int(m.group(1))], int(m.group(1))), text)
     return RunFailed(f"onnxruntime could not run the model on these feeds: {type(exc).__name__}: {text}")
 
 
-def _run(model: onnx.ModelProto, feeds: Mapping[str, Any], expose: list[str], profile: list[tuple[str, ...]] | None,
-         values: bool = False) -> tuple[dict[str, Any], dict[str, TensorMeta]]:
+def _run(
+    model: onnx.ModelProto,
+    feeds: Mapping[str, Any],
+    expose: list[str],
+    profile: list[tuple[str, ...]] | None,
+    values: bool = False,
+) -> tuple[dict[str, Any], dict[str, TensorMeta]]:
     """One session and run: (graph outputs and ``expose`` → TensorMeta, profiled node outputs).
 
     ``profile``: the outputs of each main-graph node to read from the run's profile, or None.
@@ -134,7 +145,12 @@ def _run(model: onnx.ModelProto, feeds: Mapping[str, Any], expose: list[str], pr
     """
     import onnxruntime as ort
 
-    if not values and any(np.asarray(x).dtype.kind in "OSU" for v in feeds.values() for x in (v if isinstance(v, list) else [v]) if x is not None):
+    if not values and any(
+        np.asarray(x).dtype.kind in "OSU"
+        for v in feeds.values()
+        for x in (v if isinstance(v, list) else [v])
+        if x is not None
+    ):
         raise _Untrusted("a STRING input: onnxruntime takes strings from numpy only, not as OrtValues")
     so = session_options()
     prefix = os.path.join(tempfile.gettempdir(), f"passcheck-ort-{os.getpid()}-{threading.get_ident()}-{next(_TRACES)}")
@@ -151,7 +167,9 @@ def _run(model: onnx.ModelProto, feeds: Mapping[str, Any], expose: list[str], pr
         if values:
             fetched = sess.run(names, {k: v for k, v in feeds.items() if k in wanted})
         else:
-            fetched = sess.run_with_ort_values(names, {k: ort.OrtValue.ortvalue_from_numpy(np.asarray(v)) for k, v in feeds.items() if k in wanted})
+            fetched = sess.run_with_ort_values(
+                names, {k: ort.OrtValue.ortvalue_from_numpy(np.asarray(v)) for k, v in feeds.items() if k in wanted}
+            )
     except Exception as exc:  # noqa: BLE001 - reported as RunFailed
         raise _run_failed(exc, model) from None
     finally:
@@ -168,7 +186,9 @@ def _run(model: onnx.ModelProto, feeds: Mapping[str, Any], expose: list[str], pr
     return {n: _prof.meta(v.shape(), v.element_type()) for n, v in zip(names, fetched)}, profiled
 
 
-def _run_exposed(model: onnx.ModelProto, feeds: Mapping[str, Any], expose: list[str], tensors_only: bool) -> dict[str, Any]:
+def _run_exposed(
+    model: onnx.ModelProto, feeds: Mapping[str, Any], expose: list[str], tensors_only: bool
+) -> dict[str, Any]:
     """Every value of ``expose`` and the graph outputs from one run; numpy values unless all are tensors."""
     if tensors_only:
         try:
@@ -213,8 +233,14 @@ def _observe_ort(model: onnx.ModelProto, feeds: Mapping[str, Any], main: list[tu
     return _run_exposed(model, feeds, wanted, tensors_only=not not_tensor)
 
 
-def run_observing(model: onnx.ModelProto, feeds: Mapping[str, Any], *, expose: Iterable[str] = (),
-                  shapes: Iterable[str] = (), model_key: bytes | None = None) -> RunResult:
+def run_observing(
+    model: onnx.ModelProto,
+    feeds: Mapping[str, Any],
+    *,
+    expose: Iterable[str] = (),
+    shapes: Iterable[str] = (),
+    model_key: bytes | None = None,
+) -> RunResult:
     """Run ``model`` on ``feeds`` once with onnxruntime (CPU, unoptimized, as :func:`run_ort`),
     observing ``expose`` whole and the shape and element type of ``shapes``.
 
@@ -245,12 +271,18 @@ def run_observing(model: onnx.ModelProto, feeds: Mapping[str, Any], *, expose: I
     by_profile = {k for outs in node_outputs for k in outs if k not in skip} & set(shapes)
     if by_profile:
         try:
-            fetched, profiled = _run(model, feeds, expose + [k for k in shapes if k not in by_profile], profile=node_outputs, values=True)
-            if by_profile <= profiled.keys() and all(profiled[k] == _meta_of(fetched[k]) for k in profiled.keys() & set(outputs)):
+            fetched, profiled = _run(
+                model, feeds, expose + [k for k in shapes if k not in by_profile], profile=node_outputs, values=True
+            )
+            if by_profile <= profiled.keys() and all(
+                profiled[k] == _meta_of(fetched[k]) for k in profiled.keys() & set(outputs)
+            ):
                 observed = {k: v for k, v in fetched.items() if k not in feeds}
                 observed.update({k: profiled[k] for k in by_profile})
                 observed.update(feeds)
-                return _shapes_only(RunResult({k: fetched[k] for k in outputs if k in fetched}, observed), model, shapes)
+                return _shapes_only(
+                    RunResult({k: fetched[k] for k in outputs if k in fetched}, observed), model, shapes
+                )
         except (_Untrusted, RunFailed):
             pass
     return _shapes_only(run_ort(model, feeds, expose=expose + shapes, model_key=model_key), model, shapes)
@@ -269,7 +301,9 @@ def _shapes_only(run: RunResult, model: onnx.ModelProto, shapes: list[str]) -> R
     return run
 
 
-def initializer_observations(model: onnx.ModelProto, feeds: Mapping[str, Any], values: Iterable[str], shapes: Iterable[str]) -> dict[str, Any]:
+def initializer_observations(
+    model: onnx.ModelProto, feeds: Mapping[str, Any], values: Iterable[str], shapes: Iterable[str]
+) -> dict[str, Any]:
     """The annotated initializers of ``values`` (as arrays) and ``shapes`` (as TensorMeta) that
     ``feeds`` does not override: a graph input with a default, or a value_info naming a weight,
     is a value of known shape in every run (seed 000: a value supplied as a model input)."""
@@ -289,8 +323,9 @@ def initializer_observations(model: onnx.ModelProto, feeds: Mapping[str, Any], v
     return out
 
 
-def with_subscopes(model: onnx.ModelProto, feeds: Mapping[str, Any], observed: dict[str, Any],
-                   unobservable: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
+def with_subscopes(
+    model: onnx.ModelProto, feeds: Mapping[str, Any], observed: dict[str, Any], unobservable: Mapping[str, str]
+) -> tuple[dict[str, Any], dict[str, str]]:
     """Complete an ``ort`` observation with the values ``unobservable`` names (subgraph and
     function values), read from one reference-evaluator run on the same feeds.
 
@@ -317,7 +352,9 @@ def with_subscopes(model: onnx.ModelProto, feeds: Mapping[str, Any], observed: d
     return merged, {}
 
 
-def observe(model: onnx.ModelProto, feeds: Mapping[str, Any], engine: str = "auto") -> tuple[dict[str, Any], dict[str, str]]:
+def observe(
+    model: onnx.ModelProto, feeds: Mapping[str, Any], engine: str = "auto"
+) -> tuple[dict[str, Any], dict[str, str]]:
     """Run ``model`` on ``feeds`` and return what was observed of its annotated values.
 
     Args:
@@ -344,7 +381,9 @@ def observe(model: onnx.ModelProto, feeds: Mapping[str, Any], engine: str = "aut
 
         r = run_reference(model, feeds)
         if r.error:
-            raise RunFailed(f"the reference evaluator could not run the model on these feeds: {r.error.splitlines()[0]}")
+            raise RunFailed(
+                f"the reference evaluator could not run the model on these feeds: {r.error.splitlines()[0]}"
+            )
         return r.observed, {}
     plan = AnnotationPlan(model)
     main = [(key, kind) for key, _name, _tp, _role, scope, kind, _rule in plan.steps if not scope]
@@ -365,7 +404,9 @@ def observe(model: onnx.ModelProto, feeds: Mapping[str, Any], engine: str = "aut
 Runner = Any
 
 
-def observe_run(model: onnx.ModelProto, feeds: Mapping[str, Any], plan: ObservationPlan, runner: Runner | None = None) -> RunResult:
+def observe_run(
+    model: onnx.ModelProto, feeds: Mapping[str, Any], plan: ObservationPlan, runner: Runner | None = None
+) -> RunResult:
     """Run ``model`` on ``feeds`` once, observing what ``plan`` asks for.
 
     One unoptimized onnxruntime run (:func:`run_observing`, or ``runner``): the plan's main-graph

@@ -45,7 +45,7 @@ class Annotated:
 
     key: str
     name: str
-    type: "onnx.TypeProto"
+    type: onnx.TypeProto
     role: str
     scope: str = ""
 
@@ -54,11 +54,11 @@ def scope_key(scope: str, name: str) -> str:
     return f"{scope}::{name}" if scope else name
 
 
-def node_label(node: "onnx.NodeProto", index: int) -> str:
+def node_label(node: onnx.NodeProto, index: int) -> str:
     return node.name or f"{node.op_type}#{index}"
 
 
-def graph_scopes(model: "onnx.ModelProto") -> Iterator[tuple[str, Any]]:
+def graph_scopes(model: onnx.ModelProto) -> Iterator[tuple[str, Any]]:
     """(scope, GraphProto or FunctionProto) for the main graph, every nested subgraph and function.
 
     Scopes: ``""`` main graph; ``<parent>/<node label>.<attribute>`` (``[i]`` for GRAPHS) for a
@@ -88,12 +88,12 @@ def graph_scopes(model: "onnx.ModelProto") -> Iterator[tuple[str, Any]]:
         yield from walk(fs, f.node)
 
 
-def has_subscopes(model: "onnx.ModelProto") -> bool:
+def has_subscopes(model: onnx.ModelProto) -> bool:
     """Whether the model has a subgraph or a model-local function (values ORT cannot expose)."""
     return next(iter(s for s, _ in graph_scopes(model) if s), None) is not None
 
 
-def _annotated_infos(scopes: list[tuple[str, Any]]) -> Iterator[tuple[str, str, "onnx.ValueInfoProto"]]:
+def _annotated_infos(scopes: list[tuple[str, Any]]) -> Iterator[tuple[str, str, onnx.ValueInfoProto]]:
     """(scope, role, ValueInfoProto) of every annotated value of ``scopes`` (see :func:`annotated_values`)."""
     for scope, g in scopes:
         if scope.startswith("function") and "/" not in scope:
@@ -104,13 +104,16 @@ def _annotated_infos(scopes: list[tuple[str, Any]]) -> Iterator[tuple[str, str, 
         yield from ((scope, role, vi) for vi, role in vis if vi.type.WhichOneof("value"))
 
 
-def annotated_values(model: "onnx.ModelProto") -> list[Annotated]:
+def annotated_values(model: onnx.ModelProto) -> list[Annotated]:
     """Every annotated value of every scope; a name annotated twice appears twice.
 
     Main-graph inputs (those with an initializer too: overridable defaults) are preconditions;
     everything else is an assertion. A FunctionProto annotates through ``value_info`` (IR 10).
     """
-    return [Annotated(scope_key(scope, vi.name), vi.name, vi.type, role, scope) for scope, role, vi in _annotated_infos(list(graph_scopes(model)))]
+    return [
+        Annotated(scope_key(scope, vi.name), vi.name, vi.type, role, scope)
+        for scope, role, vi in _annotated_infos(list(graph_scopes(model)))
+    ]
 
 
 class AnnotationPlan:
@@ -129,7 +132,7 @@ class AnnotationPlan:
 
     __slots__ = ("model", "nested", "steps", "count")
 
-    def __init__(self, model: "onnx.ModelProto") -> None:
+    def __init__(self, model: onnx.ModelProto) -> None:
         scopes = list(graph_scopes(model))
         self.model = model
         self.nested = len(scopes) > 1
@@ -186,11 +189,9 @@ def want_dtype(elem_type: int) -> np.dtype | None:
         return None
 
 
-def annotations(model: "onnx.ModelProto") -> list[tuple[str, "onnx.TypeProto", str]]:
+def annotations(model: onnx.ModelProto) -> list[tuple[str, onnx.TypeProto, str]]:
     """(value name, TypeProto, role) for every annotated value of the main graph."""
     return [(a.name, a.type, a.role) for a in annotated_values(model) if not a.scope]
-
-
 
 
 @dataclasses.dataclass(frozen=True)
@@ -212,7 +213,9 @@ class ObservationPlan:
     shapes: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
 
     @classmethod
-    def of(cls, requests: Mapping[str, Iterable[str]], shapes: Mapping[str, Iterable[str]] | None = None) -> "ObservationPlan":
+    def of(
+        cls, requests: Mapping[str, Iterable[str]], shapes: Mapping[str, Iterable[str]] | None = None
+    ) -> ObservationPlan:
         return cls({k: tuple(v) for k, v in requests.items()}, {k: tuple(v) for k, v in (shapes or {}).items() if v})
 
     @property
@@ -229,4 +232,6 @@ class ObservationPlan:
     @property
     def scoped(self) -> frozenset[str]:
         """Subgraph and function values asked for (``scope::name``)."""
-        return frozenset(k for asks in (self.requests, self.shapes) for keys in asks.values() for k in keys if "::" in k)
+        return frozenset(
+            k for asks in (self.requests, self.shapes) for keys in asks.values() for k in keys if "::" in k
+        )

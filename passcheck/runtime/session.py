@@ -39,7 +39,7 @@ class RunResult:
     unobservable: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
-def observation_copy(model: "onnx.ModelProto", expose: Iterable[str]) -> tuple["onnx.ModelProto", list[str]]:
+def observation_copy(model: onnx.ModelProto, expose: Iterable[str]) -> tuple[onnx.ModelProto, list[str]]:
     """A copy of ``model`` with annotations cleared and ``expose`` added as graph outputs.
 
     Names that are graph inputs, initializers or already outputs are not added.
@@ -65,12 +65,12 @@ def observation_copy(model: "onnx.ModelProto", expose: Iterable[str]) -> tuple["
     return m, added
 
 
-def all_node_outputs(model: "onnx.ModelProto") -> list[str]:
+def all_node_outputs(model: onnx.ModelProto) -> list[str]:
     """Every value produced by a node of the main graph, in node order."""
     return [o for n in model.graph.node for o in n.output if o]
 
 
-def session_options() -> "onnxruntime.SessionOptions":
+def session_options() -> onnxruntime.SessionOptions:
     """The options of every passcheck session: unoptimized (``ORT_DISABLE_ALL``), one intra-op thread, errors only."""
     import onnxruntime as ort
 
@@ -84,11 +84,11 @@ def session_options() -> "onnxruntime.SessionOptions":
 
 #: The last session made, by sha256 of the bytes it loads: a model is usually run on one feed set
 #: per binding right after another, and a session costs several times a small run.
-_SESSIONS: "collections.OrderedDict[bytes, onnxruntime.InferenceSession]" = collections.OrderedDict()
+_SESSIONS: collections.OrderedDict[bytes, onnxruntime.InferenceSession] = collections.OrderedDict()
 _SESSIONS_KEPT = 1
 
 
-def _session(data: bytes, key: bytes | None = None, load: Any = None) -> "onnxruntime.InferenceSession":
+def _session(data: bytes, key: bytes | None = None, load: Any = None) -> onnxruntime.InferenceSession:
     """An unoptimized CPU session (:func:`session_options`) for the model ``data``, reused while it
     is among the last :data:`_SESSIONS_KEPT` loaded (a session holds no state between runs).
 
@@ -103,8 +103,9 @@ def _session(data: bytes, key: bytes | None = None, load: Any = None) -> "onnxru
     key = key if key is not None else hashlib.sha256(data).digest()
     sess = _SESSIONS.get(key)
     if sess is None:
-        sess = ort.InferenceSession(load() if load is not None else data, session_options(),
-                                    providers=["CPUExecutionProvider"])
+        sess = ort.InferenceSession(
+            load() if load is not None else data, session_options(), providers=["CPUExecutionProvider"]
+        )
         _SESSIONS[key] = sess
         while len(_SESSIONS) > _SESSIONS_KEPT:
             _SESSIONS.popitem(last=False)
@@ -112,8 +113,9 @@ def _session(data: bytes, key: bytes | None = None, load: Any = None) -> "onnxru
     return sess
 
 
-def run_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], *, expose: Iterable[str] = (),
-            model_key: bytes | None = None) -> RunResult:
+def run_ort(
+    model: onnx.ModelProto, feeds: Mapping[str, Any], *, expose: Iterable[str] = (), model_key: bytes | None = None
+) -> RunResult:
     """Run ``model`` on ``feeds`` with onnxruntime (CPU, unoptimized).
 
     Args:
@@ -131,8 +133,11 @@ def run_ort(model: "onnx.ModelProto", feeds: Mapping[str, Any], *, expose: Itera
         if model_key is None:
             sess = _session(observation_copy(model, expose)[0].SerializeToString())
         else:  # a session of these model bytes observing these names: no copy serialized or hashed to find it
-            sess = _session(b"", key=model_key + repr(expose).encode(),
-                            load=lambda: observation_copy(model, expose)[0].SerializeToString())
+            sess = _session(
+                b"",
+                key=model_key + repr(expose).encode(),
+                load=lambda: observation_copy(model, expose)[0].SerializeToString(),
+            )
         names = [o.name for o in sess.get_outputs()]
         wanted = {i.name for i in sess.get_inputs()}
         values = sess.run(None, {k: v for k, v in feeds.items() if k in wanted})

@@ -19,7 +19,9 @@ from passcheck.passes import get_pass
 
 FUSION = [c for c in registry() if TARGET.search(c.doc.strip())]
 STATED = [c for c in FUSION if c.expect]
-TABLE = json.loads((Path(passcheck.attribution.__file__).with_name("ort_transformers.json")).read_text(encoding="utf-8"))
+TABLE = json.loads(
+    (Path(passcheck.attribution.__file__).with_name("ort_transformers.json")).read_text(encoding="utf-8")
+)
 LOWER = {"basic": "ort:disabled", "extended": "ort:basic", "all": "ort:extended"}
 
 
@@ -40,9 +42,21 @@ def _lowest(case):
 
 def test_the_library_covers_every_family_of_the_issue():
     named = {_transformer(c) for c in FUSION}
-    assert {"LayerNormFusion", "SimplifiedLayerNormFusion", "SkipLayerNormFusion", "GeluFusion", "FastGeluFusion", "QuickGeluFusion",
-            "BiasGeluFusion", "MatMulAddFusion", "MatMulScaleFusion", "AttentionFusion", "ConvActivationFusion",
-            "MatmulTransposeFusion", "Pad_Fusion"} <= named
+    assert {
+        "LayerNormFusion",
+        "SimplifiedLayerNormFusion",
+        "SkipLayerNormFusion",
+        "GeluFusion",
+        "FastGeluFusion",
+        "QuickGeluFusion",
+        "BiasGeluFusion",
+        "MatMulAddFusion",
+        "MatMulScaleFusion",
+        "AttentionFusion",
+        "ConvActivationFusion",
+        "MatmulTransposeFusion",
+        "Pad_Fusion",
+    } <= named
     assert len(STATED) >= 25
 
 
@@ -54,8 +68,9 @@ def test_transformer_is_one_onnxruntime_runs_at_the_stated_level(case):
     assert transformer_tag(name) in case.tags
     if case.expect:
         low, _ = _lowest(case)
-        assert any(name in [*TABLE["rules"].get(lv, ()), *TABLE["levels"][lv]] for lv in TABLE["pass_levels"][low]), \
+        assert any(name in [*TABLE["rules"].get(lv, ()), *TABLE["levels"][lv]] for lv in TABLE["pass_levels"][low]), (
             f"{case.id}: {name} does not run at ort:{low}"
+        )
 
 
 @pytest.mark.parametrize("case", STATED, ids=[c.id for c in STATED])
@@ -79,4 +94,6 @@ def test_each_form_gets_only_the_constants_it_names_in_the_case_dtype():
     common, upcast = case.build("common"), case.build("cast-float")
     assert {t.name: t.data_type for t in common.graph.initializer}["eps"] == onnx.TensorProto.FLOAT16
     assert {t.name: t.data_type for t in upcast.graph.initializer}["eps_f32"] == onnx.TensorProto.FLOAT
-    assert np.isclose(onnx.numpy_helper.to_array(next(t for t in upcast.graph.initializer if t.name == "eps_f32")), 1e-5)
+    assert np.isclose(
+        onnx.numpy_helper.to_array(next(t for t in upcast.graph.initializer if t.name == "eps_f32")), 1e-5
+    )

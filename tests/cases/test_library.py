@@ -22,16 +22,40 @@ from passcheck.runtime import all_node_outputs, run_ort, synthesize
 
 CASES = list(registry())
 #: Reference-evaluator errors that mean "this op is not implemented there", not "the form is wrong".
-REFERENCE_GAPS = ("no implementation", "not implemented", "is not supported", "unable to find", "not found in domain",
-                  "no onnx corresponding type")
+REFERENCE_GAPS = (
+    "no implementation",
+    "not implemented",
+    "is not supported",
+    "unable to find",
+    "not found in domain",
+    "no onnx corresponding type",
+)
 #: (case, form) → why the reference evaluator's numbers are not comparable for it (a reference gap, reported).
 REFERENCE_SKIPS = {
-    ("control-flow/loop-trip-one", "loop-carried"): 'Loop with cond written "" runs no iteration in the reference evaluator (ort and cond=true agree)',
-    ("control-flow/loop-trip-one", "loop-outer-scope"): 'Loop with cond written "" runs no iteration in the reference evaluator',
-    ("control-flow/loop-scan-output", "scan-output"): 'Loop with cond written "" runs no iteration in the reference evaluator',
-    ("non-tensor/optional-get-element", "optional"): "OptionalGetElement(Optional(x)) returns a list in the reference evaluator",
-    ("graph-interface/optional-output", "common"): "an optional graph output comes back as a list in the reference evaluator",
-    ("graph-interface/optional-output", "identity"): "an optional graph output comes back as a list in the reference evaluator",
+    (
+        "control-flow/loop-trip-one",
+        "loop-carried",
+    ): 'Loop with cond written "" runs no iteration in the reference evaluator (ort and cond=true agree)',
+    (
+        "control-flow/loop-trip-one",
+        "loop-outer-scope",
+    ): 'Loop with cond written "" runs no iteration in the reference evaluator',
+    (
+        "control-flow/loop-scan-output",
+        "scan-output",
+    ): 'Loop with cond written "" runs no iteration in the reference evaluator',
+    (
+        "non-tensor/optional-get-element",
+        "optional",
+    ): "OptionalGetElement(Optional(x)) returns a list in the reference evaluator",
+    (
+        "graph-interface/optional-output",
+        "common",
+    ): "an optional graph output comes back as a list in the reference evaluator",
+    (
+        "graph-interface/optional-output",
+        "identity",
+    ): "an optional graph output comes back as a list in the reference evaluator",
 }
 #: (case, form) → why the onnx checker rejects this form although onnxruntime runs it (the
 #: library's validity-disagreement forms). The test fails once the checker accepts it.
@@ -42,14 +66,19 @@ KNOWN_CHECKER_REJECTS = {
 #: with the reference evaluator only, and the test fails once onnxruntime runs it (remove the entry).
 KNOWN_ORT_FAILURES = {
     ("optional-input/squeeze-axes", "empty-name"): 'Squeeze kernel: "Axes input is null" when axes is written as ""',
-    ("constant/sparse-value", "sparse-value"): 'a Constant(sparse_value) output that is also a graph output: "Missing Input"'
-                                               " (the observation run exposes it; the plain run works)",
+    (
+        "constant/sparse-value",
+        "sparse-value",
+    ): 'a Constant(sparse_value) output that is also a graph output: "Missing Input"'
+    " (the observation run exposes it; the plain run works)",
 }
 
 
 def _feeds(case, common):
-    return [case.feeds(b, seed_for(case.id, i)) if case.feeds else synthesize(common, b, seed_for(case.id, i))
-            for i, b in enumerate(case.bindings)]
+    return [
+        case.feeds(b, seed_for(case.id, i)) if case.feeds else synthesize(common, b, seed_for(case.id, i))
+        for i, b in enumerate(case.bindings)
+    ]
 
 
 def _agree(case, got: dict, want: dict, what: str) -> None:
@@ -75,12 +104,16 @@ def test_every_form_is_valid_and_agrees(case):
         if (case.id, name) in KNOWN_CHECKER_REJECTS:
             with pytest.raises(Exception):  # noqa: B017,PT011 - ValidationError or InferenceError
                 onnx.checker.check_model(model, full_check=True)
-            warnings.warn(f"{case.id}:{name}: the checker rejects it: {KNOWN_CHECKER_REJECTS[case.id, name]}", stacklevel=1)
+            warnings.warn(
+                f"{case.id}:{name}: the checker rejects it: {KNOWN_CHECKER_REJECTS[case.id, name]}", stacklevel=1
+            )
         else:
             onnx.checker.check_model(model, full_check=True)
         ref = None
         if (case.id, name) in REFERENCE_SKIPS:
-            warnings.warn(f"{case.id}:{name}: reference comparison skipped: {REFERENCE_SKIPS[case.id, name]}", stacklevel=1)
+            warnings.warn(
+                f"{case.id}:{name}: reference comparison skipped: {REFERENCE_SKIPS[case.id, name]}", stacklevel=1
+            )
         else:
             try:
                 ref = onnx.reference.ReferenceEvaluator(model)
@@ -95,8 +128,13 @@ def test_every_form_is_valid_and_agrees(case):
                 if plain.error is None:
                     _agree(case, plain.outputs, expected[i], f"{name} under ort, unobserved (binding {i})")
                 else:
-                    assert ref is not None, f"{case.id}:{name}: known onnxruntime failure ({known}) and no reference run"
-                warnings.warn(f"{case.id}:{name}: onnxruntime cannot run it observed ({known}); annotations not checked", stacklevel=1)
+                    assert ref is not None, (
+                        f"{case.id}:{name}: known onnxruntime failure ({known}) and no reference run"
+                    )
+                warnings.warn(
+                    f"{case.id}:{name}: onnxruntime cannot run it observed ({known}); annotations not checked",
+                    stacklevel=1,
+                )
             else:
                 assert run.error is None, f"{name} (binding {i}) does not run: {run.error}"
                 _agree(case, run.outputs, expected[i], f"{name} under ort (binding {i})")
@@ -110,7 +148,12 @@ def test_every_form_is_valid_and_agrees(case):
                 _reference_gap(case, name, exc)
                 ref = None
                 continue
-            _agree(case, dict(zip([o.name for o in model.graph.output], values)), expected[i], f"{name} under the reference evaluator (binding {i})")
+            _agree(
+                case,
+                dict(zip([o.name for o in model.graph.output], values)),
+                expected[i],
+                f"{name} under the reference evaluator (binding {i})",
+            )
 
 
 def _reference_gap(case, form: str, exc: Exception) -> None:

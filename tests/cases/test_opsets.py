@@ -14,8 +14,12 @@ from passcheck.errors import RegistryError
 def _relu_if(opset: int):
     """Relu(x) inside an If branch: Relu changes at 13 and 14, If at 13, 16 and 19."""
     branch = onnx.helper.make_graph([node("Relu", ["x"], ["a"])], "then", [], [vi("a", FLOAT, [2])])
-    return model([node("If", ["c"], ["y"], then_branch=branch, else_branch=branch)], [vi("x", FLOAT, [2]), vi("c", onnx.TensorProto.BOOL, [])],
-                 [vi("y", FLOAT, [2])], opset=opset)
+    return model(
+        [node("If", ["c"], ["y"], then_branch=branch, else_branch=branch)],
+        [vi("x", FLOAT, [2]), vi("c", onnx.TensorProto.BOOL, [])],
+        [vi("y", FLOAT, [2])],
+        opset=opset,
+    )
 
 
 def _relu(opset: int):

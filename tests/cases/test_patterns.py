@@ -65,8 +65,10 @@ SCRIPT = [c for c in registry() if c.id.startswith("pattern-onnxscript")]
 def script_evidence():
     """Case id → names of the onnxscript rules and fusions its common form triggers."""
     with IsolatedExecutor(timeout=300) as ex:
-        return {c.id: {k.split(":", 2)[2] for k in ex.call(cov_script.triggers, c.build("common")) if ":fold:" not in k}
-                for c in SCRIPT}
+        return {
+            c.id: {k.split(":", 2)[2] for k in ex.call(cov_script.triggers, c.build("common")) if ":fold:" not in k}
+            for c in SCRIPT
+        }
 
 
 @pytest.mark.parametrize("case", SCRIPT, ids=[c.id for c in SCRIPT])

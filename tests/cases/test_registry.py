@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from passcheck.cases import registry
 from passcheck._versions import ir_version_for, max_supported_opset
+from passcheck.cases import registry
 
 CASES = list(registry())
 CITATION = re.compile(r"(Operators\.md|IR\.md|Broadcasting\.md|onnx\.proto|seed \d{3}|microsoft/onnxruntime#\d+|docs/)")
@@ -27,12 +27,18 @@ def test_case_documents_what_why_and_source(case):
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_case_states_its_version_range(case):
     if "seed" not in case.tags:
-        assert re.search(r"^Valid: .*(opset|ir_version)", case.doc, re.M), "a 'Valid:' line gives the opset / ir_version / onnx range"
+        assert re.search(r"^Valid: .*(opset|ir_version)", case.doc, re.M), (
+            "a 'Valid:' line gives the opset / ir_version / onnx range"
+        )
     for name in case.forms:
         m = case.build(name)
         default = [o.version for o in m.opset_import if o.domain in ("", "ai.onnx")]
-        assert default and default[0] <= case.opset, f"form {name!r} imports opset {default} above the case's {case.opset}"
-        assert m.ir_version == ir_version_for(default[0]), f"form {name!r}: ir_version {m.ir_version} is not the oldest for opset {default[0]}"
+        assert default and default[0] <= case.opset, (
+            f"form {name!r} imports opset {default} above the case's {case.opset}"
+        )
+        assert m.ir_version == ir_version_for(default[0]), (
+            f"form {name!r}: ir_version {m.ir_version} is not the oldest for opset {default[0]}"
+        )
 
 
 def test_out_of_range_case_is_skipped_with_reason():

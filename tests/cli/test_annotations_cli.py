@@ -11,8 +11,8 @@ from onnx import parser
 
 from passcheck.cli import main
 
-GOOD = '''<ir_version: 8, opset_import: ["" : 18]>
-g (float[N, 3] x) => (float[N, 3] y) { h = Relu(x)  y = Neg(h) }'''
+GOOD = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[N, 3] x) => (float[N, 3] y) { h = Relu(x)  y = Neg(h) }"""
 
 
 def _save(tmp_path, text, name="m.onnx", value_info=()):
@@ -44,16 +44,18 @@ def test_violations_exit_1_and_json(tmp_path, capsys):
 
 
 def test_reference_engine_sees_subgraphs(tmp_path, capsys):
-    loop = '''<ir_version: 8, opset_import: ["" : 18]>
+    loop = """<ir_version: 8, opset_import: ["" : 18]>
     g (int64 trip, bool cond, float[N] x0) => (float[M] y) {
       y = Loop(trip, cond, x0) <body = body (int64 i, bool c, float[N] v) => (bool co, float[N] vo) {
           co = Identity(c)
           vo = Concat<axis=0>(v, v)
       }>
-    }'''
+    }"""
     path = _save(tmp_path, loop)
     np.savez(tmp_path / "f.npz", trip=np.array(2, np.int64), cond=np.array(True), x0=np.ones(3, np.float32))
-    assert main(["annotations", path, "--feeds", str(tmp_path / "f.npz"), "--engine", "ort"]) == 1  # not seen is not a pass
+    assert (
+        main(["annotations", path, "--feeds", str(tmp_path / "f.npz"), "--engine", "ort"]) == 1
+    )  # not seen is not a pass
     out = capsys.readouterr().out
     assert "onnxruntime cannot expose subgraph values" in out and "were not checked" in out and "VIOLATED" not in out
     assert main(["annotations", path, "--feeds", str(tmp_path / "f.npz"), "--engine", "reference"]) == 1
@@ -61,17 +63,19 @@ def test_reference_engine_sees_subgraphs(tmp_path, capsys):
     assert "VIOLATED" in capsys.readouterr().out
 
 
-IF_MODEL = '''<ir_version: 8, opset_import: ["" : 18]>
+IF_MODEL = """<ir_version: 8, opset_import: ["" : 18]>
 g (bool c, float[N] x) => (float[N] y) {
   y = If(c) <then_branch = t () => (float[K] a) { a = Identity(x) },
              else_branch = e () => (float[K] b) { b0 = Concat<axis=0>(x, x)  b = Identity(b0) }>
-}'''
+}"""
 
 
 def _if_model(tmp_path):
     m = parser.parse_model(IF_MODEL)
     else_g = m.graph.node[0].attribute[1].g
-    else_g.value_info.append(parser.parse_graph("g (float[N] b0) => (float u) { u = Identity(b0) }").input[0])  # wrong: b0 is [2N]
+    else_g.value_info.append(
+        parser.parse_graph("g (float[N] b0) => (float u) { u = Identity(b0) }").input[0]
+    )  # wrong: b0 is [2N]
     m.graph.output[0].type.tensor_type.ClearField("shape")  # the main graph holds; only the else branch is wrong
     p = tmp_path / "if.onnx"
     onnx.save(m, p)
@@ -93,7 +97,9 @@ def test_branch_that_never_ran_is_not_a_failure(tmp_path, capsys):
     np.savez(tmp_path / "f.npz", c=np.array(True), x=np.ones(2, np.float32))
     js = tmp_path / "r.json"
     md = tmp_path / "r.md"
-    assert main(["annotations", path, "--feeds", str(tmp_path / "f.npz"), "--json", str(js), "--markdown", str(md)]) == 0
+    assert (
+        main(["annotations", path, "--feeds", str(tmp_path / "f.npz"), "--json", str(js), "--markdown", str(md)]) == 0
+    )
     out = capsys.readouterr().out
     assert "| unobserved |" in md.read_text() and "never ran" in md.read_text()
     assert "never ran" in out and "every annotation was checked and holds" in out
@@ -101,8 +107,8 @@ def test_branch_that_never_ran_is_not_a_failure(tmp_path, capsys):
     assert run["coverage"]["unobservable"] == 0 and run["coverage"]["unobserved"] >= 1
 
 
-UNK = '''<ir_version: 8, opset_import: ["" : 18]>
-g (float[N, 3] x) => (float["?", "?"] y) { y = Transpose<perm=[1, 0]>(x) }'''
+UNK = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[N, 3] x) => (float["?", "?"] y) { y = Transpose<perm=[1, 0]>(x) }"""
 
 
 def test_unknown_dim_param_spelling(tmp_path, capsys):
@@ -118,18 +124,24 @@ def test_unknown_dim_param_spelling(tmp_path, capsys):
     assert "not a valid regex" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--bind", "Q=3"], "no symbolic dim 'Q'"),
-    (["--feeds", "missing.npz"], "no such file"),
-    (["--feeds", "{wrong_dtype}"], "input annotations"),
-    (["--feeds", "{wrong_rank}"], "input annotations"),
-    (["--feeds", "{unknown_input}"], "does not have"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bind", "Q=3"], "no symbolic dim 'Q'"),
+        (["--feeds", "missing.npz"], "no such file"),
+        (["--feeds", "{wrong_dtype}"], "input annotations"),
+        (["--feeds", "{wrong_rank}"], "input annotations"),
+        (["--feeds", "{unknown_input}"], "does not have"),
+    ],
+)
 def test_bad_input_exit_2_one_line(tmp_path, capsys, args, message):
     np.savez(tmp_path / "wrong_dtype.npz", x=np.ones((2, 3), np.int64))
     np.savez(tmp_path / "wrong_rank.npz", x=np.ones((2, 3, 1), np.float32))
     np.savez(tmp_path / "unknown_input.npz", x=np.ones((2, 3), np.float32), z=np.ones(1))
-    args = [a.format(**{k: str(tmp_path / f"{k}.npz") for k in ("wrong_dtype", "wrong_rank", "unknown_input")}) for a in args]
+    args = [
+        a.format(**{k: str(tmp_path / f"{k}.npz") for k in ("wrong_dtype", "wrong_rank", "unknown_input")})
+        for a in args
+    ]
     assert main(["annotations", _save(tmp_path, GOOD), *args]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1
@@ -144,16 +156,24 @@ def test_rank_unknown_input_is_bad_input(tmp_path, capsys):
 
 
 def test_show_every_kind_and_subgraphs(tmp_path, capsys):
-    text = '''<ir_version: 8, opset_import: ["" : 18]>
+    text = """<ir_version: 8, opset_import: ["" : 18]>
     g (float[1, N] x, seq(float[L]) s, optional(int64[?]) o, bool c) => (float[1, N] y) {
       y = If(c) <then_branch = t () => (float[1, N] a) { a = Identity(x) }, else_branch = e () => (float[1, N] b) { b = Neg(x) }>
-    }'''
+    }"""
     path = _save(tmp_path, text)
     assert main(["show", path]) == 0
     out = capsys.readouterr().out
-    for want in ['x: FLOAT [1, "N"]', 's: seq(FLOAT ["L"])', "o: optional(INT64 [?])", "c: BOOL []", "subgraph If#0.then_branch", 'a: FLOAT [1, "N"]']:
+    for want in [
+        'x: FLOAT [1, "N"]',
+        's: seq(FLOAT ["L"])',
+        "o: optional(INT64 [?])",
+        "c: BOOL []",
+        "subgraph If#0.then_branch",
+        'a: FLOAT [1, "N"]',
+    ]:
         assert want in out
     from passcheck.typestr import type_str
+
     tp = onnx.TypeProto()
     tp.map_type.key_type = onnx.TensorProto.INT64
     tp.map_type.value_type.tensor_type.elem_type = onnx.TensorProto.FLOAT
@@ -175,8 +195,8 @@ def test_export_then_check_with_feeds(tmp_path, capsys):
     assert "set 1" in capsys.readouterr().out
 
 
-STRINGS = '''<ir_version: 8, opset_import: ["" : 19]>
-g (string[N] x) => (bool[N] y) { t = Identity(x)  y = Equal(t, x) }'''
+STRINGS = """<ir_version: 8, opset_import: ["" : 19]>
+g (string[N] x) => (bool[N] y) { t = Identity(x)  y = Equal(t, x) }"""
 
 
 def test_string_inputs_are_fed_like_check(tmp_path, capsys):

@@ -52,8 +52,25 @@ def test_normalized_drops_timings_and_versions_at_any_depth():
 @pytest.mark.slow
 def test_check_mutations_report_matches_the_golden_file(tmp_path):
     out = tmp_path / "report.json"
-    p = subprocess.run([sys.executable, "-m", "passcheck", "check", str(MODEL), "--mutations", "--pass", "ort:basic",
-                        "--json", str(out), "-q", "--progress", "none"], capture_output=True, text=True)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "passcheck",
+            "check",
+            str(MODEL),
+            "--mutations",
+            "--pass",
+            "ort:basic",
+            "--json",
+            str(out),
+            "-q",
+            "--progress",
+            "none",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert p.returncode in (0, 1), p.stderr[-2000:]
     report = json.loads(out.read_text())
     got = {"tools": _tool_versions(report), "report": normalized(report)}

@@ -31,7 +31,19 @@ def test_list_shows_cases_tags_and_passes(capsys):
 
 def test_run_reports_findings_with_repro_and_writes_reports(tmp_path):
     j, x, m = tmp_path / "r.json", tmp_path / "r.xml", tmp_path / "r.md"
-    p = _cli("run", "--case", "optional-input/conv-bn", "--pass", "ort:basic", "--json", str(j), "--junit", str(x), "--markdown", str(m))
+    p = _cli(
+        "run",
+        "--case",
+        "optional-input/conv-bn",
+        "--pass",
+        "ort:basic",
+        "--json",
+        str(j),
+        "--junit",
+        str(x),
+        "--markdown",
+        str(m),
+    )
     assert p.returncode == 1, p.stderr
     assert "parity: [missed-optimization]" in p.stdout
     assert "reproduce: passcheck run --case optional-input/conv-bn --pass ort:basic" in p.stdout
@@ -59,14 +71,20 @@ def test_baseline_turns_known_findings_into_expected(tmp_path):
     assert p.returncode == 0 and "matched nothing" in p.stdout
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["run", "--pass", "ort:basik"], "did you mean 'ort:basic'"),
-    (["run", "--case", "optional-inptu/*"], "unknown case id"),
-    (["check", "/nonexistent/model.onnx"], "no such file"),
-    (["run", "--bogus"], "unrecognized arguments"),
-    (["check", str(LIGHT / "light_squeezenet.onnx"), "--bind", "N=3"], "no symbolic dim 'N'"),
-    (["run", "--baseline", "/nonexistent.json", "--case", "optional-input/conv-relu", "--pass", "ort:basic"], "cannot read baseline"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["run", "--pass", "ort:basik"], "did you mean 'ort:basic'"),
+        (["run", "--case", "optional-inptu/*"], "unknown case id"),
+        (["check", "/nonexistent/model.onnx"], "no such file"),
+        (["run", "--bogus"], "unrecognized arguments"),
+        (["check", str(LIGHT / "light_squeezenet.onnx"), "--bind", "N=3"], "no symbolic dim 'N'"),
+        (
+            ["run", "--baseline", "/nonexistent.json", "--case", "optional-input/conv-relu", "--pass", "ort:basic"],
+            "cannot read baseline",
+        ),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(args, needle):
     p = _cli(*args)
     assert p.returncode == 2, (p.stdout, p.stderr)
@@ -77,7 +95,16 @@ def test_bad_input_is_one_line_and_exit_2(args, needle):
 
 def test_check_real_model(tmp_path):
     j = tmp_path / "c.json"
-    p = _cli("check", str(LIGHT / "light_squeezenet.onnx"), "--pass", "ort:basic", "--pass", "onnx:infer-shapes", "--json", str(j))
+    p = _cli(
+        "check",
+        str(LIGHT / "light_squeezenet.onnx"),
+        "--pass",
+        "ort:basic",
+        "--pass",
+        "onnx:infer-shapes",
+        "--json",
+        str(j),
+    )
     # onnxruntime saves this IR-3 model with initializers missing from graph.input: the checker
     # rejects the output, which then fails to run (one root cause); shape inference is clean.
     assert p.returncode == 1, p.stderr

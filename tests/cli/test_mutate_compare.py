@@ -24,10 +24,15 @@ def two_nodes(tmp_path):
 
 def test_mutate_writes_verified_mutants_and_manifest(two_nodes, tmp_path, capsys):
     out = tmp_path / "out"
-    assert main(["mutate", str(two_nodes), "--out", str(out), "--form", "explicit-defaults", "--form", "identity-edges"]) == 0
+    assert (
+        main(["mutate", str(two_nodes), "--out", str(out), "--form", "explicit-defaults", "--form", "identity-edges"])
+        == 0
+    )
     manifest = json.loads((out / "manifest.json").read_text())
     assert [(e["form"], e["nodes"], e["count"], e["verified_equivalent"]) for e in manifest["mutants"]] == [
-        ("explicit-defaults", ["#0:Softmax"], 1, True), ("identity-edges", ["a"], 1, True)]  # identity-edges: the values rerouted
+        ("explicit-defaults", ["#0:Softmax"], 1, True),
+        ("identity-edges", ["a"], 1, True),
+    ]  # identity-edges: the values rerouted
     mutant = onnx.load(str(out / "m.explicit-defaults.onnx"))
     assert [a.name for a in mutant.graph.node[0].attribute] == ["axis"]
     assert "2 mutants, all verified equivalent" in capsys.readouterr().out
@@ -70,10 +75,23 @@ def test_compare_finds_the_conv_bn_fusion_gap_on_resnet50(tmp_path):
     out = tmp_path / "mut"
     assert main(["mutate", str(src), "--out", str(out), "--form", "empty-optional-input"]) == 0
     report = tmp_path / "r.json"
-    code = main(["compare", str(src), str(out / "light_resnet50.empty-optional-input.onnx"), "--pass", "ort:basic", "-q", "--json", str(report)])
+    code = main(
+        [
+            "compare",
+            str(src),
+            str(out / "light_resnet50.empty-optional-input.onnx"),
+            "--pass",
+            "ort:basic",
+            "-q",
+            "--json",
+            str(report),
+        ]
+    )
     assert code == 1
     cells = json.loads(report.read_text())["results"]
-    parity = [f for c in cells for f in c["findings"] if f["oracle"] == "parity" and "BatchNormalization" in f["message"]]
+    parity = [
+        f for c in cells for f in c["findings"] if f["oracle"] == "parity" and "BatchNormalization" in f["message"]
+    ]
     b = "light_resnet50.empty-optional-input"  # each form is named by its file stem
     assert [(f["form"], f["details"]["nodes_after"]) for f in parity] == [(b, {"light_resnet50": 123, b: 176})]
 

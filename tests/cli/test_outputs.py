@@ -53,13 +53,18 @@ def test_bad_output_path_fails_before_any_pass_runs(tmp_path, flag):
     """A tool that leaves a mark when it runs: an unwritable output must stop passcheck before it."""
     tool = tmp_path / "tool.py"
     mark = tmp_path / "ran"
-    tool.write_text(textwrap.dedent(f"""
+    tool.write_text(
+        textwrap.dedent(f"""
         import shutil, sys
         open({str(mark)!r}, "w").close()
         shutil.copy(sys.argv[1], sys.argv[2])
-    """))
+    """)
+    )
     cmd = f"cmd:{sys.executable} {tool} {{in}} {{out}}"
-    _one_line_error(_cli("run", "--case", "optional-input/conv-relu", "--pass", cmd, flag, tmp_path / "missing/r.out"), "does not exist")
+    _one_line_error(
+        _cli("run", "--case", "optional-input/conv-relu", "--pass", cmd, flag, tmp_path / "missing/r.out"),
+        "does not exist",
+    )
     _one_line_error(_cli("check", LIGHT / "light_squeezenet.onnx", "--pass", cmd, flag, tmp_path), "is a directory")
     assert not mark.exists()
 

@@ -49,7 +49,19 @@ def test_bar_mode_renders_counts():
 
 
 def test_check_mutations_counts_mutants_then_cells():
-    p = _cli("check", SQUEEZENET, "--mutations", "--form", "explicit-defaults", "--form", "reverse-topo-order", "--max-sites", "0", "--pass", "ort:basic")
+    p = _cli(
+        "check",
+        SQUEEZENET,
+        "--mutations",
+        "--form",
+        "explicit-defaults",
+        "--form",
+        "reverse-topo-order",
+        "--max-sites",
+        "0",
+        "--pass",
+        "ort:basic",
+    )
     assert p.returncode in (0, 1), p.stderr
     err = p.stderr
     assert _counted(err, "check", "mutants") == [1, 2]
@@ -59,8 +71,15 @@ def test_check_mutations_counts_mutants_then_cells():
 
 def test_annotations_mutate_and_compare_report_progress(tmp_path):
     assert _counted(_cli("annotations", SQUEEZENET).stderr, "annotations", "runs") == [1, 2]
-    assert _counted(_cli("mutate", SQUEEZENET, "--out", tmp_path, "--form", "explicit-defaults").stderr, "mutate", "mutants") == [1]
-    assert _counted(_cli("compare", SQUEEZENET, SQUEEZENET, "--pass", "ort:disabled").stderr, "compare", "cells") == [1, 2, 3, 4]
+    assert _counted(
+        _cli("mutate", SQUEEZENET, "--out", tmp_path, "--form", "explicit-defaults").stderr, "mutate", "mutants"
+    ) == [1]
+    assert _counted(_cli("compare", SQUEEZENET, SQUEEZENET, "--pass", "ort:disabled").stderr, "compare", "cells") == [
+        1,
+        2,
+        3,
+        4,
+    ]
 
 
 def test_a_long_step_gets_periodic_lines(capsys):

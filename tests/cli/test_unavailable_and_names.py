@@ -26,8 +26,13 @@ def _relu() -> onnx.ModelProto:
 
 
 def _max() -> onnx.ModelProto:
-    return model([node("Max", ["x", "zero"], ["y"])], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])], opset=18,
-                 initializers=[tensor("zero", np.zeros((), np.float32))])
+    return model(
+        [node("Max", ["x", "zero"], ["y"])],
+        [vi("x", FLOAT, ["N", 3])],
+        [vi("y", FLOAT, ["N", 3])],
+        opset=18,
+        initializers=[tensor("zero", np.zeros((), np.float32))],
+    )
 
 
 @pytest.fixture
@@ -40,7 +45,9 @@ def pair(tmp_path):
 @pytest.mark.parametrize("door", ["run", "check", "compare"])
 def test_missing_command_is_one_line_exit_2(pair, door, capsys, tmp_path):
     a, b = map(str, pair)
-    argv = {"run": ["run", "--case", "optional-input/conv-relu"], "check": ["check", a], "compare": ["compare", a, b]}[door]
+    argv = {"run": ["run", "--case", "optional-input/conv-relu"], "check": ["check", a], "compare": ["compare", a, b]}[
+        door
+    ]
     code = main([*argv, "--pass", MISSING, "--json", str(tmp_path / "r.json")])
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1, err
@@ -87,11 +94,30 @@ def test_venv_tool_runs_through_the_cli_without_activation(pair, tmp_path):
     tool = Path(sys.executable).parent / "passcheck"  # a console script of this environment
     assert tool.is_file()
     env = {**os.environ, "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-m", "passcheck", "check", str(pair[0]), "--pass", "cmd:passcheck --version {in} {out}",
-                           "-q", "--json", str(tmp_path / "r.json")], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "passcheck",
+            "check",
+            str(pair[0]),
+            "--pass",
+            "cmd:passcheck --version {in} {out}",
+            "-q",
+            "--json",
+            str(tmp_path / "r.json"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+    )
     assert proc.returncode == 1, proc.stderr
     cell = [c for c in json.loads((tmp_path / "r.json").read_text())["results"] if c["pass_id"] != "input"][0]
-    assert cell["status"] == "crashed" and "wrote no" in cell["error"], cell  # it ran (printed its version), wrote no model
+    assert cell["status"] == "crashed" and "wrote no" in cell["error"], (
+        cell
+    )  # it ran (printed its version), wrote no model
 
 
 def test_compare_names_forms_by_file_stem(pair, tmp_path):

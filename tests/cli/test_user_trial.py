@@ -17,7 +17,9 @@ DATA = Path(onnx.__file__).parent / "backend/test/data"
 
 
 def _cli(*args, cwd=None, timeout=240):
-    return subprocess.run([sys.executable, "-m", "passcheck", *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "passcheck", *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=timeout
+    )
 
 
 def _one_line_error(p, needle):
@@ -54,7 +56,8 @@ def test_real_feeds_remove_the_synthesized_feed_finding():
 def test_repro_keeps_cases_from(tmp_path):
     mod = tmp_path / "dir with späce" / "my cases.py"
     mod.parent.mkdir()
-    mod.write_text(textwrap.dedent('''
+    mod.write_text(
+        textwrap.dedent("""
         from passcheck.cases import Case, Form, register
         from passcheck.cases.builders import FLOAT, model, node, vi
 
@@ -63,7 +66,8 @@ def test_repro_keeps_cases_from(tmp_path):
 
         register(Case(id="mine/relu", forms={"common": Form(build("Relu")), "wrong": Form(build("Sigmoid"), "not the same")},
                       doc="Relu vs Sigmoid: deliberately different (a broken case).", opset=13, bindings=({"N": 1}, {"N": 2})))
-    '''))
+    """)
+    )
     p = _cli("run", "--cases-from", mod, "--case", "mine/*", "--pass", "ort:basic", cwd=tmp_path)
     repro = _repro_lines(p.stdout)
     assert p.returncode == 1 and repro and all("--cases-from" in r for r in repro), p.stdout
@@ -73,11 +77,16 @@ def test_repro_keeps_cases_from(tmp_path):
 
 @pytest.mark.parametrize("flag", ["--json", "--markdown", "--junit", "--write-baseline"])
 def test_output_path_that_is_a_folder_is_one_line(tmp_path, flag):
-    _one_line_error(_cli("run", "--case", "optional-input/conv-relu", "--pass", "ort:basic", flag, tmp_path), str(tmp_path))
+    _one_line_error(
+        _cli("run", "--case", "optional-input/conv-relu", "--pass", "ort:basic", flag, tmp_path), str(tmp_path)
+    )
 
 
 def test_output_path_in_a_missing_folder_is_one_line(tmp_path):
-    _one_line_error(_cli("run", "--case", "optional-input/conv-relu", "--pass", "ort:basic", "--junit", tmp_path / "no/such/x.xml"), "no/such")
+    _one_line_error(
+        _cli("run", "--case", "optional-input/conv-relu", "--pass", "ort:basic", "--junit", tmp_path / "no/such/x.xml"),
+        "no/such",
+    )
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "1e9999", "-1"])
@@ -88,7 +97,9 @@ def test_timeout_must_be_finite_and_positive(value):
 def test_binary_baseline_and_report_are_one_line(tmp_path):
     junk = tmp_path / "junk.json"
     junk.write_bytes(os.urandom(256) + b"\xff\xfe")
-    _one_line_error(_cli("run", "--case", "optional-input/conv-relu", "--pass", "ort:basic", "--baseline", junk), "baseline")
+    _one_line_error(
+        _cli("run", "--case", "optional-input/conv-relu", "--pass", "ort:basic", "--baseline", junk), "baseline"
+    )
     _one_line_error(_cli("report", junk), "not a passcheck report")
     _one_line_error(_cli("list", "--cases-from", DATA / "light/light_squeezenet.onnx"), "must be a Python file")
 
@@ -101,15 +112,26 @@ def test_report_out_writes_the_terminal_format(tmp_path):
     assert p.returncode == 0 and "parity" in out.read_text() and "parity" not in p.stdout
 
 
-@pytest.mark.parametrize("script,needle", [
-    ("open(sys.argv[2], 'wb').close()", "not a model"),
-    ("open(sys.argv[2], 'wb').write(b'\\x08\\x01\\x12\\x03abc')", "not a model"),
-    ("pass", "wrote no {out} file"),
-])
+@pytest.mark.parametrize(
+    "script,needle",
+    [
+        ("open(sys.argv[2], 'wb').close()", "not a model"),
+        ("open(sys.argv[2], 'wb').write(b'\\x08\\x01\\x12\\x03abc')", "not a model"),
+        ("pass", "wrote no {out} file"),
+    ],
+)
 def test_command_writing_no_model_is_a_rejected_finding(tmp_path, script, needle):
     tool = tmp_path / "tool.py"
     tool.write_text(f"import sys\n{script}\n")
-    p = _cli("run", "--case", "optional-input/conv-relu", "--pass", f"cmd:{sys.executable} {tool} {{in}} {{out}}", "--json", tmp_path / "r.json")
+    p = _cli(
+        "run",
+        "--case",
+        "optional-input/conv-relu",
+        "--pass",
+        f"cmd:{sys.executable} {tool} {{in}} {{out}}",
+        "--json",
+        tmp_path / "r.json",
+    )
     assert p.returncode == 1 and "Traceback" not in p.stderr
     cells = [c for c in json.loads((tmp_path / "r.json").read_text())["results"] if c["pass_id"].startswith("cmd:")]
     assert {c["status"] for c in cells} == {"crashed"}
@@ -123,7 +145,18 @@ def test_hanging_command_is_killed_with_its_children(tmp_path, isolation):
     tool = tmp_path / "hang.sh"
     tool.write_text(f"#!/bin/sh\nsleep 600 & exec -a {marker} sleep 600\n")
     tool.chmod(0o755)
-    p = _cli("run", "--case", "optional-input/conv-relu", "--pass", f"cmd:{tool} {{in}} {{out}}", "--timeout", "2", "--json", tmp_path / "r.json", *isolation)
+    p = _cli(
+        "run",
+        "--case",
+        "optional-input/conv-relu",
+        "--pass",
+        f"cmd:{tool} {{in}} {{out}}",
+        "--timeout",
+        "2",
+        "--json",
+        tmp_path / "r.json",
+        *isolation,
+    )
     assert p.returncode == 1, p.stderr
     cells = [c for c in json.loads((tmp_path / "r.json").read_text())["results"] if c["pass_id"].startswith("cmd:")]
     assert {c["status"] for c in cells} == {"timeout"}
@@ -138,8 +171,10 @@ def test_hanging_command_is_killed_with_its_children(tmp_path, isolation):
 def _relu_file(path, elem_type, shape):
     x = onnx.helper.make_tensor_value_info("x", elem_type, shape)
     y = onnx.helper.make_tensor_value_info("y", elem_type, shape)
-    m = onnx.helper.make_model(onnx.helper.make_graph([onnx.helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y]),
-                               opset_imports=[onnx.helper.make_opsetid("", 18)])
+    m = onnx.helper.make_model(
+        onnx.helper.make_graph([onnx.helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y]),
+        opset_imports=[onnx.helper.make_opsetid("", 18)],
+    )
     m.ir_version = 8
     onnx.save(m, str(path))
     return path
@@ -163,11 +198,17 @@ def test_annotations_of_a_model_that_never_runs_are_counted_unchecked(tmp_path):
     x = onnx.helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["N", 3])
     y = onnx.helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [7])
     shape = onnx.helper.make_tensor("s", onnx.TensorProto.INT64, [1], [7])
-    m = onnx.helper.make_model(onnx.helper.make_graph([onnx.helper.make_node("Reshape", ["x", "s"], ["y"])], "g", [x], [y], initializer=[shape]),
-                               opset_imports=[onnx.helper.make_opsetid("", 18)])
+    m = onnx.helper.make_model(
+        onnx.helper.make_graph(
+            [onnx.helper.make_node("Reshape", ["x", "s"], ["y"])], "g", [x], [y], initializer=[shape]
+        ),
+        opset_imports=[onnx.helper.make_opsetid("", 18)],
+    )
     m.ir_version = 8
     onnx.save(m, str(tmp_path / "r.onnx"))
     p = _cli("check", tmp_path / "r.onnx", "--pass", "ort:basic", "--progress", "none")
     assert p.returncode == 1, p.stderr
     # two cells (the form, its ort:basic output), two annotations each, none checked, each with why
-    assert "annotations: 4 annotated, 0 checked, 0 unobserved, 4 unchecked (4: the model did not run)" in p.stdout, p.stdout
+    assert "annotations: 4 annotated, 0 checked, 0 unobserved, 4 unchecked (4: the model did not run)" in p.stdout, (
+        p.stdout
+    )

@@ -27,7 +27,8 @@ def _cast_identity(model):
 
 
 if "planted:cast-identity" not in known_pass_ids():
-    _adapter = FunctionAdapter("planted:cast-identity", _cast_identity,
-                               doc="test pass: Cast to its own type → Identity")
+    _adapter = FunctionAdapter(
+        "planted:cast-identity", _cast_identity, doc="test pass: Cast to its own type → Identity"
+    )
     _adapter.tools = ("onnxscript",)  # it stands for an onnxscript rewrite: the hunt steers by onnxscript's entries
     register_pass(_adapter)

@@ -11,9 +11,9 @@ import pytest
 
 from passcheck.coverage import report
 from passcheck.coverage.cache import Cache
-from passcheck.hunt.coverage import chosen_bases
 from passcheck.coverage.map import catalogue, compute
 from passcheck.coverage.recheck import recheck
+from passcheck.hunt.coverage import chosen_bases
 from passcheck.passes.isolation import IsolatedExecutor
 
 #: Two hand-written cases: Conv + BatchNormalization (ConvBNFusion), a decomposed LayerNorm.
@@ -55,10 +55,14 @@ def test_the_catalogue_is_what_each_installed_tool_lists(entries):
     default = [e for e in entries["onnxscript"] if e.scope == "default rules"]
     assert len(default) == len(rewriter._DEFAULT_REWRITE_RULES)
     assert {r.name for r in rewriter._DEFAULT_REWRITE_RULES if r.name} <= {e.name for e in default}
-    schemas = [s for s in onnx.defs.get_all_schemas_with_history()
-               if s.domain in ("", "ai.onnx.ml") and not s.deprecated and s.has_type_and_shape_inference_function]
+    schemas = [
+        s
+        for s in onnx.defs.get_all_schemas_with_history()
+        if s.domain in ("", "ai.onnx.ml") and not s.deprecated and s.has_type_and_shape_inference_function
+    ]
     assert _names(entries, "onnx-shape-inference", "inference") == {
-        f"{s.domain + '.' if s.domain else ''}{s.name}@{s.since_version}" for s in schemas}
+        f"{s.domain + '.' if s.domain else ''}{s.name}@{s.since_version}" for s in schemas
+    }
     # every since_version after an op's first gives an up and a down adapter
     adapters = _names(entries, "onnx-version-converter")
     assert "Add:13->14" in adapters and "Add:14->13" in adapters
@@ -75,7 +79,8 @@ def test_evidence_is_an_effect_and_rechecks_from_the_json(cmap, executor):
     assert base in cmap.bases_of("onnxruntime:rule:ConvBNFusion")
     assert base in cmap.bases_of("onnxscript:rule:FuseBatchNormIntoConv")
     assert cmap.triggered("onnx-shape-inference:inference:BatchNormalization@15") or any(
-        k.startswith("onnx-shape-inference:inference:BatchNormalization@") for k in cmap.by_base()[base])
+        k.startswith("onnx-shape-inference:inference:BatchNormalization@") for k in cmap.by_base()[base]
+    )
     doc = json.loads(json.dumps(report.to_json(cmap)))  # what --json writes
     row = next(r for r in doc["entries"] if r["key"] == "onnxruntime:rule:ConvBNFusion")
     ev = next(e for e in row["evidence"] if e["base"] == base)

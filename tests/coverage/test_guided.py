@@ -40,8 +40,9 @@ def test_guided_scheduler_tries_every_pair_of_the_map_first_and_is_reproducible(
         runs.append([i.key for i in picked])
         # every pick tried a new pair, on the entry's own base and pass
         for i in picked:
-            assert (i.pass_id == "ort:basic" and i.base.startswith("hunt-test/layernorm:")) or \
-                   (i.pass_id == "onnx:infer-shapes" and i.base.startswith("hunt-test/softmax:"))
+            assert (i.pass_id == "ort:basic" and i.base.startswith("hunt-test/layernorm:")) or (
+                i.pass_id == "onnx:infer-shapes" and i.base.startswith("hunt-test/softmax:")
+            )
         kinds = {(i.base.split(":")[0], hforms.kind(i.form)) for i in picked}
         assert len(kinds) == len(picked)  # one item per (entry, spelling)
         # and when the pairs are used up the triples take over: still an item, no longer a new pair

@@ -12,9 +12,12 @@ from passcheck.api import check_model
 
 
 def _relu(opset: int, ir_version: int = 8) -> onnx.ModelProto:
-    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g",
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])])
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
+    )
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], ir_version=ir_version)
 
 
@@ -42,4 +45,3 @@ def test_newer_form_is_unavailable_and_the_other_form_is_judged():
     assert all(f"opset {newest + 1}" in c.error for c in newer)
     common = [c for c in report.cells if c.form == "common"]
     assert {c.pass_id for c in common} == {"input", "ort:basic"} and all(c.verdict == "ok" for c in common), common
-

@@ -17,8 +17,12 @@ PASSES = ["--pass", "ort:basic", "--pass", "onnx:infer-shapes"]
 
 
 def _cli(*argv, timeout=600):
-    return subprocess.run([sys.executable, "-m", "passcheck", *map(str, argv), "-q", "--progress", "none"],
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "passcheck", *map(str, argv), "-q", "--progress", "none"],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_graph_interface_cases_run_and_only_the_shapeless_output_disagrees(tmp_path):
@@ -26,8 +30,11 @@ def test_graph_interface_cases_run_and_only_the_shapeless_output_disagrees(tmp_p
     p = _cli("run", "--case", "graph-interface/*", *PASSES, "--json", out)
     assert p.returncode == 1, p.stderr
     cells = json.loads(out.read_text())["results"]
-    assert {c["case"] for c in cells} == {"graph-interface/sequence-output", "graph-interface/optional-output",
-                                          "graph-interface/output-without-shape"}
+    assert {c["case"] for c in cells} == {
+        "graph-interface/sequence-output",
+        "graph-interface/optional-output",
+        "graph-interface/output-without-shape",
+    }
     inputs = {(c["case"], c["form"]): [f["kind"] for f in c["findings"]] for c in cells if c["pass_id"] == "input"}
     assert inputs.pop(("graph-interface/output-without-shape", "no-shape")) == ["validity-disagreement"]
     assert all(kinds == [] for kinds in inputs.values()), inputs
@@ -39,8 +46,9 @@ def test_graph_interface_cases_run_and_only_the_shapeless_output_disagrees(tmp_p
 
 
 def _shapeless(path):
-    m = onnx.parser.parse_model('<ir_version: 8, opset_import: ["" : 18]>\n'
-                                "g (float[N,3] x) => (float[N,3] y) { r = Relu(x)\n y = Add(r, x) }")
+    m = onnx.parser.parse_model(
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[N,3] x) => (float[N,3] y) { r = Relu(x)\n y = Add(r, x) }'
+    )
     m.graph.output[0].type.tensor_type.ClearField("shape")
     onnx.save(m, path)
     return path
@@ -62,8 +70,9 @@ def test_check_mutations_on_a_checker_rejected_model_checks_it_alone(tmp_path):
 
 
 def test_check_still_refuses_a_model_neither_tool_accepts(tmp_path):
-    m = onnx.parser.parse_model('<ir_version: 8, opset_import: ["" : 18]>\n'
-                                "g (float[N,3] x) => (float[N,3] y) { y = Add(x, nowhere) }")
+    m = onnx.parser.parse_model(
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[N,3] x) => (float[N,3] y) { y = Add(x, nowhere) }'
+    )
     onnx.save(m, tmp_path / "bad.onnx")
     p = _cli("check", tmp_path / "bad.onnx", *PASSES)
     assert p.returncode == 2

@@ -12,9 +12,12 @@ from passcheck.passes import get_pass
 
 
 def _relu(opset: int) -> onnx.ModelProto:
-    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g",
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])])
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
+    )
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], ir_version=3 if opset < 8 else 7)
 
 

@@ -19,12 +19,12 @@ from passcheck.runtime.observe import TensorMeta
 from tests.runtime.test_observe import sequence_annotated_as_tensor
 
 #: ``w`` is a graph input with an initializer (an overridable default): a value of known shape.
-WEIGHTED = '''<ir_version: 8, opset_import: ["" : 18]>
+WEIGHTED = """<ir_version: 8, opset_import: ["" : 18]>
 g (float[N, 3] x, float[3] w) => (float[N, 3] y) <float[3] w = {1.0, -2.0, 3.0}> {
   h = Add(x, w)
   k = Relu(h)
   y = Neg(k)
-}'''
+}"""
 FEEDS = {"x": np.arange(6, dtype=np.float32).reshape(2, 3)}
 
 
@@ -106,11 +106,11 @@ def test_worker_and_check_catch_the_planted_violation_and_check_every_annotation
 
 def test_exposure_fallback_when_onnxruntime_rewrote_the_graph_still_catches_a_planted_violation():
     """onnxruntime runs float16 Sin in float32 between inserted casts: the profile is not believed."""
-    m = _annotated('''<ir_version: 8, opset_import: ["" : 18]>
+    m = _annotated("""<ir_version: 8, opset_import: ["" : 18]>
 g (float16[N] x) => (float16[N] y) {
   h = Sin (x)
   y = Relu (h)
-}''')
+}""")
     feeds = {"x": np.ones(3, np.float16)}
     r = observed_run(m, feeds)
     assert r.observed["h"] == TensorMeta((3,), np.dtype(np.float16)) and check(m, r.observed).ok
@@ -127,13 +127,13 @@ def test_a_tensor_annotation_on_a_sequence_is_still_a_kind_violation():
 
 def test_a_model_with_a_subgraph_keeps_the_profile_for_its_main_graph(monkeypatch):
     added = _no_exposure(monkeypatch)
-    m = _annotated('''<ir_version: 8, opset_import: ["" : 18]>
+    m = _annotated("""<ir_version: 8, opset_import: ["" : 18]>
 g (bool c, float[N] x) => (float[N] y) {
   h = Relu(x)
   r = If(c) <then_branch = t () => (float[N] a) { a = Neg(h) },
              else_branch = e () => (float[N] b) { b = Identity(h) }>
   y = Sigmoid(r)
-}''')
+}""")
     assert {"h", "r"} <= {vi.name for vi in m.graph.value_info}
     feeds = {"c": np.array(True), "x": np.ones(3, np.float32)}
     r = observed_run(m, feeds)

@@ -17,12 +17,12 @@ from passcheck.testing import as_adapter, registered
 from tests.quality.planted import negate_everything
 
 #: value_info t claims [3] where the run gives [N]; an If whose branch values are observed by the reference evaluator.
-MODEL = '''<ir_version: 8, opset_import: ["" : 18]>
+MODEL = """<ir_version: 8, opset_import: ["" : 18]>
 g (float[N] x, bool c) => (float[N] y) <float[3] t> {
   t = Relu(x)
   y = If(c) <then_branch = a () => (float[N] u) { u = Identity(t) },
              else_branch = b () => (float[N] v) { v = Neg(t) }>
-}'''
+}"""
 
 
 def _json(cells):
@@ -58,12 +58,25 @@ def test_rejudging_applies_the_oracles_registered_now(tmp_path):
 def test_cli_report_rejudge_prints_the_findings_of_the_run(tmp_path, capsys):
     path = tmp_path / "m.onnx"
     path.write_bytes(parser.parse_model(MODEL).SerializeToString())
-    code = main(["check", str(path), "--pass", "ort:basic", "--no-isolation", "--save-run", str(tmp_path / "run"),
-                 "--json", str(tmp_path / "a.json")])
+    code = main(
+        [
+            "check",
+            str(path),
+            "--pass",
+            "ort:basic",
+            "--no-isolation",
+            "--save-run",
+            str(tmp_path / "run"),
+            "--json",
+            str(tmp_path / "a.json"),
+        ]
+    )
     assert code == 1
     first = json.loads((tmp_path / "a.json").read_text())
     capsys.readouterr()
-    assert main(["report", "--rejudge", str(tmp_path / "run"), "--format", "json", "--out", str(tmp_path / "b.json")]) == 0
+    assert (
+        main(["report", "--rejudge", str(tmp_path / "run"), "--format", "json", "--out", str(tmp_path / "b.json")]) == 0
+    )
     second = json.loads((tmp_path / "b.json").read_text())
     ids = lambda r: sorted(f["id"] + f["message"] for c in r["results"] for f in c["findings"])  # noqa: E731
     assert ids(first) and ids(first) == ids(second)

@@ -21,7 +21,14 @@ def _cells(case_id, passes):
     return evaluate(Subject.from_case(registry().get(case_id), tool_version("onnx")), passes)
 
 
-@pytest.mark.parametrize("case_id,op", [("optional-input/conv-bn", "BatchNormalization"), ("optional-input/conv-add", "Add"), ("optional-input/conv-mul", "Mul")])
+@pytest.mark.parametrize(
+    "case_id,op",
+    [
+        ("optional-input/conv-bn", "BatchNormalization"),
+        ("optional-input/conv-add", "Add"),
+        ("optional-input/conv-mul", "Mul"),
+    ],
+)
 def test_empty_bias_blocks_conv_fusions_at_every_level(case_id, op):
     cells = _cells(case_id, ORT_LEVELS)
     for level in ORT_LEVELS:
@@ -37,14 +44,30 @@ def test_bias_present_control_reports_nothing_under_ort():
     assert not [f for c in cells for f in c.findings]
 
 
-@pytest.mark.parametrize("case_id", ["shape/dynamic-1-3-output", "shape/dynamic-m3-m1-output", "shape/dynamic-1-3-reshape", "shape/dynamic-m3-m1-reshape"])
+@pytest.mark.parametrize(
+    "case_id",
+    [
+        "shape/dynamic-1-3-output",
+        "shape/dynamic-m3-m1-output",
+        "shape/dynamic-1-3-reshape",
+        "shape/dynamic-m3-m1-reshape",
+    ],
+)
 def test_static_slice_of_symbolic_shape_is_not_folded(case_id):
     cells = _cells(case_id, ["ort:basic"])
     folding = {f.form for c in cells for f in c.findings if f.oracle == "folding"}
     assert folding == {"common", "gather", "start-end"}
 
 
-@pytest.mark.parametrize("case_id", ["shape/static-1-3-output", "shape/static-m3-m1-reshape", "shape/dynamic-0-2-output", "shape/dynamic-m10-10-reshape"])
+@pytest.mark.parametrize(
+    "case_id",
+    [
+        "shape/static-1-3-output",
+        "shape/static-m3-m1-reshape",
+        "shape/dynamic-0-2-output",
+        "shape/dynamic-m10-10-reshape",
+    ],
+)
 def test_no_folding_finding_where_folding_happens_or_is_impossible(case_id):
     cells = _cells(case_id, ["ort:basic"])
     assert not [f for c in cells for f in c.findings if f.oracle == "folding"]

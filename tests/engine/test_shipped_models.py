@@ -17,7 +17,9 @@ from passcheck.passes import DEFAULT_PASSES
 
 DATA = Path(onnx.__file__).parent / "backend/test/data"
 SLOW = {"light_vgg19.onnx", "light_zfnet512.onnx"}
-MODELS = [p for p in sorted(DATA.glob("light/*.onnx")) if p.name not in SLOW] + sorted(DATA.glob("pytorch-converted/*/model.onnx"))
+MODELS = [p for p in sorted(DATA.glob("light/*.onnx")) if p.name not in SLOW] + sorted(
+    DATA.glob("pytorch-converted/*/model.onnx")
+)
 
 
 def _id(p: Path) -> str:

@@ -35,9 +35,27 @@ for cid, other in (("planted/unparsable", _unparsable), ("planted/good", _good))
 def _run(tmp_path, *extra):
     (tmp_path / "planted_cases.py").write_text(CASES)
     out = tmp_path / "r.json"
-    p = subprocess.run([sys.executable, "-m", "passcheck", "run", "--cases-from", str(tmp_path / "planted_cases.py"),
-                        "--case", "planted/*", "--json", str(out), "-q", "--progress", "none", *extra],
-                       capture_output=True, text=True, timeout=600)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "passcheck",
+            "run",
+            "--cases-from",
+            str(tmp_path / "planted_cases.py"),
+            "--case",
+            "planted/*",
+            "--json",
+            str(out),
+            "-q",
+            "--progress",
+            "none",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     return p, out
 
 
@@ -54,8 +72,24 @@ def test_unparsable_form_skips_its_case_and_the_run_reports(tmp_path):
 
 
 def test_builder_bug_outside_onnx_is_still_a_case_error(tmp_path):
-    (tmp_path / "planted_cases.py").write_text(CASES.replace("(\"planted/good\", _good)", "(\"planted/good\", _typo)"))
-    p = subprocess.run([sys.executable, "-m", "passcheck", "run", "--cases-from", str(tmp_path / "planted_cases.py"),
-                        "--case", "planted/good", "-q", "--progress", "none"], capture_output=True, text=True, timeout=600)
+    (tmp_path / "planted_cases.py").write_text(CASES.replace('("planted/good", _good)', '("planted/good", _typo)'))
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "passcheck",
+            "run",
+            "--cases-from",
+            str(tmp_path / "planted_cases.py"),
+            "--case",
+            "planted/good",
+            "-q",
+            "--progress",
+            "none",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert p.returncode == 2
     assert "its build function raised KeyError" in p.stderr and "Traceback" not in p.stderr

@@ -18,16 +18,16 @@ from passcheck.testing import as_adapter, registered
 from tests.quality.planted import negate_everything
 
 #: onnxruntime cannot run this form (an op of an unregistered domain): no reference run.
-UNRUNNABLE = '''<ir_version: 8, opset_import: ["" : 18, "custom.x" : 1]>
-g (float[2, 3] x) => (float[2, 3] y) { y = custom.x.Twice(x) }'''
+UNRUNNABLE = """<ir_version: 8, opset_import: ["" : 18, "custom.x" : 1]>
+g (float[2, 3] x) => (float[2, 3] y) { y = custom.x.Twice(x) }"""
 
 #: onnxruntime runs it; the reference evaluator has no com.microsoft Gelu: the branch's
 #: annotations can be observed by neither engine.
-GELU_IN_BRANCH = '''<ir_version: 8, opset_import: ["" : 18, "com.microsoft" : 1]>
+GELU_IN_BRANCH = """<ir_version: 8, opset_import: ["" : 18, "com.microsoft" : 1]>
 g (bool c, float[N] x) => (float[N] y) {
   y = If(c) <then_branch = t () => (float[N] a) { a = com.microsoft.Gelu(x) },
              else_branch = e () => (float[N] b) { b = Identity(x) }>
-}'''
+}"""
 
 
 def test_a_cell_with_outputs_never_compared_is_unchecked_everywhere(tmp_path):
@@ -58,7 +58,19 @@ def test_a_cell_with_outputs_never_compared_is_unchecked_everywhere(tmp_path):
 
 def test_old_reports_still_load(tmp_path):
     """A report written before ``unchecked`` existed loads, with nothing unchecked."""
-    old = {"results": [{"type": "cell", "case": "c", "form": "common", "pass_id": "p", "status": "changed", "verdict": "ok", "findings": []}]}
+    old = {
+        "results": [
+            {
+                "type": "cell",
+                "case": "c",
+                "form": "common",
+                "pass_id": "p",
+                "status": "changed",
+                "verdict": "ok",
+                "findings": [],
+            }
+        ]
+    }
     (tmp_path / "old.json").write_text(json.dumps(old))
     cells, _ = read_report(tmp_path / "old.json")
     assert cells[0].unchecked == {} and cells[0].verdict == "ok"
@@ -70,7 +82,9 @@ def test_annotations_no_engine_can_observe_are_unchecked(tmp_path, capsys):
     report = check_model(model, ["ort:disabled"], feeds=[{"c": np.array(True), "x": np.ones(3, np.float32)}])
     cell = next(c for c in report.cells if c.pass_id == "ort:disabled")
     assert cell.verdict == "unchecked" and report.exit_code == 1
-    assert any(k.startswith("annotation ") and "reference evaluator could not run" in v for k, v in cell.unchecked.items())
+    assert any(
+        k.startswith("annotation ") and "reference evaluator could not run" in v for k, v in cell.unchecked.items()
+    )
     assert cell.coverage["unobservable"] >= 1 and cell.coverage["reasons"]
     path = tmp_path / "m.onnx"
     onnx.save(model, path)

@@ -12,8 +12,8 @@ from passcheck.api import check_model
 from passcheck.cli import main
 
 #: x is [N, 3]; y = Transpose(x) is [3, N]; the tool wrote '?' on both axes of y.
-MODEL = '''<ir_version: 8, opset_import: ["" : 18]>
-g (float[N, 3] x) => (float["?", "?"] y) { y = Transpose<perm=[1, 0]>(x) }'''
+MODEL = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[N, 3] x) => (float["?", "?"] y) { y = Transpose<perm=[1, 0]>(x) }"""
 
 
 def _annotation_findings(report):
@@ -37,7 +37,9 @@ def test_api_option_treats_matching_names_as_unknown():
 def test_only_matching_names_change():
     """A real symbol stays a symbol: y = Transpose(x[N, 5]) is [5, N], annotated [N, "?"]: N is
     still violated on axis 0 with the option, and '?' on axis 1 asserts nothing."""
-    m = parser.parse_model(MODEL.replace('float["?", "?"] y', 'float[N, "?"] y').replace("float[N, 3] x", "float[N, 5] x"))
+    m = parser.parse_model(
+        MODEL.replace('float["?", "?"] y', 'float[N, "?"] y').replace("float[N, 3] x", "float[N, 5] x")
+    )
     found = _annotation_findings(check_model(m, ["ort:disabled"], bind={"N": 4}, unknown_dim_param=r"\?"))
     assert found and all("axis 0 annotated 'N'" in f.message and "'?'" not in f.message for f in found)
 
@@ -47,4 +49,20 @@ def test_check_cli_flag(tmp_path, capsys):
     onnx.save(parser.parse_model(MODEL), path)
     assert main(["check", str(path), "--pass", "ort:disabled", "--bind", "N=4", "--no-isolation", "-q"]) == 1
     assert "the tool uses it for unknown dims" in capsys.readouterr().out
-    assert main(["check", str(path), "--pass", "ort:disabled", "--bind", "N=4", "--no-isolation", "-q", "--unknown-dim-param", r"\?"]) == 0
+    assert (
+        main(
+            [
+                "check",
+                str(path),
+                "--pass",
+                "ort:disabled",
+                "--bind",
+                "N=4",
+                "--no-isolation",
+                "-q",
+                "--unknown-dim-param",
+                r"\?",
+            ]
+        )
+        == 0
+    )

@@ -25,7 +25,9 @@ def _example():
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "passcheck", *map(str, args)], capture_output=True, text=True, timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", "passcheck", *map(str, args)], capture_output=True, text=True, timeout=900
+    )
 
 
 def _export_findings(report):
@@ -45,8 +47,11 @@ def test_real_export_matches_sklearn_at_every_binding_and_carries_ml_ops():
 
 def test_planted_fixed_batch_annotation_is_caught_by_the_exporter_oracle():
     model, x = _example()
-    found = _export_findings(check_export(model, x, exporter="sklearn", passes=["onnx:infer-shapes"], mutations=False,
-                                          corrupt=planted.fixed_batch))
+    found = _export_findings(
+        check_export(
+            model, x, exporter="sklearn", passes=["onnx:infer-shapes"], mutations=False, corrupt=planted.fixed_batch
+        )
+    )
     assert found and {(f.oracle, f.kind) for f in found} == {("exporter", "annotation-violated")}
     assert {f.details["binding"]["batch"] for f in found} == {8, 9, 17}  # batch=1 matches the planted size
     assert "annotated 1, run produced 9" in " ".join(f.message for f in found)
@@ -54,8 +59,11 @@ def test_planted_fixed_batch_annotation_is_caught_by_the_exporter_oracle():
 
 def test_planted_dropped_bias_is_caught_by_the_exporter_oracle():
     model, x = _example()
-    found = _export_findings(check_export(model, x, exporter="sklearn", passes=["onnx:infer-shapes"], mutations=False,
-                                          corrupt=planted.drop_bias))
+    found = _export_findings(
+        check_export(
+            model, x, exporter="sklearn", passes=["onnx:infer-shapes"], mutations=False, corrupt=planted.drop_bias
+        )
+    )
     assert len(found) == 4 and {(f.oracle, f.kind) for f in found} == {("exporter", "wrong-result")}
     assert all("differs from scikit-learn" in f.message and f.details["max_abs"] > 0.1 for f in found)
 
@@ -87,19 +95,24 @@ def test_check_export_cli_runs_passes_with_mutations_and_reports_json(tmp_path):
 
 def test_check_export_cli_catches_a_planted_bug_with_a_reproduce_line(tmp_path):
     f = tmp_path / "bad_export.py"
-    f.write_text(f"import runpy\nfrom passcheck.exporters.planted import drop_bias as corrupt\n"
-                 f"ns = runpy.run_path({str(EXAMPLE)!r})\nmodel, example_inputs = ns['model'], ns['example_inputs']\n")
+    f.write_text(
+        f"import runpy\nfrom passcheck.exporters.planted import drop_bias as corrupt\n"
+        f"ns = runpy.run_path({str(EXAMPLE)!r})\nmodel, example_inputs = ns['model'], ns['example_inputs']\n"
+    )
     p = _cli("check-export", f, "--pass", "onnx:infer-shapes", "--no-mutations", "-q")
     assert p.returncode == 1, p.stderr
     assert "exporter: [wrong-result] output 'variable' at batch=8 differs from scikit-learn" in p.stdout
     assert f"reproduce: passcheck check-export {f} --exporter sklearn --pass export" in p.stdout
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    (None, "no such file"),
-    ("raise ValueError('boom')\n", "running the file failed: ValueError: boom"),
-    ("model = 1\n", "defines no `example_inputs`"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "no such file"),
+        ("raise ValueError('boom')\n", "running the file failed: ValueError: boom"),
+        ("model = 1\n", "defines no `example_inputs`"),
+    ],
+)
 def test_check_export_cli_bad_file_is_one_line_exit_2(tmp_path, content, message):
     f = tmp_path / "m.py"
     if content is not None:

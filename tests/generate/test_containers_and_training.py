@@ -12,8 +12,15 @@ import pytest
 
 from passcheck.cli import main
 
-OPS = ["BatchNormalization", "SequenceInsert", "SplitToSequence", "ConcatFromSequence", "OptionalGetElement", "Loop",
-       "Relu"]
+OPS = [
+    "BatchNormalization",
+    "SequenceInsert",
+    "SplitToSequence",
+    "ConcatFromSequence",
+    "OptionalGetElement",
+    "Loop",
+    "Relu",
+]
 
 
 @pytest.fixture(scope="module")

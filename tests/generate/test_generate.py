@@ -74,8 +74,9 @@ def test_generation_is_deterministic(tmp_path, doc):
     from passcheck.generate.build import generate
 
     again = generate(tmp_path / "again", OPS)
-    assert [(c["id"], {f: v["sha256"] for f, v in c["forms"].items()}) for c in again["cases"]] == \
-           [(c["id"], {f: v["sha256"] for f, v in c["forms"].items()}) for c in doc["cases"]]
+    assert [(c["id"], {f: v["sha256"] for f, v in c["forms"].items()}) for c in again["cases"]] == [
+        (c["id"], {f: v["sha256"] for f, v in c["forms"].items()}) for c in doc["cases"]
+    ]
     assert again["stats"] == doc["stats"]
 
 
@@ -91,14 +92,17 @@ def test_second_call_reads_the_cache(doc, monkeypatch):
 
 
 def test_default_selection_stays_hand_written():
-    code = ("from passcheck.cases import registry; ids = [c.id for c in registry().select([])]; "
-            "print(len(ids), any(i.startswith('generated/') for i in ids))")
+    code = (
+        "from passcheck.cases import registry; ids = [c.id for c in registry().select([])]; "
+        "print(len(ids), any(i.startswith('generated/') for i in ids))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300)
     n, has_generated = out.stdout.split()
     assert int(n) >= 100 and has_generated == "False"
 
 
 # -- planted passes: each mishandles one spelling; the generated set catches it unnamed --------
+
 
 def negative_axes_as_positive(model: onnx.ModelProto) -> onnx.ModelProto:
     """Reads a negative axis as if it were positive (abs), in attributes and axes initializers."""
@@ -120,8 +124,15 @@ def negative_axes_as_positive(model: onnx.ModelProto) -> onnx.ModelProto:
 def drop_valueless_attributes(model: onnx.ModelProto) -> onnx.ModelProto:
     """Drops attributes that carry no value field, as if absent (the schema default then applies)."""
     for n in model.graph.node:
-        keep = [a for a in n.attribute if a.ListFields() != [(onnx.AttributeProto.DESCRIPTOR.fields_by_name["name"], a.name),
-                                                                (onnx.AttributeProto.DESCRIPTOR.fields_by_name["type"], a.type)]]
+        keep = [
+            a
+            for a in n.attribute
+            if a.ListFields()
+            != [
+                (onnx.AttributeProto.DESCRIPTOR.fields_by_name["name"], a.name),
+                (onnx.AttributeProto.DESCRIPTOR.fields_by_name["type"], a.type),
+            ]
+        ]
         del n.attribute[:]
         n.attribute.extend(keep)
     return model
@@ -132,7 +143,12 @@ def _findings(cases, fn):
     register_pass(FunctionAdapter(pid, fn))
     try:
         version = tool_version("onnx")
-        return [(c.case, c.form, f.oracle, f.kind) for case in cases for c in evaluate(Subject.from_case(case, version), [pid]) for f in c.findings]
+        return [
+            (c.case, c.form, f.oracle, f.kind)
+            for case in cases
+            for c in evaluate(Subject.from_case(case, version), [pid])
+            for f in c.findings
+        ]
     finally:
         unregister_pass(pid)
 
@@ -182,7 +198,6 @@ def test_unknown_generated_id_gets_a_stub_for_shipped_bytes(monkeypatch):
     # a matrix worker under another onnx: the id was generated elsewhere, its forms are shipped bytes
     import passcheck.generate as gen
     from passcheck.cases._registry import CaseRegistry
-
     from passcheck.generate.source import SOURCE
 
     monkeypatch.setattr(gen, "register_all", lambda registry: None)
@@ -195,7 +210,8 @@ def test_unknown_generated_id_gets_a_stub_for_shipped_bytes(monkeypatch):
 def test_symbolic_form_holds_its_own_output_annotations(cache):
     # onnx's Slice-10 inference ties the sliced axis to the input's symbol (n3, though the run
     # gives 2): the form must not carry that, or the input cell's annotations oracle flags it
-    from passcheck.generate import cases as to_cases, index
+    from passcheck.generate import cases as to_cases
+    from passcheck.generate import index
 
     case = next(c for c in to_cases(index(ops=["Slice"], quiet=True)) if c.id == "generated/slice-10.shape")
     cells = evaluate(Subject.from_case(case, tool_version("onnx")), [INPUT])

@@ -59,8 +59,12 @@ def _negative_axes(model):
     return model
 
 
-for _id, _fn in (("planted:commuted", _commuted), ("planted:implicit-broadcast", _implicit_broadcast),
-                 ("planted:keepdims0", _keepdims0), ("planted:negative-axes", _negative_axes)):
+for _id, _fn in (
+    ("planted:commuted", _commuted),
+    ("planted:implicit-broadcast", _implicit_broadcast),
+    ("planted:keepdims0", _keepdims0),
+    ("planted:negative-axes", _negative_axes),
+):
     if _id not in known_pass_ids():
         register_pass(FunctionAdapter(_id, _fn, doc=f"test pass: {(_fn.__doc__ or _id)}"))
 
@@ -68,10 +72,12 @@ for _id, _fn in (("planted:commuted", _commuted), ("planted:implicit-broadcast",
 def _layernorm():
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4])
-    inits = [numpy_helper.from_array(np.array([1.0, 2.0, 0.5, -1.0], np.float32), "gamma"),
-             numpy_helper.from_array(np.array([[0.1, -0.2, 0.3, 0.0]], np.float32), "beta"),
-             numpy_helper.from_array(np.array([[1e-5]], np.float32), "eps"),
-             numpy_helper.from_array(np.array([0], np.int64), "axes0")]
+    inits = [
+        numpy_helper.from_array(np.array([1.0, 2.0, 0.5, -1.0], np.float32), "gamma"),
+        numpy_helper.from_array(np.array([[0.1, -0.2, 0.3, 0.0]], np.float32), "beta"),
+        numpy_helper.from_array(np.array([[1e-5]], np.float32), "eps"),
+        numpy_helper.from_array(np.array([0], np.int64), "axes0"),
+    ]
     nodes = [
         helper.make_node("ReduceMean", ["x"], ["mean"], axes=[1], keepdims=1),
         helper.make_node("Sub", ["x", "mean"], ["d"]),
@@ -84,14 +90,19 @@ def _layernorm():
         helper.make_node("Mul", ["n", "gamma2"], ["scaled"]),
         helper.make_node("Add", ["scaled", "beta"], ["y"]),
     ]
-    return helper.make_model(helper.make_graph(nodes, "layernorm", [x], [y], initializer=inits),
-                             opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    return helper.make_model(
+        helper.make_graph(nodes, "layernorm", [x], [y], initializer=inits),
+        opset_imports=[helper.make_opsetid("", 17)],
+        ir_version=8,
+    )
 
 
 def _softmax():
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
-    g = helper.make_graph([helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Softmax", ["r"], ["y"], axis=1)], "softmax", [x], [y])
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Softmax", ["r"], ["y"], axis=1)], "softmax", [x], [y]
+    )
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
 
 
@@ -99,10 +110,23 @@ def _copy(build):
     def again():
         m = build()
         return m
+
     return again
 
 
-register(Case(id="hunt-test/layernorm", forms={"common": Form(_layernorm), "same": Form(_copy(_layernorm), "the same model")},
-              doc="A decomposed LayerNorm over the last axis spelled with explicit broadcasts (tests only).", opset=17))
-register(Case(id="hunt-test/softmax", forms={"common": Form(_softmax), "same": Form(_copy(_softmax), "the same model")},
-              doc="Relu then Softmax over axis 1 (tests only).", opset=17))
+register(
+    Case(
+        id="hunt-test/layernorm",
+        forms={"common": Form(_layernorm), "same": Form(_copy(_layernorm), "the same model")},
+        doc="A decomposed LayerNorm over the last axis spelled with explicit broadcasts (tests only).",
+        opset=17,
+    )
+)
+register(
+    Case(
+        id="hunt-test/softmax",
+        forms={"common": Form(_softmax), "same": Form(_copy(_softmax), "the same model")},
+        doc="Relu then Softmax over axis 1 (tests only).",
+        opset=17,
+    )
+)

@@ -18,9 +18,28 @@ PLANTED = Path(__file__).with_name("planted_hunt.py")
 
 
 def _hunt(out: Path, *args: str, budget: str = "20items", seed: int = 1) -> subprocess.CompletedProcess:
-    argv = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED), "--case", "hunt-test/*",
-            "--budget", budget, "--seed", str(seed), "--out", str(out), "--progress", "lines", *args]
-    return subprocess.run(argv, capture_output=True, text=True, timeout=900, env={**os.environ, "PASSCHECK_PROGRESS_EVERY": "0"})
+    argv = [
+        sys.executable,
+        "-m",
+        "passcheck",
+        "hunt",
+        "--cases-from",
+        str(PLANTED),
+        "--case",
+        "hunt-test/*",
+        "--budget",
+        budget,
+        "--seed",
+        str(seed),
+        "--out",
+        str(out),
+        "--progress",
+        "lines",
+        *args,
+    ]
+    return subprocess.run(
+        argv, capture_output=True, text=True, timeout=900, env={**os.environ, "PASSCHECK_PROGRESS_EVERY": "0"}
+    )
 
 
 def _state(out: Path) -> dict:
@@ -28,7 +47,11 @@ def _state(out: Path) -> dict:
 
 
 def _found(out: Path, pass_id: str, rewrite: str) -> dict:
-    sigs = [s for s in _state(out)["signatures"].values() if s["signature"]["pass_id"] == pass_id and s["signature"]["rewrite"] == rewrite]
+    sigs = [
+        s
+        for s in _state(out)["signatures"].values()
+        if s["signature"]["pass_id"] == pass_id and s["signature"]["rewrite"] == rewrite
+    ]
     assert sigs, f"no {rewrite} signature under {pass_id}: {list(_state(out)['signatures'])}"
     return sigs[0]
 
@@ -37,30 +60,59 @@ def test_planted_negative_axes_is_found_shrunk_and_reproduced_from_its_case_modu
     r = _hunt(tmp_path / "h", "--pass", "planted:negative-axes")
     assert r.returncode == 1, r.stderr
     sig = _found(tmp_path / "h", "planted:negative-axes", "negative-axes")
-    assert (sig["signature"]["oracle"], sig["signature"]["kind"], sig["signature"]["ops"]) == ("numeric", "wrong-result", ["Softmax"])
+    assert (sig["signature"]["oracle"], sig["signature"]["kind"], sig["signature"]["ops"]) == (
+        "numeric",
+        "wrong-result",
+        ["Softmax"],
+    )
     assert sig["nodes"] == [1, 1] and sig["reproduces"] is True  # Relu cut away: only the Softmax is needed
     assert sig["library"] == []  # the case's own forms (identical) show nothing: the rewrite is what finds it
     # the summary: plain tab-separated rows (stdout is no terminal), then the reproduce command
     rows = [line.split("\t") for line in r.stdout.splitlines() if "\t" in line]
-    assert rows[0][:4] == ["#", "pass", "oracle", "kind"] and ["planted:negative-axes", "numeric", "wrong-result", "Softmax", "negative-axes", "1/1", str(sig["hits"]), "yes", "no"] == rows[1][1:10]
+    assert (
+        rows[0][:4] == ["#", "pass", "oracle", "kind"]
+        and [
+            "planted:negative-axes",
+            "numeric",
+            "wrong-result",
+            "Softmax",
+            "negative-axes",
+            "1/1",
+            str(sig["hits"]),
+            "yes",
+            "no",
+        ]
+        == rows[1][1:10]
+    )
     assert f"reproduce: {sig['repro']}" in r.stdout
     assert "signatures" in r.stderr and "items" in r.stderr  # progress lines with findings so far
 
     # the saved module, loaded with --cases-from, shows the finding on its uncommon form
     argv = shlex.split(sig["repro"])
     assert argv[:2] == ["passcheck", "run"] and str(PLANTED) in argv and sig["case_module"] in argv
-    rerun = subprocess.run([sys.executable, "-m", "passcheck", *argv[1:], "-q", "--json", str(tmp_path / "r.json")],
-                           capture_output=True, text=True, timeout=300)
+    rerun = subprocess.run(
+        [sys.executable, "-m", "passcheck", *argv[1:], "-q", "--json", str(tmp_path / "r.json")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert rerun.returncode == 1, rerun.stderr
     found = json.loads((tmp_path / "r.json").read_text())["results"]
     hits = [f for c in found for f in c["findings"]]
-    assert [(f["case"], f["form"], f["oracle"], f["kind"]) for f in hits] == [(sig["case"], "uncommon", "numeric", "wrong-result")]
+    assert [(f["case"], f["form"], f["oracle"], f["kind"]) for f in hits] == [
+        (sig["case"], "uncommon", "numeric", "wrong-result")
+    ]
 
 
 # The rewrites below come with the site-rewrite branch (issue 15 item 1); until it is merged these skip.
-@pytest.mark.parametrize("pass_id,rewrite", [("planted:commuted", "commute-operands"),
-                                             ("planted:implicit-broadcast", "implicit-broadcast"),
-                                             ("planted:keepdims0", "keepdims-unsqueeze")])
+@pytest.mark.parametrize(
+    "pass_id,rewrite",
+    [
+        ("planted:commuted", "commute-operands"),
+        ("planted:implicit-broadcast", "implicit-broadcast"),
+        ("planted:keepdims0", "keepdims-unsqueeze"),
+    ],
+)
 def test_planted_pass_missing_one_spelling_is_found(tmp_path, pass_id, rewrite):
     if rewrite not in REWRITES:
         pytest.skip(f"rewrite {rewrite!r} is not in this tree yet (branch sites)")

@@ -8,16 +8,24 @@ from pathlib import Path
 
 import pytest
 
-from passcheck.mutations import forms as hforms
 from passcheck.hunt.budget import Budget
+from passcheck.mutations import forms as hforms
 from passcheck.mutations._base import Applied, node_label
 from passcheck.mutations.registry import REWRITES
 
 PLANTED = Path(__file__).with_name("planted_hunt.py")
 
 
-@pytest.mark.parametrize("text,expected", [("10m", Budget(seconds=600.0)), ("90", Budget(seconds=90.0)), ("1.5h", Budget(seconds=5400.0)),
-                                           ("40items", Budget(items=40)), ("1item", Budget(items=1))])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("10m", Budget(seconds=600.0)),
+        ("90", Budget(seconds=90.0)),
+        ("1.5h", Budget(seconds=5400.0)),
+        ("40items", Budget(items=40)),
+        ("1item", Budget(items=1)),
+    ],
+)
 def test_budget_parse(text, expected):
     assert Budget.parse(text) == expected
 
@@ -37,7 +45,12 @@ class _SiteCommute:
         done = []
         for i, n in enumerate(model.graph.node):
             label = node_label(n, i)
-            if n.op_type in ("Add", "Mul") and len(n.input) == 2 and n.input[0] != n.input[1] and (only is None or label in only):
+            if (
+                n.op_type in ("Add", "Mul")
+                and len(n.input) == 2
+                and n.input[0] != n.input[1]
+                and (only is None or label in only)
+            ):
                 a, b = n.input
                 n.input[0], n.input[1] = b, a
                 done.append(label)
@@ -111,10 +124,14 @@ def test_shrink_keeps_one_rewrite_one_site_and_the_fewest_nodes(monkeypatch, sta
     with IsolatedExecutor(timeout=120, preload=[PLANTED]) as ex:
         found = probe(Setting("hunt/test"), model, start, mutant, "planted:commuted", ex)
         assert found.status == "done" and {(f.oracle, f.kind) for f in found.findings} >= {("numeric", "wrong-result")}
-        shrunk = Shrinker(Setting("hunt/test"), "planted:commuted", "numeric", "wrong-result", ex, time.monotonic() + 600).shrink(model, start)
+        shrunk = Shrinker(
+            Setting("hunt/test"), "planted:commuted", "numeric", "wrong-result", ex, time.monotonic() + 600
+        ).shrink(model, start)
     assert shrunk is not None and shrunk.finished
     assert hforms.parts(shrunk.form) == (("test-commute", shrunk.labels[0]),) and len(shrunk.labels) == 1
-    assert [n.op_type for n in shrunk.common.graph.node] == ["Add"] and [n.op_type for n in shrunk.uncommon.graph.node] == ["Add"]
+    assert [n.op_type for n in shrunk.common.graph.node] == ["Add"] and [
+        n.op_type for n in shrunk.uncommon.graph.node
+    ] == ["Add"]
 
 
 def test_shrink_spells_the_constants_a_rewrite_added_as_initializers():
@@ -129,10 +146,13 @@ def test_shrink_spells_the_constants_a_rewrite_added_as_initializers():
     load_path(PLANTED)
     model = registry().get("hunt-test/layernorm").build("common")
     with IsolatedExecutor(timeout=120, preload=[PLANTED]) as ex:
-        shrunk = Shrinker(Setting("hunt/test"), "planted:keepdims0", "numeric", "wrong-result", ex,
-                          time.monotonic() + 600).shrink(model, "keepdims-unsqueeze")
+        shrunk = Shrinker(
+            Setting("hunt/test"), "planted:keepdims0", "numeric", "wrong-result", ex, time.monotonic() + 600
+        ).shrink(model, "keepdims-unsqueeze")
     assert shrunk is not None and shrunk.kind == "keepdims-unsqueeze" and "+constant-to-initializer@" in shrunk.form
-    assert [n.op_type for n in shrunk.uncommon.graph.node if n.op_type not in [m.op_type for m in shrunk.common.graph.node]] == ["Unsqueeze"]
+    assert [
+        n.op_type for n in shrunk.uncommon.graph.node if n.op_type not in [m.op_type for m in shrunk.common.graph.node]
+    ] == ["Unsqueeze"]
     assert "Constant" not in {n.op_type for n in shrunk.uncommon.graph.node}
     assert all(hforms.parts(shrunk.form)[0][1] == label for label in shrunk.labels)
 
@@ -142,9 +162,22 @@ def test_summary_is_a_table_on_a_terminal_and_tab_separated_elsewhere(monkeypatc
 
     from passcheck.hunt.summary import table
 
-    sigs = {"k": {"signature": {"pass_id": "ort:all", "oracle": "parity", "kind": "missed-optimization", "ops": ["Add", "Mul"],
-                                "rewrite": "commute-operands"}, "hits": 2, "nodes": [3, 3], "reproduces": True, "case": "hunt/x-1",
-                  "repro": "passcheck run --cases-from c.py --case hunt/x-1 --pass ort:all"}}
+    sigs = {
+        "k": {
+            "signature": {
+                "pass_id": "ort:all",
+                "oracle": "parity",
+                "kind": "missed-optimization",
+                "ops": ["Add", "Mul"],
+                "rewrite": "commute-operands",
+            },
+            "hits": 2,
+            "nodes": [3, 3],
+            "reproduces": True,
+            "case": "hunt/x-1",
+            "repro": "passcheck run --cases-from c.py --case hunt/x-1 --pass ort:all",
+        }
+    }
 
     class Tty(io.StringIO):
         def isatty(self):
@@ -156,8 +189,19 @@ def test_summary_is_a_table_on_a_terminal_and_tab_separated_elsewhere(monkeypatc
     table(sigs, narrow)
     monkeypatch.setenv("COLUMNS", "200")
     table(sigs, tty)
-    assert plain.getvalue().splitlines()[1].split("\t") == ["1", "ort:all", "parity", "missed-optimization", "Add,Mul", "commute-operands",
-                                                            "3/3", "2", "yes", "-", "hunt/x-1"]
+    assert plain.getvalue().splitlines()[1].split("\t") == [
+        "1",
+        "ort:all",
+        "parity",
+        "missed-optimization",
+        "Add,Mul",
+        "commute-operands",
+        "3/3",
+        "2",
+        "yes",
+        "-",
+        "hunt/x-1",
+    ]
     assert "┃" in tty.getvalue() and "\t" not in tty.getvalue() and "commute-operands" in tty.getvalue()
     assert "#1 reproduce: passcheck run --cases-from c.py --case hunt/x-1 --pass ort:all" in tty.getvalue()
     assert "…" not in narrow.getvalue()  # folded, not cut
@@ -174,19 +218,32 @@ def test_a_signature_the_case_shows_on_its_own_forms_is_told_apart():
 
     def softmax(axis):
         def build():
-            g = helper.make_graph([helper.make_node("Softmax", ["x"], ["y"], axis=axis)], "s",
-                                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
-                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])])
+            g = helper.make_graph(
+                [helper.make_node("Softmax", ["x"], ["y"], axis=axis)],
+                "s",
+                [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+                [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+            )
             return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+
         return build
 
-    case = Case(id="hunt-test/softmax-negative", forms={"common": Form(softmax(1)), "negative": Form(softmax(-1), "axis counted from the back")},
-                doc="Softmax over the last axis, spelled 1 and -1 (tests only).", opset=17)
-    same = Case(id="hunt-test/softmax-twice", forms={"common": Form(softmax(1)), "again": Form(softmax(1), "the same")},
-                doc="Softmax over axis 1 twice (tests only).", opset=17)
+    case = Case(
+        id="hunt-test/softmax-negative",
+        forms={"common": Form(softmax(1)), "negative": Form(softmax(-1), "axis counted from the back")},
+        doc="Softmax over the last axis, spelled 1 and -1 (tests only).",
+        opset=17,
+    )
+    same = Case(
+        id="hunt-test/softmax-twice",
+        forms={"common": Form(softmax(1)), "again": Form(softmax(1), "the same")},
+        doc="Softmax over axis 1 twice (tests only).",
+        opset=17,
+    )
     with IsolatedExecutor(timeout=120, preload=[PLANTED]) as ex:
         assert _in_case(case, "planted:negative-axes", "numeric", "wrong-result", ex) == [
-            "hunt-test/softmax-negative:negative|planted:negative-axes|numeric|wrong-result"]
+            "hunt-test/softmax-negative:negative|planted:negative-axes|numeric|wrong-result"
+        ]
         assert _in_case(same, "planted:negative-axes", "numeric", "wrong-result", ex) == []
 
 
@@ -195,8 +252,17 @@ def test_blame_goes_to_the_rewrite_only_for_what_the_base_does_not_show():
     from passcheck.records import CellResult, Finding
 
     def cell(form, pass_id, *found):
-        return CellResult("c/x", form, pass_id, "ok", findings=[Finding(k, o, "c/x", form, pass_id, m or f"{o} saw {k} on {form}")
-                                                                for o, k, *m in found for m in [m[0] if m else ""]])
+        return CellResult(
+            "c/x",
+            form,
+            pass_id,
+            "ok",
+            findings=[
+                Finding(k, o, "c/x", form, pass_id, m or f"{o} saw {k} on {form}")
+                for o, k, *m in found
+                for m in [m[0] if m else ""]
+            ],
+        )
 
     no_kernel = "NotImplemented: Could not find an implementation for Cosh node"
     cells = [
@@ -221,8 +287,12 @@ def test_signature_ops_come_from_the_sites_else_from_the_base():
     from passcheck.hunt.signature import signature
     from passcheck.records import Finding
 
-    g = helper.make_graph([helper.make_node("Relu", ["x"], ["r"], name="relu"), helper.make_node("Neg", ["r"], ["y"], name="neg")], "g",
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["r"], name="relu"), helper.make_node("Neg", ["r"], ["y"], name="neg")],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+    )
     m = helper.make_model(g)
     f = Finding("wrong-result", "numeric", "c/x", "r", "p", "m")
     assert signature(f, "rw", [m], ["neg"]).ops == ("Neg",)
@@ -244,12 +314,19 @@ def test_an_item_the_budget_cut_short_is_unfinished_never_a_finding(monkeypatch)
     def relu():
         from onnx import parser
 
-        return parser.parse_model('<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) { y = Relu (x) }')
+        return parser.parse_model(
+            '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) { y = Relu (x) }'
+        )
 
-    case = Case(id="hunt-test/relu", forms={"common": Form(relu), "again": Form(relu, "the same")}, doc="Relu (tests only).",
-                opset=18)
-    timed_out = Finding("rejected", "acceptance", case.id, "r", "p", "p timeout: the pass ran past 5 s",
-                        details={"status": "timeout"})
+    case = Case(
+        id="hunt-test/relu",
+        forms={"common": Form(relu), "again": Form(relu, "the same")},
+        doc="Relu (tests only).",
+        opset=18,
+    )
+    timed_out = Finding(
+        "rejected", "acceptance", case.id, "r", "p", "p timeout: the pass ran past 5 s", details={"status": "timeout"}
+    )
     monkeypatch.setattr(search, "probe", lambda *a, **k: Outcome("done", [timed_out]))
     monkeypatch.setattr(search.hforms, "build", lambda model, form: (model, []))
     monkeypatch.setattr(search, "_found", lambda *a, **k: "sig")
@@ -266,12 +343,22 @@ def test_a_pass_contract_behaviour_is_one_signature_per_tool_not_one_per_op():
     from passcheck.hunt.signature import signature
     from passcheck.records import Finding
 
-    g = helper.make_graph([helper.make_node("Relu", ["x"], ["r"], name="relu"), helper.make_node("Neg", ["r"], ["y"], name="neg")], "g",
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["r"], name="relu"), helper.make_node("Neg", ["r"], ["y"], name="neg")],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+    )
     m = helper.make_model(g)
     mutated = Finding("input-mutated", "pass-contract", "c/x", "r", "onnxscript:optimize", "the pass changed its input")
-    assert signature(mutated, "commute-operands", [m], ["neg"]) == signature(mutated, "insert-identity", [m], ["#0:Relu"])
-    other_pass = Finding("input-mutated", "pass-contract", "c/x", "r", "onnxscript:rewrite", "the pass changed its input")
-    assert signature(other_pass, "commute-operands", [m], ["neg"]) != signature(mutated, "commute-operands", [m], ["neg"])
+    assert signature(mutated, "commute-operands", [m], ["neg"]) == signature(
+        mutated, "insert-identity", [m], ["#0:Relu"]
+    )
+    other_pass = Finding(
+        "input-mutated", "pass-contract", "c/x", "r", "onnxscript:rewrite", "the pass changed its input"
+    )
+    assert signature(other_pass, "commute-operands", [m], ["neg"]) != signature(
+        mutated, "commute-operands", [m], ["neg"]
+    )
     wrong = Finding("wrong-result", "numeric", "c/x", "r", "onnxscript:optimize", "m")
     assert signature(wrong, "rw", [m], ["neg"]).ops == ("Neg",)  # other oracles keep their op types

@@ -23,7 +23,10 @@ def _drop_last_node(model):
     return model
 
 
-for _id, _fn, _doc in (("planted:segfault", _segfault, "segfaults the process"), ("planted:hang", _hang, "hangs the process"),
-                       ("planted:drop-last-node", _drop_last_node, "deletes the last node (an invalid model)")):
+for _id, _fn, _doc in (
+    ("planted:segfault", _segfault, "segfaults the process"),
+    ("planted:hang", _hang, "hangs the process"),
+    ("planted:drop-last-node", _drop_last_node, "deletes the last node (an invalid model)"),
+):
     if _id not in known_pass_ids():
         register_pass(FunctionAdapter(_id, _fn, doc=f"test pass: {_doc}"))

@@ -6,8 +6,9 @@ import re
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 REPO = Path(__file__).resolve().parents[2]
 TAKEN = re.compile(r"pip3?\s+install\s+(?:-\S+\s+)*['\"]?passcheck\b(?![-_.\w])")
@@ -36,13 +37,23 @@ def test_wheel_ships_the_pins_and_lists_them_outside_a_checkout(tmp_path):
         shutil.copy2(REPO / name, src / name)
     from passcheck.matrix.create import uv_bin
 
-    subprocess.run([uv_bin(), "build", "-q", "--wheel", "-o", str(tmp_path / "dist"), str(src)], check=True, capture_output=True)
+    subprocess.run(
+        [uv_bin(), "build", "-q", "--wheel", "-o", str(tmp_path / "dist"), str(src)], check=True, capture_output=True
+    )
     (wheel,) = (tmp_path / "dist").glob("onnx_passcheck-*.whl")
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(tmp_path / "site"), str(wheel)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(tmp_path / "site"), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
     code = "import passcheck, sys; print(passcheck.__file__); from passcheck.cli import main; sys.exit(main(['matrix', '--list']))"
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
-                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tmp_path / "site"), "HOME": str(tmp_path)})
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tmp_path / "site"), "HOME": str(tmp_path)},
+    )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].startswith(str(tmp_path / "site"))

@@ -49,7 +49,12 @@ def test_bad_envs_is_a_clear_error(tmp_path, envs):
 
 def test_status_says_where_an_entry_occurs_is_fixed_and_did_not_run():
     k = baseline.Known(ID, "r")
-    cells = [_cell("e1", True), _cell("e2", False), _cell("e3", False, status="skipped"), _cell("e4", False, form="common")]
+    cells = [
+        _cell("e1", True),
+        _cell("e2", False),
+        _cell("e3", False, status="skipped"),
+        _cell("e4", False, form="common"),
+    ]
     (s,) = baseline.status(cells, [k], ["e1", "e2", "e3", "e4", "e5"])
     assert (s.occurs, s.fixed, s.not_run) == (("e1",), ("e2",), ("e3", "e4", "e5"))
     (s,) = baseline.status(cells, [baseline.Known(ID, "r", envs=("e2",))], ["e1", "e2"])
@@ -60,15 +65,21 @@ def test_written_baseline_lists_envs_unless_everywhere():
     fs = [f for c in (_cell("e1", True), _cell("e2", True)) for f in c.findings]
     fs.append(Finding("wrong-result", "numeric", "fam/c1", "odd", "p1", "x", env="e2"))
     doc = json.loads(baseline.from_findings(fs, environments=["e1", "e2"]))
-    assert doc["known"] == [{"id": ID, "reason": "known at baseline creation"},
-                            {"id": "fam/c1:odd|p1|numeric|wrong-result", "reason": "known at baseline creation", "envs": ["e2"]}]
+    assert doc["known"] == [
+        {"id": ID, "reason": "known at baseline creation"},
+        {"id": "fam/c1:odd|p1|numeric|wrong-result", "reason": "known at baseline creation", "envs": ["e2"]},
+    ]
 
 
 def _shard(path, cells, shard, shards=2, plan_hash="abc", planned=None):
     path.mkdir()
     plan = {"hash": plan_hash, "shard": shard, "shards": shards, "cells": 4, "shard_cells": planned or len(cells)}
-    report.write_all(path, cells, {c.env: {"onnx": "x"} for c in cells},
-                     {"environments": [{"id": "e1"}, {"id": "e2"}], "shard": f"{shard}/{shards}", "models": {}, "plan": plan})
+    report.write_all(
+        path,
+        cells,
+        {c.env: {"onnx": "x"} for c in cells},
+        {"environments": [{"id": "e1"}, {"id": "e2"}], "shard": f"{shard}/{shards}", "models": {}, "plan": plan},
+    )
 
 
 def test_merge_refuses_a_missing_shard_unless_allowed(tmp_path, capfd):
@@ -102,19 +113,55 @@ def test_merge_with_a_per_env_baseline_reports_fixed_envs(tmp_path, capfd):
     _shard(tmp_path / "a", [_cell("e1", True)], 1)
     _shard(tmp_path / "b", [_cell("e2", False)], 2)
     known = _write(tmp_path, [{"id": ID, "reason": "r", "envs": ["e1", "e2"]}])
-    assert main(["merge", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "m"), "-q", "--baseline", str(known)]) == 0
+    assert (
+        main(
+            [
+                "merge",
+                str(tmp_path / "a"),
+                str(tmp_path / "b"),
+                "--out",
+                str(tmp_path / "m"),
+                "-q",
+                "--baseline",
+                str(known),
+            ]
+        )
+        == 0
+    )
     assert "baseline entry fixed on e2 (still on e1): " + ID in capfd.readouterr().out
     entry = json.loads((tmp_path / "m" / "report.json").read_text())["matrix"]["baseline"]["entries"][0]
     assert entry["occurs"] == ["e1"] and entry["fixed"] == ["e2"]
     narrow = _write(tmp_path, [{"id": ID, "reason": "r", "envs": ["e2"]}])
-    assert main(["merge", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "m"), "-q", "--baseline", str(narrow)]) == 1
+    assert (
+        main(
+            [
+                "merge",
+                str(tmp_path / "a"),
+                str(tmp_path / "b"),
+                "--out",
+                str(tmp_path / "m"),
+                "-q",
+                "--baseline",
+                str(narrow),
+            ]
+        )
+        == 1
+    )
 
 
 def test_merge_with_an_unusable_environment_is_not_green(tmp_path, capfd):
     for i, env in ((1, "e1"), (2, "e2")):
         (tmp_path / f"s{i}").mkdir()
-        report.write_all(tmp_path / f"s{i}", [_cell(env, False, status="unavailable")], {env: {"error": "uv failed"}},
-                         {"environments": [{"id": env}], "shard": f"{i}/2", "models": {},
-                          "plan": {"hash": "abc", "shard": i, "shards": 2, "cells": 2, "shard_cells": 1}})
+        report.write_all(
+            tmp_path / f"s{i}",
+            [_cell(env, False, status="unavailable")],
+            {env: {"error": "uv failed"}},
+            {
+                "environments": [{"id": env}],
+                "shard": f"{i}/2",
+                "models": {},
+                "plan": {"hash": "abc", "shard": i, "shards": 2, "cells": 2, "shard_cells": 1},
+            },
+        )
     assert main(["merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(tmp_path / "m"), "-q"]) == 2
     assert "environment(s) e1, e2 could not be used" in capfd.readouterr().err

@@ -14,8 +14,20 @@ pytestmark = pytest.mark.matrix
 REPO = Path(__file__).resolve().parents[2]
 KNOWN = REPO / "ci" / "known.json"
 PLANTED = Path(__file__).with_name("planted_passes.py")
-SELECTION = ["--env", "onnx-1.18", "--env", "onnx-1.23", "--case", "constant/pad-pads-opset17", "--case", "optional-input/conv-bn",
-             "--pass", "onnx:infer-shapes-strict", "--pass", "ort:basic"]
+SELECTION = [
+    "--env",
+    "onnx-1.18",
+    "--env",
+    "onnx-1.23",
+    "--case",
+    "constant/pad-pads-opset17",
+    "--case",
+    "optional-input/conv-bn",
+    "--pass",
+    "onnx:infer-shapes-strict",
+    "--pass",
+    "ort:basic",
+]
 
 
 def shards(root: Path, *extra: str) -> list[str]:
@@ -23,8 +35,27 @@ def shards(root: Path, *extra: str) -> list[str]:
     dirs = []
     for i in (1, 2):
         out = root / f"shard{i}"
-        code = main(["matrix", *SELECTION, *extra, "--shard", f"{i}/2", "--exit-zero", "--out", str(out), "--source", str(REPO),
-                     "--envs-dir", str(REPO / "ci" / "envs"), "--progress", "lines", "-q", "--jobs", "2"])
+        code = main(
+            [
+                "matrix",
+                *SELECTION,
+                *extra,
+                "--shard",
+                f"{i}/2",
+                "--exit-zero",
+                "--out",
+                str(out),
+                "--source",
+                str(REPO),
+                "--envs-dir",
+                str(REPO / "ci" / "envs"),
+                "--progress",
+                "lines",
+                "-q",
+                "--jobs",
+                "2",
+            ]
+        )
         assert code == 0
         dirs.append(str(out))
     return dirs

@@ -21,9 +21,27 @@ pytestmark = pytest.mark.matrix
 def test_generated_set_builds_on_onnx_116(tmp_path):
     env = create.ensure(envs.load_spec(REPO / "ci" / "envs" / "onnx-1.16.txt"), REPO)
     out = tmp_path / "s.json"
-    p = subprocess.run([str(env.python), "-m", "passcheck", "generate", "--stats", "--op", "BatchNormalization",
-                        "--op", "SequenceAt", "--op", "Relu", "--json", str(out)], capture_output=True, text=True,
-                       timeout=1200, env={**os.environ, "PASSCHECK_CACHE": str(tmp_path / "cache")})
+    p = subprocess.run(
+        [
+            str(env.python),
+            "-m",
+            "passcheck",
+            "generate",
+            "--stats",
+            "--op",
+            "BatchNormalization",
+            "--op",
+            "SequenceAt",
+            "--op",
+            "Relu",
+            "--json",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        env={**os.environ, "PASSCHECK_CACHE": str(tmp_path / "cache")},
+    )
     assert p.returncode == 0, p.stderr
     doc = json.loads(out.read_text())
     assert doc["onnx"] == "1.16.2"

@@ -19,8 +19,28 @@ pytestmark = pytest.mark.matrix
 def test_run_on_onnx_116_skips_unparsable_cases_and_reports(tmp_path):
     env = create.ensure(envs.load_spec(REPO / "ci" / "envs" / "onnx-1.16.txt"), REPO)
     out = tmp_path / "r.json"
-    p = subprocess.run([str(env.python), "-m", "passcheck", "run", "--case", "optional-input/squeeze-axes", "--case", "attributes/conv-defaults",
-                        "--pass", "ort:basic", "--json", str(out), "-q", "--progress", "none"], capture_output=True, text=True, timeout=1200)
+    p = subprocess.run(
+        [
+            str(env.python),
+            "-m",
+            "passcheck",
+            "run",
+            "--case",
+            "optional-input/squeeze-axes",
+            "--case",
+            "attributes/conv-defaults",
+            "--pass",
+            "ort:basic",
+            "--json",
+            str(out),
+            "-q",
+            "--progress",
+            "none",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     assert p.returncode in (0, 1), p.stderr
     cells = json.loads(out.read_text())["results"]
     squeeze = [c for c in cells if c["case"] == "optional-input/squeeze-axes"]

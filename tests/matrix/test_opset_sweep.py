@@ -25,9 +25,9 @@ def test_boundaries_come_from_the_ops_since_versions():
 
 
 def test_sweep_passes_convert_and_stay_equivalent(tmp_path):
-    from passcheck.runtime import run_ort
-
     import numpy as np
+
+    from passcheck.runtime import run_ort
 
     m = onnx.parser.parse_model(SOFTMAX13)  # Softmax: versions 1, 11, 13 (the converter adapts 13 → 12)
     x = {"x": np.array([[-1.0, 0.5, 2.0]], "float32")}

@@ -9,8 +9,12 @@ from passcheck.matrix import plan, report
 from passcheck.matrix.merge import merge
 from passcheck.records import CellResult, Finding
 
-CASES = [plan.ModelCase(f"fam/c{i}", {"common": {"file": "a", "sha256": "1"}, "odd": {"file": "b", "sha256": "2"}}, ("p1", "p2"))
-         for i in range(5)]
+CASES = [
+    plan.ModelCase(
+        f"fam/c{i}", {"common": {"file": "a", "sha256": "1"}, "odd": {"file": "b", "sha256": "2"}}, ("p1", "p2")
+    )
+    for i in range(5)
+]
 ENVS = ["e1", "e2", "e3"]
 
 
@@ -35,13 +39,33 @@ def test_bad_shard_text(bad):
 
 
 def _cell(env, form, found=False, status="changed", case="fam/c0", pass_id="p1"):
-    f = [Finding("rejected", "acceptance", case, form, pass_id, "declined: boom", env=env, repro=f"passcheck matrix --env {env}")] if found else []
+    f = (
+        [
+            Finding(
+                "rejected",
+                "acceptance",
+                case,
+                form,
+                pass_id,
+                "declined: boom",
+                env=env,
+                repro=f"passcheck matrix --env {env}",
+            )
+        ]
+        if found
+        else []
+    )
     return CellResult(case, form, pass_id, status, env=env, error="boom" if found else None, findings=f)
 
 
 def test_ok_here_failing_there_is_a_headline_naming_error_and_env():
-    cells = [_cell("e1", "odd", found=True), _cell("e2", "odd"), _cell("e3", "odd", status="skipped"),
-             _cell("e1", "common"), _cell("e2", "common")]
+    cells = [
+        _cell("e1", "odd", found=True),
+        _cell("e2", "odd"),
+        _cell("e3", "odd", status="skipped"),
+        _cell("e1", "common"),
+        _cell("e2", "common"),
+    ]
     diffs = report.differences(cells)
     assert len(diffs) == 1 and diffs[0].headline
     d = diffs[0]
@@ -59,8 +83,12 @@ def test_same_verdict_everywhere_is_no_difference():
 def _folder(path, cells, models, shard=1, plan_hash="h"):
     path.mkdir()
     plan_rec = {"hash": plan_hash, "shard": shard, "shards": 2, "cells": 4, "shard_cells": len(cells)}
-    report.write_all(path, cells, {c.env: {"onnx": "x"} for c in cells},
-                     {"environments": [{"id": c.env} for c in cells], "shard": f"{shard}/2", "models": models, "plan": plan_rec})
+    report.write_all(
+        path,
+        cells,
+        {c.env: {"onnx": "x"} for c in cells},
+        {"environments": [{"id": c.env} for c in cells], "shard": f"{shard}/2", "models": models, "plan": plan_rec},
+    )
 
 
 def test_merge_joins_shards_and_refuses_different_bytes(tmp_path):

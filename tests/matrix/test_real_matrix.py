@@ -14,7 +14,6 @@ import pytest
 
 from passcheck.cli import main
 from passcheck.matrix import report
-from passcheck.matrix.merge import merge
 from passcheck.report import read_report
 
 REPO = Path(__file__).resolve().parents[2]
@@ -26,8 +25,21 @@ pytestmark = pytest.mark.matrix  # creates pinned uv environments: pytest -m "no
 
 
 def matrix(out, *args):
-    return main(["matrix", *args, "--out", str(out), "--source", str(REPO), "--progress", "lines", "-q",
-                 "--envs-dir", str(REPO / "ci" / "envs")])
+    return main(
+        [
+            "matrix",
+            *args,
+            "--out",
+            str(out),
+            "--source",
+            str(REPO),
+            "--progress",
+            "lines",
+            "-q",
+            "--envs-dir",
+            str(REPO / "ci" / "envs"),
+        ]
+    )
 
 
 def by_key(cells):
@@ -108,8 +120,28 @@ def test_shards_merge_into_the_full_report(full, tmp_path):
 
 def test_crashing_and_hanging_passes_cost_exactly_their_cells(tmp_path):
     out = tmp_path / "planted"
-    passes = ["--pass", "ort:basic", "--pass", "planted:segfault", "--pass", "planted:hang", "--pass", "onnx:infer-shapes"]
-    matrix(out, "--env", "onnx-1.23", "--case", "constant/pad-pads-opset17", "--cases-from", str(PLANTED), *passes, "--timeout", "6")
+    passes = [
+        "--pass",
+        "ort:basic",
+        "--pass",
+        "planted:segfault",
+        "--pass",
+        "planted:hang",
+        "--pass",
+        "onnx:infer-shapes",
+    ]
+    matrix(
+        out,
+        "--env",
+        "onnx-1.23",
+        "--case",
+        "constant/pad-pads-opset17",
+        "--cases-from",
+        str(PLANTED),
+        *passes,
+        "--timeout",
+        "6",
+    )
     cells = by_key(read_report(out / "report.json")[0])
     assert len(cells) == 5 * 3
     for (case, form, pass_id, env), c in cells.items():
@@ -123,9 +155,28 @@ def test_crashing_and_hanging_passes_cost_exactly_their_cells(tmp_path):
 
 def test_ctrl_c_leaves_a_valid_partial_report(tmp_path):
     out = tmp_path / "interrupted"
-    cmd = [sys.executable, "-m", "passcheck", "matrix", "--env", "onnx-1.23", "--case", "constant/pad-pads-opset17",
-           "--cases-from", str(PLANTED), "--pass", "planted:hang", "--out", str(out), "--source", str(REPO),
-           "--envs-dir", str(REPO / "ci" / "envs"), "--progress", "lines"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "passcheck",
+        "matrix",
+        "--env",
+        "onnx-1.23",
+        "--case",
+        "constant/pad-pads-opset17",
+        "--cases-from",
+        str(PLANTED),
+        "--pass",
+        "planted:hang",
+        "--out",
+        str(out),
+        "--source",
+        str(REPO),
+        "--envs-dir",
+        str(REPO / "ci" / "envs"),
+        "--progress",
+        "lines",
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
     # Signal once the three input cells are recorded: the planted hang is the only work left.
     # (The environment may be created or updated first: a generous deadline, and a clear failure.)
@@ -149,9 +200,13 @@ def _read(p: Path) -> str:
 
 
 def test_parent_without_onnx_builds_models_in_the_first_env(tmp_path):
-    code = ("import sys; sys.modules['onnx'] = sys.modules['onnxruntime'] = None; from passcheck.cli import main; "
-            f"sys.exit(main({['matrix', '--env', 'onnx-1.18', '--case', 'constant/pad-pads-opset17', '--pass', 'onnx:infer-shapes-strict', '--out', str(tmp_path / 'o'), '--source', str(REPO), '--envs-dir', str(REPO / 'ci' / 'envs'), '-q']!r}))")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env={**os.environ})
+    code = (
+        "import sys; sys.modules['onnx'] = sys.modules['onnxruntime'] = None; from passcheck.cli import main; "
+        f"sys.exit(main({['matrix', '--env', 'onnx-1.18', '--case', 'constant/pad-pads-opset17', '--pass', 'onnx:infer-shapes-strict', '--out', str(tmp_path / 'o'), '--source', str(REPO), '--envs-dir', str(REPO / 'ci' / 'envs'), '-q']!r}))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env={**os.environ}
+    )
     assert proc.returncode == 1, proc.stderr  # the value-ints finding on onnx 1.18
     manifest = json.loads((tmp_path / "o" / "models" / "manifest.json").read_text())
     assert manifest["built_with"]["onnx"] == "1.18.0" and len(read_report(tmp_path / "o" / "report.json")[0]) == 6

@@ -27,7 +27,11 @@ def test_manifest_carries_the_metadata_the_worker_reads(tmp_path):
     original = registry().get(CASE)
     case = shipped_case(CASE, entry["meta"])
     assert case_meta(case) == case_meta(original)
-    assert list(case.forms) == list(original.forms) and (case.rtol, case.atol, case.parity) == (original.rtol, original.atol, original.parity)
+    assert list(case.forms) == list(original.forms) and (case.rtol, case.atol, case.parity) == (
+        original.rtol,
+        original.atol,
+        original.parity,
+    )
     assert plan.read_manifest(tmp_path)[0].meta == entry["meta"]
 
 
@@ -35,19 +39,47 @@ def test_worker_whose_generator_would_crash_still_runs_the_shipped_case(tmp_path
     broken = tmp_path / "broken"
     broken.mkdir()
     # in the planted environment, generating the set kills the process (as onnx 1.17's schemas did)
-    (broken / "sitecustomize.py").write_text(textwrap.dedent("""
+    (broken / "sitecustomize.py").write_text(
+        textwrap.dedent("""
         import os
         import passcheck.generate as g
         g.index = lambda *a, **k: os.abort()
-    """))
-    cmd = [sys.executable, str(LOCAL), "matrix", "--env", "onnx-1.22", "--case", CASE, "--pass", "ort:basic", "--out", str(tmp_path / "out"),
-           "--source", str(REPO), "--envs-dir", str(REPO / "ci" / "envs"), "--progress", "none", "-q", "--jobs", "1"]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
-           "LOCAL_MATRIX_ROOT": str(tmp_path / "envs"), "LOCAL_MATRIX_BROKEN": f"onnx-1.22:{broken}"}
+    """)
+    )
+    cmd = [
+        sys.executable,
+        str(LOCAL),
+        "matrix",
+        "--env",
+        "onnx-1.22",
+        "--case",
+        CASE,
+        "--pass",
+        "ort:basic",
+        "--out",
+        str(tmp_path / "out"),
+        "--source",
+        str(REPO),
+        "--envs-dir",
+        str(REPO / "ci" / "envs"),
+        "--progress",
+        "none",
+        "-q",
+        "--jobs",
+        "1",
+    ]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+        "LOCAL_MATRIX_ROOT": str(tmp_path / "envs"),
+        "LOCAL_MATRIX_BROKEN": f"onnx-1.22:{broken}",
+    }
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
     assert proc.returncode in (0, 1), proc.stderr
     cells = [json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
     cells = [c for c in cells if c.get("type") == "cell"]
     assert cells and all(c["case"] == CASE for c in cells)
     assert not any(f.get("oracle") == "isolation" for c in cells for f in c["findings"]), cells
-    assert {c["verdict"] for c in cells} <= {"ok", "findings", "expected"}, [(c["form"], c["pass_id"], c["verdict"], c["error"]) for c in cells]
+    assert {c["verdict"] for c in cells} <= {"ok", "findings", "expected"}, [
+        (c["form"], c["pass_id"], c["verdict"], c["error"]) for c in cells
+    ]

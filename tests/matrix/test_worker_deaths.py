@@ -81,10 +81,32 @@ PLANTED = textwrap.dedent('''
 
 def _matrix(tmp: Path, *args: str, env: dict | None = None, **popen) -> subprocess.Popen:
     (tmp / "planted.py").write_text(PLANTED)
-    cmd = [sys.executable, str(LOCAL), "matrix", "--cases-from", str(tmp / "planted.py"), "--out", str(tmp / "out"),
-           "--source", str(REPO), "--envs-dir", str(REPO / "ci" / "envs"), "--progress", "lines", "-q", "--jobs", "1", *args]
-    full = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
-            "LOCAL_MATRIX_ROOT": str(tmp / "envs"), "PLANTED_MARK": str(tmp / "mark"), **(env or {})}
+    cmd = [
+        sys.executable,
+        str(LOCAL),
+        "matrix",
+        "--cases-from",
+        str(tmp / "planted.py"),
+        "--out",
+        str(tmp / "out"),
+        "--source",
+        str(REPO),
+        "--envs-dir",
+        str(REPO / "ci" / "envs"),
+        "--progress",
+        "lines",
+        "-q",
+        "--jobs",
+        "1",
+        *args,
+    ]
+    full = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+        "LOCAL_MATRIX_ROOT": str(tmp / "envs"),
+        "PLANTED_MARK": str(tmp / "mark"),
+        **(env or {}),
+    }
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp, env=full, **popen)
 
 
@@ -95,7 +117,9 @@ def _cells(tmp: Path) -> dict:
 
 def _blame_run(tmp_path, *cases: str, env: dict | None = None) -> dict:
     args = [a for c in cases for a in ("--case", c)]
-    proc = _matrix(tmp_path, "--env", "onnx-1.23", *args, "--pass", "onnx:infer-shapes", "--pass", "planted:marked", env=env)
+    proc = _matrix(
+        tmp_path, "--env", "onnx-1.23", *args, "--pass", "onnx:infer-shapes", "--pass", "planted:marked", env=env
+    )
     _, err = proc.communicate(timeout=600)
     assert proc.returncode == 1, err
     assert "Traceback" not in err, err
@@ -111,7 +135,11 @@ def test_only_the_pass_whose_unit_kills_the_worker_is_blamed(tmp_path):
         if case == "deaths/pass-aborts" and pass_id == "planted:marked":
             # the pass's precondition aborts the worker: confirmed in a fresh worker, then blamed with how and the stderr tail
             assert c.status == "crashed" and c.verdict == "findings" and blamed, c
-            assert "SIGABRT" in c.error and "again when re-run alone" in c.error and "planted: aborting the matrix worker" in c.error
+            assert (
+                "SIGABRT" in c.error
+                and "again when re-run alone" in c.error
+                and "planted: aborting the matrix worker" in c.error
+            )
         elif case == "deaths/not-here":  # out of this onnx's range: every cell skipped, the forms themselves too
             assert c.status == "skipped" and not c.findings, c
         else:  # the same case's other cells, the other case: their real verdicts
@@ -121,8 +149,12 @@ def test_only_the_pass_whose_unit_kills_the_worker_is_blamed(tmp_path):
 def test_without_a_re_run_the_cells_a_death_left_are_unchecked_not_blamed(tmp_path):
     cells = _blame_run(tmp_path, "deaths/ok", "deaths/pass-aborts", env={"LOCAL_MATRIX_NO_RERUN": "1"})
     for (case, pass_id, _form, _env), c in cells.items():
-        if case == "deaths/pass-aborts" and pass_id == "planted:marked":  # one death, not confirmed: no verdict on the pass
-            assert c.verdict == "unchecked" and not c.findings and "no re-run beyond 0" in c.error and "SIGABRT" in c.error, c
+        if (
+            case == "deaths/pass-aborts" and pass_id == "planted:marked"
+        ):  # one death, not confirmed: no verdict on the pass
+            assert (
+                c.verdict == "unchecked" and not c.findings and "no re-run beyond 0" in c.error and "SIGABRT" in c.error
+            ), c
         else:
             assert c.verdict == "ok", c
 
@@ -132,9 +164,16 @@ def test_a_case_that_kills_the_worker_before_any_pass_blames_no_pass(tmp_path):
     for (case, pass_id, form, _env), c in cells.items():
         blamed = [f for f in c.findings if f.oracle == "isolation"]
         if case == "deaths/feeds-abort" and pass_id == "input":
-            assert c.status == "crashed" and blamed and "planted: feeds abort" in c.error, c  # the case itself kills the worker
+            assert c.status == "crashed" and blamed and "planted: feeds abort" in c.error, (
+                c
+            )  # the case itself kills the worker
         elif case == "deaths/feeds-abort":  # no pass ran: not checked, and no finding against the pass
-            assert c.verdict == "unchecked" and not c.findings and "not run: " in c.error and "before any pass ran" in c.error, c
+            assert (
+                c.verdict == "unchecked"
+                and not c.findings
+                and "not run: " in c.error
+                and "before any pass ran" in c.error
+            ), c
         else:  # never reported by the worker that died first: re-run, real verdicts
             assert c.verdict == "ok" and c.status not in ("crashed", "timeout"), (case, pass_id, form, c.error)
 
@@ -143,13 +182,27 @@ def test_an_environment_that_cannot_import_passcheck_is_unusable_not_a_finding(t
     broken = tmp_path / "broken" / "onnx"
     broken.mkdir(parents=True)
     (broken / "__init__.py").write_text('raise ImportError("planted: this environment\'s onnx is broken")\n')
-    proc = _matrix(tmp_path, "--env", "onnx-1.23", "--env", "onnx-1.22", "--case", "deaths/ok", "--case", "deaths/feeds-import",
-                   "--pass", "onnx:infer-shapes", env={"LOCAL_MATRIX_BROKEN": f"onnx-1.22:{broken.parent}"})
+    proc = _matrix(
+        tmp_path,
+        "--env",
+        "onnx-1.23",
+        "--env",
+        "onnx-1.22",
+        "--case",
+        "deaths/ok",
+        "--case",
+        "deaths/feeds-import",
+        "--pass",
+        "onnx:infer-shapes",
+        env={"LOCAL_MATRIX_BROKEN": f"onnx-1.22:{broken.parent}"},
+    )
     _, err = proc.communicate(timeout=600)
     assert proc.returncode == 2, err  # an unusable environment (README / --exit-zero: still 2)
     assert "onnx-1.22 could not be used" in err and "Traceback" not in err, err
     cells, envs = _cells(tmp_path)
-    assert "planted: this environment's onnx is broken" in envs["onnx-1.22"]["error"] and not envs["onnx-1.23"].get("error")
+    assert "planted: this environment's onnx is broken" in envs["onnx-1.22"]["error"] and not envs["onnx-1.23"].get(
+        "error"
+    )
     assert len(cells) == 2 * 2 * 2 * 2  # every cell of both environments is recorded: what was computed is kept
     for (case, _pass, _form, env), c in cells.items():
         assert not c.findings, c  # nothing here is a pass's doing
@@ -163,8 +216,19 @@ def test_an_environment_that_cannot_import_passcheck_is_unusable_not_a_finding(t
 
 def test_ctrl_c_while_the_worker_is_stuck_stops_at_once_and_keeps_what_was_computed(tmp_path):
     mark = tmp_path / "mark"
-    proc = _matrix(tmp_path, "--env", "onnx-1.23", "--case", "deaths/ok", "--case", "deaths/stuck", "--pass", "planted:marked",
-                   "--timeout", "600")
+    proc = _matrix(
+        tmp_path,
+        "--env",
+        "onnx-1.23",
+        "--case",
+        "deaths/ok",
+        "--case",
+        "deaths/stuck",
+        "--pass",
+        "planted:marked",
+        "--timeout",
+        "600",
+    )
     deadline = time.monotonic() + 300  # generous: the worker must start and finish deaths/ok under load
     while not (mark.is_file() and mark.read_text()):
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
@@ -179,7 +243,9 @@ def test_ctrl_c_while_the_worker_is_stuck_stops_at_once_and_keeps_what_was_compu
     print(f"SIGINT to exit: {took:.2f} s")
     cells, _ = _cells(tmp_path)
     # computed before the interrupt: kept; the cells of the pass it interrupted: missing (--resume runs them), not blamed
-    assert sorted(k[:2] for k in cells) == sorted([("deaths/ok", "input"), ("deaths/ok", "planted:marked")] * 2 + [("deaths/stuck", "input")] * 2)
+    assert sorted(k[:2] for k in cells) == sorted(
+        [("deaths/ok", "input"), ("deaths/ok", "planted:marked")] * 2 + [("deaths/stuck", "input")] * 2
+    )
     assert all(c.verdict == "ok" for c in cells.values())
     assert not Path(f"/proc/{worker}").exists() or "zombie" in Path(f"/proc/{worker}/status").read_text().lower()
 

@@ -16,12 +16,21 @@ def _load(path: Path):
 
 
 def _validate(path: Path, schema: str = "vendor.github-workflows") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", schema, str(path)],
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "check_jsonschema", "--builtin-schema", schema, str(path)],
+        capture_output=True,
+        text=True,
+    )
 
 
-@pytest.mark.parametrize("path,schema", [("action.yml", "vendor.github-actions"), ("ci/github-workflow.yml", "vendor.github-workflows"),
-                                         ("ci/example-user-workflow.yml", "vendor.github-workflows")])
+@pytest.mark.parametrize(
+    "path,schema",
+    [
+        ("action.yml", "vendor.github-actions"),
+        ("ci/github-workflow.yml", "vendor.github-workflows"),
+        ("ci/example-user-workflow.yml", "vendor.github-workflows"),
+    ],
+)
 def test_action_and_workflows_are_valid(path, schema):
     proc = _validate(REPO / path, schema)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -37,7 +46,7 @@ def test_action_installs_passcheck_from_its_own_ref_never_the_caller():
     text = "\n".join(s.get("run", "") for s in doc["runs"]["steps"])
     assert 'pip install --quiet -c "$newest" "$GITHUB_ACTION_PATH"' in text and "pip install ." not in text
     assert "--exit-zero" in text and 'passcheck" merge' in text and '--baseline "$BASELINE"' in text
-    envs = [s.get("env", {}) for s in doc["runs"]["steps"] if "passcheck\" m" in s.get("run", "")]
+    envs = [s.get("env", {}) for s in doc["runs"]["steps"] if 'passcheck" m' in s.get("run", "")]
     assert envs and all(e["PASSCHECK_SOURCE"] == "${{ github.action_path }}" for e in envs)
 
 
@@ -45,7 +54,11 @@ def test_own_workflow_runs_every_shard_then_merges_with_the_shipped_baseline():
     doc = _load(REPO / "ci" / "github-workflow.yml")
     shards = doc["jobs"]["shard"]["strategy"]["matrix"]["shard"]
     (run,) = _steps(doc, "shard")
-    assert run["uses"] == "./" and run["with"]["shard"] == f"${{{{ matrix.shard }}}}/{len(shards)}" and shards == list(range(1, len(shards) + 1))
+    assert (
+        run["uses"] == "./"
+        and run["with"]["shard"] == f"${{{{ matrix.shard }}}}/{len(shards)}"
+        and shards == list(range(1, len(shards) + 1))
+    )
     (merge,) = _steps(doc, "merge")
     assert merge["with"] == {"mode": "merge", "baseline": "ci/known.json"} and (REPO / "ci" / "known.json").is_file()
     assert doc["jobs"]["merge"]["needs"] == "shard" and doc["jobs"]["merge"]["if"] == "always()"
@@ -64,7 +77,9 @@ def test_validator_rejects_a_broken_workflow_and_action(tmp_path):
     bad = tmp_path / "bad.yml"
     bad.write_text("name: x\non: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps: nope\n")
     assert _validate(bad).returncode != 0
-    bad.write_text("name: x\ndescription: y\nruns:\n  using: composite\n  steps:\n    - run: echo\n")  # composite run needs shell
+    bad.write_text(
+        "name: x\ndescription: y\nruns:\n  using: composite\n  steps:\n    - run: echo\n"
+    )  # composite run needs shell
     assert _validate(bad, "vendor.github-actions").returncode != 0
 
 
@@ -83,7 +98,23 @@ def test_example_case_module_turns_a_users_model_into_cases(tmp_path):
     (folder / "my_models.py").write_text((REPO / "ci" / "example-user-cases" / "my_models.py").read_text())
     onnx.save(export_classifier(), str(folder / "models" / "Net.onnx"))
     out = tmp_path / "r.json"
-    assert main(["run", "--cases-from", str(folder), "--case", "mymodels/*", "--pass", "onnx:infer-shapes", "-q", "--json", str(out)]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "--cases-from",
+                str(folder),
+                "--case",
+                "mymodels/*",
+                "--pass",
+                "onnx:infer-shapes",
+                "-q",
+                "--json",
+                str(out),
+            ]
+        )
+        == 0
+    )
     import json
 
     cells = json.loads(out.read_text())["results"]

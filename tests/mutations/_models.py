@@ -17,14 +17,19 @@ def named(text: str, *, opset: int, initializers=()) -> onnx.ModelProto:
 
 W = tensor("w", np.linspace(-1, 1, 2 * 3 * 3 * 3, dtype=np.float32).reshape(2, 3, 3, 3))
 
-OPTIONAL = lambda: named("""g (float[N, 3, 5, 5] x) => (float[N, 2, 3, 3] y, float[N, 2, 3, 3] z) {
+OPTIONAL = lambda: named(
+    """g (float[N, 3, 5, 5] x) => (float[N, 2, 3, 3] y, float[N, 2, 3, 3] z) {
     a = Conv(x, w)
     b = Relu(a)
     y = Clip(b)
     z = Clip(a, , )
-}""", opset=13, initializers=[W])
+}""",
+    opset=13,
+    initializers=[W],
+)
 
-SHAPE_SLICE = lambda: named("""g (float[N, 3, 4] x) => (int64[2] y, int64 z, int64[3] s2) {
+SHAPE_SLICE = lambda: named(
+    """g (float[N, 3, 4] x) => (int64[2] y, int64 z, int64[3] s2) {
     s = Shape(x)
     st = Constant<value = int64[1] {1}>()
     en = Constant<value = int64[1] {3}>()
@@ -33,89 +38,136 @@ SHAPE_SLICE = lambda: named("""g (float[N, 3, 4] x) => (int64[2] y, int64 z, int
     i = Constant<value = int64 {-1}>()
     z = Gather(s1, i)
     s2 = Shape(x)
-}""", opset=18)
+}""",
+    opset=18,
+)
 
-SHAPE_ATTRS = lambda: named("""g (float[N, 3, 4] x) => (int64[2] y, int64[1] z) {
+SHAPE_ATTRS = lambda: named(
+    """g (float[N, 3, 4] x) => (int64[2] y, int64[1] z) {
     y = Shape<start = 1>(x)
     z = Shape<start = -2, end = -1>(x)
-}""", opset=18)
+}""",
+    opset=18,
+)
 
-CONSTANTS = lambda: named("""g (float[2] x) => (float[2] y, int64[2] c0, int64[2, 2] c2) {
+CONSTANTS = lambda: named(
+    """g (float[2] x) => (float[2] y, int64[2] c0, int64[2, 2] c2) {
     c0 = Constant<value = int64[2] {1, 2}>()
     c1 = Constant<value = float {1.5}>()
     c2 = Constant<value = int64[2, 2] {1, 2, 3, 4}>()
     y = Add(x, c1)
-}""", opset=13)
+}""",
+    opset=13,
+)
 
-INITIALIZERS = lambda: named("""g (float[2, 3] x, float[3] bias) => (float[2, 3] y) {
+INITIALIZERS = lambda: named(
+    """g (float[2, 3] x, float[3] bias) => (float[2, 3] y) {
     a = Add(x, bias)
     y = Mul(a, k)
-}""", opset=13, initializers=[tensor("bias", np.ones(3, np.float32)), tensor("k", np.arange(3, dtype=np.float32))])
+}""",
+    opset=13,
+    initializers=[tensor("bias", np.ones(3, np.float32)), tensor("k", np.arange(3, dtype=np.float32))],
+)
 
-AXES = lambda: named("""g (float[2, 3, 4] x, float[2, 3, 4] x2) => (float[2, 6, 4] a, float[2, 3, 4] b, float[24, 1] c) {
+AXES = lambda: named(
+    """g (float[2, 3, 4] x, float[2, 3, 4] x2) => (float[2, 6, 4] a, float[2, 3, 4] b, float[24, 1] c) {
     a = Concat<axis = 1>(x, x2)
     b = Softmax<axis = -1>(x)
     c = Flatten<axis = 3>(x)
-}""", opset=13)
+}""",
+    opset=13,
+)
 
-DEFAULTS = lambda: named("""g (float[2, 3] x) => (float[2, 3] y) {
+DEFAULTS = lambda: named(
+    """g (float[2, 3] x) => (float[2, 3] y) {
     a = Softmax(x)
     y = Relu(a)
-}""", opset=13)
+}""",
+    opset=13,
+)
 
-BRANCHES = lambda: named("""g (float[2, 3] x) => (float[2, 3] y) {
+BRANCHES = lambda: named(
+    """g (float[2, 3] x) => (float[2, 3] y) {
     a = Relu(x)
     b = Neg(x)
     y = Add(a, b)
-}""", opset=13)
+}""",
+    opset=13,
+)
 
-CHAIN = lambda: named("""g (float[2, 3] x) => (float[2, 3] y) {
+CHAIN = lambda: named(
+    """g (float[2, 3] x) => (float[2, 3] y) {
     a = Relu(x)
     y = Neg(a)
-}""", opset=13)
+}""",
+    opset=13,
+)
 
-EDGES = lambda: named("""g (float[2, 3] x) => (float[2, 3] y, float[2, 3] a) {
+EDGES = lambda: named(
+    """g (float[2, 3] x) => (float[2, 3] y, float[2, 3] a) {
     a = Relu(x)
     y = Neg(a)
-}""", opset=13)
+}""",
+    opset=13,
+)
 
-COMMUTE = lambda: named("""g (float[2, 3] x, float[3] b, bool[2, 3] p) => (float[2, 3] y, bool[2, 3] q) {
+COMMUTE = lambda: named(
+    """g (float[2, 3] x, float[3] b, bool[2, 3] p) => (float[2, 3] y, bool[2, 3] q) {
     a = Add(x, b)
     s = Sum(a, x, b)
     y = Max(s, s)
     p2 = Not(p)
     q = And(p, p2)
-}""", opset=13)
+}""",
+    opset=13,
+)
 
-BROADCAST = lambda: named("""g (float[2, 3, 4] x, float[4] b, float[3, 1] c) => (float[2, 3, 4] y) {
+BROADCAST = lambda: named(
+    """g (float[2, 3, 4] x, float[4] b, float[3, 1] c) => (float[2, 3, 4] y) {
     a = Add(x, b)
     y = Mul(a, c)
-}""", opset=13)
+}""",
+    opset=13,
+)
 
-UNSQUEEZED = lambda: named("""g (float[2, 3, 4] x, float[4] b, float[3, 4] c) => (float[2, 3, 4] y) {
+UNSQUEEZED = lambda: named(
+    """g (float[2, 3, 4] x, float[4] b, float[3, 4] c) => (float[2, 3, 4] y) {
     ax = Constant<value = int64[2] {0, 1}>()
     u = Unsqueeze(b, ax)
     a = Add(x, u)
     sh = Constant<value = int64[3] {2, 3, 4}>()
     e = Expand(c, sh)
     y = Mul(e, a)
-}""", opset=13)
+}""",
+    opset=13,
+)
 
-REDUCE = lambda: named("""g (float[2, 3, 4] x) => (float[2, 1, 4] m, float[2, 3, 1] s) {
+REDUCE = lambda: named(
+    """g (float[2, 3, 4] x) => (float[2, 1, 4] m, float[2, 3, 1] s) {
     m = ReduceMean<axes = [1]>(x)
     s = ReduceSum<keepdims = 1>(x, ax)
-}""", opset=13, initializers=[tensor("ax", np.array([-1], np.int64))])
+}""",
+    opset=13,
+    initializers=[tensor("ax", np.array([-1], np.int64))],
+)
 
-REDUCED = lambda: named("""g (float[2, 3, 4] x) => (float[2, 1, 4] m, float[2, 3] k) {
+REDUCED = lambda: named(
+    """g (float[2, 3, 4] x) => (float[2, 1, 4] m, float[2, 3] k) {
     r = ReduceMean<axes = [-2], keepdims = 0>(x)
     m = Unsqueeze<axes = [1]>(r)
     k = ReduceMax<axes = [2], keepdims = 0>(x)
-}""", opset=11)
+}""",
+    opset=11,
+)
 
-SAME_RANK = lambda: named("""g (float[2, 3] x, float[1, 3] s, float[2, 3] t) => (float[2, 3] y) {
+SAME_RANK = lambda: named(
+    """g (float[2, 3] x, float[1, 3] s, float[2, 3] t) => (float[2, 3] y) {
     a = Mul(x, s)
     y = Add(a, t)
-}""", opset=13)
+}""",
+    opset=13,
+)
+
 
 def feeds(model):
     """The synthesized feeds of each default binding (as the engine makes them)."""

@@ -51,8 +51,10 @@ def optional() -> onnx.ModelProto:
 
 def params() -> onnx.ModelProto:
     """Initializers that are not inputs (IR >= 4), one of them also a graph output through an Identity."""
-    inits = [numpy_helper.from_array(np.array([1, -2, 3], np.float32), "w"),
-             numpy_helper.from_array(np.array([0.5, 0, 2], np.float32), "k")]
+    inits = [
+        numpy_helper.from_array(np.array([1, -2, 3], np.float32), "w"),
+        numpy_helper.from_array(np.array([0.5, 0, 2], np.float32), "k"),
+    ]
     m = parse(PARAMS, opset=13, initializers=inits)
     m.ir_version = 8
     return m
@@ -61,19 +63,31 @@ def params() -> onnx.ModelProto:
 def function() -> onnx.ModelProto:
     """A model calling a model-local function (unnamed body nodes, a Clip with omitted optional inputs,
     an attribute parameter) twice."""
-    body = [helper.make_node("Mul", ["a", "a"], ["sq"]),
-            helper.make_node("Neg", ["a"], ["ng"]),
-            helper.make_node("Add", ["sq", "ng"], ["s"]),
-            helper.make_node("Clip", ["s"], ["c"]),
-            helper.make_node("LeakyRelu", ["c"], ["out"])]
+    body = [
+        helper.make_node("Mul", ["a", "a"], ["sq"]),
+        helper.make_node("Neg", ["a"], ["ng"]),
+        helper.make_node("Add", ["sq", "ng"], ["s"]),
+        helper.make_node("Clip", ["s"], ["c"]),
+        helper.make_node("LeakyRelu", ["c"], ["out"]),
+    ]
     body[-1].attribute.append(helper.make_attribute_ref("alpha", onnx.AttributeProto.FLOAT))
     fn = helper.make_function("local.test", "SqMinus", ["a"], ["out"], body, [helper.make_opsetid("", 13)], ["alpha"])
-    nodes = [helper.make_node("SqMinus", ["x"], ["h"], domain="local.test", alpha=0.1),
-             helper.make_node("SqMinus", ["h"], ["y"], domain="local.test", alpha=0.2)]
-    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [2, 3])],
-                          [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [2, 3])])
-    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("local.test", 1)],
-                             functions=[fn], ir_version=8)
+    nodes = [
+        helper.make_node("SqMinus", ["x"], ["h"], domain="local.test", alpha=0.1),
+        helper.make_node("SqMinus", ["h"], ["y"], domain="local.test", alpha=0.2),
+    ]
+    g = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [2, 3])],
+    )
+    return helper.make_model(
+        g,
+        opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("local.test", 1)],
+        functions=[fn],
+        ir_version=8,
+    )
 
 
 WHEEL = Path(onnx.__file__).parent / "backend/test/data"
@@ -85,7 +99,10 @@ def wheel(name: str) -> onnx.ModelProto:
 
 
 BUILDERS = {
-    "bodies": bodies, "optional": optional, "params": params, "function": function,
+    "bodies": bodies,
+    "optional": optional,
+    "params": params,
+    "function": function,
     "wheel:test_PixelShuffle": lambda: wheel("pytorch-converted/test_PixelShuffle"),
     "wheel:test_MaxPool1d": lambda: wheel("pytorch-converted/test_MaxPool1d_stride_padding_dilation"),
 }

@@ -17,12 +17,18 @@ def _named(m: onnx.ModelProto) -> onnx.ModelProto:
 
 def commutative() -> onnx.ModelProto:
     """Three commutative sites: n1 Add(x, Neg(y)) (the one the planted pass mis-handles swapped), n2 Mul, n3 Add."""
-    return _named(parse("""g (float[N, 4] x, float[N, 4] y) => (float[N, 4] z) {
+    return _named(
+        parse(
+            """g (float[N, 4] x, float[N, 4] y) => (float[N, 4] z) {
         a = Neg(y)
         s = Add(x, a)
         t = Mul(s, x)
         z = Add(t, c)
-    }""", opset=18, initializers=[tensor("c", np.linspace(-1, 1, 4, dtype=np.float32))]))
+    }""",
+            opset=18,
+            initializers=[tensor("c", np.linspace(-1, 1, 4, dtype=np.float32))],
+        )
+    )
 
 
 def add_neg_to_sub(model: onnx.ModelProto) -> onnx.ModelProto:
@@ -43,13 +49,22 @@ def add_neg_to_sub(model: onnx.ModelProto) -> onnx.ModelProto:
 def explicit_broadcasts() -> onnx.ModelProto:
     """Two broadcasting sites fed by a leading-axis Unsqueeze of an initializer: n1 Add (the planted
     pass mis-handles it once the Unsqueeze is gone), n3 Mul."""
-    return _named(parse("""g (float[4, 4] x) => (float[4, 4] z) {
+    return _named(
+        parse(
+            """g (float[4, 4] x) => (float[4, 4] z) {
         u = Unsqueeze(b, zero)
         y = Add(x, u)
         v = Unsqueeze(k, zero)
         z = Mul(y, v)
-    }""", opset=18, initializers=[tensor("b", np.arange(4, dtype=np.float32)), tensor("k", np.linspace(1, 2, 4, dtype=np.float32)),
-                                   tensor("zero", np.array([0], np.int64))]))
+    }""",
+            opset=18,
+            initializers=[
+                tensor("b", np.arange(4, dtype=np.float32)),
+                tensor("k", np.linspace(1, 2, 4, dtype=np.float32)),
+                tensor("zero", np.array([0], np.int64)),
+            ],
+        )
+    )
 
 
 def pad_bias_rank(model: onnx.ModelProto) -> onnx.ModelProto:
@@ -58,7 +73,10 @@ def pad_bias_rank(model: onnx.ModelProto) -> onnx.ModelProto:
     from onnx import numpy_helper
 
     g = model.graph
-    ranks = {v.name: len(v.type.tensor_type.shape.dim) for v in [*g.input, *onnx.shape_inference.infer_shapes(model).graph.value_info]}
+    ranks = {
+        v.name: len(v.type.tensor_type.shape.dim)
+        for v in [*g.input, *onnx.shape_inference.infer_shapes(model).graph.value_info]
+    }
     inits = {t.name: t for t in g.initializer}
     for n in g.node:
         if n.op_type == "Add" and n.input[1] in inits and n.input[0] in ranks:
@@ -72,12 +90,18 @@ def pad_bias_rank(model: onnx.ModelProto) -> onnx.ModelProto:
 def reductions() -> onnx.ModelProto:
     """Two keepdims=1 reductions: n0 ReduceMean (centred as in a LayerNorm; the planted pass
     mis-handles its keepdims=0 + Unsqueeze spelling) and n2 ReduceMax."""
-    return _named(parse("""g (float[4, 4] x) => (float[4, 4] z) {
+    return _named(
+        parse(
+            """g (float[4, 4] x) => (float[4, 4] z) {
         m = ReduceMean(x, last)
         c = Sub(x, m)
         h = ReduceMax(c, last)
         z = Div(c, h)
-    }""", opset=18, initializers=[tensor("last", np.array([-1], np.int64))]))
+    }""",
+            opset=18,
+            initializers=[tensor("last", np.array([-1], np.int64))],
+        )
+    )
 
 
 def fold_mean_unsqueeze(model: onnx.ModelProto) -> onnx.ModelProto:
@@ -101,16 +125,29 @@ def convs() -> onnx.ModelProto:
     (ResNet's Conv → BatchNormalization spelling, small)."""
     rng = np.random.default_rng(0)
     w = lambda name, o, i: tensor(name, rng.uniform(-0.2, 0.2, (o, i, 3, 3)).astype(np.float32))
-    bn = lambda p, c: [tensor(f"{p}_{k}", v) for k, v in (("s", rng.uniform(0.5, 1.5, c)), ("b", rng.uniform(-0.5, 0.5, c)),
-                                                            ("m", rng.uniform(-0.5, 0.5, c)), ("v", rng.uniform(1, 2, c)))]
+    bn = lambda p, c: [
+        tensor(f"{p}_{k}", v)
+        for k, v in (
+            ("s", rng.uniform(0.5, 1.5, c)),
+            ("b", rng.uniform(-0.5, 0.5, c)),
+            ("m", rng.uniform(-0.5, 0.5, c)),
+            ("v", rng.uniform(1, 2, c)),
+        )
+    ]
     inits = [w("w0", 4, 3), w("w1", 4, 4), w("w2", 4, 4), *[t for p in ("bn0", "bn2") for t in bn(p, 4)]]
     for t in inits:
         t.CopyFrom(onnx.numpy_helper.from_array(onnx.numpy_helper.to_array(t).astype(np.float32), t.name))
-    return _named(parse("""g (float[1, 3, 8, 8] x) => (float[1, 4, 8, 8] y) {
+    return _named(
+        parse(
+            """g (float[1, 3, 8, 8] x) => (float[1, 4, 8, 8] y) {
         a = Conv<pads = [1, 1, 1, 1]>(x, w0)
         b = BatchNormalization(a, bn0_s, bn0_b, bn0_m, bn0_v)
         c = Conv<pads = [1, 1, 1, 1]>(b, w1)
         d = Relu(c)
         e = Conv<pads = [1, 1, 1, 1]>(d, w2)
         y = BatchNormalization(e, bn2_s, bn2_b, bn2_m, bn2_v)
-    }""", opset=13, initializers=inits))
+    }""",
+            opset=13,
+            initializers=inits,
+        )
+    )

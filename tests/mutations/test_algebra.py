@@ -16,19 +16,29 @@ from ._models import feeds, named
 
 LIGHT = Path(onnx.__file__).parent / "backend/test/data/light"
 
+
 def ARITH():
-    return named("""g (float[N, 4] x, float[N, 4] y, int64[3] i, int64[3] j)
+    return named(
+        """g (float[N, 4] x, float[N, 4] y, int64[3] i, int64[3] j)
         => (float[N, 4] a, float[N, 4] b, int64[3] c, float[N, 4] d, float[N, 4] e) {
     a = Sub(x, y)
     b = Div(a, two)
     c = Sub(i, j)
     d = Mul(b, quarter)
     e = Div(d, three)
-}""", opset=13, initializers=[tensor("two", np.array([2, 0.5, 4, -8], np.float32)), tensor("quarter", np.float32(0.25)),
-                              tensor("three", np.float32(3))])
+}""",
+        opset=13,
+        initializers=[
+            tensor("two", np.array([2, 0.5, 4, -8], np.float32)),
+            tensor("quarter", np.float32(0.25)),
+            tensor("three", np.float32(3)),
+        ],
+    )
+
 
 def NEUTRALS():
-    return named("""g (float[N, 4] x, int64[2] k, bool[2] t) => (float[N, 4] y, int64[2] z, bool[2] u) {
+    return named(
+        """g (float[N, 4] x, int64[2] k, bool[2] t) => (float[N, 4] y, int64[2] z, bool[2] u) {
     a = Add(x, zero)
     b = Transpose<perm = [0, 1]>(a)
     c = Cast<to = 1>(b)
@@ -42,12 +52,21 @@ def NEUTRALS():
     u = Not(v)
     w = Mul(x, notone)
     q = Transpose<perm = [1, 0]>(w)
-}""", opset=13, initializers=[tensor("zero", np.zeros(4, np.float32)), tensor("one", np.float32(1)),
-                              tensor("ione", np.int64(1)), tensor("yes", np.array([True, True])),
-                              tensor("notone", np.float32(2))])
+}""",
+        opset=13,
+        initializers=[
+            tensor("zero", np.zeros(4, np.float32)),
+            tensor("one", np.float32(1)),
+            tensor("ione", np.int64(1)),
+            tensor("yes", np.array([True, True])),
+            tensor("notone", np.float32(2)),
+        ],
+    )
+
 
 def SHAPES():
-    return named("""g (float[2, 3, 4] x) => (float[2, 3, 4] y, float[2, 12] z, float[6, 4] w, float[1, 24] v) {
+    return named(
+        """g (float[2, 3, 4] x) => (float[2, 3, 4] y, float[2, 12] z, float[6, 4] w, float[1, 24] v) {
     s = Reshape(x, same)
     e = Expand(s, ones)
     sl = Slice(e, st, en)
@@ -55,64 +74,113 @@ def SHAPES():
     z = Flatten(x)
     w = Flatten<axis = 2>(x)
     v = Flatten<axis = 0>(x)
-}""", opset=13, initializers=[tensor("same", np.array([2, 3, 4], np.int64)), tensor("ones", np.array([1, 1], np.int64)),
-                              tensor("st", np.array([0], np.int64)), tensor("en", np.array([9], np.int64))])
+}""",
+        opset=13,
+        initializers=[
+            tensor("same", np.array([2, 3, 4], np.int64)),
+            tensor("ones", np.array([1, 1], np.int64)),
+            tensor("st", np.array([0], np.int64)),
+            tensor("en", np.array([9], np.int64)),
+        ],
+    )
+
 
 def RESHAPES():
-    return named("""g (float[2, 3, 4] x) => (float[6, 4] a, float[2, 12] b, float[4, 6] c) {
+    return named(
+        """g (float[2, 3, 4] x) => (float[6, 4] a, float[2, 12] b, float[4, 6] c) {
     a = Reshape(x, s64)
     b = Reshape(x, s212)
     c = Reshape(x, s46)
-}""", opset=13, initializers=[tensor("s64", np.array([6, 4], np.int64)), tensor("s212", np.array([2, -1], np.int64)),
-                              tensor("s46", np.array([4, 6], np.int64))])
+}""",
+        opset=13,
+        initializers=[
+            tensor("s64", np.array([6, 4], np.int64)),
+            tensor("s212", np.array([2, -1], np.int64)),
+            tensor("s46", np.array([4, 6], np.int64)),
+        ],
+    )
+
 
 def REDUCES():
-    return named("""g (float[2, 3, 4] x) => (float[1, 1, 1] a, float b, float[2] c, float[1, 1, 1] d) {
+    return named(
+        """g (float[2, 3, 4] x) => (float[1, 1, 1] a, float b, float[2] c, float[1, 1, 1] d) {
     a = ReduceMean<axes = [0, 1, -1]>(x)
     b = ReduceSum<keepdims = 0>(x, all)
     c = ReduceMax<axes = [1, 2], keepdims = 0>(x)
     d = ReduceMin(x)
-}""", opset=13, initializers=[tensor("all", np.array([2, 0, 1], np.int64))])
+}""",
+        opset=13,
+        initializers=[tensor("all", np.array([2, 0, 1], np.int64))],
+    )
+
 
 def REDUCES_18():
-    return named("""g (float[2, 3] x) => (float[1, 1] a, float[1, 1] b) {
+    return named(
+        """g (float[2, 3] x) => (float[1, 1] a, float[1, 1] b) {
     a = ReduceMean(x)
     b = ReduceL2<noop_with_empty_axes = 0>(x)
-}""", opset=18)
+}""",
+        opset=18,
+    )
+
 
 def BOUNDS():
-    return named("""g (float[N, 4] x, int32[3] i) => (float[N, 4] a, float[N, 4] b, int32[3] c, float[N, 4] d) {
+    return named(
+        """g (float[N, 4] x, int32[3] i) => (float[N, 4] a, float[N, 4] b, int32[3] c, float[N, 4] d) {
     a = Clip(x, lo)
     b = Clip(x, , hi)
     c = Clip(i)
     d = Clip(x, ninf, pinf)
-}""", opset=13, initializers=[tensor("lo", np.float32(-0.5)), tensor("hi", np.float32(0.5)),
-                              tensor("ninf", np.float32(-np.inf)), tensor("pinf", np.float32(np.inf))])
+}""",
+        opset=13,
+        initializers=[
+            tensor("lo", np.float32(-0.5)),
+            tensor("hi", np.float32(0.5)),
+            tensor("ninf", np.float32(-np.inf)),
+            tensor("pinf", np.float32(np.inf)),
+        ],
+    )
+
 
 def PADS():
-    return named("""g (float[2, 3] x, int64[2, 3] i)
+    return named(
+        """g (float[2, 3] x, int64[2, 3] i)
         => (float[4, 5] a, int64[4, 5] b, float[4, 5] c, float[4, 5] d) {
     a = Pad(x, p)
     b = Pad(i, p, )
     c = Pad(x, p, zero)
     d = Pad<mode = "reflect">(x, p)
-}""", opset=13, initializers=[tensor("p", np.array([1, 1, 1, 1], np.int64)), tensor("zero", np.float32(0))])
+}""",
+        opset=13,
+        initializers=[tensor("p", np.array([1, 1, 1, 1], np.int64)), tensor("zero", np.float32(0))],
+    )
+
 
 def SELECTS():
-    return named("""g (float[2, 6, 4] x) => (float[2, 4] a, float[2, 1, 4] b, float[2, 1, 4] c, float[2, 2, 4] d,
+    return named(
+        """g (float[2, 6, 4] x) => (float[2, 4] a, float[2, 1, 4] b, float[2, 1, 4] c, float[2, 2, 4] d,
                                             float[2, 4, 4] e, float[2, 3, 4] f, float[2, 3, 4] h) {
         a = Gather<axis = 1>(x, last)
         b = Gather<axis = 1>(x, one)
         c = Slice(x, s2, e3, ax1)
         d, e = Split<axis = 1>(x, sizes)
         f, h = Split<axis = 1>(x)
-    }""", opset=13, initializers=[tensor("last", np.int64(-1)), tensor("one", np.array([1], np.int64)),
-                                  tensor("s2", np.array([2], np.int64)), tensor("e3", np.array([3], np.int64)),
-                                  tensor("ax1", np.array([1], np.int64)), tensor("sizes", np.array([2, 4], np.int64))])
+    }""",
+        opset=13,
+        initializers=[
+            tensor("last", np.int64(-1)),
+            tensor("one", np.array([1], np.int64)),
+            tensor("s2", np.array([2], np.int64)),
+            tensor("e3", np.array([3], np.int64)),
+            tensor("ax1", np.array([1], np.int64)),
+            tensor("sizes", np.array([2, 4], np.int64)),
+        ],
+    )
 
 
 def CHAINS():
-    return named("""g (int64[N, 4] i, int64[4] j, float[N, 4] x, float[4] y, bool[4] t)
+    return named(
+        """g (int64[N, 4] i, int64[4] j, float[N, 4] x, float[4] y, bool[4] t)
         => (int64[N, 4] a, float[N, 4] b, float[N, 4] c, bool[4] d) {
         p = Add(i, j)
         a = Add(p, j)
@@ -122,7 +190,9 @@ def CHAINS():
         c = Add(r, x)
         s = And(t, t)
         d = And(s, t)
-    }""", opset=13)
+    }""",
+        opset=13,
+    )
 
 
 CASES = [
@@ -176,9 +246,13 @@ def test_inserted_neutral_chains_are_removed_again():
 
 def test_neutral_add_keeps_negative_zero():
     """x + (-0.0) is x bit for bit; x + (+0.0) would turn -0 into +0 (IEEE 754 §6.3)."""
-    m = named("""g (float[2] x) => (float[2] y) {
+    m = named(
+        """g (float[2] x) => (float[2] y) {
         y = Div(one, x)
-    }""", opset=13, initializers=[tensor("one", np.float32(1))])
+    }""",
+        opset=13,
+        initializers=[tensor("one", np.float32(1))],
+    )
     mutant, _ = REWRITES["neutral-elementwise"].apply(m, ["x"])
     verify_equivalent(m, mutant, [{"x": np.array([-0.0, 2.0], np.float32)}], "neutral-elementwise")
     zero = next(n for n in mutant.graph.node if n.op_type == "Constant" and "zero" in n.output[0])
@@ -188,9 +262,12 @@ def test_neutral_add_keeps_negative_zero():
 def test_old_opsets_get_only_what_their_schemas_take():
     """Opset 7: Constant-1 holds floats only (no int64 shapes for Reshape), Expand is not there yet
     (8), Slice takes attributes (before 10)."""
-    m = named("""g (float[2, 3] x) => (float[2, 3] y) {
+    m = named(
+        """g (float[2, 3] x) => (float[2, 3] y) {
         y = Relu(x)
-    }""", opset=7)
+    }""",
+        opset=7,
+    )
     mutant, _ = REWRITES["neutral-elementwise"].apply(m)
     assert {n.op_type for n in mutant.graph.node} == {"Constant", "Add", "Mul", "Cast", "Relu"}
     verify_equivalent(m, mutant, feeds(m), "neutral-elementwise")
@@ -210,12 +287,18 @@ def test_neutral_chains_on_a_real_model(rid):
 
 
 ON_CASES = [
-    ("neutral-elementwise", "optional-input/conv-add"), ("neutral-shape-ops", "optional-input/conv-add"),
-    ("neutral-remove", "shape/dynamic-m10-10-reshape"), ("sub-as-add-neg", "fusion-norm/layernorm-r1"),
-    ("div-as-mul-reciprocal", "fusion-attention/bert-block"), ("mul-as-div-reciprocal", "broadcast/scalar-rank"),
-    ("reduce-axes-omitted", "fusion-norm/layernorm-r1"), ("reduce-axes-all-explicit", "optional-input/reducesum-axes"),
-    ("clip-bounds-explicit", "optional-input/clip-min-only"), ("pad-value-explicit", "count/pad-static"),
-    ("gather-as-slice", "count/topk-opsets"), ("split-as-slices", "optional-input/split-split"),
+    ("neutral-elementwise", "optional-input/conv-add"),
+    ("neutral-shape-ops", "optional-input/conv-add"),
+    ("neutral-remove", "shape/dynamic-m10-10-reshape"),
+    ("sub-as-add-neg", "fusion-norm/layernorm-r1"),
+    ("div-as-mul-reciprocal", "fusion-attention/bert-block"),
+    ("mul-as-div-reciprocal", "broadcast/scalar-rank"),
+    ("reduce-axes-omitted", "fusion-norm/layernorm-r1"),
+    ("reduce-axes-all-explicit", "optional-input/reducesum-axes"),
+    ("clip-bounds-explicit", "optional-input/clip-min-only"),
+    ("pad-value-explicit", "count/pad-static"),
+    ("gather-as-slice", "count/topk-opsets"),
+    ("split-as-slices", "optional-input/split-split"),
 ]
 
 

@@ -22,7 +22,11 @@ LN17 = """g (float[N, 3, 4] x) => (float[N, 3, 4] y) {
 
 
 def _attrs(m):
-    return [(n.op_type, len(n.input), [a.name for a in n.attribute]) for n in m.graph.node if n.op_type.startswith(("Reduce", "Squeeze", "Unsqueeze"))]
+    return [
+        (n.op_type, len(n.input), [a.name for a in n.attribute])
+        for n in m.graph.node
+        if n.op_type.startswith(("Reduce", "Squeeze", "Unsqueeze"))
+    ]
 
 
 def test_decomposed_layernorm_reduce_axes_to_inputs_at_opset_18_and_back():
@@ -39,33 +43,44 @@ def test_decomposed_layernorm_reduce_axes_to_inputs_at_opset_18_and_back():
 
 
 def test_squeeze_family_moves_to_13_where_other_ops_only_gain_types():
-    m = named("""g (float[N, 1, 3] x) => (float[N, 3] y, float[N, 1, 1, 3] z) {
+    m = named(
+        """g (float[N, 1, 3] x) => (float[N, 3] y, float[N, 1, 1, 3] z) {
         s = Squeeze<axes = [1]>(x)
         y = Relu(s)
         z = Unsqueeze<axes = [1]>(x)
-    }""", opset=12)
+    }""",
+        opset=12,
+    )
     mutant, applied = REWRITES["axes-as-input"].apply(m)
     assert list(applied.nodes) == ["n0", "n2"] and mutant.opset_import[0].version == 13
     verify_equivalent(m, mutant, feeds(m), "axes-as-input")
 
 
 def test_not_where_another_op_changes_meaning_across_the_move():
-    m = named("""g (float[N, 1, 3] x) => (float[N, 3] y) {
+    m = named(
+        """g (float[N, 1, 3] x) => (float[N, 3] y) {
         s = Squeeze<axes = [1]>(x)
         y = Softmax(s)
-    }""", opset=12)  # Softmax-13 changed its axis default and meaning
+    }""",
+        opset=12,
+    )  # Softmax-13 changed its axis default and meaning
     assert REWRITES["axes-as-input"].apply(m) is None
 
 
 def test_computed_or_noop_axes_have_no_attribute_spelling():
-    computed = named("""g (float[N, 3] x, int64[1] ax) => (float[N] y) { y = ReduceSum<keepdims = 0>(x, ax) }""", opset=13)
+    computed = named(
+        """g (float[N, 3] x, int64[1] ax) => (float[N] y) { y = ReduceSum<keepdims = 0>(x, ax) }""", opset=13
+    )
     assert REWRITES["axes-as-attribute"].apply(computed) is None
-    noop = named("""g (float[N, 3] x) => (float[N, 3] y, float[N] z) {
+    noop = named(
+        """g (float[N, 3] x) => (float[N, 3] y, float[N] z) {
         e = Constant<value = int64[0] {}>()
         y = ReduceSum<noop_with_empty_axes = 1>(x, e)
         one = Constant<value = int64[1] {1}>()
         z = ReduceSum<keepdims = 0>(x, one)
-    }""", opset=13)
+    }""",
+        opset=13,
+    )
     assert REWRITES["axes-as-attribute"].apply(noop) is None
 
 

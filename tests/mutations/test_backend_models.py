@@ -41,9 +41,7 @@ SAMPLE = sorted(
         for p in sorted(MODELS, key=lambda p: (-NODES[p], p.stat().st_size))
         if p.relative_to(DATA).parts[0] in ("simple", "pytorch-converted")
     }.values()
-) + [
-    p for p in MODELS if p.name == "light_shufflenet.onnx" or p.parent.name == "test_sequence_model7"
-]
+) + [p for p in MODELS if p.name == "light_shufflenet.onnx" or p.parent.name == "test_sequence_model7"]
 
 
 def _check(model: Path, tmp_path: Path) -> None:

@@ -71,8 +71,11 @@ def test_node_domain_ai_onnx_fails_the_checker(import_domain):
 def test_sparse_initializer_fails_the_full_checker():
     m = _add_model()
     dense = m.graph.initializer.pop()
-    sparse = helper.make_sparse_tensor(numpy_helper.from_array(np.ones(2, np.float32), dense.name),
-                                       numpy_helper.from_array(np.array([0, 1], np.int64)), [2])
+    sparse = helper.make_sparse_tensor(
+        numpy_helper.from_array(np.ones(2, np.float32), dense.name),
+        numpy_helper.from_array(np.array([0, 1], np.int64)),
+        [2],
+    )
     m.graph.sparse_initializer.append(sparse)
     onnx.checker.check_model(m)
     with pytest.raises(onnx.shape_inference.InferenceError, match="sparse_tensor"):

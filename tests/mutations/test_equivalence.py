@@ -7,11 +7,11 @@ from pathlib import Path
 import onnx
 import pytest
 
+from passcheck.cases.builders import parse
 from passcheck.errors import PasscheckError, PasscheckInternalError, UnknownIdError
 from passcheck.mutations import Rewrite, check_input, mutants, mutation_subject, verify_equivalent
 from passcheck.mutations.subject import feeds_for
 from passcheck.runtime import default_bindings
-from passcheck.cases.builders import parse
 
 DATA = Path(onnx.__file__).parent / "backend/test/data"
 SMALL = """g (float[N, 3] x) => (float[N, 3] y) { a = Relu(x)  y = Neg(a) }"""
@@ -73,14 +73,22 @@ def test_resnet50_mutants_are_verified_and_name_the_convs():
     assert list(subject.forms)[0] == "common" and len(subject.forms) == len(applied) + 1 >= 5
     convs = [n.name for n in model.graph.node if n.op_type == "Conv"]
     assert list(applied["empty-optional-input"].nodes) == convs and len(convs) == 53
-    assert all(len(n.input) == 3 and n.input[2] == "" for n in subject.forms["empty-optional-input"].graph.node if n.op_type == "Conv")
+    assert all(
+        len(n.input) == 3 and n.input[2] == ""
+        for n in subject.forms["empty-optional-input"].graph.node
+        if n.op_type == "Conv"
+    )
 
 
-@pytest.mark.parametrize(("path", "rewrite", "inverse"), [
-    ("light/light_shufflenet.onnx", "commute-operands", None),
-    ("light/light_inception_v2.onnx", "explicit-broadcast", "implicit-broadcast"),
-    ("pytorch-operator/test_operator_reduced_mean_keepdim/model.onnx", "keepdims-unsqueeze", "unsqueeze-keepdims"),
-], ids=["commute-shufflenet", "broadcast-inception-v2", "keepdims-pytorch-reduced-mean"])
+@pytest.mark.parametrize(
+    ("path", "rewrite", "inverse"),
+    [
+        ("light/light_shufflenet.onnx", "commute-operands", None),
+        ("light/light_inception_v2.onnx", "explicit-broadcast", "implicit-broadcast"),
+        ("pytorch-operator/test_operator_reduced_mean_keepdim/model.onnx", "keepdims-unsqueeze", "unsqueeze-keepdims"),
+    ],
+    ids=["commute-shufflenet", "broadcast-inception-v2", "keepdims-pytorch-reduced-mean"],
+)
 def test_site_rewrites_pass_the_gate_on_real_models(path, rewrite, inverse):
     """Every site form (all at once, single sites) and the inverse of the all-at-once form are
     verified equivalent on a model from the onnx wheel."""

@@ -17,8 +17,8 @@ from passcheck.runtime import default_bindings, run_ort
 from ._models import OPTIONAL
 
 #: An anonymous dim (neither dim_value nor dim_param) on the input: its size comes from synthesis.
-ANONYMOUS = '''<ir_version: 8, opset_import: ["" : 18]>
-g (float[?, 3] x) => (float[?, 3] y) { y = Relu(x) }'''
+ANONYMOUS = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[?, 3] x) => (float[?, 3] y) { y = Relu(x) }"""
 
 
 class _Recording:
@@ -34,7 +34,11 @@ class _Recording:
         from passcheck.runtime.observe import run_observing
 
         self.feeds.append({k: v.shape for k, v in feeds.items()})
-        return run_observing(model, feeds, expose=expose, shapes=shapes) if shapes else run_ort(model, feeds, expose=expose)
+        return (
+            run_observing(model, feeds, expose=expose, shapes=shapes)
+            if shapes
+            else run_ort(model, feeds, expose=expose)
+        )
 
 
 def test_gate_feeds_are_the_run_feeds_for_anonymous_dims():
@@ -62,7 +66,9 @@ def test_mutation_table_counts_what_the_gate_refused(tmp_path, monkeypatch):
 
     def gate(original, mutant, feeds_list, rewrite="?", *rest):
         if rewrite == refused_id:  # a planted rewrite bug: this mutant is refused
-            raise PasscheckInternalError(f"rewrite {rewrite!r} produced a model that is not equivalent to its input: planted")
+            raise PasscheckInternalError(
+                f"rewrite {rewrite!r} produced a model that is not equivalent to its input: planted"
+            )
         return real(original, mutant, feeds_list, rewrite, *rest)
 
     monkeypatch.setattr(mutation_subject_module, "verify_equivalent", gate)

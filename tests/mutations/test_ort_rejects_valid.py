@@ -36,7 +36,7 @@ def _ort_fails_on_empty_axes() -> bool:
     return False
 
 
-needs_ort_bug = pytest.mark.skipif(not _ort_fails_on_empty_axes(), reason="this onnxruntime runs Squeeze(x, \"\")")
+needs_ort_bug = pytest.mark.skipif(not _ort_fails_on_empty_axes(), reason='this onnxruntime runs Squeeze(x, "")')
 
 
 @needs_ort_bug
@@ -55,11 +55,32 @@ def test_check_mutations_reports_onnxruntime_rejecting_the_empty_axes_form(tmp_p
     model = tmp_path / "sq.onnx"
     onnx.save(onnx.parser.parse_model(ORIGINAL), model)
     out = tmp_path / "r.json"
-    p = subprocess.run([sys.executable, "-m", "passcheck", "check", str(model), "--mutations", "--form", "empty-optional-input",
-                        "--json", str(out), "-q", "--progress", "none"], capture_output=True, text=True, timeout=600)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "passcheck",
+            "check",
+            str(model),
+            "--mutations",
+            "--form",
+            "empty-optional-input",
+            "--json",
+            str(out),
+            "-q",
+            "--progress",
+            "none",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert p.returncode == 1, p.stderr
     assert "internal error" not in p.stderr
     cells = json.loads(out.read_text())["results"]
     found = [f for c in cells if c["form"] == "empty-optional-input" and c["pass_id"] == "input" for f in c["findings"]]
     assert [(f["kind"], f["oracle"]) for f in found] == [("rejected", "runtime")]
-    assert "Axes input is null" in json.dumps(found[0]["details"]) and "'common' runs on the same feeds" in found[0]["message"]
+    assert (
+        "Axes input is null" in json.dumps(found[0]["details"])
+        and "'common' runs on the same feeds" in found[0]["message"]
+    )

@@ -13,8 +13,11 @@ from passcheck.mutations import REWRITES, mutation_subject, verify_equivalent
 from ._models import feeds, named, run_planted
 
 H = 4
-PARAMS = [tensor("scale", np.linspace(0.5, 1.5, H, dtype=np.float32)), tensor("bias", np.arange(H, dtype=np.float32)),
-          tensor("slope", np.full(H, 0.1, np.float32))]
+PARAMS = [
+    tensor("scale", np.linspace(0.5, 1.5, H, dtype=np.float32)),
+    tensor("bias", np.arange(H, dtype=np.float32)),
+    tensor("slope", np.full(H, 0.1, np.float32)),
+]
 LN = """g (float[N, 3, 4] x, float[N, 3, 4] skip) => (float[N, 3, 4] y, float[N, 3, 4] z) {
     s = Add(x, skip)
     a = Mul(s, scale)
@@ -31,7 +34,13 @@ def test_parameters_gain_leading_ones_and_pass_the_gate():
     verify_equivalent(m, mutant, feeds(m), "parameter-leading-ones")
     dims = {t.name: list(t.dims) for t in mutant.graph.initializer}
     # LayerNormalization still reads the [H] originals; Mul/Add/PRelu read the rank-3 copies
-    assert dims == {"scale": [H], "bias": [H], "slope_rank3": [1, 1, H], "scale_rank3": [1, 1, H], "bias_rank3": [1, 1, H]}
+    assert dims == {
+        "scale": [H],
+        "bias": [H],
+        "slope_rank3": [1, 1, H],
+        "scale_rank3": [1, 1, H],
+        "bias_rank3": [1, 1, H],
+    }
     assert mutant.graph.node[4].input[1] == "slope_rank3"
 
 
@@ -43,8 +52,11 @@ def test_only_and_full_rank_parameters():
 
 
 def test_overridable_initializer_is_left_alone():
-    m = named("""g (float[N, 4] x, float[4] bias) => (float[N, 4] y) { y = Add(x, bias) }""", opset=13,
-              initializers=[tensor("bias", np.ones(4, np.float32))])
+    m = named(
+        """g (float[N, 4] x, float[4] bias) => (float[N, 4] y) { y = Add(x, bias) }""",
+        opset=13,
+        initializers=[tensor("bias", np.ones(4, np.float32))],
+    )
     assert REWRITES["parameter-leading-ones"].apply(m) is None
 
 
@@ -55,7 +67,11 @@ def _static(g: onnx.GraphProto) -> dict[str, np.ndarray]:
         if n.op_type == "Constant":
             a = n.attribute[0]
             v = onnx.helper.get_attribute_value(a)
-            vals[n.output[0]] = numpy_helper.to_array(v) if a.name == "value" else np.array(v, np.float32 if "float" in a.name else np.int64)
+            vals[n.output[0]] = (
+                numpy_helper.to_array(v)
+                if a.name == "value"
+                else np.array(v, np.float32 if "float" in a.name else np.int64)
+            )
         elif n.op_type == "Identity" and n.input[0] in vals:
             vals[n.output[0]] = vals[n.input[0]]
     return vals
@@ -100,10 +116,14 @@ def planted_bias_adds_vector_only(model: onnx.ModelProto) -> onnx.ModelProto:
 
 
 def test_planted_vector_only_fold_is_caught_only_by_the_parameter_rank_form():
-    m = named("""g (float[N, 3, 4] x) => (float[N, 3, 4] y) {
+    m = named(
+        """g (float[N, 3, 4] x) => (float[N, 3, 4] y) {
         a = Add(x, b1)
         y = Add(a, b2)
-    }""", opset=17, initializers=[tensor("b1", np.arange(H, dtype=np.float32)), tensor("b2", np.ones(H, np.float32))])
+    }""",
+        opset=17,
+        initializers=[tensor("b1", np.arange(H, dtype=np.float32)), tensor("b2", np.ones(H, np.float32))],
+    )
     subject, applied = mutation_subject(m, "bias-adds")
     assert "parameter-leading-ones" in applied and len(applied) >= 4
     cells = run_planted(subject, "planted:bias-adds", planted_bias_adds_vector_only)
@@ -114,11 +134,18 @@ def test_planted_vector_only_fold_is_caught_only_by_the_parameter_rank_form():
 
 
 def test_matmul_weight_gains_a_batch_dim():
-    m = named("""g (float[2, N, 3] x, float[N, 3] x2) => (float[2, N, 4] y, float[N, 4] z, float[2, N] v) {
+    m = named(
+        """g (float[2, N, 3] x, float[N, 3] x2) => (float[2, N, 4] y, float[N, 4] z, float[2, N] v) {
         y = MatMul(x, w)
         z = MatMul(x2, w)
         v = MatMul(x, u)
-    }""", opset=13, initializers=[tensor("w", np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)), tensor("u", np.ones(3, np.float32))])
+    }""",
+        opset=13,
+        initializers=[
+            tensor("w", np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)),
+            tensor("u", np.ones(3, np.float32)),
+        ],
+    )
     mutant, applied = REWRITES["parameter-leading-ones"].apply(m)
     assert list(applied.nodes) == ["n0"]  # not the 2-D MatMul, not the 1-D (vector) operand
     assert [list(t.dims) for t in mutant.graph.initializer if t.name == "w_rank3"] == [[1, 3, 4]]

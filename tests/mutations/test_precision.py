@@ -26,7 +26,10 @@ def test_quickgelu_chain_in_float64_passes_the_gate():
     assert list(applied.nodes) == ["quickgelu"]
     verify_equivalent(m, mutant, feeds(m), "float64-compute")
     g = mutant.graph
-    assert [(n.op_type, n.input[0], n.output[0]) for n in (g.node[0], g.node[-1])] == [("Cast", "x", "x_f64"), ("Cast", "y_f64", "y")]
+    assert [(n.op_type, n.input[0], n.output[0]) for n in (g.node[0], g.node[-1])] == [
+        ("Cast", "x", "x_f64"),
+        ("Cast", "y_f64", "y"),
+    ]
     assert g.initializer[0].data_type == onnx.TensorProto.DOUBLE
     assert g.node[1].attribute[0].name == "value" and g.node[1].attribute[0].t.data_type == onnx.TensorProto.DOUBLE
     argmax = next(n for n in g.node if n.op_type == "ArgMax")
@@ -45,15 +48,24 @@ def test_not_where_onnxruntime_has_no_float64_kernel_or_a_site_is_not_chosen():
 
 def test_dtype_carrying_attributes_follow_and_float_only_inputs_block():
     # ConstantOfShape's value tensor sets the output type: it becomes float64 too
-    m = named("""g (float[N, 3] x) => (float[N, 3] y) {
+    m = named(
+        """g (float[N, 3] x) => (float[N, 3] y) {
         s = Shape(x)
         y = ConstantOfShape<value = float[1] {1.0}>(s)
-    }""", opset=13)
+    }""",
+        opset=13,
+    )
     mutant, _ = REWRITES["float64-compute"].apply(m)
     verify_equivalent(m, mutant, feeds(m), "float64-compute")
-    assert next(n for n in mutant.graph.node if n.op_type == "ConstantOfShape").attribute[0].t.data_type == onnx.TensorProto.DOUBLE
-    q = named("""g (float[4] x) => (uint8[4] y) {
+    assert (
+        next(n for n in mutant.graph.node if n.op_type == "ConstantOfShape").attribute[0].t.data_type
+        == onnx.TensorProto.DOUBLE
+    )
+    q = named(
+        """g (float[4] x) => (uint8[4] y) {
         sc = Constant<value = float {0.5}>()
         y = QuantizeLinear(x, sc)
-    }""", opset=13)  # y_scale must be tensor(float) at opset 13: no float64 spelling
+    }""",
+        opset=13,
+    )  # y_scale must be tensor(float) at opset 13: no float64 spelling
     assert REWRITES["float64-compute"].apply(q) is None

@@ -29,13 +29,19 @@ def test_split_goes_through_a_flat_shape_unless_a_zero_copies_a_dim():
     mutant, applied = REWRITES["reshape-split"].apply(m)
     assert list(applied.nodes) == ["n1", "n3", "n5"]
     verify_equivalent(m, mutant, feeds(m), "reshape-split")
-    consts = {n.output[0]: list(n.attribute[0].t.int64_data) or n.attribute[0].t.raw_data for n in mutant.graph.node if n.op_type == "Constant"}
+    consts = {
+        n.output[0]: list(n.attribute[0].t.int64_data) or n.attribute[0].t.raw_data
+        for n in mutant.graph.node
+        if n.op_type == "Constant"
+    }
     first, second = _chain(mutant, "a")
     assert first.input == ["x", "s1"] and second.input[1] == "s1"  # the 0 copies N: reshaped to s1 twice
     first, second = _chain(mutant, "b")
     assert consts[first.input[1]] == [-1] and second.input[1] == "s2"
     first, second = _chain(mutant, "c")  # allowzero=1 on zero-size data: the 0 is literal, both keep allowzero
-    assert consts[first.input[1]] == [-1] and [a.name for a in first.attribute] == [a.name for a in second.attribute] == ["allowzero"]
+    assert consts[first.input[1]] == [-1] and [a.name for a in first.attribute] == [
+        a.name for a in second.attribute
+    ] == ["allowzero"]
 
 
 def test_merge_undoes_the_split_where_no_zero_copies():
@@ -49,12 +55,15 @@ def test_merge_undoes_the_split_where_no_zero_copies():
 
 
 def test_merge_keeps_an_intermediate_that_is_read_elsewhere():
-    m = named("""g (float[N, 3, 4] x) => (float[N, 12] a, float[N, 3, 4] b) {
+    m = named(
+        """g (float[N, 3, 4] x) => (float[N, 12] a, float[N, 3, 4] b) {
         s = Constant<value = int64[2] {-1, 12}>()
         a = Reshape(x, s)
         t = Constant<value = int64[3] {-1, 3, 4}>()
         b = Reshape(a, t)
-    }""", opset=13)
+    }""",
+        opset=13,
+    )
     assert REWRITES["reshape-merge"].apply(m) is None
 
 

@@ -32,8 +32,12 @@ def untouched_nodes_identical(original, mutant, sites, also=()):
 
 
 # nodes a rewrite may change besides its sites (the readers it absorbs or reroutes)
-ALSO = {"shape-start-end": ("n3", "n6"), "identity-edges": ("n1",), "implicit-broadcast": ("n0", "n1", "n3", "n4"),
-        "unsqueeze-keepdims": ("n1",)}
+ALSO = {
+    "shape-start-end": ("n3", "n6"),
+    "identity-edges": ("n1",),
+    "implicit-broadcast": ("n0", "n1", "n3", "n4"),
+    "unsqueeze-keepdims": ("n1",),
+}
 
 # (rewrite id, model, expected sites, the inverse undoes it byte for byte)
 CASES = [
@@ -85,7 +89,11 @@ def test_rewrite(rid, build, sites, round_trip):
 
 def test_shape_start_end_details():
     mutant, _ = REWRITES["shape-start-end"].apply(M.SHAPE_SLICE())
-    ops = [(n.op_type, {a.name: a.i for a in n.attribute}) for n in mutant.graph.node if n.op_type in ("Shape", "Slice", "Gather", "Squeeze", "Constant")]
+    ops = [
+        (n.op_type, {a.name: a.i for a in n.attribute})
+        for n in mutant.graph.node
+        if n.op_type in ("Shape", "Slice", "Gather", "Squeeze", "Constant")
+    ]
     # the sliced Shape takes start/end, the scalar Gather becomes Shape(-1) + Squeeze; unused Constants go;
     # the Shape that is itself a graph output stays whole
     assert ops == [("Shape", {"start": 1, "end": 3}), ("Shape", {"start": -1}), ("Squeeze", {}), ("Shape", {})]
@@ -125,7 +133,10 @@ def test_inferred_then_stripped():
 def test_identity_keeps_graph_output_producer():
     mutant, _ = REWRITES["identity-edges"].apply(M.EDGES())
     assert [(n.op_type, list(n.input), list(n.output)) for n in mutant.graph.node] == [
-        ("Relu", ["x"], ["a"]), ("Identity", ["a"], ["a_identity"]), ("Neg", ["a_identity"], ["y"])]
+        ("Relu", ["x"], ["a"]),
+        ("Identity", ["a"], ["a_identity"]),
+        ("Neg", ["a_identity"], ["y"]),
+    ]
 
 
 def test_topo_order_single_order_does_not_apply():
@@ -133,22 +144,36 @@ def test_topo_order_single_order_does_not_apply():
 
 
 def test_topo_order_respects_subgraph_reads():
-    m = M.named("""g (float[2] x, bool c) => (float[2] y) {
+    m = M.named(
+        """g (float[2] x, bool c) => (float[2] y) {
         a = Relu(x)
         b = Neg(x)
         y = If(c) <then_branch = t () => (float[2] o) { o = Identity(a) }, else_branch = e () => (float[2] o) { o = Identity(b) }>
-    }""", opset=13)
+    }""",
+        opset=13,
+    )
     mutant, _ = REWRITES["reverse-topo-order"].apply(m)
     assert [n.op_type for n in mutant.graph.node] == ["Neg", "Relu", "If"]
 
 
 #: Modules of the IR-level freedoms every model has (names, documentation, metadata, opset imports,
 #: IR version, value types, node-as-function, the output's producer): they apply to any model.
-EVERY_MODEL = {"names", "docs_meta", "list_order", "domains", "ir_version", "value_types", "local_functions", "graph_outputs"}
+EVERY_MODEL = {
+    "names",
+    "docs_meta",
+    "list_order",
+    "domains",
+    "ir_version",
+    "value_types",
+    "local_functions",
+    "graph_outputs",
+}
 
 
 def test_nothing_applies_to_a_bare_model():
-    m = M.named("""g (double[2] x) => (double[2] y) { y = Relu(x) }""", opset=13)  # double: no float64-compute form either
+    m = M.named(
+        """g (double[2] x) => (double[2] y) { y = Relu(x) }""", opset=13
+    )  # double: no float64-compute form either
     every = {r.id for r in REWRITES.values() if r.edit.__module__.rsplit(".", 1)[-1] in EVERY_MODEL}
     neutral = {"neutral-elementwise", "neutral-shape-ops"}  # a neutral op fits on any value
     assert set(mutants(m)) - every - neutral == set()
@@ -173,18 +198,33 @@ def test_rewrite_site_by_site(rid, build, sites, round_trip):
 
 
 def _ops(m):
-    return [(n.op_type, {a.name: onnx.helper.get_attribute_value(a) for a in n.attribute if a.name != "value"}, len(n.input)) for n in m.graph.node]
+    return [
+        (
+            n.op_type,
+            {a.name: onnx.helper.get_attribute_value(a) for a in n.attribute if a.name != "value"},
+            len(n.input),
+        )
+        for n in m.graph.node
+    ]
 
 
 def test_keepdims_round_trip_and_axes_spellings():
     original = M.REDUCE()
     split, _ = REWRITES["keepdims-unsqueeze"].apply(original)
     # opset 13: ReduceMean keeps its axes attribute, Unsqueeze takes a Constant; ReduceSum's axes input is shared
-    assert _ops(split) == [("ReduceMean", {"axes": [1], "keepdims": 0}, 1), ("Constant", {}, 0), ("Unsqueeze", {}, 2),
-                           ("ReduceSum", {"keepdims": 0}, 2), ("Unsqueeze", {}, 2)]
+    assert _ops(split) == [
+        ("ReduceMean", {"axes": [1], "keepdims": 0}, 1),
+        ("Constant", {}, 0),
+        ("Unsqueeze", {}, 2),
+        ("ReduceSum", {"keepdims": 0}, 2),
+        ("Unsqueeze", {}, 2),
+    ]
     assert split.graph.node[4].input[1] == "ax"
     back, applied = REWRITES["unsqueeze-keepdims"].apply(split)
-    assert list(applied.nodes) == ["n0", "n1"] and _ops(back) == [("ReduceMean", {"axes": [1]}, 1), ("ReduceSum", {}, 2)]
+    assert list(applied.nodes) == ["n0", "n1"] and _ops(back) == [
+        ("ReduceMean", {"axes": [1]}, 1),
+        ("ReduceSum", {}, 2),
+    ]
     assert [o.name for o in back.graph.output] == ["m", "s"] and [n.output[0] for n in back.graph.node] == ["m", "s"]
 
 
@@ -199,16 +239,21 @@ def test_unsqueeze_keepdims_matches_axes_by_rank_and_leaves_others():
 def test_implicit_broadcast_keeps_what_changes_the_shape():
     mutant, _ = REWRITES["implicit-broadcast"].apply(M.UNSQUEEZED())
     assert _ops(mutant) == [("Add", {}, 2), ("Mul", {}, 2)]  # both Constants, the Unsqueeze and the Expand are gone
-    m = M.named("""g (float[4] x, float[4] b) => (float[1, 4] y) {
+    m = M.named(
+        """g (float[4] x, float[4] b) => (float[1, 4] y) {
         ax = Constant<value = int64[1] {0}>()
         u = Unsqueeze(b, ax)
         y = Add(x, u)
-    }""", opset=13)  # dropping u would make y rank 1
+    }""",
+        opset=13,
+    )  # dropping u would make y rank 1
     assert REWRITES["implicit-broadcast"].apply(m) is None
 
 
 def test_commute_leaves_legacy_broadcast_alone():
-    m = onnx.load(Path(onnx.__file__).parent / "backend/test/data/pytorch-operator/test_operator_add_broadcast/model.onnx")
+    m = onnx.load(
+        Path(onnx.__file__).parent / "backend/test/data/pytorch-operator/test_operator_add_broadcast/model.onnx"
+    )
     assert [(n.op_type, n.attribute[0].name) for n in m.graph.node] == [("Add", "broadcast")]  # opset 6: B onto A only
     assert REWRITES["commute-operands"].apply(m) is None
 

@@ -39,7 +39,9 @@ def test_counts_become_shape_expressions_and_pass_the_gate(rid, opset):
     topk = next(n for n in mutant.graph.node if n.op_type == "TopK")
     assert topk.input[1] not in {t.name for t in mutant.graph.initializer}
     # the replaced Constants nothing reads any more are gone; the one Slice still reads stays
-    consts = {n.output[0] for n in mutant.graph.node if n.op_type == "Constant" and n.name in {f"n{i}" for i in range(11)}}
+    consts = {
+        n.output[0] for n in mutant.graph.node if n.op_type == "Constant" and n.name in {f"n{i}" for i in range(11)}
+    }
     assert consts == {"st", "ax", "a0"}
 
 
@@ -50,10 +52,13 @@ def test_only_selects_sites():
 
 
 def test_no_static_dim_equal_no_site():
-    m = named("""g (float[N, 5] x) => (float[N, 3] v, int64[N, 3] i) {
+    m = named(
+        """g (float[N, 5] x) => (float[N, 3] v, int64[N, 3] i) {
         k = Constant<value = int64[1] {3}>()
         v, i = TopK(x, k)
-    }""", opset=13)
+    }""",
+        opset=13,
+    )
     assert REWRITES["shape-derived-count"].apply(m) is None
 
 
@@ -79,7 +84,9 @@ def planted_topk_k_constant_only(model: onnx.ModelProto) -> onnx.ModelProto:
             consts.add(n.output[0])
     for n in list(g.node):
         if n.op_type == "TopK" and n.input[1] not in consts:
-            one = onnx.helper.make_node("Constant", [], [n.input[1] + "_assumed"], value=onnx.numpy_helper.from_array(np.array([1], np.int64)))
+            one = onnx.helper.make_node(
+                "Constant", [], [n.input[1] + "_assumed"], value=onnx.numpy_helper.from_array(np.array([1], np.int64))
+            )
             n.input[1] = one.output[0]
             g.node.insert(list(g.node).index(n), one)
     return model
@@ -95,10 +102,13 @@ def test_planted_shape_derived_k_bug_is_caught_only_by_the_shape_count_forms():
 
 
 def test_slice_spelling_before_opset_10_uses_slice_attributes():
-    m = named("""g (float[N, 3] x) => (float[N, 9] y) {
+    m = named(
+        """g (float[N, 3] x) => (float[N, 9] y) {
         r = Constant<value = int64[2] {1, 3}>()
         y = Tile(x, r)
-    }""", opset=9)
+    }""",
+        opset=9,
+    )
     mutant, applied = REWRITES["shape-derived-count-slice"].apply(m)
     sl = next(n for n in mutant.graph.node if n.op_type == "Slice")
     assert len(sl.input) == 1 and {a.name for a in sl.attribute} == {"starts", "ends", "axes"}

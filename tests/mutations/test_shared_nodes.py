@@ -35,11 +35,14 @@ def test_pad_shared_by_two_convs_is_duplicated_and_merged_back():
 def test_only_and_what_is_never_copied_or_merged():
     m = named(PAD_TWO_CONVS, opset=13, initializers=[W, W2])
     assert REWRITES["duplicate-shared-node"].edit(m, frozenset({"n1"})) == ["n1"]
-    m = named("""g (float[N, 3] x) => (float[N, 3] y, float[N, 3] z, float[N, 3] u) {
+    m = named(
+        """g (float[N, 3] x) => (float[N, 3] y, float[N, 3] z, float[N, 3] u) {
         y = Relu(x)
         z = Relu(x)
         a = Dropout(x)
         b = Dropout(x)
         u = Add(a, b)
-    }""", opset=13)
+    }""",
+        opset=13,
+    )
     assert REWRITES["merge-duplicate-nodes"].apply(m) is None  # z is a graph output; Dropout is random

@@ -48,8 +48,8 @@ def test_check_offers_every_rewrite_that_applies_and_prints_what_the_budget_cut(
     applies = {rid for rid, r in REWRITES.items() if r.apply(P.convs()) is not None}
     shown = {x.split(":")[0].removeprefix("mutant ").split("@")[0] for x in out.splitlines() if x.startswith("mutant ")}
     assert shown == {rid for rid in applies if rid in shown} and len(shown) >= len(applies) - sum(
-        "left out" in x for x in out.splitlines())  # every rewrite that applies is offered (or left out with why)
-
+        "left out" in x for x in out.splitlines()
+    )  # every rewrite that applies is offered (or left out with why)
 
 
 def test_the_budget_line_says_what_was_cut_and_by_what():

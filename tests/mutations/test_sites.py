@@ -40,12 +40,19 @@ def test_form_names_parse_and_print_back():
 def test_single_site_forms_change_one_site_and_pass_the_gate():
     m = P.convs()
     made = mutants(m, ["empty-optional-input"], max_sites=8, per_signature=False)
-    assert list(made) == ["empty-optional-input", "empty-optional-input@n0", "empty-optional-input@n2", "empty-optional-input@n4"]
+    assert list(made) == [
+        "empty-optional-input",
+        "empty-optional-input@n0",
+        "empty-optional-input@n2",
+        "empty-optional-input@n4",
+    ]
     for form, (mutant, applied) in made.items():
         verify_equivalent(m, mutant, _feeds(m), form)
         assert applied.rewrite == form
     mutant, applied = made["empty-optional-input@n2"]
-    assert [len(n.input) for n in mutant.graph.node if n.op_type == "Conv"] == [2, 3, 2] and list(applied.nodes) == ["n2"]
+    assert [len(n.input) for n in mutant.graph.node if n.op_type == "Conv"] == [2, 3, 2] and list(applied.nodes) == [
+        "n2"
+    ]
 
 
 def test_one_site_per_signature_then_the_bound():
@@ -75,9 +82,16 @@ def test_explicit_site_form_and_unknown_site():
 
 def test_depth_two_pairs_pass_the_gate():
     m = P.commutative()
-    pairs = {form: got for form, *got in iter_mutants(m, ["commute-operands", "identity-edges", "explicit-defaults"], max_sites=2, depth=2)
-             if "+" in form}
-    assert "commute-operands+identity-edges" in pairs and any(f.startswith("commute-operands@") and "+identity-edges@" in f for f in pairs)
+    pairs = {
+        form: got
+        for form, *got in iter_mutants(
+            m, ["commute-operands", "identity-edges", "explicit-defaults"], max_sites=2, depth=2
+        )
+        if "+" in form
+    }
+    assert "commute-operands+identity-edges" in pairs and any(
+        f.startswith("commute-operands@") and "+identity-edges@" in f for f in pairs
+    )
     for form, (mutant, applied) in pairs.items():
         verify_equivalent(m, mutant, _feeds(m), form)
         assert applied.rewrite == form
@@ -114,7 +128,10 @@ def test_check_reports_the_conv_bn_gap_at_one_conv(tmp_path):
     code, report = _check(tmp_path, P.convs(), "--form", "empty-optional-input", "--pass", "ort:basic")
     assert code == 1
     missed = {f["form"]: f for f in _findings(report) if f["kind"] == "missed-optimization"}
-    assert set(missed) == {"empty-optional-input", "empty-optional-input@n0"} or set(missed) == {"empty-optional-input", "empty-optional-input@n4"}
+    assert set(missed) == {"empty-optional-input", "empty-optional-input@n0"} or set(missed) == {
+        "empty-optional-input",
+        "empty-optional-input@n4",
+    }
     one = next(f for form, f in missed.items() if "@" in form)
     assert "2→1" in one["message"]
     # one defect: reported at the single site, explaining the all-at-once form's finding
@@ -133,7 +150,11 @@ def test_site_finding_repro_selects_that_site(tmp_path):
     missed = {f["form"]: f for f in _findings(report) if f["kind"] == "missed-optimization"}
     site = next(form for form in missed if "@" in form)
     words = shlex.split(missed[site]["repro"])
-    assert words[:2] == ["passcheck", "check"] and words[words.index("--form") + 1] == site and words[-2:] == ["--pass", "ort:basic"]
+    assert (
+        words[:2] == ["passcheck", "check"]
+        and words[words.index("--form") + 1] == site
+        and words[-2:] == ["--pass", "ort:basic"]
+    )
     assert "--max-sites 0 --pass" in missed["empty-optional-input"]["repro"]
     again = tmp_path / "again.json"
     assert main([*words[1:], "--json", str(again), "-q"]) == 1
@@ -143,7 +164,9 @@ def test_site_finding_repro_selects_that_site(tmp_path):
 
 
 def test_check_form_at_one_site_and_flags(tmp_path, capsys):
-    code, report = _check(tmp_path, P.convs(), "--form", "empty-optional-input@n4", "--pass", "ort:basic", "--max-sites", "0")
+    code, report = _check(
+        tmp_path, P.convs(), "--form", "empty-optional-input@n4", "--pass", "ort:basic", "--max-sites", "0"
+    )
     assert code == 1 and {c["form"] for c in report["results"]} == {"common", "empty-optional-input@n4"}
     capsys.readouterr()
     assert _check(tmp_path, P.convs(), "--form", "empty-optional-input@n9", "--pass", "ort:basic")[0] == 2
@@ -154,11 +177,15 @@ def test_check_form_at_one_site_and_flags(tmp_path, capsys):
     assert "--max-sites needs --mutations" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("build", "fn", "rewrite", "site"), [
-    (P.commutative, P.add_neg_to_sub, "commute-operands", "n1"),
-    (P.explicit_broadcasts, P.pad_bias_rank, "implicit-broadcast", "n1"),
-    (P.reductions, P.fold_mean_unsqueeze, "keepdims-unsqueeze", "n0"),
-], ids=["commuted-operand", "implicit-broadcast", "keepdims-0-chain"])
+@pytest.mark.parametrize(
+    ("build", "fn", "rewrite", "site"),
+    [
+        (P.commutative, P.add_neg_to_sub, "commute-operands", "n1"),
+        (P.explicit_broadcasts, P.pad_bias_rank, "implicit-broadcast", "n1"),
+        (P.reductions, P.fold_mean_unsqueeze, "keepdims-unsqueeze", "n0"),
+    ],
+    ids=["commuted-operand", "implicit-broadcast", "keepdims-0-chain"],
+)
 def test_planted_pass_is_caught_at_the_single_site(tmp_path, build, fn, rewrite, site):
     from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
 
@@ -177,8 +204,20 @@ def test_planted_pass_is_caught_at_the_single_site(tmp_path, build, fn, rewrite,
 
 
 def test_check_depth_two_runs_pairs(tmp_path):
-    code, report = _check(tmp_path, P.commutative(), "--form", "commute-operands", "--form", "identity-edges", "--depth", "2",
-                          "--max-sites", "1", "--pass", "onnx:infer-shapes")
+    code, report = _check(
+        tmp_path,
+        P.commutative(),
+        "--form",
+        "commute-operands",
+        "--form",
+        "identity-edges",
+        "--depth",
+        "2",
+        "--max-sites",
+        "1",
+        "--pass",
+        "onnx:infer-shapes",
+    )
     assert code in (0, 1)
     forms = {c["form"] for c in report["results"]}
     assert "commute-operands+identity-edges" in forms and any(f.count("@") == 2 and "+" in f for f in forms)

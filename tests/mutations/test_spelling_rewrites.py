@@ -18,8 +18,20 @@ from passcheck.mutations.subject import verified_mutants
 from . import _spelling_models as S
 from ._models import feeds, run_planted
 
-NEW_MODULES = {"names", "docs_meta", "list_order", "graph_inputs", "domains", "ir_version", "optional_slots",
-               "outer_scope", "local_functions", "graph_outputs", "value_types", "sparse_constant"}
+NEW_MODULES = {
+    "names",
+    "docs_meta",
+    "list_order",
+    "graph_inputs",
+    "domains",
+    "ir_version",
+    "optional_slots",
+    "outer_scope",
+    "local_functions",
+    "graph_outputs",
+    "value_types",
+    "sparse_constant",
+}
 NEW = [r.id for r in REWRITES.values() if r.edit.__module__.rsplit(".", 1)[-1] in NEW_MODULES]
 NEW.append("reverse-topo-order-bodies")
 
@@ -102,8 +114,12 @@ def test_body_rewrites_reach_function_bodies(models):
 
 def test_wrap_then_body_rewrites_then_inline(models):
     m, f = models["wheel:test_PixelShuffle"]
-    for form in ("node-as-local-function+rename-values", "node-as-local-function+unname-nodes",
-                 "node-as-local-function-defaults+rename-values", "node-as-local-function+inline-local-functions"):
+    for form in (
+        "node-as-local-function+rename-values",
+        "node-as-local-function+unname-nodes",
+        "node-as-local-function-defaults+rename-values",
+        "node-as-local-function+inline-local-functions",
+    ):
         got = build_form(m, form)
         assert got is not None, form
         verify_equivalent(m, got[0], f, form)

@@ -13,14 +13,14 @@ from passcheck.oracles._contract import PASS, BaseOracle
 from passcheck.testing import as_adapter, oracle_names
 from passcheck.testing import registered as registered_pass
 
-RELU = '''<ir_version: 8, opset_import: ["" : 18]>
-g (float[N] x) => (float[N] y) { t = Relu(x)  y = Identity(t) }'''
-MAX0 = '''<ir_version: 8, opset_import: ["" : 18]>
-g (float[N] x) => (float[N] y) { z = Constant<value = float {0.0}>()  t = Max(x, z)  y = Identity(t) }'''
-NEG = '''<ir_version: 8, opset_import: ["" : 18]>
-g (float[N] x) => (float[N] y) { t = Neg(x)  y = Identity(t) }'''
-UNRUNNABLE = '''<ir_version: 8, opset_import: ["" : 18, "custom.x" : 1]>
-g (float[N] x) => (float[N] y) { y = custom.x.Twice(x) }'''
+RELU = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[N] x) => (float[N] y) { t = Relu(x)  y = Identity(t) }"""
+MAX0 = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[N] x) => (float[N] y) { z = Constant<value = float {0.0}>()  t = Max(x, z)  y = Identity(t) }"""
+NEG = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[N] x) => (float[N] y) { t = Neg(x)  y = Identity(t) }"""
+UNRUNNABLE = """<ir_version: 8, opset_import: ["" : 18, "custom.x" : 1]>
+g (float[N] x) => (float[N] y) { y = custom.x.Twice(x) }"""
 
 
 def _input_cells(**forms):
@@ -39,7 +39,13 @@ def test_every_registered_oracle_keeps_the_contract():
     for o in found:
         assert isinstance(o, Oracle), o
         assert o.kinds and o.kinds <= {PASS, INPUT_CELLS}, o
-    assert {o.id for o in registry.oracles(INPUT_CELLS)} == {"validity", "annotations", "runtime", "agreement", "conformance"}
+    assert {o.id for o in registry.oracles(INPUT_CELLS)} == {
+        "validity",
+        "annotations",
+        "runtime",
+        "agreement",
+        "conformance",
+    }
 
 
 def test_runtime_oracle_rejects_a_form_onnxruntime_cannot_run_and_names_the_form_that_runs():

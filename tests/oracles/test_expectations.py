@@ -11,7 +11,12 @@ CASE = "shape/static-1-3-reshape"
 
 
 def _failed(cells):
-    return sorted((c.form, c.pass_id, f.message.split(" after ")[0]) for c in cells for f in c.findings if f.kind == "expectation-failed")
+    return sorted(
+        (c.form, c.pass_id, f.message.split(" after ")[0])
+        for c in cells
+        for f in c.findings
+        if f.kind == "expectation-failed"
+    )
 
 
 def test_library_output_shapes_hold_under_data_propagation():
@@ -25,7 +30,10 @@ def test_unmet_expectations_are_findings():
     """Plain shape inference leaves the Reshape output's dims unknown and keeps Shape: both are
     reported on every form (the expectation applies to every pass here)."""
     subject = Subject.from_case(registry().get(CASE), tool_version("onnx"))
-    subject.expect = (Expectation(output_shapes={"y": (10, 3, 4)}, reason="test"), Expectation(form="gather", no_op_types=("Shape",)))
+    subject.expect = (
+        Expectation(output_shapes={"y": (10, 3, 4)}, reason="test"),
+        Expectation(form="gather", no_op_types=("Shape",)),
+    )
     cells = evaluate(subject, ["onnx:infer-shapes", "onnx:infer-shapes-data-prop"], check_input=False)
     assert _failed(cells) == [
         ("common", "onnx:infer-shapes", "expected output 'y' shape [10, 3, 4]"),

@@ -15,10 +15,13 @@ from passcheck.oracles import folding
 from passcheck.oracles.numeric import compare, tolerance
 from passcheck.oracles.validity import checker_error
 
-
 # --- numeric.compare ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("dtype", "rtol", "atol"), [("float64", 1e-6, 1e-8), ("float32", 1e-4, 1e-5), ("float16", 1e-2, 1e-3), ("int8", 1e-2, 1e-3)])
+
+@pytest.mark.parametrize(
+    ("dtype", "rtol", "atol"),
+    [("float64", 1e-6, 1e-8), ("float32", 1e-4, 1e-5), ("float16", 1e-2, 1e-3), ("int8", 1e-2, 1e-3)],
+)
 def test_tolerance_by_dtype_and_overrides(dtype, rtol, atol):
     assert tolerance(np.dtype(dtype)) == (rtol, atol)
     assert tolerance(np.dtype(dtype), rtol=0.5) == (0.5, atol)
@@ -127,6 +130,7 @@ def test_shape_dtype_absence_and_sequences():
 
 # --- folding: static analysis -------------------------------------------------------------------
 
+
 def _shape_model(extra_nodes=(), dims=("N", 3)):
     """x[N, 3] → Shape → Gather(1) → Mul(k) ... plus Relu(x), all outputs of the graph."""
     nodes = [
@@ -137,26 +141,40 @@ def _shape_model(extra_nodes=(), dims=("N", 3)):
         *extra_nodes,
     ]
     inits = [helper.make_tensor("one", TensorProto.INT64, [], [1]), helper.make_tensor("k", TensorProto.INT64, [], [2])]
-    outs = [helper.make_tensor_value_info(n, TensorProto.INT64, None) for n in ("d", "dk")] + [helper.make_tensor_value_info("r", TensorProto.FLOAT, None)]
+    outs = [helper.make_tensor_value_info(n, TensorProto.INT64, None) for n in ("d", "dk")] + [
+        helper.make_tensor_value_info("r", TensorProto.FLOAT, None)
+    ]
     g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(dims))], outs, inits)
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
 
 
 def test_shape_derived_follows_shape_values_not_data():
-    m = _shape_model([helper.make_node("Add", ["dk", "d"], ["e"], name="add"), helper.make_node("Size", ["r"], ["z"], name="size"),
-                      helper.make_node("Add", ["one", "k"], ["c"], name="constants_only")])
+    m = _shape_model(
+        [
+            helper.make_node("Add", ["dk", "d"], ["e"], name="add"),
+            helper.make_node("Size", ["r"], ["z"], name="size"),
+            helper.make_node("Add", ["one", "k"], ["c"], name="constants_only"),
+        ]
+    )
     got = [(i, n.name) for i, n in folding.shape_derived(m)]
     assert got == [(0, "shape"), (1, "gather"), (2, "mul"), (4, "add"), (5, "size")]
     assert folding.values_to_observe(m) == ["s", "d", "dk", "e", "z", "c"]  # and the constant-only Add (issue 18.2)
 
 
 def test_random_ops_and_subgraphs_count_as_data():
-    then = helper.make_graph([helper.make_node("Identity", ["d"], ["t"])], "then", [], [helper.make_tensor_value_info("t", TensorProto.INT64, None)])
-    m = _shape_model([
-        helper.make_node("RandomUniformLike", ["dk"], ["rnd"], name="random", dtype=TensorProto.FLOAT),
-        helper.make_node("Cast", ["rnd"], ["rc"], name="after_random", to=TensorProto.INT64),
-        helper.make_node("If", ["cond"], ["w"], name="if", then_branch=then, else_branch=then),
-    ])
+    then = helper.make_graph(
+        [helper.make_node("Identity", ["d"], ["t"])],
+        "then",
+        [],
+        [helper.make_tensor_value_info("t", TensorProto.INT64, None)],
+    )
+    m = _shape_model(
+        [
+            helper.make_node("RandomUniformLike", ["dk"], ["rnd"], name="random", dtype=TensorProto.FLOAT),
+            helper.make_node("Cast", ["rnd"], ["rc"], name="after_random", to=TensorProto.INT64),
+            helper.make_node("If", ["cond"], ["w"], name="if", then_branch=then, else_branch=then),
+        ]
+    )
     m.graph.initializer.append(helper.make_tensor("cond", TensorProto.BOOL, [], [True]))
     names = [n.name for _, n in folding.shape_derived(m)]
     assert names == ["shape", "gather", "mul"]
@@ -184,7 +202,9 @@ def test_foldable_names_only_the_first_node_of_each_invariant_chain():
     # when the Shape value itself is invariant, it heads the chain and nothing else is named
     assert [n.name for _, n, _ in folding.foldable_nodes(m, _runs(same, dict(same)))] == ["shape"]
     # a value missing from one run, or differing in dtype, is not invariant
-    assert [n.name for _, n, _ in folding.foldable_nodes(m, _runs(same, {"s": other["s"], "d": np.array(3)}))] == ["gather"]
+    assert [n.name for _, n, _ in folding.foldable_nodes(m, _runs(same, {"s": other["s"], "d": np.array(3)}))] == [
+        "gather"
+    ]
     assert folding.foldable_nodes(m, _runs(same, {**other, "d": np.array(3, np.int32), "dk": np.array(7)})) == []
 
 
@@ -202,8 +222,10 @@ def test_invariant_rejects_non_arrays_and_large_values():
 
 def test_dims_vary_needs_two_sizes_for_every_symbolic_dim():
     m = _shape_model(dims=("N", 3, None))
+
     def feeds(*shapes):
         return [{"x": np.zeros(s, np.float32)} for s in shapes]
+
     assert folding._dims_vary(m, feeds((2, 3, 2), (3, 3, 3)))
     assert not folding._dims_vary(m, feeds((2, 3, 2), (3, 3, 2)))  # the anonymous dim never varied
     assert not folding._dims_vary(m, feeds((2, 3, 2), (2, 3, 3)))
@@ -217,11 +239,17 @@ def test_dims_vary_needs_two_sizes_for_every_symbolic_dim():
 
 # --- validity.checker_error ---------------------------------------------------------------------
 
+
 def test_checker_error_full_check_adds_shape_inference():
     def relu(out_type=TensorProto.FLOAT, src="x"):
-        g = helper.make_graph([helper.make_node("Relu", [src], ["y"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
-                              [helper.make_tensor_value_info("y", out_type, [2])])
+        g = helper.make_graph(
+            [helper.make_node("Relu", [src], ["y"])],
+            "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+            [helper.make_tensor_value_info("y", out_type, [2])],
+        )
         return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
     assert checker_error(relu()) is None
     err = checker_error(relu(src="nowhere"))
     assert err is not None and err.startswith("ValidationError: ") and "nowhere" in err and '"' not in err
@@ -238,22 +266,39 @@ def test_dims_vary_tolerates_feeds_of_lower_rank_than_annotated():
 
 # --- scopes of annotated values ----------------------------------------------------------------
 
+
 def test_graph_scopes_walk_graph_and_graphs_attributes_only():
     from passcheck.oracles.shape_annotations import graph_scopes
 
     def body(tag):
-        return helper.make_graph([helper.make_node("Identity", ["x"], [tag])], tag, [], [helper.make_tensor_value_info(tag, TensorProto.FLOAT, [1])])
+        return helper.make_graph(
+            [helper.make_node("Identity", ["x"], [tag])],
+            tag,
+            [],
+            [helper.make_tensor_value_info(tag, TensorProto.FLOAT, [1])],
+        )
+
     inner = body("b1")
-    inner.node.append(helper.make_node("If", ["c"], ["z"], name="inner_if", then_branch=body("it"), else_branch=body("ie")))
+    inner.node.append(
+        helper.make_node("If", ["c"], ["z"], name="inner_if", then_branch=body("it"), else_branch=body("ie"))
+    )
     multi = helper.make_node("Multi", ["x"], ["m"], domain="custom", name="multi", bodies=[body("b0"), inner], k=3)
     branch = helper.make_node("If", ["c"], ["y"], then_branch=body("t"), else_branch=body("e"))
     g = helper.make_graph([multi, branch], "main", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])], [])
     m = helper.make_model(g)
-    assert [s for s, _ in graph_scopes(m)] == ["", "multi.bodies[0]", "multi.bodies[1]", "multi.bodies[1]/inner_if.else_branch",
-                                               "multi.bodies[1]/inner_if.then_branch", "If#1.else_branch", "If#1.then_branch"]  # attributes in stored order
+    assert [s for s, _ in graph_scopes(m)] == [
+        "",
+        "multi.bodies[0]",
+        "multi.bodies[1]",
+        "multi.bodies[1]/inner_if.else_branch",
+        "multi.bodies[1]/inner_if.then_branch",
+        "If#1.else_branch",
+        "If#1.then_branch",
+    ]  # attributes in stored order
 
 
 # --- expectations ------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("want", [(3,), (1,), (2, 1)])
 def test_expected_output_shape_differing_either_way_is_a_finding(want):
@@ -262,8 +307,12 @@ def test_expected_output_shape_differing_either_way_is_a_finding(want):
     from passcheck.oracles._context import FormRun
     from passcheck.passes._base import PassOutcome
 
-    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+    )
     m = helper.make_model(g)
     run = FormRun("c", "f", "p", m, PassOutcome("p", "unchanged", m), [], [], [])
     assert expectations.check(run, [Expectation(output_shapes={"y": (2,)})]) == []
@@ -275,8 +324,12 @@ def test_expected_output_shape_differing_either_way_is_a_finding(want):
 def test_a_value_whose_shape_is_only_the_static_dims_is_a_rank_violation():
     from passcheck.oracles.shape_annotations import check
 
-    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])])
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
+    )
     m = helper.make_model(g)
     ok = check(m, {"x": np.zeros((2, 3), np.float32), "y": np.zeros((2, 3), np.float32)})
     assert ok.violations == [] and ok.binding == {"N": 2}
@@ -297,13 +350,18 @@ def test_less_precise_annotations_are_shown_as_written():
 def test_large_static_dims_compare_by_value():
     from passcheck.oracles.shape_annotations import check
 
-    g = helper.make_graph([], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 1000])],
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 1000])])
+    g = helper.make_graph(
+        [],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 1000])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 1000])],
+    )
     report = check(helper.make_model(g), {"x": np.zeros((2, 1000), np.float64)})  # wrong dtype: judged in full
     assert {v.rule for v in report.violations} == {"elem-type"}  # as input and as output: no dim-value
 
 
 # --- parity: forms rewritten into different op types ---------------------------------------------
+
 
 def _planted_cells(rewrite, forms, bindings=({}, {})):
     """Cells per form of a case whose only pass is the planted ``rewrite(model) -> model``."""
@@ -322,8 +380,10 @@ def test_forms_rewritten_into_different_new_ops_is_a_finding_on_the_uncommon_for
     from onnx import parser
 
     head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3] x) => (float[2, 3] y) '
-    forms = {"common": parser.parse_model(head + "{ t = Neg(x)  y = Neg(t) }"),
-             "detour": parser.parse_model(head + "{ t = Neg(x)  u = Identity(t)  y = Neg(u) }")}
+    forms = {
+        "common": parser.parse_model(head + "{ t = Neg(x)  y = Neg(t) }"),
+        "detour": parser.parse_model(head + "{ t = Neg(x)  u = Identity(t)  y = Neg(u) }"),
+    }
 
     def to_identity_or_sum(model):
         """Planted pass, right on both forms (y = x), but into different ops: Identity on
@@ -345,10 +405,15 @@ def test_an_annotation_holds_only_when_no_element_of_it_is_violated():
     from passcheck.runtime.session import run_ort
 
     def seq_model(elem_dims):
-        g = helper.make_graph([helper.make_node("SequenceConstruct", ["x", "x"], ["s"]), helper.make_node("Relu", ["x"], ["y"])], "g",
-                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
-                              [helper.make_tensor_sequence_value_info("s", TensorProto.FLOAT, elem_dims),
-                               helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])])
+        g = helper.make_graph(
+            [helper.make_node("SequenceConstruct", ["x", "x"], ["s"]), helper.make_node("Relu", ["x"], ["y"])],
+            "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+            [
+                helper.make_tensor_sequence_value_info("s", TensorProto.FLOAT, elem_dims),
+                helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3]),
+            ],
+        )
         return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
 
     def run_of(model):
@@ -364,6 +429,7 @@ def test_an_annotation_holds_only_when_no_element_of_it_is_violated():
 
 
 # --- oracles on real onnxruntime runs of hand-built FormRuns -------------------------------------
+
 
 def _form_run(model, shapes, output=None, **kw):
     """A FormRun of ``output`` (default: ``model`` itself) run by onnxruntime on float32 ones
@@ -390,22 +456,34 @@ def test_annotation_findings_name_the_role_of_the_annotation():
     from passcheck.oracles import annotations
 
     def relu(in_dims, out_dims):
-        g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, in_dims)],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_dims)])
+        g = helper.make_graph(
+            [helper.make_node("Relu", ["x"], ["y"])],
+            "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, in_dims)],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_dims)],
+        )
         return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
 
     wrong_output = annotations.check(_form_run(relu(["N", 3], ["N", 3]), [(2, 3)], output=relu(["N", 3], ["N", 4])))
     assert [f.message.split(":")[0] for f in wrong_output] == ["annotation does not hold (binding 0)"]
     narrowed_input = annotations.check(_form_run(relu(["N", 3], ["N", 3]), [(2, 3)], output=relu([5, 3], ["N", 3])))
-    assert [f.message.split(":")[0] for f in narrowed_input] == ["graph input annotation (narrowed by the pass) does not hold (binding 0)"]
+    assert [f.message.split(":")[0] for f in narrowed_input] == [
+        "graph input annotation (narrowed by the pass) does not hold (binding 0)"
+    ]
 
 
 def test_a_symbol_conflict_between_other_values_does_not_break_an_annotation():
     from passcheck.oracles import annotations
 
-    g = helper.make_graph([helper.make_node("Concat", ["x", "x"], ["y"], axis=0), helper.make_node("Shape", ["x"], ["a"])], "g",
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N"])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N"]), helper.make_tensor_value_info("a", TensorProto.INT64, [1])])
+    g = helper.make_graph(
+        [helper.make_node("Concat", ["x", "x"], ["y"], axis=0), helper.make_node("Shape", ["x"], ["a"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N"])],
+        [
+            helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N"]),
+            helper.make_tensor_value_info("a", TensorProto.INT64, [1]),
+        ],
+    )
     run = _form_run(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), [(2,), (3,)])
     assert not annotations.holds(run, "y")  # y[0] = 2N contradicts N bound by x
     assert annotations.holds(run, "a")  # the conflict's occurrences (x, y) do not involve a
@@ -424,8 +502,12 @@ def test_unchecked_outputs_name_the_failing_bindings():
 
 def test_checker_error_is_cut_at_600_characters():
     long_name = "n" * 800
-    g = helper.make_graph([helper.make_node("Relu", [long_name], ["y"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    g = helper.make_graph(
+        [helper.make_node("Relu", [long_name], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+    )
     err = checker_error(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]))
     name, text = err.split(": ", 1)
     assert name == "ValidationError" and len(text) == 600 and text.endswith("n" * 50)
@@ -436,8 +518,10 @@ def test_a_missed_optimization_lists_at_most_four_kept_nodes():
 
     head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2] x) => (float[2] y) '
     negs = "a = Neg(x)  b = Neg(a)  c = Neg(b)  d = Neg(c)  e = Neg(d)  y = Neg(e)"
-    forms = {"common": parser.parse_model(head + "{ " + negs + " }"),
-             "detour": parser.parse_model(head + "{ " + negs.replace("b = Neg(a)", "i = Identity(a)  b = Neg(i)") + " }")}
+    forms = {
+        "common": parser.parse_model(head + "{ " + negs + " }"),
+        "detour": parser.parse_model(head + "{ " + negs.replace("b = Neg(a)", "i = Identity(a)  b = Neg(i)") + " }"),
+    }
 
     def fold_negs_on_common(model):
         """Planted pass: six Negs → Identity, on ``common`` only (right: six negations cancel)."""
@@ -446,15 +530,19 @@ def test_a_missed_optimization_lists_at_most_four_kept_nodes():
     cells = _planted_cells(fold_negs_on_common, forms)
     [f] = cells["detour"].findings
     assert f.kind == "missed-optimization" and len(f.details["kept_nodes"]) == 6
-    assert "kept in 'detour': #0, #2 after Identity #1, #3 after Neg #2, #4 after Neg #3, … (6 in all)" in f.message, f.message
+    assert "kept in 'detour': #0, #2 after Identity #1, #3 after Neg #2, #4 after Neg #3, … (6 in all)" in f.message, (
+        f.message
+    )
 
 
 def test_forms_rewritten_into_the_same_ops_are_no_finding():
     from onnx import parser
 
     head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3] x) => (float[2, 3] y) '
-    forms = {"common": parser.parse_model(head + "{ t = Neg(x)  y = Neg(t) }"),
-             "detour": parser.parse_model(head + "{ t = Neg(x)  u = Identity(t)  y = Neg(u) }")}
+    forms = {
+        "common": parser.parse_model(head + "{ t = Neg(x)  y = Neg(t) }"),
+        "detour": parser.parse_model(head + "{ t = Neg(x)  u = Identity(t)  y = Neg(u) }"),
+    }
 
     def to_identity(model):
         """Planted pass: y = Identity(x) on both forms (new on ``common`` only: ``detour`` had one)."""
@@ -469,7 +557,12 @@ def test_a_sequence_of_untyped_elements_asserts_nothing_about_them():
 
     seq = onnx.ValueInfoProto(name="s")
     seq.type.sequence_type.elem_type.SetInParent()  # elem_type present, of no kind
-    g = helper.make_graph([helper.make_node("SequenceConstruct", ["x"], ["s"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])], [seq])
+    g = helper.make_graph(
+        [helper.make_node("SequenceConstruct", ["x"], ["s"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        [seq],
+    )
     report = check(helper.make_model(g), {"x": np.zeros(2, np.float32), "s": [np.zeros(2, np.float32)]})
     assert report.violations == [] and report.checked == 2
 
@@ -478,8 +571,10 @@ def test_annotations_are_judged_in_the_bindings_that_run_after_one_that_fails():
     from onnx import parser
 
     # y = Reshape(x, [3]) runs only when N = 3: binding 0 (N = 2) fails on input and output alike
-    model = parser.parse_model('<ir_version: 8, opset_import: ["" : 18]> g (float[N] x) => (float[3] y) '
-                               '{ s = Constant <value = int64[1] {3}> ()  y = Reshape(x, s) }')
+    model = parser.parse_model(
+        '<ir_version: 8, opset_import: ["" : 18]> g (float[N] x) => (float[3] y) '
+        "{ s = Constant <value = int64[1] {3}> ()  y = Reshape(x, s) }"
+    )
 
     def annotate_y_as_4(m):
         """Planted bug: the output annotation becomes [4] (the run gives [3])."""
@@ -495,21 +590,28 @@ def test_annotations_are_judged_in_the_bindings_that_run_after_one_that_fails():
 
 # --- folding: constant-only subgraphs (issue 18.2) ------------------------------------------------
 
+
 def test_constant_only_follows_initializers_and_constant_nodes_not_overridable_inputs():
-    m = _shape_model([
-        helper.make_node("Add", ["one", "k"], ["c"], name="constants_only"),
-        helper.make_node("Constant", [], ["cn"], name="const", value=helper.make_tensor("v", TensorProto.INT64, [], [4])),
-        helper.make_node("Mul", ["c", "cn"], ["cc"], name="chained"),
-        helper.make_node("Add", ["cc", "d"], ["mixed"], name="with_shape"),
-        helper.make_node("Add", ["k", "bias"], ["kb"], name="overridable"),
-        helper.make_node("RandomUniformLike", ["c"], ["rnd"], name="random", dtype=TensorProto.FLOAT),
-        helper.make_node("Neg", ["k"], ["kn"], name="to_output"),
-        helper.make_node("ConstantOfShape", ["k1"], ["filled"], name="kept_on_purpose"),
-        helper.make_node("Neg", ["filled"], ["after_kept"], name="after_kept"),
-    ])
+    m = _shape_model(
+        [
+            helper.make_node("Add", ["one", "k"], ["c"], name="constants_only"),
+            helper.make_node(
+                "Constant", [], ["cn"], name="const", value=helper.make_tensor("v", TensorProto.INT64, [], [4])
+            ),
+            helper.make_node("Mul", ["c", "cn"], ["cc"], name="chained"),
+            helper.make_node("Add", ["cc", "d"], ["mixed"], name="with_shape"),
+            helper.make_node("Add", ["k", "bias"], ["kb"], name="overridable"),
+            helper.make_node("RandomUniformLike", ["c"], ["rnd"], name="random", dtype=TensorProto.FLOAT),
+            helper.make_node("Neg", ["k"], ["kn"], name="to_output"),
+            helper.make_node("ConstantOfShape", ["k1"], ["filled"], name="kept_on_purpose"),
+            helper.make_node("Neg", ["filled"], ["after_kept"], name="after_kept"),
+        ]
+    )
     m.graph.initializer.append(helper.make_tensor("k1", TensorProto.INT64, [1], [3]))
     m.graph.input.append(helper.make_tensor_value_info("bias", TensorProto.INT64, []))
-    m.graph.initializer.append(helper.make_tensor("bias", TensorProto.INT64, [], [5]))  # a default the caller may override
+    m.graph.initializer.append(
+        helper.make_tensor("bias", TensorProto.INT64, [], [5])
+    )  # a default the caller may override
     m.graph.output.append(helper.make_tensor_value_info("kn", TensorProto.INT64, None))
     assert [n.name for _, n in folding.constant_only(m)] == ["constants_only", "chained"]
     assert [n.name for _, n in folding.shape_derived(m)][-1] == "with_shape"
@@ -517,13 +619,22 @@ def test_constant_only_follows_initializers_and_constant_nodes_not_overridable_i
 
 
 def test_constant_only_nodes_are_judged_from_a_single_run_and_named_once_per_chain():
-    m = _shape_model([helper.make_node("Add", ["one", "k"], ["c"], name="constants_only"),
-                      helper.make_node("Neg", ["c"], ["nc"], name="after"),
-                      helper.make_node("Add", ["nc", "d"], ["e"], name="sum")])
+    m = _shape_model(
+        [
+            helper.make_node("Add", ["one", "k"], ["c"], name="constants_only"),
+            helper.make_node("Neg", ["c"], ["nc"], name="after"),
+            helper.make_node("Add", ["nc", "d"], ["e"], name="sum"),
+        ]
+    )
     m.graph.output.extend([helper.make_tensor_value_info(n, TensorProto.INT64, None) for n in ("e",)])
     one = folding.check(_form_run(m, [(2, 3)], folds_constants=True))
-    assert [(f.details["node"], f.details["inputs"], f.details["value"]) for f in one] == [("constants_only", "constants", [3])]
+    assert [(f.details["node"], f.details["inputs"], f.details["value"]) for f in one] == [
+        ("constants_only", "constants", [3])
+    ]
     assert "reads only constants" in one[0].message
     two = folding.check(_form_run(m, [(2, 3), (4, 3)], folds_constants=True))
-    assert [(f.details["node"], f.details["inputs"]) for f in two] == [("gather", "shapes"), ("constants_only", "constants")]
+    assert [(f.details["node"], f.details["inputs"]) for f in two] == [
+        ("gather", "shapes"),
+        ("constants_only", "constants"),
+    ]
     assert folding.check(_form_run(m, [(2, 3)], folds_constants=False)) == []

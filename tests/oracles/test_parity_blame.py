@@ -11,10 +11,10 @@ from passcheck.engine import Subject, evaluate
 from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
 
 #: Two forms of y = -(-x): ``common`` as two Negs; ``detour`` with an Identity in between.
-COMMON = '''<ir_version: 8, opset_import: ["" : 18]>
-g (float[2, 3, 4] x) => (float y_unused_name) { t = Neg(x)  y = Neg(t) }'''
-DETOUR = '''<ir_version: 8, opset_import: ["" : 18]>
-g (float[2, 3, 4] x) => (float y_unused_name) { t = Neg(x)  u = Identity(t)  y = Neg(u) }'''
+COMMON = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3, 4] x) => (float y_unused_name) { t = Neg(x)  y = Neg(t) }"""
+DETOUR = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3, 4] x) => (float y_unused_name) { t = Neg(x)  u = Identity(t)  y = Neg(u) }"""
 
 
 def _model(text: str) -> onnx.ModelProto:
@@ -54,11 +54,14 @@ def _kinds(cell):
     return sorted((f.oracle, f.kind) for f in cell.findings)
 
 
-@pytest.mark.parametrize(("wrong", "right"), [
-    ([2, 3, 5], [2, 3, 4]),            # a wrong static shape is not "more precise" than a right one
-    ([2, 3, 4, 1, 1], ["A", "B", 4]),  # a rank-5 annotation of a rank-3 value
-    ([4, 3, 2], ["A", "B", "C"]),      # nor than named dims
-])
+@pytest.mark.parametrize(
+    ("wrong", "right"),
+    [
+        ([2, 3, 5], [2, 3, 4]),  # a wrong static shape is not "more precise" than a right one
+        ([2, 3, 4, 1, 1], ["A", "B", 4]),  # a rank-5 annotation of a rank-3 value
+        ([4, 3, 2], ["A", "B", "C"]),  # nor than named dims
+    ],
+)
 def test_a_wrong_precise_annotation_blames_its_own_form_only(wrong, right):
     def annotate_by_form(model):
         """Planted bug: a wrong output shape on ``common``, a correct (less specific) one on ``detour``."""
@@ -71,6 +74,7 @@ def test_a_wrong_precise_annotation_blames_its_own_form_only(wrong, right):
 
 def test_a_less_precise_annotation_is_found_when_the_precise_one_holds():
     """Item 7: precision parity can fail (disabling it fails this test)."""
+
     def lose_dims_on_detour(model):
         """Planted bug: the output's static dims become named on ``detour`` only."""
         return _set_output_shape(model, [2, 3, 4] if _is_common(model) else ["A", 3, 4])
@@ -120,8 +124,10 @@ def test_a_right_fusion_on_one_form_is_still_a_missed_optimization_on_the_other(
 
 def test_a_missed_optimization_names_new_op_types_only_when_the_forms_differ_in_them():
     head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3, 4] x) => (float[2, 3, 4] y) '
-    forms = {"common": onnx.parser.parse_model(head + "{ t = Neg(x)  u = Neg(t)  y = Relu(u) }"),
-             "detour": onnx.parser.parse_model(head + "{ t = Neg(x)  v = Identity(t)  u = Neg(v)  y = Relu(u) }")}
+    forms = {
+        "common": onnx.parser.parse_model(head + "{ t = Neg(x)  u = Neg(t)  y = Relu(u) }"),
+        "detour": onnx.parser.parse_model(head + "{ t = Neg(x)  v = Identity(t)  u = Neg(v)  y = Relu(u) }"),
+    }
 
     def drop_neg_pair_on_common(model):
         """Planted: -(-x) removed on ``common`` only (right there), no new op type anywhere."""
@@ -138,7 +144,9 @@ def test_a_missed_optimization_names_new_op_types_only_when_the_forms_differ_in_
 
     def drop_neg_pair_via_identity_on_common(model):
         """Planted: as above, but leaving an Identity (a new op type) on ``common``."""
-        return onnx.parser.parse_model(head + "{ z = Relu(x)  y = Identity(z) }") if len(model.graph.node) == 3 else model
+        return (
+            onnx.parser.parse_model(head + "{ z = Relu(x)  y = Identity(z) }") if len(model.graph.node) == 3 else model
+        )
 
     cells = _evaluate(drop_neg_pair_via_identity_on_common, forms)
     assert "new op types: common ['Identity'], detour none" in cells["detour"].findings[0].message
@@ -147,8 +155,12 @@ def test_a_missed_optimization_names_new_op_types_only_when_the_forms_differ_in_
 def test_a_fusion_that_removes_fewer_nodes_on_one_form_is_a_missed_optimization():
     head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3, 4] x) => (float[2, 3, 4] y) '
     negs = "a = Neg(x)  b = Neg(a)  c = Neg(b)  y = Neg(c)"
-    forms = {"common": onnx.parser.parse_model(head + "{ " + negs + " }"),
-             "detour": onnx.parser.parse_model(head + "{ " + negs.replace("b = Neg(a)", "i = Identity(a)  b = Neg(i)") + " }")}
+    forms = {
+        "common": onnx.parser.parse_model(head + "{ " + negs + " }"),
+        "detour": onnx.parser.parse_model(
+            head + "{ " + negs.replace("b = Neg(a)", "i = Identity(a)  b = Neg(i)") + " }"
+        ),
+    }
 
     def cancel_one_neg_pair_on_common(model):
         """Planted: one pair of Negs cancelled on ``common`` only (4 → 2, still right); none on ``detour``."""
@@ -157,7 +169,9 @@ def test_a_fusion_that_removes_fewer_nodes_on_one_form_is_a_missed_optimization(
     cells = _evaluate(cancel_one_neg_pair_on_common, forms)
     [f] = cells["detour"].findings
     assert f.kind == "missed-optimization" and "removed Neg 4→2 in 'common' but 4→4 in 'detour'" in f.message
-    assert f.message.endswith("; kept in 'detour': #0, #2 after Identity #1, #3 after Neg #2, #4 after Neg #3")  # four: all shown
+    assert f.message.endswith(
+        "; kept in 'detour': #0, #2 after Identity #1, #3 after Neg #2, #4 after Neg #3"
+    )  # four: all shown
     assert cells["common"].findings == []
 
     def cancel_one_neg_pair_on_both(model):
@@ -169,7 +183,10 @@ def test_a_fusion_that_removes_fewer_nodes_on_one_form_is_a_missed_optimization(
     assert cells["common"].findings == [] and cells["detour"].findings == []
 
     # forms with different numbers of Negs to begin with: fewer removed on the smaller one is no finding
-    two = {"common": forms["common"], "detour": onnx.parser.parse_model(head + "{ a = Neg(x)  i = Identity(a)  y = Neg(i) }")}
+    two = {
+        "common": forms["common"],
+        "detour": onnx.parser.parse_model(head + "{ a = Neg(x)  i = Identity(a)  y = Neg(i) }"),
+    }
     cells = _evaluate(cancel_one_neg_pair_on_common, two)
     assert cells["common"].findings == [] and cells["detour"].findings == []
 
@@ -180,16 +197,21 @@ def test_an_output_whose_rank_is_lost_on_one_form_is_less_precise():
         return model if _is_common(model) else _set_output_shape(model, None)
 
     cells = _evaluate(drop_rank_on_detour)
-    [f] = [f for f in cells["detour"].findings if f.oracle == "parity"]  # (the checker also rejects an output without shape)
+    [f] = [
+        f for f in cells["detour"].findings if f.oracle == "parity"
+    ]  # (the checker also rejects an output without shape)
     assert f.kind == "less-precise" and "rank unknown in 'detour' vs [2, 3, 4] in 'common'" in f.message
     assert _kinds(cells["common"]) == []
 
 
-@pytest.mark.parametrize(("common", "detour", "blamed"), [
-    (["A", 3, 4], ["", 3, 4], "detour"),      # as many dim_value, one named dim fewer (an unknown dim)
-    (["A", "B", 4], ["", 3, 4], "common"),    # named dims do not make up for a dim_value
-    (["A", 3, 4], ["B", 3, 4], None),         # other names, as precise
-])
+@pytest.mark.parametrize(
+    ("common", "detour", "blamed"),
+    [
+        (["A", 3, 4], ["", 3, 4], "detour"),  # as many dim_value, one named dim fewer (an unknown dim)
+        (["A", "B", 4], ["", 3, 4], "common"),  # named dims do not make up for a dim_value
+        (["A", 3, 4], ["B", 3, 4], None),  # other names, as precise
+    ],
+)
 def test_named_dims_count_only_between_annotations_with_as_many_dim_values(common, detour, blamed):
     def annotate_by_form(model):
         """Planted: a different (each correct) output annotation per form."""
@@ -226,8 +248,10 @@ def test_nodes_added_on_one_form_are_not_a_removal_on_the_other():
 
 def test_a_type_removed_from_one_form_and_kept_in_another_with_more_of_it_is_a_missed_optimization():
     head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3, 4] x) => (float[2, 3, 4] y) '
-    forms = {"common": onnx.parser.parse_model(head + "{ t = Neg(x)  y = Neg(t) }"),
-             "detour": onnx.parser.parse_model(head + "{ a = Neg(x)  b = Neg(a)  c = Neg(b)  y = Neg(c) }")}
+    forms = {
+        "common": onnx.parser.parse_model(head + "{ t = Neg(x)  y = Neg(t) }"),
+        "detour": onnx.parser.parse_model(head + "{ a = Neg(x)  b = Neg(a)  c = Neg(b)  y = Neg(c) }"),
+    }
 
     def fold_negs_on_common(model):
         """Planted: -(-x) → x on ``common`` only; ``detour`` (four Negs) is left alone."""
@@ -239,10 +263,10 @@ def test_a_type_removed_from_one_form_and_kept_in_another_with_more_of_it_is_a_m
 
 
 #: y = x through an Identity: at the graph boundary (nothing to merge with) and between two Casts.
-BOUNDARY = '''<ir_version: 8, opset_import: ["" : 18]>
-g (float[2, 3] x) => (float[2, 3] y) { y = Identity(x) }'''
-BETWEEN_CASTS = '''<ir_version: 8, opset_import: ["" : 18]>
-g (float[2, 3] x) => (float[2, 3] y) { d = Cast<to = 11>(x)  e = Identity(d)  y = Cast<to = 1>(e) }'''
+BOUNDARY = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3] x) => (float[2, 3] y) { y = Identity(x) }"""
+BETWEEN_CASTS = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3] x) => (float[2, 3] y) { d = Cast<to = 11>(x)  e = Identity(d)  y = Cast<to = 1>(e) }"""
 
 
 def test_an_identity_from_input_to_output_is_no_missed_optimization():
@@ -256,10 +280,10 @@ def test_an_identity_from_input_to_output_is_no_missed_optimization():
 
 
 #: y = log(sum(x, axis 1)): ReduceLogSum at opset 18 (axes input) and at 17 (axes attribute).
-LOGSUM18 = '''<ir_version: 8, opset_import: ["" : 18]>
-g (float[2, 3] x) => (float[2, 1] y) { a = Constant<value = int64[1] {1}>()  y = ReduceLogSum(x, a) }'''
-LOGSUM17 = '''<ir_version: 8, opset_import: ["" : 17]>
-g (float[2, 3] x) => (float[2, 1] y) { y = ReduceLogSum<axes = [1]>(x) }'''
+LOGSUM18 = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3] x) => (float[2, 1] y) { a = Constant<value = int64[1] {1}>()  y = ReduceLogSum(x, a) }"""
+LOGSUM17 = """<ir_version: 8, opset_import: ["" : 17]>
+g (float[2, 3] x) => (float[2, 1] y) { y = ReduceLogSum<axes = [1]>(x) }"""
 
 
 def _inline_logsum(model):
@@ -280,7 +304,9 @@ def _rewrite_logsum(model):
     model = _inline_logsum(model)
     for n in model.graph.node:
         if n.op_type == "ReduceSum":
-            model.graph.node.insert(0, onnx.helper.make_node("Constant", [], ["one"], value=onnx.helper.make_tensor("v", 1, [], [1.0])))
+            model.graph.node.insert(
+                0, onnx.helper.make_node("Constant", [], ["one"], value=onnx.helper.make_tensor("v", 1, [], [1.0]))
+            )
             model.graph.node.insert(1, onnx.helper.make_node("Mul", [n.input[0], "one"], ["x1"]))
             n.input[0] = "x1"
             break
@@ -305,6 +331,7 @@ LOGSUM17_F16 = LOGSUM17.replace("ir_version: 8", "ir_version: 10").replace("floa
 
 def _cast_around(name: str):
     """A planted pass wrapping the opset-17 form's input in float Casts named ``name``_<i>."""
+
     def cast_around(model):
         if model.opset_import[0].version != 17:
             return model
@@ -313,27 +340,44 @@ def _cast_around(name: str):
         model.graph.node.insert(1, onnx.helper.make_node("Cast", ["xf"], ["xh"], name=f"{name}1", to=10))
         n.input[0] = "xh"
         return model
+
     return cast_around
 
 
 def test_casts_onnxruntime_inserts_for_a_kernel_it_lacks_are_no_rewrite():
     forms = {"common": parser.parse_model(LOGSUM18_F16), "attr": parser.parse_model(LOGSUM17_F16)}
     cells = evaluate(Subject("parity/inserted-casts", forms, [{}, {}]), ["ort:basic"], check_input=False)
-    assert {c.form: c.ops_after.get("Cast", 0) for c in cells} == {"common": 2, "attr": 2}  # onnxruntime did insert them
+    assert {c.form: c.ops_after.get("Cast", 0) for c in cells} == {
+        "common": 2,
+        "attr": 2,
+    }  # onnxruntime did insert them
     assert [f.id for c in cells for f in c.findings if f.oracle == "parity"] == []
     # the rule is the name onnxruntime gives them: the same Casts named otherwise are a rewrite of one form only
-    forms = {"common": parser.parse_model(LOGSUM18.replace("float[", "float16[")), "attr": parser.parse_model(LOGSUM17.replace("float[", "float16["))}
-    assert [f for c in _evaluate(_cast_around("InsertedPrecisionFreeCast_x"), forms).values() for f in c.findings if f.oracle == "parity"] == []
-    forms = {"common": parser.parse_model(LOGSUM18.replace("float[", "float16[")), "attr": parser.parse_model(LOGSUM17.replace("float[", "float16["))}
-    missed = [f for c in _evaluate(_cast_around("planted_cast_"), forms).values() for f in c.findings if f.oracle == "parity"]
+    forms = {
+        "common": parser.parse_model(LOGSUM18.replace("float[", "float16[")),
+        "attr": parser.parse_model(LOGSUM17.replace("float[", "float16[")),
+    }
+    assert [
+        f
+        for c in _evaluate(_cast_around("InsertedPrecisionFreeCast_x"), forms).values()
+        for f in c.findings
+        if f.oracle == "parity"
+    ] == []
+    forms = {
+        "common": parser.parse_model(LOGSUM18.replace("float[", "float16[")),
+        "attr": parser.parse_model(LOGSUM17.replace("float[", "float16[")),
+    }
+    missed = [
+        f for c in _evaluate(_cast_around("planted_cast_"), forms).values() for f in c.findings if f.oracle == "parity"
+    ]
     assert [(f.form, f.kind) for f in missed] == [("attr", "missed-optimization")]
 
 
 #: y = CastLike(x, int64 target): directly, and after a Cast to double (a float64-compute spelling).
-CASTLIKE = '''<ir_version: 10, opset_import: ["" : 21]>
-g (float[2, 3] x) => (int64[2, 3] y) { t = Constant<value = int64[1] {0}>()  y = CastLike(x, t) }'''
-CASTLIKE_F64 = '''<ir_version: 10, opset_import: ["" : 21]>
-g (float[2, 3] x) => (int64[2, 3] y) { t = Constant<value = int64[1] {0}>()  d = Cast<to = 11>(x)  y = CastLike(d, t) }'''
+CASTLIKE = """<ir_version: 10, opset_import: ["" : 21]>
+g (float[2, 3] x) => (int64[2, 3] y) { t = Constant<value = int64[1] {0}>()  y = CastLike(x, t) }"""
+CASTLIKE_F64 = """<ir_version: 10, opset_import: ["" : 21]>
+g (float[2, 3] x) => (int64[2, 3] y) { t = Constant<value = int64[1] {0}>()  d = Cast<to = 11>(x)  y = CastLike(d, t) }"""
 
 
 def _castlike_to_cast(only_first: bool):
@@ -344,6 +388,7 @@ def _castlike_to_cast(only_first: bool):
             if n.op_type == "CastLike":
                 model.graph.node[i].CopyFrom(onnx.helper.make_node("Cast", [n.input[0]], list(n.output), to=7))
         return model
+
     return castlike_to_cast
 
 

@@ -49,16 +49,19 @@ X = {"x": np.ones((2, 3), np.float32)}
 
 
 @pytest.mark.parametrize("engine", ["ort", "reference"])
-@pytest.mark.parametrize(("out", "ok", "rule"), [
-    ("", True, None),                 # rank unknown (no shape) passes
-    ('[N, 3]', True, None),           # symbol agrees with the input binding
-    ('[2, 3]', True, None),           # dim_value equal
-    ('[?, 3]', True, None),           # anonymous dim asserts nothing
-    ('[N]', False, "rank"),           # rank mismatch fails
-    ('[3, 3]', False, "dim-value"),   # dim_value differs
-    ('[M, M]', False, "symbol"),      # M bound to 2 and 3 in one run
-    ('[N, N]', False, "symbol"),      # N bound by the input to 2; axis 1 is 3
-])
+@pytest.mark.parametrize(
+    ("out", "ok", "rule"),
+    [
+        ("", True, None),  # rank unknown (no shape) passes
+        ("[N, 3]", True, None),  # symbol agrees with the input binding
+        ("[2, 3]", True, None),  # dim_value equal
+        ("[?, 3]", True, None),  # anonymous dim asserts nothing
+        ("[N]", False, "rank"),  # rank mismatch fails
+        ("[3, 3]", False, "dim-value"),  # dim_value differs
+        ("[M, M]", False, "symbol"),  # M bound to 2 and 3 in one run
+        ("[N, N]", False, "symbol"),  # N bound by the input to 2; axis 1 is 3
+    ],
+)
 def test_seed_000_rules(engine, out, ok, rule):
     rep = _run(_relu(out), X, engine)
     assert rep.ok is ok, [v.message for v in rep.violations]
@@ -154,8 +157,8 @@ def test_map_key_and_value_types():
 
 def test_map_from_onnxruntime_zipmap():
     """A real map value: ai.onnx.ml ZipMap gives seq(map(STRING, FLOAT))."""
-    m = parser.parse_model('''<ir_version: 8, opset_import: ["" : 18, "ai.onnx.ml" : 3]>
-    g (float[N, 2] x) => (seq(map(string, float)) z) { z = ai.onnx.ml.ZipMap<classlabels_strings = ["a", "b"]>(x) }''')
+    m = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18, "ai.onnx.ml" : 3]>
+    g (float[N, 2] x) => (seq(map(string, float)) z) { z = ai.onnx.ml.ZipMap<classlabels_strings = ["a", "b"]>(x) }""")
     rep = _run(m, {"x": np.ones((3, 2), np.float32)})
     assert rep.ok and rep.checked == 2
     m.graph.output[0].type.sequence_type.elem_type.map_type.key_type = TensorProto.INT64
@@ -212,10 +215,10 @@ def test_subgraph_value_cannot_be_observed_by_ort():
 
 
 def test_function_values_share_symbols():
-    m = parser.parse_model('''<ir_version: 10, opset_import: ["" : 18, "local" : 1]>
+    m = parser.parse_model("""<ir_version: 10, opset_import: ["" : 18, "local" : 1]>
     g (float[N] x) => (float[N] y) { y = local.twice(x) }
     <domain: "local", opset_import: ["" : 18]>
-    twice (a) => (b) { t = Concat<axis=0>(a, a)  b = Identity(t) }''')
+    twice (a) => (b) { t = Concat<axis=0>(a, a)  b = Identity(t) }""")
     m.functions[0].value_info.append(oh.make_tensor_value_info("t", TensorProto.FLOAT, ["N"]))
     rep = _run(m, {"x": np.ones(2, np.float32)}, "reference")
     assert {v.value for v in rep.violations} >= {"function local.twice::t#0"}

@@ -26,7 +26,9 @@ import numpy as np
 import onnx
 import pytest
 
-upstream = pytest.importorskip("onnx.reference.shape_annotation_checker", reason="onnx < 1.23 has no reference shape check")
+upstream = pytest.importorskip(
+    "onnx.reference.shape_annotation_checker", reason="onnx < 1.23 has no reference shape check"
+)
 
 from onnx.reference import ReferenceEvaluator  # noqa: E402
 
@@ -38,13 +40,27 @@ from passcheck.runtime.reference import run_reference  # noqa: E402
 DATA = Path(onnx.__file__).parent / "backend/test/data"
 SMALL = sorted(DATA.glob("*/*/model.onnx"))
 LIGHT = sorted(DATA.glob("light/*.onnx"))
-MUTATIONS = ("as-is", "exact", "dim-value", "rank", "elem-type", "symbol-conflict", "symbol-shared", "anonymous", "rank-unknown")
+MUTATIONS = (
+    "as-is",
+    "exact",
+    "dim-value",
+    "rank",
+    "elem-type",
+    "symbol-conflict",
+    "symbol-shared",
+    "anonymous",
+    "rank-unknown",
+)
 
 
 def _target(model: onnx.ModelProto, observed: dict) -> str | None:
     """A deterministic intermediate tensor (not a graph output) with rank >= 2, else >= 1."""
     outs = {o.name for o in model.graph.output}
-    cands = [n for n in all_node_outputs(model) if n not in outs and isinstance(observed.get(n), np.ndarray) and observed[n].dtype.kind in "fiub"]
+    cands = [
+        n
+        for n in all_node_outputs(model)
+        if n not in outs and isinstance(observed.get(n), np.ndarray) and observed[n].dtype.kind in "fiub"
+    ]
     for rank in (2, 1):
         pick = [n for n in cands if observed[n].ndim >= rank]
         if pick:
@@ -153,7 +169,11 @@ def test_graph_order_driver_agrees_with_evaluator():
     for how in ("exact", "dim-value", "symbol-shared"):
         m = _mutate(model, target, r.observed[target], how)
         if m is not None:
-            assert _upstream_verdict_in_graph_order(m, feeds, r.observed) == _upstream_verdict_by_evaluator(m, feeds) == sa.check(m, r.observed).ok
+            assert (
+                _upstream_verdict_in_graph_order(m, feeds, r.observed)
+                == _upstream_verdict_by_evaluator(m, feeds)
+                == sa.check(m, r.observed).ok
+            )
 
 
 def _case_forms():

@@ -14,12 +14,21 @@ from passcheck.runtime.observe import TensorMeta
 
 
 def _model() -> onnx.ModelProto:
-    nodes = [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Shape", ["x"], ["s"]),
-             helper.make_node("Reshape", ["r", "s"], ["y"])]
-    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
-                          value_info=[helper.make_tensor_value_info("r", TensorProto.FLOAT, ["N", 3]),
-                                      helper.make_tensor_value_info("s", TensorProto.INT64, [2])])
+    nodes = [
+        helper.make_node("Relu", ["x"], ["r"]),
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Reshape", ["r", "s"], ["y"]),
+    ]
+    g = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
+        value_info=[
+            helper.make_tensor_value_info("r", TensorProto.FLOAT, ["N", 3]),
+            helper.make_tensor_value_info("s", TensorProto.INT64, [2]),
+        ],
+    )
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
 
 

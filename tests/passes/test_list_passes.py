@@ -17,7 +17,12 @@ def test_list_passes_says_which_passes_need_an_extra_install(capsys):
         assert row["folds_constants"] and row["optimizes"]
     assert rows["cmd+fold:onnxsim"]["needs_feeds"] and not rows["cmd+fold:onnxslim"]["needs_feeds"]
     assert rows["ort:symbolic-shape-infer"]["opsets"] == "7.." and rows["ort:basic"]["opsets"] == ""
-    for pid in ("onnxscript:rewrite", "onnxscript:optimize-for-ort", "onnx:convert-opset-down", "onnx:convert-opset-up"):
+    for pid in (
+        "onnxscript:rewrite",
+        "onnxscript:optimize-for-ort",
+        "onnx:convert-opset-down",
+        "onnx:convert-opset-up",
+    ):
         assert rows[pid]["install"] == "", rows[pid]  # passcheck's own dependencies
     assert rows["onnxscript:optimize-for-ort"]["folds_constants"] and not rows["onnxscript:rewrite"]["folds_constants"]
     assert not rows["onnx:infer-shapes"]["optimizes"] and rows["ort:all"]["optimizes"]

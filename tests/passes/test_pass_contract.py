@@ -13,9 +13,12 @@ from passcheck.passes import Capabilities, FunctionAdapter, PassAdapter, get_pas
 
 
 def _relu(opset: int = 13) -> onnx.ModelProto:
-    g = helper.make_graph([helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Neg", ["r"], ["y"])], "g",
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])])
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Neg", ["r"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
+    )
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], ir_version=3 if opset < 8 else 7)
 
 
@@ -110,9 +113,11 @@ def _copy_and_rename(model):
 
 def test_a_command_that_rewrites_its_in_file_is_a_finding(tmp_path):
     script = tmp_path / "rewrites_in.py"
-    script.write_text("import shutil, sys, onnx\n"
-                      "m = onnx.load(sys.argv[1]); shutil.copy(sys.argv[1], sys.argv[2])\n"
-                      "m.producer_name = 'touched'; onnx.save(m, sys.argv[1])\n")
+    script.write_text(
+        "import shutil, sys, onnx\n"
+        "m = onnx.load(sys.argv[1]); shutil.copy(sys.argv[1], sys.argv[2])\n"
+        "m.producer_name = 'touched'; onnx.save(m, sys.argv[1])\n"
+    )
     pid = f"cmd:{sys.executable} {script} {{in}} {{out}}"
     cell = _cell(check_model(_relu(), [pid]), pid)
     assert cell.status == "unchanged" and [f.kind for f in cell.findings] == ["input-mutated"], cell
@@ -125,9 +130,12 @@ def test_the_real_onnxscript_optimizer_is_judged_by_what_it_does_to_its_input():
     import onnxscript.optimizer
 
     k = helper.make_node("Constant", [], ["k"], value=helper.make_tensor("", TensorProto.FLOAT, [], [0.5]))
-    g = helper.make_graph([k, helper.make_node("Mul", ["x", "k"], ["y"])], "g",
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])])
+    g = helper.make_graph(
+        [k, helper.make_node("Mul", ["x", "k"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
+    )
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)], ir_version=8)
     probe = onnx.ModelProto()
     probe.CopyFrom(model)

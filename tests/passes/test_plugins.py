@@ -18,14 +18,19 @@ PKG = Path(__file__).parent / "plugin_pkg"
 
 def _cli(*args, cwd):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(PKG), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
-    return subprocess.run([sys.executable, "-m", "passcheck", *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "passcheck", *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=600
+    )
 
 
 def _model(path: Path) -> Path:
-    g = helper.make_graph([helper.make_node("Neg", ["x"], ["n"]), helper.make_node("Abs", ["n"], ["y"])], "g",
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 4])],
-                          value_info=[helper.make_tensor_value_info("n", TensorProto.FLOAT, ["N", 4])])
+    g = helper.make_graph(
+        [helper.make_node("Neg", ["x"], ["n"]), helper.make_node("Abs", ["n"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 4])],
+        value_info=[helper.make_tensor_value_info("n", TensorProto.FLOAT, ["N", 4])],
+    )
     onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), path)
     return path
 

@@ -11,18 +11,18 @@ from passcheck.api import check_model
 from passcheck.passes import get_pass
 
 # A foldable constant branch and an Identity every one of these tools removes.
-MODEL = parser.parse_model('''<ir_version: 8, opset_import: ["" : 17]>
+MODEL = parser.parse_model("""<ir_version: 8, opset_import: ["" : 17]>
 g (float[N, 4] x) => (float[N, 4] y) {
   c = Constant <value = float[4] {1, 2, 3, 4}> ()
   d = Add (c, c)
   i = Identity (x)
   y = Add (i, d)
-}''')
-FORM = parser.parse_model('''<ir_version: 8, opset_import: ["" : 17]>
+}""")
+FORM = parser.parse_model("""<ir_version: 8, opset_import: ["" : 17]>
 g (float[N, 4] x) => (float[N, 4] y) {
   d = Constant <value = float[4] {2, 4, 6, 8}> ()
   y = Add (x, d)
-}''')
+}""")
 
 TOOLS = [("onnxsim:simplify", "onnxsim"), ("onnxslim:slim", "onnxslim"), ("onnxoptimizer:optimize", "onnxoptimizer")]
 

@@ -26,9 +26,15 @@ def _readme_snippet() -> str:
 
 
 def test_readme_snippet_runs(pytester):
-    x, y = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 3]), helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 3])
+    x, y = (
+        helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 3]),
+        helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 3]),
+    )
     graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "relu", [x], [y])
-    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), pytester.path / "model.onnx")
+    onnx.save(
+        helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8),
+        pytester.path / "model.onnx",
+    )
     pytester.makepyfile(test_readme=_readme_snippet())
     result = pytester.runpytest("-v")
     n_conv = result.stdout.str().count("test_my_pass[optional-input/conv-")
@@ -38,7 +44,12 @@ def test_readme_snippet_runs(pytester):
 
 
 def test_examples_pass_from_the_repo_root():
-    proc = subprocess.run([sys.executable, "-m", "pytest", "examples/", "-q", "-p", "no:cacheprovider"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "examples/", "-q", "-p", "no:cacheprovider"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert re.search(r"\b\d+ passed", proc.stdout)

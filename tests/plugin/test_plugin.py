@@ -37,15 +37,27 @@ def _write(pytester: pytest.Pytester, body: str) -> None:
 
 def _marked(pytester: pytest.Pytester, marker_args: str) -> None:
     """A user test ``test_mine`` checking the marker's passes on each selected form."""
-    _write(pytester, f'''
+    _write(
+        pytester,
+        f"""
         @pytest.mark.passcheck({marker_args})
         def test_mine(passcheck_case):
             passcheck_case.assert_ok()
-    ''')
+    """,
+    )
 
 
 def test_plugin_module_imports_no_onnx_or_onnxruntime():
-    heavy = ('onnx', 'onnxruntime', 'onnx_ir', 'onnxscript', 'numpy', 'passcheck.pytest_support', 'passcheck.oracles', 'passcheck.api')
+    heavy = (
+        "onnx",
+        "onnxruntime",
+        "onnx_ir",
+        "onnxscript",
+        "numpy",
+        "passcheck.pytest_support",
+        "passcheck.oracles",
+        "passcheck.api",
+    )
     code = f"import sys, passcheck.pytest_plugin; print(sorted(m for m in {heavy!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
@@ -61,7 +73,9 @@ def test_the_entry_point_is_the_small_plugin_module():
 def test_collection_ids_are_case_and_form(pytester):
     _marked(pytester, 'cases=["optional-input/conv-*"], passes=[noop]')
     result = pytester.runpytest("--collect-only", "-q")
-    want = [f"test_user.py::test_mine[{c.id}:{f}]" for c in registry().select(["optional-input/conv-*"]) for f in c.forms]
+    want = [
+        f"test_user.py::test_mine[{c.id}:{f}]" for c in registry().select(["optional-input/conv-*"]) for f in c.forms
+    ]
     assert "test_user.py::test_mine[optional-input/conv-bn:empty-name]" in want
     got = [line for line in result.outlines if line.startswith("test_user.py::")]
     assert got == want
@@ -74,8 +88,10 @@ def test_cli_cases_and_marker_forms_narrow_the_selection(pytester):
     assert got == ["test_user.py::test_mine[optional-input/conv-bn:empty-name]"]
 
 
-@pytest.mark.parametrize("glob, needle", [("nomatch/*", "unknown case id 'nomatch/*'"),
-                                          ("optional-input/conv-bn:nosuchform", "their forms: ")])
+@pytest.mark.parametrize(
+    "glob, needle",
+    [("nomatch/*", "unknown case id 'nomatch/*'"), ("optional-input/conv-bn:nosuchform", "their forms: ")],
+)
 def test_cli_cases_matching_nothing_is_a_usage_error(pytester, glob, needle):
     _marked(pytester, 'cases=["fusion"], passes=[noop]')
     result = pytester.runpytest("--passcheck-cases", glob)
@@ -85,11 +101,14 @@ def test_cli_cases_matching_nothing_is_a_usage_error(pytester, glob, needle):
 
 
 def test_a_clean_pass_passes_on_every_form(pytester):
-    _write(pytester, '''
+    _write(
+        pytester,
+        """
         @pytest.mark.passcheck(cases=["optional-input/conv-bn", "optional-input/conv-mul"])
         def test_mine(passcheck_case):
             assert passcheck_case.assert_ok(noop) == []
-    ''')
+    """,
+    )
     pytester.runpytest().assert_outcomes(passed=4)
 
 
@@ -97,13 +116,15 @@ def test_a_planted_bug_fails_the_uncommon_form_with_the_finding_text(pytester):
     _marked(pytester, 'cases=["optional-input/conv-mul"], passes=[crashes_on_empty_name]')
     result = pytester.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines([
-        "*test_mine?optional-input/conv-mul:empty-name?*",
-        "*optional-input/conv-mul:empty-name | user:crashes_on_empty_name | acceptance: ?rejected? *crashed on this form only*",
-        "*baseline id: optional-input/conv-mul:empty-name|user:crashes_on_empty_name|acceptance|rejected",
-        "*reproduce: *assert_pass_ok(crashes_on_empty_name, 'optional-input/conv-mul')*",
-        "rerun: pytest 'test_user.py::test_mine?optional-input/conv-mul:empty-name?'",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*test_mine?optional-input/conv-mul:empty-name?*",
+            "*optional-input/conv-mul:empty-name | user:crashes_on_empty_name | acceptance: ?rejected? *crashed on this form only*",
+            "*baseline id: optional-input/conv-mul:empty-name|user:crashes_on_empty_name|acceptance|rejected",
+            "*reproduce: *assert_pass_ok(crashes_on_empty_name, 'optional-input/conv-mul')*",
+            "rerun: pytest 'test_user.py::test_mine?optional-input/conv-mul:empty-name?'",
+        ]
+    )
 
 
 def test_oracles_argument_filters_findings(pytester):
@@ -115,16 +136,29 @@ def test_baseline_makes_a_known_finding_xfail_and_reports_a_fixed_one(pytester):
     _marked(pytester, 'cases=["optional-input/conv-mul"], passes=[crashes_on_empty_name]')
     first = pytester.runpytest("--passcheck-write-baseline", "known.json")
     first.assert_outcomes(passed=1, failed=1)
-    assert "optional-input/conv-mul:empty-name|user:crashes_on_empty_name|acceptance|rejected" in (pytester.path / "known.json").read_text()
+    assert (
+        "optional-input/conv-mul:empty-name|user:crashes_on_empty_name|acceptance|rejected"
+        in (pytester.path / "known.json").read_text()
+    )
 
     known = pytester.runpytest("--passcheck-baseline", "known.json", "-rx")
     known.assert_outcomes(passed=1, xfailed=1)
-    known.stdout.fnmatch_lines(["XFAIL *conv-mul:empty-name* - known: *|acceptance|rejected: known at baseline creation*"])
+    known.stdout.fnmatch_lines(
+        ["XFAIL *conv-mul:empty-name* - known: *|acceptance|rejected: known at baseline creation*"]
+    )
 
-    pytester.makefile(".json", fixed='{"known": [{"id": "optional-input/conv-mul:common|user:crashes_on_empty_name|numeric|wrong-result", "reason": "was wrong"}]}')
+    pytester.makefile(
+        ".json",
+        fixed='{"known": [{"id": "optional-input/conv-mul:common|user:crashes_on_empty_name|numeric|wrong-result", "reason": "was wrong"}]}',
+    )
     fixed = pytester.runpytest("--passcheck-baseline", "fixed.json", "-k", "common")
     fixed.assert_outcomes(passed=1, deselected=1)
-    fixed.stdout.fnmatch_lines(["*passcheck baseline*", "FIXED? known finding not found any more: optional-input/conv-mul:common|*numeric|wrong-result*"])
+    fixed.stdout.fnmatch_lines(
+        [
+            "*passcheck baseline*",
+            "FIXED? known finding not found any more: optional-input/conv-mul:common|*numeric|wrong-result*",
+        ]
+    )
     strict = pytester.runpytest("--passcheck-baseline", "fixed.json", "-k", "common", "--passcheck-strict-baseline")
     strict.assert_outcomes(failed=1, deselected=1)
 
@@ -133,13 +167,21 @@ def test_unknown_marker_argument_is_rejected_with_the_allowed_names(pytester):
     _marked(pytester, 'case=["optional-input/conv-mul"], passes=[noop]')
     result = pytester.runpytest()
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*@pytest.mark.passcheck: unknown argument case; allowed: cases, forms, oracles, passes*"])
+    result.stdout.fnmatch_lines(
+        ["*@pytest.mark.passcheck: unknown argument case; allowed: cases, forms, oracles, passes*"]
+    )
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    ('oracles=["speed"]', "unknown oracle 'speed'; allowed: validity, numeric, annotations, folding, expectations, acceptance, parity, runtime, agreement"),
-    ('cases=["no-such/*"]', "no-such/*"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            'oracles=["speed"]',
+            "unknown oracle 'speed'; allowed: validity, numeric, annotations, folding, expectations, acceptance, parity, runtime, agreement",
+        ),
+        ('cases=["no-such/*"]', "no-such/*"),
+    ],
+)
 def test_bad_marker_values_are_collection_errors(pytester, args, message):
     _marked(pytester, f"{args}, passes=[noop]")
     result = pytester.runpytest()
@@ -152,11 +194,15 @@ def test_findings_are_attached_to_the_junit_report(pytester):
     pytester.runpytest("--junitxml=junit.xml").assert_outcomes(failed=1)
     props = [(p.get("name"), p.get("value")) for p in ET.parse(pytester.path / "junit.xml").iter("property")]
     assert [n for n, _ in props] == ["passcheck_finding"]
-    assert props[0][1].startswith("optional-input/conv-mul | empty-name | user:crashes_on_empty_name | local | acceptance: [rejected]")
+    assert props[0][1].startswith(
+        "optional-input/conv-mul | empty-name | user:crashes_on_empty_name | local | acceptance: [rejected]"
+    )
 
 
 def test_passcheck_fixture_checks_a_model_and_a_command_line_pass(pytester):
-    _write(pytester, '''
+    _write(
+        pytester,
+        """
         from passcheck.cases import registry
 
         def test_model(passcheck):
@@ -165,7 +211,8 @@ def test_passcheck_fixture_checks_a_model_and_a_command_line_pass(pytester):
 
         def test_command(passcheck):
             passcheck.assert_pass_ok("cmd:cp {in} {out}", "optional-input/conv-bn")
-    ''')
+    """,
+    )
     pytester.runpytest().assert_outcomes(passed=2)
 
 
@@ -175,18 +222,25 @@ def test_unchecked_outputs_skip_the_test_with_the_reason(pytester):
 
     from tests.quality.planted import negate_everything
 
-    _write(pytester, '''
+    _write(
+        pytester,
+        """
         import onnx
-''' + textwrap.indent(inspect.getsource(negate_everything), " " * 8) + '''
+"""
+        + textwrap.indent(inspect.getsource(negate_everything), " " * 8)
+        + """
 
         def test_model(passcheck):
             model = onnx.parser.parse_model(\'\'\'<ir_version: 8, opset_import: ["" : 18, "custom.x" : 1]>
                 g (float[2, 3] x) => (float[2, 3] y) { y = custom.x.Twice(x) }\'\'\')
             passcheck.assert_model_ok(model, passes=[negate_everything], include_input=False)
-    ''')
+    """,
+    )
     result = pytester.runpytest("-p", "no:cacheprovider", "-rs")
     result.assert_outcomes(skipped=1)
-    result.stdout.fnmatch_lines(["SKIPPED*not everything was checked", "*output 'y': not compared: the unoptimized run*"])
+    result.stdout.fnmatch_lines(
+        ["SKIPPED*not everything was checked", "*output 'y': not compared: the unoptimized run*"]
+    )
 
 
 def test_marker_takes_unknown_dim_param(pytester):

@@ -9,7 +9,15 @@ import pytest
 
 from passcheck.errors import PasscheckError, UnknownIdError
 from passcheck.passes import FunctionAdapter, get_pass
-from passcheck.testing import FindingsError, as_adapter, assert_model_ok, check_model_passes, check_pass, format_findings, pass_id_of
+from passcheck.testing import (
+    FindingsError,
+    as_adapter,
+    assert_model_ok,
+    check_model_passes,
+    check_pass,
+    format_findings,
+    pass_id_of,
+)
 from tests.quality.planted import negate_everything
 
 
@@ -62,8 +70,8 @@ def test_assert_model_ok_reports_a_wrong_value_info_on_the_input_itself():
 
 
 #: A form onnxruntime cannot run (an op of an unregistered domain): there is no reference run.
-UNRUNNABLE = '''<ir_version: 8, opset_import: ["" : 18, "custom.x" : 1]>
-g (float[2, 3] x) => (float[2, 3] y) { y = custom.x.Twice(x) }'''
+UNRUNNABLE = """<ir_version: 8, opset_import: ["" : 18, "custom.x" : 1]>
+g (float[2, 3] x) => (float[2, 3] y) { y = custom.x.Twice(x) }"""
 
 
 def test_outputs_never_compared_are_not_a_pass():
@@ -75,7 +83,11 @@ def test_outputs_never_compared_are_not_a_pass():
     text = str(info.value)
     assert info.value.findings == [] and len(info.value.unchecked) == 1
     assert "not checked" in text and "output 'y'" in text and "the unoptimized run of form 'common' fails" in text
-    assert check_model_passes(model, [negate_everything], include_input=False, oracles=["numeric"]) == []  # no finding, but...
+    assert (
+        check_model_passes(model, [negate_everything], include_input=False, oracles=["numeric"]) == []
+    )  # no finding, but...
     with pytest.raises(FindingsError):
         assert_model_ok(model, [negate_everything], include_input=False, oracles=["numeric"])
-    assert_model_ok(model, [negate_everything], include_input=False, oracles=["annotations"])  # not the numeric oracle's part
+    assert_model_ok(
+        model, [negate_everything], include_input=False, oracles=["annotations"]
+    )  # not the numeric oracle's part

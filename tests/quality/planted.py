@@ -25,7 +25,9 @@ def fuse_conv_bn_counting_inputs(model: onnx.ModelProto) -> onnx.ModelProto:
         scale, shift, mean, var = (onnx.numpy_helper.to_array(inits[i]) for i in bn.input[1:5])
         eps = next((a.f for a in bn.attribute if a.name == "epsilon"), 1e-5)
         k = scale / np.sqrt(var + eps)
-        inits[conv.input[1]].CopyFrom(onnx.numpy_helper.from_array((w * k[:, None, None, None]).astype(w.dtype), conv.input[1]))
+        inits[conv.input[1]].CopyFrom(
+            onnx.numpy_helper.from_array((w * k[:, None, None, None]).astype(w.dtype), conv.input[1])
+        )
         bias = onnx.numpy_helper.from_array((shift - mean * k).astype(w.dtype), conv.output[0] + "_fused_bias")
         g.initializer.append(bias)
         conv.input.append(bias.name)
@@ -92,8 +94,11 @@ def negate_everything(model: onnx.ModelProto) -> onnx.ModelProto:
 #: The Resize attributes :func:`spell_out_resize_defaults` writes, with the defaults the operator
 #: docs give (Operators.md Resize, opset 18). ``nearest_mode``'s default is documented as
 #: "round_prefer_floor" (default, as known as round half down).
-RESIZE_DEFAULTS = {"coordinate_transformation_mode": "half_pixel", "nearest_mode": "round_prefer_floor",
-                   "keep_aspect_ratio_policy": "stretch"}
+RESIZE_DEFAULTS = {
+    "coordinate_transformation_mode": "half_pixel",
+    "nearest_mode": "round_prefer_floor",
+    "keep_aspect_ratio_policy": "stretch",
+}
 
 
 def spell_out_resize_defaults(model: onnx.ModelProto, nearest_mode: str = "round_half_down") -> onnx.ModelProto:

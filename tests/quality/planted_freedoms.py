@@ -28,11 +28,15 @@ def _attr(node: onnx.NodeProto, name: str, default=None):
 
 # --- 1. Transpose with the identity perm (neutral-shape-ops) -------------------------------------
 
+
 def transposes() -> onnx.ModelProto:
-    return parse("""g (float[N, 3, 4] x) => (float[N, 3, 4] y) {
+    return parse(
+        """g (float[N, 3, 4] x) => (float[N, 3, 4] y) {
         a = Relu(x)
         y = Neg(a)
-    }""", opset=13)
+    }""",
+        opset=13,
+    )
 
 
 def drop_identity_perm(model: onnx.ModelProto) -> onnx.ModelProto:
@@ -51,13 +55,17 @@ def drop_identity_perm(model: onnx.ModelProto) -> onnx.ModelProto:
 
 # --- 2. Cast to the input's own type (neutral-elementwise) ---------------------------------------
 
+
 def shared_value() -> onnx.ModelProto:
-    return parse("""g (float[N, 4] x) => (float[N, 4] y) {
+    return parse(
+        """g (float[N, 4] x) => (float[N, 4] y) {
         a = Relu(x)
         b = Neg(a)
         c = Exp(a)
         y = Add(b, c)
-    }""", opset=13)
+    }""",
+        opset=13,
+    )
 
 
 def drop_noop_cast_first_reader(model: onnx.ModelProto) -> onnx.ModelProto:
@@ -79,11 +87,16 @@ def drop_noop_cast_first_reader(model: onnx.ModelProto) -> onnx.ModelProto:
 
 # --- 3. Gather of one index written as Slice + Squeeze (gather-as-slice) -------------------------
 
+
 def gather_row() -> onnx.ModelProto:
-    return parse("""g (float[N, 5, 3] x) => (float[N, 3] y) {
+    return parse(
+        """g (float[N, 5, 3] x) => (float[N, 3] y) {
         g = Gather<axis = 1>(x, two)
         y = Relu(g)
-    }""", opset=13, initializers=[tensor("two", np.int64(2))])
+    }""",
+        opset=13,
+        initializers=[tensor("two", np.int64(2))],
+    )
 
 
 def slice_of_one_as_gather(model: onnx.ModelProto) -> onnx.ModelProto:
@@ -106,12 +119,19 @@ def slice_of_one_as_gather(model: onnx.ModelProto) -> onnx.ModelProto:
 
 # --- 4. Integer Add reassociated (reassociate) ---------------------------------------------------
 
+
 def integer_offsets() -> onnx.ModelProto:
-    return parse("""g (int64[N, 2] i) => (int64[N, 2] y) {
+    return parse(
+        """g (int64[N, 2] i) => (int64[N, 2] y) {
         a = Add(i, big)
         y = Add(a, small)
-    }""", opset=13, initializers=[tensor("big", np.array([2**40 + 1, 3], np.int64)),
-                                  tensor("small", np.array([1, 2**33 + 1], np.int64))])
+    }""",
+        opset=13,
+        initializers=[
+            tensor("big", np.array([2**40 + 1, 3], np.int64)),
+            tensor("small", np.array([1, 2**33 + 1], np.int64)),
+        ],
+    )
 
 
 def fold_integer_add_in_float(model: onnx.ModelProto) -> onnx.ModelProto:
@@ -131,15 +151,20 @@ def fold_integer_add_in_float(model: onnx.ModelProto) -> onnx.ModelProto:
 
 # --- 5. Clip's missing max written +inf (clip-bounds-explicit) -----------------------------------
 
+
 def clipped() -> onnx.ModelProto:
-    return parse("""g (float[N, 4] x) => (float[N, 4] y) {
+    return parse(
+        """g (float[N, 4] x) => (float[N, 4] y) {
         c = Clip(x, lo)
         y = Neg(c)
-    }""", opset=13, initializers=[tensor("lo", np.float32(-0.5))])
+    }""",
+        opset=13,
+        initializers=[tensor("lo", np.float32(-0.5))],
+    )
 
 
 def zero_nonfinite_clip_bounds(model: onnx.ModelProto) -> onnx.ModelProto:
-    """"Sanitizes" Clip's static bounds, replacing a non-finite one by 0, so ``max = +inf`` (no upper
+    """ "Sanitizes" Clip's static bounds, replacing a non-finite one by 0, so ``max = +inf`` (no upper
     bound) becomes ``max = 0``. Freedom: Clip-11+ without ``max`` is Clip with ``max = +inf`` (no
     bound either way); the library's cases omit max or write it ``""``, never +inf."""
     g, static = model.graph, _static(model)

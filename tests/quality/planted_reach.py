@@ -15,7 +15,10 @@ import onnx.reference
 
 def _static_dims(model: onnx.ModelProto) -> dict[str, list[int | None]]:
     """Graph input name → its dims (None where not a dim_value)."""
-    return {vi.name: [d.dim_value if d.HasField("dim_value") else None for d in vi.type.tensor_type.shape.dim] for vi in model.graph.input}
+    return {
+        vi.name: [d.dim_value if d.HasField("dim_value") else None for d in vi.type.tensor_type.shape.dim]
+        for vi in model.graph.input
+    }
 
 
 def _attr(node: onnx.NodeProto, name: str, default=None):
@@ -29,14 +32,19 @@ def _shape_value(node: onnx.NodeProto, dims: dict) -> np.ndarray | None:
         return None
     rank = len(d)
     start, end = _attr(node, "start", 0), _attr(node, "end", rank)
-    sel = d[min(max(start + rank if start < 0 else start, 0), rank):min(max(end + rank if end < 0 else end, 0), rank)]
+    sel = d[min(max(start + rank if start < 0 else start, 0), rank) : min(max(end + rank if end < 0 else end, 0), rank)]
     return None if None in sel else np.array(sel, np.int64)
 
 
 def _evaluate(node: onnx.NodeProto, known: dict, model: onnx.ModelProto) -> list[np.ndarray]:
     """Run one node with the onnx reference evaluator on constant inputs."""
-    g = onnx.helper.make_graph([node], "one", [], [onnx.helper.make_empty_tensor_value_info(o) for o in node.output],
-                               [onnx.numpy_helper.from_array(known[i], i) for i in node.input if i])
+    g = onnx.helper.make_graph(
+        [node],
+        "one",
+        [],
+        [onnx.helper.make_empty_tensor_value_info(o) for o in node.output],
+        [onnx.numpy_helper.from_array(known[i], i) for i in node.input if i],
+    )
     m = onnx.helper.make_model(g, opset_imports=list(model.opset_import))
     m.ir_version = model.ir_version
     return list(onnx.reference.ReferenceEvaluator(m).run(None, {}))
@@ -47,7 +55,9 @@ def _replace_nodes(model: onnx.ModelProto, nodes: list, folded: dict) -> onnx.Mo
     used = {i for n in nodes for i in n.input} | {o.name for o in model.graph.output}
     del model.graph.node[:]
     model.graph.node.extend(nodes)
-    model.graph.initializer.extend(onnx.numpy_helper.from_array(np.asarray(v), k) for k, v in folded.items() if k in used)
+    model.graph.initializer.extend(
+        onnx.numpy_helper.from_array(np.asarray(v), k) for k, v in folded.items() if k in used
+    )
     return model
 
 
@@ -91,8 +101,12 @@ def fold_shape_chains_only(model: onnx.ModelProto) -> onnx.ModelProto:
             value = _shape_value(n, dims)
             value = None if value is None else [value]
         elif n.op_type == "Constant":
-            known[n.output[0]] = onnx.numpy_helper.to_array(_attr(n, "value")) if _attr(n, "value") is not None else None
-        elif all(i in known for i in n.input if i) and any(i in from_shapes for i in n.input):  # the bug: `any` shape input required
+            known[n.output[0]] = (
+                onnx.numpy_helper.to_array(_attr(n, "value")) if _attr(n, "value") is not None else None
+            )
+        elif all(i in known for i in n.input if i) and any(
+            i in from_shapes for i in n.input
+        ):  # the bug: `any` shape input required
             value = _evaluate(n, known, model)
         if value is None:
             keep.append(n)
@@ -112,12 +126,25 @@ def _skip_layernorm(model: onnx.ModelProto, accept) -> onnx.ModelProto:
     nodes = list(g.node)
     for ln in [n for n in nodes if n.op_type == "LayerNormalization"]:
         add = adds.get(ln.input[0])
-        if add is None or len(ln.input) < 3 or _attr(ln, "axis", -1) != -1 or not accept(model, inits.get(ln.input[1]), inits.get(ln.input[2])):
+        if (
+            add is None
+            or len(ln.input) < 3
+            or _attr(ln, "axis", -1) != -1
+            or not accept(model, inits.get(ln.input[1]), inits.get(ln.input[2]))
+        ):
             continue
         params = [f"{ln.name}_gamma", f"{ln.name}_beta"]  # SkipLayerNormalization takes them 1-D
-        g.initializer.extend(onnx.numpy_helper.from_array(inits[i].reshape(-1), p) for i, p in zip(ln.input[1:3], params))
-        fused = onnx.helper.make_node("SkipLayerNormalization", [add.input[0], add.input[1], *params], [ln.output[0]],
-                                      domain="com.microsoft", name=f"{ln.name}_fused", epsilon=_attr(ln, "epsilon", 1e-5))
+        g.initializer.extend(
+            onnx.numpy_helper.from_array(inits[i].reshape(-1), p) for i, p in zip(ln.input[1:3], params)
+        )
+        fused = onnx.helper.make_node(
+            "SkipLayerNormalization",
+            [add.input[0], add.input[1], *params],
+            [ln.output[0]],
+            domain="com.microsoft",
+            name=f"{ln.name}_fused",
+            epsilon=_attr(ln, "epsilon", 1e-5),
+        )
         nodes[nodes.index(ln)] = fused
         nodes.remove(add)
         if not any(o.domain == "com.microsoft" for o in model.opset_import):
@@ -170,8 +197,13 @@ def inline_constant_control_flow(model: onnx.ModelProto) -> onnx.ModelProto:
         if n.op_type == "If" and n.input[0] in inits:
             branch = _attr(n, "then_branch" if bool(inits[n.input[0]]) else "else_branch")
             nodes += _inline(branch, dict(zip((o.name for o in branch.output), n.output)), f"if{k}_")
-        elif (n.op_type == "Loop" and n.input[0] in inits and int(inits[n.input[0]]) == 1 and (not n.input[1] or bool(inits.get(n.input[1], False)))
-              and len(_attr(n, "body").output) == len(n.input) - 1):  # no scan outputs
+        elif (
+            n.op_type == "Loop"
+            and n.input[0] in inits
+            and int(inits[n.input[0]]) == 1
+            and (not n.input[1] or bool(inits.get(n.input[1], False)))
+            and len(_attr(n, "body").output) == len(n.input) - 1
+        ):  # no scan outputs
             body = _attr(n, "body")
             zero = f"loop{k}_i"
             g.initializer.append(onnx.numpy_helper.from_array(np.array(0, np.int64), zero))

@@ -24,7 +24,12 @@ def _run(case_id: str, fn, *, folds: bool = False):
 
 
 def _found(cells, oracle: str, kind: str, form: str | None = None):
-    return [f for c in cells for f in c.findings if f.oracle == oracle and f.kind == kind and (form is None or f.form == form)]
+    return [
+        f
+        for c in cells
+        for f in c.findings
+        if f.oracle == oracle and f.kind == kind and (form is None or f.form == form)
+    ]
 
 
 def test_fusion_dropped_on_one_form_is_caught_by_parity():
@@ -108,8 +113,8 @@ def test_folding_oracle_does_not_judge_when_a_symbol_never_varied():
     assert not _found(cells, "folding", "missed-optimization")
 
 
-RESIZE_LINEAR = '''<ir_version: 8, opset_import: ["" : 18]>
-g (float[N,2,3,3] x) => (float[N,2,6,6] y) <float[4] sc = {1.,1.,2.,2.}> { y = Resize <mode = "linear"> (x, "", sc) }'''
+RESIZE_LINEAR = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[N,2,3,3] x) => (float[N,2,6,6] y) <float[4] sc = {1.,1.,2.,2.}> { y = Resize <mode = "linear"> (x, "", sc) }"""
 
 
 def _run_subject(text: str, fn):

@@ -45,7 +45,9 @@ def test_a_constant_only_subgraph_left_unfolded_is_caught_by_folding():
     cells = _run("const-fold/reshape-target", planted.fold_shape_chains_only, folds=True)
     hits = [f for c in cells for f in c.findings if f.oracle == "folding"]
     assert {f.form for f in hits} == {"constant-only", "constant-nodes"}
-    assert all(f.details["inputs"] == "constants" and f.details["node"] == "mul" and f.details["value"] == [[24]] for f in hits)
+    assert all(
+        f.details["inputs"] == "constants" and f.details["node"] == "mul" and f.details["value"] == [[24]] for f in hits
+    )
     assert "reads only constants" in hits[0].message
     status = {c.form: c.status for c in cells}
     assert status["shape-derived"] == "changed" and status["constant-only"] == "unchanged"
@@ -71,7 +73,10 @@ def test_inlining_that_drops_subgraph_initializers_is_caught_on_those_forms():
     assert {c.form: c.status for c in cells}["branch-outer-value"] == "changed"  # inlined right
     loop = _run("control-flow/loop-body-constants", planted.inline_constant_control_flow, optimizes=False)
     assert _forms(loop, "validity") == {"body-initializer"}
-    for case_id in ("control-flow/if-constant-condition", "control-flow/loop-trip-one"):  # inlined right, no branch initializers
+    for case_id in (
+        "control-flow/if-constant-condition",
+        "control-flow/loop-trip-one",
+    ):  # inlined right, no branch initializers
         cells = _run(case_id, planted.inline_constant_control_flow, optimizes=False)
         assert "changed" in {c.status for c in cells} and not _forms(cells), case_id
 

@@ -76,8 +76,15 @@ def corpus(tmp: Path) -> dict[str, tuple[list[str], str]]:
     check("graphproto", tmp / "graph.onnx", "not a ModelProto")
     check("folder", tmp, "folder")
 
-    cyc = _model([helper.make_node("Relu", ["B"], ["A"]), helper.make_node("Relu", ["A"], ["B"]), helper.make_node("Add", ["X", "B"], ["Y"])],
-                 [_x()], [_x("Y")])
+    cyc = _model(
+        [
+            helper.make_node("Relu", ["B"], ["A"]),
+            helper.make_node("Relu", ["A"], ["B"]),
+            helper.make_node("Add", ["X", "B"], ["Y"]),
+        ],
+        [_x()],
+        [_x("Y")],
+    )
     check("cycle", _save(tmp / "cycle.onnx", cyc), "checker")
     dangling = _model([helper.make_node("Add", ["X", "Z"], ["Y"])], [_x()], [_x("Y")])
     check("dangling-input", _save(tmp / "dangling.onnx", dangling), "'Z'")
@@ -85,15 +92,23 @@ def corpus(tmp: Path) -> dict[str, tuple[list[str], str]]:
     check("duplicate-output", _save(tmp / "dup.onnx", dup), "'Y'")
     unknown_op = _model([helper.make_node("NoSuchOp", ["X"], ["Y"])], [_x()], [_x("Y")])
     check("unknown-op", _save(tmp / "unknown_op.onnx", unknown_op), "NoSuchOp")
-    unknown_domain = _model([helper.make_node("Foo", ["X"], ["Y"], domain="com.example.nowhere")], [_x()], [_x("Y")],
-                            domain_opsets=[helper.make_opsetid("com.example.nowhere", 1)])
+    unknown_domain = _model(
+        [helper.make_node("Foo", ["X"], ["Y"], domain="com.example.nowhere")],
+        [_x()],
+        [_x("Y")],
+        domain_opsets=[helper.make_opsetid("com.example.nowhere", 1)],
+    )
     check("unknown-domain", _save(tmp / "unknown_domain.onnx", unknown_domain), "com.example.nowhere")
     future = good_model()
     future.opset_import[0].version = 99
     check("opset-too-new", _save(tmp / "future.onnx", future), "99")
 
     check("external-dotdot", _external(tmp / "m1", "../outside/w.bin", write=True), "outside the model's folder")
-    check("external-absolute", _external(tmp / "m2", str(tmp / "outside" / "abs.bin"), write=True), "outside the model's folder")
+    check(
+        "external-absolute",
+        _external(tmp / "m2", str(tmp / "outside" / "abs.bin"), write=True),
+        "outside the model's folder",
+    )
     check("external-missing", _external(tmp / "m3", "w_missing.bin", write=False), "missing")
 
     np.savez(tmp / "wrong_dtype.npz", X=np.ones((2, 3), np.int64))
@@ -111,10 +126,10 @@ def corpus(tmp: Path) -> dict[str, tuple[list[str], str]]:
     return c
 
 
-
-
 def _cli(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "passcheck", *argv], capture_output=True, text=True, cwd=cwd, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "passcheck", *argv], capture_output=True, text=True, cwd=cwd, timeout=120
+    )
 
 
 @pytest.fixture(scope="module")
@@ -123,10 +138,30 @@ def bad_inputs(tmp_path_factory):
 
 
 NAMES = [
-    "missing", "empty", "truncated", "random-bytes", "tensorproto", "graphproto", "folder", "cycle", "dangling-input",
-    "duplicate-output", "unknown-op", "unknown-domain", "opset-too-new", "external-dotdot", "external-absolute",
-    "external-missing", "feeds-wrong-dtype", "feeds-wrong-rank", "feeds-wrong-name", "bind-unknown-symbol", "huge-dim",
-    "huge-bind", "unknown-case", "unknown-pass",
+    "missing",
+    "empty",
+    "truncated",
+    "random-bytes",
+    "tensorproto",
+    "graphproto",
+    "folder",
+    "cycle",
+    "dangling-input",
+    "duplicate-output",
+    "unknown-op",
+    "unknown-domain",
+    "opset-too-new",
+    "external-dotdot",
+    "external-absolute",
+    "external-missing",
+    "feeds-wrong-dtype",
+    "feeds-wrong-rank",
+    "feeds-wrong-name",
+    "bind-unknown-symbol",
+    "huge-dim",
+    "huge-bind",
+    "unknown-case",
+    "unknown-pass",
 ]
 
 
@@ -157,10 +192,21 @@ def test_external_data_inside_the_folder_loads(tmp_path):
 def test_known_contrib_domain_and_local_function_are_accepted(tmp_path):
     from passcheck.modelio import check_runnable
 
-    m = _model([helper.make_node("Gelu", ["X"], ["Y"], domain="com.microsoft")], [_x()], [_x("Y")],
-               domain_opsets=[helper.make_opsetid("com.microsoft", 1)])
+    m = _model(
+        [helper.make_node("Gelu", ["X"], ["Y"], domain="com.microsoft")],
+        [_x()],
+        [_x("Y")],
+        domain_opsets=[helper.make_opsetid("com.microsoft", 1)],
+    )
     check_runnable(m, "m.onnx")
-    f = helper.make_function("local", "F", ["a"], ["b"], [helper.make_node("Relu", ["a"], ["b"])], [helper.make_opsetid("", 18)])
-    m = _model([helper.make_node("F", ["X"], ["Y"], domain="local")], [_x()], [_x("Y")], domain_opsets=[helper.make_opsetid("local", 1)])
+    f = helper.make_function(
+        "local", "F", ["a"], ["b"], [helper.make_node("Relu", ["a"], ["b"])], [helper.make_opsetid("", 18)]
+    )
+    m = _model(
+        [helper.make_node("F", ["X"], ["Y"], domain="local")],
+        [_x()],
+        [_x("Y")],
+        domain_opsets=[helper.make_opsetid("local", 1)],
+    )
     m.functions.append(f)
     check_runnable(m, "m.onnx")

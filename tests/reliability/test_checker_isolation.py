@@ -30,7 +30,7 @@ from passcheck.cases.builders import FLOAT, model, node, vi
 MARK = "abort the checker"
 MUTANT_MARK = "abort the checker on a Cast"
 INFER_MARK = "abort shape inference"
-SITECUSTOMIZE = textwrap.dedent(f'''
+SITECUSTOMIZE = textwrap.dedent(f"""
     import os
 
     import onnx.checker
@@ -57,8 +57,8 @@ SITECUSTOMIZE = textwrap.dedent(f'''
 
 
     onnx.checker.check_model = _check_model
-''')
-CASES = textwrap.dedent('''
+""")
+CASES = textwrap.dedent("""
     import numpy as np
 
     from passcheck.cases import Case, Form, register
@@ -93,7 +93,7 @@ CASES = textwrap.dedent('''
     register(Case(id="planted/marked", doc="Relu vs Max(x, 0); the checker aborts on the first", opset=18,
                   forms={"common": Form(marked), "max": Form(max0)}))
     register(Case(id="planted/bn9", doc="a form onnxruntime crashes on", opset=9, forms={"common": Form(relu9), "bn9": Form(bn9)}))
-''').replace("MARK_VALUE", repr(MARK))
+""").replace("MARK_VALUE", repr(MARK))
 
 
 def _relu():
@@ -122,7 +122,9 @@ def _passcheck(tmp: Path, *argv: str, plant: bool = True, every: str | None = No
     env = {**os.environ, "PYTHONPATH": _planted_path(tmp) if plant else os.environ.get("PYTHONPATH", "")}
     if every is not None:
         env["PASSCHECK_PROGRESS_EVERY"] = every
-    return subprocess.run([sys.executable, "-m", "passcheck", *argv], capture_output=True, text=True, cwd=tmp, env=env, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "passcheck", *argv], capture_output=True, text=True, cwd=tmp, env=env, timeout=300
+    )
 
 
 def _cells(report: Path) -> dict[tuple[str, str], dict]:
@@ -140,7 +142,18 @@ def test_checker_abort_in_check_is_a_finding(tmp_path):
 
 
 def test_checker_abort_in_run_costs_only_that_verdict(tmp_path):
-    proc = _passcheck(tmp_path, "run", "--cases-from", "planted_cases.py", "--case", "planted/marked", "--pass", "input", "--json", "r.json")
+    proc = _passcheck(
+        tmp_path,
+        "run",
+        "--cases-from",
+        "planted_cases.py",
+        "--case",
+        "planted/marked",
+        "--pass",
+        "input",
+        "--json",
+        "r.json",
+    )
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     cells = _cells(tmp_path / "r.json")
     (finding,) = cells[("common", "input")]["findings"]
@@ -155,7 +168,9 @@ def test_no_isolation_keeps_the_checker_in_process(tmp_path):
 
 
 def test_export_survives_a_form_that_crashes_onnxruntime(tmp_path):
-    proc = _passcheck(tmp_path, "export", "out", "--cases-from", "planted_cases.py", "--case", "planted/bn9", plant=False)
+    proc = _passcheck(
+        tmp_path, "export", "out", "--cases-from", "planted_cases.py", "--case", "planted/bn9", plant=False
+    )
     assert proc.returncode == 0, proc.stderr
     assert "wrote 2 form(s) of 1 case(s)" in proc.stdout
     common, bn9 = (tmp_path / "out" / "planted" / "bn9" / f / "test_data_set_0" for f in ("common", "bn9"))
@@ -183,8 +198,11 @@ def _one_line_error(proc: subprocess.CompletedProcess) -> str:
     return line
 
 
-@pytest.mark.parametrize("argv", [["compare", "m.onnx", "m.onnx", "--pass", "onnx:infer-shapes"], ["mutate", "m.onnx", "--out", "out"]],
-                         ids=["compare", "mutate"])
+@pytest.mark.parametrize(
+    "argv",
+    [["compare", "m.onnx", "m.onnx", "--pass", "onnx:infer-shapes"], ["mutate", "m.onnx", "--out", "out"]],
+    ids=["compare", "mutate"],
+)
 def test_checker_abort_on_an_original_is_refused_in_one_line(argv, tmp_path):
     _aborting_relu(tmp_path / "m.onnx")
     line = _one_line_error(_passcheck(tmp_path, *argv, every="0.01"))
@@ -195,24 +213,50 @@ def test_checker_abort_on_an_original_is_refused_in_one_line(argv, tmp_path):
 def test_checker_abort_on_an_original_under_mutations_checks_it_alone(tmp_path):
     _aborting_relu(tmp_path / "m.onnx")
     proc = _passcheck(tmp_path, "check", "m.onnx", "--mutations", "--pass", "onnx:infer-shapes", "--json", "r.json")
-    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr  # the input cell's finding, as without --mutations
-    assert "--mutations: the onnx checker killed its process: SIGABRT on this model, so no rewrite" in proc.stdout, proc.stdout
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, (
+        proc.stderr
+    )  # the input cell's finding, as without --mutations
+    assert "--mutations: the onnx checker killed its process: SIGABRT on this model, so no rewrite" in proc.stdout, (
+        proc.stdout
+    )
     assert {form for form, _ in _cells(tmp_path / "r.json")} == {"common"}
 
 
-@pytest.mark.parametrize("argv", [["check", "m.onnx", "--mutations", "--form", "float64-compute", "--pass", "onnx:infer-shapes", "--json", "r.json"],
-                                  ["mutate", "m.onnx", "--out", "out", "--form", "float64-compute"]], ids=["check", "mutate"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [
+            "check",
+            "m.onnx",
+            "--mutations",
+            "--form",
+            "float64-compute",
+            "--pass",
+            "onnx:infer-shapes",
+            "--json",
+            "r.json",
+        ],
+        ["mutate", "m.onnx", "--out", "out", "--form", "float64-compute"],
+    ],
+    ids=["check", "mutate"],
+)
 def test_checker_abort_on_a_mutant_leaves_it_out_unverified(argv, tmp_path):
     _aborting_relu(tmp_path / "m.onnx", MUTANT_MARK)
     proc = _passcheck(tmp_path, *argv)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr  # neither a finding nor a crash
     said = proc.stderr + proc.stdout
-    assert "mutant float64-compute: left out, unverified (rewrite 'float64-compute': the onnx checker killed its process: SIGABRT" in said, said
+    assert (
+        "mutant float64-compute: left out, unverified (rewrite 'float64-compute': the onnx checker killed its process: SIGABRT"
+        in said
+    ), said
     if argv[0] == "check":
         assert "no mutant could be verified (1 left out): nothing to compare with" in said
         assert {form for form, _ in _cells(tmp_path / "r.json")} == {"common"}
     else:
-        assert "no mutant could be verified (1 left out); nothing written" in proc.stdout and not (tmp_path / "out").exists()
+        assert (
+            "no mutant could be verified (1 left out); nothing written" in proc.stdout
+            and not (tmp_path / "out").exists()
+        )
 
 
 @pytest.fixture
@@ -275,7 +319,10 @@ def test_shape_inference_abort_on_an_original_is_refused_in_one_line(tmp_path):
     """The rewrites infer shapes in passcheck's process: the original is tried in the worker first."""
     _aborting_relu(tmp_path / "m.onnx", INFER_MARK)
     line = _one_line_error(_passcheck(tmp_path, "mutate", "m.onnx", "--out", "out", every="0.01"))
-    assert "m.onnx: onnx shape inference killed its process: SIGABRT on this model, so no rewrite of it can be built" in line, line
+    assert (
+        "m.onnx: onnx shape inference killed its process: SIGABRT on this model, so no rewrite of it can be built"
+        in line
+    ), line
     # compare builds no rewrite: the model is compared, the pass's crash on it is its finding
     proc = _passcheck(tmp_path, "compare", "m.onnx", "m.onnx", "--pass", "onnx:infer-shapes")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr

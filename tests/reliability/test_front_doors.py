@@ -27,7 +27,7 @@ from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
 TIMEOUT = "4"  # seconds for the hanging pass; model runs of a Relu take milliseconds
 
 #: Imported by the passcheck process (``-c "import front_planted"``) and, by name, by its worker.
-PLANTED = textwrap.dedent('''
+PLANTED = textwrap.dedent("""
     import ctypes
     import time
 
@@ -53,24 +53,36 @@ PLANTED = textwrap.dedent('''
         "common": Form(lambda: model([node("Relu", ["x"], ["y"])], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])], opset=18)),
         "max": Form(lambda: model([node("Max", ["x", "zero"], ["y"])], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])],
                                   initializers=[tensor("zero", np.zeros((), np.float32))], opset=18))}))
-''')
+""")
 
 
 def _relu(opset: int = 18, shape=("N", 3)) -> onnx.ModelProto:
-    return model([node("Relu", ["x"], ["y"])], [vi("x", FLOAT, list(shape))], [vi("y", FLOAT, list(shape))], opset=opset)
+    return model(
+        [node("Relu", ["x"], ["y"])], [vi("x", FLOAT, list(shape))], [vi("y", FLOAT, list(shape))], opset=opset
+    )
 
 
 def _max(opset: int = 18) -> onnx.ModelProto:
-    return model([node("Max", ["x", "zero"], ["y"])], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])], opset=opset,
-                 initializers=[tensor("zero", np.zeros((), np.float32))])
+    return model(
+        [node("Max", ["x", "zero"], ["y"])],
+        [vi("x", FLOAT, ["N", 3])],
+        [vi("y", FLOAT, ["N", 3])],
+        opset=opset,
+        initializers=[tensor("zero", np.zeros((), np.float32))],
+    )
 
 
 def _bn9_crashing_onnxruntime() -> onnx.ModelProto:
     """BatchNormalization-9 with its four optional outputs written as "": onnxruntime 1.32
     segfaults running it (a real crash of a real tool)."""
     inits = [tensor(n, np.ones(3, np.float32)) for n in ("s", "b", "m", "v")]
-    return model([node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y", "", "", "", ""])],
-                 [vi("x", FLOAT, [2, 3, 4])], [vi("y", FLOAT, [2, 3, 4])], opset=9, initializers=inits)
+    return model(
+        [node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y", "", "", "", ""])],
+        [vi("x", FLOAT, [2, 3, 4])],
+        [vi("y", FLOAT, [2, 3, 4])],
+        opset=9,
+        initializers=inits,
+    )
 
 
 def _cli(tmp: Path, *argv: str) -> subprocess.CompletedProcess:
@@ -78,14 +90,18 @@ def _cli(tmp: Path, *argv: str) -> subprocess.CompletedProcess:
     (tmp / "front_planted.py").write_text(PLANTED)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp), os.environ.get("PYTHONPATH", "")])}
     code = "import sys, front_planted; from passcheck.cli import main; sys.exit(main(sys.argv[1:]))"
-    return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, cwd=tmp, env=env, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, cwd=tmp, env=env, timeout=300
+    )
 
 
 def _statuses(report: Path) -> dict[tuple[str, str], dict]:
     return {(c["form"], c["pass_id"]): c for c in json.loads(report.read_text())["results"]}
 
 
-def _assert_crash_and_timeout(proc: subprocess.CompletedProcess, cells: dict[tuple[str, str], dict], forms: list[str]) -> None:
+def _assert_crash_and_timeout(
+    proc: subprocess.CompletedProcess, cells: dict[tuple[str, str], dict], forms: list[str]
+) -> None:
     assert proc.returncode == 1, proc.stderr  # the crash and the hang are findings, passcheck lives on
     assert "Traceback" not in proc.stderr, proc.stderr
     for form in forms:
@@ -98,10 +114,14 @@ def _assert_crash_and_timeout(proc: subprocess.CompletedProcess, cells: dict[tup
 def test_cli_front_doors_isolate_crashing_and_hanging_passes(tmp_path, door):
     onnx.save(_relu(), str(tmp_path / "relu.onnx"))
     onnx.save(_max(), str(tmp_path / "max.onnx"))
-    target = {"run": ["run", "--case", "planted/relu"], "check": ["check", "relu.onnx"],
-              "compare": ["compare", "relu.onnx", "max.onnx"]}[door]
-    proc = _cli(tmp_path, *target, "--pass", "planted:segv", "--pass", "planted:hang", "--timeout", TIMEOUT,
-                "--json", "r.json")
+    target = {
+        "run": ["run", "--case", "planted/relu"],
+        "check": ["check", "relu.onnx"],
+        "compare": ["compare", "relu.onnx", "max.onnx"],
+    }[door]
+    proc = _cli(
+        tmp_path, *target, "--pass", "planted:segv", "--pass", "planted:hang", "--timeout", TIMEOUT, "--json", "r.json"
+    )
     forms = {"run": ["common", "max"], "check": ["common"], "compare": ["relu", "max"]}[door]
     _assert_crash_and_timeout(proc, _statuses(tmp_path / "r.json"), forms)
     if door == "compare":
@@ -117,19 +137,27 @@ def test_cli_no_isolation_is_the_opt_out(tmp_path):
     assert proc.returncode == -11
 
 
-@pytest.mark.parametrize("argv", [
-    ["compare", "relu9.onnx", "bn9.onnx", "--pass", "onnx:infer-shapes"],
-    ["mutate", "bn9.onnx", "--out", "mutants"],
-    ["check", "bn9.onnx", "--mutations", "--pass", "onnx:infer-shapes"],
-    ["annotations", "bn9.onnx"],
-], ids=["compare-gate", "mutate-gate", "check-mutations-gate", "annotations"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["compare", "relu9.onnx", "bn9.onnx", "--pass", "onnx:infer-shapes"],
+        ["mutate", "bn9.onnx", "--out", "mutants"],
+        ["check", "bn9.onnx", "--mutations", "--pass", "onnx:infer-shapes"],
+        ["annotations", "bn9.onnx"],
+    ],
+    ids=["compare-gate", "mutate-gate", "check-mutations-gate", "annotations"],
+)
 def test_model_runs_that_crash_onnxruntime_are_one_line(tmp_path, argv):
     onnx.save(_bn9_crashing_onnxruntime(), str(tmp_path / "bn9.onnx"))
     onnx.save(_relu(9, (2, 3, 4)), str(tmp_path / "relu9.onnx"))
-    proc = _cli(tmp_path, *argv, "--progress", "none")  # progress lines (a loaded machine prints "running for S s") are not the error
+    proc = _cli(
+        tmp_path, *argv, "--progress", "none"
+    )  # progress lines (a loaded machine prints "running for S s") are not the error
     assert proc.returncode in (1, 2), proc.stderr  # never a signal
     if argv[0] != "check":
-        assert proc.returncode == 2 and "SIGSEGV" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+        assert proc.returncode == 2 and "SIGSEGV" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, (
+            proc.stderr
+        )
 
 
 def _segv(m):
@@ -165,7 +193,9 @@ def test_api_check_model_isolates_by_default(planted_ids):
 def _case(case_id: str):
     from passcheck.cases import Case, Form
 
-    return Case(id=case_id, doc="one Relu", opset=18, forms={"common": Form(lambda: _relu()), "max": Form(lambda: _max())})
+    return Case(
+        id=case_id, doc="one Relu", opset=18, forms={"common": Form(lambda: _relu()), "max": Form(lambda: _max())}
+    )
 
 
 def test_api_run_isolates_by_default(planted_ids):
@@ -196,7 +226,7 @@ def test_testing_helpers_isolate_one_shot_callables():
 
 INNER_CONFTEST = PLANTED.replace("planted/", "inner/").replace("planted:", "inner:")
 
-INNER_TESTS = textwrap.dedent('''
+INNER_TESTS = textwrap.dedent("""
     import ctypes
     import time
 
@@ -229,15 +259,31 @@ INNER_TESTS = textwrap.dedent('''
     @pytest.mark.passcheck(cases=["inner/*"], passes=["onnx:infer-shapes"])
     def test_after(passcheck_case):
         passcheck_case.assert_ok()
-''')
+""")
 
 
 def test_pytest_plugin_session_survives_crashing_and_hanging_passes(tmp_path):
     (tmp_path / "conftest.py").write_text(INNER_CONFTEST)
     (tmp_path / "test_inner.py").write_text(INNER_TESTS)
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--junitxml", "j.xml",
-                           "--passcheck-timeout", TIMEOUT, "test_inner.py"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "--junitxml",
+            "j.xml",
+            "--passcheck-timeout",
+            TIMEOUT,
+            "test_inner.py",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
     out = proc.stdout
     assert proc.returncode == 1, out + proc.stderr
     assert "4 failed, 2 passed" in out, out  # the summary: the session went on after the crash

@@ -12,9 +12,7 @@ import io
 import os
 from pathlib import Path
 
-import numpy as np
 import onnx
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from onnx import TensorProto, helper
@@ -22,7 +20,11 @@ from onnx import TensorProto, helper
 from passcheck.cli import main
 
 N = int(os.environ.get("PASSCHECK_FUZZ_EXAMPLES", "0"))
-COMMANDS = (["check", "{m}", "--pass", "onnx:infer-shapes", "--no-isolation", "-q"], ["show", "{m}"], ["annotations", "{m}", "--no-isolation"])
+COMMANDS = (
+    ["check", "{m}", "--pass", "onnx:infer-shapes", "--no-isolation", "-q"],
+    ["show", "{m}"],
+    ["annotations", "{m}", "--no-isolation"],
+)
 FUZZ = settings(max_examples=N or 40, deadline=None, derandomize=not N, suppress_health_check=list(HealthCheck))
 
 
@@ -93,12 +95,19 @@ def small_models(draw) -> onnx.ModelProto:
         if draw(st.booleans()):
             nodes.append(helper.make_node(draw(st.sampled_from(UNARY)), [last], [f"v{i}"], name=f"n{i}"))
         else:
-            nodes.append(helper.make_node(draw(st.sampled_from(["Add", "Mul", "Max"])), [last, "x"], [f"v{i}"], name=f"n{i}"))
+            nodes.append(
+                helper.make_node(draw(st.sampled_from(["Add", "Mul", "Max"])), [last, "x"], [f"v{i}"], name=f"n{i}")
+            )
         last = f"v{i}"
-    value_info = [helper.make_tensor_value_info(n.output[0], elem, [draw(DIM) for _ in range(draw(st.integers(0, 3)))])
-                  for n in nodes[:-1] if draw(st.booleans())]
+    value_info = [
+        helper.make_tensor_value_info(n.output[0], elem, [draw(DIM) for _ in range(draw(st.integers(0, 3)))])
+        for n in nodes[:-1]
+        if draw(st.booleans())
+    ]
     out_shape = draw(st.one_of(st.just(shape), st.lists(DIM, max_size=3)))
-    graph = helper.make_graph(nodes, "fuzz", inputs, [helper.make_tensor_value_info(last, elem, out_shape)], value_info=value_info)
+    graph = helper.make_graph(
+        nodes, "fuzz", inputs, [helper.make_tensor_value_info(last, elem, out_shape)], value_info=value_info
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", draw(st.integers(13, 21)))])
     model.ir_version = 8
     return model

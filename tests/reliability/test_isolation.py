@@ -79,8 +79,22 @@ PASSES = ["planted:ok", "planted:segv", "planted:abort", "planted:hang", "plante
 
 def _run(tmp: Path, *extra: str) -> subprocess.CompletedProcess:
     (tmp / "planted.py").write_text(PLANTED)
-    argv = [sys.executable, "-m", "passcheck", "run", "--cases-from", str(tmp / "planted.py"), "--case", "planted/*",
-            "--timeout", "8", "--memory-limit", "2048", "-q", *extra]
+    argv = [
+        sys.executable,
+        "-m",
+        "passcheck",
+        "run",
+        "--cases-from",
+        str(tmp / "planted.py"),
+        "--case",
+        "planted/*",
+        "--timeout",
+        "8",
+        "--memory-limit",
+        "2048",
+        "-q",
+        *extra,
+    ]
     for p in PASSES:
         argv += ["--pass", p]
     return subprocess.run(argv, capture_output=True, text=True, cwd=tmp, timeout=240)
@@ -91,7 +105,9 @@ def test_each_planted_failure_costs_only_its_cell(tmp_path):
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == 1, proc.stderr  # the failures are findings
     results = json.loads((tmp_path / "r.json").read_text())["results"]
-    assert sorted((c["pass_id"], c["form"]) for c in results) == sorted((p, f) for p in PASSES + ["input"] for f in ("common", "max"))
+    assert sorted((c["pass_id"], c["form"]) for c in results) == sorted(
+        (p, f) for p in PASSES + ["input"] for f in ("common", "max")
+    )
     cells = {c["pass_id"]: c for c in results if c["form"] == "max"}
     assert cells["planted:ok"]["status"] == "unchanged" and cells["planted:ok"]["verdict"] == "ok"
     assert cells["onnx:infer-shapes"]["status"] in ("changed", "unchanged")
@@ -110,7 +126,10 @@ def test_each_planted_failure_costs_only_its_cell(tmp_path):
 def _relu() -> onnx.ModelProto:
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])
-    m = helper.make_model(helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y]), opset_imports=[helper.make_opsetid("", 18)])
+    m = helper.make_model(
+        helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y]),
+        opset_imports=[helper.make_opsetid("", 18)],
+    )
     m.ir_version = 8
     return m
 
@@ -120,7 +139,9 @@ def test_unpicklable_callable_runs_in_a_forked_child(tmp_path):
 
     parent = os.getpid()
     with IsolatedExecutor(timeout=30, memory_mb=None) as ex:
-        seen = FunctionAdapter("t:pid", lambda m: (m.graph.node[0].name.__class__, setattr(m.graph, "name", str(os.getpid())), m)[-1])
+        seen = FunctionAdapter(
+            "t:pid", lambda m: (m.graph.node[0].name.__class__, setattr(m.graph, "name", str(os.getpid())), m)[-1]
+        )
         out = ex(seen, _relu(), tmp_path)
         assert out.status == "changed" and out.model.graph.name != str(parent)
         died = ex(FunctionAdapter("t:exit", lambda m: os._exit(7)), _relu(), tmp_path)
@@ -142,7 +163,9 @@ def test_worker_is_reused_and_replaced_after_a_crash(tmp_path):
 
 @pytest.mark.parametrize("flag", [["--timeout", "0"], ["--memory-limit", "-3"], ["--timeout", "soon"]])
 def test_bad_limits_are_usage_errors(tmp_path, flag):
-    proc = subprocess.run([sys.executable, "-m", "passcheck", "run", "--case", "x", *flag], capture_output=True, text=True, cwd=tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "passcheck", "run", "--case", "x", *flag], capture_output=True, text=True, cwd=tmp_path
+    )
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1 and "positive number" in proc.stderr
 
 
@@ -155,9 +178,26 @@ def test_killing_passcheck_leaves_no_pass_running(tmp_path):
 
     (tmp_path / "planted.py").write_text(PLANTED)
     marker = tmp_path / "hang-started"
-    proc = subprocess.Popen([sys.executable, "-m", "passcheck", "run", "--cases-from", str(tmp_path / "planted.py"), "--case", "planted/*",
-                             "--pass", "planted:hang", "--timeout", "600"], env={**os.environ, "PLANTED_HANG_MARK": str(marker)},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "passcheck",
+            "run",
+            "--cases-from",
+            str(tmp_path / "planted.py"),
+            "--case",
+            "planted/*",
+            "--pass",
+            "planted:hang",
+            "--timeout",
+            "600",
+        ],
+        env={**os.environ, "PLANTED_HANG_MARK": str(marker)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=tmp_path,
+    )
     deadline = time.monotonic() + 300
     while not marker.exists():  # the hanging pass is running in its worker now
         assert proc.poll() is None and time.monotonic() < deadline, "the planted hang never started"
@@ -167,8 +207,10 @@ def test_killing_passcheck_leaves_no_pass_running(tmp_path):
 
     def live_here(pid: str) -> bool:
         try:
-            return (os.path.realpath(f"/proc/{pid}/cwd") == str(tmp_path.resolve())
-                    and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0] != "Z")
+            return (
+                os.path.realpath(f"/proc/{pid}/cwd") == str(tmp_path.resolve())
+                and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0] != "Z"
+            )
         except OSError:  # ended meanwhile
             return False
 

@@ -24,12 +24,12 @@ from onnx import TensorProto, helper
 
 REPO = Path(__file__).resolve().parents[2]
 #: A pass command that starts a long-lived child of its own, says so in a marker file, and hangs.
-TOOL = textwrap.dedent('''
+TOOL = textwrap.dedent("""
     import os, subprocess, sys, time
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)"])
     open(os.environ["LEAK_MARKER"], "a").write(f"{os.getpid()} {child.pid}\\n")
     time.sleep(1000)
-''')
+""")
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads the process table from /proc")
 
@@ -67,8 +67,10 @@ def _processes_with(token: str) -> list[str]:
 def _relu(path: Path) -> Path:
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])
-    m = helper.make_model(helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y]),
-                          opset_imports=[helper.make_opsetid("", 18)])
+    m = helper.make_model(
+        helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y]),
+        opset_imports=[helper.make_opsetid("", 18)],
+    )
     m.ir_version = 8
     onnx.save(m, str(path))
     return path
@@ -88,13 +90,22 @@ class Sandbox:
         self.env = {**os.environ, "TMPDIR": str(self.tmpdir), "LEAK_TOKEN": self.token, "LEAK_MARKER": str(self.marker)}
 
     def start(self, *args: str) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, "-m", "passcheck", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                text=True, cwd=self.tmp, env=self.env)
+        return subprocess.Popen(
+            [sys.executable, "-m", "passcheck", *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=self.tmp,
+            env=self.env,
+        )
 
     def wait_for_tool(self, proc: subprocess.Popen) -> None:
         """Until the planted command and its child run (or passcheck ended: then fail with its stderr)."""
-        _until(lambda: self.marker.exists() and self.marker.read_text().strip() or proc.poll() is not None,
-               300, "the planted command to start")
+        _until(
+            lambda: self.marker.exists() and self.marker.read_text().strip() or proc.poll() is not None,
+            300,
+            "the planted command to start",
+        )
         assert proc.poll() is None, proc.stderr.read()
 
     def assert_clean(self) -> None:
@@ -108,7 +119,9 @@ class Sandbox:
         except AssertionError:
             raise AssertionError(f"processes left running: {_processes_with(self.token)}") from None
         allowed = {".ses"}
-        assert sorted(p.name for p in self.tmpdir.iterdir() if p.name not in allowed) == [], "left in the temporary folder"
+        assert sorted(p.name for p in self.tmpdir.iterdir() if p.name not in allowed) == [], (
+            "left in the temporary folder"
+        )
 
 
 @pytest.fixture
@@ -130,11 +143,28 @@ def _command(box: Sandbox, which: str) -> list[str]:
     if which == "run":
         return ["run", "--case", "constant/pad-pads-opset17", "--pass", box.cmd_pass, "--json", str(box.tmp / "r.json")]
     if which == "run --no-isolation":
-        return ["run", "--case", "constant/pad-pads-opset17", "--pass", box.cmd_pass, "--no-isolation", "--json", str(box.tmp / "r.json")]
+        return [
+            "run",
+            "--case",
+            "constant/pad-pads-opset17",
+            "--pass",
+            box.cmd_pass,
+            "--no-isolation",
+            "--json",
+            str(box.tmp / "r.json"),
+        ]
     if which == "check":
         return ["check", str(model), "--pass", box.cmd_pass, "--json", str(box.tmp / "r.json")]
     if which == "compare":
-        return ["compare", str(model), str(_relu(box.tmp / "m2.onnx")), "--pass", box.cmd_pass, "--json", str(box.tmp / "r.json")]
+        return [
+            "compare",
+            str(model),
+            str(_relu(box.tmp / "m2.onnx")),
+            "--pass",
+            box.cmd_pass,
+            "--json",
+            str(box.tmp / "r.json"),
+        ]
     raise AssertionError(which)
 
 
@@ -179,11 +209,17 @@ def test_signal_while_reading_input_exits_130(box, which, sig):
     (a model that is a FIFO nobody writes keeps it reading)."""
     model = _relu(box.tmp / "m.onnx")
     fifo = _fifo(box.tmp / "slow.onnx")
-    args = {"check": ["check", str(fifo)], "compare": ["compare", str(model), str(fifo)],
-            "mutate": ["mutate", str(fifo), "--out", str(box.tmp / "o")], "annotations": ["annotations", str(fifo)],
-            "show": ["show", str(fifo)]}[which]
+    args = {
+        "check": ["check", str(fifo)],
+        "compare": ["compare", str(model), str(fifo)],
+        "mutate": ["mutate", str(fifo), "--out", str(box.tmp / "o")],
+        "annotations": ["annotations", str(fifo)],
+        "show": ["show", str(fifo)],
+    }[which]
     proc = box.start(*args)
-    writer = _until(lambda: _writer_for_waiting_reader(fifo) or proc.poll() is not None, 300, f"passcheck {which} to open its input")
+    writer = _until(
+        lambda: _writer_for_waiting_reader(fifo) or proc.poll() is not None, 300, f"passcheck {which} to open its input"
+    )
     try:
         assert proc.poll() is None, proc.stderr.read()
         proc.send_signal(sig)
@@ -233,7 +269,11 @@ def test_signal_taken_by_another_thread_while_reading_input_exits_130(box, which
     fifo = _fifo(box.tmp / "slow.onnx")
     proc = box.start(*(["check", str(fifo)] if which == "check" else ["compare", str(model), str(fifo)]))
     try:
-        _until(lambda: proc.poll() is not None or _waiting_on(proc.pid, fifo), 300, f"passcheck {which} to wait for its input")
+        _until(
+            lambda: proc.poll() is not None or _waiting_on(proc.pid, fifo),
+            300,
+            f"passcheck {which} to wait for its input",
+        )
         assert proc.poll() is None, proc.stderr.read()
         others = [int(t) for t in os.listdir(f"/proc/{proc.pid}/task") if int(t) != proc.pid]
         if not others:
@@ -255,8 +295,23 @@ def test_signal_taken_by_another_thread_while_reading_input_exits_130(box, which
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_matrix_signal_while_a_cmd_pass_runs_in_an_env_leaves_nothing(box, sig):
     out = box.tmp / "mx"
-    proc = box.start("matrix", "--env", "onnx-1.23", "--case", "optional-input/conv-bn", "--pass", box.cmd_pass, "--out", str(out),
-                     "--source", str(REPO), "--envs-dir", str(REPO / "ci" / "envs"), "--progress", "lines")
+    proc = box.start(
+        "matrix",
+        "--env",
+        "onnx-1.23",
+        "--case",
+        "optional-input/conv-bn",
+        "--pass",
+        box.cmd_pass,
+        "--out",
+        str(out),
+        "--source",
+        str(REPO),
+        "--envs-dir",
+        str(REPO / "ci" / "envs"),
+        "--progress",
+        "lines",
+    )
     _interrupt(box, proc, sig)
     box.assert_clean()
     assert (out / "report.json").is_file()
@@ -265,8 +320,25 @@ def test_matrix_signal_while_a_cmd_pass_runs_in_an_env_leaves_nothing(box, sig):
 @pytest.mark.matrix
 def test_matrix_timeout_of_a_cmd_pass_leaves_nothing(box):
     out = box.tmp / "mx"
-    proc = box.start("matrix", "--env", "onnx-1.23", "--case", "optional-input/conv-bn", "--pass", box.cmd_pass, "--out", str(out),
-                     "--source", str(REPO), "--envs-dir", str(REPO / "ci" / "envs"), "--progress", "lines", "--timeout", "10")
+    proc = box.start(
+        "matrix",
+        "--env",
+        "onnx-1.23",
+        "--case",
+        "optional-input/conv-bn",
+        "--pass",
+        box.cmd_pass,
+        "--out",
+        str(out),
+        "--source",
+        str(REPO),
+        "--envs-dir",
+        str(REPO / "ci" / "envs"),
+        "--progress",
+        "lines",
+        "--timeout",
+        "10",
+    )
     err = proc.communicate(timeout=600)[1]
     assert proc.returncode == 1, err
     assert '"timeout"' in (out / "report.json").read_text()
@@ -279,8 +351,21 @@ def test_matrix_signal_while_uv_creates_the_environment_leaves_nothing(box):
     terminal's Ctrl-C would not reach it), and the half-made environment is redone next time."""
     cache = box.tmp / "cache"
     box.env["PASSCHECK_CACHE"] = str(cache)
-    proc = box.start("matrix", "--env", "onnx-1.23", "--case", "constant/pad-pads-opset17", "--out", str(box.tmp / "mx"),
-                     "--source", str(REPO), "--envs-dir", str(REPO / "ci" / "envs"), "--progress", "lines")
+    proc = box.start(
+        "matrix",
+        "--env",
+        "onnx-1.23",
+        "--case",
+        "constant/pad-pads-opset17",
+        "--out",
+        str(box.tmp / "mx"),
+        "--source",
+        str(REPO),
+        "--envs-dir",
+        str(REPO / "ci" / "envs"),
+        "--progress",
+        "lines",
+    )
 
     def installing() -> bool:
         return any("pip install" in log.read_text() for log in cache.glob("envs/onnx-1.23-*.log"))

@@ -23,8 +23,24 @@ PASSES = ["planted:ok", "planted:nap", "planted:segv", "onnx:infer-shapes"]
 
 def _argv(tmp: Path, name: str, *extra: str) -> list[str]:
     (tmp / "planted.py").write_text(PLANTED)
-    argv = [sys.executable, "-m", "passcheck", "run", "--cases-from", str(tmp / "planted.py"), "--case", "planted/*",
-            "--case", "constant/pad-pads-opset17", "--timeout", "60", "-q", "--json", str(tmp / f"{name}.json"), *extra]
+    argv = [
+        sys.executable,
+        "-m",
+        "passcheck",
+        "run",
+        "--cases-from",
+        str(tmp / "planted.py"),
+        "--case",
+        "planted/*",
+        "--case",
+        "constant/pad-pads-opset17",
+        "--timeout",
+        "60",
+        "-q",
+        "--json",
+        str(tmp / f"{name}.json"),
+        *extra,
+    ]
     for p in PASSES:
         argv += ["--pass", p]
     return argv
@@ -50,8 +66,13 @@ def test_interrupted_run_resumes_to_the_uninterrupted_report(tmp_path, sig):
     total = len(json.loads((tmp_path / "full.json").read_text())["results"])
 
     stream = tmp_path / "s.jsonl"
-    proc = subprocess.Popen(_argv(tmp_path, "part", "--stream", str(stream)), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, cwd=tmp_path)
+    proc = subprocess.Popen(
+        _argv(tmp_path, "part", "--stream", str(stream)),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
     deadline = time.monotonic() + 240
     while _cells_in(stream) < 3 and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
@@ -63,29 +84,58 @@ def test_interrupted_run_resumes_to_the_uninterrupted_report(tmp_path, sig):
     assert partial["partial"] is True and 3 <= len(partial["results"]) < total
     assert _cells_in(stream) == len(partial["results"])
 
-    resumed = subprocess.run(_argv(tmp_path, "part", "--stream", str(stream), "--resume"), capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    resumed = subprocess.run(
+        _argv(tmp_path, "part", "--stream", str(stream), "--resume"),
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
     assert resumed.returncode == 1, resumed.stderr
     assert _cells_in(stream) == total  # finished cells were not redone
     full_doc, resumed_doc = _comparable(tmp_path / "full.json"), _comparable(tmp_path / "part.json")
     assert "partial" not in resumed_doc
-    assert sorted(json.dumps(c, sort_keys=True) for c in resumed_doc["results"]) == sorted(json.dumps(c, sort_keys=True) for c in full_doc["results"])
+    assert sorted(json.dumps(c, sort_keys=True) for c in resumed_doc["results"]) == sorted(
+        json.dumps(c, sort_keys=True) for c in full_doc["results"]
+    )
     # and the resumed report is in canonical order: a second resume changes nothing
-    again = subprocess.run(_argv(tmp_path, "again", "--stream", str(stream), "--resume"), capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    again = subprocess.run(
+        _argv(tmp_path, "again", "--stream", str(stream), "--resume"),
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
     assert again.returncode == 1 and _cells_in(stream) == total
     assert _comparable(tmp_path / "again.json")["results"] == resumed_doc["results"]
 
 
 def test_torn_last_line_is_ignored_and_resume_checks_the_selection(tmp_path):
     stream = tmp_path / "s.jsonl"
-    first = subprocess.run(_argv(tmp_path, "a", "--stream", str(stream)), capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    first = subprocess.run(
+        _argv(tmp_path, "a", "--stream", str(stream)), capture_output=True, text=True, cwd=tmp_path, timeout=300
+    )
     assert first.returncode == 1, first.stderr
     lines = stream.read_text().splitlines()
     stream.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][: len(lines[-1]) // 2])  # a kill mid-write
-    resumed = subprocess.run(_argv(tmp_path, "a", "--stream", str(stream), "--resume"), capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    resumed = subprocess.run(
+        _argv(tmp_path, "a", "--stream", str(stream), "--resume"),
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
     assert resumed.returncode == 1, resumed.stderr
     assert _cells_in(stream) == len(lines) - 2  # header + environment lines are not cells; the torn cell was redone
 
     again = subprocess.run(_argv(tmp_path, "a", "--stream", str(stream)), capture_output=True, text=True, cwd=tmp_path)
     assert again.returncode == 2 and "--resume" in again.stderr and len(again.stderr.strip().splitlines()) == 1
-    other = subprocess.run(_argv(tmp_path, "a", "--stream", str(stream), "--resume", "--pass", "ort:basic"), capture_output=True, text=True, cwd=tmp_path)
-    assert other.returncode == 2 and "different command or selection" in other.stderr and "Traceback" not in other.stderr
+    other = subprocess.run(
+        _argv(tmp_path, "a", "--stream", str(stream), "--resume", "--pass", "ort:basic"),
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert (
+        other.returncode == 2 and "different command or selection" in other.stderr and "Traceback" not in other.stderr
+    )

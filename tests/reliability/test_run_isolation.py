@@ -15,8 +15,13 @@ def _bn9_all_outputs_empty(_model):
     """BatchNormalization-9 with its four optional outputs written as "": onnxruntime 1.32
     segfaults running it (a real crash, used here as a planted one)."""
     inits = [tensor(n, np.ones(3, np.float32)) for n in ("s", "b", "m", "v")]
-    return model([node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y", "", "", "", ""])],
-                 [vi("x", FLOAT, [2, 3, 4])], [vi("y", FLOAT, [2, 3, 4])], opset=9, initializers=inits)
+    return model(
+        [node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y", "", "", "", ""])],
+        [vi("x", FLOAT, [2, 3, 4])],
+        [vi("y", FLOAT, [2, 3, 4])],
+        opset=9,
+        initializers=inits,
+    )
 
 
 def _relu_model():

@@ -32,7 +32,9 @@ def test_unchecked_cells_fail_until_a_baseline_accepts_them(tmp_path, capsys):
     assert main([*ARGS, "--baseline", str(known)]) == 0
 
     only_findings = tmp_path / "findings-only.json"
-    only_findings.write_text(json.dumps({"known": [e for e in json.loads(known.read_text())["known"] if "|unchecked|" not in e["id"]]}))
+    only_findings.write_text(
+        json.dumps({"known": [e for e in json.loads(known.read_text())["known"] if "|unchecked|" not in e["id"]]})
+    )
     assert main([*ARGS, "--baseline", str(only_findings)]) == 1
 
 
@@ -54,11 +56,21 @@ def test_rewriting_a_baseline_keeps_the_reasons_of_entries_that_still_occur(tmp_
 
     f_old = Finding("rejected", "runtime", "c/x", "f", "input", "cannot run", env="e1")
     f_new = Finding("wrong-result", "numeric", "c/x", "g", "ort:basic", "differs", env="e1")
-    cells = [CellResult("c/x", "f", "input", "unchanged", env="e1", findings=[f_old]),
-             CellResult("c/x", "g", "ort:basic", "changed", env="e1", findings=[f_new])]
+    cells = [
+        CellResult("c/x", "f", "input", "unchanged", env="e1", findings=[f_old]),
+        CellResult("c/x", "g", "ort:basic", "changed", env="e1", findings=[f_new]),
+    ]
     path = tmp_path / "known.json"
-    path.write_text(json.dumps({"known": [{"id": f_old.id, "reason": "triaged: onnxruntime bug", "link": "upstream#1"},
-                                          {"id": "gone/case:f|p|o|k", "reason": "fixed since"}]}))
+    path.write_text(
+        json.dumps(
+            {
+                "known": [
+                    {"id": f_old.id, "reason": "triaged: onnxruntime bug", "link": "upstream#1"},
+                    {"id": "gone/case:f|p|o|k", "reason": "fixed since"},
+                ]
+            }
+        )
+    )
     doc = json.loads(baseline.from_cells(cells, "recorded, not triaged", previous=baseline.previous_entries(path)))
     by_id = {e["id"]: e for e in doc["known"]}
     assert by_id[f_old.id]["reason"] == "triaged: onnxruntime bug" and by_id[f_old.id]["link"] == "upstream#1"

@@ -11,9 +11,15 @@ from passcheck.report.rootcause import root_causes
 
 
 def _wrong(form: str, output: str, err: str, pass_id: str = "ort:basic", binding: int = 0) -> Finding:
-    return Finding("wrong-result", "numeric", "c", form, pass_id,
-                   f"output {output!r} (binding {binding}): max abs error {err} (rtol 1e-4, atol 1e-5)",
-                   {"binding": binding, "output": output})
+    return Finding(
+        "wrong-result",
+        "numeric",
+        "c",
+        form,
+        pass_id,
+        f"output {output!r} (binding {binding}): max abs error {err} (rtol 1e-4, atol 1e-5)",
+        {"binding": binding, "output": output},
+    )
 
 
 def _cells() -> list[CellResult]:
@@ -45,5 +51,7 @@ def test_an_input_finding_explains_pass_findings_on_its_own_form_only():
     cells = [CellResult("c", f.form, f.pass_id, "changed", findings=[f]) for f in (on_u, same_form, other_form)]
     causes = root_causes(cells)
     by_rep = {(c.finding.form, c.finding.pass_id): [(f.form, f.pass_id) for f in c.explains] for c in causes}
-    assert by_rep == {("u", "input"): [("u", "input"), ("u", "ort:basic")],
-                      ("common", "ort:basic"): [("common", "ort:basic")]}
+    assert by_rep == {
+        ("u", "input"): [("u", "input"), ("u", "ort:basic")],
+        ("common", "ort:basic"): [("common", "ort:basic")],
+    }

@@ -22,7 +22,11 @@ def test_a_model_onnxruntime_cannot_run_is_one_root_cause(tmp_path):
     report = check_model(DATA / "pytorch-converted/test_AvgPool1d/model.onnx", ["ort:disabled", "ort:basic"])
     causes = root_causes(report.cells)
     assert len(report.findings) == 3 and len(causes) == 1, [f.headline() for f in report.findings]
-    assert causes[0].finding.pass_id == "input" and causes[0].cells() == ["common | input | local", "common | ort:disabled | local", "common | ort:basic | local"]
+    assert causes[0].finding.pass_id == "input" and causes[0].cells() == [
+        "common | input | local",
+        "common | ort:disabled | local",
+        "common | ort:basic | local",
+    ]
     console = Console(record=True, width=400)
     terminal.render(report.cells, console, show_grid=False)
     text = console.export_text()
@@ -41,7 +45,9 @@ def test_an_invalid_output_that_fails_to_run_on_cumulative_levels_is_one_root_ca
     # onnxruntime saves an IR-3 SqueezeNet with initializers missing from graph.input at every level.
     report = check_model(DATA / "light/light_squeezenet.onnx", ["ort:basic", "ort:extended"])
     kinds = sorted(f.kind for f in report.findings)
-    assert kinds == ["invalid-model", "invalid-model", "wrong-result", "wrong-result"], [f.headline() for f in report.findings]
+    assert kinds == ["invalid-model", "invalid-model", "wrong-result", "wrong-result"], [
+        f.headline() for f in report.findings
+    ]
     causes = root_causes(report.cells)
     assert len(causes) == 1 and causes[0].finding.pass_id == "ort:basic" and causes[0].finding.kind == "invalid-model"
     assert len(causes[0].explains) == 4
@@ -52,19 +58,31 @@ def _f(message: str, form: str = "common", pass_id: str = "ort:basic", case: str
 
 
 def test_signature_strips_names_and_numbers_but_keeps_op_types():
-    assert normalize("Could not find an implementation for AveragePool(1) node with name 'a_1'") == \
-        "Could not find an implementation for AveragePool(<n>) node with name <name>"
-    assert signature(_f("ort:basic declined: fc8_w_0 in initializer")) == signature(_f("ort:basic declined: bn_B_token_569 in initializer", form="mutant"))
+    assert (
+        normalize("Could not find an implementation for AveragePool(1) node with name 'a_1'")
+        == "Could not find an implementation for AveragePool(<n>) node with name <name>"
+    )
+    assert signature(_f("ort:basic declined: fc8_w_0 in initializer")) == signature(
+        _f("ort:basic declined: bn_B_token_569 in initializer", form="mutant")
+    )
     assert signature(_f("no kernel for AveragePool")) != signature(_f("no kernel for MaxPool"))
 
 
 def test_distinct_causes_and_cases_stay_apart():
     from passcheck.records import CellResult
 
-    cells = [CellResult("c", "common", "ort:basic", "declined", findings=[_f("no kernel for AveragePool")]),
-             CellResult("c", "common", "onnx:infer-shapes", "declined", findings=[_f("no kernel for AveragePool", pass_id="onnx:infer-shapes")]),
-             CellResult("d", "common", "ort:basic", "declined", findings=[_f("no kernel for AveragePool", case="d")]),
-             CellResult("c", "x", "ort:basic", "declined", findings=[_f("no kernel for MaxPool", form="x")])]
+    cells = [
+        CellResult("c", "common", "ort:basic", "declined", findings=[_f("no kernel for AveragePool")]),
+        CellResult(
+            "c",
+            "common",
+            "onnx:infer-shapes",
+            "declined",
+            findings=[_f("no kernel for AveragePool", pass_id="onnx:infer-shapes")],
+        ),
+        CellResult("d", "common", "ort:basic", "declined", findings=[_f("no kernel for AveragePool", case="d")]),
+        CellResult("c", "x", "ort:basic", "declined", findings=[_f("no kernel for MaxPool", form="x")]),
+    ]
     assert len(root_causes(cells)) == 4
 
 
@@ -72,8 +90,22 @@ def test_what_the_form_itself_shows_is_not_a_pass_finding_again():
     from passcheck.records import CellResult
 
     seen = "graph input annotation does not hold (binding 0): x: annotated rank 2 [2, 3], run produced shape [6]"
-    cells = [CellResult("c", "common", "input", "unchanged", findings=[Finding("annotation-violated", "annotations", "c", "common", "input", seen)]),
-             CellResult("c", "common", "ort:basic", "changed", findings=[Finding("annotation-violated", "annotations", "c", "common", "ort:basic", seen)])]
+    cells = [
+        CellResult(
+            "c",
+            "common",
+            "input",
+            "unchanged",
+            findings=[Finding("annotation-violated", "annotations", "c", "common", "input", seen)],
+        ),
+        CellResult(
+            "c",
+            "common",
+            "ort:basic",
+            "changed",
+            findings=[Finding("annotation-violated", "annotations", "c", "common", "ort:basic", seen)],
+        ),
+    ]
     causes = root_causes(cells)
     assert len(causes) == 1 and causes[0].finding.pass_id == "input" and len(causes[0].explains) == 2
 
@@ -84,9 +116,15 @@ def test_a_single_site_form_represents_its_rewrite_but_never_before_common():
     def cells(*forms):
         return [CellResult("c", f, "ort:basic", "declined", findings=[_f("no kernel for Pad", form=f)]) for f in forms]
 
-    assert root_causes(cells("empty-optional-input", "empty-optional-input@n3"))[0].finding.form == "empty-optional-input@n3"
+    assert (
+        root_causes(cells("empty-optional-input", "empty-optional-input@n3"))[0].finding.form
+        == "empty-optional-input@n3"
+    )
     assert root_causes(cells("empty-optional-input", "empty-optional-input@n3", "common"))[0].finding.form == "common"
     # a pair of rewrites is more change than one rewrite, even at every site at once
     pair = "empty-optional-input@n3+initializer-to-constant@W"
     assert root_causes(cells(pair, "empty-optional-input"))[0].finding.form == "empty-optional-input"
-    assert root_causes(cells(pair, "empty-optional-input", "empty-optional-input@n3"))[0].finding.form == "empty-optional-input@n3"
+    assert (
+        root_causes(cells(pair, "empty-optional-input", "empty-optional-input@n3"))[0].finding.form
+        == "empty-optional-input@n3"
+    )

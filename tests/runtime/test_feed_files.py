@@ -14,8 +14,8 @@ from passcheck.runtime.feed_files import SparseValue, proto_to_value, read_feeds
 
 DATA = Path(onnx.__file__).parent / "backend/test/data"
 
-M = parser.parse_model('''<ir_version: 8, opset_import: ["" : 18]>
-g (float[N] a, seq(float[N]) s, optional(int64[2]) o) => (float[N] y) { y = Relu(a) }''')
+M = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[N] a, seq(float[N]) s, optional(int64[2]) o) => (float[N] y) { y = Relu(a) }""")
 
 
 def test_round_trip_every_kind(tmp_path):
@@ -69,4 +69,7 @@ def test_npz_and_missing_input(tmp_path):
 def test_reads_every_shipped_backend_test(folder):
     model = onnx.load(folder / "model.onnx")
     sets = read_feeds(folder, model)
-    assert sets and all(set(s) >= {vi.name for vi in model.graph.input if vi.name not in {t.name for t in model.graph.initializer}} for s in sets)
+    assert sets and all(
+        set(s) >= {vi.name for vi in model.graph.input if vi.name not in {t.name for t in model.graph.initializer}}
+        for s in sets
+    )

@@ -16,14 +16,24 @@ from passcheck.runtime.feed_files import data_sets_beside, write_data_set
 
 def _reshape_folder(tmp_path):
     """Reshape(x, shape): synthesized values for ``shape`` cannot reshape 6 elements; real ones can."""
-    g = helper.make_graph([helper.make_node("Reshape", ["x", "shape"], ["y"])], "g",
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3]),
-                           helper.make_tensor_value_info("shape", TensorProto.INT64, [2])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 2])])
+    g = helper.make_graph(
+        [helper.make_node("Reshape", ["x", "shape"], ["y"])],
+        "g",
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3]),
+            helper.make_tensor_value_info("shape", TensorProto.INT64, [2]),
+        ],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 2])],
+    )
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=7)
     onnx.save(model, tmp_path / "model.onnx")
     for k in range(2):
-        write_data_set(tmp_path, k, model, {"x": np.arange(6, dtype=np.float32).reshape(2, 3) + k, "shape": np.array([3, 2], dtype=np.int64)})
+        write_data_set(
+            tmp_path,
+            k,
+            model,
+            {"x": np.arange(6, dtype=np.float32).reshape(2, 3) + k, "shape": np.array([3, 2], dtype=np.int64)},
+        )
     return tmp_path / "model.onnx"
 
 
@@ -46,4 +56,6 @@ def test_cli_says_where_its_feeds_come_from(tmp_path):
     p = subprocess.run(cli, capture_output=True, text=True, timeout=240)
     assert p.returncode == 0 and "feeds: test_data_set_0..1 from the model folder" in p.stdout, p.stdout + p.stderr
     p = subprocess.run(cli + ["--synthesize-feeds"], capture_output=True, text=True, timeout=240)
-    assert p.returncode == 1 and "feeds: test_data_set" not in p.stdout and "--synthesize-feeds --pass input" in p.stdout, p.stdout + p.stderr
+    assert (
+        p.returncode == 1 and "feeds: test_data_set" not in p.stdout and "--synthesize-feeds --pass input" in p.stdout
+    ), p.stdout + p.stderr

@@ -15,10 +15,20 @@ def _model(with_if: bool = False) -> onnx.ModelProto:
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])
     nodes = [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Neg", ["r"], ["y"])]
     if with_if:
-        branch = helper.make_graph([helper.make_node("Identity", ["r"], ["b"])], "g", [], [helper.make_tensor_value_info("b", TensorProto.FLOAT, None)])
-        nodes = [nodes[0], helper.make_node("Constant", [], ["c"], value=helper.make_tensor("c", TensorProto.BOOL, [], [True])),
-                 helper.make_node("If", ["c"], ["y"], then_branch=branch, else_branch=branch)]
-    g = helper.make_graph(nodes, "m", [x], [y], value_info=[helper.make_tensor_value_info("r", TensorProto.FLOAT, ["N", 3])])
+        branch = helper.make_graph(
+            [helper.make_node("Identity", ["r"], ["b"])],
+            "g",
+            [],
+            [helper.make_tensor_value_info("b", TensorProto.FLOAT, None)],
+        )
+        nodes = [
+            nodes[0],
+            helper.make_node("Constant", [], ["c"], value=helper.make_tensor("c", TensorProto.BOOL, [], [True])),
+            helper.make_node("If", ["c"], ["y"], then_branch=branch, else_branch=branch),
+        ]
+    g = helper.make_graph(
+        nodes, "m", [x], [y], value_info=[helper.make_tensor_value_info("r", TensorProto.FLOAT, ["N", 3])]
+    )
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
 
 

@@ -21,13 +21,17 @@ def _imported_modules(path: Path) -> set[str]:
 
 
 def test_no_runtime_module_imports_the_oracles():
-    offenders = {p.name: sorted(m for m in _imported_modules(p) if m.startswith("passcheck.oracles"))
-                 for p in RUNTIME.glob("*.py")}
+    offenders = {
+        p.name: sorted(m for m in _imported_modules(p) if m.startswith("passcheck.oracles"))
+        for p in RUNTIME.glob("*.py")
+    }
     assert not {k: v for k, v in offenders.items() if v}
 
 
 def test_importing_the_runtime_loads_no_oracle():
-    code = ("import sys, passcheck.runtime, passcheck.runtime.observe, passcheck.runtime.reference, passcheck.runtime.plan\n"
-            "print(sorted(m for m in sys.modules if m.startswith('passcheck.oracles')))")
+    code = (
+        "import sys, passcheck.runtime, passcheck.runtime.observe, passcheck.runtime.reference, passcheck.runtime.plan\n"
+        "print(sorted(m for m in sys.modules if m.startswith('passcheck.oracles')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"

@@ -9,12 +9,12 @@ from onnx import parser
 from passcheck.errors import PasscheckError
 from passcheck.runtime.observe import RunFailed, observe
 
-M = parser.parse_model('''<ir_version: 8, opset_import: ["" : 18]>
+M = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
 g (float[N] x) => (double[N] y) {
   h = Relu(x)
   k = Neg(h)
   y = Identity(k)
-}''')
+}""")
 M.graph.value_info.extend(parser.parse_graph("g (float[N] h) => (float[N] u) { u = Identity(h) }").input)
 
 
@@ -54,7 +54,7 @@ def _exposed(model, feeds):
     return {k: (tuple(v.shape), v.dtype) for k, v in r.observed.items()}
 
 
-MULTI = '''g (float[N, 4] x) => (float[N, 2] y) {
+MULTI = """g (float[N, 4] x) => (float[N, 2] y) {
   a, b = Split <axis = 1, num_outputs = 2> (x)
   k = Constant <value = int64[1] {1}> ()
   v, i = TopK <axis = 1> (a, k)
@@ -62,7 +62,7 @@ MULTI = '''g (float[N, 4] x) => (float[N, 2] y) {
   n = NonZero (c)
   s = Shape (n)
   y = Neg (b)
-}'''
+}"""
 
 
 def test_ort_fast_path_observes_every_intermediate_without_exposing(monkeypatch):
@@ -72,7 +72,9 @@ def test_ort_fast_path_observes_every_intermediate_without_exposing(monkeypatch)
     feeds = {"x": np.arange(12, dtype=np.float32).reshape(3, 4) - 5}
     added = []
     real_copy = obs.observation_copy
-    monkeypatch.setattr(obs, "observation_copy", lambda model, expose: (lambda r: (added.extend(r[1]), r)[1])(real_copy(model, expose)))
+    monkeypatch.setattr(
+        obs, "observation_copy", lambda model, expose: (lambda r: (added.extend(r[1]), r)[1])(real_copy(model, expose))
+    )
     monkeypatch.setattr(obs, "_run_exposed", lambda *a, **k: pytest.fail("fell back to exposing every value"))
     observed, _ = observe(m, feeds, "ort")
     truth = _exposed(m, feeds)
@@ -82,7 +84,10 @@ def test_ort_fast_path_observes_every_intermediate_without_exposing(monkeypatch)
     for name in annotated | {"y"}:
         assert (observed[name].shape, observed[name].dtype) == truth[name], name
     x = feeds["x"]
-    assert observed["n"].shape == (2, int(np.count_nonzero(np.concatenate([x[:, :2].max(1, keepdims=True), x[:, 2:]], 1))))
+    assert observed["n"].shape == (
+        2,
+        int(np.count_nonzero(np.concatenate([x[:, :2].max(1, keepdims=True), x[:, 2:]], 1))),
+    )
 
 
 def test_ort_fast_path_reports_violations_like_exposure():
@@ -103,10 +108,10 @@ def test_ort_rewritten_graph_falls_back_to_exposure():
     """onnxruntime runs float16 Sin in float32 between inserted casts: the profile must not be believed."""
     from passcheck.oracles.shape_annotations import check
 
-    m = _with_value_info('''g (float16[N] x) => (float16[N] y) {
+    m = _with_value_info("""g (float16[N] x) => (float16[N] y) {
   h = Sin (x)
   y = Relu (h)
-}''')
+}""")
     observed, _ = observe(m, {"x": np.ones(3, np.float16)}, "ort")
     assert observed["h"].dtype == np.float16 and observed["h"].shape == (3,)
     assert check(m, observed).ok
@@ -117,22 +122,26 @@ def test_ort_profile_element_types(elem):
     import onnx
 
     to = onnx.TensorProto.DataType.Value(elem)
-    m = _with_value_info(f'''g (float[N] x) => (float[N] y) {{
+    m = _with_value_info(
+        f"""g (float[N] x) => (float[N] y) {{
   c = Cast <to = {to}> (x)
   y = Relu (x)
-}}''', opset=21, ir=10)
+}}""",
+        opset=21,
+        ir=10,
+    )
     observed, _ = observe(m, {"x": np.ones(3, np.float32)}, "ort")
     assert observed["c"].dtype == onnx.helper.tensor_dtype_to_np_dtype(to) and observed["c"].shape == (3,)
 
 
 def sequence_annotated_as_tensor():
     """A model whose sequence ``s`` carries a tensor annotation (a ``kind`` violation in every run)."""
-    m = parser.parse_model('''<ir_version: 8, opset_import: ["" : 18]>
+    m = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
 g (float[N] x) => (float[N] y) {
   s = SequenceConstruct (x, x)
   y = SequenceAt (s, zero)
   zero = Constant <value = int64 {0}> ()
-}''')
+}""")
     m.graph.value_info.extend(parser.parse_graph("g (float[N] s) => (float[N] u) { u = Identity(s) }").input)
     return m
 

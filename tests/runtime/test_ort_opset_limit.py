@@ -10,16 +10,21 @@ from passcheck.api import check_model
 from passcheck.runtime import limits
 
 # the text onnxruntime 1.28 gives for a model stamped ai.onnx 27 (onnx 1.22 defines 27)
-REFUSAL = ("[ONNXRuntimeError] : 1 : FAIL : model_load_utils.h:46 ONNX Runtime only *guarantees* support for models stamped with "
-           "official released onnx opset versions. Opset 27 is under development and support for this is limited. The operator "
-           "schemas and or other functionality may change before next ONNX release and in this case ONNX Runtime will not "
-           "guarantee backward compatibility. Current official support for domain ai.onnx is till opset 26.")
+REFUSAL = (
+    "[ONNXRuntimeError] : 1 : FAIL : model_load_utils.h:46 ONNX Runtime only *guarantees* support for models stamped with "
+    "official released onnx opset versions. Opset 27 is under development and support for this is limited. The operator "
+    "schemas and or other functionality may change before next ONNX release and in this case ONNX Runtime will not "
+    "guarantee backward compatibility. Current official support for domain ai.onnx is till opset 26."
+)
 
 
 def _relu(opset: int) -> onnx.ModelProto:
-    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g",
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])])
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
+    )
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], ir_version=8)
 
 

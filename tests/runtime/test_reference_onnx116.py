@@ -44,26 +44,37 @@ def _model() -> onnx.ModelProto:
     """y = f(Loop(3 × (v + 1)) of relu(x)), f a model-local function (Neg then Abs)."""
     body = helper.make_graph(
         [helper.make_node("Identity", ["cond_in"], ["cond_out"]), helper.make_node("Add", ["v_in", "one"], ["v_out"])],
-        "body", [_vi("i", TensorProto.INT64, []), _vi("cond_in", TensorProto.BOOL, []),
-                 _vi("v_in", TensorProto.FLOAT, [2])],
-        [_vi("cond_out", TensorProto.BOOL, []), _vi("v_out", TensorProto.FLOAT, [2])])
-    f = helper.make_function("local", "f", ["a"], ["b"],
-                             [helper.make_node("Neg", ["a"], ["t"]), helper.make_node("Abs", ["t"], ["b"])],
-                             [helper.make_opsetid("", 17)])
+        "body",
+        [_vi("i", TensorProto.INT64, []), _vi("cond_in", TensorProto.BOOL, []), _vi("v_in", TensorProto.FLOAT, [2])],
+        [_vi("cond_out", TensorProto.BOOL, []), _vi("v_out", TensorProto.FLOAT, [2])],
+    )
+    f = helper.make_function(
+        "local",
+        "f",
+        ["a"],
+        ["b"],
+        [helper.make_node("Neg", ["a"], ["t"]), helper.make_node("Abs", ["t"], ["b"])],
+        [helper.make_opsetid("", 17)],
+    )
     const = onnx.numpy_helper.from_array
-    nodes = [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Constant", [], ["one"], value_float=1.0),
-             helper.make_node("Constant", [], ["n"], value=const(np.array(3, np.int64))),
-             helper.make_node("Constant", [], ["c"], value=const(np.array(True))),
-             helper.make_node("Loop", ["n", "c", "r"], ["looped"], body=body),
-             helper.make_node("f", ["looped"], ["y"], domain="local")]
+    nodes = [
+        helper.make_node("Relu", ["x"], ["r"]),
+        helper.make_node("Constant", [], ["one"], value_float=1.0),
+        helper.make_node("Constant", [], ["n"], value=const(np.array(3, np.int64))),
+        helper.make_node("Constant", [], ["c"], value=const(np.array(True))),
+        helper.make_node("Loop", ["n", "c", "r"], ["looped"], body=body),
+        helper.make_node("f", ["looped"], ["y"], domain="local"),
+    ]
     g = helper.make_graph(nodes, "g", [_vi("x", TensorProto.FLOAT, [2])], [_vi("y", TensorProto.FLOAT, [2])])
     opsets = [helper.make_opsetid("", 17), helper.make_opsetid("local", 1)]
     return helper.make_model(g, functions=[f], opset_imports=opsets)
 
 
 def _plain(values):
-    return {k: [np.asarray(x).tolist() for x in v] if isinstance(v, list) else np.asarray(v).tolist()
-            for k, v in values.items()}
+    return {
+        k: [np.asarray(x).tolist() for x in v] if isinstance(v, list) else np.asarray(v).tolist()
+        for k, v in values.items()
+    }
 
 
 def test_values_are_observed_without_the_intermediate_keyword(onnx116_run):
@@ -108,6 +119,10 @@ def test_a_fault_of_the_runner_itself_is_passchecks_in_the_generator_gate(monkey
     assert r.error.startswith(reference.RUNNER_FAULT) and "intermediate" in r.error
     common, other = _model(), _model()
     other.graph.node[0].name = "relu"
-    v = gate({"common": common, "named": other}, [{"x": np.array([1.0, -2.0], np.float32)}],
-             lambda m, f: RunResult({"y": np.array([4.0, 3.0], np.float32)}, {}), checker=lambda m: None)
+    v = gate(
+        {"common": common, "named": other},
+        [{"x": np.array([1.0, -2.0], np.float32)}],
+        lambda m, f: RunResult({"y": np.array([4.0, 3.0], np.float32)}, {}),
+        checker=lambda m: None,
+    )
     assert (v.ok, v.category, v.reason) == (False, "passcheck", "passcheck's reference runner fails")

@@ -33,10 +33,17 @@ def _seq(name, elem, dims):
 
 # --- binding maps ------------------------------------------------------------------------------
 
+
 def test_symbols_in_order_of_first_use_skipping_initializer_backed_inputs():
-    m = _model([_t("a", TensorProto.FLOAT, ["B", 3, "T"]), _seq("s", TensorProto.FLOAT, ["S", "B"]),
-                _t("w", TensorProto.FLOAT, ["W"]), _t("c", TensorProto.FLOAT, [None, ""])],
-               inits=[helper.make_tensor("w", TensorProto.FLOAT, [1], [0.0])])
+    m = _model(
+        [
+            _t("a", TensorProto.FLOAT, ["B", 3, "T"]),
+            _seq("s", TensorProto.FLOAT, ["S", "B"]),
+            _t("w", TensorProto.FLOAT, ["W"]),
+            _t("c", TensorProto.FLOAT, [None, ""]),
+        ],
+        inits=[helper.make_tensor("w", TensorProto.FLOAT, [1], [0.0])],
+    )
     assert graph_symbols(m) == ["B", "T", "S"]
     assert [vi.name for vi in runtime_inputs(m)] == ["a", "s", "c"]
 
@@ -54,6 +61,7 @@ def test_default_bindings_are_two_and_three_with_overrides_on_both():
 
 
 # --- synthesized feeds -------------------------------------------------------------------------
+
 
 def test_sizes_from_dim_value_binding_and_default_size():
     m = _model([_t("a", TensorProto.FLOAT, [4, "B", "U", None])])
@@ -73,9 +81,17 @@ def test_same_model_binding_and_seed_give_the_same_arrays():
 
 
 def test_values_by_dtype():
-    m = _model([_t("f", TensorProto.FLOAT, [4000]), _t("h", TensorProto.FLOAT16, [3]), _t("i", TensorProto.INT32, [4000]),
-                _t("u", TensorProto.UINT8, [50]), _t("b", TensorProto.BOOL, [200]), _t("s", TensorProto.STRING, [60]),
-                _t("c", TensorProto.COMPLEX64, [4000])])
+    m = _model(
+        [
+            _t("f", TensorProto.FLOAT, [4000]),
+            _t("h", TensorProto.FLOAT16, [3]),
+            _t("i", TensorProto.INT32, [4000]),
+            _t("u", TensorProto.UINT8, [50]),
+            _t("b", TensorProto.BOOL, [200]),
+            _t("s", TensorProto.STRING, [60]),
+            _t("c", TensorProto.COMPLEX64, [4000]),
+        ]
+    )
     f = synthesize(m, {}, 0)
     assert f["f"].dtype == np.float32 and abs(f["f"].mean()) < 0.1 and 0.9 < f["f"].std() < 1.1 and (f["f"] < 0).any()
     assert f["h"].dtype == np.float16
@@ -90,7 +106,9 @@ def test_values_by_dtype():
 
 
 def test_sequences_hold_two_elements_and_optionals_one_value():
-    opt = helper.make_value_info("o", helper.make_optional_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, [3])))
+    opt = helper.make_value_info(
+        "o", helper.make_optional_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, [3]))
+    )
     m = _model([_seq("s", TensorProto.INT64, ["B"]), opt])
     f = synthesize(m, {"B": 3}, 0)
     assert len(f["s"]) == 2 and all(v.shape == (3,) and v.dtype == np.int64 for v in f["s"])
@@ -100,11 +118,17 @@ def test_sequences_hold_two_elements_and_optionals_one_value():
 def test_byte_limit_counts_every_input_and_sequences_twice():
     m = _model([_t("a", TensorProto.FLOAT, [4])])  # 16 bytes
     assert synthesize(m, {}, 0, max_bytes=16)["a"].shape == (4,)
-    with pytest.raises(FeedError, match=r"would take 16 bytes \(limit 15; input 'a' of shape \[4\] alone 16\); give real inputs with --feeds$"):
+    with pytest.raises(
+        FeedError,
+        match=r"would take 16 bytes \(limit 15; input 'a' of shape \[4\] alone 16\); give real inputs with --feeds$",
+    ):
         synthesize(m, {}, 0, max_bytes=15)
     seq = _model([_seq("s", TensorProto.FLOAT, ["B"]), _t("a", TensorProto.FLOAT, [1])])  # 2 × 16 + 4
     assert len(synthesize(seq, {"B": 4}, 0, max_bytes=36)["s"]) == 2
-    with pytest.raises(FeedError, match=r"would take 36 bytes \(limit 35; input 's' of shape \[4\] alone 32\).*or smaller symbolic dims with --bind SYM=N"):
+    with pytest.raises(
+        FeedError,
+        match=r"would take 36 bytes \(limit 35; input 's' of shape \[4\] alone 32\).*or smaller symbolic dims with --bind SYM=N",
+    ):
         synthesize(seq, {"B": 4}, 0, max_bytes=35)
 
 
@@ -116,13 +140,35 @@ def test_default_byte_limit_is_one_gibibyte_and_nothing_is_allocated_beyond_it()
     assert synthesize(_model([_t("a", TensorProto.FLOAT, [1 << 16])]), {}, 0)["a"].size == 1 << 16
 
 
-@pytest.mark.parametrize(("vi", "message"), [
-    (_t("a", TensorProto.FLOAT, [-1]), "negative dim_value -1"),
-    (helper.make_value_info("a", helper.make_tensor_type_proto(TensorProto.FLOAT, None)), "has no shape annotation"),
-    (helper.make_value_info("a", helper.make_tensor_type_proto(TensorProto.UNDEFINED, [1])), "elem_type 0 has no numpy dtype"),
-    (helper.make_value_info("a", helper.make_map_type_proto(TensorProto.INT64, helper.make_tensor_type_proto(TensorProto.FLOAT, []))), "cannot synthesize a value of kind map_type"),
-    (helper.make_value_info("a", helper.make_sequence_type_proto(helper.make_sequence_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, [1])))), "cannot synthesize a sequence_type of sequence_type"),
-])
+@pytest.mark.parametrize(
+    ("vi", "message"),
+    [
+        (_t("a", TensorProto.FLOAT, [-1]), "negative dim_value -1"),
+        (
+            helper.make_value_info("a", helper.make_tensor_type_proto(TensorProto.FLOAT, None)),
+            "has no shape annotation",
+        ),
+        (
+            helper.make_value_info("a", helper.make_tensor_type_proto(TensorProto.UNDEFINED, [1])),
+            "elem_type 0 has no numpy dtype",
+        ),
+        (
+            helper.make_value_info(
+                "a", helper.make_map_type_proto(TensorProto.INT64, helper.make_tensor_type_proto(TensorProto.FLOAT, []))
+            ),
+            "cannot synthesize a value of kind map_type",
+        ),
+        (
+            helper.make_value_info(
+                "a",
+                helper.make_sequence_type_proto(
+                    helper.make_sequence_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, [1]))
+                ),
+            ),
+            "cannot synthesize a sequence_type of sequence_type",
+        ),
+    ],
+)
 def test_inputs_that_cannot_be_synthesized(vi, message):
     with pytest.raises(FeedError, match=f"input 'a'.*{message}"):
         synthesize(_model([vi], outputs=[_t("y", TensorProto.FLOAT, None)]), {}, 0)
@@ -130,11 +176,20 @@ def test_inputs_that_cannot_be_synthesized(vi, message):
 
 # --- the unoptimized session -------------------------------------------------------------------
 
+
 def _chain():
     """x[N, 2] → Relu → r → Neg → y, with wrong annotations everywhere (they must not matter)."""
-    nodes = [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Neg", ["r"], ["y"]), helper.make_node("Identity", ["w"], ["wi"])]
-    m = _model([_t("x", TensorProto.FLOAT, ["N", 2])], nodes, [_t("y", TensorProto.FLOAT, [7, 7, 7]), _t("wi", TensorProto.FLOAT, [1])],
-               inits=[helper.make_tensor("w", TensorProto.FLOAT, [1], [0.5])])
+    nodes = [
+        helper.make_node("Relu", ["x"], ["r"]),
+        helper.make_node("Neg", ["r"], ["y"]),
+        helper.make_node("Identity", ["w"], ["wi"]),
+    ]
+    m = _model(
+        [_t("x", TensorProto.FLOAT, ["N", 2])],
+        nodes,
+        [_t("y", TensorProto.FLOAT, [7, 7, 7]), _t("wi", TensorProto.FLOAT, [1])],
+        inits=[helper.make_tensor("w", TensorProto.FLOAT, [1], [0.5])],
+    )
     m.graph.value_info.append(_t("r", TensorProto.FLOAT, [9]))
     return m
 
@@ -179,6 +234,7 @@ def test_session_is_unoptimized_single_threaded_and_quiet():
 
 # --- data sets and the reference evaluator -----------------------------------------------------
 
+
 def test_data_sets_are_read_in_numeric_order_with_outputs_written(tmp_path):
     m = _chain()
     xs = [np.full((1, 2), k, np.float32) for k in range(11)]
@@ -218,9 +274,12 @@ def test_backend_layout_positions_may_count_initializer_backed_inputs(tmp_path):
 
 def test_data_sets_written_after_a_defaulted_input_read_back_by_position_and_name(tmp_path):
     # graph.input [w (initializer), a, b]: passcheck writes input_0.pb = a, input_1.pb = b
-    m = _model([_t("w", TensorProto.FLOAT, [1]), _t("a", TensorProto.FLOAT, [2]), _t("b", TensorProto.FLOAT, [3])],
-               [helper.make_node("Identity", ["a"], ["y"])], [_t("y", TensorProto.FLOAT, [2])],
-               [onnx.numpy_helper.from_array(np.zeros(1, np.float32), "w")])
+    m = _model(
+        [_t("w", TensorProto.FLOAT, [1]), _t("a", TensorProto.FLOAT, [2]), _t("b", TensorProto.FLOAT, [3])],
+        [helper.make_node("Identity", ["a"], ["y"])],
+        [_t("y", TensorProto.FLOAT, [2])],
+        [onnx.numpy_helper.from_array(np.zeros(1, np.float32), "w")],
+    )
     d = write_data_set(tmp_path, 0, m, {"a": np.full(2, 1.0, np.float32), "b": np.full(3, 2.0, np.float32)})
     [got] = read_feeds(d, m)
     assert sorted(got) == ["a", "b"] and got["a"].tolist() == [1.0, 1.0] and got["b"].tolist() == [2.0, 2.0, 2.0]
@@ -257,7 +316,9 @@ def test_an_event_without_output_shapes_is_untrusted_and_quoted_around_the_event
     with pytest.raises(obs._Untrusted, match="a kernel event not in the expected form") as err:
         obs._profiled([("r",)], "[\n" + earlier + ",\n" + event + "\n]")
     excerpt = str(err.value).split(": ", 1)[1]
-    assert obs._NODE_TAG + "0_kernel_time" in excerpt and "session_initialization" not in excerpt  # 80 characters either side
+    assert (
+        obs._NODE_TAG + "0_kernel_time" in excerpt and "session_initialization" not in excerpt
+    )  # 80 characters either side
     assert len(excerpt) <= 160 + 2
 
 
@@ -283,7 +344,9 @@ def test_sequence_of_maps_round_trips():
     from passcheck.runtime.feed_files import proto_to_value, value_to_proto
 
     value_type = helper.make_tensor_type_proto(TensorProto.FLOAT, [])
-    tp = helper.make_sequence_type_proto(onnx.TypeProto(map_type=onnx.TypeProto.Map(key_type=TensorProto.INT64, value_type=value_type)))
+    tp = helper.make_sequence_type_proto(
+        onnx.TypeProto(map_type=onnx.TypeProto.Map(key_type=TensorProto.INT64, value_type=value_type))
+    )
     msg = value_to_proto([{1: np.float32(0.5)}, {2: np.float32(1.5), 3: np.float32(2.5)}], tp, "maps")
     assert msg.elem_type == onnx.SequenceProto.MAP
     back = proto_to_value(onnx.SequenceProto.FromString(msg.SerializeToString()))
@@ -293,7 +356,9 @@ def test_sequence_of_maps_round_trips():
 def test_sequence_of_sparse_tensors_round_trips():
     from passcheck.runtime.feed_files import SparseValue, proto_to_value, value_to_proto
 
-    tp = helper.make_sequence_type_proto(onnx.TypeProto(sparse_tensor_type=onnx.TypeProto.SparseTensor(elem_type=TensorProto.FLOAT)))
+    tp = helper.make_sequence_type_proto(
+        onnx.TypeProto(sparse_tensor_type=onnx.TypeProto.SparseTensor(elem_type=TensorProto.FLOAT))
+    )
     sv = SparseValue(np.array([1.5, 2.5], np.float32), np.array([0, 3], np.int64), (4,))
     msg = value_to_proto([sv], tp, "sp")
     assert msg.elem_type == onnx.SequenceProto.SPARSE_TENSOR
@@ -314,7 +379,9 @@ def test_a_file_that_is_no_message_is_bad_input(tmp_path):
 def test_maps_with_integer_keys_round_trip(key_type):
     from passcheck.runtime.feed_files import proto_to_value, value_to_proto
 
-    tp = onnx.TypeProto(map_type=onnx.TypeProto.Map(key_type=key_type, value_type=helper.make_tensor_type_proto(TensorProto.FLOAT, [])))
+    tp = onnx.TypeProto(
+        map_type=onnx.TypeProto.Map(key_type=key_type, value_type=helper.make_tensor_type_proto(TensorProto.FLOAT, []))
+    )
     msg = value_to_proto({3: np.float32(0.5), 7: np.float32(1.5)}, tp, "m")
     assert list(msg.keys) == [3, 7] and not msg.string_keys
     back = proto_to_value(onnx.MapProto.FromString(msg.SerializeToString()))
@@ -344,8 +411,11 @@ def test_a_profile_that_disagrees_with_the_fetched_outputs_is_not_used(monkeypat
 
 def test_observation_copy_never_exposes_an_input_backed_by_an_initializer():
     # invalid (w is defined twice), as a pass output can be: w stays the input, not an extra output
-    m = _model([_t("x", TensorProto.FLOAT, [2]), _t("w", TensorProto.FLOAT, [1])], [helper.make_node("Relu", ["x"], ["w"])],
-               inits=[helper.make_tensor("w", TensorProto.FLOAT, [1], [0.5])])
+    m = _model(
+        [_t("x", TensorProto.FLOAT, [2]), _t("w", TensorProto.FLOAT, [1])],
+        [helper.make_node("Relu", ["x"], ["w"])],
+        inits=[helper.make_tensor("w", TensorProto.FLOAT, [1], [0.5])],
+    )
     copy, added = observation_copy(m, ["w"])
     assert added == [] and [o.name for o in copy.graph.output] == ["x"]
 
@@ -364,7 +434,12 @@ def test_an_evaluator_that_raises_limits_coverage_instead_of_crashing(monkeypatc
 
     def broken(model, feeds):
         raise RuntimeError("evaluator broke")
+
     monkeypatch.setattr(reference, "run_reference", broken)
-    observed, why = with_subscopes(_chain(), {"x": np.ones((2, 2), np.float32)}, {"y": 1}, {"If#0/t": "inside a subgraph; use --engine reference"})
+    observed, why = with_subscopes(
+        _chain(), {"x": np.ones((2, 2), np.float32)}, {"y": 1}, {"If#0/t": "inside a subgraph; use --engine reference"}
+    )
     assert observed == {"y": 1}
-    assert why == {"If#0/t": "inside a subgraph; the reference evaluator could not run the model: RuntimeError: evaluator broke"}
+    assert why == {
+        "If#0/t": "inside a subgraph; the reference evaluator could not run the model: RuntimeError: evaluator broke"
+    }

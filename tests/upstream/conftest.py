@@ -16,5 +16,18 @@ RESNET_FINDING = "model/light_resnet50:empty-optional-input|ort:basic|parity|mis
 def resnet_report(tmp_path_factory):
     model = pathlib.Path(onnx.__file__).parent / "backend/test/data/light/light_resnet50.onnx"
     path = tmp_path_factory.mktemp("resnet") / "rn.json"
-    main(["check", str(model), "--mutations", "--form", "empty-optional-input", "--pass", "ort:basic", "--json", str(path), "-q"])
+    main(
+        [
+            "check",
+            str(model),
+            "--mutations",
+            "--form",
+            "empty-optional-input",
+            "--pass",
+            "ort:basic",
+            "--json",
+            str(path),
+            "-q",
+        ]
+    )
     return path, RESNET_FINDING

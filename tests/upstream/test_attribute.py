@@ -65,12 +65,21 @@ def test_forms_optimized_alike_are_not_attributed():
 
 def test_session_cap_is_kept():
     case = load_builtin().get(CASE)
-    got = attribute_parity(case.build("common"), case.build("empty-name"), "basic", ["BatchNormalization"], in_process, max_sessions=3)
+    got = attribute_parity(
+        case.build("common"), case.build("empty-name"), "basic", ["BatchNormalization"], in_process, max_sessions=3
+    )
     assert got.names == [] and got.sessions == 3 and "gave up" in got.note
 
 
 def test_finding_json_without_or_with_unknown_fields_still_loads():
-    old = {"kind": "rejected", "oracle": "acceptance", "case": "a/b", "form": "common", "pass_id": "ort:basic", "message": "m"}
+    old = {
+        "kind": "rejected",
+        "oracle": "acceptance",
+        "case": "a/b",
+        "form": "common",
+        "pass_id": "ort:basic",
+        "message": "m",
+    }
     assert Finding.from_json(old).attribution == []
     assert Finding.from_json({**old, "attribution": ["X"], "future_field": 1}).attribution == ["X"]
 
@@ -94,19 +103,48 @@ def _reshape_pair(d):
     from onnx import helper, numpy_helper
 
     for name, computed in (("a", False), ("b", True)):
-        inits = ([numpy_helper.from_array(np.array([2], np.int64), "s0"), numpy_helper.from_array(np.array([6], np.int64), "s1")]
-                 if computed else [numpy_helper.from_array(np.array([2, 6], np.int64), "shape")])
+        inits = (
+            [
+                numpy_helper.from_array(np.array([2], np.int64), "s0"),
+                numpy_helper.from_array(np.array([6], np.int64), "s1"),
+            ]
+            if computed
+            else [numpy_helper.from_array(np.array([2, 6], np.int64), "shape")]
+        )
         nodes = ([helper.make_node("Concat", ["s0", "s1"], ["shape"], name="cat", axis=0)] if computed else []) + [
-            helper.make_node("Reshape", ["x", "shape"], ["r"], name="reshape"), helper.make_node("Relu", ["r"], ["y"], name="relu")]
-        g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", 1, [3, 4])],
-                              [helper.make_tensor_value_info("y", 1, [None, None])], initializer=inits)
-        onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), str(d / f"{name}.onnx"))
+            helper.make_node("Reshape", ["x", "shape"], ["r"], name="reshape"),
+            helper.make_node("Relu", ["r"], ["y"], name="relu"),
+        ]
+        g = helper.make_graph(
+            nodes,
+            "g",
+            [helper.make_tensor_value_info("x", 1, [3, 4])],
+            [helper.make_tensor_value_info("y", 1, [None, None])],
+            initializer=inits,
+        )
+        onnx.save(
+            helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), str(d / f"{name}.onnx")
+        )
 
 
 def test_shape_inference_precision_finding_names_the_node_where_typing_falls_behind(tmp_path, capsys):
     _reshape_pair(tmp_path)
     report = tmp_path / "r.json"
-    assert main(["compare", str(tmp_path / "a.onnx"), str(tmp_path / "b.onnx"), "--pass", "onnx:infer-shapes", "--json", str(report), "-q"]) == 1
+    assert (
+        main(
+            [
+                "compare",
+                str(tmp_path / "a.onnx"),
+                str(tmp_path / "b.onnx"),
+                "--pass",
+                "onnx:infer-shapes",
+                "--json",
+                str(report),
+                "-q",
+            ]
+        )
+        == 1
+    )
     assert main(["attribute", str(report)]) == 0
     cells, _ = read_report(report)
     assert [f.attribution for c in cells for f in c.findings] == [["Reshape node 'reshape' (output 'r')"]]
@@ -115,7 +153,18 @@ def test_shape_inference_precision_finding_names_the_node_where_typing_falls_beh
 def test_onnxscript_missed_fusion_names_the_rewrite_rule(tmp_path, capsys):
     pytest.importorskip("onnxscript")
     report = tmp_path / "r.json"
-    main(["run", "--case", "optional-input/conv-bn-bias-control", "--pass", "onnxscript:optimize", "--json", str(report), "-q"])
+    main(
+        [
+            "run",
+            "--case",
+            "optional-input/conv-bn-bias-control",
+            "--pass",
+            "onnxscript:optimize",
+            "--json",
+            str(report),
+            "-q",
+        ]
+    )
     assert main(["attribute", str(report)]) == 0
     cells, _ = read_report(report)
     assert [f.attribution for c in cells for f in c.findings if f.oracle == "parity"] == [["FuseBatchNormIntoConv"]]

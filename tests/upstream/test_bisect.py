@@ -27,6 +27,7 @@ def _probe(bad_from: int | None = None, good_from: int | None = None, skip=(), l
         if bad_from is not None:
             return Verdict(v, "bad" if minor >= bad_from else "good")
         return Verdict(v, "good" if minor >= good_from else "bad")
+
     return probe
 
 
@@ -56,11 +57,14 @@ def test_untestable_ends_use_the_nearest_testable_version():
     assert [v.version for v in out.probes][:4] == ["1.32.0", "1.31.0", "1.20.0", "1.21.0"]
 
 
-@pytest.mark.parametrize("probe, words", [
-    (_probe(bad_from=0), "there in every tested version"),
-    (_probe(bad_from=99), "absent in every tested version"),
-    (_probe(bad_from=0, skip=set(range(20, 33))), "no version in the range could be tested"),
-])
+@pytest.mark.parametrize(
+    "probe, words",
+    [
+        (_probe(bad_from=0), "there in every tested version"),
+        (_probe(bad_from=99), "absent in every tested version"),
+        (_probe(bad_from=0, skip=set(range(20, 33))), "no version in the range could be tested"),
+    ],
+)
 def test_no_change_is_no_window(probe, words):
     out = bisect(VERSIONS, probe)
     assert out.direction == "none" and out.first_new is None and words in out.conclusion
@@ -73,29 +77,67 @@ def test_range_is_prefix_bounded_and_final_releases_only():
 
 
 def test_probe_verdict_needs_a_fully_judged_cell():
-    f = Finding(kind="missed-optimization", oracle="parity", case="c", form="uncommon", pass_id="ort:basic", message="m")
+    f = Finding(
+        kind="missed-optimization", oracle="parity", case="c", form="uncommon", pass_id="ort:basic", message="m"
+    )
     bad = CellResult("c", "uncommon", "ort:basic", "changed", findings=[f])
     good = CellResult("c", "uncommon", "ort:basic", "changed")
     crashed = CellResult("c", "uncommon", "ort:basic", "crashed", error="SIGSEGV")
-    unchecked = CellResult("c", "uncommon", "ort:basic", "changed", unchecked={"output 'y'": "the unoptimized run fails"})
+    unchecked = CellResult(
+        "c", "uncommon", "ort:basic", "changed", unchecked={"output 'y'": "the unoptimized run fails"}
+    )
     other_form = CellResult("c", "common", "ort:basic", "changed")
     assert judge(f, [bad], "1").state == "bad"
     assert judge(f, [good], "1").state == "good"
     assert judge(f, [crashed], "1").state == "skip" and "SIGSEGV" in judge(f, [crashed], "1").reason
     assert judge(f, [unchecked], "1").state == "skip"
-    blind_elsewhere = CellResult("c", "uncommon", "ort:basic", "changed", unchecked={"annotation 'Loop.body::i'": "unobservable"})
+    blind_elsewhere = CellResult(
+        "c", "uncommon", "ort:basic", "changed", unchecked={"annotation 'Loop.body::i'": "unobservable"}
+    )
     assert judge(f, [blind_elsewhere], "1").state == "good"
-    annotation = Finding(kind="annotation-violated", oracle="annotations", case="c", form="uncommon", pass_id="ort:basic", message="m")
+    annotation = Finding(
+        kind="annotation-violated", oracle="annotations", case="c", form="uncommon", pass_id="ort:basic", message="m"
+    )
     assert judge(annotation, [blind_elsewhere], "1").state == "skip"
     assert judge(f, [other_form], "1").state == "skip"
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["--finding", "no-pipes-here", "--package", "onnxruntime", "--versions", "1.30.0"], "expected case:form|pass|oracle|kind"),
-    (["--finding", "c:f|ort:basic|parity|missed-optimization", "--package", "onnxruntime", "--versions", "1.30.0", "--from", "1.31"], "no released onnxruntime version"),
-    (["--finding", "c:f|ort:basic|parity|missed-optimization", "--package", "onnxruntime", "--versions", "1.30.0", "--from", "one"], "not a version"),
-    (["--package", "onnxruntime", "--versions", "1.30.0"], "give a REPORT.json or --finding"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (
+            ["--finding", "no-pipes-here", "--package", "onnxruntime", "--versions", "1.30.0"],
+            "expected case:form|pass|oracle|kind",
+        ),
+        (
+            [
+                "--finding",
+                "c:f|ort:basic|parity|missed-optimization",
+                "--package",
+                "onnxruntime",
+                "--versions",
+                "1.30.0",
+                "--from",
+                "1.31",
+            ],
+            "no released onnxruntime version",
+        ),
+        (
+            [
+                "--finding",
+                "c:f|ort:basic|parity|missed-optimization",
+                "--package",
+                "onnxruntime",
+                "--versions",
+                "1.30.0",
+                "--from",
+                "one",
+            ],
+            "not a version",
+        ),
+        (["--package", "onnxruntime", "--versions", "1.30.0"], "give a REPORT.json or --finding"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(argv, words, tmp_path, capsys):
     assert main(["bisect", *argv, "--out", str(tmp_path / "b")]) == 2
     err = capsys.readouterr().err
@@ -109,7 +151,23 @@ def test_real_bisection_finds_the_measured_window(tmp_path, capsys):
     that does not hold at run time up to 1.30.0 and no longer from 1.31.0."""
     finding = "broadcast/zero-sized-reduce:common|ort:symbolic-shape-infer|annotations|annotation-violated"
     out = tmp_path / "b"
-    rc = main(["bisect", "--finding", finding, "--package", "onnxruntime", "--from", "1.30", "--to", "1.31", "--out", str(out), "--progress", "none"])
+    rc = main(
+        [
+            "bisect",
+            "--finding",
+            finding,
+            "--package",
+            "onnxruntime",
+            "--from",
+            "1.30",
+            "--to",
+            "1.31",
+            "--out",
+            str(out),
+            "--progress",
+            "none",
+        ]
+    )
     doc = json.loads((out / "bisect.json").read_text())
     assert rc == 0, doc
     assert (doc["direction"], doc["last_old"], doc["first_new"]) == ("fix", "1.30.0", "1.31.0")

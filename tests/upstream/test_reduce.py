@@ -40,7 +40,12 @@ def conv_bn_report(tmp_path_factory):
         m.graph.node.append(relu)
         m.graph.output[0].CopyFrom(helper.make_tensor_value_info("z", 1, ["N", 4, 8, 8]))
         onnx.save(m, str(d / f"{stem}.onnx"))
-    assert main(["compare", str(d / "a.onnx"), str(d / "b.onnx"), "--pass", "ort:basic", "--json", str(d / "r.json"), "-q"]) == 1
+    assert (
+        main(
+            ["compare", str(d / "a.onnx"), str(d / "b.onnx"), "--pass", "ort:basic", "--json", str(d / "r.json"), "-q"]
+        )
+        == 1
+    )
     return d
 
 
@@ -54,11 +59,28 @@ def test_reduce_compare_pair_to_conv_bn_and_case_module_reproduces(conv_bn_repor
         assert [n.op_type for n in m.graph.node] == ["Conv", "BatchNormalization"]
     assert json.loads((d / "out" / "reduce-state.json").read_text())["finished"] is True
     again = d / "again.json"
-    assert main(["run", "--cases-from", str(d / "out" / "reduced_a_b_ort_basic.py"), "--case", "reduced/a-b-ort-basic", "--pass", "ort:basic",
-                 "--json", str(again), "-q"]) == 1
+    assert (
+        main(
+            [
+                "run",
+                "--cases-from",
+                str(d / "out" / "reduced_a_b_ort_basic.py"),
+                "--case",
+                "reduced/a-b-ort-basic",
+                "--pass",
+                "ort:basic",
+                "--json",
+                str(again),
+                "-q",
+            ]
+        )
+        == 1
+    )
     assert "ort:basic removed BatchNormalization 1→0 in 'common' but 1→1 in 'b'" in capsys.readouterr().out
     # a fresh process finds the reduced case through the --cases-from the finding records
-    run = subprocess.run([sys.executable, "-m", "passcheck", "attribute", str(again)], capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [sys.executable, "-m", "passcheck", "attribute", str(again)], capture_output=True, text=True, timeout=600
+    )
     assert run.returncode == 0 and "attributed to: ConvBNFusion" in run.stdout, run.stdout + run.stderr
 
 
@@ -76,16 +98,53 @@ def test_resume_starts_from_the_recorded_nodes_and_refuses_another_findings_stat
 
 @pytest.mark.slow
 def test_resnet50_mutant_reduces_to_at_most_three_nodes(resnet_report, tmp_path, capsys):
-    assert main(["reduce", str(resnet_report[0]), "--finding", resnet_report[1], "--out", str(tmp_path / "out"), "--budget", "120"]) == 0
+    assert (
+        main(
+            [
+                "reduce",
+                str(resnet_report[0]),
+                "--finding",
+                resnet_report[1],
+                "--out",
+                str(tmp_path / "out"),
+                "--budget",
+                "120",
+            ]
+        )
+        == 0
+    )
     said = capsys.readouterr().out
     assert "1-minimal; rewrite sites 53 → 1 (empty-optional-input@" in said, said
     m = onnx.load(str(tmp_path / "out" / "uncommon.onnx"))
     assert len(m.graph.node) <= 3 and {"Conv", "BatchNormalization"} <= {n.op_type for n in m.graph.node}
-    assert main(["run", "--cases-from", str(tmp_path / "out" / "reduced_light_resnet50_empty_optional_input_ort_basic.py"),
-                 "--case", "reduced/light_resnet50-empty-optional-input-ort-basic", "--pass", "ort:basic", "--json",
-                 str(tmp_path / "again.json"), "-q"]) == 1
-    assert main(["attribute", str(tmp_path / "again.json"), "--finding",
-                 "reduced/light_resnet50-empty-optional-input-ort-basic:empty-optional-input|ort:basic|parity|missed-optimization"]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "--cases-from",
+                str(tmp_path / "out" / "reduced_light_resnet50_empty_optional_input_ort_basic.py"),
+                "--case",
+                "reduced/light_resnet50-empty-optional-input-ort-basic",
+                "--pass",
+                "ort:basic",
+                "--json",
+                str(tmp_path / "again.json"),
+                "-q",
+            ]
+        )
+        == 1
+    )
+    assert (
+        main(
+            [
+                "attribute",
+                str(tmp_path / "again.json"),
+                "--finding",
+                "reduced/light_resnet50-empty-optional-input-ort-basic:empty-optional-input|ort:basic|parity|missed-optimization",
+            ]
+        )
+        == 0
+    )
     assert "attributed to: ConvBNFusion" in capsys.readouterr().out
 
 
@@ -94,7 +153,22 @@ def test_reduce_runs_check_with_mutations_itself(tmp_path, capsys):
 
     onnx.save(load_builtin().get("optional-input/conv-bn").build("common"), str(tmp_path / "m.onnx"))
     out = tmp_path / "out"
-    assert main(["reduce", "--check", str(tmp_path / "m.onnx"), "--form", "empty-optional-input", "--pass", "ort:basic", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "reduce",
+                "--check",
+                str(tmp_path / "m.onnx"),
+                "--form",
+                "empty-optional-input",
+                "--pass",
+                "ort:basic",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert "2 → 2 nodes (Conv, BatchNormalization); 1-minimal" in capsys.readouterr().out
     assert (out / "report.json").is_file() and (out / "reduced_m_empty_optional_input_ort_basic.py").is_file()
 
@@ -114,12 +188,25 @@ def _conv_bn_chain(path, n=3):
     for i in range(n):
         inits.append(numpy_helper.from_array(rng.standard_normal((4, 4, 3, 3)).astype(np.float32), f"w{i}"))
         for p, v in (("s", 1.5), ("b", 0.1), ("m", 0.2), ("v", 0.9)):
-            inits.append(numpy_helper.from_array(np.full(4, v, np.float32) + rng.random(4).astype(np.float32), f"{p}{i}"))
-        nodes += [helper.make_node("Conv", [cur, f"w{i}"], [f"c{i}"], name=f"conv{i}", pads=[1, 1, 1, 1], kernel_shape=[3, 3]),
-                  helper.make_node("BatchNormalization", [f"c{i}", f"s{i}", f"b{i}", f"m{i}", f"v{i}"], [f"y{i}"], name=f"bn{i}")]
+            inits.append(
+                numpy_helper.from_array(np.full(4, v, np.float32) + rng.random(4).astype(np.float32), f"{p}{i}")
+            )
+        nodes += [
+            helper.make_node(
+                "Conv", [cur, f"w{i}"], [f"c{i}"], name=f"conv{i}", pads=[1, 1, 1, 1], kernel_shape=[3, 3]
+            ),
+            helper.make_node(
+                "BatchNormalization", [f"c{i}", f"s{i}", f"b{i}", f"m{i}", f"v{i}"], [f"y{i}"], name=f"bn{i}"
+            ),
+        ]
         cur = f"y{i}"
-    g = helper.make_graph(nodes, "chain", [helper.make_tensor_value_info("x", 1, [1, 4, 8, 8])],
-                          [helper.make_tensor_value_info(cur, 1, [1, 4, 8, 8])], initializer=inits)
+    g = helper.make_graph(
+        nodes,
+        "chain",
+        [helper.make_tensor_value_info("x", 1, [1, 4, 8, 8])],
+        [helper.make_tensor_value_info(cur, 1, [1, 4, 8, 8])],
+        initializer=inits,
+    )
     onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), str(path))
 
 
@@ -127,11 +214,29 @@ def test_mutation_finding_narrows_rewrite_sites_then_nodes_then_shapes_then_init
     _conv_bn_chain(tmp_path / "chain.onnx")
     out = tmp_path / "out"
     fid = "model/chain:empty-optional-input|ort:basic|parity|missed-optimization"
-    assert main(["reduce", "--check", str(tmp_path / "chain.onnx"), "--form", "empty-optional-input", "--pass", "ort:basic",
-                 "--finding", fid, "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "reduce",
+                "--check",
+                str(tmp_path / "chain.onnx"),
+                "--form",
+                "empty-optional-input",
+                "--pass",
+                "ort:basic",
+                "--finding",
+                fid,
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     said = capsys.readouterr().out
-    assert ("6 → 2 nodes (Conv, BatchNormalization); 1-minimal; rewrite sites 3 → 1 (empty-optional-input@conv0); "
-            "axes of size 8, 4 cut to 1; initializers as fills: w0=zeros") in said, said  # 3 is kernel_shape: kept
+    assert (
+        "6 → 2 nodes (Conv, BatchNormalization); 1-minimal; rewrite sites 3 → 1 (empty-optional-input@conv0); "
+        "axes of size 8, 4 cut to 1; initializers as fills: w0=zeros"
+    ) in said, said  # 3 is kernel_shape: kept
     a, b = onnx.load(str(out / "common.onnx")), onnx.load(str(out / "uncommon.onnx"))
     assert [list(n.input) for n in b.graph.node if n.op_type == "Conv"] == [["x", "w0", ""]]
     assert [list(n.input) for n in a.graph.node if n.op_type == "Conv"] == [["x", "w0"]]
@@ -141,19 +246,30 @@ def test_mutation_finding_narrows_rewrite_sites_then_nodes_then_shapes_then_init
     assert w["w0"].shape == (1, 1, 3, 3) and not w["w0"].any() and w["s0"].shape == (1,) and w["s0"].all()
     assert [d.dim_value for d in b.graph.input[0].type.tensor_type.shape.dim] == [1, 1, 1, 1]
     state = json.loads((out / "reduce-state.json").read_text())
-    assert state["form"] == "empty-optional-input@conv0" and state["shrunk"] == [8, 4] and state["simplified"] == {"w0": "zeros"}
+    assert (
+        state["form"] == "empty-optional-input@conv0"
+        and state["shrunk"] == [8, 4]
+        and state["simplified"] == {"w0": "zeros"}
+    )
     # resumed from a state cut short after the sites step began: the recorded spelling goes on narrowing
-    state.update(form="empty-optional-input@conv0+empty-optional-input@conv2", keep=[f"{p}{i}" for i in range(3) for p in "cy"], finished=False)
+    state.update(
+        form="empty-optional-input@conv0+empty-optional-input@conv2",
+        keep=[f"{p}{i}" for i in range(3) for p in "cy"],
+        finished=False,
+    )
     (out / "reduce-state.json").write_text(json.dumps(state))
     assert main(["reduce", str(out / "report.json"), "--finding", fid, "--out", str(out), "--resume"]) == 0
-    assert "6 → 2 nodes (Conv, BatchNormalization); 1-minimal; rewrite sites 3 → 1 (empty-optional-input@conv0); axes" in capsys.readouterr().out
+    assert (
+        "6 → 2 nodes (Conv, BatchNormalization); 1-minimal; rewrite sites 3 → 1 (empty-optional-input@conv0); axes"
+        in capsys.readouterr().out
+    )
 
 
 def test_sites_step_keeps_the_site_the_finding_needs():
     """Planted: only a form holding site 'conv1' shows the 'finding' (ddmin must not drop it)."""
-    from passcheck.reduce.sites import fewest_sites
-
     import tempfile
+
+    from passcheck.reduce.sites import fewest_sites
 
     with tempfile.TemporaryDirectory() as d:
         _conv_bn_chain(f"{d}/c.onnx", n=4)
@@ -163,9 +279,14 @@ def test_sites_step_keeps_the_site_the_finding_needs():
     def holds(form):
         seen.append(form)
         return "@conv1" in form
+
     assert fewest_sites(m, "empty-optional-input", holds, float("inf")) == ("empty-optional-input@conv1", True)
-    assert fewest_sites(m, "empty-optional-input@conv2", holds, float("inf"))[0] == "empty-optional-input@conv2"  # one site: left
-    several = "empty-optional-input@conv0+empty-optional-input@conv1+empty-optional-input@conv3"  # e.g. resumed half-way
+    assert (
+        fewest_sites(m, "empty-optional-input@conv2", holds, float("inf"))[0] == "empty-optional-input@conv2"
+    )  # one site: left
+    several = (
+        "empty-optional-input@conv0+empty-optional-input@conv1+empty-optional-input@conv3"  # e.g. resumed half-way
+    )
     narrower = []
     assert fewest_sites(m, several, holds, float("inf"), narrower.append) == ("empty-optional-input@conv1", True)
     assert narrower[-1] == "empty-optional-input@conv1"
@@ -189,7 +310,21 @@ def test_initializer_values_that_matter_are_kept():
 def onnxscript_report(tmp_path_factory):
     pytest.importorskip("onnxscript")
     path = tmp_path_factory.mktemp("os") / "r.json"
-    assert main(["run", "--case", "count/constant-of-shape-symbolic", "--pass", "onnxscript:optimize", "--json", str(path), "-q"]) == 1
+    assert (
+        main(
+            [
+                "run",
+                "--case",
+                "count/constant-of-shape-symbolic",
+                "--pass",
+                "onnxscript:optimize",
+                "--json",
+                str(path),
+                "-q",
+            ]
+        )
+        == 1
+    )
     return path
 
 
@@ -202,9 +337,23 @@ def test_onnxscript_parity_finding_is_reduced_through_the_engine(onnxscript_repo
     assert "6 → 4 nodes (Shape, Gather, Unsqueeze, Concat); 1-minimal" in said.out
     assert [n.op_type for n in onnx.load(str(out / "common.onnx")).graph.node] == ["Concat"]
     again = tmp_path / "again.json"
-    assert main(["run", "--cases-from", str(out / "reduced_constant_of_shape_symbolic_gather_onnxscript_optimize.py"),
-                 "--case", "reduced/constant-of-shape-symbolic-gather-onnxscript-optimize", "--pass", "onnxscript:optimize",
-                 "--json", str(again), "-q"]) == 1
+    assert (
+        main(
+            [
+                "run",
+                "--cases-from",
+                str(out / "reduced_constant_of_shape_symbolic_gather_onnxscript_optimize.py"),
+                "--case",
+                "reduced/constant-of-shape-symbolic-gather-onnxscript-optimize",
+                "--pass",
+                "onnxscript:optimize",
+                "--json",
+                str(again),
+                "-q",
+            ]
+        )
+        == 1
+    )
     assert "onnxscript:optimize removed Concat 1→0 in 'common' but 1→1 in 'gather'" in capsys.readouterr().out
 
 
@@ -235,8 +384,23 @@ def test_shape_inference_precision_finding_is_reduced(tmp_path, capsys):
 
     _reshape_pair(tmp_path)
     out = tmp_path / "out"
-    assert main(["reduce", "--compare", str(tmp_path / "a.onnx"), str(tmp_path / "b.onnx"), "--pass", "onnx:infer-shapes",
-                 "--finding", "model/a:b|onnx:infer-shapes|parity|less-precise", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "reduce",
+                "--compare",
+                str(tmp_path / "a.onnx"),
+                str(tmp_path / "b.onnx"),
+                "--pass",
+                "onnx:infer-shapes",
+                "--finding",
+                "model/a:b|onnx:infer-shapes|parity|less-precise",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert "3 → 2 nodes (Concat, Reshape); 1-minimal" in capsys.readouterr().out
     assert [n.op_type for n in onnx.load(str(out / "common.onnx")).graph.node] == ["Reshape"]
 

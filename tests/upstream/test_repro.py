@@ -49,16 +49,27 @@ def test_repro_script_fails_on_todays_onnxruntime_in_a_fresh_venv(out, tmp_path)
     pins = [f"onnx=={onnx.__version__}", f"onnxruntime=={onnxruntime.__version__}", "numpy"]
     subprocess.run([str(py), "-m", "pip", "install", "-q", *pins], check=True, timeout=900)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    assert subprocess.run([str(py), "-c", "import passcheck"], env=env, capture_output=True, cwd=tmp_path).returncode != 0
-    run = subprocess.run([str(py), str(out / "repro.py")], env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert (
+        subprocess.run([str(py), "-c", "import passcheck"], env=env, capture_output=True, cwd=tmp_path).returncode != 0
+    )
+    run = subprocess.run(
+        [str(py), str(out / "repro.py")], env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path
+    )
     assert run.returncode == 1, run.stdout + run.stderr
     assert "BUG: BatchNormalization removed from common (1->0) but not from empty-name (1->1)" in run.stdout
 
 
 def test_script_exits_zero_once_the_forms_are_optimized_alike(tmp_path):
     common = load_builtin().get(CASE).build("common")
-    f = Finding("missed-optimization", "parity", CASE, "empty-name", "ort:basic", "m",
-                details={"other_form": "common", "kept_op_types": ["BatchNormalization"]})
+    f = Finding(
+        "missed-optimization",
+        "parity",
+        CASE,
+        "empty-name",
+        "ort:basic",
+        "m",
+        details={"other_form": "common", "kept_op_types": ["BatchNormalization"]},
+    )
     text, how = script(f, common, common)  # a fixed onnxruntime treats the forms alike: stand-in, same form twice
     assert how == {"common": "helper", "empty-name": "helper"}
     (tmp_path / "repro.py").write_text(text)
@@ -70,10 +81,16 @@ def test_script_exits_zero_once_the_forms_are_optimized_alike(tmp_path):
 def test_a_model_helper_cannot_spell_is_embedded_as_bytes():
     from onnx import helper
 
-    then = helper.make_graph([helper.make_node("Identity", ["x"], ["y"])], "then", [], [helper.make_tensor_value_info("y", 1, [1])])
+    then = helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["y"])], "then", [], [helper.make_tensor_value_info("y", 1, [1])]
+    )
     node = helper.make_node("If", ["c"], ["y"], then_branch=then, else_branch=then)
-    g = helper.make_graph([node], "g", [helper.make_tensor_value_info("c", 9, []), helper.make_tensor_value_info("x", 1, [1])],
-                          [helper.make_tensor_value_info("y", 1, [1])])
+    g = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info("c", 9, []), helper.make_tensor_value_info("x", 1, [1])],
+        [helper.make_tensor_value_info("y", 1, [1])],
+    )
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
     src, how = model_source(model, "build")
     assert how == "bytes"
@@ -83,15 +100,27 @@ def test_a_model_helper_cannot_spell_is_embedded_as_bytes():
 
 
 def test_repro_refuses_a_finding_it_does_not_cover(tmp_path, capsys):
-    assert main(["run", "--case", CASE, "--pass", "onnx:infer-shapes", "--json", str(tmp_path / "r.json"), "-q"]) in (0, 1)
+    assert main(["run", "--case", CASE, "--pass", "onnx:infer-shapes", "--json", str(tmp_path / "r.json"), "-q"]) in (
+        0,
+        1,
+    )
     assert main(["repro", str(tmp_path / "r.json"), "--out", str(tmp_path / "out")]) == 2
     assert "passcheck: error:" in capsys.readouterr().err
 
 
 def _bisect_json(path, **fields):
-    doc = {"finding": ID, "package": "onnxruntime", "range": ["1.20.0", "1.21.0", "1.22.0", "1.23.0"], "direction": "regression",
-           "last_old": "1.21.0", "first_new": "1.22.0", "skipped_between": [], "conclusion": "regression: first bad 1.22.0, last good 1.21.0",
-           "probes": [{"version": "1.23.0"}, {"version": "1.20.0"}, {"version": "1.21.0"}, {"version": "1.22.0"}], **fields}
+    doc = {
+        "finding": ID,
+        "package": "onnxruntime",
+        "range": ["1.20.0", "1.21.0", "1.22.0", "1.23.0"],
+        "direction": "regression",
+        "last_old": "1.21.0",
+        "first_new": "1.22.0",
+        "skipped_between": [],
+        "conclusion": "regression: first bad 1.22.0, last good 1.21.0",
+        "probes": [{"version": "1.23.0"}, {"version": "1.20.0"}, {"version": "1.21.0"}, {"version": "1.22.0"}],
+        **fields,
+    }
     path.write_text(json.dumps(doc))
     return path
 
@@ -100,19 +129,66 @@ def test_report_names_the_first_bad_version_from_a_bisection_or_says_not_bisecte
     assert "## First bad version\nnot bisected" in (out / "REPORT.md").read_text()
     report = out.parent / "r.json"
     b = _bisect_json(tmp_path / "bisect.json")
-    assert main(["repro", str(report), "--finding", ID, "--out", str(tmp_path / "o1"), "--no-attribute", "--bisect", str(b)]) == 0
+    assert (
+        main(
+            ["repro", str(report), "--finding", ID, "--out", str(tmp_path / "o1"), "--no-attribute", "--bisect", str(b)]
+        )
+        == 0
+    )
     md = (tmp_path / "o1" / "REPORT.md").read_text()
-    assert "**onnxruntime 1.22.0** (last good: 1.21.0) (bisected over onnxruntime 1.20.0 … 1.23.0, 4 releases, 4 probed)" in md
-    fix = _bisect_json(tmp_path / "fix.json", direction="fix", last_old="1.30.0", first_new="1.31.0", finding="other|ort:basic|parity|x",
-                       skipped_between=["1.30.1"])
-    assert main(["repro", str(report), "--finding", ID, "--out", str(tmp_path / "o2"), "--no-attribute", "--bisect", str(fix)]) == 0
+    assert (
+        "**onnxruntime 1.22.0** (last good: 1.21.0) (bisected over onnxruntime 1.20.0 … 1.23.0, 4 releases, 4 probed)"
+        in md
+    )
+    fix = _bisect_json(
+        tmp_path / "fix.json",
+        direction="fix",
+        last_old="1.30.0",
+        first_new="1.31.0",
+        finding="other|ort:basic|parity|x",
+        skipped_between=["1.30.1"],
+    )
+    assert (
+        main(
+            [
+                "repro",
+                str(report),
+                "--finding",
+                ID,
+                "--out",
+                str(tmp_path / "o2"),
+                "--no-attribute",
+                "--bisect",
+                str(fix),
+            ]
+        )
+        == 0
+    )
     md = (tmp_path / "o2" / "REPORT.md").read_text()
-    assert "present up to onnxruntime 1.30.0, **fixed in 1.31.0**" in md and "1.30.1" in md and "on finding `other|ort:basic|parity|x`" in md
+    assert (
+        "present up to onnxruntime 1.30.0, **fixed in 1.31.0**" in md
+        and "1.30.1" in md
+        and "on finding `other|ort:basic|parity|x`" in md
+    )
 
 
 def test_a_bad_bisect_file_is_one_line_and_exit_2(out, tmp_path, capsys):
     (tmp_path / "b.json").write_text('{"package": "onnxruntime"}')
-    assert main(["repro", str(out.parent / "r.json"), "--finding", ID, "--out", str(tmp_path / "o"), "--bisect", str(tmp_path / "b.json")]) == 2
+    assert (
+        main(
+            [
+                "repro",
+                str(out.parent / "r.json"),
+                "--finding",
+                ID,
+                "--out",
+                str(tmp_path / "o"),
+                "--bisect",
+                str(tmp_path / "b.json"),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert "not a bisect.json" in err and "Traceback" not in err
     assert not (tmp_path / "o").exists()

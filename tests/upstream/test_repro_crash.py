@@ -38,8 +38,14 @@ def test_repro_of_a_planted_segfaulting_pass_exits_1_and_names_sigsegv(tmp_path,
     said = capsys.readouterr().out
     assert "checked here: exit 1, BUG:" in said and "SIGSEGV" in said, said
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    r = subprocess.run([sys.executable, "-I", "repro.py"], cwd=tmp_path / "bundle", capture_output=True, text=True,
-                       timeout=300, env=env)
+    r = subprocess.run(
+        [sys.executable, "-I", "repro.py"],
+        cwd=tmp_path / "bundle",
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert r.returncode == 1 and "killed its process (SIGSEGV)" in r.stdout, (r.stdout, r.stderr)
 
 
@@ -52,10 +58,24 @@ def test_without_finding_the_first_of_the_highest_rank_is_chosen_and_said(monkey
     from passcheck.repro import plan
 
     monkeypatch.setattr(plan, "refusal", lambda f: None)
-    ranked = [_f("missed-optimization"), _f("annotation-violated"), _f("invalid-model"), _f("wrong-result", form="a"),
-              _f("wrong-result", form="b"), _f("rejected", "crashed", form="k"), _f("rejected", "declined")]
-    assert [rank(f) for f in ranked] == ["missed optimization", "wrong shape or type", "invalid output", "wrong result",
-                                         "wrong result", "crash", "other"]
+    ranked = [
+        _f("missed-optimization"),
+        _f("annotation-violated"),
+        _f("invalid-model"),
+        _f("wrong-result", form="a"),
+        _f("wrong-result", form="b"),
+        _f("rejected", "crashed", form="k"),
+        _f("rejected", "declined"),
+    ]
+    assert [rank(f) for f in ranked] == [
+        "missed optimization",
+        "wrong shape or type",
+        "invalid output",
+        "wrong result",
+        "wrong result",
+        "crash",
+        "other",
+    ]
     cells = [CellResult("c", f.form, f.pass_id, "changed", findings=[f]) for f in ranked]
     chosen, said = choose(cells, None)
     assert chosen is ranked[5] and said.startswith(f"chose {ranked[5].id} (crash")
@@ -72,7 +92,9 @@ g (float[1,1,4] x) => (float[1,1,2] y) {
 
 def test_repro_of_a_finding_on_a_form_itself_scripts_the_form_and_the_run_that_fails(tmp_path, capsys):
     onnx.save(onnx.parser.parse_model(AVGPOOL), tmp_path / "pool.onnx")
-    main(["check", str(tmp_path / "pool.onnx"), "--pass", "onnx:infer-shapes", "--json", str(tmp_path / "r.json"), "-q"])
+    main(
+        ["check", str(tmp_path / "pool.onnx"), "--pass", "onnx:infer-shapes", "--json", str(tmp_path / "r.json"), "-q"]
+    )
     doc = json.loads((tmp_path / "r.json").read_text())
     ids = [f["id"] for r in doc["results"] if r.get("type") == "cell" for f in r["findings"]]
     on_form = next(i for i in ids if "|input|runtime|rejected" in i)
@@ -81,6 +103,7 @@ def test_repro_of_a_finding_on_a_form_itself_scripts_the_form_and_the_run_that_f
     said = capsys.readouterr().out
     assert "checked here: exit 1, BUG: onnxruntime cannot run the valid model" in said, said
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    r = subprocess.run([sys.executable, "-I", "repro.py"], cwd=tmp_path / "b", capture_output=True, text=True,
-                       timeout=300, env=env)
+    r = subprocess.run(
+        [sys.executable, "-I", "repro.py"], cwd=tmp_path / "b", capture_output=True, text=True, timeout=300, env=env
+    )
     assert r.returncode == 1 and "AveragePool" in r.stdout, (r.stdout, r.stderr)

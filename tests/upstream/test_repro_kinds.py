@@ -25,16 +25,21 @@ from passcheck.repro.tools import ToolCall, tool_call
 IMPORTS_PASSCHECK = re.compile(r"^\s*(import|from)\s+passcheck\b", re.M)
 #: A tool that leaves the model as it is: the planted fix for a tool that writes a wrong model.
 IDENTITY = ToolCall("def apply(model):\n    return model\n", "model (unchanged)")
-ONNX_INFERENCE = ToolCall("def apply(model):\n    return onnx.shape_inference.infer_shapes(model)\n", "onnx.shape_inference.infer_shapes(model)")
+ONNX_INFERENCE = ToolCall(
+    "def apply(model):\n    return onnx.shape_inference.infer_shapes(model)\n",
+    "onnx.shape_inference.infer_shapes(model)",
+)
 
 
 def _run(path):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    return subprocess.run([sys.executable, "-I", str(path)], capture_output=True, text=True, timeout=300, cwd=path.parent, env=env)
+    return subprocess.run(
+        [sys.executable, "-I", str(path)], capture_output=True, text=True, timeout=300, cwd=path.parent, env=env
+    )
 
 
 #: A case module: y = Reshape(x, target), the target an initializer or a Concat of two Constants.
-RESHAPE_CASE = '''
+RESHAPE_CASE = """
 import numpy as np
 
 from passcheck.cases import Case, Form, register
@@ -51,7 +56,7 @@ def _build(concat):
 
 register(Case(id="repro/reshape-target", forms={"common": Form(lambda: _build(False), "initializer"), "concat": Form(lambda: _build(True), "Concat")},
               doc="y = Reshape(x, [2, 12]), the target spelled two ways", opset=17))
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +90,9 @@ def repro(capsys):
     return run
 
 
-def _fixed(finding_id: str, report: str, tmp_path, *, call: ToolCall | None = None, same_form: bool = False) -> subprocess.CompletedProcess:
+def _fixed(
+    finding_id: str, report: str, tmp_path, *, call: ToolCall | None = None, same_form: bool = False
+) -> subprocess.CompletedProcess:
     """The finding's script written with a planted fix (``call`` for the tool, or ``common`` as both forms) and run."""
     from passcheck.report.json_report import read_report
 
@@ -107,7 +114,9 @@ def test_onnxscript_parity_script_fails_then_passes_on_a_common_pair(reports, re
     report = reports("count/constant-of-shape-symbolic", "onnxscript:optimize")
     bug = repro(report, fid, tmp_path / "o")  # repro ran it here: this interpreter, -I, no PYTHONPATH
     text = (tmp_path / "o" / "repro.py").read_text()
-    assert "onnxscript.optimizer.optimize(model)" in text and "Needs only: onnx, onnxruntime, numpy, onnxscript." in text
+    assert (
+        "onnxscript.optimizer.optimize(model)" in text and "Needs only: onnx, onnxruntime, numpy, onnxscript." in text
+    )
     assert bug.startswith("BUG: Concat removed from common (1->0) but not from gather (1->1)")
     md = (tmp_path / "o" / "REPORT.md").read_text()
     assert "pip install onnx onnxruntime numpy onnxscript" in md and "--package onnxscript" in md
@@ -119,7 +128,9 @@ def test_symbolic_shape_inference_annotation_script_fails_then_passes_with_a_rig
     fid = "shape/static-2-1-output:common|ort:symbolic-shape-infer|annotations|annotation-violated"
     report = reports("shape/static-2-1-output", "ort:symbolic-shape-infer")
     bug = repro(report, fid, tmp_path / "o")
-    assert bug.startswith("BUG: the type ort:symbolic-shape-infer gives 's' on common does not hold at run time (binding 0): shape [0]: axis 0 is 0")
+    assert bug.startswith(
+        "BUG: the type ort:symbolic-shape-infer gives 's' on common does not hold at run time (binding 0): shape [0]: axis 0 is 0"
+    )
     fixed = _fixed(fid, report, tmp_path, call=ONNX_INFERENCE)  # onnx's inference types 's' right
     assert fixed.returncode == 0 and "fixed: the type of 's' holds" in fixed.stdout, fixed.stdout + fixed.stderr
 
@@ -127,7 +138,9 @@ def test_symbolic_shape_inference_annotation_script_fails_then_passes_with_a_rig
 def test_symbolic_shape_inference_validity_script(reports, repro, tmp_path):
     fid = "shape/static-2-1-output:common|ort:symbolic-shape-infer|validity|invalid-model"
     report = reports("shape/static-2-1-output", "ort:symbolic-shape-infer")
-    assert repro(report, fid, tmp_path / "o").startswith("BUG: the onnx checker (full_check=True) rejects the output of ort:symbolic-shape-infer")
+    assert repro(report, fid, tmp_path / "o").startswith(
+        "BUG: the onnx checker (full_check=True) rejects the output of ort:symbolic-shape-infer"
+    )
     fixed = _fixed(fid, report, tmp_path, call=IDENTITY)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
 
@@ -136,16 +149,22 @@ def test_version_converter_validity_script_fails_then_passes_with_a_right_conver
     fid = "optional-input/reducesum-axes:explicit|onnx:convert-opset-down|validity|invalid-model"
     report = reports("optional-input/reducesum-axes", "onnx:convert-opset-down")
     bug = repro(report, fid, tmp_path / "o")
-    assert "onnx.version_converter.convert_version(model, 12)" in (tmp_path / "o" / "repro.py").read_text()  # the neighbouring boundary, in the script
+    assert (
+        "onnx.version_converter.convert_version(model, 12)" in (tmp_path / "o" / "repro.py").read_text()
+    )  # the neighbouring boundary, in the script
     assert "Unrecognized attribute: noop_with_empty_axes for operator ReduceSum" in bug
     fixed = _fixed(fid, report, tmp_path, call=IDENTITY)
-    assert fixed.returncode == 0 and "fixed: the onnx checker accepts the output" in fixed.stdout, fixed.stdout + fixed.stderr
+    assert fixed.returncode == 0 and "fixed: the onnx checker accepts the output" in fixed.stdout, (
+        fixed.stdout + fixed.stderr
+    )
 
 
 def test_version_converter_acceptance_script(reports, repro, tmp_path):
     fid = "optional-input/reducesum-axes:empty-name|onnx:convert-opset-down|acceptance|rejected"
     report = reports("optional-input/reducesum-axes", "onnx:convert-opset-down")
-    assert repro(report, fid, tmp_path / "o").startswith("BUG: onnx:convert-opset-down fails on the valid model empty-name: RuntimeError")
+    assert repro(report, fid, tmp_path / "o").startswith(
+        "BUG: onnx:convert-opset-down fails on the valid model empty-name: RuntimeError"
+    )
     fixed = _fixed(fid, report, tmp_path, call=IDENTITY)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
 
@@ -155,36 +174,59 @@ def test_version_converter_numeric_script_fails_then_passes_with_a_right_convert
     report = reports("graph-interface/optional-output", "onnx:convert-opset-up")
     bug = repro(report, fid, tmp_path / "o")
     assert "FEEDS = [\n    {" in (tmp_path / "o" / "repro.py").read_text()  # the run's feeds, embedded
-    assert bug.startswith("BUG: the output of onnx:convert-opset-up on common fails to run (binding 0) where its input runs")
+    assert bug.startswith(
+        "BUG: the output of onnx:convert-opset-up on common fails to run (binding 0) where its input runs"
+    )
     fixed = _fixed(fid, report, tmp_path, call=IDENTITY)
-    assert fixed.returncode == 0 and "computes what common computes on 2 feed set(s)" in fixed.stdout, fixed.stdout + fixed.stderr
+    assert fixed.returncode == 0 and "computes what common computes on 2 feed set(s)" in fixed.stdout, (
+        fixed.stdout + fixed.stderr
+    )
 
 
 def test_onnx_shape_inference_less_precise_script_fails_then_passes_with_data_propagation(reports, repro, tmp_path):
     fid = "repro/reshape-target:concat|onnx:infer-shapes|parity|less-precise"
     report = reports("repro/reshape-target", "onnx:infer-shapes")
     bug = repro(report, fid, tmp_path / "o")
-    assert "infer_shapes(model, check_type=False, strict_mode=False, data_prop=False)" in (tmp_path / "o" / "repro.py").read_text()
-    assert bug.startswith("BUG: graph output 'y' after onnx:infer-shapes: [\"unk__0\", \"unk__1\"] in concat is less precise than [2, 12] in common")
-    data_prop = ToolCall("def apply(model):\n    return onnx.shape_inference.infer_shapes(model, data_prop=True)\n", "infer_shapes(data_prop=True)")
-    fixed = _fixed(fid, report, tmp_path, call=data_prop)  # data propagation types the Concat target: as precise on both forms
-    assert fixed.returncode == 0 and "fixed: concat's type of 'y' is as precise as common's" in fixed.stdout, fixed.stdout + fixed.stderr
+    assert (
+        "infer_shapes(model, check_type=False, strict_mode=False, data_prop=False)"
+        in (tmp_path / "o" / "repro.py").read_text()
+    )
+    assert bug.startswith(
+        'BUG: graph output \'y\' after onnx:infer-shapes: ["unk__0", "unk__1"] in concat is less precise than [2, 12] in common'
+    )
+    data_prop = ToolCall(
+        "def apply(model):\n    return onnx.shape_inference.infer_shapes(model, data_prop=True)\n",
+        "infer_shapes(data_prop=True)",
+    )
+    fixed = _fixed(
+        fid, report, tmp_path, call=data_prop
+    )  # data propagation types the Concat target: as precise on both forms
+    assert fixed.returncode == 0 and "fixed: concat's type of 'y' is as precise as common's" in fixed.stdout, (
+        fixed.stdout + fixed.stderr
+    )
 
 
 def test_numeric_script_catches_a_planted_wrong_result(tmp_path):
     """The numeric claim compares values, not only runs: a tool that negates the output is caught."""
     from onnx import helper
 
-    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [helper.make_tensor_value_info("x", 1, [2, 3])],
-                          [helper.make_tensor_value_info("y", 1, [2, 3])])
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", 1, [2, 3])],
+        [helper.make_tensor_value_info("y", 1, [2, 3])],
+    )
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
-    negate = ToolCall('''def apply(model):
+    negate = ToolCall(
+        """def apply(model):
     out = onnx.ModelProto()
     out.CopyFrom(model)
     out.graph.node.append(helper.make_node("Neg", ["y0"], ["y"]))
     out.graph.node[0].output[0] = "y0"
     return out
-''', "a planted wrong rewrite")
+""",
+        "a planted wrong rewrite",
+    )
     f = Finding("wrong-result", "numeric", "planted/relu", "common", "planted:negate", "m")
     import numpy as np
 
@@ -200,7 +242,9 @@ def test_numeric_script_catches_a_planted_wrong_result(tmp_path):
 def test_ort_less_precise_script_fails_then_passes_on_a_common_pair(reports, repro, tmp_path):
     fid = "graph-interface/output-without-shape:no-shape|ort:basic|parity|less-precise"
     report = reports("graph-interface/output-without-shape", "ort:basic")
-    assert repro(report, fid, tmp_path / "o").startswith("BUG: graph output 'y' after ort:basic: rank unknown in no-shape is less precise than [\"N\", 3] in common")
+    assert repro(report, fid, tmp_path / "o").startswith(
+        "BUG: graph output 'y' after ort:basic: rank unknown in no-shape is less precise than [\"N\", 3] in common"
+    )
     fixed = _fixed(fid, report, tmp_path, same_form=True)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
 
@@ -210,7 +254,10 @@ def test_a_kind_without_a_faithful_script_is_refused_in_one_line(reports, tmp_pa
     fid = "count/constant-of-shape-symbolic:gather|onnxscript:optimize|folding|missed-optimization"
     assert main(["repro", report, "--finding", fid, "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
-    assert "repro cannot script it faithfully: no standalone check states the folding oracle's" in err and len(err.strip().splitlines()) == 1
+    assert (
+        "repro cannot script it faithfully: no standalone check states the folding oracle's" in err
+        and len(err.strip().splitlines()) == 1
+    )
     assert not (tmp_path / "o").exists()
 
 
@@ -222,7 +269,9 @@ def test_a_script_that_does_not_show_the_bug_here_is_not_kept(tmp_path):
         verify(tmp_path / "repro.py")
     (tmp_path / "repro.py").write_text("import sys\nprint('BUG: x')\nsys.exit(1)\n")
     assert verify(tmp_path / "repro.py") == "BUG: x"
-    (tmp_path / "repro.py").write_text("import sys\nimport passcheck\nprint('BUG: x')\nsys.exit(1)\n")  # passcheck cannot be imported there
+    (tmp_path / "repro.py").write_text(
+        "import sys\nimport passcheck\nprint('BUG: x')\nsys.exit(1)\n"
+    )  # passcheck cannot be imported there
     with pytest.raises(PasscheckError, match=r"exit 1: ModuleNotFoundError: import of passcheck halted"):
         verify(tmp_path / "repro.py")
 
@@ -230,18 +279,25 @@ def test_a_script_that_does_not_show_the_bug_here_is_not_kept(tmp_path):
 def _relu_model():
     from onnx import helper
 
-    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [helper.make_tensor_value_info("x", 1, [2, 3])],
-                          [helper.make_tensor_value_info("y", 1, [2, 3])])
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", 1, [2, 3])],
+        [helper.make_tensor_value_info("y", 1, [2, 3])],
+    )
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
 
 
 def test_input_mutated_script_catches_a_planted_in_place_edit(tmp_path):
-    edits = ToolCall('''def apply(model):
+    edits = ToolCall(
+        """def apply(model):
     out = onnx.ModelProto()
     out.CopyFrom(model)
     model.graph.node[0].name = "renamed"  # planted: the input is edited too
     return out
-''', "a planted pass that edits its input")
+""",
+        "a planted pass that edits its input",
+    )
     f = Finding("input-mutated", "pass-contract", "planted/relu", "common", "planted:edit", "m")
     for call, code in ((edits, 1), (IDENTITY, 0)):
         text, _ = generic.script(f, claim(f), call, None, _relu_model())
@@ -252,14 +308,29 @@ def test_input_mutated_script_catches_a_planted_in_place_edit(tmp_path):
             assert "BUG: planted:edit changed the model it was given (graph, graph.node)" in r.stdout
 
 
-@pytest.mark.parametrize(("oracle", "kind", "pass_id", "details", "why"), [
-    ("folding", "missed-optimization", "onnxscript:optimize", {}, "no standalone check states the folding oracle"),
-    ("annotations", "annotation-violated", "onnx:infer-shapes", {"value": "N", "role": "assertion", "rule": "symbol"}, "binding of symbols"),
-    ("annotations", "annotation-violated", "ort:basic", {"value": "x", "role": "precondition", "rule": "rank"}, "binding of symbols"),
-    ("acceptance", "rejected", "onnxscript:optimize", {"status": "timeout"}, "time or memory limit"),
-    ("validity", "validity-disagreement", "input", {}, "on a form itself (pass 'input')"),
-    ("validity", "invalid-model", "cmd:onnxsim", {}, "no standalone script calls pass 'cmd:onnxsim'"),
-])
+@pytest.mark.parametrize(
+    ("oracle", "kind", "pass_id", "details", "why"),
+    [
+        ("folding", "missed-optimization", "onnxscript:optimize", {}, "no standalone check states the folding oracle"),
+        (
+            "annotations",
+            "annotation-violated",
+            "onnx:infer-shapes",
+            {"value": "N", "role": "assertion", "rule": "symbol"},
+            "binding of symbols",
+        ),
+        (
+            "annotations",
+            "annotation-violated",
+            "ort:basic",
+            {"value": "x", "role": "precondition", "rule": "rank"},
+            "binding of symbols",
+        ),
+        ("acceptance", "rejected", "onnxscript:optimize", {"status": "timeout"}, "time or memory limit"),
+        ("validity", "validity-disagreement", "input", {}, "on a form itself (pass 'input')"),
+        ("validity", "invalid-model", "cmd:onnxsim", {}, "no standalone script calls pass 'cmd:onnxsim'"),
+    ],
+)
 def test_kinds_without_a_faithful_script_are_refused(oracle, kind, pass_id, details, why):
     from passcheck.repro.plan import refusal
 
