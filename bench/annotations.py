@@ -21,7 +21,8 @@ model, the median seconds of:
 
 Ratios: reference/check (target >= 30) and check/plain (target <= 1.2); reference/plain and
 profiled/plain (a plain run with onnxruntime's profiler on, trace written and read back: the floor
-of the profile path) show what bounds them. Then the growth with model size: chains of 100 and
+of the profile path) show what bounds them; check/profiled is passcheck's own share of a check
+above that floor (goal <= 1.05, issue 28). Then the growth with model size: chains of 100 and
 1000 annotated nodes (target: 10x nodes -> <= 12x time).
 
 Fairness: all get the same model and feeds; each includes what its user pays (session or
@@ -40,6 +41,12 @@ ResNet-50      685/685    8.4        10.0       1.19         1.15           1.05
 DenseNet-121   2595/2595  20.7       32.1       1.55         1.46           1.17
 Inception v2   1403/1403  138        212        1.54         1.45           1.16
 =============  =========  =========  =========  ===========  =============  ==============
+
+check/profiled, measured 2026-12-02 with ``--repeat 3 --skip-reference`` at load average 8.7-9.7
+(2 cores shared with other engineers' runs and bench/check_mutations.py): ResNet-50 0.75,
+DenseNet-121 0.83, Inception v2 1.43; at that load and repeat count the ratios are noise-bound
+(check faster than its own floor on two models), so they neither meet nor miss the 1.05 goal:
+rerun on an idle machine with the default ``--repeat``.
 
 Chains of 100 -> 1000 annotated nodes: check time x8.1 (target <= 12). Ratios move with load:
 two earlier runs at load average 7-12 (before the graph index) gave ResNet-50 ref/check 11-13.
@@ -187,8 +194,8 @@ def main() -> None:
     )
     print(
         f"{'model':<14}{'nodes':>6}{'checked':>11}{'check s':>9}{'in-proc s':>10}{'observe s':>10}{'reference s':>12}"
-        f"{'plain s':>9}{'ref/check':>10}{'ref/plain':>10}{'check/plain':>12}"
-        f"{'in-proc/plain':>14}{'profiled/plain':>15}"
+        f"{'plain s':>9}{'ref/check':>10}{'ref/plain':>10}{'check/plain':>12}{'in-proc/plain':>14}"
+        f"{'profiled/plain':>15}{'check/profiled':>15}"
     )
     with IsolatedExecutor() as ex:
         for label, fname in MODELS.items():
@@ -213,9 +220,11 @@ def main() -> None:
                 else ("-", "-", "-")
             )
             print(
-                f"{label:<14}{len(model.graph.node):>6}{cover:>11}{t['check']:>9.3f}{t['inproc']:>10.3f}{t['observe']:>10.3f}{ref_s:>12}"
+                f"{label:<14}{len(model.graph.node):>6}{cover:>11}{t['check']:>9.3f}{t['inproc']:>10.3f}"
+                f"{t['observe']:>10.3f}{ref_s:>12}"
                 f"{t['plain']:>9.3f}{ref_check:>10}{ref_plain:>10}{t['check'] / t['plain']:>12.2f}"
                 f"{t['inproc'] / t['plain']:>14.2f}{t['profiled'] / t['plain']:>15.2f}"
+                f"{t['check'] / t['profiled']:>15.2f}"
             )
         print("\ngrowth with model size (chain of annotated Neg/Relu nodes, [N=256, 64] float):")
         print(f"{'nodes':>7}{'check s':>9}{'in-proc s':>10}{'observe s':>10}{'plain s':>9}{'check/plain':>12}")

@@ -10,6 +10,7 @@ back as :class:`~passcheck.records.CellResult` records, one per (form, pass), ha
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import os
@@ -435,7 +436,10 @@ def _emptied(folder: Path) -> Path:
 
 def _observed_runs(model: onnx.ModelProto, feeds: Sequence[Mapping[str, Any]], runner: Callable | None) -> list:
     plan = plan_for(model)
-    return [observe_run(model, f, plan, runner) for f in feeds]
+    # the isolation worker's runner serializes and hashes the model once for all bindings (not changed meanwhile)
+    kept = getattr(getattr(runner, "__self__", None), "kept_bytes", None)
+    with kept(model) if kept is not None else contextlib.nullcontext():
+        return [observe_run(model, f, plan, runner) for f in feeds]
 
 
 def _precondition(adapter: PassAdapter, model: onnx.ModelProto) -> str | PassOutcome | None:

@@ -1,7 +1,10 @@
 """hunt/axes-as-attribute-ort-symbolic-shape-infer-less-precise-0f6a3fce: a minimal pair showing one finding
 (common: helper, uncommon: helper)."""
 
+import base64
+
 import numpy as np
+import onnx
 from onnx import helper, numpy_helper
 
 from passcheck.cases import Case, Form, register

@@ -1,7 +1,11 @@
 """hunt/empty-optional-input-ort-extended-rejected-18e871fe: a minimal pair showing one finding
 (common: helper, uncommon: helper)."""
 
-from onnx import helper
+import base64
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
 
 from passcheck.cases import Case, Form, register
 

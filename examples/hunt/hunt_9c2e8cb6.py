@@ -1,7 +1,11 @@
 """hunt/float64-compute-input-rejected-9c2e8cb6: a minimal pair showing one finding
 (common: helper, uncommon: helper)."""
 
-from onnx import helper
+import base64
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
 
 from passcheck.cases import Case, Form, register
 

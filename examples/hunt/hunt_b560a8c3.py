@@ -1,7 +1,10 @@
 """hunt/keepdims-unsqueeze-onnxscript-optimize-input-mutated-b560a8c3: a minimal pair showing one finding
 (common: helper, uncommon: helper)."""
 
+import base64
+
 import numpy as np
+import onnx
 from onnx import helper, numpy_helper
 
 from passcheck.cases import Case, Form, register

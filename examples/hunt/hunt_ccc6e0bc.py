@@ -1,7 +1,10 @@
 """hunt/reshape-split-ort-basic-invalid-model-ccc6e0bc: a minimal pair showing one finding
 (common: helper, uncommon: helper)."""
 
+import base64
+
 import numpy as np
+import onnx
 from onnx import helper, numpy_helper
 
 from passcheck.cases import Case, Form, register

@@ -3,7 +3,9 @@
 
 import base64
 
+import numpy as np
 import onnx
+from onnx import helper, numpy_helper
 
 from passcheck.cases import Case, Form, register
 

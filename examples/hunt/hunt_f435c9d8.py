@@ -1,7 +1,10 @@
 """hunt/shape-derived-count-slice-onnx-infer-shapes-data-prop-less-p-f435c9d8: a minimal pair showing one finding
 (common: helper, uncommon: helper)."""
 
+import base64
+
 import numpy as np
+import onnx
 from onnx import helper, numpy_helper
 
 from passcheck.cases import Case, Form, register

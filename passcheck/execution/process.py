@@ -5,15 +5,23 @@ The worker (``spawn``: a fresh interpreter) and a one-shot ``fork`` child both c
 space capped (``RLIMIT_AS``), SIGKILL when the parent dies, a process group of its own. A job is
 any picklable callable ``job(model_bytes, workdir) -> reply``; the parent unpickles nothing it
 did not send.
+
+Timings: with ``PASSCHECK_TIMINGS=FILE`` in the environment, every worker and forked child
+appends one JSON line per job to FILE, ``{"job": LABEL, "seconds": S, "pid": P}``: the wall
+seconds the job took inside the worker (the tool's work plus reading the model bytes and writing
+the reply, not the pipe), LABEL the job's ``label`` attribute or its class name
+(``bench/check_mutations.py`` reads them to tell the tools' time from passcheck's own).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import pickle
 import signal
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +98,11 @@ class Call:
     def __init__(self, fn: Any, args: tuple):
         self.fn, self.args = fn, args
 
+    @property
+    def label(self) -> str:
+        """``call NAME``: what ``PASSCHECK_TIMINGS`` records this job as."""
+        return f"call {getattr(self.fn, '__name__', type(self.fn).__name__)}"
+
     def __call__(self, data: bytes, workdir: str) -> dict[str, Any]:
         import onnx
 
@@ -101,6 +114,25 @@ class Call:
             except Exception:  # noqa: BLE001 - an exception that cannot travel: its text does
                 exc = RuntimeError(f"{type(exc).__name__}: {exc}")
             return {"raised": exc}
+
+
+def timed(job: Any, data: bytes, workdir: str) -> Any:
+    """``job(data, workdir)``; its seconds appended to ``$PASSCHECK_TIMINGS`` when that is set (see
+    module docs; a file that cannot be written costs the line, never the job's reply)."""
+    path = os.environ.get("PASSCHECK_TIMINGS")
+    if not path:
+        return job(data, workdir)
+    start = time.perf_counter()
+    try:
+        return job(data, workdir)
+    finally:
+        line = {
+            "job": str(getattr(job, "label", type(job).__name__)),
+            "seconds": time.perf_counter() - start,
+            "pid": os.getpid(),
+        }
+        with contextlib.suppress(OSError), open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(line) + "\n")
 
 
 #: The worker finished starting and takes jobs; anything else it sends first is why it could not.
@@ -154,13 +186,13 @@ def worker_main(conn, memory_mb: int | None, log_path: str, preload: list[str]) 
             conn.send(f"failed: {type(exc).__name__}: {exc}"[:500] if starved(exc) else "unpicklable")
             continue
         conn.send("started")
-        conn.send(job(data, workdir))
+        conn.send(timed(job, data, workdir))
 
 
 def fork_main(conn, job: Any, data: bytes, workdir: str, memory_mb: int | None, log_path: str) -> None:
     """A one-shot forked child: one job, same limits."""
     limit(memory_mb, log_path)
-    conn.send(job(data, workdir))
+    conn.send(timed(job, data, workdir))
 
 
 @contextlib.contextmanager

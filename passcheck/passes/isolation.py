@@ -96,6 +96,11 @@ class IsolatedExecutor(Worker):
         answered from the cache of recent runs when it can)."""
         return run_model(self, self._runs, model, feeds, expose, shapes)
 
+    def kept_bytes(self, model: onnx.ModelProto):
+        """A context in which :meth:`run_model` serializes and hashes ``model`` once however often it
+        runs it (the engine runs a model once per binding); ``model`` must not change inside it."""
+        return self._runs.kept_bytes(model)
+
     def _outcome(self, adapter: PassAdapter, reply: Any) -> PassOutcome:
         if isinstance(reply, Died):
             if reply.not_started:
@@ -131,6 +136,11 @@ class _PassJob:
 
     def __init__(self, adapter: PassAdapter):
         self.adapter = adapter
+
+    @property
+    def label(self) -> str:
+        """``pass ID``: what ``PASSCHECK_TIMINGS`` records this job as."""
+        return f"pass {self.adapter.id}"
 
     def __call__(self, data: bytes, workdir: str) -> dict[str, Any]:
         import onnx

@@ -8,10 +8,11 @@
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import hashlib
 import pickle
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from passcheck.execution import Died
@@ -33,12 +34,21 @@ def run_model(
 ) -> RunResult:
     """Run ``model`` on ``feeds`` in ``worker`` exposing ``expose`` whole and the shape and
     element type of ``shapes``; a run of the same model bytes on equal feeds observing the same
-    values is answered from ``cache``; a run that killed or timed out the worker is not kept."""
-    data = model.SerializeToString()
-    key = cache.key(data, feeds, expose, shapes)
+    values is answered from ``cache``; a run that killed or timed out the worker is not kept. The
+    model bytes are serialized once inside :meth:`RunCache.kept_bytes` and not sent again to a
+    worker that ran the same bytes last."""
+    data, digest = cache.serialized(model)
+    key = cache.key(data, feeds, expose, shapes, digest=digest)
     if (kept := cache.get(key)) is not None:
         return kept
-    reply = worker.run(pickle.dumps(ModelRun(dict(feeds), list(expose), list(shapes))), data, worker.folder)
+    job = pickle.dumps(ModelRun(dict(feeds), list(expose), list(shapes), digest))
+    # the model the worker ran last is kept there: the same bytes are not sent again (a new
+    # worker, or one that ran another model meanwhile, answers "missing" and is sent them)
+    reply = worker.run(job, b"", worker.folder) if cache.sent == digest else None
+    if reply is None or (isinstance(reply, dict) and reply.get("missing")):
+        cache.sent = None
+        reply = worker.run(job, data, worker.folder)
+    cache.sent = digest if isinstance(reply, dict) and "run" in reply else None
     if isinstance(reply, Died) or not isinstance(reply, dict):
         died = reply if isinstance(reply, Died) else Died(False, "", "", not_started=True)
         return RunResult({}, {}, error=died.run_error(worker.timeout))
@@ -49,18 +59,35 @@ def run_model(
 class ModelRun:
     """A worker job: run the model it is sent on ``feeds`` (see :func:`run_model`)."""
 
-    def __init__(self, feeds: dict[str, Any], expose: list[str], shapes: Sequence[str] = ()):
+    #: What ``PASSCHECK_TIMINGS`` records this job as (session creation and run).
+    label = "model run"
+
+    def __init__(
+        self, feeds: dict[str, Any], expose: list[str], shapes: Sequence[str] = (), digest: bytes | None = None
+    ):
         self.feeds, self.expose, self.shapes = feeds, expose, list(shapes)
+        self.digest = digest  # sha256 of the model bytes: the worker's kept session is found by it
 
     def __call__(self, data: bytes, workdir: str) -> dict[str, Any]:
         import onnx
 
         from passcheck.runtime.observe import run_observing
 
-        model = onnx.ModelProto.FromString(data)
+        digest = getattr(self, "digest", None)
+        if data:
+            model = onnx.ModelProto.FromString(data)
+            _LAST[:] = [digest, model] if digest else []
+        elif digest and _LAST and _LAST[0] == digest:
+            model = _LAST[1]  # run_observing does not change it
+        else:
+            return {"missing": True}
         # an intermediate whose shape only is read travels as its TensorMeta: copying every
         # activation through the pipe cost more than the run itself (bench/annotations.py)
-        return {"run": run_observing(model, self.feeds, expose=self.expose, shapes=self.shapes)}
+        return {"run": run_observing(model, self.feeds, expose=self.expose, shapes=self.shapes, model_key=digest)}
+
+
+#: In the worker: [digest, ModelProto] of the last model a :class:`ModelRun` was sent.
+_LAST: list = []
 
 
 class RunCache:
@@ -71,14 +98,44 @@ class RunCache:
     def __init__(self, max_bytes: int = 256 << 20):
         self.max_bytes, self.size = max_bytes, 0
         self._runs: collections.OrderedDict[tuple, tuple[RunResult, int]] = collections.OrderedDict()
+        self._kept: tuple[Any, bytes, bytes] | None = None  # (model, its bytes, their sha256) inside kept_bytes()
+        self.sent: bytes | None = None  # digest of the model the worker was last sent for a run
+
+    @contextlib.contextmanager
+    def kept_bytes(self, model: onnx.ModelProto) -> Iterator[None]:
+        """While the block runs, :meth:`serialized` serializes and hashes ``model`` once, however
+        often it is run (one run per binding): the caller promises not to change it in the block."""
+        outer, self._kept = self._kept, (model, b"", b"")
+        try:
+            yield
+        finally:
+            self._kept = outer
+
+    def serialized(self, model: onnx.ModelProto) -> tuple[bytes, bytes]:
+        """(``model``'s bytes, their sha256 digest); computed once for the model of :meth:`kept_bytes`."""
+        kept = self._kept
+        if kept is not None and kept[0] is model:
+            if not kept[2]:
+                data = model.SerializeToString()
+                self._kept = kept = (model, data, hashlib.sha256(data).digest())
+            return kept[1], kept[2]
+        data = model.SerializeToString()
+        return data, hashlib.sha256(data).digest()
 
     @staticmethod
-    def key(data: bytes, feeds: dict[str, Any], expose: Sequence[str], shapes: Sequence[str] = ()) -> tuple:
+    def key(
+        data: bytes,
+        feeds: dict[str, Any],
+        expose: Sequence[str],
+        shapes: Sequence[str] = (),
+        digest: bytes | None = None,
+    ) -> tuple:
+        """The cache key of a run; ``digest``: sha256 of ``data`` when the caller has it."""
         h = hashlib.sha256()
         for name in sorted(feeds):
             h.update(name.encode() + b"\0")
             _digest_value(h, feeds[name])
-        return hashlib.sha256(data).digest(), h.digest(), tuple(expose), tuple(shapes)
+        return digest or hashlib.sha256(data).digest(), h.digest(), tuple(expose), tuple(shapes)
 
     def get(self, key: tuple) -> RunResult | None:
         if key not in self._runs:

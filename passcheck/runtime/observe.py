@@ -234,18 +234,22 @@ def _observe_ort(model: onnx.ModelProto, feeds: Mapping[str, Any], main: list[tu
 
 
 def run_observing(
-    model: onnx.ModelProto, feeds: Mapping[str, Any], *, expose: Iterable[str] = (), shapes: Iterable[str] = ()
+    model: onnx.ModelProto,
+    feeds: Mapping[str, Any],
+    *,
+    expose: Iterable[str] = (),
+    shapes: Iterable[str] = (),
+    model_key: bytes | None = None,
 ) -> RunResult:
     """Run ``model`` on ``feeds`` once with onnxruntime (CPU, unoptimized, as :func:`run_ort`),
     observing ``expose`` whole and the shape and element type of ``shapes``.
 
-    ``shapes`` produced by main-graph kernels are read from onnxruntime's per-node profile of the
-    run, so they are neither exposed, kept alive nor copied; the others (Constant outputs) are
-    exposed. Subgraph nodes are tagged too, so their kernels' events are told apart and skipped.
-    When the profile cannot vouch for them (onnxruntime rewrote the graph, e.g. inlined a
-    model-local function; a value is not a tensor; the profile disagrees with the fetched
-    outputs), or the profiled run fails, the run is :func:`run_ort` exposing both
-    (which also gives the failure its usual text).
+    ``shapes`` produced by main-graph kernels are read from onnxruntime's per-node profile of the run, so they are
+    neither exposed, kept alive nor copied; the others (Constant outputs) are exposed. Subgraph nodes are tagged too, so
+    their kernels' events are told apart and skipped. When the profile cannot vouch for them (onnxruntime rewrote the
+    graph, e.g. inlined a model-local function; a value is not a tensor; the profile disagrees with the fetched
+    outputs), or the profiled run fails, the run is :func:`run_ort` exposing both (which also gives the failure its
+    usual text). ``model_key``: sha256 of ``model``'s bytes, when known (:func:`run_ort`).
 
     Args:
         model: the model to run; not modified (its annotations do not influence the run).
@@ -281,7 +285,7 @@ def run_observing(
                 )
         except (_Untrusted, RunFailed):
             pass
-    return _shapes_only(run_ort(model, feeds, expose=expose + shapes), model, shapes)
+    return _shapes_only(run_ort(model, feeds, expose=expose + shapes, model_key=model_key), model, shapes)
 
 
 def _meta_of(value: Any) -> TensorMeta | None:

@@ -88,19 +88,24 @@ _SESSIONS: collections.OrderedDict[bytes, onnxruntime.InferenceSession] = collec
 _SESSIONS_KEPT = 1
 
 
-def _session(data: bytes) -> onnxruntime.InferenceSession:
+def _session(data: bytes, key: bytes | None = None, load: Any = None) -> onnxruntime.InferenceSession:
     """An unoptimized CPU session (:func:`session_options`) for the model ``data``, reused while it
     is among the last :data:`_SESSIONS_KEPT` loaded (a session holds no state between runs).
+
+    ``key`` and ``load`` (a callable giving the bytes) instead of ``data``: the session kept under
+    ``key``, or one made from ``load()`` and kept under it.
 
     Raises:
         whatever onnxruntime raises loading the model (nothing is kept then).
     """
     import onnxruntime as ort
 
-    key = hashlib.sha256(data).digest()
+    key = key if key is not None else hashlib.sha256(data).digest()
     sess = _SESSIONS.get(key)
     if sess is None:
-        sess = ort.InferenceSession(data, session_options(), providers=["CPUExecutionProvider"])
+        sess = ort.InferenceSession(
+            load() if load is not None else data, session_options(), providers=["CPUExecutionProvider"]
+        )
         _SESSIONS[key] = sess
         while len(_SESSIONS) > _SESSIONS_KEPT:
             _SESSIONS.popitem(last=False)
@@ -108,20 +113,31 @@ def _session(data: bytes) -> onnxruntime.InferenceSession:
     return sess
 
 
-def run_ort(model: onnx.ModelProto, feeds: Mapping[str, Any], *, expose: Iterable[str] = ()) -> RunResult:
+def run_ort(
+    model: onnx.ModelProto, feeds: Mapping[str, Any], *, expose: Iterable[str] = (), model_key: bytes | None = None
+) -> RunResult:
     """Run ``model`` on ``feeds`` with onnxruntime (CPU, unoptimized).
 
     Args:
         model: the model to run; not modified.
         feeds: input name → array (or list of arrays for sequences).
         expose: intermediate value names to observe as extra outputs.
+        model_key: the sha256 digest of ``model``'s bytes when the caller has it: the kept session
+            is then found by it and ``expose``, without serializing the observation copy.
 
     Returns:
         A :class:`RunResult`; a load or run failure is returned in ``error``, never raised.
     """
-    copy, added = observation_copy(model, expose)
+    expose = list(expose)
     try:
-        sess = _session(copy.SerializeToString())
+        if model_key is None:
+            sess = _session(observation_copy(model, expose)[0].SerializeToString())
+        else:  # a session of these model bytes observing these names: no copy serialized or hashed to find it
+            sess = _session(
+                b"",
+                key=model_key + repr(expose).encode(),
+                load=lambda: observation_copy(model, expose)[0].SerializeToString(),
+            )
         names = [o.name for o in sess.get_outputs()]
         wanted = {i.name for i in sess.get_inputs()}
         values = sess.run(None, {k: v for k, v in feeds.items() if k in wanted})

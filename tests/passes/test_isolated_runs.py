@@ -43,3 +43,24 @@ def test_isolated_run_keeps_data_only_where_an_oracle_reads_it():
     np.testing.assert_array_equal(r.observed["x"], feeds["x"])
     local = observed_run(_model(), feeds)  # in process: the same keys, the data too
     assert set(local.observed) == set(r.observed)
+
+
+def test_a_model_run_again_is_not_sent_again_and_a_new_worker_is_sent_it():
+    """The worker keeps the model it ran last: a second run of the same bytes (another binding)
+    sends only the job; after the worker is replaced (killed between runs) or ran another model,
+    the model is sent again and every answer is the right model's (issue 28)."""
+    relu, neg = _model(), _model()
+    neg.graph.node[0].op_type = "Neg"
+    a = {"x": np.arange(6, dtype=np.float32).reshape(2, 3) - 2}
+    b = {"x": np.arange(9, dtype=np.float32).reshape(3, 3) - 4}
+    with IsolatedExecutor() as ex:
+        first = ex.run_model(relu, a)
+        assert ex._runs.sent is not None
+        second = ex.run_model(relu, b)  # sent without the model bytes
+        np.testing.assert_array_equal(second.outputs["y"], np.maximum(b["x"], 0))
+        other = ex.run_model(neg, a)
+        np.testing.assert_array_equal(other.outputs["y"], -a["x"])
+        ex._stop()  # a new worker holds no model: it answers "missing" and is sent the bytes
+        again = ex.run_model(neg, b)
+        np.testing.assert_array_equal(again.outputs["y"], -b["x"])
+    np.testing.assert_array_equal(first.outputs["y"], np.maximum(a["x"], 0))

@@ -43,3 +43,48 @@ def test_a_model_that_fails_to_load_is_reported_each_time():
     for _ in range(2):
         r = run_ort(bad, {"x": np.array([1], np.float32)})
         assert r.error and "NoSuchOp" in r.error
+
+
+def _digest(model: onnx.ModelProto) -> bytes:
+    import hashlib
+
+    return hashlib.sha256(model.SerializeToString()).digest()
+
+
+def test_a_session_found_by_model_key_is_per_model_and_per_exposed_names(monkeypatch):
+    """With ``model_key`` (the isolation worker's path) the kept session is found by the model's
+    digest and the exposed names: a second binding reuses it; another model, or the same model
+    observing other values, gets its own (issue 28: no stale session answers for another model)."""
+    made = []
+    real = ort.InferenceSession
+
+    def counting(*args, **kwargs):
+        made.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ort, "InferenceSession", counting)
+    neg, absm = _model("Neg"), _model("Abs")
+    a = run_ort(neg, {"x": np.array([1, 2], np.float32)}, model_key=_digest(neg))
+    b = run_ort(neg, {"x": np.array([3, 4, 5], np.float32)}, model_key=_digest(neg))
+    np.testing.assert_array_equal(a.outputs["y"], [-1, -2])
+    np.testing.assert_array_equal(b.outputs["y"], [-3, -4, -5])
+    assert len(made) == 1
+    c = run_ort(absm, {"x": np.array([-3], np.float32)}, model_key=_digest(absm))
+    np.testing.assert_array_equal(c.outputs["y"], [3])
+    assert len(made) == 2
+    d = run_ort(absm, {"x": np.array([-3], np.float32)}, expose=["x"], model_key=_digest(absm))
+    assert len(made) == 3 and d.error is None
+
+
+def test_run_cache_serializes_a_kept_model_once_and_others_each_time():
+    from passcheck.runtime.isolated import RunCache
+
+    cache, neg = RunCache(), _model("Neg")
+    with cache.kept_bytes(neg):
+        first, digest = cache.serialized(neg)
+        again, digest2 = cache.serialized(neg)
+        assert first is again and digest == digest2 == _digest(neg)
+        other, _ = cache.serialized(_model("Abs"))  # not the kept model: serialized on each call
+        assert other != first
+    outside, _ = cache.serialized(neg)
+    assert outside == first and outside is not first
