@@ -15,7 +15,7 @@ from passcheck.errors import PasscheckError
 STATE = "hunt-state.json"
 VERSION = 1
 #: Arguments a resumed hunt must share with the run it continues.
-SCOPE = ("seed", "passes", "cases", "cases_from", "generated", "shard")
+SCOPE = ("seed", "passes", "cases", "cases_from", "generated", "shard", "envs")
 #: Item status of a step another shard runs (recorded, not run: every shard walks one sequence).
 OTHER_SHARD = "other-shard"
 
