@@ -2,10 +2,11 @@
 
 Every shard walks the same item sequence and runs its own steps (:mod:`.search`), so the merged
 items are, step by step, the record of the shard that ran it. Signatures are de-duplicated by
-:class:`passcheck.signature.Signature` (its key re-derived from each record): hits are summed, version
-windows (``hunt --env``) joined, the first folder's shrunk pair is kept (its case module copied once into ``OUT/cases``), the others'
-pairs are left out. Refused: folders of different hunts (seed, passes, cases), a step two shards
-disagree on, and (unless ``allow_partial``) a missing shard.
+:class:`passcheck.signature.Signature` (its key re-derived from each record): hits are summed,
+version windows (``hunt --env``) joined, the first folder's shrunk pair is kept (its case module
+copied once into ``OUT/cases``), the others' pairs are left out. Refused: folders of different
+hunts (seed, passes, cases), a step two shards disagree on, and (unless ``allow_partial``) a
+missing shard.
 """
 
 from __future__ import annotations

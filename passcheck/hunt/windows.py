@@ -68,9 +68,10 @@ def run_item(
 ) -> dict[str, Any]:
     """Gate ``item``'s pair here, judge it in every environment, record its signatures and their
     windows in ``store`` (a :class:`~passcheck.hunt.store.Store`); return the item's record, whose
-    ``envs`` says per environment ``judged`` / ``partly judged`` / ``not judged`` and the
-    signatures seen there."""
-    from passcheck.hunt.noise import classify
+    ``envs`` says per environment ``judged`` / ``partly judged`` / ``not judged`` (with the reason,
+    also counted as an environment fact in ``unavailable``) and the signatures seen there; its
+    status is ``not-judged`` when no environment judged the pair."""
+    from passcheck.hunt.noise import ENVIRONMENT, classify
     from passcheck.mutations import forms as hforms
 
     rec: dict[str, Any] = {"base": item.base, "form": item.form, "pass": item.pass_id, "signatures": []}
@@ -102,9 +103,11 @@ def run_item(
         envs[env] = {"status": "judged" if fully_judged(got, item.pass_id) else "partly judged", "signatures": keys}
         unavailable += [u for u in classify(got) if u not in unavailable]
     rec["envs"], rec["signatures"] = envs, sorted({k for e in envs.values() for k in e.get("signatures", ())})
-    rec["status"] = "done" if any(e["status"] != "not judged" for e in envs.values()) else "unfinished"
-    if rec["status"] == "unfinished":
-        rec["reason"] = "; ".join(f"{e}: {v['reason']}" for e, v in envs.items())
+    missed = {e: v["reason"] for e, v in envs.items() if v["status"] == "not judged"}
+    rec["status"] = "not-judged" if len(missed) == len(envs) else "done"
+    if rec["status"] == "not-judged":
+        rec["reason"] = "; ".join(f"{e}: {why}" for e, why in missed.items())
+    unavailable += [[ENVIRONMENT, f"{e} could not judge the pair: {why}"] for e, why in missed.items()]
     if unavailable:
         rec["unavailable"] = unavailable
     for key in rec["signatures"]:

@@ -72,3 +72,17 @@ def test_bisect_command_names_the_package_whose_pin_differs(tmp_path):
     assert bisect_command([a, b], {"present": [a.id, b.id], "absent": [a.id]}, "x", []).startswith(
         "no bisect: the signature is not absent"
     )
+
+
+def test_an_unknown_env_is_a_one_line_usage_error(tmp_path, capfd):
+    code = main(
+        ["hunt", "--env", "no-such-env", "--budget", "1items", "--out", str(tmp_path / "h"), "--progress", "none"]
+    )
+    err = capfd.readouterr().err.strip().splitlines()
+    assert (
+        code == 2
+        and len(err) == 1
+        and err[0].startswith("passcheck: error: ")
+        and "unknown environment id 'no-such-env'" in err[0]
+    )
+    assert not (tmp_path / "h").exists()
