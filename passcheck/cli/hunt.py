@@ -103,6 +103,20 @@ def add_parser(sub) -> None:
         help="wall time one pass or model run of an item may take (default: %(default)s; "
         "never more than the time left)",
     )
+    p.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="ID|PINS.txt",
+        help="judge every item in this pinned environment (a matrix environment id or a pins file; repeatable): "
+        "the pair is built and gated here, the pass and oracles run there on the same model bytes; each signature "
+        "gets its version window (where it is present, where absent) and a 'passcheck bisect' command",
+    )
+    p.add_argument("--envs-dir", metavar="DIR", help="folder of pins files (default: ci/envs of the source tree)")
+    p.add_argument("--source", metavar="DIR", help="passcheck source tree installed into the --env environments")
+    p.add_argument(
+        "--cache-dir", metavar="DIR", help="environment cache (default: $PASSCHECK_CACHE or ~/.cache/passcheck)"
+    )
     add_progress_arg(p)
     p.set_defaults(handler=handle)
 
@@ -128,7 +142,8 @@ def handle(args) -> int:
     for p in args.cases_from:  # they may register passes
         load_path(p)
     passes = list(dict.fromkeys(args.passes)) or [p for p in DEFAULT_PASSES]
-    require_available([p for p in passes if p != INPUT])
+    if not args.env:  # with --env the passes run there: one unavailable there is a recorded cell
+        require_available([p for p in passes if p != INPUT])
     cases_from = [str(Path(p).resolve()) for p in args.cases_from]
     scope = {
         "seed": args.seed,
@@ -139,6 +154,9 @@ def handle(args) -> int:
     }
     if shard != (1, 1):
         scope["shard"] = f"{shard[0]}/{shard[1]}"
+    judge = _judge(args, cases_from) if args.env else None
+    if judge is not None:
+        scope["envs"] = [s.id for s in judge.envs]
     found = bases(args.case, generated=not args.no_generated)
     if not found:
         from passcheck.errors import PasscheckError
@@ -172,9 +190,12 @@ def handle(args) -> int:
                     on_item=on_item,
                     cmap=cmap,
                     shard=shard,
+                    judge=judge,
                 )
             finally:
                 prog.close()
+                if judge is not None:
+                    _bisect_commands(store, judge)
                 store.save()
     new = summarize(store, known, f"{len(found)} bases", ended, time.monotonic() - t0, args)
     if cmap is not None:
@@ -182,6 +203,46 @@ def handle(args) -> int:
 
         print("\n".join(coverage_lines(cmap, before, store.items)), file=sys.stderr)
     return 1 if new else 0
+
+
+def _judge(args, cases_from):
+    """The :class:`~passcheck.matrix.hunt.EnvJudge` of ``--env``, its environments created now
+    (before the budget starts)."""
+    import time
+    from pathlib import Path
+
+    from passcheck.errors import PasscheckError
+    from passcheck.matrix import create
+    from passcheck.matrix import envs as envmod
+    from passcheck.matrix.hunt import EnvJudge
+
+    specs = envmod.select(args.env, args.envs_dir)
+    judge = EnvJudge(
+        envs=specs,
+        source=envmod.installable_source(args.source),
+        work=Path(args.out).resolve() / "env-runs",
+        cases_from=cases_from,
+        timeout=args.timeout,
+        cache=Path(args.cache_dir).resolve() if args.cache_dir else None,
+        repro_env=dict(zip([s.id for s in specs], args.env)),
+    )
+    t0 = time.monotonic()
+    try:
+        judge.prepare()
+    except create.EnvCreateError as exc:
+        raise PasscheckError(str(exc)) from None
+    print(f"passcheck hunt: {len(specs)} environments ready in {time.monotonic() - t0:.1f} s", file=sys.stderr)
+    return judge
+
+
+def _bisect_commands(store, judge) -> None:
+    """Each windowed signature's ``passcheck bisect`` command (or why there is none), in its record."""
+    from passcheck.matrix.hunt import bisect_command
+
+    for rec in store.signatures.values():
+        if rec.get("window") and rec.get("finding"):
+            modules = [*store.scope.get("cases_from", ()), rec["case_module"]]
+            rec["bisect"] = bisect_command(judge.envs, rec["window"], rec["finding"], modules)
 
 
 def _coverage_map(found, executor):

@@ -2,10 +2,11 @@
 
 Every shard walks the same item sequence and runs its own steps (:mod:`.search`), so the merged
 items are, step by step, the record of the shard that ran it. Signatures are de-duplicated by
-:class:`passcheck.signature.Signature` (its key re-derived from each record): hits are summed, the
-first folder's shrunk pair is kept (its case module copied once into ``OUT/cases``), the others'
-pairs are left out. Refused: folders of different hunts (seed, passes, cases), a step two shards
-disagree on, and (unless ``allow_partial``) a missing shard.
+:class:`passcheck.signature.Signature` (its key re-derived from each record): hits are summed,
+version windows (``hunt --env``) joined, the first folder's shrunk pair is kept (its case module
+copied once into ``OUT/cases``), the others' pairs are left out. Refused: folders of different
+hunts (seed, passes, cases), a step two shards disagree on, and (unless ``allow_partial``) a
+missing shard.
 """
 
 from __future__ import annotations
@@ -82,18 +83,29 @@ def merge(dirs: Sequence[str | Path], out: str | Path, *, allow_partial: bool = 
             k = Signature.from_json(rec["signature"]).key if rec.get("signature") else key
             if k in merged.signatures:
                 merged.signatures[k]["hits"] += rec.get("hits", 0)
+                _join_window(merged.signatures[k], rec)
                 continue
             merged.signatures[k] = dict(rec)
             if rec.get("case_module") and (src := _module(f, rec["case_module"])) is not None:
                 merged.cases_dir.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(src, merged.cases_dir / src.name)
                 merged.signatures[k]["case_module"] = str(merged.cases_dir / src.name)
-                if rec.get("repro"):
-                    merged.signatures[k]["repro"] = _moved(rec["repro"], src.name, merged.cases_dir / src.name)
+                for field in ("repro", "bisect"):  # bisect: a hunt --env signature's command
+                    if rec.get(field):
+                        merged.signatures[k][field] = _moved(rec[field], src.name, merged.cases_dir / src.name)
         for raw, key in d.get("coarse", {}).items():
             merged.coarse.setdefault(raw, key)
     merged.save()
     return merged, partial
+
+
+def _join_window(kept: dict[str, Any], other: dict[str, Any]) -> None:
+    """Add ``other``'s version window (``hunt --env``: environments present / absent) to ``kept``'s."""
+    if not other.get("window"):
+        return
+    window = kept.setdefault("window", {"present": [], "absent": []})
+    for side in ("present", "absent"):
+        window[side] += [e for e in other["window"].get(side, []) if e not in window[side]]
 
 
 def _moved(command: str, name: str, to: Path) -> str:

@@ -78,19 +78,11 @@ def probe(
     ``expected``: ``base``'s runs on ``setting``'s feeds when already made (not made again).
     """
     from passcheck.engine import Subject, evaluate
-    from passcheck.errors import PasscheckError, PasscheckInternalError
-    from passcheck.mutations.equivalence import Unverified, verify_equivalent
-    from passcheck.oracles.validity import Checker
+    from passcheck.errors import PasscheckError
 
-    runner = getattr(executor, "run_model", None)
-    try:
-        verify_equivalent(base, mutant, setting.feed_list(base), form, runner, expected, checker=Checker(executor))
-    except Unverified as exc:  # the checker's crash, never a finding
-        return Outcome("unverified", reason=str(exc))
-    except PasscheckInternalError as exc:  # a rewrite bug, never a finding
-        return Outcome("refused", reason=str(exc))
-    except PasscheckError as exc:
-        return Outcome("base-fails", reason=str(exc))
+    refused = gate(setting, base, form, mutant, executor, expected)
+    if refused is not None:
+        return refused
     subject = Subject(
         id=setting.subject_id,
         forms={COMMON: base, form: mutant},
@@ -106,6 +98,33 @@ def probe(
     from passcheck.hunt.noise import classify
 
     return Outcome("done", blamed(cells, form), unavailable=classify(cells))
+
+
+def gate(
+    setting: Setting,
+    base: onnx.ModelProto,
+    form: str,
+    mutant: onnx.ModelProto,
+    executor,
+    expected: Sequence[Any] | None = None,
+) -> Outcome | None:
+    """The equivalence gate of :func:`probe` alone (in ``executor``'s environment): None when
+    ``mutant`` computes what ``base`` computes on ``setting``'s feeds, else the item's
+    :class:`Outcome` (``unverified``, ``refused`` or ``base-fails``, with the reason)."""
+    from passcheck.errors import PasscheckError, PasscheckInternalError
+    from passcheck.mutations.equivalence import Unverified, verify_equivalent
+    from passcheck.oracles.validity import Checker
+
+    runner = getattr(executor, "run_model", None)
+    try:
+        verify_equivalent(base, mutant, setting.feed_list(base), form, runner, expected, checker=Checker(executor))
+    except Unverified as exc:  # the checker's crash, never a finding
+        return Outcome("unverified", reason=str(exc))
+    except PasscheckInternalError as exc:  # a rewrite bug, never a finding
+        return Outcome("refused", reason=str(exc))
+    except PasscheckError as exc:
+        return Outcome("base-fails", reason=str(exc))
+    return None
 
 
 def blamed(cells, form: str) -> list[Finding]:

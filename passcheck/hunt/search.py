@@ -71,6 +71,7 @@ def hunt(
     on_item: Callable[[Item, dict[str, Any]], None] | None = None,
     cmap=None,
     shard: tuple[int, int] = (1, 1),
+    judge=None,
 ) -> Ended:
     """Run items until ``budget`` is spent; ``store`` is updated and saved after every item.
 
@@ -84,6 +85,8 @@ def hunt(
         cmap: a :class:`~passcheck.coverage.map.CoverageMap` of the bases: items trying (entry,
             spelling) pairs not tried yet come first (see :mod:`.scheduler`); None: triples only.
         shard: ``(i, n)``, 1 ≤ i ≤ n: run the steps ``k`` with ``k % n == i - 1`` (see module docs).
+        judge: with ``--env``, a :data:`passcheck.hunt.windows.Judge`: each pair is gated here and
+            judged in every environment through it, no pass runs here (:mod:`.windows`).
     """
     index, count = shard
     alive: dict[str, bool] = {}  # base id → whether it runs on its feeds (base_runs), asked once per base
@@ -128,6 +131,7 @@ def hunt(
                 cases_from,
                 cut_short=executor.timeout < item_timeout,
                 expected=expected,
+                judge=judge,
             )
         else:
             rec = {"base": item.base, "form": item.form, "pass": item.pass_id, "status": OTHER_SHARD, "signatures": []}
@@ -178,6 +182,7 @@ def _run(
     cases_from: Sequence[str],
     cut_short: bool = False,
     expected: list | None = None,
+    judge=None,
 ) -> dict[str, Any]:
     """One item. ``cut_short``: the executor's time limit was lowered to what is left of the budget,
     so a pass or run that times out was stopped by the hunt, not by the tool: the item is
@@ -195,6 +200,12 @@ def _run(
         built = hforms.build(model, item.form)
     except Exception as exc:  # noqa: BLE001 - a rewrite that cannot read this model: nothing to try
         built, rec["reason"] = None, f"{type(exc).__name__}: {exc}"
+    if built is not None and judge is not None:  # --env: judged in each environment (see .windows)
+        from passcheck.hunt.windows import run_item
+
+        rec = run_item(store, base, item, model, built[0], built[1], judge, executor, expected)
+        rec["seconds"] = round(time.monotonic() - t0, 3)
+        return rec
     if built is not None:
         mutant, labels = built
         if fact := limits.known(store.environment, item.pass_id, model, mutant):  # a limit met before: not run again

@@ -15,7 +15,7 @@ from passcheck.errors import PasscheckError
 STATE = "hunt-state.json"
 VERSION = 1
 #: Arguments a resumed hunt must share with the run it continues.
-SCOPE = ("seed", "passes", "cases", "cases_from", "generated", "shard")
+SCOPE = ("seed", "passes", "cases", "cases_from", "generated", "shard", "envs")
 #: Item status of a step another shard runs (recorded, not run: every shard walks one sequence).
 OTHER_SHARD = "other-shard"
 
@@ -28,11 +28,14 @@ class Store:
             (``done`` / ``refused`` / ``unverified`` / ``base-fails`` / ``not-applicable``, see
             :class:`~passcheck.hunt.probe.Outcome`;
             ``unfinished``: the budget ran out inside the item; ``other-shard``: a step another shard
-            runs; ``unavailable``: only a documented limit met before, see :mod:`.limits`), ``seconds``,
-            ``triples``, ``signatures``, ``base_runs`` (whether the base runs on its feeds),
+            runs; ``unavailable``: only a documented limit met before, see :mod:`.limits`;
+            ``not-judged``: with ``--env``, no environment could judge the pair), ``seconds``,
+            ``envs`` (``--env``: per environment, how it judged the pair and the signatures seen
+            there, :mod:`.windows`), ``triples``, ``signatures``, ``base_runs`` (whether the base runs on its feeds),
             ``unavailable`` (``[category, reason]`` pairs, :mod:`passcheck.hunt.noise`).
         signatures: signature key → its record (signature; hits: findings of the items that counted
-            for it; the shrunk pair's node counts; its case module; the reproduce command).
+            for it; the shrunk pair's node counts; its case module; the reproduce command; with
+            ``--env``, its ``window`` and ``bisect`` command).
         coarse: key of a raw finding → the signature key its shrunk pair got (no second shrink).
         environment: documented limits met, one per pass and limit (:mod:`.limits`): never signatures.
     """

@@ -65,6 +65,17 @@ def table(signatures: dict[str, dict[str, Any]], stream: TextIO) -> None:
         else:
             f = rec["found_on"]
             print(f"#{i} found on {f['base']} rewritten as {f['form']} under {f['pass']}: {f['message']}", file=stream)
+        for line in window_lines(rec):
+            print(f"#{i} {line}", file=stream)
+
+
+def window_lines(rec: Mapping[str, Any]) -> list[str]:
+    """A signature's version window and its bisect command (``hunt --env``), else nothing."""
+    from passcheck.hunt.windows import window_text
+
+    if not rec.get("window"):
+        return []
+    return [f"window: {window_text(rec['window'])}", *([f"bisect: {rec['bisect']}"] if rec.get("bisect") else [])]
 
 
 def coverage_lines(cmap, before: Iterable[Mapping[str, Any]], after: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -137,6 +148,8 @@ def markdown(
         for r, rec in zip(rows(new), new.values()):
             out.append("| " + " | ".join([*map(esc, r[:8]), f"`{esc(reproduce(rec))}`"]) + " |")
         out.append("")
+        out += [f"- #{r[0]} {esc(x)}" for r, rec in zip(rows(new), new.values()) for x in window_lines(rec)]
+        out += [""] if any(rec.get("window") for rec in new.values()) else []
     else:
         out += ["No new signature.", ""]
     if old:

@@ -85,3 +85,16 @@ def test_a_merge_again_replaces_the_earlier_one_and_its_pairs(tmp_path):
     store, _ = merge([a, b], tmp_path / "m")
     assert store.signatures[SIG.key]["hits"] == 5
     assert [p.name for p in (tmp_path / "m" / "cases").iterdir()] == ["hunt_abc.py"]
+
+
+def test_version_windows_of_two_shards_are_joined(tmp_path):
+    a, b = _shard(tmp_path / "a", "1/2", 1, 0), _shard(tmp_path / "b", "2/2", 1, 1)
+    for folder, window in ((a, {"present": ["e2"], "absent": ["e1"]}), (b, {"present": ["e3"], "absent": ["e1"]})):
+        doc = json.loads((folder / "hunt-state.json").read_text())
+        doc["signatures"][SIG.key]["window"] = window
+        doc["signatures"][SIG.key]["bisect"] = f"passcheck bisect --cases-from {folder}/cases/hunt_abc.py"
+        (folder / "hunt-state.json").write_text(json.dumps(doc))
+    store, _ = merge([a, b], tmp_path / "m")
+    rec = store.signatures[SIG.key]
+    assert rec["window"] == {"present": ["e2", "e3"], "absent": ["e1"]}
+    assert rec["bisect"] == f"passcheck bisect --cases-from {tmp_path / 'm' / 'cases' / 'hunt_abc.py'}"
