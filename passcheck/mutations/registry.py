@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from passcheck.errors import RegistryError, UnknownIdError
-from passcheck.mutations._base import Applied, Rewrite, RewriteError, node_label
+from passcheck.mutations._base import Applied, Rewrite, RewriteError
+from passcheck.mutations.sites import _neighbours, _sample, site_signatures
 
 if TYPE_CHECKING:
     import onnx
@@ -145,53 +146,6 @@ def _combined(form: str, parts: Sequence[Applied]) -> Applied:
     if len(parts) == 1:
         return dataclasses.replace(parts[0], rewrite=form)
     return Applied(form, tuple(n for a in parts for n in a.nodes), "; then ".join(a.detail for a in parts))
-
-
-def _sample(
-    labels: Sequence[str],
-    k: int,
-    seed: int,
-    salt: str,
-    signature: Mapping[str, object] | None,
-    rank: Callable[[object], float] | None = None,
-) -> list[str]:
-    """At most ``k`` of ``labels``, picked by ``seed`` and kept in model order. With ``signature``
-    (label → key), one label per distinct key, then at most ``k`` of those. With ``rank``
-    (signature key → weight), the ``k`` kept are those of the heaviest keys (ties: by ``seed``)."""
-    rng = random.Random(f"{seed}/{salt}")
-    if signature is not None:
-        groups: dict[object, list[str]] = {}
-        for label in labels:
-            groups.setdefault(signature.get(label, label), []).append(label)
-        chosen = {rng.choice(g) for g in groups.values()}
-        labels = [label for label in labels if label in chosen]
-    if len(labels) <= k:
-        return list(labels)
-    if rank is not None and signature is not None:
-        order = sorted(range(len(labels)), key=lambda i: (-rank(signature.get(labels[i], labels[i])), rng.random()))
-        return [labels[i] for i in sorted(order[:k])]
-    picked = rng.sample(range(len(labels)), k)
-    return [labels[i] for i in sorted(picked)]
-
-
-def site_signatures(model: onnx.ModelProto) -> dict[str, tuple]:
-    """Site label → what a pass's pattern matcher sees there: for a node, its op type and its
-    readers' op types; for a value or initializer, its producer's op type (``input`` /
-    ``initializer``) and its readers' op types. Sites with one signature tend to meet one rule."""
-    g = model.graph
-    readers: dict[str, set[str]] = {}
-    for n in g.node:
-        for x in n.input:
-            if x:
-                readers.setdefault(x, set()).add(n.op_type)
-    made_by = {v.name: "input" for v in g.input} | {t.name: "initializer" for t in g.initializer}
-    out: dict[str, tuple] = {}
-    for i, n in enumerate(g.node):
-        out[node_label(n, i)] = ("node", n.op_type, tuple(sorted({op for o in n.output for op in readers.get(o, ())})))
-        made_by.update((o, n.op_type) for o in n.output if o)
-    for name, kind in made_by.items():
-        out.setdefault(name, ("value", kind, tuple(sorted(readers.get(name, ())))))
-    return out
 
 
 def iter_mutants(
@@ -358,24 +312,6 @@ def _site_pairs(
         if (got := attempt(form, lambda form=form: build_form(model, form))) is not None:
             made += 1
             yield form, *got
-
-
-def _neighbours(model: onnx.ModelProto) -> dict[str, set[str]]:
-    """Site label → labels next to it: a node and the values it reads or writes, and nodes joined by an edge."""
-    g = model.graph
-    near: dict[str, set[str]] = {}
-    producer = {o: node_label(n, i) for i, n in enumerate(g.node) for o in n.output if o}
-    for i, n in enumerate(g.node):
-        me = node_label(n, i)
-        for v in [*n.input, *n.output]:
-            if not v:
-                continue
-            near.setdefault(me, set()).add(v)
-            near.setdefault(v, set()).add(me)
-            if v in producer and producer[v] != me:
-                near[me].add(producer[v])
-                near.setdefault(producer[v], set()).add(me)
-    return near
 
 
 def mutants(

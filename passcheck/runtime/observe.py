@@ -27,7 +27,8 @@ functions. :func:`observe` reads only the shape and element type of every annota
   model-local functions, the reference evaluator for their values (:func:`with_subscopes`).
 
 Annotated initializers (a graph input with a default, a value_info naming an initializer) are
-observed from the model itself when not fed. The profile reading is :mod:`passcheck.runtime.profile`."""
+observed from the model itself when not fed. The profile reading is :mod:`passcheck.runtime.profile`;
+reading initializers and subscope values is :mod:`passcheck.runtime.completion`."""
 
 from __future__ import annotations
 
@@ -44,6 +45,12 @@ import numpy as np
 
 from passcheck.errors import PasscheckError
 from passcheck.runtime import profile as _prof
+from passcheck.runtime.completion import (
+    _initializer_values,
+    _unobservable_by_ort,
+    initializer_observations,
+    with_subscopes,
+)
 from passcheck.runtime.plan import AnnotationPlan, ObservationPlan, Observed, node_label
 from passcheck.runtime.profile import NODE_TAG as _NODE_TAG
 from passcheck.runtime.profile import TensorMeta  # noqa: F401 - observations are TensorMeta
@@ -61,26 +68,6 @@ _TRACES = itertools.count()
 
 class RunFailed(PasscheckError):
     """The model could not be run on the given feeds, so nothing could be observed."""
-
-
-def _unobservable_by_ort(model: onnx.ModelProto, plan: AnnotationPlan | None = None) -> dict[str, str]:
-    out = {}
-    for key, _name, _tp, _role, scope, _kind, _rule in (plan or AnnotationPlan(model)).steps:
-        if scope.startswith("function"):
-            out[key] = (
-                f"inside {scope}: onnxruntime inlines functions and cannot expose their values; use --engine reference"
-            )
-        elif scope:
-            out[key] = f"inside subgraph {scope}: onnxruntime cannot expose subgraph values; use --engine reference"
-    return out
-
-
-def _initializer_values(model: onnx.ModelProto, keys: set[str], feeds: Mapping[str, Any]) -> dict[str, Any]:
-    out = {}
-    for t in model.graph.initializer:
-        if (name := t.name) in keys and name not in feeds:
-            out[name] = TensorMeta(tuple(t.dims), _prof.np_dtype(t.data_type))
-    return out
 
 
 def _ort_copy(
@@ -299,57 +286,6 @@ def _shapes_only(run: RunResult, model: onnx.ModelProto, shapes: list[str]) -> R
         if k not in keep and isinstance(value := run.observed.get(k), np.ndarray):
             run.observed[k] = _meta_of(value)
     return run
-
-
-def initializer_observations(
-    model: onnx.ModelProto, feeds: Mapping[str, Any], values: Iterable[str], shapes: Iterable[str]
-) -> dict[str, Any]:
-    """The annotated initializers of ``values`` (as arrays) and ``shapes`` (as TensorMeta) that
-    ``feeds`` does not override: a graph input with a default, or a value_info naming a weight,
-    is a value of known shape in every run (seed 000: a value supplied as a model input)."""
-    from onnx import numpy_helper
-
-    values, shapes = set(values) - set(feeds), set(shapes) - set(feeds)
-    if not values and not shapes:
-        return {}
-    out = {}
-    for t in model.graph.initializer if values else ():
-        if t.name in values:
-            try:
-                out[t.name] = numpy_helper.to_array(t)
-            except Exception:  # noqa: BLE001 - data not loaded (external): left unobserved, never checked
-                pass
-    out.update(_initializer_values(model, shapes - out.keys(), feeds))
-    return out
-
-
-def with_subscopes(
-    model: onnx.ModelProto, feeds: Mapping[str, Any], observed: dict[str, Any], unobservable: Mapping[str, str]
-) -> tuple[dict[str, Any], dict[str, str]]:
-    """Complete an ``ort`` observation with the values ``unobservable`` names (subgraph and
-    function values), read from one reference-evaluator run on the same feeds.
-
-    Returns:
-        (observed, unobservable): ``observed`` with every subscope value the evaluator produced
-        (a value of a branch that never ran stays absent: not produced in this run); what is still
-        unobservable, with why (the evaluator failed, e.g. an op it does not implement).
-    """
-    if not unobservable:
-        return observed, {}
-    from passcheck.records import brief
-    from passcheck.runtime.reference import run_reference
-
-    try:
-        r = run_reference(model, feeds)
-        error = r.error
-    except Exception as exc:  # noqa: BLE001 - the evaluator is a tool passcheck uses; its failure limits coverage
-        r, error = None, f"{type(exc).__name__}: {exc}"
-    if error:
-        note = f"the reference evaluator could not run the model: {brief(error, 160)}"
-        return observed, {k: f"{v.split('; use --engine')[0]}; {note}" for k, v in unobservable.items()}
-    merged = Observed(observed, plan=getattr(observed, "plan", None))
-    merged.update({k: r.observed[k] for k in unobservable if k in r.observed})
-    return merged, {}
 
 
 def observe(

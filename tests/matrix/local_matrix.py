@@ -29,9 +29,9 @@ def _ensure(spec, source, *, cache=None, python=None, children=None, tmp=None):
 if __name__ == "__main__":
     create.ensure = _ensure
     if os.environ.get("LOCAL_MATRIX_NO_RERUN"):
-        from passcheck.matrix import runner
+        from passcheck.matrix import env_run
 
-        runner._death_budget = lambda cases: 0
+        env_run._death_budget = lambda cases: 0
     from passcheck.cli import main
 
     sys.argv = ["passcheck", *sys.argv[1:]]

@@ -11,7 +11,6 @@ back as :class:`~passcheck.records.CellResult` records, one per (form, pass), ha
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import hashlib
 import os
 import shlex
@@ -20,7 +19,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from passcheck._versions import beyond_installed_onnx
+from passcheck.engine.environment import _precondition, _runnable_here, _within_environment
+from passcheck.engine.subject import Subject
 from passcheck.errors import PasscheckError
 from passcheck.modelio import model_hash
 from passcheck.oracles import FormRun, registry, validity
@@ -28,70 +28,20 @@ from passcheck.oracles._contract import INPUT as INPUT_CELLS
 from passcheck.oracles._contract import PASS, Cells
 from passcheck.oracles.judged import Judged
 from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass, run_in_process
-from passcheck.records import INPUT, CellResult, brief
+from passcheck.records import INPUT, CellResult
 from passcheck.runtime import graph_index, synthesize
-from passcheck.runtime.limits import beyond_onnxruntime, no_kernel_reason
+from passcheck.runtime.limits import beyond_onnxruntime
 from passcheck.runtime.observe import observe_run
 from passcheck.runtime.plan import ObservationPlan
 
 if TYPE_CHECKING:
     import onnx
 
-    from passcheck.case_model import Case, Expectation
-
 #: (adapter, model, workdir) → outcome. The default runs in process; passcheck.passes.isolation
 #: provides one that runs each pass in a child process.
 Executor = Callable[[PassAdapter, "onnx.ModelProto", Path], PassOutcome]
 
 __all__ = ["INPUT", "Executor", "Judged", "Subject", "evaluate", "feeds_for", "run_in_process", "seed_for"]
-
-
-@dataclasses.dataclass
-class Subject:
-    """What :func:`evaluate` works on: named forms of one computation and how to feed them."""
-
-    id: str
-    forms: dict[str, onnx.ModelProto]
-    bindings: Sequence[Mapping[str, int]]
-    feeds: Callable[[Mapping[str, int], int], dict[str, Any]] | None = None
-    expect: Sequence[Expectation] = ()
-    parity: frozenset[str] = frozenset({"ops", "precision"})
-    rtol: float | None = None
-    atol: float | None = None
-    passes: Sequence[str] = ()
-    repro: str = ""  # command reproducing this subject; ``{pass}`` is filled in
-    form_repro: Mapping[str, str] = dataclasses.field(
-        default_factory=dict
-    )  # form → a command reproducing that form alone (as ``repro``)
-    skip: str | None = None
-    feed_sets: Sequence[Mapping[str, Any]] | None = None  # given feeds (one dict per run) instead of synthesized ones
-    unknown_dim_param: str | None = None  # regex: dim_param names meaning "unknown dim" (see shape_annotations.check)
-
-    @classmethod
-    def from_case(cls, case: Case, onnx_version: str | None, cases_from: Sequence[str] = ()) -> Subject:
-        skip = case.skip_reason(onnx_version)
-        forms: dict = {}
-        for name in case.forms if not skip else ():
-            try:
-                forms[name] = _build(case, name)
-            except _OnnxCannotBuild as exc:  # this onnx cannot express the form: skip the case here
-                skip, forms = str(exc), {}
-                break
-        return cls(
-            id=case.id,
-            forms=forms or dict.fromkeys(case.forms),
-            bindings=case.bindings,
-            feeds=case.feeds,
-            expect=case.expect,
-            parity=case.parity,
-            rtol=case.rtol,
-            atol=case.atol,
-            passes=case.passes,
-            repro="passcheck run"
-            + "".join(f" --cases-from {shlex.quote(str(p))}" for p in cases_from)
-            + f" --case {shlex.quote(case.id)} --pass {{pass}}",
-            skip=skip,
-        )
 
 
 def plan_for(model: onnx.ModelProto) -> ObservationPlan:
@@ -117,50 +67,6 @@ def observed_run(
 ):
     """One run of ``model`` observing what the oracles ask for (:func:`passcheck.runtime.observe.observe_run`)."""
     return observe_run(model, feeds, plan or plan_for(model), runner)
-
-
-class _OnnxCannotBuild(Exception):
-    """The installed onnx raised while building a form (e.g. its parser predates a spelling)."""
-
-
-def _raised_in_onnx(exc: BaseException) -> bool:
-    """True when the innermost Python frame of ``exc``'s traceback is inside the onnx package."""
-    import onnx
-
-    tb, root = exc.__traceback__, str(Path(onnx.__file__).parent)
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    return tb is not None and str(Path(tb.tb_frame.f_code.co_filename).resolve()).startswith(root)
-
-
-def _build(case: Case, form: str) -> onnx.ModelProto:
-    """Build one form.
-
-    Raises:
-        _OnnxCannotBuild: the installed onnx itself raised (parser, helper, checker): the case is
-            skipped in this environment with that reason.
-        PasscheckError: the builder raised elsewhere or returned no ModelProto: a case-definition
-            error (exit 2).
-    """
-    import onnx
-
-    try:
-        model = case.build(form)
-    except Exception as exc:  # noqa: BLE001 - a user's case module is input to passcheck
-        if _raised_in_onnx(exc):
-            text = exc.args[0].decode(errors="replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
-            text = " ".join(line.strip() for line in text.splitlines() if line.strip())
-            raise _OnnxCannotBuild(
-                f"onnx {onnx.__version__} cannot build form {form!r}: {type(exc).__name__}: {brief(text, 400)}"
-            ) from None
-        raise PasscheckError(
-            f"case {case.id} form {form!r}: its build function raised {type(exc).__name__}: {exc}"
-        ) from None
-    if not isinstance(model, onnx.ModelProto):
-        raise PasscheckError(
-            f"case {case.id} form {form!r}: its build function returned {type(model).__name__}, not a ModelProto"
-        )
-    return model
 
 
 def seed_for(subject_id: str, index: int) -> int:
@@ -350,76 +256,6 @@ def evaluate(
     return results
 
 
-def _within_environment(
-    subject: Subject,
-    pass_ids: Sequence[str],
-    env: str,
-    emit: Callable[[CellResult], None],
-    skip_cells: Callable[[str, str], bool] | None,
-) -> Subject | None:
-    """``subject`` without the forms this environment cannot take: a newer IR version or opset
-    than the installed onnx defines (:func:`~passcheck._versions.beyond_installed_onnx`), or an
-    opset above onnxruntime's stated support (:func:`~passcheck.runtime.limits.beyond_onnxruntime`);
-    each cell of such a form is emitted ``unavailable`` with the reason. None when no form is left."""
-    beyond = {f: r for f, m in subject.forms.items() if (r := beyond_installed_onnx(m) or beyond_onnxruntime(m))}
-    if not beyond:
-        return subject
-    for pass_id in pass_ids:
-        for form, reason in beyond.items():
-            if not (skip_cells and skip_cells(pass_id, form)):
-                emit(
-                    CellResult(
-                        subject.id,
-                        form,
-                        pass_id,
-                        "unavailable",
-                        env=env,
-                        error=reason,
-                        model_sha256=model_hash(subject.forms[form]),
-                    )
-                )
-    rest = {f: m for f, m in subject.forms.items() if f not in beyond}
-    return dataclasses.replace(subject, forms=rest) if rest else None
-
-
-def _runnable_here(
-    subject: Subject,
-    baselines: dict[str, list],
-    pass_ids: Sequence[str],
-    env: str,
-    emit: Callable[[CellResult], None],
-    skip_cells: Callable[[str, str], bool] | None,
-) -> tuple[Subject, dict]:
-    """``subject`` without the forms the installed onnxruntime has no kernel for while the first
-    form runs (:func:`~passcheck.runtime.limits.no_kernel_reason`, e.g. a float64 spelling of an op
-    onnxruntime registers for float only); each of their cells is emitted ``unavailable`` with the
-    reason. The first form is always kept: a model that does not run at all is judged as before."""
-    first = next(iter(subject.forms))
-    if any(r.error for r in baselines[first]):
-        return subject, baselines
-    lacking = {
-        f: why for f, runs in baselines.items() if f != first and (why := no_kernel_reason([r.error for r in runs]))
-    }
-    if not lacking:
-        return subject, baselines
-    for pass_id in pass_ids:
-        for form, reason in lacking.items():
-            if not (skip_cells and skip_cells(pass_id, form)):
-                emit(
-                    CellResult(
-                        subject.id,
-                        form,
-                        pass_id,
-                        "unavailable",
-                        env=env,
-                        error=reason,
-                        model_sha256=model_hash(subject.forms[form]),
-                    )
-                )
-    rest = {f: m for f, m in subject.forms.items() if f not in lacking}
-    return dataclasses.replace(subject, forms=rest), {f: baselines[f] for f in rest}
-
-
 def _emptied(folder: Path) -> Path:
     """``folder`` with whatever the last pass left in it removed (cheaper than a new temporary
     folder per pass run: creating and removing a folder costs milliseconds on some filesystems)."""
@@ -440,20 +276,6 @@ def _observed_runs(model: onnx.ModelProto, feeds: Sequence[Mapping[str, Any]], r
     kept = getattr(getattr(runner, "__self__", None), "kept_bytes", None)
     with kept(model) if kept is not None else contextlib.nullcontext():
         return [observe_run(model, f, plan, runner) for f in feeds]
-
-
-def _precondition(adapter: PassAdapter, model: onnx.ModelProto) -> str | PassOutcome | None:
-    """The adapter's reason not to run on ``model``, or a ``crashed`` outcome if asking raised
-    (a user adapter's bug is a finding, not a passcheck crash)."""
-    try:
-        return adapter.why_not(model)
-    except Exception as exc:  # noqa: BLE001
-        return PassOutcome(
-            adapter.id,
-            "crashed",
-            error=f"{adapter.id} precondition raised {type(exc).__name__}: {exc}",
-            versions=adapter.versions(),
-        )
 
 
 def _feeds_given(subject: Subject) -> bool:
