@@ -61,6 +61,10 @@ MODULES = (
     "passcheck.mutations.select_ops",
     "passcheck.mutations.associate",
     "passcheck.mutations.min_max",
+    "passcheck.mutations.schema_forms",
+    "passcheck.mutations.reshape_dims",
+    "passcheck.mutations.variadic",
+    "passcheck.mutations.function_bodies",
 )
 
 
