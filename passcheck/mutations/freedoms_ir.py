@@ -220,15 +220,6 @@ FREEDOMS = (
         "alone.",
     ),
     Freedom(
-        "loop-carried-or-outer-scope",
-        "subgraphs",
-        "IR.md §Nodes (outer-scope reads); Operators.md Loop (loop-carried dependencies), Scan (state variables)",
-        "A value a Loop body reads unchanged may come from the outer scope or be passed in as a loop-carried value "
-        "the body returns as it is.",
-        none_because="not written yet: the carried spelling adds a Loop input and a Loop output (unused), so the Loop "
-        "node's signature changes; possible, left for a later rewrite.",
-    ),
-    Freedom(
         "function-overload",
         "functions",
         "IR.md §Functions (overload, IR >= 10: (domain, name, overload) identifies a function)",

@@ -65,6 +65,7 @@ MODULES = (
     "passcheck.mutations.reshape_dims",
     "passcheck.mutations.variadic",
     "passcheck.mutations.function_bodies",
+    "passcheck.mutations.loop_carried",
 )
 
 

@@ -160,3 +160,37 @@ def test_rewrite_finds_its_sites_and_passes_the_gate(rid, build, sites):
             return  # subgraph sites: writing a perm back needs the rank, known for the main graph only
         assert back is not None, f"{inverse} does not undo {rid}"
         verify_equivalent(original, back[0], feeds(original), inverse)
+
+
+def LOOPS():
+    """A Loop whose body reads x and w from the outer scope (w inside a nested If too), and one
+    carrying k unchanged (an Identity of its body input) with its final value unread."""
+    return named(
+        """g (float[3, 4] x, int64 trips, bool flag) => (float[3, 4] y, float[3, 4] z) {
+    w = Neg(x)
+    y = Loop(trips, , x) <body = b (int64 i, bool c, float[3, 4] v) => (bool co, float[3, 4] vo) {
+        co = Identity(c)
+        t = Add(v, x)
+        vo = If(flag) <then_branch = th () => (float[3, 4] r) { r = Mul(t, w) },
+                       else_branch = el () => (float[3, 4] r2) { r2 = Identity(t) }>
+    }>
+    z, kf = Loop(trips, , x, w) <body = b2 (int64 i2, bool c2, float[3, 4] a, float[3, 4] k)
+                                  => (bool co2, float[3, 4] ao, float[3, 4] ko) {
+        co2 = Identity(c2)
+        ko = Identity(k)
+        ao = Sub(a, k)
+    }>
+}""",
+        opset=13,
+    )
+
+
+LOOP_CASES = [
+    ("outer-read-as-loop-carried", LOOPS, ["n1/x", "n1/flag", "n1/w"]),
+    ("loop-carried-as-outer-read", LOOPS, ["n2/w"]),  # n2's a is a real carried value
+]
+
+
+@pytest.mark.parametrize(("rid", "build", "sites"), LOOP_CASES, ids=[r for r, _b, _s in LOOP_CASES])
+def test_loop_carried_rewrites(rid, build, sites):
+    test_rewrite_finds_its_sites_and_passes_the_gate(rid, build, sites)
