@@ -66,6 +66,7 @@ MODULES = (
     "passcheck.mutations.variadic",
     "passcheck.mutations.function_bodies",
     "passcheck.mutations.loop_carried",
+    "passcheck.mutations.neutral_select",
 )
 
 

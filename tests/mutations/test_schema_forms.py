@@ -194,3 +194,32 @@ LOOP_CASES = [
 @pytest.mark.parametrize(("rid", "build", "sites"), LOOP_CASES, ids=[r for r, _b, _s in LOOP_CASES])
 def test_loop_carried_rewrites(rid, build, sites):
     test_rewrite_finds_its_sites_and_passes_the_gate(rid, build, sites)
+
+
+def NEUTRAL_VALUES():
+    return named(
+        """g (float[N, 4] x, bool[N, 4] p, int32[4] i) => (float[N, 4] y, bool[N, 4] q, int32[4] j) {
+    y = Neg(x)
+    q = Not(p)
+    j = Abs(i)
+}""",
+        opset=13,
+    )
+
+
+NEUTRAL_CASES = [
+    ("neutral-one-input-variadic", NEUTRAL_VALUES, ["x", "i", "y", "j"]),  # bool p, q: no Sum/Max/Min/Mean
+    ("neutral-where-not", NEUTRAL_VALUES, ["x", "p", "i", "y", "q", "j"]),
+]
+
+
+@pytest.mark.parametrize(("rid", "build", "sites"), NEUTRAL_CASES, ids=[r for r, _b, _s in NEUTRAL_CASES])
+def test_neutral_insertions_pass_the_gate_and_are_removed(rid, build, sites):
+    original = build()
+    mutant, where = REWRITES[rid].apply(original)
+    assert list(where.nodes) == sites
+    verify_equivalent(original, mutant, feeds(original), rid)
+    back, _ = REWRITES["neutral-remove"].apply(mutant)
+    kinds = {n.op_type for n in back.graph.node}
+    assert not kinds & {"Sum", "Max", "Min", "Mean", "Where"}, kinds
+    verify_equivalent(original, back, feeds(original), "neutral-remove")

@@ -220,3 +220,37 @@ def drop_unread_loop_outputs(model: onnx.ModelProto) -> onnx.ModelProto:
             del n.output[:]
             n.output.extend(keep)
     return model
+
+
+# --- Neutral selections and one-input variadics (neutral-where-not, neutral-one-input-variadic) -------
+
+
+def scaled() -> onnx.ModelProto:
+    return parse(
+        """g (float[N, 4] x) => (float[N, 4] y) {
+        a = Neg(x)
+        y = Exp(a)
+    }""",
+        opset=13,
+    )
+
+
+def where_constant_picks_else(model: onnx.ModelProto) -> onnx.ModelProto:
+    """Folds a Where whose condition is a static scalar, taking Y for true and X for false (the
+    branches swapped). Freedom: Where(true, x, y) is x (Where-9+)."""
+    g, static = model.graph, _static(model)
+    for n in g.node:
+        if n.op_type == "Where" and n.input[0] in static and static[n.input[0]].size == 1:
+            picked = n.input[2] if bool(static[n.input[0]].reshape(-1)[0]) else n.input[1]
+            n.op_type, n.input[:] = "Identity", [picked]
+    return model
+
+
+def sum_as_binary_add(model: onnx.ModelProto) -> onnx.ModelProto:
+    """Rewrites every Sum as Add of its first two inputs, not checking the arity: a one-input Sum
+    becomes Add(x, "") (invalid). Freedom: Sum takes 1 to ∞ inputs (Sum-8+)."""
+    for n in model.graph.node:
+        if n.op_type == "Sum" and len(n.input) <= 2:
+            n.op_type = "Add"
+            n.input.extend([""] * (2 - len(n.input)))
+    return model

@@ -22,6 +22,8 @@ PLANTED = [
     (P.maxes, P.max_of_first_two, "variadic-merge"),
     (P.softmax, P.fuse_softmax_last_axis, "expand-function-ops"),
     (P.loop, P.drop_unread_loop_outputs, "outer-read-as-loop-carried"),
+    (P.scaled, P.where_constant_picks_else, "neutral-where-not"),
+    (P.scaled, P.sum_as_binary_add, "neutral-one-input-variadic"),
 ]
 
 
