@@ -227,12 +227,4 @@ FREEDOMS = (
         none_because="not written yet: onnxruntime's support for overloaded model-local functions is not checked here; "
         "node-as-local-function-defaults already gives each call site its own function (by name).",
     ),
-    Freedom(
-        "function-value-info",
-        "functions",
-        "IR.md §Functions (value_info, IR >= 10: optional types of the values in a body)",
-        "A function body may carry type annotations of its values or none (functions may be polymorphic).",
-        none_because="not written yet: annotating a polymorphic body fixes one type per value, valid only while every "
-        "call site uses that type; possible for single-call functions, left for later.",
-    ),
 )

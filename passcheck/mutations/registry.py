@@ -67,6 +67,7 @@ MODULES = (
     "passcheck.mutations.function_bodies",
     "passcheck.mutations.loop_carried",
     "passcheck.mutations.neutral_select",
+    "passcheck.mutations.function_types",
 )
 
 

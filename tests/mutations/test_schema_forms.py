@@ -223,3 +223,32 @@ def test_neutral_insertions_pass_the_gate_and_are_removed(rid, build, sites):
     kinds = {n.op_type for n in back.graph.node}
     assert not kinds & {"Sum", "Max", "Min", "Mean", "Where"}, kinds
     verify_equivalent(original, back, feeds(original), "neutral-remove")
+
+
+def CALLS():
+    """Two Adds of one type (one function, one set of input types) and a Mul called with float and
+    int32 inputs (one polymorphic function), after node-as-local-function."""
+    m = named(
+        """g (float[N, 4] x, int32[4] i) => (float[N, 4] y, int32[4] j) {
+    a = Add(x, x)
+    b = Add(a, x)
+    c = Mul(b, b)
+    y = Relu(c)
+    j = Mul(i, i)
+}""",
+        opset=13,
+    )
+    return REWRITES["node-as-local-function"].apply(m)[0]
+
+
+def test_function_value_info_types_monomorphic_functions_only():
+    original = CALLS()
+    mutant, where = REWRITES["function-value-info"].apply(original)
+    assert sorted(where.nodes) == ["org.passcheck.local:Add_fn0", "org.passcheck.local:Relu_fn2"]  # not the Mul
+    assert mutant.ir_version >= 10
+    add = next(f for f in mutant.functions if f.name == "Add_fn0")
+    assert {v.name: v.type.tensor_type.elem_type for v in add.value_info} == {"x0": 1, "x1": 1, "y0": 1}
+    verify_equivalent(original, mutant, feeds(original), "function-value-info")
+    back, _ = REWRITES["function-value-info-stripped"].apply(mutant)
+    assert not any(f.value_info for f in back.functions)
+    verify_equivalent(original, back, feeds(original), "function-value-info-stripped")
