@@ -25,7 +25,8 @@ Catalogue (module — rewrite ids, each pair the inverse of the other):
 - Schema-walk spellings: :mod:`~passcheck.mutations.schema_forms` (Transpose perm, Relu as Max/Clip,
   Split sizes), :mod:`~passcheck.mutations.reshape_dims`, :mod:`~passcheck.mutations.variadic`,
   :mod:`~passcheck.mutations.function_bodies` (an op as its schema function body),
-  :mod:`~passcheck.mutations.loop_carried`, :mod:`~passcheck.mutations.neutral_select`.
+  :mod:`~passcheck.mutations.loop_carried`, :mod:`~passcheck.mutations.neutral_select`,
+  :mod:`~passcheck.mutations.function_types`, :mod:`~passcheck.mutations.function_overloads`.
 
 The full list, with the spec section each freedom rests on and the freedoms no rewrite can produce,
 is the spelling catalogue (:mod:`~passcheck.mutations.catalogue`, ``docs/spellings.md``): a rewrite

@@ -219,12 +219,4 @@ FREEDOMS = (
         none_because="not a freedom: raw_data is not defined for strings, so typed-data/raw-data leave string tensors "
         "alone.",
     ),
-    Freedom(
-        "function-overload",
-        "functions",
-        "IR.md §Functions (overload, IR >= 10: (domain, name, overload) identifies a function)",
-        "Two call sites of the same body may call one function or two overloads of it.",
-        none_because="not written yet: onnxruntime's support for overloaded model-local functions is not checked here; "
-        "node-as-local-function-defaults already gives each call site its own function (by name).",
-    ),
 )

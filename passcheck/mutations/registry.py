@@ -68,6 +68,7 @@ MODULES = (
     "passcheck.mutations.loop_carried",
     "passcheck.mutations.neutral_select",
     "passcheck.mutations.function_types",
+    "passcheck.mutations.function_overloads",
 )
 
 

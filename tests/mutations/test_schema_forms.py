@@ -252,3 +252,16 @@ def test_function_value_info_types_monomorphic_functions_only():
     back, _ = REWRITES["function-value-info-stripped"].apply(mutant)
     assert not any(f.value_info for f in back.functions)
     verify_equivalent(original, back, feeds(original), "function-value-info-stripped")
+
+
+def test_function_overloads_split_and_merge():
+    original = CALLS()  # Add_fn0 is called twice, Mul's function twice (float and int32)
+    mutant, where = REWRITES["function-overload-split"].apply(original)
+    assert [s.split(":")[1].split("_")[0] for s in where.nodes] == ["Add", "Mul"]
+    assert mutant.ir_version >= 10 and len(mutant.functions) == len(original.functions) + 2
+    assert sorted(n.overload for n in mutant.graph.node if n.op_type.startswith("Add")) == ["", "p1"]
+    verify_equivalent(original, mutant, feeds(original), "function-overload-split")
+    back, merged = REWRITES["function-overload-merge"].apply(mutant)
+    assert merged.count == 2 and len(back.functions) == len(original.functions)
+    assert not any(n.overload for n in back.graph.node)
+    verify_equivalent(original, back, feeds(original), "function-overload-merge")

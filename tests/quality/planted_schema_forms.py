@@ -254,3 +254,46 @@ def sum_as_binary_add(model: onnx.ModelProto) -> onnx.ModelProto:
             n.op_type = "Add"
             n.input.extend([""] * (2 - len(n.input)))
     return model
+
+
+# --- Model-local functions: overloads and value_info (function-overload-split, function-value-info) ---
+
+
+def compared() -> onnx.ModelProto:
+    """Less and Add each written as a call of a model-local function; Add called twice."""
+    from passcheck.mutations import REWRITES
+
+    m = parse(
+        """g (float[N, 4] x, float[N, 4] y) => (float[N, 4] z) {
+        a = Add(x, y)
+        b = Add(a, y)
+        c = Less(x, b)
+        z = Where(c, a, b)
+    }""",
+        opset=13,
+    )
+    return REWRITES["node-as-local-function"].apply(m)[0]
+
+
+def prune_functions_by_default_overload(model: onnx.ModelProto) -> onnx.ModelProto:
+    """Drops model-local functions no node calls, matching calls by (domain, name) with the default
+    overload only, so an overload (IR >= 10: NodeProto.overload) counts as unused and is removed.
+    Freedom: two call sites of one body may call one function or two overloads of it."""
+    called = {(n.domain, n.op_type) for n in model.graph.node}
+    keep = [f for f in model.functions if (f.domain, f.name) in called and not f.overload]
+    del model.functions[:]
+    model.functions.extend(keep)
+    return model
+
+
+def call_type_from_first_value_info(model: onnx.ModelProto) -> onnx.ModelProto:
+    """Types each call of a function that carries value_info (IR >= 10) with the element type of
+    the function's first value_info entry, taken to be its output; it is its first input. Freedom:
+    a function body may carry the types of its values or none (FunctionProto.value_info)."""
+    typed = {(f.domain, f.name): f.value_info[0].type.tensor_type.elem_type for f in model.functions if f.value_info}
+    for n in model.graph.node:
+        if (n.domain, n.op_type) in typed:
+            model.graph.value_info.append(
+                onnx.helper.make_tensor_value_info(n.output[0], typed[n.domain, n.op_type], None)
+            )
+    return model

@@ -24,6 +24,8 @@ PLANTED = [
     (P.loop, P.drop_unread_loop_outputs, "outer-read-as-loop-carried"),
     (P.scaled, P.where_constant_picks_else, "neutral-where-not"),
     (P.scaled, P.sum_as_binary_add, "neutral-one-input-variadic"),
+    (P.compared, P.prune_functions_by_default_overload, "function-overload-split"),
+    (P.compared, P.call_type_from_first_value_info, "function-value-info"),
 ]
 
 
