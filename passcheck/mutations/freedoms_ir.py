@@ -201,17 +201,6 @@ FREEDOMS = (
         evidence=f"{_LIMITS}::test_shadowing_an_outer_name_is_rejected",
     ),
     Freedom(
-        "training-info",
-        "graphs",
-        "IR.md §Training Related Information; §Model Semantics (an inference-only runtime "
-        "ignores the training extensions)",
-        "A model may carry TrainingInfoProto entries that inference ignores.",
-        none_because="a training_info entry needs an initialization or algorithm graph bound to the model's "
-        "initializers; "
-        "onnxruntime's inference session ignores it, but the passes under test are inference passes and no common "
-        "training form exists to vary. Left out by choice.",
-    ),
-    Freedom(
         "string-tensor-storage",
         "tensor storage",
         "onnx.proto TensorProto (raw_data cannot hold string tensors)",

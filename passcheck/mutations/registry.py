@@ -69,6 +69,7 @@ MODULES = (
     "passcheck.mutations.neutral_select",
     "passcheck.mutations.function_types",
     "passcheck.mutations.function_overloads",
+    "passcheck.mutations.training_info",
 )
 
 

@@ -265,3 +265,17 @@ def test_function_overloads_split_and_merge():
     assert merged.count == 2 and len(back.functions) == len(original.functions)
     assert not any(n.overload for n in back.graph.node)
     verify_equivalent(original, back, feeds(original), "function-overload-merge")
+
+
+def test_training_info_added_and_stripped():
+    original = named(
+        """g (float[N, 4] x) => (float[N, 4] y) { y = Add(x, w) }""",
+        opset=13,
+        initializers=[tensor("w", np.linspace(-1, 1, 4, dtype=np.float32))],
+    )
+    mutant, where = REWRITES["add-training-info"].apply(original)
+    assert list(where.nodes) == ["model"] and len(mutant.training_info) == 1
+    assert [(b.key, b.value) for b in mutant.training_info[0].update_binding] == [("w", "w_next")]
+    verify_equivalent(original, mutant, feeds(original), "add-training-info")
+    back, _ = REWRITES["strip-training-info"].apply(mutant)
+    assert not back.training_info
