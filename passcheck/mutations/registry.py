@@ -70,6 +70,7 @@ MODULES = (
     "passcheck.mutations.function_types",
     "passcheck.mutations.function_overloads",
     "passcheck.mutations.training_info",
+    "passcheck.mutations.attribute_inputs",
 )
 
 

@@ -279,3 +279,29 @@ def test_training_info_added_and_stripped():
     verify_equivalent(original, mutant, feeds(original), "add-training-info")
     back, _ = REWRITES["strip-training-info"].apply(mutant)
     assert not back.training_info
+
+
+def OLD_ATTRIBUTES():
+    """Opset 9 stamped with IR 7, whose range reaches opset 13."""
+    m = named(
+        """g (float[N, 6] x) => (float[N, 3] a, float[N, 3] b, float[N, 4] c, float[N, 6] d, float[N, 9] e) {
+    a, b = Split<axis = 1, split = [3, 3]>(x)
+    c = Slice<starts = [1], ends = [5], axes = [1]>(x)
+    d = Clip<min = -0.5>(x)
+    e = Pad<pads = [0, 1, 0, 2], value = 1.5>(x)
+}""",
+        opset=9,
+    )
+    m.ir_version = 7
+    return m
+
+
+def test_attributes_as_inputs_moves_every_node_and_the_stamp():
+    original = OLD_ATTRIBUTES()
+    mutant, where = REWRITES["attributes-as-inputs"].apply(original)
+    assert list(where.nodes) == ["n0", "n1", "n2", "n3"]
+    assert [o.version for o in mutant.opset_import if o.domain in ("", "ai.onnx")] == [13]
+    moved = [n for n in mutant.graph.node if n.op_type != "Constant"]
+    assert not any(a.name in ("split", "starts", "min", "pads", "value") for n in moved for a in n.attribute)
+    verify_equivalent(original, mutant, feeds(original), "attributes-as-inputs")
+    assert REWRITES["attributes-as-inputs"].apply(original, ["n0"]) is None  # the nodes move together

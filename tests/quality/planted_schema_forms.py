@@ -297,3 +297,28 @@ def call_type_from_first_value_info(model: onnx.ModelProto) -> onnx.ModelProto:
                 onnx.helper.make_tensor_value_info(n.output[0], typed[n.domain, n.op_type], None)
             )
     return model
+
+
+# --- Attributes moved to inputs (attributes-as-inputs) -----------------------------------------------
+
+
+def padded() -> onnx.ModelProto:
+    m = parse(
+        """g (float[N, 4] x) => (float[N, 7] y) {
+        p = Pad<pads = [0, 1, 0, 2], value = 1.5>(x)
+        y = Neg(p)
+    }""",
+        opset=9,
+    )
+    m.ir_version = 7
+    return m
+
+
+def pad_input_value_dropped(model: onnx.ModelProto) -> onnx.ModelProto:
+    """Normalizes Pad-11+ nodes to (data, pads), dropping the constant_value input, so they pad
+    with 0; the Pad-2 attribute form is left alone. Freedom: Pad's value is an attribute before
+    Pad-11 and an input from it (Versioning.md: the same meaning at the new opset)."""
+    for n in model.graph.node:
+        if n.op_type == "Pad" and len(n.input) > 2:
+            del n.input[2:]
+    return model

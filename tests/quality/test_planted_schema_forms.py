@@ -26,6 +26,7 @@ PLANTED = [
     (P.scaled, P.sum_as_binary_add, "neutral-one-input-variadic"),
     (P.compared, P.prune_functions_by_default_overload, "function-overload-split"),
     (P.compared, P.call_type_from_first_value_info, "function-value-info"),
+    (P.padded, P.pad_input_value_dropped, "attributes-as-inputs"),
 ]
 
 
