@@ -22,6 +22,12 @@ Catalogue (module — rewrite ids, each pair the inverse of the other):
   :mod:`~passcheck.mutations.optional_slots`, :mod:`~passcheck.mutations.outer_scope`,
   :mod:`~passcheck.mutations.local_functions`, :mod:`~passcheck.mutations.graph_outputs`,
   :mod:`~passcheck.mutations.value_types`, :mod:`~passcheck.mutations.sparse_constant`.
+- Schema-walk spellings: :mod:`~passcheck.mutations.schema_forms` (Transpose perm, Relu as Max/Clip,
+  Split sizes), :mod:`~passcheck.mutations.reshape_dims`, :mod:`~passcheck.mutations.variadic`,
+  :mod:`~passcheck.mutations.function_bodies` (an op as its schema function body),
+  :mod:`~passcheck.mutations.loop_carried`, :mod:`~passcheck.mutations.neutral_select`,
+  :mod:`~passcheck.mutations.function_types`, :mod:`~passcheck.mutations.function_overloads`,
+  :mod:`~passcheck.mutations.training_info`, :mod:`~passcheck.mutations.attribute_inputs`.
 
 The full list, with the spec section each freedom rests on and the freedoms no rewrite can produce,
 is the spelling catalogue (:mod:`~passcheck.mutations.catalogue`, ``docs/spellings.md``): a rewrite

@@ -201,47 +201,11 @@ FREEDOMS = (
         evidence=f"{_LIMITS}::test_shadowing_an_outer_name_is_rejected",
     ),
     Freedom(
-        "training-info",
-        "graphs",
-        "IR.md §Training Related Information; §Model Semantics (an inference-only runtime "
-        "ignores the training extensions)",
-        "A model may carry TrainingInfoProto entries that inference ignores.",
-        none_because="a training_info entry needs an initialization or algorithm graph bound to the model's "
-        "initializers; "
-        "onnxruntime's inference session ignores it, but the passes under test are inference passes and no common "
-        "training form exists to vary. Left out by choice.",
-    ),
-    Freedom(
         "string-tensor-storage",
         "tensor storage",
         "onnx.proto TensorProto (raw_data cannot hold string tensors)",
         "A string tensor has one storage spelling only: string_data.",
         none_because="not a freedom: raw_data is not defined for strings, so typed-data/raw-data leave string tensors "
         "alone.",
-    ),
-    Freedom(
-        "loop-carried-or-outer-scope",
-        "subgraphs",
-        "IR.md §Nodes (outer-scope reads); Operators.md Loop (loop-carried dependencies), Scan (state variables)",
-        "A value a Loop body reads unchanged may come from the outer scope or be passed in as a loop-carried value "
-        "the body returns as it is.",
-        none_because="not written yet: the carried spelling adds a Loop input and a Loop output (unused), so the Loop "
-        "node's signature changes; possible, left for a later rewrite.",
-    ),
-    Freedom(
-        "function-overload",
-        "functions",
-        "IR.md §Functions (overload, IR >= 10: (domain, name, overload) identifies a function)",
-        "Two call sites of the same body may call one function or two overloads of it.",
-        none_because="not written yet: onnxruntime's support for overloaded model-local functions is not checked here; "
-        "node-as-local-function-defaults already gives each call site its own function (by name).",
-    ),
-    Freedom(
-        "function-value-info",
-        "functions",
-        "IR.md §Functions (value_info, IR >= 10: optional types of the values in a body)",
-        "A function body may carry type annotations of its values or none (functions may be polymorphic).",
-        none_because="not written yet: annotating a polymorphic body fixes one type per value, valid only while every "
-        "call site uses that type; possible for single-call functions, left for later.",
     ),
 )

@@ -309,17 +309,4 @@ FREEDOMS = (
         ("pad-value-explicit", "pad-value-omitted"),
         "main-graph Pad-11+ nodes in constant mode of known element type; an axes input (Pad-18) stays",
     ),
-    Freedom(
-        "input-attribute-moves-other-ops",
-        "operator schemas",
-        "Operators.md Split-13 (split), Pad-11 (pads, "
-        "constant_value), Clip-11 (min, max), Slice-10 (starts, ends, axes, steps), TopK-10 (k), Resize/Upsample; "
-        "Versioning.md",
-        "The same parameter as an attribute before the version that moved it and as an input from it, with the "
-        "opset stamp on the matching side.",
-        (),
-        none_because="not written yet: like axes-as-input it needs every other op of the model to keep its "
-        "schema across the stamp move (passcheck.mutations._opsets), which few real models allow; axes-as-input/"
-        "axes-as-attribute cover Squeeze/Unsqueeze/Reduce*",
-    ),
 )

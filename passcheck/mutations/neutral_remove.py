@@ -10,7 +10,9 @@ spec, each op's definition: a node is the identity on its data input, and may go
 - ``Transpose`` with the identity ``perm``; ``Cast`` to the input's own element type;
 - ``Reshape``, ``Expand`` or ``Slice`` (unit steps) whose output shape, as shape inference knows it,
   is the input's (every dim known or the same dim_param);
-- ``Concat`` of one input; a Reduce* with ``noop_with_empty_axes = 1`` and no axes.
+- ``Concat`` of one input; a Reduce* with ``noop_with_empty_axes = 1`` and no axes;
+- ``Sum``, ``Max``, ``Min`` or ``Mean`` of one input (Sum-8/Max-8/Min-8/Mean-8+: 1 to ∞ inputs);
+  ``Where`` with a static all-true condition whose output keeps ``X``'s shape (Where-9+).
 
 Main graph only. A node whose output is a graph output or read inside a subgraph goes only when
 its data input is a node output nothing else reads (that node then writes the name)."""
@@ -56,8 +58,11 @@ def _data_input(n: onnx.NodeProto, static: dict, types: dict) -> str | None:
     out = types.get(n.output[0])
     if op == "Identity" and len(ins) == 1 and ins[0] in types:
         return ins[0]
-    if op == "Concat" and len(ins) == 1:
+    if op in ("Concat", "Sum", "Max", "Min", "Mean") and len(ins) == 1:
         return ins[0]
+    if op == "Where" and len(ins) == 3 and ins[0] in static and _same_shape(types.get(ins[1]), out):
+        cond = numpy_helper.to_array(static[ins[0]])
+        return ins[1] if cond.size and bool(np.all(cond)) else None
     if op in REDUCE_AXES_INPUT and any(a.name == "noop_with_empty_axes" and a.i == 1 for a in n.attribute):
         no_axes = not any(a.name == "axes" for a in n.attribute) and (len(ins) < 2 or not ins[1])
         return ins[0] if no_axes else None
@@ -177,7 +182,8 @@ REWRITES = (
     Rewrite(
         "neutral-remove",
         "a neutral node (Identity, Add/Sub 0, Mul/Div 1, And true, Or/Xor false, identity "
-        "Transpose, Cast to its own type, shape-keeping Reshape/Expand/Slice, one-input Concat) → removed",
+        "Transpose, Cast to its own type, shape-keeping Reshape/Expand/Slice, one-input Concat/Sum/Max/Min/Mean, "
+        "Where(all true, x, _)) → removed",
         remove,
     ),
 )

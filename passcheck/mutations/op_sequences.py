@@ -285,22 +285,4 @@ FREEDOMS = (
         "main-graph Flatten nodes (axis >= 2 needs static leading dims); back: Reshape to a static 2-D shape "
         "whose first dim is a product of the input's leading static dims",
     ),
-    Freedom(
-        "relu-as-clip-or-max",
-        "algebra",
-        "Operators.md Relu, Clip-11+, Max",
-        "Relu(x) is Clip(x, 0) with max omitted and Max(x, 0).",
-        (),
-        none_because="not written yet as a rewrite; the hand-written case family fusions_conv (Conv + Relu as "
-        "Clip/Max: clip-min-only, clip-max-empty, max-zero) writes these spellings",
-    ),
-    Freedom(
-        "transpose-perm-omitted",
-        "operator schemas",
-        "Operators.md Transpose (perm omitted reverses the dims)",
-        "Transpose without perm reverses the axes, the same as perm = [r-1 … 0].",
-        (),
-        none_because="the default depends on the input's rank, so the schema states no value explicit-defaults "
-        "could write; the hand-written case axes/transpose-perm writes both spellings",
-    ),
 )

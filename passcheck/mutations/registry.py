@@ -62,6 +62,16 @@ MODULES = (
     "passcheck.mutations.select_ops",
     "passcheck.mutations.associate",
     "passcheck.mutations.min_max",
+    "passcheck.mutations.schema_forms",
+    "passcheck.mutations.reshape_dims",
+    "passcheck.mutations.variadic",
+    "passcheck.mutations.function_bodies",
+    "passcheck.mutations.loop_carried",
+    "passcheck.mutations.neutral_select",
+    "passcheck.mutations.function_types",
+    "passcheck.mutations.function_overloads",
+    "passcheck.mutations.training_info",
+    "passcheck.mutations.attribute_inputs",
 )
 
 
