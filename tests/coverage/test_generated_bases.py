@@ -14,8 +14,11 @@ from passcheck.hunt.coverage import RUNTIME_FREE
 from passcheck.passes.isolation import IsolatedExecutor
 
 #: Scatter-9: onnxruntime runs it, the reference evaluator has no implementation (a runtime-free base);
-#: Col2Im-18 and TfIdfVectorizer-9: recipes the domain table had none for.
-OPS = ["Scatter", "Col2Im", "TfIdfVectorizer"]
+#: Col2Im-18 and TfIdfVectorizer-9: recipes the domain table had none for; Constant-11: its sparse_value
+#: spelling (onnxruntime rejects it, so Constant-11's common form is a runtime-free base); Multinomial-7:
+#: onnxruntime runs it, and converting it up to opset 22 and back down reaches Multinomial:22->21.
+OPS = ["Scatter", "Col2Im", "TfIdfVectorizer", "Constant", "Multinomial"]
+CV = "onnx-version-converter:adapter:"
 SI = "onnx-shape-inference:inference:"
 SCATTER_UP = "onnx-version-converter:adapter:Scatter:10->11"
 
@@ -74,6 +77,21 @@ def test_removing_the_base_leaves_the_entry_untriggered_with_its_reason(cmap, ba
     row = doc["entries"][0]
     assert row["triggered"] is False and row["evidence"] == []
     assert f"no base has a node of {op}" in row["reason"]
+
+
+def test_the_converter_steps_down_from_the_model_it_brought_up(cmap):
+    ev = cmap.evidence[CV + "Multinomial:22->21"]
+    assert ev[0].base == "generated/multinomial-7.shape:common"
+    assert "on the base converted up to opset" in ev[0].effect and "since_version 22 -> 7" in ev[0].effect
+
+
+def test_a_down_step_is_named_by_the_version_it_converts_from(cmap):
+    # from opset 22 the converter goes to 20 in one call: Constant-21 -> Constant-19 is the step 21->20
+    effects = [e.effect for e in cmap.evidence[CV + "Constant:21->20"]]
+    assert any("since_version 21 -> 19" in e for e in effects)
+    assert cmap.triggered(CV + "Constant:11->10") and cmap.triggered(SI + "Constant@11")
+    # the op the up adapter replaced (Scatter -> ScatterElements) is not claimed on the way down
+    assert not cmap.triggered(CV + "Scatter:11->10")
 
 
 def test_a_step_from_a_deprecated_version_has_a_reason_and_leaves_the_subset(cmap):
