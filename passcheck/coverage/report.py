@@ -103,14 +103,14 @@ def reason(cmap: CoverageMap, e: Entry) -> str:
         having = [b for b, ops in cmap.base_ops.items() if op in ops]
         if not having:
             runs = "" if e.scope != "none" else " (neither onnxruntime nor the reference evaluator runs it)"
-            return f"no base has a node of {op}{runs}"
+            return f"no base has a node of {op}{runs}{generator_says(op.rsplit('@', 1)[0])}"
         what = "typed every output" if e.kind == "inference" else "changed a downstream type with data_prop"
         return f"{len(having)} bases have a node of {op} (e.g. {having[0]}) but inference never {what}"
     if e.tool in ("onnx-version-converter", "ort-symbolic-shape-infer"):
         op = e.name.split(":", 1)[0]
         having = [b for b, ops in cmap.base_ops.items() if any(o.split("@")[0] == op for o in ops)]
         if not having:
-            return f"no base has a node of {op}"
+            return f"no base has a node of {op}{generator_says(op)}"
         return f"{len(having)} bases have {op} (e.g. {having[0]}) but none reached this step with an effect"
     if e.tool == "onnxruntime" and e.name in OTHER_EP_ONLY:
         return (
@@ -125,6 +125,29 @@ def reason(cmap: CoverageMap, e: Entry) -> str:
         )
         return f"no base's session {how.format(e.name)} (its pattern is in no base)"
     return f"no base matches {e.name} ({e.kind})"
+
+
+def generator_says(op: str, doc: Mapping[str, Any] | None = None) -> str:
+    """Why the generated set (``doc``, else the installed onnx's cached index, never generated here)
+    has no base of ``op`` (``Op`` or ``ai.onnx.ml.Op``), from its stats: ``"; generate --stats: …"``
+    with the op's reasons not to attempt a schema and its drop reasons, most frequent first; "" when
+    there is no index or it has nothing on the op."""
+    if doc is None:
+        import json
+
+        from passcheck.generate import cache_dir
+
+        path = cache_dir() / "index.json"
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return ""
+    stats = doc.get("stats", {})
+    name = op.replace("ai.onnx.ml.", "ai.onnx.ml:")
+    why = {**stats.get("skipped", {}).get(name, {}), **stats.get("dropped", {}).get(name, {})}
+    if not why:
+        return ""
+    return "; generate --stats: " + "; ".join(f"{k} ({n})" for k, n in sorted(why.items(), key=lambda kv: -kv[1])[:3])
 
 
 def totals(cmap: CoverageMap) -> dict[str, dict[str, Any]]:

@@ -102,3 +102,13 @@ def test_a_step_from_a_deprecated_version_has_a_reason_and_leaves_the_subset(cma
     assert report.deprecated_source(cmap.entries[SCATTER_UP]) is None
     sub = report.totals(cmap)["onnx-version-converter"]
     assert sub["deprecated_source"] >= 3  # Scatter-11, Upsample-10, GroupNormalization-18 at least
+
+
+def test_an_entry_no_base_has_says_why_the_generator_made_none():
+    from passcheck.generate import index
+
+    doc = index(ops=OPS, quiet=True)
+    says = report.generator_says("Scatter", doc)
+    assert says.startswith("; generate --stats: ") and "deprecated (1)" in says
+    assert "reference evaluator fails" in says  # Scatter-9's other pairs, dropped as cases
+    assert report.generator_says("StringConcat", doc) == ""  # nothing on an op the set did not try
