@@ -84,8 +84,9 @@ def handle(args) -> int:
         f"{len(doc['cases'])} generated cases over {n_ops} operators (onnx {doc['onnx']}, cache {cache_dir()}); "
         f"{attempted} pairs attempted, {sum(dropped.values())} dropped ({own} for passcheck's own reasons"
         f"{f', {100 * own / attempted:.1f}%' if attempted else ''}), "
-        f"{sum(ref_only.values())} kept as reference-only "
-        f"bases (onnxruntime has no kernel for their opset-1…6 schemas; not cases); "
+        f"{sum(ref_only.values())} kept as reference-only bases, not cases (onnxruntime has no kernel for "
+        f"their opset-1…6 schemas, or a schema no pair of which passed the gate: its common form the checker "
+        f"accepts and one runtime runs; observed by shape inference and the converter only); "
         f"select them with --case 'generated/*'"
     )
     return 0

@@ -13,7 +13,9 @@ Evidence, by effect: the model is converted step by step to each opset where one
 changes version (up to onnx's newest, down to 1); a conversion that succeeds, whose output imports
 the target opset and still has the node's op there, triggered the adapter of each op whose
 resolved ``since_version`` changed at that step. The chain stops at the first failure, whose
-message is kept as the reason for the steps beyond.
+message is kept as the reason for the steps beyond. The model the up chain ends with is converted
+down step by step too (its own ops), so a base at an old opset also reaches the down adapters of
+the newest versions (whose own opset no runtime may run).
 """
 
 from __future__ import annotations
@@ -57,36 +59,50 @@ def triggers(model) -> dict[str, str]:
         return {}
     out: dict[str, str] = {}
     newest = onnx.defs.onnx_opset_version()
-    for direction in ("up", "down"):
-        cur, at = model, start
-        while True:
-            target = _next(ops, at, newest, direction)
-            if target is None:
-                break
-            try:
-                converted = onnx.version_converter.convert_version(cur, target)
-            except Exception as exc:  # noqa: BLE001 - the converter's refusal is the reason, not a crash of passcheck
-                why = f"convert_version {at}->{target} failed: {type(exc).__name__}: {str(exc).splitlines()[0][-160:]}"
-                named = re.search(r" for (\w+)\s*$", str(exc).splitlines()[0])
-                for op in [named.group(1)] if named and named.group(1) in ops else ops:
-                    if since(op, "", at) != since(op, "", target):
-                        step = f"{op}:{target - 1}->{target}" if direction == "up" else f"{op}:{at}->{at - 1}"
-                        out.setdefault("!" + key(TOOL, "adapter", step), why)
-                break
-            have = {n.op_type for n in converted.graph.node if n.domain in ("", "ai.onnx")}
-            if opsets(converted).get("") != target:
-                break
-            for op in ops:
-                a, b = since(op, "", at), since(op, "", target)
-                if a != b and a is not None and b is not None:
-                    step = f"{op}:{target - 1}->{target}" if direction == "up" else f"{op}:{at}->{at - 1}"
-                    kept = "the node's op is still there" if op in have else f"the adapter replaced {op}"
-                    out.setdefault(
-                        key(TOOL, "adapter", step),
-                        f"convert_version {at}->{target} succeeded: {op} since_version {a} -> {b} ({kept})",
-                    )
-            cur, at = converted, target
+    top, top_at = _chain(model, start, "up", ops, newest, out, "")
+    _chain(model, start, "down", ops, newest, out, "")
+    if top_at > start:  # the down adapters from the newest versions, on the model the converter brought up
+        top_ops = sorted({n.op_type for n in top.graph.node if n.domain in ("", "ai.onnx")})
+        _chain(top, top_at, "down", top_ops, newest, out, f" (on the base converted up to opset {top_at})")
     return out
+
+
+def _chain(model, start: int, direction: str, ops: list[str], newest: int, out: dict[str, str], note: str):
+    """Convert step by step from ``start`` in ``direction``, recording each adapter's effect in ``out``
+    (see :func:`triggers`); returns the last model converted and its opset."""
+    import onnx
+
+    cur, at = model, start
+    while True:
+        target = _next(ops, at, newest, direction)
+        if target is None:
+            break
+        try:
+            converted = onnx.version_converter.convert_version(cur, target)
+        except Exception as exc:  # noqa: BLE001 - the converter's refusal is the reason, not a crash of passcheck
+            why = f"convert_version {at}->{target} failed{note}: {type(exc).__name__}: "
+            why += str(exc).splitlines()[0][-160:]
+            named = re.search(r" for (\w+)\s*$", str(exc).splitlines()[0])
+            for op in [named.group(1)] if named and named.group(1) in ops else ops:
+                if (a := since(op, "", at)) != since(op, "", target):
+                    # down: the step from the op's version at ``at`` (the opset may be above it)
+                    step = f"{op}:{target - 1}->{target}" if direction == "up" else f"{op}:{a}->{(a or 1) - 1}"
+                    out.setdefault("!" + key(TOOL, "adapter", step), why)
+            break
+        have = {n.op_type for n in converted.graph.node if n.domain in ("", "ai.onnx")}
+        if opsets(converted).get("") != target:
+            break
+        for op in ops:
+            a, b = since(op, "", at), since(op, "", target)
+            if a != b and a is not None and b is not None:
+                step = f"{op}:{target - 1}->{target}" if direction == "up" else f"{op}:{a}->{a - 1}"
+                kept = "the node's op is still there" if op in have else f"the adapter replaced {op}"
+                out.setdefault(
+                    key(TOOL, "adapter", step),
+                    f"convert_version {at}->{target} succeeded{note}: {op} since_version {a} -> {b} ({kept})",
+                )
+        cur, at = converted, target
+    return cur, at
 
 
 def _next(ops: list[str], at: int, newest: int, direction: str) -> int | None:

@@ -46,6 +46,24 @@ def unregistered(cmap: CoverageMap, e: Entry) -> bool:
     return e.tool == "onnx-version-converter" and "No Adapter" in cmap.reasons.get(e.key, "")
 
 
+def deprecated_source(e: Entry) -> int | None:
+    """For a converter step ``Op:a->b``: the ``since_version`` of the schema ``Op`` resolves to at
+    opset ``a`` when onnx marks that schema deprecated (``OpSchema.deprecated``: the version that
+    removed the op, e.g. Upsample-10, Scatter-11, GroupNormalization-18), else None. No valid model
+    holds such a node at opset ``a`` (the checker rejects it), so no base can start that step: a
+    derived entry with nothing to convert, left out of the subset with this reason."""
+    import onnx
+
+    from passcheck.coverage._graph import since
+
+    if e.tool != "onnx-version-converter":
+        return None
+    op, step = e.name.split(":", 1)
+    source = int(step.split("->", 1)[0])
+    v = since(op, "", source)
+    return v if v is not None and onnx.defs.get_schema(op, source, "").deprecated else None
+
+
 def tried(items: Iterable[Mapping[str, Any]], cmap: CoverageMap) -> dict[str, dict[str, Any]]:
     """Entry key → {"forms": set of spellings tried, "findings": signature keys}, from hunt item
     records (``base``, ``form``, ``pass``, ``status``, ``signatures``): an item tries an entry when
@@ -72,6 +90,12 @@ def reason(cmap: CoverageMap, e: Entry) -> str:
     """Why no base triggers ``e`` (the tool's own word when a base reached it)."""
     if unregistered(cmap, e):
         return f"not registered: the converter has no adapter for this step ({cmap.reasons[e.key]})"
+    if (v := deprecated_source(e)) is not None:
+        op, step = e.name.split(":", 1)
+        return (
+            f"nothing to convert: {op}-{v} is deprecated in onnx.defs (the op was removed), so no valid model "
+            f"has a {op} node at opset {step.split('->', 1)[0]}"
+        )
     if e.key in cmap.reasons:
         return cmap.reasons[e.key]
     if e.tool == "onnx-shape-inference":
@@ -79,14 +103,14 @@ def reason(cmap: CoverageMap, e: Entry) -> str:
         having = [b for b, ops in cmap.base_ops.items() if op in ops]
         if not having:
             runs = "" if e.scope != "none" else " (neither onnxruntime nor the reference evaluator runs it)"
-            return f"no base has a node of {op}{runs}"
+            return f"no base has a node of {op}{runs}{generator_says(op.rsplit('@', 1)[0])}"
         what = "typed every output" if e.kind == "inference" else "changed a downstream type with data_prop"
         return f"{len(having)} bases have a node of {op} (e.g. {having[0]}) but inference never {what}"
     if e.tool in ("onnx-version-converter", "ort-symbolic-shape-infer"):
         op = e.name.split(":", 1)[0]
         having = [b for b, ops in cmap.base_ops.items() if any(o.split("@")[0] == op for o in ops)]
         if not having:
-            return f"no base has a node of {op}"
+            return f"no base has a node of {op}{generator_says(op)}"
         return f"{len(having)} bases have {op} (e.g. {having[0]}) but none reached this step with an effect"
     if e.tool == "onnxruntime" and e.name in OTHER_EP_ONLY:
         return (
@@ -103,6 +127,29 @@ def reason(cmap: CoverageMap, e: Entry) -> str:
     return f"no base matches {e.name} ({e.kind})"
 
 
+def generator_says(op: str, doc: Mapping[str, Any] | None = None) -> str:
+    """Why the generated set (``doc``, else the installed onnx's cached index, never generated here)
+    has no base of ``op`` (``Op`` or ``ai.onnx.ml.Op``), from its stats: ``"; generate --stats: …"``
+    with the op's reasons not to attempt a schema and its drop reasons, most frequent first; "" when
+    there is no index or it has nothing on the op."""
+    if doc is None:
+        import json
+
+        from passcheck.generate import cache_dir
+
+        path = cache_dir() / "index.json"
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return ""
+    stats = doc.get("stats", {})
+    name = op.replace("ai.onnx.ml.", "ai.onnx.ml:")
+    why = {**stats.get("skipped", {}).get(name, {}), **stats.get("dropped", {}).get(name, {})}
+    if not why:
+        return ""
+    return "; generate --stats: " + "; ".join(f"{k} ({n})" for k, n in sorted(why.items(), key=lambda kv: -kv[1])[:3])
+
+
 def totals(cmap: CoverageMap) -> dict[str, dict[str, Any]]:
     out = {}
     for tool in TOOLS:
@@ -115,9 +162,12 @@ def totals(cmap: CoverageMap) -> dict[str, dict[str, Any]]:
         gone = [e for e in es if unregistered(cmap, e)]
         if gone:
             rec["not_registered"] = len(gone)  # derived steps the converter says it has no adapter for
+        dead = [e for e in es if deprecated_source(e) is not None]
+        if dead:
+            rec["deprecated_source"] = len(dead)  # derived steps from a removed op's version: nothing to convert
         subs = {}
         for name, pred in SUBSETS.get(tool, {}).items():
-            sub = [e for e in es if pred(e) and not unregistered(cmap, e)]
+            sub = [e for e in es if pred(e) and not unregistered(cmap, e) and deprecated_source(e) is None]
             subs[name] = {"triggered": sum(cmap.triggered(e.key) for e in sub), "total": len(sub)}
         if subs:
             rec["subsets"] = subs
@@ -165,6 +215,11 @@ def lines(report: Mapping[str, Any], untriggered: int = 15) -> list[str]:
             + (
                 f" ({rec['not_registered']} derived steps the converter has no adapter for)"
                 if rec.get("not_registered")
+                else ""
+            )
+            + (
+                f" ({rec['deprecated_source']} derived steps from a deprecated op version, nothing to convert)"
+                if rec.get("deprecated_source")
                 else ""
             )
             + (f" - unavailable: {rec['unavailable']}" if "unavailable" in rec else "")

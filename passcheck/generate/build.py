@@ -23,7 +23,7 @@ import onnx.defs
 
 from passcheck.generate import model as gen_model
 from passcheck.generate import recipe, spellings
-from passcheck.generate.gate import gate, tolerance
+from passcheck.generate.gate import gate, runtime_free, tolerance
 
 MIN_OPSET = 7
 #: Forms that differ in graph input shapes (static vs symbolic) may rightly optimize differently (a
@@ -229,6 +229,7 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                     stats.dropped[op_key][("passcheck", f"generator error: {type(exc).__name__}")] += 1
                     stats.examples.setdefault(f"{op_key}|generator error", f"{name}-{schemas[k].since_version}: {exc}")
                     continue
+                kept_one, fallback = False, None
                 for cid, pair, tags, main in found:
                     if cid in seen:  # two pairs of one kind on one schema: number the later ones
                         cid = f"{cid}.{sum(1 for x in seen if x.startswith(cid))}"
@@ -255,40 +256,33 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                     if not v.ok:
                         stats.dropped[op_key][(v.category, v.reason)] += 1
                         stats.examples.setdefault(f"{op_key}|{v.reason}", f"{cid}: {v.detail}")
+                        if (
+                            fallback is None
+                            and pair.kind in BASE_KINDS
+                            and (why := runtime_free(forms["common"], feeds, v))
+                        ):
+                            fallback = (cid, pair, forms, rtol, atol, v, why)
                         continue
                     (stats.reference_only if v.category == "reference-only" else stats.built)[op_key] += 1
-                    files = {}
-                    for f, m in forms.items():
-                        data = m.SerializeToString(deterministic=True)
-                        fname = f"{cid.split('/', 1)[1]}.{f}.onnx"
-                        (models / fname).write_bytes(data)
-                        files[f] = {"file": fname, "sha256": hashlib.sha256(data).hexdigest(), "doc": pair.forms[f][2]}
-                    kept = ref_entries if v.category == "reference-only" else entries
+                    kept_one = True
                     judged = (
                         "checker, reference evaluator, forms agree; onnxruntime has no kernel for it: "
                         "a reference-only base"
                         if v.category == "reference-only"
                         else "checker, ort:disabled, reference evaluator, forms agree"
                     )
-                    kept.append(
-                        {
-                            "id": cid,
-                            "op": name,
-                            "domain": domain,
-                            "kind": pair.kind,
-                            "opset": forms["common"].opset_import[0].version,
-                            "doc": f"{name}-{schemas[k].since_version}: {pair.doc}.\n\n"
-                            f"Generated from the onnx {onnx.__version__} schema "
-                            f"(passcheck.generate); every form passed the gate ({judged}).",
-                            "tags": sorted(tags),
-                            "rtol": rtol,
-                            "atol": atol,
-                            "forms": files,
-                            "parity": ["status"]
-                            if any(m != "static" for _n, m, _d in pair.forms.values())
-                            else ["status", "ops"],
-                        }
-                    )
+                    judged = f"every form passed the gate ({judged})"
+                    entry = _entry(models, cid, pair, forms, schemas[k], tags, rtol, atol, judged)
+                    (ref_entries if v.category == "reference-only" else entries).append(entry)
+                if not kept_one and fallback:
+                    # no pair of this schema was kept: its first tool-dropped common form that the
+                    # checker accepts and a runtime runs is a base for the runtime-free tools
+                    cid, pair, forms, rtol, atol, v, why = fallback
+                    stats.dropped[op_key][(v.category, v.reason)] -= 1
+                    stats.dropped[op_key] += Counter()  # drops the reason counted to zero
+                    stats.reference_only[op_key] += 1
+                    judged = f"the checker accepts common; {why}: a base for shape inference and the converter only"
+                    ref_entries.append(_entry(models, cid, pair, forms, schemas[k], tags, rtol, atol, judged))
     finally:
         ex.close()
     doc = {
@@ -302,6 +296,30 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
     }
     (out / "index.json").write_text(json.dumps(doc, indent=0) + "\n", encoding="utf-8")
     return doc
+
+
+def _entry(models: Path, cid, pair, forms, schema, tags, rtol, atol, judged: str) -> dict[str, Any]:
+    """Write ``forms`` under ``models`` and return the index entry of the pair ``cid``."""
+    files = {}
+    for f, m in forms.items():
+        data = m.SerializeToString(deterministic=True)
+        fname = f"{cid.split('/', 1)[1]}.{f}.onnx"
+        (models / fname).write_bytes(data)
+        files[f] = {"file": fname, "sha256": hashlib.sha256(data).hexdigest(), "doc": pair.forms[f][2]}
+    return {
+        "id": cid,
+        "op": schema.name,
+        "domain": schema.domain,
+        "kind": pair.kind,
+        "opset": forms["common"].opset_import[0].version,
+        "doc": f"{schema.name}-{schema.since_version}: {pair.doc}.\n\n"
+        f"Generated from the onnx {onnx.__version__} schema (passcheck.generate); {judged}.",
+        "tags": sorted(tags),
+        "rtol": rtol,
+        "atol": atol,
+        "forms": files,
+        "parity": ["status"] if any(m != "static" for _n, m, _d in pair.forms.values()) else ["status", "ops"],
+    }
 
 
 def _stats_json(stats: Stats) -> dict[str, Any]:

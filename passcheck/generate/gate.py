@@ -231,3 +231,28 @@ def gate(
             if why := _own_annotations_break(plans[name], {**feeds[k], **outs}, k):
                 return Verdict(False, "passcheck", "a form's own annotations do not hold on its run", f"{name}: {why}")
     return Verdict(True)
+
+
+#: Drop reasons after which the common form ran on onnxruntime (the gate got past its runs of common).
+_ORT_RAN_COMMON = ("reference evaluator fails", "differs from the reference evaluator", "computes the uncommon form")
+
+
+def runtime_free(common: onnx.ModelProto, feeds: Sequence[Mapping[str, Any]], v: Verdict) -> str | None:
+    """Whether the common form of a pair :func:`gate` dropped for a tool's reason still makes a base
+    for the tools that need no runtime (shape inference, the version converter), and why; None if not.
+
+    It does when the checker accepted it (the drop came after the checker) and one runtime ran it:
+    onnxruntime (the drop came after its runs of common: the reference evaluator failed, or the two
+    disagree) or else the reference evaluator, run here on the first binding's feeds. Such a base is
+    never a case (its cells would need both runtimes to agree).
+    """
+    if v.ok or v.category != "tool" or "checker" in v.reason or "no shape" in v.reason:
+        return None
+    if "(onnxruntime has no kernel)" in v.reason:
+        return None  # neither runtime runs it
+    if v.reason.endswith("on the uncommon form") or any(r in v.reason for r in _ORT_RAN_COMMON):
+        return f"onnxruntime runs it; dropped as a case: {v.reason}"
+    rr = run_reference(common, dict(feeds[0]))
+    if rr.error:
+        return None
+    return f"the reference evaluator runs it; dropped as a case: {v.reason}"

@@ -26,6 +26,11 @@ def _attribute(name: str, value: Any, atype: int) -> onnx.AttributeProto:
     elif atype == onnx.AttributeProto.TENSOR:
         arr = np.asarray(value["value"], dtype=value.get("dtype", "float32"))
         return onnx.helper.make_attribute(name, onnx.numpy_helper.from_array(arr))
+    elif atype == onnx.AttributeProto.SPARSE_TENSOR:  # every element stored, at linearized indices (onnx.proto)
+        arr = np.asarray(value["value"], dtype=value.get("dtype", "float32"))
+        values = onnx.numpy_helper.from_array(arr.ravel(), name + "_values")
+        indices = onnx.numpy_helper.from_array(np.arange(arr.size, dtype=np.int64), name + "_indices")
+        return onnx.helper.make_attribute(name, onnx.helper.make_sparse_tensor(values, indices, list(arr.shape)))
     a = onnx.helper.make_attribute(name, value, attr_type=atype) if atype else onnx.helper.make_attribute(name, value)
     return a
 

@@ -261,24 +261,30 @@ def attr_to_input(node: Node, ctx: Ctx) -> list[Pair]:
 
 
 def constant_value(node: Node, ctx: Ctx) -> list[Pair]:
-    """Constant's value as a tensor vs the typed list attribute the schema allows
-    (``value_floats``, Constant-12 on; onnx Operators.md, Constant)."""
+    """Constant's value as a tensor vs the typed list attribute the schema allows (``value_floats``,
+    Constant-12 on) and vs ``sparse_value`` (Constant-11 on; onnx Operators.md, Constant)."""
     value = node.attrs.get("value")
-    if node.op != "Constant" or node.domain or "value_floats" not in node.schema.attributes:
+    if node.op != "Constant" or node.domain or not isinstance(value, dict):
         return []
-    if not isinstance(value, dict):
-        return []
-    listed = node.copy()
-    del listed.attrs["value"]
-    listed.attrs["value_floats"] = [float(v) for v in np.ravel(value["value"])]
-    return [
-        Pair(
-            "constant-value",
-            "value-floats",
-            {
-                "common": (node, "static", ""),
-                "value-floats": (listed, "static", "the same 1-D float constant written as value_floats"),
-            },
-            "Constant value as a tensor attribute vs as value_floats",
+    out = []
+    if "value_floats" in node.schema.attributes:
+        listed = node.copy()
+        del listed.attrs["value"]
+        listed.attrs["value_floats"] = [float(v) for v in np.ravel(value["value"])]
+        forms = {
+            "common": (node, "static", ""),
+            "value-floats": (listed, "static", "the same 1-D float constant written as value_floats"),
+        }
+        out.append(
+            Pair("constant-value", "value-floats", forms, "Constant value as a tensor attribute vs as value_floats")
         )
-    ]
+    if "sparse_value" in node.schema.attributes:
+        sparse = node.copy()
+        sparse.attrs["sparse_value"] = sparse.attrs.pop("value")
+        sparse.attr_types["sparse_value"] = int(onnx.AttributeProto.SPARSE_TENSOR)
+        forms = {
+            "common": (node, "static", ""),
+            "sparse-value": (sparse, "static", "the same constant written as sparse_value, every element stored"),
+        }
+        out.append(Pair("constant-value", "sparse-value", forms, "Constant value as a tensor vs as sparse_value"))
+    return out
