@@ -225,3 +225,28 @@ def test_findings_of_other_op_types_or_another_gained_op_stay_apart():
     found[-1].details["new_op_types"] = {"common": ["com.microsoft::FusedConv"], "u": []}  # a fusion one form gets
     cells = [CellResult(f.case, f.form, f.pass_id, "changed", findings=[f]) for f in found]
     assert len(group(cells)) == len(found), [(c.signature.ops, c.text) for c in group(cells)]
+
+
+def test_the_public_record_writes_paths_inside_the_repository_relative_to_it(tmp_path, monkeypatch):
+    from passcheck.triage.bundle import Outcome
+    from passcheck.triage.index import found_md
+
+    monkeypatch.chdir(tmp_path)
+    f = _f("hunt/x", "wrong-result")
+    f.repro = f"passcheck run --cases-from {tmp_path / 'docs' / 'hunt' / 'h.py'} --case hunt/x --pass ort:basic"
+    outside = _f("hunt/y", "wrong-result")
+    outside.repro = "passcheck run --cases-from /elsewhere/h.py --case hunt/y --pass 'cmd:tool {in} {out}'"
+    rows = [
+        {
+            "n": i,
+            "candidate": group([CellResult(g.case, g.form, g.pass_id, "changed", findings=[g])])[0],
+            "outcome": Outcome("reproduced", "BUG: x"),
+            "upstream": None,
+            "folder": f"0{i}-x",
+        }
+        for i, g in enumerate((f, outside), 1)
+    ]
+    text = found_md(rows, "passcheck triage r.json --out t", {"onnx": "1"}, 1.0)
+    assert "`passcheck run --cases-from docs/hunt/h.py --case hunt/x --pass ort:basic`" in text, text
+    assert str(tmp_path) not in text
+    assert "--cases-from /elsewhere/h.py --case hunt/y --pass 'cmd:tool {in} {out}'`" in text, text
