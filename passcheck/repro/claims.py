@@ -185,6 +185,37 @@ _MUTATION = """
     return 0
 """
 
+_FOLDING = """
+    model = build_form()
+    out = apply(model)
+    producer = {o: n for n in out.graph.node for o in n.output if o}
+    left = [o for o in OUTPUTS if o in producer and producer[o].op_type != "Constant"]
+    if not left:
+        print(f"fixed: no node of the output of {PASS} computes {OUTPUTS} (folded, or the node is gone)")
+        return 0
+    node = producer[left[0]]
+    data = reads_data(out, left)
+    if data:  # premise: the value reads constants (and, for SOURCE 'shapes', graph-input shapes) only
+        raise RuntimeError(f"premise fails: {left} read(s) the data of {data}, not only constants and shapes")
+    feeds = feed_sets()
+    if SOURCE == "shapes" and not (len(feeds) >= 2 and _dims_vary(model, feeds)):
+        raise RuntimeError("premise fails: the feed sets do not give every symbolic input dim two sizes")
+    seen = [run(out, f, expose=left) for f in feeds]
+    for o in left:
+        first = seen[0][o]
+        for i, got in enumerate(seen[1:], 1):
+            if got[o].dtype != first.dtype or got[o].shape != first.shape or not np.array_equal(got[o], first):
+                print(f"no bug: {o!r} is {first.tolist()} on feed set 0 but {got[o].tolist()} on feed set {i}: "
+                      "it depends on the symbolic dims, so there is nothing to fold")
+                return 0
+    shown = ", ".join(str(seen[0][o].tolist()) for o in left)
+    print(f"BUG: {PASS} left {node.op_type} node {node.name or '#' + str(list(out.graph.node).index(node))!r} "
+          f"unfolded on {FORM}: it reads only {'constants' if SOURCE == 'constants' else 'constants and input shapes'}"
+          f" and yields {shown} on all {len(seen)} feed set(s)"
+          + (" (every symbolic input dim took two sizes or more)" if SOURCE == "shapes" else ""))
+    return 1
+"""
+
 #: Annotation rules the script's :func:`violation` checks (one value at a time).
 _VALUE_RULES = {"elem-type", "rank", "dim-value"}
 
@@ -275,6 +306,20 @@ def claim(finding, rtol: float | None = None, atol: float | None = None) -> Clai
             feeds=True,
             helpers=("run", "precision", "violation", "annotation"),
             constants={"VALUE": value},
+        )
+    if key == ("folding", "missed-optimization") and d.get("outputs") and d.get("inputs") in ("constants", "shapes"):
+        return Claim(
+            _FOLDING,
+            f"a pass that folds constants leaves no node computing {', '.join(map(repr, d['outputs']))}: the value "
+            + (
+                "reads only constants"
+                if d["inputs"] == "constants"
+                else "reads only constants and graph-input shapes (through Shape/Size)"
+            )
+            + " and is the same on every feed set, the symbolic input dims taking two sizes or more",
+            feeds=True,
+            helpers=("run", "reads_data", "dims_vary"),
+            constants={"OUTPUTS": list(d["outputs"]), "SOURCE": d["inputs"]},
         )
     if key == ("pass-contract", "input-mutated"):
         return Claim(_MUTATION, "a pass that returns a new model leaves the one it is given unchanged")

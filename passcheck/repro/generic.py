@@ -22,7 +22,7 @@ from passcheck.repro.bisected import NOT_BISECTED
 
 
 def _oracle_source() -> dict[str, str]:
-    from passcheck.oracles import numeric, parity, validity
+    from passcheck.oracles import folding, numeric, parity, validity
 
     def src(*objs) -> str:
         return "\n\n".join(inspect.getsource(o) for o in objs)
@@ -40,6 +40,7 @@ def _oracle_source() -> dict[str, str]:
         ),
         "precision": src(parity.precision, parity.less_precise, parity._fmt),
         "checker_error": src(validity.checker_error),
+        "dims_vary": src(folding._dims_vary),
     }
 
 
@@ -139,6 +140,32 @@ def apply_here():
     """``--apply IN OUT``: the child :func:`apply_in_child` starts."""
     onnx.save(apply(onnx.load(sys.argv[2])), sys.argv[3])
     return 0
+''',
+    "reads_data": '''def reads_data(model, names):
+    """What the values ``names`` read besides constants and graph-input shapes (Shape/Size outputs), sorted: graph
+    inputs read as data (an initializer a graph input overrides is one), random ops, nodes with a subgraph."""
+    g = model.graph
+    fed = {i.name for i in g.input}
+    constants = {t.name for t in g.initializer} - fed
+    producer = {o: n for n in g.node for o in n.output if o}
+    random = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli"}
+    found, seen, todo = set(), set(), list(names)
+    while todo:
+        v = todo.pop()
+        if not v or v in seen:
+            continue
+        seen.add(v)
+        n = producer.get(v)
+        if n is None:
+            if v not in constants:
+                found.add(f"graph input {v!r}")
+        elif n.domain in ("", "ai.onnx") and n.op_type in ("Shape", "Size"):
+            continue  # reads the shape only
+        elif n.op_type in random or any(a.type in (a.GRAPH, a.GRAPHS) for a in n.attribute):
+            found.add(f"{n.op_type} node {n.name!r}")
+        else:
+            todo.extend(n.input)
+    return sorted(found)
 ''',
     "annotation": '''def annotation(model, name):
     """The tensor type ``model`` annotates the value ``name`` with (value_info or graph output), or None."""

@@ -3,8 +3,9 @@
 Grouping starts from root causes (:func:`passcheck.report.rootcause.root_causes`: a finding the
 form itself explains, or the failed run of an output the checker rejects, is not a defect of its
 own), then joins causes of every case that share the tool, the :class:`~passcheck.signature.Signature`
-(the rewrite dropped, onnxruntime's levels as one pass) and the normalized error or message text.
-A cause whose every finding is expected (a baseline match) is no candidate.
+(the rewrite dropped, onnxruntime's levels as one pass) and the grouping text (:func:`grouping_text`: the
+normalized error or message with what differs between occurrences of one defect masked: values, shapes,
+onnxruntime's level-specific additions). A cause whose every finding is expected (a baseline match) is no candidate.
 
 Rank (issue 31): crash > wrong result > invalid output > wrong shape or type > missed
 optimization > other (:func:`passcheck.repro.plan.rank`); within a rank the candidate seen in more
@@ -94,9 +95,51 @@ class Candidate:
         }
 
 
+#: A bracketed list of masked items in normalized text (a shape, a value list; not ``[ShapeInferenceError]``).
+_LIST = re.compile(r"\[(?:\s*(?:<n>|<name>|<names>|<list>|\?|,)\s*)*\]")
+#: Nodes onnxruntime inserts at some levels only (InsertCastTransformer's precision casts): incidental producers.
+_INSERTED = re.compile(r"^Cast Inserted")
+
+
+def grouping_text(f: Finding) -> str:
+    """The text candidates group on, equal for one defect however its occurrences differ in detail:
+
+    - a folding ``missed-optimization``: the op left and what it reads (constants, or constants and input
+      shapes); the values it yields are masked (``[4]``, ``4``, ``[3 4]``, ``0.5`` are one defect);
+    - a parity finding: the op types kept and their producers, a cast onnxruntime inserts at ``all`` read as
+      no producer, and the op types one form gained that the other did not (ops both gained, as ``all``'s
+      layout transforms, are masked);
+    - otherwise the root-cause text (:func:`passcheck.report.rootcause.signature`: names and numbers masked)
+      with each bracketed list (a shape, a value list) masked as ``<list>``.
+    """
+    from passcheck.report.rootcause import signature
+
+    d = f.details if isinstance(f.details, dict) else {}
+    if f.oracle == "folding" and f.kind == "missed-optimization" and d.get("op_type"):
+        reads = "constants" if d.get("inputs") == "constants" else "constants and input shapes"
+        return f"{d['op_type']} reading only {reads} not folded"
+    if f.oracle == "parity" and "kept_nodes" in d:
+        after = {f"{k.get('op')} after {_producer(k.get('after') or '')}" for k in d.get("kept_nodes") or []}
+        new = d.get("new_op_types") or {}
+        mine, theirs = set(new.get(f.form, [])), set(new.get(d.get("other_form", ""), []))
+        return (
+            f"kept {sorted(d.get('kept_op_types') or [])} ({', '.join(sorted(after))}); "
+            f"gained only here {sorted(mine - theirs)}, only in the other form {sorted(theirs - mine)}"
+        )
+    text, masked = signature(f)[-1], ""
+    while masked != text:
+        masked, text = text, _LIST.sub("<list>", text)
+    return text
+
+
+def _producer(after: str) -> str:
+    """The op type of a kept node's producer (``after``: ``"OP NAME"``); "" for none or an inserted cast."""
+    return "" if _INSERTED.match(after) else after.split(" ")[0]
+
+
 def group(cells: Iterable[CellResult]) -> list[Candidate]:
     """The candidate defects of ``cells``, ranked (see the module docs)."""
-    from passcheck.report.rootcause import root_causes, signature, signature_of
+    from passcheck.report.rootcause import root_causes, signature_of
     from passcheck.repro.plan import RANKS, rank
 
     cells = list(cells)
@@ -106,7 +149,7 @@ def group(cells: Iterable[CellResult]) -> list[Candidate]:
         if cause.expected:
             continue
         rep = cause.finding
-        key = (tool_of(rep), signature_of(rep), signature(rep)[-1])
+        key = (tool_of(rep), signature_of(rep), grouping_text(rep))
         joined.setdefault(key, []).append(cause)
     out = []
     for (tool, sig, text), causes in joined.items():

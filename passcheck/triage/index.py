@@ -3,7 +3,10 @@ every candidate with its status, known or new, and the command that reproduces i
 
 from __future__ import annotations
 
+import os
+import shlex
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from passcheck.records import brief
@@ -57,11 +60,36 @@ def index_md(
     return "\n".join(lines) + "\n"
 
 
+def relative_command(command: str, root: str | Path) -> str:
+    """``command`` with each absolute path inside ``root`` written relative to it (``--cases-from
+    /repo/docs/hunt/cases/h.py`` → ``--cases-from docs/hunt/cases/h.py`` for root ``/repo``); other words kept."""
+    root = Path(root).resolve()
+
+    def rel(word: str) -> str:
+        if not os.path.isabs(word):
+            return word
+        p = Path(word).resolve()
+        return p.relative_to(root).as_posix() if p.is_relative_to(root) else word
+
+    try:
+        words = shlex.split(command)
+    except ValueError:  # unbalanced quotes: shown as recorded
+        return command
+    return shlex.join(rel(w) for w in words)
+
+
 def found_md(
-    rows: Sequence[Mapping[str, Any]], command: str, versions: Mapping[str, str | None], seconds: float, note: str = ""
+    rows: Sequence[Mapping[str, Any]],
+    command: str,
+    versions: Mapping[str, str | None],
+    seconds: float,
+    note: str = "",
+    root: str | Path | None = None,
 ) -> str:
     """``docs/found.md``: every candidate with its status, known/new and link, the passcheck command that
-    shows it and its bundle's script (the folder under the triage's ``--out``)."""
+    shows it (paths inside ``root``, default the working folder, written relative to it) and its bundle's
+    script (the folder under the triage's ``--out``)."""
+    root = Path.cwd() if root is None else root
     lines = [
         "# What passcheck found",
         "",
@@ -80,7 +108,7 @@ def found_md(
     for r in rows:
         c, o = r["candidate"], r["outcome"]
         f = c.finding
-        how = f"`{f.repro}`" if f.repro else "—"
+        how = f"`{relative_command(f.repro, root)}`" if f.repro else "—"
         folder = f"`{r['folder']}/repro.py`" if o.status == "reproduced" else "—"
         status = o.status if o.status == "reproduced" else f"{o.status}: {_cell(o.why, 120)}"
         what = _cell(f"{f.case} | {f.form} | {f.pass_id}: [{f.kind}] {f.message}")

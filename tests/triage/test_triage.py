@@ -140,3 +140,113 @@ def test_one_candidate_per_signature_across_cases_and_the_crash_ranks_first():
         ("wrong result", "onnx", 1),
     ]
     assert cands[1].cases == ["a", "b"]
+
+
+def _folding(case: str, form: str, pass_id: str, op: str, value, inputs: str = "shapes") -> Finding:
+    why = "reads only constants and always yields" if inputs == "constants" else "always yields"
+    return Finding(
+        "missed-optimization",
+        "folding",
+        case,
+        form,
+        pass_id,
+        f"{op} node 'n_1' {why} {value} (same for every binding) but {pass_id} did not fold it",
+        {"op_type": op, "outputs": ["v"], "value": value, "inputs": inputs, "node": "n_1"},
+    )
+
+
+def _kept(case: str, pass_id: str, after: str, new: list[str], kept_op: str = "Pad") -> Finding:
+    return Finding(
+        "missed-optimization",
+        "parity",
+        case,
+        "u",
+        pass_id,
+        f"{pass_id} removed {kept_op} 1→0 in 'common' but 1→1 in 'u'",
+        {
+            "other_form": "common",
+            "kept_op_types": [kept_op],
+            "kept_nodes": [{"node": "#0", "op": kept_op, "after": after}],
+            "new_op_types": {"common": new, "u": new},
+        },
+    )
+
+
+def test_findings_differing_only_in_values_levels_or_shapes_are_one_candidate():
+    found = [
+        # folding: one op type left unfolded, values differing (a list, a scalar, an empty list, a float)
+        _folding("a", "gather-1d", "ort:basic", "Gather", "[4]"),
+        _folding("a", "gather", "ort:basic", "Gather", "4"),
+        _folding("b", "gather", "ort:basic", "Gather", "[3 4]"),
+        _folding("c", "gather", "ort:all", "Gather", "[]"),
+        _folding("d", "common", "ort:basic", "Cast", "0.5", "constants"),
+        _folding("e", "common", "ort:basic", "Cast", "0.5.", "constants"),
+        # ORT levels: at 'all' a precision Cast precedes the kept node and layout ops are new in both forms
+        _kept("f", "ort:extended", "", []),
+        _kept("g", "ort:all", "Cast InsertedPrecisionFreeCast_x", ["com.microsoft.nchwc::Conv"]),
+        # annotations: the same rule broken on values of other shapes
+        Finding(
+            "annotation-violated",
+            "annotations",
+            "h",
+            "common",
+            "onnx:infer-shapes",
+            "annotation does not hold (binding 0): y: annotated rank 1 [4], run produced shape [3, 4, 5]",
+        ),
+        Finding(
+            "annotation-violated",
+            "annotations",
+            "i",
+            "common",
+            "onnx:infer-shapes",
+            'annotation does not hold (binding 1): y: annotated rank 2 [6, "N"], run produced shape [2, 2, 3, 3]',
+        ),
+    ]
+    cells = [CellResult(f.case, f.form, f.pass_id, "changed", findings=[f]) for f in found]
+    cands = group(cells)
+    assert sorted((c.signature.ops, c.signature.kind, len(c.findings)) for c in cands) == [
+        ((), "annotation-violated", 2),
+        (("Cast",), "missed-optimization", 2),
+        (("Gather",), "missed-optimization", 4),
+        (("Pad",), "missed-optimization", 2),
+    ], [(c.signature.ops, c.text) for c in cands]
+
+
+def test_findings_of_other_op_types_or_another_gained_op_stay_apart():
+    found = [
+        _folding("a", "gather", "ort:basic", "Gather", "4"),
+        _folding("a", "slice", "ort:basic", "Slice", "4"),
+        _folding("b", "gather", "ort:basic", "Gather", "4", "constants"),  # reads no shape: another defect
+        _kept("c", "ort:basic", "", []),
+        _kept("d", "ort:basic", "Conv #1", []),  # kept after another op: another site
+        _kept("e", "ort:basic", "", [], kept_op="Add"),
+    ]
+    found.append(_kept("f", "ort:basic", "", []))
+    found[-1].details["new_op_types"] = {"common": ["com.microsoft::FusedConv"], "u": []}  # a fusion one form gets
+    cells = [CellResult(f.case, f.form, f.pass_id, "changed", findings=[f]) for f in found]
+    assert len(group(cells)) == len(found), [(c.signature.ops, c.text) for c in group(cells)]
+
+
+def test_the_public_record_writes_paths_inside_the_repository_relative_to_it(tmp_path, monkeypatch):
+    from passcheck.triage.bundle import Outcome
+    from passcheck.triage.index import found_md
+
+    monkeypatch.chdir(tmp_path)
+    f = _f("hunt/x", "wrong-result")
+    f.repro = f"passcheck run --cases-from {tmp_path / 'docs' / 'hunt' / 'h.py'} --case hunt/x --pass ort:basic"
+    outside = _f("hunt/y", "wrong-result")
+    outside.repro = "passcheck run --cases-from /elsewhere/h.py --case hunt/y --pass 'cmd:tool {in} {out}'"
+    rows = [
+        {
+            "n": i,
+            "candidate": group([CellResult(g.case, g.form, g.pass_id, "changed", findings=[g])])[0],
+            "outcome": Outcome("reproduced", "BUG: x"),
+            "upstream": None,
+            "folder": f"0{i}-x",
+        }
+        for i, g in enumerate((f, outside), 1)
+    ]
+    text = found_md(rows, "passcheck triage r.json --out t", {"onnx": "1"}, 1.0)
+    assert "`passcheck run --cases-from docs/hunt/h.py --case hunt/x --pass ort:basic`" in text, text
+    assert str(tmp_path) not in text
+    assert "--cases-from /elsewhere/h.py --case hunt/y --pass 'cmd:tool {in} {out}'`" in text, text

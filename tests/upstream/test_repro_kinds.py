@@ -256,13 +256,51 @@ def test_ort_less_precise_script_fails_then_passes_on_a_common_pair(reports, rep
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
 
 
+#: A planted fix for a missed folding: every Shape node replaced by a Constant of [3, 4].
+FOLDS_SHAPE = ToolCall(
+    """def apply(model):
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    for n in out.graph.node:
+        if n.op_type == "Shape":
+            n.CopyFrom(helper.make_node("Constant", [], list(n.output), value=numpy_helper.from_array(
+                np.array([3, 4], np.int64))))
+    return out
+""",
+    "a planted pass that folds Shape",
+)
+
+
+def test_folding_script_fails_on_an_unfolded_sliced_shape_then_passes_once_folded(reports, repro, tmp_path):
+    # onnxruntime#34140: Shape(x, start, end) selecting static dims of a symbolic input is not folded at basic
+    fid = "shape/dynamic-1-3-output:start-end|ort:basic|folding|missed-optimization"
+    report = reports("shape/dynamic-1-3-output", "ort:basic")
+    bug = repro(report, fid, tmp_path / "o")
+    assert bug.startswith(
+        "BUG: ort:basic left Shape node 'shape' unfolded on start-end: it reads only constants and input shapes and "
+        "yields [3, 4] on all 2 feed set(s)"
+    ), bug
+    fixed = _fixed(fid, report, tmp_path, call=FOLDS_SHAPE)
+    assert fixed.returncode == 0 and "fixed: no node" in fixed.stdout, fixed.stdout + fixed.stderr
+    # a value that reads the input's data is no missed folding: the script refuses its premise (exit 2)
+    reads = ToolCall(
+        FOLDS_SHAPE.source.replace('n.op_type == "Shape"', "False").replace(
+            "return out",
+            'out.graph.node[0].op_type = "Identity"\n    del out.graph.node[0].attribute[:]\n    return out',
+        ),
+        "a planted pass that reads data",
+    )
+    premise = _fixed(fid, report, tmp_path, call=reads)
+    assert premise.returncode == 2 and "premise fails" in premise.stderr, premise.stdout + premise.stderr
+
+
 def test_a_kind_without_a_faithful_script_is_refused_in_one_line(reports, tmp_path, capsys):
-    report = reports("count/constant-of-shape-symbolic", "onnxscript:optimize")
-    fid = "count/constant-of-shape-symbolic:gather|onnxscript:optimize|folding|missed-optimization"
+    report = reports("graph-interface/output-without-shape", "ort:disabled")
+    fid = "graph-interface/output-without-shape:no-shape|input|validity|validity-disagreement"
     assert main(["repro", report, "--finding", fid, "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
     assert (
-        "repro cannot script it faithfully: no standalone check states the folding oracle's" in err
+        "repro cannot script it faithfully: no standalone check states the validity oracle's" in err
         and len(err.strip().splitlines()) == 1
     )
     assert not (tmp_path / "o").exists()

@@ -1,0 +1,35 @@
+"""hunt/parameter-leading-ones-onnxscript-optimize-missed-optimizati-94609809: a minimal pair showing one finding (common: bytes, uncommon: bytes)."""
+
+import base64
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
+
+from passcheck.cases import Case, Form, register
+
+
+def build_uncommon():
+    """The model as serialized bytes (too large or too intricate to spell with onnx.helper)."""
+    return onnx.ModelProto.FromString(base64.b64decode(
+        "CAg6bAohCgFyCgp6ZXJvX3JhbmsyEgFzGgZuMV9TdWIiA1N1YjoAEgFnKhgIAQgBEAFCCnplcm9fcmFuazJKBAAAAABaFAoBchIP"
+        "Cg0IARIJCgMSAU4KAggIYhQKAXMSDwoNCAESCQoDEgFOCgIICEIECgAQEg=="
+    ))
+
+
+def build_common():
+    """The model as serialized bytes (too large or too intricate to spell with onnx.helper)."""
+    return onnx.ModelProto.FromString(base64.b64decode(
+        "CAg6XAobCgFyCgR6ZXJvEgFzGgZuMV9TdWIiA1N1YjoAEgFnKg4QAUIEemVyb0oEAAAAAFoUCgFyEg8KDQgBEgkKAxIBTgoCCAhi"
+        "FAoBcxIPCg0IARIJCgMSAU4KAggIQgQKABAS"
+    ))
+
+
+register(Case(
+    id='hunt/parameter-leading-ones-onnxscript-optimize-missed-optimizati-94609809',
+    forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form showing onnxscript:optimize parity missed-optimization')},
+    doc="Reduced by passcheck hunt from finding hunt/parameter-leading-ones-onnxscript-optimize-missed-optimizati-94609809:uncommon|onnxscript:optimize|parity|missed-optimization: onnxscript:optimize removed Sub 1→0 in 'common' but 1→1 in 'uncommon'; nodes after: common 1, uncommon 1; new op types: common ['Identity'], uncommon none; kept in 'uncommon': n1_Sub",
+    opset=18,
+    passes=('onnxscript:optimize',),
+    tags=frozenset({"reduced"}),
+))
