@@ -4,15 +4,10 @@ original model is clean for each."""
 
 from __future__ import annotations
 
-import json
-
-import onnx
 import pytest
 
-from passcheck.cli import main
-from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
-
 from . import planted_schema_forms as P
+from ._planted_check import forms_with_findings
 
 PLANTED = [
     (P.transposes, P.compose_perms_backwards, "transpose-perm-explicit"),
@@ -33,16 +28,5 @@ PLANTED = [
 @pytest.mark.parametrize(("build", "fn", "rewrite"), PLANTED, ids=[r for _b, _f, r in PLANTED])
 def test_check_mutations_catches_the_planted_pass(tmp_path, build, fn, rewrite):
     """The rewrite named here is what the test expects to show the bug; ``check`` is not told it."""
-    pid = f"planted-schema:{fn.__name__}"
-    path, report = tmp_path / "m.onnx", tmp_path / "r.json"
-    onnx.save(build(), path)
-    register_pass(FunctionAdapter(pid, fn))
-    try:
-        code = main(["check", str(path), "--mutations", "--pass", pid, "--json", str(report), "-q"])
-    finally:
-        unregister_pass(pid)
-    assert code == 1
-    results = json.loads(report.read_text())["results"]
-    found = {c["form"] for c in results for f in c["findings"] if f["pass_id"] == pid}
-    assert "common" not in found  # right on the model as written
+    found = forms_with_findings(tmp_path, build, fn, f"planted-schema:{fn.__name__}")
     assert any(form.split("@")[0].split("+")[0] == rewrite for form in found), found
