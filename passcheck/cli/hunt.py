@@ -157,6 +157,7 @@ def handle(args) -> int:
     judge = _judge(args, cases_from) if args.env else None
     if judge is not None:
         scope["envs"] = [s.id for s in judge.envs]
+        scope["env_pins"] = {s.id: list(s.pins) for s in judge.envs}  # merge rebuilds each window's bisect
     found = bases(args.case, generated=not args.no_generated)
     if not found:
         from passcheck.errors import PasscheckError
@@ -195,7 +196,14 @@ def handle(args) -> int:
             finally:
                 prog.close()
                 if judge is not None:
-                    _bisect_commands(store, judge)
+                    judge.close()
+                    _bisect_commands(store)
+                    if judge.fallbacks:
+                        print(
+                            f"passcheck hunt: {len(judge.fallbacks)} item(s) judged again by a fresh worker "
+                            f"(the environment's long-lived worker failed; first: {judge.fallbacks[0]})",
+                            file=sys.stderr,
+                        )
                 store.save()
     new = summarize(store, known, f"{len(found)} bases", ended, time.monotonic() - t0, args)
     if cmap is not None:
@@ -235,14 +243,12 @@ def _judge(args, cases_from):
     return judge
 
 
-def _bisect_commands(store, judge) -> None:
-    """Each windowed signature's ``passcheck bisect`` command (or why there is none), in its record."""
-    from passcheck.matrix.hunt import bisect_command
+def _bisect_commands(store) -> None:
+    """Each windowed signature's ``passcheck bisect`` command (or why there is none), in its record,
+    from its own window and the pins the hunt's scope records (``env_pins``)."""
+    from passcheck.matrix.hunt import bisect_commands
 
-    for rec in store.signatures.values():
-        if rec.get("window") and rec.get("finding"):
-            modules = [*store.scope.get("cases_from", ()), rec["case_module"]]
-            rec["bisect"] = bisect_command(judge.envs, rec["window"], rec["finding"], modules)
+    bisect_commands(store.signatures, store.scope.get("env_pins") or {}, store.scope.get("cases_from", ()))
 
 
 def _coverage_map(found, executor):

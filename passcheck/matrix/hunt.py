@@ -2,9 +2,12 @@
 
 The hunt (:mod:`passcheck.hunt.windows`) gates an item's pair in this interpreter and writes it
 as a case module; :class:`EnvJudge` runs that case under the item's pass in every environment
-with the matrix runner (:func:`passcheck.matrix.runner.run`): the model bytes are built once here,
-each environment's worker (``python -m passcheck.matrix.worker run``) runs the pass and the
-oracles on them, and a crash, hang or unusable environment is recorded as the matrix records it.
+from the same model bytes, built once here: one long-lived worker per environment
+(``python -m passcheck.matrix.worker serve``, :mod:`passcheck.matrix.serve`) runs the pass and
+the oracles on each item, so an item costs those, not a worker's start-up. Where that worker dies,
+hangs or reports an error, the item is judged there again through the matrix runner
+(:func:`passcheck.matrix.runner.run`: a fresh worker), so a crash, hang or unusable environment is
+recorded as the matrix records it.
 :func:`bisect_command` says how ``passcheck bisect`` confirms a window.
 """
 
@@ -13,15 +16,22 @@ from __future__ import annotations
 import dataclasses
 import shlex
 import shutil
+import tempfile
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from passcheck._procs import Children
 from passcheck.matrix import create, runner
 from passcheck.matrix.envs import EnvSpec
+from passcheck.matrix.serve import Server
 from passcheck.records import CellResult
 
 #: The packages ``passcheck bisect`` searches (:data:`passcheck.bisect.versions.PACKAGES`).
 BISECTABLE = ("onnxruntime", "onnx", "onnxscript", "onnx-ir")
+#: Items in a row an environment's long-lived worker may fail before that environment is judged
+#: only the matrix's way (a worker per item).
+SERVE_FAILURES = 2
 
 
 @dataclasses.dataclass
@@ -45,6 +55,10 @@ class EnvJudge:
     timeout: float = 300.0
     cache: Path | None = None
     repro_env: dict[str, str] = dataclasses.field(default_factory=dict)
+    fallbacks: list[str] = dataclasses.field(default_factory=list)  # "env: why" of each item judged the matrix's way
+    _serving: dict[str, Server] | None = dataclasses.field(default=None, repr=False)
+    _children: Children | None = dataclasses.field(default=None, repr=False)
+    _tmp: Path | None = dataclasses.field(default=None, repr=False)
 
     def prepare(self) -> dict[str, float]:
         """Create (or reuse) every environment before the budget starts: env id → seconds taken.
@@ -62,30 +76,100 @@ class EnvJudge:
 
     def __call__(self, module: Path, case_id: str, pass_id: str) -> dict[str, list[CellResult] | str]:
         """The cells of case ``case_id`` (from ``module``) under ``pass_id`` (and ``input``) in
-        each environment, or why that environment could not judge it."""
-        out = self.work / "item"
+        each environment, or why that environment could not judge it.
+
+        Each environment's long-lived worker (:class:`~passcheck.matrix.serve.Server`) judges it
+        from the model bytes built here once; where that worker dies, hangs or reports an error,
+        the item is judged again the matrix's way (:meth:`_by_matrix`). After
+        :data:`SERVE_FAILURES` such items in a row an environment is judged only that way."""
+        import json
+
+        from passcheck.matrix import plan
+
+        build = self.work / "build"
+        shutil.rmtree(build, ignore_errors=True)
+        manifest = plan.build_models([case_id], [pass_id], build, [*self.cases_from, str(module)])
+        models = self.work / "models"
+        models.mkdir(parents=True, exist_ok=True)
+        entry = manifest["cases"][0]
+        for form in entry["forms"].values():  # stored by content: a worker reads each sha256 once
+            name = f"{form['sha256']}.onnx"
+            if not (models / name).exists():
+                (build / form["file"]).replace(models / name)
+            form["file"] = name
+        entry["cells"] = [[p, f] for p in (plan.INPUT, *entry["passes"]) for f in entry["forms"]]
+        job = {"models": str(models.resolve()), "cases": [entry], "cases_from": [str(Path(module).resolve())]}
+        (self.work / "job.json").write_text(json.dumps(job, indent=1), encoding="utf-8")
+        servers = self._servers()
+        with ThreadPoolExecutor(max_workers=min(len(self.envs), runner.default_jobs())) as pool:
+            got = dict(zip(servers, pool.map(lambda e: self._judge_in(e, job, module, case_id, pass_id), servers)))
+        return {spec.id: got[spec.id] for spec in self.envs}
+
+    def _judge_in(self, env_id: str, job: dict, module: Path, case_id: str, pass_id: str) -> list[CellResult] | str:
+        server = self._servers()[env_id]
+        if server.failures < SERVE_FAILURES:
+            cells, why = server.judge(job)
+            if cells is not None:
+                return cells or "no cell came back"
+            self.fallbacks.append(f"{env_id}: {why}")
+        return self._by_matrix(env_id, module, case_id, pass_id)
+
+    def _servers(self) -> dict[str, Server]:
+        """env id → its long-lived worker (created on first use, with this judge's process registry)."""
+        if self._serving is None:
+            self._children, self._tmp = Children(), Path(tempfile.mkdtemp(prefix="passcheck-hunt-env-"))
+            self._serving = {}
+            for spec in self.envs:
+                env = create.ensure(spec, self.source, cache=self.cache)
+                setup = {
+                    "env": spec.id,
+                    "repro_env": self.repro_env.get(spec.id, spec.id),
+                    "timeout": self.timeout,
+                    "cases_from": [str(Path(p).resolve()) for p in self.cases_from],
+                }
+                folder = self.work / "serve"
+                self._serving[spec.id] = Server(env, setup, folder, self.timeout, self._children, self._tmp)
+        return self._serving
+
+    def _by_matrix(self, env_id: str, module: Path, case_id: str, pass_id: str) -> list[CellResult] | str:
+        """The item judged in ``env_id`` by the matrix runner (a fresh worker; its verdict on deaths)."""
+        spec = next(s for s in self.envs if s.id == env_id)
+        out = self.work / f"item-{env_id}"
         shutil.rmtree(out, ignore_errors=True)
         outcome = runner.run(
             runner.Options(
-                envs=self.envs,
+                envs=[spec],
                 out=out,
                 source=self.source,
                 cases=[case_id],
                 passes=[pass_id],
                 cases_from=[*self.cases_from, str(module)],
-                jobs=min(len(self.envs), runner.default_jobs()),
+                jobs=1,
                 timeout=self.timeout,
                 cache=self.cache,
                 progress="none",
                 repro_env=self.repro_env,
             )
         )
-        result: dict[str, list[CellResult] | str] = {}
-        for spec in self.envs:
-            info = outcome.environments.get(spec.id) or {}
-            cells = [c for c in outcome.cells if c.env == spec.id]
-            result[spec.id] = info["error"] if info.get("error") else cells or "no cell came back"
-        return result
+        info = outcome.environments.get(env_id) or {}
+        cells = [c for c in outcome.cells if c.env == env_id]
+        return info["error"] if info.get("error") else cells or "no cell came back"
+
+    def close(self) -> None:
+        """Stop the environments' workers (each exits at the end of its input, else is killed)."""
+        if self._serving is None:
+            return
+        for server in self._serving.values():
+            server.stop(grace=10.0)
+        self._children.stop()
+        shutil.rmtree(self._tmp, ignore_errors=True)
+        self._serving = None
+
+    def __enter__(self) -> EnvJudge:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def bisect_command(specs: Sequence[EnvSpec], window: dict[str, list[str]], finding: str, modules: Sequence[str]) -> str:
@@ -118,3 +202,17 @@ def bisect_command(specs: Sequence[EnvSpec], window: dict[str, list[str]], findi
         f"no bisect: {', '.join(s.id for s in present)} and {', '.join(s.id for s in absent)} pin the same "
         f"{', '.join(BISECTABLE)}; bisect searches only those"
     )
+
+
+def bisect_commands(signatures: dict[str, dict], pins: dict[str, Sequence[str]], cases_from: Sequence[str]) -> None:
+    """Set each windowed signature's ``bisect`` (:func:`bisect_command`) from its own ``window``
+    and case module, the environments' pins given as env id → requirement lines (a hunt's
+    ``scope["env_pins"]``). Without pins (a hunt from before they were recorded) a signature's
+    command is left as it is."""
+    if not pins:
+        return
+    specs = [EnvSpec(env_id, tuple(lines), Path(env_id)) for env_id, lines in pins.items()]
+    for rec in signatures.values():
+        if rec.get("window") and rec.get("finding"):
+            modules = [*cases_from, *([rec["case_module"]] if rec.get("case_module") else [])]
+            rec["bisect"] = bisect_command(specs, rec["window"], rec["finding"], modules)

@@ -4,6 +4,12 @@
     builds the model bytes (when the parent has no onnx).
 ``python -m passcheck.matrix.worker run JOB.json``
     evaluates the job's cells on the shipped bytes (never rebuilt here).
+``python -m passcheck.matrix.worker serve JOB.json``
+    the long-lived form (``hunt --env``): sends ``environment`` once, then reads one job a line on
+    stdin (``{"models", "cases", "cases_from"}``; the file's ``env``, ``timeout`` and ``cases_from``
+    hold for all) and answers each as ``run`` does, ending it with ``done``; exits at end of input.
+    Its pass worker, session and imports stay up across jobs, and a model's bytes and load check
+    are kept by sha256, so bytes already seen are neither read nor loaded again.
 
 Protocol (stdout, one JSON object a line; anything the tools print goes to stderr):
 ``environment`` (exact tool versions) first, then ``case`` / ``pass`` markers before work starts
@@ -117,7 +123,35 @@ def run_job(job: dict[str, Any], proto: _Protocol) -> None:
     proto.send({"type": "done"})
 
 
-def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: Session) -> None:
+def serve(setup: dict[str, Any], proto: _Protocol, lines: IO[str]) -> None:
+    """Answer each job line of ``lines`` in one session (see the module docs: ``serve``)."""
+    from passcheck._versions import environment
+    from passcheck.cases import load_path, registry
+    from passcheck.passes.isolation import IsolatedExecutor
+    from passcheck.session import Session
+
+    proto.send({"type": "environment", "id": setup["env"], "versions": environment(), "python": sys.executable})
+    for p in setup.get("cases_from", ()):
+        load_path(p)
+    seen = _Seen()
+    with (
+        IsolatedExecutor(
+            timeout=0.8 * float(setup.get("timeout") or 300.0), preload=setup.get("cases_from", ())
+        ) as isolated,
+        Session(env=setup["env"], executor=isolated) as session,
+    ):
+        for line in lines:
+            if not line.strip():
+                continue
+            job = {**setup, **json.loads(line)}
+            for p in job.get("cases_from", ()):
+                load_path(p)
+            _run_cases(job, proto, registry(), session, seen)
+            proto.send({"type": "done"})
+
+
+def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: Session, seen: _Seen | None = None) -> None:
+    """Evaluate the job's cells; ``seen`` (``serve``): model bytes and load checks kept by sha256."""
     from passcheck._versions import tool_version
     from passcheck.engine import Subject
 
@@ -131,7 +165,8 @@ def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: Session) -> 
         else:
             case = reg.get(entry["id"])
         proto.send({"type": "case", "case": case.id})
-        data = {name: (models / f["file"]).read_bytes() for name, f in entry["forms"].items()}
+        seen = seen if seen is not None else _Seen()
+        data = {name: seen.read(models, f) for name, f in entry["forms"].items()}
         sha = {name: hashlib.sha256(b).hexdigest() for name, b in data.items()}
         for name, f in entry["forms"].items():
             if sha[name] != f["sha256"]:
@@ -140,7 +175,9 @@ def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: Session) -> 
                 )
         import onnx
 
-        skip = case.skip_reason(onnx_version) or _isolated_skip_reason(session.executor, data["common"])
+        if sha["common"] not in seen.checks:
+            seen.checks[sha["common"]] = _isolated_skip_reason(session.executor, data["common"])
+        skip = case.skip_reason(onnx_version) or seen.checks[sha["common"]]
         forms = {name: (None if skip else onnx.load_from_string(b)) for name, b in data.items()}
         wanted = {(p, f) for p, f in entry["cells"]}
         repro = (
@@ -170,6 +207,25 @@ def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: Session) -> 
         session.evaluate(subject, entry["passes"], executor=_Announcing(session.executor, proto, case.id))
 
 
+class _Seen:
+    """Model bytes read and load checks made (:func:`ort_skip_reason`), by sha256: in ``serve``
+    a form seen in an earlier job is neither read nor loaded again. At most :attr:`LIMIT` kept."""
+
+    LIMIT = 512
+
+    def __init__(self) -> None:
+        self.data: dict[str, bytes] = {}
+        self.checks: dict[str, str | None] = {}
+
+    def read(self, models: Path, form: dict[str, str]) -> bytes:
+        if form["sha256"] not in self.data:
+            if len(self.data) >= self.LIMIT:
+                self.data.clear()
+                self.checks.clear()
+            self.data[form["sha256"]] = (models / form["file"]).read_bytes()
+        return self.data[form["sha256"]]
+
+
 def _isolated_skip_reason(isolated, data: bytes) -> str | None:
     """:func:`ort_skip_reason` in the isolated worker; None when loading crashed it (the
     ``input`` cells' runtime oracle then reports the crash on the form)."""
@@ -194,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--cases-from", action="append", default=[])
     r = sub.add_parser("run")
     r.add_argument("job")
+    sv = sub.add_parser("serve")
+    sv.add_argument("job")
     args = parser.parse_args(argv)
     proto = _Protocol()
     if args.mode == "build":
@@ -208,7 +266,11 @@ def main(argv: list[str] | None = None) -> int:
         proto.send({"type": "done"})
         return 0
     try:
-        run_job(json.loads(Path(args.job).read_text(encoding="utf-8")), proto)
+        job = json.loads(Path(args.job).read_text(encoding="utf-8"))
+        if args.mode == "serve":
+            serve(job, proto, sys.stdin)
+        else:
+            run_job(job, proto)
     except ImportError as exc:  # passcheck or a tool it needs cannot be imported here: not a pass's doing
         import traceback
 
