@@ -93,6 +93,11 @@ def _hunts(args) -> int:
     known = baseline.load(args.baseline) if args.baseline else None
     out = "passcheck-hunt" if args.out == DEFAULT_OUT else args.out
     store, partial = merge(args.dirs, out, allow_partial=args.allow_partial)
+    if store.scope.get("env_pins"):  # hunt --env shards: each signature's bisect from its joined window
+        from passcheck.matrix.hunt import bisect_commands
+
+        bisect_commands(store.signatures, store.scope["env_pins"], store.scope.get("cases_from", ()))
+        store.save()
     if partial:
         print(f"passcheck: warning: partial merge: {partial}", file=sys.stderr)
     new = summarize(store, known, f"{len(args.dirs)} folders" + (" (PARTIAL)" if partial else ""), None, None, args)
