@@ -176,7 +176,11 @@ def bisect_command(specs: Sequence[EnvSpec], window: dict[str, list[str]], findi
     """The ``passcheck bisect`` command confirming a window: the first bisectable package whose
     pin differs between an environment where the signature is present and one where it is absent,
     over those two versions (oldest first); or why there is none (no absent environment, or the
-    pins differ in no package bisect searches)."""
+    pins differ in no package bisect searches). The tool the finding is about comes first
+    (:func:`passcheck.triage.candidates.tool_of`: ``onnxscript:*`` → onnxscript, ``onnx:*`` →
+    onnx, ``ort:*`` and the forms' runtime findings → onnxruntime): bisect holds every other
+    package at this interpreter's version, so searching another tool's versions would find the
+    finding in all of them."""
     from packaging.version import InvalidVersion, Version
 
     by_id = {s.id: s for s in specs}
@@ -184,7 +188,7 @@ def bisect_command(specs: Sequence[EnvSpec], window: dict[str, list[str]], findi
     absent = [by_id[e] for e in window.get("absent", []) if e in by_id and e not in window.get("present", [])]
     if not present or not absent:
         return "no bisect: the signature is not absent in any environment that judged it"
-    for package in BISECTABLE:
+    for package in _packages(finding):
         for a in absent:
             for p in present:
                 va, vp = a.pin(package), p.pin(package)
@@ -202,6 +206,18 @@ def bisect_command(specs: Sequence[EnvSpec], window: dict[str, list[str]], findi
         f"no bisect: {', '.join(s.id for s in present)} and {', '.join(s.id for s in absent)} pin the same "
         f"{', '.join(BISECTABLE)}; bisect searches only those"
     )
+
+
+def _packages(finding: str) -> list[str]:
+    """:data:`BISECTABLE`, the tool of ``finding`` (``case:form|pass|oracle|kind``) first."""
+    from passcheck.records import Finding
+    from passcheck.triage.candidates import tool_of
+
+    parts = finding.split("|")
+    if len(parts) != 4:
+        return list(BISECTABLE)
+    first = tool_of(Finding(parts[3], parts[2], "", "", parts[1], ""))
+    return sorted(BISECTABLE, key=lambda p: p != first)
 
 
 def bisect_commands(signatures: dict[str, dict], pins: dict[str, Sequence[str]], cases_from: Sequence[str]) -> None:

@@ -86,3 +86,25 @@ def test_an_unknown_env_is_a_one_line_usage_error(tmp_path, capfd):
         and "unknown environment id 'no-such-env'" in err[0]
     )
     assert not (tmp_path / "h").exists()
+
+
+def test_bisect_command_searches_the_tool_the_finding_is_about(tmp_path):
+    """Two environments whose onnx, onnxruntime and onnxscript all differ (the onnx-1.18 / onnx-1.23
+    pins): an onnxscript pass's finding is bisected over onnxscript, an onnx pass's over onnx, an
+    onnxruntime level's (and a form's runtime rejection) over onnxruntime."""
+    specs = []
+    for name, pins in (("old", "onnx==1.18.0\nonnxruntime==1.22.1\nonnxscript==0.3.2\n"), ("new", REPO_PINS)):
+        (tmp_path / f"{name}.txt").write_text(pins)
+        specs.append(load_spec(tmp_path / f"{name}.txt"))
+    window = {"present": ["new"], "absent": ["old"]}
+    expected = {
+        "c:uncommon|onnxscript:optimize|parity|missed-optimization": "onnxscript --versions 0.3.2,0.7.2",
+        "c:uncommon|onnx:infer-shapes|shape|wrong-shape": "onnx --versions 1.18.0,1.23.2",
+        "c:uncommon|ort:basic|numeric|wrong-result": "onnxruntime --versions 1.22.1,1.32.0",
+        "c:uncommon|input|runtime|rejected": "onnxruntime --versions 1.22.1,1.32.0",
+    }
+    for finding, tail in expected.items():
+        assert bisect_command(specs, window, finding, []).endswith(f"--package {tail}"), finding
+
+
+REPO_PINS = "onnx==1.23.2\nonnxruntime==1.32.0\nonnxscript==0.7.2\n"
