@@ -165,8 +165,8 @@ def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: Session, see
         else:
             case = reg.get(entry["id"])
         proto.send({"type": "case", "case": case.id})
-        seen = seen if seen is not None else _Seen()
-        data = {name: seen.read(models, f) for name, f in entry["forms"].items()}
+        cache = seen if seen is not None else _Seen()  # run: this case's bytes only
+        data = {name: cache.read(models, f) for name, f in entry["forms"].items()}
         sha = {name: hashlib.sha256(b).hexdigest() for name, b in data.items()}
         for name, f in entry["forms"].items():
             if sha[name] != f["sha256"]:
@@ -175,9 +175,9 @@ def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: Session, see
                 )
         import onnx
 
-        if sha["common"] not in seen.checks:
-            seen.checks[sha["common"]] = _isolated_skip_reason(session.executor, data["common"])
-        skip = case.skip_reason(onnx_version) or seen.checks[sha["common"]]
+        if sha["common"] not in cache.checks:
+            cache.checks[sha["common"]] = _isolated_skip_reason(session.executor, data["common"])
+        skip = case.skip_reason(onnx_version) or cache.checks[sha["common"]]
         forms = {name: (None if skip else onnx.load_from_string(b)) for name, b in data.items()}
         wanted = {(p, f) for p, f in entry["cells"]}
         repro = (
@@ -209,20 +209,25 @@ def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: Session, see
 
 class _Seen:
     """Model bytes read and load checks made (:func:`ort_skip_reason`), by sha256: in ``serve``
-    a form seen in an earlier job is neither read nor loaded again. At most :attr:`LIMIT` kept."""
+    a form seen in an earlier job is neither read nor loaded again. At most :attr:`LIMIT` bytes
+    are kept (past it, everything is dropped and read again when needed)."""
 
-    LIMIT = 512
+    LIMIT = 256 << 20
 
     def __init__(self) -> None:
         self.data: dict[str, bytes] = {}
         self.checks: dict[str, str | None] = {}
+        self.size = 0
 
     def read(self, models: Path, form: dict[str, str]) -> bytes:
         if form["sha256"] not in self.data:
-            if len(self.data) >= self.LIMIT:
+            data = (models / form["file"]).read_bytes()
+            if self.size + len(data) > self.LIMIT:
                 self.data.clear()
                 self.checks.clear()
-            self.data[form["sha256"]] = (models / form["file"]).read_bytes()
+                self.size = 0
+            self.data[form["sha256"]] = data
+            self.size += len(data)
         return self.data[form["sha256"]]
 
 
