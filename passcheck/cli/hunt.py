@@ -193,6 +193,10 @@ def handle(args) -> int:
                     shard=shard,
                     judge=judge,
                 )
+            except BaseException:  # an interrupt: the environments' workers are killed, not waited for
+                if judge is not None:
+                    judge.close(grace=0.0)
+                raise
             finally:
                 prog.close()
                 if judge is not None:

@@ -17,6 +17,7 @@ import dataclasses
 import shlex
 import shutil
 import tempfile
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -155,15 +156,19 @@ class EnvJudge:
         cells = [c for c in outcome.cells if c.env == env_id]
         return info["error"] if info.get("error") else cells or "no cell came back"
 
-    def close(self) -> None:
-        """Stop the environments' workers (each exits at the end of its input, else is killed)."""
+    def close(self, grace: float = 10.0) -> None:
+        """Stop the environments' workers: their input is closed (each exits at its end) and they
+        get ``grace`` seconds together, then they are killed with whatever they started."""
         if self._serving is None:
             return
-        for server in self._serving.values():
-            server.stop(grace=10.0)
+        servers, self._serving = list(self._serving.values()), None
+        for server in servers:
+            server.close_input()
+        deadline = time.monotonic() + grace
+        for server in servers:
+            server.stop(grace=max(0.0, deadline - time.monotonic()))
         self._children.stop()
         shutil.rmtree(self._tmp, ignore_errors=True)
-        self._serving = None
 
     def __enter__(self) -> EnvJudge:
         return self

@@ -129,16 +129,25 @@ class Server:
         self.stop()
         return None, why
 
+    def close_input(self) -> None:
+        """Close the worker's input: it exits once the job it is on (if any) is answered."""
+        if self.proc is not None:
+            self._close_input(self.proc)
+
+    @staticmethod
+    def _close_input(proc: subprocess.Popen) -> None:
+        try:
+            proc.stdin.close()
+        except OSError:
+            pass
+
     def stop(self, grace: float = 0.0) -> None:
         """End the worker: close its input (it exits at end of input) and wait up to ``grace``
         seconds, then kill it with whatever it started."""
         proc, self.proc = self.proc, None
         if proc is None:
             return
-        try:
-            proc.stdin.close()
-        except OSError:
-            pass
+        self._close_input(proc)
         if grace > 0:
             try:
                 proc.wait(timeout=grace)
