@@ -20,8 +20,10 @@ import tempfile
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import wait as futures_wait
 from pathlib import Path
 
+from passcheck import interrupts
 from passcheck._procs import Children
 from passcheck.matrix import create, runner
 from passcheck.matrix.envs import EnvSpec
@@ -102,9 +104,17 @@ class EnvJudge:
         job = {"models": str(models.resolve()), "cases": [entry], "cases_from": [str(Path(module).resolve())]}
         (self.work / "job.json").write_text(json.dumps(job, indent=1), encoding="utf-8")
         servers = self._servers()
-        with ThreadPoolExecutor(max_workers=min(len(self.envs), runner.default_jobs())) as pool:
-            got = dict(zip(servers, pool.map(lambda e: self._judge_in(e, job, module, case_id, pass_id), servers)))
-        return {spec.id: got[spec.id] for spec in self.envs}
+        pool = ThreadPoolExecutor(max_workers=min(len(self.envs), runner.default_jobs()))
+        futures = {e: pool.submit(self._judge_in, e, job, module, case_id, pass_id) for e in servers}
+        try:
+            while futures_wait(list(futures.values()), timeout=0.5).not_done:
+                interrupts.check()  # the main thread waits here: an interrupt whose KeyboardInterrupt was lost
+        except BaseException:  # interrupted: the workers die now, so the threads reading them return
+            self._children.stop()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+        return {spec.id: futures[spec.id].result() for spec in self.envs}
 
     def _judge_in(self, env_id: str, job: dict, module: Path, case_id: str, pass_id: str) -> list[CellResult] | str:
         server = self._servers()[env_id]

@@ -101,3 +101,75 @@ def test_a_worker_dying_on_items_costs_reruns_then_the_matrix_way(tmp_path):
     for cells in got:  # each item judged in full by a fresh worker (which never runs 'serve')
         assert not isinstance(cells, str), cells
         assert "invalid-model" in {f.kind for c in cells for f in c.findings if c.form == "uncommon"}, cells
+
+
+_HANGING_PASS = """
+import os
+import threading
+
+from passcheck.passes import FunctionAdapter, known_pass_ids, register_pass
+
+
+def _hang(model):
+    with open(os.environ["PLANTED_MARK"], "a") as f:  # the pass worker inside the environment, busy from now on
+        f.write(f"{os.getpid()}\\n")
+    threading.Event().wait()
+
+
+if "planted:hangs" not in known_pass_ids():
+    register_pass(FunctionAdapter("planted:hangs", _hang, doc="test pass: never returns"))
+"""
+
+
+def _serving(folder: Path) -> list[int]:
+    """Pids of the ``worker serve`` processes whose setup file is in ``folder`` (read from /proc)."""
+    out = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and str(folder) in (proc / "cmdline").read_bytes().decode(errors="replace"):
+                out.append(int(proc.name))
+        except OSError:
+            continue
+    return out
+
+
+def _gone(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/status")
+    try:
+        return "zombie" in status.read_text().lower()
+    except OSError:
+        return True
+
+
+@pytest.mark.matrix
+def test_ctrl_c_while_the_workers_are_busy_kills_them_at_once(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    module, mark, out = tmp_path / "hangs.py", tmp_path / "mark", tmp_path / "hunt"
+    module.write_text(_HANGING_PASS)
+    args = ["--env", str(OLD.path), "--env", str(NEW.path), "--cases-from", str(module), "--pass", "planted:hangs"]
+    args += ["--case", "attributes/leakyrelu-alpha", "--no-generated", "--no-coverage", "--budget", "5items"]
+    args += ["--out", str(out), "--source", str(REPO), "--progress", "none", "--timeout", "600"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "passcheck", "hunt", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PLANTED_MARK": str(mark)},
+        text=True,
+    )
+    deadline = time.monotonic() + 300  # generous: two environments' workers must start under load
+    while not (mark.is_file() and len(mark.read_text().split()) == 2):  # the pass runs in both environments
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.1)
+    servers, passes = _serving(out / "env-runs" / "serve"), [int(x) for x in mark.read_text().split()]
+    assert len(servers) >= 2, servers  # the two workers (and the pass workers they forked)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    print(f"SIGINT to exit: {time.monotonic() - sent:.2f} s")
+    assert proc.returncode == 130, err
+    assert all(_gone(pid) for pid in servers + passes), (servers, passes)
