@@ -161,15 +161,24 @@ def test_ctrl_c_while_the_workers_are_busy_kills_them_at_once(tmp_path):
         env={**os.environ, "PLANTED_MARK": str(mark)},
         text=True,
     )
-    deadline = time.monotonic() + 300  # generous: two environments' workers must start under load
-    while not (mark.is_file() and len(mark.read_text().split()) == 2):  # the pass runs in both environments
-        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-        time.sleep(0.1)
-    servers, passes = _serving(out / "env-runs" / "serve"), [int(x) for x in mark.read_text().split()]
-    assert len(servers) >= 2, servers  # the two workers (and the pass workers they forked)
-    sent = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=120)
-    print(f"SIGINT to exit: {time.monotonic() - sent:.2f} s")
-    assert proc.returncode == 130, err
+    try:
+        deadline = time.monotonic() + 300  # generous: two environments' workers must start under load
+        while not (mark.is_file() and len(mark.read_text().split()) == 2):  # the pass runs in both environments
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.1)
+        servers, passes = _serving(out / "env-runs" / "serve"), [int(x) for x in mark.read_text().split()]
+        assert len(servers) >= 2, servers  # the two workers (and the pass workers they forked)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+        print(f"SIGINT to exit: {time.monotonic() - sent:.2f} s")
+        assert proc.returncode == 130, err
+    finally:  # a failing run leaves no hunt behind (its workers die with it: SIGINT's cleanup, else the kill)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
     assert all(_gone(pid) for pid in servers + passes), (servers, passes)
