@@ -1,0 +1,197 @@
+"""Non-negative ↔ negative axes and indices given as static *inputs* (the attribute forms are
+:mod:`passcheck.mutations.axes`). ONNX operator spec:
+
+- Squeeze-13, Unsqueeze-13, ReduceSum-13, Reduce*-18, Slice-11+ and Pad-18 take ``axes`` as an
+  int64 input whose entries lie in [-r, r-1], a negative entry counting from the back; r is the
+  input's rank (Unsqueeze: the output's rank, input rank + the number of axes).
+- Gather-11/13 indices lie in [-s, s-1] on the gathered axis of size s, a negative index counting
+  from the back.
+
+So an entry ``a >= 0`` and ``a - r`` (``i >= 0`` and ``i - s``) name the same axis (element). The
+rewrites give the node a fresh Constant with the other spelling (the old constant goes when
+nothing else reads it). Main graph only, where shape inference knows the rank (Gather: the static
+dim). Sites are the rewritten nodes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from passcheck.mutations._base import (
+    Rewrite,
+    all_names,
+    chosen,
+    drop_unused,
+    fresh_name,
+    is_default_domain,
+    node_label,
+    opset,
+    static_tensors,
+)
+from passcheck.mutations._graph_edit import attr_value, splice
+from passcheck.mutations._shapes import known
+from passcheck.mutations.catalogue import Freedom
+
+if TYPE_CHECKING:
+    import numpy as np
+    import onnx
+
+_REDUCE_18 = (
+    "ReduceL1",
+    "ReduceL2",
+    "ReduceLogSum",
+    "ReduceLogSumExp",
+    "ReduceMax",
+    "ReduceMean",
+    "ReduceMin",
+    "ReduceProd",
+    "ReduceSumSquare",
+)
+#: op → (axes input slot, lowest opset with that input taking negative axes, rank of: "in" / "out").
+AXES_INPUTS: dict[str, tuple[int, int, str]] = {
+    **{op: (1, 18, "in") for op in _REDUCE_18},
+    "ReduceSum": (1, 13, "in"),
+    "Squeeze": (1, 13, "in"),
+    "Unsqueeze": (1, 13, "out"),
+    "Slice": (3, 11, "in"),
+    "Pad": (3, 18, "in"),
+}
+
+
+def _flip(values: np.ndarray, size: int, negative: bool) -> np.ndarray | None:
+    """``values`` with each entry in [0, size) written as entry - size (``negative``) or each entry in
+    [-size, 0) as entry + size; None when an entry is out of range or nothing changes."""
+    if not ((values >= -size) & (values < size)).all():
+        return None
+    new = values - size * (values >= 0) if negative else values + size * (values < 0)
+    new = new.astype(values.dtype)
+    return None if (new == values).all() else new
+
+
+def _constant(taken: set[str], base: str, array: np.ndarray) -> onnx.NodeProto:
+    import onnx
+    from onnx import numpy_helper
+
+    out = fresh_name(taken, base)
+    return onnx.helper.make_node(
+        "Constant", [], [out], name=fresh_name(taken, f"{out}_node"), value=numpy_helper.from_array(array, "")
+    )
+
+
+def _edit(model: onnx.ModelProto, only: frozenset[str] | None, negative: bool, gather: bool) -> list[str]:
+    from onnx import numpy_helper
+
+    g, version = model.graph, opset(model)
+    if version < 11:
+        return []
+    static = static_tensors(g)
+    types = known(model)
+    taken, before, sites, freed = all_names(model), {}, [], set()
+    for i, n in enumerate(g.node):
+        if not is_default_domain(n) or not chosen(only, node_label(n, i)):
+            continue
+        if gather:
+            if n.op_type != "Gather" or len(n.input) < 2 or n.input[1] not in static:
+                continue
+            slot, k = 1, types.get(n.input[0])
+            if k is None or not k.rank:
+                continue
+            axis = attr_value(n, "axis", 0)
+            size = k.dims[axis % k.rank] if -k.rank <= axis < k.rank else None
+            if not isinstance(size, int) or size <= 0:
+                continue
+        else:
+            spec = AXES_INPUTS.get(n.op_type)
+            if spec is None or version < spec[1] or len(n.input) <= spec[0] or n.input[spec[0]] not in static:
+                continue
+            slot, of = spec[0], spec[2]
+            k = types.get(n.input[0])
+            if k is None or k.rank is None:
+                continue
+            count = int(numpy_helper.to_array(static[n.input[slot]]).size)
+            size = k.rank + (count if of == "out" else 0)
+        values = numpy_helper.to_array(static[n.input[slot]])
+        if values.dtype.kind != "i":
+            continue
+        new = _flip(values, size, negative)
+        if new is None:
+            continue
+        c = _constant(taken, f"{n.input[slot]}_{'neg' if negative else 'pos'}", new)
+        freed.add(n.input[slot])
+        n.input[slot] = c.output[0]
+        before[i] = [c]
+        sites.append(node_label(n, i))
+    if sites:
+        splice(g, before)
+        drop_unused(g, freed)
+    return sites
+
+
+def axes_negative(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """Static axes inputs: every entry a >= 0 → a - r (Squeeze/Unsqueeze/ReduceSum-13, Reduce*-18, Slice, Pad-18)."""
+    return _edit(model, only, negative=True, gather=False)
+
+
+def axes_positive(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """Static axes inputs: every entry a < 0 → a + r."""
+    return _edit(model, only, negative=False, gather=False)
+
+
+def gather_negative(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """Gather with static indices on an axis of static size s: every index i >= 0 → i - s."""
+    return _edit(model, only, negative=True, gather=True)
+
+
+def gather_positive(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """Gather with static indices on an axis of static size s: every index i < 0 → i + s."""
+    return _edit(model, only, negative=False, gather=True)
+
+
+REWRITES = (
+    Rewrite(
+        "axes-input-negative",
+        "static axes inputs a >= 0 → a - rank (Squeeze/Unsqueeze/ReduceSum-13, Reduce*-18, Slice-11, Pad-18)",
+        axes_negative,
+        inverse="axes-input-positive",
+    ),
+    Rewrite(
+        "axes-input-positive",
+        "static axes inputs a < 0 → a + rank (rank known)",
+        axes_positive,
+        inverse="axes-input-negative",
+    ),
+    Rewrite(
+        "gather-index-negative",
+        "Gather's static indices i >= 0 → i - s on an axis of static size s (opset >= 11)",
+        gather_negative,
+        inverse="gather-index-positive",
+    ),
+    Rewrite(
+        "gather-index-positive",
+        "Gather's static indices i < 0 → i + s on an axis of static size s (opset >= 11)",
+        gather_positive,
+        inverse="gather-index-negative",
+    ),
+)
+
+FREEDOMS = (
+    Freedom(
+        "axes-input-sign",
+        "operator schemas",
+        "Operators.md Squeeze-13, Unsqueeze-13, ReduceSum-13, Reduce*-18, Slice-11/13, Pad-18 (axes input: "
+        "range [-r, r-1], negative counts from the back; Unsqueeze's r is the output rank)",
+        "An axis given in an int64 axes input may be counted from the front (a) or from the back (a - r), "
+        "as the attribute forms may (axis-sign).",
+        ("axes-input-negative", "axes-input-positive"),
+        "main-graph nodes whose axes input is static (initializer or Constant) and whose input rank shape "
+        "inference knows; the node gets a fresh Constant (a shared axes tensor stays for its other readers)",
+    ),
+    Freedom(
+        "gather-index-sign",
+        "operator schemas",
+        "Operators.md Gather-11, Gather-13 (indices in [-s, s-1], negative counts from the back of the axis)",
+        "A static Gather index may be counted from the front (i) or from the back (i - s) of an axis of size s.",
+        ("gather-index-negative", "gather-index-positive"),
+        "main-graph Gather nodes with static indices (any rank, int32 or int64 kept) whose gathered axis has "
+        "a static dim, Gather on a Shape output included; opset >= 11",
+    ),
+)
