@@ -118,3 +118,29 @@ def test_rewrite_finds_its_sites_and_passes_the_gate(rid, build, sites):
         back = REWRITES[inverse].apply(mutant)
         assert back is not None, f"{inverse} does not undo {rid}"
         verify_equivalent(original, back[0], feeds(original), inverse)
+
+
+ON_CASES = [
+    ("axes-input-negative", "pattern-onnxscript/unsqueeze-unsqueeze"),
+    ("axes-input-positive", "pattern-onnxscript-ort/rms-normalization"),
+    ("gather-index-negative", "pattern-ort-fusion/reshape-from-shape"),
+    ("slice-bounds-negative", "pattern-ort-fusion/focus-space-to-depth"),
+    ("slice-bounds-positive", "pattern-ort/eliminate-slice"),
+    ("slice-defaults-explicit", "optional-input/slice-axes-steps"),
+    ("slice-defaults-omitted", "pattern-onnxscript/slice-whole-axis"),
+    ("auto-pad-explicit", "pattern-onnxscript/conv-auto-pad"),
+    ("auto-pad-named", "pattern-ort/pad-conv"),
+    ("gemm-transposed-weight", "pattern-ort/gemm-transposed-a"),
+    ("cast-as-castlike", "pattern-onnxscript/cast-cast"),
+]
+
+
+@pytest.mark.parametrize(("rid", "case_id"), ON_CASES, ids=[f"{r}-{c}" for r, c in ON_CASES])
+def test_rewrite_verified_on_a_library_case(rid, case_id):
+    """The common form of a hand-written library case: the rewrite applies and the gate accepts it."""
+    from passcheck.cases import registry
+    from passcheck.mutations.subject import verified_mutants
+
+    model = registry().get(case_id).forms["common"].build()
+    found = verified_mutants(model, [rid], feeds(model), case_id)
+    assert list(found) == [rid] and found[rid][1].count >= 1
