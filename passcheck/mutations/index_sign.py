@@ -8,7 +8,8 @@
   from the back.
 
 So an entry ``a >= 0`` and ``a - r`` (``i >= 0`` and ``i - s``) name the same axis (element). The
-rewrites give the node a fresh Constant with the other spelling (the old constant goes when
+rewrites give the node a fresh tensor with the other spelling (an initializer for an initializer, a
+Constant for a Constant) (the old constant goes when
 nothing else reads it). Main graph only, where shape inference knows the rank (Gather: the static
 dim). Sites are the rewritten nodes."""
 
@@ -77,6 +78,18 @@ def _constant(taken: set[str], base: str, array: np.ndarray) -> onnx.NodeProto:
     )
 
 
+def fresh_static(g: onnx.GraphProto, taken: set[str], base: str, array: np.ndarray, like: str) -> list:
+    """A fresh static tensor holding ``array``, spelled as ``like`` is: a new initializer when ``like``
+    is one (nothing to insert: returns []), else a Constant node (returned, to insert before its reader).
+    Keeping the spelling keeps initializer-or-constant (a freedom of its own) out of the mutant."""
+    from onnx import numpy_helper
+
+    if like in {t.name for t in g.initializer}:
+        g.initializer.append(numpy_helper.from_array(array, fresh_name(taken, base)))
+        return []
+    return [_constant(taken, base, array)]
+
+
 def _edit(model: onnx.ModelProto, only: frozenset[str] | None, negative: bool, gather: bool) -> list[str]:
     from onnx import numpy_helper
 
@@ -115,10 +128,10 @@ def _edit(model: onnx.ModelProto, only: frozenset[str] | None, negative: bool, g
         new = _flip(values, size, negative)
         if new is None:
             continue
-        c = _constant(taken, f"{n.input[slot]}_{'neg' if negative else 'pos'}", new)
+        made = fresh_static(g, taken, f"{n.input[slot]}_{'neg' if negative else 'pos'}", new, n.input[slot])
         freed.add(n.input[slot])
-        n.input[slot] = c.output[0]
-        before[i] = [c]
+        n.input[slot] = made[0].output[0] if made else g.initializer[-1].name
+        before[i] = made
         sites.append(node_label(n, i))
     if sites:
         splice(g, before)
@@ -183,7 +196,8 @@ FREEDOMS = (
         "as the attribute forms may (axis-sign).",
         ("axes-input-negative", "axes-input-positive"),
         "main-graph nodes whose axes input is static (initializer or Constant) and whose input rank shape "
-        "inference knows; the node gets a fresh Constant (a shared axes tensor stays for its other readers)",
+        "inference knows; the node gets a fresh tensor, an initializer or a Constant as the one it replaces (a "
+        "shared axes tensor stays for its other readers)",
     ),
     Freedom(
         "gather-index-sign",

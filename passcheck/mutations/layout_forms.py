@@ -4,8 +4,8 @@
   output dim is ceil(in / stride), the total padding max(0, (out - 1) * stride + (k - 1) * dilation
   + 1 - in) split evenly, the odd one at the end (UPPER) or the beginning (LOWER); VALID pads
   nothing. On static spatial dims the same padding may be written as NOTSET with explicit ``pads``.
-- Gemm-7+ ``transB``: B' = transpose(B) when set. A static B stored transposed with the flag
-  flipped gives the same B' element for element.
+- Gemm-7+ ``transB``: B' = transpose(B) when set. A static B stored transposed (as an initializer or a Constant,
+  as it was) with the flag flipped gives the same B' element for element.
 - CastLike-15/19/21: the output is the input cast to the element type of ``target_type``, the same
   as Cast with ``to`` set to that type (``saturate`` on both from 19).
 
@@ -29,7 +29,7 @@ from passcheck.mutations._base import (
 from passcheck.mutations._graph_edit import attr_value, drop_attribute, splice
 from passcheck.mutations._shapes import known
 from passcheck.mutations.catalogue import Freedom
-from passcheck.mutations.index_sign import _constant
+from passcheck.mutations.index_sign import _constant, fresh_static
 
 if TYPE_CHECKING:
     import onnx
@@ -147,13 +147,13 @@ def gemm_transposed_b(model: onnx.ModelProto, only: frozenset[str] | None = None
         b = n.input[1]
         if b not in static or b in outputs or len(readers.get(b, [])) != 1 or len(static[b].dims) != 2:
             continue
-        c = _constant(taken, f"{b}_t", numpy_helper.to_array(static[b]).T.copy())
+        made = fresh_static(g, taken, f"{b}_t", numpy_helper.to_array(static[b]).T.copy(), b)
         flag = 1 - attr_value(n, "transB", 0)
         drop_attribute(n, "transB")
         n.attribute.append(onnx.helper.make_attribute("transB", flag))
         freed.add(b)
-        n.input[1] = c.output[0]
-        before[i] = [c]
+        n.input[1] = made[0].output[0] if made else g.initializer[-1].name
+        before[i] = made
         sites.append(node_label(n, i))
     if sites:
         splice(g, before)

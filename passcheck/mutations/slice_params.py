@@ -28,7 +28,7 @@ from passcheck.mutations._base import (
 from passcheck.mutations._graph_edit import splice
 from passcheck.mutations._shapes import known
 from passcheck.mutations.catalogue import Freedom
-from passcheck.mutations.index_sign import _constant
+from passcheck.mutations.index_sign import fresh_static
 
 if TYPE_CHECKING:
     import onnx
@@ -59,15 +59,17 @@ def _candidates(model: onnx.ModelProto, only, lowest: int):
                 yield i, n, p
 
 
-def _set(taken, n, slot: int, array, before: list, freed: set) -> None:
-    """Give ``n``'s input ``slot`` a fresh Constant holding ``array`` (the slot appended when absent)."""
-    c = _constant(taken, f"{n.output[0]}_{('starts', 'ends', 'axes', 'steps')[slot - 1]}", array)
+def _set(g, taken, n, slot: int, array, before: list, freed: set) -> None:
+    """Give ``n``'s input ``slot`` a fresh static tensor holding ``array`` (the slot appended when absent),
+    an initializer or a Constant as the one it replaces (as ``starts`` when the slot was empty)."""
+    like = n.input[slot] if len(n.input) > slot and n.input[slot] else n.input[1]
+    made = fresh_static(g, taken, f"{n.output[0]}_{('starts', 'ends', 'axes', 'steps')[slot - 1]}", array, like)
     while len(n.input) <= slot:
         n.input.append("")
     if n.input[slot]:
         freed.add(n.input[slot])
-    n.input[slot] = c.output[0]
-    before.append(c)
+    n.input[slot] = made[0].output[0] if made else g.initializer[-1].name
+    before.extend(made)
 
 
 def _bounds(model: onnx.ModelProto, only: frozenset[str] | None, negative: bool) -> list[str]:
@@ -99,9 +101,9 @@ def _bounds(model: onnx.ModelProto, only: frozenset[str] | None, negative: bool)
             continue
         added: list = []
         if not (new_s == starts).all():
-            _set(taken, n, 1, new_s, added, freed)
+            _set(g, taken, n, 1, new_s, added, freed)
         if not (new_e == ends).all():
-            _set(taken, n, 2, new_e, added, freed)
+            _set(g, taken, n, 2, new_e, added, freed)
         before[i] = added
         sites.append(node_label(n, i))
     if sites:
@@ -119,10 +121,10 @@ def _defaults(model: onnx.ModelProto, only: frozenset[str] | None, explicit: boo
         count, added = len(starts), []
         if explicit:
             if axes is None:
-                _set(taken, n, 3, np.arange(count, dtype=starts.dtype), added, freed)
+                _set(g, taken, n, 3, np.arange(count, dtype=starts.dtype), added, freed)
             if steps is None:
-                _set(taken, n, 4, np.ones(count, dtype=starts.dtype), added, freed)
-            if not added:
+                _set(g, taken, n, 4, np.ones(count, dtype=starts.dtype), added, freed)
+            if axes is not None and steps is not None:
                 continue
             before[i] = added
         else:
@@ -207,7 +209,8 @@ FREEDOMS = (
         "any end at or past d (d, INT64_MAX) takes the rest of the axis.",
         ("slice-bounds-negative", "slice-bounds-positive"),
         "main-graph Slice nodes with static starts/ends/axes/steps, positive steps and a static dim on every "
-        "sliced axis; the node gets fresh Constants (shared parameter tensors stay for their other readers)",
+        "sliced axis; the node gets fresh tensors, initializers or Constants as the ones they replace (shared "
+        "ones stay for their other readers)",
     ),
     Freedom(
         "slice-default-inputs",

@@ -144,3 +144,28 @@ def test_rewrite_verified_on_a_library_case(rid, case_id):
     model = registry().get(case_id).forms["common"].build()
     found = verified_mutants(model, [rid], feeds(model), case_id)
     assert list(found) == [rid] and found[rid][1].count >= 1
+
+
+def test_new_parameter_tensors_keep_the_spelling_they_replace():
+    """An initializer is replaced by an initializer, a Constant by a Constant: the mutant differs from the
+    model in the one freedom the rewrite names, not also in initializer-or-constant."""
+    m = named(
+        """g (float[2, 3, 4] x) => (float[2, 3, 1] y, float[2, 3, 1] z) {
+        c = Constant<value = int64[1] {2}>()
+        y = Slice(x, st, en, c)
+        z = Slice(x, st, en, ax)
+    }""",
+        opset=13,
+        initializers=[
+            tensor("st", np.array([0], np.int64)),
+            tensor("en", np.array([1], np.int64)),
+            tensor("ax", np.array([2], np.int64)),
+        ],
+    )
+    mutant, applied = REWRITES["axes-input-negative"].apply(m)
+    assert list(applied.nodes) == ["n1", "n2"]
+    made = {n.output[0] for n in mutant.graph.node if n.op_type == "Constant"}
+    inits = {t.name for t in mutant.graph.initializer}
+    assert mutant.graph.node[-2].input[3] in made and mutant.graph.node[-1].input[3] in inits
+    assert "ax" not in inits and "c" not in made  # the replaced tensors had no other reader
+    verify_equivalent(m, mutant, feeds(m), "axes-input-negative")
