@@ -30,23 +30,13 @@ from passcheck.mutations._base import (
 )
 from passcheck.mutations._graph_edit import attr_value, splice
 from passcheck.mutations._shapes import known
+from passcheck.mutations.axes import _REDUCE as _REDUCE_18
 from passcheck.mutations.catalogue import Freedom
 
 if TYPE_CHECKING:
     import numpy as np
     import onnx
 
-_REDUCE_18 = (
-    "ReduceL1",
-    "ReduceL2",
-    "ReduceLogSum",
-    "ReduceLogSumExp",
-    "ReduceMax",
-    "ReduceMean",
-    "ReduceMin",
-    "ReduceProd",
-    "ReduceSumSquare",
-)
 #: op → (axes input slot, lowest opset with that input taking negative axes, rank of: "in" / "out").
 AXES_INPUTS: dict[str, tuple[int, int, str]] = {
     **{op: (1, 18, "in") for op in _REDUCE_18},
