@@ -7,11 +7,13 @@
 - Gather-11/13 indices lie in [-s, s-1] on the gathered axis of size s, a negative index counting
   from the back.
 
+- Unsqueeze-11+ says the order of its axes does not matter; Squeeze's axes name the set of size-1
+  dims removed. So a list of two or more axes may be reversed.
+
 So an entry ``a >= 0`` and ``a - r`` (``i >= 0`` and ``i - s``) name the same axis (element). The
 rewrites give the node a fresh tensor with the other spelling (an initializer for an initializer, a
-Constant for a Constant) (the old constant goes when
-nothing else reads it). Main graph only, where shape inference knows the rank (Gather: the static
-dim). Sites are the rewritten nodes."""
+Constant for a Constant; the old one goes when nothing else reads it). Main graph only, where shape
+inference knows the rank (Gather: the static dim). Sites are the rewritten nodes."""
 
 from __future__ import annotations
 
@@ -149,6 +151,39 @@ def gather_positive(model: onnx.ModelProto, only: frozenset[str] | None = None) 
     return _edit(model, only, negative=False, gather=True)
 
 
+def axes_reversed(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """Squeeze/Unsqueeze with two or more static axes (attribute, or input from opset 13): the list reversed."""
+    from onnx import numpy_helper
+
+    g, static, version = model.graph, static_tensors(model.graph), opset(model)
+    taken, before, sites, freed = all_names(model), {}, [], set()
+    for i, n in enumerate(g.node):
+        if n.op_type not in ("Squeeze", "Unsqueeze") or not is_default_domain(n) or not chosen(only, node_label(n, i)):
+            continue
+        if n.op_type == "Unsqueeze" and version < 11:
+            continue  # Unsqueeze-1 does not say that the order is free
+        a = next((a for a in n.attribute if a.name == "axes"), None)
+        if a is not None and len(a.ints) >= 2:
+            new = list(a.ints)[::-1]
+            del a.ints[:]
+            a.ints.extend(new)
+        elif a is None and len(n.input) > 1 and n.input[1] in static:
+            values = numpy_helper.to_array(static[n.input[1]])
+            if values.ndim != 1 or values.size < 2:
+                continue
+            made = fresh_static(g, taken, f"{n.input[1]}_reversed", values[::-1].copy(), n.input[1])
+            freed.add(n.input[1])
+            n.input[1] = made[0].output[0] if made else g.initializer[-1].name
+            before[i] = made
+        else:
+            continue
+        sites.append(node_label(n, i))
+    if sites:
+        splice(g, before)
+        drop_unused(g, freed)
+    return sites
+
+
 REWRITES = (
     Rewrite(
         "axes-input-negative",
@@ -176,6 +211,15 @@ REWRITES = (
     ),
 )
 
+REWRITES += (
+    Rewrite(
+        "squeeze-axes-reversed",
+        "Squeeze/Unsqueeze with two or more static axes → the same axes listed in reverse (its own inverse)",
+        axes_reversed,
+        inverse="squeeze-axes-reversed",
+    ),
+)
+
 FREEDOMS = (
     Freedom(
         "axes-input-sign",
@@ -197,5 +241,16 @@ FREEDOMS = (
         ("gather-index-negative", "gather-index-positive"),
         "main-graph Gather nodes with static indices (any rank, int32 or int64 kept) whose gathered axis has "
         "a static dim, Gather on a Shape output included; opset >= 11",
+    ),
+    Freedom(
+        "squeeze-axes-order",
+        "operator schemas",
+        "Operators.md Unsqueeze-1/11/13/21 (the order of values in axes does not matter), Squeeze-1/11/13/21 "
+        "(axes: the set of size-1 dims removed; duplicates are an error)",
+        "The axes of an Unsqueeze or Squeeze may be listed in any order: they name a set of positions.",
+        ("squeeze-axes-reversed",),
+        "main-graph Squeeze and Unsqueeze-11+ nodes with two or more axes, as an attribute or a static input (fresh "
+        "tensor of the replaced spelling); its own inverse; Reduce* left out (their float results may depend "
+        "on the order a runtime reduces in)",
     ),
 )

@@ -88,6 +88,29 @@ def GEMMS():
     )
 
 
+def SQUEEZES():
+    return named(
+        """g (float[3, 4] x) => (float[3, 4] z, float[1, 3, 1, 4] u) {
+        u = Unsqueeze(x, ax02)
+        z = Squeeze(u, ax02)
+        v = Unsqueeze(x, ax0)
+    }""",
+        opset=13,
+        initializers=[tensor("ax02", np.array([0, 2], np.int64)), tensor("ax0", np.array([0], np.int64))],
+    )
+
+
+def SQUEEZES_11():
+    return named(
+        """g (float[3, 4] x) => (float[3, 4] z, float[1, 3, 1, 4] u) {
+        u = Unsqueeze<axes = [0, 2]>(x)
+        z = Squeeze<axes = [2, 0]>(u)
+        v = Squeeze<axes = [0]>(u)
+    }""",
+        opset=11,
+    )
+
+
 CASES = [
     ("axes-input-negative", INDEXES, ["n0", "n1", "n6"]),
     ("axes-input-positive", INDEXES, ["n2", "n8"]),
@@ -102,10 +125,12 @@ CASES = [
     ("gemm-transposed-weight", GEMMS, ["n0", "n1"]),
     ("cast-as-castlike", GEMMS, ["n2"]),
     ("castlike-as-cast", GEMMS, ["n3"]),
+    ("squeeze-axes-reversed", SQUEEZES, ["n0", "n1"]),  # one axis: nothing to reorder
+    ("squeeze-axes-reversed", SQUEEZES_11, ["n0", "n1"]),
 ]
 
 
-@pytest.mark.parametrize(("rid", "build", "sites"), CASES, ids=[r for r, _b, _s in CASES])
+@pytest.mark.parametrize(("rid", "build", "sites"), CASES, ids=[f"{r}-{b.__name__}" for r, b, _s in CASES])
 def test_rewrite_finds_its_sites_and_passes_the_gate(rid, build, sites):
     original = build()
     mutant, applied = REWRITES[rid].apply(original)
