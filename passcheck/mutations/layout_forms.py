@@ -53,6 +53,8 @@ def _geometry(n: onnx.NodeProto, types) -> tuple[list[int], list[int], list[int]
         return None
     strides = list(attr_value(n, "strides", [1] * len(spatial)))
     dilations = list(attr_value(n, "dilations", [1] * len(spatial)))
+    if len(strides) != len(spatial) or len(dilations) != len(spatial):
+        return None  # a malformed node: left to the checker, never a rewrite's crash
     return spatial, list(kernel), strides, dilations
 
 
