@@ -72,6 +72,9 @@ MODULES = (
     "passcheck.mutations.function_overloads",
     "passcheck.mutations.training_info",
     "passcheck.mutations.attribute_inputs",
+    "passcheck.mutations.index_sign",
+    "passcheck.mutations.slice_params",
+    "passcheck.mutations.layout_forms",
 )
 
 

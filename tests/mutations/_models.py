@@ -187,3 +187,13 @@ def run_planted(subject, pass_id: str, fn):
         return [c for c in evaluate(subject, [pass_id]) if c.pass_id == pass_id]
     finally:
         unregister_pass(pass_id)
+
+
+def assert_verified_on_case(rid: str, case_id: str) -> None:
+    """The common form of the library case ``case_id``: rewrite ``rid`` applies and the gate accepts it."""
+    from passcheck.cases import registry
+    from passcheck.mutations.subject import verified_mutants
+
+    model = registry().get(case_id).forms["common"].build()
+    found = verified_mutants(model, [rid], feeds(model), case_id)
+    assert list(found) == [rid] and found[rid][1].count >= 1
