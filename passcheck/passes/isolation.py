@@ -87,6 +87,14 @@ class IsolatedExecutor(Worker):
             return self._outcome(adapter, self.run_forked(job, data, workdir))
         return self._outcome(adapter, reply)
 
+    @property
+    def pass_folder(self) -> Path:
+        """The folder :func:`passcheck.engine.evaluate` runs this executor's passes in (emptied
+        before each pass; inside :attr:`folder`, removed by :meth:`close`): one folder for every
+        subject, because creating and removing a folder per subject costs tens of milliseconds on a
+        busy filesystem (measured by ``bench/hunt.py``)."""
+        return self.folder / "pass"
+
     def run_model(
         self, model: onnx.ModelProto, feeds: dict[str, Any], expose: Sequence[str] = (), shapes: Sequence[str] = ()
     ) -> RunResult:
