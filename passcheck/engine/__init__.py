@@ -286,8 +286,11 @@ def _emptied(folder: Path) -> Path:
 def _observed_runs(model: onnx.ModelProto, feeds: Sequence[Mapping[str, Any]], runner: Callable | None) -> list:
     plan = plan_for(model)
     # the isolation worker's runner serializes and hashes the model once for all bindings (not changed meanwhile)
-    kept = getattr(getattr(runner, "__self__", None), "kept_bytes", None)
+    owner = getattr(runner, "__self__", None)
+    kept = getattr(owner, "kept_bytes", None)
     with kept(model) if kept is not None else contextlib.nullcontext():
+        if (ahead := getattr(owner, "prefetch", None)) is not None:  # every binding in one round trip
+            ahead(model, feeds, plan.main, plan.main_shapes)
         return [observe_run(model, f, plan, runner) for f in feeds]
 
 

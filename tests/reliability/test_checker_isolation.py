@@ -335,3 +335,18 @@ def test_shape_inference_abort_under_mutations_checks_the_model_alone(tmp_path):
     assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr, (proc.returncode, proc.stderr)
     assert "--mutations: onnx shape inference killed its process: SIGABRT on this model" in proc.stdout, proc.stdout
     assert {form for form, _ in _cells(tmp_path / "r.json")} == {"common"}
+
+
+def test_an_executor_keeps_verdicts_across_checkers_but_not_a_death(planted_worker):
+    from passcheck.oracles.validity import Checker, CheckerDied
+
+    ex, _ = planted_worker
+    asked, real = [], ex.run
+    ex.run = lambda *a: asked.append(1) or real(*a)
+    assert Checker(ex)(_relu()) is None and len(asked) == 1
+    assert Checker(ex)(_relu()) is None and len(asked) == 1  # a later subject's checker: no round trip
+    assert Checker(ex)(_relu(), full_check=False) is None and len(asked) == 2  # another verdict
+    first = Checker(ex)(_marked())
+    assert isinstance(first, CheckerDied) and len(asked) == 3
+    again = Checker(ex)(_marked())  # a death is no verdict on the bytes: asked again
+    assert isinstance(again, CheckerDied) and len(asked) == 4
