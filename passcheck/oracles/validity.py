@@ -99,11 +99,34 @@ class Checker:
         if self._kept is not None and key in self._kept:
             got = self._kept[key]
         else:
-            got = self._isolated(fn, model, who)
-            if self._kept is not None and not isinstance(got, CheckerDied):
-                self._kept[key] = got
+            got = self._paired(key, model)
+            if got is _NONE:
+                got = self._isolated(fn, model, who)
+                self._keep(key, got)
         self._verdicts[key] = got
         return got
+
+    def _keep(self, key, got) -> None:
+        if self._kept is not None and not isinstance(got, CheckerDied):
+            self._kept[key] = got
+
+    def _paired(self, key, model):
+        """The full checker's verdict and whether shape inference survives (asked of nearly every
+        model together) in one round trip, both kept; :data:`_NONE` for the plain checker, when the
+        other is known already, or when the worker died (then each is asked alone, as before)."""
+        if key[0] not in (True, None):
+            return _NONE
+        full_key, infer_key = (True, key[1]), (None, key[1])
+        other = infer_key if key[0] else full_key
+        if other in self._verdicts or (self._kept is not None and other in self._kept):
+            return _NONE
+        err = self._isolated(checker_and_inference, model)
+        if isinstance(err, CheckerDied):
+            return _NONE
+        self._verdicts[full_key], self._verdicts[infer_key] = err, None
+        self._keep(full_key, err)
+        self._keep(infer_key, None)
+        return self._verdicts[key]
 
     def _isolated(self, fn, model, who: str = "the onnx checker ") -> str | None:
         from passcheck.errors import PasscheckInternalError, WorkerDied
@@ -117,6 +140,18 @@ class Checker:
                 raise PasscheckInternalError(str(exc)) from None  # passcheck's own failure, no verdict on the model
             why = who + str(exc).splitlines()[0].removeprefix("onnxruntime ")
             return (CheckerTimedOut if "gave no result after" in why else CheckerDied)(why)
+
+
+#: No verdict from :meth:`Checker._paired`.
+_NONE = object()
+
+
+def checker_and_inference(model) -> str | None:
+    """:func:`checker_error` (full check), then ``_infer_shapes``: the two questions a
+    :class:`Checker` asks of nearly every model, in one worker job; the checker's message."""
+    err = checker_error(model)
+    _infer_shapes(model)
+    return err
 
 
 def _infer_shapes(model) -> None:
