@@ -7,9 +7,13 @@ selection once per route:
 - ``onnxslim:slim`` / ``onnxsim:simplify``: the tool's Python API in the reused pass worker;
 - ``cmd+fold:onnxslim`` / ``cmd+fold:onnxsim``: the same tool as a command, a process per model.
 
-and prints items/s for each with the ratio of each Python-API route to its command route. The
-items a route tried are read from its hunt state (``hunt-state.json``). A route whose tool is not
-installed is printed as ``-`` with the reason.
+and prints for each: the items it tried (read from its hunt state, ``hunt-state.json``), its wall
+time (the whole command: start-up, the coverage map, the budget, the summary), items/s over the
+search itself (the rate the hunt prints in its summary: items over the time after the map was
+read, the figure issue 30's goals are about), items/s over the wall time, and the 1-minute load
+average when the route ended (other processes on the machine share its cores). Then the ratio of
+each Python-API route's search rate to its command route's. A route whose tool is not installed is
+printed as ``-`` with the reason.
 
 Run: ``python bench/hunt.py [--budget 60s] [--seed 1] [--case GLOB]``.
 """
@@ -19,6 +23,8 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -39,7 +45,8 @@ def _passcheck() -> list[str]:
     return [str(exe)] if exe.is_file() else [sys.executable, "-m", "passcheck"]
 
 
-def _route(passes: list[str], budget: str, seed: int, cases: list[str]) -> tuple[int, float, str]:
+def _route(passes: list[str], budget: str, seed: int, cases: list[str]) -> tuple[int, float, float | None, str]:
+    """(items tried, wall seconds, the hunt's own items/s or None, why it failed or "")."""
     with tempfile.TemporaryDirectory(prefix="bench-hunt-") as out:
         cmd = [*_passcheck(), "hunt", "--budget", budget, "--seed", str(seed), "--out", out, "--progress", "none"]
         for p in passes:
@@ -51,9 +58,10 @@ def _route(passes: list[str], budget: str, seed: int, cases: list[str]) -> tuple
         wall = time.perf_counter() - t0
         state = Path(out) / "hunt-state.json"
         if proc.returncode not in (0, 1) or not state.is_file():
-            return 0, wall, (proc.stderr.strip().splitlines() or ["no output"])[-1]
+            return 0, wall, None, (proc.stderr.strip().splitlines() or ["no output"])[-1]
         items = len(json.loads(state.read_text()).get("items", []))
-        return items, wall, ""
+        said = re.search(r"; ([0-9.]+) items/s;", proc.stderr)
+        return items, wall, float(said.group(1)) if said else None, ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,20 +71,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--case", action="append", default=[], help="case glob (repeatable; default: every base)")
     args = p.parse_args(argv)
     rates: dict[str, float] = {}
-    print(f"{'route':<20} {'items':>6} {'wall s':>7} {'items/s':>8}")
+    print(f"{'route':<20} {'items':>6} {'wall s':>7} {'search items/s':>14} {'wall items/s':>12} {'load':>5}")
     for name, passes, module in ROUTES:
         if module and importlib.util.find_spec(module) is None:
-            print(f"{name:<20} {'-':>6} {'-':>7} {'-':>8}  ({module} is not installed: pip install {module})")
+            print(
+                f"{name:<20} {'-':>6} {'-':>7} {'-':>14} {'-':>12}  ({module} is not installed: pip install {module})"
+            )
             continue
-        items, wall, why = _route(passes, args.budget, args.seed, args.case)
+        items, wall, search, why = _route(passes, args.budget, args.seed, args.case)
+        load = os.getloadavg()[0]
         if why:
-            print(f"{name:<20} {'-':>6} {wall:>7.1f} {'-':>8}  ({why})")
+            print(f"{name:<20} {'-':>6} {wall:>7.1f} {'-':>14} {'-':>12} {load:>5.1f}  ({why})")
             continue
-        rates[name] = items / wall if wall else 0.0
-        print(f"{name:<20} {items:>6} {wall:>7.1f} {rates[name]:>8.2f}")
+        rates[name] = search if search is not None else items / wall
+        shown = f"{search:.2f}" if search is not None else "-"
+        print(f"{name:<20} {items:>6} {wall:>7.1f} {shown:>14} {items / wall if wall else 0.0:>12.2f} {load:>5.1f}")
     for api, cmd in (("onnxslim:slim", "cmd+fold:onnxslim"), ("onnxsim:simplify", "cmd+fold:onnxsim")):
         if rates.get(api) and rates.get(cmd):
-            print(f"{api} / {cmd}: {rates[api] / rates[cmd]:.1f}x items/s")
+            print(f"{api} / {cmd}: {rates[api] / rates[cmd]:.1f}x search items/s")
     return 0
 
 

@@ -28,7 +28,8 @@ def add_parser(sub) -> None:
         "once or at one site, under each pass; guided toward untried (op type, rewrite, pass) triples. "
         "Each distinct finding signature (pass, oracle, kind, op types, rewrite) is shrunk to a minimal "
         "pair and saved as a case module in OUT/cases (load it with --cases-from). State is kept in "
-        "OUT/hunt-state.json after every item; --resume continues it. Exit 1 when a signature was found.",
+        "OUT/hunt-state.json (after a new signature, every few seconds and at the end); --resume continues it. "
+        "Exit 1 when a signature was found.",
     )
     p.add_argument(
         "--budget",

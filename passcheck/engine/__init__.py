@@ -132,7 +132,9 @@ def evaluate(
     Args:
         pass_ids: pass ids; empty means the subject's targeted passes, else the defaults.
         env: the environment id recorded in every result.
-        executor: how a pass is run (in process by default).
+        executor: how a pass is run (in process by default); one with a ``pass_folder`` attribute
+            (a folder path it keeps, e.g. :class:`~passcheck.passes.isolation.IsolatedExecutor`) has
+            its passes run there, emptied before each, instead of in a new temporary folder per call.
         on_cell: called with each cell as soon as it is final.
         skip_cells: ``(pass_id, form) → True`` for cells already done (``--resume``).
         check_input: also judge each form itself (pseudo-pass ``input``): the checker accepts
@@ -190,8 +192,11 @@ def evaluate(
         for cell in judged.results():
             emit(cell)
 
-    # one folder for every pass run, emptied before each (removed at the end, or when collected after an error)
-    workdir = tempfile.TemporaryDirectory(prefix="passcheck-")
+    # one folder for every pass run, emptied before each: the executor's own when it keeps one
+    # (``pass_folder``, reused across subjects), else a temporary one made at the first pass run and
+    # removed at the end (or when collected after an error)
+    kept = getattr(executor, "pass_folder", None)
+    workdir: tempfile.TemporaryDirectory | None = None
     for adapter in adapters:
         todo = [f for f in subject.forms if not (skip_cells and skip_cells(adapter.id, f))]
         if not todo:
@@ -207,7 +212,10 @@ def evaluate(
                 outcome = PassOutcome(adapter.id, "unavailable", error=reason, versions=adapter.versions())
             else:
                 step(f"{subject.id}: {form} {adapter.id}: running the pass")
-                outcome = executor(adapter, model, _emptied(Path(workdir.name) / "pass"))
+                if kept is None and workdir is None:
+                    workdir = tempfile.TemporaryDirectory(prefix="passcheck-")
+                folder = Path(kept) if kept is not None else Path(workdir.name) / "pass"
+                outcome = executor(adapter, model, _emptied(folder))
                 if outcome.ok and (
                     late := beyond_onnxruntime(outcome.model)
                 ):  # e.g. a converter's output at a newer opset
@@ -252,7 +260,8 @@ def evaluate(
             record(judged)
         for cell in judged.results():
             emit(cell)
-    workdir.cleanup()
+    if workdir is not None:
+        workdir.cleanup()
     return results
 
 
@@ -261,8 +270,12 @@ def _emptied(folder: Path) -> Path:
     folder per pass run: creating and removing a folder costs milliseconds on some filesystems)."""
     import shutil
 
-    folder.mkdir(exist_ok=True)
-    for entry in os.scandir(folder):
+    try:
+        entries = list(os.scandir(folder))
+    except FileNotFoundError:
+        folder.mkdir(parents=True)
+        return folder
+    for entry in entries:
         if entry.is_dir(follow_symlinks=False):
             shutil.rmtree(entry.path, ignore_errors=True)
         else:
@@ -273,8 +286,11 @@ def _emptied(folder: Path) -> Path:
 def _observed_runs(model: onnx.ModelProto, feeds: Sequence[Mapping[str, Any]], runner: Callable | None) -> list:
     plan = plan_for(model)
     # the isolation worker's runner serializes and hashes the model once for all bindings (not changed meanwhile)
-    kept = getattr(getattr(runner, "__self__", None), "kept_bytes", None)
+    owner = getattr(runner, "__self__", None)
+    kept = getattr(owner, "kept_bytes", None)
     with kept(model) if kept is not None else contextlib.nullcontext():
+        if (ahead := getattr(owner, "prefetch", None)) is not None:  # every binding in one round trip
+            ahead(model, feeds, plan.main, plan.main_shapes)
         return [observe_run(model, f, plan, runner) for f in feeds]
 
 

@@ -72,6 +72,8 @@ class Scheduler:
 
     def labels(self, base: Base, form: str) -> tuple[str, ...]:
         """The site labels ``form``'s rewrite changes in ``base`` (built once; none when it does not build)."""
+        if (base.id, form) not in self._labels and form in base.applied:  # built by Base.forms already
+            self._labels[base.id, form] = tuple(base.applied[form])
         if (base.id, form) not in self._labels:
             try:
                 built = hforms.build(base.model(), form)

@@ -73,7 +73,8 @@ def hunt(
     shard: tuple[int, int] = (1, 1),
     judge=None,
 ) -> Ended:
-    """Run items until ``budget`` is spent; ``store`` is updated and saved after every item.
+    """Run items until ``budget`` is spent; ``store`` is updated after every item and saved as
+    :meth:`~passcheck.hunt.store.Store.checkpoint` says, and when the loop ends (however it ends).
 
     Args:
         store: the state (a resumed one continues: its items are not run again).
@@ -107,45 +108,55 @@ def hunt(
         )  # a state written before base_runs
     end = time.monotonic() + budget.seconds if budget.seconds is not None else None
     steps = ran = 0
-    while True:
-        if (budget.items is not None and steps >= budget.items) or (end is not None and time.monotonic() >= end):
-            return Ended("budget", ran)
-        step = len(store.items)
-        item = scheduler.next(step)
-        if item is None:
-            return Ended("exhausted", ran)
-        base = scheduler.by_id[item.base]
-        if step % count == index - 1:
-            left = None if end is None else end - time.monotonic()
-            executor.timeout = max(5.0, min(item_timeout, left)) if left is not None else item_timeout
-            expected = None
-            if item.base not in alive:  # its runs serve the item's equivalence gate too
-                expected = base_runs(base, executor)
-                alive[item.base] = expected is not None
-            rec = _run(
-                store,
-                base,
-                item,
-                executor,
-                end,
-                cases_from,
-                cut_short=executor.timeout < item_timeout,
-                expected=expected,
-                judge=judge,
-            )
-        else:
-            rec = {"base": item.base, "form": item.form, "pass": item.pass_id, "status": OTHER_SHARD, "signatures": []}
-        if item.base in alive:
-            rec["base_runs"] = alive[item.base]
-        rec["triples"] = sorted(scheduler.triples(item))
-        store.items.append(rec)
-        scheduler.mark(item, rec["triples"])
+    try:
+        while True:
+            if (budget.items is not None and steps >= budget.items) or (end is not None and time.monotonic() >= end):
+                return Ended("budget", ran)
+            step = len(store.items)
+            item = scheduler.next(step)
+            if item is None:
+                return Ended("exhausted", ran)
+            base = scheduler.by_id[item.base]
+            if step % count == index - 1:
+                left = None if end is None else end - time.monotonic()
+                executor.timeout = max(5.0, min(item_timeout, left)) if left is not None else item_timeout
+                expected = None
+                if item.base not in alive:  # its runs serve the item's equivalence gate too
+                    expected = base_runs(base, executor)
+                    alive[item.base] = expected is not None
+                rec = _run(
+                    store,
+                    base,
+                    item,
+                    executor,
+                    end,
+                    cases_from,
+                    cut_short=executor.timeout < item_timeout,
+                    expected=expected,
+                    judge=judge,
+                )
+            else:
+                rec = {
+                    "base": item.base,
+                    "form": item.form,
+                    "pass": item.pass_id,
+                    "status": OTHER_SHARD,
+                    "signatures": [],
+                }
+            if item.base in alive:
+                rec["base_runs"] = alive[item.base]
+            rec["triples"] = sorted(scheduler.triples(item))
+            store.items.append(rec)
+            scheduler.mark(item, rec["triples"])
+            store.checkpoint()
+            steps += 1
+            if rec["status"] != OTHER_SHARD:
+                ran += 1
+                if on_item:
+                    on_item(item, rec)
+
+    finally:  # a run cut short (Ctrl-C, an error) keeps every item it finished
         store.save()
-        steps += 1
-        if rec["status"] != OTHER_SHARD:
-            ran += 1
-            if on_item:
-                on_item(item, rec)
 
 
 def base_runs(base: Base, executor) -> list | None:

@@ -41,6 +41,8 @@ class Base:
     _model: Any = None
     _forms: list[str] | None = None
     _ops: tuple[str, ...] | None = None
+    #: form → the labels its rewrite changes, for the all-at-once forms (known once :meth:`forms` ran).
+    applied: dict[str, list[str]] = dataclasses.field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -67,7 +69,7 @@ class Base:
             except Exception:  # noqa: BLE001 - a base this onnx cannot build has no forms
                 self._forms = []
             else:
-                self._forms = hforms.enumerate_forms(model, random.Random(f"{seed}:{self.id}"))
+                self._forms = hforms.enumerate_forms(model, random.Random(f"{seed}:{self.id}"), labels=self.applied)
         return self._forms
 
 

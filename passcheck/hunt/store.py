@@ -1,12 +1,16 @@
 """A hunt's state in ``--out``: ``hunt-state.json`` (scope, items tried, distinct signatures) and
-``cases/hunt_<hash>.py`` (one case module per shrunk signature). Written atomically after every
-item, so a run cut short (budget, Ctrl-C, a kill) loses at most the item in progress and
-``--resume`` continues where it stopped.
+``cases/hunt_<hash>.py`` (one case module per shrunk signature). Written atomically
+(:meth:`Store.checkpoint`) after an item that found a new signature, at least every
+:data:`SAVE_SECONDS` seconds between items, and when the hunt ends (budget, Ctrl-C): a run killed
+outright loses at most the items of the last :data:`SAVE_SECONDS` seconds, and ``--resume``
+continues where the state stops (those items are run again, with the same choices). Writing the
+whole state after every item cost more than a quick item on a busy disk (``bench/hunt.py``).
 """
 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +22,8 @@ VERSION = 1
 SCOPE = ("seed", "passes", "cases", "cases_from", "generated", "shard", "envs")
 #: Item status of a step another shard runs (recorded, not run: every shard walks one sequence).
 OTHER_SHARD = "other-shard"
+#: Seconds between two writes of the state while items run (see module docs).
+SAVE_SECONDS = 5.0
 
 
 class Store:
@@ -47,6 +53,7 @@ class Store:
         self.signatures: dict[str, dict[str, Any]] = {}
         self.coarse: dict[str, str | None] = {}
         self.environment: dict[str, dict[str, Any]] = {}
+        self._saved: tuple[float, int] | None = None  # (monotonic time, signature count) of the last save
 
     @property
     def path(self) -> Path:
@@ -90,7 +97,17 @@ class Store:
         store.environment = doc.get("environment") or {}  # a state written before it existed has none
         return store
 
+    def checkpoint(self) -> bool:
+        """:meth:`save` when a signature was added since the last save or :data:`SAVE_SECONDS` have
+        passed (see module docs); whether it saved."""
+        last = self._saved
+        if last is not None and len(self.signatures) == last[1] and time.monotonic() - last[0] < SAVE_SECONDS:
+            return False
+        self.save()
+        return True
+
     def save(self) -> None:
+        """Write the state now (atomically: a reader sees the old or the new file, never half of one)."""
         from passcheck.report.json_report import atomic_write
 
         self.out.mkdir(parents=True, exist_ok=True)
@@ -103,3 +120,4 @@ class Store:
             "environment": self.environment,
         }
         atomic_write(self.path, json.dumps(doc, indent=1) + "\n")
+        self._saved = (time.monotonic(), len(self.signatures))

@@ -86,12 +86,20 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
 
 
 def enumerate_forms(
-    model: onnx.ModelProto, rng: random.Random, max_sites: int = 3, depth: int = 2, max_pairs: int = 8
+    model: onnx.ModelProto,
+    rng: random.Random,
+    max_sites: int = 3,
+    depth: int = 2,
+    max_pairs: int = 8,
+    labels: dict[str, list[str]] | None = None,
 ) -> list[str]:
     """The forms to try on ``model``: every rewrite that applies (all at once), up to ``max_sites``
     single-site forms of each rewrite with more than one site (sampled with ``rng``), and up to
-    ``max_pairs`` depth-2 pairs of applicable rewrites (neither the other's inverse)."""
-    applicable = [rid for rid, r in REWRITES.items() if _applies(r, model)]
+    ``max_pairs`` depth-2 pairs of applicable rewrites (neither the other's inverse).
+
+    ``labels``: when given, filled with each all-at-once form's changed labels (what :func:`build`
+    returns for it: the rewrite was applied here to see whether it applies)."""
+    applicable = [rid for rid, r in REWRITES.items() if _applies(r, model, rid, labels)]
     forms = list(applicable)
     for rid in applicable:
         labels = sites(model, rid)
@@ -108,11 +116,14 @@ def enumerate_forms(
     return forms
 
 
-def _applies(rewrite, model) -> bool:
+def _applies(rewrite, model, rid: str = "", labels: dict[str, list[str]] | None = None) -> bool:
     try:
-        return rewrite.apply(model) is not None
+        done = rewrite.apply(model)
     except Exception:  # noqa: BLE001 - a rewrite that cannot read this model applies nowhere
         return False
+    if done is not None and labels is not None:
+        labels[rid] = list(done[1].nodes)
+    return done is not None
 
 
 def named(model: onnx.ModelProto) -> onnx.ModelProto:

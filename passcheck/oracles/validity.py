@@ -51,7 +51,8 @@ class Checker:
     the run; in process otherwise (``--no-isolation``, a caller's plain executor). In the worker,
     each verdict is kept by the model's bytes (sha256) and ``full_check``: a form asked about by
     its input cell and by pass cells, and the many pass outputs equal to their input or to another
-    pass's output, cost one round trip.
+    pass's output, cost one round trip; an executor with a ``verdicts`` mapping keeps them across
+    checkers (``IsolatedExecutor.verdicts``).
 
     Call with a ModelProto (and ``full_check=False`` for the plain checker); returns the one-line
     message or None (see :func:`checker_error`).
@@ -63,15 +64,17 @@ class Checker:
     def __init__(self, executor: Any = None):
         self._call = getattr(executor, "call", None)
         self._verdicts: dict[tuple[bool | None, bytes], str | None] = {}
+        # the executor's own verdicts (``verdicts``, a mapping it keeps across subjects) when it has
+        # one: the same bytes get the same answer from the same onnx, so a later subject asking about
+        # a model an earlier one asked about (the hunt's gate, then its cells) costs no round trip
+        self._kept = getattr(executor, "verdicts", None) if self._call is not None else None
 
     def __call__(self, model, *, full_check: bool = True) -> str | None:
         fn = checker_error if full_check else plain_checker_error
         if self._call is None:
             return fn(model)
         key = (full_check, hashlib.sha256(model.SerializeToString()).digest())
-        if key not in self._verdicts:
-            self._verdicts[key] = self._isolated(fn, model)
-        return self._verdicts[key]
+        return self._verdict(key, fn, model)
 
     def inference_died(self, model) -> CheckerDied | None:
         """How onnx shape inference (``infer_shapes``, as the rewrites call it on the original) killed
@@ -84,10 +87,46 @@ class Checker:
         if self._call is None:
             return None
         key = (None, hashlib.sha256(model.SerializeToString()).digest())
-        if key not in self._verdicts:
-            self._verdicts[key] = self._isolated(_infer_shapes, model, "onnx shape inference ")
-        died = self._verdicts[key]
+        died = self._verdict(key, _infer_shapes, model, "onnx shape inference ")
         return died if isinstance(died, CheckerDied) else None
+
+    def _verdict(self, key, fn, model, who: str = "the onnx checker ") -> str | None:
+        """The verdict of ``fn`` on ``model`` under ``key``: this checker's, the executor's kept one,
+        or asked now. A :class:`CheckerDied` (the worker died, or no answer in time: no verdict on the
+        bytes) is kept by this checker only, so a later subject asks again, as it always did."""
+        if key in self._verdicts:
+            return self._verdicts[key]
+        if self._kept is not None and key in self._kept:
+            got = self._kept[key]
+        else:
+            got = self._paired(key, model)
+            if got is _NONE:
+                got = self._isolated(fn, model, who)
+                self._keep(key, got)
+        self._verdicts[key] = got
+        return got
+
+    def _keep(self, key, got) -> None:
+        if self._kept is not None and not isinstance(got, CheckerDied):
+            self._kept[key] = got
+
+    def _paired(self, key, model):
+        """The full checker's verdict and whether shape inference survives (asked of nearly every
+        model together) in one round trip, both kept; :data:`_NONE` for the plain checker, when the
+        other is known already, or when the worker died (then each is asked alone, as before)."""
+        if key[0] not in (True, None):
+            return _NONE
+        full_key, infer_key = (True, key[1]), (None, key[1])
+        other = infer_key if key[0] else full_key
+        if other in self._verdicts or (self._kept is not None and other in self._kept):
+            return _NONE
+        err = self._isolated(checker_and_inference, model)
+        if isinstance(err, CheckerDied):
+            return _NONE
+        self._verdicts[full_key], self._verdicts[infer_key] = err, None
+        self._keep(full_key, err)
+        self._keep(infer_key, None)
+        return self._verdicts[key]
 
     def _isolated(self, fn, model, who: str = "the onnx checker ") -> str | None:
         from passcheck.errors import PasscheckInternalError, WorkerDied
@@ -101,6 +140,18 @@ class Checker:
                 raise PasscheckInternalError(str(exc)) from None  # passcheck's own failure, no verdict on the model
             why = who + str(exc).splitlines()[0].removeprefix("onnxruntime ")
             return (CheckerTimedOut if "gave no result after" in why else CheckerDied)(why)
+
+
+#: No verdict from :meth:`Checker._paired`.
+_NONE = object()
+
+
+def checker_and_inference(model) -> str | None:
+    """:func:`checker_error` (full check), then ``_infer_shapes``: the two questions a
+    :class:`Checker` asks of nearly every model, in one worker job; the checker's message."""
+    err = checker_error(model)
+    _infer_shapes(model)
+    return err
 
 
 def _infer_shapes(model) -> None:

@@ -30,6 +30,7 @@ and sharing the parent's memory image at the time of the fork.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import pickle
 from collections.abc import Sequence
@@ -38,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from passcheck.execution import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, OOM_MARKERS, UNPICKLABLE, Died, Worker
 from passcheck.passes._base import PassAdapter, PassOutcome, run_in_process
-from passcheck.runtime.isolated import RunCache, run_model
+from passcheck.runtime.isolated import RunCache, prefetch, run_model
 
 if TYPE_CHECKING:
     import onnx
@@ -71,6 +72,8 @@ class IsolatedExecutor(Worker):
         super().__init__(timeout, memory_mb, preload)
         self._forked: set[str] = set()  # adapter ids the worker could not unpickle
         self._runs = RunCache()
+        #: The onnx checker's verdicts here, kept across subjects (:class:`~passcheck.oracles.validity.Checker`).
+        self.verdicts = Verdicts()
 
     def __call__(self, adapter: PassAdapter, model: onnx.ModelProto, workdir: Path) -> PassOutcome:
         data = model.SerializeToString()
@@ -87,6 +90,14 @@ class IsolatedExecutor(Worker):
             return self._outcome(adapter, self.run_forked(job, data, workdir))
         return self._outcome(adapter, reply)
 
+    @property
+    def pass_folder(self) -> Path:
+        """The folder :func:`passcheck.engine.evaluate` runs this executor's passes in (emptied
+        before each pass; inside :attr:`folder`, removed by :meth:`close`): one folder for every
+        subject, because creating and removing a folder per subject costs tens of milliseconds on a
+        busy filesystem (measured by ``bench/hunt.py``)."""
+        return self.folder / "pass"
+
     def run_model(
         self, model: onnx.ModelProto, feeds: dict[str, Any], expose: Sequence[str] = (), shapes: Sequence[str] = ()
     ) -> RunResult:
@@ -95,6 +106,18 @@ class IsolatedExecutor(Worker):
         RunResult with the error, never the end of the run (:func:`passcheck.runtime.isolated.run_model`,
         answered from the cache of recent runs when it can)."""
         return run_model(self, self._runs, model, feeds, expose, shapes)
+
+    def prefetch(
+        self,
+        model: onnx.ModelProto,
+        feeds_list: Sequence[dict[str, Any]],
+        expose: Sequence[str] = (),
+        shapes: Sequence[str] = (),
+    ) -> int:
+        """Make the :meth:`run_model` runs of ``model`` on each of ``feeds_list`` in one round trip to
+        the worker, kept for the calls that follow (:func:`passcheck.runtime.isolated.prefetch`);
+        the runs made."""
+        return prefetch(self, self._runs, model, feeds_list, expose, shapes)
 
     def kept_bytes(self, model: onnx.ModelProto):
         """A context in which :meth:`run_model` serializes and hashes ``model`` once however often it
@@ -129,6 +152,20 @@ class IsolatedExecutor(Worker):
         if fields["status"] == "out-of-memory":
             fields["error"] = f"{fields['error']} (allocation failed under the {self.memory_mb} MiB limit)"
         return PassOutcome(**fields)
+
+
+class Verdicts(collections.OrderedDict):
+    """The checker verdicts an :class:`IsolatedExecutor` keeps: ``(full_check, sha256 of the model
+    bytes) → message or None``, the :data:`MAX_VERDICTS` most recently stored (the oldest dropped)."""
+
+    def __setitem__(self, key, value) -> None:
+        super().__setitem__(key, value)
+        if len(self) > MAX_VERDICTS:
+            self.popitem(last=False)
+
+
+#: Checker verdicts an executor keeps (a few hundred bytes each).
+MAX_VERDICTS = 4096
 
 
 class _PassJob:

@@ -56,6 +56,39 @@ def run_model(
     return cache.get(key) or reply["run"]
 
 
+def prefetch(
+    worker: Worker,
+    cache: RunCache,
+    model: onnx.ModelProto,
+    feeds_list: Sequence[dict[str, Any]],
+    expose: Sequence[str] = (),
+    shapes: Sequence[str] = (),
+) -> int:
+    """Run ``model`` on each feed dict of ``feeds_list`` not in ``cache`` yet, all in one worker job
+    (one round trip instead of one per binding), and keep the runs in ``cache``, where the
+    :func:`run_model` calls that follow (one per binding, as before) find them: each run is the
+    :func:`~passcheck.runtime.observe.run_observing` call :func:`run_model` makes, in the same
+    order, in the same worker. A job that dies (a run that crashes or hangs onnxruntime) keeps
+    nothing: the calls that follow run one by one and that run costs its own call, as without it.
+    Fewer than two runs to make: nothing is done. Returns the runs kept."""
+    data, digest = cache.serialized(model)
+    todo = [f for f in feeds_list if not cache.has(cache.key(data, f, expose, shapes, digest=digest))]
+    if len(todo) < 2:
+        return 0
+    job = pickle.dumps(ModelRuns([dict(f) for f in todo], list(expose), list(shapes), digest))
+    reply = worker.run(job, b"", worker.folder) if cache.sent == digest else None
+    if reply is None or (isinstance(reply, dict) and reply.get("missing")):
+        cache.sent = None
+        reply = worker.run(job, data, worker.folder)
+    if not (isinstance(reply, dict) and "runs" in reply):
+        cache.sent = None
+        return 0
+    cache.sent = digest
+    for f, run in zip(todo, reply["runs"], strict=True):
+        cache.put(cache.key(data, f, expose, shapes, digest=digest), run)
+    return len(todo)
+
+
 class ModelRun:
     """A worker job: run the model it is sent on ``feeds`` (see :func:`run_model`)."""
 
@@ -69,21 +102,44 @@ class ModelRun:
         self.digest = digest  # sha256 of the model bytes: the worker's kept session is found by it
 
     def __call__(self, data: bytes, workdir: str) -> dict[str, Any]:
-        import onnx
-
         from passcheck.runtime.observe import run_observing
 
         digest = getattr(self, "digest", None)
-        if data:
-            model = onnx.ModelProto.FromString(data)
-            _LAST[:] = [digest, model] if digest else []
-        elif digest and _LAST and _LAST[0] == digest:
-            model = _LAST[1]  # run_observing does not change it
-        else:
+        model = _model(data, digest)
+        if model is None:
             return {"missing": True}
         # an intermediate whose shape only is read travels as its TensorMeta: copying every
         # activation through the pipe cost more than the run itself (bench/annotations.py)
         return {"run": run_observing(model, self.feeds, expose=self.expose, shapes=self.shapes, model_key=digest)}
+
+
+class ModelRuns(ModelRun):
+    """A worker job: :class:`ModelRun` on each feed dict of a list, in order (see :func:`prefetch`)."""
+
+    label = "model runs"
+
+    def __call__(self, data: bytes, workdir: str) -> dict[str, Any]:
+        from passcheck.runtime.observe import run_observing
+
+        model = _model(data, self.digest)
+        if model is None:
+            return {"missing": True}
+        kw = {"expose": self.expose, "shapes": self.shapes, "model_key": self.digest}
+        return {"runs": [run_observing(model, feeds, **kw) for feeds in self.feeds]}
+
+
+def _model(data: bytes, digest: bytes | None):
+    """In the worker: the model of a run job, from ``data`` (kept as the last one sent), or the
+    kept one when ``data`` is empty and ``digest`` names it; None when it is not kept."""
+    import onnx
+
+    if data:
+        model = onnx.ModelProto.FromString(data)
+        _LAST[:] = [digest, model] if digest else []
+        return model
+    if digest and _LAST and _LAST[0] == digest:
+        return _LAST[1]  # run_observing does not change it
+    return None
 
 
 #: In the worker: [digest, ModelProto] of the last model a :class:`ModelRun` was sent.
@@ -136,6 +192,10 @@ class RunCache:
             h.update(name.encode() + b"\0")
             _digest_value(h, feeds[name])
         return digest or hashlib.sha256(data).digest(), h.digest(), tuple(expose), tuple(shapes)
+
+    def has(self, key: tuple) -> bool:
+        """Whether a run is kept under ``key``."""
+        return key in self._runs
 
     def get(self, key: tuple) -> RunResult | None:
         if key not in self._runs:

@@ -335,3 +335,30 @@ def test_shape_inference_abort_under_mutations_checks_the_model_alone(tmp_path):
     assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr, (proc.returncode, proc.stderr)
     assert "--mutations: onnx shape inference killed its process: SIGABRT on this model" in proc.stdout, proc.stdout
     assert {form for form, _ in _cells(tmp_path / "r.json")} == {"common"}
+
+
+def test_an_executor_keeps_verdicts_across_checkers_but_not_a_death(planted_worker):
+    from passcheck.oracles.validity import Checker, CheckerDied
+
+    ex, _ = planted_worker
+    asked, real = [], ex.run
+    ex.run = lambda *a: asked.append(1) or real(*a)
+    assert Checker(ex)(_relu()) is None and len(asked) == 1
+    assert Checker(ex)(_relu()) is None and len(asked) == 1  # a later subject's checker: no round trip
+    assert Checker(ex).inference_died(_relu()) is None and len(asked) == 1  # asked in the same job
+    assert Checker(ex)(_relu(), full_check=False) is None and len(asked) == 2  # another verdict
+    first = Checker(ex)(_marked())
+    assert first.startswith("the onnx checker killed its process: SIGABRT") and isinstance(first, CheckerDied)
+    n = len(asked)  # the pair died, then the checker alone, to say which one died
+    again = Checker(ex)(_marked())  # a death is no verdict on the bytes: asked again
+    assert again == first and len(asked) == 2 * n - 2
+
+
+def test_shape_inference_dying_is_told_apart_from_the_checker_after_a_paired_job_died(planted_worker):
+    from passcheck.oracles.validity import Checker
+
+    ex, _ = planted_worker
+    checker = Checker(ex)
+    died = checker.inference_died(_marked(INFER_MARK))
+    assert died is not None and died.startswith("onnx shape inference killed its process: SIGABRT")
+    assert checker(_marked(INFER_MARK)) is None  # the checker itself accepts it

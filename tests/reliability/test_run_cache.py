@@ -55,3 +55,29 @@ def test_a_run_too_large_to_keep_is_still_returned():
         np.testing.assert_array_equal(first.outputs["y"], [-1, -2])
         np.testing.assert_array_equal(second.outputs["y"], [-1, -2])
         assert len(asked) == 2
+
+
+def test_prefetch_runs_every_binding_in_one_round_trip_and_the_calls_that_follow_find_them():
+    feeds = [{"x": np.array([1, 2], np.float32)}, {"x": np.array([3, 4], np.float32)}]
+    with IsolatedExecutor(timeout=60) as ex, IsolatedExecutor(timeout=60) as plain:
+        asked = _counting(ex)
+        assert ex.prefetch(_neg(), feeds) == 2
+        assert len(asked) == 1
+        got = [ex.run_model(_neg(), f) for f in feeds]
+        assert len(asked) == 1  # both answered from what the one job kept
+        want = [plain.run_model(_neg(), f) for f in feeds]  # run one by one, as without prefetch
+        for g, w in zip(got, want):
+            assert g.error is None and w.error is None
+            np.testing.assert_array_equal(g.outputs["y"], w.outputs["y"])
+        assert ex.prefetch(_neg(), feeds) == 0 and len(asked) == 1  # nothing left to make
+
+
+def test_a_prefetch_that_kills_the_worker_keeps_nothing_and_each_run_still_says_why():
+    with IsolatedExecutor(timeout=60) as ex:
+        asked = _counting(ex)
+        crash = _bn9_all_outputs_empty(None)
+        feeds = [{"x": np.ones((2, 3, 4), np.float32)}, {"x": np.zeros((2, 3, 4), np.float32)}]
+        assert ex.prefetch(crash, feeds) == 0
+        runs = [ex.run_model(crash, f) for f in feeds]
+        assert all("SIGSEGV" in r.error for r in runs)
+        assert len(asked) == 3  # the dead batch, then each run on its own

@@ -1,0 +1,71 @@
+"""A fixed-seed items-budget hunt finds what it found before the throughput work of issue 30: the
+same items in the same order with the same statuses and signatures, and the same signature records
+(shrunk node counts, reproduces). Planted passes only (pure Python, no tool version in the result).
+
+``golden_hunt.json`` was written by the tree before that work (main at 2a62762); when a change of the
+search space (a new rewrite, a new scheduler rule) changes the sequence on purpose, rewrite it with
+``python tests/hunt/test_hunt_golden.py --write`` and say so in the commit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+PLANTED = Path(__file__).with_name("planted_hunt.py")
+GOLDEN = Path(__file__).with_name("golden_hunt.json")
+ARGS = [
+    "--case",
+    "hunt-test/*",
+    "--pass",
+    "planted:negative-axes",
+    "--pass",
+    "planted:commuted",
+    "--pass",
+    "planted:keepdims0",
+    "--budget",
+    "40items",
+    "--seed",
+    "5",
+]
+
+
+def digest(out: Path) -> dict:
+    """What the golden keeps of the hunt state in ``out``: per item (base, form, pass, status,
+    signatures), per signature its record's stable fields (no paths, no timings)."""
+    state = json.loads((out / "hunt-state.json").read_text())
+    items = [[i["base"], i["form"], i["pass"], i["status"], i["signatures"]] for i in state["items"]]
+    sigs = {
+        k: {f: s.get(f) for f in ("signature", "hits", "case", "form", "nodes", "reproduces", "library")}
+        for k, s in sorted(state["signatures"].items())
+    }
+    return {"items": items, "signatures": sigs}
+
+
+def run(out: Path) -> subprocess.CompletedProcess:
+    argv = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED), *ARGS, "--out", str(out)]
+    return subprocess.run(
+        [*argv, "--progress", "none"], capture_output=True, text=True, timeout=900, env={**os.environ}
+    )
+
+
+def test_a_fixed_seed_items_budget_hunt_matches_the_golden_set(tmp_path):
+    r = run(tmp_path / "h")
+    assert r.returncode in (0, 1), r.stderr
+    got, want = digest(tmp_path / "h"), json.loads(GOLDEN.read_text())
+    assert got["items"] == want["items"]
+    assert got["signatures"] == want["signatures"]
+    assert want["signatures"], "the golden hunt finds something (else it checks too little)"
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        proc = run(Path(d) / "h")
+        if proc.returncode not in (0, 1):
+            sys.exit(proc.stderr)
+        GOLDEN.write_text(json.dumps(digest(Path(d) / "h"), indent=1) + "\n")
