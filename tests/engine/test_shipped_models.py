@@ -6,6 +6,7 @@ scripts/check_shipped_models.py; every other light CNN and every pytorch-convert
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from pathlib import Path
 
@@ -26,9 +27,15 @@ def _id(p: Path) -> str:
     return p.parent.name if p.name == "model.onnx" else p.stem
 
 
+@functools.cache
+def _checked(path: Path):
+    """``check_model(path)`` with every default pass, once per worker: several tests assert on one run."""
+    return check_model(path)
+
+
 @pytest.mark.parametrize("path", MODELS, ids=_id)
 def test_check_gives_a_verdict(path):
-    report = check_model(path)
+    report = _checked(path)
     assert {c.pass_id for c in report.cells} == {"input", *DEFAULT_PASSES}
     for c in report.cells:
         assert c.status in ("changed", "unchanged", "declined", "crashed", "unavailable"), c
@@ -51,7 +58,7 @@ def test_check_gives_a_verdict(path):
 
 
 def test_resnet50_fuses_every_batchnorm_at_basic():
-    report = check_model(DATA / "light/light_resnet50.onnx", ["ort:basic"])
+    report = _checked(DATA / "light/light_resnet50.onnx")  # the run of test_check_gives_a_verdict[light_resnet50]
     cell = next(c for c in report.cells if c.pass_id == "ort:basic")
     assert cell.nodes_before == 415
     assert "BatchNormalization" not in cell.ops_after and cell.ops_after.get("Conv") == 53
