@@ -6,6 +6,7 @@ scripts/check_shipped_models.py; every other light CNN and every pytorch-convert
 
 from __future__ import annotations
 
+import pickle
 from collections import Counter
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 
 from passcheck.api import check_model
 from passcheck.passes import DEFAULT_PASSES
+from tests._shared import built_once
 
 DATA = Path(onnx.__file__).parent / "backend/test/data"
 SLOW = {"light_vgg19.onnx", "light_zfnet512.onnx"}
@@ -26,9 +28,20 @@ def _id(p: Path) -> str:
     return p.parent.name if p.name == "model.onnx" else p.stem
 
 
+def _checked(path: Path, tmp_path_factory):
+    """``check_model(path)`` with every default pass, run once per test run and shared by the xdist workers
+    (tests/_shared.py): several tests assert on one run."""
+
+    def run(folder: Path) -> None:
+        (folder / "report.pickle").write_bytes(pickle.dumps(check_model(path)))
+
+    folder, _ = built_once(tmp_path_factory, f"shipped-check-{_id(path)}", run)
+    return pickle.loads((folder / "report.pickle").read_bytes())
+
+
 @pytest.mark.parametrize("path", MODELS, ids=_id)
-def test_check_gives_a_verdict(path):
-    report = check_model(path)
+def test_check_gives_a_verdict(path, tmp_path_factory):
+    report = _checked(path, tmp_path_factory)
     assert {c.pass_id for c in report.cells} == {"input", *DEFAULT_PASSES}
     for c in report.cells:
         assert c.status in ("changed", "unchanged", "declined", "crashed", "unavailable"), c
@@ -50,8 +63,10 @@ def test_check_gives_a_verdict(path):
             assert Counter(cell.ops_after) == kept and cell.nodes_before == len(model.graph.node), (pid, cell.ops_after)
 
 
-def test_resnet50_fuses_every_batchnorm_at_basic():
-    report = check_model(DATA / "light/light_resnet50.onnx", ["ort:basic"])
+def test_resnet50_fuses_every_batchnorm_at_basic(tmp_path_factory):
+    report = _checked(
+        DATA / "light/light_resnet50.onnx", tmp_path_factory
+    )  # the run of test_check_gives_a_verdict[light_resnet50]
     cell = next(c for c in report.cells if c.pass_id == "ort:basic")
     assert cell.nodes_before == 415
     assert "BatchNormalization" not in cell.ops_after and cell.ops_after.get("Conv") == 53

@@ -11,63 +11,18 @@ from passcheck.cli import main
 
 pytestmark = pytest.mark.matrix
 
-REPO = Path(__file__).resolve().parents[2]
-KNOWN = REPO / "ci" / "known.json"
+KNOWN = Path(__file__).resolve().parents[2] / "ci" / "known.json"
 PLANTED = Path(__file__).with_name("planted_passes.py")
-SELECTION = [
-    "--env",
-    "onnx-1.18",
-    "--env",
-    "onnx-1.23",
-    "--case",
-    "constant/pad-pads-opset17",
-    "--case",
-    "optional-input/conv-bn",
-    "--pass",
-    "onnx:infer-shapes-strict",
-    "--pass",
-    "ort:basic",
-]
-
-
-def shards(root: Path, *extra: str) -> list[str]:
-    """Every shard of the plan, as the workflow's shard jobs run them (findings do not fail them)."""
-    dirs = []
-    for i in (1, 2):
-        out = root / f"shard{i}"
-        code = main(
-            [
-                "matrix",
-                *SELECTION,
-                *extra,
-                "--shard",
-                f"{i}/2",
-                "--exit-zero",
-                "--out",
-                str(out),
-                "--source",
-                str(REPO),
-                "--envs-dir",
-                str(REPO / "ci" / "envs"),
-                "--progress",
-                "lines",
-                "-q",
-                "--jobs",
-                "2",
-            ]
-        )
-        assert code == 0
-        dirs.append(str(out))
-    return dirs
 
 
 def merge(dirs, out, *extra) -> int:
     return main(["merge", *dirs, "--out", str(out), "-q", *extra])
 
 
-@pytest.fixture(scope="module")
-def today(tmp_path_factory):
-    return shards(tmp_path_factory.mktemp("today"))
+@pytest.fixture
+def today(today_shards):
+    """The shards of the small real matrix (tests/matrix/conftest.py: built once per run)."""
+    return today_shards
 
 
 def test_shipped_baseline_is_green_today(today, tmp_path):
@@ -88,8 +43,8 @@ def test_written_baseline_is_per_environment(today, tmp_path):
     assert merge(today, tmp_path / "again", "--baseline", str(tmp_path / "k.json")) == 0
 
 
-def test_a_planted_finding_turns_the_merge_red(today, tmp_path, capfd):
-    planted = shards(tmp_path, "--cases-from", str(PLANTED), "--pass", "planted:drop-last-node")
+def test_a_planted_finding_turns_the_merge_red(today, matrix_shards, tmp_path, capfd):
+    planted = matrix_shards(tmp_path, "--cases-from", str(PLANTED), "--pass", "planted:drop-last-node")
     capfd.readouterr()
     assert merge(planted, tmp_path / "m", "--baseline", str(KNOWN)) == 1
     out = capfd.readouterr().out

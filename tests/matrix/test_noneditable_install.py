@@ -12,15 +12,13 @@ from pathlib import Path
 import pytest
 
 from passcheck.matrix.create import uv_bin
+from tests._shared import built_once
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.matrix  # creates a venv with uv and installs into it from the package index cache
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory):
-    """(the venv's bin folder, a folder outside the checkout) with passcheck installed non-editable."""
-    root = tmp_path_factory.mktemp("installed")
+def _install(root: Path) -> None:
     src = root / "clone"  # a copy of the tree: the install records this folder, not the test's checkout
     shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__", "*.egg-info", "build"))
     uv = uv_bin()
@@ -28,9 +26,15 @@ def installed(tmp_path_factory):
     subprocess.run(
         [uv, "pip", "install", "-q", "--python", str(root / "venv" / "bin" / "python"), str(src)], check=True
     )
-    elsewhere = root / "elsewhere"
-    elsewhere.mkdir()
-    return root / "venv" / "bin", elsewhere, src
+    (root / "elsewhere").mkdir()
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """(the venv's bin folder, a folder outside the checkout, the installed copy of the tree) with passcheck
+    installed non-editable; built once per test run (tests/_shared.py). Tests write below their own tmp_path."""
+    root, _ = built_once(tmp_path_factory, "noneditable-install", _install)
+    return root / "venv" / "bin", root / "elsewhere", root / "clone"
 
 
 def _env():
@@ -97,6 +101,16 @@ def test_bisect_finds_the_source_from_a_non_editable_install(installed, tmp_path
 def test_the_torch_env_build_installs_passcheck_into_the_target_env(installed, tmp_path):
     bin_, elsewhere, _src = installed
     target = tmp_path / "torch-env"
+    # The target env exists with passcheck's dependencies (uv links them from its cache, at the versions the
+    # install above resolved): build() completes an existing env, so its pip installs passcheck itself from the
+    # recorded source and finds every dependency satisfied instead of downloading and unpacking ~200 MB again.
+    uv = uv_bin()
+    subprocess.run([uv, "venv", "-q", "--seed", "--python", str(bin_ / "python"), str(target)], check=True)
+    frozen = subprocess.run(
+        [uv, "pip", "freeze", "--python", str(bin_ / "python")], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    deps = [line for line in frozen if line and not line.startswith("onnx-passcheck")]
+    subprocess.run([uv, "pip", "install", "-q", "--python", str(target / "bin" / "python"), *deps], check=True)
     env = {**_env(), "PASSCHECK_TORCH_ENV": str(target), "PASSCHECK_TORCH_SPEC": ""}  # the torch download skipped
     p = subprocess.run(
         [str(bin_ / "python"), "-m", "passcheck.exporters.torch_env", "--build"],

@@ -15,6 +15,7 @@ import pytest
 from passcheck.cli import main
 from passcheck.matrix import report
 from passcheck.report import read_report
+from tests._shared import built_once
 
 REPO = Path(__file__).resolve().parents[2]
 PLANTED = Path(__file__).with_name("planted_passes.py")
@@ -48,8 +49,9 @@ def by_key(cells):
 
 @pytest.fixture(scope="module")
 def full(tmp_path_factory):
-    out = tmp_path_factory.mktemp("full")
-    code = matrix(out, *ENVS, *CASES, *PASSES, "--jobs", "2")
+    """(folder, exit code, cells by key, envs) of the unsharded run, built once per test run (tests/_shared.py):
+    read it, copy it to change it."""
+    out, code = built_once(tmp_path_factory, "matrix-full", lambda d: matrix(d, *ENVS, *CASES, *PASSES, "--jobs", "2"))
     cells, envs = read_report(out / "report.json")
     return out, code, by_key(cells), envs
 
@@ -107,12 +109,11 @@ def test_resume_runs_only_missing_cells(full, tmp_path, capfd):
     assert {k: c.verdict for k, c in by_key(cells).items()} == {k: c.verdict for k, c in full[2].items()}
 
 
-def test_shards_merge_into_the_full_report(full, tmp_path):
-    for i in (1, 2):
-        matrix(tmp_path / f"s{i}", *ENVS, *CASES, *PASSES, "--shard", f"{i}/2", "--jobs", "1")
-    one = by_key(read_report(tmp_path / "s1" / "report.json")[0])
-    assert one and set(one).isdisjoint(by_key(read_report(tmp_path / "s2" / "report.json")[0]))
-    assert main(["merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(tmp_path / "m"), "-q"]) == 1
+def test_shards_merge_into_the_full_report(full, today_shards, tmp_path):
+    s1, s2 = today_shards  # the same plan in two shards (tests/matrix/conftest.py)
+    one = by_key(read_report(Path(s1) / "report.json")[0])
+    assert one and set(one).isdisjoint(by_key(read_report(Path(s2) / "report.json")[0]))
+    assert main(["merge", s1, s2, "--out", str(tmp_path / "m"), "-q"]) == 1
     merged = by_key(read_report(tmp_path / "m" / "report.json")[0])
     assert {k: c.verdict for k, c in merged.items()} == {k: c.verdict for k, c in full[2].items()}
     assert report.differences(merged.values())

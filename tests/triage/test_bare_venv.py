@@ -16,6 +16,7 @@ from importlib.metadata import version
 import pytest
 
 from passcheck.cli import main
+from tests._shared import built_once
 
 #: The only packages of the bare venv (uv adds what they depend on: protobuf, onnx_ir, ml_dtypes …).
 BARE = ("onnx", "onnxruntime", "numpy", "onnxscript")
@@ -25,14 +26,20 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="session")
 def bare_python(tmp_path_factory):
-    """The interpreter of a venv holding only :data:`BARE` (built once per session)."""
+    """The interpreter of a venv holding only :data:`BARE` (built once per run, shared by the xdist workers:
+    tests/_shared.py)."""
+    folder, _ = built_once(tmp_path_factory, "triage-bare-venv", _bare_venv)
+    return folder / "venv" / "bin" / "python"
+
+
+def _bare_venv(folder):
     from passcheck.matrix.create import EnvCreateError, uv_bin
 
     try:
         uv = uv_bin()
     except EnvCreateError as exc:
         pytest.skip(str(exc))
-    root = tmp_path_factory.mktemp("bare") / "venv"
+    root = folder / "venv"
     env = {**os.environ, "UV_NO_PROGRESS": "1"}
     made = subprocess.run([uv, "venv", "-q", "--python", sys.executable, str(root)], capture_output=True, text=True)
     assert made.returncode == 0, made.stderr
@@ -43,7 +50,6 @@ def bare_python(tmp_path_factory):
     )
     if r.returncode:  # no cached wheel and no index: an environment gap, not a finding
         pytest.skip(f"uv pip install {' '.join(pins)} failed: " + " | ".join(r.stderr.strip().splitlines()[-3:]))
-    return python
 
 
 @pytest.fixture(scope="module")

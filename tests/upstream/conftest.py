@@ -9,14 +9,14 @@ import onnx
 import pytest
 
 from passcheck.cli import main
+from tests._shared import built_once
 
 RESNET_FINDING = "model/light_resnet50:empty-optional-input|ort:basic|parity|missed-optimization"
 
 
-@pytest.fixture(scope="session")
-def resnet_report(tmp_path_factory):
+def _check(folder: pathlib.Path) -> None:
     model = pathlib.Path(onnx.__file__).parent / "backend/test/data/light/light_resnet50.onnx"
-    path = tmp_path_factory.mktemp("resnet") / "rn.json"
+    path = folder / "rn.json"
     main(
         [
             "check",
@@ -31,4 +31,10 @@ def resnet_report(tmp_path_factory):
             "-q",
         ]
     )
-    return path, RESNET_FINDING
+
+
+@pytest.fixture(scope="session")
+def resnet_report(tmp_path_factory):
+    """Built once per test run and shared by the xdist workers (tests/_shared.py): read it, never write it."""
+    folder, _ = built_once(tmp_path_factory, "upstream-resnet-report", _check)
+    return folder / "rn.json", RESNET_FINDING

@@ -1,0 +1,44 @@
+"""One build of an expensive fixture per test run, shared by every pytest-xdist worker.
+
+A session- or module-scoped fixture is built once per *worker* that runs one of its tests: with ``-n auto
+--dist worksteal`` a module's tests are split between workers, and each rebuilt the same real environment or
+report. :func:`built_once` builds into a folder of the run's shared temporary root (the parent of the workers'
+``basetemp``, as pytest-xdist documents for session fixtures) under a file lock: the first worker builds it,
+the others wait on the lock and reuse it. Tests read what is built there and write only below their own
+``tmp_path``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from filelock import FileLock
+
+
+def _shared_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def built_once(
+    tmp_path_factory: pytest.TempPathFactory, key: str, build: Callable[[Path], object]
+) -> tuple[Path, object]:
+    """(folder, value): ``build(folder)`` run once per test run for ``key``, its JSON-serializable return value
+    kept beside what it wrote. ``key`` names the content (a name plus whatever the build depends on).
+
+    A build that raises leaves nothing behind: the next worker that asks builds again (and fails the same way).
+    """
+    root = _shared_root(tmp_path_factory)
+    folder, done = root / f"shared-{key}", root / f"shared-{key}.json"
+    with FileLock(str(root / f"shared-{key}.lock")):
+        if not done.is_file():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            value = build(folder)
+            done.write_text(json.dumps({"value": value}))
+        return folder, json.loads(done.read_text())["value"]
