@@ -110,17 +110,20 @@ def attribute_parity(
 
     before_a, before_b = op_counts(a), op_counts(b)
 
-    def signature(before, after) -> tuple:
-        if kept_ops:
-            return tuple(before.get(op, 0) - after.get(op, 0) for op in kept_ops)  # nodes removed per op type
-        return tuple(sorted(set(after) - set(before)))  # new op types
-
     try:
-        sig_b = signature(before_b, ops(b))
-        removed = lambda disabled: signature(before_a, ops(a, disabled))  # noqa: E731
-        gone = (
-            (lambda d: all(x <= y for x, y in zip(removed(d), sig_b))) if kept_ops else (lambda d: removed(d) == sig_b)
-        )
+        if kept_ops:  # the difference holds while some op type is kept by parity's rule (see kept_by_rule)
+            after_b = ops(b)
+
+            def gone(disabled) -> bool:
+                after_a = ops(a, disabled)
+                return not any(kept_by_rule(op, before_a, after_a, before_b, after_b) for op in kept_ops)
+
+        else:  # the forms were rewritten into different new op types
+            new_b = sorted(set(ops(b)) - set(before_b))
+
+            def gone(disabled) -> bool:
+                return sorted(set(ops(a, disabled)) - set(before_a)) == new_b
+
         if gone(()):
             return Attribution([], sessions, f"not reproduced: at ort:{level} the two forms are optimized alike here")
         names = list(candidates(level))
@@ -135,6 +138,16 @@ def attribute_parity(
     except _Budget:
         return Attribution([], sessions, f"gave up after {max_sessions} sessions")
     return Attribution(found, sessions, f"checked: disabling {', '.join(found)} alone removes the difference")
+
+
+def kept_by_rule(op: str, before_a, after_a, before_b, after_b) -> bool:
+    """Parity's rule (:func:`passcheck.oracles.parity`'s ``_kept``, without its false-alarm filters): the pass
+    got rid of ``op`` in form A and not in form B: A lost every node of the type while B kept some, or both had
+    as many and B lost fewer. Arguments: op-type counts (mappings; a missing type is 0)."""
+    ba, aa, bb, ab = (c.get(op, 0) for c in (before_a, after_a, before_b, after_b))
+    if ba - aa <= 0 or not bb:
+        return False
+    return (aa == 0 and ab > 0) or (ba == bb and bb - ab < ba - aa)
 
 
 class _Budget(Exception):
