@@ -1,4 +1,5 @@
-"""Name the onnxruntime transformers behind an ``ort:*`` parity finding.
+"""Name the onnxruntime transformers behind an ``ort:*`` parity finding (:func:`attribute_parity`) or a
+failure of the optimizer (:func:`attribute_failure`).
 
 The finding says: at one optimization level, form A lost nodes of some op types (a fusion or a
 fold applied) and form B did not. The responsible transformers are the smallest set whose
@@ -138,6 +139,51 @@ def attribute_parity(
     except _Budget:
         return Attribution([], sessions, f"gave up after {max_sessions} sessions")
     return Attribution(found, sessions, f"checked: disabling {', '.join(found)} alone removes the difference")
+
+
+def attribute_failure(model, level: str, runner: Callable[..., Any], max_sessions: int = MAX_SESSIONS) -> Attribution:
+    """The transformers whose disabling lets onnxruntime optimize ``model`` at ``level`` where, with every
+    transformer on, creating the session fails (raises, or kills the worker: a ``crash`` finding of ``ort:<level>``).
+
+    Args:
+        model: the form the pass failed on (a ModelProto).
+        level: ``basic``, ``extended`` or ``all``.
+        runner: ``runner(fn, model, *args)``, e.g. ``IsolatedExecutor.call`` (a crash then costs a worker, not
+            this process).
+
+    Returns:
+        An :class:`Attribution`; ``names`` empty, with why in ``note``, when the session does not fail here, still
+        fails with every known transformer disabled (the failure is outside the optimizer), or the session cap is
+        reached.
+    """
+    sessions = 0
+
+    def gone(disabled) -> bool:
+        nonlocal sessions
+        if sessions >= max_sessions:
+            raise _Budget
+        sessions += 1
+        try:
+            runner(optimized_ops, model, level, list(disabled))
+        except Exception:  # noqa: BLE001 - any failure (an error raised, the worker's death) is the finding here
+            return False
+        return True
+
+    try:
+        if gone(()):
+            return Attribution([], sessions, f"not reproduced: onnxruntime optimizes the form at ort:{level} here")
+        names = list(candidates(level))
+        if not gone(names):
+            return Attribution(
+                [],
+                sessions,
+                f"it still fails with every transformer passcheck knows for ort:{level} ({len(names)}) disabled: "
+                "the failure is outside them (session set-up, a kernel, the saving of the model)",
+            )
+        found = _minimize(names, gone)
+    except _Budget:
+        return Attribution([], sessions, f"gave up after {max_sessions} sessions")
+    return Attribution(found, sessions, f"checked: with {', '.join(found)} disabled the session is created")
 
 
 def kept_by_rule(op: str, before_a, after_a, before_b, after_b) -> bool:
