@@ -99,7 +99,11 @@ def attempt(
         tries: list[tuple[Finding, list[str], follow.Reduction | None]] = [(f, list(cases_from), None)]
         names, note = [], "not attributed: no attribution was run"
         if executor is not None:
-            red = follow.reduce(f, folder, cases_from, executor, min(reduce_seconds, deadline - time.monotonic()))
+            red = (
+                follow.reduce(f, folder, cases_from, executor, min(reduce_seconds, deadline - time.monotonic()))
+                if reduce_seconds > 0
+                else follow.Reduction(f, None, "no (not asked: --reduce-seconds 0)")
+            )
             if red.module:
                 tries.insert(0, (red.finding, [*cases_from, red.module], red))
             names, note = follow.attribute(f, executor, cases_from)
@@ -110,8 +114,9 @@ def attempt(
             done = Outcome("refused", "", f.id, reduced=said, attribution=names, attribution_note=note)
             if red is not None:
                 done.nodes = red.nodes
-            elif tries[0][2] is not None:
-                done.reduced = f"{said}; that pair did not reproduce standalone, the recorded one is scripted"
+            elif (first := tries[0][2]) is not None:
+                done.reduced = f"{said}; that pair's script was refused or did not exit 1 here: the recorded pair is"
+                Path(first.module).unlink(missing_ok=True)  # not part of the bundle
             try:
                 text, models, md, _how = bundle.build(dataclasses.replace(g, attribution=names), versions, g_from)
             except PasscheckError as exc:
@@ -123,6 +128,8 @@ def attempt(
             try:
                 timeout = max(MIN_SCRIPT_SECONDS, min(MAX_SCRIPT_SECONDS, deadline - time.monotonic()))
                 done.status, done.files = "reproduced", ["repro.py", "REPORT.md", *models]
+                if red is not None:
+                    done.files.append(Path(red.module).name)
                 md = follow.set_section(md, "Attribution", follow.attribution_md(names, note))
                 done.why = bundle.write(folder, text, models, md.rstrip("\n") + "\n\n" + extra_md(done), timeout)
                 done.seconds = time.monotonic() - start

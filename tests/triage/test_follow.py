@@ -68,6 +68,7 @@ def test_the_planted_wrong_result_is_reduced_to_its_one_node_and_the_reduced_pai
     assert cand["reduced"]["nodes"] == [5, 1], cand["reduced"]
     module = next(folder.glob("reduced_*.py"))
     assert cand["reduced"]["said"].startswith("5 → 1 nodes") and module.name in cand["reduced"]["said"]
+    assert module.name in cand["files"]
     assert [n.op_type for n in onnx.load(str(next(folder.glob("*.onnx")))).graph.node] == ["Relu"]
     r = _isolated(folder)
     assert r.returncode == 1 and "BUG:" in r.stdout, r.stdout + r.stderr
@@ -87,7 +88,7 @@ def test_without_reduction_the_recorded_pair_is_scripted(planted_report, tmp_pat
     rows, cands = _bundles(tmp_path / "t")
     (i,) = [k for k, c in enumerate(cands) if c["rank"] == "wrong result"]
     assert cands[i]["status"] == "reproduced" and cands[i]["reduced"]["nodes"] is None
-    assert cands[i]["reduced"]["said"] == "no (no time left in the budget)"
+    assert cands[i]["reduced"]["said"] == "no (not asked: --reduce-seconds 0)"
     assert not list(rows[i].glob("reduced_*.py"))
 
 
@@ -156,3 +157,21 @@ def test_envs_dir_without_bisect_is_one_line_exit_2(planted_report, tmp_path):
         timeout=300,
     )
     assert r.returncode == 2 and r.stderr.strip() == "passcheck: error: --envs-dir goes with --bisect", r.stderr
+
+
+@pytest.mark.matrix
+def test_triage_bisect_probes_the_pinned_onnxruntime_versions_for_real(layernorm_report, tmp_path):
+    """--bisect builds one environment per pinned onnxruntime (two pins files here) and names what it found."""
+    envs = tmp_path / "envs"
+    envs.mkdir()
+    for ort_version in ("1.22.1", onnxruntime.__version__):
+        (envs / f"ort-{ort_version}.txt").write_text(f"onnx=={onnx.__version__}\nonnxruntime=={ort_version}\n")
+    out = tmp_path / "t"
+    argv = ["triage", str(layernorm_report), "--out", str(out), "--reduce-seconds", "0", "--bisect"]
+    assert main([*argv, "--envs-dir", str(envs)]) == 0
+    rows, cands = _bundles(out)
+    doc = json.loads((rows[0] / "bisect.json").read_text())
+    assert doc["range"] == ["1.22.1", onnxruntime.__version__] and doc["probes"], doc
+    assert cands[0]["first_bad_version"]["bisect"] == doc
+    md = (rows[0] / "REPORT.md").read_text()
+    assert f"(bisected over onnxruntime 1.22.1 … {onnxruntime.__version__}, 2 releases" in md, md
