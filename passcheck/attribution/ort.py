@@ -110,35 +110,26 @@ def attribute_parity(
         return runner(optimized_ops, model, level, list(disabled))
 
     before_a, before_b = op_counts(a), op_counts(b)
+    optimized_b: list[dict[str, int]] = []  # the form that kept the ops, optimized once (at the first question)
 
-    try:
+    def gone(disabled) -> bool:
+        if not optimized_b:
+            optimized_b.append(ops(b))
+        after_a, after_b = ops(a, disabled), optimized_b[0]
         if kept_ops:  # the difference holds while some op type is kept by parity's rule (see kept_by_rule)
-            after_b = ops(b)
+            return not any(kept_by_rule(op, before_a, after_a, before_b, after_b) for op in kept_ops)
+        return sorted(set(after_a) - set(before_a)) == sorted(set(after_b) - set(before_b))  # same new op types
 
-            def gone(disabled) -> bool:
-                after_a = ops(a, disabled)
-                return not any(kept_by_rule(op, before_a, after_a, before_b, after_b) for op in kept_ops)
-
-        else:  # the forms were rewritten into different new op types
-            new_b = sorted(set(ops(b)) - set(before_b))
-
-            def gone(disabled) -> bool:
-                return sorted(set(ops(a, disabled)) - set(before_a)) == new_b
-
-        if gone(()):
-            return Attribution([], sessions, f"not reproduced: at ort:{level} the two forms are optimized alike here")
-        names = list(candidates(level))
-        if not gone(names):
-            return Attribution(
-                [],
-                sessions,
-                f"disabling every transformer passcheck knows for ort:{level} ({len(names)}) "
-                "does not remove the difference: the responsible one is not in its table",
-            )
-        found = _minimize(names, gone)
-    except _Budget:
-        return Attribution([], sessions, f"gave up after {max_sessions} sessions")
-    return Attribution(found, sessions, f"checked: disabling {', '.join(found)} alone removes the difference")
+    return _search(
+        level,
+        gone,
+        lambda: sessions,
+        max_sessions,
+        f"not reproduced: at ort:{level} the two forms are optimized alike here",
+        "disabling every transformer passcheck knows for ort:{level} ({n}) does not remove the difference: "
+        "the responsible one is not in its table",
+        "checked: disabling {names} alone removes the difference",
+    )
 
 
 def attribute_failure(model, level: str, runner: Callable[..., Any], max_sessions: int = MAX_SESSIONS) -> Attribution:
@@ -169,21 +160,33 @@ def attribute_failure(model, level: str, runner: Callable[..., Any], max_session
             return False
         return True
 
+    return _search(
+        level,
+        gone,
+        lambda: sessions,
+        max_sessions,
+        f"not reproduced: onnxruntime optimizes the form at ort:{level} here",
+        "it still fails with every transformer passcheck knows for ort:{level} ({n}) disabled: the failure is "
+        "outside them (session set-up, a kernel, the saving of the model)",
+        "checked: with {names} disabled the session is created",
+    )
+
+
+def _search(level, gone, count, max_sessions: int, absent: str, beyond: str, checked: str) -> Attribution:
+    """The smallest set of ``level``'s transformers whose disabling makes ``gone(disabled)`` hold, checked by its
+    effect (it does not hold with nothing disabled and holds with the set disabled); ``count()``: sessions opened.
+    ``absent`` is said when it holds with nothing disabled, ``beyond`` (``{level}``, ``{n}``) when disabling all
+    does not make it hold, ``checked`` (``{names}``) with the answer."""
     try:
         if gone(()):
-            return Attribution([], sessions, f"not reproduced: onnxruntime optimizes the form at ort:{level} here")
+            return Attribution([], count(), absent)
         names = list(candidates(level))
         if not gone(names):
-            return Attribution(
-                [],
-                sessions,
-                f"it still fails with every transformer passcheck knows for ort:{level} ({len(names)}) disabled: "
-                "the failure is outside them (session set-up, a kernel, the saving of the model)",
-            )
+            return Attribution([], count(), beyond.format(level=level, n=len(names)))
         found = _minimize(names, gone)
     except _Budget:
-        return Attribution([], sessions, f"gave up after {max_sessions} sessions")
-    return Attribution(found, sessions, f"checked: with {', '.join(found)} disabled the session is created")
+        return Attribution([], count(), f"gave up after {max_sessions} sessions")
+    return Attribution(found, count(), checked.format(names=", ".join(found)))
 
 
 def kept_by_rule(op: str, before_a, after_a, before_b, after_b) -> bool:
