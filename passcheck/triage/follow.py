@@ -43,10 +43,10 @@ class Reduction:
 
 
 def reduce(f: Finding, folder: Path, cases_from: Sequence[str], executor, seconds: float) -> Reduction:
-    """Shrink ``f``'s pair within ``seconds`` and register the smaller pair as case ``reduced/<hash>`` from a module
-    written into ``folder``. Never raises: a pair that cannot be reduced is said (``Reduction.said``)."""
+    """Shrink ``f``'s pair within ``seconds`` and register the smaller pair as case ``reduced/<case-form-pass>-<hash>``
+    from a module written into ``folder``. Never raises: a pair that cannot be reduced is said (``Reduction.said``)."""
     from passcheck.attribution.forms import form_model
-    from passcheck.reduce.case_module import case_module
+    from passcheck.reduce.case_module import case_module, case_slug
     from passcheck.reduce.finding import case_settings, source_for
     from passcheck.reduce.pair import PairReducer
     from passcheck.reduce.predicates import predicate_for
@@ -71,7 +71,7 @@ def reduce(f: Finding, folder: Path, cases_from: Sequence[str], executor, second
         return Reduction(f, None, f"no (no smaller pair shows it within {seconds:g} s)")
     digest = hashlib.sha256(f.id.encode() + red.b.SerializeToString()).hexdigest()[:12]
     digest += hashlib.sha256(red.a.SerializeToString() if red.a is not None else b"").hexdigest()[:4]
-    case_id = f"reduced/{digest}"
+    case_id = f"reduced/{case_slug(f)[:60].rstrip('-.+_')}-{digest[:8]}"  # the case, form and pass stay readable
     folder.mkdir(parents=True, exist_ok=True)
     module = folder / f"reduced_{digest}.py"
     tol = {k: settings[k] for k in ("rtol", "atol") if settings.get(k) is not None}
