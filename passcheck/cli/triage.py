@@ -89,6 +89,9 @@ def handle(args) -> int:
             "--out",
             args.out,
             *(["--budget", f"{args.budget:g}"] if args.budget else []),
+            *(["--reduce-seconds", f"{args.reduce_seconds:g}"] if args.reduce_seconds != 30 else []),
+            *(["--bisect"] if args.bisect else []),
+            *(["--envs-dir", args.envs_dir] if args.envs_dir else []),
             *(w for p in args.cases_from for w in ("--cases-from", p)),
         ]
         command = "passcheck triage " + " ".join(shlex.quote(str(w)) for w in words)
