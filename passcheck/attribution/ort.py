@@ -1,4 +1,5 @@
-"""Name the onnxruntime transformers behind an ``ort:*`` parity finding.
+"""Name the onnxruntime transformers behind an ``ort:*`` parity finding (:func:`attribute_parity`) or a
+failure of the optimizer (:func:`attribute_failure`).
 
 The finding says: at one optimization level, form A lost nodes of some op types (a fusion or a
 fold applied) and form B did not. The responsible transformers are the smallest set whose
@@ -109,32 +110,93 @@ def attribute_parity(
         return runner(optimized_ops, model, level, list(disabled))
 
     before_a, before_b = op_counts(a), op_counts(b)
+    optimized_b: list[dict[str, int]] = []  # the form that kept the ops, optimized once (at the first question)
 
-    def signature(before, after) -> tuple:
-        if kept_ops:
-            return tuple(before.get(op, 0) - after.get(op, 0) for op in kept_ops)  # nodes removed per op type
-        return tuple(sorted(set(after) - set(before)))  # new op types
+    def gone(disabled) -> bool:
+        if not optimized_b:
+            optimized_b.append(ops(b))
+        after_a, after_b = ops(a, disabled), optimized_b[0]
+        if kept_ops:  # the difference holds while some op type is kept by parity's rule (see kept_by_rule)
+            return not any(kept_by_rule(op, before_a, after_a, before_b, after_b) for op in kept_ops)
+        return sorted(set(after_a) - set(before_a)) == sorted(set(after_b) - set(before_b))  # same new op types
 
+    return _search(
+        level,
+        gone,
+        lambda: sessions,
+        max_sessions,
+        f"not reproduced: at ort:{level} the two forms are optimized alike here",
+        "disabling every transformer passcheck knows for ort:{level} ({n}) does not remove the difference: "
+        "the responsible one is not in its table",
+        "checked: disabling {names} alone removes the difference",
+    )
+
+
+def attribute_failure(model, level: str, runner: Callable[..., Any], max_sessions: int = MAX_SESSIONS) -> Attribution:
+    """The transformers whose disabling lets onnxruntime optimize ``model`` at ``level`` where, with every
+    transformer on, creating the session fails (raises, or kills the worker: a ``crash`` finding of ``ort:<level>``).
+
+    Args:
+        model: the form the pass failed on (a ModelProto).
+        level: ``basic``, ``extended`` or ``all``.
+        runner: ``runner(fn, model, *args)``, e.g. ``IsolatedExecutor.call`` (a crash then costs a worker, not
+            this process).
+
+    Returns:
+        An :class:`Attribution`; ``names`` empty, with why in ``note``, when the session does not fail here, still
+        fails with every known transformer disabled (the failure is outside the optimizer), or the session cap is
+        reached.
+    """
+    sessions = 0
+
+    def gone(disabled) -> bool:
+        nonlocal sessions
+        if sessions >= max_sessions:
+            raise _Budget
+        sessions += 1
+        try:
+            runner(optimized_ops, model, level, list(disabled))
+        except Exception:  # noqa: BLE001 - any failure (an error raised, the worker's death) is the finding here
+            return False
+        return True
+
+    return _search(
+        level,
+        gone,
+        lambda: sessions,
+        max_sessions,
+        f"not reproduced: onnxruntime optimizes the form at ort:{level} here",
+        "it still fails with every transformer passcheck knows for ort:{level} ({n}) disabled: the failure is "
+        "outside them (session set-up, a kernel, the saving of the model)",
+        "checked: with {names} disabled the session is created",
+    )
+
+
+def _search(level, gone, count, max_sessions: int, absent: str, beyond: str, checked: str) -> Attribution:
+    """The smallest set of ``level``'s transformers whose disabling makes ``gone(disabled)`` hold, checked by its
+    effect (it does not hold with nothing disabled and holds with the set disabled); ``count()``: sessions opened.
+    ``absent`` is said when it holds with nothing disabled, ``beyond`` (``{level}``, ``{n}``) when disabling all
+    does not make it hold, ``checked`` (``{names}``) with the answer."""
     try:
-        sig_b = signature(before_b, ops(b))
-        removed = lambda disabled: signature(before_a, ops(a, disabled))  # noqa: E731
-        gone = (
-            (lambda d: all(x <= y for x, y in zip(removed(d), sig_b))) if kept_ops else (lambda d: removed(d) == sig_b)
-        )
         if gone(()):
-            return Attribution([], sessions, f"not reproduced: at ort:{level} the two forms are optimized alike here")
+            return Attribution([], count(), absent)
         names = list(candidates(level))
         if not gone(names):
-            return Attribution(
-                [],
-                sessions,
-                f"disabling every transformer passcheck knows for ort:{level} ({len(names)}) "
-                "does not remove the difference: the responsible one is not in its table",
-            )
+            return Attribution([], count(), beyond.format(level=level, n=len(names)))
         found = _minimize(names, gone)
     except _Budget:
-        return Attribution([], sessions, f"gave up after {max_sessions} sessions")
-    return Attribution(found, sessions, f"checked: disabling {', '.join(found)} alone removes the difference")
+        return Attribution([], count(), f"gave up after {max_sessions} sessions")
+    return Attribution(found, count(), checked.format(names=", ".join(found)))
+
+
+def kept_by_rule(op: str, before_a, after_a, before_b, after_b) -> bool:
+    """Parity's rule (:func:`passcheck.oracles.parity`'s ``_kept``, without its false-alarm filters): the pass
+    got rid of ``op`` in form A and not in form B: A lost every node of the type while B kept some, or both had
+    as many and B lost fewer. Arguments: op-type counts (mappings; a missing type is 0)."""
+    ba, aa, bb, ab = (c.get(op, 0) for c in (before_a, after_a, before_b, after_b))
+    if ba - aa <= 0 or not bb:
+        return False
+    return (aa == 0 and ab > 0) or (ba == bb and bb - ab < ba - aa)
 
 
 class _Budget(Exception):

@@ -70,3 +70,24 @@ def released(package: str) -> list[str]:
             f"cannot list the versions of {package} with pip ({last}); give them with --versions A,B,C"
         )
     return [v.strip() for v in m.group(1).split(",") if v.strip()]
+
+
+def pinned(package: str, envs_dir=None) -> list[str]:
+    """The versions of ``package`` the pinned environments name (``ci/envs/*.txt``, or ``envs_dir``), oldest
+    first: what ``passcheck triage --bisect`` bisects over, so only environments the matrix already builds are built.
+
+    Raises:
+        PasscheckError: there is no pinned environments folder.
+    """
+    from packaging.utils import canonicalize_name
+    from packaging.version import Version
+
+    from passcheck.matrix.envs import load_all
+
+    found = set()
+    for spec in load_all(envs_dir):
+        for pin in spec.pins:
+            name, sep, version = pin.partition("==")
+            if sep and canonicalize_name(name) == canonicalize_name(package):
+                found.add(version)
+    return sorted(found, key=Version)

@@ -50,6 +50,7 @@ def handle(args) -> int:
     import json
     from pathlib import Path
 
+    from passcheck.attribution.dispatch import attribute, covered
     from passcheck.attribution.forms import find
     from passcheck.cli._common import check_outputs
     from passcheck.errors import PasscheckError
@@ -67,7 +68,7 @@ def handle(args) -> int:
     if args.finding:
         todo = [find(cells, args.finding)]
     else:
-        todo = [f for c in cells for f in c.findings if f.oracle == "parity" and not f.expected and _covered(f)]
+        todo = [f for c in cells for f in c.findings if f.oracle == "parity" and not f.expected and covered(f)]
     if not todo:
         print(
             "no unexpected ort:* or shape-inference parity finding in the report: nothing to attribute", file=sys.stderr
@@ -86,52 +87,6 @@ def handle(args) -> int:
     _store(doc, todo)
     atomic_write(args.json or args.report, json.dumps(doc, indent=1, default=str) + "\n")
     return 0
-
-
-def _covered(f) -> bool:
-    from passcheck.attribution.shapes import PASSES
-
-    return (f.pass_id.startswith(("ort:", "onnxscript:")) and f.kind == "missed-optimization") or (
-        f.pass_id in PASSES and f.kind == "less-precise"
-    )
-
-
-def attribute(finding, executor, cases_from=(), max_sessions: int = 40) -> tuple[list[str], str]:
-    """(names, note) for one finding; ``executor`` an :class:`~passcheck.passes.isolation.IsolatedExecutor`.
-
-    ``ort:*`` missed optimizations: the transformers (see :mod:`passcheck.attribution.ort`);
-    ``onnxscript:*`` ones: the rewrite rule or step (:mod:`passcheck.attribution.onnxscript`);
-    shape-inference precision findings: the node where the typing falls behind
-    (:mod:`passcheck.attribution.shapes`).
-
-    Raises:
-        PasscheckError: a finding of another kind, or its forms cannot be rebuilt.
-    """
-    from passcheck.attribution.forms import form_models
-    from passcheck.attribution.ort import attribute_parity
-    from passcheck.attribution.shapes import attribute_precision
-    from passcheck.errors import PasscheckError, WorkerDied
-
-    if finding.oracle != "parity" or not _covered(finding):
-        raise PasscheckError(
-            f"finding {finding.id!r}: attribution covers ort:*/onnxscript:* missed optimizations and shape-inference "
-            "precision parity findings only in this version"
-        )
-    a, b = form_models(finding, cases_from)
-    if finding.kind == "less-precise":
-        got = attribute_precision(a, b, finding.pass_id, executor)
-        return got.names, got.note
-    if finding.pass_id.startswith("onnxscript:"):
-        from passcheck.attribution.onnxscript import attribute_rules
-
-        got = attribute_rules(a, b, finding.pass_id, executor)
-        return got.names, got.note
-    level = finding.pass_id.split(":", 1)[1]
-    try:
-        got = attribute_parity(a, b, level, finding.details.get("kept_op_types") or [], executor.call, max_sessions)
-    except WorkerDied as exc:
-        return [], f"onnxruntime died while bisecting: {exc}"
-    return got.names, got.note
 
 
 def _store(doc, findings) -> None:

@@ -124,10 +124,19 @@ def handle(args) -> int:
         return v
 
     result = bisect(versions, probe)
-    doc = {
+    doc = record(finding, args.package, versions, result)
+    atomic_write(out / "bisect.json", json.dumps(doc, indent=1) + "\n")
+    print(f"{args.package}: {result.conclusion}")
+    print(f"wrote {out / 'bisect.json'}", file=sys.stderr)
+    return 0 if result.direction != "none" else 1
+
+
+def record(finding, package: str, versions, result) -> dict:
+    """``bisect.json``'s document for ``result`` (a :class:`passcheck.bisect.Outcome`) over ``versions``."""
+    return {
         "finding": finding.id,
-        "package": args.package,
-        "range": versions,
+        "package": package,
+        "range": list(versions),
         "direction": result.direction,
         "last_old": result.last_old,
         "first_new": result.first_new,
@@ -137,10 +146,6 @@ def handle(args) -> int:
             {"version": v.version, "state": v.state, "reason": v.reason, "versions": v.versions} for v in result.probes
         ],
     }
-    atomic_write(out / "bisect.json", json.dumps(doc, indent=1) + "\n")
-    print(f"{args.package}: {result.conclusion}")
-    print(f"wrote {out / 'bisect.json'}", file=sys.stderr)
-    return 0 if result.direction != "none" else 1
 
 
 def _finding(args):

@@ -128,6 +128,7 @@ def handle(args) -> int:
     from passcheck.errors import PasscheckError
     from passcheck.passes.isolation import IsolatedExecutor
     from passcheck.reduce.case_module import case_module, case_slug
+    from passcheck.reduce.finding import case_settings, source_for
     from passcheck.reduce.pair import PairReducer
     from passcheck.reduce.predicates import predicate_for
     from passcheck.report.json_report import atomic_write
@@ -175,8 +176,8 @@ def handle(args) -> int:
         )
 
     with IsolatedExecutor() as ex:
-        source, sites_before = _source(f, args.cases_from, ex)
-        reducer = PairReducer(source, predicate_for(f, ex, **_case_settings(f, args.cases_from)), ex)
+        source, sites_before = source_for(f, args.cases_from, ex)
+        reducer = PairReducer(source, predicate_for(f, ex, **case_settings(f, args.cases_from)), ex)
         print(
             f"passcheck reduce: {len(reducer.keys)} nodes"
             + (f", {sites_before} rewrite sites" if sites_before else "")
@@ -233,39 +234,9 @@ def _finding(report, finding_id, out):
     return f, out
 
 
-def _source(f, cases_from, executor):
-    """(the :mod:`passcheck.reduce.sources` source for ``f``, the number of rewrite sites or 0)."""
-    from passcheck.attribution.forms import form_model, mutation_base
-    from passcheck.reduce.sources import Cut, Rewritten
-
-    other = f.details.get("other_form")
-    rewritten = mutation_base(f) if other in (None, "common") else None
-    if rewritten is not None:
-        from passcheck.mutations import forms as hforms
-
-        source = Rewritten(*rewritten, executor)
-        whole = sum(len(hforms.sites(source.base, r)) if s is None else 1 for r, s in hforms.parts(source.form))
-        return source, whole
-    a = form_model(f, other, cases_from) if other else None
-    return Cut(a, form_model(f, f.form, cases_from), executor, f.details.get("kept_nodes") or []), 0
-
-
 def _site_count(form: str) -> int | str:
     """Sites a narrowed spelling names (``all`` for a part left at every site)."""
     from passcheck.mutations import forms as hforms
 
     parts = hforms.parts(form)
     return "all" if any(s is None for _r, s in parts) else len(parts)
-
-
-def _case_settings(f, cases_from) -> dict:
-    """The case's tolerances and parity checks (for the engine predicate); {} for a model's finding."""
-    if f.case.startswith("model/"):
-        return {}
-    from passcheck.attribution.forms import form_model
-
-    form_model(f, f.form, cases_from)  # loads the case modules the finding needs
-    from passcheck.cases._registry import load_builtin
-
-    case = load_builtin().get(f.case)
-    return {"rtol": case.rtol, "atol": case.atol, "parity": case.parity}

@@ -84,7 +84,7 @@ def handle(args) -> int:
 
 
 def _attribute(f, cases_from) -> list[str]:
-    from passcheck.cli.attribute import attribute
+    from passcheck.attribution.dispatch import attribute
     from passcheck.passes.isolation import IsolatedExecutor
 
     with IsolatedExecutor() as ex:

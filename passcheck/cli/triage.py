@@ -32,6 +32,21 @@ def add_parser(sub) -> None:
         metavar="PATH",
         help="case module file or folder the runs' cases come from",
     )
+    p.add_argument(
+        "--reduce-seconds",
+        type=_seconds,
+        default=30.0,
+        metavar="S",
+        help="at most this long per candidate reducing its pair to the fewest nodes that still show it "
+        "(0: not reduced; default: %(default)s)",
+    )
+    p.add_argument(
+        "--bisect",
+        action="store_true",
+        help="name the first bad version of each reproduced candidate: bisect over the versions of its tool that "
+        "the pinned environments (ci/envs/*.txt) name; builds one environment per version probed",
+    )
+    p.add_argument("--envs-dir", metavar="DIR", help="with --bisect: the pinned environments folder (default: ci/envs)")
     p.add_argument("--found", metavar="FILE", help="also write the public record (docs/found.md) of this triage here")
     p.add_argument(
         "--found-note",
@@ -46,10 +61,21 @@ def handle(args) -> int:
     import shlex
     from pathlib import Path
 
+    from passcheck.errors import PasscheckError
     from passcheck.triage.index import found_md
     from passcheck.triage.run import triage
 
-    done = triage(args.runs, args.out, args.budget, args.cases_from, say=print)
+    if args.envs_dir and not args.bisect:
+        raise PasscheckError("--envs-dir goes with --bisect")
+    done = triage(
+        args.runs,
+        args.out,
+        args.budget,
+        args.cases_from,
+        say=print,
+        reduce_seconds=args.reduce_seconds,
+        bisector=_bisector(args.envs_dir) if args.bisect else None,
+    )
     counts: dict[str, int] = {}
     for r in done.rows:
         counts[r["outcome"].status] = counts.get(r["outcome"].status, 0) + 1
@@ -63,6 +89,9 @@ def handle(args) -> int:
             "--out",
             args.out,
             *(["--budget", f"{args.budget:g}"] if args.budget else []),
+            *(["--reduce-seconds", f"{args.reduce_seconds:g}"] if args.reduce_seconds != 30 else []),
+            *(["--bisect"] if args.bisect else []),
+            *(["--envs-dir", args.envs_dir] if args.envs_dir else []),
             *(w for p in args.cases_from for w in ("--cases-from", p)),
         ]
         command = "passcheck triage " + " ".join(shlex.quote(str(w)) for w in words)
@@ -70,3 +99,44 @@ def handle(args) -> int:
         Path(args.found).write_text(text, encoding="utf-8")
         print(f"wrote {args.found}")
     return 0
+
+
+def _seconds(text: str) -> float:
+    """argparse type: seconds, 0 or more (below 10^7)."""
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds (0 or more), got {text!r}") from None
+    if not (math.isfinite(value) and 0 <= value < 10**7):
+        raise argparse.ArgumentTypeError(f"expected seconds from 0 to below 10^7, got {text!r}")
+    return value
+
+
+def _bisector(envs_dir):
+    """``triage``'s bisector: ``passcheck bisect``'s search and probes over the versions the pinned environments
+    name; writes ``FOLDER/bisect.json`` and returns (REPORT.md's "First bad version" text, that record)."""
+
+    def bisector(finding, package, folder, cases_from):
+        import json
+
+        from passcheck.bisect.probe import Prober
+        from passcheck.bisect.search import bisect
+        from passcheck.bisect.versions import pinned
+        from passcheck.cli.bisect import record
+        from passcheck.errors import PasscheckError
+        from passcheck.matrix import envs as envmod
+        from passcheck.report.json_report import atomic_write
+        from passcheck.repro.bisected import first_bad
+
+        versions = pinned(package, envs_dir)
+        if len(versions) < 2:
+            raise PasscheckError(f"the pinned environments name {len(versions)} version(s) of {package}; 2 needed")
+        prober = Prober(finding, package, envmod.installable_source(None), (folder / "bisect").resolve(), cases_from)
+        doc = record(finding, package, versions, bisect(versions, prober))
+        atomic_write(folder / "bisect.json", json.dumps(doc, indent=1) + "\n")
+        return first_bad(folder / "bisect.json", finding.id, package), doc
+
+    return bisector

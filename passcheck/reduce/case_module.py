@@ -27,7 +27,7 @@ def case_module(
     """Python source registering case ``case_id`` (default ``reduced/<case-form-pass>``) with forms
     ``common`` (``a``, the form the finding compares with) and the finding's form (``b``; ``uncommon``
     when it is named ``common`` or is no valid form name), targeting the finding's pass; for a
-    one-form finding (``a`` None) ``b`` alone is the case's ``common``. ``origin`` says what made it,
+    one-form finding (``a`` None) ``b`` is both (a case needs an uncommon form). ``origin`` says what made it,
     ``rtol`` / ``atol`` are the case's tolerances."""
     case_id = case_id or "reduced/" + case_slug(finding)
     form_b = (
@@ -38,7 +38,10 @@ def case_module(
     src_b, how_b = model_source(b, "build_uncommon")
     if a is None:
         src_a, how_a = "build_common = build_uncommon", how_b
-        forms = '{"common": Form(build_uncommon)}'
+        forms = (  # a case needs an uncommon form: the same model, the form a one-form finding is scripted on
+            f'{{"common": Form(build_uncommon), {form_b!r}: Form(build_uncommon, '
+            f"{('the same model (a one-form finding of ' + finding.pass_id + ')')!r})}}"
+        )
     else:
         src_a, how_a = model_source(a, "build_common")
         forms = (

@@ -107,7 +107,7 @@ def _generic(f, versions, cases_from, bisected):
 
     b = form_model(f, f.form, cases_from)
     c = claim(f)
-    a = form_model(f, f.details["other_form"], cases_from) if c.two_forms else None
+    a = form_model(f, c.other or f.details["other_form"], cases_from) if c.two_forms else None
     call = tool_call(f.pass_id, b)
     if call is None:
         raise PasscheckError(

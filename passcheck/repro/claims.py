@@ -31,6 +31,8 @@ class Claim:
     feeds: bool = False
     helpers: tuple[str, ...] = ()
     constants: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: the other form a two-form claim builds, when the finding's details name none (``other_form``).
+    other: str | None = None
 
 
 _VALIDITY = """
@@ -72,6 +74,27 @@ _FORM_RUNS = """
         return 1
     print(f"fixed: onnxruntime runs {FORM} on every feed set")
     return 0
+"""
+
+_DISAGREEMENT = """
+    model, other = build_form(), build_other()
+    err, err_other = checker_error(model), checker_error(other)
+    print(f"checker on {OTHER}:", err_other or "accepts")
+    print(f"checker on {FORM}:", err or "accepts")
+    if err is None:
+        print(f"fixed: the onnx checker accepts {FORM} as it accepts {OTHER}")
+        return 0
+    if err_other is not None:
+        raise RuntimeError(f"premise fails: the checker rejects {OTHER} too: {err_other}")
+    for i, feeds in enumerate(feed_sets()):  # premise: onnxruntime runs FORM, and it computes what OTHER computes
+        expected, got = run(other, feeds), run(model, feeds)
+        for name, value in expected.items():
+            c = compare(got.get(name), value, RTOL, ATOL)
+            if not c.ok:
+                raise RuntimeError(f"premise fails: {FORM} and {OTHER} differ on {name!r}, binding {i}: {c.message}")
+    print(f"BUG: the onnx checker (full_check=True) rejects {FORM} but accepts {OTHER}, which computes the same "
+          f"values, and onnxruntime runs {FORM} on all {len(feed_sets())} feed set(s): {err}")
+    return 1
 """
 
 _NUMERIC = """
@@ -232,6 +255,17 @@ def claim(finding, rtol: float | None = None, atol: float | None = None) -> Clai
                 "onnxruntime runs the form, which the onnx checker (full_check=True) accepts, on every feed set",
                 feeds=True,
                 helpers=("run", "apply_in_child"),
+            )
+        if key == ("validity", "validity-disagreement") and f.form != "common":
+            return Claim(
+                _DISAGREEMENT,
+                f"the onnx checker (full_check=True) judges {f.form!r} as it judges 'common': the two forms "
+                "compute the same values and onnxruntime runs both",
+                two_forms=True,
+                feeds=True,
+                helpers=("run", "compare", "checker_error"),
+                constants={"RTOL": rtol, "ATOL": atol},
+                other="common",
             )
         return (
             f"no standalone check states the {f.oracle} oracle's {f.kind!r} claim on a form itself (pass 'input') yet"

@@ -135,11 +135,6 @@ def kept(ba, aa, bb, ab):
         return name, None
     return None, (said or f"exit {r.returncode}") if r.returncode else None
 
-
-def apply_here():
-    """``--apply IN OUT``: the child :func:`apply_in_child` starts."""
-    onnx.save(apply(onnx.load(sys.argv[2])), sys.argv[3])
-    return 0
 ''',
     "reads_data": '''def reads_data(model, names):
     """What the values ``names`` read besides constants and graph-input shapes (Shape/Size outputs), sorted: graph
@@ -219,6 +214,13 @@ def feed_sets():
 {builders}
 {apply}
 
+
+def apply_here():
+    """``--apply IN OUT``: apply the tool to the model IN and save what it returns as OUT (the child
+    ``apply_in_child`` starts, when the check needs one; usable by hand on any model)."""
+    onnx.save(apply(onnx.load(sys.argv[2])), sys.argv[3])
+    return 0
+
 {helpers}
 
 def main():
@@ -269,7 +271,7 @@ def script(finding, claim, call, a, b, feeds: Sequence[Mapping] = ()) -> tuple[s
     from passcheck.repro.source import model_source
 
     helpers = {**_oracle_source(), **_OWN}
-    other = finding.details.get("other_form") if claim.two_forms else None
+    other = (claim.other or finding.details.get("other_form")) if claim.two_forms else None
     src_b, how_b = model_source(b, "build_form")
     how = {finding.form: how_b}
     builders = src_b

@@ -16,11 +16,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from passcheck.errors import PasscheckError
+from passcheck.records import Finding
 from passcheck.triage.candidates import Candidate
 
 #: How many of a candidate's findings are scripted at most.
@@ -41,6 +42,11 @@ class Outcome:
         finding: id of the finding scripted (or tried last), "" when none was.
         files: names of the files in the folder.
         seconds: time spent on it.
+        reduced: what reduction did (:class:`passcheck.triage.follow.Reduction`'s line), "" when not tried.
+        nodes: (nodes before, after) when the scripted pair is a reduced one.
+        attribution: names held responsible (empty when none); ``attribution_note`` says how or why not.
+        recheck: the line on the version installed here (:func:`passcheck.triage.follow.recheck`).
+        first_bad: REPORT.md's "First bad version" text; ``bisect`` the bisection's record, when one ran.
     """
 
     status: str
@@ -48,6 +54,13 @@ class Outcome:
     finding: str = ""
     files: list[str] = dataclasses.field(default_factory=list)
     seconds: float = 0.0
+    reduced: str = ""
+    nodes: tuple[int, int] | None = None
+    attribution: list[str] = dataclasses.field(default_factory=list)
+    attribution_note: str = ""
+    recheck: str = ""
+    first_bad: str = ""
+    bisect: dict | None = None
 
 
 def folder_name(n: int, c: Candidate) -> str:
@@ -62,13 +75,19 @@ def attempt(
     versions: Mapping[str, str | None],
     cases_from: Sequence[str],
     refused: Mapping[str, str],
-    extra_md: str,
+    extra_md: Callable[[Outcome], str],
     deadline: float,
+    executor=None,
+    reduce_seconds: float = 0.0,
 ) -> Outcome:
-    """Script ``c`` into ``folder`` (see the module docs); ``extra_md`` is appended to ``REPORT.md``.
-    Never raises for a finding it cannot script or a script that does not reproduce."""
+    """Script ``c`` into ``folder`` (see the module docs); ``extra_md(outcome)`` is appended to ``REPORT.md``.
+    With ``executor`` (an IsolatedExecutor) each finding tried is first reduced (at most ``reduce_seconds``, its
+    reduced pair scripted first, the recorded one when that does not reproduce) and attributed
+    (:mod:`passcheck.triage.follow`). Never raises for a finding it cannot script or a script that does not
+    reproduce."""
     from passcheck.repro import bundle
     from passcheck.repro.plan import refusal
+    from passcheck.triage import follow
 
     start = time.monotonic()
     fits = [f for f in c.findings if f.id not in refused and refusal(f) is None]
@@ -77,20 +96,46 @@ def attempt(
         return Outcome("refused", refused.get(f.id) or refusal(f) or "no finding of it can be scripted", f.id)
     last = Outcome("refused", "", fits[0].id)
     for f in fits[:TRIES]:
-        try:
-            text, models, md, _how = bundle.build(f, versions, cases_from)
-        except PasscheckError as exc:
-            last = Outcome("refused", str(exc), f.id)
-            continue
-        except Exception as exc:  # noqa: BLE001 - a form that no longer builds here: said, never a crash
-            last = Outcome("refused", f"the forms cannot be rebuilt here: {type(exc).__name__}: {exc}", f.id)
-            continue
-        try:
-            timeout = max(MIN_SCRIPT_SECONDS, min(MAX_SCRIPT_SECONDS, deadline - time.monotonic()))
-            bug = bundle.write(folder, text, models, md.rstrip("\n") + "\n\n" + extra_md, timeout)
-            return Outcome("reproduced", bug, f.id, ["repro.py", "REPORT.md", *models], time.monotonic() - start)
-        except PasscheckError as exc:
-            last = Outcome("not reproduced", str(exc), f.id)
+        tries: list[tuple[Finding, list[str], follow.Reduction | None]] = [(f, list(cases_from), None)]
+        names, note = [], "not attributed: no attribution was run"
+        if executor is not None:
+            red = (
+                follow.reduce(f, folder, cases_from, executor, min(reduce_seconds, deadline - time.monotonic()))
+                if reduce_seconds > 0
+                else follow.Reduction(f, None, "no (not asked: --reduce-seconds 0)")
+            )
+            if red.module:
+                tries.insert(0, (red.finding, [*cases_from, red.module], red))
+            names, note = follow.attribute(f, executor, cases_from)
+            said = red.said
+        else:
+            said = "no (not tried)"
+        for g, g_from, red in tries:
+            done = Outcome("refused", "", f.id, reduced=said, attribution=names, attribution_note=note)
+            if red is not None:
+                done.nodes = red.nodes
+            elif (first := tries[0][2]) is not None:
+                done.reduced = f"{said}; that pair's script was refused or did not exit 1 here: the recorded pair is"
+                Path(first.module).unlink(missing_ok=True)  # not part of the bundle
+            try:
+                text, models, md, _how = bundle.build(dataclasses.replace(g, attribution=names), versions, g_from)
+            except PasscheckError as exc:
+                last = dataclasses.replace(done, why=str(exc))
+                continue
+            except Exception as exc:  # noqa: BLE001 - a form that no longer builds here: said, never a crash
+                last = dataclasses.replace(done, why=f"the forms cannot be rebuilt here: {type(exc).__name__}: {exc}")
+                continue
+            try:
+                timeout = max(MIN_SCRIPT_SECONDS, min(MAX_SCRIPT_SECONDS, deadline - time.monotonic()))
+                done.status, done.files = "reproduced", ["repro.py", "REPORT.md", *models]
+                if red is not None:
+                    done.files.append(Path(red.module).name)
+                md = follow.set_section(md, "Attribution", follow.attribution_md(names, note))
+                done.why = bundle.write(folder, text, models, md.rstrip("\n") + "\n\n" + extra_md(done), timeout)
+                done.seconds = time.monotonic() - start
+                return done
+            except PasscheckError as exc:
+                last = dataclasses.replace(done, status="not reproduced", why=str(exc), files=[])
     last.seconds = time.monotonic() - start
     return last
 
@@ -115,12 +160,19 @@ def write_candidate(
         "seconds": round(outcome.seconds, 1),
         "upstream": upstream,
         "versions": {k: v for k, v in versions.items() if v},
+        "reduced": {"said": outcome.reduced, "nodes": list(outcome.nodes) if outcome.nodes else None},
+        "attribution": {"names": outcome.attribution, "note": outcome.attribution_note},
+        "recheck": outcome.recheck,
+        "first_bad_version": {"said": outcome.first_bad, "bisect": outcome.bisect},
     }
     (folder / "candidate.json").write_text(json.dumps(doc, indent=1, default=str) + "\n", encoding="utf-8")
 
 
-def triage_md(n: int, total: int, c: Candidate, upstream_phrase: str, valid: list[str]) -> str:
-    """The sections triage adds to ``REPORT.md``: rank, upstream, where it shows, why the form is valid."""
+def triage_md(
+    n: int, total: int, c: Candidate, upstream_phrase: str, valid: list[str], outcome: Outcome, recheck: str
+) -> str:
+    """The sections triage adds to ``REPORT.md``: rank, upstream, where it shows, the reduction, the re-check on
+    the version installed here, why the form is valid."""
     shown = (
         f"{len(c.findings)} finding(s) in {len(c.cases)} case(s) ({', '.join(c.cases[:6])}"
         f"{' …' if len(c.cases) > 6 else ''}); forms {', '.join(c.forms[:6])}; passes {', '.join(c.passes)}; "
@@ -131,7 +183,8 @@ def triage_md(n: int, total: int, c: Candidate, upstream_phrase: str, valid: lis
 - candidate {n} of {total}, rank: {c.rank} ({c.tool})
 - upstream: {upstream_phrase}
 - seen as: {shown}
-- reduced: no (the pair as the run or hunt recorded it; a hunt's pair is already shrunk)
+- reduced: {outcome.reduced or "no (not tried)"}
+- re-checked: {recheck}
 
 ## Why the uncommon form is valid
 {why}

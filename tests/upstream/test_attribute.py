@@ -168,3 +168,17 @@ def test_onnxscript_missed_fusion_names_the_rewrite_rule(tmp_path, capsys):
     assert main(["attribute", str(report)]) == 0
     cells, _ = read_report(report)
     assert [f.attribution for c in cells for f in c.findings if f.oracle == "parity"] == [["FuseBatchNormIntoConv"]]
+
+
+def test_a_segfault_of_the_optimizer_is_attributed_to_the_fusion_whose_disabling_avoids_it():
+    """onnxruntime's extended level kills its process on LayerNormalization with an empty optional bias; the
+    session is created once SkipLayerNormFusion alone is disabled (real sessions, each in the isolation worker)."""
+    from passcheck.attribution.ort import attribute_failure
+    from passcheck.passes.isolation import IsolatedExecutor
+
+    case = load_builtin().get("optional-input/layernorm-bias")
+    with IsolatedExecutor() as ex:
+        got = attribute_failure(case.build("empty-name"), "extended", ex.call)
+        assert got.names == ["SkipLayerNormFusion"], got
+        healthy = attribute_failure(case.build("common"), "extended", ex.call)
+    assert healthy.names == [] and healthy.note.startswith("not reproduced"), healthy

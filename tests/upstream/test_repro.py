@@ -192,3 +192,26 @@ def test_a_bad_bisect_file_is_one_line_and_exit_2(out, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "not a bisect.json" in err and "Traceback" not in err
     assert not (tmp_path / "o").exists()
+
+
+def test_a_form_that_keeps_one_of_two_nodes_reproduces_as_parity_judged_it(tmp_path, capsys):
+    """Parity's rule: 'common' lost its one Transpose, 'transposed-product' kept one of its two (2->1). The script and
+    the attribution judged removed counts alone (1 = 1: "optimized alike") and did not reproduce it (issue 31,
+    4 ORT parity candidates of docs/found.md)."""
+    case, fid = "fusion-matmul/transpose-matmul-r3", "transposed-product|ort:extended|parity|missed-optimization"
+    report = tmp_path / "r.json"
+    assert main(["run", "--case", case, "--pass", "ort:extended", "--json", str(report), "-q"]) == 1
+    capsys.readouterr()
+    assert main(["repro", str(report), "--finding", f"{case}:{fid}", "--out", str(tmp_path / "o")]) == 0
+    said = capsys.readouterr().out
+    assert "BUG: Transpose removed from common (1->0) but not from transposed-product (2->1)" in said, said
+    assert "`MatmulTransposeFusion`" in (tmp_path / "o" / "REPORT.md").read_text()
+
+
+def test_kept_by_rule_is_parity_rule():
+    from passcheck.attribution.ort import kept_by_rule
+
+    assert kept_by_rule("T", {"T": 1}, {}, {"T": 2}, {"T": 1})  # A lost all, B kept some
+    assert kept_by_rule("T", {"T": 2}, {"T": 1}, {"T": 2}, {"T": 2})  # as many, B lost fewer
+    assert not kept_by_rule("T", {"T": 2}, {"T": 1}, {"T": 3}, {"T": 2})  # A kept some too, counts differ
+    assert not kept_by_rule("T", {"T": 1}, {}, {"T": 1}, {})  # both lost all

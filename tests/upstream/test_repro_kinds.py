@@ -105,9 +105,10 @@ def _fixed(
     f = next(x for c in cells for x in c.findings if x.id == finding_id)
     b = form_model(f, f.form)
     c = claim(f)
-    a = form_model(f, f.details["other_form"]) if c.two_forms else None
+    other = c.other or f.details.get("other_form")
+    a = form_model(f, other) if c.two_forms else None
     if same_form:
-        a = b = form_model(f, f.details["other_form"])
+        a = b = form_model(f, other)
     feeds, rtol, atol = case_feeds(f, b)
     text, _ = generic.script(f, claim(f, rtol, atol), call or tool_call(f.pass_id, b), a, b, feeds)
     (tmp_path / "fixed.py").write_text(text)
@@ -294,16 +295,39 @@ def test_folding_script_fails_on_an_unfolded_sliced_shape_then_passes_once_folde
     assert premise.returncode == 2 and "premise fails" in premise.stderr, premise.stdout + premise.stderr
 
 
-def test_a_kind_without_a_faithful_script_is_refused_in_one_line(reports, tmp_path, capsys):
+def test_validity_disagreement_on_a_form_is_scripted_and_passes_once_the_checker_agrees(reports, repro, tmp_path):
+    """The checker rejects the form and accepts 'common'; with 'common' as both forms (a planted fix) the two
+    verdicts agree and the script exits 0."""
     report = reports("graph-interface/output-without-shape", "ort:disabled")
     fid = "graph-interface/output-without-shape:no-shape|input|validity|validity-disagreement"
-    assert main(["repro", report, "--finding", fid, "--out", str(tmp_path / "o")]) == 2
-    err = capsys.readouterr().err
-    assert (
-        "repro cannot script it faithfully: no standalone check states the validity oracle's" in err
-        and len(err.strip().splitlines()) == 1
+    bug = repro(report, fid, tmp_path / "o")
+    assert "BUG: the onnx checker (full_check=True) rejects no-shape but accepts common" in bug, bug
+    assert {"common.onnx", "uncommon.onnx"} <= {p.name for p in (tmp_path / "o").iterdir()}
+    fixed = _fixed(fid, report, tmp_path, same_form=True)
+    assert fixed.returncode == 0 and "fixed: the onnx checker accepts" in fixed.stdout, fixed.stdout + fixed.stderr
+
+
+def test_every_script_applies_its_tool_by_hand_with_apply(reports, repro, tmp_path):
+    """``repro.py --apply IN OUT`` works in a script whose check runs no child (it used to call an undefined
+    ``apply_here``)."""
+    report = reports("repro/reshape-target", "onnx:infer-shapes")
+    from passcheck.report.json_report import read_report
+
+    cells, _ = read_report(report)
+    fid = next(f.id for c in cells for f in c.findings if not f.expected and f.pass_id == "onnx:infer-shapes")
+    repro(report, fid, tmp_path / "o")
+    text = (tmp_path / "o" / "repro.py").read_text()
+    assert "def apply_in_child" not in text  # the check itself starts no child
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    r = subprocess.run(
+        [sys.executable, "-I", "repro.py", "--apply", next((tmp_path / "o").glob("*.onnx")).name, "o.onnx"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path / "o",
+        env=env,
     )
-    assert not (tmp_path / "o").exists()
+    assert r.returncode == 0 and (tmp_path / "o" / "o.onnx").is_file(), r.stdout + r.stderr
 
 
 def test_a_script_that_does_not_show_the_bug_here_is_not_kept(tmp_path):
@@ -372,11 +396,12 @@ def test_input_mutated_script_catches_a_planted_in_place_edit(tmp_path):
             "binding of symbols",
         ),
         ("acceptance", "rejected", "onnxscript:optimize", {"status": "timeout"}, "time or memory limit"),
-        ("validity", "validity-disagreement", "input", {}, "on a form itself (pass 'input')"),
+        ("validity", "validity-disagreement", "input", {"form": "common"}, "on a form itself (pass 'input')"),
         ("validity", "invalid-model", "cmd:onnxsim", {}, "no standalone script calls pass 'cmd:onnxsim'"),
     ],
 )
 def test_kinds_without_a_faithful_script_are_refused(oracle, kind, pass_id, details, why):
     from passcheck.repro.plan import refusal
 
-    assert why in refusal(Finding(kind, oracle, "c", "f", pass_id, "m", details=details))
+    form = details.pop("form", "f")  # a disagreement on 'common' has no other form to compare with
+    assert why in refusal(Finding(kind, oracle, "c", form, pass_id, "m", details=details))

@@ -12,7 +12,7 @@ from passcheck.cases import Case, Form, register
 def build_uncommon():
     """The model as serialized bytes (too large or too intricate to spell with onnx.helper)."""
     return onnx.ModelProto.FromString(base64.b64decode(
-        "CAg6agogCglvbmVfcmFuazIKAXISAXMaBm4xX011bCIDTXVsOgASAWcqFwgBCAEQAUIJb25lX3JhbmsySgQAAIA/WhQKAXISDwoN"
+        "CAg6agogCgFyCglvbmVfcmFuazISAXMaBm4xX011bCIDTXVsOgASAWcqFwgBCAEQAUIJb25lX3JhbmsySgQAAIA/WhQKAXISDwoN"
         "CAESCQoDEgFOCgIICGIUCgFzEg8KDQgBEgkKAxIBTgoCCAhCBAoAEBI="
     ))
 
@@ -20,7 +20,7 @@ def build_uncommon():
 def build_common():
     """The model as serialized bytes (too large or too intricate to spell with onnx.helper)."""
     return onnx.ModelProto.FromString(base64.b64decode(
-        "CAg6WgoaCgNvbmUKAXISAXMaBm4xX011bCIDTXVsOgASAWcqDRABQgNvbmVKBAAAgD9aFAoBchIPCg0IARIJCgMSAU4KAggIYhQK"
+        "CAg6WgoaCgFyCgNvbmUSAXMaBm4xX011bCIDTXVsOgASAWcqDRABQgNvbmVKBAAAgD9aFAoBchIPCg0IARIJCgMSAU4KAggIYhQK"
         "AXMSDwoNCAESCQoDEgFOCgIICEIECgAQEg=="
     ))
 

@@ -18,10 +18,10 @@ def build_uncommon():
         numpy_helper.from_array(np.array([1], dtype=np.int64).reshape((1,)), name='axes'),
     ]
     inputs = [
-        helper.make_tensor_value_info('data', 1, [2, 3, 4]),
+        helper.make_tensor_value_info('data', 7, [2, 3, 4]),
     ]
     outputs = [
-        helper.make_tensor_value_info('reduced', 1, [2, 1, 4]),
+        helper.make_tensor_value_info('reduced', 7, [2, 1, 4]),
     ]
     value_info = [
     ]
@@ -37,10 +37,10 @@ def build_common():
         numpy_helper.from_array(np.array([1], dtype=np.int64).reshape((1,)), name='axes'),
     ]
     inputs = [
-        helper.make_tensor_value_info('data', 1, [2, 3, 4]),
+        helper.make_tensor_value_info('data', 7, [2, 3, 4]),
     ]
     outputs = [
-        helper.make_tensor_value_info('reduced', 1, [2, 1, 4]),
+        helper.make_tensor_value_info('reduced', 7, [2, 1, 4]),
     ]
     value_info = [
     ]

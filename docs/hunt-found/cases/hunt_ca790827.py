@@ -12,24 +12,23 @@ from passcheck.cases import Case, Form, register
 def build_uncommon():
     """The model as serialized bytes (too large or too intricate to spell with onnx.helper)."""
     return onnx.ModelProto.FromString(base64.b64decode(
-        "CAgSCXBhc3NjaGVjazrTBApACgFhEgthX3RyYW5zcG9zZRoQYV90cmFuc3Bvc2Vfbm9kZSIJVHJhbnNwb3NlKhEKBHBlcm1AAEAB"
-        "QAJAA6ABBwo6CgthX3RyYW5zcG9zZQoHYV9zaGFwZRIJYV9yZXNoYXBlGg5hX3Jlc2hhcGVfbm9kZSIHUmVzaGFwZQpDCglhX3Jl"
-        "c2hhcGUKCGFfc3RhcnRzCgZhX2VuZHMKBmFfYXhlcxIHYV9zbGljZRoMYV9zbGljZV9ub2RlIgVTbGljZQoyCgdhX3NsaWNlCgZh"
-        "X29uZXMSCGFfZXhwYW5kGg1hX2V4cGFuZF9ub2RlIgZFeHBhbmQKOAoIYV9leHBhbmQSCGFfY29uY2F0Gg1hX2NvbmNhdF9ub2Rl"
-        "IgZDb25jYXQqCwoEYXhpcxgAoAECCjUKAWISAmJ0GgxuMF9UcmFuc3Bvc2UiCVRyYW5zcG9zZSoRCgRwZXJtQABAAUADQAKgAQc6"
-        "AAomCghhX2NvbmNhdAoCYnQSAXkaCW4xX01hdE11bCIGTWF0TXVsOgASAWcqEwgEEAc6BAAAAABCB2Ffc2hhcGUqEQgBEAc6AQBC"
-        "CGFfc3RhcnRzKhcIARAHOgn//////////39CBmFfZW5kcyoPCAEQBzoBAEIGYV9heGVzKhIIBBAHOgQBAQEBQgZhX29uZXNaHAoB"
-        "YRIXChUIARIRCgMSAU4KAggCCgIIBAoCCAhaHAoBYhIXChUIARIRCgMSAU4KAggCCgIIBgoCCAhiHAoBeRIXChUIARIRCgMSAU4K"
-        "AggCCgIIBAoCCAZCBAoAEBE="
+        "CAgSCXBhc3NjaGVjazrBBAo+CgFhEgthX3RyYW5zcG9zZRoQYV90cmFuc3Bvc2Vfbm9kZSIJVHJhbnNwb3NlKg8KBHBlcm1AAEAB"
+        "QAKgAQcKOgoLYV90cmFuc3Bvc2UKB2Ffc2hhcGUSCWFfcmVzaGFwZRoOYV9yZXNoYXBlX25vZGUiB1Jlc2hhcGUKQwoJYV9yZXNo"
+        "YXBlCghhX3N0YXJ0cwoGYV9lbmRzCgZhX2F4ZXMSB2Ffc2xpY2UaDGFfc2xpY2Vfbm9kZSIFU2xpY2UKMgoHYV9zbGljZQoGYV9v"
+        "bmVzEghhX2V4cGFuZBoNYV9leHBhbmRfbm9kZSIGRXhwYW5kCjgKCGFfZXhwYW5kEghhX2NvbmNhdBoNYV9jb25jYXRfbm9kZSIG"
+        "Q29uY2F0KgsKBGF4aXMYAKABAgozCgFiEgJidBoMbjBfVHJhbnNwb3NlIglUcmFuc3Bvc2UqDwoEcGVybUAAQAJAAaABBzoACiYK"
+        "CGFfY29uY2F0CgJidBIBeRoJbjFfTWF0TXVsIgZNYXRNdWw6ABIBZyoSCAMQBzoDAAAAQgdhX3NoYXBlKhEIARAHOgEAQghhX3N0"
+        "YXJ0cyoXCAEQBzoJ//////////9/QgZhX2VuZHMqDwgBEAc6AQBCBmFfYXhlcyoRCAMQBzoDAQEBQgZhX29uZXNaGAoBYRITChEI"
+        "ARINCgMSAU4KAggECgIICFoYCgFiEhMKEQgBEg0KAxIBTgoCCAYKAggIYhgKAXkSEwoRCAESDQoDEgFOCgIIBAoCCAZCBAoAEBE="
     ))
 
 
 def build_common():
     """The model as serialized bytes (too large or too intricate to spell with onnx.helper)."""
     return onnx.ModelProto.FromString(base64.b64decode(
-        "CAgSCXBhc3NjaGVjazq1AQo1CgFiEgJidBoMbjBfVHJhbnNwb3NlIglUcmFuc3Bvc2UqEQoEcGVybUAAQAFAA0ACoAEHOgAKHwoB"
-        "YQoCYnQSAXkaCW4xX01hdE11bCIGTWF0TXVsOgASAWdaHAoBYRIXChUIARIRCgMSAU4KAggCCgIIBAoCCAhaHAoBYhIXChUIARIR"
-        "CgMSAU4KAggCCgIIBgoCCAhiHAoBeRIXChUIARIRCgMSAU4KAggCCgIIBAoCCAZCBAoAEBE="
+        "CAgSCXBhc3NjaGVjazqnAQozCgFiEgJidBoMbjBfVHJhbnNwb3NlIglUcmFuc3Bvc2UqDwoEcGVybUAAQAJAAaABBzoACh8KAWEK"
+        "AmJ0EgF5GgluMV9NYXRNdWwiBk1hdE11bDoAEgFnWhgKAWESEwoRCAESDQoDEgFOCgIIBAoCCAhaGAoBYhITChEIARINCgMSAU4K"
+        "AggGCgIICGIYCgF5EhMKEQgBEg0KAxIBTgoCCAQKAggGQgQKABAR"
     ))
 
 

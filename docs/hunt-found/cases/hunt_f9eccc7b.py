@@ -23,7 +23,7 @@ def build_uncommon():
     value_info = [
     ]
     graph = helper.make_graph(nodes, 'g', inputs, outputs, initializer=initializers, value_info=value_info)
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid('', 19)], ir_version=9)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid('', 21)], ir_version=10)
 
 
 def build_common():
@@ -40,14 +40,14 @@ def build_common():
     value_info = [
     ]
     graph = helper.make_graph(nodes, 'g', inputs, outputs, initializer=initializers, value_info=value_info)
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid('', 19)], ir_version=9)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid('', 21)], ir_version=10)
 
 
 register(Case(
     id='hunt/constant-typed-attr-ort-symbolic-shape-infer-rejected-f9eccc7b',
     forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form showing ort:symbolic-shape-infer acceptance rejected')},
     doc="Reduced by passcheck hunt from finding hunt/constant-typed-attr-ort-symbolic-shape-infer-rejected-f9eccc7b:uncommon|ort:symbolic-shape-infer|acceptance|rejected: ort:symbolic-shape-infer crashed on this form only (accepted: common): AttributeError: 'NoneType' object has no attribute 'HasField'",
-    opset=19,
+    opset=21,
     passes=('ort:symbolic-shape-infer',),
     tags=frozenset({"reduced"}),
 ))

@@ -1,4 +1,4 @@
-"""hunt/negative-axes-ort-symbolic-shape-infer-less-precise-c351f8e6: a minimal pair showing one finding (common: helper, uncommon: helper)."""
+"""hunt/negative-axes-onnxscript-optimize-missed-optimization-3a3eb1e8: a minimal pair showing one finding (common: helper, uncommon: helper)."""
 
 import base64
 
@@ -13,7 +13,6 @@ def build_uncommon():
     nodes = [
         helper.make_node('Shape', ['x'], ['d_shape'], name='shape_0'),
         helper.make_node('Gather', ['d_shape', 'd_idx'], ['d'], name='gather_1', axis=-1),
-        helper.make_node('TopK', ['x', 'd'], ['y', 'i'], name='topk_2', axis=-1),
     ]
     initializers = [
         numpy_helper.from_array(np.array([1], dtype=np.int64).reshape((1,)), name='d_idx'),
@@ -22,8 +21,7 @@ def build_uncommon():
         helper.make_tensor_value_info('x', 1, ['N', 4, 6]),
     ]
     outputs = [
-        helper.make_tensor_value_info('y', 1, ['N', 4, 4]),
-        helper.make_tensor_value_info('i', 7, ['N', 4, 4]),
+        helper.make_tensor_value_info('d', 7, [1]),
     ]
     value_info = [
     ]
@@ -35,7 +33,6 @@ def build_common():
     nodes = [
         helper.make_node('Shape', ['x'], ['d_shape'], name='shape_0'),
         helper.make_node('Gather', ['d_shape', 'd_idx'], ['d'], name='gather_1', axis=0),
-        helper.make_node('TopK', ['x', 'd'], ['y', 'i'], name='topk_2', axis=-1),
     ]
     initializers = [
         numpy_helper.from_array(np.array([1], dtype=np.int64).reshape((1,)), name='d_idx'),
@@ -44,8 +41,7 @@ def build_common():
         helper.make_tensor_value_info('x', 1, ['N', 4, 6]),
     ]
     outputs = [
-        helper.make_tensor_value_info('y', 1, ['N', 4, 4]),
-        helper.make_tensor_value_info('i', 7, ['N', 4, 4]),
+        helper.make_tensor_value_info('d', 7, [1]),
     ]
     value_info = [
     ]
@@ -54,10 +50,10 @@ def build_common():
 
 
 register(Case(
-    id='hunt/negative-axes-ort-symbolic-shape-infer-less-precise-c351f8e6',
-    forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form showing ort:symbolic-shape-infer parity less-precise')},
-    doc='Reduced by passcheck hunt from finding hunt/negative-axes-ort-symbolic-shape-infer-less-precise-c351f8e6:uncommon|ort:symbolic-shape-infer|parity|less-precise: graph output \'y\' after ort:symbolic-shape-infer: ["N", 4, "TopK_2_o0__d0"] in \'uncommon\' vs ["N", 4, 4] in \'common\' (which holds at run time)',
+    id='hunt/negative-axes-onnxscript-optimize-missed-optimization-3a3eb1e8',
+    forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form showing onnxscript:optimize folding missed-optimization')},
+    doc="Reduced by passcheck hunt from finding hunt/negative-axes-onnxscript-optimize-missed-optimization-3a3eb1e8:uncommon|onnxscript:optimize|folding|missed-optimization: Gather node 'gather_1' always yields [4] (same for every binding) but onnxscript:optimize did not fold it",
     opset=18,
-    passes=('ort:symbolic-shape-infer',),
+    passes=('onnxscript:optimize',),
     tags=frozenset({"reduced"}),
 ))

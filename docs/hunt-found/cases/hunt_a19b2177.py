@@ -1,4 +1,4 @@
-"""hunt/float64-compute-ort-all-missed-optimization-bf825544: a minimal pair showing one finding (common: bytes, uncommon: bytes)."""
+"""hunt/float64-compute-ort-basic-missed-optimization-a19b2177: a minimal pair showing one finding (common: bytes, uncommon: bytes)."""
 
 import base64
 
@@ -28,10 +28,10 @@ def build_common():
 
 
 register(Case(
-    id='hunt/float64-compute-ort-all-missed-optimization-bf825544',
-    forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form showing ort:all parity missed-optimization')},
-    doc="Reduced by passcheck hunt from finding hunt/float64-compute-ort-all-missed-optimization-bf825544:uncommon|ort:all|parity|missed-optimization: ort:all removed Cast 1→0 in 'common' but 2→1 in 'uncommon'; nodes after: common 2, uncommon 3; kept in 'uncommon': x_f64_cast",
+    id='hunt/float64-compute-ort-basic-missed-optimization-a19b2177',
+    forms={"common": Form(build_common), 'uncommon': Form(build_uncommon, 'the form showing ort:basic parity missed-optimization')},
+    doc="Reduced by passcheck hunt from finding hunt/float64-compute-ort-basic-missed-optimization-a19b2177:uncommon|ort:basic|parity|missed-optimization: ort:basic removed Cast 1→0 in 'common' but 2→1 in 'uncommon'; nodes after: common 2, uncommon 3; kept in 'uncommon': x_f64_cast",
     opset=17,
-    passes=('ort:all',),
+    passes=('ort:basic',),
     tags=frozenset({"reduced"}),
 ))
