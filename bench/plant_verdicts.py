@@ -1,4 +1,4 @@
-"""Re-plant the verdict bugs of issue 29 one at a time and show a test fails on each.
+"""Re-plant the verdict bugs of issue 29 (and mutation survivors killed since), one at a time: a test fails on each.
 
 Each plant is one textual edit of one module (``old`` must occur exactly once) made in a copy of
 the working tree (the checkout is never edited); the plant's tests then run there, single-process.
@@ -85,6 +85,21 @@ PLANTS = (
         "passcheck/passes/_base.py",
         'FAILED = frozenset({"declined", "crashed", "timeout", "out-of-memory"})',
         'FAILED = frozenset({"crashed", "timeout", "out-of-memory"})',
+        (_EXCUSES,),
+    ),
+    # Survivors of bench/mutation_score.py, killed since.
+    Plant(
+        "baseline-load-or-to-and",
+        "passcheck/report/baseline.py",
+        'if not isinstance(e, dict) or not e.get("id") or not e.get("reason"):',
+        'if not isinstance(e, dict) and not e.get("id") or not e.get("reason"):',
+        (_RULES,),
+    ),
+    Plant(
+        "isolation-oom-wording-on-every-outcome",
+        "passcheck/passes/isolation.py",
+        'if fields["status"] == "out-of-memory":',
+        'if fields["status"] != "out-of-memory":',
         (_EXCUSES,),
     ),
 )

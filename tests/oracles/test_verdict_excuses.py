@@ -19,6 +19,7 @@ from passcheck.oracles import acceptance, validity
 from passcheck.oracles._context import FormRun
 from passcheck.passes import PassOutcome
 from passcheck.passes.command import CommandAdapter
+from passcheck.passes.isolation import IsolatedExecutor
 
 _RELU = """<ir_version: 8, opset_import: ["" : 18]>
 g (float[2] x) => (float[2] y) { y = Relu (x) }"""
@@ -62,12 +63,13 @@ def test_a_pass_that_declines_one_form_rejected_it(tmp_path):
     negated = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
 g (float[2] x) => (float[2] y) { n = Neg (x)  m = Neg (n)  y = Relu (m) }""")
     runs = []
-    for form, model in (("common", common), ("double-negation", negated)):
-        work = tmp_path / form
-        work.mkdir()
-        outcome = adapter.run(model, work)
-        runs.append(FormRun("c", form, adapter.id, model, outcome, [], [], []))
+    with IsolatedExecutor() as executor:  # as the engine runs it: in the pass worker
+        for form, model in (("common", common), ("double-negation", negated)):
+            work = tmp_path / form
+            work.mkdir()
+            runs.append(FormRun("c", form, adapter.id, model, executor(adapter, model, work), [], [], []))
     assert [r.outcome.status for r in runs] == ["unchanged", "declined"]
+    assert runs[0].outcome.error is None and "allocation failed" not in runs[1].outcome.error  # no out-of-memory words
     (f,) = acceptance.check(runs)
     assert (f.kind, f.oracle, f.form, f.details["status"]) == ("rejected", "acceptance", "double-negation", "declined")
     assert f.details["accepted_forms"] == ["common"] and "on this form only" in f.message

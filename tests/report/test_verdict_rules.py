@@ -7,10 +7,14 @@ told; a rule that no test can fail is a rule nobody checks.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import onnx
+import pytest
 from onnx import parser
 
+from passcheck.errors import PasscheckError
 from passcheck.records import CellResult, Finding
 from passcheck.report import baseline
 from passcheck.report.rootcause import root_causes
@@ -132,3 +136,13 @@ g (float[N, 4] x) => (float[N, 4] y) { h = Relu (x)  k = Neg (h)  y = Abs (k) }"
     assert r.error is None
     assert tuple(r.observed["h"].shape) == (3, 4) and tuple(r.observed["k"].shape) == (3, 4)
     assert r.outputs["y"].shape == (3, 4)
+
+
+def test_a_baseline_entry_without_an_id_or_a_reason_is_refused_by_name(tmp_path):
+    """Mutant killed (bench/mutation_score.py): ``or`` → ``and`` in ``baseline.load``'s entry check let an
+    entry with a reason but no id through, to a KeyError instead of the one-line error."""
+    for entry in ({"reason": "known"}, {"id": "c:u|p|o|k"}, "c:u|p|o|k"):
+        path = tmp_path / "b.json"
+        path.write_text(json.dumps({"known": [{"id": "c:*", "reason": "fine"}, entry]}))
+        with pytest.raises(PasscheckError, match=r"entry 1 needs an 'id' and a 'reason'"):
+            baseline.load(path)
