@@ -102,6 +102,13 @@ PLANTS = (
         'if fields["status"] != "out-of-memory":',
         (_EXCUSES,),
     ),
+    Plant(
+        "cells-feeds-given-by-default",
+        "passcheck/oracles/_contract.py",
+        "feeds_given: bool = False",
+        "feeds_given: bool = True",
+        ("tests/oracles/test_mutation_survivors.py",),
+    ),
 )
 
 

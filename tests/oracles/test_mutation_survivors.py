@@ -1,0 +1,27 @@
+"""Behaviours a survivor of ``bench/mutation_score.py`` showed unguarded, each pinned with the real tools."""
+
+from __future__ import annotations
+
+import numpy as np
+from onnx import parser
+
+from passcheck.oracles._context import FormRun
+from passcheck.oracles._contract import INPUT, Cells
+from passcheck.oracles.runtime import ORACLE as RUNTIME
+from passcheck.passes import PassOutcome
+from passcheck.runtime.session import run_ort
+
+
+def test_a_form_onnxruntime_cannot_run_says_real_feeds_may_be_needed_unless_they_were_given():
+    """Mutant killed: ``Cells.feeds_given`` defaulting to True (a caller that does not say where the
+    feeds came from would hide the hint that synthesized feeds may be what fails)."""
+    model = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[6] x, int64[2] shape) => (float[?, ?] y) { y = Reshape (x, shape) }""")
+    feeds = {"x": np.ones(6, np.float32), "shape": np.array([4, 4], np.int64)}  # 16 elements from 6: cannot run
+    baseline = run_ort(model, feeds)
+    assert baseline.error
+    run = FormRun("c", "common", "input", model, PassOutcome("input", "unchanged", model), [feeds], [baseline], [])
+    (synthesized,) = RUNTIME.check(run, Cells([run], INPUT))
+    assert synthesized.kind == "rejected" and "on synthesized feeds" in synthesized.message
+    (given,) = RUNTIME.check(run, Cells([run], INPUT, feeds_given=True))
+    assert "synthesized" not in given.message and "onnxruntime cannot run this form" in given.message
