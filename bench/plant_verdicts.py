@@ -109,6 +109,13 @@ PLANTS = (
         "feeds_given: bool = True",
         ("tests/oracles/test_mutation_survivors.py",),
     ),
+    Plant(
+        "rootcause-rule1-rejected-or-later-kinds",
+        "passcheck/report/rootcause.py",
+        'if same or sig.kind == "rejected" and other[2] == text:',
+        'if same or sig.kind >= "rejected" and other[2] == text:',
+        (_RULES,),
+    ),
 )
 
 

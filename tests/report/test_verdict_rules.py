@@ -146,3 +146,20 @@ def test_a_baseline_entry_without_an_id_or_a_reason_is_refused_by_name(tmp_path)
         path.write_text(json.dumps({"known": [{"id": "c:*", "reason": "fine"}, entry]}))
         with pytest.raises(PasscheckError, match=r"entry 1 needs an 'id' and a 'reason'"):
             baseline.load(path)
+
+
+def test_only_a_form_onnxruntime_cannot_run_explains_findings_of_other_oracles_with_its_error():
+    """Mutant killed (bench/mutation_score.py): ``sig.kind == "rejected"`` → ``>=`` in rule 1 let an input
+    finding of a later-sorting kind (``validity-disagreement``, ``wrong-result``) explain another
+    oracle's findings because their error text reads the same."""
+    error = "ValidationError: Unrecognized attribute: spare for operator Relu"
+
+    def causes(input_kind: str, input_oracle: str) -> dict[str, list[str]]:
+        on_input = Finding(input_kind, input_oracle, "c", "u", "input", "the form", details={"error": error})
+        declined = Finding("rejected", "acceptance", "c", "u", "onnxsim", "onnxsim declined", details={"error": error})
+        found = root_causes([_cell("u", "input", on_input), _cell("u", "onnxsim", declined)])
+        return {c.finding.pass_id: [f.pass_id for f in c.explains] for c in found}
+
+    assert causes("rejected", "runtime") == {"input": ["input", "onnxsim"]}
+    assert causes("validity-disagreement", "validity") == {"input": ["input"], "onnxsim": ["onnxsim"]}
+    assert causes("wrong-result", "numeric") == {"input": ["input"], "onnxsim": ["onnxsim"]}
