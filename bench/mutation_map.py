@@ -100,3 +100,33 @@ def problems(entries: list[Entry], root: Path = ROOT) -> list[str]:
             except (OSError, ValueError) as exc:
                 out.append(f"{e.path}: {exc}")
     return out
+
+
+def annotation_spans(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """((line, col), (end line, end col)) of every annotation of a module that never evaluates them
+    (``from __future__ import annotations``; lines 1-based, columns 0-based as cosmic-ray's positions);
+    empty for any other module. passcheck reads no annotation at run time (no ``get_type_hints``)."""
+    tree = ast.parse(source)
+    lazy = any(
+        isinstance(n, ast.ImportFrom) and n.module == "__future__" and any(a.name == "annotations" for a in n.names)
+        for n in tree.body
+    )
+    if not lazy:
+        return []
+    spans = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg):
+            found = [node.annotation]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found = [node.returns]
+        elif isinstance(node, ast.AnnAssign):
+            found = [node.annotation]
+        else:
+            continue
+        spans += [((a.lineno, a.col_offset), (a.end_lineno, a.end_col_offset)) for a in found if a is not None]
+    return spans
+
+
+def in_annotation(spans: list, start: tuple[int, int], end: tuple[int, int]) -> bool:
+    """Whether the source range ``start``–``end`` lies inside one of ``spans`` (:func:`annotation_spans`)."""
+    return any(a <= tuple(start) and tuple(end) <= b for a, b in spans)

@@ -14,9 +14,10 @@ the seconds each mutant took, an estimate of a full run; writes every survivor t
 ``--survivors`` (tab-separated: module, line, operator, occurrence, before, after, reason). The
 reason comes from ``bench/mutation_equivalent.toml`` for survivors known to be equivalent (same
 behaviour for every input; matched on the changed line's text, so an entry stops matching, and
-``tests/test_bench_scripts.py`` fails, once its line changes), or is found here for a mutant that
-changes only an annotation of a module with ``from __future__ import annotations``; empty means the
-suite is too weak there. Equivalent survivors are left out of the killed ratio.
+``tests/test_bench_scripts.py`` fails, once its line changes); empty means the suite is too weak
+there. Equivalent survivors are left out of the killed ratio. A mutant inside an annotation of a
+module with ``from __future__ import annotations`` (never evaluated) is equivalent and not run:
+column ``annotation``.
 
 Not part of CI: mutation testing is CPU-heavy (one test selection run per mutant). Examples::
 
@@ -34,7 +35,6 @@ Exit code: 0 when the killed ratio (equivalent survivors excluded) reaches ``--t
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import random
 import shlex
@@ -142,20 +142,29 @@ def _cosmic_ray(*args: str, cwd: Path) -> None:
 
 def _select(
     sessions: list[Path], scopes: dict[str, set[int] | None], size: int, seed: int, rerun: set | None = None
-) -> Counter:
+) -> tuple[Counter, Counter]:
     """Mark as skipped every mutant of ``sessions`` outside its module's scope (``scopes``: module →
-    lines, None for all), then outside a seeded sample of ``size`` of the rest over all sessions (or
-    outside ``rerun``, keys (module, operator, occurrence)). Returns the in-scope mutants per session index."""
+    lines, None for all) or inside an annotation never evaluated (:func:`mutation_map.annotation_spans`:
+    equivalent, not run), then outside a seeded sample of ``size`` of the rest over all sessions (or
+    outside ``rerun``, keys (module, operator, occurrence)). Returns (the mutants to judge per session
+    index, the annotation-only mutants per module)."""
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
+    spans = {m: mutation_map.annotation_spans((ROOT / m).read_text()) for m in scopes}
     items: list[tuple[int, str, tuple]] = []  # (session index, job id, key)
+    annotation: Counter = Counter()
     for i, session in enumerate(sessions):
         with use_db(str(session), WorkDB.Mode.open) as db:
             for item in sorted(db.work_items, key=lambda item: item.job_id):
                 spec = item.mutations[0]
-                lines = scopes.get(str(spec.module_path))
-                if lines is None or spec.start_pos[0] in lines:
+                module = str(spec.module_path)
+                lines = scopes.get(module)
+                if lines is not None and spec.start_pos[0] not in lines:
+                    continue
+                if mutation_map.in_annotation(spans.get(module, []), spec.start_pos, spec.end_pos):
+                    annotation[module] += 1
+                else:
                     items.append((i, item.job_id, _key(spec)))
     in_scope = Counter(i for i, _, _ in items)
     keep = {(i, job) for i, job, _ in items}
@@ -167,7 +176,7 @@ def _select(
         with use_db(str(session), WorkDB.Mode.open) as db:
             skip = [item.job_id for item in db.work_items if (i, item.job_id) not in keep]
             db.set_multiple_results(skip, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
-    return in_scope
+    return in_scope, annotation
 
 
 def _key(spec) -> tuple[str, str, int]:
@@ -214,41 +223,8 @@ def _reason(equivalent: dict, key: tuple[str, str, str, str], diff: str) -> str:
     return next((why for ctx, why in equivalent.get(key, ()) if ctx is None or ctx == _context(diff)), "")
 
 
-#: Reason given to survivors found equivalent by :func:`_annotation_only`.
-ANNOTATION_ONLY = "changes only an annotation, never evaluated (from __future__ import annotations)"
-
-
-def _strip_annotations(tree: ast.AST) -> str:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.arg):
-            node.annotation = None
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            node.returns = None
-        elif isinstance(node, ast.AnnAssign):
-            node.annotation = ast.Constant(None)
-    return ast.dump(tree)
-
-
-def _annotation_only(source: str, line: int, before: str, after: str) -> bool:
-    """Whether putting ``after`` in place of line ``line`` (1-based; stripped text ``before``) of
-    ``source`` changes only annotations of a module that never evaluates them."""
-    lines = source.splitlines()
-    if not 0 < line <= len(lines) or lines[line - 1].strip() != before:
-        return False
-    indent = lines[line - 1][: len(lines[line - 1]) - len(lines[line - 1].lstrip())]
-    try:
-        original, mutated = ast.parse(source), ast.parse("\n".join(lines[: line - 1] + [indent + after] + lines[line:]))
-    except SyntaxError:
-        return False
-    lazy = any(
-        isinstance(n, ast.ImportFrom) and n.module == "__future__" and any(a.name == "annotations" for a in n.names)
-        for n in original.body
-    )
-    return lazy and _strip_annotations(original) == _strip_annotations(mutated)
-
-
-def _results(session: Path, equivalent: dict, tree: Path) -> tuple[dict[str, Counter], list[tuple]]:
-    """Counts per module and survivors; ``tree`` holds the unmutated sources the session ran on."""
+def _results(session: Path, equivalent: dict) -> tuple[dict[str, Counter], list[tuple]]:
+    """Counts per module and survivors of one session."""
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import TestOutcome, WorkerOutcome
 
@@ -263,8 +239,6 @@ def _results(session: Path, equivalent: dict, tree: Path) -> tuple[dict[str, Cou
             if result.test_outcome == TestOutcome.SURVIVED:
                 before, after = _changed_lines(result.diff or "")
                 reason = _reason(equivalent, (module, spec.operator_name, before, after), result.diff or "")
-                if not reason and _annotation_only((tree / module).read_text(), spec.start_pos[0], before, after):
-                    reason = ANNOTATION_ONLY
                 per_module[module]["equivalent" if reason else "survived"] += 1
                 survivors.append(
                     (module, spec.start_pos[0], spec.operator_name, spec.occurrence, before, after, reason)
@@ -341,7 +315,9 @@ def main(argv: list[str] | None = None) -> int:
             (work / f"cosmic-ray-{i}.toml").write_text(_config(list(tests), args.keyword, modules, args.timeout))
             sessions.append(work / f"session-{i}.sqlite")
             _cosmic_ray("init", f"cosmic-ray-{i}.toml", str(sessions[-1]), cwd=work)
-        in_scope = _select(sessions, scopes, args.sample, args.seed, _rerun_keys(args.rerun) if args.rerun else None)
+        in_scope, annotation = _select(
+            sessions, scopes, args.sample, args.seed, _rerun_keys(args.rerun) if args.rerun else None
+        )
         total = sum(in_scope.values())
         took = _exec(sessions, work)
         ran = [_ran(s) for s in sessions]
@@ -349,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         survivors: list[tuple] = []
         equivalent = _equivalent(args.equivalent)
         for session in sessions:
-            counts, found = _results(session, equivalent, work)
+            counts, found = _results(session, equivalent)
             for module, c in counts.items():
                 per_module[module].update(c)
             survivors += found
@@ -363,7 +339,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             shutil.rmtree(work, ignore_errors=True)
 
-    cols = ["killed", "timeout", "survived", "equivalent", "incompetent"]
+    for module, n in annotation.items():
+        per_module[module]["annotation"] += n
+    cols = ["killed", "timeout", "survived", "equivalent", "incompetent", "annotation"]
     print(f"{'module':45} " + " ".join(f"{c:>11}" for c in cols))
     overall = Counter()
     for module in sorted(per_module):
@@ -374,7 +352,11 @@ def main(argv: list[str] | None = None) -> int:
     judged = killed + overall["survived"]
     ratio = killed / judged if judged else 0.0
     scope = f"survivors of {args.rerun}" if args.rerun else f"sample {args.sample or 'all'}, seed {args.seed}"
-    print(f"mutants: {total} in scope, {sum(overall.values())} run ({scope})")
+    ran_here = sum(overall.values()) - overall["annotation"]
+    print(
+        f"mutants: {total} to judge, {ran_here} run ({scope}); {overall['annotation']} more change only an"
+        " annotation never evaluated (equivalent, column 'annotation', not run)"
+    )
     print(f"killed ratio: {killed}/{judged} = {ratio:.1%} (equivalent survivors excluded; target {args.target:.0%})")
     print(f"time: {time.monotonic() - started:.0f} s; {sum(took) / max(1, sum(ran)):.1f} s per mutant")
     print(f"full run estimate: {_estimate(took, ran, in_scope) / 3600:.1f} h for {total} mutants (one at a time)")

@@ -89,3 +89,17 @@ def test_an_equivalent_entry_stops_matching_when_its_line_changes():
 
 def test_every_planted_verdict_bug_still_applies():
     assert _bench("plant_verdicts").missing() == []
+
+
+def test_a_mutant_inside_an_annotation_never_evaluated_is_recognised_by_its_position():
+    mm = _bench("mutation_map")
+    body = "def f(a: int | None = 1) -> str | None:\n    b: int | None = a | 2\n    return b\n"
+    spans = mm.annotation_spans("from __future__ import annotations\n" + body)
+    # cosmic-ray's positions: 1-based lines, 0-based columns, end exclusive (the `|` it would replace).
+    line2 = "def f(a: int | None = 1) -> str | None:"
+    assert mm.in_annotation(spans, (2, line2.index("|")), (2, line2.index("|") + 1))
+    assert mm.in_annotation(spans, (2, line2.rindex("|")), (2, line2.rindex("|") + 1))
+    assert mm.in_annotation(spans, (3, 11), (3, 12))  # b: int | None
+    assert not mm.in_annotation(spans, (3, 22), (3, 23))  # a | 2: evaluated
+    assert not mm.in_annotation(spans, (2, line2.index("1")), (2, line2.index("1") + 1))  # the default value
+    assert mm.annotation_spans(body) == []  # annotations evaluated at definition time: none is skipped
