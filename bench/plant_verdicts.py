@@ -116,6 +116,13 @@ PLANTS = (
         'if same or sig.kind >= "rejected" and other[2] == text:',
         (_RULES,),
     ),
+    Plant(
+        "spec-rules-axis-one-past-the-end",
+        "passcheck/oracles/spec_rules.py",
+        "hi = r if end_inclusive else r - 1",
+        "hi = r if end_inclusive else r // 1",
+        ("tests/oracles/test_mutation_survivors.py",),
+    ),
 )
 
 

@@ -25,3 +25,19 @@ g (float[6] x, int64[2] shape) => (float[?, ?] y) { y = Reshape (x, shape) }""")
     assert synthesized.kind == "rejected" and "on synthesized feeds" in synthesized.message
     (given,) = RUNTIME.check(run, Cells([run], INPUT, feeds_given=True))
     assert "synthesized" not in given.message and "onnxruntime cannot run this form" in given.message
+
+
+def test_an_axis_one_past_the_last_is_outside_the_documented_range_unless_the_end_is_inclusive():
+    """Mutant killed: ``r - 1`` → ``r // 1`` in ``spec_rules.axes_in_range``, which let ``axis = rank`` through
+    (Softmax documents ``[-r, r-1]``; Flatten ``[-r, r]``)."""
+    from passcheck.oracles.conformance import evaluate
+
+    def violations(op: str, axis: int) -> list[tuple[str, str]]:
+        model = parser.parse_model(f"""<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3] x) => (float[?, ?] y) {{ y = {op} <axis = {axis}> (x) }}""")
+        return [(v.rule, v.message) for v in evaluate(model).violations]
+
+    assert violations("Softmax", 1) == [] and violations("Softmax", -2) == []
+    assert violations("Softmax", 2) == [("axis-Softmax", "axis = 2: [2] outside [-2, 1] (rank 2)")]
+    assert violations("Flatten", 2) == []
+    assert violations("Flatten", 3) == [("flatten-axis", "axis = 3: [3] outside [-2, 2] (rank 2)")]
