@@ -123,6 +123,13 @@ PLANTS = (
         "hi = r if end_inclusive else r // 1",
         ("tests/oracles/test_mutation_survivors.py",),
     ),
+    Plant(
+        "binding-conflict-on-no-occurrence",
+        "passcheck/oracles/binding.py",
+        "if len({o.size for o in occs}) > 1",
+        "if len({o.size for o in occs}) != 1",
+        ("tests/oracles/test_mutation_survivors.py",),
+    ),
 )
 
 

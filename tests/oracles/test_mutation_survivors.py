@@ -41,3 +41,17 @@ g (float[2, 3] x) => (float[?, ?] y) {{ y = {op} <axis = {axis}> (x) }}""")
     assert violations("Softmax", 2) == [("axis-Softmax", "axis = 2: [2] outside [-2, 1] (rank 2)")]
     assert violations("Flatten", 2) == []
     assert violations("Flatten", 3) == [("flatten-axis", "axis = 3: [3] outside [-2, 2] (rank 2)")]
+
+
+def test_a_symbol_only_asked_about_is_no_conflict():
+    """Mutant killed: ``len(sizes) > 1`` → ``!= 1`` in ``BindingMap.conflicts``: asking the sizes of a
+    symbol no value carries (an empty list in the map) made it a conflict with no occurrence."""
+    from passcheck.oracles.binding import BindingMap, Occurrence
+
+    b = BindingMap()
+    b.add(Occurrence("N", "x", 0, 3, "output"))
+    b.add(Occurrence("N", "y", 0, 3, "output"))
+    assert b.sizes("M") == set() and b.sizes("N") == {3}
+    assert b.conflicts() == {}
+    b.add(Occurrence("N", "z", 1, 4, "output"))
+    assert list(b.conflicts()) == ["N"] and len(b.conflicts()["N"]) == 3
