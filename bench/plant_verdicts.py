@@ -130,6 +130,13 @@ PLANTS = (
         "if len({o.size for o in occs}) != 1",
         ("tests/oracles/test_mutation_survivors.py",),
     ),
+    Plant(
+        "annotations-sequences-not-observed",
+        "passcheck/oracles/annotations.py",
+        'whole = [k for k, found in kinds.items() if found != {"tensor_type"}]',
+        'whole = [k for k, found in kinds.items() if found is {"tensor_type"}]',
+        ("tests/oracles/test_mutation_survivors.py",),
+    ),
 )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import onnx
 from onnx import parser
 
 from passcheck.oracles._context import FormRun
@@ -55,3 +56,25 @@ def test_a_symbol_only_asked_about_is_no_conflict():
     assert b.conflicts() == {}
     b.add(Occurrence("N", "z", 1, 4, "output"))
     assert list(b.conflicts()) == ["N"] and len(b.conflicts()["N"]) == 3
+
+
+def test_a_sequence_annotation_is_observed_whole_and_a_tensor_annotation_by_shape_only():
+    """Mutant killed: ``!=`` → ``is`` in the annotations oracle's ``_asked``, which left every annotated
+    sequence (optional, map) value out of what the run observes, so its annotation went unchecked."""
+    from passcheck.oracles.annotations import ORACLE as ANNOTATIONS
+
+    model = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[2] x) => (float[2] y) {
+  zero = Constant <value_int = 0> ()
+  h = Relu (x)
+  s = SequenceConstruct (h, x)
+  y = SequenceAt (s, zero)
+}""")
+    model.graph.value_info.extend(
+        [
+            onnx.helper.make_tensor_value_info("h", onnx.TensorProto.FLOAT, [2]),
+            onnx.helper.make_tensor_sequence_value_info("s", onnx.TensorProto.FLOAT, [2]),
+        ]
+    )
+    assert ANNOTATIONS.observes(model) == ["s"]
+    assert sorted(ANNOTATIONS.observes_shapes(model)) == ["h", "x", "y"]
