@@ -137,6 +137,13 @@ PLANTS = (
         'whole = [k for k, found in kinds.items() if found is {"tensor_type"}]',
         ("tests/oracles/test_mutation_survivors.py",),
     ),
+    Plant(
+        "einsum-term-longer-than-rank",
+        "passcheck/oracles/spec_rules.py",
+        'if r is not None and (n != r if "..." not in t else n > r):',
+        'if r is not None and (n < r if "..." not in t else n > r):',
+        ("tests/oracles/test_mutation_survivors.py",),
+    ),
 )
 
 

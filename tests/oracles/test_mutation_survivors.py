@@ -78,3 +78,18 @@ g (float[2] x) => (float[2] y) {
     )
     assert ANNOTATIONS.observes(model) == ["s"]
     assert sorted(ANNOTATIONS.observes_shapes(model)) == ["h", "x", "y"]
+
+
+def test_an_einsum_term_must_have_exactly_the_rank_of_its_input_without_an_ellipsis():
+    """Mutant killed: ``n != r`` → ``n < r`` in ``spec_rules.einsum_equation``, which let a term with more
+    letters than its input's rank through."""
+    from passcheck.oracles.conformance import evaluate
+
+    def violations(equation: str) -> list[str]:
+        model = parser.parse_model(f"""<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3] x) => (float[?] y) {{ y = Einsum <equation = "{equation}"> (x) }}""")
+        return [v.message for v in evaluate(model).violations if v.rule.startswith("einsum")]
+
+    assert violations("ij->i") == [] and violations("...j->j") == []
+    assert violations("ijk->i") == ["equation 'ijk->i': term 'ijk' does not match the rank 2 of input 0"]
+    assert violations("i->i") == ["equation 'i->i': term 'i' does not match the rank 2 of input 0"]
