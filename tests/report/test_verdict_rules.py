@@ -7,10 +7,14 @@ told; a rule that no test can fail is a rule nobody checks.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import onnx
+import pytest
 from onnx import parser
 
+from passcheck.errors import PasscheckError
 from passcheck.records import CellResult, Finding
 from passcheck.report import baseline
 from passcheck.report.rootcause import root_causes
@@ -132,3 +136,30 @@ g (float[N, 4] x) => (float[N, 4] y) { h = Relu (x)  k = Neg (h)  y = Abs (k) }"
     assert r.error is None
     assert tuple(r.observed["h"].shape) == (3, 4) and tuple(r.observed["k"].shape) == (3, 4)
     assert r.outputs["y"].shape == (3, 4)
+
+
+def test_a_baseline_entry_without_an_id_or_a_reason_is_refused_by_name(tmp_path):
+    """Mutant killed (bench/mutation_score.py): ``or`` → ``and`` in ``baseline.load``'s entry check let an
+    entry with a reason but no id through, to a KeyError instead of the one-line error."""
+    for entry in ({"reason": "known"}, {"id": "c:u|p|o|k"}, "c:u|p|o|k"):
+        path = tmp_path / "b.json"
+        path.write_text(json.dumps({"known": [{"id": "c:*", "reason": "fine"}, entry]}))
+        with pytest.raises(PasscheckError, match=r"entry 1 needs an 'id' and a 'reason'"):
+            baseline.load(path)
+
+
+def test_only_a_form_onnxruntime_cannot_run_explains_findings_of_other_oracles_with_its_error():
+    """Mutant killed (bench/mutation_score.py): ``sig.kind == "rejected"`` → ``>=`` in rule 1 let an input
+    finding of a later-sorting kind (``validity-disagreement``, ``wrong-result``) explain another
+    oracle's findings because their error text reads the same."""
+    error = "ValidationError: Unrecognized attribute: spare for operator Relu"
+
+    def causes(input_kind: str, input_oracle: str) -> dict[str, list[str]]:
+        on_input = Finding(input_kind, input_oracle, "c", "u", "input", "the form", details={"error": error})
+        declined = Finding("rejected", "acceptance", "c", "u", "onnxsim", "onnxsim declined", details={"error": error})
+        found = root_causes([_cell("u", "input", on_input), _cell("u", "onnxsim", declined)])
+        return {c.finding.pass_id: [f.pass_id for f in c.explains] for c in found}
+
+    assert causes("rejected", "runtime") == {"input": ["input", "onnxsim"]}
+    assert causes("validity-disagreement", "validity") == {"input": ["input"], "onnxsim": ["onnxsim"]}
+    assert causes("wrong-result", "numeric") == {"input": ["input"], "onnxsim": ["onnxsim"]}

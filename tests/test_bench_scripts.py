@@ -1,0 +1,105 @@
+"""The mutation-score inputs stay true to the tree: the module → tests map, the equivalent
+mutants' lines, the re-planted verdict bugs (bench/mutation_score.py, bench/plant_verdicts.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+
+
+def _bench(name: str):
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location(f"_bench_{name}", BENCH / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+#: The verdict code issue 29 names: every one must be mutated, with tests of its own.
+VERDICT_CODE = [
+    "passcheck/oracles/validity.py",
+    "passcheck/runtime/observe.py",
+    "passcheck/report/rootcause.py",
+    "passcheck/report/baseline.py",
+    "passcheck/signature.py",
+    "passcheck/hunt/signature.py",
+    "passcheck/reduce/predicates.py",
+    "passcheck/passes/isolation.py",
+]
+
+
+def test_the_mutation_map_names_existing_modules_and_tests_and_covers_the_verdict_code():
+    mm = _bench("mutation_map")
+    entries = mm.load()
+    assert mm.problems(entries) == []
+    for module in VERDICT_CODE:
+        assert mm.entry_for(module, entries) is not None, module
+    mutated = mm.files([e.path for e in entries])
+    assert set(VERDICT_CODE) <= set(mutated) and "passcheck/oracles/parity.py" in mutated
+    # The longest path wins: the report modules do not fall under a folder entry's tests.
+    assert mm.entry_for("passcheck/report/rootcause.py", entries).path == "passcheck/report/rootcause.py"
+    assert mm.entry_for("passcheck/report/render.py", entries) is None
+
+
+def test_only_restricts_the_mutants_to_the_named_definitions(tmp_path):
+    mm = _bench("mutation_map")
+    source = "import x\n\n\nclass A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n"
+    assert mm.scope_lines(source, ()) is None
+    assert mm.scope_lines(source, ["A.g"]) == {8, 9}
+    with pytest.raises(ValueError, match="defines no 'A.h'"):
+        mm.scope_lines(source, ["A.h"])
+    bad = mm.Entry("passcheck/passes/isolation.py", ("tests/nowhere.py",), ("NoSuchThing",))
+    assert mm.problems([bad]) == [
+        "passcheck/passes/isolation.py: no test target tests/nowhere.py",
+        "passcheck/passes/isolation.py: defines no 'NoSuchThing'",
+    ]
+
+
+def test_every_equivalent_mutant_has_a_reason_and_its_line_is_still_in_its_module():
+    """An entry matches on the changed line's text: once that line changes it no longer applies,
+    and this test fails until the entry is checked again (rewritten or dropped)."""
+    ms = _bench("mutation_score")
+    raw = ms.tomllib.loads((BENCH / "mutation_equivalent.toml").read_text())["equivalent"]
+    assert raw
+    for e in raw:
+        assert e["reason"].strip() and "\n" not in e["reason"], e
+        lines = {line.strip() for line in (ROOT / e["module"]).read_text().splitlines()}
+        assert e["before"].strip() in lines, f"{e['module']}: the line of an equivalent mutant changed: {e['before']!r}"
+        if "context" in e:
+            assert e["context"] in lines, e
+
+
+def test_an_equivalent_entry_stops_matching_when_its_line_changes():
+    ms = _bench("mutation_score")
+    table = ms._equivalent(BENCH / "mutation_equivalent.toml")
+    (module, operator, before, after), ((context, reason), *_) = next(iter(table.items()))
+    diff = f"--- a\n+++ b\n@@ -1,2 +1,2 @@\n {context or 'x = 1'}\n-    {before}\n+    {after}\n"
+    assert ms._reason(table, (module, operator, before, after), diff) == reason
+    changed = before.replace("(", "( ", 1) if "(" in before else before + " "
+    assert ms._reason(table, (module, operator, changed, after), diff) == ""
+
+
+def test_every_planted_verdict_bug_still_applies():
+    assert _bench("plant_verdicts").missing() == []
+
+
+def test_a_mutant_inside_an_annotation_never_evaluated_is_recognised_by_its_position():
+    mm = _bench("mutation_map")
+    body = "def f(a: int | None = 1) -> str | None:\n    b: int | None = a | 2\n    return b\n"
+    spans = mm.annotation_spans("from __future__ import annotations\n" + body)
+    # cosmic-ray's positions: 1-based lines, 0-based columns, end exclusive (the `|` it would replace).
+    line2 = "def f(a: int | None = 1) -> str | None:"
+    assert mm.in_annotation(spans, (2, line2.index("|")), (2, line2.index("|") + 1))
+    assert mm.in_annotation(spans, (2, line2.rindex("|")), (2, line2.rindex("|") + 1))
+    assert mm.in_annotation(spans, (3, 11), (3, 12))  # b: int | None
+    assert not mm.in_annotation(spans, (3, 22), (3, 23))  # a | 2: evaluated
+    assert not mm.in_annotation(spans, (2, line2.index("1")), (2, line2.index("1") + 1))  # the default value
+    assert mm.annotation_spans(body) == []  # annotations evaluated at definition time: none is skipped
