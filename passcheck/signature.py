@@ -14,6 +14,11 @@ still show it", root-cause grouping, baselines and triage.
 - **error class**: for a crash, a rejection or an invalid output, the class of the error reported
   (``AttributeError``, ``ValidationError``, ``Fail`` …), so that one crash is not taken for another.
 
+An output that fails to run (a ``wrong-result`` whose details carry the runtime's ``error``) is one
+behaviour of the pass per error phrase: its signature names no op, and its error is the runtime's
+message with names and numbers masked (:func:`error_phrase`), so a pass that breaks every model-local
+function is one signature, not one per op wrapped in a function.
+
 A pass-contract finding (the pass changed the ModelProto it was given) is one behaviour of the
 tool whatever the op or rewrite: its signature names neither. Where a finding sits (case, form,
 environment) is not part of it: one bug found through two routes
@@ -38,6 +43,9 @@ PASS_CONTRACT = "pass-contract"
 CRASH_KINDS = frozenset({"rejected", "invalid-model", "crashed", "crash", "out-of-memory", "timeout"})
 _ERROR = re.compile(r"\b([A-Z][A-Za-z]*(?:Error|Exception|Fail|Failure|Aborted))\b")
 _SITE_LABEL = re.compile(r"#\d+:(\w+)")
+_ORT_PREFIX = re.compile(r"^\[ONNXRuntimeError\]\s*:\s*\d+\s*:\s*")
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_NUMBERED = re.compile(r"[\w.:/-]*\d[\w.:/-]*")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,6 +111,8 @@ class Signature:
             return cls(finding.pass_id, finding.oracle, finding.kind)
         form = getattr(finding, "form", "") or ""
         rewrite = rewrite_kind(form) if rewrite is None else rewrite
+        if finding.kind == "wrong-result" and (phrase := error_phrase(_details(finding).get("error"))):
+            return cls(finding.pass_id, finding.oracle, finding.kind, (), rewrite, phrase)
         models = list(models)
         ops = named_ops(finding)
         if models:
@@ -122,6 +132,21 @@ def named_ops(finding: Any) -> set[str]:
     if isinstance(d.get("op_type"), str):
         ops.add(d["op_type"])
     return ops
+
+
+def _details(finding: Any) -> dict:
+    return getattr(finding, "details", None) or {}
+
+
+def error_phrase(error: Any) -> str:
+    """The runtime error an output fails with, as a behaviour: its first line without onnxruntime's
+    ``[ONNXRuntimeError] : N :`` prefix, quoted text and every token holding a digit masked (value and
+    function names, versions, shapes), at most 100 characters; ``""`` for no error."""
+    text = str(error or "").strip().splitlines()[0] if str(error or "").strip() else ""
+    text = _ORT_PREFIX.sub("", text)
+    text = _QUOTED.sub("'…'", text)
+    text = _NUMBERED.sub("#", text).replace("|", "/")
+    return " ".join(text.split())[:100]
 
 
 def error_class(finding: Any) -> str:
