@@ -10,7 +10,7 @@ import pytest
 from passcheck.cases.builders import tensor
 from passcheck.mutations import REWRITES, verify_equivalent
 
-from ._models import feeds, named
+from ._models import assert_verified_on_case, feeds, named
 
 
 def REDUCES():
@@ -102,3 +102,16 @@ def test_scalar_operand_keeps_the_spelling_and_shares_one_copy():
     assert len(new) == 1 and inits[new.pop()] == [1]
     made = [n for n in mutant.graph.node if n.op_type == "Constant" and n.output[0] == mutant.graph.node[-2].input[1]]
     assert len(made) == 1 and list(made[0].attribute[0].t.dims) == [1]
+
+
+ON_CASES = [
+    ("keepdims-squeeze", "axes/reducesum-attribute-vs-input"),
+    ("operand-scalar-as-one", "pattern-ort/div-mul"),
+    ("operand-scalar-as-one", "fusion-norm/layernorm-r2"),
+]
+
+
+@pytest.mark.parametrize(("rid", "case_id"), ON_CASES, ids=[f"{r}-{c}" for r, c in ON_CASES])
+def test_rewrite_verified_on_a_library_case(rid, case_id):
+    """The common form of a hand-written library case: the rewrite applies and the gate accepts it."""
+    assert_verified_on_case(rid, case_id)
