@@ -15,6 +15,8 @@ Catalogue (module — rewrite ids, each pair the inverse of the other):
 - :mod:`~passcheck.mutations.commute` — ``commute-operands``.
 - :mod:`~passcheck.mutations.broadcast` — ``explicit-broadcast`` / ``implicit-broadcast``.
 - :mod:`~passcheck.mutations.keepdims` — ``keepdims-unsqueeze`` / ``unsqueeze-keepdims``.
+- :mod:`~passcheck.mutations.reduce_squeeze` — ``keepdims-squeeze`` / ``squeeze-keepdims``.
+- :mod:`~passcheck.mutations.scalar_operand` — ``operand-ones-as-scalar`` / ``operand-scalar-as-one``.
 - IR-level freedoms (every scope where the freedom exists: main graph, subgraphs, function bodies):
   :mod:`~passcheck.mutations.names`, :mod:`~passcheck.mutations.docs_meta`,
   :mod:`~passcheck.mutations.list_order`, :mod:`~passcheck.mutations.graph_inputs`,

@@ -75,6 +75,8 @@ MODULES = (
     "passcheck.mutations.index_sign",
     "passcheck.mutations.slice_params",
     "passcheck.mutations.layout_forms",
+    "passcheck.mutations.reduce_squeeze",
+    "passcheck.mutations.scalar_operand",
 )
 
 
