@@ -2,7 +2,9 @@
 same items in the same order with the same statuses and signatures, and the same signature records
 (shrunk node counts, reproduces). Planted passes only (pure Python, no tool version in the result).
 
-``golden_hunt.json`` was written by the tree before that work (main at 2a62762); when a change of the
+``golden_hunt.json`` was first written by the tree before that work (main at 2a62762), then rewritten
+when 18 rewrites joined the search space (seed 5 then found nothing in 40 items; seed 2 finds 4
+signatures of two planted passes); when a change of the
 search space (a new rewrite, a new scheduler rule) changes the sequence on purpose, rewrite it with
 ``python tests/hunt/test_hunt_golden.py --write`` and say so in the commit.
 """
@@ -29,7 +31,7 @@ ARGS = [
     "--budget",
     "40items",
     "--seed",
-    "5",
+    "2",
 ]
 
 
