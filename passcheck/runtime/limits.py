@@ -65,16 +65,17 @@ def beyond_onnxruntime(model) -> str | None:
     )
 
 
-_NO_KERNEL = re.compile(r"Could not find an implementation for (\w+)\((\d+)\) node with name")
+_NO_KERNEL = re.compile(r"(?:Could not find an implementation for|Failed to find kernel for) (\w+)\((\d+)\) \(?node")
 
 
 def missing_kernel(error: str | None) -> tuple[str, int] | None:
     """(op type, since_version) from an onnxruntime load error saying it registers no kernel for
     that node's op, version and element types on the provider, else None.
 
-    onnxruntime states it when the session is created ("Could not find an implementation for
-    Op(N) node with name …", ``NOT_IMPLEMENTED``): a fact about the installed runtime, not about
-    the model, which the ONNX spec allows whatever kernels a runtime happens to ship."""
+    onnxruntime states it when the session is created, ``NOT_IMPLEMENTED``: "Could not find an
+    implementation for Op(N) node with name …" or "Failed to find kernel for Op(N) (node: …". A
+    fact about the installed runtime, not about the model, which the ONNX spec allows whatever
+    kernels a runtime happens to ship."""
     m = _NO_KERNEL.search(error or "")
     return (m.group(1), int(m.group(2))) if m else None
 
