@@ -43,7 +43,7 @@ PASS_CONTRACT = "pass-contract"
 CRASH_KINDS = frozenset({"rejected", "invalid-model", "crashed", "crash", "out-of-memory", "timeout"})
 _ERROR = re.compile(r"\b([A-Z][A-Za-z]*(?:Error|Exception|Fail|Failure|Aborted))\b")
 _SITE_LABEL = re.compile(r"#\d+:(\w+)")
-_ORT_PREFIX = re.compile(r"^\[ONNXRuntimeError\]\s*:\s*\d+\s*:\s*")
+_ORT_PREFIX = re.compile(r"\[ONNXRuntimeError\]\s*:\s*\d+\s*:\s*")
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 _NUMBERED = re.compile(r"[\w.:/-]*\d[\w.:/-]*")
 

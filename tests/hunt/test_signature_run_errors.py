@@ -66,4 +66,8 @@ def test_the_phrase_masks_names_and_numbers_but_keeps_the_behaviour():
     assert relu == "FAIL : Fatal error: #(#) is not a registered function/op"
     kernel = error_phrase("[ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Could not find an implementation for Mean(13)")
     assert kernel != relu and "Mean(#)" in kernel
+    prefixed = error_phrase(
+        "Fail: [ONNXRuntimeError] : 1 : FAIL : Fatal error: x.y:Abs_fn0(-1) is not a registered function/op"
+    )
+    assert prefixed == "Fail: " + relu
     assert error_phrase(None) == "" and error_phrase("a|b\nsecond line") == "a/b"
