@@ -127,7 +127,7 @@ class Signature:
 
 def named_ops(finding: Any) -> set[str]:
     """The op types a finding's details name (``kept_op_types``, ``op_type``)."""
-    d = getattr(finding, "details", None) or {}
+    d = _details(finding)
     ops = {o for o in d.get("kept_op_types") or () if isinstance(o, str)}
     if isinstance(d.get("op_type"), str):
         ops.add(d["op_type"])
@@ -153,7 +153,7 @@ def error_class(finding: Any) -> str:
     """The class of the error a crash, rejection or invalid output reports, else ``""``."""
     if finding.kind not in CRASH_KINDS:
         return ""
-    d = getattr(finding, "details", None) or {}
+    d = _details(finding)
     found = _ERROR.search(str(d.get("error") or finding.message or ""))
     return found.group(1) if found else ""
 
