@@ -129,6 +129,14 @@ CASES = {
         "x[:, :, 1:] + ConstantOfShape([dim 0, dim 1, dim 2 - 1], 1.5)",
         "int64",
     ),
+    "pad-fill": (
+        SYM,
+        BIND,
+        _constant_of_shape([("dims", 0, 2), ("add", 2, 2)], slice_x=False),
+        ("N", 4, 8),
+        "ConstantOfShape([dims 0..1, dim 2 + 2], 1.5): a buffer two wider than x's last axis",
+        "int64",
+    ),
     "resize-twice": (
         SYM,
         BIND,
@@ -155,6 +163,7 @@ _INERT = {
     "mask-2d": ("unsqueeze-negative", "add-negative", "concat-negative-axis"),
     "reshape-flatten": (),  # every spelling changes it
     "fill-sub": (),
+    "pad-fill": ("unsqueeze-negative",),
     "resize-twice": ("unsqueeze-negative",),
     "rank-fill": ("add-negative",),
 }
@@ -176,25 +185,29 @@ def build(name: str, spelling: str, opset: int = OPSET) -> onnx.ModelProto:
     )
 
 
-def forms(name: str, opset: int = OPSET) -> dict[str, Form]:
-    """``common`` (the case's exporter spelling) and one form per other spelling that changes it."""
-    common = CASES[name][5]
+def forms(name: str, opset: int = OPSET, common: str = "") -> dict[str, Form]:
+    """``common`` (the case's exporter spelling, or ``common``) and one form per other spelling that
+    changes it and is valid at ``opset`` (Shape start/end from 15; Unsqueeze/Squeeze ``axes`` inputs and
+    Slice data propagation from 13, so below 13 only the 1-D Gather spellings)."""
+    common = common or CASES[name][5]
     out = {"common": Form((lambda: build(name, common, opset)), "")}
     for sp, doc in SPELLINGS.items():
         if sp == common or sp in _INERT[name] or (sp == "shape-start-end" and opset < 15):
             continue
+        if opset < 13 and sp not in ("gather-1d", "gather-negative", "concat-negative-axis"):
+            continue
         out[sp] = Form((lambda s: lambda: build(name, s, opset))(sp), doc)
-    if common != "int64":
+    if common != "int64" and opset >= 13:
         out["int64"] = Form(lambda: build(name, "int64", opset), "the same chain in int64, no Cast")
     return out
 
 
-def _register(name: str, opset: int = OPSET, suffix: str = "") -> None:
+def _register(name: str, opset: int = OPSET, suffix: str = "", common: str = "") -> None:
     xshape, bindings, _, out, what, _ = CASES[name]
     register(
         Case(
             id=f"data-prop/{name}{suffix}",
-            forms=forms(name, opset),
+            forms=forms(name, opset, common),
             doc=f"""{what}, on x: {xshape} (opset {opset}).
 
 Uncommon: the shape input is spelled another way (Gather with negative or 1-D indices, Shape
@@ -228,3 +241,5 @@ for _name in CASES:
 _register("expand-shape", 13, "-opset13")
 _register("reshape-heads-int32", 21, "-opset21")
 _register("rank-fill", 21, "-opset21")
+_register("reshape-heads-int32", 19, "-opset19")
+_register("mask-2d", 11, "-opset11", common="gather-1d")

@@ -6,6 +6,7 @@ A target is a list of *parts*, concatenated in order (Operators.md Concat, axis 
 - ``("dims", s, e)``: dims ``[s, e)`` of x (0 <= s < e <= rank);
 - ``("mul", a, b)``: dim ``a`` times dim ``b``;
 - ``("sub", a, k)``: dim ``a`` minus ``k``;
+- ``("add", a, k)``: dim ``a`` plus ``k``;
 - ``("twice", a)``: dim ``a`` times 2;
 - ``("rank",)``: the rank of x as ``Size(Shape(x))`` (Operators.md Size, Shape; onnx propagates
   Size from its input's *data*, so ``Size(x)`` of a float x propagates nothing);
@@ -42,12 +43,13 @@ SPELLINGS = {
     "(Operators.md Slice: negative starts/ends add the dim, ends clamp to it; Squeeze)",
     "cast-same": "Cast(to=INT64) of each Shape and arithmetic result: a cast to the input's own type "
     "(Operators.md Cast) changes nothing",
-    "int32": "Cast to INT32 after Shape, int32 arithmetic, Cast back to INT64 before the consumer "
-    "(TensorFlow's int32 shapes; Operators.md Cast: exact for values below 2^31, which every dim here is)",
+    "int32": "TensorFlow's spelling (tf2onnx): Cast to INT32 after Shape, a dim as Slice + Squeeze (strided_slice "
+    "with shrink_axis), int32 arithmetic, Cast back to INT64 before the consumer (Operators.md Cast: exact for "
+    "values below 2^31, which every dim here is; Slice; Squeeze)",
     "unsqueeze-negative": "Unsqueeze(axes=[-1]) of a 0-D value (Operators.md Unsqueeze: axes in [-r, r-1] of "
     "the output rank r = 1)",
-    "add-negative": "dim - k as Add(dim, -k), dim * 2 as Add(dim, dim), a * b as Mul(b, a) (integer identities; "
-    "Operators.md Add/Sub/Mul, opset 14)",
+    "add-negative": "dim - k as Add(dim, -k), dim + k as Sub(dim, -k), dim * 2 as Add(dim, dim), a * b as "
+    "Mul(b, a) (integer identities; Operators.md Add/Sub/Mul, opset 14)",
 }
 _ONE_D = ("gather-1d", "shape-start-end")
 
@@ -115,8 +117,9 @@ class Chain:
             return self.shape(a, a + 1)
         if sp == "gather-1d":
             return self._add("Gather", [self.shape(), self._i64([a], "idx")], "dim", axis=0)
-        if sp == "slice-squeeze":
-            one = self._add("Slice", [self.shape(), self._i64([a - self.rank], "st"), self._i64([a + 1], "en")], "sl")
+        if sp in ("slice-squeeze", "int32"):
+            start = a - self.rank if sp == "slice-squeeze" else a
+            one = self._add("Slice", [self.shape(), self._i64([start], "st"), self._i64([a + 1], "en")], "sl")
             return self._add("Squeeze", [one, self._i64([0], "ax")], "dim")
         idx = a - self.rank if sp == "gather-negative" else a
         return self._add("Gather", [self.shape(), self._i64(idx, "idx")], "dim", axis=0)
@@ -162,6 +165,9 @@ class Chain:
         if kind == "sub":
             d = self.dim(p[1])
             return self.vec(self._arith("Add", d, self._k(-p[2])) if neg else self._arith("Sub", d, self._k(p[2])))
+        if kind == "add":
+            d = self.dim(p[1])
+            return self.vec(self._arith("Sub", d, self._k(-p[2])) if neg else self._arith("Add", d, self._k(p[2])))
         if kind == "twice":
             d = self.dim(p[1])
             return self.vec(self._arith("Add", d, d) if neg else self._arith("Mul", d, self._k(2)))

@@ -1,0 +1,45 @@
+"""data-prop/*: onnx data propagation gives the consumer's output its dims on every form, and the
+cases' bases trigger the coverage map's data-propagation entries. Real onnx shape inference."""
+
+from __future__ import annotations
+
+import onnx
+import onnx.shape_inference
+import pytest
+
+from passcheck.cases import registry
+from passcheck.coverage.shapes import triggers
+
+CASES = registry().select(["data-prop/*"])
+#: the data-propagation entries (op@since_version) the bases must trigger, onnx >= 1.16
+ENTRIES = (
+    "Shape@1 Shape@13 Shape@15 Shape@19 Shape@21 Size@13 Size@21 Gather@11 Gather@13 Slice@13 Concat@13 "
+    "Squeeze@13 Squeeze@21 Unsqueeze@13 Unsqueeze@21 Cast@13 Cast@19 Cast@21 Add@14 Sub@14 Mul@14"
+).split()
+
+
+def _dims(model: onnx.ModelProto, data_prop: bool) -> list:
+    out = onnx.shape_inference.infer_shapes(model, strict_mode=True, data_prop=data_prop).graph.output[0]
+    return [d.dim_value if d.HasField("dim_value") else d.dim_param for d in out.type.tensor_type.shape.dim]
+
+
+def test_the_family_is_registered_with_several_forms_per_case():
+    assert len(CASES) >= 10
+    assert all(len(c.forms) >= 2 and next(iter(c.forms)) == "common" for c in CASES)
+    assert {"gather-negative", "shape-start-end", "cast-same", "int32"} <= {f for c in CASES for f in c.forms}
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.expect], ids=lambda c: c.id)
+def test_data_propagation_gives_every_form_the_expected_shape_and_plain_inference_does_not(case):
+    (expected,) = [e.output_shapes["y"] for e in case.expect]
+    for form in case.forms:
+        model = case.build(form)
+        assert _dims(model, True) == list(expected), form
+        assert _dims(model, False) != list(expected), form
+
+
+def test_the_bases_trigger_the_data_propagation_entries():
+    got = set()
+    for case in CASES:
+        got |= {k.rsplit(":", 1)[1] for k in triggers(case.build("common")) if ":data-propagation:" in k}
+    assert set(ENTRIES) <= got, sorted(set(ENTRIES) - got)
