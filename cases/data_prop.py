@@ -20,6 +20,7 @@ import onnx
 
 from passcheck.cases import Case, Expectation, Form, register
 from passcheck.cases.builders import FLOAT, model, node, tensor, vi
+from passcheck.cases.opsets import opset_forms
 from passcheck.cases.shape_chain import SPELLINGS, Chain
 
 OPSET = 18
@@ -188,8 +189,11 @@ def build(name: str, spelling: str, opset: int = OPSET) -> onnx.ModelProto:
 def forms(name: str, opset: int = OPSET, common: str = "") -> dict[str, Form]:
     """``common`` (the case's exporter spelling, or ``common``) and one form per other spelling that
     changes it and is valid at ``opset`` (Shape start/end from 15; Unsqueeze/Squeeze ``axes`` inputs and
-    Slice data propagation from 13, so below 13 only the 1-D Gather spellings)."""
+    Slice data propagation from 13, so below 13 only the 1-D Gather spellings; negative Gather indices
+    from 11, so below 11 the forms are the model at its schema-keeping neighbour opsets)."""
     common = common or CASES[name][5]
+    if opset < 11:  # Gather-1 allows no negative index: the forms are the neighbouring opsets instead
+        return opset_forms(lambda v: build(name, common, v), opset, what=CASES[name][4])
     out = {"common": Form((lambda: build(name, common, opset)), "")}
     for sp, doc in SPELLINGS.items():
         if sp == common or sp in _INERT[name] or (sp == "shape-start-end" and opset < 15):
@@ -215,8 +219,9 @@ start/end, Slice + Squeeze, a Cast to the same type, int32 arithmetic, negative 
 Add for Sub); every spelling computes the same int64 vector (identities cited in
 passcheck.cases.shape_chain.SPELLINGS). Shape inference with data propagation gives y the shape
 {["?" if d is None else d for d in out]}; without it only the rank.
-Valid: opset {opset}, onnx >= 1.16.""",
+Valid: opset {opset}, onnx >= {MIN_ONNX.get(opset, "1.16")}.""",
             opset=opset,
+            min_onnx=MIN_ONNX.get(opset, "1.16"),
             bindings=bindings,
             passes=PASSES,
             tags=frozenset({"data-prop", "shape", "symbolic" if bindings[0] else "static"}),
@@ -235,11 +240,15 @@ Valid: opset {opset}, onnx >= 1.16.""",
     )
 
 
+#: the onnx release that first knows an opset above 21 (onnx.helper.VERSION_TABLE)
+MIN_ONNX = {23: "1.18", 24: "1.19", 25: "1.20"}
+
 for _name in CASES:
     _register(_name)
-# the same chain at the opsets where Shape, Gather, Cast, Squeeze, Unsqueeze, Size change since_version
-_register("expand-shape", 13, "-opset13")
-_register("reshape-heads-int32", 21, "-opset21")
-_register("rank-fill", 21, "-opset21")
-_register("reshape-heads-int32", 19, "-opset19")
+# the same chains at the opsets where Shape, Size, Gather, Cast, Squeeze, Unsqueeze change since_version
+_register("mask-2d", 10, "-opset10", common="gather-1d")
 _register("mask-2d", 11, "-opset11", common="gather-1d")
+_register("expand-shape", 13, "-opset13")
+for _opset in (19, 21, 23, 24, 25):
+    _register("reshape-heads-int32", _opset, f"-opset{_opset}")
+    _register("rank-fill", _opset, f"-opset{_opset}")
