@@ -74,6 +74,7 @@ class Chain:
         self.nodes: list[onnx.NodeProto] = []
         self.inits: list[onnx.TensorProto] = []
         self._n = 0
+        self._shapes: dict[tuple, str] = {}
 
     @property
     def itype(self) -> int:
@@ -107,8 +108,11 @@ class Chain:
         return value
 
     def shape(self, start: int | None = None, end: int | None = None) -> str:
-        attrs = {k: v for k, v in (("start", start), ("end", end)) if v is not None}
-        return self._typed(self._add("Shape", ["x"], "shape", **attrs))
+        """``Shape(x)`` (one node per start/end, shared by every part: no duplicate a CSE pass merges)."""
+        if (start, end) not in self._shapes:
+            attrs = {k: v for k, v in (("start", start), ("end", end)) if v is not None}
+            self._shapes[(start, end)] = self._typed(self._add("Shape", ["x"], "shape", **attrs))
+        return self._shapes[(start, end)]
 
     def dim(self, a: int) -> str:
         """Dim ``a``: 0-D, or 1-element 1-D in the 1-D spellings."""
