@@ -214,11 +214,9 @@ def _register(name: str, opset: int = OPSET, suffix: str = "", common: str = "")
             forms=forms(name, opset, common),
             doc=f"""{what}, on x: {xshape} (opset {opset}).
 
-Uncommon: the shape input is spelled another way (Gather with negative or 1-D indices, Shape
-start/end, Slice + Squeeze, a Cast to the same type, int32 arithmetic, negative Unsqueeze or Concat axes,
-Add for Sub); every spelling computes the same int64 vector (identities cited in
-passcheck.cases.shape_chain.SPELLINGS). Shape inference with data propagation gives y the shape
-{["?" if d is None else d for d in out]}; without it only the rank.
+Uncommon: {_UNCOMMON if opset >= 11 else _UNCOMMON_OLD}
+Shape inference with data propagation gives y the shape {["?" if d is None else d for d in out]};
+without it only the rank.
 Valid: opset {opset}, onnx >= {MIN_ONNX.get(opset, "1.16")}.""",
             opset=opset,
             min_onnx=MIN_ONNX.get(opset, "1.16"),
@@ -240,6 +238,14 @@ Valid: opset {opset}, onnx >= {MIN_ONNX.get(opset, "1.16")}.""",
     )
 
 
+_UNCOMMON = """the shape input is spelled another way (Gather with negative or 1-D indices, Shape
+start/end, Slice + Squeeze, a Cast to the same type, int32 arithmetic, negative Unsqueeze or Concat
+axes, Add for Sub); every spelling computes the same int64 vector (Operators.md Gather, Shape,
+Slice, Squeeze, Unsqueeze, Concat, Cast, Add/Sub/Mul; each identity cited in
+passcheck.cases.shape_chain.SPELLINGS)."""
+_UNCOMMON_OLD = """the same model imported at a neighbouring opset where every op keeps its schema (onnx
+docs/Versioning.md: semantics change only with a new since_version); Gather-1 has no negative
+indices and Unsqueeze-1 no axes input, so the spellings above opset 11 do not apply."""
 #: the onnx release that first knows an opset above 21 (onnx.helper.VERSION_TABLE)
 MIN_ONNX = {23: "1.18", 24: "1.19", 25: "1.20"}
 
