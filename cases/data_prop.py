@@ -239,8 +239,8 @@ Valid: opset {opset}, onnx >= {MIN_ONNX.get(opset, "1.16")}.""",
 
 
 _UNCOMMON = """the shape input is spelled another way (Gather with negative or 1-D indices, Shape
-start/end, Slice + Squeeze, a Cast to the same type, int32 arithmetic, negative Unsqueeze or Concat
-axes, Add for Sub); every spelling computes the same int64 vector (Operators.md Gather, Shape,
+start/end, Slice + Squeeze, a Cast to the same type, an Identity, int32 arithmetic, negative Unsqueeze
+or Concat axes, Add for Sub); every spelling computes the same int64 vector (Operators.md Gather, Shape,
 Slice, Squeeze, Unsqueeze, Concat, Cast, Add/Sub/Mul; each identity cited in
 passcheck.cases.shape_chain.SPELLINGS)."""
 _UNCOMMON_OLD = """the same model imported at a neighbouring opset where every op keeps its schema (onnx

@@ -43,6 +43,8 @@ SPELLINGS = {
     "(Operators.md Slice: negative starts/ends add the dim, ends clamp to it; Squeeze)",
     "cast-same": "Cast(to=INT64) of each Shape and arithmetic result: a cast to the input's own type "
     "(Operators.md Cast) changes nothing",
+    "identity": "Identity after each Shape (Operators.md Identity: the output is the input; exporters leave them "
+    "behind)",
     "int32": "TensorFlow's spelling (tf2onnx): Cast to INT32 after Shape, a dim as Slice + Squeeze (strided_slice "
     "with shrink_axis), int32 arithmetic, Cast back to INT64 before the consumer (Operators.md Cast: exact for "
     "values below 2^31, which every dim here is; Slice; Squeeze)",
@@ -105,6 +107,8 @@ class Chain:
             return self._add("Cast", [value], "same", to=onnx.TensorProto.INT64)
         if self.spelling == "int32":
             return self._add("Cast", [value], "i32", to=onnx.TensorProto.INT32)
+        if self.spelling == "identity" and value.startswith("shape"):
+            return self._add("Identity", [value], "same")
         return value
 
     def shape(self, start: int | None = None, end: int | None = None) -> str:

