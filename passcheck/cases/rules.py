@@ -41,6 +41,7 @@ def onnxscript_case(
     bindings=({"N": 1}, {"N": 3}),
     pass_id: str = "onnxscript:optimize",
     kind: str = "rule",
+    feeds=None,
 ) -> Case:
     """Register a rule case.
 
@@ -54,6 +55,8 @@ def onnxscript_case(
         targets: further rules the common form triggers (each adds its tag).
         pass_id: the pass that applies ``rule``.
         kind: ``rule``, or ``fusion`` for a fusion ``fuse_xformers`` counts (the catalogue's kinds).
+        feeds: the case's feed function (:data:`~passcheck.cases.FeedFn`), when random normal feeds do not
+            fit (position ids).
 
     Raises:
         RegistryError: the id is taken or the case is malformed (see :class:`Case`).
@@ -78,5 +81,6 @@ def onnxscript_case(
             bindings=bindings,
             doc=f"{doc.strip()}\n{valid}\n\nTargets onnxscript's {kind} {rule} ({pass_id}).",
             tags=frozenset({"pattern", "onnxscript", rule_tag(rule), *map(rule_tag, targets)}),
+            feeds=feeds,
         )
     )
