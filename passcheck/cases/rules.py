@@ -19,8 +19,8 @@ from passcheck.cases._registry import REGISTRY
 from passcheck.cases._support import ir_version_for
 from passcheck.cases.builders import tensor, text_form
 
-#: "Targets onnxscript's rule|fusion <name> (<pass>)." closes every rule case's doc.
-TARGET = re.compile(r"Targets onnxscript's (?:rule|fusion) (.+) \((onnxscript:[\w-]+)\)\.$")
+#: "Targets onnxscript's rule|fusion|fold <name> (<pass>)." closes every rule case's doc.
+TARGET = re.compile(r"Targets onnxscript's (?:rule|fusion|fold) (.+) \((onnxscript:[\w-]+)\)\.$")
 
 
 def rule_tag(rule: str) -> str:
@@ -54,7 +54,8 @@ def onnxscript_case(
             its nodes name.
         targets: further rules the common form triggers (each adds its tag).
         pass_id: the pass that applies ``rule``.
-        kind: ``rule``, or ``fusion`` for a fusion ``fuse_xformers`` counts (the catalogue's kinds).
+        kind: ``rule``, ``fusion`` for a fusion ``fuse_xformers`` counts, or ``fold`` for an op the
+            constant folder evaluates (``ai.onnx::Abs``; the catalogue's kinds).
         feeds: the case's feed function (:data:`~passcheck.cases.FeedFn`), when random normal feeds do not
             fit (position ids).
 

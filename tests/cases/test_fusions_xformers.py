@@ -1,4 +1,5 @@
-"""The transformer fusion bases (cases/fusions_sdpa.py, fusions_rotary.py, fusions_conv_add_act.py).
+"""The bases for entries no base triggered (cases/fusions_sdpa.py, fusions_rotary.py, fusions_conv_add_act.py,
+fold_onnxscript.py).
 
 (tests/cases/test_library.py checks that every form is valid, runs and agrees.) The common form
 triggers what the case targets, observed by effect in the isolation worker (onnxscript:
@@ -18,7 +19,7 @@ from passcheck.coverage import onnxscript as cov_script
 from passcheck.coverage import ort as cov_ort
 from passcheck.passes.isolation import IsolatedExecutor
 
-FAMILIES = ("fusion-sdpa/", "fusion-rotary/", "fusion-conv-add-act/")
+FAMILIES = ("fusion-sdpa/", "fusion-rotary/", "fusion-conv-add-act/", "fold-onnxscript/")
 CASES = [c for c in registry() if c.id.startswith(FAMILIES)]
 #: Entries `passcheck coverage` listed as untriggered before these bases, each a base now triggers.
 NEWLY = {
@@ -29,6 +30,10 @@ NEWLY = {
     "fusion-rotary/llama": {"rotary_embedding", "cos_sin_cache"},
     "fusion-rotary/partial": {"rotary_embedding", "cos_sin_cache", "partial_rotary_embedding"},
     "fusion-conv-add-act/grouped-residual": {"ConvAddActivationFusion"},
+    "fold-onnxscript/abs": {"ai.onnx::Abs"},
+    "fold-onnxscript/add": {"ai.onnx::Add"},
+    "fold-onnxscript/squeeze": {"ai.onnx::Squeeze"},
+    "fold-onnxscript/split-to-sequence": {"ai.onnx::SplitToSequence"},
 }
 
 
