@@ -28,7 +28,7 @@ FAMILY = "fusion-sdpa"
 PASS = "onnxscript:optimize-for-ort"
 D, HEADS, HEAD = 16, 2, 8
 R = rng(FAMILY)
-CONSTS = {
+CONSTS: dict = {
     **{f"w{p}": (R.standard_normal((D, D)) * 0.3).astype(np.float32) for p in "qkv"},
     **{f"b{p}": (R.standard_normal(D) * 0.1).astype(np.float32) for p in "qkv"},
     "scale": np.array(np.sqrt(HEAD), np.float32),
@@ -40,6 +40,7 @@ CONSTS = {
     "k3s": np.array([-1, 4, HEAD], np.int64),
     "k4s": np.array([-1, HEADS, HEAD, 4], np.int64),
 }
+CONSTS["bq3"] = CONSTS["bq"].reshape(1, 1, D)
 
 
 def _case(name: str, rule: str, doc: str, forms: dict, sig: str, **kw) -> None:
@@ -117,7 +118,7 @@ an additive mask: [1, 1, 4, 4] (float): [N, 4, 16].
 Common: the HF / torch.onnx export (per-head Reshape [0, 0, 2, 8] and Transpose, k transposed to
 [0, 2, 3, 1], a 4-D mask). fuse_xformers: sdpa, mha2, mha_bias, then attention (one com.microsoft
 Attention). Uncommon: Mul by 1/sqrt(8); the mask reshaped to [4, 4] and broadcast by the Add; the mask Add
-and the q bias Add with their operands swapped (see the module doc).""",
+and the q bias Add with their operands swapped; the q bias stored as [1, 1, 16] (see the module doc).""",
     {
         "common": (SELF, ""),
         "scale-mul": (SELF.replace("Div(s, scale)", "Mul(s, inv)"), "Mul by 1/sqrt(8)"),
@@ -127,6 +128,7 @@ and the q bias Add with their operands swapped (see the module doc).""",
         ),
         "mask-first": (SELF.replace("Add(d, mask)", "Add(mask, d)"), "Add(mask, scores)"),
         "bias-first": (SELF.replace("Add(qm, bq)", "Add(bq, qm)"), "the q bias Add as Add(bias, MatMul)"),
+        "bias-rank-3": (SELF.replace("Add(qm, bq)", "Add(qm, bq3)"), "the q bias stored [1, 1, 16] (broadcast)"),
     },
     SELF_SIG,
     targets=("sdpa", "mha2", "mha_bias"),
