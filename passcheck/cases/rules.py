@@ -42,6 +42,7 @@ def onnxscript_case(
     pass_id: str = "onnxscript:optimize",
     kind: str = "rule",
     feeds=None,
+    extra_opsets: Mapping[str, int] | None = None,
 ) -> Case:
     """Register a rule case.
 
@@ -58,6 +59,7 @@ def onnxscript_case(
             constant folder evaluates (``ai.onnx::Abs``; the catalogue's kinds).
         feeds: the case's feed function (:data:`~passcheck.cases.FeedFn`), when random normal feeds do not
             fit (position ids).
+        extra_opsets: further opset imports, domain → version (``{"com.microsoft": 1}``).
 
     Raises:
         RegistryError: the id is taken or the case is malformed (see :class:`Case`).
@@ -71,7 +73,9 @@ def onnxscript_case(
     for name, spec in forms.items():
         body, fdoc, form_opset = (*spec, opset)[:3]
         opsets.append(form_opset)
-        built[name] = text_form(f"g {signature} {{\n{body}\n}}", fdoc, opset=form_opset, initializers=inits(body))
+        built[name] = text_form(
+            f"g {signature} {{\n{body}\n}}", fdoc, opset=form_opset, initializers=inits(body), extra_opsets=extra_opsets
+        )
     lo, top = min(opsets), max(opsets)
     valid = f"Valid: opset {lo}" + (f" to {top}" if top != lo else "") + f" (ir_version {ir_version_for(lo)}+)."
     return REGISTRY.register(

@@ -1,5 +1,5 @@
 """The bases for entries no base triggered (cases/fusions_sdpa.py, fusions_rotary.py, fusions_conv_add_act.py,
-fold_onnxscript.py).
+fold_onnxscript.py, patterns_onnxscript_fused_matmul.py).
 
 (tests/cases/test_library.py checks that every form is valid, runs and agrees.) The common form
 triggers what the case targets, observed by effect in the isolation worker (onnxscript:
@@ -19,7 +19,13 @@ from passcheck.coverage import onnxscript as cov_script
 from passcheck.coverage import ort as cov_ort
 from passcheck.passes.isolation import IsolatedExecutor
 
-FAMILIES = ("fusion-sdpa/", "fusion-rotary/", "fusion-conv-add-act/", "fold-onnxscript/")
+FAMILIES = (
+    "fusion-sdpa/",
+    "fusion-rotary/",
+    "fusion-conv-add-act/",
+    "fold-onnxscript/",
+    "pattern-onnxscript-fused-matmul/",
+)
 CASES = [c for c in registry() if c.id.startswith(FAMILIES)]
 #: Entries `passcheck coverage` listed as untriggered before these bases, each a base now triggers.
 NEWLY = {
@@ -34,6 +40,13 @@ NEWLY = {
     "fold-onnxscript/add": {"ai.onnx::Add"},
     "fold-onnxscript/squeeze": {"ai.onnx::Squeeze"},
     "fold-onnxscript/split-to-sequence": {"ai.onnx::SplitToSequence"},
+    "pattern-onnxscript-fused-matmul/batch-flip-a": {"TransposeFusedMatMulWithFlippedBatch1"},
+    "pattern-onnxscript-fused-matmul/batch-flip-b": {"TransposeFusedMatMulWithFlippedBatch2"},
+    "pattern-onnxscript-fused-matmul/batch-flip-transpose-a": {"TransposeFusedMatMulWithFlippedBatchAndTranspose1"},
+    "pattern-onnxscript-fused-matmul/batch-flip-transpose-b": {"TransposeFusedMatMulWithFlippedBatchAndTranspose2"},
+    "pattern-onnxscript-fused-matmul/fused-transpose-a": {"TransposeFusedMatMul1"},
+    "pattern-onnxscript-fused-matmul/fused-batch-transpose-a": {"TransposeFusedMatMulWithBatchAndTranspose1"},
+    "pattern-onnxscript-fused-matmul/fused-batch-transpose-b": {"TransposeFusedMatMulWithBatchAndTranspose2"},
 }
 
 
