@@ -1,5 +1,6 @@
 """The bases for entries no base triggered (cases/fusions_sdpa.py, fusions_rotary.py, fusions_conv_add_act.py,
-fold_onnxscript.py, patterns_onnxscript_fused_matmul.py).
+fold_onnxscript.py,
+patterns_onnxscript_fused_matmul.py, patterns_onnxscript_scatter.py).
 
 (tests/cases/test_library.py checks that every form is valid, runs and agrees.) The common form
 triggers what the case targets, observed by effect in the isolation worker (onnxscript:
@@ -25,6 +26,7 @@ FAMILIES = (
     "fusion-conv-add-act/",
     "fold-onnxscript/",
     "pattern-onnxscript-fused-matmul/",
+    "pattern-onnxscript-scatter/",
 )
 CASES = [c for c in registry() if c.id.startswith(FAMILIES)]
 #: Entries `passcheck coverage` listed as untriggered before these bases, each a base now triggers.
@@ -47,6 +49,7 @@ NEWLY = {
     "pattern-onnxscript-fused-matmul/fused-transpose-a": {"TransposeFusedMatMul1"},
     "pattern-onnxscript-fused-matmul/fused-batch-transpose-a": {"TransposeFusedMatMulWithBatchAndTranspose1"},
     "pattern-onnxscript-fused-matmul/fused-batch-transpose-b": {"TransposeFusedMatMulWithBatchAndTranspose2"},
+    "pattern-onnxscript-scatter/all-dynamic": {"ScatterAllDynamic"},
 }
 
 
