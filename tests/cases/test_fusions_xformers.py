@@ -1,6 +1,5 @@
-"""The bases for entries no base triggered (cases/fusions_sdpa.py, fusions_rotary.py, fusions_conv_add_act.py,
-fold_onnxscript.py,
-patterns_onnxscript_fused_matmul.py, patterns_onnxscript_scatter.py).
+"""The bases for entries no base triggered (cases/fusions_sdpa.py, fusions_rotary.py, fusions_gqa.py,
+fusions_conv_add_act.py, fold_onnxscript.py, patterns_onnxscript_fused_matmul.py, patterns_onnxscript_scatter.py).
 
 (tests/cases/test_library.py checks that every form is valid, runs and agrees.) The common form
 triggers what the case targets, observed by effect in the isolation worker (onnxscript:
@@ -27,6 +26,7 @@ FAMILIES = (
     "fold-onnxscript/",
     "pattern-onnxscript-fused-matmul/",
     "pattern-onnxscript-scatter/",
+    "fusion-gqa/",
 )
 CASES = [c for c in registry() if c.id.startswith(FAMILIES)]
 #: Entries `passcheck coverage` listed as untriggered before these bases, each a base now triggers.
@@ -50,6 +50,8 @@ NEWLY = {
     "pattern-onnxscript-fused-matmul/fused-batch-transpose-a": {"TransposeFusedMatMulWithBatchAndTranspose1"},
     "pattern-onnxscript-fused-matmul/fused-batch-transpose-b": {"TransposeFusedMatMulWithBatchAndTranspose2"},
     "pattern-onnxscript-scatter/all-dynamic": {"ScatterAllDynamic"},
+    "fusion-gqa/llama": {"gqa", "rotary_embedding", "cos_sin_cache", "sdpa"},
+    "fusion-gqa/packed-qkv": {"packed_qkv_for_gqa", "gqa"},
 }
 
 
