@@ -47,7 +47,8 @@ def _case(name: str, op: str, doc: str, forms: dict, sig: str = SIG, **kw) -> No
 _case(
     "abs",
     "Abs",
-    "x + |c| of x: [N, 3] and a constant c: [3] (float).",
+    "x + |c| of x: [N, 3] and a constant c: [3] (float).\n\nUncommon: |c| stored; c from a Constant node;"
+    " Max(c, Neg(c)) (Operators.md Abs, Max, Neg, Constant).",
     {
         "common": ("a = Abs(c)\ny = Add(x, a)", ""),
         "precomputed": ("y = Add(x, abs_c)", "|c| stored"),
@@ -58,7 +59,8 @@ _case(
 _case(
     "add",
     "Add",
-    "x * (c + d) of x: [N, 3] and constants c, d: [3] (float).",
+    "x * (c + d) of x: [N, 3] and constants c, d: [3] (float).\n\nUncommon: c + d stored; c from a Constant node;"
+    " Sum(c, d) (Operators.md Add, Sum, Constant).",
     {
         "common": ("a = Add(c, d)\ny = Mul(x, a)", ""),
         "precomputed": ("y = Mul(x, c_plus_d)", "c + d stored"),
@@ -69,7 +71,8 @@ _case(
 _case(
     "squeeze",
     "Squeeze",
-    "x * squeeze(c, 0) of x: [N, 3] and a constant c: [1, 3] (float).",
+    "x * squeeze(c, 0) of x: [N, 3] and a constant c: [1, 3] (float).\n\nUncommon: the value stored; Squeeze without"
+    " axes; Reshape to [3]; Squeeze-11 with the axes attribute (Operators.md Squeeze, Reshape).",
     {
         "common": ("a = Squeeze(c13, ax0)\ny = Mul(x, a)", ""),
         "precomputed": ("y = Mul(x, c)", "the squeezed value stored"),
@@ -81,7 +84,9 @@ _case(
 _case(
     "split-to-sequence",
     "SplitToSequence",
-    "The second half of x: [N, 8] along axis 1 (float): [N, 4], through a sequence of the two halves.",
+    "The second half of x: [N, 8] along axis 1 (float): [N, 4], through a sequence of the two halves.\n\n"
+    "Uncommon: Split and its second output; split 4 (scalar); SequenceAt position -1"
+    " (Operators.md SplitToSequence, Split, SequenceAt).",
     {
         "common": ("s = SplitToSequence <axis = 1> (x, sp)\ny = SequenceAt(s, one)", ""),
         "split": ("a, b = Split <axis = 1> (x, sp)\ny = Identity(b)", "Split, its second output"),

@@ -35,7 +35,7 @@ fusion_case(
 Common: a ResNeXt / grouped-convolution block's last Conv, residual Add and Relu; at ort:all it
 becomes one FusedConv (activation Relu, Z = r). Uncommon: Add(r, c); Relu as Clip(a, 0); the bias
 as a separate broadcast Add (ConvAddFusion at ort:basic puts it back into the Conv); opset 22
-(see the module doc).""",
+(Operators.md Conv, Add, Clip; see the module doc).""",
     signature="(T[N,4,5,5] x, T[N,4,5,5] r) => (T[N,4,5,5] y)",
     consts=CONSTS,
     gone=("Add", "Relu"),

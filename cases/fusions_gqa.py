@@ -135,7 +135,8 @@ a KV cache past_key, past_value: [1, 1, 2, 16], the causal + padding mask (float
 the caches extended to [1, 1, 5, 16].
 
 Common: the HF LlamaAttention export (see the module doc). Uncommon: Mul by 1/4 for Div by 4; the
-mask Add with its operands swapped; the cache Concats on axis 2; the causal mask without Trilu.""",
+mask Add with its operands swapped; the cache Concats on axis 2; the causal mask without Trilu
+(Operators.md Div, Mul, Add, Concat, Trilu, Greater).""",
     {
         "common": (BODY, ""),
         "scale-mul": (BODY.replace("Div(s, scale)", "Mul(s, inv)"), "Mul by 1/sqrt(16)"),
@@ -158,7 +159,8 @@ _case(
     "packed_qkv_for_gqa",
     """The Llama attention step of fusion-gqa/llama with q, k, v sliced from one packed projection by
 wqkv: [32, 64] (Phi-3 style). fuse_xformers: gqa, then packed_qkv_for_gqa (GroupQueryAttention on the
-packed input). Uncommon: the Slices without steps; three separate MatMuls (see the module doc).""",
+packed input). Uncommon: the Slices without steps; three separate MatMuls (Operators.md Slice,
+MatMul; see the module doc).""",
     {
         "common": (BODY.replace(PROJ, PACKED), ""),
         "no-steps": (BODY.replace(PROJ, PACKED.replace(", one1)", ")")), "the q/k/v Slices without steps"),

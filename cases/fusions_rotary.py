@@ -75,7 +75,7 @@ cos/sin computed in the graph from a constant inv_freq (base 10000): [N, 2, 4, 8
 Common: the HF LlamaRotaryEmbedding + apply_rotary_pos_emb export. fuse_xformers: rotary_embedding,
 then cos_sin_cache (com.microsoft RotaryEmbedding with a cos/sin cache). Uncommon: the Slices
 without steps; with axes [-1]; the second half's end 8 for INT64_MAX; Mul(cos, x); Neg as Mul by
--1; the rotate_half Concat on axis 3 (see the module doc).""",
+-1; the rotate_half Concat on axis 3 (Operators.md Slice, Mul, Neg, Concat; see the module doc).""",
     {
         "common": (FULL, ""),
         "no-steps": (FULL.replace(", step)", ")"), "Slice without steps (default 1)"),
@@ -107,7 +107,7 @@ onnxscript_case(
 
 fuse_xformers: rotary_embedding, cos_sin_cache, then partial_rotary_embedding (RotaryEmbedding with
 rotary_embedding_dim 8). Uncommon: the pass-through Slice ending at 16 for INT64_MAX; the outer
-Concat on axis 3 (see the module doc).""",
+Concat on axis 3 (Operators.md Slice, Concat; see the module doc).""",
     {
         "common": (PARTIAL, ""),
         "end-16": (PARTIAL.replace("xb = Slice(x, rot, big", "xb = Slice(x, rot, sixteen"), "the rest ends at 16"),

@@ -61,7 +61,8 @@ Common: the decomposed attention a torch.onnx export of F.scaled_dot_product_att
 sqrt(head size), additive mask). fuse_xformers turns it into SDPA, then MultiHeadAttention
 (sdpa_via_mha). Uncommon: Mul by 1/sqrt(8); the scale split as 8^-1/4 on q and on k^T; k^T through
 3-D Reshape/Transpose/Reshape; through two Transposes; the opset-12 Softmax-11; the mask Add with
-its operands swapped; the scale Mul with the constant first; Softmax axis 3 for -1 (see the module doc).""",
+its operands swapped; the scale Mul with the constant first; Softmax axis 3 for -1 (Operators.md;
+see the module doc).""",
     {
         "common": (BARE, ""),
         "scale-mul": (BARE.replace("Div(s, scale)", "Mul(s, inv)"), "Mul by 1/sqrt(8)"),
@@ -118,7 +119,7 @@ an additive mask: [1, 1, 4, 4] (float): [N, 4, 16].
 Common: the HF / torch.onnx export (per-head Reshape [0, 0, 2, 8] and Transpose, k transposed to
 [0, 2, 3, 1], a 4-D mask). fuse_xformers: sdpa, mha2, mha_bias, then attention (one com.microsoft
 Attention). Uncommon: Mul by 1/sqrt(8); the mask reshaped to [4, 4] and broadcast by the Add; the mask Add
-and the q bias Add with their operands swapped; the q bias stored as [1, 1, 16] (see the module doc).""",
+and the q bias Add with their operands swapped; the q bias stored as [1, 1, 16] (Operators.md; see the module doc).""",
     {
         "common": (SELF, ""),
         "scale-mul": (SELF.replace("Div(s, scale)", "Mul(s, inv)"), "Mul by 1/sqrt(8)"),
@@ -170,7 +171,7 @@ _case(
 
 Common: the HF decoder export (Concat on axis -2, k^T as Transpose [0, 1, 3, 2] of the cache).
 fuse_xformers: sdpa, mha1 (MultiHeadAttention with past and present). Uncommon: the Concats on
-axis 2; Mul by 1/sqrt(8) (see the module doc).""",
+axis 2; Mul by 1/sqrt(8) (Operators.md; see the module doc).""",
     {
         "common": (CACHE, ""),
         "concat-axis-2": (CACHE.replace("axis = -2", "axis = 2"), "the cache Concats on axis 2"),

@@ -38,7 +38,7 @@ def _chain(name: str, rule: str, target: str, a: str, b: str, pa: str, pb: str, 
         f"""y = Transpose(a, {pa}) @ Transpose(b, {pb}) of a: {a}, b: {b} (float): [4, 3, 6].
 
 {target} folds the last-two swap into FusedMatMul, then {rule} the other, batch-axis Transpose.
-Uncommon: the contraction as Einsum "{equation}".""",
+Uncommon: the contraction as Einsum "{equation}" (Operators.md Einsum).""",
         {
             "common": (f"x = Transpose <perm = {pa}> (a)\nz = Transpose <perm = {pb}> (b)\ny = MatMul(x, z)", ""),
             "einsum": (f'y = Einsum <equation = "{equation}"> (a, b)', f"Einsum {equation}"),
@@ -63,7 +63,8 @@ _case(
     """y = FusedMatMul(Transpose(a, [0, 2, 1]), b) of a: [4, 5, 3], b: [4, 5, 6] (float): [4, 3, 6].
 
 Common: a model onnxruntime already optimized (FusedMatMul written), its A input transposed.
-Uncommon: the plain MatMul of the Transpose; FusedMatMul with transA = 1 (see the module doc).""",
+Uncommon: the plain MatMul of the Transpose; FusedMatMul with transA = 1 (Operators.md MatMul, Transpose;
+see the module doc).""",
     {
         "common": ("x = Transpose <perm = [0, 2, 1]> (a)\ny = com.microsoft.FusedMatMul(x, b)", ""),
         "matmul": ("x = Transpose <perm = [0, 2, 1]> (a)\ny = MatMul(x, b)", "plain MatMul"),
@@ -77,7 +78,8 @@ _case(
     "TransposeFusedMatMulWithBatchAndTranspose1",
     """y = FusedMatMul(Transpose(a, [2, 1, 0]), b, transBatchA = 1) of a: [5, 4, 3], b: [4, 5, 6] (float):
 [4, 3, 6]. Uncommon: the plain MatMul of Transpose(a, [1, 2, 0]) (the two permutations composed)
-(see the module doc).""",
+(Operators.md MatMul, Transpose;
+see the module doc).""",
     {
         "common": ("x = Transpose <perm = [2, 1, 0]> (a)\ny = com.microsoft.FusedMatMul <transBatchA = 1> (x, b)", ""),
         "matmul": ("x = Transpose <perm = [1, 2, 0]> (a)\ny = MatMul(x, b)", "plain MatMul, perm [1, 2, 0]"),
@@ -89,7 +91,8 @@ _case(
     "fused-batch-transpose-b",
     "TransposeFusedMatMulWithBatchAndTranspose2",
     """y = FusedMatMul(a, Transpose(b, [2, 1, 0]), transBatchB = 1) of a: [4, 3, 5], b: [6, 4, 5] (float):
-[4, 3, 6]. Uncommon: the plain MatMul of Transpose(b, [1, 2, 0]) (see the module doc).""",
+[4, 3, 6]. Uncommon: the plain MatMul of Transpose(b, [1, 2, 0]) (Operators.md MatMul, Transpose;
+see the module doc).""",
     {
         "common": ("z = Transpose <perm = [2, 1, 0]> (b)\ny = com.microsoft.FusedMatMul <transBatchB = 1> (a, z)", ""),
         "matmul": ("z = Transpose <perm = [1, 2, 0]> (b)\ny = MatMul(a, z)", "plain MatMul, perm [1, 2, 0]"),

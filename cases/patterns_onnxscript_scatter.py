@@ -25,8 +25,8 @@ onnxscript_case(
     """x: [N, 3] with every row overwritten by upd: [N, 3] (float): upd.
 
 Common: the torch.onnx export of ``x[:] = upd`` / index_put over arange(N) (Shape start = 0 and
-reduction "none" written). Uncommon: Shape's start omitted; ScatterND's reduction omitted (see the
-module doc).""",
+reduction "none" written). Uncommon: Shape's start omitted; ScatterND's reduction omitted
+(Operators.md Shape, ScatterND).""",
     {
         "common": (BODY, ""),
         "shape-start-omitted": (BODY.replace("Shape <start = 0> (x)", "Shape(x)"), "Shape without start"),
