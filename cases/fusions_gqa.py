@@ -135,8 +135,8 @@ a KV cache past_key, past_value: [1, 1, 2, 16], the causal + padding mask (float
 the caches extended to [1, 1, 5, 16].
 
 Common: the HF LlamaAttention export (see the module doc). Uncommon: Mul by 1/4 for Div by 4; the
-mask Add with its operands swapped; the cache Concats on axis 2; the causal mask without Trilu
-(Operators.md Div, Mul, Add, Concat, Trilu, Greater).""",
+mask Add with its operands swapped; the cache Concats on axis 2; the causal mask without Trilu;
+opset 17 (Operators.md Div, Mul, Add, Concat, Trilu, Greater).""",
     {
         "common": (BODY, ""),
         "scale-mul": (BODY.replace("Div(s, scale)", "Mul(s, inv)"), "Mul by 1/sqrt(16)"),
@@ -146,6 +146,7 @@ mask Add with its operands swapped; the cache Concats on axis 2; the causal mask
             BODY.replace("mtri = Trilu <upper = 1> (mall, one)\n", "").replace("Mul(mtri, ncf)", "Mul(mall, ncf)"),
             "the causal mask without Trilu (Phi)",
         ),
+        "opset-17": (BODY, "opset 17 (no op of the graph changed at opset 18)", 17),
     },
     ("rotary_embedding", "cos_sin_cache", "sdpa"),
 )
