@@ -73,30 +73,35 @@ see the module doc).""",
     "(float[4,5,3] a, float[4,5,6] b) => (float[4,3,6] y)",
     extra_opsets=MS,
 )
-_case(
-    "fused-batch-transpose-a",
-    "TransposeFusedMatMulWithBatchAndTranspose1",
-    """y = FusedMatMul(Transpose(a, [2, 1, 0]), b, transBatchA = 1) of a: [5, 4, 3], b: [4, 5, 6] (float):
-[4, 3, 6]. Uncommon: the plain MatMul of Transpose(a, [1, 2, 0]) (the two permutations composed)
-(Operators.md MatMul, Transpose;
-see the module doc).""",
-    {
-        "common": ("x = Transpose <perm = [2, 1, 0]> (a)\ny = com.microsoft.FusedMatMul <transBatchA = 1> (x, b)", ""),
-        "matmul": ("x = Transpose <perm = [1, 2, 0]> (a)\ny = MatMul(x, b)", "plain MatMul, perm [1, 2, 0]"),
-    },
-    "(float[5,4,3] a, float[4,5,6] b) => (float[4,3,6] y)",
-    extra_opsets=MS,
+
+
+def _batch_transposed(side: str, rule: str, sig: str) -> None:
+    """FusedMatMul with transBatch<side> = 1 of a Transpose [2, 1, 0] on input <side>."""
+    name = side.lower()
+    x = "a" if side == "A" else "b"
+    fused = "(t, b)" if side == "A" else "(a, t)"
+    _case(
+        f"fused-batch-transpose-{name}",
+        rule,
+        f"""y = FusedMatMul of Transpose({x}, [2, 1, 0]) as input {side}, transBatch{side} = 1 (float): [4, 3, 6].
+
+Uncommon: the plain MatMul of Transpose({x}, [1, 2, 0]), the two permutations composed (Operators.md
+MatMul, Transpose; see the module doc).""",
+        {
+            "common": (
+                f"t = Transpose <perm = [2, 1, 0]> ({x})\ny = com.microsoft.FusedMatMul <transBatch{side} = 1> {fused}",
+                "",
+            ),
+            "matmul": (f"t = Transpose <perm = [1, 2, 0]> ({x})\ny = MatMul{fused}", "plain MatMul, perm [1, 2, 0]"),
+        },
+        sig,
+        extra_opsets=MS,
+    )
+
+
+_batch_transposed(
+    "A", "TransposeFusedMatMulWithBatchAndTranspose1", "(float[5,4,3] a, float[4,5,6] b) => (float[4,3,6] y)"
 )
-_case(
-    "fused-batch-transpose-b",
-    "TransposeFusedMatMulWithBatchAndTranspose2",
-    """y = FusedMatMul(a, Transpose(b, [2, 1, 0]), transBatchB = 1) of a: [4, 3, 5], b: [6, 4, 5] (float):
-[4, 3, 6]. Uncommon: the plain MatMul of Transpose(b, [1, 2, 0]) (Operators.md MatMul, Transpose;
-see the module doc).""",
-    {
-        "common": ("z = Transpose <perm = [2, 1, 0]> (b)\ny = com.microsoft.FusedMatMul <transBatchB = 1> (a, z)", ""),
-        "matmul": ("z = Transpose <perm = [1, 2, 0]> (b)\ny = MatMul(a, z)", "plain MatMul, perm [1, 2, 0]"),
-    },
-    "(float[4,3,5] a, float[6,4,5] b) => (float[4,3,6] y)",
-    extra_opsets=MS,
+_batch_transposed(
+    "B", "TransposeFusedMatMulWithBatchAndTranspose2", "(float[4,3,5] a, float[6,4,5] b) => (float[4,3,6] y)"
 )
