@@ -19,8 +19,8 @@ from passcheck.cases._registry import REGISTRY
 from passcheck.cases._support import ir_version_for
 from passcheck.cases.builders import tensor, text_form
 
-#: "Targets onnxscript's rule|fusion <name> (<pass>)." closes every rule case's doc.
-TARGET = re.compile(r"Targets onnxscript's (?:rule|fusion) (.+) \((onnxscript:[\w-]+)\)\.$")
+#: "Targets onnxscript's rule|fusion|fold <name> (<pass>)." closes every rule case's doc.
+TARGET = re.compile(r"Targets onnxscript's (?:rule|fusion|fold) (.+) \((onnxscript:[\w-]+)\)\.$")
 
 
 def rule_tag(rule: str) -> str:
@@ -41,6 +41,8 @@ def onnxscript_case(
     bindings=({"N": 1}, {"N": 3}),
     pass_id: str = "onnxscript:optimize",
     kind: str = "rule",
+    feeds=None,
+    extra_opsets: Mapping[str, int] | None = None,
 ) -> Case:
     """Register a rule case.
 
@@ -53,7 +55,11 @@ def onnxscript_case(
             its nodes name.
         targets: further rules the common form triggers (each adds its tag).
         pass_id: the pass that applies ``rule``.
-        kind: ``rule``, or ``fusion`` for a fusion ``fuse_xformers`` counts (the catalogue's kinds).
+        kind: ``rule``, ``fusion`` for a fusion ``fuse_xformers`` counts, or ``fold`` for an op the
+            constant folder evaluates (``ai.onnx::Abs``; the catalogue's kinds).
+        feeds: the case's feed function (:data:`~passcheck.cases.FeedFn`), when random normal feeds do not
+            fit (position ids).
+        extra_opsets: further opset imports, domain → version (``{"com.microsoft": 1}``).
 
     Raises:
         RegistryError: the id is taken or the case is malformed (see :class:`Case`).
@@ -67,7 +73,9 @@ def onnxscript_case(
     for name, spec in forms.items():
         body, fdoc, form_opset = (*spec, opset)[:3]
         opsets.append(form_opset)
-        built[name] = text_form(f"g {signature} {{\n{body}\n}}", fdoc, opset=form_opset, initializers=inits(body))
+        built[name] = text_form(
+            f"g {signature} {{\n{body}\n}}", fdoc, opset=form_opset, initializers=inits(body), extra_opsets=extra_opsets
+        )
     lo, top = min(opsets), max(opsets)
     valid = f"Valid: opset {lo}" + (f" to {top}" if top != lo else "") + f" (ir_version {ir_version_for(lo)}+)."
     return REGISTRY.register(
@@ -78,5 +86,6 @@ def onnxscript_case(
             bindings=bindings,
             doc=f"{doc.strip()}\n{valid}\n\nTargets onnxscript's {kind} {rule} ({pass_id}).",
             tags=frozenset({"pattern", "onnxscript", rule_tag(rule), *map(rule_tag, targets)}),
+            feeds=feeds,
         )
     )

@@ -22,9 +22,13 @@ from passcheck.coverage.map import CoverageMap
 
 #: onnxruntime transformers a CPU session's verbose log lists but that onnxruntime registers for other
 #: execution providers only (onnxruntime/core/optimizer/graph_transformer_utils.cc, read from its sources:
-#: ``BiasDropoutFusion(cuda_rocm_eps)``, ``MatMulActivationFusion(dml_ep)``): they never act on the CPU
-#: provider, so the CPU subset leaves them out.
-OTHER_EP_ONLY = {"BiasDropoutFusion": "CUDA and ROCm", "MatMulActivationFusion": "DirectML"}
+#: ``BiasDropoutFusion(cuda_rocm_eps)``, ``MatMulActivationFusion(dml_ep)``,
+#: ``GroupQueryAttentionFusion(cuda_eps)``): they never act on the CPU provider, so the CPU subset leaves them out.
+OTHER_EP_ONLY = {
+    "BiasDropoutFusion": "CUDA and ROCm",
+    "MatMulActivationFusion": "DirectML",
+    "GroupQueryAttentionFusion": "CUDA",
+}
 
 #: The subsets the issue's acceptance counts, per tool: name → predicate on an entry (a converter
 #: step the converter says it has no adapter for is left out of its subset, see :func:`unregistered`).
