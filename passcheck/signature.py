@@ -19,6 +19,15 @@ behaviour of the pass per error phrase: its signature names no op, and its error
 message with names and numbers masked (:func:`error_phrase`), so a pass that breaks every model-local
 function is one signature, not one per op wrapped in a function.
 
+A pass that crashes (a finding whose details say ``status: crashed``, raised as an exception) is one
+behaviour per exception: its signature names no op, and its error is :func:`crash_error`, the exception
+class and its masked phrase plus the innermost frame of the pass's own package when the traceback has
+one (``ValueError: zero-size array … @ onnxscript.optimizer._constant_folding:_fold``), so one crash
+seen beside twenty different ops is one signature, and two crashes with the same message in different
+functions stay two. A worker that died without an exception (a signal, no traceback) keeps the op types.
+Such a signature's :attr:`Signature.aliases` hold the key an older passcheck spelled it with (op types and
+the bare class), so baselines and hunt states written before still match it.
+
 A pass-contract finding (the pass changed the ModelProto it was given) is one behaviour of the
 tool whatever the op or rewrite: its signature names neither. Where a finding sits (case, form,
 environment) is not part of it: one bug found through two routes
@@ -46,6 +55,11 @@ _SITE_LABEL = re.compile(r"#\d+:(\w+)")
 _ORT_PREFIX = re.compile(r"\[ONNXRuntimeError\]\s*:\s*\d+\s*:\s*")
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 _NUMBERED = re.compile(r"[\w.:/-]*\d[\w.:/-]*")
+#: How a crashed outcome's error names the innermost frame of the pass's own package
+#: (``passcheck.passes._frames`` writes it): ``  tool frame: <module>:<function> (line N)``.
+TOOL_FRAME = "tool frame: "
+_FRAME_LINE = re.compile(r"^\s*" + re.escape(TOOL_FRAME) + r"(\S+)", re.MULTILINE)
+_RAISED = re.compile(r"[A-Z]\w*:")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,7 +72,10 @@ class Signature:
         kind: the finding kind (``wrong-result``, ``rejected`` …).
         ops: sorted op types involved.
         rewrite: the rewrite kind of the form, ``""`` when the form is no rewrite.
-        error: the error class of a crash (``""`` otherwise).
+        error: the error class of a crash (``""`` otherwise); for a pass that raised,
+            :func:`crash_error`.
+        aliases: keys an older passcheck gave the same signature (not compared, not part of the key):
+            what a baseline or hunt state written before is matched by.
     """
 
     pass_id: str
@@ -67,6 +84,7 @@ class Signature:
     ops: tuple[str, ...] = ()
     rewrite: str = ""
     error: str = ""
+    aliases: tuple[str, ...] = dataclasses.field(default=(), compare=False)
 
     @property
     def key(self) -> str:
@@ -82,14 +100,30 @@ class Signature:
         words = re.sub(r"[^a-z0-9_.+-]+", "-", f"{self.rewrite}-{self.pass_id}-{self.kind}".lower())
         return f"hunt/{words.strip('-')[:60].rstrip('-')}-{digest}"
 
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """:attr:`key` then the :attr:`aliases`: every spelling a stored entry of this signature may have."""
+        return (self.key, *self.aliases)
+
     def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        d = dataclasses.asdict(self)
+        if self.aliases:
+            d["aliases"] = list(self.aliases)
+        else:
+            del d["aliases"]
+        return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Signature:
         """Read :meth:`to_json` (a store written before ``error`` existed reads as no error class)."""
         return cls(
-            d["pass_id"], d["oracle"], d["kind"], tuple(d.get("ops") or ()), d.get("rewrite", ""), d.get("error", "")
+            d["pass_id"],
+            d["oracle"],
+            d["kind"],
+            tuple(d.get("ops") or ()),
+            d.get("rewrite", ""),
+            d.get("error", ""),
+            tuple(d.get("aliases") or ()),
         )
 
     @classmethod
@@ -119,7 +153,10 @@ class Signature:
             ops |= site_ops(models, form_labels(form) if labels is None else labels)
             if not ops:  # sites that name no node (graph inputs, say): the base's own op types
                 ops = {n.op_type for n in models[0].graph.node}
-        return cls(finding.pass_id, finding.oracle, finding.kind, tuple(sorted(ops)), rewrite, error_class(finding))
+        sig = cls(finding.pass_id, finding.oracle, finding.kind, tuple(sorted(ops)), rewrite, error_class(finding))
+        if crash := crash_error(finding):  # one behaviour of the tool, whatever op sits beside it
+            return cls(finding.pass_id, finding.oracle, finding.kind, (), rewrite, crash, (sig.key,))
+        return sig
 
     def replace(self, **changes: Any) -> Signature:
         return dataclasses.replace(self, **changes)
@@ -147,6 +184,21 @@ def error_phrase(error: Any) -> str:
     text = _QUOTED.sub("'…'", text)
     text = _NUMBERED.sub("#", text).replace("|", "/")
     return " ".join(text.split())[:100]
+
+
+def crash_error(finding: Any) -> str:
+    """For a pass that raised (details ``status: crashed``, an error whose first line is ``Class: …``):
+    ``<masked first line> @ <module>:<function>`` (:func:`error_phrase`; the ``tool frame`` line the
+    crashed outcome records, line number dropped), or the masked line alone when the traceback had no
+    frame of the pass's own package; ``""`` for any other finding and for a worker that died without an
+    exception (``the pass died …``: no phrase to tell two crashes apart by)."""
+    d = _details(finding)
+    error = str(d.get("error") or "")
+    if d.get("status") != "crashed" or not _RAISED.match(error):
+        return ""
+    frame = _FRAME_LINE.search(error)
+    phrase = error_phrase(error)
+    return f"{phrase} @ {frame.group(1).replace('|', '/')}" if frame else phrase
 
 
 def error_class(finding: Any) -> str:

@@ -11,7 +11,8 @@ the finding's signature (form, pass, oracle, kind, the op types it names) with b
 equal. ``ort:basic|extended|all`` missed optimizations are judged by two onnxruntime sessions,
 other findings (onnx shape inference, onnxscript, the version converter, ``cmd:`` passes …) by
 running the pass through the engine. Writes ``DIR/common.onnx`` (none for a one-form finding), ``DIR/uncommon.onnx``,
-``DIR/reduced_<case>_<form>_<pass>.py`` (a case module for ``--cases-from``, case ``reduced/<case>-<form>-<pass>``)
+``DIR/reduced_<case>_<form>_<pass>_<oracle>_<kind>.py`` (a case module for ``--cases-from``, case
+``reduced/<case>-<form>-<pass>-<oracle>-<kind>``)
 and ``DIR/reduce-state.json``. Bounded by
 ``--budget`` seconds; the state file records the best node set after every step, so a run cut
 short (budget, Ctrl-C) continues with ``--resume``.

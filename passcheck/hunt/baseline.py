@@ -8,7 +8,10 @@ Format (JSON, written by ``passcheck hunt --write-baseline`` and ``passcheck mer
 
 An entry is matched by the key of its ``signature`` (:class:`passcheck.signature.Signature`, the one
 answer to "is this the same bug?"); ``key`` is there for people and ``grep``; an entry with only a
-``key`` is matched by it. ``reason`` and ``case`` are free text kept across rewrites of the file.
+``key`` is matched by it. An entry an older passcheck wrote in another spelling (a crash keyed by its op
+types and bare error class) is matched through the signature's ``aliases``, and rewriting the file
+writes today's spelling in its place, with its reason. ``reason`` and ``case`` are free text kept across
+rewrites of the file.
 """
 
 from __future__ import annotations
@@ -66,8 +69,8 @@ def split(signatures: Mapping[str, Mapping[str, Any]], known: Mapping[str, Any])
     new: dict[str, Any] = {}
     old: dict[str, Any] = {}
     for key, rec in signatures.items():
-        k = Signature.from_json(rec["signature"]).key if rec.get("signature") else key
-        (old if k in known else new)[key] = rec
+        keys = Signature.from_json(rec["signature"]).keys if rec.get("signature") else (key,)
+        (old if any(k in known for k in keys) else new)[key] = rec
     return new, old
 
 
@@ -85,6 +88,9 @@ def write(
     for rec in signatures.values():
         sig = Signature.from_json(rec["signature"])
         entry = {"key": sig.key, "signature": sig.to_json(), "reason": reason, "case": rec.get("case") or ""}
+        for alias in sig.aliases:  # an entry an older passcheck spelled otherwise: today's spelling, its reason
+            if (was := entries.pop(alias, None)) is not None:
+                entry.update(reason=was.get("reason") or reason, case=was.get("case") or entry["case"])
         entries.setdefault(sig.key, entry)
     doc = {"passcheck": MARK, "version": VERSION, "signatures": sorted(entries.values(), key=lambda e: e["key"])}
     try:

@@ -95,6 +95,7 @@ def merge(dirs: Sequence[str | Path], out: str | Path, *, allow_partial: bool = 
                         merged.signatures[k][field] = _moved(rec[field], src.name, merged.cases_dir / src.name)
         for raw, key in d.get("coarse", {}).items():
             merged.coarse.setdefault(raw, key)
+    merged.fold_aliases(_join_window)  # a shard an older passcheck wrote spells a crash by its op types
     merged.save()
     return merged, partial
 

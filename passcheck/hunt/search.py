@@ -281,6 +281,7 @@ def _shrink_and_save(
     )
     found_on = {"base": item.base, "form": item.form, "pass": item.pass_id, "message": finding.message}
     if shrunk is None:  # shows only with the case's own feeds: kept unshrunk, under its raw signature
+        store.key_of(raw)  # a record an older passcheck spelled otherwise takes today's key
         store.signatures.setdefault(
             raw.key,
             {
@@ -295,8 +296,8 @@ def _shrink_and_save(
     sig = signature(
         shrunk.finding, shrunk.kind or hforms.kind(shrunk.form), [shrunk.common, shrunk.uncommon], shrunk.labels
     )
-    if sig.key in store.signatures:
-        return sig.key
+    if key := store.key_of(sig):
+        return key
     store.cases_dir.mkdir(parents=True, exist_ok=True)
     path = store.cases_dir / f"hunt_{case_id.rsplit('-', 1)[-1]}.py"
     path.write_text(

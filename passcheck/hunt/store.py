@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from passcheck.errors import PasscheckError
+from passcheck.signature import Signature
 
 STATE = "hunt-state.json"
 VERSION = 1
@@ -96,6 +97,33 @@ class Store:
         store.items, store.signatures, store.coarse = items, signatures, coarse
         store.environment = doc.get("environment") or {}  # a state written before it existed has none
         return store
+
+    def key_of(self, sig: Signature) -> str | None:
+        """The key this state holds ``sig`` under, or None when it is new. A record an older passcheck
+        keyed by one of ``sig``'s :attr:`~passcheck.signature.Signature.aliases` (a crash keyed by its
+        op types) is moved to today's key and signature first: read both spellings, write today's."""
+        if sig.key in self.signatures:
+            return sig.key
+        for old in sig.aliases:
+            if old in self.signatures:
+                rec = self.signatures.pop(old)
+                self.signatures[sig.key] = {**rec, "signature": sig.to_json()}
+                self.coarse = {raw: sig.key if k == old else k for raw, k in self.coarse.items()}
+                return sig.key
+        return None
+
+    def fold_aliases(self, join=None) -> None:
+        """Fold each record an older passcheck spelled with an alias of another record's signature into
+        that record (hits summed, ``join(kept, other)`` for anything else), e.g. after merging states."""
+        for key, rec in list(self.signatures.items()):
+            if key not in self.signatures or not rec.get("signature"):
+                continue
+            for old in Signature.from_json(rec["signature"]).aliases:
+                if old != key and (other := self.signatures.pop(old, None)) is not None:
+                    rec["hits"] = rec.get("hits", 0) + other.get("hits", 0)
+                    if join is not None:
+                        join(rec, other)
+                    self.coarse = {raw: key if k == old else k for raw, k in self.coarse.items()}
 
     def checkpoint(self) -> bool:
         """:meth:`save` when a signature was added since the last save or :data:`SAVE_SECONDS` have

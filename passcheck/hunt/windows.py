@@ -97,6 +97,7 @@ def run_item(
         keys: list[str] = []
         for f in findings:
             sig = signature(f, kind, [model, mutant], labels)
+            store.key_of(sig)  # a record an older passcheck spelled otherwise takes today's key
             entry = store.signatures.setdefault(sig.key, _entry(sig, f, item, cid, path, store, model, mutant))
             entry["hits"] += 1
             keys += [sig.key] if sig.key not in keys else []

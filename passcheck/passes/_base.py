@@ -242,7 +242,11 @@ class PassAdapter:
             )
         except Exception as exc:  # noqa: BLE001 - a crash of the tool is a finding, not our error
             return PassOutcome(
-                self.id, "crashed", error=_describe(exc), versions=self.versions(), seconds=time.perf_counter() - start
+                self.id,
+                "crashed",
+                error=_describe(exc, self.tools),
+                versions=self.versions(),
+                seconds=time.perf_counter() - start,
             )
         seconds = time.perf_counter() - start
         if not isinstance(out, onnx.ModelProto):
@@ -325,10 +329,13 @@ def default_opset(model: onnx.ModelProto) -> int | None:
     return next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
 
 
-def _describe(exc: BaseException) -> str:
-    """First line: the innermost cause (where the tool really failed); then the chain and the
-    last frames of the innermost traceback."""
+def _describe(exc: BaseException, tools: tuple[str, ...] = ()) -> str:
+    """First line: the innermost cause (where the tool really failed); then the chain, the innermost
+    frame of the pass's own package (``tools[0]``, :mod:`passcheck.passes._frames`) and the last
+    frames of the innermost traceback."""
     import re
+
+    from passcheck.passes._frames import frame_line
 
     chain = [exc]
     while (nxt := chain[-1].__cause__ or chain[-1].__context__) is not None and len(chain) < 10:
@@ -337,7 +344,7 @@ def _describe(exc: BaseException) -> str:
     clean = lambda e: re.sub(r" object at 0x[0-9a-f]+", "", f"{type(e).__name__}: {e}")  # noqa: E731
     lines = [_one_para(clean(root), 500)] + [f"  raised as {_one_para(clean(e), 300)}" for e in reversed(chain[:-1])]
     tb = traceback.format_exception(type(root), root, root.__traceback__)
-    return "\n".join(lines) + "\n" + "".join(tb[-3:-1])
+    return "\n".join(lines) + "\n" + frame_line(chain, tools) + "".join(tb[-3:-1])
 
 
 def _graph_bytes(model: onnx.ModelProto) -> bytes:

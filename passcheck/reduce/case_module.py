@@ -8,10 +8,11 @@ from passcheck.repro.source import model_source
 
 
 def case_slug(finding) -> str:
-    """``<case>-<form>-<pass>`` in case-id characters (the case is ``reduced/<slug>``)."""
-    return re.sub(
-        r"[^a-z0-9_.+-]+", "-", f"{finding.case.split('/')[-1]}-{finding.form}-{finding.pass_id}".lower()
-    ).strip("-")
+    """``<case>-<form>-<pass>-<oracle>-<kind>`` in case-id characters (the case is ``reduced/<slug>``): two
+    findings of one cell (a parity and a folding finding of the same case, form and pass) reduce to two
+    modules and two case ids, so neither overwrites nor shadows the other in one ``--out``."""
+    where = f"{finding.case.split('/')[-1]}-{finding.form}-{finding.pass_id}-{finding.oracle}-{finding.kind}"
+    return re.sub(r"[^a-z0-9_.+-]+", "-", where.lower()).strip("-")
 
 
 def case_module(
@@ -24,7 +25,7 @@ def case_module(
     rtol: float | None = None,
     atol: float | None = None,
 ) -> str:
-    """Python source registering case ``case_id`` (default ``reduced/<case-form-pass>``) with forms
+    """Python source registering case ``case_id`` (default ``reduced/<case-form-pass-oracle-kind>``) with forms
     ``common`` (``a``, the form the finding compares with) and the finding's form (``b``; ``uncommon``
     when it is named ``common`` or is no valid form name), targeting the finding's pass; for a
     one-form finding (``a`` None) ``b`` is both (a case needs an uncommon form). ``origin`` says what made it,

@@ -1,7 +1,8 @@
 """What must survive a reduction step: a finding's :class:`~passcheck.signature.Signature`.
 
 The one signature (pass, oracle, kind, the op types it names, rewrite, the error class of a
-crash, so a reduction cannot slide from one crash to another), on the same form, with the same
+crash; for a pass that raised, its masked phrase and tool frame: a reduction cannot slide from one
+crash to another), on the same form, with the same
 annotation rule (a shape finding must not turn into a rank finding while the model shrinks).
 """
 

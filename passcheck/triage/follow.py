@@ -43,7 +43,8 @@ class Reduction:
 
 
 def reduce(f: Finding, folder: Path, cases_from: Sequence[str], executor, seconds: float) -> Reduction:
-    """Shrink ``f``'s pair within ``seconds`` and register the smaller pair as case ``reduced/<case-form-pass>-<hash>``
+    """Shrink ``f``'s pair within ``seconds`` and register the smaller pair as case
+    ``reduced/<case-form-pass-oracle-kind>-<hash>``
     from a module written into ``folder``. Never raises: a pair that cannot be reduced is said (``Reduction.said``)."""
     from passcheck.attribution.forms import form_model
     from passcheck.reduce.case_module import case_module, case_slug

@@ -6,7 +6,8 @@ An entry: ``tool``, ``match`` (every field given must hold for one finding of th
 names at least one — ``kept_op_types`` or ``op_type`` in its details —, ``form`` globs of the form,
 ``message`` a regular expression searched in the message and the error), ``link``, ``title``,
 ``state`` (``open``, ``fixed`` …), ``fixed_in`` (``"<package> <version>"``, the first release without
-it, or null) and ``library`` (the built-in ``case`` and ``pass`` that exhibit it, which a test runs).
+it, or null), ``library`` (the built-in ``case`` and ``pass`` that exhibit it, which a test runs) and
+optionally ``source`` (where passcheck met it) and ``repro`` (a command showing it with the tool alone).
 """
 
 from __future__ import annotations

@@ -40,7 +40,8 @@ FIELDS = {
 
 
 def test_the_fields_are_the_designed_ones():
-    assert [f.name for f in dataclasses.fields(Signature)] == list(FIELDS)
+    # aliases (the keys an older passcheck spelled a signature with) are carried, never compared
+    assert [f.name for f in dataclasses.fields(Signature) if f.compare] == list(FIELDS)
 
 
 @pytest.mark.parametrize("field", FIELDS)

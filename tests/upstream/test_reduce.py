@@ -64,9 +64,9 @@ def test_reduce_compare_pair_to_conv_bn_and_case_module_reproduces(conv_bn_repor
             [
                 "run",
                 "--cases-from",
-                str(d / "out" / "reduced_a_b_ort_basic.py"),
+                str(d / "out" / "reduced_a_b_ort_basic_parity_missed_optimization.py"),
                 "--case",
-                "reduced/a-b-ort-basic",
+                "reduced/a-b-ort-basic-parity-missed-optimization",
                 "--pass",
                 "ort:basic",
                 "--json",
@@ -122,9 +122,13 @@ def test_resnet50_mutant_reduces_to_at_most_three_nodes(resnet_report, tmp_path,
             [
                 "run",
                 "--cases-from",
-                str(tmp_path / "out" / "reduced_light_resnet50_empty_optional_input_ort_basic.py"),
+                str(
+                    tmp_path
+                    / "out"
+                    / "reduced_light_resnet50_empty_optional_input_ort_basic_parity_missed_optimization.py"
+                ),
                 "--case",
-                "reduced/light_resnet50-empty-optional-input-ort-basic",
+                "reduced/light_resnet50-empty-optional-input-ort-basic-parity-missed-optimization",
                 "--pass",
                 "ort:basic",
                 "--json",
@@ -140,7 +144,7 @@ def test_resnet50_mutant_reduces_to_at_most_three_nodes(resnet_report, tmp_path,
                 "attribute",
                 str(tmp_path / "again.json"),
                 "--finding",
-                "reduced/light_resnet50-empty-optional-input-ort-basic:empty-optional-input|ort:basic|parity|missed-optimization",
+                "reduced/light_resnet50-empty-optional-input-ort-basic-parity-missed-optimization:empty-optional-input|ort:basic|parity|missed-optimization",
             ]
         )
         == 0
@@ -170,7 +174,9 @@ def test_reduce_runs_check_with_mutations_itself(tmp_path, capsys):
         == 0
     )
     assert "2 → 2 nodes (Conv, BatchNormalization); 1-minimal" in capsys.readouterr().out
-    assert (out / "report.json").is_file() and (out / "reduced_m_empty_optional_input_ort_basic.py").is_file()
+    assert (out / "report.json").is_file() and (
+        out / "reduced_m_empty_optional_input_ort_basic_parity_missed_optimization.py"
+    ).is_file()
 
 
 def test_reduce_refuses_a_pass_option_with_a_report(conv_bn_report, tmp_path, capsys):
@@ -342,9 +348,11 @@ def test_onnxscript_parity_finding_is_reduced_through_the_engine(onnxscript_repo
             [
                 "run",
                 "--cases-from",
-                str(out / "reduced_constant_of_shape_symbolic_gather_onnxscript_optimize.py"),
+                str(
+                    out / "reduced_constant_of_shape_symbolic_gather_onnxscript_optimize_parity_missed_optimization.py"
+                ),
                 "--case",
-                "reduced/constant-of-shape-symbolic-gather-onnxscript-optimize",
+                "reduced/constant-of-shape-symbolic-gather-onnxscript-optimize-parity-missed-optimization",
                 "--pass",
                 "onnxscript:optimize",
                 "--json",
@@ -363,12 +371,13 @@ def test_one_form_folding_finding_reduces_its_form_alone(onnxscript_report, tmp_
     assert main(["reduce", str(onnxscript_report), "--finding", fid, "--out", str(out)]) == 0
     assert "6 → 2 nodes (Shape, Gather); 1-minimal" in capsys.readouterr().out
     assert not (out / "common.onnx").exists() and (out / "uncommon.onnx").is_file()
-    # registers: a case needs an uncommon form besides 'common'. In a fresh interpreter: the parity finding of the
-    # same case, form and pass reduces to a module of the same name and case id, which this process may hold already.
+    # registers: a case needs an uncommon form besides 'common' (in a fresh interpreter: a worker that ran other
+    # reduce tests holds other reduced cases)
     probe = (
         "import sys; from passcheck.user_modules import load_file; from passcheck.cases._registry import load_builtin;"
         "load_file(sys.argv[1]);"
-        "case = load_builtin().get('reduced/constant-of-shape-symbolic-gather-onnxscript-optimize');"
+        "case = load_builtin().get('reduced/constant-of-shape-symbolic-gather-onnxscript-optimize-folding-missed-"
+        "optimization');"
         "print(','.join(n.op_type for n in case.build('gather').graph.node))"
     )
     built = subprocess.run(
@@ -376,6 +385,36 @@ def test_one_form_folding_finding_reduces_its_form_alone(onnxscript_report, tmp_
     )
     assert built.returncode == 0, built.stderr
     assert built.stdout.split() == ["Shape,Gather"]
+
+
+def test_two_findings_of_one_cell_reduce_to_two_modules_and_case_ids_in_one_out(onnxscript_report, tmp_path, capsys):
+    """The parity and the folding finding of one case, form and pass, reduced into one --out: neither module
+    overwrites the other, and both register their own case in one interpreter."""
+    out = tmp_path / "out"
+    for oracle in ("parity", "folding"):
+        fid = f"count/constant-of-shape-symbolic:gather|onnxscript:optimize|{oracle}|missed-optimization"
+        assert main(["reduce", str(onnxscript_report), "--finding", fid, "--out", str(out)]) == 0
+    stem = "reduced_constant_of_shape_symbolic_gather_onnxscript_optimize"
+    modules = sorted(out.glob("reduced_*.py"))
+    assert [p.name for p in modules] == [
+        f"{stem}_folding_missed_optimization.py",
+        f"{stem}_parity_missed_optimization.py",
+    ]
+    probe = (
+        "import sys; from passcheck.user_modules import load_file; from passcheck.cases._registry import load_builtin;"
+        "[load_file(p) for p in sys.argv[1:]]; reg = load_builtin();"
+        "ids = [c.id for c in reg if c.id.startswith('reduced/')];"
+        "print(*[i + '=' + ','.join(n.op_type for n in reg.get(i).build('gather').graph.node) for i in ids])"
+    )
+    built = subprocess.run(
+        [sys.executable, "-c", probe, *map(str, modules)], capture_output=True, text=True, timeout=300
+    )
+    assert built.returncode == 0, built.stderr
+    case = "reduced/constant-of-shape-symbolic-gather-onnxscript-optimize"
+    assert built.stdout.split() == [
+        f"{case}-folding-missed-optimization=Shape,Gather",
+        f"{case}-parity-missed-optimization=Shape,Gather,Unsqueeze,Concat",
+    ]
 
 
 def test_a_signature_the_pair_does_not_show_is_refused(onnxscript_report, tmp_path, capsys):
