@@ -90,8 +90,9 @@ def tried(items: Iterable[Mapping[str, Any]], cmap: CoverageMap) -> dict[str, di
     return out
 
 
-def reason(cmap: CoverageMap, e: Entry) -> str:
-    """Why no base triggers ``e`` (the tool's own word when a base reached it)."""
+def reason(cmap: CoverageMap, e: Entry, index: Mapping[str, Any] | None = None) -> str:
+    """Why no base triggers ``e`` (the tool's own word when a base reached it); ``index`` is the generated
+    set's index :func:`generator_says` reads (else :func:`generated_index`, read for this call)."""
     if unregistered(cmap, e):
         return f"not registered: the converter has no adapter for this step ({cmap.reasons[e.key]})"
     if (v := deprecated_source(e)) is not None:
@@ -107,14 +108,14 @@ def reason(cmap: CoverageMap, e: Entry) -> str:
         having = [b for b, ops in cmap.base_ops.items() if op in ops]
         if not having:
             runs = "" if e.scope != "none" else " (neither onnxruntime nor the reference evaluator runs it)"
-            return f"no base has a node of {op}{runs}{generator_says(op.rsplit('@', 1)[0])}"
+            return f"no base has a node of {op}{runs}{generator_says(op.rsplit('@', 1)[0], index)}"
         what = "typed every output" if e.kind == "inference" else "changed a downstream type with data_prop"
         return f"{len(having)} bases have a node of {op} (e.g. {having[0]}) but inference never {what}"
     if e.tool in ("onnx-version-converter", "ort-symbolic-shape-infer"):
         op = e.name.split(":", 1)[0]
         having = [b for b, ops in cmap.base_ops.items() if any(o.split("@")[0] == op for o in ops)]
         if not having:
-            return f"no base has a node of {op}{generator_says(op)}"
+            return f"no base has a node of {op}{generator_says(op, index)}"
         return f"{len(having)} bases have {op} (e.g. {having[0]}) but none reached this step with an effect"
     if e.tool == "onnxruntime" and e.name in OTHER_EP_ONLY:
         return (
@@ -131,21 +132,26 @@ def reason(cmap: CoverageMap, e: Entry) -> str:
     return f"no base matches {e.name} ({e.kind})"
 
 
+def generated_index() -> Mapping[str, Any]:
+    """The installed onnx's cached generated-set index (``generate.cache_dir() / "index.json"``, a few MB of
+    JSON: read it once per report, not once per entry), ``{}`` when it is absent or unreadable; never
+    generated here."""
+    import json
+
+    from passcheck.generate import cache_dir
+
+    try:
+        return json.loads((cache_dir() / "index.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
 def generator_says(op: str, doc: Mapping[str, Any] | None = None) -> str:
-    """Why the generated set (``doc``, else the installed onnx's cached index, never generated here)
-    has no base of ``op`` (``Op`` or ``ai.onnx.ml.Op``), from its stats: ``"; generate --stats: …"``
-    with the op's reasons not to attempt a schema and its drop reasons, most frequent first; "" when
-    there is no index or it has nothing on the op."""
+    """Why the generated set (``doc``, else :func:`generated_index`) has no base of ``op`` (``Op`` or
+    ``ai.onnx.ml.Op``), from its stats: ``"; generate --stats: …"`` with the op's reasons not to attempt a
+    schema and its drop reasons, most frequent first; "" when there is no index or it has nothing on the op."""
     if doc is None:
-        import json
-
-        from passcheck.generate import cache_dir
-
-        path = cache_dir() / "index.json"
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return ""
+        doc = generated_index()
     stats = doc.get("stats", {})
     name = op.replace("ai.onnx.ml.", "ai.onnx.ml:")
     why = {**stats.get("skipped", {}).get(name, {}), **stats.get("dropped", {}).get(name, {})}
@@ -187,6 +193,7 @@ def to_json(
 ) -> dict[str, Any]:
     """The report (see module docs); ``keys`` limits the entries listed (totals stay whole)."""
     t = tried(hunt_items, cmap)
+    index = None  # the generated set's index, read at the first untriggered entry, once
     wanted = set(keys) if keys is not None else None
     rows = []
     for k, e in cmap.entries.items():
@@ -197,7 +204,9 @@ def to_json(
         rec["evidence"] = [ev.to_json() for ev in cmap.evidence.get(k, ())]
         rec["tried"] = len(t.get(k, {}).get("forms", ()))
         rec["findings"] = sorted(t.get(k, {}).get("findings", ()))
-        rec["reason"] = None if rec["triggered"] else reason(cmap, e)
+        if not rec["triggered"] and index is None:
+            index = generated_index()
+        rec["reason"] = None if rec["triggered"] else reason(cmap, e, index)
         rows.append(rec)
     return {
         "versions": dict(versions or {}),

@@ -65,6 +65,11 @@ def test_the_guided_hunt_finds_a_bug_inside_one_rules_pattern(tmp_path):
     sig = _planted(state)
     assert sig and sig[0]["found_on"]["base"].startswith("generated/cast-") and sig[0]["reproduces"] is True
     assert "onnxscript: 0 -> " in r.stderr and "coverage (catalogue entries" in r.stderr  # coverage before and after
+
+
+@pytest.mark.slow
+def test_the_hunt_without_the_map_same_seed_and_budget_does_not_get_there(tmp_path):
+    # its own test (the guided one's counterpart): the two hunts run on two xdist workers at once
     r0, state0 = _hunt(tmp_path / "current", "--no-coverage")
     assert r0.returncode in (0, 1), r0.stderr
     assert not _planted(state0)

@@ -139,17 +139,26 @@ def test_resume_continues_without_redoing_items_and_matches_an_uninterrupted_run
     assert [(i["base"], i["form"], i["pass"]) for i in _state(tmp_path / "b")["items"]] == after
 
 
-def test_bad_input_is_one_line_and_exit_2(tmp_path):
+@pytest.mark.parametrize(
+    "args,budget,says",
+    [
+        (("--pass", "planted:negative-axes"), "soon", "expected a time like 90s"),
+        (("--pass", "no:such-pass"), "1items", "no:such-pass"),
+        (("--pass", "planted:negative-axes", "--case", "no-such/*"), "1items", "no-such/*"),
+    ],
+    ids=["budget", "pass", "case"],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path, args, budget, says):
     out = tmp_path / "h"
-    r = _hunt(out, "--pass", "planted:negative-axes", budget="soon")
-    assert r.returncode == 2 and "expected a time like 90s" in r.stderr and "Traceback" not in r.stderr
-    r = _hunt(out, "--pass", "no:such-pass", budget="1items")
-    assert r.returncode == 2 and "no:such-pass" in r.stderr and not out.exists()
-    r = _hunt(out, "--pass", "planted:negative-axes", "--case", "no-such/*", budget="1items")
-    assert r.returncode == 2 and "no-such/*" in r.stderr and not out.exists()
+    r = _hunt(out, *args, budget=budget)
+    assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr and not out.exists(), r.stderr
+
+
+def test_an_out_that_is_a_file_or_another_hunt_is_refused_and_kept(tmp_path):
     (tmp_path / "file").write_text("")
     r = _hunt(tmp_path / "file", "--pass", "planted:negative-axes", budget="1items")
     assert r.returncode == 2 and "not a folder" in r.stderr
+    out = tmp_path / "h"
     ok = _hunt(out, "--pass", "planted:negative-axes", budget="1items")
     assert ok.returncode in (0, 1), ok.stderr
     state = (out / "hunt-state.json").read_text()

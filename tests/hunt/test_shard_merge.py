@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests._shared import built_once
+
 PLANTED = Path(__file__).with_name("planted_hunt.py")
 PASS = "planted:negative-axes"
 
@@ -55,15 +57,21 @@ def _items(state: dict) -> list[tuple[str, str, str, str]]:
     return [(i["base"], i["form"], i["pass"], i["status"]) for i in state["items"] if i["status"] != "other-shard"]
 
 
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    """One unsharded hunt of 20 items (seed 1: the planted pass is found at step 15), its two shards,
-    their merge and a baseline of the unsharded run."""
-    tmp = tmp_path_factory.mktemp("shards")
+def _build_runs(tmp: Path) -> dict:
     whole = _hunt(tmp / "whole", "--write-baseline", str(tmp / "known.json"))
     one, two = _hunt(tmp / "s1", "--shard", "1/2"), _hunt(tmp / "s2", "--shard", "2/2")
     merged = _cli("merge", str(tmp / "s1"), str(tmp / "s2"), "--out", str(tmp / "merged"))
-    return tmp, whole, one, two, merged
+    return {k: vars(r) for k, r in (("whole", whole), ("one", one), ("two", two), ("merged", merged))}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """One unsharded hunt of 20 items (seed 1: the planted pass is found at step 15), its two shards,
+    their merge and a baseline of the unsharded run: run once per test run (``built_once``: every xdist
+    worker reads the same folders; tests write only below their own ``tmp_path``)."""
+    tmp, done = built_once(tmp_path_factory, "hunt-shards-merged", _build_runs)
+    res = {k: subprocess.CompletedProcess(**v) for k, v in done.items()}
+    return tmp, res["whole"], res["one"], res["two"], res["merged"]
 
 
 def test_two_shards_merged_are_the_unsharded_run(runs):
@@ -94,52 +102,65 @@ def test_two_shards_merged_are_the_unsharded_run(runs):
     assert "items per item-second" in merged.stderr
 
 
-def test_baseline_run_reports_no_new_signature(runs):
+def test_baseline_run_reports_no_new_signature(runs, tmp_path):
     tmp, whole, *_ = runs
     known = json.loads((tmp / "known.json").read_text())
     assert known["passcheck"] == "hunt-signatures" and {e["key"] for e in known["signatures"]} == set(
         _state(tmp / "whole")["signatures"]
     )
-    again = _hunt(tmp / "again", "--baseline", str(tmp / "known.json"))
+    again = _hunt(tmp_path / "again", "--baseline", str(tmp / "known.json"))
     assert again.returncode == 0, again.stderr
     n = len(known["signatures"])
     assert f"0 new, {n} known" in again.stderr and "known signatures seen again" in again.stderr
     assert again.stdout.strip() == f"no new signature ({n} known)"
-    assert "**0 new**" in (tmp / "again" / "summary.md").read_text()
+    assert "**0 new**" in (tmp_path / "again" / "summary.md").read_text()
     merged = _cli(
         "merge",
         str(tmp / "s1"),
         str(tmp / "s2"),
         "--out",
-        str(tmp / "merged-known"),
+        str(tmp_path / "merged-known"),
         "--baseline",
         str(tmp / "known.json"),
     )
     assert merged.returncode == 0 and f"0 new, {n} known" in merged.stderr, merged.stderr
 
 
-def test_bad_shard_merge_and_baseline_input_is_one_line_exit_2(runs):
-    tmp, *_ = runs
-    for args, says in (
+@pytest.mark.parametrize(
+    "args,says",
+    [
         (("--shard", "3/2"), "--shard '3/2'"),
-        (("--baseline", str(tmp / "nope.json")), "cannot read"),
+        (("--baseline", "{tmp}/nope.json"), "cannot read"),
         (("--baseline", str(PLANTED)), "not JSON"),
-    ):
-        r = _hunt(tmp / "bad", *args, budget="1items")
-        assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr and not (tmp / "bad").exists(), (
-            r.stderr
-        )
-    (tmp / "findings.json").write_text('{"known": []}')
-    r = _hunt(tmp / "bad", "--baseline", str(tmp / "findings.json"), budget="1items")
-    assert r.returncode == 2 and "a finding baseline" in r.stderr
-    cases = [
-        ((str(tmp / "s1"),), "missing shard(s) 2/2"),
-        ((str(tmp / "s1"), str(tmp / "s1")), "given twice"),
-        ((str(tmp / "s1"), str(tmp / "whole")), "shards of different counts"),
-        ((str(tmp / "s1"), str(PLANTED.parent)), "not both"),
-    ]
-    for dirs, says in cases:
-        r = _cli("merge", *dirs, "--out", str(tmp / "m-bad"))
-        assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr, r.stderr
-    r = _cli("merge", str(tmp / "s1"), "--allow-partial", "--out", str(tmp / "m-partial"))
+        (("--baseline", "{tmp}/findings.json"), "a finding baseline"),
+    ],
+    ids=["shard-3-of-2", "baseline-missing", "baseline-not-json", "baseline-of-findings"],
+)
+def test_bad_shard_and_baseline_input_is_one_line_exit_2(tmp_path, args, says):
+    (tmp_path / "findings.json").write_text('{"known": []}')
+    r = _hunt(tmp_path / "bad", *(a.format(tmp=tmp_path) for a in args), budget="1items")
+    assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and not (tmp_path / "bad").exists()
+
+
+@pytest.mark.parametrize(
+    "dirs,says",
+    [
+        (("s1",), "missing shard(s) 2/2"),
+        (("s1", "s1"), "given twice"),
+        (("s1", "whole"), "shards of different counts"),
+        (("s1", str(PLANTED.parent)), "not both"),
+    ],
+    ids=["missing-shard", "given-twice", "different-counts", "not-a-hunt"],
+)
+def test_bad_merge_input_is_one_line_exit_2(runs, tmp_path, dirs, says):
+    tmp, *_ = runs
+    r = _cli("merge", *(str(tmp / d) for d in dirs), "--out", str(tmp_path / "m-bad"))
+    assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_partial_merge_is_allowed_and_says_what_is_missing(runs, tmp_path):
+    tmp, *_ = runs
+    r = _cli("merge", str(tmp / "s1"), "--allow-partial", "--out", str(tmp_path / "m-partial"))
     assert r.returncode in (0, 1) and "partial merge: missing shard(s) 2/2" in r.stderr, r.stderr

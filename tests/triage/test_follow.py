@@ -14,13 +14,11 @@ import onnxruntime
 import pytest
 
 from passcheck.cli import main
+from tests.triage._planted import renaming
 
 #: A planted pass (run as a ``cmd:`` pass) that writes Neg for Relu: a wrong result on any feed but 0 (so on the
 #: one-element feeds of a reduced pair too, whatever their sign).
-WRONG = (
-    "import sys\nimport onnx\nm = onnx.load(sys.argv[1])\nfor n in m.graph.node:\n"
-    "    if n.op_type == 'Relu':\n        n.op_type = 'Neg'\nonnx.save(m, sys.argv[2])\n"
-)
+WRONG = renaming("Relu", "Neg")
 #: Five nodes, of which the wrong result needs one (Relu).
 MODEL = """<ir_version: 8, opset_import: ["" : 17]>
 g (float[2,3] x) => (float[2,3] y) {

@@ -16,13 +16,11 @@ import pytest
 from passcheck.cli import main
 from passcheck.records import CellResult, Finding
 from passcheck.triage.candidates import group
+from tests.triage._planted import renaming
 
 #: Planted passes, run as ``cmd:`` passes: one killed by SIGSEGV, one that writes Abs for Relu.
 SEGV = "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n"
-WRONG = (
-    "import sys\nimport onnx\nm = onnx.load(sys.argv[1])\nfor n in m.graph.node:\n"
-    "    if n.op_type == 'Relu':\n        n.op_type = 'Abs'\nonnx.save(m, sys.argv[2])\n"
-)
+WRONG = renaming("Relu", "Abs")
 MODEL = """<ir_version: 8, opset_import: ["" : 17]>
 g (float[2,3] x) => (float[2,3] y) {
   y = Relu(x)

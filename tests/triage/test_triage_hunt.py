@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.triage._planted import renaming, script
+
 PLANTED = Path(__file__).parents[1] / "hunt" / "planted_hunt.py"
-NEGATIVE_AXES = (
-    "import sys\nimport onnx\nm = onnx.load(sys.argv[1])\nfor n in m.graph.node:\n"
-    "    for a in n.attribute:\n        if a.name == 'axis' and a.i < 0:\n            a.i = 0\n"
-    "onnx.save(m, sys.argv[2])\n"
+NEGATIVE_AXES = script(
+    "for n in m.graph.node:\n    for a in n.attribute:\n        if a.name == 'axis' and a.i < 0:\n            a.i = 0\n"
 )
 
 
@@ -80,10 +80,7 @@ def test_triage_of_a_hunt_folder_bundles_its_shrunk_pair(tmp_path):
     assert "negative-axes" in (folder / "REPORT.md").read_text()  # why the form is valid: the catalogue's row
 
 
-WRONG = (
-    "import sys\nimport onnx\nm = onnx.load(sys.argv[1])\nfor n in m.graph.node:\n"
-    "    if n.op_type == 'Relu':\n        n.op_type = 'Abs'\nonnx.save(m, sys.argv[2])\n"
-)
+WRONG = renaming("Relu", "Abs")
 
 
 def _pair(body: str):
