@@ -151,7 +151,8 @@ class Runner:
                     done(m)
 
         threads = [threading.Thread(target=loop, args=(t,), daemon=True) for t in self.trees]
-        previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+        main = threading.current_thread() is threading.main_thread()  # signal handlers live there only
+        previous = signal.signal(signal.SIGTERM, _raise_interrupt) if main else None
         try:
             for t in threads:
                 t.start()
@@ -164,7 +165,8 @@ class Runner:
                 t.join()
             raise
         finally:
-            signal.signal(signal.SIGTERM, previous)
+            if main:
+                signal.signal(signal.SIGTERM, previous)
 
     def stop(self) -> None:
         """Kill every running test command's process tree; no new one starts."""
