@@ -152,7 +152,7 @@ class Runner:
 
         threads = [threading.Thread(target=loop, args=(t,), daemon=True) for t in self.trees]
         main = threading.current_thread() is threading.main_thread()  # signal handlers live there only
-        previous = signal.signal(signal.SIGTERM, _raise_interrupt) if main else None
+        previous = signal.signal(signal.SIGTERM, raise_interrupt) if main else None
         try:
             for t in threads:
                 t.start()
@@ -174,5 +174,6 @@ class Runner:
         self.children.stop()
 
 
-def _raise_interrupt(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+def raise_interrupt(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+    """SIGTERM as Ctrl-C: the run stops the same way."""
     raise KeyboardInterrupt

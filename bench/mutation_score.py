@@ -48,6 +48,7 @@ import dataclasses
 import json
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -326,6 +327,10 @@ def main(argv: list[str] | None = None) -> int:
         chosen = random.Random(args.seed).sample(kept, args.sample)
     work = Path(tempfile.mkdtemp(prefix="passcheck-mutation-"))
     results: list[dict] = []
+    from passcheck._procs import Children
+
+    children = Children()  # the map's coverage run: killed with all it started on Ctrl-C / SIGTERM
+    previous = signal.signal(signal.SIGTERM, mutation_run.raise_interrupt)
     try:
         selector = None
         if not args.tests and not args.no_map:
@@ -334,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
             _copy_tree(work / "map")
             pytest_args = ["-q", "-n", "0", "-p", "no:cacheprovider", "-W", "ignore", "-m", "not matrix"]
             found_map, built = mutation_select.load_or_build(
-                work / "map", targets, pytest_args + (["-k", args.keyword] if args.keyword else []), modules
+                work / "map", targets, pytest_args + (["-k", args.keyword] if args.keyword else []), modules, children
             )
             print(f"line → tests map: {'built' if built else 'cached'} ({len(found_map['tests'])} tests)")
             selector = mutation_select.Selector(found_map)
@@ -353,16 +358,18 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             runner.run(mutants, done)
-        except KeyboardInterrupt:
-            print("mutation_score: interrupted; every test command was killed", file=sys.stderr)
-            return 130
         finally:
             if out is not None:
                 out.close()
+    except KeyboardInterrupt:
+        children.stop()
+        print("mutation_score: interrupted; every test command was killed", file=sys.stderr)
+        return 130
     except subprocess.CalledProcessError as exc:
         print(f"mutation_score: {' '.join(map(str, exc.cmd[:4]))} exited {exc.returncode}", file=sys.stderr)
         return 2
     finally:
+        signal.signal(signal.SIGTERM, previous)
         if args.keep:
             print(f"work folder kept in {work}", file=sys.stderr)
         else:

@@ -109,7 +109,7 @@ def test_a_mutant_inside_an_annotation_never_evaluated_is_recognised_by_its_posi
     assert mm.annotation_spans(body) == []  # annotations evaluated at definition time: none is skipped
 
 
-def test_the_selective_operator_set_keeps_three_replacements_per_relational_operator_and_a_number_once():
+def test_the_selective_operator_set_keeps_three_replacements_per_relational_operator_and_a_number_once(tmp_path):
     sel = _bench("mutation_select")
     for op, kept in [("Gt", {"GtE", "NotEq"}), ("Eq", {"LtE", "GtE", "NotEq"}), ("Is", {"IsNot"})]:
         found = {n.rsplit("_", 1)[1] for n in sel.SELECTIVE if n.startswith(f"core/ReplaceComparisonOperator_{op}_")}
@@ -126,6 +126,13 @@ def test_the_selective_operator_set_keeps_three_replacements_per_relational_oper
     ]
     specs += [spec("core/ReplaceComparisonOperator_Eq_Is", (1, 0)), spec("core/RemoveDecorator", (1, 0))]
     assert [s.start_pos for s in sel.selective(specs)] == [(3, 4), (5, 0)]
+    # not (a < b) is a >= b: subsumed by the comparison's own mutants; a bare condition keeps AddNot
+    (tmp_path / "m.py").write_text("if a < b:\n    pass\nif a:\n    pass\n")
+    add_not = lambda start, end: type(
+        "Spec", (), {"operator_name": "core/AddNot", "module_path": "m.py", "start_pos": start, "end_pos": end}
+    )()
+    kept = sel.selective([add_not((1, 3), (1, 8)), add_not((3, 3), (3, 4))], root=tmp_path)
+    assert [s.start_pos for s in kept] == [(3, 3)]
 
 
 def test_a_mutant_runs_the_tests_covering_its_statement_fastest_first(tmp_path):
