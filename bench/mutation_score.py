@@ -234,7 +234,8 @@ def _mutants(chosen: list, selector, keyword: str) -> list[mutation_run.Mutant]:
         covering = selector.tests(module, line) if selector is not None else None
         m = mutation_run.Mutant(module, line, spec.operator_name, int(spec.occurrence), list(targets), keyword)
         if covering is not None:
-            m.tests, m.keyword = [t for t in covering if _within(t, targets)], ""
+            # the covering tests the map gives the module; those of other folders when only they run it
+            m.tests, m.keyword = [t for t in covering if _within(t, targets)] or covering, ""
             if not m.tests:
                 m.note = "no covering test"
         out.append(m)

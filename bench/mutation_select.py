@@ -17,7 +17,9 @@ result rather than all of cosmic-ray's 11 replacements per operator:
   order, where ``<=`` only raises). ``is`` ↔ ``is not`` stay; a relational operator replaced by
   ``is``/``is not`` (identity, not a relation) goes. ``AddNot`` on a condition that is one
   comparison goes too: ``not (a < b)`` is ``a >= b``, subsumed by that comparison's three, and
-  ``not (a == b)``, ``not (a is b)`` are the ``!=``, ``is not`` mutants already kept.
+  ``not (a == b)``, ``not (a is b)`` are the ``!=``, ``is not`` mutants already kept. The subsumption
+  holds on an ordered domain: ``==``/``!=`` against a string, bytes, bool or None constant
+  (``kind == "tensor_type"``) keeps its negation only, not ``<=``/``>=`` or ``<``/``>``.
 - A number is replaced once per site (``+1``, not also ``-1``): both test the same constant.
 
 **Tests per mutant.** :func:`build_map` runs the mapped tests once under coverage with one context
@@ -97,13 +99,38 @@ def single_comparisons(source: str) -> set[tuple[tuple[int, int], tuple[int, int
     }
 
 
+_ORDERED_ONLY = {f"core/ReplaceComparisonOperator_{a}_{b}" for a, b in (("Eq", "LtE"), ("Eq", "GtE"))}
+_ORDERED_ONLY |= {f"core/ReplaceComparisonOperator_NotEq_{b}" for b in ("Lt", "Gt")}
+
+
+def unordered_equalities(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The spans between the operands of every ``==`` / ``!=`` of ``source`` with a str, bytes, bool or
+    None constant operand (its operator lies there)."""
+    out = []
+    for n in ast.walk(ast.parse(source)):
+        if not (isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.Eq, ast.NotEq))):
+            continue
+        left, right = n.left, n.comparators[0]
+        if any(
+            isinstance(x, ast.Constant) and isinstance(x.value, (str, bytes, bool, type(None))) for x in (left, right)
+        ):
+            out.append(((left.end_lineno, left.end_col_offset), (right.lineno, right.col_offset)))
+    return out
+
+
 def selective(specs: list, root: Path = ROOT) -> list:
     """The cosmic-ray ``MutationSpec`` s of :data:`SELECTIVE`: a number's mutants once per site,
-    ``AddNot`` not on a condition that is one comparison (module docs)."""
-    out, numbers, compares = [], set(), {}
+    ``AddNot`` not on a condition that is one comparison, no order on an unordered equality (module docs)."""
+    out, numbers, compares, unordered = [], set(), {}, {}
     for s in specs:
         if s.operator_name not in SELECTIVE:
             continue
+        if s.operator_name in _ORDERED_ONLY:
+            module = str(s.module_path)
+            if module not in unordered:
+                unordered[module] = unordered_equalities((root / module).read_text())
+            if any(a <= tuple(s.start_pos) < b for a, b in unordered[module]):
+                continue
         if s.operator_name == "core/AddNot":
             module = str(s.module_path)
             if module not in compares:
@@ -207,21 +234,26 @@ def load_or_build(
     return found, True
 
 
-def statement_lines(source: str) -> dict[int, range]:
-    """line → the lines of the innermost statement holding it (a compound statement: its header only)."""
-    out: dict[int, range] = {}
+def statement_lines(source: str) -> dict[int, tuple[range, bool]]:
+    """line → (the lines of the innermost statement holding it (a compound statement: its header only),
+    whether that statement runs inside a function body rather than at import time)."""
+    out: dict[int, tuple[range, bool]] = {}
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
 
-    def visit(node: ast.AST) -> None:
+    def visit(node: ast.AST, in_function: bool) -> None:
         for child in ast.iter_child_nodes(node):
+            inner = in_function
             if isinstance(child, ast.stmt):
                 body = getattr(child, "body", None)
                 end = body[0].lineno - 1 if isinstance(body, list) and body and hasattr(body[0], "lineno") else None
                 span = range(child.lineno, max(child.lineno, end if end else child.end_lineno) + 1)
                 for n in span:
-                    out[n] = span
-            visit(child)
+                    out[n] = (span, in_function)
+            if isinstance(child, functions + (ast.Lambda,)):
+                inner = True  # its body runs when called; its header (defaults, decorators) where it stands
+            visit(child, inner)
 
-    visit(ast.parse(source))
+    visit(ast.parse(source), False)
     return out
 
 
@@ -233,15 +265,20 @@ class Selector:
         self.lines: dict[str, dict[int, list[str]]] = defaultdict(dict)
         for module, by_line in found["lines"].items():
             self.lines[module] = {int(n): c for n, c in by_line.items()}
-        self._spans: dict[str, dict[int, range]] = {}
+        self._spans: dict[str, dict[int, tuple[range, bool]]] = {}
 
     def tests(self, module: str, line: int) -> list[str] | None:
         """Node ids of the tests that run ``module``'s statement at ``line``, fastest first; None when
-        only import-time code runs it (then the module's selection applies); [] when nothing runs it."""
+        it runs at import time (outside any function body: the test that first imports the module
+        claims it, not every test that reads what it built) or only import-time code runs it (then
+        the module's selection applies); [] when nothing runs it."""
         if module not in self._spans:
             self._spans[module] = statement_lines((ROOT / module).read_text())
+        span, in_function = self._spans[module].get(line, (range(line, line + 1), True))
+        if not in_function:
+            return None
         contexts: set[str] = set()
-        for n in self._spans[module].get(line, range(line, line + 1)):
+        for n in span:
             contexts.update(self.lines[module].get(n, ()))
         if contexts == {""}:
             return None

@@ -133,6 +133,15 @@ def test_the_selective_operator_set_keeps_three_replacements_per_relational_oper
     )()
     kept = sel.selective([add_not((1, 3), (1, 8)), add_not((3, 3), (3, 4))], root=tmp_path)
     assert [s.start_pos for s in kept] == [(3, 3)]
+    # an equality with a string constant has no order: its negation only
+    (tmp_path / "k.py").write_text("if kind == 'tensor_type':\n    pass\n")
+    ror = lambda op: type(
+        "Spec",
+        (),
+        {"operator_name": f"core/ReplaceComparisonOperator_Eq_{op}", "module_path": "k.py", "start_pos": (1, 8)},
+    )()
+    kept = sel.selective([ror("LtE"), ror("GtE"), ror("NotEq")], root=tmp_path)
+    assert [s.operator_name for s in kept] == ["core/ReplaceComparisonOperator_Eq_NotEq"]
 
 
 def test_a_mutant_runs_the_tests_covering_its_statement_fastest_first(tmp_path):
