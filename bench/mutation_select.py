@@ -147,11 +147,18 @@ def selective(specs: list, root: Path = ROOT) -> list:
 
 
 def source_hash(root: Path, targets: list[str]) -> str:
-    """sha256 of every ``.py`` of ``passcheck/``, ``cases/`` and ``tests/`` under ``root`` and of ``targets``."""
+    """sha256 of what the map depends on: every ``.py`` of ``passcheck/`` and ``cases/``, of the test
+    ``targets`` (files or folders), and every ``.py`` of ``tests/`` not named ``test_*`` (conftest,
+    shared helpers); a test file outside the targets does not change it."""
     h = hashlib.sha256("\n".join(targets).encode())
+    paths = {t.split("::")[0] for t in targets}
     for folder in ("passcheck", "cases", "tests"):
         for f in sorted((root / folder).rglob("*.py")):
-            h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+            rel = f.relative_to(root).as_posix()
+            if folder == "tests" and f.name.startswith("test_"):
+                if not any(rel == p or rel.startswith(p.rstrip("/") + "/") for p in paths):
+                    continue
+            h.update(rel.encode() + b"\0" + f.read_bytes())
     return h.hexdigest()[:20]
 
 
