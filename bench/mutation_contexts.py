@@ -1,6 +1,6 @@
 """One coverage context per test, isolation workers included: the line → tests map of bench/mutation_score.py.
 
-Loaded twice, only by ``bench/mutation_score.py --build-map`` (never by the suite):
+Loaded twice, only when ``bench/mutation_score.py`` builds its map (never by the suite):
 
 - as a **pytest plugin** (``-p mutation_contexts``, ``bench/`` on ``PYTHONPATH``): around each test it
   switches the running coverage to a dynamic context named by the test's node id
