@@ -1,47 +1,58 @@
 """Mutation score of the test suite over passcheck's verdict code (issues 11 and 29).
 
-Runs cosmic-ray (install it with ``pip install -e '.[bench]'``; this script installs nothing)
-on a copy of the working tree, so the checkout is never mutated and can be edited meanwhile.
-What is mutated, and which tests run against each mutant, is ``bench/mutation_tests.toml``: the
-verdict code (``oracles/``, ``runtime/``, root causes, baseline status, signatures, reduce's
-predicates, the isolation's outcome mapping), each module with the tests that drive it. One
-cosmic-ray session runs per test selection. Each mutant runs its module's selection under
-``nice -n 15``, single-process; a mutant is *killed* when that selection fails or times out,
-*survived* when it passes.
+Mutants come from cosmic-ray's operators (install it and coverage with ``pip install -e '.[bench]'``;
+this script installs nothing), cut to a selective set (``bench/mutation_select.py``, each choice
+with its source: Offutt et al. 1996's sufficient operators, Kaminski, Ammann and Offutt's three
+subsuming replacements per relational operator, a number replaced once per site); the count
+before and after is printed. What is mutated, and the tests that may run against its mutants, is
+``bench/mutation_tests.toml``: the verdict code (``oracles/``, ``runtime/``, root causes, baseline
+status, signatures, reduce's predicates, the isolation's outcome mapping), each module with the
+tests that drive it.
 
-Prints killed / survived / timeout / incompetent per module, the overall killed ratio and, from
-the seconds each mutant took, an estimate of a full run; writes every survivor to
-``--survivors`` (tab-separated: module, line, operator, occurrence, before, after, reason). The
-reason comes from ``bench/mutation_equivalent.toml`` for survivors known to be equivalent (same
-behaviour for every input; matched on the changed line's text, so an entry stops matching, and
-``tests/test_bench_scripts.py`` fails, once its line changes); empty means the suite is too weak
-there. Equivalent survivors are left out of the killed ratio. A mutant inside an annotation of a
-module with ``from __future__ import annotations`` (never evaluated) is equivalent and not run:
-column ``annotation``.
+Per mutant, only the tests that run its statement (a line → tests map from one coverage run of
+the mapped tests with a context per test, isolation workers included, cached on the hash of the
+sources and tests: ``bench/mutation_contexts.py``), fastest first, stopping at the first failure;
+a statement only import time runs gets its module's whole selection; a statement no test runs is
+a survivor without a run (outcome ``uncovered``, "no covering test"). ``--workers`` mutants run at
+once, each in a tree copy of its own, under ``nice -n 15``; Ctrl-C or SIGTERM kills every test
+command with all it started (``bench/mutation_run.py``). A mutant is *killed* when its tests fail
+(or its module no longer imports) or time out, *survived* when they pass.
 
-Not part of CI: mutation testing is CPU-heavy (one test selection run per mutant). Examples::
+Prints the counts per module, the killed ratio and an estimate of a full run (the measured seconds
+per mutant × the mutants of the selective set / workers); appends every judged mutant to
+``--results`` as a JSON line (``--summarize FILE`` prints the table of such a file, of a run under
+way or stopped); writes every survivor to ``--survivors`` (tab-separated: module, line, operator,
+occurrence, before, after, reason, outcome). The reason comes from ``bench/mutation_equivalent.toml``
+for survivors known to be equivalent (same behaviour for every input; matched on the changed line's
+text, so an entry stops matching, and ``tests/test_bench_scripts.py`` fails, once its line
+changes); empty means the suite is too weak there. Equivalent survivors are left out of the killed
+ratio. A mutant inside an annotation of a module with ``from __future__ import annotations`` (never
+evaluated) is equivalent and not run: column ``annotation``.
+
+Not part of CI: mutation testing is CPU-heavy. Examples::
 
     python bench/mutation_score.py --sample 40 --seed 0          # sampled, minutes
-    python bench/mutation_score.py                               # every mutant (hours)
+    nohup python bench/mutation_score.py --results full.jsonl &  # every mutant (hours)
+    python bench/mutation_score.py --summarize full.jsonl        # what it judged so far
     python bench/mutation_score.py --paths passcheck/runtime/feeds.py --tests tests/runtime
     python bench/mutation_score.py --rerun bench/mutation_survivors.txt  # after adding tests
 
 ``--rerun`` runs only the survivors of an earlier run (tests only added: killed stays killed).
 
 Exit code: 0 when the killed ratio (equivalent survivors excluded) reaches ``--target``,
-1 below it, 2 on a usage or tool error.
+1 below it, 2 on a usage or tool error, 130 when interrupted.
 """
 
-from __future__ import annotations
-
 import argparse
+import dataclasses
 import json
 import random
-import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -54,6 +65,8 @@ except ImportError:  # Python 3.10
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 import mutation_map  # noqa: E402 - bench/ is no package
+import mutation_run  # noqa: E402
+import mutation_select  # noqa: E402
 
 DEFAULT_DESELECT = "not MaxPool2d_stride_padding_dilation and not MaxPool1d_stride and not graph_order_driver"
 
@@ -94,7 +107,12 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         "(matched by module, operator, occurrence: the mutated sources must be unchanged; "
         "killed mutants stay killed when tests are only added)",
     )
-    p.add_argument("--keep", action="store_true", help="keep the temporary copy and session database")
+    p.add_argument("--workers", type=int, default=2, help="mutants judged at once, one tree copy each")
+    p.add_argument("--all-operators", action="store_true", help="every cosmic-ray operator, not the selective set")
+    p.add_argument("--no-map", action="store_true", help="run each mutant's module selection, not its covering tests")
+    p.add_argument("--results", type=Path, help="append every judged mutant here (JSON lines)")
+    p.add_argument("--summarize", type=Path, help="print the table of a --results file and exit (no run)")
+    p.add_argument("--keep", action="store_true", help="keep the temporary tree copies")
     return p.parse_args(argv)
 
 
@@ -117,68 +135,6 @@ def _copy_tree(dest: Path) -> None:
             shutil.copy2(src, dest / rel)
 
 
-def _config(tests: list[str], keyword: str, paths: list[str], timeout: float) -> str:
-    """cosmic-ray session config (TOML; JSON strings and arrays are valid TOML values)."""
-    # `python -m pytest` puts the copy first on sys.path, ahead of the editable install's finder.
-    # Single-process (-n 0: the default addopts use xdist), without the tests that build uv environments.
-    pytest = ["-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider", "-W", "ignore", "-m", "not matrix"]
-    cmd = ["nice", "-n", "15", sys.executable, *pytest, *tests]
-    if keyword:
-        cmd += ["-k", keyword]
-    return (
-        "[cosmic-ray]\n"
-        f"module-path = {json.dumps(paths)}\n"
-        f"timeout = {timeout}\n"
-        "excluded-modules = []\n"
-        f"test-command = {json.dumps(shlex.join(cmd))}\n"
-        "[cosmic-ray.distributor]\n"
-        'name = "local"\n'
-    )
-
-
-def _cosmic_ray(*args: str, cwd: Path) -> None:
-    subprocess.run([sys.executable, "-m", "cosmic_ray.cli", *args], cwd=cwd, check=True)
-
-
-def _select(
-    sessions: list[Path], scopes: dict[str, set[int] | None], size: int, seed: int, rerun: set | None = None
-) -> tuple[Counter, Counter]:
-    """Mark as skipped every mutant of ``sessions`` outside its module's scope (``scopes``: module →
-    lines, None for all) or inside an annotation never evaluated (:func:`mutation_map.annotation_spans`:
-    equivalent, not run), then outside a seeded sample of ``size`` of the rest over all sessions (or
-    outside ``rerun``, keys (module, operator, occurrence)). Returns (the mutants to judge per session
-    index, the annotation-only mutants per module)."""
-    from cosmic_ray.work_db import WorkDB, use_db
-    from cosmic_ray.work_item import WorkerOutcome, WorkResult
-
-    spans = {m: mutation_map.annotation_spans((ROOT / m).read_text()) for m in scopes}
-    items: list[tuple[int, str, tuple]] = []  # (session index, job id, key)
-    annotation: Counter = Counter()
-    for i, session in enumerate(sessions):
-        with use_db(str(session), WorkDB.Mode.open) as db:
-            for item in sorted(db.work_items, key=lambda item: item.job_id):
-                spec = item.mutations[0]
-                module = str(spec.module_path)
-                lines = scopes.get(module)
-                if lines is not None and spec.start_pos[0] not in lines:
-                    continue
-                if mutation_map.in_annotation(spans.get(module, []), spec.start_pos, spec.end_pos):
-                    annotation[module] += 1
-                else:
-                    items.append((i, item.job_id, _key(spec)))
-    in_scope = Counter(i for i, _, _ in items)
-    keep = {(i, job) for i, job, _ in items}
-    if rerun is not None:
-        keep = {(i, job) for i, job, key in items if key in rerun}
-    elif size and size < len(items):
-        keep = {(i, job) for i, job, _ in random.Random(seed).sample(items, size)}
-    for i, session in enumerate(sessions):
-        with use_db(str(session), WorkDB.Mode.open) as db:
-            skip = [item.job_id for item in db.work_items if (i, item.job_id) not in keep]
-            db.set_multiple_results(skip, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
-    return in_scope, annotation
-
-
 def _key(spec) -> tuple[str, str, int]:
     """(module, operator, occurrence): one mutant, as long as the module's source is unchanged."""
     return str(spec.module_path), spec.operator_name, int(spec.occurrence)
@@ -189,12 +145,6 @@ def _rerun_keys(path: Path) -> set[tuple[str, str, int]]:
     cols = lines[0].split("\t")
     rows = [dict(zip(cols, line.split("\t"))) for line in lines[1:] if line]
     return {(r["module"], r["operator"], int(r["occurrence"])) for r in rows}
-
-
-def _changed_lines(diff: str) -> tuple[str, str]:
-    before = " ".join(s[1:].strip() for s in diff.splitlines() if s.startswith("-") and not s.startswith("---"))
-    after = " ".join(s[1:].strip() for s in diff.splitlines() if s.startswith("+") and not s.startswith("+++"))
-    return before, after
 
 
 def _context(diff: str) -> str:
@@ -220,34 +170,12 @@ def _equivalent(path: Path) -> dict[tuple[str, str, str, str], list[tuple[str | 
 
 
 def _reason(equivalent: dict, key: tuple[str, str, str, str], diff: str) -> str:
-    return next((why for ctx, why in equivalent.get(key, ()) if ctx is None or ctx == _context(diff)), "")
+    return _reason_at(equivalent, key, _context(diff))
 
 
-def _results(session: Path, equivalent: dict) -> tuple[dict[str, Counter], list[tuple]]:
-    """Counts per module and survivors of one session."""
-    from cosmic_ray.work_db import WorkDB, use_db
-    from cosmic_ray.work_item import TestOutcome, WorkerOutcome
-
-    per_module: dict[str, Counter] = defaultdict(Counter)
-    survivors = []
-    with use_db(str(session), WorkDB.Mode.open) as db:
-        for item, result in db.completed_work_items:
-            if result.worker_outcome == WorkerOutcome.SKIPPED:
-                continue
-            spec = item.mutations[0]
-            module = str(spec.module_path)
-            if result.test_outcome == TestOutcome.SURVIVED:
-                before, after = _changed_lines(result.diff or "")
-                reason = _reason(equivalent, (module, spec.operator_name, before, after), result.diff or "")
-                per_module[module]["equivalent" if reason else "survived"] += 1
-                survivors.append(
-                    (module, spec.start_pos[0], spec.operator_name, spec.occurrence, before, after, reason)
-                )
-            elif result.test_outcome == TestOutcome.KILLED:
-                per_module[module]["timeout" if result.output == "timeout" else "killed"] += 1
-            else:
-                per_module[module]["incompetent"] += 1
-    return per_module, sorted(survivors)
+def _reason_at(equivalent: dict, key: tuple[str, str, str, str], context: str) -> str:
+    """The reason ``key`` (module, operator, before, after) is equivalent below line ``context``, or ""."""
+    return next((why for ctx, why in equivalent.get(key, ()) if ctx is None or ctx == context), "")
 
 
 def _groups(args: argparse.Namespace) -> tuple[dict[tuple[str, ...], list[str]], dict[str, set[int] | None]]:
@@ -269,103 +197,195 @@ def _groups(args: argparse.Namespace) -> tuple[dict[tuple[str, ...], list[str]],
     return groups, scopes
 
 
-def _exec(sessions: list[Path], work: Path) -> list[float]:
-    """Run every session; the seconds each took."""
-    took = []
-    for i, session in enumerate(sessions):
-        started = time.monotonic()
-        _cosmic_ray("exec", f"cosmic-ray-{i}.toml", str(session), cwd=work)
-        took.append(time.monotonic() - started)
-    return took
+def _enumerate(groups: dict, scopes: dict) -> tuple[list, Counter, int]:
+    """cosmic-ray's mutants of every module (in scope), as (spec, the module's tests); the
+    annotation-only mutants per module; and how many mutants all of cosmic-ray's operators give."""
+    from cosmic_ray.commands.init import _all_work_items
+
+    tests_of = {m: tests for tests, modules in groups.items() for m in modules}
+    found, annotation, every = [], Counter(), 0
+    for module in sorted(tests_of):
+        spans = mutation_map.annotation_spans((ROOT / module).read_text())
+        lines = scopes.get(module)
+        for item in _all_work_items([Path(module)], {}):
+            spec = item.mutations[0]
+            if lines is not None and spec.start_pos[0] not in lines:
+                continue
+            if mutation_map.in_annotation(spans, spec.start_pos, spec.end_pos):
+                annotation[module] += 1
+                continue
+            every += 1
+            found.append((spec, tests_of[module]))
+    return found, annotation, every
 
 
-def _ran(session: Path) -> int:
-    from cosmic_ray.work_db import WorkDB, use_db
-    from cosmic_ray.work_item import WorkerOutcome
-
-    with use_db(str(session), WorkDB.Mode.open) as db:
-        return sum(r.worker_outcome != WorkerOutcome.SKIPPED for _, r in db.completed_work_items)
+def _within(test: str, targets: tuple[str, ...]) -> bool:
+    """Whether node id ``test`` lies under one of the pytest ``targets`` (files or folders)."""
+    path = test.split("::")[0]
+    return any(path == t.split("::")[0] or path.startswith(t.rstrip("/") + "/") for t in targets)
 
 
-def _estimate(took: list[float], ran: list[int], in_scope: Counter) -> float:
-    """Seconds a full run would take: each selection's seconds per mutant (the sample's mean where
-    a selection ran none) times its mutants."""
-    mean = sum(took) / max(1, sum(ran))
-    return sum((took[i] / ran[i] if ran[i] else mean) * in_scope[i] for i in range(len(took)))
+def _mutants(chosen: list, selector, keyword: str) -> list[mutation_run.Mutant]:
+    """One :class:`mutation_run.Mutant` per chosen (spec, module tests): the covering tests of its
+    line within the module's targets, fastest first (see :class:`mutation_select.Selector`)."""
+    out = []
+    for spec, targets in chosen:
+        module, line = str(spec.module_path), spec.start_pos[0]
+        covering = selector.tests(module, line) if selector is not None else None
+        m = mutation_run.Mutant(module, line, spec.operator_name, int(spec.occurrence), list(targets), keyword)
+        if covering is not None:
+            # the covering tests the map gives the module; those of other folders when only they run it
+            m.tests, m.keyword = [t for t in covering if _within(t, targets)] or covering, ""
+            if not m.tests:
+                m.note = "no covering test"
+        out.append(m)
+    return out
+
+
+def _summary(results: list[dict], annotation: Counter, equivalent: dict) -> tuple[dict[str, Counter], list[tuple]]:
+    per_module: dict[str, Counter] = defaultdict(Counter)
+    survivors = []
+    for r in results:
+        outcome = r["outcome"]
+        if outcome in ("survived", "uncovered"):
+            reason = _reason_at(equivalent, (r["module"], r["operator"], r["before"], r["after"]), r["context"])
+            outcome = "equivalent" if reason else outcome
+            row = (r["module"], r["line"], r["operator"], r["occurrence"], r["before"], r["after"], reason)
+            survivors.append((*row, "no covering test" if r["outcome"] == "uncovered" else "tests passed"))
+        per_module[r["module"]][outcome] += 1
+    for module, n in annotation.items():
+        per_module[module]["annotation"] += n
+    return per_module, sorted(survivors)
+
+
+def _report(per_module: dict[str, Counter], args: argparse.Namespace) -> float:
+    cols = ["killed", "timeout", "survived", "uncovered", "equivalent", "incompetent", "annotation"]
+    print(f"{'module':42} " + " ".join(f"{c:>10}" for c in cols))
+    overall: Counter = Counter()
+    for module in sorted(per_module):
+        overall.update(per_module[module])
+        print(f"{module:42} " + " ".join(f"{per_module[module][c]:>10}" for c in cols))
+    print(f"{'total':42} " + " ".join(f"{overall[c]:>10}" for c in cols))
+    killed = overall["killed"] + overall["timeout"]
+    judged = killed + overall["survived"] + overall["uncovered"]
+    ratio = killed / judged if judged else 0.0
+    print(
+        f"killed ratio: {killed}/{judged} = {ratio:.1%} (survivors with no covering test count as survived; "
+        f"equivalent survivors excluded; target {args.target:.0%})"
+    )
+    return ratio
+
+
+def _write_survivors(path: Path, survivors: list[tuple]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w") as fh:
+        fh.write("module\tline\toperator\toccurrence\tbefore\tafter\treason\toutcome\n")
+        for row in survivors:
+            fh.write("\t".join(map(str, row)) + "\n")
+    print(f"survivors: {len(survivors)} written to {path}")
+
+
+def _summarize_only(args: argparse.Namespace) -> int:
+    """``--summarize FILE``: the table of a results file (a run under way or stopped), no run."""
+    results = [json.loads(line) for line in args.summarize.read_text().splitlines() if line.strip()]
+    per_module, survivors = _summary(results, Counter(), _equivalent(args.equivalent))
+    ratio = _report(per_module, args)
+    took = sum(r["seconds"] for r in results)
+    print(f"{len(results)} judged; {took / max(1, len(results)):.1f} s per mutant (one worker's time)")
+    _write_survivors(args.survivors, survivors)
+    return 0 if ratio >= args.target else 1
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _args(argv)
+    if args.summarize:
+        return _summarize_only(args)
     try:
         import cosmic_ray  # noqa: F401
+        import coverage  # noqa: F401
     except ImportError:
-        print("mutation_score: cosmic-ray is not installed; pip install -e '.[bench]'", file=sys.stderr)
+        print("mutation_score: cosmic-ray and coverage are needed; pip install -e '.[bench]'", file=sys.stderr)
         return 2
     try:
         groups, scopes = _groups(args)
-    except (OSError, ValueError) as exc:
+        rerun = _rerun_keys(args.rerun) if args.rerun else None
+    except (OSError, ValueError, KeyError) as exc:
         print(f"mutation_score: {exc}", file=sys.stderr)
         return 2
     started = time.monotonic()
+    found, annotation, every = _enumerate(groups, scopes)
+    selected = {id(s) for s in mutation_select.selective([s for s, _ in found])}
+    kept = found if args.all_operators else [(s, t) for s, t in found if id(s) in selected]
+    print(
+        f"mutants: {every} from all of cosmic-ray's operators, {len(kept)} from the selective set"
+        f"{' (not applied: --all-operators)' if args.all_operators else ''}; {sum(annotation.values())} more change"
+        " only an annotation never evaluated (equivalent, column 'annotation', not run)"
+    )
+    chosen = kept
+    if rerun is not None:
+        chosen = [(s, t) for s, t in found if _key(s) in rerun]
+    elif args.sample and args.sample < len(kept):
+        chosen = random.Random(args.seed).sample(kept, args.sample)
     work = Path(tempfile.mkdtemp(prefix="passcheck-mutation-"))
+    results: list[dict] = []
+    from passcheck._procs import Children
+
+    children = Children()  # the map's coverage run: killed with all it started on Ctrl-C / SIGTERM
+    previous = signal.signal(signal.SIGTERM, mutation_run.raise_interrupt)
     try:
-        _copy_tree(work)
-        sessions = []
-        for i, (tests, modules) in enumerate(groups.items()):
-            (work / f"cosmic-ray-{i}.toml").write_text(_config(list(tests), args.keyword, modules, args.timeout))
-            sessions.append(work / f"session-{i}.sqlite")
-            _cosmic_ray("init", f"cosmic-ray-{i}.toml", str(sessions[-1]), cwd=work)
-        in_scope, annotation = _select(
-            sessions, scopes, args.sample, args.seed, _rerun_keys(args.rerun) if args.rerun else None
-        )
-        total = sum(in_scope.values())
-        took = _exec(sessions, work)
-        ran = [_ran(s) for s in sessions]
-        per_module: dict[str, Counter] = defaultdict(Counter)
-        survivors: list[tuple] = []
-        equivalent = _equivalent(args.equivalent)
-        for session in sessions:
-            counts, found = _results(session, equivalent)
-            for module, c in counts.items():
-                per_module[module].update(c)
-            survivors += found
-        survivors.sort()
+        selector = None
+        if not args.tests and not args.no_map:
+            targets, modules = mutation_select.map_inputs(mutation_map.load(args.map))
+            (work / "map").mkdir()
+            _copy_tree(work / "map")
+            pytest_args = ["-q", "-n", "0", "-p", "no:cacheprovider", "-W", "ignore", "-m", "not matrix"]
+            found_map, built = mutation_select.load_or_build(
+                work / "map", targets, pytest_args + (["-k", args.keyword] if args.keyword else []), modules, children
+            )
+            print(f"line → tests map: {'built' if built else 'cached'} ({len(found_map['tests'])} tests)")
+            selector = mutation_select.Selector(found_map)
+        mutants = _mutants(chosen, selector, args.keyword)
+        runner = mutation_run.Runner(ROOT, work, args.workers, args.timeout, _copy_tree)
+        lock = threading.Lock()
+        out = args.results.open("a") if args.results else None
+
+        def done(m: mutation_run.Mutant) -> None:
+            row = dataclasses.asdict(m) | {"tests": len(m.tests)}
+            with lock:
+                results.append(row)
+                if out is not None:
+                    out.write(json.dumps(row) + "\n")
+                    out.flush()
+
+        try:
+            runner.run(mutants, done)
+        finally:
+            if out is not None:
+                out.close()
+    except KeyboardInterrupt:
+        children.stop()
+        print("mutation_score: interrupted; every test command was killed", file=sys.stderr)
+        return 130
     except subprocess.CalledProcessError as exc:
         print(f"mutation_score: {' '.join(map(str, exc.cmd[:4]))} exited {exc.returncode}", file=sys.stderr)
         return 2
     finally:
+        signal.signal(signal.SIGTERM, previous)
         if args.keep:
-            print(f"session kept in {work}", file=sys.stderr)
+            print(f"work folder kept in {work}", file=sys.stderr)
         else:
             shutil.rmtree(work, ignore_errors=True)
 
-    for module, n in annotation.items():
-        per_module[module]["annotation"] += n
-    cols = ["killed", "timeout", "survived", "equivalent", "incompetent", "annotation"]
-    print(f"{'module':45} " + " ".join(f"{c:>11}" for c in cols))
-    overall = Counter()
-    for module in sorted(per_module):
-        overall.update(per_module[module])
-        print(f"{module:45} " + " ".join(f"{per_module[module][c]:>11}" for c in cols))
-    print(f"{'total':45} " + " ".join(f"{overall[c]:>11}" for c in cols))
-    killed = overall["killed"] + overall["timeout"]
-    judged = killed + overall["survived"]
-    ratio = killed / judged if judged else 0.0
+    per_module, survivors = _summary(results, annotation, _equivalent(args.equivalent))
+    ratio = _report(per_module, args)
     scope = f"survivors of {args.rerun}" if args.rerun else f"sample {args.sample or 'all'}, seed {args.seed}"
-    ran_here = sum(overall.values()) - overall["annotation"]
+    mean = sum(r["seconds"] for r in results) / max(1, len(results))
+    print(f"judged {len(results)} ({scope}); time: {time.monotonic() - started:.0f} s; {mean:.1f} s per mutant")
     print(
-        f"mutants: {total} to judge, {ran_here} run ({scope}); {overall['annotation']} more change only an"
-        " annotation never evaluated (equivalent, column 'annotation', not run)"
+        f"full run estimate: {mean * len(kept) / args.workers / 3600:.1f} h for {len(kept)} mutants "
+        f"({mean:.1f} s per mutant × {len(kept)} / {args.workers} workers)"
     )
-    print(f"killed ratio: {killed}/{judged} = {ratio:.1%} (equivalent survivors excluded; target {args.target:.0%})")
-    print(f"time: {time.monotonic() - started:.0f} s; {sum(took) / max(1, sum(ran)):.1f} s per mutant")
-    print(f"full run estimate: {_estimate(took, ran, in_scope) / 3600:.1f} h for {total} mutants (one at a time)")
-    args.survivors.parent.mkdir(parents=True, exist_ok=True)
-    with args.survivors.open("w") as fh:
-        fh.write("module\tline\toperator\toccurrence\tbefore\tafter\treason\n")
-        for row in survivors:
-            fh.write("\t".join(map(str, row)) + "\n")
-    print(f"survivors: {len(survivors)} written to {args.survivors}")
+    _write_survivors(args.survivors, survivors)
     return 0 if ratio >= args.target else 1
 
 

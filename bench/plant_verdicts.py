@@ -144,6 +144,22 @@ PLANTS = (
         'if r is not None and (n < r if "..." not in t else n > r):',
         ("tests/oracles/test_mutation_survivors.py",),
     ),
+    Plant(
+        "worker-crash-reads-out-of-memory",
+        "passcheck/passes/isolation.py",
+        'if status == "crashed" and outcome.error and any(m in outcome.error for m in OOM_MARKERS):',
+        'if status == "crashed" or outcome.error and any(m in outcome.error for m in OOM_MARKERS):',
+        (
+            "tests/reliability/test_isolation.py::test_a_pass_raising_in_the_worker_is_crashed_and_only_an_allocation_failure_reads_out_of_memory",
+        ),
+    ),
+    Plant(
+        "ort-stated-limit-misread",
+        "passcheck/runtime/limits.py",
+        'return found[1] if found and found[0] in ("ai.onnx", "") and found[1] < newest else None',
+        'return found[1] if found and found[0] in ("ai.onnx", "") and found[1] >= newest else None',
+        ("tests/runtime/test_ort_opset_limit.py",),
+    ),
 )
 
 

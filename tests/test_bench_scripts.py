@@ -4,7 +4,11 @@ mutants' lines, the re-planted verdict bugs (bench/mutation_score.py, bench/plan
 from __future__ import annotations
 
 import importlib.util
+import os
+import shutil
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -103,3 +107,105 @@ def test_a_mutant_inside_an_annotation_never_evaluated_is_recognised_by_its_posi
     assert not mm.in_annotation(spans, (3, 22), (3, 23))  # a | 2: evaluated
     assert not mm.in_annotation(spans, (2, line2.index("1")), (2, line2.index("1") + 1))  # the default value
     assert mm.annotation_spans(body) == []  # annotations evaluated at definition time: none is skipped
+
+
+def test_the_selective_operator_set_keeps_three_replacements_per_relational_operator_and_a_number_once(tmp_path):
+    sel = _bench("mutation_select")
+    for op, kept in [("Gt", {"GtE", "NotEq"}), ("Eq", {"LtE", "GtE", "NotEq"}), ("Is", {"IsNot"})]:
+        found = {n.rsplit("_", 1)[1] for n in sel.SELECTIVE if n.startswith(f"core/ReplaceComparisonOperator_{op}_")}
+        assert found == kept, op
+    assert {n for n in sel.SELECTIVE if n.startswith("core/ReplaceBinaryOperator_Add_")} == {
+        "core/ReplaceBinaryOperator_Add_Sub",
+        "core/ReplaceBinaryOperator_Add_Mul",
+    }
+    spec = lambda op, pos: type("Spec", (), {"operator_name": op, "module_path": "m.py", "start_pos": pos})()
+    specs = [
+        spec("core/NumberReplacer", (3, 4)),
+        spec("core/NumberReplacer", (3, 4)),
+        spec("core/NumberReplacer", (5, 0)),
+    ]
+    specs += [spec("core/ReplaceComparisonOperator_Eq_Is", (1, 0)), spec("core/RemoveDecorator", (1, 0))]
+    assert [s.start_pos for s in sel.selective(specs)] == [(3, 4), (5, 0)]
+    # not (a < b) is a >= b: subsumed by the comparison's own mutants; a bare condition keeps AddNot
+    (tmp_path / "m.py").write_text("if a < b:\n    pass\nif a:\n    pass\n")
+    add_not = lambda start, end: type(
+        "Spec", (), {"operator_name": "core/AddNot", "module_path": "m.py", "start_pos": start, "end_pos": end}
+    )()
+    kept = sel.selective([add_not((1, 3), (1, 8)), add_not((3, 3), (3, 4))], root=tmp_path)
+    assert [s.start_pos for s in kept] == [(3, 3)]
+    # an equality with a string constant has no order: its negation only
+    (tmp_path / "k.py").write_text("if kind == 'tensor_type':\n    pass\n")
+    ror = lambda op: type(
+        "Spec",
+        (),
+        {"operator_name": f"core/ReplaceComparisonOperator_Eq_{op}", "module_path": "k.py", "start_pos": (1, 8)},
+    )()
+    kept = sel.selective([ror("LtE"), ror("GtE"), ror("NotEq")], root=tmp_path)
+    assert [s.operator_name for s in kept] == ["core/ReplaceComparisonOperator_Eq_NotEq"]
+
+
+def test_a_mutant_runs_the_tests_covering_its_statement_fastest_first(tmp_path):
+    sel = _bench("mutation_select")
+    module = "bench/mutation_select.py"  # any module of the checkout: the selector reads its statements
+    source = (ROOT / module).read_text().splitlines()
+    call = next(i for i, line in enumerate(source, 1) if line.strip() == "subprocess.run(")
+    found = {
+        "tests": {"t::slow": 9.0, "t::fast": 0.5, "t::other": 0.1},
+        "lines": {module: {str(call): ["t::slow"], str(call + 1): ["t::fast"], "1": [""]}},
+    }
+    s = sel.Selector(found)
+    # a statement spread over several lines: the tests of every line of it, fastest first
+    assert s.tests(module, call) == ["t::fast", "t::slow"]
+    assert s.tests(module, 1) is None  # import time only: the module's whole selection
+    assert s.tests(module, len(source)) == []  # nothing runs it: a survivor without a run
+
+
+HANGING_TEST = """
+import os, subprocess, sys, time
+from pathlib import Path
+
+
+def test_hangs():
+    # a grandchild in a session of its own, as an isolation worker is
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
+    Path(os.environ["HANG_PIDS"]).write_text(f"{os.getpid()} {child.pid}")
+    time.sleep(600)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/status")
+    return not (status.exists() and "\\nState:\\tZ" in status.read_text())
+
+
+def test_stopping_a_run_kills_every_test_command_and_what_it_started(tmp_path, monkeypatch):
+    """Ctrl-C / SIGTERM end in ``Runner.stop``: the pytest process of each running mutant and every
+    process it started, in its own session or not, are killed, and the run returns."""
+    run = _bench("mutation_run")
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "m.py").write_text("x = 1 + 1\n")
+    (root / "test_hang.py").write_text(HANGING_TEST)
+    copy = lambda dest: [shutil.copy2(f, dest / f.name) for f in root.iterdir()]
+    monkeypatch.setenv("HANG_PIDS", str(tmp_path / "pids"))
+    runner = run.Runner(root, tmp_path / "work", 1, timeout=600, copy=copy)
+    mutant = run.Mutant("m.py", 1, "core/ReplaceBinaryOperator_Add_Sub", 0, ["test_hang.py"])
+    judging = threading.Thread(target=runner.run, args=([mutant], lambda m: None), daemon=True)
+    judging.start()
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "pids").exists() or not (tmp_path / "pids").read_text():
+        assert time.monotonic() < deadline and judging.is_alive(), "the hanging test never started"
+        time.sleep(0.05)
+    pids = [int(p) for p in (tmp_path / "pids").read_text().split()]
+    runner.stop()
+    judging.join(60)
+    assert not judging.is_alive()
+    deadline = time.monotonic() + 30
+    while any(_alive(p) for p in pids):
+        assert time.monotonic() < deadline, [p for p in pids if _alive(p)]
+        time.sleep(0.05)
+    assert (runner.trees[0] / "m.py").read_text() == "x = 1 + 1\n"  # the pristine module is back

@@ -249,3 +249,20 @@ def test_a_worker_that_never_started_is_stopped_safely(tmp_path, monkeypatch):
     with pytest.raises(OSError):
         ex2(get_pass("onnx:infer-shapes"), _relu(), tmp_path)
     ex2.close()
+
+
+def _raises(text: str):
+    def run(m):
+        raise RuntimeError(text)
+
+    return run
+
+
+def test_a_pass_raising_in_the_worker_is_crashed_and_only_an_allocation_failure_reads_out_of_memory(tmp_path):
+    """The worker maps a crashed outcome to out-of-memory only when its error names a failed
+    allocation (``_PassJob``: ``status == "crashed" and error and any(marker in error)``)."""
+    with IsolatedExecutor(timeout=60, memory_mb=None) as ex:
+        crashed = ex(FunctionAdapter("t:raise", _raises("axis 4 is out of range")), _relu(), tmp_path)
+        assert crashed.status == "crashed" and "axis 4 is out of range" in crashed.error, crashed
+        starved = ex(FunctionAdapter("t:alloc", _raises("std::bad_alloc")), _relu(), tmp_path)
+        assert starved.status == "out-of-memory" and "bad_alloc" in starved.error, starved

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import onnx
+import pytest
 from onnx import TensorProto, helper
 
 from passcheck.api import check_model
@@ -38,6 +39,24 @@ def test_the_installed_onnxruntime_is_probed_for_real():
     limit = limits.ort_opset_limit()
     assert limit is None or limit < onnx.defs.onnx_opset_version()
     assert limits.beyond_onnxruntime(_relu(13)) is None
+
+
+def test_an_onnx_newer_than_onnxruntime_gets_the_limit_onnxruntime_states_when_it_refuses(monkeypatch):
+    """onnx defining an opset beyond what this onnxruntime supports (a newer onnx beside it): the
+    real probe is refused, and the limit it reads is onnxruntime's stated one, which loads."""
+    import onnxruntime as ort
+
+    newest = onnx.defs.onnx_opset_version() + 7
+    monkeypatch.setattr(onnx.defs, "onnx_opset_version", lambda: newest)
+    limits.ort_opset_limit.cache_clear()
+    try:
+        limit = limits.ort_opset_limit()
+    finally:
+        limits.ort_opset_limit.cache_clear()
+    assert limit is not None and limit < newest, limit
+    ort.InferenceSession(_relu(limit).SerializeToString(), providers=["CPUExecutionProvider"])
+    with pytest.raises(Exception, match=f"official support for domain ai.onnx is till opset {limit}"):
+        ort.InferenceSession(_relu(limit + 1).SerializeToString(), providers=["CPUExecutionProvider"])
 
 
 def test_forms_and_outputs_above_the_limit_are_unavailable(monkeypatch):

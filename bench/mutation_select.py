@@ -1,0 +1,300 @@
+"""Which mutants bench/mutation_score.py judges, and which tests it runs against each.
+
+**Operators.** A selective set of cosmic-ray's operators (:data:`SELECTIVE`), each kept for a cited
+result rather than all of cosmic-ray's 11 replacements per operator:
+
+- Offutt, Lee, Rothermel, Untch, Zapf 1996, "An experimental determination of sufficient mutant
+  operators" (ACM TOSEM 5(2)): tests that kill the mutants of five operator classes (ABS, AOR, LCR,
+  ROR, UOI) kill 99.5 % of all of Mothra's mutants; so arithmetic (AOR) keeps one or two
+  replacements per operator, logical connectors (LCR: and ↔ or) and unary deletions stay,
+  decorator removal and break/continue swaps go.
+- Kaminski, Ammann, Offutt 2011 ("Better predicate testing", AST workshop) and 2013 ("Improving
+  logic-based testing", JSS 86(8)): for each relational operator three replacements subsume the
+  other four (``>``: ``>=``, ``!=``, false; ``<``: ``<=``, ``!=``, false; ``>=``: ``>``, ``==``,
+  true; ``<=``: ``<``, ``==``, true; ``==``: ``<=``, ``>=``, false; ``!=``: ``<``, ``>``, true).
+  cosmic-ray has no predicate → constant replacement; its place is taken by the negation
+  (``AddNot`` on a condition, and ``==`` ↔ ``!=``, which also catches ``==`` on values without an
+  order, where ``<=`` only raises). ``is`` ↔ ``is not`` stay; a relational operator replaced by
+  ``is``/``is not`` (identity, not a relation) goes. ``AddNot`` on a condition that is one
+  comparison goes too: ``not (a < b)`` is ``a >= b``, subsumed by that comparison's three, and
+  ``not (a == b)``, ``not (a is b)`` are the ``!=``, ``is not`` mutants already kept. The subsumption
+  holds on an ordered domain: ``==``/``!=`` against a string, bytes, bool or None constant
+  (``kind == "tensor_type"``) keeps its negation only, not ``<=``/``>=`` or ``<``/``>``.
+- A number is replaced once per site (``+1``, not also ``-1``): both test the same constant.
+
+**Tests per mutant.** :func:`build_map` runs the mapped tests once under coverage with one context
+per test (``bench/mutation_contexts.py``, isolation workers included) and keeps, per line of each
+mutated module, the tests that ran it, and each test's seconds; the map is cached under
+``$PASSCHECK_CACHE`` keyed on the hash of the sources and tests. A mutant runs the tests covering its
+statement, fastest first; a line that runs only at import time (the empty context) runs the
+module's whole selection; a line no test runs is a survivor without a run ("no covering test").
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_AOR = {
+    "Add": ("Sub", "Mul"),
+    "Sub": ("Add",),
+    "Mul": ("Div", "Add"),
+    "Div": ("Mul",),
+    "FloorDiv": ("Mul",),
+    "Mod": ("FloorDiv",),
+    "Pow": ("Mul",),
+    "LShift": ("RShift",),
+    "RShift": ("LShift",),
+    "BitOr": ("BitAnd",),
+    "BitAnd": ("BitOr",),
+    "BitXor": ("BitAnd",),
+}
+_ROR = {
+    "Gt": ("GtE", "NotEq"),
+    "Lt": ("LtE", "NotEq"),
+    "GtE": ("Gt", "Eq"),
+    "LtE": ("Lt", "Eq"),
+    "Eq": ("LtE", "GtE", "NotEq"),
+    "NotEq": ("Lt", "Gt", "Eq"),
+    "Is": ("IsNot",),
+    "IsNot": ("Is",),
+}
+#: The operators kept (cosmic-ray names), see the module docs for the source of each choice.
+SELECTIVE: frozenset[str] = frozenset(
+    [f"core/ReplaceBinaryOperator_{a}_{b}" for a, bs in _AOR.items() for b in bs]
+    + [f"core/ReplaceComparisonOperator_{a}_{b}" for a, bs in _ROR.items() for b in bs]
+    + [
+        "core/ReplaceAndWithOr",
+        "core/ReplaceOrWithAnd",
+        "core/AddNot",
+        "core/ReplaceUnaryOperator_Delete_Not",
+        "core/ReplaceUnaryOperator_Delete_USub",
+        "core/ReplaceUnaryOperator_USub_UAdd",
+        "core/ReplaceUnaryOperator_Delete_Invert",
+        "core/ReplaceTrueWithFalse",
+        "core/ReplaceFalseWithTrue",
+        "core/NumberReplacer",
+        "core/ExceptionReplacer",
+        "core/ZeroIterationForLoop",
+    ]
+)
+
+
+def single_comparisons(source: str) -> set[tuple[tuple[int, int], tuple[int, int]]]:
+    """((line, col), (end line, end col)) of every one-operator comparison of ``source`` (ast positions:
+    1-based lines, 0-based columns, as cosmic-ray's)."""
+    return {
+        ((n.lineno, n.col_offset), (n.end_lineno, n.end_col_offset))
+        for n in ast.walk(ast.parse(source))
+        if isinstance(n, ast.Compare) and len(n.ops) == 1
+    }
+
+
+_ORDERED_ONLY = {f"core/ReplaceComparisonOperator_{a}_{b}" for a, b in (("Eq", "LtE"), ("Eq", "GtE"))}
+_ORDERED_ONLY |= {f"core/ReplaceComparisonOperator_NotEq_{b}" for b in ("Lt", "Gt")}
+
+
+def unordered_equalities(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The spans between the operands of every ``==`` / ``!=`` of ``source`` with a str, bytes, bool or
+    None constant operand (its operator lies there)."""
+    out = []
+    for n in ast.walk(ast.parse(source)):
+        if not (isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.Eq, ast.NotEq))):
+            continue
+        left, right = n.left, n.comparators[0]
+        if any(
+            isinstance(x, ast.Constant) and isinstance(x.value, (str, bytes, bool, type(None))) for x in (left, right)
+        ):
+            out.append(((left.end_lineno, left.end_col_offset), (right.lineno, right.col_offset)))
+    return out
+
+
+def selective(specs: list, root: Path = ROOT) -> list:
+    """The cosmic-ray ``MutationSpec`` s of :data:`SELECTIVE`: a number's mutants once per site,
+    ``AddNot`` not on a condition that is one comparison, no order on an unordered equality (module docs)."""
+    out, numbers, compares, unordered = [], set(), {}, {}
+    for s in specs:
+        if s.operator_name not in SELECTIVE:
+            continue
+        if s.operator_name in _ORDERED_ONLY:
+            module = str(s.module_path)
+            if module not in unordered:
+                unordered[module] = unordered_equalities((root / module).read_text())
+            if any(a <= tuple(s.start_pos) < b for a, b in unordered[module]):
+                continue
+        if s.operator_name == "core/AddNot":
+            module = str(s.module_path)
+            if module not in compares:
+                compares[module] = single_comparisons((root / module).read_text())
+            if (tuple(s.start_pos), tuple(s.end_pos)) in compares[module]:
+                continue
+        if s.operator_name == "core/NumberReplacer":
+            site = (str(s.module_path), tuple(s.start_pos))
+            if site in numbers:
+                continue
+            numbers.add(site)
+        out.append(s)
+    return out
+
+
+def source_hash(root: Path, targets: list[str]) -> str:
+    """sha256 of what the map depends on: every ``.py`` of ``passcheck/`` and ``cases/``, of the test
+    ``targets`` (files or folders), and every ``.py`` of ``tests/`` not named ``test_*`` (conftest,
+    shared helpers); a test file outside the targets does not change it."""
+    h = hashlib.sha256("\n".join(targets).encode())
+    paths = {t.split("::")[0] for t in targets}
+    for folder in ("passcheck", "cases", "tests"):
+        for f in sorted((root / folder).rglob("*.py")):
+            rel = f.relative_to(root).as_posix()
+            if folder == "tests" and f.name.startswith("test_"):
+                if not any(rel == p or rel.startswith(p.rstrip("/") + "/") for p in paths):
+                    continue
+            h.update(rel.encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:20]
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("PASSCHECK_CACHE", Path.home() / ".cache" / "passcheck")) / "mutation-maps"
+
+
+_RC = """[run]
+source = passcheck
+parallel = true
+relative_files = true
+concurrency = multiprocessing,thread
+patch = subprocess, _exit
+plugins = mutation_contexts
+data_file = {data}
+"""
+
+
+def build_map(work: Path, targets: list[str], pytest_args: list[str], modules: list[str], children=None) -> dict:
+    """Run ``targets`` once in the tree copy ``work`` under coverage, one context per test; the map
+    ``{"tests": {node id: seconds}, "lines": {module: {line: [node id, …]}}}`` (``""``: import time).
+
+    The test run starts through ``children`` (a ``passcheck._procs.Children``: Ctrl-C kills it with all
+    it started) when given.
+
+    Raises:
+        subprocess.CalledProcessError: coverage could not report (a failing test is fine).
+    """
+    cov = work / "_coverage"
+    (cov / "plugin").mkdir(parents=True, exist_ok=True)
+    shutil.copy2(ROOT / "bench" / "mutation_contexts.py", cov / "plugin" / "mutation_contexts.py")
+    (cov / "rc").write_text(_RC.format(data=cov / "data"))
+    env = dict(os.environ, PYTHONPATH=str(cov / "plugin"))
+    env.update(PASSCHECK_MUTATION_CONTEXT=str(cov / "now"), PASSCHECK_MUTATION_DURATIONS=str(cov / "seconds.json"))
+    run = [sys.executable, "-m", "coverage", "run", f"--rcfile={cov / 'rc'}", "-m", "pytest", "-p", "mutation_contexts"]
+    argv = ["nice", "-n", "15", *run, *pytest_args, *targets]
+    if children is None:
+        from passcheck._procs import Children
+
+        children = Children()
+    proc = children.popen(argv, cwd=work, env=env)
+    proc.wait()
+    children.done(proc)
+    return read_map(work, modules)
+
+
+def read_map(work: Path, modules: list[str]) -> dict:
+    """The map of a coverage run of :func:`build_map` in ``work`` (combined and reported through
+    coverage's command line: ``bench/coverage.py`` shadows the package when bench/ is on the path)."""
+    cov = work / "_coverage"
+    env = dict(os.environ, PYTHONPATH=str(cov / "plugin"))
+    rc = f"--rcfile={cov / 'rc'}"
+    # exits 1 with "No data to combine" when already combined; a real failure shows in the report below
+    subprocess.run([sys.executable, "-m", "coverage", "combine", rc, "-q"], cwd=work, env=env, check=False)
+    report = cov / "report.json"
+    subprocess.run(
+        [sys.executable, "-m", "coverage", "json", rc, "-q", "--show-contexts", "-o", str(report), *modules],
+        cwd=work,
+        env=env,
+        check=True,
+    )
+    files = json.loads(report.read_text())["files"]
+    lines = {m: {int(n): sorted(c) for n, c in files.get(m, {}).get("contexts", {}).items()} for m in modules}
+    seconds = json.loads((cov / "seconds.json").read_text()) if (cov / "seconds.json").exists() else {}
+    return {"tests": seconds, "lines": lines}
+
+
+def load_or_build(
+    work: Path, targets: list[str], pytest_args: list[str], modules: list[str], children=None
+) -> tuple[dict, bool]:
+    """The cached map for this source hash, or a new one built (and cached); (map, whether built now)."""
+    path = cache_dir() / f"{source_hash(ROOT, sorted(targets) + modules)}.json"
+    if path.exists():
+        return json.loads(path.read_text()), False
+    found = build_map(work, targets, pytest_args, modules, children)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(found))
+    tmp.replace(path)
+    return found, True
+
+
+def statement_lines(source: str) -> dict[int, tuple[range, bool]]:
+    """line → (the lines of the innermost statement holding it (a compound statement: its header only),
+    whether that statement runs inside a function body rather than at import time)."""
+    out: dict[int, tuple[range, bool]] = {}
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = in_function
+            if isinstance(child, ast.stmt):
+                body = getattr(child, "body", None)
+                end = body[0].lineno - 1 if isinstance(body, list) and body and hasattr(body[0], "lineno") else None
+                span = range(child.lineno, max(child.lineno, end if end else child.end_lineno) + 1)
+                for n in span:
+                    out[n] = (span, in_function)
+            if isinstance(child, functions + (ast.Lambda,)):
+                inner = True  # its body runs when called; its header (defaults, decorators) where it stands
+            visit(child, inner)
+
+    visit(ast.parse(source), False)
+    return out
+
+
+class Selector:
+    """Per-mutant tests from a map of :func:`build_map`."""
+
+    def __init__(self, found: dict):
+        self.seconds: dict[str, float] = found["tests"]
+        self.lines: dict[str, dict[int, list[str]]] = defaultdict(dict)
+        for module, by_line in found["lines"].items():
+            self.lines[module] = {int(n): c for n, c in by_line.items()}
+        self._spans: dict[str, dict[int, tuple[range, bool]]] = {}
+
+    def tests(self, module: str, line: int) -> list[str] | None:
+        """Node ids of the tests that run ``module``'s statement at ``line``, fastest first; None when
+        it runs at import time (outside any function body: the test that first imports the module
+        claims it, not every test that reads what it built) or only import-time code runs it (then
+        the module's selection applies); [] when nothing runs it."""
+        if module not in self._spans:
+            self._spans[module] = statement_lines((ROOT / module).read_text())
+        span, in_function = self._spans[module].get(line, (range(line, line + 1), True))
+        if not in_function:
+            return None
+        contexts: set[str] = set()
+        for n in span:
+            contexts.update(self.lines[module].get(n, ()))
+        if contexts == {""}:
+            return None
+        return sorted((c for c in contexts if c), key=lambda t: (self.seconds.get(t, 0.0), t))
+
+
+def map_inputs(entries: list) -> tuple[list[str], list[str]]:
+    """(every test target of the map's entries, once each in order; every module they mutate)."""
+    import mutation_map
+
+    targets = list(dict.fromkeys(t for e in entries for t in e.tests))
+    return targets, mutation_map.files([e.path for e in entries])
