@@ -174,23 +174,25 @@ def evaluate(
     starting = getattr(executor, "starting", None)  # told which group (pass id) starts: the matrix worker's markers
     step = getattr(executor, "on_step", None) or (lambda what: None)  # told which form, pass and step runs (progress)
     checker = validity.Checker(executor)  # the onnx checker, likewise in the worker
-    baselines = {
-        name: step(f"{subject.id}: {name}: running the form unoptimized") or _observed_runs(m, feeds, runner)
-        for name, m in subject.forms.items()
-    }
-    subject, baselines = _runnable_here(
-        subject, baselines, ([INPUT] if check_input else []) + [a.id for a in adapters], env, emit, skip_cells
-    )
-    hashes = {name: model_hash(m) for name, m in subject.forms.items()}
-    if check_input and not (skip_cells and all(skip_cells(INPUT, f) for f in subject.forms)):
-        if starting:
-            starting(INPUT)
-        judged = _input_cells(subject, feeds, baselines, hashes, env, checker)
-        judged.forms = [f for f in judged.forms if not (skip_cells and skip_cells(INPUT, f))]
-        if record:
-            record(judged)
-        for cell in judged.results():
-            emit(cell)
+    fixed = getattr(executor, "fixed_models", None) or contextlib.nullcontext
+    with fixed():  # the forms do not change while they are run and judged
+        baselines = {
+            name: step(f"{subject.id}: {name}: running the form unoptimized") or _observed_runs(m, feeds, runner)
+            for name, m in subject.forms.items()
+        }
+        subject, baselines = _runnable_here(
+            subject, baselines, ([INPUT] if check_input else []) + [a.id for a in adapters], env, emit, skip_cells
+        )
+        hashes = {name: model_hash(m) for name, m in subject.forms.items()}
+        if check_input and not (skip_cells and all(skip_cells(INPUT, f) for f in subject.forms)):
+            if starting:
+                starting(INPUT)
+            judged = _input_cells(subject, feeds, baselines, hashes, env, checker)
+            judged.forms = [f for f in judged.forms if not (skip_cells and skip_cells(INPUT, f))]
+            if record:
+                record(judged)
+            for cell in judged.results():
+                emit(cell)
 
     # one folder for every pass run, emptied before each: the executor's own when it keeps one
     # (``pass_folder``, reused across subjects), else a temporary one made at the first pass run and
@@ -201,65 +203,68 @@ def evaluate(
         todo = [f for f in subject.forms if not (skip_cells and skip_cells(adapter.id, f))]
         if not todo:
             continue
-        if starting:
-            starting(adapter.id)
-        runs: list[FormRun] = []
-        for form, model in subject.forms.items():
-            reason = _precondition(adapter, model)  # outside what the tool supports: not run, not a finding
-            if isinstance(reason, PassOutcome):
-                outcome = reason
-            elif reason:
-                outcome = PassOutcome(adapter.id, "unavailable", error=reason, versions=adapter.versions())
-            else:
-                step(f"{subject.id}: {form} {adapter.id}: running the pass")
-                if kept is None and workdir is None:
-                    workdir = tempfile.TemporaryDirectory(prefix="passcheck-")
-                folder = Path(kept) if kept is not None else Path(workdir.name) / "pass"
-                outcome = executor(adapter, model, _emptied(folder))
-                if outcome.ok and (
-                    late := beyond_onnxruntime(outcome.model)
-                ):  # e.g. a converter's output at a newer opset
-                    outcome = PassOutcome(
+        with fixed():  # this pass's outputs do not change while they are run and judged
+            if starting:
+                starting(adapter.id)
+            runs: list[FormRun] = []
+            for form, model in subject.forms.items():
+                reason = _precondition(adapter, model)  # outside what the tool supports: not run, not a finding
+                if isinstance(reason, PassOutcome):
+                    outcome = reason
+                elif reason:
+                    outcome = PassOutcome(adapter.id, "unavailable", error=reason, versions=adapter.versions())
+                else:
+                    step(f"{subject.id}: {form} {adapter.id}: running the pass")
+                    if kept is None and workdir is None:
+                        workdir = tempfile.TemporaryDirectory(prefix="passcheck-")
+                    folder = Path(kept) if kept is not None else Path(workdir.name) / "pass"
+                    outcome = executor(adapter, model, _emptied(folder))
+                    if outcome.ok and (
+                        late := beyond_onnxruntime(outcome.model)
+                    ):  # e.g. a converter's output at a newer opset
+                        outcome = PassOutcome(
+                            adapter.id,
+                            "unavailable",
+                            error=f"the output of {adapter.id} cannot be run here: {late}",
+                            versions=outcome.versions,
+                            seconds=outcome.seconds,
+                        )
+                if outcome.ok:
+                    step(f"{subject.id}: {form} {adapter.id}: running its output")
+                out_runs = _observed_runs(outcome.model, feeds, runner) if outcome.ok else []
+                if outcome.ok:  # while the worker keeps the output: the oracles' checker question, no bytes sent
+                    checker.ask_early(outcome.model)
+                runs.append(
+                    FormRun(
+                        subject.id,
+                        form,
                         adapter.id,
-                        "unavailable",
-                        error=f"the output of {adapter.id} cannot be run here: {late}",
-                        versions=outcome.versions,
-                        seconds=outcome.seconds,
+                        model,
+                        outcome,
+                        feeds,
+                        baselines[form],
+                        out_runs,
+                        folds_constants=adapter.folds_constants,
+                        optimizes=adapter.optimizes,
+                        env=env,
+                        rtol=subject.rtol,
+                        atol=subject.atol,
+                        unknown_dim_param=subject.unknown_dim_param,
+                        checker=checker,
                     )
-            if outcome.ok:
-                step(f"{subject.id}: {form} {adapter.id}: running its output")
-            out_runs = _observed_runs(outcome.model, feeds, runner) if outcome.ok else []
-            runs.append(
-                FormRun(
-                    subject.id,
-                    form,
-                    adapter.id,
-                    model,
-                    outcome,
-                    feeds,
-                    baselines[form],
-                    out_runs,
-                    folds_constants=adapter.folds_constants,
-                    optimizes=adapter.optimizes,
-                    env=env,
-                    rtol=subject.rtol,
-                    atol=subject.atol,
-                    unknown_dim_param=subject.unknown_dim_param,
-                    checker=checker,
                 )
+            judged = Judged(
+                Cells(runs, PASS, subject.expect, subject.parity, _feeds_given(subject)),
+                hashes,
+                subject.repro.format(**{"pass": shlex.quote(adapter.id)}),
+                env,
+                todo,
+                _form_repro(subject, shlex.quote(adapter.id)),
             )
-        judged = Judged(
-            Cells(runs, PASS, subject.expect, subject.parity, _feeds_given(subject)),
-            hashes,
-            subject.repro.format(**{"pass": shlex.quote(adapter.id)}),
-            env,
-            todo,
-            _form_repro(subject, shlex.quote(adapter.id)),
-        )
-        if record:
-            record(judged)
-        for cell in judged.results():
-            emit(cell)
+            if record:
+                record(judged)
+            for cell in judged.results():
+                emit(cell)
     if workdir is not None:
         workdir.cleanup()
     return results
@@ -285,13 +290,12 @@ def _emptied(folder: Path) -> Path:
 
 def _observed_runs(model: onnx.ModelProto, feeds: Sequence[Mapping[str, Any]], runner: Callable | None) -> list:
     plan = plan_for(model)
-    # the isolation worker's runner serializes and hashes the model once for all bindings (not changed meanwhile)
+    # the isolation worker's runner knows the model by its digest, serialized and hashed once inside
+    # the executor's fixed_models() block (the engine's models do not change meanwhile)
     owner = getattr(runner, "__self__", None)
-    kept = getattr(owner, "kept_bytes", None)
-    with kept(model) if kept is not None else contextlib.nullcontext():
-        if (ahead := getattr(owner, "prefetch", None)) is not None:  # every binding in one round trip
-            ahead(model, feeds, plan.main, plan.main_shapes)
-        return [observe_run(model, f, plan, runner) for f in feeds]
+    if (ahead := getattr(owner, "prefetch", None)) is not None:  # every binding in one round trip
+        ahead(model, feeds, plan.main, plan.main_shapes)
+    return [observe_run(model, f, plan, runner) for f in feeds]
 
 
 def _feeds_given(subject: Subject) -> bool:
