@@ -10,6 +10,7 @@ back as :class:`~passcheck.records.CellResult` records, one per (form, pass), ha
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import hashlib
 import os
@@ -54,6 +55,29 @@ def plan_for(model: onnx.ModelProto) -> ObservationPlan:
         return ObservationPlan.of(registry.observes(model), registry.observes_shapes(model))
 
 
+def _plan(model: onnx.ModelProto, runner: Callable | None) -> ObservationPlan:
+    """:func:`plan_for`, kept by the model's digest when ``runner`` is an isolation worker's (which
+    knows it: :meth:`~passcheck.execution.Worker.digest`), for the last :data:`_PLANS_KEPT` models:
+    a model checked again, or a pass output equal to another model, is not read again. The plan
+    depends on the model's bytes and the registered oracles only (both are in the key)."""
+    digest = getattr(getattr(runner, "__self__", None), "digest", None)
+    if digest is None:
+        return plan_for(model)
+    asking, key = tuple(registry.oracles()), digest(model)
+    kept = _PLANS.get(key)
+    if kept is None or len(kept[0]) != len(asking) or any(a is not b for a, b in zip(kept[0], asking)):
+        kept = _PLANS[key] = (asking, plan_for(model))
+        while len(_PLANS) > _PLANS_KEPT:
+            _PLANS.popitem(last=False)
+    _PLANS.move_to_end(key)
+    return kept[1]
+
+
+#: Observation plans kept by model digest: (the oracles that asked, the plan).
+_PLANS: collections.OrderedDict[bytes, tuple[tuple, ObservationPlan]] = collections.OrderedDict()
+_PLANS_KEPT = 8
+
+
 def values_to_observe(model: onnx.ModelProto) -> list[str]:
     """Main-graph values whose data the oracles read (see :func:`plan_for`)."""
     return plan_for(model).main
@@ -66,7 +90,7 @@ def observed_run(
     plan: ObservationPlan | None = None,
 ):
     """One run of ``model`` observing what the oracles ask for (:func:`passcheck.runtime.observe.observe_run`)."""
-    return observe_run(model, feeds, plan or plan_for(model), runner)
+    return observe_run(model, feeds, plan or _plan(model, runner), runner)
 
 
 def seed_for(subject_id: str, index: int) -> int:
@@ -289,7 +313,7 @@ def _emptied(folder: Path) -> Path:
 
 
 def _observed_runs(model: onnx.ModelProto, feeds: Sequence[Mapping[str, Any]], runner: Callable | None) -> list:
-    plan = plan_for(model)
+    plan = _plan(model, runner)
     # the isolation worker's runner knows the model by its digest, serialized and hashed once inside
     # the executor's fixed_models() block (the engine's models do not change meanwhile)
     owner = getattr(runner, "__self__", None)
