@@ -13,6 +13,12 @@ What one job can cost, and how it comes back (:class:`Died`): the worker dies (s
 during that job; no answer within ``timeout`` seconds — the worker is killed. The worker's address
 space is capped at ``memory_mb`` (``RLIMIT_AS``). After any of these a fresh worker is started for
 the next job.
+
+Model bytes cross the pipe once: the worker keeps the models it was sent or made last by the sha256
+of their bytes (:class:`~passcheck.execution.process.Kept`, a pass output included), the parent
+keeps the same list of digests, and a job naming a kept model (:meth:`Worker.run_kept`) is sent
+no bytes. Inside :meth:`Worker.fixed_models` (the engine, while it runs and judges one pass's
+outputs) a model's digest is computed once, or is the one the worker sent with the pass output.
 """
 
 from __future__ import annotations
