@@ -114,7 +114,10 @@ def check_path(model, feeds, ex=None) -> dict:
     process); returns its coverage."""
     if ex is not None:
         ex._runs = type(ex._runs)()  # a check runs each model once per binding: no cached answer
-    r = observed_run(model, feeds, ex.run_model if ex is not None else None)
+        with ex.fixed_models():  # as the engine runs a model: its digest computed once
+            r = observed_run(model, feeds, ex.run_model)
+    else:
+        r = observed_run(model, feeds)
     assert not r.error, r.error
     run = FormRun(
         "bench",

@@ -357,8 +357,11 @@ def observe_run(
             r = plain
     if r.error:
         return r
-    inits = initializer_observations(model, feeds, plan.main, shapes)
-    r.observed.update({k: v for k, v in inits.items() if k not in r.observed})
+    seen = r.observed  # only what the run did not observe is looked for among the initializers
+    inits = initializer_observations(
+        model, feeds, [k for k in plan.main if k not in seen], [k for k in shapes if k not in seen]
+    )
+    r.observed.update(inits)
     if not plan.scoped:
         return r
     blind = {k: why for k, why in _unobservable_by_ort(model).items() if k in plan.scoped}
