@@ -50,7 +50,14 @@ job                              cells   wall s   tools s  wall/tools  user s   
 ===============================  ======  =======  =======  ==========  ========  ==========
 resnet, main (load 8.6-10.0)        120   1122.8    495.3        2.27     127.9       206.5
 resnet, models kept (9.9-7.6)       120    879.2    696.2        1.26      91.1       104.5
+generated, main (6.7-7.4)           490     15.0      6.2        2.42       4.5         0.4
+generated, models kept (7.2-7.4)    490     10.0      1.7        5.74       4.4         0.4
+generated, main (7.4)               490     11.5      1.7        6.57       4.8         0.4
+generated, models kept (7.6-7.9)    490     12.4      2.1        5.84       5.2         0.4
 ===============================  ======  =======  =======  ==========  ========  ==========
+
+(the generated rows alternate, one after the other, with ``--job generated``; the first main run's
+6.2 tool seconds are one slow ``onnxscript:optimize`` start, the rest are ~1.7-2.1 s.)
 
 "models kept": the worker keeps the models it made or was sent by their digest and the parent
 knows a pass output by the digest the worker sent with it (:meth:`passcheck.execution.Worker.fixed_models`),
