@@ -133,6 +133,15 @@ class Kept(collections.OrderedDict):
 
 #: Serialized bytes of models a worker keeps (two ResNet-50s with folded weights, ~100 MB each).
 KEPT_BYTES = 256 << 20
+
+
+def kept_budget(memory_mb: int | None) -> int:
+    """Bytes of models a worker capped at ``memory_mb`` MiB keeps: :data:`KEPT_BYTES`, at most an
+    eighth of the cap (the newest model is kept whatever its size, as the worker always held the
+    model it ran last)."""
+    return KEPT_BYTES if not memory_mb else min(KEPT_BYTES, (memory_mb << 20) // 8)
+
+
 #: In the worker: the models it was sent or made last (:class:`Kept`).
 KEPT = Kept()
 
@@ -229,6 +238,7 @@ def worker_main(conn, memory_mb: int | None, log_path: str, preload: list[str]) 
     (or, when start-up fails, ``"failed: <error>"`` and exit), then answer jobs
     (``(pickled job, model bytes, workdir)`` → ``"started"`` or ``"unpicklable"``, then the reply)."""
     limit(memory_mb, log_path)
+    KEPT.max_bytes = kept_budget(memory_mb)  # the parent's list of what this worker keeps uses the same budget
     try:
         _start(preload)
     except BaseException as exc:  # noqa: BLE001 - the parent raises WorkerStartError with this text

@@ -110,7 +110,7 @@ class Worker:
         (self._dir / "tmp").mkdir()  # the worker's TMPDIR: what a killed job leaves is removed by close()
         self._proc: Any = None
         self._conn: Any = None
-        self._held = process.Kept()  # digests (and sizes) of the models the worker keeps (process.KEPT)
+        self._held = process.Kept(process.kept_budget(memory_mb))  # digests and sizes of what the worker keeps
         self._fixed = 0  # depth of fixed_models() blocks
         self._digests: dict[int, tuple[Any, bytes]] = {}  # id(model) → (model, digest), inside fixed_models()
 

@@ -104,3 +104,21 @@ def test_a_pass_output_is_run_and_checked_without_being_sent_back():
         np.testing.assert_array_equal(r.outputs["y"], np.maximum(feeds["x"], 0))
         assert verdict is None
         assert ex._serialized(outcome.model)[1] is not None  # outside the block: serialized again
+
+
+def test_kept_models_stay_within_their_budget_the_newest_always_kept():
+    """What a worker keeps (and the parent's list of it) drops the least recently used model beyond
+    the budget, never the newest; the budget is at most an eighth of the worker's memory cap."""
+    from passcheck.execution.process import KEPT_BYTES, Kept, kept_budget
+
+    kept = Kept(250)
+    kept.keep(b"a", "A", 100)
+    kept.keep(b"b", "B", 100)
+    assert kept.find(b"a") == "A"  # now the most recently used
+    kept.keep(b"c", "C", 100)
+    assert list(kept) == [b"a", b"c"] and kept.size == 200 and kept.find(b"b") is None
+    kept.keep(b"d", "D", 1000)  # over the budget alone: kept, everything older dropped
+    assert list(kept) == [b"d"] and kept.size == 1000
+    kept.drop(b"d")
+    assert not kept and kept.size == 0
+    assert kept_budget(None) == KEPT_BYTES and kept_budget(512) == 64 << 20
