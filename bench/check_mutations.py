@@ -39,12 +39,45 @@ generated, after (load 5.7)    490     10.1      3.4        2.97       4.6      
 
 "after": a model is serialized and hashed once for all its bindings, the worker keeps the model it
 ran last (not sent again) and finds its session by the model's digest (no copy re-serialized);
-the JSON reports before and after are identical minus timings and versions. What is left above
-the goal: on ResNet-50 each ``ort:basic`` output (weights folded, ~100 MB) still crosses the pipe
-as the pass's reply, is parsed in the parent, and is serialized again for the checker's key and
-call; on the generated set, about 1,100 worker round trips for 490 cells of milliseconds each, so
-scheduling latency on a loaded machine and the start-up imports (onnx, onnxruntime, onnxscript in
-both processes) dominate.
+the JSON reports before and after are identical minus timings and versions.
+
+Then (same day, one after the other: main at 30550b7 and this tree, each exported with ``git
+archive`` and run through ``PYTHONPATH``; load average 7.6-10 for both, other engineers' suites
+beside them):
+
+===============================  ======  =======  =======  ==========  ========  ==========
+job                              cells   wall s   tools s  wall/tools  user s    system s
+===============================  ======  =======  =======  ==========  ========  ==========
+resnet, main (load 8.6-10.0)        120   1122.8    495.3        2.27     127.9       206.5
+resnet, models kept (9.9-7.6)       120    879.2    696.2        1.26      91.1       104.5
+resnet, final tree (8.1-7.4)        120    610.8    476.0        1.28      87.5       101.8
+generated, main (6.7-7.4)           490     15.0      6.2        2.42       4.5         0.4
+generated, models kept (7.2-7.4)    490     10.0      1.7        5.74       4.4         0.4
+generated, main (7.4)               490     11.5      1.7        6.57       4.8         0.4
+generated, models kept (7.6-7.9)    490     12.4      2.1        5.84       5.2         0.4
+===============================  ======  =======  =======  ==========  ========  ==========
+
+(the generated rows alternate, one after the other, with ``--job generated``; the first main run's
+6.2 tool seconds are one slow ``onnxscript:optimize`` start, the rest are ~1.7-2.1 s.)
+
+"final tree": models kept, plus the plan, session copy and kernel-output list kept by digest
+(see ``bench/annotations.py``); its tool seconds are main's (476 vs 495 s), so that ratio compares
+like with like. The JSON reports of main, "models kept" and "final tree" are identical minus
+timings, versions and environments (``tests/cli/test_check_golden.py``'s ``normalized``).
+
+"models kept": the worker keeps the models it made or was sent by their digest and the parent
+knows a pass output by the digest the worker sent with it (:meth:`passcheck.execution.Worker.fixed_models`),
+so a ResNet-50 ``ort:basic`` output (~100 MB of folded weights) crosses the pipe once, as the pass's
+reply, and is neither re-serialized nor hashed nor sent back for its runs and checker calls; the
+checker's question on it is asked right after its runs, while the worker still keeps it. Before,
+py-spy on the parent showed ~90 % of its samples in the validity oracle serializing and hashing
+each output again for the checker's key and call. System CPU halved (206 -> 105 s). In that run
+the tools' seconds grew with the load (ort:basic 2.3 -> 3.5 s a pass), which flatters its ratio;
+the final tree's run did not (wall 1123 -> 611 s). What is left: the pass's reply (received, unpickled and parsed
+in the parent: the parent's main samples now) and the parent waiting on the worker. The generated
+set stays far above the goal: its 490 cells take about a second of tool work, and the rest is
+interpreter start-up (importing onnx, ml_dtypes, onnxruntime in both processes: half of py-spy's
+samples of the parent) and ~1,100 round trips.
 """
 
 from __future__ import annotations

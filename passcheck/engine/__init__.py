@@ -10,6 +10,7 @@ back as :class:`~passcheck.records.CellResult` records, one per (form, pass), ha
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import hashlib
 import os
@@ -54,6 +55,29 @@ def plan_for(model: onnx.ModelProto) -> ObservationPlan:
         return ObservationPlan.of(registry.observes(model), registry.observes_shapes(model))
 
 
+def _plan(model: onnx.ModelProto, runner: Callable | None) -> ObservationPlan:
+    """:func:`plan_for`, kept by the model's digest when ``runner`` is an isolation worker's (which
+    knows it: :meth:`~passcheck.execution.Worker.digest`), for the last :data:`_PLANS_KEPT` models:
+    a model checked again, or a pass output equal to another model, is not read again. The plan
+    depends on the model's bytes and the registered oracles only (both are in the key)."""
+    digest = getattr(getattr(runner, "__self__", None), "digest", None)
+    if digest is None:
+        return plan_for(model)
+    asking, key = tuple(registry.oracles()), digest(model)
+    kept = _PLANS.get(key)
+    if kept is None or len(kept[0]) != len(asking) or any(a is not b for a, b in zip(kept[0], asking)):
+        kept = _PLANS[key] = (asking, plan_for(model))
+        while len(_PLANS) > _PLANS_KEPT:
+            _PLANS.popitem(last=False)
+    _PLANS.move_to_end(key)
+    return kept[1]
+
+
+#: Observation plans kept by model digest: (the oracles that asked, the plan).
+_PLANS: collections.OrderedDict[bytes, tuple[tuple, ObservationPlan]] = collections.OrderedDict()
+_PLANS_KEPT = 8
+
+
 def values_to_observe(model: onnx.ModelProto) -> list[str]:
     """Main-graph values whose data the oracles read (see :func:`plan_for`)."""
     return plan_for(model).main
@@ -66,7 +90,7 @@ def observed_run(
     plan: ObservationPlan | None = None,
 ):
     """One run of ``model`` observing what the oracles ask for (:func:`passcheck.runtime.observe.observe_run`)."""
-    return observe_run(model, feeds, plan or plan_for(model), runner)
+    return observe_run(model, feeds, plan or _plan(model, runner), runner)
 
 
 def seed_for(subject_id: str, index: int) -> int:
@@ -174,23 +198,25 @@ def evaluate(
     starting = getattr(executor, "starting", None)  # told which group (pass id) starts: the matrix worker's markers
     step = getattr(executor, "on_step", None) or (lambda what: None)  # told which form, pass and step runs (progress)
     checker = validity.Checker(executor)  # the onnx checker, likewise in the worker
-    baselines = {
-        name: step(f"{subject.id}: {name}: running the form unoptimized") or _observed_runs(m, feeds, runner)
-        for name, m in subject.forms.items()
-    }
-    subject, baselines = _runnable_here(
-        subject, baselines, ([INPUT] if check_input else []) + [a.id for a in adapters], env, emit, skip_cells
-    )
-    hashes = {name: model_hash(m) for name, m in subject.forms.items()}
-    if check_input and not (skip_cells and all(skip_cells(INPUT, f) for f in subject.forms)):
-        if starting:
-            starting(INPUT)
-        judged = _input_cells(subject, feeds, baselines, hashes, env, checker)
-        judged.forms = [f for f in judged.forms if not (skip_cells and skip_cells(INPUT, f))]
-        if record:
-            record(judged)
-        for cell in judged.results():
-            emit(cell)
+    fixed = getattr(executor, "fixed_models", None) or contextlib.nullcontext
+    with fixed():  # the forms do not change while they are run and judged
+        baselines = {
+            name: step(f"{subject.id}: {name}: running the form unoptimized") or _observed_runs(m, feeds, runner)
+            for name, m in subject.forms.items()
+        }
+        subject, baselines = _runnable_here(
+            subject, baselines, ([INPUT] if check_input else []) + [a.id for a in adapters], env, emit, skip_cells
+        )
+        hashes = {name: model_hash(m) for name, m in subject.forms.items()}
+        if check_input and not (skip_cells and all(skip_cells(INPUT, f) for f in subject.forms)):
+            if starting:
+                starting(INPUT)
+            judged = _input_cells(subject, feeds, baselines, hashes, env, checker)
+            judged.forms = [f for f in judged.forms if not (skip_cells and skip_cells(INPUT, f))]
+            if record:
+                record(judged)
+            for cell in judged.results():
+                emit(cell)
 
     # one folder for every pass run, emptied before each: the executor's own when it keeps one
     # (``pass_folder``, reused across subjects), else a temporary one made at the first pass run and
@@ -201,65 +227,68 @@ def evaluate(
         todo = [f for f in subject.forms if not (skip_cells and skip_cells(adapter.id, f))]
         if not todo:
             continue
-        if starting:
-            starting(adapter.id)
-        runs: list[FormRun] = []
-        for form, model in subject.forms.items():
-            reason = _precondition(adapter, model)  # outside what the tool supports: not run, not a finding
-            if isinstance(reason, PassOutcome):
-                outcome = reason
-            elif reason:
-                outcome = PassOutcome(adapter.id, "unavailable", error=reason, versions=adapter.versions())
-            else:
-                step(f"{subject.id}: {form} {adapter.id}: running the pass")
-                if kept is None and workdir is None:
-                    workdir = tempfile.TemporaryDirectory(prefix="passcheck-")
-                folder = Path(kept) if kept is not None else Path(workdir.name) / "pass"
-                outcome = executor(adapter, model, _emptied(folder))
-                if outcome.ok and (
-                    late := beyond_onnxruntime(outcome.model)
-                ):  # e.g. a converter's output at a newer opset
-                    outcome = PassOutcome(
+        with fixed():  # this pass's outputs do not change while they are run and judged
+            if starting:
+                starting(adapter.id)
+            runs: list[FormRun] = []
+            for form, model in subject.forms.items():
+                reason = _precondition(adapter, model)  # outside what the tool supports: not run, not a finding
+                if isinstance(reason, PassOutcome):
+                    outcome = reason
+                elif reason:
+                    outcome = PassOutcome(adapter.id, "unavailable", error=reason, versions=adapter.versions())
+                else:
+                    step(f"{subject.id}: {form} {adapter.id}: running the pass")
+                    if kept is None and workdir is None:
+                        workdir = tempfile.TemporaryDirectory(prefix="passcheck-")
+                    folder = Path(kept) if kept is not None else Path(workdir.name) / "pass"
+                    outcome = executor(adapter, model, _emptied(folder))
+                    if outcome.ok and (
+                        late := beyond_onnxruntime(outcome.model)
+                    ):  # e.g. a converter's output at a newer opset
+                        outcome = PassOutcome(
+                            adapter.id,
+                            "unavailable",
+                            error=f"the output of {adapter.id} cannot be run here: {late}",
+                            versions=outcome.versions,
+                            seconds=outcome.seconds,
+                        )
+                if outcome.ok:
+                    step(f"{subject.id}: {form} {adapter.id}: running its output")
+                out_runs = _observed_runs(outcome.model, feeds, runner) if outcome.ok else []
+                if outcome.ok:  # while the worker keeps the output: the oracles' checker question, no bytes sent
+                    checker.ask_early(outcome.model)
+                runs.append(
+                    FormRun(
+                        subject.id,
+                        form,
                         adapter.id,
-                        "unavailable",
-                        error=f"the output of {adapter.id} cannot be run here: {late}",
-                        versions=outcome.versions,
-                        seconds=outcome.seconds,
+                        model,
+                        outcome,
+                        feeds,
+                        baselines[form],
+                        out_runs,
+                        folds_constants=adapter.folds_constants,
+                        optimizes=adapter.optimizes,
+                        env=env,
+                        rtol=subject.rtol,
+                        atol=subject.atol,
+                        unknown_dim_param=subject.unknown_dim_param,
+                        checker=checker,
                     )
-            if outcome.ok:
-                step(f"{subject.id}: {form} {adapter.id}: running its output")
-            out_runs = _observed_runs(outcome.model, feeds, runner) if outcome.ok else []
-            runs.append(
-                FormRun(
-                    subject.id,
-                    form,
-                    adapter.id,
-                    model,
-                    outcome,
-                    feeds,
-                    baselines[form],
-                    out_runs,
-                    folds_constants=adapter.folds_constants,
-                    optimizes=adapter.optimizes,
-                    env=env,
-                    rtol=subject.rtol,
-                    atol=subject.atol,
-                    unknown_dim_param=subject.unknown_dim_param,
-                    checker=checker,
                 )
+            judged = Judged(
+                Cells(runs, PASS, subject.expect, subject.parity, _feeds_given(subject)),
+                hashes,
+                subject.repro.format(**{"pass": shlex.quote(adapter.id)}),
+                env,
+                todo,
+                _form_repro(subject, shlex.quote(adapter.id)),
             )
-        judged = Judged(
-            Cells(runs, PASS, subject.expect, subject.parity, _feeds_given(subject)),
-            hashes,
-            subject.repro.format(**{"pass": shlex.quote(adapter.id)}),
-            env,
-            todo,
-            _form_repro(subject, shlex.quote(adapter.id)),
-        )
-        if record:
-            record(judged)
-        for cell in judged.results():
-            emit(cell)
+            if record:
+                record(judged)
+            for cell in judged.results():
+                emit(cell)
     if workdir is not None:
         workdir.cleanup()
     return results
@@ -284,14 +313,13 @@ def _emptied(folder: Path) -> Path:
 
 
 def _observed_runs(model: onnx.ModelProto, feeds: Sequence[Mapping[str, Any]], runner: Callable | None) -> list:
-    plan = plan_for(model)
-    # the isolation worker's runner serializes and hashes the model once for all bindings (not changed meanwhile)
+    plan = _plan(model, runner)
+    # the isolation worker's runner knows the model by its digest, serialized and hashed once inside
+    # the executor's fixed_models() block (the engine's models do not change meanwhile)
     owner = getattr(runner, "__self__", None)
-    kept = getattr(owner, "kept_bytes", None)
-    with kept(model) if kept is not None else contextlib.nullcontext():
-        if (ahead := getattr(owner, "prefetch", None)) is not None:  # every binding in one round trip
-            ahead(model, feeds, plan.main, plan.main_shapes)
-        return [observe_run(model, f, plan, runner) for f in feeds]
+    if (ahead := getattr(owner, "prefetch", None)) is not None:  # every binding in one round trip
+        ahead(model, feeds, plan.main, plan.main_shapes)
+    return [observe_run(model, f, plan, runner) for f in feeds]
 
 
 def _feeds_given(subject: Subject) -> bool:

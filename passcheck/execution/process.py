@@ -15,6 +15,7 @@ the reply, not the pipe), LABEL the job's ``label`` attribute or its class name
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import os
@@ -92,11 +93,79 @@ def limit(memory_mb: int | None, log_path: str) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
 
-class Call:
-    """A job: ``fn(model, *args)``; the reply carries the value or the exception."""
+class Kept(collections.OrderedDict):
+    """Models kept by the sha256 digest of their bytes, the most recently used last, up to
+    :data:`KEPT_BYTES` of serialized bytes in all (the oldest dropped first; the newest is kept
+    whatever its size). In the worker (:data:`KEPT`) the values are the ModelProtos; the parent
+    (:class:`~passcheck.execution.Worker`) keeps the same digests and sizes with no model, so it
+    knows which models the worker holds without asking: both sides see the same calls in the same
+    order, and the worker answers ``{"missing": True}`` when they disagree."""
 
-    def __init__(self, fn: Any, args: tuple):
-        self.fn, self.args = fn, args
+    def __init__(self, max_bytes: int | None = None):
+        super().__init__()
+        self.max_bytes = KEPT_BYTES if max_bytes is None else max_bytes
+        self.size = 0
+
+    def keep(self, digest: bytes, model: Any, nbytes: int) -> None:
+        """Keep ``model`` (``nbytes`` serialized) under ``digest``, dropping the oldest beyond the budget."""
+        if digest in self:
+            self.size -= self.pop(digest)[1]
+        self[digest] = (model, nbytes)
+        self.size += nbytes
+        while self.size > self.max_bytes and len(self) > 1:
+            self.size -= self.popitem(last=False)[1][1]
+
+    def drop(self, digest: bytes) -> None:
+        if digest in self:
+            self.size -= self.pop(digest)[1]
+
+    def clear(self) -> None:
+        super().clear()
+        self.size = 0
+
+    def find(self, digest: bytes | None) -> Any:
+        """The model kept under ``digest`` (now the most recently used), or None."""
+        if digest is None or digest not in self:
+            return None
+        self.move_to_end(digest)
+        return self[digest][0]
+
+
+#: Serialized bytes of models a worker keeps (two ResNet-50s with folded weights, ~100 MB each).
+KEPT_BYTES = 256 << 20
+
+
+def kept_budget(memory_mb: int | None) -> int:
+    """Bytes of models a worker capped at ``memory_mb`` MiB keeps: :data:`KEPT_BYTES`, at most an
+    eighth of the cap (the newest model is kept whatever its size, as the worker always held the
+    model it ran last)."""
+    return KEPT_BYTES if not memory_mb else min(KEPT_BYTES, (memory_mb << 20) // 8)
+
+
+#: In the worker: the models it was sent or made last (:class:`Kept`).
+KEPT = Kept()
+
+
+def model_of(data: bytes, digest: bytes | None) -> Any:
+    """In the worker: the model of a job, parsed from ``data`` and kept under ``digest``, or, when
+    ``data`` is empty, the one kept under ``digest``; None when it is not kept (the job then
+    answers ``{"missing": True}`` and the parent sends the bytes)."""
+    import onnx
+
+    if data:
+        model = onnx.ModelProto.FromString(data)
+        if digest:
+            KEPT.keep(digest, model, len(data))
+        return model
+    return KEPT.find(digest)
+
+
+class Call:
+    """A job: ``fn(model, *args)``; the reply carries the value or the exception, or ``missing``
+    when it was sent no bytes and the worker does not keep the model named by ``digest``."""
+
+    def __init__(self, fn: Any, args: tuple, digest: bytes | None = None):
+        self.fn, self.args, self.digest = fn, args, digest
 
     @property
     def label(self) -> str:
@@ -104,10 +173,11 @@ class Call:
         return f"call {getattr(self.fn, '__name__', type(self.fn).__name__)}"
 
     def __call__(self, data: bytes, workdir: str) -> dict[str, Any]:
-        import onnx
-
+        model = model_of(data, self.digest)
+        if model is None:
+            return {"missing": True}
         try:
-            return {"value": self.fn(onnx.ModelProto.FromString(data), *self.args)}
+            return {"value": self.fn(model, *self.args)}
         except Exception as exc:  # noqa: BLE001 - re-raised in the parent
             try:
                 pickle.dumps(exc)
@@ -168,6 +238,7 @@ def worker_main(conn, memory_mb: int | None, log_path: str, preload: list[str]) 
     (or, when start-up fails, ``"failed: <error>"`` and exit), then answer jobs
     (``(pickled job, model bytes, workdir)`` → ``"started"`` or ``"unpicklable"``, then the reply)."""
     limit(memory_mb, log_path)
+    KEPT.max_bytes = kept_budget(memory_mb)  # the parent's list of what this worker keeps uses the same budget
     try:
         _start(preload)
     except BaseException as exc:  # noqa: BLE001 - the parent raises WorkerStartError with this text

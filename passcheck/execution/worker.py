@@ -13,17 +13,25 @@ What one job can cost, and how it comes back (:class:`Died`): the worker dies (s
 during that job; no answer within ``timeout`` seconds — the worker is killed. The worker's address
 space is capped at ``memory_mb`` (``RLIMIT_AS``). After any of these a fresh worker is started for
 the next job.
+
+Model bytes cross the pipe once: the worker keeps the models it was sent or made last by the sha256
+of their bytes (:class:`~passcheck.execution.process.Kept`, a pass output included), the parent
+keeps the same list of digests, and a job naming a kept model (:meth:`Worker.run_kept`) is sent
+no bytes. Inside :meth:`Worker.fixed_models` (the engine, while it runs and judges one pass's
+outputs) a model's digest is computed once, or is the one the worker sent with the pass output.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import hashlib
 import multiprocessing
 import pickle
 import shutil
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -102,6 +110,9 @@ class Worker:
         (self._dir / "tmp").mkdir()  # the worker's TMPDIR: what a killed job leaves is removed by close()
         self._proc: Any = None
         self._conn: Any = None
+        self._held = process.Kept(process.kept_budget(memory_mb))  # digests and sizes of what the worker keeps
+        self._fixed = 0  # depth of fixed_models() blocks
+        self._digests: dict[int, tuple[Any, bytes]] = {}  # id(model) → (model, digest), inside fixed_models()
 
     def __enter__(self):
         return self
@@ -164,8 +175,11 @@ class Worker:
             proc.join(5)
             conn.close()
 
-    def call(self, fn: Any, model: onnx.ModelProto, *args: Any) -> Any:
+    def call(self, fn: Any, model: onnx.ModelProto, *args: Any, kept: bool = False) -> Any:
         """``fn(model, *args)`` in the worker (``fn`` importable by name, arguments picklable).
+
+        ``kept``: ``fn`` does not change the model, so the worker may run it on the model it keeps
+        under the same digest (:meth:`run_kept`: the bytes are not sent again) and keep it after.
 
         Returns:
             What ``fn`` returned.
@@ -174,7 +188,11 @@ class Worker:
             whatever ``fn`` raised, re-raised here;
             WorkerDied: the worker died (signal, exit) or gave no answer within ``timeout``.
         """
-        reply = self.run(pickle.dumps(process.Call(fn, args)), model.SerializeToString(), self._dir)
+        if kept:
+            digest, data = self._serialized(model)
+            reply = self.run_kept(pickle.dumps(process.Call(fn, args, digest)), model, digest, data)
+        else:
+            reply = self.run(pickle.dumps(process.Call(fn, args)), model.SerializeToString(), self._dir)
         if isinstance(reply, Died):
             raise WorkerDied(reply.run_error(self.timeout))
         if reply == UNPICKLABLE:
@@ -183,7 +201,60 @@ class Worker:
             raise reply["raised"]
         return reply["value"]
 
+    @contextlib.contextmanager
+    def fixed_models(self) -> Iterator[None]:
+        """A block in which the models this worker is asked about do not change (the engine's
+        forms and pass outputs while one subject is evaluated): :meth:`digest` serializes and
+        hashes each model once, however often it is run or checked, and a pass output's digest is
+        the one its worker sent with it. Outside the block every call serializes the model again."""
+        self._fixed += 1
+        try:
+            yield
+        finally:
+            self._fixed -= 1
+            if not self._fixed:
+                self._digests.clear()
+
+    def digest(self, model: onnx.ModelProto) -> bytes:
+        """sha256 of ``model``'s serialized bytes (see :meth:`fixed_models`)."""
+        return self._serialized(model)[0]
+
+    def remember(self, model: onnx.ModelProto, digest: bytes, nbytes: int) -> None:
+        """``model`` was made in the worker from bytes of sha256 ``digest`` (``nbytes`` long), and the
+        worker keeps it (a pass output): inside :meth:`fixed_models` it is known by that digest."""
+        self._held.keep(digest, None, nbytes)
+        if self._fixed:
+            self._digests[id(model)] = (model, digest)
+
+    def run_kept(self, blob: bytes, model: onnx.ModelProto, digest: bytes, data: bytes | None = None) -> Any:
+        """:meth:`run` of the job ``blob`` on ``model``, whose bytes (``data``, serialized here when
+        None) are sent only when the worker does not keep the model under ``digest`` (the job
+        then reads it with :func:`passcheck.execution.process.model_of`); a job answering
+        ``{"missing": True}`` (the worker lost it) is sent again with the bytes."""
+        if digest in self._held:
+            self._held.keep(digest, None, self._held[digest][1])  # as the worker's find(): now the newest
+            reply = self.run(blob, b"", self._dir)
+            if not (isinstance(reply, dict) and reply.get("missing")):
+                return reply
+            self._held.drop(digest)
+        data = model.SerializeToString() if data is None else data
+        reply = self.run(blob, data, self._dir)
+        if isinstance(reply, dict) and not reply.get("missing"):
+            self._held.keep(digest, None, len(data))
+        return reply
+
     # -- internals -------------------------------------------------------------------------
+
+    def _serialized(self, model: onnx.ModelProto) -> tuple[bytes, bytes | None]:
+        """(sha256 of ``model``'s bytes, the bytes when they were serialized for it, else None)."""
+        known = self._digests.get(id(model)) if self._fixed else None
+        if known is not None and known[0] is model:
+            return known[1], None
+        data = model.SerializeToString()
+        digest = hashlib.sha256(data).digest()
+        if self._fixed:
+            self._digests[id(model)] = (model, digest)
+        return digest, data
 
     def _submit(self, blob: bytes, data: bytes, workdir: Path) -> str | None:
         """Send a job; the worker's acknowledgement ("started" / "unpicklable"), None if it is dead."""
@@ -244,6 +315,7 @@ class Worker:
         if self._conn is not None:
             self._conn.close()
         self._proc = self._conn = None
+        self._held.clear()  # a new worker keeps no model
 
     def _start_error(self, why: str = "") -> WorkerStartError:
         tail = self._tail(0).strip().splitlines()

@@ -63,6 +63,9 @@ class Checker:
 
     def __init__(self, executor: Any = None):
         self._call = getattr(executor, "call", None)
+        # the executor's digest of a model (serialized and hashed once in its fixed_models() block)
+        self._digest = getattr(executor, "digest", None) or _sha256
+        self._keeps = hasattr(executor, "run_kept")  # its worker keeps models by digest (Worker.call(kept=True))
         self._verdicts: dict[tuple[bool | None, bytes], str | None] = {}
         # the executor's own verdicts (``verdicts``, a mapping it keeps across subjects) when it has
         # one: the same bytes get the same answer from the same onnx, so a later subject asking about
@@ -73,8 +76,20 @@ class Checker:
         fn = checker_error if full_check else plain_checker_error
         if self._call is None:
             return fn(model)
-        key = (full_check, hashlib.sha256(model.SerializeToString()).digest())
+        key = (full_check, self._digest(model))
         return self._verdict(key, fn, model)
+
+    def ask_early(self, model) -> None:
+        """Ask now what the validity oracle asks of a pass output when it judges it (the full
+        checker, paired with shape inference), while the worker still keeps ``model`` (it just
+        made and ran it: no bytes sent); the verdict is kept for that question. In process
+        (nothing kept) nothing is done.
+
+        Raises:
+            PasscheckInternalError: the worker could not be started.
+        """
+        if self._call is not None:
+            self(model)
 
     def inference_died(self, model) -> CheckerDied | None:
         """How onnx shape inference (``infer_shapes``, as the rewrites call it on the original) killed
@@ -86,7 +101,7 @@ class Checker:
         """
         if self._call is None:
             return None
-        key = (None, hashlib.sha256(model.SerializeToString()).digest())
+        key = (None, self._digest(model))
         died = self._verdict(key, _infer_shapes, model, "onnx shape inference ")
         return died if isinstance(died, CheckerDied) else None
 
@@ -132,7 +147,8 @@ class Checker:
         from passcheck.errors import PasscheckInternalError, WorkerDied
 
         try:
-            return self._call(fn, model)
+            # no checker function changes the model: the copy the worker keeps serves
+            return self._call(fn, model, kept=True) if self._keeps else self._call(fn, model)
         except (
             WorkerDied
         ) as exc:  # "onnxruntime killed its process: SIGABRT\nlast output: …" (the worker's run wording)
@@ -140,6 +156,10 @@ class Checker:
                 raise PasscheckInternalError(str(exc)) from None  # passcheck's own failure, no verdict on the model
             why = who + str(exc).splitlines()[0].removeprefix("onnxruntime ")
             return (CheckerTimedOut if "gave no result after" in why else CheckerDied)(why)
+
+
+def _sha256(model) -> bytes:
+    return hashlib.sha256(model.SerializeToString()).digest()
 
 
 #: No verdict from :meth:`Checker._paired`.

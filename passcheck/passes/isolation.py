@@ -32,12 +32,13 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import hashlib
 import pickle
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from passcheck.execution import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, OOM_MARKERS, UNPICKLABLE, Died, Worker
+from passcheck.execution import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, OOM_MARKERS, UNPICKLABLE, Died, Worker, process
 from passcheck.passes._base import PassAdapter, PassOutcome, run_in_process
 from passcheck.runtime.isolated import RunCache, prefetch, run_model
 
@@ -83,11 +84,11 @@ class IsolatedExecutor(Worker):
         except Exception:  # noqa: BLE001 - lambdas, closures, unpicklable state
             blob = None
         if blob is None or adapter.id in self._forked:
-            return self._outcome(adapter, self.run_forked(job, data, workdir))
+            return self._outcome(adapter, self.run_forked(job, data, workdir), held=False)
         reply = self.run(blob, data, workdir)
         if reply == UNPICKLABLE:
             self._forked.add(adapter.id)
-            return self._outcome(adapter, self.run_forked(job, data, workdir))
+            return self._outcome(adapter, self.run_forked(job, data, workdir), held=False)
         return self._outcome(adapter, reply)
 
     @property
@@ -119,12 +120,8 @@ class IsolatedExecutor(Worker):
         the runs made."""
         return prefetch(self, self._runs, model, feeds_list, expose, shapes)
 
-    def kept_bytes(self, model: onnx.ModelProto):
-        """A context in which :meth:`run_model` serializes and hashes ``model`` once however often it
-        runs it (the engine runs a model once per binding); ``model`` must not change inside it."""
-        return self._runs.kept_bytes(model)
-
-    def _outcome(self, adapter: PassAdapter, reply: Any) -> PassOutcome:
+    def _outcome(self, adapter: PassAdapter, reply: Any, held: bool = True) -> PassOutcome:
+        """The outcome of a pass job's reply; ``held``: the persistent worker ran it (and keeps its output)."""
         if isinstance(reply, Died):
             if reply.not_started:
                 return PassOutcome(
@@ -144,11 +141,13 @@ class IsolatedExecutor(Worker):
                 adapter.id, status, error=error + reply.tail_text(), versions=adapter.versions(), seconds=reply.seconds
             )
         fields = dict(reply)
-        model_bytes = fields.pop("model")
+        model_bytes, digest = fields.pop("model"), fields.pop("digest", None)
         if model_bytes is not None:
             import onnx
 
             fields["model"] = onnx.ModelProto.FromString(model_bytes)
+            if digest is not None and held:  # the worker keeps the output: runs and checker calls on it send no bytes
+                self.remember(fields["model"], digest, len(model_bytes))
         if fields["status"] == "out-of-memory":
             fields["error"] = f"{fields['error']} (allocation failed under the {self.memory_mb} MiB limit)"
         return PassOutcome(**fields)
@@ -183,9 +182,13 @@ class _PassJob:
         import onnx
 
         adapter = self.adapter
+        digest = None
         try:
             outcome = adapter.run(onnx.ModelProto.FromString(data), Path(workdir))
             out = outcome.model.SerializeToString() if outcome.model is not None else None
+            if out is not None:  # kept here by its digest: the parent runs and checks it without sending it back
+                digest = hashlib.sha256(out).digest()
+                process.KEPT.keep(digest, outcome.model, len(out))
         except MemoryError:
             return {
                 "pass_id": adapter.id,
@@ -203,6 +206,7 @@ class _PassJob:
             "status": status,
             "error": outcome.error,
             "model": out,
+            "digest": digest,
             "versions": outcome.versions,
             "seconds": outcome.seconds,
             "input_mutated": outcome.input_mutated,

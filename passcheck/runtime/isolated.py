@@ -8,14 +8,14 @@
 from __future__ import annotations
 
 import collections
-import contextlib
 import dataclasses
 import hashlib
 import pickle
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from passcheck.execution import Died
+from passcheck.execution.process import model_of
 from passcheck.runtime.session import RunResult
 
 if TYPE_CHECKING:
@@ -35,21 +35,16 @@ def run_model(
     """Run ``model`` on ``feeds`` in ``worker`` exposing ``expose`` whole and the shape and
     element type of ``shapes``; a run of the same model bytes on equal feeds observing the same
     values is answered from ``cache``; a run that killed or timed out the worker is not kept. The
-    model bytes are serialized once inside :meth:`RunCache.kept_bytes` and not sent again to a
-    worker that ran the same bytes last."""
-    data, digest = cache.serialized(model)
-    key = cache.key(data, feeds, expose, shapes, digest=digest)
+    model is known by its digest (:meth:`~passcheck.execution.Worker.digest`: serialized and hashed
+    once inside :meth:`~passcheck.execution.Worker.fixed_models`) and its bytes are not sent to a
+    worker that keeps it (:meth:`~passcheck.execution.Worker.run_kept`: it ran it or made it)."""
+    digest = worker.digest(model)
+    key = cache.key(b"", feeds, expose, shapes, digest=digest)
     if (kept := cache.get(key)) is not None:
         return kept
     job = pickle.dumps(ModelRun(dict(feeds), list(expose), list(shapes), digest))
-    # the model the worker ran last is kept there: the same bytes are not sent again (a new
-    # worker, or one that ran another model meanwhile, answers "missing" and is sent them)
-    reply = worker.run(job, b"", worker.folder) if cache.sent == digest else None
-    if reply is None or (isinstance(reply, dict) and reply.get("missing")):
-        cache.sent = None
-        reply = worker.run(job, data, worker.folder)
-    cache.sent = digest if isinstance(reply, dict) and "run" in reply else None
-    if isinstance(reply, Died) or not isinstance(reply, dict):
+    reply = worker.run_kept(job, model, digest)
+    if isinstance(reply, Died) or not isinstance(reply, dict) or "run" not in reply:
         died = reply if isinstance(reply, Died) else Died(False, "", "", not_started=True)
         return RunResult({}, {}, error=died.run_error(worker.timeout))
     cache.put(key, reply["run"])
@@ -71,26 +66,21 @@ def prefetch(
     order, in the same worker. A job that dies (a run that crashes or hangs onnxruntime) keeps
     nothing: the calls that follow run one by one and that run costs its own call, as without it.
     Fewer than two runs to make: nothing is done. Returns the runs kept."""
-    data, digest = cache.serialized(model)
-    todo = [f for f in feeds_list if not cache.has(cache.key(data, f, expose, shapes, digest=digest))]
+    digest = worker.digest(model)
+    todo = [f for f in feeds_list if not cache.has(cache.key(b"", f, expose, shapes, digest=digest))]
     if len(todo) < 2:
         return 0
     job = pickle.dumps(ModelRuns([dict(f) for f in todo], list(expose), list(shapes), digest))
-    reply = worker.run(job, b"", worker.folder) if cache.sent == digest else None
-    if reply is None or (isinstance(reply, dict) and reply.get("missing")):
-        cache.sent = None
-        reply = worker.run(job, data, worker.folder)
+    reply = worker.run_kept(job, model, digest)
     if not (isinstance(reply, dict) and "runs" in reply):
-        cache.sent = None
         return 0
-    cache.sent = digest
     for f, run in zip(todo, reply["runs"], strict=True):
-        cache.put(cache.key(data, f, expose, shapes, digest=digest), run)
+        cache.put(cache.key(b"", f, expose, shapes, digest=digest), run)
     return len(todo)
 
 
 class ModelRun:
-    """A worker job: run the model it is sent on ``feeds`` (see :func:`run_model`)."""
+    """A worker job: run the model it is sent (or keeps) on ``feeds`` (see :func:`run_model`)."""
 
     #: What ``PASSCHECK_TIMINGS`` records this job as (session creation and run).
     label = "model run"
@@ -99,18 +89,18 @@ class ModelRun:
         self, feeds: dict[str, Any], expose: list[str], shapes: Sequence[str] = (), digest: bytes | None = None
     ):
         self.feeds, self.expose, self.shapes = feeds, expose, list(shapes)
-        self.digest = digest  # sha256 of the model bytes: the worker's kept session is found by it
+        self.digest = digest  # sha256 of the model bytes: the worker's kept model and session are found by it
 
     def __call__(self, data: bytes, workdir: str) -> dict[str, Any]:
         from passcheck.runtime.observe import run_observing
 
-        digest = getattr(self, "digest", None)
-        model = _model(data, digest)
+        model = model_of(data, self.digest)
         if model is None:
             return {"missing": True}
         # an intermediate whose shape only is read travels as its TensorMeta: copying every
         # activation through the pipe cost more than the run itself (bench/annotations.py)
-        return {"run": run_observing(model, self.feeds, expose=self.expose, shapes=self.shapes, model_key=digest)}
+        kw = {"expose": self.expose, "shapes": self.shapes, "model_key": self.digest}
+        return {"run": run_observing(model, self.feeds, **kw)}
 
 
 class ModelRuns(ModelRun):
@@ -121,29 +111,11 @@ class ModelRuns(ModelRun):
     def __call__(self, data: bytes, workdir: str) -> dict[str, Any]:
         from passcheck.runtime.observe import run_observing
 
-        model = _model(data, self.digest)
+        model = model_of(data, self.digest)
         if model is None:
             return {"missing": True}
         kw = {"expose": self.expose, "shapes": self.shapes, "model_key": self.digest}
         return {"runs": [run_observing(model, feeds, **kw) for feeds in self.feeds]}
-
-
-def _model(data: bytes, digest: bytes | None):
-    """In the worker: the model of a run job, from ``data`` (kept as the last one sent), or the
-    kept one when ``data`` is empty and ``digest`` names it; None when it is not kept."""
-    import onnx
-
-    if data:
-        model = onnx.ModelProto.FromString(data)
-        _LAST[:] = [digest, model] if digest else []
-        return model
-    if digest and _LAST and _LAST[0] == digest:
-        return _LAST[1]  # run_observing does not change it
-    return None
-
-
-#: In the worker: [digest, ModelProto] of the last model a :class:`ModelRun` was sent.
-_LAST: list = []
 
 
 class RunCache:
@@ -154,29 +126,6 @@ class RunCache:
     def __init__(self, max_bytes: int = 256 << 20):
         self.max_bytes, self.size = max_bytes, 0
         self._runs: collections.OrderedDict[tuple, tuple[RunResult, int]] = collections.OrderedDict()
-        self._kept: tuple[Any, bytes, bytes] | None = None  # (model, its bytes, their sha256) inside kept_bytes()
-        self.sent: bytes | None = None  # digest of the model the worker was last sent for a run
-
-    @contextlib.contextmanager
-    def kept_bytes(self, model: onnx.ModelProto) -> Iterator[None]:
-        """While the block runs, :meth:`serialized` serializes and hashes ``model`` once, however
-        often it is run (one run per binding): the caller promises not to change it in the block."""
-        outer, self._kept = self._kept, (model, b"", b"")
-        try:
-            yield
-        finally:
-            self._kept = outer
-
-    def serialized(self, model: onnx.ModelProto) -> tuple[bytes, bytes]:
-        """(``model``'s bytes, their sha256 digest); computed once for the model of :meth:`kept_bytes`."""
-        kept = self._kept
-        if kept is not None and kept[0] is model:
-            if not kept[2]:
-                data = model.SerializeToString()
-                self._kept = kept = (model, data, hashlib.sha256(data).digest())
-            return kept[1], kept[2]
-        data = model.SerializeToString()
-        return data, hashlib.sha256(data).digest()
 
     @staticmethod
     def key(

@@ -52,11 +52,13 @@ from passcheck.runtime.completion import (
     with_subscopes,
 )
 from passcheck.runtime.plan import AnnotationPlan, ObservationPlan, Observed, node_label
-from passcheck.runtime.profile import NODE_TAG as _NODE_TAG
 from passcheck.runtime.profile import TensorMeta  # noqa: F401 - observations are TensorMeta
 from passcheck.runtime.profile import Untrusted as _Untrusted
+from passcheck.runtime.profile import copy_bytes as _copy_bytes
+from passcheck.runtime.profile import ort_copy as _ort_copy
 from passcheck.runtime.profile import profiled as _profiled
-from passcheck.runtime.session import RunResult, observation_copy, run_ort, session_options
+from passcheck.runtime.profile import subgraph_nodes as _subgraph_nodes
+from passcheck.runtime.session import RunResult, run_ort, session_options
 
 if TYPE_CHECKING:
     import onnx
@@ -68,37 +70,6 @@ _TRACES = itertools.count()
 
 class RunFailed(PasscheckError):
     """The model could not be run on the given feeds, so nothing could be observed."""
-
-
-def _ort_copy(
-    model: onnx.ModelProto, expose: Iterable[str], tag_nodes: bool = False, untyped: bool = True
-) -> onnx.ModelProto:
-    """The session's model: annotations cleared, ``expose`` added as outputs, outputs untyped.
-
-    Graph outputs carry no type (unless not ``untyped``: the copy :func:`run_ort` runs), so a
-    wrong output annotation cannot stop the model from loading. With ``tag_nodes``, main-graph
-    node i is renamed ``passcheck.node.<i>`` to find it in the profile.
-    """
-    copy, _ = observation_copy(model, expose)
-    for vi in copy.graph.output if untyped else ():
-        vi.ClearField("type")
-    if tag_nodes:
-        for i, n in enumerate(copy.graph.node):
-            n.name = f"{_NODE_TAG}{i}"
-        for i, n in enumerate(_subgraph_nodes(copy.graph)):
-            n.name = f"{_prof.SUB_TAG}{i}"
-    return copy
-
-
-def _subgraph_nodes(graph) -> list:
-    """Every node of every subgraph (If/Loop/Scan bodies, nested), in one fixed order."""
-    out = []
-    for n in graph.node:
-        for att in n.attribute:
-            for g in [att.g] if att.type == att.GRAPH else att.graphs if att.type == att.GRAPHS else ():
-                out.extend(g.node)
-                out.extend(_subgraph_nodes(g))
-    return out
 
 
 def _run_failed(exc: BaseException, model: onnx.ModelProto) -> RunFailed:
@@ -119,12 +90,14 @@ def _run(
     expose: list[str],
     profile: list[tuple[str, ...]] | None,
     values: bool = False,
+    model_key: bytes | None = None,
 ) -> tuple[dict[str, Any], dict[str, TensorMeta]]:
     """One session and run: (graph outputs and ``expose`` → TensorMeta, profiled node outputs).
 
     ``profile``: the outputs of each main-graph node to read from the run's profile, or None.
     ``values``: fetch values as :func:`run_ort` does (numpy; graph outputs keep their declared
-    element type), not TensorMeta.
+    element type), not TensorMeta. ``model_key``: sha256 of ``model``'s bytes, when known: the
+    session copy's bytes are then made once per model and observed names (:func:`passcheck.runtime.profile.copy_bytes`).
 
     Raises:
         RunFailed: the model failed to load or run.
@@ -147,8 +120,8 @@ def _run(
         so.log_severity_level = 4  # a session that fails to load logs an error for the profile it cannot write
     sess, trace = None, ""
     try:
-        copy = _ort_copy(model, expose, tag_nodes=profile is not None, untyped=not values)
-        sess = ort.InferenceSession(copy.SerializeToString(), so, providers=["CPUExecutionProvider"])
+        data = _copy_bytes(model, expose, profile is not None, not values, model_key)
+        sess = ort.InferenceSession(data, so, providers=["CPUExecutionProvider"])
         wanted = {i.name for i in sess.get_inputs()}
         names = [o.name for o in sess.get_outputs()]
         if values:
@@ -188,15 +161,26 @@ def _run_exposed(
     return {k: v for k, v in r.observed.items() if k not in feeds}
 
 
-def _kernel_outputs(model: onnx.ModelProto) -> tuple[list[tuple[str, ...]], set[str]]:
+def _kernel_outputs(model: onnx.ModelProto, model_key: bytes | None = None) -> tuple[list[tuple[str, ...]], set[str]]:
     """(the non-empty outputs of each main-graph node, in node order; the outputs of Constant
-    nodes, which onnxruntime turns into initializers: no kernel runs, so no profile event)."""
+    nodes, which onnxruntime turns into initializers: no kernel runs, so no profile event).
+    With ``model_key`` (sha256 of the model's bytes) read once for the last model (the caller
+    does not change what it gets)."""
+    if model_key is not None:
+        if _KERNELS and _KERNELS[0] == model_key:
+            return _KERNELS[1]
+        _KERNELS[:] = [model_key, _kernel_outputs(model)]
+        return _KERNELS[1]
     node_outputs, constants = [], set()
     for n in model.graph.node:
         node_outputs.append(outs := tuple(filter(None, n.output)))
         if n.op_type == "Constant" and n.domain in ("", "ai.onnx"):
             constants.update(outs)
     return node_outputs, constants
+
+
+#: [digest, _kernel_outputs(model)] of the last model run with a digest.
+_KERNELS: list = []
 
 
 def _observe_ort(model: onnx.ModelProto, feeds: Mapping[str, Any], main: list[tuple[str, str]]) -> dict[str, Any]:
@@ -253,13 +237,18 @@ def run_observing(
     whole = set(expose)
     shapes = [k for k in dict.fromkeys(shapes) if k not in whole]
     outputs = [o.name for o in model.graph.output]
-    node_outputs, constants = _kernel_outputs(model) if shapes else ([], set())
+    node_outputs, constants = _kernel_outputs(model, model_key) if shapes else ([], set())
     skip = set(outputs) | constants | set(feeds)
     by_profile = {k for outs in node_outputs for k in outs if k not in skip} & set(shapes)
     if by_profile:
         try:
             fetched, profiled = _run(
-                model, feeds, expose + [k for k in shapes if k not in by_profile], profile=node_outputs, values=True
+                model,
+                feeds,
+                expose + [k for k in shapes if k not in by_profile],
+                profile=node_outputs,
+                values=True,
+                model_key=model_key,
             )
             if by_profile <= profiled.keys() and all(
                 profiled[k] == _meta_of(fetched[k]) for k in profiled.keys() & set(outputs)
@@ -368,8 +357,11 @@ def observe_run(
             r = plain
     if r.error:
         return r
-    inits = initializer_observations(model, feeds, plan.main, shapes)
-    r.observed.update({k: v for k, v in inits.items() if k not in r.observed})
+    seen = r.observed  # only what the run did not observe is looked for among the initializers
+    inits = initializer_observations(
+        model, feeds, [k for k in plan.main if k not in seen], [k for k in shapes if k not in seen]
+    )
+    r.observed.update(inits)
     if not plan.scoped:
         return r
     blind = {k: why for k, why in _unobservable_by_ort(model).items() if k in plan.scoped}

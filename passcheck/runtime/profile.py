@@ -9,13 +9,20 @@ A session's copy of the model names its nodes ``passcheck.node.<index>`` (subgra
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+from passcheck.runtime.session import observation_copy
+
+if TYPE_CHECKING:
+    import onnx
 
 #: Node names given in the session's copy; a profiled kernel with another name was added by onnxruntime.
 NODE_TAG = "passcheck.node."
@@ -124,3 +131,57 @@ def end_profiling(sess) -> str:
             path.unlink(missing_ok=True)
     except (OSError, RuntimeError):
         return ""
+
+
+def ort_copy(
+    model: onnx.ModelProto, expose: Iterable[str], tag_nodes: bool = False, untyped: bool = True
+) -> onnx.ModelProto:
+    """The session's model: annotations cleared, ``expose`` added as outputs, outputs untyped.
+
+    Graph outputs carry no type (unless not ``untyped``: the copy :func:`run_ort` runs), so a
+    wrong output annotation cannot stop the model from loading. With ``tag_nodes``, main-graph
+    node i is renamed ``passcheck.node.<i>`` to find it in the profile.
+    """
+    copy, _ = observation_copy(model, expose)
+    for vi in copy.graph.output if untyped else ():
+        vi.ClearField("type")
+    if tag_nodes:
+        for i, n in enumerate(copy.graph.node):
+            n.name = f"{NODE_TAG}{i}"
+        for i, n in enumerate(subgraph_nodes(copy.graph)):
+            n.name = f"{SUB_TAG}{i}"
+    return copy
+
+
+def subgraph_nodes(graph) -> list:
+    """Every node of every subgraph (If/Loop/Scan bodies, nested), in one fixed order."""
+    out = []
+    for n in graph.node:
+        for att in n.attribute:
+            for g in [att.g] if att.type == att.GRAPH else att.graphs if att.type == att.GRAPHS else ():
+                out.extend(g.node)
+                out.extend(subgraph_nodes(g))
+    return out
+
+
+def copy_bytes(
+    model: onnx.ModelProto, expose: list[str], tag_nodes: bool, untyped: bool, model_key: bytes | None
+) -> bytes:
+    """The bytes of ``ort_copy(model, expose, tag_nodes, untyped)``; with ``model_key`` (the sha256
+    of ``model``'s bytes) kept for the last :data:`_COPIES_KEPT` models and observed names, so a
+    model run on a second binding, or checked again, is not copied, tagged and serialized again."""
+    if model_key is None:
+        return ort_copy(model, expose, tag_nodes, untyped).SerializeToString()
+    key = (model_key, tuple(expose), tag_nodes, untyped)
+    data = _COPIES.get(key)
+    if data is None:
+        data = _COPIES[key] = ort_copy(model, expose, tag_nodes, untyped).SerializeToString()
+        while len(_COPIES) > _COPIES_KEPT:
+            _COPIES.popitem(last=False)
+    _COPIES.move_to_end(key)
+    return data
+
+
+#: Session copies kept by (model digest, exposed names, tagged, untyped outputs): their bytes.
+_COPIES: collections.OrderedDict[tuple, bytes] = collections.OrderedDict()
+_COPIES_KEPT = 2

@@ -11,6 +11,7 @@ import pytest
 from onnx import parser
 
 import passcheck.runtime.observe as obs
+import passcheck.runtime.profile as prof
 from passcheck.api import check_model
 from passcheck.engine import observed_run, plan_for
 from passcheck.oracles.shape_annotations import check
@@ -44,14 +45,14 @@ def _planted(model: onnx.ModelProto, name: str, axis: int, size: int) -> onnx.Mo
 def _no_exposure(monkeypatch) -> list[str]:
     """Fail if the run falls back to exposing values; return the names any session copy exposed."""
     added: list[str] = []
-    real_copy = obs.observation_copy
+    real_copy = prof.observation_copy  # the session copy is made in passcheck.runtime.profile
 
     def copy(model, expose):
         result = real_copy(model, expose)
         added.extend(result[1])
         return result
 
-    monkeypatch.setattr(obs, "observation_copy", copy)
+    monkeypatch.setattr(prof, "observation_copy", copy)
     monkeypatch.setattr(obs, "run_ort", lambda *a, **k: pytest.fail("fell back to exposing every value"))
     return added
 

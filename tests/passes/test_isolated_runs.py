@@ -45,22 +45,80 @@ def test_isolated_run_keeps_data_only_where_an_oracle_reads_it():
     assert set(local.observed) == set(r.observed)
 
 
+def _sent(ex: IsolatedExecutor) -> list[int]:
+    """Record the length of the model bytes each job sends to ``ex``'s worker."""
+    sizes, real = [], ex.run
+    ex.run = lambda blob, data, workdir: sizes.append(len(data)) or real(blob, data, workdir)
+    return sizes
+
+
 def test_a_model_run_again_is_not_sent_again_and_a_new_worker_is_sent_it():
-    """The worker keeps the model it ran last: a second run of the same bytes (another binding)
-    sends only the job; after the worker is replaced (killed between runs) or ran another model,
-    the model is sent again and every answer is the right model's (issue 28)."""
+    """The worker keeps the models it ran last by their digest: a second run of the same bytes
+    (another binding) sends only the job; a worker that lost them (replaced after being killed
+    between runs) answers "missing" and is sent them; every answer is the right model's (issue 28)."""
     relu, neg = _model(), _model()
     neg.graph.node[0].op_type = "Neg"
     a = {"x": np.arange(6, dtype=np.float32).reshape(2, 3) - 2}
     b = {"x": np.arange(9, dtype=np.float32).reshape(3, 3) - 4}
     with IsolatedExecutor() as ex:
+        sent = _sent(ex)
         first = ex.run_model(relu, a)
-        assert ex._runs.sent is not None
         second = ex.run_model(relu, b)  # sent without the model bytes
+        assert sent[0] == len(relu.SerializeToString()) and sent[1:] == [0], sent
         np.testing.assert_array_equal(second.outputs["y"], np.maximum(b["x"], 0))
         other = ex.run_model(neg, a)
         np.testing.assert_array_equal(other.outputs["y"], -a["x"])
-        ex._stop()  # a new worker holds no model: it answers "missing" and is sent the bytes
-        again = ex.run_model(neg, b)
-        np.testing.assert_array_equal(again.outputs["y"], -b["x"])
+        again = ex.run_model(relu, a | {"x": a["x"] + 1})  # kept beside the other model: not sent again
+        np.testing.assert_array_equal(again.outputs["y"], np.maximum(a["x"] + 1, 0))
+        assert sent[-1] == 0, sent
+        ex._stop()  # a new worker holds no model: it is sent the bytes
+        del sent[:]
+        after = ex.run_model(neg, b)
+        np.testing.assert_array_equal(after.outputs["y"], -b["x"])
+        assert sent == [len(neg.SerializeToString())], sent
+        ex._held.keep(ex.digest(relu), None, 10)  # the parent wrongly believes the worker keeps it
+        del sent[:]
+        wrong = ex.run_model(relu, b | {"x": b["x"] - 1})
+        np.testing.assert_array_equal(wrong.outputs["y"], np.maximum(b["x"] - 1, 0))
+        assert sent == [0, len(relu.SerializeToString())], sent  # "missing", then sent
     np.testing.assert_array_equal(first.outputs["y"], np.maximum(a["x"], 0))
+
+
+def test_a_pass_output_is_run_and_checked_without_being_sent_back():
+    """The worker keeps the model a pass made; inside ``fixed_models`` (the engine's block) the parent
+    knows it by the digest the worker sent, so running it and asking the checker about it send no
+    model bytes; outside the block a model is serialized again each time it is asked about."""
+    from passcheck.oracles.validity import Checker
+    from passcheck.passes import get_pass
+
+    feeds = {"x": np.arange(6, dtype=np.float32).reshape(2, 3) - 2}
+    with IsolatedExecutor() as ex:
+        with ex.fixed_models():
+            outcome = ex(get_pass("onnx:infer-shapes"), _model(), ex.folder)
+            assert outcome.ok, outcome.error
+            sent = _sent(ex)
+            r = ex.run_model(outcome.model, feeds)
+            verdict = Checker(ex)(outcome.model)
+            assert sent == [0, 0], sent
+            assert ex._serialized(outcome.model)[1] is None  # known by its digest: not serialized
+        np.testing.assert_array_equal(r.outputs["y"], np.maximum(feeds["x"], 0))
+        assert verdict is None
+        assert ex._serialized(outcome.model)[1] is not None  # outside the block: serialized again
+
+
+def test_kept_models_stay_within_their_budget_the_newest_always_kept():
+    """What a worker keeps (and the parent's list of it) drops the least recently used model beyond
+    the budget, never the newest; the budget is at most an eighth of the worker's memory cap."""
+    from passcheck.execution.process import KEPT_BYTES, Kept, kept_budget
+
+    kept = Kept(250)
+    kept.keep(b"a", "A", 100)
+    kept.keep(b"b", "B", 100)
+    assert kept.find(b"a") == "A"  # now the most recently used
+    kept.keep(b"c", "C", 100)
+    assert list(kept) == [b"a", b"c"] and kept.size == 200 and kept.find(b"b") is None
+    kept.keep(b"d", "D", 1000)  # over the budget alone: kept, everything older dropped
+    assert list(kept) == [b"d"] and kept.size == 1000
+    kept.drop(b"d")
+    assert not kept and kept.size == 0
+    assert kept_budget(None) == KEPT_BYTES and kept_budget(512) == 64 << 20

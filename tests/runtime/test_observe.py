@@ -67,13 +67,14 @@ MULTI = """g (float[N, 4] x) => (float[N, 2] y) {
 
 def test_ort_fast_path_observes_every_intermediate_without_exposing(monkeypatch):
     import passcheck.runtime.observe as obs
+    import passcheck.runtime.profile as prof
 
     m = _with_value_info(MULTI)
     feeds = {"x": np.arange(12, dtype=np.float32).reshape(3, 4) - 5}
     added = []
-    real_copy = obs.observation_copy
+    real_copy = prof.observation_copy
     monkeypatch.setattr(
-        obs, "observation_copy", lambda model, expose: (lambda r: (added.extend(r[1]), r)[1])(real_copy(model, expose))
+        prof, "observation_copy", lambda model, expose: (lambda r: (added.extend(r[1]), r)[1])(real_copy(model, expose))
     )
     monkeypatch.setattr(obs, "_run_exposed", lambda *a, **k: pytest.fail("fell back to exposing every value"))
     observed, _ = observe(m, feeds, "ort")

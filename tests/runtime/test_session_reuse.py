@@ -74,17 +74,3 @@ def test_a_session_found_by_model_key_is_per_model_and_per_exposed_names(monkeyp
     assert len(made) == 2
     d = run_ort(absm, {"x": np.array([-3], np.float32)}, expose=["x"], model_key=_digest(absm))
     assert len(made) == 3 and d.error is None
-
-
-def test_run_cache_serializes_a_kept_model_once_and_others_each_time():
-    from passcheck.runtime.isolated import RunCache
-
-    cache, neg = RunCache(), _model("Neg")
-    with cache.kept_bytes(neg):
-        first, digest = cache.serialized(neg)
-        again, digest2 = cache.serialized(neg)
-        assert first is again and digest == digest2 == _digest(neg)
-        other, _ = cache.serialized(_model("Abs"))  # not the kept model: serialized on each call
-        assert other != first
-    outside, _ = cache.serialized(neg)
-    assert outside == first and outside is not first
