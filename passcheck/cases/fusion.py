@@ -20,6 +20,7 @@ from passcheck._versions import ir_version_for
 from passcheck.case_model import COMMON, Case, Expectation
 from passcheck.cases._registry import REGISTRY
 from passcheck.cases.builders import tensor, text_form
+from passcheck.passes import DEFAULT_PASSES
 
 #: ORT optimizer levels in order; a level runs every lower one too.
 LEVELS = ("basic", "extended", "all")
@@ -122,6 +123,9 @@ def fusion_case(
         extra_opsets: further opset imports, domain → version (``{"ai.onnx.ml": 4}``).
         targets: further transformers or rules the common form triggers (each adds its tag).
 
+    The case's ``passes`` are :data:`~passcheck.passes.DEFAULT_PASSES` (every ORT level among them),
+    so a run without ``--pass`` runs the transformer's level and the ones above it.
+
     Raises:
         RegistryError: the id is taken or the case is malformed (see :class:`Case`).
         KeyError: ``dtype`` is not one of :data:`DTYPES`.
@@ -157,6 +161,7 @@ def fusion_case(
             doc=f"{doc.strip()}\n{valid}\n\nTargets onnxruntime's {transformer} (ort:{level}).",
             tags=frozenset({"fusion", transformer_tag(transformer), *map(transformer_tag, targets), *tags}),
             expect=expectations,
+            passes=DEFAULT_PASSES,
             feeds=feeds,
             rtol=rtol if rtol is not None else d_rtol,
             atol=atol if atol is not None else d_atol,

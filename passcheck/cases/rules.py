@@ -18,9 +18,24 @@ from passcheck.case_model import Case
 from passcheck.cases._registry import REGISTRY
 from passcheck.cases._support import ir_version_for
 from passcheck.cases.builders import tensor, text_form
+from passcheck.passes import DEFAULT_PASSES
 
 #: "Targets onnxscript's rule|fusion|fold <name> (<pass>)." closes every rule case's doc.
 TARGET = re.compile(r"Targets onnxscript's (?:rule|fusion|fold) (.+) \((onnxscript:[\w-]+)\)\.$")
+
+
+#: Tag by kind: ``fusion`` as the ORT fusion families (``--case fusion``), ``folding`` as the folding families.
+KIND_TAGS = {"rule": "pattern", "fusion": "fusion", "fold": "folding"}
+
+
+def target_passes(pass_id: str, kind: str) -> tuple[str, ...]:
+    """The passes a rule case runs when no ``--pass`` is given: the defaults
+    (:data:`~passcheck.passes.DEFAULT_PASSES`), ``pass_id``, and for a default rule (``kind`` ``rule``
+    applied by ``onnxscript:optimize``) ``onnxscript:rewrite`` too, which applies the default rule set
+    without constant folding (onnxscript.rewriter._DEFAULT_REWRITE_RULES; :mod:`passcheck.coverage.onnxscript`).
+    ORT pattern rules and fusions run in ``onnxscript:optimize-for-ort`` only."""
+    rewrite = ("onnxscript:rewrite",) if (pass_id, kind) == ("onnxscript:optimize", "rule") else ()
+    return tuple(dict.fromkeys((*DEFAULT_PASSES, pass_id, *rewrite)))
 
 
 def rule_tag(rule: str) -> str:
@@ -54,15 +69,18 @@ def onnxscript_case(
         consts: initializer name → array (stored with the array's dtype); each form gets the ones
             its nodes name.
         targets: further rules the common form triggers (each adds its tag).
-        pass_id: the pass that applies ``rule``.
+        pass_id: the pass that applies ``rule``; the case's ``passes`` are :func:`target_passes`, so a
+            run without ``--pass`` runs it.
         kind: ``rule``, ``fusion`` for a fusion ``fuse_xformers`` counts, or ``fold`` for an op the
-            constant folder evaluates (``ai.onnx::Abs``; the catalogue's kinds).
+            constant folder evaluates (``ai.onnx::Abs``; the catalogue's kinds); adds the tag
+            :data:`KIND_TAGS` names.
         feeds: the case's feed function (:data:`~passcheck.cases.FeedFn`), when random normal feeds do not
             fit (position ids).
         extra_opsets: further opset imports, domain → version (``{"com.microsoft": 1}``).
 
     Raises:
         RegistryError: the id is taken or the case is malformed (see :class:`Case`).
+        KeyError: ``kind`` is not one of :data:`KIND_TAGS`.
     """
 
     def inits(body: str):
@@ -85,7 +103,8 @@ def onnxscript_case(
             opset=top,
             bindings=bindings,
             doc=f"{doc.strip()}\n{valid}\n\nTargets onnxscript's {kind} {rule} ({pass_id}).",
-            tags=frozenset({"pattern", "onnxscript", rule_tag(rule), *map(rule_tag, targets)}),
+            tags=frozenset({"pattern", "onnxscript", KIND_TAGS[kind], rule_tag(rule), *map(rule_tag, targets)}),
+            passes=target_passes(pass_id, kind),
             feeds=feeds,
         )
     )

@@ -16,7 +16,8 @@ def bind_arg(text: str) -> tuple[str, int]:
     return m.group(1), int(m.group(2))
 
 
-def add_pass_args(p: argparse.ArgumentParser) -> None:
+def add_pass_args(p: argparse.ArgumentParser, default: str = "every default pass") -> None:
+    """``--pass ID`` (repeatable) into ``args.passes``; ``default`` says what runs without it."""
     p.add_argument(
         "--pass",
         dest="passes",
@@ -24,7 +25,7 @@ def add_pass_args(p: argparse.ArgumentParser) -> None:
         default=[],
         metavar="ID",
         help='pass id (repeatable): ort:basic, onnx:infer-shapes, onnx:convert-opset-18, "cmd:TOOL {in} {out}" …; '
-        "default: every default pass",
+        f"default: {default}",
     )
 
 

@@ -22,7 +22,7 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder"
     )
-    add_pass_args(p)
+    add_pass_args(p, "the passes each case targets (passcheck list --json), else every default pass")
     add_unknown_dim_arg(p)
     add_output_args(p)
     add_reliability_args(p)
