@@ -20,6 +20,7 @@ from passcheck.cases import COMMON, Case, Form
 from passcheck.cases._registry import REGISTRY
 from passcheck.cases.builders import rng, tensor
 from passcheck.cases.fusion import expect_fused, transformer_tag
+from passcheck.passes import DEFAULT_PASSES
 
 FAMILY = "pattern-ort-bert"
 HIDDEN, VOCAB, MAX_SEQ = 8, 16, 8
@@ -115,6 +116,7 @@ REGISTRY.register(
             }
         ),
         expect=expect_fused("EmbedLayerNormFusion", "extended", ("Gather",)),
+        passes=DEFAULT_PASSES,
         doc="""BERT embedding (word + position + segment, hidden 8) then one self-attention layer; ids: [N, S] (int64).
 
 Common: Add(Add(word[input_ids], position[ids]), segment[segment_ids]) feeding bert-block's common
