@@ -5,11 +5,14 @@ or ``Targets onnxruntime's … (ort:<level>).`` (:data:`passcheck.cases.fusion.T
 pass in ``Case.passes``, which the engine runs when no ``--pass`` is given; the data-prop family
 lists the shape inferences that propagate data (its module doc). The run test is a real
 ``passcheck run`` of fusion-rotary/llama (onnxscript, onnxruntime), read back from its JSON report.
+docs/cases.md has one row per family.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 from passcheck.cases import fusion as ort_fusion
 from passcheck.cases import load_builtin, rules
@@ -73,3 +76,9 @@ def test_run_without_pass_runs_the_target_pass(tmp_path):
     assert target["common"]["status"] == "changed"
     assert "com.microsoft::RotaryEmbedding" in target["common"]["ops_after"]
     assert {"ort:disabled", "onnx:infer-shapes-data-prop"} <= {r["pass_id"] for r in cells}
+
+
+def test_docs_cases_md_has_one_row_per_family():
+    text = (Path(__file__).resolve().parents[2] / "docs" / "cases.md").read_text()
+    rows = re.findall(r"^\| `([\w-]+)` \|", text, re.MULTILINE)
+    assert sorted(rows) == sorted({c.family for c in load_builtin() if not c.id.startswith("generated/")})
