@@ -110,6 +110,7 @@ def _report(args) -> str | None:
         raise PasscheckError("--compare/--check need exactly one --pass")
     if args.form and not args.check:
         raise PasscheckError("--form goes with --check")
+    made = not Path(args.out).exists()
     Path(args.out).mkdir(parents=True, exist_ok=True)
     report = str(Path(args.out) / "report.json")
     argv = (
@@ -119,6 +120,8 @@ def _report(args) -> str | None:
     )
     code = main([*argv, "--pass", args.passes[0], "--json", report, "-q"])
     if code == 2:  # bad input: the run said why on its one line already
+        if made and not any(Path(args.out).iterdir()):
+            Path(args.out).rmdir()  # no empty folder left behind by a refused run
         return None
     if code not in (0, 1):
         raise PasscheckError(f"'passcheck {' '.join(argv)}' ended with exit code {code}: nothing to reduce")

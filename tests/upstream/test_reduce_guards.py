@@ -95,3 +95,4 @@ def test_a_model_check_or_compare_refuses_is_one_error_line(tmp_path, capsys, so
     err = capsys.readouterr().err
     assert code == 2
     assert err.count("\n") == 1 and err.startswith("passcheck: error: ") and "nothing to reduce" not in err, err
+    assert not (tmp_path / "x").exists()
