@@ -15,7 +15,9 @@ running the pass through the engine. Writes ``DIR/common.onnx`` (none for a one-
 ``reduced/<case>-<form>-<pass>-<oracle>-<kind>``)
 and ``DIR/reduce-state.json``. Bounded by
 ``--budget`` seconds; the state file records the best node set after every step, so a run cut
-short (budget, Ctrl-C) continues with ``--resume``.
+short (budget, Ctrl-C) continues with ``--resume``. An ``--out`` that holds a reduce-state.json is
+refused unless ``--resume`` continues that same finding (one folder, one reduction: nothing in it is
+overwritten by another finding's).
 """
 
 from __future__ import annotations
@@ -86,8 +88,9 @@ def add_parser(sub) -> None:
     p.set_defaults(handler=handle)
 
 
-def _report(args) -> str:
-    """The report to read: REPORT.json, or the one a compare/check run writes into --out first.
+def _report(args) -> str | None:
+    """The report to read: REPORT.json, or the one a compare/check run writes into --out first;
+    None when that run refused its input with exit code 2 (its ``passcheck: error:`` line is printed).
 
     Raises:
         PasscheckError: bad --pass/--form use, or the run failed (its own message is on stderr).
@@ -107,6 +110,7 @@ def _report(args) -> str:
         raise PasscheckError("--compare/--check need exactly one --pass")
     if args.form and not args.check:
         raise PasscheckError("--form goes with --check")
+    made = not Path(args.out).exists()
     Path(args.out).mkdir(parents=True, exist_ok=True)
     report = str(Path(args.out) / "report.json")
     argv = (
@@ -115,6 +119,10 @@ def _report(args) -> str:
         else ["check", args.check, "--mutations", *[x for f in args.form for x in ("--form", f)]]
     )
     code = main([*argv, "--pass", args.passes[0], "--json", report, "-q"])
+    if code == 2:  # bad input: the run said why on its one line already
+        if made and not any(Path(args.out).iterdir()):
+            Path(args.out).rmdir()  # no empty folder left behind by a refused run
+        return None
     if code not in (0, 1):
         raise PasscheckError(f"'passcheck {' '.join(argv)}' ended with exit code {code}: nothing to reduce")
     return report
@@ -136,18 +144,15 @@ def handle(args) -> int:
 
     start_time = time.monotonic()
     deadline = start_time + args.budget
-    f, out = _finding(_report(args), args.finding, args.out)
+    state = _state(args)
+    report = _report(args)
+    if report is None:
+        return 2
+    f, out = _finding(report, args.finding, args.out)
     out.mkdir(parents=True, exist_ok=True)
     state_path = out / "reduce-state.json"
     start, form = None, None
-    if args.resume and state_path.is_file():
-        try:
-            state = json.loads(state_path.read_text(encoding="utf-8"))
-            state["keep"]  # noqa: B018 - a state file must name its node set
-        except (ValueError, KeyError, TypeError) as exc:
-            raise PasscheckError(
-                f"{state_path}: not a reduce-state.json ({type(exc).__name__}: {exc}); remove it or use another --out"
-            ) from None
+    if state is not None:
         if state.get("finding") != f.id:
             raise PasscheckError(
                 f"{state_path} records finding {state.get('finding')!r}, not {f.id!r}; use another --out"
@@ -212,6 +217,40 @@ def handle(args) -> int:
         f"{time.monotonic() - start_time:.0f} s; wrote {wrote}"
     )
     return 0
+
+
+def _state(args) -> dict | None:
+    """The reduce-state.json in --out to resume (None: no state there). Read before anything is
+    written, so an --out holding another reduction is never overwritten.
+
+    Raises:
+        PasscheckError: a state there without --resume, an unreadable one, or (--finding given)
+            one recording another finding.
+    """
+    import json
+    from pathlib import Path
+
+    from passcheck.errors import PasscheckError
+
+    path = Path(args.out) / "reduce-state.json"
+    if not path.is_file():
+        return None
+    if not args.resume:
+        raise PasscheckError(
+            f"--out {args.out}: holds a reduction already ({path}); continue it with --resume, or choose another folder"
+        )
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+        state["keep"]  # noqa: B018 - a state file must name its node set
+    except (ValueError, KeyError, TypeError) as exc:
+        raise PasscheckError(
+            f"{path}: not a reduce-state.json ({type(exc).__name__}: {exc}); remove it or use another --out"
+        ) from None
+    if args.finding and state.get("finding") != args.finding:
+        raise PasscheckError(
+            f"{path} records finding {state.get('finding')!r}, not {args.finding!r}; use another --out"
+        )
+    return state
 
 
 def _finding(report, finding_id, out):

@@ -2,7 +2,10 @@
 
 - :class:`Cut`: the forms are cut alike by node identity (:func:`passcheck.reduce.cut.key`, the
   node's outputs), each keeping its nodes whose key is kept; a graph input only one cut form
-  reads is given to the other too (unread). Forms written by a rewrite that keeps value names
+  reads is given to the other too (unread). A value the cut frees (computed in the form, a graph
+  input of the cut) must be freed in both forms alike, so both read the same feed for it; a cut
+  that frees a value in one form only (the other computes it, or never reads it) is no candidate:
+  the forms would no longer compute one function of their inputs. Forms written by a rewrite that keeps value names
   correspond node by node; forms that do not simply yield fewer valid candidates (the predicate
   refuses pairs whose interfaces differ).
 - :class:`Rewritten`: a ``check --mutations`` finding: the base (``common``) is cut and the
@@ -59,6 +62,12 @@ def _neighbourhood(model, nodes) -> list[str]:
     return [key(n) for n in g.node if id(n) in picked]
 
 
+def _cut_inputs(whole, part) -> set[str]:
+    """The graph inputs of ``part`` (a cut of ``whole``) that ``whole`` computes: values the cut freed."""
+    own = {v.name for v in whole.graph.input} | {t.name for t in part.graph.initializer}
+    return {v.name for v in part.graph.input} - own
+
+
 def _share_inputs(a, b) -> None:
     """Give each form the graph inputs only the other reads (unread, still valid), so forms that
     compute a value differently (from a graph input in one, from constants in the other) keep one
@@ -86,6 +95,8 @@ class Cut:
         a = cut(self.a, keep, self.types, self.consts[0]) if self.a is not None else None
         b = cut(self.b, keep, self.types, self.consts[1])
         if a is not None and b is not None:
+            if _cut_inputs(self.a, a) != _cut_inputs(self.b, b):
+                return None, None  # one form would read a free value the other computes: not one computation
             _share_inputs(a, b)
         if edit is not None:
             a, b = (edit(m) if m is not None else None for m in (a, b))

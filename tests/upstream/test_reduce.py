@@ -388,14 +388,20 @@ def test_one_form_folding_finding_reduces_its_form_alone(onnxscript_report, tmp_
 
 
 def test_two_findings_of_one_cell_reduce_to_two_modules_and_case_ids_in_one_out(onnxscript_report, tmp_path, capsys):
-    """The parity and the folding finding of one case, form and pass, reduced into one --out: neither module
-    overwrites the other, and both register their own case in one interpreter."""
-    out = tmp_path / "out"
+    """The parity and the folding finding of one case, form and pass: a second reduction into the first's
+    --out is refused (its forms and state are not overwritten), into its own --out the modules' names and
+    case ids differ, and both register their own case in one interpreter."""
     for oracle in ("parity", "folding"):
         fid = f"count/constant-of-shape-symbolic:gather|onnxscript:optimize|{oracle}|missed-optimization"
-        assert main(["reduce", str(onnxscript_report), "--finding", fid, "--out", str(out)]) == 0
+        assert main(["reduce", str(onnxscript_report), "--finding", fid, "--out", str(tmp_path / "parity")]) == (
+            0 if oracle == "parity" else 2
+        )
+        assert main(["reduce", str(onnxscript_report), "--finding", fid, "--out", str(tmp_path / oracle)]) == (
+            2 if oracle == "parity" else 0
+        )
+    assert "holds a reduction already" in capsys.readouterr().err
     stem = "reduced_constant_of_shape_symbolic_gather_onnxscript_optimize"
-    modules = sorted(out.glob("reduced_*.py"))
+    modules = sorted(tmp_path.glob("*/reduced_*.py"))
     assert [p.name for p in modules] == [
         f"{stem}_folding_missed_optimization.py",
         f"{stem}_parity_missed_optimization.py",
