@@ -145,15 +145,9 @@ def _marker_args(marker: pytest.Mark) -> dict[str, list[Any] | None]:
 
 def _wanted(case: Case, form: str, patterns: Sequence[str]) -> bool:
     """``case:form`` matches a pattern ``GLOB[:FORMGLOB]`` (GLOB against the id or a tag)."""
-    if not patterns:
-        return True
-    for p in patterns:
-        cglob, _, fglob = p.partition(":")
-        if (fnmatch.fnmatchcase(case.id, cglob) or any(fnmatch.fnmatchcase(t, cglob) for t in case.tags)) and (
-            not fglob or fnmatch.fnmatchcase(form, fglob)
-        ):
-            return True
-    return False
+    from passcheck.cases import form_wanted
+
+    return form_wanted(case, form, patterns)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -162,12 +162,14 @@ def _tags(patterns) -> list[dict]:
 
 
 def _cases(patterns) -> list[dict]:
-    from passcheck.cases import registry
+    from passcheck.cases import form_wanted, registry
 
     return [
         {
             "id": c.id,
-            "forms": [{"id": name, "description": f.doc} for name, f in c.forms.items()],
+            "forms": [
+                {"id": name, "description": f.doc} for name, f in c.forms.items() if form_wanted(c, name, patterns)
+            ],
             "opset": c.opset,
             "tags": sorted(c.tags - {c.family}),
             "family": c.family,
