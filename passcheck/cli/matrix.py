@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from passcheck.cli._common import add_progress_arg, positive, progress_mode
+from passcheck.cli._common import AppendUnique, add_progress_arg, positive, progress_mode
 
 
 def add_parser(sub) -> None:
@@ -39,7 +39,7 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--pass",
         dest="passes",
-        action="append",
+        action=AppendUnique,
         default=[],
         metavar="ID",
         help="pass id (repeatable); default: each case's passes ('input', each form judged itself, always runs)",
