@@ -201,6 +201,7 @@ def check_model(
         if feeds is None and not bind and not synthesize_feeds:
             feeds = feeds_beside(p, model)
     name = name or model.graph.name or "model"
+    passes = list(dict.fromkeys(passes))  # a pass given twice runs (and counts) once
     require_available(passes)
     subject = Subject(
         id=subject_id(name),

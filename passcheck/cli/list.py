@@ -19,7 +19,13 @@ def add_parser(sub) -> None:
         description="List the cases (or --tags, --passes): a table on a terminal, one tab-separated "
         "line per record in a pipe, a JSON array with --json.",
     )
-    p.add_argument("--case", action="append", default=[], metavar="GLOB", help="only cases whose id or tag matches")
+    p.add_argument(
+        "--case",
+        action="append",
+        default=[],
+        metavar="GLOB[:FORM]",
+        help="only cases whose id or tag matches; 'GLOB:FORMGLOB' lists only those forms",
+    )
     p.add_argument("--tags", action="store_true", help="list the tags (families) with their case counts")
     p.add_argument("--passes", action="store_true", help="list the pass ids")
     p.add_argument(

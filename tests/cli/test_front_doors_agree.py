@@ -102,3 +102,8 @@ def test_a_repeated_pass_is_kept_once_in_order_by_every_command_taking_pass():
             action(root, ns, value, "--pass")
         assert getattr(ns, action.dest) == ["b", "a"], name
     assert root.parse_args(["run", "--pass", "b", "--pass", "a", "--pass", "b"]).passes == ["b", "a"]
+
+
+def test_export_writes_only_the_chosen_forms(tmp_path, capsys):
+    assert main(["export", str(tmp_path / "ex"), "--case", f"{CASE}:c*", "--no-isolation"]) == 0
+    assert sorted(p.name for p in (tmp_path / "ex" / CASE).iterdir()) == ["cast-same", "common", "concat-negative-axis"]
