@@ -75,7 +75,9 @@ def run(
     unknown_dim_param: str | None = None,
     save_run: str | Path | None = None,
 ) -> Report:
-    """Run the selected cases (id/tag globs; all when empty) under the passes.
+    """Run the selected cases (``GLOB[:FORMGLOB]``: id/tag globs, optionally a form glob; all when
+    empty) under the passes. A case runs all its forms (parity compares them with ``common``);
+    only the cells of the selected forms are reported.
 
     Args:
         executor: how each pass and model run is done; when None, an
@@ -94,13 +96,19 @@ def run(
         PassUnavailableError: a pass given in ``passes`` cannot run here (e.g. its command is not found).
         PasscheckError: a user case module fails to import.
     """
-    from passcheck.cases import load_path, registry
+    from passcheck.cases import form_wanted, load_path, registry
     from passcheck.session import Session
 
     cases_from = list(cases_from)
     for p in cases_from:
         load_path(p)
     selected = registry().select(cases)
+    by_id = {c.id: c for c in selected}
+
+    def wanted(cell: CellResult) -> bool:
+        return cell.case not in by_id or form_wanted(by_id[cell.case], cell.form, cases)
+
+    passes = list(dict.fromkeys(passes))  # a pass given twice runs (and counts) once
     require_available(passes)  # fail on a bad id or a missing tool before any work
     with Session(
         env=env,
@@ -108,12 +116,12 @@ def run(
         isolation=isolation,
         timeout=timeout,
         preload=cases_from,
-        on_cell=on_cell,
+        on_cell=(lambda cell: on_cell(cell) if wanted(cell) else None) if on_cell else None,
         skip_cells=skip_cells,
         save_run=save_run,
     ) as s:
         cells = s.run_cases(selected, passes, cases_from=cases_from, unknown_dim_param=unknown_dim_param)
-    return Report(cells, {env: environment()})
+    return Report([c for c in cells if wanted(c)], {env: environment()})
 
 
 def require_available(passes: Iterable[str]) -> None:
@@ -193,6 +201,7 @@ def check_model(
         if feeds is None and not bind and not synthesize_feeds:
             feeds = feeds_beside(p, model)
     name = name or model.graph.name or "model"
+    passes = list(dict.fromkeys(passes))  # a pass given twice runs (and counts) once
     require_available(passes)
     subject = Subject(
         id=subject_id(name),

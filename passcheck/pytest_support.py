@@ -114,6 +114,8 @@ def _marker_args(marker: pytest.Mark) -> dict[str, list[Any] | None]:
             f"unknown argument{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; allowed: {', '.join(MARKER_ARGS)}"
         )
     args = {k: _as_list(marker.kwargs.get(k), k) for k in MARKER_ARGS if k != "unknown_dim_param"}
+    if args["passes"]:  # a pass named twice runs once (ids or callables, first-seen order)
+        args["passes"] = [p for i, p in enumerate(args["passes"]) if p not in args["passes"][:i]]
     unknown_dim = marker.kwargs.get("unknown_dim_param")
     if unknown_dim is not None:
         import re
@@ -145,15 +147,9 @@ def _marker_args(marker: pytest.Mark) -> dict[str, list[Any] | None]:
 
 def _wanted(case: Case, form: str, patterns: Sequence[str]) -> bool:
     """``case:form`` matches a pattern ``GLOB[:FORMGLOB]`` (GLOB against the id or a tag)."""
-    if not patterns:
-        return True
-    for p in patterns:
-        cglob, _, fglob = p.partition(":")
-        if (fnmatch.fnmatchcase(case.id, cglob) or any(fnmatch.fnmatchcase(t, cglob) for t in case.tags)) and (
-            not fglob or fnmatch.fnmatchcase(form, fglob)
-        ):
-            return True
-    return False
+    from passcheck.cases import form_wanted
+
+    return form_wanted(case, form, patterns)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -12,7 +12,7 @@ Catalogue:
 """
 
 from passcheck.case_model import COMMON, Binding, Case, Expectation, FeedFn, Form
-from passcheck.cases._registry import REGISTRY, CaseRegistry, load_builtin, load_path
+from passcheck.cases._registry import REGISTRY, CaseRegistry, form_wanted, load_builtin, load_path
 
 
 def register(case: Case) -> Case:
@@ -37,6 +37,7 @@ __all__ = [
     "Expectation",
     "FeedFn",
     "Form",
+    "form_wanted",
     "load_path",
     "register",
     "registry",

@@ -55,24 +55,32 @@ class CaseRegistry:
             raise UnknownIdError("case", case_id, list(self._cases)) from None
 
     def select(self, patterns: Iterable[str] = ()) -> list[Case]:
-        """Cases whose id or a tag matches any glob in ``patterns`` (all when empty).
+        """Cases whose id or a tag matches any pattern (all when empty).
 
-        ``family/name:form`` patterns select the case; the form part is handled by the caller.
+        A pattern is ``GLOB`` or ``GLOB:FORMGLOB`` (fnmatch globs): GLOB against the case id or a
+        tag, FORMGLOB against the form names. A pattern that matches as a whole is a GLOB (tags
+        such as ``dtype:float`` hold a colon); else it splits at its last colon. The whole case is
+        returned (parity compares its forms with ``common``); :func:`form_wanted` tells which of
+        its cells were asked for.
 
         Raises:
-            UnknownIdError: a pattern matches nothing.
+            UnknownIdError: a GLOB matches nothing, or a FORMGLOB no form of the cases GLOB matches.
         """
-        patterns = [p.split(":", 1)[0] if "/" in p else p for p in patterns]
-        self._claiming(patterns)
+        patterns = list(patterns)
+        self._claiming([p for pat in patterns for p in (pat, pat.rpartition(":")[0]) if p])
         if not patterns:
             return list(self)
         chosen: dict[str, Case] = {}
         for pat in patterns:
-            hits = [
-                c for c in self if fnmatch.fnmatchcase(c.id, pat) or any(fnmatch.fnmatchcase(t, pat) for t in c.tags)
-            ]
+            hits, (cglob, sep, fglob) = [c for c in self if _case_matches(c, pat)], pat.rpartition(":")
+            if not hits and sep:
+                hits = [c for c in self if _case_matches(c, cglob)]
+                forms = sorted({f for c in hits for f in c.forms})
+                if hits and not any(fnmatch.fnmatchcase(f, fglob) for f in forms):
+                    raise UnknownIdError("form", fglob, forms)
             if not hits:
-                raise UnknownIdError("case", pat, [c.id for c in self] + sorted({t for c in self for t in c.tags}))
+                known = [c.id for c in self] + sorted({t for c in self for t in c.tags})
+                raise UnknownIdError("case", cglob if sep else pat, known)
             chosen.update((c.id, c) for c in hits)
         return [chosen[k] for k in sorted(chosen)]
 
@@ -92,6 +100,23 @@ class CaseRegistry:
                 self._loaded_sources.add(id(source))
                 source.register_all(self)
         return hit
+
+
+def _case_matches(case: Case, cglob: str) -> bool:
+    return fnmatch.fnmatchcase(case.id, cglob) or any(fnmatch.fnmatchcase(t, cglob) for t in case.tags)
+
+
+def form_wanted(case: Case, form: str, patterns: Iterable[str]) -> bool:
+    """Whether the cell ``case:form`` is asked for by a pattern ``GLOB[:FORMGLOB]`` (all when none),
+    read as :meth:`CaseRegistry.select` reads it."""
+    patterns = list(patterns)
+    if not patterns:
+        return True
+    for pat in patterns:
+        cglob, sep, fglob = pat.rpartition(":")
+        if _case_matches(case, pat) or (sep and _case_matches(case, cglob) and fnmatch.fnmatchcase(form, fglob)):
+            return True
+    return False
 
 
 #: The process-wide registry that ``passcheck.cases.register`` fills.

@@ -16,16 +16,27 @@ def bind_arg(text: str) -> tuple[str, int]:
     return m.group(1), int(m.group(2))
 
 
+class AppendUnique(argparse.Action):
+    """``action="append"`` that keeps the first of repeated values (``--pass X --pass X`` runs X once)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        items = list(getattr(namespace, self.dest, None) or [])
+        if values not in items:
+            items.append(values)
+        setattr(namespace, self.dest, items)
+
+
 def add_pass_args(p: argparse.ArgumentParser, default: str = "every default pass") -> None:
-    """``--pass ID`` (repeatable) into ``args.passes``; ``default`` says what runs without it."""
+    """``--pass ID`` (repeatable; a repeated id runs once) into ``args.passes``; ``default`` says what runs
+    without it."""
     p.add_argument(
         "--pass",
         dest="passes",
-        action="append",
+        action=AppendUnique,
         default=[],
         metavar="ID",
         help='pass id (repeatable): ort:basic, onnx:infer-shapes, onnx:convert-opset-18, "cmd:TOOL {in} {out}" …; '
-        f"default: {default}",
+        f"default: {default}; a repeated id runs once",
     )
 
 
@@ -87,7 +98,7 @@ def pass_count(passes) -> int:
     from passcheck.engine import INPUT
     from passcheck.passes import DEFAULT_PASSES, get_pass
 
-    ids = [p for p in (passes or DEFAULT_PASSES) if p != INPUT]
+    ids = [p for p in dict.fromkeys(passes or DEFAULT_PASSES) if p != INPUT]
     for p in ids:
         get_pass(p)
     return len(ids)

@@ -8,6 +8,8 @@ import fnmatch
 import json
 import sys
 
+from passcheck.cli._common import AppendUnique
+
 
 def add_parser(sub) -> None:
     from passcheck.coverage.entry import TOOLS
@@ -27,7 +29,7 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--pass",
         dest="passes",
-        action="append",
+        action=AppendUnique,
         default=[],
         metavar="ID",
         help="list only the entries this pass runs (repeatable; e.g. ort:basic, onnxscript:rewrite)",

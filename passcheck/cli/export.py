@@ -21,7 +21,11 @@ def add_parser(sub) -> None:
     )
     p.add_argument("dir", metavar="DIR")
     p.add_argument(
-        "--case", action="append", default=[], metavar="GLOB", help="only cases whose id or tag matches (repeatable)"
+        "--case",
+        action="append",
+        default=[],
+        metavar="GLOB[:FORM]",
+        help="only cases whose id or tag matches (repeatable); 'GLOB:FORMGLOB' writes only those forms",
     )
     p.add_argument(
         "--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder"
@@ -30,14 +34,17 @@ def add_parser(sub) -> None:
     p.set_defaults(handler=handle)
 
 
-def export_case(case, root, onnx_version: str | None, run_model=None) -> list[str]:
+def export_case(case, root, onnx_version: str | None, run_model=None, patterns=()) -> list[str]:
     """Write one case; returns the form folders written (none when the case is skipped here).
+
+    ``patterns``: ``--case`` patterns; only the forms a ``GLOB:FORMGLOB`` among them names are written.
 
     ``run_model``: ``(model, feeds) → RunResult`` for the outputs (``IsolatedExecutor.run_model``);
     None runs onnxruntime in this process.
     """
     from pathlib import Path
 
+    from passcheck.cases import form_wanted
     from passcheck.engine import feeds_for
     from passcheck.runtime import run_ort
     from passcheck.runtime.feed_files import write_data_set
@@ -50,6 +57,8 @@ def export_case(case, root, onnx_version: str | None, run_model=None) -> list[st
     feeds = feeds_for(first, case.id, case.bindings, feed_fn=case.feeds)  # the feeds ``passcheck run`` gives this case
     written = []
     for name, model in forms.items():
+        if not form_wanted(case, name, patterns):
+            continue
         d = Path(root) / case.id / name
         d.mkdir(parents=True, exist_ok=True)
         (d / "model.onnx").write_bytes(model.SerializeToString(deterministic=True))
@@ -72,7 +81,7 @@ def handle(args) -> int:
     version = tool_version("onnx")
     with isolated(args) as executor:
         for c in cases:
-            written = export_case(c, args.dir, version, runner_of(executor))
+            written = export_case(c, args.dir, version, runner_of(executor), args.case)
             if not written:
                 skipped.append(c.id)
             n += len(written)

@@ -19,7 +19,13 @@ def add_parser(sub) -> None:
         description="List the cases (or --tags, --passes): a table on a terminal, one tab-separated "
         "line per record in a pipe, a JSON array with --json.",
     )
-    p.add_argument("--case", action="append", default=[], metavar="GLOB", help="only cases whose id or tag matches")
+    p.add_argument(
+        "--case",
+        action="append",
+        default=[],
+        metavar="GLOB[:FORM]",
+        help="only cases whose id or tag matches; 'GLOB:FORMGLOB' lists only those forms",
+    )
     p.add_argument("--tags", action="store_true", help="list the tags (families) with their case counts")
     p.add_argument("--passes", action="store_true", help="list the pass ids")
     p.add_argument(
@@ -162,12 +168,14 @@ def _tags(patterns) -> list[dict]:
 
 
 def _cases(patterns) -> list[dict]:
-    from passcheck.cases import registry
+    from passcheck.cases import form_wanted, registry
 
     return [
         {
             "id": c.id,
-            "forms": [{"id": name, "description": f.doc} for name, f in c.forms.items()],
+            "forms": [
+                {"id": name, "description": f.doc} for name, f in c.forms.items() if form_wanted(c, name, patterns)
+            ],
             "opset": c.opset,
             "tags": sorted(c.tags - {c.family}),
             "family": c.family,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from passcheck.cli._common import add_progress_arg, positive, progress_mode
+from passcheck.cli._common import AppendUnique, add_progress_arg, positive, progress_mode
 
 
 def add_parser(sub) -> None:
@@ -27,7 +27,11 @@ def add_parser(sub) -> None:
         "--envs-dir", metavar="DIR", help="folder of pins files (default: ci/envs of the passcheck source tree)"
     )
     p.add_argument(
-        "--case", action="append", default=[], metavar="GLOB", help="case id or tag glob (repeatable); default: all"
+        "--case",
+        action="append",
+        default=[],
+        metavar="GLOB[:FORM]",
+        help="case id or tag glob (repeatable); 'GLOB:FORMGLOB' reports only those forms; default: all",
     )
     p.add_argument(
         "--cases-from",
@@ -39,7 +43,7 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--pass",
         dest="passes",
-        action="append",
+        action=AppendUnique,
         default=[],
         metavar="ID",
         help="pass id (repeatable); default: each case's passes ('input', each form judged itself, always runs)",
@@ -134,7 +138,11 @@ def handle(args) -> int:
         baseline=Path(args.baseline) if args.baseline else None,
     )
     outcome = runner.run(opts)
-    return conclude(args, opts.out, outcome.cells, outcome.environments, console)
+    from passcheck.cases import form_wanted, registry
+
+    chosen = {c.id: c for c in registry().select(args.case)}  # GLOB:FORMGLOB: every form ran, these are judged
+    cells = [c for c in outcome.cells if c.case not in chosen or form_wanted(chosen[c.case], c.form, args.case)]
+    return conclude(args, opts.out, cells, outcome.environments, console)
 
 
 def conclude(args, out: Path, cells, environments, console) -> int:

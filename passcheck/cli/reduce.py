@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import sys
 
+from passcheck.cli._common import AppendUnique
+
 
 def add_parser(sub) -> None:
     from passcheck.cli._common import positive
@@ -49,7 +51,7 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--pass",
         dest="passes",
-        action="append",
+        action=AppendUnique,
         default=[],
         metavar="ID",
         help="with --compare/--check: the pass (one)",

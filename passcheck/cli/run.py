@@ -16,8 +16,9 @@ def add_parser(sub) -> None:
         "--case",
         action="append",
         default=[],
-        metavar="GLOB",
-        help="case id or tag glob (repeatable), e.g. 'shape/*' or fusion; default: all",
+        metavar="GLOB[:FORM]",
+        help="case id or tag glob (repeatable), e.g. 'shape/*' or fusion; 'GLOB:FORMGLOB' reports only the "
+        "matching forms (e.g. 'shape/*:dim-param*'); an unknown case or form is an error; default: all",
     )
     p.add_argument(
         "--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder"
@@ -72,10 +73,13 @@ def planned_cells(patterns, passes, cases_from=()) -> int:
     Raises:
         UnknownIdError / PasscheckError: as :func:`passcheck.api.run` (a glob matching nothing, a bad module).
     """
-    from passcheck.cases import load_path, registry
+    from passcheck.cases import form_wanted, load_path, registry
     from passcheck.cli._common import pass_count
 
     for path in cases_from:
         load_path(path)
     pass_count(passes)
-    return sum(len(c.forms) * (1 + pass_count(passes or c.passes)) for c in registry().select(patterns))
+    return sum(
+        sum(form_wanted(c, f, patterns) for f in c.forms) * (1 + pass_count(passes or c.passes))
+        for c in registry().select(patterns)
+    )

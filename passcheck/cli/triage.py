@@ -16,6 +16,9 @@ def add_parser(sub) -> None:
         "or type > missed optimization; each is scripted with passcheck repro's machinery "
         "and kept only when the script exits 1 here. DIR/index.md lists every candidate "
         "with its status.",
+        epilog="exit codes: 0 every candidate was triaged (reproduced, not reproduced or refused, each with "
+        "its reason in index.md); 1 a candidate was not reached (the --budget ran out before it: raise "
+        "it or triage fewer runs); 2 a usage or input error (one line); 3 an internal error.",
     )
     p.add_argument("runs", nargs="+", metavar="RUN", help="a 'run --json' report, a --save-run folder or a hunt folder")
     p.add_argument("--out", required=True, metavar="DIR", help="a new (or empty) folder for the bundles and index.md")
@@ -23,7 +26,8 @@ def add_parser(sub) -> None:
         "--budget",
         type=positive(float),
         metavar="S",
-        help="seconds for the whole triage; candidates not started within it are listed as 'not reached'",
+        help="seconds for the whole triage; candidates not started within it are listed as 'not reached' "
+        "and the exit code is 1",
     )
     p.add_argument(
         "--cases-from",
@@ -98,7 +102,8 @@ def handle(args) -> int:
         text = found_md(done.rows, command, done.versions, done.seconds, args.found_note)
         Path(args.found).write_text(text, encoding="utf-8")
         print(f"wrote {args.found}")
-    return 0
+    # as everywhere: 0 only when everything was looked at; an unreached candidate was not
+    return 1 if counts.get("not reached") else 0
 
 
 def _seconds(text: str) -> float:

@@ -7,7 +7,15 @@ from typing import Any
 
 from passcheck.records import CellResult
 from passcheck.report.rootcause import root_causes, unexpected_phrase
-from passcheck.report.summary import counts, coverage_line, grid, label, spec_rules_line, unchecked_lines
+from passcheck.report.summary import (
+    counts,
+    coverage_line,
+    grid,
+    label,
+    spec_rules_line,
+    unchecked_lines,
+    unchecked_phrase,
+)
 
 
 def _esc(text: str) -> str:
@@ -28,7 +36,7 @@ def render(
         f"# {title}",
         "",
         f"{n['cells']} cells: **{n['unexpected']} unexpected findings ({unexpected_phrase(causes)})**, "
-        f"{n['expected']} known, **{n['unchecked']} unchecked**, {n['skipped']} skipped, "
+        f"{n['expected']} known, **{unchecked_phrase(n)}**, {n['skipped']} skipped, "
         f"{n['unavailable']} unavailable.",
         "",
     ]

@@ -40,10 +40,14 @@ def grid(cells: Iterable[CellResult]) -> tuple[list[str], dict[tuple[str, str, s
 
 
 def counts(cells: Iterable[CellResult]) -> dict[str, int]:
+    """Cells; unexpected and known findings; ``unchecked``: cells with a part not checked that no
+    baseline entry accepts (the cells of the UNCHECKED lines; each fails the run); ``skipped``; ``unavailable``."""
     out = {"cells": 0, "unexpected": 0, "expected": 0, "unchecked": 0, "skipped": 0, "unavailable": 0}
     for c in cells:
         out["cells"] += 1
-        out["unchecked"] += c.verdict == "unchecked"
+        # every cell with an UNCHECKED line the baseline does not accept, whatever else it holds: a
+        # cell with an unexpected finding too has verdict "findings" but its unchecked parts are unchecked
+        out["unchecked"] += bool(c.unchecked) and not c.unchecked_known
         out["unexpected"] += sum(not f.expected for f in c.findings)
         out["expected"] += sum(f.expected for f in c.findings)
         out["skipped"] += c.status == "skipped"
@@ -51,10 +55,17 @@ def counts(cells: Iterable[CellResult]) -> dict[str, int]:
     return out
 
 
+def unchecked_phrase(n: dict[str, int]) -> str:
+    """``1 cell unchecked`` / ``N cells unchecked`` for :func:`counts`' result (cells, not annotations)."""
+    return f"{n['unchecked']} cell{'' if n['unchecked'] == 1 else 's'} unchecked"
+
+
 def unchecked_lines(cells: Iterable[CellResult]) -> list[str]:
-    """One line per part of a cell that was not checked: ``case | form | pass | env: what: why``."""
+    """One line per part of a cell that was not checked: ``case | form | pass | env: what: why``
+    (`` (known: REASON)`` appended when a baseline entry accepts the cell's unchecked parts)."""
     return [
         f"{c.case} | {c.form} | {c.pass_id} | {c.env}: {what}: {why}"
+        + (f" (known: {c.unchecked_known})" if c.unchecked_known else "")
         for c in cells
         for what, why in c.unchecked.items()
     ]

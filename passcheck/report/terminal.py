@@ -12,7 +12,7 @@ from rich.text import Text
 from passcheck.records import CellResult
 from passcheck.report.layout import STYLE, print_grid  # noqa: F401 - STYLE re-exported
 from passcheck.report.rootcause import root_causes, unexpected_phrase
-from passcheck.report.summary import counts, coverage_line, spec_rules_line, unchecked_lines
+from passcheck.report.summary import counts, coverage_line, spec_rules_line, unchecked_lines, unchecked_phrase
 
 
 def make_console(stderr: bool = False):
@@ -58,5 +58,5 @@ def render(cells: Iterable[CellResult], console: Console | None = None, *, show_
     n = counts(cells)
     console.print(
         f"{n['cells']} cells: {n['unexpected']} unexpected findings ({unexpected_phrase(causes)}), "
-        f"{n['expected']} known, {n['unchecked']} unchecked, {n['skipped']} skipped, {n['unavailable']} unavailable"
+        f"{n['expected']} known, {unchecked_phrase(n)}, {n['skipped']} skipped, {n['unavailable']} unavailable"
     )

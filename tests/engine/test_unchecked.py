@@ -45,7 +45,7 @@ def test_a_cell_with_outputs_never_compared_is_unchecked_everywhere(tmp_path):
     assert main(rerender) == 0  # re-rendered: the run that wrote it already failed
     assert main([*rerender, "--fail-on-findings"]) == 1  # asked for a verdict: still not ok
     md = markdown.render(report.cells)
-    assert "**1 unchecked**" in md and "## Not checked" in md and "output 'y'" in md
+    assert "**1 cell unchecked**" in md and "## Not checked" in md and "output 'y'" in md
     junit.write_junit(tmp_path / "j.xml", report.cells)
     assert 'type="unchecked"' in (tmp_path / "j.xml").read_text()
     from rich.console import Console
@@ -53,7 +53,7 @@ def test_a_cell_with_outputs_never_compared_is_unchecked_everywhere(tmp_path):
     console = Console(record=True, width=300)
     terminal.render(report.cells, console)
     text = console.export_text()
-    assert "UNCHECKED model/g | common | user:negate" in text and "1 unchecked" in text
+    assert "UNCHECKED model/g | common | user:negate" in text and "1 cell unchecked" in text
 
 
 def test_old_reports_still_load(tmp_path):

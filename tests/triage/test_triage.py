@@ -248,3 +248,13 @@ def test_the_public_record_writes_paths_inside_the_repository_relative_to_it(tmp
     assert "`passcheck run --cases-from docs/hunt/h.py --case hunt/x --pass ort:basic`" in text, text
     assert str(tmp_path) not in text
     assert "--cases-from /elsewhere/h.py --case hunt/y --pass 'cmd:tool {in} {out}'`" in text, text
+
+
+def test_a_budget_that_leaves_candidates_unreached_exits_1_and_help_names_the_codes(saved_run, tmp_path, capsys):
+    _, report, _ = saved_run
+    assert main(["triage", str(report), "--out", str(tmp_path / "t"), "--budget", "1e-9"]) == 1
+    assert "not reached" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["triage", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "exit codes: 0 every candidate was triaged" in said and "1 a candidate was not reached" in said
