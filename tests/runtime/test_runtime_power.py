@@ -13,6 +13,7 @@ from passcheck.errors import FeedError
 from passcheck.runtime import feeds as feeds_mod
 from passcheck.runtime.feed_files import read_feeds, write_data_set
 from passcheck.runtime.feeds import default_bindings, graph_symbols, runtime_inputs, synthesize
+from passcheck.runtime.profile import NODE_TAG
 from passcheck.runtime.reference import run_reference
 from passcheck.runtime.session import all_node_outputs, observation_copy, run_ort, session_options
 
@@ -302,9 +303,9 @@ def test_profile_with_a_kernel_not_of_the_model_is_untrusted():
     from passcheck.runtime import observe as obs
 
     line = '{"name":"%s_kernel_time","args":{"output_type_shape":[{"float":[2,2]}]}}'
-    good = "[\n" + line % (obs._NODE_TAG + "0") + "\n]"
+    good = "[\n" + line % (NODE_TAG + "0") + "\n]"
     assert obs._profiled([("r",)], good) == {"r": obs.TensorMeta((2, 2), np.dtype(np.float32))}
-    for name in (obs._NODE_TAG + "0a", "Relu_token_0", "x" + obs._NODE_TAG + "0"):
+    for name in (NODE_TAG + "0a", "Relu_token_0", "x" + NODE_TAG + "0"):
         with pytest.raises(obs._Untrusted):
             obs._profiled([("r",)], "[\n" + line % name + "\n]")
 
@@ -312,13 +313,13 @@ def test_profile_with_a_kernel_not_of_the_model_is_untrusted():
 def test_an_event_without_output_shapes_is_untrusted_and_quoted_around_the_event():
     from passcheck.runtime import observe as obs
 
-    event = f'{{"name":"{obs._NODE_TAG}0_kernel_time","args":{{"op_name":"Relu"}}}}'
+    event = f'{{"name":"{NODE_TAG}0_kernel_time","args":{{"op_name":"Relu"}}}}'
     earlier = '{"name":"session_initialization","args":{"padding":"%s"}}' % ("p" * 200)
     with pytest.raises(obs._Untrusted, match="a kernel event not in the expected form") as err:
         obs._profiled([("r",)], "[\n" + earlier + ",\n" + event + "\n]")
     excerpt = str(err.value).split(": ", 1)[1]
     assert (
-        obs._NODE_TAG + "0_kernel_time" in excerpt and "session_initialization" not in excerpt
+        NODE_TAG + "0_kernel_time" in excerpt and "session_initialization" not in excerpt
     )  # 80 characters either side
     assert len(excerpt) <= 160 + 2
 

@@ -12,6 +12,7 @@ from onnx import TensorProto, helper, numpy_helper
 from passcheck.errors import FeedError
 from passcheck.runtime.feed_files import proto_to_value, read_feeds, write_data_set
 from passcheck.runtime.observe import RunFailed, observe
+from passcheck.runtime.profile import NODE_TAG
 
 
 def _model(inputs, outputs, nodes):
@@ -173,7 +174,7 @@ def test_symbols_are_read_past_inputs_without_a_shape():
 def test_a_profile_line_holding_two_kernel_events_is_untrusted():
     from passcheck.runtime import observe as obs
 
-    event = f'{{"name":"{obs._NODE_TAG}0_kernel_time","args":{{"output_type_shape":[{{"float":[2]}}]}}}}'
+    event = f'{{"name":"{NODE_TAG}0_kernel_time","args":{{"output_type_shape":[{{"float":[2]}}]}}}}'
     assert obs._profiled([("r",)], "[\n" + event + "\n]") == {"r": obs.TensorMeta((2,), np.dtype(np.float32))}
     with pytest.raises(obs._Untrusted, match="more than one kernel event"):
         obs._profiled([("r",)], "[\n" + event + "," + event + "\n]")
@@ -303,7 +304,7 @@ def test_an_untrusted_event_is_quoted_80_characters_either_side():
     from passcheck.runtime import observe as obs
     from passcheck.runtime.profile import KERNEL_SUFFIX
 
-    event = f'{{"name":"{obs._NODE_TAG}0_kernel_time","args":{{"op_name":"Relu","pad":"{"q" * 200}"}}}}'
+    event = f'{{"name":"{NODE_TAG}0_kernel_time","args":{{"op_name":"Relu","pad":"{"q" * 200}"}}}}'
     trace = "[\n" + '{"name":"before","args":{"pad":"%s"}},\n' % ("p" * 200) + event + "\n]"
     with pytest.raises(obs._Untrusted) as err:
         obs._profiled([("r",)], trace)
