@@ -26,6 +26,8 @@ def add_parser(sub) -> None:
         help="search generated and hand-written cases × rewrites × passes for findings, within a budget",
         description="Try base models (forms of the hand-written and generated cases) rewritten at depth 1-2, all at "
         "once or at one site, under each pass; guided toward untried (op type, rewrite, pass) triples. "
+        "Without --pass each base draws from its relevant passes; the summary lists the passes searched "
+        "with their items and signatures, and a pass a case wants that cannot run here. "
         "Each distinct finding signature (pass, oracle, kind, op types, rewrite) is shrunk to a minimal "
         "pair and saved as a case module in OUT/cases (load it with --cases-from). State is kept in "
         "OUT/hunt-state.json (after a new signature, every few seconds and at the end); --resume continues it. "
@@ -39,7 +41,12 @@ def add_parser(sub) -> None:
         help="how long to search: 90s, 10m, 1h, or a count of items such as 40items (default: 10m); "
         "checked between items",
     )
-    add_pass_args(p)
+    add_pass_args(
+        p,
+        "each base's relevant passes: the defaults, its case's declared passes and every pass installed here "
+        "that runs a catalogue entry the base triggers (onnxscript:rewrite, onnx:convert-opset-up, onnxsim:simplify …; "
+        "the defaults and declared passes only with --no-coverage)",
+    )
     p.add_argument(
         "--case",
         action="append",
@@ -131,24 +138,24 @@ def handle(args) -> int:
     from passcheck.cli._common import progress
     from passcheck.engine import INPUT
     from passcheck.hunt import baseline
+    from passcheck.hunt import passes as hpasses
     from passcheck.hunt.search import hunt
     from passcheck.hunt.space import bases
     from passcheck.hunt.store import Store
     from passcheck.matrix.plan import parse_shard
-    from passcheck.passes import DEFAULT_PASSES
     from passcheck.passes.isolation import executor_for
 
     shard = parse_shard(args.shard)
     known = baseline.load(args.baseline) if args.baseline else None  # a bad file is a usage error before any work
     for p in args.cases_from:  # they may register passes
         load_path(p)
-    passes = list(dict.fromkeys(args.passes)) or [p for p in DEFAULT_PASSES]
-    if not args.env:  # with --env the passes run there: one unavailable there is a recorded cell
-        require_available([p for p in passes if p != INPUT])
+    named = list(dict.fromkeys(args.passes))
+    if named and not args.env:  # with --env the passes run there: one unavailable there is a recorded cell
+        require_available([p for p in named if p != INPUT])
     cases_from = [str(Path(p).resolve()) for p in args.cases_from]
     scope = {
         "seed": args.seed,
-        "passes": passes,
+        "passes": named,
         "cases": list(args.case),
         "cases_from": cases_from,
         "generated": not args.no_generated,
@@ -164,12 +171,17 @@ def handle(args) -> int:
         from passcheck.errors import PasscheckError
 
         raise PasscheckError("no base case runs here (every selected case is skipped); choose others with --case")
-    store = Store.open(args.out, scope, args.resume)
+    # without --pass the passes are known once the bases' coverage map is read: checked on resume then
+    store = Store.open(args.out, scope, args.resume, later=() if named else ("passes", "pass_sets"))
     store.save()  # an --out that cannot be written fails now, before any work
     before = list(store.items)
     with executor_for(None, timeout=args.timeout, preload=cases_from) as ex:
         # the map (cached per tool version) is read before the budget starts: it is not the search
         cmap = None if args.no_coverage else _coverage_map(found, ex)
+        plan = hpasses.explicit(named) if named else hpasses.relevant(found, cmap)
+        store.settle({"passes": plan.passes, "pass_sets": plan.digest()})
+        for line in plan.unavailable_lines():
+            print(f"passcheck hunt: {line}", file=sys.stderr)
         planned = args.budget.items
         if planned is not None:  # this shard's steps among the next ``planned`` of the sequence
             start = len(store.items)
@@ -184,7 +196,7 @@ def handle(args) -> int:
                 ended = hunt(
                     store,
                     found,
-                    passes,
+                    plan.passes,
                     args.seed,
                     args.budget,
                     ex,
@@ -193,6 +205,7 @@ def handle(args) -> int:
                     cmap=cmap,
                     shard=shard,
                     judge=judge,
+                    passes_of=None if plan.explicit else plan.of,
                 )
             except BaseException:  # an interrupt: the environments' workers are killed, not waited for
                 if judge is not None:
@@ -211,6 +224,9 @@ def handle(args) -> int:
                         )
                 store.save()
     new = summarize(store, known, f"{len(found)} bases", ended, time.monotonic() - t0, args)
+    from passcheck.hunt.summary import pass_lines
+
+    print("\n".join(pass_lines(plan.passes, store.items, store.signatures, plan.cases_of)), file=sys.stderr)
     if cmap is not None:
         from passcheck.hunt.summary import coverage_lines
 

@@ -16,7 +16,8 @@ there is no map), the triple rule alone applies.
 Each step draws a sample of bases with a generator seeded by ``(seed, step)``, lists their untried
 items and takes the one with the largest share of untried triples (halved for a depth-2 form, so
 single rewrites come first; a share, so a base with many op types does not crowd out the others),
-ties broken by the same generator. The choice depends only on the seed, the step and the
+ties broken by the same generator. A base's items draw only from its own passes (``passes_of``,
+its relevant set without ``--pass``: :mod:`.passes`). The choice depends only on the seed, the step and the
 items already tried, so a run is reproducible and a resumed run continues as an uninterrupted one.
 """
 
@@ -45,20 +46,28 @@ class Scheduler:
         seed: int,
         cmap=None,
         runs: Callable[[str], bool] | None = None,
+        passes_of: Callable[[str], Sequence[str]] | None = None,
     ):
         """``runs``: base id → whether that base runs on its feeds, asked (once a base has been
-        picked) when the base is a candidate again; a base that does not is not picked again."""
+        picked) when the base is a candidate again; a base that does not is not picked again.
+        ``passes_of``: base id → the passes its items draw from (its relevant set,
+        :mod:`.passes`; ``passes`` holds all of them); None: every base draws from ``passes``."""
         self.bases, self.passes, self.seed = list(bases), list(passes), seed
         self._runs = runs
+        self._of = passes_of
         self.picked: set[str] = set()
         self.by_id = {b.id: b for b in self.bases}
         self.pairs_tried: set[tuple[str, str]] = set()  # (entry key, rewrite kind)
-        self._map = _MapView(cmap, self.by_id, self.passes) if cmap is not None else None
+        self._map = _MapView(cmap, self.by_id, self.passes, self.passes_of) if cmap is not None else None
         self.tried: set[Triple] = set()
         self.done: set[str] = set()
         self.dead: set[str] = set()  # bases that do not run on their feeds: no item of theirs can be judged
         self._ops: dict[tuple[str, str], tuple[str, frozenset[str]]] = {}  # (base, form) → (rewrite kind, ops)
         self._labels: dict[tuple[str, str], tuple[str, ...]] = {}  # (base, form) → the labels its rewrite changed
+
+    def passes_of(self, base_id: str) -> Sequence[str]:
+        """The passes the items of base ``base_id`` draw from."""
+        return self.passes if self._of is None else self._of(base_id)
 
     def triples(self, item: Item) -> set[Triple]:
         """The (op type, rewrite kind, pass) triples ``item`` covers: the ops at its site, or every op of its base."""
@@ -121,7 +130,7 @@ class Scheduler:
                 continue
             for form in base.forms(self.seed):
                 depth = len({r for r, _ in hforms.parts(form)})
-                for p in self.passes:
+                for p in self.passes_of(base.id):
                     item = Item(base.id, form, p)
                     if item.key in self.done:
                         continue
@@ -133,18 +142,18 @@ class Scheduler:
 
 
 class _MapView:
-    """The coverage map as the scheduler reads it: entry → the hunt's bases that trigger it, and
-    the hunt's passes that run it."""
+    """The coverage map as the scheduler reads it: entry → the hunt's bases that trigger it (with a
+    pass of their own that runs it), and the hunt's passes that run it."""
 
-    def __init__(self, cmap, by_id, passes: Sequence[str]):
+    def __init__(self, cmap, by_id, passes: Sequence[str], passes_of: Callable[[str], Sequence[str]]):
         from passcheck.coverage.entry import PassScope
 
         scope = PassScope(cmap.entries.values())
         self.entries: dict[str, tuple[list[str], list[str]]] = {}
         self.ops: dict[str, frozenset[str]] = {}  # entry → the op types it acts on (empty: unknown)
         for key, entry in cmap.entries.items():
-            bases = [b for b in cmap.bases_of(key) if b in by_id]
             runs = [p for p in passes if scope.runs(entry, p)]
+            bases = [b for b in cmap.bases_of(key) if b in by_id and set(runs) & set(passes_of(b))]
             if bases and runs:
                 self.entries[key] = (bases, runs)
                 self.ops[key] = entry_ops(entry, [e.effect for e in cmap.evidence.get(key, ())])
@@ -175,12 +184,15 @@ class _MapView:
             live_bases = [b for b in bases if not sched.is_dead(b)]
             for bid in rng.sample(live_bases, min(SAMPLE, len(live_bases))):
                 base = sched.by_id[bid]
+                own = set(sched.passes_of(bid))
                 for form in base.forms(sched.seed):
                     if (key, hforms.kind(form)) in sched.pairs_tried:
                         continue
                     depth = len({r for r, _ in hforms.parts(form)})
                     near = None
                     for p in runs:
+                        if p not in own:
+                            continue
                         item = Item(bid, form, p)
                         if item.key in sched.done:
                             continue

@@ -72,6 +72,7 @@ def hunt(
     cmap=None,
     shard: tuple[int, int] = (1, 1),
     judge=None,
+    passes_of: Callable[[str], Sequence[str]] | None = None,
 ) -> Ended:
     """Run items until ``budget`` is spent; ``store`` is updated after every item and saved as
     :meth:`~passcheck.hunt.store.Store.checkpoint` says, and when the loop ends (however it ends).
@@ -88,6 +89,8 @@ def hunt(
         shard: ``(i, n)``, 1 ≤ i ≤ n: run the steps ``k`` with ``k % n == i - 1`` (see module docs).
         judge: with ``--env``, a :data:`passcheck.hunt.windows.Judge`: each pair is gated here and
             judged in every environment through it, no pass runs here (:mod:`.windows`).
+        passes_of: base id → the passes its items draw from (:meth:`.passes.PassPlan.of`, all of
+            them in ``passes``); None: every base draws from ``passes``.
     """
     index, count = shard
     alive: dict[str, bool] = {}  # base id → whether it runs on its feeds (base_runs), asked once per base
@@ -97,7 +100,7 @@ def hunt(
             alive[base_id] = base_runs(scheduler.by_id[base_id], executor) is not None
         return alive[base_id]
 
-    scheduler = Scheduler(bases, passes, seed, cmap, runs=runs)
+    scheduler = Scheduler(bases, passes, seed, cmap, runs=runs, passes_of=passes_of)
     for rec in store.items:
         if "base_runs" in rec:
             alive[rec["base"]] = rec["base_runs"]

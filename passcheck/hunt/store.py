@@ -20,7 +20,7 @@ from passcheck.signature import Signature
 STATE = "hunt-state.json"
 VERSION = 1
 #: Arguments a resumed hunt must share with the run it continues.
-SCOPE = ("seed", "passes", "cases", "cases_from", "generated", "shard", "envs")
+SCOPE = ("seed", "passes", "pass_sets", "cases", "cases_from", "generated", "shard", "envs")
 #: Item status of a step another shard runs (recorded, not run: every shard walks one sequence).
 OTHER_SHARD = "other-shard"
 #: Seconds between two writes of the state while items run (see module docs).
@@ -55,6 +55,7 @@ class Store:
         self.coarse: dict[str, str | None] = {}
         self.environment: dict[str, dict[str, Any]] = {}
         self._saved: tuple[float, int] | None = None  # (monotonic time, signature count) of the last save
+        self._saved_scope: dict[str, Any] | None = None  # a resumed state's scope as read
 
     @property
     def path(self) -> Path:
@@ -65,8 +66,10 @@ class Store:
         return self.out / "cases"
 
     @classmethod
-    def open(cls, out: str | Path, scope: dict[str, Any], resume: bool) -> Store:
-        """A new state in ``out``, or with ``resume`` the one there.
+    def open(cls, out: str | Path, scope: dict[str, Any], resume: bool, later: tuple[str, ...] = ()) -> Store:
+        """A new state in ``out``, or with ``resume`` the one there. The scope keys in ``later`` are
+        known only once the hunt has read its bases (the relevant pass sets): they keep the saved
+        values until :meth:`settle` checks them.
 
         Raises:
             PasscheckError: ``out`` is not a folder; it holds a state and ``resume`` is not set; the
@@ -89,14 +92,33 @@ class Store:
         except (ValueError, KeyError, TypeError) as exc:
             raise PasscheckError(f"{store.path}: not a readable hunt state ({exc}); choose another --out") from None
         for k in SCOPE:
-            if saved.get(k) != scope.get(k):
+            if k not in later and saved.get(k) != scope.get(k):
                 raise PasscheckError(
                     f"{store.path}: the hunt there used {k} {saved.get(k)!r}, this run {scope.get(k)!r}; "
                     "resume with the same arguments, or choose another --out"
                 )
         store.items, store.signatures, store.coarse = items, signatures, coarse
+        for k in later:  # saved as read until settle checks them
+            store.scope[k] = saved.get(k)
+        store._saved_scope = saved
         store.environment = doc.get("environment") or {}  # a state written before it existed has none
         return store
+
+    def settle(self, scope: dict[str, Any]) -> None:
+        """Set the scope keys of ``scope`` (the ``later`` ones of :meth:`open`); for a resumed state
+        with items, check each first (a state saved before any item takes them).
+
+        Raises:
+            PasscheckError: a resumed state's items were tried with another value of one of them.
+        """
+        saved = self._saved_scope
+        for k, v in scope.items():
+            if saved is not None and self.items and saved.get(k) != v:
+                raise PasscheckError(
+                    f"{self.path}: the hunt there used {k} {saved.get(k)!r}, this run {v!r}; "
+                    "resume with the same arguments, or choose another --out"
+                )
+            self.scope[k] = v
 
     def key_of(self, sig: Signature) -> str | None:
         """The key this state holds ``sig`` under, or None when it is new. A record an older passcheck

@@ -8,7 +8,7 @@ hand-written or generated library already has it)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TextIO
 
 COLUMNS = ("#", "pass", "oracle", "kind", "ops", "rewrite", "nodes", "hits", "reproduces", "in case", "case")
@@ -96,6 +96,31 @@ def coverage_lines(cmap, before: Iterable[Mapping[str, Any]], after: Iterable[Ma
             f"  {tool}: {n0} -> {n1} of {len(reach)} triggered entries ({len(keys)} in the catalogue); "
             f"(entry, spelling) pairs {pairs0} -> {pairs1}"
         )
+    return out
+
+
+def pass_lines(
+    passes: Iterable[str],
+    items: Iterable[Mapping[str, Any]],
+    signatures: Mapping[str, Mapping[str, Any]],
+    cases_of: Callable[[str], int | None] = lambda p: None,
+) -> list[str]:
+    """The passes searched: per pass the items run (steps another shard ran left out), the distinct
+    signatures of that pass and, without ``--pass``, how many cases draw from it (``cases_of``);
+    a pass outside :data:`~passcheck.passes.DEFAULT_PASSES` is marked."""
+    from collections import Counter
+
+    from passcheck.hunt.store import OTHER_SHARD
+    from passcheck.passes import DEFAULT_PASSES
+
+    ran = Counter(r["pass"] for r in items if r["status"] != OTHER_SHARD)
+    found = Counter(rec["signature"]["pass_id"] for rec in signatures.values() if rec.get("signature"))
+    passes = list(dict.fromkeys([*passes, *ran, *found]))
+    out = [f"passes searched ({len(passes)}; items, distinct signatures):"]
+    for p in passes:
+        n = cases_of(p)
+        extra = ("" if n is None else f", {n} cases") + ("" if p in DEFAULT_PASSES else ", not a default")
+        out.append(f"  {p}: {ran.get(p, 0)} items, {found.get(p, 0)} signatures{extra}")
     return out
 
 

@@ -1,0 +1,140 @@
+"""Which passes a hunt base's items draw from (its *relevant set*), when no ``--pass`` is given.
+
+A case's relevant set is, in this order: the defaults (:data:`~passcheck.passes.DEFAULT_PASSES`),
+the passes the case declares (``Case.passes``: a rule or fusion case names the pass that applies its
+rule, :func:`passcheck.cases.rules.target_passes`), then every other registered pass
+(:func:`~passcheck.passes.known_pass_ids`: fixed, ``--cases-from`` and plugin passes) that runs a
+catalogue entry the case's first form triggers in the coverage map (the entry names the pass, or
+the pass declares the entry's tool or none the catalogue knows: :class:`~passcheck.coverage.entry.PassScope`).
+Every form of a case shares its set (the forms spell one computation). A pass whose tool is missing
+here (:meth:`~passcheck.passes.PassAdapter.unavailable_reason`) is left out and reported with the
+cases that wanted it, never dropped silently. Without a coverage map (``--no-coverage``) the
+set is the defaults and the declared passes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+#: How a case came to want a pass (see :attr:`PassPlan.wanted`).
+DECLARED, CATALOGUE = "declared", "catalogue"
+
+
+@dataclasses.dataclass
+class PassPlan:
+    """The passes of a hunt's items.
+
+    Attributes:
+        passes: every pass searched, in scheduling order (the defaults first).
+        of_case: case id → its relevant set (absent: every pass of :attr:`passes`).
+        unavailable: pass id → why it cannot run here, for the passes some case wanted.
+        wanted: pass id → (how, case ids) for those unavailable passes: ``declared`` by the cases,
+            else reached through their ``catalogue`` entries.
+        explicit: the passes were named with ``--pass`` (every base gets all of them).
+    """
+
+    passes: list[str]
+    of_case: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    unavailable: dict[str, str] = dataclasses.field(default_factory=dict)
+    wanted: dict[str, tuple[str, list[str]]] = dataclasses.field(default_factory=dict)
+    explicit: bool = False
+
+    def of(self, base_id: str) -> tuple[str, ...]:
+        """The passes of base ``base_id`` (``case-id:form``)."""
+        return self.of_case.get(base_id.rsplit(":", 1)[0], tuple(self.passes))
+
+    def digest(self) -> str | None:
+        """A short digest of the per-case sets (None for ``--pass``): a resumed hunt must draw the same."""
+        if self.explicit:
+            return None
+        text = json.dumps(sorted(self.of_case.items()), separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def cases_of(self, pass_id: str) -> int | None:
+        """How many cases draw from ``pass_id`` (None for ``--pass``: every case)."""
+        if self.explicit:
+            return None
+        return sum(pass_id in s for s in self.of_case.values())
+
+    def unavailable_lines(self) -> list[str]:
+        """One line per pass some case wanted that cannot run here (``passcheck hunt`` prints them)."""
+        out = []
+        for p, why in self.unavailable.items():
+            how, cases = self.wanted[p]
+            what = "declared by" if how == DECLARED else "reached through the catalogue entries of"
+            first = ", ".join(cases[:3]) + (", …" if len(cases) > 3 else "")
+            out.append(f"pass {p} not searched, it cannot run here ({why}): {what} {len(cases)} cases ({first})")
+        return out
+
+
+def explicit(passes: Sequence[str]) -> PassPlan:
+    """The plan of ``--pass``: every base draws from ``passes`` (deduplicated, in order)."""
+    return PassPlan(list(dict.fromkeys(passes)), explicit=True)
+
+
+def relevant(bases: Iterable[Any], cmap=None, available=None) -> PassPlan:
+    """The relevant set of every case of ``bases`` (:class:`~passcheck.hunt.space.Base`; see module docs).
+
+    Args:
+        cmap: the hunt's :class:`~passcheck.coverage.map.CoverageMap` (bases keyed ``case-id:form``),
+            or None: the defaults and the declared passes only.
+        available: pass id → why it cannot run here or None (default: the adapter's
+            :meth:`~passcheck.passes.PassAdapter.unavailable_reason`; a parametrized id the
+            registry rejects counts as unavailable with its error).
+    """
+    from passcheck.passes import DEFAULT_PASSES, known_pass_ids
+
+    why_not = available or _why_not
+    cases = {b.case.id: b.case for b in bases}
+    candidates = [p for p in known_pass_ids() if p not in DEFAULT_PASSES]
+    reached = _reached(cases, cmap, candidates) if cmap is not None else {}
+    plan = PassPlan([])
+    reasons: dict[str, str | None] = {}
+    for cid in sorted(cases):
+        wanted: dict[str, str] = {}
+        for p in (*DEFAULT_PASSES, *cases[cid].passes):
+            wanted.setdefault(p, DECLARED)
+        for p in reached.get(cid, ()):
+            wanted.setdefault(p, CATALOGUE)
+        chosen = []
+        for p, how in wanted.items():
+            if p not in reasons:
+                reasons[p] = why_not(p)
+            if reasons[p] is None:
+                chosen.append(p)
+                continue
+            plan.unavailable[p] = reasons[p]
+            prev = plan.wanted.get(p, (CATALOGUE, []))
+            plan.wanted[p] = (DECLARED if DECLARED in (how, prev[0]) else CATALOGUE, [*prev[1], cid])
+        plan.of_case[cid] = tuple(chosen)
+    order = [*DEFAULT_PASSES, *known_pass_ids()]
+    used = {p for s in plan.of_case.values() for p in s}
+    plan.passes = [p for p in dict.fromkeys([*order, *sorted(used)]) if p in used]
+    return plan
+
+
+def _reached(cases, cmap, candidates: Sequence[str]) -> dict[str, list[str]]:
+    """Case id → the ``candidates`` that run an entry its first form triggers in ``cmap``."""
+    from passcheck.coverage.entry import PassScope
+
+    scope = PassScope(cmap.entries.values())
+    by_base = cmap.by_base()
+    out: dict[str, list[str]] = {}
+    for cid, case in cases.items():
+        keys = by_base.get(f"{cid}:{next(iter(case.forms))}", ())
+        entries = [cmap.entries[k] for k in keys if k in cmap.entries]
+        out[cid] = [p for p in candidates if any(scope.runs(e, p) for e in entries)]
+    return out
+
+
+def _why_not(pass_id: str) -> str | None:
+    from passcheck.passes import get_pass
+
+    try:
+        return get_pass(pass_id).unavailable_reason()
+    except Exception as exc:  # noqa: BLE001 - a pass the registry cannot make here is not searched, and why
+        return f"{type(exc).__name__}: {exc}"
