@@ -115,10 +115,11 @@ def pass_lines(
 
     ran = Counter(r["pass"] for r in items if r["status"] != OTHER_SHARD)
     found = Counter(rec["signature"]["pass_id"] for rec in signatures.values() if rec.get("signature"))
-    passes = list(dict.fromkeys([*passes, *ran, *found]))
-    out = [f"passes searched ({len(passes)}; items, distinct signatures):"]
+    planned = list(passes)
+    passes = list(dict.fromkeys([*planned, *ran, *found]))  # ``input``: a form onnxruntime cannot run
+    out = [f"passes searched ({len(planned)}; items, distinct signatures):"]
     for p in passes:
-        n = cases_of(p)
+        n = cases_of(p) if p in planned else None
         extra = ("" if n is None else f", {n} cases") + ("" if p in DEFAULT_PASSES else ", not a default")
         out.append(f"  {p}: {ran.get(p, 0)} items, {found.get(p, 0)} signatures{extra}")
     return out
