@@ -140,3 +140,21 @@ def test_hunt_without_pass_searches_declared_passes_reports_a_missing_one_and_re
     for base, _, pass_id in straight:
         assert pass_id != "test:missing-tool"
         assert pass_id in DEFAULT_PASSES or base.startswith("hunt-declares/planted:"), (base, pass_id)
+
+
+def test_without_pass_two_shards_merged_are_the_unsharded_run(tmp_path, declaring):
+    case = ["--cases-from", str(declaring), "--case", "hunt-declares/*"]
+    whole = _hunt(tmp_path / "w", *case, budget="6items")
+    one = _hunt(tmp_path / "s1", *case, "--shard", "1/2", budget="6items")
+    two = _hunt(tmp_path / "s2", *case, "--shard", "2/2", budget="6items")
+    for r in (whole, one, two):
+        assert r.returncode in (0, 1), r.stderr
+    argv = [sys.executable, "-m", "passcheck", "merge", str(tmp_path / "s1"), str(tmp_path / "s2")]
+    merged = subprocess.run([*argv, "--out", str(tmp_path / "m")], capture_output=True, text=True, timeout=900)
+    assert merged.returncode in (0, 1), merged.stderr
+
+    def items(out):
+        doc = json.loads((out / "hunt-state.json").read_text())
+        return [(i["base"], i["form"], i["pass"]) for i in doc["items"] if i["status"] != "other-shard"]
+
+    assert items(tmp_path / "m") == items(tmp_path / "w") and len(items(tmp_path / "w")) == 6
