@@ -177,9 +177,14 @@ def handle(args) -> int:
     before = list(store.items)
     with executor_for(None, timeout=args.timeout, preload=cases_from) as ex:
         # the map (cached per tool version) is read before the budget starts: it is not the search
-        cmap = None if args.no_coverage else _coverage_map(found, ex)
-        plan = hpasses.explicit(named) if named else hpasses.relevant(found, cmap)
-        store.settle({"passes": plan.passes, "pass_sets": plan.digest()})
+        try:
+            cmap = None if args.no_coverage else _coverage_map(found, ex)
+            plan = hpasses.explicit(named) if named else hpasses.relevant(found, cmap)
+            store.settle({"passes": plan.passes, "pass_sets": plan.digest()})
+        except BaseException:  # a resumed state of other pass sets, an interrupt: the environments' workers too
+            if judge is not None:
+                judge.close(grace=0.0)
+            raise
         for line in plan.unavailable_lines():
             print(f"passcheck hunt: {line}", file=sys.stderr)
         planned = args.budget.items

@@ -158,3 +158,22 @@ def test_without_pass_two_shards_merged_are_the_unsharded_run(tmp_path, declarin
         return [(i["base"], i["form"], i["pass"]) for i in doc["items"] if i["status"] != "other-shard"]
 
     assert items(tmp_path / "m") == items(tmp_path / "w") and len(items(tmp_path / "w")) == 6
+
+
+def test_a_resumed_state_drawn_from_other_pass_sets_is_refused_and_kept(tmp_path):
+    from passcheck.errors import PasscheckError
+    from passcheck.hunt.store import Store
+
+    scope = {"seed": 1, "passes": [], "cases": [], "cases_from": [], "generated": False}
+    first = Store.open(tmp_path, dict(scope), resume=False, later=("passes", "pass_sets"))
+    first.settle({"passes": ["ort:basic"], "pass_sets": "aaaa"})
+    first.items.append({"base": "b:common", "form": "f", "pass": "ort:basic", "status": "done", "signatures": []})
+    first.save()
+    again = Store.open(tmp_path, dict(scope), resume=True, later=("passes", "pass_sets"))
+    assert again.scope["pass_sets"] == "aaaa"  # kept as saved until settled
+    with pytest.raises(PasscheckError, match="used pass_sets 'aaaa', this run 'bbbb'"):
+        again.settle({"passes": ["ort:basic"], "pass_sets": "bbbb"})
+    again.settle({"passes": ["ort:basic"], "pass_sets": "aaaa"})
+    assert len(again.items) == 1
+    with pytest.raises(PasscheckError, match="used passes"):  # --pass against a state without it
+        Store.open(tmp_path, {**scope, "passes": ["ort:all"]}, resume=True)
