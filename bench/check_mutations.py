@@ -21,8 +21,10 @@ Per job it prints:
   around the job: the ``passcheck`` process and the workers it reaped);
 - the load average (``os.getloadavg``) before and after: other processes share the cores.
 
-Run: ``python bench/check_mutations.py [--job resnet|generated]... [--keep DIR]``; the tools must be
-installed in this interpreter's environment, ``passcheck`` is run as ``python -m passcheck``.
+Run: ``python bench/check_mutations.py [--job resnet|generated]... [--keep DIR] [--tree NAME=DIR]...
+[--rounds N]``; the tools must be installed in this interpreter's environment, ``passcheck`` is run as
+``python -m passcheck``; ``--tree`` compares source trees in one run (``git archive`` of each commit
+into DIR), alternating them round by round.
 Exit code 0 whatever the ratios (a benchmark, not a test).
 
 Measured 2026-12-02 (onnx 1.23.2, onnxruntime 1.32.0, 2 cores shared with four other engineers'
@@ -106,12 +108,14 @@ JOBS = {
 }
 
 
-def measure(argv: list[str], out: Path) -> dict:
-    """Run ``python -m passcheck ARGV --json OUT/report.json -q`` once; wall, CPU, load and the
-    workers' job seconds by label."""
+def measure(argv: list[str], out: Path, tree: str | None = None) -> dict:
+    """Run ``python -m passcheck ARGV --json OUT/report.json -q`` once (the passcheck of source tree
+    ``tree`` first on ``PYTHONPATH`` when given); wall, CPU, load and the workers' job seconds by label."""
     timings = out / "timings.jsonl"
     timings.unlink(missing_ok=True)
     env = dict(os.environ, PASSCHECK_TIMINGS=str(timings))
+    if tree:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [tree, env.get("PYTHONPATH")]))
     cmd = [sys.executable, "-m", "passcheck", *argv, "--json", str(out / "report.json"), "-q"]
     load0 = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -159,8 +163,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--job", action="append", choices=sorted(JOBS), help="jobs to run (default: all)")
     ap.add_argument("--keep", metavar="DIR", help="keep each job's report.json and timings.jsonl in DIR/JOB")
+    ap.add_argument(
+        "--tree",
+        action="append",
+        default=[],
+        metavar="NAME=DIR",
+        help="run each job with the passcheck of source tree DIR (e.g. a `git archive` of another commit) first "
+        "on PYTHONPATH, once per tree and round, the trees alternating (default: the installed passcheck)",
+    )
+    ap.add_argument("--rounds", type=int, default=1, metavar="N", help="run each job N times (per tree)")
     args = ap.parse_args()
     names = args.job or list(JOBS)
+    trees = [t.partition("=")[::2] for t in args.tree] or [("", "")]
+    if any(not name or not Path(d).is_dir() for name, d in trees if (name, d) != ("", "")):
+        ap.error("--tree takes NAME=DIR with DIR an existing folder")
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; load average {os.getloadavg()}")
     if "generated" in names:  # build (or find cached) the generated set outside the timing
         subprocess.run(
@@ -170,10 +186,13 @@ def main() -> None:
         )
     with tempfile.TemporaryDirectory(prefix="passcheck-bench-") as tmp:
         for name in names:
-            out = Path(args.keep) / name if args.keep else Path(tmp) / name
-            out.mkdir(parents=True, exist_ok=True)
             argv = JOBS[name]()
-            show(name, argv, measure(argv, out))
+            for r in range(args.rounds):
+                for tree, folder in trees if r % 2 == 0 else trees[::-1]:  # alternate which tree goes first
+                    label = "/".join(filter(None, [name, tree, str(r + 1) if args.rounds > 1 else ""]))
+                    out = (Path(args.keep) if args.keep else Path(tmp)) / label.replace("/", "-")
+                    out.mkdir(parents=True, exist_ok=True)
+                    show(label, argv, measure(argv, out, str(Path(folder).resolve()) if folder else None))
 
 
 if __name__ == "__main__":
