@@ -21,8 +21,10 @@ Per job it prints:
   around the job: the ``passcheck`` process and the workers it reaped);
 - the load average (``os.getloadavg``) before and after: other processes share the cores.
 
-Run: ``python bench/check_mutations.py [--job resnet|generated]... [--keep DIR]``; the tools must be
-installed in this interpreter's environment, ``passcheck`` is run as ``python -m passcheck``.
+Run: ``python bench/check_mutations.py [--job resnet|generated]... [--keep DIR] [--tree NAME=DIR]...
+[--rounds N]``; the tools must be installed in this interpreter's environment, ``passcheck`` is run as
+``python -m passcheck``; ``--tree`` compares source trees in one run (``git archive`` of each commit
+into DIR), alternating them round by round.
 Exit code 0 whatever the ratios (a benchmark, not a test).
 
 Measured 2026-12-02 (onnx 1.23.2, onnxruntime 1.32.0, 2 cores shared with four other engineers'
@@ -78,6 +80,36 @@ in the parent: the parent's main samples now) and the parent waiting on the work
 set stays far above the goal: its 490 cells take about a second of tool work, and the rest is
 interpreter start-up (importing onnx, ml_dtypes, onnxruntime in both processes: half of py-spy's
 samples of the parent) and ~1,100 round trips.
+
+Then (2026-12-02, ``--job generated --tree main=… --tree churn=… --rounds 3``, each tree a ``git
+archive``; main at 6c3c484, churn: the worker started as the session opens, the passes of a form
+under 1 MiB sent in one message, the checker's question asked in the job running the model; worker
+round trips 777 -> 221, the reports identical minus timings). Not under ``nice``, load 20-22 (other
+engineers' suites); under ``nice -n 10`` at load 18-21 the same order gave main 30.4 / 20.6 / 24.9 s
+and churn 17.9 / 18.9 / 23.4 s:
+
+==================  ======  =======  =======  ==========  ========  ==========
+job                 cells   wall s   tools s  wall/tools  user s    system s
+==================  ======  =======  =======  ==========  ========  ==========
+generated, main 1     490     20.8      3.3        6.22       3.5         0.3
+generated, churn 1    490     22.7      3.9        5.81       3.7         0.3
+generated, churn 2    490     21.4      3.4        6.38       3.5         0.3
+generated, main 2     490     20.3      3.3        6.22       3.9         0.3
+generated, main 3     490     19.5      2.7        7.18       3.6         0.3
+generated, churn 3    490     19.1      3.7        5.11       3.6         0.3
+==================  ======  =======  =======  ==========  ========  ==========
+
+No wall time gained beyond the noise: at this load the run is starved of CPU, not of round trips
+(3.5-3.9 s of CPU in 19-23 s of wall). py-spy of main (``record --subprocesses``, load 16): of 3,207
+CPU samples, ~2,100 are imports (parent: onnx, 0.8 s of which is ml_dtypes registering its dtypes'
+ufunc loops with numpy, then onnxruntime, rich and the 41 case modules; worker: onnx again and
+onnxscript, ~1.6 s, inside the first ``onnxscript:optimize`` job), ~430 passcheck's own work in the
+parent (the registry: registering all 3,356 generated cases to select 17 took 0.6 s at load 20; the engine and
+oracles), ~320 the pipe on both sides, ~80 inside the jobs. With churn, py-spy ``--idle`` of the
+parent (load 20, 13.4 s): 3.0 s waiting on pass batches, 1.3 s on the worker taking jobs, 1.0 s on
+the worker's start (its imports outlast the parent's), ~3 s importing, 1.2 s in the registry, 1.6 s
+in the engine. What would reach the goal is start-up that is not paid per run (a worker kept
+between runs) or a cheaper ``import ml_dtypes``, not fewer messages.
 """
 
 from __future__ import annotations
@@ -106,12 +138,14 @@ JOBS = {
 }
 
 
-def measure(argv: list[str], out: Path) -> dict:
-    """Run ``python -m passcheck ARGV --json OUT/report.json -q`` once; wall, CPU, load and the
-    workers' job seconds by label."""
+def measure(argv: list[str], out: Path, tree: str | None = None) -> dict:
+    """Run ``python -m passcheck ARGV --json OUT/report.json -q`` once (the passcheck of source tree
+    ``tree`` first on ``PYTHONPATH`` when given); wall, CPU, load and the workers' job seconds by label."""
     timings = out / "timings.jsonl"
     timings.unlink(missing_ok=True)
     env = dict(os.environ, PASSCHECK_TIMINGS=str(timings))
+    if tree:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [tree, env.get("PYTHONPATH")]))
     cmd = [sys.executable, "-m", "passcheck", *argv, "--json", str(out / "report.json"), "-q"]
     load0 = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -159,8 +193,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--job", action="append", choices=sorted(JOBS), help="jobs to run (default: all)")
     ap.add_argument("--keep", metavar="DIR", help="keep each job's report.json and timings.jsonl in DIR/JOB")
+    ap.add_argument(
+        "--tree",
+        action="append",
+        default=[],
+        metavar="NAME=DIR",
+        help="run each job with the passcheck of source tree DIR (e.g. a `git archive` of another commit) first "
+        "on PYTHONPATH, once per tree and round, the trees alternating (default: the installed passcheck)",
+    )
+    ap.add_argument("--rounds", type=int, default=1, metavar="N", help="run each job N times (per tree)")
     args = ap.parse_args()
     names = args.job or list(JOBS)
+    trees = [t.partition("=")[::2] for t in args.tree] or [("", "")]
+    if any(not name or not Path(d).is_dir() for name, d in trees if (name, d) != ("", "")):
+        ap.error("--tree takes NAME=DIR with DIR an existing folder")
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; load average {os.getloadavg()}")
     if "generated" in names:  # build (or find cached) the generated set outside the timing
         subprocess.run(
@@ -170,10 +216,13 @@ def main() -> None:
         )
     with tempfile.TemporaryDirectory(prefix="passcheck-bench-") as tmp:
         for name in names:
-            out = Path(args.keep) / name if args.keep else Path(tmp) / name
-            out.mkdir(parents=True, exist_ok=True)
             argv = JOBS[name]()
-            show(name, argv, measure(argv, out))
+            for r in range(args.rounds):
+                for tree, folder in trees if r % 2 == 0 else trees[::-1]:  # alternate which tree goes first
+                    label = "/".join(filter(None, [name, tree, str(r + 1) if args.rounds > 1 else ""]))
+                    out = (Path(args.keep) if args.keep else Path(tmp)) / label.replace("/", "-")
+                    out.mkdir(parents=True, exist_ok=True)
+                    show(label, argv, measure(argv, out, str(Path(folder).resolve()) if folder else None))
 
 
 if __name__ == "__main__":

@@ -77,6 +77,8 @@ class Session:
                 self.recorder = Recorder(self._save_run)
                 self._stack.callback(self.recorder.close)
             self.executor = self._stack.enter_context(executor_for(self._given, **self._limits))
+            if self._given is None and (start := getattr(self.executor, "start", None)) is not None:
+                start()  # its start-up overlaps the caller's until the first job (Worker.start)
         except BaseException:
             self._stack.close()
             raise

@@ -31,6 +31,15 @@ def add_parser(sub) -> None:
 
 
 def handle(args) -> int:
+    from passcheck.cli._output import session_for
+
+    # the isolation worker starts first: its start-up (importing the tools) overlaps loading the
+    # case library here (importing them too, building the generated set's registry)
+    with session_for(args, args.cases_from, save=False) as started:
+        return _run(args, started)
+
+
+def _run(args, started) -> int:
     from passcheck.api import require_available, run
     from passcheck.cases import load_path, registry
     from passcheck.cli._output import RunSession, finish
@@ -52,9 +61,8 @@ def handle(args) -> int:
         "cases_from": [str(p) for p in args.cases_from],
         **({"unknown_dim_param": args.unknown_dim_param} if args.unknown_dim_param else {}),
     }
-    with RunSession(
-        args, "run", selection, preload=args.cases_from, planned=planned_cells(args.case, args.passes, args.cases_from)
-    ) as s:
+    planned = planned_cells(args.case, args.passes, args.cases_from)
+    with RunSession(args, "run", selection, preload=args.cases_from, planned=planned, session=started) as s:
         report = s.complete(
             run(
                 args.case,

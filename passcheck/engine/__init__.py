@@ -201,7 +201,8 @@ def evaluate(
     fixed = getattr(executor, "fixed_models", None) or contextlib.nullcontext
     with fixed():  # the forms do not change while they are run and judged
         baselines = {
-            name: step(f"{subject.id}: {name}: running the form unoptimized") or _observed_runs(m, feeds, runner)
+            name: step(f"{subject.id}: {name}: running the form unoptimized")
+            or _observed_runs(m, feeds, runner, checker if check_input else None)  # its input cell asks the checker
             for name, m in subject.forms.items()
         }
         subject, baselines = _runnable_here(
@@ -223,10 +224,9 @@ def evaluate(
     # removed at the end (or when collected after an error)
     kept = getattr(executor, "pass_folder", None)
     workdir: tempfile.TemporaryDirectory | None = None
-    for adapter in adapters:
-        todo = [f for f in subject.forms if not (skip_cells and skip_cells(adapter.id, f))]
-        if not todo:
-            continue
+    wanted = [a for a in adapters if any(not (skip_cells and skip_cells(a.id, f)) for f in subject.forms)]
+    ran = _batched(executor, wanted, subject, kept, step)
+    for adapter in wanted:
         with fixed():  # this pass's outputs do not change while they are run and judged
             if starting:
                 starting(adapter.id)
@@ -237,25 +237,17 @@ def evaluate(
                     outcome = reason
                 elif reason:
                     outcome = PassOutcome(adapter.id, "unavailable", error=reason, versions=adapter.versions())
+                elif (outcome := ran.pop((adapter.id, form), None)) is not None:
+                    outcome = _runnable_output(adapter, outcome)
                 else:
                     step(f"{subject.id}: {form} {adapter.id}: running the pass")
                     if kept is None and workdir is None:
                         workdir = tempfile.TemporaryDirectory(prefix="passcheck-")
                     folder = Path(kept) if kept is not None else Path(workdir.name) / "pass"
-                    outcome = executor(adapter, model, _emptied(folder))
-                    if outcome.ok and (
-                        late := beyond_onnxruntime(outcome.model)
-                    ):  # e.g. a converter's output at a newer opset
-                        outcome = PassOutcome(
-                            adapter.id,
-                            "unavailable",
-                            error=f"the output of {adapter.id} cannot be run here: {late}",
-                            versions=outcome.versions,
-                            seconds=outcome.seconds,
-                        )
+                    outcome = _runnable_output(adapter, executor(adapter, model, _emptied(folder)))
                 if outcome.ok:
                     step(f"{subject.id}: {form} {adapter.id}: running its output")
-                out_runs = _observed_runs(outcome.model, feeds, runner) if outcome.ok else []
+                out_runs = _observed_runs(outcome.model, feeds, runner, checker) if outcome.ok else []
                 if outcome.ok:  # while the worker keeps the output: the oracles' checker question, no bytes sent
                     checker.ask_early(outcome.model)
                 runs.append(
@@ -282,7 +274,7 @@ def evaluate(
                 hashes,
                 subject.repro.format(**{"pass": shlex.quote(adapter.id)}),
                 env,
-                todo,
+                [f for f in subject.forms if not (skip_cells and skip_cells(adapter.id, f))],
                 _form_repro(subject, shlex.quote(adapter.id)),
             )
             if record:
@@ -292,6 +284,48 @@ def evaluate(
     if workdir is not None:
         workdir.cleanup()
     return results
+
+
+#: Largest serialized model whose passes :func:`_batched` runs in one round trip (a larger model's
+#: passes take far longer than a round trip, and its outputs would crowd the worker's kept models).
+BATCH_BYTES = 1 << 20
+
+
+def _batched(executor: Any, adapters: Sequence[PassAdapter], subject: Subject, kept: Any, step: Callable) -> dict:
+    """The outcomes of the passes to run on each small form, ``(pass id, form) → PassOutcome``, asked
+    of an executor that runs many passes on one model in one round trip (``run_passes``: the
+    isolation worker, :meth:`~passcheck.passes.isolation.IsolatedExecutor.run_passes`), each in its
+    own emptied folder inside ``kept``; the same outcomes as one call per pass. A pass it did not
+    run (or a form of more than :data:`BATCH_BYTES`, a pass outside what its tool supports) is not
+    in the result: the caller runs it as before."""
+    run_passes = getattr(executor, "run_passes", None)
+    if run_passes is None or kept is None:
+        return {}
+    ran: dict[tuple[str, str], PassOutcome] = {}
+    for form, model in subject.forms.items():
+        todo = [a for a in adapters if not _precondition(a, model)]
+        if len(todo) < 2 or model.ByteSize() > BATCH_BYTES:
+            continue
+        step(f"{subject.id}: {form}: running {len(todo)} passes")
+        workdirs = [_emptied(Path(kept) / f"batch-{i}") for i in range(len(todo))]  # kept: removing costs more
+        for adapter, outcome in zip(todo, run_passes(todo, model, workdirs), strict=True):
+            if outcome is not None:
+                ran[(adapter.id, form)] = outcome
+    return ran
+
+
+def _runnable_output(adapter: PassAdapter, outcome: PassOutcome) -> PassOutcome:
+    """``outcome``, or ``unavailable`` when its output cannot be run by this onnxruntime (e.g. a
+    converter's output at a newer opset)."""
+    if outcome.ok and (late := beyond_onnxruntime(outcome.model)):
+        return PassOutcome(
+            adapter.id,
+            "unavailable",
+            error=f"the output of {adapter.id} cannot be run here: {late}",
+            versions=outcome.versions,
+            seconds=outcome.seconds,
+        )
+    return outcome
 
 
 def _emptied(folder: Path) -> Path:
@@ -312,13 +346,21 @@ def _emptied(folder: Path) -> Path:
     return folder
 
 
-def _observed_runs(model: onnx.ModelProto, feeds: Sequence[Mapping[str, Any]], runner: Callable | None) -> list:
+def _observed_runs(
+    model: onnx.ModelProto,
+    feeds: Sequence[Mapping[str, Any]],
+    runner: Callable | None,
+    checker: validity.Checker | None = None,
+) -> list:
+    """The runs of ``model`` on each of ``feeds``; with ``checker``, its question about ``model``
+    asked in the same round trip as the runs (:meth:`~passcheck.oracles.validity.Checker.pending`)."""
     plan = _plan(model, runner)
     # the isolation worker's runner knows the model by its digest, serialized and hashed once inside
     # the executor's fixed_models() block (the engine's models do not change meanwhile)
     owner = getattr(runner, "__self__", None)
     if (ahead := getattr(owner, "prefetch", None)) is not None:  # every binding in one round trip
-        ahead(model, feeds, plan.main, plan.main_shapes)
+        also = checker.pending(model) if checker is not None else None
+        ahead(model, feeds, plan.main, plan.main_shapes, **({"also": also} if also else {}))
     return [observe_run(model, f, plan, runner) for f in feeds]
 
 

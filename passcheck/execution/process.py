@@ -236,7 +236,8 @@ def _start(preload: list[str]) -> None:
 def worker_main(conn, memory_mb: int | None, log_path: str, preload: list[str]) -> None:
     """The persistent worker: import the tools and the preloaded module files, say :data:`READY`
     (or, when start-up fails, ``"failed: <error>"`` and exit), then answer jobs
-    (``(pickled job, model bytes, workdir)`` → ``"started"`` or ``"unpicklable"``, then the reply)."""
+    (``(pickled job, model bytes, workdir)`` → ``"started"`` or ``"unpicklable"``, then the reply;
+    a :class:`Batch`: one ``(reply, log size)`` per job)."""
     limit(memory_mb, log_path)
     KEPT.max_bytes = kept_budget(memory_mb)  # the parent's list of what this worker keeps uses the same budget
     try:
@@ -257,7 +258,36 @@ def worker_main(conn, memory_mb: int | None, log_path: str, preload: list[str]) 
             conn.send(f"failed: {type(exc).__name__}: {exc}"[:500] if starved(exc) else "unpicklable")
             continue
         conn.send("started")
+        if isinstance(job, Batch):
+            for sub, sub_workdir in job.jobs:
+                reply = timed(sub, data, sub_workdir)
+                conn.send((reply, _log_size()))
+            continue
         conn.send(timed(job, data, workdir))
+
+
+class Batch:
+    """A worker job of jobs ``[(job, workdir), …]`` run one after the other on the same model
+    bytes, each answered as soon as it is done with where the worker's log then stood (the next
+    job's output starts there: a job that kills the worker is shown its own output only); see
+    :meth:`passcheck.execution.Worker.run_batch`. One message to the worker instead of one round
+    trip per job."""
+
+    def __init__(self, jobs: list[tuple[Any, str]]):
+        self.jobs = jobs
+
+
+def _log_size() -> int:
+    """In the worker: the size of its log (stdout and stderr, flushed)."""
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    try:
+        return os.fstat(1).st_size
+    except OSError:
+        return 0
 
 
 def fork_main(conn, job: Any, data: bytes, workdir: str, memory_mb: int | None, log_path: str) -> None:

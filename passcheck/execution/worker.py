@@ -110,6 +110,7 @@ class Worker:
         (self._dir / "tmp").mkdir()  # the worker's TMPDIR: what a killed job leaves is removed by close()
         self._proc: Any = None
         self._conn: Any = None
+        self._ready = False  # the running worker said READY (else it is still starting: see start())
         self._held = process.Kept(process.kept_budget(memory_mb))  # digests and sizes of what the worker keeps
         self._fixed = 0  # depth of fixed_models() blocks
         self._digests: dict[int, tuple[Any, bytes]] = {}  # id(model) → (model, digest), inside fixed_models()
@@ -119,6 +120,18 @@ class Worker:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    def start(self) -> None:
+        """Start the worker process now without waiting for it, so its start-up (importing onnx and
+        onnxruntime: about a second of CPU) overlaps what the caller does before its first job
+        (importing the tools itself, building models); the first job waits for it to be ready.
+        Nothing is done when a worker runs or is starting.
+
+        Raises:
+            OSError: the interpreter could not be started.
+        """
+        if self._proc is None or (self._ready and not self._proc.is_alive()):
+            self._launch()
 
     def close(self) -> None:
         """Stop the worker and remove its log."""
@@ -137,6 +150,42 @@ class Worker:
             the job's reply; :data:`UNPICKLABLE` when the worker cannot unpickle it; or a
             :class:`Died` (``not_started`` when no worker could take it).
         """
+        early, offset = self._hand_over(blob, data, workdir)
+        if early is not None:
+            return early
+        return self._await(self._proc, self._conn, offset)
+
+    def run_batch(self, blob: bytes, data: bytes, count: int) -> Any:
+        """Run the pickled :class:`~passcheck.execution.process.Batch` ``blob`` of ``count`` jobs on
+        ``data`` in the persistent worker: one message there, each job's reply back as soon as it is
+        done, each waited for up to ``timeout`` seconds after the one before.
+
+        Returns:
+            the replies in order, as many as the jobs, or fewer ending with the :class:`Died` of the
+            job that gave none (the jobs after it were not run; the worker is replaced for the next
+            job, as after :meth:`run`); :data:`UNPICKLABLE` or a :class:`Died` when the worker did
+            not take the batch at all (as :meth:`run`).
+        """
+        early, offset = self._hand_over(blob, data, self._dir)
+        if early is not None:
+            return early
+        replies: list[Any] = []
+        for _ in range(count):
+            got = self._await(self._proc, self._conn, offset)
+            if isinstance(got, Died):
+                replies.append(got)
+                break
+            reply, offset = got  # offset: where the worker's log stood when the next job started
+            replies.append(reply)
+        return replies
+
+    def _hand_over(self, blob: bytes, data: bytes, workdir: Path) -> tuple[Any, int]:
+        """Send a job to the persistent worker: (None, the log's offset when it was sent) once the
+        worker took it, else (what :meth:`run` answers instead, 0).
+
+        Raises:
+            WorkerStartError: no worker could take it, twice.
+        """
         for attempt in (1, 2):
             self._ensure_worker()
             offset = self._log.stat().st_size
@@ -147,13 +196,13 @@ class Worker:
         if ack is None:  # no worker took the job, twice: passcheck cannot run anything isolated here
             raise self._start_error()
         if ack == UNPICKLABLE:
-            return UNPICKLABLE
+            return UNPICKLABLE, 0
         if isinstance(ack, str) and ack.startswith("failed: "):  # the job itself did not fit under the memory cap
             self._stop()
-            return Died(False, "ran out of memory taking the job", ack.removeprefix("failed: "))
+            return Died(False, "ran out of memory taking the job", ack.removeprefix("failed: ")), 0
         if ack != "started":
-            return Died(False, "", self._tail(0), not_started=True)
-        return self._await(self._proc, self._conn, offset)
+            return Died(False, "", self._tail(0), not_started=True), 0
+        return None, offset
 
     def run_forked(self, job: Any, data: bytes, workdir: Path) -> Any:
         """Run ``job`` (need not be importable) in a one-shot ``fork`` child: its reply or a :class:`Died`."""
@@ -288,9 +337,8 @@ class Worker:
             self._stop()
         return Died(not ready, how, self._tail(offset), seconds)
 
-    def _ensure_worker(self) -> None:
-        if self._proc is not None and self._proc.is_alive():
-            return
+    def _launch(self) -> None:
+        """Start a new worker process (the old one stopped), not waiting for it to be ready."""
         from passcheck.execution.child import WorkerProcess
 
         self._stop()
@@ -298,6 +346,13 @@ class Worker:
         # forkserver, which re-run the caller's __main__ (a user's script without a guard).
         self._proc = WorkerProcess(process.worker_main, (self.memory_mb, str(self._log), self.preload))
         self._conn = self._proc.conn
+
+    def _ensure_worker(self) -> None:
+        if self._proc is None or (self._ready and not self._proc.is_alive()):
+            self._launch()
+        elif self._ready:
+            return
+        # started (here or by start()): its READY, or why it could not start, even if it already exited
         try:
             said = self._conn.recv() if _poll(self._conn, _START_TIMEOUT) else "failed: no answer"
         except (EOFError, OSError):
@@ -305,6 +360,7 @@ class Worker:
         if said != process.READY:
             self._stop()
             raise self._start_error(str(said).removeprefix("failed: "))
+        self._ready = True
 
     def _stop(self) -> None:
         """Kill the worker and forget it; safe whether it runs, died, or never started."""
@@ -315,6 +371,7 @@ class Worker:
         if self._conn is not None:
             self._conn.close()
         self._proc = self._conn = None
+        self._ready = False
         self._held.clear()  # a new worker keeps no model
 
     def _start_error(self, why: str = "") -> WorkerStartError:

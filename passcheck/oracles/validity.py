@@ -91,6 +91,26 @@ class Checker:
         if self._call is not None:
             self(model)
 
+    def pending(self, model) -> tuple[Any, Any] | None:
+        """The question :meth:`ask_early` would send to the worker about ``model``, for a caller that
+        sends it inside a job on the same model (its runs: :func:`passcheck.runtime.isolated.prefetch`,
+        one round trip for both): ``(fn, answer)``, ``fn(model)`` to run there and ``answer(value)``
+        to call with what it returned, which keeps the verdicts as :meth:`ask_early` would; None when
+        nothing would be sent (in process, the verdicts known, or one asked alone)."""
+        if self._call is None:
+            return None
+        full_key = (True, self._digest(model))
+        infer_key = (None, full_key[1])
+        if any(k in self._verdicts or (self._kept is not None and k in self._kept) for k in (full_key, infer_key)):
+            return None
+
+        def answer(err: str | None) -> None:
+            self._verdicts[full_key], self._verdicts[infer_key] = err, None
+            self._keep(full_key, err)
+            self._keep(infer_key, None)
+
+        return checker_and_inference, answer
+
     def inference_died(self, model) -> CheckerDied | None:
         """How onnx shape inference (``infer_shapes``, as the rewrites call it on the original) killed
         the worker on ``model``, or None when it returned or raised (or there is no worker: it

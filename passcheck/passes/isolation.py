@@ -91,6 +91,27 @@ class IsolatedExecutor(Worker):
             return self._outcome(adapter, self.run_forked(job, data, workdir), held=False)
         return self._outcome(adapter, reply)
 
+    def run_passes(
+        self, adapters: Sequence[PassAdapter], model: onnx.ModelProto, workdirs: Sequence[Path]
+    ) -> list[PassOutcome | None]:
+        """Each of ``adapters`` on ``model`` (adapter i in folder ``workdirs[i]``), in the persistent
+        worker in one round trip (:meth:`~passcheck.execution.Worker.run_batch`): the same outcome
+        per pass as :meth:`__call__` gives, each pass with its own timeout and limits. None for a pass
+        not run here, which the caller runs with :meth:`__call__`: the passes after one that killed
+        the worker (that one is ``crashed``/``timeout``, as alone), and all of them when a pass
+        cannot be sent to the worker (it then runs in a forked child)."""
+        if any(a.id in self._forked for a in adapters):
+            return [None] * len(adapters)
+        try:
+            blob = pickle.dumps(process.Batch([(_PassJob(a), str(w)) for a, w in zip(adapters, workdirs, strict=True)]))
+        except Exception:  # noqa: BLE001 - lambdas, closures, unpicklable state: one by one
+            return [None] * len(adapters)
+        replies = self.run_batch(blob, model.SerializeToString(), len(adapters))
+        if not isinstance(replies, list):  # not taken: unpicklable there, or no worker; one by one says which
+            return [None] * len(adapters)
+        outcomes: list[PassOutcome | None] = [self._outcome(a, r) for a, r in zip(adapters, replies)]
+        return outcomes + [None] * (len(adapters) - len(outcomes))
+
     @property
     def pass_folder(self) -> Path:
         """The folder :func:`passcheck.engine.evaluate` runs this executor's passes in (emptied
@@ -114,11 +135,12 @@ class IsolatedExecutor(Worker):
         feeds_list: Sequence[dict[str, Any]],
         expose: Sequence[str] = (),
         shapes: Sequence[str] = (),
+        also: tuple[Any, Any] | None = None,
     ) -> int:
         """Make the :meth:`run_model` runs of ``model`` on each of ``feeds_list`` in one round trip to
-        the worker, kept for the calls that follow (:func:`passcheck.runtime.isolated.prefetch`);
-        the runs made."""
-        return prefetch(self, self._runs, model, feeds_list, expose, shapes)
+        the worker, kept for the calls that follow, with the question ``also`` about the same model
+        (:func:`passcheck.runtime.isolated.prefetch`); the runs made."""
+        return prefetch(self, self._runs, model, feeds_list, expose, shapes, also)
 
     def _outcome(self, adapter: PassAdapter, reply: Any, held: bool = True) -> PassOutcome:
         """The outcome of a pass job's reply; ``held``: the persistent worker ran it (and keeps its output)."""

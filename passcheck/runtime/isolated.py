@@ -58,6 +58,7 @@ def prefetch(
     feeds_list: Sequence[dict[str, Any]],
     expose: Sequence[str] = (),
     shapes: Sequence[str] = (),
+    also: tuple[Any, Any] | None = None,
 ) -> int:
     """Run ``model`` on each feed dict of ``feeds_list`` not in ``cache`` yet, all in one worker job
     (one round trip instead of one per binding), and keep the runs in ``cache``, where the
@@ -65,17 +66,24 @@ def prefetch(
     :func:`~passcheck.runtime.observe.run_observing` call :func:`run_model` makes, in the same
     order, in the same worker. A job that dies (a run that crashes or hangs onnxruntime) keeps
     nothing: the calls that follow run one by one and that run costs its own call, as without it.
-    Fewer than two runs to make: nothing is done. Returns the runs kept."""
+    Fewer than two runs to make: nothing is done. ``also``: ``(fn, answer)``, a question about the
+    same model asked after the runs in the same job (the checker's:
+    :meth:`~passcheck.oracles.validity.Checker.pending`), ``answer(fn(model))`` called with what it
+    returned; not called when the job died or ``fn`` raised (the caller then asks it alone).
+    Returns the runs kept."""
     digest = worker.digest(model)
     todo = [f for f in feeds_list if not cache.has(cache.key(b"", f, expose, shapes, digest=digest))]
     if len(todo) < 2:
         return 0
-    job = pickle.dumps(ModelRuns([dict(f) for f in todo], list(expose), list(shapes), digest))
+    fn, answer = also or (None, None)
+    job = pickle.dumps(ModelRuns([dict(f) for f in todo], list(expose), list(shapes), digest, also=fn))
     reply = worker.run_kept(job, model, digest)
     if not (isinstance(reply, dict) and "runs" in reply):
         return 0
     for f, run in zip(todo, reply["runs"], strict=True):
         cache.put(cache.key(b"", f, expose, shapes, digest=digest), run)
+    if answer is not None and "also" in reply:
+        answer(reply["also"])
     return len(todo)
 
 
@@ -104,9 +112,21 @@ class ModelRun:
 
 
 class ModelRuns(ModelRun):
-    """A worker job: :class:`ModelRun` on each feed dict of a list, in order (see :func:`prefetch`)."""
+    """A worker job: :class:`ModelRun` on each feed dict of a list, in order, then ``also(model)``
+    when given (see :func:`prefetch`)."""
 
     label = "model runs"
+
+    def __init__(
+        self,
+        feeds: list[dict[str, Any]],
+        expose: list[str],
+        shapes: Sequence[str] = (),
+        digest: bytes | None = None,
+        also: Any = None,
+    ):
+        super().__init__(feeds, expose, shapes, digest)  # type: ignore[arg-type]
+        self.also = also
 
     def __call__(self, data: bytes, workdir: str) -> dict[str, Any]:
         from passcheck.runtime.observe import run_observing
@@ -115,7 +135,13 @@ class ModelRuns(ModelRun):
         if model is None:
             return {"missing": True}
         kw = {"expose": self.expose, "shapes": self.shapes, "model_key": self.digest}
-        return {"runs": [run_observing(model, feeds, **kw) for feeds in self.feeds]}
+        reply: dict[str, Any] = {"runs": [run_observing(model, feeds, **kw) for feeds in self.feeds]}
+        if getattr(self, "also", None) is not None:
+            try:
+                reply["also"] = self.also(model)
+            except Exception:  # noqa: BLE001 - not answered here: the parent asks it alone, and sees it raise
+                pass
+        return reply
 
 
 class RunCache:

@@ -1,6 +1,7 @@
 """README's main job (``check MODEL --mutations --pass ort:basic``) gives the same JSON report as
 the one recorded in ``golden/check_conv2d_mutations.json``, on a small model the onnx wheel ships
-(``pytorch-converted/test_Conv2d``: one Conv; ResNet-50 takes minutes): the same forms and sites,
+(``pytorch-converted/test_Conv2d``: one Conv; ResNet-50 takes minutes), and a run of three
+generated cases (:data:`GENERATED`) the one in ``golden/run_generated_relu.json``: the same forms and sites,
 the same mutant bytes (``model_sha256``), pass statuses, op counts, findings, coverage and
 verdicts. A speed change (cached sessions, model bytes sent once, reused workers) must not move any
 of them (issue 28).
@@ -49,25 +50,16 @@ def test_normalized_drops_timings_and_versions_at_any_depth():
     assert normalized(doc) == {"results": [{"verdict": "ok"}]}
 
 
-@pytest.mark.slow
-def test_check_mutations_report_matches_the_golden_file(tmp_path):
+#: Generated cases (one per spelling kind: dtype, rank, opset) under their default passes: the
+#: worker's job protocol, batching and kept models are crossed by every pass, run and checker call.
+GENERATED = ("generated/relu-14.dtype.float16", "generated/relu-13.rank.0", "generated/relu-6.opset")
+
+
+def _golden_report(tmp_path, argv: list[str], golden: Path) -> None:
+    """Run ``passcheck ARGV --json`` and compare its normalized report with ``golden``."""
     out = tmp_path / "report.json"
     p = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "passcheck",
-            "check",
-            str(MODEL),
-            "--mutations",
-            "--pass",
-            "ort:basic",
-            "--json",
-            str(out),
-            "-q",
-            "--progress",
-            "none",
-        ],
+        [sys.executable, "-m", "passcheck", *argv, "--json", str(out), "-q", "--progress", "none"],
         capture_output=True,
         text=True,
     )
@@ -75,8 +67,8 @@ def test_check_mutations_report_matches_the_golden_file(tmp_path):
     report = json.loads(out.read_text())
     got = {"tools": _tool_versions(report), "report": normalized(report)}
     if os.environ.get("PASSCHECK_UPDATE_GOLDEN"):
-        GOLDEN.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n")
-    want = json.loads(GOLDEN.read_text())
+        golden.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n")
+    want = json.loads(golden.read_text())
     if got["tools"] != want["tools"]:
         pytest.skip(f"the golden report was recorded with {want['tools']}, these tools are {got['tools']}")
     assert got["report"]["summary"] == want["report"]["summary"]
@@ -86,3 +78,14 @@ def test_check_mutations_report_matches_the_golden_file(tmp_path):
     for key, cell in wanted.items():
         assert cells[key] == cell, key
     assert got["report"] == want["report"]
+
+
+@pytest.mark.slow
+def test_check_mutations_report_matches_the_golden_file(tmp_path):
+    _golden_report(tmp_path, ["check", str(MODEL), "--mutations", "--pass", "ort:basic"], GOLDEN)
+
+
+@pytest.mark.slow
+def test_generated_run_report_matches_the_golden_file(tmp_path):
+    argv = ["run"] + [a for case in GENERATED for a in ("--case", case)]
+    _golden_report(tmp_path, argv, GOLDEN.with_name("run_generated_relu.json"))

@@ -266,3 +266,107 @@ def test_a_pass_raising_in_the_worker_is_crashed_and_only_an_allocation_failure_
         assert crashed.status == "crashed" and "axis 4 is out of range" in crashed.error, crashed
         starved = ex(FunctionAdapter("t:alloc", _raises("std::bad_alloc")), _relu(), tmp_path)
         assert starved.status == "out-of-memory" and "bad_alloc" in starved.error, starved
+
+
+BATCHED = textwrap.dedent('''
+    """Passes for a batch (tests/reliability): each says it ran; segv then kills its worker."""
+    import ctypes
+
+    from passcheck.passes import FunctionAdapter
+
+
+    def first(m):
+        print("first ran", flush=True)
+        m.graph.name = "first"
+        return m
+
+
+    def segv(m):
+        print("segv ran", flush=True)
+        ctypes.string_at(0)
+
+
+    def last(m):
+        print("last ran", flush=True)
+        m.graph.name = "last"
+        return m
+
+
+    FIRST, SEGV, LAST = (FunctionAdapter(f"batched:{f.__name__}", f) for f in (first, segv, last))
+''')
+
+
+def test_a_batch_of_passes_answers_each_and_stops_at_the_one_that_kills_the_worker(tmp_path):
+    """:meth:`IsolatedExecutor.run_passes`: one round trip, the outcome each pass gets alone; a pass
+    that kills the worker is ``crashed`` with its own output only, the passes after it are left to
+    the caller (None), and the next job gets a new worker."""
+    import importlib
+
+    (tmp_path / "batched_passes.py").write_text(BATCHED)
+    sys.path.insert(0, str(tmp_path))  # importable by name in the worker too (it gets this sys.path)
+    mod = importlib.import_module("batched_passes")
+    dirs = [tmp_path / str(i) for i in range(3)]
+    for d in dirs:
+        d.mkdir()
+    try:
+        with IsolatedExecutor(timeout=60, memory_mb=None) as ex:
+            ok = ex.run_passes([mod.FIRST, mod.LAST], _relu(), dirs[:2])
+            assert [o.status for o in ok] == ["changed", "changed"]
+            assert [o.model.graph.name for o in ok] == ["first", "last"]
+            pid = ex._proc.pid
+            first, crashed, rest = ex.run_passes([mod.FIRST, mod.SEGV, mod.LAST], _relu(), dirs)
+            assert first.status == "changed" and first.model.graph.name == "first"
+            assert crashed.status == "crashed" and "SIGSEGV" in crashed.error
+            assert "segv ran" in crashed.error and "first ran" not in crashed.error
+            assert rest is None
+            again = ex(mod.LAST, _relu(), dirs[2])
+            assert again.status == "changed" and ex._proc.pid != pid
+    finally:
+        sys.modules.pop("batched_passes", None)
+        sys.path.remove(str(tmp_path))
+
+
+def test_start_begins_the_worker_before_the_first_job_which_waits_for_it(tmp_path):
+    """:meth:`Worker.start` launches the worker at once (its start-up overlaps the caller's own),
+    the first job runs in that process; a worker that could not start says why at the first job."""
+    from passcheck.errors import WorkerStartError
+    from passcheck.passes import get_pass
+
+    with IsolatedExecutor(timeout=60, memory_mb=None) as ex:
+        ex.start()
+        assert ex._proc is not None and ex._proc.is_alive()
+        pid = ex._proc.pid
+        ex.start()  # starting: nothing more is started
+        assert ex._proc.pid == pid
+        assert ex(get_pass("onnx:infer-shapes"), _relu(), tmp_path).status in ("changed", "unchanged")
+        assert ex._proc.pid == pid
+    with IsolatedExecutor(timeout=60, memory_mb=None, preload=[tmp_path / "missing.py"]) as ex:
+        ex.start()
+        ex._proc.join(60)  # it has exited by the first job: its reason is still read
+        with pytest.raises(WorkerStartError, match="missing.py"):
+            ex(get_pass("onnx:infer-shapes"), _relu(), tmp_path)
+
+
+def test_the_engine_runs_the_passes_of_a_small_form_in_one_round_trip(tmp_path):
+    """:func:`passcheck.engine.evaluate` asks the isolation worker for every pass of a form at once
+    (one :meth:`~passcheck.execution.Worker.run_batch` per form), asks the checker about a model in
+    the job that runs it (no call of its own), and reports what one call per pass reports."""
+    from passcheck.engine import Subject, evaluate
+
+    subject = Subject("t/relu", {"common": _relu(), "again": _relu()}, [{"N": 2}, {"N": 3}])
+    passes = ["onnx:infer-shapes", "ort:basic", "onnxscript:optimize"]
+    with IsolatedExecutor(timeout=120, memory_mb=None) as ex:
+        batches: list[int] = []
+        calls: list[str] = []
+        run_batch, call = ex.run_batch, ex.call
+        ex.run_batch = lambda blob, data, count: batches.append(count) or run_batch(blob, data, count)
+        ex.call = lambda fn, *a, **kw: calls.append(fn.__name__) or call(fn, *a, **kw)
+        batched = evaluate(subject, passes, executor=ex)
+    with IsolatedExecutor(timeout=120, memory_mb=None) as ex:
+        ex.run_passes = None  # no batching: one round trip per pass
+        alone = evaluate(subject, passes, executor=ex)
+    assert batches == [3, 3]
+    assert calls == []
+    assert [(c.form, c.pass_id, c.status, c.verdict) for c in batched] == [
+        (c.form, c.pass_id, c.status, c.verdict) for c in alone
+    ]
