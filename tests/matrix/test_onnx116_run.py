@@ -50,3 +50,24 @@ def test_run_on_onnx_116_builds_the_empty_name_spellings_its_parser_rejects(tmp_
     assert all("ParseError" not in (c["error"] or "") for c in squeeze)
     good = [c for c in cells if c["case"] == "attributes/conv-defaults"]
     assert good and "skipped" not in {c["status"] for c in good}
+
+
+def test_onnxscript_passes_run_on_the_ir_onnxscript_0_1_bundles(tmp_path):
+    """onnxscript 0.1.0 has no onnx-ir dependency (its IR is onnxscript.ir) and its optimize_for_ort returns
+    None: its three passes run (passcheck.passes.onnxscript_ir), none is 'unavailable: onnx-ir is not installed'."""
+    env = create.ensure(envs.load_spec(REPO / "ci" / "envs" / "onnx-1.16.txt"), REPO)
+    out = tmp_path / "r.json"
+    passes = ("onnxscript:optimize", "onnxscript:rewrite", "onnxscript:optimize-for-ort")
+    p = subprocess.run(
+        [str(env.python), "-m", "passcheck", "run", "--case", "optional-input/conv-bn", "--json", str(out), "-q"]
+        + [a for pid in passes for a in ("--pass", pid)]
+        + ["--progress", "none"],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert p.returncode in (0, 1), p.stderr
+    cells = [c for c in json.loads(out.read_text())["results"] if c["pass_id"] in passes]
+    assert {c["pass_id"] for c in cells} == set(passes)
+    assert all(c["status"] in ("changed", "unchanged") for c in cells), [(c["pass_id"], c["error"]) for c in cells]
+    assert {c["versions"]["onnxscript"] for c in cells} == {"0.1.0"}
