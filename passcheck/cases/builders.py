@@ -60,17 +60,70 @@ def parse(
 
     The ``<ir_version, opset_import>`` header is written here from ``opset`` (plus
     ``extra_opsets``, domain → version); numpy initializers are appended after parsing. Model-local
-    functions may follow the graph in the text.
+    functions may follow the graph in the text. A node input or output written ``""`` (an omitted
+    optional one, ONNX IR spec "Optional Inputs and Outputs") is built the same on a parser that
+    rejects it (onnx 1.16: "Expected character ) not found"): parsed under a stand-in name, then emptied.
 
     Raises:
         onnx.parser.ParseError: the text is not valid ONNX textual syntax (a case bug).
     """
     imports = ", ".join(f'"{d}" : {v}' for d, v in {"": opset, **(extra_opsets or {})}.items())
     header = f"<ir_version: {ir_version_for(opset)}, opset_import: [{imports}]>\n"
-    m = onnx.parser.parse_model(header + text)
+    try:
+        m = onnx.parser.parse_model(header + text)
+    except onnx.parser.ParseError:
+        stand_in = _empty_names_stood_in(text)
+        if stand_in == text:
+            raise
+        m = onnx.parser.parse_model(header + stand_in)  # onnx 1.16's parser: "" is no node input or output name
+        _restore_empty_names(m)
     m.graph.initializer.extend(initializers)
     m.producer_name = "passcheck"
     return m
+
+
+#: The name an empty node input/output name stands in as while an old parser reads the text.
+EMPTY_STAND_IN = "passcheck__empty__"
+
+
+def _empty_names_stood_in(text: str) -> str:
+    """``text`` with every ``""`` in a node's input or output list (after ``(``, ``,`` or a line's
+    start; before ``,``, ``)`` or ``=``; not inside ``[…]``, where strings are attribute values or
+    opset domains) written :data:`EMPTY_STAND_IN`."""
+    out, depth, i = [], 0, 0
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            end = text.index('"', i + 1)
+            before = text[:i].rstrip(" \t")
+            after = text[end + 1 :].lstrip(" \t")
+            if end == i + 1 and depth == 0 and (not before or before[-1] in "(,\n") and after[:1] in (",", ")", "="):
+                out.append(EMPTY_STAND_IN)
+            else:
+                out.append(text[i : end + 1])
+            i = end + 1
+            continue
+        depth += (c == "[") - (c == "]")
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _restore_empty_names(model: onnx.ModelProto) -> None:
+    """Write ``""`` back for :data:`EMPTY_STAND_IN` in every node of ``model``'s graph, its
+    subgraphs and its functions."""
+
+    def nodes(graph_nodes):
+        for n in graph_nodes:
+            yield n
+            for a in n.attribute:
+                for g in [a.g] if a.HasField("g") else list(a.graphs):
+                    yield from nodes(g.node)
+
+    every = list(nodes(model.graph.node)) + [n for f in model.functions for n in nodes(f.node)]
+    for n in every:
+        for names in (n.input, n.output):
+            names[:] = ["" if x == EMPTY_STAND_IN else x for x in names]
 
 
 def vi(name: str, elem_type: int, shape: Sequence[int | str | None] | None) -> onnx.ValueInfoProto:

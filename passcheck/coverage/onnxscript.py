@@ -58,24 +58,37 @@ def _rules() -> tuple[tuple[str, str, tuple[str, ...], object], ...]:
 
     for r in rewriter._DEFAULT_REWRITE_RULES:
         add(r, "default rules", DEFAULT)
-    add(_core._gemm_to_matmul_add.gemm_to_matmul_add_rule, "optimize_for_ort", ORT)
+    add(_gemm_rule(_core), "optimize_for_ort", ORT)
     for r in ort_fusions.ORT_PATTERN_REWRITE_RULES:
         add(r, "ORT_PATTERN_REWRITE_RULES", ORT)
     return tuple(out)
 
 
+def _gemm_rule(core):
+    """``optimize_for_ort``'s Gemm → MatMul + Add rule: ``_core._gemm_to_matmul_add.gemm_to_matmul_add_rule``
+    in onnxscript 0.7, ``_core.gemm_to_matmul_add.rule`` in 0.3 (each release's ``ort_fusions/_core.py``)."""
+    if hasattr(core, "_gemm_to_matmul_add"):
+        return core._gemm_to_matmul_add.gemm_to_matmul_add_rule
+    return core.gemm_to_matmul_add.rule
+
+
 def fusion_names() -> list[str]:
     """The fusions ``fuse_xformers`` counts (run on a one-node model: every count is 0)."""
     import onnx
-    import onnx_ir as ir
     from onnx import TensorProto, helper
     from onnxscript.rewriter.ort_fusions._core import fuse_xformers
+
+    from passcheck.passes import onnxscript_ir
+
+    ir = onnxscript_ir.ir_module()
 
     x, y = (helper.make_tensor_value_info(n, TensorProto.FLOAT, [2]) for n in "xy")
     graph = helper.make_graph([helper.make_node("Identity", ["x"], ["y"])], "g", [x], [y])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)], ir_version=8)
     onnx.checker.check_model(model)
-    _, counts = fuse_xformers(ir.serde.deserialize_model(model))
+    counts = onnxscript_ir.fusion_counts(fuse_xformers(ir.serde.deserialize_model(model)))
+    if counts is None:
+        raise TypeError("this onnxscript's fuse_xformers returns no fusion counts")
     return list(counts)
 
 
@@ -136,10 +149,13 @@ def _recording(out: dict[str, str], label: list[str]) -> Iterator[None]:
 def triggers(model) -> dict[str, str]:
     """Entry key → effect for every rule, fusion and fold that ``optimize``, ``rewrite`` and
     ``optimize_for_ort`` apply to ``model`` (a pipeline that raises contributes what it did before)."""
-    import onnx_ir as ir
     import onnxscript.optimizer
     import onnxscript.rewriter
     from onnxscript.rewriter.ort_fusions import _core
+
+    from passcheck.passes import onnxscript_ir
+
+    ir = onnxscript_ir.ir_module()
 
     out: dict[str, str] = {}
     label = [""]
@@ -154,7 +170,7 @@ def triggers(model) -> dict[str, str]:
         label[0] = "onnxscript:optimize-for-ort"
         with contextlib.suppress(Exception):
             m = ir.serde.deserialize_model(model)
-            onnxscript.rewriter.rewrite(m, [_core._gemm_to_matmul_add.gemm_to_matmul_add_rule])
+            onnxscript.rewriter.rewrite(m, [_gemm_rule(_core)])
             m, counts = _core.fuse_xformers(m)
             onnxscript.rewriter.rewrite(m, _core.ORT_PATTERN_REWRITE_RULES)
             for name, n in counts.items():

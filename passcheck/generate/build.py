@@ -7,6 +7,7 @@ the case id exactly as the engine seeds them, and models are serialized determin
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import re
@@ -213,6 +214,7 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
     from passcheck.oracles.validity import Checker
 
     checker = Checker(ex)  # the gate's checker calls, in the worker too: a checker crash drops one pair
+    infer = functools.partial(ex.call, gen_model.infer_shapes)  # and onnx shape inference: a crash costs one form
 
     try:
         ort_max = ort_max_opset(ex.run_model)
@@ -235,7 +237,9 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                         cid = f"{cid}.{sum(1 for x in seen if x.startswith(cid))}"
                     seen.add(cid)
                     try:
-                        forms = {f: gen_model.to_model(node, mode) for f, (node, mode, _doc) in pair.forms.items()}
+                        forms = {
+                            f: gen_model.to_model(node, mode, infer) for f, (node, mode, _doc) in pair.forms.items()
+                        }
                     except Exception as exc:  # noqa: BLE001 - a generator bug is counted, never fatal
                         stats.dropped[op_key][("passcheck", f"form failed to build: {type(exc).__name__}")] += 1
                         stats.examples.setdefault(f"{op_key}|form failed to build", f"{cid}: {exc}")

@@ -6,6 +6,7 @@ outputs annotated with what onnx shape inference gives them (the checker require
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -35,10 +36,15 @@ def _attribute(name: str, value: Any, atype: int) -> onnx.AttributeProto:
     return a
 
 
-def to_model(node: Node, shapes: str = "static") -> onnx.ModelProto:
+def to_model(
+    node: Node, shapes: str = "static", infer: Callable[[onnx.ModelProto], onnx.ModelProto] | None = None
+) -> onnx.ModelProto:
     """A one-node model. ``shapes``: ``static`` | ``symbolic`` (dims ``d0``…) | ``anonymous`` on graph inputs.
 
-    Output annotations carry the elem_type only (their shape is left to the tools).
+    Output annotations carry the elem_type only (their shape is left to the tools). ``infer`` runs
+    onnx shape inference for the output shapes (default :func:`infer_shapes`, in this process; the
+    generator runs it in its isolation worker, where a tool that crashes, as onnx 1.18.0's
+    Einsum-12 inference segfaults, costs one form instead of the whole set).
     """
     import onnx.numpy_helper
 
@@ -130,19 +136,19 @@ def to_model(node: Node, shapes: str = "static") -> onnx.ModelProto:
         m.graph.input.extend(
             onnx.helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)) for t in m.graph.initializer
         )
-    missing = _with_output_shapes(m)
+    missing = _with_output_shapes(m, infer or infer_shapes)
     if missing and any(i.mode != "initializer" for i in node.inputs):
         # a computed constant hides the output shape from inference: take it from the same
         # computation spelled with initializers (the checker requires a shape on graph outputs)
         plain = node.copy()
         for i in plain.inputs:
             i.mode = "initializer"
-        ref = {o.name: o for o in to_model(plain, shapes).graph.output}
+        ref = {o.name: o for o in to_model(plain, shapes, infer).graph.output}
         for o in m.graph.output:
             if o.name in missing and ref[o.name].type.tensor_type.HasField("shape"):
                 o.type.tensor_type.shape.CopyFrom(ref[o.name].type.tensor_type.shape)
     if shapes in ("symbolic", "anonymous") and _shares_symbols(m):
-        _unshare_wrong_dims(m, node, _run_shapes(to_model(node, "static")), fresh=shapes == "symbolic")
+        _unshare_wrong_dims(m, node, _run_shapes(to_model(node, "static", infer)), fresh=shapes == "symbolic")
     return m
 
 
@@ -190,18 +196,23 @@ def _unshare_wrong_dims(m: onnx.ModelProto, node: Node, produced: dict[str, tupl
                 bound[d.dim_param] = n
 
 
-def _with_output_shapes(m: onnx.ModelProto) -> list[str]:
-    """Give graph outputs onnx's inferred elem_type and shape (the checker requires a shape field
-    on graph outputs); returns the outputs inference left without a shape."""
+def infer_shapes(model: onnx.ModelProto) -> onnx.ModelProto:
+    """``onnx.shape_inference.infer_shapes(model)`` (importable by name, for the isolation worker)."""
     import onnx.shape_inference
 
+    return onnx.shape_inference.infer_shapes(model)
+
+
+def _with_output_shapes(m: onnx.ModelProto, infer: Callable[[onnx.ModelProto], onnx.ModelProto]) -> list[str]:
+    """Give graph outputs onnx's inferred elem_type and shape (the checker requires a shape field
+    on graph outputs); returns the outputs inference left without a shape."""
     probe = onnx.ModelProto()
     probe.CopyFrom(m)
     for o in probe.graph.output:
         o.ClearField("type")
     try:
-        inferred = onnx.shape_inference.infer_shapes(probe)
-    except Exception:  # noqa: BLE001 - inference trouble is for the gate to see
+        inferred = infer(probe)
+    except Exception:  # noqa: BLE001 - inference trouble (or its worker dying) is for the gate to see
         inferred = probe
     known = {v.name: v for v in list(inferred.graph.output) + list(inferred.graph.value_info)}
     missing = []

@@ -1,11 +1,14 @@
-"""A pass given as a Python callable ``ModelProto -> ModelProto`` or an onnx_ir pass."""
+"""A pass given as a Python callable ``ModelProto -> ModelProto`` or an onnx_ir pass (or a pass of
+the ``onnxscript.ir`` older onnxscript bundles)."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import Path
 
 from passcheck.passes._base import PassAdapter
+from passcheck.passes.onnxscript_ir import IR_MODULES
 
 
 class FunctionAdapter(PassAdapter):
@@ -31,13 +34,19 @@ class FunctionAdapter(PassAdapter):
         return self._optimizes
 
     def apply(self, model, workdir: Path):
-        if _is_ir_pass(self.fn):
-            import onnx_ir as ir
-
+        root = _ir_pass_root(self.fn)
+        if root is not None:
+            ir = importlib.import_module(root)
             result = self.fn(ir.serde.deserialize_model(model))
             return ir.serde.serialize_model(getattr(result, "model", result))
         return self.fn(model)
 
 
-def _is_ir_pass(fn) -> bool:
-    return any(c.__name__ == "PassBase" and c.__module__.startswith("onnx_ir") for c in type(fn).__mro__)
+def _ir_pass_root(fn) -> str | None:
+    """The IR package (``onnx_ir`` or ``onnxscript.ir``) whose ``PassBase`` ``fn`` derives from, or None."""
+    for c in type(fn).__mro__:
+        if c.__name__ == "PassBase":
+            for root in IR_MODULES:
+                if c.__module__ == root or c.__module__.startswith(root + "."):
+                    return root
+    return None

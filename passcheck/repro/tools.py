@@ -51,6 +51,18 @@ _SYMBOLIC = '''def apply(model):
 '''
 
 
+_ORT_FUSIONS = '''def apply(model):
+    """optimize_for_ort on the IR this onnxscript uses (onnx_ir, or the onnxscript.ir older releases bundle,
+    whose optimize_for_ort rewrites in place and returns None)."""
+    try:
+        import onnx_ir as ir
+    except ImportError:
+        import onnxscript.ir as ir
+    m = ir.serde.deserialize_model(model)
+    result = optimize_for_ort(m)
+    return ir.serde.serialize_model(result[0] if isinstance(result, tuple) else m)
+'''
+
 _FORM_RUN = '''def apply(model):
     """The form itself, once onnxruntime has run it on every feed set (as passcheck runs each form)."""
     for feeds in feed_sets():
@@ -105,14 +117,15 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
             "optimize": ("onnxscript.optimizer.optimize(model)", "import onnxscript\nimport onnxscript.optimizer"),
             "rewrite": ("onnxscript.rewriter.rewrite(model)", "import onnxscript\nimport onnxscript.rewriter"),
             "optimize-for-ort": (
-                "ir.serde.serialize_model(optimize_for_ort(ir.serde.deserialize_model(model))[0])",
-                "import onnx_ir as ir\nimport onnxscript\nfrom onnxscript.rewriter.ort_fusions import optimize_for_ort",
+                "optimize_for_ort(model) on onnxscript's IR",
+                "import onnxscript\nfrom onnxscript.rewriter.ort_fusions import optimize_for_ort",
             ),
         }
         if name not in calls:
             return None
         call, imp = calls[name]
-        return ToolCall(f"def apply(model):\n    return {call}\n", call, tuple(imp.split("\n")), ("onnxscript",))
+        source = _ORT_FUSIONS if name == "optimize-for-ort" else f"def apply(model):\n    return {call}\n"
+        return ToolCall(source, call, tuple(imp.split("\n")), ("onnxscript",))
     if family in ("cmd", "cmd+fold") and "{in}" in name and "{out}" in name:
         return ToolCall(
             _COMMAND.format(argv=shlex.split(name)), f"the command {name}", ("import shlex", "import subprocess")

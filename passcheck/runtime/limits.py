@@ -1,10 +1,13 @@
-"""The newest ai.onnx opset the installed onnxruntime officially supports.
+"""The newest ai.onnx opset and IR version the installed onnxruntime officially supports.
 
 onnxruntime refuses a model stamped with an opset newer than its official support, even when the
 onnx it is paired with defines that opset ("ONNX Runtime only *guarantees* support for models
 stamped with official released onnx opset versions … Current official support for domain ai.onnx
 is till opset N", onnxruntime ``model_load_utils.h``). Such a model cannot be run or judged in that
-environment: it is ``unavailable`` there, not a finding against a form or a pass.
+environment: it is ``unavailable`` there, not a finding against a form or a pass. Likewise a model
+whose IR version is newer than onnxruntime reads ("Unsupported model IR version: N, max supported IR
+version: M", onnxruntime ``core/graph/model.cc``; e.g. onnxruntime 1.17 reads IR 9, while the onnx 1.16
+beside it writes IR 10 for opset 21).
 """
 
 from __future__ import annotations
@@ -13,12 +16,51 @@ import functools
 import re
 
 _LIMIT = re.compile(r"official support for domain (\S+) is till opset (\d+)")
+_IR_LIMIT = re.compile(r"Unsupported model IR version: (\d+), max supported IR version: (\d+)")
 
 
 def stated_limit(error: str) -> tuple[str, int] | None:
     """(domain, newest supported opset) from an onnxruntime load error that states its limit, else None."""
     m = _LIMIT.search(error or "")
     return (m.group(1), int(m.group(2))) if m else None
+
+
+def stated_ir_limit(error: str) -> int | None:
+    """The newest IR version from an onnxruntime load error that states it, else None."""
+    m = _IR_LIMIT.search(error or "")
+    return int(m.group(2)) if m else None
+
+
+def _relu_model(opset: int, ir_version: int):
+    from onnx import TensorProto, helper
+
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        "limit",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])],
+    )
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = ir_version
+    return model
+
+
+@functools.cache
+def ort_ir_limit() -> int | None:
+    """The newest IR version the installed onnxruntime loads, when below the installed onnx's
+    ``onnx.IR_VERSION`` (found once per process by loading a Relu model, ai.onnx opset 13, stamped
+    with that IR version); None when onnxruntime loads it, or either tool is missing."""
+    try:
+        import onnx
+        import onnxruntime as ort
+    except ImportError:
+        return None
+    try:
+        ort.InferenceSession(_relu_model(13, onnx.IR_VERSION).SerializeToString(), providers=["CPUExecutionProvider"])
+    except Exception as exc:  # noqa: BLE001 - any refusal; only a stated limit counts
+        found = stated_ir_limit(str(exc))
+        return found if found is not None and found < onnx.IR_VERSION else None
+    return None
 
 
 @functools.cache
@@ -29,18 +71,11 @@ def ort_opset_limit() -> int | None:
     try:
         import onnx
         import onnxruntime as ort
-        from onnx import TensorProto, helper
     except ImportError:
         return None
     newest = onnx.defs.onnx_opset_version()
-    g = helper.make_graph(
-        [helper.make_node("Relu", ["x"], ["y"])],
-        "limit",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])],
-    )
-    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", newest)])
-    model.ir_version = min(model.ir_version, onnx.IR_VERSION)
+    # stamped with an IR version both tools read, so only the opset is asked
+    model = _relu_model(newest, min(onnx.IR_VERSION, ort_ir_limit() or onnx.IR_VERSION))
     try:
         ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     except Exception as exc:  # noqa: BLE001 - any refusal; only a stated limit counts
@@ -50,15 +85,22 @@ def ort_opset_limit() -> int | None:
 
 
 def beyond_onnxruntime(model) -> str | None:
-    """Why the installed onnxruntime will not load ``model`` by its stated opset support, or None."""
+    """Why the installed onnxruntime will not load ``model`` by its stated IR version or opset
+    support, or None."""
+    from passcheck._versions import tool_version
+
+    ir_limit = ort_ir_limit()
+    if ir_limit is not None and model.ir_version > ir_limit:
+        return (
+            f"the model has IR version {model.ir_version}; onnxruntime {tool_version('onnxruntime')} here loads "
+            f"IR versions up to {ir_limit}"
+        )
     limit = ort_opset_limit()
     if limit is None:
         return None
     opset = max((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), default=0)
     if opset <= limit:
         return None
-    from passcheck._versions import tool_version
-
     return (
         f"the model imports ai.onnx opset {opset}; onnxruntime {tool_version('onnxruntime')} here officially supports "
         f"ai.onnx opsets up to {limit} and refuses newer stamps"

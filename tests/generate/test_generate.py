@@ -238,3 +238,36 @@ def test_gate_drops_a_pair_whose_form_breaks_its_own_annotations():
     v = gate(forms, feeds, run_ort)
     assert (v.ok, v.category, v.reason) == (False, "passcheck", "a form's own annotations do not hold on its run")
     assert "'n3'" in v.detail and v.detail.startswith("symbolic: ")
+
+
+def _inference_that_segfaults(model):
+    """onnx shape inference crashing its process, as onnx 1.18.0's does on Einsum-12."""
+    import ctypes
+
+    ctypes.string_at(0)
+
+
+def test_a_form_whose_shape_inference_kills_the_worker_is_still_built():
+    """The generator runs onnx shape inference in its isolation worker: a segfault there costs that form's output
+    shape (the reference evaluator's rank is declared instead), not the generator's process."""
+    import functools
+
+    import onnx.defs
+
+    from passcheck.generate import model as gen_model
+    from passcheck.generate import recipe
+    from passcheck.passes.isolation import IsolatedExecutor
+
+    node = recipe.build_node(onnx.defs.get_schema("Relu", 14), 14)
+    ex = IsolatedExecutor(timeout=60)
+    try:
+        model = gen_model.to_model(node, "static", functools.partial(ex.call, _inference_that_segfaults))
+        again = gen_model.to_model(node, "static", functools.partial(ex.call, gen_model.infer_shapes))
+    finally:
+        ex.close()
+    dims = model.graph.output[0].type.tensor_type.shape.dim
+    assert len(dims) == len(node.inputs[0].shape) and not any(d.HasField("dim_value") for d in dims), dims
+    assert (
+        again.graph.output[0].type.tensor_type.shape
+        == gen_model.to_model(node, "static").graph.output[0].type.tensor_type.shape
+    )

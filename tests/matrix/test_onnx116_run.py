@@ -1,6 +1,7 @@
 """On a real onnx 1.16 environment (ci/envs/onnx-1.16.txt), ``run`` over cases whose ``""``
-spellings onnx 1.16's parser cannot read finishes with a report: those cases are skipped with the
-parser's reason (issue 18.6). Needs the package index (creates the pinned environment)."""
+spellings onnx 1.16's parser cannot read builds them (parsed under a stand-in name, then emptied:
+passcheck.cases.builders) and judges every form (issue 18.6 skipped them with the parser's reason).
+Needs the package index (creates the pinned environment)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.matrix
 
 
-def test_run_on_onnx_116_skips_unparsable_cases_and_reports(tmp_path):
+def test_run_on_onnx_116_builds_the_empty_name_spellings_its_parser_rejects(tmp_path):
     env = create.ensure(envs.load_spec(REPO / "ci" / "envs" / "onnx-1.16.txt"), REPO)
     out = tmp_path / "r.json"
     p = subprocess.run(
@@ -44,7 +45,29 @@ def test_run_on_onnx_116_skips_unparsable_cases_and_reports(tmp_path):
     assert p.returncode in (0, 1), p.stderr
     cells = json.loads(out.read_text())["results"]
     squeeze = [c for c in cells if c["case"] == "optional-input/squeeze-axes"]
-    assert squeeze and {c["status"] for c in squeeze} == {"skipped"}
-    assert all("onnx 1.16.2 cannot build form" in c["error"] and "ParseError" in c["error"] for c in squeeze)
+    assert {c["form"] for c in squeeze} >= {"common", "empty-name"}
+    assert not {"skipped", "unavailable"} & {c["status"] for c in squeeze}, squeeze
+    assert all("ParseError" not in (c["error"] or "") for c in squeeze)
     good = [c for c in cells if c["case"] == "attributes/conv-defaults"]
     assert good and "skipped" not in {c["status"] for c in good}
+
+
+def test_onnxscript_passes_run_on_the_ir_onnxscript_0_1_bundles(tmp_path):
+    """onnxscript 0.1.0 has no onnx-ir dependency (its IR is onnxscript.ir) and its optimize_for_ort returns
+    None: its three passes run (passcheck.passes.onnxscript_ir), none is 'unavailable: onnx-ir is not installed'."""
+    env = create.ensure(envs.load_spec(REPO / "ci" / "envs" / "onnx-1.16.txt"), REPO)
+    out = tmp_path / "r.json"
+    passes = ("onnxscript:optimize", "onnxscript:rewrite", "onnxscript:optimize-for-ort")
+    p = subprocess.run(
+        [str(env.python), "-m", "passcheck", "run", "--case", "optional-input/conv-bn", "--json", str(out), "-q"]
+        + [a for pid in passes for a in ("--pass", pid)]
+        + ["--progress", "none"],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert p.returncode in (0, 1), p.stderr
+    cells = [c for c in json.loads(out.read_text())["results"] if c["pass_id"] in passes]
+    assert {c["pass_id"] for c in cells} == set(passes)
+    assert all(c["status"] in ("changed", "unchanged") for c in cells), [(c["pass_id"], c["error"]) for c in cells]
+    assert {c["versions"]["onnxscript"] for c in cells} == {"0.1.0"}

@@ -70,3 +70,33 @@ def test_forms_and_outputs_above_the_limit_are_unavailable(monkeypatch):
     assert up.status == "unavailable" and not up.findings and "cannot be run here" in up.error, up
     common_input = next(c for c in report.cells if c.form == "common" and c.pass_id == "input")
     assert common_input.verdict == "ok", common_input
+
+
+def test_an_onnx_writing_a_newer_ir_than_onnxruntime_reads_gets_onnxruntime_s_stated_ir_limit(monkeypatch):
+    """onnx 1.16 writes IR 10 for opset 21, onnxruntime 1.17 reads IR 9: the real probe is refused, the
+    limit read is onnxruntime's stated one, and a form above it is ``unavailable`` (with that limit) rather
+    than a ``rejected`` finding against the form; the opset probe is then asked at an IR onnxruntime reads."""
+    import onnxruntime as ort
+
+    newest = onnx.IR_VERSION + 7
+    monkeypatch.setattr(onnx, "IR_VERSION", newest)
+    limits.ort_ir_limit.cache_clear()
+    limits.ort_opset_limit.cache_clear()
+    try:
+        limit = limits.ort_ir_limit()
+        assert limits.ort_opset_limit() is None  # this onnxruntime loads onnx's newest opset at an IR it reads
+        assert limit is not None and limit < newest, limit
+        model = _relu(13)
+        model.ir_version = limit
+        ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+        assert limits.beyond_onnxruntime(model) is None
+        model.ir_version = limit + 1
+        with pytest.raises(Exception, match=f"max supported IR version: {limit}"):
+            ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+        assert f"loads IR versions up to {limit}" in limits.beyond_onnxruntime(model)
+        report = check_model(_relu(13), ["ort:basic"], forms={"newer-ir": model}, isolation=False)
+    finally:
+        limits.ort_ir_limit.cache_clear()
+        limits.ort_opset_limit.cache_clear()
+    newer = [c for c in report.cells if c.form == "newer-ir"]
+    assert newer and all(c.status == "unavailable" and not c.findings for c in newer), newer
