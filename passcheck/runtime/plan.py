@@ -257,6 +257,9 @@ class ObservationPlan:
             onnxruntime's profile of the run where it can vouch for them (nothing exposed, nothing
             kept alive), else exposed; observed as :class:`~passcheck.runtime.observe.TensorMeta`.
             ``scope::name`` keys here are observed as :attr:`requests` ones are.
+
+    :attr:`main`, :attr:`main_shapes` and :attr:`scoped` are computed once per plan (a plan is
+    kept per model and read for every binding).
     """
 
     requests: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
@@ -268,18 +271,18 @@ class ObservationPlan:
     ) -> ObservationPlan:
         return cls({k: tuple(v) for k, v in requests.items()}, {k: tuple(v) for k, v in (shapes or {}).items() if v})
 
-    @property
+    @functools.cached_property
     def main(self) -> list[str]:
         """Main-graph values whose data is read, each once, in request order (exposed)."""
         return list(dict.fromkeys(k for keys in self.requests.values() for k in keys if "::" not in k))
 
-    @property
+    @functools.cached_property
     def main_shapes(self) -> list[str]:
         """Main-graph tensors whose shape and element type only are read (not in :attr:`main`), each once."""
         data = set(self.main)
         return list(dict.fromkeys(k for keys in self.shapes.values() for k in keys if "::" not in k and k not in data))
 
-    @property
+    @functools.cached_property
     def scoped(self) -> frozenset[str]:
         """Subgraph and function values asked for (``scope::name``)."""
         return frozenset(
