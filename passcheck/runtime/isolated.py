@@ -47,8 +47,9 @@ def run_model(
     if isinstance(reply, Died) or not isinstance(reply, dict) or "run" not in reply:
         died = reply if isinstance(reply, Died) else Died(False, "", "", not_started=True)
         return RunResult({}, {}, error=died.run_error(worker.timeout))
-    cache.put(key, reply["run"])
-    return cache.get(key) or reply["run"]
+    run = _with_feeds(reply["run"], feeds, reply.get("fed", False))
+    cache.put(key, run)
+    return cache.get(key) or run
 
 
 def prefetch(
@@ -74,8 +75,8 @@ def prefetch(
     reply = worker.run_kept(job, model, digest)
     if not (isinstance(reply, dict) and "runs" in reply):
         return 0
-    for f, run in zip(todo, reply["runs"], strict=True):
-        cache.put(cache.key(b"", f, expose, shapes, digest=digest), run)
+    for f, run, fed in zip(todo, reply["runs"], reply["fed"], strict=True):
+        cache.put(cache.key(b"", f, expose, shapes, digest=digest), _with_feeds(run, f, fed))
     return len(todo)
 
 
@@ -100,7 +101,8 @@ class ModelRun:
         # an intermediate whose shape only is read travels as its TensorMeta: copying every
         # activation through the pipe cost more than the run itself (bench/annotations.py)
         kw = {"expose": self.expose, "shapes": self.shapes, "model_key": self.digest}
-        return {"run": run_observing(model, self.feeds, **kw)}
+        run = run_observing(model, self.feeds, **kw)
+        return {"run": run, "fed": _strip_feeds(run, self.feeds)}
 
 
 class ModelRuns(ModelRun):
@@ -115,7 +117,32 @@ class ModelRuns(ModelRun):
         if model is None:
             return {"missing": True}
         kw = {"expose": self.expose, "shapes": self.shapes, "model_key": self.digest}
-        return {"runs": [run_observing(model, feeds, **kw) for feeds in self.feeds]}
+        runs = [run_observing(model, feeds, **kw) for feeds in self.feeds]
+        return {"runs": runs, "fed": [_strip_feeds(run, feeds) for run, feeds in zip(runs, self.feeds)]}
+
+
+def _strip_feeds(run: RunResult, feeds: dict[str, Any]) -> bool:
+    """In the worker: drop from ``run.observed`` the feeds it ends with (the very values it was
+    given, in their order, as :func:`~passcheck.runtime.observe.run_observing` adds them), so
+    they are not pickled back to the parent, which has them; whether it did (else ``run`` is
+    unchanged)."""
+    observed, n = run.observed, len(feeds)
+    if not n or len(observed) < n:
+        return False
+    tail = list(observed)[-n:]
+    if tail != list(feeds) or any(observed[k] is not feeds[k] for k in tail):
+        return False
+    for k in tail:
+        del observed[k]
+    return True
+
+
+def _with_feeds(run: RunResult, feeds: dict[str, Any], fed: bool) -> RunResult:
+    """In the parent: ``run`` with the feeds :func:`_strip_feeds` dropped put back (the caller's
+    arrays, as a run in this process observes them), when ``fed``."""
+    if fed:
+        run.observed.update(feeds)
+    return run
 
 
 class RunCache:
