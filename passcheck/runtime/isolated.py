@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from passcheck.execution import Died
 from passcheck.execution.process import model_of
+from passcheck.runtime.profile import TensorMeta
 from passcheck.runtime.session import RunResult
 
 if TYPE_CHECKING:
@@ -211,6 +212,8 @@ def _digest_value(h: Any, value: Any) -> None:
 
 
 def _nbytes(value: Any) -> int:
+    if type(value) is TensorMeta:
+        return 64  # no data (looking up its absent nbytes costs an AttributeError per value)
     if isinstance(value, (list, tuple)):
         return sum(_nbytes(v) for v in value)
     return int(getattr(value, "nbytes", 64))

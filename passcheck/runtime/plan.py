@@ -11,6 +11,7 @@ iteration or call and is recorded as :class:`Repeated`.
 
 from __future__ import annotations
 
+import array
 import collections
 import dataclasses
 import functools
@@ -153,8 +154,8 @@ class AnnotationPlan:
 def fingerprint(model: onnx.ModelProto) -> bytes:
     """sha256 of what a model's :class:`AnnotationPlan` can depend on, weights left out: the main
     graph's nodes (subgraphs, with their annotations, are node attributes), inputs, outputs and
-    value_info, and the model-local functions, each element serialized (length-prefixed, so no two
-    different lists hash alike). Initializers are not read: models differing only in weight values
+    value_info, and the model-local functions, each element serialized (with every length, so no
+    two different lists hash alike). Initializers are not read: models differing only in weight values
     (or in which weights they hold) share it. Memoized by model identity inside a
     :func:`passcheck.runtime.graph_index.shared` block."""
     return _fingerprint(model)
@@ -166,8 +167,8 @@ def _fingerprint(model: onnx.ModelProto) -> bytes:
     h = hashlib.sha256()
     for part in (g.node, g.input, g.output, g.value_info, model.functions):
         blobs = [x.SerializeToString() for x in part]
-        h.update(len(blobs).to_bytes(8, "little"))
-        h.update(b"".join(len(b).to_bytes(8, "little") + b for b in blobs))
+        h.update(array.array("Q", [len(blobs), *map(len, blobs)]).tobytes())  # where each element ends
+        h.update(b"".join(blobs))
     return h.digest()
 
 

@@ -13,15 +13,17 @@ from passcheck.runtime.observe import observe
 from passcheck.runtime.plan import fingerprint, plan_of
 
 
-def _model(weight: float = 1.0, mid: list | None = None, op: str = "Relu") -> onnx.ModelProto:
-    """x [N, 3] + w (initializer) → a → ``op`` → y; ``a`` annotated ``mid`` (default [N, 3])."""
+def _model(
+    weight: float = 1.0, mid: list | None = None, op: str = "Relu", elem: int = TensorProto.FLOAT
+) -> onnx.ModelProto:
+    """x [N, 3] + w (initializer) → a → ``op`` → y; ``a`` annotated ``elem`` ``mid`` (default FLOAT [N, 3])."""
     g = helper.make_graph(
         [helper.make_node("Add", ["x", "w"], ["a"]), helper.make_node(op, ["a"], ["y"])],
         "g",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
         initializer=[numpy_helper.from_array(np.full(3, weight, np.float32), "w")],
-        value_info=[helper.make_tensor_value_info("a", TensorProto.FLOAT, mid or ["N", 3])],
+        value_info=[helper.make_tensor_value_info("a", elem, mid or ["N", 3])],
     )
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
 
@@ -72,3 +74,15 @@ def test_a_plan_keeps_no_part_of_its_model():
     tp = next(s[2] for s in plan.steps if s[0] == "a")
     model.graph.value_info[0].type.tensor_type.elem_type = TensorProto.INT64  # the model changed afterwards
     assert tp.tensor_type.elem_type == TensorProto.FLOAT  # the plan's copy did not
+
+
+def test_a_profiled_tensor_against_a_fully_static_annotation_is_judged_on_elem_type_and_shape():
+    """The check's shortcut for a profiled tensor matching a fully static annotation compares the
+    element type and every dim."""
+    m = _model(mid=[2, 3], elem=TensorProto.DOUBLE)
+    observed, unobservable = observe(m, FEEDS, "ort")
+    [v] = check(m, observed, unobservable=unobservable).violations
+    assert v.value == "a" and v.rule == "elem-type"
+    assert check(_model(mid=[2, 3]), *observe(_model(mid=[2, 3]), FEEDS, "ort")[:1]).ok
+    [v] = check(_model(mid=[2, 4]), *observe(_model(mid=[2, 4]), FEEDS, "ort")[:1]).violations
+    assert v.value == "a" and v.rule == "dim-value"
