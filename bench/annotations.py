@@ -71,6 +71,30 @@ annotations per FormRun, ~36 ms, built again for every check since nothing conte
 it) and its check (~20 ms), onnxruntime's trace parsed in the worker (~20 ms), the feeds and reply
 through the pipe (~11 ms).
 
+check/profiled, measured 2026-12-02 with ``--skip-reference`` at load average 15-22 (2 cores, up to
+seven other helpers' jobs), main at 6c3c484 ("base") and the tree with the plan kept by a
+weight-free fingerprint (``runtime.plan.plan_of``), the feeds not sent back by the worker, the
+check's shortcut for profiled tensors against static annotations ("after"), alternating base,
+after, base, after, twice at ``--repeat 9`` then twice at ``--repeat 21``; median of the four:
+
+=============  =======================  =======================  ======  ======
+model          base                     after                    base    after
+               (4 runs)                 (4 runs)                 median  median
+=============  =======================  =======================  ======  ======
+ResNet-50      1.29, 1.40, 1.21, 1.45   1.12, 1.33, 1.16, 1.10   1.35    1.14
+DenseNet-121   1.05, 1.24, 1.11, 1.17   1.12, 0.93, 1.04, 1.08   1.14    1.06
+Inception v2   1.35, 1.26, 1.22, 1.13   1.18, 1.19, 1.02, 1.15   1.24    1.17
+=============  =======================  =======================  ======  ======
+
+The goal (<= 1.05) is not met on any model; runs of one tree still differ by up to 0.24. CPU
+seconds instead of wall (parent and isolation worker per check over those of a profiled run, 30
+of each interleaved, load 15-21): base 1.27 / 1.20 / 1.18, after 1.13 / 1.10 / 1.13. What is
+left per check (cProfile, ResNet-50 and DenseNet-121): the check's walk over every annotated
+value, the fingerprint (serializing nodes and value_info: about a quarter of a plan build), the
+trace parse in the worker (a find per kernel event; a single regular expression over the trace,
+and a line split, measured no faster), the feeds' digest for the run cache and their pickling
+to the worker.
+
 Chains of 100 -> 1000 annotated nodes: check time x8.1 (target <= 12). Ratios move with load:
 two earlier runs at load average 7-12 (before the graph index) gave ResNet-50 ref/check 11-13.
 

@@ -26,7 +26,7 @@ import onnx
 from passcheck.oracles import shape_annotations
 from passcheck.oracles.numeric import compare
 from passcheck.oracles.validity import CheckerDied, checker_error
-from passcheck.runtime.plan import AnnotationPlan, Observed
+from passcheck.runtime.plan import AnnotationPlan, plan_of
 from passcheck.runtime.reference import RUNNER_FAULT, run_reference
 
 
@@ -57,11 +57,13 @@ def _ort_reason(error: str) -> tuple[str, str]:
     return "tool", "onnxruntime rejects"
 
 
-def _own_annotations_break(plan: AnnotationPlan, values: Mapping[str, Any], k: int) -> str | None:
-    """The first way the model's own annotations (graph inputs, outputs, value_info; symbols shared
-    across them; ``plan``: read from the model once) do not hold on ``values`` (feeds, plus a
+def _own_annotations_break(
+    model: onnx.ModelProto, plan: AnnotationPlan, values: Mapping[str, Any], k: int
+) -> str | None:
+    """The first way ``model``'s own annotations (graph inputs, outputs, value_info; symbols shared
+    across them; ``plan``: its :class:`AnnotationPlan`) do not hold on ``values`` (feeds, plus a
     run's outputs once it ran), or None."""
-    report = shape_annotations.check(plan.model, Observed(values, plan=plan))
+    report = shape_annotations.check(model, values, plan=plan)
     return f"{report.violations[0].message} (binding {k})" if report.violations else None
 
 
@@ -113,7 +115,7 @@ def _reference_only(forms: Mapping[str, onnx.ModelProto], feeds, plans, rtol, at
             why = "reference evaluator fails (onnxruntime has no kernel)"
             return Verdict(False, cat, why, f"{name}: {_first_line(rr.error)}")
         ref[name] = rr.outputs
-        if why := _own_annotations_break(plans[name], {**feeds[0], **rr.outputs}, 0):
+        if why := _own_annotations_break(forms[name], plans[name], {**feeds[0], **rr.outputs}, 0):
             return Verdict(False, "passcheck", "a form's own annotations do not hold on its run", f"{name}: {why}")
     for name in names[1:]:
         if why := _agree(ref[names[0]], ref[name], rtol, atol):
@@ -153,7 +155,7 @@ def gate(
             shape inference, the version converter; never a case, whose cells need onnxruntime).
     """
     names = list(forms)
-    plans = {name: AnnotationPlan(m) for name, m in forms.items()}
+    plans = {name: plan_of(m) for name, m in forms.items()}
     for name in names:
         if isinstance(err := checker(forms[name]), CheckerDied):
             return Verdict(
@@ -175,7 +177,7 @@ def gate(
                 f"{name}: {_first_line(err)}",
             )
         for k, f in enumerate(feeds):
-            if why := _own_annotations_break(plans[name], f, k):
+            if why := _own_annotations_break(forms[name], plans[name], f, k):
                 return Verdict(False, "passcheck", "graph input annotations do not hold on the feeds", f"{name}: {why}")
     ort: dict[str, list[dict]] = {}
     for name in names:
@@ -228,7 +230,7 @@ def gate(
                 return Verdict(False, "tool", "onnxruntime computes the uncommon form differently", f"{name}: {why}")
     for name in names:  # what the input cells' annotations oracle checks, on both runtimes
         for k, outs in [(0, ref[name]), *enumerate(ort[name])]:
-            if why := _own_annotations_break(plans[name], {**feeds[k], **outs}, k):
+            if why := _own_annotations_break(forms[name], plans[name], {**feeds[k], **outs}, k):
                 return Verdict(False, "passcheck", "a form's own annotations do not hold on its run", f"{name}: {why}")
     return Verdict(True)
 

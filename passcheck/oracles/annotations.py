@@ -20,7 +20,7 @@ from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import INPUT, PASS, BaseOracle, Cells
 from passcheck.records import Finding, brief
 from passcheck.runtime.graph_index import index_of, per_model
-from passcheck.runtime.plan import AnnotationPlan, Observed, annotated_values
+from passcheck.runtime.plan import annotated_values, plan_of
 
 NAME = "annotations"
 
@@ -38,15 +38,14 @@ def _compute(run: FormRun):
     out = run.output
     if out is None:
         return
-    plan = None  # the output's annotations, read once for every run
+    plan = None  # the output's annotations, read once for every run (and kept by fingerprint)
     for i, r in enumerate(run.runs):
         if not r.error:  # the runtime observed what :meth:`Annotations.observes` asked, subgraphs included
-            plan = plan or AnnotationPlan(out)
-            observed = Observed(r.observed, plan=plan)
+            plan = plan or plan_of(out)
             yield (
                 i,
                 shape_annotations.check(
-                    out, observed, unobservable=r.unobservable, unknown_dim_param=run.unknown_dim_param
+                    out, r.observed, unobservable=r.unobservable, unknown_dim_param=run.unknown_dim_param, plan=plan
                 ),
             )
 
@@ -85,7 +84,7 @@ def coverage(run: FormRun) -> dict:
         return {}
     i, error = failed[0]
     why = f"the model did not run (binding {i}: {brief(error)})"
-    keys = list(dict.fromkeys(step[0] for step in AnnotationPlan(run.output).steps))
+    keys = list(dict.fromkeys(step[0] for step in plan_of(run.output).steps))
     return {
         "annotated": len(keys),
         "checked": 0,

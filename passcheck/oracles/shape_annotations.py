@@ -43,11 +43,13 @@ from passcheck.runtime.plan import (  # noqa: F401 - re-exported: the annotation
     graph_scopes,
     has_subscopes,
     node_label,
+    plan_of,
     scope_key,
 )
 from passcheck.runtime.plan import (
     want_dtype as _want_dtype,
 )
+from passcheck.runtime.profile import TensorMeta
 from passcheck.typestr import elem_name, shape_str
 
 if TYPE_CHECKING:
@@ -165,6 +167,7 @@ def check(
     *,
     unobservable: Mapping[str, str] | None = None,
     unknown_dim_param: str | re.Pattern[str] | None = None,
+    plan: AnnotationPlan | None = None,
 ) -> AnnotationReport:
     """Check every annotation of ``model`` against the values of one run.
 
@@ -178,6 +181,8 @@ def check(
         unknown_dim_param: a regex; a ``dim_param`` it fully matches (``\\?``, ``unk__\\d+``: some
             tools' spelling of "unknown") asserts nothing, like a dim with neither field. Default:
             every dim_param is a symbol (seed 000).
+        plan: ``model``'s :class:`AnnotationPlan` when the caller has it (:func:`plan_of`);
+            otherwise the one ``observed`` carries for this model object, else :func:`plan_of`.
 
     Returns:
         An :class:`AnnotationReport` with every violation (empty when all hold).
@@ -185,9 +190,10 @@ def check(
     Raises:
         re.error: ``unknown_dim_param`` is not a valid regex.
     """
-    plan = getattr(observed, "plan", None)
-    if not isinstance(plan, AnnotationPlan) or plan.model is not model:
-        plan = AnnotationPlan(model)
+    if plan is None:
+        plan = getattr(observed, "plan", None)
+        if not isinstance(plan, AnnotationPlan) or getattr(observed, "of", None) is not model:
+            plan = plan_of(model)
     bmap = BindingMap(re.compile(unknown_dim_param) if isinstance(unknown_dim_param, str) else unknown_dim_param)
     violations: list[Violation] = []
     why = dict(unobservable or {})
@@ -206,6 +212,8 @@ def check(
             unchecked[key] = OPAQUE
             continue
         checked.add(key)
+        if rule is not None and type(value) is TensorMeta and value.dtype is rule[0] and value.shape == rule[2]:
+            continue  # a profiled tensor matching a fully static annotation: what _holds finds, without the call
         for label, v in ((f"{key}#{i}", v) for i, v in enumerate(value)) if repeated else ((key, value),):
             if rule is None or not _holds(rule, v, label, role, bmap):
                 violations.extend(_check_value(label, tp, v, role, bmap))

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from passcheck.runtime import profile as _prof
-from passcheck.runtime.plan import AnnotationPlan, Observed
+from passcheck.runtime.plan import AnnotationPlan, Observed, plan_of
 from passcheck.runtime.profile import TensorMeta
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def _unobservable_by_ort(model: onnx.ModelProto, plan: AnnotationPlan | None = None) -> dict[str, str]:
     out = {}
-    for key, _name, _tp, _role, scope, _kind, _rule in (plan or AnnotationPlan(model)).steps:
+    for key, _name, _tp, _role, scope, _kind, _rule in (plan or plan_of(model)).steps:
         if scope.startswith("function"):
             out[key] = (
                 f"inside {scope}: onnxruntime inlines functions and cannot expose their values; use --engine reference"
@@ -86,6 +86,6 @@ def with_subscopes(
     if error:
         note = f"the reference evaluator could not run the model: {brief(error, 160)}"
         return observed, {k: f"{v.split('; use --engine')[0]}; {note}" for k, v in unobservable.items()}
-    merged = Observed(observed, plan=getattr(observed, "plan", None))
+    merged = Observed(observed, plan=getattr(observed, "plan", None), of=getattr(observed, "of", None))
     merged.update({k: r.observed[k] for k in unobservable if k in r.observed})
     return merged, {}

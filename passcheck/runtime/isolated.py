@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from passcheck.execution import Died
 from passcheck.execution.process import model_of
+from passcheck.runtime.profile import TensorMeta
 from passcheck.runtime.session import RunResult
 
 if TYPE_CHECKING:
@@ -47,8 +48,9 @@ def run_model(
     if isinstance(reply, Died) or not isinstance(reply, dict) or "run" not in reply:
         died = reply if isinstance(reply, Died) else Died(False, "", "", not_started=True)
         return RunResult({}, {}, error=died.run_error(worker.timeout))
-    cache.put(key, reply["run"])
-    return cache.get(key) or reply["run"]
+    run = _with_feeds(reply["run"], feeds, reply.get("fed", False))
+    cache.put(key, run)
+    return cache.get(key) or run
 
 
 def prefetch(
@@ -80,8 +82,8 @@ def prefetch(
     reply = worker.run_kept(job, model, digest)
     if not (isinstance(reply, dict) and "runs" in reply):
         return 0
-    for f, run in zip(todo, reply["runs"], strict=True):
-        cache.put(cache.key(b"", f, expose, shapes, digest=digest), run)
+    for f, run, fed in zip(todo, reply["runs"], reply["fed"], strict=True):
+        cache.put(cache.key(b"", f, expose, shapes, digest=digest), _with_feeds(run, f, fed))
     if answer is not None and "also" in reply:
         answer(reply["also"])
     return len(todo)
@@ -108,7 +110,8 @@ class ModelRun:
         # an intermediate whose shape only is read travels as its TensorMeta: copying every
         # activation through the pipe cost more than the run itself (bench/annotations.py)
         kw = {"expose": self.expose, "shapes": self.shapes, "model_key": self.digest}
-        return {"run": run_observing(model, self.feeds, **kw)}
+        run = run_observing(model, self.feeds, **kw)
+        return {"run": run, "fed": _strip_feeds(run, self.feeds)}
 
 
 class ModelRuns(ModelRun):
@@ -135,13 +138,41 @@ class ModelRuns(ModelRun):
         if model is None:
             return {"missing": True}
         kw = {"expose": self.expose, "shapes": self.shapes, "model_key": self.digest}
-        reply: dict[str, Any] = {"runs": [run_observing(model, feeds, **kw) for feeds in self.feeds]}
+        runs = [run_observing(model, feeds, **kw) for feeds in self.feeds]
+        reply: dict[str, Any] = {
+            "runs": runs,
+            "fed": [_strip_feeds(run, feeds) for run, feeds in zip(runs, self.feeds, strict=True)],
+        }
         if getattr(self, "also", None) is not None:
             try:
                 reply["also"] = self.also(model)
             except Exception:  # noqa: BLE001 - not answered here: the parent asks it alone, and sees it raise
                 pass
         return reply
+
+
+def _strip_feeds(run: RunResult, feeds: dict[str, Any]) -> bool:
+    """In the worker: drop from ``run.observed`` the feeds it ends with (the very values it was
+    given, in their order, as :func:`~passcheck.runtime.observe.run_observing` adds them), so
+    they are not pickled back to the parent, which has them; whether it did (else ``run`` is
+    unchanged)."""
+    observed, n = run.observed, len(feeds)
+    if not n or len(observed) < n:
+        return False
+    tail = list(observed)[-n:]
+    if tail != list(feeds) or any(observed[k] is not feeds[k] for k in tail):
+        return False
+    for k in tail:
+        del observed[k]
+    return True
+
+
+def _with_feeds(run: RunResult, feeds: dict[str, Any], fed: bool) -> RunResult:
+    """In the parent: ``run`` with the feeds :func:`_strip_feeds` dropped put back (the caller's
+    arrays, as a run in this process observes them), when ``fed``."""
+    if fed:
+        run.observed.update(feeds)
+    return run
 
 
 class RunCache:
@@ -210,6 +241,8 @@ def _digest_value(h: Any, value: Any) -> None:
 
 
 def _nbytes(value: Any) -> int:
+    if type(value) is TensorMeta:
+        return 64  # no data (looking up its absent nbytes costs an AttributeError per value)
     if isinstance(value, (list, tuple)):
         return sum(_nbytes(v) for v in value)
     return int(getattr(value, "nbytes", 64))

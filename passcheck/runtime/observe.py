@@ -51,7 +51,7 @@ from passcheck.runtime.completion import (
     initializer_observations,
     with_subscopes,
 )
-from passcheck.runtime.plan import AnnotationPlan, ObservationPlan, Observed, node_label
+from passcheck.runtime.plan import ObservationPlan, Observed, node_label, plan_of
 from passcheck.runtime.profile import TensorMeta  # noqa: F401 - observations are TensorMeta
 from passcheck.runtime.profile import Untrusted as _Untrusted
 from passcheck.runtime.profile import copy_bytes as _copy_bytes
@@ -310,9 +310,9 @@ def observe(
                 f"the reference evaluator could not run the model on these feeds: {r.error.splitlines()[0]}"
             )
         return r.observed, {}
-    plan = AnnotationPlan(model)
+    plan = plan_of(model)
     main = [(key, kind) for key, _name, _tp, _role, scope, kind, _rule in plan.steps if not scope]
-    observed = Observed(_observe_ort(model, feeds, main), plan=plan)
+    observed = Observed(_observe_ort(model, feeds, main), plan=plan, of=model)
     observed.update(feeds)
     rest = {k for k, _ in main if k not in observed}
     if rest:  # an annotated initializer not fed (an overridable default, or value_info on a weight)

@@ -11,12 +11,17 @@ iteration or call and is recorded as :class:`Repeated`.
 
 from __future__ import annotations
 
+import array
+import collections
 import dataclasses
 import functools
+import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from passcheck.runtime.graph_index import per_model
 
 if TYPE_CHECKING:
     import onnx
@@ -119,9 +124,12 @@ def annotated_values(model: onnx.ModelProto) -> list[Annotated]:
 class AnnotationPlan:
     """The annotations of one model, read once, in the form :func:`check` walks them.
 
+    A plan holds no part of the model it was read from (its TypeProtos are copies), so one plan
+    serves every model of the same :func:`fingerprint` (:func:`plan_of`) without keeping any of
+    them, or their weights, alive.
+
     Attributes:
-        model: the model read (the plan describes it as it was when read).
-        nested: whether it has a subgraph or a model-local function.
+        nested: whether the model has a subgraph or a model-local function.
         steps: per annotated value, in :func:`annotated_values` order: (key, name, TypeProto,
             role, scope, kind, rule); ``kind`` is the TypeProto's ``value`` field, ``rule`` is
             ``None`` unless a tensor: (numpy dtype or None, rank or None without ``shape``, the
@@ -130,37 +138,80 @@ class AnnotationPlan:
         count: distinct observation keys annotated.
     """
 
-    __slots__ = ("model", "nested", "steps", "count")
+    __slots__ = ("nested", "steps", "count")
 
     def __init__(self, model: onnx.ModelProto) -> None:
         scopes = list(graph_scopes(model))
-        self.model = model
         self.nested = len(scopes) > 1
         self.steps = []
         for scope, role, vi in _annotated_infos(scopes):
-            tp, name = vi.type, vi.name
-            self.steps.append((scope_key(scope, name), name, tp, role, scope, *_compiled(tp.SerializeToString())))
+            name = vi.name
+            tp, kind, rule = _compiled(vi.type.SerializeToString())
+            self.steps.append((scope_key(scope, name), name, tp, role, scope, kind, rule))
         self.count = len({s[0] for s in self.steps})
 
 
+def fingerprint(model: onnx.ModelProto) -> bytes:
+    """sha256 of what a model's :class:`AnnotationPlan` can depend on, weights left out: the main
+    graph's nodes (subgraphs, with their annotations, are node attributes), inputs, outputs and
+    value_info, and the model-local functions, each element serialized (with every length, so no
+    two different lists hash alike). Initializers are not read: models differing only in weight values
+    (or in which weights they hold) share it. Memoized by model identity inside a
+    :func:`passcheck.runtime.graph_index.shared` block."""
+    return _fingerprint(model)
+
+
+@per_model
+def _fingerprint(model: onnx.ModelProto) -> bytes:
+    g = model.graph
+    h = hashlib.sha256()
+    for part in (g.node, g.input, g.output, g.value_info, model.functions):
+        blobs = [x.SerializeToString() for x in part]
+        h.update(array.array("Q", [len(blobs), *map(len, blobs)]).tobytes())  # where each element ends
+        h.update(b"".join(blobs))
+    return h.digest()
+
+
+def plan_of(model: onnx.ModelProto) -> AnnotationPlan:
+    """The :class:`AnnotationPlan` of ``model``, kept by its :func:`fingerprint` for the last
+    :data:`PLANS_KEPT` fingerprints: a pass output differing from another model only in weights, a
+    model parsed again from the same bytes, a second binding or a repeated check reuse it; a model
+    differing in one node or one annotation gets its own (issue 28)."""
+    key = fingerprint(model)
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _PLANS[key] = AnnotationPlan(model)
+        while len(_PLANS) > PLANS_KEPT:
+            _PLANS.popitem(last=False)
+    _PLANS.move_to_end(key)
+    return plan
+
+
+#: Plans kept by :func:`fingerprint` (a plan holds a few tuples per annotated value, no model).
+PLANS_KEPT = 32
+_PLANS: collections.OrderedDict[bytes, AnnotationPlan] = collections.OrderedDict()
+
+
 class Observed(dict):
-    """Observation key → value, carrying the :class:`AnnotationPlan` of the model observed (or None)."""
+    """Observation key → value, carrying the :class:`AnnotationPlan` of the model observed (or None)
+    and that model (``of``), so a check of that same model object does not look the plan up again."""
 
-    __slots__ = ("plan",)
+    __slots__ = ("plan", "of")
 
-    def __init__(self, *args: Any, plan: AnnotationPlan | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, plan: AnnotationPlan | None = None, of: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.plan = plan
+        self.plan, self.of = plan, of
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _compiled(type_bytes: bytes) -> tuple[str, tuple | None]:
-    """(kind, rule) of a serialized TypeProto (see :class:`AnnotationPlan`): types repeat, so each is read once."""
+def _compiled(type_bytes: bytes) -> tuple[onnx.TypeProto, str, tuple | None]:
+    """(a TypeProto of its own, kind, rule) of a serialized TypeProto (see :class:`AnnotationPlan`):
+    types repeat, so each is read once; the copy is shared and never changed."""
     import onnx
 
     tp = onnx.TypeProto.FromString(type_bytes)
     kind = tp.WhichOneof("value")
-    return kind, _tensor_rule(tp.tensor_type) if kind == "tensor_type" else None
+    return tp, kind, _tensor_rule(tp.tensor_type) if kind == "tensor_type" else None
 
 
 def _tensor_rule(tt) -> tuple:
@@ -207,6 +258,9 @@ class ObservationPlan:
             onnxruntime's profile of the run where it can vouch for them (nothing exposed, nothing
             kept alive), else exposed; observed as :class:`~passcheck.runtime.observe.TensorMeta`.
             ``scope::name`` keys here are observed as :attr:`requests` ones are.
+
+    :attr:`main`, :attr:`main_shapes` and :attr:`scoped` are computed once per plan (a plan is
+    kept per model and read for every binding).
     """
 
     requests: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
@@ -218,18 +272,18 @@ class ObservationPlan:
     ) -> ObservationPlan:
         return cls({k: tuple(v) for k, v in requests.items()}, {k: tuple(v) for k, v in (shapes or {}).items() if v})
 
-    @property
+    @functools.cached_property
     def main(self) -> list[str]:
         """Main-graph values whose data is read, each once, in request order (exposed)."""
         return list(dict.fromkeys(k for keys in self.requests.values() for k in keys if "::" not in k))
 
-    @property
+    @functools.cached_property
     def main_shapes(self) -> list[str]:
         """Main-graph tensors whose shape and element type only are read (not in :attr:`main`), each once."""
         data = set(self.main)
         return list(dict.fromkeys(k for keys in self.shapes.values() for k in keys if "::" not in k and k not in data))
 
-    @property
+    @functools.cached_property
     def scoped(self) -> frozenset[str]:
         """Subgraph and function values asked for (``scope::name``)."""
         return frozenset(

@@ -122,3 +122,28 @@ def test_kept_models_stay_within_their_budget_the_newest_always_kept():
     kept.drop(b"d")
     assert not kept and kept.size == 0
     assert kept_budget(None) == KEPT_BYTES and kept_budget(512) == 64 << 20
+
+
+def test_the_feeds_are_not_sent_back_the_run_observes_the_callers_own():
+    """The worker's reply leaves out the feeds it was given (the parent has them, issue 28): a run,
+    and each prefetched binding, observes the caller's arrays themselves, after its outputs, as a
+    run in this process does; a failed run observes nothing."""
+    from passcheck.runtime.isolated import _strip_feeds
+    from passcheck.runtime.session import RunResult
+
+    feeds = [{"x": np.full((n, 3), -1.0, np.float32)} for n in (2, 3, 4)]
+    with IsolatedExecutor() as ex:
+        r = ex.run_model(_model(), feeds[0], shapes=["r"])
+        assert ex.prefetch(_model(), feeds[1:], shapes=["r"]) == 2
+        later = [ex.run_model(_model(), f, shapes=["r"]) for f in feeds[1:]]
+        bad = _model()
+        bad.graph.node[0].op_type = "NoSuchOp"
+        failed = ex.run_model(bad, feeds[0])
+    for run, f in zip([r, *later], feeds):
+        assert not run.error and run.observed["x"] is f["x"]
+        assert list(run.observed)[-1] == "x" and run.observed["r"] == TensorMeta(f["x"].shape, np.dtype(np.float32))
+        np.testing.assert_array_equal(run.outputs["y"], np.zeros_like(f["x"]))
+    assert failed.error and failed.observed == {}
+    x = feeds[0]["x"]
+    kept = RunResult({}, {"y": x, "x": TensorMeta((2, 3), np.dtype(np.float32))})  # not the value it was given
+    assert not _strip_feeds(kept, {"x": x}) and list(kept.observed) == ["y", "x"]
