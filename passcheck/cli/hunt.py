@@ -169,7 +169,7 @@ def handle(args) -> int:
     before = list(store.items)
     with executor_for(None, timeout=args.timeout, preload=cases_from) as ex:
         # the map (cached per tool version) is read before the budget starts: it is not the search
-        cmap = None if args.no_coverage else _coverage_map(found, ex)
+        cmap = None if args.no_coverage else _coverage_map(found, ex, args)
         planned = args.budget.items
         if planned is not None:  # this shard's steps among the next ``planned`` of the sequence
             start = len(store.items)
@@ -256,15 +256,18 @@ def _bisect_commands(store) -> None:
     bisect_commands(store.signatures, store.scope.get("env_pins") or {}, store.scope.get("cases_from", ()))
 
 
-def _coverage_map(found, executor):
-    """The coverage map of the hunt's bases (the first form of each case; cached per tool version)."""
+def _coverage_map(found, executor, args):
+    """The coverage map of the hunt's bases (the first form of each case; cached per tool version),
+    counted on the progress line: uncached, it takes minutes before the budget starts."""
     import time
 
+    from passcheck.cli._common import progress
     from passcheck.hunt.coverage import library_map
 
     t0 = time.monotonic()
     firsts = [b for b in found if b.form == next(iter(b.case.forms))]
-    cmap = library_map(bases=firsts, executor=executor)
+    with progress(args, len(firsts), "coverage bases") as prog:
+        cmap = library_map(bases=firsts, executor=executor, on_base=lambda bid: prog.advance("", bid))
     print(
         f"passcheck hunt: coverage map of {len(firsts)} bases in {time.monotonic() - t0:.1f} s: "
         f"{sum(map(cmap.triggered, cmap.entries))} of {len(cmap.entries)} catalogue entries triggered",

@@ -30,3 +30,16 @@ def test_coverage_refuses_an_unknown_pass_id_before_any_work(tmp_path):
     assert p.stderr.strip().splitlines() == [p.stderr.strip()], p.stderr[-2000:]
     assert p.stderr.startswith("passcheck: error: unknown pass id 'ort:basics'")
     assert not (tmp_path / "cache" / "coverage").exists()  # refused before the catalogue was read
+
+
+def test_hunt_counts_the_coverage_map_it_reads_before_the_budget(tmp_path):
+    # uncached, the map of the whole library takes 10+ minutes before the budget starts: with no
+    # line in that time, 'hunt --budget 2m' in a CI log looked hung
+    hunt = ["hunt", "--budget", "1items", "--case", "optional-input/conv-bn", "--no-generated"]
+    p = _run([*hunt, "--out", "h"], tmp_path, PASSCHECK_PROGRESS_EVERY="0")
+    assert p.returncode in (0, 1), (p.returncode, p.stderr[-2000:])
+    lines = p.stderr.splitlines()
+    assert "passcheck hunt: 1 coverage bases planned" in lines, p.stderr[-2000:]
+    assert "passcheck hunt: 1/1 coverage bases (optional-input/conv-bn:common)" in lines, p.stderr[-2000:]
+    q = _run([*hunt, "--out", "q", "-q"], tmp_path)
+    assert "coverage bases" not in q.stderr  # -q silences it with the rest of the progress
