@@ -161,6 +161,24 @@ OUTPUT_OPTIONS = {
 }
 
 
+def check_out_folder(flag: str, value: str) -> None:
+    """Refuse an output folder that cannot be made or written, before any work and without creating it.
+
+    Raises:
+        PasscheckError: ``value`` is a file, or its nearest existing folder is not writable (read-only
+            file system, permissions).
+    """
+    import os
+    from pathlib import Path
+
+    p = Path(value).absolute()
+    if p.exists() and not p.is_dir():
+        raise PasscheckError(f"{flag} {value}: exists and is not a folder; choose a folder path")
+    nearest = next(f for f in (p, *p.parents) if f.exists())
+    if not nearest.is_dir() or not os.access(nearest, os.W_OK | os.X_OK):
+        raise PasscheckError(f"{flag} {value}: {nearest} is not writable; choose a folder passcheck can write")
+
+
 def check_outputs(args, *, stdout_ok=("json", "junit", "markdown", "write_baseline", "out")) -> bool:
     """Refuse output paths that cannot be written, before any work is done.
 

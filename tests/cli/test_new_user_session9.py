@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.cli.test_usage_before_work import relu  # noqa: F401 - the one-Relu model fixture
+
 PASSCHECK = str(Path(sys.executable).with_name("passcheck"))
 
 
@@ -43,3 +45,12 @@ def test_hunt_counts_the_coverage_map_it_reads_before_the_budget(tmp_path):
     assert "passcheck hunt: 1/1 coverage bases (optional-input/conv-bn:common)" in lines, p.stderr[-2000:]
     q = _run([*hunt, "--out", "q", "-q"], tmp_path)
     assert "coverage bases" not in q.stderr  # -q silences it with the rest of the progress
+
+
+def test_mutate_refuses_an_out_folder_it_cannot_make_before_building_mutants(relu, tmp_path):  # noqa: F811
+    # the folder was made after every mutant was built and verified: all that work, then exit 2
+    out = f"{relu}/mutants"  # under a file: no folder can be made there
+    p = _run(["mutate", str(relu), "--out", out, "--progress", "lines"], tmp_path, PASSCHECK_PROGRESS_EVERY="0.01")
+    assert p.returncode == 2, (p.returncode, p.stderr[-2000:])
+    assert p.stderr.strip().splitlines() == [p.stderr.strip()], p.stderr[-2000:]  # no progress line before it
+    assert p.stderr.startswith(f"passcheck: error: --out {out}: "), p.stderr
