@@ -54,3 +54,26 @@ def test_mutate_refuses_an_out_folder_it_cannot_make_before_building_mutants(rel
     assert p.returncode == 2, (p.returncode, p.stderr[-2000:])
     assert p.stderr.strip().splitlines() == [p.stderr.strip()], p.stderr[-2000:]  # no progress line before it
     assert p.stderr.startswith(f"passcheck: error: --out {out}: "), p.stderr
+
+
+def test_one_stream_has_one_writer_and_a_cell_written_twice_counts_once(tmp_path):
+    # two 'run --stream s.jsonl --resume' at once each appended the cells left to do: 592 cells in
+    # a stream of a 394-cell plan, and 'passcheck report s.jsonl' counted 592 cells, 39 findings
+    import fcntl
+
+    run = ["run", "--case", "optional-input/conv-bn", "--pass", "ort:basic", "--stream", "s.jsonl", "-q"]
+    first = _run(run, tmp_path)
+    assert first.returncode == 1, first.stderr[-2000:]  # the seed's parity finding
+    stream = tmp_path / "s.jsonl"
+    text = stream.read_text()
+    with open(stream, "a") as held:  # another run holds it
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        p = _run([*run, "--resume"], tmp_path)
+    assert p.returncode == 2, (p.returncode, p.stderr[-2000:])
+    assert p.stderr.strip().splitlines() == [p.stderr.strip()], p.stderr[-2000:]
+    assert "another passcheck run is writing this stream" in p.stderr
+    assert stream.read_text() == text
+    cells = [line for line in text.splitlines() if '"type": "cell"' in line]
+    stream.write_text(text + "\n".join(cells) + "\n")  # what two writers left
+    once = _run(["report", "s.jsonl", "--format", "terminal"], tmp_path)
+    assert f"{len(cells)} cells: 1 unexpected findings" in once.stdout, once.stdout[-2000:]
