@@ -76,9 +76,13 @@ def add_output_args(p: argparse.ArgumentParser) -> None:
     add_progress_arg(g)
 
 
-def add_progress_arg(p) -> None:
-    """``--progress auto|bar|lines|none`` (see :mod:`passcheck.progress`)."""
+def add_progress_arg(p, quiet: bool = False) -> None:
+    """``--progress auto|bar|lines|none`` (see :mod:`passcheck.progress`); with ``quiet``, ``-q`` too, for a
+    command whose only chatter is its progress (the README's ``-q silences it`` holds for every command)."""
     from passcheck.progress import MODES
+
+    if quiet:
+        p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr (same as --progress none)")
 
     p.add_argument(
         "--progress",

@@ -118,7 +118,7 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--cache-dir", metavar="DIR", help="environment cache (default: $PASSCHECK_CACHE or ~/.cache/passcheck)"
     )
-    add_progress_arg(p)
+    add_progress_arg(p, quiet=True)
     p.set_defaults(handler=handle)
 
 

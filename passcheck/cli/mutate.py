@@ -31,7 +31,7 @@ def add_parser(sub) -> None:
         help="size for a symbolic dim in the verification feeds",
     )
     add_isolation_args(p)
-    add_progress_arg(p)
+    add_progress_arg(p, quiet=True)
     p.set_defaults(handler=handle)
 
 

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.cli.test_usage_before_work import relu  # noqa: F401 - the one-Relu model fixture
 
 PASSCHECK = str(Path(sys.executable).with_name("passcheck"))
@@ -44,6 +46,7 @@ def test_hunt_counts_the_coverage_map_it_reads_before_the_budget(tmp_path):
     assert "passcheck hunt: 1 coverage bases planned" in lines, p.stderr[-2000:]
     assert "passcheck hunt: 1/1 coverage bases (optional-input/conv-bn:common)" in lines, p.stderr[-2000:]
     q = _run([*hunt, "--out", "q", "-q"], tmp_path)
+    assert q.returncode in (0, 1), q.stderr[-2000:]
     assert "coverage bases" not in q.stderr  # -q silences it with the rest of the progress
 
 
@@ -77,3 +80,12 @@ def test_one_stream_has_one_writer_and_a_cell_written_twice_counts_once(tmp_path
     stream.write_text(text + "\n".join(cells) + "\n")  # what two writers left
     once = _run(["report", "s.jsonl", "--format", "terminal"], tmp_path)
     assert f"{len(cells)} cells: 1 unexpected findings" in once.stdout, once.stdout[-2000:]
+
+
+@pytest.mark.parametrize("command", [["mutate", "--out", "m"], ["annotations"]])
+def test_q_silences_the_progress_of_every_command_the_readme_names(relu, tmp_path, command):  # noqa: F811
+    # the README: progress on run, check, compare, mutate, annotations and matrix, '-q' silences it;
+    # mutate and annotations (and hunt, bisect) refused -q: exit 2, 'unrecognized arguments'
+    p = _run([command[0], str(relu), *command[1:], "-q"], tmp_path, PASSCHECK_PROGRESS_EVERY="0")
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert p.stderr == ""
