@@ -104,7 +104,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    """A ``--passcheck-cases`` glob that matches no case (or no form) is a usage error (exit 4)."""
+    """A ``--passcheck-cases`` glob that matches no case (or no form), a bad ``--passcheck-timeout``
+    or ``--passcheck-baseline`` is a usage error (exit 4)."""
+    if (
+        config.getoption("passcheck_baseline")
+        or config.getoption("passcheck_timeout") is not None
+        or (config.getini("passcheck_timeout"))
+    ):
+        from passcheck.pytest_support import check_options
+
+        check_options(config)
     if config.getoption("passcheck_cases"):
         from passcheck.pytest_support import check_case_patterns
 

@@ -43,13 +43,8 @@ class _Session:
         if self.run is None:
             from passcheck.session import Session
 
-            timeout = self.config.getoption("passcheck_timeout") or self.config.getini("passcheck_timeout")
-            try:
-                timeout = float(timeout) if timeout else None
-            except ValueError:
-                raise pytest.UsageError(f"passcheck_timeout: expected seconds, got {timeout!r}") from None
             self.run = Session(
-                isolation=not self.config.getoption("passcheck_no_isolation"), timeout=timeout
+                isolation=not self.config.getoption("passcheck_no_isolation"), timeout=timeout_of(self.config)
             ).__enter__()
         return self.run.executor
 
@@ -64,16 +59,7 @@ class _Session:
     @property
     def known(self) -> list[Known]:
         if self._known is None:
-            path = self.config.getoption("passcheck_baseline")
-            self._known = []
-            if path:
-                from passcheck.errors import PasscheckError
-                from passcheck.report import baseline
-
-                try:
-                    self._known = baseline.load(path)
-                except PasscheckError as exc:
-                    raise pytest.UsageError(f"--passcheck-baseline: {exc}") from None
+            self._known = known_of(self.config)
         return self._known
 
     def cells(self, pass_: Any, case: Case, unknown_dim_param: str | None = None) -> list[CellResult]:
@@ -306,6 +292,54 @@ def _onnx_version() -> str | None:
     from passcheck._versions import tool_version
 
     return tool_version("onnx")
+
+
+def timeout_of(config: pytest.Config) -> float | None:
+    """``--passcheck-timeout``, else the ini ``passcheck_timeout``: seconds per pass, None for the default.
+
+    Raises:
+        pytest.UsageError: not a finite number above 0.
+    """
+    import math
+
+    raw = config.getoption("passcheck_timeout")
+    flag = "--passcheck-timeout"
+    if raw is None:
+        raw, flag = config.getini("passcheck_timeout"), "passcheck_timeout"
+        if not raw:
+            return None
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise pytest.UsageError(f"{flag}: expected seconds above 0, got {raw!r}")
+    return seconds
+
+
+def known_of(config: pytest.Config) -> list[Known]:
+    """The entries of ``--passcheck-baseline`` (none without it).
+
+    Raises:
+        pytest.UsageError: the file cannot be read or is not a baseline.
+    """
+    path = config.getoption("passcheck_baseline")
+    if not path:
+        return []
+    from passcheck.errors import PasscheckError
+    from passcheck.report import baseline
+
+    try:
+        return baseline.load(path)
+    except PasscheckError as exc:
+        raise pytest.UsageError(f"--passcheck-baseline: {exc}") from None
+
+
+def check_options(config: pytest.Config) -> None:
+    """The timeout and the baseline file are usage errors (exit 4) before any test runs, never a
+    traceback in the first test that judges something while the others run without them."""
+    timeout_of(config)
+    known_of(config)
 
 
 def check_case_patterns(config: pytest.Config) -> None:

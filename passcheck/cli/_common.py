@@ -76,9 +76,13 @@ def add_output_args(p: argparse.ArgumentParser) -> None:
     add_progress_arg(g)
 
 
-def add_progress_arg(p) -> None:
-    """``--progress auto|bar|lines|none`` (see :mod:`passcheck.progress`)."""
+def add_progress_arg(p, quiet: bool = False) -> None:
+    """``--progress auto|bar|lines|none`` (see :mod:`passcheck.progress`); with ``quiet``, ``-q`` too, for a
+    command whose only chatter is its progress (the README's ``-q silences it`` holds for every command)."""
     from passcheck.progress import MODES
+
+    if quiet:
+        p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr (same as --progress none)")
 
     p.add_argument(
         "--progress",
@@ -159,6 +163,24 @@ OUTPUT_OPTIONS = {
     "stream": "--stream",
     "out": "--out",
 }
+
+
+def check_out_folder(flag: str, value: str) -> None:
+    """Refuse an output folder that cannot be made or written, before any work and without creating it.
+
+    Raises:
+        PasscheckError: ``value`` is a file, or its nearest existing folder is not writable (read-only
+            file system, permissions).
+    """
+    import os
+    from pathlib import Path
+
+    p = Path(value).absolute()
+    if p.exists() and not p.is_dir():
+        raise PasscheckError(f"{flag} {value}: exists and is not a folder; choose a folder path")
+    nearest = next(f for f in (p, *p.parents) if f.exists())
+    if not nearest.is_dir() or not os.access(nearest, os.W_OK | os.X_OK):
+        raise PasscheckError(f"{flag} {value}: {nearest} is not writable; choose a folder passcheck can write")
 
 
 def check_outputs(args, *, stdout_ok=("json", "junit", "markdown", "write_baseline", "out")) -> bool:

@@ -176,9 +176,8 @@ class RunSession:
             self.executor.on_step = self.progress.now
 
     def _open_stream(self, command: str, selection: dict) -> None:
-        from passcheck._versions import environment
         from passcheck.errors import PasscheckError
-        from passcheck.report.json_report import Stream, read_stream
+        from passcheck.report.json_report import Stream
 
         path = getattr(self.args, "stream", None)
         if not path:
@@ -186,8 +185,20 @@ class RunSession:
                 raise PasscheckError("--resume needs --stream FILE (the stream of the run to complete)")
             return
         p = Path(path)
-        exists = p.is_file() and p.stat().st_size > 0
-        selection = json.loads(json.dumps(selection, default=str))
+        stream = Stream(p)  # held from here: another run on this file is refused before it reads the state
+        try:
+            self._read_stream(stream, command, json.loads(json.dumps(selection, default=str)))
+        except BaseException:
+            stream.close()
+            raise
+
+    def _read_stream(self, stream, command: str, selection: dict) -> None:
+        from passcheck._versions import environment
+        from passcheck.errors import PasscheckError
+        from passcheck.report.json_report import read_stream
+
+        p = stream.path
+        exists = p.stat().st_size > 0
         if exists and not self.args.resume:
             raise PasscheckError(
                 f"--stream {p}: the file exists; add --resume to complete that run, or remove the file to start over"
@@ -211,7 +222,7 @@ class RunSession:
                     "resume in the same environment, or use a new --stream file"
                 )
             self.previous = state.cells
-        self._stream = Stream(p)
+        self._stream = stream
         if not exists:
             self._stream.header(command, selection)
             self._stream.environment(self.env, environment())

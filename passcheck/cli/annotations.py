@@ -54,7 +54,7 @@ def add_parser(sub) -> None:
         help="write coverage, values not checked (with why) and violations as Markdown ('-': standard output)",
     )
     add_isolation_args(p)
-    add_progress_arg(p)
+    add_progress_arg(p, quiet=True)
     p.set_defaults(handler=handle)
 
 

@@ -71,7 +71,7 @@ def add_parser(sub) -> None:
         metavar="DIR",
         help="passcheck source tree installed into each environment (default: found automatically)",
     )
-    add_progress_arg(p)
+    add_progress_arg(p, quiet=True)
     p.set_defaults(handler=handle)
 
 

@@ -32,7 +32,8 @@ def add_parser(sub) -> None:
         action=AppendUnique,
         default=[],
         metavar="ID",
-        help="list only the entries this pass runs (repeatable; e.g. ort:basic, onnxscript:rewrite)",
+        help="list only the entries this pass runs (repeatable; e.g. ort:basic, onnxscript:rewrite; a cmd: or "
+        "plugin pass: every entry of the tools it declares); an unknown id is a usage error",
     )
     p.add_argument(
         "--case",
@@ -92,10 +93,13 @@ def _hunt_items(folders) -> list[dict]:
 def handle(args) -> int:
     from passcheck._versions import environment
     from passcheck.coverage import report
-    from passcheck.coverage.entry import TOOLS
+    from passcheck.coverage.entry import TOOLS, PassScope
     from passcheck.errors import PasscheckError
     from passcheck.hunt.coverage import library_map
+    from passcheck.passes import get_pass
 
+    for p in args.passes:  # an unknown id is a usage error before the catalogue is read
+        get_pass(p)
     if args.json and args.json != "-":
         try:
             open(args.json, "a").close()
@@ -121,10 +125,11 @@ def handle(args) -> int:
         refresh=args.refresh,
         on_base=on_base,
     )
+    scope = PassScope(cmap.entries.values())  # as the hunt reads it: a cmd: or plugin pass by its tools
     keys = [
         k
         for k, e in cmap.entries.items()
-        if (not args.passes or set(args.passes) & set(e.passes))
+        if (not args.passes or any(scope.runs(e, p) for p in args.passes))
         and (not args.entry or any(fnmatch.fnmatchcase(k, g) for g in args.entry))
     ]
     doc = report.to_json(cmap, items, {k: v for k, v in environment().items()}, keys)

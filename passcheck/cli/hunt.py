@@ -125,7 +125,7 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--cache-dir", metavar="DIR", help="environment cache (default: $PASSCHECK_CACHE or ~/.cache/passcheck)"
     )
-    add_progress_arg(p)
+    add_progress_arg(p, quiet=True)
     p.set_defaults(handler=handle)
 
 
@@ -178,7 +178,7 @@ def handle(args) -> int:
     with executor_for(None, timeout=args.timeout, preload=cases_from) as ex:
         # the map (cached per tool version) is read before the budget starts: it is not the search
         try:
-            cmap = None if args.no_coverage else _coverage_map(found, ex)
+            cmap = None if args.no_coverage else _coverage_map(found, ex, args)
             plan = hpasses.explicit(named) if named else hpasses.relevant(found, cmap)
             store.settle({"passes": plan.passes, "pass_sets": plan.digest()})
         except BaseException:  # a resumed state of other pass sets, an interrupt: the environments' workers too
@@ -277,15 +277,18 @@ def _bisect_commands(store) -> None:
     bisect_commands(store.signatures, store.scope.get("env_pins") or {}, store.scope.get("cases_from", ()))
 
 
-def _coverage_map(found, executor):
-    """The coverage map of the hunt's bases (the first form of each case; cached per tool version)."""
+def _coverage_map(found, executor, args):
+    """The coverage map of the hunt's bases (the first form of each case; cached per tool version),
+    counted on the progress line: uncached, it takes minutes before the budget starts."""
     import time
 
+    from passcheck.cli._common import progress
     from passcheck.hunt.coverage import library_map
 
     t0 = time.monotonic()
     firsts = [b for b in found if b.form == next(iter(b.case.forms))]
-    cmap = library_map(bases=firsts, executor=executor)
+    with progress(args, len(firsts), "coverage bases") as prog:
+        cmap = library_map(bases=firsts, executor=executor, on_base=lambda bid: prog.advance("", bid))
     print(
         f"passcheck hunt: coverage map of {len(firsts)} bases in {time.monotonic() - t0:.1f} s: "
         f"{sum(map(cmap.triggered, cmap.entries))} of {len(cmap.entries)} catalogue entries triggered",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from passcheck.cli._common import add_progress_arg, bind_arg, bindings_from, progress
+from passcheck.cli._common import add_progress_arg, bind_arg, bindings_from, check_out_folder, progress
 from passcheck.cli._output import add_isolation_args
 
 
@@ -31,7 +31,7 @@ def add_parser(sub) -> None:
         help="size for a symbolic dim in the verification feeds",
     )
     add_isolation_args(p)
-    add_progress_arg(p)
+    add_progress_arg(p, quiet=True)
     p.set_defaults(handler=handle)
 
 
@@ -51,10 +51,7 @@ def handle(args) -> int:
     from passcheck.oracles.validity import Checker
     from passcheck.runtime import default_bindings
 
-    if Path(args.out).exists() and not Path(args.out).is_dir():
-        from passcheck.errors import PasscheckError
-
-        raise PasscheckError(f"--out {args.out}: exists and is not a folder; choose a folder path")
+    check_out_folder("--out", args.out)  # before the mutants are built: writing them is the last step
     from passcheck.mutations.registry import parse_form
 
     for form in args.form:  # an unknown rewrite id: one line before any work or progress line

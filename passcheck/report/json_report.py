@@ -89,19 +89,20 @@ def read_report(path: str | Path) -> tuple[list[CellResult], dict[str, Any]]:
             return [CellResult.from_json(r) for r in doc["results"]], doc.get("environments", {})
     except json.JSONDecodeError:
         pass
-    cells, envs = [], {}
+    cells, envs = {}, {}
     for line in text.splitlines():
         try:
             rec = json.loads(line)
         except json.JSONDecodeError:
             continue  # a line torn by a kill
         if rec.get("type") == "cell":
-            cells.append(CellResult.from_json(rec))
+            cell = CellResult.from_json(rec)
+            cells[cell.key] = cell  # the last record of a cell wins, as in read_stream
         elif rec.get("type") == "environment":
             envs[rec["id"]] = {**rec["versions"], **({"error": rec["error"]} if rec.get("error") else {})}
     if not cells and not envs and text.strip():
         raise PasscheckError(f"{p}: not a passcheck report (JSON or JSON lines)")
-    return cells, envs
+    return list(cells.values()), envs
 
 
 class Stream:
@@ -116,19 +117,33 @@ class Stream:
     - ``cell``: a :meth:`CellResult.to_json` record, written the moment the cell is final.
 
     A line torn by a kill is skipped by :func:`read_report` and :func:`read_stream`; a stream
-    reopened for appending first ends the torn line so new records stay whole.
+    reopened for appending first ends the torn line so new records stay whole. One writer at a
+    time: the file is held with an exclusive ``flock`` while open (two ``--resume`` of one stream
+    would each append the cells left to do).
+
+    Raises:
+        PasscheckError: another process holds the stream open.
     """
 
     def __init__(self, path: str | Path):
+        import fcntl
+
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        torn = self.path.is_file() and self.path.stat().st_size and not self.path.read_bytes().endswith(b"\n")
         self._f = open(self.path, "a", encoding="utf-8")
-        if torn:
-            self._f.write("\n")
+        try:
+            fcntl.flock(self._f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._f.close()
+            raise PasscheckError(
+                f"{self.path}: another passcheck run is writing this stream; wait for it to end, or use another file"
+            ) from None
+        # a line torn by a kill is ended by the first write: a run refused on this file leaves it as it was
+        self._torn = bool(self.path.stat().st_size) and not self.path.read_bytes().endswith(b"\n")
 
     def write(self, record: dict[str, Any]) -> None:
-        self._f.write(json.dumps(record, default=str) + "\n")
+        self._f.write(("\n" if self._torn else "") + json.dumps(record, default=str) + "\n")
+        self._torn = False
         self._f.flush()
         os.fsync(self._f.fileno())
 

@@ -103,6 +103,25 @@ def test_cli_cases_matching_nothing_is_a_usage_error(pytester, glob, needle):
     assert len(line) == 1 and glob in line[0] and needle in line[0], result.errlines
 
 
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--passcheck-baseline", "missing.json"], "--passcheck-baseline: missing.json: cannot read baseline"),
+        (["--passcheck-timeout", "-1"], "--passcheck-timeout: expected seconds above 0, got -1.0"),
+        (["--passcheck-timeout", "0"], "--passcheck-timeout: expected seconds above 0, got 0.0"),
+        (["-o", "passcheck_timeout=soon"], "passcheck_timeout: expected seconds above 0, got 'soon'"),
+    ],
+)
+def test_a_bad_baseline_or_timeout_is_a_usage_error_before_any_test(pytester, args, needle):
+    # were: a missing baseline failed the first judging test with a traceback and the others ran
+    # with no baseline; a timeout of -1 timed out every pass (11 tests failed, 211 s)
+    _marked(pytester, 'cases=["optional-input/conv-bn"], passes=[noop]')
+    result = pytester.runpytest(*args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.outlines[-5:]
+    assert any(needle in x for x in result.errlines), result.errlines
+    result.assert_outcomes()  # nothing ran
+
+
 def test_a_clean_pass_passes_on_every_form(pytester):
     _write(
         pytester,
