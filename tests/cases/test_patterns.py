@@ -19,6 +19,7 @@ from passcheck.cases.rules import rule_tag
 from passcheck.coverage import onnxscript as cov_script
 from passcheck.coverage import ort as cov_ort
 from passcheck.passes.isolation import IsolatedExecutor
+from tests._shared import built_once
 
 PATTERNS = [c for c in registry() if c.id.startswith("pattern-ort")]
 #: Bases whose target the installed platform preempts: NchwcTransformer takes a 2-D float Conv
@@ -26,11 +27,24 @@ PATTERNS = [c for c in registry() if c.id.startswith("pattern-ort")]
 PREEMPTED = {"pattern-ort-fusion/conv-add-relu": "NchwcTransformer"}
 
 
-@pytest.fixture(scope="module")
-def evidence():
+def _shared_evidence(tmp_path_factory, key: str, observe) -> dict[str, set[str]]:
+    """``observe(executor)`` (case id → names) once per test run, shared by the xdist workers (tests/_shared.py)."""
+
+    def build(_folder):
+        with IsolatedExecutor(timeout=300) as ex:
+            return {case: sorted(names) for case, names in observe(ex).items()}
+
+    return {case: set(names) for case, names in built_once(tmp_path_factory, key, build)[1].items()}
+
+
+@pytest.fixture(scope="session")
+def evidence(tmp_path_factory):
     """Case id → names of the transformers and rules its common form triggers."""
-    with IsolatedExecutor(timeout=300) as ex:
-        return {c.id: {k.split(":", 2)[2] for k in ex.call(cov_ort.triggers, c.build("common"))} for c in PATTERNS}
+    return _shared_evidence(
+        tmp_path_factory,
+        "pattern-ort-evidence",
+        lambda ex: {c.id: {k.split(":", 2)[2] for k in ex.call(cov_ort.triggers, c.build("common"))} for c in PATTERNS},
+    )
 
 
 def _named(case) -> set[str]:
@@ -61,14 +75,17 @@ def test_common_form_triggers_its_target(case, evidence):
 SCRIPT = [c for c in registry() if c.id.startswith("pattern-onnxscript")]
 
 
-@pytest.fixture(scope="module")
-def script_evidence():
+@pytest.fixture(scope="session")
+def script_evidence(tmp_path_factory):
     """Case id → names of the onnxscript rules and fusions its common form triggers."""
-    with IsolatedExecutor(timeout=300) as ex:
-        return {
+    return _shared_evidence(
+        tmp_path_factory,
+        "pattern-onnxscript-evidence",
+        lambda ex: {
             c.id: {k.split(":", 2)[2] for k in ex.call(cov_script.triggers, c.build("common")) if ":fold:" not in k}
             for c in SCRIPT
-        }
+        },
+    )
 
 
 @pytest.mark.parametrize("case", SCRIPT, ids=[c.id for c in SCRIPT])
