@@ -93,3 +93,60 @@ g (float[2, 3] x) => (float[?] y) {{ y = Einsum <equation = "{equation}"> (x) }}
     assert violations("ij->i") == [] and violations("...j->j") == []
     assert violations("ijk->i") == ["equation 'ijk->i': term 'ijk' does not match the rank 2 of input 0"]
     assert violations("i->i") == ["equation 'i->i': term 'i' does not match the rank 2 of input 0"]
+
+
+def _violations(text: str, prefix: str) -> list[str]:
+    from passcheck.oracles.conformance import evaluate
+
+    return [v.message for v in evaluate(parser.parse_model(text)).violations if v.rule.startswith(prefix)]
+
+
+def test_an_einsum_ellipsis_may_stand_for_no_dimension():
+    """Mutant killed: ``n > r`` → ``n >= r`` in ``spec_rules.einsum_equation``, which flagged a term whose
+    letters alone fill the input's rank (the ellipsis then broadcasts over zero dims, as onnxruntime runs it)."""
+    text = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3] x) => (float[?, ?] y) {{ y = Einsum <equation = "{}"> (x) }}"""
+    model = parser.parse_model(text.format("...ij->...ji"))
+    got = run_ort(model, {"x": np.arange(6, dtype=np.float32).reshape(2, 3)})
+    assert got.error is None and got.outputs["y"].shape == (3, 2)
+    assert _violations(text.format("...ij->...ji"), "einsum") == []
+    assert _violations(text.format("...ijk->...i"), "einsum") == [
+        "equation '...ijk->...i': term '...ijk' does not match the rank 2 of input 0"
+    ]
+
+
+def test_a_two_dimensional_conv_checks_its_group_against_the_channel_counts():
+    """Mutant killed: ``len(x) < 2`` → ``len(x) != 2`` in ``spec_rules.conv_group``, which left every Conv
+    whose X has a spatial axis undecided. Conv: X.shape[1] == W.shape[1] * group, M a multiple of group."""
+    text = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[1, {}, 5, 5] x, float[4, 2, 3, 3] w) => (float[?, ?, ?, ?] y) {{ y = Conv <group = 2> (x, w) }}"""
+    assert _violations(text.format(4), "conv-group") == []
+    assert _violations(text.format(3), "conv-group") == [
+        "group = 2 with X channels 3 and W [4, 2]: X.shape[1] must equal W.shape[1] * group and M a multiple of group"
+    ]
+
+
+def test_split_sizes_are_an_input_from_opset_13_and_an_attribute_before():
+    """Mutant killed: ``s.version >= 13`` → ``>`` in ``spec_rules.split_sizes``, which read Split-13's sizes
+    from the attribute it no longer has (Split-13 moved ``split`` to input 1), so they went unchecked."""
+    as_input = """<ir_version: 8, opset_import: ["" : 13]>
+g (float[6] x) => (float[?] a, float[?] b) {{
+  s = Constant <value = int64[2] {{{}}}> ()
+  a, b = Split <axis = 0> (x, s)
+}}"""
+    as_attribute = """<ir_version: 8, opset_import: ["" : 11]>
+g (float[6] x) => (float[?] a, float[?] b) {{ a, b = Split <axis = 0, split = [{}]> (x) }}"""
+    for text in (as_input, as_attribute):
+        assert _violations(text.format("2, 4"), "split-sizes") == []
+        assert _violations(text.format("2, 3"), "split-sizes") == ["split = [2, 3] sums to 5, not to dim 0 (6)"]
+
+
+def test_a_negative_window_step_or_size_is_not_positive():
+    """Mutant killed: ``v > 0`` → ``v != 0`` in ``spec_table``'s strides rule (and its dilations and
+    kernel_shape twins), which let a negative step through: the spec asks for positive integers."""
+    text = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[1, 1, 5, 5] x, float[1, 1, 3, 3] w) => (float[?, ?, ?, ?] y) {{ y = Conv <{}> (x, w) }}"""
+    for attr in ("strides", "dilations", "kernel_shape"):
+        ok = "[3, 3]" if attr == "kernel_shape" else "[1, 1]"
+        assert _violations(text.format(f"{attr} = {ok}"), "window-") == []
+        assert _violations(text.format(f"{attr} = [-1, 3]"), "window-") == [f"{attr} = [-1, 3]: [-1] are not positive"]

@@ -13,7 +13,7 @@ from onnx import TensorProto, helper
 
 from passcheck.oracles import folding
 from passcheck.oracles.numeric import compare, tolerance
-from passcheck.oracles.validity import checker_error
+from passcheck.oracles.validity import Checker, checker_error
 
 # --- numeric.compare ---------------------------------------------------------------------------
 
@@ -256,6 +256,8 @@ def test_checker_error_full_check_adds_shape_inference():
     clash = relu(TensorProto.INT64)  # Relu of float declared int64: only shape inference sees it
     assert checker_error(clash, full_check=False) is None
     assert checker_error(clash) is not None
+    # the plain question a Checker asks (check --mutations' gate, reduce's rejected model) is the plain checker's
+    assert Checker()(clash, full_check=False) is None and Checker()(clash) == checker_error(clash)
 
 
 def test_dims_vary_tolerates_feeds_of_lower_rank_than_annotated():
