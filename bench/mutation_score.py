@@ -339,10 +339,10 @@ def main(argv: list[str] | None = None) -> int:
             (work / "map").mkdir()
             _copy_tree(work / "map")
             pytest_args = ["-q", "-n", "0", "-p", "no:cacheprovider", "-W", "ignore", "-m", "not matrix"]
-            found_map, built = mutation_select.load_or_build(
+            found_map, how = mutation_select.load_or_build(
                 work / "map", targets, pytest_args + (["-k", args.keyword] if args.keyword else []), modules, children
             )
-            print(f"line → tests map: {'built' if built else 'cached'} ({len(found_map['tests'])} tests)")
+            print(f"line → tests map: {how} ({len(found_map['tests'])} tests)")
             selector = mutation_select.Selector(found_map)
         mutants = _mutants(chosen, selector, args.keyword)
         runner = mutation_run.Runner(ROOT, work, args.workers, args.timeout, _copy_tree)
