@@ -150,3 +150,15 @@ g (float[1, 1, 5, 5] x, float[1, 1, 3, 3] w) => (float[?, ?, ?, ?] y) {{ y = Con
         ok = "[3, 3]" if attr == "kernel_shape" else "[1, 1]"
         assert _violations(text.format(f"{attr} = {ok}"), "window-") == []
         assert _violations(text.format(f"{attr} = [-1, 3]"), "window-") == [f"{attr} = [-1, 3]: [-1] are not positive"]
+
+
+def test_a_dropout_ratio_of_one_is_outside_its_range():
+    """Mutant killed: ``v < 1`` → ``v <= 1`` in ``spec_rules.dropout_ratio``. Dropout-12 on: the ratio lies in
+    [0, 1) (the training output scales by 1 / (1 - ratio))."""
+    text = """<ir_version: 8, opset_import: ["" : 13]>
+g (float[2, 3] x) => (float[?, ?] y) {{
+  r = Constant <value = float {{{}}}> ()
+  y = Dropout (x, r)
+}}"""
+    assert _violations(text.format("0.0"), "dropout") == [] and _violations(text.format("0.999"), "dropout") == []
+    assert _violations(text.format("1.0"), "dropout") == ["ratio = [1.0] is outside [0, 1)"]
