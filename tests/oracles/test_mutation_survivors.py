@@ -162,3 +162,41 @@ g (float[2, 3] x) => (float[?, ?] y) {{
 }}"""
     assert _violations(text.format("0.0"), "dropout") == [] and _violations(text.format("0.999"), "dropout") == []
     assert _violations(text.format("1.0"), "dropout") == ["ratio = [1.0] is outside [0, 1)"]
+
+
+def _one_node(node: onnx.NodeProto) -> onnx.ModelProto:
+    from onnx import helper
+
+    x, z = (helper.make_tensor_value_info(n, onnx.TensorProto.FLOAT, [2]) for n in ("x", "z"))
+    g = helper.make_graph([node], "g", [x, z], [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, None)])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+
+
+def _rules(model: onnx.ModelProto, prefix: str) -> list[str]:
+    from passcheck.oracles.conformance import evaluate
+
+    return [v.message for v in evaluate(model).violations if v.rule.startswith(prefix)]
+
+
+def test_a_node_must_fill_every_input_up_to_its_schemas_last_single_formal():
+    """Mutant killed: ``n = i + 1`` → ``i - 1`` in ``conformance._required``, which let a node leave out
+    required inputs (Add has two Single formals; Clip's min and max are optional)."""
+    from onnx import helper
+
+    assert _rules(_one_node(helper.make_node("Add", ["x"], ["y"])), "schema-arity") == [
+        "1 inputs; the schema allows 2 to 2"
+    ]
+    assert _rules(_one_node(helper.make_node("Add", ["x", "z"], ["y"])), "schema-arity") == []
+    assert _rules(_one_node(helper.make_node("Clip", ["x"], ["y"])), "schema-arity") == []
+
+
+def test_a_cast_to_a_type_onnx_does_not_define_is_flagged():
+    """Mutant killed: ``to is None`` → ``is not None`` in ``spec_rules.cast_to``: Cast's ``to`` must be a
+    TensorProto.DataType; a missing ``to`` is the schema's required-attribute question, not this rule's."""
+    from onnx import helper
+
+    assert _rules(_one_node(helper.make_node("Cast", ["x"], ["y"], to=100)), "cast-to") == [
+        "to = 100 is not a TensorProto.DataType"
+    ]
+    assert _rules(_one_node(helper.make_node("Cast", ["x"], ["y"], to=onnx.TensorProto.INT32)), "cast-to") == []
+    assert _rules(_one_node(helper.make_node("Cast", ["x"], ["y"])), "cast-to") == []
