@@ -170,3 +170,21 @@ def test_ort_profile_files_removed_and_errors_name_user_nodes(tmp_path, monkeypa
     with pytest.raises(RunFailed, match=r'\("my_neg", NoSuchOp'):
         observe(bad, {"x": np.ones(2, np.float32)}, "ort")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_kernel_outputs_read_once_per_model_are_those_of_the_model_asked_about():
+    """Mutant killed: ``_KERNELS[0] == model_key`` → ``<=`` in ``observe._kernel_outputs``, which handed the
+    last model's node outputs to any model whose digest sorts after it (the profile is then mapped to the
+    wrong nodes)."""
+    import hashlib
+
+    from passcheck.runtime import observe as observe_mod
+
+    relu = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[2] x) => (float[2] y) { y = Relu (x) }""")
+    two = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[2] x) => (float[2] y) { h = Neg (x) y = Abs (h) }""")
+    first, second = sorted((relu, two), key=lambda m: hashlib.sha256(m.SerializeToString()).digest())
+    for m in (first, second, second, first):
+        key = hashlib.sha256(m.SerializeToString()).digest()
+        assert observe_mod._kernel_outputs(m, key) == observe_mod._kernel_outputs(m)
