@@ -25,9 +25,11 @@ result rather than all of cosmic-ray's 11 replacements per operator:
 **Tests per mutant.** :func:`build_map` runs the mapped tests once under coverage with one context
 per test (``bench/mutation_contexts.py``, isolation workers included) and keeps, per line of each
 mutated module, the tests that ran it, and each test's seconds; the map is cached under
-``$PASSCHECK_CACHE`` keyed on the hash of the sources and tests. A mutant runs the tests covering its
-statement, fastest first; a line that runs only at import time (the empty context) runs the
-module's whole selection; a line no test runs is a survivor without a run ("no covering test").
+``$PASSCHECK_CACHE`` keyed on the hash of the sources and tests; when only test files changed, a
+cached map of the same sources is updated by running those files alone (:func:`load_or_build`).
+A mutant runs the tests covering its statement, fastest first; a line that runs only at import
+time (the empty context) runs the module's whole selection; a line no test runs is a survivor
+without a run ("no covering test").
 """
 
 from __future__ import annotations
