@@ -531,3 +531,19 @@ def test_an_ort_parity_pair_whose_feeds_cannot_be_made_does_not_hold():
         holds = OrtParity("basic", ["Identity"], ex)  # onnxruntime removes a's Identity; b has none
         assert holds(*pair([2, 3]))
         assert not holds(*pair([1 << 16, 1 << 16]))
+
+
+def test_an_ort_parity_pair_onnxruntime_cannot_load_does_not_hold():
+    """Mutant killed: ``except (WorkerDied, Exception)`` → ``(WorkerDied, CosmicRayTestingException)`` in
+    ``OrtParity``, which let a session error (Abs on bfloat16: valid for the onnx checker, no onnxruntime CPU
+    kernel) end the reduction instead of refusing the cut."""
+    from passcheck.passes.isolation import IsolatedExecutor
+    from passcheck.reduce.predicates import OrtParity
+
+    bf16 = [helper.make_tensor_value_info(n, onnx.TensorProto.BFLOAT16, [2]) for n in ("x", "y")]
+    g = helper.make_graph([helper.make_node("Abs", ["x"], ["y"])], "g", bf16[:1], bf16[1:])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    with IsolatedExecutor() as ex:
+        holds = OrtParity("basic", ["Abs"], ex)
+        assert holds.checker(m) is None  # the onnx checker accepts it: the session is what fails
+        assert holds(m, m) is False
