@@ -640,3 +640,25 @@ def test_constant_only_nodes_are_judged_from_a_single_run_and_named_once_per_cha
         ("constants_only", "constants"),
     ]
     assert folding.check(_form_run(m, [(2, 3)], folds_constants=False)) == []
+
+
+def test_a_folding_finding_shows_a_value_of_more_than_eight_elements_abbreviated():
+    """The message prints each folded value with numpy's summary past 8 elements (``threshold=8``), the
+    whole value staying in ``details["value"]``. Kills ``threshold=8`` → ``9``."""
+    from onnx import numpy_helper
+
+    g = helper.make_graph(
+        [
+            helper.make_node("Add", ["a", "b"], ["c"], name="constants_only"),
+            helper.make_node("Neg", ["c"], ["nc"], name="after"),
+            helper.make_node("Identity", ["x"], ["y"]),
+        ],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info(n, t, None) for n, t in (("y", TensorProto.FLOAT), ("nc", TensorProto.INT64))],
+        [numpy_helper.from_array(v, n) for n, v in (("a", np.arange(9, dtype=np.int64)), ("b", np.zeros(9, np.int64)))],
+    )
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    (f,) = folding.check(_form_run(m, [(2,)], folds_constants=True))
+    assert "always yields [0 1 2 ... 6 7 8] (same for every binding)" in f.message
+    assert f.details["value"] == [list(range(9))]
