@@ -200,3 +200,22 @@ def test_a_cast_to_a_type_onnx_does_not_define_is_flagged():
     ]
     assert _rules(_one_node(helper.make_node("Cast", ["x"], ["y"], to=onnx.TensorProto.INT32)), "cast-to") == []
     assert _rules(_one_node(helper.make_node("Cast", ["x"], ["y"])), "cast-to") == []
+
+
+def test_a_reduce_ops_axes_input_is_checked_against_the_rank_of_data():
+    """Mutant killed: ``axes_in_range(None, 1)`` → ``(None, 2)`` in ``spec_table``'s reduce rules, which read
+    the axes from an input reduce ops do not have, so an axis input out of [-r, r-1] went unchecked (axes is
+    input 1 from ReduceSum-13 and the other reduce ops' 18)."""
+    text = """<ir_version: 8, opset_import: ["" : {}]>
+g (float[2, 3] x) => (float[?] y) {{
+  a = Constant <value = int64[1] {{{}}}> ()
+  y = {} (x, a)
+}}"""
+    assert _violations(text.format(13, 1, "ReduceSum"), "reduce-axes") == []
+    assert _violations(text.format(13, 5, "ReduceSum"), "reduce-axes") == [
+        "input 'a' = [5]: [5] outside [-2, 1] (rank 2)"
+    ]
+    assert _violations(text.format(18, -2, "ReduceMean"), "reduce-axes") == []
+    assert _violations(text.format(18, -3, "ReduceMean"), "reduce-axes") == [
+        "input 'a' = [-3]: [-3] outside [-2, 1] (rank 2)"
+    ]
