@@ -662,3 +662,33 @@ def test_a_folding_finding_shows_a_value_of_more_than_eight_elements_abbreviated
     (f,) = folding.check(_form_run(m, [(2,)], folds_constants=True))
     assert "always yields [0 1 2 ... 6 7 8] (same for every binding)" in f.message
     assert f.details["value"] == [list(range(9))]
+
+
+def test_an_output_random_in_the_input_model_is_compared_by_dtype_and_shape_even_if_the_pass_made_it_constant():
+    """``numeric.check`` compares an output drawn from a random op in the input model *or* the pass output by
+    dtype and shape only: a pass folding RandomUniform into a Constant changes no compared value. Kills
+    ``drawn(run.model) | drawn(run.output)`` → ``&`` (values compared against a fresh draw)."""
+    from onnx import parser
+
+    from passcheck.oracles import numeric
+    from passcheck.oracles._context import FormRun
+    from passcheck.passes._base import PassOutcome
+    from passcheck.runtime.session import run_ort
+
+    head = (
+        '<ir_version: 8, opset_import: ["" : 17]>\ng (float[2] x) => (float[3] y, float[2] z) {\n  z = Identity (x)\n'
+    )
+    drawn = parser.parse_model(head + "  y = RandomUniform <shape = [3], dtype = 1, seed = 1.0> ()\n}")
+    folded = parser.parse_model(head + "  y = Constant <value = float[3] {0.5, 0.5, 0.5}> ()\n}")
+    feeds = [{"x": np.ones(2, np.float32)}]
+    base, runs = [run_ort(drawn, f) for f in feeds], [run_ort(folded, f) for f in feeds]
+    assert not np.array_equal(base[0].outputs["y"], runs[0].outputs["y"])
+    run = FormRun("c", "f", "p", drawn, PassOutcome("p", "changed", folded), feeds, runs, base)
+    assert numeric.drawn(drawn) == {"y"} and numeric.drawn(folded) == set()
+    assert numeric.check(run) == []
+    wrong_shape = parser.parse_model(head + "  y = Constant <value = float[2] {0.5, 0.5}> ()\n}")
+    wrong_shape.graph.output[0].type.tensor_type.shape.dim[0].dim_value = 2
+    run = FormRun(
+        "c", "f", "p", drawn, PassOutcome("p", "changed", wrong_shape), feeds, [run_ort(wrong_shape, feeds[0])], base
+    )
+    assert [f.kind for f in numeric.check(run)] == ["wrong-result"]
