@@ -188,3 +188,17 @@ g (float[2] x) => (float[2] y) { h = Neg (x) y = Abs (h) }""")
     for m in (first, second, second, first):
         key = hashlib.sha256(m.SerializeToString()).digest()
         assert observe_mod._kernel_outputs(m, key) == observe_mod._kernel_outputs(m)
+
+
+def test_an_observation_plan_cannot_be_changed_once_made():
+    """Mutant killed: ``frozen=True`` → ``False`` on ``ObservationPlan``. A plan is kept and shared (the
+    engine keeps it by model digest, ``engine._PLANS``, for later runs of the same model): none may
+    reassign its fields."""
+    import dataclasses
+
+    from passcheck.runtime.plan import ObservationPlan
+
+    plan = ObservationPlan(requests={"numeric": ("h",)})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plan.requests = {}
+    assert plan.requests == {"numeric": ("h",)}

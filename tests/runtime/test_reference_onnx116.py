@@ -155,3 +155,18 @@ def test_only_an_error_raised_in_the_runners_own_file_is_the_runners_fault():
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
     r = run_reference(model, {"x": np.array([1.0, 2.0], np.float32)})
     assert r.error and not r.error.startswith(reference.RUNNER_FAULT)
+
+
+def test_the_nodes_wrapped_for_a_run_without_intermediate_get_their_own_run_back():
+    """Mutant killed: ``for node in wrapped`` → ``for node in []`` in ``reference._values_by_node``'s
+    restore, which left every node's ``run`` wrapped after the call: an evaluator run again (a Loop body,
+    once per iteration) would nest one recorder per run."""
+    from onnx.reference import ReferenceEvaluator
+
+    ev = ReferenceEvaluator(_model())
+    before = [node.run for node in ev.rt_nodes_]
+    feeds = {"x": np.array([1.0, -2.0], np.float32)}
+    returned, results = reference._values_by_node(ev, ev.run, None, feeds, None, {})
+    assert [node.run for node in ev.rt_nodes_] == before
+    assert set(results) >= {n for node in ev.rt_nodes_ for n in node.output if n}
+    np.testing.assert_array_equal(returned[0], ev.run(None, feeds)[0])
