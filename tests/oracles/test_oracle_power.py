@@ -692,3 +692,26 @@ def test_an_output_random_in_the_input_model_is_compared_by_dtype_and_shape_even
         "c", "f", "p", drawn, PassOutcome("p", "changed", wrong_shape), feeds, [run_ort(wrong_shape, feeds[0])], base
     )
     assert [f.kind for f in numeric.check(run)] == ["wrong-result"]
+
+
+def test_a_node_counts_as_isolated_only_when_it_reads_a_graph_input_that_no_initializer_backs():
+    """``parity._isolated``: every input a graph input, an initializer or empty, at least one a graph input
+    without an initializer (else the node is foldable). Kills ``i in inputs and i not in inits`` → ``or``,
+    which counted a node of initializers and an empty optional input, or of an initializer-backed input."""
+    from onnx import numpy_helper
+
+    from passcheck.oracles import parity
+
+    def isolated(node, graph_inputs, inits):
+        g = helper.make_graph(
+            [node],
+            "g",
+            [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2]) for n in graph_inputs],
+            [helper.make_tensor_value_info(o, TensorProto.FLOAT, None) for o in node.output],
+            [numpy_helper.from_array(np.zeros(2, np.float32), n) for n in inits],
+        )
+        return parity._isolated(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]))
+
+    assert isolated(helper.make_node("Identity", ["x"], ["y"]), ["x"], []) == {"Identity": 1}
+    assert isolated(helper.make_node("Identity", ["w"], ["y"]), ["w"], ["w"]) == {}  # an input with a default
+    assert isolated(helper.make_node("Clip", ["w", "", "m"], ["y"]), [], ["w", "m"]) == {}
