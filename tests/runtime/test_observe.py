@@ -202,3 +202,24 @@ def test_an_observation_plan_cannot_be_changed_once_made():
     with pytest.raises(dataclasses.FrozenInstanceError):
         plan.requests = {}
     assert plan.requests == {"numeric": ("h",)}
+
+
+def test_a_failure_inside_a_subgraph_names_the_subgraph_node_as_the_user_wrote_it():
+    """A model whose If branch fails in onnxruntime, read through the profile (an annotated main-graph
+    value): the session copy tags subgraph nodes ``passcheck.sub.<i>`` and the failure names them back.
+    The uncovered mutant on that line (``m.group(1)`` → ``m.group(2)``) showed the line never ran: it
+    raised AttributeError (``_prof.SUB_TAGGED``, a name profile.py does not have), a crash instead of RunFailed."""
+    import onnx
+
+    m = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[6] x, bool c, int64[2] s) => (float[?, ?] y) {
+  h = Relu (x)
+  y = If (c) <then_branch = g1 () => (float[?, ?] t) { t = Reshape (h, s) },
+              else_branch = g2 () => (float[?, ?] e) { e = Reshape (h, s) }>
+}""")
+    m.graph.node[1].attribute[0].g.node[0].name = "then_reshape"
+    m.graph.value_info.append(onnx.helper.make_tensor_value_info("h", onnx.TensorProto.FLOAT, [6]))
+    feeds = {"x": np.ones(6, np.float32), "c": np.array(True), "s": np.array([4, 4], np.int64)}
+    with pytest.raises(RunFailed, match=r"Reshape node\. Name:'then_reshape'") as err:
+        observe(m, feeds, "ort")
+    assert "passcheck.sub." not in str(err.value)
