@@ -511,6 +511,10 @@ def test_a_finding_on_the_common_form_against_another_is_judged_with_both_forms(
     assert (f.form, f.details["other_form"]) == ("common", "u")
     assert EngineCheck(f, run_in_process)(precise, computed)
     assert not EngineCheck(f, run_in_process)(precise, precise)  # both typed alike: nothing to show
+    # a two-form finding without its other form is refused before any pass runs (or -> and ran b alone)
+    ran = []
+    assert not EngineCheck(f, lambda *a, **k: ran.append(a) or run_in_process(*a, **k))(None, computed)
+    assert ran == []
 
 
 def test_an_ort_parity_pair_whose_feeds_cannot_be_made_does_not_hold():
