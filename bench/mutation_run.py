@@ -46,6 +46,7 @@ class Mutant:
     context: str = ""  # the stripped line above the changed one (bench/mutation_equivalent.toml's `context`)
     seconds: float = 0.0
     note: str = ""
+    budget: float = 0.0  # seconds its tests took in the map's coverage run (0: unknown)
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -70,8 +71,10 @@ def context_above(original: str, mutated: str) -> str:
 class Runner:
     """``workers`` tree copies of ``root`` under ``work``; :meth:`run` judges mutants on them."""
 
-    def __init__(self, root: Path, work: Path, workers: int, timeout: float, copy: Callable[[Path], None]):
-        self.root, self.timeout = root, timeout
+    def __init__(
+        self, root: Path, work: Path, workers: int, timeout: float, copy: Callable[[Path], None], factor: float = 3.0
+    ):
+        self.root, self.timeout, self.factor = root, timeout, factor
         self.trees = []
         for i in range(workers):
             tree = work / f"tree-{i}"
@@ -82,6 +85,12 @@ class Runner:
 
         self.children = Children()
         self.stopping = threading.Event()
+
+    def limit(self, m: Mutant) -> float:
+        """Seconds ``m``'s tests may run before it counts as killed (``timeout``): ``timeout``, or
+        ``factor`` × its tests' seconds in the map when longer, so that tests slow by nature are not
+        taken for a mutant that hangs (a survivor counted as killed)."""
+        return max(self.timeout, self.factor * m.budget)
 
     def _command(self, m: Mutant) -> list[str]:
         pytest = ["-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider", "-W", "ignore", "-m", "not matrix"]
@@ -116,7 +125,7 @@ class Runner:
             except Stopped:
                 return
             try:
-                code = proc.wait(self.timeout)
+                code = proc.wait(self.limit(m))
                 m.outcome = "killed" if code in KILLED_CODES else "survived" if code == 0 else "incompetent"
                 if m.outcome == "incompetent":
                     m.note = f"pytest exited {code}"

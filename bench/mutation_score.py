@@ -16,7 +16,8 @@ a statement only import time runs gets its module's whole selection; a statement
 a survivor without a run (outcome ``uncovered``, "no covering test"). ``--workers`` mutants run at
 once, each in a tree copy of its own, under ``nice -n 15``; Ctrl-C or SIGTERM kills every test
 command with all it started (``bench/mutation_run.py``). A mutant is *killed* when its tests fail
-(or its module no longer imports) or time out, *survived* when they pass.
+(or its module no longer imports) or time out (past ``--timeout``, or ``--timeout-factor`` × the
+seconds its tests took in the map's coverage run when longer), *survived* when they pass.
 
 Prints the counts per module, the killed ratio and an estimate of a full run (the measured seconds
 per mutant × the mutants of the selective set / workers); appends every judged mutant to
@@ -86,7 +87,18 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         help="run a seeded sample of this many (0: all)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the sample")
-    p.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant before it counts as killed")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=300.0,
+        help="seconds per mutant before it counts as killed, at least (see --timeout-factor)",
+    )
+    p.add_argument(
+        "--timeout-factor",
+        type=float,
+        default=3.0,
+        help="a mutant's tests may also run this many times their seconds in the map's coverage run",
+    )
     p.add_argument("--target", type=float, default=0.95, help="killed ratio to reach")
     p.add_argument(
         "--survivors",
@@ -238,6 +250,9 @@ def _mutants(chosen: list, selector, keyword: str) -> list[mutation_run.Mutant]:
             m.tests, m.keyword = [t for t in covering if _within(t, targets)] or covering, ""
             if not m.tests:
                 m.note = "no covering test"
+            m.budget = sum(selector.seconds.get(t, 0.0) for t in m.tests)
+        elif selector is not None:  # the module's whole selection (an import-time statement)
+            m.budget = sum(s for t, s in selector.seconds.items() if _within(t, targets))
         out.append(m)
     return out
 
@@ -339,13 +354,13 @@ def main(argv: list[str] | None = None) -> int:
             (work / "map").mkdir()
             _copy_tree(work / "map")
             pytest_args = ["-q", "-n", "0", "-p", "no:cacheprovider", "-W", "ignore", "-m", "not matrix"]
-            found_map, built = mutation_select.load_or_build(
+            found_map, how = mutation_select.load_or_build(
                 work / "map", targets, pytest_args + (["-k", args.keyword] if args.keyword else []), modules, children
             )
-            print(f"line → tests map: {'built' if built else 'cached'} ({len(found_map['tests'])} tests)")
+            print(f"line → tests map: {how} ({len(found_map['tests'])} tests)")
             selector = mutation_select.Selector(found_map)
         mutants = _mutants(chosen, selector, args.keyword)
-        runner = mutation_run.Runner(ROOT, work, args.workers, args.timeout, _copy_tree)
+        runner = mutation_run.Runner(ROOT, work, args.workers, args.timeout, _copy_tree, args.timeout_factor)
         lock = threading.Lock()
         out = args.results.open("a") if args.results else None
 

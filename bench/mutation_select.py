@@ -25,9 +25,11 @@ result rather than all of cosmic-ray's 11 replacements per operator:
 **Tests per mutant.** :func:`build_map` runs the mapped tests once under coverage with one context
 per test (``bench/mutation_contexts.py``, isolation workers included) and keeps, per line of each
 mutated module, the tests that ran it, and each test's seconds; the map is cached under
-``$PASSCHECK_CACHE`` keyed on the hash of the sources and tests. A mutant runs the tests covering its
-statement, fastest first; a line that runs only at import time (the empty context) runs the
-module's whole selection; a line no test runs is a survivor without a run ("no covering test").
+``$PASSCHECK_CACHE`` keyed on the hash of the sources and tests; when only test files changed, a
+cached map of the same sources is updated by running those files alone (:func:`load_or_build`).
+A mutant runs the tests covering its statement, fastest first; a line that runs only at import
+time (the empty context) runs the module's whole selection; a line no test runs is a survivor
+without a run ("no covering test").
 """
 
 from __future__ import annotations
@@ -162,6 +164,41 @@ def source_hash(root: Path, targets: list[str]) -> str:
     return h.hexdigest()[:20]
 
 
+def source_parts(root: Path, targets: list[str], modules: list[str]) -> tuple[str, dict[str, str]]:
+    """(sha256 of what every test's coverage depends on: the mutated ``modules``' names, every ``.py`` of
+    ``passcheck/`` and ``cases/`` and of ``tests/`` not named ``test_*``; {test file of the ``targets``:
+    its sha256}). Two maps of one base differ only in the contexts of the test files whose hashes differ."""
+    h = hashlib.sha256("\n".join(modules).encode())
+    paths = {t.split("::")[0].rstrip("/") for t in targets}
+    files: dict[str, str] = {}
+    for folder in ("passcheck", "cases", "tests"):
+        for f in sorted((root / folder).rglob("*.py")):
+            rel = f.relative_to(root).as_posix()
+            if folder == "tests" and f.name.startswith("test_"):
+                if any(rel == p or rel.startswith(p + "/") for p in paths):
+                    files[rel] = hashlib.sha256(f.read_bytes()).hexdigest()[:20]
+                continue
+            h.update(rel.encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:20], files
+
+
+def merged(old: dict, new: dict, files: set[str]) -> dict:
+    """Map ``old`` with every context of a test of ``files`` (test file paths) dropped, and ``new``'s
+    (a map of those files run alone) added; import-time contexts (``""``) of both are kept."""
+
+    def kept(ctx: str) -> bool:
+        return not ctx or ctx.split("::")[0] not in files
+
+    tests = {t: s for t, s in old["tests"].items() if kept(t)} | new["tests"]
+    lines: dict[str, dict[str, list[str]]] = {}
+    for module in set(old["lines"]) | set(new["lines"]):
+        by_line = {str(n): [c for c in ctx if kept(c)] for n, ctx in old["lines"].get(module, {}).items()}
+        for n, ctx in new["lines"].get(module, {}).items():
+            by_line[str(n)] = sorted(set(by_line.get(str(n), [])) | set(ctx))
+        lines[module] = {n: ctx for n, ctx in by_line.items() if ctx}
+    return {"tests": tests, "lines": lines}
+
+
 def cache_dir() -> Path:
     return Path(os.environ.get("PASSCHECK_CACHE", Path.home() / ".cache" / "passcheck")) / "mutation-maps"
 
@@ -228,17 +265,42 @@ def read_map(work: Path, modules: list[str]) -> dict:
 
 def load_or_build(
     work: Path, targets: list[str], pytest_args: list[str], modules: list[str], children=None
-) -> tuple[dict, bool]:
-    """The cached map for this source hash, or a new one built (and cached); (map, whether built now)."""
+) -> tuple[dict, str]:
+    """The cached map for this source hash; else a cached map of the same base (:func:`source_parts`)
+    with only the test files added or changed since run again (:func:`merged`); else a new one built.
+    The result is cached under the source hash. Returns (map, how: "cached", "built" or "updated: N
+    test files run again")."""
     path = cache_dir() / f"{source_hash(ROOT, sorted(targets) + modules)}.json"
     if path.exists():
-        return json.loads(path.read_text()), False
-    found = build_map(work, targets, pytest_args, modules, children)
+        return json.loads(path.read_text()), "cached"
+    base, files = source_parts(ROOT, targets, modules)
+    old = _same_base(base)
+    if old is None:
+        found, how = build_map(work, targets, pytest_args, modules, children), "built"
+    else:
+        stale = {f for f in files if old["files"].get(f) != files[f]}
+        gone = set(old["files"]) - set(files)
+        new = build_map(work, sorted(stale), pytest_args, modules, children) if stale else {"tests": {}, "lines": {}}
+        found, how = merged(old, new, stale | gone), f"updated: {len(stale)} test files run again"
+    found |= {"base": base, "files": files}
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(found))
     tmp.replace(path)
-    return found, True
+    return found, how
+
+
+def _same_base(base: str) -> dict | None:
+    """The newest cached map of ``base`` that records its test files' hashes, or None."""
+    maps = sorted(cache_dir().glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)  # none: no folder yet
+    for p in maps:
+        try:
+            found = json.loads(p.read_text())
+        except (OSError, ValueError):
+            continue
+        if found.get("base") == base and isinstance(found.get("files"), dict):
+            return found
+    return None
 
 
 def statement_lines(source: str) -> dict[int, tuple[range, bool]]:

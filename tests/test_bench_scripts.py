@@ -160,6 +160,52 @@ def test_a_mutant_runs_the_tests_covering_its_statement_fastest_first(tmp_path):
     assert s.tests(module, len(source)) == []  # nothing runs it: a survivor without a run
 
 
+def test_a_map_is_updated_by_running_again_only_the_test_files_added_or_changed(tmp_path):
+    """``load_or_build``'s update: a changed test file's old contexts go, its new ones come; the other
+    files' contexts and the import-time context stay; a test file of a new target is a changed file."""
+    sel = _bench("mutation_select")
+    for rel, text in [("passcheck/m.py", "x = 1\n"), ("tests/a/test_one.py", "1"), ("tests/b/test_two.py", "2")]:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    base, files = sel.source_parts(tmp_path, ["tests/a"], ["passcheck/m.py"])
+    assert list(files) == ["tests/a/test_one.py"]
+    (tmp_path / "tests/a/test_one.py").write_text("1 changed")
+    base2, files2 = sel.source_parts(tmp_path, ["tests/a", "tests/b/test_two.py"], ["passcheck/m.py"])
+    assert base2 == base and sorted(files2) == ["tests/a/test_one.py", "tests/b/test_two.py"]
+    assert files2["tests/a/test_one.py"] != files["tests/a/test_one.py"]
+    (tmp_path / "passcheck/m.py").write_text("x = 2\n")
+    assert sel.source_parts(tmp_path, ["tests/a"], ["passcheck/m.py"])[0] != base  # the code changed: rebuild
+
+    one, two, kept = "tests/a/test_one.py::t", "tests/b/test_two.py::t", "tests/c/test_three.py::t"
+    old = {"tests": {one: 1.0, kept: 2.0}, "lines": {"m.py": {"3": [one, kept], "4": [one], "1": [""]}}}
+    new = {"tests": {one: 0.5, two: 0.1}, "lines": {"m.py": {5: [one], 3: [two]}}}
+    got = sel.merged(old, new, {"tests/a/test_one.py", "tests/b/test_two.py"})
+    assert got["tests"] == {one: 0.5, two: 0.1, kept: 2.0}
+    assert got["lines"] == {"m.py": {"3": [two, kept], "1": [""], "5": [one]}}  # line 4: no test runs it now
+
+
+def test_a_mutant_whose_tests_are_slow_by_nature_gets_time_in_proportion_before_it_counts_as_killed(tmp_path):
+    """A timeout counts as killed: a floor alone would count a surviving mutant whose covering tests
+    take longer than it as killed. Its limit is also ``factor`` × its tests' seconds in the map."""
+    ms, run = _bench("mutation_score"), _bench("mutation_run")
+    sel = _bench("mutation_select")
+    module = "bench/mutation_select.py"
+    source = (ROOT / module).read_text().splitlines()
+    call = next(i for i, line in enumerate(source, 1) if line.strip() == "subprocess.run(")
+    found = {
+        "tests": {"tests/a/test_x.py::slow": 200.0, "tests/a/test_x.py::fast": 1.0, "tests/b/test_y.py::t": 7.0},
+        "lines": {module: {str(call): ["tests/a/test_x.py::slow", "tests/a/test_x.py::fast"], "1": [""]}},
+    }
+    spec = lambda line: type(
+        "Spec", (), {"module_path": module, "start_pos": (line, 0), "operator_name": "core/AddNot", "occurrence": 0}
+    )()
+    covered, imported = ms._mutants([(spec(call), ("tests/a",)), (spec(1), ("tests/a",))], sel.Selector(found), "")
+    assert covered.budget == 201.0 and imported.budget == 201.0  # the module's selection: tests/a only
+    runner = run.Runner(ROOT, tmp_path / "w", 0, timeout=300.0, copy=lambda dest: None, factor=3.0)
+    assert runner.limit(covered) == 603.0
+    assert runner.limit(run.Mutant(module, 1, "core/AddNot", 0, ["t"], budget=10.0)) == 300.0  # the floor
+
+
 HANGING_TEST = """
 import os, subprocess, sys, time
 from pathlib import Path

@@ -80,7 +80,7 @@ def _run_failed(exc: BaseException, model: onnx.ModelProto) -> RunFailed:
     )
     if _prof.SUB_TAG in text:
         inner = _subgraph_nodes(model.graph)
-        text = _prof.SUB_TAGGED.sub(lambda m: node_label(inner[int(m.group(1))], int(m.group(1))), text)
+        text = _prof.SUBTAGGED.sub(lambda m: node_label(inner[int(m.group(1))], int(m.group(1))), text)
     return RunFailed(f"onnxruntime could not run the model on these feeds: {type(exc).__name__}: {text}")
 
 

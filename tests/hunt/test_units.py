@@ -365,3 +365,17 @@ def test_a_pass_contract_behaviour_is_one_signature_per_tool_not_one_per_op():
     )
     wrong = Finding("wrong-result", "numeric", "c/x", "r", "onnxscript:optimize", "m")
     assert signature(wrong, "rw", [m], ["neg"]).ops == ("Neg",)  # other oracles keep their op types
+
+
+def test_a_signatures_case_id_is_its_words_cut_at_60_characters_and_the_hash_of_its_key():
+    """The id a shrunk pair is saved under (``hunt/<words>-<8 hex of sha256(key)>``): the words, lower
+    case with every other run of characters one ``-``, are cut at 60 characters and never end in ``-``."""
+    import hashlib
+
+    from passcheck.signature import Signature
+
+    sig = Signature("onnxscript:optimize", "parity", "wrong-result", ("MatMul",), "x" * 50 + " Split/Concat")
+    digest = hashlib.sha256(sig.key.encode()).hexdigest()[:8]
+    assert sig.case_id == f"hunt/{'x' * 50}-split-con-{digest}"  # 60 characters of words
+    cut_at_dash = Signature("p", "o", "k", (), "y" * 59 + "-z")
+    assert cut_at_dash.case_id.startswith(f"hunt/{'y' * 59}-") and cut_at_dash.case_id.count("-") == 1

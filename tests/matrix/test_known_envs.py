@@ -165,3 +165,13 @@ def test_merge_with_an_unusable_environment_is_not_green(tmp_path, capfd):
         )
     assert main(["merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(tmp_path / "m"), "-q"]) == 2
     assert "environment(s) e1, e2 could not be used" in capfd.readouterr().err
+
+
+def test_a_written_baseline_is_one_key_a_line_indented_by_one_space():
+    """The text a baseline file is written as (a file users commit and edit by hand): JSON, each key on a
+    line of its own, indented by one space. Kills ``indent=1`` → ``indent=2`` in ``from_findings``."""
+    (f,) = _cell("e1", True).findings
+    assert baseline.from_findings([f]) == (
+        '{\n "known": [\n  {\n   "id": "fam/c0:odd|p1|acceptance|rejected",\n'
+        '   "reason": "known at baseline creation"\n  }\n ]\n}\n'
+    )

@@ -93,3 +93,129 @@ g (float[2, 3] x) => (float[?] y) {{ y = Einsum <equation = "{equation}"> (x) }}
     assert violations("ij->i") == [] and violations("...j->j") == []
     assert violations("ijk->i") == ["equation 'ijk->i': term 'ijk' does not match the rank 2 of input 0"]
     assert violations("i->i") == ["equation 'i->i': term 'i' does not match the rank 2 of input 0"]
+
+
+def _violations(text: str, prefix: str) -> list[str]:
+    from passcheck.oracles.conformance import evaluate
+
+    return [v.message for v in evaluate(parser.parse_model(text)).violations if v.rule.startswith(prefix)]
+
+
+def test_an_einsum_ellipsis_may_stand_for_no_dimension():
+    """Mutant killed: ``n > r`` → ``n >= r`` in ``spec_rules.einsum_equation``, which flagged a term whose
+    letters alone fill the input's rank (the ellipsis then broadcasts over zero dims, as onnxruntime runs it)."""
+    text = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3] x) => (float[?, ?] y) {{ y = Einsum <equation = "{}"> (x) }}"""
+    model = parser.parse_model(text.format("...ij->...ji"))
+    got = run_ort(model, {"x": np.arange(6, dtype=np.float32).reshape(2, 3)})
+    assert got.error is None and got.outputs["y"].shape == (3, 2)
+    assert _violations(text.format("...ij->...ji"), "einsum") == []
+    assert _violations(text.format("...ijk->...i"), "einsum") == [
+        "equation '...ijk->...i': term '...ijk' does not match the rank 2 of input 0"
+    ]
+
+
+def test_a_two_dimensional_conv_checks_its_group_against_the_channel_counts():
+    """Mutant killed: ``len(x) < 2`` → ``len(x) != 2`` in ``spec_rules.conv_group``, which left every Conv
+    whose X has a spatial axis undecided. Conv: X.shape[1] == W.shape[1] * group, M a multiple of group."""
+    text = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[1, {}, 5, 5] x, float[4, 2, 3, 3] w) => (float[?, ?, ?, ?] y) {{ y = Conv <group = 2> (x, w) }}"""
+    assert _violations(text.format(4), "conv-group") == []
+    assert _violations(text.format(3), "conv-group") == [
+        "group = 2 with X channels 3 and W [4, 2]: X.shape[1] must equal W.shape[1] * group and M a multiple of group"
+    ]
+
+
+def test_split_sizes_are_an_input_from_opset_13_and_an_attribute_before():
+    """Mutant killed: ``s.version >= 13`` → ``>`` in ``spec_rules.split_sizes``, which read Split-13's sizes
+    from the attribute it no longer has (Split-13 moved ``split`` to input 1), so they went unchecked."""
+    as_input = """<ir_version: 8, opset_import: ["" : 13]>
+g (float[6] x) => (float[?] a, float[?] b) {{
+  s = Constant <value = int64[2] {{{}}}> ()
+  a, b = Split <axis = 0> (x, s)
+}}"""
+    as_attribute = """<ir_version: 8, opset_import: ["" : 11]>
+g (float[6] x) => (float[?] a, float[?] b) {{ a, b = Split <axis = 0, split = [{}]> (x) }}"""
+    for text in (as_input, as_attribute):
+        assert _violations(text.format("2, 4"), "split-sizes") == []
+        assert _violations(text.format("2, 3"), "split-sizes") == ["split = [2, 3] sums to 5, not to dim 0 (6)"]
+
+
+def test_a_negative_window_step_or_size_is_not_positive():
+    """Mutant killed: ``v > 0`` → ``v != 0`` in ``spec_table``'s strides rule (and its dilations and
+    kernel_shape twins), which let a negative step through: the spec asks for positive integers."""
+    text = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[1, 1, 5, 5] x, float[1, 1, 3, 3] w) => (float[?, ?, ?, ?] y) {{ y = Conv <{}> (x, w) }}"""
+    for attr in ("strides", "dilations", "kernel_shape"):
+        ok = "[3, 3]" if attr == "kernel_shape" else "[1, 1]"
+        assert _violations(text.format(f"{attr} = {ok}"), "window-") == []
+        assert _violations(text.format(f"{attr} = [-1, 3]"), "window-") == [f"{attr} = [-1, 3]: [-1] are not positive"]
+
+
+def test_a_dropout_ratio_of_one_is_outside_its_range():
+    """Mutant killed: ``v < 1`` → ``v <= 1`` in ``spec_rules.dropout_ratio``. Dropout-12 on: the ratio lies in
+    [0, 1) (the training output scales by 1 / (1 - ratio))."""
+    text = """<ir_version: 8, opset_import: ["" : 13]>
+g (float[2, 3] x) => (float[?, ?] y) {{
+  r = Constant <value = float {{{}}}> ()
+  y = Dropout (x, r)
+}}"""
+    assert _violations(text.format("0.0"), "dropout") == [] and _violations(text.format("0.999"), "dropout") == []
+    assert _violations(text.format("1.0"), "dropout") == ["ratio = [1.0] is outside [0, 1)"]
+
+
+def _one_node(node: onnx.NodeProto) -> onnx.ModelProto:
+    from onnx import helper
+
+    x, z = (helper.make_tensor_value_info(n, onnx.TensorProto.FLOAT, [2]) for n in ("x", "z"))
+    g = helper.make_graph([node], "g", [x, z], [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, None)])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+
+
+def _rules(model: onnx.ModelProto, prefix: str) -> list[str]:
+    from passcheck.oracles.conformance import evaluate
+
+    return [v.message for v in evaluate(model).violations if v.rule.startswith(prefix)]
+
+
+def test_a_node_must_fill_every_input_up_to_its_schemas_last_single_formal():
+    """Mutant killed: ``n = i + 1`` → ``i - 1`` in ``conformance._required``, which let a node leave out
+    required inputs (Add has two Single formals; Clip's min and max are optional)."""
+    from onnx import helper
+
+    assert _rules(_one_node(helper.make_node("Add", ["x"], ["y"])), "schema-arity") == [
+        "1 inputs; the schema allows 2 to 2"
+    ]
+    assert _rules(_one_node(helper.make_node("Add", ["x", "z"], ["y"])), "schema-arity") == []
+    assert _rules(_one_node(helper.make_node("Clip", ["x"], ["y"])), "schema-arity") == []
+
+
+def test_a_cast_to_a_type_onnx_does_not_define_is_flagged():
+    """Mutant killed: ``to is None`` → ``is not None`` in ``spec_rules.cast_to``: Cast's ``to`` must be a
+    TensorProto.DataType; a missing ``to`` is the schema's required-attribute question, not this rule's."""
+    from onnx import helper
+
+    assert _rules(_one_node(helper.make_node("Cast", ["x"], ["y"], to=100)), "cast-to") == [
+        "to = 100 is not a TensorProto.DataType"
+    ]
+    assert _rules(_one_node(helper.make_node("Cast", ["x"], ["y"], to=onnx.TensorProto.INT32)), "cast-to") == []
+    assert _rules(_one_node(helper.make_node("Cast", ["x"], ["y"])), "cast-to") == []
+
+
+def test_a_reduce_ops_axes_input_is_checked_against_the_rank_of_data():
+    """Mutant killed: ``axes_in_range(None, 1)`` → ``(None, 2)`` in ``spec_table``'s reduce rules, which read
+    the axes from an input reduce ops do not have, so an axis input out of [-r, r-1] went unchecked (axes is
+    input 1 from ReduceSum-13 and the other reduce ops' 18)."""
+    text = """<ir_version: 8, opset_import: ["" : {}]>
+g (float[2, 3] x) => (float[?] y) {{
+  a = Constant <value = int64[1] {{{}}}> ()
+  y = {} (x, a)
+}}"""
+    assert _violations(text.format(13, 1, "ReduceSum"), "reduce-axes") == []
+    assert _violations(text.format(13, 5, "ReduceSum"), "reduce-axes") == [
+        "input 'a' = [5]: [5] outside [-2, 1] (rank 2)"
+    ]
+    assert _violations(text.format(18, -2, "ReduceMean"), "reduce-axes") == []
+    assert _violations(text.format(18, -3, "ReduceMean"), "reduce-axes") == [
+        "input 'a' = [-3]: [-3] outside [-2, 1] (rank 2)"
+    ]

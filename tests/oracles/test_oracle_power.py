@@ -13,7 +13,7 @@ from onnx import TensorProto, helper
 
 from passcheck.oracles import folding
 from passcheck.oracles.numeric import compare, tolerance
-from passcheck.oracles.validity import checker_error
+from passcheck.oracles.validity import Checker, checker_error
 
 # --- numeric.compare ---------------------------------------------------------------------------
 
@@ -256,6 +256,8 @@ def test_checker_error_full_check_adds_shape_inference():
     clash = relu(TensorProto.INT64)  # Relu of float declared int64: only shape inference sees it
     assert checker_error(clash, full_check=False) is None
     assert checker_error(clash) is not None
+    # the plain question a Checker asks (check --mutations' gate, reduce's rejected model) is the plain checker's
+    assert Checker()(clash, full_check=False) is None and Checker()(clash) == checker_error(clash)
 
 
 def test_dims_vary_tolerates_feeds_of_lower_rank_than_annotated():
@@ -638,3 +640,78 @@ def test_constant_only_nodes_are_judged_from_a_single_run_and_named_once_per_cha
         ("constants_only", "constants"),
     ]
     assert folding.check(_form_run(m, [(2, 3)], folds_constants=False)) == []
+
+
+def test_a_folding_finding_shows_a_value_of_more_than_eight_elements_abbreviated():
+    """The message prints each folded value with numpy's summary past 8 elements (``threshold=8``), the
+    whole value staying in ``details["value"]``. Kills ``threshold=8`` → ``9``."""
+    from onnx import numpy_helper
+
+    g = helper.make_graph(
+        [
+            helper.make_node("Add", ["a", "b"], ["c"], name="constants_only"),
+            helper.make_node("Neg", ["c"], ["nc"], name="after"),
+            helper.make_node("Identity", ["x"], ["y"]),
+        ],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info(n, t, None) for n, t in (("y", TensorProto.FLOAT), ("nc", TensorProto.INT64))],
+        [numpy_helper.from_array(v, n) for n, v in (("a", np.arange(9, dtype=np.int64)), ("b", np.zeros(9, np.int64)))],
+    )
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    (f,) = folding.check(_form_run(m, [(2,)], folds_constants=True))
+    assert "always yields [0 1 2 ... 6 7 8] (same for every binding)" in f.message
+    assert f.details["value"] == [list(range(9))]
+
+
+def test_an_output_random_in_the_input_model_is_compared_by_dtype_and_shape_even_if_the_pass_made_it_constant():
+    """``numeric.check`` compares an output drawn from a random op in the input model *or* the pass output by
+    dtype and shape only: a pass folding RandomUniform into a Constant changes no compared value. Kills
+    ``drawn(run.model) | drawn(run.output)`` → ``&`` (values compared against a fresh draw)."""
+    from onnx import parser
+
+    from passcheck.oracles import numeric
+    from passcheck.oracles._context import FormRun
+    from passcheck.passes._base import PassOutcome
+    from passcheck.runtime.session import run_ort
+
+    head = (
+        '<ir_version: 8, opset_import: ["" : 17]>\ng (float[2] x) => (float[3] y, float[2] z) {\n  z = Identity (x)\n'
+    )
+    drawn = parser.parse_model(head + "  y = RandomUniform <shape = [3], dtype = 1, seed = 1.0> ()\n}")
+    folded = parser.parse_model(head + "  y = Constant <value = float[3] {0.5, 0.5, 0.5}> ()\n}")
+    feeds = [{"x": np.ones(2, np.float32)}]
+    base, runs = [run_ort(drawn, f) for f in feeds], [run_ort(folded, f) for f in feeds]
+    assert not np.array_equal(base[0].outputs["y"], runs[0].outputs["y"])
+    run = FormRun("c", "f", "p", drawn, PassOutcome("p", "changed", folded), feeds, runs, base)
+    assert numeric.drawn(drawn) == {"y"} and numeric.drawn(folded) == set()
+    assert numeric.check(run) == []
+    wrong_shape = parser.parse_model(head + "  y = Constant <value = float[2] {0.5, 0.5}> ()\n}")
+    wrong_shape.graph.output[0].type.tensor_type.shape.dim[0].dim_value = 2
+    run = FormRun(
+        "c", "f", "p", drawn, PassOutcome("p", "changed", wrong_shape), feeds, [run_ort(wrong_shape, feeds[0])], base
+    )
+    assert [f.kind for f in numeric.check(run)] == ["wrong-result"]
+
+
+def test_a_node_counts_as_isolated_only_when_it_reads_a_graph_input_that_no_initializer_backs():
+    """``parity._isolated``: every input a graph input, an initializer or empty, at least one a graph input
+    without an initializer (else the node is foldable). Kills ``i in inputs and i not in inits`` → ``or``,
+    which counted a node of initializers and an empty optional input, or of an initializer-backed input."""
+    from onnx import numpy_helper
+
+    from passcheck.oracles import parity
+
+    def isolated(node, graph_inputs, inits):
+        g = helper.make_graph(
+            [node],
+            "g",
+            [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2]) for n in graph_inputs],
+            [helper.make_tensor_value_info(o, TensorProto.FLOAT, None) for o in node.output],
+            [numpy_helper.from_array(np.zeros(2, np.float32), n) for n in inits],
+        )
+        return parity._isolated(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]))
+
+    assert isolated(helper.make_node("Identity", ["x"], ["y"]), ["x"], []) == {"Identity": 1}
+    assert isolated(helper.make_node("Identity", ["w"], ["y"]), ["w"], ["w"]) == {}  # an input with a default
+    assert isolated(helper.make_node("Clip", ["w", "", "m"], ["y"]), [], ["w", "m"]) == {}

@@ -4,6 +4,7 @@ values) without asking the worker again; a run that killed the worker is asked a
 from __future__ import annotations
 
 import numpy as np
+import onnx
 
 from passcheck.cases.builders import FLOAT, model, node, vi
 from passcheck.passes.isolation import IsolatedExecutor
@@ -81,3 +82,26 @@ def test_a_prefetch_that_kills_the_worker_keeps_nothing_and_each_run_still_says_
         runs = [ex.run_model(crash, f) for f in feeds]
         assert all("SIGSEGV" in r.error for r in runs)
         assert len(asked) == 3  # the dead batch, then each run on its own
+
+
+def test_string_feeds_are_kept_by_value_and_numbers_by_their_bytes():
+    """Mutant killed: ``value.dtype != object`` → ``==`` in the run cache's feed digest, which took the
+    bytes of a string (object) array, a TypeError, and the ``repr`` of a number array, where NaNs of
+    different payloads read alike."""
+    from passcheck.runtime.isolated import RunCache
+
+    strings = model(
+        [node("Identity", ["x"], ["y"])],
+        [vi("x", onnx.TensorProto.STRING, [2])],
+        [vi("y", onnx.TensorProto.STRING, [2])],
+        opset=13,
+    )
+    with IsolatedExecutor(timeout=60) as ex:
+        asked = _counting(ex)
+        ab = ex.run_model(strings, {"x": np.array(["a", "b"], dtype=object)})
+        ac = ex.run_model(strings, {"x": np.array(["a", "c"], dtype=object)})
+        again = ex.run_model(strings, {"x": np.array(["a", "b"], dtype=object)})
+    assert ab.error is None and list(ab.outputs["y"]) == ["a", "b"] and list(ac.outputs["y"]) == ["a", "c"]
+    assert list(again.outputs["y"]) == ["a", "b"] and len(asked) == 2
+    quiet, payload = np.array([np.nan], np.float32), np.array([0x7FC00001], np.uint32).view(np.float32)
+    assert RunCache.key(b"", {"x": quiet}, ()) != RunCache.key(b"", {"x": payload}, ())

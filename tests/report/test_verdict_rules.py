@@ -163,3 +163,12 @@ def test_only_a_form_onnxruntime_cannot_run_explains_findings_of_other_oracles_w
     assert causes("rejected", "runtime") == {"input": ["input", "onnxsim"]}
     assert causes("validity-disagreement", "validity") == {"input": ["input"], "onnxsim": ["onnxsim"]}
     assert causes("wrong-result", "numeric") == {"input": ["input"], "onnxsim": ["onnxsim"]}
+
+
+def test_a_baseline_that_is_not_text_is_refused_in_one_line(tmp_path):
+    """Mutant killed: ``except UnicodeDecodeError`` → ``except CosmicRayTestingException`` in ``baseline.load``
+    (no covering test): a baseline file of non-UTF-8 bytes gets the one-line error, not a traceback."""
+    path = tmp_path / "b.json"
+    path.write_bytes(b'{"known": [\xff\xfe]}')
+    with pytest.raises(PasscheckError, match=r"baseline is not a text \(JSON\) file"):
+        baseline.load(path)

@@ -170,3 +170,56 @@ def test_ort_profile_files_removed_and_errors_name_user_nodes(tmp_path, monkeypa
     with pytest.raises(RunFailed, match=r'\("my_neg", NoSuchOp'):
         observe(bad, {"x": np.ones(2, np.float32)}, "ort")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_kernel_outputs_read_once_per_model_are_those_of_the_model_asked_about():
+    """Mutant killed: ``_KERNELS[0] == model_key`` → ``<=`` in ``observe._kernel_outputs``, which handed the
+    last model's node outputs to any model whose digest sorts after it (the profile is then mapped to the
+    wrong nodes)."""
+    import hashlib
+
+    from passcheck.runtime import observe as observe_mod
+
+    relu = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[2] x) => (float[2] y) { y = Relu (x) }""")
+    two = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[2] x) => (float[2] y) { h = Neg (x) y = Abs (h) }""")
+    first, second = sorted((relu, two), key=lambda m: hashlib.sha256(m.SerializeToString()).digest())
+    for m in (first, second, second, first):
+        key = hashlib.sha256(m.SerializeToString()).digest()
+        assert observe_mod._kernel_outputs(m, key) == observe_mod._kernel_outputs(m)
+
+
+def test_an_observation_plan_cannot_be_changed_once_made():
+    """Mutant killed: ``frozen=True`` → ``False`` on ``ObservationPlan``. A plan is kept and shared (the
+    engine keeps it by model digest, ``engine._PLANS``, for later runs of the same model): none may
+    reassign its fields."""
+    import dataclasses
+
+    from passcheck.runtime.plan import ObservationPlan
+
+    plan = ObservationPlan(requests={"numeric": ("h",)})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plan.requests = {}
+    assert plan.requests == {"numeric": ("h",)}
+
+
+def test_a_failure_inside_a_subgraph_names_the_subgraph_node_as_the_user_wrote_it():
+    """A model whose If branch fails in onnxruntime, read through the profile (an annotated main-graph
+    value): the session copy tags subgraph nodes ``passcheck.sub.<i>`` and the failure names them back.
+    The uncovered mutant on that line (``m.group(1)`` → ``m.group(2)``) showed the line never ran: it
+    raised AttributeError (``_prof.SUB_TAGGED``, a name profile.py does not have), a crash instead of RunFailed."""
+    import onnx
+
+    m = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[6] x, bool c, int64[2] s) => (float[?, ?] y) {
+  h = Relu (x)
+  y = If (c) <then_branch = g1 () => (float[?, ?] t) { t = Reshape (h, s) },
+              else_branch = g2 () => (float[?, ?] e) { e = Reshape (h, s) }>
+}""")
+    m.graph.node[1].attribute[0].g.node[0].name = "then_reshape"
+    m.graph.value_info.append(onnx.helper.make_tensor_value_info("h", onnx.TensorProto.FLOAT, [6]))
+    feeds = {"x": np.ones(6, np.float32), "c": np.array(True), "s": np.array([4, 4], np.int64)}
+    with pytest.raises(RunFailed, match=r"Reshape node\. Name:'then_reshape'") as err:
+        observe(m, feeds, "ort")
+    assert "passcheck.sub." not in str(err.value)

@@ -126,3 +126,47 @@ def test_a_fault_of_the_runner_itself_is_passchecks_in_the_generator_gate(monkey
         checker=lambda m: None,
     )
     assert (v.ok, v.category, v.reason) == (False, "passcheck", "passcheck's reference runner fails")
+
+
+def test_only_an_error_raised_in_the_runners_own_file_is_the_runners_fault():
+    """Mutants killed: ``==`` → ``<=`` / ``>=`` in ``reference._raised_here``, which blamed the runner for
+    an error whose innermost frame is in a file whose path merely sorts before or after its own."""
+    import os
+
+    def raised_in(filename: str) -> BaseException:
+        try:
+            exec(compile("raise ValueError('x')", filename, "exec"))
+        except ValueError as exc:
+            return exc
+        raise AssertionError("nothing raised")
+
+    here = reference.__file__
+    assert reference._raised_here(raised_in(here))
+    for neighbour in ("profile.py", "session.py"):  # sorts before / after reference.py
+        assert not reference._raised_here(raised_in(os.path.join(os.path.dirname(here), neighbour)))
+    # the evaluator's own error (Reshape of 2 elements to 3) is the evaluator's, wherever onnx is installed
+    g = helper.make_graph(
+        [helper.make_node("Reshape", ["x", "s"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [onnx.numpy_helper.from_array(np.array([3], np.int64), "s")],
+    )
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    r = run_reference(model, {"x": np.array([1.0, 2.0], np.float32)})
+    assert r.error and not r.error.startswith(reference.RUNNER_FAULT)
+
+
+def test_the_nodes_wrapped_for_a_run_without_intermediate_get_their_own_run_back():
+    """Mutant killed: ``for node in wrapped`` → ``for node in []`` in ``reference._values_by_node``'s
+    restore, which left every node's ``run`` wrapped after the call: an evaluator run again (a Loop body,
+    once per iteration) would nest one recorder per run."""
+    from onnx.reference import ReferenceEvaluator
+
+    ev = ReferenceEvaluator(_model())
+    before = [node.run for node in ev.rt_nodes_]
+    feeds = {"x": np.array([1.0, -2.0], np.float32)}
+    returned, results = reference._values_by_node(ev, ev.run, None, feeds, None, {})
+    assert [node.run for node in ev.rt_nodes_] == before
+    assert set(results) >= {n for node in ev.rt_nodes_ for n in node.output if n}
+    np.testing.assert_array_equal(returned[0], ev.run(None, feeds)[0])

@@ -75,7 +75,7 @@ def test_sizes_from_dim_value_binding_and_default_size():
 
 def test_same_model_binding_and_seed_give_the_same_arrays():
     m = _model([_t("a", TensorProto.FLOAT, ["B", 3]), _t("i", TensorProto.INT64, [5])])
-    one, two = synthesize(m, {"B": 2}, 7), synthesize(m, {"B": 2}, 7)
+    one, two = synthesize(m, {"B": 2}, 7), synthesize(model=m, binding={"B": 2}, seed=7)  # named or not
     for k in one:
         np.testing.assert_array_equal(one[k], two[k])
     assert not np.array_equal(synthesize(m, {"B": 2}, 8)["a"], one["a"])

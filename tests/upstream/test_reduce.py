@@ -491,3 +491,63 @@ def test_shapes_step_cuts_one_size_everywhere_and_the_predicate_refuses_what_bre
     with pytest.raises(Exception, match="kernel"):  # noqa: B017 - onnxruntime's own error types
         s = ort.InferenceSession(shrunk(m, 3).SerializeToString(), providers=["CPUExecutionProvider"])
         s.run(None, {"x": np.zeros((1, 4, 8, 8), np.float32)})
+
+
+def test_a_finding_on_the_common_form_against_another_is_judged_with_both_forms(tmp_path):
+    """Mutants killed: ``or`` → ``and`` (either one) in ``EngineCheck``'s rebuilt forms, which left a
+    finding on ``common`` whose ``other_form`` is another form (parity's ``less-precise`` the other way
+    round: the common form typed less precisely) with ``common`` alone, so no pair ever held."""
+    from passcheck.engine import Subject, evaluate
+    from passcheck.passes import run_in_process
+    from passcheck.reduce.predicates import EngineCheck
+    from passcheck.runtime import default_bindings
+    from tests.upstream.test_attribute import _reshape_pair
+
+    _reshape_pair(tmp_path)  # a: the shape an initializer; b: a Concat of two (typed less precisely)
+    precise, computed = onnx.load(str(tmp_path / "a.onnx")), onnx.load(str(tmp_path / "b.onnx"))
+    subject = Subject(id="reshape", forms={"common": computed, "u": precise}, bindings=default_bindings(computed))
+    cells = evaluate(subject, ["onnx:infer-shapes"], executor=run_in_process)
+    (f,) = [x for c in cells for x in c.findings if x.kind == "less-precise"]
+    assert (f.form, f.details["other_form"]) == ("common", "u")
+    assert EngineCheck(f, run_in_process)(precise, computed)
+    assert not EngineCheck(f, run_in_process)(precise, precise)  # both typed alike: nothing to show
+    # a two-form finding without its other form is refused before any pass runs (or -> and ran b alone)
+    ran = []
+    assert not EngineCheck(f, lambda *a, **k: ran.append(a) or run_in_process(*a, **k))(None, computed)
+    assert ran == []
+
+
+def test_an_ort_parity_pair_whose_feeds_cannot_be_made_does_not_hold():
+    """Mutant killed: ``return False`` → ``True`` where ``OrtParity`` cannot synthesize feeds (here: an
+    input of 2**32 floats, past the feeds' size limit), which let a cut through without comparing its outputs."""
+    from passcheck.passes.isolation import IsolatedExecutor
+    from passcheck.reduce.predicates import OrtParity
+
+    def pair(shape):
+        x = helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, shape)
+        y = helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, shape)
+        a = [helper.make_node("Identity", ["x"], ["i"]), helper.make_node("Relu", ["i"], ["y"])]
+        b = [helper.make_node("Relu", ["x"], ["y"])]
+        opset = [helper.make_opsetid("", 17)]
+        return [helper.make_model(helper.make_graph(n, "g", [x], [y]), opset_imports=opset) for n in (a, b)]
+
+    with IsolatedExecutor() as ex:
+        holds = OrtParity("basic", ["Identity"], ex)  # onnxruntime removes a's Identity; b has none
+        assert holds(*pair([2, 3]))
+        assert not holds(*pair([1 << 16, 1 << 16]))
+
+
+def test_an_ort_parity_pair_onnxruntime_cannot_load_does_not_hold():
+    """Mutant killed: ``except (WorkerDied, Exception)`` → ``(WorkerDied, CosmicRayTestingException)`` in
+    ``OrtParity``, which let a session error (Abs on bfloat16: valid for the onnx checker, no onnxruntime CPU
+    kernel) end the reduction instead of refusing the cut."""
+    from passcheck.passes.isolation import IsolatedExecutor
+    from passcheck.reduce.predicates import OrtParity
+
+    bf16 = [helper.make_tensor_value_info(n, onnx.TensorProto.BFLOAT16, [2]) for n in ("x", "y")]
+    g = helper.make_graph([helper.make_node("Abs", ["x"], ["y"])], "g", bf16[:1], bf16[1:])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    with IsolatedExecutor() as ex:
+        holds = OrtParity("basic", ["Abs"], ex)
+        assert holds.checker(m) is None  # the onnx checker accepts it: the session is what fails
+        assert holds(m, m) is False
