@@ -18,6 +18,10 @@ items and takes the one with the largest share of untried triples (halved for a 
 single rewrites come first; a share, so a base with many op types does not crowd out the others),
 ties broken by the same generator. The choice depends only on the seed, the step and the
 items already tried, so a run is reproducible and a resumed run continues as an uninterrupted one.
+
+With variations on (``hunt`` without ``--no-variation``), each base's neighbours (:mod:`.variation`: form
+ids ``vary:<kind>@<site>``, the kind in the triples and pairs as a rewrite kind is) are candidates too, and
+every :data:`VARIATION_EVERY`-th step looks at them alone first.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 
+from passcheck.hunt import variation
 from passcheck.hunt.nearness import entry_ops, nearness, schema_spelling
 from passcheck.hunt.signature import site_ops
 from passcheck.hunt.space import Base, Item
@@ -32,6 +37,9 @@ from passcheck.mutations import forms as hforms
 
 #: Bases drawn per step (each has tens of forms × the passes: plenty of untried items to choose from).
 SAMPLE = 8
+#: With variations on, one step in this many draws a variation form (a base has tens of rewrite forms and
+#: a dozen neighbours: without a share the neighbours would be a small part of the items).
+VARIATION_EVERY = 2
 Triple = tuple[str, str, str]
 
 
@@ -45,10 +53,14 @@ class Scheduler:
         seed: int,
         cmap=None,
         runs: Callable[[str], bool] | None = None,
+        variations: bool = False,
     ):
         """``runs``: base id → whether that base runs on its feeds, asked (once a base has been
-        picked) when the base is a candidate again; a base that does not is not picked again."""
+        picked) when the base is a candidate again; a base that does not is not picked again.
+        ``variations``: each base's neighbours (variation forms, :mod:`.variation`) are candidates too."""
         self.bases, self.passes, self.seed = list(bases), list(passes), seed
+        self.variations = variations
+        self._vary_step = False
         self._runs = runs
         self.picked: set[str] = set()
         self.by_id = {b.id: b for b in self.bases}
@@ -60,13 +72,23 @@ class Scheduler:
         self._ops: dict[tuple[str, str], tuple[str, frozenset[str]]] = {}  # (base, form) → (rewrite kind, ops)
         self._labels: dict[tuple[str, str], tuple[str, ...]] = {}  # (base, form) → the labels its rewrite changed
 
+    def forms(self, base: Base) -> list[str]:
+        """The candidate forms of ``base`` at this step: its rewrite forms, then its variation forms when turned
+        on; on a variation step (:data:`VARIATION_EVERY`) its variation forms alone."""
+        vary = base.variations(self.seed) if self.variations else []
+        return vary if self._vary_step else base.forms(self.seed) + vary
+
     def triples(self, item: Item) -> set[Triple]:
-        """The (op type, rewrite kind, pass) triples ``item`` covers: the ops at its site, or every op of its base."""
+        """The (op type, rewrite or variation kind, pass) triples ``item`` covers: the ops at its site, or
+        every op of its base."""
         if (item.base, item.form) not in self._ops:
             base = self.by_id[item.base]
-            labels = [s for _, s in hforms.parts(item.form) if s is not None]
-            ops = site_ops([base.model()], labels) if labels else set()
-            self._ops[item.base, item.form] = (hforms.kind(item.form), frozenset(ops or base.ops()))
+            if variation.is_variation(item.form):
+                ops = variation.site_ops(base.model(), item.form)
+            else:
+                labels = [s for _, s in hforms.parts(item.form) if s is not None]
+                ops = site_ops([base.model()], labels) if labels else set()
+            self._ops[item.base, item.form] = (form_kind(item.form), frozenset(ops or base.ops()))
         kind, ops = self._ops[item.base, item.form]
         return {(op, kind, item.pass_id) for op in ops}
 
@@ -74,6 +96,8 @@ class Scheduler:
         """The site labels ``form``'s rewrite changes in ``base`` (built once; none when it does not build)."""
         if (base.id, form) not in self._labels and form in base.applied:  # built by Base.forms already
             self._labels[base.id, form] = tuple(base.applied[form])
+        if (base.id, form) not in self._labels and variation.is_variation(form):
+            self._labels[base.id, form] = tuple(variation.labels(form))
         if (base.id, form) not in self._labels:
             try:
                 built = hforms.build(base.model(), form)
@@ -104,7 +128,16 @@ class Scheduler:
         return False
 
     def next(self, step: int) -> Item | None:
-        """The item for ``step``, or None when every item of the space has been tried."""
+        """The item for ``step``, or None when every item of the space has been tried. With variations on,
+        every :data:`VARIATION_EVERY`-th step looks at variation forms first (then at every form when none is left)."""
+        self._vary_step = self.variations and step % VARIATION_EVERY == VARIATION_EVERY - 1
+        try:
+            item = self._next(step)
+        finally:
+            vary, self._vary_step = self._vary_step, False
+        return item if item is not None or not vary else self._next(step)
+
+    def _next(self, step: int) -> Item | None:
         rng = random.Random(f"{self.seed}:{step}")
         if self._map is not None and (item := self._map.untried(self, rng)) is not None:
             return item
@@ -119,8 +152,8 @@ class Scheduler:
         for base in bases:
             if self.is_dead(base.id):
                 continue
-            for form in base.forms(self.seed):
-                depth = len({r for r, _ in hforms.parts(form)})
+            for form in self.forms(base):
+                depth = form_depth(form)
                 for p in self.passes:
                     item = Item(base.id, form, p)
                     if item.key in self.done:
@@ -156,7 +189,7 @@ class _MapView:
 
     def pairs(self, item: Item) -> set[tuple[str, str]]:
         """The (entry, spelling) pairs ``item`` tries."""
-        kind = hforms.kind(item.form)
+        kind = form_kind(item.form)
         return {(k, kind) for k in self.by_base.get(item.base, ()) if item.pass_id in self.entries[k][1]}
 
     def untried(self, sched: Scheduler, rng: random.Random) -> Item | None:
@@ -175,10 +208,10 @@ class _MapView:
             live_bases = [b for b in bases if not sched.is_dead(b)]
             for bid in rng.sample(live_bases, min(SAMPLE, len(live_bases))):
                 base = sched.by_id[bid]
-                for form in base.forms(sched.seed):
-                    if (key, hforms.kind(form)) in sched.pairs_tried:
+                for form in sched.forms(base):
+                    if (key, form_kind(form)) in sched.pairs_tried:
                         continue
-                    depth = len({r for r, _ in hforms.parts(form)})
+                    depth = form_depth(form)
                     near = None
                     for p in runs:
                         item = Item(bid, form, p)
@@ -188,7 +221,7 @@ class _MapView:
                             near = (
                                 nearness(base.model(), sched.labels(base, form), self.ops[key]),
                                 -depth,
-                                schema_spelling(form),
+                                not variation.is_variation(form) and schema_spelling(form),
                             )
                         triples = sched.triples(item)
                         score = (*near, len(triples - sched.tried) / len(triples) / depth, rng.random())
@@ -196,6 +229,16 @@ class _MapView:
                             best, best_score = item, score
             if best is not None:
                 return best
-            if len(live_bases) <= SAMPLE:
+            if len(live_bases) <= SAMPLE and not sched._vary_step:  # a variation step saw only the neighbours
                 self.exhausted.add(key)
         return None
+
+
+def form_kind(form: str) -> str:
+    """The rewrite kind of a rewrite form, the variation kind (``vary:…``) of a variation form."""
+    return variation.kind(form) if variation.is_variation(form) else hforms.kind(form)
+
+
+def form_depth(form: str) -> int:
+    """How many rewrites ``form`` applies (a variation form: 1)."""
+    return 1 if variation.is_variation(form) else len({r for r, _ in hforms.parts(form)})
