@@ -21,7 +21,8 @@ items already tried, so a run is reproducible and a resumed run continues as an 
 
 With variations on (``hunt`` without ``--no-variation``), each base's neighbours (:mod:`.variation`: form
 ids ``vary:<kind>@<site>``, the kind in the triples and pairs as a rewrite kind is) are candidates too, and
-every :data:`VARIATION_EVERY`-th step looks at them alone first.
+every :data:`VARIATION_EVERY`-th step looks at them alone first, the variation family (value, shape,
+attr, elem) with the fewest items tried before the others.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ class Scheduler:
         self.bases, self.passes, self.seed = list(bases), list(passes), seed
         self.variations = variations
         self._vary_step = False
+        self.families: dict[str, int] = {}  # variation family → items tried (value, shape, attr, elem)
         self._runs = runs
         self.picked: set[str] = set()
         self.by_id = {b.id: b for b in self.bases}
@@ -84,7 +86,7 @@ class Scheduler:
         if (item.base, item.form) not in self._ops:
             base = self.by_id[item.base]
             if variation.is_variation(item.form):
-                ops = variation.site_ops(base.model(), item.form)
+                ops = site_ops([base.model()], variation.site_labels(base.model(), item.form))
             else:
                 labels = [s for _, s in hforms.parts(item.form) if s is not None]
                 ops = site_ops([base.model()], labels) if labels else set()
@@ -97,7 +99,7 @@ class Scheduler:
         if (base.id, form) not in self._labels and form in base.applied:  # built by Base.forms already
             self._labels[base.id, form] = tuple(base.applied[form])
         if (base.id, form) not in self._labels and variation.is_variation(form):
-            self._labels[base.id, form] = tuple(variation.labels(form))
+            self._labels[base.id, form] = tuple(variation.site_labels(base.model(), form))
         if (base.id, form) not in self._labels:
             try:
                 built = hforms.build(base.model(), form)
@@ -111,6 +113,9 @@ class Scheduler:
         ``base_fails``: its base does not run, so no other item of that base is picked."""
         self.done.add(item.key)
         self.picked.add(item.base)
+        if variation.is_variation(item.form):
+            fam = variation.family(item.form)
+            self.families[fam] = self.families.get(fam, 0) + 1
         if self._map is not None:
             self.pairs_tried.update(self._map.pairs(item))
         if base_fails:
@@ -147,6 +152,11 @@ class Scheduler:
             best = self._best(self.bases, rng)
         return best
 
+    def _balance(self, form: str) -> tuple[int, ...]:
+        """On a variation step, the family tried least first (a family that applies to nearly every base,
+        the elem kinds, would otherwise take most variation steps); ``()`` on other steps."""
+        return (-self.families.get(variation.family(form), 0),) if self._vary_step else ()
+
     def _best(self, bases: Sequence[Base], rng: random.Random) -> Item | None:
         best, best_score = None, None
         for base in bases:
@@ -159,7 +169,7 @@ class Scheduler:
                     if item.key in self.done:
                         continue
                     triples = self.triples(item)
-                    score = (len(triples - self.tried) / len(triples) / depth, rng.random())
+                    score = (*self._balance(form), len(triples - self.tried) / len(triples) / depth, rng.random())
                     if best_score is None or score > best_score:
                         best, best_score = item, score
         return best
@@ -219,6 +229,7 @@ class _MapView:
                             continue
                         if near is None:  # nearest first, single rewrites before pairs, the schema's own first
                             near = (
+                                *sched._balance(form),
                                 nearness(base.model(), sched.labels(base, form), self.ops[key]),
                                 -depth,
                                 not variation.is_variation(form) and schema_spelling(form),

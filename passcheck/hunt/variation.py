@@ -79,6 +79,26 @@ def labels(form: str) -> list[str]:
     return [site]
 
 
+def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
+    """:func:`labels` in terms of ``model`` as it is: a node named only in
+    :func:`~passcheck.mutations.forms.named`'s copy is ``#<index>:<OpType>`` (the label grammar
+    :func:`passcheck.signature.site_ops` and the scheduler's nearness read)."""
+    from passcheck.mutations.forms import named
+
+    nodes = {n.name: (i, n) for i, n in enumerate(named(model).graph.node)}
+    own = {n.name for n in model.graph.node if n.name}
+    out = []
+    for label in labels(form):
+        i, n = nodes.get(label, (None, None))
+        out.append(label if n is None or label in own else f"#{i}:{n.op_type}")
+    return out
+
+
+def family(form: str) -> str:
+    """The variation family of ``form``: ``value``, ``shape``, ``attr`` or ``elem``."""
+    return kind(form)[len(PREFIX) :].split("-", 1)[0]
+
+
 def site_ops(model: onnx.ModelProto, form: str) -> set[str]:
     """Op types of the nodes ``form`` changes (reading the changed value, or holding the changed
     attribute), labels read on :func:`~passcheck.mutations.forms.named`'s copy; empty for an elem kind."""
