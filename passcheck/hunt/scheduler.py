@@ -19,6 +19,11 @@ single rewrites come first; a share, so a base with many op types does not crowd
 ties broken by the same generator. A base's items draw only from its own passes (``passes_of``,
 its relevant set without ``--pass``: :mod:`.passes`). The choice depends only on the seed, the step and the
 items already tried, so a run is reproducible and a resumed run continues as an uninterrupted one.
+
+With variations on (``hunt`` without ``--no-variation``), each base's neighbours (:mod:`.variation`: form
+ids ``vary:<kind>@<site>``, the kind in the triples and pairs as a rewrite kind is) are candidates too, and
+every :data:`VARIATION_EVERY`-th step looks at them alone first, the variation family (value, shape,
+attr, elem) with the fewest items tried before the others.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 
+from passcheck.hunt import variation
 from passcheck.hunt.nearness import entry_ops, nearness, schema_spelling
 from passcheck.hunt.signature import site_ops
 from passcheck.hunt.space import Base, Item
@@ -33,6 +39,9 @@ from passcheck.mutations import forms as hforms
 
 #: Bases drawn per step (each has tens of forms × the passes: plenty of untried items to choose from).
 SAMPLE = 8
+#: With variations on, one step in this many draws a variation form (a base has tens of rewrite forms and
+#: a dozen neighbours: without a share the neighbours would be a small part of the items).
+VARIATION_EVERY = 2
 Triple = tuple[str, str, str]
 
 
@@ -47,12 +56,18 @@ class Scheduler:
         cmap=None,
         runs: Callable[[str], bool] | None = None,
         passes_of: Callable[[str], Sequence[str]] | None = None,
+        variations: bool = False,
     ):
         """``runs``: base id → whether that base runs on its feeds, asked (once a base has been
         picked) when the base is a candidate again; a base that does not is not picked again.
         ``passes_of``: base id → the passes its items draw from (its relevant set,
-        :mod:`.passes`; ``passes`` holds all of them); None: every base draws from ``passes``."""
+        :mod:`.passes`; ``passes`` holds all of them); None: every base draws from ``passes``.
+        A variation item draws from its base's passes.
+        ``variations``: each base's neighbours (variation forms, :mod:`.variation`) are candidates too."""
         self.bases, self.passes, self.seed = list(bases), list(passes), seed
+        self.variations = variations
+        self._vary_step = False
+        self.families: dict[str, int] = {}  # variation family → items tried (value, shape, attr, elem)
         self._runs = runs
         self._of = passes_of
         self.picked: set[str] = set()
@@ -66,16 +81,26 @@ class Scheduler:
         self._labels: dict[tuple[str, str], tuple[str, ...]] = {}  # (base, form) → the labels its rewrite changed
 
     def passes_of(self, base_id: str) -> Sequence[str]:
-        """The passes the items of base ``base_id`` draw from."""
+        """The passes the items of base ``base_id`` (its rewrite and variation forms) draw from."""
         return self.passes if self._of is None else self._of(base_id)
 
+    def forms(self, base: Base) -> list[str]:
+        """The candidate forms of ``base`` at this step: its rewrite forms, then its variation forms when turned
+        on; on a variation step (:data:`VARIATION_EVERY`) its variation forms alone."""
+        vary = base.variations(self.seed) if self.variations else []
+        return vary if self._vary_step else base.forms(self.seed) + vary
+
     def triples(self, item: Item) -> set[Triple]:
-        """The (op type, rewrite kind, pass) triples ``item`` covers: the ops at its site, or every op of its base."""
+        """The (op type, rewrite or variation kind, pass) triples ``item`` covers: the ops at its site, or
+        every op of its base."""
         if (item.base, item.form) not in self._ops:
             base = self.by_id[item.base]
-            labels = [s for _, s in hforms.parts(item.form) if s is not None]
-            ops = site_ops([base.model()], labels) if labels else set()
-            self._ops[item.base, item.form] = (hforms.kind(item.form), frozenset(ops or base.ops()))
+            if variation.is_variation(item.form):
+                ops = site_ops([base.model()], variation.site_labels(base.model(), item.form))
+            else:
+                labels = [s for _, s in hforms.parts(item.form) if s is not None]
+                ops = site_ops([base.model()], labels) if labels else set()
+            self._ops[item.base, item.form] = (form_kind(item.form), frozenset(ops or base.ops()))
         kind, ops = self._ops[item.base, item.form]
         return {(op, kind, item.pass_id) for op in ops}
 
@@ -83,6 +108,8 @@ class Scheduler:
         """The site labels ``form``'s rewrite changes in ``base`` (built once; none when it does not build)."""
         if (base.id, form) not in self._labels and form in base.applied:  # built by Base.forms already
             self._labels[base.id, form] = tuple(base.applied[form])
+        if (base.id, form) not in self._labels and variation.is_variation(form):
+            self._labels[base.id, form] = tuple(variation.site_labels(base.model(), form))
         if (base.id, form) not in self._labels:
             try:
                 built = hforms.build(base.model(), form)
@@ -96,6 +123,9 @@ class Scheduler:
         ``base_fails``: its base does not run, so no other item of that base is picked."""
         self.done.add(item.key)
         self.picked.add(item.base)
+        if variation.is_variation(item.form):
+            fam = variation.family(item.form)
+            self.families[fam] = self.families.get(fam, 0) + 1
         if self._map is not None:
             self.pairs_tried.update(self._map.pairs(item))
         if base_fails:
@@ -113,7 +143,16 @@ class Scheduler:
         return False
 
     def next(self, step: int) -> Item | None:
-        """The item for ``step``, or None when every item of the space has been tried."""
+        """The item for ``step``, or None when every item of the space has been tried. With variations on,
+        every :data:`VARIATION_EVERY`-th step looks at variation forms first (then at every form when none is left)."""
+        self._vary_step = self.variations and step % VARIATION_EVERY == VARIATION_EVERY - 1
+        try:
+            item = self._next(step)
+        finally:
+            vary, self._vary_step = self._vary_step, False
+        return item if item is not None or not vary else self._next(step)
+
+    def _next(self, step: int) -> Item | None:
         rng = random.Random(f"{self.seed}:{step}")
         if self._map is not None and (item := self._map.untried(self, rng)) is not None:
             return item
@@ -123,19 +162,24 @@ class Scheduler:
             best = self._best(self.bases, rng)
         return best
 
+    def _balance(self, form: str) -> tuple[int, ...]:
+        """On a variation step, the family tried least first (a family that applies to nearly every base,
+        the elem kinds, would otherwise take most variation steps); ``()`` on other steps."""
+        return (-self.families.get(variation.family(form), 0),) if self._vary_step else ()
+
     def _best(self, bases: Sequence[Base], rng: random.Random) -> Item | None:
         best, best_score = None, None
         for base in bases:
             if self.is_dead(base.id):
                 continue
-            for form in base.forms(self.seed):
-                depth = len({r for r, _ in hforms.parts(form)})
+            for form in self.forms(base):
+                depth = form_depth(form)
                 for p in self.passes_of(base.id):
                     item = Item(base.id, form, p)
                     if item.key in self.done:
                         continue
                     triples = self.triples(item)
-                    score = (len(triples - self.tried) / len(triples) / depth, rng.random())
+                    score = (*self._balance(form), len(triples - self.tried) / len(triples) / depth, rng.random())
                     if best_score is None or score > best_score:
                         best, best_score = item, score
         return best
@@ -165,7 +209,7 @@ class _MapView:
 
     def pairs(self, item: Item) -> set[tuple[str, str]]:
         """The (entry, spelling) pairs ``item`` tries."""
-        kind = hforms.kind(item.form)
+        kind = form_kind(item.form)
         return {(k, kind) for k in self.by_base.get(item.base, ()) if item.pass_id in self.entries[k][1]}
 
     def untried(self, sched: Scheduler, rng: random.Random) -> Item | None:
@@ -185,10 +229,10 @@ class _MapView:
             for bid in rng.sample(live_bases, min(SAMPLE, len(live_bases))):
                 base = sched.by_id[bid]
                 own = set(sched.passes_of(bid))
-                for form in base.forms(sched.seed):
-                    if (key, hforms.kind(form)) in sched.pairs_tried:
+                for form in sched.forms(base):
+                    if (key, form_kind(form)) in sched.pairs_tried:
                         continue
-                    depth = len({r for r, _ in hforms.parts(form)})
+                    depth = form_depth(form)
                     near = None
                     for p in runs:
                         if p not in own:
@@ -198,9 +242,10 @@ class _MapView:
                             continue
                         if near is None:  # nearest first, single rewrites before pairs, the schema's own first
                             near = (
+                                *sched._balance(form),
                                 nearness(base.model(), sched.labels(base, form), self.ops[key]),
                                 -depth,
-                                schema_spelling(form),
+                                not variation.is_variation(form) and schema_spelling(form),
                             )
                         triples = sched.triples(item)
                         score = (*near, len(triples - sched.tried) / len(triples) / depth, rng.random())
@@ -208,6 +253,16 @@ class _MapView:
                             best, best_score = item, score
             if best is not None:
                 return best
-            if len(live_bases) <= SAMPLE:
+            if len(live_bases) <= SAMPLE and not sched._vary_step:  # a variation step saw only the neighbours
                 self.exhausted.add(key)
         return None
+
+
+def form_kind(form: str) -> str:
+    """The rewrite kind of a rewrite form, the variation kind (``vary:…``) of a variation form."""
+    return variation.kind(form) if variation.is_variation(form) else hforms.kind(form)
+
+
+def form_depth(form: str) -> int:
+    """How many rewrites ``form`` applies (a variation form: 1)."""
+    return 1 if variation.is_variation(form) else len({r for r, _ in hforms.parts(form)})
