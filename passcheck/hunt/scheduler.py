@@ -21,9 +21,10 @@ its relevant set without ``--pass``: :mod:`.passes`). The choice depends only on
 items already tried, so a run is reproducible and a resumed run continues as an uninterrupted one.
 
 With variations on (``hunt`` without ``--no-variation``), each base's neighbours (:mod:`.variation`: form
-ids ``vary:<kind>@<site>``, the kind in the triples and pairs as a rewrite kind is) are candidates too, and
+ids ``vary:<kind>@<site>``, the kind in the triples and pairs as a rewrite kind is) are candidates too:
 every :data:`VARIATION_EVERY`-th step looks at them alone first, the variation family (value, shape,
-attr, elem) with the fewest items tried before the others.
+attr, elem) with the fewest items tried before the others, and every other step at the rewrite forms alone
+first (either kind of step takes the other kind's forms only when none of its own is left).
 """
 
 from __future__ import annotations
@@ -39,9 +40,10 @@ from passcheck.mutations import forms as hforms
 
 #: Bases drawn per step (each has tens of forms × the passes: plenty of untried items to choose from).
 SAMPLE = 8
-#: With variations on, one step in this many draws a variation form (a base has tens of rewrite forms and
-#: a dozen neighbours: without a share the neighbours would be a small part of the items).
-VARIATION_EVERY = 2
+#: With variations on, one step in this many draws a variation form, the others a rewrite form (a base has
+#: tens of rewrite forms and a dozen neighbours: without a share the neighbours would be a small part of the
+#: items). One in four: at one in two a 5-minute hunt's rewrite signatures fell from 34 to 12 (docs/hunt.md).
+VARIATION_EVERY = 4
 Triple = tuple[str, str, str]
 
 
@@ -66,7 +68,7 @@ class Scheduler:
         ``variations``: each base's neighbours (variation forms, :mod:`.variation`) are candidates too."""
         self.bases, self.passes, self.seed = list(bases), list(passes), seed
         self.variations = variations
-        self._vary_step = False
+        self._only: str | None = None  # "vary" / "rewrite": this step looks at those forms alone (first)
         self.families: dict[str, int] = {}  # variation family → items tried (value, shape, attr, elem)
         self._runs = runs
         self._of = passes_of
@@ -86,9 +88,15 @@ class Scheduler:
 
     def forms(self, base: Base) -> list[str]:
         """The candidate forms of ``base`` at this step: its rewrite forms, then its variation forms when turned
-        on; on a variation step (:data:`VARIATION_EVERY`) its variation forms alone."""
+        on; while a step looks at one kind alone (:data:`VARIATION_EVERY`), that kind's forms."""
         vary = base.variations(self.seed) if self.variations else []
-        return vary if self._vary_step else base.forms(self.seed) + vary
+        if self._only == "vary":
+            return vary
+        return base.forms(self.seed) if self._only == "rewrite" else base.forms(self.seed) + vary
+
+    @property
+    def _vary_step(self) -> bool:
+        return self._only == "vary"
 
     def triples(self, item: Item) -> set[Triple]:
         """The (op type, rewrite or variation kind, pass) triples ``item`` covers: the ops at its site, or
@@ -144,13 +152,16 @@ class Scheduler:
 
     def next(self, step: int) -> Item | None:
         """The item for ``step``, or None when every item of the space has been tried. With variations on,
-        every :data:`VARIATION_EVERY`-th step looks at variation forms first (then at every form when none is left)."""
-        self._vary_step = self.variations and step % VARIATION_EVERY == VARIATION_EVERY - 1
+        every :data:`VARIATION_EVERY`-th step looks at variation forms first, every other step at rewrite
+        forms first (then at every form when none is left)."""
+        if not self.variations:
+            return self._next(step)
+        self._only = "vary" if step % VARIATION_EVERY == VARIATION_EVERY - 1 else "rewrite"
         try:
             item = self._next(step)
         finally:
-            vary, self._vary_step = self._vary_step, False
-        return item if item is not None or not vary else self._next(step)
+            self._only = None
+        return item if item is not None else self._next(step)
 
     def _next(self, step: int) -> Item | None:
         rng = random.Random(f"{self.seed}:{step}")
@@ -205,7 +216,7 @@ class _MapView:
         for key, (bases, _) in self.entries.items():
             for b in bases:
                 self.by_base.setdefault(b, []).append(key)
-        self.exhausted: set[str] = set()
+        self.exhausted: set[tuple[str, str | None]] = set()  # (entry, kind of form looked at: Scheduler._only)
 
     def pairs(self, item: Item) -> set[tuple[str, str]]:
         """The (entry, spelling) pairs ``item`` tries."""
@@ -220,7 +231,7 @@ class _MapView:
         tried: dict[str, int] = {}
         for k, _ in sched.pairs_tried:
             tried[k] = tried.get(k, 0) + 1
-        live = [k for k in self.entries if k not in self.exhausted]
+        live = [k for k in self.entries if (k, sched._only) not in self.exhausted and (k, None) not in self.exhausted]
         order = sorted(live, key=lambda k: (tried.get(k, 0), len(self.entries[k][0]), rng.random()))
         for key in order:
             bases, runs = self.entries[key]
@@ -253,8 +264,8 @@ class _MapView:
                             best, best_score = item, score
             if best is not None:
                 return best
-            if len(live_bases) <= SAMPLE and not sched._vary_step:  # a variation step saw only the neighbours
-                self.exhausted.add(key)
+            if len(live_bases) <= SAMPLE:  # no candidate of this step's kind of form is left (both: None)
+                self.exhausted.add((key, sched._only))
         return None
 
 

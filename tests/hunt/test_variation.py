@@ -156,3 +156,22 @@ def test_elem_kinds_are_offered_only_where_every_type_constraint_allows_them():
 def test_a_site_not_in_the_model_builds_nothing(form):
     base = _model([helper.make_node("Mul", ["x", "h"], ["y"])], {"h": np.array(0.5, np.float32)})
     assert variation.build(base, form) is None
+
+
+def test_one_step_in_four_draws_a_neighbour_the_others_a_rewrite_form():
+    from passcheck.cases import load_path
+    from passcheck.hunt.scheduler import VARIATION_EVERY, Scheduler
+    from passcheck.hunt.space import bases
+    from tests.hunt.test_units import PLANTED
+
+    load_path(PLANTED)
+    s = Scheduler(
+        bases(["hunt-test/*"], generated=False), ["planted:negative-axes", "planted:commuted"], seed=5, variations=True
+    )
+    vary = []
+    for step in range(24):
+        item = s.next(step)
+        s.mark(item)
+        vary.append(variation.is_variation(item.form))
+    assert VARIATION_EVERY == 4
+    assert vary == [step % 4 == 3 for step in range(24)]  # rewrite search keeps three steps in four
