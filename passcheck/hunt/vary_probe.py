@@ -9,6 +9,10 @@ neighbour alone is judged under the pass (:func:`passcheck.engine.evaluate`, one
 alone: a finding of the neighbour's pass cell whose (oracle, kind) the base does not show under the same
 pass is the variation's. An ``input`` finding of the neighbour the base does not have (an annotation of
 its that no longer holds, a documented domain left) means the neighbour is no valid form: dropped too.
+
+The neighbour's numeric oracle uses an absolute tolerance scaled to its own outputs (:func:`scaled_atol`):
+a case's tolerance is chosen for the base's output magnitude, and a variation that makes the outputs larger
+(a scale set to 1) would otherwise turn an approximate kernel's error, which grows with them, into a finding.
 """
 
 from __future__ import annotations
@@ -71,6 +75,47 @@ def invalid(setting: Setting, base: onnx.ModelProto, neighbour: onnx.ModelProto,
     return None
 
 
+def magnitude(runs) -> float:
+    """Largest finite |x| over the float graph outputs of ``runs`` (:class:`~passcheck.runtime.RunResult`
+    list); 0.0 when there is none."""
+    import numpy as np
+
+    top = 0.0
+    for r in runs:
+        for v in r.outputs.values():
+            a = np.asarray(v)
+            finite = a[np.isfinite(a)] if a.dtype.kind == "f" else a[:0]
+            if finite.size:
+                top = max(top, float(np.abs(finite).max()))
+    return top
+
+
+def scaled_atol(base: Setting, mine: Setting, base_model: onnx.ModelProto, neighbour: onnx.ModelProto, executor):
+    """The absolute tolerance (``Setting.atol``) the neighbour's numeric oracle uses: the case's, or when it
+    sets none the largest default of its float outputs' dtypes (:func:`passcheck.oracles.numeric.tolerance`),
+    times the ratio of the neighbour's output magnitude to the base's (:func:`magnitude` of their runs
+    under ``ort:disabled`` on their feeds, ``base`` and ``mine`` the base's and the neighbour's settings)
+    when that ratio is above 1. ``mine.atol`` unchanged when the case sets an ``rtol`` (it scales with the
+    outputs already), the outputs are not larger or the base's are all 0.
+
+    Raises:
+        PasscheckError: a model does not run on its feeds (:func:`invalid` checked the neighbour before).
+    """
+    from passcheck.mutations.equivalence import original_runs
+    from passcheck.oracles.numeric import output_dtypes, tolerance
+
+    if mine.rtol is not None:
+        return mine.atol
+    runner = getattr(executor, "run_model", None)
+    theirs = magnitude(original_runs(base_model, base.feed_list(base_model), runner))
+    ours = magnitude(original_runs(neighbour, mine.feed_list(neighbour), runner))
+    if theirs <= 0.0 or ours <= theirs:
+        return mine.atol
+    floats = [d for d in output_dtypes(neighbour).values() if d is not None and d.kind == "f"]
+    atol = mine.atol if mine.atol is not None else max((tolerance(d)[1] for d in floats), default=None)
+    return None if atol is None else atol * ours / theirs
+
+
 def judge(
     setting: Setting,
     base: onnx.ModelProto,
@@ -101,6 +146,7 @@ def judge(
         return evaluate(subject, [pass_id], executor=executor)
 
     try:
+        nset = dataclasses.replace(nset, atol=scaled_atol(setting, nset, base, neighbour, executor))
         mine = cells_of(neighbour, nset)
         theirs = base_cells() if base_cells is not None else cells_of(base, setting)
     except PasscheckError as exc:
