@@ -95,3 +95,33 @@ def test_an_unscoped_pass_counts_one_pseudo_entry_per_base_and_the_same_seed_dra
         "ort:basic",
         "planted:commuted",
     }
+
+
+def test_a_scheduler_resumed_from_saved_items_picks_what_the_uninterrupted_one_picks():
+    """As ``hunt`` resumes: the saved items are marked with their saved triples, then the steps go on."""
+    from passcheck.cases import load_path
+    from passcheck.hunt.scheduler import Scheduler
+    from passcheck.hunt.space import bases
+
+    load_path(PLANTED)
+    load_path(SLOW)
+    found = bases(["hunt-test/*", "hunt-fair/*"], generated=False)
+    passes = ["ort:disabled", "ort:all", "onnx:infer-shapes", "planted:commuted", "test:slow"]
+
+    def scheduler():
+        own = {b.id: passes if b.case.id.startswith("hunt-fair/") else passes[:4] for b in found}
+        return Scheduler(found, passes, seed=3, passes_of=own.__getitem__)
+
+    whole, saved = scheduler(), []
+    for step in range(24):
+        item = whole.next(step)
+        whole.mark(item)
+        saved.append((item, sorted(whole.triples(item))))
+    for cut in (5, 11, 17):
+        resumed = scheduler()
+        for item, triples in saved[:cut]:
+            resumed.mark(item, triples)
+        for step in range(cut, 24):
+            item = resumed.next(step)
+            assert item == saved[step][0], (cut, step)
+            resumed.mark(item)
