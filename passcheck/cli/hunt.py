@@ -25,7 +25,9 @@ def add_parser(sub) -> None:
         "hunt",
         help="search generated and hand-written cases × rewrites × passes for findings, within a budget",
         description="Try base models (forms of the hand-written and generated cases) rewritten at depth 1-2, all at "
-        "once or at one site, under each pass; guided toward untried (op type, rewrite, pass) triples. "
+        "once or at one site, under each pass; the budget's time is shared between the passes (each pass's "
+        "expected seconds per item; the defaults keep at least half), and on a pass the search is guided "
+        "toward untried (op type, rewrite, pass) triples. "
         "Without --pass each base draws from its relevant passes; the summary lists the passes searched "
         "with their items and signatures, and a pass a case wants that cannot run here. "
         "Each distinct finding signature (pass, oracle, kind, op types, rewrite) is shrunk to a minimal "
