@@ -17,7 +17,8 @@ pair not yet tried: an entry some base triggers (an onnxruntime rule, an onnxscr
 inference function, an adapter …), which the pass runs, with a spelling (the rewrite kind of a
 form) no item has tried under it. A pass that declares no tool the catalogue knows (``onnxsim``,
 ``onnxslim``, ``onnxoptimizer``, a ``cmd:`` pass: ``PassScope.unscoped``) counts as one
-pseudo-entry per base, not as running every entry. Entries with the fewest spellings tried come
+pseudo-entry per base (acting on the op types of the entries the base triggers), not as running
+every entry. Entries with the fewest spellings tried come
 first, then those the fewest bases trigger (a pattern one base reaches is the one a blind search
 misses), ties broken by a hash of (seed, step, entry). Of an entry's untried spellings, the nearest
 to what the entry acts on comes first (:mod:`.nearness`: a rewrite of the entry's own node inside
@@ -229,7 +230,8 @@ def _tie(*parts: object) -> int:
 class _MapView:
     """The coverage map as the scheduler reads it: entry → the hunt's bases that trigger it (with a
     pass of their own that runs it), and the hunt's passes that run it; an unscoped pass (see
-    module docs) has a pseudo-entry ``<pass> @ <base>`` per base instead."""
+    module docs) has a pseudo-entry ``<pass> @ <base>`` per base instead, acting on the op types of
+    the entries the base triggers (its spellings nearest to those come first)."""
 
     def __init__(self, cmap, by_id, passes: Sequence[str], passes_of: Callable[[str], Sequence[str]]):
         from passcheck.coverage.entry import PassScope
@@ -245,12 +247,19 @@ class _MapView:
             if bases and runs:
                 self.entries[key] = (bases, runs)
                 self.ops[key] = entry_ops(entry, [e.effect for e in cmap.evidence.get(key, ())])
-        triggering = {b for key in cmap.entries for b in cmap.bases_of(key) if b in by_id}
+        acts: dict[str, set[str]] = {}  # base → the op types of the entries it triggers
+        for key, entry in cmap.entries.items():
+            ops = self.ops.get(key)
+            for b in cmap.bases_of(key):
+                if b in by_id:
+                    if ops is None:
+                        ops = entry_ops(entry, [e.effect for e in cmap.evidence.get(key, ())])
+                    acts.setdefault(b, set()).update(ops)
         for p in unscoped:
-            for b in sorted(triggering):
+            for b in sorted(acts):
                 if p in passes_of(b):
                     self.entries[f"{p} @ {b}"] = ([b], [p])
-                    self.ops[f"{p} @ {b}"] = frozenset()
+                    self.ops[f"{p} @ {b}"] = frozenset(acts[b])
         self.by_base: dict[str, list[str]] = {}
         self.by_pass: dict[str, list[str]] = {}
         for key, (bases, runs) in self.entries.items():
