@@ -29,7 +29,8 @@ PLANTED = Path(__file__).with_name("planted_variation.py")
 
 def _hunt(out: Path, *args: str) -> subprocess.CompletedProcess:
     argv = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED), "--case", "vary-test/*"]
-    argv += ["--pass", "planted:half-mul", "--budget", "30items", "--seed", "1", "--no-coverage", "--out", str(out)]
+    # 60 items: one step in four draws a neighbour (15 of them; at 30 items none of the 7 sat on the common form's 0.5)
+    argv += ["--pass", "planted:half-mul", "--budget", "60items", "--seed", "1", "--no-coverage", "--out", str(out)]
     return subprocess.run(
         [*argv, "--progress", "none", *args], capture_output=True, text=True, timeout=900, env={**os.environ}
     )
