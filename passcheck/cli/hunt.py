@@ -25,9 +25,12 @@ def add_parser(sub) -> None:
         "hunt",
         help="search generated and hand-written cases × rewrites × passes for findings, within a budget",
         description="Try base models (forms of the hand-written and generated cases) rewritten at depth 1-2, all at "
-        "once or at one site, under each pass; guided toward untried (op type, rewrite, pass) triples. "
-        "Without --pass each base draws from its relevant passes; the summary lists the passes searched "
-        "with their items and signatures, and a pass a case wants that cannot run here. "
+        "once or at one site, and their neighbours (one change within the operator schemas, judged alone against "
+        "the base), under each pass; the budget's time is shared between the passes (each pass's expected seconds "
+        "per item; the defaults keep at least half), and on a pass the search is guided toward untried (op type, "
+        "rewrite or variation, pass) triples. "
+        "Without --pass each base (and its neighbours) draws from its relevant passes; the summary lists the "
+        "passes searched with their items and signatures, and a pass a case wants that cannot run here. "
         "Each distinct finding signature (pass, oracle, kind, op types, rewrite) is shrunk to a minimal "
         "pair and saved as a case module in OUT/cases (load it with --cases-from). State is kept in "
         "OUT/hunt-state.json (after a new signature, every few seconds and at the end); --resume continues it. "
@@ -67,6 +70,12 @@ def add_parser(sub) -> None:
         "--no-coverage",
         action="store_true",
         help="do not steer by the coverage map (the catalogue entries the bases trigger, see 'passcheck coverage')",
+    )
+    p.add_argument(
+        "--no-variation",
+        action="store_true",
+        help="do not try the bases' neighbours (one constant value, constant shape, attribute or float elem_type "
+        "changed within the operator schemas, each judged on its own against its base); never with --env",
     )
     p.add_argument(
         "--seed",
@@ -160,6 +169,9 @@ def handle(args) -> int:
         "cases_from": cases_from,
         "generated": not args.no_generated,
     }
+    variations = not args.no_variation and not args.env  # --env judges pairs only
+    if variations:  # absent from the scope of a hunt without them (and of one written before they existed)
+        scope["variation"] = 1
     if shard != (1, 1):
         scope["shard"] = f"{shard[0]}/{shard[1]}"
     judge = _judge(args, cases_from) if args.env else None
@@ -211,6 +223,7 @@ def handle(args) -> int:
                     shard=shard,
                     judge=judge,
                     passes_of=None if plan.explicit else plan.of,
+                    variations=variations,
                 )
             except BaseException:  # an interrupt: the environments' workers are killed, not waited for
                 if judge is not None:

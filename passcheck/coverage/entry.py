@@ -82,6 +82,14 @@ class PassScope:
     def runs(self, entry: Entry, pass_id: str) -> bool:
         if pass_id in self.known:
             return pass_id in entry.passes
+        return entry.tool in (self._tools(pass_id) or TOOLS)
+
+    def unscoped(self, pass_id: str) -> bool:
+        """Whether ``pass_id`` is named by no entry and declares no tool the catalogue knows (it
+        counts as running every entry)."""
+        return pass_id not in self.known and not self._tools(pass_id)
+
+    def _tools(self, pass_id: str) -> set[str]:
         if pass_id not in self._declared:
             try:
                 from passcheck.passes import get_pass
@@ -89,5 +97,5 @@ class PassScope:
                 tools = {t for d in get_pass(pass_id).tools for t in CATALOGUE_OF.get(d, ())}
             except Exception:  # noqa: BLE001 - a pass id the registry cannot make here: assume nothing about it
                 tools = set()
-            self._declared[pass_id] = tools or set(TOOLS)
-        return entry.tool in self._declared[pass_id]
+            self._declared[pass_id] = tools
+        return self._declared[pass_id]

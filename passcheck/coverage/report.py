@@ -85,9 +85,20 @@ def tried(items: Iterable[Mapping[str, Any]], cmap: CoverageMap) -> dict[str, di
             e = cmap.entries[k]
             if scope.runs(e, rec["pass"]):
                 slot = out.setdefault(k, {"forms": set(), "findings": set()})
-                slot["forms"].add(kind(rec["form"]))
+                slot["forms"].add(_spelling(rec["form"], kind))
                 slot["findings"].update(rec.get("signatures", ()))
     return out
+
+
+def _spelling(form: str, kind) -> str:
+    """The rewrite kind of a rewrite form; a hunt's variation form (``vary:<kind>@<site>``, no rewrite id) is
+    its variation kind (:func:`passcheck.signature.rewrite_kind`)."""
+    from passcheck.signature import rewrite_kind
+
+    try:
+        return kind(form)
+    except ValueError:
+        return rewrite_kind(form)
 
 
 def reason(cmap: CoverageMap, e: Entry, index: Mapping[str, Any] | None = None) -> str:

@@ -1,31 +1,55 @@
-"""Coverage-guided choice of the next item: toward untried (catalogue entry, spelling) pairs, then
-untried (op type, rewrite kind, pass) triples.
+"""The choice of the next item: a pass by its share of the budget's time, then, on that pass,
+toward untried (catalogue entry, spelling) pairs, then untried (op type, rewrite kind, pass) triples.
 
-With a coverage map (:mod:`passcheck.coverage`), each step first looks for a pair not yet tried:
-an entry some base triggers (an onnxruntime rule, an onnxscript rule, an inference function, an
-adapter …) with a spelling (the rewrite kind of a form) no item has tried under it, on a pass
-that runs the entry (a pass without a catalogue, such as a ``cmd:`` or plugin pass, counts as
-running every entry of the tools it declares, ``PassAdapter.tools``, or of every tool when it
-declares none the catalogue knows). Entries with the fewest spellings tried come first, then those the
-fewest bases trigger (a pattern one base reaches is the one a blind search misses), ties broken by the
-step's generator. Of an entry's untried spellings, the nearest to what the entry acts on comes first
-(:mod:`.nearness`: a rewrite of the entry's own node inside its op schema, then of that node otherwise,
-of a value it reads or writes, elsewhere), then by the triple rule below. When every pair is tried (or
-there is no map), the triple rule alone applies.
+**Time shared between the passes.** Each step first picks the pass whose time, with one more item,
+is the least relative to its share (the time of an item being its pass's expected seconds,
+:mod:`.cost`: a fixed cost model, so the choice stays a function of the seed and the items tried;
+counting the next item keeps a slow pass from overshooting its share by an item at the start).
+The default passes (:data:`~passcheck.passes.DEFAULT_PASSES`) share at least half of the time
+together: every pass weighs the same unless that leaves the defaults less than half, then the
+defaults share one half and the other passes the other. A pass with no untried item left drops
+out. **Declared passes first within a case**: when the item picked would give its pass a second
+item of a case while a pass the case declares (``Case.passes``, within its relevant set) has none
+of that case yet, an item of that declared pass on the case is taken instead.
 
-Each step draws a sample of bases with a generator seeded by ``(seed, step)``, lists their untried
-items and takes the one with the largest share of untried triples (halved for a depth-2 form, so
-single rewrites come first; a share, so a base with many op types does not crowd out the others),
-ties broken by the same generator. A base's items draw only from its own passes (``passes_of``,
-its relevant set without ``--pass``: :mod:`.passes`). The choice depends only on the seed, the step and the
-items already tried, so a run is reproducible and a resumed run continues as an uninterrupted one.
+**On the chosen pass**, with a coverage map (:mod:`passcheck.coverage`), a step first looks for a
+pair not yet tried: an entry some base triggers (an onnxruntime rule, an onnxscript rule, an
+inference function, an adapter …), which the pass runs, with a spelling (the rewrite kind of a
+form) no item has tried under it. A pass that declares no tool the catalogue knows (``onnxsim``,
+``onnxslim``, ``onnxoptimizer``, a ``cmd:`` pass: ``PassScope.unscoped``) counts as one
+pseudo-entry per base (acting on the op types of the entries the base triggers), not as running
+every entry. Entries with the fewest spellings tried come
+first, then those the fewest bases trigger (a pattern one base reaches is the one a blind search
+misses), ties broken by a hash of (seed, step, entry). Of an entry's untried spellings, the nearest
+to what the entry acts on comes first (:mod:`.nearness`: a rewrite of the entry's own node inside
+its op schema, then of that node otherwise, of a value it reads or writes, elsewhere), then by the
+triple rule below. When every pair is tried (or there is no map), the triple rule alone applies.
+
+The triple rule draws a sample of the bases the pass is relevant to, lists their untried items on
+the pass and takes the one with the largest share of untried triples (halved for a depth-2 form,
+so single rewrites come first; a share, so a base with many op types does not crowd out the
+others), ties broken by a generator seeded by (seed, step, pass). A base's items draw only from
+its own passes (``passes_of``, its relevant set without ``--pass``: :mod:`.passes`). The choice
+depends only on the seed, the step and the items already tried (every generator is seeded per
+step and per pass or entry, so a cached "nothing left here" changes no draw), so a run is
+reproducible and a resumed run continues as an uninterrupted one.
+
+With variations on (``hunt`` without ``--no-variation``), each base's neighbours (:mod:`.variation`: form
+ids ``vary:<kind>@<site>``, the kind in the triples and pairs as a rewrite kind is) are candidates too:
+every :data:`VARIATION_EVERY`-th step looks at them alone first, the variation family (value, shape,
+attr, elem) with the fewest items tried before the others, and every other step at the rewrite forms alone
+first (either kind of step takes the other kind's forms only when none of its own is left). A pass, or a
+case's declared pass, is used up only when neither kind is left.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable, Iterable, Sequence
 
+from passcheck.hunt import variation
+from passcheck.hunt.cost import item_seconds
 from passcheck.hunt.nearness import entry_ops, nearness, schema_spelling
 from passcheck.hunt.signature import site_ops
 from passcheck.hunt.space import Base, Item
@@ -33,6 +57,10 @@ from passcheck.mutations import forms as hforms
 
 #: Bases drawn per step (each has tens of forms × the passes: plenty of untried items to choose from).
 SAMPLE = 8
+#: With variations on, one step in this many draws a variation form, the others a rewrite form (a base has
+#: tens of rewrite forms and a dozen neighbours: without a share the neighbours would be a small part of the
+#: items). One in four: at one in two a 5-minute hunt's rewrite signatures fell from 34 to 12 (docs/hunt.md).
+VARIATION_EVERY = 4
 Triple = tuple[str, str, str]
 
 
@@ -47,21 +75,41 @@ class Scheduler:
         cmap=None,
         runs: Callable[[str], bool] | None = None,
         passes_of: Callable[[str], Sequence[str]] | None = None,
+        cost: Callable[[str], float] = item_seconds,
+        variations: bool = False,
     ):
         """``runs``: base id → whether that base runs on its feeds, asked (once a base has been
         picked) when the base is a candidate again; a base that does not is not picked again.
         ``passes_of``: base id → the passes its items draw from (its relevant set,
-        :mod:`.passes`; ``passes`` holds all of them); None: every base draws from ``passes``."""
-        self.bases, self.passes, self.seed = list(bases), list(passes), seed
+        :mod:`.passes`; ``passes`` holds all of them); None: every base draws from ``passes``.
+        ``cost``: pass id → expected seconds per item (:func:`.cost.item_seconds`).
+        A variation item draws from its base's passes.
+        ``variations``: each base's neighbours (variation forms, :mod:`.variation`) are candidates too."""
+        self.bases, self.passes, self.seed = list(bases), list(dict.fromkeys(passes)), seed
+        self.variations = variations
+        self._only: str | None = None  # "vary" / "rewrite": this step looks at those forms alone (first)
+        self.families: dict[str, int] = {}  # variation family → items tried (value, shape, attr, elem)
         self._runs = runs
         self._of = passes_of
+        self._cost = cost
         self.picked: set[str] = set()
         self.by_id = {b.id: b for b in self.bases}
+        self.share = shares(self.passes)
+        self.spent: dict[str, float] = dict.fromkeys(self.passes, 0.0)  # pass → expected seconds of its items
+        self.of_case: dict[tuple[str, str], int] = {}  # (case id, pass) → items
+        self._pool: dict[str, list[Base]] = {p: [] for p in self.passes}  # pass → the bases it is relevant to
+        self._cases: dict[str, list[Base]] = {}  # case id → its bases
+        for b in self.bases:
+            self._cases.setdefault(b.case.id, []).append(b)
+            for p in self.passes_of(b.id):
+                self._pool.setdefault(p, []).append(b)
         self.pairs_tried: set[tuple[str, str]] = set()  # (entry key, rewrite kind)
         self._map = _MapView(cmap, self.by_id, self.passes, self.passes_of) if cmap is not None else None
         self.tried: set[Triple] = set()
         self.done: set[str] = set()
         self.dead: set[str] = set()  # bases that do not run on their feeds: no item of theirs can be judged
+        self.used_up: set[str] = set()  # passes without an untried item (only ever grows)
+        self._case_used_up: set[tuple[str, str]] = set()  # (case id, pass) without an untried item
         self._ops: dict[tuple[str, str], tuple[str, frozenset[str]]] = {}  # (base, form) → (rewrite kind, ops)
         self._labels: dict[tuple[str, str], tuple[str, ...]] = {}  # (base, form) → the labels its rewrite changed
 
@@ -69,13 +117,34 @@ class Scheduler:
         """The passes the items of base ``base_id`` draw from."""
         return self.passes if self._of is None else self._of(base_id)
 
+    def forms(self, base: Base) -> list[str]:
+        """The candidate forms of ``base`` at this step: its rewrite forms, then its variation forms when turned
+        on; while a step looks at one kind alone (:data:`VARIATION_EVERY`), that kind's forms."""
+        vary = base.variations(self.seed) if self.variations else []
+        if self._only == "vary":
+            return vary
+        return base.forms(self.seed) if self._only == "rewrite" else base.forms(self.seed) + vary
+
+    @property
+    def _vary_step(self) -> bool:
+        return self._only == "vary"
+
+    def declared(self, base: Base) -> list[str]:
+        """The passes ``base``'s case declares (``Case.passes``) that its items draw from."""
+        own = set(self.passes_of(base.id))
+        return [p for p in dict.fromkeys(base.case.passes) if p in own]
+
     def triples(self, item: Item) -> set[Triple]:
-        """The (op type, rewrite kind, pass) triples ``item`` covers: the ops at its site, or every op of its base."""
+        """The (op type, rewrite or variation kind, pass) triples ``item`` covers: the ops at its site, or
+        every op of its base."""
         if (item.base, item.form) not in self._ops:
             base = self.by_id[item.base]
-            labels = [s for _, s in hforms.parts(item.form) if s is not None]
-            ops = site_ops([base.model()], labels) if labels else set()
-            self._ops[item.base, item.form] = (hforms.kind(item.form), frozenset(ops or base.ops()))
+            if variation.is_variation(item.form):
+                ops = site_ops([base.model()], variation.site_labels(base.model(), item.form))
+            else:
+                labels = [s for _, s in hforms.parts(item.form) if s is not None]
+                ops = site_ops([base.model()], labels) if labels else set()
+            self._ops[item.base, item.form] = (form_kind(item.form), frozenset(ops or base.ops()))
         kind, ops = self._ops[item.base, item.form]
         return {(op, kind, item.pass_id) for op in ops}
 
@@ -83,6 +152,8 @@ class Scheduler:
         """The site labels ``form``'s rewrite changes in ``base`` (built once; none when it does not build)."""
         if (base.id, form) not in self._labels and form in base.applied:  # built by Base.forms already
             self._labels[base.id, form] = tuple(base.applied[form])
+        if (base.id, form) not in self._labels and variation.is_variation(form):
+            self._labels[base.id, form] = tuple(variation.site_labels(base.model(), form))
         if (base.id, form) not in self._labels:
             try:
                 built = hforms.build(base.model(), form)
@@ -96,6 +167,12 @@ class Scheduler:
         ``base_fails``: its base does not run, so no other item of that base is picked."""
         self.done.add(item.key)
         self.picked.add(item.base)
+        if variation.is_variation(item.form):
+            fam = variation.family(item.form)
+            self.families[fam] = self.families.get(fam, 0) + 1
+        self.spent[item.pass_id] = self.spent.get(item.pass_id, 0.0) + self._cost(item.pass_id)
+        case = self.by_id[item.base].case.id if item.base in self.by_id else item.base.rsplit(":", 1)[0]
+        self.of_case[case, item.pass_id] = self.of_case.get((case, item.pass_id), 0) + 1
         if self._map is not None:
             self.pairs_tried.update(self._map.pairs(item))
         if base_fails:
@@ -113,101 +190,196 @@ class Scheduler:
         return False
 
     def next(self, step: int) -> Item | None:
-        """The item for ``step``, or None when every item of the space has been tried."""
-        rng = random.Random(f"{self.seed}:{step}")
-        if self._map is not None and (item := self._map.untried(self, rng)) is not None:
+        """The item for ``step``, or None when every item of the space has been tried. With variations on,
+        every :data:`VARIATION_EVERY`-th step looks at variation forms first, every other step at rewrite
+        forms first (then at every form when none is left)."""
+        if not self.variations:
+            return self._next(step)
+        self._only = "vary" if step % VARIATION_EVERY == VARIATION_EVERY - 1 else "rewrite"
+        try:
+            item = self._next(step)
+        finally:
+            self._only = None
+        return item if item is not None else self._next(step)
+
+    def _next(self, step: int) -> Item | None:
+        order = sorted(
+            (p for p in self.passes if p not in self.used_up and self._pool.get(p)),
+            key=lambda p: ((self.spent.get(p, 0.0) + self._cost(p)) / self.share[p], self.passes.index(p)),
+        )
+        for p in order:
+            if (item := self._next_on(p, step)) is not None:
+                return self._declared_first(item, step)
+            if self._only is None:  # a step looking at one kind of form alone saw only that kind
+                self.used_up.add(p)
+        return None
+
+    def _next_on(self, pass_id: str, step: int) -> Item | None:
+        """The item for ``step`` on ``pass_id`` (pairs first, then triples), or None: none left."""
+        if self._map is not None and (item := self._map.untried(self, step, pass_id)) is not None:
             return item
-        order = self.bases if len(self.bases) <= SAMPLE else rng.sample(self.bases, SAMPLE)
-        best = self._best(order, rng)
-        if best is None and len(self.bases) > SAMPLE:  # the sample is used up: look at every base
-            best = self._best(self.bases, rng)
+        rng = random.Random(f"{self.seed}:{step}:{pass_id}")
+        pool = self._pool[pass_id]
+        best = self._best(pool if len(pool) <= SAMPLE else rng.sample(pool, SAMPLE), rng, pass_id)
+        if best is None and len(pool) > SAMPLE:  # the sample is used up: look at every base
+            best = self._best(pool, rng, pass_id)
         return best
 
-    def _best(self, bases: Sequence[Base], rng: random.Random) -> Item | None:
+    def _declared_first(self, item: Item, step: int) -> Item:
+        """``item``, or an item of a pass its case declares that has none of the case yet when
+        ``item`` would be its pass's second of the case (see module docs)."""
+        base = self.by_id[item.base]
+        case = base.case.id
+        if not self.of_case.get((case, item.pass_id)):
+            return item
+        for d in self.declared(base):
+            if self.of_case.get((case, d)) or (case, d) in self._case_used_up:
+                continue
+            if (same := Item(item.base, item.form, d)).key not in self.done and not self.is_dead(item.base):
+                return same
+            rng = random.Random(f"{self.seed}:{step}:{case}:{d}")
+            if (other := self._best(self._cases[case], rng, d)) is not None:
+                return other
+            if self._only is None:
+                self._case_used_up.add((case, d))
+        return item
+
+    def _balance(self, form: str) -> tuple[int, ...]:
+        """On a variation step, the family tried least first (a family that applies to nearly every base,
+        the elem kinds, would otherwise take most variation steps); ``()`` on other steps."""
+        return (-self.families.get(variation.family(form), 0),) if self._vary_step else ()
+
+    def _best(self, bases: Sequence[Base], rng: random.Random, pass_id: str) -> Item | None:
         best, best_score = None, None
         for base in bases:
-            if self.is_dead(base.id):
+            if self.is_dead(base.id) or pass_id not in self.passes_of(base.id):
                 continue
-            for form in base.forms(self.seed):
-                depth = len({r for r, _ in hforms.parts(form)})
-                for p in self.passes_of(base.id):
-                    item = Item(base.id, form, p)
-                    if item.key in self.done:
-                        continue
-                    triples = self.triples(item)
-                    score = (len(triples - self.tried) / len(triples) / depth, rng.random())
-                    if best_score is None or score > best_score:
-                        best, best_score = item, score
+            for form in self.forms(base):
+                item = Item(base.id, form, pass_id)
+                if item.key in self.done:
+                    continue
+                depth = form_depth(form)
+                triples = self.triples(item)
+                score = (*self._balance(form), len(triples - self.tried) / len(triples) / depth, rng.random())
+                if best_score is None or score > best_score:
+                    best, best_score = item, score
         return best
+
+
+def shares(passes: Sequence[str]) -> dict[str, float]:
+    """Each pass's share of the budget's time (they sum to 1): the same for every pass, unless
+    that leaves the default passes less than half together; then the defaults share 1/2 and the
+    others 1/2 (see module docs)."""
+    from passcheck.passes import DEFAULT_PASSES
+
+    n = len(passes)
+    defaults = [p for p in passes if p in DEFAULT_PASSES]
+    if not defaults or 2 * len(defaults) >= n:
+        return dict.fromkeys(passes, 1 / n) if n else {}
+    others = n - len(defaults)
+    return {p: 0.5 / len(defaults) if p in DEFAULT_PASSES else 0.5 / others for p in passes}
+
+
+def _tie(*parts: object) -> int:
+    """A tie-break drawn from ``parts`` alone (no shared generator state)."""
+    return int.from_bytes(hashlib.blake2b(repr(parts).encode(), digest_size=8).digest(), "big")
 
 
 class _MapView:
     """The coverage map as the scheduler reads it: entry → the hunt's bases that trigger it (with a
-    pass of their own that runs it), and the hunt's passes that run it."""
+    pass of their own that runs it), and the hunt's passes that run it; an unscoped pass (see
+    module docs) has a pseudo-entry ``<pass> @ <base>`` per base instead, acting on the op types of
+    the entries the base triggers (its spellings nearest to those come first)."""
 
     def __init__(self, cmap, by_id, passes: Sequence[str], passes_of: Callable[[str], Sequence[str]]):
         from passcheck.coverage.entry import PassScope
 
         scope = PassScope(cmap.entries.values())
+        unscoped = [p for p in passes if scope.unscoped(p)]
+        scoped = [p for p in passes if p not in unscoped]
         self.entries: dict[str, tuple[list[str], list[str]]] = {}
         self.ops: dict[str, frozenset[str]] = {}  # entry → the op types it acts on (empty: unknown)
         for key, entry in cmap.entries.items():
-            runs = [p for p in passes if scope.runs(entry, p)]
+            runs = [p for p in scoped if scope.runs(entry, p)]
             bases = [b for b in cmap.bases_of(key) if b in by_id and set(runs) & set(passes_of(b))]
             if bases and runs:
                 self.entries[key] = (bases, runs)
                 self.ops[key] = entry_ops(entry, [e.effect for e in cmap.evidence.get(key, ())])
+        acts: dict[str, set[str]] = {}  # base → the op types of the entries it triggers
+        for key, entry in cmap.entries.items():
+            ops = self.ops.get(key)
+            for b in cmap.bases_of(key):
+                if b in by_id:
+                    if ops is None:
+                        ops = entry_ops(entry, [e.effect for e in cmap.evidence.get(key, ())])
+                    acts.setdefault(b, set()).update(ops)
+        for p in unscoped:
+            for b in sorted(acts):
+                if p in passes_of(b):
+                    self.entries[f"{p} @ {b}"] = ([b], [p])
+                    self.ops[f"{p} @ {b}"] = frozenset(acts[b])
         self.by_base: dict[str, list[str]] = {}
-        for key, (bases, _) in self.entries.items():
+        self.by_pass: dict[str, list[str]] = {}
+        for key, (bases, runs) in self.entries.items():
             for b in bases:
                 self.by_base.setdefault(b, []).append(key)
-        self.exhausted: set[str] = set()
+            for p in runs:
+                self.by_pass.setdefault(p, []).append(key)
+        #: (entry, pass, kind of form looked at: Scheduler._only) without a candidate left (kind None: both)
+        self.exhausted: set[tuple[str, str, str | None]] = set()
 
     def pairs(self, item: Item) -> set[tuple[str, str]]:
         """The (entry, spelling) pairs ``item`` tries."""
-        kind = hforms.kind(item.form)
+        kind = form_kind(item.form)
         return {(k, kind) for k in self.by_base.get(item.base, ()) if item.pass_id in self.entries[k][1]}
 
-    def untried(self, sched: Scheduler, rng: random.Random) -> Item | None:
-        """An item trying a pair not tried yet, from the entry with the fewest spellings tried, then
-        the fewest bases: of that entry's candidates (on :data:`SAMPLE` of its bases), the nearest
-        spelling (:mod:`.nearness`; a single rewrite before a pair, the op schema's own spellings
-        first), then the one the triple rule scores best."""
+    def untried(self, sched: Scheduler, step: int, pass_id: str) -> Item | None:
+        """An item on ``pass_id`` trying a pair not tried yet, from the entry with the fewest
+        spellings tried, then the fewest bases: of that entry's candidates (on :data:`SAMPLE` of
+        its bases), the nearest spelling (:mod:`.nearness`; a single rewrite before a pair, the op
+        schema's own spellings first), then the one the triple rule scores best."""
         tried: dict[str, int] = {}
         for k, _ in sched.pairs_tried:
             tried[k] = tried.get(k, 0) + 1
-        live = [k for k in self.entries if k not in self.exhausted]
-        order = sorted(live, key=lambda k: (tried.get(k, 0), len(self.entries[k][0]), rng.random()))
+        gone = {(k, p) for k, p, only in self.exhausted if only in (None, sched._only)}
+        live = [k for k in self.by_pass.get(pass_id, ()) if (k, pass_id) not in gone]
+        order = sorted(live, key=lambda k: (tried.get(k, 0), len(self.entries[k][0]), _tie(sched.seed, step, k)))
         for key in order:
-            bases, runs = self.entries[key]
+            rng = random.Random(f"{sched.seed}:{step}:{key}")
+            bases = self.entries[key][0]
             best, best_score = None, None
-            live_bases = [b for b in bases if not sched.is_dead(b)]
+            live_bases = [b for b in bases if not sched.is_dead(b) and pass_id in sched.passes_of(b)]
             for bid in rng.sample(live_bases, min(SAMPLE, len(live_bases))):
                 base = sched.by_id[bid]
-                own = set(sched.passes_of(bid))
-                for form in base.forms(sched.seed):
-                    if (key, hforms.kind(form)) in sched.pairs_tried:
+                for form in sched.forms(base):
+                    if (key, form_kind(form)) in sched.pairs_tried:
                         continue
-                    depth = len({r for r, _ in hforms.parts(form)})
-                    near = None
-                    for p in runs:
-                        if p not in own:
-                            continue
-                        item = Item(bid, form, p)
-                        if item.key in sched.done:
-                            continue
-                        if near is None:  # nearest first, single rewrites before pairs, the schema's own first
-                            near = (
-                                nearness(base.model(), sched.labels(base, form), self.ops[key]),
-                                -depth,
-                                schema_spelling(form),
-                            )
-                        triples = sched.triples(item)
-                        score = (*near, len(triples - sched.tried) / len(triples) / depth, rng.random())
-                        if best_score is None or score > best_score:
-                            best, best_score = item, score
+                    item = Item(bid, form, pass_id)
+                    if item.key in sched.done:
+                        continue
+                    depth = form_depth(form)
+                    near = (  # nearest first, single rewrites before pairs, the schema's own first
+                        *sched._balance(form),
+                        nearness(base.model(), sched.labels(base, form), self.ops[key]),
+                        -depth,
+                        not variation.is_variation(form) and schema_spelling(form),
+                    )
+                    triples = sched.triples(item)
+                    score = (*near, len(triples - sched.tried) / len(triples) / depth, rng.random())
+                    if best_score is None or score > best_score:
+                        best, best_score = item, score
             if best is not None:
                 return best
             if len(live_bases) <= SAMPLE:
-                self.exhausted.add(key)
+                self.exhausted.add((key, pass_id, sched._only))
         return None
+
+
+def form_kind(form: str) -> str:
+    """The rewrite kind of a rewrite form, the variation kind (``vary:…``) of a variation form."""
+    return variation.kind(form) if variation.is_variation(form) else hforms.kind(form)
+
+
+def form_depth(form: str) -> int:
+    """How many rewrites ``form`` applies (a variation form: 1)."""
+    return 1 if variation.is_variation(form) else len({r for r, _ in hforms.parts(form)})

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from passcheck.hunt import limits
+from passcheck.hunt import limits, variation
 
 #: Seconds one item's pass or model run may take (a time budget lowers it to what is left).
 from passcheck.hunt.budget import (
@@ -73,6 +73,7 @@ def hunt(
     shard: tuple[int, int] = (1, 1),
     judge=None,
     passes_of: Callable[[str], Sequence[str]] | None = None,
+    variations: bool = False,
 ) -> Ended:
     """Run items until ``budget`` is spent; ``store`` is updated after every item and saved as
     :meth:`~passcheck.hunt.store.Store.checkpoint` says, and when the loop ends (however it ends).
@@ -91,6 +92,7 @@ def hunt(
             judged in every environment through it, no pass runs here (:mod:`.windows`).
         passes_of: base id → the passes its items draw from (:meth:`.passes.PassPlan.of`, all of
             them in ``passes``); None: every base draws from ``passes``.
+        variations: each base's neighbours are items too (:mod:`.variation`, judged by :mod:`.vary_probe`).
     """
     index, count = shard
     alive: dict[str, bool] = {}  # base id → whether it runs on its feeds (base_runs), asked once per base
@@ -100,7 +102,7 @@ def hunt(
             alive[base_id] = base_runs(scheduler.by_id[base_id], executor) is not None
         return alive[base_id]
 
-    scheduler = Scheduler(bases, passes, seed, cmap, runs=runs, passes_of=passes_of)
+    scheduler = Scheduler(bases, passes, seed, cmap, runs=runs, passes_of=passes_of, variations=variations)
     for rec in store.items:
         if "base_runs" in rec:
             alive[rec["base"]] = rec["base_runs"]
@@ -209,6 +211,10 @@ def _run(
         "signatures": [],
     }
     t0 = time.monotonic()
+    if variation.is_variation(item.form):
+        _run_variation(store, rec, base, item, executor, end, cases_from, cut_short)
+        rec["seconds"] = round(time.monotonic() - t0, 3)
+        return rec
     try:
         model = base.model()
         built = hforms.build(model, item.form)
@@ -231,16 +237,7 @@ def _run(
         case = base.case
         setting = Setting(case.id, case.bindings, case.feeds, case.rtol, case.atol)
         outcome = probe(setting, model, item.form, mutant, item.pass_id, executor, expected=expected)
-        rec["status"] = outcome.status
-        if outcome.reason:
-            rec["reason"] = outcome.reason
-        if outcome.unavailable:
-            rec["unavailable"] = outcome.unavailable
-        if cut_short and any(_timed_out(f) for f in outcome.findings):
-            rec["status"], rec["reason"] = (
-                "unfinished",
-                "the hunt's budget ran out while this item ran (a time limit it set)",
-            )
+        if _record(rec, outcome, cut_short):
             rec["seconds"] = round(time.monotonic() - t0, 3)
             return rec
         findings, facts = limits.split(outcome.findings, item.pass_id, model, mutant)
@@ -255,6 +252,52 @@ def _run(
                 rec["signatures"].append(key)
     rec["seconds"] = round(time.monotonic() - t0, 3)
     return rec
+
+
+def _record(rec: dict, outcome, cut_short: bool) -> bool:
+    """``outcome``'s status, reason and unavailable cells into ``rec``; True when the item is ``unfinished``
+    (``cut_short`` and a finding that timed out: the hunt stopped it, not the tool)."""
+    rec["status"] = outcome.status
+    if outcome.reason:
+        rec["reason"] = outcome.reason
+    if outcome.unavailable:
+        rec["unavailable"] = outcome.unavailable
+    if cut_short and any(_timed_out(f) for f in outcome.findings):
+        rec["status"] = "unfinished"
+        rec["reason"] = "the hunt's budget ran out while this item ran (a time limit it set)"
+        return True
+    return False
+
+
+def _run_variation(store: Store, rec: dict, base: Base, item: Item, executor, end, cases_from, cut_short: bool) -> None:
+    """One variation item (see :mod:`.vary_probe`): ``rec`` filled in; each finding the variation is to
+    blame for counted under its signature (rewrite: the variation kind), shrunk and saved when new."""
+    from passcheck.engine import Subject, evaluate
+    from passcheck.hunt import vary_probe
+
+    try:
+        model = base.model()
+    except Exception as exc:  # noqa: BLE001 - a base this onnx cannot build: nothing to vary
+        rec["reason"] = f"{type(exc).__name__}: {exc}"
+        return
+    case = base.case
+    setting = Setting(case.id, case.bindings, case.feeds, case.rtol, case.atol)
+
+    def base_cells() -> list:
+        if item.pass_id not in base.cells:
+            subject = Subject(case.id, {"common": model}, case.bindings, case.feeds, rtol=case.rtol, atol=case.atol)
+            base.cells[item.pass_id] = evaluate(subject, [item.pass_id], executor=executor)
+        return base.cells[item.pass_id]
+
+    outcome = vary_probe.judge(setting, model, item.form, item.pass_id, executor, base_cells)
+    if _record(rec, outcome, cut_short) or not outcome.findings:
+        return
+    neighbour, labels = variation.build(model, item.form)
+    for f in outcome.findings:
+        raw = signature(f, variation.kind(item.form), [model, neighbour], labels)
+        key = _found(store, raw, f, base, model, item, executor, end, cases_from)
+        if key and key not in rec["signatures"]:
+            rec["signatures"].append(key)
 
 
 def _found(
@@ -279,23 +322,16 @@ def _shrink_and_save(
     case_id = raw.case_id  # seeds the shrunk pair's feeds: the saved case is judged on the same ones
     setting = Setting(case_id, rtol=base.case.rtol, atol=base.case.atol)
     deadline = time.monotonic() + SHRINK_SECONDS if end is None else min(end, time.monotonic() + SHRINK_SECONDS)
+    if variation.is_variation(item.form):
+        return _shrink_and_save_variation(
+            store, raw, finding, base, model, item, executor, cases_from, setting, deadline
+        )
     shrunk = Shrinker(setting, finding.pass_id, finding.oracle, finding.kind, executor, deadline, SHRINK_TESTS).shrink(
         model, item.form
     )
     found_on = {"base": item.base, "form": item.form, "pass": item.pass_id, "message": finding.message}
     if shrunk is None:  # shows only with the case's own feeds: kept unshrunk, under its raw signature
-        store.key_of(raw)  # a record an older passcheck spelled otherwise takes today's key
-        store.signatures.setdefault(
-            raw.key,
-            {
-                "signature": raw.to_json(),
-                "hits": 0,
-                "found_on": found_on,
-                "case": None,
-                "note": "not shrunk: the pair shows it only on its case's own feeds",
-            },
-        )
-        return raw.key
+        return _unshrunk(store, raw, found_on)
     sig = signature(
         shrunk.finding, shrunk.kind or hforms.kind(shrunk.form), [shrunk.common, shrunk.uncommon], shrunk.labels
     )
@@ -315,28 +351,102 @@ def _shrink_and_save(
         ),
         encoding="utf-8",
     )
-    repro, reproduces = _reproduce(path, case_id, finding.pass_id, finding.oracle, finding.kind, executor, cases_from)
+    repro = _reproduce(path, case_id, finding.pass_id, finding.oracle, finding.kind, executor, cases_from)
     library = _in_case(base.case, finding.pass_id, finding.oracle, finding.kind, executor)
-    store.signatures[sig.key] = {
+    store.signatures[sig.key] = _record_of(case_id, sig, found_on, path, shrunk, shrunk.uncommon, repro, library)
+    return sig.key
+
+
+def _record_of(
+    case_id: str, sig, found_on: dict, path: Path, shrunk, changed, repro: tuple[str, bool], library
+) -> dict:
+    """A new signature's record in the state: ``shrunk`` (a pair, or a variation's base) and its ``changed`` model."""
+    return {
         "signature": sig.to_json(),
         "hits": 0,
         "found_on": found_on,
         "case": case_id,
         "case_module": str(path),
         "form": shrunk.form,
-        "nodes": [len(shrunk.common.graph.node), len(shrunk.uncommon.graph.node)],
+        "nodes": [len(shrunk.common.graph.node), len(changed.graph.node)],
         "shrink_finished": shrunk.finished,
         "shrink_tests": shrunk.tests,
         "message": shrunk.finding.message,
-        "repro": repro,
-        "reproduces": reproduces,
+        "repro": repro[0],
+        "reproduces": repro[1],
         "library": library,
     }
+
+
+def _unshrunk(store: Store, raw: Signature, found_on: dict) -> str:
+    store.key_of(raw)  # a record an older passcheck spelled otherwise takes today's key
+    store.signatures.setdefault(
+        raw.key,
+        {
+            "signature": raw.to_json(),
+            "hits": 0,
+            "found_on": found_on,
+            "case": None,
+            "note": "not shrunk: the pair shows it only on its case's own feeds",
+        },
+    )
+    return raw.key
+
+
+def _shrink_and_save_variation(
+    store: Store, raw: Signature, finding, base: Base, model, item: Item, executor, cases_from, setting, deadline
+) -> str:
+    """:func:`_shrink_and_save` for a variation finding: the fewest base nodes whose neighbour still shows
+    it (:class:`~passcheck.hunt.vary_probe.Shrinker`), saved as a one-model case module that builds the
+    neighbour."""
+    from passcheck.hunt import vary_probe
+    from passcheck.reduce.case_module import case_module
+
+    case_id = setting.subject_id
+    shrunk = vary_probe.Shrinker(
+        setting, finding.pass_id, finding.oracle, finding.kind, executor, deadline, SHRINK_TESTS
+    ).shrink(model, item.form)
+    found_on = {"base": item.base, "form": item.form, "pass": item.pass_id, "message": finding.message}
+    if shrunk is None:
+        return _unshrunk(store, raw, found_on)
+    sig = signature(
+        shrunk.finding, variation.kind(shrunk.form), [shrunk.common, shrunk.neighbour], variation.labels(shrunk.form)
+    )
+    if key := store.key_of(sig):
+        return key
+    store.cases_dir.mkdir(parents=True, exist_ok=True)
+    path = store.cases_dir / f"hunt_{case_id.rsplit('-', 1)[-1]}.py"
+    origin = f"passcheck hunt (the neighbour {shrunk.form} of a {len(shrunk.common.graph.node)}-node base)"
+    path.write_text(
+        case_module(
+            shrunk.finding,
+            None,
+            shrunk.neighbour,
+            case_id=case_id,
+            origin=origin,
+            rtol=base.case.rtol,
+            atol=base.case.atol,
+        ),
+        encoding="utf-8",
+    )
+    repro = _reproduce(
+        path, case_id, finding.pass_id, finding.oracle, finding.kind, executor, cases_from, found=vary_probe.reproduces
+    )
+    library = _in_case(base.case, finding.pass_id, finding.oracle, finding.kind, executor)
+    record = _record_of(case_id, sig, found_on, path, shrunk, shrunk.neighbour, repro, library)
+    store.signatures[sig.key] = {**record, "variation": shrunk.form}
     return sig.key
 
 
 def _reproduce(
-    path: Path, case_id: str, pass_id: str, oracle: str, kind: str, executor, cases_from: Sequence[str]
+    path: Path,
+    case_id: str,
+    pass_id: str,
+    oracle: str,
+    kind: str,
+    executor,
+    cases_from: Sequence[str],
+    found: Callable[..., bool] | None = None,
 ) -> tuple[str, bool]:
     """Load the saved module as ``--cases-from`` does and run its case: (reproduce command, whether
     the finding shows)."""
@@ -353,6 +463,8 @@ def _reproduce(
         cells = evaluate(subject, [pass_id], executor=executor)
     except Exception:  # noqa: BLE001 - the saved case does not run: it does not reproduce
         return repro, False
+    if found is not None:  # a one-model case (a neighbour): the finding on its pass cells
+        return repro, found(cells, pass_id, oracle, kind)
     return repro, any((f.pass_id, f.oracle, f.kind) == (pass_id, oracle, kind) for f in blamed(cells, UNCOMMON))
 
 

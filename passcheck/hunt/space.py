@@ -1,5 +1,6 @@
 """The search space of a hunt: base models (forms of hand-written and generated cases) × forms
-(rewrites at depth 1–2, all at once or at one site) × passes.
+(rewrites at depth 1–2, all at once or at one site; and, unless turned off, the base's neighbours:
+variation forms ``vary:<kind>@<site>``, :mod:`.variation`) × passes.
 
 An *item* is one ``(base, form, pass)``; the scheduler picks items, :mod:`.probe` runs them.
 """
@@ -43,6 +44,9 @@ class Base:
     _ops: tuple[str, ...] | None = None
     #: form → the labels its rewrite changes, for the all-at-once forms (known once :meth:`forms` ran).
     applied: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+    _variations: list[str] | None = None
+    #: pass → this base's own cells under it (what a neighbour's findings are compared with).
+    cells: dict[str, list] = dataclasses.field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -71,6 +75,19 @@ class Base:
             else:
                 self._forms = hforms.enumerate_forms(model, random.Random(f"{seed}:{self.id}"), labels=self.applied)
         return self._forms
+
+    def variations(self, seed: int) -> list[str]:
+        """The variation form ids of this base (its neighbours, :func:`passcheck.hunt.variation.neighbours`),
+        sampled with a generator seeded by ``seed`` and the base id."""
+        if self._variations is None:
+            from passcheck.hunt import variation
+
+            try:
+                model = self.model()
+                self._variations = variation.neighbours(model, random.Random(f"{seed}:{self.id}:vary"))
+            except Exception:  # noqa: BLE001 - a base this onnx cannot build (or read) has no neighbours
+                self._variations = []
+        return self._variations
 
 
 def bases(patterns: Sequence[str], generated: bool) -> list[Base]:

@@ -14,7 +14,10 @@ Two kinds of node are judged in the pass output:
   left out (folding them makes a graph output an initializer, which tools are free to avoid).
 
 Either way, a node is named only when (4) no input of it comes from another judged node (the first
-node of each foldable chain), its op is deterministic and it has no subgraph.
+node of each foldable chain), its op is deterministic and it has no subgraph. The Casts onnxruntime
+inserts around a kernel it lacks for an element type are not named (kernel coverage, not a fold the pass
+missed: :func:`~passcheck.oracles.ort_own_ops.inserted_casts`, the parity oracle's rule); a node reading
+one is judged as if it read the constant.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import numpy as np
 
 from passcheck.oracles._context import FormRun, op_key
 from passcheck.oracles._contract import BaseOracle, Cells
+from passcheck.oracles.ort_own_ops import inserted_casts
 from passcheck.records import Finding
 from passcheck.runtime.graph_index import index_of, per_model
 
@@ -109,16 +113,21 @@ def values_to_observe(model) -> list[str]:
     return list(dict.fromkeys(o for i in _shape_derived(model) + _constant_only(model) for o in nodes[i].outputs if o))
 
 
-def foldable_nodes(model, runs, *, shape_facts: bool = True) -> list[tuple[int, object, list]]:
+def foldable_nodes(
+    model, runs, *, shape_facts: bool = True, skip: frozenset[str] = frozenset()
+) -> list[tuple[int, object, list]]:
     """(index, node, outputs' values) of the first node of each missed-folding chain.
 
     ``shape_facts``: also judge shape-derived nodes (needs runs over bindings that varied every
-    symbolic dim); constant-only nodes are judged from any number of runs.
+    symbolic dim); constant-only nodes are judged from any number of runs. ``skip``: names of nodes
+    never named, whose outputs do not make a reader a chain's second node.
     """
     candidates: set[str] = set()
     found = []
     judged = sorted(constant_only(model) + (shape_derived(model) if shape_facts else []), key=lambda p: p[0])
     for idx, node in judged:
+        if node.name and node.name in skip:
+            continue
         values = [_invariant(o, runs) for o in node.output if o]
         if any(v is None for v in values):
             continue
@@ -169,7 +178,8 @@ def check(run: FormRun) -> list[Finding]:
     shape_facts = len(runs) >= 2 and _dims_vary(run.model, [f for f, r in zip(run.feeds, run.runs) if not r.error])
     constants = {idx for idx, _ in constant_only(out)}
     found = []
-    for idx, node, values in foldable_nodes(out, runs, shape_facts=shape_facts):
+    skip = frozenset(inserted_casts(run.model, out))
+    for idx, node, values in foldable_nodes(out, runs, shape_facts=shape_facts, skip=skip):
         shown = ", ".join(np.array2string(v, threshold=8) for v in values)
         label = node.name or f"#{idx}"
         source = "constants" if idx in constants else "shapes"

@@ -70,6 +70,26 @@ def ort_own(model: onnx.ModelProto) -> list[onnx.NodeProto]:
     ]
 
 
+#: The name prefix onnxruntime gives the Casts it inserts around a kernel it lacks for an element
+#: type (its InsertCastTransformer, at every optimization level: e.g. float16 computed in float):
+#: kernel coverage, not an optimization of the pass.
+ORT_INSERTED_CAST = "InsertedPrecisionFreeCast_"
+
+
+def inserted_casts(model: onnx.ModelProto, output: onnx.ModelProto) -> list[str]:
+    """Names of the main-graph Cast nodes of ``output`` (a pass output of ``model``) that onnxruntime
+    inserted (:data:`ORT_INSERTED_CAST`); a node of that name already in ``model`` is not one."""
+    own = {n.name for n in model.graph.node}
+    return [
+        n.name
+        for n in output.graph.node
+        if n.op_type == "Cast"
+        and n.domain in _ONNX_DOMAINS
+        and n.name.startswith(ORT_INSERTED_CAST)
+        and n.name not in own
+    ]
+
+
 def contrib_ops(model: onnx.ModelProto) -> list[str]:
     """``domain::op_type`` of every onnxruntime op in ``model``, sorted, without repeats: the
     ``com.microsoft*`` domains and :func:`ort_own` nodes of the ai.onnx domain."""

@@ -10,12 +10,13 @@
   replaced by new ops, and an op the other form lost only by expanding
   its schema's function body (a runtime without a kernel for that version inlines it; Operators.md
   "function"): expansion is no optimization. The Casts onnxruntime inserts around a kernel it
-  lacks for an element type (:data:`ORT_INSERTED_CAST`) are not counted either. When neither form
-  kept anything the other lost, different new op types are still no finding if the pass made the
-  same change to both (the same ops added and removed, counted by type). Nor is a node kept that
-  reads (directly or through other nodes) an overridable default of its form which the other form
-  spells as a constant, or that is linked through kept nodes to one that does (a fusion takes the
-  whole pattern): a pass may fold only the constant spelling (IR.md §Graphs);
+  lacks for an element type (:func:`~passcheck.oracles.ort_own_ops.inserted_casts`) are not
+  counted either. When neither form kept anything the other lost, different new op types are still
+  no finding if the pass made the same change to both (the same ops added and removed, counted by
+  type). Nor is a node kept that reads (directly or through other nodes) an overridable default of
+  its form which the other form spells as a constant, or that is linked through kept nodes to one
+  that does (a fusion takes the whole pattern): a pass may fold only the constant spelling (IR.md
+  §Graphs);
 - *precision*: the pass output's graph-output annotations are less precise on one form
   (rank unknown where the other knows it; fewer ``dim_value`` / named dims; a name the pass made
   up for one unknown dim, such as ``unk__2``, counts as unnamed) → ``less-precise``,
@@ -35,6 +36,7 @@ from passcheck.oracles import annotations, numeric
 from passcheck.oracles._context import FormRun, op_key
 from passcheck.oracles._context import op_counts as _all_op_counts
 from passcheck.oracles._contract import BaseOracle, Cells
+from passcheck.oracles.ort_own_ops import inserted_casts
 from passcheck.records import Finding
 
 NAME = "parity"
@@ -51,25 +53,11 @@ def op_counts(model):
     return counts
 
 
-#: The name prefix onnxruntime gives the Casts it inserts around a kernel it lacks for an element
-#: type (its InsertCastTransformer, at every optimization level: e.g. float16 computed in float):
-#: kernel coverage, not an optimization, so they are not ops of the pass's rewrite here.
-ORT_INSERTED_CAST = "InsertedPrecisionFreeCast_"
-
-
 def _after(run: FormRun) -> Counter:
-    """:func:`op_counts` of the pass output without the Casts onnxruntime inserted (see
-    :data:`ORT_INSERTED_CAST`; a node of that name already in the input stays counted)."""
+    """:func:`op_counts` of the pass output without the Casts onnxruntime inserted
+    (:func:`~passcheck.oracles.ort_own_ops.inserted_casts`: not ops of the pass's rewrite here)."""
     counts = op_counts(run.output)
-    own = {n.name for n in run.model.graph.node}
-    inserted = sum(
-        1
-        for n in run.output.graph.node
-        if n.op_type == "Cast"
-        and n.domain in ("", "ai.onnx")
-        and n.name.startswith(ORT_INSERTED_CAST)
-        and n.name not in own
-    )
+    inserted = len(inserted_casts(run.model, run.output))
     if inserted:
         counts["Cast"] -= inserted
         if counts["Cast"] <= 0:

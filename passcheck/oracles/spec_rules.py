@@ -114,6 +114,7 @@ def one_of(attr: str, allowed: Sequence[str]) -> Check:
         text = v.decode() if isinstance(v, bytes) else str(v)
         return None if text in allowed else f"{attr} = {text!r} is not one of {', '.join(map(repr, allowed))}"
 
+    check.domain = (attr, tuple(allowed))  # read by the hunt's attribute variations (passcheck.hunt.variation)
     return check
 
 

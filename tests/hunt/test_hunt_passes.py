@@ -88,8 +88,10 @@ def test_the_coverage_map_adds_the_passes_that_run_an_entry_the_base_triggers():
     assert plan.passes == list(own) and plan.digest() == passes.relevant(found, cmap).digest()
 
 
-def test_the_scheduler_draws_each_base_s_items_from_its_own_passes():
+@pytest.mark.parametrize("variations", [False, True])
+def test_the_scheduler_draws_each_base_s_items_from_its_own_passes(variations):
     from passcheck.cases import load_path
+    from passcheck.hunt import variation
     from passcheck.hunt.scheduler import Scheduler
     from passcheck.hunt.space import bases
 
@@ -102,15 +104,17 @@ def test_the_scheduler_draws_each_base_s_items_from_its_own_passes():
             ["planted:negative-axes", "planted:commuted"],
             seed=5,
             passes_of=lambda b: own[b.split(":")[0]],
+            variations=variations,
         )
         picks = []
-        for step in range(16):
+        for step in range(24):
             item = s.next(step)
-            assert item.pass_id in own[item.base.split(":")[0]], item.key
+            assert item.pass_id in own[item.base.split(":")[0]], item.key  # a neighbour's too: its base's passes
             s.mark(item)
             picks.append(item.key)
         runs.append(picks)
     assert runs[0] == runs[1]
+    assert any(variation.is_variation(k.split("|")[1]) for k in runs[0]) == variations, runs[0]
 
 
 def _hunt(out: Path, *args: str, budget: str) -> subprocess.CompletedProcess:

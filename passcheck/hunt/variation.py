@@ -1,0 +1,488 @@
+"""Neighbours of a base model: one *non-equivalent but valid* change each, derived from the operator
+schemas, so the hunt also reaches the conditions a pass checks before it acts (a constant's value, a
+broadcast shape, an attribute, the element type), not only spellings.
+
+A neighbour is named by a *variation form id* ``vary:<kind>@<site>``:
+
+========================  ==========================================================================
+kind                      change (site)
+========================  ==========================================================================
+``value-nudge``           a small float constant (≤ :data:`SMALL` elements, an initializer no graph input
+                          overrides, or a Constant) × (1 + 1e-2) (site: the value's name)
+``value-negate``          its sign flipped
+``value-zero``            every element 0
+``value-one``             every element 1
+``shape-leading-one``     its shape ``[…]`` → ``[1, …]``, where every reader broadcasts it (site: name)
+``shape-scalar``          a vector → its first element as a scalar, where every reader broadcasts it
+``attr-<name>``           a node's attribute set to another value of its schema domain (site:
+                          ``<node>=<value>``): ``axis`` to another axis in ``[0, r-1]`` (r: the rank of input
+                          0); a FLOAT × (1 + 1e-2) (``epsilon`` × 10); an INT whose schema default is 0
+                          or 1 (no element type) flipped; ``perm`` with two entries swapped; ``dilations`` /
+                          ``strides`` with the first entry 2; a STRING to another value its documented domain
+                          allows
+``elem-float16``          the graph's float elem_type moved to float16 (site: ``graph``), when every node's
+``elem-double``           type constraint allows it; double likewise
+========================  ==========================================================================
+
+Sources: broadcasting readers are the ops whose schema doc states multidirectional or unidirectional
+broadcasting (Operators.md, "Broadcasting in ONNX": docs/Broadcasting.md); the attribute types and defaults
+are the ``onnx.defs`` schema's; the STRING domains are the documented ones of
+:mod:`passcheck.oracles.spec_table` (``one_of`` rules); the type constraints are each schema's
+``type_constraints``. A neighbour keeps the graph's interface; where a change can move a value's shape or
+type (shape, attribute and elem kinds) the annotations that no longer hold are replaced by what onnx shape
+inference says. Whether the neighbour is valid (checker, runs under ``ort:disabled``) is for the caller to
+check (:mod:`.vary_probe`): this module only derives it.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+    import onnx
+
+PREFIX = "vary:"
+#: Largest constant (elements) whose value a variation changes: a pattern's scalar or per-channel vector.
+SMALL = 16
+#: Sites sampled per variation kind on one base.
+PER_KIND = 2
+VALUE_KINDS = ("value-nudge", "value-negate", "value-zero", "value-one")
+SHAPE_KINDS = ("shape-leading-one", "shape-scalar")
+ELEM_KINDS = {"elem-float16": 10, "elem-double": 11}  # onnx.TensorProto.FLOAT16, DOUBLE
+_FLOAT = 1
+_FLOATS = frozenset({1, 10, 11, 16})  # FLOAT, FLOAT16, DOUBLE, BFLOAT16
+_RESERVED = set("@|+=")  # characters a site label cannot hold (form id and item key grammar)
+
+
+def is_variation(form: str) -> bool:
+    """Whether ``form`` is a variation form id (``vary:<kind>@<site>``)."""
+    return form.startswith(PREFIX)
+
+
+def kind(form: str) -> str:
+    """The variation kind with its prefix (``vary:value-zero``): what a signature records as its rewrite."""
+    return form.split("@", 1)[0]
+
+
+def labels(form: str) -> list[str]:
+    """The site labels ``form`` changes: a value name, or the node name of an attribute site; none for
+    an elem kind (every node)."""
+    k, _, site = form.partition("@")
+    if k[len(PREFIX) :] in ELEM_KINDS:
+        return []
+    if k[len(PREFIX) :].startswith("attr-"):
+        return [site.rsplit("=", 1)[0]]
+    return [site]
+
+
+def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
+    """:func:`labels` in terms of ``model`` as it is: a node named only in
+    :func:`~passcheck.mutations.forms.named`'s copy is ``#<index>:<OpType>`` (the label grammar
+    :func:`passcheck.signature.site_ops` and the scheduler's nearness read)."""
+    from passcheck.mutations.forms import named
+
+    nodes = {n.name: (i, n) for i, n in enumerate(named(model).graph.node)}
+    own = {n.name for n in model.graph.node if n.name}
+    out = []
+    for label in labels(form):
+        i, n = nodes.get(label, (None, None))
+        out.append(label if n is None or label in own else f"#{i}:{n.op_type}")
+    return out
+
+
+def family(form: str) -> str:
+    """The variation family of ``form``: ``value``, ``shape``, ``attr`` or ``elem``."""
+    return kind(form)[len(PREFIX) :].split("-", 1)[0]
+
+
+def site_ops(model: onnx.ModelProto, form: str) -> set[str]:
+    """Op types of the nodes ``form`` changes (reading the changed value, or holding the changed
+    attribute), labels read on :func:`~passcheck.mutations.forms.named`'s copy; empty for an elem kind."""
+    from passcheck.mutations.forms import named
+    from passcheck.signature import site_ops as ops_at
+
+    return ops_at([named(model)], labels(form)) if labels(form) else set()
+
+
+def neighbours(model: onnx.ModelProto, rng: random.Random) -> list[str]:
+    """The variation form ids of ``model`` (see module docs), at most :data:`PER_KIND` sites of each kind,
+    sampled with ``rng``. Node labels are those of :func:`passcheck.mutations.forms.named`."""
+    from passcheck.mutations.forms import named
+
+    model = named(model)
+    found: dict[str, list[str]] = {}
+    for k, site in _candidates(model):
+        name = site.rsplit("=", 1)[0] if k.startswith("attr-") else site
+        if not _RESERVED & set(name) and not {"@", "|", "+"} & set(site):
+            found.setdefault(k, []).append(site)
+    out = []
+    for k in sorted(found):
+        sites = sorted(dict.fromkeys(found[k]))
+        out += [f"{PREFIX}{k}@{s}" for s in sorted(rng.sample(sites, min(PER_KIND, len(sites))))]
+    return out
+
+
+def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]] | None:
+    """``model`` changed as ``form`` says and the labels changed, or None when the site is not in it
+    (or the change does not apply there). ``model`` is never modified."""
+    from passcheck.mutations.forms import named
+
+    k, _, site = form.partition("@")
+    k = k[len(PREFIX) :]
+    out = named(model)
+    try:
+        if k in VALUE_KINDS or k in SHAPE_KINDS:
+            done = _set_constant(out, site, k)
+        elif k.startswith("attr-"):
+            node, _, value = site.rpartition("=")
+            done = _set_attribute(out, node, k[len("attr-") :], value)
+            if done:
+                _refresh_annotations(out)
+        elif k in ELEM_KINDS:
+            done = site == "graph" and _retype(out, ELEM_KINDS[k])
+        else:
+            return None
+    except (ValueError, KeyError, IndexError, TypeError):  # a site that does not parse here
+        return None
+    return (out, labels(form)) if done else None
+
+
+# -- candidates --------------------------------------------------------------------------------------
+
+
+def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
+    consts = _constants(model)
+    readers = _readers(model)
+    for name, arr in consts.items():
+        if arr.dtype.kind != "f" or not 0 < arr.size <= SMALL or not readers.get(name):
+            continue
+        if (arr != 0).any():
+            yield "value-nudge", name
+            yield "value-negate", name
+        if (arr != 0).any():
+            yield "value-zero", name
+        if (arr != 1).any():
+            yield "value-one", name
+        if all(_broadcasts(model, n, i) for n, i in readers[name]):
+            if arr.ndim >= 1:
+                yield "shape-leading-one", name
+            if arr.size > 1:
+                yield "shape-scalar", name
+    shapes = _inferred(model)
+    for node in model.graph.node:
+        schema = _schema(model, node)
+        if schema is None:
+            continue
+        for attr, value in _attribute_variants(model, node, schema, shapes):
+            yield f"attr-{attr}", f"{node.name}={value}"
+    for k, to in ELEM_KINDS.items():
+        if _retypable(model, to, shapes):
+            yield k, "graph"
+
+
+def _attribute_variants(model, node, schema, shapes) -> Iterator[tuple[str, str]]:
+    """(attribute name, new value spelled as in a site label) of ``node``, within its schema domain."""
+    import onnx
+    from onnx import helper
+
+    set_ = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+    A = onnx.AttributeProto
+    for name, spec in schema.attributes.items():
+        default = spec.default_value
+        has_default = default is not None and default.type != A.UNDEFINED
+        if name not in set_ and not has_default:
+            continue
+        cur = set_[name] if name in set_ else helper.get_attribute_value(default)
+        if spec.type == A.INT and name == "axis":
+            rank = _rank(node.input[0], shapes) if node.input else None
+            if rank:
+                norm = cur % rank if -rank <= cur < rank else None
+                yield from ((name, str(a)) for a in range(rank) if a != norm)
+        elif spec.type == A.INT and _flag(name, default, cur):
+            yield name, str(1 - cur)
+        elif spec.type == A.FLOAT and isinstance(cur, float):
+            new = cur * 10 if name == "epsilon" else (cur * 1.01 if cur else 0.5)
+            yield name, _fmt(new)
+        elif spec.type == A.INTS and name == "perm" and len(cur) >= 2:
+            p = list(cur)
+            p[-1], p[-2] = p[-2], p[-1]
+            yield name, ",".join(map(str, p))
+        elif spec.type == A.INTS and name in ("dilations", "strides") and cur:
+            yield name, ",".join(map(str, [1 if cur[0] == 2 else 2, *cur[1:]]))
+        elif spec.type == A.STRING:
+            text = cur.decode() if isinstance(cur, bytes) else str(cur)
+            for v in _string_domain(node.op_type, _opset(model, node.domain), name):
+                if v != text:
+                    yield name, v
+
+
+def _flag(name: str, default, cur) -> bool:
+    """An INT attribute read as a 0/1 flag: its schema default is 0 or 1 and so is its value; an element
+    type (``to``, ``dtype``, ``stash_type``: TensorProto codes) is none."""
+    from onnx import helper
+
+    has = default is not None and default.type != 0
+    return (
+        has and "type" not in name and name != "to" and helper.get_attribute_value(default) in (0, 1) and cur in (0, 1)
+    )
+
+
+def _fmt(v: float) -> str:
+    return format(v, ".7g")  # a FLOAT attribute is a float32: 7 significant digits spell it
+
+
+@functools.cache
+def _string_domains() -> dict[tuple[str, str], list[tuple[tuple[int, int | None], tuple[str, ...]]]]:
+    from passcheck.oracles.spec_table import RULES
+
+    out: dict = {}
+    for rule in RULES:
+        if (domain := getattr(rule.check, "domain", None)) is not None:
+            for op in rule.ops:
+                out.setdefault((op, domain[0]), []).append((rule.since, domain[1]))
+    return out
+
+
+def _string_domain(op: str, version: int, attr: str) -> tuple[str, ...]:
+    for (lo, hi), values in _string_domains().get((op, attr), ()):
+        if version >= lo and (hi is None or version < hi):
+            return values
+    return ()
+
+
+def _broadcasts(model, node, index: int) -> bool:
+    """Whether ``node`` broadcasts its input ``index`` (schema doc: multidirectional, or unidirectional
+    for an input after the first; Operators.md, "Broadcasting in ONNX")."""
+    schema = _schema(model, node)
+    doc = (schema.doc or "") if schema is not None else ""
+    return "multidirectional" in doc or ("unidirectional" in doc and index > 0)
+
+
+def _retypable(model, to: int, shapes) -> bool:
+    """Whether moving every float value to ``to`` keeps each node inside its schema's type constraints
+    (and the model has float values, no subgraph, no other float element type to clash with)."""
+    import onnx
+
+    types = _value_types(model, shapes)
+    if _FLOAT not in types.values() or any(t in _FLOATS - {_FLOAT} for t in types.values()):
+        return False
+    want = {10: "tensor(float16)", 11: "tensor(double)"}[to]
+    for node in model.graph.node:
+        if any(a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS) for a in node.attribute):
+            return False
+        schema = _schema(model, node)
+        if schema is None:
+            return False
+        allowed = {c.type_param_str: set(c.allowed_type_strs) for c in schema.type_constraints}
+        for values, formals in ((node.input, schema.inputs), (node.output, schema.outputs)):
+            for i, v in enumerate(values):
+                if not v or not formals:
+                    continue
+                formal = formals[min(i, len(formals) - 1)]
+                if types.get(v) == _FLOAT and formal.type_str in allowed and want not in allowed[formal.type_str]:
+                    return False
+    return True
+
+
+# -- edits ----------------------------------------------------------------------------------------------
+
+
+def _set_constant(model, name: str, k: str) -> bool:
+    from onnx import helper, numpy_helper
+
+    for t in model.graph.initializer:
+        if t.name == name and name not in {v.name for v in model.graph.input}:
+            arr = numpy_helper.to_array(t)
+            new = _changed(arr, k)
+            if new is None:
+                return False
+            t.CopyFrom(numpy_helper.from_array(new, name))
+            if k in SHAPE_KINDS:
+                _refresh_annotations(model)
+            return True
+    for n in model.graph.node:
+        if n.op_type == "Constant" and n.output and n.output[0] == name:
+            arr = _constants(model).get(name)
+            new = None if arr is None else _changed(arr, k)
+            if new is None:
+                return False
+            del n.attribute[:]
+            n.attribute.append(helper.make_attribute("value", numpy_helper.from_array(new)))
+            if k in SHAPE_KINDS:
+                _refresh_annotations(model)
+            return True
+    return False
+
+
+def _changed(arr: np.ndarray, k: str) -> np.ndarray | None:
+    import numpy as np
+
+    if arr.dtype.kind != "f" or not 0 < arr.size <= SMALL:
+        return None
+    new = {
+        "value-nudge": lambda: arr * arr.dtype.type(1.01),
+        "value-negate": lambda: -arr,
+        "value-zero": lambda: np.zeros_like(arr),
+        "value-one": lambda: np.ones_like(arr),
+        "shape-leading-one": lambda: arr.reshape((1, *arr.shape)),
+        "shape-scalar": lambda: np.asarray(arr.reshape(-1)[0]),
+    }[k]()
+    return np.ascontiguousarray(new.astype(arr.dtype))
+
+
+def _set_attribute(model, node_name: str, attr: str, text: str) -> bool:
+    import onnx
+    from onnx import helper
+
+    node = next((n for n in model.graph.node if n.name == node_name), None)
+    schema = None if node is None else _schema(model, node)
+    if schema is None or attr not in schema.attributes:
+        return False
+    A = onnx.AttributeProto
+    t = schema.attributes[attr].type
+    value: Any = {
+        A.INT: lambda: int(text),
+        A.FLOAT: lambda: float(text),
+        A.INTS: lambda: [int(x) for x in text.split(",")],
+        A.STRING: lambda: text,
+    }[t]()
+    keep = [a for a in node.attribute if a.name != attr]
+    del node.attribute[:]
+    node.attribute.extend([*keep, helper.make_attribute(attr, value, attr_type=t)])
+    return True
+
+
+def _retype(model, to: int) -> bool:
+    """Every float (elem_type 1) tensor, annotation, Constant and ``to``/``dtype`` attribute moved to ``to``."""
+    import onnx
+    from onnx import helper, numpy_helper
+
+    if not _retypable(model, to, _inferred(model)):
+        return False
+    np_type = helper.tensor_dtype_to_np_dtype(to)
+    for vi in [*model.graph.input, *model.graph.output, *model.graph.value_info]:
+        if vi.type.HasField("tensor_type") and vi.type.tensor_type.elem_type == _FLOAT:
+            vi.type.tensor_type.elem_type = to
+    for t in model.graph.initializer:
+        if t.data_type == _FLOAT:
+            t.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(t).astype(np_type), t.name))
+    for n in model.graph.node:
+        for a in n.attribute:
+            if a.type == onnx.AttributeProto.TENSOR and a.t.data_type == _FLOAT:
+                a.t.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(a.t).astype(np_type), a.t.name))
+            elif a.name in ("to", "dtype") and a.type == onnx.AttributeProto.INT and a.i == _FLOAT:
+                a.i = to
+        if n.op_type == "Constant" and any(a.name in ("value_float", "value_floats") for a in n.attribute):
+            arr = _constants(model)[n.output[0]].astype(np_type)
+            del n.attribute[:]
+            n.attribute.append(helper.make_attribute("value", numpy_helper.from_array(arr)))
+    return True
+
+
+def _refresh_annotations(model) -> None:
+    """Replace each annotation (graph output, value_info) that no longer agrees with what onnx shape
+    inference infers for the changed model (another elem type, rank or static dim); keep the rest."""
+    import onnx
+
+    bare = onnx.ModelProto()
+    bare.CopyFrom(model)
+    del bare.graph.value_info[:]
+    for o in bare.graph.output:
+        if o.type.HasField("tensor_type"):
+            o.type.tensor_type.ClearField("shape")
+    try:
+        g = onnx.shape_inference.infer_shapes(bare).graph
+        inferred = {v.name: v.type for v in [*g.value_info, *g.output]}
+    except Exception:  # noqa: BLE001 - inference fails on this neighbour: the gate judges it as it is
+        return
+    for vi in [*model.graph.output, *model.graph.value_info]:
+        new = inferred.get(vi.name)
+        if new is not None and new.HasField("tensor_type") and not _agrees(vi.type, new):
+            vi.type.CopyFrom(new)
+
+
+def _agrees(old, new) -> bool:
+    a, b = old.tensor_type, new.tensor_type
+    if b.elem_type and a.elem_type != b.elem_type:
+        return False
+    if not (a.HasField("shape") and b.HasField("shape")):
+        return True
+    if len(a.shape.dim) != len(b.shape.dim):
+        return False
+    return all(
+        not (x.HasField("dim_value") and y.HasField("dim_value")) or x.dim_value == y.dim_value
+        for x, y in zip(a.shape.dim, b.shape.dim)
+    )
+
+
+# -- reading --------------------------------------------------------------------------------------------
+
+
+def _constants(model) -> dict[str, np.ndarray]:
+    """Main-graph constants: initializers no graph input overrides, and Constant node values."""
+    from onnx import helper, numpy_helper
+
+    inputs = {v.name for v in model.graph.input}
+    out = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer if t.name not in inputs}
+    for n in model.graph.node:
+        if n.op_type != "Constant" or not n.output or len(n.attribute) != 1:
+            continue
+        a = n.attribute[0]
+        if a.name == "value":
+            out[n.output[0]] = numpy_helper.to_array(a.t)
+        elif a.name in ("value_float", "value_floats"):
+            import numpy as np
+
+            out[n.output[0]] = np.asarray(helper.get_attribute_value(a), dtype=np.float32)
+    return out
+
+
+def _readers(model) -> dict[str, list[tuple[Any, int]]]:
+    out: dict[str, list] = {}
+    for n in model.graph.node:
+        for i, v in enumerate(n.input):
+            out.setdefault(v, []).append((n, i))
+    return out
+
+
+def _opset(model, domain: str) -> int:
+    return next((o.version for o in model.opset_import if o.domain in ((domain,) if domain else ("", "ai.onnx"))), 0)
+
+
+def _schema(model, node):
+    import onnx
+
+    try:
+        return onnx.defs.get_schema(node.op_type, _opset(model, node.domain), node.domain)
+    except Exception:  # noqa: BLE001 - a custom op or one this onnx does not know: no schema to derive from
+        return None
+
+
+def _inferred(model) -> dict[str, Any]:
+    """Value name → TypeProto (graph inputs, initializers, inferred value_info, outputs)."""
+    import onnx
+
+    try:
+        done = onnx.shape_inference.infer_shapes(model)
+    except Exception:  # noqa: BLE001 - inference fails: only what the model declares
+        done = model
+    g = done.graph
+    out = {v.name: v.type for v in [*g.input, *g.value_info, *g.output]}
+    for t in g.initializer:
+        out.setdefault(t.name, onnx.helper.make_tensor_type_proto(t.data_type, list(t.dims)))
+    return out
+
+
+def _value_types(model, shapes) -> dict[str, int]:
+    return {k: t.tensor_type.elem_type for k, t in shapes.items() if t.HasField("tensor_type")}
+
+
+def _rank(name: str, shapes) -> int | None:
+    t = shapes.get(name)
+    if t is None or not t.HasField("tensor_type") or not t.tensor_type.HasField("shape"):
+        return None
+    return len(t.tensor_type.shape.dim)

@@ -1,0 +1,255 @@
+"""Judge one neighbour (a base changed by one variation, :mod:`.variation`) under one pass and keep the
+findings the variation is to blame for; shrink such a finding; check that its saved case reproduces it.
+
+A neighbour is used only once it is valid on its own (never equivalent to its base): the onnx checker
+accepts it (with ``full_check`` when the base passes it), it keeps the base's graph inputs and outputs, and
+it runs under ``ort:disabled`` on its feeds (:func:`~passcheck.mutations.equivalence.original_runs`). A
+neighbour that fails is dropped (item status ``invalid-variation``, the reason recorded). Then the
+neighbour alone is judged under the pass (:func:`passcheck.engine.evaluate`, one form), and so is the base
+alone: a finding of the neighbour's pass cell whose (oracle, kind) the base does not show under the same
+pass is the variation's. An ``input`` finding of the neighbour the base does not have (an annotation of
+its that no longer holds, a documented domain left) means the neighbour is no valid form: dropped too.
+
+The neighbour's numeric oracle uses an absolute tolerance scaled to its own outputs (:func:`scaled_atol`):
+a case's tolerance is chosen for the base's output magnitude, and a variation that makes the outputs larger
+(a scale set to 1) would otherwise turn an approximate kernel's error, which grows with them, into a finding.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from passcheck.hunt import variation
+from passcheck.hunt.probe import COMMON, Outcome, Setting
+from passcheck.records import INPUT
+
+if TYPE_CHECKING:
+    import onnx
+
+    from passcheck.records import Finding
+
+#: Item status of a neighbour dropped as invalid (see module docs).
+INVALID = "invalid-variation"
+
+
+def setting_for(setting: Setting, form: str) -> Setting:
+    """``setting`` for the neighbour of ``form``: an elem kind casts a case's own float feeds to the new type."""
+    k = variation.kind(form)[len(variation.PREFIX) :]
+    if setting.feeds is None or k not in variation.ELEM_KINDS:
+        return setting
+    from onnx import helper
+
+    to = helper.tensor_dtype_to_np_dtype(variation.ELEM_KINDS[k])
+    own = setting.feeds
+
+    def feeds(binding, seed):
+        return {
+            n: (a.astype(to) if getattr(a, "dtype", None) == "float32" else a) for n, a in own(binding, seed).items()
+        }
+
+    return dataclasses.replace(setting, feeds=feeds)
+
+
+def invalid(setting: Setting, base: onnx.ModelProto, neighbour: onnx.ModelProto, executor) -> str | None:
+    """Why ``neighbour`` is no valid model (checker, interface, does not run under ``ort:disabled`` on its
+    feeds), or None. A checker whose worker died is a reason too (the neighbour is left out either way)."""
+    from passcheck.errors import PasscheckError
+    from passcheck.mutations.equivalence import _interface, original_runs
+    from passcheck.oracles.validity import Checker
+
+    checker = Checker(executor)
+    why = checker(neighbour, full_check=False)
+    if why is None and (strict := checker(neighbour, full_check=True)) is not None:
+        why = strict if checker(base, full_check=True) is None else None  # the base fails it too: not the change's
+    if why is not None:
+        return f"the onnx checker rejects it: {str(why).splitlines()[0]}"
+    if _interface(base) != _interface(neighbour):
+        return "graph inputs/outputs changed"
+    try:
+        original_runs(neighbour, setting.feed_list(neighbour), getattr(executor, "run_model", None))
+    except PasscheckError as exc:
+        return str(exc)
+    return None
+
+
+def magnitude(runs) -> float:
+    """Largest finite |x| over the float graph outputs of ``runs`` (:class:`~passcheck.runtime.RunResult`
+    list); 0.0 when there is none."""
+    import numpy as np
+
+    top = 0.0
+    for r in runs:
+        for v in r.outputs.values():
+            a = np.asarray(v)
+            finite = a[np.isfinite(a)] if a.dtype.kind == "f" else a[:0]
+            if finite.size:
+                top = max(top, float(np.abs(finite).max()))
+    return top
+
+
+def scaled_atol(base: Setting, mine: Setting, base_model: onnx.ModelProto, neighbour: onnx.ModelProto, executor):
+    """The absolute tolerance (``Setting.atol``) the neighbour's numeric oracle uses: the case's, or when it
+    sets none the largest default of its float outputs' dtypes (:func:`passcheck.oracles.numeric.tolerance`),
+    times the ratio of the neighbour's output magnitude to the base's (:func:`magnitude` of their runs
+    under ``ort:disabled`` on their feeds, ``base`` and ``mine`` the base's and the neighbour's settings)
+    when that ratio is above 1. ``mine.atol`` unchanged when the case sets an ``rtol`` (it scales with the
+    outputs already), the outputs are not larger or the base's are all 0.
+
+    Raises:
+        PasscheckError: a model does not run on its feeds (:func:`invalid` checked the neighbour before).
+    """
+    from passcheck.mutations.equivalence import original_runs
+    from passcheck.oracles.numeric import output_dtypes, tolerance
+
+    if mine.rtol is not None:
+        return mine.atol
+    runner = getattr(executor, "run_model", None)
+    theirs = magnitude(original_runs(base_model, base.feed_list(base_model), runner))
+    ours = magnitude(original_runs(neighbour, mine.feed_list(neighbour), runner))
+    if theirs <= 0.0 or ours <= theirs:
+        return mine.atol
+    floats = [d for d in output_dtypes(neighbour).values() if d is not None and d.kind == "f"]
+    atol = mine.atol if mine.atol is not None else max((tolerance(d)[1] for d in floats), default=None)
+    return None if atol is None else atol * ours / theirs
+
+
+def judge(
+    setting: Setting,
+    base: onnx.ModelProto,
+    form: str,
+    pass_id: str,
+    executor,
+    base_cells: Callable[[], list] | None = None,
+) -> Outcome:
+    """Build ``form``'s neighbour of ``base``, check it (see module docs), judge it and the base under
+    ``pass_id``; ``done`` with the variation's findings, ``not-applicable``, or :data:`INVALID`.
+    ``base_cells``: the base's cells under ``pass_id`` when they are kept (not evaluated again)."""
+    from passcheck.engine import Subject, evaluate
+    from passcheck.errors import PasscheckError
+    from passcheck.hunt.noise import classify
+
+    built = variation.build(base, form)
+    if built is None:
+        return Outcome("not-applicable", reason=f"{form}: the site is not in this model")
+    neighbour = built[0]
+    nset = setting_for(setting, form)
+    if why := invalid(nset, base, neighbour, executor):
+        return Outcome(INVALID, reason=why)
+
+    def cells_of(model, s: Setting) -> list:
+        subject = Subject(
+            id=s.subject_id, forms={COMMON: model}, bindings=s.bindings, feeds=s.feeds, rtol=s.rtol, atol=s.atol
+        )
+        return evaluate(subject, [pass_id], executor=executor)
+
+    try:
+        nset = dataclasses.replace(nset, atol=scaled_atol(setting, nset, base, neighbour, executor))
+        mine = cells_of(neighbour, nset)
+        theirs = base_cells() if base_cells is not None else cells_of(base, setting)
+    except PasscheckError as exc:
+        return Outcome(INVALID, reason=str(exc))
+    own = {(c.pass_id, f.oracle, f.kind) for c in theirs for f in c.findings}
+    broken = [f for c in mine if c.pass_id == INPUT for f in c.findings if (INPUT, f.oracle, f.kind) not in own]
+    if broken:
+        return Outcome(
+            INVALID, reason=f"the neighbour is no valid form: {broken[0].oracle} {broken[0].kind}: {broken[0].message}"
+        )
+    return Outcome("done", blamed(mine, own), unavailable=classify(mine))
+
+
+def blamed(cells, own: set[tuple[str, str, str]]) -> list[Finding]:
+    """Findings of the neighbour's pass cells whose (pass, oracle, kind) the base does not show, each the
+    representative of its root cause (:func:`passcheck.report.rootcause.root_causes`)."""
+    from passcheck.report.rootcause import root_causes
+
+    explained = {id(f) for rc in root_causes(cells) for f in rc.others}
+    return [
+        f
+        for c in cells
+        if c.pass_id != INPUT
+        for f in c.findings
+        if not f.expected and id(f) not in explained and (c.pass_id, f.oracle, f.kind) not in own
+    ]
+
+
+@dataclasses.dataclass
+class Shrunk:
+    """The smallest base (``common``) whose neighbour (``neighbour``, variation ``form``) still shows the finding."""
+
+    common: onnx.ModelProto
+    neighbour: onnx.ModelProto
+    form: str
+    finding: Finding
+    finished: bool
+    tests: int
+
+
+class Shrinker:
+    """Fewest base nodes for one variation finding (``pass_id``, ``oracle``, ``kind``): nodes are cut from the
+    base with :func:`passcheck.reduce.cut.cut` and the variation is applied again to the cut base (its site
+    labels name values and named nodes, which cuts keep), each candidate judged as :func:`judge` does.
+    Bounded by ``deadline`` (``time.monotonic()``) and ``max_tests`` candidate checks."""
+
+    def __init__(
+        self, setting: Setting, pass_id: str, oracle: str, kind: str, executor, deadline: float, max_tests: int = 80
+    ):
+        self.setting, self.pass_id, self.oracle, self.kind = setting, pass_id, oracle, kind
+        self.ex, self.deadline, self.max_tests = executor, deadline, max_tests
+        self.tests = 0
+        self.last: tuple | None = None
+
+    def holds(self, base: onnx.ModelProto, form: str) -> bool:
+        if self.tests >= self.max_tests or time.monotonic() > self.deadline:
+            raise TimeoutError
+        self.tests += 1
+        outcome = judge(self.setting, base, form, self.pass_id, self.ex)
+        hit = next(
+            (f for f in outcome.findings if (f.pass_id, f.oracle, f.kind) == (self.pass_id, self.oracle, self.kind)),
+            None,
+        )
+        if hit is not None:
+            self.last = (base, form, hit)
+        return hit is not None
+
+    def shrink(self, base: onnx.ModelProto, form: str) -> Shrunk | None:
+        from passcheck.mutations.forms import named
+        from passcheck.reduce.cut import constant_values, cut, key, value_types
+        from passcheck.reduce.ddmin import ddmin
+
+        finished = True
+        base = named(base)
+        try:
+            if not self.holds(base, form):
+                return None
+            keys = [key(n) for n in base.graph.node]
+            if len(keys) > 1:
+                types, consts = self._call(value_types, base), self._call(constant_values, base)
+
+                def holds(keep: list[str]) -> bool:
+                    cand = cut(base, set(keep), types, consts)
+                    return cand is not None and self.holds(cand, form)
+
+                ddmin(keys, holds, self.deadline)
+        except TimeoutError:
+            finished = False
+        b, f, hit = self.last
+        return Shrunk(b, variation.build(b, f)[0], f, hit, finished, self.tests)
+
+    def _call(self, fn, model) -> dict:
+        try:
+            return self.ex.call(fn, model)
+        except Exception:  # noqa: BLE001 - without types / constants fewer cuts are valid: same rules
+            return {}
+
+
+def reproduces(cells: list, pass_id: str, oracle: str, kind: str) -> bool:
+    """Whether a saved neighbour case's ``cells`` show the finding on a pass cell."""
+    return any(
+        (c.pass_id, f.oracle, f.kind) == (pass_id, oracle, kind)
+        for c in cells
+        if c.pass_id != INPUT
+        for f in c.findings
+    )

@@ -1,0 +1,84 @@
+"""A variation's numeric finding is judged with a tolerance scaled to the neighbour's own outputs
+(:func:`passcheck.hunt.vary_probe.scaled_atol`): an approximate rewrite whose error grows with the outputs
+is no finding when a value variation makes the outputs larger; a wrong result still is."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from passcheck.hunt import vary_probe
+from passcheck.hunt.probe import Setting
+from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+
+
+def _scale_by(factor: float | None):
+    """x * c (c a one-element float initializer) → x * (c · factor): a 1 % approximation of the product;
+    ``None``: x * 0.01 whatever c holds (a wrong result once c is not 0.01)."""
+
+    def rewrite(model: onnx.ModelProto) -> onnx.ModelProto:
+        inits = {t.name: t for t in model.graph.initializer}
+        for n in model.graph.node:
+            c = inits.get(n.input[1]) if n.op_type == "Mul" else None
+            if c is not None:
+                v = numpy_helper.to_array(c)
+                new = np.float32(0.01) if factor is None else (v * np.float32(factor)).astype(np.float32)
+                model.graph.initializer.append(numpy_helper.from_array(np.asarray(new), "c_approx"))
+                n.input[1] = "c_approx"
+        return model
+
+    return rewrite
+
+
+def _base() -> onnx.ModelProto:
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4])
+    c = numpy_helper.from_array(np.array(0.01, np.float32), "c")  # small outputs: atol 1e-3 fits them
+    graph = helper.make_graph([helper.make_node("Mul", ["x", "c"], ["y"], name="mul")], "g", [x], [y], [c])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+@pytest.fixture(scope="module")
+def ex():
+    from passcheck.passes.isolation import executor_for
+
+    with executor_for(None, timeout=60) as executor:
+        yield executor
+
+
+def _numeric(setting: Setting, factor: float | None, ex) -> list:
+    pid = f"planted:scale-{factor}"
+    register_pass(FunctionAdapter(pid, _scale_by(factor)))
+    try:
+        out = vary_probe.judge(setting, _base(), "vary:value-one@c", pid, ex)
+    finally:
+        unregister_pass(pid)
+    assert out.status == "done", out
+    return [f for f in out.findings if f.oracle == "numeric"]
+
+
+def test_an_approximation_that_grows_with_the_outputs_is_no_finding_on_a_neighbour_with_larger_outputs(ex):
+    # c 0.01 → 1: the outputs grow 100-fold, and so does the 1 % error (beyond atol 1e-3 + rtol 1e-4 · |y|)
+    assert _numeric(Setting("vary-test/approx", atol=1e-3), 1.01, ex) == []
+    # a case with its own rtol keeps its tolerance (it scales already)
+    assert _numeric(Setting("vary-test/approx", rtol=0.02, atol=1e-3), 1.01, ex) == []
+    assert _numeric(Setting("vary-test/approx", rtol=1e-4, atol=1e-3), 1.01, ex) != []
+
+
+def test_a_wrong_result_on_a_neighbour_with_larger_outputs_is_still_a_finding(ex):
+    found = _numeric(Setting("vary-test/approx", atol=1e-3), None, ex)
+    assert [f.kind for f in found] == ["wrong-result"], found
+
+
+def test_scaled_atol_is_the_case_s_times_the_output_ratio(ex):
+    from passcheck.hunt import variation
+
+    base = _base()
+    neighbour = variation.build(base, "vary:value-one@c")[0]
+    s = Setting("vary-test/approx", atol=1e-3)
+    assert vary_probe.scaled_atol(s, s, base, neighbour, ex) == pytest.approx(0.1, rel=1e-4)
+    assert vary_probe.scaled_atol(s, s, neighbour, base, ex) == 1e-3  # smaller outputs: unchanged
+    d = Setting("vary-test/approx")  # no atol: the float32 default (1e-5), scaled
+    assert vary_probe.scaled_atol(d, d, base, neighbour, ex) == pytest.approx(1e-3, rel=1e-4)
