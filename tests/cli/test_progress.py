@@ -106,7 +106,9 @@ def test_uncounted_stage_heartbeat_says_how_many_steps_ended(capsys):
 
     from passcheck.progress import Progress
 
-    with Progress(None, unit="items", bar="lines", label="passcheck t", every=0.05) as prog:
+    # every=0.5: the heartbeat needs a half-second gap between two steps, which the tight loop below
+    # does not leave even on a loaded machine (0.05 did: a scheduler stall read as a heartbeat)
+    with Progress(None, unit="items", bar="lines", label="passcheck t", every=0.5) as prog:
         prog.advance("", "first")
         seen, deadline = "", time.monotonic() + 60
         while "running for" not in seen and time.monotonic() < deadline:
