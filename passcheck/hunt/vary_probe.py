@@ -77,14 +77,17 @@ def invalid(setting: Setting, base: onnx.ModelProto, neighbour: onnx.ModelProto,
 
 def magnitude(runs) -> float:
     """Largest finite |x| over the float graph outputs of ``runs`` (:class:`~passcheck.runtime.RunResult`
-    list); 0.0 when there is none."""
+    list); 0.0 when there is none. Non-tensor outputs (sequences, optionals) and non-float tensors are left out."""
     import numpy as np
 
     top = 0.0
     for r in runs:
         for v in r.outputs.values():
-            a = np.asarray(v)
-            finite = a[np.isfinite(a)] if a.dtype.kind == "f" else a[:0]
+            # a tensor output only (a sequence or optional output is a list or None); rank 0 included
+            if not isinstance(v, np.ndarray | np.generic) or np.asarray(v).dtype.kind != "f":
+                continue
+            a = np.asarray(v).ravel()
+            finite = a[np.isfinite(a)]
             if finite.size:
                 top = max(top, float(np.abs(finite).max()))
     return top

@@ -82,3 +82,25 @@ def test_scaled_atol_is_the_case_s_times_the_output_ratio(ex):
     assert vary_probe.scaled_atol(s, s, neighbour, base, ex) == 1e-3  # smaller outputs: unchanged
     d = Setting("vary-test/approx")  # no atol: the float32 default (1e-5), scaled
     assert vary_probe.scaled_atol(d, d, base, neighbour, ex) == pytest.approx(1e-3, rel=1e-4)
+
+
+def test_magnitude_reads_float_tensors_of_any_rank_and_skips_other_outputs():
+    """A rank-0 integer output (an ``int64`` count), a sequence and an absent optional are no tensors to
+    scale by: the magnitude is the largest finite |x| of the float tensors, rank 0 included."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from passcheck.hunt.vary_probe import magnitude
+
+    run = SimpleNamespace(
+        outputs={
+            "count": np.array(3, dtype=np.int64),
+            "scalar": np.array(-2.5, dtype=np.float32),
+            "seq": [np.full(2, 100.0)],
+            "opt": None,
+            "x": np.array([np.inf, -7.0]),
+        }
+    )
+    assert magnitude([run]) == 7.0
+    assert magnitude([SimpleNamespace(outputs={"s": np.array(-9.0, dtype=np.float16)})]) == 9.0
