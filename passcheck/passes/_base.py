@@ -262,7 +262,7 @@ class PassAdapter:
             out = onnx.ModelProto()
             out.CopyFrom(copy)
         elif copy.SerializeToString(deterministic=True) != given:  # a new output, and the input changed too
-            mutated = mutation(model, copy)
+            mutated = mutation(model, copy) or None
         same = _graph_bytes(out) == _graph_bytes(model)
         return PassOutcome(
             self.id,
@@ -281,7 +281,11 @@ def run_in_process(adapter: PassAdapter, model: onnx.ModelProto, workdir: Path) 
 
 def mutation(before: onnx.ModelProto, after: onnx.ModelProto) -> str:
     """Which fields of a ModelProto differ between ``before`` and ``after`` (``graph.node``,
-    ``opset_import``, …), for a finding's message; empty when none does."""
+    ``opset_import``, …), for a finding's message; empty when none does, or when only the names of
+    tensors held in node attributes differ (a Constant's ``value``: a node's outputs name its
+    values, ONNX IR "Nodes"; onnxscript 0.7.2 and onnxslim 0.1.98 fill them in on the caller's
+    model, which changes nothing a caller computes or reads back by value name)."""
+    before, after = _without_attribute_tensor_names(before), _without_attribute_tensor_names(after)
     parts = []
     for field in before.DESCRIPTOR.fields:
         if field.name == "graph":
@@ -291,6 +295,28 @@ def mutation(before: onnx.ModelProto, after: onnx.ModelProto) -> str:
         elif _field_bytes(before, field) != _field_bytes(after, field):
             parts.append(field.name + _counts(before, after, field))
     return ", ".join(parts)
+
+
+def _without_attribute_tensor_names(model: onnx.ModelProto) -> onnx.ModelProto:
+    """A copy of ``model`` whose attribute tensors (``t``, ``tensors``; main graph, subgraphs and
+    functions) have no name."""
+    import onnx
+
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+
+    def clear(nodes) -> None:
+        for n in nodes:
+            for a in n.attribute:
+                for t in (*([a.t] if a.HasField("t") else []), *a.tensors):
+                    t.ClearField("name")
+                for g in (*([a.g] if a.HasField("g") else []), *a.graphs):
+                    clear(g.node)
+
+    clear(out.graph.node)
+    for f in out.functions:
+        clear(f.node)
+    return out
 
 
 def _field_bytes(msg, field) -> bytes:
