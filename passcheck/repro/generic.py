@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from passcheck.errors import PasscheckError
 from passcheck.records import brief
 from passcheck.repro.bisected import NOT_BISECTED
+from passcheck.repro.tools import VERSIONED_EXTRAS
 
 
 def _oracle_source() -> dict[str, str]:
@@ -297,7 +298,7 @@ def script(finding, claim, call, a, b, feeds: Sequence[Mapping] = ()) -> tuple[s
         apply=call.source,
         helpers="\n\n".join(helpers[h] for h in claim.helpers) + ("\n" if claim.helpers else ""),
         versions="'onnx', onnx.__version__, '| onnxruntime', ort.__version__, '| numpy', np.__version__"
-        + (", '| onnxscript', onnxscript.__version__" if "onnxscript" in call.needs else ""),
+        + "".join(f", '| {m}', {m}.__version__" for m in call.needs if m in VERSIONED_EXTRAS),
         body=claim.body.strip("\n"),
     )
     return text, how
@@ -310,8 +311,11 @@ def _docstring_safe(text: str) -> str:
 def report_md(finding, claim, call, how: dict[str, str], versions: dict[str, str | None], first_bad: str = "") -> str:
     """``REPORT.md`` for a generic reproducer: environment, steps, expected vs actual, attribution,
     first bad version (``first_bad``: Markdown from :func:`passcheck.repro.bisected.first_bad`)."""
+    from passcheck._versions import tool_version
+
+    extras = {m: tool_version(m) for m in call.needs if m in VERSIONED_EXTRAS and m not in versions}
     env = (
-        "\n".join(f"- {k} {v}" for k, v in versions.items() if v)
+        "\n".join(f"- {k} {v}" for k, v in {**versions, **extras}.items() if v)
         + f"\n- Python {platform.python_version()}, {platform.system()} {platform.machine()}"
     )
     from passcheck.repro.source import how_spelled

@@ -87,6 +87,17 @@ _COMMAND = '''def apply(model):
 '''
 
 
+#: The Python-API optimizers (:mod:`passcheck.passes.python_tools`): the call each adapter makes, and its package
+#: (also its module, and the one whose ``__version__`` the script prints).
+_PYTHON_TOOLS = {
+    "onnxsim:simplify": ("onnxsim.simplify(model)[0]", "onnxsim"),
+    "onnxslim:slim": ("onnxslim.slim(model)", "onnxslim"),
+    "onnxoptimizer:optimize": ("onnxoptimizer.optimize(model)", "onnxoptimizer"),
+}
+#: Packages a script imports under their own name and whose version it prints beside onnx's.
+VERSIONED_EXTRAS = ("onnxscript", *(package for _, package in _PYTHON_TOOLS.values()))
+
+
 def tool_call(pass_id: str, model=None) -> ToolCall | None:
     """The tool call of ``pass_id`` (``model``: a form, for a pass whose target depends on it —
     ``onnx:convert-opset-up|down``); None for a pass a standalone script cannot call."""
@@ -126,6 +137,9 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
         call, imp = calls[name]
         source = _ORT_FUSIONS if name == "optimize-for-ort" else f"def apply(model):\n    return {call}\n"
         return ToolCall(source, call, tuple(imp.split("\n")), ("onnxscript",))
+    if pass_id in _PYTHON_TOOLS:
+        call, package = _PYTHON_TOOLS[pass_id]
+        return ToolCall(f"def apply(model):\n    return {call}\n", call, (f"import {package}",), (package,))
     if family in ("cmd", "cmd+fold") and "{in}" in name and "{out}" in name:
         return ToolCall(
             _COMMAND.format(argv=shlex.split(name)), f"the command {name}", ("import shlex", "import subprocess")
@@ -149,6 +163,8 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
 
 def package(pass_id: str) -> str:
     """The pip package of the tool ``pass_id`` runs (what ``passcheck bisect --package`` takes)."""
+    if pass_id in _PYTHON_TOOLS:
+        return _PYTHON_TOOLS[pass_id][1]
     return {"onnx": "onnx", "onnxscript": "onnxscript"}.get(pass_id.partition(":")[0], "onnxruntime")
 
 

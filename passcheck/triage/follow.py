@@ -6,9 +6,10 @@
   (:func:`passcheck.attribution.dispatch.attribute`: ``disabled_optimizers`` bisection for onnxruntime's levels,
   onnxscript's rule-name tags, the node where shape inference falls behind);
 - :func:`recheck`: what the script's run here says about the version of the tool installed here;
-- :func:`not_bisected`: why no first bad version is named (``--bisect`` builds environments, so it is opt-in).
+- :func:`not_bisected`: why no first bad version is named (``--bisect`` builds environments, so it is opt-in);
+- :func:`model_md`: the bundle's models as ONNX text, so a maintainer reads the graph without running anything.
 
-:func:`set_section` puts each answer into ``REPORT.md``'s "Attribution" and "First bad version" sections.
+:func:`set_section` puts each answer into ``REPORT.md``'s "Attribution", "First bad version" and "Model" sections.
 """
 
 from __future__ import annotations
@@ -119,7 +120,9 @@ def attribution_md(names: Sequence[str], note: str) -> str:
 
 def recheck(tool: str, status: str, why: str, versions: Mapping[str, str | None]) -> str:
     """One line on the version installed here: ``still in <tool> <version>`` when its script exits 1 here."""
-    version = versions.get(tool) if tool in RELEASED else None
+    from passcheck._versions import tool_version
+
+    version = versions.get(tool) if tool in RELEASED else (tool_version(tool) if tool != "cmd" else None)
     named = f"{tool} {version}" if version else ("the command as given" if tool == "cmd" else tool)
     if status == "reproduced":
         return f"still in {named} (repro.py exits 1 here)"
@@ -130,8 +133,13 @@ def recheck(tool: str, status: str, why: str, versions: Mapping[str, str | None]
 
 def not_bisected(tool: str, status: str, bisect_given: bool) -> str:
     """``not bisected: <why>`` (REPORT.md's "First bad version" when no bisection was run)."""
+    if tool == "cmd":
+        return "not bisected: cmd has no released versions passcheck can install"
     if tool not in RELEASED:
-        return f"not bisected: {tool} has no released versions passcheck can install"
+        return (
+            f"not bisected: passcheck bisects only over the {', '.join(RELEASED)} versions its pinned environments "
+            f"name (ci/envs/*.txt), not {tool}'s"
+        )
     if status != "reproduced":
         return "not bisected: it does not reproduce here"
     if not bisect_given:
@@ -149,3 +157,32 @@ def set_section(md: str, heading: str, body: str) -> str:
     if pattern.search(md):
         return pattern.sub(lambda m: m.group(1) + body.rstrip("\n") + "\n\n", md, count=1).rstrip("\n") + "\n"
     return md.rstrip("\n") + f"\n\n## {heading}\n{body.rstrip()}\n"
+
+
+#: A line of a model's text longer than this (an initializer's values) is cut, and a model's text is cut after
+#: :data:`MODEL_LINES` lines: the full model is the ``.onnx`` file next to REPORT.md.
+MODEL_LINE_CHARS = 160
+MODEL_LINES = 60
+
+
+def model_md(folder: Path) -> str:
+    """Markdown of each ``*.onnx`` file in ``folder`` (sorted by name) as ``onnx.printer`` text, each line at most
+    :data:`MODEL_LINE_CHARS` characters and each model at most :data:`MODEL_LINES` lines (cuts marked ``…``);
+    a file onnx cannot read or print is named with the reason. Empty when the folder holds no model."""
+    import onnx
+    import onnx.printer
+
+    parts = []
+    for path in sorted(folder.glob("*.onnx")):
+        try:
+            model = onnx.load(str(path), load_external_data=False)
+            lines = onnx.printer.to_text(model).splitlines()
+        except Exception as exc:  # noqa: BLE001 - a model the printer cannot show is said, never fatal
+            parts.append(f"`{path.name}`: not shown ({type(exc).__name__}: {brief(str(exc))})")
+            continue
+        cut = [ln if len(ln) <= MODEL_LINE_CHARS else ln[: MODEL_LINE_CHARS - 1] + "…" for ln in lines[:MODEL_LINES]]
+        if len(lines) > MODEL_LINES:
+            cut.append(f"… ({len(lines) - MODEL_LINES} more lines in {path.name})")
+        nodes = len(model.graph.node)
+        parts.append(f"`{path.name}` ({nodes} node{'s' if nodes != 1 else ''}):\n\n```\n" + "\n".join(cut) + "\n```")
+    return "\n\n".join(parts)

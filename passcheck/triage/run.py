@@ -134,4 +134,6 @@ def _follow_up(outcome, c, folder: Path, versions, cases_from: Sequence[str], bi
         except Exception as exc:  # noqa: BLE001 - a bisection that fails is said, never a crash of triage
             outcome.first_bad = f"not bisected: {type(exc).__name__}: {exc}"
     report = folder / "REPORT.md"
-    report.write_text(follow.set_section(report.read_text("utf-8"), "First bad version", outcome.first_bad), "utf-8")
+    md = follow.set_section(report.read_text("utf-8"), "First bad version", outcome.first_bad)
+    model = follow.model_md(folder)
+    report.write_text(follow.set_section(md, "Model", model) if model else md, "utf-8")

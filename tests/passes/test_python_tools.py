@@ -46,3 +46,23 @@ def test_a_tool_that_is_not_installed_is_unavailable_with_the_install_command(mo
     monkeypatch.setattr(base, "tool_version", lambda name: None)
     reason = adapter.why_not(MODEL)
     assert reason == "onnxslim is not installed (pip install onnxslim)"
+
+
+@pytest.mark.parametrize(("pass_id", "module"), TOOLS)
+def test_a_reproducer_calls_the_tool_as_its_adapter_does(pass_id, module, tmp_path):
+    """The ``apply`` a standalone script embeds (:func:`passcheck.repro.tools.tool_call`) gives the model the
+    adapter gives, and the script needs the tool's package and prints its version."""
+    import onnx
+
+    from passcheck.repro.tools import VERSIONED_EXTRAS, tool_call
+
+    pytest.importorskip(module)
+    call = tool_call(pass_id)
+    assert call is not None and call.needs == (module,) and module in VERSIONED_EXTRAS, call
+    space = {"onnx": onnx}
+    for line in call.imports:
+        exec(line, space)
+    exec(call.source, space)
+    ours = space["apply"](onnx.ModelProto.FromString(MODEL.SerializeToString()))
+    theirs = get_pass(pass_id).apply(onnx.ModelProto.FromString(MODEL.SerializeToString()), tmp_path)
+    assert ours.graph.SerializeToString(deterministic=True) == theirs.graph.SerializeToString(deterministic=True)

@@ -82,6 +82,8 @@ def test_triage_ranks_the_planted_crash_first_and_every_bundle_reproduces(saved_
         assert r.returncode == 1, (p.name, r.stdout, r.stderr)
     assert "SIGSEGV" in _isolated_exit(rows[0]).stdout
     assert "## Triage" in (rows[0] / "REPORT.md").read_text()
+    assert "## Model\n`form.onnx` (1 node):" in (rows[0] / "REPORT.md").read_text()
+    assert "y = Relu (x)" in (rows[0] / "REPORT.md").read_text()
     record = found.read_text()
     assert f"`{rows[0].name}/repro.py`" in record and "| crash | cmd |" in record and "| new |" in record, record
 
