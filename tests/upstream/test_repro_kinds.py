@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 
+import onnx.parser
 import pytest
 
 from passcheck.attribution.forms import form_model
@@ -375,6 +376,30 @@ def test_input_mutated_script_catches_a_planted_in_place_edit(tmp_path):
         assert r.returncode == code, r.stdout + r.stderr
         if code:
             assert "BUG: planted:edit changed the model it was given (graph, graph.node)" in r.stdout
+
+
+def test_input_mutated_script_ignores_a_named_constant_tensor_and_catches_a_changed_value(tmp_path):
+    """As the pass-contract oracle: naming a Constant's value tensor in the caller's model is no mutation."""
+    model = onnx.parser.parse_model(
+        '<ir_version: 8, opset_import: ["" : 17]> g (float[2] x) => (float[2] y) '
+        "{ k = Constant <value = float {0.5}> () y = Mul (x, k) }"
+    )
+    f = Finding("input-mutated", "pass-contract", "planted/mul", "common", "planted:edit", "m")
+    for edit, code in (("t.name = 'k'", 0), ("t.float_data[0] = 2.0", 1)):
+        call = ToolCall(
+            f"""def apply(model):
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    t = model.graph.node[0].attribute[0].t
+    {edit}
+    return out
+""",
+            "a planted pass that touches the Constant of its input",
+        )
+        text, _ = generic.script(f, claim(f), call, None, model)
+        (tmp_path / "s.py").write_text(text)
+        r = _run(tmp_path / "s.py")
+        assert r.returncode == code, (edit, r.stdout + r.stderr)
 
 
 @pytest.mark.parametrize(
