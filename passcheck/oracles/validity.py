@@ -248,9 +248,17 @@ def check(run: FormRun) -> list[Finding]:
     return [run.finding("invalid-model", NAME, f"the checker rejects this form: {brief(err)}", error=err)]
 
 
+#: Passes other than ``ort:LEVEL`` whose output is an onnxruntime model by the tool's own word: onnxscript's
+#: ``optimize_for_ort`` ("Optimize the model for ORT backend", rewriter/ort_fusions/_core.py) writes
+#: ``SimplifiedLayerNormalization`` in the ai.onnx domain, where onnxruntime registers it
+#: (rewriter/ort_fusions/rms_normalization.py: "placed in onnx domain by mistake").
+FOR_ORT = ("onnxscript:optimize-for-ort",)
+
+
 def _ort_saved(run: FormRun) -> bool:
-    """The output is a model onnxruntime saved (``ort:LEVEL``): its contrib ops are its own."""
-    return run.pass_id.startswith("ort:")
+    """The output is a model onnxruntime saved (``ort:LEVEL``) or one written for it (:data:`FOR_ORT`): its
+    contrib ops are onnxruntime's own."""
+    return run.pass_id.startswith("ort:") or run.pass_id in FOR_ORT
 
 
 def notes(run: FormRun) -> dict[str, str]:

@@ -65,3 +65,36 @@ def test_ort_own_ops_pass_but_the_rest_of_the_graph_is_still_checked():
 def test_the_same_op_written_by_another_tool_is_invalid():
     found = validity.check(_run("cmd:tool {in} {out}", _fused()))
     assert [f.kind for f in found] == ["invalid-model"] and "SimplifiedLayerNormalization" in found[0].message
+
+
+def test_onnxscript_optimize_for_ort_output_is_judged_as_an_onnxruntime_model():
+    assert validity.check(_run("onnxscript:optimize-for-ort", _fused())) == []
+    broken = validity.check(_run("onnxscript:optimize-for-ort", _fused("z = Relu<alpha=1.0>(x)")))
+    assert [f.kind for f in broken] == ["invalid-model"] and "Relu" in broken[0].details["error"]
+
+
+#: Skip-RMS normalization in double: onnxscript 0.7.2's optimize_for_ort fuses the RMS part into
+#: ai.onnx::SimplifiedLayerNormalization and leaves the Add (its skip fusion takes float types only).
+SKIP_RMS_DOUBLE = """<ir_version: 8, opset_import: ["" : 18]>
+g (double[N,4,8] x0, double[N,4,8] skip) => (double[N,4,8] y)
+  <double two = {2}, double eps = {1e-6}, int64[1] ax = {-1}, double[8] g = {0.5,0.6,0.7,0.9,1.1,1.2,1.4,1.5}> {
+  x = Add (x0, skip)
+  p = Pow (x, two)
+  m = ReduceMean <keepdims = 1, noop_with_empty_axes = 0> (p, ax)
+  a = Add (m, eps)
+  r = Sqrt (a)
+  rc = Reciprocal (r)
+  n = Mul (x, rc)
+  y = Mul (n, g)
+}"""
+
+
+def test_check_with_onnxscript_optimize_for_ort_has_no_invalid_model_for_ort_own_ops(tmp_path):
+    path = tmp_path / "skip_rms.onnx"
+    onnx.save(onnx.parser.parse_model(SKIP_RMS_DOUBLE), path)
+    main(["check", str(path), "--pass", "onnxscript:optimize-for-ort", "--json", str(tmp_path / "r.json"), "-q"])
+    cells = [r for r in json.loads((tmp_path / "r.json").read_text())["results"] if r.get("type") == "cell"]
+    (cell,) = [c for c in cells if c["pass_id"] == "onnxscript:optimize-for-ort"]
+    assert "SimplifiedLayerNormalization" in cell["ops_after"], cell["ops_after"]  # the fusion happened
+    assert not [f["id"] for f in cell["findings"] if f["kind"] == "invalid-model"], cell["findings"]
+    assert "ai.onnx::SimplifiedLayerNormalization" in cell["notes"]["validity"]
