@@ -13,10 +13,10 @@
   lacks for an element type (:func:`~passcheck.oracles.ort_own_ops.inserted_casts`) are not
   counted either. When neither form kept anything the other lost, different new op types are still
   no finding if the pass made the same change to both (the same ops added and removed, counted by
-  type). Nor is a node kept that reads (directly or through other nodes) an overridable default of
-  its form which the other form spells as a constant, or that is linked through kept nodes to one
-  that does (a fusion takes the whole pattern): a pass may fold only the constant spelling (IR.md
-  §Graphs);
+  type), and an added Identity is no new op type (:data:`NOT_NEW`). Nor is a node kept that reads
+  (directly or through other nodes) an overridable default of its form which the other form spells
+  as a constant, or that is linked through kept nodes to one that does (a fusion takes the whole
+  pattern): a pass may fold only the constant spelling (IR.md §Graphs);
 - *precision*: the pass output's graph-output annotations are less precise on one form
   (rank unknown where the other knows it; fewer ``dim_value`` / named dims; a name the pass made
   up for one unknown dim, such as ``unk__2``, counts as unnamed) → ``less-precise``,
@@ -43,6 +43,10 @@ NAME = "parity"
 #: A Constant node and an initializer are two spellings of one value (Operators.md Constant):
 #: a pass may leave either, so Constant nodes do not count as ops here.
 SPELLINGS = {"Constant"}
+#: Op types that are no rewrite of their own when a pass adds them: an Identity computes nothing (Operators.md
+#: Identity); a pass leaves one where it drops a node but keeps its output's name (onnxscript's rewriter turns a
+#: same-type Cast and an identity-perm Transpose into Identity), so gaining one is no different rewrite.
+NOT_NEW = {"Identity"}
 
 
 def op_counts(model):
@@ -175,8 +179,8 @@ def _ops(c: FormRun, f: FormRun) -> list[Finding]:
         return found
     ca, fa = _after(c) - _isolated_identities(c.output), _after(f) - _isolated_identities(f.output)
     new_c, new_f = (
-        sorted(set(ca) - set(op_counts(c.model)) - _expansions(c)),
-        sorted(set(fa) - set(op_counts(f.model)) - _expansions(f)),
+        sorted(set(ca) - set(op_counts(c.model)) - _expansions(c) - NOT_NEW),
+        sorted(set(fa) - set(op_counts(f.model)) - _expansions(f) - NOT_NEW),
     )
     if ca != fa and new_c != new_f and _delta(c) != _delta(f) and not numeric.shown_wrong(c, f):
         return [_finding(c, f, [])]

@@ -715,3 +715,33 @@ def test_a_node_counts_as_isolated_only_when_it_reads_a_graph_input_that_no_init
     assert isolated(helper.make_node("Identity", ["x"], ["y"]), ["x"], []) == {"Identity": 1}
     assert isolated(helper.make_node("Identity", ["w"], ["y"]), ["w"], ["w"]) == {}  # an input with a default
     assert isolated(helper.make_node("Clip", ["w", "", "m"], ["y"]), [], ["w", "m"]) == {}
+
+
+def test_an_identity_the_pass_leaves_on_one_form_only_is_no_different_rewrite():
+    """onnxscript's rewriter turns a same-type Cast and an identity-perm Transpose into Identity. On the
+    one-node form the Identity links graph input to output (set aside as interface); on the form with the
+    extra Transpose and one-input Concat it does not, which read as 'different new op types' on equal
+    rewrites (hunt 2026-12-02, ``neutral-shape-ops`` under onnxscript:rewrite)."""
+    from onnx import parser
+
+    head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3] x) => (float[2, 3] y) '
+    forms = {
+        "common": parser.parse_model(head + "{ y = Cast<to=1>(x) }"),
+        "neutral": parser.parse_model(
+            head + "{ t = Cast<to=1>(x)  u = Transpose<perm=[0,1]>(t)  y = Concat<axis=0>(u) }"
+        ),
+    }
+
+    def no_ops_to_identity(model):
+        """Planted pass: each same-type Cast and identity-perm Transpose becomes an Identity."""
+        out = onnx.ModelProto()
+        out.CopyFrom(model)
+        for n in out.graph.node:
+            if n.op_type in ("Cast", "Transpose"):
+                n.op_type = "Identity"
+                del n.attribute[:]
+        return out
+
+    cells = _planted_cells(no_ops_to_identity, forms)
+    assert cells["neutral"].findings == [] and cells["common"].findings == [], cells
+    assert cells["neutral"].ops_after == {"Identity": 2, "Concat": 1}, cells["neutral"].ops_after
