@@ -16,7 +16,7 @@ import hashlib
 import os
 import shlex
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +29,7 @@ from passcheck.oracles._contract import INPUT as INPUT_CELLS
 from passcheck.oracles._contract import PASS, Cells
 from passcheck.oracles.judged import Judged
 from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass, run_in_process
-from passcheck.records import INPUT, CellResult
+from passcheck.records import INPUT, CellResult, require_run
 from passcheck.runtime import graph_index, synthesize
 from passcheck.runtime.limits import beyond_onnxruntime
 from passcheck.runtime.observe import observe_run
@@ -150,6 +150,7 @@ def evaluate(
     skip_cells: Callable[[str, str], bool] | None = None,
     check_input: bool = True,
     record: Callable[[Judged], None] | None = None,
+    required: Collection[str] = (),
 ) -> list[CellResult]:
     """Run every pass on every form of ``subject`` and judge the results.
 
@@ -164,6 +165,8 @@ def evaluate(
         check_input: also judge each form itself (pseudo-pass ``input``): the checker accepts
             it, ORT runs it, its own annotations hold, and it computes what ``common`` computes.
         record: called with each :class:`Judged` group before it is judged (``--save-run``).
+        required: pass ids the user named: their ``unavailable`` cells are ``unchecked``
+            (:func:`passcheck.records.require_run`), not a quiet ``n/a``.
 
     Raises:
         UnknownIdError / PasscheckError: an unknown pass id, forms with different interfaces,
@@ -174,6 +177,8 @@ def evaluate(
     results: list[CellResult] = []
 
     def emit(cell: CellResult) -> None:
+        if cell.pass_id in required:
+            require_run(cell)
         results.append(cell)
         if on_cell:
             on_cell(cell)
