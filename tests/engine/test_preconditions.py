@@ -72,3 +72,22 @@ def test_a_precondition_that_raises_is_a_finding_not_a_crash():
         unregister_pass("test:broken-precondition")
     cell = next(c for c in report.cells if c.pass_id == "test:broken-precondition")
     assert cell.status == "crashed" and "precondition raised KeyError" in cell.error and cell.findings, cell
+
+
+def test_the_engine_asks_each_pass_once_per_form(monkeypatch):
+    """The batch of passes sent to the isolation worker and the per-pass loop share one answer."""
+    import collections
+
+    import passcheck.engine as engine
+
+    asked: collections.Counter = collections.Counter()
+    real = engine._precondition
+
+    def counted(adapter, model):
+        asked[adapter.id] += 1
+        return real(adapter, model)
+
+    monkeypatch.setattr(engine, "_precondition", counted)
+    passes = ["ort:basic", "onnx:infer-shapes", "ort:symbolic-shape-infer"]
+    report = check_model(_relu(13), passes, forms={"other": _relu(14)})  # isolated: passes go in one batch
+    assert report.exit_code == 0 and asked == {p: 2 for p in passes}  # two forms, once each
