@@ -50,7 +50,8 @@ class Report:
     @property
     def exit_code(self) -> int:
         """0 when nothing unexpected was found and everything was checked; 1 on an unexpected
-        finding or an ``unchecked`` cell (a part passcheck could not judge is never a pass)."""
+        finding or an ``unchecked`` cell (a part passcheck could not judge, a pass the user named
+        that did not run: never a pass)."""
         from passcheck.records import exit_code
 
         return exit_code(self.cells)
@@ -74,6 +75,7 @@ def run(
     skip_cells: Callable[[str, str, str], bool] | None = None,
     unknown_dim_param: str | None = None,
     save_run: str | Path | None = None,
+    allow_unavailable: bool = False,
 ) -> Report:
     """Run the selected cases (``GLOB[:FORMGLOB]``: id/tag globs, optionally a form glob; all when
     empty) under the passes. A case runs all its forms (parity compares them with ``common``);
@@ -90,6 +92,9 @@ def run(
         unknown_dim_param: regex of dim_param names that mean "unknown dim" (they assert nothing;
             see :func:`passcheck.oracles.shape_annotations.check`).
         save_run: a folder to save the judged observations in (``passcheck report --rejudge``).
+        allow_unavailable: a pass of ``passes`` that does not run on a form (outside what its tool
+            supports, beyond this onnxruntime) is ``n/a`` like a default pass; else that cell is
+            ``unchecked`` (:func:`passcheck.records.require_run`) and fails the run.
 
     Raises:
         UnknownIdError: a case glob or pass id matches nothing.
@@ -120,7 +125,13 @@ def run(
         skip_cells=skip_cells,
         save_run=save_run,
     ) as s:
-        cells = s.run_cases(selected, passes, cases_from=cases_from, unknown_dim_param=unknown_dim_param)
+        cells = s.run_cases(
+            selected,
+            passes,
+            cases_from=cases_from,
+            unknown_dim_param=unknown_dim_param,
+            required=() if allow_unavailable else passes,
+        )
     return Report([c for c in cells if wanted(c)], {env: environment()})
 
 
@@ -160,6 +171,7 @@ def check_model(
     unknown_dim_param: str | None = None,
     synthesize_feeds: bool = False,
     save_run: str | Path | None = None,
+    allow_unavailable: bool = False,
 ) -> Report:
     """Run passes on one model (and optional extra equivalent ``forms``) with synthesized feeds,
     or, for a model path whose folder holds ``test_data_set_K/input_J.pb`` (the ONNX
@@ -180,7 +192,7 @@ def check_model(
         unknown_dim_param: regex of dim_param names that mean "unknown dim" (``\\?``, ``unk__\\d+``).
         synthesize_feeds: synthesize feeds even when the model's folder ships data sets
             (they are also skipped when ``feeds`` or ``bind`` is given).
-        save_run: as for :func:`run`.
+        save_run, allow_unavailable: as for :func:`run`.
 
     Raises:
         ModelLoadError: the file cannot be read as a model.
@@ -221,7 +233,7 @@ def check_model(
         skip_cells=skip_cells,
         save_run=save_run,
     ) as s:
-        cells = s.evaluate(subject, passes)
+        cells = s.evaluate(subject, passes, required=() if allow_unavailable else passes)
     return Report(cells, {env: environment()})
 
 

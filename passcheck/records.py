@@ -142,7 +142,8 @@ class CellResult:
             return "skipped"
         if any(not f.expected for f in self.findings):  # an unavailable cell may hold one (acceptance)
             return "findings"
-        if self.status == "unavailable":
+        # a pass the user named that did not run is not checked (see require_run)
+        if self.status == "unavailable" and (NOT_RUN not in self.unchecked or self.unchecked_known):
             return "unavailable"
         if self.unchecked and not self.unchecked_known:
             return "unchecked"
@@ -163,6 +164,20 @@ class CellResult:
         kw = {k: v for k, v in d.items() if k in fields}
         kw["findings"] = [Finding.from_json(f) for f in d.get("findings", [])]
         return cls(**kw)
+
+
+#: :attr:`CellResult.unchecked` key of a pass the user named that did not run on a form.
+NOT_RUN = "pass not run"
+
+
+def require_run(cell: CellResult) -> CellResult:
+    """``cell`` with an ``unavailable`` status recorded as unchecked (key :data:`NOT_RUN`, the
+    cell's reason as why): a pass the user named (``--pass``, the pytest marker, the testing
+    helpers) that did not run on a form checked nothing, so the cell fails the run like any part
+    not checked. Default passes a form is outside of stay ``unavailable`` (not a failure)."""
+    if cell.status == "unavailable":
+        cell.unchecked.setdefault(NOT_RUN, cell.error or "unavailable")
+    return cell
 
 
 def exit_code(cells) -> int:

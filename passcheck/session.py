@@ -10,7 +10,7 @@ run (``--save-run``). The engine (:func:`passcheck.engine.evaluate`) does the wo
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -100,9 +100,11 @@ class Session:
         *,
         check_input: bool = True,
         executor: Executor | None = None,
+        required: Collection[str] = (),
     ) -> list[CellResult]:
         """Every cell of ``subject`` under ``passes`` (see :func:`passcheck.engine.evaluate`);
-        ``executor`` wraps the session's for this subject (the matrix worker announces passes)."""
+        ``executor`` wraps the session's for this subject (the matrix worker announces passes);
+        ``required``: the pass ids the user named (their ``unavailable`` cells are ``unchecked``)."""
         from passcheck.engine import evaluate
 
         skip = (lambda pid, form, _s=subject.id: self.skip_cells(_s, form, pid)) if self.skip_cells else None
@@ -115,6 +117,7 @@ class Session:
             skip_cells=skip,
             check_input=check_input,
             record=self.recorder,
+            required=required,
         )
 
     def run_cases(
@@ -124,8 +127,10 @@ class Session:
         *,
         cases_from: Sequence[str | Path] = (),
         unknown_dim_param: str | None = None,
+        required: Collection[str] = (),
     ) -> list[CellResult]:
-        """Every cell of ``cases`` under ``passes`` (each case's own passes, else the defaults)."""
+        """Every cell of ``cases`` under ``passes`` (each case's own passes, else the defaults);
+        ``required`` as :meth:`evaluate`."""
         from passcheck._versions import tool_version
         from passcheck.engine import INPUT, Subject
         from passcheck.passes import DEFAULT_PASSES
@@ -138,5 +143,5 @@ class Session:
                 continue
             subject = Subject.from_case(case, version, where)
             subject.unknown_dim_param = unknown_dim_param
-            cells += self.evaluate(subject, passes)
+            cells += self.evaluate(subject, passes, required=required)
         return cells

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
 from passcheck.errors import PasscheckError, UnknownIdError
-from passcheck.records import CellResult, Finding
+from passcheck.records import NOT_RUN, CellResult, Finding
 
 if TYPE_CHECKING:
     import onnx
@@ -72,13 +72,14 @@ def unchecked_parts(
     cells: Iterable[CellResult], *, forms: Sequence[str] | None = None, oracles: Sequence[str] | None = None
 ) -> list[str]:
     """``case:form | pass: what: why`` for each part of ``cells`` an oracle of ``oracles`` (all when
-    None) had to judge and could not (see :attr:`CellResult.unchecked`), on the given forms (globs)."""
+    None) had to judge and could not (see :attr:`CellResult.unchecked`; a named pass that did not run,
+    :data:`~passcheck.records.NOT_RUN`, left every oracle unjudged), on the given forms (globs)."""
     return [
         f"{c.case}:{c.form} | {c.pass_id}: {what}: {why}"
         for c in cells
         for what, why in c.unchecked.items()
         if (forms is None or any(fnmatch.fnmatchcase(c.form, g) for g in forms))
-        and (oracles is None or _UNCHECKED_BY.get(what.split(" ", 1)[0]) in oracles)
+        and (oracles is None or what == NOT_RUN or _UNCHECKED_BY.get(what.split(" ", 1)[0]) in oracles)
     ]
 
 
@@ -192,7 +193,7 @@ def run_pass(
         require_available([pid])
         subject = Subject.from_case(case, tool_version("onnx"))
         subject.unknown_dim_param = unknown_dim_param
-        cells = s.evaluate(subject, [pid], check_input=False)
+        cells = s.evaluate(subject, [pid], check_input=False, required=[pid])  # named: a form it skips is unchecked
     repro = _python_repro(pass_, case.id)
     if repro:
         for f in (f for c in cells for f in c.findings):

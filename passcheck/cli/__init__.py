@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import importlib
 import pkgutil
+import re
 import sys
 import traceback
 from collections.abc import Sequence
@@ -24,6 +25,12 @@ from passcheck.errors import PasscheckError
 
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line usage errors and exit code 2."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # "-3m" is a value (a negative --budget, refused by its type naming the accepted forms), as
+        # Python 3.13's argparse reads it; 3.11-3.12 took it for an unknown option ("expected one argument")
+        self._negative_number_matcher = re.compile(r"-\.?\d")
 
     def error(self, message: str):  # type: ignore[override]
         command = self.prog.removeprefix("passcheck").strip()  # "passcheck: error:" already names the program

@@ -40,6 +40,16 @@ def add_pass_args(p: argparse.ArgumentParser, default: str = "every default pass
     )
 
 
+def add_allow_unavailable_arg(p: argparse.ArgumentParser) -> None:
+    """``--allow-unavailable``: a ``--pass`` that does not run on a form is ``n/a`` (exit 0), not ``unchecked``."""
+    p.add_argument(
+        "--allow-unavailable",
+        action="store_true",
+        help="a --pass that cannot run on a form (outside what its tool supports, e.g. ort:symbolic-shape-infer "
+        "below opset 7) is n/a with its reason, not unchecked (which exits 1)",
+    )
+
+
 def regex_arg(text: str) -> str:
     """argparse type: a valid Python regex (kept as text)."""
     try:

@@ -245,6 +245,7 @@ class RunSession:
             "on_cell": self.on_cell,
             "skip_cells": self.skip_cells,
             "save_run": getattr(self.args, "save_run", None),
+            "allow_unavailable": getattr(self.args, "allow_unavailable", False),
         }
 
     def skip_cells(self, case: str, form: str, pass_id: str) -> bool:

@@ -86,7 +86,10 @@ def handle(args) -> int:
         doc = report_dict(cells, _envs)
     _store(doc, todo)
     atomic_write(args.json or args.report, json.dumps(doc, indent=1, default=str) + "\n")
-    return 0
+    left = sum(not f.attribution for f in todo)
+    if left:  # gave up, or no single name: not attributed, so not a success (README: exit codes)
+        print(f"{left} of {len(todo)} findings not attributed (the reason is on each line above)", file=sys.stderr)
+    return 1 if left else 0
 
 
 def _store(doc, findings) -> None:

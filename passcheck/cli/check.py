@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from passcheck.cli._common import add_output_args, add_pass_args, add_unknown_dim_arg, bind_arg, bindings_from
+from passcheck.cli._common import (
+    add_allow_unavailable_arg,
+    add_output_args,
+    add_pass_args,
+    add_unknown_dim_arg,
+    bind_arg,
+    bindings_from,
+)
 from passcheck.cli._output import add_reliability_args
 from passcheck.plans import DEFAULT_MAX_SITES, form_repro  # noqa: F401 - form_repro: named here for the CLI
 
@@ -17,6 +24,7 @@ def add_parser(sub) -> None:
     )
     p.add_argument("model", metavar="MODEL.onnx")
     add_pass_args(p)
+    add_allow_unavailable_arg(p)
     p.add_argument(
         "--bind",
         action="append",

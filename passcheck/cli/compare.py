@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from passcheck.cli._common import add_output_args, add_pass_args, bind_arg, bindings_from, pass_count
+from passcheck.cli._common import (
+    add_allow_unavailable_arg,
+    add_output_args,
+    add_pass_args,
+    bind_arg,
+    bindings_from,
+    pass_count,
+)
 from passcheck.cli._output import add_reliability_args
 
 
@@ -16,6 +23,7 @@ def add_parser(sub) -> None:
     p.add_argument("a", metavar="A.onnx")
     p.add_argument("b", metavar="B.onnx")
     add_pass_args(p)
+    add_allow_unavailable_arg(p)
     p.add_argument(
         "--bind",
         action="append",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from passcheck.cli._common import add_output_args, add_pass_args, add_unknown_dim_arg
+from passcheck.cli._common import add_allow_unavailable_arg, add_output_args, add_pass_args, add_unknown_dim_arg
 from passcheck.cli._output import add_reliability_args
 
 
@@ -24,6 +24,7 @@ def add_parser(sub) -> None:
         "--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder"
     )
     add_pass_args(p, "the passes each case targets (passcheck list --json), else every default pass")
+    add_allow_unavailable_arg(p)
     add_unknown_dim_arg(p)
     add_output_args(p)
     add_reliability_args(p)

@@ -16,7 +16,7 @@ import hashlib
 import os
 import shlex
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +29,7 @@ from passcheck.oracles._contract import INPUT as INPUT_CELLS
 from passcheck.oracles._contract import PASS, Cells
 from passcheck.oracles.judged import Judged
 from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass, run_in_process
-from passcheck.records import INPUT, CellResult
+from passcheck.records import INPUT, CellResult, require_run
 from passcheck.runtime import graph_index, synthesize
 from passcheck.runtime.limits import beyond_onnxruntime
 from passcheck.runtime.observe import observe_run
@@ -150,6 +150,7 @@ def evaluate(
     skip_cells: Callable[[str, str], bool] | None = None,
     check_input: bool = True,
     record: Callable[[Judged], None] | None = None,
+    required: Collection[str] = (),
 ) -> list[CellResult]:
     """Run every pass on every form of ``subject`` and judge the results.
 
@@ -164,6 +165,8 @@ def evaluate(
         check_input: also judge each form itself (pseudo-pass ``input``): the checker accepts
             it, ORT runs it, its own annotations hold, and it computes what ``common`` computes.
         record: called with each :class:`Judged` group before it is judged (``--save-run``).
+        required: pass ids the user named: their ``unavailable`` cells are ``unchecked``
+            (:func:`passcheck.records.require_run`), not a quiet ``n/a``.
 
     Raises:
         UnknownIdError / PasscheckError: an unknown pass id, forms with different interfaces,
@@ -174,6 +177,8 @@ def evaluate(
     results: list[CellResult] = []
 
     def emit(cell: CellResult) -> None:
+        if cell.pass_id in required:
+            require_run(cell)
         results.append(cell)
         if on_cell:
             on_cell(cell)
@@ -225,14 +230,16 @@ def evaluate(
     kept = getattr(executor, "pass_folder", None)
     workdir: tempfile.TemporaryDirectory | None = None
     wanted = [a for a in adapters if any(not (skip_cells and skip_cells(a.id, f)) for f in subject.forms)]
-    ran = _batched(executor, wanted, subject, kept, step)
+    # asked once per pass and form: the batch and the loop below read the same answer
+    reasons = {(a.id, f): _precondition(a, m) for a in wanted for f, m in subject.forms.items()}
+    ran = _batched(executor, wanted, subject, kept, step, reasons)
     for adapter in wanted:
         with fixed():  # this pass's outputs do not change while they are run and judged
             if starting:
                 starting(adapter.id)
             runs: list[FormRun] = []
             for form, model in subject.forms.items():
-                reason = _precondition(adapter, model)  # outside what the tool supports: not run, not a finding
+                reason = reasons[(adapter.id, form)]  # outside what the tool supports: not run, not a finding
                 if isinstance(reason, PassOutcome):
                     outcome = reason
                 elif reason:
@@ -291,19 +298,27 @@ def evaluate(
 BATCH_BYTES = 1 << 20
 
 
-def _batched(executor: Any, adapters: Sequence[PassAdapter], subject: Subject, kept: Any, step: Callable) -> dict:
+def _batched(
+    executor: Any,
+    adapters: Sequence[PassAdapter],
+    subject: Subject,
+    kept: Any,
+    step: Callable,
+    reasons: Mapping[tuple[str, str], str | PassOutcome | None],
+) -> dict:
     """The outcomes of the passes to run on each small form, ``(pass id, form) → PassOutcome``, asked
     of an executor that runs many passes on one model in one round trip (``run_passes``: the
     isolation worker, :meth:`~passcheck.passes.isolation.IsolatedExecutor.run_passes`), each in its
     own emptied folder inside ``kept``; the same outcomes as one call per pass. A pass it did not
-    run (or a form of more than :data:`BATCH_BYTES`, a pass outside what its tool supports) is not
-    in the result: the caller runs it as before."""
+    run (or a form of more than :data:`BATCH_BYTES`, a pass outside what its tool supports: a
+    ``reasons[(pass id, form)]``, :func:`_precondition`'s answer) is not in the result: the caller
+    runs it as before."""
     run_passes = getattr(executor, "run_passes", None)
     if run_passes is None or kept is None:
         return {}
     ran: dict[tuple[str, str], PassOutcome] = {}
     for form, model in subject.forms.items():
-        todo = [a for a in adapters if not _precondition(a, model)]
+        todo = [a for a in adapters if not reasons[(a.id, form)]]
         if len(todo) < 2 or model.ByteSize() > BATCH_BYTES:
             continue
         step(f"{subject.id}: {form}: running {len(todo)} passes")

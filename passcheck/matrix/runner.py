@@ -28,10 +28,10 @@ from typing import Any
 from passcheck import interrupts
 from passcheck._procs import Children
 from passcheck.errors import PasscheckError
-from passcheck.matrix import create, plan
+from passcheck.matrix import create, plan, reuse
 from passcheck.matrix.env_run import SPARE_DEATHS, Key, _run_env  # noqa: F401 - SPARE_DEATHS, Key: re-exported
 from passcheck.matrix.envs import EnvSpec
-from passcheck.matrix.launch import Recorder, tmp_env
+from passcheck.matrix.launch import Recorder, _Log, tmp_env
 from passcheck.progress import Progress
 from passcheck.records import CellResult
 from passcheck.report.json_report import read_report
@@ -102,20 +102,39 @@ def _run(opts: Options, children: Children, tmp: Path) -> Outcome:
     t0 = time.perf_counter()
     out = opts.out
     results = out / RESULTS
-    if not opts.resume:
-        results.unlink(missing_ok=True)
     cases = _models(opts, children, tmp)
     ids = [s.id for s in opts.envs]
     all_units = plan.units(cases, ids)
     todo_units = plan.shard(all_units, *opts.shard)
-    done = {c.key for c in read_report(results)[0]} if opts.resume and results.exists() else set()
+    source = create.source_hash(opts.source)
+    if not opts.resume:  # a second run on one --out keeps the cells whose inputs are unchanged
+        kept = reuse.reusable(
+            out,
+            results,
+            {c.id: {f: v["sha256"] for f, v in c.forms.items()} for c in cases},
+            {s.id: s.pins_hash for s in opts.envs},
+            source,
+            [k for u in todo_units for k in u.cells()],
+        )
+        results.unlink(missing_ok=True)
+        if kept:
+            log = _Log(results)
+            for rec in kept:
+                log.write(rec)
+            log.close()
+            n = sum(r.get("type") == "cell" for r in kept)
+            print(
+                f"passcheck matrix: {n} cells kept from {results} (same model bytes, pins and passcheck source)",
+                file=sys.stderr,
+            )
+    done = {c.key for c in read_report(results)[0]} if results.exists() else set()
     pending: dict[str, list[plan.Unit]] = {}
     for u in todo_units:
         left = tuple(f for f in u.forms if (u.case, f, u.pass_id, u.env) not in done)
         if left:
             pending.setdefault(u.env, []).append(dataclasses.replace(u, forms=left))
     planned = sum(len(u.forms) for u in todo_units)
-    _write_plan(opts, cases, todo_units, all_units)
+    _write_plan(opts, cases, todo_units, all_units, source)
     progress = Progress(planned, planned - sum(len(u.forms) for us in pending.values() for u in us), opts.progress)
     rec = Recorder(results, progress, t0)
     specs = {s.id: s for s in opts.envs}
@@ -201,9 +220,12 @@ def _models(opts: Options, children: Children, tmp: Path) -> list[plan.ModelCase
     return plan.read_manifest(models)
 
 
-def _write_plan(opts: Options, cases: list[plan.ModelCase], units: list[plan.Unit], all_units: list[plan.Unit]) -> None:
-    """``out/plan.json``: environments, selection, this shard, model hashes, and ``plan`` (hash,
-    shard count, cell counts) which ``passcheck merge`` checks for whole, matching shards."""
+def _write_plan(
+    opts: Options, cases: list[plan.ModelCase], units: list[plan.Unit], all_units: list[plan.Unit], source: str
+) -> None:
+    """``out/plan.json``: environments, selection, this shard, model hashes, the passcheck source hash
+    (:mod:`passcheck.matrix.reuse` keys on these), and ``plan`` (hash, shard count, cell counts) which
+    ``passcheck merge`` checks for whole, matching shards."""
     from passcheck.report.json_report import atomic_write
 
     doc = {
@@ -213,6 +235,7 @@ def _write_plan(opts: Options, cases: list[plan.ModelCase], units: list[plan.Uni
         "selection": {"cases": list(opts.cases), "passes": list(opts.passes)},
         "shard": f"{opts.shard[0]}/{opts.shard[1]}",
         "models": {c.id: {f: v["sha256"] for f, v in c.forms.items()} for c in cases},
+        "source": source,
         "cells": sum(len(u.forms) for u in units),
         "plan": {
             "hash": plan.plan_hash(cases, all_units, {s.id: s.pins_hash for s in opts.envs}),

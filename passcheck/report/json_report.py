@@ -17,6 +17,7 @@ from typing import Any
 from passcheck.errors import PasscheckError
 from passcheck.records import SCHEMA_VERSION, CellResult
 from passcheck.report import rootcause
+from passcheck.report.summary import unavailable_reasons
 
 
 def atomic_write(path: str | Path, text: str) -> None:
@@ -57,6 +58,7 @@ def report_dict(cells: Iterable[CellResult], environments: dict[str, dict[str, A
             "findings": sum(len(c.findings) for c in cells),
             "unexpected": sum(1 for c in cells for f in c.findings if not f.expected),
             **rootcause.count(cells),
+            "unavailable": unavailable_reasons(cells),
         },
         **meta,
         "root_causes": [rc.to_json() for rc in rootcause.root_causes(cells)],

@@ -13,6 +13,7 @@ from passcheck.report.summary import (
     grid,
     label,
     spec_rules_line,
+    unavailable_lines,
     unchecked_lines,
     unchecked_phrase,
 )
@@ -74,6 +75,8 @@ def render(
             )
     if lines := unchecked_lines(cells):
         out += ["", "## Not checked", "", *(f"- {_esc(line)}" for line in lines)]
+    if lines := unavailable_lines(cells):
+        out += ["", "## Not run here (n/a)", "", *(f"- {_esc(line)}" for line in lines)]
     return "\n".join(out) + "\n"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from passcheck.records import CellResult
 
@@ -51,8 +52,27 @@ def counts(cells: Iterable[CellResult]) -> dict[str, int]:
         out["unexpected"] += sum(not f.expected for f in c.findings)
         out["expected"] += sum(f.expected for f in c.findings)
         out["skipped"] += c.status == "skipped"
-        out["unavailable"] += c.status == "unavailable"
+        out["unavailable"] += c.status == "unavailable" and c.verdict != "unchecked"  # a named pass: unchecked
     return out
+
+
+def unavailable_reasons(cells: Iterable[CellResult]) -> list[dict[str, Any]]:
+    """Why cells were ``n/a``: one ``{"pass", "reason", "cells"}`` per distinct pair, in first-seen
+    order (the cells :func:`counts` calls unavailable; a pass the user named is an UNCHECKED line)."""
+    out: dict[tuple[str, str], int] = {}
+    for c in cells:
+        if c.status == "unavailable" and c.verdict != "unchecked":
+            key = (c.pass_id, c.error or "no reason recorded")
+            out[key] = out.get(key, 0) + 1
+    return [{"pass": p, "reason": r, "cells": n} for (p, r), n in out.items()]
+
+
+def unavailable_lines(cells: Iterable[CellResult]) -> list[str]:
+    """``PASS: REASON (N cells)`` per :func:`unavailable_reasons` entry."""
+    return [
+        f"{u['pass']}: {u['reason']} ({u['cells']} cell{'' if u['cells'] == 1 else 's'})"
+        for u in unavailable_reasons(cells)
+    ]
 
 
 def unchecked_phrase(n: dict[str, int]) -> str:

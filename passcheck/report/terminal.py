@@ -12,7 +12,14 @@ from rich.text import Text
 from passcheck.records import CellResult
 from passcheck.report.layout import STYLE, print_grid  # noqa: F401 - STYLE re-exported
 from passcheck.report.rootcause import root_causes, unexpected_phrase
-from passcheck.report.summary import counts, coverage_line, spec_rules_line, unchecked_lines, unchecked_phrase
+from passcheck.report.summary import (
+    counts,
+    coverage_line,
+    spec_rules_line,
+    unavailable_lines,
+    unchecked_lines,
+    unchecked_phrase,
+)
 
 
 def make_console(stderr: bool = False):
@@ -52,6 +59,8 @@ def render(cells: Iterable[CellResult], console: Console | None = None, *, show_
             console.print(Text(f"    reproduce: {f.repro}", style="dim"), soft_wrap=True)
     for line in unchecked_lines(cells):
         console.print(Text(f"UNCHECKED {line}", style="magenta"), soft_wrap=True)
+    for line in unavailable_lines(cells):
+        console.print(Text(f"N/A {line}", style="dim"), soft_wrap=True)
     for cov in (coverage_line(cells), spec_rules_line(cells)):
         if cov:
             console.print(cov, soft_wrap=True)

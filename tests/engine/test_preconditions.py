@@ -9,6 +9,7 @@ from onnx import TensorProto, helper
 
 from passcheck.api import check_model
 from passcheck.passes import get_pass
+from passcheck.records import NOT_RUN
 
 
 def _relu(opset: int) -> onnx.ModelProto:
@@ -22,11 +23,13 @@ def _relu(opset: int) -> onnx.ModelProto:
 
 
 def test_symbolic_shape_inference_below_its_minimum_opset_is_unavailable():
-    report = check_model(_relu(6), ["ort:symbolic-shape-infer"])
+    report = check_model(_relu(6), ["ort:symbolic-shape-infer"], allow_unavailable=True)
     cell = next(c for c in report.cells if c.pass_id == "ort:symbolic-shape-infer")
     assert cell.status == "unavailable" and cell.verdict == "unavailable" and not cell.findings, cell
     assert "opset 7 and above" in cell.error and "opset 6" in cell.error
     assert report.exit_code == 0
+    named = check_model(_relu(6), ["ort:symbolic-shape-infer"])  # asked for, and not run: not checked
+    assert named.exit_code == 1 and "opset 7 and above" in named.unchecked[0].unchecked[NOT_RUN]
 
 
 def test_symbolic_shape_inference_within_its_range_runs():
@@ -69,3 +72,22 @@ def test_a_precondition_that_raises_is_a_finding_not_a_crash():
         unregister_pass("test:broken-precondition")
     cell = next(c for c in report.cells if c.pass_id == "test:broken-precondition")
     assert cell.status == "crashed" and "precondition raised KeyError" in cell.error and cell.findings, cell
+
+
+def test_the_engine_asks_each_pass_once_per_form(monkeypatch):
+    """The batch of passes sent to the isolation worker and the per-pass loop share one answer."""
+    import collections
+
+    import passcheck.engine as engine
+
+    asked: collections.Counter = collections.Counter()
+    real = engine._precondition
+
+    def counted(adapter, model):
+        asked[adapter.id] += 1
+        return real(adapter, model)
+
+    monkeypatch.setattr(engine, "_precondition", counted)
+    passes = ["ort:basic", "onnx:infer-shapes", "ort:symbolic-shape-infer"]
+    report = check_model(_relu(13), passes, forms={"other": _relu(14)})  # isolated: passes go in one batch
+    assert report.exit_code == 0 and asked == {p: 2 for p in passes}  # two forms, once each

@@ -109,6 +109,20 @@ def test_resume_runs_only_missing_cells(full, tmp_path, capfd):
     assert {k: c.verdict for k, c in by_key(cells).items()} == {k: c.verdict for k, c in full[2].items()}
 
 
+def test_a_second_run_on_one_out_keeps_the_unchanged_cells(full, tmp_path, capfd):
+    """Same model bytes, pins and passcheck source: nothing is run again (passcheck/matrix/reuse.py)."""
+    out = tmp_path / "again"
+    shutil.copytree(full[0], out)
+    capfd.readouterr()
+    assert matrix(out, *ENVS, *CASES, *PASSES) == 1
+    err = capfd.readouterr().err
+    assert "30 cells kept from" in err, err
+    cells, envs = read_report(out / "report.json")
+    assert {k: c.verdict for k, c in by_key(cells).items()} == {k: c.verdict for k, c in full[2].items()}
+    assert {k: c.seconds for k, c in by_key(cells).items()} == {k: c.seconds for k, c in full[2].items()}  # not re-run
+    assert envs == full[3]
+
+
 def test_shards_merge_into_the_full_report(full, today_shards, tmp_path):
     s1, s2 = today_shards  # the same plan in two shards (tests/matrix/conftest.py)
     one = by_key(read_report(Path(s1) / "report.json")[0])

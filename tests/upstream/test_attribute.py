@@ -49,6 +49,14 @@ def test_attribute_names_conv_bn_fusion_and_every_renderer_shows_it(report, tmp_
     assert "ConvBNFusion" in json.dumps(json.loads(out.read_text())["results"])
 
 
+def test_attribute_that_gives_up_exits_1_and_says_why(report, tmp_path, capsys):
+    """README, exit codes: 0 only when everything asked was done; a finding left unnamed is not."""
+    assert main(["attribute", str(report), "--json", str(tmp_path / "a.json"), "--max-sessions", "1"]) == 1
+    out, err = capsys.readouterr()
+    assert f"{ID} | local: gave up after 1 sessions" in out and "1 of 1 findings not attributed" in err
+    assert [f.attribution for c in read_report(tmp_path / "a.json")[0] for f in c.findings if f.id == ID] == [[]]
+
+
 def test_table_without_the_transformer_gives_no_name_and_says_why(monkeypatch):
     case = load_builtin().get(CASE)
     monkeypatch.setattr(attr_ort, "candidates", lambda level: ("ConstantFolding", "NoSuchTransformer"))
