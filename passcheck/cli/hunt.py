@@ -72,6 +72,14 @@ def add_parser(sub) -> None:
         help="do not steer by the coverage map (the catalogue entries the bases trigger, see 'passcheck coverage')",
     )
     p.add_argument(
+        "--map-first",
+        action="store_true",
+        help="observe every base's coverage row before the first item (inside the budget) and steer every step "
+        "by the whole map; by default step i sees 12 rows, 12 more every 3 steps (rows observed as the steps "
+        "reach them, in an order drawn from the seed): the first item runs at once, and the items are the same "
+        "whatever the cache holds (another sequence than --map-first's)",
+    )
+    p.add_argument(
         "--no-variation",
         action="store_true",
         help="do not try the bases' neighbours (one constant value, constant shape, attribute or float elem_type "
@@ -174,6 +182,8 @@ def handle(args) -> int:
         scope["variation"] = 1
     if shard != (1, 1):
         scope["shard"] = f"{shard[0]}/{shard[1]}"
+    if args.map_first and not args.no_coverage:  # another item sequence: a resumed hunt must share it
+        scope["map"] = "first"
     judge = _judge(args, cases_from) if args.env else None
     if judge is not None:
         scope["envs"] = [s.id for s in judge.envs]
@@ -316,13 +326,13 @@ def _bisect_commands(store) -> None:
 def _steering(found, executor, args, named):
     """The :class:`~passcheck.hunt.lazymap.Steering` of the hunt: the coverage map of its bases (the
     first form of each case), rows observed inside the budget and cached per tool version, and the pass
-    plan each step's rows give (``--pass``: the named passes)."""
+    plan each step's rows give (``--pass``: the named passes); ``--map-first``: every row from step 0."""
     from passcheck.coverage.cache import Cache
     from passcheck.hunt import passes as hpasses
     from passcheck.hunt.lazymap import LazyMap, Steering
 
     firsts = [b for b in found if b.form == next(iter(b.case.forms))]
-    lazy = LazyMap(firsts, args.seed, executor, Cache())
+    lazy = LazyMap(firsts, args.seed, executor, Cache(), **({"first": len(firsts)} if args.map_first else {}))
     return Steering(lazy, lambda cmap: hpasses.explicit(named) if named else hpasses.relevant(found, cmap))
 
 

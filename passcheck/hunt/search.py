@@ -12,7 +12,8 @@ signature the library already shows is told apart from a new one. A limit the to
 op only the rewrite brought in is an environment fact, not a finding (:mod:`.limits`).
 
 **Shards** (``shard=(i, n)``): every shard walks the same item sequence (the scheduler's choice at
-step ``k`` depends only on the seed, ``k`` and the items chosen before), runs the steps
+step ``k`` depends only on the seed, ``k``, the items chosen before and the coverage rows step ``k``
+sees, :mod:`.lazymap`), runs the steps
 ``k ≡ i-1 (mod n)`` and records the others as ``other-shard`` without running them. What the
 scheduler learns from an item's run is only whether its base runs (a base that does not is not
 picked again); every shard decides that with the same check (:func:`base_runs`, the base on its
