@@ -75,9 +75,10 @@ def add_parser(sub) -> None:
         "--map-first",
         action="store_true",
         help="observe every base's coverage row before the first item (inside the budget) and steer every step "
-        "by the whole map; by default step i sees 12 rows, 12 more every 3 steps (rows observed as the steps "
-        "reach them, in an order drawn from the seed): the first item runs at once, and the items are the same "
-        "whatever the cache holds (another sequence than --map-first's)",
+        "by the whole map; by default rows are observed 12 before the first item and 12 more every 3 steps (in an "
+        "order drawn from the seed) and a step steers by those observed, rounded down to 12 times a power of two: "
+        "the first item runs at once, and the items are the same whatever the cache holds (another sequence "
+        "than --map-first's)",
     )
     p.add_argument(
         "--no-variation",

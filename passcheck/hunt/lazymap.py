@@ -3,14 +3,16 @@ them, and a visibility schedule that depends on the step alone.
 
 Observing every base under every tool before the first item took minutes on a machine whose cache
 was empty (3.5 min unloaded, 22 at load 6-15 for the full library, docs/hunt.md). Here the rows of
-the hunt's bases (the first form of each case) are put in an order drawn from the seed; step ``i``
-sees the rows ``0 .. visible(i)`` and no other, :data:`FIRST` rows at step 0 and :data:`CHUNK` more
-every :data:`STEPS_PER_CHUNK` steps. Rows are observed (or read from the cache,
-:mod:`passcheck.coverage.cache`) before the step that first sees them, :data:`CHUNK` at a time,
-and each chunk is appended to the cache at once, so the next hunt reuses it. The schedule never
-reads the cache's state or the clock: with an empty or a full cache, resumed, sharded or not, step
-``i`` draws from the same rows, so the items are the same. The cost of that promise: a warm cache
-does not steer the first steps by the whole map.
+the hunt's bases (the first form of each case) are put in an order drawn from the seed. Rows are
+observed (or read from the cache, :mod:`passcheck.coverage.cache`) at a fixed pace, :data:`FIRST`
+before step 0 and :data:`CHUNK` more every :data:`STEPS_PER_CHUNK` steps (:meth:`LazyMap.paced`), each
+chunk appended to the cache at once, so the next hunt reuses it. Step ``i`` sees the rows
+``0 .. visible(i)``: the paced count rounded down to :data:`FIRST` times a power of two (all of them
+once all are paced), so the scheduler and the pass plan are rebuilt from the rows about log2(M / 12)
+times, not at every chunk (a rebuild of the 301-row map takes about a second at load 20). The
+schedule never reads the cache's state or the clock: with an empty or a full cache, resumed, sharded
+or not, step ``i`` draws from the same rows, so the items are the same. The cost of that promise: a
+warm cache does not steer the first steps by the whole map.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from typing import Any
 from passcheck.coverage.entry import TOOLS
 from passcheck.coverage.map import BATCH, CoverageMap, Rows, assemble, catalogue, observe_rows
 
-#: Rows step 0 sees; rows added every :data:`STEPS_PER_CHUNK` steps (one worker call's batch).
+#: Rows observed before step 0 (and seen by it); rows observed every :data:`STEPS_PER_CHUNK` steps
+#: (one worker call's batch).
 FIRST = CHUNK = BATCH
 #: Steps between two chunks: 4 rows a step on average (the 301 hand-written bases are all seen from
 #: step 75 on, the 3,650 of the full library from step 912).
@@ -73,9 +76,17 @@ class LazyMap:
     def total(self) -> int:
         return len(self.order)
 
-    def visible(self, step: int) -> int:
-        """How many rows (of :attr:`order`) step ``step`` sees: a function of the step alone."""
+    def paced(self, step: int) -> int:
+        """How many rows (of :attr:`order`) are observed before step ``step`` runs."""
         return min(self.total, self.first + self.chunk * (step // self.steps_per_chunk))
+
+    def visible(self, step: int) -> int:
+        """How many rows step ``step`` sees: :meth:`paced` rounded down to :attr:`first` times a power
+        of two, or all once all are paced (a function of the step alone)."""
+        paced = self.paced(step)
+        if paced >= self.total or paced <= self.first:
+            return paced
+        return self.first << ((paced // self.first).bit_length() - 1)
 
     def entries(self) -> tuple[dict, dict]:
         """(tool → catalogue entries, tool → why it has none here), read once (cached per tool version)."""

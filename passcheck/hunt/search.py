@@ -130,7 +130,9 @@ def hunt(
             if (budget.items is not None and steps >= budget.items) or (end is not None and time.monotonic() >= end):
                 return Ended("budget", ran)
             step = len(store.items)
-            if steering is not None and steering.visible(step) != seen:  # rows added at this step: steer by them
+            if steering is not None:  # this step's rows observed (paced), then steered by those it sees
+                steering.lazy.observe(steering.lazy.paced(step))
+            if steering is not None and steering.visible(step) != seen:
                 seen = steering.visible(step)
                 scheduler = scheduler_for(*steering.at(step))
                 if end is not None and time.monotonic() >= end:  # observing them spent the budget
