@@ -72,6 +72,15 @@ def add_parser(sub) -> None:
         help="do not steer by the coverage map (the catalogue entries the bases trigger, see 'passcheck coverage')",
     )
     p.add_argument(
+        "--map-first",
+        action="store_true",
+        help="observe every base's coverage row before the first item (inside the budget) and steer every step "
+        "by the whole map; by default rows are observed 12 before the first item and 12 more every 3 steps (in an "
+        "order drawn from the seed) and a step steers by those observed, rounded down to 12 times a power of two: "
+        "the first item runs at once, and the items are the same whatever the cache holds (another sequence "
+        "than --map-first's)",
+    )
+    p.add_argument(
         "--no-variation",
         action="store_true",
         help="do not try the bases' neighbours (one constant value, constant shape, attribute or float elem_type "
@@ -174,6 +183,8 @@ def handle(args) -> int:
         scope["variation"] = 1
     if shard != (1, 1):
         scope["shard"] = f"{shard[0]}/{shard[1]}"
+    if args.map_first and not args.no_coverage:  # another item sequence: a resumed hunt must share it
+        scope["map"] = "first"
     judge = _judge(args, cases_from) if args.env else None
     if judge is not None:
         scope["envs"] = [s.id for s in judge.envs]
@@ -188,16 +199,19 @@ def handle(args) -> int:
     store.save()  # an --out that cannot be written fails now, before any work
     before = list(store.items)
     with executor_for(None, timeout=args.timeout, preload=cases_from) as ex:
-        # the map (cached per tool version) is read before the budget starts: it is not the search
+        # the coverage map is built inside the budget, rows as the steps reach them (passcheck.hunt.lazymap)
         try:
-            cmap = None if args.no_coverage else _coverage_map(found, ex, args)
-            plan = hpasses.explicit(named) if named else hpasses.relevant(found, cmap)
-            store.settle({"passes": plan.passes, "pass_sets": plan.digest()})
+            steering, plan = None if args.no_coverage else _steering(found, ex, args, named), None
+            if steering is None:
+                plan = hpasses.explicit(named) if named else hpasses.relevant(found, None)
+                store.settle({"passes": plan.passes, "pass_sets": plan.digest()})
+            elif store.items:  # a resumed state: the passes its last item drew from, checked
+                store.settle(steering.scope(len(store.items) - 1))
         except BaseException:  # a resumed state of other pass sets, an interrupt: the environments' workers too
             if judge is not None:
                 judge.close(grace=0.0)
             raise
-        for line in plan.unavailable_lines():
+        for line in plan.unavailable_lines() if plan is not None else ():
             print(f"passcheck hunt: {line}", file=sys.stderr)
         planned = args.budget.items
         if planned is not None:  # this shard's steps among the next ``planned`` of the sequence
@@ -206,24 +220,33 @@ def handle(args) -> int:
         with progress(args, planned, "items") as prog:
 
             def on_item(item, rec):
-                prog.advance(f"{len(store.signatures)} signatures", f"{item.pass_id} {item.form} on {item.base}")
+                where = f"{len(store.signatures)} signatures" + (
+                    f"; map: {steering.lazy.ready}/{steering.lazy.total} bases" if steering is not None else ""
+                )
+                prog.advance(where, f"{item.pass_id} {item.form} on {item.base}")
+
+            if steering is not None:  # a row observed between items: named on the heartbeat line
+                steering.lazy.on_row = lambda bid: prog.now(
+                    f"map: {steering.lazy.ready}/{steering.lazy.total} bases (observing {bid})"
+                )
 
             t0 = time.monotonic()
             try:
                 ended = hunt(
                     store,
                     found,
-                    plan.passes,
+                    [] if plan is None else plan.passes,
                     args.seed,
                     args.budget,
                     ex,
                     cases_from=cases_from,
                     on_item=on_item,
-                    cmap=cmap,
+                    cmap=None,
                     shard=shard,
                     judge=judge,
-                    passes_of=None if plan.explicit else plan.of,
+                    passes_of=None if plan is None or plan.explicit else plan.of,
                     variations=variations,
+                    steering=steering,
                 )
             except BaseException:  # an interrupt: the environments' workers are killed, not waited for
                 if judge is not None:
@@ -244,11 +267,22 @@ def handle(args) -> int:
     new = summarize(store, known, f"{len(found)} bases", ended, time.monotonic() - t0, args)
     from passcheck.hunt.summary import pass_lines
 
+    last = max(0, len(store.items) - 1)
+    if steering is not None:
+        plan = steering.plan(last)
+        for line in plan.unavailable_lines():
+            print(f"passcheck hunt: {line}", file=sys.stderr)
     print("\n".join(pass_lines(plan.passes, store.items, store.signatures, plan.cases_of)), file=sys.stderr)
-    if cmap is not None:
+    if steering is not None:
         from passcheck.hunt.summary import coverage_lines
 
-        print("\n".join(coverage_lines(cmap, before, store.items)), file=sys.stderr)
+        lazy = steering.lazy
+        print(
+            f"passcheck hunt: map: {lazy.visible(last)}/{lazy.total} bases steered the last step "
+            f"({lazy.ready} observed or read from the cache)",
+            file=sys.stderr,
+        )
+        print("\n".join(coverage_lines(lazy.at(last), before, store.items)), file=sys.stderr)
     return 1 if new else 0
 
 
@@ -290,24 +324,17 @@ def _bisect_commands(store) -> None:
     bisect_commands(store.signatures, store.scope.get("env_pins") or {}, store.scope.get("cases_from", ()))
 
 
-def _coverage_map(found, executor, args):
-    """The coverage map of the hunt's bases (the first form of each case; cached per tool version),
-    counted on the progress line: uncached, it takes minutes before the budget starts."""
-    import time
+def _steering(found, executor, args, named):
+    """The :class:`~passcheck.hunt.lazymap.Steering` of the hunt: the coverage map of its bases (the
+    first form of each case), rows observed inside the budget and cached per tool version, and the pass
+    plan each step's rows give (``--pass``: the named passes); ``--map-first``: every row from step 0."""
+    from passcheck.coverage.cache import Cache
+    from passcheck.hunt import passes as hpasses
+    from passcheck.hunt.lazymap import LazyMap, Steering
 
-    from passcheck.cli._common import progress
-    from passcheck.hunt.coverage import library_map
-
-    t0 = time.monotonic()
     firsts = [b for b in found if b.form == next(iter(b.case.forms))]
-    with progress(args, len(firsts), "coverage bases") as prog:
-        cmap = library_map(bases=firsts, executor=executor, on_base=lambda bid: prog.advance("", bid))
-    print(
-        f"passcheck hunt: coverage map of {len(firsts)} bases in {time.monotonic() - t0:.1f} s: "
-        f"{sum(map(cmap.triggered, cmap.entries))} of {len(cmap.entries)} catalogue entries triggered",
-        file=sys.stderr,
-    )
-    return cmap
+    lazy = LazyMap(firsts, args.seed, executor, Cache(), **({"first": len(firsts)} if args.map_first else {}))
+    return Steering(lazy, lambda cmap: hpasses.explicit(named) if named else hpasses.relevant(found, cmap))
 
 
 def summarize(store, known, over: str, ended, seconds: float | None, args) -> dict:

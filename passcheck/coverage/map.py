@@ -1,7 +1,7 @@
 """The coverage map: every catalogue entry → the bases that trigger it, with the effect observed.
 
 :func:`catalogue` reads each tool's entries in the isolation worker (cached per tool version);
-:func:`compute` observes every base under every tool in the worker (batched: one call observes
+:func:`compute` observes every base under every tool in the worker (:func:`observe_rows`, batched: one call observes
 several bases; a batch whose worker dies is observed again one base at a time, so a base that
 kills the tool costs itself only), caching each model's triggers by its digest.
 """
@@ -94,6 +94,21 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+@dataclasses.dataclass
+class Rows:
+    """What observing some bases gave: base id → tool → triggers (``observed``), base id → tool → why
+    none (``errors``), base id → its ops (``base_ops``, as :attr:`CoverageMap.base_ops`)."""
+
+    observed: dict[str, dict[str, dict[str, str]]] = dataclasses.field(default_factory=dict)
+    errors: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
+    base_ops: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+
+    def update(self, other: Rows) -> None:
+        self.observed.update(other.observed)
+        self.errors.update(other.errors)
+        self.base_ops.update(other.base_ops)
+
+
 def compute(
     bases: Sequence[Any],
     executor,
@@ -106,26 +121,39 @@ def compute(
     Raises:
         WorkerDied: never (a base whose observation kills the worker is recorded in ``errors``).
     """
-    from passcheck.errors import WorkerDied
-
     entries, unavailable = catalogue(executor, tools, cache)
     tools = [t for t in tools if t in entries]
-    observed: dict[str, dict[str, dict[str, str]]] = {}
-    errors: dict[str, dict[str, str]] = {}
-    base_ops: dict[str, list[str]] = {}
+    return assemble(entries, unavailable, observe_rows(bases, executor, tools, cache, on_base), [b.id for b in bases])
+
+
+def observe_rows(
+    bases: Sequence[Any],
+    executor,
+    tools: Sequence[str],
+    cache=None,
+    on_base: Callable[[str], None] | None = None,
+) -> Rows:
+    """Each base's row under ``tools`` (those with a catalogue here): from ``cache`` when it holds
+    every tool's triggers for the base's model, else observed in ``executor`` (:data:`BATCH` bases a
+    call); every row observed is appended to ``cache`` per batch. ``on_base`` is called per base
+    with its id once its row is known (not for a base that does not build, nor one whose observation
+    killed the worker). Raises nothing a base causes (it is recorded in ``errors``)."""
+    from passcheck.errors import WorkerDied
+
+    rows = Rows()
     todo: list[tuple[str, str, bytes]] = []
     for b in bases:
         try:
             model = b.model()
         except Exception as exc:  # noqa: BLE001 - a base this onnx cannot build: observed by no tool, and why
-            errors[b.id] = {t: f"the base does not build here: {type(exc).__name__}: {exc}" for t in tools}
+            rows.errors[b.id] = {t: f"the base does not build here: {type(exc).__name__}: {exc}" for t in tools}
             continue
-        base_ops[b.id] = _ops(model)
+        rows.base_ops[b.id] = _ops(model)
         data = model.SerializeToString()
         digest = _digest(data)
         got = {t: cache.get(digest, t) for t in tools} if cache is not None else {}
         if cache is not None and all(v is not None for v in got.values()):
-            observed[b.id] = got
+            rows.observed[b.id] = got
             if on_base:
                 on_base(b.id)
         else:
@@ -137,9 +165,9 @@ def compute(
             results = _observe(executor, tools, batch, WorkerDied)
             for (bid, digest, _), res in zip(batch, results, strict=True):
                 if isinstance(res, str):
-                    errors[bid] = {t: res for t in tools}
+                    rows.errors[bid] = {t: res for t in tools}
                     continue
-                observed[bid] = res
+                rows.observed[bid] = res
                 if cache is not None:
                     for t, trig in res.items():
                         cache.put(digest, t, trig)
@@ -149,7 +177,7 @@ def compute(
                 cache.save()
     finally:
         executor.timeout = saved_timeout
-    return _assemble(entries, unavailable, observed, errors, base_ops, [b.id for b in bases])
+    return rows
 
 
 def _observe(executor, tools, batch, died) -> list[Any]:
@@ -181,7 +209,12 @@ def _ops(model) -> list[str]:
     return sorted(out)
 
 
-def _assemble(entries, unavailable, observed, errors, base_ops, base_ids) -> CoverageMap:
+def assemble(entries, unavailable, rows: Rows, base_ids: Sequence[str]) -> CoverageMap:
+    """The map of the bases ``base_ids`` (in that order) from their ``rows`` (others in ``rows`` are
+    left out) over the catalogue ``entries`` (tool → entries; ``unavailable``: tool → why none)."""
+    observed = rows.observed
+    errors = {b: dict(rows.errors[b]) for b in base_ids if b in rows.errors}
+    base_ops = {b: rows.base_ops[b] for b in base_ids if b in rows.base_ops}
     by_key = {e.key: e for es in entries.values() for e in es}
     evidence: dict[str, list[Evidence]] = {}
     reasons: dict[str, str] = {}

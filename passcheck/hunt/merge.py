@@ -5,7 +5,8 @@ items are, step by step, the record of the shard that ran it. Signatures are de-
 :class:`passcheck.signature.Signature` (its key re-derived from each record): hits are summed,
 version windows (``hunt --env``) joined, the first folder's shrunk pair is kept (its case module
 copied once into ``OUT/cases``), the others' pairs are left out. Refused: folders of different
-hunts (seed, passes, cases), a step two shards disagree on, and (unless ``allow_partial``) a
+hunts (seed, passes, cases; the passes only between shards that walked as many steps, since a state
+records those of its last step: :mod:`.lazymap`), a step two shards disagree on, and (unless ``allow_partial``) a
 missing shard.
 """
 
@@ -20,6 +21,9 @@ from typing import Any
 from passcheck.errors import PasscheckError
 from passcheck.hunt.store import OTHER_SHARD, STATE, VERSION, Store
 from passcheck.signature import Signature
+
+#: Scope keys a state records for its last step (the passes of that step's map rows).
+GROWING = ("passes", "pass_sets")
 
 
 def is_hunt(folder: str | Path) -> bool:
@@ -60,9 +64,15 @@ def merge(dirs: Sequence[str | Path], out: str | Path, *, allow_partial: bool = 
         if not is_hunt(f):
             raise PasscheckError(f"{f}: no {STATE}; give the --out folders of 'passcheck hunt'")
         docs.append(_read(f))
+    # the passes a state records are its last step's (the coverage map grows with the steps, .lazymap):
+    # compared between shards that walked as many steps; the merged state takes the longest walk's
+    longest = max(docs, key=lambda d: len(d["items"]))
     scope = {k: v for k, v in docs[0]["scope"].items() if k != "shard"}
     for f, d in zip(folders, docs):
         other = {k: v for k, v in d["scope"].items() if k != "shard"}
+        if len(d["items"]) != len(docs[0]["items"]):
+            for k in GROWING:
+                other[k] = scope.get(k)
         if other != scope:
             diff = sorted(k for k in set(scope) | set(other) if scope.get(k) != other.get(k))
             raise PasscheckError(
@@ -72,7 +82,8 @@ def merge(dirs: Sequence[str | Path], out: str | Path, *, allow_partial: bool = 
     partial = _shards_missing([d["scope"].get("shard") for d in docs], folders)
     if partial and not allow_partial:
         raise PasscheckError(f"{partial}; merge every shard of one hunt, or pass --allow-partial")
-    merged = Store(out, {**scope, "merged": [str(f) for f in folders]})
+    grown = {k: longest["scope"][k] for k in GROWING if k in longest["scope"]}
+    merged = Store(out, {**scope, **grown, "merged": [str(f) for f in folders]})
     try:
         merged.items = _items(folders, docs)
     except (KeyError, TypeError) as exc:

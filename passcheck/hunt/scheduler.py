@@ -30,9 +30,10 @@ the pass and takes the one with the largest share of untried triples (halved for
 so single rewrites come first; a share, so a base with many op types does not crowd out the
 others), ties broken by a generator seeded by (seed, step, pass). A base's items draw only from
 its own passes (``passes_of``, its relevant set without ``--pass``: :mod:`.passes`). The choice
-depends only on the seed, the step and the items already tried (every generator is seeded per
-step and per pass or entry, so a cached "nothing left here" changes no draw), so a run is
-reproducible and a resumed run continues as an uninterrupted one.
+depends only on the seed, the step, the map it is given (a hunt's grows with the steps,
+:mod:`.lazymap`) and the items already tried (every generator is seeded per step and per pass or
+entry, so a cached "nothing left here" changes no draw), so a run is reproducible and a resumed run
+continues as an uninterrupted one.
 
 With variations on (``hunt`` without ``--no-variation``), each base's neighbours (:mod:`.variation`: form
 ids ``vary:<kind>@<site>``, the kind in the triples and pairs as a rewrite kind is) are candidates too:

@@ -12,7 +12,8 @@ signature the library already shows is told apart from a new one. A limit the to
 op only the rewrite brought in is an environment fact, not a finding (:mod:`.limits`).
 
 **Shards** (``shard=(i, n)``): every shard walks the same item sequence (the scheduler's choice at
-step ``k`` depends only on the seed, ``k`` and the items chosen before), runs the steps
+step ``k`` depends only on the seed, ``k``, the items chosen before and the coverage rows step ``k``
+sees, :mod:`.lazymap`), runs the steps
 ``k ≡ i-1 (mod n)`` and records the others as ``other-shard`` without running them. What the
 scheduler learns from an item's run is only whether its base runs (a base that does not is not
 picked again); every shard decides that with the same check (:func:`base_runs`, the base on its
@@ -74,6 +75,7 @@ def hunt(
     judge=None,
     passes_of: Callable[[str], Sequence[str]] | None = None,
     variations: bool = False,
+    steering=None,
 ) -> Ended:
     """Run items until ``budget`` is spent; ``store`` is updated after every item and saved as
     :meth:`~passcheck.hunt.store.Store.checkpoint` says, and when the loop ends (however it ends).
@@ -93,6 +95,9 @@ def hunt(
         passes_of: base id → the passes its items draw from (:meth:`.passes.PassPlan.of`, all of
             them in ``passes``); None: every base draws from ``passes``.
         variations: each base's neighbours are items too (:mod:`.variation`, judged by :mod:`.vary_probe`).
+        steering: a :class:`~passcheck.hunt.lazymap.Steering`: the map (and the passes it gives) grows with
+            the steps, built inside the budget (:mod:`.lazymap`); ``cmap``, ``passes`` and ``passes_of``
+            are then its own at each step, and ``store.scope`` records the passes of the last item's step.
     """
     index, count = shard
     alive: dict[str, bool] = {}  # base id → whether it runs on its feeds (base_runs), asked once per base
@@ -102,15 +107,22 @@ def hunt(
             alive[base_id] = base_runs(scheduler.by_id[base_id], executor) is not None
         return alive[base_id]
 
-    scheduler = Scheduler(bases, passes, seed, cmap, runs=runs, passes_of=passes_of, variations=variations)
-    for rec in store.items:
-        if "base_runs" in rec:
-            alive[rec["base"]] = rec["base_runs"]
-        scheduler.mark(
-            Item(rec["base"], rec["form"], rec["pass"]),
-            rec["triples"],
-            "base_runs" not in rec and rec["status"] == "base-fails",
-        )  # a state written before base_runs
+    def scheduler_for(cmap, passes, passes_of) -> Scheduler:
+        """A scheduler steered by ``cmap`` that has seen every item of ``store`` (as a resumed hunt's)."""
+        made = Scheduler(bases, passes, seed, cmap, runs=runs, passes_of=passes_of, variations=variations)
+        for rec in store.items:
+            if "base_runs" in rec:
+                alive[rec["base"]] = rec["base_runs"]
+            made.mark(
+                Item(rec["base"], rec["form"], rec["pass"]),
+                rec["triples"],
+                "base_runs" not in rec and rec["status"] == "base-fails",
+            )  # a state written before base_runs
+        return made
+
+    seen = None  # with steering: the rows the scheduler was built on
+    if steering is None:
+        scheduler = scheduler_for(cmap, passes, passes_of)
     end = time.monotonic() + budget.seconds if budget.seconds is not None else None
     steps = ran = 0
     try:
@@ -118,6 +130,13 @@ def hunt(
             if (budget.items is not None and steps >= budget.items) or (end is not None and time.monotonic() >= end):
                 return Ended("budget", ran)
             step = len(store.items)
+            if steering is not None:  # this step's rows observed (paced), then steered by those it sees
+                steering.lazy.observe(steering.lazy.paced(step))
+            if steering is not None and steering.visible(step) != seen:
+                seen = steering.visible(step)
+                scheduler = scheduler_for(*steering.at(step))
+                if end is not None and time.monotonic() >= end:  # observing them spent the budget
+                    return Ended("budget", ran)
             item = scheduler.next(step)
             if item is None:
                 return Ended("exhausted", ran)
@@ -152,6 +171,8 @@ def hunt(
                 rec["base_runs"] = alive[item.base]
             rec["triples"] = sorted(scheduler.triples(item))
             store.items.append(rec)
+            if steering is not None:  # the passes this item was drawn from: what a resumed hunt checks
+                store.scope.update(steering.scope(step))
             scheduler.mark(item, rec["triples"])
             store.checkpoint()
             steps += 1

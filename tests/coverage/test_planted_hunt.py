@@ -60,7 +60,9 @@ def _planted(state: dict) -> list[dict]:
 
 @pytest.mark.slow
 def test_the_guided_hunt_finds_a_bug_inside_one_rules_pattern(tmp_path):
-    r, state = _hunt(tmp_path / "guided")
+    # --map-first: every row steers from step 0 (by default step i sees 12 + 12 * (i // 3) of the 325 rows,
+    # passcheck.hunt.lazymap, and the one CastIdentity base would come into view by the luck of the seed)
+    r, state = _hunt(tmp_path / "guided", "--map-first")
     assert r.returncode == 1, r.stderr
     sig = _planted(state)
     assert sig and sig[0]["found_on"]["base"].startswith("generated/cast-") and sig[0]["reproduces"] is True

@@ -98,3 +98,25 @@ def test_version_windows_of_two_shards_are_joined(tmp_path):
     rec = store.signatures[SIG.key]
     assert rec["window"] == {"present": ["e2", "e3"], "absent": ["e1"]}
     assert rec["bisect"] == f"passcheck bisect --cases-from {tmp_path / 'm' / 'cases' / 'hunt_abc.py'}"
+
+
+def _with_passes(folder: Path, steps: int, passes: list[str], digest: str) -> Path:
+    """``folder``'s state cut to ``steps`` items, recording the passes its last step drew from."""
+    doc = json.loads((folder / "hunt-state.json").read_text())
+    doc["items"] = doc["items"][:steps]
+    doc["scope"].update(passes=passes, pass_sets=digest)
+    (folder / "hunt-state.json").write_text(json.dumps(doc))
+    return folder
+
+
+def test_time_budget_shards_whose_last_steps_saw_more_map_rows_merge_with_the_longest_walks_passes(tmp_path):
+    # a state records the passes of its last step (the map grows with the steps, passcheck.hunt.lazymap):
+    # shards of a time budget end at different steps, so their passes may differ, and they are one hunt
+    a = _with_passes(_shard(tmp_path / "a", "1/2", hits=1, mine=0), 3, ["ort:basic"], "d3")
+    b = _with_passes(_shard(tmp_path / "b", "2/2", hits=1, mine=1), 4, ["ort:basic", "onnxsim:simplify"], "d4")
+    store, _ = merge([a, b], tmp_path / "m")
+    assert len(store.items) == 4 and store.scope["passes"] == ["ort:basic", "onnxsim:simplify"]
+    assert store.scope["pass_sets"] == "d4"
+    c = _with_passes(_shard(tmp_path / "c", "2/2", hits=1, mine=1), 3, ["ort:basic", "onnxsim:simplify"], "d4")
+    with pytest.raises(PasscheckError, match="a different hunt \\(pass_sets, passes differ"):
+        merge([a, c], tmp_path / "m2")  # as many steps, other passes: another hunt

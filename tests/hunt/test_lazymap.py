@@ -1,0 +1,98 @@
+"""The coverage map built inside the hunt's budget (passcheck.hunt.lazymap): with an empty cache the
+first item is tried before the map is complete, a hunt resumed after a partial map tries the items an
+uninterrupted hunt with a full cache tries, and the cache's rows are appended without losing another
+writer's (passcheck.coverage.cache)."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from passcheck.coverage.cache import ROWS, Cache
+
+# 14 map bases: more than the 12 rows step 0 sees (lazymap.FIRST), all seen from step 3 on
+CASES = ("--case", "axes/*", "--case", "broadcast/*")
+
+
+def _hunt(out: Path, cache: Path, budget: str, *args: str) -> subprocess.CompletedProcess:
+    argv = [sys.executable, "-m", "passcheck", "hunt", *CASES, "--no-generated", "--no-variation", "--seed", "5"]
+    argv += ["--budget", budget, "--out", str(out), "--progress", "lines", *args]
+    env = {**os.environ, "PASSCHECK_PROGRESS_EVERY": "0", "PASSCHECK_CACHE": str(cache)}
+    return subprocess.run(argv, capture_output=True, text=True, timeout=900, env=env)
+
+
+def _items(out: Path) -> list[tuple[str, str, str]]:
+    state = json.loads((out / "hunt-state.json").read_text())
+    return [(i["base"], i["form"], i["pass"]) for i in state["items"]]
+
+
+def test_first_item_is_tried_before_the_map_is_complete(tmp_path):
+    r = _hunt(tmp_path / "h", tmp_path / "empty-cache", "4items")
+    assert r.returncode in (0, 1), r.stderr
+    counts = re.findall(r"(\d+)/4 items \(\d+ signatures; map: (\d+)/(\d+) bases", r.stderr)
+    assert [c[0] for c in counts] == ["1", "2", "3", "4"], r.stderr
+    first, last = counts[0], counts[-1]
+    assert int(first[1]) < int(first[2]) == 14, r.stderr  # item 1 ran with 12 of 14 rows known
+    assert int(last[1]) == int(last[2]) == 14, r.stderr  # the rest were observed at step 3
+    rows = (tmp_path / "empty-cache" / "coverage").glob(f"*/{ROWS}")
+    assert sum(len(p.read_text().splitlines()) for p in rows) >= 14  # every row kept for the next hunt
+
+
+def test_resume_after_a_partial_map_tries_the_items_of_a_hunt_with_a_full_cache(tmp_path):
+    cold, warm = tmp_path / "cold-cache", tmp_path / "warm-cache"
+    first = _hunt(tmp_path / "resumed", cold, "2items")  # stops with 12 of 14 rows observed
+    assert first.returncode in (0, 1), first.stderr
+    assert "map: 12/14 bases" in first.stderr
+    again = _hunt(tmp_path / "resumed", cold, "5items", "--resume")
+    assert again.returncode in (0, 1), again.stderr
+    filled = _hunt(tmp_path / "fill", warm, "4items")  # every row in the cache before the compared hunt
+    assert filled.returncode in (0, 1), filled.stderr
+    whole = _hunt(tmp_path / "whole", warm, "7items")
+    assert whole.returncode in (0, 1), whole.stderr
+    assert len(_items(tmp_path / "whole")) == 7
+    assert _items(tmp_path / "resumed") == _items(tmp_path / "whole")
+
+
+def _row(i: int, writer: str) -> tuple[str, str, dict[str, str]]:
+    return f"{writer}-{i:04d}", "onnx-shape-inference", {"Add@14": f"{writer} {i}"}
+
+
+def _write_rows(folder: str, writer: str, n: int) -> None:
+    cache = Cache(folder=Path(folder))
+    for i in range(n):
+        cache.put(*_row(i, writer))
+        cache.save()
+
+
+def test_two_caches_open_at_once_keep_each_others_rows(tmp_path):
+    one, two = Cache(folder=tmp_path), Cache(folder=tmp_path)  # both read the folder before either writes
+    one.put(*_row(0, "one"))
+    one.save()
+    two.put(*_row(0, "two"))
+    two.save()
+    again = Cache(folder=tmp_path)
+    assert again.get(*_row(0, "one")[:2]) == _row(0, "one")[2]
+    assert again.get(*_row(0, "two")[:2]) == _row(0, "two")[2]
+    assert one.reload() == 1 and one.get(*_row(0, "two")[:2]) == _row(0, "two")[2]  # another writer's row, read
+
+
+def test_two_concurrent_writer_processes_lose_no_rows_and_a_torn_line_is_skipped(tmp_path):
+    (tmp_path / ROWS).write_text('{"digest": "torn", "tool": "onnx-sh')  # a writer killed mid-line
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_write_rows, args=(str(tmp_path), w, 200)) for w in ("a", "b")]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=300)
+        assert p.exitcode == 0
+    cache = Cache(folder=tmp_path)
+    for w in ("a", "b"):
+        for i in range(200):
+            digest, tool, triggers = _row(i, w)
+            assert cache.get(digest, tool) == triggers, (w, i)
+    assert cache.get("torn", "onnx-shape-inference") is None
