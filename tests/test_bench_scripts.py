@@ -160,6 +160,59 @@ def test_a_mutant_runs_the_tests_covering_its_statement_fastest_first(tmp_path):
     assert s.tests(module, len(source)) == []  # nothing runs it: a survivor without a run
 
 
+IMPORT_TIME = """import dataclasses
+
+
+def _table():
+    return [_row(1)]  # line 5
+
+
+def _row(n):
+    def later():
+        return n + 1  # line 10: runs when called
+    return (n, later)  # line 11
+
+
+def checked(x):
+    return x > 0  # line 15
+
+
+@dataclasses.dataclass(
+    frozen=True,  # line 19
+)
+class Plan:
+    size: int = 3  # line 22
+
+
+TABLE = _table()
+"""
+
+
+def test_a_statement_import_time_code_runs_gets_the_module_selection_not_its_first_importer(tmp_path):
+    """A class decorator's lines, a class body, and the body of a function module-level code calls (a
+    table built by a helper, through another) run when the module is imported: coverage gives them to
+    the test that first imported it, so they run the module's whole selection (None)."""
+    sel = _bench("mutation_select")
+    module = tmp_path / "m.py"
+    module.write_text(IMPORT_TIME)
+    importer, checker = "tests/a/test_a.py::first", "tests/a/test_a.py::checks"
+    found = {
+        "tests": {importer: 0.1, checker: 0.2},
+        "lines": {str(module): {str(n): [importer] for n in (5, 11, 18, 19, 22)} | {"10": [checker], "15": [checker]}},
+    }
+    s = sel.Selector(found)
+    assert [s.tests(str(module), n) for n in (5, 11, 18, 19, 22)] == [None] * 5
+    assert s.tests(str(module), 10) == [checker] and s.tests(str(module), 15) == [checker]
+    # the two the seed-2 rerun met: spec_table's reduce rules (built by a helper) and a frozen plan
+    table = sel.statement_lines((ROOT / "passcheck/oracles/spec_table.py").read_text())
+    src = (ROOT / "passcheck/oracles/spec_table.py").read_text().splitlines()
+    axes = next(i for i, line in enumerate(src, 1) if "axes_in_range(None, 1), _REDUCED" in line)
+    assert table[axes][1] is False
+    plan = (ROOT / "passcheck/runtime/plan.py").read_text()
+    frozen = next(i for i, line in enumerate(plan.splitlines(), 1) if line == "@dataclasses.dataclass(frozen=True)")
+    assert sel.statement_lines(plan)[frozen][1] is False
+
+
 def test_a_map_is_updated_by_running_again_only_the_test_files_added_or_changed(tmp_path):
     """``load_or_build``'s update: a changed test file's old contexts go, its new ones come; the other
     files' contexts and the import-time context stay; a test file of a new target is a changed file."""
