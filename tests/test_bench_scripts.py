@@ -281,17 +281,24 @@ def _alive(pid: int) -> bool:
     return not (status.exists() and "\\nState:\\tZ" in status.read_text())
 
 
-def test_stopping_a_run_kills_every_test_command_and_what_it_started(tmp_path, monkeypatch):
-    """Ctrl-C / SIGTERM end in ``Runner.stop``: the pytest process of each running mutant and every
-    process it started, in its own session or not, are killed, and the run returns."""
+def _tiny_runner(tmp_path, module: str, test: tuple[str, str], warm: bool):
+    """A Runner over a one-tree copy of a folder holding ``m.py`` (``module``) and one test file."""
     run = _bench("mutation_run")
     root = tmp_path / "root"
     root.mkdir()
-    (root / "m.py").write_text("x = 1 + 1\n")
-    (root / "test_hang.py").write_text(HANGING_TEST)
+    (root / "m.py").write_text(module)
+    (root / test[0]).write_text(test[1])
     copy = lambda dest: [shutil.copy2(f, dest / f.name) for f in root.iterdir()]
+    return run, run.Runner(root, tmp_path / "work", 1, timeout=600, copy=copy, warm=warm)
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+def test_stopping_a_run_kills_every_test_command_and_what_it_started(tmp_path, monkeypatch, warm):
+    """Ctrl-C / SIGTERM end in ``Runner.stop``: the pytest process of each running mutant and every
+    process it started, in its own session or not, are killed, and the run returns; with ``warm``
+    the pytest is a fork of the tree's warm server, which goes too."""
     monkeypatch.setenv("HANG_PIDS", str(tmp_path / "pids"))
-    runner = run.Runner(root, tmp_path / "work", 1, timeout=600, copy=copy)
+    run, runner = _tiny_runner(tmp_path, "x = 1 + 1\n", ("test_hang.py", HANGING_TEST), warm)
     mutant = run.Mutant("m.py", 1, "core/ReplaceBinaryOperator_Add_Sub", 0, ["test_hang.py"])
     judging = threading.Thread(target=runner.run, args=([mutant], lambda m: None), daemon=True)
     judging.start()
@@ -300,6 +307,9 @@ def test_stopping_a_run_kills_every_test_command_and_what_it_started(tmp_path, m
         assert time.monotonic() < deadline and judging.is_alive(), "the hanging test never started"
         time.sleep(0.05)
     pids = [int(p) for p in (tmp_path / "pids").read_text().split()]
+    servers = [s.proc.pid for s in runner._servers.values()]
+    assert len(servers) == warm
+    pids += servers
     runner.stop()
     judging.join(60)
     assert not judging.is_alive()
@@ -308,3 +318,29 @@ def test_stopping_a_run_kills_every_test_command_and_what_it_started(tmp_path, m
         assert time.monotonic() < deadline, [p for p in pids if _alive(p)]
         time.sleep(0.05)
     assert (runner.trees[0] / "m.py").read_text() == "x = 1 + 1\n"  # the pristine module is back
+
+
+WARM_TEST = """
+import m
+
+
+def test_m():
+    assert m.x == 2 and m.y == 0
+"""
+
+
+def test_a_warm_server_runs_each_mutant_against_the_mutated_module_of_its_tree(tmp_path):
+    """The forked pytest imports the tree copy's module as mutated, not a copy the server holds: a
+    mutant that changes ``x`` is killed, one that leaves ``y`` at 0 survives, the pristine module is
+    back after each, and one server serves them all."""
+    run, runner = _tiny_runner(tmp_path, "x = 1 + 1\ny = 0 * 5\n", ("test_m.py", WARM_TEST), True)
+    mutants = [
+        run.Mutant("m.py", 1, "core/ReplaceBinaryOperator_Add_Sub", 0, ["test_m.py"]),
+        run.Mutant("m.py", 2, "core/ReplaceBinaryOperator_Mul_Div", 0, ["test_m.py"]),
+        run.Mutant("m.py", 1, "core/ReplaceBinaryOperator_Add_Mul", 0, ["test_m.py"]),
+    ]
+    started = []
+    runner.run(mutants, lambda m: started.extend(s.proc.pid for s in runner._servers.values()))
+    assert [m.outcome for m in mutants] == ["killed", "survived", "killed"]
+    assert len(set(started)) == 1 and not _alive(started[0])  # one server for all, ended with the run
+    assert (runner.trees[0] / "m.py").read_text() == "x = 1 + 1\ny = 0 * 5\n"
