@@ -7,12 +7,17 @@ One thread per tree copy takes the next mutant, writes it over its module (cosmi
 kills the process tree of every running test command (``passcheck._procs.Children``: the pytest
 process, its group and every descendant, isolation workers in groups of their own included), waits
 for the threads, and exits 130 / 143.
+
+With ``warm``, each tree copy has a server (``bench/mutation_warm.py``) that imported the third-party
+packages once and forks the pytest of each mutant, the same arguments in the same tree: a mutant killed
+by its first test no longer pays for importing numpy, onnx, onnxruntime and hypothesis.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
+import json
 import os
 import queue
 import shutil
@@ -72,9 +77,17 @@ class Runner:
     """``workers`` tree copies of ``root`` under ``work``; :meth:`run` judges mutants on them."""
 
     def __init__(
-        self, root: Path, work: Path, workers: int, timeout: float, copy: Callable[[Path], None], factor: float = 3.0
+        self,
+        root: Path,
+        work: Path,
+        workers: int,
+        timeout: float,
+        copy: Callable[[Path], None],
+        factor: float = 3.0,
+        warm: bool = False,
     ):
-        self.root, self.timeout, self.factor = root, timeout, factor
+        self.root, self.timeout, self.factor, self.warm = root, timeout, factor, warm
+        self._servers: dict[Path, _Server] = {}
         self.trees = []
         for i in range(workers):
             tree = work / f"tree-{i}"
@@ -92,10 +105,37 @@ class Runner:
         taken for a mutant that hangs (a survivor counted as killed)."""
         return max(self.timeout, self.factor * m.budget)
 
+    def _pytest_args(self, m: Mutant) -> list[str]:
+        args = ["-x", "-q", "-n", "0", "-p", "no:cacheprovider", "-W", "ignore", "-m", "not matrix", *m.tests]
+        return args + (["-k", m.keyword] if m.keyword else [])
+
     def _command(self, m: Mutant) -> list[str]:
-        pytest = ["-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider", "-W", "ignore", "-m", "not matrix"]
-        cmd = ["nice", "-n", "15", sys.executable, *pytest, *m.tests]
-        return cmd + (["-k", m.keyword] if m.keyword else [])
+        return ["nice", "-n", "15", sys.executable, "-m", "pytest", *self._pytest_args(m)]
+
+    def _exit_code(self, tree: Path, m: Mutant, env: dict) -> int | None:
+        """The exit code of ``m``'s pytest in ``tree`` (a fresh process, or forked by the tree's warm
+        server); None past its :meth:`limit` (the process tree killed)."""
+        if self.warm:
+            server = self._servers.get(tree)
+            if server is None or not server.alive():
+                server = self._servers[tree] = _Server(self.children, tree)
+            pid = server.start(self._pytest_args(m), env)
+            code = server.result(self.limit(m))
+            if code is None:
+                kill_tree(pid)
+                server.result(None)  # the server reaps it
+            return code
+        proc = self.children.popen(
+            self._command(m), cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        try:
+            return proc.wait(self.limit(m))
+        except subprocess.TimeoutExpired:
+            kill_tree(proc.pid)
+            proc.wait()
+            return None
+        finally:
+            self.children.done(proc)
 
     def _judge(self, tree: Path, m: Mutant) -> None:
         from cosmic_ray.mutating import mutate_code
@@ -119,22 +159,17 @@ class Runner:
         started = time.monotonic()
         try:
             try:
-                proc = self.children.popen(
-                    self._command(m), cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-                )
+                code = self._exit_code(tree, m, env)
             except Stopped:
-                return
-            try:
-                code = proc.wait(self.limit(m))
+                if self.stopping.is_set():
+                    return
+                code, m.note = -1, "the warm server ended"
+            if code is None:
+                m.outcome = "timeout"
+            else:
                 m.outcome = "killed" if code in KILLED_CODES else "survived" if code == 0 else "incompetent"
                 if m.outcome == "incompetent":
-                    m.note = f"pytest exited {code}"
-            except subprocess.TimeoutExpired:
-                kill_tree(proc.pid)
-                proc.wait()
-                m.outcome = "timeout"
-            finally:
-                self.children.done(proc)
+                    m.note = m.note or f"pytest exited {code}"
         finally:
             shutil.copy2(self.root / m.module, path)
             m.seconds = time.monotonic() - started
@@ -174,6 +209,7 @@ class Runner:
                 t.join()
             raise
         finally:
+            self.close()
             if main:
                 signal.signal(signal.SIGTERM, previous)
 
@@ -181,6 +217,76 @@ class Runner:
         """Kill every running test command's process tree; no new one starts."""
         self.stopping.set()
         self.children.stop()
+
+    def close(self) -> None:
+        """End the warm servers (their stdin closed: each exits after its current child) and reap them;
+        :meth:`run` does it before it returns."""
+        for server in self._servers.values():
+            server.close()
+        self._servers.clear()
+
+
+class _Server:
+    """A ``bench/mutation_warm.py`` process for one tree copy, started through ``children`` (so a stop
+    kills it with every pytest it forked).
+
+    Raises (from the constructor):
+        Stopped: the run was stopped.
+    """
+
+    def __init__(self, children, tree: Path):
+        self.children, self.tree = children, tree
+        argv = ["nice", "-n", "15", sys.executable, str(Path(__file__).with_name("mutation_warm.py"))]
+        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+        self.proc = children.popen(argv, cwd=tree, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.put(int(line))
+        self.lines.put(None)  # the server ended
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def start(self, args: list[str], env: dict) -> int:
+        """Fork a pytest with ``args`` in the tree; its pid.
+
+        Raises:
+            Stopped: the server ended (the run was stopped, or it died).
+        """
+        try:
+            self.proc.stdin.write(json.dumps({"cwd": str(self.tree), "args": args, "env": env}) + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError) as e:
+            raise Stopped from e
+        pid = self.lines.get()
+        if pid is None:
+            raise Stopped
+        return pid
+
+    def result(self, timeout: float | None) -> int | None:
+        """The exit code of the child :meth:`start` forked; None when ``timeout`` seconds passed first.
+
+        Raises:
+            Stopped: the server ended before the child's code came.
+        """
+        try:
+            code = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if code is None:
+            raise Stopped
+        return code
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        self.proc.wait()
+        self.children.done(self.proc)
 
 
 def raise_interrupt(signum, frame) -> None:  # noqa: ARG001 - signal handler signature

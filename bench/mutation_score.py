@@ -14,7 +14,9 @@ the mapped tests with a context per test, isolation workers included, cached on 
 sources and tests: ``bench/mutation_contexts.py``), fastest first, stopping at the first failure;
 a statement only import time runs gets its module's whole selection; a statement no test runs is
 a survivor without a run (outcome ``uncovered``, "no covering test"). ``--workers`` mutants run at
-once, each in a tree copy of its own, under ``nice -n 15``; Ctrl-C or SIGTERM kills every test
+once, each in a tree copy of its own, under ``nice -n 15``, each pytest forked from a warm server of
+its tree that imported the third-party packages once (``bench/mutation_warm.py``; ``--cold``: a fresh
+``python -m pytest`` each); Ctrl-C or SIGTERM kills every test
 command with all it started (``bench/mutation_run.py``). A mutant is *killed* when its tests fail
 (or its module no longer imports) or time out (past ``--timeout``, or ``--timeout-factor`` × the
 seconds its tests took in the map's coverage run when longer), *survived* when they pass.
@@ -121,6 +123,11 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     )
     p.add_argument("--workers", type=int, default=2, help="mutants judged at once, one tree copy each")
     p.add_argument("--all-operators", action="store_true", help="every cosmic-ray operator, not the selective set")
+    p.add_argument(
+        "--cold",
+        action="store_true",
+        help="start a fresh python -m pytest per mutant, not a fork of a warm server (bench/mutation_warm.py)",
+    )
     p.add_argument("--no-map", action="store_true", help="run each mutant's module selection, not its covering tests")
     p.add_argument("--results", type=Path, help="append every judged mutant here (JSON lines)")
     p.add_argument("--summarize", type=Path, help="print the table of a --results file and exit (no run)")
@@ -360,7 +367,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"line → tests map: {how} ({len(found_map['tests'])} tests)")
             selector = mutation_select.Selector(found_map)
         mutants = _mutants(chosen, selector, args.keyword)
-        runner = mutation_run.Runner(ROOT, work, args.workers, args.timeout, _copy_tree, args.timeout_factor)
+        runner = mutation_run.Runner(
+            ROOT, work, args.workers, args.timeout, _copy_tree, args.timeout_factor, warm=not args.cold
+        )
         lock = threading.Lock()
         out = args.results.open("a") if args.results else None
 

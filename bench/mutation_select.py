@@ -27,9 +27,11 @@ per test (``bench/mutation_contexts.py``, isolation workers included) and keeps,
 mutated module, the tests that ran it, and each test's seconds; the map is cached under
 ``$PASSCHECK_CACHE`` keyed on the hash of the sources and tests; when only test files changed, a
 cached map of the same sources is updated by running those files alone (:func:`load_or_build`).
-A mutant runs the tests covering its statement, fastest first; a line that runs only at import
-time (the empty context) runs the module's whole selection; a line no test runs is a survivor
-without a run ("no covering test").
+A mutant runs the tests covering its statement, fastest first; a statement that runs at import
+time (module level, a class body, a decorator or default value, the body of a function import-time
+code calls: coverage gives it to the first importing test) or that only import-time code runs (the
+empty context) runs the module's whole selection; a line no test runs is a survivor without a run
+("no covering test").
 """
 
 from __future__ import annotations
@@ -303,11 +305,52 @@ def _same_base(base: str) -> dict | None:
     return None
 
 
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _called(nodes: list[ast.AST]) -> set[str]:
+    """Names ``nodes`` call as they run (``f(…)``, ``@f``, ``@f(…)``): function bodies and lambdas are
+    skipped (they run when called), their decorators and default values are not."""
+    out: set[str] = set()
+    todo = list(nodes)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, _FUNCTIONS + (ast.Lambda,)):
+            args = node.args
+            todo += [*args.defaults, *(d for d in args.kw_defaults if d is not None)]
+            if not isinstance(node, ast.Lambda):
+                todo += node.decorator_list
+                out |= {d.id for d in node.decorator_list if isinstance(d, ast.Name)}
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            out.add(node.func.id)
+        todo += ast.iter_child_nodes(node)
+    return out
+
+
+def import_time_functions(tree: ast.Module) -> set[str]:
+    """The module-level functions of ``tree`` that import-time code calls by name, directly or through
+    each other (``RULES = _rules()``): their bodies run when the module is imported. Calls through an
+    attribute (``Cls.build()``) or a stored reference are not followed."""
+    defs = {n.name: n for n in tree.body if isinstance(n, _FUNCTIONS)}
+    found: set[str] = set()
+    todo = [n for n in _called(tree.body) if n in defs]
+    while todo:
+        name = todo.pop()
+        if name not in found:
+            found.add(name)
+            todo += [n for n in _called(defs[name].body) if n in defs]
+    return found
+
+
 def statement_lines(source: str) -> dict[int, tuple[range, bool]]:
-    """line → (the lines of the innermost statement holding it (a compound statement: its header only),
-    whether that statement runs inside a function body rather than at import time)."""
+    """line → (the lines of the innermost statement holding it (a compound statement: its header only,
+    a decorated ``def``/``class`` from its first decorator on), whether that statement runs inside a
+    function body rather than at import time: a module-level function import-time code calls
+    (:func:`import_time_functions`) runs at import time)."""
     out: dict[int, tuple[range, bool]] = {}
-    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    tree = ast.parse(source)
+    at_import = import_time_functions(tree)
 
     def visit(node: ast.AST, in_function: bool) -> None:
         for child in ast.iter_child_nodes(node):
@@ -315,14 +358,17 @@ def statement_lines(source: str) -> dict[int, tuple[range, bool]]:
             if isinstance(child, ast.stmt):
                 body = getattr(child, "body", None)
                 end = body[0].lineno - 1 if isinstance(body, list) and body and hasattr(body[0], "lineno") else None
-                span = range(child.lineno, max(child.lineno, end if end else child.end_lineno) + 1)
+                # ast starts a decorated def/class at its keyword; its decorators run where it stands
+                start = min([child.lineno] + [d.lineno for d in getattr(child, "decorator_list", ())])
+                span = range(start, max(child.lineno, end if end else child.end_lineno) + 1)
                 for n in span:
                     out[n] = (span, in_function)
-            if isinstance(child, functions + (ast.Lambda,)):
-                inner = True  # its body runs when called; its header (defaults, decorators) where it stands
+            if isinstance(child, _FUNCTIONS + (ast.Lambda,)):
+                # its body runs when called; its header (defaults, decorators) where it stands
+                inner = not (node is tree and getattr(child, "name", None) in at_import)
             visit(child, inner)
 
-    visit(ast.parse(source), False)
+    visit(tree, False)
     return out
 
 
@@ -338,9 +384,9 @@ class Selector:
 
     def tests(self, module: str, line: int) -> list[str] | None:
         """Node ids of the tests that run ``module``'s statement at ``line``, fastest first; None when
-        it runs at import time (outside any function body: the test that first imports the module
-        claims it, not every test that reads what it built) or only import-time code runs it (then
-        the module's selection applies); [] when nothing runs it."""
+        it runs at import time (outside any function body, or in a function import-time code calls:
+        the test that first imports the module claims it, not every test that reads what it built) or
+        only import-time code runs it (then the module's selection applies); [] when nothing runs it."""
         if module not in self._spans:
             self._spans[module] = statement_lines((ROOT / module).read_text())
         span, in_function = self._spans[module].get(line, (range(line, line + 1), True))

@@ -160,6 +160,59 @@ def test_a_mutant_runs_the_tests_covering_its_statement_fastest_first(tmp_path):
     assert s.tests(module, len(source)) == []  # nothing runs it: a survivor without a run
 
 
+IMPORT_TIME = """import dataclasses
+
+
+def _table():
+    return [_row(1)]  # line 5
+
+
+def _row(n):
+    def later():
+        return n + 1  # line 10: runs when called
+    return (n, later)  # line 11
+
+
+def checked(x):
+    return x > 0  # line 15
+
+
+@dataclasses.dataclass(
+    frozen=True,  # line 19
+)
+class Plan:
+    size: int = 3  # line 22
+
+
+TABLE = _table()
+"""
+
+
+def test_a_statement_import_time_code_runs_gets_the_module_selection_not_its_first_importer(tmp_path):
+    """A class decorator's lines, a class body, and the body of a function module-level code calls (a
+    table built by a helper, through another) run when the module is imported: coverage gives them to
+    the test that first imported it, so they run the module's whole selection (None)."""
+    sel = _bench("mutation_select")
+    module = tmp_path / "m.py"
+    module.write_text(IMPORT_TIME)
+    importer, checker = "tests/a/test_a.py::first", "tests/a/test_a.py::checks"
+    found = {
+        "tests": {importer: 0.1, checker: 0.2},
+        "lines": {str(module): {str(n): [importer] for n in (5, 11, 18, 19, 22)} | {"10": [checker], "15": [checker]}},
+    }
+    s = sel.Selector(found)
+    assert [s.tests(str(module), n) for n in (5, 11, 18, 19, 22)] == [None] * 5
+    assert s.tests(str(module), 10) == [checker] and s.tests(str(module), 15) == [checker]
+    # the two the seed-2 rerun met: spec_table's reduce rules (built by a helper) and a frozen plan
+    table = sel.statement_lines((ROOT / "passcheck/oracles/spec_table.py").read_text())
+    src = (ROOT / "passcheck/oracles/spec_table.py").read_text().splitlines()
+    axes = next(i for i, line in enumerate(src, 1) if "axes_in_range(None, 1), _REDUCED" in line)
+    assert table[axes][1] is False
+    plan = (ROOT / "passcheck/runtime/plan.py").read_text()
+    frozen = next(i for i, line in enumerate(plan.splitlines(), 1) if line == "@dataclasses.dataclass(frozen=True)")
+    assert sel.statement_lines(plan)[frozen][1] is False
+
+
 def test_a_map_is_updated_by_running_again_only_the_test_files_added_or_changed(tmp_path):
     """``load_or_build``'s update: a changed test file's old contexts go, its new ones come; the other
     files' contexts and the import-time context stay; a test file of a new target is a changed file."""
@@ -228,17 +281,24 @@ def _alive(pid: int) -> bool:
     return not (status.exists() and "\\nState:\\tZ" in status.read_text())
 
 
-def test_stopping_a_run_kills_every_test_command_and_what_it_started(tmp_path, monkeypatch):
-    """Ctrl-C / SIGTERM end in ``Runner.stop``: the pytest process of each running mutant and every
-    process it started, in its own session or not, are killed, and the run returns."""
+def _tiny_runner(tmp_path, module: str, test: tuple[str, str], warm: bool):
+    """A Runner over a one-tree copy of a folder holding ``m.py`` (``module``) and one test file."""
     run = _bench("mutation_run")
     root = tmp_path / "root"
     root.mkdir()
-    (root / "m.py").write_text("x = 1 + 1\n")
-    (root / "test_hang.py").write_text(HANGING_TEST)
+    (root / "m.py").write_text(module)
+    (root / test[0]).write_text(test[1])
     copy = lambda dest: [shutil.copy2(f, dest / f.name) for f in root.iterdir()]
+    return run, run.Runner(root, tmp_path / "work", 1, timeout=600, copy=copy, warm=warm)
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+def test_stopping_a_run_kills_every_test_command_and_what_it_started(tmp_path, monkeypatch, warm):
+    """Ctrl-C / SIGTERM end in ``Runner.stop``: the pytest process of each running mutant and every
+    process it started, in its own session or not, are killed, and the run returns; with ``warm``
+    the pytest is a fork of the tree's warm server, which goes too."""
     monkeypatch.setenv("HANG_PIDS", str(tmp_path / "pids"))
-    runner = run.Runner(root, tmp_path / "work", 1, timeout=600, copy=copy)
+    run, runner = _tiny_runner(tmp_path, "x = 1 + 1\n", ("test_hang.py", HANGING_TEST), warm)
     mutant = run.Mutant("m.py", 1, "core/ReplaceBinaryOperator_Add_Sub", 0, ["test_hang.py"])
     judging = threading.Thread(target=runner.run, args=([mutant], lambda m: None), daemon=True)
     judging.start()
@@ -247,6 +307,9 @@ def test_stopping_a_run_kills_every_test_command_and_what_it_started(tmp_path, m
         assert time.monotonic() < deadline and judging.is_alive(), "the hanging test never started"
         time.sleep(0.05)
     pids = [int(p) for p in (tmp_path / "pids").read_text().split()]
+    servers = [s.proc.pid for s in runner._servers.values()]
+    assert len(servers) == warm
+    pids += servers
     runner.stop()
     judging.join(60)
     assert not judging.is_alive()
@@ -255,3 +318,29 @@ def test_stopping_a_run_kills_every_test_command_and_what_it_started(tmp_path, m
         assert time.monotonic() < deadline, [p for p in pids if _alive(p)]
         time.sleep(0.05)
     assert (runner.trees[0] / "m.py").read_text() == "x = 1 + 1\n"  # the pristine module is back
+
+
+WARM_TEST = """
+import m
+
+
+def test_m():
+    assert m.x == 2 and m.y == 0
+"""
+
+
+def test_a_warm_server_runs_each_mutant_against_the_mutated_module_of_its_tree(tmp_path):
+    """The forked pytest imports the tree copy's module as mutated, not a copy the server holds: a
+    mutant that changes ``x`` is killed, one that leaves ``y`` at 0 survives, the pristine module is
+    back after each, and one server serves them all."""
+    run, runner = _tiny_runner(tmp_path, "x = 1 + 1\ny = 0 * 5\n", ("test_m.py", WARM_TEST), True)
+    mutants = [
+        run.Mutant("m.py", 1, "core/ReplaceBinaryOperator_Add_Sub", 0, ["test_m.py"]),
+        run.Mutant("m.py", 2, "core/ReplaceBinaryOperator_Mul_Div", 0, ["test_m.py"]),
+        run.Mutant("m.py", 1, "core/ReplaceBinaryOperator_Add_Mul", 0, ["test_m.py"]),
+    ]
+    started = []
+    runner.run(mutants, lambda m: started.extend(s.proc.pid for s in runner._servers.values()))
+    assert [m.outcome for m in mutants] == ["killed", "survived", "killed"]
+    assert len(set(started)) == 1 and not _alive(started[0])  # one server for all, ended with the run
+    assert (runner.trees[0] / "m.py").read_text() == "x = 1 + 1\ny = 0 * 5\n"

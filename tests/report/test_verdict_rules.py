@@ -56,6 +56,24 @@ def test_an_input_finding_explains_only_pass_findings_of_its_own_kind_and_text()
     assert len(causes) == 3
 
 
+def test_an_input_finding_explains_findings_of_its_own_case_only():
+    """Rule 1 works within one case: the same text on the same form name of a case sorting before or
+    after stays a cause of its own (``other[0] != case`` as ``<`` or ``>`` merged one side)."""
+    text = "value 'h': dim 0 is 3, annotated 2"
+    on_input = _finding("annotation-violated", "annotations", "u", "input", text, case="b")
+    cells = [_cell("u", "input", on_input, case="b")]
+    for case in ("a", "b", "c"):
+        found = _finding("annotation-violated", "annotations", "u", "ort:basic", text, case=case)
+        cells.append(_cell("u", "ort:basic", found, case=case))
+    causes = root_causes(cells)
+    by_rep = {(c.finding.case, c.finding.pass_id): [(f.case, f.pass_id) for f in c.explains] for c in causes}
+    assert by_rep == {
+        ("b", "input"): [("b", "input"), ("b", "ort:basic")],
+        ("a", "ort:basic"): [("a", "ort:basic")],
+        ("c", "ort:basic"): [("c", "ort:basic")],
+    }
+
+
 def test_the_lowest_onnxruntime_level_represents_a_defect_seen_on_several_levels():
     """Planted bug killed: ``_rank`` ignores the onnxruntime level when choosing a group's representative
     (the higher level comes first in report order here, so report order alone picks the wrong one)."""
