@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from passcheck.errors import PasscheckError
+from passcheck.oracles._context import Expected
 from passcheck.records import brief
 
 if TYPE_CHECKING:
@@ -41,10 +42,15 @@ class Subject:
     skip: str | None = None
     feed_sets: Sequence[Mapping[str, Any]] | None = None  # given feeds (one dict per run) instead of synthesized ones
     unknown_dim_param: str | None = None  # regex: dim_param names meaning "unknown dim" (see shape_annotations.check)
+    expected: Expected | None = None  # the outputs a source states for ``feed_sets`` (a case's reference)
 
     @classmethod
     def from_case(cls, case: Case, onnx_version: str | None, cases_from: Sequence[str] = ()) -> Subject:
         skip = case.skip_reason(onnx_version)
+        feed_sets, expected = None, None
+        if case.reference is not None and not skip:
+            feed_sets, outputs = case.reference.load()
+            expected = Expected(outputs, case.reference.source, case.reference.rtol, case.reference.atol)
         forms: dict = {}
         for name in case.forms if not skip else ():
             try:
@@ -66,6 +72,8 @@ class Subject:
             + "".join(f" --cases-from {shlex.quote(str(p))}" for p in cases_from)
             + f" --case {shlex.quote(case.id)} --pass {{pass}}",
             skip=skip,
+            feed_sets=feed_sets,
+            expected=expected,
         )
 
 
