@@ -4,6 +4,9 @@ inputs fed with the test's inputs) and with every graph input held as a constant
 Both compute the same values on the same data: a graph input with no initializer is fed at run time,
 an initializer that is not a graph input is a constant (IR.md §Graphs, "Names Within a Graph" and
 initializers), so a pass that folds constants must evaluate the op itself on the constant form.
+Before IR version 4 every initializer had to be a graph input as well (IR.md, "initializer" in the
+Graphs table; the onnx checker enforces it), so a model of IR version 3 holds the values as Constant
+nodes instead (Operators.md Constant, since opset 1): the same constant, the spelling its IR allows.
 """
 
 from __future__ import annotations
@@ -18,8 +21,11 @@ from onnx import numpy_helper
 CONSTANT_INPUTS = "constant-inputs"
 CONSTANT_INPUTS_DOC = (
     "every graph input replaced by an initializer holding the test's input (IR.md §Graphs: an initializer "
-    "that is not a graph input is a constant): folding passes evaluate the op themselves"
+    "that is not a graph input is a constant; before IR version 4 a Constant node): folding passes evaluate "
+    "the op themselves"
 )
+#: The first IR version whose initializers need not be graph inputs (IR.md, Graphs).
+IR_FREE_INITIALIZERS = 4
 
 
 def with_static_inputs(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> onnx.ModelProto:
@@ -44,7 +50,8 @@ def with_static_inputs(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> onnx
 
 def constant_inputs(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> onnx.ModelProto:
     """``model`` with each fed graph input turned into an initializer of the same name holding its
-    value (its elem_type and shape are the value's); graph outputs, nodes and value_info stay.
+    value (its elem_type and shape are the value's), or, below IR version 4, a Constant node
+    (first in ``graph.node``) writing that name; graph outputs, other nodes and value_info stay.
 
     Raises:
         ValueError: a fed input is not a tensor (a sequence, optional or map has no initializer
@@ -53,7 +60,7 @@ def constant_inputs(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> onnx.Mo
     out = onnx.ModelProto()
     out.CopyFrom(model)
     g = out.graph
-    kept = []
+    kept, consts = [], []
     for vi in g.input:
         if vi.name not in feeds:
             kept.append(vi)
@@ -66,7 +73,13 @@ def constant_inputs(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> onnx.Mo
                 f"input {vi.name!r}: its value is elem_type {init.data_type}, the input declares "
                 f"{vi.type.tensor_type.elem_type}"
             )
-        g.initializer.append(init)
+        consts.append(init)
+    if out.ir_version >= IR_FREE_INITIALIZERS:
+        g.initializer.extend(consts)
+    else:
+        nodes = [onnx.helper.make_node("Constant", [], [t.name], value=t) for t in consts] + list(g.node)
+        del g.node[:]
+        g.node.extend(nodes)
     del g.input[:]
     g.input.extend(kept)
     return out
