@@ -47,10 +47,7 @@ class Subject:
     @classmethod
     def from_case(cls, case: Case, onnx_version: str | None, cases_from: Sequence[str] = ()) -> Subject:
         skip = case.skip_reason(onnx_version)
-        feed_sets, expected = None, None
-        if case.reference is not None and not skip:
-            feed_sets, outputs = case.reference.load()
-            expected = Expected(outputs, case.reference.source, case.reference.rtol, case.reference.atol)
+        feed_sets, expected = loaded_reference(case) if not skip else (None, None)
         forms: dict = {}
         for name in case.forms if not skip else ():
             try:
@@ -75,6 +72,15 @@ class Subject:
             feed_sets=feed_sets,
             expected=expected,
         )
+
+
+def loaded_reference(case: Case) -> tuple[list[dict[str, Any]] | None, Expected | None]:
+    """(feed sets, :class:`Expected`) of ``case``'s :class:`~passcheck.case_model.Reference`, read
+    now; (None, None) when it has none."""
+    if case.reference is None:
+        return None, None
+    feed_sets, outputs = case.reference.load()
+    return feed_sets, Expected(outputs, case.reference.source, case.reference.rtol, case.reference.atol)
 
 
 class _OnnxCannotBuild(Exception):

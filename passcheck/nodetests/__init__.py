@@ -92,11 +92,15 @@ def _folder(names: list[str]) -> Path:
     return base if not names else base.with_name(f"{base.name}-{hashlib.sha256(repr(names).encode()).hexdigest()[:8]}")
 
 
+#: case id → the folder its cases were read from (what :func:`case_meta` ships to a matrix worker).
+_FOLDERS: dict[str, Path] = {}
+
+
 def case_of(entry: dict[str, Any], root: Path, onnx_version: str):
     """The :class:`~passcheck.cases.Case` of one index entry whose files sit under ``root``."""
     from passcheck.case_model import Case, Form, Reference
 
-    folder = root / entry["folder"]
+    folder = _FOLDERS[entry["id"]] = root / entry["folder"]
     op = entry["op"] if entry["domain"] in ("", "ai.onnx") else f"{entry['domain']}.{entry['op']}"
     reference = Reference(
         _data_loader(folder),
@@ -168,7 +172,7 @@ def case_meta(case) -> dict[str, Any]:
     """What a matrix worker needs besides the shipped form bytes: the folder of the test's data."""
     ref = case.reference
     return {
-        "folder": str(cache_dir() / "tests" / case.id.split("/", 1)[1]),
+        "folder": str(_FOLDERS[case.id]),
         "doc": case.doc,
         "tags": sorted(case.tags),
         "opset": case.opset,

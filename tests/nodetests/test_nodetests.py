@@ -6,6 +6,7 @@ default selection does not load the source."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import subprocess
 import sys
 
@@ -144,3 +145,16 @@ def test_default_selection_does_not_load_the_source():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300)
     assert out.stdout.split() == ["True", "False", "False"]
+
+
+def test_a_matrix_worker_reads_the_parents_tests(cases):
+    from passcheck import nodetests
+    from passcheck.engine.subject import loaded_reference
+
+    case = cases["onnx-node/slice_neg_steps"]
+    shipped = nodetests.shipped_case(case.id, json.loads(json.dumps(nodetests.case_meta(case))))
+    (feeds, expected), (feeds2, expected2) = loaded_reference(case), loaded_reference(shipped)
+    assert list(shipped.forms) == list(case.forms) and shipped.tags == case.tags
+    assert feeds[0].keys() == feeds2[0].keys() and all(np.array_equal(feeds[0][k], feeds2[0][k]) for k in feeds[0])
+    assert expected2 == dataclasses.replace(expected, outputs=expected2.outputs)
+    assert all(np.array_equal(expected.outputs[0][k], expected2.outputs[0][k]) for k in expected.outputs[0])
