@@ -43,6 +43,25 @@ class Form:
 
 
 @dataclasses.dataclass(frozen=True)
+class Reference:
+    """Fixed feeds and the outputs a source document states for them (onnx's backend node tests:
+    the spec's own examples). The numeric and runtime oracles say which run matches them.
+
+    Attributes:
+        load: ``() → (feed sets, expected outputs)``, one dict per run (input name → value, graph
+            output name → value); called when a subject is built, not when the case is registered.
+        source: where the expected values come from (``onnx 1.23.2 backend node test test_abs``).
+        rtol / atol: the tolerance the source compares at (onnx's backend runner: 1e-3 / 1e-7 unless
+            the test sets its own).
+    """
+
+    load: Callable[[], tuple[list[dict[str, Any]], list[dict[str, Any]]]]
+    source: str
+    rtol: float = 1e-3
+    atol: float = 1e-7
+
+
+@dataclasses.dataclass(frozen=True)
 class Expectation:
     """A statement a case makes about a pass, checked by the ``expectations`` oracle.
 
@@ -83,6 +102,8 @@ class Case:
             outside, the case is skipped with that reason.
         parity: which parity checks apply (``status``, ``ops``, ``precision``); forms that
             deliberately differ in annotation precision turn ``precision`` off.
+        reference: fixed feeds and the outputs a source states for them (one run per feed set,
+            instead of one per binding); None: feeds as above.
     """
 
     id: str
@@ -99,6 +120,7 @@ class Case:
     parity: frozenset[str] = frozenset({"status", "ops", "precision"})
     rtol: float | None = None
     atol: float | None = None
+    reference: Reference | None = None
 
     def __post_init__(self) -> None:
         if not _ID.match(self.id):

@@ -91,6 +91,16 @@ class CaseRegistry:
         if not source.lazy:
             source.register_all(self)
 
+    def notes(self) -> list[str]:
+        """What each loaded source says it left out (an optional ``notes()`` of the source protocol:
+        e.g. the onnx-node tests skipped, by reason), one line each."""
+        return [
+            line
+            for s in self._sources
+            if (not s.lazy or id(s) in self._loaded_sources) and (say := getattr(s, "notes", None))
+            for line in say()
+        ]
+
     def _claiming(self, asked: Iterable[str]) -> list[CaseSource]:
         """Register each lazy source (once) that claims one of ``asked``; the sources claiming any."""
         asked = list(asked)

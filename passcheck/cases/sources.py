@@ -50,7 +50,10 @@ class CaseSource(Protocol):
         """Register every case of the source (ids already present are left alone or raise, as the source says)."""
 
     def missing(self, case_id: str) -> Case | None:
-        """A stand-in for an id this source names but did not produce here (or None)."""
+        """A stand-in for an id this source names but did not produce here (or None).
+
+        A source may also define ``notes() -> list[str]``: what it left out and why (one line each),
+        shown by ``passcheck list`` and ``passcheck coverage`` once it is loaded."""
 
 
 class ModuleFiles:

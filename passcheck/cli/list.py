@@ -53,6 +53,11 @@ def handle(args) -> int:
         records = _tags(args.case)
     else:
         records = _cases(args.case)
+    if not (args.passes or args.tags):
+        from passcheck.cases import registry
+
+        for line in registry().notes():  # what a loaded source left out: never on stdout (a table/JSON)
+            print(f"passcheck: {line}", file=sys.stderr)
     if args.json:
         sys.stdout.write(json.dumps(records, indent=1) + "\n")
         return 0

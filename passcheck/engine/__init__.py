@@ -126,17 +126,21 @@ def feeds_for(
 
 
 def _check_same_interface(subject: Subject) -> None:
+    """Every form has ``common``'s graph outputs, and its graph inputs, except those it holds as a
+    constant itself (an initializer or a node output of that name: the same value, not fed)."""
     names = list(subject.forms)
     ref = subject.forms[names[0]]
     ins = [(v.name) for v in ref.graph.input if v.name not in {t.name for t in ref.graph.initializer}]
     outs = [v.name for v in ref.graph.output]
     for n in names[1:]:
         m = subject.forms[n]
+        held = {t.name for t in m.graph.initializer} | {o for node in m.graph.node for o in node.output}
         mi = [v.name for v in m.graph.input if v.name not in {t.name for t in m.graph.initializer}]
-        if sorted(mi) != sorted(ins) or [v.name for v in m.graph.output] != outs:
+        if not set(mi) <= set(ins) or not set(ins) - set(mi) <= held or [v.name for v in m.graph.output] != outs:
             raise PasscheckError(
                 f"{subject.id}: form {n!r} has graph inputs {mi} / outputs {[v.name for v in m.graph.output]}, "
-                f"but {names[0]!r} has {ins} / {outs}; all forms must share input and output names"
+                f"but {names[0]!r} has {ins} / {outs}; all forms must share input and output names "
+                "(an input a form holds as a constant may be left out)"
             )
 
 
@@ -274,6 +278,7 @@ def evaluate(
                         atol=subject.atol,
                         unknown_dim_param=subject.unknown_dim_param,
                         checker=checker,
+                        expected=subject.expected,
                     )
                 )
             judged = Judged(
@@ -400,6 +405,7 @@ def _input_cells(subject: Subject, feeds, baselines, hashes, env: str, checker: 
             atol=subject.atol,
             unknown_dim_param=subject.unknown_dim_param,
             checker=checker,
+            expected=subject.expected,
         )
         for form, model in subject.forms.items()
     ]

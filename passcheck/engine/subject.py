@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from passcheck.errors import PasscheckError
+from passcheck.oracles._context import Expected
 from passcheck.records import brief
 
 if TYPE_CHECKING:
@@ -41,10 +42,12 @@ class Subject:
     skip: str | None = None
     feed_sets: Sequence[Mapping[str, Any]] | None = None  # given feeds (one dict per run) instead of synthesized ones
     unknown_dim_param: str | None = None  # regex: dim_param names meaning "unknown dim" (see shape_annotations.check)
+    expected: Expected | None = None  # the outputs a source states for ``feed_sets`` (a case's reference)
 
     @classmethod
     def from_case(cls, case: Case, onnx_version: str | None, cases_from: Sequence[str] = ()) -> Subject:
         skip = case.skip_reason(onnx_version)
+        feed_sets, expected = loaded_reference(case) if not skip else (None, None)
         forms: dict = {}
         for name in case.forms if not skip else ():
             try:
@@ -66,7 +69,18 @@ class Subject:
             + "".join(f" --cases-from {shlex.quote(str(p))}" for p in cases_from)
             + f" --case {shlex.quote(case.id)} --pass {{pass}}",
             skip=skip,
+            feed_sets=feed_sets,
+            expected=expected,
         )
+
+
+def loaded_reference(case: Case) -> tuple[list[dict[str, Any]] | None, Expected | None]:
+    """(feed sets, :class:`Expected`) of ``case``'s :class:`~passcheck.case_model.Reference`, read
+    now; (None, None) when it has none."""
+    if case.reference is None:
+        return None, None
+    feed_sets, outputs = case.reference.load()
+    return feed_sets, Expected(outputs, case.reference.source, case.reference.rtol, case.reference.atol)
 
 
 class _OnnxCannotBuild(Exception):

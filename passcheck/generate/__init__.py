@@ -42,12 +42,11 @@ def generator_hash() -> str:
 
 def cache_dir() -> Path:
     """Where the generated set for the installed onnx lives (not necessarily built yet)."""
+    from passcheck._cache import cache_root
     from passcheck._versions import tool_version
 
-    base = os.environ.get("PASSCHECK_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "passcheck"
-    )
-    return Path(base) / "generated" / (tool_version("onnx") or "none") / generator_hash()
+    base = cache_root()
+    return base / "generated" / (tool_version("onnx") or "none") / generator_hash()
 
 
 def index(refresh: bool = False, ops: Iterable[str] = (), quiet: bool = False) -> dict[str, Any]:

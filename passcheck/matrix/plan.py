@@ -86,6 +86,10 @@ def build_models(
             from passcheck.generate import case_meta
 
             entry["meta"] = case_meta(case)
+        elif case.id.startswith("onnx-node/"):  # its feeds and stated outputs: the parent's data folder
+            from passcheck import nodetests
+
+            entry["meta"] = {"onnx-node": nodetests.case_meta(case)}
         entries.append(entry)
     manifest = {"cases": entries, "built_with": environment()}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")

@@ -154,11 +154,16 @@ def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: Session, see
     """Evaluate the job's cells; ``seen`` (``serve``): model bytes and load checks kept by sha256."""
     from passcheck._versions import tool_version
     from passcheck.engine import Subject
+    from passcheck.engine.subject import loaded_reference
 
     models = Path(job["models"])
     onnx_version = tool_version("onnx")
     for entry in job["cases"]:
-        if entry.get("meta") is not None:  # generated under the parent's onnx: never regenerated here
+        if entry.get("meta") is not None and "onnx-node" in entry["meta"]:  # the parent's tests, data and all
+            from passcheck import nodetests
+
+            case = nodetests.shipped_case(entry["id"], entry["meta"]["onnx-node"])
+        elif entry.get("meta") is not None:  # generated under the parent's onnx: never regenerated here
             from passcheck.generate import shipped_case
 
             case = shipped_case(entry["id"], entry["meta"])
@@ -197,6 +202,8 @@ def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: Session, see
             repro=repro,
             skip=skip,
         )
+        if not skip:  # fixed feeds and the outputs the case states (onnx-node): as Subject.from_case reads them
+            subject.feed_sets, subject.expected = loaded_reference(case)
 
         def on_cell(cell, _sha=sha) -> None:
             cell.model_sha256 = _sha[cell.form]

@@ -16,6 +16,23 @@ if TYPE_CHECKING:
     from passcheck.runtime import RunResult
 
 
+@dataclasses.dataclass(frozen=True)
+class Expected:
+    """The outputs a source document states for the feeds (a case's
+    :class:`~passcheck.case_model.Reference`, loaded).
+
+    Attributes:
+        outputs: one dict per run (graph output name → value), in feed order.
+        source: where they come from, for messages (``onnx 1.23.2 backend node test test_abs``).
+        rtol / atol: the tolerance the source compares at.
+    """
+
+    outputs: list[dict[str, Any]]
+    source: str
+    rtol: float
+    atol: float
+
+
 @dataclasses.dataclass
 class FormRun:
     """One form under one pass.
@@ -32,6 +49,7 @@ class FormRun:
         checker: ``model → message | None``, how the validity oracle runs the onnx checker (the
             engine's :class:`~passcheck.oracles.validity.Checker`: in the isolated worker); None:
             in this process.
+        expected: the outputs a source states for the feeds (None: none stated).
     """
 
     case: str
@@ -49,6 +67,7 @@ class FormRun:
     atol: float | None = None
     unknown_dim_param: str | None = None  # regex of dim_param names that mean "unknown" (annotations)
     checker: Callable[[onnx.ModelProto], str | None] | None = None
+    expected: Expected | None = None
 
     def finding(self, kind: str, oracle: str, message: str, **details: Any) -> Finding:
         return Finding(kind, oracle, self.case, self.form, self.pass_id, message, details, env=self.env)

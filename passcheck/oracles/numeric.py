@@ -3,6 +3,11 @@
 Integers, bools and strings must be equal; floats within dtype-aware tolerances
 (|a - e| <= atol + rtol * |e|); NaN and ±inf must sit at the same positions. Each mismatch
 reports the max abs/rel error, the tolerance that would have passed and the worst elements.
+
+When the case states the expected outputs (:attr:`FormRun.expected`: onnx's backend node tests),
+a mismatch also says which side matches them (``details["matches_expected"]``: ``unoptimized run``,
+``pass output``, ``both`` or ``neither``); a pass output that matches them while the unoptimized
+run departs is no finding of the pass (the input cell's runtime oracle reports the kernel).
 """
 
 from __future__ import annotations
@@ -268,21 +273,62 @@ def check(run: FormRun) -> list[Finding]:
                 continue
             c = compare(got.outputs[name], expected, run.rtol, run.atol, dtypes.get(name))
             if not c.ok:
+                side, note = _against_expected(run, i, name, got.outputs[name], expected)
+                if side == "pass output":
+                    continue  # the kernel departs, not the pass (the runtime oracle's input-cell finding)
                 found.append(
-                    run.finding(
-                        "wrong-result",
+                    mismatch(
+                        run,
                         NAME,
-                        f"output {name!r} (binding {i}): {c.message}",
-                        binding=i,
-                        output=name,
-                        max_abs=c.max_abs,
-                        max_rel=c.max_rel,
-                        worst=c.worst,
+                        f"output {name!r} (binding {i}): {c.message}{note}",
+                        i,
+                        name,
+                        c,
+                        **({"matches_expected": side} if side else {}),
                     )
                 )
         if found:
             break  # one binding's findings are enough to show the fault
     return found
+
+
+def mismatch(run: FormRun, oracle: str, message: str, i: int, name: str, c: Comparison, **extra: Any) -> Finding:
+    """The ``wrong-result`` finding of output ``name`` in run ``i`` differing as ``c`` says."""
+    return run.finding(
+        "wrong-result",
+        oracle,
+        message,
+        binding=i,
+        output=name,
+        max_abs=c.max_abs,
+        max_rel=c.max_rel,
+        worst=c.worst,
+        **extra,
+    )
+
+
+def _against_expected(run: FormRun, i: int, name: str, got: Any, base: Any) -> tuple[str, str]:
+    """(which side matches the stated output, a message suffix saying so) for a mismatch of output
+    ``name`` in run ``i``; ("", "") when the case states none. In input cells (the agreement
+    oracle) the "pass output" is the form's own run and the "unoptimized run" ``common``'s."""
+    exp = run.expected
+    if exp is None:
+        return "", ""
+    if i >= len(exp.outputs) or name not in exp.outputs[i]:
+        return "", ""
+    want = exp.outputs[i][name]
+    got_ok, base_ok = compare(got, want, exp.rtol, exp.atol).ok, compare(base, want, exp.rtol, exp.atol).ok
+    side = {(True, True): "both", (False, True): "unoptimized run", (True, False): "pass output"}.get(
+        (got_ok, base_ok), "neither"
+    )
+    ours, theirs = ("the pass output", "the unoptimized run") if run.pass_id != "input" else ("this form", "the other")
+    say = {
+        "both": "both match",
+        "unoptimized run": f"{theirs} matches it, {ours} does not",
+        "pass output": f"{ours} matches it, {theirs} does not",
+        "neither": "neither matches it",
+    }[side]
+    return side, f"; expected output of {exp.source} (rtol={exp.rtol:g}, atol={exp.atol:g}): {say}"
 
 
 def unchecked(run: FormRun, against: str = "") -> dict[str, str]:

@@ -263,6 +263,23 @@ def read_feeds(path: str | Path, model: onnx.ModelProto) -> list[dict[str, Any]]
     return sets
 
 
+def read_outputs(folder: str | Path, model: onnx.ModelProto) -> dict[str, Any]:
+    """The expected outputs of one backend-test data set: ``output_J.pb`` of ``folder`` (a
+    ``test_data_set_K`` folder) bound to graph output J by position, as onnx's backend runner binds
+    them, and read as that output's type (values as :func:`proto_to_value` gives them). Outputs with
+    no file are absent from the result.
+
+    Raises:
+        FeedError: a file that does not parse as its output's type.
+    """
+    out: dict[str, Any] = {}
+    for j, vi in enumerate(model.graph.output):
+        f = Path(folder) / f"output_{j}.pb"
+        if f.is_file():
+            out[vi.name] = proto_to_value(_parse(f, _proto_class(vi.type)))
+    return out
+
+
 def data_sets_beside(model_path: str | Path) -> tuple[Path, str] | None:
     """The backend-test data shipped next to a model file, if any: ``(folder, description)``
     where ``folder`` holds ``test_data_set_K/input_J.pb`` and ``description`` reads e.g.
