@@ -84,7 +84,8 @@ def add_parser(sub) -> None:
         "--no-variation",
         action="store_true",
         help="do not try the bases' neighbours (one constant value, constant shape, attribute or float elem_type "
-        "changed within the operator schemas, each judged on its own against its base); never with --env",
+        "changed within the operator schemas, or the base under other dim_param bindings or float feeds, each "
+        "judged on its own against its base); never with --env",
     )
     p.add_argument(
         "--seed",

@@ -7,6 +7,7 @@ Modules, one concept each:
 - :mod:`.scheduler` — coverage-guided choice of the next item (deterministic under a seed);
 - :mod:`.probe` — one pair under one pass: the gate, the oracles, what the rewrite is to blame for;
 - :mod:`.variation` — neighbours of a base (one constant, shape, attribute or elem_type change from the schemas);
+- :mod:`.vary_bindings` — run-condition variants of a base (its dim_params bound otherwise, other float feeds);
 - :mod:`.vary_probe` — one neighbour under one pass: valid or dropped, what the variation is to blame for;
 - :mod:`.signature` — what makes two findings the same bug;
 - :mod:`.shrink` — fewest rewrite parts, sites, then nodes;

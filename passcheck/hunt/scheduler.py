@@ -38,7 +38,7 @@ continues as an uninterrupted one.
 With variations on (``hunt`` without ``--no-variation``), each base's neighbours (:mod:`.variation`: form
 ids ``vary:<kind>@<site>``, the kind in the triples and pairs as a rewrite kind is) are candidates too:
 every :data:`VARIATION_EVERY`-th step looks at them alone first, the variation family (value, shape,
-attr, elem) with the fewest items tried before the others, and every other step at the rewrite forms alone
+attr, elem, bind, feed) with the fewest items tried before the others, and every other step at the rewrite forms alone
 first (either kind of step takes the other kind's forms only when none of its own is left). A pass, or a
 case's declared pass, is used up only when neither kind is left.
 """
@@ -89,7 +89,7 @@ class Scheduler:
         self.bases, self.passes, self.seed = list(bases), list(dict.fromkeys(passes)), seed
         self.variations = variations
         self._only: str | None = None  # "vary" / "rewrite": this step looks at those forms alone (first)
-        self.families: dict[str, int] = {}  # variation family → items tried (value, shape, attr, elem)
+        self.families: dict[str, int] = {}  # variation family → items tried (value, shape, attr, elem, bind, feed)
         self._runs = runs
         self._of = passes_of
         self._cost = cost

@@ -84,7 +84,9 @@ class Base:
 
             try:
                 model = self.model()
-                self._variations = variation.neighbours(model, random.Random(f"{seed}:{self.id}:vary"))
+                self._variations = variation.neighbours(
+                    model, random.Random(f"{seed}:{self.id}:vary"), self.case.bindings
+                )
             except Exception:  # noqa: BLE001 - a base this onnx cannot build (or read) has no neighbours
                 self._variations = []
         return self._variations

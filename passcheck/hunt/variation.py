@@ -22,6 +22,8 @@ kind                      change (site)
                           allows
 ``elem-float16``          the graph's float elem_type moved to float16 (site: ``graph``), when every node's
 ``elem-double``           type constraint allows it; double likewise
+``bind-…``, ``feed-…``    the same model under another binding of its dim_params or on other float
+                          feeds (:mod:`.vary_bindings`: the run conditions, not the model)
 ========================  ==========================================================================
 
 Sources: broadcasting readers are the ops whose schema doc states multidirectional or unidirectional
@@ -40,6 +42,8 @@ import functools
 import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
+
+from passcheck.hunt import vary_bindings
 
 if TYPE_CHECKING:
     import numpy as np
@@ -72,7 +76,7 @@ def labels(form: str) -> list[str]:
     """The site labels ``form`` changes: a value name, or the node name of an attribute site; none for
     an elem kind (every node)."""
     k, _, site = form.partition("@")
-    if k[len(PREFIX) :] in ELEM_KINDS:
+    if k[len(PREFIX) :] in ELEM_KINDS or vary_bindings.is_condition(k[len(PREFIX) :]):
         return []
     if k[len(PREFIX) :].startswith("attr-"):
         return [site.rsplit("=", 1)[0]]
@@ -95,7 +99,7 @@ def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
 
 
 def family(form: str) -> str:
-    """The variation family of ``form``: ``value``, ``shape``, ``attr`` or ``elem``."""
+    """The variation family of ``form``: ``value``, ``shape``, ``attr``, ``elem``, ``bind`` or ``feed``."""
     return kind(form)[len(PREFIX) :].split("-", 1)[0]
 
 
@@ -108,14 +112,15 @@ def site_ops(model: onnx.ModelProto, form: str) -> set[str]:
     return ops_at([named(model)], labels(form)) if labels(form) else set()
 
 
-def neighbours(model: onnx.ModelProto, rng: random.Random) -> list[str]:
+def neighbours(model: onnx.ModelProto, rng: random.Random, bindings=({}, {})) -> list[str]:
     """The variation form ids of ``model`` (see module docs), at most :data:`PER_KIND` sites of each kind,
-    sampled with ``rng``. Node labels are those of :func:`passcheck.mutations.forms.named`."""
+    sampled with ``rng``; ``bindings``: its case's (the run-condition kinds read them). Node labels are
+    those of :func:`passcheck.mutations.forms.named`."""
     from passcheck.mutations.forms import named
 
     model = named(model)
     found: dict[str, list[str]] = {}
-    for k, site in _candidates(model):
+    for k, site in [*_candidates(model), *vary_bindings.candidates(model, bindings)]:
         name = site.rsplit("=", 1)[0] if k.startswith("attr-") else site
         if not _RESERVED & set(name) and not {"@", "|", "+"} & set(site):
             found.setdefault(k, []).append(site)
@@ -144,6 +149,8 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
                 _refresh_annotations(out)
         elif k in ELEM_KINDS:
             done = site == "graph" and _retype(out, ELEM_KINDS[k])
+        elif vary_bindings.is_condition(k):  # the model as it is: only its run conditions change
+            done = vary_bindings.builds(out, k, site)
         else:
             return None
     except (ValueError, KeyError, IndexError, TypeError):  # a site that does not parse here

@@ -10,6 +10,10 @@ alone: a finding of the neighbour's pass cell whose (oracle, kind) the base does
 pass is the variation's. An ``input`` finding of the neighbour the base does not have (an annotation of
 its that no longer holds, a documented domain left) means the neighbour is no valid form: dropped too.
 
+A run-condition variant (:mod:`.vary_bindings`) is the base model itself under other bindings or feeds: the
+same checks make it valid only where the base runs under them, and a binding variant of a case whose own
+feed function ignores bindings is not applicable.
+
 The neighbour's numeric oracle uses an absolute tolerance scaled to its own outputs (:func:`scaled_atol`):
 a case's tolerance is chosen for the base's output magnitude, and a variation that makes the outputs larger
 (a scale set to 1) would otherwise turn an approximate kernel's error, which grows with them, into a finding.
@@ -22,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from passcheck.hunt import variation
+from passcheck.hunt import variation, vary_bindings
 from passcheck.hunt.probe import COMMON, Outcome, Setting
 from passcheck.records import INPUT
 
@@ -35,9 +39,12 @@ if TYPE_CHECKING:
 INVALID = "invalid-variation"
 
 
-def setting_for(setting: Setting, form: str) -> Setting:
-    """``setting`` for the neighbour of ``form``: an elem kind casts a case's own float feeds to the new type."""
+def setting_for(setting: Setting, form: str, model: onnx.ModelProto | None = None) -> Setting:
+    """``setting`` for the neighbour of ``form`` (of base ``model``): an elem kind casts a case's own float
+    feeds to the new type; a run-condition kind sets its bindings or feeds (:mod:`.vary_bindings`)."""
     k = variation.kind(form)[len(variation.PREFIX) :]
+    if vary_bindings.is_condition(k) and model is not None:
+        return vary_bindings.setting_for(setting, model, k, form.partition("@")[2])
     if setting.feeds is None or k not in variation.ELEM_KINDS:
         return setting
     from onnx import helper
@@ -138,7 +145,9 @@ def judge(
     if built is None:
         return Outcome("not-applicable", reason=f"{form}: the site is not in this model")
     neighbour = built[0]
-    nset = setting_for(setting, form)
+    nset = setting_for(setting, form, base)
+    if variation.family(form) == "bind" and (why := _unfit(nset, neighbour)):
+        return Outcome("not-applicable", reason=f"{form}: {why}")
     if why := invalid(nset, base, neighbour, executor):
         return Outcome(INVALID, reason=why)
 
@@ -161,6 +170,15 @@ def judge(
             INVALID, reason=f"the neighbour is no valid form: {broken[0].oracle} {broken[0].kind}: {broken[0].message}"
         )
     return Outcome("done", blamed(mine, own), unavailable=classify(mine))
+
+
+def _unfit(setting: Setting, model: onnx.ModelProto) -> str | None:
+    from passcheck.errors import PasscheckError
+
+    try:
+        return vary_bindings.unfit(setting, model)
+    except PasscheckError:  # feeds that cannot be made: invalid() says so
+        return None
 
 
 def blamed(cells, own: set[tuple[str, str, str]]) -> list[Finding]:

@@ -24,12 +24,15 @@ def case_module(
     origin: str = "passcheck reduce",
     rtol: float | None = None,
     atol: float | None = None,
+    bindings=None,
+    feeds: tuple[str, str] | None = None,
 ) -> str:
     """Python source registering case ``case_id`` (default ``reduced/<case-form-pass-oracle-kind>``) with forms
     ``common`` (``a``, the form the finding compares with) and the finding's form (``b``; ``uncommon``
     when it is named ``common`` or is no valid form name), targeting the finding's pass; for a
     one-form finding (``a`` None) ``b`` is both (a case needs an uncommon form). ``origin`` says what made it,
-    ``rtol`` / ``atol`` are the case's tolerances."""
+    ``rtol`` / ``atol`` are the case's tolerances, ``bindings`` its binding maps (symbol → size, one per run) and
+    ``feeds`` its feed function as (import statement, expression over ``build_uncommon``)."""
     case_id = case_id or "reduced/" + case_slug(finding)
     form_b = (
         finding.form
@@ -52,6 +55,11 @@ def case_module(
     opset = next((o.version for o in b.opset_import if o.domain in ("", "ai.onnx")), 0)
     doc = (f"Reduced by {origin} from finding {finding.id}: {finding.message}").replace('"""', "'''")
     tolerances = "".join(f"\n    {k}={v!r}," for k, v in (("rtol", rtol), ("atol", atol)) if v is not None)
+    if bindings:
+        tolerances += f"\n    bindings={tuple(dict(b) for b in bindings)!r},"
+    if feeds:
+        tolerances += f"\n    feeds={feeds[1]},"
+    imports = f"{feeds[0]}\n" if feeds else ""
     return f'''"""{case_id}: a minimal {"pair" if a is not None else "model"} showing one finding \
 (common: {how_a}, {form_b}: {how_b})."""
 
@@ -62,7 +70,7 @@ import onnx
 from onnx import helper, numpy_helper
 
 from passcheck.cases import Case, Form, register
-
+{imports}
 
 {src_b}
 

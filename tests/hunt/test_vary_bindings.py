@@ -1,0 +1,166 @@
+"""Run-condition variants: the hunt also runs a base under other bindings of its dim_params and on other
+float feeds (:mod:`passcheck.hunt.vary_bindings`), each judged against the base under its own conditions.
+
+A planted inference that writes the broadcast of ``N`` with ``M`` as ``N`` (``planted:first-dim``,
+``tests/hunt/planted_bindings.py``) is right under every binding a case gives by default (every symbol 2,
+then 3) and on every spelling of its base, so only a binding variant (``N`` bound to 1) finds it; a binding
+under which the base itself cannot run (``N`` bound to 0 against ``M`` = 2) is skipped, never blamed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from onnx import TensorProto, helper
+
+from passcheck.hunt import variation, vary_bindings, vary_probe
+from passcheck.hunt.probe import Setting
+
+PLANTED = Path(__file__).with_name("planted_bindings.py")
+sys.path.insert(0, str(PLANTED.parent))
+import planted_bindings  # noqa: E402 - the planted pass and base case, registered on import
+
+
+def _hunt(out: Path, *args: str) -> subprocess.CompletedProcess:
+    argv = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED), "--case", "varbind-test/*"]
+    # 40 items: 10 variation steps over 11 neighbours of 6 families; seed 1 reaches bind-one@N
+    argv += ["--pass", planted_bindings.PASS_ID, "--seed", "1", "--no-coverage", "--out", str(out)]
+    return subprocess.run(
+        [*argv, "--progress", "none", *args], capture_output=True, text=True, timeout=900, env={**os.environ}
+    )
+
+
+def _state(out: Path) -> dict:
+    return json.loads((out / "hunt-state.json").read_text())
+
+
+def test_a_first_operand_broadcast_dim_is_found_only_through_a_binding_variant_and_its_saved_case_reproduces(
+    tmp_path,
+):
+    r = _hunt(tmp_path / "off", "--budget", "40items", "--no-variation")
+    assert r.returncode in (0, 1), r.stderr
+    off = _state(tmp_path / "off")
+    assert not [s for s in off["signatures"].values() if s["signature"]["kind"] == "annotation-violated"], off
+    assert not [i for i in off["items"] if i["form"].startswith("vary:")]
+
+    r = _hunt(tmp_path / "on", "--budget", "40items")
+    assert r.returncode == 1, r.stderr
+    state = _state(tmp_path / "on")
+    hit = [s for s in state["signatures"].values() if s["signature"]["kind"] == "annotation-violated"]
+    assert len(hit) == 1, state["signatures"]
+    sig = hit[0]
+    assert sig["signature"]["rewrite"] == "vary:bind-one" and sig["variation"] == "vary:bind-one@N", sig
+    assert sig["reproduces"] is True and sig["nodes"] == [1, 1]  # the Relu cut away
+    zero = [i for i in state["items"] if i["form"].startswith("vary:bind-zero@")]
+    assert zero and all(i["status"] == vary_probe.INVALID and not i["signatures"] for i in zero), zero
+    # the saved module carries the variant's binding; its reproduce command, run as printed, shows it
+    text = Path(sig["case_module"]).read_text()
+    assert "bindings=({'N': 1, 'M': 2}, {'N': 1, 'M': 3})" in text, text
+    rep = subprocess.run(
+        [sys.executable, "-m", *shlex.split(sig["repro"])], capture_output=True, text=True, timeout=600
+    )
+    assert rep.returncode == 1 and "annotation-violated" in rep.stdout, rep.stdout + rep.stderr
+
+    # resumed: the variation items are read back (none tried again) and the signature keeps its key
+    r = _hunt(tmp_path / "on", "--budget", "10items", "--resume")
+    assert r.returncode == 1, r.stderr
+    again = _state(tmp_path / "on")
+    keys = [(i["base"], i["form"], i["pass"]) for i in again["items"]]
+    assert len(keys) == len(set(keys)) and len(keys) > len(state["items"])
+    assert set(state["signatures"]) <= set(again["signatures"])
+
+
+def test_a_zero_binding_the_base_cannot_run_is_skipped_not_blamed():
+    from passcheck.passes.isolation import executor_for
+
+    base = planted_bindings._add(False)()
+    forms = variation.neighbours(base, random.Random(0))
+    assert {"vary:bind-one@N", "vary:bind-zero@N", "vary:bind-distinct@graph"} <= set(forms), forms
+    setting = Setting("varbind-test/add")
+    with executor_for(None, timeout=60) as ex:
+        zero = vary_probe.judge(setting, base, "vary:bind-zero@N", planted_bindings.PASS_ID, ex)
+        assert zero.status == vary_probe.INVALID and not zero.findings, zero
+        assert zero.reason.startswith("the model does not run under ort:disabled"), zero.reason
+        one = vary_probe.judge(setting, base, "vary:bind-one@N", planted_bindings.PASS_ID, ex)
+        assert one.status == "done" and [(f.oracle, f.kind) for f in one.findings] == [
+            ("annotations", "annotation-violated")
+        ], one
+        other = vary_probe.judge(setting, base, "vary:bind-one@M", planted_bindings.PASS_ID, ex)
+        assert other.status == "done" and not other.findings, other  # N broadcast with M = 1 is N
+
+
+def test_binding_kinds_bind_what_they_name_and_keep_the_rest():
+    base = planted_bindings._add(False)()
+    case = ({}, {})
+    assert vary_bindings.bindings_for(base, "bind-one", "N", case) == [{"N": 1, "M": 2}, {"N": 1, "M": 3}]
+    assert vary_bindings.bindings_for(base, "bind-zero", "M", case) == [{"N": 2, "M": 0}, {"N": 3, "M": 0}]
+    distinct = vary_bindings.bindings_for(base, "bind-distinct", "graph", case)
+    assert all(len(set(b.values())) == len(b) for b in distinct) and distinct[0] != distinct[1], distinct
+    # bind-equal only where the case binds two names differently
+    assert "vary:bind-equal@graph" not in variation.neighbours(base, random.Random(0))
+    apart = ({"N": 2, "M": 1}, {"N": 3, "M": 1})
+    assert "vary:bind-equal@graph" in variation.neighbours(base, random.Random(0), apart)
+    assert vary_bindings.bindings_for(base, "bind-equal", "graph", apart) == [{"N": 2, "M": 2}, {"N": 3, "M": 3}]
+    # a site the model does not have builds nothing
+    assert variation.build(base, "vary:bind-one@K") is None
+    assert variation.build(base, "vary:bind-one@N")[1] == []
+
+
+def test_feed_kinds_change_float_feeds_only():
+    x = np.array([[-1.3, 0.2, 0.74, 2.0]], np.float32)
+    idx = np.array([0, 3], np.int64)
+    feeds = {"x": x, "i": idx, "s": [x, x]}
+    neg = vary_bindings.transform("feed-negative", feeds)
+    assert (neg["x"] < 0).all() and (neg["s"][1] < 0).all() and neg["i"] is idx
+    assert not vary_bindings.transform("feed-zero", feeds)["x"].any()
+    assert np.array_equal(vary_bindings.transform("feed-large", feeds)["x"], x * np.float32(1e3))
+    ties = vary_bindings.transform("feed-ties", feeds)["x"]
+    assert ties.dtype == np.float32 and (ties < 0).any() and (ties > 0).any()
+    assert np.array_equal(ties * 2, np.round(ties * 2))  # on the ½ grid: equal values tie exactly
+    # an integer-only model has no feed variants
+    g = helper.make_graph(
+        [helper.make_node("Neg", ["i"], ["o"])],
+        "g",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, ["N"])],
+        [helper.make_tensor_value_info("o", TensorProto.INT64, ["N"])],
+    )
+    ints = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    assert not [f for f in variation.neighbours(ints, random.Random(0)) if f.startswith("vary:feed-")]
+
+
+@pytest.mark.parametrize("form", ["vary:feed-ties@graph", "vary:bind-one@N"])
+def test_a_saved_variant_case_runs_on_the_variant_s_feeds(tmp_path, form):
+    """The case module a variant's finding is saved as (bindings, feed function) gives the feeds the hunt
+    judged the variant on: the id round-trips through save and reload."""
+    from passcheck._versions import tool_version
+    from passcheck.cases import registry
+    from passcheck.cases._registry import load_file
+    from passcheck.engine import Subject, feeds_for
+    from passcheck.records import Finding
+    from passcheck.reduce.case_module import case_module
+
+    base = planted_bindings._add(False)()
+    case_id = f"hunt/varbind-{form.split(':')[1].split('@')[0]}"
+    setting = Setting(case_id)
+    mine = vary_probe.setting_for(setting, form, base)
+    finding = Finding("annotation-violated", "annotations", case_id, "common", planted_bindings.PASS_ID, "m")
+    path = tmp_path / f"{case_id.split('/')[1].replace('-', '_')}.py"  # a module name of its own
+    path.write_text(case_module(finding, None, base, case_id=case_id, **vary_bindings.saved(setting, base, form)))
+    load_file(path, prefix="passcheck_varbind_test")
+    case = registry().get(case_id)
+    subject = Subject.from_case(case, tool_version("onnx"))
+    got = feeds_for(base, subject.id, subject.bindings, feed_fn=subject.feeds)
+    want = mine.feed_list(base)
+    assert len(got) == len(want) == 2
+    for g, w in zip(got, want, strict=True):
+        assert g.keys() == w.keys() and all(np.array_equal(g[k], w[k]) for k in g), (g, w)
+    own = feeds_for(base, case_id, ({}, {}))  # the base's conditions
+    assert any(not np.array_equal(g[k], o[k]) for g, o in zip(got, own, strict=True) for k in g)
