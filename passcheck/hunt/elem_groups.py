@@ -13,8 +13,9 @@ crash with SIGSEGV on a LabelEncoder-4 chain whose input type disagrees with its
 A group moves from its one element type to ``to`` when
 
 - every (node, type variable) of the group allows ``to`` (the schema's ``allowed_type_strs``),
-- onnxruntime's CPU provider registers a kernel for every node the group touches with its types after the
-  move (:func:`passcheck.runtime.kernels.has_cpu_kernel`; None, a function body, is left to the gate),
+- onnxruntime's CPU provider runs every node the group touches with its types after the move: a kernel in
+  its registry, or for float16 one for float that its cast insertion falls back to
+  (:func:`passcheck.runtime.kernels.node_runs_on_cpu`; None, a function body, is left to the gate),
 - an integer ``to`` is no divisor (Div / Mod input 1: integer division by zero is undefined, the spec
   leaves it, and synthesized integer feeds hold 0),
 - bfloat16 touches no graph input or output (onnxruntime's Python binding takes and returns no numpy
@@ -58,7 +59,8 @@ def type_str(elem: int) -> str:
 
 def cast_values(arr: np.ndarray, to: int) -> np.ndarray:
     """``arr`` as element type ``to``: floats to an integer type rounded and clipped to [-SMALL_INT, SMALL_INT]
-    ([0, SMALL_INT] unsigned); integers clipped to ``to``'s range; else ``astype``."""
+    ([0, SMALL_INT] unsigned); integers clipped to ``to``'s range; floats to float16 clipped to its finite
+    range (bfloat16 has float32's exponent range); else ``astype``."""
     import numpy as np
     from onnx import helper
 
@@ -68,6 +70,8 @@ def cast_values(arr: np.ndarray, to: int) -> np.ndarray:
         arr = np.clip(np.rint(arr.real.astype(np.float64)), 0 if np_type.kind == "u" else -SMALL_INT, SMALL_INT)
     elif np_type.kind in "iu" and arr.dtype.kind in "iu":
         arr = np.clip(arr, np.iinfo(np_type).min, np.iinfo(np_type).max)
+    elif arr.dtype.kind == "f" and to != BFLOAT16 and np_type.itemsize < arr.dtype.itemsize:
+        arr = np.clip(arr, np.finfo(np_type).min, np.finfo(np_type).max)  # a -1e9 mask stays finite
     return np.array(arr, dtype=np_type, order="C")  # ascontiguousarray would make a scalar 1-D
 
 
@@ -139,7 +143,7 @@ class Groups:
 
     def allows(self, group: frozenset[str], to: int) -> bool:
         """The schema, kernel, divisor and bfloat16 rules of the module docs (not the inference check)."""
-        from passcheck.runtime.kernels import has_cpu_kernel
+        from passcheck.runtime.kernels import node_runs_on_cpu
 
         if not self.whole:
             return False
@@ -159,9 +163,7 @@ class Groups:
             allowed = {c.type_param_str: set(c.allowed_type_strs) for c in schema.type_constraints}
             if any(want not in allowed[t] for t in touched):
                 return False
-            bound = {t: type_str(self.types[vs[0]]) for t, vs in vars_.items() if self.types.get(vs[0])}
-            bound.update(dict.fromkeys(touched, want))
-            if has_cpu_kernel(node.domain, node.op_type, schema.since_version, bound) is False:
+            if node_runs_on_cpu(node, schema, lambda v: to if v in group else self.types.get(v, 0)) is False:
                 return False
         return True
 
