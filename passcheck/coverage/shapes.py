@@ -16,10 +16,9 @@ inference without it.
 
 from __future__ import annotations
 
-from functools import cache
-
 from passcheck.coverage._graph import opsets, since, stripped, typed, types
 from passcheck.coverage.entry import Entry, key
+from passcheck.runtime.kernels import versions
 
 TOOL = "onnx-shape-inference"
 DOMAINS = ("", "ai.onnx.ml")
@@ -30,26 +29,13 @@ def name(domain: str, op: str, version: int) -> str:
     return f"{domain + '.' if domain else ''}{op}@{version}"
 
 
-@cache
-def _ort_kernels() -> dict[tuple[str, str], list[tuple[int, int]]]:
-    try:
-        from onnxruntime.capi import _pybind_state
-    except ImportError:
-        return {}
-    out: dict[tuple[str, str], list[tuple[int, int]]] = {}
-    for k in _pybind_state.get_all_opkernel_def():
-        if k.provider == "CPUExecutionProvider":
-            out.setdefault((k.domain if k.domain != "ai.onnx" else "", k.op_name), []).append(tuple(k.version_range))
-    return out
-
-
 def runs(schema) -> str:
     """Who runs ``schema`` at its since_version (see module docs)."""
     from onnx.reference import ops as reference
 
     v = schema.since_version
     who = []
-    if any(lo <= v <= hi for lo, hi in _ort_kernels().get((schema.domain, schema.name), ())):
+    if any(lo <= v <= hi for lo, hi in versions(schema.domain, schema.name)):
         who.append("ort")
     try:
         reference.load_op(schema.domain, schema.name, v)

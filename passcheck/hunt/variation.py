@@ -20,8 +20,10 @@ kind                      change (site)
                           or 1 (no element type) flipped; ``perm`` with two entries swapped; ``dilations`` /
                           ``strides`` with the first entry 2; a STRING to another value its documented domain
                           allows
-``elem-float16``          the graph's float elem_type moved to float16 (site: ``graph``), when every node's
-``elem-double``           type constraint allows it; double likewise
+``elem-<type>``           one type-constraint group moved to float16, double, bfloat16, int32, int64, int8
+                          or uint8 (:mod:`.elem_groups`: the schemas allow it and onnxruntime's CPU provider
+                          has a kernel for every node it touches; site: ``graph`` for the graph's only float
+                          group, else a value of the group: its first graph input or smallest name)
 ``bind-…``, ``feed-…``    the same model under another binding of its dim_params or on other float
                           feeds (:mod:`.vary_bindings`: the run conditions, not the model)
 ========================  ==========================================================================
@@ -44,6 +46,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from passcheck.hunt import vary_bindings
+from passcheck.hunt.elem_groups import TARGETS
 
 if TYPE_CHECKING:
     import numpy as np
@@ -56,9 +59,7 @@ SMALL = 16
 PER_KIND = 2
 VALUE_KINDS = ("value-nudge", "value-negate", "value-zero", "value-one")
 SHAPE_KINDS = ("shape-leading-one", "shape-scalar")
-ELEM_KINDS = {"elem-float16": 10, "elem-double": 11}  # onnx.TensorProto.FLOAT16, DOUBLE
-_FLOAT = 1
-_FLOATS = frozenset({1, 10, 11, 16})  # FLOAT, FLOAT16, DOUBLE, BFLOAT16
+ELEM_KINDS = {f"elem-{name}": to for name, to in TARGETS.items()}  # kind → onnx.TensorProto element type
 _RESERVED = set("@|+=")  # characters a site label cannot hold (form id and item key grammar)
 
 
@@ -148,7 +149,7 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
             if done:
                 _refresh_annotations(out)
         elif k in ELEM_KINDS:
-            done = site == "graph" and _retype(out, ELEM_KINDS[k])
+            done = _retype(out, site, ELEM_KINDS[k])
         elif vary_bindings.is_condition(k):  # the model as it is: only its run conditions change
             done = vary_bindings.builds(out, k, site)
         else:
@@ -186,9 +187,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
             continue
         for attr, value in _attribute_variants(model, node, schema, shapes):
             yield f"attr-{attr}", f"{node.name}={value}"
-    for k, to in ELEM_KINDS.items():
-        if _retypable(model, to, shapes):
-            yield k, "graph"
+    yield from _elem_candidates(model, shapes)
 
 
 def _attribute_variants(model, node, schema, shapes) -> Iterator[tuple[str, str]]:
@@ -269,30 +268,37 @@ def _broadcasts(model, node, index: int) -> bool:
     return "multidirectional" in doc or ("unidirectional" in doc and index > 0)
 
 
-def _retypable(model, to: int, shapes) -> bool:
-    """Whether moving every float value to ``to`` keeps each node inside its schema's type constraints
-    (and the model has float values, no subgraph, no other float element type to clash with)."""
+def _groups(model, shapes):
+    from passcheck.hunt.elem_groups import Groups
+
+    return Groups(model, _value_types(model, shapes), lambda node: _schema(model, node))
+
+
+def _elem_candidates(model, shapes) -> Iterator[tuple[str, str]]:
+    from passcheck.hunt.elem_groups import holds, move, sites
+
+    groups = _groups(model, shapes)
+    before = _value_types(model, shapes)
+    for group, site in sites(groups):
+        src = groups.source(group)
+        for k, to in ELEM_KINDS.items():
+            if not groups.allows(group, to):
+                continue
+            moved = _copy(model)
+            try:
+                move(moved, group, src, to)
+            except (ValueError, TypeError, KeyError):  # a value that does not cast: no neighbour
+                continue
+            if holds(moved, before, group, to):
+                yield k, site
+
+
+def _copy(model):
     import onnx
 
-    types = _value_types(model, shapes)
-    if _FLOAT not in types.values() or any(t in _FLOATS - {_FLOAT} for t in types.values()):
-        return False
-    want = {10: "tensor(float16)", 11: "tensor(double)"}[to]
-    for node in model.graph.node:
-        if any(a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS) for a in node.attribute):
-            return False
-        schema = _schema(model, node)
-        if schema is None:
-            return False
-        allowed = {c.type_param_str: set(c.allowed_type_strs) for c in schema.type_constraints}
-        for values, formals in ((node.input, schema.inputs), (node.output, schema.outputs)):
-            for i, v in enumerate(values):
-                if not v or not formals:
-                    continue
-                formal = formals[min(i, len(formals) - 1)]
-                if types.get(v) == _FLOAT and formal.type_str in allowed and want not in allowed[formal.type_str]:
-                    return False
-    return True
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    return out
 
 
 # -- edits ----------------------------------------------------------------------------------------------
@@ -363,30 +369,26 @@ def _set_attribute(model, node_name: str, attr: str, text: str) -> bool:
     return True
 
 
-def _retype(model, to: int) -> bool:
-    """Every float (elem_type 1) tensor, annotation, Constant and ``to``/``dtype`` attribute moved to ``to``."""
-    import onnx
-    from onnx import helper, numpy_helper
+def _retype(model, site: str, to: int) -> bool:
+    """The group of ``site`` (``graph``: every float group together) moved to ``to`` (:mod:`.elem_groups`),
+    annotations refreshed by inference; False when the group may not move there."""
+    from passcheck.hunt.elem_groups import FLOAT, holds, move
 
-    if not _retypable(model, to, _inferred(model)):
+    shapes = _inferred(model)
+    groups = _groups(model, shapes)
+    if site == "graph":
+        floats = [g for g in groups.all() if groups.source(g) == FLOAT]
+        group = frozenset().union(*floats) if floats else None
+    else:
+        group = groups.of(site)
+    if not group or not groups.allows(group, to):
         return False
-    np_type = helper.tensor_dtype_to_np_dtype(to)
-    for vi in [*model.graph.input, *model.graph.output, *model.graph.value_info]:
-        if vi.type.HasField("tensor_type") and vi.type.tensor_type.elem_type == _FLOAT:
-            vi.type.tensor_type.elem_type = to
-    for t in model.graph.initializer:
-        if t.data_type == _FLOAT:
-            t.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(t).astype(np_type), t.name))
-    for n in model.graph.node:
-        for a in n.attribute:
-            if a.type == onnx.AttributeProto.TENSOR and a.t.data_type == _FLOAT:
-                a.t.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(a.t).astype(np_type), a.t.name))
-            elif a.name in ("to", "dtype") and a.type == onnx.AttributeProto.INT and a.i == _FLOAT:
-                a.i = to
-        if n.op_type == "Constant" and any(a.name in ("value_float", "value_floats") for a in n.attribute):
-            arr = _constants(model)[n.output[0]].astype(np_type)
-            del n.attribute[:]
-            n.attribute.append(helper.make_attribute("value", numpy_helper.from_array(arr)))
+    src = groups.source(group)
+    before = _value_types(model, shapes)
+    move(model, group, src, to)
+    if not holds(model, before, group, to):
+        return False
+    _refresh_annotations(model)
     return True
 
 

@@ -39,25 +39,67 @@ if TYPE_CHECKING:
 INVALID = "invalid-variation"
 
 
-def setting_for(setting: Setting, form: str, model: onnx.ModelProto | None = None) -> Setting:
-    """``setting`` for the neighbour of ``form`` (of base ``model``): an elem kind casts a case's own float
-    feeds to the new type; a run-condition kind sets its bindings or feeds (:mod:`.vary_bindings`)."""
+def setting_for(setting: Setting, form: str, neighbour: onnx.ModelProto | None = None) -> Setting:
+    """``setting`` for the neighbour of ``form``: a run-condition kind sets its bindings or feeds
+    (:mod:`.vary_bindings`; its neighbour is the base model unchanged); an elem kind casts each of a case's own
+    feeds whose graph input the neighbour types otherwise (``neighbour``'s, or every float32 feed when not given)
+    to that type, integers rounded into a small range (:func:`passcheck.hunt.elem_groups.cast_values`), and
+    raises a case's own tolerance to the moved type's (:func:`_tolerances`)."""
     k = variation.kind(form)[len(variation.PREFIX) :]
-    if vary_bindings.is_condition(k) and model is not None:
-        return vary_bindings.setting_for(setting, model, k, form.partition("@")[2])
-    if setting.feeds is None or k not in variation.ELEM_KINDS:
+    if vary_bindings.is_condition(k) and neighbour is not None:
+        return vary_bindings.setting_for(setting, neighbour, k, form.partition("@")[2])
+    if k not in variation.ELEM_KINDS:
         return setting
-    from onnx import helper
+    from passcheck.hunt.elem_groups import cast_values
 
-    to = helper.tensor_dtype_to_np_dtype(variation.ELEM_KINDS[k])
+    to = variation.ELEM_KINDS[k]
+    if setting.feeds is None:
+        return dataclasses.replace(setting, **_tolerances(setting, to))
+    if neighbour is None:
+        wanted = None
+    else:
+        wanted = {v.name: v.type.tensor_type.elem_type for v in neighbour.graph.input if v.type.HasField("tensor_type")}
     own = setting.feeds
 
     def feeds(binding, seed):
-        return {
-            n: (a.astype(to) if getattr(a, "dtype", None) == "float32" else a) for n, a in own(binding, seed).items()
-        }
+        out = {}
+        for n, a in own(binding, seed).items():
+            if wanted is None:
+                out[n] = cast_values(a, to) if getattr(a, "dtype", None) == "float32" else a
+            else:
+                out[n] = _cast_to(a, wanted.get(n))
+        return out
 
-    return dataclasses.replace(setting, feeds=feeds)
+    return dataclasses.replace(setting, feeds=feeds, **_tolerances(setting, to))
+
+
+def _tolerances(setting: Setting, to: int) -> dict[str, float]:
+    """A case's own ``rtol``/``atol`` raised to the numeric oracle's defaults for ``to`` (float16, bfloat16:
+    :data:`passcheck.oracles.numeric.TOLERANCES`): a case's tolerance is chosen for its float32 outputs, and
+    it replaces the dtype's default (:func:`~passcheck.oracles.numeric.tolerance`). Integer outputs are
+    compared exactly whatever the tolerance."""
+    from onnx import helper
+
+    from passcheck.oracles.numeric import TOLERANCES
+
+    np_name = "bfloat16" if to == 16 else helper.tensor_dtype_to_np_dtype(to).name
+    rtol, atol = TOLERANCES.get(np_name, (None, None))
+    out = {}
+    if setting.rtol is not None and rtol is not None:
+        out["rtol"] = max(setting.rtol, rtol)
+    if setting.atol is not None and atol is not None:
+        out["atol"] = max(setting.atol, atol)
+    return out
+
+
+def _cast_to(a, elem: int | None):
+    from onnx import helper
+
+    from passcheck.hunt.elem_groups import cast_values
+
+    if not elem or getattr(a, "dtype", None) is None or a.dtype == helper.tensor_dtype_to_np_dtype(elem):
+        return a
+    return cast_values(a, elem)
 
 
 def invalid(setting: Setting, base: onnx.ModelProto, neighbour: onnx.ModelProto, executor) -> str | None:
@@ -145,7 +187,7 @@ def judge(
     if built is None:
         return Outcome("not-applicable", reason=f"{form}: the site is not in this model")
     neighbour = built[0]
-    nset = setting_for(setting, form, base)
+    nset = setting_for(setting, form, neighbour)
     if variation.family(form) == "bind" and (why := _unfit(nset, neighbour)):
         return Outcome("not-applicable", reason=f"{form}: {why}")
     if why := invalid(nset, base, neighbour, executor):

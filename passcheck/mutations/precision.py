@@ -3,8 +3,9 @@ ONNX rule: every op's type constraint is checked by strict shape inference on th
 rewrite applies only where every op accepts tensor(double); Cast (Cast-6+) converts float32
 inputs to float64 exactly, and the float64 result rounds back to within float32 tolerance of
 the float32 computation. float16 is not offered: its rounding changes results beyond the gate's
-float32 tolerance. Main graphs without subgraphs or model-local functions; ops onnxruntime's CPU
-provider has no float64 kernel for are left alone (their forms would only test that gap).
+float32 tolerance. Main graphs without subgraphs or model-local functions; a graph with a node
+onnxruntime's CPU provider has no kernel for at its float64 types (its own kernel registry,
+:mod:`passcheck.runtime.kernels`) is left alone (its form would only test that gap).
 Site: the graph's name."""
 
 from __future__ import annotations
@@ -21,36 +22,6 @@ if TYPE_CHECKING:
 MIN_OPSET = 7
 #: ops with a float-typed attribute naming an output element type.
 DTYPE_ATTRS = {"Cast": "to", "EyeLike": "dtype"}
-#: ops onnxruntime's CPU provider has no float64 kernel for (measured on onnxruntime 1.32; an older
-#: onnxruntime lacking more shows as its rejection of a valid form, a finding of the ``input`` cell).
-NO_FLOAT64_KERNEL = frozenset(
-    {
-        "Conv",
-        "ConvTranspose",
-        "GRU",
-        "LSTM",
-        "RNN",
-        "AveragePool",
-        "GlobalAveragePool",
-        "GlobalMaxPool",
-        "LRN",
-        "InstanceNormalization",
-        "MeanVarianceNormalization",
-        "Resize",
-        "Gelu",
-        "Erf",
-        "Elu",
-        "Selu",
-        "Softplus",
-        "Softsign",
-        "Mish",
-        "HardSigmoid",
-        "HardSwish",
-        "LeakyRelu",
-        "ThresholdedRelu",
-        "PRelu",
-    }
-)
 
 
 def site(model: onnx.ModelProto) -> str:
@@ -77,7 +48,6 @@ def to_float64(model: onnx.ModelProto, only: Collection[str] | None = None) -> l
         or opset(model) < MIN_OPSET
         or len(model.functions)
         or any(True for n in g.node for _ in subgraphs(n))
-        or any(n.op_type in NO_FLOAT64_KERNEL for n in g.node)
     ):
         return []
     work = onnx.ModelProto()
@@ -127,11 +97,33 @@ def to_float64(model: onnx.ModelProto, only: Collection[str] | None = None) -> l
         if (t := tensor_type(v)) is not None and t.elem_type == F:
             t.elem_type = D
     try:
-        onnx.shape_inference.infer_shapes(work, check_type=True, strict_mode=True)
+        inferred = onnx.shape_inference.infer_shapes(work, check_type=True, strict_mode=True)
     except Exception:  # noqa: BLE001 - an op that does not take tensor(double): no float64 form
+        return []
+    if not _cpu_runs(inferred):
         return []
     model.CopyFrom(work)
     return [site(model)]
+
+
+def _cpu_runs(model: onnx.ModelProto) -> bool:
+    """Whether onnxruntime's CPU provider has a kernel for every node of ``model`` (inferred) with its
+    element types (:func:`passcheck.runtime.kernels.node_has_cpu_kernel`; a function body: yes)."""
+    import onnx
+
+    from passcheck.runtime.kernels import node_has_cpu_kernel
+
+    g = model.graph
+    elem = {v.name: v.type.tensor_type.elem_type for v in [*g.input, *g.value_info, *g.output]}
+    elem.update({t.name: t.data_type for t in g.initializer})
+    for n in g.node:
+        try:
+            schema = onnx.defs.get_schema(n.op_type, opset(model, n.domain), n.domain)
+        except Exception:  # noqa: BLE001 - strict inference accepted it: an op onnx knows; else not ours to judge
+            continue
+        if node_has_cpu_kernel(n, schema, lambda v: elem.get(v, 0)) is False:
+            return False
+    return True
 
 
 REWRITES = (
