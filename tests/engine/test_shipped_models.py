@@ -11,6 +11,10 @@ tests/passes/test_isolated_runs.py asserts on its own. DenseNet-121 (269 s) adds
 own architecture, and the one kept model whose BatchNormalization is spelled Unsqueeze, Mul and Add. VGG-19 and
 ZFNet-512 are AlexNet's family. ResNet-50's fusions at ``ort:basic`` are still asserted, on the report
 tests/upstream shares (tests/_resnet_report.py).
+
+The checks of one xdist worker share one isolation worker, as ``passcheck run`` shares one across its cases: a
+fresh one per check (what ``check_model`` starts when given no executor) cost about 1.2 s of CPU each to import
+onnx, onnxruntime and onnxscript, most of a one-node model's check.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import pytest
 
 from passcheck.api import check_model
 from passcheck.passes import DEFAULT_PASSES
+from passcheck.passes.isolation import IsolatedExecutor
 from passcheck.report import read_report
 from tests._resnet_report import resnet_report
 from tests._shared import built_once
@@ -45,20 +50,27 @@ def _id(p: Path) -> str:
     return p.parent.name if p.name == "model.onnx" else p.stem
 
 
-def _checked(path: Path, tmp_path_factory):
+@pytest.fixture(scope="module")
+def executor():
+    """check_model's own executor (default limits), kept for the module; its process starts at the first job."""
+    with IsolatedExecutor() as ex:
+        yield ex
+
+
+def _checked(path: Path, tmp_path_factory, executor):
     """``check_model(path)`` with every default pass, run once per test run and shared by the xdist workers
     (tests/_shared.py): several tests assert on one run."""
 
     def run(folder: Path) -> None:
-        (folder / "report.pickle").write_bytes(pickle.dumps(check_model(path)))
+        (folder / "report.pickle").write_bytes(pickle.dumps(check_model(path, executor=executor)))
 
     folder, _ = built_once(tmp_path_factory, f"shipped-check-{_id(path)}", run)
     return pickle.loads((folder / "report.pickle").read_bytes())
 
 
 @pytest.mark.parametrize("path", MODELS, ids=_id)
-def test_check_gives_a_verdict(path, tmp_path_factory):
-    report = _checked(path, tmp_path_factory)
+def test_check_gives_a_verdict(path, tmp_path_factory, executor):
+    report = _checked(path, tmp_path_factory, executor)
     assert {c.pass_id for c in report.cells} == {"input", *DEFAULT_PASSES}
     for c in report.cells:
         assert c.status in ("changed", "unchanged", "declined", "crashed", "unavailable"), c
