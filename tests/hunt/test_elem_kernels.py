@@ -138,3 +138,18 @@ def test_an_int32_finding_round_trips_through_hunt_shrink_save_and_resume(tmp_pa
     again = json.loads((tmp_path / "h" / "hunt-state.json").read_text())
     assert before <= {i["form"] for i in again["items"]} and len(again["items"]) > len(state["items"])
     assert sigs[0]["signature"] in [s["signature"] for s in again["signatures"].values()]
+
+
+def test_a_float16_neighbour_takes_the_numeric_oracles_float16_tolerance_over_a_tighter_case_one():
+    from passcheck.oracles.numeric import TOLERANCES
+
+    base = planted_elem.add_mul()()
+    setting = Setting(
+        "vary-test/add-mul", rtol=1e-5, atol=1e-6, feeds=lambda binding, seed: {"x": np.ones((2, 4), np.float32)}
+    )
+    f16 = variation.build(base, "vary:elem-float16@graph")[0]
+    mine = vary_probe.setting_for(setting, "vary:elem-float16@graph", f16)
+    assert (mine.rtol, mine.atol) == TOLERANCES["float16"]
+    assert mine.feeds({}, 0)["x"].dtype == np.float16
+    ints = vary_probe.setting_for(setting, "vary:elem-int32@graph", variation.build(base, "vary:elem-int32@graph")[0])
+    assert (ints.rtol, ints.atol) == (1e-5, 1e-6) and ints.feeds({}, 0)["x"].dtype == np.int32
