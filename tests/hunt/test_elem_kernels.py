@@ -5,7 +5,12 @@ and one type-constraint group moves at a time (the data, not the indices)."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import onnx
@@ -15,21 +20,9 @@ from onnx import TensorProto, helper, numpy_helper
 
 from passcheck.hunt import variation, vary_probe
 from passcheck.hunt.probe import Setting
-from passcheck.passes import FunctionAdapter, known_pass_ids, register_pass
+from tests.hunt import planted_elem
 
-PLANTED = "planted:int-const-plus-one"
-
-
-def _int_const_plus_one(model):
-    """Every int32 initializer + 1 (a wrong fold a float tolerance would hide on small integers)."""
-    for t in model.graph.initializer:
-        if t.data_type == TensorProto.INT32:
-            t.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(t) + np.int32(1), t.name))
-    return model
-
-
-if PLANTED not in known_pass_ids():
-    register_pass(FunctionAdapter(PLANTED, _int_const_plus_one, doc="test pass: int32 initializers + 1"))
+PLANTED_FILE = Path(__file__).with_name("planted_elem.py")
 
 
 def _session_error(model: onnx.ModelProto) -> str | None:
@@ -40,18 +33,6 @@ def _session_error(model: onnx.ModelProto) -> str | None:
     except Exception as exc:  # noqa: BLE001 - the refusal is what the test reads
         return str(exc)
     return None
-
-
-def _add_mul() -> onnx.ModelProto:
-    nodes = [helper.make_node("Add", ["x", "c"], ["a"], name="add"), helper.make_node("Mul", ["a", "x"], ["y"])]
-    graph = helper.make_graph(
-        nodes,
-        "g",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4])],
-        [numpy_helper.from_array(np.array(2.0, np.float32), "c")],
-    )
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
 def test_no_drawn_elem_neighbour_lacks_a_cpu_kernel():
@@ -75,7 +56,7 @@ def test_no_drawn_elem_neighbour_lacks_a_cpu_kernel():
 def test_an_int32_neighbour_of_add_mul_is_valid_and_judged_exactly():
     from passcheck.passes.isolation import executor_for
 
-    base = _add_mul()
+    base = planted_elem.add_mul()()
     assert "vary:elem-int32@graph" in variation.neighbours(base, random.Random(0))
     neighbour = variation.build(base, "vary:elem-int32@graph")[0]
     onnx.checker.check_model(neighbour, full_check=True)
@@ -88,7 +69,7 @@ def test_an_int32_neighbour_of_add_mul_is_valid_and_judged_exactly():
     with executor_for(None, isolation=False) as ex:
         ok = vary_probe.judge(setting, base, "vary:elem-int32@graph", "ort:all", ex)
         assert ok.status == "done" and not ok.findings, ok
-        off = vary_probe.judge(setting, base, "vary:elem-int32@graph", PLANTED, ex)
+        off = vary_probe.judge(setting, base, "vary:elem-int32@graph", planted_elem.PASS_ID, ex)
     assert off.status == "done", off
     assert [(f.oracle, f.kind) for f in off.findings] == [("numeric", "wrong-result")], off.findings
 
@@ -134,3 +115,41 @@ def test_kernel_answers_match_a_real_session(op, since, types, expected):
             opset_imports=[helper.make_opsetid("", 14)],
         )
         assert (_session_error(m) is None) is expected
+
+
+def test_an_int32_finding_round_trips_through_hunt_shrink_save_and_resume(tmp_path):
+    def hunt(*args: str) -> subprocess.CompletedProcess:
+        argv = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED_FILE), "--case", "vary-int/*"]
+        argv += ["--pass", planted_elem.PASS_ID, "--seed", "1", "--no-coverage", "--out", str(tmp_path / "h")]
+        return subprocess.run(
+            [*argv, "--progress", "none", *args], capture_output=True, text=True, timeout=900, env={**os.environ}
+        )
+
+    r = hunt("--budget", "40items")
+    assert r.returncode == 1, r.stdout + r.stderr
+    state = json.loads((tmp_path / "h" / "hunt-state.json").read_text())
+    sigs = [s for s in state["signatures"].values() if s.get("variation", "").startswith("vary:elem-int32@")]
+    assert sigs, state["signatures"]
+    assert sigs[0]["signature"]["rewrite"] == "vary:elem-int32" and sigs[0]["reproduces"] is True, sigs[0]
+    assert sigs[0]["signature"]["kind"] == "wrong-result"
+    before = {i["form"] for i in state["items"]}
+    r = hunt("--budget", "10items", "--resume")
+    assert r.returncode in (0, 1), r.stdout + r.stderr
+    again = json.loads((tmp_path / "h" / "hunt-state.json").read_text())
+    assert before <= {i["form"] for i in again["items"]} and len(again["items"]) > len(state["items"])
+    assert sigs[0]["signature"] in [s["signature"] for s in again["signatures"].values()]
+
+
+def test_a_float16_neighbour_takes_the_numeric_oracles_float16_tolerance_over_a_tighter_case_one():
+    from passcheck.oracles.numeric import TOLERANCES
+
+    base = planted_elem.add_mul()()
+    setting = Setting(
+        "vary-test/add-mul", rtol=1e-5, atol=1e-6, feeds=lambda binding, seed: {"x": np.ones((2, 4), np.float32)}
+    )
+    f16 = variation.build(base, "vary:elem-float16@graph")[0]
+    mine = vary_probe.setting_for(setting, "vary:elem-float16@graph", f16)
+    assert (mine.rtol, mine.atol) == TOLERANCES["float16"]
+    assert mine.feeds({}, 0)["x"].dtype == np.float16
+    ints = vary_probe.setting_for(setting, "vary:elem-int32@graph", variation.build(base, "vary:elem-int32@graph")[0])
+    assert (ints.rtol, ints.atol) == (1e-5, 1e-6) and ints.feeds({}, 0)["x"].dtype == np.int32
