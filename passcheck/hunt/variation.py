@@ -344,7 +344,7 @@ def _changed(arr: np.ndarray, k: str) -> np.ndarray | None:
         "shape-leading-one": lambda: arr.reshape((1, *arr.shape)),
         "shape-scalar": lambda: np.asarray(arr.reshape(-1)[0]),
     }[k]()
-    return np.ascontiguousarray(new.astype(arr.dtype))
+    return np.array(new, dtype=arr.dtype, order="C")  # ascontiguousarray would make a scalar 1-D
 
 
 def _set_attribute(model, node_name: str, attr: str, text: str) -> bool:
