@@ -60,10 +60,11 @@ class _Opset13Up(PassAdapter):
 def test_a_model_outside_the_declared_opset_range_is_unavailable_with_the_reason(registered, tmp_path):
     registered(_Opset13Up())
     for opset, why in ((12, "opset 12"), (18, "opset 18")):
-        report = check_model(_relu(opset), ["test:opset-13-up"])
+        report = check_model(_relu(opset), ["test:opset-13-up"], allow_unavailable=True)
         cell = _cell(report, "test:opset-13-up")
         assert cell.status == "unavailable" and not cell.findings and "13..17" in cell.error and why in cell.error, cell
         assert report.exit_code == 0
+        assert check_model(_relu(opset), ["test:opset-13-up"]).exit_code == 1  # named and not run: unchecked
         out = get_pass("test:opset-13-up").run(_relu(opset), tmp_path)  # the same check outside the engine
         assert out.status == "unavailable" and out.error == cell.error
     assert _cell(check_model(_relu(13), ["test:opset-13-up"]), "test:opset-13-up").status == "unchanged"
