@@ -11,6 +11,7 @@ import onnx
 import pytest
 
 from passcheck.cli import main
+from tests._shared import built_once
 
 OPS = [
     "BatchNormalization",
@@ -23,13 +24,21 @@ OPS = [
 ]
 
 
+def _generate(folder):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PASSCHECK_CACHE", str(folder / "cache"))
+        args = ["generate", "--stats", "--json", str(folder / "s.json")] + [a for op in OPS for a in ("--op", op)]
+        return main(args)
+
+
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("gen")
+    """(``generate --stats`` JSON, id → case, reference-only bases) of one generation of OPS per test run
+    (tests/_shared.py), not one per xdist worker; the cases read the shared cache, which no test writes."""
+    folder, code = built_once(tmp_path_factory, "generate-containers", _generate)
+    assert code == 0
     mp = pytest.MonkeyPatch()
     mp.setenv("PASSCHECK_CACHE", str(folder / "cache"))
-    args = ["generate", "--stats", "--json", str(folder / "s.json")] + [a for op in OPS for a in ("--op", op)]
-    assert main(args) == 0
     from passcheck.generate import cases, index
 
     doc = index(ops=OPS, quiet=True)

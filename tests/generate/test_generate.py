@@ -5,6 +5,7 @@ selection stays hand-written, and planted passes that mishandle one spelling are
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -14,14 +15,29 @@ import pytest
 from passcheck._versions import tool_version
 from passcheck.engine import INPUT, Subject, evaluate
 from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+from tests._shared import built_once
 
 OPS = ["ReduceMax", "Concat", "Softmax", "LSTM"]  # LSTM: inputs of different shapes
 
 
+def _generate(folder):
+    from passcheck.generate import index
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PASSCHECK_CACHE", str(folder))
+        index(ops=OPS, quiet=True)
+        index(ops=["Slice"], quiet=True)
+
+
 @pytest.fixture(scope="module")
 def cache(tmp_path_factory):
+    """PASSCHECK_CACHE: this worker's copy of the generations of OPS and of Slice, each made once per test run
+    (tests/_shared.py), not once per xdist worker; tests may write to the copy."""
+    shared, _ = built_once(tmp_path_factory, "generate-cache", _generate)
+    own = tmp_path_factory.mktemp("cache")
+    shutil.copytree(shared, own, dirs_exist_ok=True)
     mp = pytest.MonkeyPatch()
-    mp.setenv("PASSCHECK_CACHE", str(tmp_path_factory.mktemp("cache")))
+    mp.setenv("PASSCHECK_CACHE", str(own))
     yield
     mp.undo()
 

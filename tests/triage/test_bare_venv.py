@@ -10,46 +10,19 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
-from importlib.metadata import version
 
 import pytest
 
 from passcheck.cli import main
-from tests._shared import built_once
-
-#: The only packages of the bare venv (uv adds what they depend on: protobuf, onnx_ir, ml_dtypes …).
-BARE = ("onnx", "onnxruntime", "numpy", "onnxscript")
+from tests import _bare_venv
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="session")
 def bare_python(tmp_path_factory):
-    """The interpreter of a venv holding only :data:`BARE` (built once per run, shared by the xdist workers:
-    tests/_shared.py)."""
-    folder, _ = built_once(tmp_path_factory, "triage-bare-venv", _bare_venv)
-    return folder / "venv" / "bin" / "python"
-
-
-def _bare_venv(folder):
-    from passcheck.matrix.create import EnvCreateError, uv_bin
-
-    try:
-        uv = uv_bin()
-    except EnvCreateError as exc:
-        pytest.skip(str(exc))
-    root = folder / "venv"
-    env = {**os.environ, "UV_NO_PROGRESS": "1"}
-    made = subprocess.run([uv, "venv", "-q", "--python", sys.executable, str(root)], capture_output=True, text=True)
-    assert made.returncode == 0, made.stderr
-    python = root / "bin" / "python"
-    pins = [f"{p}=={version(p)}" for p in BARE]
-    r = subprocess.run(
-        [uv, "pip", "install", "-q", "--python", str(python), *pins], capture_output=True, text=True, env=env
-    )
-    if r.returncode:  # no cached wheel and no index: an environment gap, not a finding
-        pytest.skip(f"uv pip install {' '.join(pins)} failed: " + " | ".join(r.stderr.strip().splitlines()[-3:]))
+    """The interpreter of the venv without passcheck (tests/_bare_venv.py: built once per run)."""
+    return _bare_venv.bare_python(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

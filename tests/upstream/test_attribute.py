@@ -17,6 +17,7 @@ from passcheck.records import Finding
 from passcheck.report import markdown, terminal
 from passcheck.report.json_report import read_report
 from passcheck.report.junit import write_junit
+from tests._conv_bn_report import conv_bn_report
 
 CASE = "optional-input/conv-bn"
 ID = f"{CASE}:empty-name|ort:basic|parity|missed-optimization"
@@ -28,9 +29,7 @@ def in_process(fn, model, *args):
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    path = tmp_path_factory.mktemp("attr") / "r.json"
-    assert main(["run", "--case", CASE, "--pass", "ort:basic", "--json", str(path), "-q"]) == 1
-    return path
+    return conv_bn_report(tmp_path_factory)
 
 
 def test_attribute_names_conv_bn_fusion_and_every_renderer_shows_it(report, tmp_path, capsys):

@@ -17,6 +17,8 @@ from passcheck.cli import main
 from passcheck.records import Finding
 from passcheck.repro.script import script
 from passcheck.repro.source import model_source
+from tests._bare_venv import bare_python
+from tests._conv_bn_report import conv_bn_report
 
 CASE = "optional-input/conv-bn"
 ID = f"{CASE}:empty-name|ort:basic|parity|missed-optimization"
@@ -26,8 +28,7 @@ IMPORTS_PASSCHECK = re.compile(r"^\s*(import|from)\s+passcheck\b", re.M)
 @pytest.fixture(scope="module")
 def out(tmp_path_factory):
     d = tmp_path_factory.mktemp("repro")
-    assert main(["run", "--case", CASE, "--pass", "ort:basic", "--json", str(d / "r.json"), "-q"]) == 1
-    assert main(["repro", str(d / "r.json"), "--finding", ID, "--out", str(d / "out")]) == 0
+    assert main(["repro", str(conv_bn_report(tmp_path_factory)), "--finding", ID, "--out", str(d / "out")]) == 0
     return d / "out"
 
 
@@ -42,12 +43,8 @@ def test_repro_writes_script_models_and_report(out):
     assert "`ConvBNFusion`" in md and f"onnxruntime {onnxruntime.__version__}" in md
 
 
-def test_repro_script_fails_on_todays_onnxruntime_in_a_fresh_venv(out, tmp_path):
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    py = venv / "bin" / "python"
-    pins = [f"onnx=={onnx.__version__}", f"onnxruntime=={onnxruntime.__version__}", "numpy"]
-    subprocess.run([str(py), "-m", "pip", "install", "-q", *pins], check=True, timeout=900)
+def test_repro_script_fails_on_todays_onnxruntime_in_a_venv_without_passcheck(out, tmp_path, tmp_path_factory):
+    py = bare_python(tmp_path_factory)  # today's onnx, onnxruntime, numpy (and onnxscript): tests/_bare_venv.py
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     assert (
         subprocess.run([str(py), "-c", "import passcheck"], env=env, capture_output=True, cwd=tmp_path).returncode != 0
@@ -125,9 +122,9 @@ def _bisect_json(path, **fields):
     return path
 
 
-def test_report_names_the_first_bad_version_from_a_bisection_or_says_not_bisected(out, tmp_path):
+def test_report_names_the_first_bad_version_from_a_bisection_or_says_not_bisected(out, tmp_path, tmp_path_factory):
     assert "## First bad version\nnot bisected" in (out / "REPORT.md").read_text()
-    report = out.parent / "r.json"
+    report = conv_bn_report(tmp_path_factory)
     b = _bisect_json(tmp_path / "bisect.json")
     assert (
         main(
@@ -172,13 +169,13 @@ def test_report_names_the_first_bad_version_from_a_bisection_or_says_not_bisecte
     )
 
 
-def test_a_bad_bisect_file_is_one_line_and_exit_2(out, tmp_path, capsys):
+def test_a_bad_bisect_file_is_one_line_and_exit_2(tmp_path, tmp_path_factory, capsys):
     (tmp_path / "b.json").write_text('{"package": "onnxruntime"}')
     assert (
         main(
             [
                 "repro",
-                str(out.parent / "r.json"),
+                str(conv_bn_report(tmp_path_factory)),
                 "--finding",
                 ID,
                 "--out",
