@@ -563,6 +563,26 @@ def test_fewer_nodes_removed_on_a_form_is_a_missed_optimization_only_when_both_h
         assert [f.kind for f in cells["detour"].findings] == kind, (detour, cells["detour"].findings)
 
 
+def test_a_pass_that_adds_nodes_of_a_type_removed_none_of_them():
+    """``parity._kept`` looks only at types the pass removed from ``common`` (``removed_a <= 0``: skip):
+    adding more of a type to the other form is no missed optimization (kills ``<= 0`` → ``== 0``)."""
+    from onnx import parser
+
+    head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3] x) => (float[2, 3] y) '
+    forms = {
+        "common": parser.parse_model(head + "{ y = Relu(x) }"),
+        "detour": parser.parse_model(head + "{ t = Identity(x)  y = Relu(t) }"),
+    }
+
+    def add_relus(model):
+        """Planted pass, right (Relu is idempotent): one more Relu on ``common``, two on ``detour``."""
+        chain = "t = Relu(x)  y = Relu(t)" if len(model.graph.node) == 1 else "t = Relu(x)  r = Relu(t)  y = Relu(r)"
+        return parser.parse_model(head + "{ " + chain + " }")
+
+    cells = _planted_cells(add_relus, forms)
+    assert cells["common"].findings == [] and cells["detour"].findings == []
+
+
 def test_forms_rewritten_into_the_same_ops_are_no_finding():
     from onnx import parser
 
