@@ -126,6 +126,29 @@ g (float[1, {}, 5, 5] x, float[4, 2, 3, 3] w) => (float[?, ?, ?, ?] y) {{ y = Co
     ]
 
 
+def test_a_conv_whose_output_channel_count_is_symbolic_leaves_its_group_undecided():
+    """Mutant killed: ``w[1] is None or w[0] is None`` → ``and`` in ``spec_rules.conv_group``: with M
+    (W.shape[0]) symbolic and X.shape[1] == W.shape[1] * group, ``M % group`` cannot be decided."""
+    from passcheck.oracles.conformance import evaluate
+
+    text = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[1, 4, 5, 5] x, float[M, 2, 3, 3] w) => (float[?, ?, ?, ?] y) { y = Conv <group = 2> (x, w) }"""
+    ev = evaluate(parser.parse_model(text))
+    assert [v for v in ev.violations if v.rule.startswith("conv-group")] == []
+    assert [why for rule, why in ev.undecided.items() if rule.startswith("conv-group")] == [
+        "the channel counts of X and W are not static"
+    ]
+
+
+def test_a_reshape_target_value_below_minus_one_is_flagged():
+    """Mutant killed: ``v < -1`` → ``v < -2`` in ``spec_rules.reshape_shape``: Reshape's shape holds
+    dims >= 0 and at most one -1 (Operators.md, Reshape), so -2 is out of range."""
+    text = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[6] x) => (float[?, ?] y) {{ s = Constant <value = int64[2] {{{}, 3}}> ()  y = Reshape (x, s) }}"""
+    assert _violations(text.format(-1), "reshape-shape") == []
+    assert _violations(text.format(-2), "reshape-shape") == ["shape = [-2, 3] has a value below -1"]
+
+
 def test_split_sizes_are_an_input_from_opset_13_and_an_attribute_before():
     """Mutant killed: ``s.version >= 13`` → ``>`` in ``spec_rules.split_sizes``, which read Split-13's sizes
     from the attribute it no longer has (Split-13 moved ``split`` to input 1), so they went unchecked."""

@@ -537,6 +537,52 @@ def test_a_missed_optimization_lists_at_most_four_kept_nodes():
     )
 
 
+def test_fewer_nodes_removed_on_a_form_is_a_missed_optimization_only_when_both_had_as_many():
+    """``parity._kept``: ``b`` losing fewer nodes of a type than ``a`` is a finding when both forms had
+    the same number of them; from different numbers the removed counts say nothing (kills
+    ``ba[op] == bb[op]`` → ``<=``, which flagged a form that simply had more)."""
+    from onnx import parser
+
+    head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3] x) => (float[2, 3] y) '
+    two = "t = Relu(x)  y = Relu(t)"
+
+    def drop_a_relu_on_common(model):
+        """Planted pass, right (Relu is idempotent): one Relu of ``common`` goes; other forms stay."""
+        return parser.parse_model(head + "{ y = Relu(x) }") if model.graph.node[-1].input[0] == "t" else model
+
+    for detour, kind in [
+        ("t = Relu(x)  u = Identity(t)  y = Relu(u)", ["missed-optimization"]),  # two Relus: one fewer removed
+        ("t = Relu(x)  r = Relu(t)  u = Identity(r)  y = Relu(u)", []),  # three Relus: not comparable
+    ]:
+        forms = {
+            "common": parser.parse_model(head + "{ " + two + " }"),
+            "detour": parser.parse_model(head + "{ " + detour + " }"),
+        }
+        cells = _planted_cells(drop_a_relu_on_common, forms)
+        assert cells["common"].findings == []
+        assert [f.kind for f in cells["detour"].findings] == kind, (detour, cells["detour"].findings)
+
+
+def test_a_pass_that_adds_nodes_of_a_type_removed_none_of_them():
+    """``parity._kept`` looks only at types the pass removed from ``common`` (``removed_a <= 0``: skip):
+    adding more of a type to the other form is no missed optimization (kills ``<= 0`` → ``== 0``)."""
+    from onnx import parser
+
+    head = '<ir_version: 8, opset_import: ["" : 18]> g (float[2, 3] x) => (float[2, 3] y) '
+    forms = {
+        "common": parser.parse_model(head + "{ y = Relu(x) }"),
+        "detour": parser.parse_model(head + "{ t = Identity(x)  y = Relu(t) }"),
+    }
+
+    def add_relus(model):
+        """Planted pass, right (Relu is idempotent): one more Relu on ``common``, two on ``detour``."""
+        chain = "t = Relu(x)  y = Relu(t)" if len(model.graph.node) == 1 else "t = Relu(x)  r = Relu(t)  y = Relu(r)"
+        return parser.parse_model(head + "{ " + chain + " }")
+
+    cells = _planted_cells(add_relus, forms)
+    assert cells["common"].findings == [] and cells["detour"].findings == []
+
+
 def test_forms_rewritten_into_the_same_ops_are_no_finding():
     from onnx import parser
 

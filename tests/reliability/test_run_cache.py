@@ -73,6 +73,18 @@ def test_prefetch_runs_every_binding_in_one_round_trip_and_the_calls_that_follow
         assert ex.prefetch(_neg(), feeds) == 0 and len(asked) == 1  # nothing left to make
 
 
+def test_prefetch_runs_three_bindings_in_one_job_and_leaves_a_single_one_to_its_own_call():
+    """``prefetch`` batches any number of runs from two up (kills ``len(todo) < 2`` → ``!= 2``, which
+    left three or more bindings to one round trip each); one run to make is left to its own call."""
+    feeds = [{"x": np.array([i, i + 1], np.float32)} for i in range(3)]
+    with IsolatedExecutor(timeout=60) as ex:
+        asked = _counting(ex)
+        assert ex.prefetch(_neg(), feeds[:1]) == 0 and asked == []
+        assert ex.prefetch(_neg(), feeds) == 3 and len(asked) == 1
+        got = [ex.run_model(_neg(), f) for f in feeds]
+        assert len(asked) == 1 and [g.outputs["y"].tolist() for g in got] == [[-i, -i - 1] for i in range(3)]
+
+
 def test_a_prefetch_that_kills_the_worker_keeps_nothing_and_each_run_still_says_why():
     with IsolatedExecutor(timeout=60) as ex:
         asked = _counting(ex)

@@ -74,6 +74,19 @@ def test_an_input_finding_explains_findings_of_its_own_case_only():
     }
 
 
+def test_a_model_onnxruntime_rejects_explains_findings_of_its_exact_text_only():
+    """Rule 1's ``rejected`` branch: the input model's load error explains every finding of that same
+    text on its forms, whatever its kind or pass; a text sorting before or after is a cause of its own
+    (``other[2] == text`` as ``>=`` or ``<=`` merged one side)."""
+    text = "[ONNXRuntimeError] : 10 : INVALID_GRAPH : m"
+    rejected = _finding("rejected", "validity", "u", "input", text)
+    cells = [_cell("u", "input", rejected)]
+    for pass_id, message in [("ort:basic", text), ("ort:extended", text[:-1] + "a"), ("ort:all", text + "z")]:
+        cells.append(_cell("u", pass_id, _finding("run-failed", "parity", "u", pass_id, message)))
+    by_rep = {c.finding.pass_id: [f.pass_id for f in c.explains] for c in root_causes(cells)}
+    assert by_rep == {"input": ["input", "ort:basic"], "ort:extended": ["ort:extended"], "ort:all": ["ort:all"]}
+
+
 def test_the_lowest_onnxruntime_level_represents_a_defect_seen_on_several_levels():
     """Planted bug killed: ``_rank`` ignores the onnxruntime level when choosing a group's representative
     (the higher level comes first in report order here, so report order alone picks the wrong one)."""

@@ -59,6 +59,23 @@ def test_file_for_unknown_input(tmp_path):
         read_feeds(tmp_path / "f.npz", M)
 
 
+@pytest.mark.parametrize("elem_type", [-1, 6])
+def test_a_sequence_or_optional_of_an_element_kind_onnx_does_not_define_is_refused(tmp_path, elem_type):
+    """SequenceProto/OptionalProto ``elem_type`` is 0 (UNDEFINED: empty) to 5 (onnx-data.proto's
+    DataType); any other value is bad input, not an empty sequence or a missing optional (kills
+    ``elem_type == 0`` → ``<= 0``)."""
+    write_data_set(tmp_path, 0, M, {"a": np.ones(2, np.float32), "s": [], "o": None})
+    d = tmp_path / "test_data_set_0"
+    for i, kind in [(1, onnx.SequenceProto), (2, onnx.OptionalProto)]:
+        written = (d / f"input_{i}.pb").read_bytes()
+        msg = kind.FromString(written)
+        msg.elem_type = elem_type
+        (d / f"input_{i}.pb").write_bytes(msg.SerializeToString())
+        with pytest.raises(FeedError, match=f"cannot read the value of input '{msg.name}'"):
+            read_feeds(tmp_path, M)
+        (d / f"input_{i}.pb").write_bytes(written)
+
+
 def test_npz_and_missing_input(tmp_path):
     np.savez(tmp_path / "f.npz", a=np.ones(2, np.float32))
     with pytest.raises(FeedError, match="no value for input"):
