@@ -125,6 +125,10 @@ def handle(args) -> int:
         refresh=args.refresh,
         on_base=on_base,
     )
+    from passcheck.cases import registry
+
+    for line in registry().notes():  # what a loaded case source left out (e.g. onnx-node tests skipped)
+        print(f"passcheck coverage: {line}", file=err)
     scope = PassScope(cmap.entries.values())  # as the hunt reads it: a cmd: or plugin pass by its tools
     keys = [
         k

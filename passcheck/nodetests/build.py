@@ -65,7 +65,7 @@ def build(out: Path, names: Iterable[str] = (), progress: Callable[[str], None] 
     names = list(names)
     if names:
         tests = [t for t in tests if any(fnmatch.fnmatchcase(t.name, g) for g in names)]
-    entries, skipped, examples = [], Counter(), {}
+    entries, skipped, examples, unstated = [], Counter(), {}, Counter()
     departs = 0
     ex = IsolatedExecutor(timeout=60)
     try:
@@ -81,6 +81,7 @@ def build(out: Path, names: Iterable[str] = (), progress: Callable[[str], None] 
                 examples.setdefault(why, tc.name)
                 continue
             departs += not entry["ort_matches_spec"]
+            unstated.update(entry["unstated"].values())
             entries.append(entry)
     finally:
         ex.close()
@@ -93,6 +94,7 @@ def build(out: Path, names: Iterable[str] = (), progress: Callable[[str], None] 
         "skipped": dict(sorted(skipped.items())),
         "skipped_examples": examples,
         "ort_departs_from_spec": departs,
+        "outputs_not_compared": dict(sorted(unstated.items())),
     }
     (out / "index.json").write_text(json.dumps(doc, indent=0) + "\n", encoding="utf-8")
     return doc
@@ -113,6 +115,8 @@ def _one(out: Path, tc, ex, compare) -> tuple[str, dict[str, Any] | None]:
     expected = {vi.name: _value(v) for vi, v in zip(model.graph.output, outputs)}
     if any(_ml_dtype(v) for v in feeds.values()):
         return "an input is bfloat16, float8 or 4-bit (onnxruntime's Python API takes no such array)", None
+    unstated = _not_a_reference(model, expected)
+    expected = {k: v for k, v in expected.items() if k not in unstated}
     common = with_static_inputs(model, feeds)
     try:
         const = constant_inputs(common, feeds)
@@ -149,7 +153,23 @@ def _one(out: Path, tc, ex, compare) -> tuple[str, dict[str, Any] | None]:
         "folder": f"tests/{name}",
         "forms": forms,
         "ort_matches_spec": matches,
+        "unstated": unstated,
     }
+
+
+def _not_a_reference(model: onnx.ModelProto, expected: dict[str, Any]) -> dict[str, str]:
+    """Output name → why the test's stated value is no reference for a run: a random draw
+    (numeric.RANDOM ops, or Dropout given ``training_mode``: Operators.md Dropout draws its mask),
+    or an element type onnxruntime's Python API returns as raw bits (bfloat16, float8, 4-bit)."""
+    from passcheck.oracles.numeric import drawn
+
+    why = dict.fromkeys(drawn(model), "a random draw")
+    if any(n.op_type == "Dropout" and len(n.input) > 2 and n.input[2] for n in model.graph.node):
+        why.update(dict.fromkeys(expected, "a random draw (Dropout in training mode)"))
+    for name, v in expected.items():
+        if isinstance(v, np.ndarray) and _ml_dtype(v):
+            why.setdefault(name, f"{v.dtype.name}: onnxruntime returns its raw bits")
+    return why
 
 
 def _value(v: Any) -> Any:

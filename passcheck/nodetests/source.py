@@ -42,7 +42,8 @@ class NodeTestSource:
         return [
             f"onnx-node: {len(doc['cases'])} of onnx {doc['onnx']}'s {doc['tests']} backend node tests are cases; "
             f"onnxruntime's own run departs from the stated outputs in {doc['ort_departs_from_spec']}; "
-            f"skipped: {skipped or 'none'}"
+            f"skipped: {skipped or 'none'}; stated outputs not compared: "
+            + (", ".join(f"{why} ({n})" for why, n in doc.get("outputs_not_compared", {}).items()) or "none")
         ]
 
 

@@ -158,3 +158,28 @@ def test_a_matrix_worker_reads_the_parents_tests(cases):
     assert feeds[0].keys() == feeds2[0].keys() and all(np.array_equal(feeds[0][k], feeds2[0][k]) for k in feeds[0])
     assert expected2 == dataclasses.replace(expected, outputs=expected2.outputs)
     assert all(np.array_equal(expected.outputs[0][k], expected2.outputs[0][k]) for k in expected.outputs[0])
+
+
+def test_a_lazy_sources_notes_show_once_it_is_loaded():
+    from passcheck.cases._registry import CaseRegistry
+
+    class Noting:
+        id, lazy = "noting", True
+
+        def claims(self, pattern):
+            return pattern.startswith("noting")
+
+        def register_all(self, registry):
+            pass
+
+        def missing(self, case_id):
+            return None
+
+        def notes(self):
+            return ["noting: 3 skipped"]
+
+    reg = CaseRegistry()
+    reg.add_source(Noting())
+    assert reg.notes() == []  # not loaded: nothing said, nothing built
+    reg._claiming(["noting/*"])
+    assert reg.notes() == ["noting: 3 skipped"]
