@@ -205,7 +205,7 @@ def _changed(kind: str, x: np.ndarray) -> np.ndarray:
         "feed-large": lambda: wide * LARGE,
         "feed-ties": lambda: np.round(wide * 2) / 2,
     }[kind]()
-    return np.ascontiguousarray(new.astype(x.dtype))
+    return np.asarray(new, dtype=x.dtype).reshape(x.shape)  # a rank-0 feed stays rank 0
 
 
 def saved(setting: Setting, model: onnx.ModelProto, form: str) -> dict[str, Any]:

@@ -130,6 +130,8 @@ def test_feed_kinds_change_float_feeds_only():
     ties = vary_bindings.transform("feed-ties", feeds)["x"]
     assert ties.dtype == np.float32 and (ties < 0).any() and (ties > 0).any()
     assert np.array_equal(ties * 2, np.round(ties * 2))  # on the ½ grid: equal values tie exactly
+    for k in vary_bindings.FEED_KINDS:  # a rank-0 feed keeps its rank (a scalar input's annotation holds)
+        assert vary_bindings.transform(k, {"s": np.array(1.5, np.float32)})["s"].shape == ()
     # an integer-only model has no feed variants
     g = helper.make_graph(
         [helper.make_node("Neg", ["i"], ["o"])],
