@@ -6,7 +6,6 @@ writer's (passcheck.coverage.cache)."""
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import re
 import subprocess
@@ -62,11 +61,18 @@ def _row(i: int, writer: str) -> tuple[str, str, dict[str, str]]:
     return f"{writer}-{i:04d}", "onnx-shape-inference", {"Add@14": f"{writer} {i}"}
 
 
-def _write_rows(folder: str, writer: str, n: int) -> None:
-    cache = Cache(folder=Path(folder))
-    for i in range(n):
-        cache.put(*_row(i, writer))
-        cache.save()
+# a writer process: a fresh interpreter importing passcheck only (the test module is not importable from a
+# child under pytest's importlib mode); its rows are _row(i, writer)
+_WRITER = """
+import sys
+from pathlib import Path
+from passcheck.coverage.cache import Cache
+folder, writer, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+cache = Cache(folder=Path(folder))
+for i in range(n):
+    cache.put(f"{writer}-{i:04d}", "onnx-shape-inference", {"Add@14": f"{writer} {i}"})
+    cache.save()
+"""
 
 
 def test_two_caches_open_at_once_keep_each_others_rows(tmp_path):
@@ -83,13 +89,9 @@ def test_two_caches_open_at_once_keep_each_others_rows(tmp_path):
 
 def test_two_concurrent_writer_processes_lose_no_rows_and_a_torn_line_is_skipped(tmp_path):
     (tmp_path / ROWS).write_text('{"digest": "torn", "tool": "onnx-sh')  # a writer killed mid-line
-    ctx = multiprocessing.get_context("spawn")
-    procs = [ctx.Process(target=_write_rows, args=(str(tmp_path), w, 200)) for w in ("a", "b")]
+    procs = [subprocess.Popen([sys.executable, "-c", _WRITER, str(tmp_path), w, "200"]) for w in ("a", "b")]
     for p in procs:
-        p.start()
-    for p in procs:
-        p.join(timeout=300)
-        assert p.exitcode == 0
+        assert p.wait(timeout=300) == 0
     cache = Cache(folder=tmp_path)
     for w in ("a", "b"):
         for i in range(200):
