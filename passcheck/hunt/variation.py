@@ -13,7 +13,9 @@ kind                      change (site)
 ``value-zero``            every element 0
 ``value-one``             every element 1
 ``shape-leading-one``     its shape ``[…]`` → ``[1, …]``, where every reader broadcasts it (site: name)
-``shape-scalar``          a vector → its first element as a scalar, where every reader broadcasts it
+``shape-scalar``          a vector → its first element as a scalar (rank 0), where every reader broadcasts it
+``shape-one-element``     a vector → its first element as a one-element vector ``[1]`` (a broadcast operand
+                          distinct from the scalar and from ``[1, …]``), likewise
 ``attr-<name>``           a node's attribute set to another value of its schema domain (site:
                           ``<node>=<value>``): ``axis`` to another axis in ``[0, r-1]`` (r: the rank of input
                           0); a FLOAT × (1 + 1e-2) (``epsilon`` × 10); an INT whose schema default is 0
@@ -58,7 +60,7 @@ SMALL = 16
 #: Sites sampled per variation kind on one base.
 PER_KIND = 2
 VALUE_KINDS = ("value-nudge", "value-negate", "value-zero", "value-one")
-SHAPE_KINDS = ("shape-leading-one", "shape-scalar")
+SHAPE_KINDS = ("shape-leading-one", "shape-scalar", "shape-one-element")
 ELEM_KINDS = {f"elem-{name}": to for name, to in TARGETS.items()}  # kind → onnx.TensorProto element type
 _RESERVED = set("@|+=")  # characters a site label cannot hold (form id and item key grammar)
 
@@ -180,6 +182,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
                 yield "shape-leading-one", name
             if arr.size > 1:
                 yield "shape-scalar", name
+                yield "shape-one-element", name
     shapes = _inferred(model)
     for node in model.graph.node:
         schema = _schema(model, node)
@@ -343,6 +346,7 @@ def _changed(arr: np.ndarray, k: str) -> np.ndarray | None:
         "value-one": lambda: np.ones_like(arr),
         "shape-leading-one": lambda: arr.reshape((1, *arr.shape)),
         "shape-scalar": lambda: np.asarray(arr.reshape(-1)[0]),
+        "shape-one-element": lambda: arr.reshape(-1)[:1],
     }[k]()
     return np.array(new, dtype=arr.dtype, order="C")  # ascontiguousarray would make a scalar 1-D
 

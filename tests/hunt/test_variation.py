@@ -124,6 +124,8 @@ def test_neighbours_come_from_the_schemas():
     # a vector becomes a rank-0 scalar (not a one-element vector, which leading-one already reaches)
     scalar = variation.build(base, "vary:shape-scalar@g")[0]
     assert [list(t.dims) for t in scalar.graph.initializer if t.name == "g"] == [[]]
+    one = variation.build(base, "vary:shape-one-element@g")[0]
+    assert [list(t.dims) for t in one.graph.initializer if t.name == "g"] == [[1]]
     # the elem kind moves every float, annotations included
     f16 = variation.build(base, "vary:elem-float16@graph")[0]
     assert {t.data_type for t in f16.graph.initializer} == {TensorProto.FLOAT16}
