@@ -119,7 +119,7 @@ def case_of(entry: dict[str, Any], root: Path, onnx_version: str):
             },
         },
         doc=f"{op} as onnx's backend node test {entry['test']} (onnx {onnx_version}) writes it: the spec's own "
-        "example, fed its inputs, its outputs the expected ones; the constant form holds the inputs as initializers.",
+        "example, fed its inputs, its outputs the expected ones; the constant form holds the inputs as constants.",
         opset=entry["opset"],
         tags=frozenset({FAMILY, f"op:{op}"}),
         feeds=_fixed_feeds(reference),
