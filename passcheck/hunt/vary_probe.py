@@ -147,8 +147,10 @@ def scaled_atol(base: Setting, mine: Setting, base_model: onnx.ModelProto, neigh
     sets none the largest default of its float outputs' dtypes (:func:`passcheck.oracles.numeric.tolerance`),
     times the ratio of the neighbour's output magnitude to the base's (:func:`magnitude` of their runs
     under ``ort:disabled`` on their feeds, ``base`` and ``mine`` the base's and the neighbour's settings)
-    when that ratio is above 1. ``mine.atol`` unchanged when the case sets an ``rtol`` (it scales with the
-    outputs already), the outputs are not larger or the base's are all 0.
+    when that ratio is above 1, whether or not the case sets an ``rtol`` (an absolute tolerance is in the
+    outputs' units: an approximate kernel's error grows with the block's magnitude, not each element's, so a
+    near-zero element of a larger block needs it). ``mine.atol`` unchanged when the outputs are not larger
+    or the base's are all 0.
 
     Raises:
         PasscheckError: a model does not run on its feeds (:func:`invalid` checked the neighbour before).
@@ -156,8 +158,6 @@ def scaled_atol(base: Setting, mine: Setting, base_model: onnx.ModelProto, neigh
     from passcheck.mutations.equivalence import original_runs
     from passcheck.oracles.numeric import output_dtypes, tolerance
 
-    if mine.rtol is not None:
-        return mine.atol
     runner = getattr(executor, "run_model", None)
     theirs = magnitude(original_runs(base_model, base.feed_list(base_model), runner))
     ours = magnitude(original_runs(neighbour, mine.feed_list(neighbour), runner))
