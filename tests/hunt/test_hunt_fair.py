@@ -41,9 +41,9 @@ def test_a_slow_pass_beside_the_defaults_leaves_them_at_least_half_the_time(tmp_
         "--case",
         "hunt-test/*",
         *[a for p in passes for a in ("--pass", p)],
-        budget="12items",
+        budget="16items",  # ort:all's first item is step 15: its 1.46 s against 0.14 and 0.29 (hunt/cost.py)
     )
-    assert len(items) == 12
+    assert len(items) == 16
     spent = {p: sum(item_seconds(q) for *_, q in items if q == p) for p in passes}
     defaults = sum(s for p, s in spent.items() if p in DEFAULT_PASSES)
     assert defaults >= sum(spent.values()) / 2, spent
