@@ -164,6 +164,29 @@ g (float[6] x) => (float[?] a, float[?] b) {{ a, b = Split <axis = 0, split = [{
         assert _violations(text.format("2, 3"), "split-sizes") == ["split = [2, 3] sums to 5, not to dim 0 (6)"]
 
 
+def test_split_sizes_are_checked_at_the_most_negative_axis_too():
+    """Mutant killed: ``-len(d) <= axis`` → ``<`` in ``spec_rules.split_sizes``: axis accepts
+    [-r, r-1] (Operators.md, Split), so axis = -rank names dim 0 and its sizes are checked."""
+    text = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[6] x) => (float[?] a, float[?] b) {{
+  s = Constant <value = int64[2] {{{}}}> ()
+  a, b = Split <axis = -1> (x, s)
+}}"""
+    assert _violations(text.format("2, 4"), "split-sizes") == []
+    assert _violations(text.format("2, 3"), "split-sizes") == ["split = [2, 3] sums to 5, not to dim -1 (6)"]
+
+
+def test_pad_with_more_pads_than_two_per_axis_is_flagged():
+    """Mutant killed: ``len(pads) == 2 * n`` → ``>=`` in ``spec_rules.pad_length``: Pad's pads hold
+    exactly a begin and an end per padded axis (Operators.md, Pad), not more."""
+    text = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3] x) => (float[?, ?] y) {{ p = Constant <value = int64[{}] {{{}}}> ()  y = Pad (x, p) }}"""
+    assert _violations(text.format(4, "0, 1, 0, 1"), "pad-length") == []
+    assert _violations(text.format(6, "0, 1, 0, 1, 0, 1"), "pad-length") == [
+        "pads has 6 values; 4 (2 x 2 axes) are documented"
+    ]
+
+
 def test_a_negative_window_step_or_size_is_not_positive():
     """Mutant killed: ``v > 0`` → ``v != 0`` in ``spec_table``'s strides rule (and its dilations and
     kernel_shape twins), which let a negative step through: the spec asks for positive integers."""
