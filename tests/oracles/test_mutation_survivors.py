@@ -187,6 +187,15 @@ g (float[2, 3] x) => (float[?, ?] y) {{ p = Constant <value = int64[{}] {{{}}}> 
     ]
 
 
+def test_a_transpose_perm_shorter_than_the_rank_is_flagged():
+    """Mutant killed: ``len(perm) == r`` → ``<=`` in ``spec_rules.transpose_perm``: perm is a permutation
+    of all r axes (Operators.md, Transpose), so two values for a rank-3 input are too few."""
+    text = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3, 4] x) => (float[?, ?, ?] y) {{ y = Transpose <perm = [{}]> (x) }}"""
+    assert _violations(text.format("2, 0, 1"), "transpose-perm") == []
+    assert _violations(text.format("1, 0"), "transpose-perm") == ["perm has 2 values; the input has rank 3"]
+
+
 def test_a_negative_window_step_or_size_is_not_positive():
     """Mutant killed: ``v > 0`` → ``v != 0`` in ``spec_table``'s strides rule (and its dilations and
     kernel_shape twins), which let a negative step through: the spec asks for positive integers."""
