@@ -149,6 +149,29 @@ g (float[6] x) => (float[?, ?] y) {{ s = Constant <value = int64[2] {{{}, 3}}> (
     assert _violations(text.format(-2), "reshape-shape") == ["shape = [-2, 3] has a value below -1"]
 
 
+def test_unsqueeze_axes_naming_one_axis_twice_are_flagged():
+    """Mutant killed: ``if unique and`` → ``if not unique and`` in ``spec_rules.axes_in_range``: Unsqueeze's
+    axes hold no duplicate, counted modulo the expanded rank (Operators.md: an error if it contains any)."""
+    text = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3] x) => (float[?, ?, ?, ?] y) {{ a = Constant <value = int64[2] {{{}}}> ()  y = Unsqueeze (x, a) }}"""
+    assert _violations(text.format("0, 3"), "unsqueeze-axes") == []
+    assert _violations(text.format("0, -4"), "unsqueeze-axes") == ["axes = [0, -4] names an axis twice (rank 4)"]
+
+
+def test_a_conv_whose_input_channel_count_is_symbolic_leaves_its_group_undecided():
+    """Mutant killed: ``x[1] is None or w[1] is None`` → ``and`` in ``spec_rules.conv_group``: X's channel
+    count symbolic, the group rule cannot be decided (the mutant compared None with W's channels)."""
+    from passcheck.oracles.conformance import evaluate
+
+    text = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[1, C, 5, 5] x, float[4, 2, 3, 3] w) => (float[?, ?, ?, ?] y) { y = Conv <group = 2> (x, w) }"""
+    ev = evaluate(parser.parse_model(text))
+    assert [v for v in ev.violations if v.rule.startswith("conv-group")] == []
+    assert [why for rule, why in ev.undecided.items() if rule.startswith("conv-group")] == [
+        "the channel counts of X and W are not static"
+    ]
+
+
 def test_split_sizes_are_an_input_from_opset_13_and_an_attribute_before():
     """Mutant killed: ``s.version >= 13`` → ``>`` in ``spec_rules.split_sizes``, which read Split-13's sizes
     from the attribute it no longer has (Split-13 moved ``split`` to input 1), so they went unchecked."""
@@ -162,6 +185,38 @@ g (float[6] x) => (float[?] a, float[?] b) {{ a, b = Split <axis = 0, split = [{
     for text in (as_input, as_attribute):
         assert _violations(text.format("2, 4"), "split-sizes") == []
         assert _violations(text.format("2, 3"), "split-sizes") == ["split = [2, 3] sums to 5, not to dim 0 (6)"]
+
+
+def test_split_sizes_are_checked_at_the_most_negative_axis_too():
+    """Mutant killed: ``-len(d) <= axis`` → ``<`` in ``spec_rules.split_sizes``: axis accepts
+    [-r, r-1] (Operators.md, Split), so axis = -rank names dim 0 and its sizes are checked."""
+    text = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[6] x) => (float[?] a, float[?] b) {{
+  s = Constant <value = int64[2] {{{}}}> ()
+  a, b = Split <axis = -1> (x, s)
+}}"""
+    assert _violations(text.format("2, 4"), "split-sizes") == []
+    assert _violations(text.format("2, 3"), "split-sizes") == ["split = [2, 3] sums to 5, not to dim -1 (6)"]
+
+
+def test_pad_with_more_pads_than_two_per_axis_is_flagged():
+    """Mutant killed: ``len(pads) == 2 * n`` → ``>=`` in ``spec_rules.pad_length``: Pad's pads hold
+    exactly a begin and an end per padded axis (Operators.md, Pad), not more."""
+    text = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3] x) => (float[?, ?] y) {{ p = Constant <value = int64[{}] {{{}}}> ()  y = Pad (x, p) }}"""
+    assert _violations(text.format(4, "0, 1, 0, 1"), "pad-length") == []
+    assert _violations(text.format(6, "0, 1, 0, 1, 0, 1"), "pad-length") == [
+        "pads has 6 values; 4 (2 x 2 axes) are documented"
+    ]
+
+
+def test_a_transpose_perm_shorter_than_the_rank_is_flagged():
+    """Mutant killed: ``len(perm) == r`` → ``<=`` in ``spec_rules.transpose_perm``: perm is a permutation
+    of all r axes (Operators.md, Transpose), so two values for a rank-3 input are too few."""
+    text = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3, 4] x) => (float[?, ?, ?] y) {{ y = Transpose <perm = [{}]> (x) }}"""
+    assert _violations(text.format("2, 0, 1"), "transpose-perm") == []
+    assert _violations(text.format("1, 0"), "transpose-perm") == ["perm has 2 values; the input has rank 3"]
 
 
 def test_a_negative_window_step_or_size_is_not_positive():
@@ -185,6 +240,7 @@ g (float[2, 3] x) => (float[?, ?] y) {{
 }}"""
     assert _violations(text.format("0.0"), "dropout") == [] and _violations(text.format("0.999"), "dropout") == []
     assert _violations(text.format("1.0"), "dropout") == ["ratio = [1.0] is outside [0, 1)"]
+    assert _violations(text.format("1.5"), "dropout") == ["ratio = [1.5] is outside [0, 1)"]  # v < 1 → v != 1
 
 
 def _one_node(node: onnx.NodeProto) -> onnx.ModelProto:

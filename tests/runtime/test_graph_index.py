@@ -69,3 +69,49 @@ def test_plan_is_never_stale_after_the_model_changes():
     m.graph.value_info.append(helper.make_tensor_value_info("y2", TensorProto.FLOAT, ["N", 3]))
     m.graph.node.append(helper.make_node("Identity", ["y"], ["y2"]))
     assert "y2" in plan_for(m).main_shapes
+
+
+def test_a_subgraph_without_a_node_is_a_scope_but_holds_no_subgraph():
+    """``NodeRow.subgraph`` is "an attribute holds a non-empty graph" and ``scoped`` "typed GRAPH or
+    GRAPHS, even an empty one" (kills ``kind in _MAYBE_GRAPH and (a.g.node or a.graphs)`` → ``or``, which
+    took every GRAPH attribute for a subgraph). A Loop body that passes its carried value through has no
+    node, and is a valid model onnxruntime runs."""
+    import numpy as np
+    import onnxruntime as ort
+
+    def loop(body_nodes):
+        out = "w" if body_nodes else "v"
+        body = helper.make_graph(
+            body_nodes,
+            "body",
+            [
+                helper.make_tensor_value_info("i", TensorProto.INT64, []),
+                helper.make_tensor_value_info("c", TensorProto.BOOL, []),
+                helper.make_tensor_value_info("v", TensorProto.FLOAT, [2]),
+            ],
+            [
+                helper.make_tensor_value_info("c", TensorProto.BOOL, []),
+                helper.make_tensor_value_info(out, TensorProto.FLOAT, [2]),
+            ],
+        )
+        g = helper.make_graph(
+            [helper.make_node("Loop", ["n", "", "x"], ["y"], body=body)],
+            "g",
+            [
+                helper.make_tensor_value_info("n", TensorProto.INT64, []),
+                helper.make_tensor_value_info("x", TensorProto.FLOAT, [2]),
+            ],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+        )
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+        onnx.checker.check_model(m, full_check=True)
+        return m
+
+    empty, neg = loop([]), loop([helper.make_node("Neg", ["v"], ["w"])])
+    session = ort.InferenceSession(empty.SerializeToString(), providers=["CPUExecutionProvider"])
+    feeds = {"n": np.array(2, np.int64), "x": np.array([1, 2], np.float32)}
+    assert session.run(None, feeds)[0].tolist() == [1, 2]
+    (row,) = graph_index.index_of(empty).nodes
+    assert (row.subgraph, row.scoped) == (False, True)
+    (row,) = graph_index.index_of(neg).nodes
+    assert (row.subgraph, row.scoped) == (True, True)

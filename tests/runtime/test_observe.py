@@ -223,3 +223,25 @@ g (float[6] x, bool c, int64[2] s) => (float[?, ?] y) {
     with pytest.raises(RunFailed, match=r"Reshape node\. Name:'then_reshape'") as err:
         observe(m, feeds, "ort")
     assert "passcheck.sub." not in str(err.value)
+
+
+def test_every_graph_of_a_graphs_attribute_is_a_scope_of_its_own():
+    """``plan.graph_scopes`` walks GRAPHS attributes as GRAPH ones, one scope per graph (``[i]``)
+    (kills ``kind != graphs`` → ``==``, which skipped them; no standard op has one, a custom op may)."""
+    import onnx
+    from onnx import helper
+
+    from passcheck.runtime.plan import graph_scopes
+
+    def body(name):
+        return helper.make_graph([helper.make_node("Neg", ["a"], ["b"])], name, [], [])
+
+    custom = helper.make_node("Loops", ["x"], ["y"], name="n", domain="my.ops")
+    custom.attribute.append(helper.make_attribute("bodies", [body("b0"), body("b1")]))
+    assert custom.attribute[0].type == onnx.AttributeProto.GRAPHS
+    g = helper.make_graph([custom], "g", [], [])
+    assert [(scope, graph.name) for scope, graph in graph_scopes(helper.make_model(g))] == [
+        ("", "g"),
+        ("n.bodies[0]", "b0"),
+        ("n.bodies[1]", "b1"),
+    ]
