@@ -57,9 +57,18 @@ def test_a_default_pass_the_model_is_outside_of_is_na_in_terminal_and_json(opset
     assert entry["pass"] == SYMBOLIC and REASON in entry["reason"] and entry["cells"] == 1
 
 
+# self-contained: the isolation worker loads the module too, and cannot import this test module
 CASE_MODULE = """
+import onnx
+from onnx import helper
 from passcheck.cases import Case, Form, register
-from tests.cli.test_named_pass_not_run import relu6
+
+
+def relu6(node_name=""):
+    x, y = (helper.make_tensor_value_info(n, onnx.TensorProto.FLOAT, [2, 3]) for n in "xy")
+    graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name=node_name)], "relu6", [x], [y])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 6)], ir_version=3)
+
 
 register(Case(id="user/relu-opset6-{n}", forms={"common": Form(relu6), "named": Form(lambda: relu6("r"))},
               doc="Relu at opset 6", opset=6, passes=("ort:symbolic-shape-infer",)))
