@@ -234,20 +234,27 @@ def evaluate(
     kept = getattr(executor, "pass_folder", None)
     workdir: tempfile.TemporaryDirectory | None = None
     wanted = [a for a in adapters if any(not (skip_cells and skip_cells(a.id, f)) for f in subject.forms)]
-    # asked once per pass and form: the batch and the loop below read the same answer
-    reasons = {(a.id, f): _precondition(a, m) for a in wanted for f, m in subject.forms.items()}
-    ran = _batched(executor, wanted, subject, kept, step, reasons)
+    # asked once per pass and form, when first needed (a precondition that kills the process must do so
+    # inside its own pass's unit, after `starting`): the batch and the loop below read the same answer
+    reasons: dict[tuple[str, str], str | PassOutcome | None] = {}
+
+    def reason(adapter: PassAdapter, form: str) -> str | PassOutcome | None:
+        if (adapter.id, form) not in reasons:
+            reasons[(adapter.id, form)] = _precondition(adapter, subject.forms[form])
+        return reasons[(adapter.id, form)]
+
+    ran = _batched(executor, wanted, subject, kept, step, reason)
     for adapter in wanted:
         with fixed():  # this pass's outputs do not change while they are run and judged
             if starting:
                 starting(adapter.id)
             runs: list[FormRun] = []
             for form, model in subject.forms.items():
-                reason = reasons[(adapter.id, form)]  # outside what the tool supports: not run, not a finding
-                if isinstance(reason, PassOutcome):
-                    outcome = reason
-                elif reason:
-                    outcome = PassOutcome(adapter.id, "unavailable", error=reason, versions=adapter.versions())
+                why = reason(adapter, form)  # outside what the tool supports: not run, not a finding
+                if isinstance(why, PassOutcome):
+                    outcome = why
+                elif why:
+                    outcome = PassOutcome(adapter.id, "unavailable", error=why, versions=adapter.versions())
                 elif (outcome := ran.pop((adapter.id, form), None)) is not None:
                     outcome = _runnable_output(adapter, outcome)
                 else:
@@ -309,21 +316,21 @@ def _batched(
     subject: Subject,
     kept: Any,
     step: Callable,
-    reasons: Mapping[tuple[str, str], str | PassOutcome | None],
+    reason: Callable[[PassAdapter, str], str | PassOutcome | None],
 ) -> dict:
     """The outcomes of the passes to run on each small form, ``(pass id, form) → PassOutcome``, asked
     of an executor that runs many passes on one model in one round trip (``run_passes``: the
     isolation worker, :meth:`~passcheck.passes.isolation.IsolatedExecutor.run_passes`), each in its
     own emptied folder inside ``kept``; the same outcomes as one call per pass. A pass it did not
     run (or a form of more than :data:`BATCH_BYTES`, a pass outside what its tool supports: a
-    ``reasons[(pass id, form)]``, :func:`_precondition`'s answer) is not in the result: the caller
+    ``reason(adapter, form)``, :func:`_precondition`'s answer) is not in the result: the caller
     runs it as before."""
     run_passes = getattr(executor, "run_passes", None)
     if run_passes is None or kept is None:
         return {}
     ran: dict[tuple[str, str], PassOutcome] = {}
     for form, model in subject.forms.items():
-        todo = [a for a in adapters if not reasons[(a.id, form)]]
+        todo = [a for a in adapters if not reason(a, form)]
         if len(todo) < 2 or model.ByteSize() > BATCH_BYTES:
             continue
         step(f"{subject.id}: {form}: running {len(todo)} passes")
