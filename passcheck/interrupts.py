@@ -6,12 +6,18 @@ finalizer (``__del__``, a weakref callback) it is printed and dropped, and the r
 to a normal exit code. So the signal is also latched: :func:`check`, called where a command
 waits or between cells, raises again until the command has stopped. Repeated signals while the
 cleanup runs are not raised again (the cleanup kills processes; interrupting it would leave them).
+
+A KeyboardInterrupt raised half-way through building an object a finalizer watches (multiprocessing's
+``Finalize`` between registering its weakref and setting its key) leaves a callback that fails when it
+fires, at teardown; once interrupted, such "exception ignored" reports are one line on stderr, not a
+traceback (``sys.unraisablehook``, Python's hook for exceptions no caller can catch).
 """
 
 from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 from collections.abc import Iterator
 
 _received: int | None = None
@@ -43,11 +49,20 @@ def deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, masked)
 
 
+def _one_line(unraisable) -> None:
+    """``sys.unraisablehook`` after an interrupt: the exception and where it was ignored, one line."""
+    exc = unraisable.exc_value
+    where = unraisable.err_msg or "Exception ignored in"
+    sys.stderr.write(f"passcheck: while stopping: {where} {unraisable.object!r}: {type(exc).__name__}: {exc}\n")
+
+
 def _handler(signum, frame) -> None:
     global _received
     first = _received is None
     _received = signum
     if first:
+        if sys.unraisablehook is sys.__unraisablehook__:  # for the rest of this process (it is stopping); a
+            sys.unraisablehook = _one_line  # hook someone else set stays theirs
         raise KeyboardInterrupt
 
 
