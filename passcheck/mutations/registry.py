@@ -68,6 +68,7 @@ MODULES = (
     "passcheck.mutations.function_bodies",
     "passcheck.mutations.loop_carried",
     "passcheck.mutations.neutral_select",
+    "passcheck.mutations.neutral_ops",
     "passcheck.mutations.function_types",
     "passcheck.mutations.function_overloads",
     "passcheck.mutations.training_info",

@@ -177,6 +177,7 @@ def test_nothing_applies_to_a_bare_model():
     )  # double: no float64-compute form either
     every = {r.id for r in REWRITES.values() if r.edit.__module__.rsplit(".", 1)[-1] in EVERY_MODEL}
     neutral = {"neutral-elementwise", "neutral-shape-ops", "neutral-one-input-variadic", "neutral-where-not"}
+    neutral |= {"neutral-op"}
     relu = {"relu-as-max", "relu-as-clip"}  # its one node is a Relu (a neutral op fits on any value)
     assert set(mutants(m)) - every - neutral - relu == set()
 
