@@ -71,6 +71,10 @@ class Expectation:
         no_op_types: op types that must not remain after the pass.
         output_shapes: graph output name → expected inferred shape (ints or symbol names).
         reason: why this is expected (a spec section or issue link).
+        transformer: the onnxruntime graph transformer whose level the statement rests on (set by
+            :func:`passcheck.cases.fusion.expect_fused`); where the installed onnxruntime runs it at no
+            level up to the pass's, the statement is not that version's and is not checked
+            (:mod:`passcheck.oracles.ort_levels`).
     """
 
     pass_id: str = "*"
@@ -78,6 +82,7 @@ class Expectation:
     no_op_types: tuple[str, ...] = ()
     output_shapes: Mapping[str, tuple[int | str, ...]] = dataclasses.field(default_factory=dict)
     reason: str = ""
+    transformer: str = ""
 
     def applies(self, pass_id: str, form: str) -> bool:
         return self.pass_id in ("*", pass_id) and self.form in ("*", form)

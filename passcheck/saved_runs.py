@@ -187,6 +187,7 @@ def _expectation_json(e) -> dict[str, Any]:
         "no_op_types": list(e.no_op_types),
         "output_shapes": {k: list(v) for k, v in e.output_shapes.items()},
         "reason": e.reason,
+        "transformer": e.transformer,
     }
 
 
@@ -262,6 +263,7 @@ def load(path: str | Path) -> Iterator[Judged]:
                         tuple(e["no_op_types"]),
                         {k: tuple(v) for k, v in e["output_shapes"].items()},
                         e["reason"],
+                        e.get("transformer", ""),
                     )
                     for e in g["expect"]
                 ]

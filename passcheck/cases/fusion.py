@@ -50,7 +50,8 @@ def expect_fused(transformer: str, level: str, gone: Sequence[str], form: str = 
     start = LEVELS.index(level)
     reason = f"{transformer} runs at ort:{level}"
     return tuple(
-        Expectation(pass_id=f"ort:{lv}", form=form, no_op_types=tuple(gone), reason=reason) for lv in LEVELS[start:]
+        Expectation(pass_id=f"ort:{lv}", form=form, no_op_types=tuple(gone), reason=reason, transformer=transformer)
+        for lv in LEVELS[start:]
     )
 
 

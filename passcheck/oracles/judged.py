@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from passcheck.oracles import annotations, op_counts, registry, validity
+from passcheck.oracles import annotations, expectations, op_counts, registry, validity
 from passcheck.oracles._contract import Cells
 from passcheck.records import CellResult, Finding
 
@@ -68,7 +68,7 @@ class Judged:
                     ops_after=dict(sorted(op_counts(model).items())) if model is not None else {},
                     findings=findings[r.form],
                     coverage={**annotations.coverage(r), **registry.coverage(r)},
-                    notes=validity.notes(r),
+                    notes={**validity.notes(r), **expectations.notes(r, self.cells.expect)},
                     unchecked=unchecked[r.form],
                 )
             )

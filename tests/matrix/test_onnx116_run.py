@@ -71,3 +71,47 @@ def test_onnxscript_passes_run_on_the_ir_onnxscript_0_1_bundles(tmp_path):
     assert {c["pass_id"] for c in cells} == set(passes)
     assert all(c["status"] in ("changed", "unchanged") for c in cells), [(c["pass_id"], c["error"]) for c in cells]
     assert {c["versions"]["onnxscript"] for c in cells} == {"0.1.0"}
+
+
+def test_a_fusion_level_onnxruntime_1_18_does_not_run_is_not_a_finding(tmp_path):
+    """onnxruntime 1.18.1 runs GeluFusion at Level2 only (Level1 since microsoft/onnxruntime#21332): the case's
+    statement about ort:basic is not checked there (a note says why), while the one it does make (GeluFusion at
+    ort:extended) still is. Before: 'expectation-failed' at ort:basic."""
+    env = create.ensure(envs.load_spec(REPO / "ci" / "envs" / "onnx-1.16.txt"), REPO)
+    out = tmp_path / "r.json"
+    p = subprocess.run(
+        [str(env.python), "-m", "passcheck", "run", "--case", "fusion-gelu/gelu-erf-opset20", "--pass", "ort:basic"]
+        + ["--pass", "ort:extended", "--json", str(out), "-q", "--progress", "none"],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert p.returncode in (0, 1), p.stderr
+    cells = {(c["case"], c["form"], c["pass_id"]): c for c in json.loads(out.read_text())["results"]}
+    gelu_basic = cells[("fusion-gelu/gelu-erf-opset20", "common", "ort:basic")]
+    assert gelu_basic["versions"]["onnxruntime"] == "1.18.1"
+    assert not [f for f in gelu_basic["findings"] if f["kind"] == "expectation-failed"], gelu_basic["findings"]
+    assert "runs GeluFusion from ort:extended on, not at ort:basic" in gelu_basic["notes"]["expectations"]
+    gelu_extended = cells[("fusion-gelu/gelu-erf-opset20", "common", "ort:extended")]
+    assert "expectations" not in gelu_extended["notes"] and gelu_extended["ops_after"].get("Erf") is None
+
+
+def test_a_case_no_form_of_which_onnxruntime_1_18_can_load_is_unavailable(tmp_path):
+    """onnxruntime 1.18.1 registers no tensor(uint4) (onnx 1.16 defines it): no form of the 4-bit MatMulNBits case
+    loads, so every cell is 'unavailable' with that reason. Before: the input cells were 'rejected' findings, every
+    ort pass 'declined' (rejected) and the other cells unchecked."""
+    env = create.ensure(envs.load_spec(REPO / "ci" / "envs" / "onnx-1.16.txt"), REPO)
+    out = tmp_path / "r.json"
+    p = subprocess.run(
+        [str(env.python), "-m", "passcheck", "run", "--case", "pattern-ort-qdq/matmul-4bit-bias", "--json", str(out)]
+        + ["-q", "--progress", "none"],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert p.returncode == 0, p.stdout + p.stderr
+    cells = json.loads(out.read_text())["results"]
+    assert {c["pass_id"] for c in cells} >= {"input", "ort:basic", "onnx:infer-shapes"}
+    assert {c["status"] for c in cells} == {"unavailable"}, {(c["form"], c["pass_id"], c["status"]) for c in cells}
+    assert all("does not register the element type tensor(uint4)" in c["error"] for c in cells)
+    assert not [f for c in cells for f in c["findings"]]

@@ -42,3 +42,27 @@ def test_unmet_expectations_are_findings():
         ("gather", "onnx:infer-shapes-data-prop", "expected no Shape"),
         ("start-end", "onnx:infer-shapes", "expected output 'y' shape [10, 3, 4]"),
     ]
+
+
+def test_a_statement_about_a_level_this_onnxruntime_does_not_run_is_noted_not_failed():
+    """An expectation that rests on a transformer's level is held to only where the installed onnxruntime
+    runs that transformer at the pass's level (its verbose log): SkipLayerNormFusion runs from ort:extended on,
+    so 'no Add after ort:basic' is not this version's statement, while the same statement at ort:extended is."""
+    from passcheck.oracles import ort_levels
+
+    case = registry().get("fusion-norm/skip-layernorm")
+    assert ort_levels.not_at("SkipLayerNormFusion", "ort:extended") is None
+    assert "from ort:extended on, not at ort:basic" in ort_levels.not_at("SkipLayerNormFusion", "ort:basic")
+    assert ort_levels.not_at("GeluFusion", "ort:basic") is None  # registered as GeluFusionL1 since onnxruntime#21332
+    assert ort_levels.not_at("Pad_Fusion", "ort:basic") is None  # a rewrite rule: never logged, always checked
+    subject = Subject.from_case(case, tool_version("onnx"))
+    subject.expect = tuple(
+        Expectation(pass_id=p, form="common", no_op_types=("Add",), reason="test", transformer=t)
+        for t, p in (("SkipLayerNormFusion", "ort:basic"), ("SkipLayerNormFusion", "ort:extended"))
+    )
+    cells = evaluate(subject, ["ort:basic", "ort:extended"], check_input=False)
+    common = {c.pass_id: c for c in cells if c.form == "common"}
+    assert _failed(cells) == []
+    assert common["ort:basic"].ops_after.get("Add")  # the statement would fail had it been checked
+    assert "not checked: 'test'" in common["ort:basic"].notes["expectations"]
+    assert "expectations" not in common["ort:extended"].notes

@@ -1,0 +1,81 @@
+"""The lowest optimization level at which the installed onnxruntime runs a graph transformer.
+
+A fusion case states that its transformer fuses the common form at ``ort:<level>`` and above
+(:func:`passcheck.cases.fusion.expect_fused`). That is a fact about an onnxruntime version, not about
+the model: transformers move between levels across releases. GeluFusion and LayerNormFusion run at
+Level2 only in onnxruntime 1.18, and at Level1 too (registered as ``GeluFusionL1``/``LayerNormFusionL1``)
+since microsoft/onnxruntime#21332 ("Move Gelu and LayerNorm fusion to L1 optimization"). Where the
+installed build does not run the transformer at the pass's level, the statement is not this version's
+promise: it is not checked, and the cell's notes say why.
+
+The levels are read from the installed build's own verbose log (``GraphTransformer <name> modified``,
+:func:`passcheck.coverage.ort.logged_names`, once per process on a one-node model). Rewrite rules
+(``Pad_Fusion`` …) are never logged by name; for them, and when the log cannot be read, nothing is
+concluded and the statement is checked as before.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from passcheck.coverage.ort import LEVEL_NAMES
+
+#: ``ort:<level>`` pass levels, lowest first (a level runs every lower one too).
+LEVELS = tuple(LEVEL_NAMES.values())
+
+
+@functools.cache
+def registered() -> dict[str, str] | None:
+    """Transformer name → the lowest level (``basic``, ``extended``, ``all``) whose session logs it, for
+    the installed onnxruntime; None when onnxruntime or onnx is missing or a session fails."""
+    try:
+        from onnx import TensorProto, helper
+
+        from passcheck.coverage.ort import logged_names
+
+        g = helper.make_graph(
+            [helper.make_node("Relu", ["x"], ["y"])],
+            "levels",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])],
+        )
+        model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+        model.ir_version = 7  # read by every onnxruntime passcheck pins
+        return logged_names(model)
+    except Exception:  # noqa: BLE001 - no log, no conclusion: the statement is checked
+        return None
+
+
+def _rules() -> set[str]:
+    from passcheck.coverage.ort import rules
+
+    return {n for names in rules().values() for n in names}
+
+
+def level_of(transformer: str, logged: dict[str, str]) -> str | None:
+    """The lowest level ``logged`` gives ``transformer`` or a level-suffixed registration of it
+    (``GeluFusionL1``), or None when the log names neither."""
+    found = [lv for name, lv in logged.items() if re.fullmatch(rf"{re.escape(transformer)}(L\d)?", name)]
+    return min(found, key=LEVELS.index) if found else None
+
+
+def not_at(transformer: str, pass_id: str) -> str | None:
+    """Why the installed onnxruntime does not run ``transformer`` at ``pass_id``'s level (``ort:basic`` …),
+    as a sentence; None when it does, when ``pass_id`` is not an ``ort:<level>`` pass, when the name is
+    a rewrite rule (never logged) or when the log could not be read."""
+    level = pass_id.removeprefix("ort:")
+    if not transformer or not pass_id.startswith("ort:") or level not in LEVELS or transformer in _rules():
+        return None
+    logged = registered()
+    if logged is None:
+        return None
+    from passcheck._versions import tool_version
+
+    found = level_of(transformer, logged)
+    here = f"onnxruntime {tool_version('onnxruntime')} here"
+    if found is None:
+        return f"{here} registers no transformer {transformer} at any level (its verbose log)"
+    if LEVELS.index(found) > LEVELS.index(level):
+        return f"{here} runs {transformer} from ort:{found} on, not at ort:{level} (its verbose log)"
+    return None
