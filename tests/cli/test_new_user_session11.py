@@ -80,3 +80,23 @@ def test_an_output_folder_that_refuses_files_is_refused_before_the_run(monkeypat
     with pytest.raises(PasscheckError, match="not writable"):
         _common.check_out_folder("--out", "/proc/passcheck-out/sub")
 
+
+@pytest.mark.parametrize(
+    ("script", "error", "message"),
+    [
+        ("import os, signal; os.kill(os.getpid(), signal.SIGSEGV)", RuntimeError, "killed by signal 11 (SIGSEGV) ("),
+        ("import sys; sys.exit(3)", Exception, "exit 3 (nothing on stdout or stderr)"),
+        ("pass", RuntimeError, "wrote no {out} file (nothing on stdout or stderr)"),
+    ],
+)
+def test_a_silent_cmd_pass_failure_says_it_was_silent(tmp_path, script, error, message):
+    """A command that dies without a word ended its message in a dangling ``killed by signal 11:``."""
+    from passcheck.passes.command import CommandAdapter
+
+    tool = tmp_path / "tool.py"
+    tool.write_text(script)
+    model = onnx.load(str(_relu(tmp_path / "m.onnx", [2, 3])))
+    with pytest.raises(error) as info:
+        CommandAdapter(f"{sys.executable} {tool} {{in}} {{out}}").apply(model, tmp_path)
+    assert message in str(info.value), str(info.value)
+    assert not str(info.value).rstrip().endswith(":")
