@@ -17,6 +17,7 @@ from onnx import TensorProto, helper
 from passcheck.errors import PasscheckError
 
 PASSCHECK = str(Path(sys.executable).with_name("passcheck"))
+pytest_plugins = ["pytester"]
 
 
 def _relu(path: Path, out_dims) -> Path:
@@ -100,3 +101,21 @@ def test_a_silent_cmd_pass_failure_says_it_was_silent(tmp_path, script, error, m
         CommandAdapter(f"{sys.executable} {tool} {{in}} {{out}}").apply(model, tmp_path)
     assert message in str(info.value), str(info.value)
     assert not str(info.value).rstrip().endswith(":")
+
+
+def test_a_marker_naming_an_unknown_case_is_one_message_without_a_chained_one(pytester):
+    """The collection error printed the registry's error, "During handling of the above exception,
+    another exception occurred:", then the marker's message."""
+    pytester.makepyfile(
+        test_user="""
+        import pytest
+
+        @pytest.mark.passcheck(cases=["nosuch/*"], passes=["ort:basic"])
+        def test_mine(passcheck_case):
+            passcheck_case.assert_ok()
+        """
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    text = "\n".join(result.outlines)
+    assert result.ret == pytest.ExitCode.INTERRUPTED and "@pytest.mark.passcheck: unknown case id 'nosuch/*'" in text
+    assert "During handling" not in text, text
