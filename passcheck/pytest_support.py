@@ -88,7 +88,9 @@ def _as_list(value: Any, name: str) -> list[Any] | None:
 
 
 def _usage(message: str):
-    pytest.fail(f"@pytest.mark.passcheck: {message}", pytrace=False)
+    # from None: raised inside an ``except``, pytest would print the caught error and "During handling
+    # of the above exception, another exception occurred" above this one line
+    raise pytest.fail.Exception(f"@pytest.mark.passcheck: {message}", pytrace=False) from None
 
 
 def _marker_args(marker: pytest.Mark) -> dict[str, list[Any] | None]:

@@ -13,15 +13,16 @@ from passcheck.cli._common import console as console_
 
 def finish(args, report: Report, *, title: str = "passcheck report") -> int:
     """Apply ``--baseline``, write every requested format, print the terminal report (on stderr
-    when an output is ``-``, standard output)."""
+    when an output is ``-``, standard output).
+
+    The files are written before the terminal report, and a reader that stops reading it
+    (``passcheck run … | head``) changes neither them nor the exit code: both come from the run.
+    """
     from passcheck.report import baseline, junit, markdown, terminal, write_report
 
     if getattr(args, "baseline", None):
         report.apply_baseline(args.baseline)
-    console = console_(stderr=check_outputs(args))
-    terminal.render(report.cells, console, show_grid=not getattr(args, "quiet", False))
-    for k in report.unmatched_known:
-        console.print(f"baseline entry matched nothing (fixed, or not run): {k.id} — {k.reason}")
+    to_stdout = check_outputs(args)
     if getattr(args, "json", None):
         write_report(args.json, report.cells, report.environments)
     if getattr(args, "junit", None):
@@ -37,7 +38,14 @@ def finish(args, report: Report, *, title: str = "passcheck report") -> int:
             args.write_baseline,
             baseline.from_cells(report.cells, previous=baseline.previous_entries(args.write_baseline)),
         )
-    sys.stdout.flush()
+    try:
+        console = console_(stderr=to_stdout)
+        terminal.render(report.cells, console, show_grid=not getattr(args, "quiet", False))
+        for k in report.unmatched_known:
+            console.print(f"baseline entry matched nothing (fixed, or not run): {k.id} — {k.reason}")
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped: the files are written, the verdict stands
+        terminal.drop_closed_pipe(sys.stderr if to_stdout else sys.stdout)
     return report.exit_code
 
 

@@ -117,17 +117,27 @@ class CommandAdapter(PassAdapter):
                 proc.wait()
         _reflect_input_file(model, src, given)
         tail = (err or out or "").strip()[-1500:]
-        said = f"{headline(tail)}\n{tail}" if tail else ""
+        said = f": {headline(tail)}\n{tail}" if tail else " (nothing on stdout or stderr)"
         if proc.returncode < 0:
-            raise RuntimeError(f"killed by signal {-proc.returncode}: {said}")
+            raise RuntimeError(f"killed by signal {_signal_name(-proc.returncode)}{said}")
         if proc.returncode != 0:
-            raise PassDeclined(f"exit {proc.returncode}: {said}")
+            raise PassDeclined(f"exit {proc.returncode}{said}")
         if not dst.is_file():
-            raise RuntimeError(f"command exited 0 but wrote no {{out}} file: {said}")
+            raise RuntimeError(f"command exited 0 but wrote no {{out}} file{said}")
         try:
             return model_from_bytes(dst.read_bytes(), "the command's {out} file")
         except ModelLoadError as exc:
             raise RuntimeError(f"command exited 0 but its output is not a model: {exc}") from None
+
+
+def _signal_name(number: int) -> str:
+    """``11 (SIGSEGV)``; the number alone when this platform has no name for it."""
+    import signal
+
+    try:
+        return f"{number} ({signal.Signals(number).name})"
+    except ValueError:
+        return str(number)
 
 
 #: Named command recipes: ``cmd+fold:onnxsim`` is ``cmd+fold:'onnxsim {in} {out}'``. Name →

@@ -22,7 +22,8 @@ from passcheck.report.summary import unavailable_reasons
 
 def atomic_write(path: str | Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename (never half-written);
-    ``"-"`` means standard output."""
+    ``"-"`` means standard output. A path that exists and is not a regular file (``/dev/null``, a
+    FIFO, ``/dev/stdout``) is written in place: a rename would replace the device or pipe by a file."""
     if str(path) == "-":
         import sys
 
@@ -30,6 +31,10 @@ def atomic_write(path: str | Path, text: str) -> None:
         sys.stdout.flush()
         return
     p = Path(path)
+    if p.exists() and not p.is_file() and not p.is_dir():
+        with open(p, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
     p.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=p.parent)
     try:

@@ -22,13 +22,38 @@ from passcheck.report.summary import (
 )
 
 
+class _PipeConsole(Console):
+    """A reader that stopped reading (``| head``) raises BrokenPipeError, as a plain write does: rich's
+    default exits 1 on the spot, before the caller has written its files or returned its verdict."""
+
+    def on_broken_pipe(self) -> None:
+        import sys
+
+        self.quiet = True
+        drop_closed_pipe(sys.stderr if self.stderr else sys.stdout)
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def drop_closed_pipe(stream) -> None:
+    """Point ``stream``'s file descriptor at /dev/null once its reader is gone, so the interpreter's last
+    flush does not fail again (the recipe of Python's signal documentation, "Note on SIGPIPE")."""
+    import os
+
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):  # no descriptor (a captured stream): nothing will flush to a pipe
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
 def make_console(stderr: bool = False):
-    """A rich Console on stdout (or stderr): the terminal's width on a terminal, 200 columns in logs and pipes."""
+    """A rich Console on stdout (or stderr): the terminal's width on a terminal, 200 columns in logs and pipes.
+    A closed pipe raises BrokenPipeError (see :class:`_PipeConsole`)."""
     import sys
 
-    from rich.console import Console
-
-    return Console(
+    return _PipeConsole(
         soft_wrap=True, stderr=stderr, width=None if (sys.stderr if stderr else sys.stdout).isatty() else 200
     )
 
