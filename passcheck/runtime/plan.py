@@ -207,6 +207,10 @@ class Observed(dict):
         super().__init__(*args, **kwargs)
         self.plan, self.of = plan, of
 
+    def __reduce__(self) -> tuple:
+        """Pickled as a plain dict: the plan and the model are shortcuts of this process only."""
+        return dict, (dict(self),)
+
 
 @functools.lru_cache(maxsize=1 << 14)
 def _compiled(type_bytes: bytes) -> tuple[onnx.TypeProto, str, tuple | None]:

@@ -157,3 +157,13 @@ def test_annotated_initializers_are_kept_by_digest_and_names():
     got = [initializer_observations(m, FEEDS, [], ["w"], _digest(m)) for m in (one, row, one)]
     assert [g["w"].shape for g in got] == [(3,), (1, 3), (3,)]
     assert initializer_observations(one, {**FEEDS, "w": np.zeros(3, np.float32)}, [], ["w"], _digest(one)) == {}
+
+
+def test_an_observation_crosses_a_pickle_without_its_model():
+    """A run's observed carries its model and plan in this process only: pickled, it is the plain
+    dict of values (a worker's reply does not send the model back)."""
+    model = _model(mid=["pickled", 3])
+    observed, _ = observe(model, FEEDS, "ort")
+    assert observed.of is model
+    back = pickle.loads(pickle.dumps(observed))
+    assert type(back) is dict and back.keys() == observed.keys()
