@@ -41,6 +41,8 @@ def _compute(run: FormRun):
     plan = None  # the output's annotations, read once for every run (and kept by fingerprint)
     for i, r in enumerate(run.runs):
         if not r.error:  # the runtime observed what :meth:`Annotations.observes` asked, subgraphs included
+            if plan is None and getattr(r.observed, "of", None) is out:  # the run carries it (observe_run)
+                plan = getattr(r.observed, "plan", None)
             plan = plan or plan_of(out)
             yield (
                 i,

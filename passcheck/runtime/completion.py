@@ -9,10 +9,12 @@ a graph input with a default, a value_info naming a weight), and values inside s
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from passcheck.runtime import profile as _prof
+from passcheck.runtime.lru import kept
 from passcheck.runtime.plan import AnnotationPlan, Observed, plan_of
 from passcheck.runtime.profile import TensorMeta
 
@@ -41,16 +43,27 @@ def _initializer_values(model: onnx.ModelProto, keys: set[str], feeds: Mapping[s
 
 
 def initializer_observations(
-    model: onnx.ModelProto, feeds: Mapping[str, Any], values: Iterable[str], shapes: Iterable[str]
+    model: onnx.ModelProto,
+    feeds: Mapping[str, Any],
+    values: Iterable[str],
+    shapes: Iterable[str],
+    digest: bytes | None = None,
 ) -> dict[str, Any]:
     """The annotated initializers of ``values`` (as arrays) and ``shapes`` (as TensorMeta) that
     ``feeds`` does not override: a graph input with a default, or a value_info naming a weight,
-    is a value of known shape in every run (seed 000: a value supplied as a model input)."""
+    is a value of known shape in every run (seed 000: a value supplied as a model input).
+
+    ``digest``: the sha256 of ``model``'s bytes, when known: with no ``values``, the TensorMeta
+    of ``shapes`` are kept under it and the names for the last :data:`_METAS_KEPT` such calls (a
+    second binding, a repeated check), so the initializers are not walked again."""
     from onnx import numpy_helper
 
     values, shapes = set(values) - set(feeds), set(shapes) - set(feeds)
     if not values and not shapes:
         return {}
+    if digest is not None and not values:
+        key = (digest, frozenset(shapes))
+        return dict(kept(_METAS, key, lambda: _initializer_values(model, shapes, feeds), _METAS_KEPT))
     out = {}
     for t in model.graph.initializer if values else ():
         if t.name in values:
@@ -60,6 +73,11 @@ def initializer_observations(
                 pass
     out.update(_initializer_values(model, shapes - out.keys(), feeds))
     return out
+
+
+#: :func:`initializer_observations`' TensorMeta by (model digest, names asked).
+_METAS: collections.OrderedDict[tuple, dict[str, TensorMeta]] = collections.OrderedDict()
+_METAS_KEPT = 8
 
 
 def with_subscopes(

@@ -256,8 +256,10 @@ def run_observing(
                 observed = {k: v for k, v in fetched.items() if k not in feeds}
                 observed.update({k: profiled[k] for k in by_profile})
                 observed.update(feeds)
-                return _shapes_only(
-                    RunResult({k: fetched[k] for k in outputs if k in fetched}, observed), model, shapes
+                return _shapes_only(  # the profiled ones are TensorMeta already
+                    RunResult({k: fetched[k] for k in outputs if k in fetched}, observed),
+                    model,
+                    [k for k in shapes if k not in by_profile],
                 )
         except (_Untrusted, RunFailed):
             pass
@@ -344,6 +346,11 @@ def observe_run(
     Values of subgraphs and functions the plan names come from one reference-evaluator run on the
     same feeds; those no engine could see are in ``unobservable`` with why.
 
+    With an isolation worker's ``runner`` (which knows the model's digest), ``observed`` is an
+    :class:`~passcheck.runtime.plan.Observed` carrying the model's annotation plan
+    (:func:`~passcheck.runtime.plan.plan_of` by that digest), so the annotation check of the same
+    model object does not fingerprint it again.
+
     Returns:
         A :class:`~passcheck.runtime.session.RunResult`; a failed run is returned in ``error``,
         never raised.
@@ -357,11 +364,15 @@ def observe_run(
             r = plain
     if r.error:
         return r
+    digest_of = getattr(getattr(runner, "__self__", None), "digest", None)  # an isolation worker's
+    digest = digest_of(model) if digest_of is not None else None
     seen = r.observed  # only what the run did not observe is looked for among the initializers
     inits = initializer_observations(
-        model, feeds, [k for k in plan.main if k not in seen], [k for k in shapes if k not in seen]
+        model, feeds, [k for k in plan.main if k not in seen], [k for k in shapes if k not in seen], digest
     )
     r.observed.update(inits)
+    if digest is not None and shapes:  # annotated tensors asked for: their plan, found by the digest, goes along
+        r.observed = Observed(r.observed, plan=plan_of(model, digest), of=model)
     if not plan.scoped:
         return r
     blind = {k: why for k, why in _unobservable_by_ort(model).items() if k in plan.scoped}

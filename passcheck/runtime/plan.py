@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from passcheck.runtime.graph_index import per_model
+from passcheck.runtime.lru import kept
 
 if TYPE_CHECKING:
     import onnx
@@ -172,24 +173,28 @@ def _fingerprint(model: onnx.ModelProto) -> bytes:
     return h.digest()
 
 
-def plan_of(model: onnx.ModelProto) -> AnnotationPlan:
+def plan_of(model: onnx.ModelProto, digest: bytes | None = None) -> AnnotationPlan:
     """The :class:`AnnotationPlan` of ``model``, kept by its :func:`fingerprint` for the last
     :data:`PLANS_KEPT` fingerprints: a pass output differing from another model only in weights, a
     model parsed again from the same bytes, a second binding or a repeated check reuse it; a model
-    differing in one node or one annotation gets its own (issue 28)."""
-    key = fingerprint(model)
-    plan = _PLANS.get(key)
-    if plan is None:
-        plan = _PLANS[key] = AnnotationPlan(model)
-        while len(_PLANS) > PLANS_KEPT:
-            _PLANS.popitem(last=False)
-    _PLANS.move_to_end(key)
-    return plan
+    differing in one node or one annotation gets its own (issue 28).
+
+    ``digest``: the sha256 of ``model``'s serialized bytes, when the caller knows it (the isolation
+    worker's :meth:`~passcheck.execution.Worker.digest`): the fingerprint is then kept under it for
+    the last :data:`PLANS_KEPT` digests, so the same bytes checked again are not fingerprinted
+    again (the same bytes have the same fingerprint)."""
+    if digest is None:
+        key = fingerprint(model)
+    else:
+        key = kept(_FINGERPRINTS, digest, lambda: fingerprint(model), PLANS_KEPT)
+    return kept(_PLANS, key, lambda: AnnotationPlan(model), PLANS_KEPT)
 
 
 #: Plans kept by :func:`fingerprint` (a plan holds a few tuples per annotated value, no model).
 PLANS_KEPT = 32
 _PLANS: collections.OrderedDict[bytes, AnnotationPlan] = collections.OrderedDict()
+#: :func:`fingerprint` by the sha256 of the model's bytes (see :func:`plan_of`).
+_FINGERPRINTS: collections.OrderedDict[bytes, bytes] = collections.OrderedDict()
 
 
 class Observed(dict):
@@ -201,6 +206,10 @@ class Observed(dict):
     def __init__(self, *args: Any, plan: AnnotationPlan | None = None, of: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.plan, self.of = plan, of
+
+    def __reduce__(self) -> tuple:
+        """Pickled as a plain dict: the plan and the model are shortcuts of this process only."""
+        return dict, (dict(self),)
 
 
 @functools.lru_cache(maxsize=1 << 14)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from passcheck.runtime.lru import kept
 from passcheck.runtime.session import observation_copy
 
 if TYPE_CHECKING:
@@ -41,6 +42,30 @@ class TensorMeta:
 
     shape: tuple[int, ...]
     dtype: np.dtype
+
+    def __reduce__(self) -> tuple:
+        return _unpickled, (self.shape, self.dtype)
+
+
+def _unpickled(shape: tuple[int, ...], dtype: np.dtype) -> TensorMeta:
+    """A :class:`TensorMeta` read back from a pickle (the isolation worker's reply). numpy unpickles
+    a dtype as a new object; one equal to an ONNX element type's is replaced by that type's own
+    (:func:`np_dtype`), so a check comparing dtypes by identity finds them alike on either side of
+    the pipe."""
+    return TensorMeta(shape, _canonical_dtypes().get(dtype, dtype))
+
+
+@functools.cache
+def _canonical_dtypes() -> dict[np.dtype, np.dtype]:
+    """numpy dtype → the same dtype as :func:`np_dtype` gives it, for every ONNX element type numpy has."""
+    out: dict[np.dtype, np.dtype] = {}
+    for elem in elem_types().values():
+        try:
+            dtype = np_dtype(elem)
+        except (KeyError, TypeError, ValueError):  # an element type numpy has no dtype for
+            continue
+        out.setdefault(dtype, dtype)
+    return out
 
 
 class Untrusted(Exception):
@@ -173,13 +198,7 @@ def copy_bytes(
     if model_key is None:
         return ort_copy(model, expose, tag_nodes, untyped).SerializeToString()
     key = (model_key, tuple(expose), tag_nodes, untyped)
-    data = _COPIES.get(key)
-    if data is None:
-        data = _COPIES[key] = ort_copy(model, expose, tag_nodes, untyped).SerializeToString()
-        while len(_COPIES) > _COPIES_KEPT:
-            _COPIES.popitem(last=False)
-    _COPIES.move_to_end(key)
-    return data
+    return kept(_COPIES, key, lambda: ort_copy(model, expose, tag_nodes, untyped).SerializeToString(), _COPIES_KEPT)
 
 
 #: Session copies kept by (model digest, exposed names, tagged, untyped outputs): their bytes.

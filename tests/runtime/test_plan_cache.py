@@ -4,13 +4,22 @@ judged by its own annotations in a real onnxruntime run."""
 
 from __future__ import annotations
 
+import hashlib
+import pickle
+
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from passcheck.engine import observed_run
+from passcheck.oracles import FormRun, annotations
 from passcheck.oracles.shape_annotations import check
+from passcheck.passes import PassOutcome
+from passcheck.passes.isolation import IsolatedExecutor
+from passcheck.runtime.completion import initializer_observations
 from passcheck.runtime.observe import observe
-from passcheck.runtime.plan import fingerprint, plan_of
+from passcheck.runtime.plan import fingerprint, plan_of, want_dtype
+from passcheck.runtime.profile import TensorMeta, np_dtype
 
 
 def _model(
@@ -86,3 +95,75 @@ def test_a_profiled_tensor_against_a_fully_static_annotation_is_judged_on_elem_t
     assert check(_model(mid=[2, 3]), *observe(_model(mid=[2, 3]), FEEDS, "ort")[:1]).ok
     [v] = check(_model(mid=[2, 4]), *observe(_model(mid=[2, 4]), FEEDS, "ort")[:1]).violations
     assert v.value == "a" and v.rule == "dim-value"
+
+
+def _digest(model: onnx.ModelProto) -> bytes:
+    return hashlib.sha256(model.SerializeToString()).digest()
+
+
+def test_the_fingerprint_kept_by_digest_is_that_models_own():
+    """With the digest of each model's bytes, a model differing in one annotation or one node gets
+    its own plan, one differing only in weights shares it."""
+    base = _model(mid=["by_digest", 3])
+    first = plan_of(base, _digest(base))
+    assert plan_of(base, _digest(base)) is first
+    reweighted = _model(-2.0, mid=["by_digest", 3])
+    assert plan_of(reweighted, _digest(reweighted)) is first
+    for other in (_model(mid=["by_digest", 4]), _model(mid=["by_digest", 3], op="Neg")):
+        assert plan_of(other, _digest(other)) is not first
+        assert plan_of(other, _digest(other)) is plan_of(other)
+
+
+def test_a_tensor_meta_crosses_the_pipe_with_the_dtype_the_check_compares_by_identity():
+    for elem in (TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL, TensorProto.FLOAT16):
+        meta = TensorMeta((2, 3), np_dtype(elem))
+        back = pickle.loads(pickle.dumps(meta))
+        assert back == meta and back.dtype is want_dtype(elem)
+    text = TensorMeta((1,), np.dtype("<U5"))  # not an element type's dtype: kept as it came
+    assert pickle.loads(pickle.dumps(text)) == text
+
+
+def test_checks_after_runs_in_the_isolation_worker_each_judge_their_own_model():
+    """Real worker runs: each run carries the plan found by its model's digest; a model whose
+    annotation of ``a`` is wrong, run between models with the right one (one with other weights),
+    is the only one with a violation, and every annotated value is checked."""
+    good, wrong, reweighted = _model(1.0, mid=["M", 3]), _model(1.0, mid=["M", 4]), _model(3.0, mid=["M", 3])
+    reports = []
+    with IsolatedExecutor() as ex, ex.fixed_models():
+        for m in (good, wrong, reweighted, good):
+            r = observed_run(m, FEEDS, ex.run_model)
+            assert r.observed.of is m and r.observed.plan is plan_of(m)
+            run = FormRun("c", "common", "p", m, PassOutcome("p", "unchanged", model=m), [FEEDS], [r], [r])
+            reports.append((annotations.check(run), annotations.coverage(run)))
+    assert [len(found) for found, _ in reports] == [0, 1, 0, 0]
+    assert "axis 1 annotated 4, run produced 3" in reports[1][0][0].message
+    assert all(cov["checked"] == cov["annotated"] == 3 for _, cov in reports)
+
+
+def _weighted(dims: tuple[int, ...]) -> onnx.ModelProto:
+    """x [2, 3] + w, w an initializer of ``dims`` annotated as a graph input with no shape."""
+    g = helper.make_graph(
+        [helper.make_node("Add", ["x", "w"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3]), helper.make_tensor_value_info("w", 1, None)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        initializer=[numpy_helper.from_array(np.ones(dims, np.float32), "w")],
+    )
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+
+
+def test_annotated_initializers_are_kept_by_digest_and_names():
+    one, row = _weighted((3,)), _weighted((1, 3))
+    got = [initializer_observations(m, FEEDS, [], ["w"], _digest(m)) for m in (one, row, one)]
+    assert [g["w"].shape for g in got] == [(3,), (1, 3), (3,)]
+    assert initializer_observations(one, {**FEEDS, "w": np.zeros(3, np.float32)}, [], ["w"], _digest(one)) == {}
+
+
+def test_an_observation_crosses_a_pickle_without_its_model():
+    """A run's observed carries its model and plan in this process only: pickled, it is the plain
+    dict of values (a worker's reply does not send the model back)."""
+    model = _model(mid=["pickled", 3])
+    observed, _ = observe(model, FEEDS, "ort")
+    assert observed.of is model
+    back = pickle.loads(pickle.dumps(observed))
+    assert type(back) is dict and back.keys() == observed.keys()
