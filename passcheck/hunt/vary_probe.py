@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from passcheck.hunt import variation, vary_bindings
+from passcheck.hunt import variation, vary_bindings, vary_struct
 from passcheck.hunt.probe import COMMON, Outcome, Setting
 from passcheck.records import INPUT
 
@@ -122,9 +122,13 @@ def _cast_to(a, elem: int | None):
     return cast_values(a, elem)
 
 
-def invalid(setting: Setting, base: onnx.ModelProto, neighbour: onnx.ModelProto, executor) -> str | None:
+def invalid(
+    setting: Setting, base: onnx.ModelProto, neighbour: onnx.ModelProto, executor, form: str = ""
+) -> str | None:
     """Why ``neighbour`` is no valid model (checker, interface, does not run under ``ort:disabled`` on its
-    feeds), or None. A checker whose worker died is a reason too (the neighbour is left out either way)."""
+    feeds), or None. The interface is the base's: its graph inputs, its graph outputs in order, then as many
+    more as ``form``'s kind appends (:func:`.vary_struct.added`). A checker whose worker died is a reason too
+    (the neighbour is left out either way)."""
     from passcheck.errors import PasscheckError
     from passcheck.mutations.equivalence import _interface, original_runs
     from passcheck.oracles.validity import Checker
@@ -135,7 +139,13 @@ def invalid(setting: Setting, base: onnx.ModelProto, neighbour: onnx.ModelProto,
         why = strict if checker(base, full_check=True) is None else None  # the base fails it too: not the change's
     if why is not None:
         return f"the onnx checker rejects it: {str(why).splitlines()[0]}"
-    if _interface(base) != _interface(neighbour):
+    (ins, outs), (n_ins, n_outs) = _interface(base), _interface(neighbour)
+    k, _, site = form.partition("@")
+    if (
+        ins != n_ins
+        or n_outs[: len(outs)] != outs
+        or len(n_outs) - len(outs) != vary_struct.added(k[len(variation.PREFIX) :], site)
+    ):
         return "graph inputs/outputs changed"
     try:
         original_runs(neighbour, setting.feed_list(neighbour), getattr(executor, "run_model", None))
@@ -210,7 +220,7 @@ def judge(
     nset = setting_for(setting, form, neighbour)
     if variation.family(form) == "bind" and (why := _unfit(nset, neighbour)):
         return Outcome("not-applicable", reason=f"{form}: {why}")
-    if why := invalid(nset, base, neighbour, executor):
+    if why := invalid(nset, base, neighbour, executor, form):
         return Outcome(INVALID, reason=why)
 
     def cells_of(model, s: Setting) -> list:
