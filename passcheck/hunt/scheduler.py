@@ -37,10 +37,13 @@ continues as an uninterrupted one.
 
 With variations on (``hunt`` without ``--no-variation``), each base's neighbours (:mod:`.variation`: form
 ids ``vary:<kind>@<site>``, the kind in the triples and pairs as a rewrite kind is) are candidates too:
-every :data:`VARIATION_EVERY`-th step looks at them alone first, the variation family (value, shape,
-attr, elem, bind, feed) with the fewest items tried before the others, and every other step at the rewrite forms alone
-first (either kind of step takes the other kind's forms only when none of its own is left). A pass, or a
-case's declared pass, is used up only when neither kind is left.
+every :data:`VARIATION_EVERY`-th step looks at them alone first, and every other step at the rewrite forms alone
+first (either kind of step takes the other kind's forms only when none of its own is left). On a variation step
+a neighbour of a kind its base has not been tried with yet (under any pass) comes before another site or pass
+of a kind it has, then the variation family (value, shape, attr, elem, expose, fanout, bind, feed) with the
+fewest items tried before the others: a base's dozen neighbours span its kinds before any repeats, so the
+families that apply to fewer bases (the run conditions) are not left behind those that apply to nearly all.
+A pass, or a case's declared pass, is used up only when neither kind is left.
 """
 
 from __future__ import annotations
@@ -90,6 +93,7 @@ class Scheduler:
         self.variations = variations
         self._only: str | None = None  # "vary" / "rewrite": this step looks at those forms alone (first)
         self.families: dict[str, int] = {}  # variation family → items tried (value, shape, attr, elem, bind, feed)
+        self.kinds_of: dict[str, set[str]] = {}  # base → the variation kinds tried on it (any pass)
         self._runs = runs
         self._of = passes_of
         self._cost = cost
@@ -171,6 +175,7 @@ class Scheduler:
         if variation.is_variation(item.form):
             fam = variation.family(item.form)
             self.families[fam] = self.families.get(fam, 0) + 1
+            self.kinds_of.setdefault(item.base, set()).add(variation.kind(item.form))
         self.spent[item.pass_id] = self.spent.get(item.pass_id, 0.0) + self._cost(item.pass_id)
         case = self.by_id[item.base].case.id if item.base in self.by_id else item.base.rsplit(":", 1)[0]
         self.of_case[case, item.pass_id] = self.of_case.get((case, item.pass_id), 0) + 1
@@ -245,10 +250,14 @@ class Scheduler:
                 self._case_used_up.add((case, d))
         return item
 
-    def _balance(self, form: str) -> tuple[int, ...]:
-        """On a variation step, the family tried least first (a family that applies to nearly every base,
-        the elem kinds, would otherwise take most variation steps); ``()`` on other steps."""
-        return (-self.families.get(variation.family(form), 0),) if self._vary_step else ()
+    def _balance(self, base_id: str, form: str) -> tuple[int, ...]:
+        """On a variation step, a kind not yet tried on the base first, then the family tried least (a family
+        that applies to nearly every base, the elem kinds, would otherwise take most variation steps); ``()``
+        on other steps."""
+        if not self._vary_step:
+            return ()
+        fresh = variation.kind(form) not in self.kinds_of.get(base_id, ())
+        return (fresh, -self.families.get(variation.family(form), 0))
 
     def _best(self, bases: Sequence[Base], rng: random.Random, pass_id: str) -> Item | None:
         best, best_score = None, None
@@ -261,7 +270,7 @@ class Scheduler:
                     continue
                 depth = form_depth(form)
                 triples = self.triples(item)
-                score = (*self._balance(form), len(triples - self.tried) / len(triples) / depth, rng.random())
+                score = (*self._balance(base.id, form), len(triples - self.tried) / len(triples) / depth, rng.random())
                 if best_score is None or score > best_score:
                     best, best_score = item, score
         return best
@@ -360,7 +369,7 @@ class _MapView:
                         continue
                     depth = form_depth(form)
                     near = (  # nearest first, single rewrites before pairs, the schema's own first
-                        *sched._balance(form),
+                        *sched._balance(bid, form),
                         nearness(base.model(), sched.labels(base, form), self.ops[key]),
                         -depth,
                         not variation.is_variation(form) and schema_spelling(form),

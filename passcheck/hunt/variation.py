@@ -26,6 +26,8 @@ kind                      change (site)
                           or uint8 (:mod:`.elem_groups`: the schemas allow it and onnxruntime's CPU provider
                           has a kernel for every node it touches; site: ``graph`` for the graph's only float
                           group, else a value of the group: its first graph input or smallest name)
+``expose``, ``fanout``    an intermediate value read by one node also a graph output, or read by one more node
+                          whose result is a new graph output (:mod:`.vary_struct`; site: the value's name)
 ``bind-…``, ``feed-…``    the same model under another binding of its dim_params or on other float
                           feeds (:mod:`.vary_bindings`: the run conditions, not the model)
 ========================  ==========================================================================
@@ -34,9 +36,10 @@ Sources: broadcasting readers are the ops whose schema doc states multidirection
 broadcasting (Operators.md, "Broadcasting in ONNX": docs/Broadcasting.md); the attribute types and defaults
 are the ``onnx.defs`` schema's; the STRING domains are the documented ones of
 :mod:`passcheck.oracles.spec_table` (``one_of`` rules); the type constraints are each schema's
-``type_constraints``. A neighbour keeps the graph's interface; where a change can move a value's shape or
-type (shape, attribute and elem kinds) the annotations that no longer hold are replaced by what onnx shape
-inference says. Whether the neighbour is valid (checker, runs under ``ort:disabled``) is for the caller to
+``type_constraints``. A neighbour keeps the graph's interface (a structural one appends one graph output);
+where a change can move a value's shape or type (shape, attribute and elem kinds) the annotations that no
+longer hold are replaced by what onnx shape inference says. Whether the neighbour is valid (checker, runs
+under ``ort:disabled``) is for the caller to
 check (:mod:`.vary_probe`): this module only derives it.
 """
 
@@ -47,7 +50,7 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from passcheck.hunt import vary_bindings
+from passcheck.hunt import vary_bindings, vary_struct
 from passcheck.hunt.elem_groups import TARGETS
 
 if TYPE_CHECKING:
@@ -102,7 +105,8 @@ def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
 
 
 def family(form: str) -> str:
-    """The variation family of ``form``: ``value``, ``shape``, ``attr``, ``elem``, ``bind`` or ``feed``."""
+    """The variation family of ``form``: ``value``, ``shape``, ``attr``, ``elem``, ``expose``, ``fanout``, ``bind``
+    or ``feed``."""
     return kind(form)[len(PREFIX) :].split("-", 1)[0]
 
 
@@ -152,6 +156,8 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
                 _refresh_annotations(out)
         elif k in ELEM_KINDS:
             done = _retype(out, site, ELEM_KINDS[k])
+        elif vary_struct.is_structural(k):
+            done = vary_struct.build(out, k, site, _inferred(out))
         elif vary_bindings.is_condition(k):  # the model as it is: only its run conditions change
             done = vary_bindings.builds(out, k, site)
         else:
@@ -191,6 +197,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
         for attr, value in _attribute_variants(model, node, schema, shapes):
             yield f"attr-{attr}", f"{node.name}={value}"
     yield from _elem_candidates(model, shapes)
+    yield from vary_struct.candidates(model, shapes)
 
 
 def _attribute_variants(model, node, schema, shapes) -> Iterator[tuple[str, str]]:

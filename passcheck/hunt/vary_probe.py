@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from passcheck.hunt import variation, vary_bindings
+from passcheck.hunt import variation, vary_bindings, vary_struct
 from passcheck.hunt.probe import COMMON, Outcome, Setting
 from passcheck.records import INPUT
 
@@ -40,19 +40,31 @@ INVALID = "invalid-variation"
 
 
 def setting_for(setting: Setting, form: str, neighbour: onnx.ModelProto | None = None) -> Setting:
-    """``setting`` for the neighbour of ``form``: a run-condition kind sets its bindings or feeds
-    (:mod:`.vary_bindings`; its neighbour is the base model unchanged); an elem kind casts each of a case's own
-    feeds whose graph input the neighbour types otherwise (``neighbour``'s, or every float32 feed when not given)
-    to that type, integers rounded into a small range (:func:`passcheck.hunt.elem_groups.cast_values`), and
-    raises a case's own tolerance to the moved type's (:func:`_tolerances`)."""
-    k = variation.kind(form)[len(variation.PREFIX) :]
-    if vary_bindings.is_condition(k) and neighbour is not None:
-        return vary_bindings.setting_for(setting, neighbour, k, form.partition("@")[2])
-    if k not in variation.ELEM_KINDS:
+    """``setting`` for the neighbour of ``form``, as its family's entry of :data:`SETTINGS` makes it (a family
+    without one runs under the base's ``setting``: the value, shape, attr and structural kinds change the
+    model only)."""
+    make = SETTINGS.get(variation.family(form))
+    return setting if make is None else make(setting, form, neighbour)
+
+
+def _run_condition(setting: Setting, form: str, neighbour: onnx.ModelProto | None) -> Setting:
+    """A run-condition kind sets its bindings or feeds (:func:`.vary_bindings.setting_for`; its neighbour is the
+    base model unchanged); ``setting`` when no neighbour is given."""
+    if neighbour is None:
         return setting
+    return vary_bindings.setting_for(
+        setting, neighbour, variation.kind(form)[len(variation.PREFIX) :], form.partition("@")[2]
+    )
+
+
+def _elem_setting(setting: Setting, form: str, neighbour: onnx.ModelProto | None) -> Setting:
+    """An elem kind casts each of a case's own feeds whose graph input the neighbour types otherwise
+    (``neighbour``'s, or every float32 feed when not given) to that type, integers rounded into a small range
+    (:func:`passcheck.hunt.elem_groups.cast_values`), and raises a case's own tolerance to the moved type's
+    (:func:`_tolerances`)."""
     from passcheck.hunt.elem_groups import cast_values
 
-    to = variation.ELEM_KINDS[k]
+    to = variation.ELEM_KINDS[variation.kind(form)[len(variation.PREFIX) :]]
     if setting.feeds is None:
         return dataclasses.replace(setting, **_tolerances(setting, to))
     if neighbour is None:
@@ -71,6 +83,14 @@ def setting_for(setting: Setting, form: str, neighbour: onnx.ModelProto | None =
         return out
 
     return dataclasses.replace(setting, feeds=feeds, **_tolerances(setting, to))
+
+
+#: Variation family → how its neighbour's setting is made from the base's (``setting, form, neighbour``).
+SETTINGS: dict[str, Callable[[Setting, str, onnx.ModelProto | None], Setting]] = {
+    "bind": _run_condition,
+    "feed": _run_condition,
+    "elem": _elem_setting,
+}
 
 
 def _tolerances(setting: Setting, to: int) -> dict[str, float]:
@@ -102,9 +122,13 @@ def _cast_to(a, elem: int | None):
     return cast_values(a, elem)
 
 
-def invalid(setting: Setting, base: onnx.ModelProto, neighbour: onnx.ModelProto, executor) -> str | None:
+def invalid(
+    setting: Setting, base: onnx.ModelProto, neighbour: onnx.ModelProto, executor, form: str = ""
+) -> str | None:
     """Why ``neighbour`` is no valid model (checker, interface, does not run under ``ort:disabled`` on its
-    feeds), or None. A checker whose worker died is a reason too (the neighbour is left out either way)."""
+    feeds), or None. The interface is the base's: its graph inputs, its graph outputs in order, then as many
+    more as ``form``'s kind appends (:func:`.vary_struct.added`). A checker whose worker died is a reason too
+    (the neighbour is left out either way)."""
     from passcheck.errors import PasscheckError
     from passcheck.mutations.equivalence import _interface, original_runs
     from passcheck.oracles.validity import Checker
@@ -115,7 +139,13 @@ def invalid(setting: Setting, base: onnx.ModelProto, neighbour: onnx.ModelProto,
         why = strict if checker(base, full_check=True) is None else None  # the base fails it too: not the change's
     if why is not None:
         return f"the onnx checker rejects it: {str(why).splitlines()[0]}"
-    if _interface(base) != _interface(neighbour):
+    (ins, outs), (n_ins, n_outs) = _interface(base), _interface(neighbour)
+    k, _, site = form.partition("@")
+    if (
+        ins != n_ins
+        or n_outs[: len(outs)] != outs
+        or len(n_outs) - len(outs) != vary_struct.added(k[len(variation.PREFIX) :], site)
+    ):
         return "graph inputs/outputs changed"
     try:
         original_runs(neighbour, setting.feed_list(neighbour), getattr(executor, "run_model", None))
@@ -190,7 +220,7 @@ def judge(
     nset = setting_for(setting, form, neighbour)
     if variation.family(form) == "bind" and (why := _unfit(nset, neighbour)):
         return Outcome("not-applicable", reason=f"{form}: {why}")
-    if why := invalid(nset, base, neighbour, executor):
+    if why := invalid(nset, base, neighbour, executor, form):
         return Outcome(INVALID, reason=why)
 
     def cells_of(model, s: Setting) -> list:

@@ -125,3 +125,42 @@ def test_a_scheduler_resumed_from_saved_items_picks_what_the_uninterrupted_one_p
             item = resumed.next(step)
             assert item == saved[step][0], (cut, step)
             resumed.mark(item)
+
+
+def test_a_base_s_untried_variation_kinds_come_before_repeats_and_resume_picks_the_same():
+    """On variation steps a base gets a kind it has not been tried with (under any pass) before another site or
+    pass of a kind it has; the choice depends on the seed and the items tried only (resumed: the same)."""
+    from passcheck.cases import load_path
+    from passcheck.hunt import variation
+    from passcheck.hunt.scheduler import VARIATION_EVERY, Scheduler
+    from passcheck.hunt.space import bases
+
+    load_path(PLANTED)
+    found = bases(["hunt-test/*"], generated=False)
+    passes = ["ort:disabled", "ort:basic", "onnx:infer-shapes", "planted:commuted"]
+
+    def scheduler():
+        return Scheduler(found, passes, seed=2, variations=True)
+
+    whole, saved = scheduler(), []
+    tried: dict[str, set[str]] = {}
+    steps = 40 * VARIATION_EVERY
+    for step in range(steps):
+        item = whole.next(step)
+        whole.mark(item)
+        saved.append(item)
+        if step % VARIATION_EVERY != VARIATION_EVERY - 1:
+            continue
+        assert variation.is_variation(item.form), item
+        kinds = {variation.kind(f) for f in whole.by_id[item.base].variations(2)}
+        kind = variation.kind(item.form)
+        # a repeat only once every kind of the base's neighbours has been tried on it
+        assert kind not in tried.get(item.base, set()) or kinds <= tried[item.base], (step, item, tried[item.base])
+        tried.setdefault(item.base, set()).add(kind)
+    assert sum(len(v) for v in tried.values()) > 12  # the bases' kinds were spanned, not one or two repeated
+    resumed = scheduler()
+    for item in saved[:19]:
+        resumed.mark(item)
+    for step in range(19, steps):
+        assert resumed.next(step) == saved[step], step
+        resumed.mark(saved[step])

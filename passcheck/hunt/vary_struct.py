@@ -1,0 +1,146 @@
+"""Structural neighbours of a base: an intermediate value that is also a graph output, or read once more.
+
+ONNX IR.md ("Graphs", "Nodes") lets a value be both a graph output and read by nodes, and be read by any
+number of nodes. A fusion or elimination that removes the node producing a value, or merges it into its
+reader, is only right when no one else needs that value: onnxruntime states it in its own sources
+(``graph_utils::CanRemoveNode``, ``!graph.NodeProducesGraphOutput(node)``, ``GetOutputEdgesCount() == 1``,
+``optimizer_utils::CheckOutputEdges``), onnxscript's rewriter checks the uses of the nodes it removes. A pass
+that forgets it drops a graph output or computes it wrong (the numeric oracle: ``graph output … is missing``
+or a wrong value), or stops fusing where it still could.
+
+Form ids use the variation grammar ``vary:<kind>@<site>`` (:mod:`.variation`), site: the value's name:
+
+==============  ==========================================================================================
+kind            change
+==============  ==========================================================================================
+``expose``      the value also becomes a graph output (its type as onnx shape inference infers it: element
+                type and shape, or the element type alone)
+``fanout``      one more node reads it, a unary op whose result (``<value>__fanout``) is a new graph output:
+                the first of :data:`READERS` whose schema at the model's opset accepts the value's element
+                type and for which onnxruntime's CPU provider has a kernel (:mod:`passcheck.runtime.kernels`);
+                none of them is a no-op a pass may remove (Neg, Not, BitwiseNot of their types; Abs last, for
+                the unsigned types where only it applies)
+==============  ==========================================================================================
+
+Sites are main-graph node outputs (a Constant's left out) that are no graph output, that exactly one node
+reads (the edges a fusion joins: the producer of a fused pair has one output edge) and whose element type is
+known and not bfloat16 (no numpy type for it in onnxruntime's binding: the output could not be fetched).
+Every other graph output keeps its name and place: the new one is appended, so the base's outputs are
+compared as before and the new one against the unoptimized neighbour like any output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import onnx
+
+KINDS = ("expose", "fanout")
+#: Unary readers of ``fanout``, in the order tried (see module docs).
+READERS = ("Neg", "Not", "BitwiseNot", "Abs")
+SUFFIX = "__fanout"
+#: onnxruntime's Python binding has no numpy type for a bfloat16 graph output (as for elem neighbours).
+BFLOAT16 = 16
+
+
+def is_structural(kind: str) -> bool:
+    """Whether ``kind`` (without the ``vary:`` prefix) is one of this module's."""
+    return kind in KINDS
+
+
+def candidates(model: onnx.ModelProto, types: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """(kind, site) of every structural neighbour of ``model`` (see module docs); ``types``: value name →
+    TypeProto (inferred)."""
+    for value in sites(model, types):
+        yield "expose", value
+        if _reader(model, types[value].tensor_type.elem_type) is not None:
+            yield "fanout", value
+
+
+def sites(model: onnx.ModelProto, types: Mapping[str, Any]) -> list[str]:
+    """The values a structural kind may name in ``model``, in node order (see module docs)."""
+    outputs = {o.name for o in model.graph.output}
+    readers: dict[str, int] = {}
+    for n in model.graph.node:
+        for v in dict.fromkeys(n.input):
+            readers[v] = readers.get(v, 0) + 1
+    out = []
+    for n in model.graph.node:
+        if n.op_type == "Constant" and n.domain in ("", "ai.onnx"):
+            continue
+        for v in n.output:
+            t = types.get(v)
+            if v and v not in outputs and readers.get(v) == 1 and t is not None and _elem(t) not in (0, BFLOAT16):
+                out.append(v)
+    return out
+
+
+def build(model: onnx.ModelProto, kind: str, site: str, types: Mapping[str, Any]) -> bool:
+    """Change ``model`` in place as ``kind@site`` says; False when ``site`` is no site of it (see :func:`sites`)
+    or no reader fits its element type."""
+    from onnx import helper
+
+    if site not in sites(model, types):
+        return False
+    t = types[site]
+    if kind == "expose":
+        keep = [vi for vi in model.graph.value_info if vi.name != site]
+        del model.graph.value_info[:]
+        model.graph.value_info.extend(keep)
+        model.graph.output.append(helper.make_value_info(site, t))
+        return True
+    op = _reader(model, t.tensor_type.elem_type)
+    if kind != "fanout" or op is None:
+        return False
+    taken = _names(model)
+    out = _fresh(f"{site}{SUFFIX}", taken)
+    node = helper.make_node(op, [site], [out], name=_fresh(f"{op}{SUFFIX}_{site}", taken))
+    model.graph.node.append(node)
+    model.graph.output.append(helper.make_value_info(out, t))
+    return True
+
+
+def added(form_kind: str, site: str) -> int:
+    """How many graph outputs the neighbour ``form_kind@site`` appends (0 for other kinds)."""
+    return 1 if is_structural(form_kind) and site else 0
+
+
+def _elem(t) -> int:
+    return t.tensor_type.elem_type if t.HasField("tensor_type") else 0
+
+
+def _reader(model, elem: int) -> str | None:
+    """The first of :data:`READERS` whose schema at ``model``'s opset accepts ``elem`` and that has a CPU kernel."""
+    import onnx
+    from onnx import helper
+
+    from passcheck.hunt.elem_groups import type_str
+    from passcheck.runtime.kernels import node_has_cpu_kernel
+
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
+    for op in READERS:
+        try:
+            schema = onnx.defs.get_schema(op, opset, "")
+        except Exception:  # noqa: BLE001 - no such op at this opset
+            continue
+        if not any(type_str(elem) in c.allowed_type_strs for c in schema.type_constraints):
+            continue
+        if node_has_cpu_kernel(helper.make_node(op, ["x"], ["y"]), schema, lambda _v: elem):
+            return op
+    return None
+
+
+def _names(model) -> set[str]:
+    g = model.graph
+    out = {n.name for n in g.node} | {v for n in g.node for v in [*n.input, *n.output]}
+    return out | {v.name for v in [*g.input, *g.output, *g.value_info]} | {t.name for t in g.initializer}
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    out, i = name, 1
+    while out in taken:
+        out, i = f"{name}{i}", i + 1
+    taken.add(out)
+    return out
