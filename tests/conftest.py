@@ -1,0 +1,24 @@
+"""Suite-wide hooks: the xdist workers run the slowest tests first (tests/_schedule.py)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests import _schedule
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    """pytest-xdist (controller): tell the workers the scheduler, which their own config says is ``no``."""
+    node.workerinput["passcheck_dist"] = node.config.getoption("dist")
+
+
+@pytest.hookimpl(trylast=True)  # after deselection (-m, -k, --deselect): lay out what will run
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    workerinput = getattr(config, "workerinput", None)
+    if not workerinput or workerinput.get("passcheck_dist") != "worksteal" or os.environ.get("PASSCHECK_SUITE_ORDER"):
+        return  # PASSCHECK_SUITE_ORDER=collection: xdist's own order (to tell an order-dependent failure)
+    k = int(workerinput.get("workercount") or os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
+    items[:] = _schedule.reorder(items, [item.nodeid for item in items], k)

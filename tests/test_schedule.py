@@ -1,0 +1,41 @@
+"""The xdist layout (tests/_schedule.py): worksteal's slices each start with their share of the listed slow tests."""
+
+from __future__ import annotations
+
+from tests import _schedule
+
+
+def _ids(n: int) -> list[str]:
+    return [f"tests/m{i // 10}.py::t{i}" for i in range(n)]
+
+
+def test_slices_are_worksteals_first_distribution():
+    assert _schedule.slices(10, 2) == [5, 5]
+    assert _schedule.slices(11, 2) == [5, 6]
+    assert _schedule.slices(10, 3) == [3, 3, 4]
+
+
+def test_slow_modules_head_the_slices_longest_first_whole_and_balanced():
+    ids = _ids(60)
+    seconds = {ids[35]: 100.0, ids[36]: 30.0, ids[5]: 60.0, ids[25]: 50.0, ids[26]: 5.0}
+    order = _schedule.layout(ids, seconds, 2)
+    assert sorted(order) == list(range(60))
+    first, second = order[:30], order[30:]
+    # m3 (130 s) on one worker; m0 (60 s) and m2 (55 s) on the other, each module whole, longest first
+    assert first[:10] == list(range(30, 40))
+    assert second[:20] == list(range(0, 10)) + list(range(20, 30))
+    # the other modules fill the slices in collection order
+    assert first[10:] + second[20:] == list(range(10, 20)) + list(range(40, 60))
+
+
+def test_a_module_larger_than_a_slice_stays_in_place():
+    ids = _ids(16)  # m0: 10 tests, more than a slice of 8
+    order = _schedule.layout(ids, {ids[0]: 50.0, ids[12]: 1.0}, 2)
+    assert order[:6] == list(range(10, 16)) and order[6:] == list(range(10))
+
+
+def test_without_workers_or_table_the_collection_order_stands():
+    ids = _ids(12)
+    assert _schedule.layout(ids, {ids[3]: 9.0}, 1) == list(range(12))
+    assert _schedule.layout(ids, {}, 2) == list(range(12))
+    assert _schedule.layout(ids, {"tests/gone.py::t": 9.0}, 2) == list(range(12))
