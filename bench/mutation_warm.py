@@ -2,8 +2,7 @@
 
 A mutant killed by its first test costs mostly interpreter start-up: importing numpy, onnx,
 onnxruntime, pytest and hypothesis took ~8 s of a one-test pytest command's ~16 s at load 15
-(``docs/mutation-score.md``). This server imports them (:data:`PRELOAD`), and every other installed
-package the tree's code and tests import (:func:`third_party`), and nothing of passcheck,
+(``docs/mutation-score.md``). This server imports them (:data:`PRELOAD`) and nothing of passcheck,
 so each forked child imports the tree copy's (mutated) passcheck afresh, as ``python -m pytest``
 run in that copy would: ``sys.path[0]`` is the copy, the working directory too.
 
@@ -11,56 +10,26 @@ Protocol, one JSON object a line on stdin: ``{"cwd": tree, "args": [pytest args]
 request the server writes the child's pid, then, once the child ends, its exit code (negative: the
 signal that ended it), each on a line of its own. The child leads a session of its own (so
 ``passcheck._procs.kill_tree`` reaches it and all it starts), its stdin, stdout and stderr are
-/dev/null, and it writes bytecode beside each source of the tree (``bench/mutation_run.py`` removes the
-mutated module's before and after each mutant). The server ends at the end of its stdin.
+/dev/null, and it writes bytecode beside each source of the tree unless the request's environment
+says not to (``bench/mutation_run.py`` removes the mutated module's before and after each mutant).
+The server ends at the end of its stdin.
+
+Only :data:`PRELOAD` is imported: importing every installed package the tree's code and tests name
+(onnxscript, onnx_ir, onnxsim, skl2onnx, …) made each fork slower, kills 4.4–8.6 s against 3.2–5.7 s
+side by side (``docs/mutation-score.md``), and a server's start ~25 s longer at load 20–30.
 
 Run as ``python bench/mutation_warm.py`` (bench/ is on the path; its ``coverage.py`` is not imported).
 """
 
 from __future__ import annotations
 
-import ast
 import importlib
-import importlib.machinery
 import json
 import os
 import sys
-from pathlib import Path
 
 #: Imported once by the server: the test run's heaviest imports, none of them passcheck's.
 PRELOAD = ("numpy", "onnx", "onnx.reference", "onnxruntime", "hypothesis", "pytest", "xdist")
-#: Folders of the tree whose imports the server also makes (:func:`third_party`).
-SCANNED = ("passcheck", "tests", "cases")
-
-
-def third_party(tree: Path) -> list[str]:
-    """Top-level names the ``.py`` files of ``tree``'s :data:`SCANNED` folders import (at module level or
-    inside a function), other than the standard library's and those found in ``tree`` or ``bench/``: the
-    installed packages a test may pull in (onnxscript, onnx_ir, onnxsim, skl2onnx, …). None of them
-    imports passcheck, so a mutated module is never among what the server holds."""
-    names: set[str] = set()
-    for folder in SCANNED:
-        for f in sorted((tree / folder).rglob("*.py")):
-            try:
-                nodes = ast.walk(ast.parse(f.read_bytes()))
-            except (SyntaxError, ValueError):
-                continue
-            for n in nodes:
-                if isinstance(n, ast.Import):
-                    names.update(a.name.split(".")[0] for a in n.names)
-                elif isinstance(n, ast.ImportFrom) and not n.level and n.module:
-                    names.add(n.module.split(".")[0])
-    outside = [p for p in sys.path if p and not _under(p, tree) and not _under(p, Path(__file__).parent)]
-    found = []
-    for name in sorted(names - set(sys.stdlib_module_names)):
-        spec = importlib.machinery.PathFinder.find_spec(name, outside)
-        if spec is not None:
-            found.append(name)
-    return found
-
-
-def _under(path: str, folder: Path) -> bool:
-    return Path(path).resolve().is_relative_to(folder.resolve())
 
 
 def _child(request: dict) -> None:
@@ -74,7 +43,7 @@ def _child(request: dict) -> None:
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
-        sys.dont_write_bytecode = "PYTHONDONTWRITEBYTECODE" in request["env"]
+        sys.dont_write_bytecode = bool(request["env"].get("PYTHONDONTWRITEBYTECODE"))
         sys.pycache_prefix = request["env"].get("PYTHONPYCACHEPREFIX")
         sys.path[0] = request["cwd"]  # as -m puts the working directory first
         sys.argv = ["pytest", *request["args"]]
@@ -105,11 +74,11 @@ def serve(lines, out) -> None:
 
 def main() -> None:
     sys.dont_write_bytecode = True
-    for name in (*PRELOAD, *third_party(Path.cwd())):
+    for name in PRELOAD:
         try:
             importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - the child imports it itself, if it needs it, and meets the error there
-            sys.modules.pop(name, None)
+        except ImportError:  # the child imports it itself, if it needs it
+            pass
     serve(sys.stdin, sys.stdout)
 
 
