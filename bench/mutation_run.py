@@ -2,8 +2,11 @@
 
 One thread per tree copy takes the next mutant, writes it over its module (cosmic-ray's
 ``mutate_code``; the pristine file is copied back after), and runs its tests as
-``nice -n 15 python -m pytest -x …`` in a new session (a process group of its own), with
-``PYTHONDONTWRITEBYTECODE`` so no mutant's bytecode outlives it. On SIGINT or SIGTERM the script
+``nice -n 15 python -m pytest -x …`` in a new session (a process group of its own). Bytecode is
+written and kept in the tree copy (``__pycache__`` beside each source: the compiled and
+assertion-rewritten tests and modules of one mutant serve the next), except the mutated module's,
+removed before and after each mutant: a pyc is trusted on its source's mtime (whole seconds) and
+size, which two mutants of one line written within a second can share. On SIGINT or SIGTERM the script
 kills the process tree of every running test command (``passcheck._procs.Children``: the pytest
 process, its group and every descendant, isolation workers in groups of their own included), waits
 for the threads, and exits 130 / 143.
@@ -152,10 +155,9 @@ class Runner:
         if not m.tests:
             m.outcome = "uncovered"
             return
-        for pyc in (path.parent / "__pycache__").glob(path.stem + ".*.pyc"):
-            pyc.unlink(missing_ok=True)
+        drop_bytecode(path)
         path.write_text(mutated)
-        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+        env = _env()
         started = time.monotonic()
         try:
             try:
@@ -172,6 +174,7 @@ class Runner:
                     m.note = m.note or f"pytest exited {code}"
         finally:
             shutil.copy2(self.root / m.module, path)
+            drop_bytecode(path)
             m.seconds = time.monotonic() - started
 
     def run(self, mutants: Iterable[Mutant], done: Callable[[Mutant], None]) -> None:
@@ -237,7 +240,7 @@ class _Server:
     def __init__(self, children, tree: Path):
         self.children, self.tree = children, tree
         argv = ["nice", "-n", "15", sys.executable, str(Path(__file__).with_name("mutation_warm.py"))]
-        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+        env = _env()
         self.proc = children.popen(argv, cwd=tree, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.lines: queue.Queue = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -287,6 +290,22 @@ class _Server:
             pass
         self.proc.wait()
         self.children.done(self.proc)
+
+
+def drop_bytecode(path: Path) -> None:
+    """Remove the pyc files of the module at ``path`` (``__pycache__/<stem>.*.pyc``, pytest's rewritten
+    ones included)."""
+    for pyc in (path.parent / "__pycache__").glob(path.stem + ".*.pyc"):
+        pyc.unlink(missing_ok=True)
+
+
+def _env() -> dict[str, str]:
+    """The environment of a test command: bytecode written beside its source in the tree copy (neither
+    ``PYTHONDONTWRITEBYTECODE`` nor ``PYTHONPYCACHEPREFIX``), so :func:`drop_bytecode` reaches it."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("PYTHONPYCACHEPREFIX", None)
+    return env
 
 
 def raise_interrupt(signum, frame) -> None:  # noqa: ARG001 - signal handler signature

@@ -35,12 +35,20 @@ evaluated) is equivalent and not run: column ``annotation``.
 Not part of CI: mutation testing is CPU-heavy. Examples::
 
     python bench/mutation_score.py --sample 40 --seed 0          # sampled, minutes
-    nohup python bench/mutation_score.py --results full.jsonl &  # every mutant (hours)
+    nohup python bench/mutation_score.py --results full.jsonl &  # every mutant (hours; again to resume)
     python bench/mutation_score.py --summarize full.jsonl        # what it judged so far
     python bench/mutation_score.py --paths passcheck/runtime/feeds.py --tests tests/runtime
     python bench/mutation_score.py --rerun bench/mutation_survivors.txt  # after adding tests
 
 ``--rerun`` runs only the survivors of an earlier run (tests only added: killed stays killed).
+
+A run resumes: every row of ``--results`` carries the *tree* it was judged on (:func:`tree_key`: the
+hash of ``passcheck/``, ``cases/``, the test targets and helpers, and ``-k``) and the mutant's id (module,
+operator, occurrence). Started again with the same ``--results`` on the same tree, a run (a full run, a
+sample of the same seed, a ``--rerun``) judges only the mutants without a row and reports the rows it
+found with its own; rows of another tree are left in the file and out of every table (a changed tree
+never mixes results), as they are for ``--summarize``, which reports the newest tree's rows. A mutant
+interrupted by Ctrl-C or SIGTERM gets no row, so it runs again.
 
 Exit code: 0 when the killed ratio (equivalent survivors excluded) reaches ``--target``,
 1 below it, 2 on a usage or tool error, 130 when interrupted.
@@ -48,6 +56,7 @@ Exit code: 0 when the killed ratio (equivalent survivors excluded) reaches ``--t
 
 import argparse
 import dataclasses
+import hashlib
 import json
 import random
 import shutil
@@ -157,6 +166,32 @@ def _copy_tree(dest: Path) -> None:
 def _key(spec) -> tuple[str, str, int]:
     """(module, operator, occurrence): one mutant, as long as the module's source is unchanged."""
     return str(spec.module_path), spec.operator_name, int(spec.occurrence)
+
+
+def tree_key(groups: dict[tuple[str, ...], list[str]], keyword: str) -> str:
+    """sha256 (20 hex digits) of what a judgement depends on: ``mutation_select.source_hash`` over every
+    test target and mutated module of ``groups`` (``passcheck/``, ``cases/``, the targets' test files,
+    the helpers of ``tests/``), and the ``-k`` expression."""
+    targets = sorted({t for tests in groups for t in tests})
+    modules = sorted({m for ms in groups.values() for m in ms})
+    source = mutation_select.source_hash(ROOT, targets + modules)
+    return hashlib.sha256(f"{source}\0{keyword}".encode()).hexdigest()[:20]
+
+
+def _rows(path: Path) -> list[dict]:
+    """The JSON lines of a ``--results`` file (a line cut short by a kill is skipped)."""
+    out = []
+    for line in path.read_text().splitlines():
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            continue
+    return out
+
+
+def _of_tree(rows: list[dict], tree: str) -> dict[tuple[str, str, int], dict]:
+    """The rows judged on ``tree``, by mutant id (module, operator, occurrence); the last row of an id wins."""
+    return {(r["module"], r["operator"], int(r["occurrence"])): r for r in rows if r.get("tree") == tree}
 
 
 def _rerun_keys(path: Path) -> set[tuple[str, str, int]]:
@@ -309,11 +344,15 @@ def _write_survivors(path: Path, survivors: list[tuple]) -> None:
 
 def _summarize_only(args: argparse.Namespace) -> int:
     """``--summarize FILE``: the table of a results file (a run under way or stopped), no run."""
-    results = [json.loads(line) for line in args.summarize.read_text().splitlines() if line.strip()]
+    rows = _rows(args.summarize)
+    tree = rows[-1].get("tree") if rows else None
+    results = list(_of_tree(rows, tree).values()) if tree else rows
     per_module, survivors = _summary(results, Counter(), _equivalent(args.equivalent))
     ratio = _report(per_module, args)
     took = sum(r["seconds"] for r in results)
-    print(f"{len(results)} judged; {took / max(1, len(results)):.1f} s per mutant (one worker's time)")
+    print(f"{len(results)} judged on tree {tree}; {took / max(1, len(results)):.1f} s per mutant (one worker's time)")
+    if len(results) < len(rows):
+        print(f"{len(rows) - len(results)} rows of other trees (or judged twice) left out")
     _write_survivors(args.survivors, survivors)
     return 0 if ratio >= args.target else 1
 
@@ -348,8 +387,21 @@ def main(argv: list[str] | None = None) -> int:
         chosen = [(s, t) for s, t in found if _key(s) in rerun]
     elif args.sample and args.sample < len(kept):
         chosen = random.Random(args.seed).sample(kept, args.sample)
-    work = Path(tempfile.mkdtemp(prefix="passcheck-mutation-"))
+    tree = tree_key(groups, args.keyword)
     results: list[dict] = []
+    if args.results and args.results.exists():
+        rows = _rows(args.results)
+        done = _of_tree(rows, tree)
+        wanted = {_key(s) for s, _ in chosen}
+        results = [r for k, r in done.items() if k in wanted]
+        chosen = [(s, t) for s, t in chosen if _key(s) not in done]
+        others = sum(r.get("tree") != tree for r in rows)
+        print(
+            f"resuming on tree {tree}: {len(results)} judged before, {len(chosen)} to judge"
+            + (f"; {others} rows of other trees in {args.results} left out" if others else "")
+        )
+    resumed = len(results)
+    work = Path(tempfile.mkdtemp(prefix="passcheck-mutation-"))
     from passcheck._procs import Children
 
     children = Children()  # the map's coverage run: killed with all it started on Ctrl-C / SIGTERM
@@ -374,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
         out = args.results.open("a") if args.results else None
 
         def done(m: mutation_run.Mutant) -> None:
-            row = dataclasses.asdict(m) | {"tests": len(m.tests)}
+            row = dataclasses.asdict(m) | {"tests": len(m.tests), "tree": tree}
             with lock:
                 results.append(row)
                 if out is not None:
@@ -404,7 +456,10 @@ def main(argv: list[str] | None = None) -> int:
     ratio = _report(per_module, args)
     scope = f"survivors of {args.rerun}" if args.rerun else f"sample {args.sample or 'all'}, seed {args.seed}"
     mean = sum(r["seconds"] for r in results) / max(1, len(results))
-    print(f"judged {len(results)} ({scope}); time: {time.monotonic() - started:.0f} s; {mean:.1f} s per mutant")
+    print(
+        f"judged {len(results)} ({scope}; {resumed} of them before this run) on tree {tree}; "
+        f"time: {time.monotonic() - started:.0f} s; {mean:.1f} s per mutant"
+    )
     print(
         f"full run estimate: {mean * len(kept) / args.workers / 3600:.1f} h for {len(kept)} mutants "
         f"({mean:.1f} s per mutant × {len(kept)} / {args.workers} workers)"

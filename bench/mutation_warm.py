@@ -10,7 +10,13 @@ Protocol, one JSON object a line on stdin: ``{"cwd": tree, "args": [pytest args]
 request the server writes the child's pid, then, once the child ends, its exit code (negative: the
 signal that ended it), each on a line of its own. The child leads a session of its own (so
 ``passcheck._procs.kill_tree`` reaches it and all it starts), its stdin, stdout and stderr are
-/dev/null, and it writes no bytecode. The server ends at the end of its stdin.
+/dev/null, and it writes bytecode beside each source of the tree unless the request's environment
+says not to (``bench/mutation_run.py`` removes the mutated module's before and after each mutant).
+The server ends at the end of its stdin.
+
+Only :data:`PRELOAD` is imported: importing every installed package the tree's code and tests name
+(onnxscript, onnx_ir, onnxsim, skl2onnx, …) made each fork slower, kills 4.4–8.6 s against 3.2–5.7 s
+side by side (``docs/mutation-score.md``), and a server's start ~25 s longer at load 20–30.
 
 Run as ``python bench/mutation_warm.py`` (bench/ is on the path; its ``coverage.py`` is not imported).
 """
@@ -37,7 +43,8 @@ def _child(request: dict) -> None:
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
-        sys.dont_write_bytecode = True
+        sys.dont_write_bytecode = bool(request["env"].get("PYTHONDONTWRITEBYTECODE"))
+        sys.pycache_prefix = request["env"].get("PYTHONPYCACHEPREFIX")
         sys.path[0] = request["cwd"]  # as -m puts the working directory first
         sys.argv = ["pytest", *request["args"]]
         import pytest

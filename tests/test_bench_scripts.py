@@ -344,3 +344,74 @@ def test_a_warm_server_runs_each_mutant_against_the_mutated_module_of_its_tree(t
     assert [m.outcome for m in mutants] == ["killed", "survived", "killed"]
     assert len(set(started)) == 1 and not _alive(started[0])  # one server for all, ended with the run
     assert (runner.trees[0] / "m.py").read_text() == "x = 1 + 1\ny = 0 * 5\n"
+
+
+def test_a_run_resumes_on_its_tree_judging_only_the_missing_mutants_and_leaves_other_trees_rows_out(tmp_path, capsys):
+    """``--results`` of an interrupted run: a mutant with a row of this tree is not judged again and counts
+    in the table; a row of another tree (another commit's verdict code or tests) counts nowhere; the mutant
+    without a row of this tree is judged and gets one."""
+    import json
+    import random
+
+    ms = _bench("mutation_score")
+    results = tmp_path / "results.jsonl"
+    argv = ["--paths", "passcheck/runtime/limits.py", "--tests", "tests/runtime/test_ort_opset_limit.py"]
+    argv += ["--sample", "2", "--seed", "0", "--workers", "1", "--cold", "--survivors", str(tmp_path / "s.tsv")]
+    args = ms._args(argv)
+    groups, scopes = ms._groups(args)
+    found, _, _ = ms._enumerate(groups, scopes)
+    kept = [(s, t) for s, t in found if id(s) in {id(x) for x in ms.mutation_select.selective([s for s, _ in found])}]
+    first, second = (s for s, _ in random.Random(0).sample(kept, 2))
+    tree = ms.tree_key(groups, args.keyword)
+
+    def row(spec, outcome, on):
+        module, operator, occurrence = ms._key(spec)
+        return {"module": module, "operator": operator, "occurrence": occurrence, "line": spec.start_pos[0]} | {
+            "before": "b",
+            "after": "a",
+            "context": "",
+            "outcome": outcome,
+            "seconds": 1.0,
+            "tree": on,
+        }
+
+    rows = [row(first, "survived", "another-tree"), row(first, "killed", tree), row(second, "killed", "another-tree")]
+    results.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    ms.main([*argv, "--results", str(results)])
+    out = capsys.readouterr().out
+    assert f"resuming on tree {tree}: 1 judged before, 1 to judge; 2 rows of other trees" in out
+    written = [json.loads(line) for line in results.read_text().splitlines()]
+    assert written[:3] == rows and len(written) == 4  # only the second mutant was judged
+    assert ms._key(second) == (written[3]["module"], written[3]["operator"], written[3]["occurrence"])
+    assert written[3]["tree"] == tree and written[3]["outcome"] in ("killed", "survived", "timeout")
+    assert f"judged 2 (sample 2, seed 0; 1 of them before this run) on tree {tree}" in out
+
+    ms.main([*argv, "--results", str(results)])  # everything judged: nothing runs again
+    assert f"resuming on tree {tree}: 2 judged before, 0 to judge" in capsys.readouterr().out
+    assert len(results.read_text().splitlines()) == 4
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+def test_bytecode_is_kept_but_a_mutants_pyc_never_serves_the_next_mutant_of_its_module(tmp_path, monkeypatch, warm):
+    """The tree copy keeps bytecode (a test file compiled once serves every mutant), but Python trusts a pyc
+    on its source's mtime in whole seconds and size: two mutants of one line, of equal length, written
+    within one second (forced here: every mutated file gets the same mtime) would share it. The mutated
+    module's pyc goes before and after each mutant, so ``0 / 5`` survives after ``0 + 5`` was killed."""
+    real_write = Path.write_text
+
+    def same_second(self, *a, **kw):
+        out = real_write(self, *a, **kw)
+        os.utime(self, (1_000_000_000, 1_000_000_000))
+        return out
+
+    run, runner = _tiny_runner(tmp_path, "x = 1 + 1\ny = 0 * 5\n", ("test_m.py", WARM_TEST), warm)
+    monkeypatch.setattr(Path, "write_text", same_second)
+    mutants = [
+        run.Mutant("m.py", 2, "core/ReplaceBinaryOperator_Mul_Add", 0, ["test_m.py"]),
+        run.Mutant("m.py", 2, "core/ReplaceBinaryOperator_Mul_Div", 0, ["test_m.py"]),
+    ]
+    runner.run(mutants, lambda m: None)
+    assert [(m.after, m.outcome) for m in mutants] == [("y = 0 + 5", "killed"), ("y = 0 / 5", "survived")]
+    tree = runner.trees[0]
+    assert list((tree / "__pycache__").glob("test_m.*.pyc"))  # bytecode is written in the tree copy
+    assert not list((tree / "__pycache__").glob("m.*.pyc")) and (tree / "m.py").read_text() == "x = 1 + 1\ny = 0 * 5\n"

@@ -4,13 +4,15 @@ is added by one module and its registry line, as the tiny oracle below is."""
 
 from __future__ import annotations
 
+import pytest
 from onnx import parser
 
 from passcheck.engine import INPUT, Subject, evaluate
+from passcheck.errors import UnknownIdError
 from passcheck.oracles import Oracle, registry
 from passcheck.oracles._contract import INPUT as INPUT_CELLS
 from passcheck.oracles._contract import PASS, BaseOracle
-from passcheck.testing import as_adapter, oracle_names
+from passcheck.testing import as_adapter, oracle_names, select
 from passcheck.testing import registered as registered_pass
 
 RELU = """<ir_version: 8, opset_import: ["" : 18]>
@@ -86,3 +88,18 @@ def test_a_registered_oracle_is_applied_to_pass_and_input_cells_and_gets_what_it
     assert {c.pass_id: [f.oracle for f in c.findings] for c in cells} == {INPUT: ["tiny"], pid: ["tiny"]}
     assert "tiny" not in oracle_names()
     assert all(not c.findings for c in evaluate(subject, [INPUT]))
+
+
+def test_an_oracle_that_names_no_other_reports_as_its_own_id_and_no_name_is_empty():
+    """``BaseOracle.__init_subclass__``: an oracle with an id and no ``reports_as`` reports under its id,
+    so the names a test selects by are every id and every other name, none empty. Kills
+    ``if cls.id and not cls.reports_as`` → ``if not cls.id and …``, which left ``reports_as`` empty and
+    accepted ``""`` as an oracle name."""
+
+    assert Tiny.reports_as == "tiny"
+    assert all(o.reports_as for o in registry.oracles())
+    with registry.registered(Tiny()):
+        names = oracle_names()
+        assert "tiny" in names and "" not in names
+        with pytest.raises(UnknownIdError):
+            select([], oracles=[""])

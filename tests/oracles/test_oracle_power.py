@@ -761,6 +761,9 @@ def test_a_node_counts_as_isolated_only_when_it_reads_a_graph_input_that_no_init
     assert isolated(helper.make_node("Identity", ["x"], ["y"]), ["x"], []) == {"Identity": 1}
     assert isolated(helper.make_node("Identity", ["w"], ["y"]), ["w"], ["w"]) == {}  # an input with a default
     assert isolated(helper.make_node("Clip", ["w", "", "m"], ["y"]), [], ["w", "m"]) == {}
+    # an empty optional input is no input to merge with; a node's output read is one (kills ``or not i`` → ``or i``)
+    assert isolated(helper.make_node("Clip", ["x", "", "m"], ["y"]), ["x"], ["m"]) == {"Clip": 1}
+    assert isolated(helper.make_node("Add", ["x", "t"], ["y"]), ["x"], []) == {}
 
 
 def test_an_identity_the_pass_leaves_on_one_form_only_is_no_different_rewrite():

@@ -8,9 +8,10 @@ import json
 
 import onnx
 import onnx.parser
+import pytest
 
 from passcheck.cli import main
-from passcheck.oracles import validity
+from passcheck.oracles import ort_own_ops, validity
 from passcheck.oracles._context import FormRun
 from passcheck.passes import PassOutcome
 
@@ -98,3 +99,28 @@ def test_check_with_onnxscript_optimize_for_ort_has_no_invalid_model_for_ort_own
     assert "SimplifiedLayerNormalization" in cell["ops_after"], cell["ops_after"]  # the fusion happened
     assert not [f["id"] for f in cell["findings"] if f["kind"] == "invalid-model"], cell["findings"]
     assert "ai.onnx::SimplifiedLayerNormalization" in cell["notes"]["validity"]
+
+
+@pytest.fixture
+def without_ort_schemas(monkeypatch):
+    """onnxruntime's schema listing failing, as in a build without schemas; the cached listing cleared around it."""
+    from onnxruntime.capi import onnxruntime_pybind11_state as ort_c
+
+    def refuse():
+        raise RuntimeError("this build registers no schemas")
+
+    ort_own_ops._ort_schemas.cache_clear()
+    monkeypatch.setattr(ort_c, "get_all_operator_schema", refuse)
+    yield
+    monkeypatch.undo()
+    ort_own_ops._ort_schemas.cache_clear()
+
+
+def test_without_onnxruntime_schemas_no_op_is_onnxruntime_own_and_the_checker_judges_it(without_ort_schemas):
+    """``ort_own_ops._ort_schemas``: when onnxruntime cannot list its schemas nothing is its own op, so
+    SimplifiedLayerNormalization in ai.onnx is the checker's invalid model again (not a crash of the oracle).
+    Kills ``except Exception`` → another exception type, which let the listing's error escape."""
+    assert ort_own_ops._ort_schemas() == {}
+    assert ort_own_ops.ort_own(_fused()) == []
+    found = validity.check(_run("ort:extended", _fused()))
+    assert [f.kind for f in found] == ["invalid-model"] and "SimplifiedLayerNormalization" in found[0].message

@@ -203,3 +203,24 @@ def test_a_baseline_that_is_not_text_is_refused_in_one_line(tmp_path):
     path.write_bytes(b'{"known": [\xff\xfe]}')
     with pytest.raises(PasscheckError, match=r"baseline is not a text \(JSON\) file"):
         baseline.load(path)
+
+
+def test_an_entry_whose_cells_could_not_run_is_in_the_selection_and_reads_not_run():
+    """``baseline.status``: an entry a cell of the run names is in its selection even when that cell was
+    ``unavailable`` (the run tried it), so the matrix notes list it as not run; an entry no cell names is
+    outside the selection, only counted. Kills ``selected = True`` → ``False``, which moved every entry
+    out of the selection and hid "not run in any of its environments"."""
+    from passcheck.matrix.verdict import notes
+
+    tried = baseline.Known("c:u|ort:basic|parity|missed-optimization", "known")
+    elsewhere = baseline.Known("c:u|ort:all|parity|missed-optimization", "known")
+    unavailable = _cell("u", "ort:basic", status="unavailable")
+    unavailable.env = "e1"
+    st_tried, st_elsewhere = baseline.status([unavailable], [tried, elsewhere], ["e1"])
+    assert (st_tried.in_selection, st_tried.not_run, st_tried.fixed) == (True, ("e1",), ())
+    assert (st_elsewhere.in_selection, st_elsewhere.not_run) == (False, ("e1",))
+    meta = {"baseline": {"file": "b.json", "entries": [st_tried.to_json(), st_elsewhere.to_json()]}}
+    assert notes(meta)[:2] == [
+        f"baseline entry not run in any of its environments (e1): {tried.id}",
+        "1 baseline entries outside this run's selection (cases, forms, passes or environments it did not run)",
+    ]
