@@ -36,9 +36,12 @@ import socket
 import struct
 import sys
 import threading
+import time
 from multiprocessing import reduction
 from multiprocessing.connection import Connection, wait
 from typing import Any
+
+from passcheck import interrupts
 
 #: What the template imports before it forks (each tolerated missing: a worker reports it then).
 PRELOAD = ("numpy", "onnx")
@@ -124,8 +127,11 @@ class Template:
             with self._lock:
                 reduction.sendfds(self._sock, [theirs.fileno(), status_w])
                 self._proc.conn.send((target, args, os.getcwd()))
-                if not self._proc.conn.poll(_START_TIMEOUT):
-                    raise OSError("the worker template gave no answer")
+                deadline = time.monotonic() + _START_TIMEOUT
+                while not self._proc.conn.poll(0.5):  # waking to honour a lost KeyboardInterrupt (interrupts)
+                    interrupts.check()
+                    if time.monotonic() > deadline:
+                        raise OSError("the worker template gave no answer")
                 pid = self._proc.conn.recv()
             if isinstance(pid, tuple):  # the template could not fork: (errno, text); it still serves
                 raise NoFork(*pid)
@@ -135,9 +141,10 @@ class Template:
             if not isinstance(exc, NoFork):  # the template is gone or hangs
                 self.close()
             raise
-        except BaseException:
+        except BaseException:  # Ctrl-C amid a request: its answer would be read as the next one's
             ours.close()
             os.close(status_r)
+            self.close()
             raise
         finally:
             theirs.close()

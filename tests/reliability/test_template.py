@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import signal
 
+import pytest
 from onnx import TensorProto, helper
 
 from passcheck.execution import Worker, template
@@ -77,3 +78,25 @@ def test_a_worker_dies_with_its_template_and_the_next_is_forked_from_a_new_one(t
         assert w._proc.exitcode == -signal.SIGKILL
         again = w.call(where, _relu())
     assert template._TEMPLATE is not old and again["ppid"] == template._TEMPLATE._proc.pid
+
+
+def test_an_interrupt_amid_a_fork_request_leaves_no_answer_for_the_next_worker(tmp_path, monkeypatch):
+    """Ctrl-C while the template is asked for a fork: its answer (that fork's pid) must not be
+    taken as the next request's, or the next worker's pid (what is killed and waited for) is wrong."""
+    where = _probe(tmp_path, monkeypatch, "template_probe_interrupt")
+    with Worker(timeout=120, memory_mb=None) as w:
+        w.call(where, _relu())  # the template runs
+    conn = template._TEMPLATE._proc.conn
+
+    def interrupted(*_):
+        raise KeyboardInterrupt
+
+    conn.poll = interrupted
+    try:
+        with Worker(timeout=120, memory_mb=None) as w, pytest.raises(KeyboardInterrupt):
+            w.call(where, _relu())
+    finally:
+        del conn.poll
+    with Worker(timeout=120, memory_mb=None) as w:
+        got = w.call(where, _relu())
+        assert got["pid"] == w._proc.pid
