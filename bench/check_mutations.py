@@ -22,9 +22,10 @@ Per job it prints:
 - the load average (``os.getloadavg``) before and after: other processes share the cores.
 
 Run: ``python bench/check_mutations.py [--job resnet|generated]... [--keep DIR] [--tree NAME=DIR]...
-[--rounds N]``; the tools must be installed in this interpreter's environment, ``passcheck`` is run as
-``python -m passcheck``; ``--tree`` compares source trees in one run (``git archive`` of each commit
-into DIR), alternating them round by round.
+[--rounds N]``; with more than one run of a job (trees, rounds) it ends by saying whether their
+JSON reports are identical minus timings and versions. The tools must be installed in this
+interpreter's environment, ``passcheck`` is run as ``python -m passcheck``; ``--tree`` compares
+source trees in one run (``git archive`` of each commit into DIR), alternating them round by round.
 Exit code 0 whatever the ratios (a benchmark, not a test).
 
 Measured 2026-12-02 (onnx 1.23.2, onnxruntime 1.32.0, 2 cores shared with four other engineers'
@@ -110,6 +111,26 @@ parent (load 20, 13.4 s): 3.0 s waiting on pass batches, 1.3 s on the worker tak
 the worker's start (its imports outlast the parent's), ~3 s importing, 1.2 s in the registry, 1.6 s
 in the engine. What would reach the goal is start-up that is not paid per run (a worker kept
 between runs) or a cheaper ``import ml_dtypes``, not fewer messages.
+
+Then (2026-12-02, ``--job generated --tree main=… --tree churn=… --rounds 3`` under ``nice -n 10``,
+load 24-31; main at b12c41a, churn: workers forked from a pre-imported template process
+(:mod:`passcheck.execution.template`) and ``gc.freeze()`` before the program exits; the six
+reports identical minus timings and versions):
+
+==================  ======  =======  =======  ==========  ========  ==========
+job                 cells   wall s   tools s  wall/tools  user s    system s
+==================  ======  =======  =======  ==========  ========  ==========
+generated, main 1     490     61.8     11.6        5.32       3.7         0.4
+generated, churn 1    490     53.0      9.0        5.90       3.3         0.4
+generated, churn 2    490     61.4     11.7        5.26       4.3         0.4
+generated, main 2     490     69.1     13.8        5.00       4.3         0.4
+generated, main 3     490     69.7     14.4        4.85       4.1         0.4
+generated, churn 3    490     70.4     12.8        5.48       3.7         0.5
+==================  ======  =======  =======  ==========  ========  ==========
+
+No change beyond the noise, as expected: one run has one worker, whose imports the template now
+pays instead. The template pays off for every later worker of the same process (five ``api.run``
+calls in one process: 76.9 s wall, 5.5 s CPU -> 30.9 s, 2.9 s at load 20-22; see README).
 """
 
 from __future__ import annotations
@@ -124,6 +145,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 
 def _resnet() -> Path:
@@ -217,12 +239,40 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="passcheck-bench-") as tmp:
         for name in names:
             argv = JOBS[name]()
+            reports: dict[str, Any] = {}
             for r in range(args.rounds):
                 for tree, folder in trees if r % 2 == 0 else trees[::-1]:  # alternate which tree goes first
                     label = "/".join(filter(None, [name, tree, str(r + 1) if args.rounds > 1 else ""]))
                     out = (Path(args.keep) if args.keep else Path(tmp)) / label.replace("/", "-")
                     out.mkdir(parents=True, exist_ok=True)
                     show(label, argv, measure(argv, out, str(Path(folder).resolve()) if folder else None))
+                    report = out / "report.json"
+                    reports[label] = normalized(json.loads(report.read_text())) if report.exists() else None
+            if len(reports) > 1:
+                print(f"\n{name}: {same_reports(reports)}")
+
+
+#: Report fields that are timings or tool versions, dropped wherever they occur (as
+#: tests/cli/test_check_golden.py does).
+VOLATILE = {"seconds", "versions", "environments"}
+
+
+def normalized(value: Any) -> Any:
+    """``value`` (a parsed JSON report) without the :data:`VOLATILE` fields, at any depth."""
+    if isinstance(value, dict):
+        return {k: normalized(v) for k, v in value.items() if k not in VOLATILE}
+    return [normalized(v) for v in value] if isinstance(value, list) else value
+
+
+def same_reports(reports: dict[str, Any]) -> str:
+    """Whether the normalized reports of one job's runs (label → report, None: none written) agree."""
+    first, *rest = reports
+    differ = [label for label in rest if reports[label] != reports[first]]
+    if reports[first] is None:
+        return f"no report written by {first}: nothing compared"
+    if not differ:
+        return f"the {len(reports)} JSON reports are identical minus timings and versions"
+    return f"JSON reports differ minus timings and versions: {', '.join(differ)} against {first}"
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """One persistent worker process (and one-shot forked children) that run jobs under limits.
 
-:class:`Worker` keeps one worker (a fresh interpreter started as ``python -c``, see
+:class:`Worker` keeps one worker (a fork of the process's pre-imported template,
+:mod:`passcheck.execution.template`, else a fresh interpreter started as ``python -c``, see
 :mod:`passcheck.execution.child`: no inherited threads, never the caller's ``__main__``) and sends it each job as
 ``(pickled job, model bytes, workdir)``. The worker is reused,
 so the tools a job imports (onnxruntime …) are imported once. A job is any picklable callable
@@ -339,12 +340,18 @@ class Worker:
 
     def _launch(self) -> None:
         """Start a new worker process (the old one stopped), not waiting for it to be ready."""
+        from passcheck.execution import template
         from passcheck.execution.child import WorkerProcess
 
         self._stop()
-        # A fresh interpreter started as `python -c`, never through multiprocessing's spawn or
-        # forkserver, which re-run the caller's __main__ (a user's script without a guard).
-        self._proc = WorkerProcess(process.worker_main, (self.memory_mb, str(self._log), self.preload))
+        # Forked from this process's pre-imported template, else a fresh interpreter started as
+        # `python -c`; never through multiprocessing's spawn or forkserver, which re-run the
+        # caller's __main__ (a user's script without a guard).
+        args = (self.memory_mb, str(self._log), self.preload)
+        try:
+            self._proc = template.spawn(process.worker_main, args)
+        except (OSError, EOFError):
+            self._proc = WorkerProcess(process.worker_main, args)
         self._conn = self._proc.conn
 
     def _ensure_worker(self) -> None:

@@ -228,24 +228,30 @@ def test_killing_passcheck_leaves_no_pass_running(tmp_path):
 
 def test_a_worker_that_never_started_is_stopped_safely(tmp_path, monkeypatch):
     """Starting the worker fails (no process, or Ctrl-C during the start): the caller sees that
-    error, not an AssertionError from stopping a process that never started; the next job starts one."""
+    error, not an AssertionError from stopping a process that never started; the next job starts one.
+    Both start paths fail: the template's fork (``os.fork`` in the template process) and the
+    interpreter started instead."""
     from passcheck.execution import child as _worker_process
+    from passcheck.execution import template
     from passcheck.passes import get_pass
 
-    real = _worker_process.subprocess.Popen
+    real, real_spawn = _worker_process.subprocess.Popen, template.spawn
 
     def no_process(*a, **kw):
         raise OSError(11, "Resource temporarily unavailable")
 
     with IsolatedExecutor(timeout=60, memory_mb=None) as ex:
         monkeypatch.setattr(_worker_process.subprocess, "Popen", no_process)
+        monkeypatch.setattr(template, "spawn", no_process)
         with pytest.raises(OSError, match="temporarily unavailable"):
             ex(get_pass("onnx:infer-shapes"), _relu(), tmp_path)
         ex._stop()  # what close() does; used to assert 'can only join a started process'
         monkeypatch.setattr(_worker_process.subprocess, "Popen", real)
+        monkeypatch.setattr(template, "spawn", real_spawn)
         assert ex(get_pass("onnx:infer-shapes"), _relu(), tmp_path).status in ("changed", "unchanged")
     ex2 = IsolatedExecutor(timeout=60, memory_mb=None)
     monkeypatch.setattr(_worker_process.subprocess, "Popen", no_process)
+    monkeypatch.setattr(template, "spawn", no_process)
     with pytest.raises(OSError):
         ex2(get_pass("onnx:infer-shapes"), _relu(), tmp_path)
     ex2.close()
