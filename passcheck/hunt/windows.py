@@ -37,8 +37,9 @@ if TYPE_CHECKING:
 
 #: The rewritten form's name in the saved case module (and in every environment's cells).
 UNCOMMON = "uncommon"
-#: ``judge(case module, case id, pass id)`` → env id → its cells, or why it could not judge there.
-Judge = Callable[[Path, str, str], dict[str, "list[CellResult] | str"]]
+#: ``judge(case module, case id, pass id[, forms=…])`` → env id → its cells (of ``forms`` only when given),
+#: or why it could not judge there.
+Judge = Callable[..., dict[str, "list[CellResult] | str"]]
 
 
 def case_id(item: Item) -> str:
@@ -71,7 +72,7 @@ def run_item(
     ``envs`` says per environment ``judged`` / ``partly judged`` / ``not judged`` (with the reason,
     also counted as an environment fact in ``unavailable``) and the signatures seen there; its
     status is ``not-judged`` when no environment judged the pair."""
-    from passcheck.hunt.noise import ENVIRONMENT, classify
+    from passcheck.hunt.noise import classify
     from passcheck.mutations import forms as hforms
 
     rec: dict[str, Any] = {"base": item.base, "form": item.form, "pass": item.pass_id, "signatures": []}
@@ -85,6 +86,7 @@ def run_item(
     cid = case_id(item)
     path = _write_pair(store.out / "env-items", cid, model, mutant, item, case.rtol, case.atol)
     results = judge(path, cid, item.pass_id)
+    rec["status"] = "done"
     kind, envs, unavailable = hforms.kind(item.form), {}, []
     for env, got in results.items():
         if isinstance(got, str):
@@ -103,12 +105,26 @@ def run_item(
             keys += [sig.key] if sig.key not in keys else []
         envs[env] = {"status": "judged" if fully_judged(got, item.pass_id) else "partly judged", "signatures": keys}
         unavailable += [u for u in classify(got) if u not in unavailable]
+    close(store, rec, envs, unavailable, path)
+    return rec
+
+
+def close(
+    store, rec: dict[str, Any], envs: dict[str, dict], unavailable: list, path: Path, what: str = "the pair"
+) -> None:
+    """Fill ``rec`` from ``envs`` (env id → ``{"status", "signatures"}`` or ``{"status", "reason"}``):
+    its signatures, its status (``not-judged`` when no environment judged it, the reasons joined),
+    ``unavailable`` (with each environment that could not judge it), and each signature's window in
+    ``store`` (``absent`` only where the status is ``judged``); ``path`` (the item's case module) is
+    removed when no signature was seen."""
+    from passcheck.hunt.noise import ENVIRONMENT
+
     rec["envs"], rec["signatures"] = envs, sorted({k for e in envs.values() for k in e.get("signatures", ())})
     missed = {e: v["reason"] for e, v in envs.items() if v["status"] == "not judged"}
-    rec["status"] = "not-judged" if len(missed) == len(envs) else "done"
-    if rec["status"] == "not-judged":
+    if len(missed) == len(envs):
+        rec["status"] = "not-judged"
         rec["reason"] = "; ".join(f"{e}: {why}" for e, why in missed.items())
-    unavailable += [[ENVIRONMENT, f"{e} could not judge the pair: {why}"] for e, why in missed.items()]
+    unavailable += [[ENVIRONMENT, f"{e} could not judge {what}: {why}"] for e, why in missed.items()]
     if unavailable:
         rec["unavailable"] = unavailable
     for key in rec["signatures"]:
@@ -119,7 +135,6 @@ def run_item(
                 window[side].append(env)
     if not rec["signatures"]:
         path.unlink(missing_ok=True)
-    return rec
 
 
 def window_text(window: dict[str, list[str]]) -> str:
