@@ -92,7 +92,7 @@ def run(store, rec: dict[str, Any], base: Base, item: Item, judge: Judge, execut
         folder, nid, neighbour, item, nset.rtol, nset.atol, item.form, **vary_bindings.saved(own, model, item.form)
     )
     key = f"{item.pass_id}@env"  # base.cells: the local cells by pass; the environments' under this key
-    if key not in base.cells:
+    if key not in base.cells or any(isinstance(c, str) for c in base.cells[key].values()):  # kept once judged
         base.cells[key] = judge(bpath, bid, item.pass_id, forms=[COMMON])
     theirs_by_env = base.cells[key]
     bpath.unlink(missing_ok=True)
