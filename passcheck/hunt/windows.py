@@ -11,7 +11,8 @@ judge there. Each environment's cells are read as a local probe's are
 
 A signature's **window** is ``{"present": [env…], "absent": [env…]}``: the environments where an
 item showed it, and those that judged such an item in full (both forms' cells under the pass, none
-unavailable, skipped or unchecked) without it. An environment that could not judge the pair (not
+unavailable, skipped or unchecked) without it, nor with a signature differing from it in its error class
+alone (another version's wording of the same failure). An environment that could not judge the pair (not
 created, unusable, a dead worker) is neither. Pairs are not shrunk (the shrinker runs in this
 interpreter, where the finding may not show); the saved case module is the pair every
 environment judged, so ``passcheck bisect --cases-from`` takes it as it is.
@@ -19,6 +20,7 @@ environment judged, so ``passcheck bisect --cases-from`` takes it as it is.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import shlex
 from collections.abc import Callable, Sequence
@@ -115,8 +117,9 @@ def close(
     """Fill ``rec`` from ``envs`` (env id → ``{"status", "signatures"}`` or ``{"status", "reason"}``):
     its signatures, its status (``not-judged`` when no environment judged it, the reasons joined),
     ``unavailable`` (with each environment that could not judge it), and each signature's window in
-    ``store`` (``absent`` only where the status is ``judged``); ``path`` (the item's case module) is
-    removed when no signature was seen."""
+    ``store`` (``absent`` only where the status is ``judged`` and no signature differing from it in its error
+    class alone was seen there: :func:`_phrased_otherwise`); ``path`` (the item's case module) is removed when
+    no signature was seen."""
     from passcheck.hunt.noise import ENVIRONMENT
 
     rec["envs"], rec["signatures"] = envs, sorted({k for e in envs.values() for k in e.get("signatures", ())})
@@ -130,11 +133,27 @@ def close(
     for key in rec["signatures"]:
         window = store.signatures[key].setdefault("window", {"present": [], "absent": []})
         for env, info in envs.items():
-            side = "present" if key in info.get("signatures", ()) else "absent" if info["status"] == "judged" else None
+            seen = info.get("signatures", ())
+            if key in seen:
+                side = "present"
+            elif info["status"] == "judged" and not any(_phrased_otherwise(store, key, k) for k in seen):
+                side = "absent"
+            else:  # not judged in full, or the same behaviour reported there in another error phrase
+                side = None
             if side and env not in window[side]:
                 window[side].append(env)
     if not rec["signatures"]:
         path.unlink(missing_ok=True)
+
+
+def _phrased_otherwise(store, a: str, b: str) -> bool:
+    """Whether signatures ``a`` and ``b`` differ in their error class only (one pass, oracle, kind, op types and
+    rewrite: another tool version words the same error otherwise, e.g. onnxruntime's ``RUNTIME_EXCEPTION`` and
+    ``FAIL`` for one Reshape failing), so an environment showing ``b`` is no evidence that ``a`` is absent there."""
+    from passcheck.signature import Signature
+
+    sa, sb = (Signature.from_json(store.signatures[k]["signature"]) for k in (a, b))
+    return a != b and dataclasses.replace(sa, error="", aliases=()) == dataclasses.replace(sb, error="", aliases=())
 
 
 def window_text(window: dict[str, list[str]]) -> str:

@@ -64,3 +64,18 @@ def test_a_neighbour_an_old_onnxruntime_cannot_run_is_unavailable_there_not_a_fi
     assert item["status"] == "done" and item["signatures"] == [], item
     for rec in state["signatures"].values():  # no window counts it, present or absent
         assert rec["found_on"]["form"] != "vary:elem-int8@qw", rec
+
+
+@pytest.mark.matrix  # the matrix tests' onnx 1.18 and onnx 1.23 environments
+def test_an_environment_wording_the_same_failure_otherwise_is_not_absent_from_the_window(tmp_path):
+    # Reshape of an empty tensor after ort:extended fails to run in both environments: onnxruntime 1.22.1
+    # reports RUNTIME_EXCEPTION, 1.32.0 FAIL; the two error classes are two signatures, neither absent anywhere
+    envs = [REPO / "ci" / "envs" / "onnx-1.18.txt", REPO / "ci" / "envs" / "onnx-1.23.txt"]
+    state = _hunt(tmp_path, "data-prop/reshape-flatten", envs, "ort:extended")
+    item = next(i for i in state["items"] if i["form"] == "vary:bind-zero@N")
+    assert {e: v["status"] for e, v in item["envs"].items()} == {"onnx-1.18": "judged", "onnx-1.23": "judged"}
+    keys = item["signatures"]
+    assert len(keys) == 2 and {len(item["envs"][e]["signatures"]) for e in item["envs"]} == {1}, item
+    for key in keys:
+        window = state["signatures"][key]["window"]
+        assert len(window["present"]) == 1 and window["absent"] == [], (key, window)
