@@ -9,10 +9,10 @@ every environment from the same model bytes (their sha256 in the item's record).
 neighbour that environment cannot take (its ``input`` cell ``unavailable`` or ``skipped``: an opset
 beyond its onnx, no kernel) or whose run its onnxruntime rejects (the ``runtime`` oracle's
 ``rejected``, which the base does not show) leaves the neighbour ``unavailable`` there, with the
-reason; any other ``input`` finding the base does not show (the checker's) leaves it
-``invalid-variation`` there. (Here, :func:`.vary_probe.invalid` drops a neighbour onnxruntime cannot
-run as invalid; across versions an older onnxruntime refusing what a newer runs is an environment
-fact.)
+reason (``"rejected": true`` for the latter); any other ``input`` finding the base does not show
+(the checker's) leaves it ``invalid-variation`` there. (Here, :func:`.vary_probe.invalid` drops a
+neighbour onnxruntime cannot run as invalid; across versions an older onnxruntime refusing what a
+newer runs is an environment fact. A neighbour no environment runs is ``invalid-variation``.)
 Otherwise the findings of the neighbour's pass cell whose (pass, oracle, kind) the base's cell in
 that environment does not show are the variation's (:func:`.vary_probe.blamed`), each counted
 under its signature with its window (:func:`.windows.close`). The interface check and the
@@ -58,8 +58,9 @@ def run(store, rec: dict[str, Any], base: Base, item: Item, judge: Judge, execut
     """Judge the variation item ``item`` in every environment (see module docs) and fill in its record ``rec``:
     ``envs`` says per environment ``judged`` / ``partly judged`` (with the signatures seen there),
     ``unavailable`` / ``invalid-variation`` / ``not judged`` (with the reason); its status is ``done``
-    when an environment judged it, ``invalid-variation`` when none did and one found it invalid,
-    ``not-judged`` otherwise; ``not-applicable`` / ``invalid-variation`` before any environment when the
+    when an environment judged it, ``invalid-variation`` when every environment found it invalid or its
+    onnxruntime rejected the neighbour's run (it runs nowhere: :func:`.vary_probe.invalid`'s rule), else
+    ``not-judged``; ``not-applicable`` / ``invalid-variation`` before any environment when the
     neighbour does not build here or changes the graph's interface."""
     from passcheck.errors import PasscheckError
     from passcheck.mutations.equivalence import _interface
@@ -120,7 +121,8 @@ def run(store, rec: dict[str, Any], base: Base, item: Item, judge: Judge, execut
     if any(s in ("judged", "partly judged") for s in statuses):
         rec["status"] = "done"
     else:
-        rec["status"] = vary_probe.INVALID if vary_probe.INVALID in statuses else "not-judged"
+        nowhere = all(v["status"] == vary_probe.INVALID or v.get("rejected") for v in envs.values())
+        rec["status"] = vary_probe.INVALID if nowhere else "not-judged"
         rec["reason"] = "; ".join(f"{e}: {v['reason']}" for e, v in envs.items())
     close(store, rec, envs, unavailable, npath, what="the neighbour")
 
@@ -140,7 +142,7 @@ def _judge_env(mine: list | str, theirs: list | str, pass_id: str) -> tuple[dict
     if broken:
         b = min(broken, key=lambda f: (f.oracle, f.kind) == REJECTED)  # the checker's word first
         if (b.oracle, b.kind) == REJECTED:
-            return {"status": "unavailable", "reason": f"the neighbour: {b.message}"}, []
+            return {"status": "unavailable", "reason": f"the neighbour: {b.message}", "rejected": True}, []
         return {"status": vary_probe.INVALID, "reason": f"no valid form there: {b.oracle} {b.kind}: {b.message}"}, []
     complete = _complete(mine, pass_id) and _complete(theirs, pass_id)
     return {"status": "judged" if complete else "partly judged", "signatures": []}, vary_probe.blamed(mine, seen)

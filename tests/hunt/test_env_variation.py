@@ -20,10 +20,10 @@ OLD, NEW = HERE / "envs" / "hunt-ort-1.31.1.txt", HERE / "envs" / "hunt-ort-1.32
 PASS = "planted:ort-1.32-drop-float16"
 
 
-def _hunt(tmp_path, case: str, envs, pass_id: str = PASS) -> dict:
+def _hunt(tmp_path, case: str, envs, pass_id: str = PASS, seed: int = 0) -> dict:
     out = tmp_path / "hunt"
     args = ["hunt", *[a for e in envs for a in ("--env", str(e))], "--cases-from", str(PLANTED), "--pass", pass_id]
-    args += ["--case", case, "--no-generated", "--no-coverage", "--budget", "80items", "--seed", "0"]
+    args += ["--case", case, "--no-generated", "--no-coverage", "--budget", "80items", "--seed", str(seed)]
     main([*args, "--out", str(out), "--source", str(REPO), "--progress", "none"])
     return json.loads((out / "hunt-state.json").read_text())
 
@@ -79,3 +79,14 @@ def test_an_environment_wording_the_same_failure_otherwise_is_not_absent_from_th
     for key in keys:
         window = state["signatures"][key]["window"]
         assert len(window["present"]) == 1 and window["absent"] == [], (key, window)
+
+
+@pytest.mark.matrix  # the matrix tests' onnx 1.18 and onnx 1.23 environments
+def test_a_neighbour_no_environment_runs_is_an_invalid_variation(tmp_path):
+    # Gather's axis moved to 0: x is [N, 3] (N = 2 in the first run) and the indices hold 2, out of range
+    # on axis 0; every onnxruntime rejects the run (the local gate's rule: it runs nowhere, no valid form)
+    envs = [REPO / "ci" / "envs" / "onnx-1.18.txt", REPO / "ci" / "envs" / "onnx-1.23.txt"]
+    state = _hunt(tmp_path, "axes/gather-negative", envs, "onnx:infer-shapes", seed=1)
+    item = next(i for i in state["items"] if i["form"] == "vary:attr-axis@n0_Gather=0")
+    assert {v["status"] for v in item["envs"].values()} == {"unavailable"}, item
+    assert item["status"] == "invalid-variation" and item["signatures"] == [], item
