@@ -112,7 +112,7 @@ def run(store, rec: dict[str, Any], base: Base, item: Item, judge: Judge, execut
             store.key_of(sig)  # a record an older passcheck spelled otherwise takes today's key
             if sig.key not in store.signatures:
                 entry = _entry(sig, f, item, nid, npath, store, model, neighbour)
-                store.signatures[sig.key] = {**entry, "variation": item.form, "neighbour_sha256": rec["sha256"]}
+                store.signatures[sig.key] = {**entry, "variation": item.form, "sha256": rec["sha256"]}
             store.signatures[sig.key]["hits"] += 1
             keys += [sig.key] if sig.key not in keys else []
         if "signatures" in envs[env]:
