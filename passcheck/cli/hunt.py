@@ -85,7 +85,7 @@ def add_parser(sub) -> None:
         action="store_true",
         help="do not try the bases' neighbours (one constant value, constant shape, attribute or float elem_type "
         "changed within the operator schemas, or the base under other dim_param bindings or float feeds, each "
-        "judged on its own against its base); never with --env",
+        "judged on its own against its base; with --env in each environment, against the base's cells there)",
     )
     p.add_argument(
         "--seed",
@@ -136,8 +136,10 @@ def add_parser(sub) -> None:
         default=[],
         metavar="ID|PINS.txt",
         help="judge every item in this pinned environment (a matrix environment id or a pins file; repeatable): "
-        "the pair is built and gated here, the pass and oracles run there on the same model bytes; each signature "
-        "gets its version window (where it is present, where absent) and a 'passcheck bisect' command",
+        "the pair is built and gated here, a neighbour built here, the pass and oracles run there on the same "
+        "model bytes (a neighbour's validity gate and its base's cells too: one an environment cannot run is "
+        "unavailable there, not a finding); each signature gets its version window (where it is present, where "
+        "absent) and a 'passcheck bisect' command",
     )
     p.add_argument("--envs-dir", metavar="DIR", help="folder of pins files (default: ci/envs of the source tree)")
     p.add_argument("--source", metavar="DIR", help="passcheck source tree installed into the --env environments")
@@ -179,7 +181,7 @@ def handle(args) -> int:
         "cases_from": cases_from,
         "generated": not args.no_generated,
     }
-    variations = not args.no_variation and not args.env  # --env judges pairs only
+    variations = not args.no_variation
     if variations:  # absent from the scope of a hunt without them (and of one written before they existed)
         scope["variation"] = 1
     if shard != (1, 1):

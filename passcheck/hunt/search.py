@@ -91,7 +91,8 @@ def hunt(
             spelling) pairs not tried yet come first (see :mod:`.scheduler`); None: triples only.
         shard: ``(i, n)``, 1 ≤ i ≤ n: run the steps ``k`` with ``k % n == i - 1`` (see module docs).
         judge: with ``--env``, a :data:`passcheck.hunt.windows.Judge`: each pair is gated here and
-            judged in every environment through it, no pass runs here (:mod:`.windows`).
+            judged in every environment through it, each neighbour built here and judged there with its
+            base (:mod:`.env_vary`); no pass runs here (:mod:`.windows`).
         passes_of: base id → the passes its items draw from (:meth:`.passes.PassPlan.of`, all of
             them in ``passes``); None: every base draws from ``passes``.
         variations: each base's neighbours are items too (:mod:`.variation`, judged by :mod:`.vary_probe`).
@@ -233,7 +234,12 @@ def _run(
     }
     t0 = time.monotonic()
     if variation.is_variation(item.form):
-        _run_variation(store, rec, base, item, executor, end, cases_from, cut_short)
+        if judge is not None:  # --env: judged in each environment (see .env_vary)
+            from passcheck.hunt import env_vary
+
+            env_vary.run(store, rec, base, item, judge, executor)
+        else:
+            _run_variation(store, rec, base, item, executor, end, cases_from, cut_short)
         rec["seconds"] = round(time.monotonic() - t0, 3)
         return rec
     try:

@@ -11,7 +11,8 @@ judge there. Each environment's cells are read as a local probe's are
 
 A signature's **window** is ``{"present": [env…], "absent": [env…]}``: the environments where an
 item showed it, and those that judged such an item in full (both forms' cells under the pass, none
-unavailable, skipped or unchecked) without it. An environment that could not judge the pair (not
+unavailable, skipped or unchecked) without it, nor with a signature differing from it in its error class
+alone (another version's wording of the same failure). An environment that could not judge the pair (not
 created, unusable, a dead worker) is neither. Pairs are not shrunk (the shrinker runs in this
 interpreter, where the finding may not show); the saved case module is the pair every
 environment judged, so ``passcheck bisect --cases-from`` takes it as it is.
@@ -19,6 +20,7 @@ environment judged, so ``passcheck bisect --cases-from`` takes it as it is.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import shlex
 from collections.abc import Callable, Sequence
@@ -37,8 +39,9 @@ if TYPE_CHECKING:
 
 #: The rewritten form's name in the saved case module (and in every environment's cells).
 UNCOMMON = "uncommon"
-#: ``judge(case module, case id, pass id)`` → env id → its cells, or why it could not judge there.
-Judge = Callable[[Path, str, str], dict[str, "list[CellResult] | str"]]
+#: ``judge(case module, case id, pass id[, forms=…])`` → env id → its cells (of ``forms`` only when given),
+#: or why it could not judge there.
+Judge = Callable[..., dict[str, "list[CellResult] | str"]]
 
 
 def case_id(item: Item) -> str:
@@ -71,7 +74,7 @@ def run_item(
     ``envs`` says per environment ``judged`` / ``partly judged`` / ``not judged`` (with the reason,
     also counted as an environment fact in ``unavailable``) and the signatures seen there; its
     status is ``not-judged`` when no environment judged the pair."""
-    from passcheck.hunt.noise import ENVIRONMENT, classify
+    from passcheck.hunt.noise import classify
     from passcheck.mutations import forms as hforms
 
     rec: dict[str, Any] = {"base": item.base, "form": item.form, "pass": item.pass_id, "signatures": []}
@@ -85,6 +88,7 @@ def run_item(
     cid = case_id(item)
     path = _write_pair(store.out / "env-items", cid, model, mutant, item, case.rtol, case.atol)
     results = judge(path, cid, item.pass_id)
+    rec["status"] = "done"
     kind, envs, unavailable = hforms.kind(item.form), {}, []
     for env, got in results.items():
         if isinstance(got, str):
@@ -103,23 +107,53 @@ def run_item(
             keys += [sig.key] if sig.key not in keys else []
         envs[env] = {"status": "judged" if fully_judged(got, item.pass_id) else "partly judged", "signatures": keys}
         unavailable += [u for u in classify(got) if u not in unavailable]
+    close(store, rec, envs, unavailable, path)
+    return rec
+
+
+def close(
+    store, rec: dict[str, Any], envs: dict[str, dict], unavailable: list, path: Path, what: str = "the pair"
+) -> None:
+    """Fill ``rec`` from ``envs`` (env id → ``{"status", "signatures"}`` or ``{"status", "reason"}``):
+    its signatures, its status (``not-judged`` when no environment judged it, the reasons joined),
+    ``unavailable`` (with each environment that could not judge it), and each signature's window in
+    ``store`` (``absent`` only where the status is ``judged`` and no signature differing from it in its error
+    class alone was seen there: :func:`_phrased_otherwise`); ``path`` (the item's case module) is removed when
+    no signature was seen."""
+    from passcheck.hunt.noise import ENVIRONMENT
+
     rec["envs"], rec["signatures"] = envs, sorted({k for e in envs.values() for k in e.get("signatures", ())})
     missed = {e: v["reason"] for e, v in envs.items() if v["status"] == "not judged"}
-    rec["status"] = "not-judged" if len(missed) == len(envs) else "done"
-    if rec["status"] == "not-judged":
+    if len(missed) == len(envs):
+        rec["status"] = "not-judged"
         rec["reason"] = "; ".join(f"{e}: {why}" for e, why in missed.items())
-    unavailable += [[ENVIRONMENT, f"{e} could not judge the pair: {why}"] for e, why in missed.items()]
+    unavailable += [[ENVIRONMENT, f"{e} could not judge {what}: {why}"] for e, why in missed.items()]
     if unavailable:
         rec["unavailable"] = unavailable
     for key in rec["signatures"]:
         window = store.signatures[key].setdefault("window", {"present": [], "absent": []})
         for env, info in envs.items():
-            side = "present" if key in info.get("signatures", ()) else "absent" if info["status"] == "judged" else None
+            seen = info.get("signatures", ())
+            if key in seen:
+                side = "present"
+            elif info["status"] == "judged" and not any(_phrased_otherwise(store, key, k) for k in seen):
+                side = "absent"
+            else:  # not judged in full, or the same behaviour reported there in another error phrase
+                side = None
             if side and env not in window[side]:
                 window[side].append(env)
     if not rec["signatures"]:
         path.unlink(missing_ok=True)
-    return rec
+
+
+def _phrased_otherwise(store, a: str, b: str) -> bool:
+    """Whether signatures ``a`` and ``b`` differ in their error class only (one pass, oracle, kind, op types and
+    rewrite: another tool version words the same error otherwise, e.g. onnxruntime's ``RUNTIME_EXCEPTION`` and
+    ``FAIL`` for one Reshape failing), so an environment showing ``b`` is no evidence that ``a`` is absent there."""
+    from passcheck.signature import Signature
+
+    sa, sb = (Signature.from_json(store.signatures[k]["signature"]) for k in (a, b))
+    return a != b and dataclasses.replace(sa, error="", aliases=()) == dataclasses.replace(sb, error="", aliases=())
 
 
 def window_text(window: dict[str, list[str]]) -> str:

@@ -77,9 +77,12 @@ class EnvJudge:
                 raise create.EnvCreateError(f"environment {spec.id} not created: {exc}") from None
         return out
 
-    def __call__(self, module: Path, case_id: str, pass_id: str) -> dict[str, list[CellResult] | str]:
+    def __call__(
+        self, module: Path, case_id: str, pass_id: str, forms: Sequence[str] | None = None
+    ) -> dict[str, list[CellResult] | str]:
         """The cells of case ``case_id`` (from ``module``) under ``pass_id`` (and ``input``) in
-        each environment, or why that environment could not judge it.
+        each environment, or why that environment could not judge it; ``forms``: only those forms'
+        cells are judged (default: every form of the case).
 
         Each environment's long-lived worker (:class:`~passcheck.matrix.serve.Server`) judges it
         from the model bytes built here once; where that worker dies, hangs or reports an error,
@@ -100,7 +103,8 @@ class EnvJudge:
             if not (models / name).exists():
                 (build / form["file"]).replace(models / name)
             form["file"] = name
-        entry["cells"] = [[p, f] for p in (plan.INPUT, *entry["passes"]) for f in entry["forms"]]
+        wanted = [f for f in entry["forms"] if forms is None or f in forms]
+        entry["cells"] = [[p, f] for p in (plan.INPUT, *entry["passes"]) for f in wanted]
         job = {"models": str(models.resolve()), "cases": [entry], "cases_from": [str(Path(module).resolve())]}
         (self.work / "job.json").write_text(json.dumps(job, indent=1), encoding="utf-8")
         servers = self._servers()
@@ -114,7 +118,10 @@ class EnvJudge:
             pool.shutdown(wait=True, cancel_futures=True)
             raise
         pool.shutdown(wait=True)
-        return {spec.id: futures[spec.id].result() for spec in self.envs}
+        got = {spec.id: futures[spec.id].result() for spec in self.envs}
+        if forms is None:
+            return got
+        return {e: c if isinstance(c, str) else [x for x in c if x.form in wanted] for e, c in got.items()}
 
     def _judge_in(self, env_id: str, job: dict, module: Path, case_id: str, pass_id: str) -> list[CellResult] | str:
         server = self._servers()[env_id]
