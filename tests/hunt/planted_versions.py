@@ -48,3 +48,20 @@ for _id, _when, _what in (
                 doc=f"test pass: with onnxruntime >= 1.32 deletes the last node of {_what}",
             )
         )
+
+
+def _forms_only(case_id: str, new_id: str, forms: tuple[str, ...]) -> None:
+    """The library case ``case_id`` with only ``forms`` (``common`` first), as ``new_id``: a hunt over it
+    tries every neighbour kind on those bases within a small budget."""
+    import dataclasses
+
+    from passcheck.cases import register, registry
+
+    reg = registry()
+    if not any(c.id == new_id for c in reg.select([])):
+        case = next(c for c in reg.select([case_id]) if c.id == case_id)
+        register(dataclasses.replace(case, id=new_id, forms={f: case.forms[f] for f in forms}))
+
+
+# PyTorch's flatten(1) chain that ReshapeFusion turns into the constant [0, -1] (wrong on an empty tensor)
+_forms_only("data-prop/reshape-flatten", "hunt-env/reshape-flatten-common", ("common", "identity"))

@@ -71,7 +71,7 @@ def test_an_environment_wording_the_same_failure_otherwise_is_not_absent_from_th
     # Reshape of an empty tensor after ort:extended fails to run in both environments: onnxruntime 1.22.1
     # reports RUNTIME_EXCEPTION, 1.32.0 FAIL; the two error classes are two signatures, neither absent anywhere
     envs = [REPO / "ci" / "envs" / "onnx-1.18.txt", REPO / "ci" / "envs" / "onnx-1.23.txt"]
-    state = _hunt(tmp_path, "data-prop/reshape-flatten", envs, "ort:extended")
+    state = _hunt(tmp_path, "hunt-env/reshape-flatten-common", envs, "ort:extended")
     item = next(i for i in state["items"] if i["form"] == "vary:bind-zero@N")
     assert {e: v["status"] for e, v in item["envs"].items()} == {"onnx-1.18": "judged", "onnx-1.23": "judged"}
     keys = item["signatures"]
