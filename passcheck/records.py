@@ -32,6 +32,28 @@ KINDS = (
 VERDICTS = ("ok", "findings", "expected", "unchecked", "skipped", "unavailable", "error")
 
 
+def timed_out(finding: Finding) -> bool:
+    """True when ``finding`` is about a time limit passcheck set: a pass killed at ``--timeout``
+    (status ``timeout``) or a model run that gave no result in time. Its reproduce command must
+    carry the same ``--timeout`` (:func:`with_timeout`)."""
+    details = finding.details if isinstance(finding.details, dict) else {}
+    error = str(details.get("error", ""))
+    return (
+        details.get("status") == "timeout"
+        or "timed out" in finding.message
+        or "timeout" in error
+        or "no result after" in error
+        or "no result after" in finding.message
+    )
+
+
+def with_timeout(command: str, seconds: float | None) -> str:
+    """``command`` with ``--timeout SECONDS`` (the limit the run had) unless it is None or already given."""
+    if not seconds or not command or " --timeout " in f"{command} ":
+        return command
+    return f"{command} --timeout {seconds:g}"
+
+
 def brief(text: str | None, limit: int = 240) -> str:
     """The first line of ``text``, cut to ``limit`` characters (finding messages stay one line)."""
     line = (text or "").strip().splitlines()[0] if (text or "").strip() else ""

@@ -171,6 +171,7 @@ class Recorder:
             "env": judged.env,
             "forms": judged.forms,
             "form_repro": judged.form_repro,
+            "timeout": judged.timeout,
             "runs": runs,
         }
         self._out.write(json.dumps(line) + "\n")
@@ -276,6 +277,7 @@ def load(path: str | Path) -> Iterator[Judged]:
                 g["env"],
                 g["forms"],
                 g.get("form_repro", {}),
+                g.get("timeout"),
             )
 
 

@@ -22,11 +22,14 @@ function is one signature, not one per op wrapped in a function.
 A pass that crashes (a finding whose details say ``status: crashed``, raised as an exception) is one
 behaviour per exception: its signature names no op, and its error is :func:`crash_error`, the exception
 class and its masked phrase plus the innermost frame of the pass's own package when the traceback has
-one (``ValueError: zero-size array … @ onnxscript.optimizer._constant_folding:_fold``), so one crash
-seen beside twenty different ops is one signature, and two crashes with the same message in different
-functions stay two. A worker that died without an exception (a signal, no traceback) keeps the op types.
-Such a signature's :attr:`Signature.aliases` hold the key an older passcheck spelled it with (op types and
-the bare class), so baselines and hunt states written before still match it.
+one, as the tool's top-level package and the function (``ValueError: zero-size array … @
+onnxscript:_fold``), so one crash seen beside twenty different ops is one signature, and two crashes with
+the same message in different functions stay two. The module path is left out: a release that moves the
+function to another module (onnxscript 0.3.2 and 0.7.2 place their rewriter's functions in different
+modules) raises the same crash, and ``hunt --env`` must not call it fixed in one environment and new in
+the other. A worker that died without an exception (a signal, no traceback) keeps the op types. Such a
+signature's :attr:`Signature.aliases` hold the keys an older passcheck spelled it with (op types and the
+bare class; the frame with its module path), so baselines and hunt states written before still match it.
 
 A pass-contract finding (the pass changed the ModelProto it was given) is one behaviour of the
 tool whatever the op or rewrite: its signature names neither. Where a finding sits (case, form,
@@ -155,7 +158,9 @@ class Signature:
                 ops = {n.op_type for n in models[0].graph.node}
         sig = cls(finding.pass_id, finding.oracle, finding.kind, tuple(sorted(ops)), rewrite, error_class(finding))
         if crash := crash_error(finding):  # one behaviour of the tool, whatever op sits beside it
-            return cls(finding.pass_id, finding.oracle, finding.kind, (), rewrite, crash, (sig.key,))
+            head = (finding.pass_id, finding.oracle, finding.kind, (), rewrite)
+            older = dict.fromkeys([sig.key, cls(*head, _crash(finding, True)).key])  # the frame with its module path
+            return cls(*head, crash, tuple(older))
         return sig
 
     def replace(self, **changes: Any) -> Signature:
@@ -188,17 +193,26 @@ def error_phrase(error: Any) -> str:
 
 def crash_error(finding: Any) -> str:
     """For a pass that raised (details ``status: crashed``, an error whose first line is ``Class: …``):
-    ``<masked first line> @ <module>:<function>`` (:func:`error_phrase`; the ``tool frame`` line the
-    crashed outcome records, line number dropped), or the masked line alone when the traceback had no
-    frame of the pass's own package; ``""`` for any other finding and for a worker that died without an
-    exception (``the pass died …``: no phrase to tell two crashes apart by)."""
+    ``<masked first line> @ <package>:<function>`` (:func:`error_phrase`; from the ``tool frame`` line
+    the crashed outcome records, the module's top-level package and the function's qualified name, line
+    number dropped), or the masked line alone when the traceback had no frame of the pass's own package;
+    ``""`` for any other finding and for a worker that died without an exception (``the pass died …``:
+    no phrase to tell two crashes apart by)."""
+    return _crash(finding, False)
+
+
+def _crash(finding: Any, module_path: bool) -> str:
+    """:func:`crash_error`; with ``module_path`` the frame's full module (how passcheck spelled it before)."""
     d = _details(finding)
     error = str(d.get("error") or "")
     if d.get("status") != "crashed" or not _RAISED.match(error):
         return ""
     frame = _FRAME_LINE.search(error)
     phrase = error_phrase(error)
-    return f"{phrase} @ {frame.group(1).replace('|', '/')}" if frame else phrase
+    if not frame:
+        return phrase
+    module, _, function = frame.group(1).replace("|", "/").partition(":")
+    return f"{phrase} @ {module if module_path else module.split('.', 1)[0]}:{function}"
 
 
 def error_class(finding: Any) -> str:

@@ -208,6 +208,7 @@ def evaluate(
     step = getattr(executor, "on_step", None) or (lambda what: None)  # told which form, pass and step runs (progress)
     checker = validity.Checker(executor)  # the onnx checker, likewise in the worker
     fixed = getattr(executor, "fixed_models", None) or contextlib.nullcontext
+    limit = getattr(executor, "timeout", None)  # the --timeout a finding about that limit is reproduced with
     with fixed():  # the forms do not change while they are run and judged
         baselines = {
             name: step(f"{subject.id}: {name}: running the form unoptimized")
@@ -225,6 +226,7 @@ def evaluate(
                 starting(INPUT)
             judged = _input_cells(subject, feeds, baselines, hashes, env, checker)
             judged.forms = [f for f in judged.forms if not (skip_cells and skip_cells(INPUT, f))]
+            judged.timeout = limit
             if record:
                 record(judged)
             for cell in judged.results():
@@ -297,6 +299,7 @@ def evaluate(
                 env,
                 [f for f in subject.forms if not (skip_cells and skip_cells(adapter.id, f))],
                 _form_repro(subject, shlex.quote(adapter.id)),
+                limit,
             )
             if record:
                 record(judged)

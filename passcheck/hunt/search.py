@@ -45,6 +45,7 @@ from passcheck.hunt.signature import Signature, signature
 from passcheck.hunt.space import Base, Item
 from passcheck.hunt.store import OTHER_SHARD, Store
 from passcheck.mutations import forms as hforms
+from passcheck.records import timed_out, with_timeout
 
 #: Seconds and candidate checks one shrink may take.
 SHRINK_SECONDS = 90.0
@@ -202,15 +203,6 @@ def base_runs(base: Base, executor) -> list | None:
         return None
 
 
-def _timed_out(finding) -> bool:
-    details = finding.details if isinstance(finding.details, dict) else {}
-    return (
-        details.get("status") == "timeout"
-        or "timed out" in finding.message
-        or "timeout" in str(details.get("error", ""))
-    )
-
-
 def _run(
     store: Store,
     base: Base,
@@ -289,7 +281,7 @@ def _record(rec: dict, outcome, cut_short: bool) -> bool:
         rec["reason"] = outcome.reason
     if outcome.unavailable:
         rec["unavailable"] = outcome.unavailable
-    if cut_short and any(_timed_out(f) for f in outcome.findings):
+    if cut_short and any(timed_out(f) for f in outcome.findings):
         rec["status"] = "unfinished"
         rec["reason"] = "the hunt's budget ran out while this item ran (a time limit it set)"
         return True
@@ -477,7 +469,8 @@ def _reproduce(
     found: Callable[..., bool] | None = None,
 ) -> tuple[str, bool]:
     """Load the saved module as ``--cases-from`` does and run its case: (reproduce command, whether
-    the finding shows)."""
+    the finding shows). The command carries ``--timeout`` (the executor's) when the finding is about
+    that limit."""
     from passcheck._versions import tool_version
     from passcheck.cases import registry
     from passcheck.cases._registry import load_file
@@ -491,6 +484,9 @@ def _reproduce(
         cells = evaluate(subject, [pass_id], executor=executor)
     except Exception:  # noqa: BLE001 - the saved case does not run: it does not reproduce
         return repro, False
+    same = [f for c in cells for f in c.findings if (f.pass_id, f.oracle, f.kind) == (pass_id, oracle, kind)]
+    if any(timed_out(f) for f in same):
+        repro = with_timeout(repro, getattr(executor, "timeout", None))
     if found is not None:  # a one-model case (a neighbour): the finding on its pass cells
         return repro, found(cells, pass_id, oracle, kind)
     return repro, any((f.pass_id, f.oracle, f.kind) == (pass_id, oracle, kind) for f in blamed(cells, UNCOMMON))

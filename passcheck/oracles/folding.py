@@ -10,8 +10,14 @@ Two kinds of node are judged in the pass output:
 - *constant-only*: every input is a constant — an initializer that no graph input overrides, a
   Constant node's output, or the output of another constant-only node (issue 18.2); such a value
   is the same in every run by construction. Constant nodes themselves are already folded; ops
-  tools keep on purpose (:data:`KEPT_ON_PURPOSE`) and nodes whose outputs are graph outputs are
-  left out (folding them makes a graph output an initializer, which tools are free to avoid).
+  tools keep on purpose (:data:`KEPT_ON_PURPOSE`) are left out.
+
+Both kinds judge a node whose output is a graph output like any other: a graph output may be an
+initializer or a Constant's output (onnxruntime's ConstantFolding makes a folded graph output an
+initializer; seed 003 §2 folds ``Shape(x, start, end)`` whether it feeds a Reshape or is the output),
+so a graph output that still needs a value is no reason to leave it computed. A value a non-foldable
+reader needs is folded into a constant that reader reads (seed 003 §2: the Shape slice feeding a
+Reshape), so it is no reason either.
 
 Either way, a node is named only when (4) no input of it comes from another judged node (the first
 node of each foldable chain), its op is deterministic and it has no subgraph. The Casts onnxruntime
@@ -81,8 +87,8 @@ def _shape_derived(model) -> list[int]:
 def constant_only(model) -> list[tuple[int, object]]:
     """(index, node) of main-graph nodes whose every input is a constant (an initializer no graph
     input overrides, a Constant node's output, or another such node's output), excluding
-    Constant nodes, random ops, :data:`KEPT_ON_PURPOSE` ops, nodes with subgraphs and nodes
-    producing a graph output. Static analysis; graph.node is topologically sorted."""
+    Constant nodes, random ops, :data:`KEPT_ON_PURPOSE` ops and nodes with subgraphs (a node writing a
+    graph output is one, as in :func:`shape_derived`). Static analysis; graph.node is topologically sorted."""
     return [(i, model.graph.node[i]) for i in _constant_only(model)]
 
 
@@ -90,7 +96,6 @@ def constant_only(model) -> list[tuple[int, object]]:
 def _constant_only(model) -> list[int]:
     idx = index_of(model)
     const = set(idx.initializers) - set(idx.inputs)
-    graph_outputs = set(idx.outputs)
     skip = NONDETERMINISTIC | KEPT_ON_PURPOSE
     out = []
     for i, node in enumerate(idx.nodes):
@@ -101,8 +106,7 @@ def _constant_only(model) -> list[int]:
         if not ins or node.op_type in skip or node.subgraph or not all(x in const for x in ins):
             continue
         const.update(o for o in node.outputs if o)
-        if graph_outputs.isdisjoint(node.outputs):
-            out.append(i)
+        out.append(i)
     return out
 
 

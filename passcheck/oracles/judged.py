@@ -9,7 +9,7 @@ import dataclasses
 
 from passcheck.oracles import annotations, expectations, op_counts, registry, validity
 from passcheck.oracles._contract import Cells
-from passcheck.records import CellResult, Finding
+from passcheck.records import CellResult, Finding, timed_out, with_timeout
 
 
 @dataclasses.dataclass
@@ -26,6 +26,8 @@ class Judged:
         forms: the forms whose cells are reported (the others are judged only as parity context).
         form_repro: form → the command reproducing that form alone (a single-site mutant, say);
             a finding gets its form's, or its ``other_form``'s when on a form without one, else ``repro``.
+        timeout: seconds one pass or model run had (the executor's ``--timeout``); a finding about
+            that limit gets ``--timeout`` in its command, else the default limit would not show it.
     """
 
     cells: Cells
@@ -34,13 +36,15 @@ class Judged:
     env: str
     forms: list[str]
     form_repro: dict[str, str] = dataclasses.field(default_factory=dict)
+    timeout: float | None = None
 
     def repro_of(self, finding: Finding) -> str:
-        """The command reproducing ``finding`` (see ``form_repro``)."""
-        for form in (finding.form, finding.details.get("other_form")):
-            if form in self.form_repro:
-                return self.form_repro[form]
-        return self.repro
+        """The command reproducing ``finding`` (see ``form_repro`` and ``timeout``)."""
+        command = next(
+            (self.form_repro[f] for f in (finding.form, finding.details.get("other_form")) if f in self.form_repro),
+            self.repro,
+        )
+        return with_timeout(command, self.timeout) if timed_out(finding) else command
 
     def results(self) -> list[CellResult]:
         """Apply every registered oracle; one CellResult per reported form, in form order."""

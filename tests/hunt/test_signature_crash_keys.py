@@ -1,6 +1,8 @@
-"""Crash signatures changed spelling (op types and bare class → masked phrase and tool frame,
-passcheck/signature.py ``crash_error``): baselines, hunt states and shards an older passcheck wrote
-still match through the signature's aliases, and are rewritten in today's spelling."""
+"""Crash signatures changed spelling (op types and bare class → masked phrase and tool frame; then the
+frame's module path → the tool's top-level package, passcheck/signature.py ``crash_error``): baselines,
+hunt states and shards an older passcheck wrote still match through the signature's aliases, and are
+rewritten in today's spelling. The same crash raised from a function another release moved to another
+module is one signature."""
 
 from __future__ import annotations
 
@@ -26,7 +28,15 @@ ERROR = (
 )
 
 
-def _new() -> Signature:
+#: the key passcheck wrote while the frame carried its module path
+PATH_KEY = (
+    "onnxscript:optimize|acceptance|rejected||neutral-one-input-variadic|ValueError: zero-size array to "
+    "reduction operation maximum which has no identity @ "
+    "onnxscript.rewriter.rules.common._min_max_to_clip:FuseMaxMinToClip.compute_constants"
+)
+
+
+def _new(error: str = ERROR) -> Signature:
     f = Finding(
         "rejected",
         "acceptance",
@@ -34,7 +44,7 @@ def _new() -> Signature:
         "neutral-one-input-variadic@x",
         "onnxscript:optimize",
         "onnxscript:optimize crashed on this form only (accepted: common): ValueError: zero-size array …",
-        {"status": "crashed", "error": ERROR, "accepted_forms": ["common"], "kept_op_types": []},
+        {"status": "crashed", "error": error, "accepted_forms": ["common"], "kept_op_types": []},
     )
     return Signature.of(f, labels=["x"], models=[_model(False), _model(True)])  # the hunt's pair: base, mutant
 
@@ -53,14 +63,29 @@ def _model(one_input_sum: bool):
     return helper.make_model(g)
 
 
-def test_the_new_spelling_names_the_old_one():
+def test_the_new_spelling_names_the_old_ones():
     new = _new()
-    assert OLD.key == OLD_KEY and new.aliases == (OLD_KEY,)
+    assert OLD.key == OLD_KEY and new.aliases == (OLD_KEY, PATH_KEY)
     assert new.key == (
         "onnxscript:optimize|acceptance|rejected||neutral-one-input-variadic|ValueError: zero-size array to "
-        "reduction operation maximum which has no identity @ "
-        "onnxscript.rewriter.rules.common._min_max_to_clip:FuseMaxMinToClip.compute_constants"
+        "reduction operation maximum which has no identity @ onnxscript:FuseMaxMinToClip.compute_constants"
     )
+
+
+def test_a_crash_whose_function_moved_to_another_module_is_one_signature():
+    moved = _new(ERROR.replace("onnxscript.rewriter.rules.common._min_max_to_clip", "onnxscript.rewriter._min_max"))
+    assert moved == _new() and moved.key == _new().key
+    # another function, or another tool's package, is another crash
+    assert _new(ERROR.replace(".compute_constants", ".check")) != _new()
+    assert _new(ERROR.replace("tool frame: onnxscript.", "tool frame: onnx_ir.")) != _new()
+
+
+def test_a_state_written_with_the_module_path_moves_to_todays_key(tmp_path):
+    store = Store(tmp_path, {})
+    store.signatures[PATH_KEY] = {"signature": _new().replace(error=PATH_KEY.rsplit("|", 1)[1]).to_json(), "hits": 4}
+    new = _new()
+    assert store.key_of(new) == new.key and list(store.signatures) == [new.key]
+    assert store.signatures[new.key]["hits"] == 4
 
 
 def test_a_baseline_an_older_passcheck_wrote_still_knows_the_crash_and_is_rewritten_in_todays_spelling(tmp_path):

@@ -125,7 +125,15 @@ def test_cli_front_doors_isolate_crashing_and_hanging_passes(tmp_path, door):
         tmp_path, *target, "--pass", "planted:segv", "--pass", "planted:hang", "--timeout", TIMEOUT, "--json", "r.json"
     )
     forms = {"run": ["common", "max"], "check": ["common"], "compare": ["relu", "max"]}[door]
-    _assert_crash_and_timeout(proc, _statuses(tmp_path / "r.json"), forms)
+    cells = _statuses(tmp_path / "r.json")
+    _assert_crash_and_timeout(proc, cells, forms)
+    # the timeout is reproduced at the limit it had (at the default 300 s the pass would run on)
+    for form in forms:
+        assert {f["repro"].endswith(f" --timeout {TIMEOUT}") for f in cells[(form, "planted:hang")]["findings"]} == {
+            True
+        }
+        assert not [f for f in cells[(form, "planted:segv")]["findings"] if "--timeout" in f["repro"]]
+    assert f"--pass planted:hang --timeout {TIMEOUT}" in proc.stdout
     if door == "compare":
         assert "crashed" in proc.stdout and "SIGSEGV" in proc.stdout
 
