@@ -44,6 +44,7 @@ def _key() -> str:
     h = hashlib.sha256(json.dumps({t: tool_version(t) for t in TOOLS}, sort_keys=True).encode())
     for name in OBSERVERS:
         h.update((Path(__file__).parent / name).read_bytes())
+    h.update((Path(__file__).parents[1] / "passes" / "ort_log.py").read_bytes())
     h.update((Path(__file__).parents[1] / "attribution" / "ort_transformers.json").read_bytes())
     return h.hexdigest()[:16]
 

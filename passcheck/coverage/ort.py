@@ -17,72 +17,20 @@ sessions in the calling process: call it through ``IsolatedExecutor.call``.
 
 from __future__ import annotations
 
-import json
-import re
-import tempfile
-from collections.abc import Sequence
-from functools import cache
-from pathlib import Path
-
-from passcheck.coverage._capture import stderr_fd
 from passcheck.coverage.entry import Entry, key
+from passcheck.passes.ort_log import CONTAINER as _CONTAINER
+from passcheck.passes.ort_log import LEVEL_NAMES, logged_names, rules
+from passcheck.passes.ort_log import MODIFIED as _MODIFIED
+from passcheck.passes.ort_log import session as _session
+
+__all__ = ["LEVEL_NAMES", "TOOL", "catalogue", "logged_names", "rules", "triggers"]
 
 TOOL = "onnxruntime"
-#: onnxruntime level number → passcheck level name (the pass ``ort:<name>``).
-LEVEL_NAMES = {"1": "basic", "2": "extended", "3": "all"}
-_MODIFIED = re.compile(r"GraphTransformer (\S+) modified: (\d)")
-_CONTAINER = re.compile(r"Level(\d)_RuleBasedTransformer")
 
 
 def _passes(level: str) -> tuple[str, ...]:
     names = list(LEVEL_NAMES.values())
     return tuple(f"ort:{n}" for n in names[names.index(level) :])
-
-
-@cache
-def rules() -> dict[str, tuple[str, ...]]:
-    """Level number → the rewrite rules of its rule-based transformer (from ``ort_transformers.json``)."""
-    import passcheck.attribution
-
-    path = Path(passcheck.attribution.__file__).with_name("ort_transformers.json")
-    table = json.loads(path.read_text(encoding="utf-8"))
-    return {lv: tuple(names) for lv, names in table["rules"].items()}
-
-
-def _session(model_bytes: bytes, level: str, disabled: Sequence[str] = (), verbose: bool = False) -> tuple[str, bytes]:
-    """(the verbose log, the optimized graph's bytes) of a CPU session at ``level`` (``disabled``, ``basic`` …)."""
-    import onnx
-    import onnxruntime as ort
-
-    from passcheck.passes.ort_optimizer import LEVELS
-
-    with tempfile.TemporaryDirectory(prefix="passcheck-cov-") as d:
-        so = ort.SessionOptions()
-        so.graph_optimization_level = getattr(ort.GraphOptimizationLevel, LEVELS[level])
-        so.optimized_model_filepath = str(Path(d) / "opt.onnx")
-        so.intra_op_num_threads = 1
-        so.log_severity_level = 0 if verbose else 4
-        so.log_verbosity_level = 1 if verbose else 0
-        with stderr_fd() as log:
-            ort.InferenceSession(
-                model_bytes, so, providers=["CPUExecutionProvider"], disabled_optimizers=list(disabled) or None
-            )
-        graph = onnx.load(so.optimized_model_filepath, load_external_data=False).graph
-        return (log[0] if verbose else ""), graph.SerializeToString()
-
-
-def logged_names(model) -> dict[str, str]:
-    """Transformer name → the lowest level (``basic``, ``extended``, ``all``) whose session logs it, for
-    ``model`` (any model the build accepts: the names do not depend on it); required transformers
-    and the rule-based containers left out."""
-    data = model.SerializeToString()
-    seen = {n for n, _ in _MODIFIED.findall(_session(data, "disabled", verbose=True)[0])}
-    out: dict[str, str] = {}
-    for level in LEVEL_NAMES.values():
-        for name, _ in _MODIFIED.findall(_session(data, level, verbose=True)[0]):
-            if name not in seen and not _CONTAINER.fullmatch(name):
-                out.setdefault(name, level)
-    return out
 
 
 def catalogue(logged: dict[str, str]) -> list[Entry]:

@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import Rewrite, all_names, fresh_name, is_default_domain, node_label, opset
 from passcheck.mutations._graph_edit import set_nodes
+from passcheck.mutations._neutral_names import OP_TYPES  # noqa: F401 - re-exported: name → op type
 from passcheck.mutations._schema_types import BOOL, FLOATS, accepts
 from passcheck.mutations._shapes import known
 from passcheck.mutations.catalogue import Freedom
@@ -159,17 +160,6 @@ OPS: tuple[tuple[str, Callable], ...] = (
     ("split-one", _split_one),
 )
 NAMES = tuple(name for name, _ in OPS)
-#: name → the op type a pattern matcher then sees reading the value (the first node of the step).
-OP_TYPES = {
-    **{n: n.split("-")[0].capitalize() for n in NAMES},
-    "reduce-sum-noop": "ReduceSum",
-    "reduce-max-noop": "ReduceMax",
-    "reduce-min-noop": "ReduceMin",
-    "castlike-self": "CastLike",
-    "where-true": "Where",
-    "transpose-identity": "Transpose",
-    "unsqueeze-squeeze": "Unsqueeze",
-}
 
 
 def one_op(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:

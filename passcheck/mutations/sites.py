@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import node_label
+from passcheck.mutations._neutral_names import OP_TYPES
 
 if TYPE_CHECKING:
     import onnx
@@ -53,8 +54,6 @@ class SiteSignatures(dict):
     def get(self, label, default=None):
         if label in self:
             return self[label]
-        from passcheck.mutations.neutral_ops import OP_TYPES
-
         base, sep, name = str(label).rpartition(":")
         if not sep or name not in OP_TYPES:
             return default

@@ -9,7 +9,7 @@ installed build does not run the transformer at the pass's level, the statement 
 promise: it is not checked, and the cell's notes say why.
 
 The levels are read from the installed build's own verbose log (``GraphTransformer <name> modified``,
-:func:`passcheck.coverage.ort.logged_names`, once per process on a one-node model). Rewrite rules
+:func:`passcheck.passes.ort_log.logged_names`, once per process on a one-node model). Rewrite rules
 (``Pad_Fusion`` …) are never logged by name; for them, and when the log cannot be read, nothing is
 concluded and the statement is checked as before.
 """
@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import re
 
-from passcheck.coverage.ort import LEVEL_NAMES
+from passcheck.passes.ort_log import LEVEL_NAMES
 
 #: ``ort:<level>`` pass levels, lowest first (a level runs every lower one too).
 LEVELS = tuple(LEVEL_NAMES.values())
@@ -32,7 +32,7 @@ def registered() -> dict[str, str] | None:
     try:
         from onnx import TensorProto, helper
 
-        from passcheck.coverage.ort import logged_names
+        from passcheck.passes.ort_log import logged_names
 
         g = helper.make_graph(
             [helper.make_node("Relu", ["x"], ["y"])],
@@ -48,7 +48,7 @@ def registered() -> dict[str, str] | None:
 
 
 def _rules() -> set[str]:
-    from passcheck.coverage.ort import rules
+    from passcheck.passes.ort_log import rules
 
     return {n for names in rules().values() for n in names}
 
