@@ -53,6 +53,15 @@ AXIS_INPUTS = lambda: M.named(  # noqa: E731
 }""",
     opset=18,
 )
+#: Opset 9: Slice-1 and Pad-2 take their axes and pads as attributes.
+ATTRIBUTES = lambda: M.named(  # noqa: E731
+    """g (float[2, 3, 4] x) => (float[2, 3, 2] s, float[2, 2, 4] sd, float[3, 3, 6] p) {
+    s = Slice<starts = [1], ends = [3], axes = [2]>(x)
+    sd = Slice<starts = [0, 1], ends = [2, 3]>(x)
+    p = Pad<pads = [1, 0, 0, 0, 0, 2]>(x)
+}""",
+    opset=9,
+)
 QDQ = lambda: M.named(  # noqa: E731
     """g (float[2, 3, 4, 2] x) => (float[2, 3, 4, 2] y) {
     sc = Constant<value = float[3] {0.1, 0.2, 0.3}>()
@@ -95,6 +104,7 @@ def test_site_count_on_a_small_model():
         (lambda: FAMILIES(13), ["n1", "n2", "n3", "n4", "n5", "n6", "n7", "n8"]),
         (AXIS_INPUTS, ["n3", "n5", "n7", "n9", "n12"]),
         (QDQ, ["n2", "n3"]),
+        (ATTRIBUTES, ["n0", "n1", "n2"]),
     ],
 )
 def test_each_site_and_all_at_once_pass_the_gate(model, labels):
@@ -143,6 +153,8 @@ _UNMAPPED = {"axis": lambda self, a: a % self.r, "per_axis": lambda self, values
         *((AXIS_INPUTS, label, "axis") for label in ("n3", "n9", "n12")),
         *((AXIS_INPUTS, label, "per_axis") for label in ("n5", "n7")),
         (QDQ, "n2", "axis"),
+        *((ATTRIBUTES, label, "axis") for label in ("n0", "n1")),
+        (ATTRIBUTES, "n2", "per_axis"),
     ],
 )
 def test_a_planted_unmapped_axis_is_caught(monkeypatch, model, label, plant):
