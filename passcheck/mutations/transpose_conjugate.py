@@ -20,17 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import (
-    Rewrite,
-    all_names,
-    chosen,
-    drop_unused,
-    fresh_name,
-    is_default_domain,
-    node_label,
-    opset,
-    static_tensors,
-)
+from passcheck.mutations import _base as B
 from passcheck.mutations._conjugate_ops import PLANS, Layout, Plan, Site, layout, plan_for
 from passcheck.mutations._graph_edit import drop_attribute, splice
 from passcheck.mutations._schema_types import accepts
@@ -60,15 +50,15 @@ def _typed(names, site: Site) -> bool:
 def conjugate(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Each handled node → the same op in a permuted layout (module docs); the labels changed, in model order."""
     g = model.graph
-    site = Site(known(model), static_tensors(g), opset(model))
-    taken = all_names(model)
+    site = Site(known(model), B.static_tensors(g), B.opset(model))
+    taken = B.all_names(model)
     before: dict[int, list] = {}
     replace: dict[int, list] = {}
     freed: set[str] = set()
     labels = []
     for i, n in enumerate(g.node):
-        label = node_label(n, i)
-        if not is_default_domain(n) or not n.input or not chosen(only, label):
+        label = B.node_label(n, i)
+        if not B.is_default_domain(n) or not n.input or not B.chosen(only, label):
             continue
         r = _rank(n, site)
         if r is None or r < 2:
@@ -84,7 +74,7 @@ def conjugate(model: onnx.ModelProto, only: frozenset[str] | None = None) -> lis
         labels.append(label)
     if labels:
         splice(g, before, replace)
-        drop_unused(g, freed)
+        B.drop_unused(g, freed)
     return labels
 
 
@@ -95,9 +85,9 @@ def _rewrite(g, n, plan: Plan, lay: Layout, taken: set[str], freed: set[str], la
     front, back = [], []
     for s in plan.inputs:
         x = n.input[s]
-        t = fresh_name(taken, f"{x}_perm")
+        t = B.fresh_name(taken, f"{x}_perm")
         front.append(
-            onnx.helper.make_node("Transpose", [x], [t], name=fresh_name(taken, f"{label}_perm_in{s}"), perm=lay.p)
+            onnx.helper.make_node("Transpose", [x], [t], name=B.fresh_name(taken, f"{label}_perm_in{s}"), perm=lay.p)
         )
         n.input[s] = t
     for name, value in plan.attrs.items():
@@ -120,16 +110,16 @@ def _rewrite(g, n, plan: Plan, lay: Layout, taken: set[str], freed: set[str], la
         o = n.output[j]
         if q is None or not o:
             continue
-        mid = fresh_name(taken, f"{o}_perm")
+        mid = B.fresh_name(taken, f"{o}_perm")
         n.output[j] = mid
         back.append(
-            onnx.helper.make_node("Transpose", [mid], [o], name=fresh_name(taken, f"{label}_perm_out{j}"), perm=q)
+            onnx.helper.make_node("Transpose", [mid], [o], name=B.fresh_name(taken, f"{label}_perm_out{j}"), perm=q)
         )
     return front, back
 
 
 REWRITES = (
-    Rewrite(
+    B.Rewrite(
         "transpose-conjugate",
         "op(x) → Transpose(op'(Transpose(x, p)), inverse p), op' with its axes moved through p (elementwise, "
         "broadcasting, Softmax-13+, Reduce*, ArgMax/ArgMin, Concat, Split, Slice, Pad, Tile, CumSum, Q/DQ; rank >= 2)",
