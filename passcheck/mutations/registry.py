@@ -78,6 +78,7 @@ MODULES = (
     "passcheck.mutations.layout_forms",
     "passcheck.mutations.reduce_squeeze",
     "passcheck.mutations.scalar_operand",
+    "passcheck.mutations.into_subgraph",
 )
 
 
