@@ -17,8 +17,9 @@ Rewrites:
 - ``node-in-if-opaque``: ``c = IsNaN(ReduceSum(x, keepdims=0))`` of the first float graph input
   ``x``: data-dependent, so no pass can fold it, and false on finite data (the else branch runs
   under onnxruntime on the synthesized feeds). Its value does not matter: both branches are equal.
-- ``chain-in-if-const``: a run of 2–3 main-graph nodes, each output but the last read only by the
-  next node, in one constant-true If (fusions match chains: Conv→Relu, MatMul→Add).
+- ``chain-in-if-const``, ``chain-in-if-opaque``: a run of 2–3 main-graph nodes, each output but the
+  last read only by the next node, in one If on either condition (fusions match chains: Conv→Relu,
+  MatMul→Add; under the opaque condition a fusion must happen inside the branches).
 - ``node-in-loop-once``: the node in a Loop body run once, its outputs scan outputs, each squeezed
   at axis 0 after the Loop.
 
@@ -300,6 +301,11 @@ def chain_in_if_const(model: onnx.ModelProto, only: Collection[str] | None = Non
     return _wrap(model, only, "if-const", longest=3)
 
 
+def chain_in_if_opaque(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
+    """Each private chain of 2–3 movable nodes → one If on a data-dependent bool whose branches compute it."""
+    return _wrap(model, only, "if-opaque", longest=3)
+
+
 def node_in_loop_once(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """Each movable node → a Loop run once computing it, then Squeeze at axis 0 (opset >= 11)."""
     return _wrap(model, only, "loop-once")
@@ -322,6 +328,11 @@ REWRITES = (
         chain_in_if_const,
     ),
     Rewrite(
+        "chain-in-if-opaque",
+        "2-3 chained nodes (inner outputs read only by the next) → one If on IsNaN(ReduceSum(input)), equal branches",
+        chain_in_if_opaque,
+    ),
+    Rewrite(
         "node-in-loop-once",
         "a node → a Loop with M = 1 computing it as scan outputs, each Squeezed at axis 0 (Loop-11+)",
         node_in_loop_once,
@@ -337,7 +348,7 @@ FREEDOMS = (
         "Squeeze-13",
         "A node may be computed in the main graph, or inside an If whose two branches both compute it (any "
         "condition), or inside a Loop run once whose scan output is squeezed at axis 0.",
-        ("node-in-if-const", "node-in-if-opaque", "chain-in-if-const", "node-in-loop-once"),
+        ("node-in-if-const", "node-in-if-opaque", "chain-in-if-const", "chain-in-if-opaque", "node-in-loop-once"),
         "main-graph nodes with tensor outputs of known element type, not Constant, not random, without graph "
         "attributes; opset >= 9 for If (Constant-9 bool condition), >= 11 for the Loop form (Loop-11: no "
         "carried value needed); chains: 2-3 nodes whose inner outputs have one reader; one way (no rewrite "

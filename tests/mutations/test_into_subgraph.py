@@ -13,7 +13,8 @@ from passcheck.mutations import REWRITES, verify_equivalent
 
 from ._models import W, feeds, named
 
-IDS = ("node-in-if-const", "node-in-if-opaque", "chain-in-if-const", "node-in-loop-once")
+IDS = ("node-in-if-const", "node-in-if-opaque", "chain-in-if-const", "chain-in-if-opaque", "node-in-loop-once")
+CHAINS = ("chain-in-if-const", "chain-in-if-opaque")
 
 #: Conv → Relu (a graph output), MatMul → Add (a graph output also read by Split), Softmax, Split (two outputs).
 KINDS = """g (float[N, 3, 5, 5] x, float[4, 4] a) => (float[N, 2, 3, 3] y, float[4, 4] z, float[4, 2] s0,
@@ -50,19 +51,18 @@ def _shape_of(g: onnx.GraphProto) -> list[tuple]:
 def test_mutants_pass_the_full_checker_and_compute_the_same(rid):
     m = _kinds()
     mutant, applied = REWRITES[rid].apply(m)
-    expected = {
-        "chain-in-if-const": ["n0..n1", "n2..n3"],  # z (n3) is read twice: the chain stops there
-    }.get(rid, ["n0", "n1", "n2", "n3", "n4", "n5"])
+    # z (n3) is read twice: a chain stops there
+    expected = ["n0..n1", "n2..n3"] if rid in CHAINS else ["n0", "n1", "n2", "n3", "n4", "n5"]
     assert list(applied.nodes) == expected
     onnx.checker.check_model(mutant, full_check=True)
     verify_equivalent(m, mutant, feeds(m), rid)
     wrapper = "Loop" if rid == "node-in-loop-once" else "If"
     assert [n.op_type for n in mutant.graph.node].count(wrapper) == len(expected)
-    left = {"Softmax", "Split"} if rid == "chain-in-if-const" else set()
+    left = {"Softmax", "Split"} if rid in CHAINS else set()
     assert {"Conv", "MatMul", "Softmax", "Split"} & {n.op_type for n in mutant.graph.node} == left
 
 
-@pytest.mark.parametrize("rid", ("node-in-if-const", "node-in-if-opaque", "chain-in-if-const"))
+@pytest.mark.parametrize("rid", IDS[:4])
 def test_the_two_branches_compute_the_same_nodes(rid):
     mutant, _ = REWRITES[rid].apply(_kinds())
     ifs = [n for n in mutant.graph.node if n.op_type == "If"]
@@ -71,7 +71,7 @@ def test_the_two_branches_compute_the_same_nodes(rid):
         assert _shape_of(then) == _shape_of(other)
         assert [o.type for o in then.output] == [o.type for o in other.output]
         assert len(n.output) == len(then.output)
-    assert any(len(_branches(n)[0].node) == 2 for n in ifs) == (rid == "chain-in-if-const")
+    assert any(len(_branches(n)[0].node) == 2 for n in ifs) == (rid in CHAINS)
 
 
 def test_a_wrong_else_branch_is_caught_when_the_else_branch_runs():
