@@ -79,6 +79,7 @@ MODULES = (
     "passcheck.mutations.reduce_squeeze",
     "passcheck.mutations.scalar_operand",
     "passcheck.mutations.transpose_conjugate",
+    "passcheck.mutations.into_subgraph",
 )
 
 

@@ -158,7 +158,8 @@ def test_topo_order_respects_subgraph_reads():
 
 
 #: Modules of the IR-level freedoms every model has (names, documentation, metadata, opset imports,
-#: IR version, value types, node-as-function, the output's producer): they apply to any model.
+#: IR version, value types, node-as-function, the output's producer, a node inside an If or a Loop):
+#: they apply to any model.
 EVERY_MODEL = {
     "names",
     "docs_meta",
@@ -168,6 +169,7 @@ EVERY_MODEL = {
     "value_types",
     "local_functions",
     "graph_outputs",
+    "into_subgraph",
 }
 
 
