@@ -190,3 +190,22 @@ def test_a_pass_wiring_a_function_output_wrong_is_a_finding():
     )
     assert not any(c.findings for c in cells if c.form == "common")
     assert any(c.findings for c in cells if c.form == "region")
+
+
+def test_the_spelling_models_pass_the_gate():
+    """On the spelling models (subgraphs, optional slots, a model-local function, onnx-wheel exports): every form
+    that applies passes the equivalence gate, and each rewrite applies somewhere."""
+    from . import _spelling_models as S
+
+    applied = set()
+    for name, build in S.BUILDERS.items():
+        m = build()
+        for form in (
+            "region-as-local-function",
+            "nested-local-function",
+            "region-as-local-function+nested-local-function",
+        ):
+            if (got := build_form(m, form)) is not None:
+                verify_equivalent(m, got[0], feeds(m), f"{form} on {name}")
+                applied.add(form)
+    assert len(applied) == 3
