@@ -17,8 +17,10 @@ a runtime may inline calls).
   whose body calls a second new function (same domain and opset imports) holding the first half of
   its nodes (at least one), the calling function keeping the rest. Attributes the moved nodes refer
   to (``ref_attr_name``) become the second function's parameters, passed on by reference, their
-  defaults (``attribute_proto``) copied. Sites: function names. At depth 2 after
-  ``region-as-local-function`` or ``node-as-local-function``.
+  defaults (``attribute_proto``) copied. Sites: function names; in a model without model-local
+  functions, the regions of ``region-as-local-function`` (each made a function, then nested), so
+  the form applies to a base alone. At depth 2 after ``region-as-local-function`` or
+  ``node-as-local-function``.
 
 Value names in a new body: formal inputs ``x0…``, formal outputs ``y0…``, the rest ``t0…``.
 """
@@ -242,7 +244,16 @@ def _nestable(f: onnx.FunctionProto) -> bool:
 
 
 def nest_function(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
-    """Each chosen model-local function → the same function calling a new one that holds the first half of its body."""
+    """Each chosen model-local function → the same function calling a new one that holds the first half of its
+    body; in a model without model-local functions, each chosen region (labels as ``region-as-local-function``)
+    made a function first, so the form stands alone (a hunt draws pairs of rewrites that apply to the base)."""
+    if not model.functions:
+        before = len(model.functions)
+        labels = as_region_function(model, only)
+        taken = {f.name for f in model.functions}
+        for f in list(model.functions[before:]):
+            _nest(model, f, fresh_name(taken, f"{f.name}_inner"))
+        return labels
     picked = [f for f in model.functions if _nestable(f) and chosen(only, f.name)]
     taken = {f.name for f in model.functions}
     for f in picked:
@@ -286,7 +297,8 @@ FREEDOMS = (
         "A function's body may hold its nodes or call a second model-local function that holds some of them "
         "(attributes passed on by reference).",
         ("nested-local-function", "inline-local-functions"),
-        "every model-local function with a node: the first half of its body moves to the new function; at depth 2 "
-        "after region-as-local-function or node-as-local-function.",
+        "every model-local function with a node: the first half of its body moves to the new function; in a model "
+        "without functions, the regions of region-as-local-function, each wrapped then nested; at depth 2 after "
+        "region-as-local-function or node-as-local-function.",
     ),
 )

@@ -99,6 +99,8 @@ def test_gelu_chain_sites():
         "region-as-local-function@n2>n3>n4",
         "region-as-local-function+nested-local-function",
         "region-as-local-function@n1>n2>n3>n4+nested-local-function",
+        "nested-local-function",
+        "nested-local-function@n2>n3>n4",
         "node-as-local-function+nested-local-function",
         "node-as-local-function-defaults+nested-local-function",
     ],
@@ -121,6 +123,18 @@ def test_attributed_forms_compute_the_same(form):
     if form.startswith("region"):
         assert REWRITES["region-as-local-function"].sites(attributed()) == ["n0>n1>n2"]  # c has two readers
         assert [n.op_type for n in mutant.graph.node] == ["Region_LeakyRelu_Transpose_Softmax", "Neg", "Abs"]
+
+
+def test_nested_alone_wraps_the_regions_first():
+    """Without model-local functions, nested-local-function is region-as-local-function then nesting: the same model."""
+    m = gelu()
+    assert REWRITES["nested-local-function"].sites(m) == ["n0>n1>n2>n3"]
+    alone = build_form(m, "nested-local-function")[0]
+    assert alone == build_form(m, "region-as-local-function+nested-local-function")[0]
+    assert [[n.op_type for n in f.node] for f in alone.functions] == [
+        ["Region_Div_Erf_Add_Mul_inner", "Add", "Mul"],
+        ["Div", "Erf"],
+    ]
 
 
 def test_nested_passes_attributes_by_reference():
