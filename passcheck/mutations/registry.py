@@ -52,6 +52,7 @@ MODULES = (
     "passcheck.mutations.optional_slots",
     "passcheck.mutations.outer_scope",
     "passcheck.mutations.local_functions",
+    "passcheck.mutations.function_regions",
     "passcheck.mutations.graph_outputs",
     "passcheck.mutations.value_types",
     "passcheck.mutations.sparse_constant",
