@@ -78,6 +78,8 @@ MODULES = (
     "passcheck.mutations.layout_forms",
     "passcheck.mutations.reduce_squeeze",
     "passcheck.mutations.scalar_operand",
+    "passcheck.mutations.through_types",
+    "passcheck.mutations.sequence_ops",
 )
 
 
