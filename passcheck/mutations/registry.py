@@ -81,6 +81,8 @@ MODULES = (
     "passcheck.mutations.scalar_operand",
     "passcheck.mutations.transpose_conjugate",
     "passcheck.mutations.into_subgraph",
+    "passcheck.mutations.through_types",
+    "passcheck.mutations.sequence_ops",
 )
 
 
