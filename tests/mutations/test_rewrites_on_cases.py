@@ -33,6 +33,9 @@ ON_MODELS = [
     ("opset-stamp-down", "wheel:simple/test_sequence_model1/model.onnx"),
     ("opset-stamp-up", "wheel:pytorch-converted/test_Conv1d/model.onnx"),
     ("duplicate-shared-node", "wheel:light/light_inception_v1.onnx"),
+    ("transpose-conjugate", "wheel:light/light_inception_v1.onnx"),
+    ("transpose-conjugate", "wheel:light/light_resnet50.onnx"),
+    ("transpose-conjugate", "wheel:pytorch-operator/test_operator_reduced_mean/model.onnx"),
 ]
 
 
