@@ -135,6 +135,23 @@ def _body(
     return onnx.helper.make_graph(body, fresh_name(taken, name), [], info, value_info=inner), rename
 
 
+def _declared_symbols_only(model: onnx.ModelProto, types: dict[str, Known]) -> dict[str, Known]:
+    """``types`` with every dim_param the model does not declare (on a main-graph input, output or
+    value_info) made anonymous: a name shape inference made up (``unk__0``) would otherwise claim
+    that two body outputs have the same size (IR.md §Static tensor shapes: one name, one size)."""
+    g = model.graph
+    declared = {
+        d.dim_param for v in [*g.input, *g.output, *g.value_info] for d in v.type.tensor_type.shape.dim if d.dim_param
+    }
+
+    def keep(k: Known) -> Known:
+        if k.dims is None:
+            return k
+        return Known(k.elem_type, tuple(None if isinstance(d, str) and d not in declared else d for d in k.dims))
+
+    return {name: keep(k) for name, k in types.items()}
+
+
 def _dims(k: Known) -> list | None:
     return None if k.dims is None else list(k.dims)
 
@@ -177,7 +194,7 @@ def _wrap(model: onnx.ModelProto, only: Collection[str] | None, kind: str, longe
     version = opset(model)
     if version < (11 if kind == "loop-once" else 9):
         return []
-    g, types = model.graph, known(model)
+    g, types = model.graph, _declared_symbols_only(model, known(model))
     wrap = (("Loop", "V"), ("Squeeze", "T")) if kind == "loop-once" else (("If", "V"),)
     ok = [_movable(n, types, wrap, version) for n in g.node]
     groups = _chains(g, ok, longest) if longest > 1 else [(i,) for i in range(len(g.node)) if ok[i]]

@@ -117,3 +117,17 @@ def test_what_is_never_moved():
     assert REWRITES["node-in-loop-once"].apply(_kinds(opset=10)) is None  # Loop-1 needs a carried value
     ints = named("g (int64[3] i) => (int64[3] j) { j = Neg(i) }", opset=13)
     assert REWRITES["node-in-if-opaque"].apply(ints) is None  # no float graph input to derive a condition from
+
+
+def test_dim_names_shape_inference_made_up_are_not_written_into_bodies():
+    """onnx shape inference names a Loop scan output's iteration axis ``unk__0``; a body output typed
+    with it would claim a size the model never declared (one name, one size, IR.md §Static tensor shapes)."""
+    m, _ = REWRITES["node-in-loop-once"].apply(named("g (float[N, 3] x) => (float[N, 3] y) { y = Relu(x) }", opset=13))
+    loop = next(n for n in m.graph.node if n.op_type == "Loop")
+    m.graph.node.append(onnx.helper.make_node("Neg", [loop.output[0]], ["z"], name="neg"))
+    m.graph.output.append(onnx.helper.make_tensor_value_info("z", onnx.TensorProto.FLOAT, [None, "N", 3]))
+    mutant, _ = REWRITES["node-in-if-const"].apply(m, ["neg"])
+    then, _ = _branches(next(n for n in mutant.graph.node if n.op_type == "If"))
+    dims = [d.dim_param or d.dim_value or None for d in then.output[0].type.tensor_type.shape.dim]
+    assert dims == [None, "N", 3]
+    verify_equivalent(m, mutant, feeds(m), "node-in-if-const")

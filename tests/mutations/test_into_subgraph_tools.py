@@ -62,3 +62,27 @@ def test_onnxscript_if_folding_leaves_a_dead_producer_the_other_branch_read():
     assert [n.op_type for n in once.graph.node] == ["Pad", "Conv"]
     assert "p" not in {x for n in once.graph.node for x in n.input}  # nothing reads the Pad
     assert [n.op_type for n in optimizer.optimize(once).graph.node] == ["Conv"]
+
+
+def test_onnxscript_if_folding_blocks_batchnorm_fusion_through_the_other_branch():
+    """The same stale uses: the discarded branch's Conv still reads the weight initializer, so
+    onnxscript's Conv+BatchNormalization fusion (which rewrites an initializer only its own node
+    uses: rewriter/rules/common/_fuse_batchnorm.py) no longer applies after the If is inlined."""
+    from onnxscript import optimizer
+
+    def init(name, *shape):
+        return onnx.numpy_helper.from_array(
+            np.linspace(0.5, 1.5, int(np.prod(shape)), dtype=np.float32).reshape(shape), name
+        )
+
+    m = named(
+        """g (float[N, 2, 5, 5] x) => (float[N, 2, 3, 3] y) {
+        c = Conv(x, w)
+        y = BatchNormalization(c, s, b, mean, var)
+    }""",
+        opset=18,
+        initializers=[init("w", 2, 2, 3, 3), init("s", 2), init("b", 2), init("mean", 2), init("var", 2)],
+    )
+    assert [n.op_type for n in optimizer.optimize(m).graph.node] == ["Conv"]
+    mutant, _ = REWRITES["chain-in-if-const"].apply(m)
+    assert [n.op_type for n in optimizer.optimize(mutant).graph.node] == ["Conv", "BatchNormalization"]
