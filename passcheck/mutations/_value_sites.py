@@ -23,15 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import (
-    all_names,
-    chosen,
-    fresh_name,
-    is_default_domain,
-    node_label,
-    opset,
-    static_tensors,
-)
+from passcheck.mutations import _base
+from passcheck.mutations._base import all_names, chosen, fresh_name, is_default_domain, node_label, opset
 from passcheck.mutations._graph_edit import set_nodes
 from passcheck.mutations._shapes import Known, known
 
@@ -69,7 +62,7 @@ class Namer:
 def constant_values(g: onnx.GraphProto) -> set[str]:
     """Values computed from constants only: initializers (graph inputs of that name included: in IR < 4
     models parameters are inputs too), Constant outputs, and outputs of nodes that read only such values."""
-    found = {t.name for t in g.initializer} | set(static_tensors(g))
+    found = {t.name for t in g.initializer} | set(_base.static_tensors(g))
     for n in g.node:
         if (n.op_type == "Constant" and is_default_domain(n)) or (n.input and all(x in found for x in n.input if x)):
             found.update(o for o in n.output if o)
