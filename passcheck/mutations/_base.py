@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -57,6 +57,9 @@ class Rewrite:
         edit: ``(model, only) → changed labels``; edits in place.
         inverse: id of the rewrite that undoes this one, if any.
         detail: what the labels name (nodes, initializers, values, tensors).
+        site_signature: ``(label, signatures) → key or None``, for labels that name no entry of the
+            model's site signatures (:func:`passcheck.mutations.sites.site_signatures`) as they are:
+            an edge ``VALUE->READER``, a step ``SITE:NAME`` (:mod:`passcheck.mutations._value_sites`).
     """
 
     id: str
@@ -64,6 +67,15 @@ class Rewrite:
     edit: Callable[..., list[str]]
     inverse: str | None = None
     detail: str = "nodes"
+    site_signature: Callable[[str, Mapping[str, object]], object | None] | None = None
+
+    def signature(self, label: str, signatures: Mapping[str, object]) -> object:
+        """What a pass's pattern matcher sees at site ``label``, the key by which one site stands for the
+        others: the ``site_signature`` hook's answer when it gives one, else ``signatures[label]``, else
+        the label itself."""
+        if self.site_signature is not None and (got := self.site_signature(label, signatures)) is not None:
+            return got
+        return signatures.get(label, label)
 
     def sites(self, model: onnx.ModelProto) -> list[str]:
         """Every label where this rewrite applies to ``model`` (found by editing a copy), in model order.

@@ -11,57 +11,31 @@
   multidirectional broadcast with all-ones is the input's shape) and ``Concat([x])`` (Concat-4+:
   one input is allowed, "1 to ∞").
 
-Sites are values: node outputs read by a node or a graph output, and graph inputs read by a
-main-graph node (the chain is placed after the producer, or first for inputs). Values computed
-from constants only (initializers, those also listed as graph inputs included, Constant outputs,
-and what nodes compute from them alone) are not sites: a neutral op there is constant folding's
-work before any pattern matcher sees it, and a pass without folding would only show that it does
-not fold (see the catalogue). Only main-graph tensors whose element type (and,
-for shape ops, rank) shape inference knows, and only ops whose schema at the model's opset takes that element type.
-Values read inside subgraphs keep being read there unchanged."""
+Sites are the value sites of :mod:`passcheck.mutations._value_sites`, the whole chain on each (graph
+inputs and node outputs that are read, never values computed from constants alone: a neutral op there
+is constant folding's work before any pattern matcher sees it, see the catalogue), and only ops whose
+schema at the model's opset takes the value's element type (shape ops: a known rank >= 1)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, all_names, chosen, fresh_name, is_default_domain, opset, static_tensors
-from passcheck.mutations._graph_edit import set_nodes
+from passcheck.mutations._base import Rewrite
 from passcheck.mutations._schema_types import BOOL, FLOATS, accepts
-from passcheck.mutations._shapes import Known, known
+from passcheck.mutations._value_sites import Namer, Step, insert
 from passcheck.mutations.catalogue import Freedom
 
 if TYPE_CHECKING:
     import onnx
+
+    from passcheck.mutations._shapes import Known
 
 INT64_MAX, INT64 = 2**63 - 1, 7  # onnx.TensorProto.INT64
 #: ReduceSum-13 takes axes as an input and ``noop_with_empty_axes``: with no axes and 1, the identity.
 REDUCE_NOOP = 13
 #: Ops below this opset broadcast only with the ``broadcast`` attribute; neutral operands need >= 7.
 BROADCAST_OPSET = 7
-Chain = Callable[[str, Known, int, "Namer"], "list[onnx.NodeProto] | None"]
-
-
-class Namer:
-    """Fresh value and node names for the nodes one site gets."""
-
-    def __init__(self, taken: set[str], base: str) -> None:
-        self.taken, self.base = taken, base
-
-    def value(self, what: str) -> str:
-        return fresh_name(self.taken, f"{self.base}_{what}")
-
-    def node(self, op: str, inputs: list[str], out: str, **attrs) -> onnx.NodeProto:
-        import onnx
-
-        return onnx.helper.make_node(op, inputs, [out], name=fresh_name(self.taken, f"{out}_node"), **attrs)
-
-    def constant(self, what: str, elem_type: int, values: list, dims: list[int]) -> tuple[str, onnx.NodeProto]:
-        import onnx
-
-        out = self.value(what)
-        t = onnx.helper.make_tensor("", elem_type, dims, values)
-        return out, self.node("Constant", [], out, value=t)
 
 
 def _unary(op: str, *, attrs: dict | None = None, operand: tuple | None = None, needs: int = 1) -> Callable:
@@ -95,12 +69,13 @@ def _one(elem_type: int):
     return None if elem_type == BOOL else 1.0 if elem_type in FLOATS else 1
 
 
-ELEMENTWISE: tuple[Callable, ...] = (
-    _unary("Add", operand=("zero", _zero), needs=BROADCAST_OPSET),
-    _unary("Mul", operand=("one", _one), needs=BROADCAST_OPSET),
-    _unary("And", operand=("true", lambda t: True if t == BOOL else None), needs=BROADCAST_OPSET),
-    _unary("Or", operand=("false", lambda t: False if t == BOOL else None), needs=BROADCAST_OPSET),
-    _unary("ReduceSum", attrs={"noop_with_empty_axes": 1}, needs=REDUCE_NOOP),
+#: (name, step): the names are those of ``neutral-op``'s sites (:mod:`passcheck.mutations.neutral_ops`).
+ELEMENTWISE: tuple[tuple[str, Step], ...] = (
+    ("add-zero", _unary("Add", operand=("zero", _zero), needs=BROADCAST_OPSET)),
+    ("mul-one", _unary("Mul", operand=("one", _one), needs=BROADCAST_OPSET)),
+    ("and-true", _unary("And", operand=("true", lambda t: True if t == BOOL else None), needs=BROADCAST_OPSET)),
+    ("or-false", _unary("Or", operand=("false", lambda t: False if t == BOOL else None), needs=BROADCAST_OPSET)),
+    ("reduce-sum-noop", _unary("ReduceSum", attrs={"noop_with_empty_axes": 1}, needs=REDUCE_NOOP)),
 )
 
 
@@ -129,12 +104,18 @@ def _transpose(x: str, r: int, version: int, names: Namer):
     return [names.node("Transpose", [x], out, perm=list(range(r)))]
 
 
-def _reshape(x: str, r: int, version: int, names: Namer):
-    if not accepts("Constant", version, INT64):
-        return None
-    shape, c = _int64s(names, "shape", [0] * r)
-    out = names.value("reshape")
-    return [c, names.node("Reshape", [x, shape], out)]
+def int64_operand(op: str, what: str, values: Callable[[int], list[int]], **attrs) -> Callable:
+    """A ranked build ``op(x, c)``, ``c`` an int64 Constant (named after ``what``) of ``values(rank)``;
+    None where the opset's Constant does not take int64."""
+
+    def build(x: str, r: int, version: int, names: Namer):
+        if not accepts("Constant", version, INT64):
+            return None
+        operand, c = _int64s(names, what, values(r))
+        out = names.value(op.lower())
+        return [c, names.node(op, [x, operand], out, **attrs)]
+
+    return build
 
 
 def _slice(x: str, r: int, version: int, names: Namer):
@@ -145,112 +126,31 @@ def _slice(x: str, r: int, version: int, names: Namer):
     return [cs, ce, ca, names.node("Slice", [x, s, e, a], out)]
 
 
-def _expand(x: str, r: int, version: int, names: Namer):
-    if not accepts("Constant", version, INT64):
-        return None
-    shape, c = _int64s(names, "ones", [1] * r)
-    out = names.value("expand")
-    return [c, names.node("Expand", [x, shape], out)]
-
-
 def _concat(x: str, r: int, version: int, names: Namer):
     out = names.value("concat")
     return [names.node("Concat", [x], out, axis=0)]
 
 
-SHAPE_OPS: tuple[Callable, ...] = (
-    _ranked("Transpose", 1, _transpose),
-    _ranked("Reshape", 5, _reshape),
-    _ranked("Slice", 1, _slice),
-    _ranked("Expand", 8, _expand),
-    _ranked("Concat", 4, _concat),
+SHAPE_OPS: tuple[tuple[str, Step], ...] = (
+    ("transpose-identity", _ranked("Transpose", 1, _transpose)),
+    ("reshape-zeros", _ranked("Reshape", 5, int64_operand("Reshape", "shape", lambda r: [0] * r))),
+    ("slice-full", _ranked("Slice", 1, _slice)),
+    ("expand-ones", _ranked("Expand", 8, int64_operand("Expand", "ones", lambda r: [1] * r))),
+    ("concat-one", _ranked("Concat", 4, _concat)),
 )
-
-
-def _chain(steps: tuple[Callable, ...], x: str, k: Known, version: int, names: Namer) -> tuple[list, str] | None:
-    """The nodes of every step that applies, each reading the previous one's output, and the last output."""
-    nodes, current = [], x
-    for step in steps:
-        made = step(current, k, version, names)
-        if made:
-            nodes.extend(made)
-            current = made[-1].output[0]
-    return (nodes, current) if nodes else None
-
-
-def _constant_values(g: onnx.GraphProto) -> set[str]:
-    """Values computed from constants only: initializers (graph inputs of that name included: in IR < 4
-    models parameters are inputs too), Constant outputs, and outputs of nodes that read only such values."""
-    found = {t.name for t in g.initializer} | set(static_tensors(g))
-    for n in g.node:
-        if (n.op_type == "Constant" and is_default_domain(n)) or (n.input and all(x in found for x in n.input if x)):
-            found.update(o for o in n.output if o)
-    return found
-
-
-def _insert(steps: tuple[Callable, ...], model: onnx.ModelProto, only: frozenset[str] | None) -> list[str]:
-    g = model.graph
-    version, types = opset(model), known(model)
-    taken = all_names(model)
-    outputs = {o.name for o in g.output}
-    read = {x for n in g.node for x in n.input if x}
-    front: list = []
-    after: dict[int, list] = {}
-    renames: dict[str, str] = {}
-    sites = []
-
-    def site(v: str):
-        k = types.get(v)
-        if k is None or not k.elem_type or not chosen(only, v):
-            return None
-        return _chain(steps, v, k, version, Namer(taken, v))
-
-    static = _constant_values(g)
-    for v in [i.name for i in g.input if i.name not in static]:
-        if v in read and v not in renames and (made := site(v)):
-            front.extend(made[0])
-            renames[v] = made[1]
-            sites.append(v)
-    for i, n in enumerate(g.node):
-        if not is_default_domain(n):
-            continue  # a custom op's outputs are typed by no schema once renamed
-        for k_out, out in enumerate(n.output):
-            if not out or (out not in read and out not in outputs) or out in renames or out in static:
-                continue
-            made = site(out)
-            if made is None:
-                continue
-            nodes, last = made
-            pre = fresh_name(taken, f"{out}_pre")
-            n.output[k_out] = pre
-            for m in nodes:
-                m.input[:] = [pre if x == out else x for x in m.input]
-            nodes[-1].output[0] = out  # the chain writes the original name: readers and outputs unchanged
-            after.setdefault(i, []).extend(nodes)
-            sites.append(out)
-    if not sites:
-        return []
-    for n in g.node:
-        n.input[:] = [renames.get(x, x) for x in n.input]
-    new = list(front)
-    for i, n in enumerate(g.node):
-        new.append(n)
-        new.extend(after.get(i, []))
-    set_nodes(g, new)
-    return sites
 
 
 def elementwise(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Each site value x → ``Cast(ReduceSum<noop_with_empty_axes=1>(Mul(Add(x, -0.0 | 0), 1)), to=T)`` (bool:
     ``Cast(Or(And(x, true), false))``);
     the ops the schema at the model's opset does not take for T are left out of the chain."""
-    return _insert((*ELEMENTWISE, _cast), model, only)
+    return insert(model, only, (*ELEMENTWISE, ("cast-same", _cast)))
 
 
 def shape_ops(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Each site value x of rank >= 1 → ``Concat([Expand(Slice(Reshape(Transpose(x, identity), [0]*r),
     0:INT64_MAX on axis 0), [1]*r)], axis=0)``, the steps the opset has."""
-    return _insert(SHAPE_OPS, model, only)
+    return insert(model, only, SHAPE_OPS)
 
 
 REWRITES = (

@@ -38,37 +38,34 @@ unsqueeze-squeeze   ``Squeeze(Unsqueeze(x, [0]), [0])`` (axes attributes before 
 split-one           ``Split(x, axis=0)`` into one output (Split-2+; ``num_outputs=1`` from Split-18)
 ==================  ============================================================================
 
-Sites are the values of :mod:`passcheck.mutations.neutral` (graph inputs read by a main-graph node,
-node outputs read by a node or a graph output, never values computed from constants alone), times
-the ops above that fit. The all-at-once form puts every fitting op on every value, chained in the
-table's order; a single-site form ``neutral-op@VALUE:NAME`` puts that one op on that one value.
+Sites are the value and edge sites of :mod:`passcheck.mutations._value_sites` (graph inputs and node
+outputs that are read, never values computed from constants alone), times the ops above that fit, each
+op a step site of its own. The all-at-once form puts every fitting op on every value and edge, chained
+in the table's order; a single-site form ``neutral-op@VALUE:NAME`` puts that one op on that one value.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, all_names, fresh_name, is_default_domain, node_label, opset
-from passcheck.mutations._graph_edit import set_nodes
-from passcheck.mutations._neutral_names import OP_TYPES  # noqa: F401 - re-exported: name → op type
+from passcheck.mutations import _value_sites
+from passcheck.mutations._base import Rewrite
 from passcheck.mutations._schema_types import BOOL, FLOATS, accepts
-from passcheck.mutations._shapes import known
+from passcheck.mutations._value_sites import Namer, Step
 from passcheck.mutations.catalogue import Freedom
 from passcheck.mutations.neutral import (
     BROADCAST_OPSET,
     ELEMENTWISE,
-    INT64,
     SHAPE_OPS,
-    Namer,
     _cast,
-    _constant_values,
     _int64s,
     _one,
     _ranked,
     _unary,
+    int64_operand,
 )
-from passcheck.mutations.neutral_select import ONE_INPUT, _not_not, _where
+from passcheck.mutations.neutral_select import ONE_INPUT, SELECTIONS
 
 if TYPE_CHECKING:
     import onnx
@@ -108,155 +105,62 @@ def _split_one(x: str, k: Known, version: int, names: Namer):
     return [names.node("Split", [x], out, **attrs)]
 
 
-def _pad(x: str, r: int, version: int, names: Namer):
-    if not accepts("Constant", version, INT64):
-        return None
-    pads, c = _int64s(names, "pads", [0] * (2 * r))
-    out = names.value("pad")
-    return [c, names.node("Pad", [x, pads], out, mode="constant")]
+_SHARED = dict((*ELEMENTWISE, *SHAPE_OPS, *ONE_INPUT, *SELECTIONS))
 
-
-def _tile(x: str, r: int, version: int, names: Namer):
-    if not accepts("Constant", version, INT64):
-        return None
-    repeats, c = _int64s(names, "repeats", [1] * r)
-    out = names.value("tile")
-    return [c, names.node("Tile", [x, repeats], out)]
-
-
-_ADD, _MUL, _AND, _OR, _REDUCE_SUM = ELEMENTWISE
-_TRANSPOSE, _RESHAPE, _SLICE, _EXPAND, _CONCAT = SHAPE_OPS
-_SUM, _MAX, _MIN, _MEAN = ONE_INPUT
-
-#: (name, step) in chain order: see the module docs.
-OPS: tuple[tuple[str, Callable], ...] = (
-    ("add-zero", _ADD),
-    ("sub-zero", _unary("Sub", operand=("zero", _plus_zero), needs=BROADCAST_OPSET)),
-    ("mul-one", _MUL),
-    ("div-one", _unary("Div", operand=("one", _one), needs=BROADCAST_OPSET)),
-    ("and-true", _AND),
-    ("or-false", _OR),
-    ("reduce-sum-noop", _REDUCE_SUM),
-    ("reduce-max-noop", _unary("ReduceMax", attrs={"noop_with_empty_axes": 1}, needs=REDUCE_ALL_NOOP)),
-    ("reduce-min-noop", _unary("ReduceMin", attrs={"noop_with_empty_axes": 1}, needs=REDUCE_ALL_NOOP)),
-    ("cast-same", _cast),
-    ("castlike-self", _castlike),
-    ("dropout-inference", _unary("Dropout", needs=12)),
-    ("clip-unbounded", _unary("Clip", needs=11)),
-    ("sum-one", _SUM),
-    ("max-one", _MAX),
-    ("min-one", _MIN),
-    ("mean-one", _MEAN),
-    ("where-true", _where),
-    ("not-not", _not_not),
-    ("transpose-identity", _TRANSPOSE),
-    ("reshape-zeros", _RESHAPE),
-    ("slice-full", _SLICE),
-    ("expand-ones", _EXPAND),
-    ("concat-one", _CONCAT),
-    ("pad-zeros", _ranked("Pad", 11, _pad)),
-    ("tile-ones", _ranked("Tile", 6, _tile)),
-    ("unsqueeze-squeeze", _squeeze_pair),
-    ("split-one", _split_one),
+#: (name, the op type a pattern matcher then sees reading the value, step) in chain order: see the module docs.
+OPS: tuple[tuple[str, str, Step], ...] = (
+    ("add-zero", "Add", _SHARED["add-zero"]),
+    ("sub-zero", "Sub", _unary("Sub", operand=("zero", _plus_zero), needs=BROADCAST_OPSET)),
+    ("mul-one", "Mul", _SHARED["mul-one"]),
+    ("div-one", "Div", _unary("Div", operand=("one", _one), needs=BROADCAST_OPSET)),
+    ("and-true", "And", _SHARED["and-true"]),
+    ("or-false", "Or", _SHARED["or-false"]),
+    ("reduce-sum-noop", "ReduceSum", _SHARED["reduce-sum-noop"]),
+    ("reduce-max-noop", "ReduceMax", _unary("ReduceMax", attrs={"noop_with_empty_axes": 1}, needs=REDUCE_ALL_NOOP)),
+    ("reduce-min-noop", "ReduceMin", _unary("ReduceMin", attrs={"noop_with_empty_axes": 1}, needs=REDUCE_ALL_NOOP)),
+    ("cast-same", "Cast", _cast),
+    ("castlike-self", "CastLike", _castlike),
+    ("dropout-inference", "Dropout", _unary("Dropout", needs=12)),
+    ("clip-unbounded", "Clip", _unary("Clip", needs=11)),
+    ("sum-one", "Sum", _SHARED["sum-one"]),
+    ("max-one", "Max", _SHARED["max-one"]),
+    ("min-one", "Min", _SHARED["min-one"]),
+    ("mean-one", "Mean", _SHARED["mean-one"]),
+    ("where-true", "Where", _SHARED["where-true"]),
+    ("not-not", "Not", _SHARED["not-not"]),
+    ("transpose-identity", "Transpose", _SHARED["transpose-identity"]),
+    ("reshape-zeros", "Reshape", _SHARED["reshape-zeros"]),
+    ("slice-full", "Slice", _SHARED["slice-full"]),
+    ("expand-ones", "Expand", _SHARED["expand-ones"]),
+    ("concat-one", "Concat", _SHARED["concat-one"]),
+    ("pad-zeros", "Pad", _ranked("Pad", 11, int64_operand("Pad", "pads", lambda r: [0] * (2 * r), mode="constant"))),
+    ("tile-ones", "Tile", _ranked("Tile", 6, int64_operand("Tile", "repeats", lambda r: [1] * r))),
+    ("unsqueeze-squeeze", "Unsqueeze", _squeeze_pair),
+    ("split-one", "Split", _split_one),
 )
-NAMES = tuple(name for name, _ in OPS)
+NAMES = tuple(name for name, _, _ in OPS)
+OP_TYPES = {name: op_type for name, op_type, _ in OPS}
 
 
 def one_op(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Each site → the op ``NAME`` (module docs) on that value or edge; with ``only`` None, every fitting op
     on every value and every edge, chained in :data:`OPS` order. The labels changed, in model order.
 
-    Sites: ``VALUE:NAME`` (the op between the value and all its readers; a graph output keeps its name)
-    and, for a value read by more than one node or also a graph output, ``VALUE->READER:NAME`` (the op on
-    the edge into that one reader, ``READER`` its node label: the other readers keep reading the value).
-    The ops follow the value's producer (graph inputs: the graph's first nodes)."""
-    g = model.graph
-    version, types = opset(model), known(model)
-    taken = all_names(model)
-    static = _constant_values(g)
-    outputs = {o.name for o in g.output}
-    readers: dict[str, list[int]] = {}
-    for i, n in enumerate(g.node):
-        for x in dict.fromkeys(n.input):
-            if x:
-                readers.setdefault(x, []).append(i)
-    values = [i.name for i in g.input if i.name not in static and i.name in readers]
-    values += [
-        o
-        for n in g.node
-        if is_default_domain(n)  # a custom op's outputs are typed by no schema once renamed
-        for o in n.output
-        if o and o not in static and (o in readers or o in outputs)
-    ]
-    labels: list[str] = []
-    front: list = []
-    after: dict[int, list] = {}  # node index → nodes placed right after it
-    producer = {o: i for i, n in enumerate(g.node) for o in n.output if o}
-
-    def chain(v: str, prefix: str):
-        k = types.get(v)
-        if k is None or not k.elem_type:
-            return None
-        picked = [j for j, name in enumerate(NAMES) if only is None or f"{prefix}:{name}" in only]
-        applied: list[int] = []
-        made = _chain_steps([OPS[j][1] for j in picked], v, k, version, Namer(taken, v), applied)
-        if made is not None:
-            labels.extend(f"{prefix}:{NAMES[picked[j]]}" for j in applied)
-        return made
-
-    for v in dict.fromkeys(values):
-        current = v  # what v's readers read once its value chain is in
-        if (made := chain(v, v)) is not None:
-            nodes, last = made
-            if v in producer:
-                i = producer[v]
-                pre = fresh_name(taken, f"{v}_pre")
-                n = g.node[i]
-                n.output[:] = [pre if o == v else o for o in n.output]
-                for m in nodes:
-                    m.input[:] = [pre if x == v else x for x in m.input]
-                nodes[-1].output[0] = v  # readers and graph outputs keep the name
-                after.setdefault(i, []).extend(nodes)
-            else:  # a graph input: the chain comes first and its readers read the chain
-                front.extend(nodes)
-                current = last
-                for i in readers[v]:
-                    n = g.node[i]
-                    n.input[:] = [last if x == v else x for x in n.input]
-        if len(readers.get(v, ())) + (v in outputs) < 2:
-            continue
-        for i in readers[v]:
-            reader = g.node[i]
-            if (made := chain(v, f"{v}->{node_label(reader, i)}")) is None:
-                continue
-            nodes, last = made
-            for m in nodes:
-                m.input[:] = [current if x == v else x for x in m.input]
-            reader.input[:] = [last if x == current else x for x in reader.input]
-            if v in producer:  # right after the value (and its value chain), as an exporter writes it
-                after.setdefault(producer[v], []).extend(nodes)
-            else:
-                front.extend(nodes)
-    if not labels:
-        return []
-    new = list(front)
-    for i, n in enumerate(g.node):
-        new.append(n)
-        new.extend(after.get(i, []))
-    set_nodes(g, new)
-    return labels
+    Sites (:mod:`passcheck.mutations._value_sites`): ``VALUE:NAME`` (the op between the value and all its
+    readers; a graph output keeps its name) and, for a value read by more than one node or also a graph
+    output, ``VALUE->READER:NAME`` (the op on the edge into that one reader: the other readers keep reading
+    the value). The ops follow the value's producer (graph inputs: the graph's first nodes)."""
+    return _value_sites.insert(model, only, [(name, step) for name, _, step in OPS], each=True, edges=True)
 
 
-def _chain_steps(steps, x: str, k: Known, version: int, names: Namer, applied: list[int]):
-    """The nodes of every step that applies, each reading the previous one's output, and the last output;
-    ``applied`` gets the indices of the steps that applied."""
-    nodes, current = [], x
-    for j, step in enumerate(steps):
-        if made := step(current, k, version, names):
-            nodes.extend(made)
-            current = made[-1].output[0]
-            applied.append(j)
-    return (nodes, current) if nodes else None
+def site_signature(label: str, signatures: Mapping[str, tuple]) -> tuple | None:
+    """The signature of site ``VALUE:NAME`` or ``VALUE->READER:NAME``: the value's (or the edge's) with the
+    op type NAME puts there among its readers (:func:`passcheck.mutations._value_sites.signature`); None
+    for a label of another form."""
+    got = _value_sites.parse(label, OP_TYPES)
+    if got is None:
+        return None
+    return _value_sites.signature(label.rpartition(":")[0], signatures, OP_TYPES[got[2]])
 
 
 REWRITES = (
@@ -267,6 +171,7 @@ REWRITES = (
         one_op,
         inverse="neutral-remove",
         detail="values",
+        site_signature=site_signature,
     ),
 )
 

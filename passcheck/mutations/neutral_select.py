@@ -13,13 +13,13 @@ known element type the op's schema takes at the model's opset; the whole chain a
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import Rewrite
 from passcheck.mutations._schema_types import BOOL, FLOATS, accepts
+from passcheck.mutations._value_sites import Namer, Step, insert
 from passcheck.mutations.catalogue import Freedom
-from passcheck.mutations.neutral import Namer, _insert, _unary
+from passcheck.mutations.neutral import _unary
 
 if TYPE_CHECKING:
     import onnx
@@ -29,7 +29,10 @@ if TYPE_CHECKING:
 VARIADIC_ONE = 8
 STRING = 8  # onnx.TensorProto.STRING
 
-ONE_INPUT: tuple[Callable, ...] = tuple(_unary(op, needs=VARIADIC_ONE) for op in ("Sum", "Max", "Min", "Mean"))
+#: (name, step): the names are those of ``neutral-op``'s sites (:mod:`passcheck.mutations.neutral_ops`).
+ONE_INPUT: tuple[tuple[str, Step], ...] = tuple(
+    (f"{op.lower()}-one", _unary(op, needs=VARIADIC_ONE)) for op in ("Sum", "Max", "Min", "Mean")
+)
 
 
 def _where(x: str, k: Known, version: int, names: Namer) -> list[onnx.NodeProto] | None:
@@ -52,14 +55,17 @@ def _not_not(x: str, k: Known, version: int, names: Namer) -> list[onnx.NodeProt
     return [names.node("Not", [x], once), names.node("Not", [once], twice)]
 
 
+SELECTIONS: tuple[tuple[str, Step], ...] = (("where-true", _where), ("not-not", _not_not))
+
+
 def one_input_variadics(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Each site value x → ``Mean(Min(Max(Sum(x))))``, the ops that take x's type at the opset."""
-    return _insert(ONE_INPUT, model, only)
+    return insert(model, only, ONE_INPUT)
 
 
 def selections(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Each site value x → ``Where(true, x, 0)`` (bool: ``Not(Not(Where(true, x, false)))``)."""
-    return _insert((_where, _not_not), model, only)
+    return insert(model, only, SELECTIONS)
 
 
 REWRITES = (

@@ -235,9 +235,10 @@ def iter_mutants(
         yield r.id, *whole
         labels = list(whole[1].nodes)
         if len(labels) > 1:
-            picked = _sample(labels, max_sites, seed, r.id, signature, rank)
+            keys = {x: r.signature(x, signature) for x in labels} if signature is not None else None
+            picked = _sample(labels, max_sites, seed, r.id, keys, rank)
             if budget is not None:
-                distinct = len({signature.get(x, x) for x in labels}) if signature is not None else len(labels)
+                distinct = len(set(keys.values())) if keys is not None else len(labels)
                 budget[r.id] = (len(picked), distinct, len(labels))
             for label in picked:
                 if (one := attempt(f"{r.id}@{label}", lambda r=r, label=label: r.apply(model, [label]))) is not None:
@@ -324,7 +325,7 @@ def _site_pairs(
     for d, _r, s1, s2 in sorted(close) + far:
         if made >= max_sites or tries >= _TRIES_PER_PAIR * max_sites:
             break
-        key = (d, signature.get(s1, s1), signature.get(s2, s2)) if signature is not None else (s1, s2)
+        key = (d, r1.signature(s1, signature), r2.signature(s2, signature)) if signature is not None else (s1, s2)
         if key in seen:
             continue
         seen.add(key)

@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import node_label
-from passcheck.mutations._neutral_names import OP_TYPES
 
 if TYPE_CHECKING:
     import onnx
@@ -46,29 +45,12 @@ def _sample(
     return [labels[i] for i in sorted(picked)]
 
 
-class SiteSignatures(dict):
-    """:func:`site_signatures`' map. ``get`` also answers for the labels of an op inserted on a value
-    (:mod:`passcheck.mutations.neutral_ops`: ``VALUE:NAME``, ``VALUE->READER:NAME``): the value's
-    signature with the inserted op among its readers (for an edge, in place of the other readers)."""
-
-    def get(self, label, default=None):
-        if label in self:
-            return self[label]
-        base, sep, name = str(label).rpartition(":")
-        if not sep or name not in OP_TYPES:
-            return default
-        value, arrow, reader = base.partition("->")
-        sig = dict.get(self, value)
-        if sig is None:
-            return default
-        readers = (dict.get(self, reader, ("", "", ""))[1],) if arrow else sig[2]
-        return (sig[0], sig[1], tuple(sorted({*readers, OP_TYPES[name]})))
-
-
-def site_signatures(model: onnx.ModelProto) -> SiteSignatures:
+def site_signatures(model: onnx.ModelProto) -> dict[str, tuple]:
     """Site label → what a pass's pattern matcher sees there: for a node, its op type and its
     readers' op types; for a value or initializer, its producer's op type (``input`` /
-    ``initializer``) and its readers' op types. Sites with one signature tend to meet one rule."""
+    ``initializer``) and its readers' op types. Sites with one signature tend to meet one rule.
+    A rewrite whose labels are not these (an edge, a step on a value) reads the map through its
+    own hook (:meth:`passcheck.mutations._base.Rewrite.signature`)."""
     g = model.graph
     readers: dict[str, set[str]] = {}
     for n in g.node:
@@ -76,7 +58,7 @@ def site_signatures(model: onnx.ModelProto) -> SiteSignatures:
             if x:
                 readers.setdefault(x, set()).add(n.op_type)
     made_by = {v.name: "input" for v in g.input} | {t.name: "initializer" for t in g.initializer}
-    out = SiteSignatures()
+    out: dict[str, tuple] = {}
     for i, n in enumerate(g.node):
         out[node_label(n, i)] = ("node", n.op_type, tuple(sorted({op for o in n.output for op in readers.get(o, ())})))
         made_by.update((o, n.op_type) for o in n.output if o)

@@ -9,7 +9,10 @@ installed build does not run the transformer at the pass's level, the statement 
 promise: it is not checked, and the cell's notes say why.
 
 The levels are read from the installed build's own verbose log (``GraphTransformer <name> modified``,
-:func:`passcheck.passes.ort_log.logged_names`, once per process on a one-node model). Rewrite rules
+:func:`passcheck.passes.ort_log.logged_names` on a one-node model), once per process and onnxruntime
+version, in an isolation worker (:class:`passcheck.execution.Worker`): the sessions' log goes to
+file descriptor 2, which the worker redirects, so the calling process's own standard error (progress
+lines a front door writes meanwhile) is never redirected. Rewrite rules
 (``Pad_Fusion`` …) are never logged by name; for them, and when the log cannot be read, nothing is
 concluded and the statement is checked as before.
 """
@@ -25,13 +28,27 @@ from passcheck.passes.ort_log import LEVEL_NAMES
 LEVELS = tuple(LEVEL_NAMES.values())
 
 
-@functools.cache
+#: Seconds the worker may take to open the four sessions on the one-node model.
+PROBE_TIMEOUT = 120.0
+
+
 def registered() -> dict[str, str] | None:
     """Transformer name → the lowest level (``basic``, ``extended``, ``all``) whose session logs it, for
-    the installed onnxruntime; None when onnxruntime or onnx is missing or a session fails."""
+    the installed onnxruntime (read once per version, in an isolation worker); None when onnxruntime or
+    onnx is missing, a session fails or the worker dies."""
+    from passcheck._versions import tool_version
+
+    return _registered(tool_version("onnxruntime"))
+
+
+@functools.cache
+def _registered(version: str | None) -> dict[str, str] | None:
+    if version is None:
+        return None
     try:
         from onnx import TensorProto, helper
 
+        from passcheck.execution import Worker
         from passcheck.passes.ort_log import logged_names
 
         g = helper.make_graph(
@@ -42,7 +59,8 @@ def registered() -> dict[str, str] | None:
         )
         model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
         model.ir_version = 7  # read by every onnxruntime passcheck pins
-        return logged_names(model)
+        with Worker(timeout=PROBE_TIMEOUT) as worker:
+            return worker.call(logged_names, model)
     except Exception:  # noqa: BLE001 - no log, no conclusion: the statement is checked
         return None
 

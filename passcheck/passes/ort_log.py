@@ -5,8 +5,8 @@ transformer it applies (onnxruntime ``graph_transformer.cc``); the logger writes
 (fd 2), which Python's ``sys.stderr`` never sees, so :func:`stderr_fd` redirects the descriptor itself.
 The rules of each level's rule-based transformer are never logged by name; :func:`rules` reads them from
 the attribution table (``passcheck/attribution/ort_transformers.json``, from onnxruntime's sources).
-Every function here opens sessions in the calling process: call it in the isolation worker, or on a
-model it cannot crash on (:mod:`passcheck.oracles.ort_levels` uses a one-node Relu).
+Every function here opens sessions and redirects fd 2 in the calling process: call it in an isolation
+worker (:mod:`passcheck.oracles.ort_levels` runs :func:`logged_names` in one, on a one-node Relu).
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ import pytest
 
 from passcheck.engine import seed_for
 from passcheck.mutations import REWRITES, verify_equivalent
-from passcheck.mutations.neutral_ops import NAMES, OP_TYPES
+from passcheck.mutations.neutral_ops import NAMES
+from passcheck.mutations.registry import mutants
 from passcheck.mutations.sites import site_signatures
 from passcheck.runtime import default_bindings, synthesize
 
@@ -107,7 +108,20 @@ def test_no_op_is_offered_where_the_schema_does_not_take_the_type():
 
 def test_site_signatures_name_the_inserted_op_and_the_edge_reader():
     signatures = site_signatures(SHARED(18))
-    assert signatures.get("x->n4:cast-same") == ("value", "input", ("Cast", "Mul"))
-    assert signatures.get("x:cast-same") == ("value", "input", ("Cast", "Mul", "Relu"))
-    assert signatures.get("x:no-such-op", "fallback") == "fallback"
-    assert set(OP_TYPES) == set(NAMES)
+    assert R.signature("x->n4:cast-same", signatures) == ("value", "input", ("Cast", "Mul"))
+    assert R.signature("x:cast-same", signatures) == ("value", "input", ("Cast", "Mul", "Relu"))
+    assert R.signature("x->n0:pad-zeros", signatures) == ("value", "input", ("Pad", "Relu"))
+    assert R.signature("x:no-such-op", signatures) == "x:no-such-op"  # no entry, no hook answer: the label
+    assert R.signature("x", signatures) == signatures["x"]  # a plain value: the shared map's entry
+
+
+def test_one_site_per_signature_groups_by_the_rewrites_own_hook():
+    """``iter_mutants`` keys ``neutral-op``'s sites by its hook: one single-site form per (value or edge,
+    inserted op) signature, not one per label."""
+    model = SHARED(18)
+    budget: dict = {}
+    forms = mutants(model, ["neutral-op"], max_sites=10_000, budget=budget)
+    labels = R.sites(model)
+    keys = {R.signature(x, site_signatures(model)) for x in labels}
+    assert budget["neutral-op"] == (len(keys), len(keys), len(labels)) and len(keys) < len(labels)
+    assert len(forms) == 1 + len(keys)
