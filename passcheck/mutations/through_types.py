@@ -25,21 +25,17 @@ from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import (
     Rewrite,
-    all_names,
     chosen,
-    consumers,
     drop_unused,
-    fresh_name,
     is_default_domain,
     node_label,
-    opset,
     static_tensors,
 )
 from passcheck.mutations._graph_edit import protected, set_nodes
 from passcheck.mutations._kinds import runs
-from passcheck.mutations._shapes import known
+from passcheck.mutations._value_sites import Namer, insert, inserted
 from passcheck.mutations.catalogue import Freedom
-from passcheck.mutations.neutral import INT64, Namer, _constant_values
+from passcheck.mutations.neutral import INT64
 
 if TYPE_CHECKING:
     import onnx
@@ -76,58 +72,13 @@ def _optional(identity: bool) -> Build:
 
 
 def wrap(build: Build, model: onnx.ModelProto, only: frozenset[str] | None) -> list[str]:
-    """Each site (module docs) → ``build``'s nodes between the value and its readers; the labels changed."""
-    g = model.graph
-    version, types = opset(model), known(model)
-    taken = all_names(model)
-    static = _constant_values(g)
-    outputs = {o.name for o in g.output}
-    readers = {x: list(dict.fromkeys(ix)) for x, ix in consumers(g).items()}  # each reader once
-    producer = {o: i for i, n in enumerate(g.node) if is_default_domain(n) for o in n.output if o}
-    values = [i.name for i in g.input if i.name not in static and i.name in readers]
-    values += [v for v in producer if v not in static and (v in readers or v in outputs)]
-    front: list = []
-    after: dict[int, list] = {}
-    labels: list[str] = []
+    """Each site (module docs) → ``build``'s nodes between the value and its readers; the labels changed
+    (value and edge sites of :func:`passcheck.mutations._value_sites.insert`)."""
 
-    def made(v: str, label: str):
-        k = types.get(v)
-        if k is None or not chosen(only, label):
-            return None
-        return build(v, k.elem_type, version, Namer(taken, v))
+    def step(x: str, k, version: int, names: Namer):
+        return build(x, k.elem_type, version, names)
 
-    def place(v: str, nodes: list) -> None:
-        (after.setdefault(producer[v], []) if v in producer else front).extend(nodes)
-
-    for v in dict.fromkeys(values):
-        current = v  # what v's readers read once the value site is in
-        if (nodes := made(v, v)) is not None:
-            labels.append(v)
-            if v in producer:  # the producer writes a new name, the last node writes v
-                pre = fresh_name(taken, f"{v}_pre")
-                n = g.node[producer[v]]
-                n.output[:] = [pre if o == v else o for o in n.output]
-                nodes[0].input[:] = [pre if x == v else x for x in nodes[0].input]
-                nodes[-1].output[0] = v
-            else:
-                current = nodes[-1].output[0]
-                for i in readers[v]:
-                    g.node[i].input[:] = [current if x == v else x for x in g.node[i].input]
-            place(v, nodes)
-        if len(readers.get(v, ())) + (v in outputs) < 2:
-            continue
-        for i in readers[v]:
-            reader = g.node[i]
-            label = f"{v}->{node_label(reader, i)}"
-            if (nodes := made(v, label)) is None:
-                continue
-            labels.append(label)
-            nodes[0].input[:] = [current if x == v else x for x in nodes[0].input]
-            reader.input[:] = [nodes[-1].output[0] if x == current else x for x in reader.input]
-            place(v, nodes)
-    if labels:
-        set_nodes(g, [*front, *(m for i, n in enumerate(g.node) for m in (n, *after.get(i, [])))])
-    return labels
+    return insert(model, only, [("through", step)], edges=True)
 
 
 def through_sequence(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
@@ -246,6 +197,7 @@ REWRITES = (
         through_sequence,
         inverse="through-fold",
         detail="values",
+        site_signature=inserted("SequenceConstruct"),
     ),
     Rewrite(
         "through-optional",
@@ -253,6 +205,7 @@ REWRITES = (
         through_optional,
         inverse="through-fold",
         detail="values",
+        site_signature=inserted("Optional"),
     ),
     Rewrite(
         "through-optional-identity",
@@ -260,6 +213,7 @@ REWRITES = (
         through_optional_identity,
         inverse="through-fold",
         detail="values",
+        site_signature=inserted("Optional"),
     ),
     Rewrite(
         "through-fold",
