@@ -82,5 +82,18 @@ def op_key(node: onnx.NodeProto) -> str:
 
 
 def op_counts(model: onnx.ModelProto) -> Counter:
-    """Op-type multiset of the main graph (``domain::op`` outside the default domain)."""
-    return Counter(op_key(n) for n in model.graph.node)
+    """Op-type multiset of the main graph and every subgraph in it (If/Loop/Scan bodies, at any depth;
+    ``domain::op`` outside the default domain). Bodies count because a pass optimizes them too (a fusion
+    inside both branches of an If is one the pass made); model-local function bodies do not (a call is
+    one node until a pass inlines it)."""
+    counts: Counter = Counter()
+    graphs = [model.graph]
+    while graphs:
+        g = graphs.pop()
+        for n in g.node:
+            counts[op_key(n)] += 1
+            for a in n.attribute:
+                if a.HasField("g"):
+                    graphs.append(a.g)
+                graphs.extend(a.graphs)
+    return counts
