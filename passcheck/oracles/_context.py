@@ -82,18 +82,27 @@ def op_key(node: onnx.NodeProto) -> str:
 
 
 def op_counts(model: onnx.ModelProto) -> Counter:
-    """Op-type multiset of the main graph and every subgraph in it (If/Loop/Scan bodies, at any depth;
-    ``domain::op`` outside the default domain). Bodies count because a pass optimizes them too (a fusion
-    inside both branches of an If is one the pass made); model-local function bodies do not (a call is
-    one node until a pass inlines it)."""
+    """Op-type multiset of what the model computes (``domain::op`` outside the default domain): the main
+    graph's nodes and every subgraph's (If/Loop/Scan bodies, at any depth), a call of a model-local
+    function counted as its body's nodes (calls inside bodies too). A pass optimizes bodies and inlines
+    local functions (IR.md §Functions), so a fusion made inside both branches of an If, or ops a pass
+    inlined from a call, are what the model computed before as well, not new ops. A function called
+    from its own body (the IR forbids it) is counted as the call."""
+    bodies = {(f.domain, f.name): f.node for f in model.functions}
     counts: Counter = Counter()
-    graphs = [model.graph]
-    while graphs:
-        g = graphs.pop()
-        for n in g.node:
+
+    def walk(nodes, calls: frozenset) -> None:
+        for n in nodes:
+            key = (n.domain, n.op_type)
+            if key in bodies and key not in calls:
+                walk(bodies[key], calls | {key})
+                continue
             counts[op_key(n)] += 1
             for a in n.attribute:
                 if a.HasField("g"):
-                    graphs.append(a.g)
-                graphs.extend(a.graphs)
+                    walk(a.g.node, calls)
+                for sub in a.graphs:
+                    walk(sub.node, calls)
+
+    walk(model.graph.node, frozenset())
     return counts

@@ -67,3 +67,18 @@ def test_a_fusion_missed_inside_a_body_is_still_a_finding():
     report = check_model(_conv_bn(False), ["ort:basic"], forms={"in-if": m}, name="parity/subgraphs")
     found = [(f.form, f.kind) for c in report.cells for f in c.findings if f.oracle == "parity"]
     assert ("in-if", "missed-optimization") in found, found
+
+
+def test_ops_a_pass_inlined_from_a_local_function_are_not_new_ops():
+    """onnxscript's optimizer inlines model-local functions: the Conv + Relu of a ``region-as-local-function``
+    call come back as the ops they were, which the form computed before too (no parity finding)."""
+    built = build_form(_conv_relu(), "region-as-local-function")
+    assert built is not None and built[0].functions
+    counts = op_counts(built[0])
+    assert counts["Conv"] == 1 and counts["Relu"] == 1 and len(built[0].graph.node) == 1, counts
+    report = check_model(_conv_relu(), ["onnxscript:optimize"], forms={"region": built[0]}, name="parity/functions")
+    assert {c.form for c in report.cells if c.status in ("changed", "unchanged")} == {"common", "region"}, [
+        (c.form, c.status) for c in report.cells
+    ]
+    found = [f for c in report.cells for f in c.findings if f.oracle == "parity"]
+    assert found == [], [f.message for f in found]
