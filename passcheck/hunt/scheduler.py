@@ -280,6 +280,8 @@ class Scheduler:
         base = self.by_id[item.base]
         rid = parts[0][0]
         guided = base.guided(self.seed, item.pass_id, self._acted(item.base, item.pass_id))
+        if item.form in guided:  # a site it offers too (no set, or no site of the rewrite touches it: the sample)
+            return item
         for form in guided:
             if form.startswith(rid + "@") and hforms.parts(form)[0][0] == rid:
                 if (other := Item(item.base, form, item.pass_id)).key not in self.done:
