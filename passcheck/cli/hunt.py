@@ -81,6 +81,13 @@ def add_parser(sub) -> None:
         "than --map-first's)",
     )
     p.add_argument(
+        "--no-guidance",
+        action="store_true",
+        help="keep each base's sampled single sites under every pass; by default, once an item of a base and "
+        "pass has run, the sites touching where the pass acted on the base (nodes it removed or replaced, the "
+        "values between them, the values whose type it changed) are tried first (docs/hunt.md)",
+    )
+    p.add_argument(
         "--no-variation",
         action="store_true",
         help="do not try the bases' neighbours (one constant value, constant shape, attribute or float elem_type "
@@ -184,6 +191,9 @@ def handle(args) -> int:
     variations = not args.no_variation
     if variations:  # absent from the scope of a hunt without them (and of one written before they existed)
         scope["variation"] = 1
+    guide = not args.no_guidance and not args.env  # with --env no pass runs here: nothing to guide by
+    if guide:  # absent from the scope of a hunt without it (and of one written before it existed)
+        scope["guided"] = 1
     if shard != (1, 1):
         scope["shard"] = f"{shard[0]}/{shard[1]}"
     if args.map_first and not args.no_coverage:  # another item sequence: a resumed hunt must share it
@@ -250,6 +260,7 @@ def handle(args) -> int:
                     passes_of=None if plan is None or plan.explicit else plan.of,
                     variations=variations,
                     steering=steering,
+                    guide=guide,
                 )
             except BaseException:  # an interrupt: the environments' workers are killed, not waited for
                 if judge is not None:

@@ -61,6 +61,8 @@ class Outcome:
     reason: str = ""
     #: ``[category, reason]`` of the cells that were ``unavailable`` (see :mod:`.noise`).
     unavailable: list[list[str]] = dataclasses.field(default_factory=list)
+    #: where the pass acted on the base (:class:`.guide.Acted`, from its ``common`` cell); None: not run.
+    acted: Any = None
 
 
 def probe(
@@ -91,13 +93,16 @@ def probe(
         rtol=setting.rtol,
         atol=setting.atol,
     )
+    runs: list = []
     try:
-        cells = evaluate(subject, [pass_id], executor=executor)
+        cells = evaluate(subject, [pass_id], executor=executor, record=lambda judged: runs.extend(judged.cells.runs))
     except PasscheckError as exc:
         return Outcome("refused", reason=str(exc))
+    from passcheck.hunt.guide import from_runs
     from passcheck.hunt.noise import classify
 
-    return Outcome("done", blamed(cells, form), unavailable=classify(cells))
+    acted = from_runs(runs, base, COMMON, pass_id)
+    return Outcome("done", blamed(cells, form), unavailable=classify(cells), acted=acted)
 
 
 def gate(

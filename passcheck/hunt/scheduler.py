@@ -44,6 +44,13 @@ of a kind it has, then the variation family (value, shape, attr, elem, expose, f
 fewest items tried before the others: a base's dozen neighbours span its kinds before any repeats, so the
 families that apply to fewer bases (the run conditions) are not left behind those that apply to nearly all.
 A pass, or a case's declared pass, is used up only when neither kind is left.
+
+**Sites where the pass acts** (with ``acted``, :mod:`.guide`): a base's single-site rewrite forms under a
+pass are, for each rewrite, the sites touching what the pass removed, replaced or retyped on that base
+(inside the pattern, then its boundary), not the base's seeded sample, once an item of the base and pass
+has been picked; the first such item, when it is a single-site form, takes the first of those sites of its
+rewrite (the set asked for then). The set is a function of the base and the pass, so the choice still
+depends only on the seed, the step and the items tried.
 """
 
 from __future__ import annotations
@@ -81,6 +88,7 @@ class Scheduler:
         passes_of: Callable[[str], Sequence[str]] | None = None,
         cost: Callable[[str], float] = item_seconds,
         variations: bool = False,
+        acted: Callable[[str, str], object] | None = None,
     ):
         """``runs``: base id → whether that base runs on its feeds, asked (once a base has been
         picked) when the base is a candidate again; a base that does not is not picked again.
@@ -88,7 +96,10 @@ class Scheduler:
         :mod:`.passes`; ``passes`` holds all of them); None: every base draws from ``passes``.
         ``cost``: pass id → expected seconds per item (:func:`.cost.item_seconds`).
         A variation item draws from its base's passes.
-        ``variations``: each base's neighbours (variation forms, :mod:`.variation`) are candidates too."""
+        ``variations``: each base's neighbours (variation forms, :mod:`.variation`) are candidates too.
+        ``acted``: (base id, pass) → where the pass acted on the base (:class:`.guide.Acted`), asked once an
+        item of that base and pass has been picked: its single-site forms under the pass are then those
+        :func:`.guide.guided_forms` ranks first; None: the sampled sites alone."""
         self.bases, self.passes, self.seed = list(bases), list(dict.fromkeys(passes)), seed
         self.variations = variations
         self._only: str | None = None  # "vary" / "rewrite": this step looks at those forms alone (first)
@@ -98,6 +109,8 @@ class Scheduler:
         self._of = passes_of
         self._cost = cost
         self.picked: set[str] = set()
+        self.picked_on: set[tuple[str, str]] = set()  # (base, pass) with an item picked
+        self._acted = acted
         self.by_id = {b.id: b for b in self.bases}
         self.share = shares(self.passes)
         self.spent: dict[str, float] = dict.fromkeys(self.passes, 0.0)  # pass → expected seconds of its items
@@ -122,13 +135,18 @@ class Scheduler:
         """The passes the items of base ``base_id`` draw from."""
         return self.passes if self._of is None else self._of(base_id)
 
-    def forms(self, base: Base) -> list[str]:
-        """The candidate forms of ``base`` at this step: its rewrite forms, then its variation forms when turned
-        on; while a step looks at one kind alone (:data:`VARIATION_EVERY`), that kind's forms."""
+    def forms(self, base: Base, pass_id: str | None = None) -> list[str]:
+        """The candidate forms of ``base`` at this step: its rewrite forms (under ``pass_id``, guided by where
+        it acted on the base once an item of the two was picked: ``acted`` in the constructor), then its
+        variation forms when turned on; while a step looks at one kind alone (:data:`VARIATION_EVERY`), that
+        kind's forms."""
         vary = base.variations(self.seed) if self.variations else []
         if self._only == "vary":
             return vary
-        return base.forms(self.seed) if self._only == "rewrite" else base.forms(self.seed) + vary
+        own = base.forms(self.seed)
+        if self._acted is not None and pass_id is not None and (base.id, pass_id) in self.picked_on:
+            own = base.guided(self.seed, pass_id, self._acted(base.id, pass_id))
+        return own if self._only == "rewrite" else own + vary
 
     @property
     def _vary_step(self) -> bool:
@@ -172,6 +190,7 @@ class Scheduler:
         ``base_fails``: its base does not run, so no other item of that base is picked."""
         self.done.add(item.key)
         self.picked.add(item.base)
+        self.picked_on.add((item.base, item.pass_id))
         if variation.is_variation(item.form):
             fam = variation.family(item.form)
             self.families[fam] = self.families.get(fam, 0) + 1
@@ -215,7 +234,7 @@ class Scheduler:
         )
         for p in order:
             if (item := self._next_on(p, step)) is not None:
-                return self._declared_first(item, step)
+                return self._guided_site(self._declared_first(item, step))
             if self._only is None:  # a step looking at one kind of form alone saw only that kind
                 self.used_up.add(p)
         return None
@@ -250,6 +269,25 @@ class Scheduler:
                 self._case_used_up.add((case, d))
         return item
 
+    def _guided_site(self, item: Item) -> Item:
+        """``item``, or, when it is a single-site form of a base and pass with no item picked yet, the site of
+        the same rewrite :meth:`forms` offers under the pass first (where the pass acts, asked now)."""
+        parts = () if variation.is_variation(item.form) else hforms.parts(item.form)
+        if self._acted is None or len(parts) != 1 or parts[0][1] is None:
+            return item
+        if (item.base, item.pass_id) in self.picked_on:
+            return item
+        base = self.by_id[item.base]
+        rid = parts[0][0]
+        guided = base.guided(self.seed, item.pass_id, self._acted(item.base, item.pass_id))
+        if item.form in guided:  # a site it offers too (no set, or no site of the rewrite touches it: the sample)
+            return item
+        for form in guided:
+            if form.startswith(rid + "@") and hforms.parts(form)[0][0] == rid:
+                if (other := Item(item.base, form, item.pass_id)).key not in self.done:
+                    return other
+        return item
+
     def _balance(self, base_id: str, form: str) -> tuple[int, ...]:
         """On a variation step, a kind not yet tried on the base first, then the family tried least (a family
         that applies to nearly every base, the elem kinds, would otherwise take most variation steps); ``()``
@@ -264,7 +302,7 @@ class Scheduler:
         for base in bases:
             if self.is_dead(base.id) or pass_id not in self.passes_of(base.id):
                 continue
-            for form in self.forms(base):
+            for form in self.forms(base, pass_id):
                 item = Item(base.id, form, pass_id)
                 if item.key in self.done:
                     continue
@@ -361,7 +399,7 @@ class _MapView:
             live_bases = [b for b in bases if not sched.is_dead(b) and pass_id in sched.passes_of(b)]
             for bid in rng.sample(live_bases, min(SAMPLE, len(live_bases))):
                 base = sched.by_id[bid]
-                for form in sched.forms(base):
+                for form in sched.forms(base, pass_id):
                     if (key, form_kind(form)) in sched.pairs_tried:
                         continue
                     item = Item(bid, form, pass_id)

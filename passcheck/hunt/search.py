@@ -38,6 +38,8 @@ from passcheck.hunt.budget import (
     ITEM_TIMEOUT,  # noqa: E402,F401 - re-exported
     Budget,
 )
+from passcheck.hunt.guide import Acted
+from passcheck.hunt.guide import compute as compute_acted
 from passcheck.hunt.probe import Setting, blamed, probe
 from passcheck.hunt.scheduler import Scheduler
 from passcheck.hunt.shrink import UNCOMMON, Shrinker
@@ -77,6 +79,7 @@ def hunt(
     passes_of: Callable[[str], Sequence[str]] | None = None,
     variations: bool = False,
     steering=None,
+    guide: bool = True,
 ) -> Ended:
     """Run items until ``budget`` is spent; ``store`` is updated after every item and saved as
     :meth:`~passcheck.hunt.store.Store.checkpoint` says, and when the loop ends (however it ends).
@@ -100,9 +103,20 @@ def hunt(
         steering: a :class:`~passcheck.hunt.lazymap.Steering`: the map (and the passes it gives) grows with
             the steps, built inside the budget (:mod:`.lazymap`); ``cmap``, ``passes`` and ``passes_of``
             are then its own at each step, and ``store.scope`` records the passes of the last item's step.
+        guide: a base's single-site forms under a pass are those touching where the pass acted on it
+            (:mod:`.guide`: from the ``common`` cell of the base's first item under the pass, or one pass
+            run when that item is itself a single-site form; every shard and a resumed hunt decide alike).
+            Off with ``judge``.
     """
     index, count = shard
     alive: dict[str, bool] = {}  # base id → whether it runs on its feeds (base_runs), asked once per base
+    acted: dict[tuple[str, str], Acted] | None = {} if guide and judge is None else None  # (base, pass) → Acted
+    recorded = {(rec["base"], rec["pass"]) for rec in store.items if "acted" in rec}
+
+    def acted_of(base_id: str, pass_id: str) -> Acted:
+        if (base_id, pass_id) not in acted:
+            acted[base_id, pass_id] = compute_acted(scheduler.by_id[base_id].model(), pass_id, executor)
+        return acted[base_id, pass_id]
 
     def runs(base_id: str) -> bool:
         if base_id not in alive:
@@ -111,10 +125,21 @@ def hunt(
 
     def scheduler_for(cmap, passes, passes_of) -> Scheduler:
         """A scheduler steered by ``cmap`` that has seen every item of ``store`` (as a resumed hunt's)."""
-        made = Scheduler(bases, passes, seed, cmap, runs=runs, passes_of=passes_of, variations=variations)
+        made = Scheduler(
+            bases,
+            passes,
+            seed,
+            cmap,
+            runs=runs,
+            passes_of=passes_of,
+            variations=variations,
+            acted=acted_of if acted is not None else None,
+        )
         for rec in store.items:
             if "base_runs" in rec:
                 alive[rec["base"]] = rec["base_runs"]
+            if acted is not None and "acted" in rec:
+                acted.setdefault((rec["base"], rec["pass"]), Acted.from_json(rec["acted"]))
             made.mark(
                 Item(rec["base"], rec["form"], rec["pass"]),
                 rec["triples"],
@@ -160,6 +185,7 @@ def hunt(
                     cut_short=executor.timeout < item_timeout,
                     expected=expected,
                     judge=judge,
+                    acted=acted,
                 )
             else:
                 rec = {
@@ -171,6 +197,9 @@ def hunt(
                 }
             if item.base in alive:
                 rec["base_runs"] = alive[item.base]
+            if acted is not None and (key := (item.base, item.pass_id)) in acted and key not in recorded:
+                rec["acted"] = acted[key].to_json()  # a resumed hunt reads it back rather than running the pass
+                recorded.add(key)
             rec["triples"] = sorted(scheduler.triples(item))
             store.items.append(rec)
             if steering is not None:  # the passes this item was drawn from: what a resumed hunt checks
@@ -213,10 +242,12 @@ def _run(
     cut_short: bool = False,
     expected: list | None = None,
     judge=None,
+    acted: dict | None = None,
 ) -> dict[str, Any]:
     """One item. ``cut_short``: the executor's time limit was lowered to what is left of the budget,
     so a pass or run that times out was stopped by the hunt, not by the tool: the item is
-    ``unfinished``, never a finding."""
+    ``unfinished``, never a finding. ``acted``: (base, pass) → :class:`.guide.Acted`, filled (and the
+    record's ``acted``) from the item's ``common`` cell when not known yet."""
     rec: dict[str, Any] = {
         "base": item.base,
         "form": item.form,
@@ -256,6 +287,8 @@ def _run(
         case = base.case
         setting = Setting(case.id, case.bindings, case.feeds, case.rtol, case.atol)
         outcome = probe(setting, model, item.form, mutant, item.pass_id, executor, expected=expected)
+        if acted is not None and outcome.acted is not None and (item.base, item.pass_id) not in acted:
+            acted[item.base, item.pass_id] = outcome.acted
         if _record(rec, outcome, cut_short):
             rec["seconds"] = round(time.monotonic() - t0, 3)
             return rec

@@ -47,6 +47,8 @@ class Base:
     _variations: list[str] | None = None
     #: pass → this base's own cells under it (what a neighbour's findings are compared with).
     cells: dict[str, list] = dataclasses.field(default_factory=dict)
+    #: pass → the forms :meth:`guided` gave under it.
+    _guided: dict[str, list[str]] = dataclasses.field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -75,6 +77,18 @@ class Base:
             else:
                 self._forms = hforms.enumerate_forms(model, random.Random(f"{seed}:{self.id}"), labels=self.applied)
         return self._forms
+
+    def guided(self, seed: int, pass_id: str, acted) -> list[str]:
+        """:meth:`forms` with each rewrite's single sites chosen where ``pass_id`` acted on this base
+        (``acted``: a :class:`passcheck.hunt.guide.Acted`; :func:`passcheck.hunt.guide.guided_forms`)."""
+        if pass_id not in self._guided:
+            from passcheck.hunt.guide import guided_forms
+
+            forms = self.forms(seed)
+            self._guided[pass_id] = (
+                guided_forms(self.model(), forms, acted, f"{seed}:{self.id}:{pass_id}") if forms else []
+            )
+        return self._guided[pass_id]
 
     def variations(self, seed: int) -> list[str]:
         """The variation form ids of this base (its neighbours, :func:`passcheck.hunt.variation.neighbours`),

@@ -20,7 +20,19 @@ from passcheck.signature import Signature
 STATE = "hunt-state.json"
 VERSION = 1
 #: Arguments a resumed hunt must share with the run it continues.
-SCOPE = ("seed", "passes", "pass_sets", "cases", "cases_from", "generated", "shard", "envs", "variation", "map")
+SCOPE = (
+    "seed",
+    "passes",
+    "pass_sets",
+    "cases",
+    "cases_from",
+    "generated",
+    "shard",
+    "envs",
+    "variation",
+    "map",
+    "guided",
+)
 #: Item status of a step another shard runs (recorded, not run: every shard walks one sequence).
 OTHER_SHARD = "other-shard"
 #: Seconds between two writes of the state while items run (see module docs).

@@ -1,0 +1,104 @@
+"""Guided sites (passcheck.hunt.guide) with real tools: the acted-on set of a fusion is the fused
+pattern (a real onnxruntime session), of shape inference the values it typed; the single sites a
+guided base offers lie inside it; a planted fusion that misses a value inside its pattern spelled
+through an Identity is found by a small hunt with guidance and not without."""
+
+from __future__ import annotations
+
+import json
+import runpy
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from passcheck.hunt.guide import BOUNDARY, ELSEWHERE, INSIDE, Acted, compute, guided_forms, names, place
+from passcheck.hunt.space import bases
+from passcheck.mutations import forms as hforms
+from passcheck.passes.isolation import IsolatedExecutor
+
+PLANTED = Path(__file__).with_name("planted_guide.py")
+SITE_WISE = ("neutral-op", "identity-edges", "commute-operands")
+
+
+@pytest.fixture(scope="module")
+def executor():
+    with IsolatedExecutor() as ex:
+        yield ex
+
+
+def _base(case: str):
+    return next(b for b in bases([case], False) if b.form == "common")
+
+
+def test_fastgelu_fusion_acts_on_its_pattern_and_guided_sites_lie_inside(executor):
+    base = _base("fusion-gelu/fastgelu-r2")  # tanh GELU (8 nodes, FastGeluFusion at ort:extended), then Neg
+    model = base.model()
+    acted = compute(model, "ort:extended", executor)
+    ops = {label.split(":", 1)[1] for label in acted.nodes}
+    assert ops == {"Pow", "Mul", "Add", "Tanh"}, acted
+    assert "#8:Neg" not in acted.nodes and "y" not in acted.inside | acted.boundary
+    known = names(model)
+    assert any(place(s, acted, known) == ELSEWHERE for s in hforms.sites(model, "neutral-op"))  # e.g. on y
+    for rid in SITE_WISE:
+        guided = [f for f in guided_forms(model, base.forms(1), acted, "1:k") if f.startswith(rid + "@")]
+        assert guided, rid
+        assert all(place(hforms.parts(f)[0][1], acted, known) == INSIDE for f in guided), guided
+
+
+def test_shape_inference_acts_on_the_values_it_types(executor):
+    model = _base("fusion-gelu/fastgelu-r2").model()
+    acted = compute(model, "onnx:infer-shapes", executor)
+    interior = {o for n in model.graph.node for o in n.output} - {v.name for v in model.graph.output}
+    assert acted.inside == interior  # the base annotates only its interface: inference types every other value
+    writers = {f"#{i}:{n.op_type}" for i, n in enumerate(model.graph.node) if set(n.output) & interior}
+    assert acted.nodes == writers and "#8:Neg" not in acted.nodes  # Neg writes y, annotated already
+
+
+def test_site_places_and_the_uniform_fallback():
+    acted = Acted(frozenset({"#3:Mul"}), frozenset({"t"}), frozenset({"x"}))
+    known = {"#3:Mul", "#4:Add", "t", "x", "y", "x:y"}
+    assert place("t:add-zero", acted, known) == INSIDE
+    assert place("y->#3:Mul:cast-same", acted, known) == INSIDE
+    assert place("x", acted, known) == BOUNDARY
+    assert place("x:y:mul-one", acted, known) == BOUNDARY  # a value name holding ":" is read too
+    assert place("#4:Add", acted, known) == ELSEWHERE
+    base = _base("fusion-gelu/fastgelu-r2")
+    forms = base.forms(1)
+    assert guided_forms(base.model(), forms, Acted(), "1:k") == forms
+
+
+def _hunt(out: Path, *extra: str) -> subprocess.Popen:
+    argv = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED), "--case", "hunt-test/divmul"]
+    argv += ["--pass", "planted:divmul", "--budget", "24items", "--seed", "1", "--no-variation", "--out", str(out)]
+    return subprocess.Popen([*argv, "--progress", "none", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def test_a_fusion_missing_an_inside_value_is_found_with_guidance_only(tmp_path):
+    runs = {"guided": _hunt(tmp_path / "g"), "unguided": _hunt(tmp_path / "u", "--no-guidance")}
+    for name, proc in runs.items():
+        _, err = proc.communicate(timeout=900)
+        assert proc.returncode in (0, 1), (name, err)
+    got = {}
+    for name, out in (("guided", tmp_path / "g"), ("unguided", tmp_path / "u")):
+        state = json.loads((out / "hunt-state.json").read_text())
+        got[name] = state
+    kinds = {name: {s["signature"]["rewrite"] for s in state["signatures"].values()} for name, state in got.items()}
+    assert "identity-edges" in kinds["guided"], kinds  # the Identity on t, inside Div → Mul
+    assert "identity-edges" not in kinds["unguided"], kinds
+    # every single site tried touches the fused pattern (inside, or its boundary where a rewrite has fewer
+    # sites inside than it offers); without guidance, the seeded sample lies mostly elsewhere
+    model = runpy.run_path(str(PLANTED.with_name("divmul_model.py")))["model"]()
+    acted = Acted.from_json(next(r["acted"] for r in got["guided"]["items"] if "acted" in r))
+    assert acted.nodes == {"#8:Div", "#9:Mul"}
+    known = names(model)
+    for name, state in got.items():
+        sites = [hforms.parts(r["form"]) for r in state["items"]]
+        single = [p[0][1] for p in sites if len(p) == 1 and p[0][1] is not None]
+        touching = [place(s, acted, known) >= BOUNDARY for s in single]
+        if name == "guided":
+            assert single and all(touching), single
+            assert sum(place(s, acted, known) == INSIDE for s in single) > len(single) / 2, single
+        else:
+            assert not all(touching), single
