@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests._shared import built_once
+
 _spec = importlib.util.spec_from_file_location("_planted_source", Path(__file__).with_name("test_isolation.py"))
 _mod = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_mod)
@@ -21,15 +23,19 @@ PLANTED = _mod.PLANTED
 PASSES = ["planted:ok", "planted:nap", "planted:segv", "onnx:infer-shapes"]
 
 
-def _argv(tmp: Path, name: str, *extra: str) -> list[str]:
-    (tmp / "planted.py").write_text(PLANTED)
+def _argv(tmp: Path, name: str, *extra: str, planted: Path | None = None) -> list[str]:
+    """``passcheck run`` of the planted cases under PASSES, its report ``tmp/NAME.json``; the planted module
+    is written to ``tmp/planted.py`` unless ``planted`` names one already written."""
+    if planted is None:
+        planted = tmp / "planted.py"
+        planted.write_text(PLANTED)
     argv = [
         sys.executable,
         "-m",
         "passcheck",
         "run",
         "--cases-from",
-        str(tmp / "planted.py"),
+        str(planted),
         "--case",
         "planted/*",
         "--case",
@@ -59,15 +65,30 @@ def _comparable(path: Path) -> dict:
     return doc
 
 
+def _uninterrupted(folder: Path) -> dict:
+    argv = _argv(folder, "full", "--stream", str(folder / "s.jsonl"))
+    full = subprocess.run(argv, capture_output=True, text=True, cwd=folder, timeout=300)
+    return {"returncode": full.returncode, "stderr": full.stderr}
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory) -> tuple[Path, dict]:
+    """(folder, its returncode and stderr): one uninterrupted run with ``--stream`` (``folder/full.json``,
+    ``folder/s.jsonl``, the planted module ``folder/planted.py``), made once per test run (``built_once``) for
+    the tests here, which read it and write below their own ``tmp_path``."""
+    return built_once(tmp_path_factory, "reliability-resume-uninterrupted", _uninterrupted)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_interrupted_run_resumes_to_the_uninterrupted_report(tmp_path, sig):
-    full = subprocess.run(_argv(tmp_path, "full"), capture_output=True, text=True, cwd=tmp_path, timeout=300)
-    assert full.returncode == 1, full.stderr
-    total = len(json.loads((tmp_path / "full.json").read_text())["results"])
+def test_interrupted_run_resumes_to_the_uninterrupted_report(tmp_path, sig, uninterrupted):
+    shared, full = uninterrupted
+    assert full["returncode"] == 1, full["stderr"]
+    planted = shared / "planted.py"
+    total = len(json.loads((shared / "full.json").read_text())["results"])
 
     stream = tmp_path / "s.jsonl"
     proc = subprocess.Popen(
-        _argv(tmp_path, "part", "--stream", str(stream)),
+        _argv(tmp_path, "part", "--stream", str(stream), planted=planted),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -85,7 +106,7 @@ def test_interrupted_run_resumes_to_the_uninterrupted_report(tmp_path, sig):
     assert _cells_in(stream) == len(partial["results"])
 
     resumed = subprocess.run(
-        _argv(tmp_path, "part", "--stream", str(stream), "--resume"),
+        _argv(tmp_path, "part", "--stream", str(stream), "--resume", planted=planted),
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -93,14 +114,14 @@ def test_interrupted_run_resumes_to_the_uninterrupted_report(tmp_path, sig):
     )
     assert resumed.returncode == 1, resumed.stderr
     assert _cells_in(stream) == total  # finished cells were not redone
-    full_doc, resumed_doc = _comparable(tmp_path / "full.json"), _comparable(tmp_path / "part.json")
+    full_doc, resumed_doc = _comparable(shared / "full.json"), _comparable(tmp_path / "part.json")
     assert "partial" not in resumed_doc
     assert sorted(json.dumps(c, sort_keys=True) for c in resumed_doc["results"]) == sorted(
         json.dumps(c, sort_keys=True) for c in full_doc["results"]
     )
     # and the resumed report is in canonical order: a second resume changes nothing
     again = subprocess.run(
-        _argv(tmp_path, "again", "--stream", str(stream), "--resume"),
+        _argv(tmp_path, "again", "--stream", str(stream), "--resume", planted=planted),
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -110,16 +131,15 @@ def test_interrupted_run_resumes_to_the_uninterrupted_report(tmp_path, sig):
     assert _comparable(tmp_path / "again.json")["results"] == resumed_doc["results"]
 
 
-def test_torn_last_line_is_ignored_and_resume_checks_the_selection(tmp_path):
+def test_torn_last_line_is_ignored_and_resume_checks_the_selection(tmp_path, uninterrupted):
+    shared, first = uninterrupted
+    assert first["returncode"] == 1, first["stderr"]
+    planted = shared / "planted.py"
     stream = tmp_path / "s.jsonl"
-    first = subprocess.run(
-        _argv(tmp_path, "a", "--stream", str(stream)), capture_output=True, text=True, cwd=tmp_path, timeout=300
-    )
-    assert first.returncode == 1, first.stderr
-    lines = stream.read_text().splitlines()
+    lines = (shared / "s.jsonl").read_text().splitlines()
     stream.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][: len(lines[-1]) // 2])  # a kill mid-write
     resumed = subprocess.run(
-        _argv(tmp_path, "a", "--stream", str(stream), "--resume"),
+        _argv(tmp_path, "a", "--stream", str(stream), "--resume", planted=planted),
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -128,10 +148,12 @@ def test_torn_last_line_is_ignored_and_resume_checks_the_selection(tmp_path):
     assert resumed.returncode == 1, resumed.stderr
     assert _cells_in(stream) == len(lines) - 2  # header + environment lines are not cells; the torn cell was redone
 
-    again = subprocess.run(_argv(tmp_path, "a", "--stream", str(stream)), capture_output=True, text=True, cwd=tmp_path)
+    again = subprocess.run(
+        _argv(tmp_path, "a", "--stream", str(stream), planted=planted), capture_output=True, text=True, cwd=tmp_path
+    )
     assert again.returncode == 2 and "--resume" in again.stderr and len(again.stderr.strip().splitlines()) == 1
     other = subprocess.run(
-        _argv(tmp_path, "a", "--stream", str(stream), "--resume", "--pass", "ort:basic"),
+        _argv(tmp_path, "a", "--stream", str(stream), "--resume", "--pass", "ort:basic", planted=planted),
         capture_output=True,
         text=True,
         cwd=tmp_path,
