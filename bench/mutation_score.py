@@ -418,6 +418,8 @@ def main(argv: list[str] | None = None) -> int:
             ROOT, work, args.workers, args.timeout, _copy_tree, args.timeout_factor, warm=not args.cold, order=order
         )
         lock = threading.Lock()
+        if todo:
+            args.results.parent.mkdir(parents=True, exist_ok=True)
         out = args.results.open("a") if todo else None
         run = f"{time.strftime('%Y-%m-%d', time.gmtime())} {mutation_results.commit(ROOT)}"
 
@@ -432,7 +434,6 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             if todo:
-                args.results.parent.mkdir(parents=True, exist_ok=True)
                 runner.run(todo, done)
         finally:
             if out is not None:
