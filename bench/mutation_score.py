@@ -53,7 +53,10 @@ SIGTERM gets no row, so it runs again. ``--dry`` judges nothing; ``--report`` wr
 survivors with their reasons and the run's figures (date, commit, wall, results reused and run now) into
 ``docs/mutation-score.md`` (``bench/mutation_report.py``). Each row names the test that killed the mutant
 (``bench/mutation_killer.py``); a mutant's tests run those that killed mutants of its line first, then
-those of its module, then the rest fastest first.
+those of its module, then the rest fastest first. Mutants run cheapest first (their tests' seconds in the
+map), so a session cut short leaves the costly ones (import-time statements, which run their module's whole
+selection) for later; the estimate of what is left is the map seconds of the mutants left × the ratio of
+seconds taken to map seconds measured on this run's mutants.
 
 Exit code: 0 when the killed ratio (equivalent survivors excluded) reaches ``--target``,
 1 below it, 2 on a usage or tool error, 130 when interrupted.
@@ -402,12 +405,13 @@ def main(argv: list[str] | None = None) -> int:
             selector = mutation_select.Selector(found_map)
         every_mutant = _keyed(_mutants(kept, selector, args.keyword))
         in_full = {m.key: m for m in every_mutant}
-        pending_full = sum(k not in known for k in (m.result_key for m in every_mutant))
+        pending_full = [m for m in every_mutant if m.result_key not in known]
         mutants = [in_full.get(_key(s)) for s, _ in chosen]
         if any(m is None for m in mutants):  # --rerun of a mutant outside the selective set
             mutants = _keyed(_mutants(chosen, selector, args.keyword))
         results = [known[m.result_key] for m in mutants if m.result_key in known]
-        todo = [] if args.dry else [m for m in mutants if m.result_key not in known]
+        # cheapest first (the seconds its tests took in the map): a session's time gives the most results
+        todo = [] if args.dry else sorted((m for m in mutants if m.result_key not in known), key=lambda m: m.budget)
         print(
             f"results: {len(results)} of {len(mutants)} reused from {args.results} (key unchanged), "
             f"{len(todo)} to judge{' (not judged: --dry)' if args.dry else ''}"
@@ -458,15 +462,25 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.monotonic() - started
     now = results[reused:]
     mean = sum(r["seconds"] for r in now or results) / max(1, len(now or results))
-    remaining = pending_full - len([r for r in now if r["key"] in {m.result_key for m in every_mutant}])
+    judged_now = {r["key"] for r in now}
+    left = [m for m in pending_full if m.result_key not in judged_now]
+    remaining = len(left)
+    # seconds per second of map budget, measured on this run's mutants (their tests' seconds in the map)
+    budget_now = sum(m.budget for m in every_mutant if m.result_key in judged_now)
+    per_budget = sum(r["seconds"] for r in now) / budget_now if budget_now else 0.0
+    expected = per_budget * sum(m.budget for m in left) if per_budget else mean * remaining
     print(
         f"judged {len(results)} ({scope}): {reused} reused, {len(now)} run now; "
         f"time: {wall:.0f} s; {mean:.1f} s per mutant run now"
     )
     print(
         f"full run: {len(kept) - remaining} of {len(kept)} mutants have a result under their current key; "
-        f"{remaining} left, about {mean * remaining / args.workers / 3600:.1f} h "
-        f"({mean:.1f} s per mutant × {remaining} / {args.workers} workers)"
+        f"{remaining} left, about {expected / args.workers / 3600:.1f} h with {args.workers} workers "
+        + (
+            f"(their tests' map seconds × {per_budget:.2f}, the ratio measured on this run's mutants)"
+            if per_budget
+            else f"({mean:.1f} s per mutant × {remaining})"
+        )
     )
     _write_survivors(args.survivors, survivors)
     if args.report:
