@@ -56,7 +56,7 @@ survivors with their reasons and the run's figures (date, commit, wall, results 
 those of its module, then the rest fastest first. Mutants run cheapest first (their tests' seconds in the
 map), so a session cut short leaves the costly ones (import-time statements, which run their module's whole
 selection) for later; the estimate of what is left is the map seconds of the mutants left × the ratio of
-seconds taken to map seconds measured on this run's mutants.
+seconds taken to map seconds over the results counted.
 
 Exit code: 0 when the killed ratio (equivalent survivors excluded) reaches ``--target``,
 1 below it, 2 on a usage or tool error, 130 when interrupted.
@@ -465,9 +465,10 @@ def main(argv: list[str] | None = None) -> int:
     judged_now = {r["key"] for r in now}
     left = [m for m in pending_full if m.result_key not in judged_now]
     remaining = len(left)
-    # seconds per second of map budget, measured on this run's mutants (their tests' seconds in the map)
-    budget_now = sum(m.budget for m in every_mutant if m.result_key in judged_now)
-    per_budget = sum(r["seconds"] for r in now) / budget_now if budget_now else 0.0
+    # seconds taken per second of map budget (their tests' seconds in the map), over every result counted
+    counted = {r["key"]: r["seconds"] for r in results}
+    budget_all = sum(m.budget for m in every_mutant if m.result_key in counted)
+    per_budget = sum(counted.values()) / budget_all if budget_all else 0.0
     expected = per_budget * sum(m.budget for m in left) if per_budget else mean * remaining
     print(
         f"judged {len(results)} ({scope}): {reused} reused, {len(now)} run now; "
@@ -477,7 +478,7 @@ def main(argv: list[str] | None = None) -> int:
         f"full run: {len(kept) - remaining} of {len(kept)} mutants have a result under their current key; "
         f"{remaining} left, about {expected / args.workers / 3600:.1f} h with {args.workers} workers "
         + (
-            f"(their tests' map seconds × {per_budget:.2f}, the ratio measured on this run's mutants)"
+            f"(their tests' map seconds × {per_budget:.2f}, the ratio of seconds taken to map seconds so far)"
             if per_budget
             else f"({mean:.1f} s per mutant × {remaining})"
         )
