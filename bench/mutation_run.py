@@ -14,6 +14,10 @@ for the threads, and exits 130 / 143.
 With ``warm``, each tree copy has a server (``bench/mutation_warm.py``) that imported the third-party
 packages once and forks the pytest of each mutant, the same arguments in the same tree: a mutant killed
 by its first test no longer pays for importing numpy, onnx, onnxruntime and hypothesis.
+
+Each pytest loads ``bench/mutation_killer.py`` (``-p mutation_killer``, copied to ``work/_plugins``, first on
+``PYTHONPATH``), which names the first failing test (:attr:`Mutant.killer`); an ``order`` hook, when given,
+reorders a mutant's tests just before it runs.
 """
 
 from __future__ import annotations
@@ -33,6 +37,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from passcheck._procs import Stopped, kill_tree
+
+#: The environment variable bench/mutation_killer.py writes the killing test's node id to.
+KILLER_FILE = "PASSCHECK_MUTATION_KILLER"
 
 #: pytest exit codes that mean the tests ran and one failed (1) or collection failed (2: the mutant broke an import).
 KILLED_CODES = (1, 2)
@@ -55,6 +62,8 @@ class Mutant:
     seconds: float = 0.0
     note: str = ""
     budget: float = 0.0  # seconds its tests took in the map's coverage run (0: unknown)
+    result_key: str = ""  # bench/mutation_results.py result_key
+    killer: str = ""  # node id of the first failing test (bench/mutation_killer.py)
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -88,8 +97,12 @@ class Runner:
         copy: Callable[[Path], None],
         factor: float = 3.0,
         warm: bool = False,
+        order: Callable[[Mutant], None] | None = None,
     ):
-        self.root, self.timeout, self.factor, self.warm = root, timeout, factor, warm
+        self.root, self.timeout, self.factor, self.warm, self.order = root, timeout, factor, warm, order
+        self.plugins = work / "_plugins"
+        self.plugins.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(Path(__file__).with_name("mutation_killer.py"), self.plugins / "mutation_killer.py")
         self._servers: dict[Path, _Server] = {}
         self.trees = []
         for i in range(workers):
@@ -109,7 +122,8 @@ class Runner:
         return max(self.timeout, self.factor * m.budget)
 
     def _pytest_args(self, m: Mutant) -> list[str]:
-        args = ["-x", "-q", "-n", "0", "-p", "no:cacheprovider", "-W", "ignore", "-m", "not matrix", *m.tests]
+        args = ["-x", "-q", "-n", "0", "-p", "no:cacheprovider", "-p", "mutation_killer", "-W", "ignore"]
+        args += ["-m", "not matrix", *m.tests]
         return args + (["-k", m.keyword] if m.keyword else [])
 
     def _command(self, m: Mutant) -> list[str]:
@@ -121,7 +135,7 @@ class Runner:
         if self.warm:
             server = self._servers.get(tree)
             if server is None or not server.alive():
-                server = self._servers[tree] = _Server(self.children, tree)
+                server = self._servers[tree] = _Server(self.children, tree, self._env())
             pid = server.start(self._pytest_args(m), env)
             code = server.result(self.limit(m))
             if code is None:
@@ -155,9 +169,14 @@ class Runner:
         if not m.tests:
             m.outcome = "uncovered"
             return
+        if self.order is not None:
+            self.order(m)
         drop_bytecode(path)
         path.write_text(mutated)
-        env = _env()
+        env = self._env()
+        killer = tree / "_killer"
+        killer.unlink(missing_ok=True)
+        env[KILLER_FILE] = str(killer)
         started = time.monotonic()
         try:
             try:
@@ -166,6 +185,8 @@ class Runner:
                 if self.stopping.is_set():
                     return
                 code, m.note = -1, "the warm server ended"
+            if killer.exists():
+                m.killer = killer.read_text()
             if code is None:
                 m.outcome = "timeout"
             else:
@@ -176,6 +197,12 @@ class Runner:
             shutil.copy2(self.root / m.module, path)
             drop_bytecode(path)
             m.seconds = time.monotonic() - started
+
+    def _env(self) -> dict[str, str]:
+        """:func:`_env` with :mod:`mutation_killer`'s folder first on ``PYTHONPATH``."""
+        env = _env()
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(self.plugins), env.get("PYTHONPATH")]))
+        return env
 
     def run(self, mutants: Iterable[Mutant], done: Callable[[Mutant], None]) -> None:
         """Judge ``mutants`` (in place); ``done(m)`` after each, from the thread that judged it.
@@ -237,10 +264,9 @@ class _Server:
         Stopped: the run was stopped.
     """
 
-    def __init__(self, children, tree: Path):
+    def __init__(self, children, tree: Path, env: dict[str, str]):
         self.children, self.tree = children, tree
         argv = ["nice", "-n", "15", sys.executable, str(Path(__file__).with_name("mutation_warm.py"))]
-        env = _env()
         self.proc = children.popen(argv, cwd=tree, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.lines: queue.Queue = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()

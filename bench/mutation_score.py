@@ -35,20 +35,28 @@ evaluated) is equivalent and not run: column ``annotation``.
 Not part of CI: mutation testing is CPU-heavy. Examples::
 
     python bench/mutation_score.py --sample 40 --seed 0          # sampled, minutes
-    nohup python bench/mutation_score.py --results full.jsonl &  # every mutant (hours; again to resume)
-    python bench/mutation_score.py --summarize full.jsonl        # what it judged so far
+    nohup nice -n 15 python bench/mutation_score.py &            # every mutant without a current result
+    python bench/mutation_score.py --dry --report                # docs/mutation-score.md from the results
     python bench/mutation_score.py --paths passcheck/runtime/feeds.py --tests tests/runtime
     python bench/mutation_score.py --rerun bench/mutation_survivors.txt  # after adding tests
 
 ``--rerun`` runs only the survivors of an earlier run (tests only added: killed stays killed).
 
-A run resumes: every row of ``--results`` carries the *tree* it was judged on (:func:`tree_key`: the
-hash of ``passcheck/``, ``cases/``, the test targets and helpers, and ``-k``) and the mutant's id (module,
-operator, occurrence). Started again with the same ``--results`` on the same tree, a run (a full run, a
-sample of the same seed, a ``--rerun``) judges only the mutants without a row and reports the rows it
-found with its own; rows of another tree are left in the file and out of every table (a changed tree
-never mixes results), as they are for ``--summarize``, which reports the newest tree's rows. A mutant
-interrupted by Ctrl-C or SIGTERM gets no row, so it runs again.
+Results accumulate across sessions and trees: ``--results`` (default the committed
+``bench/results/mutation.jsonl``) gets a small row per judged mutant, keyed by
+``bench/mutation_results.py``'s ``result_key`` (the mutated module's content, operator and occurrence,
+the content of the test files selected for it, the tool versions), and a run judges only the mutants
+without a row under their current key; the others are reused and counted as before. Rewrites added under
+``passcheck/mutations/`` or edits of other modules and tests leave a result valid; an edit of its module,
+of one of its test files or an upgrade of a tool judges it again. A mutant interrupted by Ctrl-C or
+SIGTERM gets no row, so it runs again. ``--dry`` judges nothing; ``--report`` writes the table, the
+survivors with their reasons and the run's figures (date, commit, wall, results reused and run now) into
+``docs/mutation-score.md`` (``bench/mutation_report.py``). Each row names the test that killed the mutant
+(``bench/mutation_killer.py``); a mutant's tests run those that killed mutants of its line first, then
+those of its module, then the rest fastest first. Mutants run cheapest first (their tests' seconds in the
+map), so a session cut short leaves the costly ones (import-time statements, which run their module's whole
+selection) for later; the estimate of what is left is the map seconds of the mutants left × the ratio of
+seconds taken to map seconds over the results counted.
 
 Exit code: 0 when the killed ratio (equivalent survivors excluded) reaches ``--target``,
 1 below it, 2 on a usage or tool error, 130 when interrupted.
@@ -56,7 +64,6 @@ Exit code: 0 when the killed ratio (equivalent survivors excluded) reaches ``--t
 
 import argparse
 import dataclasses
-import hashlib
 import json
 import random
 import shutil
@@ -77,6 +84,8 @@ except ImportError:  # Python 3.10
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 import mutation_map  # noqa: E402 - bench/ is no package
+import mutation_report  # noqa: E402
+import mutation_results  # noqa: E402
 import mutation_run  # noqa: E402
 import mutation_select  # noqa: E402
 
@@ -138,7 +147,21 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         help="start a fresh python -m pytest per mutant, not a fork of a warm server (bench/mutation_warm.py)",
     )
     p.add_argument("--no-map", action="store_true", help="run each mutant's module selection, not its covering tests")
-    p.add_argument("--results", type=Path, help="append every judged mutant here (JSON lines)")
+    p.add_argument(
+        "--results",
+        type=Path,
+        default=mutation_results.RESULTS,
+        help="append every judged mutant here (JSON lines) and reuse the rows whose key is unchanged "
+        "(default: the committed bench/results/mutation.jsonl)",
+    )
+    p.add_argument("--dry", action="store_true", help="judge nothing: the table of the reusable results only")
+    p.add_argument(
+        "--report",
+        nargs="?",
+        type=Path,
+        const=ROOT / "docs" / "mutation-score.md",
+        help="write the table, survivors and run figures into this markdown file (default docs/mutation-score.md)",
+    )
     p.add_argument("--summarize", type=Path, help="print the table of a --results file and exit (no run)")
     p.add_argument("--keep", action="store_true", help="keep the temporary tree copies")
     return p.parse_args(argv)
@@ -166,32 +189,6 @@ def _copy_tree(dest: Path) -> None:
 def _key(spec) -> tuple[str, str, int]:
     """(module, operator, occurrence): one mutant, as long as the module's source is unchanged."""
     return str(spec.module_path), spec.operator_name, int(spec.occurrence)
-
-
-def tree_key(groups: dict[tuple[str, ...], list[str]], keyword: str) -> str:
-    """sha256 (20 hex digits) of what a judgement depends on: ``mutation_select.source_hash`` over every
-    test target and mutated module of ``groups`` (``passcheck/``, ``cases/``, the targets' test files,
-    the helpers of ``tests/``), and the ``-k`` expression."""
-    targets = sorted({t for tests in groups for t in tests})
-    modules = sorted({m for ms in groups.values() for m in ms})
-    source = mutation_select.source_hash(ROOT, targets + modules)
-    return hashlib.sha256(f"{source}\0{keyword}".encode()).hexdigest()[:20]
-
-
-def _rows(path: Path) -> list[dict]:
-    """The JSON lines of a ``--results`` file (a line cut short by a kill is skipped)."""
-    out = []
-    for line in path.read_text().splitlines():
-        try:
-            out.append(json.loads(line))
-        except ValueError:
-            continue
-    return out
-
-
-def _of_tree(rows: list[dict], tree: str) -> dict[tuple[str, str, int], dict]:
-    """The rows judged on ``tree``, by mutant id (module, operator, occurrence); the last row of an id wins."""
-    return {(r["module"], r["operator"], int(r["occurrence"])): r for r in rows if r.get("tree") == tree}
 
 
 def _rerun_keys(path: Path) -> set[tuple[str, str, int]]:
@@ -305,7 +302,8 @@ def _summary(results: list[dict], annotation: Counter, equivalent: dict) -> tupl
     for r in results:
         outcome = r["outcome"]
         if outcome in ("survived", "uncovered"):
-            reason = _reason_at(equivalent, (r["module"], r["operator"], r["before"], r["after"]), r["context"])
+            key = (r["module"], r["operator"], r.get("before", ""), r.get("after", ""))
+            reason = _reason_at(equivalent, key, r.get("context", ""))
             outcome = "equivalent" if reason else outcome
             row = (r["module"], r["line"], r["operator"], r["occurrence"], r["before"], r["after"], reason)
             survivors.append((*row, "no covering test" if r["outcome"] == "uncovered" else "tests passed"))
@@ -343,16 +341,14 @@ def _write_survivors(path: Path, survivors: list[tuple]) -> None:
 
 
 def _summarize_only(args: argparse.Namespace) -> int:
-    """``--summarize FILE``: the table of a results file (a run under way or stopped), no run."""
-    rows = _rows(args.summarize)
-    tree = rows[-1].get("tree") if rows else None
-    results = list(_of_tree(rows, tree).values()) if tree else rows
+    """``--summarize FILE``: the table of every key's last row in a results file (those of keys no longer
+    current included: ``--dry`` tells them apart), no run."""
+    rows = mutation_results.load(args.summarize)
+    results = list(mutation_results.by_key(rows).values())
     per_module, survivors = _summary(results, Counter(), _equivalent(args.equivalent))
     ratio = _report(per_module, args)
     took = sum(r["seconds"] for r in results)
-    print(f"{len(results)} judged on tree {tree}; {took / max(1, len(results)):.1f} s per mutant (one worker's time)")
-    if len(results) < len(rows):
-        print(f"{len(rows) - len(results)} rows of other trees (or judged twice) left out")
+    print(f"{len(results)} keys judged; {took / max(1, len(results)):.1f} s per mutant (one worker's time)")
     _write_survivors(args.survivors, survivors)
     return 0 if ratio >= args.target else 1
 
@@ -387,25 +383,14 @@ def main(argv: list[str] | None = None) -> int:
         chosen = [(s, t) for s, t in found if _key(s) in rerun]
     elif args.sample and args.sample < len(kept):
         chosen = random.Random(args.seed).sample(kept, args.sample)
-    tree = tree_key(groups, args.keyword)
-    results: list[dict] = []
-    if args.results and args.results.exists():
-        rows = _rows(args.results)
-        done = _of_tree(rows, tree)
-        wanted = {_key(s) for s, _ in chosen}
-        results = [r for k, r in done.items() if k in wanted]
-        chosen = [(s, t) for s, t in chosen if _key(s) not in done]
-        others = sum(r.get("tree") != tree for r in rows)
-        print(
-            f"resuming on tree {tree}: {len(results)} judged before, {len(chosen)} to judge"
-            + (f"; {others} rows of other trees in {args.results} left out" if others else "")
-        )
-    resumed = len(results)
     work = Path(tempfile.mkdtemp(prefix="passcheck-mutation-"))
     from passcheck._procs import Children
 
     children = Children()  # the map's coverage run: killed with all it started on Ctrl-C / SIGTERM
     previous = signal.signal(signal.SIGTERM, mutation_run.raise_interrupt)
+    rows = mutation_results.load(args.results)
+    known = mutation_results.by_key(rows)
+    results: list[dict] = []
     try:
         selector = None
         if not args.tests and not args.no_map:
@@ -418,23 +403,42 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(f"line → tests map: {how} ({len(found_map['tests'])} tests)")
             selector = mutation_select.Selector(found_map)
-        mutants = _mutants(chosen, selector, args.keyword)
+        every_mutant = _keyed(_mutants(kept, selector, args.keyword))
+        in_full = {m.key: m for m in every_mutant}
+        pending_full = [m for m in every_mutant if m.result_key not in known]
+        mutants = [in_full.get(_key(s)) for s, _ in chosen]
+        if any(m is None for m in mutants):  # --rerun of a mutant outside the selective set
+            mutants = _keyed(_mutants(chosen, selector, args.keyword))
+        results = [known[m.result_key] for m in mutants if m.result_key in known]
+        # cheapest first (the seconds its tests took in the map): a session's time gives the most results
+        todo = [] if args.dry else sorted((m for m in mutants if m.result_key not in known), key=lambda m: m.budget)
+        print(
+            f"results: {len(results)} of {len(mutants)} reused from {args.results} (key unchanged), "
+            f"{len(todo)} to judge{' (not judged: --dry)' if args.dry else ''}"
+        )
+        reused = len(results)
+        order = _order(rows)
         runner = mutation_run.Runner(
-            ROOT, work, args.workers, args.timeout, _copy_tree, args.timeout_factor, warm=not args.cold
+            ROOT, work, args.workers, args.timeout, _copy_tree, args.timeout_factor, warm=not args.cold, order=order
         )
         lock = threading.Lock()
-        out = args.results.open("a") if args.results else None
+        if todo:
+            args.results.parent.mkdir(parents=True, exist_ok=True)
+        out = args.results.open("a") if todo else None
+        run = f"{time.strftime('%Y-%m-%d', time.gmtime())} {mutation_results.commit(ROOT)}"
 
         def done(m: mutation_run.Mutant) -> None:
-            row = dataclasses.asdict(m) | {"tests": len(m.tests), "tree": tree}
+            row = dataclasses.asdict(m) | {"key": m.result_key, "tests": len(m.tests), "run": run}
+            row = mutation_results.small(row)
             with lock:
                 results.append(row)
-                if out is not None:
-                    out.write(json.dumps(row) + "\n")
-                    out.flush()
+                order.learn(row)
+                out.write(json.dumps(row) + "\n")
+                out.flush()
 
         try:
-            runner.run(mutants, done)
+            if todo:
+                runner.run(todo, done)
         finally:
             if out is not None:
                 out.close()
@@ -455,17 +459,89 @@ def main(argv: list[str] | None = None) -> int:
     per_module, survivors = _summary(results, annotation, _equivalent(args.equivalent))
     ratio = _report(per_module, args)
     scope = f"survivors of {args.rerun}" if args.rerun else f"sample {args.sample or 'all'}, seed {args.seed}"
-    mean = sum(r["seconds"] for r in results) / max(1, len(results))
+    wall = time.monotonic() - started
+    now = results[reused:]
+    mean = sum(r["seconds"] for r in now or results) / max(1, len(now or results))
+    judged_now = {r["key"] for r in now}
+    left = [m for m in pending_full if m.result_key not in judged_now]
+    remaining = len(left)
+    # seconds taken per second of map budget (their tests' seconds in the map), over every result counted
+    counted = {r["key"]: r["seconds"] for r in results}
+    budget_all = sum(m.budget for m in every_mutant if m.result_key in counted)
+    per_budget = sum(counted.values()) / budget_all if budget_all else 0.0
+    expected = per_budget * sum(m.budget for m in left) if per_budget else mean * remaining
     print(
-        f"judged {len(results)} ({scope}; {resumed} of them before this run) on tree {tree}; "
-        f"time: {time.monotonic() - started:.0f} s; {mean:.1f} s per mutant"
+        f"judged {len(results)} ({scope}): {reused} reused, {len(now)} run now; "
+        f"time: {wall:.0f} s; {mean:.1f} s per mutant run now"
     )
     print(
-        f"full run estimate: {mean * len(kept) / args.workers / 3600:.1f} h for {len(kept)} mutants "
-        f"({mean:.1f} s per mutant × {len(kept)} / {args.workers} workers)"
+        f"full run: {len(kept) - remaining} of {len(kept)} mutants have a result under their current key; "
+        f"{remaining} left, about {expected / args.workers / 3600:.1f} h with {args.workers} workers "
+        + (
+            f"(their tests' map seconds × {per_budget:.2f}, the ratio of seconds taken to map seconds so far)"
+            if per_budget
+            else f"({mean:.1f} s per mutant × {remaining})"
+        )
     )
     _write_survivors(args.survivors, survivors)
+    if args.report:
+        mutation_report.write(
+            args.report,
+            per_module,
+            survivors,
+            mutation_report.Figures(
+                commit=mutation_results.commit(ROOT),
+                date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                scope=scope,
+                total=len(kept),
+                judged=len(results),
+                reused=reused,
+                run_now=len(now),
+                remaining=remaining,
+                wall=wall,
+                worker_seconds=sum(r["seconds"] for r in results),
+                tools=mutation_results.tools(),
+                runs=Counter(r.get("run", "?") for r in results),
+                ratio=ratio,
+            ),
+        )
+        print(f"report written to {args.report}")
     return 0 if ratio >= args.target else 1
+
+
+def _keyed(mutants: list[mutation_run.Mutant]) -> list[mutation_run.Mutant]:
+    """``mutants`` with :attr:`result_key` set (:func:`mutation_results.result_key`)."""
+    hasher, tool = mutation_results.Hasher(ROOT), mutation_results.tools()
+    for m in mutants:
+        m.result_key = mutation_results.result_key(hasher, m.module, m.operator, m.occurrence, m.tests, m.keyword, tool)
+    return mutants
+
+
+def _order(rows: list[dict]):
+    """The runner's ``order`` hook: a mutant's tests reordered so that those that killed mutants of its
+    line run first, then those that killed mutants of its module (most kills first), then the rest in
+    the map's order (fastest first). Learns from every row of ``rows`` (any key: order only) and from
+    each mutant judged."""
+    by_line: dict[tuple[str, int], Counter] = defaultdict(Counter)
+    by_module: dict[str, Counter] = defaultdict(Counter)
+    lock = threading.Lock()
+
+    def learn(row: dict) -> None:
+        if row.get("killer"):
+            by_line[(row["module"], int(row["line"]))][row["killer"]] += 1
+            by_module[row["module"]][row["killer"]] += 1
+
+    for r in rows:
+        learn(r)
+
+    def order(m: mutation_run.Mutant) -> None:
+        with lock:
+            line, module = by_line[(m.module, m.line)], by_module[m.module]
+            rank = {t: i for i, t in enumerate(m.tests)}
+            m.tests = sorted(m.tests, key=lambda t: (-line[t], -module[t], rank[t]))
+
+    order.learn = learn
+    return order
 
 
 if __name__ == "__main__":

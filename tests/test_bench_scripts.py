@@ -342,14 +342,15 @@ def test_a_warm_server_runs_each_mutant_against_the_mutated_module_of_its_tree(t
     started = []
     runner.run(mutants, lambda m: started.extend(s.proc.pid for s in runner._servers.values()))
     assert [m.outcome for m in mutants] == ["killed", "survived", "killed"]
+    assert [m.killer for m in mutants] == ["test_m.py::test_m", "", "test_m.py::test_m"]  # the failing test, named
     assert len(set(started)) == 1 and not _alive(started[0])  # one server for all, ended with the run
     assert (runner.trees[0] / "m.py").read_text() == "x = 1 + 1\ny = 0 * 5\n"
 
 
-def test_a_run_resumes_on_its_tree_judging_only_the_missing_mutants_and_leaves_other_trees_rows_out(tmp_path, capsys):
-    """``--results`` of an interrupted run: a mutant with a row of this tree is not judged again and counts
-    in the table; a row of another tree (another commit's verdict code or tests) counts nowhere; the mutant
-    without a row of this tree is judged and gets one."""
+def test_a_run_reuses_the_results_whose_key_is_unchanged_and_judges_only_the_rest(tmp_path, capsys):
+    """``--results`` of an earlier run: a mutant with a row under its current key is not judged again and
+    counts in the table; a row of the same mutant under another key (another module content, test files
+    or tool versions) counts nowhere; the mutant without a row of its key is judged and gets one."""
     import json
     import random
 
@@ -361,34 +362,88 @@ def test_a_run_resumes_on_its_tree_judging_only_the_missing_mutants_and_leaves_o
     groups, scopes = ms._groups(args)
     found, _, _ = ms._enumerate(groups, scopes)
     kept = [(s, t) for s, t in found if id(s) in {id(x) for x in ms.mutation_select.selective([s for s, _ in found])}]
-    first, second = (s for s, _ in random.Random(0).sample(kept, 2))
-    tree = ms.tree_key(groups, args.keyword)
+    first, second = ms._keyed(ms._mutants(random.Random(0).sample(kept, 2), None, args.keyword))
 
-    def row(spec, outcome, on):
-        module, operator, occurrence = ms._key(spec)
-        return {"module": module, "operator": operator, "occurrence": occurrence, "line": spec.start_pos[0]} | {
-            "before": "b",
-            "after": "a",
-            "context": "",
+    def row(m, outcome, key):
+        return {"key": key, "module": m.module, "operator": m.operator, "occurrence": m.occurrence, "line": m.line} | {
             "outcome": outcome,
             "seconds": 1.0,
-            "tree": on,
         }
 
-    rows = [row(first, "survived", "another-tree"), row(first, "killed", tree), row(second, "killed", "another-tree")]
+    rows = [row(first, "survived", "another-key"), row(first, "killed", first.result_key)]
+    rows.append(row(second, "killed", "another-key"))
     results.write_text("".join(json.dumps(r) + "\n" for r in rows))
     ms.main([*argv, "--results", str(results)])
     out = capsys.readouterr().out
-    assert f"resuming on tree {tree}: 1 judged before, 1 to judge; 2 rows of other trees" in out
+    assert "results: 1 of 2 reused" in out and "1 to judge" in out
     written = [json.loads(line) for line in results.read_text().splitlines()]
     assert written[:3] == rows and len(written) == 4  # only the second mutant was judged
-    assert ms._key(second) == (written[3]["module"], written[3]["operator"], written[3]["occurrence"])
-    assert written[3]["tree"] == tree and written[3]["outcome"] in ("killed", "survived", "timeout")
-    assert f"judged 2 (sample 2, seed 0; 1 of them before this run) on tree {tree}" in out
+    assert (second.module, second.operator, second.occurrence, second.result_key) == tuple(
+        written[3][k] for k in ("module", "operator", "occurrence", "key")
+    )
+    assert written[3]["outcome"] in ("killed", "survived", "timeout")
+    assert "judged 2 (sample 2, seed 0): 1 reused, 1 run now" in out
 
     ms.main([*argv, "--results", str(results)])  # everything judged: nothing runs again
-    assert f"resuming on tree {tree}: 2 judged before, 0 to judge" in capsys.readouterr().out
+    assert "results: 2 of 2 reused" in capsys.readouterr().out
     assert len(results.read_text().splitlines()) == 4
+
+
+def test_a_result_key_changes_with_its_module_its_test_files_and_tools_and_with_nothing_else(tmp_path):
+    """The key of ``bench/mutation_results.py``: the mutated module's content, the mutant, the selected test
+    files' content (their conftest.py too) and the tool versions; an unrelated file changes nothing."""
+    mr = _bench("mutation_results")
+    for rel, text in {
+        "pkg/m.py": "x = 1\n",
+        "pkg/other.py": "y = 1\n",
+        "tests/conftest.py": "",
+        "tests/a/test_a.py": "def test_a(): pass\n",
+        "tests/b/test_b.py": "def test_b(): pass\n",
+    }.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+
+    def key(tests=("tests/a/test_a.py::test_a",), operator="core/AddNot", occurrence=0, tool="onnx=1", keyword=""):
+        return mr.result_key(mr.Hasher(tmp_path), "pkg/m.py", operator, occurrence, list(tests), keyword, tool)
+
+    base = key()
+    assert key(("tests/a/test_a.py::test_a",)) == base == key(("tests/a/test_a.py::test_a", "tests/a/test_a.py"))
+    for other in (key(occurrence=1), key(operator="core/NumberReplacer"), key(tool="onnx=2"), key(keyword="not x")):
+        assert other != base
+    assert key(("tests/b/test_b.py::test_b",)) != base
+    (tmp_path / "pkg/other.py").write_text("y = 2\n")  # unrelated module
+    (tmp_path / "tests/b/test_b.py").write_text("def test_b(): assert 0\n")  # a test file not selected
+    assert key() == base
+    (tmp_path / "tests/conftest.py").write_text("import os\n")
+    assert key() != base
+    base = key()
+    (tmp_path / "tests/a/test_a.py").write_text("def test_a(): assert 1\n")
+    assert key() != base
+    base = key()
+    (tmp_path / "pkg/m.py").write_text("x = 2\n")
+    assert key() != base
+
+
+def test_a_mutants_tests_run_those_that_killed_its_line_then_its_module_first(tmp_path):
+    """The order hook: tests that killed mutants of the same line first, then of the same module (most kills
+    first), the rest in the map's order; only the mutant's own tests, none added."""
+    ms = _bench("mutation_score")
+    run = _bench("mutation_run")
+    rows = [
+        {"module": "m.py", "line": 3, "killer": "t.py::slow"},
+        {"module": "m.py", "line": 9, "killer": "t.py::mid"},
+        {"module": "m.py", "line": 8, "killer": "t.py::mid"},
+        {"module": "m.py", "line": 7, "killer": "t.py::fast"},
+        {"module": "n.py", "line": 3, "killer": "t.py::other"},
+    ]
+    order = ms._order(rows)
+    m = run.Mutant("m.py", 3, "core/AddNot", 0, ["t.py::fast", "t.py::other", "t.py::none", "t.py::mid", "t.py::slow"])
+    order(m)
+    assert m.tests == ["t.py::slow", "t.py::mid", "t.py::fast", "t.py::other", "t.py::none"]
+    order.learn({"module": "m.py", "line": 3, "killer": "t.py::none"})
+    order.learn({"module": "m.py", "line": 3, "killer": "t.py::none"})
+    order(m)
+    assert m.tests[:2] == ["t.py::none", "t.py::slow"]
 
 
 @pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])

@@ -298,3 +298,66 @@ g (float[2, 3] x) => (float[?] y) {{
     assert _violations(text.format(18, -3, "ReduceMean"), "reduce-axes") == [
         "input 'a' = [-3]: [-3] outside [-2, 1] (rank 2)"
     ]
+
+
+def test_outputs_of_another_dtype_or_other_map_keys_differ_whichever_side_is_wider():
+    """Mutants killed in ``numeric.compare``: ``a.dtype != e.dtype`` → ``<`` (numpy's "casts safely to": a
+    float64 result for a float32 output passed) and ``set(actual) != set(expected)`` → ``==`` (maps with
+    other keys compared key by key, then failing on a missing key)."""
+    from passcheck.oracles.numeric import compare
+
+    one32, one64 = np.ones(2, np.float32), np.ones(2, np.float64)
+    assert compare(one64, one32).message == "dtype float64 vs expected float32"
+    assert compare(one32, one64).message == "dtype float32 vs expected float64"
+    assert compare(one32, one32).ok
+    other = compare({"a": one32}, {"b": one32})
+    assert not other.ok and other.message.startswith("map keys differ")
+    assert compare({"a": one32}, {"a": one32}).ok
+
+
+def test_an_optional_input_left_out_at_the_end_is_no_input_for_a_rule():
+    """Mutant killed: ``i < len(node.input)`` → ``<=`` in ``spec_rules.Site.input``: a rule reading an
+    optional input the node leaves out by ending its input list there (ReduceSum-13 without ``axes``,
+    Dropout without ``ratio``) could not read the node (IndexError) and went undecided, instead of being
+    decided with nothing to check."""
+    from passcheck.oracles.conformance import evaluate
+
+    for op in ("ReduceSum", "Dropout"):
+        ev = evaluate(
+            parser.parse_model(f"""<ir_version: 8, opset_import: ["" : 13]>
+g (float[2, 3] x) => (float[?] y) {{ y = {op} (x) }}""")
+        )
+        assert ev.violations == [] and ev.undecided == {} and ev.decided >= 1, (op, ev.undecided)
+
+
+def test_a_pass_that_removes_every_node_of_a_type_in_one_form_and_leaves_one_in_the_other_kept_it():
+    """Mutant killed: ``ab.get(op, 0) > 0`` → ``> 1`` in ``parity._kept``: the other form keeping one node of a
+    type the pass removed entirely from the first went unseen when the forms had different counts of it."""
+    from passcheck.oracles.parity import _kept
+
+    def form(before: str, after: str) -> FormRun:
+        head = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) '
+        m, out = parser.parse_model(head + before), parser.parse_model(head + after)
+        return FormRun("c", "f", "p", m, PassOutcome("p", "changed", out), [], [], [])
+
+    a = form("{ t = Relu (x)  u = Relu (t)  y = Abs (u) }", "{ y = Abs (x) }")
+    b = form("{ t = Relu (x)  u = Relu (t)  v = Relu (u)  y = Abs (v) }", "{ t = Relu (x)  y = Abs (t) }")
+    assert _kept(a, b) == ["Relu"]
+    b_none = form("{ t = Relu (x)  u = Relu (t)  v = Relu (u)  y = Abs (v) }", "{ y = Abs (x) }")
+    assert _kept(a, b_none) == []
+
+
+def test_an_output_that_never_ran_leaves_every_annotation_unchecked_none_unobserved():
+    """Mutant killed: ``"unobserved": 0`` → ``1`` in ``annotations.coverage``: when no run of the output
+    succeeded, every annotated value is unchecked (with why), none is counted unobserved."""
+    from passcheck.oracles.annotations import coverage
+    from passcheck.runtime import RunResult
+
+    model = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[6] x, int64[2] shape) => (float[4, 4] y) { y = Reshape (x, shape) }""")
+    failed = RunResult({}, {}, error="RuntimeError: cannot reshape")
+    run = FormRun("c", "common", "p", model, PassOutcome("p", "changed", model), [{}], [failed], [failed])
+    got = coverage(run)
+    assert got["annotated"] == got["unchecked"] >= 1
+    assert got["checked"] == got["unobserved"] == got["unobservable"] == 0
+    assert all("did not run" in why for why in got["reasons"].values())

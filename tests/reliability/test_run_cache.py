@@ -117,3 +117,17 @@ def test_string_feeds_are_kept_by_value_and_numbers_by_their_bytes():
     assert list(again.outputs["y"]) == ["a", "b"] and len(asked) == 2
     quiet, payload = np.array([np.nan], np.float32), np.array([0x7FC00001], np.uint32).view(np.float32)
     assert RunCache.key(b"", {"x": quiet}, ()) != RunCache.key(b"", {"x": payload}, ())
+
+
+def test_prefetch_answers_the_question_asked_with_it_from_the_same_job():
+    """The checker's question rides in the prefetch job: ``answer(fn(model))`` is called with what the worker
+    computed, no second round trip (kills ``also is not None`` → ``is None`` in ``ModelRuns``, which dropped
+    the question and left the caller to ask it alone)."""
+    import operator
+
+    feeds = [{"x": np.array([1, 2], np.float32)}, {"x": np.array([3, 4], np.float32)}]
+    with IsolatedExecutor(timeout=60) as ex:
+        asked = _counting(ex)
+        answers: list = []
+        assert ex.prefetch(_neg(), feeds, also=(operator.attrgetter("ir_version"), answers.append)) == 2
+        assert len(asked) == 1 and answers == [_neg().ir_version]

@@ -224,3 +224,18 @@ def test_an_entry_whose_cells_could_not_run_is_in_the_selection_and_reads_not_ru
         f"baseline entry not run in any of its environments (e1): {tried.id}",
         "1 baseline entries outside this run's selection (cases, forms, passes or environments it did not run)",
     ]
+
+
+def test_parity_findings_about_other_kept_op_types_are_other_root_causes():
+    """Mutant killed: ``d.get('kept_op_types') or []`` → ``and []`` in ``rootcause._parity_text``: the op types
+    a form kept dropped from a parity finding's signature text (``kept []``), so findings about other kept op
+    types whose nodes were not located merged into one root cause."""
+    from passcheck.report.rootcause import signature
+
+    def kept(op: str, nodes: list) -> Finding:
+        details = {"kept_op_types": [op], "kept_nodes": nodes, "other_form": "u"}
+        return Finding("missed-optimization", "parity", "c", "common", "ort:basic", f"{op} kept", details=details)
+
+    relu = signature(kept("Relu", [{"op": "Relu", "after": "Conv conv0"}]))
+    assert relu[3].startswith("kept ['Relu'] (Relu after Conv)")
+    assert signature(kept("Relu", [])) != signature(kept("Neg", []))
