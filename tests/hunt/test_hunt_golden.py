@@ -7,7 +7,9 @@ when 18 rewrites joined the search space (seed 5 then found nothing in 40 items;
 signatures of two planted passes), and when the scheduler began sharing time between the passes
 (seed 2 finds 5 signatures of three planted passes), and when ``neutral-op`` joined (the same 5 signatures,
 other items), and when the seven sequence / optional rewrites joined (none of them drawn in the 40 items, but
-the draws moved: 2 signatures of two planted passes); when a change of the
+the draws moved: 2 signatures of two planted passes), and when the layout, subgraph, function-region and
+sequence rewrites joined (seed 2 then found one signature; seed 1 finds 5 signatures of all three planted
+passes in the same 40 items, so the seed moved to 1); when a change of the
 search space (a new rewrite, a new scheduler rule) changes the sequence on purpose, rewrite it with
 ``python tests/hunt/test_hunt_golden.py --write`` and say so in the commit. It runs with
 ``--no-variation``: the base variations (:mod:`passcheck.hunt.variation`) joined the search after it was
@@ -36,7 +38,7 @@ ARGS = [
     "--budget",
     "40items",
     "--seed",
-    "2",
+    "1",
     "--no-variation",
 ]
 
