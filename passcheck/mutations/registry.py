@@ -78,6 +78,8 @@ MODULES = (
     "passcheck.mutations.layout_forms",
     "passcheck.mutations.reduce_squeeze",
     "passcheck.mutations.scalar_operand",
+    "passcheck.mutations.einsum_forms",
+    "passcheck.mutations.squeeze_reshape",
 )
 
 
