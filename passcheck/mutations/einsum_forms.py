@@ -5,8 +5,8 @@ order, the others summed over; ``...`` stands for the leading axes, broadcast as
 
 - MatMul(a, b), both of rank >= 2 (MatMul-13: numpy matmul, batch axes broadcast):
   ``...ij,...jk->...ik``, no ``...`` on a 2-D operand; implicit ``...ij,...jk`` (i, k appear once, in
-  that order). Left out when both have batch axes of different counts: onnx Einsum shape inference
-  (onnx/defs/math/defs.cc einsumShapeInference) refuses '...' standing for different axis counts.
+  that order). Left out when both have batch axes of different counts: Einsum-12 has every '...' of
+  an equation stand for the same number of axes (onnx inference and onnxruntime refuse it otherwise).
 - Transpose(x, perm) (perm absent: reversed axes): ``abc->cab`` for perm [2, 0, 1]; implicit by naming
   input axis ``perm[k]`` with the k-th letter, so that alphabetical order is ``perm``.
 - ReduceSum(x, static non-empty axes, keepdims=0): ``abc->b`` for axes [0, 2]; no implicit form
@@ -41,7 +41,7 @@ def _matmul(n, types: dict[str, Known], implicit: bool, static) -> str | None:
     if a is None or b is None or a.rank is None or b.rank is None or a.rank < 2 or b.rank < 2:
         return None
     if a.rank > 2 and b.rank > 2 and a.rank != b.rank:
-        return None  # onnx Einsum inference (and onnxruntime's) wants each '...' to stand for as many axes
+        return None  # Einsum-12: every '...' stands for the same number of axes
     lhs = ("..." if a.rank > 2 else "") + "ij"
     rhs = ("..." if b.rank > 2 else "") + "jk"
     out = ("..." if max(a.rank, b.rank) > 2 else "") + "ik"
