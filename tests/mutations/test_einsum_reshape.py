@@ -167,3 +167,24 @@ def test_gate_refuses_a_wrong_shape(base):
 
     with pytest.raises(PasscheckInternalError):
         verify_equivalent(m, _plant(mutant, "Reshape", swapped), f, "planted")
+
+
+#: Found by these rewrites (onnxruntime 1.32.0 tools/symbolic_shape_infer.py _infer_Einsum): without
+#: '->' it keeps the once-appearing letters in order of appearance, not alphabetical (Einsum-12);
+#: a '...' in the output takes its dims from the last operand's shape, whichever holds the '...'.
+SYMBOLIC = [
+    ("einsum-implicit", "g (float[N, 2, 3] x) => (float[3, 2, N] z) { z = Transpose(x) }"),
+    ("einsum-spelling", "g (float[N, 4, 8] x, float[8, 6] w) => (float[N, 4, 6] y) { y = MatMul(x, w) }"),
+]
+
+
+@pytest.mark.parametrize(("rid", "graph"), SYMBOLIC, ids=[r for r, _ in SYMBOLIC])
+def test_symbolic_shape_infer_einsum_findings(rid, graph):
+    from passcheck.api import check_model
+
+    m = parse(graph, opset=13)
+    mutant = REWRITES[rid].apply(m)[0]
+    verify_equivalent(m, mutant, feeds(m), rid)
+    report = check_model(m, ["ort:symbolic-shape-infer"], forms={rid: mutant}, isolation=False)
+    found = {c.form for c in report.cells for f in c.findings if f.kind == "annotation-violated"}
+    assert found == {rid}, [(c.form, [f.message for f in c.findings]) for c in report.cells]
