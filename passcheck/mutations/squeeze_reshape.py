@@ -11,8 +11,9 @@ the rewrite is left out where it would move.
   output is the input with only size-1 dims dropped (→ Squeeze) or only size-1 dims inserted
   (→ Unsqueeze).
 
-Main-graph nodes of the default domain; opset >= 5 (Reshape's shape input); axes as an attribute
-before opset 13, as an int64 input from it. Sites are the rewritten nodes, which keep their name
+Main-graph nodes of the default domain; opset >= 9 to Reshape (its shape an int64 Constant,
+Constant-9), >= 5 back (Reshape-5's shape input); axes as an attribute before opset 13, as an int64
+input from it. Sites are the rewritten nodes, which keep their name
 and output."""
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
     import onnx
 
 MIN_OPSET = 5
+#: The shape is an int64 Constant, which Constant takes from opset 9 (Constant-1: float types only).
+TO_RESHAPE_OPSET = 9
 #: Squeeze / Unsqueeze take ``axes`` as an input from opset 13 (an attribute before).
 AXES_INPUT = 13
 
@@ -85,7 +88,7 @@ def _unsqueezed(n, dims, static) -> list | None:
 def _to_reshape(model: onnx.ModelProto, only: frozenset[str] | None, op: str, out_dims) -> list[str]:
     import onnx
 
-    if opset(model) < MIN_OPSET:
+    if opset(model) < TO_RESHAPE_OPSET:
         return []
     g = model.graph
     types = static = taken = None
@@ -209,7 +212,7 @@ FREEDOMS = (
         "the resulting shape.",
         ("squeeze-as-reshape", "unsqueeze-as-reshape", "reshape-as-squeeze"),
         "main-graph Squeeze / Unsqueeze with static axes (Squeeze without axes: every dim static) whose kept dims "
-        "are static or stay at their index (written 0); back: Reshape whose known input and output dims differ "
-        "only by static 1s; opset >= 5",
+        "are static or stay at their index (written 0), opset >= 9; back: Reshape whose known input and output "
+        "dims differ only by static 1s, opset >= 5",
     ),
 )

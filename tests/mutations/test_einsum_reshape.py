@@ -188,3 +188,11 @@ def test_symbolic_shape_infer_einsum_findings(rid, graph):
     report = check_model(m, ["ort:symbolic-shape-infer"], forms={rid: mutant}, isolation=False)
     found = {c.form for c in report.cells for f in c.findings if f.kind == "annotation-violated"}
     assert found == {rid}, [(c.form, [f.message for f in c.findings]) for c in report.cells]
+
+
+def test_no_int64_constant_below_opset_9():
+    """Constant-1 takes float types only: below opset 9 the shape cannot be an int64 Constant."""
+    m = parse("g (float[N, 3] x) => (float[N, 1, 3] y) { y = Unsqueeze<axes = [1]>(x) }", opset=8)
+    assert REWRITES["unsqueeze-as-reshape"].apply(m) is None
+    m9 = parse("g (float[N, 3] x) => (float[N, 1, 3] y) { y = Unsqueeze<axes = [1]>(x) }", opset=9)
+    verify_equivalent(m9, REWRITES["unsqueeze-as-reshape"].apply(m9)[0], feeds(m9), "unsqueeze-as-reshape")
