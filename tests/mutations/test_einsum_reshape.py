@@ -196,3 +196,17 @@ def test_no_int64_constant_below_opset_9():
     assert REWRITES["unsqueeze-as-reshape"].apply(m) is None
     m9 = parse("g (float[N, 3] x) => (float[N, 1, 3] y) { y = Unsqueeze<axes = [1]>(x) }", opset=9)
     verify_equivalent(m9, REWRITES["unsqueeze-as-reshape"].apply(m9)[0], feeds(m9), "unsqueeze-as-reshape")
+
+
+@pytest.mark.parametrize("rid", ["squeeze-as-reshape", "unsqueeze-as-reshape"])
+def test_reshape_as_squeeze_takes_the_reshape_back(rid, base):
+    """The inverse finds the Reshape the rewrite wrote and gives back the op it replaced."""
+    m, f = base
+    site = sorted(SITES[rid])[0]
+    mutant = REWRITES[rid].apply(m, [site])[0]
+    index = int(site[1:].split(":")[0])
+    assert mutant.graph.node[index + 1].op_type == "Reshape"  # after its shape Constant
+    back = REWRITES["reshape-as-squeeze"].apply(mutant, [f"#{index + 1}:Reshape"])
+    assert back is not None
+    assert back[0].graph.node[index + 1].op_type == site.split(":")[1]
+    verify_equivalent(m, back[0], f, f"{rid}+reshape-as-squeeze")
