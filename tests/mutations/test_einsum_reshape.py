@@ -210,3 +210,28 @@ def test_reshape_as_squeeze_takes_the_reshape_back(rid, base):
     assert back is not None
     assert back[0].graph.node[index + 1].op_type == site.split(":")[1]
     verify_equivalent(m, back[0], f, f"{rid}+reshape-as-squeeze")
+
+
+def test_symbolic_shape_infer_crashes_on_squeeze_as_reshape_to_a_scalar():
+    """Found by squeeze-as-reshape (onnxruntime 1.32.0 symbolic_shape_infer): a dim squeezed to a scalar
+    by Reshape(d, []) and read by Add / Range makes it raise (TypeError in _compute_on_sympy_data;
+    an AssertionError in as_scalar on fusion-gqa/llama), where the Squeeze spelling is inferred."""
+    from passcheck.api import check_model
+
+    m = parse(
+        """g (float[N, 3] x) => (int64[M] r) {
+          s = Shape<start = 0, end = 1>(x)
+          zero = Constant<value = int64[1] {0}>()
+          n = Squeeze(s, zero)
+          two = Constant<value = int64 {2}>()
+          lim = Add(n, two)
+          one = Constant<value = int64 {1}>()
+          r = Range(n, lim, one)
+        }""",
+        opset=17,
+    )
+    mutant = REWRITES["squeeze-as-reshape"].apply(m)[0]
+    verify_equivalent(m, mutant, feeds(m), "squeeze-as-reshape")
+    report = check_model(m, ["ort:symbolic-shape-infer"], forms={"squeeze-as-reshape": mutant}, isolation=False)
+    rejected = {c.form for c in report.cells for f in c.findings if f.kind == "rejected"}
+    assert rejected == {"squeeze-as-reshape"}, [(c.form, [f.message for f in c.findings]) for c in report.cells]
