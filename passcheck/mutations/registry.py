@@ -83,6 +83,8 @@ MODULES = (
     "passcheck.mutations.into_subgraph",
     "passcheck.mutations.through_types",
     "passcheck.mutations.sequence_ops",
+    "passcheck.mutations.einsum_forms",
+    "passcheck.mutations.squeeze_reshape",
 )
 
 
