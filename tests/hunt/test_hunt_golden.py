@@ -5,10 +5,9 @@ same items in the same order with the same statuses and signatures, and the same
 ``golden_hunt.json`` was first written by the tree before that work (main at 2a62762), then rewritten
 when 18 rewrites joined the search space (seed 5 then found nothing in 40 items; seed 2 finds 4
 signatures of two planted passes), and when the scheduler began sharing time between the passes
-(seed 2 finds 5 signatures of three planted passes), and when ``neutral-op`` and ``cast-round-trip`` joined (the
-same 5 signatures,
-other items); when a change of the
-search space (a new rewrite, a new scheduler rule) changes the sequence on purpose, rewrite it with
+(seed 2 finds 5 signatures of three planted passes), and when ``neutral-op`` and ``cast-round-trip`` joined
+(the same 5 signatures, other items); when a change of the search space (a new rewrite, a new scheduler
+rule) changes the sequence on purpose, rewrite it with
 ``python tests/hunt/test_hunt_golden.py --write`` and say so in the commit. It runs with
 ``--no-variation``: the base variations (:mod:`passcheck.hunt.variation`) joined the search after it was
 written, and without them the sequence is the one it holds (``tests/hunt/test_variation.py`` covers them).
