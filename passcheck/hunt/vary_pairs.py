@@ -13,9 +13,10 @@ kind                change
 ==================  ======================================================================================
 ``cast-narrow``     every node reading the value reads ``Cast(Cast(x, to=N), to=T)`` instead, N the first of
                     :data:`NARROW` for T with onnxruntime CPU Cast kernels both ways
-``transpose-pair``  every node reading the value reads ``Reshape(Transpose(Transpose(x, p), p), Shape(x))``,
+``transpose-pair``  every node reading the value reads ``Reshape(Transpose(Transpose(x, p), p), shape of x)``,
                     p the rotation ``[1, …, r-1, 0]`` (r ≥ 3: p∘p moves every axis, so it is no identity); the
-                    Reshape gives the readers x's shape back, whatever p∘p does to it
+                    Reshape gives the readers x's shape back, whatever p∘p does to it (an initializer when x's
+                    shape is static, else ``Shape(x)``; ``allowzero=1`` from Reshape-14 for zero-size dims)
 ==================  ======================================================================================
 
 N is chosen so the loss shows on the feeds the hunt runs (:func:`passcheck.runtime.synthesize`: standard
@@ -24,7 +25,8 @@ float16 1e-2: :data:`passcheck.oracles.numeric.TOLERANCES`): float and double to
 to 2^-11; double → float's 2^-24 would hide under float64's rtol), float16 and bfloat16 to int32 (truncation),
 every integer type to bool (2 and 3 become 1). Sites: values main-graph nodes read (graph inputs and node
 outputs, never initializers or Constant outputs) of a known element type; transpose-pair also needs a known rank
-≥ 3 with at least two dims not statically 1 (else p∘p moves no data). Graph outputs keep reading the value.
+≥ 3 with at least two dims not statically 1 (else p∘p moves no data), and no zero-size dim below opset 14.
+Graph outputs keep reading the value.
 """
 
 from __future__ import annotations
@@ -46,8 +48,8 @@ NARROW: dict[int, tuple[int, ...]] = {
     16: (6,),  # BFLOAT16 → INT32
     **{t: (9,) for t in (2, 3, 4, 5, 6, 7, 12, 13)},  # integers → BOOL
 }
-#: Reshape takes its shape as an input from opset 5.
-RESHAPE_INPUT = 5
+#: Reshape takes its shape as an input from opset 5, and has ``allowzero`` from 14.
+RESHAPE_INPUT, ALLOWZERO = 5, 14
 
 
 def is_pair(kind: str) -> bool:
@@ -62,7 +64,7 @@ def candidates(model: onnx.ModelProto, types: Mapping[str, Any]) -> Iterator[tup
         t = types[v].tensor_type
         if _narrow(t.elem_type, version) is not None:
             yield "cast-narrow", v
-        if version >= RESHAPE_INPUT and _movable(t):
+        if _movable(t, version):
             yield "transpose-pair", v
 
 
@@ -82,15 +84,15 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: Mapping[str, Any]
             helper.make_node("Cast", [site], [a], name=fresh("narrow_cast"), to=to),
             helper.make_node("Cast", [a], [b], name=fresh("back_cast"), to=t.elem_type),
         ]
-    elif kind == "transpose-pair" and version >= RESHAPE_INPUT and _movable(t):
+    elif kind == "transpose-pair" and _movable(t, version):
         r = len(t.shape.dim)
         p = [*range(1, r), 0]
         a, b, s, out = fresh("t1"), fresh("t2"), fresh("shape"), fresh("pair")
         nodes = [
             helper.make_node("Transpose", [site], [a], name=fresh("transpose1"), perm=p),
             helper.make_node("Transpose", [a], [b], name=fresh("transpose2"), perm=p),
-            helper.make_node("Shape", [site], [s], name=fresh("shape_node")),
-            helper.make_node("Reshape", [b, s], [out], name=fresh("reshape")),
+            *_shape_of(model, site, t, s, fresh("shape_node")),
+            helper.make_node("Reshape", [b, s], [out], name=fresh("reshape"), **_allowzero(version)),
         ]
     else:
         return False
@@ -127,9 +129,31 @@ def _narrow(elem: int, version: int) -> int | None:
     return next((n for n in NARROW.get(elem, ()) if cast_runs(elem, n, version) and cast_runs(n, elem, version)), None)
 
 
-def _movable(t) -> bool:
-    """Rank ≥ 3 known and at least two dims not statically 1 (module docs)."""
-    if not t.HasField("shape") or len(t.shape.dim) < 3:
+def _shape_of(model, x: str, t, out: str, name: str):
+    """x's shape as a new initializer when every dim is static (a tool that needs the shape at load time, as the
+    onnx version converter's Reshape-5 → 4 adapter does, sees it) and no node, else the node ``Shape(x)``."""
+    import numpy as np
+    from onnx import helper, numpy_helper
+
+    dims = [d.dim_value if d.HasField("dim_value") else None for d in t.shape.dim]
+    if None in dims:
+        return [helper.make_node("Shape", [x], [out], name=name)]
+    model.graph.initializer.append(numpy_helper.from_array(np.array(dims, np.int64), out))
+    return []
+
+
+def _allowzero(version: int) -> dict[str, int]:
+    """``allowzero=1`` from Reshape-14: a 0 in the shape is a zero-size dim, not "copy the input's dim" (which
+    would take the transposed tensor's dim, not x's)."""
+    return {"allowzero": 1} if version >= ALLOWZERO else {}
+
+
+def _movable(t, version: int) -> bool:
+    """Rank ≥ 3 known, at least two dims not statically 1 (module docs), Reshape's shape an input, and no
+    zero-size dim before ``allowzero`` (Reshape-5 to 13 read a 0 as "the input's dim")."""
+    if version < RESHAPE_INPUT or not t.HasField("shape") or len(t.shape.dim) < 3:
+        return False
+    if version < ALLOWZERO and any(d.HasField("dim_value") and d.dim_value == 0 for d in t.shape.dim):
         return False
     return sum(not (d.HasField("dim_value") and d.dim_value == 1) for d in t.shape.dim) >= 2
 

@@ -95,3 +95,28 @@ def test_a_small_hunt_finds_the_cast_pass_only_through_a_cast_narrow_neighbour(t
     assert wrong and {s["signature"]["rewrite"] for s in wrong} == {"vary:cast-narrow"}, wrong
     tried = {i["form"].split("@")[0] for i in state["items"]}
     assert "cast-round-trip" in tried, sorted(tried)
+
+
+@pytest.mark.parametrize(
+    ("shape", "opset", "built"), [([2, 0, 3], 18, True), ([2, 0, 3], 13, False), ([2, 4, 3], 7, True)]
+)
+def test_a_transpose_pair_keeps_a_static_or_zero_size_shape(shape, opset, built):
+    """A static shape is an initializer (the version converter takes Reshape-5 down to 4 only with a constant
+    shape); a zero-size dim needs Reshape-14's ``allowzero`` (below it a 0 copies the transposed input's dim)."""
+    import numpy as np
+    import onnxruntime as ort
+    from onnx import TensorProto, helper, version_converter
+
+    x, y = (helper.make_tensor_value_info(n, TensorProto.FLOAT, shape) for n in "xy")
+    nodes = [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Neg", ["r"], ["y"])]
+    base = helper.make_model(helper.make_graph(nodes, "g", [x], [y]), opset_imports=[helper.make_opsetid("", opset)])
+    out = variation.build(base, "vary:transpose-pair@r")
+    assert (out is not None) == built
+    if out is None:
+        return
+    onnx.checker.check_model(out[0], full_check=True)
+    feed = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+    got = ort.InferenceSession(out[0].SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": feed})
+    assert got[0].shape == tuple(shape)
+    if opset < 14:
+        assert version_converter.convert_version(out[0], 4).opset_import[0].version == 4
