@@ -347,12 +347,14 @@ def test_a_warm_server_runs_each_mutant_against_the_mutated_module_of_its_tree(t
     assert (runner.trees[0] / "m.py").read_text() == "x = 1 + 1\ny = 0 * 5\n"
 
 
-def test_a_run_reuses_the_results_whose_key_is_unchanged_and_judges_only_the_rest(tmp_path, capsys):
+def test_a_run_reuses_the_results_whose_key_is_unchanged_and_judges_only_the_rest(tmp_path, capsys, monkeypatch):
     """``--results`` of an earlier run: a mutant with a row under its current key is not judged again and
     counts in the table; a row of the same mutant under another key (another module content, test files
     or tool versions) counts nowhere; the mutant without a row of its key is judged and gets one."""
     import json
     import random
+
+    monkeypatch.chdir(ROOT)  # the script takes --paths and --tests relative to the checkout, as its docs say
 
     ms = _bench("mutation_score")
     results = tmp_path / "results.jsonl"

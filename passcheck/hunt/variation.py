@@ -28,6 +28,9 @@ kind                      change (site)
                           group, else a value of the group: its first graph input or smallest name)
 ``expose``, ``fanout``    an intermediate value read by one node also a graph output, or read by one more node
                           whose result is a new graph output (:mod:`.vary_struct`; site: the value's name)
+``cast-narrow``,          every reader of a value reads it cast through a narrowing type and back, or through
+``transpose-pair``        two Transposes whose product is no identity (:mod:`.vary_pairs`; site: the value's
+                          name): pairs a pass must not cancel
 ``bind-…``, ``feed-…``    the same model under another binding of its dim_params or on other float
                           feeds (:mod:`.vary_bindings`: the run conditions, not the model)
 ========================  ==========================================================================
@@ -50,7 +53,7 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from passcheck.hunt import vary_bindings, vary_struct
+from passcheck.hunt import vary_bindings, vary_pairs, vary_struct
 from passcheck.hunt.elem_groups import TARGETS
 
 if TYPE_CHECKING:
@@ -105,8 +108,8 @@ def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
 
 
 def family(form: str) -> str:
-    """The variation family of ``form``: ``value``, ``shape``, ``attr``, ``elem``, ``expose``, ``fanout``, ``bind``
-    or ``feed``."""
+    """The variation family of ``form``: ``value``, ``shape``, ``attr``, ``elem``, ``expose``, ``fanout``, ``cast``,
+    ``transpose``, ``bind`` or ``feed``."""
     return kind(form)[len(PREFIX) :].split("-", 1)[0]
 
 
@@ -158,6 +161,8 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
             done = _retype(out, site, ELEM_KINDS[k])
         elif vary_struct.is_structural(k):
             done = vary_struct.build(out, k, site, _inferred(out))
+        elif vary_pairs.is_pair(k):
+            done = vary_pairs.build(out, k, site, _inferred(out))
         elif vary_bindings.is_condition(k):  # the model as it is: only its run conditions change
             done = vary_bindings.builds(out, k, site)
         else:
@@ -198,6 +203,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
             yield f"attr-{attr}", f"{node.name}={value}"
     yield from _elem_candidates(model, shapes)
     yield from vary_struct.candidates(model, shapes)
+    yield from vary_pairs.candidates(model, shapes)
 
 
 def _attribute_variants(model, node, schema, shapes) -> Iterator[tuple[str, str]]:

@@ -70,6 +70,7 @@ MODULES = (
     "passcheck.mutations.loop_carried",
     "passcheck.mutations.neutral_select",
     "passcheck.mutations.neutral_ops",
+    "passcheck.mutations.cast_round_trip",
     "passcheck.mutations.function_types",
     "passcheck.mutations.function_overloads",
     "passcheck.mutations.training_info",

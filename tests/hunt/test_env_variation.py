@@ -56,7 +56,8 @@ def test_a_neighbour_an_old_onnxruntime_cannot_run_is_unavailable_there_not_a_fi
     # ConvInteger's weight as int8 (the schema's T2 allows it): onnxruntime 1.22.1 has no such kernel
     # and rejects the run, 1.32.0 runs it; the base (uint8 weight) runs in both
     envs = [REPO / "ci" / "envs" / "onnx-1.18.txt", REPO / "ci" / "envs" / "onnx-1.23.txt"]
-    state = _hunt(tmp_path, "pattern-onnxscript/convinteger-same-upper", envs, "onnx:infer-shapes-strict")
+    # seed 3: with the pair kinds (vary_pairs) among the neighbours seed 0's 80 items no longer draw elem-int8@qw
+    state = _hunt(tmp_path, "pattern-onnxscript/convinteger-same-upper", envs, "onnx:infer-shapes-strict", seed=3)
     item = next(i for i in state["items"] if i["form"] == "vary:elem-int8@qw")
     old, new = item["envs"]["onnx-1.18"], item["envs"]["onnx-1.23"]
     assert old["status"] == "unavailable" and "onnxruntime cannot run" in old["reason"], item
