@@ -1,0 +1,66 @@
+"""What a new user broke (session 12): the report of an interrupted run re-rendered as if complete."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+PASSCHECK = str(Path(sys.executable).with_name("passcheck"))
+
+
+@pytest.fixture(scope="module")
+def partial_report(tmp_path_factory) -> Path:
+    """A clean ``check`` report of a Relu model (real onnxruntime), marked ``"partial": true`` as the CLI
+    writes it when Ctrl-C stops a run: the cells it holds are all ``ok``."""
+    d = tmp_path_factory.mktemp("partial")
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+    )
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)]), str(d / "m.onnx"))
+    run = subprocess.run(
+        [PASSCHECK, "check", "m.onnx", "--pass", "ort:disabled", "--json", "r.json", "-q"],
+        capture_output=True,
+        text=True,
+        cwd=d,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+    doc = json.loads((d / "r.json").read_text())
+    assert doc["summary"]["verdicts"] == {"ok": 2}
+    (d / "r.json").write_text(json.dumps({**doc, "partial": True}))
+    return d / "r.json"
+
+
+def _report(path: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([PASSCHECK, "report", str(path), *args], capture_output=True, text=True, timeout=300)
+
+
+def test_a_partial_report_fails_on_findings_and_says_it_is_partial(partial_report):
+    # was: exit 0 and "2 cells: 0 unexpected findings … 0 cells unchecked" for a run stopped early
+    gate = _report(partial_report, "--fail-on-findings")
+    assert gate.returncode == 1, gate.stderr
+    assert "interrupted" in gate.stderr and "PARTIAL" in gate.stdout
+    shown = _report(partial_report)
+    assert shown.returncode == 0 and "interrupted" in shown.stderr
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "findings"])
+def test_a_partial_report_rendered_as_markdown_says_so(partial_report, fmt):
+    out = _report(partial_report, "--format", fmt)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("> **Partial report**"), out.stdout[:200]
+
+
+def test_a_partial_report_re_rendered_as_json_stays_partial(partial_report):
+    out = _report(partial_report, "--format", "json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["partial"] is True
