@@ -64,3 +64,34 @@ def test_a_partial_report_re_rendered_as_json_stays_partial(partial_report):
     out = _report(partial_report, "--format", "json")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["partial"] is True
+
+
+def _transpose_opset6(path: Path) -> Path:
+    g = helper.make_graph(
+        [helper.make_node("Transpose", ["x"], ["y"], perm=[1, 0])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 2])],
+    )
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 6)]), str(path))
+    return path
+
+
+@pytest.mark.parametrize(
+    "command", [["check", "--pass", "ort:disabled", "--mutations", "-q"], ["mutate", "--out", "m"]]
+)
+def test_a_named_form_that_does_not_apply_says_where_it_applies(tmp_path, command):
+    # was: "no rewrite applies to this model" and nothing on why; node-in-if-const needs opset >= 9
+    model = _transpose_opset6(tmp_path / "t.onnx")
+    run = subprocess.run(
+        [PASSCHECK, command[0], str(model), *command[1:], "--form", "node-in-if-const"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+    )
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out
+    assert "no rewrite applies to this model" in out
+    assert "node-in-if-const applies to: main-graph nodes" in out and "opset >= 9" in out, out
+    assert "this model imports opset 6" in out, out
