@@ -55,7 +55,7 @@ def add_parser(sub) -> None:
         default=[],
         metavar="ID",
         help="with --mutations: only these rewrite ids (ID: every site and up to --max-sites single sites; ID@SITE: "
-        "that site only; A+B: B after A)",
+        "that site only; A+B: B after A; 'passcheck list --rewrites' lists the ids)",
     )
     p.add_argument(
         "--max-sites",

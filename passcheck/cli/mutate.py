@@ -19,7 +19,8 @@ def add_parser(sub) -> None:
         action="append",
         default=[],
         metavar="ID",
-        help="only these forms (repeatable): a rewrite id, ID@SITE (one site) or A+B; default: every rewrite",
+        help="only these forms (repeatable): a rewrite id ('passcheck list --rewrites'), ID@SITE (one site) or A+B; "
+        "default: every rewrite",
     )
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the mutants and manifest.json (created)")
     p.add_argument(

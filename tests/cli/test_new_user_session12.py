@@ -95,3 +95,15 @@ def test_a_named_form_that_does_not_apply_says_where_it_applies(tmp_path, comman
     assert "no rewrite applies to this model" in out
     assert "node-in-if-const applies to: main-graph nodes" in out and "opset >= 9" in out, out
     assert "this model imports opset 6" in out, out
+
+
+def test_list_rewrites_names_every_form_id_the_mutations_take():
+    # was: no way to list the rewrite ids but a --form typo's error, cut at twelve ids and "…"
+    from passcheck.mutations.registry import REWRITES
+
+    out = subprocess.run([PASSCHECK, "list", "--rewrites", "--json"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert [r["id"] for r in json.loads(out.stdout)] == list(REWRITES)
+    piped = subprocess.run([PASSCHECK, "list", "--rewrites"], capture_output=True, text=True, timeout=300)
+    ids = {line.split("\t")[0] for line in piped.stdout.splitlines()}
+    assert {"transpose-conjugate", "node-in-loop-once", "split-to-sequence"} <= ids, piped.stdout[:300]
