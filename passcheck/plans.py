@@ -115,6 +115,21 @@ def alone_because(model: onnx.ModelProto, rejected: str | None, checker) -> str 
     return None
 
 
+def none_applies(model: onnx.ModelProto, form_ids: Sequence[str]) -> str:
+    """``no rewrite applies to this model``, and for each rewrite named in ``form_ids`` (``ID``,
+    ``ID@SITE``, ``A+B``) where it applies (its catalogue row's ``sites``, docs/spellings.md) and the
+    default-domain opset the model imports, so a user who named a form learns why it did not fit."""
+    from passcheck.mutations.catalogue import freedoms
+
+    names = list(dict.fromkeys(p.split("@", 1)[0] for f in form_ids for p in f.split("+")))
+    if not names:
+        return "no rewrite applies to this model"
+    where = {r: f.sites.rstrip(".") for f in freedoms() for r in f.rewrites if f.sites}
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
+    told = "; ".join(f"{n} applies to: {where[n]}" for n in names if n in where)
+    return f"no rewrite applies to this model (this model imports opset {opset}){'; ' + told if told else ''}"
+
+
 def site_ranking():
     """The :class:`~passcheck.mutations.site_ranking.Ranking` a site budget keeps first: the
     coverage map's (``passcheck.coverage.op_weights()``: op type → weight) when it offers one and

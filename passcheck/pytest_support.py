@@ -364,6 +364,22 @@ def check_case_patterns(config: pytest.Config) -> None:
             )
 
 
+def _check_marker_forms(cases: Sequence[Case], mine: Sequence[str], forms: Sequence[str]) -> None:
+    """A ``forms=`` glob matching no form of the marker's cases, or marker globs whose cells share
+    no form, is a collection error (as ``passcheck run --case GLOB:FORM`` exits 2), never a test
+    parametrized over nothing and skipped."""
+    from passcheck.errors import UnknownIdError
+
+    known = sorted({f for c in cases for f in c.forms})
+    for g in forms:
+        if not any(fnmatch.fnmatchcase(f, g) for f in known):
+            _usage(str(UnknownIdError("form", g, known)))
+    if forms and not any(
+        _wanted(c, f, mine) and _wanted(c, f, [f"*:{g}" for g in forms]) for c in cases for f in c.forms
+    ):
+        _usage(f"no form of {list(mine)} matches forms {list(forms)}")
+
+
 def parametrize(metafunc: pytest.Metafunc) -> None:
     """Parametrize a test carrying the ``passcheck`` marker over (case, form)."""
     marker = metafunc.definition.get_closest_marker("passcheck")
@@ -378,6 +394,7 @@ def parametrize(metafunc: pytest.Metafunc) -> None:
         cases = registry().select(mine)
     except PasscheckError as exc:
         _usage(str(exc))
+    _check_marker_forms(cases, mine, args["forms"] or [])
     params, ids = [], []
     for case in cases:
         for form in case.forms:

@@ -55,7 +55,7 @@ def add_parser(sub) -> None:
         default=[],
         metavar="ID",
         help="with --mutations: only these rewrite ids (ID: every site and up to --max-sites single sites; ID@SITE: "
-        "that site only; A+B: B after A)",
+        "that site only; A+B: B after A; 'passcheck list --rewrites' lists the ids)",
     )
     p.add_argument(
         "--max-sites",
@@ -165,7 +165,7 @@ def _check(args, model, session, human, n_passes: int) -> int:
                 none = (
                     f"no mutant could be verified ({len(unverified)} left out)"
                     if unverified
-                    else "no rewrite applies to this model"
+                    else plans.none_applies(model, args.form)
                 )
                 print(f"{none}: nothing to compare with; checking the model alone", file=human)
         s.progress.stage("cells", (1 + len(forms)) * (1 + n_passes), done=len(s.previous))

@@ -15,8 +15,8 @@ from passcheck.cli._common import console as console_
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "list",
-        help="list cases, forms, tags and passes",
-        description="List the cases (or --tags, --passes): a table on a terminal, one tab-separated "
+        help="list cases, forms, tags, passes and rewrites",
+        description="List the cases (or --tags, --passes, --rewrites): a table on a terminal, one tab-separated "
         "line per record in a pipe, a JSON array with --json.",
     )
     p.add_argument(
@@ -29,6 +29,11 @@ def add_parser(sub) -> None:
     p.add_argument("--tags", action="store_true", help="list the tags (families) with their case counts")
     p.add_argument("--passes", action="store_true", help="list the pass ids")
     p.add_argument(
+        "--rewrites",
+        action="store_true",
+        help="list the rewrite ids that check --mutations --form and mutate --form take (ID, ID@SITE, A+B)",
+    )
+    p.add_argument(
         "--cases-from", action="append", default=[], metavar="PATH", help="also load case modules from a file or folder"
     )
     p.add_argument(
@@ -37,7 +42,7 @@ def add_parser(sub) -> None:
         help="print a JSON array: cases {id, forms: [{id, description}], opset, tags, family, passes, description}, "
         "or with --passes {id, default, folds_constants, optimizes, needs_feeds, opsets, install, description} "
         "(install: empty when the pass runs here, else what to pip install or why not), "
-        "with --tags {tag, cases, family}",
+        "with --tags {tag, cases, family}, with --rewrites {id, description}",
     )
     p.set_defaults(handler=handle)
 
@@ -49,11 +54,13 @@ def handle(args) -> int:
         load_path(path)
     if args.passes:
         records = _passes()
+    elif args.rewrites:
+        records = _rewrites()
     elif args.tags:
         records = _tags(args.case)
     else:
         records = _cases(args.case)
-    if not (args.passes or args.tags):
+    if not (args.passes or args.tags or args.rewrites):
         from passcheck.cases import registry
 
         for line in registry().notes():  # what a loaded source left out: never on stdout (a table/JSON)
@@ -61,7 +68,7 @@ def handle(args) -> int:
     if args.json:
         sys.stdout.write(json.dumps(records, indent=1) + "\n")
         return 0
-    hidden = set() if args.passes or args.tags else HIDDEN
+    hidden = set() if args.passes or args.tags or args.rewrites else HIDDEN
     shown = [k for k in (records[0] if records else {"id": ""}) if k not in hidden]
     console = console_()
     if not console.is_terminal:
@@ -74,7 +81,7 @@ def handle(args) -> int:
     for r in records:
         t.add_row(*(_text(r[k]) for k in shown))
     console.print(t)
-    if not (args.passes or args.tags):
+    if not (args.passes or args.tags or args.rewrites):
         console.print(f"{len(records)} cases in {len({r['family'] for r in records})} families")
     return 0
 
@@ -158,6 +165,13 @@ def _install(adapter) -> str:
     if not why:
         return ""
     return f"pip install {adapter.extra}" if adapter.extra else why
+
+
+def _rewrites() -> list[dict]:
+    """Every rewrite, in catalogue order: its ``--form`` id and what it writes (its doc line)."""
+    from passcheck.mutations.registry import REWRITES
+
+    return [{"id": rid, "description": r.doc} for rid, r in REWRITES.items()]
 
 
 def _tags(patterns) -> list[dict]:

@@ -19,7 +19,8 @@ def add_parser(sub) -> None:
         action="append",
         default=[],
         metavar="ID",
-        help="only these forms (repeatable): a rewrite id, ID@SITE (one site) or A+B; default: every rewrite",
+        help="only these forms (repeatable): a rewrite id ('passcheck list --rewrites'), ID@SITE (one site) or A+B; "
+        "default: every rewrite",
     )
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the mutants and manifest.json (created)")
     p.add_argument(
@@ -49,6 +50,7 @@ def handle(args) -> int:
     from passcheck.mutations.registry import describe
     from passcheck.mutations.subject import check_original, feeds_for
     from passcheck.oracles.validity import Checker
+    from passcheck.plans import none_applies
     from passcheck.runtime import default_bindings
 
     check_out_folder("--out", args.out)  # before the mutants are built: writing them is the last step
@@ -84,7 +86,7 @@ def handle(args) -> int:
         none = (
             f"no mutant could be verified ({len(unverified)} left out)"
             if unverified
-            else "no rewrite applies to this model"
+            else none_applies(model, args.form or ())
         )
         print(f"{args.model}: {none}; nothing written, nothing to compare")
         return 0

@@ -2,11 +2,15 @@
 
 Exit 0 when the report was re-rendered: the findings it holds already failed the run that made it,
 and re-rendering it (for a step summary, another format) is not a new failure. ``--fail-on-findings``
-exits 1 when it holds an unexpected finding or an unchecked cell (after ``--baseline``), for a job
-that gates on a stored report.
+exits 1 when it holds an unexpected finding or an unchecked cell (after ``--baseline``), or is the
+partial report of an interrupted run (its missing cells are unchecked), for a job that gates on a
+stored report; a partial report is said so on stderr and in the rendering.
 """
 
 from __future__ import annotations
+
+#: What a report written by an interrupted run (``"partial": true``) does not hold.
+PARTIAL = "the run that wrote it was interrupted; the cells it had not reached are not in it (unchecked)"
 
 
 def add_parser(sub) -> None:
@@ -30,7 +34,8 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--fail-on-findings",
         action="store_true",
-        help="exit 1 when the report holds an unexpected finding or an unchecked cell (default: exit 0 once rendered)",
+        help="exit 1 when the report holds an unexpected finding or an unchecked cell, or is partial "
+        "(an interrupted run's; default: exit 0 once rendered)",
     )
     p.set_defaults(handler=handle)
 
@@ -42,7 +47,7 @@ def handle(args) -> int:
     from passcheck.cli._common import check_outputs
     from passcheck.errors import PasscheckError
     from passcheck.report import baseline, junit, markdown, read_report, report_dict, terminal
-    from passcheck.report.json_report import atomic_write
+    from passcheck.report.json_report import atomic_write, is_partial
 
     check_outputs(args)
     if args.out == "-" and args.format != "junit":
@@ -56,6 +61,9 @@ def handle(args) -> int:
         envs = {c.env: {} for c in cells}
     else:
         cells, envs = read_report(args.file)
+    partial = bool(args.file) and is_partial(args.file)
+    if partial:
+        print(f"passcheck: {args.file}: {PARTIAL}", file=sys.stderr)
     if args.baseline:
         baseline.apply(cells, baseline.load(args.baseline))
     if args.format == "terminal":
@@ -66,6 +74,8 @@ def handle(args) -> int:
                 terminal.render(cells, Console(file=f, width=200, soft_wrap=True))
         else:
             terminal.render(cells)
+            if partial:
+                print(f"PARTIAL: {PARTIAL}")
     elif args.format == "junit":
         if not args.out:
             raise PasscheckError("--format junit needs --out FILE")
@@ -76,11 +86,15 @@ def handle(args) -> int:
         elif args.format == "findings":
             text = markdown.findings_table(cells, envs, title=args.title)
         else:
-            text = json.dumps(report_dict(cells, envs), indent=1)
+            text = json.dumps(report_dict(cells, envs, **({"partial": True} if partial else {})), indent=1)
+        if partial and args.format != "json":
+            text = f"> **Partial report**: {PARTIAL}\n\n{text}"
         if args.out:
             atomic_write(args.out, text)
         else:
             sys.stdout.write(text)
     from passcheck.records import exit_code
 
+    if args.fail_on_findings and partial:
+        return 1
     return exit_code(cells) if args.fail_on_findings else 0

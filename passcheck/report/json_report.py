@@ -112,6 +112,17 @@ def read_report(path: str | Path) -> tuple[list[CellResult], dict[str, Any]]:
     return list(cells.values()), envs
 
 
+def is_partial(path: str | Path) -> bool:
+    """Whether a stored JSON report says the run that wrote it was interrupted (``"partial": true``,
+    written before the CLI exits 130): the cells it had not reached are missing, unchecked. A
+    JSON-lines stream carries no such mark (``--resume`` completes it): False, as for an unreadable file."""
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return isinstance(doc, dict) and doc.get("partial") is True
+
+
 class Stream:
     """Append-only JSON-lines log of results, flushed and fsync'ed per record.
 

@@ -187,6 +187,24 @@ def test_baseline_makes_a_known_finding_xfail_and_reports_a_fixed_one(pytester):
     strict.assert_outcomes(failed=1, deselected=1)
 
 
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        ('cases=["optional-input/conv-bn"], forms=["nosuch"]', "unknown form id 'nosuch'"),
+        (
+            'cases=["optional-input/conv-bn:common"], forms=["empty-name"]',
+            "no form of ['optional-input/conv-bn:common'] matches forms ['empty-name']",
+        ),
+    ],
+)
+def test_marker_forms_matching_no_form_is_a_collection_error(pytester, args, needle):
+    # were: "got empty parameter set", one skipped test and exit 0 for a typo in forms=
+    _marked(pytester, args + ", passes=[noop]")
+    result = pytester.runpytest("--collect-only")
+    result.assert_outcomes(errors=1)
+    assert any(needle in x for x in result.outlines), result.outlines[-8:]
+
+
 def test_unknown_marker_argument_is_rejected_with_the_allowed_names(pytester):
     _marked(pytester, 'case=["optional-input/conv-mul"], passes=[noop]')
     result = pytester.runpytest()
