@@ -106,4 +106,4 @@ def test_list_rewrites_names_every_form_id_the_mutations_take():
     assert [r["id"] for r in json.loads(out.stdout)] == list(REWRITES)
     piped = subprocess.run([PASSCHECK, "list", "--rewrites"], capture_output=True, text=True, timeout=300)
     ids = {line.split("\t")[0] for line in piped.stdout.splitlines()}
-    assert {"transpose-conjugate", "node-in-loop-once", "split-to-sequence"} <= ids, piped.stdout[:300]
+    assert {"transpose-conjugate", "node-in-if-const", "split-to-sequence"} <= ids, piped.stdout[:300]

@@ -10,8 +10,15 @@ import pytest
 from passcheck.cases.builders import tensor
 from passcheck.errors import PasscheckInternalError
 from passcheck.mutations import REWRITES, verify_equivalent
+from passcheck.mutations.into_subgraph import LOOP_ONCE
 
 from ._models import W, feeds, named
+
+
+def _rewrite(rid):
+    """The registered rewrite ``rid``, or the unregistered LOOP_ONCE (see its comment)."""
+    return LOOP_ONCE if rid == LOOP_ONCE.id else REWRITES[rid]
+
 
 IDS = ("node-in-if-const", "node-in-if-opaque", "chain-in-if-const", "chain-in-if-opaque", "node-in-loop-once")
 CHAINS = ("chain-in-if-const", "chain-in-if-opaque")
@@ -50,7 +57,7 @@ def _shape_of(g: onnx.GraphProto) -> list[tuple]:
 @pytest.mark.parametrize("rid", IDS)
 def test_mutants_pass_the_full_checker_and_compute_the_same(rid):
     m = _kinds()
-    mutant, applied = REWRITES[rid].apply(m)
+    mutant, applied = _rewrite(rid).apply(m)
     # z (n3) is read twice: a chain stops there
     expected = ["n0..n1", "n2..n3"] if rid in CHAINS else ["n0", "n1", "n2", "n3", "n4", "n5"]
     assert list(applied.nodes) == expected
@@ -64,7 +71,7 @@ def test_mutants_pass_the_full_checker_and_compute_the_same(rid):
 
 @pytest.mark.parametrize("rid", IDS[:4])
 def test_the_two_branches_compute_the_same_nodes(rid):
-    mutant, _ = REWRITES[rid].apply(_kinds())
+    mutant, _ = _rewrite(rid).apply(_kinds())
     ifs = [n for n in mutant.graph.node if n.op_type == "If"]
     for n in ifs:
         then, other = _branches(n)
@@ -95,7 +102,7 @@ def test_opaque_condition_is_data_not_a_constant():
 
 def test_loop_once_before_squeeze_13_uses_the_axes_attribute():
     m = _kinds(opset=11)
-    mutant, applied = REWRITES["node-in-loop-once"].apply(m, ["n5"])
+    mutant, applied = LOOP_ONCE.apply(m, ["n5"])
     squeeze = next(n for n in mutant.graph.node if n.op_type == "Squeeze")
     assert len(squeeze.input) == 1 and [a.ints for a in squeeze.attribute] == [[0]]
     verify_equivalent(m, mutant, feeds(m), "node-in-loop-once")
@@ -111,10 +118,10 @@ def test_what_is_never_moved():
         opset=13,
     )
     for rid in ("node-in-if-const", "node-in-loop-once"):
-        _, applied = REWRITES[rid].apply(m)
+        _, applied = _rewrite(rid).apply(m)
         assert list(applied.nodes) == ["n1"]  # not the Constant, not the random Dropout
     assert REWRITES["node-in-if-const"].apply(_kinds(opset=8)) is None  # Constant-1 has no bool
-    assert REWRITES["node-in-loop-once"].apply(_kinds(opset=10)) is None  # Loop-1 needs a carried value
+    assert LOOP_ONCE.apply(_kinds(opset=10)) is None  # Loop-1 needs a carried value
     ints = named("g (int64[3] i) => (int64[3] j) { j = Neg(i) }", opset=13)
     assert REWRITES["node-in-if-opaque"].apply(ints) is None  # no float graph input to derive a condition from
 
@@ -122,7 +129,7 @@ def test_what_is_never_moved():
 def test_dim_names_shape_inference_made_up_are_not_written_into_bodies():
     """onnx shape inference names a Loop scan output's iteration axis ``unk__0``; a body output typed
     with it would claim a size the model never declared (one name, one size, IR.md §Static tensor shapes)."""
-    m, _ = REWRITES["node-in-loop-once"].apply(named("g (float[N, 3] x) => (float[N, 3] y) { y = Relu(x) }", opset=13))
+    m, _ = LOOP_ONCE.apply(named("g (float[N, 3] x) => (float[N, 3] y) { y = Relu(x) }", opset=13))
     loop = next(n for n in m.graph.node if n.op_type == "Loop")
     m.graph.node.append(onnx.helper.make_node("Neg", [loop.output[0]], ["z"], name="neg"))
     m.graph.output.append(onnx.helper.make_tensor_value_info("z", onnx.TensorProto.FLOAT, [None, "N", 3]))

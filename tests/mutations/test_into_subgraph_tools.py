@@ -9,13 +9,14 @@ import onnxruntime as ort
 from onnx.reference import ReferenceEvaluator
 
 from passcheck.mutations import REWRITES
+from passcheck.mutations.into_subgraph import LOOP_ONCE
 
 from ._models import named
 
 
 def _loop_output_exposed(m: onnx.ModelProto) -> onnx.ModelProto:
     """``m`` after node-in-loop-once, the Squeeze dropped and the Loop's scan output a graph output."""
-    mutant, _ = REWRITES["node-in-loop-once"].apply(m)
+    mutant, _ = LOOP_ONCE.apply(m)
     loop = next(n for n in mutant.graph.node if n.op_type == "Loop")
     mutant.graph.node.remove(next(n for n in mutant.graph.node if n.op_type == "Squeeze"))
     del mutant.graph.output[:]
