@@ -101,25 +101,44 @@ def _runs(n: onnx.NodeProto, version: int, elem_of, retyped: dict[str, int]) -> 
     return kernels.has_cpu_kernel("", n.op_type, schema.since_version, bound) is True
 
 
-def _onnx_infers(n: onnx.NodeProto, version: int, types, plan: dict[int, object], to: int, static) -> bool:
+def value_types(model: onnx.ModelProto) -> dict[str, onnx.TypeProto]:
+    """Main-graph value → its TypeProto (tensor, sequence, optional…) after onnx shape inference: graph
+    inputs, value_info, outputs, and initializers as tensors; empty when inference raises."""
+    import onnx
+
+    try:
+        g = onnx.shape_inference.infer_shapes(model).graph
+    except Exception:  # noqa: BLE001 - nothing known: no node is probed, so none is a site
+        return {}
+    out = {t.name: onnx.helper.make_tensor_type_proto(t.data_type, list(t.dims)) for t in g.initializer}
+    out.update((v.name, v.type) for v in [*g.input, *g.value_info, *g.output] if v.type.WhichOneof("value"))
+    return out
+
+
+def _onnx_infers(n: onnx.NodeProto, version: int, typed, plan: dict[int, object], to: int, static) -> bool:
     """Whether onnx's own inference for ``n``'s schema (``onnx.shape_inference.infer_node_outputs``; the
     checker's full_check and onnxruntime's graph load run the same function) takes the new binding: the
     slots in ``plan`` typed ``to``, their new static values (an array) as input data, other static inputs
-    as they are. A mutant it refuses could not be verified."""
+    as they are (``typed``: :func:`value_types`). False when an input's type is unknown. A mutant it
+    refuses could not be verified."""
     import onnx
     from onnx import numpy_helper
 
     input_types, data = {}, {}
     for s, x in enumerate(n.input):
-        k = types.get(x)
-        if not x or k is None:
+        if not x:
             continue
-        retyped = s in plan
-        input_types[x] = onnx.helper.make_tensor_type_proto(to if retyped else k.elem_type, k.dims)
-        if retyped and plan[s] is not None:
-            data[x] = numpy_helper.from_array(plan[s], x)
-        elif not retyped and x in static:
+        if x not in typed:
+            return False
+        t = onnx.TypeProto()
+        t.CopyFrom(typed[x])
+        if s in plan:
+            t.tensor_type.elem_type = to
+            if plan[s] is not None:
+                data[x] = numpy_helper.from_array(plan[s], x)
+        elif x in static:
             data[x] = static[x]
+        input_types[x] = t
     try:
         onnx.shape_inference.infer_node_outputs(onnx.defs.get_schema(n.op_type, version, ""), n, input_types, data)
     except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError):
@@ -147,7 +166,7 @@ def _edit(model: onnx.ModelProto, only: frozenset[str] | None, to: int) -> list[
     frm = INT64 if to == INT32 else INT32
     g, version = model.graph, opset(model)
     static = static_tensors(g)
-    types = known(model)
+    types, typed = known(model), None
 
     def elem_of(v: str) -> int:
         k = types.get(v)
@@ -177,7 +196,10 @@ def _edit(model: onnx.ModelProto, only: frozenset[str] | None, to: int) -> list[
             else:
                 plan.update(new)
                 retyped[name] = to
-        if not plan or not _runs(n, version, elem_of, retyped) or not _onnx_infers(n, version, types, plan, to, static):
+        if not plan or not _runs(n, version, elem_of, retyped):
+            continue
+        typed = value_types(model) if typed is None else typed
+        if not _onnx_infers(n, version, typed, plan, to, static):
             continue
         made, renamed = [], {}
         for s, array in plan.items():

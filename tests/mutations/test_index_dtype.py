@@ -217,3 +217,19 @@ def test_a_constraint_shared_with_an_output_is_caught(monkeypatch):
             assert_same_computation(original, mutant)
     finally:
         index_dtype.index_constraints.cache_clear()
+
+
+def test_sequence_positions_and_split_sizes():
+    """SequenceAt's position and SplitToSequence's split (constraint I) read beside a sequence-typed input."""
+    original = M.named(
+        """g (float[4, 6] x) => (float[4, 4] y) {
+    sp = Constant<value = int64[2] {2, 4}>()
+    s = SplitToSequence<axis=1>(x, sp)
+    i = Constant<value = int64 {-1}>()
+    y = SequenceAt(s, i)
+}""",
+        opset=18,
+    )
+    assert REWRITES["index-int32"].sites(original) == ["n1", "n3"]
+    mutant, _ = REWRITES["index-int32"].apply(original)
+    assert_same_computation(original, mutant)
