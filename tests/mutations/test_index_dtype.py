@@ -233,3 +233,19 @@ def test_sequence_positions_and_split_sizes():
     assert REWRITES["index-int32"].sites(original) == ["n1", "n3"]
     mutant, _ = REWRITES["index-int32"].apply(original)
     assert_same_computation(original, mutant)
+
+
+def test_only_bindings_onnxruntime_has_a_cpu_kernel_for(monkeypatch):
+    """Every index constraint of the installed onnxruntime's CPU kernels takes int32 (none to test against), so the
+    registry is narrowed: with no int32 Gather kernel, the Gathers are no sites and the rest stay."""
+    from passcheck.runtime import kernels
+
+    real = kernels.has_cpu_kernel
+
+    def no_int32_gather(domain, op, since_version, types=None):
+        if op == "Gather" and "tensor(int32)" in (types or {}).values():
+            return False
+        return real(domain, op, since_version, types)
+
+    monkeypatch.setattr(kernels, "has_cpu_kernel", no_int32_gather)
+    assert REWRITES["index-int32"].sites(model()) == [s for s in SITES if s not in ("n4", "n6")]
