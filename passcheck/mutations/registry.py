@@ -86,6 +86,8 @@ MODULES = (
     "passcheck.mutations.sequence_ops",
     "passcheck.mutations.einsum_forms",
     "passcheck.mutations.squeeze_reshape",
+    "passcheck.mutations.op_identities",
+    "passcheck.mutations.shape_identities",
 )
 
 
