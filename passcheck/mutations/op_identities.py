@@ -103,7 +103,8 @@ def _drop_operand(
         return []
     sites, freed = [], set()
     for i, n in enumerate(g.node):
-        if n.op_type != src or not is_default_domain(n) or len(n.input) != 2 or not chosen(only, node_label(n, i)):
+        label = node_label(n, i)  # as in the model given, before the edit
+        if n.op_type != src or not is_default_domain(n) or len(n.input) != 2 or not chosen(only, label):
             continue
         for slot in slots:
             x = n.input[1 - slot]
@@ -118,7 +119,7 @@ def _drop_operand(
             n.input[:] = [x] if dst in UNARY else [x, x]
             if attribute is not None:
                 n.attribute.append(onnx.helper.make_attribute(attribute, float(got)))
-            sites.append(node_label(n, i))
+            sites.append(label)
             break
     if sites:
         drop_unused(g, freed)
@@ -134,6 +135,7 @@ def _add_operand(model: onnx.ModelProto, only, src: str, value, types_ok, dst: s
         return []
     taken, before, sites = all_names(model), {}, []
     for i, n in enumerate(g.node):
+        label = node_label(n, i)  # as in the model given, before the edit
         x = n.input[0] if n.input else ""
         k = types.get(x)
         if (
@@ -145,7 +147,7 @@ def _add_operand(model: onnx.ModelProto, only, src: str, value, types_ok, dst: s
             or not types_ok(k)
             or not accepts(dst, version, k.elem_type)
             or not accepts("Constant", version, k.elem_type)
-            or not chosen(only, node_label(n, i))
+            or not chosen(only, label)
         ):
             continue
         c = scalar_constant(
@@ -155,7 +157,7 @@ def _add_operand(model: onnx.ModelProto, only, src: str, value, types_ok, dst: s
         del n.attribute[:]
         n.op_type = dst
         n.input[:] = [c.output[0], x] if first else [x, c.output[0]]
-        sites.append(node_label(n, i))
+        sites.append(label)
     if sites:
         splice(g, before)
     return sites

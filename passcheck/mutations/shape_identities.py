@@ -68,7 +68,8 @@ def constant_of_shape_to_expand(model: onnx.ModelProto, only: frozenset[str] | N
         return []
     taken, before, sites = all_names(model), {}, []
     for i, n in enumerate(g.node):
-        if n.op_type != "ConstantOfShape" or not is_default_domain(n) or not chosen(only, node_label(n, i)):
+        label = node_label(n, i)  # as in the model given, before the edit
+        if n.op_type != "ConstantOfShape" or not is_default_domain(n) or not chosen(only, label):
             continue
         value = attr_value(n, "value", None)
         elem_type = FLOAT if value is None else value.data_type
@@ -82,7 +83,7 @@ def constant_of_shape_to_expand(model: onnx.ModelProto, only: frozenset[str] | N
         drop_attribute(n, "value")
         n.op_type = "Expand"
         n.input[:] = [c.output[0], n.input[0]]
-        sites.append(node_label(n, i))
+        sites.append(label)
     if sites:
         splice(g, before)
     return sites
@@ -99,12 +100,13 @@ def expand_to_constant_of_shape(model: onnx.ModelProto, only: frozenset[str] | N
         return []
     sites, freed = [], set()
     for i, n in enumerate(g.node):
+        label = node_label(n, i)  # as in the model given, before the edit
         if (
             n.op_type != "Expand"
             or not is_default_domain(n)
             or len(n.input) != 2
             or n.input[0] not in static
-            or not chosen(only, node_label(n, i))
+            or not chosen(only, label)
         ):
             continue
         t, shape = static[n.input[0]], types.get(n.input[1])
@@ -118,7 +120,7 @@ def expand_to_constant_of_shape(model: onnx.ModelProto, only: frozenset[str] | N
         n.op_type = "ConstantOfShape"
         n.input[:] = [n.input[1]]
         n.attribute.append(onnx.helper.make_attribute("value", numpy_helper.from_array(arr.reshape(1))))
-        sites.append(node_label(n, i))
+        sites.append(label)
     if sites:
         drop_unused(g, freed)
     return sites
@@ -137,7 +139,8 @@ def tile_to_expand(model: onnx.ModelProto, only: frozenset[str] | None = None) -
         return []
     sites = []
     for i, n in enumerate(g.node):
-        if n.op_type != "Tile" or not is_default_domain(n) or len(n.input) != 2 or not chosen(only, node_label(n, i)):
+        label = node_label(n, i)  # as in the model given, before the edit
+        if n.op_type != "Tile" or not is_default_domain(n) or len(n.input) != 2 or not chosen(only, label):
             continue
         k, repeats = types.get(n.input[0]), _static_ints(n.input[1], static)
         if k is None or k.dims is None or repeats is None or len(repeats) != k.rank:
@@ -147,7 +150,7 @@ def tile_to_expand(model: onnx.ModelProto, only: frozenset[str] | None = None) -
         if not accepts("Expand", version, k.elem_type):
             continue
         n.op_type = "Expand"
-        sites.append(node_label(n, i))
+        sites.append(label)
     return sites
 
 
@@ -171,12 +174,13 @@ def expand_to_tile(model: onnx.ModelProto, only: frozenset[str] | None = None) -
         return []
     taken, before, sites, freed = all_names(model), {}, [], set()
     for i, n in enumerate(g.node):
+        label = node_label(n, i)  # as in the model given, before the edit
         if (
             n.op_type != "Expand"
             or not is_default_domain(n)
             or len(n.input) != 2
             or n.input[0] in static
-            or not chosen(only, node_label(n, i))
+            or not chosen(only, label)
         ):
             continue
         k, shape = types.get(n.input[0]), _static_ints(n.input[1], static)
@@ -197,7 +201,7 @@ def expand_to_tile(model: onnx.ModelProto, only: frozenset[str] | None = None) -
             freed.add(n.input[1])
             n.input[1] = c.output[0]
         n.op_type = "Tile"
-        sites.append(node_label(n, i))
+        sites.append(label)
     if sites:
         splice(g, before)
         drop_unused(g, freed)

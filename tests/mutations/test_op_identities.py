@@ -279,3 +279,15 @@ def test_no_site_where_the_identity_does_not_hold(rid, text, inits):
 )
 def test_rewrite_verified_on_a_library_case(rid, case_id):
     M.assert_verified_on_case(rid, case_id)
+
+
+@pytest.mark.parametrize("rid", sorted(CASES))
+def test_sites_are_labelled_as_in_the_original_and_apply_alone(rid):
+    """An unnamed node's label is ``#index:OpType`` of the model as given (not of the mutant), so each
+    ``ID@LABEL`` single-site form applies."""
+    original = CASES[rid][0][0]()
+    for n in original.graph.node:
+        n.name = ""
+    labels = REWRITES[rid].sites(original)
+    assert labels and all(label.split(":")[1] in {n.op_type for n in original.graph.node} for label in labels)
+    assert REWRITES[rid].apply(original, labels[:1]) is not None
