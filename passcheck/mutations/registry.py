@@ -87,6 +87,8 @@ MODULES = (
     "passcheck.mutations.einsum_forms",
     "passcheck.mutations.squeeze_reshape",
     "passcheck.mutations.index_dtype",
+    "passcheck.mutations.op_identities",
+    "passcheck.mutations.shape_identities",
 )
 
 
