@@ -179,3 +179,25 @@ def test_quantize_zero_point_follows_output_dtype():
     zps = {t.name: t.data_type for t in mutant.graph.initializer}
     assert [zps[n.input[2]] for n in mutant.graph.node] == [onnx.TensorProto.INT8, onnx.TensorProto.INT8]
     verify_equivalent(m, mutant, feeds(m), "optional-input-default-explicit")
+
+
+def test_batchwise_layout_states_follow_the_layout():
+    """layout = 1 (RNN/GRU/LSTM-14): initial_h is [batch, num_directions, hidden] and sequence_lens
+    counts the second dim of X. onnxruntime does not run batchwise recurrences, so the full checker and
+    strict shape inference judge the mutant (same output types as the original)."""
+    m = named(
+        """g (float[2, 5, 3] x) => (float[2, 5, 1, 4] y) {
+        y = GRU<hidden_size = 4, layout = 1>(x, gw, gr)
+    }""",
+        opset=14,
+        initializers=[_f32("gw", 1, 12, 3), _f32("gr", 1, 12, 4)],
+    )
+    mutant, _ = REWRITES["optional-input-default-explicit"].apply(m)
+    onnx.checker.check_model(mutant, full_check=True)
+    shapes = {t.name: tuple(t.dims) for t in mutant.graph.initializer}
+    node = mutant.graph.node[0]
+    assert [shapes[x] for x in node.input[3:6]] == [(1, 24), (2,), (2, 1, 4)]
+    lens = next(t for t in mutant.graph.initializer if t.name == node.input[4])
+    assert onnx.numpy_helper.to_array(lens).tolist() == [5, 5]
+    got = onnx.shape_inference.infer_shapes(mutant, strict_mode=True).graph.output
+    assert got[0].type == onnx.shape_inference.infer_shapes(m).graph.output[0].type
