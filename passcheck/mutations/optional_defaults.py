@@ -140,15 +140,18 @@ def _quantize_zp(s: _Site):
 _GATES = {"RNN": 1, "GRU": 3, "LSTM": 4}
 
 
-def _rnn(s: _Site) -> tuple[int, int, int, int] | None:
-    """(num_directions, hidden_size, seq_length, batch_size) of an RNN/GRU/LSTM node, or None."""
-    x, w = s.dims(0), s.dims(1)
+def _rnn(s: _Site) -> tuple[int, int, int | None, int | None] | None:
+    """(num_directions, hidden_size, seq_length, batch_size) of an RNN/GRU/LSTM node (the last two None
+    unless X's dims are static), or None when hidden_size is not known."""
+    x, w = s.known(0), s.dims(1)
     dirs = 2 if s.attr("direction", b"forward") == b"bidirectional" else 1
     hidden = s.attr("hidden_size") or (w[1] // _GATES[s.node.op_type] if w and len(w) == 3 else None)
-    if not hidden or x is None or len(x) != 3:
+    if not hidden:
         return None
-    seq, batch = (x[1], x[0]) if s.attr("layout", 0) == 1 else (x[0], x[1])
-    return dirs, hidden, seq, batch
+    if x is None or x.rank != 3:
+        return dirs, hidden, None, None
+    seq, batch = (x.dims[1], x.dims[0]) if s.attr("layout", 0) == 1 else x.dims[:2]
+    return dirs, hidden, *(d if isinstance(d, int) else None for d in (seq, batch))
 
 
 def _rnn_bias(s: _Site):
@@ -158,12 +161,20 @@ def _rnn_bias(s: _Site):
 
 def _rnn_lens(s: _Site):
     r = _rnn(s)
-    return None if r is None else (6, (r[3],), r[2])  # INT32, every sequence full length
+    return None if r is None or None in r else (6, (r[3],), r[2])  # INT32, every sequence full length
+
+
+def _rnn_lens_hold(s: _Site, a) -> bool:
+    """sequence_lens all equal to a static seq_length (any batch size)."""
+    import numpy as np
+
+    r = _rnn(s)
+    return r is not None and r[2] is not None and a.dtype == np.int32 and bool((a == r[2]).all())
 
 
 def _rnn_state(s: _Site):
     r = _rnn(s)
-    if r is None or not s.elem(0):
+    if r is None or r[3] is None or not s.elem(0):
         return None
     shape = (r[3], r[0], r[1]) if s.attr("layout", 0) == 1 else (r[0], r[3], r[1])
     return s.elem(0), shape, 0
@@ -230,7 +241,7 @@ ROWS: tuple[_Row, ...] = (
     # assumed all sequences in the batch to have length `seq_length`."; initial_h (LSTM initial_c):
     # "If not specified - assumed to be 0."; LSTM P: "If not specified - assumed to be 0."
     *(_Row(op, 3, 7, _rnn_bias) for op in ("RNN", "GRU", "LSTM")),
-    *(_Row(op, 4, 7, _rnn_lens) for op in ("RNN", "GRU", "LSTM")),
+    *(_Row(op, 4, 7, _rnn_lens, holds=_rnn_lens_hold) for op in ("RNN", "GRU", "LSTM")),
     *(_Row(op, 5, 7, _rnn_state) for op in ("RNN", "GRU", "LSTM")),
     _Row("LSTM", 6, 7, _rnn_state),
     _Row("LSTM", 7, 7, _lstm_peepholes),
@@ -299,7 +310,8 @@ def _edit(model: onnx.ModelProto, only: frozenset[str] | None, explicit: bool) -
                 if a is None:
                     continue
                 like = next((x for x in n.input if x in inits), "")
-                made = fresh_static(g, taken, f"{n.output[0]}_default{row.slot}", a, like)
+                base = next((o for o in n.output if o), n.op_type)
+                made = fresh_static(g, taken, f"{base}_default{row.slot}", a, like)
                 while len(n.input) <= row.slot:
                     n.input.append("")
                 n.input[row.slot] = made[0].output[0] if made else g.initializer[-1].name

@@ -201,3 +201,20 @@ def test_batchwise_layout_states_follow_the_layout():
     assert onnx.numpy_helper.to_array(lens).tolist() == [5, 5]
     got = onnx.shape_inference.infer_shapes(mutant, strict_mode=True).graph.output
     assert got[0].type == onnx.shape_inference.infer_shapes(m).graph.output[0].type
+
+
+def test_symbolic_batch_writes_only_the_batch_free_defaults():
+    """With X: [5, N, 3] the LSTM's B [1, 32] and P [1, 12] are static, sequence_lens and the initial
+    states ([N], [1, N, 4]) are not: only B and P are written out."""
+    m = named(
+        """g (float[5, N, 3] x) => (float[1, N, 4] h) {
+        y, h = LSTM<hidden_size = 4>(x, lw, lr)
+    }""",
+        opset=14,
+        initializers=[_f32("lw", 1, 16, 3), _f32("lr", 1, 16, 4)],
+    )
+    mutant, _ = REWRITES["optional-input-default-explicit"].apply(m)
+    node = mutant.graph.node[0]
+    shapes = {t.name: tuple(t.dims) for t in mutant.graph.initializer}
+    assert [shapes.get(x) for x in node.input[3:]] == [(1, 32), None, None, None, (1, 12)]
+    verify_equivalent(m, mutant, feeds(m), "optional-input-default-explicit")
