@@ -24,6 +24,7 @@ from passcheck.mutations._base import (
     all_names,
     chosen,
     drop_unused,
+    fresh_name,
     is_default_domain,
     node_label,
     opset,
@@ -310,8 +311,14 @@ def _edit(model: onnx.ModelProto, only: frozenset[str] | None, explicit: bool) -
                 if a is None:
                     continue
                 like = next((x for x in n.input if x in inits), "")
-                base = next((o for o in n.output if o), n.op_type)
-                made = fresh_static(g, taken, f"{base}_default{row.slot}", a, like)
+                name = f"{next((o for o in n.output if o), n.op_type)}_default{row.slot}"
+                if like or version >= 9 or a.dtype.kind == "f":
+                    made = fresh_static(g, taken, name, a, like)
+                elif model.ir_version >= 4:  # Constant-1 holds float types only: an initializer
+                    g.initializer.append(numpy_helper.from_array(a, fresh_name(taken, name)))
+                    made = []
+                else:
+                    continue
                 while len(n.input) <= row.slot:
                     n.input.append("")
                 n.input[row.slot] = made[0].output[0] if made else g.initializer[-1].name

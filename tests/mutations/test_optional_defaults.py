@@ -218,3 +218,25 @@ def test_symbolic_batch_writes_only_the_batch_free_defaults():
     shapes = {t.name: tuple(t.dims) for t in mutant.graph.initializer}
     assert [shapes.get(x) for x in node.input[3:]] == [(1, 32), None, None, None, (1, 12)]
     verify_equivalent(m, mutant, feeds(m), "optional-input-default-explicit")
+
+
+def test_integer_defaults_below_opset_9_are_initializers():
+    """Constant-1 holds float types only: at opset 7 an RNN whose weights are graph inputs gets its int32
+    sequence_lens as an initializer (IR >= 4; left omitted at IR 3, where an initializer is also a graph
+    input), its float B and initial_h as Constants, and the full checker accepts both."""
+    m = named(
+        """g (float[5, 2, 3] x, float[1, 4, 3] w, float[1, 4, 4] r) => (float[1, 2, 4] h) {
+        y, h = RNN<hidden_size = 4>(x, w, r)
+    }""",
+        opset=7,
+    )
+    assert m.ir_version < 4
+    old, _ = REWRITES["optional-input-default-explicit"].apply(m)
+    m.ir_version = 4
+    new, _ = REWRITES["optional-input-default-explicit"].apply(m)
+    for mutant, lens in ((old, []), (new, [new.graph.node[-1].input[4]])):
+        onnx.checker.check_model(mutant, full_check=True)
+        node = mutant.graph.node[-1]
+        assert [t.name for t in mutant.graph.initializer] == lens and bool(node.input[4]) == bool(lens)
+        assert {n.output[0] for n in mutant.graph.node[:-1]} == {node.input[3], node.input[5]}
+        verify_equivalent(m, mutant, feeds(m), "optional-input-default-explicit")
