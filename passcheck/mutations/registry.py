@@ -89,6 +89,7 @@ MODULES = (
     "passcheck.mutations.index_dtype",
     "passcheck.mutations.op_identities",
     "passcheck.mutations.shape_identities",
+    "passcheck.mutations.optional_defaults",
 )
 
 
