@@ -86,6 +86,7 @@ MODULES = (
     "passcheck.mutations.sequence_ops",
     "passcheck.mutations.einsum_forms",
     "passcheck.mutations.squeeze_reshape",
+    "passcheck.mutations.prose_defaults",
 )
 
 
