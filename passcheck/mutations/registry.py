@@ -90,6 +90,7 @@ MODULES = (
     "passcheck.mutations.op_identities",
     "passcheck.mutations.shape_identities",
     "passcheck.mutations.optional_defaults",
+    "passcheck.mutations.prose_defaults",
 )
 
 

@@ -36,6 +36,9 @@ ON_MODELS = [
     ("transpose-conjugate", "wheel:light/light_inception_v1.onnx"),
     ("transpose-conjugate", "wheel:light/light_resnet50.onnx"),
     ("transpose-conjugate", "wheel:pytorch-operator/test_operator_reduced_mean/model.onnx"),
+    ("prose-default-explicit", "case:attributes/conv-defaults"),
+    ("prose-default-omitted", "wheel:pytorch-converted/test_ConvTranspose2d/model.onnx"),
+    ("prose-default-omitted", "wheel:pytorch-converted/test_MaxPool3d_stride/model.onnx"),
 ]
 
 
