@@ -6,7 +6,10 @@ the base under ``ort:disabled``); a form it refuses is a rewrite's problem, neve
 both forms go through :func:`passcheck.engine.evaluate` (the ``input`` judgement and the pass) in
 the given executor. Kept: comparative findings (parity, acceptance) on either form; a per-form
 finding on the rewritten form only when the base shows no finding of the same oracle and kind
-under the same pass (what both forms do is the base's, not the rewrite's).
+under the same pass (what both forms do is the base's, not the rewrite's). On a form onnxruntime
+cannot run (its ``input`` finding is ``runtime`` / ``rejected``), what onnxruntime's optimizer levels
+then fail to fold or fuse is that same defect (constant folding runs the kernel that fails), not a
+second one: those parity findings are not kept.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ if TYPE_CHECKING:
 COMMON = "common"
 #: Oracles that compare the forms: their findings are the pair's, whichever form they sit on.
 COMPARATIVE = frozenset({"parity", "acceptance"})
+#: onnxruntime's optimization levels: passes that run onnxruntime's kernels (constant folding).
+ORT_LEVELS = frozenset({"ort:disabled", "ort:basic", "ort:extended", "ort:all"})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,16 +140,24 @@ def gate(
 def blamed(cells, form: str) -> list[Finding]:
     """The findings of ``cells`` the rewrite to ``form`` is to blame for (see module docs), each
     the representative of its root cause (:func:`passcheck.report.rootcause.root_causes`): a pass
-    rejecting a form onnxruntime cannot run at all is that form's ``input`` finding, not another bug."""
+    rejecting a form onnxruntime cannot run at all is that form's ``input`` finding, not another bug,
+    and so is what onnxruntime's optimization levels leave unfolded on it."""
     from passcheck.report.rootcause import root_causes
 
     explained = {id(f) for rc in root_causes(cells) for f in rc.others}
     seen = {(c.pass_id, c.form, f.oracle, f.kind) for c in cells for f in c.findings}
+    unrunnable = {c.form for c in cells if c.pass_id == "input" for f in c.findings if _cannot_run(f)}
     out = []
     for c in cells:
         for f in c.findings:
             if f.expected or id(f) in explained:
                 continue
+            if f.oracle == "parity" and c.pass_id in ORT_LEVELS and c.form in unrunnable:
+                continue
             if f.oracle in COMPARATIVE or (c.form == form and (c.pass_id, COMMON, f.oracle, f.kind) not in seen):
                 out.append(f)
     return out
+
+
+def _cannot_run(f: Finding) -> bool:
+    return (f.oracle, f.kind) == ("runtime", "rejected") and not f.expected

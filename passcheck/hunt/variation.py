@@ -8,7 +8,8 @@ A neighbour is named by a *variation form id* ``vary:<kind>@<site>``:
 kind                      change (site)
 ========================  ==========================================================================
 ``value-nudge``           a small float constant (≤ :data:`SMALL` elements, an initializer no graph input
-                          overrides, or a Constant) × (1 + 1e-2) (site: the value's name)
+                          overrides, or a Constant) × (1 + 1e-2) (site: the value's name); none where an
+                          element would overflow its type (a mask's ``-3.4e38`` is left as it is)
 ``value-negate``          its sign flipped
 ``value-zero``            every element 0
 ``value-one``             every element 1
@@ -182,7 +183,8 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
         if arr.dtype.kind != "f" or not 0 < arr.size <= SMALL or not readers.get(name):
             continue
         if (arr != 0).any():
-            yield "value-nudge", name
+            if _changed(arr, "value-nudge") is not None:
+                yield "value-nudge", name
             yield "value-negate", name
         if (arr != 0).any():
             yield "value-zero", name
@@ -352,8 +354,12 @@ def _changed(arr: np.ndarray, k: str) -> np.ndarray | None:
 
     if arr.dtype.kind != "f" or not 0 < arr.size <= SMALL:
         return None
+    if k == "value-nudge":
+        with np.errstate(over="ignore"):
+            nudged = arr * arr.dtype.type(1.01)
+        # a finite element nudged past its type's largest value is inf: another value, not a nudge
+        return None if (np.isfinite(nudged) != np.isfinite(arr)).any() else np.array(nudged, dtype=arr.dtype, order="C")
     new = {
-        "value-nudge": lambda: arr * arr.dtype.type(1.01),
         "value-negate": lambda: -arr,
         "value-zero": lambda: np.zeros_like(arr),
         "value-one": lambda: np.ones_like(arr),

@@ -169,6 +169,11 @@ def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> RunResult
     for name in _not_sequences(model) & set(outputs):
         if isinstance(outputs[name], list) and len(outputs[name]) == 1:
             outputs[name] = sink[name] = outputs[name][0]
+    for key in _declared_tensors(model) & set(sink):
+        if isinstance(sink[key], Repeated):
+            sink[key] = Repeated(_unwrapped(v) for v in sink[key])
+        elif key not in outputs:
+            sink[key] = _unwrapped(sink[key])
     return RunResult(outputs, sink)
 
 
@@ -176,11 +181,26 @@ def _not_sequences(model: onnx.ModelProto) -> set[str]:
     """Graph outputs declared a tensor or an optional tensor: the evaluator holds an optional's
     value as a one-element list (its Optional returns ``[x]``, and OptionalGetElement passes that
     list on), which is unwrapped so the value has the declared type's form, as onnxruntime's."""
+    return {o.name for o in model.graph.output if _tensor_like(o.type)}
+
+
+def _declared_tensors(model: onnx.ModelProto) -> set[str]:
+    """Observation keys (:func:`~passcheck.runtime.plan.scope_key`) of every value declared a tensor or an
+    optional tensor in any graph, subgraph or function (inputs, outputs, value_info): the same one-element
+    lists as :func:`_not_sequences`'s, where an If branch or a Loop body passes an optional's value on."""
     out = set()
-    for o in model.graph.output:
-        t = o.type
-        if t.HasField("optional_type"):
-            t = t.optional_type.elem_type
-        if t.HasField("tensor_type"):
-            out.add(o.name)
+    for scope, g in graph_scopes(model):
+        for vi in [*g.input, *g.output, *getattr(g, "value_info", [])]:
+            if not isinstance(vi, str) and _tensor_like(vi.type):
+                out.add(scope_key(scope, vi.name))
     return out
+
+
+def _tensor_like(t: onnx.TypeProto) -> bool:
+    if t.HasField("optional_type"):
+        t = t.optional_type.elem_type
+    return t.HasField("tensor_type")
+
+
+def _unwrapped(value: Any) -> Any:
+    return value[0] if isinstance(value, list) and not isinstance(value, Repeated) and len(value) == 1 else value

@@ -281,6 +281,30 @@ def test_blame_goes_to_the_rewrite_only_for_what_the_base_does_not_show():
     assert ("r", "p", "annotations") not in {(f.form, f.pass_id, f.oracle) for f in blamed(cells, "r")}
 
 
+def test_what_onnxruntime_leaves_unfolded_on_a_form_it_cannot_run_is_that_forms_defect():
+    # Squeeze-13 with its optional axes spelled "" (IR.md: not provided): onnxruntime 1.32's kernel rejects it
+    # (docs/found.md #145), so constant folding keeps the Squeeze the base loses; found by a hunt as two
+    # signatures (input rejected + ort:extended parity) of one defect, the pair shrinking for neither
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
+    from passcheck.hunt.probe import Setting, probe
+    from passcheck.passes.isolation import IsolatedExecutor
+
+    def model(squeeze_inputs):
+        nodes = [helper.make_node("Squeeze", squeeze_inputs, ["s"]), helper.make_node("Add", ["x", "s"], ["y"])]
+        x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])
+        y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4])
+        c = numpy_helper.from_array(np.arange(4, dtype=np.float32).reshape(1, 4), "c")
+        graph = helper.make_graph(nodes, "g", [x], [y], [c])
+        return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+    with IsolatedExecutor(timeout=120) as ex:
+        out = probe(Setting("hunt-test/squeeze-empty"), model(["c"]), "empty-axes", model(["c", ""]), "ort:basic", ex)
+    assert out.status == "done", out.reason
+    assert [(f.pass_id, f.oracle, f.kind) for f in out.findings] == [("input", "runtime", "rejected")]
+
+
 def test_signature_ops_come_from_the_sites_else_from_the_base():
     from onnx import TensorProto, helper
 

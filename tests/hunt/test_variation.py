@@ -14,6 +14,7 @@ import random
 import shlex
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -157,6 +158,24 @@ def test_elem_kinds_are_offered_only_where_every_type_constraint_allows_them():
     base = _model(nodes, inits)
     forms = variation.neighbours(base, random.Random(0))
     assert "vary:elem-double@graph" in forms and "vary:elem-float16@graph" not in forms
+
+
+def test_no_value_nudge_past_the_largest_value_of_the_type():
+    # an attention mask's fill value is float32's lowest: × 1.01 overflows to -inf (numpy warns) -- another value,
+    # not a nudge; the mask's other neighbours and the ordinary scalar's nudge stay
+    lowest = np.finfo(np.float32).min
+    nodes = [helper.make_node("Add", ["x", "mask"], ["a"]), helper.make_node("Mul", ["a", "h"], ["y"])]
+    base = _model(nodes, {"mask": np.array([0.0, lowest, lowest, 0.0], np.float32), "h": np.array(0.5, np.float32)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the hunt printed numpy's RuntimeWarning to the user's terminal
+        forms = variation.neighbours(base, random.Random(0))
+        assert "vary:value-nudge@mask" not in forms and "vary:value-negate@mask" in forms
+        assert "vary:value-nudge@h" in forms
+        assert variation.build(base, "vary:value-nudge@mask") is None
+        nudged = variation.build(base, "vary:value-nudge@h")[0]
+    assert [numpy_helper.to_array(t).item() for t in nudged.graph.initializer if t.name == "h"] == [
+        pytest.approx(0.505)
+    ]
 
 
 @pytest.mark.parametrize("form", ["vary:value-zero@nowhere", "vary:attr-axis@nonode=0", "vary:bogus@x"])

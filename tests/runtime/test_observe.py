@@ -245,3 +245,34 @@ def test_every_graph_of_a_graphs_attribute_is_a_scope_of_its_own():
         ("n.bodies[0]", "b0"),
         ("n.bodies[1]", "b1"),
     ]
+
+
+def _optional_in_if(branch_shape: str):
+    # found by a hunt (node-in-if-const on generated/optionalgetelement-15.shape): the branch holds an
+    # OptionalGetElement of an Optional tensor; onnx.reference's Optional returns [x] and OptionalGetElement
+    # passes the list on, so the branch output read as a list where onnxruntime gives the tensor
+    then = f"then () => (float{branch_shape} t) {{ t = OptionalGetElement(o) }}"
+    other = "other () => (float[2,3] e) { e = OptionalGetElement(o) }"
+    return parser.parse_model(f"""<ir_version: 8, opset_import: ["" : 15]>
+g (float[2,3] x) => (float[2,3] y) <bool c = {{1}}> {{
+  o = Optional(x)
+  y = If(c) <then_branch = {then}, else_branch = {other}>
+}}""")
+
+
+@pytest.mark.parametrize(
+    ("engine", "shape", "code"),
+    [("reference", "[2,3]", 0), ("auto", "[2,3]", 0), ("reference", "[9]", 1)],  # [9]: a wrong annotation, caught
+)
+def test_an_optional_tensor_passed_on_in_a_branch_is_observed_as_the_tensor(tmp_path, engine, shape, code):
+    import subprocess
+    import sys
+
+    import onnx
+
+    path = tmp_path / "m.onnx"
+    onnx.save(_optional_in_if(shape), path)
+    argv = [sys.executable, "-m", "passcheck", "annotations", str(path), "--engine", engine, "-q"]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    assert done.returncode == code, done.stdout + done.stderr
+    assert "produced a list" not in done.stdout
