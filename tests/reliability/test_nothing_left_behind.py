@@ -180,7 +180,10 @@ def test_signal_while_a_cmd_pass_runs_leaves_nothing(box, which, sig):
 
 @pytest.mark.parametrize("which", ["run", "check"])
 def test_timeout_of_a_cmd_pass_leaves_nothing(box, which):
-    proc = box.start(*_command(box, which), "--timeout", "5")
+    argv = _command(box, which)
+    if which == "run":  # a case of two forms, the fewest a case has: the timeout is waited out once per form
+        argv[argv.index("constant/pad-pads-opset17")] = "optional-input/conv-bn"
+    proc = box.start(*argv, "--timeout", "5")
     err = proc.communicate(timeout=600)[1]
     assert proc.returncode == 1, err  # the timeouts are findings
     assert '"timeout"' in (box.tmp / "r.json").read_text()
