@@ -44,6 +44,13 @@ def add_parser(sub) -> None:
         help="how long to search: 90s, 10m, 1h, or a count of items such as 40items (default: 10m); "
         "checked between items",
     )
+    p.add_argument(
+        "--stop-after",
+        type=positive(int),
+        metavar="N",
+        help="end the hunt once N new signatures are found (not in --baseline; a resumed state's count), "
+        "checked between items, within the --budget; the items run are then the first ones of the budget's",
+    )
     add_pass_args(
         p,
         "each base's relevant passes: the defaults, its case's declared passes and every pass installed here "
@@ -261,6 +268,8 @@ def handle(args) -> int:
                     variations=variations,
                     steering=steering,
                     guide=guide,
+                    stop_after=args.stop_after,
+                    known=known,
                 )
             except BaseException:  # an interrupt: the environments' workers are killed, not waited for
                 if judge is not None:
@@ -363,7 +372,9 @@ def summarize(store, known, over: str, ended, seconds: float | None, args) -> di
     new, old = baseline.split(store.signatures, known or {})
     ran = [r for r in store.items if r["status"] != OTHER_SHARD]
     if ended is not None:
-        why = "budget spent" if ended.why == "budget" else "every item tried"
+        why = {"budget": "budget spent", "stopped": f"--stop-after {getattr(args, 'stop_after', None)} reached"}.get(
+            ended.why, "every item tried"
+        )
         rate = f"{ended.items / seconds:.2f} items/s" if seconds else "-"
         head = f"{ended.items} items this run ({len(ran)} in all: {status_counts(ran)}) over {over}; {why}; {rate}"
     else:

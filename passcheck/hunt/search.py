@@ -27,11 +27,11 @@ from __future__ import annotations
 import dataclasses
 import shlex
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from passcheck.hunt import limits, variation
+from passcheck.hunt import baseline, limits, variation
 
 #: Seconds one item's pass or model run may take (a time budget lowers it to what is left).
 from passcheck.hunt.budget import (
@@ -56,7 +56,8 @@ SHRINK_TESTS = 80
 
 @dataclasses.dataclass
 class Ended:
-    """Why the loop stopped (``budget`` or ``exhausted``), items run by this call (this shard's)."""
+    """Why the loop stopped (``budget``, ``exhausted`` or ``stopped``: ``stop_after`` new signatures
+    found), items run by this call (this shard's)."""
 
     why: str
     items: int
@@ -80,6 +81,8 @@ def hunt(
     variations: bool = False,
     steering=None,
     guide: bool = True,
+    stop_after: int | None = None,
+    known: Mapping[str, Any] | None = None,
 ) -> Ended:
     """Run items until ``budget`` is spent; ``store`` is updated after every item and saved as
     :meth:`~passcheck.hunt.store.Store.checkpoint` says, and when the loop ends (however it ends).
@@ -107,6 +110,9 @@ def hunt(
             (:mod:`.guide`: from the ``common`` cell of the base's first item under the pass, or one pass
             run when that item is itself a single-site form; every shard and a resumed hunt decide alike).
             Off with ``judge``.
+        stop_after: end once the state holds this many new signatures (not in ``known``, a
+            :func:`.baseline.load` baseline; checked between items, so a resumed state that has them
+            already ends before its first item). The items run are then a prefix of the budget's.
     """
     index, count = shard
     alive: dict[str, bool] = {}  # base id → whether it runs on its feeds (base_runs), asked once per base
@@ -156,6 +162,8 @@ def hunt(
         while True:
             if (budget.items is not None and steps >= budget.items) or (end is not None and time.monotonic() >= end):
                 return Ended("budget", ran)
+            if stop_after is not None and len(baseline.split(store.signatures, known or {})[0]) >= stop_after:
+                return Ended("stopped", ran)
             step = len(store.items)
             if steering is not None:  # this step's rows observed (paced), then steered by those it sees
                 steering.lazy.observe(steering.lazy.paced(step))

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from passcheck.mutations.registry import REWRITES
+from tests.hunt.shared_runs import negative_axes_runs
 
 PLANTED = Path(__file__).with_name("planted_hunt.py")
 
@@ -56,10 +57,12 @@ def _found(out: Path, pass_id: str, rewrite: str) -> dict:
     return sigs[0]
 
 
-def test_planted_negative_axes_is_found_shrunk_and_reproduced_from_its_case_module(tmp_path):
-    r = _hunt(tmp_path / "h", "--pass", "planted:negative-axes")
+def test_planted_negative_axes_is_found_shrunk_and_reproduced_from_its_case_module(tmp_path, tmp_path_factory):
+    # the unsharded hunt of tests/hunt/shared_runs.py: this hunt, --write-baseline beside it
+    folder, runs = negative_axes_runs(tmp_path_factory)
+    r, out = runs["whole"], folder / "whole"
     assert r.returncode == 1, r.stderr
-    sig = _found(tmp_path / "h", "planted:negative-axes", "negative-axes")
+    sig = _found(out, "planted:negative-axes", "negative-axes")
     assert (sig["signature"]["oracle"], sig["signature"]["kind"], sig["signature"]["ops"]) == (
         "numeric",
         "wrong-result",
@@ -106,23 +109,32 @@ def test_planted_negative_axes_is_found_shrunk_and_reproduced_from_its_case_modu
 
 # The rewrites below come with the site-rewrite branch (issue 15 item 1); until it is merged these skip.
 @pytest.mark.parametrize(
-    "pass_id,rewrite",
+    "pass_id,rewrite,stop_after",
     [
-        ("planted:commuted", "commute-operands"),
-        ("planted:implicit-broadcast", "implicit-broadcast"),
-        ("planted:keepdims0", "keepdims-unsqueeze"),
+        ("planted:commuted", "commute-operands", 1),
+        ("planted:implicit-broadcast", "implicit-broadcast", 2),
+        ("planted:keepdims0", "keepdims-unsqueeze", 1),
     ],
 )
-def test_planted_pass_missing_one_spelling_is_found(tmp_path, pass_id, rewrite):
+def test_planted_pass_missing_one_spelling_is_found(tmp_path, pass_id, rewrite, stop_after):
     if rewrite not in REWRITES:
         pytest.skip(f"rewrite {rewrite!r} is not in this tree yet (branch sites)")
     # 120 items: with 142 rewrites (18 joined with spell32/spell33) seed 1 first found the three at items 83, 55
     # and 19 (at 124 rewrites each was reached within 50 items on seeds 0-5: at most 46, 12 and 26); at b12c41a
-    # seed 1 finds them at items 31, 5 and 10. The item moves as rewrites are added: the margin stays.
-    r = _hunt(tmp_path / "h", "--pass", pass_id, budget="120items")
+    # seed 1 finds them at items 31, 5 and 10; at 3e0db54 at items 26, 22 and 10, implicit-broadcast's as the
+    # second signature (the first: vary:shape-one-element@beta at item 16). The item moves as rewrites are
+    # added: the margin stays. --stop-after ends the hunt there rather than running the 120 items.
+    r = _hunt(tmp_path / "h", "--pass", pass_id, "--stop-after", str(stop_after), budget="120items")
     assert r.returncode == 1, r.stderr
     sig = _found(tmp_path / "h", pass_id, rewrite)
     assert sig["reproduces"] is True and max(sig["nodes"]) <= 10
+    items = _state(tmp_path / "h")["items"]
+    assert f"--stop-after {stop_after} reached" in r.stderr and len(items) < 120, r.stderr
+    assert items[-1]["signatures"], items[-1]  # it ended on the item that found the last one
+    if pass_id == "planted:keepdims0":  # a resumed state that has them already ends before its first item
+        again = _hunt(tmp_path / "h", "--pass", pass_id, "--stop-after", str(stop_after), "--resume", budget="120items")
+        assert again.returncode == 1 and "0 items this run" in again.stderr, again.stderr
+        assert _state(tmp_path / "h")["items"] == items
 
 
 def test_resume_continues_without_redoing_items_and_matches_an_uninterrupted_run(tmp_path):

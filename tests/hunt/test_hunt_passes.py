@@ -6,13 +6,11 @@ the scheduler keeps each base to its own set; resume and the per-pass summary wi
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from passcheck.cli import main
 from passcheck.passes import DEFAULT_PASSES
 
 PLANTED = Path(__file__).with_name("planted_hunt.py")
@@ -117,22 +115,25 @@ def test_the_scheduler_draws_each_base_s_items_from_its_own_passes(variations):
     assert any(variation.is_variation(k.split("|")[1]) for k in runs[0]) == variations, runs[0]
 
 
-def _hunt(out: Path, *args: str, budget: str) -> subprocess.CompletedProcess:
-    argv = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED), "--no-coverage"]
+def _hunt(out: Path, capfd, *args: str, budget: str) -> tuple[int, str]:
+    """(exit code, stderr) of the hunt run in this process (its choices are the subject; tests/hunt/test_hunt.py
+    runs the CLI)."""
+    argv = ["hunt", "--cases-from", str(PLANTED), "--no-coverage"]
     argv += ["--budget", budget, "--seed", "4", "--out", str(out), "--progress", "none", *args]
-    return subprocess.run(argv, capture_output=True, text=True, timeout=900, env={**os.environ})
+    code = main(argv)
+    return code, capfd.readouterr().err
 
 
-def test_hunt_without_pass_searches_declared_passes_reports_a_missing_one_and_resumes_alike(tmp_path, declaring):
+def test_hunt_without_pass_searches_declared_passes_reports_a_missing_one_and_resumes_alike(tmp_path, declaring, capfd):
     case = ["--cases-from", str(declaring), "--case", "hunt-declares/*"]
-    first = _hunt(tmp_path / "a", *case, budget="4items")
-    assert first.returncode in (0, 1), first.stderr
-    assert "pass test:missing-tool not searched, it cannot run here" in first.stderr
-    assert "planted:keepdims0: " in first.stderr and "not a default" in first.stderr
-    again = _hunt(tmp_path / "a", *case, "--resume", budget="4items")
-    assert again.returncode in (0, 1), again.stderr
-    whole = _hunt(tmp_path / "b", *case, budget="8items")
-    assert whole.returncode in (0, 1), whole.stderr
+    code, err = _hunt(tmp_path / "a", capfd, *case, budget="4items")
+    assert code in (0, 1), err
+    assert "pass test:missing-tool not searched, it cannot run here" in err
+    assert "planted:keepdims0: " in err and "not a default" in err
+    code, err = _hunt(tmp_path / "a", capfd, *case, "--resume", budget="4items")
+    assert code in (0, 1), err
+    code, err = _hunt(tmp_path / "b", capfd, *case, budget="8items")
+    assert code in (0, 1), err
 
     def items(out):
         doc = json.loads((out / "hunt-state.json").read_text())
@@ -146,16 +147,13 @@ def test_hunt_without_pass_searches_declared_passes_reports_a_missing_one_and_re
         assert pass_id in DEFAULT_PASSES or base.startswith("hunt-declares/planted:"), (base, pass_id)
 
 
-def test_without_pass_two_shards_merged_are_the_unsharded_run(tmp_path, declaring):
+def test_without_pass_two_shards_merged_are_the_unsharded_run(tmp_path, declaring, capfd):
     case = ["--cases-from", str(declaring), "--case", "hunt-declares/*"]
-    whole = _hunt(tmp_path / "w", *case, budget="6items")
-    one = _hunt(tmp_path / "s1", *case, "--shard", "1/2", budget="6items")
-    two = _hunt(tmp_path / "s2", *case, "--shard", "2/2", budget="6items")
-    for r in (whole, one, two):
-        assert r.returncode in (0, 1), r.stderr
-    argv = [sys.executable, "-m", "passcheck", "merge", str(tmp_path / "s1"), str(tmp_path / "s2")]
-    merged = subprocess.run([*argv, "--out", str(tmp_path / "m")], capture_output=True, text=True, timeout=900)
-    assert merged.returncode in (0, 1), merged.stderr
+    for out, shard in (("w", ()), ("s1", ("--shard", "1/2")), ("s2", ("--shard", "2/2"))):
+        code, err = _hunt(tmp_path / out, capfd, *case, *shard, budget="6items")
+        assert code in (0, 1), err
+    code = main(["merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(tmp_path / "m")])
+    assert code in (0, 1), capfd.readouterr().err
 
     def items(out):
         doc = json.loads((out / "hunt-state.json").read_text())

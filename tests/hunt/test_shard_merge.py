@@ -5,48 +5,13 @@ the known ones into counts, and bad shard/merge/baseline input is one line, exit
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests._shared import built_once
-
-PLANTED = Path(__file__).with_name("planted_hunt.py")
-PASS = "planted:negative-axes"
-
-
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "passcheck", *args],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**os.environ, "PASSCHECK_PROGRESS_EVERY": "0"},
-    )
-
-
-def _hunt(out: Path, *args: str, budget: str = "20items") -> subprocess.CompletedProcess:
-    return _cli(
-        "hunt",
-        "--cases-from",
-        str(PLANTED),
-        "--case",
-        "hunt-test/*",
-        "--pass",
-        PASS,
-        "--budget",
-        budget,
-        "--seed",
-        "1",
-        "--out",
-        str(out),
-        "--progress",
-        "lines",
-        *args,
-    )
+from tests.hunt.shared_runs import PLANTED, negative_axes_runs
+from tests.hunt.shared_runs import cli as _cli
+from tests.hunt.shared_runs import hunt as _hunt
 
 
 def _state(out: Path) -> dict:
@@ -57,20 +22,10 @@ def _items(state: dict) -> list[tuple[str, str, str, str]]:
     return [(i["base"], i["form"], i["pass"], i["status"]) for i in state["items"] if i["status"] != "other-shard"]
 
 
-def _build_runs(tmp: Path) -> dict:
-    whole = _hunt(tmp / "whole", "--write-baseline", str(tmp / "known.json"))
-    one, two = _hunt(tmp / "s1", "--shard", "1/2"), _hunt(tmp / "s2", "--shard", "2/2")
-    merged = _cli("merge", str(tmp / "s1"), str(tmp / "s2"), "--out", str(tmp / "merged"))
-    return {k: vars(r) for k, r in (("whole", whole), ("one", one), ("two", two), ("merged", merged))}
-
-
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """One unsharded hunt of 20 items (seed 1: the planted pass is found at step 15), its two shards,
-    their merge and a baseline of the unsharded run: run once per test run (``built_once``: every xdist
-    worker reads the same folders; tests write only below their own ``tmp_path``)."""
-    tmp, done = built_once(tmp_path_factory, "hunt-shards-merged", _build_runs)
-    res = {k: subprocess.CompletedProcess(**v) for k, v in done.items()}
+    """The shared planted hunt, its shards, their merge and baseline (tests/hunt/shared_runs.py)."""
+    tmp, res = negative_axes_runs(tmp_path_factory)
     return tmp, res["whole"], res["one"], res["two"], res["merged"]
 
 
@@ -108,8 +63,10 @@ def test_baseline_run_reports_no_new_signature(runs, tmp_path):
     assert known["passcheck"] == "hunt-signatures" and {e["key"] for e in known["signatures"]} == set(
         _state(tmp / "whole")["signatures"]
     )
-    again = _hunt(tmp_path / "again", "--baseline", str(tmp / "known.json"))
+    # --stop-after counts new signatures only: the known ones found again do not end it
+    again = _hunt(tmp_path / "again", "--baseline", str(tmp / "known.json"), "--stop-after", "1")
     assert again.returncode == 0, again.stderr
+    assert "budget spent" in again.stderr and len(_state(tmp_path / "again")["items"]) == 20, again.stderr
     n = len(known["signatures"])
     assert f"0 new, {n} known" in again.stderr and "known signatures seen again" in again.stderr
     assert again.stdout.strip() == f"no new signature ({n} known)"
