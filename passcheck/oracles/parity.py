@@ -95,7 +95,9 @@ def _kept(a: FormRun, b: FormRun) -> list[str]:
     """Op types the pass got rid of in ``a`` and not in ``b``.
 
     Either ``a`` lost every node of the type while ``b`` kept some, or both forms had the same
-    number of them and ``b`` lost fewer (a fusion or fold applied to one form only).
+    number of them and ``b`` lost fewer (a fusion or fold applied to one form only). A spelling that
+    renames ops (Tile for Expand) gives ``b`` extra nodes of a type that ``a`` writes as other types:
+    up to that many nodes ``b`` kept are its spelling, not a fusion declined, and are not counted.
     """
     ba, aa = op_counts(a.model), _after(a)
     bb, ab = op_counts(b.model), _after(b)
@@ -106,7 +108,8 @@ def _kept(a: FormRun, b: FormRun) -> list[str]:
         removed_a, removed_b = ba[op] - aa.get(op, 0), bb.get(op, 0) - ab.get(op, 0)
         if removed_a <= 0 or not bb.get(op) or (ab.get(op) and isolated[op] >= ab[op]) or _expanded(op, a):
             continue
-        if (aa.get(op, 0) == 0 and ab.get(op, 0) > 0) or (ba[op] == bb[op] and removed_b < removed_a):
+        renamed = min(max(0, bb[op] - ba[op]), sum(max(0, n - bb.get(o, 0)) for o, n in ba.items() if o != op))
+        if (aa.get(op, 0) == 0 and ab.get(op, 0) > renamed) or (ba[op] == bb[op] and removed_b < removed_a):
             kept.append(op)
     return kept
 
