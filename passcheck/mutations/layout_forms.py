@@ -80,7 +80,7 @@ def _pads(model: onnx.ModelProto, only: frozenset[str] | None, explicit: bool) -
             or version < _PADDED[n.op_type]
             or not is_default_domain(n)
             or attr_value(n, "ceil_mode", 0)
-            or not chosen(only, node_label(n, i))
+            or not chosen(only, label := node_label(n, i))
         ):
             continue
         geo = _geometry(n, types)
@@ -121,7 +121,7 @@ def _pads(model: onnx.ModelProto, only: frozenset[str] | None, explicit: bool) -
             drop_attribute(n, "auto_pad")
             drop_attribute(n, "pads")
             n.attribute.append(onnx.helper.make_attribute("auto_pad", named))
-        sites.append(node_label(n, i))
+        sites.append(label)
     return sites
 
 
@@ -144,7 +144,12 @@ def gemm_transposed_b(model: onnx.ModelProto, only: frozenset[str] | None = None
     outputs = {o.name for o in g.output}
     taken, before, sites, freed = all_names(model), {}, [], set()
     for i, n in enumerate(g.node):
-        if n.op_type != "Gemm" or not is_default_domain(n) or opset(model) < 7 or not chosen(only, node_label(n, i)):
+        if (
+            n.op_type != "Gemm"
+            or not is_default_domain(n)
+            or opset(model) < 7
+            or not chosen(only, label := node_label(n, i))
+        ):
             continue
         b = n.input[1]
         if b not in static or b in outputs or len(readers.get(b, [])) != 1 or len(static[b].dims) != 2:
@@ -156,7 +161,7 @@ def gemm_transposed_b(model: onnx.ModelProto, only: frozenset[str] | None = None
         freed.add(b)
         n.input[1] = made[0].output[0] if made else g.initializer[-1].name
         before[i] = made
-        sites.append(node_label(n, i))
+        sites.append(label)
     if sites:
         splice(g, before)
         drop_unused(g, freed)
@@ -183,7 +188,7 @@ def cast_as_castlike(model: onnx.ModelProto, only: frozenset[str] | None = None)
     allowed = _castlike_attrs(version)
     taken, before, sites = all_names(model), {}, []
     for i, n in enumerate(g.node):
-        if n.op_type != "Cast" or not is_default_domain(n) or not chosen(only, node_label(n, i)):
+        if n.op_type != "Cast" or not is_default_domain(n) or not chosen(only, label := node_label(n, i)):
             continue
         to = attr_value(n, "to")
         if to not in _PLAIN_TYPES:
@@ -196,7 +201,7 @@ def cast_as_castlike(model: onnx.ModelProto, only: frozenset[str] | None = None)
         drop_attribute(n, "to")
         n.input.append(c.output[0])
         before[i] = [c]
-        sites.append(node_label(n, i))
+        sites.append(label)
     if sites:
         splice(g, before)
     return sites
@@ -208,7 +213,7 @@ def castlike_as_cast(model: onnx.ModelProto, only: frozenset[str] | None = None)
 
     g, types, sites, freed = model.graph, known(model), [], set()
     for i, n in enumerate(g.node):
-        if n.op_type != "CastLike" or not is_default_domain(n) or not chosen(only, node_label(n, i)):
+        if n.op_type != "CastLike" or not is_default_domain(n) or not chosen(only, label := node_label(n, i)):
             continue
         k = types.get(n.input[1])
         if k is None or not k.elem_type:
@@ -217,7 +222,7 @@ def castlike_as_cast(model: onnx.ModelProto, only: frozenset[str] | None = None)
         n.op_type = "Cast"
         del n.input[1:]
         n.attribute.append(onnx.helper.make_attribute("to", k.elem_type))
-        sites.append(node_label(n, i))
+        sites.append(label)
     if sites:
         drop_unused(g, freed)
     return sites

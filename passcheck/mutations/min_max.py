@@ -44,7 +44,7 @@ def neg_to_mul(model: onnx.ModelProto, only: frozenset[str] | None = None) -> li
             or not types_ok
             or not accepts("Mul", version, k.elem_type)
             or not accepts("Constant", version, k.elem_type)
-            or not chosen(only, node_label(n, i))
+            or not chosen(only, label := node_label(n, i))
         ):
             continue
         c = fresh_name(taken, f"{n.output[0]}_minus_one")
@@ -52,7 +52,7 @@ def neg_to_mul(model: onnx.ModelProto, only: frozenset[str] | None = None) -> li
         before[i] = [onnx.helper.make_node("Constant", [], [c], name=fresh_name(taken, f"{c}_node"), value=value)]
         n.op_type = "Mul"
         n.input.append(c)
-        sites.append(node_label(n, i))
+        sites.append(label)
     if sites:
         splice(g, before)
     return sites
@@ -75,7 +75,7 @@ def clip_to_max_min(model: onnx.ModelProto, only: frozenset[str] | None = None) 
             or k is None
             or not (ins[1] or ins[2])
             or not all(accepts(op, version, k.elem_type) for op in ("Max", "Min"))
-            or not chosen(only, node_label(n, i))
+            or not chosen(only, label := node_label(n, i))
         ):
             continue
         nodes, current, out = [], ins[0], n.output[0]
@@ -87,7 +87,7 @@ def clip_to_max_min(model: onnx.ModelProto, only: frozenset[str] | None = None) 
                 nodes.append(onnx.helper.make_node(op, [current, bound], [target], name=name))
                 current = target
         replace[i] = nodes
-        sites.append(node_label(n, i))
+        sites.append(label)
     if sites:
         splice(g, replace=replace)
     return sites

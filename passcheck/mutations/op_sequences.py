@@ -59,13 +59,13 @@ def sub_to_add_neg(model: onnx.ModelProto, only: frozenset[str] | None = None) -
             or k is None
             or k.elem_type not in FLOATS | SIGNED_INTS
             or not accepts("Neg", opset(model), k.elem_type)
-            or not chosen(only, node_label(n, i))
+            or not chosen(only, label := node_label(n, i))
         ):
             continue
         neg = fresh_name(taken, f"{n.input[1]}_neg")
         before[i] = [onnx.helper.make_node("Neg", [n.input[1]], [neg], name=fresh_name(taken, f"{neg}_node"))]
         n.op_type, n.input[1] = "Add", neg
-        sites.append(node_label(n, i))
+        sites.append(label)
     splice(g, before)
     return sites
 
@@ -76,13 +76,18 @@ def add_neg_to_sub(model: onnx.ModelProto, only: frozenset[str] | None = None) -
     made = {o: n for n in g.node for o in n.output}
     keep, sites = protected(g), []
     for i, n in enumerate(g.node):
-        if n.op_type != "Add" or not is_default_domain(n) or len(n.input) != 2 or not chosen(only, node_label(n, i)):
+        if (
+            n.op_type != "Add"
+            or not is_default_domain(n)
+            or len(n.input) != 2
+            or not chosen(only, label := node_label(n, i))
+        ):
             continue
         for p in (1, 0):
             neg = made.get(n.input[p])
             if neg is not None and neg.op_type == "Neg" and is_default_domain(neg) and opset(model) >= BROADCAST_OPSET:
                 n.op_type, n.input[:] = "Sub", [n.input[1 - p], neg.input[0]]
-                sites.append(node_label(n, i))
+                sites.append(label)
                 break
     if sites:
         read = consumers(g)
@@ -115,7 +120,7 @@ def _swap_scale(model: onnx.ModelProto, only: frozenset[str] | None, src: str, d
             or len(n.input) != 2
             or n.input[1] not in static
             or static[n.input[1]].data_type not in FLOATS - {BFLOAT16}
-            or not chosen(only, node_label(n, i))
+            or not chosen(only, label := node_label(n, i))
         ):
             continue
         arr = numpy_helper.to_array(static[n.input[1]])
@@ -127,7 +132,7 @@ def _swap_scale(model: onnx.ModelProto, only: frozenset[str] | None, src: str, d
         old = n.input[1]
         n.op_type, n.input[1] = dst, t.name
         olds.add(old)
-        sites.append(node_label(n, i))
+        sites.append(label)
     g.initializer.extend(added)
     if sites:
         drop_unused(g, olds)
@@ -152,7 +157,7 @@ def flatten_to_reshape(model: onnx.ModelProto, only: frozenset[str] | None = Non
         return []
     taken, before, sites = all_names(model), {}, []
     for i, n in enumerate(g.node):
-        if n.op_type != "Flatten" or not is_default_domain(n) or not chosen(only, node_label(n, i)):
+        if n.op_type != "Flatten" or not is_default_domain(n) or not chosen(only, label := node_label(n, i)):
             continue
         k = types.get(n.input[0])
         axis = next((a.i for a in n.attribute if a.name == "axis"), 1)
@@ -172,7 +177,7 @@ def flatten_to_reshape(model: onnx.ModelProto, only: frozenset[str] | None = Non
         before[i] = [c]
         del n.attribute[:]
         n.op_type, n.input[:] = "Reshape", [n.input[0], c.output[0]]
-        sites.append(node_label(n, i))
+        sites.append(label)
     splice(g, before)
     return sites
 
@@ -190,7 +195,7 @@ def reshape_to_flatten(model: onnx.ModelProto, only: frozenset[str] | None = Non
             or not is_default_domain(n)
             or len(n.input) != 2
             or n.input[1] not in static
-            or not chosen(only, node_label(n, i))
+            or not chosen(only, label := node_label(n, i))
         ):
             continue
         k, out = types.get(n.input[0]), types.get(n.output[0])
@@ -208,7 +213,7 @@ def reshape_to_flatten(model: onnx.ModelProto, only: frozenset[str] | None = Non
         del n.input[1:]
         drop_attribute(n, "allowzero")
         n.attribute.append(onnx.helper.make_attribute("axis", axis))
-        sites.append(node_label(n, i))
+        sites.append(label)
     if sites:
         drop_unused(g, freed)
     return sites

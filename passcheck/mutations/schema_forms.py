@@ -54,11 +54,11 @@ def transpose_perm_explicit(model: onnx.ModelProto, only: frozenset[str] | None 
             or attr_value(n, "perm") is not None
             or k is None
             or k.rank is None
-            or not chosen(only, node_label(n, i))
+            or not chosen(only, label := node_label(n, i))
         ):
             continue
         n.attribute.append(onnx.helper.make_attribute("perm", list(range(k.rank))[::-1]))
-        sites.append(node_label(n, i))
+        sites.append(label)
     return sites
 
 
@@ -114,14 +114,14 @@ def _relu_as(op: str, since: int):
                 or k.elem_type in (0, BFLOAT16)
                 or not accepts(op, version, k.elem_type)
                 or not accepts("Constant", version, k.elem_type)
-                or not chosen(only, node_label(n, i))
+                or not chosen(only, label := node_label(n, i))
             ):
                 continue
             zero = _zero(taken, f"{n.output[0]}_zero", k.elem_type)
             before[i] = [zero]
             n.op_type = op
             n.input.append(zero.output[0])
-            sites.append(node_label(n, i))
+            sites.append(label)
         if sites:
             splice(g, before)
         return sites
@@ -158,7 +158,12 @@ def split_sizes_explicit(model: onnx.ModelProto, only: frozenset[str] | None = N
     taken, before, sites = all_names(model), {}, []
     for i, n in enumerate(g.node):
         split_given = (len(n.input) > 1 and n.input[1]) or attr_value(n, "split") is not None
-        if n.op_type != "Split" or not is_default_domain(n) or split_given or not chosen(only, node_label(n, i)):
+        if (
+            n.op_type != "Split"
+            or not is_default_domain(n)
+            or split_given
+            or not chosen(only, label := node_label(n, i))
+        ):
             continue
         dim = _split_dim(n, types)
         sizes = None if dim is None else _equal_sizes(dim, len(n.output), version)
@@ -172,7 +177,7 @@ def split_sizes_explicit(model: onnx.ModelProto, only: frozenset[str] | None = N
             drop_attribute(n, "num_outputs")
         else:
             n.attribute.append(onnx.helper.make_attribute("split", sizes))
-        sites.append(node_label(n, i))
+        sites.append(label)
     if sites:
         splice(g, before)
     return sites
@@ -186,7 +191,7 @@ def split_equal_parts(model: onnx.ModelProto, only: frozenset[str] | None = None
     g, types, version = model.graph, known(model), opset(model)
     static, sites, freed = static_tensors(g), [], set()
     for i, n in enumerate(g.node):
-        if n.op_type != "Split" or not is_default_domain(n) or not chosen(only, node_label(n, i)):
+        if n.op_type != "Split" or not is_default_domain(n) or not chosen(only, label := node_label(n, i)):
             continue
         as_input = version >= SPLIT_INPUT and len(n.input) > 1 and n.input[1] in static
         if as_input:
@@ -203,7 +208,7 @@ def split_equal_parts(model: onnx.ModelProto, only: frozenset[str] | None = None
             drop_attribute(n, "split")
         if version >= SPLIT_NUM_OUTPUTS:
             n.attribute.append(onnx.helper.make_attribute("num_outputs", len(n.output)))
-        sites.append(node_label(n, i))
+        sites.append(label)
     drop_unused(g, freed)
     return sites
 

@@ -61,7 +61,7 @@ def gather_to_slice(model: onnx.ModelProto, only: frozenset[str] | None = None) 
             n.op_type != "Gather"
             or not is_default_domain(n)
             or n.input[1] not in static
-            or not chosen(only, node_label(n, i))
+            or not chosen(only, label := node_label(n, i))
         ):
             continue
         index = numpy_helper.to_array(static[n.input[1]])
@@ -82,7 +82,7 @@ def gather_to_slice(model: onnx.ModelProto, only: frozenset[str] | None = None) 
             nodes[-1].name = n.name or nodes[-1].name
         replace[i] = nodes
         freed.add(n.input[1])
-        sites.append(node_label(n, i))
+        sites.append(label)
     if sites:
         splice(g, replace=replace)
         drop_unused(g, freed)
@@ -108,7 +108,7 @@ def slice_to_gather(model: onnx.ModelProto, only: frozenset[str] | None = None) 
         return []
     taken, before, sites, freed = all_names(model), {}, [], set()
     for i, n in enumerate(g.node):
-        if n.op_type != "Slice" or not is_default_domain(n) or not chosen(only, node_label(n, i)):
+        if n.op_type != "Slice" or not is_default_domain(n) or not chosen(only, label := node_label(n, i)):
             continue
         starts, ends, axes, steps = (_static_ints(n, s, static) for s in (1, 2, 3, 4))
         k = types.get(n.input[0])
@@ -124,7 +124,7 @@ def slice_to_gather(model: onnx.ModelProto, only: frozenset[str] | None = None) 
         n.input[:] = [n.input[0], c.output[0]]
         n.attribute.append(onnx.helper.make_attribute("axis", axis))
         before[i] = [c]
-        sites.append(node_label(n, i))
+        sites.append(label)
     if sites:
         splice(g, before)
         drop_unused(g, freed)
@@ -138,7 +138,7 @@ def split_to_slices(model: onnx.ModelProto, only: frozenset[str] | None = None) 
         return []
     taken, replace, sites, freed = all_names(model), {}, [], set()
     for i, n in enumerate(g.node):
-        if n.op_type != "Split" or not is_default_domain(n) or not chosen(only, node_label(n, i)):
+        if n.op_type != "Split" or not is_default_domain(n) or not chosen(only, label := node_label(n, i)):
             continue
         k = types.get(n.input[0])
         sizes = _static_ints(n, 1, static)
@@ -159,7 +159,7 @@ def split_to_slices(model: onnx.ModelProto, only: frozenset[str] | None = None) 
             offset += size
         replace[i] = nodes
         freed.update(n.input[1:])
-        sites.append(node_label(n, i))
+        sites.append(label)
     if sites:
         splice(g, replace=replace)
         drop_unused(g, freed)

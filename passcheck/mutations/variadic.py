@@ -47,7 +47,7 @@ def variadic_merge(model: onnx.ModelProto, only: frozenset[str] | None = None) -
     for i, n in enumerate(g.node):
         if n.op_type not in CHAINABLE or not is_default_domain(n) or i in merged:
             continue
-        if not chosen(only, node_label(n, i)):
+        if not chosen(only, label := node_label(n, i)):
             continue
         inputs, changed = [], False
         for x in n.input:
@@ -69,7 +69,7 @@ def variadic_merge(model: onnx.ModelProto, only: frozenset[str] | None = None) -
         if changed:
             del n.input[:]
             n.input.extend(inputs)
-            sites.append(node_label(n, i))
+            sites.append(label)
     if sites:
         splice(g, replace=replace)
     return sites
@@ -86,7 +86,7 @@ def variadic_split(model: onnx.ModelProto, only: frozenset[str] | None = None) -
     for i, n in enumerate(g.node):
         if n.op_type not in CHAINABLE or not is_default_domain(n) or len(n.input) < 3:
             continue
-        if not chosen(only, node_label(n, i)):
+        if not chosen(only, label := node_label(n, i)):
             continue
         nodes, current = [], n.input[0]
         for x in n.input[1:-1]:
@@ -97,7 +97,7 @@ def variadic_split(model: onnx.ModelProto, only: frozenset[str] | None = None) -
         del n.input[:]
         n.input.extend([current, last])
         before[i] = nodes
-        sites.append(node_label(n, i))
+        sites.append(label)
     if sites:
         splice(g, before)
     return sites
@@ -116,11 +116,11 @@ def _swap(model: onnx.ModelProto, only: frozenset[str] | None, src: str, dst: st
             or len(n.input) != 2
             or k is None
             or not accepts(dst, version, k.elem_type)
-            or not chosen(only, node_label(n, i))
+            or not chosen(only, label := node_label(n, i))
         ):
             continue
         n.op_type = dst
-        sites.append(node_label(n, i))
+        sites.append(label)
     return sites
 
 
