@@ -168,16 +168,15 @@ def blamed(cells, form: str) -> list[Finding]:
 
 def failure(f: Finding) -> tuple[str, str] | None:
     """How a pass failed on a form, as an acceptance finding states it: (status, the error's behaviour:
-    :func:`passcheck.signature.crash_error` for a crash, else its masked first line; none for
-    ``declined``: a tool refusing both forms with its own errors treats them alike, whatever it says);
-    None for any other finding (a documented limit cited on one form only is a pair's finding)."""
+    :func:`passcheck.signature.crash_error` for a crash, else its masked first line); None for any
+    other finding (a documented limit cited on one form only is a pair's finding, not a failure)."""
     from passcheck.passes._base import FAILED, STATED_LIMIT
     from passcheck.signature import crash_error, error_phrase
 
     status, error = (f.details or {}).get("status"), str((f.details or {}).get("error") or "")
     if f.oracle != ACCEPTANCE or status not in FAILED or error.startswith(STATED_LIMIT):
         return None
-    return status, "" if status == "declined" else crash_error(f) or error_phrase(error)
+    return status, crash_error(f) or error_phrase(error)
 
 
 def _cannot_run(f: Finding) -> bool:

@@ -281,29 +281,6 @@ def test_blame_goes_to_the_rewrite_only_for_what_the_base_does_not_show():
     assert ("r", "p", "annotations") not in {(f.form, f.pass_id, f.oracle) for f in blamed(cells, "r")}
 
 
-def test_a_pass_declining_both_forms_treats_them_alike_whatever_its_errors_say():
-    """onnx 1.23.2's converter declines LessOrEqual-12 at opset 11 ("No Adapter") and the same LessOrEqual
-    spelled as its function body (Less, Equal, Or) with a type assertion in another adapter: both forms
-    refused, one signature of a 12-minute hunt (seed 44) that no spelling causes. Crashes still count
-    apart by where they raise (a crash on the rewritten form only, or elsewhere, is the rewrite's)."""
-    from passcheck.hunt.probe import blamed
-    from passcheck.records import CellResult, Finding
-
-    def refused(form, status, error):
-        return CellResult(
-            "c/x",
-            form,
-            "p",
-            status,
-            findings=[Finding("rejected", "acceptance", "c/x", form, "p", error, {"status": status, "error": error})],
-        )
-
-    declined = [refused("common", "declined", "No Adapter"), refused("r", "declined", "Assertion failed")]
-    assert blamed(declined, "r") == []
-    raised = [refused("common", "crashed", "KeyError: 'a'"), refused("r", "crashed", "ValueError: empty")]
-    assert [(f.form, f.details["error"]) for f in blamed(raised, "r")] == [("r", "ValueError: empty")]
-
-
 def test_what_onnxruntime_leaves_unfolded_on_a_form_it_cannot_run_is_that_forms_defect():
     # Squeeze-13 with its optional axes spelled "" (IR.md: not provided): onnxruntime 1.32's kernel rejects it
     # (docs/found.md #145), so constant folding keeps the Squeeze the base loses; found by a hunt as two
