@@ -6,10 +6,13 @@ the base under ``ort:disabled``); a form it refuses is a rewrite's problem, neve
 both forms go through :func:`passcheck.engine.evaluate` (the ``input`` judgement and the pass) in
 the given executor. Kept: comparative findings (parity, acceptance) on either form; a per-form
 finding on the rewritten form only when the base shows no finding of the same oracle and kind
-under the same pass (what both forms do is the base's, not the rewrite's). On a form onnxruntime
-cannot run (its ``input`` finding is ``runtime`` / ``rejected``), what onnxruntime's optimizer levels
-then fail to fold or fuse is that same defect (constant folding runs the kernel that fails), not a
-second one: those parity findings are not kept.
+under the same pass (what both forms do is the base's, not the rewrite's). A pass failing on the
+base (crashing, declining, timing out: :func:`failure`) is the base's whatever the rewritten form
+does, as a run of the base alone shows it; on the rewritten form too when it fails there the same
+way (status and error behaviour). On a form onnxruntime cannot run (its ``input`` finding is
+``runtime`` / ``rejected``), what onnxruntime's optimizer levels then fail to fold or fuse is that
+same defect (constant folding runs the kernel that fails), not a second one: those parity findings
+are not kept.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ if TYPE_CHECKING:
 COMMON = "common"
 #: Oracles that compare the forms: their findings are the pair's, whichever form they sit on.
 COMPARATIVE = frozenset({"parity", "acceptance"})
+ACCEPTANCE = "acceptance"
 #: onnxruntime's optimization levels: passes that run onnxruntime's kernels (constant folding).
 ORT_LEVELS = frozenset({"ort:disabled", "ort:basic", "ort:extended", "ort:all"})
 
@@ -147,6 +151,7 @@ def blamed(cells, form: str) -> list[Finding]:
     explained = {id(f) for rc in root_causes(cells) for f in rc.others}
     seen = {(c.pass_id, c.form, f.oracle, f.kind) for c in cells for f in c.findings}
     unrunnable = {c.form for c in cells if c.pass_id == "input" for f in c.findings if _cannot_run(f)}
+    base_failures = {(c.pass_id, k) for c in cells if c.form == COMMON for f in c.findings if (k := failure(f))}
     out = []
     for c in cells:
         for f in c.findings:
@@ -154,9 +159,24 @@ def blamed(cells, form: str) -> list[Finding]:
                 continue
             if f.oracle == "parity" and c.pass_id in ORT_LEVELS and c.form in unrunnable:
                 continue
+            if (c.pass_id, failure(f)) in base_failures:  # the base failed this pass so: its own finding
+                continue
             if f.oracle in COMPARATIVE or (c.form == form and (c.pass_id, COMMON, f.oracle, f.kind) not in seen):
                 out.append(f)
     return out
+
+
+def failure(f: Finding) -> tuple[str, str] | None:
+    """How a pass failed on a form, as an acceptance finding states it: (status, the error's behaviour:
+    :func:`passcheck.signature.crash_error` for a crash, else its masked first line); None for any
+    other finding (a documented limit cited on one form only is a pair's finding, not a failure)."""
+    from passcheck.passes._base import FAILED, STATED_LIMIT
+    from passcheck.signature import crash_error, error_phrase
+
+    status, error = (f.details or {}).get("status"), str((f.details or {}).get("error") or "")
+    if f.oracle != ACCEPTANCE or status not in FAILED or error.startswith(STATED_LIMIT):
+        return None
+    return status, crash_error(f) or error_phrase(error)
 
 
 def _cannot_run(f: Finding) -> bool:

@@ -32,6 +32,7 @@ import numpy as np
 
 from passcheck.oracles._context import FormRun, op_key
 from passcheck.oracles._contract import BaseOracle, Cells
+from passcheck.oracles.numeric import random_functions
 from passcheck.oracles.ort_own_ops import inserted_casts
 from passcheck.records import Finding
 from passcheck.runtime.graph_index import index_of, per_model
@@ -65,6 +66,7 @@ def _shape_derived(model) -> list[int]:
     idx = index_of(model)
     if not any(n.op_type in SHAPE_OPS for n in idx.nodes):
         return []  # nothing reads a shape
+    drawing = random_functions(model)  # calls whose bodies draw (IR.md §Functions)
     data = set(idx.inputs) - idx.initializers
     shape_dep: set[str] = set()
     out = []
@@ -75,7 +77,7 @@ def _shape_derived(model) -> list[int]:
             ins = [x for x in node.inputs if x]
             is_data = node.subgraph or any(x in data for x in ins)
             is_shape = any(x in shape_dep for x in ins)
-        if node.op_type in NONDETERMINISTIC:
+        if node.op_type in NONDETERMINISTIC or (node.domain, node.op_type) in drawing:
             is_data = True
         if is_data or is_shape:
             (data if is_data else shape_dep).update(o for o in node.outputs if o)
@@ -87,8 +89,9 @@ def _shape_derived(model) -> list[int]:
 def constant_only(model) -> list[tuple[int, object]]:
     """(index, node) of main-graph nodes whose every input is a constant (an initializer no graph
     input overrides, a Constant node's output, or another such node's output), excluding
-    Constant nodes, random ops, :data:`KEPT_ON_PURPOSE` ops and nodes with subgraphs (a node writing a
-    graph output is one, as in :func:`shape_derived`). Static analysis; graph.node is topologically sorted."""
+    Constant nodes, random ops and calls of model-local functions holding one, :data:`KEPT_ON_PURPOSE`
+    ops and nodes with subgraphs (a node writing a graph output is one, as in :func:`shape_derived`).
+    Static analysis; graph.node is topologically sorted."""
     return [(i, model.graph.node[i]) for i in _constant_only(model)]
 
 
@@ -97,13 +100,16 @@ def _constant_only(model) -> list[int]:
     idx = index_of(model)
     const = set(idx.initializers) - set(idx.inputs)
     skip = NONDETERMINISTIC | KEPT_ON_PURPOSE
+    drawing = random_functions(model)  # calls whose bodies draw (IR.md §Functions)
     out = []
     for i, node in enumerate(idx.nodes):
         if node.op_type == "Constant" and node.domain in ("", "ai.onnx"):
             const.update(o for o in node.outputs if o)
             continue
         ins = [x for x in node.inputs if x]
-        if not ins or node.op_type in skip or node.subgraph or not all(x in const for x in ins):
+        if not ins or node.op_type in skip or (node.domain, node.op_type) in drawing or node.subgraph:
+            continue
+        if not all(x in const for x in ins):
             continue
         const.update(o for o in node.outputs if o)
         out.append(i)

@@ -192,34 +192,44 @@ RANDOM = frozenset(
 )
 
 
+def random_functions(model: Any) -> frozenset[tuple[str, str]]:
+    """``(domain, name)`` of ``model``'s model-local functions whose bodies draw: hold a :data:`RANDOM` op,
+    a call of such a function or an If/Loop/Scan body that does, at any depth (IR.md §Functions: a call
+    computes its body)."""
+    if model is None:
+        return frozenset()
+    functions, known = {(f.domain, f.name): f for f in model.functions}, {}
+    return frozenset(key for key, f in functions.items() if _draws(f.node, functions, known, (key,)))
+
+
 def drawn(model: Any) -> set[str]:
     """Names of ``model``'s graph outputs computed (through any main-graph nodes) from a :data:`RANDOM`
     op, or from a model-local function, an If/Loop/Scan body, that holds one."""
     if model is None:
         return set()
-    functions = {(f.domain, f.name): f for f in model.functions}
-    random_fn: dict[tuple[str, str], bool] = {}
-
-    def draws(nodes, seen=()) -> bool:
-        for n in nodes:
-            if n.op_type in RANDOM and n.domain in ("", "ai.onnx"):
-                return True
-            key = (n.domain, n.op_type)
-            if key in functions and key not in seen:
-                if key not in random_fn:
-                    random_fn[key] = draws(functions[key].node, (*seen, key))
-                if random_fn[key]:
-                    return True
-            bodies = [g for a in n.attribute for g in ([a.g] if a.HasField("g") else []) + list(a.graphs)]
-            if any(draws(g.node, seen) for g in bodies):
-                return True
-        return False
-
+    functions, known = {(f.domain, f.name): f for f in model.functions}, {}
     tainted: set[str] = set()
     for n in model.graph.node:  # nodes are in topological order (IR.md §Graphs)
-        if draws([n]) or any(i in tainted for i in n.input if i):
+        if _draws([n], functions, known) or any(i in tainted for i in n.input if i):
             tainted.update(o for o in n.output if o)
     return {o.name for o in model.graph.output if o.name in tainted}
+
+
+def _draws(nodes, functions: dict, known: dict, seen: tuple = ()) -> bool:
+    """Whether one of ``nodes`` draws (see :func:`random_functions`); ``known`` memoizes functions."""
+    for n in nodes:
+        if n.op_type in RANDOM and n.domain in ("", "ai.onnx"):
+            return True
+        key = (n.domain, n.op_type)
+        if key in functions and key not in seen:
+            if key not in known:
+                known[key] = _draws(functions[key].node, functions, known, (*seen, key))
+            if known[key]:
+                return True
+        bodies = [g for a in n.attribute for g in ([a.g] if a.HasField("g") else []) + list(a.graphs)]
+        if any(_draws(g.node, functions, known, seen) for g in bodies):
+            return True
+    return False
 
 
 def _same_kind(got: Any, expected: Any) -> str | None:

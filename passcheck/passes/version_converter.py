@@ -40,9 +40,17 @@ class VersionConverterAdapter(PassAdapter):
             raise PassDeclined(text) from exc
 
 
-#: The converter's own words when its adapter registry has no step for an op between two opsets
-#: (onnx/version_converter: adapter_lookup's "No Adapter From/To Version …", "No Previous/Next Version …").
-_NO_ADAPTER = re.compile(r"No Adapter (?:From|To|For) Version|No (?:Previous|Next) Version")
+#: The converter's own words when it states it cannot take the model to the target opset
+#: (onnx/version_converter): its adapter registry has no step for an op between two opsets (adapter_lookup's
+#: "No Adapter From/To Version …", "No Previous/Next Version …"), the target version of an op does not take
+#: an element type the model uses (adapters/type_restriction.h, optional_ops.h: "… is unallowed for Opset
+#: Version N"), or an attribute the target version lacks holds other than the value it drops
+#: (adapters/transformers.h: "Attribute A must have value V").
+_NO_ADAPTER = re.compile(
+    r"No Adapter (?:From|To|For) Version|No (?:Previous|Next) Version"
+    r"|DataType \(\d+\) of Input or Output of operator '\w+' is unallowed for Opset Version \d+"
+    r"|Attribute \w+ must have value \S+"
+)
 
 
 def _ops(graph) -> set[str]:

@@ -403,3 +403,45 @@ def test_a_signatures_case_id_is_its_words_cut_at_60_characters_and_the_hash_of_
     assert sig.case_id == f"hunt/{'x' * 50}-split-con-{digest}"  # 60 characters of words
     cut_at_dash = Signature("p", "o", "k", (), "y" * 59 + "-z")
     assert cut_at_dash.case_id.startswith(f"hunt/{'y' * 59}-") and cut_at_dash.case_id.count("-") == 1
+
+
+def test_a_pass_failing_on_the_base_is_the_bases_finding_not_the_rewrites():
+    """onnxscript 0.7.2's rewriter crashes on ``Min(Max(x))`` with one input each (FuseMaxMinToClip,
+    docs/found.md row 23). A hunt over such a base blamed that crash on every rewrite drawn (the base
+    form's crash, or both forms' same crash, under an acceptance finding): 40 of the 50 acceptance
+    signatures of a 12-minute ``onnxscript:rewrite`` hunt (seed 41) were a base's own known crash. The
+    rewrite is blamed only when the pass fails on its form and not the same way on the base."""
+    from onnx import TensorProto, helper
+
+    from passcheck.hunt.probe import Setting, probe
+    from passcheck.passes.isolation import IsolatedExecutor
+
+    def model(*nodes):
+        graph = helper.make_graph(
+            list(nodes),
+            "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+        )
+        return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+
+    def min_max(prefix):
+        return model(
+            helper.make_node("Max", ["x"], ["m"], name=f"{prefix}max"),
+            helper.make_node("Min", ["m"], ["y"], name=f"{prefix}min"),
+        )
+
+    plain = model(helper.make_node("Identity", ["x"], ["y"]))
+    setting = Setting("hunt-test/min-max-one-input")
+
+    def blamed(base, form, mutant):
+        out = probe(setting, base, form, mutant, "onnxscript:rewrite", ex)
+        assert out.status == "done", out.reason
+        return [(f.form, f.oracle, f.kind) for f in out.findings]
+
+    with IsolatedExecutor(timeout=120) as ex:
+        # the rewrite brings the crash in: the rewrite's
+        assert blamed(plain, "spelled", min_max("")) == [("spelled", "acceptance", "rejected")]
+        # the base crashes, the rewritten form too (the same way) or not at all: the base's
+        assert blamed(min_max(""), "renamed", min_max("n_")) == []
+        assert blamed(min_max(""), "plain", plain) == []

@@ -57,3 +57,43 @@ def test_onnxruntime_folds_them_into_initializers():
     cells = evaluate(Subject("folding/graph-outputs", {"common": _model()}, [{}, {}]), ["ort:basic"])
     assert [c.ops_after for c in cells if c.pass_id == "ort:basic"] == [{"Relu": 1}]  # both became initializers
     assert _named(cells, "ort:basic") == {}
+
+
+def test_a_call_of_a_function_that_draws_is_never_a_missed_fold():
+    """A model-local function computes its body (IR.md §Functions): a call of one holding a Bernoulli
+    draws, as the op does, and is not folded even when it reads only constants (its probabilities all 1
+    here, so every run gives ones). A 12-minute ``onnxsim:simplify`` hunt (seed 46) reported the call
+    that ``node-as-local-function`` makes of ``generated/bernoulli-15.opset`` as a missed fold; a call
+    of a function that does not draw still is one."""
+    local = "org.passcheck.local"
+    fn = [
+        helper.make_function(
+            local,
+            name,
+            ["a", "b"][:arity],
+            ["o"],
+            [helper.make_node(op, ["a", "b"][:arity], ["o"])],
+            [helper.make_opsetid("", 17)],
+        )
+        for name, op, arity in (("Draw", "Bernoulli", 1), ("Sum", "Add", 2))
+    ]
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    outs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2, 3]) for n in ("y", "d", "s")]
+    inits = [numpy_helper.from_array(np.ones((2, 3), np.float32), n) for n in ("p", "q")]
+    nodes = [
+        helper.make_node("Relu", ["x"], ["y"], name="relu"),
+        helper.make_node("Draw", ["p"], ["d"], name="draw_call", domain=local),
+        helper.make_node("Sum", ["p", "q"], ["s"], name="sum_call", domain=local),
+    ]
+    model = helper.make_model(
+        helper.make_graph(nodes, "g", [x], outs, inits),
+        opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(local, 1)],
+        functions=fn,
+    )
+    pid = "planted:folds-nothing"
+    register_pass(FunctionAdapter(pid, lambda m: m, folds_constants=True))
+    try:
+        cells = evaluate(Subject("folding/local-draw", {"common": model}, [{}, {}]), [pid])
+    finally:
+        unregister_pass(pid)
+    assert _named(cells, pid) == {"sum_call": "constants"}

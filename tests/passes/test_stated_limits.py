@@ -66,3 +66,22 @@ def test_the_opset_boundary_pass_keeps_the_converter_s_stated_limit():
         assert c.error.startswith(STATED_LIMIT) and "No Adapter From Version $16 for Identity" in c.error
         assert "opset 18 → 15" in c.error  # the boundary the adapter chose is still said
     assert report.exit_code == 0
+
+
+def test_a_type_or_attribute_value_the_target_version_cannot_take_is_a_stated_limit():
+    """The converter states why it refuses: Min-12 takes int64, Min-8 does not ("DataType (7) of Input or
+    Output of operator 'Min' is unallowed for Opset Version 11", adapters/type_restriction.h); AveragePool-7's
+    count_include_pad=1 has no opset-6 spelling ("Attribute count_include_pad must have value 0",
+    adapters/transformers.h). Three of 37 signatures of a 12-minute onnx:convert-opset-down hunt (seed 44)
+    were such neighbours reported as the converter rejecting a valid model."""
+    int_min = """<ir_version: 7, opset_import: ["" : 12]>
+g (int64[2] a, int64[2] b) => (int64[2] y) { y = Min (a, b) }"""
+    pool = """<ir_version: 7, opset_import: ["" : 7]>
+g (float[1,1,4,4] x) => (float[1,1,3,3] y) { y = AveragePool <kernel_shape = [2, 2], count_include_pad = 1> (x) }"""
+    for text, words in ((int_min, "is unallowed for Opset Version 11"), (pool, "count_include_pad must have value 0")):
+        report = check_model(
+            parser.parse_model(text), ["onnx:convert-opset-down"], name="limits/type", allow_unavailable=True
+        )
+        (cell,) = [c for c in report.cells if c.pass_id == "onnx:convert-opset-down"]
+        assert cell.status == "unavailable" and not cell.findings, cell
+        assert cell.error.startswith(STATED_LIMIT) and words in cell.error
