@@ -100,6 +100,18 @@ def opset_boundary(model, direction: str) -> tuple[int | None, str]:
     return None, f"none of the model's ops changes between opset {opset} and onnx's newest ({newest})"
 
 
+def conversion(pass_id: str, model) -> str | None:
+    """The conversion a per-model boundary pass (``onnx:convert-opset-down`` / ``-up``) asks of
+    ``model`` (``"20->19"``, from :func:`opset_boundary`), or None for any other pass (a fixed target
+    is the same request for every model). Two forms given different conversions were asked
+    different things: a limit the converter states on one says nothing about the other."""
+    for direction in ("down", "up"):
+        if pass_id == f"onnx:convert-opset-{direction}":
+            target, _ = opset_boundary(model, direction)
+            return f"{default_opset(model)}->{target}"
+    return None
+
+
 class OpsetBoundaryAdapter(PassAdapter):
     """``onnx:convert-opset-down`` / ``-up``: the version converter to the model's neighbouring
     opset boundary (see :func:`opset_boundary`); the target differs per model."""
