@@ -41,8 +41,9 @@ class VersionConverterAdapter(PassAdapter):
 
 
 #: The converter's own words when its adapter registry has no step for an op between two opsets
-#: (onnx/version_converter: adapter_lookup's "No Adapter From/To Version …", "No Previous/Next Version …").
-_NO_ADAPTER = re.compile(r"No Adapter (?:From|To|For) Version|No (?:Previous|Next) Version")
+#: (onnx/version_converter BaseConverter.h, adapter_lookup: "No Adapter From Version $N for OP",
+#: "No Adapter To Version $N for OP", "No Adapter For OP"; "No Previous/Next Version of OP").
+_NO_ADAPTER = re.compile(r"No Adapter (?:(?:From|To) Version|For )|No (?:Previous|Next) Version")
 
 
 def _ops(graph) -> set[str]:

@@ -97,3 +97,20 @@ def test_a_boundary_pass_that_asks_the_forms_different_conversions_compares_no_s
     assert cells["expand"].status in ("changed", "unchanged"), cells["expand"]
     assert not [f for c in cells.values() for f in c.findings], [f.message for c in cells.values() for f in c.findings]
     assert report.exit_code == 0
+
+
+XOR = """<ir_version: 8, opset_import: ["" : 7]>
+g (bool[2, 3] x, bool[2, 3] t) => (bool[2, 3] y) { y = Xor (x, t) }"""
+
+
+def test_the_converter_s_no_adapter_for_an_op_is_a_stated_limit_too():
+    """Xor-7 down to opset 6: adapter_lookup's third wording, "No Adapter For Xor" (no version in
+    it), is the same stated limit as "No Adapter From Version …", not a ``declined`` finding (the
+    hunt14b sweep's hand-made ``xortrue`` bases reported it as one)."""
+    report = check_model(
+        parser.parse_model(XOR), ["onnx:convert-opset-down"], name="limits/no-adapter-for", allow_unavailable=True
+    )
+    (cell,) = [c for c in report.cells if c.pass_id == "onnx:convert-opset-down"]
+    assert cell.status == "unavailable" and not cell.findings, cell
+    assert cell.error.startswith(STATED_LIMIT) and "No Adapter For Xor" in cell.error, cell.error
+    assert report.exit_code == 0
