@@ -77,16 +77,31 @@ def handle(args) -> int:
     for path in args.cases_from:
         load_path(path)
     cases = registry().select(args.case)
-    n, skipped = 0, []
+    n, skipped, unmatched = 0, {}, 0
     version = tool_version("onnx")
     with isolated(args) as executor:
         for c in cases:
             written = export_case(c, args.dir, version, runner_of(executor), args.case)
-            if not written:
-                skipped.append(c.id)
-            n += len(written)
+            if written:
+                n += len(written)
+            elif why := c.skip_reason(version):
+                skipped[c.id] = why
+            else:
+                unmatched += 1  # a GLOB:FORMGLOB names no form of this case
+    exported = len(cases) - len(skipped) - unmatched
     print(
-        f"wrote {n} form(s) of {len(cases) - len(skipped)} case(s) to {args.dir}"
-        + (f"; skipped here: {', '.join(skipped)}" if skipped else "")
+        f"wrote {n} form(s) of {exported} case(s) to {args.dir}"
+        + (f"; {unmatched} selected case(s) have no form the --case form glob matches" if unmatched else "")
+        + (f"; skipped here: {_listed(skipped)}" if skipped else "")
     )
     return 0
+
+
+#: Skipped cases named in export's summary line (the rest counted).
+SHOWN = 10
+
+
+def _listed(skipped: dict[str, str]) -> str:
+    """``id (why), …`` for the first :data:`SHOWN` skipped cases, then how many in all."""
+    shown = ", ".join(f"{c} ({why})" for c, why in list(skipped.items())[:SHOWN])
+    return shown + (f", … ({len(skipped)} in all)" if len(skipped) > SHOWN else "")

@@ -69,13 +69,9 @@ def stated(finding: Finding) -> tuple[str, str] | None:
 def step(pass_id: str, model: onnx.ModelProto) -> str | None:
     """The conversion a per-model boundary pass (``onnx:convert-opset-down`` / ``-up``) makes of
     ``model`` (``"13->12"``), or None for any other pass (a fixed target is the same for every model)."""
-    from passcheck.passes.version_converter import opset_boundary
+    from passcheck.passes.version_converter import conversion
 
-    for direction in ("down", "up"):
-        if pass_id == f"onnx:convert-opset-{direction}":
-            target, _ = opset_boundary(model, direction)
-            return f"{opset(model)}->{target}"
-    return None
+    return conversion(pass_id, model)
 
 
 def key(pass_id: str, words: str) -> str:

@@ -9,6 +9,7 @@ from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.passes import FAILED
 from passcheck.passes._base import STATED_LIMIT
+from passcheck.passes.version_converter import conversion
 from passcheck.records import Finding, brief
 
 NAME = "acceptance"
@@ -19,7 +20,7 @@ SHOWN = 5
 def check(runs: Sequence[FormRun]) -> list[Finding]:
     accepted = [r.form for r in runs if r.outcome.ok]
     failed = sum(1 for r in runs if r.outcome.status in FAILED)
-    shown = ", ".join(accepted[:SHOWN]) + (f", … ({len(accepted)} in all)" if len(accepted) > SHOWN else "")
+    shown = _shown(accepted)
     found = []
     for r in runs:
         if r.outcome.status not in FAILED:
@@ -37,24 +38,34 @@ def check(runs: Sequence[FormRun]) -> list[Finding]:
                 accepted_forms=accepted,
             )
         )
-    # A limit the tool states is no finding by itself; stated for some forms while it accepts others, it is.
+    # A limit the tool states is no finding by itself; stated for some forms while it accepts others
+    # asked the same conversion, it is. A per-model boundary pass (onnx:convert-opset-down) asks each
+    # form its own step (ConstantOfShape-20 asks 20->19, its Expand spelling 20->18): not comparable.
     limited = [
         r for r in runs if r.outcome.status == "unavailable" and (r.outcome.error or "").startswith(STATED_LIMIT)
     ]
-    for r in limited if accepted else ():
+    for r in limited:
+        asked = conversion(r.pass_id, r.model)
+        peers = [a.form for a in runs if a.outcome.ok and conversion(a.pass_id, a.model) == asked]
+        if not peers:
+            continue
         words = brief(r.outcome.error[len(STATED_LIMIT) :])
         where = "this form only" if len(limited) == 1 else f"{len(limited)} of {len(runs)} forms"
         found.append(
             r.finding(
                 "rejected",
                 NAME,
-                f"{r.pass_id} cites a limit it documents on {where} while it accepts {shown}: {words}",
+                f"{r.pass_id} cites a limit it documents on {where} while it accepts {_shown(peers)}: {words}",
                 status="declined",
                 error=r.outcome.error,
-                accepted_forms=accepted,
+                accepted_forms=peers,
             )
         )
     return found
+
+
+def _shown(forms: Sequence[str]) -> str:
+    return ", ".join(forms[:SHOWN]) + (f", … ({len(forms)} in all)" if len(forms) > SHOWN else "")
 
 
 class Acceptance(BaseOracle):

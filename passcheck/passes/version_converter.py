@@ -41,13 +41,14 @@ class VersionConverterAdapter(PassAdapter):
 
 
 #: The converter's own words when it states it cannot take the model to the target opset
-#: (onnx/version_converter): its adapter registry has no step for an op between two opsets (adapter_lookup's
-#: "No Adapter From/To Version …", "No Previous/Next Version …"), the target version of an op does not take
-#: an element type the model uses (adapters/type_restriction.h, optional_ops.h: "… is unallowed for Opset
-#: Version N"), or an attribute the target version lacks holds other than the value it drops
-#: (adapters/transformers.h: "Attribute A must have value V").
+#: (onnx/version_converter): its adapter registry has no step for an op between two opsets (BaseConverter.h,
+#: adapter_lookup: "No Adapter From Version $N for OP", "No Adapter To Version $N for OP", "No Adapter For OP",
+#: "No Previous/Next Version of OP"), the target version of an op does not take an element type the model uses
+#: (adapters/type_restriction.h, optional_ops.h: "… is unallowed for Opset Version N"), or an attribute the
+#: target version lacks holds other than the value it drops (adapters/transformers.h: "Attribute A must have
+#: value V").
 _NO_ADAPTER = re.compile(
-    r"No Adapter (?:From|To|For) Version|No (?:Previous|Next) Version"
+    r"No Adapter (?:(?:From|To) Version|For )|No (?:Previous|Next) Version"
     r"|DataType \(\d+\) of Input or Output of operator '\w+' is unallowed for Opset Version \d+"
     r"|Attribute \w+ must have value \S+"
 )
@@ -106,6 +107,18 @@ def opset_boundary(model, direction: str) -> tuple[int | None, str]:
         if changed:
             return v, f"opset {opset} → {v}: {', '.join(changed)}: new version at opset {v}"
     return None, f"none of the model's ops changes between opset {opset} and onnx's newest ({newest})"
+
+
+def conversion(pass_id: str, model) -> str | None:
+    """The conversion a per-model boundary pass (``onnx:convert-opset-down`` / ``-up``) asks of
+    ``model`` (``"20->19"``, from :func:`opset_boundary`), or None for any other pass (a fixed target
+    is the same request for every model). Two forms given different conversions were asked
+    different things: a limit the converter states on one says nothing about the other."""
+    for direction in ("down", "up"):
+        if pass_id == f"onnx:convert-opset-{direction}":
+            target, _ = opset_boundary(model, direction)
+            return f"{default_opset(model)}->{target}"
+    return None
 
 
 class OpsetBoundaryAdapter(PassAdapter):

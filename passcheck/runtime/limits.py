@@ -122,15 +122,21 @@ def missing_kernel(error: str | None) -> tuple[str, int] | None:
     return (m.group(1), int(m.group(2))) if m else None
 
 
+def all_missing_kernel(errors: list[str | None]) -> tuple[str, int] | None:
+    """The first (op type, since_version) of :func:`missing_kernel` when every one of ``errors``
+    (at least one) says onnxruntime lacks a kernel, else None."""
+    found = [missing_kernel(e) for e in errors]
+    return found[0] if found and all(found) else None
+
+
 def no_kernel_reason(errors: list[str | None]) -> str | None:
     """Why every run of a form failed for a kernel the installed onnxruntime lacks, or None when
     any run succeeded or failed for another reason."""
-    found = [missing_kernel(e) for e in errors]
-    if not found or not all(found):
+    if (gap := all_missing_kernel(errors)) is None:
         return None
     from passcheck._versions import tool_version
 
-    op, version = found[0]
+    op, version = gap
     return (
         f"onnxruntime {tool_version('onnxruntime')} here has no CPU kernel for {op}({version}) with this form's "
         f"element types (an environment fact, not a finding)"

@@ -85,3 +85,52 @@ g (float[1,1,4,4] x) => (float[1,1,3,3] y) { y = AveragePool <kernel_shape = [2,
         (cell,) = [c for c in report.cells if c.pass_id == "onnx:convert-opset-down"]
         assert cell.status == "unavailable" and not cell.findings, cell
         assert cell.error.startswith(STATED_LIMIT) and words in cell.error
+
+
+# ConstantOfShape is new at opset 20 and the converter has no adapter 20 -> 19 for it; the same
+# value spelled Expand(Constant 0, shape) has Constant-19 as its newest op, so the boundary pass asks
+# that form 20 -> 18 instead.
+CONSTANT_OF_SHAPE = """<ir_version: 10, opset_import: ["" : 20]>
+g () => (float[2, 3] y) <int64[2] s = {2, 3}> { y = ConstantOfShape (s) }"""
+EXPAND = """<ir_version: 10, opset_import: ["" : 20]>
+g () => (float[2, 3] y) <int64[2] s = {2, 3}> { z = Constant <value = float {0}> ()  y = Expand (z, s) }"""
+
+
+def test_a_boundary_pass_that_asks_the_forms_different_conversions_compares_no_stated_limit():
+    """``onnx:convert-opset-down`` picks each form's own step: the ConstantOfShape form is asked
+    20 -> 19 (a limit the converter states), the Expand form 20 -> 18 (converted). The forms were
+    asked different things, so the limit is the tool's, not a spelling's (the hunt14b sweep of the
+    generated set: ``constantofshape-20`` under ``constant-of-shape-as-expand``)."""
+    report = check_model(
+        parser.parse_model(CONSTANT_OF_SHAPE),
+        ["onnx:convert-opset-down"],
+        forms={"expand": parser.parse_model(EXPAND)},
+        name="limits/boundary-steps",
+        allow_unavailable=True,
+    )
+    cells = {c.form: c for c in report.cells if c.pass_id == "onnx:convert-opset-down"}
+    assert (
+        cells["common"].status == "unavailable"
+        and "No Adapter To Version $19 for ConstantOfShape" in cells["common"].error
+    )
+    assert "opset 20 → 19" in cells["common"].error
+    assert cells["expand"].status in ("changed", "unchanged"), cells["expand"]
+    assert not [f for c in cells.values() for f in c.findings], [f.message for c in cells.values() for f in c.findings]
+    assert report.exit_code == 0
+
+
+XOR = """<ir_version: 8, opset_import: ["" : 7]>
+g (bool[2, 3] x, bool[2, 3] t) => (bool[2, 3] y) { y = Xor (x, t) }"""
+
+
+def test_the_converter_s_no_adapter_for_an_op_is_a_stated_limit_too():
+    """Xor-7 down to opset 6: adapter_lookup's third wording, "No Adapter For Xor" (no version in
+    it), is the same stated limit as "No Adapter From Version …", not a ``declined`` finding (the
+    hunt14b sweep's hand-made ``xortrue`` bases reported it as one)."""
+    report = check_model(
+        parser.parse_model(XOR), ["onnx:convert-opset-down"], name="limits/no-adapter-for", allow_unavailable=True
+    )
+    (cell,) = [c for c in report.cells if c.pass_id == "onnx:convert-opset-down"]
+    assert cell.status == "unavailable" and not cell.findings, cell
+    assert cell.error.startswith(STATED_LIMIT) and "No Adapter For Xor" in cell.error, cell.error
+    assert report.exit_code == 0
