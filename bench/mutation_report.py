@@ -16,13 +16,16 @@ from pathlib import Path
 
 BEGIN = "<!-- mutation-score: written by bench/mutation_score.py --report; edits between these lines are lost -->"
 END = "<!-- /mutation-score -->"
-COLUMNS = ("killed", "timeout", "survived", "uncovered", "equivalent", "incompetent", "annotation")
+#: ``no result``: mutants of the selective set without a result (under their current key; for a
+#: ``--summarize`` report, without any row).
+COLUMNS = ("killed", "timeout", "survived", "uncovered", "equivalent", "incompetent", "annotation", "no result")
 
 
 @dataclasses.dataclass
 class Figures:
     """One report's figures. ``wall`` and ``worker_seconds`` in seconds; ``runs``: results per run
-    (``date commit``); ``ratio``: killed / judged, equivalent survivors excluded."""
+    (``date commit``); ``ratio``: killed / judged, equivalent survivors excluded; ``command``: the
+    command line that wrote it."""
 
     commit: str
     date: str
@@ -37,6 +40,8 @@ class Figures:
     tools: str
     runs: Counter
     ratio: float
+    #: the command line that wrote the report (shown when set)
+    command: str = ""
 
 
 def _reason(row: tuple) -> str:
@@ -60,8 +65,11 @@ def render(per_module: dict[str, Counter], survivors: list[tuple], f: Figures) -
         f"- Written {f.date} on commit `{f.commit}` ({f.scope}); tools `{f.tools}`.",
         f"- Killed: **{killed}/{judged} = {f.ratio:.1%}** of the judged mutants (equivalent survivors and "
         "annotation-only mutants excluded; a line no test runs counts as survived).",
-        f"- Full run: {f.total - f.remaining} of {f.total} mutants of the selective set have a result under "
-        f"their current key; {f.remaining} left.",
+        *([f"- Made by `{f.command}`."] if f.command else []),
+        f"- Full run: {f.total - f.remaining} of {f.total} mutants of the selective set have a result"
+        + (" (newest row per mutant, its key not checked: `--dry --report` checks it)" if f.command else "")
+        + ("" if f.command else " under their current key")
+        + f"; {f.remaining} left (column `no result`).",
         f"- This report: {f.judged} results, {f.reused} reused from earlier runs, {f.run_now} judged now; "
         f"{f.wall / 60:.1f} min wall now, {f.worker_seconds / 3600:.2f} h of worker time in all its results.",
         "- Results by run (date, commit): " + "; ".join(f"{run}: {n}" for run, n in sorted(f.runs.items())) + ".",

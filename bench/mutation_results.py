@@ -14,7 +14,8 @@ all of these are:
 
 The rest of the tree (rewrites under ``passcheck/mutations/``, other modules, other tests) is not in
 the key: a result survives unrelated changes, and sessions accumulate a full run. A row judged on
-another key stays in the file, out of every table. Later rows of a key replace earlier ones.
+another key stays in the file, out of every table. Later rows of a key replace earlier ones; a summary
+of the file (:func:`by_mutant`) keeps the newest row of each mutant, whatever its key.
 """
 
 from __future__ import annotations
@@ -120,6 +121,12 @@ def load(path: Path) -> list[dict]:
 def by_key(rows: list[dict]) -> dict[str, dict]:
     """key → row, the last row of a key winning."""
     return {r["key"]: r for r in rows}
+
+
+def by_mutant(rows: list[dict]) -> dict[tuple[str, str, int], dict]:
+    """(module, operator, occurrence) → row, the last row of a mutant winning whatever its key: a mutant
+    judged again after its module, tests or tools changed (a new key) counts once, with its newest verdict."""
+    return {(r["module"], r["operator"], int(r["occurrence"])): r for r in rows}
 
 
 def small(row: dict) -> dict:

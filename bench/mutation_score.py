@@ -24,7 +24,8 @@ seconds its tests took in the map's coverage run when longer), *survived* when t
 Prints the counts per module, the killed ratio and an estimate of a full run (the measured seconds
 per mutant × the mutants of the selective set / workers); appends every judged mutant to
 ``--results`` as a JSON line (``--summarize FILE`` prints the table of such a file, of a run under
-way or stopped); writes every survivor to ``--survivors`` (tab-separated: module, line, operator,
+way or stopped: the newest row of each mutant; with ``--report``, into the markdown file too, with each
+module's mutants that have no row); writes every survivor to ``--survivors`` (tab-separated: module, line, operator,
 occurrence, before, after, reason, outcome). The reason comes from ``bench/mutation_equivalent.toml``
 for survivors known to be equivalent (same behaviour for every input; matched on the changed line's
 text, so an entry stops matching, and ``tests/test_bench_scripts.py`` fails, once its line
@@ -37,6 +38,7 @@ Not part of CI: mutation testing is CPU-heavy. Examples::
     python bench/mutation_score.py --sample 40 --seed 0          # sampled, minutes
     nohup nice -n 15 python bench/mutation_score.py &            # every mutant without a current result
     python bench/mutation_score.py --dry --report                # docs/mutation-score.md from the results
+    python bench/mutation_score.py --summarize bench/results/mutation.jsonl --report  # the same, no map built
     python bench/mutation_score.py --paths passcheck/runtime/feeds.py --tests tests/runtime
     python bench/mutation_score.py --rerun bench/mutation_survivors.txt  # after adding tests
 
@@ -157,12 +159,18 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--dry", action="store_true", help="judge nothing: the table of the reusable results only")
     p.add_argument(
         "--report",
+        "--markdown",
         nargs="?",
         type=Path,
         const=ROOT / "docs" / "mutation-score.md",
         help="write the table, survivors and run figures into this markdown file (default docs/mutation-score.md)",
     )
-    p.add_argument("--summarize", type=Path, help="print the table of a --results file and exit (no run)")
+    p.add_argument(
+        "--summarize",
+        type=Path,
+        help="print the table of a --results file, the newest row of each mutant, and exit (no run; "
+        "with --report, write it to the markdown file too)",
+    )
     p.add_argument("--keep", action="store_true", help="keep the temporary tree copies")
     return p.parse_args(argv)
 
@@ -314,7 +322,7 @@ def _summary(results: list[dict], annotation: Counter, equivalent: dict) -> tupl
 
 
 def _report(per_module: dict[str, Counter], args: argparse.Namespace) -> float:
-    cols = ["killed", "timeout", "survived", "uncovered", "equivalent", "incompetent", "annotation"]
+    cols = list(mutation_report.COLUMNS)
     print(f"{'module':42} " + " ".join(f"{c:>10}" for c in cols))
     overall: Counter = Counter()
     for module in sorted(per_module):
@@ -340,23 +348,91 @@ def _write_survivors(path: Path, survivors: list[tuple]) -> None:
     print(f"survivors: {len(survivors)} written to {path}")
 
 
-def _summarize_only(args: argparse.Namespace) -> int:
-    """``--summarize FILE``: the table of every key's last row in a results file (those of keys no longer
-    current included: ``--dry`` tells them apart), no run."""
+def _write_outputs(
+    args: argparse.Namespace, per_module: dict, survivors: list[tuple], results: list[dict], ratio: float, **figures
+) -> None:
+    """The survivors file; with ``--report``, the markdown part of ``args.report`` (``bench/mutation_report.py``;
+    ``figures``: the :class:`mutation_report.Figures` fields that depend on the run, the rest from ``results``)."""
+    _write_survivors(args.survivors, survivors)
+    if not args.report:
+        return
+    mutation_report.write(
+        args.report,
+        per_module,
+        survivors,
+        mutation_report.Figures(
+            commit=mutation_results.commit(ROOT),
+            date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            judged=len(results),
+            worker_seconds=sum(r["seconds"] for r in results),
+            tools=mutation_results.tools(),
+            runs=Counter(r.get("run", "?") for r in results),
+            ratio=ratio,
+            **figures,
+        ),
+    )
+    print(f"report written to {args.report}")
+
+
+def _summarize_only(args: argparse.Namespace, argv: list[str]) -> int:
+    """``--summarize FILE``: the table of the newest row of each mutant (module, operator, occurrence) in a
+    results file, whatever its key (rows of keys no longer current included: ``--dry`` tells them apart),
+    no run. With ``--report``, also the markdown part (``bench/mutation_report.py``) with a ``no result``
+    column: the selective set's mutants of each module (``--paths``, default the map's) without a row, which
+    needs cosmic-ray to enumerate them."""
     rows = mutation_results.load(args.summarize)
-    results = list(mutation_results.by_key(rows).values())
-    per_module, survivors = _summary(results, Counter(), _equivalent(args.equivalent))
+    newest = mutation_results.by_mutant(rows)
+    results = list(newest.values())
+    annotation: Counter = Counter()
+    missing: Counter = Counter()
+    total = 0
+    if args.report:
+        try:
+            import cosmic_ray  # noqa: F401
+
+            groups, scopes = _groups(args)
+        except ImportError:
+            print("mutation_score: --report needs cosmic-ray; pip install -e '.[bench]'", file=sys.stderr)
+            return 2
+        except (OSError, ValueError, KeyError) as exc:
+            print(f"mutation_score: {exc}", file=sys.stderr)
+            return 2
+        found, annotation, _ = _enumerate(groups, scopes)
+        kept = mutation_select.selective([s for s, _ in found])
+        total = len(kept)
+        missing = Counter(str(s.module_path) for s in kept if _key(s) not in newest)
+        modules = {str(s.module_path) for s, _ in found} | set(annotation)
+        results = [r for r in results if r["module"] in modules]
+    per_module, survivors = _summary(results, annotation, _equivalent(args.equivalent))
+    for module, n in missing.items():
+        per_module[module]["no result"] += n
     ratio = _report(per_module, args)
     took = sum(r["seconds"] for r in results)
-    print(f"{len(results)} keys judged; {took / max(1, len(results)):.1f} s per mutant (one worker's time)")
-    _write_survivors(args.survivors, survivors)
+    print(
+        f"{len(results)} mutants with a row ({len(rows)} rows, the newest of each mutant counted); "
+        f"{took / max(1, len(results)):.1f} s per mutant (one worker's time)"
+    )
+    if args.report:
+        print(f"{sum(missing.values())} of {total} mutants of the selective set have no row")
+    outputs = (args, per_module, survivors, results, ratio)
+    _write_outputs(
+        *outputs,
+        scope=f"newest row per mutant of {args.summarize.as_posix()}",
+        total=total,
+        reused=len(results),
+        run_now=0,
+        remaining=sum(missing.values()),
+        wall=0.0,
+        command="python bench/mutation_score.py " + " ".join(argv),
+    )
     return 0 if ratio >= args.target else 1
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     args = _args(argv)
     if args.summarize:
-        return _summarize_only(args)
+        return _summarize_only(args, argv)
     try:
         import cosmic_ray  # noqa: F401
         import coverage  # noqa: F401
@@ -457,6 +533,10 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(work, ignore_errors=True)
 
     per_module, survivors = _summary(results, annotation, _equivalent(args.equivalent))
+    judged_now = {r["key"] for r in results[reused:]}
+    for m in pending_full:
+        if m.result_key not in judged_now:
+            per_module[m.module]["no result"] += 1
     ratio = _report(per_module, args)
     scope = f"survivors of {args.rerun}" if args.rerun else f"sample {args.sample or 'all'}, seed {args.seed}"
     wall = time.monotonic() - started
@@ -483,29 +563,16 @@ def main(argv: list[str] | None = None) -> int:
             else f"({mean:.1f} s per mutant × {remaining})"
         )
     )
-    _write_survivors(args.survivors, survivors)
-    if args.report:
-        mutation_report.write(
-            args.report,
-            per_module,
-            survivors,
-            mutation_report.Figures(
-                commit=mutation_results.commit(ROOT),
-                date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                scope=scope,
-                total=len(kept),
-                judged=len(results),
-                reused=reused,
-                run_now=len(now),
-                remaining=remaining,
-                wall=wall,
-                worker_seconds=sum(r["seconds"] for r in results),
-                tools=mutation_results.tools(),
-                runs=Counter(r.get("run", "?") for r in results),
-                ratio=ratio,
-            ),
-        )
-        print(f"report written to {args.report}")
+    outputs = (args, per_module, survivors, results, ratio)
+    _write_outputs(
+        *outputs,
+        scope=scope,
+        total=len(kept),
+        reused=reused,
+        run_now=len(now),
+        remaining=remaining,
+        wall=wall,
+    )
     return 0 if ratio >= args.target else 1
 
 

@@ -8,7 +8,8 @@ kernel its op, domain, version range (inclusive; an open end is 2**31 - 1), prov
 a kernel does not declare accepts any type. Ops without a kernel whose schema has a function body
 (``has_function`` / ``has_context_dependent_function``) are expanded by onnxruntime instead: their body's
 nodes decide (a static body's nodes are looked up in turn, :func:`_body_runs`; a context-dependent one
-answers None, unknown). Constant is loaded as an initializer.
+answers None, unknown), unless a bound type is one the op's own schema rejects (onnxruntime's type check
+refuses the model: no run). Constant is loaded as an initializer.
 Read once per onnxruntime version.
 """
 
@@ -75,6 +76,11 @@ def has_cpu_kernel(domain: str, op: str, since_version: int, types: Mapping[str,
     try:
         schema = onnx.defs.get_schema(op, since_version, _domain(domain))
     except Exception:  # noqa: BLE001 - an op onnx does not know: no kernel, no function
+        return False
+    # a type the op's own constraint rejects: onnxruntime refuses the model at load (Graph::Resolve's type
+    # check) before it would expand the body, whose nodes may accept it (HardSwish-14's Mul on int32)
+    allowed = {c.type_param_str: c.allowed_type_strs for c in schema.type_constraints}
+    if any(name in allowed and t not in allowed[name] for name, t in (types or {}).items()):
         return False
     if schema.has_function:
         return _body_runs(schema, types or {})

@@ -1,0 +1,72 @@
+"""``bench/mutation_score.py --summarize``: one count per mutant, its newest row, whatever key it was judged
+under; with ``--report``, the markdown part with the mutants of the selective set that have no row."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.test_bench_scripts import ROOT, _bench
+
+
+def _row(key: str, occurrence: int, outcome: str) -> dict:
+    return {
+        "key": key,
+        "module": "passcheck/runtime/graph_index.py",
+        "line": 10,
+        "operator": "core/NumberReplacer",
+        "occurrence": occurrence,
+        "outcome": outcome,
+        "seconds": 2.0,
+        "before": "a",
+        "after": "b",
+        "run": "2026-12-03 abc",
+    }
+
+
+def _write(path: Path, rows: list[dict]) -> None:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def test_a_mutant_judged_again_under_a_new_key_counts_once_with_its_newest_verdict(tmp_path, capsys):
+    # mutant 0: survived under its old key (tests since changed), killed under the new one; mutant 1: killed
+    results = tmp_path / "results.jsonl"
+    _write(results, [_row("old", 0, "survived"), _row("k1", 1, "killed"), _row("new", 0, "killed")])
+    ms = _bench("mutation_score")
+    code = ms.main(["--summarize", str(results), "--survivors", str(tmp_path / "s.tsv"), "--target", "1.0"])
+    out = capsys.readouterr().out
+    assert "killed ratio: 2/2 = 100.0%" in out and code == 0
+    assert "2 mutants with a row (3 rows" in out
+    assert (tmp_path / "s.tsv").read_text().count("\n") == 1  # the header only: no survivor left
+
+    # the newest row wins in file order, whichever outcome it has
+    _write(results, [_row("new", 0, "killed"), _row("k1", 1, "killed"), _row("newer", 0, "survived")])
+    assert ms.main(["--summarize", str(results), "--survivors", str(tmp_path / "s.tsv")]) == 1
+    assert "killed ratio: 1/2 = 50.0%" in capsys.readouterr().out
+
+
+def test_a_summary_report_counts_the_selective_mutants_without_a_row_per_module(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)  # --paths are relative to the checkout
+    results, report = tmp_path / "results.jsonl", tmp_path / "score.md"
+    _write(results, [_row("k0", 0, "killed"), _row("k1", 1, "survived")])
+    report.write_text("# Score\n\nhand-written history\n")
+    ms = _bench("mutation_score")
+    argv = ["--summarize", str(results), "--paths", "passcheck/runtime/graph_index.py"]
+    argv += ["--survivors", str(tmp_path / "s.tsv"), "--markdown", str(report)]
+    ms.main(argv)
+    out = capsys.readouterr().out
+    groups, scopes = ms._groups(ms._args(argv))
+    found, _, _ = ms._enumerate(groups, scopes)
+    selective = ms.mutation_select.selective([s for s, _ in found])
+    rowed = sum(
+        1
+        for s in selective
+        if (s.operator_name, int(s.occurrence)) in {("core/NumberReplacer", 0), ("core/NumberReplacer", 1)}
+    )
+    missing = len(selective) - rowed
+    assert f"{missing} of {len(selective)} mutants of the selective set have no row" in out
+    text = report.read_text()
+    assert "hand-written history" in text and "python bench/mutation_score.py --summarize" in text
+    line = next(x for x in text.splitlines() if x.startswith("| `passcheck/runtime/graph_index.py`"))
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    assert cells[1] == "1" and cells[3] == "1" and cells[8] == str(missing)  # killed, survived, no result
