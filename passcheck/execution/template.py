@@ -20,9 +20,9 @@ Exit status: the template reaps its forks and writes each one's exit code (negat
 as :class:`multiprocessing.Process` reports it) to a pipe the caller holds for that worker.
 The template exits when the caller's end of its socket closes (the caller's process ended), its
 forks then get SIGKILL (``PR_SET_PDEATHSIG``). The template is replaced when the caller's
-environment variables or ``sys.path`` differ from those it was started with (what onnx read at
-import), and after it died; when it cannot start, :func:`spawn` raises and the caller starts a
-worker interpreter instead.
+environment variables (but ``PYTEST_CURRENT_TEST``, which pytest rewrites at every test phase) or
+``sys.path`` differ from those it was started with (what onnx read at import), and after it died;
+when it cannot start, :func:`spawn` raises and the caller starts a worker interpreter instead.
 """
 
 from __future__ import annotations
@@ -165,8 +165,14 @@ _TEMPLATE: Template | None = None
 _GUARD = threading.Lock()
 
 
+#: Variables left out of the template's key: pytest rewrites ``PYTEST_CURRENT_TEST`` at each phase of each test
+#: (its documented use: telling which test runs), and neither onnx nor numpy reads it.
+_NOT_KEYED = frozenset({"PYTEST_CURRENT_TEST"})
+
+
 def _key() -> tuple:
-    return sys.executable, tuple(sorted(os.environ.items())), tuple(sys.path)
+    env = tuple(sorted((k, v) for k, v in os.environ.items() if k not in _NOT_KEYED))
+    return sys.executable, env, tuple(sys.path)
 
 
 def spawn(target: Any, args: tuple) -> Forked:

@@ -1,4 +1,7 @@
-"""The CLI front end: exit codes, outputs, baselines, one-line errors."""
+"""The CLI front end: exit codes, outputs, baselines, one-line errors.
+
+``run`` with its three report files goes through the console script; the rest calls the CLI's entry in this
+process (:mod:`tests._inproc`)."""
 
 from __future__ import annotations
 
@@ -11,11 +14,12 @@ import onnx
 import pytest
 
 from passcheck.cli import main
+from tests._inproc import cli
 
 LIGHT = Path(onnx.__file__).parent / "backend/test/data/light"
 
 
-def _cli(*args, cwd=None):
+def _console_script(*args, cwd=None):
     return subprocess.run([sys.executable, "-m", "passcheck", *args], capture_output=True, text=True, cwd=cwd)
 
 
@@ -31,7 +35,7 @@ def test_list_shows_cases_tags_and_passes(capsys):
 
 def test_run_reports_findings_with_repro_and_writes_reports(tmp_path):
     j, x, m = tmp_path / "r.json", tmp_path / "r.xml", tmp_path / "r.md"
-    p = _cli(
+    p = _console_script(
         "run",
         "--case",
         "optional-input/conv-bn",
@@ -58,16 +62,16 @@ def test_run_reports_findings_with_repro_and_writes_reports(tmp_path):
 
 def test_baseline_turns_known_findings_into_expected(tmp_path):
     base = tmp_path / "known.json"
-    first = _cli("run", "--case", "optional-input/conv-bn", "--pass", "ort:basic", "--write-baseline", str(base))
+    first = cli("run", "--case", "optional-input/conv-bn", "--pass", "ort:basic", "--write-baseline", str(base))
     assert first.returncode == 1
     ids = [k["id"] for k in json.loads(base.read_text())["known"]]
     assert ids == ["optional-input/conv-bn:empty-name|ort:basic|parity|missed-optimization"]
-    again = _cli("run", "--case", "optional-input/conv-bn", "--pass", "ort:basic", "--baseline", str(base))
+    again = cli("run", "--case", "optional-input/conv-bn", "--pass", "ort:basic", "--baseline", str(base))
     assert again.returncode == 0, again.stdout
     assert "KNOWN" in again.stdout
     # an entry that matches nothing is listed as fixed/not run
     base.write_text(json.dumps({"known": [{"id": "nope:*", "reason": "gone"}]}))
-    p = _cli("run", "--case", "optional-input/conv-relu", "--pass", "ort:basic", "--baseline", str(base))
+    p = cli("run", "--case", "optional-input/conv-relu", "--pass", "ort:basic", "--baseline", str(base))
     assert p.returncode == 0 and "matched nothing" in p.stdout
 
 
@@ -86,7 +90,7 @@ def test_baseline_turns_known_findings_into_expected(tmp_path):
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args, needle):
-    p = _cli(*args)
+    p = cli(*args)
     assert p.returncode == 2, (p.stdout, p.stderr)
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0], p.stderr
@@ -95,7 +99,7 @@ def test_bad_input_is_one_line_and_exit_2(args, needle):
 
 def test_check_real_model(tmp_path):
     j = tmp_path / "c.json"
-    p = _cli(
+    p = cli(
         "check",
         str(LIGHT / "light_squeezenet.onnx"),
         "--pass",
@@ -119,7 +123,7 @@ def test_check_real_model(tmp_path):
 
 def test_report_rerenders_json(tmp_path):
     j = tmp_path / "r.json"
-    _cli("run", "--case", "optional-input/conv-add", "--pass", "ort:extended", "--json", str(j))
-    p = _cli("report", str(j), "--format", "markdown")
+    cli("run", "--case", "optional-input/conv-add", "--pass", "ort:extended", "--json", str(j))
+    p = cli("report", str(j), "--format", "markdown")
     assert p.returncode == 0 and "## Findings" in p.stdout  # re-rendered: the findings are not a new failure
-    assert _cli("report", str(j), "--format", "markdown", "--fail-on-findings").returncode == 1
+    assert cli("report", str(j), "--format", "markdown", "--fail-on-findings").returncode == 1

@@ -1,4 +1,7 @@
-"""Output paths: '-' is standard output, and every path is checked before any work is done."""
+"""Output paths: '-' is standard output, and every path is checked before any work is done.
+
+``--json -`` goes through the console script (standard output of a real process); the rest calls the CLI's
+entry in this process (:mod:`tests._inproc`, which reads file descriptors 1 and 2 too)."""
 
 from __future__ import annotations
 
@@ -11,11 +14,13 @@ from pathlib import Path
 import onnx
 import pytest
 
+from tests._inproc import cli
+
 LIGHT = Path(onnx.__file__).parent / "backend/test/data/light"
 CASE = ["--case", "optional-input/conv-relu", "--pass", "ort:basic"]
 
 
-def _cli(*args, cwd=None):
+def _console_script(*args, cwd=None):
     return subprocess.run([sys.executable, "-m", "passcheck", *map(str, args)], capture_output=True, text=True, cwd=cwd)
 
 
@@ -26,7 +31,7 @@ def _one_line_error(p, needle):
 
 
 def test_json_dash_is_stdout_and_the_human_report_goes_to_stderr(tmp_path):
-    p = _cli("run", *CASE, "--json", "-", cwd=tmp_path)
+    p = _console_script("run", *CASE, "--json", "-", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     doc = json.loads(p.stdout)
     assert doc["summary"]["cells"] > 0 and "cells:" in p.stderr
@@ -34,16 +39,16 @@ def test_json_dash_is_stdout_and_the_human_report_goes_to_stderr(tmp_path):
 
 
 def test_junit_dash_is_stdout(tmp_path):
-    p = _cli("run", *CASE, "--junit", "-", cwd=tmp_path)
+    p = cli("run", *CASE, "--junit", "-", cwd=tmp_path)
     assert p.returncode == 0 and p.stdout.lstrip().startswith("<?xml") and "cells:" in p.stderr, p.stderr
 
 
 def test_two_outputs_on_stdout_are_refused():
-    _one_line_error(_cli("run", *CASE, "--json", "-", "--junit", "-"), "only one output")
+    _one_line_error(cli("run", *CASE, "--json", "-", "--junit", "-"), "only one output")
 
 
 def test_annotations_json_dash(tmp_path):
-    p = _cli("annotations", LIGHT / "light_squeezenet.onnx", "--json", "-", cwd=tmp_path)
+    p = cli("annotations", LIGHT / "light_squeezenet.onnx", "--json", "-", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["runs"] and "every annotation was checked and holds" in p.stderr
 
@@ -62,22 +67,22 @@ def test_bad_output_path_fails_before_any_pass_runs(tmp_path, flag):
     )
     cmd = f"cmd:{sys.executable} {tool} {{in}} {{out}}"
     _one_line_error(
-        _cli("run", "--case", "optional-input/conv-relu", "--pass", cmd, flag, tmp_path / "missing/r.out"),
+        cli("run", "--case", "optional-input/conv-relu", "--pass", cmd, flag, tmp_path / "missing/r.out"),
         "does not exist",
     )
-    _one_line_error(_cli("check", LIGHT / "light_squeezenet.onnx", "--pass", cmd, flag, tmp_path), "is a directory")
+    _one_line_error(cli("check", LIGHT / "light_squeezenet.onnx", "--pass", cmd, flag, tmp_path), "is a directory")
     assert not mark.exists()
 
 
 def test_check_mutations_validates_outputs_before_building_mutants(tmp_path):
-    p = _cli("check", LIGHT / "light_squeezenet.onnx", "--mutations", "--json", tmp_path / "no/such/r.json")
+    p = cli("check", LIGHT / "light_squeezenet.onnx", "--mutations", "--json", tmp_path / "no/such/r.json")
     _one_line_error(p, "does not exist")
     assert "mutant" not in p.stdout
 
 
 def test_report_out_checked_and_exit_code(tmp_path):
     j = tmp_path / "r.json"
-    assert _cli("run", "--case", "optional-input/conv-bn", "--pass", "ort:basic", "--json", j).returncode == 1
-    _one_line_error(_cli("report", j, "--format", "markdown", "--out", tmp_path / "no/such.md"), "does not exist")
-    assert _cli("report", j, "--format", "findings").returncode == 0
-    assert _cli("report", j, "--fail-on-findings").returncode == 1
+    assert cli("run", "--case", "optional-input/conv-bn", "--pass", "ort:basic", "--json", j).returncode == 1
+    _one_line_error(cli("report", j, "--format", "markdown", "--out", tmp_path / "no/such.md"), "does not exist")
+    assert cli("report", j, "--format", "findings").returncode == 0
+    assert cli("report", j, "--fail-on-findings").returncode == 1

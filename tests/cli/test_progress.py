@@ -1,4 +1,7 @@
-"""Progress on stderr for every long command: plain lines in pipes, a bar on request, silence with -q."""
+"""Progress on stderr for every long command: plain lines in pipes, a bar on request, silence with -q.
+
+A line per cell is read from the console script's stderr; the other commands run through the CLI's entry in
+this process (:mod:`tests._inproc`)."""
 
 from __future__ import annotations
 
@@ -11,13 +14,19 @@ from pathlib import Path
 import onnx
 import pytest
 
+from tests._inproc import cli
+
 SQUEEZENET = Path(onnx.__file__).parent / "backend/test/data/light/light_squeezenet.onnx"
 RUN = ["run", "--case", "optional-input/conv-bn", "--pass", "ort:basic"]
 
 
-def _cli(*args, every="0"):
+def _console_script(*args, every="0"):
     env = {**os.environ, "PASSCHECK_PROGRESS_EVERY": every}
     return subprocess.run([sys.executable, "-m", "passcheck", *map(str, args)], capture_output=True, text=True, env=env)
+
+
+def _cli(*args, every="0"):
+    return cli(*args, env={"PASSCHECK_PROGRESS_EVERY": every})
 
 
 def _counted(stderr: str, command: str, unit: str) -> list[int]:
@@ -25,7 +34,7 @@ def _counted(stderr: str, command: str, unit: str) -> list[int]:
 
 
 def test_run_prints_a_line_per_cell_with_a_zero_interval():
-    p = _cli(*RUN)
+    p = _console_script(*RUN)
     assert p.returncode == 1
     assert "passcheck run: 4 cells planned" in p.stderr
     assert _counted(p.stderr, "run", "cells") == [1, 2, 3, 4]

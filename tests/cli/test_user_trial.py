@@ -1,5 +1,9 @@
 """Problems a first-time user hit, pinned down: reproduce commands reproduce, bad output paths
-and odd flags are one-line errors, misbehaving commands are findings with nothing left running."""
+and odd flags are one-line errors, misbehaving commands are findings with nothing left running.
+
+The printed reproduce commands run in a shell, as a user would, and the hanging command under the console
+script (its children must not outlive passcheck's process); the rest call the CLI's entry in this process
+(:mod:`tests._inproc`)."""
 
 from __future__ import annotations
 
@@ -13,10 +17,12 @@ from pathlib import Path
 import onnx
 import pytest
 
+from tests._inproc import cli
+
 DATA = Path(onnx.__file__).parent / "backend/test/data"
 
 
-def _cli(*args, cwd=None, timeout=240):
+def _console_script(*args, cwd=None, timeout=240):
     return subprocess.run(
         [sys.executable, "-m", "passcheck", *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=timeout
     )
@@ -40,7 +46,7 @@ def _repro_lines(stdout: str) -> list[str]:
 
 def test_input_findings_reproduce_with_pass_input():
     model = DATA / "simple/test_expand_shape_model1/model.onnx"
-    p = _cli("check", model, "--pass", "ort:basic", "--synthesize-feeds", "-q")
+    p = cli("check", model, "--pass", "ort:basic", "--synthesize-feeds", "-q")
     repro = [r for r in _repro_lines(p.stdout) if r.endswith("--pass input")]
     assert p.returncode == 1 and repro, p.stdout
     again = _shell(repro[0])
@@ -49,7 +55,7 @@ def test_input_findings_reproduce_with_pass_input():
 
 def test_real_feeds_remove_the_synthesized_feed_finding():
     folder = DATA / "simple/test_expand_shape_model1"
-    p = _cli("check", folder / "model.onnx", "--feeds", folder, "--pass", "ort:basic")
+    p = cli("check", folder / "model.onnx", "--feeds", folder, "--pass", "ort:basic")
     assert p.returncode == 0, p.stdout[-2000:]
 
 
@@ -71,7 +77,7 @@ def test_repro_keeps_cases_from(tmp_path):
                       bindings=({"N": 1}, {"N": 2})))
     """)
     )
-    p = _cli("run", "--cases-from", mod, "--case", "mine/*", "--pass", "ort:basic", cwd=tmp_path)
+    p = cli("run", "--cases-from", mod, "--case", "mine/*", "--pass", "ort:basic", cwd=tmp_path)
     repro = _repro_lines(p.stdout)
     assert p.returncode == 1 and repro and all("--cases-from" in r for r in repro), p.stdout
     again = _shell(repro[0], cwd=tmp_path)
@@ -81,37 +87,37 @@ def test_repro_keeps_cases_from(tmp_path):
 @pytest.mark.parametrize("flag", ["--json", "--markdown", "--junit", "--write-baseline"])
 def test_output_path_that_is_a_folder_is_one_line(tmp_path, flag):
     _one_line_error(
-        _cli("run", "--case", "optional-input/conv-relu", "--pass", "ort:basic", flag, tmp_path), str(tmp_path)
+        cli("run", "--case", "optional-input/conv-relu", "--pass", "ort:basic", flag, tmp_path), str(tmp_path)
     )
 
 
 def test_output_path_in_a_missing_folder_is_one_line(tmp_path):
     _one_line_error(
-        _cli("run", "--case", "optional-input/conv-relu", "--pass", "ort:basic", "--junit", tmp_path / "no/such/x.xml"),
+        cli("run", "--case", "optional-input/conv-relu", "--pass", "ort:basic", "--junit", tmp_path / "no/such/x.xml"),
         "no/such",
     )
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "1e9999", "-1"])
 def test_timeout_must_be_finite_and_positive(value):
-    _one_line_error(_cli("run", "--timeout", value, "--case", "optional-input/conv-relu"), "--timeout")
+    _one_line_error(cli("run", "--timeout", value, "--case", "optional-input/conv-relu"), "--timeout")
 
 
 def test_binary_baseline_and_report_are_one_line(tmp_path):
     junk = tmp_path / "junk.json"
     junk.write_bytes(os.urandom(256) + b"\xff\xfe")
     _one_line_error(
-        _cli("run", "--case", "optional-input/conv-relu", "--pass", "ort:basic", "--baseline", junk), "baseline"
+        cli("run", "--case", "optional-input/conv-relu", "--pass", "ort:basic", "--baseline", junk), "baseline"
     )
-    _one_line_error(_cli("report", junk), "not a passcheck report")
-    _one_line_error(_cli("list", "--cases-from", DATA / "light/light_squeezenet.onnx"), "must be a Python file")
+    _one_line_error(cli("report", junk), "not a passcheck report")
+    _one_line_error(cli("list", "--cases-from", DATA / "light/light_squeezenet.onnx"), "must be a Python file")
 
 
 def test_report_out_writes_the_terminal_format(tmp_path):
     j = tmp_path / "r.json"
-    _cli("run", "--case", "optional-input/conv-bn", "--pass", "ort:basic", "--json", j)
+    cli("run", "--case", "optional-input/conv-bn", "--pass", "ort:basic", "--json", j)
     out = tmp_path / "r.txt"
-    p = _cli("report", j, "--out", out)
+    p = cli("report", j, "--out", out)
     assert p.returncode == 0 and "parity" in out.read_text() and "parity" not in p.stdout
 
 
@@ -126,7 +132,7 @@ def test_report_out_writes_the_terminal_format(tmp_path):
 def test_command_writing_no_model_is_a_rejected_finding(tmp_path, script, needle):
     tool = tmp_path / "tool.py"
     tool.write_text(f"import sys\n{script}\n")
-    p = _cli(
+    p = cli(
         "run",
         "--case",
         "optional-input/conv-relu",
@@ -148,7 +154,7 @@ def test_hanging_command_is_killed_with_its_children(tmp_path, isolation):
     tool = tmp_path / "hang.sh"
     tool.write_text(f"#!/bin/sh\nsleep 600 & exec -a {marker} sleep 600\n")
     tool.chmod(0o755)
-    p = _cli(
+    p = _console_script(
         "run",
         "--case",
         "optional-input/conv-relu",
@@ -186,12 +192,12 @@ def _relu_file(path, elem_type, shape):
 def test_compare_of_models_with_other_input_types_is_one_line(tmp_path):
     a = _relu_file(tmp_path / "a.onnx", onnx.TensorProto.FLOAT, ["N", 3])
     b = _relu_file(tmp_path / "b.onnx", onnx.TensorProto.FLOAT16, [2, 5, 1])
-    _one_line_error(_cli("compare", a, b, "--pass", "ort:basic"), "b.onnx: input 'x' is FLOAT16 [2, 5, 1] where")
+    _one_line_error(cli("compare", a, b, "--pass", "ort:basic"), "b.onnx: input 'x' is FLOAT16 [2, 5, 1] where")
 
 
 def test_usage_errors_name_the_program_once(tmp_path):
     a = _relu_file(tmp_path / "a.onnx", onnx.TensorProto.FLOAT, ["N", 3])
-    p = _cli("check", a, "--bind", "N=x")
+    p = cli("check", a, "--bind", "N=x")
     _one_line_error(p, "passcheck: error: check: argument --bind")
     assert p.stderr.count("passcheck") == 2  # the prefix and the --help hint
 
@@ -209,7 +215,7 @@ def test_annotations_of_a_model_that_never_runs_are_counted_unchecked(tmp_path):
     )
     m.ir_version = 8
     onnx.save(m, str(tmp_path / "r.onnx"))
-    p = _cli("check", tmp_path / "r.onnx", "--pass", "ort:basic", "--progress", "none")
+    p = cli("check", tmp_path / "r.onnx", "--pass", "ort:basic", "--progress", "none")
     assert p.returncode == 1, p.stderr
     # two cells (the form, its ort:basic output), two annotations each, none checked, each with why
     assert "annotations: 4 annotated, 0 checked, 0 unobserved, 4 unchecked (4: the model did not run)" in p.stdout, (

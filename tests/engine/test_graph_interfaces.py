@@ -3,26 +3,23 @@ no shape field, and ``validity-disagreement`` — the onnx checker rejects a for
 
 A tensor graph output without a ``shape`` field is what the onnx checker refuses ("Field 'shape'
 of 'type' is required but missing") while onnxruntime runs it: the planted form here.
+
+The commands run through the CLI's entry in this process (:mod:`tests._inproc`).
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import onnx
+
+from tests._inproc import cli
 
 PASSES = ["--pass", "ort:basic", "--pass", "onnx:infer-shapes"]
 
 
-def _cli(*argv, timeout=600):
-    return subprocess.run(
-        [sys.executable, "-m", "passcheck", *map(str, argv), "-q", "--progress", "none"],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+def _cli(*argv):
+    return cli(*argv, "-q", "--progress", "none")
 
 
 def test_graph_interface_cases_run_and_only_the_shapeless_output_disagrees(tmp_path):

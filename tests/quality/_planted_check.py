@@ -16,15 +16,27 @@ from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
 def forms_with_findings(tmp_path: Path, build: Callable[[], onnx.ModelProto], fn: Callable, pid: str) -> set[str]:
     """The forms on which pass ``pid`` (``fn`` as a function pass) has a finding; asserts that ``check`` exits 1
     and that the model as written (``common``) is not among them."""
+    return forms_with_findings_of(tmp_path, build, {pid: fn})[pid]
+
+
+def forms_with_findings_of(
+    tmp_path: Path, build: Callable[[], onnx.ModelProto], passes: dict[str, Callable]
+) -> dict[str, set[str]]:
+    """:func:`forms_with_findings` of several planted passes on one model, in one ``check`` (a cell is one form
+    under one pass: the passes' verdicts are their own): pass id → forms; asserts the same of each pass."""
     path, report = tmp_path / "m.onnx", tmp_path / "r.json"
     onnx.save(build(), path)
-    register_pass(FunctionAdapter(pid, fn))
+    for pid, fn in passes.items():
+        register_pass(FunctionAdapter(pid, fn))
     try:
-        code = main(["check", str(path), "--mutations", "--pass", pid, "--json", str(report), "-q"])
+        argv = [a for pid in passes for a in ("--pass", pid)]
+        code = main(["check", str(path), "--mutations", *argv, "--json", str(report), "-q"])
     finally:
-        unregister_pass(pid)
+        for pid in passes:
+            unregister_pass(pid)
     assert code == 1
     results = json.loads(report.read_text())["results"]
-    found = {c["form"] for c in results for f in c["findings"] if f["pass_id"] == pid}
-    assert "common" not in found  # right on the model as written
+    found = {pid: {c["form"] for c in results for f in c["findings"] if f["pass_id"] == pid} for pid in passes}
+    for pid, forms in found.items():
+        assert forms and "common" not in forms, (pid, forms)  # right on the model as written
     return found

@@ -1,13 +1,13 @@
 """Planted passes, each mishandling one spelling the schema-walk rewrites produce, are caught by
 ``passcheck check MODEL --mutations`` with its default rewrite selection (no ``--form``). The
-original model is clean for each."""
+original model is clean for each. Planted passes on the same model share one ``check`` (module-scoped)."""
 
 from __future__ import annotations
 
 import pytest
 
 from . import planted_schema_forms as P
-from ._planted_check import forms_with_findings
+from ._planted_check import forms_with_findings_of
 
 PLANTED = [
     (P.transposes, P.compose_perms_backwards, "transpose-perm-explicit"),
@@ -25,8 +25,27 @@ PLANTED = [
 ]
 
 
+def _pid(fn) -> str:
+    return f"planted-schema:{fn.__name__}"
+
+
+@pytest.fixture(scope="module")
+def found_on(tmp_path_factory):
+    """build → pass id → the forms with a finding: one ``check --mutations`` per model, with every pass planted
+    on it."""
+    done: dict = {}
+
+    def found(build):
+        if build not in done:
+            passes = {_pid(fn): fn for b, fn, _r in PLANTED if b is build}
+            done[build] = forms_with_findings_of(tmp_path_factory.mktemp(build.__name__), build, passes)
+        return done[build]
+
+    return found
+
+
 @pytest.mark.parametrize(("build", "fn", "rewrite"), PLANTED, ids=[r for _b, _f, r in PLANTED])
-def test_check_mutations_catches_the_planted_pass(tmp_path, build, fn, rewrite):
+def test_check_mutations_catches_the_planted_pass(found_on, build, fn, rewrite):
     """The rewrite named here is what the test expects to show the bug; ``check`` is not told it."""
-    found = forms_with_findings(tmp_path, build, fn, f"planted-schema:{fn.__name__}")
+    found = found_on(build)[_pid(fn)]
     assert any(form.split("@")[0].split("+")[0] == rewrite for form in found), found

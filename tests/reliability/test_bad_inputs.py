@@ -1,6 +1,8 @@
 """Bad input to the CLI: one meaningful stderr line, exit 2, never a traceback (issue 8.1).
 
-Every input is generated here (nothing downloaded) and run through the real console script.
+Every input is generated here (nothing downloaded) and run through the CLI's entry in this process
+(:mod:`tests._inproc`: stdout and stderr at the file-descriptor level too), and one of them through the real
+console script.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
+
+from tests._inproc import cli
 
 PASS = "onnx:infer-shapes"
 
@@ -126,7 +130,7 @@ def corpus(tmp: Path) -> dict[str, tuple[list[str], str]]:
     return c
 
 
-def _cli(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
+def _console_script(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "passcheck", *argv], capture_output=True, text=True, cwd=cwd, timeout=120
     )
@@ -169,10 +173,7 @@ def test_corpus_names_are_all_tested(tmp_path):
     assert sorted(corpus(tmp_path)) == sorted(NAMES)
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_bad_input_is_one_line_exit_2(bad_inputs, name, tmp_path):
-    argv, fragment = bad_inputs[name]
-    proc = _cli(argv, tmp_path)
+def _assert_one_line_exit_2(proc: subprocess.CompletedProcess, fragment: str, tmp_path: Path) -> None:
     lines = proc.stderr.strip().splitlines()
     assert proc.returncode == 2, (proc.returncode, proc.stderr[-2000:])
     assert "Traceback" not in proc.stderr + proc.stdout
@@ -180,6 +181,18 @@ def test_bad_input_is_one_line_exit_2(bad_inputs, name, tmp_path):
     assert lines[0].startswith("passcheck: error: ")
     assert fragment in lines[0], lines[0]
     assert list(tmp_path.iterdir()) == []  # nothing written outside the output paths (none given)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_bad_input_is_one_line_exit_2(bad_inputs, name, tmp_path):
+    argv, fragment = bad_inputs[name]
+    _assert_one_line_exit_2(cli(*argv, cwd=tmp_path), fragment, tmp_path)
+
+
+@pytest.mark.parametrize("name", ["truncated", "unknown-pass"])
+def test_bad_input_through_the_console_script(bad_inputs, name, tmp_path):
+    argv, fragment = bad_inputs[name]
+    _assert_one_line_exit_2(_console_script(argv, tmp_path), fragment, tmp_path)
 
 
 def test_external_data_inside_the_folder_loads(tmp_path):

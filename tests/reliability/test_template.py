@@ -67,6 +67,18 @@ def test_workers_are_forks_of_one_template_with_the_callers_environment(tmp_path
     assert e["path"][0] == str(elsewhere) and e["ppid"] not in (forker, d["ppid"])
 
 
+def test_the_template_outlives_pytests_per_test_variable(tmp_path, monkeypatch):
+    """pytest sets ``PYTEST_CURRENT_TEST`` anew at each phase of each test: tests calling passcheck in-process
+    (passcheck's own, and users' through its pytest plugin) share one template instead of starting one each."""
+    where = _probe(tmp_path, monkeypatch, "template_probe_pytest")
+    with Worker(timeout=120, memory_mb=None) as w:
+        a = w.call(where, _relu())
+    monkeypatch.setenv("PYTEST_CURRENT_TEST", "tests/elsewhere.py::test_other (call)")
+    with Worker(timeout=120, memory_mb=None) as w:
+        b = w.call(where, _relu())
+    assert a["ppid"] == b["ppid"] == template._TEMPLATE._proc.pid and a["pid"] != b["pid"]
+
+
 def test_a_worker_dies_with_its_template_and_the_next_is_forked_from_a_new_one(tmp_path, monkeypatch):
     where = _probe(tmp_path, monkeypatch, "template_probe_death")
     with Worker(timeout=120, memory_mb=None) as w:

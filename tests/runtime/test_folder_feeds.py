@@ -3,15 +3,13 @@ so; --synthesize-feeds (API: synthesize_feeds=True) goes back to synthesized fee
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
 from passcheck.api import check_model
 from passcheck.runtime.feed_files import data_sets_beside, write_data_set
+from tests._inproc import cli
 
 
 def _reshape_folder(tmp_path):
@@ -52,10 +50,10 @@ def test_no_data_sets_means_none(tmp_path):
 
 def test_cli_says_where_its_feeds_come_from(tmp_path):
     path = _reshape_folder(tmp_path)
-    cli = [sys.executable, "-m", "passcheck", "check", str(path), "--pass", "ort:basic"]
-    p = subprocess.run(cli, capture_output=True, text=True, timeout=240)
+    argv = ["check", path, "--pass", "ort:basic"]
+    p = cli(*argv)
     assert p.returncode == 0 and "feeds: test_data_set_0..1 from the model folder" in p.stdout, p.stdout + p.stderr
-    p = subprocess.run(cli + ["--synthesize-feeds"], capture_output=True, text=True, timeout=240)
+    p = cli(*argv, "--synthesize-feeds")
     assert (
         p.returncode == 1 and "feeds: test_data_set" not in p.stdout and "--synthesize-feeds --pass input" in p.stdout
     ), p.stdout + p.stderr

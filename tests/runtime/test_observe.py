@@ -265,14 +265,12 @@ g (float[2,3] x) => (float[2,3] y) <bool c = {{1}}> {{
     [("reference", "[2,3]", 0), ("auto", "[2,3]", 0), ("reference", "[9]", 1)],  # [9]: a wrong annotation, caught
 )
 def test_an_optional_tensor_passed_on_in_a_branch_is_observed_as_the_tensor(tmp_path, engine, shape, code):
-    import subprocess
-    import sys
-
     import onnx
+
+    from tests._inproc import cli
 
     path = tmp_path / "m.onnx"
     onnx.save(_optional_in_if(shape), path)
-    argv = [sys.executable, "-m", "passcheck", "annotations", str(path), "--engine", engine, "-q"]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    done = cli("annotations", path, "--engine", engine, "-q")
     assert done.returncode == code, done.stdout + done.stderr
     assert "produced a list" not in done.stdout
