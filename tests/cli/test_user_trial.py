@@ -171,10 +171,15 @@ def test_hanging_command_is_killed_with_its_children(tmp_path, isolation):
     assert {c["status"] for c in cells} == {"timeout"}
     import time
 
-    time.sleep(1)
-    left = subprocess.run(["pgrep", "-f", str(tool)], capture_output=True, text=True).stdout.split()
-    left += subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True).stdout.split()
-    assert not left, f"processes left running: {left}"
+    # a killed child is gone once its parent has reaped it; poll to a deadline, never a fixed grace
+    deadline = time.monotonic() + 30
+    while True:
+        left = subprocess.run(["pgrep", "-f", str(tool)], capture_output=True, text=True).stdout.split()
+        left += subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True).stdout.split()
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert not left, f"processes left running after 30 s: {left}"
 
 
 def _relu_file(path, elem_type, shape):
