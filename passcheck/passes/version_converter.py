@@ -46,11 +46,16 @@ class VersionConverterAdapter(PassAdapter):
 #: "No Previous/Next Version of OP"), the target version of an op does not take an element type the model uses
 #: (adapters/type_restriction.h, optional_ops.h: "… is unallowed for Opset Version N"), or an attribute the
 #: target version lacks holds other than the value it drops (adapters/transformers.h: "Attribute A must have
-#: value V").
+#: value V"), or the opset-6 broadcast adapters cannot write the model (broadcast_backward_compatibility.h:
+#: "OP being converted from 7 to 6 does not have broadcastable inputs", the inputs need more than opset 6's
+#: one-way broadcast; helper.cc assertNotParams: "N Dimension is a param instead of an int", they read only
+#: dim_values).
 _NO_ADAPTER = re.compile(
     r"No Adapter (?:(?:From|To) Version|For )|No (?:Previous|Next) Version"
     r"|DataType \(\d+\) of Input or Output of operator '\w+' is unallowed for Opset Version \d+"
     r"|Attribute \w+ must have value \S+"
+    r"|\w+ being converted from \d+ to \d+ does not have broadcastable inputs"
+    r"|Dimension is a param instead of an int"
 )
 
 

@@ -134,3 +134,22 @@ def test_the_converter_s_no_adapter_for_an_op_is_a_stated_limit_too():
     assert cell.status == "unavailable" and not cell.findings, cell
     assert cell.error.startswith(STATED_LIMIT) and "No Adapter For Xor" in cell.error, cell.error
     assert report.exit_code == 0
+
+
+def test_the_opset_6_broadcast_adapters_refusals_are_stated_limits():
+    """Opset 6 broadcasts one way (B onto A, with ``broadcast=1``) and its adapters read dim_values only:
+    ``Div(1, x)`` at opset 7 has no opset-6 spelling ("Div being converted from 7 to 6 does not have
+    broadcastable inputs", broadcast_backward_compatibility.h), and symbolic dims stop the adapter ("N
+    Dimension is a param instead of an int", helper.cc assertNotParams). Both are the converter saying what
+    it cannot do, not a valid model it rejects (hunt14b's sweep reported them as ``declined`` findings)."""
+    div = """<ir_version: 7, opset_import: ["" : 7]>
+g (float[2, 3] x) => (float[2, 3] y) { one = Constant <value = float {1}> ()  y = Div (one, x) }"""
+    add = """<ir_version: 7, opset_import: ["" : 7]>
+g (float[N, 3] x, float[3] z) => (float[N, 3] y) { y = Add (x, z) }"""
+    for text, words in ((div, "does not have broadcastable inputs"), (add, "Dimension is a param instead of an int")):
+        report = check_model(
+            parser.parse_model(text), ["onnx:convert-opset-down"], name="limits/broadcast", allow_unavailable=True
+        )
+        (cell,) = [c for c in report.cells if c.pass_id == "onnx:convert-opset-down"]
+        assert cell.status == "unavailable" and not cell.findings, (cell.status, cell.error)
+        assert cell.error.startswith(STATED_LIMIT) and words in cell.error, cell.error
