@@ -14,6 +14,22 @@ from pathlib import Path
 from passcheck.errors import PasscheckError
 
 
+def _module_name(path: Path, prefix: str) -> str:
+    return f"{prefix}.{path.stem.replace('-', '_')}"
+
+
+def _files(path: str | Path) -> list[Path]:
+    p = Path(path)
+    return sorted(f for f in p.glob("*.py") if not f.name.startswith("_")) if p.is_dir() else [p]
+
+
+def imported(path: str | Path, prefix: str = "passcheck_user_cases") -> bool:
+    """Whether every module of ``path`` (a file, or a folder's ``*.py``) was already imported in this
+    process: loading it again registers nothing new (a second in-process ``run --cases-from``)."""
+    files = _files(path)
+    return bool(files) and all(_module_name(f, prefix) in sys.modules for f in files)
+
+
 def load_file(path: Path, prefix: str = "passcheck_user_cases") -> None:
     """Import one module by path as ``<prefix>.<stem>`` (once; ``-`` in the stem becomes ``_``).
 
@@ -25,7 +41,7 @@ def load_file(path: Path, prefix: str = "passcheck_user_cases") -> None:
         raise PasscheckError(f"{path}: no such case module")
     if path.suffix != ".py":
         raise PasscheckError(f"{path}: a case module must be a Python file (.py)")
-    name = f"{prefix}.{path.stem.replace('-', '_')}"
+    name = _module_name(path, prefix)
     if name in sys.modules:
         return
     spec = importlib.util.spec_from_file_location(name, path)
@@ -42,7 +58,5 @@ def load_file(path: Path, prefix: str = "passcheck_user_cases") -> None:
 
 def load_path(path: str | Path) -> None:
     """Load a module file, or every ``*.py`` in a folder (sorted, ``_*`` skipped)."""
-    p = Path(path)
-    files = sorted(f for f in p.glob("*.py") if not f.name.startswith("_")) if p.is_dir() else [p]
-    for f in files:
+    for f in _files(path):
         load_file(f)

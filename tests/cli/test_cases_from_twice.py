@@ -1,0 +1,42 @@
+"""``passcheck.cli.main`` called twice in one process with the same ``--cases-from`` runs the module's
+cases both times: the second import is cached and registers nothing new, which is not "registers no case"
+(a pytest session, the plugin or a notebook calls ``main`` more than once)."""
+
+from __future__ import annotations
+
+from passcheck.cli import main
+
+CASE = """
+from onnx import TensorProto, helper
+from passcheck.cases import Case, Form, register
+
+
+def _relu():
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+    )
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)], ir_version=8)
+
+
+FORMS = {"common": Form(_relu), "same": Form(_relu, "the same")}
+register(Case(id="twice/relu", forms=FORMS, doc="y = Relu(x)", opset=18))
+"""
+
+
+def test_the_same_case_module_runs_in_two_in_process_calls(tmp_path, capsys):
+    module = tmp_path / "twice_cases.py"
+    module.write_text(CASE)
+    for i in range(2):
+        code = main(["run", "--cases-from", str(module), "--case", "twice/relu", "--pass", "onnx:infer-shapes", "-q"])
+        err = capsys.readouterr().err
+        assert code == 0 and "registers no case" not in err, (i, code, err)
+
+
+def test_a_module_that_registers_nothing_is_still_an_error(tmp_path, capsys):
+    module = tmp_path / "empty_cases.py"
+    module.write_text("X = 1\n")
+    assert main(["run", "--cases-from", str(module), "--pass", "onnx:infer-shapes", "-q"]) == 2
+    assert "registers no case" in capsys.readouterr().err
