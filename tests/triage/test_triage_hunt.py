@@ -20,7 +20,7 @@ NEGATIVE_AXES = script(
 )
 
 
-@pytest.mark.slow  # a 3-item hunt, then the triage
+@pytest.mark.slow  # a hunt to its first signature, then the triage
 def test_triage_of_a_hunt_folder_bundles_its_shrunk_pair(tmp_path):
     (tmp_path / "neg.py").write_text(NEGATIVE_AXES)
     pass_id = f"cmd:{sys.executable} {tmp_path / 'neg.py'} {{in}} {{out}}"
@@ -33,10 +33,13 @@ def test_triage_of_a_hunt_folder_bundles_its_shrunk_pair(tmp_path):
         str(PLANTED),
         "--case",
         "hunt-test/softmax",
+        # The item order is drawn from the seed and the pass id, and the id holds this test's tmp path: negative-axes
+        # comes anywhere among the base's first items (a 3-item budget missed it on one CI machine). The hunt ends at
+        # its first signature instead; the base has fewer than 20 items.
         "--budget",
-        # The guided scheduler tries negative-axes first on this base (seed 1: the signature is saved at item 1; the
-        # other items of a 20-item hunt find nothing more and cost minutes of cmd: subprocesses); 3 leave a margin.
-        "3items",
+        "20items",
+        "--stop-after",
+        "1",
         "--seed",
         "1",
         "--out",
