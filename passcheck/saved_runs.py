@@ -121,8 +121,10 @@ class Recorder:
     def _model(self, model: onnx.ModelProto | None) -> str | None:
         if model is None:
             return None
+        from passcheck.execution.payloads import whole
         from passcheck.modelio import model_hash
 
+        model = whole(model)  # a pass output hollowed in this process: saved with its payloads
         sha = model_hash(model)
         path = self.folder / "models" / f"{sha}.onnx"
         if not path.exists():

@@ -176,6 +176,12 @@ def evaluate(
         UnknownIdError / PasscheckError: an unknown pass id, forms with different interfaces,
             or feeds that cannot be synthesized.
     """
+    holding = getattr(executor, "holding", None)  # pass outputs' big payloads held once per content meanwhile
+    with holding() if holding is not None else contextlib.nullcontext():
+        return _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input, record, required)
+
+
+def _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input, record, required) -> list[CellResult]:
     ids = list(pass_ids) or list(subject.passes) or list(DEFAULT_PASSES)
     adapters = [get_pass(p) for p in ids if p != INPUT]  # ``--pass input``: judge the forms only
     results: list[CellResult] = []

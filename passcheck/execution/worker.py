@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from passcheck import interrupts
 from passcheck._procs import kill_tree
 from passcheck.errors import WorkerDied, WorkerStartError
-from passcheck.execution import process
+from passcheck.execution import payloads, process
 
 if TYPE_CHECKING:
     import onnx
@@ -242,7 +242,7 @@ class Worker:
             digest, data = self._serialized(model)
             reply = self.run_kept(pickle.dumps(process.Call(fn, args, digest)), model, digest, data)
         else:
-            reply = self.run(pickle.dumps(process.Call(fn, args)), model.SerializeToString(), self._dir)
+            reply = self.run(pickle.dumps(process.Call(fn, args)), payloads.whole(model).SerializeToString(), self._dir)
         if isinstance(reply, Died):
             raise WorkerDied(reply.run_error(self.timeout))
         if reply == UNPICKLABLE:
@@ -287,7 +287,7 @@ class Worker:
             if not (isinstance(reply, dict) and reply.get("missing")):
                 return reply
             self._held.drop(digest)
-        data = model.SerializeToString() if data is None else data
+        data = payloads.whole(model).SerializeToString() if data is None else data
         reply = self.run(blob, data, self._dir)
         if isinstance(reply, dict) and not reply.get("missing"):
             self._held.keep(digest, None, len(data))
@@ -300,7 +300,7 @@ class Worker:
         known = self._digests.get(id(model)) if self._fixed else None
         if known is not None and known[0] is model:
             return known[1], None
-        data = model.SerializeToString()
+        data = payloads.whole(model).SerializeToString()
         digest = hashlib.sha256(data).digest()
         if self._fixed:
             self._digests[id(model)] = (model, digest)

@@ -73,10 +73,13 @@ def evaluate(model) -> Evaluation:
     """:class:`Evaluation` of ``model`` (a ModelProto; static shapes from onnx shape inference when it runs)."""
     import onnx.shape_inference
 
+    from passcheck.execution.payloads import whole
+
+    full = whole(model)  # a pass output hollowed in this process: its payloads back (rules read constants)
     try:
-        typed = onnx.shape_inference.infer_shapes(model)
+        typed = onnx.shape_inference.infer_shapes(full)
     except Exception:  # noqa: BLE001 - shape inference is a source of ranks; without it, the model's own value_info
-        typed = model
+        typed = full
     return _evaluate(model, typed)
 
 
@@ -93,7 +96,9 @@ def _evaluation(model, checker) -> Evaluation:
     can crash is never called here on a model it crashes on; ranks then come from value_info alone."""
     died = getattr(checker, "inference_died", None)
     if died is not None and died(model):
-        return _evaluate(model, model)
+        from passcheck.execution.payloads import whole
+
+        return _evaluate(model, whole(model))
     return evaluate(model)
 
 

@@ -179,7 +179,9 @@ class Checker:
 
 
 def _sha256(model) -> bytes:
-    return hashlib.sha256(model.SerializeToString()).digest()
+    from passcheck.execution.payloads import whole
+
+    return hashlib.sha256(whole(model).SerializeToString()).digest()
 
 
 #: No verdict from :meth:`Checker._paired`.

@@ -34,11 +34,20 @@ import collections
 import contextlib
 import hashlib
 import pickle
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from passcheck.execution import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, OOM_MARKERS, UNPICKLABLE, Died, Worker, process
+from passcheck.execution import (
+    DEFAULT_MEMORY_MB,
+    DEFAULT_TIMEOUT,
+    OOM_MARKERS,
+    UNPICKLABLE,
+    Died,
+    Worker,
+    payloads,
+    process,
+)
 from passcheck.passes._base import PassAdapter, PassOutcome, run_in_process
 from passcheck.runtime.isolated import RunCache, prefetch, run_model
 
@@ -75,9 +84,25 @@ class IsolatedExecutor(Worker):
         self._runs = RunCache()
         #: The onnx checker's verdicts here, kept across subjects (:class:`~passcheck.oracles.validity.Checker`).
         self.verdicts = Verdicts()
+        self._hollowing = 0  # depth of holding() blocks
+        self._held_keys: list[str] = []  # payloads hollowed inside them (:mod:`passcheck.execution.payloads`)
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        """A block (the engine's evaluation of one subject) in which the outputs of passes the worker
+        keeps are hollowed (:func:`passcheck.execution.payloads.hollow`: their big initializer
+        payloads held once per content, not once per form); released when the outermost block ends."""
+        self._hollowing += 1
+        try:
+            yield
+        finally:
+            self._hollowing -= 1
+            if not self._hollowing:
+                keys, self._held_keys = self._held_keys, []
+                payloads.release(keys)
 
     def __call__(self, adapter: PassAdapter, model: onnx.ModelProto, workdir: Path) -> PassOutcome:
-        data = model.SerializeToString()
+        data = payloads.whole(model).SerializeToString()
         job = _PassJob(adapter)
         try:
             blob = pickle.dumps(job)
@@ -106,7 +131,7 @@ class IsolatedExecutor(Worker):
             blob = pickle.dumps(process.Batch([(_PassJob(a), str(w)) for a, w in zip(adapters, workdirs, strict=True)]))
         except Exception:  # noqa: BLE001 - lambdas, closures, unpicklable state: one by one
             return [None] * len(adapters)
-        replies = self.run_batch(blob, model.SerializeToString(), len(adapters))
+        replies = self.run_batch(blob, payloads.whole(model).SerializeToString(), len(adapters))
         if not isinstance(replies, list):  # not taken: unpicklable there, or no worker; one by one says which
             return [None] * len(adapters)
         outcomes: list[PassOutcome | None] = [self._outcome(a, r) for a, r in zip(adapters, replies)]
@@ -169,6 +194,9 @@ class IsolatedExecutor(Worker):
 
             fields["model"] = onnx.ModelProto.FromString(model_bytes)
             if digest is not None and held:  # the worker keeps the output: runs and checker calls on it send no bytes
+                if self._hollowing:  # read here for its structure: its big payloads held once per content
+                    fields["model"], keys = payloads.hollow(fields["model"])
+                    self._held_keys += keys
                 self.remember(fields["model"], digest, len(model_bytes))
         if fields["status"] == "out-of-memory":
             fields["error"] = f"{fields['error']} (allocation failed under the {self.memory_mb} MiB limit)"

@@ -58,6 +58,8 @@ def initializer_observations(
     second binding, a repeated check), so the initializers are not walked again."""
     from onnx import numpy_helper
 
+    from passcheck.execution.payloads import whole_tensor
+
     values, shapes = set(values) - set(feeds), set(shapes) - set(feeds)
     if not values and not shapes:
         return {}
@@ -68,7 +70,7 @@ def initializer_observations(
     for t in model.graph.initializer if values else ():
         if t.name in values:
             try:
-                out[t.name] = numpy_helper.to_array(t)
+                out[t.name] = numpy_helper.to_array(whole_tensor(t))
             except Exception:  # noqa: BLE001 - data not loaded (external): left unobserved, never checked
                 pass
     out.update(_initializer_values(model, shapes - out.keys(), feeds))

@@ -147,6 +147,9 @@ def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> RunResult
     Returns:
         A :class:`~passcheck.runtime.session.RunResult`; a load or run failure is returned in ``error``, never raised.
     """
+    from passcheck.execution.payloads import whole
+
+    model = whole(model)  # a pass output hollowed in this process: evaluated with its payloads
     cls = _recorder_class()
     scopes, fscopes = {}, {}
     for scope, g in graph_scopes(model):
