@@ -19,7 +19,9 @@ Per job it prints:
   parent (rewrites, the equivalence gate, oracles, the report) and the IPC between the processes;
 - user and system CPU seconds of passcheck's processes (``resource.getrusage(RUSAGE_CHILDREN)``
   around the job: the ``passcheck`` process and the workers it reaped);
-- the load average (``os.getloadavg``) before and after: other processes share the cores.
+- the load average (``os.getloadavg``) before and after: other processes share the cores;
+- peak resident memory (:func:`watch_rss`): the passcheck process's and its largest child's ``VmHWM``,
+  and the process tree's largest ``VmRSS`` sum at one read.
 
 Run: ``python bench/check_mutations.py [--job resnet|generated]... [--keep DIR] [--tree NAME=DIR]...
 [--rounds N]``; with more than one run of a job (trees, rounds) it ends by saying whether their
@@ -172,7 +174,11 @@ def measure(argv: list[str], out: Path, tree: str | None = None) -> dict:
     load0 = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        rss = watch_rss(proc)
+        err.seek(0)
+        stderr = err.read().decode(errors="replace")
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     by_label: dict[str, list[float]] = collections.defaultdict(list)
@@ -186,13 +192,69 @@ def measure(argv: list[str], out: Path, tree: str | None = None) -> dict:
         cells = report.get("summary", {}).get("cells")
     return {
         "exit": proc.returncode,
-        "stderr": proc.stderr[-2000:],
+        "stderr": stderr[-2000:],
+        "rss": rss,
         "wall": wall,
         "cells": cells,
         "user": after.ru_utime - before.ru_utime,
         "system": after.ru_stime - before.ru_stime,
         "load": (load0, os.getloadavg()[0]),
         "jobs": dict(by_label),
+    }
+
+
+#: Seconds between two reads of the process tree's memory (:func:`watch_rss`).
+RSS_EVERY = 0.5
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and its descendants (Linux ``/proc``), parents first."""
+    children: dict[int, list[int]] = collections.defaultdict(list)
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            children[int(stat[stat.rindex(")") + 2 :].split()[1])].append(int(entry))
+    found = [root]
+    for pid in found:
+        found += children.get(pid, [])
+    return found
+
+
+def _status_kib(pid: int, *fields: str) -> list[int]:
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return [0] * len(fields)
+    got = {k: int(v.split()[0]) for k, _, v in (line.partition(":") for line in lines) if k in fields}
+    return [got.get(f, 0) for f in fields]
+
+
+def watch_rss(proc: subprocess.Popen) -> dict[str, float]:
+    """Wait for ``proc``, reading its process tree's memory every :data:`RSS_EVERY` s (Linux ``/proc``):
+    the peak resident set (``VmHWM``, the kernel's own peak) of the passcheck process and of its
+    largest other process (the isolation workers, the worker template), and the largest sum of
+    ``VmRSS`` over the whole tree at one read (pages shared after a fork counted once per process), in MiB;
+    the number of processes at most at one read."""
+    peak: dict[int, int] = {}
+    tree_peak = procs = 0
+    while proc.poll() is None:
+        pids = _tree(proc.pid)
+        total = 0
+        for pid in pids:
+            hwm, rss = _status_kib(pid, "VmHWM", "VmRSS")
+            peak[pid] = max(peak.get(pid, 0), hwm)
+            total += rss
+        tree_peak, procs = max(tree_peak, total), max(procs, len(pids))
+        time.sleep(RSS_EVERY)
+    others = [v for pid, v in peak.items() if pid != proc.pid]
+    return {
+        "main": peak.get(proc.pid, 0) / 1024,
+        "other": max(others, default=0) / 1024,
+        "tree": tree_peak / 1024,
+        "procs": procs,
     }
 
 
@@ -208,6 +270,11 @@ def show(name: str, argv: list[str], m: dict) -> None:
     print(
         f"  wall {m['wall']:.1f} s, tools {tools:.1f} s, wall/tools {ratio} (goal <= 1.3); "
         f"CPU user {m['user']:.1f} s, system {m['system']:.1f} s"
+    )
+    r = m["rss"]
+    print(
+        f"  peak RSS: passcheck process {r['main']:.0f} MiB, largest other process {r['other']:.0f} MiB, "
+        f"whole tree {r['tree']:.0f} MiB at once ({r['procs']} processes at most)"
     )
 
 
