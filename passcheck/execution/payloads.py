@@ -18,6 +18,7 @@ given (the executor releases what it hollowed when the engine is done with a sub
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -34,35 +35,40 @@ _EXTERNAL = 1  # TensorProto.EXTERNAL
 _STORE: dict[str, list[Any]] = {}
 #: (length, hash) → keys of the payloads of that length and hash (equal content: one key)
 _BUCKETS: dict[tuple[int, int], list[str]] = {}
+_LOCK = threading.Lock()  # executors of several threads share the store
 
 
 def _hold(data: bytes) -> str:
     """The key of ``data`` in the store (an equal payload already held: its key), counted once more."""
     where = (len(data), hash(data))
-    bucket = _BUCKETS.setdefault(where, [])
-    for key in bucket:
-        if _STORE[key][0] == data:
-            _STORE[key][1] += 1
-            return key
-    key = f"{where[0]}-{where[1] & 0xFFFFFFFFFFFF:x}-{len(bucket)}"
-    bucket.append(key)
-    _STORE[key] = [data, 1, where]
-    return key
+    with _LOCK:
+        bucket = _BUCKETS.setdefault(where, [])
+        for key in bucket:
+            if _STORE[key][0] == data:
+                _STORE[key][1] += 1
+                return key
+        key = f"{where[0]}-{where[1] & 0xFFFFFFFFFFFF:x}-{len(bucket)}"
+        while key in _STORE:  # a key freed from this bucket may still name a payload
+            key += "+"
+        bucket.append(key)
+        _STORE[key] = [data, 1, where]
+        return key
 
 
 def release(keys: Iterable[str]) -> None:
     """Count each of ``keys`` once less; a payload no hollowed tensor holds any more is dropped."""
-    for key in keys:
-        entry = _STORE.get(key)
-        if entry is None:
-            continue
-        entry[1] -= 1
-        if entry[1] <= 0:
-            del _STORE[key]
-            bucket = _BUCKETS[entry[2]]
-            bucket.remove(key)
-            if not bucket:
-                del _BUCKETS[entry[2]]
+    with _LOCK:
+        for key in keys:
+            entry = _STORE.get(key)
+            if entry is None:
+                continue
+            entry[1] -= 1
+            if entry[1] <= 0:
+                del _STORE[key]
+                bucket = _BUCKETS[entry[2]]
+                bucket.remove(key)
+                if not bucket:
+                    del _BUCKETS[entry[2]]
 
 
 def held_bytes() -> int:
