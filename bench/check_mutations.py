@@ -133,6 +133,23 @@ generated, churn 3    490     70.4     12.8        5.48       3.7         0.5
 No change beyond the noise, as expected: one run has one worker, whose imports the template now
 pays instead. The template pays off for every later worker of the same process (five ``api.run``
 calls in one process: 76.9 s wall, 5.5 s CPU -> 30.9 s, 2.9 s at load 20-22; see README).
+
+Then (2026-12-03, ``--job resnet`` under ``nice -n 10``, 174 cells; "before": int at 9ad4f92,
+measured with the same /proc sampling by a one-off script; "after": pass outputs' initializer
+payloads of >= 1 MiB held once per content in the parent, :mod:`passcheck.execution.payloads`;
+the JSON reports identical minus timings and versions; the after run had other jobs beside it,
+hence its longer tool seconds):
+
+=========================  =======  =======  ==========  ======  ========  =============  ============  =========
+job                        wall s   tools s  wall/tools  user s  system s  passcheck MiB  worker MiB    tree MiB
+=========================  =======  =======  ==========  ======  ========  =============  ============  =========
+resnet, before (6-12)       1139.9    782.6        1.46   138.3     160.5          10622          1609      11449
+resnet, after (9.5-11.1)    1427.9   1098.5        1.30   133.7     137.8           3338          1620       4350
+=========================  =======  =======  ==========  ======  ========  =============  ============  =========
+
+Before, the passcheck process grew ~100 MB per form through the ``ort:basic`` group (each output's folded
+weights, held until the pass was judged). After, it stays flat there; ~2.7 GiB of its peak is held while
+the forms run unoptimized (the baselines: not yet traced).
 """
 
 from __future__ import annotations
