@@ -148,8 +148,10 @@ resnet, after (9.5-11.1)    1427.9   1098.5        1.30   133.7     137.8       
 =========================  =======  =======  ==========  ======  ========  =============  ============  =========
 
 Before, the passcheck process grew ~100 MB per form through the ``ort:basic`` group (each output's folded
-weights, held until the pass was judged). After, it stays flat there; ~2.7 GiB of its peak is held while
-the forms run unoptimized (the baselines: not yet traced).
+weights, held until the pass was judged). After, it stays flat there; ~2.7 GiB of its peak is taken while
+the forms run unoptimized: 0.5 GB of it the baselines' observed arrays (196 MB for each of the two
+``node-as-local-function`` forms, whose function values the reference evaluator observes in passcheck's
+own process), the rest not yet traced.
 """
 
 from __future__ import annotations
