@@ -64,14 +64,17 @@ def causes_md(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """The candidates of ``rows`` grouped by root cause: tool, signature pass, oracle, kind and the pass
     rule (:func:`passcheck.hunt.groups.rule_of` on the representative's message: the op types one form kept
     and the fused op the other gained, the op left unfolded, else the op types and error class), the
-    candidates in each listed by number with their statuses, the cause with the most candidates first."""
+    candidates in each listed by number with their statuses, the cause with the most candidates first. A candidate
+    whose rule names neither op types nor an error (a value mismatch) is a cause of its own."""
     from passcheck.hunt.groups import rule_of
 
     causes: dict[tuple, list[Mapping[str, Any]]] = {}
     for r in rows:
         c = r["candidate"]
         s, f = c.signature, c.finding
-        key = (c.tool, s.pass_id, s.oracle, s.kind, rule_of(f.oracle, f.kind, f.message, s.ops, s.error))
+        text = rule_of(f.oracle, f.kind, f.message, s.ops, s.error)
+        # a rule naming neither op types nor an error (a value mismatch) tells no two candidates alike
+        key = (c.tool, s.pass_id, s.oracle, s.kind, text) + ((r["n"],) if text == "ops -" else ())
         causes.setdefault(key, []).append(r)
     lines = [
         "",
@@ -81,7 +84,7 @@ def causes_md(rows: Sequence[Mapping[str, Any]]) -> list[str]:
         "|---|---|---|---|---|---|---|---|",
     ]
     ordered = sorted(causes.items(), key=lambda kv: -len(kv[1]))
-    for i, ((tool, pass_id, oracle, kind, text), rs) in enumerate(ordered, 1):
+    for i, ((tool, pass_id, oracle, kind, text, *_), rs) in enumerate(ordered, 1):
         statuses: dict[str, int] = {}
         for r in rs:
             statuses[r["outcome"].status] = statuses.get(r["outcome"].status, 0) + 1

@@ -13,7 +13,9 @@ from tests.triage._planted import renaming
 
 def test_value_mismatches_of_two_cases_are_two_candidates(tmp_path):
     from passcheck import api
+    from passcheck.triage.bundle import Outcome
     from passcheck.triage.candidates import group
+    from passcheck.triage.index import causes_md
 
     (tmp_path / "wrong.py").write_text(renaming("Sigmoid", "Tanh"))
     cmd = f"cmd:{sys.executable} {tmp_path / 'wrong.py'} {{in}} {{out}}"
@@ -23,3 +25,5 @@ def test_value_mismatches_of_two_cases_are_two_candidates(tmp_path):
     assert sorted(c.cases for c in wrong) == [["fusion-gelu/quickgelu-r2"], ["graph-structure/topological-order"]]
     gelu = next(c for c in wrong if c.cases == ["fusion-gelu/quickgelu-r2"])
     assert set(gelu.forms) == {"common", "alpha-first", "gate-first"}  # one case's forms: one candidate
+    rows = [{"n": n, "candidate": c, "outcome": Outcome("reproduced", "")} for n, c in enumerate(wrong, 1)]
+    assert causes_md(rows)[1] == "## By root cause (2 causes of 2 candidates)"  # the rule 'ops -' joins nothing
