@@ -1,5 +1,7 @@
 """The summary of a hunt: one row per distinct signature (a rich table on a terminal, plain
-tab-separated lines elsewhere), then each saved pair's reproduce command.
+tab-separated lines elsewhere), then each saved pair's reproduce command, then the signatures
+grouped by root cause (:mod:`passcheck.hunt.groups`: pass, oracle, kind and pass rule, the
+rewrites inside).
 
 Columns: ``nodes`` the shrunk pair's node counts (common/uncommon), ``hits`` the findings that
 counted for the signature, ``reproduces`` whether the saved case module shows it again, ``in case``
@@ -67,6 +69,25 @@ def table(signatures: dict[str, dict[str, Any]], stream: TextIO) -> None:
             print(f"#{i} found on {f['base']} rewritten as {f['form']} under {f['pass']}: {f['message']}", file=stream)
         for line in window_lines(rec):
             print(f"#{i} {line}", file=stream)
+    for line in cause_lines(signatures):
+        print(line, file=stream)
+
+
+def cause_lines(signatures: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """One line per root cause (:func:`passcheck.hunt.groups.group`): its key, the signatures in it
+    (their ``#`` in the table), hits, the rewrites and the signature with the smallest shrunk pair."""
+    from passcheck.hunt.groups import group
+
+    number = {k: i for i, k in enumerate(signatures, 1)}
+    groups = group(signatures)
+    out = [f"root causes: {len(groups)} groups of {len(signatures)} signatures (pass, oracle, kind, pass rule):"]
+    for n, g in enumerate(groups, 1):
+        out.append(
+            f"cause {n}: {g.pass_id} {g.oracle} {g.kind}: {g.rule}; {len(g.keys)} signatures "
+            f"(#{', #'.join(str(number[k]) for k in g.keys)}), {g.hits} hits; rewrites: {', '.join(g.rewrites)}; "
+            f"smallest pair: #{number[g.smallest()]}"
+        )
+    return out
 
 
 def window_lines(rec: Mapping[str, Any]) -> list[str]:
@@ -165,7 +186,23 @@ def markdown(
         "",
     ]
     if new:
+        from passcheck.hunt.groups import group
+
+        number = {k: i for i, k in enumerate(new, 1)}
+        groups = group(new)
         out += [
+            f"### New signatures by root cause ({len(groups)} causes)",
+            "",
+            "| cause | pass | oracle | kind | rule | signatures | hits | rewrites | smallest pair |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for n, g in enumerate(groups, 1):
+            sigs = ", ".join(f"#{number[k]}" for k in g.keys)
+            cells = [str(n), g.pass_id, g.oracle, g.kind, g.rule, f"{len(g.keys)}: {sigs}", str(g.hits)]
+            cells += [", ".join(g.rewrites), f"#{number[g.smallest()]}"]
+            out.append("| " + " | ".join(map(esc, cells)) + " |")
+        out += [
+            "",
             "### New signatures",
             "",
             "| # | pass | oracle | kind | ops | rewrite | nodes | hits | reproduce |",

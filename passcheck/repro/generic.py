@@ -21,6 +21,31 @@ from passcheck.records import brief
 from passcheck.repro.bisected import NOT_BISECTED
 from passcheck.repro.tools import VERSIONED_EXTRAS
 
+#: The scripts' op-type count, as the parity oracle counts (:func:`passcheck.oracles._context.op_counts`): every
+#: node of the main graph and of every subgraph (If/Loop/Scan bodies) at any depth, a call of a model-local function
+#: counted as its body's nodes, Constant nodes aside (a Constant node and an initializer spell one value). Counting
+#: the main graph alone missed a fusion a pass left undone inside an If (session 15: triage "not reproduced").
+COUNTS = '''def counts(model):
+    """Op-type counts of the main graph and every subgraph, local-function calls as their bodies, Constants aside."""
+    bodies = {(f.domain, f.name): f.node for f in model.functions}
+    c = collections.Counter()
+
+    def walk(nodes, calls):
+        for n in nodes:
+            key = (n.domain, n.op_type)
+            if key in bodies and key not in calls:
+                walk(bodies[key], calls | {key})
+                continue
+            c[n.op_type if n.domain in ("", "ai.onnx") else n.domain + "::" + n.op_type] += 1
+            for a in n.attribute:
+                for g in ([a.g] if a.HasField("g") else []) + list(a.graphs):
+                    walk(g.node, calls)
+
+    walk(model.graph.node, frozenset())
+    c.pop("Constant", None)
+    return c
+'''
+
 
 def _oracle_source() -> dict[str, str]:
     from passcheck.oracles import folding, numeric, parity, validity
@@ -69,13 +94,8 @@ _OWN = {
     values.update({k: v for k, v in feeds.items() if k in expose})
     return values
 ''',
-    "counts": '''def counts(model):
-    """Op-type counts of the main graph, Constant nodes aside (a Constant node and an initializer spell one value)."""
-    c = collections.Counter(n.op_type if n.domain in ("", "ai.onnx") else n.domain + "::" + n.op_type
-                            for n in model.graph.node)
-    c.pop("Constant", None)
-    return c
-
+    "counts": COUNTS
+    + '''
 
 def kept(ba, aa, bb, ab):
     """Op types the pass removed from the first model and not from the second (before/after counts): the first

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from passcheck.passes.ort_optimizer import LEVELS
 from passcheck.repro.bisected import NOT_BISECTED
+from passcheck.repro.generic import COUNTS
 
 _TEMPLATE = '''#!/usr/bin/env python3
 """{title}
@@ -58,12 +59,7 @@ def optimized_ops(model):
         return counts(onnx.load(so.optimized_model_filepath))
 
 
-def counts(model):
-    c = collections.Counter(n.op_type if n.domain in ("", "ai.onnx") else n.domain + "::" + n.op_type
-                            for n in model.graph.node)
-    c.pop("Constant", None)  # a Constant node and an initializer are two spellings of one value
-    return c
-
+{counts}
 
 def kept(op, before_a, after_a, before_b, after_b):
     """The optimizer got rid of ``op`` in the first model and not in the second (passcheck's parity rule): the
@@ -129,6 +125,7 @@ def script(finding, a, b, attribution: Sequence[str] = ()) -> tuple[str, dict[st
         fn_b="build_missed_form",
         a=other,
         b=finding.form,
+        counts=COUNTS,
     )
     return text, {other: how_a, finding.form: how_b}
 

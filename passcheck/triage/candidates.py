@@ -109,6 +109,10 @@ def grouping_text(f: Finding) -> str:
     - a parity finding: the op types kept and their producers, a cast onnxruntime inserts at ``all`` read as
       no producer, and the op types one form gained that the other did not (ops both gained, as ``all``'s
       layout transforms, are masked);
+    - a value mismatch (a ``wrong-result`` with compared values, ``details["worst"]``,
+      :func:`passcheck.oracles.numeric.mismatch`): its text names nothing of the cause (every wrong rewrite
+      of every case reads "output <name>: <n> of <n> elements outside …"), so its case is part of the text:
+      the forms, levels and environments of one case join, other cases' mismatches do not;
     - otherwise the root-cause text (:func:`passcheck.report.rootcause.signature`: names and numbers masked)
       with each bracketed list (a shape, a value list) masked as ``<list>``.
     """
@@ -129,7 +133,7 @@ def grouping_text(f: Finding) -> str:
     text, masked = signature(f)[-1], ""
     while masked != text:
         masked, text = text, _LIST.sub("<list>", text)
-    return text
+    return f"{text} on case {f.case}" if f.kind == "wrong-result" and "worst" in d else text
 
 
 def _producer(after: str) -> str:

@@ -57,7 +57,41 @@ def index_md(
             f"| {len(c.findings)} findings, {len(c.cases)} cases | {o.status} | {_cell(o.why, 200)} "
             f"| {_upstream(r['upstream'])} | {folder} |"
         )
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, *causes_md(rows)]) + "\n"
+
+
+def causes_md(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The candidates of ``rows`` grouped by root cause: tool, signature pass, oracle, kind and the pass
+    rule (:func:`passcheck.hunt.groups.rule_of` on the representative's message: the op types one form kept
+    and the fused op the other gained, the op left unfolded, else the op types and error class), the
+    candidates in each listed by number with their statuses, the cause with the most candidates first. A candidate
+    whose rule names neither op types nor an error (a value mismatch) is a cause of its own."""
+    from passcheck.hunt.groups import rule_of
+
+    causes: dict[tuple, list[Mapping[str, Any]]] = {}
+    for r in rows:
+        c = r["candidate"]
+        s, f = c.signature, c.finding
+        text = rule_of(f.oracle, f.kind, f.message, s.ops, s.error)
+        # a rule naming neither op types nor an error (a value mismatch) tells no two candidates alike
+        key = (c.tool, s.pass_id, s.oracle, s.kind, text) + ((r["n"],) if text == "ops -" else ())
+        causes.setdefault(key, []).append(r)
+    lines = [
+        "",
+        f"## By root cause ({len(causes)} causes of {len(rows)} candidates)",
+        "",
+        "| cause | tool | pass | oracle | kind | rule | candidates | status |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    ordered = sorted(causes.items(), key=lambda kv: -len(kv[1]))
+    for i, ((tool, pass_id, oracle, kind, text, *_), rs) in enumerate(ordered, 1):
+        statuses: dict[str, int] = {}
+        for r in rs:
+            statuses[r["outcome"].status] = statuses.get(r["outcome"].status, 0) + 1
+        numbers = ", ".join(f"#{r['n']}" for r in rs)
+        counts = ", ".join(f"{n} {k}" for k, n in statuses.items())
+        lines.append(f"| {i} | {tool} | {pass_id} | {oracle} | {kind} | {_cell(text)} | {numbers} | {counts} |")
+    return lines
 
 
 def relative_command(command: str, root: str | Path) -> str:

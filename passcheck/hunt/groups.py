@@ -1,0 +1,99 @@
+"""A hunt's signatures grouped by root cause: one group per pass, oracle, kind and pass rule, the
+rewrites that showed it listed inside.
+
+A signature (:mod:`passcheck.hunt.signature`) holds the rewrite and the op types of the sites, so one
+missed fusion reached by twelve spellings is twelve signatures. The group key drops the rewrite and
+names the rule by what the pass did, read from the finding's message as the oracles write it:
+
+- parity ``missed-optimization`` (:func:`passcheck.oracles.parity._finding`): the op types one form
+  kept that the other lost (``removed OP a→b in 'X' but c→d in 'Y'``), the form that kept them, and the
+  op types only one form gained (``new op types: X [...], Y [...]``; the fused op names the rule:
+  ``com.microsoft::FastGelu`` is FastGeluFusion);
+- folding ``missed-optimization`` (:mod:`passcheck.oracles.folding`): the op type left unfolded;
+- otherwise the signature's op types and error class.
+
+A record with no message (a state from before messages were kept) groups on its op types.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+_KEPT = re.compile(r"(\S+) \d+→\d+ in '([^']*)' but \d+→\d+ in '([^']*)'")
+_NEW = re.compile(r"new op types: (\S+) (\[[^\]]*\]|none), (\S+) (\[[^\]]*\]|none)")
+_FOLD = re.compile(r"^(\S+) node '")
+
+
+def _ops(text: str) -> set[str]:
+    return set() if text == "none" else set(ast.literal_eval(text))
+
+
+def rule(rec: Mapping[str, Any]) -> str:
+    """The text naming the pass rule behind signature record ``rec`` (a hunt state's
+    ``signatures`` value), e.g. ``kept [Add, Mul, Pow, Tanh] in uncommon; gained elsewhere
+    [com.microsoft::FastGelu]``; see the module docs."""
+    s = rec["signature"]
+    msg = rec.get("message") or (rec.get("found_on") or {}).get("message") or ""
+    return rule_of(s["oracle"], s["kind"], msg, s["ops"], s.get("error", ""))
+
+
+def rule_of(oracle: str, kind: str, message: str, ops: Sequence[str] = (), error: str = "") -> str:
+    """:func:`rule` from a finding's oracle, kind and message (the parity and folding oracles'
+    wording), else from its op types and error class."""
+    if kind == "missed-optimization" and oracle == "parity":
+        kept = _KEPT.findall(message)
+        new = _NEW.search(message)
+        gained = sorted(_ops(new.group(2)) ^ _ops(new.group(4))) if new else []
+        if kept or gained:
+            names = sorted({op for op, _, _ in kept})
+            # the shrunk pair's forms are 'common'/'uncommon'; an unshrunk record names the rewrite's form
+            side = {"common" if k == "common" else "uncommon" for _, _, k in kept}
+            text = f"kept [{', '.join(names)}] in {'/'.join(sorted(side))}" if names else "no op kept back"
+            return text + (f"; gained elsewhere [{', '.join(gained)}]" if gained else "")
+    if kind == "missed-optimization" and oracle == "folding":
+        m = _FOLD.match(message)
+        if m:
+            return f"{m.group(1)} not folded"
+    return f"ops {','.join(ops) or '-'}" + (f"; {error}" if error else "")
+
+
+@dataclasses.dataclass
+class Group:
+    """One root cause: its key, the signature keys in it (hunt order) and their records."""
+
+    pass_id: str
+    oracle: str
+    kind: str
+    rule: str
+    keys: list[str]
+    records: list[Mapping[str, Any]]
+
+    @property
+    def rewrites(self) -> list[str]:
+        return sorted({r["signature"]["rewrite"] or "-" for r in self.records})
+
+    @property
+    def hits(self) -> int:
+        return sum(r.get("hits", 0) for r in self.records)
+
+    def smallest(self) -> str:
+        """The key of the signature with the smallest saved pair (else the first)."""
+        shrunk = [(k, r) for k, r in zip(self.keys, self.records) if r.get("repro") and r.get("nodes")]
+        return min(shrunk, key=lambda kr: sum(kr[1]["nodes"]))[0] if shrunk else self.keys[0]
+
+
+def group(signatures: Mapping[str, Mapping[str, Any]]) -> list[Group]:
+    """``signatures`` (a hunt state's) by root cause, the group with the most signatures first
+    (then hunt order)."""
+    out: dict[tuple, Group] = {}
+    for k, rec in signatures.items():
+        s = rec["signature"]
+        key = (s["pass_id"], s["oracle"], s["kind"], rule(rec))
+        g = out.setdefault(key, Group(*key, [], []))
+        g.keys.append(k)
+        g.records.append(rec)
+    return sorted(out.values(), key=lambda g: -len(g.keys))
