@@ -23,7 +23,7 @@ import onnx
 import onnx.defs
 
 from passcheck.generate import model as gen_model
-from passcheck.generate import recipe, spellings
+from passcheck.generate import recipe, spellings, variants
 from passcheck.generate.gate import gate, runtime_free, tolerance
 
 MIN_OPSET = 7
@@ -109,6 +109,26 @@ class Stats:
         return s
 
 
+def _builds(schema: onnx.defs.OpSchema, ort_max: int) -> bool:
+    """Whether :func:`candidates` builds cases for ``schema`` (it has inputs and onnxruntime loads its opset)."""
+    return bool(schema.inputs) and (bool(schema.domain) or schema.since_version <= ort_max)
+
+
+def _allowed(schema: onnx.defs.OpSchema) -> list[int]:
+    """The element types ``schema``'s first input's type parameter allows (:func:`recipe.allowed`)."""
+    return recipe.allowed(schema, recipe._param_of(schema.inputs[0].type_str) or "")
+
+
+def _cpu_runs(schema: onnx.defs.OpSchema, elem: int) -> bool:
+    """Whether onnxruntime's CPU provider may run ``schema`` with its first input's type parameter bound to
+    ``elem`` (:func:`passcheck.runtime.kernels.has_cpu_kernel`; unknown, a function body it expands, counts)."""
+    from passcheck.runtime.kernels import has_cpu_kernel
+
+    param = recipe._param_of(schema.inputs[0].type_str) or ""
+    types = {param: f"tensor({recipe.type_name(elem)})"}
+    return has_cpu_kernel(schema.domain, schema.name, schema.since_version, types) is not False
+
+
 def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: Stats, op_key: str):
     """Yield (case_id, Pair, tags) for schema ``schemas[k]``."""
     s = schemas[k]
@@ -162,15 +182,22 @@ def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: S
                     tags | {f"spelling:{pair.kind}", f"variant:{vname}", f"dtype:{recipe.type_name(main)}"},
                     main,
                 )
+    # variants derived from the schema: constant operands, stated defaults written, size-1 broadcast dims
+    for pair in variants.pairs(node, ctx, f"{base}.shape"):
+        yield (
+            f"{base}.variant.{pair.detail}",
+            pair,
+            tags | {"spelling:variant", f"variant:{pair.detail}", f"dtype:{recipe.type_name(main)}"},
+            main,
+        )
     first = recipe._param_of(s.inputs[0].type_str) if s.inputs else None
     if first:
-        later = {
-            e
-            for t in schemas[k + 1 :]
-            for e in recipe.allowed(t, recipe._param_of(t.inputs[0].type_str) or "")
-            if t.inputs
-        }
-        # each element type once per op: at the newest schema that allows it (where ORT's newest kernel is)
+        # each element type once per op: at the newest schema that allows it and that onnxruntime's CPU
+        # provider has a kernel for with that type (else the pair is dropped and the type never runs), or,
+        # when none has (a float16 op onnxruntime runs through inserted Casts), at the newest that allows it
+        later = {e for t in schemas[k + 1 :] if _builds(t, ort_max) for e in _allowed(t)}
+        kernel_later = {e for t in schemas[k + 1 :] if _builds(t, ort_max) for e in _allowed(t) if _cpu_runs(t, e)}
+        later = {e for e in later if e in kernel_later or not _cpu_runs(s, e)}
         for elem in [e for e in recipe.allowed(s, first) if e != main and e not in later]:
             try:
                 other = recipe.build_node(s, opset, elem)
