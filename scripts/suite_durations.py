@@ -3,17 +3,26 @@ report of a whole run (``pytest --junitxml=report.xml``).
 
 Usage: ``python scripts/suite_durations.py report.xml [--min-seconds 2]``. A test's time is the report's
 ``time`` (setup, call and teardown on its worker); tests under ``--min-seconds`` are left out (they count as fast).
+
+``python scripts/suite_durations.py --log ci.log`` refreshes the committed table from a run's printed
+``--durations`` lines instead (a CI log holds the slowest 25 phases, not a JUnit report): a test's phases are
+summed, scaled to the table's load by the median ratio of table to log over the tests both list (1 when none
+is shared), and replace or join the table's rows; the other rows stay.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
+import statistics
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+#: one line of pytest's ``--durations`` summary: ``12.34s call     tests/a.py::test_b[x]``
+DURATION_LINE = re.compile(r"^\s*(\d+(?:\.\d+)?)s (?:setup|call|teardown)\s+(\S.*?)\s*$")
 
 
 def nodeid(classname: str, name: str) -> str | None:
@@ -27,12 +36,52 @@ def nodeid(classname: str, name: str) -> str | None:
     return None
 
 
+def log_seconds(text: str) -> dict[str, float]:
+    """``{nodeid: seconds}`` from the ``--durations`` lines of a pytest log, a test's phases summed."""
+    seconds: dict[str, float] = {}
+    for line in text.splitlines():
+        m = DURATION_LINE.match(line)
+        if m:
+            seconds[m[2]] = seconds.get(m[2], 0.0) + float(m[1])
+    return seconds
+
+
+def merged(table: dict[str, float], fresh: dict[str, float]) -> tuple[dict[str, float], float]:
+    """``table`` with ``fresh``'s tests (another run's seconds) scaled to it and put in, and the scale: the median
+    of ``table[t] / fresh[t]`` over the tests both list, 1.0 when they share none."""
+    shared = [table[t] / fresh[t] for t in fresh if t in table and fresh[t] > 0]
+    scale = statistics.median(shared) if shared else 1.0
+    return {**table, **{t: round(s * scale, 1) for t, s in fresh.items()}}, scale
+
+
+def _write(out: Path, source: str, table: dict[str, float]) -> None:
+    table = dict(sorted(table.items(), key=lambda kv: -kv[1]))
+    out.write_text(json.dumps({"source": source, "tests": table}, indent=1) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("report", type=Path)
+    parser.add_argument("report", type=Path, nargs="?", help="a whole run's JUnit report")
+    parser.add_argument("--log", type=Path, help="a run's output with --durations lines, merged into --out")
     parser.add_argument("--min-seconds", type=float, default=2.0)
     parser.add_argument("--out", type=Path, default=ROOT / "tests" / "durations.json")
     args = parser.parse_args(argv)
+    if (args.report is None) == (args.log is None):
+        parser.error("give a JUnit report or --log, one of them")
+    if args.log is not None:
+        try:
+            fresh = log_seconds(args.log.read_text(errors="replace"))
+            old = json.loads(args.out.read_text())
+        except (OSError, ValueError) as exc:
+            print(f"error: cannot read {args.log} or {args.out}: {exc}", file=sys.stderr)
+            return 2
+        if not fresh:
+            print(f"error: {args.log} has no --durations lines", file=sys.stderr)
+            return 2
+        table, scale = merged({str(k): float(v) for k, v in old["tests"].items()}, fresh)
+        _write(args.out, f"{old.get('source', '?')}; {args.log.name}'s --durations x{scale:.2f}", table)
+        print(f"{len(fresh)} tests from {args.log} (x{scale:.2f}), {len(table)} in all: {args.out}")
+        return 0
     try:
         cases = ET.parse(args.report).getroot().iter("testcase")
     except (OSError, ET.ParseError) as exc:
@@ -44,8 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         key = nodeid(case.get("classname", ""), case.get("name", ""))
         if key and seconds >= args.min_seconds and case.find("skipped") is None:
             table[key] = round(seconds, 1)
-    table = dict(sorted(table.items(), key=lambda kv: -kv[1]))
-    args.out.write_text(json.dumps({"source": args.report.name, "tests": table}, indent=1) + "\n")
+    _write(args.out, args.report.name, table)
     print(f"{len(table)} tests of at least {args.min_seconds:g} s, {sum(table.values()):.0f} s in all: {args.out}")
     return 0
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from tests import _schedule
 
 
@@ -39,3 +41,39 @@ def test_without_workers_or_table_the_collection_order_stands():
     assert _schedule.layout(ids, {ids[3]: 9.0}, 1) == list(range(12))
     assert _schedule.layout(ids, {}, 2) == list(range(12))
     assert _schedule.layout(ids, {"tests/gone.py::t": 9.0}, 2) == list(range(12))
+
+
+def _suite_durations():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "suite_durations.py"
+    spec = importlib.util.spec_from_file_location("_suite_durations", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_logs_durations_lines_join_the_table_at_its_scale(tmp_path):
+    """A CI log's ``--durations`` lines: phases summed per test, scaled by the median table/log ratio of the
+    tests both list, replacing or joining rows; the rest of the table stays."""
+    sd = _suite_durations()
+    log = tmp_path / "ci.log"
+    log.write_text(
+        "tests/a.py::t1 PASSED\n"
+        "===== slowest 25 durations =====\n"
+        "10.00s call     tests/a.py::t1\n"
+        " 2.00s setup    tests/a.py::t1\n"
+        "20.00s call     tests/b.py::t[x y]\n"
+        "30.00s call     tests/c.py::t\n"
+        "(3 durations < 0.005s hidden.  Use -vv to show these durations.)\n"
+    )
+    fresh = {"tests/a.py::t1": 12.0, "tests/b.py::t[x y]": 20.0, "tests/c.py::t": 30.0}
+    assert sd.log_seconds(log.read_text()) == fresh
+    out = tmp_path / "durations.json"
+    old = {"tests/a.py::t1": 36.0, "tests/b.py::t[x y]": 100.0, "tests/d.py::t": 7}
+    out.write_text(json.dumps({"source": "old", "tests": old}))
+    assert sd.main(["--log", str(log), "--out", str(out)]) == 0
+    table = _schedule.load_table(out)  # ratios 3 and 5: the median, 4
+    assert table == {"tests/c.py::t": 120.0, "tests/b.py::t[x y]": 80.0, "tests/a.py::t1": 48.0, "tests/d.py::t": 7.0}
+    assert sd.main(["--log", str(tmp_path / "absent.log"), "--out", str(out)]) == 2

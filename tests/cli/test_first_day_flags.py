@@ -1,5 +1,5 @@
-"""Flags a new user tries on the first day, through the console script: a relative ``repro --out``,
-a tiny ``--timeout``, a ``--cases-from`` module with no case, one path for two outputs."""
+"""Flags a new user tries on the first day: a relative ``repro --out`` and a tiny ``--timeout`` through the
+console script, a ``--cases-from`` module with no case and one path for two outputs in this process."""
 
 import json
 import os
@@ -10,6 +10,8 @@ from pathlib import Path
 import onnx
 import pytest
 from onnx import TensorProto, helper
+
+from tests._inproc import cli
 
 PASSCHECK = str(Path(sys.executable).with_name("passcheck"))
 CASE = "optional-input/conv-bn"
@@ -77,7 +79,7 @@ def test_a_time_limit_is_not_an_invalid_model(relu, tmp_path):
 
 def test_cases_from_a_module_with_no_case_is_refused(tmp_path):
     (tmp_path / "empty_cases.py").write_text("SIZE = 3\n")
-    p = _cli("run", "--cases-from", "empty_cases.py", "--pass", "onnx:infer-shapes", "--json", "r.json", cwd=tmp_path)
+    p = cli("run", "--cases-from", "empty_cases.py", "--pass", "onnx:infer-shapes", "--json", "r.json", cwd=tmp_path)
     assert p.returncode == 2 and not (tmp_path / "r.json").exists()
     assert p.stderr.strip().splitlines() == [
         "passcheck: error: --cases-from empty_cases.py: registers no case (nor pass); "
@@ -86,6 +88,6 @@ def test_cases_from_a_module_with_no_case_is_refused(tmp_path):
 
 
 def test_one_path_for_stream_and_json_is_refused_up_front(relu, tmp_path):
-    p = _cli("check", relu, "--pass", "onnx:infer-shapes", "--stream", "out.json", "--json", "./out.json", cwd=tmp_path)
+    p = cli("check", relu, "--pass", "onnx:infer-shapes", "--stream", "out.json", "--json", "./out.json", cwd=tmp_path)
     assert p.returncode == 2 and not (tmp_path / "out.json").exists()
     assert "both name" in p.stderr and len(p.stderr.strip().splitlines()) == 1

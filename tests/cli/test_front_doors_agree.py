@@ -6,8 +6,6 @@ candidate unreached."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 from onnx import parser
@@ -19,20 +17,15 @@ from passcheck.cli import main
 from passcheck.errors import UnknownIdError
 from passcheck.report import terminal
 from passcheck.testing import as_adapter, registered
+from tests._inproc import cli
 from tests.engine.test_unchecked import UNRUNNABLE
 from tests.quality.planted import invalid_output
 
 CASE = "data-prop/reshape-flatten"
 
 
-def _cli(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "passcheck", *map(str, args)], capture_output=True, text=True, timeout=240
-    )
-
-
 def test_an_unknown_form_is_a_one_line_usage_error_before_any_work():
-    p = _cli("run", "--case", f"{CASE}:nosuchform", "--pass", "onnx:infer-shapes", "-q")
+    p = cli("run", "--case", f"{CASE}:nosuchform", "--pass", "onnx:infer-shapes", "-q")
     assert p.returncode == 2, (p.stdout[-2000:], p.stderr[-2000:])
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("passcheck: error: unknown form id 'nosuchform'"), p.stderr

@@ -11,6 +11,8 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
+from tests._inproc import cli
+
 PASSCHECK = str(Path(sys.executable).with_name("passcheck"))
 
 
@@ -41,12 +43,16 @@ def partial_report(tmp_path_factory) -> Path:
 
 
 def _report(path: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([PASSCHECK, "report", str(path), *args], capture_output=True, text=True, timeout=300)
+    """``passcheck report PATH ARGS`` in this process (the gate's exit 1 is also checked through the console
+    script, in :func:`test_a_partial_report_fails_on_findings_and_says_it_is_partial`)."""
+    return cli("report", path, *args)
 
 
 def test_a_partial_report_fails_on_findings_and_says_it_is_partial(partial_report):
     # was: exit 0 and "2 cells: 0 unexpected findings … 0 cells unchecked" for a run stopped early
-    gate = _report(partial_report, "--fail-on-findings")
+    gate = subprocess.run(
+        [PASSCHECK, "report", str(partial_report), "--fail-on-findings"], capture_output=True, text=True, timeout=300
+    )
     assert gate.returncode == 1, gate.stderr
     assert "interrupted" in gate.stderr and "PARTIAL" in gate.stdout
     shown = _report(partial_report)
@@ -83,13 +89,7 @@ def _transpose_opset6(path: Path) -> Path:
 def test_a_named_form_that_does_not_apply_says_where_it_applies(tmp_path, command):
     # was: "no rewrite applies to this model" and nothing on why; node-in-if-const needs opset >= 9
     model = _transpose_opset6(tmp_path / "t.onnx")
-    run = subprocess.run(
-        [PASSCHECK, command[0], str(model), *command[1:], "--form", "node-in-if-const"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=600,
-    )
+    run = cli(command[0], model, *command[1:], "--form", "node-in-if-const", cwd=tmp_path)
     out = run.stdout + run.stderr
     assert run.returncode == 0, out
     assert "no rewrite applies to this model" in out
@@ -101,7 +101,7 @@ def test_list_rewrites_names_every_form_id_the_mutations_take():
     # was: no way to list the rewrite ids but a --form typo's error, cut at twelve ids and "…"
     from passcheck.mutations.registry import REWRITES
 
-    out = subprocess.run([PASSCHECK, "list", "--rewrites", "--json"], capture_output=True, text=True, timeout=300)
+    out = cli("list", "--rewrites", "--json")
     assert out.returncode == 0, out.stderr
     assert [r["id"] for r in json.loads(out.stdout)] == list(REWRITES)
     piped = subprocess.run([PASSCHECK, "list", "--rewrites"], capture_output=True, text=True, timeout=300)

@@ -1,5 +1,5 @@
-"""A usage error is refused before any work and before any progress line; a long cell's progress
-line names what runs now (case, form, pass, step). Through the console script."""
+"""A usage error is refused before any work and before any progress line (in this process); a long cell's
+progress line names what runs now (case, form, pass, step), through the console script."""
 
 import os
 import subprocess
@@ -9,6 +9,8 @@ from pathlib import Path
 import onnx
 import pytest
 from onnx import TensorProto, helper
+
+from tests._inproc import cli
 
 PASSCHECK = str(Path(sys.executable).with_name("passcheck"))
 
@@ -28,14 +30,8 @@ def relu(tmp_path_factory):
 
 @pytest.mark.parametrize("command", [["mutate", "--out", "out"], ["check", "--mutations"]])
 def test_an_unknown_form_is_one_line_before_any_progress(relu, tmp_path, command):
-    env = {**os.environ, "PASSCHECK_PROGRESS_EVERY": "0.01"}  # a heartbeat would print within any work at all
-    p = subprocess.run(
-        [PASSCHECK, command[0], str(relu), *command[1:], "--form", "bogus", "--progress", "lines"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-    )
+    env = {"PASSCHECK_PROGRESS_EVERY": "0.01"}  # a heartbeat would print within any work at all
+    p = cli(command[0], relu, *command[1:], "--form", "bogus", "--progress", "lines", cwd=tmp_path, env=env)
     assert p.returncode == 2
     assert p.stderr.strip().splitlines() == [p.stderr.strip()], p.stderr[:2000]  # one line, nothing before it
     assert p.stderr.startswith("passcheck: error: unknown form id 'bogus'")

@@ -3,6 +3,7 @@ planted exporter bugs it must catch, and the check-export CLI."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import runpy
 import subprocess
@@ -11,9 +12,14 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("skl2onnx", reason="skl2onnx is not installed: pip install '.[test]' (or 'passcheck[sklearn]')")
+from passcheck.exporters import check_export, planted
+from tests._inproc import cli
 
-from passcheck.exporters import check_export, planted  # noqa: E402
+#: found, not imported: collection on a worker that runs none of these tests pays no scikit-learn import (~3 s)
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("skl2onnx") is None,
+    reason="skl2onnx is not installed: pip install '.[test]' (or 'passcheck[sklearn]')",
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "exporter_validation" / "sklearn_pipeline.py"
@@ -25,6 +31,8 @@ def _example():
 
 
 def _cli(*args):
+    """``passcheck ARGS`` through ``python -m passcheck``: the console front door, kept for one run (the others
+    call :func:`tests._inproc.cli`)."""
     return subprocess.run(
         [sys.executable, "-m", "passcheck", *map(str, args)], capture_output=True, text=True, timeout=900
     )
@@ -99,7 +107,7 @@ def test_check_export_cli_catches_a_planted_bug_with_a_reproduce_line(tmp_path):
         f"import runpy\nfrom passcheck.exporters.planted import drop_bias as corrupt\n"
         f"ns = runpy.run_path({str(EXAMPLE)!r})\nmodel, example_inputs = ns['model'], ns['example_inputs']\n"
     )
-    p = _cli("check-export", f, "--pass", "onnx:infer-shapes", "--no-mutations", "-q")
+    p = cli("check-export", f, "--pass", "onnx:infer-shapes", "--no-mutations", "-q")
     assert p.returncode == 1, p.stderr
     assert "exporter: [wrong-result] output 'variable' at batch=8 differs from scikit-learn" in p.stdout
     assert f"reproduce: passcheck check-export {f} --exporter sklearn --pass export" in p.stdout
@@ -117,17 +125,17 @@ def test_check_export_cli_bad_file_is_one_line_exit_2(tmp_path, content, message
     f = tmp_path / "m.py"
     if content is not None:
         f.write_text(content)
-    p = _cli("check-export", f, "--exporter", "sklearn")
+    p = cli("check-export", f, "--exporter", "sklearn")
     assert p.returncode == 2 and message in p.stderr and len(p.stderr.strip().splitlines()) == 1, p.stderr
     assert "Traceback" not in p.stderr
 
 
 def test_check_export_cli_bad_dynamic_spec_is_exit_2(tmp_path):
-    p = _cli("check-export", EXAMPLE, "--dynamic", "batch")
+    p = cli("check-export", EXAMPLE, "--dynamic", "batch")
     assert p.returncode == 2 and "expected INPUT:AXIS=SYM" in p.stderr
 
 
 @pytest.mark.skipif(__import__("importlib").util.find_spec("torch") is not None, reason="torch is installed here")
 def test_check_export_cli_points_torch_files_to_the_torch_env():
-    p = _cli("check-export", ROOT / "examples" / "exporter_validation" / "torch_mlp.py")
+    p = cli("check-export", ROOT / "examples" / "exporter_validation" / "torch_mlp.py")
     assert p.returncode == 2 and "No module named 'torch'; run check-export with the torch env's passcheck" in p.stderr

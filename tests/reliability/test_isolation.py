@@ -15,6 +15,7 @@ from onnx import TensorProto, helper
 
 from passcheck.passes import FunctionAdapter
 from passcheck.passes.isolation import IsolatedExecutor
+from tests._inproc import cli
 
 PLANTED = textwrap.dedent('''
     """Planted passes (tests/reliability): each misbehaves in one way; planted:ok is the identity."""
@@ -165,9 +166,7 @@ def test_worker_is_reused_and_replaced_after_a_crash(tmp_path):
 
 @pytest.mark.parametrize("flag", [["--timeout", "0"], ["--memory-limit", "-3"], ["--timeout", "soon"]])
 def test_bad_limits_are_usage_errors(tmp_path, flag):
-    proc = subprocess.run(
-        [sys.executable, "-m", "passcheck", "run", "--case", "x", *flag], capture_output=True, text=True, cwd=tmp_path
-    )
+    proc = cli("run", "--case", "x", *flag, cwd=tmp_path)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1 and "positive number" in proc.stderr
 
 

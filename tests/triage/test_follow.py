@@ -14,6 +14,7 @@ import onnxruntime
 import pytest
 
 from passcheck.cli import main
+from tests._inproc import cli
 from tests.triage._planted import renaming
 
 #: A planted pass (run as a ``cmd:`` pass) that writes Neg for Relu: a wrong result on any feed but 0 (so on the
@@ -147,13 +148,7 @@ def test_bisect_ranges_over_the_versions_the_pinned_environments_name(tmp_path):
 
 
 def test_envs_dir_without_bisect_is_one_line_exit_2(planted_report, tmp_path):
-    r = subprocess.run(
-        [sys.executable, "-m", "passcheck", "triage", str(planted_report), "--out", str(tmp_path / "t")]
-        + ["--envs-dir", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    r = cli("triage", planted_report, "--out", tmp_path / "t", "--envs-dir", tmp_path)
     assert r.returncode == 2 and r.stderr.strip() == "passcheck: error: --envs-dir goes with --bisect", r.stderr
 
 
