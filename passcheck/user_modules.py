@@ -7,15 +7,24 @@ the same module name in the worker (``<prefix>.<stem>``).
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import sys
 from pathlib import Path
 
 from passcheck.errors import PasscheckError
 
+#: Prefix of user modules (``--cases-from``); their names carry their file's path, so two files of one
+#: stem (two projects' ``cases.py``) are two modules in one process.
+USER_PREFIX = "passcheck_user_cases"
+
 
 def _module_name(path: Path, prefix: str) -> str:
-    return f"{prefix}.{path.stem.replace('-', '_')}"
+    stem = path.stem.replace("-", "_")
+    if prefix != USER_PREFIX:
+        return f"{prefix}.{stem}"
+    where = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:10]
+    return f"{prefix}.{stem}_{where}"
 
 
 def _files(path: str | Path) -> list[Path]:
@@ -23,15 +32,16 @@ def _files(path: str | Path) -> list[Path]:
     return sorted(f for f in p.glob("*.py") if not f.name.startswith("_")) if p.is_dir() else [p]
 
 
-def imported(path: str | Path, prefix: str = "passcheck_user_cases") -> bool:
+def imported(path: str | Path, prefix: str = USER_PREFIX) -> bool:
     """Whether every module of ``path`` (a file, or a folder's ``*.py``) was already imported in this
     process: loading it again registers nothing new (a second in-process ``run --cases-from``)."""
     files = _files(path)
     return bool(files) and all(_module_name(f, prefix) in sys.modules for f in files)
 
 
-def load_file(path: Path, prefix: str = "passcheck_user_cases") -> None:
-    """Import one module by path as ``<prefix>.<stem>`` (once; ``-`` in the stem becomes ``_``).
+def load_file(path: Path, prefix: str = USER_PREFIX) -> None:
+    """Import one module by path as ``<prefix>.<stem>`` (a user module: ``<prefix>.<stem>_<hash of its
+    resolved path>``), once per name; ``-`` in the stem becomes ``_``.
 
     Raises:
         PasscheckError: the file is missing, is not a ``.py`` file, or fails to import (named).

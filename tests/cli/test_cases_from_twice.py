@@ -40,3 +40,16 @@ def test_a_module_that_registers_nothing_is_still_an_error(tmp_path, capsys):
     module.write_text("X = 1\n")
     assert main(["run", "--cases-from", str(module), "--pass", "onnx:infer-shapes", "-q"]) == 2
     assert "registers no case" in capsys.readouterr().err
+
+
+def test_two_case_modules_of_one_file_name_both_register(tmp_path, capsys):
+    """Two projects' ``cases.py`` in one process: the second is its own module, not the first one again."""
+    first, second = tmp_path / "a" / "cases.py", tmp_path / "b" / "cases.py"
+    for path, case_id in ((first, "twice/relu-a"), (second, "twice/relu-b")):
+        path.parent.mkdir()
+        path.write_text(CASE.replace('id="twice/relu"', f'id="{case_id}"'))
+    assert main(["run", "--cases-from", str(first), "--case", "twice/relu-a", "--pass", "onnx:infer-shapes", "-q"]) == 0
+    capsys.readouterr()
+    code = main(["run", "--cases-from", str(second), "--case", "twice/relu-b", "--pass", "onnx:infer-shapes", "-q"])
+    err = capsys.readouterr().err
+    assert code == 0 and "twice/relu-b" not in err, (code, err)
