@@ -71,3 +71,114 @@ g (float[1, 2, 3] x) => (float[1, 2, 3] y) { y = MeanVarianceNormalization (x) }
     run = FormRun("c", "common", "input", model, None, [], [], [])
     assert _body("Gelu", run) is None
     assert {"ReduceMean", "Sqrt", "Div"} <= _body("MeanVarianceNormalization", run)
+
+
+#: Form "constant" folds a chain of Negs of ``k``; form "default" keeps it (``k`` overridable) and has
+#: MatMul + Add where the other has Relu, which onnxruntime fuses into Gemm: a new op type on one side.
+CHAIN = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3] x{extra}) => (float[2, 3] y)
+  <float[3] k = {{1.0, -2.0, 3.0}}, float[3, 3] w = {{1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0}}> {{
+  n1 = Neg (k)
+{chain}  {tail}
+  y = Add (m, n{negs})
+}}"""
+
+
+def _chain(form: str, negs: int, tmp_path) -> FormRun:
+    chain = "".join(f"  n{i} = Neg (n{i - 1})\n" for i in range(2, negs + 1))
+    default = form == "default"
+    tail = "p = MatMul (x, w)\n  m = Add (p, k)" if default else "m = Relu (x)"
+    text = CHAIN.format(extra=", float[3] k" if default else "", chain=chain, tail=tail, negs=negs)
+    model = parser.parse_model(text)
+    (tmp_path / f"{form}{negs}").mkdir()
+    out = get_pass("ort:basic").run(model, tmp_path / f"{form}{negs}")
+    assert out.ok, out.error
+    return FormRun("c", form, "ort:basic", model, out, [], [], [])
+
+
+def test_a_missed_optimization_message_counts_and_lists_what_each_form_kept(tmp_path):
+    """Mutants killed in ``_finding``: ``new_a != new_b`` → ``>`` (the new op types left out when only the
+    form that kept ops gained one) and ``len(kept_nodes) > 4`` → ``> 5`` (a fifth kept node not counted)."""
+    from passcheck.oracles.parity import _finding
+
+    for negs in (4, 5):
+        a, b = _chain("constant", negs, tmp_path), _chain("default", negs, tmp_path)
+        assert [n.op_type for n in a.output.graph.node] == ["Relu", "Add"]
+        assert [n.op_type for n in b.output.graph.node] == ["Gemm", *["Neg"] * negs, "Add"]
+        assert _kept(a, b) == ["Neg"]
+        shown = ", ".join(["#1", "#2 after Neg #1", "#3 after Neg #2", "#4 after Neg #3"])
+        assert _finding(a, b, ["Neg"]).message == (
+            f"ort:basic removed Neg {negs}→0 in 'constant' but {negs}→{negs} in 'default'; "
+            f"nodes after: constant 2, default {negs + 2}; new op types: constant none, default ['Gemm']; "
+            f"kept in 'default': {shown}" + (", … (5 in all)" if negs == 5 else "")
+        )
+
+
+def test_a_form_with_fewer_nodes_of_a_type_renamed_none_of_them(tmp_path):
+    """Mutant killed in ``_kept``: ``bb[op] - ba[op]`` → ``+`` (nodes of a type ``b`` has fewer of counted
+    as ``b``'s spelling of ``a``'s other ops, hiding the one ``b`` kept)."""
+    # "constant" folds its two Negs; "default" has one Neg, kept, and no Relu
+    a, b = _chain("constant", 2, tmp_path), _chain("default", 1, tmp_path)
+    assert [n.op_type for n in b.output.graph.node] == ["Gemm", "Neg", "Add"]
+    assert _kept(a, b) == ["Neg"]
+
+
+def _form(form: str, body: str, tmp_path, inputs: str = "float[2, 1] x") -> FormRun:
+    text = f"""<ir_version: 8, opset_import: ["" : 18]>
+g ({inputs}) => (float[2, 3] y) {{
+  c = Constant <value = float[1, 3] {{1, 2, 3}}> ()
+  d = Constant <value = float[2, 1] {{4, 5}}> ()
+  s = Constant <value = int64[2] {{2, 3}}> ()
+  r = Constant <value = int64[2] {{1, 3}}> ()
+  q = Constant <value = int64[2] {{2, 1}}> ()
+{body}
+}}"""
+    model = parser.parse_model(text)
+    (tmp_path / form).mkdir()
+    out = get_pass("ort:basic").run(model, tmp_path / form)
+    assert out.ok, out.error
+    return FormRun("c", form, "ort:basic", model, out, [], [], [])
+
+
+def _ops(run: FormRun) -> list[str]:
+    return sorted(n.op_type for n in run.output.graph.node)
+
+
+def test_a_renaming_counts_the_other_types_of_every_name(tmp_path):
+    """Mutant killed in ``_kept``: ``o != op`` → ``o > op`` (the types ``a`` writes ``b``'s extra nodes as
+    counted only when they sort after ``op``: Expand, written Tile in ``b``, sorts before Tile)."""
+    # the constant Tile folds in both; the one reading x stays, as Expand or as Tile (tile-as-expand)
+    expanded = _form("expanded", "  t = Tile (c, q)\n  e = Expand (x, s)\n  y = Add (t, e)", tmp_path)
+    tiled = _form("tiled", "  t = Tile (c, q)\n  e = Tile (x, r)\n  y = Add (t, e)", tmp_path)
+    assert _ops(expanded) == ["Add", "Expand"] and _ops(tiled) == ["Add", "Tile"]
+    assert _kept(expanded, tiled) == [] and _kept(tiled, expanded) == []
+
+
+def test_renamed_nodes_the_pass_folded_leave_no_kept_node_behind(tmp_path):
+    """Mutant killed in ``_kept``: ``ab.get(op, 0) > renamed`` → ``!=`` (``b`` keeping fewer nodes of the
+    type than its renamed ones made the type kept)."""
+    # a writes two Expands of b as Tiles; each form folds its constant Expand and its constant renamed node
+    tiles = _form(
+        "tiles",
+        "  e = Expand (c, s)\n  t = Tile (x, r)\n  u = Tile (d, r)\n  v = Add (e, t)\n  y = Add (v, u)",
+        tmp_path,
+    )
+    expands = _form(
+        "expands",
+        "  e = Expand (c, s)\n  t = Expand (x, s)\n  u = Expand (d, s)\n  v = Add (e, t)\n  y = Add (v, u)",
+        tmp_path,
+    )
+    assert _ops(tiles) == ["Add", "Add", "Tile"] and _ops(expands) == ["Add", "Add", "Expand"]
+    assert _kept(tiles, expands) == []
+
+
+def test_a_form_that_removed_more_of_a_type_kept_none_of_it(tmp_path):
+    """Mutant killed in ``_kept``: ``removed_b < removed_a`` → ``!=`` (a form that removed more nodes of a
+    type than the other was said to keep them)."""
+    both = "  e = Expand (c, s)\n  f = Expand (d, s)\n  y = Add (e, f)"
+    # the same two Expands; in "partly" the second reads a graph input, so only the first folds
+    folded = _form("folded", both, tmp_path)
+    partly = _form("partly", both.replace("(d, s)", "(dd, s)"), tmp_path, inputs="float[2, 1] x, float[2, 1] dd")
+    assert _ops(folded) == [] and _ops(partly) == ["Add", "Expand"]
+    assert _kept(partly, folded) == []
+    assert _kept(folded, partly) == ["Add", "Expand"]
