@@ -6,7 +6,7 @@ from onnx import parser
 
 from passcheck.oracles._context import FormRun
 from passcheck.oracles.parity import _behind_defaults, _kept
-from passcheck.passes import get_pass
+from passcheck.passes import PassOutcome, get_pass
 
 #: ``k`` a constant (``extra`` empty) or an overridable default (``extra`` = ", float[3] k": a graph input
 #: with an initializer, IR.md §Graphs); Abs and Relu read only ``x``, linked to Neg by Add alone.
@@ -182,3 +182,67 @@ def test_a_form_that_removed_more_of_a_type_kept_none_of_it(tmp_path):
     assert _ops(folded) == [] and _ops(partly) == ["Add", "Expand"]
     assert _kept(partly, folded) == []
     assert _kept(folded, partly) == ["Add", "Expand"]
+
+
+GEMM = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[2, 3] x) => (float[2, 3] y{outputs})
+  <float[3, 3] w = {{1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0}}, float[3] b = {{1.0, 2.0, 3.0}}> {{
+{body}
+}}"""
+EINSUM = '  p = Einsum <equation = "ij,jk->ik"> (x, w)\n  y = Sum (p, b)'
+
+
+def _gemm_forms(bodies, tmp_path, outputs: str = "") -> list[FormRun]:
+    runs = []
+    for form, body in bodies:
+        model = parser.parse_model(GEMM.format(body=body, outputs=outputs))
+        (tmp_path / form).mkdir()
+        out = get_pass("ort:basic").run(model, tmp_path / form)
+        assert out.ok, out.error
+        runs.append(FormRun("c", form, "ort:basic", model, out, [], [], [], optimizes=True))
+    return runs
+
+
+def test_forms_rewritten_to_the_same_ops_beside_an_interface_identity_are_alike(tmp_path):
+    """Mutants killed in ``_ops``: ``_after(c) - _isolated_identities(...)`` → ``+`` (either form): the
+    Identity from graph input x to graph output z, which no pass can remove, counted twice on one side
+    made two equal outputs differ."""
+    from passcheck.oracles.parity import check
+
+    bodies = (("common", "  y = Gemm (x, w, b)"), ("matmul-add", "  p = MatMul (x, w)\n  y = Add (p, b)"))
+    runs = _gemm_forms([(f, "  z = Identity (x)\n" + b) for f, b in bodies], tmp_path, ", float[2, 3] z")
+    # onnxruntime fuses MatMul + Add into Gemm (a new op type of that form only)
+    assert [sorted(n.op_type for n in r.output.graph.node) for r in runs] == [["Gemm", "Identity"]] * 2
+    assert check(runs, frozenset({"ops"})) == []
+
+
+def test_forms_one_pass_fused_and_the_other_not_were_rewritten_into_different_ops(tmp_path):
+    """Mutants killed in ``_ops``: ``new_c != new_f`` → ``<`` and ``_delta(c) != _delta(f)`` → ``<`` (a
+    new op type on the common form only, ``['Gemm']`` against none, compares as not less)."""
+    from passcheck.oracles.parity import check
+
+    runs = _gemm_forms((("common", "  p = MatMul (x, w)\n  y = Add (p, b)"), ("einsum", EINSUM)), tmp_path)
+    # onnxruntime fuses MatMul + Add into Gemm, and leaves Einsum and Sum
+    assert [[n.op_type for n in r.output.graph.node] for r in runs] == [["Gemm"], ["Einsum", "Sum"]]
+    assert [(f.form, f.kind, f.message) for f in check(runs, frozenset({"ops"}))] == [
+        (
+            "einsum",
+            "missed-optimization",
+            "ort:basic rewrote the forms into different ops: new op types: common ['Gemm'], einsum none; "
+            "nodes after: common 1, einsum 2",
+        )
+    ]
+
+
+def test_an_op_the_pass_wrote_more_of_was_not_expanded():
+    """Mutant killed in ``_expansions``: ``ba[op] > aa.get(op, 0)`` → ``!=`` (an op type whose count grew
+    counted as inlined, its function body's types excused as expansion). The pass output is written
+    here: Softsign's body (Operators.md: Abs, Add, Div) holds the Abs it gained."""
+    from passcheck.oracles.parity import _expansions
+
+    model = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[3] x) => (float[3] y) { y = Softsign (x) }""")
+    output = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[3] x) => (float[3] y) { a = Abs (x)  s = Softsign (a)  y = Softsign (s) }""")
+    run = FormRun("c", "common", "p", model, PassOutcome("p", "changed", output), [], [], [])
+    assert _expansions(run) == set()
