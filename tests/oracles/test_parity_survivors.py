@@ -246,3 +246,15 @@ g (float[3] x) => (float[3] y) { y = Softsign (x) }""")
 g (float[3] x) => (float[3] y) { a = Abs (x)  s = Softsign (a)  y = Softsign (s) }""")
     run = FormRun("c", "common", "p", model, PassOutcome("p", "changed", output), [], [], [])
     assert _expansions(run) == set()
+
+
+def test_a_constant_node_is_no_op_of_the_count():
+    """Mutant killed in ``op_counts``: the loop over ``SPELLINGS`` never run (a Constant node, one spelling
+    of a value an initializer also spells, counted as an op: Operators.md Constant)."""
+    from collections import Counter
+
+    from passcheck.oracles.parity import op_counts
+
+    model = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[3] x) => (float[3] y) { c = Constant <value = float[3] {1, 2, 3}> ()  y = Add (x, c) }""")
+    assert op_counts(model) == Counter({"Add": 1}) and "Constant" not in op_counts(model)
