@@ -258,3 +258,17 @@ def test_a_constant_node_is_no_op_of_the_count():
     model = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
 g (float[3] x) => (float[3] y) { c = Constant <value = float[3] {1, 2, 3}> ()  y = Add (x, c) }""")
     assert op_counts(model) == Counter({"Add": 1}) and "Constant" not in op_counts(model)
+
+
+def test_more_dim_values_are_never_less_precise_than_more_named_dims():
+    """Mutant killed in ``less_precise``: ``ra[1] == pb[1]`` → ``<=`` (an annotation with more ``dim_value``
+    judged less precise than one with fewer, because the other names more dims)."""
+    from onnx import helper
+
+    from passcheck.oracles.parity import less_precise, precision
+
+    valued = precision(helper.make_tensor_type_proto(1, [3, None]))  # [3, ?]
+    named = precision(helper.make_tensor_type_proto(1, ["N", "M"]))  # ["N", "M"]
+    assert (valued, named) == ((1, 1, 0), (1, 0, 2))
+    assert not less_precise(valued, named)
+    assert less_precise(named, valued)
