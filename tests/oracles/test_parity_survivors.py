@@ -272,3 +272,49 @@ def test_more_dim_values_are_never_less_precise_than_more_named_dims():
     assert (valued, named) == ((1, 1, 0), (1, 0, 2))
     assert not less_precise(valued, named)
     assert less_precise(named, valued)
+
+
+def _unchanged(form: str, text: str) -> FormRun:
+    """A form whose pass output is ``text``; the form itself has every ``unk__N`` dim unnamed."""
+    import re
+
+    model, output = parser.parse_model(re.sub(r"unk__\d+", "?", text)), parser.parse_model(text)
+    return FormRun("c", form, "p", model, PassOutcome("p", "changed", output), [], [], [])
+
+
+def test_a_made_up_dim_name_two_outputs_share_relates_them():
+    """Mutant killed in ``fresh_names``: ``k == 1`` → ``>=`` (a tool's ``unk__N`` shared by two graph
+    outputs counted as saying no more than an unknown dim; the shared name says the dims are equal)."""
+    from passcheck.oracles.parity import fresh_names
+
+    once = _unchanged(
+        "once",
+        """<ir_version: 8, opset_import: ["" : 18]>
+g (float[3] x) => (float[unk__0] y, float[unk__1] z) { y = Relu (x)  z = Neg (x) }""",
+    )
+    shared = _unchanged(
+        "shared",
+        """<ir_version: 8, opset_import: ["" : 18]>
+g (float[3] x) => (float[unk__0] y, float[unk__0] z, float[unk__1] w) { y = Relu (x)  z = Neg (x)  w = Abs (x) }""",
+    )
+    assert fresh_names(once) == {"unk__0", "unk__1"}
+    assert fresh_names(shared) == {"unk__1"}
+
+
+def test_outputs_one_form_lacks_or_does_not_type_as_a_tensor_are_skipped():
+    """Mutants killed in ``_precision``: ``o.name not in pa or pa[o.name][0] is None`` → ``and`` (a KeyError
+    on an output the other form lacks) and ``[0]`` → ``[1]`` (a sequence output compared as a tensor)."""
+    from passcheck.oracles.parity import check
+
+    seq = _unchanged(
+        "seq",
+        """<ir_version: 8, opset_import: ["" : 18]>
+g (float[3] x) => (seq(float[3]) y) { y = SequenceConstruct (x) }""",
+    )
+    tensor = _unchanged(
+        "tensor",
+        """<ir_version: 8, opset_import: ["" : 18]>
+g (float[3] x) => (float[?] y, float[?] z) { y = Relu (x)  z = Neg (x) }""",
+    )
+    assert check([seq, tensor], frozenset({"precision"})) == []
+    assert check([tensor, seq], frozenset({"precision"})) == []
