@@ -44,3 +44,21 @@ def test_a_rule_that_cannot_read_a_constant_leaves_the_node_undecided_with_why()
     assert ev.violations == []
     assert list(ev.undecided) == ["reshape-shape@Reshape_0"]
     assert ev.undecided["reshape-shape@Reshape_0"].startswith("the rule could not read the node: TypeError: ")
+
+
+def test_a_variadic_input_given_only_as_an_empty_name_breaks_its_minimum_arity():
+    """Mutants killed in ``_required``: ``i + f.min_arity`` → ``-`` or ``*`` and ``i == len(formals) - 1`` →
+    ``!=`` or ``+ 1`` (a trailing variadic's minimum arity not required). The checker counts the empty
+    name as an input and accepts the node; Sum's schema asks for at least one (IR.md, Optional Inputs
+    and Outputs: an empty name is an input left out)."""
+    graph = helper.make_graph(
+        [helper.make_node("Sum", [""], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    onnx.checker.check_model(model)
+    assert [(v.rule, v.message) for v in evaluate(model).violations] == [
+        ("schema-arity", "0 inputs; the schema allows 1 to 2147483647")
+    ]
