@@ -62,3 +62,84 @@ def test_a_variadic_input_given_only_as_an_empty_name_breaks_its_minimum_arity()
     assert [(v.rule, v.message) for v in evaluate(model).violations] == [
         ("schema-arity", "0 inputs; the schema allows 1 to 2147483647")
     ]
+
+
+def test_a_tensor_type_without_a_shape_is_an_unknown_rank_not_rank_zero():
+    """Mutant killed in ``_dims``: the second ``or`` → ``and`` (a tensor type with no shape field read as
+    rank 0, and Softmax's axis judged against ``[0, -1]``). The rank is unknown: the rule is undecided."""
+    graph = helper.make_graph(
+        [
+            helper.make_node("Custom", ["x"], ["t"], domain="my.domain"),
+            helper.make_node("Softmax", ["t"], ["y"], axis=1),
+        ],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["a", "b"])],
+        value_info=[helper.make_tensor_value_info("t", TensorProto.FLOAT, None)],  # no shape field
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18), helper.make_opsetid("my.domain", 1)])
+    onnx.checker.check_model(model)
+    ev = evaluate(model)
+    assert ev.violations == []
+    assert ev.undecided == {"axis-Softmax@Softmax_1": "the rank of input 't' is unknown (shape inference gave none)"}
+
+
+def test_the_graphs_of_a_graphs_attribute_are_judged():
+    """Mutant killed in ``_walk``: ``a.type == GRAPH`` → ``>=`` (a GRAPHS attribute, type 10, read as its
+    empty ``g`` field: its subgraphs never judged). No ai.onnx op has one; a node of another domain may."""
+    body = helper.make_graph(
+        [helper.make_node("Softmax", ["z"], ["w"], axis=2)],
+        "body",
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("w", TensorProto.FLOAT, [2, 3])],
+    )
+    node = helper.make_node("Custom", ["x"], ["y"], domain="my.domain")
+    node.attribute.append(helper.make_attribute("bodies", [body]))
+    assert node.attribute[0].type == onnx.AttributeProto.GRAPHS
+    graph = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18), helper.make_opsetid("my.domain", 1)])
+    onnx.checker.check_model(model)
+    assert [(v.rule, v.node, v.message) for v in evaluate(model).violations] == [
+        ("axis-Softmax", "Custom_0.bodies::Softmax_0", "axis = 2: [2] outside [-2, 1] (rank 2)")
+    ]
+
+
+def test_an_attribute_of_another_type_than_its_schema_says_is_a_violation_either_way():
+    """Mutant killed in ``_schema``: ``int(want.type) != int(a.type)`` → ``>`` (an attribute whose type
+    number is above the schema's, INTS for Softmax's INT axis, let through)."""
+    for value, got, want in (([1], 7, "INT"), (1, 2, "INTS")):
+        op, name = ("Softmax", "axis") if want == "INT" else ("ReduceMax", "axes")
+        node = helper.make_node(op, ["x"], ["y"])
+        node.attribute.append(helper.make_attribute(name, value))
+        graph = helper.make_graph(
+            [node],
+            "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        )
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        found = [(v.rule, v.message) for v in evaluate(model).violations if v.rule == "schema-attribute-type"]
+        assert found == [("schema-attribute-type", f"attribute {name!r} has type {got}, the schema says {want}")]
+
+
+def test_a_pass_output_is_judged_without_an_isolated_checker():
+    """Mutant killed in ``_evaluation``: ``died is not None`` → ``is`` (with no checker worker, the default
+    of a FormRun, ``None`` was called)."""
+    from passcheck.oracles._context import FormRun
+    from passcheck.oracles.conformance import check
+    from passcheck.passes import PassOutcome
+
+    # a nearest_mode outside its four modes: the checker and shape inference accept it (Operators.md Resize)
+    text = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[1, 1, 2, 2] x) => (float[1, 1, 4, 4] y) <float[4] scales = {{1.0, 1.0, 2.0, 2.0}}>
+{{ y = Resize <mode = "nearest", nearest_mode = "{mode}"> (x, , scales) }}"""
+    model, output = parser.parse_model(text.format(mode="floor")), parser.parse_model(text.format(mode="bogus"))
+    run = FormRun("c", "common", "p", model, PassOutcome("p", "changed", output), [], [], [])
+    assert run.checker is None
+    (finding,) = check(run)
+    assert finding.kind == "spec-violation" and finding.details["rule"] == "resize-nearest-mode"
