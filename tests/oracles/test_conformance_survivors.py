@@ -143,3 +143,13 @@ g (float[1, 1, 2, 2] x) => (float[1, 1, 4, 4] y) <float[4] scales = {{1.0, 1.0, 
     assert run.checker is None
     (finding,) = check(run)
     assert finding.kind == "spec-violation" and finding.details["rule"] == "resize-nearest-mode"
+
+
+def test_one_type_parameter_bound_to_two_elem_types_is_a_violation():
+    """Mutants killed in ``_constraints``: ``len(seen) <= 1`` → ``<= 2`` and ``if formal.is_homogeneous`` →
+    ``if not`` (Add's T bound to float and int64 let through; Operators.md Add: "T" for A, B and C)."""
+    model = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[3] x, int64[3] n) => (float[3] z) { z = Add (x, n) }""")
+    assert [(v.rule, v.message) for v in evaluate(model).violations] == [
+        ("schema-type-binding", "type parameter T is bound to ['tensor(float)', 'tensor(int64)']")
+    ]
