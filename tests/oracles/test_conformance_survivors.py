@@ -153,3 +153,13 @@ g (float[3] x, int64[3] n) => (float[3] z) { z = Add (x, n) }""")
     assert [(v.rule, v.message) for v in evaluate(model).violations] == [
         ("schema-type-binding", "type parameter T is bound to ['tensor(float)', 'tensor(int64)']")
     ]
+
+
+def test_only_a_constant_node_makes_its_output_a_constant():
+    """Mutant killed in ``_walk``: ``... and domain == "" and node.output`` → ``... or node.output`` (every
+    node's output taken for a constant, ConstantOfShape's fill value read as its whole output)."""
+    model = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[6] x, int64[1] s) => (float[?] y) { t = ConstantOfShape <value = int64[1] {-1}> (s)  y = Reshape (x, t) }""")
+    ev = evaluate(model)
+    assert ev.violations == []
+    assert ev.undecided["reshape-shape@Reshape_1"] == "input 't' is not a constant"
