@@ -163,3 +163,52 @@ g (float[6] x, int64[1] s) => (float[?] y) { t = ConstantOfShape <value = int64[
     ev = evaluate(model)
     assert ev.violations == []
     assert ev.undecided["reshape-shape@Reshape_1"] == "input 't' is not a constant"
+
+
+def _evaluate(nodes, opsets, value_info=()) -> tuple[list[tuple[str, str]], int]:
+    """(rule, message) of each violation and the count of decided rules of a graph ``x`` → ``y``."""
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+        value_info=list(value_info),
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid(d, v) for d, v in opsets])
+    ev = evaluate(model)
+    return [(v.rule, v.message) for v in ev.violations], ev.decided
+
+
+def test_each_domain_keeps_its_own_opset_version():
+    """Mutant killed in ``_evaluate``: ``o.domain or ""`` → ``and`` (every domain keyed "", the custom
+    domain's version 1 taken for ai.onnx: Trilu, from opset 14, called undefined)."""
+    assert _evaluate([helper.make_node("Trilu", ["x"], ["y"])], [("", 18), ("my.domain", 1)]) == ([], 5)
+
+
+def test_a_default_domain_node_without_its_opset_imported_is_at_opset_0():
+    """Mutant killed in ``_walk``: ``opsets.get("ai.onnx", 0)`` → ``1`` (Abs-1 found for a model that
+    imports no ai.onnx opset: IR.md, Operator Sets: a node's domain must be imported)."""
+    found = _evaluate([helper.make_node("Abs", ["x"], ["y"])], [("my.domain", 1)])
+    assert found == ([("schema-since-version", "Abs has no schema at opset 0 of the default domain")], 1)
+
+
+def test_inputs_beyond_a_schema_with_none_are_an_arity_violation_not_a_crash():
+    """Mutant killed in ``_constraints``: ``not name or not formals`` → ``and`` (the input of a Constant,
+    whose schema has no formal input, looked up in an empty list: IndexError)."""
+    value = helper.make_tensor("v", TensorProto.FLOAT, [1], [1.0])
+    found = _evaluate([helper.make_node("Constant", ["x"], ["y"], value=value)], [("", 18)])
+    assert found == ([("schema-arity", "1 inputs; the schema allows 0 to 0")], 4)
+
+
+def test_an_undefined_elem_type_is_not_judged_against_a_type_constraint():
+    """Mutant killed in ``_constraints``: the last ``or not t.tensor_type.elem_type`` → ``and`` (a tensor
+    of elem_type UNDEFINED (0), which states no type, read as ``tensor(undefined)`` and refused)."""
+    t = helper.make_tensor_value_info("t", TensorProto.UNDEFINED, [2, 3])
+    nodes = [helper.make_node("Custom", ["x"], ["t"], domain="my.domain"), helper.make_node("Relu", ["t"], ["y"])]
+    assert _evaluate(nodes, [("", 18), ("my.domain", 1)], [t]) == ([], 4)
+
+
+def test_a_trailing_empty_input_is_left_out():
+    """Mutant killed in ``_trimmed``: ``names[n - 1]`` → ``names[n - 2]`` (Relu(x, "") counted as two
+    inputs; IR.md, Optional Inputs and Outputs: a trailing empty name is an input left out)."""
+    assert _evaluate([helper.make_node("Relu", ["x", ""], ["y"])], [("", 18)]) == ([], 5)
