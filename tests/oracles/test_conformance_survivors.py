@@ -212,3 +212,16 @@ def test_a_trailing_empty_input_is_left_out():
     """Mutant killed in ``_trimmed``: ``names[n - 1]`` → ``names[n - 2]`` (Relu(x, "") counted as two
     inputs; IR.md, Optional Inputs and Outputs: a trailing empty name is an input left out)."""
     assert _evaluate([helper.make_node("Relu", ["x", ""], ["y"])], [("", 18)]) == ([], 5)
+
+
+def test_a_violation_is_a_frozen_value():
+    """Mutant killed: ``Violation``'s ``frozen=True`` → ``False`` (a violation an Evaluation caches per
+    model, ``per_model``, could be changed by a reader, and would not hash)."""
+    import dataclasses
+
+    model = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
+g (float[3] x, int64[3] n) => (float[3] z) { z = Add (x, n) }""")
+    (v,) = evaluate(model).violations
+    assert hash(v) == hash(dataclasses.replace(v))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        v.message = "changed"
