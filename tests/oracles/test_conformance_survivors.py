@@ -225,3 +225,20 @@ g (float[3] x, int64[3] n) => (float[3] z) { z = Add (x, n) }""")
     assert hash(v) == hash(dataclasses.replace(v))
     with pytest.raises(dataclasses.FrozenInstanceError):
         v.message = "changed"
+
+
+def test_a_cells_coverage_names_at_most_twenty_undecided_rules_and_counts_them_all():
+    """Mutant killed: ``MAX_REASONS = 20`` → ``21`` (the cap on the reasons a cell's coverage names)."""
+    nodes = [helper.make_node("Reshape", ["x", "s"], [f"r{i}"]) for i in range(22)]
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [6]),
+            helper.make_tensor_value_info("s", TensorProto.INT64, [2]),
+        ],
+        [helper.make_tensor_value_info(f"r{i}", TensorProto.FLOAT, None) for i in range(22)],
+    )
+    coverage = evaluate(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])).coverage()
+    assert coverage["not_applicable"] == 22 and len(coverage["reasons"]) == 20
+    assert coverage["reasons"]["reshape-shape@Reshape_0"] == "input 's' is not a constant"
