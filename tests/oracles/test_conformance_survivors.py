@@ -242,3 +242,21 @@ def test_a_cells_coverage_names_at_most_twenty_undecided_rules_and_counts_them_a
     coverage = evaluate(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])).coverage()
     assert coverage["not_applicable"] == 22 and len(coverage["reasons"]) == 20
     assert coverage["reasons"]["reshape-shape@Reshape_0"] == "input 's' is not a constant"
+
+
+def test_a_value_with_no_type_at_all_is_an_unknown_rank():
+    """Mutant killed in ``_dims``: the first ``or`` → ``and`` (``None.WhichOneof`` raised for a value no
+    value_info types, and the rule said it could not read the node instead of why it is undecided)."""
+    nodes = [
+        helper.make_node("Custom", ["x"], ["t"], domain="my.domain"),
+        helper.make_node("Softmax", ["t"], ["y"], axis=1),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["a", "b"])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18), helper.make_opsetid("my.domain", 1)])
+    ev = evaluate(model)
+    assert ev.undecided == {"axis-Softmax@Softmax_1": "the rank of input 't' is unknown (shape inference gave none)"}
