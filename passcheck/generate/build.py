@@ -22,8 +22,8 @@ import numpy as np
 import onnx
 import onnx.defs
 
+from passcheck.generate import elem_variants, recipe, spellings, variants
 from passcheck.generate import model as gen_model
-from passcheck.generate import recipe, spellings, variants
 from passcheck.generate.gate import gate, runtime_free, tolerance
 
 MIN_OPSET = 7
@@ -189,6 +189,17 @@ def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: S
             pair,
             tags | {"spelling:variant", f"variant:{pair.detail}", f"dtype:{recipe.type_name(main)}"},
             main,
+        )
+    # element-type variants: every type constraint bound to the other types its schema allows
+    newer = [t for t in schemas[k + 1 :] if _builds(t, ort_max)]
+    for pair in elem_variants.pairs(node, ctx, newer):
+        t = pair.detail.rsplit(".", 1)[1]
+        elem = elem_variants.code(t)
+        yield (
+            f"{base}.variant.{_slug(pair.detail)}",
+            pair,
+            tags | {"spelling:variant", "variant:elem", f"variant:{pair.detail}", f"dtype:{t}"},
+            elem if tolerance(elem) != (None, None) else main,
         )
     first = recipe._param_of(s.inputs[0].type_str) if s.inputs else None
     if first:

@@ -20,7 +20,7 @@ from passcheck.generate.node_spellings import (
     optional_inputs,
 )
 from passcheck.generate.pair import Ctx, Pair
-from passcheck.generate.recipe import Node, table_row, type_name
+from passcheck.generate.recipe import Node, _param_of, table_row, type_name
 
 
 def shapes(node: Node, ctx: Ctx) -> list[Pair]:
@@ -165,10 +165,14 @@ KINDS: dict[str, Callable[[Node, Ctx], list[Pair]]] = {
 
 
 def dtype_pair(node: Node, ctx: Ctx) -> list[Pair]:
-    """For a non-main dtype: the same node static vs symbolic (and opset-last), tagged by dtype."""
+    """For a non-main dtype: the same node static vs symbolic (and opset-last), tagged by the type the
+    first input's constraint is bound to (an op whose inputs are all constants, Range, has no fed input
+    to read it from)."""
+    first = _param_of(node.schema.inputs[0].type_str) if node.schema.inputs else None
+    name = type_name(node.dtypes[first] if first in node.dtypes else node.main_elem())
     forms = {"common": (node, "static", ""), "symbolic": (node, "symbolic", "graph input dims as dim_param")}
     if not node.domain and ctx.last_opset > node.opset:
         hi = node.copy()
         hi.opset = ctx.last_opset
         forms[f"opset{ctx.last_opset}"] = (hi, "static", f"stamped opset {ctx.last_opset}")
-    return [Pair("dtype", type_name(node.main_elem()), forms, f"element type {type_name(node.main_elem())}")]
+    return [Pair("dtype", name, forms, f"element type {name}")]

@@ -13,8 +13,7 @@ bases on it).
   docs/Broadcasting.md), the data inputs with size-1 dims ((2, 1, 4) with (1, 3, 1)); for
   *unidirectional* ones, the last data input with size-1 dims.
 
-Element types: :func:`dtypes` lists the main type constraint's other types the CPU provider has a kernel
-for (:mod:`passcheck.runtime.kernels`), for a schema the generic dtype pairs leave with one type.
+Element types of every type constraint are :mod:`.elem_variants`'.
 """
 
 from __future__ import annotations
@@ -139,7 +138,8 @@ def broadcast(node: Node) -> Node | None:
     return v
 
 
-def _pair(name: str, node: Node, doc: str, extra: dict[str, tuple[Node, str, str]] | None = None) -> Pair:
+def variant_pair(name: str, node: Node, doc: str, extra: dict[str, tuple[Node, str, str]] | None = None) -> Pair:
+    """A variant's pair ``name``: ``node`` static vs symbolic graph input dims (plus ``extra`` forms)."""
     forms = {
         "common": (node, "static", ""),
         "symbolic": (node, "symbolic", "graph input dims as dim_param"),
@@ -155,11 +155,11 @@ def pairs(node: Node, ctx: Ctx, subject_id: str) -> list[Pair]:
     out = []
     if (c := const_operands(node, subject_id)) is not None:
         names = [i.name for i in c.inputs if i.value is not None and i.name in {d.name for d in _data(node)}]
-        out.append(_pair("const-operands", c, f"inputs {', '.join(names)} as initializers holding their feeds"))
+        out.append(variant_pair("const-operands", c, f"inputs {', '.join(names)} as initializers holding their feeds"))
     if (d := default_values(node)) is not None:
         written, omitted, names = d
         out.append(
-            _pair(
+            variant_pair(
                 "default-values",
                 written,
                 f"optional inputs {', '.join(names)} written as initializers holding their stated default",
@@ -168,7 +168,7 @@ def pairs(node: Node, ctx: Ctx, subject_id: str) -> list[Pair]:
         )
     if (b := broadcast(node)) is not None:
         shapes = " with ".join(str(i.shape) for i in _data(b))
-        out.append(_pair("broadcast", b, f"{broadcast_kind(node)} broadcasting over size-1 dims: {shapes}"))
+        out.append(variant_pair("broadcast", b, f"{broadcast_kind(node)} broadcasting over size-1 dims: {shapes}"))
     return out
 
 

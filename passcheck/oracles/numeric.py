@@ -146,10 +146,16 @@ def _each(pairs, rtol, atol, dtype) -> Comparison:
 
 
 def _leaf(value: Any, dtype: np.dtype | str | None) -> np.ndarray:
-    """``value`` as an array; a Python scalar (a map's value, a sequence's scalar) as ``dtype`` when given."""
+    """``value`` as an array; a Python scalar (a map's value, a sequence's scalar) as ``dtype`` when given;
+    a numpy fixed-width string array (``<U``, ``S``: the reference evaluator's) as an object array of
+    ``str``, as onnxruntime returns an ONNX string tensor (onnx.proto: STRING elements are strings)."""
     if dtype is not None and not isinstance(value, np.ndarray | np.generic) and isinstance(value, bool | int | float):
         return np.asarray(value, dtype=dtype)
-    return np.asarray(value)
+    arr = np.asarray(value)
+    if arr.dtype.kind in "US":
+        text = [x.decode("utf-8") if isinstance(x, bytes) else str(x) for x in arr.ravel().tolist()]
+        return np.array(text, dtype=object).reshape(arr.shape)
+    return arr
 
 
 def leaf_dtype(type_proto: Any) -> np.dtype | None:

@@ -171,7 +171,7 @@ def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> RunResult
     outputs = dict(zip(ev.output_names, values, strict=False))
     for name in _not_sequences(model) & set(outputs):
         if isinstance(outputs[name], list) and len(outputs[name]) == 1:
-            outputs[name] = sink[name] = outputs[name][0]
+            outputs[name] = sink[name] = _unwrapped(outputs[name])
     for key in _declared_tensors(model) & set(sink):
         if isinstance(sink[key], Repeated):
             sink[key] = Repeated(_unwrapped(v) for v in sink[key])
@@ -206,4 +206,8 @@ def _tensor_like(t: onnx.TypeProto) -> bool:
 
 
 def _unwrapped(value: Any) -> Any:
-    return value[0] if isinstance(value, list) and not isinstance(value, Repeated) and len(value) == 1 else value
+    """A value declared a tensor (or optional tensor) out of the evaluator's one-element lists: one per
+    Optional it went through (``Optional(OptionalGetElement(Optional(x)))`` holds ``[[x]]``)."""
+    while isinstance(value, list) and not isinstance(value, Repeated) and len(value) == 1:
+        value = value[0]
+    return value

@@ -55,3 +55,43 @@ def test_an_output_declared_a_tensor_that_is_an_empty_sequence_is_a_result_not_a
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
     run = run_reference(model, {"x": np.ones(2, np.float32)})
     assert run.error is None and run.outputs == {"y": []}
+
+
+def test_reference_unwraps_an_optional_read_twice():
+    """onnx.reference holds an optional's value as ``[x]`` and OptionalGetElement passes the list on, so
+    ``Optional(OptionalGetElement(Optional(x)))`` is ``[[x]]``: a value declared a tensor (the graph output,
+    and an If branch's output) arrives as an array, as onnxruntime gives it (a hunt's optimize-for-ort
+    output was flagged "annotated as a tensor but the run produced a list" for this)."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper
+
+    from passcheck.runtime.reference import run_reference
+
+    branch = helper.make_graph(
+        [helper.make_node("OptionalGetElement", ["o2"], ["b"])],
+        "br",
+        [],
+        [helper.make_tensor_value_info("b", TensorProto.FLOAT, [3])],
+    )
+    g = helper.make_graph(
+        [
+            helper.make_node("Optional", ["x"], ["o1"]),
+            helper.make_node("OptionalGetElement", ["o1"], ["g1"]),
+            helper.make_node("Optional", ["g1"], ["o2"]),
+            helper.make_node("If", ["c"], ["y"], then_branch=branch, else_branch=branch),
+        ],
+        "g",
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [3]),
+            helper.make_tensor_value_info("c", TensorProto.BOOL, []),
+        ],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3])],
+    )
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    onnx.checker.check_model(m, full_check=True)
+    r = run_reference(m, {"x": np.arange(3, dtype=np.float32), "c": np.array(True)})
+    assert not r.error
+    assert isinstance(r.outputs["y"], np.ndarray) and r.outputs["y"].tolist() == [0.0, 1.0, 2.0]
+    inside = [v for k, v in r.observed.items() if k.endswith("::b")]
+    assert inside and all(isinstance(e, np.ndarray) for v in inside for e in v)

@@ -1,0 +1,166 @@
+"""Element-type variants: the recipe again with one type constraint bound to another element type the
+schema allows (each a case of its own, ``generated/<op>-<since>.variant.elem.<param>.<type>``).
+
+The dtype pairs (:func:`passcheck.generate.spellings.dtype_pair`) vary only the type parameter of the
+schema's first input, and only over :data:`~passcheck.generate.recipe.CPU_TYPES`. Passes key on the
+element type of every value (onnxruntime's fusions and constant folding check dtypes and run per-type
+CPU kernels; onnxscript's rules check ``dtype``; shape inference propagates ``elem_type``), so this
+module binds *every* type constraint of the schema (onnx Operators.md, "Type Constraints") in turn:
+
+- **which types**: per constraint, one type per family of :data:`FAMILIES` (float, float16, bfloat16,
+  double, int8, uint8, int16, int32, int64, uint64, bool, string) that the constraint allows and
+  that onnxruntime's CPU provider registers a kernel for with the recipe's other constraints as
+  bound (:func:`passcheck.runtime.kernels.has_cpu_kernel`; an unknown answer, a body onnxruntime
+  expands, counts);
+- **which are left out**: the recipe's own binding; the first input's constraint over
+  ``CPU_TYPES`` (the dtype pairs build those); constraints of sequences or optionals; constraints
+  only outputs carry unless the schema has one integer attribute stating the output's data type
+  (``Cast.to``, ``EyeLike.dtype``, ``*Window.output_datatype``: it is set to the type); a type
+  some later schema of the op also allows with a kernel (each (op, constraint, type) is built once,
+  at the newest schema, as the dtype pairs are); a constant input whose recipe value the type
+  cannot hold (a negative value as unsigned, a value other than 0/1 as bool, :func:`as_type`);
+- **bound**: at most ``len(FAMILIES)`` = 12 variants per (schema, constraint); on onnx 1.23.2 /
+  onnxruntime 1.32.0 that is 268 variants of 75 operators, 202 of which pass the gate (the set:
+  3,765 generated cases, 3,563 without them); the 66 dropped are counted in ``passcheck generate --stats``
+  (no kernel once a function body is expanded, a checker or reference-evaluator refusal, onnxruntime
+  and the reference evaluator disagreeing).
+
+Inputs of the new type are fed at random as the recipe's are (:func:`passcheck.runtime.feeds.synthesize`:
+integers in [0, 4), bool, strings from a small alphabet); constant inputs (indices, axes, sizes)
+keep the recipe's values converted to the type (integers rounded), so an index stays in range.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import onnx
+import onnx.defs
+
+from passcheck.generate.pair import Ctx, Pair
+from passcheck.generate.recipe import CPU_TYPES, Node, _param_of, np_dtype, type_name
+
+#: One representative element type per family, in the order variants are built.
+FAMILIES = ("float", "float16", "bfloat16", "double", "int8", "uint8", "int16", "int32", "int64", "uint64", "bool")
+FAMILIES += ("string",)
+VARIADIC = onnx.defs.OpSchema.FormalParameterOption.Variadic
+
+
+def code(name: str) -> int:
+    """``"int16"`` → ``onnx.TensorProto.INT16``."""
+    return int(getattr(onnx.TensorProto, name.upper()))
+
+
+def formal_params(node: Node) -> list[str | None]:
+    """The type parameter of each of ``node.inputs``' formals, aligned with ``node.inputs`` (None: a
+    fixed type or an empty placeholder; a variadic formal's parameter repeats)."""
+    formals = list(node.schema.inputs)
+    out: list[str | None] = []
+    for k, i in enumerate(node.inputs):
+        f = formals[min(k, len(formals) - 1)] if formals else None
+        out.append(None if i.empty or f is None else _param_of(f.type_str))
+    return out
+
+
+def as_type(value, elem: int) -> np.ndarray | None:
+    """``value`` as an array of element type ``elem`` (float values rounded for integer types); None
+    when the type cannot hold it (out of the integer type's range, not 0/1 for bool)."""
+    arr = np.asarray(value)
+    if elem == onnx.TensorProto.STRING:
+        return np.array([str(x) for x in arr.ravel().tolist()], dtype=object).reshape(arr.shape)
+    dt = np_dtype(elem)
+    if arr.dtype == object or arr.dtype.kind in "OUS":
+        return None
+    if dt.kind in "iu":
+        r = np.round(arr.astype(np.float64))
+        info = np.iinfo(dt)
+        return r.astype(dt) if r.size == 0 or (r.min() >= info.min and r.max() <= info.max) else None
+    if dt.kind == "b":
+        return arr.astype(bool) if np.isin(arr, (0, 1)).all() else None
+    return arr.astype(dt)
+
+
+def _type_attr(schema: onnx.defs.OpSchema) -> str | None:
+    """The one integer attribute whose description states the output's data type, else None."""
+    found = [
+        n
+        for n, a in schema.attributes.items()
+        if a.type == onnx.AttributeProto.INT and "data type" in (a.description or "").lower()
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def retyped(node: Node, param: str, elem: int) -> Node | None:
+    """``node`` with type constraint ``param`` bound to ``elem``: its inputs of that constraint
+    retyped (constants converted, :func:`as_type`), or, for a constraint only outputs carry, the
+    schema's data-type attribute set; None when neither applies or a constant cannot be converted."""
+    v = node.copy()
+    params = formal_params(v)
+    mine = [i for i, p in zip(v.inputs, params, strict=True) if p == param]
+    if not mine:
+        attr = _type_attr(v.schema)
+        if attr is None or param not in {_param_of(o.type_str) for o in v.schema.outputs}:
+            return None
+        v.attrs[attr] = elem
+    for i in mine:
+        if i.value is not None:
+            conv = as_type(i.value, elem)
+            if conv is None:
+                return None
+            i.value = conv
+        i.elem = elem
+    v.dtypes[param] = elem
+    return v
+
+
+def _types(schema: onnx.defs.OpSchema, dtypes: dict[str, int]) -> dict[str, str]:
+    names = {c.type_param_str for c in schema.type_constraints}
+    return {p: f"tensor({type_name(e)})" for p, e in dtypes.items() if p in names}
+
+
+def _runs(schema: onnx.defs.OpSchema, types: dict[str, str]) -> bool:
+    from passcheck.runtime.kernels import has_cpu_kernel
+
+    return has_cpu_kernel(schema.domain, schema.name, schema.since_version, types) is not False
+
+
+def choices(node: Node, later: Sequence[onnx.defs.OpSchema] = ()) -> list[tuple[str, str]]:
+    """The (type parameter, type name) pairs :func:`pairs` builds for ``node`` (see module docs);
+    ``later``: the op's newer schemas the generator builds (a type one of them runs is left to it)."""
+    schema = node.schema
+    first = _param_of(schema.inputs[0].type_str) if schema.inputs else None
+    out = []
+    for c in schema.type_constraints:
+        p = c.type_param_str
+        if p not in node.dtypes or node.wraps.get(p):
+            continue
+        for t in FAMILIES:
+            e = code(t)
+            if f"tensor({t})" not in c.allowed_type_strs or e == node.dtypes[p]:
+                continue
+            if p == first and t in CPU_TYPES:
+                continue  # the dtype pairs build it
+            if not _runs(schema, _types(schema, {**node.dtypes, p: e})):
+                continue
+            if any(f"tensor({t})" in _allowed(s, p) and _runs(s, {p: f"tensor({t})"}) for s in later):
+                continue
+            out.append((p, t))
+    return out
+
+
+def _allowed(schema: onnx.defs.OpSchema, param: str) -> Sequence[str]:
+    return next((c.allowed_type_strs for c in schema.type_constraints if c.type_param_str == param), ())
+
+
+def pairs(node: Node, ctx: Ctx, later: Sequence[onnx.defs.OpSchema] = ()) -> list[Pair]:
+    """Every element-type variant of ``node`` (:func:`choices`), each a pair: static vs symbolic graph
+    input dims; ``detail`` is ``elem.<param>.<type>``."""
+    from passcheck.generate.variants import variant_pair
+
+    out = []
+    for p, t in choices(node, later):
+        v = retyped(node, p, code(t))
+        if v is not None:
+            out.append(variant_pair(f"elem.{p}.{t}", v, f"type constraint {p} bound to {t}"))
+    return out

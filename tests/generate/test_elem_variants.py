@@ -1,0 +1,148 @@
+"""Element-type variants of every type constraint (passcheck.generate.elem_variants): the secondary
+constraints' types are in the set (Where's T, OneHot's T1/T2/T3, Gather's Tind), each variant is a valid
+model onnxruntime runs with the output dtype the binding states, a kernel that is registered but throws at
+run time never becomes a base (the gate drops it, the hunt counts it as a base that does not run), and
+string outputs of onnxruntime and the reference evaluator compare equal."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import onnx.checker
+import onnx.defs
+import pytest
+
+from passcheck.generate import elem_variants, recipe
+from passcheck.generate.pair import Ctx
+
+
+def _choices(op: str, version: int | None = None) -> set[tuple[str, str]]:
+    schema = onnx.defs.get_schema(op, version) if version else onnx.defs.get_schema(op)
+    return set(elem_variants.choices(recipe.build_node(schema, schema.since_version)))
+
+
+def test_secondary_constraints_are_varied():
+    # Where: the first input's constraint is B (bool only); T is the data's and the output's
+    assert {("T", "int32"), ("T", "int64"), ("T", "double"), ("T", "string")} <= _choices("Where")
+    # OneHot: depth T2 and values T3 (the table binds int64 / float); indices T1 is the first input's
+    onehot = _choices("OneHot", 11)
+    assert {p for p, _t in onehot} == {"T2", "T3"}
+    assert {("T3", "string"), ("T3", "int64"), ("T2", "int32"), ("T2", "float")} <= onehot
+    assert ("Tind", "int32") in _choices("Gather")
+    assert ("T", "int16") in _choices("Range")  # int32 / int64 / double are the dtype pairs' (first input)
+
+
+def test_only_types_the_cpu_provider_has_a_kernel_for():
+    from passcheck.runtime.kernels import has_cpu_kernel
+
+    # Where has CPU kernels for string, float, double, int8, int32, int64, uint8, uint32 only
+    where = _choices("Where")
+    assert ("T", "float16") not in where and ("T", "int16") not in where and ("T", "bool") not in where
+    assert not has_cpu_kernel("", "Where", 16, {"T": "tensor(int16)"})
+    assert all(t != "int64" for p, t in _choices("TopK") if p == "I")  # I is int64 only: nothing to vary
+
+
+def test_an_output_only_constraint_goes_through_the_data_type_attribute():
+    schema = onnx.defs.get_schema("Cast")
+    node = recipe.build_node(schema, schema.since_version)
+    v = elem_variants.retyped(node, "T2", onnx.TensorProto.INT16)
+    assert v.attrs["to"] == onnx.TensorProto.INT16
+    # an output-only constraint without such an attribute cannot be bound: Shape's T1 is int64 by the op
+    shape = onnx.defs.get_schema("Shape")
+    assert elem_variants.retyped(recipe.build_node(shape, shape.since_version), "T1", onnx.TensorProto.INT32) is None
+
+
+def test_constants_keep_values_the_type_holds():
+    assert elem_variants.as_type([2, 0], onnx.TensorProto.INT32).dtype == np.int32
+    assert elem_variants.as_type([-1, 2], onnx.TensorProto.UINT8) is None  # a negative index as unsigned
+    assert elem_variants.as_type([0, 2], onnx.TensorProto.BOOL) is None
+    assert elem_variants.as_type([0.0, 1.0], onnx.TensorProto.STRING).tolist() == ["0.0", "1.0"]
+
+
+NAMED = [
+    ("Where", None, "T", "int32", "output"),
+    ("Where", None, "T", "string", "output"),
+    ("Range", None, "T", "int16", "output"),
+    ("OneHot", 11, "T3", "string", "output"),
+    ("OneHot", 11, "T2", "int32", "output"),
+    ("Gather", None, "Tind", "int32", "output"),
+]
+
+
+@pytest.mark.parametrize(("op", "version", "param", "type_name", "output"), NAMED)
+def test_variant_model_is_valid_and_runs_with_the_bound_dtype(op, version, param, type_name, output):
+    import onnxruntime as ort
+
+    from passcheck.generate.model import to_model
+    from passcheck.runtime.feeds import synthesize
+
+    schema = onnx.defs.get_schema(op, version) if version else onnx.defs.get_schema(op)
+    node = recipe.build_node(schema, schema.since_version)
+    pair = {p.detail: p for p in elem_variants.pairs(node, Ctx(schema.since_version, None))}[
+        f"elem.{param}.{type_name}"
+    ]
+    feeds = synthesize(to_model(pair.forms["common"][0]), {}, 0)  # the static form's, as the engine feeds
+    for form, (v, mode, _doc) in pair.forms.items():
+        m = to_model(v, mode)
+        onnx.checker.check_model(m, full_check=True)
+        sess = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+        outs = dict(zip([o.name for o in sess.get_outputs()], sess.run(None, feeds), strict=True))
+        formal = next(o for o in schema.outputs if o.name == output).type_str
+        expected = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(v.dtypes[formal]))
+        assert outs[output].dtype == expected, (form, outs[output].dtype)
+        typed = {i.type.tensor_type.elem_type for i in m.graph.input} | {t.data_type for t in m.graph.initializer}
+        assert elem_variants.code(type_name) in typed  # an input of the bound type
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    from passcheck.generate.build import generate
+
+    return generate(tmp_path_factory.mktemp("elem") / "a", ["Where", "Gather", "OneHot"])
+
+
+def test_generated_set_holds_secondary_constraint_cases(generated):
+    """Fails when the mechanism binds only the first input's constraint (the dtype pairs' own)."""
+    ids = {c["id"] for c in generated["cases"]}
+    assert {"generated/where-16.variant.elem.t.int32", "generated/gather-13.variant.elem.tind.int32"} <= ids
+    assert any(".variant.elem.t3." in i for i in ids) and any(".variant.elem.t2." in i for i in ids)
+    case = next(c for c in generated["cases"] if c["id"] == "generated/where-16.variant.elem.t.int32")
+    assert {"variant:elem", "dtype:int32", "spelling:variant"} <= set(case["tags"])
+
+
+def test_a_registered_kernel_that_throws_is_no_base():
+    """GRU-22 float64: onnxruntime registers the kernel and throws at run time ("GRU operator does not
+    support double yet"): the gate drops the pair as not applying, and the hunt's check of a base says it
+    does not run (its items are ``base-fails``, never a finding against a pass)."""
+    from passcheck.cases import Case, Form
+    from passcheck.engine import feeds_for
+    from passcheck.generate.gate import gate
+    from passcheck.generate.model import to_model
+    from passcheck.hunt.search import base_runs
+    from passcheck.hunt.space import Base
+    from passcheck.runtime.kernels import has_cpu_kernel
+    from passcheck.runtime.session import run_ort
+
+    schema = onnx.defs.get_schema("GRU", 22)
+    assert has_cpu_kernel("", "GRU", 22, {"T": "tensor(double)"}) is True
+    node = recipe.build_node(schema, 22, onnx.TensorProto.DOUBLE)
+    forms = {"common": to_model(node, "static"), "symbolic": to_model(node, "symbolic")}
+    feeds = feeds_for(forms["common"], "t/gru", [{}, {}])
+    v = gate(forms, feeds, run_ort)
+    assert not v.ok and v.category == "n/a" and "does not support double" in v.detail
+    case = Case(
+        id="t/gru-double",
+        forms={k: Form(lambda m=m: m) for k, m in forms.items()},
+        doc="GRU float64",
+        opset=22,
+    )
+    assert base_runs(Base(case, "common"), None) is None
+
+
+def test_string_outputs_of_both_runtimes_compare_equal():
+    from passcheck.oracles.numeric import compare
+
+    ort_like = np.array(["a", "bc"], dtype=object)
+    assert compare(ort_like, np.array(["a", "bc"])).ok  # the reference evaluator's fixed-width <U2
+    assert compare(ort_like, np.array([b"a", b"bc"])).ok
+    assert not compare(ort_like, np.array(["a", ""])).ok
