@@ -108,3 +108,13 @@ def test_dtype_goes_where_the_cpu_provider_has_a_kernel():
     assert {"generated/upsample-9.dtype.int8", "generated/upsample-9.dtype.int32"} <= set(_dtype_ids("Upsample"))
     # float16, which no Add schema has a CPU kernel for (onnxruntime runs it through inserted Casts), once
     assert [c for c in _dtype_ids("Add") if c.endswith(".float16")] == ["generated/add-14.dtype.float16"]
+
+
+def test_dtype_pair_is_named_by_the_type_it_binds():
+    # Range's inputs are all constants: no fed input to read the type from (it was named "float" for each)
+    from passcheck.generate.spellings import dtype_pair
+
+    schema = onnx.defs.get_schema("Range")
+    node = recipe.build_node(schema, schema.since_version, onnx.TensorProto.INT32)
+    [pair] = dtype_pair(node, Ctx(schema.since_version, None))
+    assert pair.detail == "int32" and all(i.elem == onnx.TensorProto.INT32 for i in node.inputs)
