@@ -269,6 +269,8 @@ def out_wrap(node: Node, output: str) -> str:
 
 
 def out_elem(node: Node, output: str) -> int:
+    if output in node.out_elems:
+        return node.out_elems[output]
     f = next((o for o in node.schema.outputs if o.name == output), None) or next(
         o for o in node.schema.outputs if output.startswith(o.name + "_")
     )

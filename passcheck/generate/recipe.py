@@ -104,6 +104,8 @@ class Node:
     attr_types: dict[str, int]
     dtypes: dict[str, int]  # type param → elem type
     wraps: dict[str, str] = dataclasses.field(default_factory=dict)  # type param → wrap (containers)
+    #: output name → elem type, where an attribute sets it (Cast's ``to``) other than the table's ``output_dtypes``
+    out_elems: dict[str, int] = dataclasses.field(default_factory=dict)
 
     @property
     def op(self) -> str:
@@ -122,6 +124,7 @@ class Node:
             dtypes=dict(self.dtypes),
             outputs=list(self.outputs),
             wraps=dict(self.wraps),
+            out_elems=dict(self.out_elems),
         )
 
     def main_elem(self) -> int:

@@ -47,6 +47,13 @@ def test_an_output_only_constraint_goes_through_the_data_type_attribute():
     node = recipe.build_node(schema, schema.since_version)
     v = elem_variants.retyped(node, "T2", onnx.TensorProto.INT16)
     assert v.attrs["to"] == onnx.TensorProto.INT16
+    # the output's type follows the attribute, not the table's output_dtypes (int64, for the recipe's to=7):
+    # a bfloat16 output is Cast back to float for the Python API, as every bfloat16 output of the set
+    from passcheck.generate.model import to_model
+
+    bf = to_model(elem_variants.retyped(node, "T2", onnx.TensorProto.BFLOAT16))
+    assert [n.op_type for n in bf.graph.node] == ["Cast", "Cast"] and bf.graph.node[0].attribute[0].i == 16
+    assert bf.graph.output[0].type.tensor_type.elem_type == onnx.TensorProto.FLOAT
     # an output-only constraint without such an attribute cannot be bound: Shape's T1 is int64 by the op
     shape = onnx.defs.get_schema("Shape")
     assert elem_variants.retyped(recipe.build_node(shape, shape.since_version), "T1", onnx.TensorProto.INT32) is None
