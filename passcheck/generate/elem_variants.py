@@ -19,9 +19,13 @@ module binds *every* type constraint of the schema (onnx Operators.md, "Type Con
   some later schema of the op also allows with a kernel (each (op, constraint, type) is built once,
   at the newest schema, as the dtype pairs are); a constant input whose recipe value the type
   cannot hold (a negative value as unsigned, a value other than 0/1 as bool, :func:`as_type`);
-- **bound**: at most ``len(FAMILIES)`` = 12 variants per (schema, constraint); on onnx 1.23.2 /
-  onnxruntime 1.32.0 that is 268 variants of 75 operators, 203 of which pass the gate (the set:
-  3,766 generated cases, 3,563 without them); the 65 dropped are counted in ``passcheck generate --stats``
+- **combinations** (:func:`combos`): each type combination a CPU kernel of the schema registers one type
+  per constraint for that differs from the recipe's binding in two constraints or more (OneHot's int32
+  indices run only with int32 or float depth), all its constraints bound at once;
+- **bound**: at most ``len(FAMILIES)`` = 12 variants per (schema, constraint), plus one per such kernel
+  registration; on onnx 1.23.2 / onnxruntime 1.32.0 that is 268 + 23 variants of 79 operators, 216 of
+  which pass the gate (13 combinations; the set: 3,779 generated cases, 3,563 without them); the 75
+  dropped are counted in ``passcheck generate --stats``
   (no kernel once a function body is expanded, a checker or reference-evaluator refusal, onnxruntime
   and the reference evaluator disagreeing).
 
@@ -160,14 +164,54 @@ def _allowed(schema: onnx.defs.OpSchema, param: str) -> Sequence[str]:
     return next((c.allowed_type_strs for c in schema.type_constraints if c.type_param_str == param), ())
 
 
+def combos(node: Node, later: Sequence[onnx.defs.OpSchema] = ()) -> list[tuple[tuple[str, str], ...]]:
+    """The type combinations a CPU kernel of ``node``'s schema registers one type per constraint for that
+    differ from the recipe's binding in two constraints or more (OneHot's int32 indices run only with int32
+    or float depth: one constraint at a time never reaches them): ((param, type), ...) in schema order,
+    each type in :data:`FAMILIES` and allowed by the schema, and none a later schema's kernel also runs."""
+    from passcheck.runtime.kernels import registry
+
+    schema = node.schema
+    order = [c.type_param_str for c in schema.type_constraints]
+    out: list[tuple[tuple[str, str], ...]] = []
+    for lo, hi, types in registry().get((schema.domain, schema.name), ()):
+        if not lo <= schema.since_version <= hi:
+            continue
+        single = {p: next(iter(ts))[7:-1] for p, ts in types.items() if len(ts) == 1 and p in node.dtypes}
+        diff = tuple(
+            (p, single[p])
+            for p in order
+            if p in single and not node.wraps.get(p) and code_or_0(single[p]) != node.dtypes[p]
+        )
+        if (
+            len(diff) < 2
+            or diff in out
+            or any(t not in FAMILIES or f"tensor({t})" not in _allowed(schema, p) for p, t in diff)
+        ):
+            continue
+        if any(_runs(s, {p: f"tensor({t})" for p, t in diff}) for s in later):
+            continue
+        out.append(diff)
+    return out
+
+
+def code_or_0(name: str) -> int:
+    """:func:`code`, or 0 for a type name ``onnx.TensorProto`` lacks."""
+    return int(getattr(onnx.TensorProto, name.upper(), 0))
+
+
 def pairs(node: Node, ctx: Ctx, later: Sequence[onnx.defs.OpSchema] = ()) -> list[Pair]:
-    """Every element-type variant of ``node`` (:func:`choices`), each a pair: static vs symbolic graph
-    input dims; ``detail`` is ``elem.<param>.<type>``."""
+    """Every element-type variant of ``node`` (:func:`choices`, then :func:`combos`), each a pair: static
+    vs symbolic graph input dims; ``detail`` is ``elem.<param>.<type>[.<param>.<type>…]``."""
     from passcheck.generate.variants import variant_pair
 
     out = []
-    for p, t in choices(node, later):
-        v = retyped(node, p, code(t))
+    for bound in [((p, t),) for p, t in choices(node, later)] + combos(node, later):
+        v: Node | None = node
+        for p, t in bound:
+            v = retyped(v, p, code(t)) if v is not None else None
         if v is not None:
-            out.append(variant_pair(f"elem.{p}.{t}", v, f"type constraint {p} bound to {t}"))
+            detail = ".".join(f"{p}.{t}" for p, t in bound)
+            doc = ", ".join(f"{p} bound to {t}" for p, t in bound)
+            out.append(variant_pair(f"elem.{detail}", v, f"type constraint {doc}"))
     return out

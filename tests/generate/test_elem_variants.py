@@ -32,6 +32,19 @@ def test_secondary_constraints_are_varied():
     assert ("T", "int16") in _choices("Range")  # int32 / int64 / double are the dtype pairs' (first input)
 
 
+def test_kernel_combinations_reach_types_one_constraint_at_a_time_does_not():
+    """OneHot's CPU kernels take int32 indices only with int32 or float depth: binding T1 alone (the recipe's
+    depth is int64) has no kernel, the registered combination does."""
+    from passcheck.runtime.kernels import has_cpu_kernel
+
+    schema = onnx.defs.get_schema("OneHot")
+    node = recipe.build_node(schema, schema.since_version)
+    assert not has_cpu_kernel("", "OneHot", schema.since_version, {"T1": "tensor(int32)", "T2": "tensor(int64)"})
+    assert (("T1", "int32"), ("T2", "int32")) in elem_variants.combos(node)
+    details = {p.detail for p in elem_variants.pairs(node, Ctx(schema.since_version, None))}
+    assert "elem.T1.int32.T2.int32" in details
+
+
 def test_only_types_the_cpu_provider_has_a_kernel_for():
     from passcheck.runtime.kernels import has_cpu_kernel
 
@@ -73,6 +86,7 @@ NAMED = [
     ("OneHot", 11, "T3", "string", "output"),
     ("OneHot", 11, "T2", "int32", "output"),
     ("Gather", None, "Tind", "int32", "output"),
+    ("OneHot", None, "T1", "int32.T2.int32", "output"),
 ]
 
 
@@ -98,7 +112,7 @@ def test_variant_model_is_valid_and_runs_with_the_bound_dtype(op, version, param
         expected = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(v.dtypes[formal]))
         assert outs[output].dtype == expected, (form, outs[output].dtype)
         typed = {i.type.tensor_type.elem_type for i in m.graph.input} | {t.data_type for t in m.graph.initializer}
-        assert elem_variants.code(type_name) in typed  # an input of the bound type
+        assert elem_variants.code(type_name.split(".")[0]) in typed  # an input of the bound type
 
 
 @pytest.fixture(scope="module")
