@@ -11,7 +11,7 @@ kind                      change (site)
                           overrides, or a Constant) × (1 + 1e-2) (site: the value's name); none where an
                           element would overflow its type (a mask's ``-3.4e38`` is left as it is)
 ``value-negate``          its sign flipped
-``value-zero``            every element 0
+``value-zero``            every element 0 (not a quantization ``y_scale``: a reader would divide by it)
 ``value-one``             every element 1
 ``shape-leading-one``     its shape ``[…]`` → ``[1, …]``, where every reader broadcasts it (site: name)
 ``shape-scalar``          a vector → its first element as a scalar (rank 0), where every reader broadcasts it
@@ -200,7 +200,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
             if _changed(arr, "value-nudge") is not None:
                 yield "value-nudge", name
             yield "value-negate", name
-        if (arr != 0).any():
+        if (arr != 0).any() and not any(_divides(model, n, i) for n, i in readers[name]):
             yield "value-zero", name
         if (arr != 1).any():
             yield "value-one", name
@@ -302,6 +302,15 @@ def _broadcasts(model, node, index: int, multi: bool = False) -> bool:
     schema = _schema(model, node)
     doc = (schema.doc or "") if schema is not None else ""
     return "multidirectional" in doc or (not multi and "unidirectional" in doc and index > 0)
+
+
+def _divides(model, node, index: int) -> bool:
+    """Whether ``node`` divides by its input ``index``: the ``y_scale`` of QuantizeLinear and the QLinear ops
+    (Operators.md QuantizeLinear: ``y = saturate((x / y_scale) + y_zero_point)``). A zero there makes the
+    output the saturation of 0/0 or x/0, a value the spec does not give (both the unoptimized run and a pass
+    that assumes a non-zero scale are then right), so ``value-zero`` leaves such a constant alone."""
+    schema = _schema(model, node)
+    return schema is not None and index < len(schema.inputs) and schema.inputs[index].name == "y_scale"
 
 
 def _groups(model, shapes):
