@@ -40,8 +40,8 @@ ids ``vary:<kind>@<site>``, the kind in the triples and pairs as a rewrite kind 
 every :data:`VARIATION_EVERY`-th step looks at them alone first, and every other step at the rewrite forms alone
 first (either kind of step takes the other kind's forms only when none of its own is left). On a variation step
 a neighbour of a kind its base has not been tried with yet (under any pass) comes before another site or pass
-of a kind it has, then the variation family (value, shape, attr, elem, expose, fanout, bind, feed) with the
-fewest items tried before the others: a base's dozen neighbours span its kinds before any repeats, so the
+of a kind it has, then the variation family (value, shape, attr, elem, opt, expose, fanout, cast, transpose, bind,
+feed) with the fewest items tried before the others: a base's dozen neighbours span its kinds before any repeats, so the
 families that apply to fewer bases (the run conditions) are not left behind those that apply to nearly all.
 A pass, or a case's declared pass, is used up only when neither kind is left.
 

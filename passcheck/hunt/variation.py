@@ -11,12 +11,15 @@ kind                      change (site)
                           overrides, or a Constant) × (1 + 1e-2) (site: the value's name); none where an
                           element would overflow its type (a mask's ``-3.4e38`` is left as it is)
 ``value-negate``          its sign flipped
-``value-zero``            every element 0
+``value-zero``            every element 0 (not a quantization ``y_scale``: a reader would divide by it)
 ``value-one``             every element 1
 ``shape-leading-one``     its shape ``[…]`` → ``[1, …]``, where every reader broadcasts it (site: name)
 ``shape-scalar``          a vector → its first element as a scalar (rank 0), where every reader broadcasts it
 ``shape-one-element``     a vector → its first element as a one-element vector ``[1]`` (a broadcast operand
                           distinct from the scalar and from ``[1, …]``), likewise
+``shape-outrank``         its shape given leading 1s up to one more than the rank of its readers' outputs, where
+                          every reader broadcasts it multidirectionally: the output gains a leading 1 (a pass
+                          that takes a one-element operand for a scalar loses it)
 ``attr-<name>``           a node's attribute set to another value of its schema domain (site:
                           ``<node>=<value>``): ``axis`` to another axis in ``[0, r-1]`` (r: the rank of input
                           0); a FLOAT × (1 + 1e-2) (``epsilon`` × 10); an INT whose schema default is 0
@@ -29,6 +32,8 @@ kind                      change (site)
                           group, else a value of the group: its first graph input or smallest name)
 ``expose``, ``fanout``    an intermediate value read by one node also a graph output, or read by one more node
                           whose result is a new graph output (:mod:`.vary_struct`; site: the value's name)
+``opt-fill``              an omitted optional input set to a rank-0 constant 1 of the element type its schema's
+                          type variable binds in the node (:mod:`.vary_optional`; site: ``<node>=<input index>``)
 ``cast-narrow``,          every reader of a value reads it cast through a narrowing type and back, or through
 ``transpose-pair``        two Transposes whose product is no identity (:mod:`.vary_pairs`; site: the value's
                           name): pairs a pass must not cancel
@@ -54,7 +59,7 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from passcheck.hunt import vary_bindings, vary_pairs, vary_struct
+from passcheck.hunt import vary_bindings, vary_optional, vary_pairs, vary_struct
 from passcheck.hunt.elem_groups import TARGETS
 
 if TYPE_CHECKING:
@@ -67,7 +72,7 @@ SMALL = 16
 #: Sites sampled per variation kind on one base.
 PER_KIND = 2
 VALUE_KINDS = ("value-nudge", "value-negate", "value-zero", "value-one")
-SHAPE_KINDS = ("shape-leading-one", "shape-scalar", "shape-one-element")
+SHAPE_KINDS = ("shape-leading-one", "shape-scalar", "shape-one-element", "shape-outrank")
 ELEM_KINDS = {f"elem-{name}": to for name, to in TARGETS.items()}  # kind → onnx.TensorProto element type
 _RESERVED = set("@|+=")  # characters a site label cannot hold (form id and item key grammar)
 
@@ -88,7 +93,7 @@ def labels(form: str) -> list[str]:
     k, _, site = form.partition("@")
     if k[len(PREFIX) :] in ELEM_KINDS or vary_bindings.is_condition(k[len(PREFIX) :]):
         return []
-    if k[len(PREFIX) :].startswith("attr-"):
+    if _node_site(k[len(PREFIX) :]):
         return [site.rsplit("=", 1)[0]]
     return [site]
 
@@ -109,8 +114,8 @@ def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
 
 
 def family(form: str) -> str:
-    """The variation family of ``form``: ``value``, ``shape``, ``attr``, ``elem``, ``expose``, ``fanout``, ``cast``,
-    ``transpose``, ``bind`` or ``feed``."""
+    """The variation family of ``form``: ``value``, ``shape``, ``attr``, ``elem``, ``opt``, ``expose``, ``fanout``,
+    ``cast``, ``transpose``, ``bind`` or ``feed``."""
     return kind(form)[len(PREFIX) :].split("-", 1)[0]
 
 
@@ -132,7 +137,7 @@ def neighbours(model: onnx.ModelProto, rng: random.Random, bindings=({}, {})) ->
     model = named(model)
     found: dict[str, list[str]] = {}
     for k, site in [*_candidates(model), *vary_bindings.candidates(model, bindings)]:
-        name = site.rsplit("=", 1)[0] if k.startswith("attr-") else site
+        name = site.rsplit("=", 1)[0] if _node_site(k) else site
         if not _RESERVED & set(name) and not {"@", "|", "+"} & set(site):
             found.setdefault(k, []).append(site)
     out = []
@@ -164,6 +169,10 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
             done = vary_struct.build(out, k, site, _inferred(out))
         elif vary_pairs.is_pair(k):
             done = vary_pairs.build(out, k, site, _inferred(out))
+        elif vary_optional.is_optional_kind(k):
+            done = vary_optional.build(out, site, _inferred(out), lambda n: _schema(out, n))
+            if done:
+                _refresh_annotations(out)
         elif vary_bindings.is_condition(k):  # the model as it is: only its run conditions change
             done = vary_bindings.builds(out, k, site)
         else:
@@ -171,6 +180,11 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
     except (ValueError, KeyError, IndexError, TypeError):  # a site that does not parse here
         return None
     return (out, labels(form)) if done else None
+
+
+def _node_site(k: str) -> bool:
+    """Whether kind ``k`` (no prefix) names its site ``<node>=<value>`` (an attribute, an optional input)."""
+    return k.startswith("attr-") or vary_optional.is_optional_kind(k)
 
 
 # -- candidates --------------------------------------------------------------------------------------
@@ -186,10 +200,12 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
             if _changed(arr, "value-nudge") is not None:
                 yield "value-nudge", name
             yield "value-negate", name
-        if (arr != 0).any():
+        if (arr != 0).any() and not any(_divides(model, n, i) for n, i in readers[name]):
             yield "value-zero", name
         if (arr != 1).any():
             yield "value-one", name
+        if all(_broadcasts(model, n, i, multi=True) for n, i in readers[name]):
+            yield "shape-outrank", name
         if all(_broadcasts(model, n, i) for n, i in readers[name]):
             if arr.ndim >= 1:
                 yield "shape-leading-one", name
@@ -204,6 +220,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
         for attr, value in _attribute_variants(model, node, schema, shapes):
             yield f"attr-{attr}", f"{node.name}={value}"
     yield from _elem_candidates(model, shapes)
+    yield from vary_optional.candidates(model, shapes, lambda n: _schema(model, n))
     yield from vary_struct.candidates(model, shapes)
     yield from vary_pairs.candidates(model, shapes)
 
@@ -278,12 +295,22 @@ def _string_domain(op: str, version: int, attr: str) -> tuple[str, ...]:
     return ()
 
 
-def _broadcasts(model, node, index: int) -> bool:
+def _broadcasts(model, node, index: int, multi: bool = False) -> bool:
     """Whether ``node`` broadcasts its input ``index`` (schema doc: multidirectional, or unidirectional
-    for an input after the first; Operators.md, "Broadcasting in ONNX")."""
+    for an input after the first; Operators.md, "Broadcasting in ONNX"); ``multi``: multidirectionally
+    only (an operand of higher rank than the others then raises the output's rank)."""
     schema = _schema(model, node)
     doc = (schema.doc or "") if schema is not None else ""
-    return "multidirectional" in doc or ("unidirectional" in doc and index > 0)
+    return "multidirectional" in doc or (not multi and "unidirectional" in doc and index > 0)
+
+
+def _divides(model, node, index: int) -> bool:
+    """Whether ``node`` divides by its input ``index``: the ``y_scale`` of QuantizeLinear and the QLinear ops
+    (Operators.md QuantizeLinear: ``y = saturate((x / y_scale) + y_zero_point)``). A zero there makes the
+    output the saturation of 0/0 or x/0, a value the spec does not give (both the unoptimized run and a pass
+    that assumes a non-zero scale are then right), so ``value-zero`` leaves such a constant alone."""
+    schema = _schema(model, node)
+    return schema is not None and index < len(schema.inputs) and schema.inputs[index].name == "y_scale"
 
 
 def _groups(model, shapes):
@@ -325,10 +352,11 @@ def _copy(model):
 def _set_constant(model, name: str, k: str) -> bool:
     from onnx import helper, numpy_helper
 
+    rank = _outrank(model, name) if k == "shape-outrank" else None
     for t in model.graph.initializer:
         if t.name == name and name not in {v.name for v in model.graph.input}:
             arr = numpy_helper.to_array(t)
-            new = _changed(arr, k)
+            new = _changed(arr, k, rank)
             if new is None:
                 return False
             t.CopyFrom(numpy_helper.from_array(new, name))
@@ -338,7 +366,7 @@ def _set_constant(model, name: str, k: str) -> bool:
     for n in model.graph.node:
         if n.op_type == "Constant" and n.output and n.output[0] == name:
             arr = _constants(model).get(name)
-            new = None if arr is None else _changed(arr, k)
+            new = None if arr is None else _changed(arr, k, rank)
             if new is None:
                 return False
             del n.attribute[:]
@@ -349,11 +377,21 @@ def _set_constant(model, name: str, k: str) -> bool:
     return False
 
 
-def _changed(arr: np.ndarray, k: str) -> np.ndarray | None:
+def _outrank(model, name: str) -> int | None:
+    """One more than the largest rank of the outputs of ``name``'s readers (None when one is unknown)."""
+    shapes = _inferred(model)
+    ranks = [_rank(o, shapes) for n, _ in _readers(model).get(name, []) for o in n.output[:1]]
+    return None if not ranks or None in ranks else max(ranks) + 1  # type: ignore[type-var]
+
+
+def _changed(arr: np.ndarray, k: str, rank: int | None = None) -> np.ndarray | None:
+    """``arr`` changed as kind ``k`` says (``rank``: the target rank of ``shape-outrank``), or None."""
     import numpy as np
 
     if arr.dtype.kind != "f" or not 0 < arr.size <= SMALL:
         return None
+    if k == "shape-outrank":
+        return None if rank is None or rank <= arr.ndim else np.array(arr.reshape((1,) * (rank - arr.ndim) + arr.shape))
     if k == "value-nudge":
         with np.errstate(over="ignore"):
             nudged = arr * arr.dtype.type(1.01)

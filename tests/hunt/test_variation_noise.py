@@ -108,3 +108,30 @@ def test_magnitude_reads_float_tensors_of_any_rank_and_skips_other_outputs():
     )
     assert magnitude([run]) == 7.0
     assert magnitude([SimpleNamespace(outputs={"s": np.array(-9.0, dtype=np.float16)})]) == 9.0
+
+
+def test_no_zero_quantization_scale_where_a_reader_divides_by_it():
+    # DequantizeLinear multiplies by sc, QuantizeLinear divides by it: with sc = 0 the output is the saturation
+    # of 0/0 (the spec gives no value; a pass removing the pair returned x, the run 0): no value-zero there,
+    # while the DequantizeLinear-only scale may still be zeroed and both may be negated
+    import random
+
+    from passcheck.hunt import variation
+
+    x = helper.make_tensor_value_info("x", TensorProto.UINT8, [2, 4])
+    q = helper.make_tensor_value_info("q", TensorProto.UINT8, [2, 4])
+    inits = [
+        numpy_helper.from_array(np.array(0.05, np.float32), "sc"),
+        numpy_helper.from_array(np.array(0.1, np.float32), "sd"),
+        numpy_helper.from_array(np.array(128, np.uint8), "zp"),
+    ]
+    nodes = [
+        helper.make_node("DequantizeLinear", ["x", "sd", "zp"], ["d"], name="dq"),
+        helper.make_node("QuantizeLinear", ["d", "sc", "zp"], ["q"], name="q"),
+    ]
+    model = helper.make_model(
+        helper.make_graph(nodes, "g", [x], [q], inits), opset_imports=[helper.make_opsetid("", 19)]
+    )
+    forms = [f for f in variation.neighbours(model, random.Random(0)) if variation.family(f) == "value"]
+    assert "vary:value-zero@sd" in forms and "vary:value-negate@sc" in forms
+    assert "vary:value-zero@sc" not in forms
