@@ -18,6 +18,10 @@ from passcheck.errors import PasscheckError
 #: stem (two projects' ``cases.py``) are two modules in one process.
 USER_PREFIX = "passcheck_user_cases"
 
+#: Names of the user modules being imported, innermost last (a registry records which one registered
+#: a case or pass, so that :func:`unload` can take it back).
+_LOADING: list[str] = []
+
 
 def _module_name(path: Path, prefix: str) -> str:
     stem = path.stem.replace("-", "_")
@@ -57,6 +61,7 @@ def load_file(path: Path, prefix: str = USER_PREFIX) -> None:
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
+    _LOADING.append(name)
     try:
         spec.loader.exec_module(module)
     except PasscheckError:
@@ -64,9 +69,28 @@ def load_file(path: Path, prefix: str = USER_PREFIX) -> None:
     except Exception as exc:
         del sys.modules[name]
         raise PasscheckError(f"{path}: case module failed to import: {type(exc).__name__}: {exc}") from exc
+    finally:
+        _LOADING.pop()
 
 
 def load_path(path: str | Path) -> None:
     """Load a module file, or every ``*.py`` in a folder (sorted, ``_*`` skipped)."""
     for f in _files(path):
         load_file(f)
+
+
+def loading() -> str | None:
+    """The user module (``--cases-from``) whose import is running, innermost; None outside one."""
+    return next((n for n in reversed(_LOADING) if n.startswith(USER_PREFIX + ".")), None)
+
+
+def user_modules() -> set[str]:
+    """Names of the user modules (``--cases-from``) imported in this process."""
+    return {n for n in sys.modules if n.startswith(USER_PREFIX + ".")}
+
+
+def unload(names: set[str]) -> None:
+    """Drop user modules from ``sys.modules``: a later :func:`load_file` of their file imports it anew
+    (and registers its cases again). The caller takes their registrations back first."""
+    for name in names:
+        sys.modules.pop(name, None)

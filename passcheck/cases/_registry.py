@@ -17,7 +17,7 @@ from pathlib import Path
 from passcheck.case_model import Case
 from passcheck.cases.sources import CaseSource
 from passcheck.errors import RegistryError, UnknownIdError
-from passcheck.user_modules import load_file, load_path  # noqa: F401 - load_path: cases.load_path
+from passcheck.user_modules import load_file, load_path, loading  # noqa: F401 - load_path: cases.load_path
 
 
 class CaseRegistry:
@@ -27,12 +27,22 @@ class CaseRegistry:
         self._cases: dict[str, Case] = {}
         self._sources: list[CaseSource] = []
         self._loaded_sources: set[int] = set()
+        self._origin: dict[str, str] = {}  # case id -> the user module that registered it
 
     def register(self, case: Case) -> Case:
         if case.id in self._cases:
             raise RegistryError(f"duplicate case id {case.id!r}")
         self._cases[case.id] = case
+        if (module := loading()) is not None:
+            self._origin[case.id] = module
         return case
+
+    def forget_modules(self, modules: set[str]) -> None:
+        """Take back the cases the user modules ``modules`` registered (an in-process command ending:
+        the next one loads its own ``--cases-from``)."""
+        for case_id in [i for i, m in self._origin.items() if m in modules]:
+            self._cases.pop(case_id, None)
+            del self._origin[case_id]
 
     def __contains__(self, case_id: str) -> bool:
         return case_id in self._cases

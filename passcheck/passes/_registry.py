@@ -19,6 +19,7 @@ from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
 from passcheck.passes.python_tools import ADAPTERS as PYTHON_TOOLS
 from passcheck.passes.version_converter import OpsetBoundaryAdapter, VersionConverterAdapter
+from passcheck.user_modules import loading
 
 _FIXED: dict[str, PassAdapter] = {}
 for _level in LEVELS:
@@ -34,6 +35,7 @@ for _direction in ("down", "up"):
 for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through their Python API (extra installs)
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}
+_ORIGIN: dict[str, str] = {}  # pass id -> the user module (--cases-from) that registered it
 _PLUGINS: dict[str, PassAdapter] | None = None  # read on first need (entry points)
 
 #: The baseline every pass output is compared with.
@@ -65,11 +67,20 @@ def register_pass(adapter: PassAdapter) -> PassAdapter:
     if not adapter.id or adapter.id in _FIXED or adapter.id in _USER or adapter.id in _plugins():
         raise RegistryError(f"pass id {adapter.id!r} is empty or already registered")
     _USER[adapter.id] = adapter
+    if (module := loading()) is not None:
+        _ORIGIN[adapter.id] = module
     return adapter
 
 
 def unregister_pass(pass_id: str) -> None:
     _USER.pop(pass_id, None)
+    _ORIGIN.pop(pass_id, None)
+
+
+def forget_modules(modules: set[str]) -> None:
+    """Unregister the passes the user modules ``modules`` registered."""
+    for pass_id in [i for i, m in _ORIGIN.items() if m in modules]:
+        unregister_pass(pass_id)
 
 
 def get_pass(pass_id: str) -> PassAdapter:

@@ -53,3 +53,26 @@ def test_two_case_modules_of_one_file_name_both_register(tmp_path, capsys):
     code = main(["run", "--cases-from", str(second), "--case", "twice/relu-b", "--pass", "onnx:infer-shapes", "-q"])
     err = capsys.readouterr().err
     assert code == 0 and "twice/relu-b" not in err, (code, err)
+
+
+def test_one_case_id_saved_in_two_folders_runs_from_each_in_turn(tmp_path, capsys):
+    """A hunt's saved case module copied to two folders (two hunts of one base in one process): each
+    in-process command runs its own, and the second is no duplicate of the first command's case."""
+    first, second = tmp_path / "a" / "hunt_x.py", tmp_path / "b" / "hunt_x.py"
+    for path in (first, second):
+        path.parent.mkdir()
+        path.write_text(CASE)
+    for path in (first, second):
+        code = main(["run", "--cases-from", str(path), "--case", "twice/relu", "--pass", "onnx:infer-shapes", "-q"])
+        err = capsys.readouterr().err
+        assert code == 0 and "duplicate" not in err, (path, code, err)
+
+
+def test_a_commands_cases_are_taken_back_when_it_ends(tmp_path, capsys):
+    from passcheck.cases import registry
+
+    module = tmp_path / "scoped_cases.py"
+    module.write_text(CASE.replace('id="twice/relu"', 'id="twice/scoped"'))
+    argv = ["run", "--cases-from", str(module), "--case", "twice/scoped", "--pass", "onnx:infer-shapes", "-q"]
+    assert main(argv) == 0
+    assert "twice/scoped" not in registry()
