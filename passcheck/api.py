@@ -102,37 +102,39 @@ def run(
         PasscheckError: a user case module fails to import.
     """
     from passcheck.cases import form_wanted, load_path, registry
+    from passcheck.cases.scope import user_modules_scoped
     from passcheck.session import Session
 
-    cases_from = list(cases_from)
-    for p in cases_from:
-        load_path(p)
-    selected = registry().select(cases)
-    by_id = {c.id: c for c in selected}
+    with user_modules_scoped():  # this run's --cases-from modules are taken back when it ends
+        cases_from = list(cases_from)
+        for p in cases_from:
+            load_path(p)
+        selected = registry().select(cases)
+        by_id = {c.id: c for c in selected}
 
-    def wanted(cell: CellResult) -> bool:
-        return cell.case not in by_id or form_wanted(by_id[cell.case], cell.form, cases)
+        def wanted(cell: CellResult) -> bool:
+            return cell.case not in by_id or form_wanted(by_id[cell.case], cell.form, cases)
 
-    passes = list(dict.fromkeys(passes))  # a pass given twice runs (and counts) once
-    require_available(passes)  # fail on a bad id or a missing tool before any work
-    with Session(
-        env=env,
-        executor=executor,
-        isolation=isolation,
-        timeout=timeout,
-        preload=cases_from,
-        on_cell=(lambda cell: on_cell(cell) if wanted(cell) else None) if on_cell else None,
-        skip_cells=skip_cells,
-        save_run=save_run,
-    ) as s:
-        cells = s.run_cases(
-            selected,
-            passes,
-            cases_from=cases_from,
-            unknown_dim_param=unknown_dim_param,
-            required=() if allow_unavailable else passes,
-        )
-    return Report([c for c in cells if wanted(c)], {env: environment()})
+        passes = list(dict.fromkeys(passes))  # a pass given twice runs (and counts) once
+        require_available(passes)  # fail on a bad id or a missing tool before any work
+        with Session(
+            env=env,
+            executor=executor,
+            isolation=isolation,
+            timeout=timeout,
+            preload=cases_from,
+            on_cell=(lambda cell: on_cell(cell) if wanted(cell) else None) if on_cell else None,
+            skip_cells=skip_cells,
+            save_run=save_run,
+        ) as s:
+            cells = s.run_cases(
+                selected,
+                passes,
+                cases_from=cases_from,
+                unknown_dim_param=unknown_dim_param,
+                required=() if allow_unavailable else passes,
+            )
+        return Report([c for c in cells if wanted(c)], {env: environment()})
 
 
 def require_available(passes: Iterable[str]) -> None:

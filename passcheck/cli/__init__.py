@@ -52,26 +52,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-@contextlib.contextmanager
-def _user_modules_scoped():
-    """The ``--cases-from`` modules a command imports, with the cases and passes they register, are
-    taken back when it ends: two commands in one process (tests, scripts calling :func:`main`) are two
-    runs, and two files registering one case id in turn (a hunt's saved case in two folders) do not
-    collide."""
-    from passcheck import user_modules
-    from passcheck.cases import REGISTRY
-    from passcheck.passes import _registry as passes
-
-    before = user_modules.user_modules()
-    try:
-        yield
-    finally:
-        added = user_modules.user_modules() - before
-        REGISTRY.forget_modules(added)
-        passes.forget_modules(added)
-        user_modules.unload(added)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (the console script exits with it).
 
@@ -80,6 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     returned. With ``argv`` given, the caller's signal handlers are left alone.
     """
     import faulthandler
+
+    from passcheck.cases.scope import user_modules_scoped
 
     if not faulthandler.is_enabled():  # a tool crashing passcheck's own process (--no-isolation) says where
         faulthandler.enable()
@@ -91,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         # As the program (argv from the command line): SIGINT and SIGTERM both end in cleanup and
         # exit 130. Called with argv (tests, scripts), the caller's signal handling stays.
-        with interrupts.handled() if argv is None else contextlib.nullcontext(), _user_modules_scoped():
+        with interrupts.handled() if argv is None else contextlib.nullcontext(), user_modules_scoped():
             code = int(args.handler(args))
             interrupts.check()  # a signal whose KeyboardInterrupt was lost still ends in 130
         return code
