@@ -214,6 +214,8 @@ def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: S
                 other = recipe.build_node(s, opset, elem)
             except recipe.NoRecipe:
                 continue
+            if other.dtypes.get(first) != elem:  # the domain table pins the input's type: the main pair again
+                continue
             for pair in spellings.dtype_pair(other, ctx):
                 yield f"{base}.dtype.{pair.detail}", pair, tags | {"spelling:dtype", f"dtype:{pair.detail}"}, elem
 

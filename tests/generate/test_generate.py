@@ -287,3 +287,13 @@ def test_a_form_whose_shape_inference_kills_the_worker_is_still_built():
         again.graph.output[0].type.tensor_type.shape
         == gen_model.to_model(node, "static").graph.output[0].type.tensor_type.shape
     )
+
+
+def test_a_dtype_pair_is_built_only_for_a_type_its_model_has(tmp_path, monkeypatch):
+    """MelWeightMatrix's table pins ``num_mel_bins`` to int64: binding T1 to int32 builds the int64 model
+    again, which is no int32 pair (it was kept as a numbered duplicate, ``dtype.int64.1``)."""
+    from passcheck.generate import index
+
+    monkeypatch.setenv("PASSCHECK_CACHE", str(tmp_path))
+    ids = sorted(c["id"] for c in index(ops=["MelWeightMatrix"], quiet=True)["cases"] if ".dtype." in c["id"])
+    assert ids and not [i for i in ids if i.rsplit(".", 1)[-1].isdigit()], ids
