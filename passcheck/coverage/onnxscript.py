@@ -1,7 +1,8 @@
 """onnxscript's rewrite rules, fusions and constant folding, and which a model triggers.
 
 Catalogue, introspected from the installed onnxscript: the rules of the default rule set
-(``onnxscript.rewriter._DEFAULT_REWRITE_RULES``, which ``optimize`` and ``rewrite`` both apply);
+(``onnxscript.rewriter._DEFAULT_REWRITE_RULES``, which ``optimize`` and ``rewrite`` both apply); the
+rules ``onnxscript.rewriter.rules.common`` exports that the defaults leave out (``rewrite-opt-in``);
 for ``optimize_for_ort``, its Gemm → MatMul + Add rule, the fusions ``fuse_xformers`` counts (the
 keys of the count it returns, read by running it on a one-node model) and the ORT pattern rules
 (``ORT_PATTERN_REWRITE_RULES``); constant folding per op: the ops with a partial evaluator in the
@@ -23,10 +24,13 @@ from collections.abc import Iterator
 from functools import cache
 
 from passcheck.coverage.entry import Entry, key
+from passcheck.passes import onnxscript_rules
 
 TOOL = "onnxscript"
 DEFAULT = ("onnxscript:optimize", "onnxscript:rewrite", "onnxscript:optimize-for-ort")
 ORT = ("onnxscript:optimize-for-ort",)
+#: The exported rules ``rewrite`` leaves out, applied together (:mod:`passcheck.passes.onnxscript_rules`).
+OPT_IN = ("onnxscript:rewrite-opt-in",)
 FOLDING = ("onnxscript:optimize", "onnxscript:optimize-for-ort")
 #: The fold entry of every op without a partial evaluator.
 GENERIC_FOLD = "*"
@@ -49,6 +53,10 @@ def _rules() -> tuple[tuple[str, str, tuple[str, ...], object], ...]:
     out, seen = [], set()
 
     def add(rule, where: str, passes: tuple[str, ...]) -> None:
+        for i, (n, w, p, r) in enumerate(out):
+            if r is rule:  # one rule in two sets (optimize_for_ort's Gemm rule is also exported opt-in)
+                out[i] = (n, w, tuple(dict.fromkeys(p + passes)), r)
+                return
         name = rule.name or _pattern_name(rule)
         n, k = name, 2
         while n in seen:
@@ -61,6 +69,8 @@ def _rules() -> tuple[tuple[str, str, tuple[str, ...], object], ...]:
     add(_gemm_rule(_core), "optimize_for_ort", ORT)
     for r in ort_fusions.ORT_PATTERN_REWRITE_RULES:
         add(r, "ORT_PATTERN_REWRITE_RULES", ORT)
+    for r in onnxscript_rules.opt_in_rules():
+        add(r, "rules.common, not applied by default", OPT_IN)
     return tuple(out)
 
 
@@ -147,8 +157,9 @@ def _recording(out: dict[str, str], label: list[str]) -> Iterator[None]:
 
 
 def triggers(model) -> dict[str, str]:
-    """Entry key → effect for every rule, fusion and fold that ``optimize``, ``rewrite`` and
-    ``optimize_for_ort`` apply to ``model`` (a pipeline that raises contributes what it did before)."""
+    """Entry key → effect for every rule, fusion and fold that ``optimize``, ``rewrite`` (default and
+    opt-in rules) and ``optimize_for_ort`` apply to ``model`` (a pipeline that raises contributes what it
+    did before)."""
     import onnxscript.optimizer
     import onnxscript.rewriter
     from onnxscript.rewriter.ort_fusions import _core
@@ -163,6 +174,7 @@ def triggers(model) -> dict[str, str]:
         pipelines = (
             ("onnxscript:rewrite", onnxscript.rewriter.rewrite),
             ("onnxscript:optimize", onnxscript.optimizer.optimize),
+            ("onnxscript:rewrite-opt-in", lambda m: onnxscript.rewriter.rewrite(m, onnxscript_rules.opt_in_rules())),
         )
         for label[0], run in pipelines:
             with contextlib.suppress(Exception):  # the tool failing on a base is a finding elsewhere, not an effect

@@ -1,4 +1,4 @@
-"""Pass ids → adapters. Fixed ids, parametrized ids (``onnx:convert-opset-N``,
+"""Pass ids → adapters. Fixed ids, parametrized ids (``onnx:convert-opset-N``, ``onnxscript:rule-NAME``,
 ``cmd:'TOOL {in} {out}'``, the ``cmd+fold:onnxsim`` / ``cmd+fold:onnxslim`` recipes),
 user-registered adapters and adapters other packages ship (:mod:`passcheck.passes.plugins`)."""
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from passcheck.errors import PasscheckError, RegistryError, UnknownIdError
+from passcheck.passes import onnxscript_rules
 from passcheck.passes._base import PassAdapter
 from passcheck.passes.command import RECIPES, CommandAdapter, recipe
 from passcheck.passes.onnx_shape_inference import VARIANTS, OnnxShapeInferenceAdapter
@@ -29,6 +30,7 @@ for _variant in VARIANTS:
 _FIXED["onnxscript:optimize"] = OnnxscriptOptimizerAdapter()
 _FIXED["onnxscript:rewrite"] = OnnxscriptRewriteAdapter()
 _FIXED["onnxscript:optimize-for-ort"] = OnnxscriptOrtFusionAdapter()
+_FIXED[onnxscript_rules.OPT_IN] = onnxscript_rules.OnnxscriptRuleAdapter(onnxscript_rules.OPT_IN)
 _FIXED["ort:symbolic-shape-infer"] = OrtSymbolicShapeInferAdapter()
 for _direction in ("down", "up"):
     _FIXED[f"onnx:convert-opset-{_direction}"] = OpsetBoundaryAdapter(_direction)
@@ -101,13 +103,19 @@ def get_pass(pass_id: str) -> PassAdapter:
         if not 7 <= target <= 30:
             raise PasscheckError(f"pass {pass_id!r}: target opset must be between 7 and 30")
         return VersionConverterAdapter(target)
+    if pass_id.startswith(onnxscript_rules.PREFIX):
+        return onnxscript_rules.adapter(pass_id)
     for prefix, folds in (("cmd:", False), ("cmd+fold:", True)):
         if pass_id.startswith(prefix):
             template = pass_id[len(prefix) :].strip().strip("'\"")
             if template in RECIPES:
                 return recipe(template, folds)
             return CommandAdapter(template, folds_constants=folds)
-    raise UnknownIdError("pass", pass_id, list(known_pass_ids()) + ["onnx:convert-opset-N", "cmd:'TOOL {in} {out}'"])
+    raise UnknownIdError(
+        "pass",
+        pass_id,
+        list(known_pass_ids()) + ["onnx:convert-opset-N", "onnxscript:rule-NAME", "cmd:'TOOL {in} {out}'"],
+    )
 
 
 def known_pass_ids() -> tuple[str, ...]:
