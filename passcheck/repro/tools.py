@@ -71,8 +71,11 @@ _ONNX_IR_PASS = '''def apply(model):
 
 _ORT_TRANSFORMERS = '''def apply(model):
     """onnxruntime's transformer optimizer, Python fusions only (opt_level=0), heads and hidden size detected;
-    the model as save_model_to_file leaves it (it adds the com.microsoft import)."""
-    optimized = optimize_model(model, {model_type!r}, num_heads=0, hidden_size=0, opt_level=0)
+    the model as save_model_to_file leaves it (it adds the com.microsoft import). The fusions rewrite the
+    ModelProto they are given: they get a copy, as passcheck's adapter does."""
+    given = onnx.ModelProto()
+    given.CopyFrom(model)
+    optimized = optimize_model(given, {model_type!r}, num_heads=0, hidden_size=0, opt_level=0)
     with tempfile.TemporaryDirectory() as d:
         optimized.save_model_to_file(os.path.join(d, "optimized.onnx"))
     return optimized.model
