@@ -1,7 +1,8 @@
 """onnx-ir 1.1.0 AddInitializersToInputsPass (onnx_ir/passes/common/constant_manipulation.py) adds the initializers
 of every graph to that graph's inputs, subgraphs included (`for graph in model.graphs()`): an If branch then has an
-input, which If's schema does not allow (Operators.md If: then_branch/else_branch "Graph to run ... has N outputs",
-no inputs; the checker: "Graph has 1 inputs but 0 were provided"), and onnxruntime refuses the model. The input model
+input, while If passes its branches none (its shape inference: "Graph has 1 inputs but 0 were provided"; a Loop
+body's inputs are its iteration number, condition and carried values, so an extra one is wrong there too), and
+onnxruntime refuses the model. The input model
 is valid and onnxruntime runs it. Exit 1 while the bug is present."""
 
 import sys
