@@ -22,6 +22,9 @@ if TYPE_CHECKING:
 #: Domains onnx's checker requires a schema for (``onnx/checker.cc``: ai.onnx, ai.onnx.ml, training).
 _ONNX_DOMAINS = ("", "ai.onnx")
 _HIDDEN = "com.microsoft"  # a domain the checker does not judge, and onnxruntime's own
+#: Where :func:`without_ort_own` moves onnxruntime's own ai.onnx-domain nodes: a domain of its own, imported
+#: for them alone, so a ``com.microsoft`` node of the model still needs the model's own import of that domain.
+MOVED = "com.microsoft.passcheck-moved"
 
 
 @functools.cache
@@ -99,8 +102,9 @@ def contrib_ops(model: onnx.ModelProto) -> list[str]:
 
 
 def without_ort_own(model: onnx.ModelProto) -> onnx.ModelProto | None:
-    """A copy of ``model`` with its :func:`ort_own` nodes moved to the ``com.microsoft`` domain (the
-    checker then judges every other node), or None when it has none."""
+    """A copy of ``model`` with its :func:`ort_own` nodes moved to the :data:`MOVED` domain, which the
+    copy imports (the checker then judges every other node, the model's own opset imports included),
+    or None when it has none."""
     import onnx
 
     if not ort_own(model):
@@ -108,9 +112,8 @@ def without_ort_own(model: onnx.ModelProto) -> onnx.ModelProto | None:
     copy = onnx.ModelProto()
     copy.CopyFrom(model)
     for node in ort_own(copy):
-        node.domain = _HIDDEN
-    if not any(o.domain == _HIDDEN for o in copy.opset_import):
-        copy.opset_import.append(onnx.helper.make_opsetid(_HIDDEN, 1))
+        node.domain = MOVED
+    copy.opset_import.append(onnx.helper.make_opsetid(MOVED, 1))
     return copy
 
 

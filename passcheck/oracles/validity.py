@@ -253,14 +253,19 @@ def check(run: FormRun) -> list[Finding]:
 #: Passes other than ``ort:LEVEL`` whose output is an onnxruntime model by the tool's own word: onnxscript's
 #: ``optimize_for_ort`` ("Optimize the model for ORT backend", rewriter/ort_fusions/_core.py) writes
 #: ``SimplifiedLayerNormalization`` in the ai.onnx domain, where onnxruntime registers it
-#: (rewriter/ort_fusions/rms_normalization.py: "placed in onnx domain by mistake").
-FOR_ORT = ("onnxscript:optimize-for-ort",)
+#: (rewriter/ort_fusions/rms_normalization.py: "placed in onnx domain by mistake"); onnxruntime's transformer
+#: optimizer (``ort-transformers:*``, ``optimize_model``: "Optimize Model by OnnxRuntime and/or python fusion
+#: logic") writes ``LayerNormalization`` in the ai.onnx domain whatever the model's opset (fusion_layernorm.py),
+#: which onnxruntime registers there from version 1. An entry ending in ``:`` names every id it begins.
+FOR_ORT = ("onnxscript:optimize-for-ort", "ort-transformers:")
 
 
 def _ort_saved(run: FormRun) -> bool:
     """The output is a model onnxruntime saved (``ort:LEVEL``) or one written for it (:data:`FOR_ORT`): its
     contrib ops are onnxruntime's own."""
-    return run.pass_id.startswith("ort:") or run.pass_id in FOR_ORT
+    return run.pass_id.startswith("ort:") or any(
+        run.pass_id == p or (p.endswith(":") and run.pass_id.startswith(p)) for p in FOR_ORT
+    )
 
 
 def notes(run: FormRun) -> dict[str, str]:

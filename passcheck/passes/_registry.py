@@ -10,6 +10,8 @@ from passcheck.errors import PasscheckError, RegistryError, UnknownIdError
 from passcheck.passes import onnxscript_rules
 from passcheck.passes._base import PassAdapter
 from passcheck.passes.command import RECIPES, CommandAdapter, recipe
+from passcheck.passes.onnx_inliner import ADAPTERS as INLINERS
+from passcheck.passes.onnx_ir_common import PREFIX as ONNX_IR_PREFIX
 from passcheck.passes.onnx_shape_inference import VARIANTS, OnnxShapeInferenceAdapter
 from passcheck.passes.onnxscript_optimizer import (
     OnnxscriptOptimizerAdapter,
@@ -18,6 +20,7 @@ from passcheck.passes.onnxscript_optimizer import (
 )
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
+from passcheck.passes.ort_transformers import ADAPTERS as ORT_TRANSFORMERS
 from passcheck.passes.python_tools import ADAPTERS as PYTHON_TOOLS
 from passcheck.passes.version_converter import OpsetBoundaryAdapter, VersionConverterAdapter
 from passcheck.user_modules import loading
@@ -36,9 +39,12 @@ for _direction in ("down", "up"):
     _FIXED[f"onnx:convert-opset-{_direction}"] = OpsetBoundaryAdapter(_direction)
 for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through their Python API (extra installs)
     _FIXED[_adapter.id] = _adapter
+for _adapter in (*INLINERS, *ORT_TRANSFORMERS):  # onnx.inliner; onnxruntime.transformers' Python fusions
+    _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}
 _ORIGIN: dict[str, str] = {}  # pass id -> the user module (--cases-from) that registered it
 _PLUGINS: dict[str, PassAdapter] | None = None  # read on first need (entry points)
+_ONNX_IR: dict[str, PassAdapter] | None = None  # onnx_ir's common passes, introspected on first need
 
 #: The baseline every pass output is compared with.
 BASELINE = "ort:disabled"
@@ -66,7 +72,13 @@ def register_pass(adapter: PassAdapter) -> PassAdapter:
     Raises:
         RegistryError: the id is empty or already taken.
     """
-    if not adapter.id or adapter.id in _FIXED or adapter.id in _USER or adapter.id in _plugins():
+    if (
+        not adapter.id
+        or adapter.id in _FIXED
+        or _taken_onnx_ir(adapter.id)
+        or adapter.id in _USER
+        or adapter.id in _plugins()
+    ):
         raise RegistryError(f"pass id {adapter.id!r} is empty or already registered")
     _USER[adapter.id] = adapter
     if (module := loading()) is not None:
@@ -94,6 +106,8 @@ def get_pass(pass_id: str) -> PassAdapter:
     """
     if pass_id in _FIXED:
         return _FIXED[pass_id]
+    if _taken_onnx_ir(pass_id):
+        return _onnx_ir()[pass_id]
     if pass_id in _USER:
         return _USER[pass_id]
     if pass_id in _plugins():
@@ -120,7 +134,22 @@ def get_pass(pass_id: str) -> PassAdapter:
 
 def known_pass_ids() -> tuple[str, ...]:
     """Every fixed, registered and plugin id (parametrized ids and recipes are not listed)."""
-    return tuple(_FIXED) + tuple(_USER) + tuple(i for i in _plugins() if i not in _USER)
+    return tuple(_FIXED) + tuple(_onnx_ir()) + tuple(_USER) + tuple(i for i in _plugins() if i not in _USER)
+
+
+def _taken_onnx_ir(pass_id: str) -> bool:
+    return pass_id.startswith(ONNX_IR_PREFIX) and pass_id in _onnx_ir()
+
+
+def _onnx_ir() -> dict[str, PassAdapter]:
+    """``onnx-ir:*`` ids (:mod:`passcheck.passes.onnx_ir_common`): introspecting the module imports
+    onnx_ir (about a second), so it happens on first need, not when the registry loads."""
+    global _ONNX_IR
+    if _ONNX_IR is None:
+        from passcheck.passes import onnx_ir_common
+
+        _ONNX_IR = {a.id: a for a in onnx_ir_common.adapters()}
+    return _ONNX_IR
 
 
 def _plugins() -> dict[str, PassAdapter]:

@@ -63,6 +63,24 @@ _ORT_FUSIONS = '''def apply(model):
     return ir.serde.serialize_model(result[0] if isinstance(result, tuple) else m)
 '''
 
+_ONNX_IR_PASS = '''def apply(model):
+    """onnx_ir.passes.common.{cls}() with its defaults, on the IR of the model."""
+    result = onnx_ir.passes.common.{cls}()(onnx_ir.serde.deserialize_model(model))
+    return onnx_ir.serde.serialize_model(result.model)
+'''
+
+_ORT_TRANSFORMERS = '''def apply(model):
+    """onnxruntime's transformer optimizer, Python fusions only (opt_level=0), heads and hidden size detected;
+    the model as save_model_to_file leaves it (it adds the com.microsoft import). The fusions rewrite the
+    ModelProto they are given: they get a copy, as passcheck's adapter does."""
+    given = onnx.ModelProto()
+    given.CopyFrom(model)
+    optimized = optimize_model(given, {model_type!r}, num_heads=0, hidden_size=0, opt_level=0)
+    with tempfile.TemporaryDirectory() as d:
+        optimized.save_model_to_file(os.path.join(d, "optimized.onnx"))
+    return optimized.model
+'''
+
 _FORM_RUN = '''def apply(model):
     """The form itself, once onnxruntime has run it on every feed set (as passcheck runs each form)."""
     for feeds in feed_sets():
@@ -123,6 +141,31 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
             f"onnx.version_converter.convert_version(model, {target})",
             ("import onnx.version_converter",),
         )
+    if family == "onnx" and name.startswith("inline-"):
+        return _inliner_call(name)
+    if family == "onnx-ir":
+        from passcheck.passes.onnx_ir_common import pass_classes
+        from passcheck.passes.onnx_ir_common import pass_id as ir_pass_id
+
+        cls = next((c for c in pass_classes() if ir_pass_id(c) == pass_id), None)
+        if cls is None:
+            return None
+        return ToolCall(
+            _ONNX_IR_PASS.format(cls=cls),
+            f"onnx_ir.passes.common.{cls}() on onnx_ir.serde.deserialize_model(model)",
+            ("import onnx_ir", "import onnx_ir.passes.common"),
+            ("onnx-ir",),
+        )
+    if family == "ort-transformers":
+        from passcheck.passes.ort_transformers import MODEL_TYPES
+
+        if name not in MODEL_TYPES:
+            return None
+        return ToolCall(
+            _ORT_TRANSFORMERS.format(model_type=name),
+            f"onnxruntime.transformers.optimizer.optimize_model(model, {name!r}, opt_level=0)",
+            ("from onnxruntime.transformers.optimizer import optimize_model",),
+        )
     if family == "onnxscript":
         calls = {
             "optimize": ("onnxscript.optimizer.optimize(model)", "import onnxscript\nimport onnxscript.optimizer"),
@@ -161,11 +204,23 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
     return None
 
 
+def _inliner_call(name: str) -> ToolCall | None:
+    """The ``onnx.inliner`` call of ``onnx:<name>`` (:data:`passcheck.passes.onnx_inliner.VARIANTS`)."""
+    from passcheck.passes.onnx_inliner import VARIANTS
+
+    if name not in VARIANTS:
+        return None
+    call = VARIANTS[name][1]
+    return ToolCall(f"def apply(model):\n    return {call}\n", call, ("import onnx.inliner",))
+
+
 def package(pass_id: str) -> str:
     """The pip package of the tool ``pass_id`` runs (what ``passcheck bisect --package`` takes)."""
     if pass_id in _PYTHON_TOOLS:
         return _PYTHON_TOOLS[pass_id][1]
-    return {"onnx": "onnx", "onnxscript": "onnxscript"}.get(pass_id.partition(":")[0], "onnxruntime")
+    return {"onnx": "onnx", "onnxscript": "onnxscript", "onnx-ir": "onnx-ir"}.get(
+        pass_id.partition(":")[0], "onnxruntime"
+    )
 
 
 def _opset_target(spec: str, model) -> int | None:

@@ -7,9 +7,10 @@ from __future__ import annotations
 import numpy as np
 import onnx
 import onnxruntime as ort
+import pytest
 from onnx import TensorProto, helper
 
-from passcheck.oracles.ort_own_ops import contrib_ops, ort_own, without_ort_own
+from passcheck.oracles.ort_own_ops import MOVED, contrib_ops, ort_own, without_ort_own
 
 # onnxruntime registers SimplifiedLayerNormalization (since 1) in the ai.onnx domain; onnx has no schema for it
 _OWN = "SimplifiedLayerNormalization"
@@ -72,9 +73,17 @@ def test_nodes_in_subgraphs_are_walked_through_graph_and_graphs_attributes():
     assert [n.output[0] for n in ort_own(model)] == ["b0", "b1"]
 
 
-def test_the_copy_imports_com_microsoft_whatever_other_domains_the_model_imports():
+def test_the_copy_imports_the_moved_domain_whatever_other_domains_the_model_imports():
     model = _model([_own("z"), helper.make_node("Identity", ["z"], ["y"])], [("", 17), ("org.example", 1)])
     copy = without_ort_own(model)
-    assert {o.domain for o in copy.opset_import} == {"", "org.example", "com.microsoft"}
-    assert [n.domain for n in copy.graph.node] == ["com.microsoft", ""]
+    assert {o.domain for o in copy.opset_import} == {"", "org.example", MOVED}
+    assert [n.domain for n in copy.graph.node] == [MOVED, ""]
     onnx.checker.check_model(copy)
+
+
+def test_a_com_microsoft_node_the_model_does_not_import_still_fails_the_checker_in_the_copy():
+    """Moving onnxruntime's own ai.onnx nodes must not import ``com.microsoft`` for the model's other nodes."""
+    gelu = helper.make_node("Gelu", ["z"], ["y"], domain="com.microsoft")
+    copy = without_ort_own(_model([_own("z"), gelu], [("", 17)]))
+    with pytest.raises(onnx.checker.ValidationError, match="No opset import for domain 'com.microsoft'"):
+        onnx.checker.check_model(copy)

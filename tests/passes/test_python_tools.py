@@ -9,6 +9,7 @@ from onnx import parser
 
 from passcheck.api import check_model
 from passcheck.passes import get_pass
+from tests.passes._helpers import script_apply
 
 # A foldable constant branch and an Identity every one of these tools removes.
 MODEL = parser.parse_model("""<ir_version: 8, opset_import: ["" : 17]>
@@ -59,10 +60,6 @@ def test_a_reproducer_calls_the_tool_as_its_adapter_does(pass_id, module, tmp_pa
     pytest.importorskip(module)
     call = tool_call(pass_id)
     assert call is not None and call.needs == (module,) and module in VERSIONED_EXTRAS, call
-    space = {"onnx": onnx}
-    for line in call.imports:
-        exec(line, space)
-    exec(call.source, space)
-    ours = space["apply"](onnx.ModelProto.FromString(MODEL.SerializeToString()))
+    ours = script_apply(call)(onnx.ModelProto.FromString(MODEL.SerializeToString()))
     theirs = get_pass(pass_id).apply(onnx.ModelProto.FromString(MODEL.SerializeToString()), tmp_path)
     assert ours.graph.SerializeToString(deterministic=True) == theirs.graph.SerializeToString(deterministic=True)
