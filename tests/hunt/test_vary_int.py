@@ -190,3 +190,23 @@ def test_vary_kind_restricts_the_hunt_to_those_neighbours():
     only = forms(vary_kinds=("int-*",))
     assert only and all(f.startswith("vary:int-") for f in only), only
     assert not all(f.startswith("vary:int-") for f in forms())
+
+
+def test_a_neighbour_that_breaks_a_shape_constraint_only_at_the_fed_shapes_is_invalid(ex):
+    # Concat(Slice(x, [0], [0], axes), x, axis=1), x [N, 3]: axes [1] gives [N, 0] (valid); int-zero makes axes
+    # [0]: [0, 3] against [N, 3] off the concatenation axis, which the checker accepts (0 vs the symbol N) and
+    # onnxruntime runs, writing columns it never fills (Operators.md Concat: the other dims must match)
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])
+    nodes = [
+        helper.make_node("Slice", ["x", "zero", "zero", "axes"], ["e"], name="sl"),
+        helper.make_node("Concat", ["e", "x"], ["y"], name="cat", axis=1),
+    ]
+    graph = helper.make_graph(nodes, "g", [x], [y], _ints(zero=[0], axes=[1]))
+    base = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 15)])
+    from passcheck.hunt import vary_probe
+    from passcheck.hunt.probe import Setting
+
+    out = vary_probe.judge(Setting("vary-test/concat"), base, "vary:int-zero@axes", "ort:disabled", ex)
+    assert out.status == vary_probe.INVALID and "feeds' shapes" in out.reason, out
+    assert vary_probe.judge(Setting("vary-test/concat"), base, "vary:int-one@zero", "ort:disabled", ex).status == "done"
