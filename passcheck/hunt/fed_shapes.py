@@ -25,12 +25,7 @@ def error(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> str | None:
     never modified."""
     import onnx
 
-    fed = onnx.ModelProto()
-    fed.CopyFrom(model)
-    del fed.graph.value_info[:]
-    for o in fed.graph.output:
-        if o.type.HasField("tensor_type"):
-            o.type.tensor_type.ClearField("shape")
+    fed = unannotated(model)
     for v in fed.graph.input:
         shape = getattr(feeds.get(v.name), "shape", None)
         if shape is None or not v.type.HasField("tensor_type"):
@@ -44,3 +39,17 @@ def error(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> str | None:
     except Exception as exc:  # noqa: BLE001 - any inference error is the answer (InferenceError, ValidationError, …)
         return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return None
+
+
+def unannotated(model: onnx.ModelProto) -> onnx.ModelProto:
+    """A copy of ``model`` without its value_info and without its tensor graph outputs' shapes (their element
+    types kept): what inference is to fill in, the annotations left out."""
+    import onnx
+
+    bare = onnx.ModelProto()
+    bare.CopyFrom(model)
+    del bare.graph.value_info[:]
+    for o in bare.graph.output:
+        if o.type.HasField("tensor_type"):
+            o.type.tensor_type.ClearField("shape")
+    return bare
