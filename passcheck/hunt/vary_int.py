@@ -20,8 +20,10 @@ kind              change
                   rank(<formal>)`` or ``[-rank(<formal>), rank(<formal>)-1]``) or *index-like* one (``[-s, s-1]
                   along axis of size s``: s the static dim of input 0 at the node's ``axis``; or ``[-<formal>,
                   <formal>-1]``: s the constant value of that input) with each element written in its other
-                  spelling (a ≥ 0 → a − r, a < 0 → a + r): **equivalent**, the schema gives both the same meaning.
-                  Any other signed constant with a non-zero element: every element negated, not equivalent
+                  spelling (a ≥ 0 → a − r, a < 0 → a + r): **equivalent**, the schema gives both the same meaning;
+                  likewise a Slice-like ``starts``/``ends`` (see ``int-sentinel``) whose dims are known, each element
+                  inside ``[-n, n-1]`` moved by n (Slice adds n to a negative bound). Any other signed constant with
+                  a non-zero element: every element negated, not equivalent
 ``int-sentinel``  an element of a Slice-like ``starts`` / ``ends`` (an input so named of a schema whose doc says
                   they are clamped and recommends ``INT_MAX`` / ``INT_MIN``) replaced by the element type's largest
                   or smallest value where the clamped result is the same (Operators.md Slice: a negative value
@@ -70,11 +72,12 @@ def is_int_kind(kind: str) -> bool:
 class Reading:
     """How one reader's schema reads an integer constant: ``bound`` the r (axes) or s (indices) of its range
     ``[-bound, bound-1]`` (None: no such range, or unknown here), ``set_like`` (element order not read),
-    ``clamped`` (``starts``/``ends`` of a clamping slice: the element's clamped value, or None when unknown)."""
+    ``clamped`` (``starts``/``ends`` of a clamping slice: per element ``(n, forward, start)``, the dim it cuts,
+    whether its step is positive, whether it is a start; None when unknown)."""
 
     bound: int | None = None
     set_like: bool = False
-    clamped: tuple[Callable[[int], int], ...] | None = None
+    clamped: tuple[tuple[int, bool, bool], ...] | None = None
 
 
 def is_equivalent(kind: str, model, name: str, shapes, schema_of) -> bool:
@@ -82,7 +85,7 @@ def is_equivalent(kind: str, model, name: str, shapes, schema_of) -> bool:
     axes-like or index-like constant, ``int-sentinel``, ``int-permute``)."""
     if kind in EQUIVALENT:
         return True
-    return kind == "int-negate" and _shared(model, name, shapes, schema_of, "bound") is not None
+    return kind == "int-negate" and any(_shared(model, name, shapes, schema_of, f) for f in ("bound", "clamped"))
 
 
 def candidates(model, consts: dict[str, np.ndarray], shapes, schema_of) -> Iterator[tuple[str, str]]:
@@ -137,6 +140,9 @@ def _negated(model, name, flat, info, shapes, schema_of) -> list[int] | None:
         if not all(-bound <= v < bound for v in flat):
             return None
         return [v - bound if v >= 0 else v + bound for v in flat]
+    clamped = _shared(model, name, shapes, schema_of, "clamped")
+    if clamped and len(clamped) == len(flat):  # a Slice bound inside its dim: v and v - n cut at one place
+        return [_other(v, n) for v, (n, _, _) in zip(flat, clamped)]
     if info.min == 0 or not any(flat):  # an unsigned type has no negation
         return None
     return [-v for v in flat]
@@ -147,7 +153,8 @@ def _sentinels(model, name, flat, info, shapes, schema_of) -> list[int] | None:
     if not clamped or len(clamped) != len(flat):
         return None
     out = []
-    for v, clamp in zip(flat, clamped):
+    for v, spec in zip(flat, clamped):
+        clamp = _clamp(*spec)
         same = [s for s in (info.max, info.min) if s != v and clamp(s) == clamp(v)]
         out.append(same[0] if same else v)
     return out
@@ -198,8 +205,16 @@ def _bound(model, node, schema, doc: str, shapes) -> int | None:
     return None
 
 
-def _clamps(model, node, schema, formal: str, shapes) -> tuple[Callable[[int], int], ...] | None:
-    """Per element of a Slice-like ``starts``/``ends`` input, v → its clamped value (Operators.md Slice), or None."""
+def _other(v: int, n: int) -> int:
+    """``v``'s other spelling as a position in a dim of size ``n`` (``v - n`` or ``v + n``), or ``v`` when it has
+    none (outside ``[-n, n-1]``)."""
+    if 0 <= v < n:
+        return v - n
+    return v + n if -n <= v < 0 else v
+
+
+def _clamps(model, node, schema, formal: str, shapes) -> tuple[tuple[int, bool, bool], ...] | None:
+    """Per element of a Slice-like ``starts``/``ends`` input, ``(n, forward, start)`` (Operators.md Slice), or None."""
     doc = schema.doc or ""
     names = [f.name for f in schema.inputs]
     if formal not in ("starts", "ends") or "clamped" not in doc or "INT_MAX" not in doc or not node.input:
@@ -218,7 +233,7 @@ def _clamps(model, node, schema, formal: str, shapes) -> tuple[Callable[[int], i
     for axis, step in zip(axes, steps):
         if not -len(dims) <= axis < len(dims) or dims[axis % len(dims)] is None or not step:
             return None
-        out.append(_clamp(dims[axis % len(dims)], step > 0, formal == "starts"))
+        out.append((dims[axis % len(dims)], step > 0, formal == "starts"))
     return tuple(out)
 
 

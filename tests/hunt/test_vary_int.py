@@ -60,6 +60,7 @@ def _value(model, name):
         ("vary:int-negate@ax", "ax", [-2, -1]),  # axes of rank-3 data: a - 3
         ("vary:int-negate@idx", "idx", [-1]),  # index into dim 1 (size 3): i - 3
         ("vary:int-negate@sqax", "sqax", [-3, -1]),
+        ("vary:int-negate@st", "st", [-3, -3]),  # Slice bounds on dims 3 and 4: v - n
         ("vary:int-sentinel@st", "st", [MIN, 1]),  # start 0 forward: INT_MIN clamps to 0 too
         ("vary:int-sentinel@en", "en", [MAX, MAX]),  # ends 3 and 4 are the dims: INT_MAX clamps there
         ("vary:int-permute@rax", "rax", [2, 0]),  # reduce over a set of axes
@@ -102,9 +103,11 @@ def test_the_equivalent_kinds_compute_what_the_base_computes():
     base = _chain()
     x = np.random.default_rng(0).standard_normal((2, 3, 4)).astype(np.float32)
     want = _run(base, x)
-    forms = variation.neighbours(base, random.Random(0)) + [f"vary:int-negate@{n}" for n in ("ax", "idx", "sqax")]
+    forms = variation.neighbours(base, random.Random(0)) + [f"vary:int-negate@{n}" for n in ("ax", "idx", "sqax", "st")]
     equivalent = [f for f in forms if variation.family(f) == "int" and _equivalent(base, f)]
-    assert {"vary:int-sentinel@en", "vary:int-sentinel@st", "vary:int-negate@idx"} <= set(equivalent)
+    assert {"vary:int-sentinel@en", "vary:int-sentinel@st", "vary:int-negate@idx", "vary:int-negate@st"} <= set(
+        equivalent
+    )
     for form in dict.fromkeys([*equivalent, "vary:int-permute@rax", "vary:int-permute@sqax", "vary:int-negate@ax"]):
         got = _run(variation.build(base, form)[0], x)
         np.testing.assert_array_equal(got[0], want[0], err_msg=form)
@@ -117,8 +120,11 @@ def _equivalent(base, form: str) -> bool:
 
 
 def test_a_non_equivalent_kind_is_said_so():
-    base = _chain()
-    assert not _equivalent(base, "vary:int-nudge@en") and not _equivalent(base, "vary:int-negate@st")
+    assert not _equivalent(_chain(), "vary:int-nudge@en")
+    nodes = [helper.make_node("Neg", ["x"], ["n"]), helper.make_node("Trilu", ["n", "k"], ["y"])]
+    trilu = _model(nodes, [numpy_helper.from_array(np.array(1, np.int64), "k")], 3)  # k: no documented range
+    assert not _equivalent(trilu, "vary:int-negate@k")
+    assert numpy_helper.to_array(variation.build(trilu, "vary:int-negate@k")[0].graph.initializer[0]) == -1
 
 
 def _unsqueeze_as_reshape(model: onnx.ModelProto) -> onnx.ModelProto:
