@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def is_equivalent(kind: str, model, name: str, shapes, schema_of) -> bool:
     return kind == "int-negate" and any(_shared(model, name, shapes, schema_of, f) for f in ("bound", "clamped"))
 
 
-def candidates(model, consts: dict[str, np.ndarray], shapes, schema_of) -> Iterator[tuple[str, str]]:
+def candidates(model, consts: Mapping[str, np.ndarray], shapes, schema_of) -> Iterator[tuple[str, str]]:
     """(kind, constant name) of ``model``'s small integer constants (``consts``: name → value) for which
     :func:`changed` gives a value; ``shapes``: value name → TypeProto; ``schema_of(node)``: its schema or None."""
     readers = _readers(model)
