@@ -7,7 +7,7 @@ point, TopK ``K``, Trilu ``k`` …); a base that meets the precondition, and eve
 pass that acts without checking it, nor one that checks it for one spelling only.
 
 Form ids use the variation grammar ``vary:<kind>@<site>`` (:mod:`.variation`), site: the constant's name (an
-integer initializer no graph input overrides, or a Constant's output; 1 to :data:`.variation.SMALL` elements,
+integer initializer no graph input overrides, or a Constant's output; 1 to :data:`.graph_values.SMALL` elements,
 read by a main-graph node):
 
 ================  ==========================================================================================
@@ -47,6 +47,8 @@ import dataclasses
 import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
+
+from passcheck.hunt.graph_values import SMALL, constants, readers
 
 if TYPE_CHECKING:
     import numpy as np
@@ -129,8 +131,6 @@ def changed(model, name: str, arr: np.ndarray, kind: str, shapes, schema_of) -> 
 
 
 def _fits(arr) -> bool:
-    from passcheck.hunt.variation import SMALL
-
     return arr.dtype.kind in "iu" and 0 < arr.size <= SMALL
 
 
@@ -288,12 +288,8 @@ def _dims(value: str, shapes) -> list[int | None] | None:
 
 
 def _consts(model):
-    from passcheck.hunt.variation import _constants
-
-    return _constants(model)
+    return constants(model)
 
 
 def _readers(model):
-    from passcheck.hunt.variation import _readers
-
-    return _readers(model)
+    return readers(model)
