@@ -102,6 +102,14 @@ def add_parser(sub) -> None:
         "judged on its own against its base; with --env in each environment, against the base's cells there)",
     )
     p.add_argument(
+        "--vary-kind",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="try only the neighbours whose variation kind matches (repeatable; fnmatch on the kind without "
+        "'vary:', e.g. 'int-*' or 'value-zero'), and no rewrite forms (docs/hunt.md); not with --no-variation",
+    )
+    p.add_argument(
         "--seed",
         type=int,
         default=0,
@@ -198,6 +206,12 @@ def handle(args) -> int:
     variations = not args.no_variation
     if variations:  # absent from the scope of a hunt without them (and of one written before they existed)
         scope["variation"] = 1
+    if args.vary_kind:
+        if not variations:
+            from passcheck.errors import PasscheckError
+
+            raise PasscheckError("--vary-kind chooses neighbours: it cannot go with --no-variation")
+        scope["vary_kinds"] = sorted(set(args.vary_kind))
     guide = not args.no_guidance and not args.env  # with --env no pass runs here: nothing to guide by
     if guide:  # absent from the scope of a hunt without it (and of one written before it existed)
         scope["guided"] = 1
@@ -266,6 +280,7 @@ def handle(args) -> int:
                     judge=judge,
                     passes_of=None if plan is None or plan.explicit else plan.of,
                     variations=variations,
+                    vary_kinds=tuple(sorted(set(args.vary_kind))),
                     steering=steering,
                     guide=guide,
                     stop_after=args.stop_after,

@@ -40,7 +40,7 @@ ids ``vary:<kind>@<site>``, the kind in the triples and pairs as a rewrite kind 
 every :data:`VARIATION_EVERY`-th step looks at them alone first, and every other step at the rewrite forms alone
 first (either kind of step takes the other kind's forms only when none of its own is left). On a variation step
 a neighbour of a kind its base has not been tried with yet (under any pass) comes before another site or pass
-of a kind it has, then the variation family (value, shape, attr, elem, opt, expose, fanout, cast, transpose, bind,
+of a kind it has, then the variation family (value, shape, int, attr, elem, opt, expose, fanout, cast, transpose, bind,
 feed) with the fewest items tried before the others: a base's dozen neighbours span its kinds before any repeats, so the
 families that apply to fewer bases (the run conditions) are not left behind those that apply to nearly all.
 A pass, or a case's declared pass, is used up only when neither kind is left.
@@ -89,6 +89,7 @@ class Scheduler:
         cost: Callable[[str], float] = item_seconds,
         variations: bool = False,
         acted: Callable[[str, str], object] | None = None,
+        vary_kinds: Sequence[str] = (),
     ):
         """``runs``: base id → whether that base runs on its feeds, asked (once a base has been
         picked) when the base is a candidate again; a base that does not is not picked again.
@@ -97,11 +98,14 @@ class Scheduler:
         ``cost``: pass id → expected seconds per item (:func:`.cost.item_seconds`).
         A variation item draws from its base's passes.
         ``variations``: each base's neighbours (variation forms, :mod:`.variation`) are candidates too.
+        ``vary_kinds``: with ``variations``, fnmatch globs of variation kinds (without ``vary:``): the
+        neighbours of a matching kind are the only candidates, no rewrite form is (empty: no restriction).
         ``acted``: (base id, pass) → where the pass acted on the base (:class:`.guide.Acted`), asked once an
         item of that base and pass has been picked: its single-site forms under the pass are then those
         :func:`.guide.guided_forms` ranks first; None: the sampled sites alone."""
         self.bases, self.passes, self.seed = list(bases), list(dict.fromkeys(passes)), seed
         self.variations = variations
+        self.vary_kinds = tuple(vary_kinds)
         self._only: str | None = None  # "vary" / "rewrite": this step looks at those forms alone (first)
         self.families: dict[str, int] = {}  # variation family → items tried (value, shape, attr, elem, bind, feed)
         self.kinds_of: dict[str, set[str]] = {}  # base → the variation kinds tried on it (any pass)
@@ -141,6 +145,8 @@ class Scheduler:
         variation forms when turned on; while a step looks at one kind alone (:data:`VARIATION_EVERY`), that
         kind's forms."""
         vary = base.variations(self.seed) if self.variations else []
+        if self.vary_kinds:
+            return [f for f in vary if _matches(variation.kind(f)[len(variation.PREFIX) :], self.vary_kinds)]
         if self._only == "vary":
             return vary
         own = base.forms(self.seed)
@@ -431,3 +437,10 @@ def form_kind(form: str) -> str:
 def form_depth(form: str) -> int:
     """How many rewrites ``form`` applies (a variation form: 1)."""
     return 1 if variation.is_variation(form) else len({r for r, _ in hforms.parts(form)})
+
+
+def _matches(kind: str, globs: Sequence[str]) -> bool:
+    """Whether variation ``kind`` (no prefix) matches one of the fnmatch ``globs``."""
+    from fnmatch import fnmatchcase
+
+    return any(fnmatchcase(kind, g) for g in globs)

@@ -79,6 +79,7 @@ def hunt(
     judge=None,
     passes_of: Callable[[str], Sequence[str]] | None = None,
     variations: bool = False,
+    vary_kinds: Sequence[str] = (),
     steering=None,
     guide: bool = True,
     stop_after: int | None = None,
@@ -103,6 +104,8 @@ def hunt(
         passes_of: base id → the passes its items draw from (:meth:`.passes.PassPlan.of`, all of
             them in ``passes``); None: every base draws from ``passes``.
         variations: each base's neighbours are items too (:mod:`.variation`, judged by :mod:`.vary_probe`).
+        vary_kinds: with ``variations``, only the neighbours whose kind matches one of these globs, and no
+            rewrite forms (:class:`.scheduler.Scheduler`); empty: every neighbour and every rewrite form.
         steering: a :class:`~passcheck.hunt.lazymap.Steering`: the map (and the passes it gives) grows with
             the steps, built inside the budget (:mod:`.lazymap`); ``cmap``, ``passes`` and ``passes_of``
             are then its own at each step, and ``store.scope`` records the passes of the last item's step.
@@ -139,6 +142,7 @@ def hunt(
             runs=runs,
             passes_of=passes_of,
             variations=variations,
+            vary_kinds=vary_kinds,
             acted=acted_of if acted is not None else None,
         )
         for rec in store.items:

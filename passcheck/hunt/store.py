@@ -30,6 +30,7 @@ SCOPE = (
     "shard",
     "envs",
     "variation",
+    "vary_kinds",
     "map",
     "guided",
 )

@@ -32,6 +32,11 @@ kind                      change (site)
                           group, else a value of the group: its first graph input or smallest name)
 ``expose``, ``fanout``    an intermediate value read by one node also a graph output, or read by one more node
                           whose result is a new graph output (:mod:`.vary_struct`; site: the value's name)
+``int-<change>``          a small integer constant (≤ :data:`SMALL` elements) changed: ``int-nudge``,
+                          ``int-zero``, ``int-one``, ``int-negate`` (an axes or index constant in its other
+                          spelling), ``int-sentinel`` (a Slice start/end at its clamp bound as ``INT_MAX`` /
+                          ``INT_MIN``), ``int-permute`` (a set of axes reordered) (:mod:`.vary_int`: which are
+                          equivalent and their schema sources; site: the value's name)
 ``opt-fill``              an omitted optional input set to a rank-0 constant 1 of the element type its schema's
                           type variable binds in the node (:mod:`.vary_optional`; site: ``<node>=<input index>``)
 ``cast-narrow``,          every reader of a value reads it cast through a narrowing type and back, or through
@@ -59,16 +64,17 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from passcheck.hunt import vary_bindings, vary_optional, vary_pairs, vary_struct
+from passcheck.hunt import vary_bindings, vary_int, vary_optional, vary_pairs, vary_struct
 from passcheck.hunt.elem_groups import TARGETS
+from passcheck.hunt.graph_values import SMALL
+from passcheck.hunt.graph_values import constants as _constants
+from passcheck.hunt.graph_values import readers as _readers
 
 if TYPE_CHECKING:
     import numpy as np
     import onnx
 
 PREFIX = "vary:"
-#: Largest constant (elements) whose value a variation changes: a pattern's scalar or per-channel vector.
-SMALL = 16
 #: Sites sampled per variation kind on one base.
 PER_KIND = 2
 VALUE_KINDS = ("value-nudge", "value-negate", "value-zero", "value-one")
@@ -114,8 +120,8 @@ def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
 
 
 def family(form: str) -> str:
-    """The variation family of ``form``: ``value``, ``shape``, ``attr``, ``elem``, ``opt``, ``expose``, ``fanout``,
-    ``cast``, ``transpose``, ``bind`` or ``feed``."""
+    """The variation family of ``form``: ``value``, ``shape``, ``int``, ``attr``, ``elem``, ``opt``, ``expose``,
+    ``fanout``, ``cast``, ``transpose``, ``bind`` or ``feed``."""
     return kind(form)[len(PREFIX) :].split("-", 1)[0]
 
 
@@ -156,7 +162,7 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
     k = k[len(PREFIX) :]
     out = named(model)
     try:
-        if k in VALUE_KINDS or k in SHAPE_KINDS:
+        if k in VALUE_KINDS or k in SHAPE_KINDS or vary_int.is_int_kind(k):
             done = _set_constant(out, site, k)
         elif k.startswith("attr-"):
             node, _, value = site.rpartition("=")
@@ -213,6 +219,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
                 yield "shape-scalar", name
                 yield "shape-one-element", name
     shapes = _inferred(model)
+    yield from vary_int.candidates(model, consts, shapes, lambda n: _schema(model, n))
     for node in model.graph.node:
         schema = _schema(model, node)
         if schema is None:
@@ -350,31 +357,31 @@ def _copy(model):
 
 
 def _set_constant(model, name: str, k: str) -> bool:
+    """Constant ``name`` (an initializer no graph input overrides, or a Constant's output) changed as kind
+    ``k`` says, annotations refreshed where the kind can move a shape or value they depend on; False when it
+    is no such constant or the kind does not apply."""
     from onnx import helper, numpy_helper
 
-    rank = _outrank(model, name) if k == "shape-outrank" else None
+    arr = _constants(model).get(name)
+    if arr is None:
+        return False
+    if vary_int.is_int_kind(k):
+        new = vary_int.changed(model, name, arr, k, _inferred(model), lambda n: _schema(model, n))
+    else:
+        new = _changed(arr, k, _outrank(model, name) if k == "shape-outrank" else None)
+    if new is None:
+        return False
     for t in model.graph.initializer:
-        if t.name == name and name not in {v.name for v in model.graph.input}:
-            arr = numpy_helper.to_array(t)
-            new = _changed(arr, k, rank)
-            if new is None:
-                return False
+        if t.name == name:
             t.CopyFrom(numpy_helper.from_array(new, name))
-            if k in SHAPE_KINDS:
-                _refresh_annotations(model)
-            return True
-    for n in model.graph.node:
-        if n.op_type == "Constant" and n.output and n.output[0] == name:
-            arr = _constants(model).get(name)
-            new = None if arr is None else _changed(arr, k, rank)
-            if new is None:
-                return False
-            del n.attribute[:]
-            n.attribute.append(helper.make_attribute("value", numpy_helper.from_array(new)))
-            if k in SHAPE_KINDS:
-                _refresh_annotations(model)
-            return True
-    return False
+            break
+    else:
+        n = next(n for n in model.graph.node if n.op_type == "Constant" and n.output and n.output[0] == name)
+        del n.attribute[:]
+        n.attribute.append(helper.make_attribute("value", numpy_helper.from_array(new)))
+    if k in SHAPE_KINDS or vary_int.is_int_kind(k):  # an integer constant can be a shape, axes, a count
+        _refresh_annotations(model)
+    return True
 
 
 def _outrank(model, name: str) -> int | None:
@@ -458,14 +465,10 @@ def _refresh_annotations(model) -> None:
     inference infers for the changed model (another elem type, rank or static dim); keep the rest."""
     import onnx
 
-    bare = onnx.ModelProto()
-    bare.CopyFrom(model)
-    del bare.graph.value_info[:]
-    for o in bare.graph.output:
-        if o.type.HasField("tensor_type"):
-            o.type.tensor_type.ClearField("shape")
+    from passcheck.hunt.fed_shapes import unannotated
+
     try:
-        g = onnx.shape_inference.infer_shapes(bare).graph
+        g = onnx.shape_inference.infer_shapes(unannotated(model)).graph
         inferred = {v.name: v.type for v in [*g.value_info, *g.output]}
     except Exception:  # noqa: BLE001 - inference fails on this neighbour: the gate judges it as it is
         return
@@ -483,40 +486,21 @@ def _agrees(old, new) -> bool:
         return True
     if len(a.shape.dim) != len(b.shape.dim):
         return False
-    return all(
-        not (x.HasField("dim_value") and y.HasField("dim_value")) or x.dim_value == y.dim_value
-        for x, y in zip(a.shape.dim, b.shape.dim)
+    return all(_same_dim(x, y) for x, y in zip(a.shape.dim, b.shape.dim))
+
+
+def _same_dim(old, new) -> bool:
+    """Whether an annotated dim agrees with the inferred one: either unknown, or both the same value or the same
+    symbol (a symbol where inference gives a value, or another symbol, is another dim: a neighbour that moves an
+    axis, ``int-nudge`` of a Reduce's axes, moves the static 1 among the symbolic dims)."""
+    if old.WhichOneof("value") is None or new.WhichOneof("value") is None:
+        return True
+    return old.WhichOneof("value") == new.WhichOneof("value") and getattr(old, old.WhichOneof("value")) == getattr(
+        new, new.WhichOneof("value")
     )
 
 
 # -- reading --------------------------------------------------------------------------------------------
-
-
-def _constants(model) -> dict[str, np.ndarray]:
-    """Main-graph constants: initializers no graph input overrides, and Constant node values."""
-    from onnx import helper, numpy_helper
-
-    inputs = {v.name for v in model.graph.input}
-    out = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer if t.name not in inputs}
-    for n in model.graph.node:
-        if n.op_type != "Constant" or not n.output or len(n.attribute) != 1:
-            continue
-        a = n.attribute[0]
-        if a.name == "value":
-            out[n.output[0]] = numpy_helper.to_array(a.t)
-        elif a.name in ("value_float", "value_floats"):
-            import numpy as np
-
-            out[n.output[0]] = np.asarray(helper.get_attribute_value(a), dtype=np.float32)
-    return out
-
-
-def _readers(model) -> dict[str, list[tuple[Any, int]]]:
-    out: dict[str, list] = {}
-    for n in model.graph.node:
-        for i, v in enumerate(n.input):
-            out.setdefault(v, []).append((n, i))
-    return out
 
 
 def _opset(model, domain: str) -> int:

@@ -3,8 +3,10 @@ findings the variation is to blame for; shrink such a finding; check that its sa
 
 A neighbour is used only once it is valid on its own (never equivalent to its base): the onnx checker
 accepts it (with ``full_check`` when the base passes it), it keeps the base's graph inputs and outputs, and
-it runs under ``ort:disabled`` on its feeds (:func:`~passcheck.mutations.equivalence.original_runs`). A
-neighbour that fails is dropped (item status ``invalid-variation``, the reason recorded). Then the
+it runs under ``ort:disabled`` on its feeds (:func:`~passcheck.mutations.equivalence.original_runs`), and
+onnx shape inference at its feeds' shapes raises nothing it does not raise on the base (:mod:`.fed_shapes`: a
+constraint the symbols hid, which onnxruntime may not check either). A neighbour that fails is dropped (item
+status ``invalid-variation``, the reason recorded). Then the
 neighbour alone is judged under the pass (:func:`passcheck.engine.evaluate`, one form), and so is the base
 alone: a finding of the neighbour's pass cell whose (oracle, kind) the base does not show under the same
 pass is the variation's. An ``input`` finding of the neighbour the base does not have (an annotation of
@@ -126,8 +128,9 @@ def invalid(
     setting: Setting, base: onnx.ModelProto, neighbour: onnx.ModelProto, executor, form: str = ""
 ) -> str | None:
     """Why ``neighbour`` is no valid model (checker, interface, does not run under ``ort:disabled`` on its
-    feeds), or None. The interface is the base's: its graph inputs, its graph outputs in order, then as many
-    more as ``form``'s kind appends (:func:`.vary_struct.added`). A checker whose worker died is a reason too
+    feeds, breaks a schema's shape constraint at its feeds' shapes where the base does not), or None. The
+    interface is the base's: its graph inputs, its graph outputs in order, then as many more as ``form``'s kind
+    appends (:func:`.vary_struct.added`). A checker whose worker died is a reason too
     (the neighbour is left out either way)."""
     from passcheck.errors import PasscheckError
     from passcheck.mutations.equivalence import _interface, original_runs
@@ -147,10 +150,22 @@ def invalid(
         or len(n_outs) - len(outs) != vary_struct.added(k[len(variation.PREFIX) :], site)
     ):
         return "graph inputs/outputs changed"
+    feed_list = setting.feed_list(neighbour)
     try:
-        original_runs(neighbour, setting.feed_list(neighbour), getattr(executor, "run_model", None))
+        original_runs(neighbour, feed_list, getattr(executor, "run_model", None))
     except PasscheckError as exc:
         return str(exc)
+    return _fed_shapes_break(base, neighbour, feed_list)
+
+
+def _fed_shapes_break(base: onnx.ModelProto, neighbour: onnx.ModelProto, feed_list) -> str | None:
+    """Why ``neighbour`` breaks a schema's shape constraint at the shapes of one of its feeds (:mod:`.fed_shapes`)
+    where ``base`` on the same feeds does not (an inference that rejects both is not the change's), or None."""
+    from passcheck.hunt import fed_shapes
+
+    for i, feeds in enumerate(feed_list):
+        if (why := fed_shapes.error(neighbour, feeds)) is not None and fed_shapes.error(base, feeds) is None:
+            return f"shape inference at the feeds' shapes (binding {i}) rejects it: {why}"
     return None
 
 

@@ -16,9 +16,8 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from passcheck.hunt import variation, vary_probe
-from passcheck.hunt.probe import Setting
-from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+from passcheck.hunt import variation
+from tests.hunt.planted_neighbours import found_by
 
 PASS_ID = "planted:max-as-clip"
 
@@ -73,16 +72,5 @@ def test_not_where_a_reader_broadcasts_unidirectionally():
 
 
 def test_a_pass_that_takes_a_one_element_operand_for_a_scalar_is_found_only_by_outrank(ex):
-    register_pass(FunctionAdapter(PASS_ID, _max_as_clip))
-    try:
-        base = _base()
-        forms = variation.neighbours(base, random.Random(0))
-        found = {}
-        for form in forms:
-            out = vary_probe.judge(Setting("vary-test/max"), base, form, PASS_ID, ex)
-            assert out.status in ("done", vary_probe.INVALID, "not-applicable"), (form, out)
-            if out.status == "done" and out.findings:
-                found[form] = out.findings
-    finally:
-        unregister_pass(PASS_ID)
+    found = found_by(_base(), "vary-test/max", PASS_ID, _max_as_clip, ex)
     assert list(found) == ["vary:shape-outrank@c"], found
