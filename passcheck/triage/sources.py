@@ -100,7 +100,8 @@ def run_hunts(loaded: Loaded, executor, cases_from: Sequence[str] = ()) -> None:
     case modules to ``loaded``); a signature whose pair was not kept becomes one finding of its own,
     refused (:attr:`Loaded.refused`). ``executor``: a :class:`~passcheck.passes.isolation.IsolatedExecutor`;
     ``cases_from``: case and pass modules to load first (the hunt's own ``--cases-from`` are too).
-    A pair that does not run here adds no cell (nothing is claimed for it).
+    A pair that does not run here adds no cell (nothing is claimed for it). Two hunt folders that saved a pair
+    under one case id (the same signature found by both) are triaged once, from the first folder's pair.
 
     Raises:
         PasscheckError: a case or pass module cannot be loaded.
@@ -111,6 +112,7 @@ def run_hunts(loaded: Loaded, executor, cases_from: Sequence[str] = ()) -> None:
     from passcheck.engine import Subject, evaluate
     from passcheck.signature import Signature
 
+    saved: dict[str, Path] = {}  # case id -> the module it was loaded from
     for folder in loaded.hunts:
         state = _hunt_state(folder)
         modules = [*cases_from, *((state.get("scope") or {}).get("cases_from") or [])]
@@ -133,6 +135,8 @@ def run_hunts(loaded: Loaded, executor, cases_from: Sequence[str] = ()) -> None:
                 loaded.refused[f.id] = f"the hunt kept no pair for it ({rec.get('note') or 'no case module'})"
                 loaded.cells.append(CellResult(f.case, f.form, f.pass_id, "changed", findings=[f]))
                 continue
+            if saved.setdefault(rec["case"], module.resolve()) != module.resolve():
+                continue  # another hunt folder saved a pair of this signature under this id: triaged from the first
             load_file(module)  # as --cases-from loads it: rebuilding its forms later loads nothing twice
             case = registry().get(rec["case"])
             subject = Subject.from_case(case, tool_version("onnx"), [*modules, str(module.resolve())])

@@ -97,21 +97,20 @@ g (float[2,3] x) => (float[2,3] y) {{
     return onnx.parser.parse_model(text.format(body="y = Relu(x)")), onnx.parser.parse_model(text.format(body=body))
 
 
-def test_a_hunt_folder_with_several_saved_pairs_bundles_each(tmp_path):
-    """Two pairs saved as a hunt saves them (case modules in cases/, hunt-state.json): each candidate's
-    forms are rebuilt from its module without registering any case twice."""
+def _saved_hunt(tmp_path, folder: str, bodies=("r = Relu(x)\n  y = Identity(r)", "i = Identity(x)\n  y = Relu(i)")):
+    """A hunt folder as ``hunt --out`` writes it: one saved pair per body (case ``hunt/planted-N-…``)."""
     from passcheck.records import Finding
     from passcheck.reduce.case_module import case_module
     from passcheck.signature import Signature
 
     (tmp_path / "wrong.py").write_text(WRONG)
     pass_id = f"cmd:{sys.executable} {tmp_path / 'wrong.py'} {{in}} {{out}}"
-    (tmp_path / "h" / "cases").mkdir(parents=True)
+    (tmp_path / folder / "cases").mkdir(parents=True)
     signatures = {}
-    for n, body in enumerate(("r = Relu(x)\n  y = Identity(r)", "i = Identity(x)\n  y = Relu(i)")):
+    for n, body in enumerate(bodies):
         f = Finding("wrong-result", "numeric", "base", "uncommon", pass_id, "output 'y' differs")
         sig = Signature(pass_id, "numeric", "wrong-result", ("Identity", "Relu"), f"planted-{n}")
-        case_id, path = f"hunt/planted-{n}-{n:08d}", tmp_path / "h" / "cases" / f"hunt_{n:08d}.py"
+        case_id, path = f"hunt/planted-{n}-{n:08d}", tmp_path / folder / "cases" / f"hunt_{n:08d}.py"
         path.write_text(case_module(f, *_pair(body), case_id=case_id, origin="passcheck hunt"))
         module = str(path.relative_to(tmp_path))  # as hunt --out h records it, relative to where it ran
         signatures[sig.key] = {
@@ -122,7 +121,13 @@ def test_a_hunt_folder_with_several_saved_pairs_bundles_each(tmp_path):
             "found_on": {"base": "base", "form": "uncommon", "pass": pass_id, "message": f.message},
         }
     state = {"version": 1, "scope": {}, "items": [], "signatures": signatures, "coarse": {}}
-    (tmp_path / "h" / "hunt-state.json").write_text(json.dumps(state))
+    (tmp_path / folder / "hunt-state.json").write_text(json.dumps(state))
+
+
+def test_a_hunt_folder_with_several_saved_pairs_bundles_each(tmp_path):
+    """Two pairs saved as a hunt saves them (case modules in cases/, hunt-state.json): each candidate's
+    forms are rebuilt from its module without registering any case twice."""
+    _saved_hunt(tmp_path, "h")
     t = subprocess.run(
         [sys.executable, "-m", "passcheck", "triage", "h", "--out", "t"],
         cwd=tmp_path,
@@ -131,6 +136,28 @@ def test_a_hunt_folder_with_several_saved_pairs_bundles_each(tmp_path):
         timeout=900,
     )
     assert t.returncode == 0, t.stderr
+    cands = [json.loads(p.read_text()) for p in sorted((tmp_path / "t").glob("*/candidate.json"))]
+    said = [(c["cases"], c["status"], c["why"]) for c in cands]
+    assert cands and all(c["status"] == "reproduced" for c in cands), said
+    assert {case for c in cands for case in c["cases"]} == {"hunt/planted-0-00000000", "hunt/planted-1-00000001"}
+
+
+def test_two_hunt_folders_that_saved_one_signature_triage_together(tmp_path):
+    """Two hunts that found the same signature saved its pair under one case id, each in its own folder (and
+    one of them a different pair): one triage over both folders bundles it once, no "duplicate case id"."""
+    _saved_hunt(tmp_path, "h1")
+    _saved_hunt(tmp_path, "h2")
+    _saved_hunt(
+        tmp_path, "h3", bodies=("r = Relu(x)\n  y = Identity(r)", "i = Identity(x)\n  j = Identity(i)\n  y = Relu(j)")
+    )
+    t = subprocess.run(
+        [sys.executable, "-m", "passcheck", "triage", "h1", "h2", "h3", "--out", "t"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert t.returncode == 0 and "duplicate" not in t.stderr, t.stderr
     cands = [json.loads(p.read_text()) for p in sorted((tmp_path / "t").glob("*/candidate.json"))]
     said = [(c["cases"], c["status"], c["why"]) for c in cands]
     assert cands and all(c["status"] == "reproduced" for c in cands), said
