@@ -211,6 +211,7 @@ def handle(args) -> int:
             from passcheck.errors import PasscheckError
 
             raise PasscheckError("--vary-kind chooses neighbours: it cannot go with --no-variation")
+        _check_vary_kinds(args.vary_kind)
         scope["vary_kinds"] = sorted(set(args.vary_kind))
     guide = not args.no_guidance and not args.env  # with --env no pass runs here: nothing to guide by
     if guide:  # absent from the scope of a hunt without it (and of one written before it existed)
@@ -416,3 +417,26 @@ def summarize(store, known, over: str, ended, seconds: float | None, args) -> di
         n = baseline.write(args.write_baseline, store.signatures, known)
         print(f"passcheck hunt: wrote {n} signatures to {args.write_baseline}", file=sys.stderr)
     return new
+
+
+def _check_vary_kinds(globs) -> None:
+    """Refuse a ``--vary-kind`` glob whose family part (before the first ``-``) names no variation family: a
+    typo would otherwise give a hunt of no item that exits 0.
+
+    Raises:
+        PasscheckError: the glob and the families.
+    """
+    import fnmatch
+
+    from passcheck.errors import PasscheckError
+    from passcheck.hunt import vary_int
+    from passcheck.hunt.variation import ELEM_KINDS, FAMILIES, SHAPE_KINDS, VALUE_KINDS
+
+    fixed = (*VALUE_KINDS, *SHAPE_KINDS, *vary_int.KINDS, *ELEM_KINDS, "opt-fill", "expose", "fanout")
+    for glob in globs:
+        named_family = "-" in glob and fnmatch.filter(FAMILIES, glob.split("-", 1)[0])  # attr-<name>, bind-…
+        if not named_family and not fnmatch.filter(fixed, glob):
+            raise PasscheckError(
+                f"--vary-kind {glob!r} matches no variation kind; kinds are <family>[-<detail>], families: "
+                + ", ".join(FAMILIES)
+            )

@@ -119,9 +119,12 @@ def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
     return out
 
 
+#: The variation families: a kind is ``<family>`` or ``<family>-<detail>``.
+FAMILIES = ("value", "shape", "int", "attr", "elem", "opt", "expose", "fanout", "cast", "transpose", "bind", "feed")
+
+
 def family(form: str) -> str:
-    """The variation family of ``form``: ``value``, ``shape``, ``int``, ``attr``, ``elem``, ``opt``, ``expose``,
-    ``fanout``, ``cast``, ``transpose``, ``bind`` or ``feed``."""
+    """The variation family of ``form``: one of :data:`FAMILIES`."""
     return kind(form)[len(PREFIX) :].split("-", 1)[0]
 
 

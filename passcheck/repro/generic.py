@@ -318,7 +318,7 @@ def script(finding, claim, call, a, b, feeds: Sequence[Mapping] = ()) -> tuple[s
         apply=call.source,
         helpers="\n\n".join(helpers[h] for h in claim.helpers) + ("\n" if claim.helpers else ""),
         versions="'onnx', onnx.__version__, '| onnxruntime', ort.__version__, '| numpy', np.__version__"
-        + "".join(f", '| {m}', {m}.__version__" for m in call.needs if m in VERSIONED_EXTRAS),
+        + "".join(f", '| {m}', {m.replace('-', '_')}.__version__" for m in call.needs if m in VERSIONED_EXTRAS),
         body=claim.body.strip("\n"),
     )
     return text, how

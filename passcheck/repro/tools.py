@@ -112,8 +112,8 @@ _PYTHON_TOOLS = {
     "onnxslim:slim": ("onnxslim.slim(model)", "onnxslim"),
     "onnxoptimizer:optimize": ("onnxoptimizer.optimize(model)", "onnxoptimizer"),
 }
-#: Packages a script imports under their own name and whose version it prints beside onnx's.
-VERSIONED_EXTRAS = ("onnxscript", *(package for _, package in _PYTHON_TOOLS.values()))
+#: Packages whose version a script prints beside onnx's (imported as the name with ``-`` → ``_``).
+VERSIONED_EXTRAS = ("onnxscript", "onnx-ir", *(package for _, package in _PYTHON_TOOLS.values()))
 
 
 def tool_call(pass_id: str, model=None) -> ToolCall | None:
@@ -175,6 +175,8 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
                 "import onnxscript\nfrom onnxscript.rewriter.ort_fusions import optimize_for_ort",
             ),
         }
+        if name == "rewrite-opt-in" or name.startswith("rule-"):
+            return _rules_call(name)
         if name not in calls:
             return None
         call, imp = calls[name]
@@ -202,6 +204,26 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
                 _ORT_OPTIMIZE.format(level=LEVELS[name]), f"onnxruntime's graph optimizer at {LEVELS[name]}"
             )
     return None
+
+
+def _rules_call(name: str) -> ToolCall | None:
+    """``onnxscript:rule-NAME`` / ``onnxscript:rewrite-opt-in`` (:mod:`passcheck.passes.onnxscript_rules`): the
+    rewrite with the exported rules by name, each rule set expanded as the adapter expands it."""
+    from passcheck.passes import onnxscript_rules
+
+    names = onnxscript_rules.opt_in() if name == "rewrite-opt-in" else [onnxscript_rules.exported().get(name[5:])]
+    if not names or None in names:
+        return None
+    terms = ", ".join(f"*_rules(common.{n})" for n in names)
+    source = (
+        "def _rules(obj):\n"
+        "    obj = obj() if callable(obj) and not hasattr(obj, 'try_rewrite') else obj\n"
+        "    return list(obj.rules) if hasattr(obj, 'rules') else [obj]\n\n\n"
+        f"def apply(model):\n    return onnxscript.rewriter.rewrite(model, [{terms}])\n"
+    )
+    doc = f"onnxscript.rewriter.rewrite(model, [{', '.join(f'rules.common.{n}' for n in names)}])"
+    imports = ("import onnxscript", "import onnxscript.rewriter", "from onnxscript.rewriter.rules import common")
+    return ToolCall(source, doc, imports, ("onnxscript",))
 
 
 def _inliner_call(name: str) -> ToolCall | None:

@@ -11,6 +11,7 @@ from passcheck.repro.tools import package, tool_call
 from tests.passes._helpers import script_apply
 from tests.passes.test_onnx_inliner import MODEL as FUNCTION_MODEL
 from tests.passes.test_onnx_ir_common import MODEL as IR_MODEL
+from tests.passes.test_onnxscript_rules import _matmul_add
 from tests.passes.test_ort_transformers import GELU as FUSION_MODEL
 
 CASES = [
@@ -19,6 +20,8 @@ CASES = [
     ("onnx:inline-local-functions", FUNCTION_MODEL),
     ("onnx:inline-schema-functions", FUNCTION_MODEL),
     ("ort-transformers:bert", FUSION_MODEL),
+    ("onnxscript:rule-matmul-add-to-gemm", _matmul_add()),
+    ("onnxscript:rewrite-opt-in", _matmul_add()),
 ]
 
 
@@ -36,5 +39,6 @@ def test_the_script_call_gives_the_adapters_model(pass_id, model, tmp_path):
 
 def test_unknown_variants_have_no_call_and_packages_are_named():
     assert tool_call("onnx-ir:no-such-pass") is None and tool_call("ort-transformers:unet") is None
+    assert tool_call("onnxscript:rule-no-such") is None
     assert package("onnx-ir:name-fix") == "onnx-ir" and package("ort-transformers:bert") == "onnxruntime"
     assert package("onnx:inline-local-functions") == "onnx"
