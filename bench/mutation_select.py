@@ -40,6 +40,7 @@ import ast
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -260,7 +261,8 @@ def read_map(work: Path, modules: list[str]) -> dict:
     combined = subprocess.run(
         [sys.executable, "-m", "coverage", "combine", rc, "-q"], cwd=work, env=env, capture_output=True, text=True
     )
-    unusable = [line for line in (combined.stdout + combined.stderr).splitlines() if "Couldn't use data file" in line]
+    said = combined.stdout + combined.stderr
+    unusable = sorted(set(re.findall(r"(?:Couldn't use data file|Data file) '([^']+)'", said)))
     if unusable:  # a process killed while coverage wrote its file; a worker's sealed copy (mutation_contexts) stays
         print(f"line → tests map: {len(unusable)} coverage data files unreadable, skipped:", *unusable, sep="\n  ")
     report = cov / "report.json"
