@@ -390,24 +390,27 @@ def _write_outputs(
     print(f"report written to {args.report}")
 
 
-def _print_stale(args: argparse.Namespace, stale: list[dict]) -> None:
-    """Say how many mutants have only stale rows, per module, write them to ``--stale-list`` (TSV: module,
-    line, operator, occurrence, run) and print the one command that judges only them."""
+def _print_stale(args: argparse.Namespace, stale: list[dict], unjudged: list[dict] = ()) -> None:
+    """Say how many mutants have only stale rows, per module; write them, and the ``unjudged`` ones (no row
+    at all), to ``--stale-list`` (TSV: module, line, operator, occurrence, run; a file ``--rerun`` reads)
+    and print the one command that judges exactly those."""
     per_module = Counter(r["module"] for r in stale)
     print(
         f"stale: {len(stale)} mutants whose newest row was judged on other content of their module"
         + "".join(f"\n  {m}: {n}" for m, n in sorted(per_module.items()))
     )
+    listed = sorted(
+        [*stale, *unjudged], key=lambda r: (r["module"], int(r["line"]), r["operator"], int(r["occurrence"]))
+    )
     args.stale_list.parent.mkdir(parents=True, exist_ok=True)
     with args.stale_list.open("w") as fh:
         fh.write("module\tline\toperator\toccurrence\trun\n")
-        for r in sorted(stale, key=lambda r: (r["module"], int(r["line"]), r["operator"], int(r["occurrence"]))):
-            fh.write(f"{r['module']}\t{r['line']}\t{r['operator']}\t{r['occurrence']}\t{r.get('run', '?')}\n")
-    if stale:
-        print(
-            f"  listed in {args.stale_list}; judge only them: python bench/mutation_score.py --stale --paths "
-            + " ".join(sorted(per_module))
-        )
+        for r in listed:
+            fh.write(f"{r['module']}\t{r['line']}\t{r['operator']}\t{r['occurrence']}\t{r.get('run', '-')}\n")
+    if listed:
+        more = f" and the {len(unjudged)} without a row" if unjudged else ""
+        command = f"python bench/mutation_score.py --rerun {args.stale_list}"
+        print(f"  listed{more} in {args.stale_list}; judge only them: {command}")
 
 
 def _summarize_only(args: argparse.Namespace, argv: list[str]) -> int:
@@ -423,6 +426,7 @@ def _summarize_only(args: argparse.Namespace, argv: list[str]) -> int:
     results = list(newest.values())
     annotation: Counter = Counter()
     missing: Counter = Counter()
+    unjudged: list[dict] = []
     total = 0
     if args.report:
         try:
@@ -438,7 +442,14 @@ def _summarize_only(args: argparse.Namespace, argv: list[str]) -> int:
         found, annotation, _ = _enumerate(groups, scopes)
         kept = mutation_select.selective([s for s, _ in found])
         total = len(kept)
-        missing = Counter(str(s.module_path) for s in kept if _key(s) not in newest)
+        absent = [s for s in kept if _key(s) not in newest]
+        missing = Counter(str(s.module_path) for s in absent)
+        unjudged = [
+            {"module": m, "line": s.start_pos[0], "operator": o, "occurrence": n}
+            for s in absent
+            if (k := _key(s)) not in stale
+            for m, o, n in [k]
+        ]
         modules = {str(s.module_path) for s, _ in found} | set(annotation)
         results = [r for r in results if r["module"] in modules]
         stale = {k: r for k, r in stale.items() if r["module"] in modules}
@@ -451,7 +462,7 @@ def _summarize_only(args: argparse.Namespace, argv: list[str]) -> int:
         f"{len(results)} mutants with a row judged on their module's current content ({len(rows)} rows, the "
         f"newest such row of each mutant counted); {took / max(1, len(results)):.1f} s per mutant (one worker's time)"
     )
-    _print_stale(args, list(stale.values()))
+    _print_stale(args, list(stale.values()), unjudged)
     if args.report:
         print(f"{sum(missing.values())} of {total} mutants of the selective set have no row")
     outputs = (args, per_module, survivors, results, ratio)

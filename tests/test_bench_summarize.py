@@ -53,7 +53,7 @@ def test_a_summary_report_counts_the_selective_mutants_without_a_row_per_module(
     report.write_text("# Score\n\nhand-written history\n")
     ms = _bench("mutation_score")
     argv = ["--summarize", str(results), "--paths", "passcheck/runtime/graph_index.py"]
-    argv += ["--survivors", str(tmp_path / "s.tsv"), "--markdown", str(report)]
+    argv += ["--survivors", str(tmp_path / "s.tsv"), "--markdown", str(report), "--stale-list", str(tmp_path / "l.tsv")]
     ms.main(argv)
     out = capsys.readouterr().out
     groups, scopes = ms._groups(ms._args(argv))
@@ -66,6 +66,7 @@ def test_a_summary_report_counts_the_selective_mutants_without_a_row_per_module(
     )
     missing = len(selective) - rowed
     assert f"{missing} of {len(selective)} mutants of the selective set have no row" in out
+    assert len((tmp_path / "l.tsv").read_text().splitlines()) == 1 + missing  # the ones to judge, for --rerun
     text = report.read_text()
     assert "hand-written history" in text and "python bench/mutation_score.py --summarize" in text
     line = next(x for x in text.splitlines() if x.startswith("| `passcheck/runtime/graph_index.py`"))
@@ -88,7 +89,7 @@ def test_a_row_judged_on_other_content_of_its_module_is_stale_listed_and_not_cou
     out = capsys.readouterr().out
     assert "killed ratio: 1/2 = 50.0%" in out  # k0 and k1 only
     assert "stale: 2 mutants whose newest row was judged on other content of their module" in out
-    assert "python bench/mutation_score.py --stale --paths passcheck/runtime/graph_index.py" in out
+    assert f"judge only them: python bench/mutation_score.py --rerun {listed}" in out
     rows = [line.split("\t") for line in listed.read_text().splitlines()[1:]]
     assert [(r[0], r[3]) for r in rows] == [
         ("passcheck/runtime/graph_index.py", "2"),
