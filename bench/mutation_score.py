@@ -390,13 +390,18 @@ def _write_outputs(
     print(f"report written to {args.report}")
 
 
-def _print_stale(args: argparse.Namespace, stale: list[dict], unjudged: list[dict] = ()) -> None:
+def _print_stale(
+    args: argparse.Namespace,
+    stale: list[dict],
+    unjudged: list[dict] = (),
+    why: str = "on other content of their module",
+) -> None:
     """Say how many mutants have only stale rows, per module; write them, and the ``unjudged`` ones (no row
     at all), to ``--stale-list`` (TSV: module, line, operator, occurrence, run; a file ``--rerun`` reads)
     and print the one command that judges exactly those."""
     per_module = Counter(r["module"] for r in stale)
     print(
-        f"stale: {len(stale)} mutants whose newest row was judged on other content of their module"
+        f"stale: {len(stale)} mutants whose newest row was judged {why}"
         + "".join(f"\n  {m}: {n}" for m, n in sorted(per_module.items()))
     )
     listed = sorted(
@@ -541,7 +546,7 @@ def main(argv: list[str] | None = None) -> int:
             mutants = _keyed(_mutants(chosen, selector, args.keyword))
         if args.stale:
             mutants = [m for m in mutants if m.key in stale]
-        _print_stale(args, [judged[k] for k in stale])
+        _print_stale(args, [judged[k] for k in stale], why="under another key (module, test files or tools)")
         results = [known[m.result_key] for m in mutants if m.result_key in known]
         # cheapest first (the seconds its tests took in the map): a session's time gives the most results
         todo = [] if args.dry else sorted((m for m in mutants if m.result_key not in known), key=lambda m: m.budget)

@@ -379,7 +379,7 @@ def test_a_run_reuses_the_results_whose_key_is_unchanged_and_judges_only_the_res
     results.write_text("".join(json.dumps(r) + "\n" for r in rows))
     ms.main([*argv, "--results", str(results), "--stale"])  # the second only: the third never had a row
     out = capsys.readouterr().out
-    assert "stale: 1 mutants whose newest row was judged on other content of their module" in out
+    assert "stale: 1 mutants whose newest row was judged under another key (module, test files or tools)" in out
     assert (tmp_path / "stale.tsv").read_text().splitlines()[1].split("\t")[:4] == [
         second.module,
         str(second.line),
