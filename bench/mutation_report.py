@@ -76,7 +76,11 @@ def render(per_module: dict[str, Counter], survivors: list[tuple], f: Figures) -
             else " under their current key"
         )
         + f"; {f.remaining} left (column `no result`), {f.stale} of them with only stale rows"
-        + (" (`python bench/mutation_score.py --stale` judges only those)." if f.stale else "."),
+        + (
+            " (`python bench/mutation_score.py --rerun bench/mutation_stale.txt` judges exactly the ones left)."
+            if f.command
+            else " (`python bench/mutation_score.py --stale` judges only those)."
+        ),
         f"- This report: {f.judged} results, {f.reused} reused from earlier runs, {f.run_now} judged now; "
         f"{f.wall / 60:.1f} min wall now, {f.worker_seconds / 3600:.2f} h of worker time in all its results.",
         "- Results by run (date, commit): " + "; ".join(f"{run}: {n}" for run, n in sorted(f.runs.items())) + ".",
