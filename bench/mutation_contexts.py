@@ -14,7 +14,11 @@ Loaded twice, only when ``bench/mutation_score.py`` builds its map (never by the
   worker and forked child runs each job through: inside a worker (``PASSCHECK_IN_WORKER``) each job
   runs in the context of the test named in the context file at that moment (a worker outlives the
   test that started it), and the data is saved after the job, because workers end by SIGKILL, never
-  through ``atexit``.
+  through ``atexit``. Coverage writes its SQLite file in place without a journal, so a worker killed
+  while it writes there again (a later flush, the save of ``os._exit``, its parent's death) leaves a
+  file ``coverage combine`` cannot read, and every job the worker ran before is lost with it: after
+  each job's save a complete copy is published under a name of its own (:func:`_seal`, written
+  beside and renamed over, so a copy is whole or absent), and combining reads it.
 
 Lines that run at import time carry the empty context: no single test claims them.
 """
@@ -25,6 +29,7 @@ import importlib.abc
 import importlib.machinery
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -59,8 +64,20 @@ def _wrap(timed):
         finally:
             cov.switch_context("")
             cov.save()
+            _seal(cov)
 
     return timed_in_test_context
+
+
+def _seal(cov) -> None:
+    """Publish a copy of ``cov``'s data file, as saved now, as ``<data file>.sealed.<pid>`` (one per
+    process, replaced after each job; a name ``coverage combine`` reads): complete or absent, since
+    it is written under a name combining skips and renamed."""
+    live = Path(cov.get_data().data_filename())
+    base = Path(cov.config.data_file)
+    tmp = base.parent / f"_sealing.{os.getpid()}"
+    shutil.copyfile(live, tmp)
+    os.replace(tmp, base.parent / f"{base.name}.sealed.{os.getpid()}")
 
 
 class _Loader(importlib.abc.Loader):

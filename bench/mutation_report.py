@@ -42,6 +42,8 @@ class Figures:
     ratio: float
     #: the command line that wrote the report (shown when set)
     command: str = ""
+    #: mutants whose newest row is stale (judged on other content of their module, or under another key)
+    stale: int = 0
 
 
 def _reason(row: tuple) -> str:
@@ -67,9 +69,18 @@ def render(per_module: dict[str, Counter], survivors: list[tuple], f: Figures) -
         "annotation-only mutants excluded; a line no test runs counts as survived).",
         *([f"- Made by `{f.command}`."] if f.command else []),
         f"- Full run: {f.total - f.remaining} of {f.total} mutants of the selective set have a result"
-        + (" (newest row per mutant, its key not checked: `--dry --report` checks it)" if f.command else "")
-        + ("" if f.command else " under their current key")
-        + f"; {f.remaining} left (column `no result`).",
+        + (
+            " judged on their module's current content (newest such row per mutant; tests and tools: `--dry "
+            "--report` checks the full key)"
+            if f.command
+            else " under their current key"
+        )
+        + f"; {f.remaining} left (column `no result`), {f.stale} of them with only stale rows"
+        + (
+            " (`python bench/mutation_score.py --rerun bench/mutation_stale.txt` judges exactly the ones left)."
+            if f.command
+            else " (`python bench/mutation_score.py --stale` judges only those)."
+        ),
         f"- This report: {f.judged} results, {f.reused} reused from earlier runs, {f.run_now} judged now; "
         f"{f.wall / 60:.1f} min wall now, {f.worker_seconds / 3600:.2f} h of worker time in all its results.",
         "- Results by run (date, commit): " + "; ".join(f"{run}: {n}" for run, n in sorted(f.runs.items())) + ".",

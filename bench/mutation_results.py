@@ -14,8 +14,10 @@ all of these are:
 
 The rest of the tree (rewrites under ``passcheck/mutations/``, other modules, other tests) is not in
 the key: a result survives unrelated changes, and sessions accumulate a full run. A row judged on
-another key stays in the file, out of every table. Later rows of a key replace earlier ones; a summary
-of the file (:func:`by_mutant`) keeps the newest row of each mutant, whatever its key.
+another key stays in the file, out of every table. Later rows of a key replace earlier ones. A summary
+of the file without the map (``--summarize``) counts the newest row of each mutant among the rows judged
+on its module's current content (:func:`split_stale`: a row's ``module_sha``, or for older rows the
+module at their run's commit); the others are stale and their mutants have no result.
 """
 
 from __future__ import annotations
@@ -33,7 +35,19 @@ RESULTS = ROOT / "bench" / "results" / "mutation.jsonl"
 #: Distributions whose versions are part of every key (besides Python's).
 TOOLS = ("onnx", "onnxruntime", "onnxscript", "onnx-ir", "numpy", "protobuf")
 #: Row fields kept for a killed or timed-out mutant (a survivor also keeps its changed line).
-KILLED_FIELDS = ("key", "module", "line", "operator", "occurrence", "outcome", "seconds", "tests", "killer", "run")
+KILLED_FIELDS = (
+    "key",
+    "module",
+    "module_sha",
+    "line",
+    "operator",
+    "occurrence",
+    "outcome",
+    "seconds",
+    "tests",
+    "killer",
+    "run",
+)
 SURVIVOR_FIELDS = KILLED_FIELDS + ("before", "after", "context", "note")
 
 
@@ -127,6 +141,38 @@ def by_mutant(rows: list[dict]) -> dict[tuple[str, str, int], dict]:
     """(module, operator, occurrence) → row, the last row of a mutant winning whatever its key: a mutant
     judged again after its module, tests or tools changed (a new key) counts once, with its newest verdict."""
     return {(r["module"], r["operator"], int(r["occurrence"])): r for r in rows}
+
+
+def judged_on(row: dict, root: Path = ROOT, _at: dict | None = None) -> str | None:
+    """The content hash (as :meth:`Hasher.file`) of the module ``row`` was judged on: its ``module_sha``;
+    for a row written before rows had one, the module's content at the commit of its ``run`` when that
+    tree was clean (``git show COMMIT:MODULE``; ``_at`` caches them per commit and module); None when
+    unknown (a ``+`` commit, one this repository lacks)."""
+    if row.get("module_sha"):
+        return row["module_sha"]
+    parts = str(row.get("run", "")).split()
+    if len(parts) != 2 or parts[1].endswith("+") or parts[1] == "?":
+        return None
+    at = (parts[1], row["module"])
+    if _at is None or at not in _at:
+        shown = subprocess.run(["git", "show", f"{at[0]}:{at[1]}"], cwd=root, capture_output=True)
+        found = _sha(shown.stdout) if shown.returncode == 0 else None
+        if _at is None:
+            return found
+        _at[at] = found
+    return _at[at]
+
+
+def split_stale(rows: list[dict], root: Path = ROOT) -> tuple[list[dict], list[dict]]:
+    """(``rows`` judged on the content their module has now under ``root``, the stale rest), each in
+    order. A row counts only while its module is unchanged (and so its mutated line: a mutant is its
+    operator and occurrence in that content); whether its tests or tools changed too only ``--dry``
+    tells, from the full key (:func:`result_key`), which needs the map."""
+    hasher, at = Hasher(root), {}
+    current, stale = [], []
+    for r in rows:
+        (current if judged_on(r, root, at) == hasher.file(r["module"]) else stale).append(r)
+    return current, stale
 
 
 def small(row: dict) -> dict:

@@ -24,10 +24,12 @@ seconds its tests took in the map's coverage run when longer), *survived* when t
 Prints the counts per module, the killed ratio and an estimate of a full run (the measured seconds
 per mutant × the mutants of the selective set / workers); appends every judged mutant to
 ``--results`` as a JSON line (``--summarize FILE`` prints the table of such a file, of a run under
-way or stopped: the newest row of each mutant; with ``--report``, into the markdown file too, with each
-module's mutants that have no row); writes every survivor to ``--survivors`` (tab-separated: module, line, operator,
-occurrence, before, after, reason, outcome). The reason comes from ``bench/mutation_equivalent.toml``
-for survivors known to be equivalent (same behaviour for every input; matched on the changed line's
+way or stopped: the newest row of each mutant among those judged on its module's current content, the
+others stale, listed in ``--stale-list`` with the command that judges only them; with ``--report``,
+into the markdown file too, with each module's mutants that have no such row); writes every survivor
+to ``--survivors`` (tab-separated: module, line, operator, occurrence, before, after, reason,
+outcome). The reason comes from ``bench/mutation_equivalent.toml`` for survivors known to be
+equivalent (same behaviour for every input; matched on the changed line's
 text, so an entry stops matching, and ``tests/test_bench_scripts.py`` fails, once its line
 changes); empty means the suite is too weak there. Equivalent survivors are left out of the killed
 ratio. A mutant inside an annotation of a module with ``from __future__ import annotations`` (never
@@ -43,6 +45,8 @@ Not part of CI: mutation testing is CPU-heavy. Examples::
     python bench/mutation_score.py --rerun bench/mutation_survivors.txt  # after adding tests
 
 ``--rerun`` runs only the survivors of an earlier run (tests only added: killed stays killed).
+``--stale`` judges only the mutants that have rows but none under their current key (after a merge that
+changed their modules): every run prints how many there are, per module, and lists them.
 
 Results accumulate across sessions and trees: ``--results`` (default the committed
 ``bench/results/mutation.jsonl``) gets a small row per judged mutant, keyed by
@@ -170,6 +174,18 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         type=Path,
         help="print the table of a --results file, the newest row of each mutant, and exit (no run; "
         "with --report, write it to the markdown file too)",
+    )
+    p.add_argument(
+        "--stale",
+        action="store_true",
+        help="judge only the mutants that have rows but none under their current key (their module, tests "
+        "or tools changed since)",
+    )
+    p.add_argument(
+        "--stale-list",
+        type=Path,
+        default=ROOT / "bench" / "mutation_stale.txt",
+        help="where to list the mutants whose rows are all stale (TSV)",
     )
     p.add_argument("--keep", action="store_true", help="keep the temporary tree copies")
     return p.parse_args(argv)
@@ -374,6 +390,34 @@ def _write_outputs(
     print(f"report written to {args.report}")
 
 
+def _print_stale(
+    args: argparse.Namespace,
+    stale: list[dict],
+    unjudged: list[dict] = (),
+    why: str = "on other content of their module",
+) -> None:
+    """Say how many mutants have only stale rows, per module; write them, and the ``unjudged`` ones (no row
+    at all), to ``--stale-list`` (TSV: module, line, operator, occurrence, run; a file ``--rerun`` reads)
+    and print the one command that judges exactly those."""
+    per_module = Counter(r["module"] for r in stale)
+    print(
+        f"stale: {len(stale)} mutants whose newest row was judged {why}"
+        + "".join(f"\n  {m}: {n}" for m, n in sorted(per_module.items()))
+    )
+    listed = sorted(
+        [*stale, *unjudged], key=lambda r: (r["module"], int(r["line"]), r["operator"], int(r["occurrence"]))
+    )
+    args.stale_list.parent.mkdir(parents=True, exist_ok=True)
+    with args.stale_list.open("w") as fh:
+        fh.write("module\tline\toperator\toccurrence\trun\n")
+        for r in listed:
+            fh.write(f"{r['module']}\t{r['line']}\t{r['operator']}\t{r['occurrence']}\t{r.get('run', '-')}\n")
+    if listed:
+        more = f" and the {len(unjudged)} without a row" if unjudged else ""
+        command = f"python bench/mutation_score.py --rerun {args.stale_list}"
+        print(f"  listed{more} in {args.stale_list}; judge only them: {command}")
+
+
 def _summarize_only(args: argparse.Namespace, argv: list[str]) -> int:
     """``--summarize FILE``: the table of the newest row of each mutant (module, operator, occurrence) in a
     results file, whatever its key (rows of keys no longer current included: ``--dry`` tells them apart),
@@ -381,10 +425,13 @@ def _summarize_only(args: argparse.Namespace, argv: list[str]) -> int:
     column: the selective set's mutants of each module (``--paths``, default the map's) without a row, which
     needs cosmic-ray to enumerate them."""
     rows = mutation_results.load(args.summarize)
-    newest = mutation_results.by_mutant(rows)
+    current, old = mutation_results.split_stale(rows, ROOT)
+    newest = mutation_results.by_mutant(current)
+    stale = {k: r for k, r in mutation_results.by_mutant(old).items() if k not in newest}
     results = list(newest.values())
     annotation: Counter = Counter()
     missing: Counter = Counter()
+    unjudged: list[dict] = []
     total = 0
     if args.report:
         try:
@@ -400,18 +447,27 @@ def _summarize_only(args: argparse.Namespace, argv: list[str]) -> int:
         found, annotation, _ = _enumerate(groups, scopes)
         kept = mutation_select.selective([s for s, _ in found])
         total = len(kept)
-        missing = Counter(str(s.module_path) for s in kept if _key(s) not in newest)
+        absent = [s for s in kept if _key(s) not in newest]
+        missing = Counter(str(s.module_path) for s in absent)
+        unjudged = [
+            {"module": m, "line": s.start_pos[0], "operator": o, "occurrence": n}
+            for s in absent
+            if (k := _key(s)) not in stale
+            for m, o, n in [k]
+        ]
         modules = {str(s.module_path) for s, _ in found} | set(annotation)
         results = [r for r in results if r["module"] in modules]
+        stale = {k: r for k, r in stale.items() if r["module"] in modules}
     per_module, survivors = _summary(results, annotation, _equivalent(args.equivalent))
     for module, n in missing.items():
         per_module[module]["no result"] += n
     ratio = _report(per_module, args)
     took = sum(r["seconds"] for r in results)
     print(
-        f"{len(results)} mutants with a row ({len(rows)} rows, the newest of each mutant counted); "
-        f"{took / max(1, len(results)):.1f} s per mutant (one worker's time)"
+        f"{len(results)} mutants with a row judged on their module's current content ({len(rows)} rows, the "
+        f"newest such row of each mutant counted); {took / max(1, len(results)):.1f} s per mutant (one worker's time)"
     )
+    _print_stale(args, list(stale.values()), unjudged)
     if args.report:
         print(f"{sum(missing.values())} of {total} mutants of the selective set have no row")
     outputs = (args, per_module, survivors, results, ratio)
@@ -424,6 +480,7 @@ def _summarize_only(args: argparse.Namespace, argv: list[str]) -> int:
         remaining=sum(missing.values()),
         wall=0.0,
         command="python bench/mutation_score.py " + " ".join(argv),
+        stale=len(stale),
     )
     return 0 if ratio >= args.target else 1
 
@@ -482,9 +539,14 @@ def main(argv: list[str] | None = None) -> int:
         every_mutant = _keyed(_mutants(kept, selector, args.keyword))
         in_full = {m.key: m for m in every_mutant}
         pending_full = [m for m in every_mutant if m.result_key not in known]
+        judged = mutation_results.by_mutant(rows)
+        stale = {m.key for m in pending_full if m.key in judged}  # rows, none under the current key
         mutants = [in_full.get(_key(s)) for s, _ in chosen]
         if any(m is None for m in mutants):  # --rerun of a mutant outside the selective set
             mutants = _keyed(_mutants(chosen, selector, args.keyword))
+        if args.stale:
+            mutants = [m for m in mutants if m.key in stale]
+        _print_stale(args, [judged[k] for k in stale], why="under another key (module, test files or tools)")
         results = [known[m.result_key] for m in mutants if m.result_key in known]
         # cheapest first (the seconds its tests took in the map): a session's time gives the most results
         todo = [] if args.dry else sorted((m for m in mutants if m.result_key not in known), key=lambda m: m.budget)
@@ -502,9 +564,11 @@ def main(argv: list[str] | None = None) -> int:
             args.results.parent.mkdir(parents=True, exist_ok=True)
         out = args.results.open("a") if todo else None
         run = f"{time.strftime('%Y-%m-%d', time.gmtime())} {mutation_results.commit(ROOT)}"
+        hasher = mutation_results.Hasher(ROOT)
 
         def done(m: mutation_run.Mutant) -> None:
             row = dataclasses.asdict(m) | {"key": m.result_key, "tests": len(m.tests), "run": run}
+            row["module_sha"] = hasher.file(m.module)
             row = mutation_results.small(row)
             with lock:
                 results.append(row)
@@ -572,6 +636,7 @@ def main(argv: list[str] | None = None) -> int:
         run_now=len(now),
         remaining=remaining,
         wall=wall,
+        stale=len(stale - {m.key for m in mutants if m.result_key in judged_now}),
     )
     return 0 if ratio >= args.target else 1
 

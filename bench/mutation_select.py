@@ -40,6 +40,7 @@ import ast
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -150,11 +151,16 @@ def selective(specs: list, root: Path = ROOT) -> list:
     return out
 
 
+def _plugin() -> bytes:
+    """The coverage plugin's source (``bench/mutation_contexts.py``): a map it built is only as good as it."""
+    return (ROOT / "bench" / "mutation_contexts.py").read_bytes()
+
+
 def source_hash(root: Path, targets: list[str]) -> str:
-    """sha256 of what the map depends on: every ``.py`` of ``passcheck/`` and ``cases/``, of the test
-    ``targets`` (files or folders), and every ``.py`` of ``tests/`` not named ``test_*`` (conftest,
-    shared helpers); a test file outside the targets does not change it."""
-    h = hashlib.sha256("\n".join(targets).encode())
+    """sha256 of what the map depends on: the coverage plugin, every ``.py`` of ``passcheck/`` and
+    ``cases/``, of the test ``targets`` (files or folders), and every ``.py`` of ``tests/`` not named
+    ``test_*`` (conftest, shared helpers); a test file outside the targets does not change it."""
+    h = hashlib.sha256("\n".join(targets).encode() + _plugin())
     paths = {t.split("::")[0] for t in targets}
     for folder in ("passcheck", "cases", "tests"):
         for f in sorted((root / folder).rglob("*.py")):
@@ -167,10 +173,11 @@ def source_hash(root: Path, targets: list[str]) -> str:
 
 
 def source_parts(root: Path, targets: list[str], modules: list[str]) -> tuple[str, dict[str, str]]:
-    """(sha256 of what every test's coverage depends on: the mutated ``modules``' names, every ``.py`` of
-    ``passcheck/`` and ``cases/`` and of ``tests/`` not named ``test_*``; {test file of the ``targets``:
-    its sha256}). Two maps of one base differ only in the contexts of the test files whose hashes differ."""
-    h = hashlib.sha256("\n".join(modules).encode())
+    """(sha256 of what every test's coverage depends on: the coverage plugin, the mutated ``modules``'
+    names, every ``.py`` of ``passcheck/`` and ``cases/`` and of ``tests/`` not named ``test_*``; {test
+    file of the ``targets``: its sha256}). Two maps of one base differ only in the contexts of the test
+    files whose hashes differ."""
+    h = hashlib.sha256("\n".join(modules).encode() + _plugin())
     paths = {t.split("::")[0].rstrip("/") for t in targets}
     files: dict[str, str] = {}
     for folder in ("passcheck", "cases", "tests"):
@@ -251,7 +258,13 @@ def read_map(work: Path, modules: list[str]) -> dict:
     env = dict(os.environ, PYTHONPATH=str(cov / "plugin"))
     rc = f"--rcfile={cov / 'rc'}"
     # exits 1 with "No data to combine" when already combined; a real failure shows in the report below
-    subprocess.run([sys.executable, "-m", "coverage", "combine", rc, "-q"], cwd=work, env=env, check=False)
+    combined = subprocess.run(
+        [sys.executable, "-m", "coverage", "combine", rc, "-q"], cwd=work, env=env, capture_output=True, text=True
+    )
+    said = combined.stdout + combined.stderr
+    unusable = sorted(set(re.findall(r"(?:Couldn't use data file|Data file) '([^']+)'", said)))
+    if unusable:  # a process killed while coverage wrote its file; a worker's sealed copy (mutation_contexts) stays
+        print(f"line → tests map: {len(unusable)} coverage data files unreadable, skipped:", *unusable, sep="\n  ")
     report = cov / "report.json"
     subprocess.run(
         [sys.executable, "-m", "coverage", "json", rc, "-q", "--show-contexts", "-o", str(report), *modules],

@@ -350,7 +350,8 @@ def test_a_warm_server_runs_each_mutant_against_the_mutated_module_of_its_tree(t
 def test_a_run_reuses_the_results_whose_key_is_unchanged_and_judges_only_the_rest(tmp_path, capsys, monkeypatch):
     """``--results`` of an earlier run: a mutant with a row under its current key is not judged again and
     counts in the table; a row of the same mutant under another key (another module content, test files
-    or tool versions) counts nowhere; the mutant without a row of its key is judged and gets one."""
+    or tool versions) counts nowhere: its mutant is stale, listed, and ``--stale`` judges only such
+    mutants; a mutant without a row of its key is judged and gets one, with its module's content hash."""
     import json
     import random
 
@@ -359,12 +360,13 @@ def test_a_run_reuses_the_results_whose_key_is_unchanged_and_judges_only_the_res
     ms = _bench("mutation_score")
     results = tmp_path / "results.jsonl"
     argv = ["--paths", "passcheck/runtime/limits.py", "--tests", "tests/runtime/test_ort_opset_limit.py"]
-    argv += ["--sample", "2", "--seed", "0", "--workers", "1", "--cold", "--survivors", str(tmp_path / "s.tsv")]
+    argv += ["--sample", "3", "--seed", "0", "--workers", "1", "--cold", "--survivors", str(tmp_path / "s.tsv")]
+    argv += ["--stale-list", str(tmp_path / "stale.tsv")]
     args = ms._args(argv)
     groups, scopes = ms._groups(args)
     found, _, _ = ms._enumerate(groups, scopes)
     kept = [(s, t) for s, t in found if id(s) in {id(x) for x in ms.mutation_select.selective([s for s, _ in found])}]
-    first, second = ms._keyed(ms._mutants(random.Random(0).sample(kept, 2), None, args.keyword))
+    first, second, third = ms._keyed(ms._mutants(random.Random(0).sample(kept, 3), None, args.keyword))
 
     def row(m, outcome, key):
         return {"key": key, "module": m.module, "operator": m.operator, "occurrence": m.occurrence, "line": m.line} | {
@@ -375,20 +377,31 @@ def test_a_run_reuses_the_results_whose_key_is_unchanged_and_judges_only_the_res
     rows = [row(first, "survived", "another-key"), row(first, "killed", first.result_key)]
     rows.append(row(second, "killed", "another-key"))
     results.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    ms.main([*argv, "--results", str(results)])
+    ms.main([*argv, "--results", str(results), "--stale"])  # the second only: the third never had a row
     out = capsys.readouterr().out
-    assert "results: 1 of 2 reused" in out and "1 to judge" in out
+    assert "stale: 1 mutants whose newest row was judged under another key (module, test files or tools)" in out
+    assert (tmp_path / "stale.tsv").read_text().splitlines()[1].split("\t")[:4] == [
+        second.module,
+        str(second.line),
+        second.operator,
+        str(second.occurrence),
+    ]
+    assert "results: 0 of 1 reused" in out and "1 to judge" in out
     written = [json.loads(line) for line in results.read_text().splitlines()]
     assert written[:3] == rows and len(written) == 4  # only the second mutant was judged
     assert (second.module, second.operator, second.occurrence, second.result_key) == tuple(
         written[3][k] for k in ("module", "operator", "occurrence", "key")
     )
     assert written[3]["outcome"] in ("killed", "survived", "timeout")
-    assert "judged 2 (sample 2, seed 0): 1 reused, 1 run now" in out
+    assert written[3]["module_sha"] == _bench("mutation_results").Hasher(ROOT).file(second.module)
 
+    ms.main([*argv, "--results", str(results)])
+    out = capsys.readouterr().out
+    assert "stale: 0 mutants" in out and "results: 2 of 3 reused" in out and "1 to judge" in out
+    assert "judged 3 (sample 3, seed 0): 2 reused, 1 run now" in out
     ms.main([*argv, "--results", str(results)])  # everything judged: nothing runs again
-    assert "results: 2 of 2 reused" in capsys.readouterr().out
-    assert len(results.read_text().splitlines()) == 4
+    assert "results: 3 of 3 reused" in capsys.readouterr().out
+    assert len(results.read_text().splitlines()) == 5
 
 
 def test_a_result_key_changes_with_its_module_its_test_files_and_tools_and_with_nothing_else(tmp_path):

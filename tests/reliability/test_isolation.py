@@ -375,3 +375,23 @@ def test_the_engine_runs_the_passes_of_a_small_form_in_one_round_trip(tmp_path):
     assert [(c.form, c.pass_id, c.status, c.verdict) for c in batched] == [
         (c.form, c.pass_id, c.status, c.verdict) for c in alone
     ]
+
+
+def _dies_after(text: str):
+    def run(m):
+        import os
+
+        os.write(2, f"terminate called after throwing an instance of '{text}'\n".encode())
+        os.abort()
+
+    return run
+
+
+def test_a_pass_that_kills_its_worker_reads_out_of_memory_only_when_its_last_words_name_a_failed_allocation(tmp_path):
+    """``IsolatedExecutor._outcome`` of a dead worker: crashed, unless the output it left names a failed
+    allocation (a C++ ``std::bad_alloc`` abort): then out-of-memory, with the memory limit said."""
+    with IsolatedExecutor(timeout=60, memory_mb=None) as ex:
+        starved = ex(FunctionAdapter("t:bad-alloc", _dies_after("std::bad_alloc")), _relu(), tmp_path)
+        assert starved.status == "out-of-memory" and "allocation failed under the" in starved.error, starved
+        crashed = ex(FunctionAdapter("t:logic", _dies_after("std::logic_error")), _relu(), tmp_path)
+        assert crashed.status == "crashed" and "SIGABRT" in crashed.error, crashed

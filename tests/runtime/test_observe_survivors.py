@@ -98,3 +98,28 @@ g (float[2] x) => (float[2] y) <float[2] y = {1.0, 2.0}> { h = Relu (x) }""")
     r = run_observing(model, {"x": np.array([1.0, -1.0], np.float32)}, shapes=["h"])
     assert not r.error, r.error
     assert r.observed["h"] == TensorMeta((2,), np.dtype(np.float32))
+
+
+def test_a_value_onnxruntime_refuses_to_expose_is_not_a_failed_run():
+    """Exposing a sparse Constant's output makes onnxruntime fail the run; the run without it succeeds,
+    and that is the result (observing must never become a finding against the model)."""
+    from onnx import TensorProto
+
+    from passcheck.runtime.observe import observe_run, run_observing
+    from passcheck.runtime.plan import ObservationPlan
+
+    sparse = helper.make_sparse_tensor(
+        helper.make_tensor("v", TensorProto.FLOAT, [1], [2.0]),
+        helper.make_tensor("i", TensorProto.INT64, [1], [1]),
+        [3],
+    )
+    nodes = [helper.make_node("Constant", [], ["c"], sparse_value=sparse), helper.make_node("Add", ["x", "c"], ["y"])]
+    io = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [3]) for n in ("x", "y")]
+    model = helper.make_model(
+        helper.make_graph(nodes, "g", io[:1], io[1:]), opset_imports=[helper.make_opsetid("", 17)], ir_version=8
+    )
+    feeds = {"x": np.zeros(3, np.float32)}
+    assert run_observing(model, feeds, expose=["c"]).error  # onnxruntime refuses it as an output
+    r = observe_run(model, feeds, ObservationPlan.of({"folding": ["c"]}))
+    assert not r.error, r.error
+    np.testing.assert_array_equal(r.outputs["y"], np.array([0.0, 2.0, 0.0], np.float32))
