@@ -75,6 +75,17 @@ def unavailable_lines(cells: Iterable[CellResult]) -> list[str]:
     ]
 
 
+def skipped_lines(cells: Iterable[CellResult]) -> list[str]:
+    """``case | env: REASON (N cells)`` per skipped case and reason (e.g. the installed onnx cannot build a
+    form): the why of each ``skip`` in the grid, which the summary line only counts."""
+    groups: dict[tuple[str, str, str], int] = {}
+    for c in cells:
+        if c.status == "skipped":
+            key = (c.case, c.env, c.error or "no reason recorded")
+            groups[key] = groups.get(key, 0) + 1
+    return [f"{case} | {env}: {why} ({n} cell{'' if n == 1 else 's'})" for (case, env, why), n in groups.items()]
+
+
 def unchecked_phrase(n: dict[str, int]) -> str:
     """``1 cell unchecked`` / ``N cells unchecked`` for :func:`counts`' result (cells, not annotations)."""
     return f"{n['unchecked']} cell{'' if n['unchecked'] == 1 else 's'} unchecked"

@@ -15,6 +15,7 @@ from passcheck.report.rootcause import root_causes, unexpected_phrase
 from passcheck.report.summary import (
     counts,
     coverage_line,
+    skipped_lines,
     spec_rules_line,
     unavailable_lines,
     unchecked_lines,
@@ -86,6 +87,8 @@ def render(cells: Iterable[CellResult], console: Console | None = None, *, show_
         console.print(Text(f"UNCHECKED {line}", style="magenta"), soft_wrap=True)
     for line in unavailable_lines(cells):
         console.print(Text(f"N/A {line}", style="dim"), soft_wrap=True)
+    for line in skipped_lines(cells):
+        console.print(Text(f"SKIPPED {line}", style="dim"), soft_wrap=True)
     for cov in (coverage_line(cells), spec_rules_line(cells)):
         if cov:
             console.print(cov, soft_wrap=True)
