@@ -39,8 +39,8 @@ def index_md(
         f"From: {', '.join(f'`{s}`' for s in sources)}. Versions: "
         + ", ".join(f"{k} {v}" for k, v in versions.items() if v)
         + ".",
-        f"Budget: {'none' if budget is None else f'{budget:g} s'}. {len(rows)} candidates: "
-        + ", ".join(f"{v} {k}" for k, v in counts.items())
+        f"Budget: {'none' if budget is None else f'{budget:g} s'}. {len(rows)} candidates"
+        + (": " + ", ".join(f"{v} {k}" for k, v in counts.items()) if counts else " (no finding in the sources)")
         + ".",
         "",
         "Rank: crash > wrong result > invalid output > wrong shape or type > missed optimization > other.",
