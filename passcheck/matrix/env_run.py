@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from passcheck._procs import Children, Stopped
 from passcheck.matrix import create, plan
 from passcheck.matrix.envs import EnvSpec
-from passcheck.matrix.launch import Recorder, run_worker
+from passcheck.matrix.launch import STARTUP_SECONDS, Recorder, run_worker
 from passcheck.records import CellResult, Finding
 
 Key = tuple[str, str, str, str]
@@ -142,7 +142,8 @@ def _run_env(
             continue
         deaths += 1
         where = _where(ex.marker)
-        what = f"no result within {opts.timeout:g} s" if ex.status == "timeout" else f"the worker died ({ex.detail})"
+        limit = opts.timeout if ex.marker else max(opts.timeout, STARTUP_SECONDS)
+        what = f"no result within {limit:g} s" if ex.status == "timeout" else f"the worker died ({ex.detail})"
         scope = [k for k in lost if _in(k, ex.marker)]
         rest = [k for k in lost if k not in scope]
         if batch.confirm is not None and batch.confirm == (ex.marker or ()):

@@ -21,6 +21,11 @@ from passcheck.matrix import create
 from passcheck.progress import Progress
 from passcheck.records import CellResult
 
+#: Seconds a worker may take from its launch to its first case marker (imports, case modules, its pass worker)
+#: when ``--timeout`` is shorter: on a loaded 2-core machine that took over 6 s, and a matrix at ``--timeout 6``
+#: called the environment unusable.
+STARTUP_SECONDS = 120.0
+
 
 class _Log:
     """Append-only JSON lines, flushed per record (a killed run loses nothing) and fsync'ed at
@@ -126,14 +131,17 @@ def run_worker(
     last = time.monotonic()
     try:
         while status is None:
-            events = sel.select(timeout=min(1.0, max(0.05, timeout - (time.monotonic() - last))))
+            # until its first case marker the worker is starting (imports, its environment line, the case modules,
+            # its pass worker), not running a pass: --timeout bounds a pass or a run, STARTUP_SECONDS a start
+            limit = timeout if marker is not None else max(timeout, STARTUP_SECONDS)
+            events = sel.select(timeout=min(1.0, max(0.05, limit - (time.monotonic() - last))))
             if children.stopped:  # interrupted: stop reading; the worker is being killed
                 status = "crashed"
                 break
             if not events:
                 if proc.poll() is not None and not _readable(proc):
                     status = "crashed"
-                elif time.monotonic() - last > timeout:
+                elif time.monotonic() - last > limit:
                     status = "timeout"
                 continue
             chunk = os.read(proc.stdout.fileno(), 1 << 16)
