@@ -57,7 +57,8 @@ def add_parser(sub) -> None:
         type=positive(float),
         default=300.0,
         metavar="S",
-        help="seconds without a result before a worker is killed (default: %(default)s)",
+        help="seconds a worker may go without a result or a step (a form run, a pass) before it is killed "
+        "(default: %(default)s)",
     )
     p.add_argument(
         "--source",

@@ -134,6 +134,16 @@ class Worker:
         if self._proc is None or (self._ready and not self._proc.is_alive()):
             self._launch()
 
+    def ready(self) -> None:
+        """Start the worker if none runs and wait (up to ``_START_TIMEOUT`` seconds) until it can
+        take a job: a caller that bounds each job's wall time by a deadline of its own makes the
+        worker's start part of its own start, not of its first job.
+
+        Raises:
+            WorkerStartError: the worker could not start or did not say it was ready.
+        """
+        self._ensure_worker()
+
     def close(self) -> None:
         """Stop the worker and remove its log."""
         self._stop()

@@ -22,7 +22,7 @@ from typing import Any
 
 from passcheck._procs import Children, kill_tree
 from passcheck.matrix import create
-from passcheck.matrix.launch import _exit_text, tmp_env
+from passcheck.matrix.launch import STARTUP_SECONDS, _exit_text, tmp_env
 from passcheck.records import CellResult
 
 
@@ -34,7 +34,8 @@ class Server:
         setup: the job fields that hold for every job (``env``, ``repro_env``, ``timeout``,
             ``cases_from``), written to ``folder/<env>.serve.json``.
         folder: where the setup file and the worker's stderr log (``<env>.serve.log``) go.
-        timeout: seconds without a line from the worker before it is killed as hung.
+        timeout: seconds without a line from the worker before it is killed as hung (a worker not
+            yet past its start, i.e. before its first case marker, gets ``STARTUP_SECONDS``).
         children: the process registry (an interrupt kills the worker with it).
         tmp: the worker's TMPDIR.
         failures: jobs in a row that did not end in ``done``.
@@ -49,6 +50,7 @@ class Server:
         self.failures = self.started = 0
         self.proc: subprocess.Popen | None = None
         self._buf = b""
+        self._serving = False  # the running worker sent a case marker (its start is over)
         self._log_offset = 0
 
     @property
@@ -70,7 +72,7 @@ class Server:
                 bufsize=0,
                 env=tmp_env(self.tmp),
             )
-        self.proc, self._buf = proc, b""
+        self.proc, self._buf, self._serving = proc, b"", False
         self.started += 1
         return proc
 
@@ -92,11 +94,13 @@ class Server:
             while True:
                 if self.children.stopped:
                     return self._failed("interrupted")
-                if not sel.select(timeout=min(1.0, max(0.05, self.timeout - (time.monotonic() - last)))):
+                # a worker that has not sent its first case marker is starting (imports, its pass worker)
+                limit = self.timeout if self._serving else max(self.timeout, STARTUP_SECONDS)
+                if not sel.select(timeout=min(1.0, max(0.05, limit - (time.monotonic() - last)))):
                     if proc.poll() is not None:
                         return self._failed(self._exit())
-                    if time.monotonic() - last > self.timeout:
-                        return self._failed(f"no result within {self.timeout:g} s")
+                    if time.monotonic() - last > limit:
+                        return self._failed(f"no result within {limit:g} s")
                     continue
                 chunk = os.read(proc.stdout.fileno(), 1 << 16)
                 if not chunk:
@@ -110,6 +114,7 @@ class Server:
                     except ValueError:
                         continue
                     kind = msg.get("type")
+                    self._serving = self._serving or kind == "case"
                     if kind == "cell" and msg.get("env") == self.env.spec.id:
                         cells.append(CellResult.from_json(msg))
                     elif kind == "error":

@@ -14,7 +14,9 @@
 Protocol (stdout, one JSON object a line; anything the tools print goes to stderr):
 ``environment`` (exact tool versions) first, then ``case`` / ``pass`` markers before work starts
 on them (so the parent knows which cells a crash or hang cost; ``pass`` ``input`` before the forms
-themselves are judged), ``cell`` records (CellResult.to_json()), and ``done``. When an import
+themselves are judged), a ``step`` line as each engine step starts (a form's run, a pass, its
+output's run: the parent's watchdog bounds the time between lines), ``cell`` records
+(CellResult.to_json()), and ``done``. The pass worker is started before the first case marker. When an import
 fails (a missing or broken dependency) it sends ``{"type": "error", "kind", "message"}`` and
 exits 2: kind ``environment`` before any case started (passcheck cannot run there), ``unit``
 during one (the cells of the last marker cannot be checked there).
@@ -95,6 +97,12 @@ class _Announcing:
     def starting(self, pass_id: str) -> None:
         self.proto.send({"type": "pass", "case": self.case_id, "pass": pass_id})
 
+    def on_step(self, what: str) -> None:
+        """A ``step`` line per engine step (a form's run, a pass, its output's run): the parent's
+        watchdog bounds the time between lines, each step's jobs being bounded here by the
+        isolated worker's own limit."""
+        self.proto.send({"type": "step", "case": self.case_id, "what": what})
+
     def __call__(self, adapter, model, workdir):
         return self.isolated(adapter, model, workdir)
 
@@ -119,6 +127,7 @@ def run_job(job: dict[str, Any], proto: _Protocol) -> None:
         ) as isolated,
         Session(env=env, executor=isolated) as session,
     ):  # closing it stops its worker and what the passes started
+        isolated.ready()  # its start is this worker's start (STARTUP_SECONDS), not the first case's
         _run_cases(job, proto, reg, session)
     proto.send({"type": "done"})
 
@@ -140,6 +149,7 @@ def serve(setup: dict[str, Any], proto: _Protocol, lines: IO[str]) -> None:
         ) as isolated,
         Session(env=setup["env"], executor=isolated) as session,
     ):
+        isolated.ready()
         for line in lines:
             if not line.strip():
                 continue
@@ -277,13 +287,15 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         proto.send({"type": "done"})
         return 0
+    from passcheck.errors import WorkerStartError
+
     try:
         job = json.loads(Path(args.job).read_text(encoding="utf-8"))
         if args.mode == "serve":
             serve(job, proto, sys.stdin)
         else:
             run_job(job, proto)
-    except ImportError as exc:  # passcheck or a tool it needs cannot be imported here: not a pass's doing
+    except (ImportError, WorkerStartError) as exc:  # a tool cannot be imported, or no pass worker starts, here
         import traceback
 
         traceback.print_exc()  # to the parent's log of this environment
