@@ -7,9 +7,11 @@ the same module name in the worker (``<prefix>.<stem>``).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from passcheck.errors import PasscheckError
@@ -21,6 +23,7 @@ USER_PREFIX = "passcheck_user_cases"
 #: Names of the user modules being imported, innermost last (a registry records which one registered
 #: a case or pass, so that :func:`unload` can take it back).
 _LOADING: list[str] = []
+_BUILTIN = "<passcheck built-in>"  # a _LOADING entry: see builtin()
 
 
 def _module_name(path: Path, prefix: str) -> str:
@@ -80,8 +83,26 @@ def load_path(path: str | Path) -> None:
 
 
 def loading() -> str | None:
-    """The user module (``--cases-from``) whose import is running, innermost; None outside one."""
-    return next((n for n in reversed(_LOADING) if n.startswith(USER_PREFIX + ".")), None)
+    """The user module (``--cases-from``) whose import is running, innermost; None outside one, and inside
+    a :func:`builtin` block even when that block runs during a user module's import."""
+    for name in reversed(_LOADING):
+        if name == _BUILTIN:
+            return None
+        if name.startswith(USER_PREFIX + "."):
+            return name
+    return None
+
+
+@contextlib.contextmanager
+def builtin() -> Iterator[None]:
+    """Within the block, what registers is passcheck's own (the built-in library, entry-point modules), not
+    the running user module's: a user module that asks for the registry at import loads the library inside
+    its own import, and the cases it did not write must outlive its scope (:mod:`passcheck.cases.scope`)."""
+    _LOADING.append(_BUILTIN)
+    try:
+        yield
+    finally:
+        _LOADING.pop()
 
 
 def user_modules() -> set[str]:

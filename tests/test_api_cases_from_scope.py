@@ -58,3 +58,20 @@ def test_a_failing_run_takes_its_modules_back(tmp_path):
     except Exception:  # noqa: BLE001 - the unknown pass id; what matters is the registry after it
         pass
     assert "scope/one" not in registry()
+
+
+def test_the_library_a_user_module_loads_at_import_outlives_its_scope(tmp_path):
+    # a fresh interpreter: the library is loaded first by the user module's own registry() call, inside its import
+    import subprocess
+    import sys
+
+    path = tmp_path / "derived.py"
+    path.write_text("from passcheck.cases import registry\n\nBASES = len(registry())\n")
+    code = (
+        "from passcheck.cases import load_path, registry\n"
+        "from passcheck.cases.scope import user_modules_scoped\n"
+        f"with user_modules_scoped():\n    load_path({str(path)!r})\n"
+        "print(len(registry()))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert int(out.stdout) == len(registry()) > 0, out.stderr

@@ -17,7 +17,7 @@ from pathlib import Path
 from passcheck.case_model import Case
 from passcheck.cases.sources import CaseSource
 from passcheck.errors import RegistryError, UnknownIdError
-from passcheck.user_modules import load_file, load_path, loading  # noqa: F401 - load_path: cases.load_path
+from passcheck.user_modules import builtin, load_file, load_path, loading  # noqa: F401 - load_path: cases.load_path
 
 
 class CaseRegistry:
@@ -159,6 +159,12 @@ def load_builtin() -> CaseRegistry:
     if _loaded:
         return REGISTRY
     _loaded = True
+    with builtin():  # also when first asked for by a user module's import
+        _load_builtin()
+    return REGISTRY
+
+
+def _load_builtin() -> None:
     lib = _library_dir()
     for info in sorted(pkgutil.iter_modules([str(lib)]), key=lambda m: m.name):
         if not info.name.startswith("_"):
@@ -169,7 +175,6 @@ def load_builtin() -> CaseRegistry:
         if isinstance(loaded, CaseSource):
             REGISTRY.add_source(loaded)
     _warn_if_stale(entry_points)
-    return REGISTRY
 
 
 def _warn_if_stale(entry_points) -> None:
