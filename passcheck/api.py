@@ -203,14 +203,14 @@ def check_model(
         UnknownIdError / PassUnavailableError: as for :func:`run`.
     """
     from passcheck.engine import Subject
-    from passcheck.modelio import load_model
+    from passcheck.modelio import command_path, load_model
     from passcheck.runtime import default_bindings
     from passcheck.session import Session
 
     if isinstance(model, (str, Path)):
         p = Path(model)
         name = name or (p.parent.name if p.stem == "model" and p.parent.name else p.stem)
-        repro = repro or f"passcheck check {model} --pass {{pass}}"
+        repro = repro or f"passcheck check {command_path(model)} --pass {{pass}}"
         model = load_model(model)
         if feeds is None and not bind and not synthesize_feeds:
             feeds = feeds_beside(p, model)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from passcheck.records import CellResult
+from passcheck.records import CellResult, nothing_checked
 from passcheck.report.rootcause import root_causes, unexpected_phrase
 from passcheck.report.summary import (
+    NOTHING_CHECKED,
     counts,
     coverage_line,
     grid,
@@ -41,6 +42,8 @@ def render(
         f"{n['unavailable']} unavailable.",
         "",
     ]
+    if nothing_checked(cells):
+        out += [f"**{NOTHING_CHECKED}**", ""]
     if cov := coverage_line(cells):
         out += [f"Coverage: {_esc(cov)}.", ""]
     if spec := spec_rules_line(cells):
