@@ -109,3 +109,23 @@ def test_a_model_without_graph_outputs_is_refused_not_judged_ok(tmp_path):
     r = cli("check", tmp_path / "none.onnx", "--pass", "ort:basic")
     assert r.returncode == 2 and "has no outputs" in r.stderr and "Traceback" not in r.stderr, r.stdout + r.stderr
     assert "=ok" not in r.stdout
+
+
+def test_a_hunt_that_ran_no_item_fails_and_says_nothing_was_checked(tmp_path):
+    # was: a hunt that ran no item (`hunt --budget 1s` spent before the first item: "ort:disabled: 0 items, …")
+    # printed "no finding the rewrites are to blame for" and exited 0. Shard 2/2 of a one-item budget runs
+    # no step of its own whatever the machine's speed.
+    args = ("--pass", "ort:basic", "--case", "optional-input/conv-bn", "--no-coverage", "--progress", "none")
+    r = cli("hunt", "--budget", "1items", "--shard", "2/2", *args, "--out", tmp_path / "h")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "NOTHING CHECKED: no item ran its pass in this hunt (items: 1 other-shard)" in r.stdout, r.stdout
+    ran = cli("hunt", "--budget", "1items", "--shard", "1/2", *args, "--out", tmp_path / "h1")
+    assert "NOTHING CHECKED" not in ran.stdout and "1 done" in ran.stderr, ran.stdout + ran.stderr
+
+
+def test_an_empty_cases_from_folder_is_refused_by_every_command_that_takes_it(tmp_path):
+    # was: `run` refused it, while `list`, `export` and `hunt` went on with the built-in library alone (exit 0)
+    (tmp_path / "empty").mkdir()
+    for argv in (("list",), ("export", tmp_path / "out"), ("run",)):
+        r = cli(*argv, "--cases-from", tmp_path / "empty")
+        assert r.returncode == 2 and "registers no case" in r.stderr and "Traceback" not in r.stderr, (argv, r.stderr)
