@@ -171,11 +171,7 @@ def check_runnable(model: onnx.ModelProto, where: str) -> None:
     import onnx
     import onnx.defs
 
-    if not model.graph.output:
-        raise ModelLoadError(
-            f"{where}: the graph has no outputs, so nothing it computes can be run or compared; "
-            f"make the values to check graph outputs"
-        )
+    require_outputs(model, where)
     if model.ir_version > onnx.IR_VERSION:
         raise ModelLoadError(
             f"{where}: ir_version {model.ir_version} is newer than the installed onnx {onnx.__version__} "
@@ -199,6 +195,20 @@ def check_runnable(model: onnx.ModelProto, where: str) -> None:
                 f"which neither onnx nor onnxruntime implements and no local function defines; "
                 f"passcheck cannot run it"
             )
+
+
+def require_outputs(model: onnx.ModelProto, where: str) -> None:
+    """Refuse a model whose graph has no outputs: onnxruntime runs only the outputs requested and
+    refuses an empty request, so no pass's result could be compared.
+
+    Raises:
+        ModelLoadError: the graph has no outputs.
+    """
+    if not model.graph.output:
+        raise ModelLoadError(
+            f"{where}: the graph has no outputs, so nothing it computes can be run or compared; "
+            f"make the values to check graph outputs"
+        )
 
 
 def _max_opsets() -> dict[str, int]:

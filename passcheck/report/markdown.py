@@ -11,6 +11,7 @@ from passcheck.report.summary import (
     NOTHING_CHECKED,
     counts,
     coverage_line,
+    form_against,
     grid,
     label,
     spec_rules_line,
@@ -71,7 +72,7 @@ def render(
         ]
         for rc in causes:
             f = rc.finding
-            also = "; ".join(f"{o.form} \\| `{o.pass_id}` {o.kind}" for o in rc.others)
+            also = "; ".join(f"{form_against(o)} \\| `{o.pass_id}` {o.kind}" for o in rc.others)
             out.append(
                 f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | "
                 f"{_esc(f.message)}{_attributed(f)} | {also} | {_esc(f.reason) if rc.expected else ''} |"

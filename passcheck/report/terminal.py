@@ -16,6 +16,7 @@ from passcheck.report.summary import (
     NOTHING_CHECKED,
     counts,
     coverage_line,
+    form_against,
     skipped_lines,
     spec_rules_line,
     unavailable_lines,
@@ -75,7 +76,7 @@ def render(cells: Iterable[CellResult], console: Console | None = None, *, show_
             console.print(
                 Text(
                     f"    also explains {len(rc.others)}: "
-                    + "; ".join(f"{o.form} | {o.pass_id} | {o.oracle} [{o.kind}]" for o in rc.others),
+                    + "; ".join(f"{form_against(o)} | {o.pass_id} | {o.oracle} [{o.kind}]" for o in rc.others),
                     style="dim",
                 ),
                 soft_wrap=True,

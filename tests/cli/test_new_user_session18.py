@@ -96,16 +96,22 @@ def test_repro_of_a_check_report_runs_from_another_folder(tmp_path, monkeypatch)
     assert (tmp_path / "elsewhere" / "rp" / "repro.py").exists()
 
 
-def test_a_model_without_graph_outputs_is_refused_not_judged_ok(tmp_path):
-    # was: `input=rejected` (onnxruntime: "At least one output should be requested") and every pass `ok`,
-    # though no pass result was compared
-    import onnx
+def _no_outputs():
+    """A Relu whose result is no graph output: a graph with no outputs (the onnx checker accepts it)."""
     from onnx import TensorProto, helper
 
     g = helper.make_graph(
         [helper.make_node("Relu", ["x"], ["r"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])], []
     )
-    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), str(tmp_path / "none.onnx"))
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_a_model_without_graph_outputs_is_refused_not_judged_ok(tmp_path):
+    # was: `input=rejected` (onnxruntime: "At least one output should be requested") and every pass `ok`,
+    # though no pass result was compared
+    import onnx
+
+    onnx.save(_no_outputs(), str(tmp_path / "none.onnx"))
     r = cli("check", tmp_path / "none.onnx", "--pass", "ort:basic")
     assert r.returncode == 2 and "has no outputs" in r.stderr and "Traceback" not in r.stderr, r.stdout + r.stderr
     assert "=ok" not in r.stdout
@@ -129,3 +135,46 @@ def test_an_empty_cases_from_folder_is_refused_by_every_command_that_takes_it(tm
     for argv in (("list",), ("export", tmp_path / "out"), ("run",)):
         r = cli(*argv, "--cases-from", tmp_path / "empty")
         assert r.returncode == 2 and "registers no case" in r.stderr and "Traceback" not in r.stderr, (argv, r.stderr)
+
+
+def test_the_api_refuses_a_model_without_graph_outputs_too():
+    # was: passcheck.check_model gave `ok` cells for every pass of a model whose outputs could not be compared
+    import pytest
+
+    import passcheck
+
+    with pytest.raises(passcheck.PasscheckError, match="has no outputs"):
+        passcheck.check_model(_no_outputs(), ["ort:basic"], isolation=False)
+
+
+def test_the_cells_a_root_cause_also_explains_name_the_form_each_was_compared_with(tmp_path):
+    # was: "also explains 5: common | ort:basic | parity [missed-optimization]; common | ort:basic | parity …" five
+    # times the same words, the rewrites that fused where `common` did not left unnamed
+    _conv_bn(tmp_path / "convbn.onnx")
+    r = cli("check", tmp_path / "convbn.onnx", "--mutations", "--pass", "ort:basic", "--markdown", tmp_path / "r.md")
+    also = next(line for line in r.stdout.splitlines() if "also explains" in line)
+    parts = also.split(": ", 1)[1].split("; ")
+    assert len(parts) > 1 and len(set(parts)) == len(parts), also
+    assert all(p.startswith("common vs ") for p in parts), also
+    md = (tmp_path / "r.md").read_text()
+    assert all(f"{p.split(' | ')[0]} \\| `ort:basic`" in md for p in parts), md
+
+
+def test_a_matrix_whose_every_cell_is_skipped_fails_and_says_so():
+    # was: exit 0 under "4 cells in 1 environments: … 4 skipped"
+    import io
+
+    from rich.console import Console
+
+    from passcheck.matrix import report, verdict
+    from passcheck.records import CellResult
+
+    cells = [
+        CellResult("mine/future", f, "ort:basic", "skipped", env="onnx-1.18", error="valid from onnx 99.0")
+        for f in "ab"
+    ]
+    out = io.StringIO()
+    report.render_terminal(cells, {"onnx-1.18": {"onnx": "1.18.0"}}, Console(file=out, width=200), tables=False)
+    assert "NOTHING CHECKED" in out.getvalue(), out.getvalue()
+    assert verdict.exit_code(cells, {"onnx-1.18": {"onnx": "1.18.0"}}) == 1
+    assert verdict.exit_code(cells, {"onnx-1.18": {"onnx": "1.18.0"}}, exit_zero=True) == 0
