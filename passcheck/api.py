@@ -197,23 +197,25 @@ def check_model(
         save_run, allow_unavailable: as for :func:`run`.
 
     Raises:
-        ModelLoadError: the file cannot be read as a model.
+        ModelLoadError: the file cannot be read as a model; the model's graph has no outputs.
         FeedError: a --bind for an unknown symbol, feeds that cannot be synthesized, or data
             sets beside the model that do not fit its inputs.
         UnknownIdError / PassUnavailableError: as for :func:`run`.
     """
     from passcheck.engine import Subject
-    from passcheck.modelio import load_model
+    from passcheck.modelio import command_path, load_model, require_outputs
     from passcheck.runtime import default_bindings
     from passcheck.session import Session
 
+    repro_path = None
     if isinstance(model, (str, Path)):
-        p = Path(model)
+        p = repro_path = Path(model)
         name = name or (p.parent.name if p.stem == "model" and p.parent.name else p.stem)
-        repro = repro or f"passcheck check {model} --pass {{pass}}"
+        repro = repro or f"passcheck check {command_path(model)} --pass {{pass}}"
         model = load_model(model)
         if feeds is None and not bind and not synthesize_feeds:
             feeds = feeds_beside(p, model)
+    require_outputs(model, str(repro_path or name or model.graph.name or "model"))
     name = name or model.graph.name or "model"
     passes = list(dict.fromkeys(passes))  # a pass given twice runs (and counts) once
     require_available(passes)

@@ -24,8 +24,14 @@ class UnknownIdError(PasscheckError, KeyError):
     Args:
         kind: what the id names, e.g. ``"pass"``.
         given: the id the user typed.
-        known: the ids that exist; the closest ones are suggested.
+        known: the ids that exist; the closest ones are suggested, else the first :data:`SHOWN` listed,
+            followed by the command that lists them all (:data:`LISTED_BY`) when there are more.
     """
+
+    #: ids listed when none is close.
+    SHOWN = 12
+    #: the command that lists every id of a kind, named when the listing is cut.
+    LISTED_BY = {"pass": "passcheck list --passes", "case": "passcheck list", "environment": "passcheck matrix --list"}
 
     def __init__(self, kind: str, given: str, known: list[str] | tuple[str, ...]):
         import difflib
@@ -33,7 +39,12 @@ class UnknownIdError(PasscheckError, KeyError):
         self.kind, self.given = kind, given
         close = difflib.get_close_matches(given, list(known), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-        listing = "" if close else f"; known: {', '.join(sorted(known)[:12])}{' …' if len(known) > 12 else ''}"
+        more = f" … ({len(known)} in all" + (f": {self.LISTED_BY[kind]})" if kind in self.LISTED_BY else ")")
+        listing = (
+            ""
+            if close
+            else f"; known: {', '.join(sorted(known)[: self.SHOWN])}{more if len(known) > self.SHOWN else ''}"
+        )
         super().__init__(f"unknown {kind} id {given!r}{hint}{listing}")
 
     def __str__(self) -> str:  # KeyError would quote the message

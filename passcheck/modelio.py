@@ -164,12 +164,14 @@ def check_runnable(model: onnx.ModelProto, where: str) -> None:
     :data:`RUNTIME_DOMAINS` and the model's local functions (IR >= 8).
 
     Raises:
-        ModelLoadError: an IR version or opset newer than the installed onnx, or a node whose
-            domain nobody implements (the node is named).
+        ModelLoadError: an IR version or opset newer than the installed onnx, a node whose
+            domain nobody implements (the node is named), or a graph without outputs (onnxruntime
+            runs only the outputs requested and refuses none; no pass's result could be compared).
     """
     import onnx
     import onnx.defs
 
+    require_outputs(model, where)
     if model.ir_version > onnx.IR_VERSION:
         raise ModelLoadError(
             f"{where}: ir_version {model.ir_version} is newer than the installed onnx {onnx.__version__} "
@@ -193,6 +195,20 @@ def check_runnable(model: onnx.ModelProto, where: str) -> None:
                 f"which neither onnx nor onnxruntime implements and no local function defines; "
                 f"passcheck cannot run it"
             )
+
+
+def require_outputs(model: onnx.ModelProto, where: str) -> None:
+    """Refuse a model whose graph has no outputs: onnxruntime runs only the outputs requested and
+    refuses an empty request, so no pass's result could be compared.
+
+    Raises:
+        ModelLoadError: the graph has no outputs.
+    """
+    if not model.graph.output:
+        raise ModelLoadError(
+            f"{where}: the graph has no outputs, so nothing it computes can be run or compared; "
+            f"make the values to check graph outputs"
+        )
 
 
 def _max_opsets() -> dict[str, int]:
@@ -251,6 +267,14 @@ def _check_external_paths(model: onnx.ModelProto, path: Path) -> None:
                 f"{path}: initializer {t.name!r}: external data file {loc!r} is missing beside the model; "
                 f"copy it into {root}"
             )
+
+
+def command_path(path: str | Path) -> str:
+    """``path`` as a word of a recorded command (a finding's repro): absolute, so the command runs from any
+    folder (``passcheck repro``, ``triage`` and ``bisect`` read the model back from it), shell-quoted."""
+    import shlex
+
+    return shlex.quote(os.path.abspath(path))
 
 
 def model_name(path: str | Path) -> str:

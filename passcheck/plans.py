@@ -29,11 +29,14 @@ def check_head(
     synthesize_feeds: bool = False,
     unknown_dim_param: str | None = None,
 ) -> str:
-    """``passcheck check MODEL`` with the flags that fix its feeds (the start of every repro command)."""
+    """``passcheck check MODEL`` with the flags that fix its feeds (the start of every repro command; paths
+    absolute, see :func:`passcheck.modelio.command_path`)."""
+    from passcheck.modelio import command_path
+
     return (
-        f"passcheck check {shlex.quote(model_path)}"
+        f"passcheck check {command_path(model_path)}"
         + "".join(f" --bind {s}={n}" for s, n in bind.items())
-        + (f" --feeds {shlex.quote(feeds_path)}" if feeds_path else "")
+        + (f" --feeds {command_path(feeds_path)}" if feeds_path else "")
         + (" --synthesize-feeds" if synthesize_feeds else "")
         + (f" --unknown-dim-param {shlex.quote(unknown_dim_param)}" if unknown_dim_param else "")
     )
@@ -202,7 +205,7 @@ def compare_plan(
     """
     from pathlib import Path
 
-    from passcheck.modelio import form_names
+    from passcheck.modelio import command_path, form_names
     from passcheck.runtime import runtime_inputs
 
     ins = [sorted(v.name for v in runtime_inputs(m)) for m in (a, b)]
@@ -216,7 +219,7 @@ def compare_plan(
     _order_outputs_like(b, a)
     name_a, name_b = form_names(path_a, path_b)
     extra = "".join(f" --bind {s}={n}" for s, n in bind.items())
-    repro = f"passcheck compare {shlex.quote(path_a)} {shlex.quote(path_b)}{extra} --pass {{pass}}"
+    repro = f"passcheck compare {command_path(path_a)} {command_path(path_b)}{extra} --pass {{pass}}"
     return Path(path_a).stem, name_a, name_b, repro
 
 

@@ -202,7 +202,16 @@ def require_run(cell: CellResult) -> CellResult:
     return cell
 
 
+def nothing_checked(cells) -> bool:
+    """True when there are cells and every one is ``skipped`` or ``unavailable``: the run judged nothing
+    (e.g. every selected case needs another onnx), which must not pass as a clean run."""
+    cells = list(cells)
+    return bool(cells) and all(c.verdict in ("skipped", "unavailable") for c in cells)
+
+
 def exit_code(cells) -> int:
     """The CLI exit code for these cells: 1 when one has an unexpected finding or was not fully
-    checked (verdict ``findings`` or ``unchecked``), else 0."""
-    return 1 if any(c.verdict in ("findings", "unchecked") for c in cells) else 0
+    checked (verdict ``findings`` or ``unchecked``), or when none was checked at all
+    (:func:`nothing_checked`), else 0."""
+    cells = list(cells)
+    return 1 if nothing_checked(cells) or any(c.verdict in ("findings", "unchecked") for c in cells) else 0

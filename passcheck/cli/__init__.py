@@ -24,9 +24,11 @@ from passcheck.errors import PasscheckError
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line usage errors and exit code 2."""
+    """argparse with one-line usage errors and exit code 2, and no abbreviated options: a prefix of
+    an option (``list --cases``) is an unknown option, not silently the one it begins (``--cases-from``)."""
 
     def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
         # "-3m" is a value (a negative --budget, refused by its type naming the accepted forms), as
         # Python 3.13's argparse reads it; 3.11-3.12 took it for an unknown option ("expected one argument")

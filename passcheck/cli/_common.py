@@ -103,6 +103,27 @@ def add_progress_arg(p, quiet: bool = False) -> None:
     )
 
 
+def load_cases_from(paths) -> None:
+    """Load each ``--cases-from`` path (a case module or a folder of them).
+
+    Raises:
+        PasscheckError: a path that registers no case and no pass (an empty folder, a module without
+            ``passcheck.cases.register(...)``): the command would otherwise act on the built-in library alone.
+    """
+    from passcheck.cases import load_path, registry
+    from passcheck.passes import _registry as passes
+    from passcheck.user_modules import imported
+
+    for p in paths:  # loading is idempotent: a module this process imported before registered already
+        cases, user_passes, seen = len(registry()), len(passes._USER), imported(p)
+        load_path(p)
+        if not seen and len(registry()) == cases and len(passes._USER) == user_passes:
+            raise PasscheckError(
+                f"--cases-from {p}: registers no case (nor pass); a case module calls "
+                "passcheck.cases.register(...) at import; nothing was run"
+            )
+
+
 def pass_count(passes) -> int:
     """Passes a run of ``passes`` (or the defaults) applies, ``input`` aside.
 

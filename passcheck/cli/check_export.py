@@ -87,11 +87,10 @@ def load_definitions(path: str) -> dict:
 
 
 def handle(args) -> int:
-    import shlex
-
     from passcheck.cli._output import RunSession, finish
     from passcheck.errors import PasscheckError
     from passcheck.exporters import check_export, get_exporter, guess_exporter
+    from passcheck.modelio import command_path
 
     if args.static and args.dynamic:
         raise PasscheckError("--static and --dynamic cannot be combined")
@@ -106,7 +105,7 @@ def handle(args) -> int:
         for i, axis, sym in args.dynamic:
             dynamic.setdefault(i, {})[axis] = sym
     extra = (" --static" if args.static else "") + "".join(f" --dynamic {i}:{a}={s}" for i, a, s in args.dynamic)
-    repro = f"passcheck check-export {shlex.quote(args.file)} --exporter {exporter}{extra} --pass {{pass}}"
+    repro = f"passcheck check-export {command_path(args.file)} --exporter {exporter}{extra} --pass {{pass}}"
     selection = {
         "file": args.file,
         "exporter": exporter,

@@ -71,11 +71,11 @@ def export_case(case, root, onnx_version: str | None, run_model=None, patterns=(
 
 def handle(args) -> int:
     from passcheck._versions import tool_version
-    from passcheck.cases import load_path, registry
+    from passcheck.cases import registry
+    from passcheck.cli._common import load_cases_from
     from passcheck.cli._output import isolated, runner_of
 
-    for path in args.cases_from:
-        load_path(path)
+    load_cases_from(args.cases_from)
     cases = registry().select(args.case)
     n, skipped, unmatched = 0, {}, 0
     version = tool_version("onnx")

@@ -34,7 +34,8 @@ def add_parser(sub) -> None:
         "Each distinct finding signature (pass, oracle, kind, op types, rewrite) is shrunk to a minimal "
         "pair and saved as a case module in OUT/cases (load it with --cases-from). State is kept in "
         "OUT/hunt-state.json (after a new signature, every few seconds and at the end); --resume continues it. "
-        "Exit 1 when a signature was found.",
+        "Exit 1 when a signature was found, or when no item ran its pass (NOTHING CHECKED: the budget ran out "
+        "before the first item, or the gate refused every pair).",
     )
     p.add_argument(
         "--budget",
@@ -177,8 +178,7 @@ def handle(args) -> int:
     from pathlib import Path
 
     from passcheck.api import require_available
-    from passcheck.cases import load_path
-    from passcheck.cli._common import progress
+    from passcheck.cli._common import load_cases_from, progress
     from passcheck.engine import INPUT
     from passcheck.hunt import baseline
     from passcheck.hunt import passes as hpasses
@@ -190,8 +190,7 @@ def handle(args) -> int:
 
     shard = parse_shard(args.shard)
     known = baseline.load(args.baseline) if args.baseline else None  # a bad file is a usage error before any work
-    for p in args.cases_from:  # they may register passes
-        load_path(p)
+    load_cases_from(args.cases_from)  # they may register passes
     named = list(dict.fromkeys(args.passes))
     if named and not args.env:  # with --env the passes run there: one unavailable there is a recorded cell
         require_available([p for p in named if p != INPUT])
@@ -304,7 +303,11 @@ def handle(args) -> int:
                         )
                 store.save()
     new = summarize(store, known, f"{len(found)} bases", ended, time.monotonic() - t0, args)
-    from passcheck.hunt.summary import pass_lines
+    from passcheck.hunt.summary import nothing_checked_line, pass_lines
+
+    unchecked = None if new else nothing_checked_line(store.items[len(before) :])
+    if unchecked:
+        print(unchecked, file=sys.stdout)
 
     last = max(0, len(store.items) - 1)
     if steering is not None:
@@ -322,7 +325,7 @@ def handle(args) -> int:
             file=sys.stderr,
         )
         print("\n".join(coverage_lines(lazy.at(last), before, store.items)), file=sys.stderr)
-    return 1 if new else 0
+    return 1 if new or unchecked else 0
 
 
 def _judge(args, cases_from):

@@ -48,10 +48,9 @@ def add_parser(sub) -> None:
 
 
 def handle(args) -> int:
-    from passcheck.cases import load_path
+    from passcheck.cli._common import load_cases_from
 
-    for path in args.cases_from:
-        load_path(path)
+    load_cases_from(args.cases_from)
     if args.passes:
         records = _passes()
     elif args.rewrites:

@@ -42,21 +42,10 @@ def handle(args) -> int:
 
 def _run(args, started) -> int:
     from passcheck.api import require_available, run
-    from passcheck.cases import load_path, registry
+    from passcheck.cli._common import load_cases_from
     from passcheck.cli._output import RunSession, finish
-    from passcheck.errors import PasscheckError
-    from passcheck.passes import _registry as passes
-    from passcheck.user_modules import imported
 
-    for p in args.cases_from:  # they may register passes (loading is idempotent: run loads them again)
-        cases, user_passes, seen = len(registry()), len(passes._USER), imported(p)
-        load_path(p)
-        # else the whole library would run instead (a module this process imported before registered already)
-        if not seen and len(registry()) == cases and len(passes._USER) == user_passes:
-            raise PasscheckError(
-                f"--cases-from {p}: registers no case (nor pass); a case module calls "
-                "passcheck.cases.register(...) at import; nothing was run"
-            )
+    load_cases_from(args.cases_from)  # they may register passes (loading is idempotent: run loads them again)
     require_available(args.passes)  # before a stream is opened
     selection = {
         "case": args.case,

@@ -41,6 +41,19 @@ def rows(signatures: dict[str, dict[str, Any]]) -> list[tuple[str, ...]]:
     return out
 
 
+def nothing_checked_line(items: list[dict[str, Any]]) -> str | None:
+    """The line that fails a hunt whose ``items`` (the ones this run added) hold none with status ``done``
+    (no pair ran its pass: a budget spent before the first item, every pair refused by the gate or cut
+    short); None when one ran."""
+    if any(rec.get("status") == "done" for rec in items):
+        return None
+    statuses: dict[str, int] = {}
+    for rec in items:
+        statuses[rec.get("status", "?")] = statuses.get(rec.get("status", "?"), 0) + 1
+    tried = ", ".join(f"{n} {k}" for k, n in sorted(statuses.items())) or "none tried"
+    return f"NOTHING CHECKED: no item ran its pass in this hunt (items: {tried}); raise --budget or choose other cases"
+
+
 def table(signatures: dict[str, dict[str, Any]], stream: TextIO) -> None:
     """Print the summary of ``signatures`` (a :class:`~passcheck.hunt.store.Store`'s) to ``stream``."""
     if not signatures:

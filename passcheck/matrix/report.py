@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from passcheck.matrix.verdict import env_order  # noqa: F401 - part of this module's vocabulary
-from passcheck.records import CellResult
-from passcheck.report.summary import counts, label
+from passcheck.records import CellResult, nothing_checked
+from passcheck.report.summary import NOTHING_CHECKED, counts, label
 
 Row = tuple[str, str, str]  # case, form, pass
 
@@ -152,6 +152,8 @@ def render_terminal(
         f"{len(diffs)} rows differ across environments ({sum(d.headline for d in diffs)} headlines), "
         f"{n['skipped']} skipped, {n['unavailable']} unavailable"
     )
+    if nothing_checked(cells):
+        console.print(Text(NOTHING_CHECKED, style="magenta"), soft_wrap=True)
 
 
 def _esc(text: str) -> str:

@@ -19,7 +19,7 @@ import functools
 import inspect
 from pathlib import Path
 
-from passcheck.errors import PasscheckError
+from passcheck.errors import UnknownIdError
 from passcheck.passes.onnxscript_optimizer import _OnnxscriptAdapter
 
 PREFIX = "onnxscript:rule-"
@@ -113,9 +113,9 @@ def adapter(pass_id: str) -> OnnxscriptRuleAdapter:
     """The adapter for ``onnxscript:rule-NAME`` / ``onnxscript:rewrite-opt-in``.
 
     Raises:
-        PasscheckError: NAME is not a rule the installed onnxscript exports (the known ones named).
+        UnknownIdError: NAME is not a rule the installed onnxscript exports (the closest or first ones named).
     """
     slug = pass_id.removeprefix(PREFIX)
     if pass_id != OPT_IN and exported() and slug not in exported():
-        raise PasscheckError(f"pass {pass_id!r}: onnxscript exports no such rule; known: {', '.join(exported())}")
+        raise UnknownIdError("pass", pass_id, [PREFIX + name for name in exported()])
     return OnnxscriptRuleAdapter(pass_id)

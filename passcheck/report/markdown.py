@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from passcheck.records import CellResult
+from passcheck.records import CellResult, nothing_checked
 from passcheck.report.rootcause import root_causes, unexpected_phrase
 from passcheck.report.summary import (
+    NOTHING_CHECKED,
     counts,
     coverage_line,
+    form_against,
     grid,
     label,
     spec_rules_line,
@@ -41,6 +43,8 @@ def render(
         f"{n['unavailable']} unavailable.",
         "",
     ]
+    if nothing_checked(cells):
+        out += [f"**{NOTHING_CHECKED}**", ""]
     if cov := coverage_line(cells):
         out += [f"Coverage: {_esc(cov)}.", ""]
     if spec := spec_rules_line(cells):
@@ -68,7 +72,7 @@ def render(
         ]
         for rc in causes:
             f = rc.finding
-            also = "; ".join(f"{o.form} \\| `{o.pass_id}` {o.kind}" for o in rc.others)
+            also = "; ".join(f"{form_against(o)} \\| `{o.pass_id}` {o.kind}" for o in rc.others)
             out.append(
                 f"| `{f.case}` | {f.form} | `{f.pass_id}` | {f.env} | {f.oracle} | {f.kind} | "
                 f"{_esc(f.message)}{_attributed(f)} | {also} | {_esc(f.reason) if rc.expected else ''} |"

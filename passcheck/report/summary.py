@@ -86,6 +86,17 @@ def skipped_lines(cells: Iterable[CellResult]) -> list[str]:
     return [f"{case} | {env}: {why} ({n} cell{'' if n == 1 else 's'})" for (case, env, why), n in groups.items()]
 
 
+def form_against(finding) -> str:
+    """``FORM vs OTHER`` for a finding that compares two forms (parity's ``other_form``), else ``FORM``: the
+    cells a root cause also explains differ often by the other form alone."""
+    other = (finding.details or {}).get("other_form")
+    return f"{finding.form} vs {other}" if other else finding.form
+
+
+#: The line under the summary when every cell was skipped or unavailable (exit 1: nothing was judged).
+NOTHING_CHECKED = "NOTHING CHECKED: every cell was skipped or unavailable (why above); the run fails (exit 1)"
+
+
 def unchecked_phrase(n: dict[str, int]) -> str:
     """``1 cell unchecked`` / ``N cells unchecked`` for :func:`counts`' result (cells, not annotations)."""
     return f"{n['unchecked']} cell{'' if n['unchecked'] == 1 else 's'} unchecked"

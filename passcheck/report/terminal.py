@@ -9,12 +9,14 @@ from collections.abc import Iterable
 from rich.console import Console
 from rich.text import Text
 
-from passcheck.records import CellResult
+from passcheck.records import CellResult, nothing_checked
 from passcheck.report.layout import STYLE, print_grid  # noqa: F401 - STYLE re-exported
 from passcheck.report.rootcause import root_causes, unexpected_phrase
 from passcheck.report.summary import (
+    NOTHING_CHECKED,
     counts,
     coverage_line,
+    form_against,
     skipped_lines,
     spec_rules_line,
     unavailable_lines,
@@ -74,7 +76,7 @@ def render(cells: Iterable[CellResult], console: Console | None = None, *, show_
             console.print(
                 Text(
                     f"    also explains {len(rc.others)}: "
-                    + "; ".join(f"{o.form} | {o.pass_id} | {o.oracle} [{o.kind}]" for o in rc.others),
+                    + "; ".join(f"{form_against(o)} | {o.pass_id} | {o.oracle} [{o.kind}]" for o in rc.others),
                     style="dim",
                 ),
                 soft_wrap=True,
@@ -97,3 +99,5 @@ def render(cells: Iterable[CellResult], console: Console | None = None, *, show_
         f"{n['cells']} cells: {n['unexpected']} unexpected findings ({unexpected_phrase(causes)}), "
         f"{n['expected']} known, {unchecked_phrase(n)}, {n['skipped']} skipped, {n['unavailable']} unavailable"
     )
+    if nothing_checked(cells):
+        console.print(Text(NOTHING_CHECKED, style="magenta"), soft_wrap=True)

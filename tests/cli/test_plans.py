@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from passcheck import plans
@@ -35,7 +37,7 @@ def test_compare_refuses_other_outputs_and_check_refuses_mutation_flags_alone():
 
 def test_repro_text_of_check():
     head = plans.check_head("m.onnx", {"N": 2}, synthesize_feeds=True)
-    assert head == "passcheck check m.onnx --bind N=2 --synthesize-feeds"
+    assert head == f"passcheck check {os.path.abspath('m.onnx')} --bind N=2 --synthesize-feeds"  # runs anywhere
     flags = "--mutations --max-sites 3 --depth 2 --form a@x --pass {pass}"
     assert plans.check_repro(head, True, 3, 2, ["a@x"]) == f"{head} {flags}"
     assert plans.form_repro(head, "a") == f"{head} --mutations --form a --max-sites 0 --pass {{pass}}"
