@@ -118,6 +118,7 @@ def test_the_hunt_reports_and_saves_the_pair_finding(tmp_path):
     paired = [i for i in state["items"] if i["form"] == "vary:int-negate@axes"]
     assert paired and all(i["pair"]["status"] == "done" for i in paired), paired
     assert all("pair" not in i for i in state["items"] if i["form"] != "vary:int-negate@axes")
+    assert f"{len(paired)} also judged as pairs ({len(paired)} done)" in r.stdout + r.stderr, r.stderr
     # the saved case holds both forms: the base (common) and the neighbour
     ns: dict = {}
     exec(compile(Path(sig["case_module"]).read_text(), sig["case_module"], "exec"), ns)  # noqa: S102
