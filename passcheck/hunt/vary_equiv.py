@@ -22,7 +22,8 @@ may no longer remove), ``cast-narrow`` / ``transpose-pair`` (pairs that are no i
 (``negative-axes``, ``slice-bounds-negative``, ``squeeze-axes-reversed``, ``parameter-leading-ones``,
 ``explicit-defaults``, ``optional-input-default-explicit``: ``passcheck list --rewrites``) are judged as pairs there.
 
-The claim is checked, not trusted: the pair goes through :func:`.probe.probe`'s equivalence gate (checker, same
+A constant that is also a graph output is never equivalent (its own value is compared). The claim is checked,
+not trusted: the pair goes through :func:`.probe.probe`'s equivalence gate (checker, same
 interface, same outputs under ``ort:disabled``); a neighbour the gate refuses is judged alone only, the pair's
 status saying why, never a finding.
 """
@@ -50,6 +51,8 @@ def equivalent(model: onnx.ModelProto, form: str) -> str | None:
 
     k, _, site = form.partition("@")
     k = k[len(variation.PREFIX) :]
+    if site in {o.name for o in model.graph.output}:  # the constant's value is itself an output: it changes
+        return None
     if vary_int.is_int_kind(k):
         model = named(model)
         shapes = variation._inferred(model)

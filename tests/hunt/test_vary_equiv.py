@@ -93,8 +93,13 @@ def test_which_kinds_are_equivalent():
     assert vary_equiv.equivalent(flat, "vary:shape-leading-one@c") is None  # [1, 4] against [4]: the output gains a dim
     for form in ("vary:value-negate@c", "vary:shape-scalar@c", "vary:shape-outrank@c", "vary:elem-float16@graph"):
         assert vary_equiv.equivalent(add, form) is None, form
+    add.graph.output.append(helper.make_tensor_value_info("c", TensorProto.FLOAT, [4]))
+    assert vary_equiv.equivalent(add, "vary:shape-leading-one@c") is None  # c itself an output: [1, 4] is no [4]
     base = planted_pairs.base()
     assert vary_equiv.equivalent(base, "vary:int-negate@axes")
+    base.graph.output.append(helper.make_tensor_value_info("axes", TensorProto.INT64, [1]))
+    assert vary_equiv.equivalent(base, "vary:int-negate@axes") is None  # [-2] as an output is no [1]
+    base = planted_pairs.base()
     assert vary_equiv.equivalent(base, "vary:int-zero@axes") is None
     assert vary_equiv.equivalent(base, "vary:attr-axis@un=0") is None
 
