@@ -53,9 +53,9 @@ are the ``onnx.defs`` schema's; the STRING domains are the documented ones of
 ``type_constraints``. A neighbour keeps the graph's interface (a structural one appends one graph output);
 where a change can move a value's shape or type (shape, attribute and elem kinds) the annotations that no
 longer hold are replaced by what onnx shape inference says, except in an equivalent neighbour
-(:func:`.vary_equiv.equivalent`), which keeps its base's (every value is the base's). Whether the neighbour is valid (checker, runs
-under ``ort:disabled``) is for the caller to
-check (:mod:`.vary_probe`): this module only derives it.
+(:func:`.vary_equiv.equivalent`), which keeps its base's (every value is the base's). Whether the neighbour is
+valid (checker, runs under ``ort:disabled``) is for the caller to check (:mod:`.vary_probe`): this module only
+derives it.
 """
 
 from __future__ import annotations
