@@ -26,9 +26,9 @@ def add_parser(sub) -> None:
         help="search generated and hand-written cases × rewrites × passes for findings, within a budget",
         description="Try base models (forms of the hand-written and generated cases) rewritten at depth 1-2, all at "
         "once or at one site, and their neighbours (one change within the operator schemas, judged alone against "
-        "the base), under each pass; the budget's time is shared between the passes (each pass's expected seconds "
-        "per item; the defaults keep at least half), and on a pass the search is guided toward untried (op type, "
-        "rewrite or variation, pass) triples. "
+        "the base, and an equivalent one also as a pair with it), under each pass; the budget's time is shared "
+        "between the passes (each pass's expected seconds per item; the defaults keep at least half), and on a "
+        "pass the search is guided toward untried (op type, rewrite or variation, pass) triples. "
         "Without --pass each base (and its neighbours) draws from its relevant passes; the summary lists the "
         "passes searched with their items and signatures, and a pass a case wants that cannot run here. "
         "Each distinct finding signature (pass, oracle, kind, op types, rewrite) is shrunk to a minimal "
@@ -100,7 +100,8 @@ def add_parser(sub) -> None:
         action="store_true",
         help="do not try the bases' neighbours (one constant value, constant shape, attribute or float elem_type "
         "changed within the operator schemas, or the base under other dim_param bindings or float feeds, each "
-        "judged on its own against its base; with --env in each environment, against the base's cells there)",
+        "judged on its own against its base, an equivalent spelling also as a pair with it; with --env in each "
+        "environment, against the base's cells there)",
     )
     p.add_argument(
         "--vary-kind",

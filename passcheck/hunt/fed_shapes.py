@@ -6,7 +6,7 @@ input tensors must have the same shape, except for the dimension size of the axi
 sees ``0`` against the symbol ``N`` and accepts it; onnxruntime runs it (its Concat skips an empty input) and fills
 the output with memory it never wrote. The schemas' inference functions state such constraints; run at the feeds'
 own shapes (each graph input's dims set to its feed's, strict mode, data propagation) they raise where the model
-breaks one.
+breaks one, or compute a negative dim where an input is outside the operator's domain.
 """
 
 from __future__ import annotations
@@ -35,9 +35,22 @@ def error(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> str | None:
         for d in shape:
             dims.dim.add().dim_value = int(d)
     try:
-        onnx.shape_inference.infer_shapes(fed, strict_mode=True, data_prop=True)
+        done = onnx.shape_inference.infer_shapes(fed, strict_mode=True, data_prop=True)
     except Exception as exc:  # noqa: BLE001 - any inference error is the answer (InferenceError, ValidationError, …)
         return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return _negative_dim(done.graph)
+
+
+def _negative_dim(graph) -> str | None:
+    """Why inference's result names a negative dim (a value inferred of shape ``[-2, …]``), or None. A dim is a
+    tensor's size along an axis, never below 0 (IR.md "Tensor shapes"); an inference that computes one was given an
+    input outside its operator's domain (a crop window or a shape of negative sizes), which onnxruntime then runs as
+    it happens to (CenterCropPad-18 with ``shape`` ``[-2, -2, -5]`` gives ``[0, 0, 0]``)."""
+    for v in [*graph.value_info, *graph.output]:
+        if v.type.HasField("tensor_type") and v.type.tensor_type.HasField("shape"):
+            dims = [d.dim_value for d in v.type.tensor_type.shape.dim if d.HasField("dim_value")]
+            if any(d < 0 for d in dims):
+                return f"inference gives {v.name} a negative dim ({dims})"
     return None
 
 

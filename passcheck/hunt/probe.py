@@ -72,6 +72,9 @@ class Outcome:
     unavailable: list[list[str]] = dataclasses.field(default_factory=list)
     #: where the pass acted on the base (:class:`.guide.Acted`, from its ``common`` cell); None: not run.
     acted: Any = None
+    #: a variation item's pair judgement (:func:`.vary_equiv.pair`: its ``status``, ``reason``, ``findings``
+    #: count); None when the neighbour is not equivalent to its base (judged alone only).
+    pair: dict | None = None
 
 
 def probe(

@@ -354,6 +354,8 @@ def _run_variation(store: Store, rec: dict, base: Base, item: Item, executor, en
         return base.cells[item.pass_id]
 
     outcome = vary_probe.judge(setting, model, item.form, item.pass_id, executor, base_cells)
+    if outcome.pair is not None:  # an equivalent neighbour: also judged as a pair with its base (.vary_equiv)
+        rec["pair"] = outcome.pair
     if _record(rec, outcome, cut_short) or not outcome.findings:
         return
     neighbour, labels = variation.build(model, item.form)
@@ -463,7 +465,7 @@ def _shrink_and_save_variation(
     """:func:`_shrink_and_save` for a variation finding: the fewest base nodes whose neighbour still shows
     it (:class:`~passcheck.hunt.vary_probe.Shrinker`), saved as a one-model case module that builds the
     neighbour."""
-    from passcheck.hunt import vary_bindings, vary_probe
+    from passcheck.hunt import vary_bindings, vary_equiv, vary_probe
     from passcheck.reduce.case_module import case_module
 
     case_id = setting.subject_id
@@ -481,10 +483,11 @@ def _shrink_and_save_variation(
     store.cases_dir.mkdir(parents=True, exist_ok=True)
     path = store.cases_dir / f"hunt_{case_id.rsplit('-', 1)[-1]}.py"
     origin = f"passcheck hunt (the neighbour {shrunk.form} of a {len(shrunk.common.graph.node)}-node base)"
+    paired = vary_equiv.is_pair_finding(shrunk.finding)  # a pair's finding: the base is its case's common form
     path.write_text(
         case_module(
             shrunk.finding,
-            None,
+            shrunk.common if paired else None,
             shrunk.neighbour,
             case_id=case_id,
             origin=origin,
@@ -494,12 +497,11 @@ def _shrink_and_save_variation(
         ),
         encoding="utf-8",
     )
-    repro = _reproduce(
-        path, case_id, finding.pass_id, finding.oracle, finding.kind, executor, cases_from, found=vary_probe.reproduces
-    )
+    found = None if paired else vary_probe.reproduces  # a pair's: blamed on its uncommon form, as a rewrite's
+    repro = _reproduce(path, case_id, finding.pass_id, finding.oracle, finding.kind, executor, cases_from, found=found)
     library = _in_case(base.case, finding.pass_id, finding.oracle, finding.kind, executor)
     record = _record_of(case_id, sig, found_on, path, shrunk, shrunk.neighbour, repro, library)
-    store.signatures[sig.key] = {**record, "variation": shrunk.form}
+    store.signatures[sig.key] = {**record, "variation": shrunk.form, "judged": "pair" if paired else "alone"}
     return sig.key
 
 

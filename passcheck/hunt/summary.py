@@ -168,13 +168,23 @@ def reproduce(rec: Mapping[str, Any]) -> str:
 
 
 def status_counts(items: Iterable[Mapping[str, Any]]) -> str:
-    """``N done, M base-fails, …`` over item records (steps another shard ran left out)."""
+    """``N done, M base-fails, …`` over item records (steps another shard ran left out), then how many equivalent
+    neighbours were also judged as pairs, by the pair's status (``; K also judged as pairs (K done)``)."""
     from collections import Counter
 
     from passcheck.hunt.store import OTHER_SHARD
 
-    statuses = Counter(r["status"] for r in items if r["status"] != OTHER_SHARD)
-    return ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "no item"
+    ran = [r for r in items if r["status"] != OTHER_SHARD]
+    statuses = Counter(r["status"] for r in ran)
+    out = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "no item"
+    pairs = Counter(r["pair"]["status"] for r in ran if r.get("pair"))  # equivalent neighbours (.vary_equiv)
+    if pairs:
+        out += (
+            f"; {sum(pairs.values())} also judged as pairs ("
+            + ", ".join(f"{n} {s}" for s, n in sorted(pairs.items()))
+            + ")"
+        )
+    return out
 
 
 def markdown(

@@ -52,9 +52,10 @@ are the ``onnx.defs`` schema's; the STRING domains are the documented ones of
 :mod:`passcheck.oracles.spec_table` (``one_of`` rules); the type constraints are each schema's
 ``type_constraints``. A neighbour keeps the graph's interface (a structural one appends one graph output);
 where a change can move a value's shape or type (shape, attribute and elem kinds) the annotations that no
-longer hold are replaced by what onnx shape inference says. Whether the neighbour is valid (checker, runs
-under ``ort:disabled``) is for the caller to
-check (:mod:`.vary_probe`): this module only derives it.
+longer hold are replaced by what onnx shape inference says, except in an equivalent neighbour
+(:func:`.vary_equiv.equivalent`), which keeps its base's (every value is the base's). Whether the neighbour is
+valid (checker, runs under ``ort:disabled``) is for the caller to check (:mod:`.vary_probe`): this module only
+derives it.
 """
 
 from __future__ import annotations
@@ -368,6 +369,7 @@ def _set_constant(model, name: str, k: str) -> bool:
     arr = _constants(model).get(name)
     if arr is None:
         return False
+    same = _equivalent(model, name, k)  # read on the base, before the change
     if vary_int.is_int_kind(k):
         new = vary_int.changed(model, name, arr, k, _inferred(model), lambda n: _schema(model, n))
     else:
@@ -382,9 +384,32 @@ def _set_constant(model, name: str, k: str) -> bool:
         n = next(n for n in model.graph.node if n.op_type == "Constant" and n.output and n.output[0] == name)
         del n.attribute[:]
         n.attribute.append(helper.make_attribute("value", numpy_helper.from_array(new)))
-    if k in SHAPE_KINDS or vary_int.is_int_kind(k):  # an integer constant can be a shape, axes, a count
+    if same:  # every value is the base's: its annotations hold, only the constant's own may change shape
+        _annotate_constant(model, name, new)
+    elif k in SHAPE_KINDS or vary_int.is_int_kind(k):  # an integer constant can be a shape, axes, a count
         _refresh_annotations(model)
     return True
+
+
+def _equivalent(model, name: str, k: str) -> bool:
+    """Whether kind ``k`` of constant ``name`` is an equivalent spelling (:func:`.vary_equiv.equivalent`): then the
+    neighbour computes every value its base computes, and the base's annotations are kept (onnx shape inference
+    may infer less for the other spelling, and made-up symbols such as ``unk__0`` for dims it does not know: a
+    refresh would make the neighbour's annotations less precise than the base's, which the pair's parity oracle
+    would blame on the pass)."""
+    from passcheck.hunt import vary_equiv
+
+    return vary_equiv.equivalent(model, f"{PREFIX}{k}@{name}") is not None
+
+
+def _annotate_constant(model, name: str, new: np.ndarray) -> None:
+    """The shape of the annotations naming constant ``name`` itself (value_info, a graph output) set to ``new``'s."""
+    for vi in [*model.graph.output, *model.graph.value_info]:
+        if vi.name == name and vi.type.HasField("tensor_type"):
+            shape = vi.type.tensor_type.shape
+            del shape.dim[:]
+            for d in new.shape:
+                shape.dim.add().dim_value = d
 
 
 def _outrank(model, name: str) -> int | None:

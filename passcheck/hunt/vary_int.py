@@ -38,7 +38,9 @@ kind              change
 
 A constant read by more than one node takes an equivalent kind only when every reader gives the same reading
 (role, bound). Whether the neighbour is valid (checker, runs under ``ort:disabled``) is for
-:mod:`.vary_probe`; the caller replaces annotations that no longer hold by what onnx shape inference infers.
+:mod:`.vary_probe`; the caller replaces annotations that no longer hold by what onnx shape inference infers (an
+equivalent spelling keeps its base's: every value is the same, :mod:`.vary_equiv`), and judges an equivalent
+neighbour also as a pair with its base (:mod:`.vary_equiv`).
 """
 
 from __future__ import annotations

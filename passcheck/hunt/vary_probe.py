@@ -1,7 +1,7 @@
 """Judge one neighbour (a base changed by one variation, :mod:`.variation`) under one pass and keep the
 findings the variation is to blame for; shrink such a finding; check that its saved case reproduces it.
 
-A neighbour is used only once it is valid on its own (never equivalent to its base): the onnx checker
+A neighbour is used only once it is valid on its own (whether or not equivalent to its base): the onnx checker
 accepts it (with ``full_check`` when the base passes it), it keeps the base's graph inputs and outputs, and
 it runs under ``ort:disabled`` on its feeds (:func:`~passcheck.mutations.equivalence.original_runs`), and
 onnx shape inference at its feeds' shapes raises nothing it does not raise on the base (:mod:`.fed_shapes`: a
@@ -9,7 +9,10 @@ constraint the symbols hid, which onnxruntime may not check either). A neighbour
 status ``invalid-variation``, the reason recorded). Then the
 neighbour alone is judged under the pass (:func:`passcheck.engine.evaluate`, one form), and so is the base
 alone: a finding of the neighbour's pass cell whose (oracle, kind) the base does not show under the same
-pass is the variation's. An ``input`` finding of the neighbour the base does not have (an annotation of
+pass is the variation's. A neighbour equivalent to its base by the schema (:func:`.vary_equiv.equivalent`) is
+also judged with it as a pair (:func:`.vary_equiv.pair`: the equivalence gate, then parity and acceptance), its
+comparative findings the variation's too (marked so in their ``details``, the pair's status in
+:attr:`.probe.Outcome.pair`). An ``input`` finding of the neighbour the base does not have (an annotation of
 its that no longer holds, a documented domain left) means the neighbour is no valid form: dropped too.
 
 A run-condition variant (:mod:`.vary_bindings`) is the base model itself under other bindings or feeds: the
@@ -28,7 +31,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from passcheck.hunt import variation, vary_bindings, vary_struct
+from passcheck.hunt import variation, vary_bindings, vary_equiv, vary_struct
 from passcheck.hunt.probe import COMMON, Outcome, Setting
 from passcheck.records import INPUT
 
@@ -256,7 +259,13 @@ def judge(
         return Outcome(
             INVALID, reason=f"the neighbour is no valid form: {broken[0].oracle} {broken[0].kind}: {broken[0].message}"
         )
-    return Outcome("done", blamed(mine, own), unavailable=classify(mine))
+    found = blamed(mine, own)
+    paired = None
+    if vary_equiv.equivalent(base, form) is not None:  # also a pair: the comparative oracles apply
+        paired, comparative = vary_equiv.pair(setting, base, form, neighbour, pass_id, executor)
+        seen = {(f.pass_id, f.oracle, f.kind) for f in found}
+        found += [f for f in comparative if (f.pass_id, f.oracle, f.kind) not in seen]
+    return Outcome("done", found, unavailable=classify(mine), pair=paired)
 
 
 def _unfit(setting: Setting, model: onnx.ModelProto) -> str | None:

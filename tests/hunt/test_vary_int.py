@@ -216,3 +216,19 @@ def test_a_neighbour_that_breaks_a_shape_constraint_only_at_the_fed_shapes_is_in
     out = vary_probe.judge(Setting("vary-test/concat"), base, "vary:int-zero@axes", "ort:disabled", ex)
     assert out.status == vary_probe.INVALID and "feeds' shapes" in out.reason, out
     assert vary_probe.judge(Setting("vary-test/concat"), base, "vary:int-one@zero", "ort:disabled", ex).status == "done"
+
+
+def test_a_neighbour_whose_inferred_shape_has_a_negative_dim_is_invalid(ex):
+    # CenterCropPad's shape [2, 2, 3] negated (no documented range: a plain negation) is a window of negative sizes:
+    # inference at the fed shapes infers y [-2, -2, -3], which no tensor has; onnxruntime runs it as [0, 0, 0]
+    from passcheck.hunt import vary_probe
+    from passcheck.hunt.probe import Setting
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [None] * 3)  # rank only: no annotation shows it
+    node = helper.make_node("CenterCropPad", ["x", "shape"], ["y"], name="crop")
+    graph = helper.make_graph([node], "g", [x], [y], _ints(shape=[2, 2, 3]))
+    base = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    out = vary_probe.judge(Setting("vary-test/crop"), base, "vary:int-negate@shape", "ort:disabled", ex)
+    assert out.status == vary_probe.INVALID and "negative dim" in out.reason, out
+    assert vary_probe.judge(Setting("vary-test/crop"), base, "vary:int-one@shape", "ort:disabled", ex).status == "done"
