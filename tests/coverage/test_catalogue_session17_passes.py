@@ -139,3 +139,16 @@ def test_an_unguided_hunt_searches_the_passes_its_base_triggers(tmp_path, capfd)
     assert "onnx-ir:identity-elimination" in searched and "onnx-ir:inline" in searched
     assert "onnx:inline-local-functions" in searched
     assert "onnx-ir:checker" not in searched  # it changes no base: no entry of it is triggered
+
+
+def test_the_guided_order_reads_the_op_types_of_the_new_entries(cmap):
+    from passcheck.hunt.nearness import entry_ops
+
+    def ops(k):
+        return entry_ops(cmap.entries[k], [e.effect for e in cmap.evidence.get(k, ())])
+
+    assert ops("onnx-inliner:function:Celu@12") == {"Celu"}
+    # a schema-function entry names its op, as an inference entry does: read with no effect at all
+    assert entry_ops(cmap.entries["onnx-inliner:function:LayerNormalization@17"], []) == {"LayerNormalization"}
+    assert ops("ort-transformers:fusion:FusionGelu") == {"Erf"}  # from the effect, as a rule's
+    assert ops("onnx-ir:pass:IdentityEliminationPass") == {"Identity"}
