@@ -6,7 +6,9 @@ happen (evidence, checked by effect), and the coverage map the hunt steers by.
   :mod:`.ort` (graph transformers from the verbose log, rewrite rules by ``disabled_optimizers``),
   :mod:`.onnxscript` (rules, fusions, constant folding per op), :mod:`.shapes` (inference and data
   propagation per (op, since_version)), :mod:`.converter` (adapters op from → to), :mod:`.symbolic`
-  (onnxruntime's symbolic shape inference handlers);
+  (onnxruntime's symbolic shape inference handlers), :mod:`.onnx_ir` (onnx_ir's common pass
+  classes), :mod:`.inliner` (onnx's inliner: local functions, schema function bodies),
+  :mod:`.ort_fusions` (the ``Fusion`` classes of onnxruntime's transformer optimizer);
 - :mod:`.worker` — the functions the worker runs; :mod:`.map` — the map and its computation;
   :mod:`.cache` — per tool version; :mod:`.library` — the map of passcheck's own bases;
   :mod:`.report` — totals, reasons, JSON; :mod:`.recheck` — one evidence record observed again.

@@ -44,3 +44,17 @@ def stripped(model):
 def types(model) -> dict[str, object]:
     """Value name → TypeProto, from the main graph's value_info and outputs (inferred models)."""
     return {v.name: v.type for v in [*model.graph.value_info, *model.graph.output] if v.HasField("type")}
+
+
+#: The hunt's spelling writing a node as a call of a model-local function (:mod:`passcheck.mutations.local_functions`).
+AS_FUNCTION = "node-as-local-function"
+
+
+def as_function(model):
+    """``model`` with its nodes written as calls of model-local functions by the hunt's own
+    :data:`AS_FUNCTION` spelling (what a pass acting on local-function calls is given in a hunt),
+    or None when the spelling applies nowhere in it."""
+    from passcheck.mutations.registry import get_rewrite
+
+    got = get_rewrite(AS_FUNCTION).apply(model)
+    return got[0] if got is not None else None

@@ -12,7 +12,16 @@ from collections.abc import Iterable
 from typing import Any
 
 #: The tools the catalogue covers, in report order.
-TOOLS = ("onnxruntime", "onnxscript", "onnx-shape-inference", "onnx-version-converter", "ort-symbolic-shape-infer")
+TOOLS = (
+    "onnxruntime",
+    "onnxscript",
+    "onnx-shape-inference",
+    "onnx-version-converter",
+    "ort-symbolic-shape-infer",
+    "onnx-ir",
+    "onnx-inliner",
+    "ort-transformers",
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -22,7 +31,8 @@ class Entry:
     Attributes:
         tool: one of :data:`TOOLS`.
         kind: ``transformer``, ``rule``, ``fusion``, ``fold``, ``inference``, ``data-propagation``,
-            ``adapter`` or ``handler``.
+            ``adapter``, ``handler``, ``pass`` (an onnx-ir pass class), ``inline`` or ``function``
+            (the inliner: local functions, a schema's function body).
         name: the tool's own name (a transformer or rule name, ``Op@since_version``, ``Op:from->to``).
         passes: the pass ids that run it (``ort:basic`` …): the passes a hunt item must use to exercise it.
         scope: where it sits in the tool (an onnxruntime level, a domain, an onnxscript rule set).

@@ -19,12 +19,15 @@ MODULES = {
     "onnx-shape-inference": "passcheck.coverage.shapes",
     "onnx-version-converter": "passcheck.coverage.converter",
     "ort-symbolic-shape-infer": "passcheck.coverage.symbolic",
+    "onnx-ir": "passcheck.coverage.onnx_ir",
+    "onnx-inliner": "passcheck.coverage.inliner",
+    "ort-transformers": "passcheck.coverage.ort_fusions",
 }
 
 
 def read_catalogue(model, tools: list[str]) -> dict[str, Any]:
     """Tool → list of entry dicts (or ``{"error": text}`` when the tool cannot be read here)."""
-    from passcheck.coverage import onnxscript, ort
+    from passcheck.coverage import onnxscript, ort, ort_fusions
 
     out: dict[str, Any] = {}
     for tool in tools:
@@ -34,6 +37,8 @@ def read_catalogue(model, tools: list[str]) -> dict[str, Any]:
                 entries = ort.catalogue(ort.logged_names(model))
             elif tool == "onnxscript":
                 entries = onnxscript.catalogue(onnxscript.fusion_names())
+            elif tool == "ort-transformers":
+                entries = ort_fusions.catalogue(ort_fusions.fusions(model))
             else:
                 entries = mod.catalogue()
             out[tool] = [e.to_json() for e in entries]

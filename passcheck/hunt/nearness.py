@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 #: Catalogue areas whose freedoms are the op schema's own (what a pattern matcher reads of a node).
 SCHEMA_AREAS = frozenset({"attributes", "operator schemas", "optional and variadic slots", "data types", "algebra"})
-_OP_NAMED = ("inference", "data-propagation", "adapter", "handler", "fold")
+_OP_NAMED = ("inference", "data-propagation", "adapter", "handler", "fold", "function")
 _LAST_NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:@\d+|:\d+->\d+)?$")
 _REPLACED = re.compile(r"replaced (\w+) node")
 

@@ -302,9 +302,15 @@ def fresh_names(run: FormRun) -> frozenset[str]:
     if run.output is None:
         return frozenset()
     pattern = re.compile(run.unknown_dim_param) if run.unknown_dim_param else GENERATED_DIM
-    g = run.model.graph
+    return fresh_dim_params(run.model, run.output, pattern)
+
+
+def fresh_dim_params(model, output, pattern=GENERATED_DIM) -> frozenset[str]:
+    """The dim_params of ``output``'s graph outputs (a pass's output of ``model``) that match ``pattern``,
+    occur once among them and ``model`` never names (see :func:`fresh_names`)."""
+    g = model.graph
     given = set(_dim_params([*g.input, *g.value_info, *g.output]))
-    counts = Counter(_dim_params(run.output.graph.output))
+    counts = Counter(_dim_params(output.graph.output))
     return frozenset(n for n, k in counts.items() if k == 1 and n not in given and pattern.fullmatch(n))
 
 

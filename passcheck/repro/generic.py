@@ -64,7 +64,9 @@ def _oracle_source() -> dict[str, str]:
             numeric._desc,
             numeric._py,
         ),
-        "precision": src(parity.precision, parity.less_precise, parity._fmt),
+        "precision": "import re\nfrom collections import Counter\n\n"
+        + f"GENERATED_DIM = re.compile({parity.GENERATED_DIM.pattern!r})\n\n\n"
+        + src(parity.precision, parity.less_precise, parity._fmt, parity._dim_params, parity.fresh_dim_params),
         "checker_error": src(validity.checker_error),
         "dims_vary": src(folding._dims_vary),
     }

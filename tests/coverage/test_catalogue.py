@@ -14,21 +14,9 @@ from passcheck.coverage.cache import Cache
 from passcheck.coverage.map import catalogue, compute
 from passcheck.coverage.recheck import recheck
 from passcheck.hunt.coverage import chosen_bases
-from passcheck.passes.isolation import IsolatedExecutor
 
 #: Two hand-written cases: Conv + BatchNormalization (ConvBNFusion), a decomposed LayerNorm.
 CASES = ["optional-input/conv-bn", "fusion-norm/layernorm-r2"]
-
-
-@pytest.fixture(scope="module")
-def executor():
-    with IsolatedExecutor(timeout=300) as ex:
-        yield ex
-
-
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    return tmp_path_factory.mktemp("coverage-cache")
 
 
 @pytest.fixture(scope="module")

@@ -442,3 +442,27 @@ def test_kinds_without_a_faithful_script_are_refused(oracle, kind, pass_id, deta
 
     form = details.pop("form", "f")  # a disagreement on 'common' has no other form to compare with
     assert why in refusal(Finding(kind, oracle, "c", form, pass_id, "m", details=details))
+
+
+def test_the_less_precise_script_counts_a_fresh_unknown_dim_as_the_oracle_does():
+    """A graph output typed ``["unk__1", 4, 5]`` beside ``["N", 4, 5]``: the parity oracle counts the tool's fresh
+    ``unk__1`` (used once, named by no input) as an unnamed dim, so less precise; the script's helpers, exec'd as the
+    script holds them, must judge alike (they counted it as a named dim, and triage called a real finding of
+    onnx-ir:shape-inference 'not reproduced')."""
+    from passcheck.repro.claims import _PARITY_PRECISION
+
+    helpers: dict = {}
+    exec(generic._oracle_source()["precision"], helpers)  # noqa: S102 - the script's own helper text
+
+    def model(dims):
+        return onnx.parser.parse_model(
+            f'<ir_version: 8, opset_import: ["" : 17]>\ng (float[N, 4, 5] x) => (float[{dims}] y) {{ y = Relu (x) }}'
+        )
+
+    given = model("N, 4, 5")  # the pass input: its output's shape cleared, as the forms declare none here
+    given.graph.output[0].type.tensor_type.ClearField("shape")
+    a, b = model("N, 4, 5"), model("unk__1, 4, 5")  # the pass outputs of the two forms
+    pa = helpers["precision"](a.graph.output[0].type, helpers["fresh_dim_params"](given, a))
+    pb = helpers["precision"](b.graph.output[0].type, helpers["fresh_dim_params"](given, b))
+    assert helpers["less_precise"](pb, pa)
+    assert "fresh_dim_params(b, out_b)" in _PARITY_PRECISION
