@@ -1,4 +1,5 @@
 """Pass ids → adapters. Fixed ids, parametrized ids (``onnx:convert-opset-N``, ``onnxscript:rule-NAME``,
+``onnxoptimizer:pass-NAME``,
 ``cmd:'TOOL {in} {out}'``, the ``cmd+fold:onnxsim`` / ``cmd+fold:onnxslim`` recipes),
 user-registered adapters and adapters other packages ship (:mod:`passcheck.passes.plugins`)."""
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 import re
 
 from passcheck.errors import PasscheckError, RegistryError, UnknownIdError
-from passcheck.passes import onnxscript_rules
+from passcheck.passes import onnxoptimizer_passes, onnxscript_rules
 from passcheck.passes._base import PassAdapter
 from passcheck.passes.command import RECIPES, CommandAdapter, recipe
 from passcheck.passes.onnx_inliner import ADAPTERS as INLINERS
@@ -34,6 +35,7 @@ _FIXED["onnxscript:optimize"] = OnnxscriptOptimizerAdapter()
 _FIXED["onnxscript:rewrite"] = OnnxscriptRewriteAdapter()
 _FIXED["onnxscript:optimize-for-ort"] = OnnxscriptOrtFusionAdapter()
 _FIXED[onnxscript_rules.OPT_IN] = onnxscript_rules.OnnxscriptRuleAdapter(onnxscript_rules.OPT_IN)
+_FIXED[onnxoptimizer_passes.OPT_IN] = onnxoptimizer_passes.OnnxoptimizerPassAdapter(onnxoptimizer_passes.OPT_IN)
 _FIXED["ort:symbolic-shape-infer"] = OrtSymbolicShapeInferAdapter()
 for _direction in ("down", "up"):
     _FIXED[f"onnx:convert-opset-{_direction}"] = OpsetBoundaryAdapter(_direction)
@@ -119,6 +121,8 @@ def get_pass(pass_id: str) -> PassAdapter:
         return VersionConverterAdapter(target)
     if pass_id.startswith(onnxscript_rules.PREFIX):
         return onnxscript_rules.adapter(pass_id)
+    if pass_id.startswith(onnxoptimizer_passes.PREFIX):
+        return onnxoptimizer_passes.adapter(pass_id)
     for prefix, folds in (("cmd:", False), ("cmd+fold:", True)):
         if pass_id.startswith(prefix):
             template = pass_id[len(prefix) :].strip().strip("'\"")
@@ -128,7 +132,8 @@ def get_pass(pass_id: str) -> PassAdapter:
     raise UnknownIdError(
         "pass",
         pass_id,
-        list(known_pass_ids()) + ["onnx:convert-opset-N", "onnxscript:rule-NAME", "cmd:'TOOL {in} {out}'"],
+        list(known_pass_ids())
+        + ["onnx:convert-opset-N", "onnxscript:rule-NAME", "onnxoptimizer:pass-NAME", "cmd:'TOOL {in} {out}'"],
     )
 
 

@@ -185,6 +185,8 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
     if pass_id in _PYTHON_TOOLS:
         call, package = _PYTHON_TOOLS[pass_id]
         return ToolCall(f"def apply(model):\n    return {call}\n", call, (f"import {package}",), (package,))
+    if family == "onnxoptimizer":
+        return _onnxoptimizer_call(pass_id)
     if family in ("cmd", "cmd+fold") and "{in}" in name and "{out}" in name:
         return ToolCall(
             _COMMAND.format(argv=shlex.split(name)), f"the command {name}", ("import shlex", "import subprocess")
@@ -226,6 +228,22 @@ def _rules_call(name: str) -> ToolCall | None:
     return ToolCall(source, doc, imports, ("onnxscript",))
 
 
+def _onnxoptimizer_call(pass_id: str) -> ToolCall | None:
+    """``onnxoptimizer:pass-NAME`` / ``onnxoptimizer:opt-in`` (:mod:`passcheck.passes.onnxoptimizer_passes`):
+    ``onnxoptimizer.optimize`` with the pass list the adapter gives it."""
+    from passcheck.errors import PasscheckError
+    from passcheck.passes import onnxoptimizer_passes
+
+    try:
+        passes = onnxoptimizer_passes.adapter(pass_id).passes()
+    except PasscheckError:
+        return None
+    if not passes:
+        return None
+    call = f"onnxoptimizer.optimize(model, {passes!r})"
+    return ToolCall(f"def apply(model):\n    return {call}\n", call, ("import onnxoptimizer",), ("onnxoptimizer",))
+
+
 def _inliner_call(name: str) -> ToolCall | None:
     """The ``onnx.inliner`` call of ``onnx:<name>`` (:data:`passcheck.passes.onnx_inliner.VARIANTS`)."""
     from passcheck.passes.onnx_inliner import VARIANTS
@@ -240,7 +258,7 @@ def package(pass_id: str) -> str:
     """The pip package of the tool ``pass_id`` runs (what ``passcheck bisect --package`` takes)."""
     if pass_id in _PYTHON_TOOLS:
         return _PYTHON_TOOLS[pass_id][1]
-    return {"onnx": "onnx", "onnxscript": "onnxscript", "onnx-ir": "onnx-ir"}.get(
+    return {"onnx": "onnx", "onnxscript": "onnxscript", "onnx-ir": "onnx-ir", "onnxoptimizer": "onnxoptimizer"}.get(
         pass_id.partition(":")[0], "onnxruntime"
     )
 
