@@ -14,6 +14,7 @@ from passcheck.passes.command import RECIPES, CommandAdapter, recipe
 from passcheck.passes.onnx_inliner import ADAPTERS as INLINERS
 from passcheck.passes.onnx_ir_common import PREFIX as ONNX_IR_PREFIX
 from passcheck.passes.onnx_shape_inference import VARIANTS, OnnxShapeInferenceAdapter
+from passcheck.passes.onnxscript_version_converter import OnnxscriptVersionConverterAdapter
 from passcheck.passes.onnxscript_optimizer import (
     OnnxscriptOptimizerAdapter,
     OnnxscriptOrtFusionAdapter,
@@ -37,6 +38,7 @@ _FIXED["onnxscript:optimize-for-ort"] = OnnxscriptOrtFusionAdapter()
 _FIXED[onnxscript_rules.OPT_IN] = onnxscript_rules.OnnxscriptRuleAdapter(onnxscript_rules.OPT_IN)
 _FIXED[onnxoptimizer_passes.OPT_IN] = onnxoptimizer_passes.OnnxoptimizerPassAdapter(onnxoptimizer_passes.OPT_IN)
 _FIXED["ort:symbolic-shape-infer"] = OrtSymbolicShapeInferAdapter()
+_FIXED["onnxscript:convert-opset-up"] = OnnxscriptVersionConverterAdapter()
 for _direction in ("down", "up"):
     _FIXED[f"onnx:convert-opset-{_direction}"] = OpsetBoundaryAdapter(_direction)
 for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through their Python API (extra installs)

@@ -175,6 +175,13 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
                 "import onnxscript\nfrom onnxscript.rewriter.ort_fusions import optimize_for_ort",
             ),
         }
+        if name == "convert-opset-up":
+            target = _opset_target("up", model)
+            if target is None:
+                return None
+            call = f"onnxscript.version_converter.convert_version(model, {target})"
+            source = f"def apply(model):\n    {call}  # in place; returns None\n    return model\n"
+            return ToolCall(source, call + ", in place", ("import onnxscript.version_converter",), ("onnxscript",))
         if name == "rewrite-opt-in" or name.startswith("rule-"):
             return _rules_call(name)
         if name not in calls:
