@@ -14,12 +14,12 @@ from passcheck.passes.command import RECIPES, CommandAdapter, recipe
 from passcheck.passes.onnx_inliner import ADAPTERS as INLINERS
 from passcheck.passes.onnx_ir_common import PREFIX as ONNX_IR_PREFIX
 from passcheck.passes.onnx_shape_inference import VARIANTS, OnnxShapeInferenceAdapter
-from passcheck.passes.onnxscript_version_converter import OnnxscriptVersionConverterAdapter
 from passcheck.passes.onnxscript_optimizer import (
     OnnxscriptOptimizerAdapter,
     OnnxscriptOrtFusionAdapter,
     OnnxscriptRewriteAdapter,
 )
+from passcheck.passes.onnxscript_version_converter import OnnxscriptVersionConverterAdapter
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
 from passcheck.passes.ort_transformers import ADAPTERS as ORT_TRANSFORMERS
