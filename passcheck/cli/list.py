@@ -123,6 +123,9 @@ def _passes() -> list[dict]:
     out += [record(f"cmd+fold:{name}", (a := recipe(name)), a.doc) for name in RECIPES]
     out += [record(pid, (a := get_pass(pid)), a.doc) for pid in onnxscript_rules.pass_ids()]
     out += [record(pid, (a := get_pass(pid)), a.doc) for pid in onnxoptimizer_passes.pass_ids()]
+    from passcheck.passes import ort_transformers
+
+    out += [record(pid, (a := get_pass(pid)), a.doc) for pid in ort_transformers.extra_pass_ids()]
     keys = ("id", "default", "folds_constants", "optimizes", "needs_feeds", "opsets", "install", "description")
     out += [
         dict(zip(keys, row))

@@ -23,6 +23,7 @@ from passcheck.passes.onnxscript_version_converter import OnnxscriptVersionConve
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
 from passcheck.passes.ort_transformers import ADAPTERS as ORT_TRANSFORMERS
+from passcheck.passes.ort_transformers import PREFIX as ORT_TRANSFORMERS_PREFIX
 from passcheck.passes.python_tools import ADAPTERS as PYTHON_TOOLS
 from passcheck.passes.version_converter import OpsetBoundaryAdapter, VersionConverterAdapter
 from passcheck.user_modules import loading
@@ -125,6 +126,10 @@ def get_pass(pass_id: str) -> PassAdapter:
         return onnxscript_rules.adapter(pass_id)
     if pass_id.startswith(onnxoptimizer_passes.PREFIX):
         return onnxoptimizer_passes.adapter(pass_id)
+    if pass_id.startswith(ORT_TRANSFORMERS_PREFIX):  # the model types beyond the fixed ones, read on first need
+        from passcheck.passes import ort_transformers
+
+        return ort_transformers.adapter(pass_id)
     for prefix, folds in (("cmd:", False), ("cmd+fold:", True)):
         if pass_id.startswith(prefix):
             template = pass_id[len(prefix) :].strip().strip("'\"")

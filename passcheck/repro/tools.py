@@ -157,9 +157,9 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
             ("onnx-ir",),
         )
     if family == "ort-transformers":
-        from passcheck.passes.ort_transformers import MODEL_TYPES
+        from passcheck.passes.ort_transformers import MODEL_TYPES, more_types
 
-        if name not in MODEL_TYPES:
+        if name not in MODEL_TYPES and more_types().get(name, "") is not None:
             return None
         return ToolCall(
             _ORT_TRANSFORMERS.format(model_type=name),
