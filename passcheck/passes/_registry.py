@@ -13,6 +13,7 @@ from passcheck.passes._base import PassAdapter
 from passcheck.passes.command import RECIPES, CommandAdapter, recipe
 from passcheck.passes.onnx_inliner import ADAPTERS as INLINERS
 from passcheck.passes.onnx_ir_common import PREFIX as ONNX_IR_PREFIX
+from passcheck.passes.onnx_model_utils import ADAPTERS as ONNX_MODEL_UTILS
 from passcheck.passes.onnx_shape_inference import VARIANTS, OnnxShapeInferenceAdapter
 from passcheck.passes.onnxscript_optimizer import (
     OnnxscriptOptimizerAdapter,
@@ -44,7 +45,11 @@ for _direction in ("down", "up"):
     _FIXED[f"onnx:convert-opset-{_direction}"] = OpsetBoundaryAdapter(_direction)
 for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through their Python API (extra installs)
     _FIXED[_adapter.id] = _adapter
-for _adapter in (*INLINERS, *ORT_TRANSFORMERS):  # onnx.inliner; onnxruntime.transformers' Python fusions
+for _adapter in (
+    *INLINERS,
+    *ORT_TRANSFORMERS,
+    *ONNX_MODEL_UTILS,
+):  # onnx.inliner; onnxruntime.transformers' Python fusions
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}
 _ORIGIN: dict[str, str] = {}  # pass id -> the user module (--cases-from) that registered it

@@ -141,6 +141,19 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
             f"onnx.version_converter.convert_version(model, {target})",
             ("import onnx.version_converter",),
         )
+    if pass_id == "onnx:add-prefix":
+        from passcheck.passes.onnx_model_utils import PREFIX
+
+        call = f"onnx.compose.add_prefix(model, {PREFIX!r}, rename_inputs=False, rename_outputs=False)"
+        return ToolCall(f"def apply(model):\n    return {call}\n", call, ("import onnx.compose",))
+    if pass_id == "onnx:extract-model":
+        source = (
+            "def apply(model):\n"
+            "    initializers = {t.name for t in model.graph.initializer}\n"
+            "    inputs = [i.name for i in model.graph.input if i.name not in initializers]\n"
+            "    return onnx.utils.Extractor(model).extract_model(inputs, [o.name for o in model.graph.output])\n"
+        )
+        return ToolCall(source, "onnx.utils.Extractor(model).extract_model(inputs, outputs)", ("import onnx.utils",))
     if family == "onnx" and name.startswith("inline-"):
         return _inliner_call(name)
     if family == "onnx-ir":
