@@ -22,6 +22,7 @@ from passcheck.passes.onnxscript_optimizer import (
 )
 from passcheck.passes.onnxscript_version_converter import OnnxscriptVersionConverterAdapter
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
+from passcheck.passes.ort_quant_preprocess import ADAPTERS as ORT_QUANT
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
 from passcheck.passes.ort_transformers import ADAPTERS as ORT_TRANSFORMERS
 from passcheck.passes.ort_transformers import PREFIX as ORT_TRANSFORMERS_PREFIX
@@ -45,11 +46,8 @@ for _direction in ("down", "up"):
     _FIXED[f"onnx:convert-opset-{_direction}"] = OpsetBoundaryAdapter(_direction)
 for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through their Python API (extra installs)
     _FIXED[_adapter.id] = _adapter
-for _adapter in (
-    *INLINERS,
-    *ORT_TRANSFORMERS,
-    *ONNX_MODEL_UTILS,
-):  # onnx.inliner; onnxruntime.transformers' Python fusions
+# onnx.inliner; onnxruntime.transformers' Python fusions; onnx.compose / onnx.utils; quant_pre_process
+for _adapter in (*INLINERS, *ORT_TRANSFORMERS, *ONNX_MODEL_UTILS, *ORT_QUANT):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}
 _ORIGIN: dict[str, str] = {}  # pass id -> the user module (--cases-from) that registered it

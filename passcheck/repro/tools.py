@@ -141,6 +141,19 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
             f"onnx.version_converter.convert_version(model, {target})",
             ("import onnx.version_converter",),
         )
+    if family == "ort-quant":
+        from passcheck.passes.ort_quant_preprocess import VARIANTS
+
+        if name not in VARIANTS:
+            return None
+        args = "".join(f", {k}={v!r}" for k, v in VARIANTS[name].items())
+        source = (
+            "def apply(model):\n    with tempfile.TemporaryDirectory() as d:\n"
+            "        out = os.path.join(d, 'preprocessed.onnx')\n"
+            f"        quant_pre_process(model, out{args})\n        return onnx.load(out)\n"
+        )
+        imports = ("from onnxruntime.quantization.shape_inference import quant_pre_process",)
+        return ToolCall(source, f"quant_pre_process(model, out{args})", imports, ("sympy",))
     if pass_id == "onnx:add-prefix":
         from passcheck.passes.onnx_model_utils import PREFIX
 
