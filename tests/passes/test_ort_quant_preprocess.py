@@ -20,7 +20,9 @@ def test_each_variant_optimizes_a_library_case_and_keeps_its_values():
     report = check_model(CONV_BN, passes, name="ort-quant/conv-bn")
     for c in (c for c in report.cells if c.pass_id in passes):
         assert c.status == "changed" and "BatchNormalization" not in c.ops_after, (c.pass_id, c.error, c.ops_after)
-        assert c.verdict == "ok", (c.pass_id, c.findings)
+        # with a ModelProto and no symbolic inference it empties the caller's initializers (docs/found.md row 194)
+        allowed = {"input-mutated"} if c.pass_id.endswith("no-symbolic") else set()
+        assert {f.kind for f in c.findings} <= allowed, (c.pass_id, c.findings)
     assert get_pass("ort-quant:pre-process").optimizes and get_pass("ort-quant:pre-process").folds_constants
 
 
