@@ -32,11 +32,18 @@ class OrtQuantPreProcessAdapter(PassAdapter):
         self.doc = f"onnxruntime.quantization.shape_inference.quant_pre_process(model, out_path{args})"
 
     def apply(self, model, workdir: Path):
+        import os
+
         import onnx
         from onnxruntime.quantization.shape_inference import quant_pre_process
 
         out = Path(workdir) / "preprocessed.onnx"
-        quant_pre_process(model, out, **self.flags)
+        here = os.getcwd()
+        os.chdir(workdir)  # its symbolic shape inference writes sym_shape_infer_temp.onnx into the current folder
+        try:
+            quant_pre_process(model, out, **self.flags)
+        finally:
+            os.chdir(here)
         return onnx.load(out)
 
 

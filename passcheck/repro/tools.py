@@ -148,9 +148,11 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
             return None
         args = "".join(f", {k}={v!r}" for k, v in VARIANTS[name].items())
         source = (
-            "def apply(model):\n    with tempfile.TemporaryDirectory() as d:\n"
+            "def apply(model):\n    here = os.getcwd()\n    with tempfile.TemporaryDirectory() as d:\n"
             "        out = os.path.join(d, 'preprocessed.onnx')\n"
-            f"        quant_pre_process(model, out{args})\n        return onnx.load(out)\n"
+            "        os.chdir(d)  # its symbolic shape inference writes a temporary model into the current folder\n"
+            f"        try:\n            quant_pre_process(model, out{args})\n        finally:\n"
+            "            os.chdir(here)\n        return onnx.load(out)\n"
         )
         imports = ("from onnxruntime.quantization.shape_inference import quant_pre_process",)
         return ToolCall(source, f"quant_pre_process(model, out{args})", imports, ("sympy",))

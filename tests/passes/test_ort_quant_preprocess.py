@@ -54,3 +54,23 @@ def test_a_reproducer_calls_it_as_the_adapter_does(tmp_path):
         ours = script_apply(call)(onnx.ModelProto.FromString(CONV_BN.SerializeToString()))
         theirs = get_pass(f"ort-quant:{v}").apply(onnx.ModelProto.FromString(CONV_BN.SerializeToString()), tmp_path)
         assert [n.op_type for n in ours.graph.node] == [n.op_type for n in theirs.graph.node]
+
+
+def test_it_writes_nothing_into_the_callers_folder(tmp_path, monkeypatch):
+    """Its symbolic shape inference saves ``sym_shape_infer_temp.onnx`` into the current folder when it cannot
+    infer every shape (an Add of two inputs with anonymous dims): the adapter runs it from its work folder."""
+    from onnx import TensorProto, helper
+
+    x, y = (helper.make_tensor_value_info(n, TensorProto.FLOAT, [None]) for n in ("x", "y"))
+    graph = helper.make_graph(
+        [helper.make_node("Add", ["x", "y"], ["z"])],
+        "g",
+        [x, y],
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, None)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    here = tmp_path / "caller"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    assert get_pass("ort-quant:pre-process").run(model, tmp_path).status in ("crashed", "changed", "unchanged")
+    assert list(here.iterdir()) == []
