@@ -442,3 +442,16 @@ def test_kinds_without_a_faithful_script_are_refused(oracle, kind, pass_id, deta
 
     form = details.pop("form", "f")  # a disagreement on 'common' has no other form to compare with
     assert why in refusal(Finding(kind, oracle, "c", form, pass_id, "m", details=details))
+
+
+@pytest.mark.parametrize("pass_id", ["onnx:convert-opset-up", "onnxscript:convert-opset-up"])
+def test_a_per_model_boundary_converter_is_scripted_not_refused(pass_id):
+    """The converters to the neighbouring opset boundary are spelled per form (their target depends on it):
+    onnxscript's was refused as "no standalone script calls pass" (its id kept the family prefix)."""
+    from passcheck.repro.plan import refusal
+    from passcheck.repro.tools import tool_call
+
+    assert refusal(Finding("invalid-model", "validity", "c", "f", pass_id, "m")) is None
+    model = onnx.parser.parse_model("""<ir_version: 9, opset_import: ["" : 19]>
+g (float[1,1,3,3] x, float[1,2,2,2] grid) => (float[1,1,2,2] y) { y = GridSample <mode = "bilinear"> (x, grid) }""")
+    assert "20" in tool_call(pass_id, model).doc
