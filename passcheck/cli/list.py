@@ -100,7 +100,7 @@ def _text(value) -> str:
 def _passes() -> list[dict]:
     """One record per pass id: whether it is a default, its capabilities, and ``install``: empty
     when it runs here, else what to install (``pip install X``) or why it cannot run."""
-    from passcheck.passes import DEFAULT_PASSES, get_pass, known_pass_ids, onnxscript_rules
+    from passcheck.passes import DEFAULT_PASSES, get_pass, known_pass_ids, onnxoptimizer_passes, onnxscript_rules
     from passcheck.passes.command import RECIPES, recipe
 
     def record(pid: str, a, description: str) -> dict:
@@ -121,6 +121,10 @@ def _passes() -> list[dict]:
     out = [record(pid, (a := get_pass(pid)), a.doc) for pid in known_pass_ids()]
     out += [record(f"cmd+fold:{name}", (a := recipe(name)), a.doc) for name in RECIPES]
     out += [record(pid, (a := get_pass(pid)), a.doc) for pid in onnxscript_rules.pass_ids()]
+    out += [record(pid, (a := get_pass(pid)), a.doc) for pid in onnxoptimizer_passes.pass_ids()]
+    from passcheck.passes import ort_transformers
+
+    out += [record(pid, (a := get_pass(pid)), a.doc) for pid in ort_transformers.extra_pass_ids()]
     keys = ("id", "default", "folds_constants", "optimizes", "needs_feeds", "opsets", "install", "description")
     out += [
         dict(zip(keys, row))

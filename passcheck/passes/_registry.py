@@ -1,4 +1,5 @@
 """Pass ids → adapters. Fixed ids, parametrized ids (``onnx:convert-opset-N``, ``onnxscript:rule-NAME``,
+``onnxoptimizer:pass-NAME``,
 ``cmd:'TOOL {in} {out}'``, the ``cmd+fold:onnxsim`` / ``cmd+fold:onnxslim`` recipes),
 user-registered adapters and adapters other packages ship (:mod:`passcheck.passes.plugins`)."""
 
@@ -7,20 +8,24 @@ from __future__ import annotations
 import re
 
 from passcheck.errors import PasscheckError, RegistryError, UnknownIdError
-from passcheck.passes import onnxscript_rules
+from passcheck.passes import onnxoptimizer_passes, onnxscript_rules
 from passcheck.passes._base import PassAdapter
 from passcheck.passes.command import RECIPES, CommandAdapter, recipe
 from passcheck.passes.onnx_inliner import ADAPTERS as INLINERS
 from passcheck.passes.onnx_ir_common import PREFIX as ONNX_IR_PREFIX
+from passcheck.passes.onnx_model_utils import ADAPTERS as ONNX_MODEL_UTILS
 from passcheck.passes.onnx_shape_inference import VARIANTS, OnnxShapeInferenceAdapter
 from passcheck.passes.onnxscript_optimizer import (
     OnnxscriptOptimizerAdapter,
     OnnxscriptOrtFusionAdapter,
     OnnxscriptRewriteAdapter,
 )
+from passcheck.passes.onnxscript_version_converter import OnnxscriptVersionConverterAdapter
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
+from passcheck.passes.ort_quant_preprocess import ADAPTERS as ORT_QUANT
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
 from passcheck.passes.ort_transformers import ADAPTERS as ORT_TRANSFORMERS
+from passcheck.passes.ort_transformers import PREFIX as ORT_TRANSFORMERS_PREFIX
 from passcheck.passes.python_tools import ADAPTERS as PYTHON_TOOLS
 from passcheck.passes.version_converter import OpsetBoundaryAdapter, VersionConverterAdapter
 from passcheck.user_modules import loading
@@ -34,12 +39,15 @@ _FIXED["onnxscript:optimize"] = OnnxscriptOptimizerAdapter()
 _FIXED["onnxscript:rewrite"] = OnnxscriptRewriteAdapter()
 _FIXED["onnxscript:optimize-for-ort"] = OnnxscriptOrtFusionAdapter()
 _FIXED[onnxscript_rules.OPT_IN] = onnxscript_rules.OnnxscriptRuleAdapter(onnxscript_rules.OPT_IN)
+_FIXED[onnxoptimizer_passes.OPT_IN] = onnxoptimizer_passes.OnnxoptimizerPassAdapter(onnxoptimizer_passes.OPT_IN)
 _FIXED["ort:symbolic-shape-infer"] = OrtSymbolicShapeInferAdapter()
+_FIXED["onnxscript:convert-opset-up"] = OnnxscriptVersionConverterAdapter()
 for _direction in ("down", "up"):
     _FIXED[f"onnx:convert-opset-{_direction}"] = OpsetBoundaryAdapter(_direction)
 for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through their Python API (extra installs)
     _FIXED[_adapter.id] = _adapter
-for _adapter in (*INLINERS, *ORT_TRANSFORMERS):  # onnx.inliner; onnxruntime.transformers' Python fusions
+# onnx.inliner; onnxruntime.transformers' Python fusions; onnx.compose / onnx.utils; quant_pre_process
+for _adapter in (*INLINERS, *ORT_TRANSFORMERS, *ONNX_MODEL_UTILS, *ORT_QUANT):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}
 _ORIGIN: dict[str, str] = {}  # pass id -> the user module (--cases-from) that registered it
@@ -119,6 +127,12 @@ def get_pass(pass_id: str) -> PassAdapter:
         return VersionConverterAdapter(target)
     if pass_id.startswith(onnxscript_rules.PREFIX):
         return onnxscript_rules.adapter(pass_id)
+    if pass_id.startswith(onnxoptimizer_passes.PREFIX):
+        return onnxoptimizer_passes.adapter(pass_id)
+    if pass_id.startswith(ORT_TRANSFORMERS_PREFIX):  # the model types beyond the fixed ones, read on first need
+        from passcheck.passes import ort_transformers
+
+        return ort_transformers.adapter(pass_id)
     for prefix, folds in (("cmd:", False), ("cmd+fold:", True)):
         if pass_id.startswith(prefix):
             template = pass_id[len(prefix) :].strip().strip("'\"")
@@ -128,7 +142,8 @@ def get_pass(pass_id: str) -> PassAdapter:
     raise UnknownIdError(
         "pass",
         pass_id,
-        list(known_pass_ids()) + ["onnx:convert-opset-N", "onnxscript:rule-NAME", "cmd:'TOOL {in} {out}'"],
+        list(known_pass_ids())
+        + ["onnx:convert-opset-N", "onnxscript:rule-NAME", "onnxoptimizer:pass-NAME", "cmd:'TOOL {in} {out}'"],
     )
 
 

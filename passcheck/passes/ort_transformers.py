@@ -9,7 +9,9 @@ onnxruntime is disabled" (the function's docstring), and 0 heads / hidden size i
 parameter from graph automatically". The model type selects the optimizer class and the
 ``FusionOptions`` defaults (``MODEL_TYPES`` and ``FusionOptions.__init__`` in
 ``onnxruntime/transformers``): ``bert`` (BertOnnxModel, mask as MaskIndexEnd), ``gpt2``
-(Gpt2OnnxModel) and ``vit`` (BertOnnxModel, no mask). The Stable Diffusion types (``unet``,
+(Gpt2OnnxModel) and ``vit`` (BertOnnxModel, no mask); the other types of the installed release are read
+from ``MODEL_TYPES`` on first need (:func:`more_types`: those run by an offered type's class, whose options
+write no op without a CPU kernel). The Stable Diffusion types (``unet``,
 ``vae``, ``clip``) and ``t5`` are not offered: their defaults write NhwcConv, GroupNorm,
 BiasSplitGelu, BiasAdd and RelativePositionBias, for which onnxruntime's CPU provider registers
 no kernel, so their outputs cannot be run here.
@@ -25,9 +27,13 @@ it replaces computes, so every oracle applies (the ``com.microsoft`` ops are jud
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
+from passcheck.errors import PasscheckError
 from passcheck.passes._base import PassAdapter
+
+PREFIX = "ort-transformers:"
 
 #: The model types offered (keys of onnxruntime.transformers.optimizer.MODEL_TYPES).
 MODEL_TYPES = ("bert", "gpt2", "vit")
@@ -44,7 +50,7 @@ class OrtTransformersAdapter(PassAdapter):
 
     def __init__(self, model_type: str):
         self.model_type = model_type
-        self.id = f"ort-transformers:{model_type}"
+        self.id = f"{PREFIX}{model_type}"
         self.doc = (
             f"onnxruntime.transformers.optimizer.optimize_model(model, {model_type!r}, opt_level=0): "
             "Python fusions only, heads and hidden size detected"
@@ -62,3 +68,62 @@ class OrtTransformersAdapter(PassAdapter):
 
 
 ADAPTERS = tuple(OrtTransformersAdapter(t) for t in MODEL_TYPES)
+
+#: ``FusionOptions`` flags whose fusion writes a ``com.microsoft`` op (per the fusion's source) and that op.
+FLAG_OPS = {
+    "enable_nhwc_conv": "NhwcConv",
+    "enable_group_norm": "GroupNorm",
+    "enable_skip_group_norm": "SkipGroupNorm",
+    "enable_bias_splitgelu": "BiasSplitGelu",
+    "enable_bias_add": "BiasAdd",
+}
+
+
+@functools.cache
+def more_types() -> dict[str, str | None]:
+    """Each ``optimizer.MODEL_TYPES`` key beyond :data:`MODEL_TYPES` → None when it is offered, else why not.
+
+    Offered: a type run by the optimizer class of an offered type (``MODEL_TYPES[t][0]``: its fusions are the
+    ones already judged here) whose ``FusionOptions(t)`` enables no fusion writing a ``com.microsoft`` op the
+    installed onnxruntime's CPU provider registers no kernel for (``get_all_opkernel_def``). A type with its own
+    optimizer class is left out: its own fusions are not read here."""
+    from onnxruntime.capi import _pybind_state
+    from onnxruntime.transformers.fusion_options import FusionOptions
+    from onnxruntime.transformers.optimizer import MODEL_TYPES as ALL
+
+    cpu = {k.op_name for k in _pybind_state.get_all_opkernel_def() if k.provider == "CPUExecutionProvider"}
+    known = {ALL[t][0] for t in MODEL_TYPES if t in ALL}
+    out: dict[str, str | None] = {}
+    for t, entry in ALL.items():
+        if t in MODEL_TYPES:
+            continue
+        options = vars(FusionOptions(t))
+        missing = sorted(op for flag, op in FLAG_OPS.items() if options.get(flag) and op not in cpu)
+        out[t] = (
+            f"its optimizer class {entry[0].__name__} is none of the offered types' (its own fusions are not read here)"
+            if entry[0] not in known
+            else f"its fusion options write {', '.join(missing)}, which onnxruntime's CPU provider has no kernel for"
+            if missing
+            else None
+        )
+    return out
+
+
+def extra_pass_ids() -> list[str]:
+    """``ort-transformers:<type>`` for each offered type of :func:`more_types`."""
+    return [f"{PREFIX}{t}" for t, why in more_types().items() if why is None]
+
+
+def adapter(pass_id: str) -> OrtTransformersAdapter:
+    """The adapter for an ``ort-transformers:<type>`` id beyond the fixed ones.
+
+    Raises:
+        PasscheckError: not a model type of the installed onnxruntime, or one left out (the reason given).
+    """
+    t = pass_id.removeprefix(PREFIX)
+    types = more_types()
+    if t not in types:
+        raise PasscheckError(f"pass {pass_id!r}: onnxruntime.transformers has no model type {t!r}")
+    if types[t] is not None:
+        raise PasscheckError(f"pass {pass_id!r} is left out: {types[t]}")
+    return OrtTransformersAdapter(t)

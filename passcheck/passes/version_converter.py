@@ -115,12 +115,13 @@ def opset_boundary(model, direction: str) -> tuple[int | None, str]:
 
 
 def conversion(pass_id: str, model) -> str | None:
-    """The conversion a per-model boundary pass (``onnx:convert-opset-down`` / ``-up``) asks of
+    """The conversion a per-model boundary pass (``onnx:convert-opset-down`` / ``-up``,
+    ``onnxscript:convert-opset-up``) asks of
     ``model`` (``"20->19"``, from :func:`opset_boundary`), or None for any other pass (a fixed target
     is the same request for every model). Two forms given different conversions were asked
     different things: a limit the converter states on one says nothing about the other."""
     for direction in ("down", "up"):
-        if pass_id == f"onnx:convert-opset-{direction}":
+        if pass_id in (f"onnx:convert-opset-{direction}", f"onnxscript:convert-opset-{direction}"):
             target, _ = opset_boundary(model, direction)
             return f"{default_opset(model)}->{target}"
     return None

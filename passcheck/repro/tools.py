@@ -141,6 +141,34 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
             f"onnx.version_converter.convert_version(model, {target})",
             ("import onnx.version_converter",),
         )
+    if family == "ort-quant":
+        from passcheck.passes.ort_quant_preprocess import VARIANTS
+
+        if name not in VARIANTS:
+            return None
+        args = "".join(f", {k}={v!r}" for k, v in VARIANTS[name].items())
+        source = (
+            "def apply(model):\n    here = os.getcwd()\n    with tempfile.TemporaryDirectory() as d:\n"
+            "        out = os.path.join(d, 'preprocessed.onnx')\n"
+            "        os.chdir(d)  # its symbolic shape inference writes a temporary model into the current folder\n"
+            f"        try:\n            quant_pre_process(model, out{args})\n        finally:\n"
+            "            os.chdir(here)\n        return onnx.load(out)\n"
+        )
+        imports = ("from onnxruntime.quantization.shape_inference import quant_pre_process",)
+        return ToolCall(source, f"quant_pre_process(model, out{args})", imports, ("sympy",))
+    if pass_id == "onnx:add-prefix":
+        from passcheck.passes.onnx_model_utils import PREFIX
+
+        call = f"onnx.compose.add_prefix(model, {PREFIX!r}, rename_inputs=False, rename_outputs=False)"
+        return ToolCall(f"def apply(model):\n    return {call}\n", call, ("import onnx.compose",))
+    if pass_id == "onnx:extract-model":
+        source = (
+            "def apply(model):\n"
+            "    initializers = {t.name for t in model.graph.initializer}\n"
+            "    inputs = [i.name for i in model.graph.input if i.name not in initializers]\n"
+            "    return onnx.utils.Extractor(model).extract_model(inputs, [o.name for o in model.graph.output])\n"
+        )
+        return ToolCall(source, "onnx.utils.Extractor(model).extract_model(inputs, outputs)", ("import onnx.utils",))
     if family == "onnx" and name.startswith("inline-"):
         return _inliner_call(name)
     if family == "onnx-ir":
@@ -157,9 +185,9 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
             ("onnx-ir",),
         )
     if family == "ort-transformers":
-        from passcheck.passes.ort_transformers import MODEL_TYPES
+        from passcheck.passes.ort_transformers import MODEL_TYPES, more_types
 
-        if name not in MODEL_TYPES:
+        if name not in MODEL_TYPES and more_types().get(name, "") is not None:
             return None
         return ToolCall(
             _ORT_TRANSFORMERS.format(model_type=name),
@@ -175,6 +203,13 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
                 "import onnxscript\nfrom onnxscript.rewriter.ort_fusions import optimize_for_ort",
             ),
         }
+        if name == "convert-opset-up":
+            target = _opset_target("up", model)
+            if target is None:
+                return None
+            call = f"onnxscript.version_converter.convert_version(model, {target})"
+            source = f"def apply(model):\n    {call}  # in place; returns None\n    return model\n"
+            return ToolCall(source, call + ", in place", ("import onnxscript.version_converter",), ("onnxscript",))
         if name == "rewrite-opt-in" or name.startswith("rule-"):
             return _rules_call(name)
         if name not in calls:
@@ -185,6 +220,8 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
     if pass_id in _PYTHON_TOOLS:
         call, package = _PYTHON_TOOLS[pass_id]
         return ToolCall(f"def apply(model):\n    return {call}\n", call, (f"import {package}",), (package,))
+    if family == "onnxoptimizer":
+        return _onnxoptimizer_call(pass_id)
     if family in ("cmd", "cmd+fold") and "{in}" in name and "{out}" in name:
         return ToolCall(
             _COMMAND.format(argv=shlex.split(name)), f"the command {name}", ("import shlex", "import subprocess")
@@ -226,6 +263,22 @@ def _rules_call(name: str) -> ToolCall | None:
     return ToolCall(source, doc, imports, ("onnxscript",))
 
 
+def _onnxoptimizer_call(pass_id: str) -> ToolCall | None:
+    """``onnxoptimizer:pass-NAME`` / ``onnxoptimizer:opt-in`` (:mod:`passcheck.passes.onnxoptimizer_passes`):
+    ``onnxoptimizer.optimize`` with the pass list the adapter gives it."""
+    from passcheck.errors import PasscheckError
+    from passcheck.passes import onnxoptimizer_passes
+
+    try:
+        passes = onnxoptimizer_passes.adapter(pass_id).passes()
+    except PasscheckError:
+        return None
+    if not passes:
+        return None
+    call = f"onnxoptimizer.optimize(model, {passes!r})"
+    return ToolCall(f"def apply(model):\n    return {call}\n", call, ("import onnxoptimizer",), ("onnxoptimizer",))
+
+
 def _inliner_call(name: str) -> ToolCall | None:
     """The ``onnx.inliner`` call of ``onnx:<name>`` (:data:`passcheck.passes.onnx_inliner.VARIANTS`)."""
     from passcheck.passes.onnx_inliner import VARIANTS
@@ -240,7 +293,7 @@ def package(pass_id: str) -> str:
     """The pip package of the tool ``pass_id`` runs (what ``passcheck bisect --package`` takes)."""
     if pass_id in _PYTHON_TOOLS:
         return _PYTHON_TOOLS[pass_id][1]
-    return {"onnx": "onnx", "onnxscript": "onnxscript", "onnx-ir": "onnx-ir"}.get(
+    return {"onnx": "onnx", "onnxscript": "onnxscript", "onnx-ir": "onnx-ir", "onnxoptimizer": "onnxoptimizer"}.get(
         pass_id.partition(":")[0], "onnxruntime"
     )
 

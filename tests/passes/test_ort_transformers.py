@@ -50,3 +50,44 @@ class _NotSaved(OrtTransformersAdapter):
 def test_an_adapter_that_skips_save_model_to_file_is_an_invalid_model():
     cell = cell_of(_NotSaved(), GELU, "ort-transformers/broken")
     assert "invalid-model" in {f.kind for f in cell.findings}, cell.findings
+
+
+def test_the_other_model_types_run_by_an_offered_class_are_read_from_the_installed_release():
+    """``more_types``: a type run by BertOnnxModel / Gpt2OnnxModel with options writing no CPU-less op is offered
+    and fuses like bert; a type with its own class, or options writing a CPU-less op, is left out with why."""
+    import pytest
+
+    from passcheck.errors import PasscheckError
+    from passcheck.passes import ort_transformers
+
+    ids = ort_transformers.extra_pass_ids()
+    assert "ort-transformers:swin" in ids and "ort-transformers:unet" not in ids, ids
+    with pytest.raises(PasscheckError, match="left out: its optimizer class UnetOnnxModel"):
+        get_pass("ort-transformers:unet")
+    report = check_model(GELU, ids, name="ort-transformers/more")
+    for c in (c for c in report.cells if c.pass_id in ids):
+        assert c.status == "changed" and not c.findings, (c.pass_id, c.status, c.error, c.findings)
+
+
+def test_a_type_whose_options_write_an_op_without_a_cpu_kernel_is_left_out(monkeypatch):
+    from passcheck.passes import ort_transformers
+
+    ort_transformers.more_types.cache_clear()
+    monkeypatch.setitem(ort_transformers.FLAG_OPS, "enable_gelu", "NoSuchCpuOp")  # every type enables Gelu
+    try:
+        assert "no kernel for" in (ort_transformers.more_types()["swin"] or ""), ort_transformers.more_types()
+    finally:
+        ort_transformers.more_types.cache_clear()
+
+
+class _NotSavedSwin(_NotSaved):
+    """The same broken adapter on a type read from the release (``swin``)."""
+
+    def __init__(self):
+        OrtTransformersAdapter.__init__(self, "swin")
+        self.id = "ort-transformers:broken-unsaved-swin"
+
+
+def test_a_read_type_whose_output_skips_save_model_to_file_is_an_invalid_model():
+    cell = cell_of(_NotSavedSwin(), GELU, "ort-transformers/broken-swin")
+    assert "invalid-model" in {f.kind for f in cell.findings}, cell.findings

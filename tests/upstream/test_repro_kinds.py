@@ -466,3 +466,16 @@ def test_the_less_precise_script_counts_a_fresh_unknown_dim_as_the_oracle_does()
     pb = helpers["precision"](b.graph.output[0].type, helpers["fresh_dim_params"](given, b))
     assert helpers["less_precise"](pb, pa)
     assert "fresh_dim_params(b, out_b)" in _PARITY_PRECISION
+
+
+@pytest.mark.parametrize("pass_id", ["onnx:convert-opset-up", "onnxscript:convert-opset-up"])
+def test_a_per_model_boundary_converter_is_scripted_not_refused(pass_id):
+    """The converters to the neighbouring opset boundary are spelled per form (their target depends on it):
+    onnxscript's was refused as "no standalone script calls pass" (its id kept the family prefix)."""
+    from passcheck.repro.plan import refusal
+    from passcheck.repro.tools import tool_call
+
+    assert refusal(Finding("invalid-model", "validity", "c", "f", pass_id, "m")) is None
+    model = onnx.parser.parse_model("""<ir_version: 9, opset_import: ["" : 19]>
+g (float[1,1,3,3] x, float[1,2,2,2] grid) => (float[1,1,2,2] y) { y = GridSample <mode = "bilinear"> (x, grid) }""")
+    assert "20" in tool_call(pass_id, model).doc
