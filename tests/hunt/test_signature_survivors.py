@@ -24,3 +24,12 @@ def test_the_error_class_comes_from_the_message_when_the_details_carry_no_error(
 
 def test_a_site_label_holding_an_at_sign_is_kept_whole():
     assert form_labels("neutral-op@w@2->#3:Mul+cast-same@x->#1:Add") == {"w@2->#3:Mul", "x->#1:Add"}
+
+
+def test_run_errors_alike_in_their_first_100_characters_are_one_behaviour():
+    """Mutant killed: ``error_phrase``'s cut at 100 characters → 101: two run errors that differ only
+    past the documented 100 characters (a long message ending in what differs per model) are one phrase."""
+    from passcheck.signature import error_phrase
+
+    first, second = (error_phrase("RuntimeError: " + "a" * 86 + end) for end in ("b", "c"))
+    assert first == second == "RuntimeError: " + "a" * 86 and len(first) == 100

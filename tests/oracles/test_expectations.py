@@ -52,17 +52,22 @@ def test_a_statement_about_a_level_this_onnxruntime_does_not_run_is_noted_not_fa
 
     case = registry().get("fusion-norm/skip-layernorm")
     assert ort_levels.not_at("SkipLayerNormFusion", "ort:extended") is None
+    assert ort_levels.not_at("SkipLayerNormFusion", "ort:all") is None  # the levels are cumulative
+    assert ort_levels.not_at("", "ort:basic") is None  # a statement naming no transformer is always checked
     assert "from ort:extended on, not at ort:basic" in ort_levels.not_at("SkipLayerNormFusion", "ort:basic")
     assert ort_levels.not_at("GeluFusion", "ort:basic") is None  # registered as GeluFusionL1 since onnxruntime#21332
     assert ort_levels.not_at("Pad_Fusion", "ort:basic") is None  # a rewrite rule: never logged, always checked
     subject = Subject.from_case(case, tool_version("onnx"))
     subject.expect = tuple(
-        Expectation(pass_id=p, form="common", no_op_types=("Add",), reason="test", transformer=t)
+        Expectation(pass_id=p, form="common", no_op_types=("Add",), reason=f"no Add at {p}", transformer=t)
         for t, p in (("SkipLayerNormFusion", "ort:basic"), ("SkipLayerNormFusion", "ort:extended"))
     )
     cells = evaluate(subject, ["ort:basic", "ort:extended"], check_input=False)
     common = {c.pass_id: c for c in cells if c.form == "common"}
     assert _failed(cells) == []
     assert common["ort:basic"].ops_after.get("Add")  # the statement would fail had it been checked
-    assert "not checked: 'test'" in common["ort:basic"].notes["expectations"]
+    note = common["ort:basic"].notes["expectations"]
+    assert "not checked: 'no Add at ort:basic'" in note and "'no Add at ort:extended'" not in note
     assert "expectations" not in common["ort:extended"].notes
+    # a statement about another pass or another form is no statement about this cell: nothing to note
+    assert not [c for c in cells if c.form != "common" and "expectations" in c.notes]

@@ -147,3 +147,20 @@ def test_the_feeds_are_not_sent_back_the_run_observes_the_callers_own():
     x = feeds[0]["x"]
     kept = RunResult({}, {"y": x, "x": TensorMeta((2, 3), np.dtype(np.float32))})  # not the value it was given
     assert not _strip_feeds(kept, {"x": x}) and list(kept.observed) == ["y", "x"]
+
+
+def test_the_output_of_a_pass_run_in_a_forked_child_is_sent_with_its_first_run():
+    """A pass the worker cannot unpickle runs in a one-shot forked child, which keeps nothing: its
+    output's first run sends the model bytes at once, not first by digest to a worker that answers
+    "missing" (mutant killed: ``digest is not None and held`` → ``or`` in ``_outcome``)."""
+    from passcheck.passes import FunctionAdapter
+
+    feeds = {"x": np.arange(6, dtype=np.float32).reshape(2, 3) - 2}
+    with IsolatedExecutor() as ex:
+        with ex.fixed_models():
+            outcome = ex(FunctionAdapter("t:closure", lambda m: m), _model(), ex.folder)  # a lambda: unpicklable
+            assert outcome.ok, outcome.error
+            sent = _sent(ex)
+            r = ex.run_model(outcome.model, feeds)
+            assert sent == [len(outcome.model.SerializeToString())], sent
+        np.testing.assert_array_equal(r.outputs["y"], np.maximum(feeds["x"], 0))

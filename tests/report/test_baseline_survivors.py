@@ -41,3 +41,25 @@ def test_an_id_seen_in_every_listed_environment_and_more_needs_no_envs():
     assert "envs" not in entry
     (entry,) = json.loads(baseline.from_findings(findings[:1], environments=["a", "b"]))["known"]
     assert entry["envs"] == ["a"]
+
+
+def test_baseline_entries_and_their_statuses_are_values_two_runs_can_be_compared_by(tmp_path):
+    """Mutants killed: ``frozen=True`` → False on ``Known`` and ``EntryStatus``, which made the entries a
+    run reports unmatched (``Report.unmatched_known``) and the statuses of ``status()`` unhashable and
+    writable: what two runs fixed can no longer be compared as sets, and a caller could edit a shared entry."""
+    import dataclasses
+
+    import pytest
+
+    path = tmp_path / "known.json"
+    path.write_text(json.dumps({"known": [{"id": "a", "reason": "r", "envs": ["x"]}, {"id": "b", "reason": "r"}]}))
+    entries = baseline.load(path)
+    ran = [CellResult("c", "common", "ort:basic", "ok", env="x")]
+    first, second = baseline.apply(ran, entries), baseline.apply(ran, baseline.load(path))
+    assert set(first) == set(second) == set(entries)  # equal entries are one value, whatever run read them
+    statuses = baseline.status(ran, entries, ["x"])
+    assert len(set(statuses) | set(baseline.status(ran, entries, ["x"]))) == 2
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        first[0].reason = "edited"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        statuses[0].fixed = ()
