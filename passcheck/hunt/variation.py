@@ -397,9 +397,38 @@ def _equivalent(model, name: str, k: str) -> bool:
     may infer less for the other spelling, and made-up symbols such as ``unk__0`` for dims it does not know: a
     refresh would make the neighbour's annotations less precise than the base's, which the pair's parity oracle
     would blame on the pass)."""
-    from passcheck.hunt import vary_equiv
+    return equivalent(model, f"{PREFIX}{k}@{name}") is not None
 
-    return vary_equiv.equivalent(model, f"{PREFIX}{k}@{name}") is not None
+
+def equivalent(model: onnx.ModelProto, form: str) -> str | None:
+    """The spec source for ``form``'s neighbour of ``model`` computing what ``model`` computes (the kinds and their
+    sources: :mod:`.vary_equiv`'s docs), or None when it is not (or not known to be) equivalent."""
+    from passcheck.mutations.forms import named
+
+    k, _, site = form.partition("@")
+    k = k[len(PREFIX) :]
+    if site in {o.name for o in model.graph.output}:  # the constant's value is itself an output: it changes
+        return None
+    if vary_int.is_int_kind(k):
+        model = named(model)
+        shapes = _inferred(model)
+        ok = vary_int.is_equivalent(k, model, site, shapes, lambda n: _schema(model, n))
+        return f"{k}: the same value by the reader's schema (vary_int)" if ok else None
+    if k == "shape-leading-one":
+        return _leading_one_equivalent(named(model), site)
+    return None
+
+
+def _leading_one_equivalent(model: onnx.ModelProto, name: str) -> str | None:
+    arr = _constants(model).get(name)
+    reads = _readers(model).get(name, [])
+    if arr is None or not reads or not all(_broadcasts(model, n, i) for n, i in reads):
+        return None
+    shapes = _inferred(model)
+    ranks = [_rank(n.output[0], shapes) if n.output else None for n, _ in reads]
+    if any(r is None or r < arr.ndim + 1 for r in ranks):
+        return None
+    return "shape-leading-one: broadcasting prepends the 1 anyway (Broadcasting.md)"
 
 
 def _annotate_constant(model, name: str, new: np.ndarray) -> None:

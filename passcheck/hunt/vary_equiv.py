@@ -32,8 +32,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from passcheck.hunt import variation, vary_int
 from passcheck.hunt.probe import COMPARATIVE, Setting, probe
+from passcheck.hunt.variation import equivalent  # noqa: F401 - decided there (variation keeps annotations by it)
 
 if TYPE_CHECKING:
     import onnx
@@ -42,39 +42,6 @@ if TYPE_CHECKING:
 
 #: ``details`` key marking a finding of the pair judgement, and its value.
 JUDGED, PAIR = "judged", "pair"
-
-
-def equivalent(model: onnx.ModelProto, form: str) -> str | None:
-    """The spec source for ``form``'s neighbour of ``model`` computing what ``model`` computes (see module docs), or
-    None when it is not (or not known to be) equivalent."""
-    from passcheck.mutations.forms import named
-
-    k, _, site = form.partition("@")
-    k = k[len(variation.PREFIX) :]
-    if site in {o.name for o in model.graph.output}:  # the constant's value is itself an output: it changes
-        return None
-    if vary_int.is_int_kind(k):
-        model = named(model)
-        shapes = variation._inferred(model)
-        ok = vary_int.is_equivalent(k, model, site, shapes, lambda n: variation._schema(model, n))
-        return f"{k}: the same value by the reader's schema (vary_int)" if ok else None
-    if k == "shape-leading-one":
-        return _leading_one(named(model), site)
-    return None
-
-
-def _leading_one(model: onnx.ModelProto, name: str) -> str | None:
-    from passcheck.hunt.graph_values import constants, readers
-
-    arr = constants(model).get(name)
-    reads = readers(model).get(name, [])
-    if arr is None or not reads or not all(variation._broadcasts(model, n, i) for n, i in reads):
-        return None
-    shapes = variation._inferred(model)
-    ranks = [variation._rank(n.output[0], shapes) if n.output else None for n, _ in reads]
-    if any(r is None or r < arr.ndim + 1 for r in ranks):
-        return None
-    return "shape-leading-one: broadcasting prepends the 1 anyway (Broadcasting.md)"
 
 
 def pair(
