@@ -148,8 +148,9 @@ class RunSession:
     ``planned`` cells are counted on stderr as they arrive (:mod:`passcheck.progress`).
     ``session``: an entered :class:`~passcheck.session.Session` to run with (its worker already
     started, e.g. by a pre-check), left open; by default one for ``args`` is started and closed.
-    On an interrupt (KeyboardInterrupt: Ctrl-C, or SIGTERM under the CLI) the cells so far are written as a
-    partial ``--json`` report (``"partial": true``) before the CLI exits 130.
+    On an interrupt (KeyboardInterrupt: Ctrl-C, or SIGTERM under the CLI) the cells so far are written as
+    partial ``--json`` (``"partial": true``), ``--junit`` (a failing ``interrupted`` testcase) and
+    ``--markdown`` (headed by the partial note) reports before the CLI exits 130.
 
     Raises:
         PasscheckError: an output path that cannot be written, an unreadable ``--baseline``,
@@ -280,13 +281,24 @@ class RunSession:
         if self.progress is not None:
             self.progress.close()
         try:
-            if exc_type is KeyboardInterrupt and getattr(self.args, "json", None):
-                from passcheck._versions import environment
-                from passcheck.report import write_report
-                from passcheck.report.json_report import canonical_order
-
-                write_report(self.args.json, canonical_order(self.cells), {self.env: environment()}, partial=True)
+            if exc_type is KeyboardInterrupt:
+                self._write_partial()
         finally:
             self._isolated.__exit__(None, None, None)
             if self._stream is not None:
                 self._stream.close()
+
+    def _write_partial(self) -> None:
+        """The cells so far in every report format asked for, each marked as an interrupted run's."""
+        from passcheck._versions import environment
+        from passcheck.report import junit, markdown, write_report
+        from passcheck.report.json_report import atomic_write, canonical_order
+        from passcheck.report.partial import PARTIAL, markdown_note
+
+        cells, envs = canonical_order(self.cells), {self.env: environment()}
+        if getattr(self.args, "json", None):
+            write_report(self.args.json, cells, envs, partial=True)
+        if getattr(self.args, "junit", None):
+            junit.write_junit(self.args.junit, cells, partial=PARTIAL)
+        if getattr(self.args, "markdown", None):
+            atomic_write(self.args.markdown, markdown_note(markdown.render(cells, envs)))

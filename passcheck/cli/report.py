@@ -9,8 +9,7 @@ stored report; a partial report is said so on stderr and in the rendering.
 
 from __future__ import annotations
 
-#: What a report written by an interrupted run (``"partial": true``) does not hold.
-PARTIAL = "the run that wrote it was interrupted; the cells it had not reached are not in it (unchecked)"
+from passcheck.report.partial import PARTIAL, markdown_note
 
 
 def add_parser(sub) -> None:
@@ -79,7 +78,7 @@ def handle(args) -> int:
     elif args.format == "junit":
         if not args.out:
             raise PasscheckError("--format junit needs --out FILE")
-        junit.write_junit(args.out, cells)
+        junit.write_junit(args.out, cells, partial=PARTIAL if partial else "")
     else:
         if args.format == "markdown":
             text = markdown.render(cells, envs, title=args.title)
@@ -88,7 +87,7 @@ def handle(args) -> int:
         else:
             text = json.dumps(report_dict(cells, envs, **({"partial": True} if partial else {})), indent=1)
         if partial and args.format != "json":
-            text = f"> **Partial report**: {PARTIAL}\n\n{text}"
+            text = markdown_note(text)
         if args.out:
             atomic_write(args.out, text)
         else:

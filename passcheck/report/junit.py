@@ -16,11 +16,13 @@ def _xml(text: str) -> str:
     return _NOT_XML.sub("", text)
 
 
-def write_junit(path: str | Path, cells: Iterable[CellResult], suite: str = "passcheck") -> None:
+def write_junit(path: str | Path, cells: Iterable[CellResult], suite: str = "passcheck", *, partial: str = "") -> None:
     """One ``<testcase>`` per cell: ``classname`` = case id, ``name`` = ``form | pass | env``.
 
     Unexpected findings are failures, expected ones are skipped with the baseline reason,
     skipped/unavailable cells are skipped with theirs; each testcase carries tool versions.
+    ``partial``: the run was interrupted, and why its report is incomplete; a failing testcase
+    ``interrupted`` says so, so that the cells it holds never read as a whole, passing run.
     """
     from junitparser import Failure, JUnitXml, Skipped, TestCase, TestSuite
 
@@ -57,6 +59,10 @@ def write_junit(path: str | Path, cells: Iterable[CellResult], suite: str = "pas
         elif c.findings:
             tc.result = [Skipped(_xml("expected: " + "; ".join(f.reason for f in c.findings)))]
         ts.append(tc)  # add_testcase recounts the suite on every call: quadratic on a big matrix
+    if partial:
+        tc = TestCase("interrupted", classname=suite)
+        tc.result = [Failure(_xml(f"interrupted: {partial}"), type_="interrupted")]
+        ts.append(tc)
     ts.update_statistics()
     xml = JUnitXml()
     xml.add_testsuite(ts)

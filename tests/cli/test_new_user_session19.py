@@ -1,0 +1,98 @@
+"""What a new user broke (session 19): an interrupted run kept its ``--json`` report but lost the ``--junit``
+and ``--markdown`` ones a CI job reads, and ``passcheck report --format junit`` of a partial report looked
+like a complete, passing suite."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from junitparser import Failure, JUnitXml
+
+from tests._inproc import cli
+
+#: Two one-Relu cases and two passes: ``mine:ok`` (the identity) and ``mine:stall``, which on the model of
+#: ``mine/b`` marks a file (the test's event: ``mine/a``'s cells are final by then) and sleeps.
+CASES = textwrap.dedent("""
+    import os
+    import time
+
+    from passcheck.cases import Case, Form, register
+    from passcheck.cases.builders import FLOAT, model, node, vi
+    from passcheck.passes import FunctionAdapter, register_pass
+
+
+    def ok(m):
+        return m
+
+
+    def stall(m):
+        if m.graph.node[0].name == "b":
+            open(os.environ["MINE_STALL_MARK"], "a").close()
+            time.sleep(3600)
+        return m
+
+
+    register_pass(FunctionAdapter("mine:ok", ok))
+    register_pass(FunctionAdapter("mine:stall", stall))
+    def _relu(name):
+        return model([node("Relu", ["x"], ["y"], name=name)], [vi("x", FLOAT, ["N", 3])], [vi("y", FLOAT, ["N", 3])],
+                     opset=18)
+
+
+    for _n in "ab":
+        register(Case(id=f"mine/{_n}", doc="one Relu", opset=18,
+                      forms={f: Form(lambda _n=_n: _relu(_n)) for f in ("common", "again")}))
+""")
+
+
+def _junit_cases(path: Path) -> list:
+    return [tc for suite in JUnitXml.fromfile(str(path)) for tc in suite]
+
+
+def test_an_interrupted_run_keeps_its_junit_and_markdown_reports_marked_partial(tmp_path):
+    # was: only --json was written on Ctrl-C / SIGTERM; the --junit and --markdown files a CI job uploads were
+    # never written, so the cells already judged were lost to them
+    (tmp_path / "mine.py").write_text(CASES)
+    mark = tmp_path / "stalled"
+    argv = [sys.executable, "-m", "passcheck", "run", "--cases-from", str(tmp_path / "mine.py"), "--case", "mine/*"]
+    argv += ["--pass", "mine:ok", "--pass", "mine:stall", "-q", "--timeout", "3000"]
+    argv += ["--json", "r.json", "--junit", "r.xml", "--markdown", "r.md"]
+    env = {**os.environ, "MINE_STALL_MARK": str(mark)}
+    proc = subprocess.Popen(argv, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 240
+    while not mark.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert mark.exists(), proc.communicate(timeout=60)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert doc["partial"] is True
+    judged = {(c["case"], c["pass_id"]) for c in doc["results"]}
+    assert ("mine/a", "mine:stall") in judged and ("mine/b", "mine:stall") not in judged
+    cases = _junit_cases(tmp_path / "r.xml")
+    assert {(tc.classname, tc.name) for tc in cases} >= {("mine/a", "common | mine:stall | local")}
+    failed = [tc for tc in cases if any(isinstance(r, Failure) for r in tc.result)]
+    assert [tc.name for tc in failed] == ["interrupted"], [tc.name for tc in failed]
+    assert "Partial report" in (tmp_path / "r.md").read_text()
+
+
+def test_report_renders_a_partial_report_as_junit_with_a_failing_interrupted_case(tmp_path):
+    # was: `passcheck report PARTIAL.json --format junit` wrote only the cells it held, all passing: a CI job
+    # reading it saw a green suite for a run that never finished
+    r = cli("run", "--case", "optional-input/conv-bn", "--pass", "ort:disabled", "-q", "--json", tmp_path / "r.json")
+    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stdout + r.stderr
+    doc = json.loads((tmp_path / "r.json").read_text())
+    (tmp_path / "p.json").write_text(json.dumps({**doc, "partial": True}))
+    r = cli("report", tmp_path / "p.json", "--format", "junit", "--out", tmp_path / "p.xml")
+    assert r.returncode == 0, r.stderr
+    failed = [tc for tc in _junit_cases(tmp_path / "p.xml") if any(isinstance(x, Failure) for x in tc.result)]
+    assert [tc.name for tc in failed] == ["interrupted"]
+    assert "interrupted" in failed[0].result[0].message
