@@ -21,17 +21,27 @@ def find(
     """The finding ``finding_id`` of a report's cells, or its only unexpected parity finding of
     a ``pass_prefix`` pass and one of ``kinds`` when no id is given.
 
+    Parity findings of one form against several others (``check --mutations``: ``common`` against each
+    rewrite that got the fusion) share an id; ``ID@OTHER_FORM`` names one of them (:func:`choices`).
+
     Raises:
-        PasscheckError: no such finding, or several and no id given (the ids are listed).
+        PasscheckError: no such finding, an id that several such findings share, or several
+            and no id given (the choices listed).
     """
     findings = [f for c in cells for f in c.findings]
     if finding_id:
-        for f in findings:
-            if f.id == finding_id:
-                return f
+        hit = [f for f in findings if f.id == finding_id] or [
+            f for f in findings if finding_id == f"{f.id}@{_other(f)}" and _other(f)
+        ]
+        if len({_other(f) for f in hit}) > 1:
+            raise PasscheckError(
+                f"{len(hit)} findings share the id {finding_id!r}, each against another form; "
+                "choose one with --finding: " + ", ".join(choices(hit)[:12])
+            )
+        if hit:
+            return hit[0]
         raise PasscheckError(
-            f"no finding {finding_id!r} in the report; its ids: "
-            + (", ".join(sorted({f.id for f in findings})[:12]) or "none")
+            f"no finding {finding_id!r} in the report; its ids: " + (", ".join(choices(findings)[:12]) or "none")
         )
     fit = [
         f
@@ -42,9 +52,25 @@ def find(
         where = f" of {pass_prefix}* passes" if pass_prefix else ""
         raise PasscheckError(
             f"{len(fit)} unexpected {'/'.join(kinds)} parity findings{where} in the report; "
-            "choose one with --finding ID: " + ", ".join(sorted({f.id for f in fit or findings})[:12])
+            "choose one with --finding ID: " + ", ".join(choices(fit or findings)[:12])
         )
     return fit[0]
+
+
+def _other(f: Finding) -> str | None:
+    return f.details.get("other_form") if isinstance(f.details, dict) else None
+
+
+def choices(findings: Sequence[Finding]) -> list[str]:
+    """What ``--finding`` takes for each of ``findings`` (:func:`choice`), sorted, once each."""
+    return sorted({choice(f, findings) for f in findings})
+
+
+def choice(f: Finding, findings: Sequence[Finding]) -> str:
+    """What ``--finding`` takes for ``f`` among ``findings``: its id, or ``ID@OTHER_FORM`` where findings of
+    that id compare their form against different forms."""
+    shared = len({_other(g) for g in findings if g.id == f.id}) > 1
+    return f"{f.id}@{_other(f)}" if shared else f.id
 
 
 def form_models(finding: Finding, cases_from: Sequence[str] = ()) -> tuple[onnx.ModelProto, onnx.ModelProto]:  # noqa: F821

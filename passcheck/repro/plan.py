@@ -75,7 +75,7 @@ def choose(cells, finding_id: str | None) -> tuple[Finding, str]:
         PasscheckError: no such finding, none scriptable (the unexpected ids listed), or the named
             one cannot be scripted faithfully (the reason, one line).
     """
-    from passcheck.attribution.forms import find
+    from passcheck.attribution.forms import choice, find
 
     if finding_id:
         f = find(cells, finding_id)
@@ -91,7 +91,8 @@ def choose(cells, finding_id: str | None) -> tuple[Finding, str]:
             + (", ".join(sorted({f.id for f in findings})[:12]) or "none")
         )
     best = min(fit, key=lambda f: RANKS.index(rank(f)))  # min keeps report order among equals
-    said = f"chose {best.id} ({rank(best)}: the first of the highest rank of {len(fit)} findings repro can script; "
+    said = f"chose {choice(best, fit)} ({rank(best)}: the first of the highest rank of {len(fit)} findings repro "
+    said += "can script; "
     return best, (said + "--finding ID for another)" if len(fit) > 1 else "")
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from junitparser import Failure, JUnitXml
 
 from tests._inproc import cli
+from tests.cli.test_new_user_session18 import _conv_bn
 
 #: Two one-Relu cases and two passes: ``mine:ok`` (the identity) and ``mine:stall``, which on the model of
 #: ``mine/b`` marks a file (the test's event: ``mine/a``'s cells are final by then) and sleeps.
@@ -96,3 +97,38 @@ def test_report_renders_a_partial_report_as_junit_with_a_failing_interrupted_cas
     failed = [tc for tc in _junit_cases(tmp_path / "p.xml") if any(isinstance(x, Failure) for x in tc.result)]
     assert [tc.name for tc in failed] == ["interrupted"]
     assert "interrupted" in failed[0].result[0].message
+
+
+def test_findings_of_one_form_against_several_rewrites_are_each_reachable_by_finding(tmp_path):
+    # was: `check --mutations` gives `common` one parity finding per rewrite that got the fusion, all with one id;
+    # `repro`/`reduce`/`attribute --finding ID` silently took the first, and no --finding reached the others
+    model = tmp_path / "conv bn.onnx"
+    _conv_bn(model)
+    r = cli(
+        "check",
+        model,
+        "--mutations",
+        "--max-sites",
+        "0",
+        "--form",
+        "omitted-optional-input",
+        "--form",
+        "node-in-if-const",
+        "--pass",
+        "ort:basic",
+        "-q",
+        "--json",
+        tmp_path / "r.json",
+    )
+    assert r.returncode == 1, r.stdout + r.stderr
+    ids = {f["id"] for c in json.loads((tmp_path / "r.json").read_text())["results"] for f in c["findings"]}
+    assert len(ids) == 1, ids
+    (fid,) = ids
+    r = cli("repro", tmp_path / "r.json", "--finding", fid, "--out", tmp_path / "rp")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stdout + r.stderr
+    assert f"{fid}@node-in-if-const" in r.stderr and f"{fid}@omitted-optional-input" in r.stderr, r.stderr
+    assert not (tmp_path / "rp").exists()
+    r = cli("repro", tmp_path / "r.json", "--finding", f"{fid}@node-in-if-const", "--out", tmp_path / "rp")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "node-in-if-const" in (tmp_path / "rp" / "REPORT.md").read_text()
+    assert "omitted-optional-input" not in (tmp_path / "rp" / "REPORT.md").read_text()
