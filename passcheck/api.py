@@ -6,6 +6,7 @@ Both front ends (the CLI and the pytest plugin) are thin layers over these funct
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -197,24 +198,32 @@ def check_model(
         save_run, allow_unavailable: as for :func:`run`.
 
     Raises:
-        ModelLoadError: the file cannot be read as a model; the model's graph has no outputs.
+        ModelLoadError: the file cannot be read as a model, ``model`` is neither a ModelProto nor a path;
+            the model's graph has no outputs.
         FeedError: a --bind for an unknown symbol, feeds that cannot be synthesized, or data
             sets beside the model that do not fit its inputs.
         UnknownIdError / PassUnavailableError: as for :func:`run`.
     """
+    import onnx
+
     from passcheck.engine import Subject
+    from passcheck.errors import ModelLoadError
     from passcheck.modelio import command_path, load_model, require_outputs
     from passcheck.runtime import default_bindings
     from passcheck.session import Session
 
     repro_path = None
-    if isinstance(model, (str, Path)):
+    if isinstance(model, (str, os.PathLike)):
         p = repro_path = Path(model)
         name = name or (p.parent.name if p.stem == "model" and p.parent.name else p.stem)
         repro = repro or f"passcheck check {command_path(model)} --pass {{pass}}"
         model = load_model(model)
         if feeds is None and not bind and not synthesize_feeds:
             feeds = feeds_beside(p, model)
+    elif not isinstance(model, onnx.ModelProto):
+        raise ModelLoadError(
+            f"model: expected an onnx.ModelProto or the path of a .onnx file, got {type(model).__name__}"
+        )
     require_outputs(model, str(repro_path or name or model.graph.name or "model"))
     name = name or model.graph.name or "model"
     passes = list(dict.fromkeys(passes))  # a pass given twice runs (and counts) once

@@ -132,3 +132,25 @@ def test_findings_of_one_form_against_several_rewrites_are_each_reachable_by_fin
     assert r.returncode == 0, r.stdout + r.stderr
     assert "node-in-if-const" in (tmp_path / "rp" / "REPORT.md").read_text()
     assert "omitted-optional-input" not in (tmp_path / "rp" / "REPORT.md").read_text()
+
+
+def test_check_model_given_neither_a_model_nor_a_path_raises_model_load_error(tmp_path):
+    # was: AttributeError: 'bytes' object has no attribute 'graph' (and alike for an int), not passcheck's error
+    import passcheck
+    from passcheck.errors import ModelLoadError
+
+    for bad in (b"\x08\x07", 42):
+        try:
+            passcheck.check_model(bad, ["ort:basic"], isolation=False)
+        except ModelLoadError as e:
+            assert "\n" not in str(e) and type(bad).__name__ in str(e), str(e)
+        else:
+            raise AssertionError(f"check_model({bad!r}) raised nothing")
+    _conv_bn(tmp_path / "m.onnx")
+
+    class Where:  # an os.PathLike that is not a pathlib.Path is a path too
+        def __fspath__(self):
+            return str(tmp_path / "m.onnx")
+
+    report = passcheck.check_model(Where(), ["ort:disabled"], isolation=False)
+    assert report.exit_code == 0 and {c.case for c in report.cells} == {"model/m"}
