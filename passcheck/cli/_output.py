@@ -26,7 +26,7 @@ def finish(args, report: Report, *, title: str = "passcheck report") -> int:
     if getattr(args, "json", None):
         write_report(args.json, report.cells, report.environments)
     if getattr(args, "junit", None):
-        junit.write_junit(args.junit, report.cells)
+        junit.write_junit(args.junit, report.cells, environments=report.environments)
     if getattr(args, "markdown", None):
         from passcheck.report.json_report import atomic_write
 
@@ -299,6 +299,6 @@ class RunSession:
         if getattr(self.args, "json", None):
             write_report(self.args.json, cells, envs, partial=True)
         if getattr(self.args, "junit", None):
-            junit.write_junit(self.args.junit, cells, partial=PARTIAL)
+            junit.write_junit(self.args.junit, cells, partial=PARTIAL, environments=envs)
         if getattr(self.args, "markdown", None):
             atomic_write(self.args.markdown, markdown_note(markdown.render(cells, envs)))

@@ -78,7 +78,7 @@ def handle(args) -> int:
     elif args.format == "junit":
         if not args.out:
             raise PasscheckError("--format junit needs --out FILE")
-        junit.write_junit(args.out, cells, partial=PARTIAL if partial else "")
+        junit.write_junit(args.out, cells, partial=PARTIAL if partial else "", environments=envs)
     else:
         if args.format == "markdown":
             text = markdown.render(cells, envs, title=args.title)

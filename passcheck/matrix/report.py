@@ -242,7 +242,7 @@ def write_all(
     write_report(
         out / "report.json", cells, envs, matrix={**meta, "differences": [d.to_json() for d in differences(cells)]}
     )
-    junit.write_junit(out / "report.xml", cells, suite="passcheck-matrix")
+    junit.write_junit(out / "report.xml", cells, suite="passcheck-matrix", environments=envs)
     atomic_write(out / "report.md", render_markdown(cells, envs, notes=verdict.notes(meta)))
     return envs
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from passcheck.records import CellResult
 
@@ -16,21 +17,40 @@ def _xml(text: str) -> str:
     return _NOT_XML.sub("", text)
 
 
-def write_junit(path: str | Path, cells: Iterable[CellResult], suite: str = "passcheck", *, partial: str = "") -> None:
+def write_junit(
+    path: str | Path,
+    cells: Iterable[CellResult],
+    suite: str = "passcheck",
+    *,
+    partial: str = "",
+    environments: Mapping[str, Mapping[str, Any]] | None = None,
+) -> None:
     """One ``<testcase>`` per cell: ``classname`` = case id, ``name`` = ``form | pass | env``.
 
     Unexpected findings are failures, expected ones are skipped with the baseline reason,
-    skipped/unavailable cells are skipped with theirs; each testcase carries tool versions.
+    skipped/unavailable cells are skipped with theirs; each testcase carries the tool versions of its
+    pass and the hash of the model it received (properties), the suite those of ``environments``
+    (``ENV.TOOL``).
     ``partial``: the run was interrupted, and why its report is incomplete; a failing testcase
     ``interrupted`` says so, so that the cells it holds never read as a whole, passing run.
     """
-    from junitparser import Failure, JUnitXml, Skipped, TestCase, TestSuite
+    from junitparser import Failure, JUnitXml, Properties, Property, Skipped, TestCase, TestSuite
 
     from passcheck.report.json_report import atomic_write
 
     ts = TestSuite(suite)
+    for env, versions in (environments or {}).items():
+        for tool, version in versions.items():
+            if isinstance(version, str):
+                ts.add_property(f"{env}.{tool}", version)
     for c in cells:
         tc = TestCase(f"{c.form} | {c.pass_id} | {c.env}", classname=c.case, time=c.seconds)
+        said = [(k, v) for k, v in [("model_sha256", c.model_sha256), *c.versions.items()] if isinstance(v, str) and v]
+        if said:
+            props = Properties()
+            for name, value in said:
+                props.add_property(Property(name, value))
+            tc.append(props)
         new = [f for f in c.findings if not f.expected]
         if new:
             tc.result = [

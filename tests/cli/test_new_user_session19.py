@@ -154,3 +154,41 @@ def test_check_model_given_neither_a_model_nor_a_path_raises_model_load_error(tm
 
     report = passcheck.check_model(Where(), ["ort:disabled"], isolation=False)
     assert report.exit_code == 0 and {c.case for c in report.cells} == {"model/m"}
+
+
+def test_junit_report_says_the_tool_versions_and_each_cell_s_model_hash(tmp_path):
+    # was: the JUnit XML (what a CI job keeps) named neither the onnx / onnxruntime versions nor the hash of the
+    # model a cell judged, though write_junit's docstring promised "each testcase carries tool versions"
+    import xml.etree.ElementTree as ET
+
+    import onnx
+    import onnxruntime
+
+    _conv_bn(tmp_path / "m.onnx")
+    r = cli(
+        "check",
+        tmp_path / "m.onnx",
+        "--pass",
+        "ort:basic",
+        "-q",
+        "--junit",
+        tmp_path / "r.xml",
+        "--json",
+        tmp_path / "r.json",
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    root = ET.parse(tmp_path / "r.xml").getroot()
+    suite = {p.get("name"): p.get("value") for p in root.find("testsuite").find("properties")}
+    assert suite["local.onnx"] == onnx.__version__ and suite["local.onnxruntime"] == onnxruntime.__version__, suite
+    cases = {
+        tc.get("name"): {p.get("name"): p.get("value") for p in tc.iter("property")} for tc in root.iter("testcase")
+    }
+    (cell,) = [c for c in json.loads((tmp_path / "r.json").read_text())["results"] if c["pass_id"] == "ort:basic"]
+    assert len(cell["model_sha256"]) == 64
+    assert cases["common | ort:basic | local"]["model_sha256"] == cell["model_sha256"], cases
+    assert cases["common | ort:basic | local"]["onnxruntime"] == onnxruntime.__version__, cases
+    # and `passcheck report --format junit` of the stored JSON report says the same
+    r = cli("report", tmp_path / "r.json", "--format", "junit", "--out", tmp_path / "again.xml")
+    assert r.returncode == 0, r.stderr
+    again = ET.parse(tmp_path / "again.xml").getroot()
+    assert {p.get("name"): p.get("value") for p in again.find("testsuite").find("properties")} == suite
