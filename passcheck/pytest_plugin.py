@@ -86,6 +86,10 @@ def pytest_configure(config: pytest.Config) -> None:
         "parametrize the test over the passcheck "
         "case library (fixture passcheck_case); ids are 'family/name:form'",
     )
+    if config.getoption("passcheck_write_baseline"):
+        from passcheck.pytest_support import check_write_baseline
+
+        check_write_baseline(config)
 
 
 def _state(config: pytest.Config, create: bool = True) -> _Session | None:

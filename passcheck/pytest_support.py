@@ -344,6 +344,17 @@ def check_options(config: pytest.Config) -> None:
     known_of(config)
 
 
+def check_write_baseline(config: pytest.Config) -> None:
+    """A ``--passcheck-write-baseline`` path that cannot be written is a usage error (exit 4) before the
+    session starts, never a traceback in its summary once every test has run."""
+    from passcheck.report.outpath import file_problem
+
+    out = config.getoption("passcheck_write_baseline")
+    problem = file_problem(out)
+    if problem:
+        raise pytest.UsageError(f"--passcheck-write-baseline {out}: {problem}")
+
+
 def check_case_patterns(config: pytest.Config) -> None:
     """A ``--passcheck-cases`` glob that matches no case (or no form) is a typo: usage error (exit 4),
     as ``passcheck run --case`` exits 2, never a run that skips everything and passes. Checked once

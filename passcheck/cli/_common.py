@@ -196,23 +196,6 @@ OUTPUT_OPTIONS = {
 }
 
 
-def _can_create_in(folder) -> bool:
-    """A file can be made in ``folder``: tried, not guessed from permission bits (``os.access`` says yes
-    to root on a read-only file system, and the run's output would then be lost after the run)."""
-    import os
-    import tempfile
-
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return False
-    try:
-        fd, probe = tempfile.mkstemp(prefix=".passcheck-probe-", dir=folder)
-    except OSError:
-        return False
-    os.close(fd)
-    os.unlink(probe)
-    return True
-
-
 def check_out_folder(flag: str, value: str) -> None:
     """Refuse an output folder that cannot be made or written, before any work and without creating it.
 
@@ -222,11 +205,13 @@ def check_out_folder(flag: str, value: str) -> None:
     """
     from pathlib import Path
 
+    from passcheck.report.outpath import can_create_in
+
     p = Path(value).absolute()
     if p.exists() and not p.is_dir():
         raise PasscheckError(f"{flag} {value}: exists and is not a folder; choose a folder path")
     nearest = next(f for f in (p, *p.parents) if f.exists())
-    if not nearest.is_dir() or not _can_create_in(nearest):
+    if not nearest.is_dir() or not can_create_in(nearest):
         raise PasscheckError(f"{flag} {value}: {nearest} is not writable; choose a folder passcheck can write")
 
 
@@ -243,7 +228,8 @@ def check_outputs(args, *, stdout_ok=("json", "junit", "markdown", "write_baseli
         PasscheckError: an unwritable path, ``-`` where it is not allowed, or twice; one path for two outputs.
     """
     import os
-    from pathlib import Path
+
+    from passcheck.report.outpath import file_problem
 
     dashes, seen = [], {}
     for dest, flag in OUTPUT_OPTIONS.items():
@@ -260,18 +246,9 @@ def check_outputs(args, *, stdout_ok=("json", "junit", "markdown", "write_baseli
                 raise PasscheckError(f"{flag} -: this output cannot go to standard output; give a file")
             dashes.append(flag)
             continue
-        p = Path(value)
-        folder = p.parent if str(p.parent) else Path(".")
-        if p.is_dir():
-            raise PasscheckError(f"{flag} {value}: is a directory; give a file path")
-        if not folder.is_dir():
-            raise PasscheckError(f"{flag} {value}: folder {folder} does not exist; create it or choose another path")
-        if p.exists() and not p.is_file():  # /dev/null, a FIFO: written in place (see atomic_write)
-            ok = os.access(p, os.W_OK)
-        else:  # written through a temporary file in its folder, then renamed
-            ok = _can_create_in(folder) and not (p.exists() and not os.access(p, os.W_OK))
-        if not ok:
-            raise PasscheckError(f"{flag} {value}: not writable; choose a path passcheck can write")
+        problem = file_problem(value)
+        if problem:
+            raise PasscheckError(f"{flag} {value}: {problem}")
     if len(dashes) > 1:
         raise PasscheckError(f"{' and '.join(dashes)} all say '-': only one output can go to standard output")
     return bool(dashes)

@@ -192,3 +192,20 @@ def test_junit_report_says_the_tool_versions_and_each_cell_s_model_hash(tmp_path
     assert r.returncode == 0, r.stderr
     again = ET.parse(tmp_path / "again.xml").getroot()
     assert {p.get("name"): p.get("value") for p in again.find("testsuite").find("properties")} == suite
+
+
+def test_an_unwritable_passcheck_write_baseline_is_a_usage_error_before_any_test_runs(tmp_path):
+    # was: every test ran, then pytest's terminal summary died in a FileNotFoundError traceback (exit 1)
+    (tmp_path / "test_x.py").write_text("def test_x():\n    pass\n")
+    for bad, why in ((tmp_path / "no" / "k.json", "does not exist"), (tmp_path, "is a directory")):
+        r = subprocess.run(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-q", "test_x.py"]
+            + [f"--passcheck-write-baseline={bad}"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert r.returncode == 4 and "Traceback" not in r.stdout + r.stderr, r.stdout + r.stderr
+        assert f"--passcheck-write-baseline {bad}: " in r.stderr and why in r.stderr, r.stderr
+        assert "1 passed" not in r.stdout
