@@ -115,11 +115,12 @@ def _check(args, model, session, human, n_passes: int) -> int:
     forms = {}
     feeds = None
     if args.feeds:
-        from passcheck.runtime.feed_files import read_feeds
+        from passcheck.runtime.feed_files import read_feeds, require_declared
 
         if bind:
             raise PasscheckError("--bind and --feeds cannot be combined: the feed files fix every size")
         feeds = read_feeds(args.feeds, model)
+        require_declared(feeds, model, args.feeds)
     elif not bind and not args.synthesize_feeds:
         from passcheck.api import feeds_beside
         from passcheck.runtime.feed_files import data_sets_beside

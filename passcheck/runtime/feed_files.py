@@ -334,3 +334,35 @@ def _type_of(value: Any) -> onnx.TypeProto:
             else onnx.TensorProto.STRING
         )
     return tp
+
+
+def require_declared(sets: list[dict[str, Any]], model: onnx.ModelProto, where: str) -> None:
+    """Refuse feeds a model's input declarations rule out: an array whose dtype is not the input's
+    elem_type, or whose rank or a static dim differs from its shape. onnxruntime refuses such a feed on
+    every form alike, so it is the feed file's fault, not a finding on the model.
+
+    Raises:
+        FeedError: the first such array, with the declaration and what the array is.
+    """
+    import onnx
+
+    declared = {vi.name: vi.type.tensor_type for vi in runtime_inputs(model) if vi.type.HasField("tensor_type")}
+    for feeds in sets:
+        for name, value in feeds.items():
+            tt = declared.get(name)
+            if tt is None or not isinstance(value, np.ndarray):
+                continue
+            try:
+                dtype = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type))
+            except (KeyError, TypeError, ValueError):
+                continue
+            dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
+            misfit = tt.HasField("shape") and (
+                value.ndim != len(dims) or any(d is not None and d != n for d, n in zip(dims, value.shape))
+            )
+            if value.dtype != dtype or misfit:
+                shown = [d if d is not None else "?" for d in dims] if tt.HasField("shape") else "any shape"
+                raise FeedError(
+                    f"--feeds {where}: input {name!r} is declared {dtype} {shown}; "
+                    f"the array is {value.dtype} {list(value.shape)}"
+                )

@@ -209,3 +209,33 @@ def test_an_unwritable_passcheck_write_baseline_is_a_usage_error_before_any_test
         assert r.returncode == 4 and "Traceback" not in r.stdout + r.stderr, r.stdout + r.stderr
         assert f"--passcheck-write-baseline {bad}: " in r.stderr and why in r.stderr, r.stderr
         assert "1 passed" not in r.stdout
+
+
+def test_feeds_the_model_s_input_declarations_rule_out_are_a_usage_error_not_a_finding(tmp_path):
+    # was: an .npz whose array is int64 (or [3, 5]) for an input declared FLOAT [N, 4] gave the form itself an
+    # `input` [rejected] finding ("onnxruntime cannot run this form"), every pass unchecked, exit 1: the user's
+    # feed file blamed on the model
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 4])
+    w = numpy_helper.from_array(np.eye(4, dtype=np.float32), "w")
+    g = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["y"])], "g", [x], [y], [w])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    onnx.save(m, str(tmp_path / "m.onnx"))
+    for name, arr, said in (
+        ("dtype", np.ones((3, 4), np.int64), "the array is int64 [3, 4]"),
+        ("shape", np.ones((3, 5), np.float32), "the array is float32 [3, 5]"),
+        ("rank", np.ones((12,), np.float32), "the array is float32 [12]"),
+    ):
+        np.savez(tmp_path / f"{name}.npz", x=arr)
+        r = cli("check", tmp_path / "m.onnx", "--feeds", tmp_path / f"{name}.npz", "--pass", "ort:basic", "-q")
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stdout + r.stderr
+        assert "input 'x' is declared float32 ['?', 4]" in r.stderr and said in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1 and "cells" not in r.stdout, r.stdout + r.stderr
+    np.savez(tmp_path / "good.npz", x=np.ones((3, 4), np.float32))
+    r = cli("check", tmp_path / "m.onnx", "--feeds", tmp_path / "good.npz", "--pass", "ort:basic", "-q")
+    assert r.returncode == 0, r.stdout + r.stderr
