@@ -75,7 +75,8 @@ def test_forms_and_outputs_above_the_limit_are_unavailable(monkeypatch):
 def test_an_onnx_writing_a_newer_ir_than_onnxruntime_reads_gets_onnxruntime_s_stated_ir_limit(monkeypatch):
     """onnx 1.16 writes IR 10 for opset 21, onnxruntime 1.17 reads IR 9: the real probe is refused, the
     limit read is onnxruntime's stated one, and a form above it is ``unavailable`` (with that limit) rather
-    than a ``rejected`` finding against the form; the opset probe is then asked at an IR onnxruntime reads."""
+    than a ``rejected`` finding against the form; the opset probe is then asked at an IR onnxruntime reads.
+    A form below the limit loads (mutant killed: ``model.ir_version > ir_limit`` → ``!=``)."""
     import onnxruntime as ort
 
     newest = onnx.IR_VERSION + 7
@@ -87,6 +88,7 @@ def test_an_onnx_writing_a_newer_ir_than_onnxruntime_reads_gets_onnxruntime_s_st
         assert limits.ort_opset_limit() is None  # this onnxruntime loads onnx's newest opset at an IR it reads
         assert limit is not None and limit < newest, limit
         model = _relu(13)
+        assert model.ir_version < limit and limits.beyond_onnxruntime(model) is None  # below the limit: loads
         model.ir_version = limit
         ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
         assert limits.beyond_onnxruntime(model) is None
