@@ -21,7 +21,10 @@
   (rank unknown where the other knows it; fewer ``dim_value`` / named dims; a name the pass made
   up for one unknown dim, such as ``unk__2``, counts as unnamed) → ``less-precise``,
   only when the more precise annotation holds in every run (a wrong one is the annotations
-  oracle's ``annotation-violated`` on its own form).
+  oracle's ``annotation-violated`` on its own form), and only when the pass made the gap: not when it
+  gained nothing on the more precise form and lost nothing on the other, i.e. it kept what each form
+  declares (a form may leave a shape unspecified, IR.md "Static tensor shapes": that is the form's own
+  annotation, not a pass that infers less; onnxruntime saves every graph output's declared type as given);
 
 Status parity (accepted on one form, refused on another) is reported by the acceptance oracle.
 """
@@ -333,7 +336,7 @@ def _precision(a: FormRun, b: FormRun) -> list[Finding]:
         pb = precision(o.type, fb)
         if pb is None:
             continue
-        if not less_precise(pb, pa[o.name][0]):
+        if not less_precise(pb, pa[o.name][0]) or _gap_as_given(a, b, o.name, pa[o.name][0], pb):
             continue
         if annotations.holds(a, o.name):  # a more precise annotation that is wrong is not a standard to meet
             found.append(
@@ -348,6 +351,20 @@ def _precision(a: FormRun, b: FormRun) -> list[Finding]:
                 )
             )
     return found
+
+
+def _gap_as_given(a: FormRun, b: FormRun, name: str, pa: tuple[int, int, int], pb: tuple[int, int, int]) -> bool:
+    """Whether the pass kept the forms' own annotations of graph output ``name`` (see module docs): its
+    output ``pa`` on ``a`` is no more precise than ``a`` declares, and ``pb`` on ``b`` no less than ``b``
+    declares (an output a form does not declare, or declares as no tensor: False)."""
+    ga, gb = (_declared(r, name) for r in (a, b))
+    return ga is not None and gb is not None and not less_precise(ga, pa) and not less_precise(pb, gb)
+
+
+def _declared(run: FormRun, name: str) -> tuple[int, int, int] | None:
+    """:func:`precision` of graph output ``name`` as the pass's input model declares it (None: absent)."""
+    o = next((o for o in run.model.graph.output if o.name == name), None)
+    return None if o is None else precision(o.type)
 
 
 def _fmt(tp) -> str:
