@@ -80,8 +80,15 @@ def test_the_ort_transformers_entries_are_the_fusion_classes_optimize_model_cons
     }
     assert set(fusions) <= classes
     assert fusions["FusionGelu"].scope == "search Erf → Gelu"
-    assert set(fusions["FusionGelu"].passes) == {f"ort-transformers:{t}" for t in ("bert", "gpt2", "vit")}
-    assert fusions["FusionGptAttentionNoPast"].passes == ("ort-transformers:gpt2",)
+    from passcheck.passes.ort_transformers import extra_pass_ids
+
+    every = {f"ort-transformers:{t}" for t in ("bert", "gpt2", "vit")} | set(extra_pass_ids())
+    assert set(fusions["FusionGelu"].passes) == every
+    # each offered type is named by the fusions it constructs: its FusionOptions decide (qwen3: no embed layer norm)
+    assert "ort-transformers:gpt2_tf" in fusions["FusionGptAttentionNoPast"].passes
+    assert "ort-transformers:bert" not in fusions["FusionGptAttentionNoPast"].passes
+    embed = set(fusions["FusionEmbedLayerNormalization"].passes)
+    assert "ort-transformers:swin" in embed and "ort-transformers:qwen3" not in embed
 
 
 def test_evidence_is_each_tool_s_own_effect_on_the_base(cmap):
@@ -116,7 +123,10 @@ def test_the_pass_plan_reaches_each_new_pass_through_its_own_entries_only(cmap, 
 
     plan = passes.relevant(found, cmap)
     scope = PassScope(cmap.entries.values())
-    new_ids = {p for k, e in cmap.entries.items() if e.tool in NEW for p in e.passes}
+    from passcheck.passes import known_pass_ids
+
+    # the registered ids (the parametrized ones, ort-transformers:qwen3 …, are searched when named)
+    new_ids = {p for k, e in cmap.entries.items() if e.tool in NEW for p in e.passes} & set(known_pass_ids())
     for base in (f"{c}:common" for c in (IDENTITY, CELU, GELU)):
         triggered = [cmap.entries[k] for k in cmap.by_base().get(base, ())]
         wanted = {p for p in new_ids if any(scope.runs(e, p) for e in triggered)}
