@@ -336,7 +336,7 @@ def _precision(a: FormRun, b: FormRun) -> list[Finding]:
         pb = precision(o.type, fb)
         if pb is None:
             continue
-        if not less_precise(pb, pa[o.name][0]) or _gap_as_given(a, b, o.name, pa[o.name][0], pb):
+        if not less_precise(pb, pa[o.name][0]) or kept_as_declared(a.model, b.model, o.name, pa[o.name][0], pb):
             continue
         if annotations.holds(a, o.name):  # a more precise annotation that is wrong is not a standard to meet
             found.append(
@@ -353,18 +353,18 @@ def _precision(a: FormRun, b: FormRun) -> list[Finding]:
     return found
 
 
-def _gap_as_given(a: FormRun, b: FormRun, name: str, pa: tuple[int, int, int], pb: tuple[int, int, int]) -> bool:
-    """Whether the pass kept the forms' own annotations of graph output ``name`` (see module docs): its
-    output ``pa`` on ``a`` is no more precise than ``a`` declares, and ``pb`` on ``b`` no less than ``b``
-    declares (an output a form does not declare, or declares as no tensor: False)."""
-    ga, gb = (_declared(r, name) for r in (a, b))
+def kept_as_declared(model_a, model_b, name: str, pa: tuple[int, int, int], pb: tuple[int, int, int]) -> bool:
+    """Whether a pass kept the annotations of graph output ``name`` that its inputs ``model_a`` and ``model_b``
+    (ModelProtos) declare (see module docs): its output's :func:`precision` ``pa`` on ``model_a`` is no more
+    precise than ``model_a`` declares, and ``pb`` on ``model_b`` no less than ``model_b`` declares (an output a
+    model does not declare, or declares as no tensor: False)."""
+
+    def declared(model):
+        o = next((o for o in model.graph.output if o.name == name), None)
+        return None if o is None else precision(o.type)
+
+    ga, gb = declared(model_a), declared(model_b)
     return ga is not None and gb is not None and not less_precise(ga, pa) and not less_precise(pb, gb)
-
-
-def _declared(run: FormRun, name: str) -> tuple[int, int, int] | None:
-    """:func:`precision` of graph output ``name`` as the pass's input model declares it (None: absent)."""
-    o = next((o for o in run.model.graph.output if o.name == name), None)
-    return None if o is None else precision(o.type)
 
 
 def _fmt(tp) -> str:
