@@ -2,11 +2,15 @@
 ``ort-transformers:*`` passes), and which a model triggers.
 
 Catalogue, by introspection of the installed package: ``optimize_model`` is run on a one-node model
-for each model type :data:`passcheck.passes.ort_transformers.MODEL_TYPES` offers, as the pass runs it,
-with ``Fusion.__init__`` (``fusion_base.py``, the base class of every fusion) recorded: each
-``Fusion`` subclass the optimizer constructs is a ``fusion`` entry, run by the model types that
-constructed it, its scope the ``search_op_types`` it starts matching from and the
-``fused_op_type`` it writes (the constructor's own arguments).
+for each model type the passes offer (:data:`passcheck.passes.ort_transformers.MODEL_TYPES` and the
+offered :func:`~passcheck.passes.ort_transformers.more_types`: ``gpt2_tf``, ``gpt_neox``, ``qwen3``, ``swin``
+with onnxruntime 1.32.0), as the pass runs it, with ``Fusion.__init__`` (``fusion_base.py``, the base class
+of every fusion) recorded: each ``Fusion`` subclass the optimizer constructs is a ``fusion`` entry, run by
+the model types that constructed it (a type's ``FusionOptions`` decide which: ``qwen3`` turns
+``enable_embed_layer_norm`` off), its scope the ``search_op_types`` it starts matching from and the
+``fused_op_type`` it writes (the constructor's own arguments). Triggers are observed under
+:data:`~passcheck.passes.ort_transformers.MODEL_TYPES` only (the other types run the same optimizer
+classes): an entry triggered there counts for every type that constructs it.
 
 Evidence, by effect: while ``optimize_model`` runs on the model (a copy, per model type),
 ``Fusion.apply`` is recorded; a fusion triggered when its apply changed the model (the
@@ -24,7 +28,7 @@ import sys
 from collections.abc import Callable, Iterator
 
 from passcheck.coverage.entry import Entry, key
-from passcheck.passes.ort_transformers import MODEL_TYPES
+from passcheck.passes.ort_transformers import MODEL_TYPES, more_types
 
 TOOL = "ort-transformers"
 
@@ -85,7 +89,7 @@ def fusions(model) -> dict[str, tuple[list[str], str, list[str]]]:
         return init
 
     with _patched("__init__", wrap):
-        for current[0] in MODEL_TYPES:
+        for current[0] in (*MODEL_TYPES, *(t for t, why in more_types().items() if why is None)):
             _optimize(model, current[0])
     return out
 

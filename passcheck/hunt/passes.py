@@ -6,6 +6,12 @@ rule, :func:`passcheck.cases.rules.target_passes`), then every other registered 
 (:func:`~passcheck.passes.known_pass_ids`: fixed, ``--cases-from`` and plugin passes) that runs a
 catalogue entry the case's first form triggers in the coverage map (the entry names the pass, or
 the pass declares the entry's tool or none the catalogue knows: :class:`~passcheck.coverage.entry.PassScope`).
+A registered pass that runs no entry any observed case triggers (*unreached*: onnx_ir's
+``TopologicalSortPass`` acts on nodes out of order, ``RemoveInitializersFromInputsPass`` on initializers
+listed as inputs, ``LiftConstantsToInitializersPass`` on Constant nodes, which no case's common form has
+but the hunt's rewrites spell) is in the set of every observed case: no evidence says which base it acts
+on, and without a share it would never be searched (a case whose row is not observed yet keeps its
+defaults and declared passes). Once a row triggers one of its entries it is scoped like the others.
 Every form of a case shares its set (the forms spell one computation). A pass whose tool is missing
 here (:meth:`~passcheck.passes.PassAdapter.unavailable_reason`) is left out and reported with the
 cases that wanted it, never dropped silently. Without a coverage map (``--no-coverage``) the
@@ -21,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 #: How a case came to want a pass (see :attr:`PassPlan.wanted`).
-DECLARED, CATALOGUE = "declared", "catalogue"
+DECLARED, CATALOGUE, UNREACHED = "declared", "catalogue", "unreached"
 
 
 @dataclasses.dataclass
@@ -35,6 +41,8 @@ class PassPlan:
         wanted: pass id → (how, case ids) for those unavailable passes: ``declared`` by the cases,
             else reached through their ``catalogue`` entries.
         explicit: the passes were named with ``--pass`` (every base gets all of them).
+        unreached: the registered passes no observed case's entries reach, searched on every
+            observed case (see module docs).
     """
 
     passes: list[str]
@@ -42,6 +50,7 @@ class PassPlan:
     unavailable: dict[str, str] = dataclasses.field(default_factory=dict)
     wanted: dict[str, tuple[str, list[str]]] = dataclasses.field(default_factory=dict)
     explicit: bool = False
+    unreached: tuple[str, ...] = ()
 
     def of(self, base_id: str) -> tuple[str, ...]:
         """The passes of base ``base_id`` (``case-id:form``)."""
@@ -65,7 +74,11 @@ class PassPlan:
         out = []
         for p, why in self.unavailable.items():
             how, cases = self.wanted[p]
-            what = "declared by" if how == DECLARED else "reached through the catalogue entries of"
+            what = {
+                DECLARED: "declared by",
+                CATALOGUE: "reached through the catalogue entries of",
+                UNREACHED: "no entry reached: searched on all observed cases, wanted by",
+            }[how]
             first = ", ".join(cases[:3]) + (", …" if len(cases) > 3 else "")
             out.append(f"pass {p} not searched, it cannot run here ({why}): {what} {len(cases)} cases ({first})")
         return out
@@ -92,14 +105,19 @@ def relevant(bases: Iterable[Any], cmap=None, available=None) -> PassPlan:
     cases = {b.case.id: b.case for b in bases}
     candidates = [p for p in known_pass_ids() if p not in DEFAULT_PASSES]
     reached = _reached(cases, cmap, candidates) if cmap is not None else {}
-    plan = PassPlan([])
+    hit = {p for ps in reached.values() for p in ps}
+    seen = {b.rsplit(":", 1)[0] for b in cmap.bases} if cmap is not None else set()
+    unreached = [p for p in candidates if p not in hit] if seen & set(cases) else []
+    plan = PassPlan([], unreached=tuple(unreached))
     reasons: dict[str, str | None] = {}
     for cid in sorted(cases):
         wanted: dict[str, str] = {}
         for p in (*DEFAULT_PASSES, *cases[cid].passes):
             wanted.setdefault(p, DECLARED)
-        for p in reached.get(cid, ()):
-            wanted.setdefault(p, CATALOGUE)
+        own = set(reached.get(cid, ()))
+        for p in candidates:  # the registry's order, reached or not
+            if p in own or (cid in seen and p in unreached):
+                wanted.setdefault(p, CATALOGUE if p in own else UNREACHED)
         chosen = []
         for p, how in wanted.items():
             if p not in reasons:
@@ -108,12 +126,13 @@ def relevant(bases: Iterable[Any], cmap=None, available=None) -> PassPlan:
                 chosen.append(p)
                 continue
             plan.unavailable[p] = reasons[p]
-            prev = plan.wanted.get(p, (CATALOGUE, []))
-            plan.wanted[p] = (DECLARED if DECLARED in (how, prev[0]) else CATALOGUE, [*prev[1], cid])
+            prev = plan.wanted.get(p, (how, []))
+            plan.wanted[p] = (DECLARED if DECLARED in (how, prev[0]) else how, [*prev[1], cid])
         plan.of_case[cid] = tuple(chosen)
     order = [*DEFAULT_PASSES, *known_pass_ids()]
     used = {p for s in plan.of_case.values() for p in s}
     plan.passes = [p for p in dict.fromkeys([*order, *sorted(used)]) if p in used]
+    plan.unreached = tuple(p for p in unreached if p in used)
     return plan
 
 

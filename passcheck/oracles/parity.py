@@ -21,7 +21,10 @@
   (rank unknown where the other knows it; fewer ``dim_value`` / named dims; a name the pass made
   up for one unknown dim, such as ``unk__2``, counts as unnamed) → ``less-precise``,
   only when the more precise annotation holds in every run (a wrong one is the annotations
-  oracle's ``annotation-violated`` on its own form).
+  oracle's ``annotation-violated`` on its own form), and only when the pass made the gap: not when it
+  gained nothing on the more precise form and lost nothing on the other, i.e. it kept what each form
+  declares (a form may leave a shape unspecified, IR.md "Static tensor shapes": that is the form's own
+  annotation, not a pass that infers less; onnxruntime saves every graph output's declared type as given);
 
 Status parity (accepted on one form, refused on another) is reported by the acceptance oracle.
 """
@@ -333,7 +336,7 @@ def _precision(a: FormRun, b: FormRun) -> list[Finding]:
         pb = precision(o.type, fb)
         if pb is None:
             continue
-        if not less_precise(pb, pa[o.name][0]):
+        if not less_precise(pb, pa[o.name][0]) or kept_as_declared(a.model, b.model, o.name, pa[o.name][0], pb):
             continue
         if annotations.holds(a, o.name):  # a more precise annotation that is wrong is not a standard to meet
             found.append(
@@ -348,6 +351,20 @@ def _precision(a: FormRun, b: FormRun) -> list[Finding]:
                 )
             )
     return found
+
+
+def kept_as_declared(model_a, model_b, name: str, pa: tuple[int, int, int], pb: tuple[int, int, int]) -> bool:
+    """Whether a pass kept the annotations of graph output ``name`` that its inputs ``model_a`` and ``model_b``
+    (ModelProtos) declare (see module docs): its output's :func:`precision` ``pa`` on ``model_a`` is no more
+    precise than ``model_a`` declares, and ``pb`` on ``model_b`` no less than ``model_b`` declares (an output a
+    model does not declare, or declares as no tensor: False)."""
+
+    def declared(model):
+        o = next((o for o in model.graph.output if o.name == name), None)
+        return None if o is None else precision(o.type)
+
+    ga, gb = declared(model_a), declared(model_b)
+    return ga is not None and gb is not None and not less_precise(ga, pa) and not less_precise(pb, gb)
 
 
 def _fmt(tp) -> str:

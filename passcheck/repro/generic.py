@@ -66,7 +66,14 @@ def _oracle_source() -> dict[str, str]:
         ),
         "precision": "import re\nfrom collections import Counter\n\n"
         + f"GENERATED_DIM = re.compile({parity.GENERATED_DIM.pattern!r})\n\n\n"
-        + src(parity.precision, parity.less_precise, parity._fmt, parity._dim_params, parity.fresh_dim_params),
+        + src(
+            parity.precision,
+            parity.less_precise,
+            parity.kept_as_declared,
+            parity._fmt,
+            parity._dim_params,
+            parity.fresh_dim_params,
+        ),
         "checker_error": src(validity.checker_error),
         "dims_vary": src(folding._dims_vary),
     }

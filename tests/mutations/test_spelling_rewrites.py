@@ -198,9 +198,10 @@ def test_a_rewrite_that_raises_is_left_out_with_its_reason(models, monkeypatch):
     assert "raised KeyError" in unverified["planted-raise"]
 
 
-def test_anonymous_output_dims_are_flagged_under_a_pass_that_does_nothing(models):
-    """Why no rewrite writes anonymous graph-output dims: the parity oracle holds a form whose outputs
-    say less than the common form's as 'less-precise', whatever the pass did."""
+def test_anonymous_output_dims_a_pass_keeps_as_declared_are_no_finding(models):
+    """A form whose outputs say less than the common form's is the form's own annotation: a pass that keeps
+    both as declared treats them alike (parity, since session 19; before, this was 'less-precise' whatever
+    the pass did, docs/found.md row 25)."""
     from passcheck.engine import Subject
     from passcheck.runtime import default_bindings
 
@@ -214,7 +215,7 @@ def test_anonymous_output_dims_are_flagged_under_a_pass_that_does_nothing(models
     subject = Subject("vague", {"common": m, "anonymous": vague}, default_bindings(m))
     cells = run_planted(subject, "planted:nothing", lambda model: model)
     kinds = {(c.form, f.kind) for c in cells for f in c.findings}
-    assert ("anonymous", "less-precise") in kinds and not any(c.findings for c in cells if c.form == "common")
+    assert ("anonymous", "less-precise") not in kinds and not any(c.findings for c in cells if c.form == "common")
 
 
 def test_raw_data_reaches_subgraph_constants(models):

@@ -420,3 +420,23 @@ def test_a_crash_on_several_forms_is_not_said_to_be_on_one_form_only():
     cells = _evaluate(crash_on_detour)
     (only,) = [f.message for c in cells.values() for f in c.findings if f.oracle == "acceptance"]
     assert "crashed on this form only (accepted: common)" in only
+
+
+def test_a_gap_the_forms_declare_and_the_pass_keeps_is_not_the_pass_s():
+    """docs/found.md row 25 (a false finding, fixed in session 19): ``detour`` declares its output without a
+    shape (IR.md "Static tensor shapes": left unspecified), and onnxruntime saves each form's declared output
+    type as given, so it treats both alike: no ``less-precise``. A pass that gives a shape to one form and not
+    to the other still makes the gap (control: found)."""
+    forms = {"common": _model(COMMON), "detour": _set_output_shape(_model(DETOUR), None)}
+    subject = Subject("parity/declared", forms, [{}, {}])
+    cells = {c.form: c for c in evaluate(subject, ["ort:disabled"], check_input=False)}
+    assert cells["detour"].status in ("changed", "unchanged"), cells["detour"]
+    assert [k for c in cells.values() for k in _kinds(c) if k[0] == "parity"] == []
+
+    def shape_common_only(model):
+        """Planted: the output's shape is written on ``common`` only (both forms declare none)."""
+        return _set_output_shape(model, [2, 3, 4] if _is_common(model) else None)
+
+    bare = {f: _set_output_shape(m, None) for f, m in forms.items()}
+    cells = _evaluate(shape_common_only, bare)
+    assert [k for k in _kinds(cells["detour"]) if k[0] == "parity"] == [("parity", "less-precise")]
