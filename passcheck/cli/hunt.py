@@ -433,10 +433,19 @@ def _check_vary_kinds(globs) -> None:
     import fnmatch
 
     from passcheck.errors import PasscheckError
-    from passcheck.hunt import vary_int
+    from passcheck.hunt import vary_int, vary_scale
     from passcheck.hunt.variation import ELEM_KINDS, FAMILIES, SHAPE_KINDS, VALUE_KINDS
 
-    fixed = (*VALUE_KINDS, *SHAPE_KINDS, *vary_int.KINDS, *ELEM_KINDS, "opt-fill", "expose", "fanout")
+    fixed = (
+        *VALUE_KINDS,
+        *SHAPE_KINDS,
+        *vary_int.KINDS,
+        *vary_scale.KINDS,
+        *ELEM_KINDS,
+        "opt-fill",
+        "expose",
+        "fanout",
+    )
     for glob in globs:
         named_family = "-" in glob and fnmatch.filter(FAMILIES, glob.split("-", 1)[0])  # attr-<name>, bind-…
         if not named_family and not fnmatch.filter(fixed, glob):

@@ -13,6 +13,9 @@ kind                      change (site)
 ``value-negate``          its sign flipped
 ``value-zero``            every element 0 (not a quantization ``y_scale``: a reader would divide by it)
 ``value-one``             every element 1
+``value-floor-edge``      a Resize / Upsample ``scales`` vector with each scale (not 1, on a static dim that is no
+                          power of two) at the float32 value whose exact product with the dim falls just below
+                          an integer that a float32 product rounds up to (:mod:`.vary_scale`; site: its name)
 ``shape-leading-one``     its shape ``[…]`` → ``[1, …]``, where every reader broadcasts it (site: name)
 ``shape-scalar``          a vector → its first element as a scalar (rank 0), where every reader broadcasts it
 ``shape-one-element``     a vector → its first element as a one-element vector ``[1]`` (a broadcast operand
@@ -65,7 +68,7 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from passcheck.hunt import vary_bindings, vary_int, vary_optional, vary_pairs, vary_struct
+from passcheck.hunt import vary_bindings, vary_int, vary_optional, vary_pairs, vary_scale, vary_struct
 from passcheck.hunt.elem_groups import TARGETS
 from passcheck.hunt.graph_values import SMALL
 from passcheck.hunt.graph_values import constants as _constants
@@ -166,7 +169,7 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
     k = k[len(PREFIX) :]
     out = named(model)
     try:
-        if k in VALUE_KINDS or k in SHAPE_KINDS or vary_int.is_int_kind(k):
+        if k in VALUE_KINDS or k in SHAPE_KINDS or vary_int.is_int_kind(k) or vary_scale.is_kind(k):
             done = _set_constant(out, site, k)
         elif k.startswith("attr-"):
             node, _, value = site.rpartition("=")
@@ -224,6 +227,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
                 yield "shape-one-element", name
     shapes = _inferred(model)
     yield from vary_int.candidates(model, consts, shapes, lambda n: _schema(model, n))
+    yield from vary_scale.candidates(model, consts, shapes, readers)
     for node in model.graph.node:
         schema = _schema(model, node)
         if schema is None:
@@ -372,6 +376,8 @@ def _set_constant(model, name: str, k: str) -> bool:
     same = _equivalent(model, name, k)  # read on the base, before the change
     if vary_int.is_int_kind(k):
         new = vary_int.changed(model, name, arr, k, _inferred(model), lambda n: _schema(model, n))
+    elif vary_scale.is_kind(k):
+        new = vary_scale.changed(model, name, arr, _inferred(model), _readers(model))
     else:
         new = _changed(arr, k, _outrank(model, name) if k == "shape-outrank" else None)
     if new is None:
@@ -386,8 +392,10 @@ def _set_constant(model, name: str, k: str) -> bool:
         n.attribute.append(helper.make_attribute("value", numpy_helper.from_array(new)))
     if same:  # every value is the base's: its annotations hold, only the constant's own may change shape
         _annotate_constant(model, name, new)
-    elif k in SHAPE_KINDS or vary_int.is_int_kind(k):  # an integer constant can be a shape, axes, a count
+    elif k in SHAPE_KINDS or vary_int.is_int_kind(k) or vary_scale.is_kind(k):  # a shape, axes, a count, scales
         _refresh_annotations(model)
+        if vary_scale.is_kind(k):
+            vary_scale.loosen(model, name)
     return True
 
 

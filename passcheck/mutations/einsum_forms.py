@@ -11,7 +11,10 @@ order, the others summed over; ``...`` stands for the leading axes, broadcast as
   input axis ``perm[k]`` with the k-th letter, so that alphabetical order is ``perm``.
 - ReduceSum(x, static non-empty axes, keepdims=0): ``abc->b`` for axes [0, 2]; no implicit form
   (one input: every letter appears once, so implicit mode sums nothing).
-- Mul(a, b) of equal static shapes: ``abc,abc->abc``; no implicit form (each letter appears twice).
+- Mul(a, b) of equal static shapes: ``abc,abc->abc``; an operand of lower rank broadcast over the
+  other (Mul-14, numpy broadcasting): the trailing letters for a vector of the other's static trailing
+  dims (``abc,c->abc``), an empty term for a scalar (``abc,->abc``: Einsum-12 gives a rank-0 operand
+  no subscripts). No implicit form (each letter appears twice).
 
 Opset >= 12 and an element type Einsum-12 takes (its schema's type constraint); main-graph nodes of
 the default domain whose input ranks onnx shape inference knows; ranks <= 26. Sites are the
@@ -76,13 +79,23 @@ def _reduce_sum(n, types: dict[str, Known], implicit: bool, static) -> str | Non
 
 
 def _mul(n, types: dict[str, Known], implicit: bool, static) -> str | None:
+    """Mul-14 broadcasts numpy-style: the longer operand's axes get the letters, the shorter operand
+    names the trailing ones (none for a rank-0 operand: Einsum-12 gives a scalar an empty term). The
+    trailing dims must be equal static dims (Einsum repeats a letter only over equal sizes; a size-1
+    dim that broadcasts has no letter spelling), or the shorter operand a scalar (no dims to match)."""
     a, b = types.get(n.input[0]), types.get(n.input[1])
-    if implicit or a is None or b is None or a.dims is None or a.dims != b.dims or len(a.dims) > len(LETTERS):
+    if implicit or a is None or b is None or a.dims is None or b.dims is None:
         return None
-    if not all(isinstance(d, int) for d in a.dims):
+    long, short = (a.dims, b.dims) if len(a.dims) >= len(b.dims) else (b.dims, a.dims)
+    rank = len(long)
+    tail = long[rank - len(short) :]
+    if rank > len(LETTERS) or rank == 0 or tuple(short) != tuple(tail):
         return None
-    letters = LETTERS[: len(a.dims)]
-    return f"{letters},{letters}->{letters}"
+    if short and not all(isinstance(d, int) for d in short):
+        return None
+    letters = LETTERS[:rank]
+    terms = [letters[rank - len(x.dims) :] for x in (a, b)]
+    return f"{terms[0]},{terms[1]}->{letters}"
 
 
 #: op → (equation maker, how many data inputs the Einsum takes).
@@ -119,7 +132,8 @@ def _to_einsum(model: onnx.ModelProto, only: frozenset[str] | None, implicit: bo
 
 
 def to_einsum(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
-    """Each MatMul / Transpose / ReduceSum(keepdims=0) / equal-shape Mul → Einsum with an explicit output."""
+    """Each MatMul / Transpose / ReduceSum(keepdims=0) / Mul (equal shapes, a scalar or trailing-dims
+    operand) → Einsum with an explicit output."""
     return _to_einsum(model, only, implicit=False)
 
 
@@ -131,7 +145,8 @@ def to_einsum_implicit(model: onnx.ModelProto, only: frozenset[str] | None = Non
 REWRITES = (
     Rewrite(
         "einsum-spelling",
-        "MatMul / Transpose / ReduceSum(keepdims=0, static axes) / equal-shape Mul → Einsum with '->' (Einsum-12)",
+        "MatMul / Transpose / ReduceSum(keepdims=0, static axes) / Mul (equal shapes, or a scalar or "
+        "trailing-dims operand broadcast) → Einsum with '->' (Einsum-12)",
         to_einsum,
     ),
     Rewrite(
@@ -151,7 +166,9 @@ FREEDOMS = (
         "written as its own op or as one Einsum whose equation names the same contraction.",
         ("einsum-spelling",),
         "main-graph MatMul (both ranks >= 2, batch axes as '...'), Transpose, ReduceSum (keepdims=0, static "
-        "non-empty axes) and Mul of equal static shapes whose element type Einsum-12 takes; opset >= 12; one way",
+        "non-empty axes) and Mul of equal static shapes, or with a scalar operand (empty term) or one of the "
+        "other's static trailing dims (Mul-14 broadcasting), whose element type Einsum-12 takes; opset >= 12; "
+        "one way",
     ),
     Freedom(
         "einsum-output-implicit",

@@ -86,7 +86,8 @@ def evaluate(model) -> Evaluation:
 def _evaluate(model, typed) -> Evaluation:
     opsets = {o.domain or "": o.version for o in model.opset_import}
     ev = Evaluation()
-    _walk(typed.graph, opsets, {}, {}, ev, "")
+    declared = {vi.name: vi.type for vi in [*model.graph.output, *model.graph.value_info]}
+    _walk(typed.graph, opsets, {}, {}, ev, "", declared)
     return ev
 
 
@@ -102,7 +103,11 @@ def _evaluation(model, checker) -> Evaluation:
     return evaluate(model)
 
 
-def _walk(graph, opsets: dict[str, int], outer_types: dict, outer_consts: dict, ev: Evaluation, scope: str) -> None:
+def _walk(
+    graph, opsets: dict[str, int], outer_types: dict, outer_consts: dict, ev: Evaluation, scope: str, declared=None
+) -> None:
+    """Judge every node of ``graph`` (and its subgraphs); ``declared``: the main graph's own output and value_info
+    types (:attr:`Site.declared`), none for a subgraph."""
     import onnx
     from onnx import helper, numpy_helper
 
@@ -120,7 +125,14 @@ def _walk(graph, opsets: dict[str, int], outer_types: dict, outer_consts: dict, 
         domain = "" if node.domain in _DEFAULT else node.domain
         version = opsets.get(domain) or opsets.get("ai.onnx", 0)
         attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute if not a.ref_attr_name}
-        site = Site(node, version, attrs, lambda n: _const(consts.get(n), numpy_helper), lambda n: _dims(types.get(n)))
+        site = Site(
+            node,
+            version,
+            attrs,
+            lambda n: _const(consts.get(n), numpy_helper),
+            lambda n: _dims(types.get(n)),
+            lambda n: _dims((declared or {}).get(n)),
+        )
         if domain == "":
             _judge(site, label, ev)
         _schema(site, label, types, ev)

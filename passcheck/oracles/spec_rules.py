@@ -35,6 +35,9 @@ class Site:
             input, or a Constant node's output), else None.
         dims: value name → its static shape (ints, None for an unknown dim), or None when the rank
             is unknown (from onnx shape inference, value_info, graph inputs and initializers).
+        declared: value name → the shape the model itself states for it (a main-graph output or
+            value_info entry, as :attr:`dims` spells it), None when it states none: what a pass wrote,
+            not what shape inference here would add.
     """
 
     node: Any
@@ -42,6 +45,7 @@ class Site:
     attrs: dict[str, Any]
     const: Callable[[str], np.ndarray | None]
     dims: Callable[[str], list[int | None] | None]
+    declared: Callable[[str], list[int | None] | None] = lambda _name: None
 
     def input(self, i: int) -> str:
         return self.node.input[i] if i < len(self.node.input) else ""
@@ -285,3 +289,39 @@ def dropout_ratio(s: Site):
     if ratio is None or isinstance(ratio, Undecided):
         return ratio
     return None if all(0 <= v < 1 for v in ratio) else f"ratio = {ratio} is outside [0, 1)"
+
+
+def resize_output_dims(s: Site):
+    """A static output dim the model states for Resize / Upsample with constant scales is
+    ``floor(input_dim * scale)``, the product of the stored values (float32 scales times an integer
+    dim: exact in float64), on each axis whose input dim is static. Resize-18 ``axes`` picks the
+    axes the scales are for; ``tf_crop_and_resize`` also scales the roi and is not read."""
+    import math
+
+    stated = s.declared(s.node.output[0]) if s.node.output else None
+    if not stated or all(d is None for d in stated):
+        return None  # the model states no output dim: nothing to hold
+    mode = s.attrs.get("coordinate_transformation_mode", b"")
+    if (mode.decode() if isinstance(mode, bytes) else mode) == "tf_crop_and_resize":
+        return Undecided("tf_crop_and_resize: the roi scales the output too")
+    if s.node.op_type == "Upsample":
+        scales = s.values("scales", 1 if s.version >= 9 else None)
+    else:
+        scales = s.values(None, 1 if s.version == 10 else 2)
+    if not scales or isinstance(scales, Undecided):
+        return scales or None  # no scales (sizes given) or not a constant
+    dims = s.dims(s.input(0))
+    if dims is None or len(dims) != len(stated):
+        return _rank_unknown(f"input {s.input(0)!r}")
+    axes = s.attrs.get("axes")
+    axes = [a % len(dims) for a in axes] if axes else list(range(len(dims)))
+    if len(axes) != len(scales):
+        return f"{len(scales)} scales for {len(axes)} axes"
+    for axis, scale in zip(axes, scales, strict=True):
+        d, out = dims[axis], stated[axis]
+        if d is not None and out is not None and out != math.floor(d * scale):
+            return (
+                f"output dim {axis} is stated {out}; floor({d} x {scale!r}) = {math.floor(d * scale)} "
+                f"(the product of the stored scale, not a rounded one)"
+            )
+    return None

@@ -20,6 +20,7 @@ from passcheck.oracles.spec_rules import (
     pad_length,
     permutation,
     reshape_shape,
+    resize_output_dims,
     spatial_length,
     split_sizes,
 )
@@ -243,6 +244,14 @@ RULES: tuple[Rule, ...] = (
         "at most one dim of the new shape is -1, none below -1, and not both 0 and -1 with allowzero",
         "Reshape, input shape",
         (5, None),
+    ),
+    Rule(
+        "resize-output-dims",
+        ("Resize", "Upsample"),
+        resize_output_dims,
+        "with scales, each output dim is floor(input dim x scale) (Resize: x (roi_end - roi_start), 1 outside "
+        "tf_crop_and_resize): a stated output dim holds that value",
+        "Resize, input scales; Upsample, attribute or input scales",
     ),
     Rule(
         "resize-mode",

@@ -235,3 +235,35 @@ def test_symbolic_shape_infer_crashes_on_squeeze_as_reshape_to_a_scalar():
     report = check_model(m, ["ort:symbolic-shape-infer"], forms={"squeeze-as-reshape": mutant}, isolation=False)
     rejected = {c.form for c in report.cells for f in c.findings if f.kind == "rejected"}
     assert rejected == {"squeeze-as-reshape"}, [(c.form, [f.message for f in c.findings]) for c in report.cells]
+
+
+#: Mul-14 broadcasting spelled in Einsum-12: a scalar operand gets an empty term, a vector of the other's
+#: static trailing dims the trailing letters; a size-1 dim that broadcasts has no letter spelling.
+BROADCAST = """g (float[N, 3, 4] a, float[4] v, float s, float[2, 3] p, float[1, 3] q) =>
+      (float[N, 3, 4] y, float[N, 3, 4] z, float[2, 3] w) {
+  y = Mul(a, v)
+  z = Mul(s, a)
+  w = Mul(p, q)
+}"""
+
+
+def test_mul_with_a_broadcast_operand_as_einsum():
+    m = parse(BROADCAST, opset=17)
+    mutant, applied = REWRITES["einsum-spelling"].apply(m)
+    assert set(applied.nodes) == {"#0:Mul", "#1:Mul"}  # not the size-1 broadcast
+    got = {
+        n.output[0]: onnx.helper.get_attribute_value(n.attribute[0]).decode()
+        for n in mutant.graph.node
+        if n.op_type == "Einsum"
+    }
+    assert got == {"y": "abc,c->abc", "z": ",abc->abc"}
+    f = feeds(m)
+    verify_equivalent(m, mutant, f, "einsum-spelling")  # full checker, onnxruntime against Mul
+    for feed in f:
+        a, b = run_ort(m, feed), run_ort(mutant, feed)
+        np.testing.assert_array_equal(b.outputs["z"], a.outputs["z"])  # one product per element
+    before, after = _types(m), _types(mutant)
+    assert {k: after[k] for k in ("y", "z")} == {k: before[k] for k in ("y", "z")}
+    from passcheck.oracles.conformance import evaluate
+
+    assert not evaluate(mutant).violations  # the empty term is a rank-0 operand's (spec_rules.einsum_equation)
