@@ -14,6 +14,8 @@ from pathlib import Path
 import onnx
 import pytest
 
+from passcheck.mutations import REWRITES
+
 PASSCHECK = str(Path(sys.executable).with_name("passcheck"))
 DATA = Path(onnx.__file__).parent / "backend" / "test" / "data"
 
@@ -34,15 +36,19 @@ def _accepted() -> dict[Path, int]:
 NODES = _accepted()
 MODELS = list(NODES)
 #: for simple/ and pytorch-converted/ (pytorch-operator/ is alike), a model with the fewest nodes (the
-#: largest file among those: initializers to rewrite); light/ shufflenet, the cheapest real net; and
-#: simple/test_sequence_model7, whose empty-optional-input mutant the gate refuses (left out, not exit 3)
+#: largest file among those: initializers to rewrite); and simple/test_sequence_model7, whose
+#: empty-optional-input mutant the gate refuses (left out, not exit 3)
 SAMPLE = sorted(
     {
         p.relative_to(DATA).parts[0]: p
         for p in sorted(MODELS, key=lambda p: (-NODES[p], p.stat().st_size))
         if p.relative_to(DATA).parts[0] in ("simple", "pytorch-converted")
     }.values()
-) + [p for p in MODELS if p.name == "light_shufflenet.onnx" or p.parent.name == "test_sequence_model7"]
+) + [p for p in MODELS if p.parent.name == "test_sequence_model7"]
+#: light/ shufflenet, the cheapest real net, checked in LIGHT_PARTS tests of a share of the rewrites each
+#: (every LIGHT_PARTS-th id): each its own xdist worker and time limit, together every rewrite once
+LIGHT = next(p for p in MODELS if p.name == "light_shufflenet.onnx")
+LIGHT_PARTS = 3
 
 
 #: --max-sites per model: a light/ net's rewrites in their all-at-once form only (every site of each rewrite
@@ -54,7 +60,7 @@ SAMPLE = sorted(
 SITES = {"light": "0"}
 
 
-def _check(model: Path, tmp_path: Path) -> None:
+def _check(model: Path, tmp_path: Path, forms: list[str] = ()) -> None:
     p = subprocess.run(
         [
             PASSCHECK,
@@ -70,6 +76,7 @@ def _check(model: Path, tmp_path: Path) -> None:
             "-q",
             "--progress",
             "none",
+            *(arg for form in forms for arg in ("--form", form)),
         ],
         capture_output=True,
         text=True,
@@ -81,7 +88,12 @@ def _check(model: Path, tmp_path: Path) -> None:
 
 
 def test_the_wheel_ships_models_to_walk():
-    assert len(MODELS) > 50 and len(SAMPLE) == 4
+    assert len(MODELS) > 50 and len(SAMPLE) == 3 and LIGHT not in SAMPLE
+
+
+@pytest.mark.parametrize("part", range(LIGHT_PARTS))
+def test_a_light_net_gets_a_verdict_on_every_rewrite(part, tmp_path):
+    _check(LIGHT, tmp_path, forms=sorted(REWRITES)[part::LIGHT_PARTS])
 
 
 @pytest.mark.parametrize("model", SAMPLE, ids=lambda p: str(p.relative_to(DATA).parent))
@@ -91,6 +103,8 @@ def test_a_sample_of_backend_models_gets_a_verdict(model, tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("PASSCHECK_WALK_BACKEND"), reason="the full walk: set PASSCHECK_WALK_BACKEND=1")
-@pytest.mark.parametrize("model", [m for m in MODELS if m not in SAMPLE], ids=lambda p: str(p.relative_to(DATA).parent))
+@pytest.mark.parametrize(
+    "model", [m for m in MODELS if m not in SAMPLE and m != LIGHT], ids=lambda p: str(p.relative_to(DATA).parent)
+)
 def test_every_backend_model_gets_a_verdict(model, tmp_path):
     _check(model, tmp_path)
