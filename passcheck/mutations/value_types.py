@@ -127,10 +127,10 @@ FREEDOMS = (
         "values",
         "IR.md §Static tensor shapes (a dim with neither field is unknown), §Graphs",
         "A graph output may declare its rank only, each dim unknown, instead of its dims.",
-        none_because="the spelling is valid, but a form that starts with less precise output annotations is flagged "
-        "by the parity oracle ('less-precise' against the common form) under every pass, even one that changes "
-        "nothing, so it cannot be a form; a pass that drops output dims is what the parity oracle already catches.",
-        evidence="tests/mutations/test_spelling_rewrites.py::test_anonymous_output_dims_are_flagged_under_a_pass_that_does_nothing",
+        none_because="the spelling is valid and, since session 19, the parity oracle no longer blames a pass for a gap "
+        "the form declares and the pass keeps (docs/found.md row 25, false); the rewrite (commit 075e2f6) waits until "
+        "the fixed-seed hunt and golden-report tests it reorders are recorded again.",
+        evidence="tests/mutations/test_spelling_rewrites.py::test_anonymous_output_dims_a_pass_keeps_as_declared_are_no_finding",
     ),
     Freedom(
         "value-info-partial-type",
