@@ -198,10 +198,14 @@ def compare_plan(
     path_a: str, path_b: str, a: onnx.ModelProto, b: onnx.ModelProto, bind: Mapping[str, int]
 ) -> tuple[str, str, str, str]:
     """Refuse two models that cannot be two forms of one computation, put ``b``'s outputs in
-    ``a``'s order; (subject name, form name of a, of b, repro command).
+    ``a``'s order; (subject name, form name of a, of b, repro command, bindings). The bindings are ``bind``
+    plus, for each symbolic dim of ``a``'s inputs that ``b`` states as a number, that number: feeds are
+    synthesized from ``a``'s declarations and must satisfy ``b``'s too (IR.md §Static tensor shapes).
 
     Raises:
-        PasscheckError: other input or output names; a same-named input of another elem type or rank.
+        PasscheckError: other input or output names; a same-named input of another elem type or rank;
+            an input dim both state as different numbers, or that ``b`` states as a number where ``bind`` or
+            another dim of ``b`` gives ``a``'s symbol another size.
     """
     from pathlib import Path
 
@@ -216,11 +220,40 @@ def compare_plan(
             f"{outs[0]}; compare needs the same input and output names"
         )
     _same_input_types(path_a, path_b, a, b)
+    pinned = _pinned_bindings(path_a, path_b, a, b, bind)
     _order_outputs_like(b, a)
     name_a, name_b = form_names(path_a, path_b)
     extra = "".join(f" --bind {s}={n}" for s, n in bind.items())
     repro = f"passcheck compare {command_path(path_a)} {command_path(path_b)}{extra} --pass {{pass}}"
-    return Path(path_a).stem, name_a, name_b, repro
+    return Path(path_a).stem, name_a, name_b, repro, pinned
+
+
+def _pinned_bindings(path_a: str, path_b: str, a, b, bind: Mapping[str, int]) -> dict[str, int]:
+    """``bind`` plus ``S: n`` for each input dim that ``a`` names ``S`` and ``b`` states as ``n``; refuse a
+    dim the two state as different numbers, or a symbol that would need two sizes (ranks already agree)."""
+    from passcheck.runtime import runtime_inputs
+
+    def dims(vi) -> list:
+        tt = vi.type.tensor_type
+        if not vi.type.HasField("tensor_type") or not tt.HasField("shape"):
+            return []
+        return [d.dim_value if d.HasField("dim_value") else d.dim_param or None for d in tt.shape.dim]
+
+    pinned = dict(bind)
+    in_b = {v.name: dims(v) for v in runtime_inputs(b)}
+    for va in runtime_inputs(a):
+        for axis, (da, db) in enumerate(zip(dims(va), in_b.get(va.name, []))):
+            if not isinstance(db, int):
+                continue
+            if isinstance(da, int) and da != db or isinstance(da, str) and pinned.get(da, db) != db:
+                given = da if isinstance(da, int) else f"{da!r} = {pinned[da]}"
+                raise PasscheckError(
+                    f"{path_b}: input {va.name!r} axis {axis} is {db} where {path_a}'s is {given}; compare needs "
+                    "two forms of one computation, fed the same inputs"
+                )
+            if isinstance(da, str):
+                pinned[da] = db
+    return pinned
 
 
 def equivalence_gate(

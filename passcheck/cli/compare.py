@@ -61,7 +61,7 @@ def _compare(args, a, b, session) -> int:
     from passcheck.modelio import model_hash
 
     bind = bindings_from(args)
-    name, name_a, name_b, repro = plans.compare_plan(args.a, args.b, a, b, bind)
+    name, name_a, name_b, repro, bind = plans.compare_plan(args.a, args.b, a, b, bind)
     selection = {"a": model_hash(a), "b": model_hash(b), "pass": args.passes, "bind": bind}
     with RunSession(args, "compare", selection, planned=2 * (1 + pass_count(args.passes)), session=session) as s:
         plans.equivalence_gate(args.a, args.b, a, b, name, bind, runner_of(s.executor))

@@ -200,6 +200,15 @@ def test_compare_of_models_with_other_input_types_is_one_line(tmp_path):
     _one_line_error(cli("compare", a, b, "--pass", "ort:basic"), "b.onnx: input 'x' is FLOAT16 [2, 5, 1] where")
 
 
+def test_compare_feeds_what_both_models_declare_or_refuses_in_one_line(tmp_path):
+    a = _relu_file(tmp_path / "a.onnx", onnx.TensorProto.FLOAT, ["N", 3])
+    b = _relu_file(tmp_path / "b.onnx", onnx.TensorProto.FLOAT, [4, 3])
+    p = cli("compare", a, b, "--pass", "ort:basic", "--progress", "none")
+    assert p.returncode == 0 and "annotation" not in p.stdout.split("annotations:")[0], p.stdout  # N fed as 4
+    c = _relu_file(tmp_path / "c.onnx", onnx.TensorProto.FLOAT, [2, 3])
+    _one_line_error(cli("compare", c, b, "--pass", "ort:basic"), "b.onnx: input 'x' axis 0 is 4 where")
+
+
 def test_usage_errors_name_the_program_once(tmp_path):
     a = _relu_file(tmp_path / "a.onnx", onnx.TensorProto.FLOAT, ["N", 3])
     p = cli("check", a, "--bind", "N=x")
