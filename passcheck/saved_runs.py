@@ -2,7 +2,8 @@
 
 ``--save-run DIR`` writes ``DIR/runs.jsonl``, one JSON line per judged group
 (:class:`passcheck.engine.Judged`: every form of one subject under one pass, or the forms
-themselves), and ``DIR/models/<sha256>.onnx`` for each model it names (pass inputs and outputs).
+themselves), ``DIR/models/<sha256>.onnx`` for each model it names (pass inputs and outputs), and
+``DIR/environments.json``: each environment id the run used → its exact tool versions.
 Values are stored by kind: tensors as dtype, shape and base64 bytes (strings as a list),
 sequences, optionals, maps, and shape-only observations. A value of another kind (a sparse
 tensor) is not saved: a rejudged run reports it unobserved.
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 FORMAT = 1
 LINES = "runs.jsonl"
+ENVIRONMENTS = "environments.json"
 
 
 def _encode(value: Any) -> Any:
@@ -110,11 +112,16 @@ class Recorder:
         PasscheckError: the folder cannot be created or written.
     """
 
-    def __init__(self, folder: str | Path):
+    def __init__(self, folder: str | Path, env: str = "local"):
+        from passcheck._versions import environment
+
         self.folder = Path(folder)
         try:
             (self.folder / "models").mkdir(parents=True, exist_ok=True)
             self._out = open(self.folder / LINES, "a", encoding="utf-8")
+            known = {**_environments(self.folder), env: environment()}
+            (self.folder / f".{ENVIRONMENTS}").write_text(json.dumps(known), encoding="utf-8")
+            (self.folder / f".{ENVIRONMENTS}").replace(self.folder / ENVIRONMENTS)
         except OSError as exc:
             raise PasscheckError(f"--save-run {folder}: cannot write there: {exc.strerror or exc}") from None
 
@@ -281,6 +288,25 @@ def load(path: str | Path) -> Iterator[Judged]:
                 g.get("form_repro", {}),
                 g.get("timeout"),
             )
+
+
+def _environments(folder: Path) -> dict[str, dict[str, Any]]:
+    try:
+        found = json.loads((folder / ENVIRONMENTS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def saved_environments(path: str | Path, cells: list[CellResult]) -> dict[str, dict[str, Any]]:
+    """Each environment id of ``cells`` → the tool versions the saved run recorded for it; a run saved
+    before ``environments.json`` existed gives the versions its pass outcomes carry (those passes' tools)."""
+    recorded = _environments(Path(path))
+    found = dict(recorded)
+    for c in cells:
+        if not recorded.get(c.env):
+            found.setdefault(c.env, {}).update({k: v for k, v in c.versions.items() if v})
+    return found
 
 
 def rejudge(path: str | Path) -> list[CellResult]:

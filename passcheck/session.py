@@ -74,7 +74,7 @@ class Session:
             if self._save_run:
                 from passcheck.saved_runs import Recorder
 
-                self.recorder = Recorder(self._save_run)
+                self.recorder = Recorder(self._save_run, self.env)
                 self._stack.callback(self.recorder.close)
             self.executor = self._stack.enter_context(executor_for(self._given, **self._limits))
             if self._given is None and (start := getattr(self.executor, "start", None)) is not None:

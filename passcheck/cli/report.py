@@ -54,10 +54,10 @@ def handle(args) -> int:
     if bool(args.file) == bool(args.rejudge):
         raise PasscheckError("give a stored REPORT.json or --rejudge RUN_DIR (one of them)")
     if args.rejudge:
-        from passcheck.saved_runs import rejudge
+        from passcheck.saved_runs import rejudge, saved_environments
 
         cells = rejudge(args.rejudge)
-        envs = {c.env: {} for c in cells}
+        envs = saved_environments(args.rejudge, cells)
     else:
         cells, envs = read_report(args.file)
     partial = bool(args.file) and is_partial(args.file)

@@ -80,5 +80,13 @@ def test_cli_report_rejudge_prints_the_findings_of_the_run(tmp_path, capsys):
     second = json.loads((tmp_path / "b.json").read_text())
     ids = lambda r: sorted(f["id"] + f["message"] for c in r["results"] for f in c["findings"])  # noqa: E731
     assert ids(first) and ids(first) == ids(second)
+    # the environment's exact versions, as the run reported them (not an empty entry)
+    assert second["environments"] == first["environments"] and second["environments"]["local"]["onnxruntime"]
+    (tmp_path / "run" / "environments.json").unlink()  # a run saved before the file existed
+    assert (
+        main(["report", "--rejudge", str(tmp_path / "run"), "--format", "json", "--out", str(tmp_path / "c.json")]) == 0
+    )
+    older = json.loads((tmp_path / "c.json").read_text())["environments"]["local"]
+    assert older["onnxruntime"] == first["environments"]["local"]["onnxruntime"]  # from the pass outcomes
     assert main(["report", "--rejudge", str(tmp_path / "nothing")]) == 2
     assert "no saved run there" in capsys.readouterr().err
