@@ -302,3 +302,8 @@ class RunSession:
             junit.write_junit(self.args.junit, cells, partial=PARTIAL, environments=envs)
         if getattr(self.args, "markdown", None):
             atomic_write(self.args.markdown, markdown_note(markdown.render(cells, envs)))
+        if "-" not in (getattr(self.args, "json", None), getattr(self.args, "junit", None)):
+            from passcheck.report import terminal
+
+            terminal.render(cells, show_grid=False)  # what was judged before the interrupt, then the note
+            print(f"PARTIAL: {PARTIAL}", flush=True)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from junitparser import Failure, JUnitXml
 
+from passcheck.report.partial import PARTIAL
 from tests._inproc import cli
 from tests.cli.test_new_user_session18 import _conv_bn
 
@@ -83,6 +84,8 @@ def test_an_interrupted_run_keeps_its_junit_and_markdown_reports_marked_partial(
     failed = [tc for tc in cases if any(isinstance(r, Failure) for r in tc.result)]
     assert [tc.name for tc in failed] == ["interrupted"], [tc.name for tc in failed]
     assert "Partial report" in (tmp_path / "r.md").read_text()
+    # stdout tells the user what was judged before the interrupt (was: nothing)
+    assert f"{len(doc['results'])} cells: 0 unexpected findings" in out and out.rstrip().endswith(PARTIAL), out
 
 
 def test_report_renders_a_partial_report_as_junit_with_a_failing_interrupted_case(tmp_path):
