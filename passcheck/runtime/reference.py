@@ -13,6 +13,7 @@ recorded once per iteration or call, as :class:`~passcheck.runtime.plan.Repeated
 
 from __future__ import annotations
 
+import collections
 import functools
 import hashlib
 import inspect
@@ -137,6 +138,92 @@ def _recorder_class():
     return Recorder
 
 
+#: The raw results of the last runs, by (computation, feeds, scopes, evaluator): a model whose computation another
+#: one shares (a shape-inference pass's output adds value_info only; onnxruntime's ``disabled`` output is the
+#: same graph re-serialized) is not evaluated again on the same feeds. At most RUNS_KEPT runs and
+#: RUNS_KEPT_BYTES of their arrays are kept, the least recently used dropped first.
+_RUNS: collections.OrderedDict[tuple, tuple[dict, dict, str | None]] = collections.OrderedDict()
+RUNS_KEPT = 8
+RUNS_KEPT_BYTES = 256 << 20
+
+
+def _computation(model: onnx.ModelProto) -> str:
+    """sha256 of ``model`` without what cannot change a value it computes: the value_info of every graph and
+    function (annotations, IR.md §Graphs: informational), doc strings, the producer and metadata."""
+    import onnx
+
+    from passcheck.runtime.plan import graph_scopes
+
+    bare = onnx.ModelProto()
+    bare.CopyFrom(model)
+    bare.doc_string, bare.producer_name, bare.producer_version = "", "", ""
+    del bare.metadata_props[:]
+    for _, g in graph_scopes(bare):
+        if hasattr(g, "value_info"):  # a FunctionProto has it from IR 10 (onnx 1.16) on
+            del g.value_info[:]
+        g.doc_string = ""
+    return _digest(bare)
+
+
+def _feeds_digest(feeds: Mapping[str, Any]) -> str:
+    """sha256 of the feeds' names, kinds, dtypes, shapes and bytes (arrays, sequences, maps, None)."""
+    h = hashlib.sha256()
+
+    def add(v: Any) -> None:
+        if v is None:
+            h.update(b"N")
+        elif isinstance(v, dict):
+            h.update(b"D%d" % len(v))
+            for k in sorted(v, key=repr):
+                h.update(repr(k).encode())
+                add(v[k])
+        elif isinstance(v, (list, tuple)):
+            h.update(b"L%d" % len(v))
+            for x in v:
+                add(x)
+        else:
+            a = np.asarray(v)
+            h.update(f"A{a.dtype.str}{a.shape}".encode())
+            h.update(a.tobytes() if a.dtype != object else repr(a.tolist()).encode())
+
+    for name in sorted(feeds):
+        h.update(name.encode() + b"\0")
+        add(feeds[name])
+    return h.hexdigest()
+
+
+def _nbytes(values: Mapping[str, Any]) -> int:
+    total = 0
+    for v in values.values():
+        for x in v if isinstance(v, (list, tuple)) else [v]:
+            total += getattr(x, "nbytes", 0)
+    return total
+
+
+def _keep(key: tuple, run: tuple[dict, dict, str | None]) -> None:
+    _RUNS[key] = run
+    while _RUNS and (
+        len(_RUNS) > RUNS_KEPT or sum(_nbytes(o) + _nbytes(s) for o, s, _ in _RUNS.values()) > RUNS_KEPT_BYTES
+    ):
+        _RUNS.popitem(last=False)
+
+
+def _evaluated(model, feeds, cls, scopes, fscopes) -> tuple[dict, dict, str | None]:
+    """(outputs, recorded values, error) of one evaluator run, before any post-processing."""
+    sink: dict[str, Any] = {}
+    Recorder = type("Recorder", (cls,), {"sink": sink, "scopes": scopes, "function_scopes": fscopes})
+    try:
+        # NaN/inf values are results here, not news for the terminal
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)
+            ev = Recorder(model)
+            values = ev.run(None, dict(feeds))
+    except Exception as exc:  # noqa: BLE001 - a failing run is a result, not our error
+        prefix = RUNNER_FAULT if _raised_here(exc) else ""
+        return {}, sink, f"{prefix}{type(exc).__name__}: {str(exc).strip()[:2000]}"
+    return dict(zip(ev.output_names, values, strict=False)), sink, None
+
+
 def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> RunResult:
     """Run ``model`` on ``feeds`` with the reference evaluator, observing every value.
 
@@ -157,18 +244,20 @@ def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> RunResult
             fscopes[(g.domain, g.name)] = scope
         elif scope:
             scopes.setdefault(_digest(g), scope)
-    sink: dict[str, Any] = {}
-    Recorder = type("Recorder", (cls,), {"sink": sink, "scopes": scopes, "function_scopes": fscopes})
-    try:
-        # NaN/inf values are results here, not news for the terminal
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore", RuntimeWarning)
-            ev = Recorder(model)
-            values = ev.run(None, dict(feeds))
-    except Exception as exc:  # noqa: BLE001 - a failing run is a result, not our error
-        prefix = RUNNER_FAULT if _raised_here(exc) else ""
-        return RunResult({}, sink, error=f"{prefix}{type(exc).__name__}: {str(exc).strip()[:2000]}")
-    outputs = dict(zip(ev.output_names, values, strict=False))
+    from onnx.reference import ReferenceEvaluator
+
+    evaluator = (ReferenceEvaluator.run, has_intermediate())  # the evaluator that would run it
+    key = (_computation(model), _feeds_digest(feeds), frozenset(scopes.values()), frozenset(fscopes.items()), evaluator)
+    if (kept := _RUNS.get(key)) is None:
+        kept = _evaluated(model, feeds, cls, scopes, fscopes)
+        _keep(key, kept)
+    else:
+        _RUNS.move_to_end(key)
+    raw_outputs, raw_sink, error = kept
+    sink = dict(raw_sink)  # the post-processing below replaces entries, never the kept run's
+    if error is not None:
+        return RunResult({}, sink, error=error)
+    outputs = dict(raw_outputs)
     for name in _not_sequences(model) & set(outputs):
         if isinstance(outputs[name], list) and len(outputs[name]) == 1:
             outputs[name] = sink[name] = _unwrapped(outputs[name])

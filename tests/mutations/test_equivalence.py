@@ -69,8 +69,11 @@ def test_checker_failure_is_an_input_error():
 
 def test_resnet50_mutants_are_verified_and_name_the_convs():
     model = onnx.load(DATA / "light/light_resnet50.onnx")
-    subject, applied = mutation_subject(model, "light_resnet50")
-    assert list(subject.forms)[0] == "common" and len(subject.forms) == len(applied) + 1 >= 5
+    # rewrites of the ops a ResNet is made of (every rewrite through the gate on a real net:
+    # tests/mutations/test_backend_models.py's light net)
+    picked = ["empty-optional-input", "commute-operands", "gemm-to-matmul-add", "auto-pad-named", "relu-as-max"]
+    subject, applied = mutation_subject(model, "light_resnet50", picked)
+    assert list(subject.forms) == ["common", *picked] and sorted(applied) == sorted(picked)
     convs = [n.name for n in model.graph.node if n.op_type == "Conv"]
     assert list(applied["empty-optional-input"].nodes) == convs and len(convs) == 53
     assert all(
