@@ -28,7 +28,7 @@ def add_parser(sub) -> None:
         "once or at one site, and their neighbours (one change within the operator schemas, judged alone against "
         "the base, and an equivalent one also as a pair with it), under each pass; the budget's time is shared "
         "between the passes (each pass's expected seconds per item; the defaults keep at least half), and on a "
-        "pass the search is guided toward untried (op type, rewrite or variation, pass) triples. "
+        "pass the search is guided toward untried (op type, rewrite or variation, pass, site kind) units. "
         "Without --pass each base (and its neighbours) draws from its relevant passes; the summary lists the "
         "passes searched with their items and signatures, and a pass a case wants that cannot run here. "
         "Each distinct finding signature (pass, oracle, kind, op types, rewrite) is shrunk to a minimal "

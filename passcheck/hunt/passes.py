@@ -3,7 +3,8 @@
 A case's relevant set is, in this order: the defaults (:data:`~passcheck.passes.DEFAULT_PASSES`),
 the passes the case declares (``Case.passes``: a rule or fusion case names the pass that applies its
 rule, :func:`passcheck.cases.rules.target_passes`), then every other registered pass
-(:func:`~passcheck.passes.known_pass_ids`: fixed, ``--cases-from`` and plugin passes) that runs a
+(:func:`registered`: fixed, ``--cases-from`` and plugin passes, and the parametrized ids the installed tools
+list one by one: ``onnxoptimizer:pass-NAME``, ``ort-transformers:TYPE``) that runs a
 catalogue entry the case's first form triggers in the coverage map (the entry names the pass, or
 the pass declares the entry's tool or none the catalogue knows: :class:`~passcheck.coverage.entry.PassScope`).
 A registered pass that runs no entry any observed case triggers (*unreached*: onnx_ir's
@@ -99,11 +100,11 @@ def relevant(bases: Iterable[Any], cmap=None, available=None) -> PassPlan:
             :meth:`~passcheck.passes.PassAdapter.unavailable_reason`; a parametrized id the
             registry rejects counts as unavailable with its error).
     """
-    from passcheck.passes import DEFAULT_PASSES, known_pass_ids
+    from passcheck.passes import DEFAULT_PASSES
 
     why_not = available or _why_not
     cases = {b.case.id: b.case for b in bases}
-    candidates = [p for p in known_pass_ids() if p not in DEFAULT_PASSES]
+    candidates = [p for p in registered() if p not in DEFAULT_PASSES]
     reached = _reached(cases, cmap, candidates) if cmap is not None else {}
     hit = {p for ps in reached.values() for p in ps}
     seen = {b.rsplit(":", 1)[0] for b in cmap.bases} if cmap is not None else set()
@@ -129,11 +130,20 @@ def relevant(bases: Iterable[Any], cmap=None, available=None) -> PassPlan:
             prev = plan.wanted.get(p, (how, []))
             plan.wanted[p] = (DECLARED if DECLARED in (how, prev[0]) else how, [*prev[1], cid])
         plan.of_case[cid] = tuple(chosen)
-    order = [*DEFAULT_PASSES, *known_pass_ids()]
+    order = [*DEFAULT_PASSES, *registered()]
     used = {p for s in plan.of_case.values() for p in s}
     plan.passes = [p for p in dict.fromkeys([*order, *sorted(used)]) if p in used]
     plan.unreached = tuple(p for p in unreached if p in used)
     return plan
+
+
+def registered() -> tuple[str, ...]:
+    """Every pass an unguided hunt may search: the registry's fixed, registered and plugin ids, then the
+    parametrized ids the installed tools list one by one (``onnxoptimizer:pass-NAME``, the offered
+    ``ort-transformers:TYPE`` beyond the fixed ones: :func:`~passcheck.passes.parametrized_pass_ids`)."""
+    from passcheck.passes import known_pass_ids, parametrized_pass_ids
+
+    return tuple(dict.fromkeys((*known_pass_ids(), *parametrized_pass_ids())))
 
 
 def _reached(cases, cmap, candidates: Sequence[str]) -> dict[str, list[str]]:

@@ -26,7 +26,8 @@ its op schema, then of that node otherwise, of a value it reads or writes, elsew
 triple rule below. When every pair is tried (or there is no map), the triple rule alone applies.
 
 The triple rule draws a sample of the bases the pass is relevant to, lists their untried items on
-the pass and takes the one with the largest share of untried triples (halved for a depth-2 form,
+the pass and takes the one with the largest share of untried triples (op type, rewrite kind, pass, site kind: what
+the rewrite's site signature records at a single site, :func:`site_kinds`) (halved for a depth-2 form,
 so single rewrites come first; a share, so a base with many op types does not crowd out the
 others), ties broken by a generator seeded by (seed, step, pass). A base's items draw only from
 its own passes (``passes_of``, its relevant set without ``--pass``: :mod:`.passes`). The choice
@@ -39,10 +40,15 @@ With variations on (``hunt`` without ``--no-variation``), each base's neighbours
 ids ``vary:<kind>@<site>``, the kind in the triples and pairs as a rewrite kind is) are candidates too:
 every :data:`VARIATION_EVERY`-th step looks at them alone first, and every other step at the rewrite forms alone
 first (either kind of step takes the other kind's forms only when none of its own is left). On a variation step
-a neighbour of a kind its base has not been tried with yet (under any pass) comes before another site or pass
-of a kind it has, then the variation family (value, shape, int, attr, elem, opt, expose, fanout, cast, transpose, bind,
-feed) with the fewest items tried before the others: a base's dozen neighbours span its kinds before any repeats, so the
+a neighbour of a kind its base has not been tried with yet under the step's pass comes before another site of a
+kind it has (novel per pass: a kind tried on a base under one pass is still new under another), then the
+variation family (value, shape, int, attr, elem, opt, expose, fanout, cast, transpose, bind, feed) with the
+fewest items tried before the others: a base's dozen neighbours span its kinds before any repeats, so the
 families that apply to fewer bases (the run conditions) are not left behind those that apply to nearly all.
+**Rare kinds** (:mod:`.vary_rare`: a kind whose precondition fewer bases meet than one per sample, such as
+``value-floor-edge`` on Resize scales) are not left to the sample: they count as one more family, and while
+their items are no more than that family's even share, a variation step first takes the rarest kind not yet
+tried under its pass that a base of the pass offers.
 A pass, or a case's declared pass, is used up only when neither kind is left.
 
 **Sites where the pass acts** (with ``acted``, :mod:`.guide`): a base's single-site rewrite forms under a
@@ -65,6 +71,7 @@ from passcheck.hunt.nearness import entry_ops, nearness, schema_spelling
 from passcheck.hunt.signature import site_ops
 from passcheck.hunt.space import Base, Item
 from passcheck.mutations import forms as hforms
+from passcheck.mutations.sites import site_signatures
 
 #: Bases drawn per step (each has tens of forms × the passes: plenty of untried items to choose from).
 SAMPLE = 8
@@ -72,7 +79,12 @@ SAMPLE = 8
 #: tens of rewrite forms and a dozen neighbours: without a share the neighbours would be a small part of the
 #: items). One in four: at one in two a 5-minute hunt's rewrite signatures fell from 34 to 12 (docs/hunt.md).
 VARIATION_EVERY = 4
-Triple = tuple[str, str, str]
+#: (op type, rewrite or variation kind, pass, site kind): what an item covers (:meth:`Scheduler.triples`).
+Triple = tuple[str, str, str, str]
+#: The pseudo-family the rare kinds' items are counted in too (:meth:`Scheduler._rare_item`).
+RARE = "rare"
+#: The site kind of an all-at-once form or a neighbour (every site of its rewrite, or a change of its own).
+ALL_SITES = "*"
 
 
 class Scheduler:
@@ -108,7 +120,9 @@ class Scheduler:
         self.vary_kinds = tuple(vary_kinds)
         self._only: str | None = None  # "vary" / "rewrite": this step looks at those forms alone (first)
         self.families: dict[str, int] = {}  # variation family → items tried (value, shape, attr, elem, bind, feed)
-        self.kinds_of: dict[str, set[str]] = {}  # base → the variation kinds tried on it (any pass)
+        self.kinds_of: dict[tuple[str, str], set[str]] = {}  # (base, pass) → the variation kinds tried there
+        self.kinds_on: dict[str, set[str]] = {}  # pass → the variation kinds (no prefix) tried under it
+        self._rare = None  # the rare kinds (:class:`.vary_rare.Rare`), found on the first variation step
         self._runs = runs
         self._of = passes_of
         self._cost = cost
@@ -132,7 +146,8 @@ class Scheduler:
         self.dead: set[str] = set()  # bases that do not run on their feeds: no item of theirs can be judged
         self.used_up: set[str] = set()  # passes without an untried item (only ever grows)
         self._case_used_up: set[tuple[str, str]] = set()  # (case id, pass) without an untried item
-        self._ops: dict[tuple[str, str], tuple[str, frozenset[str]]] = {}  # (base, form) → (rewrite kind, ops)
+        self._ops: dict[tuple[str, str], tuple[str, frozenset[str], tuple[str, ...]]] = {}  # (kind, ops, site kinds)
+        self._sigs: dict[str, dict[str, tuple]] = {}  # base → its site signatures
         self._labels: dict[tuple[str, str], tuple[str, ...]] = {}  # (base, form) → the labels its rewrite changed
 
     def passes_of(self, base_id: str) -> Sequence[str]:
@@ -154,6 +169,12 @@ class Scheduler:
             own = base.guided(self.seed, pass_id, self._acted(base.id, pass_id))
         return own if self._only == "rewrite" else own + vary
 
+    def _signatures(self, base: Base) -> dict[str, tuple]:
+        """``base``'s site signatures (:func:`passcheck.mutations.sites.site_signatures`), built once."""
+        if base.id not in self._sigs:
+            self._sigs[base.id] = site_signatures(base.model())
+        return self._sigs[base.id]
+
     @property
     def _vary_step(self) -> bool:
         return self._only == "vary"
@@ -164,18 +185,23 @@ class Scheduler:
         return [p for p in dict.fromkeys(base.case.passes) if p in own]
 
     def triples(self, item: Item) -> set[Triple]:
-        """The (op type, rewrite or variation kind, pass) triples ``item`` covers: the ops at its site, or
-        every op of its base."""
+        """The (op type, rewrite or variation kind, pass, site kind) tuples ``item`` covers: the ops at its
+        site, or every op of its base. The site kind (:func:`site_kinds`) is what the rewrite's site signature
+        records at each site of a single-site form (:meth:`~passcheck.mutations._base.Rewrite.signature`: the
+        node's op type and its readers', a value's producer and readers), ``*`` for an all-at-once form or a
+        neighbour: a rewrite tried at one kind of site of an op is still new at its other kinds."""
         if (item.base, item.form) not in self._ops:
             base = self.by_id[item.base]
             if variation.is_variation(item.form):
                 ops = site_ops([base.model()], variation.site_labels(base.model(), item.form))
+                where: tuple[str, ...] = (ALL_SITES,)
             else:
                 labels = [s for _, s in hforms.parts(item.form) if s is not None]
                 ops = site_ops([base.model()], labels) if labels else set()
-            self._ops[item.base, item.form] = (form_kind(item.form), frozenset(ops or base.ops()))
-        kind, ops = self._ops[item.base, item.form]
-        return {(op, kind, item.pass_id) for op in ops}
+                where = site_kinds(base, item.form, self._signatures)
+            self._ops[item.base, item.form] = (form_kind(item.form), frozenset(ops or base.ops()), where)
+        kind, ops, where = self._ops[item.base, item.form]
+        return {(op, kind, item.pass_id, w) for op in ops for w in where}
 
     def labels(self, base: Base, form: str) -> tuple[str, ...]:
         """The site labels ``form``'s rewrite changes in ``base`` (built once; none when it does not build)."""
@@ -200,7 +226,11 @@ class Scheduler:
         if variation.is_variation(item.form):
             fam = variation.family(item.form)
             self.families[fam] = self.families.get(fam, 0) + 1
-            self.kinds_of.setdefault(item.base, set()).add(variation.kind(item.form))
+            self.kinds_of.setdefault((item.base, item.pass_id), set()).add(variation.kind(item.form))
+            bare = variation.kind(item.form)[len(variation.PREFIX) :]
+            self.kinds_on.setdefault(item.pass_id, set()).add(bare)
+            if bare in self.rare.meeting:
+                self.families[RARE] = self.families.get(RARE, 0) + 1
         self.spent[item.pass_id] = self.spent.get(item.pass_id, 0.0) + self._cost(item.pass_id)
         case = self.by_id[item.base].case.id if item.base in self.by_id else item.base.rsplit(":", 1)[0]
         self.of_case[case, item.pass_id] = self.of_case.get((case, item.pass_id), 0) + 1
@@ -246,7 +276,10 @@ class Scheduler:
         return None
 
     def _next_on(self, pass_id: str, step: int) -> Item | None:
-        """The item for ``step`` on ``pass_id`` (pairs first, then triples), or None: none left."""
+        """The item for ``step`` on ``pass_id`` (on a variation step a rare kind in its share first, then pairs,
+        then triples), or None: none left."""
+        if self._vary_step and (item := self._rare_item(pass_id, step)) is not None:
+            return item
         if self._map is not None and (item := self._map.untried(self, step, pass_id)) is not None:
             return item
         rng = random.Random(f"{self.seed}:{step}:{pass_id}")
@@ -255,6 +288,40 @@ class Scheduler:
         if best is None and len(pool) > SAMPLE:  # the sample is used up: look at every base
             best = self._best(pool, rng, pass_id)
         return best
+
+    @property
+    def rare(self):
+        """The rare neighbour kinds of the bases (:class:`.vary_rare.Rare`), found on first need."""
+        if self._rare is None:
+            from passcheck.hunt.vary_rare import Rare
+
+            self._rare = Rare.of(self.bases, SAMPLE, self.seed)
+        return self._rare
+
+    def _rare_item(self, pass_id: str, step: int) -> Item | None:
+        """On a variation step, while the rare kinds (:mod:`.vary_rare`) have had no more variation items than
+        one family's even share (they count as one more family), an item of the rarest kind not yet tried under
+        ``pass_id`` that a base of its pool offers; else None."""
+        if self.families.get(RARE, 0) * (len(variation.FAMILIES) + 1) > sum(
+            n for f, n in self.families.items() if f != RARE
+        ):
+            return None
+        done = self.kinds_on.get(pass_id, set())
+        for kind in self.rare.meeting:
+            if kind in done or (self.vary_kinds and not _matches(kind, self.vary_kinds)):
+                continue
+            tail = f"{variation.PREFIX}{kind}@"
+            rng = random.Random(f"{self.seed}:{step}:{pass_id}:{kind}")
+            live = [b for b in self.rare.offering(kind) if pass_id in self.passes_of(b.id) and not self.is_dead(b.id)]
+            todo = [
+                Item(b.id, f, pass_id)
+                for b in live
+                for f in b.variations(self.seed)
+                if f.startswith(tail) and Item(b.id, f, pass_id).key not in self.done
+            ]
+            if todo:
+                return max(todo, key=lambda i: (len(self.triples(i) - self.tried) > 0, rng.random()))
+        return None
 
     def _declared_first(self, item: Item, step: int) -> Item:
         """``item``, or an item of a pass its case declares that has none of the case yet when
@@ -294,13 +361,14 @@ class Scheduler:
                     return other
         return item
 
-    def _balance(self, base_id: str, form: str) -> tuple[int, ...]:
-        """On a variation step, a kind not yet tried on the base first, then the family tried least (a family
-        that applies to nearly every base, the elem kinds, would otherwise take most variation steps); ``()``
-        on other steps."""
+    def _balance(self, base_id: str, form: str, pass_id: str) -> tuple[int, ...]:
+        """On a variation step, a kind not yet tried on the base under ``pass_id`` first (novel per pass: a kind
+        tried under one pass is still untried under the others), then the family tried least (a family that
+        applies to nearly every base, the elem kinds, would otherwise take most variation steps); ``()`` on
+        other steps."""
         if not self._vary_step:
             return ()
-        fresh = variation.kind(form) not in self.kinds_of.get(base_id, ())
+        fresh = variation.kind(form) not in self.kinds_of.get((base_id, pass_id), ())
         return (fresh, -self.families.get(variation.family(form), 0))
 
     def _best(self, bases: Sequence[Base], rng: random.Random, pass_id: str) -> Item | None:
@@ -314,7 +382,8 @@ class Scheduler:
                     continue
                 depth = form_depth(form)
                 triples = self.triples(item)
-                score = (*self._balance(base.id, form), len(triples - self.tried) / len(triples) / depth, rng.random())
+                novel = len(triples - self.tried) / len(triples) / depth
+                score = (*self._balance(base.id, form, pass_id), novel, rng.random())
                 if best_score is None or score > best_score:
                     best, best_score = item, score
         return best
@@ -413,7 +482,7 @@ class _MapView:
                         continue
                     depth = form_depth(form)
                     near = (  # nearest first, single rewrites before pairs, the schema's own first
-                        *sched._balance(bid, form),
+                        *sched._balance(bid, form, pass_id),
                         nearness(base.model(), sched.labels(base, form), self.ops[key]),
                         -depth,
                         not variation.is_variation(form) and schema_spelling(form),
@@ -427,6 +496,28 @@ class _MapView:
             if len(live_bases) <= SAMPLE:
                 self.exhausted.add((key, pass_id, sched._only))
         return None
+
+
+def site_kinds(base: Base, form: str, signatures: Callable[[Base], dict[str, tuple]]) -> tuple[str, ...]:
+    """The site kinds of rewrite form ``form`` on ``base``: for each part with a site label, what its rewrite's
+    site signature records there (``Rewrite.signature(label, signatures(base))``, spelled as text so a saved
+    state keeps it); :data:`ALL_SITES` for a form with no site label (every site at once)."""
+    from passcheck.mutations.registry import REWRITES
+
+    out = []
+    for rid, label in hforms.parts(form):
+        if label is None:
+            continue
+        key = REWRITES[rid].signature(label, signatures(base))
+        out.append(_spell(key))
+    return tuple(dict.fromkeys(out)) or (ALL_SITES,)
+
+
+def _spell(key: object) -> str:
+    """A site signature as text: nested tuples joined by ``/`` and ``,``."""
+    if isinstance(key, tuple):
+        return "/".join(",".join(x) if isinstance(x, tuple) else str(x) for x in key)
+    return str(key)
 
 
 def form_kind(form: str) -> str:

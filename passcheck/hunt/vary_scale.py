@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 KIND = "value-floor-edge"
 KINDS = (KIND,)
+#: The op types whose ``scales`` input the kind changes (Operators.md Resize 10+, Upsample-9).
+READERS = frozenset({"Resize", "Upsample"})
 #: How far from ``round(d * scale)`` the search for ``k`` goes.
 SPAN = 8
 

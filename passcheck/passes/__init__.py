@@ -37,6 +37,7 @@ from passcheck.passes._registry import (
     DEFAULT_PASSES,
     get_pass,
     known_pass_ids,
+    parametrized_pass_ids,
     register_pass,
     unregister_pass,
 )
@@ -72,6 +73,7 @@ __all__ = [
     "VersionConverterAdapter",
     "get_pass",
     "known_pass_ids",
+    "parametrized_pass_ids",
     "register_pass",
     "run_in_process",
     "unregister_pass",

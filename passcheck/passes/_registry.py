@@ -152,6 +152,22 @@ def known_pass_ids() -> tuple[str, ...]:
     return tuple(_FIXED) + tuple(_onnx_ir()) + tuple(_USER) + tuple(i for i in _plugins() if i not in _USER)
 
 
+def parametrized_pass_ids() -> tuple[str, ...]:
+    """The parametrized ids the installed tools list one by one: ``onnxoptimizer:pass-NAME`` for each pass
+    ``onnxoptimizer.get_available_passes()`` lists (less the ones left out,
+    :data:`~passcheck.passes.onnxoptimizer_passes.NOT_COMPUTATION_PRESERVING`) and ``ort-transformers:TYPE`` for
+    each offered model type of ``onnxruntime.transformers.optimizer.MODEL_TYPES`` beyond the fixed ones. Empty
+    for a tool that is not installed. ``onnx:convert-opset-N``, ``onnxscript:rule-NAME`` and ``cmd:`` ids are
+    not listed (a target opset, a rule or a command is the user's choice)."""
+    from passcheck.passes import ort_transformers
+
+    try:
+        more = ort_transformers.extra_pass_ids()
+    except ImportError:
+        more = []
+    return (*onnxoptimizer_passes.pass_ids(), *more)
+
+
 def _taken_onnx_ir(pass_id: str) -> bool:
     return pass_id.startswith(ONNX_IR_PREFIX) and pass_id in _onnx_ir()
 

@@ -33,6 +33,20 @@ def test_each_base_names_a_pass_that_acted_on_no_other_base():
         "fuse_consecutive_log_softmax",
         "eliminate_nop_monotone_argmax",
         "fuse_consecutive_concats",
+        # cases/patterns_onnxoptimizer_more.py (session 20: 13 more passes no base reached)
+        "eliminate_nop_cast",
+        "eliminate_nop_flatten",
+        "eliminate_nop_pad",
+        "eliminate_nop_concat",
+        "eliminate_nop_split",
+        "fuse_consecutive_reduce_unsqueeze",
+        "fuse_consecutive_squeezes",
+        "fuse_matmul_add_bias_into_gemm",
+        "replace_einsum_with_matmul",
+        "fuse_concat_into_reshape",
+        "eliminate_deadend",
+        "fuse_consecutive_slices",
+        "adjust_slice_and_matmul",
     }
 
 
@@ -40,7 +54,8 @@ def test_each_base_names_a_pass_that_acted_on_no_other_base():
 def test_the_named_pass_acts_on_the_common_form(case):
     common = case.build("common")
     out = onnxoptimizer.optimize(common, [_target(case)])
-    assert _ops(out) != _ops(common), (case.id, _ops(out))
+    nop = onnxoptimizer.optimize(common, ["nop"])  # the round trip every pass makes
+    assert out.SerializeToString() != nop.SerializeToString(), (case.id, _ops(out))
 
 
 def test_a_neighbour_turns_off_the_flag_the_pool_fusion_overrides():

@@ -126,8 +126,9 @@ def test_a_scheduler_resumed_from_saved_items_picks_what_the_uninterrupted_one_p
 
 
 def test_a_base_s_untried_variation_kinds_come_before_repeats_and_resume_picks_the_same():
-    """On variation steps a base gets a kind it has not been tried with (under any pass) before another site or
-    pass of a kind it has; the choice depends on the seed and the items tried only (resumed: the same)."""
+    """On variation steps a base gets a kind it has not been tried with under the step's pass before another site
+    of a kind it has (session 20: novel per pass; before, a kind tried under any pass counted as tried); the choice
+    depends on the seed and the items tried only (resumed: the same)."""
     from passcheck.cases import load_path
     from passcheck.hunt import variation
     from passcheck.hunt.scheduler import VARIATION_EVERY, Scheduler
@@ -141,7 +142,7 @@ def test_a_base_s_untried_variation_kinds_come_before_repeats_and_resume_picks_t
         return Scheduler(found, passes, seed=2, variations=True)
 
     whole, saved = scheduler(), []
-    tried: dict[str, set[str]] = {}
+    tried: dict[tuple[str, str], set[str]] = {}
     steps = 40 * VARIATION_EVERY
     for step in range(steps):
         item = whole.next(step)
@@ -152,9 +153,10 @@ def test_a_base_s_untried_variation_kinds_come_before_repeats_and_resume_picks_t
         assert variation.is_variation(item.form), item
         kinds = {variation.kind(f) for f in whole.by_id[item.base].variations(2)}
         kind = variation.kind(item.form)
-        # a repeat only once every kind of the base's neighbours has been tried on it
-        assert kind not in tried.get(item.base, set()) or kinds <= tried[item.base], (step, item, tried[item.base])
-        tried.setdefault(item.base, set()).add(kind)
+        # a repeat under a pass only once every kind of the base's neighbours has been tried on it under that pass
+        on = (item.base, item.pass_id)
+        assert kind not in tried.get(on, set()) or kinds <= tried[on], (step, item, tried[on])
+        tried.setdefault(on, set()).add(kind)
     assert sum(len(v) for v in tried.values()) > 12  # the bases' kinds were spanned, not one or two repeated
     resumed = scheduler()
     for item in saved[:19]:

@@ -1,0 +1,105 @@
+"""What the hunt's scheduler counts as new (passcheck/hunt/scheduler.py, session 20): a neighbour kind is new per
+pass, a rewrite is new at each kind of site its site signature tells apart, a neighbour kind few bases offer
+(passcheck/hunt/vary_rare.py) is not left to the base sample, and the parametrized pass ids the installed tools list
+(onnxoptimizer:pass-*, ort-transformers:*) are searched without --pass. Real case models, real schemas."""
+
+from __future__ import annotations
+
+import pytest
+
+from passcheck.hunt import variation
+from passcheck.hunt.space import Item, bases
+from tests.hunt.test_units import PLANTED
+
+P1, P2 = "planted:negative-axes", "planted:commuted"
+
+
+@pytest.fixture(scope="module")
+def planted():
+    from passcheck.cases import load_path
+
+    load_path(PLANTED)
+    return {b.id: b for b in bases(["hunt-test/*"], generated=False)}
+
+
+def test_a_neighbour_kind_tried_under_one_pass_is_still_new_under_another(planted):
+    """layernorm's value-nudge was tried under P1 only; under P2 it is as new as its elem kinds, and the value
+    family (1 item) has had fewer items than the elem family (2, on softmax): P2 takes the value-nudge."""
+    from passcheck.hunt.scheduler import VARIATION_EVERY, Scheduler
+
+    ln, soft = planted["hunt-test/layernorm:common"], planted["hunt-test/softmax:common"]
+    own = {ln.id: [P1, P2], soft.id: [P1]}
+    s = Scheduler(
+        [ln, soft],
+        [P1, P2],
+        seed=5,
+        passes_of=lambda b: own[b],
+        variations=True,
+        vary_kinds=("value-nudge", "elem-*"),
+    )
+    s.mark(Item(ln.id, "vary:value-nudge@gamma", P1))
+    s.mark(Item(soft.id, "vary:elem-double@graph", P1))
+    s.mark(Item(soft.id, "vary:elem-float16@graph", P1))
+    item = s.next(VARIATION_EVERY - 1)
+    assert (item.base, item.pass_id) == (ln.id, P2)
+    assert variation.kind(item.form) == "vary:value-nudge", item.form
+
+
+def test_a_rewrite_at_another_kind_of_site_of_the_same_op_is_new(planted):
+    """commute-operands at the Add read by Sqrt and at the Add writing the graph output: one op type, one rewrite,
+    two site signatures (sites.site_signatures: the node's readers differ)."""
+    from passcheck.hunt.scheduler import ALL_SITES, Scheduler
+
+    ln = planted["hunt-test/layernorm:common"]
+    s = Scheduler([ln], [P1], seed=5)
+    s.mark(Item(ln.id, "commute-operands@#4:Add", P1))
+    other = s.triples(Item(ln.id, "commute-operands@#9:Add", P1))
+    assert {t[0] for t in other} == {"Add"}
+    assert other - s.tried, other
+    assert not s.triples(Item(ln.id, "commute-operands@#4:Add", P1)) - s.tried
+    assert {t[3] for t in s.triples(Item(ln.id, "commute-operands", P1))} == {ALL_SITES}
+
+
+def test_a_kind_one_case_offers_is_drawn_before_the_sample_would_meet_it():
+    """value-floor-edge is offered by one case of the hand-written library (optional-input/resize-scales-sizes,
+    3 forms of 1,193 bases); the sample of 8 bases per step meets one of them about once in 50 steps. With the
+    rare kinds' share, the first variation step of a pass takes it."""
+    from passcheck.hunt.scheduler import VARIATION_EVERY, Scheduler
+    from passcheck.hunt.vary_rare import Rare
+
+    found = bases([], generated=False)
+    rare = Rare(found, 8, 1)
+    assert {b.case.id for b in rare.offering("value-floor-edge")} == {"optional-input/resize-scales-sizes"}
+    s = Scheduler(found, ["onnx:infer-shapes"], seed=1, variations=True)
+    drawn = []
+    for k in range(3):
+        item = s.next(VARIATION_EVERY * k + VARIATION_EVERY - 1)
+        s.mark(item)
+        drawn.append(variation.kind(item.form))
+    assert drawn[0] == "vary:value-floor-edge", drawn
+    assert drawn.count("vary:value-floor-edge") == 1  # once per pass, then the families take their turn
+
+
+def test_without_pass_the_parametrized_ids_of_the_installed_tools_are_searched(planted):
+    """Each onnxoptimizer pass (onnxoptimizer:pass-NAME) declares a tool the coverage catalogue does not know, so
+    it runs every entry (PassScope) and every observed case draws from it, like onnxoptimizer:optimize."""
+    pytest.importorskip("onnxoptimizer")
+    from passcheck.hunt import passes
+    from passcheck.passes import parametrized_pass_ids
+    from passcheck.passes.onnxoptimizer_passes import pass_ids
+
+    class _Map:  # a map whose one observed base triggers no entry: every registered pass is unreached
+        entries: dict = {}
+        evidence: dict = {}
+        bases = ("hunt-test/layernorm:common",)
+
+        def bases_of(self, key):
+            return ()
+
+        def by_base(self):
+            return {}
+
+    plan = passes.relevant([planted["hunt-test/layernorm:common"]], _Map())
+    own = plan.of("hunt-test/layernorm:common")
+    assert set(pass_ids()) <= set(own) and set(pass_ids()) <= set(plan.passes)
+    assert set(parametrized_pass_ids()) <= set(plan.unreached) | set(plan.unavailable)
