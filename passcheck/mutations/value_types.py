@@ -9,7 +9,8 @@ outputs must give a rank, subgraph inputs and outputs MAY omit their types; valu
   theirs: onnx shape inference (1.23) types a Loop body from its declared inputs, so untyped inputs
   fail the full checker.
 - ``anonymous-output-dims``: every dim of a main-graph tensor output → neither dim_value nor dim_param
-  (the rank stays: a main-graph output must give one).
+  (the rank stays: a main-graph output must give one). It withholds what a pass may infer: with other
+  rewrites in a form, the hunt pairs both sides without the dims (:mod:`passcheck.mutations.withheld`).
 
 - ``rename-dim-params``: every dim_param → a fresh name, the same at every occurrence.
 
@@ -131,6 +132,7 @@ REWRITES = (
         "dims of main-graph outputs → unknown, rank kept",
         anonymous_output_dims,
         detail="outputs",
+        withholds=True,
     ),
 )
 
