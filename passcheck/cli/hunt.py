@@ -112,6 +112,14 @@ def add_parser(sub) -> None:
         "'vary:', e.g. 'int-*' or 'value-zero'), and no rewrite forms (docs/hunt.md); not with --no-variation",
     )
     p.add_argument(
+        "--rewrite",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="try only the rewrite forms with a rewrite id matching (repeatable; fnmatch, e.g. 'einsum-*'), "
+        "and no neighbours unless --vary-kind names some (docs/hunt.md)",
+    )
+    p.add_argument(
         "--seed",
         type=int,
         default=0,
@@ -213,6 +221,9 @@ def handle(args) -> int:
             raise PasscheckError("--vary-kind chooses neighbours: it cannot go with --no-variation")
         _check_vary_kinds(args.vary_kind)
         scope["vary_kinds"] = sorted(set(args.vary_kind))
+    if args.rewrite:
+        _check_rewrites(args.rewrite)
+        scope["rewrites"] = sorted(set(args.rewrite))
     guide = not args.no_guidance and not args.env  # with --env no pass runs here: nothing to guide by
     if guide:  # absent from the scope of a hunt without it (and of one written before it existed)
         scope["guided"] = 1
@@ -282,6 +293,7 @@ def handle(args) -> int:
                     passes_of=None if plan is None or plan.explicit else plan.of,
                     variations=variations,
                     vary_kinds=tuple(sorted(set(args.vary_kind))),
+                    rewrites=tuple(sorted(set(args.rewrite))),
                     steering=steering,
                     guide=guide,
                     stop_after=args.stop_after,
@@ -421,6 +433,22 @@ def summarize(store, known, over: str, ended, seconds: float | None, args) -> di
         n = baseline.write(args.write_baseline, store.signatures, known)
         print(f"passcheck hunt: wrote {n} signatures to {args.write_baseline}", file=sys.stderr)
     return new
+
+
+def _check_rewrites(globs) -> None:
+    """Refuse a ``--rewrite`` glob that matches no rewrite id (a typo would give a hunt of no item that exits 0).
+
+    Raises:
+        PasscheckError: the glob, and where the ids are listed.
+    """
+    import fnmatch
+
+    from passcheck.errors import PasscheckError
+    from passcheck.mutations.registry import REWRITES
+
+    for glob in globs:
+        if not fnmatch.filter(REWRITES, glob):
+            raise PasscheckError(f"--rewrite {glob!r} matches no rewrite id (passcheck list --rewrites)")
 
 
 def _check_vary_kinds(globs) -> None:

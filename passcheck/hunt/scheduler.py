@@ -102,6 +102,7 @@ class Scheduler:
         variations: bool = False,
         acted: Callable[[str, str], object] | None = None,
         vary_kinds: Sequence[str] = (),
+        rewrites: Sequence[str] = (),
     ):
         """``runs``: base id → whether that base runs on its feeds, asked (once a base has been
         picked) when the base is a candidate again; a base that does not is not picked again.
@@ -112,12 +113,15 @@ class Scheduler:
         ``variations``: each base's neighbours (variation forms, :mod:`.variation`) are candidates too.
         ``vary_kinds``: with ``variations``, fnmatch globs of variation kinds (without ``vary:``): the
         neighbours of a matching kind are the only candidates, no rewrite form is (empty: no restriction).
+        ``rewrites``: fnmatch globs of rewrite ids: the rewrite forms with a matching rewrite are the only rewrite
+        candidates, and no neighbour is one unless ``vary_kinds`` names it (empty: no restriction).
         ``acted``: (base id, pass) → where the pass acted on the base (:class:`.guide.Acted`), asked once an
         item of that base and pass has been picked: its single-site forms under the pass are then those
         :func:`.guide.guided_forms` ranks first; None: the sampled sites alone."""
         self.bases, self.passes, self.seed = list(bases), list(dict.fromkeys(passes)), seed
         self.variations = variations
         self.vary_kinds = tuple(vary_kinds)
+        self.rewrites = tuple(rewrites)
         self._only: str | None = None  # "vary" / "rewrite": this step looks at those forms alone (first)
         self.families: dict[str, int] = {}  # variation family → items tried (value, shape, attr, elem, bind, feed)
         self.kinds_of: dict[tuple[str, str], set[str]] = {}  # (base, pass) → the variation kinds tried there
@@ -161,12 +165,18 @@ class Scheduler:
         kind's forms."""
         vary = base.variations(self.seed) if self.variations else []
         if self.vary_kinds:
-            return [f for f in vary if _matches(variation.kind(f)[len(variation.PREFIX) :], self.vary_kinds)]
+            vary = [f for f in vary if _matches(variation.kind(f)[len(variation.PREFIX) :], self.vary_kinds)]
+            if not self.rewrites:
+                return vary
+        elif self.rewrites:
+            vary = []
         if self._only == "vary":
             return vary
         own = base.forms(self.seed)
         if self._acted is not None and pass_id is not None and (base.id, pass_id) in self.picked_on:
             own = base.guided(self.seed, pass_id, self._acted(base.id, pass_id))
+        if self.rewrites:
+            own = [f for f in own if any(_matches(r, self.rewrites) for r, _ in hforms.parts(f))]
         return own if self._only == "rewrite" else own + vary
 
     def _signatures(self, base: Base) -> dict[str, tuple]:
@@ -531,7 +541,7 @@ def form_depth(form: str) -> int:
 
 
 def _matches(kind: str, globs: Sequence[str]) -> bool:
-    """Whether variation ``kind`` (no prefix) matches one of the fnmatch ``globs``."""
+    """Whether ``kind`` (a variation kind without its prefix, or a rewrite id) matches one of the fnmatch ``globs``."""
     from fnmatch import fnmatchcase
 
     return any(fnmatchcase(kind, g) for g in globs)

@@ -47,6 +47,7 @@ from passcheck.hunt.signature import Signature, signature
 from passcheck.hunt.space import Base, Item
 from passcheck.hunt.store import OTHER_SHARD, Store
 from passcheck.mutations import forms as hforms
+from passcheck.mutations import withheld
 from passcheck.records import timed_out, with_timeout
 
 #: Seconds and candidate checks one shrink may take.
@@ -80,6 +81,7 @@ def hunt(
     passes_of: Callable[[str], Sequence[str]] | None = None,
     variations: bool = False,
     vary_kinds: Sequence[str] = (),
+    rewrites: Sequence[str] = (),
     steering=None,
     guide: bool = True,
     stop_after: int | None = None,
@@ -106,6 +108,8 @@ def hunt(
         variations: each base's neighbours are items too (:mod:`.variation`, judged by :mod:`.vary_probe`).
         vary_kinds: with ``variations``, only the neighbours whose kind matches one of these globs, and no
             rewrite forms (:class:`.scheduler.Scheduler`); empty: every neighbour and every rewrite form.
+        rewrites: only the rewrite forms with a rewrite id matching one of these globs (and the neighbours
+            only when ``vary_kinds`` names some); empty: no restriction.
         steering: a :class:`~passcheck.hunt.lazymap.Steering`: the map (and the passes it gives) grows with
             the steps, built inside the budget (:mod:`.lazymap`); ``cmap``, ``passes`` and ``passes_of``
             are then its own at each step, and ``store.scope`` records the passes of the last item's step.
@@ -143,6 +147,7 @@ def hunt(
             passes_of=passes_of,
             variations=variations,
             vary_kinds=vary_kinds,
+            rewrites=rewrites,
             acted=acted_of if acted is not None else None,
         )
         for rec in store.items:
@@ -279,7 +284,8 @@ def _run(
         return rec
     try:
         model = base.model()
-        built = hforms.build(model, item.form)
+        paired = withheld.pair(model, item.form)  # a withheld form: both sides without the output dims
+        model, built = (model, None) if paired is None else (paired[0], paired[1:])
     except Exception as exc:  # noqa: BLE001 - a rewrite that cannot read this model: nothing to try
         built, rec["reason"] = None, f"{type(exc).__name__}: {exc}"
     if built is not None and judge is not None:  # --env: judged in each environment (see .windows)

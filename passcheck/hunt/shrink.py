@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from passcheck.hunt.probe import Setting, probe
 from passcheck.mutations import forms as hforms
+from passcheck.mutations import withheld
 from passcheck.mutations.forms import named
 from passcheck.reduce.ddmin import ddmin
 
@@ -74,12 +75,12 @@ class Shrinker:
             raise _OutOfTime
         self.tests += 1
         try:
-            built = hforms.build(base, form)
+            built = withheld.pair(base, form)  # a withheld form: both sides without the output dims
         except Exception:  # noqa: BLE001 - a rewrite that cannot read a cut model: not a candidate
             return False
         if built is None:
             return False
-        mutant, labels = built
+        base, mutant, labels = built
         outcome = probe(self.setting, base, UNCOMMON, mutant, self.pass_id, self.ex)
         hit = next(
             (f for f in outcome.findings if (f.pass_id, f.oracle, f.kind) == (self.pass_id, self.oracle, self.kind)),
@@ -141,12 +142,15 @@ class Shrinker:
             self.last = (b, f, mutant, [x for x in labels if x not in added], hit)
 
     def _fewest_parts(self, base, form: str) -> str:
-        """One rewrite of a depth-2 form alone, when it shows the finding by itself."""
+        """One rewrite of a depth-2 form alone, when it shows the finding by itself. A withholding part
+        (:mod:`passcheck.mutations.withheld`) stays: it sets how both sides are declared, the pair's spelling is
+        the other part."""
         parts = hforms.parts(form)
-        if len({r for r, _ in parts}) < 2:
+        own = list(dict.fromkeys(r for r, _ in parts if not withheld.withholding(r)))
+        if len(own) < 2:
             return form
-        for rid in dict.fromkeys(r for r, _ in parts):
-            alone = hforms.spell([p for p in parts if p[0] == rid])
+        for rid in own:
+            alone = hforms.spell([p for p in parts if p[0] == rid or withheld.withholding(p[0])])
             if self.holds(base, alone):
                 return alone
         return form

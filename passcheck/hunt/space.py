@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from passcheck.mutations import forms as hforms
+from passcheck.mutations import withheld
 
 if TYPE_CHECKING:
     import onnx
@@ -68,7 +69,8 @@ class Base:
 
     def forms(self, seed: int) -> list[str]:
         """The forms of this base (see :func:`passcheck.mutations.forms.enumerate_forms`), sampled with a
-        generator seeded by ``seed`` and the base id (the same on every run)."""
+        generator seeded by ``seed`` and the base id (the same on every run), then its withheld forms
+        (:func:`passcheck.mutations.withheld.forms`: each rewrite with the output dims withheld on both sides)."""
         if self._forms is None:
             try:
                 model = self.model()
@@ -76,6 +78,7 @@ class Base:
                 self._forms = []
             else:
                 self._forms = hforms.enumerate_forms(model, random.Random(f"{seed}:{self.id}"), labels=self.applied)
+                self._forms += withheld.forms(self._forms)
         return self._forms
 
     def guided(self, seed: int, pass_id: str, acted) -> list[str]:

@@ -31,6 +31,7 @@ SCOPE = (
     "envs",
     "variation",
     "vary_kinds",
+    "rewrites",
     "map",
     "guided",
 )

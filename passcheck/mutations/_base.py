@@ -60,6 +60,8 @@ class Rewrite:
         site_signature: ``(label, signatures) → key or None``, for labels that name no entry of the
             model's site signatures (:func:`passcheck.mutations.sites.site_signatures`) as they are:
             an edge ``VALUE->READER``, a step ``SITE:NAME`` (:mod:`passcheck.mutations._value_sites`).
+        withholds: the rewrite only withholds declarations a pass could infer (a main-graph output's dims):
+            in a form with other rewrites both sides of the pair get it (:mod:`passcheck.mutations.withheld`).
     """
 
     id: str
@@ -68,6 +70,7 @@ class Rewrite:
     inverse: str | None = None
     detail: str = "nodes"
     site_signature: Callable[[str, Mapping[str, object]], object | None] | None = None
+    withholds: bool = False
 
     def signature(self, label: str, signatures: Mapping[str, object]) -> object:
         """What a pass's pattern matcher sees at site ``label``, the key by which one site stands for the

@@ -8,6 +8,9 @@ outputs must give a rank, subgraph inputs and outputs MAY omit their types; valu
 - ``untyped-subgraph-io``: the types of every subgraph's outputs → removed (names kept). Body inputs keep
   theirs: onnx shape inference (1.23) types a Loop body from its declared inputs, so untyped inputs
   fail the full checker.
+- ``anonymous-output-dims``: every dim of a main-graph tensor output → neither dim_value nor dim_param
+  (the rank stays: a main-graph output must give one). It withholds what a pass may infer: with other
+  rewrites in a form, the hunt pairs both sides without the dims (:mod:`passcheck.mutations.withheld`).
 
 - ``rename-dim-params``: every dim_param → a fresh name, the same at every occurrence.
 
@@ -72,6 +75,21 @@ def untyped_subgraph_io(model: onnx.ModelProto, only: frozenset[str] | None = No
     return list(dict.fromkeys(sites))
 
 
+def anonymous_output_dims(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """Dims of main-graph tensor outputs → unknown (neither field), rank kept."""
+    sites = []
+    for v in model.graph.output:
+        t = _tensor(v)
+        if t is None or not chosen(only, v.name):
+            continue
+        dims = [d for d in t.shape.dim if d.HasField("dim_value") or d.HasField("dim_param")]
+        for d in dims:
+            d.Clear()
+        if dims:
+            sites.append(v.name)
+    return sites
+
+
 def rename_dim_params(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Every dim_param → a fresh name, the same everywhere it occurs (dimension variables are not
     scoped: one name, one size across the model and its subgraphs)."""
@@ -109,6 +127,13 @@ REWRITES = (
         detail="dim_params",
     ),
     Rewrite("untyped-subgraph-io", "types of subgraph outputs → removed", untyped_subgraph_io, detail="values"),
+    Rewrite(
+        "anonymous-output-dims",
+        "dims of main-graph outputs → unknown, rank kept",
+        anonymous_output_dims,
+        detail="outputs",
+        withholds=True,
+    ),
 )
 
 FREEDOMS = (
@@ -127,10 +152,9 @@ FREEDOMS = (
         "values",
         "IR.md §Static tensor shapes (a dim with neither field is unknown), §Graphs",
         "A graph output may declare its rank only, each dim unknown, instead of its dims.",
-        none_because="the spelling is valid and, since session 19, the parity oracle no longer blames a pass for a gap "
-        "the form declares and the pass keeps (docs/found.md row 25, false); the rewrite (commit 075e2f6) waits until "
-        "the fixed-seed hunt and golden-report tests it reorders are recorded again.",
-        evidence="tests/mutations/test_spelling_rewrites.py::test_anonymous_output_dims_a_pass_keeps_as_declared_are_no_finding",
+        ("anonymous-output-dims",),
+        "main-graph tensor outputs with a dim_value or dim_param; the parity oracle blames a pass only for a gap "
+        "it made, not one the form declares and the pass keeps (docs/found.md row 25, false).",
     ),
     Freedom(
         "value-info-partial-type",

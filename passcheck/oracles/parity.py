@@ -24,7 +24,10 @@
   oracle's ``annotation-violated`` on its own form), and only when the pass made the gap: not when it
   gained nothing on the more precise form and lost nothing on the other, i.e. it kept what each form
   declares (a form may leave a shape unspecified, IR.md "Static tensor shapes": that is the form's own
-  annotation, not a pass that infers less; onnxruntime saves every graph output's declared type as given);
+  annotation, not a pass that infers less; onnxruntime saves every graph output's declared type as given),
+  nor when the less precise form's graph inputs declare less (a dim named where the other gives its value:
+  :func:`inputs_say_less`) and the pass kept that form's own output declaration (what it inferred beyond
+  it starts from inputs that say less);
 
 Status parity (accepted on one form, refused on another) is reported by the acceptance oracle.
 """
@@ -338,6 +341,9 @@ def _precision(a: FormRun, b: FormRun) -> list[Finding]:
             continue
         if not less_precise(pb, pa[o.name][0]) or kept_as_declared(a.model, b.model, o.name, pa[o.name][0], pb):
             continue
+        own = _declared(b.model, o.name)
+        if own is not None and not less_precise(pb, own) and inputs_say_less(a.model, b.model):
+            continue
         if annotations.holds(a, o.name):  # a more precise annotation that is wrong is not a standard to meet
             found.append(
                 b.finding(
@@ -359,12 +365,28 @@ def kept_as_declared(model_a, model_b, name: str, pa: tuple[int, int, int], pb: 
     precise than ``model_a`` declares, and ``pb`` on ``model_b`` no less than ``model_b`` declares (an output a
     model does not declare, or declares as no tensor: False)."""
 
-    def declared(model):
-        o = next((o for o in model.graph.output if o.name == name), None)
-        return None if o is None else precision(o.type)
-
-    ga, gb = declared(model_a), declared(model_b)
+    ga, gb = _declared(model_a, name), _declared(model_b, name)
     return ga is not None and gb is not None and not less_precise(ga, pa) and not less_precise(pb, gb)
+
+
+def _declared(model, name: str) -> tuple[int, int, int] | None:
+    """:func:`precision` of graph output ``name`` as ``model`` declares it (None: not declared, or no tensor)."""
+    o = next((o for o in model.graph.output if o.name == name), None)
+    return None if o is None else precision(o.type)
+
+
+def inputs_say_less(model_a, model_b) -> bool:
+    """Whether a main-graph input of ``model_b`` (a ModelProto) declares a less precise type than the input of the
+    same name in ``model_a`` (:func:`precision`, :func:`less_precise`): a dim named or unknown where ``model_a``
+    gives its value. Inference starts from the inputs' declarations (IR.md §Static tensor shapes: a dim_param
+    is a variable, no value), so ``model_b``'s pass output may then say less than ``model_a``'s without the
+    pass inferring less; what the pass keeps of ``model_b``'s own output declaration is no gap of the pass."""
+    declared = {v.name: precision(v.type) for v in model_a.graph.input}
+    for v in model_b.graph.input:
+        pa, pb = declared.get(v.name), precision(v.type)
+        if pa is not None and pb is not None and less_precise(pb, pa):
+            return True
+    return False
 
 
 def _fmt(tp) -> str:

@@ -70,6 +70,8 @@ def _oracle_source() -> dict[str, str]:
             parity.precision,
             parity.less_precise,
             parity.kept_as_declared,
+            parity._declared,
+            parity.inputs_say_less,
             parity._fmt,
             parity._dim_params,
             parity.fresh_dim_params,

@@ -88,6 +88,7 @@ def test_the_round_trip_forms_show_the_cast_pass_nothing():
 def test_a_small_hunt_finds_the_cast_pass_only_through_a_cast_narrow_neighbour(tmp_path):
     argv = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED), "--case", "pair-test/*"]
     argv += ["--pass", P.CAST_ID, "--budget", "40items", "--seed", "3", "--no-coverage", "--out", str(tmp_path)]
+    argv += ["--rewrite", "cast-round-trip", "--vary-kind", "cast-narrow"]  # the two it is about, however many join
     r = subprocess.run([*argv, "--progress", "none"], capture_output=True, text=True, timeout=900, env={**os.environ})
     assert r.returncode == 1, r.stdout + r.stderr
     state = json.loads((tmp_path / "hunt-state.json").read_text())
@@ -95,6 +96,7 @@ def test_a_small_hunt_finds_the_cast_pass_only_through_a_cast_narrow_neighbour(t
     assert wrong and {s["signature"]["rewrite"] for s in wrong} == {"vary:cast-narrow"}, wrong
     tried = {i["form"].split("@")[0] for i in state["items"]}
     assert "cast-round-trip" in tried, sorted(tried)
+    assert all(f.startswith("vary:cast-narrow") or "cast-round-trip" in f for f in tried), sorted(tried)  # the pins
 
 
 @pytest.mark.parametrize(
