@@ -19,6 +19,7 @@ from passcheck.generate.node_spellings import (
     constant_value,
     optional_inputs,
 )
+from passcheck.generate.omitted import omitted
 from passcheck.generate.pair import Ctx, Pair
 from passcheck.generate.recipe import Node, _param_of, table_row, type_name
 
@@ -161,6 +162,7 @@ KINDS: dict[str, Callable[[Node, Ctx], list[Pair]]] = {
     "rank": rank_low,
     "broadcast": broadcast,
     "constant-value": constant_value,
+    "omitted": omitted,
 }
 
 
