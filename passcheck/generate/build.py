@@ -174,10 +174,11 @@ def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: S
             vnode = recipe.build_node(s, opset, override=vrow)
         except recipe.NoRecipe:
             continue
-        for kind in ("shape", "zero-size"):
+        for kind in ("shape", "zero-size", "omitted", "opset"):
             for pair in spellings.KINDS[kind](vnode, ctx):
+                named = f".{_slug(pair.detail)}" if pair.kind == "omitted" else ""  # one pair per parameter
                 yield (
-                    f"{base}.{pair.kind}.{_slug(vname)}",
+                    f"{base}.{pair.kind}{named}.{_slug(vname)}",
                     pair,
                     tags | {f"spelling:{pair.kind}", f"variant:{vname}", f"dtype:{recipe.type_name(main)}"},
                     main,
@@ -294,6 +295,9 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                     seeded = bool(recipe.table_row(schemas[k]).get("seeded"))
                     old = forms["common"].opset_import[0].version < MIN_OPSET and not domain
                     v = gate(forms, feeds, ex.run_model, rtol, atol, checker, seeded=seeded, reference_only=old)
+                    if not v.ok and pair.kind == "omitted" and v.reason.startswith("forms differ"):
+                        # the recipe's value is not what leaving it out means: the kind does not apply here
+                        v.category, v.reason = "n/a", "the given value is not what its omission means"
                     if not v.ok and v.category == "n/a" and pair.kind in BASE_KINDS:
                         # the plain recipe itself is not runnable: passcheck's recipe is wrong for this op
                         v.category, v.reason = "passcheck", f"recipe not runnable ({v.reason})"

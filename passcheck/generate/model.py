@@ -136,7 +136,9 @@ def to_model(
         m.graph.input.extend(
             onnx.helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)) for t in m.graph.initializer
         )
-    missing = _with_output_shapes(m, infer or infer_shapes)
+    # a rank inference leaves open is read off a run on the static form's dims (the feeds every form shares)
+    ran = (lambda: to_model(node, "static", infer)) if shapes in ("symbolic", "anonymous") else (lambda: m)
+    missing = _with_output_shapes(m, infer or infer_shapes, ran)
     if missing and any(i.mode != "initializer" for i in node.inputs):
         # a computed constant hides the output shape from inference: take it from the same
         # computation spelled with initializers (the checker requires a shape on graph outputs)
@@ -203,9 +205,14 @@ def infer_shapes(model: onnx.ModelProto) -> onnx.ModelProto:
     return onnx.shape_inference.infer_shapes(model)
 
 
-def _with_output_shapes(m: onnx.ModelProto, infer: Callable[[onnx.ModelProto], onnx.ModelProto]) -> list[str]:
+def _with_output_shapes(
+    m: onnx.ModelProto,
+    infer: Callable[[onnx.ModelProto], onnx.ModelProto],
+    ran: Callable[[], onnx.ModelProto],
+) -> list[str]:
     """Give graph outputs onnx's inferred elem_type and shape (the checker requires a shape field
-    on graph outputs); returns the outputs inference left without a shape."""
+    on graph outputs), else the rank of the outputs of a reference run of ``ran()`` (the same node with
+    the dims the feeds have); returns the outputs left without a shape."""
     probe = onnx.ModelProto()
     probe.CopyFrom(m)
     for o in probe.graph.output:
@@ -227,7 +234,7 @@ def _with_output_shapes(m: onnx.ModelProto, infer: Callable[[onnx.ModelProto], o
         else:
             missing.append(o.name)
     if missing:
-        ranks = {k: len(v) for k, v in _run_shapes(m).items()}
+        ranks = {k: len(v) for k, v in _run_shapes(ran()).items()}
         for o in m.graph.output:
             if o.name in missing and o.name in ranks:
                 # inference could not tell: declare the rank the reference evaluator produced, dims anonymous

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from passcheck.cases.opsets import NEWEST_PORTABLE
 from passcheck.generate.node_spellings import (
     attr_defaults,
     attr_no_value,
@@ -19,6 +20,7 @@ from passcheck.generate.node_spellings import (
     constant_value,
     optional_inputs,
 )
+from passcheck.generate.omitted import omitted
 from passcheck.generate.pair import Ctx, Pair
 from passcheck.generate.recipe import Node, _param_of, table_row, type_name
 
@@ -45,18 +47,25 @@ def opset_stamp(node: Node, ctx: Ctx) -> list[Pair]:
         return []
     hi = node.copy()
     hi.opset = ctx.last_opset
+    forms = {
+        "common": (node, "static", ""),
+        f"opset{ctx.last_opset}": (
+            hi,
+            "static",
+            f"the same graph stamped opset {ctx.last_opset}, the last before the schema changes",
+        ),
+    }
+    if node.opset < NEWEST_PORTABLE < ctx.last_opset:
+        # the newest stamp every pinned environment's onnxruntime loads: the last one is n/a in the older
+        # environments, and a pass may spell what it writes by the model's opset (Split-18's num_outputs)
+        mid = node.copy()
+        mid.opset = NEWEST_PORTABLE
+        forms[f"opset{NEWEST_PORTABLE}"] = (mid, "static", f"the same graph stamped opset {NEWEST_PORTABLE}")
     return [
         Pair(
             "opset",
             "",
-            {
-                "common": (node, "static", ""),
-                f"opset{ctx.last_opset}": (
-                    hi,
-                    "static",
-                    f"the same graph stamped opset {ctx.last_opset}, the last before the schema changes",
-                ),
-            },
+            forms,
             f"opset stamp {node.opset} (since_version) vs {ctx.last_opset} (last with this schema)",
         )
     ]
@@ -161,6 +170,7 @@ KINDS: dict[str, Callable[[Node, Ctx], list[Pair]]] = {
     "rank": rank_low,
     "broadcast": broadcast,
     "constant-value": constant_value,
+    "omitted": omitted,
 }
 
 
