@@ -1,6 +1,6 @@
 """One build of an expensive fixture per test run, shared by every pytest-xdist worker.
 
-A session- or module-scoped fixture is built once per *worker* that runs one of its tests: with ``-n 4
+A session- or module-scoped fixture is built once per *worker* that runs one of its tests: with ``-n 6
 --dist worksteal`` a module's tests are split between workers, and each rebuilt the same real environment or
 report. :func:`built_once` builds into a folder of the run's shared temporary root (the parent of the workers'
 ``basetemp``, as pytest-xdist documents for session fixtures) under a file lock: the first worker builds it,
