@@ -44,7 +44,8 @@ def _i(*v) -> np.ndarray:
 _case(
     "nop-cast",
     "eliminate_nop_cast",
-    """y = Relu(Cast(x, to=FLOAT)), x: float[N, 3, 4]: the Cast keeps the type.
+    """y = Relu(Cast(x, to=FLOAT)), x: float[N, 3, 4]: the Cast keeps the type (Operators.md Cast: each element
+converted to ``to``, here x's own elem_type, so the values are x's).
 
 Uncommon: the Cast after the Relu, as the graph output's producer (the pass replaces the uses of the Cast's output,
 here a graph output).""",
