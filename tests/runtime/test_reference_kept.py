@@ -109,3 +109,28 @@ def test_the_kept_runs_are_bounded_in_number_and_bytes(counted, monkeypatch):
     monkeypatch.setattr(reference, "RUNS_KEPT_BYTES", 8)  # less than one run's arrays
     run_reference(_model(), _feeds((5.0, 5.0)))
     assert not reference._RUNS
+
+
+def test_the_feeds_digest_tells_every_kind_of_value_apart():
+    d = reference._feeds_digest
+    base = {"x": np.array([1.0, 2.0], np.float32)}
+    assert d(base) == d({"x": np.array([1.0, 2.0], np.float32)})
+    others = [
+        {"x": np.array([1.0, 2.0], np.float64)},  # dtype
+        {"x": np.array([[1.0, 2.0]], np.float32)},  # shape
+        {"y": np.array([1.0, 2.0], np.float32)},  # name
+        {"x": None},  # an absent optional
+        {"x": [np.array([1.0], np.float32), np.array([2.0], np.float32)]},  # a sequence
+        {"x": [np.array([1.0], np.float32)]},
+        {"x": [np.array([3.0], np.float32), np.array([2.0], np.float32)]},  # a sequence of other values
+        {"x": {1: np.array([1.0], np.float32)}},  # a map
+        {"x": {2: np.array([1.0], np.float32)}},
+        {"x": np.array(["a"], dtype=object)},
+        {"x": np.array(["b"], dtype=object)},
+    ]
+    digests = [d(base)] + [d(o) for o in others]
+    assert len(set(digests)) == len(digests)
+    assert d({"a": None, "b": None}) == d({"b": None, "a": None})  # feed order carries no meaning
+    # strings are compared by value, not by the objects an object array points to
+    built = "".join(["a", "b"])
+    assert d({"x": np.array([built], dtype=object)}) == d({"x": np.array(["ab"], dtype=object)})
