@@ -196,7 +196,7 @@ def mutants(
 
 def compare_plan(
     path_a: str, path_b: str, a: onnx.ModelProto, b: onnx.ModelProto, bind: Mapping[str, int]
-) -> tuple[str, str, str, str]:
+) -> tuple[str, str, str, str, dict[str, int]]:
     """Refuse two models that cannot be two forms of one computation, put ``b``'s outputs in
     ``a``'s order; (subject name, form name of a, of b, repro command, bindings). The bindings are ``bind``
     plus, for each symbolic dim of ``a``'s inputs that ``b`` states as a number, that number: feeds are

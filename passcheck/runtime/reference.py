@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from passcheck.runtime.lru import kept
 from passcheck.runtime.plan import Repeated, graph_scopes, scope_key
 from passcheck.runtime.session import RunResult
 
@@ -141,8 +142,9 @@ def _recorder_class():
 #: The raw results of the last runs, by (computation, feeds, scopes, evaluator): a model whose computation another
 #: one shares (a shape-inference pass's output adds value_info only; onnxruntime's ``disabled`` output is the
 #: same graph re-serialized) is not evaluated again on the same feeds. At most RUNS_KEPT runs and
-#: RUNS_KEPT_BYTES of their arrays are kept, the least recently used dropped first.
-_RUNS: collections.OrderedDict[tuple, tuple[dict, dict, str | None]] = collections.OrderedDict()
+#: RUNS_KEPT_BYTES of their arrays are kept, the least recently used dropped first (:func:`passcheck.runtime.lru.kept`).
+#: An entry: (outputs, recorded values, error, bytes of their arrays).
+_RUNS: collections.OrderedDict[tuple, tuple[dict, dict, str | None, int]] = collections.OrderedDict()
 RUNS_KEPT = 8
 RUNS_KEPT_BYTES = 256 << 20
 
@@ -200,14 +202,6 @@ def _nbytes(values: Mapping[str, Any]) -> int:
     return total
 
 
-def _keep(key: tuple, run: tuple[dict, dict, str | None]) -> None:
-    _RUNS[key] = run
-    while _RUNS and (
-        len(_RUNS) > RUNS_KEPT or sum(_nbytes(o) + _nbytes(s) for o, s, _ in _RUNS.values()) > RUNS_KEPT_BYTES
-    ):
-        _RUNS.popitem(last=False)
-
-
 def _evaluated(model, feeds, cls, scopes, fscopes) -> tuple[dict, dict, str | None]:
     """(outputs, recorded values, error) of one evaluator run, before any post-processing."""
     sink: dict[str, Any] = {}
@@ -248,12 +242,14 @@ def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> RunResult
 
     evaluator = (ReferenceEvaluator.run, has_intermediate())  # the evaluator that would run it
     key = (_computation(model), _feeds_digest(feeds), frozenset(scopes.values()), frozenset(fscopes.items()), evaluator)
-    if (kept := _RUNS.get(key)) is None:
-        kept = _evaluated(model, feeds, cls, scopes, fscopes)
-        _keep(key, kept)
-    else:
-        _RUNS.move_to_end(key)
-    raw_outputs, raw_sink, error = kept
+
+    def evaluated() -> tuple[dict, dict, str | None, int]:
+        outputs, sink, error = _evaluated(model, feeds, cls, scopes, fscopes)
+        return outputs, sink, error, _nbytes(outputs) + _nbytes(sink)
+
+    raw_outputs, raw_sink, error, _ = kept(_RUNS, key, evaluated, RUNS_KEPT)
+    while _RUNS and sum(run[3] for run in _RUNS.values()) > RUNS_KEPT_BYTES:
+        _RUNS.popitem(last=False)
     sink = dict(raw_sink)  # the post-processing below replaces entries, never the kept run's
     if error is not None:
         return RunResult({}, sink, error=error)
