@@ -43,6 +43,16 @@ AXIS_ATTRS: dict[str, tuple[str, int, int, str]] = {
             "Flatten",
         )
     },
+    # found by the schema walk of passcheck.mutations.gaps (axis attributes that accept negative values)
+    **{op: ("axis", 13, 10**6, "in") for op in ("QuantizeLinear", "DequantizeLinear")},
+    "LayerNormalization": ("axis", 17, 10**6, "in"),
+    "RMSNormalization": ("axis", 23, 10**6, "in"),
+    "SplitToSequence": ("axis", 11, 10**6, "in"),
+    "Unique": ("axis", 11, 10**6, "in"),
+    "OneHot": ("axis", 11, 10**6, "out"),  # [-r-1, r] over the indices' rank r: the output's rank
+    "DFT": ("axis", 17, 19, "in"),  # [-r, -2] or [0, r-2]: r counts the trailing real/imaginary dim
+    "Resize": ("axes", 18, 10**6, "in"),
+    "CenterCropPad": ("axes", 18, 10**6, "in"),
     **{op: ("axes", 11, 17, "in") for op in _REDUCE},
     "ReduceSum": ("axes", 11, 12, "in"),
     "Squeeze": ("axes", 11, 12, "in"),

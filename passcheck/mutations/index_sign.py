@@ -2,8 +2,9 @@
 :mod:`passcheck.mutations.axes`). ONNX operator spec:
 
 - Squeeze-13, Unsqueeze-13, ReduceSum-13, Reduce*-18, Slice-11+ and Pad-18 take ``axes`` as an
-  int64 input whose entries lie in [-r, r-1], a negative entry counting from the back; r is the
-  input's rank (Unsqueeze: the output's rank, input rank + the number of axes).
+  int64 input (CumSum-11 its ``axis`` as a 0-D int32/int64 one) whose entries lie in [-r, r-1],
+  a negative entry counting from the back; r is the input's rank (Unsqueeze: the output's rank,
+  input rank + the number of axes).
 - Gather-11/13 indices lie in [-s, s-1] on the gathered axis of size s, a negative index counting
   from the back.
 
@@ -47,6 +48,7 @@ AXES_INPUTS: dict[str, tuple[int, int, str]] = {
     "Unsqueeze": (1, 13, "out"),
     "Slice": (3, 11, "in"),
     "Pad": (3, 18, "in"),
+    "CumSum": (1, 11, "in"),  # a 0-D axis, int32 or int64
 }
 
 
@@ -224,8 +226,8 @@ FREEDOMS = (
     Freedom(
         "axes-input-sign",
         "operator schemas",
-        "Operators.md Squeeze-13, Unsqueeze-13, ReduceSum-13, Reduce*-18, Slice-11/13, Pad-18 (axes input: "
-        "range [-r, r-1], negative counts from the back; Unsqueeze's r is the output rank)",
+        "Operators.md Squeeze-13, Unsqueeze-13, ReduceSum-13, Reduce*-18, Slice-11/13, Pad-18, CumSum-11/14 "
+        "(axes / axis input: range [-r, r-1], negative counts from the back; Unsqueeze's r is the output rank)",
         "An axis given in an int64 axes input may be counted from the front (a) or from the back (a - r), "
         "as the attribute forms may (axis-sign).",
         ("axes-input-negative", "axes-input-positive"),

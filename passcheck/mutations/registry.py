@@ -91,6 +91,7 @@ MODULES = (
     "passcheck.mutations.shape_identities",
     "passcheck.mutations.optional_defaults",
     "passcheck.mutations.prose_defaults",
+    "passcheck.mutations.axes_presence",
 )
 
 

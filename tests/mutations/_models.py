@@ -197,3 +197,20 @@ def assert_verified_on_case(rid: str, case_id: str) -> None:
     model = registry().get(case_id).forms["common"].build()
     found = verified_mutants(model, [rid], feeds(model), case_id)
     assert list(found) == [rid] and found[rid][1].count >= 1
+
+
+def assert_sites_gate_and_inverse(rid: str, original: onnx.ModelProto, sites: list[str]) -> None:
+    """Rewrite ``rid`` on ``original``: exactly ``sites``; the mutant, the last site alone and the inverse's
+    undoing (when ``rid`` has an inverse) each pass the equivalence gate (real onnxruntime, shape inference)."""
+    from passcheck.mutations import REWRITES, verify_equivalent
+
+    mutant, applied = REWRITES[rid].apply(original)
+    assert list(applied.nodes) == sites
+    verify_equivalent(original, mutant, feeds(original), rid)
+    one, _ = REWRITES[rid].apply(original, [sites[-1]])
+    verify_equivalent(original, one, feeds(original), rid)
+    inverse = REWRITES[rid].inverse
+    if inverse is not None:
+        back = REWRITES[inverse].apply(mutant)
+        assert back is not None, f"{inverse} does not undo {rid}"
+        verify_equivalent(original, back[0], feeds(original), inverse)

@@ -10,7 +10,7 @@ import pytest
 from passcheck.cases.builders import tensor
 from passcheck.mutations import REWRITES, verify_equivalent
 
-from ._models import assert_verified_on_case, feeds, named
+from ._models import assert_sites_gate_and_inverse, assert_verified_on_case, feeds, named
 
 TOP = 2**63 - 1
 
@@ -132,17 +132,7 @@ CASES = [
 
 @pytest.mark.parametrize(("rid", "build", "sites"), CASES, ids=[f"{r}-{b.__name__}" for r, b, _s in CASES])
 def test_rewrite_finds_its_sites_and_passes_the_gate(rid, build, sites):
-    original = build()
-    mutant, applied = REWRITES[rid].apply(original)
-    assert list(applied.nodes) == sites
-    verify_equivalent(original, mutant, feeds(original), rid)
-    one, _ = REWRITES[rid].apply(original, [sites[-1]])
-    verify_equivalent(original, one, feeds(original), rid)
-    inverse = REWRITES[rid].inverse
-    if inverse is not None:
-        back = REWRITES[inverse].apply(mutant)
-        assert back is not None, f"{inverse} does not undo {rid}"
-        verify_equivalent(original, back[0], feeds(original), inverse)
+    assert_sites_gate_and_inverse(rid, build(), sites)
 
 
 ON_CASES = [

@@ -1,0 +1,219 @@
+"""The catalogue's gaps: freedoms the spec gives that no rewrite produces yet.
+
+Two sources. The operator schemas are walked (``onnx.defs.get_all_schemas_with_history()``, default
+domain, deprecated schemas skipped) for parameter-level freedoms whose wording the schemas share:
+
+- an axis attribute or input that accepts negative values ("Negative value means counting dimensions
+  from the back", or a ``[-r, …]`` range): the sign rewrites must know the op
+  (:data:`passcheck.mutations.axes.AXIS_ATTRS`, :data:`passcheck.mutations.index_sign.AXES_INPUTS`);
+- an optional input whose description says an empty value and no value mean the same ("either not
+  provided or explicitly empty"): :data:`passcheck.mutations.axes_presence.AXES_INPUT_SINCE`.
+
+Freedoms of IR.md and onnx.proto have no machine-readable form; :data:`IR_ROWS` lists those the
+catalogue has no row for, each with the section it rests on and why it is not built (yet).
+
+Usage: ``python -m passcheck.mutations.gaps`` prints every row (``gap``: nothing produces it;
+``rewrite``: which one does; ``left out``: why none will).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import sys
+
+#: (op, parameter) → why the sign rewrites leave it alone although the schema accepts negative values.
+AXIS_LEFT_OUT: dict[tuple[str, str], str] = {
+    ("Scan", "scan_input_axes"): "one axis per scan input, each against that input's rank (Scan is not rewritten)",
+    ("Scan", "scan_output_axes"): "one axis per scan output, each against that output's rank",
+    ("ConcatFromSequence", "axis"): "counted against the rank of the sequence's elements, which no rewrite reads",
+    ("Scatter", "axis"): "Scatter is deprecated from opset 11 in favour of ScatterElements, whose axis is rewritten",
+    ("DFT", "axis input"): "an input since DFT-20 ([-r, -2] or [0, r-2], r counting the real/imaginary dim); "
+    "only the DFT-17 attribute is rewritten",
+    ("CumProd", "axis input"): "CumProd-26 is newer than every pinned onnxruntime",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Gap:
+    """One audited freedom.
+
+    Attributes:
+        family: the kind of freedom (``axis-sign``, ``empty-or-omitted``, or an IR row's id).
+        where: the op and parameter (``LayerNormalization.axis``), or the proto field / IR construct.
+        spec: the section it rests on (``Operators.md LayerNormalization-17``, ``IR.md §Nodes``).
+        status: ``rewrite``, ``gap`` or ``left out``.
+        detail: the rewrite ids, or why nothing produces it.
+    """
+
+    family: str
+    where: str
+    spec: str
+    status: str
+    detail: str
+
+
+_NEGATIVE = re.compile(r"negative value|\[-r|\[-rank|`\[-r", re.IGNORECASE)
+
+
+def _schemas():
+    import onnx.defs
+
+    for s in onnx.defs.get_all_schemas_with_history():
+        if not s.domain and not s.deprecated:
+            yield s
+
+
+def axis_parameters() -> dict[tuple[str, str], int]:
+    """(op, parameter) → the first opset whose schema says that axis attribute or ``axis``/``axes`` input
+    takes negative values; an input's parameter is its name and `` input``."""
+    import onnx
+
+    A = onnx.AttributeProto
+    found: dict[tuple[str, str], int] = {}
+    for s in _schemas():
+        params = [(n, a.description) for n, a in s.attributes.items() if a.type in (A.INT, A.INTS)]
+        params += [(f"{f.name} input", f.description) for f in s.inputs]
+        for name, doc in params:
+            if ("axis" in name or "axes" in name) and _NEGATIVE.search(doc or ""):
+                key = (s.name, name)
+                found[key] = min(found.get(key, s.since_version), s.since_version)
+    return found
+
+
+def axis_rows() -> list[Gap]:
+    """Each axis parameter that accepts negative values, with the rewrite that flips its sign."""
+    from passcheck.mutations.axes import AXIS_ATTRS
+    from passcheck.mutations.index_sign import AXES_INPUTS
+
+    rows = []
+    for (op, name), since in sorted(axis_parameters().items()):
+        spec = f"Operators.md {op}-{since} ({name}: negative counts from the back)"
+        attr = AXIS_ATTRS.get(op)
+        if attr is not None and attr[0] == name:
+            status, detail = "rewrite", "negative-axes, positive-axes"
+        elif op in AXES_INPUTS and name.endswith(" input"):
+            status, detail = "rewrite", "axes-input-negative, axes-input-positive"
+        elif (op, name) in AXIS_LEFT_OUT:
+            status, detail = "left out", AXIS_LEFT_OUT[(op, name)]
+        else:
+            status, detail = "gap", "no sign rewrite knows this parameter"
+        rows.append(Gap("axis-sign", f"{op}.{name}", spec, status, detail))
+    return rows
+
+
+def empty_input_rows() -> list[Gap]:
+    """Each optional input whose schema says an empty value means the same as none."""
+    import onnx.defs
+
+    from passcheck.mutations.axes_presence import AXES_INPUT_SINCE
+
+    optional = onnx.defs.OpSchema.FormalParameterOption.Optional
+    found: dict[tuple[str, str], int] = {}
+    for s in _schemas():
+        for f in s.inputs:
+            if f.option == optional and "explicitly empty" in (f.description or ""):
+                key = (s.name, f.name)
+                found[key] = min(found.get(key, s.since_version), s.since_version)
+    return [
+        Gap(
+            "empty-or-omitted",
+            f"{op}.{name}",
+            f"Operators.md {op}-{since} ({name}: not provided or explicitly empty)",
+            "rewrite" if AXES_INPUT_SINCE.get(op) == since else "gap",
+            "reduce-axes-empty, reduce-axes-empty-omitted"
+            if AXES_INPUT_SINCE.get(op) == since
+            else "no rewrite writes the empty spelling",
+        )
+        for (op, name), since in sorted(found.items())
+    ]
+
+
+#: IR.md / onnx.proto freedoms with no catalogue row: (id, where, spec, status, detail).
+IR_ROWS: tuple[Gap, ...] = (
+    Gap(
+        "repeated-input-slot",
+        "NodeProto.input",
+        "IR.md §Nodes (inputs are value names; one name may fill several slots)",
+        "gap",
+        "a node may read one value in two slots (Mul(x, x), Concat(a, a)) or an equal copy in the second; "
+        "neutral-remove merges a copy made by Identity, nothing writes the copy",
+    ),
+    Gap(
+        "sequence-position-sign",
+        "SequenceAt / SequenceInsert / SequenceErase position",
+        "Operators.md SequenceAt-11, SequenceInsert-11, SequenceErase-11 (negative counts from the back)",
+        "gap",
+        "a position against the sequence's length, which shape inference does not give; needs the length from "
+        "a SequenceConstruct",
+    ),
+    Gap(
+        "subgraph-value-info",
+        "GraphProto.value_info of If/Loop/Scan bodies",
+        "IR.md §Graphs (value_info is optional in every graph)",
+        "gap",
+        "no-value-info / inferred-value-info touch the main graph only",
+    ),
+    Gap(
+        "axis-sign-in-bodies",
+        "axis attributes of subgraph and function-body nodes",
+        "IR.md §Graphs, §Functions; Operators.md (axis ranges)",
+        "gap",
+        "negative-axes needs the rank, which shape inference gives for subgraph values but the rewrite reads "
+        "for the main graph only",
+    ),
+    Gap(
+        "loop-cond-omitted-or-true",
+        "Loop cond input",
+        'Operators.md Loop-1/11/13/16/19/21 (cond: optional, "" to skip; with M given, a true cond the body '
+        "keeps true is a for loop)",
+        "gap",
+        'Loop(M, "") vs Loop(M, true) with a body returning true: not built (few passes look into Loop inputs)',
+    ),
+    Gap(
+        "tensor-segment",
+        "TensorProto.segment",
+        "onnx.proto TensorProto.Segment (a tensor may be stored in segments)",
+        "left out",
+        "onnx.numpy_helper and onnxruntime do not read segments: no tool would see the same tensor",
+    ),
+    Gap(
+        "type-denotation",
+        "TypeProto.denotation, Dimension.denotation",
+        "IR.md §Type Denotation, §Dimension Denotation",
+        "gap",
+        "annotations without meaning for the computation; a pass may drop them, which no oracle judges",
+    ),
+    Gap(
+        "constant-attribute-kind-in-bodies",
+        "Constant value_* attributes inside subgraphs and function bodies",
+        "Operators.md Constant-12+",
+        "gap",
+        "constant-typed-attr / constant-value-tensor touch main-graph Constants only",
+    ),
+)
+
+
+def rows() -> list[Gap]:
+    """Every audited row: the schema walks, then the IR rows."""
+    return [*axis_rows(), *empty_input_rows(), *IR_ROWS]
+
+
+def markdown() -> str:
+    """The audit as a Markdown table, open gaps first."""
+    order = {"gap": 0, "rewrite": 1, "left out": 2}
+    lines = ["| family | where | spec | status | rewrites, or why none |", "|---|---|---|---|---|"]
+    for g in sorted(rows(), key=lambda g: (order[g.status], g.family, g.where)):
+        lines.append(f"| {g.family} | {g.where} | {g.spec} | {g.status} | {g.detail} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print :func:`markdown`; exit 0."""
+    del argv
+    print(markdown())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
