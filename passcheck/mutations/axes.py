@@ -1,12 +1,14 @@
 """Non-negative ↔ negative axis attributes (ONNX operator spec: since opset 11 these ops accept an
 axis in [-r, r-1], counted from the back, where r is the rank named below). Only where shape
-inference knows that rank, and only in the main graph."""
+inference knows that rank: in the main graph and in every If/Loop/Scan body (nested ones too; a body
+node's site is its first output's name), not in function bodies (no types without a call site)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, chosen, is_default_domain, node_label, opset, value_shapes
+from passcheck.mutations._base import Rewrite, chosen, is_default_domain, opset
+from passcheck.mutations._scopes import scopes
 
 if TYPE_CHECKING:
     import onnx
@@ -60,21 +62,42 @@ AXIS_ATTRS: dict[str, tuple[str, int, int, str]] = {
 }
 
 
+def _ranks(model: onnx.ModelProto) -> dict[str, int]:
+    """Tensor value → rank, after onnx shape inference, in the main graph and every subgraph (value names
+    are unique model-wide, IR.md §Nodes); values of unknown rank are left out."""
+    import onnx
+
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model)
+    except Exception:  # noqa: BLE001 - nothing known: the rewrite then applies nowhere
+        return {}
+    out: dict[str, int] = {}
+    for scope in scopes(inferred, functions=False):
+        g = scope.body
+        out.update((t.name, len(t.dims)) for t in g.initializer)
+        for v in [*g.input, *g.value_info, *g.output]:
+            tt = v.type.tensor_type
+            if v.type.HasField("tensor_type") and tt.HasField("shape"):
+                out.setdefault(v.name, len(tt.shape.dim))
+    return out
+
+
 def _rewrite(model: onnx.ModelProto, negative: bool, only: frozenset[str] | None) -> list[str]:
     version = opset(model)
     candidates = [
-        (i, n)
-        for i, n in enumerate(model.graph.node)
+        (n, scope.label(n, i))
+        for scope in scopes(model, functions=False)
+        for i, n in enumerate(scope.body.node)
         if is_default_domain(n)
         and n.op_type in AXIS_ATTRS
         and AXIS_ATTRS[n.op_type][1] <= version <= AXIS_ATTRS[n.op_type][2]
-        and chosen(only, node_label(n, i))
+        and chosen(only, scope.label(n, i))
     ]
     if not candidates:
         return []
-    ranks = {name: len(dims) for name, dims in value_shapes(model).items()}
+    ranks = _ranks(model)
     sites = []
-    for i, n in candidates:
+    for n, label in candidates:
         attr, _, _, of = AXIS_ATTRS[n.op_type]
         value = n.input[0] if of == "in" else n.output[0]
         r = ranks.get(value)
@@ -92,7 +115,7 @@ def _rewrite(model: onnx.ModelProto, negative: bool, only: frozenset[str] | None
         else:
             del a.ints[:]
             a.ints.extend(new)
-        sites.append(node_label(n, i))
+        sites.append(label)
     return sites
 
 

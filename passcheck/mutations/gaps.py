@@ -155,12 +155,12 @@ IR_ROWS: tuple[Gap, ...] = (
         "no-value-info / inferred-value-info touch the main graph only",
     ),
     Gap(
-        "axis-sign-in-bodies",
-        "axis attributes of subgraph and function-body nodes",
-        "IR.md §Graphs, §Functions; Operators.md (axis ranges)",
+        "axis-sign-in-function-bodies",
+        "axis attributes of model-local function bodies",
+        "IR.md §Functions; Operators.md (axis ranges)",
         "gap",
-        "negative-axes needs the rank, which shape inference gives for subgraph values but the rewrite reads "
-        "for the main graph only",
+        "negative-axes reads ranks from onnx shape inference, which types no function body (a body may be "
+        "polymorphic); If/Loop/Scan bodies are rewritten",
     ),
     Gap(
         "loop-cond-omitted-or-true",

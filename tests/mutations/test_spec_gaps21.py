@@ -38,6 +38,17 @@ def AXES():
     )
 
 
+def BODIES():
+    return named(
+        """g (float[N, 3, 4] x, bool c) => (float[N, 3, 4] y, float[N, 12] f) {
+        y = If(c) <then_branch = t () => (float[N, 3, 4] a) { r = Relu(x)  a = Softmax<axis = 1>(r) },
+                   else_branch = e () => (float[N, 3, 4] b) { b = LogSoftmax<axis = -1>(x) }>
+        f = Flatten<axis = 1>(x)
+    }""",
+        opset=17,
+    )
+
+
 def REDUCES():
     return named(
         """g (float[N, 3, 4] x) => (float[1, 1, 1] a, float[N, 3, 4] b, float[N, 4] c, float[1, 1, 1] d) {
@@ -81,6 +92,8 @@ CASES = [
     ("negative-axes", AXES, ["n1", "n2"]),  # n0, n3 are already negative; OneHot counts the output rank
     ("positive-axes", AXES, ["n0", "n3"]),
     ("axes-input-negative", AXES, ["n5"]),  # CumSum's 0-D axis input
+    ("negative-axes", BODIES, ["n1", "a"]),  # a body node's site is its output's name
+    ("positive-axes", BODIES, ["b"]),
     ("reduce-axes-empty", REDUCES, ["n0", "n1"]),  # n2 has axes; n3 already reads an empty tensor
     ("reduce-axes-empty-omitted", REDUCES, ["n3"]),
     ("squeeze-axes-explicit", SQUEEZES, ["n1"]),  # n3 and n6 list axes; n4's input has a symbolic dim
