@@ -311,7 +311,10 @@ class Scheduler:
     def _rare_item(self, pass_id: str, step: int) -> Item | None:
         """On a variation step, while the rare kinds (:mod:`.vary_rare`) have had no more variation items than
         one family's even share (they count as one more family), an item of the rarest kind not yet tried under
-        ``pass_id`` that a base of its pool offers; else None."""
+        ``pass_id`` that a base of its pool offers; else None (always with ``rewrites`` and no ``vary_kinds``:
+        then no neighbour is a candidate, as :meth:`forms` says)."""
+        if self.rewrites and not self.vary_kinds:
+            return None
         if self.families.get(RARE, 0) * (len(variation.FAMILIES) + 1) > sum(
             n for f, n in self.families.items() if f != RARE
         ):

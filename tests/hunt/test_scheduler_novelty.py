@@ -80,6 +80,24 @@ def test_a_kind_one_case_offers_is_drawn_before_the_sample_would_meet_it():
     assert drawn.count("vary:value-floor-edge") == 1  # once per pass, then the families take their turn
 
 
+def test_rewrite_globs_alone_keep_the_rare_kinds_out_too():
+    """--rewrite without --vary-kind tries no neighbour (docs/hunt.md): the rare kinds' share, which the test
+    above shows drawn on the first variation step, is not drawn either (it was: vary:value-floor-edge items in a
+    hunt restricted to negative-axes and the axes rewrites)."""
+    from passcheck.hunt.scheduler import VARIATION_EVERY, Scheduler
+
+    found = bases([], generated=False)
+    s = Scheduler(found, ["onnx:infer-shapes"], seed=1, variations=True, rewrites=("negative-axes", "typed-data"))
+    forms = []
+    for step in range(3 * VARIATION_EVERY):
+        item = s.next(step)
+        if item is None:
+            break
+        s.mark(item)
+        forms.append(item.form)
+    assert forms and not any(variation.is_variation(f) for f in forms), forms
+
+
 def test_without_pass_the_parametrized_ids_of_the_installed_tools_are_searched(planted):
     """Each onnxoptimizer pass (onnxoptimizer:pass-NAME) declares a tool the coverage catalogue does not know, so
     it runs every entry (PassScope) and every observed case draws from it, like onnxoptimizer:optimize."""
