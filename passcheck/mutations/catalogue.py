@@ -106,6 +106,9 @@ def markdown(rows: list[Freedom] | None = None) -> str:
         f"section "
         "(IR.md, Operators.md, Broadcasting.md, Versioning.md, onnx.proto); summaries are ours.",
         "",
+        "What no rewrite produces yet (axis parameters and empty-or-omitted inputs found by walking the operator "
+        "schemas, and IR.md / onnx.proto freedoms without a row): `python -m passcheck.mutations.gaps`.",
+        "",
     ]
     for area in AREAS:
         part = [f for f in rows if f.area == area]
