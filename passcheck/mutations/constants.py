@@ -1,12 +1,15 @@
 """Constant(value=tensor) ↔ Constant(value_int / value_ints / value_float / value_floats /
 value_string / value_strings) (ONNX operator spec, Constant-12+: each typed attribute yields the
-tensor of that element type, scalar or 1-D; seed 003 §3). Opset >= 12."""
+tensor of that element type, scalar or 1-D; seed 003 §3). Opset >= 12 (a function body: its own
+import), in every scope: the main graph, If/Loop/Scan bodies and model-local function bodies (a node
+outside the main graph is labelled as :mod:`passcheck.mutations._scopes` says)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, chosen, is_default_domain, node_label, opset
+from passcheck.mutations._base import Rewrite, chosen, is_default_domain
+from passcheck.mutations._scopes import opset_of, scopes
 
 if TYPE_CHECKING:
     import onnx
@@ -31,16 +34,14 @@ def _typed_attr(t: onnx.TensorProto) -> tuple[str, object] | None:
 
 
 def _constants(model: onnx.ModelProto, only: frozenset[str] | None):
-    if opset(model) < MIN_OPSET:
-        return
-    for i, n in enumerate(model.graph.node):
-        if (
-            n.op_type == "Constant"
-            and is_default_domain(n)
-            and len(n.attribute) == 1
-            and chosen(only, node_label(n, i))
-        ):
-            yield i, n
+    """(site label, node) of each one-attribute default-domain Constant in a scope whose opset is >= 12."""
+    for scope in scopes(model):
+        if opset_of(model, scope) < MIN_OPSET:
+            continue
+        for i, n in enumerate(scope.body.node):
+            label = scope.label(n, i)
+            if n.op_type == "Constant" and is_default_domain(n) and len(n.attribute) == 1 and chosen(only, label):
+                yield label, n
 
 
 def to_typed(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
@@ -48,7 +49,7 @@ def to_typed(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list
     import onnx
 
     sites = []
-    for i, n in _constants(model, only):
+    for label, n in _constants(model, only):
         if n.attribute[0].name != "value" or (typed := _typed_attr(n.attribute[0].t)) is None:
             continue
         name, value = typed
@@ -56,7 +57,7 @@ def to_typed(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list
             value = [v.encode() for v in value] if isinstance(value, list) else value.encode()
         new = onnx.helper.make_attribute(name, value)
         n.attribute[0].CopyFrom(new)
-        sites.append(node_label(n, i))
+        sites.append(label)
     return sites
 
 
@@ -68,7 +69,7 @@ def to_tensor(model: onnx.ModelProto, only: frozenset[str] | None = None) -> lis
 
     dtypes = {"int": np.int64, "float": np.float32, "string": object}
     sites = []
-    for i, n in _constants(model, only):
+    for label, n in _constants(model, only):
         a = n.attribute[0]
         kind = a.name.removeprefix("value_")
         base = kind.rstrip("s") if kind.endswith("s") and kind != "s" else kind
@@ -79,7 +80,7 @@ def to_tensor(model: onnx.ModelProto, only: frozenset[str] | None = None) -> lis
             value = [v.decode() for v in value] if kind.endswith("s") else value.decode()
         arr = np.array(value, dtype=dtypes[base])
         a.CopyFrom(onnx.helper.make_attribute("value", numpy_helper.from_array(arr, n.output[0])))
-        sites.append(node_label(n, i))
+        sites.append(label)
     return sites
 
 

@@ -93,7 +93,8 @@ FREEDOMS = (
         "Operators.md Constant-12+ (value, value_float(s), value_int(s), value_string(s))",
         "A scalar or 1-D constant may be given as a tensor attribute or as the typed attribute of its element type.",
         ("constant-typed-attr", "constant-value-tensor"),
-        "main-graph Constant nodes; opset >= 12.",
+        "Constant nodes of every scope (main graph, If/Loop/Scan bodies, model-local function bodies at their own "
+        "opset import); opset >= 12.",
     ),
     Freedom(
         "attribute-zero-without-field",

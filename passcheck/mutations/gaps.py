@@ -184,13 +184,6 @@ IR_ROWS: tuple[Gap, ...] = (
         "gap",
         "annotations without meaning for the computation; a pass may drop them, which no oracle judges",
     ),
-    Gap(
-        "constant-attribute-kind-in-bodies",
-        "Constant value_* attributes inside subgraphs and function bodies",
-        "Operators.md Constant-12+",
-        "gap",
-        "constant-typed-attr / constant-value-tensor touch main-graph Constants only",
-    ),
 )
 
 

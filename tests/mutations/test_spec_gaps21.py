@@ -49,6 +49,28 @@ def BODIES():
     )
 
 
+def CONSTANT_BODIES():
+    m = named(
+        """g (float[N, 3] x, bool c) => (float[N, 3] y, float[N, 3] z) {
+        y = If(c) <then_branch = t () => (float[N, 3] a) { k = Constant<value = float[3] {1, 2, 3}>()  a = Add(x, k) },
+                   else_branch = e () => (float[N, 3] b) { k2 = Constant<value_float = 0.5>()  b = Mul(x, k2) }>
+        z = local.Twice(x)
+    }""",
+        opset=17,
+    )
+    import onnx
+
+    body = [
+        onnx.helper.make_node("Constant", [], ["two"], value=onnx.helper.make_tensor("", 1, [], [2.0])),
+        onnx.helper.make_node("Mul", ["u", "two"], ["v"]),
+    ]
+    m.functions.append(
+        onnx.helper.make_function("local", "Twice", ["u"], ["v"], body, [onnx.helper.make_opsetid("", 17)])
+    )
+    m.opset_import.append(onnx.helper.make_opsetid("local", 1))
+    return m
+
+
 def REDUCES():
     return named(
         """g (float[N, 3, 4] x) => (float[1, 1, 1] a, float[N, 3, 4] b, float[N, 4] c, float[1, 1, 1] d) {
@@ -94,6 +116,8 @@ CASES = [
     ("axes-input-negative", AXES, ["n5"]),  # CumSum's 0-D axis input
     ("negative-axes", BODIES, ["n1", "a"]),  # a body node's site is its output's name
     ("positive-axes", BODIES, ["b"]),
+    ("constant-typed-attr", CONSTANT_BODIES, ["k", "Twice/two"]),  # body nodes by output; a function's: NAME/
+    ("constant-value-tensor", CONSTANT_BODIES, ["k2"]),
     ("reduce-axes-empty", REDUCES, ["n0", "n1"]),  # n2 has axes; n3 already reads an empty tensor
     ("reduce-axes-empty-omitted", REDUCES, ["n3"]),
     ("squeeze-axes-explicit", SQUEEZES, ["n1"]),  # n3 and n6 list axes; n4's input has a symbolic dim
