@@ -40,7 +40,13 @@ def _constants(model: onnx.ModelProto, only: frozenset[str] | None):
             continue
         for i, n in enumerate(scope.body.node):
             label = scope.label(n, i)
-            if n.op_type == "Constant" and is_default_domain(n) and len(n.attribute) == 1 and chosen(only, label):
+            if (
+                n.op_type == "Constant"
+                and is_default_domain(n)
+                and len(n.attribute) == 1
+                and not n.attribute[0].ref_attr_name  # a function body's reference to its caller's attribute
+                and chosen(only, label)
+            ):
                 yield label, n
 
 

@@ -60,13 +60,17 @@ def CONSTANT_BODIES():
     )
     import onnx
 
+    by_ref = onnx.helper.make_node("Constant", [], ["bias"])
+    by_ref.attribute.append(onnx.AttributeProto(name="value_float", type=onnx.AttributeProto.FLOAT, ref_attr_name="b"))
     body = [
         onnx.helper.make_node("Constant", [], ["two"], value=onnx.helper.make_tensor("", 1, [], [2.0])),
-        onnx.helper.make_node("Mul", ["u", "two"], ["v"]),
+        onnx.helper.make_node("Mul", ["u", "two"], ["w"]),
+        by_ref,  # the caller's attribute by reference: neither spelling applies
+        onnx.helper.make_node("Add", ["w", "bias"], ["v"]),
     ]
-    m.functions.append(
-        onnx.helper.make_function("local", "Twice", ["u"], ["v"], body, [onnx.helper.make_opsetid("", 17)])
-    )
+    twice = onnx.helper.make_function("local", "Twice", ["u"], ["v"], body, [onnx.helper.make_opsetid("", 17)], ["b"])
+    m.functions.append(twice)
+    next(n for n in m.graph.node if n.op_type == "Twice").attribute.append(onnx.helper.make_attribute("b", 0.25))
     m.opset_import.append(onnx.helper.make_opsetid("local", 1))
     return m
 
