@@ -24,8 +24,8 @@ FREEDOMS = (
         "IR.md §Graphs (value_info: type and shape of values that are not inputs or outputs)",
         "value_info entries for intermediate values are optional annotations: all, some or none may be present.",
         ("no-value-info", "inferred-value-info"),
-        "main-graph intermediate values; a single-site form strips or fills one entry, which gives the partial "
-        "spellings.",
+        "intermediate values of the main graph and of every If/Loop/Scan body (entries go into the graph that "
+        "holds the value); a single-site form strips or fills one entry, which gives the partial spellings.",
     ),
     Freedom(
         "identity-on-edge",

@@ -148,13 +148,6 @@ IR_ROWS: tuple[Gap, ...] = (
         "a SequenceConstruct",
     ),
     Gap(
-        "subgraph-value-info",
-        "GraphProto.value_info of If/Loop/Scan bodies",
-        "IR.md §Graphs (value_info is optional in every graph)",
-        "gap",
-        "no-value-info / inferred-value-info touch the main graph only",
-    ),
-    Gap(
         "axis-sign-in-function-bodies",
         "axis attributes of model-local function bodies",
         "IR.md §Functions; Operators.md (axis ranges)",

@@ -122,6 +122,7 @@ CASES = [
     ("positive-axes", BODIES, ["b"]),
     ("constant-typed-attr", CONSTANT_BODIES, ["k", "Twice/two"]),  # body nodes by output; a function's: NAME/
     ("constant-value-tensor", CONSTANT_BODIES, ["k2"]),
+    ("inferred-value-info", BODIES, ["r"]),  # the body value r; f and the branch outputs are declared
     ("reduce-axes-empty", REDUCES, ["n0", "n1"]),  # n2 has axes; n3 already reads an empty tensor
     ("reduce-axes-empty-omitted", REDUCES, ["n3"]),
     ("squeeze-axes-explicit", SQUEEZES, ["n1"]),  # n3 and n6 list axes; n4's input has a symbolic dim
@@ -134,6 +135,16 @@ CASES = [
 @pytest.mark.parametrize(("rid", "build", "sites"), CASES, ids=[f"{r}-{b.__name__}" for r, b, _s in CASES])
 def test_rewrite_finds_its_sites_and_passes_the_gate(rid, build, sites):
     assert_sites_gate_and_inverse(rid, build(), sites)
+
+
+def test_body_value_info_goes_into_the_body_and_back_out():
+    filled, applied = REWRITES["inferred-value-info"].apply(BODIES())
+    then = next(a.g for a in filled.graph.node[0].attribute if a.name == "then_branch")
+    assert list(applied.nodes) == ["r"] and [v.name for v in then.value_info] == ["r"]
+    assert not filled.graph.value_info
+    stripped, again = REWRITES["no-value-info"].apply(filled)
+    assert list(again.nodes) == ["r"]
+    assert not next(a.g for a in stripped.graph.node[0].attribute if a.name == "then_branch").value_info
 
 
 def test_the_empty_axes_spelling_is_an_empty_int64_tensor_and_goes_again():
