@@ -19,6 +19,9 @@ Per job it prints:
   parent (rewrites, the equivalence gate, oracles, the report) and the IPC between the processes;
 - user and system CPU seconds of passcheck's processes (``resource.getrusage(RUSAGE_CHILDREN)``
   around the job: the ``passcheck`` process and the workers it reaped);
+- the CPU seconds inside the tools (the ``cpu`` of the same lines: the worker's process during each
+  job) and passcheck's own CPU, user + system minus those, in all and per cell: on 2 shared cores
+  the wall time follows the load, the CPU much less (a tree that writes no ``cpu`` shows none);
 - the load average (``os.getloadavg``) before and after: other processes share the cores;
 - peak resident memory (:func:`watch_rss`): the passcheck process's and its largest child's ``VmHWM``,
   and the process tree's largest ``VmRSS`` sum at one read.
@@ -201,10 +204,13 @@ def measure(argv: list[str], out: Path, tree: str | None = None) -> dict:
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     by_label: dict[str, list[float]] = collections.defaultdict(list)
+    cpu_by_label: dict[str, list[float]] = collections.defaultdict(list)
     if timings.exists():
         for line in timings.read_text().splitlines():
             rec = json.loads(line)
             by_label[rec["job"]].append(rec["seconds"])
+            if "cpu" in rec:  # written by workers since issue 28's CPU split
+                cpu_by_label[rec["job"]].append(rec["cpu"])
     cells = None
     if (out / "report.json").exists():
         report = json.loads((out / "report.json").read_text())
@@ -219,6 +225,7 @@ def measure(argv: list[str], out: Path, tree: str | None = None) -> dict:
         "system": after.ru_stime - before.ru_stime,
         "load": (load0, os.getloadavg()[0]),
         "jobs": dict(by_label),
+        "jobs_cpu": dict(cpu_by_label),
     }
 
 
@@ -290,6 +297,16 @@ def show(name: str, argv: list[str], m: dict) -> None:
         f"  wall {m['wall']:.1f} s, tools {tools:.1f} s, wall/tools {ratio} (goal <= 1.3); "
         f"CPU user {m['user']:.1f} s, system {m['system']:.1f} s"
     )
+    if m.get("jobs_cpu"):
+        tools_cpu = sum(sum(v) for v in m["jobs_cpu"].values())
+        own = m["user"] + m["system"] - tools_cpu
+        per_cell = f", {own / m['cells'] * 1e3:.1f} ms a cell" if m["cells"] else ""
+        print(
+            f"  CPU inside the tools {tools_cpu:.1f} s; passcheck's own CPU (user + system - tools) "
+            f"{own:.1f} s{per_cell}; (user + system)/tools CPU {(m['user'] + m['system']) / tools_cpu:.2f}"
+            if tools_cpu
+            else "  CPU inside the tools: none recorded"
+        )
     r = m["rss"]
     print(
         f"  peak RSS: passcheck process {r['main']:.0f} MiB, largest other process {r['other']:.0f} MiB, "

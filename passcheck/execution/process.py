@@ -7,9 +7,10 @@ any picklable callable ``job(model_bytes, workdir) -> reply``; the parent unpick
 did not send.
 
 Timings: with ``PASSCHECK_TIMINGS=FILE`` in the environment, every worker and forked child
-appends one JSON line per job to FILE, ``{"job": LABEL, "seconds": S, "pid": P}``: the wall
-seconds the job took inside the worker (the tool's work plus reading the model bytes and writing
-the reply, not the pipe), LABEL the job's ``label`` attribute or its class name
+appends one JSON line per job to FILE, ``{"job": LABEL, "seconds": S, "cpu": C, "pid": P}``: the
+wall seconds the job took inside the worker (the tool's work plus reading the model bytes and
+writing the reply, not the pipe) and the CPU seconds the worker's process spent meanwhile (all its
+threads, ``time.process_time``), LABEL the job's ``label`` attribute or its class name
 (``bench/check_mutations.py`` reads them to tell the tools' time from passcheck's own).
 """
 
@@ -224,13 +225,14 @@ def timed(job: Any, data: bytes, workdir: str) -> Any:
     path = os.environ.get("PASSCHECK_TIMINGS")
     if not path:
         return job(data, workdir)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     try:
         return job(data, workdir)
     finally:
         line = {
             "job": str(getattr(job, "label", type(job).__name__)),
             "seconds": time.perf_counter() - start,
+            "cpu": time.process_time() - cpu,
             "pid": os.getpid(),
         }
         with contextlib.suppress(OSError), open(path, "a", encoding="utf-8") as f:
