@@ -327,11 +327,21 @@ def main() -> None:
     ap.add_argument("--ref-repeat", type=int, default=3, help="measured reference-evaluator calls (median)")
     ap.add_argument("--skip-reference", action="store_true")
     ap.add_argument("--skip-growth", action="store_true", help="leave out the chains of 100 and 1000 nodes")
+    ap.add_argument(
+        "--glibc-defaults",
+        action="store_true",
+        help="leave this process's malloc thresholds at glibc's defaults (the worker's are set regardless)",
+    )
     args = ap.parse_args()
     ref_repeat = 0 if args.skip_reference else args.ref_repeat
+    # the in-process runs (plain, profiled) reuse freed memory as the isolation worker does, so the
+    # floor is the runtime's work, not glibc handing memory back and faulting it in again
+    keep = getattr(importlib.import_module("passcheck.execution.process"), "keep_freed_memory", None)
+    kept = bool(keep and not args.glibc_defaults and keep())
     print(
         f"onnx {onnx.__version__}, onnxruntime {ort.__version__}; {args.repeat} interleaved rounds "
-        f"(reference: {ref_repeat} calls) after one warm-up each; load average {os.getloadavg()[0]:.1f}"
+        f"(reference: {ref_repeat} calls) after one warm-up each; load average {os.getloadavg()[0]:.1f}; "
+        f"this process keeps freed memory as the worker does: {'yes' if kept else 'no'}"
     )
     print(
         f"{'model':<14}{'nodes':>6}{'checked':>11}{'check s':>9}{'in-proc s':>10}{'observe s':>10}{'reference s':>12}"
