@@ -174,8 +174,9 @@ class CellResult:
         return "ok"
 
     def to_json(self) -> dict[str, Any]:
-        d = dataclasses.asdict(self)
-        d["findings"] = [f.to_json() for f in self.findings]
+        d = dataclasses.asdict(self)  # the findings too, as Finding.to_json but its id
+        for fd, f in zip(d["findings"], self.findings, strict=True):
+            fd["id"] = f.id
         d["verdict"] = self.verdict
         d["type"] = "cell"
         return d

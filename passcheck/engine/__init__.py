@@ -215,7 +215,10 @@ def _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input
     checker = validity.Checker(executor)  # the onnx checker, likewise in the worker
     fixed = getattr(executor, "fixed_models", None) or contextlib.nullcontext
     limit = getattr(executor, "timeout", None)  # the --timeout a finding about that limit is reproduced with
-    with fixed():  # the forms do not change while they are run and judged
+    # the forms do not change while they are run and judged: the oracles' per-model readings
+    # (graph_index.per_model: the conformance evaluation, the checker's verdict in process, …) are
+    # made once per model in the block instead of once per oracle asking
+    with fixed(), graph_index.shared():
         baselines = {
             name: step(f"{subject.id}: {name}: running the form unoptimized")
             or _observed_runs(m, feeds, runner, checker if check_input else None)  # its input cell asks the checker
@@ -255,7 +258,7 @@ def _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input
 
     ran = _batched(executor, wanted, subject, kept, step, reason)
     for adapter in wanted:
-        with fixed():  # this pass's outputs do not change while they are run and judged
+        with fixed(), graph_index.shared():  # this pass's outputs do not change while they are run and judged
             if starting:
                 starting(adapter.id)
             runs: list[FormRun] = []

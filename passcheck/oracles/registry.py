@@ -31,12 +31,15 @@ BUILTIN = (
 )
 
 _extra: list[Oracle] = []
+#: The built-in oracles, imported at the first :func:`oracles` call (asked several times per cell).
+_builtin: list[Oracle] = []
 
 
 def oracles(kind: str | None = None) -> list[Oracle]:
     """Every registered oracle (those judging ``kind`` cells when given), in report order."""
-    found = [importlib.import_module(f"passcheck.oracles.{name}").ORACLE for name in BUILTIN] + _extra
-    return [o for o in found if kind is None or kind in o.kinds]
+    if not _builtin:
+        _builtin.extend(importlib.import_module(f"passcheck.oracles.{name}").ORACLE for name in BUILTIN)
+    return [o for o in _builtin + _extra if kind is None or kind in o.kinds]
 
 
 def ids() -> list[str]:

@@ -1,0 +1,23 @@
+"""``PASSCHECK_TIMINGS``: every worker job's line gives its wall and CPU seconds inside the worker
+(:func:`passcheck.execution.process.timed`; read by ``bench/check_mutations.py``)."""
+
+from __future__ import annotations
+
+import json
+
+from passcheck.execution import process
+
+
+class _Spin:
+    label = "spin"
+
+    def __call__(self, data: bytes, workdir: str) -> int:
+        return sum(i * i for i in range(200_000))
+
+
+def test_a_jobs_line_gives_its_wall_and_cpu_seconds(tmp_path, monkeypatch):
+    path = tmp_path / "timings.jsonl"
+    monkeypatch.setenv("PASSCHECK_TIMINGS", str(path))
+    assert process.timed(_Spin(), b"", str(tmp_path)) == sum(i * i for i in range(200_000))
+    (line,) = [json.loads(x) for x in path.read_text().splitlines()]
+    assert line["job"] == "spin" and 0 < line["cpu"] <= line["seconds"] * 1.5 + 0.01
