@@ -115,13 +115,17 @@ def labels(form: str) -> list[str]:
 def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
     """:func:`labels` in terms of ``model`` as it is: a node named only in
     :func:`~passcheck.mutations.forms.named`'s copy is ``#<index>:<OpType>`` (the label grammar
-    :func:`passcheck.signature.site_ops` and the scheduler's nearness read)."""
+    :func:`passcheck.signature.site_ops` and the scheduler's nearness read). An ``input-rank-up`` neighbour's
+    labels also name every value computed from its input (:func:`.vary_inputs.reach`)."""
     from passcheck.mutations.forms import named
 
     nodes = {n.name: (i, n) for i, n in enumerate(named(model).graph.node)}
     own = {n.name for n in model.graph.node if n.name}
     out = []
-    for label in labels(form):
+    found = labels(form)
+    if kind(form) == f"{PREFIX}input-rank-up":  # a declared rank reaches every value computed from the input
+        found += vary_inputs.reach(model, form.partition("@")[2])
+    for label in found:
         i, n = nodes.get(label, (None, None))
         out.append(label if n is None or label in own else f"#{i}:{n.op_type}")
     return out

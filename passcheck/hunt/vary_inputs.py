@@ -97,6 +97,22 @@ def build(model: onnx.ModelProto, kind: str, site: str) -> bool:
     return False
 
 
+def reach(model: onnx.ModelProto, name: str) -> list[str]:
+    """The main-graph values computed from ``name`` (outputs of its readers, of theirs, …), in node order: where a
+    declared-rank change of input ``name`` can show. The scheduler reads their readers as the neighbour's site ops
+    (:meth:`passcheck.hunt.scheduler.Scheduler.triples`), so a base that meets the extra dim with other ops than a
+    base tried before is still new there (a Reshape that absorbs it, a BatchNormalization that refuses it)."""
+    seen = {name}
+    out = []
+    for node in model.graph.node:  # a valid graph lists its nodes in topological order (IR.md, "Graphs")
+        if seen & set(node.input):
+            for o in node.output:
+                if o and o not in seen:
+                    seen.add(o)
+                    out.append(o)
+    return out
+
+
 def setting(setting: Setting, kind: str, site: str) -> Setting:
     """``setting`` for the neighbour ``kind@site``: a case's own feeds for ``site`` given a leading axis
     (``input-rank-up``), or every binding with ``site`` at 0 (``input-fix-zero``: a feed function that

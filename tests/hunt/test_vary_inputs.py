@@ -80,3 +80,15 @@ def test_a_pass_that_ignores_the_rank_is_found_on_the_rank_up_neighbour_only(ex)
     assert {f.oracle for f in out.findings} & {"validity", "acceptance", "runtime"}, out.findings
     zero = vary_probe.judge(Setting("input-test/matmul"), base, "vary:input-fix-zero@N", P.PASS_ID, ex)
     assert zero.status == "done" and not zero.findings, zero  # rank 2 again, an empty M: Gemm takes it
+
+
+def test_a_rank_up_site_reaches_every_op_downstream_of_the_input():
+    """The scheduler counts a neighbour as new per (op, kind, pass) of its site ops: a rank change shows wherever
+    the extra dim goes, so a base meeting it with a Reshape is new after one meeting it with other ops only."""
+    from passcheck.signature import site_ops
+
+    base = P.base()
+    labels = variation.site_labels(base, "vary:input-rank-up@x")
+    assert labels[0] == "x" and {"m", "r", "y"} <= set(labels), labels
+    assert site_ops([base], labels) == {"MatMul", "Reshape", "Relu"}
+    assert site_ops([base], variation.labels("vary:input-rank-up@x")) == {"MatMul"}  # its readers alone
