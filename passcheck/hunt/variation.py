@@ -45,6 +45,8 @@ kind                      change (site)
 ``cast-narrow``,          every reader of a value reads it cast through a narrowing type and back, or through
 ``transpose-pair``        two Transposes whose product is no identity (:mod:`.vary_pairs`; site: the value's
                           name): pairs a pass must not cancel
+``input-rank-up``,        a graph input's declared shape given a leading 1, or a ``dim_param`` stated as 0 in
+``input-fix-zero``        every declaration (:mod:`.vary_inputs`; site: the input's name, the symbol)
 ``bind-…``, ``feed-…``    the same model under another binding of its dim_params or on other float
                           feeds (:mod:`.vary_bindings`: the run conditions, not the model)
 ========================  ==========================================================================
@@ -68,7 +70,7 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from passcheck.hunt import vary_bindings, vary_int, vary_optional, vary_pairs, vary_scale, vary_struct
+from passcheck.hunt import vary_bindings, vary_inputs, vary_int, vary_optional, vary_pairs, vary_scale, vary_struct
 from passcheck.hunt.elem_groups import TARGETS
 from passcheck.hunt.graph_values import SMALL
 from passcheck.hunt.graph_values import constants as _constants
@@ -103,6 +105,8 @@ def labels(form: str) -> list[str]:
     k, _, site = form.partition("@")
     if k[len(PREFIX) :] in ELEM_KINDS or vary_bindings.is_condition(k[len(PREFIX) :]):
         return []
+    if k[len(PREFIX) :] == "input-fix-zero":  # a symbol, not a value
+        return []
     if _node_site(k[len(PREFIX) :]):
         return [site.rsplit("=", 1)[0]]
     return [site]
@@ -111,20 +115,38 @@ def labels(form: str) -> list[str]:
 def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
     """:func:`labels` in terms of ``model`` as it is: a node named only in
     :func:`~passcheck.mutations.forms.named`'s copy is ``#<index>:<OpType>`` (the label grammar
-    :func:`passcheck.signature.site_ops` and the scheduler's nearness read)."""
+    :func:`passcheck.signature.site_ops` and the scheduler's nearness read). An ``input-rank-up`` neighbour's
+    labels also name every value computed from its input (:func:`.vary_inputs.reach`)."""
     from passcheck.mutations.forms import named
 
     nodes = {n.name: (i, n) for i, n in enumerate(named(model).graph.node)}
     own = {n.name for n in model.graph.node if n.name}
     out = []
-    for label in labels(form):
+    found = labels(form)
+    if kind(form) == f"{PREFIX}input-rank-up":  # a declared rank reaches every value computed from the input
+        found += vary_inputs.reach(model, form.partition("@")[2])
+    for label in found:
         i, n = nodes.get(label, (None, None))
         out.append(label if n is None or label in own else f"#{i}:{n.op_type}")
     return out
 
 
 #: The variation families: a kind is ``<family>`` or ``<family>-<detail>``.
-FAMILIES = ("value", "shape", "int", "attr", "elem", "opt", "expose", "fanout", "cast", "transpose", "bind", "feed")
+FAMILIES = (
+    "value",
+    "shape",
+    "int",
+    "attr",
+    "elem",
+    "opt",
+    "expose",
+    "fanout",
+    "cast",
+    "transpose",
+    "input",
+    "bind",
+    "feed",
+)
 
 
 def family(form: str) -> str:
@@ -186,6 +208,10 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
             done = vary_optional.build(out, site, _inferred(out), lambda n: _schema(out, n))
             if done:
                 _refresh_annotations(out)
+        elif vary_inputs.is_input_kind(k):
+            done = vary_inputs.build(out, k, site)
+            if done:
+                _refresh_annotations(out)
         elif vary_bindings.is_condition(k):  # the model as it is: only its run conditions change
             done = vary_bindings.builds(out, k, site)
         else:
@@ -238,6 +264,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_optional.candidates(model, shapes, lambda n: _schema(model, n))
     yield from vary_struct.candidates(model, shapes)
     yield from vary_pairs.candidates(model, shapes)
+    yield from vary_inputs.candidates(model)
 
 
 def _attribute_variants(model, node, schema, shapes) -> Iterator[tuple[str, str]]:

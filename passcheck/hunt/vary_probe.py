@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from passcheck.hunt import variation, vary_bindings, vary_equiv, vary_struct
+from passcheck.hunt import variation, vary_bindings, vary_equiv, vary_inputs, vary_struct
 from passcheck.hunt.probe import COMMON, Outcome, Setting
 from passcheck.records import INPUT
 
@@ -90,11 +90,18 @@ def _elem_setting(setting: Setting, form: str, neighbour: onnx.ModelProto | None
     return dataclasses.replace(setting, feeds=feeds, **_tolerances(setting, to))
 
 
+def _input_setting(setting: Setting, form: str, neighbour: onnx.ModelProto | None) -> Setting:
+    """An input kind feeds the declared shape it writes (:func:`.vary_inputs.setting`)."""
+    k, _, site = form.partition("@")
+    return vary_inputs.setting(setting, k[len(variation.PREFIX) :], site)
+
+
 #: Variation family → how its neighbour's setting is made from the base's (``setting, form, neighbour``).
 SETTINGS: dict[str, Callable[[Setting, str, onnx.ModelProto | None], Setting]] = {
     "bind": _run_condition,
     "feed": _run_condition,
     "elem": _elem_setting,
+    "input": _input_setting,
 }
 
 

@@ -1,0 +1,132 @@
+"""Neighbours that change what a graph input's declared type says: one more leading dim, or an empty dim
+stated in the model rather than only bound at run time.
+
+A graph input's type is part of the model (IR.md, "Graphs": inputs are ``ValueInfoProto``; "Tensor shapes":
+a dim is a ``dim_value`` ≥ 0 or a ``dim_param``). Graph transformers read it: onnxruntime's fusions check
+the rank of what they match (a Gemm they write takes rank 2 only: Operators.md Gemm) and build shape
+constants from the dims they infer; they act on a dim only when it is stated. The other variations change
+constants, attributes, element types and run-time bindings (:mod:`.vary_bindings`: ``bind-zero`` binds a
+``dim_param`` to 0 in the run, the model still says ``N``), never the declared rank or a declared empty dim.
+
+Form ids use the variation grammar ``vary:<kind>@<site>`` (:mod:`.variation`):
+
+=====================  =========================================================================================
+kind (site)            change
+=====================  =========================================================================================
+``input-rank-up``      the input's declared shape given a leading ``1`` (rank r → r + 1). MatMul takes
+(input name)           stacks of matrices (numpy matmul semantics, Operators.md MatMul), elementwise ops
+                       broadcast (Broadcasting.md); whether every reader accepts the extra dim is the
+                       gate's to check (:mod:`.vary_probe`: checker, a run under ``ort:disabled``)
+``input-fix-zero``     every declaration (graph inputs, outputs, value_info) of that ``dim_param`` written as
+(symbol)               ``dim_value`` 0: the empty tensor ``bind-zero`` runs, now stated in the model
+=====================  =========================================================================================
+
+Annotations that no longer hold are replaced by what onnx shape inference says (:mod:`.variation`). A case's
+own feeds get the leading axis, or are bound with the symbol at 0 (:func:`setting`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import onnx
+
+    from passcheck.hunt.probe import Setting
+
+KINDS = ("input-rank-up", "input-fix-zero")
+
+
+def is_input_kind(kind: str) -> bool:
+    """Whether ``kind`` (without the ``vary:`` prefix) is one of this module's."""
+    return kind in KINDS
+
+
+def _tensor_inputs(model: onnx.ModelProto) -> list[Any]:
+    """Graph inputs that are tensors with a shape and no initializer of the same name (IR.md: such an input
+    is a constant's default, not a value fed at run time)."""
+    inits = {t.name for t in model.graph.initializer}
+    return [
+        vi
+        for vi in model.graph.input
+        if vi.name not in inits and vi.type.HasField("tensor_type") and vi.type.tensor_type.HasField("shape")
+    ]
+
+
+def candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
+    """(kind, site) of every neighbour of ``model``: each fed tensor input of known rank, each ``dim_param``
+    such an input declares."""
+    symbols: dict[str, None] = {}
+    for vi in _tensor_inputs(model):
+        yield "input-rank-up", vi.name
+        for d in vi.type.tensor_type.shape.dim:
+            if d.dim_param:
+                symbols[d.dim_param] = None
+    for s in symbols:
+        yield "input-fix-zero", s
+
+
+def build(model: onnx.ModelProto, kind: str, site: str) -> bool:
+    """``model`` changed in place as ``kind@site`` says; False when the site is not in it."""
+    if kind == "input-rank-up":
+        vi = next((v for v in _tensor_inputs(model) if v.name == site), None)
+        if vi is None:
+            return False
+        shape = vi.type.tensor_type.shape
+        dims = [type(d)() for d in shape.dim]
+        for new, old in zip(dims, shape.dim, strict=True):
+            new.CopyFrom(old)
+        del shape.dim[:]
+        shape.dim.add().dim_value = 1
+        for d in dims:
+            shape.dim.add().CopyFrom(d)
+        return True
+    if kind == "input-fix-zero":
+        done = False
+        for vi in [*model.graph.input, *model.graph.output, *model.graph.value_info]:
+            if not vi.type.HasField("tensor_type"):
+                continue
+            for d in vi.type.tensor_type.shape.dim:
+                if d.dim_param == site:
+                    d.Clear()
+                    d.dim_value = 0
+                    done = True
+        return done
+    return False
+
+
+def reach(model: onnx.ModelProto, name: str) -> list[str]:
+    """The main-graph values computed from ``name`` (outputs of its readers, of theirs, …), in node order: where a
+    declared-rank change of input ``name`` can show. The scheduler reads their readers as the neighbour's site ops
+    (:meth:`passcheck.hunt.scheduler.Scheduler.triples`), so a base that meets the extra dim with other ops than a
+    base tried before is still new there (a Reshape that absorbs it, a BatchNormalization that refuses it)."""
+    seen = {name}
+    out = []
+    for node in model.graph.node:  # a valid graph lists its nodes in topological order (IR.md, "Graphs")
+        if seen & set(node.input):
+            for o in node.output:
+                if o and o not in seen:
+                    seen.add(o)
+                    out.append(o)
+    return out
+
+
+def setting(setting: Setting, kind: str, site: str) -> Setting:
+    """``setting`` for the neighbour ``kind@site``: a case's own feeds for ``site`` given a leading axis
+    (``input-rank-up``), or every binding with ``site`` at 0 (``input-fix-zero``: a feed function that
+    follows its bindings then makes the empty tensor the model now declares)."""
+    if kind == "input-fix-zero":
+        return dataclasses.replace(setting, bindings=tuple({**b, site: 0} for b in setting.bindings))
+    if setting.feeds is None:
+        return setting
+    own = setting.feeds
+
+    def feeds(binding: Mapping[str, int], seed: int) -> dict[str, Any]:
+        out = dict(own(binding, seed))
+        if getattr(out.get(site), "shape", None) is not None:
+            out[site] = out[site][None]
+        return out
+
+    return dataclasses.replace(setting, feeds=feeds)
