@@ -118,7 +118,54 @@ def model_from_bytes(data: bytes, where: str = "<bytes>") -> onnx.ModelProto:
         )
     if not model.graph.node and not model.graph.output:
         raise ModelLoadError(f"{where}: the model's graph is empty (no nodes, no outputs)")
+    require_utf8(model, where)
     return model
+
+
+def require_utf8(model: onnx.ModelProto, where: str) -> None:
+    """Refuse a model with a string field (a name, domain, doc string …) that is not UTF-8.
+
+    The protobuf language defines ``string`` as UTF-8 text; onnx.proto's names are strings.
+    Python's protobuf hands such a field over as ``bytes``, which onnxruntime's Python API
+    cannot decode, so no run of the model could be observed.
+
+    Raises:
+        ModelLoadError: the first such field, by its path in the model.
+    """
+    if (bad := non_utf8_field(model)) is not None:
+        path, raw = bad
+        raise ModelLoadError(
+            f"{where}: {path} is not UTF-8 text ({raw[:40]!r}); protobuf string fields (names, domains, "
+            f"doc strings) must be UTF-8 and onnxruntime cannot read them otherwise; rename it"
+        )
+
+
+def _repeated(field) -> bool:
+    """Whether a protobuf field is repeated (``is_repeated`` from protobuf 5.29, ``label`` before)."""
+    from google.protobuf.descriptor import FieldDescriptor
+
+    flag = getattr(field, "is_repeated", None)
+    return bool(flag) if flag is not None else field.label == FieldDescriptor.LABEL_REPEATED
+
+
+def non_utf8_field(message, path: str = "model") -> tuple[str, bytes] | None:
+    """The path (``model.graph.node[0].input[0]``) and bytes of the first string field of
+    ``message`` that is not UTF-8 (Python's protobuf gives those as ``bytes``), or None."""
+    from google.protobuf.descriptor import FieldDescriptor
+
+    for field, value in message.ListFields():
+        repeated = _repeated(field)
+        if field.type == FieldDescriptor.TYPE_STRING:
+            for i, v in enumerate(value if repeated else (value,)):
+                if isinstance(v, bytes):
+                    return f"{path}.{field.name}" + (f"[{i}]" if repeated else ""), v
+        elif field.type == FieldDescriptor.TYPE_MESSAGE:
+            if field.message_type.GetOptions().map_entry:
+                continue  # onnx.proto has no map fields; a map's string keys are left to protobuf
+            for i, v in enumerate(value if repeated else (value,)):
+                if (bad := non_utf8_field(v, f"{path}.{field.name}" + (f"[{i}]" if repeated else ""))) is not None:
+                    return bad
+    return None
 
 
 def _other_message(data: bytes) -> str | None:

@@ -1,0 +1,84 @@
+"""What a new user broke (session 21): a model or a pass output whose names are not UTF-8 ended passcheck
+with a traceback (exit 3) instead of a one-line refusal (exit 2) or a finding on the pass."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+import passcheck
+import passcheck.testing
+from passcheck.errors import ModelLoadError
+from tests._inproc import cli
+
+
+def _relu(name: str = "x") -> onnx.ModelProto:
+    return helper.make_model(
+        helper.make_graph(
+            [helper.make_node("Relu", [name], ["y"])],
+            "g",
+            [helper.make_tensor_value_info(name, TensorProto.FLOAT, ["N", 3])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
+        ),
+        opset_imports=[helper.make_opsetid("", 17)],
+    )
+
+
+def _not_utf8(model: onnx.ModelProto, name: str) -> bytes:
+    """``model``'s bytes with every string ``name`` (two ASCII letters) replaced by two bytes that are not UTF-8
+    (same length, so protobuf's length prefixes still hold): what protobuf then hands Python is ``bytes``."""
+    assert len(name) == 2
+    data = model.SerializeToString().replace(b"\x02" + name.encode(), b"\x02\xff\xfe")
+    assert isinstance(onnx.ModelProto.FromString(data).graph.input[0].name, bytes)
+    return data
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["check"], ["check", "--mutations"], ["annotations"], ["show"], ["mutate", "--out", "{tmp}/m"], ["compare"]],
+)
+def test_a_model_whose_names_are_not_utf8_is_refused_in_one_line(tmp_path, command):
+    path = tmp_path / "bad.onnx"
+    path.write_bytes(_not_utf8(_relu("xx"), "xx"))
+    args = [a.replace("{tmp}", str(tmp_path)) for a in command]
+    quiet = [] if args[0] == "show" else ["-q"]
+    r = cli(args[0], path, *([path] if args[0] == "compare" else []), *args[1:], *quiet)
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "model.graph.node[0].input[0] is not UTF-8" in lines[0], r.stderr
+
+
+def test_the_api_refuses_a_model_proto_whose_names_are_not_utf8():
+    with pytest.raises(ModelLoadError, match="is not UTF-8"):
+        passcheck.check_model(onnx.ModelProto.FromString(_not_utf8(_relu("xx"), "xx")), ["ort:basic"])
+
+
+def test_a_command_pass_writing_names_that_are_not_utf8_is_a_finding_not_a_crash(tmp_path):
+    script = tmp_path / "rename.py"
+    script.write_text(
+        textwrap.dedent("""
+        import sys
+        data = open(sys.argv[1], "rb").read().replace(b"\\x02xx", b"\\x02\\xff\\xfe")
+        open(sys.argv[2], "wb").write(data)
+    """)
+    )
+    model = tmp_path / "m.onnx"
+    onnx.save(_relu("xx"), model)
+    r = cli("check", model, "-q", "--pass", f"cmd:{sys.executable} {script} {{in}} {{out}}")
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr + r.stdout
+    assert "[rejected]" in r.stdout and "is not UTF-8" in r.stdout, r.stdout
+
+
+def test_a_python_pass_returning_names_that_are_not_utf8_is_a_finding_not_a_crash():
+    def renames(m: onnx.ModelProto) -> onnx.ModelProto:
+        return onnx.ModelProto.FromString(_not_utf8(m, "xx"))
+
+    found = passcheck.testing.check_model_passes(_relu("xx"), [renames])
+    assert [f.kind for f in found] == ["rejected"], found
+    assert "model.graph.node[0].input[0] is not UTF-8" in found[0].message
