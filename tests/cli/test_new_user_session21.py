@@ -82,3 +82,44 @@ def test_a_python_pass_returning_names_that_are_not_utf8_is_a_finding_not_a_cras
     found = passcheck.testing.check_model_passes(_relu("xx"), [renames])
     assert [f.kind for f in found] == ["rejected"], found
     assert "model.graph.node[0].input[0] is not UTF-8" in found[0].message
+
+
+@pytest.fixture(scope="module")
+def stored_report(tmp_path_factory) -> str:
+    """The text of a real ``check --json`` report of a one-Relu model (findings or not, it has cells)."""
+    folder = tmp_path_factory.mktemp("report")
+    onnx.save(_relu(), folder / "m.onnx")
+    r = cli("check", folder / "m.onnx", "-q", "--pass", "ort:basic", "--json", folder / "r.json")
+    assert r.returncode in (0, 1), r.stderr
+    return (folder / "r.json").read_text()
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (lambda full: full[: len(full) // 2], "a JSON document cut short"),
+        (lambda full: "[]", "not a passcheck report"),
+        (lambda full: '{"results": 5}', "'results' is not a list of cells"),
+        (lambda full: '{"results": [{"case": "a"}]}', "results[0] is not a cell record"),
+        (lambda full: '{"results": [7]}', "results[0] is not a cell record"),
+        (lambda full: '{"type": "cell", "case": "a", "findings": [3]}\n', "line 1 is not a cell record"),
+    ],
+)
+@pytest.mark.parametrize("command", ["report", "repro", "attribute"])
+def test_a_report_that_is_cut_short_or_malformed_is_one_line_not_a_traceback(
+    tmp_path, stored_report, text, says, command
+):
+    bad = tmp_path / "r.json"
+    bad.write_text(text(stored_report))
+    r = cli(command, bad, *(["--out", tmp_path / "o"] if command == "repro" else []))
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], r.stderr
+
+
+def test_a_whole_stored_report_still_renders(tmp_path, stored_report):
+    path = tmp_path / "r.json"
+    path.write_text(stored_report)
+    r = cli("report", path)
+    assert r.returncode == 0, r.stderr
+    assert "1 cells" in r.stdout or "2 cells" in r.stdout, r.stdout
