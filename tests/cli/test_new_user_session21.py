@@ -16,6 +16,8 @@ import passcheck.testing
 from passcheck.errors import ModelLoadError
 from tests._inproc import cli
 
+pytest_plugins = ["pytester"]
+
 
 def _relu(name: str = "x") -> onnx.ModelProto:
     return helper.make_model(
@@ -158,3 +160,33 @@ def test_an_interrupted_matrix_marks_its_reports_partial(tmp_path):
     assert r.returncode == 1 and "interrupted" in r.stderr + r.stdout, r.stdout + r.stderr
     merged = cli("merge", out, "--allow-partial", "--out", tmp_path / "merged")
     assert json.loads((tmp_path / "merged" / "report.json").read_text()).get("partial") is True, merged.stderr
+
+
+def test_the_plugin_s_reproduce_line_of_a_time_limit_finding_carries_the_limit(pytester):
+    # was: `--passcheck-timeout 5` gave a timeout finding whose reproduce line, `assert_pass_ok(hang, CASE)`, ran
+    # under the default 300 s limit: another run than the one that failed (a pass taking 100 s passes there)
+    pytester.makepyfile(
+        test_user="""
+        import threading
+
+        import pytest
+
+
+        def hangs(model):
+            threading.Event().wait()
+
+
+        def fails(model):
+            raise ValueError("no")
+
+
+        @pytest.mark.passcheck(cases=["optional-input/conv-relu:common"], passes=[hangs, fails])
+        def test_mine(passcheck_case):
+            passcheck_case.assert_ok()
+        """
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:randomly", "--passcheck-timeout", "3")
+    repro = [line.strip() for line in result.outlines if line.strip().startswith("reproduce:")]
+    assert len(repro) == 2, "\n".join(result.outlines)
+    assert repro[0].endswith("assert_pass_ok(hangs, 'optional-input/conv-relu', timeout=3)\"")
+    assert repro[1].endswith("assert_pass_ok(fails, 'optional-input/conv-relu')\""), repro  # not about the limit
