@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+from pathlib import Path
 
 import onnx
 import pytest
@@ -190,3 +191,51 @@ def test_the_plugin_s_reproduce_line_of_a_time_limit_finding_carries_the_limit(p
     assert len(repro) == 2, "\n".join(result.outlines)
     assert repro[0].endswith("assert_pass_ok(hangs, 'optional-input/conv-relu', timeout=3)\"")
     assert repro[1].endswith("assert_pass_ok(fails, 'optional-input/conv-relu')\""), repro  # not about the limit
+
+
+@pytest.fixture(scope="module")
+def saved_run(tmp_path_factory):
+    """A ``check --save-run`` folder of a one-Relu model under ``ort:basic``: two lines (``input``, the pass)."""
+    folder = tmp_path_factory.mktemp("saved")
+    onnx.save(_relu(), folder / "m.onnx")
+    r = cli("check", folder / "m.onnx", "-q", "--pass", "ort:basic", "--save-run", folder / "run")
+    assert r.returncode == 0, r.stdout + r.stderr
+    text = (folder / "run" / "runs.jsonl").read_text()
+    assert text.count("\n") == 2
+    return folder / "run"
+
+
+def _copy(saved: Path, to: Path, text: str) -> Path:
+    import shutil
+
+    shutil.copytree(saved, to)
+    (to / "runs.jsonl").write_text(text)
+    return to
+
+
+def test_a_saved_run_whose_last_line_was_torn_by_a_kill_is_rejudged_from_the_lines_before_it(tmp_path, saved_run):
+    # was: the torn last line refused the whole folder, losing every group saved before the kill
+    whole = (saved_run / "runs.jsonl").read_text()
+    first = whole.index("\n") + 1
+    torn = _copy(saved_run, tmp_path / "torn", whole[: first + 200])
+    r = cli("report", "--rejudge", torn)
+    assert r.returncode == 0 and "1 cells" in r.stdout, r.stdout + r.stderr
+    again = cli("check", saved_run.parent / "m.onnx", "-q", "--pass", "ort:basic", "--save-run", torn)
+    assert again.returncode == 0, again.stderr
+    r = cli("report", "--rejudge", torn)  # the next run's records are whole, after the torn line
+    assert r.returncode == 0 and "3 cells" in r.stdout, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (lambda whole: whole[:200], "no whole saved run: line 1 was torn"),
+        (lambda whole: whole + "[1, 2]\n", "line 3 is not a saved run: not a JSON object"),
+    ],
+)
+def test_a_saved_run_with_nothing_whole_or_a_line_that_is_no_object_is_one_line(tmp_path, saved_run, text, says):
+    bad = _copy(saved_run, tmp_path / "bad", text((saved_run / "runs.jsonl").read_text()))
+    r = cli("report", "--rejudge", bad)
+    assert r.returncode == 2, r.stdout + r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], r.stderr
