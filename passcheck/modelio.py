@@ -140,28 +140,39 @@ def require_utf8(model: onnx.ModelProto, where: str) -> None:
         )
 
 
-def _repeated(field) -> bool:
-    """Whether a protobuf field is repeated (``is_repeated`` from protobuf 5.29, ``label`` before)."""
-    from google.protobuf.descriptor import FieldDescriptor
+#: Protobuf field full name → ("string" | "message" | "", repeated): what :func:`non_utf8_field` reads.
+_FIELD_KINDS: dict[str, tuple[str, bool]] = {}
 
-    flag = getattr(field, "is_repeated", None)
-    return bool(flag) if flag is not None else field.label == FieldDescriptor.LABEL_REPEATED
+
+def _field_kind(field) -> tuple[str, bool]:
+    """``field``'s entry of :data:`_FIELD_KINDS` (``is_repeated`` from protobuf 5.29, ``label`` before;
+    a map's entries are left to protobuf: onnx.proto has no map fields)."""
+    kind = _FIELD_KINDS.get(field.full_name)
+    if kind is None:
+        from google.protobuf.descriptor import FieldDescriptor
+
+        flag = getattr(field, "is_repeated", None)
+        repeated = bool(flag) if flag is not None else field.label == FieldDescriptor.LABEL_REPEATED
+        if field.type == FieldDescriptor.TYPE_STRING:
+            kind = ("string", repeated)
+        elif field.type == FieldDescriptor.TYPE_MESSAGE and not field.message_type.GetOptions().map_entry:
+            kind = ("message", repeated)
+        else:
+            kind = ("", repeated)
+        _FIELD_KINDS[field.full_name] = kind
+    return kind
 
 
 def non_utf8_field(message, path: str = "model") -> tuple[str, bytes] | None:
     """The path (``model.graph.node[0].input[0]``) and bytes of the first string field of
     ``message`` that is not UTF-8 (Python's protobuf gives those as ``bytes``), or None."""
-    from google.protobuf.descriptor import FieldDescriptor
-
     for field, value in message.ListFields():
-        repeated = _repeated(field)
-        if field.type == FieldDescriptor.TYPE_STRING:
+        kind, repeated = _field_kind(field)
+        if kind == "string":
             for i, v in enumerate(value if repeated else (value,)):
                 if isinstance(v, bytes):
                     return f"{path}.{field.name}" + (f"[{i}]" if repeated else ""), v
-        elif field.type == FieldDescriptor.TYPE_MESSAGE:
-            if field.message_type.GetOptions().map_entry:
-                continue  # onnx.proto has no map fields; a map's string keys are left to protobuf
+        elif kind == "message":
             for i, v in enumerate(value if repeated else (value,)):
                 if (bad := non_utf8_field(v, f"{path}.{field.name}" + (f"[{i}]" if repeated else ""))) is not None:
                     return bad
