@@ -30,21 +30,30 @@ def load_model(path: str | Path) -> onnx.ModelProto:
         ModelLoadError: missing, empty or unparsable file, not a ModelProto, or external data
             that is missing or points outside the model's folder.
     """
-    import onnx
-
     p = Path(path)
     if not p.exists():
         raise ModelLoadError(f"{p}: no such file")
     if p.is_dir():
         raise ModelLoadError(f"{p}: is a folder; give the path of a .onnx model file")
     data = read_input(p)
-    model = model_from_bytes(data, str(p))
+    return with_external_data(model_from_bytes(data, str(p)), p)
+
+
+def with_external_data(model: onnx.ModelProto, path: Path) -> onnx.ModelProto:
+    """``model``, read from the file ``path``, with the external data of its tensors (ONNX IR spec,
+    "External tensor data") loaded into it from ``path``'s folder, only from inside that folder.
+
+    Raises:
+        ModelLoadError: a data file missing, unreadable, or outside the model's folder.
+    """
+    import onnx
+
     if _uses_external_data(model):
-        _check_external_paths(model, p)
+        _check_external_paths(model, path)
         try:
-            onnx.load_external_data_for_model(model, str(p.parent))
+            onnx.load_external_data_for_model(model, str(path.parent))
         except Exception as exc:  # noqa: BLE001
-            raise ModelLoadError(f"{p}: external data could not be read: {exc}") from None
+            raise ModelLoadError(f"{path}: external data could not be read: {exc}") from None
     return model
 
 

@@ -239,3 +239,38 @@ def test_a_saved_run_with_nothing_whole_or_a_line_that_is_no_object_is_one_line(
     assert r.returncode == 2, r.stdout + r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and says in lines[0], r.stderr
+
+
+@pytest.mark.parametrize("keep_data", [True, False])
+def test_a_command_pass_writing_its_output_with_external_data_is_judged_on_that_data(tmp_path, keep_data):
+    # was: the output's external data file, written beside {out} as the IR spec allows, was never read: the
+    # checker rejected the output ("should be stored in out.data, but it is not regular file") and it failed to
+    # run, an invalid-model finding on a pass that did nothing wrong
+    import numpy as np
+    from onnx import numpy_helper
+
+    model = helper.make_model(
+        helper.make_graph(
+            [helper.make_node("Add", ["x", "w"], ["y"])],
+            "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 64])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 64])],
+            [numpy_helper.from_array(np.arange(64, dtype=np.float32).reshape(1, 64), "w")],
+        ),
+        opset_imports=[helper.make_opsetid("", 17)],
+    )
+    onnx.save(model, tmp_path / "m.onnx")
+    script = tmp_path / "external.py"
+    script.write_text(
+        "import os, sys, onnx\n"
+        "onnx.save(onnx.load(sys.argv[1]), sys.argv[2], save_as_external_data=True, location='out.data',"
+        " size_threshold=0)\n"
+        + ("" if keep_data else "os.remove(os.path.join(os.path.dirname(sys.argv[2]), 'out.data'))\n")
+    )
+    r = cli("check", tmp_path / "m.onnx", "-q", "--pass", f"cmd:{sys.executable} {script} {{in}} {{out}}")
+    if keep_data:
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "0 unexpected findings" in r.stdout, r.stdout
+    else:  # the command's output names a file it did not write: its fault, a finding
+        assert r.returncode == 1 and "Traceback" not in r.stdout + r.stderr, r.stdout + r.stderr
+        assert "[rejected]" in r.stdout and "external data file 'out.data' is missing" in r.stdout, r.stdout
