@@ -208,7 +208,7 @@ def check_model(
 
     from passcheck.engine import Subject
     from passcheck.errors import ModelLoadError
-    from passcheck.modelio import command_path, load_model, require_outputs
+    from passcheck.modelio import command_path, load_model, require_outputs, require_utf8
     from passcheck.runtime import default_bindings
     from passcheck.session import Session
 
@@ -224,7 +224,9 @@ def check_model(
         raise ModelLoadError(
             f"model: expected an onnx.ModelProto or the path of a .onnx file, got {type(model).__name__}"
         )
-    require_outputs(model, str(repro_path or name or model.graph.name or "model"))
+    where = str(repro_path or name or model.graph.name or "model")
+    require_outputs(model, where)
+    require_utf8(model, where)
     name = name or model.graph.name or "model"
     passes = list(dict.fromkeys(passes))  # a pass given twice runs (and counts) once
     require_available(passes)

@@ -30,21 +30,30 @@ def load_model(path: str | Path) -> onnx.ModelProto:
         ModelLoadError: missing, empty or unparsable file, not a ModelProto, or external data
             that is missing or points outside the model's folder.
     """
-    import onnx
-
     p = Path(path)
     if not p.exists():
         raise ModelLoadError(f"{p}: no such file")
     if p.is_dir():
         raise ModelLoadError(f"{p}: is a folder; give the path of a .onnx model file")
     data = read_input(p)
-    model = model_from_bytes(data, str(p))
+    return with_external_data(model_from_bytes(data, str(p)), p)
+
+
+def with_external_data(model: onnx.ModelProto, path: Path) -> onnx.ModelProto:
+    """``model``, read from the file ``path``, with the external data of its tensors (ONNX IR spec,
+    "External tensor data") loaded into it from ``path``'s folder, only from inside that folder.
+
+    Raises:
+        ModelLoadError: a data file missing, unreadable, or outside the model's folder.
+    """
+    import onnx
+
     if _uses_external_data(model):
-        _check_external_paths(model, p)
+        _check_external_paths(model, path)
         try:
-            onnx.load_external_data_for_model(model, str(p.parent))
+            onnx.load_external_data_for_model(model, str(path.parent))
         except Exception as exc:  # noqa: BLE001
-            raise ModelLoadError(f"{p}: external data could not be read: {exc}") from None
+            raise ModelLoadError(f"{path}: external data could not be read: {exc}") from None
     return model
 
 
@@ -118,7 +127,65 @@ def model_from_bytes(data: bytes, where: str = "<bytes>") -> onnx.ModelProto:
         )
     if not model.graph.node and not model.graph.output:
         raise ModelLoadError(f"{where}: the model's graph is empty (no nodes, no outputs)")
+    require_utf8(model, where)
     return model
+
+
+def require_utf8(model: onnx.ModelProto, where: str) -> None:
+    """Refuse a model with a string field (a name, domain, doc string …) that is not UTF-8.
+
+    The protobuf language defines ``string`` as UTF-8 text; onnx.proto's names are strings.
+    Python's protobuf hands such a field over as ``bytes``, which onnxruntime's Python API
+    cannot decode, so no run of the model could be observed.
+
+    Raises:
+        ModelLoadError: the first such field, by its path in the model.
+    """
+    if (bad := non_utf8_field(model)) is not None:
+        path, raw = bad
+        raise ModelLoadError(
+            f"{where}: {path} is not UTF-8 text ({raw[:40]!r}); protobuf string fields (names, domains, "
+            f"doc strings) must be UTF-8 and onnxruntime cannot read them otherwise; rename it"
+        )
+
+
+#: Protobuf field full name → ("string" | "message" | "", repeated): what :func:`non_utf8_field` reads.
+_FIELD_KINDS: dict[str, tuple[str, bool]] = {}
+
+
+def _field_kind(field) -> tuple[str, bool]:
+    """``field``'s entry of :data:`_FIELD_KINDS` (``is_repeated`` from protobuf 5.29, ``label`` before;
+    a map's entries are left to protobuf: onnx.proto has no map fields)."""
+    kind = _FIELD_KINDS.get(field.full_name)
+    if kind is None:
+        from google.protobuf.descriptor import FieldDescriptor
+
+        flag = getattr(field, "is_repeated", None)
+        repeated = bool(flag) if flag is not None else field.label == FieldDescriptor.LABEL_REPEATED
+        if field.type == FieldDescriptor.TYPE_STRING:
+            kind = ("string", repeated)
+        elif field.type == FieldDescriptor.TYPE_MESSAGE and not field.message_type.GetOptions().map_entry:
+            kind = ("message", repeated)
+        else:
+            kind = ("", repeated)
+        _FIELD_KINDS[field.full_name] = kind
+    return kind
+
+
+def non_utf8_field(message, path: str = "model") -> tuple[str, bytes] | None:
+    """The path (``model.graph.node[0].input[0]``) and bytes of the first string field of
+    ``message`` that is not UTF-8 (Python's protobuf gives those as ``bytes``), or None."""
+    for field, value in message.ListFields():
+        kind, repeated = _field_kind(field)
+        if kind == "string":
+            for i, v in enumerate(value if repeated else (value,)):
+                if isinstance(v, bytes):
+                    return f"{path}.{field.name}" + (f"[{i}]" if repeated else ""), v
+        elif kind == "message":
+            for i, v in enumerate(value if repeated else (value,)):
+                if (bad := non_utf8_field(v, f"{path}.{field.name}" + (f"[{i}]" if repeated else ""))) is not None:
+                    return bad
+    return None
 
 
 def _other_message(data: bytes) -> str | None:

@@ -119,6 +119,8 @@ class Recorder:
         try:
             (self.folder / "models").mkdir(parents=True, exist_ok=True)
             self._out = open(self.folder / LINES, "a", encoding="utf-8")
+            if self._out.tell() and not (self.folder / LINES).read_bytes().endswith(b"\n"):
+                self._out.write("\n")  # end a line torn by a kill, so this run's records stay whole
             known = {**_environments(self.folder), env: environment()}
             (self.folder / f".{ENVIRONMENTS}").write_text(json.dumps(known), encoding="utf-8")
             (self.folder / f".{ENVIRONMENTS}").replace(self.folder / ENVIRONMENTS)
@@ -202,7 +204,8 @@ def _expectation_json(e) -> dict[str, Any]:
 
 
 def load(path: str | Path) -> Iterator[Judged]:
-    """The judged groups saved in ``path`` (a ``--save-run`` folder, or its ``runs.jsonl``).
+    """The judged groups saved in ``path`` (a ``--save-run`` folder, or its ``runs.jsonl``); a last
+    line torn by a kill while it was written is left out, the other groups kept.
 
     Raises:
         PasscheckError: nothing saved there, or a line or model that cannot be read.
@@ -234,12 +237,19 @@ def load(path: str | Path) -> Iterator[Judged]:
     def run(d) -> RunResult:
         return RunResult(_values(d["outputs"]), _values(d["observed"]), d["error"], dict(d.get("unobservable") or {}))
 
+    torn, whole = 0, 0
     with open(lines, encoding="utf-8") as f:
         for n, text in enumerate(f, 1):
             if not text.strip():
                 continue
             try:
                 g = json.loads(text)
+            except ValueError:
+                torn = n  # a line torn by a kill while it was written (ended by the next run's Saver): the rest stands
+                continue
+            try:
+                if not isinstance(g, dict):
+                    raise TypeError("not a JSON object")
                 if g.get("format") != FORMAT:
                     raise ValueError(f"format {g.get('format')!r}, this passcheck reads {FORMAT}")
                 runs = []
@@ -279,6 +289,7 @@ def load(path: str | Path) -> Iterator[Judged]:
                 ]
             except (ValueError, KeyError, TypeError) as exc:
                 raise PasscheckError(f"--rejudge {lines}: line {n} is not a saved run: {exc}") from None
+            whole += 1
             yield Judged(
                 Cells(runs, g["kind"], expect, frozenset(g["parity"]), g["feeds_given"]),
                 g["hashes"],
@@ -288,6 +299,10 @@ def load(path: str | Path) -> Iterator[Judged]:
                 g.get("form_repro", {}),
                 g.get("timeout"),
             )
+    if torn and not whole:
+        raise PasscheckError(
+            f"--rejudge {lines}: no whole saved run: line {torn} was torn while it was written (the run was killed)"
+        )
 
 
 def _environments(folder: Path) -> dict[str, dict[str, Any]]:

@@ -194,9 +194,11 @@ def run_pass(
         subject = Subject.from_case(case, tool_version("onnx"))
         subject.unknown_dim_param = unknown_dim_param
         cells = s.evaluate(subject, [pid], check_input=False, required=[pid])  # named: a form it skips is unchecked
-    repro = _python_repro(pass_, case.id)
-    if repro:
-        for f in (f for c in cells for f in c.findings):
+    limit = timeout if timeout is not None else getattr(executor, "timeout", None)  # the plugin's executor's
+    for c in cells:
+        # a finding about the time limit reproduces under that limit (as the CLI's --timeout)
+        repro = _python_repro(pass_, case.id, limit if c.status == "timeout" else None)
+        for f in c.findings if repro else ():
             f.repro = repro
     return cells
 
@@ -384,16 +386,18 @@ def format_findings(findings: Sequence[Finding], title: str = "") -> str:
     return "\n".join(lines)
 
 
-def _python_repro(pass_: PassLike, case_id: str) -> str:
-    """A one-line command re-running a user pass importable by name; '' when it is not."""
+def _python_repro(pass_: PassLike, case_id: str, timeout: float | None = None) -> str:
+    """A one-line command re-running a user pass importable by name (with ``timeout``, the limit a
+    finding about it needs); '' when it is not."""
     if isinstance(pass_, str) or getattr(pass_, "id", None):
         return ""
     target = pass_ if hasattr(pass_, "__qualname__") else type(pass_)
+    limit = f", timeout={timeout:g}" if timeout else ""
     mod, name = getattr(target, "__module__", ""), target.__qualname__
     if not mod or mod == "__main__" or "<" in name:
-        return f"from passcheck.testing import assert_pass_ok; assert_pass_ok(<your {name}>, '{case_id}')"
+        return f"from passcheck.testing import assert_pass_ok; assert_pass_ok(<your {name}>, '{case_id}'{limit})"
     call = name if target is pass_ else f"{name}()"
     return (
         f'python -c "from passcheck.testing import assert_pass_ok; from {mod} import {name.split(".")[0]}; '
-        f"assert_pass_ok({call}, '{case_id}')\""
+        f"assert_pass_ok({call}, '{case_id}'{limit})\""
     )

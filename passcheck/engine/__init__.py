@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from passcheck.engine.environment import _precondition, _runnable_here, _within_environment
 from passcheck.engine.subject import Subject
 from passcheck.errors import PasscheckError
-from passcheck.modelio import model_hash
+from passcheck.modelio import model_hash, non_utf8_field
 from passcheck.oracles import FormRun, registry, validity
 from passcheck.oracles._contract import INPUT as INPUT_CELLS
 from passcheck.oracles._contract import PASS, Cells
@@ -357,7 +357,17 @@ def _batched(
 
 def _runnable_output(adapter: PassAdapter, outcome: PassOutcome) -> PassOutcome:
     """``outcome``, or ``unavailable`` when its output cannot be run by this onnxruntime (e.g. a
-    converter's output at a newer opset)."""
+    converter's output at a newer opset), or ``crashed`` when it is no model anything can read (a
+    string field that is not UTF-8: :func:`~passcheck.modelio.require_utf8`)."""
+    if outcome.ok and (bad := non_utf8_field(outcome.model)) is not None:
+        return PassOutcome(
+            adapter.id,
+            "crashed",
+            error=f"its output is not a readable model: {bad[0]} is not UTF-8 text ({bad[1][:40]!r}), "
+            "which protobuf requires of a string field",
+            versions=outcome.versions,
+            seconds=outcome.seconds,
+        )
     if outcome.ok and (late := beyond_onnxruntime(outcome.model)):
         return PassOutcome(
             adapter.id,

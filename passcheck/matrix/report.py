@@ -232,17 +232,24 @@ def write_all(
     out: Path, cells: Sequence[CellResult], environments: dict[str, Any], meta: dict[str, Any]
 ) -> dict[str, Any]:
     """Write ``report.json`` (canonical), ``report.xml`` (JUnit), ``report.md`` in ``out``;
-    returns the environments in plan order."""
+    returns the environments in plan order. ``meta["partial"]`` (an interrupted run, a partial
+    merge: why the cells are not the whole plan) marks each as partial: ``"partial": true`` in JSON
+    (what ``passcheck report`` reads), a failing ``interrupted`` testcase in JUnit, a note in Markdown."""
     from passcheck.matrix import verdict
     from passcheck.report import junit, write_report
     from passcheck.report.json_report import atomic_write
 
     order = [e["id"] for e in meta.get("environments", [])]
     envs = {e: environments.get(e, {}) for e in env_order(cells, order)}
+    partial = str(meta.get("partial") or "")
     write_report(
-        out / "report.json", cells, envs, matrix={**meta, "differences": [d.to_json() for d in differences(cells)]}
+        out / "report.json",
+        cells,
+        envs,
+        **({"partial": True} if partial else {}),
+        matrix={**meta, "differences": [d.to_json() for d in differences(cells)]},
     )
-    junit.write_junit(out / "report.xml", cells, suite="passcheck-matrix", environments=envs)
+    junit.write_junit(out / "report.xml", cells, suite="passcheck-matrix", partial=partial, environments=envs)
     atomic_write(out / "report.md", render_markdown(cells, envs, notes=verdict.notes(meta)))
     return envs
 

@@ -35,6 +35,7 @@ from passcheck.matrix.launch import Recorder, _Log, tmp_env
 from passcheck.progress import Progress
 from passcheck.records import CellResult
 from passcheck.report.json_report import read_report
+from passcheck.report.partial import PARTIAL
 
 RESULTS = "results.jsonl"
 
@@ -162,15 +163,18 @@ def _run(opts: Options, children: Children, tmp: Path) -> Outcome:
     return Outcome(cells, envs, planned, timings)
 
 
-def finish(out: Path, baseline: Path | None = None) -> tuple[list[CellResult], dict[str, Any]]:
+def finish(out: Path, baseline: Path | None = None, partial: str = "") -> tuple[list[CellResult], dict[str, Any]]:
     """Write report.json / report.xml / report.md from ``out/results.jsonl`` (last record of a
-    cell wins), ``baseline`` applied; returns the cells and environments."""
+    cell wins), ``baseline`` applied, each marked partial when ``partial`` says why the run is not
+    whole; returns the cells and environments."""
     from passcheck.matrix import report, verdict
 
     path = out / RESULTS
     cells, envs = read_report(path) if path.exists() else ([], {})
     cells = list({c.key: c for c in cells}.values())
     meta = _read_json(out / "plan.json") or {}
+    if partial:
+        meta["partial"] = partial
     if baseline is not None:
         meta["baseline"] = verdict.apply_baseline(cells, baseline, [e["id"] for e in meta.get("environments", [])])
     envs = report.write_all(out, cells, envs, meta)
@@ -181,7 +185,9 @@ def finish_interrupted(out: Path, baseline: Path | None = None) -> None:
     """After an interrupt: every result that arrived is already in ``out/results.jsonl`` (flushed
     per record); the reports are written from it when that is quick (:data:`INTERRUPT_REPORT_BYTES`),
     else an earlier run's reports are removed and a line on stderr says where the results are
-    (``--resume`` continues and writes the reports; ``passcheck merge`` reads results.jsonl)."""
+    (``--resume`` continues and writes the reports; ``passcheck merge`` reads results.jsonl). Written
+    reports are marked partial (:data:`~passcheck.report.partial.PARTIAL`): the cells not reached are
+    not in them."""
     path = out / RESULTS
     if path.is_file() and path.stat().st_size > INTERRUPT_REPORT_BYTES:
         for name in ("report.json", "report.xml", "report.md"):
@@ -192,7 +198,7 @@ def finish_interrupted(out: Path, baseline: Path | None = None) -> None:
             file=sys.stderr,
         )
         return
-    finish(out, baseline)
+    finish(out, baseline, partial=PARTIAL)
 
 
 def _models(opts: Options, children: Children, tmp: Path) -> list[plan.ModelCase]:

@@ -79,7 +79,7 @@ class CommandAdapter(PassAdapter):
         import onnx  # noqa: F401 - the output is parsed below
 
         from passcheck.errors import ModelLoadError
-        from passcheck.modelio import model_from_bytes
+        from passcheck.modelio import model_from_bytes, with_external_data
 
         src, dst = Path(workdir) / "in.onnx", Path(workdir) / "out.onnx"
         given = model.SerializeToString()
@@ -125,7 +125,7 @@ class CommandAdapter(PassAdapter):
         if not dst.is_file():
             raise RuntimeError(f"command exited 0 but wrote no {{out}} file{said}")
         try:
-            return model_from_bytes(dst.read_bytes(), "the command's {out} file")
+            return with_external_data(model_from_bytes(dst.read_bytes(), "the command's {out} file"), dst)
         except ModelLoadError as exc:
             raise RuntimeError(f"command exited 0 but its output is not a model: {exc}") from None
 

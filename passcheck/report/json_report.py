@@ -81,7 +81,8 @@ def read_report(path: str | Path) -> tuple[list[CellResult], dict[str, Any]]:
     """Read a report (JSON document) or a stream (JSON lines); torn last lines are ignored.
 
     Raises:
-        PasscheckError: the file is missing or is neither shape.
+        PasscheckError: the file is missing, is neither shape (a JSON document cut short included),
+            or holds a record that is not a cell as :meth:`CellResult.to_json` writes it.
     """
     p = Path(path)
     try:
@@ -90,26 +91,51 @@ def read_report(path: str | Path) -> tuple[list[CellResult], dict[str, Any]]:
         raise PasscheckError(f"{p}: cannot read report: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise PasscheckError(f"{p}: not a passcheck report (not text)") from None
+    broken = None
     try:
         doc = json.loads(text)
-        if isinstance(doc, dict) and "results" in doc:
-            return [CellResult.from_json(r) for r in doc["results"]], doc.get("environments", {})
-    except json.JSONDecodeError:
-        pass
+    except json.JSONDecodeError as exc:
+        doc, broken = None, exc
+    if isinstance(doc, dict) and "results" in doc:
+        results, envs = doc["results"], doc.get("environments", {})
+        if not isinstance(results, list) or not isinstance(envs, dict):
+            raise PasscheckError(f"{p}: not a passcheck report ('results' is not a list of cells)")
+        return [_cell(r, p, f"results[{i}]") for i, r in enumerate(results)], envs
     cells, envs = {}, {}
-    for line in text.splitlines():
+    for number, line in enumerate(text.splitlines(), 1):
         try:
             rec = json.loads(line)
         except json.JSONDecodeError:
             continue  # a line torn by a kill
+        if not isinstance(rec, dict):
+            continue  # a line of a JSON document cut short
         if rec.get("type") == "cell":
-            cell = CellResult.from_json(rec)
+            cell = _cell(rec, p, f"line {number}")
             cells[cell.key] = cell  # the last record of a cell wins, as in read_stream
-        elif rec.get("type") == "environment":
-            envs[rec["id"]] = {**rec["versions"], **({"error": rec["error"]} if rec.get("error") else {})}
+        elif rec.get("type") == "environment" and isinstance(rec.get("versions"), dict):
+            envs[str(rec.get("id"))] = {**rec["versions"], **({"error": rec["error"]} if rec.get("error") else {})}
     if not cells and not envs and text.strip():
+        if broken is not None and text.lstrip().startswith("{") and text.count("\n") > 1:
+            raise PasscheckError(
+                f"{p}: not a passcheck report: a JSON document cut short ({broken.msg} at line {broken.lineno}); "
+                "the file was truncated, write it again"
+            )
         raise PasscheckError(f"{p}: not a passcheck report (JSON or JSON lines)")
     return list(cells.values()), envs
+
+
+def _cell(record: Any, path: Path, where: str) -> CellResult:
+    """``record`` read as a cell.
+
+    Raises:
+        PasscheckError: it is not a JSON object with a cell's fields (``case``, ``form``, ``pass_id``, ``status``).
+    """
+    try:
+        if not isinstance(record, dict) or not isinstance(record.get("findings", []), list):
+            raise TypeError("not a JSON object with a list of findings")
+        return CellResult.from_json(record)
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise PasscheckError(f"{path}: not a passcheck report: {where} is not a cell record ({exc})") from None
 
 
 def is_partial(path: str | Path) -> bool:
