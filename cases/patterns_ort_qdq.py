@@ -31,8 +31,11 @@ CONSTS = {
     "zy8": np.array(0, dtype=I8),
     "sw": np.array(0.01),
     "zw": np.array(0, dtype=I8),
-    "wq": R.integers(-100, 100, (3, 2, 3, 3)).astype(I8),
-    "mq": R.integers(-100, 100, (8, 4)).astype(I8),
+    # Weights within 7 bits ([-64, 63]): onnxruntime's x86 u8s8 kernels without VNNI add two products of a
+    # uint8 and an int8 in a saturating int16 (its quantization docs' reduce_range advice), so wider weights
+    # give results that depend on the CPU. Drawn in [-100, 100) and scaled, the stream of R is unchanged.
+    "wq": (R.integers(-100, 100, (3, 2, 3, 3)) * 64 // 100).astype(I8),
+    "mq": (R.integers(-100, 100, (8, 4)) * 64 // 100).astype(I8),
     "cb": R.standard_normal(3),
     "s2": np.array(0.04),
     "z2": np.array(128, dtype=U8),
