@@ -92,6 +92,7 @@ MODULES = (
     "passcheck.mutations.optional_defaults",
     "passcheck.mutations.prose_defaults",
     "passcheck.mutations.axes_presence",
+    "passcheck.mutations.shared_initializers",
 )
 
 
