@@ -137,7 +137,8 @@ IR_ROWS: tuple[Gap, ...] = (
         "IR.md §Nodes (inputs are value names; one name may fill several slots)",
         "gap",
         "a node may read one value in two slots (Mul(x, x), Concat(a, a)) or an equal copy in the second; "
-        "neutral-remove merges a copy made by Identity, nothing writes the copy",
+        "duplicate-shared-initializer writes the copy of an initializer, nothing yet that of a node output "
+        "(duplicate-shared-node copies per reading node, not per slot)",
     ),
     Gap(
         "sequence-position-sign",
