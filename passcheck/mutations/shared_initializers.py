@@ -80,10 +80,14 @@ def merge(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[s
     removed initializers' names."""
     g = model.graph
     movable = _movable(model)
+    # values are read only where two movable initializers share element type and dims
+    shapes: dict[tuple, int] = {}
+    for t in movable.values():
+        shapes[t.data_type, tuple(t.dims)] = shapes.get((t.data_type, tuple(t.dims)), 0) + 1
     first: dict[tuple, str] = {}
     rename: dict[str, str] = {}
     for t in g.initializer:
-        if t.name not in movable:
+        if t.name not in movable or shapes[t.data_type, tuple(t.dims)] < 2:
             continue
         key = _content_key(t)
         if key not in first:
