@@ -138,15 +138,17 @@ def test_planted_pass_missing_one_spelling_is_found(tmp_path, pass_id, rewrite, 
 
 
 def test_resume_continues_without_redoing_items_and_matches_an_uninterrupted_run(tmp_path):
-    first = _hunt(tmp_path / "a", "--pass", "planted:negative-axes", budget="5items", seed=3)
+    # --resume on an empty --out starts the hunt and says so (one command line for every run of a CI job)
+    first = _hunt(tmp_path / "a", "--pass", "planted:negative-axes", "--resume", budget="5items", seed=3)
     assert first.returncode in (0, 1), first.stderr
+    assert "--resume: no hunt state in" in first.stderr, first.stderr
     before = [(i["base"], i["form"], i["pass"]) for i in _state(tmp_path / "a")["items"]]
     assert len(before) == 5
     again = _hunt(tmp_path / "a", "--pass", "planted:negative-axes", "--resume", budget="5items", seed=3)
     assert again.returncode in (0, 1), again.stderr
     after = [(i["base"], i["form"], i["pass"]) for i in _state(tmp_path / "a")["items"]]
     assert after[:5] == before and len(after) == 10 and len(set(after)) == 10
-    assert "5 items this run (10 in all" in again.stderr
+    assert "5 items this run (10 in all" in again.stderr and "no hunt state" not in again.stderr
     whole = _hunt(tmp_path / "b", "--pass", "planted:negative-axes", budget="10items", seed=3)
     assert whole.returncode in (0, 1), whole.stderr
     assert [(i["base"], i["form"], i["pass"]) for i in _state(tmp_path / "b")["items"]] == after
