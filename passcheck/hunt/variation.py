@@ -384,7 +384,7 @@ def _elem_candidates(model, shapes) -> Iterator[tuple[str, str]]:
 
     whole = _groups(model, shapes)
     before = _value_types(model, shapes)
-    kinds = [(g, sites(g), {k: to for k, to in ELEM_KINDS.items() if k not in SPLIT_KINDS}) for g in [whole]]
+    kinds = [(whole, sites(whole), {k: to for k, to in ELEM_KINDS.items() if k not in SPLIT_KINDS})]
     if whole.whole:
         split = _groups(model, shapes, split=True)
         kinds.append((split, parts(split, whole), SPLIT_KINDS))
