@@ -27,12 +27,18 @@ Moving rewrites the group's annotations, initializers, Constant / ConstantOfShap
 ``to``/``dtype`` attribute of a node writing into it. Constant values are cast *sensibly*
 (:func:`cast_values`): to an integer type rounded and clipped to a small range, so a neighbour computes on
 values like its synthesized feeds (:func:`passcheck.runtime.feeds.synthesize`: integers in [0, 4)).
+
+*Split* groups (``Groups(..., split=True)``) read a constant (IR.md: an initializer no graph input overrides,
+or a Constant's output) that several nodes read as one value per reader (:class:`Copy`), so groups join
+through computed values only: a scale initializer read by a QuantizeLinear-19 (``T1``: x, y_scale) and a
+DequantizeLinear-19 (``T2``: x_scale, y) no longer ties the two type variables together. Moving a split
+group gives each of its readers its own copy of the constant (:func:`.elem_split.move`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     import numpy as np
@@ -75,29 +81,67 @@ def cast_values(arr: np.ndarray, to: int) -> np.ndarray:
     return np.array(arr, dtype=np_type, order="C")  # ascontiguousarray would make a scalar 1-D
 
 
+class Copy(NamedTuple):
+    """A split group's member for shared constant ``value`` as the node at index ``node`` of the main graph
+    reads it (module docs)."""
+
+    value: str
+    node: int
+
+
+#: A group member: a value name, or a reader's copy of a shared constant.
+Member = str | Copy
+
+
+def name_of(member: Member) -> str:
+    """The value name ``member`` stands for."""
+    return member.value if isinstance(member, Copy) else member
+
+
+def shared_constants(model: onnx.ModelProto) -> frozenset[str]:
+    """The main graph's constants (an initializer no graph input overrides, a Constant's output) that two or more
+    nodes read and that are no graph output."""
+    from passcheck.hunt.graph_values import constants
+
+    outputs = {v.name for v in model.graph.output}
+    reads: dict[str, set[int]] = {}
+    for i, node in enumerate(model.graph.node):
+        for v in node.input:
+            reads.setdefault(v, set()).add(i)
+    return frozenset(v for v in constants(model) if len(reads.get(v, ())) > 1 and v not in outputs)
+
+
 class Groups:
     """The type-constraint groups of ``model``'s main graph (see module docs). ``types``: value name →
-    elem_type (0 unknown), from :func:`passcheck.hunt.variation._inferred`."""
+    elem_type (0 unknown), from :func:`passcheck.hunt.variation._inferred`; ``split``: a constant several
+    nodes read is one :class:`Copy` per reader (module docs)."""
 
-    def __init__(self, model: onnx.ModelProto, types: dict[str, int], schema_of):
+    def __init__(self, model: onnx.ModelProto, types: dict[str, int], schema_of, split: bool = False):
         self.model, self.types = model, types
-        self.parent: dict[str, str] = {}
-        self.pinned: set[str] = set()
-        #: per node index: type variable → its values.
-        self.bound: list[dict[str, list[str]]] = []
+        self.parent: dict[Member, Member] = {}
+        self.pinned: set[Member] = set()
+        #: per node index: type variable → its members.
+        self.bound: list[dict[str, list[Member]]] = []
         self.schemas = []
+        #: split: the shared constants (:func:`shared_constants`); each reader reads its own :class:`Copy`.
+        self.shared = shared_constants(model) if split else frozenset()
+        #: shared constant → every reader's copy (pinned ones too).
+        self.copies: dict[str, set[Copy]] = {}
         subgraphs = any(a.type in (5, 10) for n in model.graph.node for a in n.attribute)  # GRAPH, GRAPHS
         self.whole = not subgraphs and not model.functions
-        for node in model.graph.node:
+        for index, node in enumerate(model.graph.node):
             schema = schema_of(node) if node.domain in ("", "ai.onnx") else None
             self.schemas.append(schema)
-            vars_: dict[str, list[str]] = {}
+            vars_: dict[str, list[Member]] = {}
             self.bound.append(vars_)
+            ins = [self.member(v, index) for v in node.input]
+            if node.op_type == "Constant" and set(node.output) & self.shared:
+                continue  # its readers read copies: the Constant itself joins no group
             if schema is None:
-                self.pinned.update(v for v in [*node.input, *node.output] if v)
+                self.pinned.update(v for v in [*ins, *node.output] if v)
                 continue
             names = {c.type_param_str for c in schema.type_constraints}
-            for values, formals in ((node.input, schema.inputs), (node.output, schema.outputs)):
+            for values, formals in ((ins, schema.inputs), (list(node.output), schema.outputs)):
                 for i, v in enumerate(values):
                     if not v:
                         continue
@@ -113,30 +157,39 @@ class Groups:
                 for v in vs[1:]:
                     self._union(vs[0], v)
 
-    def _find(self, v: str) -> str:
+    def member(self, value: str, node: int) -> Member:
+        """What node index ``node`` reads for input ``value``: its :class:`Copy` of a shared constant, else
+        ``value``."""
+        if value not in self.shared:
+            return value
+        copy = Copy(value, node)
+        self.copies.setdefault(value, set()).add(copy)
+        return copy
+
+    def _find(self, v: Member) -> Member:
         self.parent.setdefault(v, v)
         while self.parent[v] != v:
             self.parent[v] = self.parent[self.parent[v]]
             v = self.parent[v]
         return v
 
-    def _union(self, a: str, b: str) -> None:
+    def _union(self, a: Member, b: Member) -> None:
         self.parent[self._find(a)] = self._find(b)
 
-    def all(self) -> list[frozenset[str]]:
-        """Every group (values bound to a type variable), sorted by its smallest name."""
-        out: dict[str, set[str]] = {}
+    def all(self) -> list[frozenset[Member]]:
+        """Every group (members bound to a type variable), sorted by its smallest name."""
+        out: dict[Member, set[Member]] = {}
         for vs in self.bound:
             for v in (v for values in vs.values() for v in values):
                 out.setdefault(self._find(v), set()).add(v)
-        return sorted((frozenset(g) for g in out.values()), key=min)
+        return sorted((frozenset(g) for g in out.values()), key=lambda g: sorted(map(str, g)))
 
-    def of(self, value: str) -> frozenset[str] | None:
+    def of(self, value: str) -> frozenset[Member] | None:
         return next((g for g in self.all() if value in g), None)
 
-    def source(self, group: frozenset[str]) -> int | None:
+    def source(self, group: frozenset[Member]) -> int | None:
         """The one element type of ``group``, or None (mixed, unknown, pinned: it does not move)."""
-        kinds = {self.types.get(v, 0) for v in group}
+        kinds = {self.types.get(name_of(v), 0) for v in group}
         if len(kinds) != 1 or not kinds <= SOURCES or group & self.pinned:
             return None
         return kinds.pop()
@@ -154,23 +207,28 @@ class Groups:
         io = {v.name for v in [*self.model.graph.input, *self.model.graph.output]}
         if to == BFLOAT16 and group & io:
             return False
-        for node, schema, vars_ in zip(self.model.graph.node, self.schemas, self.bound):
+        for index, (node, schema, vars_) in enumerate(zip(self.model.graph.node, self.schemas, self.bound)):
             touched = [t for t, vs in vars_.items() if group & set(vs)]
             if not touched:
                 continue
-            if to in _INTEGERS and any((node.op_type, i) in _DIVISORS and v in group for i, v in enumerate(node.input)):
+
+            def moved(v: str, index: int = index) -> bool:
+                return v in group or Copy(v, index) in group
+
+            if to in _INTEGERS and any((node.op_type, i) in _DIVISORS and moved(v) for i, v in enumerate(node.input)):
                 return False
             allowed = {c.type_param_str: set(c.allowed_type_strs) for c in schema.type_constraints}
             if any(want not in allowed[t] for t in touched):
                 return False
-            if node_runs_on_cpu(node, schema, lambda v: to if v in group else self.types.get(v, 0)) is False:
+            if node_runs_on_cpu(node, schema, lambda v, m=moved: to if m(v) else self.types.get(v, 0)) is False:
                 return False
         return True
 
 
 def move(model: onnx.ModelProto, group: frozenset[str], src: int, to: int) -> None:
     """Rewrite ``group``'s annotations, initializers, Constant / ConstantOfShape values and the ``to`` /
-    ``dtype`` attributes writing into it from ``src`` to ``to`` (in place; see module docs)."""
+    ``dtype`` attributes writing into it from ``src`` to ``to`` (in place; see module docs). A split group's
+    copies are written by :func:`.elem_split.move`."""
     import onnx
     from onnx import helper, numpy_helper
 

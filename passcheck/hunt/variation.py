@@ -33,6 +33,10 @@ kind                      change (site)
                           or uint8 (:mod:`.elem_groups`: the schemas allow it and onnxruntime's CPU provider
                           has a kernel for every node it touches; site: ``graph`` for the graph's only float
                           group, else a value of the group: its first graph input or smallest name)
+``elem-split-<type>``     one part of a type-constraint group split at a shared constant moved likewise, each of
+                          the part's readers of the constant reading its own copy cast to the type
+                          (:mod:`.elem_split`: a constant is one value per reader; offered where the part
+                          differs from its whole group; site: the part's first graph input or smallest name)
 ``expose``, ``fanout``    an intermediate value read by one node also a graph output, or read by one more node
                           whose result is a new graph output (:mod:`.vary_struct`; site: the value's name)
 ``int-<change>``          a small integer constant (≤ :data:`SMALL` elements) changed: ``int-nudge``,
@@ -85,7 +89,8 @@ PREFIX = "vary:"
 PER_KIND = 2
 VALUE_KINDS = ("value-nudge", "value-negate", "value-zero", "value-one")
 SHAPE_KINDS = ("shape-leading-one", "shape-scalar", "shape-one-element", "shape-outrank")
-ELEM_KINDS = {f"elem-{name}": to for name, to in TARGETS.items()}  # kind → onnx.TensorProto element type
+SPLIT_KINDS = {f"elem-split-{name}": to for name, to in TARGETS.items()}  # a part split at a shared constant
+ELEM_KINDS = {**{f"elem-{name}": to for name, to in TARGETS.items()}, **SPLIT_KINDS}  # kind → element type
 _RESERVED = set("@|+=")  # characters a site label cannot hold (form id and item key grammar)
 
 
@@ -116,7 +121,8 @@ def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
     """:func:`labels` in terms of ``model`` as it is: a node named only in
     :func:`~passcheck.mutations.forms.named`'s copy is ``#<index>:<OpType>`` (the label grammar
     :func:`passcheck.signature.site_ops` and the scheduler's nearness read). An ``input-rank-up`` neighbour's
-    labels also name every value computed from its input (:func:`.vary_inputs.reach`)."""
+    labels also name every value computed from its input (:func:`.vary_inputs.reach`); an ``elem-split-<type>``
+    neighbour's name the nodes it retypes (:func:`.elem_split.touched`), so the scheduler tells its parts apart."""
     from passcheck.mutations.forms import named
 
     nodes = {n.name: (i, n) for i, n in enumerate(named(model).graph.node)}
@@ -125,6 +131,8 @@ def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
     found = labels(form)
     if kind(form) == f"{PREFIX}input-rank-up":  # a declared rank reaches every value computed from the input
         found += vary_inputs.reach(model, form.partition("@")[2])
+    if kind(form)[len(PREFIX) :] in SPLIT_KINDS:  # a part retypes some nodes only: name them
+        found += _part_nodes(named(model), form.partition("@")[2])
     for label in found:
         i, n = nodes.get(label, (None, None))
         out.append(label if n is None or label in own else f"#{i}:{n.op_type}")
@@ -199,7 +207,7 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
             if done:
                 _refresh_annotations(out)
         elif k in ELEM_KINDS:
-            done = _retype(out, site, ELEM_KINDS[k])
+            done = _retype(out, site, ELEM_KINDS[k], split=k in SPLIT_KINDS)
         elif vary_struct.is_structural(k):
             done = vary_struct.build(out, k, site, _inferred(out))
         elif vary_pairs.is_pair(k):
@@ -355,29 +363,44 @@ def _divides(model, node, index: int) -> bool:
     return schema is not None and index < len(schema.inputs) and schema.inputs[index].name == "y_scale"
 
 
-def _groups(model, shapes):
+def _groups(model, shapes, split: bool = False):
     from passcheck.hunt.elem_groups import Groups
 
-    return Groups(model, _value_types(model, shapes), lambda node: _schema(model, node))
+    return Groups(model, _value_types(model, shapes), lambda node: _schema(model, node), split)
+
+
+def _part_nodes(model, site: str) -> list[str]:
+    """Names of the nodes of ``model`` (named) that the split part of ``site`` binds (:func:`.elem_split.touched`)."""
+    from passcheck.hunt.elem_split import touched
+
+    groups = _groups(model, _inferred(model), split=True)
+    part = groups.of(site)
+    return [model.graph.node[i].name for i in touched(groups, part)] if part else []
 
 
 def _elem_candidates(model, shapes) -> Iterator[tuple[str, str]]:
-    from passcheck.hunt.elem_groups import holds, move, sites
+    from passcheck.hunt.elem_groups import holds, sites
+    from passcheck.hunt.elem_split import move, parts
 
-    groups = _groups(model, shapes)
+    whole = _groups(model, shapes)
     before = _value_types(model, shapes)
-    for group, site in sites(groups):
-        src = groups.source(group)
-        for k, to in ELEM_KINDS.items():
-            if not groups.allows(group, to):
-                continue
-            moved = _copy(model)
-            try:
-                move(moved, group, src, to)
-            except (ValueError, TypeError, KeyError):  # a value that does not cast: no neighbour
-                continue
-            if holds(moved, before, group, to):
-                yield k, site
+    kinds = [(whole, sites(whole), {k: to for k, to in ELEM_KINDS.items() if k not in SPLIT_KINDS})]
+    if whole.whole:
+        split = _groups(model, shapes, split=True)
+        kinds.append((split, parts(split, whole), SPLIT_KINDS))
+    for groups, found, targets in kinds:
+        for group, site in found:
+            src = groups.source(group)
+            for k, to in targets.items():
+                if not groups.allows(group, to):
+                    continue
+                moved = _copy(model)
+                try:
+                    names = move(moved, group, src, to)
+                except (ValueError, TypeError, KeyError):  # a value that does not cast: no neighbour
+                    continue
+                if holds(moved, before, names, to):
+                    yield k, site
 
 
 def _copy(model):
@@ -529,14 +552,16 @@ def _set_attribute(model, node_name: str, attr: str, text: str) -> bool:
     return True
 
 
-def _retype(model, site: str, to: int) -> bool:
-    """The group of ``site`` (``graph``: every float group together) moved to ``to`` (:mod:`.elem_groups`),
-    annotations refreshed by inference; False when the group may not move there."""
-    from passcheck.hunt.elem_groups import FLOAT, holds, move
+def _retype(model, site: str, to: int, split: bool = False) -> bool:
+    """The group of ``site`` (``graph``: every float group together) moved to ``to`` (:mod:`.elem_groups`;
+    ``split``: the group of the split groups, :mod:`.elem_split`), annotations refreshed by inference; False
+    when the group may not move there."""
+    from passcheck.hunt.elem_groups import FLOAT, holds
+    from passcheck.hunt.elem_split import move
 
     shapes = _inferred(model)
-    groups = _groups(model, shapes)
-    if site == "graph":
+    groups = _groups(model, shapes, split)
+    if site == "graph" and not split:
         floats = [g for g in groups.all() if groups.source(g) == FLOAT]
         group = frozenset().union(*floats) if floats else None
     else:
@@ -545,8 +570,8 @@ def _retype(model, site: str, to: int) -> bool:
         return False
     src = groups.source(group)
     before = _value_types(model, shapes)
-    move(model, group, src, to)
-    if not holds(model, before, group, to):
+    names = move(model, group, src, to)
+    if not holds(model, before, names, to):
         return False
     _refresh_annotations(model)
     return True
