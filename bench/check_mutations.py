@@ -226,6 +226,7 @@ JOBS = {
 def measure(argv: list[str], out: Path, tree: str | None = None) -> dict:
     """Run ``python -m passcheck ARGV --json OUT/report.json -q`` once (the passcheck of source tree
     ``tree`` first on ``PYTHONPATH`` when given); wall, CPU, load and the workers' job seconds by label."""
+    out = out.resolve()  # the job runs there
     timings = out / "timings.jsonl"
     timings.unlink(missing_ok=True)
     env = dict(os.environ, PASSCHECK_TIMINGS=str(timings))
@@ -236,7 +237,9 @@ def measure(argv: list[str], out: Path, tree: str | None = None) -> dict:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        # cwd: the job's own folder, never a source tree: `python -m` puts the working directory first
+        # on sys.path, ahead of PYTHONPATH, so run from a checkout every --tree would import that checkout
+        proc = subprocess.Popen(cmd, env=env, cwd=out, stdout=subprocess.DEVNULL, stderr=err)
         rss = watch_rss(proc)
         err.seek(0)
         stderr = err.read().decode(errors="replace")

@@ -47,6 +47,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from passcheck import interrupts
+from passcheck.execution import process
 
 #: What the template imports before it forks (each tolerated missing: a worker reports it then).
 PRELOAD = ("numpy", "onnx")
@@ -247,9 +248,14 @@ def template_main(conn: Connection, warm: tuple[str, ...] = ()) -> None:
     caller's end closes. A request is the worker's socket end and status pipe (``SCM_RIGHTS``), then
     ``(target, args, cwd)``; the answer is the fork's pid."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the caller's process group: the caller decides
-    for name in (*PRELOAD, *warm):
+    for name in PRELOAD:
         with contextlib.suppress(ImportError):
             __import__(name)
+    for name in warm:  # what the caller's passes would import in their first job: timed as such
+        start, cpu = time.perf_counter(), time.process_time()
+        with contextlib.suppress(ImportError):
+            __import__(name)
+        process.record(f"import {name}", start, cpu)
     sock = socket.socket(fileno=os.dup(conn.fileno()))
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_r, False)

@@ -9,6 +9,7 @@ itself is gone.
 from __future__ import annotations
 
 import importlib
+import json
 import signal
 
 import pytest
@@ -150,16 +151,23 @@ def seen(model):
 
 def test_a_new_template_imports_the_modules_its_worker_warms(tmp_path, monkeypatch):
     """``Worker(warm=...)``: the template its :meth:`~Worker.start` starts imports those modules
-    before it forks, so the worker's jobs find them imported (by the template: the module's PID);
+    before it forks, so the worker's jobs find them imported (by the template: the module's PID),
+    and times each import as a job (``$PASSCHECK_TIMINGS``: what the first job would have paid);
     without them the worker imports only what its jobs ask for."""
     (tmp_path / "template_warmed_tool.py").write_text(WARMED)
     (tmp_path / "template_probe_warm.py").write_text(SEEN)
     monkeypatch.syspath_prepend(str(tmp_path))
+    timings = tmp_path / "timings.jsonl"
+    monkeypatch.setenv("PASSCHECK_TIMINGS", str(timings))
     seen = importlib.import_module("template_probe_warm").seen
     with Worker(timeout=120, memory_mb=None, warm=("template_warmed_tool",)) as w:
         w.start()
         by = w.call(seen, _relu())
     assert by == template._TEMPLATE._proc.pid
+    lines = [json.loads(line) for line in timings.read_text().splitlines()]
+    assert [(x["job"], x["pid"]) for x in lines if x["job"].startswith("import ")] == [
+        ("import template_warmed_tool", by)
+    ]
     monkeypatch.syspath_prepend(str(tmp_path / "cold"))  # a new template, not warmed
     with Worker(timeout=120, memory_mb=None) as w:
         w.start()
