@@ -14,7 +14,9 @@ Per job it prints:
   worker appends to ``$PASSCHECK_TIMINGS`` (:mod:`passcheck.execution.process`): passes
   (``pass ID``), model runs (``model run``: onnxruntime session creation and run, the profile
   read), the onnx checker and shape inference (``call checker_error`` …). A job's seconds include
-  reading its model bytes and writing its reply inside the worker, not the pipe;
+  reading its model bytes and writing its reply inside the worker, not the pipe. The worker
+  template's ``import NAME`` lines (a pass's tool imported ahead, beside passcheck's own start-up:
+  :func:`passcheck.execution.template.prestart`) are listed and said apart, not in tools' seconds;
 - wall/tools: the goal is <= 1.3 (issue 28); what is above it is passcheck's own work in the
   parent (rewrites, the equivalence gate, oracles, the report) and the IPC between the processes;
 - user and system CPU seconds of passcheck's processes (``resource.getrusage(RUSAGE_CHILDREN)``
@@ -194,6 +196,73 @@ encoder: 0.03 s for 500 cells; ``asdict`` of the cells 0.06 s). The worker, outs
 unpickling jobs (0.6 ms each) and sending replies, ~0.3 s in all. **The goal (wall/tools <= 1.3)
 is not met for the generated set and cannot be by per-cell work**: at 0 ms a cell the ratio would
 still be (start-up + tools)/tools, about 4 on CPU. The ResNet-50 job was not measured again.
+
+Then (2026-12-04, session 22 "start22": where the generated run's start-up goes, and what of it is
+passcheck's own). Measured on int at 616b7ca, load 12-18, ``nice -n 10`` unless said:
+
+- Imports, CPU seconds of one fresh interpreter each (``python -c 'import X'``, user; load 12):
+  numpy 0.11, ml_dtypes 1.18 (numpy included: the extension's init, registering its dtypes with
+  numpy 2.4.6, is ~1.0 s, 1.40 s of ``-X importtime`` in a loaded run), onnx 1.05 (ml_dtypes
+  included), onnxruntime 0.23, rich 0.03, onnxscript 1.69 (0.6 after numpy, onnx, onnxruntime:
+  onnx_ir and sympy), sympy 0.43. ``python -X importtime -c 'import passcheck.cli'``: 82 modules,
+  no tool; ``passcheck --help``: 389 modules, numpy and rich but no onnx, onnxruntime or onnxscript
+  (unchanged after; tests/cli/test_startup_imports.py holds the tools out).
+- cProfile of the parent of ``run --case 'generated/relu-*'`` (10.8 s wall under the profiler,
+  load 12): its imports 3.3 s, of them onnx 1.7 s (ml_dtypes 1.4 s) and 0.62 s compiling 183 of
+  passcheck's own modules from source (this machine sets ``PYTHONDONTWRITEBYTECODE=1``, so an
+  editable checkout is compiled in every process; a wheel ships ``.pyc``); the registry 1.9 s
+  (onnx's import inside it, the library's 43 modules ~0.25 s, the generated set's 3,356 cases
+  0.57 s: index JSON 0.15 s, 9,864 form paths 0.24 s, ``Case()`` 0.08 s; forms are not built,
+  they read the cached bytes when run); **1.68 s in ``Session.__enter__`` waiting for the worker
+  template's imports** (numpy, onnx: the fork it asked for waits for them); 3.5 s waiting on the
+  worker, whose first ``onnxscript:optimize`` job imported onnxscript (1.37-1.45 s wall of that job;
+  ~0.6 s CPU); the engine and oracles ~1.5 s; the report 0.45 s (``asdict`` 0.21 s, the JSON
+  encoder 0.14 s); serializing models ~0.13 s. The template is one interpreter per run (~1.2 s of
+  CPU: numpy, onnx), each worker a fork of it (milliseconds) that imports onnxruntime (0.04 s after
+  onnx) and passcheck's job modules (0.1 s).
+
+What changed (eecc64d, c25c1c1): ``Worker.start()`` with no template only starts it and leaves
+the fork to the first job, so the template's imports run beside the parent's own (onnx, the
+library, the registry) instead of before them (``Session.__enter__`` 1.68 s -> 0.02 s under the
+profiler); and the template imports the thread-free tools of the passes to run (``PassAdapter.warm``:
+onnxscript for the onnxscript passes) before it forks, so the first ``onnxscript:optimize`` job
+takes 0.01-0.03 s instead of 1.4 s of import while the parent waits. ``check --pass ort:basic``
+(README's job) warms nothing. An earlier version of this script ran each job in the caller's working
+directory, which ``python -m`` puts ahead of ``PYTHONPATH``: run from a checkout, every ``--tree``
+ran that checkout (fixed: each job runs in its output folder).
+
+``--job generated --tree base=… --tree after=… --rounds 3`` (base: 616b7ca, after: c25c1c1, both
+``git archive``; run from /tmp; load 17.1-18.4; "tools" then still counted the ``import onnxscript``
+line, shown here in its own column and left out of jobs; base's jobs include onnxscript's import in
+its first ``onnxscript:optimize``; the six reports identical minus timings and versions):
+
+=========  ======  ===================  =========================  ======  ========
+run        wall s  tools s (jobs only)  template's import s (wall)  user s  system s
+=========  ======  ===================  =========================  ======  ========
+base 1     20.1    2.6                  -                          5.6     0.4
+after 1    24.0    0.9                  4.4                        5.7     0.5
+after 2    22.0    0.9                  3.6                        5.3     0.5
+base 2     25.7    4.0                  -                          6.2     0.5
+base 3     25.5    4.0                  -                          6.1     0.6
+after 3    26.3    1.2                  4.8                        6.3     0.5
+=========  ======  ===================  =========================  ======  ========
+
+The same without ``PYTHONDONTWRITEBYTECODE`` (each tree's ``.pyc`` written by its first run; load
+14.8-17.8): base 24.3, 16.5, 13.6 s; after 19.3, 21.0, 14.2 s; user 5.6-6.2 s either way.
+
+No wall difference beyond the noise at this load, and none was to be expected under ``nice -n 10``
+on two saturated cores: the change moves CPU off the parent's critical path (the template's ~1.2 s
+and onnxscript's ~0.6 s now beside the parent's ~2 s of start-up) but removes none, and a niced
+process tree at load 17 gets what the others leave, whatever its shape. On an idle machine the
+overlap is the saving (up to ~1.8 s of CPU off the path; not measured here). The jobs' own seconds,
+0.9-1.2 s for 500 cells, are what the goal divides by: wall/tools is ~20 by the jobs alone. What
+remains in the way, none of it removable by passcheck: ml_dtypes' ~1.0 s of CPU in each of the two
+interpreters (parent and template), onnx's and onnxruntime's imports, and, here, compiling
+passcheck's own source. What is passcheck's own and left: the registry's generated-case reading
+(~0.3 s: its code lives in ``passcheck/generate/``, whose every ``.py`` is in the generated set's
+cache key, so touching it regenerates the set, ~60 s of CPU, for every user once; moving the reader
+out of that folder first would let it be cut), ``passcheck --help`` importing numpy through the
+runtime package, and the report's ``asdict``.
 """
 
 from __future__ import annotations
@@ -226,6 +295,7 @@ JOBS = {
 def measure(argv: list[str], out: Path, tree: str | None = None) -> dict:
     """Run ``python -m passcheck ARGV --json OUT/report.json -q`` once (the passcheck of source tree
     ``tree`` first on ``PYTHONPATH`` when given); wall, CPU, load and the workers' job seconds by label."""
+    out = out.resolve()  # the job runs there
     timings = out / "timings.jsonl"
     timings.unlink(missing_ok=True)
     env = dict(os.environ, PASSCHECK_TIMINGS=str(timings))
@@ -236,7 +306,9 @@ def measure(argv: list[str], out: Path, tree: str | None = None) -> dict:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        # cwd: the job's own folder, never a source tree: `python -m` puts the working directory first
+        # on sys.path, ahead of PYTHONPATH, so run from a checkout every --tree would import that checkout
+        proc = subprocess.Popen(cmd, env=env, cwd=out, stdout=subprocess.DEVNULL, stderr=err)
         rss = watch_rss(proc)
         err.seek(0)
         stderr = err.read().decode(errors="replace")
@@ -324,7 +396,10 @@ def watch_rss(proc: subprocess.Popen) -> dict[str, float]:
 
 
 def show(name: str, argv: list[str], m: dict) -> None:
-    tools = sum(sum(v) for v in m["jobs"].values())
+    # ``import NAME`` lines: the worker template importing a pass's tool ahead (its ``warm``), beside
+    # passcheck's own start-up rather than inside a job the parent waits for: out of the wall ratio
+    warmed = sum(sum(v) for k, v in m["jobs"].items() if k.startswith("import "))
+    tools = sum(sum(v) for k, v in m["jobs"].items() if not k.startswith("import "))
     print(f"\n{name}: passcheck {' '.join(argv)}")
     print(f"  exit {m['exit']}, {m['cells']} cells; load average {m['load'][0]:.1f} -> {m['load'][1]:.1f}")
     if m["exit"] not in (0, 1):
@@ -336,6 +411,8 @@ def show(name: str, argv: list[str], m: dict) -> None:
         f"  wall {m['wall']:.1f} s, tools {tools:.1f} s, wall/tools {ratio} (goal <= 1.3); "
         f"CPU user {m['user']:.1f} s, system {m['system']:.1f} s"
     )
+    if warmed:
+        print(f"  the template's tool imports ({warmed:.1f} s, beside passcheck's start-up) are not in tools' seconds")
     if m.get("jobs_cpu"):
         tools_cpu = sum(sum(v) for v in m["jobs_cpu"].values())
         own = m["user"] + m["system"] - tools_cpu

@@ -124,6 +124,7 @@ def run(
             isolation=isolation,
             timeout=timeout,
             preload=cases_from,
+            warm=_warm(passes),
             on_cell=(lambda cell: on_cell(cell) if wanted(cell) else None) if on_cell else None,
             skip_cells=skip_cells,
             save_run=save_run,
@@ -136,6 +137,14 @@ def run(
                 required=() if allow_unavailable else passes,
             )
         return Report([c for c in cells if wanted(c)], {env: environment()})
+
+
+def _warm(passes: Sequence[str]) -> tuple[str, ...]:
+    """The tool modules the isolation worker's template imports ahead for ``passes`` (the default
+    passes when none: a case's own passes are not known yet), as the CLI's sessions do."""
+    from passcheck.passes import DEFAULT_PASSES, imports_of
+
+    return imports_of(passes or DEFAULT_PASSES)
 
 
 def require_available(passes: Iterable[str]) -> None:
@@ -244,6 +253,7 @@ def check_model(
         executor=executor,
         isolation=isolation,
         timeout=timeout,
+        warm=_warm(passes),
         on_cell=on_cell,
         skip_cells=skip_cells,
         save_run=save_run,

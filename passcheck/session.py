@@ -33,6 +33,8 @@ class Session:
             session (``isolation=False``: in process).
         timeout / memory_mb: limits of that executor (seconds per pass or model run; MB).
         preload: case modules the isolated worker imports (their passes may be user code).
+        warm: tool modules the isolated worker's template imports ahead
+            (:func:`passcheck.passes.imports_of` the passes to run).
         on_cell: called with each cell as soon as it is final (streaming).
         skip_cells: cells already done (resume); a case whose cells are all done is not built.
         save_run: folder to save every judged group in (``passcheck report --rejudge`` reads it).
@@ -50,6 +52,7 @@ class Session:
         timeout: float | None = None,
         memory_mb: int | None = None,
         preload: Sequence[str | Path] = (),
+        warm: Sequence[str] = (),
         on_cell: Callable[[CellResult], None] | None = None,
         skip_cells: SkipCells | None = None,
         save_run: str | Path | None = None,
@@ -59,6 +62,7 @@ class Session:
             "isolation": isolation,
             "timeout": timeout,
             "preload": preload,
+            "warm": warm,
             **({"memory_mb": memory_mb} if memory_mb is not None else {}),
         }
         self._given = executor

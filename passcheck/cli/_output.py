@@ -119,7 +119,10 @@ def isolated(args, preload=()):
 
 def session_for(args, preload=(), *, save: bool = True):
     """A :class:`passcheck.session.Session` with the executor ``args`` ask for (see
-    :func:`add_isolation_args`) and their ``--save-run``; entering starts it, leaving closes it."""
+    :func:`add_isolation_args`) and their ``--save-run``; entering starts it, leaving closes it.
+    A command with ``--pass`` has its worker's template import those passes' tools ahead (the
+    default passes' without one: ``run``, ``check``)."""
+    from passcheck.passes import DEFAULT_PASSES, imports_of
     from passcheck.session import Session
 
     if getattr(args, "no_isolation", False):
@@ -131,6 +134,7 @@ def session_for(args, preload=(), *, save: bool = True):
         timeout=getattr(args, "timeout", None),
         memory_mb=getattr(args, "memory_limit", None),
         preload=preload,
+        warm=imports_of(args.passes or DEFAULT_PASSES) if hasattr(args, "passes") else (),
         save_run=getattr(args, "save_run", None) if save else None,
     )
 

@@ -11,7 +11,9 @@ appends one JSON line per job to FILE, ``{"job": LABEL, "seconds": S, "cpu": C, 
 wall seconds the job took inside the worker (the tool's work plus reading the model bytes and
 writing the reply, not the pipe) and the CPU seconds the worker's process spent meanwhile (all its
 threads, ``time.process_time``), LABEL the job's ``label`` attribute or its class name
-(``bench/check_mutations.py`` reads them to tell the tools' time from passcheck's own).
+(``bench/check_mutations.py`` reads them to tell the tools' time from passcheck's own). A worker
+template writes one such line, ``import NAME``, per module it imports for its caller's passes
+(:func:`passcheck.execution.template.prestart`): what that job's first pass would have paid.
 """
 
 from __future__ import annotations
@@ -222,21 +224,29 @@ class Call:
 def timed(job: Any, data: bytes, workdir: str) -> Any:
     """``job(data, workdir)``; its seconds appended to ``$PASSCHECK_TIMINGS`` when that is set (see
     module docs; a file that cannot be written costs the line, never the job's reply)."""
-    path = os.environ.get("PASSCHECK_TIMINGS")
-    if not path:
+    if not os.environ.get("PASSCHECK_TIMINGS"):
         return job(data, workdir)
     start, cpu = time.perf_counter(), time.process_time()
     try:
         return job(data, workdir)
     finally:
-        line = {
-            "job": str(getattr(job, "label", type(job).__name__)),
-            "seconds": time.perf_counter() - start,
-            "cpu": time.process_time() - cpu,
-            "pid": os.getpid(),
-        }
-        with contextlib.suppress(OSError), open(path, "a", encoding="utf-8") as f:
-            f.write(json.dumps(line) + "\n")
+        record(str(getattr(job, "label", type(job).__name__)), start, cpu)
+
+
+def record(label: str, start: float, cpu: float) -> None:
+    """Append the line of a job ``label`` begun at ``time.perf_counter()`` ``start`` and
+    ``time.process_time()`` ``cpu`` to ``$PASSCHECK_TIMINGS`` when that is set (module docs)."""
+    path = os.environ.get("PASSCHECK_TIMINGS")
+    if not path:
+        return
+    line = {
+        "job": label,
+        "seconds": time.perf_counter() - start,
+        "cpu": time.process_time() - cpu,
+        "pid": os.getpid(),
+    }
+    with contextlib.suppress(OSError), open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps(line) + "\n")
 
 
 #: The worker finished starting and takes jobs; anything else it sends first is why it could not.

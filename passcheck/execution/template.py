@@ -14,7 +14,11 @@ template's sockets.
 
 The template imports onnx and numpy, not onnxruntime (whose import starts a thread; forking a
 process with threads of its own is what the template avoids); a worker imports onnxruntime after
-the fork (~0.02 s).
+the fork (~0.02 s). A template started by :func:`prestart` also imports the thread-free tool modules
+its caller names (``warm``: onnxscript for the onnxscript passes, ~0.6 s of CPU after onnx), so
+that import overlaps the caller's start-up instead of the first such pass; a worker's
+:meth:`~passcheck.execution.Worker.start` only starts the template when there is none and leaves
+the fork to the first job, as a fork waits for the template's imports.
 
 Exit status: the template reaps its forks and writes each one's exit code (negative: the signal,
 as :class:`multiprocessing.Process` reports it) to a pipe the caller holds for that worker.
@@ -37,11 +41,13 @@ import struct
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from multiprocessing import reduction
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from passcheck import interrupts
+from passcheck.execution import process
 
 #: What the template imports before it forks (each tolerated missing: a worker reports it then).
 PRELOAD = ("numpy", "onnx")
@@ -103,12 +109,12 @@ class Template:
         OSError: the interpreter could not be started.
     """
 
-    def __init__(self):
+    def __init__(self, warm: Sequence[str] = ()):
         from passcheck.execution.child import WorkerProcess
 
         self.owner = os.getpid()
         self.key = _key()
-        self._proc = WorkerProcess(template_main, ())
+        self._proc = WorkerProcess(template_main, (tuple(warm),))
         self._sock = socket.socket(fileno=os.dup(self._proc.conn.fileno()))
         self._lock = threading.Lock()
 
@@ -184,12 +190,7 @@ def spawn(target: Any, args: tuple) -> Forked:
     """
     global _TEMPLATE
     for attempt in (1, 2):
-        with _GUARD:
-            t = _TEMPLATE
-            if t is None or t.owner != os.getpid() or t.key != _key() or not t.alive():
-                if t is not None and t.owner == os.getpid():
-                    t.close()
-                _TEMPLATE = t = Template()
+        t, _ = _current()
         try:
             return t.fork(target, args)
         except NoFork:
@@ -203,6 +204,36 @@ def spawn(target: Any, args: tuple) -> Forked:
     raise AssertionError("unreachable")
 
 
+def prestart(warm: Sequence[str] = ()) -> bool:
+    """Start this process's template now, not waiting for its imports, unless a usable one runs:
+    True when one was started here (it cannot fork before its imports are done: a caller that
+    forks later has them overlap its own work), False when one was already running.
+
+    ``warm``: modules the new template imports after :data:`PRELOAD` (the tools the caller's jobs
+    will import, so every fork has them; each tolerated missing). Only modules whose import starts
+    no thread belong there (the template forks). A running template is kept whatever it imported.
+
+    Raises:
+        OSError: the interpreter could not be started.
+    """
+    return _current(warm)[1]
+
+
+def _current(warm: Sequence[str] = ()) -> tuple[Template, bool]:
+    """This process's template for the current environment and ``sys.path`` (one found dead, of
+    another process or key replaced; a new one importing ``warm`` too), and whether it was
+    started here."""
+    global _TEMPLATE
+    with _GUARD:
+        t = _TEMPLATE
+        if t is not None and t.owner == os.getpid() and t.key == _key() and t.alive():
+            return t, False
+        if t is not None and t.owner == os.getpid():
+            t.close()
+        _TEMPLATE = t = Template(warm)
+        return t, True
+
+
 @atexit.register
 def _close() -> None:
     if _TEMPLATE is not None and _TEMPLATE.owner == os.getpid():
@@ -212,14 +243,19 @@ def _close() -> None:
 # -- the template's side ------------------------------------------------------------------------
 
 
-def template_main(conn: Connection) -> None:
-    """The template: import :data:`PRELOAD`, then fork one worker per request until the caller's
-    end closes. A request is the worker's socket end and status pipe (``SCM_RIGHTS``), then
+def template_main(conn: Connection, warm: tuple[str, ...] = ()) -> None:
+    """The template: import :data:`PRELOAD` and ``warm``, then fork one worker per request until the
+    caller's end closes. A request is the worker's socket end and status pipe (``SCM_RIGHTS``), then
     ``(target, args, cwd)``; the answer is the fork's pid."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the caller's process group: the caller decides
     for name in PRELOAD:
         with contextlib.suppress(ImportError):
             __import__(name)
+    for name in warm:  # what the caller's passes would import in their first job: timed as such
+        start, cpu = time.perf_counter(), time.process_time()
+        with contextlib.suppress(ImportError):
+            __import__(name)
+        process.record(f"import {name}", start, cpu)
     sock = socket.socket(fileno=os.dup(conn.fileno()))
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_r, False)

@@ -92,6 +92,9 @@ class Worker:
         memory_mb: address-space cap of the worker (RLIMIT_AS) in MiB; None for no cap.
         preload: module files (case or pass modules) the worker imports at start, so a callable
             of such a module pickled by reference resolves there (:mod:`passcheck.user_modules`).
+        warm: module names the jobs will import (a tool's package, e.g. ``onnxscript``): a worker
+            template started by :meth:`start` imports them ahead, while the caller works
+            (:func:`passcheck.execution.template.prestart`); thread-free imports only.
 
     Use as a context manager or call :meth:`close` to stop the worker.
     """
@@ -101,10 +104,12 @@ class Worker:
         timeout: float | None = DEFAULT_TIMEOUT,
         memory_mb: int | None = DEFAULT_MEMORY_MB,
         preload: Sequence[str | Path] = (),
+        warm: Sequence[str] = (),
     ):
         self.timeout = timeout
         self.memory_mb = memory_mb
         self.preload = [str(Path(p).resolve()) for p in preload]
+        self.warm = tuple(warm)
         self._dir = Path(tempfile.mkdtemp(prefix="passcheck-worker-"))
         self._log = self._dir / "worker.log"
         self._log.touch()
@@ -128,10 +133,20 @@ class Worker:
         (importing the tools itself, building models); the first job waits for it to be ready.
         Nothing is done when a worker runs or is starting.
 
+        When this process has no worker template yet (:mod:`passcheck.execution.template`), only
+        the template is started: it answers a fork once its imports are done, so the fork is left
+        to the first job and the template's imports overlap the caller's (forking now would wait
+        for them here).
+
         Raises:
             OSError: the interpreter could not be started.
         """
+        from passcheck.execution import template
+
         if self._proc is None or (self._ready and not self._proc.is_alive()):
+            with contextlib.suppress(OSError):  # no template: _launch starts an interpreter
+                if self._proc is None and template.prestart(self.warm):
+                    return
             self._launch()
 
     def ready(self) -> None:

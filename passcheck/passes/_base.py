@@ -137,10 +137,13 @@ class PassAdapter:
         folds_constants, optimizes, needs_feeds, min_opset, max_opset, extra: see
             :class:`Capabilities` (read them together as :attr:`capabilities`).
         declines: exception types that mean the tool refused the model deliberately.
+        warm: modules :meth:`apply` imports whose import starts no thread: a worker template may
+            import them ahead, before its forks (:func:`passcheck.passes.imports_of`).
     """
 
     id: str = ""
     tools: tuple[str, ...] = ()
+    warm: ClassVar[tuple[str, ...]] = ()
     folds_constants: ClassVar[bool] = False
     optimizes: ClassVar[bool] = False
     needs_feeds: ClassVar[bool] = False

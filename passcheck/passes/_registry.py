@@ -6,6 +6,7 @@ user-registered adapters and adapters other packages ship (:mod:`passcheck.passe
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from passcheck.errors import PasscheckError, RegistryError, UnknownIdError
 from passcheck.passes import onnxoptimizer_passes, onnxscript_rules
@@ -145,6 +146,13 @@ def get_pass(pass_id: str) -> PassAdapter:
         list(known_pass_ids())
         + ["onnx:convert-opset-N", "onnxscript:rule-NAME", "onnxoptimizer:pass-NAME", "cmd:'TOOL {in} {out}'"],
     )
+
+
+def imports_of(pass_ids: Iterable[str]) -> tuple[str, ...]:
+    """The thread-free modules the fixed passes among ``pass_ids`` import when they run (their
+    adapters' :attr:`~passcheck.passes.PassAdapter.warm`), once each, in order; other ids (unknown,
+    parametrized, user and plugin passes) name none, and nothing is imported to find them."""
+    return tuple(dict.fromkeys(m for i in pass_ids if (a := _FIXED.get(i)) is not None for m in a.warm))
 
 
 def known_pass_ids() -> tuple[str, ...]:

@@ -66,6 +66,8 @@ class IsolatedExecutor(Worker):
         timeout: seconds one pass may run; None for no limit.
         memory_mb: address-space cap of the worker (RLIMIT_AS) in MiB; None for no cap.
         preload: case/pass module files the worker imports at start (see module docs).
+        warm: tool modules the worker's template imports ahead (:class:`~passcheck.execution.Worker`;
+            :func:`imports_of` the passes to run).
 
     Use as a context manager or call :meth:`close` to stop the worker.
     """
@@ -78,8 +80,9 @@ class IsolatedExecutor(Worker):
         timeout: float | None = DEFAULT_TIMEOUT,
         memory_mb: int | None = DEFAULT_MEMORY_MB,
         preload: Sequence[str | Path] = (),
+        warm: Sequence[str] = (),
     ):
-        super().__init__(timeout, memory_mb, preload)
+        super().__init__(timeout, memory_mb, preload, warm)
         self._forked: set[str] = set()  # adapter ids the worker could not unpickle
         self._runs = RunCache()
         #: The onnx checker's verdicts here, kept across subjects (:class:`~passcheck.oracles.validity.Checker`).
@@ -271,18 +274,21 @@ def executor_for(
     timeout: float | None = None,
     memory_mb: int | None = DEFAULT_MEMORY_MB,
     preload: Sequence[str | Path] = (),
+    warm: Sequence[str] = (),
 ):
     """The executor a front door runs passes and models with.
 
     ``executor`` when one is given (the caller owns it); otherwise a new :class:`IsolatedExecutor`
-    with these limits (``timeout`` seconds per pass or model run, None for :data:`DEFAULT_TIMEOUT`),
-    closed when the block ends; with ``isolation=False``, :func:`passcheck.passes.run_in_process`
-    (a crash then ends the calling process).
+    with these limits (``timeout`` seconds per pass or model run, None for :data:`DEFAULT_TIMEOUT`)
+    and ``warm`` tool modules, closed when the block ends; with ``isolation=False``,
+    :func:`passcheck.passes.run_in_process` (a crash then ends the calling process).
     """
     if executor is not None:
         yield executor
     elif not isolation:
         yield run_in_process
     else:
-        with IsolatedExecutor(timeout=timeout or DEFAULT_TIMEOUT, memory_mb=memory_mb, preload=preload) as ex:
+        with IsolatedExecutor(
+            timeout=timeout or DEFAULT_TIMEOUT, memory_mb=memory_mb, preload=preload, warm=warm
+        ) as ex:
             yield ex

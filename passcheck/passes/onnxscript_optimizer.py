@@ -18,6 +18,7 @@ class _OnnxscriptAdapter(PassAdapter):
     where the bundled one is used)."""
 
     tools = ("onnxscript", "onnx-ir")
+    warm = ("onnxscript",)
 
     def unavailable_reason(self) -> str | None:
         return onnxscript_ir.missing_reason()

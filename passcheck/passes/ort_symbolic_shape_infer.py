@@ -11,6 +11,7 @@ from passcheck.passes._base import PassAdapter, PassDeclined
 
 class OrtSymbolicShapeInferAdapter(PassAdapter):
     id = "ort:symbolic-shape-infer"
+    warm = ("sympy",)  # the tool's module imports it (onnxruntime itself starts threads: not warmed)
     tools = ("onnxruntime", "sympy")
     doc = "onnxruntime.tools.symbolic_shape_infer.SymbolicShapeInference.infer_shapes(model)"
     #: The tool refuses (logs "Only support models of onnx opset 7 and above." and returns None)

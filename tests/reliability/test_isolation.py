@@ -333,10 +333,14 @@ def test_a_batch_of_passes_answers_each_and_stops_at_the_one_that_kills_the_work
 
 def test_start_begins_the_worker_before_the_first_job_which_waits_for_it(tmp_path):
     """:meth:`Worker.start` launches the worker at once (its start-up overlaps the caller's own),
-    the first job runs in that process; a worker that could not start says why at the first job."""
+    the first job runs in that process; a worker that could not start says why at the first job.
+    (With the process's worker template running: with none, start() starts the template and the
+    first job forks, tests/reliability/test_template.py.)"""
     from passcheck.errors import WorkerStartError
+    from passcheck.execution import template
     from passcheck.passes import get_pass
 
+    template.prestart()
     with IsolatedExecutor(timeout=60, memory_mb=None) as ex:
         ex.start()
         assert ex._proc is not None and ex._proc.is_alive()

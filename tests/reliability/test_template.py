@@ -9,6 +9,7 @@ itself is gone.
 from __future__ import annotations
 
 import importlib
+import json
 import signal
 
 import pytest
@@ -112,3 +113,62 @@ def test_an_interrupt_amid_a_fork_request_leaves_no_answer_for_the_next_worker(t
     with Worker(timeout=120, memory_mb=None) as w:
         got = w.call(where, _relu())
         assert got["pid"] == w._proc.pid
+
+
+def test_start_leaves_the_fork_to_the_first_job_while_a_new_template_imports(tmp_path, monkeypatch):
+    """With no template for this environment, :meth:`Worker.start` starts one and returns: a fork
+    asked for now would wait there for the template's imports (onnx), which instead overlap what
+    the caller does before its first job; the first job forks. With the template running, start()
+    forks at once (the worker's own start-up then overlaps the caller's)."""
+    where = _probe(tmp_path, monkeypatch, "template_probe_start")
+    monkeypatch.syspath_prepend(str(tmp_path / "no-template-has-this-path"))  # a key no template was started with
+    with Worker(timeout=120, memory_mb=None) as w:
+        w.start()
+        started = template._TEMPLATE
+        assert w._proc is None and started.key == template._key() and started.alive()
+        first = w.call(where, _relu())
+    assert first["ppid"] == started._proc.pid
+    with Worker(timeout=120, memory_mb=None) as w:
+        w.start()
+        assert w._proc is not None and template._TEMPLATE is started
+        assert w.call(where, _relu())["pid"] == w._proc.pid
+
+
+WARMED = """
+import os
+
+PID = os.getpid()
+"""
+
+SEEN = """
+import sys
+
+def seen(model):
+    module = sys.modules.get("template_warmed_tool")
+    return None if module is None else module.PID
+"""
+
+
+def test_a_new_template_imports_the_modules_its_worker_warms(tmp_path, monkeypatch):
+    """``Worker(warm=...)``: the template its :meth:`~Worker.start` starts imports those modules
+    before it forks, so the worker's jobs find them imported (by the template: the module's PID),
+    and times each import as a job (``$PASSCHECK_TIMINGS``: what the first job would have paid);
+    without them the worker imports only what its jobs ask for."""
+    (tmp_path / "template_warmed_tool.py").write_text(WARMED)
+    (tmp_path / "template_probe_warm.py").write_text(SEEN)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    timings = tmp_path / "timings.jsonl"
+    monkeypatch.setenv("PASSCHECK_TIMINGS", str(timings))
+    seen = importlib.import_module("template_probe_warm").seen
+    with Worker(timeout=120, memory_mb=None, warm=("template_warmed_tool",)) as w:
+        w.start()
+        by = w.call(seen, _relu())
+    assert by == template._TEMPLATE._proc.pid
+    lines = [json.loads(line) for line in timings.read_text().splitlines()]
+    assert [(x["job"], x["pid"]) for x in lines if x["job"].startswith("import ")] == [
+        ("import template_warmed_tool", by)
+    ]
+    monkeypatch.syspath_prepend(str(tmp_path / "cold"))  # a new template, not warmed
+    with Worker(timeout=120, memory_mb=None) as w:
+        w.start()
+        assert w.call(seen, _relu()) is None
