@@ -4,7 +4,6 @@ reproduce with --cases-from; --resume continues without redoing items; bad input
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import subprocess
 import sys
@@ -13,34 +12,17 @@ from pathlib import Path
 import pytest
 
 from passcheck.mutations.registry import REWRITES
+from tests._inproc import cli
 from tests.hunt.shared_runs import negative_axes_runs
 
 PLANTED = Path(__file__).with_name("planted_hunt.py")
 
 
 def _hunt(out: Path, *args: str, budget: str = "20items", seed: int = 1) -> subprocess.CompletedProcess:
-    argv = [
-        sys.executable,
-        "-m",
-        "passcheck",
-        "hunt",
-        "--cases-from",
-        str(PLANTED),
-        "--case",
-        "hunt-test/*",
-        "--budget",
-        budget,
-        "--seed",
-        str(seed),
-        "--out",
-        str(out),
-        "--progress",
-        "lines",
-        *args,
-    ]
-    return subprocess.run(
-        argv, capture_output=True, text=True, timeout=900, env={**os.environ, "PASSCHECK_PROGRESS_EVERY": "0"}
-    )
+    """``passcheck hunt`` over the planted cases in this process (tests/_inproc.py: no interpreter start and
+    imports per hunt); the console script's hunt is run by tests/hunt/shared_runs.py, read by the first test."""
+    argv = ["hunt", "--cases-from", PLANTED, "--case", "hunt-test/*", "--budget", budget, "--seed", seed]
+    return cli(*argv, "--out", out, "--progress", "lines", *args, env={"PASSCHECK_PROGRESS_EVERY": "0"})
 
 
 def _state(out: Path) -> dict:

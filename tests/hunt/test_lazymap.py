@@ -6,7 +6,6 @@ writer's (passcheck.coverage.cache)."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -14,16 +13,18 @@ import sys
 from pathlib import Path
 
 from passcheck.coverage.cache import ROWS, Cache
+from tests._inproc import cli
 
 # 14 map bases: more than the 12 rows step 0 sees (lazymap.FIRST), all seen from step 3 on
 CASES = ("--case", "axes/*", "--case", "broadcast/*")
 
 
 def _hunt(out: Path, cache: Path, budget: str, *args: str) -> subprocess.CompletedProcess:
-    argv = [sys.executable, "-m", "passcheck", "hunt", *CASES, "--no-generated", "--no-variation", "--seed", "5"]
+    """The hunt in this process (tests/_inproc.py: no interpreter start and imports per hunt), its cache
+    folder ``cache``."""
+    argv = ["hunt", *CASES, "--no-generated", "--no-variation", "--seed", "5"]
     argv += ["--budget", budget, "--out", str(out), "--progress", "lines", *args]
-    env = {**os.environ, "PASSCHECK_PROGRESS_EVERY": "0", "PASSCHECK_CACHE": str(cache)}
-    return subprocess.run(argv, capture_output=True, text=True, timeout=900, env=env)
+    return cli(*argv, env={"PASSCHECK_PROGRESS_EVERY": "0", "PASSCHECK_CACHE": str(cache)})
 
 
 def _items(out: Path) -> list[tuple[str, str, str]]:
