@@ -84,6 +84,17 @@ def fresh_static(g: onnx.GraphProto, taken: set[str], base: str, array: np.ndarr
     return [_constant(taken, base, array)]
 
 
+def respell_input(
+    g: onnx.GraphProto, taken: set[str], n: onnx.NodeProto, slot: int, array: np.ndarray, suffix: str, freed: set[str]
+) -> list:
+    """Point ``n``'s static input ``slot`` at a fresh tensor holding ``array`` (see :func:`fresh_static`);
+    the old name goes into ``freed`` (for ``drop_unused``). Returns the nodes to insert before ``n``."""
+    made = fresh_static(g, taken, f"{n.input[slot]}_{suffix}", array, n.input[slot])
+    freed.add(n.input[slot])
+    n.input[slot] = made[0].output[0] if made else g.initializer[-1].name
+    return made
+
+
 def _edit(model: onnx.ModelProto, only: frozenset[str] | None, negative: bool, gather: bool) -> list[str]:
     from onnx import numpy_helper
 
@@ -122,10 +133,7 @@ def _edit(model: onnx.ModelProto, only: frozenset[str] | None, negative: bool, g
         new = _flip(values, size, negative)
         if new is None:
             continue
-        made = fresh_static(g, taken, f"{n.input[slot]}_{'neg' if negative else 'pos'}", new, n.input[slot])
-        freed.add(n.input[slot])
-        n.input[slot] = made[0].output[0] if made else g.initializer[-1].name
-        before[i] = made
+        before[i] = respell_input(g, taken, n, slot, new, "neg" if negative else "pos", freed)
         sites.append(node_label(n, i))
     if sites:
         splice(g, before)
@@ -173,10 +181,7 @@ def axes_reversed(model: onnx.ModelProto, only: frozenset[str] | None = None) ->
             values = numpy_helper.to_array(static[n.input[1]])
             if values.ndim != 1 or values.size < 2:
                 continue
-            made = fresh_static(g, taken, f"{n.input[1]}_reversed", values[::-1].copy(), n.input[1])
-            freed.add(n.input[1])
-            n.input[1] = made[0].output[0] if made else g.initializer[-1].name
-            before[i] = made
+            before[i] = respell_input(g, taken, n, 1, values[::-1].copy(), "reversed", freed)
         else:
             continue
         sites.append(node_label(n, i))

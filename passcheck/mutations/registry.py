@@ -93,6 +93,7 @@ MODULES = (
     "passcheck.mutations.prose_defaults",
     "passcheck.mutations.axes_presence",
     "passcheck.mutations.shared_initializers",
+    "passcheck.mutations.element_index_sign",
 )
 
 

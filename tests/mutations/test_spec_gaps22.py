@@ -1,0 +1,184 @@
+"""Session 22's gaps, built: the sign of static GatherElements / ScatterElements / GatherND / OneHot
+indices, and the typed (int32_data) spelling of bfloat16, float8 and the packed 4-bit types. Each
+rewrite finds its sites (and not where the spec's condition fails), its mutant passes the equivalence
+gate (real onnxruntime, real shape inference), one site alone passes, its inverse undoes it."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import onnx
+import pytest
+from onnx import numpy_helper
+
+from passcheck.cases.builders import tensor
+from passcheck.mutations import REWRITES, verify_equivalent
+from passcheck.mutations.gaps import index_rows, storage_rows
+
+from ._models import assert_sites_gate_and_inverse, feeds, named
+
+
+def INDICES(negative: bool = False):
+    """n0 GatherElements on a static axis, n1 GatherND (batch_dims 1), n2 OneHot, n3 ScatterElements;
+    n4 GatherElements on the symbolic axis N (left alone); n5 OneHot with float indices (left alone)."""
+    ge = np.array([[[0, 3, 1, 2]] * 3] * 2, np.int64)
+    nd = np.array([[[2], [0]], [[1], [2]]], np.int64)  # per batch: rows of data[b] ([3, 4])
+    oh = np.array([0, 2, 4], np.int64)
+    se = np.array([[[1, 0]] * 3] * 2, np.int64)
+    if negative:
+        ge, nd, oh, se = ge - 4, nd - 3, oh - 5, se - 4
+    return named(
+        """g (float[2, 3, 4] x, float[N, 3] z) => (float[2, 3, 4] a, float[2, 2, 4] b, float[3, 5] c,
+        float[2, 3, 4] d, float[1, 3] e, float[3, 5] f) {
+        a = GatherElements<axis = -1>(x, ge)
+        b = GatherND<batch_dims = 1>(x, nd)
+        c = OneHot(oh, depth, vals)
+        d = ScatterElements<axis = 2>(x, se, upd)
+        e = GatherElements(z, zi)
+        f = OneHot(ohf, depthf, vals)
+    }""",
+        opset=18,
+        initializers=[
+            tensor("ge", ge),
+            tensor("nd", nd),
+            tensor("oh", oh),
+            tensor("depth", np.array(5, np.int64)),
+            tensor("vals", np.array([0.0, 1.0], np.float32)),
+            tensor("se", se),
+            tensor("upd", np.full((2, 3, 2), -7.0, np.float32)),
+            tensor("zi", np.array([[0, 0, 0]], np.int64)),
+            tensor("ohf", np.array([0.0, 1.0, 3.0], np.float32)),
+            tensor("depthf", np.array(5.0, np.float32)),
+        ],
+    )
+
+
+def INDICES_OPSET_10():
+    return named(
+        """g (float[2, 3] x) => (float[3, 5] c) {
+        c = OneHot(oh, depth, vals)
+        }""",
+        opset=10,
+        initializers=[
+            tensor("oh", np.array([0, 2, 4], np.int64)),
+            tensor("depth", np.array(5, np.int64)),
+            tensor("vals", np.array([0.0, 1.0], np.float32)),
+        ],
+    )
+
+
+def LOW_PRECISION():
+    """Raw-stored initializers of the types whose typed spelling is a bit pattern (bfloat16, float8) or
+    packed (int4, uint4, odd element counts included) in int32_data."""
+    T = onnx.TensorProto
+    vals = np.array([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]], np.float32)
+    m = named(
+        """g (float[2, 3] x) => (float[2, 3] a, float[2, 3] b, float[2, 3] c, float[2, 3] d, float[5] e) {
+        wb = Cast<to = 1>(w_bf16)
+        a = Add(x, wb)
+        f8 = DequantizeLinear(w_f8, s)
+        b = Mul(x, f8)
+        i4 = DequantizeLinear(w_i4, s)
+        c = Add(x, i4)
+        d = DequantizeLinear<axis = 1>(w_u4, s3, zp3)
+        e = DequantizeLinear(w_u4odd, s)
+    }""",
+        opset=21,
+        initializers=[
+            numpy_helper.from_array(vals.astype(ml_dtypes.bfloat16), "w_bf16"),
+            numpy_helper.from_array(vals.astype(ml_dtypes.float8_e4m3fn), "w_f8"),
+            numpy_helper.from_array(vals.astype(ml_dtypes.int4), "w_i4"),
+            numpy_helper.from_array(np.array([[1, 2, 15], [0, 7, 9]]).astype(ml_dtypes.uint4), "w_u4"),
+            numpy_helper.from_array(np.array([3, 1, 4, 1, 5]).astype(ml_dtypes.uint4), "w_u4odd"),
+            tensor("s", np.array(0.5, np.float32)),
+            tensor("s3", np.array([0.5, 1.0, 2.0], np.float32)),
+            numpy_helper.from_array(np.array([8, 0, 1]).astype(ml_dtypes.uint4), "zp3"),
+        ],
+    )
+    assert all(t.HasField("raw_data") for t in m.graph.initializer) and m.graph.initializer[0].data_type == T.BFLOAT16
+    return m
+
+
+def _non_zero_inputs(model):
+    """Feeds with a deterministic non-zero pattern, so a wrong element shows in every output."""
+    return {k: v + np.arange(v.size, dtype=v.dtype).reshape(v.shape) + 1 for k, v in feeds(model)[0].items()}
+
+
+CASES = [
+    ("element-indices-negative", lambda: INDICES(False), ["n0", "n1", "n2", "n3"]),  # n4: axis N; n5: float
+    ("element-indices-positive", lambda: INDICES(True), ["n0", "n1", "n2", "n3"]),
+]
+
+
+@pytest.mark.parametrize(("rid", "build", "sites"), CASES, ids=[r for r, _b, _s in CASES])
+def test_index_sign_finds_its_sites_and_passes_the_gate(rid, build, sites):
+    assert_sites_gate_and_inverse(rid, build(), sites)
+
+
+def test_negative_indices_are_what_the_spec_says_and_compute_the_same_in_onnxruntime():
+    """The flipped tensors are i - s per column (GatherND: s per index column), and the mutant's outputs
+    equal the original's in onnxruntime and the reference evaluator on non-zero inputs."""
+    import onnxruntime as ort
+    from onnx.reference import ReferenceEvaluator
+
+    original = INDICES(False)
+    mutant, _ = REWRITES["element-indices-negative"].apply(original)
+    inits = {t.name: numpy_helper.to_array(t) for t in mutant.graph.initializer}
+    reads = {n.name: n.input[0 if n.op_type == "OneHot" else 1] for n in mutant.graph.node}
+    assert (inits[reads["n0"]] < 0).all() and (inits[reads["n0"]] >= -4).all()
+    np.testing.assert_array_equal(inits[reads["n1"]], np.array([[[2], [0]], [[1], [2]]]) - 3)
+    np.testing.assert_array_equal(inits[reads["n2"]], np.array([-5, -3, -1]))
+    x = _non_zero_inputs(original)
+    for m in (original, mutant):
+        assert onnx.checker.check_model(m, full_check=True) is None
+    want = ort.InferenceSession(original.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, x)
+    got = ort.InferenceSession(mutant.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, x)
+    ref = ReferenceEvaluator(mutant).run(None, x)
+    for w, g, r in zip(want, got, ref, strict=True):
+        np.testing.assert_array_equal(w, g)
+        np.testing.assert_array_equal(w, r)
+
+
+def test_onehot_before_opset_11_keeps_its_indices():
+    """OneHot-9 takes non-negative indices only: no site."""
+    assert REWRITES["element-indices-negative"].apply(INDICES_OPSET_10()) is None or not list(
+        REWRITES["element-indices-negative"].apply(INDICES_OPSET_10())[1].nodes
+    )
+
+
+def test_typed_storage_of_low_precision_and_packed_types_passes_the_gate():
+    assert_sites_gate_and_inverse(
+        "typed-data", LOW_PRECISION(), ["w_bf16", "w_f8", "w_i4", "w_u4", "w_u4odd", "s", "s3", "zp3"]
+    )
+
+
+def test_typed_storage_packs_four_bit_pairs_and_keeps_bit_patterns():
+    """onnx.proto int32_data: bfloat16/float8 one bit pattern a slot; int4/uint4 two elements a slot,
+    the first in the low bits. raw-data packs them back into as many bytes as before."""
+    original = LOW_PRECISION()
+    typed, _ = REWRITES["typed-data"].apply(original)
+    by = {t.name: t for t in typed.graph.initializer}
+    assert not any(by[n].HasField("raw_data") for n in ("w_bf16", "w_f8", "w_i4", "w_u4", "w_u4odd", "zp3"))
+    assert list(by["w_bf16"].int32_data)[:2] == [0x3F80, 0xC000]  # 1.0, -2.0 as bfloat16 bits
+    assert list(by["w_u4"].int32_data) == [1 | 2 << 4, 15 | 0 << 4, 7 | 9 << 4]
+    assert len(by["w_u4odd"].int32_data) == 3
+    raw, _ = REWRITES["raw-data"].apply(typed)
+    before = {t.name: t.raw_data for t in original.graph.initializer}
+    assert {t.name: t.raw_data for t in raw.graph.initializer} == before
+    verify_equivalent(original, typed, [_non_zero_inputs(original)], "typed-data")
+
+
+def test_every_index_input_with_a_negative_range_has_a_sign_rewrite_or_is_a_known_gap():
+    rows = index_rows()
+    built = {g.where for g in rows if g.status == "rewrite"}
+    assert built >= {"Gather.indices", "GatherElements.indices", "GatherND.indices", "ScatterElements.indices"}
+    assert "OneHot.indices" in built and any(g.spec.startswith("Operators.md OneHot-11") for g in rows)
+    assert {g.where for g in rows if g.status == "gap"} <= {f"Sequence{o}.position" for o in ("At", "Erase", "Insert")}
+
+
+def test_every_element_type_has_both_storage_spellings_or_a_reason():
+    rows = storage_rows()
+    assert [g.where for g in rows if g.status == "gap"] == []
+    assert {"TensorProto BFLOAT16", "TensorProto INT4", "TensorProto FLOAT8E5M2"} <= {
+        g.where for g in rows if g.status == "rewrite"
+    }
