@@ -232,14 +232,6 @@ IR_ROWS: tuple[Gap, ...] = (
         "polymorphic); If/Loop/Scan bodies are rewritten",
     ),
     Gap(
-        "loop-cond-omitted-or-true",
-        "Loop cond input",
-        'Operators.md Loop-1/11/13/16/19/21 (cond: optional, "" to skip; with M given, a true cond the body '
-        "keeps true is a for loop)",
-        "gap",
-        'Loop(M, "") vs Loop(M, true) with a body returning true: not built (few passes look into Loop inputs)',
-    ),
-    Gap(
         "tensor-segment",
         "TensorProto.segment",
         "onnx.proto TensorProto.Segment (a tensor may be stored in segments)",

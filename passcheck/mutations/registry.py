@@ -94,6 +94,7 @@ MODULES = (
     "passcheck.mutations.axes_presence",
     "passcheck.mutations.shared_initializers",
     "passcheck.mutations.element_index_sign",
+    "passcheck.mutations.loop_cond",
 )
 
 
