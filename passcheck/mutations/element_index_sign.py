@@ -19,18 +19,13 @@ from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import (
     Rewrite,
-    all_names,
-    chosen,
-    drop_unused,
-    is_default_domain,
-    node_label,
     opset,
     static_tensors,
 )
 from passcheck.mutations._freedom import Freedom
-from passcheck.mutations._graph_edit import attr_value, splice
+from passcheck.mutations._graph_edit import attr_value
 from passcheck.mutations._shapes import known
-from passcheck.mutations.index_sign import _flip, respell_input
+from passcheck.mutations.index_sign import flip_static_inputs
 
 if TYPE_CHECKING:
     import numpy as np
@@ -75,33 +70,18 @@ def _sizes(n: onnx.NodeProto, indices: np.ndarray, types: dict, static: dict) ->
 
 
 def _edit(model: onnx.ModelProto, only: frozenset[str] | None, negative: bool) -> list[str]:
-    from onnx import numpy_helper
+    version, static, types = opset(model), static_tensors(model.graph), {}
 
-    g, version = model.graph, opset(model)
-    static = static_tensors(g)
-    types = None
-    taken, before, sites, freed = all_names(model), {}, [], set()
-    for i, n in enumerate(g.node):
+    def slot_of(n: onnx.NodeProto) -> int | None:
         since = INDEX_INPUTS.get(n.op_type)
-        if since is None or version < since or not is_default_domain(n) or not chosen(only, node_label(n, i)):
-            continue
-        slot = 0 if n.op_type == "OneHot" else 1
-        if len(n.input) <= slot or n.input[slot] not in static:
-            continue
-        values = numpy_helper.to_array(static[n.input[slot]])
-        if values.dtype.kind != "i":
-            continue
-        types = known(model) if types is None else types
-        sizes = _sizes(n, values, types, static)
-        new = None if sizes is None else _flip(values, sizes, negative)
-        if new is None:
-            continue
-        before[i] = respell_input(g, taken, n, slot, new, "neg" if negative else "pos", freed)
-        sites.append(node_label(n, i))
-    if sites:
-        splice(g, before)
-        drop_unused(g, freed)
-    return sites
+        return None if since is None or version < since else (0 if n.op_type == "OneHot" else 1)
+
+    def sizes_of(n: onnx.NodeProto, values: np.ndarray):
+        if not types:
+            types.update(known(model))
+        return _sizes(n, values, types, static)
+
+    return flip_static_inputs(model, only, negative, slot_of, sizes_of)
 
 
 def indices_negative(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:

@@ -8,7 +8,8 @@ domain, deprecated schemas skipped) for parameter-level freedoms whose wording t
   (:data:`passcheck.mutations.axes.AXIS_ATTRS`, :data:`passcheck.mutations.index_sign.AXES_INPUTS`);
 - an ``indices`` or ``position`` input whose description gives a range with a negative lower bound
   (``[-s, s-1]``, ``[-depth, depth-1]``, ``[-n, n - 1]``): Gather's index sign rewrites
-  (:mod:`passcheck.mutations.index_sign`) or :data:`passcheck.mutations.element_index_sign.INDEX_INPUTS`;
+  (:mod:`passcheck.mutations.index_sign`), :data:`passcheck.mutations.element_index_sign.INDEX_INPUTS` or
+  :data:`passcheck.mutations.sequence_position.POSITION_OPS`;
 - an optional input whose description says an empty value and no value mean the same ("either not
   provided or explicitly empty"): :data:`passcheck.mutations.axes_presence.AXES_INPUT_SINCE`.
 
@@ -111,13 +112,6 @@ def axis_rows() -> list[Gap]:
 
 _NEGATIVE_RANGE = re.compile(r"\[-(s|n|depth)\b")
 
-#: op → why no rewrite flips the sign of its indices/position input although the schema allows it.
-INDEX_OPEN: dict[str, str] = {
-    op: "a position against the sequence's length, which shape inference does not give; needs the length from "
-    "a SequenceConstruct"
-    for op in ("SequenceAt", "SequenceErase", "SequenceInsert")
-}
-
 
 def index_parameters() -> dict[tuple[str, str], int]:
     """(op, input) → the first opset whose schema gives that ``indices``/``position`` input a range with a
@@ -134,16 +128,19 @@ def index_parameters() -> dict[tuple[str, str], int]:
 def index_rows() -> list[Gap]:
     """Each indices/position input that accepts negative entries, with the rewrite that flips their sign."""
     from passcheck.mutations.element_index_sign import INDEX_INPUTS
+    from passcheck.mutations.sequence_position import POSITION_OPS
 
     rows = []
     for (op, name), since in sorted(index_parameters().items()):
         spec = f"Operators.md {op}-{since} ({name}: negative counts from the back)"
         if op == "Gather":
             status, detail = "rewrite", "gather-index-negative, gather-index-positive"
+        elif op in POSITION_OPS:
+            status, detail = "rewrite", "sequence-position-negative, sequence-position-positive"
         elif INDEX_INPUTS.get(op) == since:
             status, detail = "rewrite", "element-indices-negative, element-indices-positive"
         else:
-            status, detail = "gap", INDEX_OPEN.get(op, "no sign rewrite knows this input")
+            status, detail = "gap", "no sign rewrite knows this input"
         rows.append(Gap("index-sign", f"{op}.{name}", spec, status, detail))
     return rows
 

@@ -95,6 +95,7 @@ MODULES = (
     "passcheck.mutations.shared_initializers",
     "passcheck.mutations.element_index_sign",
     "passcheck.mutations.loop_cond",
+    "passcheck.mutations.sequence_position",
 )
 
 

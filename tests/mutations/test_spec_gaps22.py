@@ -168,12 +168,13 @@ def test_typed_storage_packs_four_bit_pairs_and_keeps_bit_patterns():
     verify_equivalent(original, typed, [_non_zero_inputs(original)], "typed-data")
 
 
-def test_every_index_input_with_a_negative_range_has_a_sign_rewrite_or_is_a_known_gap():
+def test_every_index_input_with_a_negative_range_has_a_sign_rewrite():
     rows = index_rows()
     built = {g.where for g in rows if g.status == "rewrite"}
     assert built >= {"Gather.indices", "GatherElements.indices", "GatherND.indices", "ScatterElements.indices"}
     assert "OneHot.indices" in built and any(g.spec.startswith("Operators.md OneHot-11") for g in rows)
-    assert {g.where for g in rows if g.status == "gap"} <= {f"Sequence{o}.position" for o in ("At", "Erase", "Insert")}
+    assert [g.where for g in rows if g.status == "gap"] == []
+    assert {f"Sequence{o}.position" for o in ("At", "Erase", "Insert")} <= built
 
 
 def test_every_element_type_has_both_storage_spellings_or_a_reason():
@@ -273,3 +274,65 @@ def test_loop_cond_spellings_run_the_body_m_times_in_onnxruntime_and_the_referen
             np.testing.assert_array_equal(g, w)
     for r, w in zip(ReferenceEvaluator(given).run(None, x), want, strict=True):
         np.testing.assert_array_equal(r, w)
+
+
+def SEQUENCES():
+    """s = [a, b, c] (SequenceConstruct); n1 SequenceAt(s, 1); n2 SequenceAt(s, -1); n3 SequenceInsert(s, d, 1)
+    (int32 position) gives s2 of length 4; n4 SequenceInsert(s, d, 3) appends (no negative spelling: no site);
+    n5 SequenceErase(s2, 0); n7 SequenceAt of a SplitToSequence (length not fixed by the graph: no site)."""
+    return named(
+        """g (float[2] a, float[2] b, float[2] c, float[2] d, float[4] x) =>
+        (float[2] y1, float[2] y2, float[8] y3, float[8] y4, float[6] y5, float[2] y6) {
+        s = SequenceConstruct(a, b, c)
+        y1 = SequenceAt(s, p1)
+        y2 = SequenceAt(s, m1)
+        s2 = SequenceInsert(s, d, p1i32)
+        s3 = SequenceInsert(s, d, p3)
+        s4 = SequenceErase(s2, p0)
+        t = SplitToSequence(x, two)
+        y6 = SequenceAt(t, p1)
+        y3 = ConcatFromSequence<axis = 0>(s2)
+        y4 = ConcatFromSequence<axis = 0>(s3)
+        y5 = ConcatFromSequence<axis = 0>(s4)
+    }""",
+        opset=13,
+        initializers=[
+            tensor("p1", np.array(1, np.int64)),
+            tensor("m1", np.array(-1, np.int64)),
+            tensor("p1i32", np.array(1, np.int32)),
+            tensor("p3", np.array(3, np.int64)),
+            tensor("p0", np.array(0, np.int64)),
+            tensor("two", np.array(2, np.int64)),
+        ],
+    )
+
+
+@pytest.mark.parametrize(
+    ("rid", "sites"), [("sequence-position-negative", ["n1", "n3", "n5"]), ("sequence-position-positive", ["n2"])]
+)
+def test_sequence_position_sign_finds_its_sites_and_passes_the_gate(rid, sites):
+    assert_sites_gate_and_inverse(rid, SEQUENCES(), sites)
+
+
+def test_negative_sequence_positions_compute_the_same_in_onnxruntime_and_the_reference():
+    """The flipped positions are p - n for n = 3 (s) and 4 (s2), element type kept; each tool computes the
+    same outputs for both forms, and the two tools agree but on y4 (n4 appends at position n = 3, which
+    the reference evaluator inserts at the front: docs/found.md row 272)."""
+    import onnxruntime as ort
+    from onnx.reference import ReferenceEvaluator
+
+    original = SEQUENCES()
+    mutant, _ = REWRITES["sequence-position-negative"].apply(original)
+    inits = {t.name: numpy_helper.to_array(t) for t in mutant.graph.initializer}
+    pos = {n.name: inits[n.input[-1]] for n in mutant.graph.node if n.name in ("n1", "n3", "n5")}
+    assert [int(v) for v in pos.values()] == [-2, -2, -4] and pos["n3"].dtype == np.int32
+    x = _non_zero_inputs(original)
+    runs = {}
+    for label, m in (("original", original), ("mutant", mutant)):
+        session = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+        runs[label] = (session.run(None, x), ReferenceEvaluator(m).run(None, x))
+    for k in range(6):
+        for tool in (0, 1):
+            np.testing.assert_array_equal(runs["original"][tool][k], runs["mutant"][tool][k])
+        if k != 3:
+            np.testing.assert_array_equal(runs["mutant"][0][k], runs["mutant"][1][k])
