@@ -336,3 +336,29 @@ def test_negative_sequence_positions_compute_the_same_in_onnxruntime_and_the_ref
             np.testing.assert_array_equal(runs["original"][tool][k], runs["mutant"][tool][k])
         if k != 3:
             np.testing.assert_array_equal(runs["mutant"][0][k], runs["mutant"][1][k])
+
+
+def ERASES():
+    """n1 SequenceErase(s) with the position left out (the last tensor); n2 SequenceErase(s, -1);
+    n3 SequenceErase(s, 0) (not the default: no site either way)."""
+    return named(
+        """g (float[2] a, float[2] b, float[2] c) => (float[4] y1, float[4] y2, float[4] y3) {
+        s = SequenceConstruct(a, b, c)
+        s1 = SequenceErase(s)
+        s2 = SequenceErase(s, last)
+        s3 = SequenceErase(s, first)
+        y1 = ConcatFromSequence<axis = 0>(s1)
+        y2 = ConcatFromSequence<axis = 0>(s2)
+        y3 = ConcatFromSequence<axis = 0>(s3)
+    }""",
+        opset=13,
+        initializers=[tensor("last", np.array(-1, np.int64)), tensor("first", np.array(0, np.int64))],
+    )
+
+
+@pytest.mark.parametrize(
+    ("rid", "sites"), [("optional-input-default-explicit", ["n1"]), ("optional-input-default-omitted", ["n2"])]
+)
+def test_sequence_erase_position_default_finds_its_sites_and_passes_the_gate(rid, sites):
+    """SequenceErase-11: an omitted position erases the last tensor, which -1 names for any length."""
+    assert_sites_gate_and_inverse(rid, ERASES(), sites)
