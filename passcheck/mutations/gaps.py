@@ -212,15 +212,6 @@ def storage_rows() -> list[Gap]:
 #: IR.md / onnx.proto freedoms with no catalogue row: (id, where, spec, status, detail).
 IR_ROWS: tuple[Gap, ...] = (
     Gap(
-        "repeated-input-slot",
-        "NodeProto.input",
-        "IR.md §Nodes (inputs are value names; one name may fill several slots)",
-        "gap",
-        "a node may read one value in two slots (Mul(x, x), Concat(a, a)) or an equal copy in the second; "
-        "duplicate-shared-initializer writes the copy of an initializer, nothing yet that of a node output "
-        "(duplicate-shared-node copies per reading node, not per slot)",
-    ),
-    Gap(
         "axis-sign-in-function-bodies",
         "axis attributes of model-local function bodies",
         "IR.md §Functions; Operators.md (axis ranges)",

@@ -96,6 +96,7 @@ MODULES = (
     "passcheck.mutations.element_index_sign",
     "passcheck.mutations.loop_cond",
     "passcheck.mutations.sequence_position",
+    "passcheck.mutations.repeated_slots",
 )
 
 

@@ -362,3 +362,40 @@ def ERASES():
 def test_sequence_erase_position_default_finds_its_sites_and_passes_the_gate(rid, sites):
     """SequenceErase-11: an omitted position erases the last tensor, which -1 names for any length."""
     assert_sites_gate_and_inverse(rid, ERASES(), sites)
+
+
+def REPEATED():
+    """n1 Mul(a, a) and n3 Concat(c, c, c) read a Relu / Softmax (axis 0) output in several slots (sites); n4 reads a
+    graph input twice and n6 a Dropout output twice (no producer to copy; Dropout counts as random)."""
+    return named(
+        """g (float[2, 3] x) => (float[2, 3] y, float[6, 3] z, float[2, 3] w, float[2, 3] q) {
+        a = Relu(x)
+        y = Mul(a, a)
+        c = Softmax<axis = 0>(x)
+        z = Concat<axis = 0>(c, c, c)
+        w = Add(x, x)
+        d = Dropout(x)
+        q = Add(d, d)
+    }""",
+        opset=13,
+    )
+
+
+def test_repeated_slot_copy_finds_its_sites_and_passes_the_gate():
+    assert_sites_gate_and_inverse("repeated-slot-copy", REPEATED(), ["n1", "n3"])
+
+
+def test_repeated_slot_copies_are_the_producer_and_merge_back():
+    """Every later slot reads its own copy of the producer (same op, inputs, attributes), placed right after
+    it; merge-duplicate-nodes gives back the original node list."""
+    original = REPEATED()
+    mutant, _ = REWRITES["repeated-slot-copy"].apply(original)
+    by_out = {n.output[0]: n for n in mutant.graph.node}
+    mul = next(n for n in mutant.graph.node if n.op_type == "Mul")
+    concat = next(n for n in mutant.graph.node if n.op_type == "Concat")
+    assert mul.input[0] == "a" and mul.input[1] != "a" and by_out[mul.input[1]].op_type == "Relu"
+    assert concat.input[0] == "c" and len(set(concat.input)) == 3
+    assert all(list(by_out[v].input) == ["x"] and by_out[v].attribute == by_out["c"].attribute for v in concat.input)
+    assert [n.op_type for n in mutant.graph.node][:3] == ["Relu", "Relu", "Mul"]
+    back, _ = REWRITES["merge-duplicate-nodes"].apply(mutant)
+    assert [list(n.input) for n in back.graph.node] == [list(n.input) for n in original.graph.node]
