@@ -68,7 +68,7 @@ FREEDOMS = (
         "element type.",
         ("typed-data", "raw-data"),
         "initializers and Constant(value=tensor) of every scope (main graph, subgraphs, function bodies); float, "
-        "double, int*, uint*, bool, float16.",
+        "double, int*, uint*, bool, float16 (bfloat16, float8, float6 and the sub-byte types: the rows below).",
     ),
     Freedom(
         "small-ints-in-int32-data",

@@ -6,8 +6,16 @@ domain, deprecated schemas skipped) for parameter-level freedoms whose wording t
 - an axis attribute or input that accepts negative values ("Negative value means counting dimensions
   from the back", or a ``[-r, …]`` range): the sign rewrites must know the op
   (:data:`passcheck.mutations.axes.AXIS_ATTRS`, :data:`passcheck.mutations.index_sign.AXES_INPUTS`);
+- an ``indices`` or ``position`` input whose description gives a range with a negative lower bound
+  (``[-s, s-1]``, ``[-depth, depth-1]``, ``[-n, n - 1]``): Gather's index sign rewrites
+  (:mod:`passcheck.mutations.index_sign`), :data:`passcheck.mutations.element_index_sign.INDEX_INPUTS` or
+  :data:`passcheck.mutations.sequence_position.POSITION_OPS`;
 - an optional input whose description says an empty value and no value mean the same ("either not
   provided or explicitly empty"): :data:`passcheck.mutations.axes_presence.AXES_INPUT_SINCE`.
+
+The element types of ``onnx.TensorProto.DataType`` are walked too: each has a raw_data and a typed
+spelling (onnx.proto TensorProto) that typed-data / raw-data must know
+(:data:`passcheck.mutations.raw_data._TYPED`), or a reason it has one spelling only.
 
 Freedoms of IR.md and onnx.proto have no machine-readable form; :data:`IR_ROWS` lists those the
 catalogue has no row for, each with the section it rests on and why it is not built (yet).
@@ -102,6 +110,41 @@ def axis_rows() -> list[Gap]:
     return rows
 
 
+_NEGATIVE_RANGE = re.compile(r"\[-(s|n|depth)\b")
+
+
+def index_parameters() -> dict[tuple[str, str], int]:
+    """(op, input) → the first opset whose schema gives that ``indices``/``position`` input a range with a
+    negative lower bound (a negative entry counting from the back)."""
+    found: dict[tuple[str, str], int] = {}
+    for s in _schemas():
+        for f in s.inputs:
+            if f.name in ("indices", "position") and _NEGATIVE_RANGE.search(f.description or ""):
+                key = (s.name, f.name)
+                found[key] = min(found.get(key, s.since_version), s.since_version)
+    return found
+
+
+def index_rows() -> list[Gap]:
+    """Each indices/position input that accepts negative entries, with the rewrite that flips their sign."""
+    from passcheck.mutations.element_index_sign import INDEX_INPUTS
+    from passcheck.mutations.sequence_position import POSITION_OPS
+
+    rows = []
+    for (op, name), since in sorted(index_parameters().items()):
+        spec = f"Operators.md {op}-{since} ({name}: negative counts from the back)"
+        if op == "Gather":
+            status, detail = "rewrite", "gather-index-negative, gather-index-positive"
+        elif op in POSITION_OPS:
+            status, detail = "rewrite", "sequence-position-negative, sequence-position-positive"
+        elif INDEX_INPUTS.get(op) == since:
+            status, detail = "rewrite", "element-indices-negative, element-indices-positive"
+        else:
+            status, detail = "gap", "no sign rewrite knows this input"
+        rows.append(Gap("index-sign", f"{op}.{name}", spec, status, detail))
+    return rows
+
+
 def empty_input_rows() -> list[Gap]:
     """Each optional input whose schema says an empty value means the same as none."""
     import onnx.defs
@@ -129,25 +172,45 @@ def empty_input_rows() -> list[Gap]:
     ]
 
 
+#: element type name → why typed-data / raw-data leave its tensors alone.
+STORAGE_LEFT_OUT: dict[str, str] = {
+    "STRING": "one spelling: raw_data cannot hold strings (string_data only)",
+    "COMPLEX64": "float_data pairs (real, imaginary) are a second spelling, but onnxruntime registers no complex "
+    "tensor type: no mutant could pass the gate",
+    "COMPLEX128": "double_data pairs, as COMPLEX64",
+}
+
+
+def storage_rows() -> list[Gap]:
+    """Each element type of onnx.TensorProto.DataType with its raw_data vs typed-field rewrite."""
+    import onnx
+
+    from passcheck.mutations.raw_data import _TYPED
+
+    rows = []
+    for name, value in onnx.TensorProto.DataType.items():
+        if name == "UNDEFINED":
+            continue
+        if value in _TYPED:
+            status, detail = "rewrite", "typed-data, raw-data"
+        elif name in STORAGE_LEFT_OUT:
+            status, detail = "left out", STORAGE_LEFT_OUT[name]
+        else:
+            status, detail = "gap", "typed-data does not know this element type"
+        rows.append(
+            Gap(
+                "raw-or-typed-storage",
+                f"TensorProto {name}",
+                "onnx.proto TensorProto (raw_data or the typed field of the element type)",
+                status,
+                detail,
+            )
+        )
+    return rows
+
+
 #: IR.md / onnx.proto freedoms with no catalogue row: (id, where, spec, status, detail).
 IR_ROWS: tuple[Gap, ...] = (
-    Gap(
-        "repeated-input-slot",
-        "NodeProto.input",
-        "IR.md §Nodes (inputs are value names; one name may fill several slots)",
-        "gap",
-        "a node may read one value in two slots (Mul(x, x), Concat(a, a)) or an equal copy in the second; "
-        "duplicate-shared-initializer writes the copy of an initializer, nothing yet that of a node output "
-        "(duplicate-shared-node copies per reading node, not per slot)",
-    ),
-    Gap(
-        "sequence-position-sign",
-        "SequenceAt / SequenceInsert / SequenceErase position",
-        "Operators.md SequenceAt-11, SequenceInsert-11, SequenceErase-11 (negative counts from the back)",
-        "gap",
-        "a position against the sequence's length, which shape inference does not give; needs the length from "
-        "a SequenceConstruct",
-    ),
     Gap(
         "axis-sign-in-function-bodies",
         "axis attributes of model-local function bodies",
@@ -155,14 +218,6 @@ IR_ROWS: tuple[Gap, ...] = (
         "gap",
         "negative-axes reads ranks from onnx shape inference, which types no function body (a body may be "
         "polymorphic); If/Loop/Scan bodies are rewritten",
-    ),
-    Gap(
-        "loop-cond-omitted-or-true",
-        "Loop cond input",
-        'Operators.md Loop-1/11/13/16/19/21 (cond: optional, "" to skip; with M given, a true cond the body '
-        "keeps true is a for loop)",
-        "gap",
-        'Loop(M, "") vs Loop(M, true) with a body returning true: not built (few passes look into Loop inputs)',
     ),
     Gap(
         "tensor-segment",
@@ -182,8 +237,8 @@ IR_ROWS: tuple[Gap, ...] = (
 
 
 def rows() -> list[Gap]:
-    """Every audited row: the schema walks, then the IR rows."""
-    return [*axis_rows(), *empty_input_rows(), *IR_ROWS]
+    """Every audited row: the schema walks, the element types, then the IR rows."""
+    return [*axis_rows(), *index_rows(), *empty_input_rows(), *storage_rows(), *IR_ROWS]
 
 
 def markdown() -> str:

@@ -18,6 +18,7 @@ inference knows the rank (Gather: the static dim). Sites are the rewritten nodes
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import (
@@ -84,53 +85,78 @@ def fresh_static(g: onnx.GraphProto, taken: set[str], base: str, array: np.ndarr
     return [_constant(taken, base, array)]
 
 
-def _edit(model: onnx.ModelProto, only: frozenset[str] | None, negative: bool, gather: bool) -> list[str]:
+def respell_input(
+    g: onnx.GraphProto, taken: set[str], n: onnx.NodeProto, slot: int, array: np.ndarray, suffix: str, freed: set[str]
+) -> list:
+    """Point ``n``'s static input ``slot`` at a fresh tensor holding ``array`` (see :func:`fresh_static`);
+    the old name goes into ``freed`` (for ``drop_unused``). Returns the nodes to insert before ``n``."""
+    made = fresh_static(g, taken, f"{n.input[slot]}_{suffix}", array, n.input[slot])
+    freed.add(n.input[slot])
+    n.input[slot] = made[0].output[0] if made else g.initializer[-1].name
+    return made
+
+
+def flip_static_inputs(
+    model: onnx.ModelProto,
+    only: frozenset[str] | None,
+    negative: bool,
+    slot_of: Callable[[onnx.NodeProto], int | None],
+    sizes_of: Callable[[onnx.NodeProto, np.ndarray], np.ndarray | int | None],
+) -> list[str]:
+    """Flip the sign of the entries of one static integer input per main-graph node (default domain):
+    ``slot_of(node)`` names the input (None: not this node), ``sizes_of(node, values)`` what each entry
+    counts against (broadcastable to it; None: unknown). Each entry in [0, s) becomes entry - s
+    (``negative``) or each in [-s, 0) entry + s (:func:`_flip`); the node reads a fresh tensor of the
+    same spelling (:func:`respell_input`). Returns the labels of the rewritten nodes."""
     from onnx import numpy_helper
 
-    g, version = model.graph, opset(model)
-    if version < 11:
-        return []
+    g = model.graph
     static = static_tensors(g)
-    types = known(model)
     taken, before, sites, freed = all_names(model), {}, [], set()
     for i, n in enumerate(g.node):
         if not is_default_domain(n) or not chosen(only, node_label(n, i)):
             continue
-        if gather:
-            if n.op_type != "Gather" or len(n.input) < 2 or n.input[1] not in static:
-                continue
-            slot, k = 1, types.get(n.input[0])
-            if k is None or not k.rank:
-                continue
-            axis = attr_value(n, "axis", 0)
-            size = k.dims[axis % k.rank] if -k.rank <= axis < k.rank else None
-            if not isinstance(size, int) or size <= 0:
-                continue
-        else:
-            spec = AXES_INPUTS.get(n.op_type)
-            if spec is None or version < spec[1] or len(n.input) <= spec[0] or n.input[spec[0]] not in static:
-                continue
-            slot, of = spec[0], spec[2]
-            k = types.get(n.input[0])
-            if k is None or k.rank is None:
-                continue
-            count = int(numpy_helper.to_array(static[n.input[slot]]).size)
-            size = k.rank + (count if of == "out" else 0)
+        slot = slot_of(n)
+        if slot is None or len(n.input) <= slot or n.input[slot] not in static:
+            continue
         values = numpy_helper.to_array(static[n.input[slot]])
         if values.dtype.kind != "i":
             continue
-        new = _flip(values, size, negative)
+        sizes = sizes_of(n, values)
+        new = None if sizes is None else _flip(values, sizes, negative)
         if new is None:
             continue
-        made = fresh_static(g, taken, f"{n.input[slot]}_{'neg' if negative else 'pos'}", new, n.input[slot])
-        freed.add(n.input[slot])
-        n.input[slot] = made[0].output[0] if made else g.initializer[-1].name
-        before[i] = made
+        before[i] = respell_input(g, taken, n, slot, new, "neg" if negative else "pos", freed)
         sites.append(node_label(n, i))
     if sites:
         splice(g, before)
         drop_unused(g, freed)
     return sites
+
+
+def _edit(model: onnx.ModelProto, only: frozenset[str] | None, negative: bool, gather: bool) -> list[str]:
+    version = opset(model)
+    if version < 11:
+        return []
+    types = known(model)
+
+    def slot_of(n: onnx.NodeProto) -> int | None:
+        if gather:
+            return 1 if n.op_type == "Gather" else None
+        spec = AXES_INPUTS.get(n.op_type)
+        return spec[0] if spec is not None and version >= spec[1] else None
+
+    def sizes_of(n: onnx.NodeProto, values: np.ndarray) -> int | None:
+        k = types.get(n.input[0])
+        if k is None or k.rank is None:
+            return None
+        if not gather:
+            return k.rank + (int(values.size) if AXES_INPUTS[n.op_type][2] == "out" else 0)
+        axis = attr_value(n, "axis", 0)
+        size = k.dims[axis % k.rank] if k.rank and -k.rank <= axis < k.rank else None
+        return size if isinstance(size, int) and size > 0 else None
+
+    return flip_static_inputs(model, only, negative, slot_of, sizes_of)
 
 
 def axes_negative(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
@@ -173,10 +199,7 @@ def axes_reversed(model: onnx.ModelProto, only: frozenset[str] | None = None) ->
             values = numpy_helper.to_array(static[n.input[1]])
             if values.ndim != 1 or values.size < 2:
                 continue
-            made = fresh_static(g, taken, f"{n.input[1]}_reversed", values[::-1].copy(), n.input[1])
-            freed.add(n.input[1])
-            n.input[1] = made[0].output[0] if made else g.initializer[-1].name
-            before[i] = made
+            before[i] = respell_input(g, taken, n, 1, values[::-1].copy(), "reversed", freed)
         else:
             continue
         sites.append(node_label(n, i))

@@ -255,6 +255,9 @@ ROWS: tuple[_Row, ...] = (
     # explicitly, it is false. If it is false, ratio is ignored".
     _Row("Dropout", 1, 12, lambda s: (1, (), 0.5), holds=lambda s, a: True, applies=_not_training),
     _Row("Dropout", 2, 12, lambda s: (9, (), False)),
+    # SequenceErase-11 position: "'position' is optional, by default it erases the last tensor"; -1 counts
+    # from the back (position in [-n, n-1]), so the int64 scalar -1 names the last tensor whatever n is.
+    _Row("SequenceErase", 1, 11, lambda s: (7, (), -1)),
 )
 
 
@@ -355,7 +358,7 @@ REWRITES = (
         "optional-input-default-explicit",
         "omitted optional inputs (Conv/ConvTranspose/QLinearConv B, Gemm C, LayerNormalization B, Q/DQ zero "
         "points, RNN/GRU/LSTM B, sequence_lens, initial states, P, Pad axes, Resize roi, Dropout ratio and "
-        "training_mode) → written with the value their omission means",
+        "training_mode, SequenceErase position) → written with the value their omission means",
         defaults_explicit,
         inverse="optional-input-default-omitted",
     ),
@@ -373,10 +376,11 @@ FREEDOMS = (
         "optional and variadic slots",
         "Operators.md Conv, ConvTranspose, QLinearConv (B), Gemm-11 (C), LayerNormalization-17 (B), "
         "DequantizeLinear / QuantizeLinear (zero points), RNN / GRU / LSTM (B, sequence_lens, initial_h, "
-        "initial_c, P), Pad-18 (axes), Resize-13 (roi), Dropout-12 (ratio, training_mode)",
+        "initial_c, P), Pad-18 (axes), Resize-13 (roi), Dropout-12 (ratio, training_mode), SequenceErase-11 "
+        "(position: the last tensor)",
         "An optional input may be omitted or given as a tensor holding the value the spec says its omission "
         "means (a zero bias, a zero point of the implied type, full-length sequences, every axis, an unused "
-        "roi or ratio).",
+        "roi or ratio, position -1 for the last tensor).",
         ("optional-input-default-explicit", "optional-input-default-omitted"),
         "main-graph nodes of those ops; written out only where the default's dtype and shape follow from the "
         "other inputs' inferred shapes and the attributes (an initializer when the node reads one, else a "

@@ -93,6 +93,10 @@ MODULES = (
     "passcheck.mutations.prose_defaults",
     "passcheck.mutations.axes_presence",
     "passcheck.mutations.shared_initializers",
+    "passcheck.mutations.element_index_sign",
+    "passcheck.mutations.loop_cond",
+    "passcheck.mutations.sequence_position",
+    "passcheck.mutations.repeated_slots",
 )
 
 

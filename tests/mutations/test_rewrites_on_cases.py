@@ -39,6 +39,12 @@ ON_MODELS = [
     ("prose-default-explicit", "case:attributes/conv-defaults"),
     ("prose-default-omitted", "wheel:pytorch-converted/test_ConvTranspose2d/model.onnx"),
     ("prose-default-omitted", "wheel:pytorch-converted/test_MaxPool3d_stride/model.onnx"),
+    ("element-indices-negative", "case:generated/gatherelements-13.axis"),
+    ("element-indices-negative", "case:generated/gathernd-13.shape"),
+    ("loop-cond-omitted", "case:generated/loop-13.opset"),
+    ("sequence-position-negative", "case:generated/sequenceat-11.opset"),
+    ("sequence-position-negative", "case:generated/sequenceinsert-11.opset"),
+    ("raw-data", "case:pattern-ort-qdq/matmul-4bit-bias"),
 ]
 
 
