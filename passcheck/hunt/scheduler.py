@@ -50,6 +50,11 @@ families that apply to fewer bases (the run conditions) are not left behind thos
 their items are no more than that family's even share, a variation step first takes the rarest kind not yet
 tried under its pass that a base of the pass offers.
 A pass, or a case's declared pass, is used up only when neither kind is left.
+**Rewrites of a neighbour** (``compose``, :mod:`.compose`: a rewrite at a site a neighbour opened or changed, judged
+as the pair (neighbour, rewritten neighbour)) are candidates under a pass once the neighbour's own item under it has
+been picked; one step in :data:`COMPOSE_EVERY` that is no variation step looks at them first (a site the neighbour
+opened before one it changed, then a composed kind not tried on the base under the pass, then the triple rule), and
+is a rewrite step when none is left.
 
 **Sites where the pass acts** (with ``acted``, :mod:`.guide`): a base's single-site rewrite forms under a
 pass are, for each rewrite, the sites touching what the pass removed, replaced or retyped on that base
@@ -320,8 +325,8 @@ class Scheduler:
         kinds = ["vary"] if step % VARIATION_EVERY == VARIATION_EVERY - 1 else ["rewrite"]
         if self.compose and kinds == ["rewrite"] and step % COMPOSE_EVERY == COMPOSE_EVERY - 3:
             kinds = ["compose", "rewrite"]  # a rewrite step when no composed item is left
-        item = None
-        for self._only in kinds:
+        for kind in kinds:
+            self._only = kind
             try:
                 item = self._next(step)
             finally:
