@@ -104,6 +104,13 @@ def add_parser(sub) -> None:
         "environment, against the base's cells there)",
     )
     p.add_argument(
+        "--no-compose",
+        action="store_true",
+        help="do not try rewrites of a neighbour (a rewrite at a site the neighbour opened or changed, judged as a "
+        "pair with the neighbour: item 'vary:<kind>@<site>><rewrite>@<site>'); always off with --env or "
+        "--no-variation (docs/hunt.md)",
+    )
+    p.add_argument(
         "--vary-kind",
         action="append",
         default=[],
@@ -214,6 +221,9 @@ def handle(args) -> int:
     variations = not args.no_variation
     if variations:  # absent from the scope of a hunt without them (and of one written before they existed)
         scope["variation"] = 1
+    composed = variations and not args.no_compose and not args.env
+    if composed:  # likewise: another item sequence, which a resumed hunt must share
+        scope["compose"] = 1
     if args.vary_kind:
         if not variations:
             from passcheck.errors import PasscheckError
@@ -301,6 +311,7 @@ def handle(args) -> int:
                     guide=guide,
                     stop_after=args.stop_after,
                     known=known,
+                    composed=composed,
                 )
             except BaseException:  # an interrupt: the environments' workers are killed, not waited for
                 if judge is not None:

@@ -26,7 +26,8 @@ A group moves from its one element type to ``to`` when
 Moving rewrites the group's annotations, initializers, Constant / ConstantOfShape values and the
 ``to``/``dtype`` attribute of a node writing into it. Constant values are cast *sensibly*
 (:func:`cast_values`): to an integer type rounded and clipped to a small range, so a neighbour computes on
-values like its synthesized feeds (:func:`passcheck.runtime.feeds.synthesize`: integers in [0, 4)).
+values like its synthesized feeds (:func:`passcheck.runtime.feeds.synthesize`: integers in [0, 4)); between uint8
+and int8 shifted by 128, so a quantized pair's zero point keeps its place (uint8 128 is int8 0).
 
 *Split* groups (``Groups(..., split=True)``) read a constant (IR.md: an initializer no graph input overrides,
 or a Constant's output) that several nodes read as one value per reader (:class:`Copy`), so groups join
@@ -54,6 +55,11 @@ SOURCES = _INTEGERS | {1, 10, 11, 16}
 _DIVISORS = frozenset({("Div", 1), ("Mod", 1)})
 #: the range integer constants and feeds are clipped to (unsigned types from 0).
 SMALL_INT = 8
+#: (from, to) numpy dtypes → the shift that keeps each 8-bit value's place in its type's range. QuantizeLinear
+#: saturates to the output type's range and adds the zero point, DequantizeLinear subtracts it (Operators.md), so a
+#: Q/DQ group moved between uint8 and int8 with its zero points shifted by 128 computes what it did (uint8 128 is
+#: int8 0); clipping would fold every uint8 value above 127 onto 127.
+_SHIFTED = {("uint8", "int8"): -128, ("int8", "uint8"): 128}
 
 
 def type_str(elem: int) -> str:
@@ -65,14 +71,17 @@ def type_str(elem: int) -> str:
 
 def cast_values(arr: np.ndarray, to: int) -> np.ndarray:
     """``arr`` as element type ``to``: floats to an integer type rounded and clipped to [-SMALL_INT, SMALL_INT]
-    ([0, SMALL_INT] unsigned); integers clipped to ``to``'s range; floats to float16 clipped to its finite
-    range (bfloat16 has float32's exponent range); else ``astype``."""
+    ([0, SMALL_INT] unsigned); uint8 to int8 and back shifted by 128 (:data:`_SHIFTED`); other integers clipped
+    to ``to``'s range; floats to float16 clipped to its finite range (bfloat16 has float32's exponent range);
+    else ``astype``."""
     import numpy as np
     from onnx import helper
 
     np_type = np.dtype(helper.tensor_dtype_to_np_dtype(to))
     arr = np.asarray(arr)
-    if np_type.kind in "iu" and arr.dtype.kind in "fc":
+    if (arr.dtype.name, np_type.name) in _SHIFTED:
+        arr = arr.astype(np.int16) + _SHIFTED[arr.dtype.name, np_type.name]
+    elif np_type.kind in "iu" and arr.dtype.kind in "fc":
         arr = np.clip(np.rint(arr.real.astype(np.float64)), 0 if np_type.kind == "u" else -SMALL_INT, SMALL_INT)
     elif np_type.kind in "iu" and arr.dtype.kind in "iu":
         arr = np.clip(arr, np.iinfo(np_type).min, np.iinfo(np_type).max)

@@ -50,6 +50,11 @@ families that apply to fewer bases (the run conditions) are not left behind thos
 their items are no more than that family's even share, a variation step first takes the rarest kind not yet
 tried under its pass that a base of the pass offers.
 A pass, or a case's declared pass, is used up only when neither kind is left.
+**Rewrites of a neighbour** (``compose``, :mod:`.compose`: a rewrite at a site a neighbour opened or changed, judged
+as the pair (neighbour, rewritten neighbour)) are candidates under a pass once the neighbour's own item under it has
+been picked; one step in :data:`COMPOSE_EVERY` that is no variation step looks at them first (a site the neighbour
+opened before one it changed, then a composed kind not tried on the base under the pass, then the triple rule), and
+is a rewrite step when none is left.
 
 **Sites where the pass acts** (with ``acted``, :mod:`.guide`): a base's single-site rewrite forms under a
 pass are, for each rewrite, the sites touching what the pass removed, replaced or retyped on that base
@@ -65,7 +70,7 @@ import hashlib
 import random
 from collections.abc import Callable, Iterable, Sequence
 
-from passcheck.hunt import variation
+from passcheck.hunt import compose, variation
 from passcheck.hunt.cost import item_seconds
 from passcheck.hunt.nearness import entry_ops, nearness, schema_spelling
 from passcheck.hunt.signature import site_ops
@@ -79,6 +84,9 @@ SAMPLE = 8
 #: tens of rewrite forms and a dozen neighbours: without a share the neighbours would be a small part of the
 #: items). One in four: at one in two a 5-minute hunt's rewrite signatures fell from 34 to 12 (docs/hunt.md).
 VARIATION_EVERY = 4
+#: With compositions on, one step in this many (one that is no variation step) draws a rewrite of a neighbour
+#: tried before (:mod:`.compose`), when there is one; else it is a rewrite step.
+COMPOSE_EVERY = 8
 #: (op type, rewrite or variation kind, pass, site kind): what an item covers (:meth:`Scheduler.triples`).
 Triple = tuple[str, str, str, str]
 #: The pseudo-family the rare kinds' items are counted in too (:meth:`Scheduler._rare_item`).
@@ -103,6 +111,7 @@ class Scheduler:
         acted: Callable[[str, str], object] | None = None,
         vary_kinds: Sequence[str] = (),
         rewrites: Sequence[str] = (),
+        compose: bool = False,
     ):
         """``runs``: base id → whether that base runs on its feeds, asked (once a base has been
         picked) when the base is a candidate again; a base that does not is not picked again.
@@ -117,9 +126,15 @@ class Scheduler:
         candidates, and no neighbour is one unless ``vary_kinds`` names it (empty: no restriction).
         ``acted``: (base id, pass) → where the pass acted on the base (:class:`.guide.Acted`), asked once an
         item of that base and pass has been picked: its single-site forms under the pass are then those
-        :func:`.guide.guided_forms` ranks first; None: the sampled sites alone."""
+        :func:`.guide.guided_forms` ranks first; None: the sampled sites alone.
+        ``compose``: with ``variations``, the rewrites of a neighbour (:mod:`.compose`) are candidates too, under a
+        pass once the neighbour's own item under it has been picked (every shard and a resumed hunt see the same
+        picks); ``vary_kinds`` and ``rewrites`` filter their two parts."""
         self.bases, self.passes, self.seed = list(bases), list(dict.fromkeys(passes)), seed
         self.variations = variations
+        self.compose = compose and variations
+        self.composed_of: dict[tuple[str, str], set[str]] = {}  # (base, pass) → the composed kinds tried there
+        self._neighbour: dict[tuple[str, str], object] = {}  # (base, variation form) → the neighbour model
         self.vary_kinds = tuple(vary_kinds)
         self.rewrites = tuple(rewrites)
         self._only: str | None = None  # "vary" / "rewrite": this step looks at those forms alone (first)
@@ -161,23 +176,46 @@ class Scheduler:
     def forms(self, base: Base, pass_id: str | None = None) -> list[str]:
         """The candidate forms of ``base`` at this step: its rewrite forms (under ``pass_id``, guided by where
         it acted on the base once an item of the two was picked: ``acted`` in the constructor), then its
-        variation forms when turned on; while a step looks at one kind alone (:data:`VARIATION_EVERY`), that
-        kind's forms."""
+        variation forms when turned on, then the rewrites of its neighbours tried under ``pass_id`` (:mod:`.compose`);
+        while a step looks at one kind alone (:data:`VARIATION_EVERY`, :data:`COMPOSE_EVERY`), that kind's forms."""
         vary = base.variations(self.seed) if self.variations else []
         if self.vary_kinds:
             vary = [f for f in vary if _matches(variation.kind(f)[len(variation.PREFIX) :], self.vary_kinds)]
-            if not self.rewrites:
-                return vary
         elif self.rewrites:
             vary = []
         if self._only == "vary":
             return vary
+        composed = [] if self._only == "rewrite" else self._composed(base, vary, pass_id)
+        if self._only == "compose":
+            return composed
+        if self.vary_kinds and not self.rewrites:  # neighbours alone (and their rewrites)
+            return vary if self._only == "rewrite" else vary + composed
         own = base.forms(self.seed)
         if self._acted is not None and pass_id is not None and (base.id, pass_id) in self.picked_on:
             own = base.guided(self.seed, pass_id, self._acted(base.id, pass_id))
         if self.rewrites:
             own = [f for f in own if any(_matches(r, self.rewrites) for r, _ in hforms.parts(f))]
-        return own if self._only == "rewrite" else own + vary
+        return own if self._only == "rewrite" else own + vary + composed
+
+    def _composed(self, base: Base, vary: Sequence[str], pass_id: str | None) -> list[str]:
+        """The rewrites of ``base``'s neighbours ``vary`` whose own item under ``pass_id`` has been picked, their
+        rewrite part matching ``rewrites`` when given (:mod:`.compose`)."""
+        if not self.compose or pass_id is None:
+            return []
+        out = []
+        for v in vary:
+            if Item(base.id, v, pass_id).key in self.done:
+                out += base.compositions(self.seed, v)
+        if self.rewrites:
+            out = [f for f in out if any(_matches(r, self.rewrites) for r, _ in hforms.parts(compose.split(f)[1]))]
+        return out
+
+    def neighbour(self, base: Base, vform: str):
+        """``base``'s neighbour ``vform`` (built once; None when it does not build)."""
+        if (base.id, vform) not in self._neighbour:
+            built = variation.build(base.model(), vform)
+            self._neighbour[base.id, vform] = None if built is None else built[0]
+        return self._neighbour[base.id, vform]
 
     def _signatures(self, base: Base) -> dict[str, tuple]:
         """``base``'s site signatures (:func:`passcheck.mutations.sites.site_signatures`), built once."""
@@ -202,7 +240,9 @@ class Scheduler:
         neighbour: a rewrite tried at one kind of site of an op is still new at its other kinds."""
         if (item.base, item.form) not in self._ops:
             base = self.by_id[item.base]
-            if variation.is_variation(item.form):
+            if compose.is_composed(item.form):  # the rewrite's site in the neighbour, its site kind there
+                ops, where = self._composed_sites(base, item.form)
+            elif variation.is_variation(item.form):
                 ops = site_ops([base.model()], variation.site_labels(base.model(), item.form))
                 where: tuple[str, ...] = (ALL_SITES,)
             else:
@@ -213,12 +253,26 @@ class Scheduler:
         kind, ops, where = self._ops[item.base, item.form]
         return {(op, kind, item.pass_id, w) for op in ops for w in where}
 
+    def _composed_sites(self, base: Base, form: str) -> tuple[set[str], tuple[str, ...]]:
+        """The op types at composed ``form``'s rewrite site in its neighbour and that site's kind there."""
+        vform, rform = compose.split(form)
+        neighbour = self.neighbour(base, vform)
+        if neighbour is None:
+            return set(), (ALL_SITES,)
+        labels = [s for _, s in hforms.parts(rform) if s is not None]
+        twin = Base(base.case, base.form, _model=neighbour)
+        return (site_ops([neighbour], labels) if labels else set()), site_kinds(
+            twin, rform, lambda b: site_signatures(b.model())
+        )
+
     def labels(self, base: Base, form: str) -> tuple[str, ...]:
         """The site labels ``form``'s rewrite changes in ``base`` (built once; none when it does not build)."""
         if (base.id, form) not in self._labels and form in base.applied:  # built by Base.forms already
             self._labels[base.id, form] = tuple(base.applied[form])
         if (base.id, form) not in self._labels and variation.is_variation(form):
             self._labels[base.id, form] = tuple(variation.site_labels(base.model(), form))
+        if (base.id, form) not in self._labels and compose.is_composed(form):
+            self._labels[base.id, form] = tuple(s for _, s in hforms.parts(compose.split(form)[1]) if s is not None)
         if (base.id, form) not in self._labels:
             try:
                 built = hforms.build(base.model(), form)
@@ -233,6 +287,8 @@ class Scheduler:
         self.done.add(item.key)
         self.picked.add(item.base)
         self.picked_on.add((item.base, item.pass_id))
+        if compose.is_composed(item.form):
+            self.composed_of.setdefault((item.base, item.pass_id), set()).add(compose.kind(item.form))
         if variation.is_variation(item.form):
             fam = variation.family(item.form)
             self.families[fam] = self.families.get(fam, 0) + 1
@@ -266,12 +322,18 @@ class Scheduler:
         forms first (then at every form when none is left)."""
         if not self.variations:
             return self._next(step)
-        self._only = "vary" if step % VARIATION_EVERY == VARIATION_EVERY - 1 else "rewrite"
-        try:
-            item = self._next(step)
-        finally:
-            self._only = None
-        return item if item is not None else self._next(step)
+        kinds = ["vary"] if step % VARIATION_EVERY == VARIATION_EVERY - 1 else ["rewrite"]
+        if self.compose and kinds == ["rewrite"] and step % COMPOSE_EVERY == COMPOSE_EVERY - 3:
+            kinds = ["compose", "rewrite"]  # a rewrite step when no composed item is left
+        for kind in kinds:
+            self._only = kind
+            try:
+                item = self._next(step)
+            finally:
+                self._only = None
+            if item is not None:
+                return item
+        return self._next(step)
 
     def _next(self, step: int) -> Item | None:
         order = sorted(
@@ -358,7 +420,8 @@ class Scheduler:
     def _guided_site(self, item: Item) -> Item:
         """``item``, or, when it is a single-site form of a base and pass with no item picked yet, the site of
         the same rewrite :meth:`forms` offers under the pass first (where the pass acts, asked now)."""
-        parts = () if variation.is_variation(item.form) else hforms.parts(item.form)
+        plain = not variation.is_variation(item.form) and not compose.is_composed(item.form)
+        parts = hforms.parts(item.form) if plain else ()
         if self._acted is None or len(parts) != 1 or parts[0][1] is None:
             return item
         if (item.base, item.pass_id) in self.picked_on:
@@ -377,8 +440,12 @@ class Scheduler:
     def _balance(self, base_id: str, form: str, pass_id: str) -> tuple[int, ...]:
         """On a variation step, a kind not yet tried on the base under ``pass_id`` first (novel per pass: a kind
         tried under one pass is still untried under the others), then the family tried least (a family that
-        applies to nearly every base, the elem kinds, would otherwise take most variation steps); ``()`` on
-        other steps."""
+        applies to nearly every base, the elem kinds, would otherwise take most variation steps); on a composition
+        step, a rewrite at a site its neighbour opened first, then a composed kind not tried on the base under
+        ``pass_id``; ``()`` on other steps."""
+        if self._only == "compose":  # a site the neighbour opened first, then a kind not tried on the base and pass
+            fresh = form in self.by_id[base_id].fresh
+            return (fresh, compose.kind(form) not in self.composed_of.get((base_id, pass_id), ()))
         if not self._vary_step:
             return ()
         fresh = variation.kind(form) not in self.kinds_of.get((base_id, pass_id), ())
@@ -498,7 +565,7 @@ class _MapView:
                         *sched._balance(bid, form, pass_id),
                         nearness(base.model(), sched.labels(base, form), self.ops[key]),
                         -depth,
-                        not variation.is_variation(form) and schema_spelling(form),
+                        not variation.is_variation(form) and not compose.is_composed(form) and schema_spelling(form),
                     )
                     triples = sched.triples(item)
                     score = (*near, len(triples - sched.tried) / len(triples) / depth, rng.random())
@@ -534,12 +601,17 @@ def _spell(key: object) -> str:
 
 
 def form_kind(form: str) -> str:
-    """The rewrite kind of a rewrite form, the variation kind (``vary:…``) of a variation form."""
+    """The rewrite kind of a rewrite form, the variation kind (``vary:…``) of a variation form, ``vary:…>…`` of a
+    rewrite of a neighbour (:func:`.compose.kind`)."""
+    if compose.is_composed(form):
+        return compose.kind(form)
     return variation.kind(form) if variation.is_variation(form) else hforms.kind(form)
 
 
 def form_depth(form: str) -> int:
-    """How many rewrites ``form`` applies (a variation form: 1)."""
+    """How many rewrites ``form`` applies (a variation form: 1; a rewrite of a neighbour: 2)."""
+    if compose.is_composed(form):
+        return 2
     return 1 if variation.is_variation(form) else len({r for r, _ in hforms.parts(form)})
 
 

@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from passcheck.hunt import baseline, limits, variation
+from passcheck.hunt import baseline, compose, limits, variation
 
 #: Seconds one item's pass or model run may take (a time budget lowers it to what is left).
 from passcheck.hunt.budget import (
@@ -86,6 +86,7 @@ def hunt(
     guide: bool = True,
     stop_after: int | None = None,
     known: Mapping[str, Any] | None = None,
+    composed: bool = False,
 ) -> Ended:
     """Run items until ``budget`` is spent; ``store`` is updated after every item and saved as
     :meth:`~passcheck.hunt.store.Store.checkpoint` says, and when the loop ends (however it ends).
@@ -117,6 +118,8 @@ def hunt(
             (:mod:`.guide`: from the ``common`` cell of the base's first item under the pass, or one pass
             run when that item is itself a single-site form; every shard and a resumed hunt decide alike).
             Off with ``judge``.
+        composed: with ``variations``, rewrites of a neighbour are items too (:mod:`.compose`: the pair
+            ``(V(B), R(V(B)))``, the neighbour checked valid first); not with ``judge``.
         stop_after: end once the state holds this many new signatures (not in ``known``, a
             :func:`.baseline.load` baseline; checked between items, so a resumed state that has them
             already ends before its first item). The items run are then a prefix of the budget's.
@@ -149,6 +152,7 @@ def hunt(
             vary_kinds=vary_kinds,
             rewrites=rewrites,
             acted=acted_of if acted is not None else None,
+            compose=composed and judge is None,
         )
         for rec in store.items:
             if "base_runs" in rec:
@@ -273,6 +277,10 @@ def _run(
         "signatures": [],
     }
     t0 = time.monotonic()
+    if compose.is_composed(item.form):
+        _run_composed(store, rec, base, item, executor, end, cases_from, cut_short)
+        rec["seconds"] = round(time.monotonic() - t0, 3)
+        return rec
     if variation.is_variation(item.form):
         if judge is not None:  # --env: judged in each environment (see .env_vary)
             from passcheck.hunt import env_vary
@@ -296,10 +304,7 @@ def _run(
         return rec
     if built is not None:
         mutant, labels = built
-        if fact := limits.known(store.environment, item.pass_id, model, mutant):  # a limit met before: not run again
-            fact["skipped"] = fact.get("skipped", 0) + 1
-            rec["status"] = "unavailable"
-            rec["reason"] = f"a limit {item.pass_id} states (recorded earlier): {fact['reason']}"
+        if _limit_met(store, rec, item, model, mutant):
             rec["seconds"] = round(time.monotonic() - t0, 3)
             return rec
         case = base.case
@@ -310,18 +315,35 @@ def _run(
         if _record(rec, outcome, cut_short):
             rec["seconds"] = round(time.monotonic() - t0, 3)
             return rec
-        findings, facts = limits.split(outcome.findings, item.pass_id, model, mutant)
-        if facts:
-            limits.record(store.environment, item.pass_id, facts, model, mutant, {"base": item.base, "form": item.form})
-            if not findings:
-                rec["status"], rec["reason"] = "unavailable", "; ".join(sorted({w for w, _ in facts}))
-        for f in findings:
+        for f in _facts_split(store, rec, item, outcome, model, mutant):
             raw = signature(f, hforms.kind(item.form), [model, mutant], labels)
             key = _found(store, raw, f, base, model, item, executor, end, cases_from)
             if key and key not in rec["signatures"]:
                 rec["signatures"].append(key)
     rec["seconds"] = round(time.monotonic() - t0, 3)
     return rec
+
+
+def _limit_met(store: Store, rec: dict, item: Item, model, mutant) -> bool:
+    """True (``rec`` made ``unavailable``) when the pair meets a limit of the item's pass recorded earlier
+    (:func:`.limits.known`): not run again."""
+    if fact := limits.known(store.environment, item.pass_id, model, mutant):
+        fact["skipped"] = fact.get("skipped", 0) + 1
+        rec["status"] = "unavailable"
+        rec["reason"] = f"a limit {item.pass_id} states (recorded earlier): {fact['reason']}"
+        return True
+    return False
+
+
+def _facts_split(store: Store, rec: dict, item: Item, outcome, model, mutant) -> list:
+    """``outcome``'s findings that are no limit the pass states (:func:`.limits.split`); the limits recorded in
+    the store's environment facts, ``rec`` made ``unavailable`` when nothing else is left."""
+    findings, facts = limits.split(outcome.findings, item.pass_id, model, mutant)
+    if facts:
+        limits.record(store.environment, item.pass_id, facts, model, mutant, {"base": item.base, "form": item.form})
+        if not findings:
+            rec["status"], rec["reason"] = "unavailable", "; ".join(sorted({w for w, _ in facts}))
+    return findings
 
 
 def _record(rec: dict, outcome, cut_short: bool) -> bool:
@@ -372,14 +394,52 @@ def _run_variation(store: Store, rec: dict, base: Base, item: Item, executor, en
             rec["signatures"].append(key)
 
 
+def _run_composed(store: Store, rec: dict, base: Base, item: Item, executor, end, cases_from, cut_short: bool) -> None:
+    """One rewrite of a neighbour (:mod:`.compose`): the neighbour ``V`` built and checked valid as a variation
+    item's is (:func:`.vary_probe.invalid`, on its own setting), then the pair ``(V, R(V))`` probed as a rewrite
+    item's pair; each finding the rewrite is to blame for counted under the composed kind, shrunk (``V`` as the
+    base, ``R`` as the form) and saved as a pair when new."""
+    from passcheck.hunt import vary_probe
+
+    vform, rform = compose.split(item.form)
+    try:
+        model = base.model()
+        built = compose.build(model, item.form)
+    except Exception as exc:  # noqa: BLE001 - a base or rewrite that cannot read this model: nothing to try
+        rec["reason"] = f"{type(exc).__name__}: {exc}"
+        return
+    if built is None:
+        rec["reason"] = f"{item.form}: the neighbour or the rewrite does not apply here"
+        return
+    neighbour, mutant, labels = built
+    case = base.case
+    setting = vary_probe.setting_for(
+        Setting(case.id, case.bindings, case.feeds, case.rtol, case.atol), vform, neighbour
+    )
+    if why := vary_probe.invalid(setting, model, neighbour, executor, vform):
+        rec["status"], rec["reason"] = vary_probe.INVALID, why
+        return
+    if _limit_met(store, rec, item, neighbour, mutant):
+        return
+    outcome = probe(setting, neighbour, rform, mutant, item.pass_id, executor)
+    if _record(rec, outcome, cut_short):
+        return
+    for f in _facts_split(store, rec, item, outcome, neighbour, mutant):
+        raw = signature(f, compose.kind(item.form), [neighbour, mutant], labels)
+        key = _found(store, raw, f, base, neighbour, item, executor, end, cases_from, form=rform)
+        if key and key not in rec["signatures"]:
+            rec["signatures"].append(key)
+
+
 def _found(
-    store: Store, raw: Signature, finding, base: Base, model, item: Item, executor, end, cases_from
+    store: Store, raw: Signature, finding, base: Base, model, item: Item, executor, end, cases_from, form=None
 ) -> str | None:
-    """The key of the signature ``finding`` counts for (shrinking and saving it when new), with its hit counted."""
+    """The key of the signature ``finding`` counts for (shrinking and saving it when new), with its hit counted.
+    ``form``: the rewrite form that made the pair from ``model`` (a composed item's rewrite part; else the item's)."""
     if raw.key in store.coarse:
         key = store.coarse[raw.key]
     else:
-        key = _shrink_and_save(store, raw, finding, base, model, item, executor, end, cases_from)
+        key = _shrink_and_save(store, raw, finding, base, model, item, executor, end, cases_from, form)
         store.coarse[raw.key] = key
     if key in store.signatures:
         store.signatures[key]["hits"] += 1
@@ -387,7 +447,7 @@ def _found(
 
 
 def _shrink_and_save(
-    store: Store, raw: Signature, finding, base: Base, model, item: Item, executor, end, cases_from
+    store: Store, raw: Signature, finding, base: Base, model, item: Item, executor, end, cases_from, form=None
 ) -> str:
     from passcheck.reduce.case_module import case_module
 
@@ -399,14 +459,13 @@ def _shrink_and_save(
             store, raw, finding, base, model, item, executor, cases_from, setting, deadline
         )
     shrunk = Shrinker(setting, finding.pass_id, finding.oracle, finding.kind, executor, deadline, SHRINK_TESTS).shrink(
-        model, item.form
+        model, form or item.form
     )
     found_on = {"base": item.base, "form": item.form, "pass": item.pass_id, "message": finding.message}
     if shrunk is None:  # shows only with the case's own feeds: kept unshrunk, under its raw signature
         return _unshrunk(store, raw, found_on)
-    sig = signature(
-        shrunk.finding, shrunk.kind or hforms.kind(shrunk.form), [shrunk.common, shrunk.uncommon], shrunk.labels
-    )
+    kind = raw.rewrite if compose.is_composed(item.form) else shrunk.kind or hforms.kind(shrunk.form)
+    sig = signature(shrunk.finding, kind, [shrunk.common, shrunk.uncommon], shrunk.labels)
     if key := store.key_of(sig):
         return key
     store.cases_dir.mkdir(parents=True, exist_ok=True)
@@ -417,7 +476,7 @@ def _shrink_and_save(
             shrunk.common,
             shrunk.uncommon,
             case_id=case_id,
-            origin="passcheck hunt",
+            origin=_origin(item),
             rtol=base.case.rtol,
             atol=base.case.atol,
         ),
@@ -427,6 +486,14 @@ def _shrink_and_save(
     library = _in_case(base.case, finding.pass_id, finding.oracle, finding.kind, executor)
     store.signatures[sig.key] = _record_of(case_id, sig, found_on, path, shrunk, shrunk.uncommon, repro, library)
     return sig.key
+
+
+def _origin(item: Item) -> str:
+    """The saved module's origin line: a composed item's says its neighbour (the pair's common side)."""
+    if compose.is_composed(item.form):
+        v, r = compose.split(item.form)
+        return f"passcheck hunt (the rewrite {r} of the neighbour {v} of {item.base})"
+    return "passcheck hunt"
 
 
 def _record_of(

@@ -1,6 +1,7 @@
 """The search space of a hunt: base models (forms of hand-written and generated cases) × forms
 (rewrites at depth 1–2, all at once or at one site; and, unless turned off, the base's neighbours:
-variation forms ``vary:<kind>@<site>``, :mod:`.variation`) × passes.
+variation forms ``vary:<kind>@<site>``, :mod:`.variation`, and rewrites of a neighbour where it opened or changed
+a site, ``vary:<kind>@<site>><rewrite>@<site>``, :mod:`.compose`) × passes.
 
 An *item* is one ``(base, form, pass)``; the scheduler picks items, :mod:`.probe` runs them.
 """
@@ -50,6 +51,11 @@ class Base:
     cells: dict[str, list] = dataclasses.field(default_factory=dict)
     #: pass → the forms :meth:`guided` gave under it.
     _guided: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+    #: variation form → its composed forms (:meth:`compositions`); the sites of every rewrite on the named base.
+    _composed: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+    _sites: dict | None = None
+    #: the composed forms at a site the neighbour opened (not one of the rewrite's on this base).
+    fresh: set[str] = dataclasses.field(default_factory=set)
 
     @property
     def id(self) -> str:
@@ -107,6 +113,24 @@ class Base:
             except Exception:  # noqa: BLE001 - a base this onnx cannot build (or read) has no neighbours
                 self._variations = []
         return self._variations
+
+    def compositions(self, seed: int, vform: str) -> list[str]:
+        """The rewrites of neighbour ``vform`` at sites it opened or changed (:func:`.compose.compositions`), sampled
+        with a generator seeded by ``seed``, the base id and ``vform``; those at opened sites also in :attr:`fresh`."""
+        if vform not in self._composed:
+            from passcheck.hunt import compose
+            from passcheck.mutations.forms import named
+
+            try:
+                if self._sites is None:
+                    self._sites = compose.sites_of(named(self.model()))
+                rng = random.Random(f"{seed}:{self.id}:{vform}")
+                fresh, touched = compose.compositions(self.model(), vform, rng, self._sites)
+                self._composed[vform] = fresh + touched
+                self.fresh.update(fresh)
+            except Exception:  # noqa: BLE001 - a neighbour this onnx cannot build (or read) has no rewrites
+                self._composed[vform] = []
+        return self._composed[vform]
 
 
 def bases(patterns: Sequence[str], generated: bool) -> list[Base]:

@@ -34,6 +34,7 @@ SCOPE = (
     "rewrites",
     "map",
     "guided",
+    "compose",
 )
 #: Item status of a step another shard runs (recorded, not run: every shard walks one sequence).
 OTHER_SHARD = "other-shard"

@@ -169,9 +169,11 @@ def reproduce(rec: Mapping[str, Any]) -> str:
 
 def status_counts(items: Iterable[Mapping[str, Any]]) -> str:
     """``N done, M base-fails, …`` over item records (steps another shard ran left out), then how many equivalent
-    neighbours were also judged as pairs, by the pair's status (``; K also judged as pairs (K done)``)."""
+    neighbours were also judged as pairs, by the pair's status (``; K also judged as pairs (K done)``), and how
+    many items were rewrites of a neighbour (:mod:`.compose`), by status."""
     from collections import Counter
 
+    from passcheck.hunt.compose import is_composed
     from passcheck.hunt.store import OTHER_SHARD
 
     ran = [r for r in items if r["status"] != OTHER_SHARD]
@@ -182,6 +184,13 @@ def status_counts(items: Iterable[Mapping[str, Any]]) -> str:
         out += (
             f"; {sum(pairs.values())} also judged as pairs ("
             + ", ".join(f"{n} {s}" for s, n in sorted(pairs.items()))
+            + ")"
+        )
+    composed = Counter(r["status"] for r in ran if is_composed(r["form"]))
+    if composed:
+        out += (
+            f"; {sum(composed.values())} of them rewrites of a neighbour ("
+            + ", ".join(f"{n} {s}" for s, n in sorted(composed.items()))
             + ")"
         )
     return out

@@ -85,6 +85,8 @@ if TYPE_CHECKING:
     import onnx
 
 PREFIX = "vary:"
+#: Joins a neighbour's form id to a rewrite form applied to that neighbour (:mod:`.compose`); never in a site.
+THEN = ">"
 #: Sites sampled per variation kind on one base.
 PER_KIND = 2
 VALUE_KINDS = ("value-nudge", "value-negate", "value-zero", "value-one")
@@ -95,8 +97,9 @@ _RESERVED = set("@|+=")  # characters a site label cannot hold (form id and item
 
 
 def is_variation(form: str) -> bool:
-    """Whether ``form`` is a variation form id (``vary:<kind>@<site>``)."""
-    return form.startswith(PREFIX)
+    """Whether ``form`` is a variation form id (``vary:<kind>@<site>``; a rewrite of a neighbour, which holds
+    :data:`THEN`, is not: :mod:`.compose`)."""
+    return form.startswith(PREFIX) and THEN not in form
 
 
 def kind(form: str) -> str:
@@ -181,7 +184,7 @@ def neighbours(model: onnx.ModelProto, rng: random.Random, bindings=({}, {})) ->
     found: dict[str, list[str]] = {}
     for k, site in [*_candidates(model), *vary_bindings.candidates(model, bindings)]:
         name = site.rsplit("=", 1)[0] if _node_site(k) else site
-        if not _RESERVED & set(name) and not {"@", "|", "+"} & set(site):
+        if not _RESERVED & set(name) and not {"@", "|", "+", THEN} & set(site):
             found.setdefault(k, []).append(site)
     out = []
     for k in sorted(found):

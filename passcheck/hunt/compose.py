@@ -1,0 +1,131 @@
+"""Rewrites of a neighbour: the item "rewrite R of neighbour V of base B", judged as the pair
+``(V(B), R(V(B)))`` as a rewrite item judges ``(B, R(B))``: two spellings of one computation (V's), so the
+parity and other oracles compare R's two forms where V made R applicable.
+
+A rewrite's applicability depends on the graph (``optional-input-default-omitted`` omits an input only where
+its value equals the schema default, :mod:`passcheck.mutations.optional_defaults`), and a neighbour changes a
+value, a type or an attribute; so V can open sites R never had on B. Only those are composed (the rest are
+R's sites on B, which the rewrite items already try): a site of R on V that is not one on B (*fresh*), or one on
+both whose content V changed (*touched*: the site, or a value or node its label names, is among what V changed,
+:func:`changed`). At most :data:`PER_NEIGHBOUR` per neighbour: fresh sites first (every one), then one touched
+site per rewrite.
+
+Form id ``<variation form><THEN><rewrite form>``, e.g.
+``vary:int-zero@zx>optional-input-default-omitted@n1_DequantizeLinear``: the variation's site never holds
+:data:`~passcheck.hunt.variation.THEN` (:func:`.variation.neighbours`), so the first one splits the two; the
+rewrite's site labels are those of V (:func:`.variation.build`'s node-named copy).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import TYPE_CHECKING
+
+from passcheck.hunt import variation
+from passcheck.mutations import forms as hforms
+
+if TYPE_CHECKING:
+    import onnx
+
+THEN = variation.THEN
+#: Composed forms kept per neighbour.
+PER_NEIGHBOUR = 4
+_PIECES = re.compile(r"->|\.\.|>|:|=")  # the joins of a rewrite's compound site labels (edges, chains, regions)
+
+
+def is_composed(form: str) -> bool:
+    """Whether ``form`` is a composed form id (a variation form, :data:`THEN`, a rewrite form)."""
+    return form.startswith(variation.PREFIX) and THEN in form
+
+
+def split(form: str) -> tuple[str, str]:
+    """``(variation form, rewrite form)`` of a composed form id."""
+    v, _, r = form.partition(THEN)
+    return v, r
+
+
+def spell(vform: str, rform: str) -> str:
+    return f"{vform}{THEN}{rform}"
+
+
+def kind(form: str) -> str:
+    """``vary:<kind>><rewrite kind>``: what the signature and the scheduler's triples record as its rewrite."""
+    v, r = split(form)
+    return f"{variation.kind(v)}{THEN}{hforms.kind(r)}"
+
+
+def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, onnx.ModelProto, list[str]] | None:
+    """``(V(model), R(V(model)), labels R changed)``, or None when V or R does not apply. ``model`` is never
+    modified."""
+    v, r = split(form)
+    built = variation.build(model, v)
+    if built is None:
+        return None
+    done = hforms.build(built[0], r)
+    return None if done is None else (built[0], done[0], done[1])
+
+
+def sites_of(model: onnx.ModelProto) -> dict[str, frozenset[str]]:
+    """Rewrite id → its site labels in ``model`` (empty when it cannot read the model); withholding
+    rewrites left out (a pair's withheld side is the rewrite items' business, :mod:`passcheck.mutations.withheld`)."""
+    from passcheck.mutations import withheld
+    from passcheck.mutations.registry import REWRITES
+
+    out = {}
+    for rid in REWRITES:
+        if withheld.withholding(rid):
+            continue
+        try:
+            out[rid] = frozenset(hforms.sites(model, rid))
+        except Exception:  # noqa: BLE001 - a rewrite that cannot read this model has no site here
+            out[rid] = frozenset()
+    return out
+
+
+def changed(base: onnx.ModelProto, neighbour: onnx.ModelProto) -> set[str]:
+    """Labels V changed: initializers whose bytes, type or dims differ (or are new), values whose inferred
+    element type or shape differs, nodes whose proto differs (same index and name), and every node reading or
+    writing such a value. ``base`` is the node-named copy (:func:`~passcheck.mutations.forms.named`)."""
+    was = {t.name: t.SerializeToString() for t in base.graph.initializer}
+    out = {t.name for t in neighbour.graph.initializer if was.get(t.name) != t.SerializeToString()}
+    before, after = variation._inferred(base), variation._inferred(neighbour)
+    out |= {k for k, t in after.items() if k in before and before[k] != t}
+    nodes = {n.name: n for n in base.graph.node}
+    for n in neighbour.graph.node:
+        if n.name in nodes and nodes[n.name] != n:
+            out |= {n.name, *n.input, *n.output}
+    for n in neighbour.graph.node:
+        if out & {*n.input, *n.output}:
+            out.add(n.name)
+    out.discard("")
+    return out
+
+
+def compositions(
+    model: onnx.ModelProto,
+    vform: str,
+    rng: random.Random,
+    before: dict[str, frozenset[str]] | None = None,
+    k: int = PER_NEIGHBOUR,
+) -> tuple[list[str], list[str]]:
+    """The composed form ids of neighbour ``vform`` of ``model`` (see module docs), sampled with ``rng``: those at
+    fresh sites, then those at touched sites; ``before``: :func:`sites_of` the node-named ``model`` when known.
+    Empty when ``vform`` does not build."""
+    built = variation.build(model, vform)
+    if built is None:
+        return [], []
+    neighbour, base = built[0], hforms.named(model)
+    before = sites_of(base) if before is None else before
+    now, moved = sites_of(neighbour), changed(base, neighbour)
+    fresh, touched = [], []
+    for rid, sites in sorted(now.items()):
+        new = sorted(s for s in sites if s not in before.get(rid, ()))
+        hit = sorted(s for s in sites if s in before.get(rid, ()) and moved & set(_PIECES.split(s)))
+        if new:
+            fresh += [f"{rid}@{s}" for s in new]
+        elif hit:
+            touched.append(f"{rid}@{rng.choice(hit)}")
+    fresh = rng.sample(fresh, min(k, len(fresh)))
+    touched = rng.sample(touched, min(k - len(fresh), len(touched)))
+    return [spell(vform, r) for r in fresh], [spell(vform, r) for r in touched]
