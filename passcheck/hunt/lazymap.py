@@ -96,7 +96,7 @@ class LazyMap:
 
     def entries(self) -> tuple[dict, dict]:
         """(tool → catalogue entries, tool → why it has none here), read once (cached per tool version);
-        with :attr:`passes`, of the tools whose entries they run only (:meth:`PassScope.tools`)."""
+        with ``passes`` (the constructor's), of the tools whose entries they run only (:meth:`PassScope.tools`)."""
         if self._catalogue is None:
             entries, missing = catalogue(self.executor, self._tools, self.cache)
             if self._passes is not None:
