@@ -402,7 +402,8 @@ def _steering(found, executor, args, named):
     from passcheck.hunt.lazymap import LazyMap, Steering
 
     firsts = [b for b in found if b.form == next(iter(b.case.forms))]
-    lazy = LazyMap(firsts, args.seed, executor, Cache(), **({"first": len(firsts)} if args.map_first else {}))
+    first = {"first": len(firsts)} if args.map_first else {}
+    lazy = LazyMap(firsts, args.seed, executor, Cache(), passes=list(named) if named else None, **first)
     return Steering(lazy, lambda cmap: hpasses.explicit(named) if named else hpasses.relevant(found, cmap))
 
 

@@ -99,6 +99,16 @@ class PassScope:
         counts as running every entry)."""
         return pass_id not in self.known and not self._tools(pass_id)
 
+    def tools(self, entries: Iterable[Entry], passes: Iterable[str]) -> tuple[str, ...]:
+        """The tools of :data:`TOOLS` (in that order) some entry of ``entries`` is run by one of
+        ``passes`` in: all of them when one of ``passes`` is :meth:`unscoped` (it counts as running
+        every entry)."""
+        passes = list(passes)
+        if any(self.unscoped(p) for p in passes):
+            return TOOLS
+        used = {e.tool for e in entries if any(self.runs(e, p) for p in passes)}
+        return tuple(t for t in TOOLS if t in used)
+
     def _tools(self, pass_id: str) -> set[str]:
         if pass_id not in self._declared:
             try:

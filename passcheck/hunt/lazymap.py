@@ -21,7 +21,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from passcheck.coverage.entry import TOOLS
+from passcheck.coverage.entry import TOOLS, PassScope
 from passcheck.coverage.map import BATCH, CoverageMap, Rows, assemble, catalogue, observe_rows
 
 #: Rows observed before step 0 (and seen by it); rows observed every :data:`STEPS_PER_CHUNK` steps
@@ -46,6 +46,11 @@ class LazyMap:
         seed: the hunt's seed (the row order).
         executor: the hunt's :class:`~passcheck.passes.isolation.IsolatedExecutor` (rows are observed in it).
         cache: a :class:`~passcheck.coverage.cache.Cache`, or None (nothing kept between runs).
+        tools: the catalogue tools rows are observed under.
+        passes: the passes named with ``--pass``, or None: only the tools of ``tools`` whose entries
+            they run are observed (a row under another tool steers none of their items,
+            :class:`~passcheck.hunt.scheduler._MapView`; observing every tool for one ``--pass`` spent
+            half a 2-minute budget, docs/hunt.md).
         on_row: called with a base id once its row is known (observed or read from the cache).
         first, chunk, steps_per_chunk: the schedule (:data:`FIRST`, :data:`CHUNK`, :data:`STEPS_PER_CHUNK`).
     """
@@ -58,6 +63,7 @@ class LazyMap:
         cache=None,
         *,
         tools: Sequence[str] = TOOLS,
+        passes: Sequence[str] | None = None,
         on_row: Callable[[str], None] | None = None,
         first: int = FIRST,
         chunk: int = CHUNK,
@@ -66,7 +72,7 @@ class LazyMap:
         self.order = order(bases, seed)
         self.executor, self.cache, self.on_row = executor, cache, on_row
         self.first, self.chunk, self.steps_per_chunk = first, chunk, steps_per_chunk
-        self._tools = tools
+        self._tools, self._passes = tools, passes
         self._catalogue: tuple[dict, dict] | None = None
         self.rows = Rows()
         self.ready = 0  # leading rows of :attr:`order` known
@@ -89,16 +95,29 @@ class LazyMap:
         return self.first << ((paced // self.first).bit_length() - 1)
 
     def entries(self) -> tuple[dict, dict]:
-        """(tool → catalogue entries, tool → why it has none here), read once (cached per tool version)."""
+        """(tool → catalogue entries, tool → why it has none here), read once (cached per tool version);
+        with ``passes`` (the constructor's), of the tools whose entries they run only (:meth:`PassScope.tools`)."""
         if self._catalogue is None:
-            self._catalogue = catalogue(self.executor, self._tools, self.cache)
+            entries, missing = catalogue(self.executor, self._tools, self.cache)
+            if self._passes is not None:
+                every = [e for es in entries.values() for e in es]
+                run = PassScope(every).tools(every, self._passes)
+                self._tools = [t for t in self._tools if t in run]
+                entries = {t: es for t, es in entries.items() if t in self._tools}
+                missing = {t: why for t, why in missing.items() if t in self._tools}
+            self._catalogue = (entries, missing)
         return self._catalogue
+
+    @property
+    def tools(self) -> list[str]:
+        """The tools whose rows are observed (those with a catalogue here, after :meth:`entries`)."""
+        entries, _ = self.entries()
+        return [t for t in self._tools if t in entries]
 
     def observe(self, n: int) -> None:
         """Know the first ``n`` rows: observe the missing ones, :attr:`chunk` at a time, each chunk
         appended to the cache (rows other hunts appended since are read first)."""
-        entries, _ = self.entries()
-        tools = [t for t in self._tools if t in entries]
+        tools = self.tools
         while self.ready < min(n, self.total):
             if self.cache is not None:
                 self.cache.reload()

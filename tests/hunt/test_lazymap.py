@@ -60,6 +60,30 @@ def test_resume_after_a_partial_map_tries_the_items_of_a_hunt_with_a_full_cache(
     assert _items(tmp_path / "resumed") == _items(tmp_path / "whole")
 
 
+def _observed_tools(cache: Path) -> dict[str, int]:
+    """Catalogue tool → rows the hunts sharing ``cache`` observed under it."""
+    out: dict[str, int] = {}
+    for path in (cache / "coverage").glob(f"*/{ROWS}"):
+        for line in path.read_text().splitlines():
+            tool = json.loads(line)["tool"]
+            out[tool] = out.get(tool, 0) + 1
+    return out
+
+
+def test_a_hunt_of_one_pass_observes_only_the_catalogue_its_pass_runs(tmp_path):
+    # observing every tool for one --pass spent half a cold-cache 2-minute hunt (docs/hunt.md): the rows of
+    # the other tools steer none of its items
+    one = _hunt(tmp_path / "one", tmp_path / "one-cache", "1items", "--pass", "ort:symbolic-shape-infer")
+    assert one.returncode in (0, 1), one.stderr
+    assert _observed_tools(tmp_path / "one-cache") == {"ort-symbolic-shape-infer": 12}, one.stderr
+    assert "ort-symbolic-shape-infer: 0 -> " in one.stderr and "onnx-version-converter: 0 -> " not in one.stderr
+    every = _hunt(tmp_path / "every", tmp_path / "every-cache", "1items")  # no --pass: every pass, every tool
+    assert every.returncode in (0, 1), every.stderr
+    tools = _observed_tools(tmp_path / "every-cache")
+    assert {"onnx-version-converter", "onnxruntime", "ort-symbolic-shape-infer"} <= set(tools), every.stderr
+    assert set(tools.values()) == {12}, tools
+
+
 def _row(i: int, writer: str) -> tuple[str, str, dict[str, str]]:
     return f"{writer}-{i:04d}", "onnx-shape-inference", {"Add@14": f"{writer} {i}"}
 
