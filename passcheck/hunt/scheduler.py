@@ -49,6 +49,14 @@ families that apply to fewer bases (the run conditions) are not left behind thos
 ``value-floor-edge`` on Resize scales) are not left to the sample: they count as one more family, and while
 their items are no more than that family's even share, a variation step first takes the rarest kind not yet
 tried under its pass that a base of the pass offers.
+**Other sites** of a kind already tried on a base: the neighbours after the first of a kind on a base and pass are
+not new there, so without a share of their own they would wait until every base's kinds were used up (a hunt of
+pattern-ort-qdq drew one site of ``elem-split-float16`` on a Conv base and not the other in 906 neighbours). They
+count as one more family too (:data:`SITES`, every such neighbour tried, however it was drawn) and, while within that
+family's even share, a variation step after the rare kinds' share takes one: reaching op types its kind has not
+been tried on under the pass first, then of the kind tried at the fewest sites under the pass (over every base: a
+kind few bases offer has few sites tried, and those are the ones a sample of bases reaches least), then of the
+(base, kind) tried at the fewest sites.
 A pass, or a case's declared pass, is used up only when neither kind is left.
 **Rewrites of a neighbour** (``compose``, :mod:`.compose`: a rewrite at a site a neighbour opened or changed, judged
 as the pair (neighbour, rewritten neighbour)) are candidates under a pass once the neighbour's own item under it has
@@ -76,6 +84,7 @@ from passcheck.hunt.nearness import entry_ops, nearness, schema_spelling
 from passcheck.hunt.signature import site_ops
 from passcheck.hunt.space import Base, Item
 from passcheck.mutations import forms as hforms
+from passcheck.mutations.registry import REWRITES
 from passcheck.mutations.sites import site_signatures
 
 #: Bases drawn per step (each has tens of forms × the passes: plenty of untried items to choose from).
@@ -91,6 +100,9 @@ COMPOSE_EVERY = 8
 Triple = tuple[str, str, str, str]
 #: The pseudo-family the rare kinds' items are counted in too (:meth:`Scheduler._rare_item`).
 RARE = "rare"
+#: The pseudo-family of the neighbours at another site of a kind already tried on their base and pass
+#: (:meth:`Scheduler._site_item`).
+SITES = "sites"
 #: The site kind of an all-at-once form or a neighbour (every site of its rewrite, or a change of its own).
 ALL_SITES = "*"
 
@@ -137,10 +149,13 @@ class Scheduler:
         self._neighbour: dict[tuple[str, str], object] = {}  # (base, variation form) → the neighbour model
         self.vary_kinds = tuple(vary_kinds)
         self.rewrites = tuple(rewrites)
+        self._named = [rid for rid in REWRITES if _matches(rid, self.rewrites)]  # the rewrites ``rewrites`` names
+        self._rewritable: dict[str, bool] = {}  # base → whether one of them applies (:meth:`_may_rewrite`)
         self._only: str | None = None  # "vary" / "rewrite": this step looks at those forms alone (first)
         self.families: dict[str, int] = {}  # variation family → items tried (value, shape, attr, elem, bind, feed)
         self.kinds_of: dict[tuple[str, str], set[str]] = {}  # (base, pass) → the variation kinds tried there
         self.kinds_on: dict[str, set[str]] = {}  # pass → the variation kinds (no prefix) tried under it
+        self._sites: dict[tuple, int] = {}  # (base, pass, kind) → its sites tried; (pass, kind) → on every base
         self._rare = None  # the rare kinds (:class:`.vary_rare.Rare`), found on the first variation step
         self._runs = runs
         self._of = passes_of
@@ -178,11 +193,9 @@ class Scheduler:
         it acted on the base once an item of the two was picked: ``acted`` in the constructor), then its
         variation forms when turned on, then the rewrites of its neighbours tried under ``pass_id`` (:mod:`.compose`);
         while a step looks at one kind alone (:data:`VARIATION_EVERY`, :data:`COMPOSE_EVERY`), that kind's forms."""
-        vary = base.variations(self.seed) if self.variations else []
+        vary = base.variations(self.seed) if self.variations and (self.vary_kinds or not self.rewrites) else []
         if self.vary_kinds:
             vary = [f for f in vary if _matches(variation.kind(f)[len(variation.PREFIX) :], self.vary_kinds)]
-        elif self.rewrites:
-            vary = []
         if self._only == "vary":
             return vary
         composed = [] if self._only == "rewrite" else self._composed(base, vary, pass_id)
@@ -190,6 +203,8 @@ class Scheduler:
             return composed
         if self.vary_kinds and not self.rewrites:  # neighbours alone (and their rewrites)
             return vary if self._only == "rewrite" else vary + composed
+        if self.rewrites and not self._may_rewrite(base):  # no rewrite form of its own (its neighbours' may have)
+            return [] if self._only == "rewrite" else vary + composed
         own = base.forms(self.seed)
         if self._acted is not None and pass_id is not None and (base.id, pass_id) in self.picked_on:
             own = base.guided(self.seed, pass_id, self._acted(base.id, pass_id))
@@ -216,6 +231,19 @@ class Scheduler:
             built = variation.build(base.model(), vform)
             self._neighbour[base.id, vform] = None if built is None else built[0]
         return self._neighbour[base.id, vform]
+
+    def _may_rewrite(self, base: Base) -> bool:
+        """Whether a rewrite ``rewrites`` names applies to ``base`` (asked once per base, before its forms are
+        enumerated: a base none applies to has no candidate rewrite form, and enumerating every rewrite's forms
+        of every base costs a restricted hunt as much as an unrestricted one)."""
+        if base.id not in self._rewritable:
+            try:
+                model = base.model()
+            except Exception:  # noqa: BLE001 - a base this onnx cannot build has no forms (Base.forms)
+                self._rewritable[base.id] = False
+            else:
+                self._rewritable[base.id] = any(hforms.applies(model, rid) for rid in self._named)
+        return self._rewritable[base.id]
 
     def _signatures(self, base: Base) -> dict[str, tuple]:
         """``base``'s site signatures (:func:`passcheck.mutations.sites.site_signatures`), built once."""
@@ -292,7 +320,12 @@ class Scheduler:
         if variation.is_variation(item.form):
             fam = variation.family(item.form)
             self.families[fam] = self.families.get(fam, 0) + 1
-            self.kinds_of.setdefault((item.base, item.pass_id), set()).add(variation.kind(item.form))
+            kind = variation.kind(item.form)
+            if kind in self.kinds_of.get((item.base, item.pass_id), ()):
+                self.families[SITES] = self.families.get(SITES, 0) + 1
+            self._sites[item.pass_id, kind] = self._sites.get((item.pass_id, kind), 0) + 1
+            self._sites[item.base, item.pass_id, kind] = self._sites.get((item.base, item.pass_id, kind), 0) + 1
+            self.kinds_of.setdefault((item.base, item.pass_id), set()).add(kind)
             bare = variation.kind(item.form)[len(variation.PREFIX) :]
             self.kinds_on.setdefault(item.pass_id, set()).add(bare)
             if bare in self.rare.meeting:
@@ -352,6 +385,8 @@ class Scheduler:
         then triples), or None: none left."""
         if self._vary_step and (item := self._rare_item(pass_id, step)) is not None:
             return item
+        if self._vary_step and (item := self._site_item(pass_id, step)) is not None:
+            return item
         if self._map is not None and (item := self._map.untried(self, step, pass_id)) is not None:
             return item
         rng = random.Random(f"{self.seed}:{step}:{pass_id}")
@@ -377,9 +412,7 @@ class Scheduler:
         then no neighbour is a candidate, as :meth:`forms` says)."""
         if self.rewrites and not self.vary_kinds:
             return None
-        if self.families.get(RARE, 0) * (len(variation.FAMILIES) + 1) > sum(
-            n for f, n in self.families.items() if f != RARE
-        ):
+        if not self._below_share(RARE):
             return None
         done = self.kinds_on.get(pass_id, set())
         for kind in self.rare.meeting:
@@ -397,6 +430,44 @@ class Scheduler:
             if todo:
                 return max(todo, key=lambda i: (len(self.triples(i) - self.tried) > 0, rng.random()))
         return None
+
+    def _below_share(self, pseudo: str) -> bool:
+        """Whether the items counted in pseudo-family ``pseudo`` (:data:`RARE`, :data:`SITES`) are no more than
+        one family's even share of the variation items (it counts as one more family)."""
+        real = sum(n for f, n in self.families.items() if f not in (RARE, SITES))
+        return self.families.get(pseudo, 0) * (len(variation.FAMILIES) + 1) <= real
+
+    def _site_item(self, pass_id: str, step: int) -> Item | None:
+        """On a variation step, while the neighbours at another site of a kind already tried on their base and
+        ``pass_id`` (:data:`SITES`) are within one family's even share, such a neighbour: a kind tried at one
+        site of a base is no longer new there (:meth:`_balance`), so its other sites, which may reach other
+        nodes of the pattern, would wait until every base's kinds are used up. Of the candidates, one reaching
+        op types its kind has not been tried on under the pass first, then the kind, then the (base, kind),
+        tried at the fewest sites, ties by a generator seeded by (seed, step, pass); None when none is left or
+        the share is full (or no neighbour is a candidate: ``rewrites`` without ``vary_kinds``)."""
+        if (self.rewrites and not self.vary_kinds) or not self._below_share(SITES):
+            return None
+        rng = random.Random(f"{self.seed}:{step}:{pass_id}:{SITES}")
+        best, best_score = None, None
+        for (bid, p), kinds in self.kinds_of.items():
+            if p != pass_id or bid not in self.by_id or self.is_dead(bid):
+                continue
+            for f in self.by_id[bid].variations(self.seed):
+                kind = variation.kind(f)
+                bare = kind[len(variation.PREFIX) :]
+                if kind not in kinds or (self.vary_kinds and not _matches(bare, self.vary_kinds)):
+                    continue
+                if (item := Item(bid, f, p)).key in self.done:
+                    continue
+                score = (
+                    bool(self.triples(item) - self.tried),
+                    -self._sites.get((p, kind), 0),
+                    -self._sites.get((bid, p, kind), 0),
+                    rng.random(),
+                )
+                if best_score is None or score > best_score:
+                    best, best_score = item, score
+        return best
 
     def _declared_first(self, item: Item, step: int) -> Item:
         """``item``, or an item of a pass its case declares that has none of the case yet when

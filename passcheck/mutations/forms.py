@@ -116,6 +116,12 @@ def enumerate_forms(
     return forms
 
 
+def applies(model: onnx.ModelProto, rewrite_id: str) -> bool:
+    """Whether rewrite ``rewrite_id`` applies to ``model`` (changes it somewhere), as :func:`enumerate_forms`
+    decides it: one that raises on this model does not."""
+    return _applies(REWRITES[rewrite_id], model)
+
+
 def _applies(rewrite, model, rid: str = "", labels: dict[str, list[str]] | None = None) -> bool:
     try:
         done = rewrite.apply(model)
