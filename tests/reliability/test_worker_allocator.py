@@ -48,6 +48,8 @@ def test_a_run_in_the_worker_reuses_the_memory_the_last_one_freed(tmp_path, monk
     faults = importlib.import_module("allocator_probe").faults
     with Worker(timeout=300) as w:
         total = w.call(faults, onnx.load(RESNET), 5, 8)
-    # 25 MB of tensors per run, ~6,200 pages when a run maps them afresh: with glibc's defaults
-    # every few runs (19,000-33,000 in 12 runs, measured), next to none once settled
-    assert total < 1500, f"{total} minor page faults in 8 runs"
+    # 25 MB of tensors per run, ~6,200 pages when a run maps them afresh. With glibc's defaults that
+    # happens every few runs (19,860-30,001 faults in these 8 runs, measured); settled, a run maps
+    # next to nothing (1-262 here, 2,042 once on a loaded CI machine). The bound is one run's fresh
+    # mapping: a worker that hands its memory back exceeds it three times over.
+    assert total < 6200, f"{total} minor page faults in 8 runs"
