@@ -71,6 +71,17 @@ def handle(args) -> int:
         for k, n in sorted(dropped.items(), key=lambda kv: -kv[1]):
             t.add_row(k, str(n))
         console.print(t)
+        dissent: dict[str, int] = {}
+        for per_op in stats.get("dissent", {}).values():
+            for k, n in per_op.items():
+                dissent[k] = dissent.get(k, 0) + n
+        if dissent:  # passcheck.generate.dissent: who was outvoted, or no majority; the pair kept or dropped
+            t = Table("runtimes disagreed: outvoted|pair", "forms", "first such pair", header_style="bold")
+            examples = stats.get("dissent_examples", {})
+            for k, n in sorted(dissent.items(), key=lambda kv: -kv[1]):
+                first = next((v for e, v in sorted(examples.items()) if e.split("|", 1)[1] == k), "")
+                t.add_row(k, str(n), first)
+            console.print(t)
         if args.examples:
             t = Table("op|reason", "first dropped pair: form: message", header_style="bold")
             for k, v in sorted(stats.get("examples", {}).items()):

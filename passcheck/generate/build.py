@@ -86,6 +86,9 @@ class Stats:
     dropped: dict[str, Counter] = dataclasses.field(default_factory=lambda: defaultdict(Counter))
     skipped: dict[str, Counter] = dataclasses.field(default_factory=lambda: defaultdict(Counter))
     examples: dict[str, str] = dataclasses.field(default_factory=dict)  # "op|reason" → first detail
+    #: per op, (who was outvoted or "unresolved", "kept" | "dropped") → pairs (passcheck.generate.dissent)
+    dissent: dict[str, Counter] = dataclasses.field(default_factory=lambda: defaultdict(Counter))
+    dissent_examples: dict[str, str] = dataclasses.field(default_factory=dict)  # "op|who|outcome" → first
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -94,6 +97,8 @@ class Stats:
             "dropped": {k: dict(v) for k, v in self.dropped.items()},
             "skipped": {k: dict(v) for k, v in self.skipped.items()},
             "examples": self.examples,
+            "dissent": {k: {f"{who}|{what}": n for (who, what), n in v.items()} for k, v in self.dissent.items()},
+            "dissent_examples": self.dissent_examples,
         }
 
     @classmethod
@@ -106,6 +111,9 @@ class Stats:
         for k, v in doc.get("skipped", {}).items():
             s.skipped[k].update(v)
         s.examples.update(doc.get("examples", {}))
+        for k, v in doc.get("dissent", {}).items():
+            s.dissent[k].update({tuple(key.split("|", 1)): n for key, n in v.items()})
+        s.dissent_examples.update(doc.get("dissent_examples", {}))
         return s
 
 
@@ -294,7 +302,21 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                     rtol, atol = tolerance(main)
                     seeded = bool(recipe.table_row(schemas[k]).get("seeded"))
                     old = forms["common"].opset_import[0].version < MIN_OPSET and not domain
-                    v = gate(forms, feeds, ex.run_model, rtol, atol, checker, seeded=seeded, reference_only=old)
+                    v = gate(
+                        forms,
+                        feeds,
+                        ex.run_model,
+                        rtol,
+                        atol,
+                        checker,
+                        seeded=seeded,
+                        reference_only=old,
+                        alike=pair.alike,
+                    )
+                    for d in v.dissent:  # data about the tools, whether the pair stays or not
+                        outcome = "kept" if v.ok else "dropped"
+                        stats.dissent[op_key][(d.tool, outcome)] += 1
+                        stats.dissent_examples.setdefault(f"{op_key}|{d.tool}|{outcome}", f"{cid}: {d}")
                     if not v.ok and pair.kind == "omitted" and v.reason.startswith("forms differ"):
                         # the recipe's value is not what leaving it out means: the kind does not apply here
                         v.category, v.reason = "n/a", "the given value is not what its omission means"
@@ -318,9 +340,14 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                         "a reference-only base"
                         if v.category == "reference-only"
                         else "checker, ort:disabled, reference evaluator, forms agree"
+                        if not v.dissent
+                        else "checker, ort:disabled, forms agree; the reference evaluator outvoted: "
+                        + "; ".join(map(str, v.dissent))
                     )
                     judged = f"every form passed the gate ({judged})"
                     entry = _entry(models, cid, pair, forms, schemas[k], tags, rtol, atol, judged)
+                    if v.dissent:
+                        entry["dissent"] = [dataclasses.asdict(d) for d in v.dissent]
                     (ref_entries if v.category == "reference-only" else entries).append(entry)
                 if not kept_one and fallback:
                     # no pair of this schema was kept: its first tool-dropped common form that the

@@ -18,11 +18,13 @@ A pair that fails is dropped with a reason whose *category* says whose reason it
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import onnx
 
+from passcheck.generate.dissent import REFERENCE, Dissent, referee
 from passcheck.oracles import shape_annotations
 from passcheck.oracles.numeric import compare
 from passcheck.oracles.validity import CheckerDied, checker_error
@@ -36,6 +38,9 @@ class Verdict:
     category: str = ""
     reason: str = ""
     detail: str = ""
+    #: runtimes outvoted on a form, or disputes no majority settled (:mod:`passcheck.generate.dissent`):
+    #: data about the tools, kept with the pair (``ok``) or with the drop
+    dissent: list[Dissent] = dataclasses.field(default_factory=list)
 
 
 def tolerance(elem: int) -> tuple[float | None, float | None]:
@@ -137,6 +142,8 @@ def gate(
     checker=checker_error,
     seeded: bool = False,
     reference_only: bool = False,
+    alike: bool = True,
+    third=None,
 ) -> Verdict:
     """Judge one generated pair.
 
@@ -153,6 +160,13 @@ def gate(
             and the reference evaluator alone and, if it passes, returned as
             ``Verdict(True, "reference-only")`` (a base for the tools that need no runtime:
             shape inference, the version converter; never a case, whose cells need onnxruntime).
+        alike: the spec says the forms compute the same (:attr:`~passcheck.generate.pair.Pair.alike`).
+        third: ``(model, feeds) → RunResult`` of a third runtime (e.g. another pinned onnxruntime),
+            asked only where onnxruntime and the reference evaluator disagree; None: not asked.
+
+    Where the two runtimes disagree, :func:`passcheck.generate.dissent.referee` decides by majority:
+    a pair kept over the reference evaluator's dissent carries it in ``Verdict.dissent``; a dispute
+    no majority settles drops the pair with the dispute there, never blaming a form.
     """
     names = list(forms)
     plans = {name: plan_of(m) for name, m in forms.items()}
@@ -200,39 +214,53 @@ def gate(
                     f"{name}: {_first_line(r.error)}",
                 )
             ort[name].append(r.outputs)
-    ref: dict[str, dict] = {}
+    ref: dict[str, Any] = {}  # form → outputs, or the evaluator's error message
     for name in names:
         rr = run_reference(forms[name], dict(feeds[0]))
         if rr.error and rr.error.startswith(RUNNER_FAULT):  # passcheck's own runner, not the evaluator
             return Verdict(False, "passcheck", "passcheck's reference runner fails", f"{name}: {_first_line(rr.error)}")
-        if rr.error:
-            return Verdict(
-                False,
-                "tool",
-                "reference evaluator fails" + ("" if name == names[0] else " on the uncommon form"),
-                f"{name}: {_first_line(rr.error)}",
-            )
-        ref[name] = rr.outputs
-    for name in names[1:]:
-        if why := _agree(ref[names[0]], ref[name], rtol, atol):
-            if _agree(ort[names[0]][0], ort[name][0], rtol, atol) is None and not seeded:
-                return Verdict(
-                    False, "tool", "the reference evaluator computes the uncommon form differently", f"{name}: {why}"
-                )
-            return Verdict(False, "passcheck", "forms differ under both runtimes", f"{name}: {why}")
-    common_ref, common_ort = ref[names[0]], ort[names[0]][0]
-    across = _agree_in_kind(common_ref, common_ort) if seeded else _agree(common_ref, common_ort, rtol, atol)
-    if why := across:
-        return Verdict(False, "tool", "onnxruntime differs from the reference evaluator on common", why)
+        if rr.error and name == names[0]:
+            return Verdict(False, "tool", "reference evaluator fails", f"{name}: {_first_line(rr.error)}")
+        ref[name] = _first_line(rr.error) if rr.error else rr.outputs
+    across = _agree_in_kind if seeded else functools.partial(_agree, rtol=rtol, atol=atol)
+    # a seeded op's runtimes draw different numbers: no majority of values to count
+    ruling = (
+        None
+        if seeded
+        else referee(
+            names,
+            ref,
+            ort,
+            functools.partial(_agree, rtol=rtol, atol=atol),
+            across,
+            alike,
+            third=None if third is None else (lambda name: third(forms[name], dict(feeds[0]))),
+        )
+    )
+    if ruling is not None and not ruling.keep:
+        return Verdict(False, "tool", ruling.reason, "; ".join(map(str, ruling.dissent)), ruling.dissent)
+    outvoted = {d.form for d in ruling.dissent if d.tool == REFERENCE} if ruling else set()
+    if "every form" in outvoted:
+        outvoted = set(names)
+    if ruling is None:  # the runtimes agree, or both split the forms, or the evaluator gave no view (seeded)
+        for name in names[1:]:
+            if isinstance(ref[name], str):
+                return Verdict(False, "tool", "reference evaluator fails on the uncommon form", f"{name}: {ref[name]}")
+        for name in names[1:]:
+            if why := _agree(ref[names[0]], ref[name], rtol, atol):
+                return Verdict(False, "passcheck", "forms differ under both runtimes", f"{name}: {why}")
+        if why := across(ref[names[0]], ort[names[0]][0]):
+            return Verdict(False, "tool", "onnxruntime differs from the reference evaluator on common", why)
     for name in names[1:]:
         for k, out in enumerate(ort[name]):
             if why := _agree(ort[names[0]][k], out, rtol, atol):
                 return Verdict(False, "tool", "onnxruntime computes the uncommon form differently", f"{name}: {why}")
     for name in names:  # what the input cells' annotations oracle checks, on both runtimes
-        for k, outs in [(0, ref[name]), *enumerate(ort[name])]:
+        trusted = [(0, ref[name])] if name not in outvoted else []  # an outvoted run is no evidence
+        for k, outs in [*trusted, *enumerate(ort[name])]:
             if why := _own_annotations_break(forms[name], plans[name], {**feeds[k], **outs}, k):
                 return Verdict(False, "passcheck", "a form's own annotations do not hold on its run", f"{name}: {why}")
-    return Verdict(True)
+    return Verdict(True, dissent=ruling.dissent if ruling else [])
 
 
 #: Drop reasons after which the common form ran on onnxruntime (the gate got past its runs of common).

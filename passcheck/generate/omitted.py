@@ -10,15 +10,22 @@ those where the node's value is what the omission means: Squeeze listing exactly
 sizes that are equal parts. Where that meaning is read off the input's dims, a tool has to decide it from
 the dims it is told, so the omission is also written with the graph input dims symbolic (dim_param; the
 feeds stay the static form's).
+
+Where the domain table states what the omission means (``defaults``, from the operator's prose) and the
+node gives that value, the forms are alike by the spec (:attr:`Pair.alike`). A control-flow op's
+parameter is offered only then: Loop's ``cond`` with ``M`` given (Operators.md Loop, "input
+(trip_count, "")": a for loop of ``M`` iterations, as ``cond`` true with a body returning its ``cond``);
+leaving out ``M`` leaves the loop to its body's condition.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import onnx
 import onnx.defs
 
 from passcheck.generate.pair import Ctx, Pair
-from passcheck.generate.recipe import NO_VALUE, Input, Node
+from passcheck.generate.recipe import NO_VALUE, Input, Node, table_row
 
 _OPTIONAL = onnx.defs.OpSchema.FormalParameterOption.Optional
 A = onnx.AttributeProto
@@ -49,9 +56,10 @@ def omitted(node: Node, ctx: Ctx) -> list[Pair]:
     s = node.schema
     if s.name.startswith("Reduce"):  # their omitted axes (all axes) are the axes kind's "all" pair
         return []
-    if any(a.type in (A.GRAPH, A.GRAPHS) for a in s.attributes.values()):
-        return []  # control flow: Loop with neither M nor cond given runs until its body says stop
+    stated = table_row(s).get("defaults", {})
     names = [f.name for f in s.inputs if f.option == _OPTIONAL]
+    if any(a.type in (A.GRAPH, A.GRAPHS) for a in s.attributes.values()):
+        names = [n for n in names if n in stated]  # control flow: only an omission the table states
     # a seed left out means "one the runtime picks": the forms can never agree, so none is offered
     names += [
         a.name for a in s.attributes.values() if not a.required and a.default_value.type == 0 and a.name != "seed"
@@ -68,5 +76,7 @@ def omitted(node: Node, ctx: Ctx) -> list[Pair]:
             "omitted": (none, "static", f"{name} left out (what the operator's prose says its omission means)"),
             "omitted-symbolic": (none, "symbolic", f"{name} left out, graph input dims as dim_param"),
         }
-        out.append(Pair("omitted", name.lower().replace("_", "-"), forms, f"{name} given vs omitted"))
+        given = next((i.value for i in node.inputs if i.name == name and not i.empty), node.attrs.get(name))
+        alike = name in stated and given is not None and np.array_equal(np.asarray(given), np.asarray(stated[name]))
+        out.append(Pair("omitted", name.lower().replace("_", "-"), forms, f"{name} given vs omitted", alike))
     return out

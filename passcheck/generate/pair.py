@@ -28,3 +28,7 @@ class Pair:
     detail: str
     forms: dict[str, tuple[Node, str, str]]
     doc: str
+    #: the spec says the forms compute the same (a spelling of one computation); False where whether
+    #: they do is what the gate decides (an ``omitted`` parameter whose omission's meaning the domain
+    #: table does not state): the generator's gate counts it as an opinion (:mod:`passcheck.generate.dissent`)
+    alike: bool = True
