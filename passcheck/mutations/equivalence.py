@@ -5,7 +5,9 @@ graph inputs and outputs, and
 give the same outputs as the original under ``ort:disabled`` on the same feeds. When onnxruntime
 cannot run the mutant, the reference evaluator is asked instead: a mutant it runs with the
 original's outputs is kept (onnxruntime's rejection of a valid form is then a finding of the
-``input`` cell). A mutant that fails is a bug in the rewrite (a passcheck bug), never a finding
+``input`` cell); one it computes otherwise is a rewrite bug only when it computes the original as
+onnxruntime does, else :class:`Unverified` (one evaluator's word is no verdict where the other
+disagrees). A mutant that fails is a bug in the rewrite (a passcheck bug), never a finding
 against a pass. The checker runs where the caller's :class:`~passcheck.oracles.validity.Checker`
 runs it (a front door's isolation worker): a checker that dies on a mutant leaves that mutant out
 as :class:`Unverified`.
@@ -126,8 +128,30 @@ def same_outputs(
                     f"output {name!r} (binding {i}) cannot be compared{by}: {type(exc).__name__}: {exc}"
                 ) from None
             if not c.ok:
+                if by:
+                    _evaluator_trusted_on(a, feeds, ra.outputs, name, dtypes.get(name), c.message)
                 return f"output {name!r} differs (binding {i}){by}: {c.message}"
     return None
+
+
+def _evaluator_trusted_on(a, feeds, expected, name: str, dtype, message: str) -> None:
+    """Before a mutant is called wrong on the reference evaluator's word alone (onnxruntime cannot run it):
+    the evaluator must compute the original's output ``name`` as onnxruntime does on ``feeds``.
+
+    Raises:
+        Unverified: it computes it otherwise, or fails on the original: the two runtimes disagree on
+            the computation itself, so the evaluator's differing value is no evidence against the mutant.
+    """
+    ref = run_reference(a, feeds)
+    why = ref.error and ref.error.strip().splitlines()[-1]
+    if not why and name in ref.outputs:
+        c = compare(ref.outputs[name], expected[name], dtype=dtype)
+        why = None if c.ok else c.message
+    if why:
+        raise Unverified(
+            f"output {name!r}: only the reference evaluator runs the mutant and it differs ({message}), but it "
+            f"also departs from onnxruntime on the original ({why}): no verdict on one evaluator's word"
+        )
 
 
 def original_runs(
@@ -180,8 +204,9 @@ def verify_equivalent(
     Raises:
         PasscheckInternalError: the mutant fails the checker, changed the interface, or computes
             something else; names the rewrite.
-        Unverified: the checker's worker died on the mutant (see :class:`Unverified`), or an output
-            is a value the comparison cannot judge; names the rewrite.
+        Unverified: the checker's worker died on the mutant (see :class:`Unverified`), an output
+            is a value the comparison cannot judge, or only the reference evaluator runs the mutant
+            and it departs from onnxruntime on the original too; names the rewrite.
         PasscheckError: the original itself does not run on the feeds.
     """
     checker = checker or Checker()
