@@ -82,16 +82,47 @@ _METAS: collections.OrderedDict[tuple, dict[str, TensorMeta]] = collections.Orde
 _METAS_KEPT = 8
 
 
+def departs(model: onnx.ModelProto, observed: Mapping[str, Any], outputs: Mapping[str, Any]) -> str | None:
+    """How the reference evaluator's graph outputs (``outputs``) depart from onnxruntime's run of the same
+    model on the same feeds (``observed``: arrays, or :class:`TensorMeta` where only shapes were kept), or
+    None: a differing shape or dtype, or values outside a loose tolerance (rtol 1e-3, atol 1e-5, NaN
+    equal to NaN) where both sides hold numeric arrays. Outputs either side lacks are not compared."""
+    import numpy as np
+
+    for o in model.graph.output:
+        if o.name not in observed or o.name not in outputs:
+            continue
+        a, b = observed[o.name], outputs[o.name]
+        if isinstance(b, (list, dict)) or isinstance(a, (list, dict)) or b is None or a is None:
+            continue  # a sequence, map or absent optional: not compared here
+        b = np.asarray(b)
+        shape, dtype = (a.shape, a.dtype) if isinstance(a, TensorMeta) else (np.shape(a), np.asarray(a).dtype)
+        if tuple(shape) != b.shape or np.dtype(dtype) != b.dtype:
+            return f"output {o.name!r}: {b.dtype}{list(b.shape)} vs onnxruntime's {np.dtype(dtype)}{list(shape)}"
+        if isinstance(a, TensorMeta) or b.dtype.kind not in "biufc":
+            continue
+        if not np.allclose(np.asarray(a), b, rtol=1e-3, atol=1e-5, equal_nan=True):
+            return f"output {o.name!r}: other values"
+    return None
+
+
 def with_subscopes(
-    model: onnx.ModelProto, feeds: Mapping[str, Any], observed: dict[str, Any], unobservable: Mapping[str, str]
+    model: onnx.ModelProto,
+    feeds: Mapping[str, Any],
+    observed: dict[str, Any],
+    unobservable: Mapping[str, str],
+    outputs: Mapping[str, Any] | None = None,
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """Complete an ``ort`` observation with the values ``unobservable`` names (subgraph and
-    function values), read from one reference-evaluator run on the same feeds.
+    function values), read from one reference-evaluator run on the same feeds; ``outputs``: onnxruntime's
+    graph outputs of the run, when ``observed`` lacks them.
 
     Returns:
         (observed, unobservable): ``observed`` with every subscope value the evaluator produced
         (a value of a branch that never ran stays absent: not produced in this run); what is still
-        unobservable, with why (the evaluator failed, e.g. an op it does not implement).
+        unobservable, with why (the evaluator failed, e.g. an op it does not implement, or its graph
+        outputs depart from onnxruntime's, :func:`departs`: a run the two runtimes disagree on is no
+        evidence for values only one of them shows).
     """
     if not unobservable:
         return observed, {}
@@ -105,6 +136,9 @@ def with_subscopes(
         r, error = None, f"{type(exc).__name__}: {exc}"
     if error:
         note = f"the reference evaluator could not run the model: {brief(error, 160)}"
+        return observed, {k: f"{v.split('; use --engine')[0]}; {note}" for k, v in unobservable.items()}
+    if why := departs(model, {**(outputs or {}), **observed}, r.outputs):
+        note = f"the reference evaluator departs from onnxruntime on this run ({why}): its values are no evidence"
         return observed, {k: f"{v.split('; use --engine')[0]}; {note}" for k, v in unobservable.items()}
     merged = Observed(observed, plan=getattr(observed, "plan", None), of=getattr(observed, "of", None))
     merged.update({k: r.observed[k] for k in unobservable if k in r.observed})

@@ -376,5 +376,5 @@ def observe_run(
     if not plan.scoped:
         return r
     blind = {k: why for k, why in _unobservable_by_ort(model).items() if k in plan.scoped}
-    observed, unobservable = with_subscopes(model, feeds, r.observed, blind)
+    observed, unobservable = with_subscopes(model, feeds, r.observed, blind, r.outputs)
     return dataclasses.replace(r, observed=observed, unobservable=unobservable)
