@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 FAMILY = "generated"
+#: the interpreter of a third runtime (another onnxruntime) for the gate's disputes (:mod:`.third`)
+THIRD_ENV = "PASSCHECK_GENERATE_THIRD"
 
 
 @functools.cache
@@ -37,6 +39,10 @@ def generator_hash() -> str:
     for f in sorted(here.glob("*.py")) + [here / "domains.json"]:
         h.update(f.name.encode() + f.read_bytes())
     h.update(f"onnx={tool_version('onnx')};ort={tool_version('onnxruntime')}".encode())
+    if python := os.environ.get(THIRD_ENV):  # the third runtime's version decides disputed pairs
+        from passcheck.generate.third import version
+
+        h.update(f";third={version(python)}".encode())
     return h.hexdigest()[:16]
 
 
@@ -52,7 +58,9 @@ def cache_dir() -> Path:
 def index(refresh: bool = False, ops: Iterable[str] = (), quiet: bool = False) -> dict[str, Any]:
     """The generated set's index (cases and stats), generating it first when not cached.
 
-    ``ops`` (op-name globs) generates a partial set into its own folder (for development).
+    ``ops`` (op-name globs) generates a partial set into its own folder (for development). With
+    ``$PASSCHECK_GENERATE_THIRD`` naming a Python whose onnxruntime is another version, the gate asks
+    it where onnxruntime and the reference evaluator disagree (:mod:`passcheck.generate.third`).
 
     Raises:
         PasscheckError: onnx or onnxruntime is not installed.
@@ -80,7 +88,8 @@ def index(refresh: bool = False, ops: Iterable[str] = (), quiet: bool = False) -
             f"passcheck: generating cases from the onnx schemas into {folder} (once per onnx version)…", file=sys.stderr
         )
     tmp = folder.with_name(folder.name + f".tmp{os.getpid()}")
-    doc = generate(tmp, ops)
+    third = os.environ.get(THIRD_ENV)
+    doc = generate(tmp, ops, third=third)
     if folder.exists():
         import shutil
 

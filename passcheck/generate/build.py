@@ -229,12 +229,16 @@ def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: S
                 yield f"{base}.dtype.{pair.detail}", pair, tags | {"spelling:dtype", f"dtype:{pair.detail}"}, elem
 
 
-def generate(out: Path, ops: Iterable[str] = (), progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+def generate(
+    out: Path, ops: Iterable[str] = (), progress: Callable[[str], None] | None = None, third: str | None = None
+) -> dict[str, Any]:
     """Generate, gate and write every case into ``out`` (``index.json`` + ``models/``).
 
     Args:
         out: the cache folder for this onnx version and generator hash.
         ops: op-name globs to restrict to (all when empty).
+        third: the interpreter of a third runtime (another onnxruntime) the gate asks where onnxruntime
+            and the reference evaluator disagree (:mod:`passcheck.generate.third`); None: not asked.
 
     Returns:
         The index document (cases and stats), also written to ``out/index.json``.
@@ -250,12 +254,16 @@ def generate(out: Path, ops: Iterable[str] = (), progress: Callable[[str], None]
     t0 = time.monotonic()
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        return _generate(out, ops, progress, stats, entries, models, ex, t0)
+        from passcheck.generate.third import OtherOrt
+
+        return _generate(out, ops, progress, stats, entries, models, ex, t0, OtherOrt(third) if third else None)
 
 
-def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, Any]:
+def _generate(out, ops, progress, stats, entries, models, ex, t0, third=None) -> dict[str, Any]:
     """The body of :func:`generate` (warnings of the reference evaluator's numpy silenced)."""
     import fnmatch
+
+    from passcheck.generate.third import version as third_version
 
     seen: set[str] = set()
     ref_entries: list[dict[str, Any]] = []  # pairs only the reference evaluator runs (see gate)
@@ -312,6 +320,7 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
                         seeded=seeded,
                         reference_only=old,
                         alike=pair.alike,
+                        third=third,
                     )
                     for d in v.dissent:  # data about the tools, whether the pair stays or not
                         outcome = "kept" if v.ok else "dropped"
@@ -363,6 +372,7 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0) -> dict[str, A
     doc = {
         "onnx": onnx.__version__,
         "ort_max_opset": ort_max,
+        "third": f"onnxruntime {third_version(third.python)} ({third.python})" if third else None,
         "ops": ops,
         "seconds": round(time.monotonic() - t0, 1),
         "cases": entries,

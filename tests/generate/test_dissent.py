@@ -97,7 +97,7 @@ def _sequence_insert_at_length(symbolic: bool) -> onnx.ModelProto:
         [oh.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [None])],
         [oh.make_tensor("pos", onnx.TensorProto.INT64, [], [3])],
     )
-    return oh.make_model(g, opset_imports=[oh.make_opsetid("", 13)])
+    return oh.make_model(g, opset_imports=[oh.make_opsetid("", 13)], ir_version=8)
 
 
 def test_runtimes_differing_on_common_are_a_recorded_dispute_or_a_third_runtimes_call():
@@ -131,3 +131,42 @@ def test_the_generated_set_keeps_the_loop_omissions_and_counts_the_dissent(tmp_p
     entry = next(c for c in doc["cases"] if c["id"] == "generated/loop-16.omitted.cond")
     assert {d["tool"] for d in entry["dissent"]} == {REFERENCE}
     assert "the reference evaluator outvoted" in entry["doc"]
+
+
+def test_onnxruntime_in_another_interpreter_is_a_third_runtime_that_settles_a_dispute_on_common():
+    # a real child process running onnxruntime alone (here the test's own interpreter; a pinned
+    # environment's python in use): it computes position n as the back, as onnxruntime does here
+    import sys
+
+    from passcheck.generate.third import OtherOrt
+
+    forms = {"common": _sequence_insert_at_length(False), "symbolic": _sequence_insert_at_length(True)}
+    feeds = [{n: np.array([k + 1.0], np.float32) for k, n in enumerate("abcd")}]
+    v = gate(forms, feeds, run_ort, third=OtherOrt(sys.executable))
+    assert v.ok, (v.reason, v.detail)
+    assert [(d.tool, d.form) for d in v.dissent] == [(REFERENCE, "every form")]
+    # a third runtime that cannot run is no vote: the dispute stays unresolved, with why
+    v = gate(forms, feeds, run_ort, third=OtherOrt("/nonexistent/python"))
+    assert not v.ok and [d.tool for d in v.dissent] == [UNRESOLVED]
+    assert "not started" in v.detail
+
+
+def test_the_third_runtime_named_by_the_environment_reaches_the_generated_set(tmp_path, monkeypatch):
+    import sys
+
+    from passcheck import generate
+
+    monkeypatch.setenv("PASSCHECK_CACHE", str(tmp_path))
+    monkeypatch.setenv(generate.THIRD_ENV, sys.executable)
+    generate.generator_hash.cache_clear()
+    try:
+        doc = generate.index(ops=["Softmax"], quiet=True)
+    finally:
+        generate.generator_hash.cache_clear()
+    assert doc["third"].startswith("onnxruntime ") and sys.executable in doc["third"]
+    # Softmax-1's axis written with no value: onnxruntime and the evaluator differ on every form (found
+    # dropped unresolved without a third runtime); this one sides with onnxruntime, so the pair is kept
+    assert "generated/softmax-1.attr-no-value.axis" in {c["id"] for c in doc["cases"]}
+    assert doc["stats"]["dissent"]["Softmax"].get("reference evaluator|kept"), doc["stats"]["dissent"]
+    first = doc["stats"]["dissent_examples"]["Softmax|reference evaluator|kept"]
+    assert "a third runtime agrees with onnxruntime" in first, first
