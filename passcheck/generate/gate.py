@@ -24,7 +24,7 @@ from typing import Any
 
 import onnx
 
-from passcheck.generate.dissent import REFERENCE, Dissent, referee
+from passcheck.generate.dissent import REFERENCE, UNRESOLVED, Dissent, referee
 from passcheck.oracles import shape_annotations
 from passcheck.oracles.numeric import compare
 from passcheck.oracles.validity import CheckerDied, checker_error
@@ -259,8 +259,22 @@ def gate(
         trusted = [(0, ref[name])] if name not in outvoted else []  # an outvoted run is no evidence
         for k, outs in [*trusted, *enumerate(ort[name])]:
             if why := _own_annotations_break(forms[name], plans[name], {**feeds[k], **outs}, k):
+                if name in outvoted and _holds_on(forms[name], plans[name], feeds[0], ref[name]):
+                    # the annotations (written from onnx shape inference) side with the outvoted evaluator
+                    return Verdict(
+                        False,
+                        "tool",
+                        "onnxruntime's run breaks annotations the outvoted reference evaluator's run keeps",
+                        f"{name}: {why}",
+                        [Dissent(UNRESOLVED, name, "the form's annotations hold on the evaluator's run only", why)],
+                    )
                 return Verdict(False, "passcheck", "a form's own annotations do not hold on its run", f"{name}: {why}")
     return Verdict(True, dissent=ruling.dissent if ruling else [])
+
+
+def _holds_on(model: onnx.ModelProto, plan: AnnotationPlan, feeds: Mapping[str, Any], outputs: Any) -> bool:
+    """Whether ``model``'s own annotations hold on the reference evaluator's ``outputs`` (not an error)."""
+    return not isinstance(outputs, str) and _own_annotations_break(model, plan, {**feeds, **outputs}, 0) is None
 
 
 #: Drop reasons after which the common form ran on onnxruntime (the gate got past its runs of common).

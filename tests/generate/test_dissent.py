@@ -170,3 +170,24 @@ def test_the_third_runtime_named_by_the_environment_reaches_the_generated_set(tm
     assert doc["stats"]["dissent"]["Softmax"].get("reference evaluator|kept"), doc["stats"]["dissent"]
     first = doc["stats"]["dissent_examples"]["Softmax|reference evaluator|kept"]
     assert "a third runtime agrees with onnxruntime" in first, first
+
+
+def test_annotations_siding_with_the_outvoted_evaluator_make_a_dispute_not_a_passcheck_bug(tmp_path, monkeypatch):
+    # NonZero-9 of a rank-0 input: onnx shape inference and the evaluator give Y [0, n] (rank(X) rows,
+    # Operators.md NonZero), onnxruntime [1, 1]; a third onnxruntime sides with onnxruntime, but the form's
+    # annotations (from inference) hold on the evaluator's run only: a dispute, never passcheck's fault
+    import sys
+
+    from passcheck import generate
+
+    monkeypatch.setenv("PASSCHECK_CACHE", str(tmp_path))
+    monkeypatch.setenv(generate.THIRD_ENV, sys.executable)
+    generate.generator_hash.cache_clear()
+    try:
+        doc = generate.index(ops=["NonZero"], quiet=True)
+    finally:
+        generate.generator_hash.cache_clear()
+    dropped = doc["stats"]["dropped"]["NonZero"]
+    assert not any(k.startswith("passcheck|") for k in dropped), dropped
+    key = "tool|onnxruntime's run breaks annotations the outvoted reference evaluator's run keeps"
+    assert dropped.get(key), dropped
