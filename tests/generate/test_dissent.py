@@ -154,15 +154,7 @@ def test_onnxruntime_in_another_interpreter_is_a_third_runtime_that_settles_a_di
 def test_the_third_runtime_named_by_the_environment_reaches_the_generated_set(tmp_path, monkeypatch):
     import sys
 
-    from passcheck import generate
-
-    monkeypatch.setenv("PASSCHECK_CACHE", str(tmp_path))
-    monkeypatch.setenv(generate.THIRD_ENV, sys.executable)
-    generate.generator_hash.cache_clear()
-    try:
-        doc = generate.index(ops=["Softmax"], quiet=True)
-    finally:
-        generate.generator_hash.cache_clear()
+    doc = _generated_with_third(tmp_path, monkeypatch, "Softmax")
     assert doc["third"].startswith("onnxruntime ") and sys.executable in doc["third"]
     # Softmax-1's axis written with no value: onnxruntime and the evaluator differ on every form (found
     # dropped unresolved without a third runtime); this one sides with onnxruntime, so the pair is kept
@@ -176,6 +168,15 @@ def test_annotations_siding_with_the_outvoted_evaluator_make_a_dispute_not_a_pas
     # NonZero-9 of a rank-0 input: onnx shape inference and the evaluator give Y [0, n] (rank(X) rows,
     # Operators.md NonZero), onnxruntime [1, 1]; a third onnxruntime sides with onnxruntime, but the form's
     # annotations (from inference) hold on the evaluator's run only: a dispute, never passcheck's fault
+    doc = _generated_with_third(tmp_path, monkeypatch, "NonZero")
+    dropped = doc["stats"]["dropped"]["NonZero"]
+    assert not any(k.startswith("passcheck|") for k in dropped), dropped
+    key = "tool|onnxruntime's run breaks annotations the outvoted reference evaluator's run keeps"
+    assert dropped.get(key), dropped
+
+
+def _generated_with_third(tmp_path, monkeypatch, op: str) -> dict:
+    """The generated set of ``op`` in a fresh cache, this interpreter's onnxruntime as the third runtime."""
     import sys
 
     from passcheck import generate
@@ -184,10 +185,6 @@ def test_annotations_siding_with_the_outvoted_evaluator_make_a_dispute_not_a_pas
     monkeypatch.setenv(generate.THIRD_ENV, sys.executable)
     generate.generator_hash.cache_clear()
     try:
-        doc = generate.index(ops=["NonZero"], quiet=True)
+        return generate.index(ops=[op], quiet=True)
     finally:
         generate.generator_hash.cache_clear()
-    dropped = doc["stats"]["dropped"]["NonZero"]
-    assert not any(k.startswith("passcheck|") for k in dropped), dropped
-    key = "tool|onnxruntime's run breaks annotations the outvoted reference evaluator's run keeps"
-    assert dropped.get(key), dropped
