@@ -90,3 +90,32 @@ def test_cli_report_rejudge_prints_the_findings_of_the_run(tmp_path, capsys):
     assert older["onnxruntime"] == first["environments"]["local"]["onnxruntime"]  # from the pass outcomes
     assert main(["report", "--rejudge", str(tmp_path / "nothing")]) == 2
     assert "no saved run there" in capsys.readouterr().err
+
+
+def test_a_folder_saved_twice_is_rejudged_as_its_latest_run(tmp_path, capsys):
+    # was: both runs' groups were read, the first run's cells listed next to the second's
+    path = tmp_path / "m.onnx"
+    path.write_bytes(parser.parse_model(MODEL).SerializeToString())
+    run = str(tmp_path / "run")
+    for name, pid in (("first", "ort:basic"), ("second", "onnx:infer-shapes")):
+        argv = [
+            "check",
+            str(path),
+            "--pass",
+            pid,
+            "--no-isolation",
+            "--save-run",
+            run,
+            "--json",
+            f"{tmp_path}/{name}.json",
+        ]
+        assert main(argv) == 1
+    second = json.loads((tmp_path / "second.json").read_text())["results"]
+    assert {c["pass_id"] for c in second} == {"input", "onnx:infer-shapes"}
+    capsys.readouterr()
+    assert main(["report", "--rejudge", run, "--format", "json", "--out", str(tmp_path / "again.json")]) == 0
+    again = json.loads((tmp_path / "again.json").read_text())["results"]
+    key = lambda c: (c["form"], c["pass_id"], sorted(f["id"] for f in c["findings"]))  # noqa: E731
+    assert sorted(map(key, again)) == sorted(map(key, second))  # the second run's cells, no ort:basic one
+    err = capsys.readouterr().err
+    assert f"{run} holds 2 saved runs; rejudging the latest" in err, err
