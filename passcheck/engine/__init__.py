@@ -260,8 +260,7 @@ def _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input
         return reasons[(adapter.id, form)]
 
     try:  # an interrupt: the outputs produced but not judged yet are reported unchecked (_unjudged)
-        ran = _batched(executor, wanted, subject, kept, step, reason)
-        produced.update(ran)
+        ran = _batched(executor, wanted, subject, kept, step, reason, produced)
         for adapter in wanted:
             with fixed(), graph_index.shared():  # this pass's outputs do not change while they are run and judged
                 if starting:
@@ -340,6 +339,7 @@ def _batched(
     kept: Any,
     step: Callable,
     reason: Callable[[PassAdapter, str], str | PassOutcome | None],
+    produced: dict | None = None,
 ) -> dict:
     """The outcomes of the passes to run on each small form, ``(pass id, form) → PassOutcome``, asked
     of an executor that runs many passes on one model in one round trip (``run_passes``: the
@@ -347,7 +347,8 @@ def _batched(
     own emptied folder inside ``kept``; the same outcomes as one call per pass. A pass it did not
     run (or a form of more than :data:`BATCH_BYTES`, a pass outside what its tool supports: a
     ``reason(adapter, form)``, :func:`_precondition`'s answer) is not in the result: the caller
-    runs it as before."""
+    runs it as before. Each outcome is also put in ``produced`` as its form's round trip returns (an
+    interrupt during a later form's keeps it)."""
     run_passes = getattr(executor, "run_passes", None)
     if run_passes is None or kept is None:
         return {}
@@ -361,6 +362,8 @@ def _batched(
         for adapter, outcome in zip(todo, run_passes(todo, model, workdirs), strict=True):
             if outcome is not None:
                 ran[(adapter.id, form)] = outcome
+                if produced is not None:
+                    produced[(adapter.id, form)] = outcome
     return ran
 
 

@@ -84,3 +84,39 @@ def test_ctrl_c_after_the_first_pass_cell_keeps_the_unjudged_outputs(tmp_path):
         assert c["versions"] and c["nodes_after"] is not None, c  # what the pass did is kept
     judged = [p for p in cells if p not in interrupted]
     assert "input" in judged and DEFAULT_PASSES[0] in judged, judged
+
+
+def test_an_interrupt_during_a_later_form_s_batch_keeps_the_earlier_forms_outputs():
+    # the batch runs the passes form by form (one round trip each): an interrupt while the second form's
+    # passes run kept nothing of the first form's outputs (they were returned only once every form was done)
+    import pytest
+    from onnx import parser
+
+    from passcheck.api import check_model
+    from passcheck.interrupts import Interrupted
+    from passcheck.passes.isolation import IsolatedExecutor
+
+    class InterruptedInSecondBatch(IsolatedExecutor):
+        """The real worker; the second batch round trip is interrupted (where Ctrl-C lands while it waits)."""
+
+        batches = 0
+
+        def run_passes(self, adapters, model, workdirs):
+            self.batches += 1
+            if self.batches == 2:
+                raise KeyboardInterrupt
+            return super().run_passes(adapters, model, workdirs)
+
+    common = parser.parse_model(
+        '<ir_version: 8, opset_import: ["" : 17]> g (float[2] x) => (float[2] y) { y = Relu(x) }'
+    )
+    other = parser.parse_model(
+        '<ir_version: 8, opset_import: ["" : 17]> g (float[2] x) => (float[2] y) { t = Identity(x)\n y = Relu(t) }'
+    )
+    passes = ["ort:basic", "onnx:infer-shapes"]
+    with InterruptedInSecondBatch(timeout=120) as ex, pytest.raises(Interrupted) as got:
+        check_model(common, passes, forms={"other": other}, executor=ex)
+    assert ex.batches == 2
+    kept = {(c.form, c.pass_id): c for c in got.value.unfinished}
+    assert set(kept) == {("common", p) for p in passes}, sorted(kept)  # the first form's outputs, unjudged
+    assert all(c.verdict == "unchecked" and INTERRUPTED in c.unchecked and c.versions for c in kept.values())
