@@ -320,8 +320,8 @@ def _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input
                 for cell in judged.results():
                     emit(cell)
     except KeyboardInterrupt as exc:
-        wanted_ids = {a.id: a for a in wanted}
-        raise interrupts.Interrupted(_unjudged(subject, produced, wanted_ids, hashes, env, skip_cells)) from exc
+        unjudged = _unjudged(subject, produced, {a.id: a for a in wanted}, hashes, env, skip_cells)
+        raise interrupts.Interrupted([require_run(c) if c.pass_id in required else c for c in unjudged]) from exc
     if workdir is not None:
         workdir.cleanup()
     return results
