@@ -116,13 +116,15 @@ def _values(d: dict[str, Any]) -> dict[str, Any]:
 
 
 class Recorder:
-    """Writes each judged group of a run to ``folder`` (the engine's ``record`` callback).
+    """Writes each judged group of a run to ``folder`` (the engine's ``record`` callback), after a
+    run-start line; ``continues``: the run resumes the one saved last there (it skips the cells that
+    run judged), and :func:`load` reads the two as one.
 
     Raises:
         PasscheckError: the folder cannot be created or written.
     """
 
-    def __init__(self, folder: str | Path, env: str = "local"):
+    def __init__(self, folder: str | Path, env: str = "local", continues: bool = False):
         from passcheck._versions import environment
 
         self.folder = Path(folder)
@@ -131,7 +133,8 @@ class Recorder:
             self._out = open(self.folder / LINES, "a", encoding="utf-8")
             if self._out.tell() and not (self.folder / LINES).read_bytes().endswith(b"\n"):
                 self._out.write("\n")  # end a line torn by a kill, so this run's records stay whole
-            self._out.write(json.dumps({"format": FORMAT, "type": RUN, "started": _now(), "env": env}) + "\n")
+            start = {"format": FORMAT, "type": RUN, "started": _now(), "env": env, "continues": continues}
+            self._out.write(json.dumps(start) + "\n")
             self._out.flush()
             known = {**_environments(self.folder), env: environment()}
             (self.folder / f".{ENVIRONMENTS}").write_text(json.dumps(known), encoding="utf-8")
@@ -236,9 +239,10 @@ def _marker(text: str) -> dict[str, Any] | None:
 
 def saved_runs(path: str | Path) -> list[dict[str, Any]]:
     """The runs saved in ``path`` (see :func:`load`), oldest first: each ``{"line": N, "started": T,
-    "env": E, "groups": G}`` (its run-start line, when it started (UTC, ISO 8601), the lines of judged
-    groups after it); groups saved before any run-start line (a folder saved by an older passcheck)
-    are one run with ``line`` 0 and no ``started``.
+    "env": E, "continues": C, "groups": G}`` (its run-start line, when it started (UTC, ISO 8601),
+    whether it resumed the run before it, the lines of judged groups after it); groups saved before
+    any run-start line (a folder saved by an older passcheck) are one run with ``line`` 0 and no
+    ``started``.
 
     Raises:
         PasscheckError: nothing saved there.
@@ -247,19 +251,36 @@ def saved_runs(path: str | Path) -> list[dict[str, Any]]:
     with open(_lines_of(path), encoding="utf-8") as f:
         for n, text in enumerate(f, 1):
             if (m := _marker(text)) is not None:
-                runs.append({"line": n, "started": m.get("started"), "env": m.get("env"), "groups": 0})
+                runs.append(
+                    {
+                        "line": n,
+                        "started": m.get("started"),
+                        "env": m.get("env"),
+                        "continues": bool(m.get("continues")),
+                        "groups": 0,
+                    }
+                )
             elif text.strip():
                 if not runs:
-                    runs.append({"line": 0, "started": None, "env": None, "groups": 0})
+                    runs.append({"line": 0, "started": None, "env": None, "continues": False, "groups": 0})
                 runs[-1]["groups"] += 1
     return runs
 
 
+def latest(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The runs of :func:`saved_runs` that make up the latest run: the last one, and those it continues
+    (``--resume``: each resumed run with the one before it)."""
+    first = len(runs) - 1
+    while first > 0 and runs[first]["continues"]:
+        first -= 1
+    return runs[max(first, 0) :]
+
+
 def load(path: str | Path) -> Iterator[Judged]:
     """The judged groups of the latest run saved in ``path`` (a ``--save-run`` folder, or its
-    ``runs.jsonl``): each run saving there appends after its own run-start line, and only the groups
-    after the last one are read (:func:`saved_runs` lists them all); a last line torn by a kill while
-    it was written is left out, the other groups kept.
+    ``runs.jsonl``): each run saving there appends after its own run-start line, and only the groups of
+    the last run (with the runs it resumed, :func:`latest`) are read (:func:`saved_runs` lists them
+    all); a last line torn by a kill while it was written is left out, the other groups kept.
 
     Raises:
         PasscheckError: nothing saved there, or a line or model that cannot be read.
@@ -273,7 +294,7 @@ def load(path: str | Path) -> Iterator[Judged]:
     from passcheck.runtime import RunResult
 
     lines = _lines_of(path)
-    start = max((r["line"] for r in saved_runs(lines)), default=0)  # the latest run's first line
+    start = next((r["line"] for r in latest(saved_runs(lines))), 0)  # the latest run's first line
     models: dict[str, onnx.ModelProto] = {}
 
     def model(sha: str | None):
@@ -292,7 +313,7 @@ def load(path: str | Path) -> Iterator[Judged]:
     torn, whole = 0, 0
     with open(lines, encoding="utf-8") as f:
         for n, text in enumerate(f, 1):
-            if n <= start or not text.strip():
+            if n <= start or not text.strip() or _marker(text) is not None:  # before the run, or a resumed run's start
                 continue
             try:
                 g = json.loads(text)
@@ -378,9 +399,11 @@ def saved_environments(path: str | Path, cells: list[CellResult]) -> dict[str, d
 
 def rejudge(path: str | Path) -> list[CellResult]:
     """Judge a saved run again with the registered oracles: the cells of the latest run saved in
-    ``path`` (see :func:`load`), in saved order.
+    ``path`` (see :func:`load`), in saved order; a cell a resumed run judged again (its group was
+    saved, the run stopped before the cell was final) is the resumed run's.
 
     Raises:
         PasscheckError: see :func:`load`.
     """
-    return [cell for judged in load(path) for cell in judged.results()]
+    cells = {cell.key: cell for judged in load(path) for cell in judged.results()}
+    return list(cells.values())

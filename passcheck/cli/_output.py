@@ -257,7 +257,7 @@ class RunSession:
         return {
             "executor": self.executor,
             "on_cell": self.on_cell,
-            "skip_cells": self.skip_cells,
+            "skip_cells": self.skip_cells if self.previous else None,  # resuming: a saved run continues too
             "save_run": getattr(self.args, "save_run", None),
             "allow_unavailable": getattr(self.args, "allow_unavailable", False),
         }

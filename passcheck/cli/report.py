@@ -55,14 +55,16 @@ def handle(args) -> int:
     if bool(args.file) == bool(args.rejudge):
         raise PasscheckError("give a stored REPORT.json or --rejudge RUN_DIR (one of them)")
     if args.rejudge:
-        from passcheck.saved_runs import rejudge, saved_environments, saved_runs
+        from passcheck.saved_runs import latest, rejudge, saved_environments, saved_runs
 
         runs = saved_runs(args.rejudge)
-        if len(runs) > 1:  # runs saved into one folder are never mixed: the latest, said so
-            last = runs[-1]
+        if len(runs) > 1:  # runs saved into one folder are never mixed: the latest (and what it resumed), said so
+            last = latest(runs)
+            resumed = f", resuming {len(last) - 1} before it" if len(last) > 1 else ""
             print(
-                f"passcheck: {args.rejudge} holds {len(runs)} saved runs; rejudging the latest "
-                f"(started {last['started']}, {last['groups']} judged groups), the {len(runs) - 1} earlier left out",
+                f"passcheck: {args.rejudge} holds {len(runs)} saved runs; rejudging the latest (started "
+                f"{last[-1]['started']}{resumed}: {sum(r['groups'] for r in last)} judged groups), "
+                f"the {len(runs) - len(last)} earlier left out",
                 file=sys.stderr,
             )
         cells = rejudge(args.rejudge)

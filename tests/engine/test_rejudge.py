@@ -119,3 +119,25 @@ def test_a_folder_saved_twice_is_rejudged_as_its_latest_run(tmp_path, capsys):
     assert sorted(map(key, again)) == sorted(map(key, second))  # the second run's cells, no ort:basic one
     err = capsys.readouterr().err
     assert f"{run} holds 2 saved runs; rejudging the latest" in err, err
+
+
+def test_a_resumed_run_saved_into_the_folder_of_the_run_it_resumes_is_rejudged_with_it(tmp_path):
+    # a run given skip_cells (--stream --resume) judges only the cells the first run left: the two are one run
+    model = parser.parse_model(MODEL)
+    first = check_model(model, ["ort:basic"], isolation=False, save_run=tmp_path)
+    done = {(c.form, c.pass_id) for c in first.cells}
+    rest = check_model(
+        model,
+        ["ort:basic", "onnx:infer-shapes"],
+        isolation=False,
+        save_run=tmp_path,
+        skip_cells=lambda _case, form, pid: (form, pid) in done,
+    )
+    assert {c.pass_id for c in rest.cells} == {"onnx:infer-shapes"}
+    assert sorted(map(_key, rejudge(tmp_path))) == sorted(map(_key, first.cells + rest.cells))
+    third = check_model(model, ["onnx:infer-shapes"], isolation=False, save_run=tmp_path)  # a new run again
+    assert sorted(map(_key, rejudge(tmp_path))) == sorted(map(_key, third.cells))
+
+
+def _key(cell):
+    return (cell.form, cell.pass_id, sorted(f.id for f in cell.findings))
