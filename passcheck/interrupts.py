@@ -23,6 +23,16 @@ from collections.abc import Iterator
 _received: int | None = None
 
 
+class Interrupted(KeyboardInterrupt):
+    """The KeyboardInterrupt of an interrupt that landed after some work was produced and before it
+    was finished: ``unfinished`` holds it as records (the engine: one ``unchecked`` cell per pass
+    output the oracles had not judged yet), for the front door's partial report."""
+
+    def __init__(self, unfinished=()):
+        super().__init__()
+        self.unfinished = list(unfinished)
+
+
 def received() -> int | None:
     """The signal number that interrupted this command, or None."""
     return _received

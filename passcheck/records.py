@@ -193,6 +193,12 @@ class CellResult:
 NOT_RUN = "pass not run"
 
 
+#: :attr:`CellResult.unchecked` key of a pass output the oracles never judged: the run was interrupted
+#: (Ctrl-C, SIGTERM) after the pass produced it. Such a cell is in the partial report, never in the
+#: stream, so ``--resume`` runs it again.
+INTERRUPTED = "interrupted"
+
+
 def require_run(cell: CellResult) -> CellResult:
     """``cell`` with an ``unavailable`` status recorded as unchecked (key :data:`NOT_RUN`, the
     cell's reason as why): a pass the user named (``--pass``, the pytest marker, the testing

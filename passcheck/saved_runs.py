@@ -3,7 +3,9 @@
 ``--save-run DIR`` writes ``DIR/runs.jsonl``, one JSON line per judged group
 (:class:`passcheck.engine.Judged`: every form of one subject under one pass, or the forms
 themselves), ``DIR/models/<sha256>.onnx`` for each model it names (pass inputs and outputs), and
-``DIR/environments.json``: each environment id the run used → its exact tool versions.
+``DIR/environments.json``: each environment id the run used → its exact tool versions. A run saving
+into a folder that holds one already appends, after a run-start line of its own: the folder keeps every
+run, and :func:`rejudge` judges the latest (:func:`saved_runs` lists them).
 Values are stored by kind: tensors as dtype, shape and base64 bytes (strings as a list),
 sequences, optionals, maps, and shape-only observations. A value of another kind (a sparse
 tensor) is not saved: a rejudged run reports it unobserved.
@@ -33,6 +35,14 @@ if TYPE_CHECKING:
 FORMAT = 1
 LINES = "runs.jsonl"
 ENVIRONMENTS = "environments.json"
+#: ``type`` of the line each run saving into a folder starts with (the groups after it are that run's).
+RUN = "run"
+
+
+def _now() -> str:
+    import datetime
+
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
 def _encode(value: Any) -> Any:
@@ -106,13 +116,15 @@ def _values(d: dict[str, Any]) -> dict[str, Any]:
 
 
 class Recorder:
-    """Writes each judged group of a run to ``folder`` (the engine's ``record`` callback).
+    """Writes each judged group of a run to ``folder`` (the engine's ``record`` callback), after a
+    run-start line; ``continues``: the run resumes the one saved last there (it skips the cells that
+    run judged), and :func:`load` reads the two as one.
 
     Raises:
         PasscheckError: the folder cannot be created or written.
     """
 
-    def __init__(self, folder: str | Path, env: str = "local"):
+    def __init__(self, folder: str | Path, env: str = "local", continues: bool = False):
         from passcheck._versions import environment
 
         self.folder = Path(folder)
@@ -121,6 +133,9 @@ class Recorder:
             self._out = open(self.folder / LINES, "a", encoding="utf-8")
             if self._out.tell() and not (self.folder / LINES).read_bytes().endswith(b"\n"):
                 self._out.write("\n")  # end a line torn by a kill, so this run's records stay whole
+            start = {"format": FORMAT, "type": RUN, "started": _now(), "env": env, "continues": continues}
+            self._out.write(json.dumps(start) + "\n")
+            self._out.flush()
             known = {**_environments(self.folder), env: environment()}
             (self.folder / f".{ENVIRONMENTS}").write_text(json.dumps(known), encoding="utf-8")
             (self.folder / f".{ENVIRONMENTS}").replace(self.folder / ENVIRONMENTS)
@@ -203,9 +218,69 @@ def _expectation_json(e) -> dict[str, Any]:
     }
 
 
+def _lines_of(path: str | Path) -> Path:
+    p = Path(path)
+    lines = p / LINES if p.is_dir() else p
+    if not lines.is_file():
+        raise PasscheckError(f"--rejudge {path}: no saved run there (expected a --save-run folder holding {LINES})")
+    return lines
+
+
+def _marker(text: str) -> dict[str, Any] | None:
+    """The run-start record on this line, or None (a group line, torn or not, is never that short)."""
+    if len(text) > 512:
+        return None
+    try:
+        g = json.loads(text)
+    except ValueError:
+        return None
+    return g if isinstance(g, dict) and g.get("type") == RUN else None
+
+
+def saved_runs(path: str | Path) -> list[dict[str, Any]]:
+    """The runs saved in ``path`` (see :func:`load`), oldest first: each ``{"line": N, "started": T,
+    "env": E, "continues": C, "groups": G}`` (its run-start line, when it started (UTC, ISO 8601),
+    whether it resumed the run before it, the lines of judged groups after it); groups saved before
+    any run-start line (a folder saved by an older passcheck) are one run with ``line`` 0 and no
+    ``started``.
+
+    Raises:
+        PasscheckError: nothing saved there.
+    """
+    runs: list[dict[str, Any]] = []
+    with open(_lines_of(path), encoding="utf-8") as f:
+        for n, text in enumerate(f, 1):
+            if (m := _marker(text)) is not None:
+                runs.append(
+                    {
+                        "line": n,
+                        "started": m.get("started"),
+                        "env": m.get("env"),
+                        "continues": bool(m.get("continues")),
+                        "groups": 0,
+                    }
+                )
+            elif text.strip():
+                if not runs:
+                    runs.append({"line": 0, "started": None, "env": None, "continues": False, "groups": 0})
+                runs[-1]["groups"] += 1
+    return runs
+
+
+def latest(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The runs of :func:`saved_runs` that make up the latest run: the last one, and those it continues
+    (``--resume``: each resumed run with the one before it)."""
+    first = len(runs) - 1
+    while first > 0 and runs[first]["continues"]:
+        first -= 1
+    return runs[max(first, 0) :]
+
+
 def load(path: str | Path) -> Iterator[Judged]:
-    """The judged groups saved in ``path`` (a ``--save-run`` folder, or its ``runs.jsonl``); a last
-    line torn by a kill while it was written is left out, the other groups kept.
+    """The judged groups of the latest run saved in ``path`` (a ``--save-run`` folder, or its
+    ``runs.jsonl``): each run saving there appends after its own run-start line, and only the groups of
+    the last run (with the runs it resumed, :func:`latest`) are read (:func:`saved_runs` lists them
+    all); a last line torn by a kill while it was written is left out, the other groups kept.
 
     Raises:
         PasscheckError: nothing saved there, or a line or model that cannot be read.
@@ -218,10 +293,8 @@ def load(path: str | Path) -> Iterator[Judged]:
     from passcheck.passes import PassOutcome
     from passcheck.runtime import RunResult
 
-    p = Path(path)
-    lines = p / LINES if p.is_dir() else p
-    if not lines.is_file():
-        raise PasscheckError(f"--rejudge {path}: no saved run there (expected a --save-run folder holding {LINES})")
+    lines = _lines_of(path)
+    start = next((r["line"] for r in latest(saved_runs(lines))), 0)  # the latest run's first line
     models: dict[str, onnx.ModelProto] = {}
 
     def model(sha: str | None):
@@ -240,7 +313,7 @@ def load(path: str | Path) -> Iterator[Judged]:
     torn, whole = 0, 0
     with open(lines, encoding="utf-8") as f:
         for n, text in enumerate(f, 1):
-            if not text.strip():
+            if n <= start or not text.strip() or _marker(text) is not None:  # before the run, or a resumed run's start
                 continue
             try:
                 g = json.loads(text)
@@ -325,9 +398,12 @@ def saved_environments(path: str | Path, cells: list[CellResult]) -> dict[str, d
 
 
 def rejudge(path: str | Path) -> list[CellResult]:
-    """Judge a saved run again with the registered oracles: its cells, in saved order.
+    """Judge a saved run again with the registered oracles: the cells of the latest run saved in
+    ``path`` (see :func:`load`), in saved order; a cell a resumed run judged again (its group was
+    saved, the run stopped before the cell was final) is the resumed run's.
 
     Raises:
         PasscheckError: see :func:`load`.
     """
-    return [cell for judged in load(path) for cell in judged.results()]
+    cells = {cell.key: cell for judged in load(path) for cell in judged.results()}
+    return list(cells.values())

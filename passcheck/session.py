@@ -37,7 +37,8 @@ class Session:
             (:func:`passcheck.passes.imports_of` the passes to run).
         on_cell: called with each cell as soon as it is final (streaming).
         skip_cells: cells already done (resume); a case whose cells are all done is not built.
-        save_run: folder to save every judged group in (``passcheck report --rejudge`` reads it).
+        save_run: folder to save every judged group in (``passcheck report --rejudge`` reads it); with
+            ``skip_cells``, this run continues the run saved last there (rejudged as one).
 
     Raises:
         PasscheckError: ``save_run`` cannot be written.
@@ -78,7 +79,8 @@ class Session:
             if self._save_run:
                 from passcheck.saved_runs import Recorder
 
-                self.recorder = Recorder(self._save_run, self.env)
+                # with skip_cells (resume) the run continues the one saved last there
+                self.recorder = Recorder(self._save_run, self.env, continues=self.skip_cells is not None)
                 self._stack.callback(self.recorder.close)
             self.executor = self._stack.enter_context(executor_for(self._given, **self._limits))
             if self._given is None and (start := getattr(self.executor, "start", None)) is not None:

@@ -152,9 +152,10 @@ class RunSession:
     ``planned`` cells are counted on stderr as they arrive (:mod:`passcheck.progress`).
     ``session``: an entered :class:`~passcheck.session.Session` to run with (its worker already
     started, e.g. by a pre-check), left open; by default one for ``args`` is started and closed.
-    On an interrupt (KeyboardInterrupt: Ctrl-C, or SIGTERM under the CLI) the cells so far are written as
-    partial ``--json`` (``"partial": true``), ``--junit`` (a failing ``interrupted`` testcase) and
-    ``--markdown`` (headed by the partial note) reports before the CLI exits 130.
+    On an interrupt (KeyboardInterrupt: Ctrl-C, or SIGTERM under the CLI) the cells so far, and the pass
+    outputs produced but not judged yet as ``unchecked`` cells, are written as partial ``--json``
+    (``"partial": true``), ``--junit`` (a failing ``interrupted`` testcase) and ``--markdown`` (headed by
+    the partial note) reports before the CLI exits 130.
 
     Raises:
         PasscheckError: an output path that cannot be written, an unreadable ``--baseline``,
@@ -256,7 +257,7 @@ class RunSession:
         return {
             "executor": self.executor,
             "on_cell": self.on_cell,
-            "skip_cells": self.skip_cells,
+            "skip_cells": self.skip_cells if self.previous else None,  # resuming: a saved run continues too
             "save_run": getattr(self.args, "save_run", None),
             "allow_unavailable": getattr(self.args, "allow_unavailable", False),
         }
@@ -285,21 +286,25 @@ class RunSession:
         if self.progress is not None:
             self.progress.close()
         try:
-            if exc_type is KeyboardInterrupt:
-                self._write_partial()
+            if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+                # pass outputs the engine had not judged: unchecked cells in the partial report, not in the
+                # stream (not final: --resume runs them again)
+                self._write_partial(getattr(exc, "unfinished", []))
         finally:
             self._isolated.__exit__(None, None, None)
             if self._stream is not None:
                 self._stream.close()
 
-    def _write_partial(self) -> None:
-        """The cells so far in every report format asked for, each marked as an interrupted run's."""
+    def _write_partial(self, unfinished=()) -> None:
+        """The cells so far and ``unfinished`` ones (pass outputs the oracles had not judged, see
+        :class:`passcheck.interrupts.Interrupted`) in every report format asked for, each marked as an
+        interrupted run's."""
         from passcheck._versions import environment
         from passcheck.report import junit, markdown, write_report
         from passcheck.report.json_report import atomic_write, canonical_order
         from passcheck.report.partial import PARTIAL, markdown_note
 
-        cells, envs = canonical_order(self.cells), {self.env: environment()}
+        cells, envs = canonical_order(self.cells + list(unfinished)), {self.env: environment()}
         if getattr(self.args, "json", None):
             write_report(self.args.json, cells, envs, partial=True)
         if getattr(self.args, "junit", None):

@@ -251,9 +251,8 @@ def handle(args) -> int:
 
         raise PasscheckError("no base case runs here (every selected case is skipped); choose others with --case")
     # without --pass the passes are known once the bases' coverage map is read: checked on resume then
-    fresh = not Store(args.out, scope).path.is_file()
     store = Store.open(args.out, scope, args.resume, later=() if named else ("passes", "pass_sets"))
-    if args.resume and fresh:  # one command line for a first run and its continuations: said, not refused
+    if args.resume and not store.resumed:  # one command line for a first run and its continuations: said, not refused
         print(f"passcheck hunt: --resume: no hunt state in {args.out}; starting a new hunt there", file=sys.stderr)
     store.save()  # an --out that cannot be written fails now, before any work
     before = list(store.items)

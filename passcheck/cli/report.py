@@ -24,7 +24,8 @@ def add_parser(sub) -> None:
         "--rejudge",
         metavar="RUN_DIR",
         help="judge a run saved with --save-run again with the current oracles "
-        "(no pass or model is run) and render those cells instead of a stored report",
+        "(no pass or model is run) and render those cells instead of a stored report; a folder several "
+        "runs saved into: the latest",
     )
     p.add_argument("--format", choices=["terminal", "markdown", "findings", "junit", "json"], default="terminal")
     p.add_argument("--out", metavar="FILE", help="write there instead of stdout (required for junit; '-' is stdout)")
@@ -54,8 +55,18 @@ def handle(args) -> int:
     if bool(args.file) == bool(args.rejudge):
         raise PasscheckError("give a stored REPORT.json or --rejudge RUN_DIR (one of them)")
     if args.rejudge:
-        from passcheck.saved_runs import rejudge, saved_environments
+        from passcheck.saved_runs import latest, rejudge, saved_environments, saved_runs
 
+        runs = saved_runs(args.rejudge)
+        if len(runs) > 1:  # runs saved into one folder are never mixed: the latest (and what it resumed), said so
+            last = latest(runs)
+            resumed = f", resuming {len(last) - 1} before it" if len(last) > 1 else ""
+            print(
+                f"passcheck: {args.rejudge} holds {len(runs)} saved runs; rejudging the latest (started "
+                f"{last[-1]['started']}{resumed}: {sum(r['groups'] for r in last)} judged groups), "
+                f"the {len(runs) - len(last)} earlier left out",
+                file=sys.stderr,
+            )
         cells = rejudge(args.rejudge)
         envs = saved_environments(args.rejudge, cells)
     else:

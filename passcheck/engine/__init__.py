@@ -20,6 +20,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from passcheck import interrupts
 from passcheck.engine.environment import _precondition, _runnable_here, _within_environment
 from passcheck.engine.subject import Subject
 from passcheck.errors import PasscheckError
@@ -185,11 +186,13 @@ def _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input
     ids = list(pass_ids) or list(subject.passes) or list(DEFAULT_PASSES)
     adapters = [get_pass(p) for p in ids if p != INPUT]  # ``--pass input``: judge the forms only
     results: list[CellResult] = []
+    produced: dict[tuple[str, str], PassOutcome] = {}  # (pass id, form) → a pass output not reported yet
 
     def emit(cell: CellResult) -> None:
         if cell.pass_id in required:
             require_run(cell)
         results.append(cell)
+        produced.pop((cell.pass_id, cell.form), None)
         if on_cell:
             on_cell(cell)
 
@@ -256,64 +259,69 @@ def _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input
             reasons[(adapter.id, form)] = _precondition(adapter, subject.forms[form])
         return reasons[(adapter.id, form)]
 
-    ran = _batched(executor, wanted, subject, kept, step, reason)
-    for adapter in wanted:
-        with fixed(), graph_index.shared():  # this pass's outputs do not change while they are run and judged
-            if starting:
-                starting(adapter.id)
-            runs: list[FormRun] = []
-            for form, model in subject.forms.items():
-                why = reason(adapter, form)  # outside what the tool supports: not run, not a finding
-                if isinstance(why, PassOutcome):
-                    outcome = why
-                elif why:
-                    outcome = PassOutcome(adapter.id, "unavailable", error=why, versions=adapter.versions())
-                elif (outcome := ran.pop((adapter.id, form), None)) is not None:
-                    outcome = _runnable_output(adapter, outcome)
-                else:
-                    step(f"{subject.id}: {form} {adapter.id}: running the pass")
-                    if kept is None and workdir is None:
-                        workdir = tempfile.TemporaryDirectory(prefix="passcheck-")
-                    folder = Path(kept) if kept is not None else Path(workdir.name) / "pass"
-                    outcome = _runnable_output(adapter, executor(adapter, model, _emptied(folder)))
-                if outcome.ok:
-                    step(f"{subject.id}: {form} {adapter.id}: running its output")
-                out_runs = _observed_runs(outcome.model, feeds, runner, checker) if outcome.ok else []
-                if outcome.ok:  # while the worker keeps the output: the oracles' checker question, no bytes sent
-                    checker.ask_early(outcome.model)
-                runs.append(
-                    FormRun(
-                        subject.id,
-                        form,
-                        adapter.id,
-                        model,
-                        outcome,
-                        feeds,
-                        baselines[form],
-                        out_runs,
-                        folds_constants=adapter.folds_constants,
-                        optimizes=adapter.optimizes,
-                        env=env,
-                        rtol=subject.rtol,
-                        atol=subject.atol,
-                        unknown_dim_param=subject.unknown_dim_param,
-                        checker=checker,
-                        expected=subject.expected,
+    try:  # an interrupt: the outputs produced but not judged yet are reported unchecked (_unjudged)
+        ran = _batched(executor, wanted, subject, kept, step, reason, produced)
+        for adapter in wanted:
+            with fixed(), graph_index.shared():  # this pass's outputs do not change while they are run and judged
+                if starting:
+                    starting(adapter.id)
+                runs: list[FormRun] = []
+                for form, model in subject.forms.items():
+                    why = reason(adapter, form)  # outside what the tool supports: not run, not a finding
+                    if isinstance(why, PassOutcome):
+                        outcome = why
+                    elif why:
+                        outcome = PassOutcome(adapter.id, "unavailable", error=why, versions=adapter.versions())
+                    elif (outcome := ran.pop((adapter.id, form), None)) is not None:
+                        outcome = _runnable_output(adapter, outcome)
+                    else:
+                        step(f"{subject.id}: {form} {adapter.id}: running the pass")
+                        if kept is None and workdir is None:
+                            workdir = tempfile.TemporaryDirectory(prefix="passcheck-")
+                        folder = Path(kept) if kept is not None else Path(workdir.name) / "pass"
+                        outcome = _runnable_output(adapter, executor(adapter, model, _emptied(folder)))
+                        produced[(adapter.id, form)] = outcome
+                    if outcome.ok:
+                        step(f"{subject.id}: {form} {adapter.id}: running its output")
+                    out_runs = _observed_runs(outcome.model, feeds, runner, checker) if outcome.ok else []
+                    if outcome.ok:  # while the worker keeps the output: the oracles' checker question, no bytes sent
+                        checker.ask_early(outcome.model)
+                    runs.append(
+                        FormRun(
+                            subject.id,
+                            form,
+                            adapter.id,
+                            model,
+                            outcome,
+                            feeds,
+                            baselines[form],
+                            out_runs,
+                            folds_constants=adapter.folds_constants,
+                            optimizes=adapter.optimizes,
+                            env=env,
+                            rtol=subject.rtol,
+                            atol=subject.atol,
+                            unknown_dim_param=subject.unknown_dim_param,
+                            checker=checker,
+                            expected=subject.expected,
+                        )
                     )
+                judged = Judged(
+                    Cells(runs, PASS, subject.expect, subject.parity, _feeds_given(subject)),
+                    hashes,
+                    subject.repro.format(**{"pass": shlex.quote(adapter.id)}),
+                    env,
+                    [f for f in subject.forms if not (skip_cells and skip_cells(adapter.id, f))],
+                    _form_repro(subject, shlex.quote(adapter.id)),
+                    limit,
                 )
-            judged = Judged(
-                Cells(runs, PASS, subject.expect, subject.parity, _feeds_given(subject)),
-                hashes,
-                subject.repro.format(**{"pass": shlex.quote(adapter.id)}),
-                env,
-                [f for f in subject.forms if not (skip_cells and skip_cells(adapter.id, f))],
-                _form_repro(subject, shlex.quote(adapter.id)),
-                limit,
-            )
-            if record:
-                record(judged)
-            for cell in judged.results():
-                emit(cell)
+                if record:
+                    record(judged)
+                for cell in judged.results():
+                    emit(cell)
+    except KeyboardInterrupt as exc:
+        unjudged = _unjudged(subject, produced, {a.id: a for a in wanted}, hashes, env, skip_cells)
+        raise interrupts.Interrupted([require_run(c) if c.pass_id in required else c for c in unjudged]) from exc
     if workdir is not None:
         workdir.cleanup()
     return results
@@ -331,6 +339,7 @@ def _batched(
     kept: Any,
     step: Callable,
     reason: Callable[[PassAdapter, str], str | PassOutcome | None],
+    produced: dict | None = None,
 ) -> dict:
     """The outcomes of the passes to run on each small form, ``(pass id, form) → PassOutcome``, asked
     of an executor that runs many passes on one model in one round trip (``run_passes``: the
@@ -338,7 +347,8 @@ def _batched(
     own emptied folder inside ``kept``; the same outcomes as one call per pass. A pass it did not
     run (or a form of more than :data:`BATCH_BYTES`, a pass outside what its tool supports: a
     ``reason(adapter, form)``, :func:`_precondition`'s answer) is not in the result: the caller
-    runs it as before."""
+    runs it as before. Each outcome is also put in ``produced`` as its form's round trip returns (an
+    interrupt during a later form's keeps it)."""
     run_passes = getattr(executor, "run_passes", None)
     if run_passes is None or kept is None:
         return {}
@@ -352,7 +362,41 @@ def _batched(
         for adapter, outcome in zip(todo, run_passes(todo, model, workdirs), strict=True):
             if outcome is not None:
                 ran[(adapter.id, form)] = outcome
+                if produced is not None:
+                    produced[(adapter.id, form)] = outcome
     return ran
+
+
+def _unjudged(
+    subject: Subject,
+    produced: Mapping[tuple[str, str], PassOutcome],
+    adapters: Mapping[str, PassAdapter],
+    hashes: Mapping[str, str],
+    env: str,
+    skip_cells: Callable[[str, str], bool] | None,
+) -> list[CellResult]:
+    """One ``unchecked`` cell (:data:`~passcheck.records.INTERRUPTED`) per pass output in ``produced``
+    (``(pass id, form) → outcome``: produced, not yet judged) whose cell is asked for, with what the
+    pass did; in pass, then form order."""
+    from passcheck.oracles.judged import outcome_cell
+    from passcheck.records import INTERRUPTED
+
+    why = "the run was interrupted after the pass produced this output and before the oracles judged it"
+    return [
+        outcome_cell(
+            subject.id,
+            form,
+            pid,
+            subject.forms[form],
+            _runnable_output(adapters[pid], outcome),
+            env,
+            hashes[form],
+            unchecked={INTERRUPTED: why},
+        )
+        for pid in adapters
+        for form in subject.forms
+        if (outcome := produced.get((pid, form))) is not None and not (skip_cells and skip_cells(pid, form))
+    ]
 
 
 def _runnable_output(adapter: PassAdapter, outcome: PassOutcome) -> PassOutcome:

@@ -96,6 +96,20 @@ VARIATION_EVERY = 4
 #: With compositions on, one step in this many (one that is no variation step) draws a rewrite of a neighbour
 #: tried before (:mod:`.compose`), when there is one; else it is a rewrite step.
 COMPOSE_EVERY = 8
+#: The form lists a step looks at, in this order (:meth:`Scheduler.forms`): ``own`` (the base's rewrite forms),
+#: ``vary`` (its neighbours), ``composed`` (their rewrites), keyed by (the kind of form the step looks at alone:
+#: ``Scheduler._only``, None for every kind; whether the hunt takes the bases' own rewrite forms: not with
+#: ``vary_kinds`` and no ``rewrites``, where a rewrite step looks at the neighbours instead).
+LOOKS_AT: dict[tuple[str | None, bool], tuple[str, ...]] = {
+    (None, True): ("own", "vary", "composed"),
+    ("rewrite", True): ("own",),
+    ("vary", True): ("vary",),
+    ("compose", True): ("composed",),
+    (None, False): ("vary", "composed"),
+    ("rewrite", False): ("vary",),
+    ("vary", False): ("vary",),
+    ("compose", False): ("composed",),
+}
 #: (op type, rewrite or variation kind, pass, site kind): what an item covers (:meth:`Scheduler.triples`).
 Triple = tuple[str, str, str, str]
 #: The pseudo-family the rare kinds' items are counted in too (:meth:`Scheduler._rare_item`).
@@ -189,28 +203,38 @@ class Scheduler:
         return self.passes if self._of is None else self._of(base_id)
 
     def forms(self, base: Base, pass_id: str | None = None) -> list[str]:
-        """The candidate forms of ``base`` at this step: its rewrite forms (under ``pass_id``, guided by where
-        it acted on the base once an item of the two was picked: ``acted`` in the constructor), then its
-        variation forms when turned on, then the rewrites of its neighbours tried under ``pass_id`` (:mod:`.compose`);
-        while a step looks at one kind alone (:data:`VARIATION_EVERY`, :data:`COMPOSE_EVERY`), that kind's forms."""
+        """The candidate forms of ``base`` at this step, the lists :data:`LOOKS_AT` names in its order: its
+        rewrite forms (under ``pass_id``, guided by where it acted on the base once an item of the two was
+        picked: ``acted`` in the constructor), its variation forms when turned on, the rewrites of its
+        neighbours tried under ``pass_id`` (:mod:`.compose`); each list is made only when looked at."""
+        looks = LOOKS_AT[self._only, not (self.vary_kinds and not self.rewrites)]
+        vary = self._vary(base) if "vary" in looks or "composed" in looks else []
+        made = {
+            "own": lambda: self._own(base, pass_id),
+            "vary": lambda: vary,
+            "composed": lambda: self._composed(base, vary, pass_id),
+        }
+        return [f for name in looks for f in made[name]()]
+
+    def _vary(self, base: Base) -> list[str]:
+        """``base``'s variation forms when turned on (alone with ``rewrites`` unless ``vary_kinds`` is given too),
+        of the kinds ``vary_kinds`` names."""
         vary = base.variations(self.seed) if self.variations and (self.vary_kinds or not self.rewrites) else []
         if self.vary_kinds:
             vary = [f for f in vary if _matches(variation.kind(f)[len(variation.PREFIX) :], self.vary_kinds)]
-        if self._only == "vary":
-            return vary
-        composed = [] if self._only == "rewrite" else self._composed(base, vary, pass_id)
-        if self._only == "compose":
-            return composed
-        if self.vary_kinds and not self.rewrites:  # neighbours alone (and their rewrites)
-            return vary if self._only == "rewrite" else vary + composed
-        if self.rewrites and not self._may_rewrite(base):  # no rewrite form of its own (its neighbours' may have)
-            return [] if self._only == "rewrite" else vary + composed
+        return vary
+
+    def _own(self, base: Base, pass_id: str | None) -> list[str]:
+        """``base``'s own rewrite forms (guided under ``pass_id`` once an item of the two was picked), those of
+        the rewrites ``rewrites`` names; none when none of them applies to it (its neighbours' may)."""
+        if self.rewrites and not self._may_rewrite(base):
+            return []
         own = base.forms(self.seed)
         if self._acted is not None and pass_id is not None and (base.id, pass_id) in self.picked_on:
             own = base.guided(self.seed, pass_id, self._acted(base.id, pass_id))
         if self.rewrites:
             own = [f for f in own if any(_matches(r, self.rewrites) for r, _ in hforms.parts(f))]
-        return own if self._only == "rewrite" else own + vary + composed
+        return own
 
     def _composed(self, base: Base, vary: Sequence[str], pass_id: str | None) -> list[str]:
         """The rewrites of ``base``'s neighbours ``vary`` whose own item under ``pass_id`` has been picked, their

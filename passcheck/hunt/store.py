@@ -77,6 +77,12 @@ class Store:
         return self.out / STATE
 
     @property
+    def resumed(self) -> bool:
+        """True when :meth:`open` read a saved state (``--resume`` on a folder holding one); False for
+        a new state."""
+        return self._saved_scope is not None
+
+    @property
     def cases_dir(self) -> Path:
         return self.out / "cases"
 

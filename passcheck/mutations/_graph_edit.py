@@ -1,12 +1,13 @@
 """Small graph edits the rewrites share: replacing the node list, int64 Constant nodes, values
-that must keep their name, and removing constants nothing reads any more."""
+that must keep their name, removing constants nothing reads any more, and the site loop of a
+rewrite that edits main-graph nodes in place (:func:`edit_sites`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import drop_unused, fresh_name, names_used_in_subgraphs
+from passcheck.mutations._base import chosen, drop_unused, fresh_name, names_used_in_subgraphs, node_label
 
 if TYPE_CHECKING:
     import onnx
@@ -38,6 +39,28 @@ def int64_constant(
     out = fresh_name(taken, base)
     t = onnx.helper.make_tensor("", onnx.TensorProto.INT64, [len(values)] if dims is None else list(dims), list(values))
     return onnx.helper.make_node("Constant", [], [out], name=fresh_name(taken, f"{out}_node"), value=t)
+
+
+def edit_sites(
+    g: onnx.GraphProto,
+    only: frozenset[str] | None,
+    edit: Callable[[int, onnx.NodeProto], Iterable[str] | None],
+) -> list[str]:
+    """The site loop of a rewrite that changes main-graph nodes in place: ``edit(i, n)`` for each node
+    ``n`` (index ``i``) of ``g`` whose label ``only`` chooses (:func:`~passcheck.mutations._base.chosen`)
+    either changes ``n`` and returns the names it stopped reading, or returns None, leaving ``n`` as it
+    was (not a site). The freed names nothing reads any more are then removed
+    (:func:`~passcheck.mutations._base.drop_unused`). Returns the labels of the nodes changed, in
+    order, each as the node was before its edit."""
+    sites, freed = [], set()
+    for i, n in enumerate(g.node):
+        label = node_label(n, i)
+        if not chosen(only, label) or (names := edit(i, n)) is None:
+            continue
+        freed.update(names)
+        sites.append(label)
+    drop_unused(g, freed)
+    return sites
 
 
 def drop_unread(g: onnx.GraphProto, names: set[str]) -> None:

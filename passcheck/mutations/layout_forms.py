@@ -26,7 +26,7 @@ from passcheck.mutations._base import (
     opset,
     static_tensors,
 )
-from passcheck.mutations._graph_edit import attr_value, drop_attribute, splice
+from passcheck.mutations._graph_edit import attr_value, drop_attribute, edit_sites, splice
 from passcheck.mutations._shapes import known
 from passcheck.mutations.catalogue import Freedom
 from passcheck.mutations.index_sign import _constant, fresh_static
@@ -211,21 +211,21 @@ def castlike_as_cast(model: onnx.ModelProto, only: frozenset[str] | None = None)
     """CastLike(x, like) whose like has a known element type → Cast(x, to=that type)."""
     import onnx
 
-    g, types, sites, freed = model.graph, known(model), [], set()
-    for i, n in enumerate(g.node):
-        if n.op_type != "CastLike" or not is_default_domain(n) or not chosen(only, label := node_label(n, i)):
-            continue
+    types = known(model)
+
+    def cast(_i: int, n: onnx.NodeProto) -> list[str] | None:
+        if n.op_type != "CastLike" or not is_default_domain(n):
+            return None
         k = types.get(n.input[1])
         if k is None or not k.elem_type:
-            continue
-        freed.add(n.input[1])
+            return None
+        freed = [n.input[1]]
         n.op_type = "Cast"
         del n.input[1:]
         n.attribute.append(onnx.helper.make_attribute("to", k.elem_type))
-        sites.append(label)
-    if sites:
-        drop_unused(g, freed)
-    return sites
+        return freed
+
+    return edit_sites(model.graph, only, cast)
 
 
 REWRITES = (

@@ -22,7 +22,6 @@ from passcheck.mutations._base import (
     Rewrite,
     all_names,
     chosen,
-    drop_unused,
     fresh_name,
     is_default_domain,
     node_label,
@@ -30,6 +29,7 @@ from passcheck.mutations._base import (
     subgraphs,
 )
 from passcheck.mutations._freedom import Freedom
+from passcheck.mutations._graph_edit import edit_sites
 
 if TYPE_CHECKING:
     import onnx
@@ -100,20 +100,16 @@ def cond_given(model: onnx.ModelProto, only: frozenset[str] | None = None) -> li
 
 def cond_omitted(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """``Loop(M, c)`` with ``c`` a static true whose body keeps its condition true → ``Loop(M, "")``."""
-    g, sites, freed = model.graph, [], set()
-    static = static_tensors(g)
-    for i, n, body in _loops(model):
-        c = n.input[1]
-        if not c or c not in static or not _static_true(static[c]) or not cond_always_true(body):
-            continue
-        if not chosen(only, node_label(n, i)):
-            continue
+    loops, static = {i: body for i, _n, body in _loops(model)}, static_tensors(model.graph)
+
+    def omit(i: int, n: onnx.NodeProto) -> list[str] | None:
+        c = n.input[1] if i in loops else ""
+        if not c or c not in static or not _static_true(static[c]) or not cond_always_true(loops[i]):
+            return None
         n.input[1] = ""
-        freed.add(c)
-        sites.append(node_label(n, i))
-    if sites:
-        drop_unused(g, freed)
-    return sites
+        return [c]
+
+    return edit_sites(model.graph, only, omit)
 
 
 REWRITES = (

@@ -20,7 +20,6 @@ from passcheck.mutations._base import (
     Rewrite,
     all_names,
     chosen,
-    drop_unused,
     fresh_name,
     is_default_domain,
     node_label,
@@ -28,7 +27,7 @@ from passcheck.mutations._base import (
     static_axes,
     static_tensors,
 )
-from passcheck.mutations._graph_edit import attr_value, drop_attribute, int64_constant, splice
+from passcheck.mutations._graph_edit import attr_value, drop_attribute, edit_sites, int64_constant, splice
 from passcheck.mutations._schema_types import BOOL, FLOATS, SIGNED_INTS, UNSIGNED_INTS, accepts
 from passcheck.mutations._shapes import known
 from passcheck.mutations.catalogue import Freedom
@@ -41,34 +40,34 @@ if TYPE_CHECKING:
 CLIP_INPUTS, PAD_INPUTS = 11, 11
 
 
+def _reducing(n: onnx.NodeProto) -> bool:
+    """A Reduce* that reduces every axis when ``axes`` is missing (``noop_with_empty_axes`` 0)."""
+    return n.op_type in REDUCE_AXES_INPUT and is_default_domain(n) and attr_value(n, "noop_with_empty_axes", 0) == 0
+
+
 def _reduces(model: onnx.ModelProto, only):
     for i, n in enumerate(model.graph.node):
-        if (
-            n.op_type in REDUCE_AXES_INPUT
-            and is_default_domain(n)
-            and attr_value(n, "noop_with_empty_axes", 0) == 0
-            and chosen(only, node_label(n, i))
-        ):
+        if _reducing(n) and chosen(only, node_label(n, i)):
             yield i, n
 
 
 def reduce_axes_omitted(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Reduce* whose static ``axes`` name every axis of the input (rank known, >= 1) → axes omitted."""
-    g, types, static = model.graph, known(model), static_tensors(model.graph)
-    sites, freed = [], set()
-    for i, n in _reduces(model, only):
+    types, static = known(model), static_tensors(model.graph)
+
+    def omit(_i: int, n: onnx.NodeProto) -> list[str] | None:
+        if not _reducing(n):
+            return None
         k = types.get(n.input[0])
         axes = static_axes(n, static)
         if k is None or not k.rank or axes is None or sorted(a % k.rank for a in axes) != list(range(k.rank)):
-            continue
-        if len(n.input) > 1:
-            freed.add(n.input[1])
-            del n.input[1:]
+            return None
+        freed = list(n.input[1:2])
+        del n.input[1:]
         drop_attribute(n, "axes")
-        sites.append(node_label(n, i))
-    if freed:
-        drop_unused(g, freed)
-    return sites
+        return freed
+
+    return edit_sites(model.graph, only, omit)
 
 
 def reduce_axes_explicit(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
@@ -168,11 +167,11 @@ def clip_bounds_omitted(model: onnx.ModelProto, only: frozenset[str] | None = No
     import numpy as np
     from onnx import numpy_helper
 
-    g, types, static = model.graph, known(model), static_tensors(model.graph)
-    sites, freed = [], set()
-    for i, n in enumerate(g.node):
+    types, static = known(model), static_tensors(model.graph)
+
+    def omit(_i: int, n: onnx.NodeProto) -> list[str] | None:
         if (t := _eligible(model, n, "Clip", CLIP_INPUTS, types)) is None or (lim := _limits(t)) is None:
-            continue
+            return None
         slots = [
             s
             for s, v in ((1, lim[0]), (2, lim[1]))
@@ -181,14 +180,13 @@ def clip_bounds_omitted(model: onnx.ModelProto, only: frozenset[str] | None = No
             and (a := numpy_helper.to_array(static[n.input[s]])).size == 1
             and bool(np.all(a == v))
         ]
-        if not slots or not chosen(only, node_label(n, i)):
-            continue
-        freed.update(n.input[s] for s in slots)
+        if not slots:
+            return None
+        freed = [n.input[s] for s in slots]
         _trim(n, slots)
-        sites.append(node_label(n, i))
-    if freed:
-        drop_unused(g, freed)
-    return sites
+        return freed
+
+    return edit_sites(model.graph, only, omit)
 
 
 def _constant_mode(n: onnx.NodeProto) -> bool:
@@ -226,22 +224,18 @@ def pad_value_omitted(model: onnx.ModelProto, only: frozenset[str] | None = None
     import numpy as np
     from onnx import numpy_helper
 
-    g, types, static = model.graph, known(model), static_tensors(model.graph)
-    sites, freed = [], set()
-    for i, n in enumerate(g.node):
+    types, static = known(model), static_tensors(model.graph)
+
+    def omit(_i: int, n: onnx.NodeProto) -> list[str] | None:
         if _eligible(model, n, "Pad", PAD_INPUTS, types) is None or not _constant_mode(n) or len(n.input) < 3:
-            continue
+            return None
         c = n.input[2]
         if c not in static or (a := numpy_helper.to_array(static[c])).size != 1 or not bool(np.all(a == 0)):
-            continue
-        if not chosen(only, node_label(n, i)):
-            continue
-        freed.add(c)
+            return None
         _trim(n, [2])
-        sites.append(node_label(n, i))
-    if freed:
-        drop_unused(g, freed)
-    return sites
+        return [c]
+
+    return edit_sites(model.graph, only, omit)
 
 
 REWRITES = (

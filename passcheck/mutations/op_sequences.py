@@ -31,7 +31,7 @@ from passcheck.mutations._base import (
     opset,
     static_tensors,
 )
-from passcheck.mutations._graph_edit import drop_attribute, int64_constant, protected, set_nodes, splice
+from passcheck.mutations._graph_edit import drop_attribute, edit_sites, int64_constant, protected, set_nodes, splice
 from passcheck.mutations._schema_types import BFLOAT16, FLOATS, SIGNED_INTS, accepts
 from passcheck.mutations._shapes import known
 from passcheck.mutations.catalogue import Freedom
@@ -187,36 +187,29 @@ def reshape_to_flatten(model: onnx.ModelProto, only: frozenset[str] | None = Non
     import onnx
     from onnx import numpy_helper
 
-    g, types = model.graph, known(model)
-    static, sites, freed = static_tensors(g), [], set()
-    for i, n in enumerate(g.node):
-        if (
-            n.op_type != "Reshape"
-            or not is_default_domain(n)
-            or len(n.input) != 2
-            or n.input[1] not in static
-            or not chosen(only, label := node_label(n, i))
-        ):
-            continue
+    types, static = known(model), static_tensors(model.graph)
+
+    def flatten(_i: int, n: onnx.NodeProto) -> list[str] | None:
+        if n.op_type != "Reshape" or not is_default_domain(n) or len(n.input) != 2 or n.input[1] not in static:
+            return None
         k, out = types.get(n.input[0]), types.get(n.output[0])
         if k is None or k.dims is None or out is None or out.rank != 2 or not all(isinstance(d, int) for d in k.dims):
-            continue
+            return None
         shape = [int(v) for v in numpy_helper.to_array(static[n.input[1]]).reshape(-1)]
         if any(d == 0 for d in k.dims) or out.dims is None or not all(isinstance(d, int) for d in out.dims):
-            continue
+            return None
         p = out.dims[0]
         axis = next((a for a in range(k.rank + 1) if math.prod(k.dims[:a]) == p), None)
         if axis is None or len(shape) != 2 or not accepts("Flatten", opset(model), k.elem_type):
-            continue
-        freed.add(n.input[1])
+            return None
+        freed = [n.input[1]]
         n.op_type = "Flatten"
         del n.input[1:]
         drop_attribute(n, "allowzero")
         n.attribute.append(onnx.helper.make_attribute("axis", axis))
-        sites.append(label)
-    if sites:
-        drop_unused(g, freed)
-    return sites
+        return freed
+
+    return edit_sites(model.graph, only, flatten)
 
 
 REWRITES = (

@@ -30,7 +30,7 @@ from passcheck.mutations._base import (
     opset,
     static_tensors,
 )
-from passcheck.mutations._graph_edit import attr_value, drop_attribute, int64_constant, splice
+from passcheck.mutations._graph_edit import attr_value, drop_attribute, edit_sites, int64_constant, splice
 from passcheck.mutations._schema_types import accepts
 from passcheck.mutations._shapes import known
 from passcheck.mutations.catalogue import Freedom
@@ -95,35 +95,27 @@ def expand_to_constant_of_shape(model: onnx.ModelProto, only: frozenset[str] | N
     import onnx
     from onnx import numpy_helper
 
-    g, types, static, version = model.graph, known(model), static_tensors(model.graph), opset(model)
+    types, static, version = known(model), static_tensors(model.graph), opset(model)
     if version < CONSTANT_OF_SHAPE:
         return []
-    sites, freed = [], set()
-    for i, n in enumerate(g.node):
-        label = node_label(n, i)  # as in the model given, before the edit
-        if (
-            n.op_type != "Expand"
-            or not is_default_domain(n)
-            or len(n.input) != 2
-            or n.input[0] not in static
-            or not chosen(only, label)
-        ):
-            continue
+
+    def fill(_i: int, n: onnx.NodeProto) -> list[str] | None:
+        if n.op_type != "Expand" or not is_default_domain(n) or len(n.input) != 2 or n.input[0] not in static:
+            return None
         t, shape = static[n.input[0]], types.get(n.input[1])
         arr = numpy_helper.to_array(t)
         length = shape.dims[0] if shape is not None and shape.rank == 1 else None
         if arr.size != 1 or not (arr.ndim == 0 or isinstance(length, int) and arr.ndim <= length):
-            continue
+            return None
         if not _fills(version, t.data_type):
-            continue
-        freed.add(n.input[0])
+            return None
+        freed = [n.input[0]]
         n.op_type = "ConstantOfShape"
         n.input[:] = [n.input[1]]
         n.attribute.append(onnx.helper.make_attribute("value", numpy_helper.from_array(arr.reshape(1))))
-        sites.append(label)
-    if sites:
-        drop_unused(g, freed)
-    return sites
+        return freed
+
+    return edit_sites(model.graph, only, fill)
 
 
 def _static_ints(name: str, static) -> list[int] | None:

@@ -6,10 +6,16 @@ oracles, with what its records need. The engine builds one per pass; ``--save-ru
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING, Any
 
 from passcheck.oracles import annotations, expectations, op_counts, registry, validity
 from passcheck.oracles._contract import Cells
 from passcheck.records import CellResult, Finding, timed_out, with_timeout
+
+if TYPE_CHECKING:
+    import onnx
+
+    from passcheck.passes import PassOutcome
 
 
 @dataclasses.dataclass
@@ -55,21 +61,15 @@ class Judged:
                 continue
             for f in findings[r.form]:
                 f.repro = self.repro_of(f)
-            model = r.outcome.model if r.outcome.ok else None
             out.append(
-                CellResult(
+                outcome_cell(
                     r.case,
                     r.form,
                     r.pass_id,
-                    r.outcome.status,
-                    env=self.env,
-                    error=r.outcome.error,
-                    seconds=r.outcome.seconds,
-                    versions=r.outcome.versions,
-                    model_sha256=self.hashes[r.form],
-                    nodes_before=len(r.model.graph.node),
-                    nodes_after=len(model.graph.node) if model is not None else None,
-                    ops_after=dict(sorted(op_counts(model).items())) if model is not None else {},
+                    r.model,
+                    r.outcome,
+                    self.env,
+                    self.hashes[r.form],
                     findings=findings[r.form],
                     coverage={**annotations.coverage(r), **registry.coverage(r)},
                     notes={**validity.notes(r), **expectations.notes(r, self.cells.expect)},
@@ -77,3 +77,35 @@ class Judged:
                 )
             )
         return out
+
+
+def outcome_cell(
+    case: str,
+    form: str,
+    pass_id: str,
+    model: onnx.ModelProto,
+    outcome: PassOutcome,
+    env: str,
+    model_sha256: str,
+    **judged: Any,
+) -> CellResult:
+    """The cell of ``form`` (``model``, whose bytes hash to ``model_sha256``) under pass ``pass_id``:
+    what the pass did (status, error, time, versions, node counts, the output's op types), with
+    ``judged`` (findings, coverage, notes, unchecked: the oracles' verdict, :meth:`Judged.results`;
+    an outcome the oracles never judged gets :data:`~passcheck.records.INTERRUPTED` there)."""
+    out = outcome.model if outcome.ok else None
+    return CellResult(
+        case,
+        form,
+        pass_id,
+        outcome.status,
+        env=env,
+        error=outcome.error,
+        seconds=outcome.seconds,
+        versions=outcome.versions,
+        model_sha256=model_sha256,
+        nodes_before=len(model.graph.node),
+        nodes_after=len(out.graph.node) if out is not None else None,
+        ops_after=dict(sorted(op_counts(out).items())) if out is not None else {},
+        **judged,
+    )

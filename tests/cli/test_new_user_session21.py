@@ -196,13 +196,14 @@ def test_the_plugin_s_reproduce_line_of_a_time_limit_finding_carries_the_limit(p
 
 @pytest.fixture(scope="module")
 def saved_run(tmp_path_factory):
-    """A ``check --save-run`` folder of a one-Relu model under ``ort:basic``: two lines (``input``, the pass)."""
+    """A ``check --save-run`` folder of a one-Relu model under ``ort:basic``: three lines (the run's start,
+    ``input``, the pass)."""
     folder = tmp_path_factory.mktemp("saved")
     onnx.save(_relu(), folder / "m.onnx")
     r = cli("check", folder / "m.onnx", "-q", "--pass", "ort:basic", "--save-run", folder / "run")
     assert r.returncode == 0, r.stdout + r.stderr
     text = (folder / "run" / "runs.jsonl").read_text()
-    assert text.count("\n") == 2
+    assert text.count("\n") == 3
     return folder / "run"
 
 
@@ -217,21 +218,21 @@ def _copy(saved: Path, to: Path, text: str) -> Path:
 def test_a_saved_run_whose_last_line_was_torn_by_a_kill_is_rejudged_from_the_lines_before_it(tmp_path, saved_run):
     # was: the torn last line refused the whole folder, losing every group saved before the kill
     whole = (saved_run / "runs.jsonl").read_text()
-    first = whole.index("\n") + 1
+    first = whole.index("\n", whole.index("\n") + 1) + 1  # after the run-start line and the first group
     torn = _copy(saved_run, tmp_path / "torn", whole[: first + 200])
     r = cli("report", "--rejudge", torn)
     assert r.returncode == 0 and "1 cells" in r.stdout, r.stdout + r.stderr
     again = cli("check", saved_run.parent / "m.onnx", "-q", "--pass", "ort:basic", "--save-run", torn)
     assert again.returncode == 0, again.stderr
-    r = cli("report", "--rejudge", torn)  # the next run's records are whole, after the torn line
-    assert r.returncode == 0 and "3 cells" in r.stdout, r.stdout + r.stderr
+    r = cli("report", "--rejudge", torn)  # the next run's records are whole, after the torn line: the latest run
+    assert r.returncode == 0 and "2 cells" in r.stdout and "holds 2 saved runs" in r.stderr, r.stdout + r.stderr
 
 
 @pytest.mark.parametrize(
     ("text", "says"),
     [
-        (lambda whole: whole[:200], "no whole saved run: line 1 was torn"),
-        (lambda whole: whole + "[1, 2]\n", "line 3 is not a saved run: not a JSON object"),
+        (lambda whole: whole[: whole.index("\n") + 200], "no whole saved run: line 2 was torn"),
+        (lambda whole: whole + "[1, 2]\n", "line 4 is not a saved run: not a JSON object"),
     ],
 )
 def test_a_saved_run_with_nothing_whole_or_a_line_that_is_no_object_is_one_line(tmp_path, saved_run, text, says):

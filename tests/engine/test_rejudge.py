@@ -90,3 +90,54 @@ def test_cli_report_rejudge_prints_the_findings_of_the_run(tmp_path, capsys):
     assert older["onnxruntime"] == first["environments"]["local"]["onnxruntime"]  # from the pass outcomes
     assert main(["report", "--rejudge", str(tmp_path / "nothing")]) == 2
     assert "no saved run there" in capsys.readouterr().err
+
+
+def test_a_folder_saved_twice_is_rejudged_as_its_latest_run(tmp_path, capsys):
+    # was: both runs' groups were read, the first run's cells listed next to the second's
+    path = tmp_path / "m.onnx"
+    path.write_bytes(parser.parse_model(MODEL).SerializeToString())
+    run = str(tmp_path / "run")
+    for name, pid in (("first", "ort:basic"), ("second", "onnx:infer-shapes")):
+        argv = [
+            "check",
+            str(path),
+            "--pass",
+            pid,
+            "--no-isolation",
+            "--save-run",
+            run,
+            "--json",
+            f"{tmp_path}/{name}.json",
+        ]
+        assert main(argv) == 1
+    second = json.loads((tmp_path / "second.json").read_text())["results"]
+    assert {c["pass_id"] for c in second} == {"input", "onnx:infer-shapes"}
+    capsys.readouterr()
+    assert main(["report", "--rejudge", run, "--format", "json", "--out", str(tmp_path / "again.json")]) == 0
+    again = json.loads((tmp_path / "again.json").read_text())["results"]
+    key = lambda c: (c["form"], c["pass_id"], sorted(f["id"] for f in c["findings"]))  # noqa: E731
+    assert sorted(map(key, again)) == sorted(map(key, second))  # the second run's cells, no ort:basic one
+    err = capsys.readouterr().err
+    assert f"{run} holds 2 saved runs; rejudging the latest" in err, err
+
+
+def test_a_resumed_run_saved_into_the_folder_of_the_run_it_resumes_is_rejudged_with_it(tmp_path):
+    # a run given skip_cells (--stream --resume) judges only the cells the first run left: the two are one run
+    model = parser.parse_model(MODEL)
+    first = check_model(model, ["ort:basic"], isolation=False, save_run=tmp_path)
+    done = {(c.form, c.pass_id) for c in first.cells}
+    rest = check_model(
+        model,
+        ["ort:basic", "onnx:infer-shapes"],
+        isolation=False,
+        save_run=tmp_path,
+        skip_cells=lambda _case, form, pid: (form, pid) in done,
+    )
+    assert {c.pass_id for c in rest.cells} == {"onnx:infer-shapes"}
+    assert sorted(map(_key, rejudge(tmp_path))) == sorted(map(_key, first.cells + rest.cells))
+    third = check_model(model, ["onnx:infer-shapes"], isolation=False, save_run=tmp_path)  # a new run again
+    assert sorted(map(_key, rejudge(tmp_path))) == sorted(map(_key, third.cells))
+
+
+def _key(cell):
+    return (cell.form, cell.pass_id, sorted(f.id for f in cell.findings))

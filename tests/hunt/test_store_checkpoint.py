@@ -55,3 +55,12 @@ def test_an_interrupted_hunt_keeps_every_item_it_finished(tmp_path, monkeypatch)
     assert _saved_items(tmp_path / "h") == 3
     again = Store.open(tmp_path / "h", {"seed": 1}, resume=True)
     assert [(i["base"], i["form"]) for i in again.items] == [(i.base, i.form) for i in done]
+
+
+def test_a_store_says_whether_it_read_a_saved_state(tmp_path):
+    # the CLI's "--resume: no hunt state" line reads it (was: a second Store built only for its path)
+    first = Store.open(tmp_path / "h", {"seed": 0}, resume=True)
+    assert first.resumed is False  # nothing saved there: a new state
+    first.save()
+    assert Store.open(tmp_path / "h", {"seed": 0}, resume=True).resumed is True
+    assert Store(tmp_path / "h", {"seed": 0}).resumed is False  # built, not opened: nothing read
