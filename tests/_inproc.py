@@ -18,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator, Mapping
+from pathlib import Path
+from types import ModuleType
 
 from passcheck.cli import main
 
@@ -82,3 +84,21 @@ def cli(*args: object, cwd: os.PathLike | str | None = None, env: Mapping[str, s
     finally:
         os.chdir(here)
     return subprocess.CompletedProcess(["passcheck", *argv], code, out.getvalue(), err.getvalue())
+
+
+def planted(path: os.PathLike | str) -> ModuleType:
+    """The case and pass module at ``path`` (a test's planted pass and its bases), imported once per process
+    through passcheck's loader, as ``--cases-from path`` imports it: an in-process ``cli("hunt", "--cases-from",
+    path, ...)`` then registers nothing twice (a module imported before a run outlives it,
+    ``passcheck/cases/scope.py``), and the isolation workers' preload of ``path`` resolves its functions by
+    the same module name."""
+    from passcheck.cases import load_path
+    from passcheck.user_modules import user_modules
+
+    load_path(path)
+    where = Path(path).resolve()
+    for name in user_modules():
+        module = sys.modules[name]
+        if Path(module.__file__).resolve() == where:
+            return module
+    raise LookupError(f"{path} was loaded but is not among the user modules")

@@ -596,7 +596,7 @@ def _reproduce(
     from passcheck.cases._registry import load_file
     from passcheck.engine import Subject, evaluate
 
-    load_file(path, prefix="passcheck_hunt_cases")
+    load_file(path)  # a user module: the command's scope takes its case back (passcheck/cases/scope.py)
     case = registry().get(case_id)
     subject = Subject.from_case(case, tool_version("onnx"), [str(Path(p).resolve()) for p in [*cases_from, path]])
     repro = subject.repro.format(**{"pass": shlex.quote(pass_id)})

@@ -12,12 +12,12 @@ luck of the seed."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests._inproc import cli
 
 PLANTED = Path(__file__).with_name("planted_fusion.py")
 
@@ -27,28 +27,9 @@ def _hunt(out: Path, *extra: str) -> tuple[subprocess.CompletedProcess, dict]:
     # budget in items keeps the run the same under any load. The steered bases take turns: with the generated
     # set's recipe variants (Conv/ConvTranspose default-values …) the Cast base's explicit-defaults item is step
     # 12 (it was step 8 before them); the unguided hunt finds nothing in these 20 items either.
-    argv = [
-        sys.executable,
-        "-m",
-        "passcheck",
-        "hunt",
-        "--cases-from",
-        str(PLANTED),
-        "--case",
-        "generated/c*",
-        "--pass",
-        "planted:cast-identity",
-        "--budget",
-        "20items",
-        "--seed",
-        "0",
-        "--out",
-        str(out),
-        "--progress",
-        "none",
-        *extra,
-    ]
-    r = subprocess.run(argv, capture_output=True, text=True, timeout=900, env={**os.environ})
+    argv = ["hunt", "--cases-from", PLANTED, "--case", "generated/c*", "--pass", "planted:cast-identity"]
+    argv += ["--budget", "20items", "--seed", "0", "--out", out, "--progress", "none", *extra]
+    r = cli(*argv)  # in this process (tests/_inproc.py)
     return r, json.loads((out / "hunt-state.json").read_text())
 
 

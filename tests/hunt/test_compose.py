@@ -10,29 +10,26 @@ where the rewrite applies: only the composed item shows the pass wrong, with rea
 from __future__ import annotations
 
 import json
-import os
 import random
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 from passcheck.hunt import compose
 from passcheck.mutations import forms as hforms
+from tests._inproc import cli, planted
 
 PLANTED = Path(__file__).with_name("planted_compose.py")
-sys.path.insert(0, str(PLANTED.parent))
-import planted_compose as P  # noqa: E402 - the planted pass and base case, registered on import
+P = planted(PLANTED)  # the planted pass and base case, registered on import
 
 COMPOSED = "vary:int-zero@z>optional-input-default-omitted@dequant"
 
 
 def _hunt(out: Path, *args: str) -> subprocess.CompletedProcess:
-    argv = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED), "--case", "compose-test/*"]
-    argv += ["--pass", P.PASS_ID, "--seed", "1", "--no-coverage", "--vary-kind", "int-*", "--out", str(out)]
-    return subprocess.run(
-        [*argv, "--progress", "none", *args], capture_output=True, text=True, timeout=900, env={**os.environ}
-    )
+    """``passcheck hunt`` in this process (tests/_inproc.py); the saved pair's reproduce command runs as printed."""
+    argv = ["hunt", "--cases-from", PLANTED, "--case", "compose-test/*"]
+    argv += ["--pass", P.PASS_ID, "--seed", "1", "--no-coverage", "--vary-kind", "int-*", "--out", out]
+    return cli(*argv, "--progress", "none", *args)
 
 
 def _state(out: Path) -> dict:
@@ -69,9 +66,9 @@ def test_the_planted_pass_is_found_only_through_a_composed_item_and_its_saved_pa
     # the saved pair is the neighbour and its rewrite: z int8 0 on both sides, the zero point omitted on one
     text = Path(sig["case_module"]).read_text()
     assert "dtype=np.int8" in text and "['q', 's']" in text and "['q', 's', 'z']" in text, text
-    rep = subprocess.run(
-        [sys.executable, "-m", *shlex.split(sig["repro"])], capture_output=True, text=True, timeout=600
-    )
+    argv = shlex.split(sig["repro"])  # run as printed, in this process (tests/_inproc.py), after the hunt
+    assert argv[:2] == ["passcheck", "run"], argv
+    rep = cli(*argv[1:])
     assert rep.returncode == 1 and "wrong-result" in rep.stdout, rep.stdout + rep.stderr
 
     # resumed: no item tried again, the signature kept

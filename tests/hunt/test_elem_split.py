@@ -8,10 +8,7 @@ real hunt."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -22,9 +19,10 @@ from onnx import TensorProto, helper, numpy_helper
 
 from passcheck.hunt import variation, vary_probe
 from passcheck.hunt.probe import Setting
-from tests.hunt import planted_split
+from tests._inproc import cli, planted
 
 PLANTED_FILE = Path(__file__).with_name("planted_split.py")
+planted_split = planted(PLANTED_FILE)  # the planted pass and its bases, registered on import
 
 
 def _run(model: onnx.ModelProto, x: np.ndarray) -> np.ndarray:
@@ -129,10 +127,10 @@ def test_the_planted_pass_shows_on_split_neighbours_only():
 
 
 def test_a_hunt_finds_the_planted_pass_by_a_split_neighbour_and_its_repro_reproduces(tmp_path):
-    argv = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED_FILE), "--case", "vary-split/*"]
-    argv += ["--pass", planted_split.PASS_ID, "--seed", "1", "--no-coverage", "--out", str(tmp_path / "h")]
+    argv = ["hunt", "--cases-from", PLANTED_FILE, "--case", "vary-split/*"]  # in this process (tests/_inproc.py)
+    argv += ["--pass", planted_split.PASS_ID, "--seed", "1", "--no-coverage", "--out", tmp_path / "h"]
     argv += ["--vary-kind", "elem-*", "--budget", "12items", "--progress", "none"]
-    r = subprocess.run(argv, capture_output=True, text=True, timeout=900, env={**os.environ})
+    r = cli(*argv)
     assert r.returncode == 1, r.stdout + r.stderr
     state = json.loads((tmp_path / "h" / "hunt-state.json").read_text())
     sigs = list(state["signatures"].values())

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import runpy
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from passcheck.hunt.guide import BOUNDARY, ELSEWHERE, INSIDE, Acted, compute, gu
 from passcheck.hunt.space import bases
 from passcheck.mutations import forms as hforms
 from passcheck.passes.isolation import IsolatedExecutor
+from tests._inproc import cli
 
 PLANTED = Path(__file__).with_name("planted_guide.py")
 SITE_WISE = ("neutral-op", "identity-edges", "commute-operands")
@@ -69,17 +69,17 @@ def test_site_places_and_the_uniform_fallback():
     assert guided_forms(base.model(), forms, Acted(), "1:k") == forms
 
 
-def _hunt(out: Path, *extra: str) -> subprocess.Popen:
-    argv = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED), "--case", "hunt-test/divmul"]
-    argv += ["--pass", "planted:divmul", "--budget", "24items", "--seed", "1", "--no-variation", "--out", str(out)]
-    return subprocess.Popen([*argv, "--progress", "none", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+def _hunt(out: Path, *extra: str) -> subprocess.CompletedProcess:
+    """``passcheck hunt`` in this process (tests/_inproc.py)."""
+    argv = ["hunt", "--cases-from", PLANTED, "--case", "hunt-test/divmul"]
+    argv += ["--pass", "planted:divmul", "--budget", "24items", "--seed", "1", "--no-variation", "--out", out]
+    return cli(*argv, "--progress", "none", *extra)
 
 
 def test_a_fusion_missing_an_inside_value_is_found_inside_and_guided_sites_touch_the_pattern_more(tmp_path):
     runs = {"guided": _hunt(tmp_path / "g"), "unguided": _hunt(tmp_path / "u", "--no-guidance")}
-    for name, proc in runs.items():
-        _, err = proc.communicate(timeout=900)
-        assert proc.returncode in (0, 1), (name, err)
+    for name, r in runs.items():
+        assert r.returncode in (0, 1), (name, r.stderr)
     got = {}
     for name, out in (("guided", tmp_path / "g"), ("unguided", tmp_path / "u")):
         state = json.loads((out / "hunt-state.json").read_text())

@@ -9,7 +9,6 @@ finds it; a neighbour that is no valid model is dropped and counted, never a fin
 from __future__ import annotations
 
 import json
-import os
 import random
 import shlex
 import subprocess
@@ -24,18 +23,18 @@ from onnx import TensorProto, helper, numpy_helper
 
 from passcheck.hunt import variation, vary_probe
 from passcheck.hunt.probe import Setting
+from tests._inproc import cli
 
 PLANTED = Path(__file__).with_name("planted_variation.py")
 
 
 def _hunt(out: Path, *args: str) -> subprocess.CompletedProcess:
-    argv = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED), "--case", "vary-test/*"]
+    """``passcheck hunt`` in this process (tests/_inproc.py); the saved module's reproduce command runs as printed."""
+    argv = ["hunt", "--cases-from", PLANTED, "--case", "vary-test/*"]
     # 60 items: one step in four draws a neighbour (15 of them). Seed 4: with the pair kinds (vary_pairs) among the
     # neighbours, seed 1 first puts a value kind on the common form's 0.5 at item 91; seed 4 at item 11, 35 and 59
-    argv += ["--pass", "planted:half-mul", "--budget", "60items", "--seed", "4", "--no-coverage", "--out", str(out)]
-    return subprocess.run(
-        [*argv, "--progress", "none", *args], capture_output=True, text=True, timeout=900, env={**os.environ}
-    )
+    argv += ["--pass", "planted:half-mul", "--budget", "60items", "--seed", "4", "--no-coverage", "--out", out]
+    return cli(*argv, "--progress", "none", *args)
 
 
 def _signatures(out: Path) -> list[dict]:
@@ -77,7 +76,7 @@ def test_a_value_bug_is_found_only_through_a_value_variation_and_its_saved_modul
     # its reproduce command, run as printed, shows the wrong result
     argv = shlex.split(sig["repro"])
     assert argv[:2] == ["passcheck", "run"]
-    rep = subprocess.run(
+    rep = subprocess.run(  # a subprocess: the exec above registered the saved case in this process
         [sys.executable, "-m", *argv],
         capture_output=True,
         text=True,

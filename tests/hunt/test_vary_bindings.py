@@ -10,11 +10,9 @@ under which the base itself cannot run (``N`` bound to 0 against ``M`` = 2) is s
 from __future__ import annotations
 
 import json
-import os
 import random
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -23,20 +21,19 @@ from onnx import TensorProto, helper
 
 from passcheck.hunt import variation, vary_bindings, vary_probe
 from passcheck.hunt.probe import Setting
+from tests._inproc import cli, planted
 
 PLANTED = Path(__file__).with_name("planted_bindings.py")
-sys.path.insert(0, str(PLANTED.parent))
-import planted_bindings  # noqa: E402 - the planted pass and base case, registered on import
+planted_bindings = planted(PLANTED)  # the planted pass and base case, registered on import
 
 
 def _hunt(out: Path, *args: str) -> subprocess.CompletedProcess:
-    argv = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED), "--case", "varbind-test/*"]
+    """``passcheck hunt`` in this process (tests/_inproc.py); the saved case's reproduce command runs as printed."""
+    argv = ["hunt", "--cases-from", PLANTED, "--case", "varbind-test/*"]
     # the variation hunt pins the binding kinds (--vary-kind bind-*): its 10 items are every binding neighbour of
     # both bases
-    argv += ["--pass", planted_bindings.PASS_ID, "--seed", "1", "--no-coverage", "--out", str(out)]
-    return subprocess.run(
-        [*argv, "--progress", "none", *args], capture_output=True, text=True, timeout=900, env={**os.environ}
-    )
+    argv += ["--pass", planted_bindings.PASS_ID, "--seed", "1", "--no-coverage", "--out", out]
+    return cli(*argv, "--progress", "none", *args)
 
 
 def _state(out: Path) -> dict:
@@ -71,9 +68,9 @@ def test_a_first_operand_broadcast_dim_is_found_only_through_a_binding_variant_a
     text = Path(sig["case_module"]).read_text()
     bound = "({'N': 1, 'M': 2}, {'N': 1, 'M': 3})" if one == "N" else "({'M': 1, 'N': 2}, {'M': 1, 'N': 3})"
     assert f"bindings={bound}" in text, text
-    rep = subprocess.run(
-        [sys.executable, "-m", *shlex.split(sig["repro"])], capture_output=True, text=True, timeout=600
-    )
+    argv = shlex.split(sig["repro"])  # run as printed, in this process (tests/_inproc.py), after the hunt
+    assert argv[:2] == ["passcheck", "run"], argv
+    rep = cli(*argv[1:])
     assert rep.returncode == 1 and "annotation-violated" in rep.stdout, rep.stdout + rep.stderr
 
     # resumed: the variation items are read back (none tried again: the pinned kinds' 10 items were all tried)

@@ -7,10 +7,7 @@ judged alone; a claim of equivalence the gate refuses gives no pair finding.
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -20,9 +17,10 @@ from onnx import TensorProto, helper, numpy_helper
 
 from passcheck.hunt import variation, vary_equiv, vary_probe
 from passcheck.hunt.probe import Setting
-from tests.hunt import planted_pairs
+from tests._inproc import cli, planted
 
-PLANTED = Path(planted_pairs.__file__)
+PLANTED = Path(__file__).with_name("planted_pairs.py")
+planted_pairs = planted(PLANTED)  # the planted pass and its base, registered on import
 PASS_ID = planted_pairs.PASS_ID
 
 
@@ -106,18 +104,12 @@ def test_which_kinds_are_equivalent():
 
 def test_the_hunt_reports_and_saves_the_pair_finding(tmp_path):
     out = tmp_path / "h"
-    argv = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED), "--case", "vary-test/unsqueeze"]
+    argv = ["hunt", "--cases-from", PLANTED, "--case", "vary-test/unsqueeze"]  # in this process (tests/_inproc.py)
     argv += ["--pass", PASS_ID, "--vary-kind", "int-*", "--budget", "12items", "--seed", "1", "--no-coverage"]
     # the neighbours alone: rewrites of them (vary:int-negate>axes-input-positive,
     # vary:int-zero>initializer-to-constant) show the same planted pass by other routes
     argv += ["--no-compose"]
-    r = subprocess.run(
-        [*argv, "--out", str(out), "--progress", "none"],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**os.environ},
-    )
+    r = cli(*argv, "--out", out, "--progress", "none")
     assert r.returncode == 1, r.stdout + r.stderr
     state = json.loads((out / "hunt-state.json").read_text())
     (sig,) = state["signatures"].values()

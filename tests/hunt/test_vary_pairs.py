@@ -5,12 +5,8 @@ show those passes nothing."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import onnx
@@ -18,18 +14,12 @@ import pytest
 
 from passcheck.hunt import variation, vary_probe
 from passcheck.hunt.probe import Setting
+from tests._inproc import cli, planted
 
 PLANTED = Path(__file__).with_name("planted_cast_pairs.py")
 
 
-def _planted():
-    spec = importlib.util.spec_from_file_location("planted_cast_pairs", PLANTED)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-P = _planted()
+P = planted(PLANTED)  # the planted passes and their bases, registered on import
 
 
 @pytest.fixture(scope="module")
@@ -86,10 +76,10 @@ def test_the_round_trip_forms_show_the_cast_pass_nothing():
 
 
 def test_a_small_hunt_finds_the_cast_pass_only_through_a_cast_narrow_neighbour(tmp_path):
-    argv = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED), "--case", "pair-test/*"]
-    argv += ["--pass", P.CAST_ID, "--budget", "40items", "--seed", "3", "--no-coverage", "--out", str(tmp_path)]
+    argv = ["hunt", "--cases-from", PLANTED, "--case", "pair-test/*"]  # in this process (tests/_inproc.py)
+    argv += ["--pass", P.CAST_ID, "--budget", "40items", "--seed", "3", "--no-coverage", "--out", tmp_path]
     argv += ["--rewrite", "cast-round-trip", "--vary-kind", "cast-narrow"]  # the two it is about, however many join
-    r = subprocess.run([*argv, "--progress", "none"], capture_output=True, text=True, timeout=900, env={**os.environ})
+    r = cli(*argv, "--progress", "none")
     assert r.returncode == 1, r.stdout + r.stderr
     state = json.loads((tmp_path / "hunt-state.json").read_text())
     wrong = [s for s in state["signatures"].values() if s["signature"]["kind"] == "wrong-result"]

@@ -10,10 +10,7 @@ venv) onnx shape inference followed by what onnx 1.16 did to an Einsum output: i
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import onnx
@@ -24,11 +21,11 @@ from passcheck.hunt.space import Base
 from passcheck.mutations import forms as hforms
 from passcheck.mutations import withheld
 from passcheck.passes.isolation import IsolatedExecutor
-
-from . import planted_withheld as P
+from tests._inproc import cli, planted
 
 W = "anonymous-output-dims"
 PLANTED = Path(__file__).with_name("planted_withheld.py")
+P = planted(PLANTED)  # the planted pass and its base, registered on import
 _matmul = P.matmul
 
 
@@ -111,9 +108,9 @@ def test_real_shape_inference_is_not_blamed_for_inputs_the_form_names(ex):
 
 
 def test_a_hunt_finds_the_rank_only_einsum_through_the_withheld_pair_and_shrinks_it(tmp_path):
-    argv = [sys.executable, "-m", "passcheck", "hunt", "--cases-from", str(PLANTED), "--case", P.CASE_ID]
-    argv += ["--pass", P.PASS_ID, "--no-variation", "--no-coverage", "--budget", "200items", "--out", str(tmp_path)]
-    r = subprocess.run([*argv, "--progress", "none"], capture_output=True, text=True, timeout=900, env={**os.environ})
+    argv = ["hunt", "--cases-from", PLANTED, "--case", P.CASE_ID]  # in this process (tests/_inproc.py)
+    argv += ["--pass", P.PASS_ID, "--no-variation", "--no-coverage", "--budget", "200items", "--out", tmp_path]
+    r = cli(*argv, "--progress", "none")
     assert r.returncode == 1, r.stdout + r.stderr
     state = json.loads((tmp_path / "hunt-state.json").read_text())
     found = {(s["signature"]["kind"], s["signature"]["rewrite"]): s for s in state["signatures"].values()}

@@ -7,16 +7,14 @@ real net every site at once only, see SITES), a per-model time limit. The defaul
 not part of the default suite: ``PASSCHECK_WALK_BACKEND=1 pytest -n 2 tests/mutations/test_backend_models.py``)."""
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import onnx
 import pytest
 
 from passcheck.mutations import REWRITES
+from tests._inproc import cli
 
-PASSCHECK = str(Path(sys.executable).with_name("passcheck"))
 DATA = Path(onnx.__file__).parent / "backend" / "test" / "data"
 
 
@@ -61,9 +59,8 @@ SITES = {"light": "0"}
 
 
 def _check(model: Path, tmp_path: Path, forms: list[str] = ()) -> None:
-    p = subprocess.run(
-        [
-            PASSCHECK,
+    p = cli(  # in this process (tests/_inproc.py): exit codes and stderr as the console script gives them
+        *[
             "check",
             str(model),
             "--mutations",
@@ -78,10 +75,7 @@ def _check(model: Path, tmp_path: Path, forms: list[str] = ()) -> None:
             "none",
             *(arg for form in forms for arg in ("--form", form)),
         ],
-        capture_output=True,
-        text=True,
         cwd=tmp_path,
-        timeout=900,
     )
     assert p.returncode in (0, 1, 2), f"{model.relative_to(DATA)}: exit {p.returncode}\n{p.stderr[-3000:]}"
     assert "Traceback" not in p.stderr, p.stderr[-3000:]

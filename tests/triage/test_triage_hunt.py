@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests._inproc import cli
 from tests.triage._planted import renaming, script
 
 PLANTED = Path(__file__).parents[1] / "hunt" / "planted_hunt.py"
@@ -24,10 +25,7 @@ NEGATIVE_AXES = script(
 def test_triage_of_a_hunt_folder_bundles_its_shrunk_pair(tmp_path):
     (tmp_path / "neg.py").write_text(NEGATIVE_AXES)
     pass_id = f"cmd:{sys.executable} {tmp_path / 'neg.py'} {{in}} {{out}}"
-    hunt = [
-        sys.executable,
-        "-m",
-        "passcheck",
+    hunt = [  # the hunt and the triage run in this process (tests/_inproc.py); the bundle's repro.py in its own
         "hunt",
         "--cases-from",
         str(PLANTED),
@@ -49,19 +47,12 @@ def test_triage_of_a_hunt_folder_bundles_its_shrunk_pair(tmp_path):
         "--progress",
         "none",
     ]
-    r = subprocess.run(
-        hunt, capture_output=True, text=True, timeout=900, env={**os.environ, "PASSCHECK_PROGRESS_EVERY": "0"}
-    )
+    r = cli(*hunt, env={"PASSCHECK_PROGRESS_EVERY": "0"})
     assert r.returncode == 1, r.stderr
     state = json.loads((tmp_path / "h" / "hunt-state.json").read_text())
     saved = [s for s in state["signatures"].values() if s.get("case_module")]
     assert saved, state["signatures"]
-    t = subprocess.run(
-        [sys.executable, "-m", "passcheck", "triage", str(tmp_path / "h"), "--out", str(tmp_path / "t")],
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    t = cli("triage", tmp_path / "h", "--out", tmp_path / "t")
     assert t.returncode == 0, t.stderr
     cands = [json.loads(p.read_text()) for p in sorted((tmp_path / "t").glob("*/candidate.json"))]
     hunted = [c for c in cands if any(case.startswith("hunt/") for case in c["cases"])]
@@ -128,13 +119,7 @@ def test_a_hunt_folder_with_several_saved_pairs_bundles_each(tmp_path):
     """Two pairs saved as a hunt saves them (case modules in cases/, hunt-state.json): each candidate's
     forms are rebuilt from its module without registering any case twice."""
     _saved_hunt(tmp_path, "h")
-    t = subprocess.run(
-        [sys.executable, "-m", "passcheck", "triage", "h", "--out", "t"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    t = cli("triage", "h", "--out", "t", cwd=tmp_path)
     assert t.returncode == 0, t.stderr
     cands = [json.loads(p.read_text()) for p in sorted((tmp_path / "t").glob("*/candidate.json"))]
     said = [(c["cases"], c["status"], c["why"]) for c in cands]
@@ -150,13 +135,7 @@ def test_two_hunt_folders_that_saved_one_signature_triage_together(tmp_path):
     _saved_hunt(
         tmp_path, "h3", bodies=("r = Relu(x)\n  y = Identity(r)", "i = Identity(x)\n  j = Identity(i)\n  y = Relu(j)")
     )
-    t = subprocess.run(
-        [sys.executable, "-m", "passcheck", "triage", "h1", "h2", "h3", "--out", "t"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    t = cli("triage", "h1", "h2", "h3", "--out", "t", cwd=tmp_path)
     assert t.returncode == 0 and "duplicate" not in t.stderr, t.stderr
     cands = [json.loads(p.read_text()) for p in sorted((tmp_path / "t").glob("*/candidate.json"))]
     said = [(c["cases"], c["status"], c["why"]) for c in cands]
