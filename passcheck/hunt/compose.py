@@ -66,6 +66,35 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, onnx.Mode
     return None if done is None else (built[0], done[0], done[1])
 
 
+def valid_pair(rec: dict, base, form: str, executor):
+    """``(V, R(V), labels, setting)`` of the composed ``form`` on ``base`` (a :class:`~.space.Base`), ``V`` checked
+    valid as a variation item's neighbour is (:func:`.vary_probe.invalid` on its own setting,
+    :func:`.vary_probe.setting_for`), or None with ``rec``'s ``reason`` (and ``status`` ``invalid-variation`` for
+    an invalid ``V``) set: ``V`` or ``R`` does not apply, or cannot read the model."""
+    from passcheck.hunt import vary_probe
+    from passcheck.hunt.probe import Setting
+
+    vform = split(form)[0]
+    try:
+        model = base.model()
+        built = build(model, form)
+    except Exception as exc:  # noqa: BLE001 - a base or rewrite that cannot read this model: nothing to try
+        rec["reason"] = f"{type(exc).__name__}: {exc}"
+        return None
+    if built is None:
+        rec["reason"] = f"{form}: the neighbour or the rewrite does not apply here"
+        return None
+    neighbour, mutant, labels = built
+    case = base.case
+    setting = vary_probe.setting_for(
+        Setting(case.id, case.bindings, case.feeds, case.rtol, case.atol), vform, neighbour
+    )
+    if why := vary_probe.invalid(setting, model, neighbour, executor, vform):
+        rec["status"], rec["reason"] = vary_probe.INVALID, why
+        return None
+    return neighbour, mutant, labels, setting
+
+
 def sites_of(model: onnx.ModelProto) -> dict[str, frozenset[str]]:
     """Rewrite id → its site labels in ``model`` (empty when it cannot read the model); withholding
     rewrites left out (a pair's withheld side is the rewrite items' business, :mod:`passcheck.mutations.withheld`)."""

@@ -17,6 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from passcheck.hunt import compose
 from passcheck.mutations import forms as hforms
 
@@ -25,6 +27,8 @@ sys.path.insert(0, str(PLANTED.parent))
 import planted_compose as P  # noqa: E402 - the planted pass and base case, registered on import
 
 COMPOSED = "vary:int-zero@z>optional-input-default-omitted@dequant"
+REPO = PLANTED.parents[2]
+ENV = PLANTED.parent / "envs" / "hunt-ort-1.32.0.txt"  # the onnx 1.23 line, onnxruntime 1.32.0
 
 
 def _hunt(out: Path, *args: str) -> subprocess.CompletedProcess:
@@ -108,3 +112,23 @@ def test_an_int8_move_of_a_uint8_pair_keeps_its_zero_point_s_place_and_opens_the
     np.testing.assert_array_equal(run(neighbour), run(base))  # the moved pair computes what the base does
     fresh, _ = compose.compositions(base, "vary:elem-int8@q", random.Random(0))
     assert "vary:elem-int8@q>optional-input-default-omitted@dequant" in fresh, fresh
+
+
+@pytest.mark.matrix  # a pinned uv environment (the onnx 1.23 line, taken from the cache when made before)
+def test_with_env_the_composed_item_is_judged_in_the_pinned_environment(tmp_path):
+    """Under ``--env`` the neighbour and its rewrite are built here and the pair judged there: the planted pass is
+    found in the environment through the composed item alone (with composition off under ``--env`` no item is
+    composed and nothing is found)."""
+    out = tmp_path / "env"
+    r = _hunt(out, "--budget", "20items", "--env", str(ENV), "--source", str(REPO))
+    assert r.returncode == 1, r.stdout + r.stderr
+    state = _state(out)
+    composed = [i for i in state["items"] if compose.is_composed(i["form"])]
+    assert composed and all(set(i["envs"]) == {ENV.stem} for i in composed if i["status"] == "done"), composed
+    (sig,) = state["signatures"].values()
+    assert sig["signature"]["rewrite"] == "vary:int-zero>optional-input-default-omitted", sig
+    assert sig["signature"]["kind"] == "wrong-result" and sig["found_on"]["form"] == COMPOSED, sig
+    assert sig["window"] == {"present": [ENV.stem], "absent": []}, sig
+    # the saved pair is the neighbour (z int8 0) and its rewrite (the DequantizeLinear's zero point omitted)
+    text = Path(sig["case_module"]).read_text()
+    assert "dtype=np.int8" in text and "['q', 's']" in text and "['q', 's', 'z']" in text, text
