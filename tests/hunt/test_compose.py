@@ -132,3 +132,19 @@ def test_with_env_the_composed_item_is_judged_in_the_pinned_environment(tmp_path
     # the saved pair is the neighbour (z int8 0) and its rewrite (the DequantizeLinear's zero point omitted)
     text = Path(sig["case_module"]).read_text()
     assert "dtype=np.int8" in text and "['q', 's']" in text and "['q', 's', 'z']" in text, text
+
+
+def test_the_coverage_report_names_a_composed_spelling_by_its_neighbour_kind_and_its_rewrite():
+    from passcheck.coverage.entry import Entry, Evidence
+    from passcheck.coverage.map import CoverageMap
+    from passcheck.coverage.report import tried
+
+    e = Entry("onnxruntime", "transformer", "QDQPropagationTransformer", ("ort:basic",))
+    cmap = CoverageMap({e.key: e}, {e.key: [Evidence(e.key, "b", "moved")]}, ["b"], {})
+    forms = (COMPOSED, "vary:int-zero@z", "optional-input-default-omitted@dequant")
+    items = [{"base": "b", "form": f, "pass": "ort:basic", "status": "done", "signatures": []} for f in forms]
+    assert tried(items, cmap)[e.key]["forms"] == {
+        "vary:int-zero>optional-input-default-omitted",
+        "vary:int-zero",
+        "optional-input-default-omitted",
+    }
