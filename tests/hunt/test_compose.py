@@ -148,3 +148,15 @@ def test_the_coverage_report_names_a_composed_spelling_by_its_neighbour_kind_and
         "vary:int-zero",
         "optional-input-default-omitted",
     }
+
+
+def test_one_site_per_rewrite_comes_before_a_rewrite_s_other_fresh_sites():
+    """A neighbour stating ``N = 0`` refreshes the annotations downstream with new symbols, each a fresh
+    ``rename-dim-params`` site; they do not take every place of the neighbour's compositions."""
+    from passcheck.hunt.space import bases
+
+    base = bases(["pattern-ort-fusion/reshape-from-shape"], generated=False)[0].model()
+    for seed in range(5):
+        fresh, touched = compose.compositions(base, "vary:input-fix-zero@N", random.Random(seed))
+        kinds = [hforms.kind(compose.split(f)[1]) for f in fresh + touched]
+        assert len(kinds) == compose.PER_NEIGHBOUR and len(set(kinds)) == len(kinds), kinds
