@@ -224,13 +224,31 @@ def error_class(finding: Any) -> str:
     return found.group(1) if found else ""
 
 
+#: A hunt neighbour's form id starts so: ``vary:<kind>@<site>`` (:mod:`passcheck.hunt.variation`).
+VARY = "vary:"
+#: Joins a neighbour's form id to the rewrite form applied to that neighbour (:mod:`passcheck.hunt.compose`:
+#: ``vary:<kind>@<site>><rewrite>@<site>``); a neighbour's form id never holds it before it.
+THEN = ">"
+
+
+def composed_parts(form: str) -> tuple[str, str] | None:
+    """``(neighbour form, rewrite form)`` of a rewrite of a neighbour's form id, else None."""
+    if not form.startswith(VARY) or THEN not in form:
+        return None
+    v, _, r = form.partition(THEN)
+    return v, r
+
+
 def rewrite_kind(form: str) -> str:
     """The rewrite kind of a form id, site labels dropped: ``a@x+a@y`` → ``a``, ``a@x+b`` → ``a+b``;
-    ``""`` for ``common``. The id grammar is :mod:`passcheck.mutations.forms`' (which resolves a
-    ``+`` inside a label with the rewrite registry; callers that hold it pass ``rewrite=``). Any
-    other form name (a hand-written or generated form, a compared file) is its own kind."""
+    ``vary:k@s>a@x`` → ``vary:k>a`` (a rewrite of a neighbour: both steps); ``""`` for ``common``. The id
+    grammar is :mod:`passcheck.mutations.forms`' (which resolves a ``+`` inside a label with the rewrite
+    registry; callers that hold it pass ``rewrite=``). Any other form name (a hand-written or generated form, a
+    compared file) is its own kind."""
     if not form or form == "common":
         return ""
+    if (both := composed_parts(form)) is not None:
+        return f"{rewrite_kind(both[0])}{THEN}{rewrite_kind(both[1])}"
     return "+".join(dict.fromkeys(part.split("@", 1)[0] for part in form.split("+")))
 
 

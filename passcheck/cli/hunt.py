@@ -107,8 +107,8 @@ def add_parser(sub) -> None:
         "--no-compose",
         action="store_true",
         help="do not try rewrites of a neighbour (a rewrite at a site the neighbour opened or changed, judged as a "
-        "pair with the neighbour: item 'vary:<kind>@<site>><rewrite>@<site>'); always off with --env or "
-        "--no-variation (docs/hunt.md)",
+        "pair with the neighbour: item 'vary:<kind>@<site>><rewrite>@<site>'; with --env built here, the pair "
+        "judged in each environment); always off with --no-variation (docs/hunt.md)",
     )
     p.add_argument(
         "--vary-kind",
@@ -221,7 +221,7 @@ def handle(args) -> int:
     variations = not args.no_variation
     if variations:  # absent from the scope of a hunt without them (and of one written before they existed)
         scope["variation"] = 1
-    composed = variations and not args.no_compose and not args.env
+    composed = variations and not args.no_compose
     if composed:  # likewise: another item sequence, which a resumed hunt must share
         scope["compose"] = 1
     if args.vary_kind:

@@ -92,9 +92,13 @@ def tried(items: Iterable[Mapping[str, Any]], cmap: CoverageMap) -> dict[str, di
 
 def _spelling(form: str, kind) -> str:
     """The rewrite kind of a rewrite form; a hunt's variation form (``vary:<kind>@<site>``, no rewrite id) is
-    its variation kind (:func:`passcheck.signature.rewrite_kind`)."""
-    from passcheck.signature import rewrite_kind
+    its variation kind (:func:`passcheck.signature.rewrite_kind`); a rewrite of a neighbour
+    (``vary:<kind>@<site>><rewrite>@<site>``) names both, ``vary:<kind>><rewrite kind>`` (what its signatures
+    record as their rewrite)."""
+    from passcheck.signature import THEN, composed_parts, rewrite_kind
 
+    if (both := composed_parts(form)) is not None:
+        return f"{rewrite_kind(both[0])}{THEN}{_spelling(both[1], kind)}"
     try:
         return kind(form)
     except ValueError:

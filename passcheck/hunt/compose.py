@@ -7,8 +7,10 @@ its value equals the schema default, :mod:`passcheck.mutations.optional_defaults
 value, a type or an attribute; so V can open sites R never had on B. Only those are composed (the rest are
 R's sites on B, which the rewrite items already try): a site of R on V that is not one on B (*fresh*), or one on
 both whose content V changed (*touched*: the site, or a value or node its label names, is among what V changed,
-:func:`changed`). At most :data:`PER_NEIGHBOUR` per neighbour: fresh sites first (every one), then one touched
-site per rewrite.
+:func:`changed`). At most :data:`PER_NEIGHBOUR` per neighbour, one site per rewrite first: a fresh site of each
+rewrite that has one, then a touched site of each other rewrite, then the other fresh sites (a neighbour whose
+refreshed annotations name new symbols opens a ``rename-dim-params`` site per symbol; those no longer take every
+place).
 
 Form id ``<variation form><THEN><rewrite form>``, e.g.
 ``vary:int-zero@zx>optional-input-default-omitted@n1_DequantizeLinear``: the variation's site never holds
@@ -66,6 +68,35 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, onnx.Mode
     return None if done is None else (built[0], done[0], done[1])
 
 
+def valid_pair(rec: dict, base, form: str, executor):
+    """``(V, R(V), labels, setting)`` of the composed ``form`` on ``base`` (a :class:`~.space.Base`), ``V`` checked
+    valid as a variation item's neighbour is (:func:`.vary_probe.invalid` on its own setting,
+    :func:`.vary_probe.setting_for`), or None with ``rec``'s ``reason`` (and ``status`` ``invalid-variation`` for
+    an invalid ``V``) set: ``V`` or ``R`` does not apply, or cannot read the model."""
+    from passcheck.hunt import vary_probe
+    from passcheck.hunt.probe import Setting
+
+    vform = split(form)[0]
+    try:
+        model = base.model()
+        built = build(model, form)
+    except Exception as exc:  # noqa: BLE001 - a base or rewrite that cannot read this model: nothing to try
+        rec["reason"] = f"{type(exc).__name__}: {exc}"
+        return None
+    if built is None:
+        rec["reason"] = f"{form}: the neighbour or the rewrite does not apply here"
+        return None
+    neighbour, mutant, labels = built
+    case = base.case
+    setting = vary_probe.setting_for(
+        Setting(case.id, case.bindings, case.feeds, case.rtol, case.atol), vform, neighbour
+    )
+    if why := vary_probe.invalid(setting, model, neighbour, executor, vform):
+        rec["status"], rec["reason"] = vary_probe.INVALID, why
+        return None
+    return neighbour, mutant, labels, setting
+
+
 def sites_of(model: onnx.ModelProto) -> dict[str, frozenset[str]]:
     """Rewrite id → its site labels in ``model`` (empty when it cannot read the model); withholding
     rewrites left out (a pair's withheld side is the rewrite items' business, :mod:`passcheck.mutations.withheld`)."""
@@ -110,7 +141,7 @@ def compositions(
     k: int = PER_NEIGHBOUR,
 ) -> tuple[list[str], list[str]]:
     """The composed form ids of neighbour ``vform`` of ``model`` (see module docs), sampled with ``rng``: those at
-    fresh sites, then those at touched sites; ``before``: :func:`sites_of` the node-named ``model`` when known.
+    fresh sites, and those at touched sites; ``before``: :func:`sites_of` the node-named ``model`` when known.
     Empty when ``vform`` does not build."""
     built = variation.build(model, vform)
     if built is None:
@@ -118,14 +149,18 @@ def compositions(
     neighbour, base = built[0], hforms.named(model)
     before = sites_of(base) if before is None else before
     now, moved = sites_of(neighbour), changed(base, neighbour)
-    fresh, touched = [], []
+    opened, hit = {}, {}  # rewrite id → its fresh sites, its touched sites (a rewrite with fresh ones: those only)
     for rid, sites in sorted(now.items()):
         new = sorted(s for s in sites if s not in before.get(rid, ()))
-        hit = sorted(s for s in sites if s in before.get(rid, ()) and moved & set(_PIECES.split(s)))
+        old = sorted(s for s in sites if s in before.get(rid, ()) and moved & set(_PIECES.split(s)))
         if new:
-            fresh += [f"{rid}@{s}" for s in new]
-        elif hit:
-            touched.append(f"{rid}@{rng.choice(hit)}")
-    fresh = rng.sample(fresh, min(k, len(fresh)))
+            opened[rid] = new
+        elif old:
+            hit[rid] = old
+    firsts = [f"{rid}@{rng.choice(sites)}" for rid, sites in opened.items()]
+    fresh = rng.sample(firsts, min(k, len(firsts)))
+    touched = [f"{rid}@{rng.choice(sites)}" for rid, sites in hit.items()]
     touched = rng.sample(touched, min(k - len(fresh), len(touched)))
+    more = [f"{rid}@{s}" for rid, sites in opened.items() for s in sites if f"{rid}@{s}" not in fresh]
+    fresh += rng.sample(more, min(k - len(fresh) - len(touched), len(more)))
     return [spell(vform, r) for r in fresh], [spell(vform, r) for r in touched]

@@ -119,7 +119,8 @@ def hunt(
             run when that item is itself a single-site form; every shard and a resumed hunt decide alike).
             Off with ``judge``.
         composed: with ``variations``, rewrites of a neighbour are items too (:mod:`.compose`: the pair
-            ``(V(B), R(V(B)))``, the neighbour checked valid first); not with ``judge``.
+            ``(V(B), R(V(B)))``, the neighbour checked valid first); with ``judge`` built and gated here, the
+            pair judged in every environment (:mod:`.env_compose`).
         stop_after: end once the state holds this many new signatures (not in ``known``, a
             :func:`.baseline.load` baseline; checked between items, so a resumed state that has them
             already ends before its first item). The items run are then a prefix of the budget's.
@@ -152,7 +153,7 @@ def hunt(
             vary_kinds=vary_kinds,
             rewrites=rewrites,
             acted=acted_of if acted is not None else None,
-            compose=composed and judge is None,
+            compose=composed,
         )
         for rec in store.items:
             if "base_runs" in rec:
@@ -278,7 +279,12 @@ def _run(
     }
     t0 = time.monotonic()
     if compose.is_composed(item.form):
-        _run_composed(store, rec, base, item, executor, end, cases_from, cut_short)
+        if judge is not None:  # --env: built and gated here, judged in each environment (see .env_compose)
+            from passcheck.hunt import env_compose
+
+            rec = env_compose.run(store, rec, base, item, judge, executor)
+        else:
+            _run_composed(store, rec, base, item, executor, end, cases_from, cut_short)
         rec["seconds"] = round(time.monotonic() - t0, 3)
         return rec
     if variation.is_variation(item.form):
@@ -399,26 +405,10 @@ def _run_composed(store: Store, rec: dict, base: Base, item: Item, executor, end
     item's is (:func:`.vary_probe.invalid`, on its own setting), then the pair ``(V, R(V))`` probed as a rewrite
     item's pair; each finding the rewrite is to blame for counted under the composed kind, shrunk (``V`` as the
     base, ``R`` as the form) and saved as a pair when new."""
-    from passcheck.hunt import vary_probe
-
-    vform, rform = compose.split(item.form)
-    try:
-        model = base.model()
-        built = compose.build(model, item.form)
-    except Exception as exc:  # noqa: BLE001 - a base or rewrite that cannot read this model: nothing to try
-        rec["reason"] = f"{type(exc).__name__}: {exc}"
+    rform = compose.split(item.form)[1]
+    if (ready := compose.valid_pair(rec, base, item.form, executor)) is None:
         return
-    if built is None:
-        rec["reason"] = f"{item.form}: the neighbour or the rewrite does not apply here"
-        return
-    neighbour, mutant, labels = built
-    case = base.case
-    setting = vary_probe.setting_for(
-        Setting(case.id, case.bindings, case.feeds, case.rtol, case.atol), vform, neighbour
-    )
-    if why := vary_probe.invalid(setting, model, neighbour, executor, vform):
-        rec["status"], rec["reason"] = vary_probe.INVALID, why
-        return
+    neighbour, mutant, labels, setting = ready
     if _limit_met(store, rec, item, neighbour, mutant):
         return
     outcome = probe(setting, neighbour, rform, mutant, item.pass_id, executor)

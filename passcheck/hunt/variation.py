@@ -79,14 +79,15 @@ from passcheck.hunt.elem_groups import TARGETS
 from passcheck.hunt.graph_values import SMALL
 from passcheck.hunt.graph_values import constants as _constants
 from passcheck.hunt.graph_values import readers as _readers
+from passcheck.signature import THEN, VARY
 
 if TYPE_CHECKING:
     import numpy as np
     import onnx
 
-PREFIX = "vary:"
-#: Joins a neighbour's form id to a rewrite form applied to that neighbour (:mod:`.compose`); never in a site.
-THEN = ">"
+#: Starts a neighbour's form id; :data:`THEN` (:data:`passcheck.signature.THEN`) joins it to a rewrite form applied
+#: to that neighbour (:mod:`.compose`), never in a site.
+PREFIX = VARY
 #: Sites sampled per variation kind on one base.
 PER_KIND = 2
 VALUE_KINDS = ("value-nudge", "value-negate", "value-zero", "value-one")

@@ -68,28 +68,36 @@ def run_item(
     judge: Judge,
     executor,
     expected: Sequence[Any] | None = None,
+    *,
+    setting: Setting | None = None,
+    form: str | None = None,
+    kind: str | None = None,
 ) -> dict[str, Any]:
     """Gate ``item``'s pair here, judge it in every environment, record its signatures and their
     windows in ``store`` (a :class:`~passcheck.hunt.store.Store`); return the item's record, whose
     ``envs`` says per environment ``judged`` / ``partly judged`` / ``not judged`` (with the reason,
     also counted as an environment fact in ``unavailable``) and the signatures seen there; its
-    status is ``not-judged`` when no environment judged the pair."""
+    status is ``not-judged`` when no environment judged the pair.
+
+    ``setting``: the feeds and tolerances of the gate (and the tolerances of the saved pair), by default the
+    case's; ``form``: the rewrite form that made ``mutant`` from ``model`` (the item's by default; a rewrite of a
+    neighbour's rewrite part, :mod:`.env_compose`); ``kind``: the rewrite its signatures record (by default
+    ``form``'s kind)."""
     from passcheck.hunt.noise import classify
     from passcheck.mutations import forms as hforms
 
     rec: dict[str, Any] = {"base": item.base, "form": item.form, "pass": item.pass_id, "signatures": []}
-    case = base.case
-    refused = gate(
-        Setting(case.id, case.bindings, case.feeds, case.rtol, case.atol), model, item.form, mutant, executor, expected
-    )
+    case, form = base.case, form or item.form
+    setting = setting or Setting(case.id, case.bindings, case.feeds, case.rtol, case.atol)
+    refused = gate(setting, model, form, mutant, executor, expected)
     if refused is not None:
         rec["status"], rec["reason"] = refused.status, refused.reason
         return rec
     cid = case_id(item)
-    path = _write_pair(store.out / "env-items", cid, model, mutant, item, case.rtol, case.atol)
+    path = _write_pair(store.out / "env-items", cid, model, mutant, item, setting.rtol, setting.atol)
     results = judge(path, cid, item.pass_id)
     rec["status"] = "done"
-    kind, envs, unavailable = hforms.kind(item.form), {}, []
+    kind, envs, unavailable = kind or hforms.kind(form), {}, []
     for env, got in results.items():
         if isinstance(got, str):
             envs[env] = {"status": "not judged", "reason": got}

@@ -65,6 +65,8 @@ MODULES = (
     "passcheck.mutations.min_max",
     "passcheck.mutations.schema_forms",
     "passcheck.mutations.reshape_dims",
+    "passcheck.mutations.reshape_zero",
+    "passcheck.mutations.raised_rank",
     "passcheck.mutations.variadic",
     "passcheck.mutations.function_bodies",
     "passcheck.mutations.loop_carried",

@@ -35,13 +35,15 @@ if TYPE_CHECKING:
 MIN_OPSET = 5
 
 
-def _respell(model: onnx.ModelProto, only: frozenset[str] | None, choose) -> list[str]:
+def respell(model: onnx.ModelProto, only: frozenset[str] | None, choose, min_opset: int = MIN_OPSET) -> list[str]:
     """Give each chosen Reshape the shape ``choose(shape, in_dims, out_dims, allowzero)`` returns
-    (None: leave it), as a fresh int64 Constant."""
+    (None: leave it), as a fresh int64 Constant; a ``(shape, allowzero)`` pair sets ``allowzero`` too (0: no
+    attribute). Models of opset below ``min_opset`` are left alone."""
+    import onnx
     from onnx import numpy_helper
 
     g, types = model.graph, known(model)
-    if opset(model) < MIN_OPSET:
+    if opset(model) < min_opset:
         return []
     static, taken = static_tensors(g), all_names(model)
     before, sites, freed = {}, [], set()
@@ -58,13 +60,20 @@ def _respell(model: onnx.ModelProto, only: frozenset[str] | None, choose) -> lis
         x, y = types.get(n.input[0]), types.get(n.output[0])
         in_dims = x.dims if x is not None and x.dims is not None else None
         out_dims = y.dims if y is not None and y.dims is not None and len(y.dims) == len(shape) else None
-        new = choose(shape, in_dims, out_dims, bool(attr_value(n, "allowzero", 0)))
-        if new is None or new == shape:
+        allowzero = int(attr_value(n, "allowzero", 0))
+        new = choose(shape, in_dims, out_dims, bool(allowzero))
+        new, zero = new if isinstance(new, tuple) else (new, allowzero)
+        if new is None or (new == shape and zero == allowzero):
             continue
-        c = int64_constant(taken, f"{n.output[0]}_shape", new)
-        before[i] = [c]
-        freed.add(n.input[1])
-        n.input[1] = c.output[0]
+        if new != shape:
+            c = int64_constant(taken, f"{n.output[0]}_shape", new)
+            before[i] = [c]
+            freed.add(n.input[1])
+            n.input[1] = c.output[0]
+        if zero != allowzero:
+            keep = [a for a in n.attribute if a.name != "allowzero"]
+            del n.attribute[:]
+            n.attribute.extend(keep + ([onnx.helper.make_attribute("allowzero", 1)] if zero else []))
         sites.append(node_label(n, i))
     if sites:
         splice(g, before)
@@ -97,12 +106,12 @@ def _implicit(shape: list[int], in_dims, out_dims, allowzero: bool) -> list[int]
 
 def reshape_dims_explicit(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Reshape(x, shape with 0 or -1 entries) → Reshape(x, the output's static dims)."""
-    return _respell(model, only, _explicit)
+    return respell(model, only, _explicit)
 
 
 def reshape_dims_implicit(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Reshape(x, positive dims) → copied dims as 0 and one dim as -1."""
-    return _respell(model, only, _implicit)
+    return respell(model, only, _implicit)
 
 
 REWRITES = (

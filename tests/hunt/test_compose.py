@@ -15,6 +15,8 @@ import shlex
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from passcheck.hunt import compose
 from passcheck.mutations import forms as hforms
 from tests._inproc import cli, planted
@@ -23,6 +25,8 @@ PLANTED = Path(__file__).with_name("planted_compose.py")
 P = planted(PLANTED)  # the planted pass and base case, registered on import
 
 COMPOSED = "vary:int-zero@z>optional-input-default-omitted@dequant"
+REPO = PLANTED.parents[2]
+ENV = PLANTED.parent / "envs" / "hunt-ort-1.32.0.txt"  # the onnx 1.23 line, onnxruntime 1.32.0
 
 
 def _hunt(out: Path, *args: str) -> subprocess.CompletedProcess:
@@ -105,3 +109,51 @@ def test_an_int8_move_of_a_uint8_pair_keeps_its_zero_point_s_place_and_opens_the
     np.testing.assert_array_equal(run(neighbour), run(base))  # the moved pair computes what the base does
     fresh, _ = compose.compositions(base, "vary:elem-int8@q", random.Random(0))
     assert "vary:elem-int8@q>optional-input-default-omitted@dequant" in fresh, fresh
+
+
+@pytest.mark.matrix  # a pinned uv environment (the onnx 1.23 line, taken from the cache when made before)
+def test_with_env_the_composed_item_is_judged_in_the_pinned_environment(tmp_path):
+    """Under ``--env`` the neighbour and its rewrite are built here and the pair judged there: the planted pass is
+    found in the environment through the composed item alone (with composition off under ``--env`` no item is
+    composed and nothing is found)."""
+    out = tmp_path / "env"
+    r = _hunt(out, "--budget", "20items", "--env", str(ENV), "--source", str(REPO))
+    assert r.returncode == 1, r.stdout + r.stderr
+    state = _state(out)
+    composed = [i for i in state["items"] if compose.is_composed(i["form"])]
+    assert composed and all(set(i["envs"]) == {ENV.stem} for i in composed if i["status"] == "done"), composed
+    (sig,) = state["signatures"].values()
+    assert sig["signature"]["rewrite"] == "vary:int-zero>optional-input-default-omitted", sig
+    assert sig["signature"]["kind"] == "wrong-result" and sig["found_on"]["form"] == COMPOSED, sig
+    assert sig["window"] == {"present": [ENV.stem], "absent": []}, sig
+    # the saved pair is the neighbour (z int8 0) and its rewrite (the DequantizeLinear's zero point omitted)
+    text = Path(sig["case_module"]).read_text()
+    assert "dtype=np.int8" in text and "['q', 's']" in text and "['q', 's', 'z']" in text, text
+
+
+def test_the_coverage_report_names_a_composed_spelling_by_its_neighbour_kind_and_its_rewrite():
+    from passcheck.coverage.entry import Entry, Evidence
+    from passcheck.coverage.map import CoverageMap
+    from passcheck.coverage.report import tried
+
+    e = Entry("onnxruntime", "transformer", "QDQPropagationTransformer", ("ort:basic",))
+    cmap = CoverageMap({e.key: e}, {e.key: [Evidence(e.key, "b", "moved")]}, ["b"], {})
+    forms = (COMPOSED, "vary:int-zero@z", "optional-input-default-omitted@dequant")
+    items = [{"base": "b", "form": f, "pass": "ort:basic", "status": "done", "signatures": []} for f in forms]
+    assert tried(items, cmap)[e.key]["forms"] == {
+        "vary:int-zero>optional-input-default-omitted",
+        "vary:int-zero",
+        "optional-input-default-omitted",
+    }
+
+
+def test_one_site_per_rewrite_comes_before_a_rewrite_s_other_fresh_sites():
+    """A neighbour stating ``N = 0`` refreshes the annotations downstream with new symbols, each a fresh
+    ``rename-dim-params`` site; they do not take every place of the neighbour's compositions."""
+    from passcheck.hunt.space import bases
+
+    base = bases(["pattern-ort-fusion/reshape-from-shape"], generated=False)[0].model()
+    for seed in range(5):
+        fresh, touched = compose.compositions(base, "vary:input-fix-zero@N", random.Random(seed))
+        kinds = [hforms.kind(compose.split(f)[1]) for f in fresh + touched]
+        assert len(kinds) == compose.PER_NEIGHBOUR and len(set(kinds)) == len(kinds), kinds

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from passcheck.cli import main
+from passcheck.hunt import variation
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -32,7 +33,7 @@ def _hunt(tmp_path, case: str, envs, pass_id: str = PASS, seed: int = 0, kinds=(
 @pytest.mark.matrix  # two pinned uv environments (hard-linked from uv's cache)
 def test_a_neighbour_finding_gets_the_window_of_the_environments_that_show_it(tmp_path):
     state = _hunt(tmp_path, "attributes/leakyrelu-alpha", [OLD, NEW])
-    neighbours = [i for i in state["items"] if i["form"].startswith("vary:")]
+    neighbours = [i for i in state["items"] if variation.is_variation(i["form"])]  # not a rewrite of a neighbour
     assert neighbours, "the hunt tried no neighbour"
     for item in neighbours:  # each judged in both environments, from the bytes built here once
         assert {e: v["status"] for e, v in item["envs"].items()} == {
@@ -43,8 +44,13 @@ def test_a_neighbour_finding_gets_the_window_of_the_environments_that_show_it(tm
         assert len(item["sha256"]["neighbour"]) == 64
     hit = [i for i in neighbours if i["signatures"]]
     assert hit and {i["form"] for i in hit} == {"vary:elem-float16@graph"}, hit
-    sigs = state["signatures"]
-    assert list(sigs) == hit[0]["signatures"], sigs
+    sigs = {k: v for k, v in state["signatures"].items() if v.get("variation")}  # the neighbours' own
+    assert list(sigs) == hit[0]["signatures"], state["signatures"]
+    for other in state["signatures"].values():  # rewrites of a neighbour (.env_compose): the same window
+        assert other.get("variation") or other["window"] == {
+            "present": ["hunt-ort-1.32.0"],
+            "absent": ["hunt-ort-1.31.1"],
+        }
     rec = next(iter(sigs.values()))
     assert rec["signature"]["rewrite"] == "vary:elem-float16" and rec["signature"]["kind"] == "invalid-model"
     assert rec["window"] == {"present": ["hunt-ort-1.32.0"], "absent": ["hunt-ort-1.31.1"]}
