@@ -1,0 +1,102 @@
+"""Axis signs inside model-local function bodies. ONNX spec: Operators.md (since opset 11 the ops of
+:data:`passcheck.mutations.axes.AXIS_ATTRS` take an axis in [-r, r-1], negative counting from the
+back) and IR.md §Functions (a function body is a list of nodes of the operators it imports; a call
+means its body), so a body node may count its axis either way, as a main-graph node may.
+
+A body has no types of its own (a function may be polymorphic), so the rank ``r`` comes from the
+call sites: only a function whose calls are all main-graph nodes agreeing on the types onnx shape
+inference gives the body (:func:`passcheck.mutations.function_types.monomorphic_types`) is
+rewritten; an axis given by reference (``ref_attr_name``) is the caller's and stays.
+
+- ``function-negative-axes``: every literal axis a >= 0 in such a body → a - r.
+- ``function-positive-axes``: every literal axis a < 0 → a + r.
+
+Sites: ``FUNCTION/`` + the node's first output (:mod:`passcheck.mutations._scopes`). At depth 2 after
+``region-as-local-function`` or ``node-as-local-function`` the main graph's axes move into a body."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from passcheck.mutations._base import Rewrite, chosen, is_default_domain
+from passcheck.mutations._freedom import Freedom
+from passcheck.mutations._scopes import Scope, opset_of
+from passcheck.mutations.axes import AXIS_ATTRS, flip_axes
+from passcheck.mutations.function_types import monomorphic_types
+
+if TYPE_CHECKING:
+    import onnx
+
+
+def _ranks(infos: list) -> dict[str, int]:
+    return {
+        v.name: len(v.type.tensor_type.shape.dim)
+        for v in infos
+        if v.type.HasField("tensor_type") and v.type.tensor_type.HasField("shape")
+    }
+
+
+def _rewrite(model: onnx.ModelProto, negative: bool, only: frozenset[str] | None) -> list[str]:
+    sites: list[str] = []
+    for f in model.functions:
+        scope = Scope(f, "function", f"{f.name}/")
+        version = opset_of(model, scope)
+        todo = [
+            (n, scope.label(n, i))
+            for i, n in enumerate(f.node)
+            if is_default_domain(n)
+            and n.op_type in AXIS_ATTRS
+            and AXIS_ATTRS[n.op_type][1] <= version <= AXIS_ATTRS[n.op_type][2]
+            and chosen(only, scope.label(n, i))
+        ]
+        if not todo:
+            continue
+        infos = monomorphic_types(model, f)
+        if infos is None:
+            continue
+        ranks = _ranks(infos)
+        for n, label in todo:
+            r = ranks.get(n.input[0] if AXIS_ATTRS[n.op_type][3] == "in" else n.output[0])
+            if r is not None and flip_axes(n, r, negative):
+                sites.append(label)
+    return sites
+
+
+def negative(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """Every non-negative literal axis in a monomorphically called function body → counted from the back."""
+    return _rewrite(model, negative=True, only=only)
+
+
+def positive(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """Every negative literal axis in a monomorphically called function body → counted from the front."""
+    return _rewrite(model, negative=False, only=only)
+
+
+REWRITES = (
+    Rewrite(
+        "function-negative-axes",
+        "axis/axes attributes a >= 0 in model-local function bodies → a - rank (rank from the call sites)",
+        negative,
+        inverse="function-positive-axes",
+    ),
+    Rewrite(
+        "function-positive-axes",
+        "axis/axes attributes a < 0 in model-local function bodies → a + rank (rank from the call sites)",
+        positive,
+        inverse="function-negative-axes",
+    ),
+)
+
+FREEDOMS = (
+    Freedom(
+        "axis-sign-in-function-bodies",
+        "functions",
+        "IR.md §Functions (a call means its body); Operators.md (axis attributes since opset 11: range [-r, r-1])",
+        "A node in a model-local function body may count its axis from the front (a) or from the back (a - r), "
+        "as a main-graph node may (axis-sign).",
+        ("function-negative-axes", "function-positive-axes"),
+        "literal axis/axes attributes of function-body nodes (the ops of axis-sign, at the function's own opset "
+        "import) of functions called only from the main graph with one set of input types, so the rank is known; "
+        "axes given by ref_attr_name stay; at depth 2 after region-as-local-function / node-as-local-function",
+    ),
+)

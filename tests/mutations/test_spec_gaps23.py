@@ -1,0 +1,128 @@
+"""Session 23's gaps, built: axis signs inside model-local function bodies (ranks from the call sites)
+and type / dimension denotations. Each rewrite finds its sites (and not where its condition fails), its
+mutant passes the equivalence gate (real onnxruntime, real shape inference), one site alone passes, its
+inverse undoes it; what the rewrite writes is what the spec says."""
+
+from __future__ import annotations
+
+import onnx
+import onnx.inliner
+import onnxruntime as ort
+
+from passcheck.cases.builders import parse
+from passcheck.mutations import REWRITES
+from passcheck.mutations.gaps import IR_ROWS
+
+from ._models import assert_sites_gate_and_inverse, feeds, named
+
+_FUNCTIONS = """
+<domain: "local", opset_import: ["" : 18]>
+soft (x) => (y) {
+    t = Softmax<axis = 1>(x)
+    y = Concat<axis = 0>(t, x)
+}
+<domain: "local", opset_import: ["" : 18]>
+poly (x) => (y) {
+    y = Softmax<axis = 0>(x)
+}
+<domain: "local", opset_import: ["" : 18]>
+byref <ax> (x) => (y) {
+    y = Softmax<axis: int = @ax>(x)
+}
+<domain: "local", opset_import: ["" : 18]>
+neg (x) => (y) {
+    y = ArgMax<axis = -1, keepdims = 0>(x)
+}
+"""
+
+
+def FUNCTIONS(negative: bool = False):
+    """``soft`` (two literal axes, called twice with float[2, 3]), ``poly`` (called with rank 2 and rank
+    3: left alone), ``byref`` (axis by reference: the caller's, left alone), ``neg`` (already negative)."""
+    text = """g (float[2, 3] x, float[2, 3, 4] z) => (float[4, 3] a, float[4, 3] b, float[2, 3] c, float[2, 3, 4] d,
+        float[2, 3] e, int64[2, 3] f) {
+        a = local.soft(x)
+        b = local.soft(x)
+        c = local.poly(x)
+        d = local.poly(z)
+        e = local.byref<ax = 1>(x)
+        f = local.neg(z)
+    }""" + _FUNCTIONS.replace("Softmax<axis = 1>", "Softmax<axis = -1>" if negative else "Softmax<axis = 1>")
+    m = parse(text, opset=18, extra_opsets={"local": 1})
+    for i, n in enumerate(m.graph.node):
+        n.name = f"n{i}"
+    return m
+
+
+def _ort(model):
+    s = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    return [s.run(None, f) for f in feeds(model)]
+
+
+def test_function_negative_axes_finds_its_sites_and_passes_the_gate():
+    assert_sites_gate_and_inverse("function-negative-axes", FUNCTIONS(), ["soft/t", "soft/y"])
+
+
+def test_function_positive_axes_finds_its_sites_and_passes_the_gate():
+    assert_sites_gate_and_inverse("function-positive-axes", FUNCTIONS(negative=True), ["soft/t", "neg/y"])
+
+
+def test_function_axes_are_counted_from_the_back_of_the_callers_rank():
+    """soft's axes become 1 - 2 and 0 - 2; the mutant inlined (onnx.inliner) carries them into the main
+    graph and computes what the original computes in onnxruntime."""
+    m = FUNCTIONS()
+    mutant, _ = REWRITES["function-negative-axes"].apply(m)
+    soft = next(f for f in mutant.functions if f.name == "soft")
+    assert [n.attribute[0].i for n in soft.node] == [-1, -2]
+    poly = next(f for f in mutant.functions if f.name == "poly")
+    assert poly.node[0].attribute[0].i == 0
+    inlined = onnx.inliner.inline_local_functions(mutant)
+    axes = [(n.op_type, a.i) for n in inlined.graph.node for a in n.attribute if a.name == "axis"]
+    soft, poly = [("Softmax", -1), ("Concat", -2)] * 2, [("Softmax", 0)] * 2
+    assert sorted(axes) == sorted([*soft, *poly, ("Softmax", 1), ("ArgMax", -1)])  # byref, neg unchanged
+    for got, want in zip(_ort(mutant), _ort(m), strict=True):
+        for g, w in zip(got, want, strict=True):
+            assert (g == w).all()
+
+
+DENOTED = lambda: named(  # noqa: E731 - a builder, as in _models
+    """g (float[N, 3] x, int64 k) => (float[N, 3] y, float[N] z) {
+    a = Relu(x)
+    y = Softmax<axis = -1>(a)
+    z = ReduceSum<keepdims = 0>(a, one)
+    }""",
+    opset=18,
+    initializers=[onnx.helper.make_tensor("one", onnx.TensorProto.INT64, [1], [1])],
+)
+
+
+def _with_value_info(m):
+    m.graph.value_info.append(onnx.helper.make_tensor_value_info("a", onnx.TensorProto.FLOAT, ["N", None]))
+    return m
+
+
+def test_add_denotations_finds_its_sites_and_passes_the_gate():
+    assert_sites_gate_and_inverse("add-denotations", _with_value_info(DENOTED()), ["x", "k", "y", "z", "a"])
+
+
+def test_denotations_are_the_spec_labels_on_every_type_and_dim_and_strip_clears_them():
+    """TENSOR on each tensor type, DATA_FEATURE on each dim (the anonymous dim of ``a`` keeps no value or
+    name); the scalar ``k`` has no dims; strip-denotations clears every one and gives back the original."""
+    original = _with_value_info(DENOTED())
+    mutant, _ = REWRITES["add-denotations"].apply(original)
+    g = mutant.graph
+    for v in [*g.input, *g.output, *g.value_info]:
+        assert v.type.denotation == "TENSOR"
+        assert [d.denotation for d in v.type.tensor_type.shape.dim] == ["DATA_FEATURE"] * len(
+            v.type.tensor_type.shape.dim
+        )
+    anon = g.value_info[0].type.tensor_type.shape.dim[1]
+    assert anon.WhichOneof("value") is None
+    onnx.checker.check_model(mutant, full_check=True)
+    back, applied = REWRITES["strip-denotations"].apply(mutant)
+    assert len(applied.nodes) == 5
+    assert back == original  # the labels were all that changed
+
+
+def test_session_23_gaps_are_closed():
+    assert not {g.family for g in IR_ROWS} & {"axis-sign-in-function-bodies", "type-denotation"}
