@@ -11,8 +11,9 @@ rewritten; an axis given by reference (``ref_attr_name``) is the caller's and st
 - ``function-negative-axes``: every literal axis a >= 0 in such a body → a - r.
 - ``function-positive-axes``: every literal axis a < 0 → a + r.
 
-Sites: ``FUNCTION/`` + the node's first output (:mod:`passcheck.mutations._scopes`). At depth 2 after
-``region-as-local-function`` or ``node-as-local-function`` the main graph's axes move into a body."""
+Sites: ``FUNCTION/`` + the node's first output (:mod:`passcheck.mutations._scopes`). A model without
+functions has no site; the hunt reaches the main graph's axes at depth 2 after ``region-as-local-function``
+or ``nested-local-function`` (``Rewrite.after``)."""
 
 from __future__ import annotations
 
@@ -72,18 +73,24 @@ def positive(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list
     return _rewrite(model, negative=False, only=only)
 
 
+#: The rewrites that move main-graph nodes with literal axes into a function body (node-as-local-function passes
+#: attributes by reference, so it opens no site).
+_OPENED_BY = ("region-as-local-function", "nested-local-function")
+
 REWRITES = (
     Rewrite(
         "function-negative-axes",
         "axis/axes attributes a >= 0 in model-local function bodies → a - rank (rank from the call sites)",
         negative,
         inverse="function-positive-axes",
+        after=_OPENED_BY,
     ),
     Rewrite(
         "function-positive-axes",
         "axis/axes attributes a < 0 in model-local function bodies → a + rank (rank from the call sites)",
         positive,
         inverse="function-negative-axes",
+        after=_OPENED_BY,
     ),
 )
 
@@ -97,6 +104,7 @@ FREEDOMS = (
         ("function-negative-axes", "function-positive-axes"),
         "literal axis/axes attributes of function-body nodes (the ops of axis-sign, at the function's own opset "
         "import) of functions called only from the main graph with one set of input types, so the rank is known; "
-        "axes given by ref_attr_name stay; at depth 2 after region-as-local-function / node-as-local-function",
+        "axes given by ref_attr_name stay; in the hunt at depth 2 after region-as-local-function / "
+        "nested-local-function (Rewrite.after)",
     ),
 )

@@ -126,3 +126,73 @@ def test_denotations_are_the_spec_labels_on_every_type_and_dim_and_strip_clears_
 
 def test_session_23_gaps_are_closed():
     assert not {g.family for g in IR_ROWS} & {"axis-sign-in-function-bodies", "type-denotation"}
+
+
+def test_the_hunt_reaches_main_graph_axes_through_a_function_body():
+    """A model without functions has no function-negative-axes site; enumerate_forms still offers it at depth
+    2 after region-as-local-function and nested-local-function (Rewrite.after), and the pair passes the gate."""
+    import random
+
+    from passcheck.mutations import verify_equivalent
+    from passcheck.mutations.forms import build, enumerate_forms
+
+    m = named(
+        """g (float[2, 3] x) => (float[3, 2] y, float[3, 2] z) {
+        a = LeakyRelu<alpha = 0.25>(x)
+        b = Transpose<perm = [1, 0]>(a)
+        c = Softmax<axis = 0>(b)
+        y = Neg(c)
+        z = Abs(c)
+    }""",
+        opset=17,
+    )
+    assert REWRITES["function-negative-axes"].apply(m) is None
+    forms = enumerate_forms(m, random.Random(0), max_pairs=10**6)
+    opened = sorted(f for f in forms if f.endswith("+function-negative-axes"))
+    assert opened == ["nested-local-function+function-negative-axes", "region-as-local-function+function-negative-axes"]
+    mutant, changed = build(m, opened[1])
+    body = mutant.functions[0]
+    assert changed[-1].startswith(f"{body.name}/")
+    assert [a.i for n in body.node if n.op_type == "Softmax" for a in n.attribute] == [-2]
+    verify_equivalent(m, mutant, feeds(m), opened[1])
+
+
+def BODIES(explicit: bool = False):
+    """An If whose branches hold a LeakyRelu and a Softmax, and a function ``lr`` holding a LeakyRelu whose
+    alpha and an ArgMax whose select_last_index are the caller's (``ref_attr_name``; the ArgMax one reads as the
+    default 0 with no value), and a Softmax; written with the defaults omitted, or (explicit) with alpha 0.01,
+    axis -1 / 0 and keepdims 1 written where a literal attribute may stand."""
+    lit = "<alpha = 0.01>" if explicit else ""
+    ax = "<axis = -1>" if explicit else ""
+    am = "axis = 0, keepdims = 1, " if explicit else ""
+    text = f"""g (float[2, 3] x, bool c) => (float[2, 3] y, float[2, 3] z, int64[1, 3] q) {{
+        y = If(c) <then_branch = t () => (float[2, 3] o1) {{ o1 = LeakyRelu{lit}(x) }},
+                   else_branch = e () => (float[2, 3] o2) {{ o2 = Softmax{ax}(x) }}>
+        z, q = local.lr<a = 0.01, s = 1>(x)
+    }}
+    <domain: "local", opset_import: ["" : 13]>
+    lr <a, s> (u) => (v, k) {{
+        w = LeakyRelu<alpha: float = @a>(u)
+        v = Softmax{ax}(w)
+        k = ArgMax<{am}select_last_index: int = @s>(w)
+    }}
+    """
+    m = parse(text, opset=13, extra_opsets={"local": 1})
+    for i, n in enumerate(m.graph.node):
+        n.name = f"n{i}"
+    return m
+
+
+def test_body_explicit_defaults_finds_its_sites_and_passes_the_gate():
+    assert_sites_gate_and_inverse("body-explicit-defaults", BODIES(), ["o1", "o2", "lr/v", "lr/k"])
+
+
+def test_body_omitted_defaults_keeps_attributes_given_by_reference():
+    """The literal defaults go; lr's alpha and select_last_index (the caller's, by reference) stay, though the
+    second reads as the default 0; the gate holds."""
+    assert_sites_gate_and_inverse("body-omitted-defaults", BODIES(explicit=True), ["o1", "o2", "lr/v", "lr/k"])
+    mutant, _ = REWRITES["body-omitted-defaults"].apply(BODIES(explicit=True))
+    lr = mutant.functions[0]
+    assert [(a.name, a.ref_attr_name) for a in lr.node[0].attribute] == [("alpha", "a")]
+    assert not lr.node[1].attribute
+    assert [(a.name, a.ref_attr_name) for a in lr.node[2].attribute] == [("select_last_index", "s")]
