@@ -33,20 +33,27 @@ byref <ax> (x) => (y) {
 neg (x) => (y) {
     y = ArgMax<axis = -1, keepdims = 0>(x)
 }
+<domain: "local", opset_import: ["" : 18]>
+twice <ax> (x) => (y) {
+    t = Softmax<axis: int = @ax>(x)
+    y = LogSoftmax<axis: int = @ax>(t)
+}
 """
 
 
 def FUNCTIONS(negative: bool = False):
     """``soft`` (two literal axes, called twice with float[2, 3]), ``poly`` (called with rank 2 and rank
-    3: left alone), ``byref`` (axis by reference: the caller's, left alone), ``neg`` (already negative)."""
+    3: left alone), ``byref`` (axis by reference: the call's ``ax = 1`` flips), ``neg`` (already negative),
+    ``twice`` (one referenced name read by two axes: left alone)."""
     text = """g (float[2, 3] x, float[2, 3, 4] z) => (float[4, 3] a, float[4, 3] b, float[2, 3] c, float[2, 3, 4] d,
-        float[2, 3] e, int64[2, 3] f) {
+        float[2, 3] e, int64[2, 3] f, float[2, 3] h) {
         a = local.soft(x)
         b = local.soft(x)
         c = local.poly(x)
         d = local.poly(z)
         e = local.byref<ax = 1>(x)
         f = local.neg(z)
+        h = local.twice<ax = 0>(x)
     }""" + _FUNCTIONS.replace("Softmax<axis = 1>", "Softmax<axis = -1>" if negative else "Softmax<axis = 1>")
     m = parse(text, opset=18, extra_opsets={"local": 1})
     for i, n in enumerate(m.graph.node):
@@ -60,7 +67,7 @@ def _ort(model):
 
 
 def test_function_negative_axes_finds_its_sites_and_passes_the_gate():
-    assert_sites_gate_and_inverse("function-negative-axes", FUNCTIONS(), ["soft/t", "soft/y"])
+    assert_sites_gate_and_inverse("function-negative-axes", FUNCTIONS(), ["soft/t", "soft/y", "byref/y"])
 
 
 def test_function_positive_axes_finds_its_sites_and_passes_the_gate():
@@ -68,8 +75,8 @@ def test_function_positive_axes_finds_its_sites_and_passes_the_gate():
 
 
 def test_function_axes_are_counted_from_the_back_of_the_callers_rank():
-    """soft's axes become 1 - 2 and 0 - 2; the mutant inlined (onnx.inliner) carries them into the main
-    graph and computes what the original computes in onnxruntime."""
+    """soft's axes become 1 - 2 and 0 - 2 and byref's call passes 1 - 2; the mutant inlined (onnx.inliner)
+    carries them into the main graph and computes what the original computes in onnxruntime."""
     m = FUNCTIONS()
     mutant, _ = REWRITES["function-negative-axes"].apply(m)
     soft = next(f for f in mutant.functions if f.name == "soft")
@@ -79,7 +86,9 @@ def test_function_axes_are_counted_from_the_back_of_the_callers_rank():
     inlined = onnx.inliner.inline_local_functions(mutant)
     axes = [(n.op_type, a.i) for n in inlined.graph.node for a in n.attribute if a.name == "axis"]
     soft, poly = [("Softmax", -1), ("Concat", -2)] * 2, [("Softmax", 0)] * 2
-    assert sorted(axes) == sorted([*soft, *poly, ("Softmax", 1), ("ArgMax", -1)])  # byref, neg unchanged
+    assert [a.i for n in mutant.graph.node if n.op_type == "byref" for a in n.attribute] == [-1]
+    twice = [("Softmax", 0), ("LogSoftmax", 0)]
+    assert sorted(axes) == sorted([*soft, *poly, ("Softmax", -1), ("ArgMax", -1), *twice])  # byref flipped
     for got, want in zip(_ort(mutant), _ort(m), strict=True):
         for g, w in zip(got, want, strict=True):
             assert (g == w).all()
@@ -130,7 +139,8 @@ def test_session_23_gaps_are_closed():
 
 def test_the_hunt_reaches_main_graph_axes_through_a_function_body():
     """A model without functions has no function-negative-axes site; enumerate_forms still offers it at depth
-    2 after region-as-local-function and nested-local-function (Rewrite.after), and the pair passes the gate."""
+    2 after nested-local-function, node-as-local-function and region-as-local-function (Rewrite.after), and the
+    pairs pass the gate."""
     import random
 
     from passcheck.mutations import verify_equivalent
@@ -149,12 +159,15 @@ def test_the_hunt_reaches_main_graph_axes_through_a_function_body():
     assert REWRITES["function-negative-axes"].apply(m) is None
     forms = enumerate_forms(m, random.Random(0), max_pairs=10**6)
     opened = sorted(f for f in forms if f.endswith("+function-negative-axes"))
-    assert opened == ["nested-local-function+function-negative-axes", "region-as-local-function+function-negative-axes"]
-    mutant, changed = build(m, opened[1])
+    assert opened == [f"{a}-local-function+function-negative-axes" for a in ("nested", "node-as", "region-as")]
+    mutant, changed = build(m, opened[2])
     body = mutant.functions[0]
     assert changed[-1].startswith(f"{body.name}/")
     assert [a.i for n in body.node if n.op_type == "Softmax" for a in n.attribute] == [-2]
-    verify_equivalent(m, mutant, feeds(m), opened[1])
+    verify_equivalent(m, mutant, feeds(m), opened[2])
+    by_ref, _ = build(m, opened[1])  # node-as-local-function passes the axis from the call
+    assert [a.i for n in by_ref.graph.node if n.op_type.startswith("Softmax") for a in n.attribute] == [-2]
+    verify_equivalent(m, by_ref, feeds(m), opened[1])
 
 
 def BODIES(explicit: bool = False):
