@@ -97,8 +97,8 @@ def enumerate_forms(
     single-site forms of each rewrite with more than one site (sampled with ``rng``), and up to
     ``max_pairs`` depth-2 pairs of applicable rewrites (neither the other's inverse).
 
-    Pairs also include ``a+b`` where ``b`` does not apply to ``model`` but lists ``a`` in its ``after`` and
-    applies to ``a``'s output (:func:`_opened_pairs`).
+    Every pair ``a+b`` where ``b`` does not apply to ``model`` but lists ``a`` in its ``after`` and applies to
+    ``a``'s output (:func:`_opened_pairs`) is offered too, beside the ``max_pairs`` sampled ones.
 
     ``labels``: when given, filled with each all-at-once form's changed labels (what :func:`build`
     returns for it: the rewrite was applied here to see whether it applies)."""
@@ -115,8 +115,8 @@ def enumerate_forms(
             for b in applicable
             if a != b and REWRITES[a].inverse != b and REWRITES[b].inverse != a
         ]
-        pairs += _opened_pairs(model, applicable)
         forms += [f"{a}+{b}" for a, b in rng.sample(pairs, min(max_pairs, len(pairs)))]
+        forms += [f"{a}+{b}" for a, b in _opened_pairs(model, applicable)]  # their only route: never sampled away
     return forms
 
 
