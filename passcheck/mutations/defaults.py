@@ -103,6 +103,9 @@ def body_omitted(model: onnx.ModelProto, only: frozenset[str] | None = None) -> 
     return _bodies(model, only, _drop_defaults)
 
 
+#: Rewrites that move main-graph nodes into an If branch or a function body, where these rewrites then have sites.
+_INTO_BODIES = ("node-in-if-opaque", "chain-in-if-opaque", "node-as-local-function", "region-as-local-function")
+
 REWRITES = (
     Rewrite(
         "explicit-defaults",
@@ -118,12 +121,14 @@ REWRITES = (
         "omitted attributes of subgraph and function-body nodes → written with the schema's default value",
         body_explicit,
         inverse="body-omitted-defaults",
+        after=_INTO_BODIES,
     ),
     Rewrite(
         "body-omitted-defaults",
         "literal attributes of subgraph and function-body nodes equal to the schema's default → omitted",
         body_omitted,
         inverse="body-explicit-defaults",
+        after=_INTO_BODIES,
     ),
 )
 
@@ -137,6 +142,7 @@ FREEDOMS = (
         "written with that value or left out, as in the main graph (attribute-default).",
         ("body-explicit-defaults", "body-omitted-defaults"),
         "default-domain nodes of every subgraph (nested too) and every function body (the function's own opset "
-        "import); attributes given by ref_attr_name stay; composes with every rewrite (depth 2)",
+        "import); attributes given by ref_attr_name stay; in the hunt also at depth 2 after node-in-if-opaque, "
+        "chain-in-if-opaque, node-as-local-function and region-as-local-function (Rewrite.after)",
     ),
 )

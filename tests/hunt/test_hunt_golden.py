@@ -18,8 +18,9 @@ then found one signature of one planted pass; seed 4 finds the 5 signatures of a
 joined (seed 4 then found two signatures of one planted pass; seed 3 finds 5 of all three, so the seed moved
 to 3); and when session 23's rewrites (function-body axes, denotations, body defaults) and the ``Rewrite.after``
 pairs joined (seed 3 then found 2 signatures of two planted passes; seeds 1, 2, 4, 5, 8 found 1 to 4 of one or two;
-seed 6 finds 5 of all three, so the seed moved to 6); when a change of the search space (a new rewrite, a new scheduler rule) changes the sequence on purpose,
-rewrite it with ``python tests/hunt/test_hunt_golden.py --write`` and say so in the commit. It runs with
+seed 6 finds 5 of all three, so the seed moved to 6; the body-defaults pairs that joined next left it as it was);
+when a change of the search space (a new rewrite, a new scheduler rule) changes the sequence on purpose, rewrite
+it with ``python tests/hunt/test_hunt_golden.py --write`` and say so in the commit. It runs with
 ``--no-variation``: the base variations (:mod:`passcheck.hunt.variation`) joined the search after it was
 written, and without them the sequence is the one it holds (``tests/hunt/test_variation.py`` covers them).
 """

@@ -209,3 +209,28 @@ def test_body_omitted_defaults_keeps_attributes_given_by_reference():
     assert [(a.name, a.ref_attr_name) for a in lr.node[0].attribute] == [("alpha", "a")]
     assert not lr.node[1].attribute
     assert [(a.name, a.ref_attr_name) for a in lr.node[2].attribute] == [("select_last_index", "s")]
+
+
+def test_the_hunt_reaches_body_defaults_through_an_if_or_a_function():
+    """A model whose bodies hold nothing has no body-explicit-defaults site; enumerate_forms offers it after the
+    rewrites that move nodes into an If branch or a function body (Rewrite.after), and those pairs pass the gate."""
+    import random
+
+    from passcheck.mutations import verify_equivalent
+    from passcheck.mutations.forms import build, enumerate_forms
+
+    m = named(
+        """g (float[2, 3] x) => (float[2, 3] y) {
+        a = LeakyRelu(x)
+        y = Softmax(a)
+    }""",
+        opset=17,
+    )
+    assert REWRITES["body-explicit-defaults"].apply(m) is None
+    opened = [f for f in enumerate_forms(m, random.Random(0)) if f.endswith("+body-explicit-defaults")]
+    assert sorted(f.split("+")[0] for f in opened) == sorted(
+        ["node-in-if-opaque", "chain-in-if-opaque", "node-as-local-function", "region-as-local-function"]
+    )
+    for form in opened:
+        mutant, _ = build(m, form)
+        verify_equivalent(m, mutant, feeds(m), form)
