@@ -1,7 +1,7 @@
 """Non-negative ↔ negative axis attributes (ONNX operator spec: since opset 11 these ops accept an
 axis in [-r, r-1], counted from the back, where r is the rank named below). Only where shape
 inference knows that rank: in the main graph and in every If/Loop/Scan body (nested ones too; a body
-node's site is its first output's name), not in function bodies (no types without a call site)."""
+node's site is its first output's name); function bodies: :mod:`passcheck.mutations.function_axes`."""
 
 from __future__ import annotations
 
@@ -98,25 +98,33 @@ def _rewrite(model: onnx.ModelProto, negative: bool, only: frozenset[str] | None
     ranks = _ranks(model)
     sites = []
     for n, label in candidates:
-        attr, _, _, of = AXIS_ATTRS[n.op_type]
-        value = n.input[0] if of == "in" else n.output[0]
-        r = ranks.get(value)
-        a = next((a for a in n.attribute if a.name == attr), None)
-        if r is None or a is None:
-            continue
-        vals = [a.i] if attr == "axis" else list(a.ints)
-        if not all(-r <= v < r for v in vals):
-            continue  # e.g. Flatten's axis == r has no negative spelling
-        new = [v - r if negative and v >= 0 else v + r if not negative and v < 0 else v for v in vals]
-        if new == vals:
-            continue
-        if attr == "axis":
-            a.i = new[0]
-        else:
-            del a.ints[:]
-            a.ints.extend(new)
-        sites.append(label)
+        _attr, _, _, of = AXIS_ATTRS[n.op_type]
+        r = ranks.get(n.input[0] if of == "in" else n.output[0])
+        if r is not None and flip_axes(n, r, negative):
+            sites.append(label)
     return sites
+
+
+def flip_axes(n: onnx.NodeProto, r: int, negative: bool) -> bool:
+    """Rewrite ``n``'s axis attribute (:data:`AXIS_ATTRS`, rank ``r`` of the value it counts) to the
+    other sign; True when it changed. A referenced attribute (``ref_attr_name``) or an axis outside
+    [-r, r-1] is left alone."""
+    attr = AXIS_ATTRS[n.op_type][0]
+    a = next((a for a in n.attribute if a.name == attr), None)
+    if a is None or a.ref_attr_name:
+        return False
+    vals = [a.i] if attr == "axis" else list(a.ints)
+    if not all(-r <= v < r for v in vals):
+        return False  # e.g. Flatten's axis == r has no negative spelling
+    new = [v - r if negative and v >= 0 else v + r if not negative and v < 0 else v for v in vals]
+    if new == vals:
+        return False
+    if attr == "axis":
+        a.i = new[0]
+    else:
+        del a.ints[:]
+        a.ints.extend(new)
+    return True
 
 
 def negative(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:

@@ -97,6 +97,9 @@ def enumerate_forms(
     single-site forms of each rewrite with more than one site (sampled with ``rng``), and up to
     ``max_pairs`` depth-2 pairs of applicable rewrites (neither the other's inverse).
 
+    Every pair ``a+b`` where ``b`` does not apply to ``model`` but lists ``a`` in its ``after`` and applies to
+    ``a``'s output (:func:`_opened_pairs`) is offered too, beside the ``max_pairs`` sampled ones.
+
     ``labels``: when given, filled with each all-at-once form's changed labels (what :func:`build`
     returns for it: the rewrite was applied here to see whether it applies)."""
     applicable = [rid for rid, r in REWRITES.items() if _applies(r, model, rid, labels)]
@@ -113,13 +116,18 @@ def enumerate_forms(
             if a != b and REWRITES[a].inverse != b and REWRITES[b].inverse != a
         ]
         forms += [f"{a}+{b}" for a, b in rng.sample(pairs, min(max_pairs, len(pairs)))]
+        forms += [f"{a}+{b}" for a, b in _opened_pairs(model, applicable)]  # their only route: never sampled away
     return forms
 
 
 def applies(model: onnx.ModelProto, rewrite_id: str) -> bool:
     """Whether rewrite ``rewrite_id`` applies to ``model`` (changes it somewhere), as :func:`enumerate_forms`
-    decides it: one that raises on this model does not."""
-    return _applies(REWRITES[rewrite_id], model)
+    decides it: one that raises on this model does not; or, when it does not, whether a rewrite in its
+    ``after`` applies and opens a site for it (the depth-2 pair :func:`enumerate_forms` then offers)."""
+    r = REWRITES[rewrite_id]
+    if _applies(r, model):
+        return True
+    return any(b == rewrite_id for _a, b in _opened_pairs(model, [a for a in r.after if _applies(REWRITES[a], model)]))
 
 
 def _applies(rewrite, model, rid: str = "", labels: dict[str, list[str]] | None = None) -> bool:
@@ -146,4 +154,20 @@ def named(model: onnx.ModelProto) -> onnx.ModelProto:
                 name += "_"
             n.name = name
             taken.add(name)
+    return out
+
+
+def _opened_pairs(model: onnx.ModelProto, applicable: Sequence[str]) -> list[tuple[str, str]]:
+    """``(a, b)`` for each rewrite ``b`` that does not apply to ``model``, lists an applicable ``a`` in its
+    ``after``, and applies to ``model`` rewritten by ``a`` (all at once)."""
+    out, built = [], {}
+    for b, r in REWRITES.items():
+        for a in r.after:
+            if a not in applicable or b in applicable:
+                continue
+            if a not in built:
+                done = build(model, a)
+                built[a] = None if done is None else done[0]
+            if built[a] is not None and _applies(r, built[a]):
+                out.append((a, b))
     return out

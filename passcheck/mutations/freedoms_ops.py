@@ -20,9 +20,10 @@ FREEDOMS = (
         "LayerNormalization-17, Resize-18 and CenterCropPad-18 axes, OneHot-11 ([-r-1, r]), DFT-17 ([-r, -2]))",
         "An axis may be counted from the front (a) or from the back (a - r) once the op accepts negative axes.",
         ("negative-axes", "positive-axes"),
-        "axis/axes attributes of main-graph and If/Loop/Scan body nodes (nested too; not function bodies) whose "
-        "input rank onnx shape inference knows (OneHot: the output's); opset >= 11; the ops are every schema "
-        "attribute the gap audit (passcheck.mutations.gaps) finds accepting negative values, but Scan's per-input "
+        "axis/axes attributes of main-graph and If/Loop/Scan body nodes (nested too; function bodies: "
+        "axis-sign-in-function-bodies) whose input rank onnx shape inference knows (OneHot: the output's); "
+        "opset >= 11; the ops are every schema attribute the gap audit (passcheck.mutations.gaps) finds "
+        "accepting negative values, but Scan's per-input "
         "axes and ConcatFromSequence (sequence element rank).",
     ),
     Freedom(

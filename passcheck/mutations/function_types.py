@@ -80,23 +80,36 @@ def _inferred_types(model: onnx.ModelProto, f: onnx.FunctionProto, call: onnx.No
     return [v for v in found if v.name in names]
 
 
+def monomorphic_types(model: onnx.ModelProto, f: onnx.FunctionProto, types: dict | None = None) -> list | None:
+    """The value infos onnx shape inference gives ``f``'s inputs, outputs and body values when every
+    call of ``f`` is a main-graph node and all calls agree on them; None otherwise (no call, a call
+    in a subgraph or a function body, a body inference cannot type, or calls that differ).
+
+    ``types`` is :func:`passcheck.mutations._shapes.known` of ``model`` (computed when None)."""
+    nested = {(n.domain, n.op_type) for h in model.functions for n in h.node}
+    calls = [n for n in model.graph.node if (n.domain, n.op_type) == (f.domain, f.name)]
+    if not calls or (f.domain, f.name) in nested or _called_in_subgraphs(model.graph, f):
+        return None
+    types = known(model) if types is None else types
+    typed = [_inferred_types(model, f, c, types) for c in calls]
+    first = typed[0]
+    if not first or any(t != first for t in typed[1:]):
+        return None
+    return first
+
+
 def annotate(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Each monomorphically called model-local function → the value_info of its body's values."""
-    g, types, sites = model.graph, None, []
-    nested = {(n.domain, n.op_type) for f in model.functions for n in f.node}
+    types, sites = None, []
     for f in model.functions:
         label = f"{f.domain}:{f.name}"
-        if len(f.value_info) or (f.domain, f.name) in nested or not chosen(only, label):
-            continue
-        calls = [n for n in g.node if (n.domain, n.op_type) == (f.domain, f.name)]
-        if not calls or _called_in_subgraphs(g, f):
+        if len(f.value_info) or not chosen(only, label):
             continue
         types = known(model) if types is None else types
-        typed = [_inferred_types(model, f, c, types) for c in calls]
-        first = typed[0]
-        if first is None or not first or any(t != first for t in typed[1:]):
+        found = monomorphic_types(model, f, types)
+        if found is None:
             continue
-        f.value_info.extend(first)
+        f.value_info.extend(found)
         sites.append(label)
     if sites and model.ir_version < IR_FUNCTION_VALUE_INFO:
         raise_ir(model, IR_FUNCTION_VALUE_INFO)

@@ -212,26 +212,11 @@ def storage_rows() -> list[Gap]:
 #: IR.md / onnx.proto freedoms with no catalogue row: (id, where, spec, status, detail).
 IR_ROWS: tuple[Gap, ...] = (
     Gap(
-        "axis-sign-in-function-bodies",
-        "axis attributes of model-local function bodies",
-        "IR.md §Functions; Operators.md (axis ranges)",
-        "gap",
-        "negative-axes reads ranks from onnx shape inference, which types no function body (a body may be "
-        "polymorphic); If/Loop/Scan bodies are rewritten",
-    ),
-    Gap(
         "tensor-segment",
         "TensorProto.segment",
         "onnx.proto TensorProto.Segment (a tensor may be stored in segments)",
         "left out",
         "onnx.numpy_helper and onnxruntime do not read segments: no tool would see the same tensor",
-    ),
-    Gap(
-        "type-denotation",
-        "TypeProto.denotation, Dimension.denotation",
-        "IR.md §Type Denotation, §Dimension Denotation",
-        "gap",
-        "annotations without meaning for the computation; a pass may drop them, which no oracle judges",
     ),
 )
 

@@ -99,6 +99,8 @@ MODULES = (
     "passcheck.mutations.loop_cond",
     "passcheck.mutations.sequence_position",
     "passcheck.mutations.repeated_slots",
+    "passcheck.mutations.function_axes",
+    "passcheck.mutations.denotations",
 )
 
 

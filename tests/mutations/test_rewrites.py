@@ -158,8 +158,8 @@ def test_topo_order_respects_subgraph_reads():
 
 
 #: Modules of the IR-level freedoms every model has (names, documentation, metadata, opset imports,
-#: IR version, value types, node-as-function, the output's producer, a node inside an If or a Loop):
-#: they apply to any model.
+#: IR version, value types, node-as-function, the output's producer, a node inside an If or a Loop,
+#: type and dimension denotations): they apply to any model.
 EVERY_MODEL = {
     "names",
     "docs_meta",
@@ -170,6 +170,7 @@ EVERY_MODEL = {
     "local_functions",
     "graph_outputs",
     "into_subgraph",
+    "denotations",
 }
 
 
