@@ -28,6 +28,7 @@ BUILTIN = (
     "agreement",
     "pass_contract",
     "conformance",
+    "denotations",
 )
 
 _extra: list[Oracle] = []
