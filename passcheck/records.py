@@ -25,8 +25,6 @@ KINDS = (
     "expectation-failed",  # a case's own expectation does not hold
     "input-mutated",  # the pass changed the ModelProto it was given (pass contract)
     "spec-violation",  # a value outside the domain the operator docs state, which the checker lets through
-    "denotation-dropped",  # a declared type the pass kept lost its type or dimension denotation
-    "denotation-changed",  # ... or carries another label in its place
 )
 
 #: ``unchecked``: no unexpected finding, but something the oracles must judge was not judged

@@ -31,9 +31,8 @@ the other. A worker that died without an exception (a signal, no traceback) keep
 signature's :attr:`Signature.aliases` hold the keys an older passcheck spelled it with (op types and the
 bare class; the frame with its module path), so baselines and hunt states written before still match it.
 
-A pass-contract finding (the pass changed the ModelProto it was given) and a denotations finding (a
-declared type label the pass dropped or changed) are each one behaviour of the tool whatever the op or
-rewrite: their signatures name neither. Where a finding sits (case, form,
+A pass-contract finding (the pass changed the ModelProto it was given) is one behaviour of the
+tool whatever the op or rewrite: its signature names neither. Where a finding sits (case, form,
 environment) is not part of it: one bug found through two routes
 (``check --mutations`` and ``hunt`` on the same pair) has one signature.
 """
@@ -52,9 +51,6 @@ if TYPE_CHECKING:
 #: The oracle of findings about the pass's contract with its input (input-mutated): one behaviour of
 #: the tool whatever the model, so its signature names no op, rewrite or error.
 PASS_CONTRACT = "pass-contract"
-#: Oracles whose findings are one behaviour of the tool whatever the op or rewrite: the pass contract,
-#: and declared type labels a pass drops (a type or dim denotation, whatever node computes the value).
-PER_TOOL = frozenset({PASS_CONTRACT, "denotations"})
 #: Kinds whose error text names what crashed.
 CRASH_KINDS = frozenset({"rejected", "invalid-model", "crashed", "crash", "out-of-memory", "timeout"})
 _ERROR = re.compile(r"\b([A-Z][A-Za-z]*(?:Error|Exception|Fail|Failure|Aborted))\b")
@@ -148,7 +144,7 @@ class Signature:
             models: the pair (base first) when at hand, for the op types at the rewritten sites.
             labels: the site labels the rewrite changed; by default those in the form id.
         """
-        if finding.oracle in PER_TOOL:  # how the pass treats the model or its declarations: one per tool
+        if finding.oracle == PASS_CONTRACT:  # how the pass treats the ModelProto it is given: one per tool
             return cls(finding.pass_id, finding.oracle, finding.kind)
         form = getattr(finding, "form", "") or ""
         rewrite = rewrite_kind(form) if rewrite is None else rewrite

@@ -16,8 +16,6 @@ Catalogue (module — kind of finding):
 - :mod:`~passcheck.oracles.pass_contract` — ``input-mutated``: a pass changed the model it was given.
 - :mod:`~passcheck.oracles.conformance` — ``spec-violation``: a value outside a documented domain the
   checker does not enforce (rules in :mod:`~passcheck.oracles.spec_table`).
-- :mod:`~passcheck.oracles.denotations` — ``denotation-dropped`` / ``denotation-changed``: a declared
-  type the pass kept lost or changed its type or dimension denotation.
 
 The contract is :class:`~passcheck.oracles._contract.Oracle`; the engine applies every oracle of
 :mod:`~passcheck.oracles.registry` (pass cells and input cells alike).
@@ -28,7 +26,6 @@ from passcheck.oracles import (
     agreement,
     annotations,
     conformance,
-    denotations,
     expectations,
     folding,
     numeric,
@@ -50,7 +47,6 @@ __all__ = [
     "agreement",
     "annotations",
     "conformance",
-    "denotations",
     "expectations",
     "folding",
     "numeric",

@@ -28,7 +28,6 @@ BUILTIN = (
     "agreement",
     "pass_contract",
     "conformance",
-    "denotations",
 )
 
 _extra: list[Oracle] = []

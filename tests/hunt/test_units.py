@@ -391,23 +391,6 @@ def test_a_pass_contract_behaviour_is_one_signature_per_tool_not_one_per_op():
     assert signature(wrong, "rw", [m], ["neg"]).ops == ("Neg",)  # other oracles keep their op types
 
 
-def test_a_dropped_denotation_is_one_signature_per_tool_and_kind_not_one_per_op():
-    """A pass drops a declared type label whatever node computes the value (hunt --rewrite add-denotations
-    gave 66 signatures in 144 items, one per op, before). Fails with "denotations" out of PER_TOOL."""
-    from onnx import parser
-
-    from passcheck.hunt.signature import signature
-    from passcheck.records import Finding
-
-    m = parser.parse_model(
-        '<ir_version: 8, opset_import: ["" : 18]> g (float[2] x) => (float[2] y) { r = Relu(x)  y = Neg(r) }'
-    )
-    dropped = Finding("denotation-dropped", "denotations", "c/x", "r", "onnx:convert-opset-17", "dropped")
-    assert signature(dropped, "add-denotations", [m], ["y"]) == signature(dropped, "add-denotations", [m], ["r"])
-    changed = Finding("denotation-changed", "denotations", "c/x", "r", "onnx:convert-opset-17", "changed")
-    assert signature(changed, "add-denotations", [m], ["y"]) != signature(dropped, "add-denotations", [m], ["y"])
-
-
 def test_a_signatures_case_id_is_its_words_cut_at_60_characters_and_the_hash_of_its_key():
     """The id a shrunk pair is saved under (``hunt/<words>-<8 hex of sha256(key)>``): the words, lower
     case with every other run of characters one ``-``, are cut at 60 characters and never end in ``-``."""
