@@ -6,6 +6,11 @@ import os
 
 import pytest
 
+# In-process pytester runs drop from sys.modules every module first imported inside them. The shared
+# template process (a global of this module) must be the one later tests see: imported here, it is
+# never first imported inside such a run (a worker whose first check ran in one failed to pickle
+# template_main afterwards: "not the same object").
+import passcheck.execution.template  # noqa: F401
 from tests import _schedule
 
 
