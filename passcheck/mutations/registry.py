@@ -72,6 +72,7 @@ MODULES = (
     "passcheck.mutations.loop_carried",
     "passcheck.mutations.neutral_select",
     "passcheck.mutations.neutral_ops",
+    "passcheck.mutations.transpose_identity",
     "passcheck.mutations.cast_round_trip",
     "passcheck.mutations.function_types",
     "passcheck.mutations.function_overloads",
