@@ -180,7 +180,7 @@ def test_nothing_applies_to_a_bare_model():
     )  # double: no float64-compute form either
     every = {r.id for r in REWRITES.values() if r.edit.__module__.rsplit(".", 1)[-1] in EVERY_MODEL}
     neutral = {"neutral-elementwise", "neutral-shape-ops", "neutral-one-input-variadic", "neutral-where-not"}
-    neutral |= {"neutral-op"}
+    neutral |= {"neutral-op", "transpose-identity"}  # one op (or the identity Transpose) on any value
     neutral |= {"through-sequence", "through-optional", "through-optional-identity"}  # any value, opset >= 11/15/16
     relu = {"relu-as-max", "relu-as-clip"}  # its one node is a Relu (a neutral op fits on any value)
     relu |= {"unary-raised-rank"}  # Relu is a unary elementwise op of known rank
