@@ -9,10 +9,10 @@ or a value's producer and readers). The weights come from, in order:
    how many catalogue entries a base holding that op triggers) — the seam for that map, taken by
    :func:`passcheck.plans.site_ranking` (coverage sits above mutations in the layers);
 2. else the names of the parts of the tools themselves: onnxruntime's transformers and rewrite
-   rules (``passcheck/attribution/ort_transformers.json``) and onnxscript's default rewrite rules,
-   each name read as the op types it spells (``ConvBNFusion`` → Conv, BatchNormalization;
-   ``GatherSliceToSplitFusion`` → Gather, Slice, Split). An op type weighs the number of names
-   that spell it.
+   rules (``passcheck/attribution/ort_transformers.json``: its ``levels`` and its ``rules``) and
+   onnxscript's default rewrite rules, each name read as the op types it spells (``ConvBNFusion`` →
+   Conv, BatchNormalization; ``GatherSliceToSplitFusion`` → Gather, Slice, Split). An op type weighs
+   the number of names that spell it.
 
 Ties (and sites no name spells) keep the seeded random order of the sampler.
 """
@@ -79,7 +79,9 @@ def spelled_ops(name: str, op_types: Iterable[str]) -> set[str]:
 def _tool_part_names() -> list[str]:
     path = Path(__file__).parents[1] / "attribution" / "ort_transformers.json"
     table = json.loads(path.read_text(encoding="utf-8"))
-    names = [n for level in table.get("levels", {}).values() for n in level]
+    # the levels' graph transformers and the rewrite rules of each level's rule-based transformer (GemmTransposeFusion,
+    # DivMulFusion, …: the RuleBasedTransformer applies them, and they name the patterns they match as much)
+    names = [n for part in ("levels", "rules") for level in table.get(part, {}).values() for n in level]
     try:
         from onnxscript.rewriter import _DEFAULT_REWRITE_RULES  # the rules onnxscript's rewrite() applies by default
     except Exception:  # noqa: BLE001 - onnxscript missing or reorganised: onnxruntime's names alone

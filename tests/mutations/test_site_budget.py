@@ -23,6 +23,13 @@ def test_tool_part_names_spell_the_op_types_they_rewrite():
     assert ranking.rank(conv_bn) > ranking.rank(conv_relu)  # a fusion's name joins Conv and BatchNormalization
 
 
+def test_the_rewrite_rules_spell_pairs_too():
+    """onnxruntime's level-1 rewrite rules (``rules`` in ort_transformers.json) are tool parts like its
+    transformers: GemmTransposeFusion joins Gemm and Transpose, DivMulFusion Div and Mul."""
+    pairs = site_ranking.default().pairs
+    assert pairs.get(frozenset(("Gemm", "Transpose")), 0) > 0 and pairs.get(frozenset(("Div", "Mul")), 0) > 0
+
+
 def test_a_cut_keeps_the_sites_ranked_first_whatever_the_seed():
     m = P.convs()  # n0, n4: Conv → BatchNormalization; n2: Conv → Relu
     ranking = site_ranking.default()
