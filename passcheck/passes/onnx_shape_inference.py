@@ -1,4 +1,6 @@
-"""onnx shape inference (``onnx.shape_inference.infer_shapes``) in its three modes."""
+"""onnx shape inference (``onnx.shape_inference.infer_shapes``) in four modes: plain, strict (type checks and
+errors raised), with data propagation, and strict with data propagation (the propagators' own errors raised: the
+mode that shows a propagator failing rather than only the precision it loses)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ VARIANTS = {
     "infer-shapes": dict(check_type=False, strict_mode=False, data_prop=False),
     "infer-shapes-strict": dict(check_type=True, strict_mode=True, data_prop=False),
     "infer-shapes-data-prop": dict(check_type=False, strict_mode=False, data_prop=True),
+    "infer-shapes-data-prop-strict": dict(check_type=True, strict_mode=True, data_prop=True),
 }
 
 
