@@ -67,6 +67,7 @@ MODULES = (
     "passcheck.mutations.reshape_dims",
     "passcheck.mutations.reshape_zero",
     "passcheck.mutations.raised_rank",
+    "passcheck.mutations.rank_opaque",
     "passcheck.mutations.variadic",
     "passcheck.mutations.function_bodies",
     "passcheck.mutations.loop_carried",
