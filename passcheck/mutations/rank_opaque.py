@@ -1,16 +1,19 @@
-"""A value read through a reshape to its own dims, taken at run time, so its readers read a value whose rank
-shape inference does not state (IR.md §Static tensor shapes: a value's shape, even its rank, may be unknown;
-Operators.md Shape-1, Reshape-5).
+"""A value read through a reshape to its own dims, taken at run time through a shape vector whose length shape
+inference cannot see, so its readers read a value of unknown rank (IR.md §Static tensor shapes: a value's shape,
+even its rank, may be unknown; Operators.md Shape-1, Tile-6, Reshape-5).
 
-``Shape(v)`` is ``v``'s dims, and ``Reshape(v, Shape(v))`` is ``v`` (an entry 0 copies ``v``'s dim at that index,
-which is 0 too). The shape is a computed value, so onnx's inference (1.16 … 1.23, with data propagation too)
-gives the Reshape's output no shape at all: every reader sees the same tensor as a value of unknown rank, which
-exported models hold wherever a shape is computed. A pass that reads a shape must work without it (the version
-converter's adapters read ``sizes()``; onnxruntime's fusions and symbolic shape inference their inferred types).
+``Shape(v)`` is ``v``'s dims (a vector of length ``rank(v)``); ``Tile(s, r)`` with ``r = [1]`` is ``s``;
+``Reshape(v, s)`` with ``s`` ``v``'s own dims is ``v`` (an entry 0 copies ``v``'s dim at that index, which is 0
+too). ``Reshape(v, Shape(v))`` alone is not enough: onnx infers the rank of Reshape-19+ from the static length of
+its shape input (Reshape-5 … 14 it leaves unshaped). With ``r = Shape(Shape(Shape(v)))`` (the length of a rank-1
+vector: ``[1]``) the Tile's repeats are a computed value, so onnx's inference gives the Tile no dim value (with
+data propagation too) and the Reshape no shape at any opset: every reader sees the same tensor as a value of
+unknown rank. A pass that reads a shape must work without it (the version converter's adapters read ``sizes()``,
+onnxruntime's fusions and symbolic shape inference their inferred types).
 
 Main-graph values read by a default-domain node, not static (no initializer, no Constant output), of a type
-onnx inference knows is a tensor; opset >= 5 (Reshape takes ``shape`` as an input from Reshape-5). Every
-main-graph reader reads the new value; a graph output keeps its name and producer. Sites are the value names.
+onnx inference knows is a tensor; opset >= 6 (Tile takes ``repeats`` as an input from Tile-6). Every main-graph
+reader reads the new value; a graph output keeps its name and producer. Sites are the value names.
 """
 
 from __future__ import annotations
@@ -25,13 +28,13 @@ from passcheck.mutations.catalogue import Freedom
 if TYPE_CHECKING:
     import onnx
 
-#: Reshape takes ``shape`` as an input from Reshape-5.
-FIRST_OPSET = 5
+#: Tile takes ``repeats`` as an input from Tile-6 (Reshape takes ``shape`` as one from Reshape-5).
+FIRST_OPSET = 6
 
 
 def hide_rank(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
-    """Each chosen value ``v`` → ``w = Reshape(v, Shape(v))``, inserted before ``v``'s first reader; every
-    main-graph reader of ``v`` reads ``w``."""
+    """Each chosen value ``v`` → ``w = Reshape(v, Tile(Shape(v), Shape(Shape(Shape(v)))))``, inserted before
+    ``v``'s first reader; every main-graph reader of ``v`` reads ``w``."""
     import onnx
 
     g = model.graph
@@ -50,12 +53,15 @@ def hide_rank(model: onnx.ModelProto, only: frozenset[str] | None = None) -> lis
     for v, i in first.items():
         if not chosen(only, v):
             continue
-        s, w = fresh_name(taken, f"{v}_opaque_shape"), fresh_name(taken, f"{v}_opaque_view")
+        s, ln, r, t, w = (fresh_name(taken, f"{v}_opaque_{part}") for part in ("shape", "len", "one", "dims", "view"))
         make = onnx.helper.make_node
         before.setdefault(i, []).extend(
             [
                 make("Shape", [v], [s], name=fresh_name(taken, f"{v}_opaque_shape_node")),
-                make("Reshape", [v, s], [w], name=fresh_name(taken, f"{v}_opaque_reshape")),
+                make("Shape", [s], [ln], name=fresh_name(taken, f"{v}_opaque_len_node")),
+                make("Shape", [ln], [r], name=fresh_name(taken, f"{v}_opaque_one_node")),
+                make("Tile", [s, r], [t], name=fresh_name(taken, f"{v}_opaque_tile")),
+                make("Reshape", [v, t], [w], name=fresh_name(taken, f"{v}_opaque_reshape")),
             ]
         )
         renamed[v] = w
@@ -72,8 +78,8 @@ def hide_rank(model: onnx.ModelProto, only: frozenset[str] | None = None) -> lis
 REWRITES = (
     Rewrite(
         "rank-opaque-view",
-        "v → Reshape(v, Shape(v)) for its readers: the same tensor, its rank unstated by shape inference "
-        "(Shape-1, Reshape-5)",
+        "v → Reshape(v, Tile(Shape(v), Shape(Shape(Shape(v))))) for its readers: the same tensor, its rank "
+        "unstated by shape inference at any opset (Shape-1, Tile-6, Reshape-5)",
         hide_rank,
         detail="values",
     ),
@@ -84,11 +90,11 @@ FREEDOMS = (
         "value-of-unknown-rank",
         "values",
         "IR.md §Static tensor shapes (a value's shape, its rank too, may be unknown); Operators.md Shape-1, "
-        "Reshape-5 (a tensor reshaped to its own dims is itself)",
+        "Tile-6 (repeats [1] is the identity), Reshape-5 (a tensor reshaped to its own dims is itself)",
         "A node may read a value whose rank shape inference does not state: the value reshaped to its own dims, "
-        "taken at run time, is the same tensor.",
+        "taken at run time through a shape vector of computed length, is the same tensor.",
         ("rank-opaque-view",),
         "main-graph values read by default-domain nodes, not initializers or Constant outputs, of a known tensor "
-        "type; opset >= 5; all main-graph readers of the value read the view",
+        "type; opset >= 6; all main-graph readers of the value read the view",
     ),
 )
