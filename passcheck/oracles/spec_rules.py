@@ -122,13 +122,21 @@ def one_of(attr: str, allowed: Sequence[str]) -> Check:
     return check
 
 
+#: Window ops with a weight input (the pooling ops have one input).
+_WEIGHTED = frozenset({"Conv", "ConvInteger", "QLinearConv", "ConvTranspose", "DeformConv"})
+#: The index of the weight input where it is not 1 (Operators.md QLinearConv: ``x, x_scale, x_zero_point, w, …``).
+WEIGHT_INPUT = {"QLinearConv": 3}
+
+
 def spatial_length(attr: str, factor: int = 1) -> Check:
-    """``len(attr) == factor * (rank(X) - 2)`` (X: input 0, else the weight input 1)."""
+    """``len(attr) == factor * (rank(X) - 2)`` (X: input 0, else the weight input: 1, QLinearConv's 3; pooling
+    ops have none, their rank unknown then)."""
 
     def check(s: Site):
         if attr not in s.attrs:
             return None
-        r = s.rank(0) if s.rank(0) is not None else s.rank(1)
+        w = WEIGHT_INPUT.get(s.node.op_type, 1) if s.node.op_type in _WEIGHTED else None
+        r = s.rank(0) if s.rank(0) is not None else (s.rank(w) if w is not None else None)
         if r is None:
             return _rank_unknown(f"input {s.input(0)!r}")
         want = factor * (r - 2)
