@@ -91,7 +91,7 @@ def _cases(draw, plain: bool = False):
     return op, opset, attrs, x, indices
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(_cases())
 def test_the_pools_equal_the_installed_onnx_ops_bit_for_bit(case):
     op, opset, attrs, x, indices = case
@@ -99,7 +99,7 @@ def test_the_pools_equal_the_installed_onnx_ops_bit_for_bit(case):
     assert _same(_outcome(model, x, reference_pool.new_ops()), _outcome(model, x, None)), (op, opset, attrs)
 
 
-@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(_cases(plain=True))
 def test_the_plain_case_equals_the_installed_ops_bit_for_bit(case):
     """The cases the new ops compute themselves (most of them: a window of padding only is handed on)."""
