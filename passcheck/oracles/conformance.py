@@ -26,6 +26,7 @@ premise is missing, not its judgement.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any
 
 from passcheck.oracles._context import FormRun
@@ -167,10 +168,14 @@ def _dims(t) -> list[int | None] | None:
     return [d.dim_value if d.HasField("dim_value") else None for d in t.tensor_type.shape.dim]
 
 
+@functools.lru_cache(maxsize=4096)
+def _rules_for(op_type: str, version: int) -> tuple:
+    """The rules of RULES (in its order) that apply to ``op_type`` at opset ``version``."""
+    return tuple(rule for rule in RULES if rule.applies(op_type, version))
+
+
 def _judge(site: Site, label: str, ev: Evaluation) -> None:
-    for rule in RULES:
-        if not rule.applies(site.node.op_type, site.version):
-            continue
+    for rule in _rules_for(site.node.op_type, site.version):
         try:
             got = rule.check(site)
         except Exception as exc:  # noqa: BLE001 - a value a rule cannot read is not a verdict on the pass

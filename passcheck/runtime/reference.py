@@ -25,6 +25,7 @@ import numpy as np
 
 from passcheck.runtime.lru import kept
 from passcheck.runtime.plan import Repeated, graph_scopes, scope_key
+from passcheck.runtime.reference_pool import new_ops
 from passcheck.runtime.session import RunResult
 
 if TYPE_CHECKING:
@@ -210,7 +211,7 @@ def _evaluated(model, feeds, cls, scopes, fscopes) -> tuple[dict, dict, str | No
         # NaN/inf values are results here, not news for the terminal
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore", RuntimeWarning)
-            ev = Recorder(model)
+            ev = Recorder(model, new_ops=new_ops())  # nested evaluators get them through run_params
             values = ev.run(None, dict(feeds))
     except Exception as exc:  # noqa: BLE001 - a failing run is a result, not our error
         prefix = RUNNER_FAULT if _raised_here(exc) else ""
