@@ -197,6 +197,8 @@ class Scheduler:
         self._ops: dict[tuple[str, str], tuple[str, frozenset[str], tuple[str, ...]]] = {}  # (kind, ops, site kinds)
         self._sigs: dict[str, dict[str, tuple]] = {}  # base → its site signatures
         self._labels: dict[tuple[str, str], tuple[str, ...]] = {}  # (base, form) → the labels its rewrite changed
+        self.invalid: set[tuple[str, str]] = set()  # (base, variation form) of the neighbours that are no valid model
+        self._vary_n: dict[tuple[str, str], int] = {}  # (base, pass) → its variation items
 
     def passes_of(self, base_id: str) -> Sequence[str]:
         """The passes the items of base ``base_id`` draw from."""
@@ -243,7 +245,7 @@ class Scheduler:
             return []
         out = []
         for v in vary:
-            if Item(base.id, v, pass_id).key in self.done:
+            if Item(base.id, v, pass_id).key in self.done and (base.id, v) not in self.invalid:
                 out += base.compositions(self.seed, v)
         if self.rewrites:
             out = [f for f in out if any(_matches(r, self.rewrites) for r, _ in hforms.parts(compose.split(f)[1]))]
@@ -333,10 +335,17 @@ class Scheduler:
             self._labels[base.id, form] = tuple(built[1]) if built else ()
         return self._labels[base.id, form]
 
-    def mark(self, item: Item, triples: Iterable[Triple] | None = None, base_fails: bool = False) -> None:
+    def mark(
+        self, item: Item, triples: Iterable[Triple] | None = None, base_fails: bool = False, valid: bool = True
+    ) -> None:
         """Record ``item`` as tried (its triples recomputed unless given, e.g. from a saved state);
-        ``base_fails``: its base does not run, so no other item of that base is picked."""
+        ``base_fails``: its base does not run, so no other item of that base is picked. ``valid``: False for a
+        neighbour (or a rewrite of one) that is no valid model (:func:`.search.valid_neighbour`): it judged
+        nothing, so its triples stay untried (the same neighbour on a sibling form where it is valid is still
+        new) and no rewrite of it is a candidate."""
         self.done.add(item.key)
+        if not valid and (variation.is_variation(item.form) or compose.is_composed(item.form)):
+            self.invalid.add((item.base, compose.split(item.form)[0]))
         self.picked.add(item.base)
         self.picked_on.add((item.base, item.pass_id))
         if compose.is_composed(item.form):
@@ -350,6 +359,7 @@ class Scheduler:
             self._sites[item.pass_id, kind] = self._sites.get((item.pass_id, kind), 0) + 1
             self._sites[item.base, item.pass_id, kind] = self._sites.get((item.base, item.pass_id, kind), 0) + 1
             self.kinds_of.setdefault((item.base, item.pass_id), set()).add(kind)
+            self._vary_n[item.base, item.pass_id] = self._vary_n.get((item.base, item.pass_id), 0) + 1
             bare = variation.kind(item.form)[len(variation.PREFIX) :]
             self.kinds_on.setdefault(item.pass_id, set()).add(bare)
             if bare in self.rare.meeting:
@@ -361,7 +371,8 @@ class Scheduler:
             self.pairs_tried.update(self._map.pairs(item))
         if base_fails:
             self.dead.add(item.base)
-        self.tried.update(tuple(t) for t in (triples if triples is not None else self.triples(item)))
+        if valid:
+            self.tried.update(tuple(t) for t in (triples if triples is not None else self.triples(item)))
 
     def is_dead(self, base_id: str) -> bool:
         """Whether no item of ``base_id`` is to be picked: marked so, or picked before and it does
@@ -408,6 +419,8 @@ class Scheduler:
         """The item for ``step`` on ``pass_id`` (on a variation step a rare kind in its share first, then pairs,
         then triples), or None: none left."""
         if self._vary_step and (item := self._rare_item(pass_id, step)) is not None:
+            return item
+        if self._vary_step and (item := self._lagging_item(pass_id, step)) is not None:
             return item
         if self._vary_step and (item := self._site_item(pass_id, step)) is not None:
             return item
@@ -545,6 +558,27 @@ class Scheduler:
             return ()
         fresh = variation.kind(form) not in self.kinds_of.get((base_id, pass_id), ())
         return (fresh, -self.families.get(variation.family(form), 0))
+
+    def _lagging_item(self, pass_id: str, step: int) -> Item | None:
+        """On a variation step, the best item (:meth:`_best`) of the bases of ``pass_id``'s pool that have had
+        fewer variation items under it than another form of their case (:meth:`_lagging`), or None: none is
+        behind, or none of those has a candidate left."""
+        behind = [b for b in self._pool[pass_id] if not self.is_dead(b.id) and self._lagging(b.id, pass_id)]
+        if not behind:
+            return None
+        return self._best(behind, random.Random(f"{self.seed}:{step}:{pass_id}:lagging"), pass_id)
+
+    def _lagging(self, base_id: str, pass_id: str) -> bool:
+        """Whether ``base_id`` has had fewer variation items under ``pass_id`` than another form of its case that
+        draws from the pass: the forms of a case share its variation steps (the uncommon forms are the ones a pass
+        meets least, and a neighbour valid on one form may be invalid on another)."""
+        own = self._vary_n.get((base_id, pass_id), 0)
+        case = self.by_id[base_id].case.id
+        return any(
+            self._vary_n.get((b.id, pass_id), 0) > own
+            for b in self._cases[case]
+            if b.id != base_id and pass_id in self.passes_of(b.id) and not self.is_dead(b.id)
+        )
 
     def _best(self, bases: Sequence[Base], rng: random.Random, pass_id: str) -> Item | None:
         best, best_score = None, None

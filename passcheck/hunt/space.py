@@ -56,6 +56,8 @@ class Base:
     _sites: dict | None = None
     #: the composed forms at a site the neighbour opened (not one of the rewrite's on this base).
     fresh: set[str] = dataclasses.field(default_factory=set)
+    #: variation form → whether the neighbour passes the variation gate (:func:`.search.valid_neighbour`).
+    valid: dict[str, bool] = dataclasses.field(default_factory=dict)
 
     @property
     def id(self) -> str:
