@@ -57,6 +57,13 @@ family's even share, a variation step after the rare kinds' share takes one: rea
 been tried on under the pass first, then of the kind tried at the fewest sites under the pass (over every base: a
 kind few bases offer has few sites tried, and those are the ones a sample of bases reaches least), then of the
 (base, kind) tried at the fewest sites.
+**Forms behind their siblings** (session 24): a base that has had fewer variation items under the pass than
+another form of its case comes first on a variation step (after the rare kinds' share; :meth:`Scheduler._lagging_item`,
+the triple rule over those bases), so a case's forms share its variation steps: the uncommon forms are the ones
+passcheck exists for, and a neighbour invalid on one form may be valid on another.
+**Invalid neighbours** (session 24): a neighbour that is no valid model (``mark(valid=False)``: the variation gate
+every shard asks alike, :func:`.search.valid_neighbour`) judged nothing, so its triples are not marked tried (the
+same kind at the same op of a sibling form stays new) and its rewrites are no candidates.
 A pass, or a case's declared pass, is used up only when neither kind is left.
 **Rewrites of a neighbour** (``compose``, :mod:`.compose`: a rewrite at a site a neighbour opened or changed, judged
 as the pair (neighbour, rewritten neighbour)) are candidates under a pass once the neighbour's own item under it has

@@ -18,8 +18,9 @@ sees, :mod:`.lazymap`), runs the steps
 scheduler learns from an item's run is only whether its base runs (a base that does not is not
 picked again); every shard decides that with the same check (:func:`base_runs`, the base on its
 feeds under ``ort:disabled``, asked when a base picked before is a candidate again), the
-unsharded run too, so the shards of an items budget together run exactly the items the unsharded
-hunt runs.
+unsharded run too, and likewise whether a neighbour is a valid model (:func:`valid_neighbour`: the
+variation gate, asked by a shard that did not run the item, or under ``--env``; else read from the status),
+so the shards of an items budget together run exactly the items the unsharded hunt runs.
 """
 
 from __future__ import annotations

@@ -115,3 +115,28 @@ def test_rewrites_carrying_a_stated_empty_dim_into_another_axis_are_composed_fir
     assert all("unary-raised-rank" in drawn(s) for s in seeds)
     monkeypatch.setattr(compose, "carries", lambda *a, **k: False)
     assert not all("unary-raised-rank" in drawn(s) for s in seeds)
+
+
+def test_shards_decide_an_invalid_neighbour_alike(tmp_path):
+    """Over matmul-bn and dq-q with the input kinds, step 1 (run by shard 2) is ``input-rank-up@x`` on matmul-bn's
+    common form, invalid; shard 1 records it ``other-shard`` and asks the gate, so it walks on as the unsharded hunt
+    does: the two shards together run its 12 items, and both record the step ``valid: false``."""
+    import json
+
+    from tests._inproc import cli
+
+    def hunt(out, *more):
+        argv = ["hunt", "--case", "pattern-ort/matmul-bn", "--case", "pattern-ort/dq-q", "--pass", PASS]
+        argv += ["--no-generated", "--vary-kind", "input-*", "--seed", "1", "--budget", "12items", "--out", str(out)]
+        cli(*argv, "--progress", "none", *more)
+        return json.loads((out / "hunt-state.json").read_text())["items"]
+
+    whole = hunt(tmp_path / "whole")
+    invalid = [i for i, x in enumerate(whole) if x.get("valid") is False]
+    assert invalid and invalid[0] % 2 == 1 and invalid[0] < 10, [(x["form"], x["status"]) for x in whole]
+    ran = set()
+    for i in (1, 2):
+        items = hunt(tmp_path / f"s{i}", "--shard", f"{i}/2")
+        assert [x.get("valid", True) for x in items] == [x.get("valid", True) for x in whole]
+        ran |= {(x["base"], x["form"]) for x in items if x["status"] != "other-shard"}
+    assert ran == {(x["base"], x["form"]) for x in whole}
