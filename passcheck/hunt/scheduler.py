@@ -57,10 +57,11 @@ family's even share, a variation step after the rare kinds' share takes one: rea
 been tried on under the pass first, then of the kind tried at the fewest sites under the pass (over every base: a
 kind few bases offer has few sites tried, and those are the ones a sample of bases reaches least), then of the
 (base, kind) tried at the fewest sites.
-**Forms behind their siblings** (session 24): a base that has had fewer variation items under the pass than
-another form of its case comes first on a variation step (after the rare kinds' share; :meth:`Scheduler._lagging_item`,
-the triple rule over those bases), so a case's forms share its variation steps: the uncommon forms are the ones
-passcheck exists for, and a neighbour invalid on one form may be valid on another.
+**A case's forms share its variation steps** (session 24): when the pair or triple rule picks a neighbour of a
+base that has had more variation items under the pass than another form of its case, the step goes to the forms of
+that case with the fewest (the triple rule over them, :meth:`Scheduler._sibling_first`): the case keeps the step, and
+its uncommon forms, the ones passcheck exists for, get as many as its common one (a neighbour invalid on one form may
+be valid on another).
 **Invalid neighbours** (session 24): a neighbour that is no valid model (``mark(valid=False)``: the variation gate
 every shard asks alike, :func:`.search.valid_neighbour`) judged nothing, so its triples are not marked tried (the
 same kind at the same op of a sibling form stays new) and its rewrites are no candidates.
@@ -427,18 +428,16 @@ class Scheduler:
         then triples), or None: none left."""
         if self._vary_step and (item := self._rare_item(pass_id, step)) is not None:
             return item
-        if self._vary_step and (item := self._lagging_item(pass_id, step)) is not None:
-            return item
         if self._vary_step and (item := self._site_item(pass_id, step)) is not None:
             return item
         if self._map is not None and (item := self._map.untried(self, step, pass_id)) is not None:
-            return item
+            return self._sibling_first(item, step)
         rng = random.Random(f"{self.seed}:{step}:{pass_id}")
         pool = self._pool[pass_id]
         best = self._best(pool if len(pool) <= SAMPLE else rng.sample(pool, SAMPLE), rng, pass_id)
         if best is None and len(pool) > SAMPLE:  # the sample is used up: look at every base
             best = self._best(pool, rng, pass_id)
-        return best
+        return None if best is None else self._sibling_first(best, step)
 
     @property
     def rare(self):
@@ -566,26 +565,24 @@ class Scheduler:
         fresh = variation.kind(form) not in self.kinds_of.get((base_id, pass_id), ())
         return (fresh, -self.families.get(variation.family(form), 0))
 
-    def _lagging_item(self, pass_id: str, step: int) -> Item | None:
-        """On a variation step, the best item (:meth:`_best`) of the bases of ``pass_id``'s pool that have had
-        fewer variation items under it than another form of their case (:meth:`_lagging`), or None: none is
-        behind, or none of those has a candidate left."""
-        behind = [b for b in self._pool[pass_id] if not self.is_dead(b.id) and self._lagging(b.id, pass_id)]
-        if not behind:
-            return None
-        return self._best(behind, random.Random(f"{self.seed}:{step}:{pass_id}:lagging"), pass_id)
-
-    def _lagging(self, base_id: str, pass_id: str) -> bool:
-        """Whether ``base_id`` has had fewer variation items under ``pass_id`` than another form of its case that
-        draws from the pass: the forms of a case share its variation steps (the uncommon forms are the ones a pass
-        meets least, and a neighbour valid on one form may be invalid on another)."""
-        own = self._vary_n.get((base_id, pass_id), 0)
-        case = self.by_id[base_id].case.id
-        return any(
-            self._vary_n.get((b.id, pass_id), 0) > own
-            for b in self._cases[case]
-            if b.id != base_id and pass_id in self.passes_of(b.id) and not self.is_dead(b.id)
-        )
+    def _sibling_first(self, item: Item, step: int) -> Item:
+        """On a variation step, ``item`` (a neighbour the pair or triple rule chose), or the best item
+        (:meth:`_best`) of the forms of its case that have had the fewest variation items under its pass when
+        its own base has had more: the case keeps its step, its forms share it (see module docs)."""
+        if not self._vary_step or not variation.is_variation(item.form) or compose.is_composed(item.form):
+            return item
+        p = item.pass_id
+        forms = [
+            b
+            for b in self._cases[self.by_id[item.base].case.id]
+            if p in self.passes_of(b.id) and not self.is_dead(b.id)
+        ]
+        least = min(self._vary_n.get((b.id, p), 0) for b in forms)
+        if self._vary_n.get((item.base, p), 0) <= least:
+            return item
+        behind = [b for b in forms if self._vary_n.get((b.id, p), 0) == least]
+        other = self._best(behind, random.Random(f"{self.seed}:{step}:{p}:sibling"), p)
+        return item if other is None else other
 
     def _best(self, bases: Sequence[Base], rng: random.Random, pass_id: str) -> Item | None:
         best, best_score = None, None
