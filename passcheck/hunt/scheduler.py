@@ -64,7 +64,9 @@ its uncommon forms, the ones passcheck exists for, get as many as its common one
 be valid on another).
 **Invalid neighbours** (session 24): a neighbour that is no valid model (``mark(valid=False)``: the variation gate
 every shard asks alike, :func:`.search.valid_neighbour`) judged nothing, so its triples are not marked tried (the
-same kind at the same op of a sibling form stays new) and its rewrites are no candidates.
+same kind at the same op of a sibling form stays new) and its rewrites are no candidates; the same neighbour
+(kind and site) on the other forms of its case comes first on the next variation steps of the pass (after the rare
+kinds' share: :meth:`Scheduler._retried`), where it may be valid.
 A pass, or a case's declared pass, is used up only when neither kind is left.
 **Rewrites of a neighbour** (``compose``, :mod:`.compose`: a rewrite at a site a neighbour opened or changed, judged
 as the pair (neighbour, rewritten neighbour)) are candidates under a pass once the neighbour's own item under it has
@@ -207,6 +209,7 @@ class Scheduler:
         self._labels: dict[tuple[str, str], tuple[str, ...]] = {}  # (base, form) → the labels its rewrite changed
         self.invalid: set[tuple[str, str]] = set()  # (base, variation form) of the neighbours that are no valid model
         self._vary_n: dict[tuple[str, str], int] = {}  # (base, pass) → its variation items
+        self._retry: list[Item] = []  # an invalid neighbour's id on the other forms of its case, in the order met
 
     def passes_of(self, base_id: str) -> Sequence[str]:
         """The passes the items of base ``base_id`` draw from."""
@@ -354,6 +357,12 @@ class Scheduler:
         self.done.add(item.key)
         if not valid and (variation.is_variation(item.form) or compose.is_composed(item.form)):
             self.invalid.add((item.base, compose.split(item.form)[0]))
+            if item.base in self.by_id and not compose.is_composed(item.form):
+                self._retry += [
+                    Item(b.id, item.form, item.pass_id)
+                    for b in self._cases[self.by_id[item.base].case.id]
+                    if b.id != item.base and item.form in b.variations(self.seed)
+                ]
         self.picked.add(item.base)
         self.picked_on.add((item.base, item.pass_id))
         if compose.is_composed(item.form):
@@ -427,6 +436,8 @@ class Scheduler:
         """The item for ``step`` on ``pass_id`` (on a variation step a rare kind in its share first, then pairs,
         then triples), or None: none left."""
         if self._vary_step and (item := self._rare_item(pass_id, step)) is not None:
+            return item
+        if self._vary_step and (item := self._retried(pass_id)) is not None:
             return item
         if self._vary_step and (item := self._site_item(pass_id, step)) is not None:
             return item
@@ -564,6 +575,19 @@ class Scheduler:
             return ()
         fresh = variation.kind(form) not in self.kinds_of.get((base_id, pass_id), ())
         return (fresh, -self.families.get(variation.family(form), 0))
+
+    def _retried(self, pass_id: str) -> Item | None:
+        """On a variation step, the first neighbour left on ``pass_id`` of those queued when the same neighbour
+        (kind and site) was invalid on another form of its case: the forms of a case differ in what a neighbour
+        needs (a rank raised where BatchNormalization reads the channels is invalid, behind a Reshape it is not),
+        and an invalid neighbour costs the gate alone."""
+        for item in self._retry:
+            if item.pass_id != pass_id or item.key in self.done or self.is_dead(item.base):
+                continue
+            if self.vary_kinds and not _matches(variation.kind(item.form)[len(variation.PREFIX) :], self.vary_kinds):
+                continue
+            return item
+        return None
 
     def _sibling_first(self, item: Item, step: int) -> Item:
         """On a variation step, ``item`` (a neighbour the pair or triple rule chose), or the best item

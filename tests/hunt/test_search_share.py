@@ -139,3 +139,29 @@ def test_shards_decide_an_invalid_neighbour_alike(tmp_path):
         assert [x.get("valid", True) for x in items] == [x.get("valid", True) for x in whole]
         ran |= {(x["base"], x["form"]) for x in items if x["status"] != "other-shard"}
     assert ran == {(x["base"], x["form"]) for x in whole}
+
+
+def test_an_invalid_neighbour_is_retried_on_the_other_forms_of_its_case(matmul_bn, monkeypatch):
+    """input-rank-up@x invalid on matmul-bn's common form: the next variation steps take the same neighbour on
+    momentum-explicit and reshape-between (where it is valid and shows R14 in onnxruntime 1.18); without the retry
+    the two steps go to other kinds."""
+    from passcheck.hunt import scheduler
+    from passcheck.hunt.scheduler import VARIATION_EVERY, Scheduler
+
+    def after_invalid() -> set[tuple[str, str]]:
+        s = Scheduler(list(matmul_bn.values()), [PASS], seed=1, variations=True)
+        s.mark(Item("pattern-ort/matmul-bn:common", RANK_UP, PASS), valid=False)
+        out = set()
+        for k in range(2):
+            item = s.next(VARIATION_EVERY * k + VARIATION_EVERY - 1)
+            s.mark(item)
+            out.add((item.base, item.form))
+        return out
+
+    siblings = {
+        ("pattern-ort/matmul-bn:momentum-explicit", RANK_UP),
+        ("pattern-ort/matmul-bn:reshape-between", RANK_UP),
+    }
+    assert after_invalid() == siblings
+    monkeypatch.setattr(scheduler.Scheduler, "_retried", lambda self, pass_id: None)
+    assert after_invalid() != siblings
