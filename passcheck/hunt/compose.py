@@ -191,9 +191,11 @@ def compositions(
     rng: random.Random,
     before: dict[str, frozenset[str]] | None = None,
     k: int = PER_NEIGHBOUR,
+    carried: set[str] | None = None,
 ) -> tuple[list[str], list[str]]:
     """The composed form ids of neighbour ``vform`` of ``model`` (see module docs), sampled with ``rng``: those at
-    fresh sites, and those at touched sites; ``before``: :func:`sites_of` the node-named ``model`` when known.
+    fresh sites, and those at touched sites; ``before``: :func:`sites_of` the node-named ``model`` when known;
+    ``carried``: a set the touched ones that carry the change (:func:`carries`) are added to.
     Empty when ``vform`` does not build."""
     built = variation.build(model, vform)
     if built is None:
@@ -216,6 +218,8 @@ def compositions(
     carry = [r for r in touched if carries(base, neighbour, r, had)] if had is not None else []
     rest = [r for r in touched if r not in carry]
     touched = rng.sample(carry, min(k - len(fresh), len(carry)))
+    if carried is not None:
+        carried.update(spell(vform, r) for r in touched)
     touched += rng.sample(rest, min(k - len(fresh) - len(touched), len(rest)))
     more = [f"{rid}@{s}" for rid, sites in opened.items() for s in sites if f"{rid}@{s}" not in fresh]
     fresh += rng.sample(more, min(k - len(fresh) - len(touched), len(more)))

@@ -71,7 +71,8 @@ A pass, or a case's declared pass, is used up only when neither kind is left.
 **Rewrites of a neighbour** (``compose``, :mod:`.compose`: a rewrite at a site a neighbour opened or changed, judged
 as the pair (neighbour, rewritten neighbour)) are candidates under a pass once the neighbour's own item under it has
 been picked; one step in :data:`COMPOSE_EVERY` that is no variation step looks at them first (a site the neighbour
-opened before one it changed, then a composed kind not tried on the base under the pass, then the triple rule), and
+opened before one it changed, one carrying the change before the others: :func:`.compose.carries`, then a composed
+kind not tried on the base under the pass, then the triple rule), and
 is a rewrite step when none is left.
 
 **Sites where the pass acts** (with ``acted``, :mod:`.guide`): a base's single-site rewrite forms under a
@@ -566,11 +567,16 @@ class Scheduler:
         """On a variation step, a kind not yet tried on the base under ``pass_id`` first (novel per pass: a kind
         tried under one pass is still untried under the others), then the family tried least (a family that
         applies to nearly every base, the elem kinds, would otherwise take most variation steps); on a composition
-        step, a rewrite at a site its neighbour opened first, then a composed kind not tried on the base under
-        ``pass_id``; ``()`` on other steps."""
-        if self._only == "compose":  # a site the neighbour opened first, then a kind not tried on the base and pass
-            fresh = form in self.by_id[base_id].fresh
-            return (fresh, compose.kind(form) not in self.composed_of.get((base_id, pass_id), ()))
+        step, a rewrite at a site its neighbour opened first, then one carrying the neighbour's change
+        (:func:`.compose.carries`), then a composed kind not tried on the base under ``pass_id``; ``()`` on other
+        steps."""
+        if self._only == "compose":  # opened, then carrying the change, then a kind not tried on the base and pass
+            base = self.by_id[base_id]
+            return (
+                form in base.fresh,
+                form in base.carried,
+                compose.kind(form) not in self.composed_of.get((base_id, pass_id), ()),
+            )
         if not self._vary_step:
             return ()
         fresh = variation.kind(form) not in self.kinds_of.get((base_id, pass_id), ())

@@ -165,3 +165,39 @@ def test_an_invalid_neighbour_is_retried_on_the_other_forms_of_its_case(matmul_b
     assert after_invalid() == siblings
     monkeypatch.setattr(scheduler.Scheduler, "_retried", lambda self, pass_id: None)
     assert after_invalid() != siblings
+
+
+def test_a_composition_step_takes_a_rewrite_carrying_the_change_before_other_touched_ones(monkeypatch):
+    """reshape-from-shape's neighbours drawn under ort:basic, their rewrites are candidates (55 at opened sites, 30
+    carrying the change, the others touched); composition steps take those at opened sites, then those carrying
+    the change (compose.carries), before the other touched ones (a doc string, a renamed value): without the rank
+    (Scheduler._balance off) they come in the order of the triple rule."""
+    from passcheck.cases import registry
+    from passcheck.hunt import scheduler
+    from passcheck.hunt.scheduler import COMPOSE_EVERY, Scheduler
+    from passcheck.hunt.space import Base
+
+    def order() -> list[str]:
+        base = Base(registry().get("pattern-ort-fusion/reshape-from-shape"), "common")
+        s = Scheduler([base], [PASS], seed=1, variations=True, compose=True)
+        for v in base.variations(1):
+            s.mark(Item(base.id, v, PASS))
+        out = []
+        for k in range(110):
+            step = COMPOSE_EVERY * k + COMPOSE_EVERY - 3
+            s._only = "compose"
+            item = s._next(step)
+            s._only = None
+            if item is None:
+                break
+            s.mark(item)
+            out.append("fresh" if item.form in base.fresh else "carried" if item.form in base.carried else "other")
+        return out
+
+    rank = {"fresh": 0, "carried": 1, "other": 2}.get
+    got = order()
+    assert "carried" in got and "other" in got, got
+    assert got == sorted(got, key=rank), got
+    monkeypatch.setattr(scheduler.Scheduler, "_balance", lambda self, b, f, p: ())
+    got = order()
+    assert got != sorted(got, key=rank), got
