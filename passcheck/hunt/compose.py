@@ -214,7 +214,7 @@ def compositions(
     firsts = [f"{rid}@{rng.choice(sites)}" for rid, sites in opened.items()]
     fresh = rng.sample(firsts, min(k, len(firsts)))
     touched = [f"{rid}@{rng.choice(sites)}" for rid, sites in hit.items()]
-    had = _typed(neighbour) if len(touched) > k - len(fresh) else None
+    had = _typed(neighbour) if touched and k > len(fresh) else None
     carry = [r for r in touched if carries(base, neighbour, r, had)] if had is not None else []
     rest = [r for r in touched if r not in carry]
     touched = rng.sample(carry, min(k - len(fresh), len(carry)))
