@@ -8,9 +8,18 @@ value, a type or an attribute; so V can open sites R never had on B. Only those 
 R's sites on B, which the rewrite items already try): a site of R on V that is not one on B (*fresh*), or one on
 both whose content V changed (*touched*: the site, or a value or node its label names, is among what V changed,
 :func:`changed`). At most :data:`PER_NEIGHBOUR` per neighbour, one site per rewrite first: a fresh site of each
-rewrite that has one, then a touched site of each other rewrite, then the other fresh sites (a neighbour whose
-refreshed annotations name new symbols opens a ``rename-dim-params`` site per symbol; those no longer take every
-place).
+rewrite that has one, then a touched site of each other rewrite, those that *carry* V's change first
+(:func:`carries`), then the other fresh sites (a neighbour whose refreshed annotations name new symbols opens a
+``rename-dim-params`` site per symbol; those no longer take every place).
+
+**Carrying the change.** V changes every value downstream of its site (a stated empty dim changes the shape of
+each value computed from it), so nearly every rewrite touches it, most of them as they touch B (a doc string, a
+renamed value, an ``Add`` of zero whose output has the type its input had). A rewrite carries V's change when
+``R(V)`` holds a value that ``V`` does not, whose inferred type (element type and static dims, symbols left
+unnamed) differs from the same value's in ``R(B)`` (it is computed from what V changed) and is the type of no
+value of ``V``: R moves the change into a rank, layout or element type the graph did not have (an ``Unsqueeze``
+puts a stated 0 at another axis, a ``Transpose`` moves it, a ``Cast`` carries a retyped value as double), where a
+pass that reads types meets it in a spelling neither V nor R alone gives.
 
 Form id ``<variation form><THEN><rewrite form>``, e.g.
 ``vary:int-zero@zx>optional-input-default-omitted@n1_DequantizeLinear``: the variation's site never holds
@@ -133,15 +142,60 @@ def changed(base: onnx.ModelProto, neighbour: onnx.ModelProto) -> set[str]:
     return out
 
 
+def _spelt(t) -> tuple:
+    """A TypeProto as (element type, dims), a dim without a static value as ``?`` (inference names its own
+    symbols, which differ between two models)."""
+    if not t.HasField("tensor_type"):
+        return (t.WhichOneof("value"),)
+    tt = t.tensor_type
+    dims = (
+        tuple(d.dim_value if d.HasField("dim_value") else "?" for d in tt.shape.dim) if tt.HasField("shape") else None
+    )
+    return (tt.elem_type, dims)
+
+
+def _typed(model: onnx.ModelProto) -> dict:
+    """Value name → TypeProto (:func:`.variation._inferred`) after an inference with data propagation (a shape
+    computed by ``Shape`` / ``Gather`` / ``Concat`` reaches the ``Reshape`` reading it: onnx.shape_inference
+    ``data_prop``)."""
+    import onnx
+
+    try:
+        model = onnx.shape_inference.infer_shapes(model, data_prop=True)
+    except Exception:  # noqa: BLE001 - inference fails: what the model declares (and a plain inference's)
+        pass
+    return variation._inferred(model)
+
+
+def carries(base: onnx.ModelProto, neighbour: onnx.ModelProto, rform: str, had: dict | None = None) -> bool:
+    """Whether rewrite form ``rform`` carries neighbour V's change (see module docs): ``R(V)`` has a value V has
+    not, typed otherwise than in ``R(base)`` and as no value of V. ``base``: the node-named base; ``had``: V's
+    inferred types (:func:`_typed`) when known; False when R does not build on either."""
+    try:
+        on_base, on_v = hforms.build(base, rform), hforms.build(neighbour, rform)
+    except Exception:  # noqa: BLE001 - a rewrite that cannot read one of the models carries nothing
+        return False
+    if on_base is None or on_v is None:
+        return False
+    had = _typed(neighbour) if had is None else had
+    types = {_spelt(t) for t in had.values()}
+    was, now = _typed(on_base[0]), _typed(on_v[0])
+    return any(
+        k not in had and k in was and _spelt(was[k]) != (s := _spelt(t)) and s not in types for k, t in now.items()
+    )
+
+
 def compositions(
     model: onnx.ModelProto,
     vform: str,
     rng: random.Random,
     before: dict[str, frozenset[str]] | None = None,
     k: int = PER_NEIGHBOUR,
+    carried: set[str] | None = None,
 ) -> tuple[list[str], list[str]]:
     """The composed form ids of neighbour ``vform`` of ``model`` (see module docs), sampled with ``rng``: those at
-    fresh sites, and those at touched sites; ``before``: :func:`sites_of` the node-named ``model`` when known.
+    fresh sites, and those at touched sites; ``before``: :func:`sites_of` the node-named ``model`` when known;
+    ``carried``: a set the touched ones that carry the change (:func:`carries`) are added to.
     Empty when ``vform`` does not build."""
     built = variation.build(model, vform)
     if built is None:
@@ -160,7 +214,13 @@ def compositions(
     firsts = [f"{rid}@{rng.choice(sites)}" for rid, sites in opened.items()]
     fresh = rng.sample(firsts, min(k, len(firsts)))
     touched = [f"{rid}@{rng.choice(sites)}" for rid, sites in hit.items()]
-    touched = rng.sample(touched, min(k - len(fresh), len(touched)))
+    had = _typed(neighbour) if touched and k > len(fresh) else None
+    carry = [r for r in touched if carries(base, neighbour, r, had)] if had is not None else []
+    rest = [r for r in touched if r not in carry]
+    touched = rng.sample(carry, min(k - len(fresh), len(carry)))
+    if carried is not None:
+        carried.update(spell(vform, r) for r in touched)
+    touched += rng.sample(rest, min(k - len(fresh) - len(touched), len(rest)))
     more = [f"{rid}@{s}" for rid, sites in opened.items() for s in sites if f"{rid}@{s}" not in fresh]
     fresh += rng.sample(more, min(k - len(fresh) - len(touched), len(more)))
     return [spell(vform, r) for r in fresh], [spell(vform, r) for r in touched]

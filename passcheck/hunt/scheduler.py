@@ -57,11 +57,22 @@ family's even share, a variation step after the rare kinds' share takes one: rea
 been tried on under the pass first, then of the kind tried at the fewest sites under the pass (over every base: a
 kind few bases offer has few sites tried, and those are the ones a sample of bases reaches least), then of the
 (base, kind) tried at the fewest sites.
+**A case's forms share its variation steps** (session 24): when the pair or triple rule picks a neighbour of a
+base that has had more variation items under the pass than another form of its case, the step goes to the forms of
+that case with the fewest (the triple rule over them, :meth:`Scheduler._sibling_first`): the case keeps the step, and
+its uncommon forms, the ones passcheck exists for, get as many as its common one (a neighbour invalid on one form may
+be valid on another).
+**Invalid neighbours** (session 24): a neighbour that is no valid model (``mark(valid=False)``: the variation gate
+every shard asks alike, :func:`.search.valid_neighbour`) judged nothing, so its triples are not marked tried (the
+same kind at the same op of a sibling form stays new) and its rewrites are no candidates; the same neighbour
+(kind and site) on the other forms of its case comes first on the next variation steps of the pass (after the rare
+kinds' share: :meth:`Scheduler._retried`), where it may be valid.
 A pass, or a case's declared pass, is used up only when neither kind is left.
 **Rewrites of a neighbour** (``compose``, :mod:`.compose`: a rewrite at a site a neighbour opened or changed, judged
 as the pair (neighbour, rewritten neighbour)) are candidates under a pass once the neighbour's own item under it has
 been picked; one step in :data:`COMPOSE_EVERY` that is no variation step looks at them first (a site the neighbour
-opened before one it changed, then a composed kind not tried on the base under the pass, then the triple rule), and
+opened before one it changed, one carrying the change before the others: :func:`.compose.carries`, then a composed
+kind not tried on the base under the pass, then the triple rule), and
 is a rewrite step when none is left.
 
 **Sites where the pass acts** (with ``acted``, :mod:`.guide`): a base's single-site rewrite forms under a
@@ -197,6 +208,9 @@ class Scheduler:
         self._ops: dict[tuple[str, str], tuple[str, frozenset[str], tuple[str, ...]]] = {}  # (kind, ops, site kinds)
         self._sigs: dict[str, dict[str, tuple]] = {}  # base → its site signatures
         self._labels: dict[tuple[str, str], tuple[str, ...]] = {}  # (base, form) → the labels its rewrite changed
+        self.invalid: set[tuple[str, str]] = set()  # (base, variation form) of the neighbours that are no valid model
+        self._vary_n: dict[tuple[str, str], int] = {}  # (base, pass) → its variation items
+        self._retry: list[Item] = []  # an invalid neighbour's id on the other forms of its case, in the order met
 
     def passes_of(self, base_id: str) -> Sequence[str]:
         """The passes the items of base ``base_id`` draw from."""
@@ -243,7 +257,7 @@ class Scheduler:
             return []
         out = []
         for v in vary:
-            if Item(base.id, v, pass_id).key in self.done:
+            if Item(base.id, v, pass_id).key in self.done and (base.id, v) not in self.invalid:
                 out += base.compositions(self.seed, v)
         if self.rewrites:
             out = [f for f in out if any(_matches(r, self.rewrites) for r, _ in hforms.parts(compose.split(f)[1]))]
@@ -333,10 +347,23 @@ class Scheduler:
             self._labels[base.id, form] = tuple(built[1]) if built else ()
         return self._labels[base.id, form]
 
-    def mark(self, item: Item, triples: Iterable[Triple] | None = None, base_fails: bool = False) -> None:
+    def mark(
+        self, item: Item, triples: Iterable[Triple] | None = None, base_fails: bool = False, valid: bool = True
+    ) -> None:
         """Record ``item`` as tried (its triples recomputed unless given, e.g. from a saved state);
-        ``base_fails``: its base does not run, so no other item of that base is picked."""
+        ``base_fails``: its base does not run, so no other item of that base is picked. ``valid``: False for a
+        neighbour (or a rewrite of one) that is no valid model (:func:`.search.valid_neighbour`): it judged
+        nothing, so its triples stay untried (the same neighbour on a sibling form where it is valid is still
+        new) and no rewrite of it is a candidate."""
         self.done.add(item.key)
+        if not valid and (variation.is_variation(item.form) or compose.is_composed(item.form)):
+            self.invalid.add((item.base, compose.split(item.form)[0]))
+            if item.base in self.by_id and not compose.is_composed(item.form):
+                self._retry += [
+                    Item(b.id, item.form, item.pass_id)
+                    for b in self._cases[self.by_id[item.base].case.id]
+                    if b.id != item.base and item.form in b.variations(self.seed)
+                ]
         self.picked.add(item.base)
         self.picked_on.add((item.base, item.pass_id))
         if compose.is_composed(item.form):
@@ -350,6 +377,7 @@ class Scheduler:
             self._sites[item.pass_id, kind] = self._sites.get((item.pass_id, kind), 0) + 1
             self._sites[item.base, item.pass_id, kind] = self._sites.get((item.base, item.pass_id, kind), 0) + 1
             self.kinds_of.setdefault((item.base, item.pass_id), set()).add(kind)
+            self._vary_n[item.base, item.pass_id] = self._vary_n.get((item.base, item.pass_id), 0) + 1
             bare = variation.kind(item.form)[len(variation.PREFIX) :]
             self.kinds_on.setdefault(item.pass_id, set()).add(bare)
             if bare in self.rare.meeting:
@@ -361,7 +389,8 @@ class Scheduler:
             self.pairs_tried.update(self._map.pairs(item))
         if base_fails:
             self.dead.add(item.base)
-        self.tried.update(tuple(t) for t in (triples if triples is not None else self.triples(item)))
+        if valid:
+            self.tried.update(tuple(t) for t in (triples if triples is not None else self.triples(item)))
 
     def is_dead(self, base_id: str) -> bool:
         """Whether no item of ``base_id`` is to be picked: marked so, or picked before and it does
@@ -409,16 +438,18 @@ class Scheduler:
         then triples), or None: none left."""
         if self._vary_step and (item := self._rare_item(pass_id, step)) is not None:
             return item
+        if self._vary_step and (item := self._retried(pass_id)) is not None:
+            return item
         if self._vary_step and (item := self._site_item(pass_id, step)) is not None:
             return item
         if self._map is not None and (item := self._map.untried(self, step, pass_id)) is not None:
-            return item
+            return self._sibling_first(item, step)
         rng = random.Random(f"{self.seed}:{step}:{pass_id}")
         pool = self._pool[pass_id]
         best = self._best(pool if len(pool) <= SAMPLE else rng.sample(pool, SAMPLE), rng, pass_id)
         if best is None and len(pool) > SAMPLE:  # the sample is used up: look at every base
             best = self._best(pool, rng, pass_id)
-        return best
+        return None if best is None else self._sibling_first(best, step)
 
     @property
     def rare(self):
@@ -536,15 +567,52 @@ class Scheduler:
         """On a variation step, a kind not yet tried on the base under ``pass_id`` first (novel per pass: a kind
         tried under one pass is still untried under the others), then the family tried least (a family that
         applies to nearly every base, the elem kinds, would otherwise take most variation steps); on a composition
-        step, a rewrite at a site its neighbour opened first, then a composed kind not tried on the base under
-        ``pass_id``; ``()`` on other steps."""
-        if self._only == "compose":  # a site the neighbour opened first, then a kind not tried on the base and pass
-            fresh = form in self.by_id[base_id].fresh
-            return (fresh, compose.kind(form) not in self.composed_of.get((base_id, pass_id), ()))
+        step, a rewrite at a site its neighbour opened first, then one carrying the neighbour's change
+        (:func:`.compose.carries`), then a composed kind not tried on the base under ``pass_id``; ``()`` on other
+        steps."""
+        if self._only == "compose":  # opened, then carrying the change, then a kind not tried on the base and pass
+            base = self.by_id[base_id]
+            return (
+                form in base.fresh,
+                form in base.carried,
+                compose.kind(form) not in self.composed_of.get((base_id, pass_id), ()),
+            )
         if not self._vary_step:
             return ()
         fresh = variation.kind(form) not in self.kinds_of.get((base_id, pass_id), ())
         return (fresh, -self.families.get(variation.family(form), 0))
+
+    def _retried(self, pass_id: str) -> Item | None:
+        """On a variation step, the first neighbour left on ``pass_id`` of those queued when the same neighbour
+        (kind and site) was invalid on another form of its case: the forms of a case differ in what a neighbour
+        needs (a rank raised where BatchNormalization reads the channels is invalid, behind a Reshape it is not),
+        and an invalid neighbour costs the gate alone."""
+        for item in self._retry:
+            if item.pass_id != pass_id or item.key in self.done or self.is_dead(item.base):
+                continue
+            if self.vary_kinds and not _matches(variation.kind(item.form)[len(variation.PREFIX) :], self.vary_kinds):
+                continue
+            return item
+        return None
+
+    def _sibling_first(self, item: Item, step: int) -> Item:
+        """On a variation step, ``item`` (a neighbour the pair or triple rule chose), or the best item
+        (:meth:`_best`) of the forms of its case that have had the fewest variation items under its pass when
+        its own base has had more: the case keeps its step, its forms share it (see module docs)."""
+        if not self._vary_step or not variation.is_variation(item.form) or compose.is_composed(item.form):
+            return item
+        p = item.pass_id
+        forms = [
+            b
+            for b in self._cases[self.by_id[item.base].case.id]
+            if p in self.passes_of(b.id) and not self.is_dead(b.id)
+        ]
+        least = min(self._vary_n.get((b.id, p), 0) for b in forms)
+        if self._vary_n.get((item.base, p), 0) <= least:
+            return item
+        behind = [b for b in forms if self._vary_n.get((b.id, p), 0) == least]
+        other = self._best(behind, random.Random(f"{self.seed}:{step}:{p}:sibling"), p)
+        return item if other is None else other
 
     def _best(self, bases: Sequence[Base], rng: random.Random, pass_id: str) -> Item | None:
         best, best_score = None, None

@@ -18,8 +18,9 @@ sees, :mod:`.lazymap`), runs the steps
 scheduler learns from an item's run is only whether its base runs (a base that does not is not
 picked again); every shard decides that with the same check (:func:`base_runs`, the base on its
 feeds under ``ort:disabled``, asked when a base picked before is a candidate again), the
-unsharded run too, so the shards of an items budget together run exactly the items the unsharded
-hunt runs.
+unsharded run too, and likewise whether a neighbour is a valid model (:func:`valid_neighbour`: the
+variation gate, asked by a shard that did not run the item, or under ``--env``; else read from the status),
+so the shards of an items budget together run exactly the items the unsharded hunt runs.
 """
 
 from __future__ import annotations
@@ -163,8 +164,9 @@ def hunt(
             made.mark(
                 Item(rec["base"], rec["form"], rec["pass"]),
                 rec["triples"],
-                "base_runs" not in rec and rec["status"] == "base-fails",
-            )  # a state written before base_runs
+                "base_runs" not in rec and rec["status"] == "base-fails",  # a state written before base_runs
+                valid=rec.get("valid", True),
+            )
         return made
 
     seen = None  # with steering: the rows the scheduler was built on
@@ -223,10 +225,12 @@ def hunt(
                 rec["acted"] = acted[key].to_json()  # a resumed hunt reads it back rather than running the pass
                 recorded.add(key)
             rec["triples"] = sorted(scheduler.triples(item))
+            if not valid_neighbour(base, item, rec, executor, gated=judge is None):
+                rec["valid"] = False
             store.items.append(rec)
             if steering is not None:  # the passes this item was drawn from: what a resumed hunt checks
                 store.scope.update(steering.scope(step))
-            scheduler.mark(item, rec["triples"])
+            scheduler.mark(item, rec["triples"], valid=rec.get("valid", True))
             store.checkpoint()
             steps += 1
             if rec["status"] != OTHER_SHARD:
@@ -236,6 +240,42 @@ def hunt(
 
     finally:  # a run cut short (Ctrl-C, an error) keeps every item it finished
         store.save()
+
+
+def valid_neighbour(base: Base, item: Item, rec: dict, executor, gated: bool = True) -> bool:
+    """Whether the neighbour of variation ``item`` is a valid model by the gate every variation item passes
+    first (:func:`.vary_probe.invalid` on its setting, here): what the scheduler reads, so every shard decides it
+    alike, the one that ran the item and those that did not (True for any other form, and for a neighbour that
+    does not build: nothing to decide). ``rec``: the item's record; ``gated``: the item, when
+    run here, went through that gate (no ``--env``), so only an ``invalid-variation`` status asks it again (that
+    status also follows from the neighbour's own cells, which the gate does not read)."""
+    from passcheck.hunt import vary_probe
+
+    if not variation.is_variation(item.form) or compose.is_composed(item.form):
+        return True  # a rewrite of a neighbour: a candidate only once its neighbour passed (Scheduler.invalid)
+    if gated and rec["status"] not in (OTHER_SHARD, vary_probe.INVALID):
+        return True
+    if item.form not in base.valid:
+        base.valid[item.form] = _gate(base, item.form, executor)
+    return base.valid[item.form]
+
+
+def _gate(base: Base, vform: str, executor) -> bool:
+    from passcheck.hunt import vary_probe
+
+    try:
+        model = base.model()
+        built = variation.build(model, vform)
+    except Exception:  # noqa: BLE001 - a base or neighbour this onnx cannot build: nothing to decide
+        return True
+    if built is None:
+        return True
+    case = base.case
+    setting = vary_probe.setting_for(Setting(case.id, case.bindings, case.feeds, case.rtol, case.atol), vform, built[0])
+    try:
+        return vary_probe.invalid(setting, model, built[0], executor, vform) is None
+    except Exception:  # noqa: BLE001 - a gate that cannot read the neighbour leaves it as it was
+        return True
 
 
 def base_runs(base: Base, executor) -> list | None:

@@ -56,6 +56,10 @@ class Base:
     _sites: dict | None = None
     #: the composed forms at a site the neighbour opened (not one of the rewrite's on this base).
     fresh: set[str] = dataclasses.field(default_factory=set)
+    #: the composed forms at a touched site whose rewrite carries the neighbour's change (:func:`.compose.carries`).
+    carried: set[str] = dataclasses.field(default_factory=set)
+    #: variation form → whether the neighbour passes the variation gate (:func:`.search.valid_neighbour`).
+    valid: dict[str, bool] = dataclasses.field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -125,7 +129,7 @@ class Base:
                 if self._sites is None:
                     self._sites = compose.sites_of(named(self.model()))
                 rng = random.Random(f"{seed}:{self.id}:{vform}")
-                fresh, touched = compose.compositions(self.model(), vform, rng, self._sites)
+                fresh, touched = compose.compositions(self.model(), vform, rng, self._sites, carried=self.carried)
                 self._composed[vform] = fresh + touched
                 self.fresh.update(fresh)
             except Exception:  # noqa: BLE001 - a neighbour this onnx cannot build (or read) has no rewrites

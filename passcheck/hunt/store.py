@@ -54,6 +54,7 @@ class Store:
             ``not-judged``: with ``--env``, no environment could judge the pair), ``seconds``,
             ``envs`` (``--env``: per environment, how it judged the pair and the signatures seen
             there, :mod:`.windows`), ``triples``, ``signatures``, ``base_runs`` (whether the base runs on its feeds),
+            ``valid`` (false: a neighbour the variation gate rejects, :func:`.search.valid_neighbour`),
             ``unavailable`` (``[category, reason]`` pairs, :mod:`passcheck.hunt.noise`).
         signatures: signature key → its record (signature; hits: findings of the items that counted
             for it; the shrunk pair's node counts; its case module; the reproduce command; with

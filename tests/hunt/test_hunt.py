@@ -107,8 +107,15 @@ def test_planted_pass_missing_one_spelling_is_found(tmp_path, pass_id, rewrite, 
     # second signature (the first: vary:shape-one-element@beta at item 16). The item moves as rewrites are
     # added: the margin stays. --stop-after ends the hunt there rather than running the 120 items. Without rewrites
     # of a neighbour (--no-compose): with them, vary:fanout>neutral-op showed planted:implicit-broadcast wrong
-    # first, by another route, and ended the hunt before the rewrite's signature.
-    r = _hunt(tmp_path / "h", "--pass", pass_id, "--stop-after", str(stop_after), "--no-compose", budget="120items")
+    # first, by another route, and ended the hunt before the rewrite's signature. Seed 2 since session 24 (a case's
+    # forms share its variation steps, an invalid neighbour is retried on the other forms): seed 1 then tried
+    # commute-operands on layernorm's Mul first and not its Add in 120 items, and found implicit-broadcast's third,
+    # after operand-ones-as-scalar; seed 2 finds the three at items 4, 4 and 2 (seeds 3-5: 13, 22, 21; 0, 2, 25;
+    # 12, 20, 34).
+    seed = 2
+    r = _hunt(
+        tmp_path / "h", "--pass", pass_id, "--stop-after", str(stop_after), "--no-compose", budget="120items", seed=seed
+    )
     assert r.returncode == 1, r.stderr
     sig = _found(tmp_path / "h", pass_id, rewrite)
     assert sig["reproduces"] is True and max(sig["nodes"]) <= 10
@@ -125,6 +132,7 @@ def test_planted_pass_missing_one_spelling_is_found(tmp_path, pass_id, rewrite, 
             "--resume",
             "--no-compose",
             budget="120items",
+            seed=seed,
         )
         assert again.returncode == 1 and "0 items this run" in again.stderr, again.stderr
         assert _state(tmp_path / "h")["items"] == items
