@@ -62,6 +62,9 @@ class Rewrite:
             an edge ``VALUE->READER``, a step ``SITE:NAME`` (:mod:`passcheck.mutations._value_sites`).
         withholds: the rewrite only withholds declarations a pass could infer (a main-graph output's dims):
             in a form with other rewrites both sides of the pair get it (:mod:`passcheck.mutations.withheld`).
+        hides_shapes: the rewrite makes values' shapes unknowable to static inference on purpose (what a pass does
+            with a value of unknown rank is its subject): a withheld pair with it would compare what the form hides,
+            nothing the pass infers, so :func:`passcheck.mutations.withheld.forms` pairs no withholding rewrite with it.
         after: ids of rewrites whose output may hold sites of this one where the model as given has none (a
             node moved into a function body): :func:`passcheck.mutations.forms.enumerate_forms` then offers the
             depth-2 pair ``AFTER+ID`` when this rewrite applies to that output.
@@ -74,6 +77,7 @@ class Rewrite:
     detail: str = "nodes"
     site_signature: Callable[[str, Mapping[str, object]], object | None] | None = None
     withholds: bool = False
+    hides_shapes: bool = False
     after: tuple[str, ...] = ()
 
     def signature(self, label: str, signatures: Mapping[str, object]) -> object:

@@ -82,6 +82,7 @@ REWRITES = (
         "unstated by shape inference at any opset (Shape-1, Tile-6, Reshape-5)",
         hide_rank,
         detail="values",
+        hides_shapes=True,
     ),
 )
 

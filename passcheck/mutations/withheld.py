@@ -59,7 +59,8 @@ def pair(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, onnx.Model
 def forms(base_forms: Sequence[str]) -> list[str]:
     """The withheld forms of a base whose forms are ``base_forms``: ``W+R`` for each withholding rewrite
     ``W`` and each other rewrite ``R`` that applies there all at once (each a form of ``base_forms``), in
-    their order; none when no withholding rewrite applies (the base declares nothing it withholds)."""
+    their order; none when no withholding rewrite applies (the base declares nothing it withholds). A rewrite
+    that hides shapes on purpose (``hides_shapes``: its side would say less by construction) gets none."""
     whole = [f for f in base_forms if len(hforms.parts(f)) == 1 and hforms.parts(f)[0][1] is None]
     held = [f for f in whole if withholding(f)]
-    return [f"{w}+{r}" for w in held for r in whole if not withholding(r)]
+    return [f"{w}+{r}" for w in held for r in whole if not withholding(r) and not REWRITES[r].hides_shapes]
