@@ -9,7 +9,8 @@ of them (issue 28).
 Left out of the comparison, as they change from run to run or with nothing passcheck decides:
 every ``seconds`` (timings), each cell's ``versions`` and the report's ``environments`` (tool
 versions: the golden is only compared under the onnx, onnxruntime and onnxscript it was recorded
-with, skipped with the reason otherwise). Re-record after an intended change with
+with, skipped with the reason otherwise); the installed onnx package's folder in a string (a finding's
+``repro`` names the model by its path) is written ``<onnx>``. Re-record after an intended change with
 ``PASSCHECK_UPDATE_GOLDEN=1 pytest -n 0 tests/cli/test_check_golden.py`` and review the diff.
 """
 
@@ -29,14 +30,19 @@ GOLDEN = Path(__file__).parent / "golden" / "check_conv2d_mutations.json"
 TOOLS = ("onnx", "onnxruntime", "onnxscript")
 #: fields that are timings or tool versions, dropped wherever they occur
 VOLATILE = {"seconds", "versions", "environments"}
+#: where this install keeps onnx (and so the model): a path in a repro line differs from venv to venv
+ONNX_DIR = str(Path(onnx.__file__).parent)
 
 
 def normalized(value):
-    """``value`` (a parsed report) without the :data:`VOLATILE` fields, at any depth."""
+    """``value`` (a parsed report) without the :data:`VOLATILE` fields, at any depth, and with
+    :data:`ONNX_DIR` written ``<onnx>`` in every string."""
     if isinstance(value, dict):
         return {k: normalized(v) for k, v in value.items() if k not in VOLATILE}
     if isinstance(value, list):
         return [normalized(v) for v in value]
+    if isinstance(value, str):
+        return value.replace(ONNX_DIR, "<onnx>")
     return value
 
 
@@ -48,6 +54,9 @@ def _tool_versions(report: dict) -> dict:
 def test_normalized_drops_timings_and_versions_at_any_depth():
     doc = {"environments": {"local": {}}, "results": [{"seconds": 1.5, "versions": {"onnx": "1"}, "verdict": "ok"}]}
     assert normalized(doc) == {"results": [{"verdict": "ok"}]}
+    assert normalized({"repro": f"passcheck check {MODEL} --pass ort:basic"}) == {
+        "repro": "passcheck check <onnx>/backend/test/data/pytorch-converted/test_Conv2d/model.onnx --pass ort:basic"
+    }
 
 
 #: Generated cases (one per spelling kind: dtype, rank, opset) under their default passes: the
