@@ -68,6 +68,7 @@ MODULES = (
     "passcheck.mutations.reshape_zero",
     "passcheck.mutations.raised_rank",
     "passcheck.mutations.concat_empty",
+    "passcheck.mutations.empty_values",
     "passcheck.mutations.rank_opaque",
     "passcheck.mutations.variadic",
     "passcheck.mutations.function_bodies",
