@@ -28,7 +28,13 @@ An empty value absorbed into the first input ``s`` itself (``s`` replaced by the
   0 slice no axis: a copy);
 - ``empty-unsqueeze-axes``: ``Unsqueeze(s, e)`` (Unsqueeze-13: output rank is ``rank + len(axes)``: a copy);
 - ``empty-fill-add``: ``Add(s, ConstantOfShape(e, value=[0]))`` (ConstantOfShape-9+: an empty shape makes
-  a 0-D tensor, here int64 0).
+  a 0-D tensor, here int64 0);
+- ``empty-expand-add``: ``Add(s, Expand(0, e))`` (Expand-13: a 0-D input broadcast to the empty shape stays 0-D);
+- ``empty-reshape-add``: ``Add(s, Reshape([0], e))`` (Reshape-14: an empty shape makes a 0-D tensor of the one
+  element).
+
+The last three are readers of a shape, not data propagators: onnx infers their 0-D output, and no
+propagator carries its value, so data propagation stops there in every onnx version.
 
 Not written: Squeeze with an empty ``axes`` input (Squeeze-13 says an omitted ``axes`` removes every
 dim of size 1 and is silent on a given empty one). Main-graph default-domain Concat nodes whose first
@@ -143,6 +149,14 @@ def _fill(make, s, e):
     return make("Add", [s, make("ConstantOfShape", [e], value=zero)])
 
 
+def _expand(make, s, e):
+    return make("Add", [s, make("Expand", [make.const([0], dims=[]), e])])
+
+
+def _reshape(make, s, e):
+    return make("Add", [s, make("Reshape", [make.const([0]), e])])
+
+
 #: id → (doc, build): the first input ``s`` replaced by a copy computed with an empty value.
 ABSORBED = {
     "empty-size-add": ("s → Add(s, Size(e)) (Size-13: 0, 0-D)", lambda make, s, e: make("Add", [s, make("Size", [e])])),
@@ -162,6 +176,8 @@ ABSORBED = {
         "s → Add(s, ConstantOfShape(e, value=[0])): an empty shape read, a 0-D 0 (ConstantOfShape-9+)",
         _fill,
     ),
+    "empty-expand-add": ("s → Add(s, Expand(0, e)): a 0-D 0 broadcast to an empty shape (Expand-13)", _expand),
+    "empty-reshape-add": ("s → Add(s, Reshape([0], e)): one element reshaped to an empty shape (Reshape-14)", _reshape),
 }
 
 _WHAT = "an int64 rank-1 Concat (axis 0) at opset >= 15, e = Shape(first input, start=0, end=0)"
@@ -195,9 +211,10 @@ FREEDOMS = (
         "operator schemas",
         "Operators.md Size-13 (0 for an empty tensor, 0-D); Shape-15 (a 0-size tensor's shape is [0]); Slice-13 "
         "(starts / ends / axes of length 0: nothing sliced); Unsqueeze-13 (rank + len(axes)); ConstantOfShape-9+ "
-        "(an empty shape gives a 0-D tensor); Broadcasting.md (0-D and length-1 operands broadcast)",
+        "(an empty shape gives a 0-D tensor); Expand-13, Reshape-14 (an empty shape: 0-D); Broadcasting.md (0-D and "
+        "length-1 operands broadcast)",
         "A shape vector equals itself plus the size of an empty value, minus the shape of one, sliced or unsqueezed "
-        "by empty parameters, or plus a 0-D zero filled from an empty shape.",
+        "by empty parameters, or plus a 0-D zero filled, expanded or reshaped to an empty shape.",
         tuple(ABSORBED),
         "the first input of a main-graph int64 rank-1 Concat on axis 0 whose type onnx infers, opset >= 15",
     ),

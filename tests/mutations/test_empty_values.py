@@ -29,10 +29,18 @@ ADDED = {
     "empty-slice-params": ["Slice"],
     "empty-unsqueeze-axes": ["Unsqueeze"],
     "empty-fill-add": ["ConstantOfShape", "Add"],
+    "empty-expand-add": ["Constant", "Expand", "Add"],
+    "empty-reshape-add": ["Constant", "Reshape", "Add"],
 }
 #: What onnx 1.23 infers where it propagates no value: Slice's propagator reads one start / end only, so the
-#: Slice's value is unknown (its rank-1 shape, not its values); ConstantOfShape has none, so the head's dim is lost.
-NOT_PROPAGATED = {"empty-slice-params": [None, None], "empty-fill-add": [None, 3]}
+#: Slice's value is unknown (its rank-1 shape, not its values); ConstantOfShape, Expand and Reshape have none, so the
+#: head's dim is lost.
+NOT_PROPAGATED = {
+    "empty-slice-params": [None, None],
+    "empty-fill-add": [None, 3],
+    "empty-expand-add": [None, 3],
+    "empty-reshape-add": [None, 3],
+}
 
 
 def shape_model(opset: int = 17) -> onnx.ModelProto:
