@@ -14,7 +14,13 @@ from pathlib import Path
 from passcheck.attribution.ort import Attribution
 
 #: Pass ids whose findings this attributes.
-PASSES = ("onnx:infer-shapes", "onnx:infer-shapes-strict", "onnx:infer-shapes-data-prop", "ort:symbolic-shape-infer")
+PASSES = (
+    "onnx:infer-shapes",
+    "onnx:infer-shapes-strict",
+    "onnx:infer-shapes-data-prop",
+    "onnx:infer-shapes-data-prop-strict",
+    "ort:symbolic-shape-infer",
+)
 
 
 def attribute_precision(a, b, pass_id: str, executor) -> Attribution:

@@ -22,7 +22,14 @@ from passcheck.runtime.kernels import versions
 
 TOOL = "onnx-shape-inference"
 DOMAINS = ("", "ai.onnx.ml")
-PASSES = ("onnx:infer-shapes", "onnx:infer-shapes-strict", "onnx:infer-shapes-data-prop")
+#: The passes that run every inference function, and those of them that also run the data propagators.
+PASSES = (
+    "onnx:infer-shapes",
+    "onnx:infer-shapes-strict",
+    "onnx:infer-shapes-data-prop",
+    "onnx:infer-shapes-data-prop-strict",
+)
+DATA_PROP_PASSES = ("onnx:infer-shapes-data-prop", "onnx:infer-shapes-data-prop-strict")
 
 
 def name(domain: str, op: str, version: int) -> str:
@@ -58,11 +65,7 @@ def catalogue() -> list[Entry]:
         if s.has_type_and_shape_inference_function:
             out.append(Entry(TOOL, "inference", n, PASSES, who, "onnx.defs schemas (installed)"))
         if getattr(s, "has_data_propagation_function", False):
-            out.append(
-                Entry(
-                    TOOL, "data-propagation", n, ("onnx:infer-shapes-data-prop",), who, "onnx.defs schemas (installed)"
-                )
-            )
+            out.append(Entry(TOOL, "data-propagation", n, DATA_PROP_PASSES, who, "onnx.defs schemas (installed)"))
     return out
 
 

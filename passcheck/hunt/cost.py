@@ -28,6 +28,7 @@ TABLE: dict[str, float] = {
     "onnx:infer-shapes": 0.14,  # 225, load 15
     "onnx:infer-shapes-strict": 0.08,  # 515, load 14
     "onnx:infer-shapes-data-prop": 0.72,  # 77, load 21
+    "onnx:infer-shapes-data-prop-strict": 0.38,  # 59, load 17 (measured at prop25 a53687b)
     "onnxscript:optimize": 0.55,  # 114, load 21
     "ort:symbolic-shape-infer": 0.58,  # 87, load 17
     "onnxscript:rewrite": 0.31,  # 221, load 17
