@@ -5,22 +5,17 @@ blamed on them."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from tests._inproc import cli, planted
+from tests._inproc import planted
+from tests.hunt._pinned_hunt import pinned_hunt
 
 PLANTED = Path(__file__).with_name("planted_concat_empty.py")
 P = planted(PLANTED)
 
 
-def _hunt(tmp_path, pass_id: str) -> dict:
-    argv = ["hunt", "--cases-from", PLANTED, "--case", P.CASE_ID, "--no-generated", "--pass", pass_id]
-    argv += ["--rewrite", "concat-empty-*", "--no-variation", "--no-coverage", "--budget", "40items", "--seed", "1"]
-    argv += ["--out", tmp_path]
-    r = cli(*argv, "--progress", "none")
-    state = json.loads((tmp_path / "hunt-state.json").read_text())
-    return r, {(s["signature"]["kind"], s["signature"]["rewrite"]): s for s in state["signatures"].values()}
+def _hunt(tmp_path, pass_id: str) -> tuple:
+    return pinned_hunt(tmp_path, PLANTED, P.CASE_ID, pass_id, "concat-empty-*", "40items")
 
 
 def test_a_pass_losing_data_propagation_on_an_empty_first_part_is_found_there(tmp_path):
