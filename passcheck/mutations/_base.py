@@ -182,6 +182,15 @@ def consumers(graph: onnx.GraphProto) -> dict[str, list[int]]:
     return out
 
 
+def redirect_reads(graph: onnx.GraphProto, readers: Iterable[int], old: str, new: str) -> None:
+    """Rename the input ``old`` to ``new`` in the main-graph nodes at ``readers`` (indices, as :func:`consumers`)."""
+    for j in readers:
+        node = graph.node[j]
+        for k, x in enumerate(node.input):
+            if x == old:
+                node.input[k] = new
+
+
 def static_tensors(graph: onnx.GraphProto) -> dict[str, onnx.TensorProto]:
     """Values whose content is fixed in the graph: non-overridable initializers and Constant(value=tensor) outputs."""
     inputs = {v.name for v in graph.input}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, all_names, chosen, consumers, fresh_name, opset
+from passcheck.mutations._base import Rewrite, all_names, chosen, consumers, fresh_name, opset, redirect_reads
 
 if TYPE_CHECKING:
     import onnx
@@ -48,11 +48,7 @@ def insert(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[s
             nodes.append(
                 onnx.helper.make_node("Identity", [out], [new], name=fresh_name(taken, f"{out}_identity_node"))
             )
-            for j in readers[out]:
-                c = g.node[j]
-                for k, x in enumerate(c.input):
-                    if x == out:
-                        c.input[k] = new
+            redirect_reads(g, readers[out], out, new)
             sites.append(out)
     if sites:
         del g.node[:]

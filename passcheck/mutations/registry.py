@@ -105,6 +105,7 @@ MODULES = (
     "passcheck.mutations.repeated_slots",
     "passcheck.mutations.function_axes",
     "passcheck.mutations.denotations",
+    "passcheck.mutations.deep_chain",
 )
 
 

@@ -159,7 +159,7 @@ def test_topo_order_respects_subgraph_reads():
 
 #: Modules of the IR-level freedoms every model has (names, documentation, metadata, opset imports,
 #: IR version, value types, node-as-function, the output's producer, a node inside an If or a Loop,
-#: type and dimension denotations): they apply to any model.
+#: type and dimension denotations, the graph's depth): they apply to any model.
 EVERY_MODEL = {
     "names",
     "docs_meta",
@@ -171,6 +171,7 @@ EVERY_MODEL = {
     "graph_outputs",
     "into_subgraph",
     "denotations",
+    "deep_chain",
 }
 
 
