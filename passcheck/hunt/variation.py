@@ -145,8 +145,11 @@ def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
     own = {n.name for n in model.graph.node if n.name}
     out = []
     found = labels(form)
-    if kind(form) in (f"{PREFIX}input-rank-up", f"{PREFIX}{vary_frozen.KIND}"):  # reaches every value computed from it
+    if kind(form) == f"{PREFIX}input-rank-up":  # a declared rank reaches every value computed from the input
         found += vary_inputs.reach(model, form.partition("@")[2])
+    if kind(form) == f"{PREFIX}{vary_frozen.KIND}":  # so do the constants: every value computed from them
+        inputs = vary_frozen.frozen(model, form.partition("@")[2])
+        found = [*inputs, *[v for name in inputs for v in vary_inputs.reach(model, name)]]
     if kind(form)[len(PREFIX) :] in SPLIT_KINDS:  # a part retypes some nodes only: name them
         found += _part_nodes(named(model), form.partition("@")[2])
     for label in found:

@@ -16,7 +16,8 @@ kind (site)            change
 ``input-constant``     every reader of the graph input reads a new initializer ``<input>__const`` of the
 (input name)           input's declared static shape and element type (float16, float or double), holding
                        :func:`values`; the graph input stays (fed, unread), so the interface and the feeds
-                       are the base's
+                       are the base's; site ``graph``: every site at once (offered where there are two or more:
+                       a node is folded only when all its inputs are known, and a base may feed several of them)
 =====================  =========================================================================================
 
 Sites: graph inputs fed at run time (no initializer of that name), of a float type, every dim a ``dim_value``,
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 
 KIND = "input-constant"
 KINDS = (KIND,)
+#: The site that freezes every input :func:`sites` names.
+GRAPH = "graph"
 SUFFIX = "__const"
 #: The most elements a frozen input may hold (an initializer the neighbour's model carries).
 LIMIT = 4096
@@ -79,16 +82,32 @@ def sites(model: onnx.ModelProto) -> list[str]:
 
 def candidates(model: onnx.ModelProto):
     """(kind, site) of every neighbour of ``model``."""
-    for name in sites(model):
+    names = sites(model)
+    for name in names:
         yield KIND, name
+    if len(names) > 1 and GRAPH not in names:
+        yield KIND, GRAPH
+
+
+def frozen(model: onnx.ModelProto, site: str) -> list[str]:
+    """The graph inputs the neighbour ``input-constant@site`` freezes in ``model`` (none when ``site`` is no site)."""
+    names = sites(model)
+    if site == GRAPH and GRAPH not in names:
+        return names if len(names) > 1 else []
+    return [site] if site in names else []
 
 
 def build(model: onnx.ModelProto, site: str) -> bool:
     """``model`` changed in place as ``input-constant@site`` says; False when ``site`` is no site of it."""
+    names = frozen(model, site)
+    for name in names:
+        _freeze(model, name)
+    return bool(names)
+
+
+def _freeze(model: onnx.ModelProto, site: str) -> None:
     from onnx import numpy_helper
 
-    if site not in sites(model):
-        return False
     vi = next(v for v in model.graph.input if v.name == site)
     t = vi.type.tensor_type
     taken = {v for n in model.graph.node for v in [*n.input, *n.output]} | {i.name for i in model.graph.initializer}
@@ -103,4 +122,3 @@ def build(model: onnx.ModelProto, site: str) -> bool:
         for i, v in enumerate(n.input):
             if v == site:
                 n.input[i] = name
-    return True

@@ -99,3 +99,35 @@ def test_a_frozen_site_reaches_every_op_downstream_of_the_input():
 
     labels = variation.site_labels(P.base(), FORM)
     assert site_ops([P.base()], labels) == {"Softmax", "Relu"}, labels
+
+
+def _layernorm():
+    """``Y = LayerNormalization(X, Scale)``, both fed (opset 17): a node folded only when both are known."""
+    x = helper.make_tensor_value_info("X", TensorProto.FLOAT, [2, 3])
+    s = helper.make_tensor_value_info("Scale", TensorProto.FLOAT, [3])
+    y = helper.make_tensor_value_info("Y", TensorProto.FLOAT, [2, 3])
+    node = helper.make_node("LayerNormalization", ["X", "Scale"], ["Y"], name="ln")
+    return helper.make_model(helper.make_graph([node], "ln", [x, s], [y]), opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_the_graph_site_freezes_every_input_and_onnxruntime_folds_the_node():
+    base = _layernorm()
+    assert list(vary_frozen.candidates(base)) == [("input-constant", s) for s in ("X", "Scale", "graph")]
+    one, _ = variation.build(base, "vary:input-constant@X")
+    every, _ = variation.build(base, "vary:input-constant@graph")
+    assert list(one.graph.node[0].input) == ["X__const", "Scale"]
+    assert list(every.graph.node[0].input) == ["X__const", "Scale__const"]
+    assert [v.name for v in every.graph.input] == ["X", "Scale"]
+    assert set(variation.site_labels(base, "vary:input-constant@graph")) == {"X", "Scale", "Y"}
+    folded = []
+    for model in (one, every):
+        so = ort.SessionOptions()
+        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+        path = Path(__file__).parent / "_frozen_tmp.onnx"
+        so.optimized_model_filepath = str(path)
+        try:
+            ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+            folded.append([n.op_type for n in onnx.load(str(path)).graph.node])
+        finally:
+            path.unlink(missing_ok=True)
+    assert folded == [["LayerNormalization"], []], folded  # ConstantFolding computes it once both are known
