@@ -110,7 +110,7 @@ def _layernorm():
     return helper.make_model(helper.make_graph([node], "ln", [x, s], [y]), opset_imports=[helper.make_opsetid("", 17)])
 
 
-def test_the_graph_site_freezes_every_input_and_onnxruntime_folds_the_node():
+def test_the_graph_site_freezes_every_input_and_onnxruntime_folds_the_node(tmp_path):
     base = _layernorm()
     assert list(vary_frozen.candidates(base)) == [("input-constant", s) for s in ("X", "Scale", "graph")]
     one, _ = variation.build(base, "vary:input-constant@X")
@@ -120,14 +120,10 @@ def test_the_graph_site_freezes_every_input_and_onnxruntime_folds_the_node():
     assert [v.name for v in every.graph.input] == ["X", "Scale"]
     assert set(variation.site_labels(base, "vary:input-constant@graph")) == {"X", "Scale", "Y"}
     folded = []
-    for model in (one, every):
+    for i, model in enumerate((one, every)):
         so = ort.SessionOptions()
         so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
-        path = Path(__file__).parent / "_frozen_tmp.onnx"
-        so.optimized_model_filepath = str(path)
-        try:
-            ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
-            folded.append([n.op_type for n in onnx.load(str(path)).graph.node])
-        finally:
-            path.unlink(missing_ok=True)
+        so.optimized_model_filepath = str(tmp_path / f"opt{i}.onnx")
+        ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+        folded.append([n.op_type for n in onnx.load(so.optimized_model_filepath).graph.node])
     assert folded == [["LayerNormalization"], []], folded  # ConstantFolding computes it once both are known
