@@ -51,6 +51,9 @@ kind                      change (site)
                           name): pairs a pass must not cancel
 ``input-rank-up``,        a graph input's declared shape given a leading 1, or a ``dim_param`` stated as 0 in
 ``input-fix-zero``        every declaration (:mod:`.vary_inputs`; site: the input's name, the symbol)
+``input-constant``        every reader of a fed float graph input of static shape reads an initializer of its
+                          type instead, the input kept unread (:mod:`.vary_frozen`: what a folding pass computes
+                          at session creation; site: the input's name)
 ``bind-…``, ``feed-…``    the same model under another binding of its dim_params or on other float
                           feeds (:mod:`.vary_bindings`: the run conditions, not the model)
 ========================  ==========================================================================
@@ -74,7 +77,16 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from passcheck.hunt import vary_bindings, vary_inputs, vary_int, vary_optional, vary_pairs, vary_scale, vary_struct
+from passcheck.hunt import (
+    vary_bindings,
+    vary_frozen,
+    vary_inputs,
+    vary_int,
+    vary_optional,
+    vary_pairs,
+    vary_scale,
+    vary_struct,
+)
 from passcheck.hunt.elem_groups import TARGETS
 from passcheck.hunt.graph_values import SMALL
 from passcheck.hunt.graph_values import constants as _constants
@@ -135,6 +147,9 @@ def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
     found = labels(form)
     if kind(form) == f"{PREFIX}input-rank-up":  # a declared rank reaches every value computed from the input
         found += vary_inputs.reach(model, form.partition("@")[2])
+    if kind(form) == f"{PREFIX}{vary_frozen.KIND}":  # so do the constants: every value computed from them
+        inputs = vary_frozen.frozen(model, form.partition("@")[2])
+        found = [*inputs, *[v for name in inputs for v in vary_inputs.reach(model, name)]]
     if kind(form)[len(PREFIX) :] in SPLIT_KINDS:  # a part retypes some nodes only: name them
         found += _part_nodes(named(model), form.partition("@")[2])
     for label in found:
@@ -220,6 +235,8 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
             done = vary_optional.build(out, site, _inferred(out), lambda n: _schema(out, n))
             if done:
                 _refresh_annotations(out)
+        elif vary_frozen.is_kind(k):
+            done = vary_frozen.build(out, site)
         elif vary_inputs.is_input_kind(k):
             done = vary_inputs.build(out, k, site)
             if done:
@@ -277,6 +294,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_struct.candidates(model, shapes)
     yield from vary_pairs.candidates(model, shapes)
     yield from vary_inputs.candidates(model)
+    yield from vary_frozen.candidates(model)
 
 
 def _attribute_variants(model, node, schema, shapes) -> Iterator[tuple[str, str]]:
