@@ -51,6 +51,8 @@ kind                      change (site)
                           name): pairs a pass must not cancel
 ``input-rank-up``,        a graph input's declared shape given a leading 1, or a ``dim_param`` stated as 0 in
 ``input-fix-zero``        every declaration (:mod:`.vary_inputs`; site: the input's name, the symbol)
+``twin``                  the computation a second time on a graph input with one dim doubled, every constant
+                          shared, the copy's outputs appended (:mod:`.vary_twin`; site: ``<input>=<axis>``)
 ``bind-…``, ``feed-…``    the same model under another binding of its dim_params or on other float
                           feeds (:mod:`.vary_bindings`: the run conditions, not the model)
 ========================  ==========================================================================
@@ -74,7 +76,16 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from passcheck.hunt import vary_bindings, vary_inputs, vary_int, vary_optional, vary_pairs, vary_scale, vary_struct
+from passcheck.hunt import (
+    vary_bindings,
+    vary_inputs,
+    vary_int,
+    vary_optional,
+    vary_pairs,
+    vary_scale,
+    vary_struct,
+    vary_twin,
+)
 from passcheck.hunt.elem_groups import TARGETS
 from passcheck.hunt.graph_values import SMALL
 from passcheck.hunt.graph_values import constants as _constants
@@ -156,6 +167,7 @@ FAMILIES = (
     "cast",
     "transpose",
     "input",
+    "twin",
     "bind",
     "feed",
 )
@@ -216,6 +228,8 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
             done = vary_struct.build(out, k, site, _inferred(out))
         elif vary_pairs.is_pair(k):
             done = vary_pairs.build(out, k, site, _inferred(out))
+        elif vary_twin.is_kind(k):
+            done = vary_twin.build(out, site)
         elif vary_optional.is_optional_kind(k):
             done = vary_optional.build(out, site, _inferred(out), lambda n: _schema(out, n))
             if done:
@@ -235,7 +249,7 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
 
 def _node_site(k: str) -> bool:
     """Whether kind ``k`` (no prefix) names its site ``<node>=<value>`` (an attribute, an optional input)."""
-    return k.startswith("attr-") or vary_optional.is_optional_kind(k)
+    return k.startswith("attr-") or vary_optional.is_optional_kind(k) or vary_twin.is_kind(k)
 
 
 # -- candidates --------------------------------------------------------------------------------------
@@ -277,6 +291,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_struct.candidates(model, shapes)
     yield from vary_pairs.candidates(model, shapes)
     yield from vary_inputs.candidates(model)
+    yield from vary_twin.candidates(model)
 
 
 def _attribute_variants(model, node, schema, shapes) -> Iterator[tuple[str, str]]:
