@@ -475,7 +475,7 @@ def _check_vary_kinds(globs) -> None:
     import fnmatch
 
     from passcheck.errors import PasscheckError
-    from passcheck.hunt import vary_int, vary_scale
+    from passcheck.hunt import vary_int, vary_scale, vary_twin
     from passcheck.hunt.variation import ELEM_KINDS, FAMILIES, SHAPE_KINDS, VALUE_KINDS
 
     fixed = (
@@ -483,6 +483,7 @@ def _check_vary_kinds(globs) -> None:
         *SHAPE_KINDS,
         *vary_int.KINDS,
         *vary_scale.KINDS,
+        *vary_twin.KINDS,
         *ELEM_KINDS,
         "opt-fill",
         "expose",
