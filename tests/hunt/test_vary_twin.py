@@ -148,3 +148,12 @@ def test_the_same_pass_on_the_base_alone_gives_no_finding(ex):
 def test_the_pass_writing_a_new_constant_per_reader_gives_no_finding_on_the_twin(ex):
     out = _judge("vary:twin@x=1", shared=False, ex=ex)
     assert out.status == "done" and out.findings == [], out
+
+
+def test_vary_kind_twin_is_accepted_and_a_typo_refused():
+    from passcheck.cli.hunt import _check_vary_kinds
+    from passcheck.errors import PasscheckError
+
+    _check_vary_kinds(["twin"])
+    with pytest.raises(PasscheckError):
+        _check_vary_kinds(["twins"])
