@@ -157,3 +157,23 @@ def test_vary_kind_twin_is_accepted_and_a_typo_refused():
     _check_vary_kinds(["twin"])
     with pytest.raises(PasscheckError):
         _check_vary_kinds(["twins"])
+
+
+def test_an_environment_hunt_takes_the_appended_outputs_for_the_twins_interface():
+    from passcheck.cases import Case, Form
+    from passcheck.hunt import env_vary
+    from passcheck.hunt.space import Base, Item
+
+    case = Case(
+        id="vary-test/twin",
+        forms={"common": Form(_base, ""), "other": Form(_base, "")},
+        doc="Reshape(Reshape(x, [1, -1]), [2, -1]).",
+        opset=18,
+    )
+    base = Base(case, "common")
+    rec: dict = {}
+    with pytest.raises(AttributeError):  # no store: it stops where the environments would be asked
+        env_vary.run(None, rec, base, Item(base.id, "vary:twin@x=1", "planted:none"), None, None)
+    assert rec.get("status") != vary_probe.INVALID, rec
+    env_vary.run(None, rec, base, Item(base.id, "vary:twin@x=9", "planted:none"), None, None)
+    assert "not in this model" in rec["reason"]
