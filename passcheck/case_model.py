@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     import onnx
 
 COMMON = "common"
+#: The tag of a case whose hunt items draw only from its declared passes (:attr:`Case.passes`), whether or not
+#: ``--pass`` names others: a case only some passes can judge (a generated version-converter source).
+DECLARED_ONLY = "declared-passes-only"
 _ID = re.compile(r"^[a-z0-9][a-z0-9_.+-]*(/[a-z0-9][a-z0-9_.+-]*)+$")
 _FORM = re.compile(r"^[a-z0-9][a-z0-9_.+-]*$")
 

@@ -261,7 +261,7 @@ def handle(args) -> int:
         try:
             steering, plan = None if args.no_coverage else _steering(found, ex, args, named), None
             if steering is None:
-                plan = hpasses.explicit(named) if named else hpasses.relevant(found, None)
+                plan = hpasses.explicit(named, found) if named else hpasses.relevant(found, None)
                 store.settle({"passes": plan.passes, "pass_sets": plan.digest()})
             elif store.items:  # a resumed state: the passes its last item drew from, checked
                 store.settle(steering.scope(len(store.items) - 1))
@@ -302,7 +302,7 @@ def handle(args) -> int:
                     cmap=None,
                     shard=shard,
                     judge=judge,
-                    passes_of=None if plan is None or plan.explicit else plan.of,
+                    passes_of=None if plan is None else hpasses.passes_of(plan),
                     variations=variations,
                     vary_kinds=tuple(sorted(set(args.vary_kind))),
                     rewrites=tuple(sorted(set(args.rewrite))),
@@ -403,7 +403,7 @@ def _steering(found, executor, args, named):
     firsts = [b for b in found if b.form == next(iter(b.case.forms))]
     first = {"first": len(firsts)} if args.map_first else {}
     lazy = LazyMap(firsts, args.seed, executor, Cache(), passes=list(named) if named else None, **first)
-    return Steering(lazy, lambda cmap: hpasses.explicit(named) if named else hpasses.relevant(found, cmap))
+    return Steering(lazy, lambda cmap: hpasses.explicit(named, found) if named else hpasses.relevant(found, cmap))
 
 
 def summarize(store, known, over: str, ended, seconds: float | None, args) -> dict:
@@ -475,7 +475,7 @@ def _check_vary_kinds(globs) -> None:
     import fnmatch
 
     from passcheck.errors import PasscheckError
-    from passcheck.hunt import vary_int, vary_scale
+    from passcheck.hunt import vary_int, vary_scale, vary_twin
     from passcheck.hunt.variation import ELEM_KINDS, FAMILIES, SHAPE_KINDS, VALUE_KINDS
 
     fixed = (
@@ -483,6 +483,7 @@ def _check_vary_kinds(globs) -> None:
         *SHAPE_KINDS,
         *vary_int.KINDS,
         *vary_scale.KINDS,
+        *vary_twin.KINDS,
         *ELEM_KINDS,
         "opt-fill",
         "expose",

@@ -128,6 +128,7 @@ def cases(doc: dict[str, Any] | None = None, reference_only: bool = False) -> li
                 rtol=e.get("rtol"),
                 atol=e.get("atol"),
                 parity=frozenset(e.get("parity", ("status",))),
+                passes=tuple(e.get("passes", ())),
             )
         )
     return out

@@ -22,11 +22,15 @@ import numpy as np
 import onnx
 import onnx.defs
 
-from passcheck.generate import elem_variants, recipe, spellings, variants
+from passcheck.case_model import DECLARED_ONLY
+from passcheck.generate import adapters, elem_variants, recipe, spellings, variants
 from passcheck.generate import model as gen_model
 from passcheck.generate.gate import gate, runtime_free, tolerance
 
 MIN_OPSET = 7
+#: The passes that run the version converter's adapters (:mod:`.adapters`): what an adapter-source base that
+#: onnxruntime runs but the gate does not keep as a case is searched under (tag :data:`DECLARED_ONLY`).
+CONVERTERS = ("onnx:convert-opset-up", "onnx:convert-opset-down", "onnxscript:convert-opset-up")
 #: Forms that differ in graph input shapes (static vs symbolic) may rightly optimize differently (a
 #: static Shape folds): their cases compare status only, not the op counts after each pass.
 #: Kinds whose common form is the plain recipe: a common the tools reject there is a recipe bug
@@ -367,6 +371,7 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0, third=None) ->
                     stats.reference_only[op_key] += 1
                     judged = f"the checker accepts common; {why}: a base for shape inference and the converter only"
                     ref_entries.append(_entry(models, cid, pair, forms, schemas[k], tags, rtol, atol, judged))
+        adapter_bases(entries, ref_entries, models, stats, ex.run_model, checker, infer, ops)
     finally:
         ex.close()
     doc = {
@@ -381,6 +386,62 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0, third=None) ->
     }
     (out / "index.json").write_text(json.dumps(doc, indent=0) + "\n", encoding="utf-8")
     return doc
+
+
+def adapter_bases(entries, ref_entries, models: Path, stats: Stats, run_model, checker, infer, ops=()) -> None:
+    """A base per version-converter adapter source no form of a case reaches (:func:`.adapters.unreached`), appended to
+    ``entries`` or ``ref_entries``: the schema at the source opset, built at that opset (the ``shape`` pair, id
+    ``generated/<op>-<since>.adapter.opset-<N>``, tag ``adapter-source``) and gated like the others. A pair the gate
+    keeps is a case; one it drops whose common form onnxruntime runs is a case searched under :data:`CONVERTERS`
+    only (entry ``passes``, tag :data:`DECLARED_ONLY`: its other forms and the reference evaluator are unjudged);
+    one only the reference evaluator runs, or neither, is a reference-only base (the coverage map's runtime-free
+    tools) or nothing. Counted in ``stats`` under the op; ``ops``: op-name globs (all when empty)."""
+    import fnmatch
+
+    import onnx.defs
+
+    from passcheck.engine import feeds_for
+
+    reached: set = set()
+    for e in entries:  # every form of every case: a form may stamp another opset than its case
+        for f in e["forms"].values():
+            reached |= adapters.reach(onnx.load_from_string((models / f["file"]).read_bytes()))
+    for op, at, since in adapters.unreached(reached):
+        if ops and not any(fnmatch.fnmatchcase(op, p) for p in ops):
+            continue
+        schema = onnx.defs.get_schema(op, at, "")
+        cid = f"generated/{_slug(op)}-{since}.adapter.opset-{at}"
+        try:
+            node = recipe.build_node(schema, at)
+            (pair,) = spellings.KINDS["shape"](node, spellings.Ctx(at, None))
+            forms = {f: gen_model.to_model(n, mode, infer) for f, (n, mode, _doc) in pair.forms.items()}
+            feeds = feeds_for(forms["common"], cid, [{}, {}])
+        except Exception as exc:  # noqa: BLE001 - no recipe, no input to vary, no feeds: counted, never fatal
+            stats.skipped[op][f"adapter source at opset {at}: {type(exc).__name__}"] += 1
+            continue
+        main = node.main_elem()
+        rtol, atol = tolerance(main)
+        tags = {"generated", "adapter-source", f"op:{op}", f"since:{since}", "spelling:adapter"}
+        tags.add(f"dtype:{recipe.type_name(main)}")
+        v = gate(forms, feeds, run_model, rtol, atol, checker, reference_only=True, alike=pair.alike)
+        runs = not run_model(forms["common"], dict(feeds[0])).error
+        why = runtime_free(forms["common"], feeds, v) if not v.ok else None
+        src = f"the version converter's adapters from opset {at} ({op}-{since})"
+        if v.ok and v.category != "reference-only":
+            judged = f"every form passed the gate; a base for {src}"
+            entry, into = _entry(models, cid, pair, forms, schema, tags, rtol, atol, judged), entries
+        elif why and runs:
+            judged = f"the checker accepts common; {why}: a base for {src}, searched under the converters only"
+            entry = _entry(models, cid, pair, forms, schema, tags | {DECLARED_ONLY}, rtol, atol, judged)
+            entry["passes"], into = list(CONVERTERS), entries
+        elif v.ok or why:
+            judged = f"the checker accepts common; {why or 'onnxruntime has no kernel for it'}: a base for {src} only"
+            entry, into = _entry(models, cid, pair, forms, schema, tags, rtol, atol, judged), ref_entries
+        else:
+            stats.dropped[op][(v.category, f"adapter source: {v.reason}")] += 1
+            continue
+        (stats.built if into is entries else stats.reference_only)[op] += 1
+        into.append(entry)
 
 
 def _entry(models: Path, cid, pair, forms, schema, tags, rtol, atol, judged: str) -> dict[str, Any]:

@@ -63,7 +63,6 @@ def run(store, rec: dict[str, Any], base: Base, item: Item, judge: Judge, execut
     ``not-judged``; ``not-applicable`` / ``invalid-variation`` before any environment when the
     neighbour does not build here or changes the graph's interface."""
     from passcheck.errors import PasscheckError
-    from passcheck.mutations.equivalence import _interface
 
     try:
         model = base.model()
@@ -75,7 +74,7 @@ def run(store, rec: dict[str, Any], base: Base, item: Item, judge: Judge, execut
         rec["reason"] = f"{item.form}: the site is not in this model"
         return
     neighbour, labels = built
-    if _interface(model) != _interface(neighbour):
+    if vary_probe.interface_changed(model, neighbour, item.form):
         rec["status"], rec["reason"] = vary_probe.INVALID, "graph inputs/outputs changed"
         return
     case, bid, nid = base.case, base_case_id(item), case_id(item)

@@ -158,7 +158,9 @@ class Steering:
     def at(self, step: int) -> tuple[CoverageMap, list[str], Callable[[str], Sequence[str]] | None]:
         """(map, passes, base id → its passes or None for ``--pass``) of step ``step``."""
         plan = self.plan(step)
-        return self.lazy.at(step), plan.passes, None if plan.explicit else plan.of
+        from passcheck.hunt.passes import passes_of
+
+        return self.lazy.at(step), plan.passes, passes_of(plan)
 
     def scope(self, step: int) -> dict[str, Any]:
         """The ``passes`` and ``pass_sets`` a hunt state records for an item of step ``step``."""

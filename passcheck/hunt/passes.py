@@ -16,7 +16,8 @@ defaults and declared passes). Once a row triggers one of its entries it is scop
 Every form of a case shares its set (the forms spell one computation). A pass whose tool is missing
 here (:meth:`~passcheck.passes.PassAdapter.unavailable_reason`) is left out and reported with the
 cases that wanted it, never dropped silently. Without a coverage map (``--no-coverage``) the
-set is the defaults and the declared passes.
+set is the defaults and the declared passes. A case tagged :data:`~passcheck.case_model.DECLARED_ONLY` (a base
+only some passes can judge) draws from its declared passes alone, with ``--pass`` too (those of them named).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from typing import Any
+
+from passcheck.case_model import DECLARED_ONLY
 
 #: How a case came to want a pass (see :attr:`PassPlan.wanted`).
 DECLARED, CATALOGUE, UNREACHED = "declared", "catalogue", "unreached"
@@ -85,9 +88,20 @@ class PassPlan:
         return out
 
 
-def explicit(passes: Sequence[str]) -> PassPlan:
-    """The plan of ``--pass``: every base draws from ``passes`` (deduplicated, in order)."""
-    return PassPlan(list(dict.fromkeys(passes)), explicit=True)
+def explicit(passes: Sequence[str], bases: Iterable[Any] = ()) -> PassPlan:
+    """The plan of ``--pass``: every base draws from ``passes`` (deduplicated, in order), a case of ``bases``
+    tagged :data:`~passcheck.case_model.DECLARED_ONLY` from those of them it declares only."""
+    plan = PassPlan(list(dict.fromkeys(passes)), explicit=True)
+    for b in bases:
+        if DECLARED_ONLY in b.case.tags:
+            plan.of_case[b.case.id] = tuple(p for p in plan.passes if p in b.case.passes)
+    return plan
+
+
+def passes_of(plan: PassPlan):
+    """What the search asks for a base's passes under ``plan``: :meth:`PassPlan.of`, or None when every base draws
+    from every pass (``--pass`` and no case limited to its declared passes)."""
+    return None if plan.explicit and not plan.of_case else plan.of
 
 
 def relevant(bases: Iterable[Any], cmap=None, available=None) -> PassPlan:
@@ -113,10 +127,11 @@ def relevant(bases: Iterable[Any], cmap=None, available=None) -> PassPlan:
     reasons: dict[str, str | None] = {}
     for cid in sorted(cases):
         wanted: dict[str, str] = {}
-        for p in (*DEFAULT_PASSES, *cases[cid].passes):
+        only = DECLARED_ONLY in cases[cid].tags
+        for p in (*(() if only else DEFAULT_PASSES), *cases[cid].passes):
             wanted.setdefault(p, DECLARED)
-        own = set(reached.get(cid, ()))
-        for p in candidates:  # the registry's order, reached or not
+        own = set(reached.get(cid, ())) if not only else set()
+        for p in candidates if not only else ():  # the registry's order, reached or not
             if p in own or (cid in seen and p in unreached):
                 wanted.setdefault(p, CATALOGUE if p in own else UNREACHED)
         chosen = []

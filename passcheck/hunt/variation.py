@@ -54,6 +54,8 @@ kind                      change (site)
 ``input-constant``        every reader of a fed float graph input of static shape reads an initializer of its
                           type instead, the input kept unread (:mod:`.vary_frozen`: what a folding pass computes
                           at session creation; site: the input's name)
+``twin``                  the computation a second time on a graph input with one dim doubled, every constant
+                          shared, the copy's outputs appended (:mod:`.vary_twin`; site: ``<input>=<axis>``)
 ``bind-…``, ``feed-…``    the same model under another binding of its dim_params or on other float
                           feeds (:mod:`.vary_bindings`: the run conditions, not the model)
 ========================  ==========================================================================
@@ -86,6 +88,7 @@ from passcheck.hunt import (
     vary_pairs,
     vary_scale,
     vary_struct,
+    vary_twin,
 )
 from passcheck.hunt.elem_groups import TARGETS
 from passcheck.hunt.graph_values import SMALL
@@ -171,6 +174,7 @@ FAMILIES = (
     "cast",
     "transpose",
     "input",
+    "twin",
     "bind",
     "feed",
 )
@@ -231,6 +235,8 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
             done = vary_struct.build(out, k, site, _inferred(out))
         elif vary_pairs.is_pair(k):
             done = vary_pairs.build(out, k, site, _inferred(out))
+        elif vary_twin.is_kind(k):
+            done = vary_twin.build(out, site)
         elif vary_optional.is_optional_kind(k):
             done = vary_optional.build(out, site, _inferred(out), lambda n: _schema(out, n))
             if done:
@@ -252,7 +258,7 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
 
 def _node_site(k: str) -> bool:
     """Whether kind ``k`` (no prefix) names its site ``<node>=<value>`` (an attribute, an optional input)."""
-    return k.startswith("attr-") or vary_optional.is_optional_kind(k)
+    return k.startswith("attr-") or vary_optional.is_optional_kind(k) or vary_twin.is_kind(k)
 
 
 # -- candidates --------------------------------------------------------------------------------------
@@ -295,6 +301,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_pairs.candidates(model, shapes)
     yield from vary_inputs.candidates(model)
     yield from vary_frozen.candidates(model)
+    yield from vary_twin.candidates(model)
 
 
 def _attribute_variants(model, node, schema, shapes) -> Iterator[tuple[str, str]]:

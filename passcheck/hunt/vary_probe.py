@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from passcheck.hunt import variation, vary_bindings, vary_equiv, vary_inputs, vary_struct
+from passcheck.hunt import variation, vary_bindings, vary_equiv, vary_inputs, vary_struct, vary_twin
 from passcheck.hunt.probe import COMMON, Outcome, Setting
 from passcheck.records import INPUT
 
@@ -140,10 +140,10 @@ def invalid(
     """Why ``neighbour`` is no valid model (checker, interface, does not run under ``ort:disabled`` on its
     feeds, breaks a schema's shape constraint at its feeds' shapes where the base does not), or None. The
     interface is the base's: its graph inputs, its graph outputs in order, then as many more as ``form``'s kind
-    appends (:func:`.vary_struct.added`). A checker whose worker died is a reason too
+    appends (:func:`.vary_struct.added`, :func:`.vary_twin.added`). A checker whose worker died is a reason too
     (the neighbour is left out either way)."""
     from passcheck.errors import PasscheckError
-    from passcheck.mutations.equivalence import _interface, original_runs
+    from passcheck.mutations.equivalence import original_runs
     from passcheck.oracles.validity import Checker
 
     checker = Checker(executor)
@@ -152,13 +152,7 @@ def invalid(
         why = strict if checker(base, full_check=True) is None else None  # the base fails it too: not the change's
     if why is not None:
         return f"the onnx checker rejects it: {str(why).splitlines()[0]}"
-    (ins, outs), (n_ins, n_outs) = _interface(base), _interface(neighbour)
-    k, _, site = form.partition("@")
-    if (
-        ins != n_ins
-        or n_outs[: len(outs)] != outs
-        or len(n_outs) - len(outs) != vary_struct.added(k[len(variation.PREFIX) :], site)
-    ):
+    if interface_changed(base, neighbour, form):
         return "graph inputs/outputs changed"
     feed_list = setting.feed_list(neighbour)
     try:
@@ -166,6 +160,25 @@ def invalid(
     except PasscheckError as exc:
         return str(exc)
     return _fed_shapes_break(base, neighbour, feed_list)
+
+
+def interface_changed(base: onnx.ModelProto, neighbour: onnx.ModelProto, form: str) -> bool:
+    """Whether ``neighbour`` (variation ``form`` of ``base``) has other graph inputs than ``base``, or other
+    outputs than the base's, in order, followed by as many more as ``form``'s kind appends."""
+    from passcheck.mutations.equivalence import _interface
+
+    (ins, outs), (n_ins, n_outs) = _interface(base), _interface(neighbour)
+    k, _, site = form.partition("@")
+    return (
+        ins != n_ins
+        or n_outs[: len(outs)] != outs
+        or len(n_outs) - len(outs) != _added(base, k[len(variation.PREFIX) :], site)
+    )
+
+
+def _added(base: onnx.ModelProto, kind: str, site: str) -> int:
+    """How many graph outputs neighbour ``kind@site`` of ``base`` appends (:mod:`.vary_struct`, :mod:`.vary_twin`)."""
+    return vary_twin.added(base, site) if vary_twin.is_kind(kind) else vary_struct.added(kind, site)
 
 
 def _fed_shapes_break(base: onnx.ModelProto, neighbour: onnx.ModelProto, feed_list) -> str | None:

@@ -1,0 +1,179 @@
+"""The onnx version converter's adapter registry, and which of its source versions the generated set reaches.
+
+onnx registers its adapters in C++ (``onnx/version_converter/convert.h``, ``DefaultVersionConverter``'s
+constructor) and exposes no list to Python. :data:`REGISTRY` is that list, read from onnx/onnx at
+7a4496a4 (2026-08-20): ``"<from>-><to>"`` → the ops with an adapter for that step (the generic
+"no previous version" adapters of each op's first version left out: they only state that limit). An adapter
+``(op, from → to)`` runs when the converter takes a node of ``op`` whose schema is the one at opset ``from``
+(its *source*) one opset towards ``to`` (``docs/VersionConverter.md``: one opset at a time).
+
+The generated set builds each schema at ``max(since_version, 7)`` (:data:`.build.MIN_OPSET`), and keeps a pair
+as a case only when onnxruntime and the reference evaluator run it; so the sources older than opset 7, and those
+the gate keeps as reference-only bases, are reached by no hunt base unless a form of another case holds the op
+at such an opset (:func:`reach`: an ``opset`` or ``attr-to-input`` spelling stamps an older one).
+:func:`unreached` names them; the generator builds each at the source's own opset (:func:`.build.adapter_bases`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+#: The converter's adapters by step (module docs); ops absent from the installed onnx are skipped by the readers.
+REGISTRY: dict[str, str] = {
+    "3->4": "Concat",
+    "4->3": "Concat",
+    "4->5": "Reshape",
+    "5->4": "Reshape",
+    "5->6": (
+        "Abs Add BatchNormalization Ceil Clip Div Dropout Elu Exp Floor Gemm HardSigmoid InstanceNormalization "
+        "LeakyRelu Log Max Mean Min Mul Neg PRelu Reciprocal Relu Selu Sigmoid Sqrt Sub Sum Tanh"
+    ),
+    "6->5": "Abs Add BatchNormalization Div Dropout Gemm Mul Neg Relu Sub Sum",
+    "6->7": "Add AveragePool BatchNormalization Div Dropout Gemm Mul PRelu Pow Sub Upsample",
+    "7->6": "Add AveragePool BatchNormalization Div Dropout Gemm Mul PRelu Pow Sub",
+    "7->8": "Max MaxPool Mean Min Sum",
+    "8->7": "Max MaxPool Mean Min Sum",
+    "8->9": "BatchNormalization Cast Constant Flatten Gemm Greater Less MatMul PRelu Scan Upsample",
+    "9->8": "BatchNormalization Cast Constant Flatten Gemm Greater Less MatMul PRelu Scan Upsample",
+    "9->10": "AveragePool Dropout MaxPool Slice TopK Upsample",
+    "10->9": "Dropout",
+    "10->11": (
+        "ArgMax ArgMin AveragePool Clip Compress Concat Constant Conv ConvTranspose DepthToSpace Equal Flatten Gather "
+        "Gemm Hardmax If LogSoftmax Loop LpPool MaxPool MaxUnpool NonMaxSuppression OneHot Pad ReduceL1 ReduceL2 "
+        "ReduceLogSum ReduceLogSumExp ReduceMax ReduceMean ReduceMin ReduceProd ReduceSum ReduceSumSquare Resize Scan "
+        "Scatter Slice Softmax Split Squeeze TopK Unsqueeze"
+    ),
+    "11->10": (
+        "ArgMax ArgMin AveragePool Concat Constant Conv ConvTranspose Equal Flatten LogSoftmax MaxPool ReduceL1 "
+        "ReduceL2 ReduceLogSum ReduceLogSumExp ReduceMax ReduceMean ReduceMin ReduceProd ReduceSum ReduceSumSquare "
+        "Softmax Unsqueeze"
+    ),
+    "11->12": "ArgMax ArgMin BatchNormalization Clip Constant Dropout GatherND Max MaxPool Min Pow ReduceMax ReduceMin",
+    "12->11": "ArgMax ArgMin BatchNormalization Clip Max MaxPool Min ReduceMax ReduceMin",
+    "12->13": (
+        "Abs Add ArgMax ArgMin Cast Ceil Clip Concat Constant DepthToSpace DequantizeLinear Div Dropout Equal Erf Exp "
+        "Expand Flatten Floor Gather GatherElements GatherND Gemm Greater Hardmax Identity If IsNaN LRN Less Log "
+        "LogSoftmax Loop MatMul Max Mean MeanVarianceNormalization Min Mod Mul Neg NegativeLogLikelihoodLoss NonZero "
+        "Pad Pow QuantizeLinear Reciprocal ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp ReduceMax ReduceMean "
+        "ReduceMin ReduceProd ReduceSum ReduceSumSquare Relu Reshape Resize ScatterElements ScatterND Shape Sigmoid "
+        "Sign Size Slice Softmax SoftmaxCrossEntropyLoss SpaceToDepth Split Sqrt Squeeze Sub Sum Tanh Tile Transpose "
+        "Unsqueeze"
+    ),
+    "13->12": "Constant LogSoftmax ReduceSum Softmax Split Squeeze Unsqueeze",
+    "13->14": "Add BatchNormalization CumSum Div GRU Identity LSTM Mul RNN Relu Reshape Sub",
+    "14->13": "GRU LSTM RNN",
+    "14->15": "BatchNormalization Pow Shape",
+    "15->16": (
+        "GreaterOrEqual Identity If LeakyRelu LessOrEqual Loop PRelu RoiAlign Scan ScatterElements ScatterND Where"
+    ),
+    "16->15": "GreaterOrEqual LeakyRelu LessOrEqual PRelu Scan ScatterElements ScatterND Where",
+    "17->18": (
+        "LpPool OptionalGetElement OptionalHasElement Pad ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp ReduceMax "
+        "ReduceMean ReduceMin ReduceProd ReduceSumSquare Resize ScatterElements ScatterND Split"
+    ),
+    "18->17": (
+        "ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp ReduceMax ReduceMean ReduceMin ReduceProd ReduceSumSquare "
+        "Resize ScatterElements ScatterND"
+    ),
+    "18->19": (
+        "AveragePool Cast CastLike Constant DequantizeLinear Equal Identity If Loop Pad QuantizeLinear Reshape Resize "
+        "Scan Shape Size"
+    ),
+    "19->18": (
+        "AveragePool Cast CastLike Constant DequantizeLinear Equal Identity If Loop Pad QuantizeLinear Reshape Resize "
+        "Scan Shape Size"
+    ),
+    "19->20": "ConstantOfShape DFT GridSample IsInf IsNaN ReduceMax ReduceMin",
+    "20->19": "DFT IsInf IsNaN ReduceMax ReduceMin",
+    "20->21": (
+        "Cast CastLike Constant ConstantOfShape DequantizeLinear Flatten GroupNormalization Identity If Loop Pad "
+        "QLinearMatMul QuantizeLinear Reshape Scan Shape Size Squeeze Transpose Unsqueeze"
+    ),
+    "21->20": (
+        "Cast CastLike Constant ConstantOfShape DequantizeLinear Flatten Identity If Loop Pad QLinearMatMul "
+        "QuantizeLinear Reshape Scan Shape Size Squeeze Transpose Unsqueeze"
+    ),
+    "21->22": (
+        "Acos Acosh Asin Asinh Atan Atanh AveragePool Bernoulli Conv ConvTranspose Cos Cosh DeformConv Det Dropout Elu "
+        "EyeLike GRU GlobalAveragePool GlobalLpPool GlobalMaxPool GridSample HardSigmoid HardSwish "
+        "InstanceNormalization LSTM LpNormalization LpPool MaxPool MaxRoiPool MaxUnpool Mish Multinomial "
+        "NegativeLogLikelihoodLoss RNN RandomNormal RandomNormalLike RandomUniform RandomUniformLike RoiAlign Round "
+        "Selu Sin Sinh Softplus Softsign Tan ThresholdedRelu"
+    ),
+    "22->21": (
+        "Acos Acosh Asin Asinh Atan Atanh AveragePool Bernoulli Conv ConvTranspose Cos Cosh DeformConv Det Dropout Elu "
+        "EyeLike GRU GlobalAveragePool GlobalLpPool GridSample HardSigmoid HardSwish InstanceNormalization LSTM "
+        "LpNormalization LpPool MaxPool MaxRoiPool MaxUnpool Mish Multinomial NegativeLogLikelihoodLoss RNN "
+        "RandomNormal RandomNormalLike RandomUniform RandomUniformLike RoiAlign Round Selu Sin Sinh Softplus Softsign "
+        "Tan ThresholdedRelu"
+    ),
+    "22->23": (
+        "Cast CastLike Constant ConstantOfShape DequantizeLinear Flatten Identity If Loop Pad QuantizeLinear Reshape "
+        "Scan Shape Size Squeeze Transpose Unsqueeze"
+    ),
+    "23->22": (
+        "Cast CastLike Constant ConstantOfShape DequantizeLinear Flatten Identity If Loop Pad QuantizeLinear Reshape "
+        "Scan Shape Size Squeeze Transpose Unsqueeze"
+    ),
+    "23->24": (
+        "Attention Cast CastLike Constant ConstantOfShape DequantizeLinear Flatten Identity If Loop Pad QuantizeLinear "
+        "Reshape Scan Shape Size SplitToSequence Squeeze TopK Transpose Unsqueeze"
+    ),
+    "24->23": (
+        "Attention Cast CastLike Constant ConstantOfShape DequantizeLinear Flatten Identity If Loop Pad QuantizeLinear "
+        "Reshape Scan Shape Size SplitToSequence Squeeze TopK Transpose Unsqueeze"
+    ),
+    "24->25": (
+        "Attention Cast CastLike Constant ConstantOfShape DequantizeLinear Flatten Identity If Loop Pad QuantizeLinear "
+        "Reshape Scan Shape Size Squeeze Transpose Unsqueeze"
+    ),
+    "25->24": (
+        "Attention Cast CastLike Constant ConstantOfShape DequantizeLinear Flatten Identity If Loop Pad QuantizeLinear "
+        "Reshape Scan Shape Size Squeeze Transpose Unsqueeze"
+    ),
+    "26->27": "Range",
+    "27->26": "Range",
+    "27->28": "Celu",
+    "28->27": "Celu",
+}
+
+
+def adapters() -> Iterator[tuple[str, int, int]]:
+    """Every ``(op, from, to)`` of :data:`REGISTRY`, in step order."""
+    for step, ops in REGISTRY.items():
+        a, _, b = step.partition("->")
+        for op in ops.split():
+            yield op, int(a), int(b)
+
+
+def source_since(op: str, version: int) -> int | None:
+    """The ``since_version`` of ``op``'s default-domain schema at opset ``version`` (None: no such schema here)."""
+    import onnx.defs
+
+    if version > onnx.defs.onnx_opset_version():
+        return None
+    try:
+        return onnx.defs.get_schema(op, version, "").since_version
+    except Exception:  # noqa: BLE001 - SchemaError: the installed onnx has no such op at that version
+        return None
+
+
+def reach(model) -> set[tuple[str, int | None]]:
+    """``(op, since_version)`` of every default-domain node of ``model``'s main graph at its opset: the adapter
+    sources a conversion of ``model`` starts from."""
+    v = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
+    if v is None:
+        return set()
+    return {(n.op_type, source_since(n.op_type, v)) for n in model.graph.node if n.domain in ("", "ai.onnx")}
+
+
+def unreached(reached: Iterable[tuple[str, int | None]]) -> list[tuple[str, int, int]]:
+    """``(op, opset, since_version)`` per adapter source ``(op, opset)`` whose schema no case builds (``reached``:
+    ``(op, since_version)`` of the schemas some case builds), each source once, in (op, opset) order."""
+    have = set(reached)
+    out = set()
+    for op, a, _b in adapters():
+        s = source_since(op, a)
+        if s is not None and (op, s) not in have:
+            out.add((op, a, s))
+    return sorted(out)
