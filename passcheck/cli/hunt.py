@@ -487,6 +487,7 @@ def _check_vary_kinds(globs) -> None:
         "opt-fill",
         "expose",
         "fanout",
+        "twin",
     )
     for glob in globs:
         named_family = "-" in glob and fnmatch.filter(FAMILIES, glob.split("-", 1)[0])  # attr-<name>, bind-…

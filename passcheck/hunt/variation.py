@@ -39,6 +39,8 @@ kind                      change (site)
                           differs from its whole group; site: the part's first graph input or smallest name)
 ``expose``, ``fanout``    an intermediate value read by one node also a graph output, or read by one more node
                           whose result is a new graph output (:mod:`.vary_struct`; site: the value's name)
+``twin``                  a graph output computed a second time by copies of its nodes sharing every constant,
+                          the copy appended as a graph output (:mod:`.vary_twin`; site: the output's name)
 ``int-<change>``          a small integer constant (≤ :data:`SMALL` elements) changed: ``int-nudge``,
                           ``int-zero``, ``int-one``, ``int-negate`` (an axes or index constant in its other
                           spelling), ``int-sentinel`` (a Slice start/end at its clamp bound as ``INT_MAX`` /
@@ -74,7 +76,16 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from passcheck.hunt import vary_bindings, vary_inputs, vary_int, vary_optional, vary_pairs, vary_scale, vary_struct
+from passcheck.hunt import (
+    vary_bindings,
+    vary_inputs,
+    vary_int,
+    vary_optional,
+    vary_pairs,
+    vary_scale,
+    vary_struct,
+    vary_twin,
+)
 from passcheck.hunt.elem_groups import TARGETS
 from passcheck.hunt.graph_values import SMALL
 from passcheck.hunt.graph_values import constants as _constants
@@ -153,6 +164,7 @@ FAMILIES = (
     "opt",
     "expose",
     "fanout",
+    "twin",
     "cast",
     "transpose",
     "input",
@@ -214,6 +226,8 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
             done = _retype(out, site, ELEM_KINDS[k], split=k in SPLIT_KINDS)
         elif vary_struct.is_structural(k):
             done = vary_struct.build(out, k, site, _inferred(out))
+        elif vary_twin.is_kind(k):
+            done = vary_twin.build(out, k, site)
         elif vary_pairs.is_pair(k):
             done = vary_pairs.build(out, k, site, _inferred(out))
         elif vary_optional.is_optional_kind(k):
@@ -275,6 +289,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from _elem_candidates(model, shapes)
     yield from vary_optional.candidates(model, shapes, lambda n: _schema(model, n))
     yield from vary_struct.candidates(model, shapes)
+    yield from vary_twin.candidates(model)
     yield from vary_pairs.candidates(model, shapes)
     yield from vary_inputs.candidates(model)
 

@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from passcheck.hunt import variation, vary_bindings, vary_equiv, vary_inputs, vary_struct
+from passcheck.hunt import variation, vary_bindings, vary_equiv, vary_inputs, vary_struct, vary_twin
 from passcheck.hunt.probe import COMMON, Outcome, Setting
 from passcheck.records import INPUT
 
@@ -140,7 +140,7 @@ def invalid(
     """Why ``neighbour`` is no valid model (checker, interface, does not run under ``ort:disabled`` on its
     feeds, breaks a schema's shape constraint at its feeds' shapes where the base does not), or None. The
     interface is the base's: its graph inputs, its graph outputs in order, then as many more as ``form``'s kind
-    appends (:func:`.vary_struct.added`). A checker whose worker died is a reason too
+    appends (:func:`.vary_struct.added`, :func:`.vary_twin.added`). A checker whose worker died is a reason too
     (the neighbour is left out either way)."""
     from passcheck.errors import PasscheckError
     from passcheck.mutations.equivalence import _interface, original_runs
@@ -157,7 +157,8 @@ def invalid(
     if (
         ins != n_ins
         or n_outs[: len(outs)] != outs
-        or len(n_outs) - len(outs) != vary_struct.added(k[len(variation.PREFIX) :], site)
+        or len(n_outs) - len(outs)
+        != vary_struct.added(k[len(variation.PREFIX) :], site) + vary_twin.added(k[len(variation.PREFIX) :], site)
     ):
         return "graph inputs/outputs changed"
     feed_list = setting.feed_list(neighbour)
