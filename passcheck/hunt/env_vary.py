@@ -61,9 +61,9 @@ def run(store, rec: dict[str, Any], base: Base, item: Item, judge: Judge, execut
     when an environment judged it, ``invalid-variation`` when every environment found it invalid or its
     onnxruntime rejected the neighbour's run (it runs nowhere: :func:`.vary_probe.invalid`'s rule), else
     ``not-judged``; ``not-applicable`` / ``invalid-variation`` before any environment when the
-    neighbour does not build here or changes the graph's interface."""
+    neighbour does not build here or changes the graph's interface otherwise than its kind appends outputs
+    (:func:`.vary_probe.interface_kept`)."""
     from passcheck.errors import PasscheckError
-    from passcheck.mutations.equivalence import _interface
 
     try:
         model = base.model()
@@ -75,7 +75,7 @@ def run(store, rec: dict[str, Any], base: Base, item: Item, judge: Judge, execut
         rec["reason"] = f"{item.form}: the site is not in this model"
         return
     neighbour, labels = built
-    if _interface(model) != _interface(neighbour):
+    if not vary_probe.interface_kept(model, neighbour, item.form):
         rec["status"], rec["reason"] = vary_probe.INVALID, "graph inputs/outputs changed"
         return
     case, bid, nid = base.case, base_case_id(item), case_id(item)

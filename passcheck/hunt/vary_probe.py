@@ -134,6 +134,18 @@ def _cast_to(a, elem: int | None):
     return cast_values(a, elem)
 
 
+def interface_kept(base: onnx.ModelProto, neighbour: onnx.ModelProto, form: str) -> bool:
+    """Whether ``neighbour`` has ``base``'s graph inputs, its graph outputs in order, then as many more as
+    ``form``'s kind appends (:func:`.vary_struct.added`, :func:`.vary_twin.added`)."""
+    from passcheck.mutations.equivalence import _interface
+
+    (ins, outs), (n_ins, n_outs) = _interface(base), _interface(neighbour)
+    k, _, site = form.partition("@")
+    k = k[len(variation.PREFIX) :]
+    more = vary_struct.added(k, site) + vary_twin.added(k, site)
+    return ins == n_ins and n_outs[: len(outs)] == outs and len(n_outs) - len(outs) == more
+
+
 def invalid(
     setting: Setting, base: onnx.ModelProto, neighbour: onnx.ModelProto, executor, form: str = ""
 ) -> str | None:
@@ -143,7 +155,7 @@ def invalid(
     appends (:func:`.vary_struct.added`, :func:`.vary_twin.added`). A checker whose worker died is a reason too
     (the neighbour is left out either way)."""
     from passcheck.errors import PasscheckError
-    from passcheck.mutations.equivalence import _interface, original_runs
+    from passcheck.mutations.equivalence import original_runs
     from passcheck.oracles.validity import Checker
 
     checker = Checker(executor)
@@ -152,14 +164,7 @@ def invalid(
         why = strict if checker(base, full_check=True) is None else None  # the base fails it too: not the change's
     if why is not None:
         return f"the onnx checker rejects it: {str(why).splitlines()[0]}"
-    (ins, outs), (n_ins, n_outs) = _interface(base), _interface(neighbour)
-    k, _, site = form.partition("@")
-    if (
-        ins != n_ins
-        or n_outs[: len(outs)] != outs
-        or len(n_outs) - len(outs)
-        != vary_struct.added(k[len(variation.PREFIX) :], site) + vary_twin.added(k[len(variation.PREFIX) :], site)
-    ):
+    if not interface_kept(base, neighbour, form):
         return "graph inputs/outputs changed"
     feed_list = setting.feed_list(neighbour)
     try:

@@ -110,3 +110,13 @@ def test_a_fold_that_rewrites_a_shared_weight_in_place_is_found_through_the_twin
 def test_the_fold_that_asks_for_other_readers_gives_no_finding(ex):
     out = _judge("vary:twin@y", checked=True, ex=ex)
     assert out.status == "done" and out.findings == [], out
+
+
+def test_the_twins_appended_output_keeps_the_interface_a_neighbour_must_keep():
+    """``hunt`` (:func:`.vary_probe.invalid`) and ``hunt --env`` (:mod:`.env_vary`) ask the same rule: the base's
+    inputs and outputs, then the outputs the kind appends (the twin: one; another kind: none)."""
+    base = _base()
+    twin, _ = variation.build(base, "vary:twin@y")
+    assert vary_probe.interface_kept(base, twin, "vary:twin@y")
+    assert not vary_probe.interface_kept(base, twin, "vary:value-zero@s")
+    assert vary_probe.interface_kept(base, base, "vary:value-zero@s")
