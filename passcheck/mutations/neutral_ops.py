@@ -33,8 +33,9 @@ slice-full          ``Slice`` of ``[0, INT64_MAX)`` on axis 0
 expand-ones         ``Expand(x, [1] * r)`` (Expand-8+)
 concat-one          ``Concat([x], axis=0)`` (Concat-4+)
 pad-zeros           ``Pad(x, [0] * 2r)``, mode constant (Pad-11+: pads as an input)
-pad-crop            ``Pad(Pad(x, +1), -1)`` at the end of the last axis, mode constant (Pad-11+: a negative pad
-                    removes elements, so the crop takes back exactly what the first Pad added)
+pad-crop            ``Pad(Pad(x, +1, mode edge), -1)`` at the end of the last axis, the crop in mode constant
+                    (Pad-11+: a negative pad removes elements, so the crop takes back exactly what the first Pad
+                    added; the first is no constant-mode Pad, which a fold would take with the crop and cancel)
 tile-ones           ``Tile(x, [1] * r)`` (Tile-6+)
 unsqueeze-squeeze   ``Squeeze(Unsqueeze(x, [0]), [0])`` (axes attributes before opset 13, inputs from 13)
 split-one           ``Split(x, axis=0)`` into one output (Split-2+; ``num_outputs=1`` from Split-18)
@@ -110,7 +111,7 @@ def _pad_crop(x: str, r: int, version: int, names: Namer):
     grow, shrink = ([0] * (2 * r - 1) + [d] for d in (1, -1))  # [begins…, ends…]: the last axis's end
     (p, cp), (q, cq) = _int64s(names, "pads", grow), _int64s(names, "crop", shrink)
     mid, out = names.value("pad"), names.value("crop")
-    return [cp, cq, names.node("Pad", [x, p], mid, mode="constant"), names.node("Pad", [mid, q], out, mode="constant")]
+    return [cp, cq, names.node("Pad", [x, p], mid, mode="edge"), names.node("Pad", [mid, q], out, mode="constant")]
 
 
 def _add_zero_outrank(x: str, k: Known, version: int, names: Namer):
