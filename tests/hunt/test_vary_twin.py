@@ -14,12 +14,10 @@ import random
 
 import numpy as np
 import onnx
-import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from passcheck.hunt import variation, vary_probe, vary_twin
-from passcheck.hunt.probe import Setting
-from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+from tests.hunt.conftest import judge_planted
 
 
 def _fold_scale(checked: bool):
@@ -61,21 +59,10 @@ def _base() -> onnx.ModelProto:
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
-@pytest.fixture(scope="module")
-def ex():
-    from passcheck.passes.isolation import executor_for
-
-    with executor_for(None, timeout=60) as executor:
-        yield executor
-
-
-def _judge(form: str, checked: bool, ex):
+def _judge(form: str, checked: bool, executor):
+    """``form``'s neighbour of :func:`_base` judged under the planted fold (checked or in place)."""
     pid = f"planted:fold-scale-{'checked' if checked else 'in-place'}"
-    register_pass(FunctionAdapter(pid, _fold_scale(checked)))
-    try:
-        return vary_probe.judge(Setting("vary-test/twin"), _base(), form, pid, ex)
-    finally:
-        unregister_pass(pid)
+    return judge_planted("vary-test/twin", _base(), form, pid, _fold_scale(checked), executor)
 
 
 def test_the_twin_copies_the_nodes_that_read_inputs_and_shares_every_constant():
@@ -101,14 +88,14 @@ def test_an_output_of_constants_alone_or_of_inputs_alone_is_no_site():
     assert list(vary_twin.candidates(model)) == []
 
 
-def test_a_fold_that_rewrites_a_shared_weight_in_place_is_found_through_the_twin(ex):
-    out = _judge("vary:twin@y", checked=False, ex=ex)
+def test_a_fold_that_rewrites_a_shared_weight_in_place_is_found_through_the_twin(inproc_executor):
+    out = _judge("vary:twin@y", checked=False, executor=inproc_executor)
     assert out.status == "done", out
     assert ("numeric", "wrong-result") in {(f.oracle, f.kind) for f in out.findings}, out.findings
 
 
-def test_the_fold_that_asks_for_other_readers_gives_no_finding(ex):
-    out = _judge("vary:twin@y", checked=True, ex=ex)
+def test_the_fold_that_asks_for_other_readers_gives_no_finding(inproc_executor):
+    out = _judge("vary:twin@y", checked=True, executor=inproc_executor)
     assert out.status == "done" and out.findings == [], out
 
 
