@@ -176,6 +176,10 @@ OPS: tuple[tuple[str, str, Step], ...] = (
 )
 NAMES = tuple(name for name, _, _ in OPS)
 OP_TYPES = {name: op_type for name, op_type, _ in OPS}
+#: Ops whose reader meets a condition their op type alone does not say (a negative pad, an operand of higher rank
+#: than the value): their sites get a signature of their own, not the one they would share with ``pad-zeros`` /
+#: ``add-zero``, so sampling one site per signature does not leave them behind their op type's other ops.
+OWN_SIGNATURE = frozenset({"pad-crop", "add-zero-outrank"})
 
 
 def one_op(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
@@ -196,7 +200,10 @@ def site_signature(label: str, signatures: Mapping[str, tuple]) -> tuple | None:
     got = _value_sites.parse(label, OP_TYPES)
     if got is None:
         return None
-    return _value_sites.signature(label.rpartition(":")[0], signatures, OP_TYPES[got[2]])
+    op = OP_TYPES[got[2]]
+    return _value_sites.signature(
+        label.rpartition(":")[0], signatures, f"{op}:{got[2]}" if got[2] in OWN_SIGNATURE else op
+    )
 
 
 REWRITES = (

@@ -111,6 +111,9 @@ def test_site_signatures_name_the_inserted_op_and_the_edge_reader():
     assert R.signature("x->n4:cast-same", signatures) == ("value", "input", ("Cast", "Mul"))
     assert R.signature("x:cast-same", signatures) == ("value", "input", ("Cast", "Mul", "Relu"))
     assert R.signature("x->n0:pad-zeros", signatures) == ("value", "input", ("Pad", "Relu"))
+    # a crop and an outranked zero are sampled apart from the zero Pad and the rank-0 zero
+    assert R.signature("x->n0:pad-crop", signatures) == ("value", "input", ("Pad:pad-crop", "Relu"))
+    assert R.signature("x:add-zero-outrank", signatures) != R.signature("x:add-zero", signatures)
     assert R.signature("x:no-such-op", signatures) == "x:no-such-op"  # no entry, no hook answer: the label
     assert R.signature("x", signatures) == signatures["x"]  # a plain value: the shared map's entry
 
