@@ -56,6 +56,8 @@ kind                      change (site)
                           at session creation; site: the input's name)
 ``twin``                  the computation a second time on a graph input with one dim doubled, every constant
                           shared, the copy's outputs appended (:mod:`.vary_twin`; site: ``<input>=<axis>``)
+``twin-output``           a graph output computed a second time, on the same inputs, by copies of its nodes
+                          sharing every constant, the copy appended (:mod:`.vary_twin_output`; site: the output)
 ``bind-…``, ``feed-…``    the same model under another binding of its dim_params or on other float
                           feeds (:mod:`.vary_bindings`: the run conditions, not the model)
 ========================  ==========================================================================
@@ -89,6 +91,7 @@ from passcheck.hunt import (
     vary_scale,
     vary_struct,
     vary_twin,
+    vary_twin_output,
 )
 from passcheck.hunt.elem_groups import TARGETS
 from passcheck.hunt.graph_values import SMALL
@@ -171,10 +174,10 @@ FAMILIES = (
     "opt",
     "expose",
     "fanout",
+    "twin",
     "cast",
     "transpose",
     "input",
-    "twin",
     "bind",
     "feed",
 )
@@ -233,6 +236,8 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
             done = _retype(out, site, ELEM_KINDS[k], split=k in SPLIT_KINDS)
         elif vary_struct.is_structural(k):
             done = vary_struct.build(out, k, site, _inferred(out))
+        elif vary_twin_output.is_kind(k):
+            done = vary_twin_output.build(out, k, site)
         elif vary_pairs.is_pair(k):
             done = vary_pairs.build(out, k, site, _inferred(out))
         elif vary_twin.is_kind(k):
@@ -298,6 +303,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from _elem_candidates(model, shapes)
     yield from vary_optional.candidates(model, shapes, lambda n: _schema(model, n))
     yield from vary_struct.candidates(model, shapes)
+    yield from vary_twin_output.candidates(model)
     yield from vary_pairs.candidates(model, shapes)
     yield from vary_inputs.candidates(model)
     yield from vary_frozen.candidates(model)

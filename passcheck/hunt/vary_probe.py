@@ -31,7 +31,15 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from passcheck.hunt import variation, vary_bindings, vary_equiv, vary_inputs, vary_struct, vary_twin
+from passcheck.hunt import (
+    variation,
+    vary_bindings,
+    vary_equiv,
+    vary_inputs,
+    vary_struct,
+    vary_twin,
+    vary_twin_output,
+)
 from passcheck.hunt.probe import COMMON, Outcome, Setting
 from passcheck.records import INPUT
 
@@ -177,8 +185,11 @@ def interface_changed(base: onnx.ModelProto, neighbour: onnx.ModelProto, form: s
 
 
 def _added(base: onnx.ModelProto, kind: str, site: str) -> int:
-    """How many graph outputs neighbour ``kind@site`` of ``base`` appends (:mod:`.vary_struct`, :mod:`.vary_twin`)."""
-    return vary_twin.added(base, site) if vary_twin.is_kind(kind) else vary_struct.added(kind, site)
+    """How many graph outputs neighbour ``kind@site`` of ``base`` appends (:mod:`.vary_struct`, :mod:`.vary_twin`,
+    :mod:`.vary_twin_output`)."""
+    if vary_twin.is_kind(kind):
+        return vary_twin.added(base, site)
+    return vary_struct.added(kind, site) + vary_twin_output.added(kind, site)
 
 
 def _fed_shapes_break(base: onnx.ModelProto, neighbour: onnx.ModelProto, feed_list) -> str | None:

@@ -33,9 +33,15 @@ slice-full          ``Slice`` of ``[0, INT64_MAX)`` on axis 0
 expand-ones         ``Expand(x, [1] * r)`` (Expand-8+)
 concat-one          ``Concat([x], axis=0)`` (Concat-4+)
 pad-zeros           ``Pad(x, [0] * 2r)``, mode constant (Pad-11+: pads as an input)
+pad-crop            ``Pad(Pad(x, +1, mode edge), -1)`` at the end of the last axis, the crop in mode constant
+                    (Pad-11+: a negative pad removes elements, so the crop takes back exactly what the first Pad
+                    added; the first is no constant-mode Pad, which a fold would take with the crop and cancel)
 tile-ones           ``Tile(x, [1] * r)`` (Tile-6+)
 unsqueeze-squeeze   ``Squeeze(Unsqueeze(x, [0]), [0])`` (axes attributes before opset 13, inputs from 13)
 split-one           ``Split(x, axis=0)`` into one output (Split-2+; ``num_outputs=1`` from Split-18)
+add-zero-outrank    ``Squeeze(Add(x, z), [0])``, ``z`` a -0.0 (integers: 0) of shape ``[1] * (r + 1)``: Add-7+
+                    broadcasts multidirectionally, so the sum is x with a leading 1, which the Squeeze takes off
+                    (Squeeze-1+; axes an input from 13)
 ==================  ============================================================================
 
 Sites are the value and edge sites of :mod:`passcheck.mutations._value_sites` (graph inputs and node
@@ -57,12 +63,14 @@ from passcheck.mutations.catalogue import Freedom
 from passcheck.mutations.neutral import (
     BROADCAST_OPSET,
     ELEMENTWISE,
+    INT64,
     SHAPE_OPS,
     _cast,
     _int64s,
     _one,
     _ranked,
     _unary,
+    _zero,
     int64_operand,
 )
 from passcheck.mutations.neutral_select import ONE_INPUT, SELECTIONS
@@ -95,6 +103,32 @@ def _squeeze_pair(x: str, k: Known, version: int, names: Namer):
         return [names.node("Unsqueeze", [x], mid, axes=[0]), names.node("Squeeze", [mid], out, axes=[0])]
     axes, c = _int64s(names, "axes", [0])
     return [c, names.node("Unsqueeze", [x, axes], mid), names.node("Squeeze", [mid, axes], out)]
+
+
+def _pad_crop(x: str, r: int, version: int, names: Namer):
+    if not accepts("Constant", version, INT64):
+        return None
+    grow, shrink = ([0] * (2 * r - 1) + [d] for d in (1, -1))  # [begins…, ends…]: the last axis's end
+    (p, cp), (q, cq) = _int64s(names, "pads", grow), _int64s(names, "crop", shrink)
+    mid, out = names.value("pad"), names.value("crop")
+    return [cp, cq, names.node("Pad", [x, p], mid, mode="edge"), names.node("Pad", [mid, q], out, mode="constant")]
+
+
+def _add_zero_outrank(x: str, k: Known, version: int, names: Namer):
+    zero = _zero(k.elem_type)
+    if (
+        version < BROADCAST_OPSET
+        or k.rank is None
+        or zero is None
+        or not all(accepts(op, version, k.elem_type) for op in ("Add", "Squeeze", "Constant"))
+    ):
+        return None
+    z, cz = names.constant("zero", k.elem_type, [zero], [1] * (k.rank + 1))
+    mid, out = names.value("add"), names.value("squeeze")
+    if version < 13:
+        return [cz, names.node("Add", [x, z], mid), names.node("Squeeze", [mid], out, axes=[0])]
+    axes, ca = _int64s(names, "axes", [0])
+    return [cz, ca, names.node("Add", [x, z], mid), names.node("Squeeze", [mid, axes], out)]
 
 
 def _split_one(x: str, k: Known, version: int, names: Namer):
@@ -137,9 +171,15 @@ OPS: tuple[tuple[str, str, Step], ...] = (
     ("tile-ones", "Tile", _ranked("Tile", 6, int64_operand("Tile", "repeats", lambda r: [1] * r))),
     ("unsqueeze-squeeze", "Unsqueeze", _squeeze_pair),
     ("split-one", "Split", _split_one),
+    ("pad-crop", "Pad", _ranked("Pad", 11, _pad_crop)),
+    ("add-zero-outrank", "Add", _add_zero_outrank),
 )
 NAMES = tuple(name for name, _, _ in OPS)
 OP_TYPES = {name: op_type for name, op_type, _ in OPS}
+#: Ops whose reader meets a condition their op type alone does not say (a negative pad, an operand of higher rank
+#: than the value): their sites get a signature of their own, not the one they would share with ``pad-zeros`` /
+#: ``add-zero``, so sampling one site per signature does not leave them behind their op type's other ops.
+OWN_SIGNATURE = frozenset({"pad-crop", "add-zero-outrank"})
 
 
 def one_op(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
@@ -160,14 +200,18 @@ def site_signature(label: str, signatures: Mapping[str, tuple]) -> tuple | None:
     got = _value_sites.parse(label, OP_TYPES)
     if got is None:
         return None
-    return _value_sites.signature(label.rpartition(":")[0], signatures, OP_TYPES[got[2]])
+    op = OP_TYPES[got[2]]
+    return _value_sites.signature(
+        label.rpartition(":")[0], signatures, f"{op}:{got[2]}" if got[2] in OWN_SIGNATURE else op
+    )
 
 
 REWRITES = (
     Rewrite(
         "neutral-op",
         "a value x → one neutral op on x alone (site VALUE:NAME: Cast to its own type, Dropout in inference, "
-        "Sub 0, Div 1, Pad 0, Tile 1, Unsqueeze+Squeeze, …; see the module docs); all at once: every op chained",
+        "Sub 0, Div 1, Pad 0, Pad +1 then -1, Add a zero of one more rank then Squeeze, Tile 1, Unsqueeze+Squeeze, "
+        "…; see the module docs); all at once: every op chained",
         one_op,
         inverse="neutral-remove",
         detail="values",
@@ -184,7 +228,8 @@ FREEDOMS = (
         "neutral-op-alone",
         "operator schemas",
         "Operators.md: Sub-7, Div-7, CastLike-15, Dropout-12 (training_mode absent is false), Clip-11 (bounds "
-        "optional), Pad-11, Tile-6, Unsqueeze/Squeeze, Split (one output), ReduceMax/ReduceMin-18 "
+        "optional), Pad-11 (a negative pad removes: add or remove), Tile-6, Unsqueeze/Squeeze, Split (one output), "
+        "ReduceMax/ReduceMin-18, Add-7 (multidirectional broadcasting: a zero of higher rank, squeezed back) "
         "(noop_with_empty_axes), and the neutral ops of neutral-elementwise, neutral-shape-ops, "
         "neutral-one-input-variadic and neutral-where-not",
         "Any one op that is the identity on its input may stand alone between a value's producer and its readers.",

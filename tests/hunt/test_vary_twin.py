@@ -89,7 +89,7 @@ def _judge(form: str, shared: bool, ex, base=None):
 
 def test_the_twin_is_valid_shares_every_initializer_and_appends_the_copys_outputs():
     base = _base()
-    forms = [f for f in variation.neighbours(base, random.Random(0)) if variation.family(f) == "twin"]
+    forms = [f for f in variation.neighbours(base, random.Random(0)) if variation.kind(f) == "vary:twin"]
     assert forms == ["vary:twin@x=0", "vary:twin@x=1"]
     twin, labels = variation.build(base, "vary:twin@x=1")
     onnx.checker.check_model(twin, full_check=True)

@@ -111,6 +111,9 @@ def test_site_signatures_name_the_inserted_op_and_the_edge_reader():
     assert R.signature("x->n4:cast-same", signatures) == ("value", "input", ("Cast", "Mul"))
     assert R.signature("x:cast-same", signatures) == ("value", "input", ("Cast", "Mul", "Relu"))
     assert R.signature("x->n0:pad-zeros", signatures) == ("value", "input", ("Pad", "Relu"))
+    # a crop and an outranked zero are sampled apart from the zero Pad and the rank-0 zero
+    assert R.signature("x->n0:pad-crop", signatures) == ("value", "input", ("Pad:pad-crop", "Relu"))
+    assert R.signature("x:add-zero-outrank", signatures) != R.signature("x:add-zero", signatures)
     assert R.signature("x:no-such-op", signatures) == "x:no-such-op"  # no entry, no hook answer: the label
     assert R.signature("x", signatures) == signatures["x"]  # a plain value: the shared map's entry
 
@@ -125,3 +128,100 @@ def test_one_site_per_signature_groups_by_the_rewrites_own_hook():
     keys = {R.signature(x, site_signatures(model)) for x in labels}
     assert budget["neutral-op"] == (len(keys), len(keys), len(labels)) and len(keys) < len(labels)
     assert len(forms) == 1 + len(keys)
+
+
+def _planted(pid: str, rewrite):
+    from passcheck.passes import FunctionAdapter, register_pass
+
+    register_pass(FunctionAdapter(pid, rewrite))
+    return pid
+
+
+def _fold_pad_into_conv(checked: bool):
+    """``Conv(Pad(x, p))``, ``p`` a Constant, zero on the batch and channel axes → ``Conv(x)`` with ``p``'s
+    spatial entries added to the Conv's ``pads``; ``checked``: only where every sum is >= 0 (Operators.md Conv:
+    pads take values >= 0; Pad-11: a negative pad removes)."""
+
+    def rewrite(model):
+        g = model.graph
+        producer = {o: n for n in g.node for o in n.output}
+        consts = {n.output[0]: onnx.numpy_helper.to_array(n.attribute[0].t) for n in g.node if n.op_type == "Constant"}
+        for conv in [n for n in g.node if n.op_type == "Conv"]:
+            pad = producer.get(conv.input[0])
+            if pad is None or pad.op_type != "Pad" or pad.input[1] not in consts:
+                continue
+            p = [int(v) for v in consts[pad.input[1]]]
+            r = len(p) // 2
+            if p[0] or p[1] or p[r] or p[r + 1]:
+                continue
+            old = next((list(a.ints) for a in conv.attribute if a.name == "pads"), [0] * (2 * (r - 2)))
+            new = [o + q for o, q in zip(old, p[2:r] + p[r + 2 :])]
+            if checked and min(new) < 0:
+                continue
+            keep = [a for a in conv.attribute if a.name != "pads"]
+            del conv.attribute[:]
+            conv.attribute.extend([*keep, onnx.helper.make_attribute("pads", new)])
+            conv.input[0] = pad.input[0]
+        return model
+
+    return rewrite
+
+
+def _drop_add_of_zero(checked: bool):
+    """``Add(x, z)``, ``z`` a Constant of zeros → ``x``; ``checked``: only where ``z`` has rank 0 (its shape then
+    moves no output dim, Broadcasting.md)."""
+
+    def rewrite(model):
+        g = model.graph
+        consts = {n.output[0]: onnx.numpy_helper.to_array(n.attribute[0].t) for n in g.node if n.op_type == "Constant"}
+        for add in [n for n in g.node if n.op_type == "Add" and n.input[1] in consts]:
+            z = consts[add.input[1]]
+            if z.any() or (checked and z.ndim):
+                continue
+            for other in g.node:
+                other.input[:] = [add.input[0] if v == add.output[0] else v for v in other.input]
+            g.node.remove(add)
+        return model
+
+    return rewrite
+
+
+CONV = lambda: M.named(  # noqa: E731
+    """g (float[1, 2, 5, 5] x) => (float[1, 3, 3, 3] y) {
+    w = Constant<value = float[3, 2, 3, 3] {0.1, -0.2, 0.3, 0.4, -0.5, 0.6, 0.7, -0.8, 0.9, 1.0, -1.1, 1.2, 0.1, -0.2,
+        0.3, 0.4, -0.5, 0.6, 0.7, -0.8, 0.9, 1.0, -1.1, 1.2, 0.1, -0.2, 0.3, 0.4, -0.5, 0.6, 0.7, -0.8, 0.9, 1.0, -1.1,
+        1.2, 0.1, -0.2, 0.3, 0.4, -0.5, 0.6, 0.7, -0.8, 0.9, 1.0, -1.1, 1.2, 0.1, -0.2, 0.3, 0.4, -0.5, 0.6}>()
+    y = Conv(x, w)
+}""",
+    opset=18,
+)
+
+
+@pytest.mark.parametrize(
+    ("label", "fold", "model"),
+    [("x:pad-crop", _fold_pad_into_conv, CONV), ("x:add-zero-outrank", _drop_add_of_zero, lambda: SHARED(18))],
+)
+def test_a_fold_without_its_precondition_is_found_on_the_crop_and_outranked_zero(label, fold, model):
+    """``pad-crop`` puts a Pad with a negative pad (a crop) in front of the Conv, ``add-zero-outrank`` an Add of a
+    zero of one more rank than x: each passes the gate (bit-equal runs), and a fold that skips the precondition its
+    op needs (pads >= 0 in the Conv; a zero that moves no dim) is found on that form only (docs/recall.md R38, R39:
+    onnxscript's fuse_pad_into_conv and no_op rules before microsoft/onnxscript#2841, #2672)."""
+    from passcheck.hunt.probe import Setting, probe
+    from passcheck.passes import unregister_pass
+    from passcheck.passes.isolation import executor_for
+
+    original = model()
+    assert label in R.sites(original)
+    mutant, _ = R.apply(original, [label])
+    verify_equivalent(original, mutant, feeds(original), f"neutral-op@{label}")
+    with executor_for(None, timeout=60) as ex:
+        for checked in (False, True):
+            pid = _planted(f"planted:{label.partition(':')[2]}-{checked}", fold(checked))
+            try:
+                base = probe(Setting("neutral-test"), original, "neutral-op", original, pid, ex)
+                out = probe(Setting("neutral-test"), original, f"neutral-op@{label}", mutant, pid, ex)
+            finally:
+                unregister_pass(pid)
+            assert base.status == out.status == "done", (base, out)
+            assert base.findings == []
+            assert bool(out.findings) is not checked, out.findings

@@ -1,0 +1,28 @@
+"""Fixtures shared by the hunt tests."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def inproc_executor():
+    """An executor that runs passes in this process, so a pass registered by the test module is known to it."""
+    from passcheck.passes.isolation import executor_for
+
+    with executor_for(None, timeout=60) as executor:
+        yield executor
+
+
+def judge_planted(case_id: str, base, form: str, pass_id: str, rewrite, executor):
+    """``form``'s neighbour of ``base`` judged (:func:`passcheck.hunt.vary_probe.judge`) under ``rewrite``
+    registered as ``pass_id`` for this call only."""
+    from passcheck.hunt import vary_probe
+    from passcheck.hunt.probe import Setting
+    from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+
+    register_pass(FunctionAdapter(pass_id, rewrite))
+    try:
+        return vary_probe.judge(Setting(case_id), base, form, pass_id, executor)
+    finally:
+        unregister_pass(pass_id)
