@@ -166,3 +166,17 @@ def test_the_site_kind_tells_a_rank_2_operand_from_a_rank_3_one():
     assert {t[:3] for t in s.triples(two)} == {t[:3] for t in s.triples(three)}
     s.mark(two)
     assert s.triples(three) - s.tried == s.triples(three)
+
+
+def test_a_variation_shrink_out_of_time_before_its_first_check_gives_none():
+    """Under load a variation finding's shrink can start past its deadline: the first check raises TimeoutError and
+    nothing was judged, so ``Shrinker.shrink`` gives None (the search saves the finding unshrunk) instead of
+    unpacking the last hit that is not there (a hunt of pattern-ort-qdq/* ended with an internal error so)."""
+    import time
+
+    from passcheck.hunt.probe import Setting
+    from passcheck.hunt.vary_probe import Shrinker
+
+    model = _reshape_from_shape().model()
+    late = Shrinker(Setting("t"), PASS, "numeric", "wrong-result", None, time.monotonic() - 1)
+    assert late.shrink(model, FIX_ZERO) is None and late.tests == 0
