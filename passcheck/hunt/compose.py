@@ -203,13 +203,16 @@ def compositions(
     carried: set[str] | None = None,
     opened: set[str] | None = None,
     kept: dict | None = None,
+    unlocked: set[str] | None = None,
 ) -> tuple[list[str], list[str]]:
     """The composed form ids of neighbour ``vform`` of ``model`` (see module docs), sampled with ``rng``: those at
     fresh sites, and those at touched sites; ``before``: :func:`sites_of` the node-named ``model`` when known;
     ``carried``: a set the touched ones that carry the change (:func:`carries`) are added to; ``opened``: a set the
     first fresh site of each rewrite is added to (a rewrite's other fresh sites in this neighbour, which fill the
     places left, are not: one rewrite's opened sites count as one); ``kept``: :func:`carries`' per-base cache of
-    ``R(model)``'s inferred types. The other fresh sites come one per (rewrite, site kind in the neighbour) first
+    ``R(model)``'s inferred types; ``unlocked``: a set those of ``opened`` whose rewrite has no site on ``model`` at
+    all are added to (the neighbour made the rewrite applicable, not only gave it another label). The other fresh
+    sites come one per (rewrite, site kind in the neighbour) first
     (:func:`.site_kind.kind`: a rewrite of every dim symbol opens one site per symbol, most of one kind). Empty
     when ``vform`` does not build."""
     built = variation.build(model, vform)
@@ -230,6 +233,8 @@ def compositions(
     fresh = rng.sample(firsts, min(k, len(firsts)))
     if opened is not None:
         opened.update(spell(vform, r) for r in fresh)
+    if unlocked is not None:  # a rewrite with no site on the base at all: the neighbour made it applicable
+        unlocked.update(spell(vform, r) for r in fresh if not before.get(hforms.parts(r)[0][0]))
     touched = [f"{rid}@{rng.choice(sites)}" for rid, sites in hit.items()]
     had = _typed(neighbour) if touched and k > len(fresh) else None
     carry = [r for r in touched if carries(base, neighbour, r, had, kept)] if had is not None else []

@@ -578,12 +578,13 @@ class Scheduler:
         """On a variation step, a kind not yet tried on the base under ``pass_id`` first (novel per pass: a kind
         tried under one pass is still untried under the others), then the family tried least (a family that
         applies to nearly every base, the elem kinds, would otherwise take most variation steps); on a composition
-        step, the two tiers (a rewrite at a site its neighbour opened, the first of its rewrite there; one carrying
+        step, the two tiers (a rewrite at a site its neighbour opened, the first of its rewrite there, one with no
+        site on the base at all first; one carrying
         the neighbour's change, :func:`.compose.carries`) in turn, opened first on one composition step and carrying
         first on the next, then a composed kind not tried on the base under ``pass_id``; ``()`` on other steps."""
         if self._only == "compose":  # the two tiers in this step's order, then a kind not tried on the base and pass
             base = self.by_id[base_id]
-            tiers = (form in base.fresh, form in base.carried)
+            tiers = ((form in base.fresh) + (form in base.unlocked), form in base.carried)
             return (
                 *(tiers[::-1] if self._carry_first else tiers),
                 compose.kind(form) not in self.composed_of.get((base_id, pass_id), ()),

@@ -59,6 +59,8 @@ class Base:
     fresh: set[str] = dataclasses.field(default_factory=set)
     #: the composed forms at a touched site whose rewrite carries the neighbour's change (:func:`.compose.carries`).
     carried: set[str] = dataclasses.field(default_factory=set)
+    #: the composed forms of :attr:`fresh` whose rewrite has no site on this base at all.
+    unlocked: set[str] = dataclasses.field(default_factory=set)
     #: rewrite form → its inferred types on the node-named base (:func:`.compose.carries`' ``kept``).
     _kept: dict = dataclasses.field(default_factory=dict)
     #: variation form → whether the neighbour passes the variation gate (:func:`.search.valid_neighbour`).
@@ -159,7 +161,14 @@ class Base:
                     self._sites = compose.sites_of(named(self.model()))
                 rng = random.Random(f"{seed}:{self.id}:{vform}")
                 fresh, touched = compose.compositions(
-                    self.model(), vform, rng, self._sites, carried=self.carried, opened=self.fresh, kept=self._kept
+                    self.model(),
+                    vform,
+                    rng,
+                    self._sites,
+                    carried=self.carried,
+                    opened=self.fresh,
+                    kept=self._kept,
+                    unlocked=self.unlocked,
                 )
                 self._composed[vform] = fresh + touched
             except Exception:  # noqa: BLE001 - a neighbour this onnx cannot build (or read) has no rewrites
