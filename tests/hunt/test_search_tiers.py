@@ -180,3 +180,26 @@ def test_a_variation_shrink_out_of_time_before_its_first_check_gives_none():
     model = _reshape_from_shape().model()
     late = Shrinker(Setting("t"), PASS, "numeric", "wrong-result", None, time.monotonic() - 1)
     assert late.shrink(model, FIX_ZERO) is None and late.tests == 0
+
+
+def test_in_the_opened_tier_a_rewrite_the_neighbour_made_applicable_comes_first():
+    """propagate-transpose's neighbours open 30 first sites; 9 are of a rewrite with no site on the base at all (R16's
+    ``vary:elem-int8@xq>optional-input-default-omitted@n1_DequantizeLinear``: the int8 move gives a zero point of 0,
+    the schema default), the others new labels of rewrites the base has (a renamed symbol, another value). On the
+    opened-first composition steps those 9 come before the others (without ``Base.unlocked`` they are mixed)."""
+    from passcheck.cases import registry
+    from passcheck.hunt.scheduler import COMPOSE_EVERY, Scheduler
+    from passcheck.hunt.space import Base
+
+    base = Base(registry().get("pattern-ort-qdq/propagate-transpose"), "common")
+    s = Scheduler([base], [PASS], seed=1, variations=True, compose=True)
+    for v in base.variations(1):
+        s.mark(Item(base.id, v, PASS))
+    got = []
+    for k in range(0, 40, 2):  # even composition steps: the opened tier first
+        item = s.next(COMPOSE_EVERY * k + COMPOSE_EVERY - 3)
+        s.mark(item)
+        if item.form in base.fresh:
+            got.append(item.form in base.unlocked)
+    assert "vary:elem-int8@xq>optional-input-default-omitted@n1_DequantizeLinear" in base.unlocked
+    assert got.count(True) == len(base.unlocked) and got == sorted(got, reverse=True), got
