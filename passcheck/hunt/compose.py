@@ -167,19 +167,28 @@ def _typed(model: onnx.ModelProto) -> dict:
     return variation._inferred(model)
 
 
-def carries(base: onnx.ModelProto, neighbour: onnx.ModelProto, rform: str, had: dict | None = None) -> bool:
+def carries(
+    base: onnx.ModelProto, neighbour: onnx.ModelProto, rform: str, had: dict | None = None, kept: dict | None = None
+) -> bool:
     """Whether rewrite form ``rform`` carries neighbour V's change (see module docs): ``R(V)`` has a value V has
     not, typed otherwise than in ``R(base)`` and as no value of V. ``base``: the node-named base; ``had``: V's
-    inferred types (:func:`_typed`) when known; False when R does not build on either."""
+    inferred types (:func:`_typed`) when known; ``kept``: rewrite form → ``R(base)``'s inferred types (None: R does
+    not build on ``base``), read and filled here: they do not depend on the neighbour, so one dict per base serves
+    every neighbour of it. False when R does not build on either."""
+    kept = {} if kept is None else kept
     try:
-        on_base, on_v = hforms.build(base, rform), hforms.build(neighbour, rform)
+        if rform not in kept:
+            on_base = hforms.build(base, rform)
+            kept[rform] = None if on_base is None else _typed(on_base[0])
+        on_v = hforms.build(neighbour, rform) if kept[rform] is not None else None
     except Exception:  # noqa: BLE001 - a rewrite that cannot read one of the models carries nothing
+        kept.setdefault(rform, None)
         return False
-    if on_base is None or on_v is None:
+    if on_v is None:
         return False
     had = _typed(neighbour) if had is None else had
     types = {_spelt(t) for t in had.values()}
-    was, now = _typed(on_base[0]), _typed(on_v[0])
+    was, now = kept[rform], _typed(on_v[0])
     return any(
         k not in had and k in was and _spelt(was[k]) != (s := _spelt(t)) and s not in types for k, t in now.items()
     )
@@ -192,35 +201,69 @@ def compositions(
     before: dict[str, frozenset[str]] | None = None,
     k: int = PER_NEIGHBOUR,
     carried: set[str] | None = None,
+    opened: set[str] | None = None,
+    kept: dict | None = None,
+    unlocked: set[str] | None = None,
 ) -> tuple[list[str], list[str]]:
     """The composed form ids of neighbour ``vform`` of ``model`` (see module docs), sampled with ``rng``: those at
     fresh sites, and those at touched sites; ``before``: :func:`sites_of` the node-named ``model`` when known;
-    ``carried``: a set the touched ones that carry the change (:func:`carries`) are added to.
-    Empty when ``vform`` does not build."""
+    ``carried``: a set the touched ones that carry the change (:func:`carries`) are added to; ``opened``: a set the
+    first fresh site of each rewrite is added to (a rewrite's other fresh sites in this neighbour, which fill the
+    places left, are not: one rewrite's opened sites count as one); ``kept``: :func:`carries`' per-base cache of
+    ``R(model)``'s inferred types; ``unlocked``: a set those of ``opened`` whose rewrite has no site on ``model`` at
+    all are added to (the neighbour made the rewrite applicable, not only gave it another label). The other fresh
+    sites come one per (rewrite, site kind in the neighbour) first
+    (:func:`.site_kind.kind`: a rewrite of every dim symbol opens one site per symbol, most of one kind). Empty
+    when ``vform`` does not build."""
     built = variation.build(model, vform)
     if built is None:
         return [], []
     neighbour, base = built[0], hforms.named(model)
     before = sites_of(base) if before is None else before
     now, moved = sites_of(neighbour), changed(base, neighbour)
-    opened, hit = {}, {}  # rewrite id → its fresh sites, its touched sites (a rewrite with fresh ones: those only)
+    opened_at, hit = {}, {}  # rewrite id → its fresh sites, its touched sites (a rewrite with fresh ones: those only)
     for rid, sites in sorted(now.items()):
         new = sorted(s for s in sites if s not in before.get(rid, ()))
         old = sorted(s for s in sites if s in before.get(rid, ()) and moved & set(_PIECES.split(s)))
         if new:
-            opened[rid] = new
+            opened_at[rid] = new
         elif old:
             hit[rid] = old
-    firsts = [f"{rid}@{rng.choice(sites)}" for rid, sites in opened.items()]
+    firsts = [f"{rid}@{rng.choice(sites)}" for rid, sites in opened_at.items()]
     fresh = rng.sample(firsts, min(k, len(firsts)))
+    if opened is not None:
+        opened.update(spell(vform, r) for r in fresh)
+    if unlocked is not None:  # a rewrite with no site on the base at all: the neighbour made it applicable
+        unlocked.update(spell(vform, r) for r in fresh if not before.get(hforms.parts(r)[0][0]))
     touched = [f"{rid}@{rng.choice(sites)}" for rid, sites in hit.items()]
     had = _typed(neighbour) if touched and k > len(fresh) else None
-    carry = [r for r in touched if carries(base, neighbour, r, had)] if had is not None else []
+    carry = [r for r in touched if carries(base, neighbour, r, had, kept)] if had is not None else []
     rest = [r for r in touched if r not in carry]
     touched = rng.sample(carry, min(k - len(fresh), len(carry)))
     if carried is not None:
         carried.update(spell(vform, r) for r in touched)
     touched += rng.sample(rest, min(k - len(fresh) - len(touched), len(rest)))
-    more = [f"{rid}@{s}" for rid, sites in opened.items() for s in sites if f"{rid}@{s}" not in fresh]
-    fresh += rng.sample(more, min(k - len(fresh) - len(touched), len(more)))
+    fresh += _other_sites(neighbour, opened_at, set(fresh), rng, k - len(fresh) - len(touched))
     return [spell(vform, r) for r in fresh], [spell(vform, r) for r in touched]
+
+
+def _other_sites(
+    neighbour: onnx.ModelProto, opened_at: dict[str, list[str]], taken: set[str], rng: random.Random, n: int
+) -> list[str]:
+    """At most ``n`` rewrite forms ``rid@site`` of the fresh sites ``opened_at`` not in ``taken``: one per (rewrite,
+    site kind in ``neighbour``, :func:`.site_kind.kind`) not taken yet first, sampled with ``rng``, then the others."""
+    if n <= 0:
+        return []
+    from passcheck.hunt import site_kind
+    from passcheck.mutations.sites import site_signatures
+
+    sigs, ranks = site_signatures(neighbour), site_kind.ranks(neighbour)
+    groups: dict[tuple, list[str]] = {}
+    for rid, sites in opened_at.items():
+        for s in sites:
+            groups.setdefault((rid, site_kind.kind(rid, s, sigs, ranks)), []).append(f"{rid}@{s}")
+    seen = {g for g, forms in groups.items() if taken & set(forms)}
+    firsts = [rng.choice(forms) for g, forms in groups.items() if g not in seen]
+    out = rng.sample(firsts, min(n, len(firsts)))
+    more = [f for forms in groups.values() for f in forms if f not in taken and f not in out]
+    return out + rng.sample(more, min(n - len(out), len(more)))

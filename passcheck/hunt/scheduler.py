@@ -27,7 +27,8 @@ triple rule below. When every pair is tried (or there is no map), the triple rul
 
 The triple rule draws a sample of the bases the pass is relevant to, lists their untried items on
 the pass and takes the one with the largest share of untried triples (op type, rewrite kind, pass, site kind: what
-the rewrite's site signature records at a single site, :func:`site_kinds`) (halved for a depth-2 form,
+the rewrite's site signature records at a single site with the rank of what it names, :func:`site_kinds`) (halved
+for a depth-2 form,
 so single rewrites come first; a share, so a base with many op types does not crowd out the
 others), ties broken by a generator seeded by (seed, step, pass). A base's items draw only from
 its own passes (``passes_of``, its relevant set without ``--pass``: :mod:`.passes`). The choice
@@ -70,10 +71,11 @@ kinds' share: :meth:`Scheduler._retried`), where it may be valid.
 A pass, or a case's declared pass, is used up only when neither kind is left.
 **Rewrites of a neighbour** (``compose``, :mod:`.compose`: a rewrite at a site a neighbour opened or changed, judged
 as the pair (neighbour, rewritten neighbour)) are candidates under a pass once the neighbour's own item under it has
-been picked; one step in :data:`COMPOSE_EVERY` that is no variation step looks at them first (a site the neighbour
-opened before one it changed, one carrying the change before the others: :func:`.compose.carries`, then a composed
-kind not tried on the base under the pass, then the triple rule), and
-is a rewrite step when none is left.
+been picked; one step in :data:`COMPOSE_EVERY` that is no variation step looks at them first (two tiers before
+the others, taking turns: a site the neighbour opened, the first of its rewrite there, and a rewrite carrying the
+change, :func:`.compose.carries`; the opened tier first on even composition steps, the carrying one on odd ones,
+since every drawn neighbour opens sites and a tier always first left the other none; then a composed kind not tried
+on the base under the pass, then the triple rule), and is a rewrite step when none is left.
 
 **Sites where the pass acts** (with ``acted``, :mod:`.guide`): a base's single-site rewrite forms under a
 pass are, for each rewrite, the sites touching what the pass removed, replaced or retyped on that base
@@ -89,7 +91,7 @@ import hashlib
 import random
 from collections.abc import Callable, Iterable, Sequence
 
-from passcheck.hunt import compose, variation
+from passcheck.hunt import compose, site_kind, variation
 from passcheck.hunt.cost import item_seconds
 from passcheck.hunt.nearness import entry_ops, nearness, schema_spelling
 from passcheck.hunt.signature import site_ops
@@ -177,6 +179,7 @@ class Scheduler:
         self._named = [rid for rid in REWRITES if _matches(rid, self.rewrites)]  # the rewrites ``rewrites`` names
         self._rewritable: dict[str, bool] = {}  # base → whether one of them applies (:meth:`_may_rewrite`)
         self._only: str | None = None  # "vary" / "rewrite": this step looks at those forms alone (first)
+        self._carry_first = False  # this composition step ranks the carrying tier before the opened one
         self.families: dict[str, int] = {}  # variation family → items tried (value, shape, attr, elem, bind, feed)
         self.kinds_of: dict[tuple[str, str], set[str]] = {}  # (base, pass) → the variation kinds tried there
         self.kinds_on: dict[str, set[str]] = {}  # pass → the variation kinds (no prefix) tried under it
@@ -207,6 +210,7 @@ class Scheduler:
         self._case_used_up: set[tuple[str, str]] = set()  # (case id, pass) without an untried item
         self._ops: dict[tuple[str, str], tuple[str, frozenset[str], tuple[str, ...]]] = {}  # (kind, ops, site kinds)
         self._sigs: dict[str, dict[str, tuple]] = {}  # base → its site signatures
+        self._rank_of: dict[str, dict[str, str]] = {}  # base → its site ranks
         self._labels: dict[tuple[str, str], tuple[str, ...]] = {}  # (base, form) → the labels its rewrite changed
         self.invalid: set[tuple[str, str]] = set()  # (base, variation form) of the neighbours that are no valid model
         self._vary_n: dict[tuple[str, str], int] = {}  # (base, pass) → its variation items
@@ -289,6 +293,12 @@ class Scheduler:
             self._sigs[base.id] = site_signatures(base.model())
         return self._sigs[base.id]
 
+    def _ranks(self, base: Base) -> dict[str, str]:
+        """``base``'s site ranks (:func:`.site_kind.ranks`), built once."""
+        if base.id not in self._rank_of:
+            self._rank_of[base.id] = site_kind.ranks(base.model())
+        return self._rank_of[base.id]
+
     @property
     def _vary_step(self) -> bool:
         return self._only == "vary"
@@ -314,7 +324,7 @@ class Scheduler:
             else:
                 labels = [s for _, s in hforms.parts(item.form) if s is not None]
                 ops = site_ops([base.model()], labels) if labels else set()
-                where = site_kinds(base, item.form, self._signatures)
+                where = site_kinds(base, item.form, self._signatures, self._ranks)
             self._ops[item.base, item.form] = (form_kind(item.form), frozenset(ops or base.ops()), where)
         kind, ops, where = self._ops[item.base, item.form]
         return {(op, kind, item.pass_id, w) for op in ops for w in where}
@@ -328,7 +338,7 @@ class Scheduler:
         labels = [s for _, s in hforms.parts(rform) if s is not None]
         twin = Base(base.case, base.form, _model=neighbour)
         return (site_ops([neighbour], labels) if labels else set()), site_kinds(
-            twin, rform, lambda b: site_signatures(b.model())
+            twin, rform, lambda b: site_signatures(b.model()), lambda b: site_kind.ranks(b.model())
         )
 
     def labels(self, base: Base, form: str) -> tuple[str, ...]:
@@ -411,6 +421,7 @@ class Scheduler:
         kinds = ["vary"] if step % VARIATION_EVERY == VARIATION_EVERY - 1 else ["rewrite"]
         if self.compose and kinds == ["rewrite"] and step % COMPOSE_EVERY == COMPOSE_EVERY - 3:
             kinds = ["compose", "rewrite"]  # a rewrite step when no composed item is left
+            self._carry_first = (step // COMPOSE_EVERY) % 2 == 1
         for kind in kinds:
             self._only = kind
             try:
@@ -567,14 +578,15 @@ class Scheduler:
         """On a variation step, a kind not yet tried on the base under ``pass_id`` first (novel per pass: a kind
         tried under one pass is still untried under the others), then the family tried least (a family that
         applies to nearly every base, the elem kinds, would otherwise take most variation steps); on a composition
-        step, a rewrite at a site its neighbour opened first, then one carrying the neighbour's change
-        (:func:`.compose.carries`), then a composed kind not tried on the base under ``pass_id``; ``()`` on other
-        steps."""
-        if self._only == "compose":  # opened, then carrying the change, then a kind not tried on the base and pass
+        step, the two tiers (a rewrite at a site its neighbour opened, the first of its rewrite there, one with no
+        site on the base at all first; one carrying
+        the neighbour's change, :func:`.compose.carries`) in turn, opened first on one composition step and carrying
+        first on the next, then a composed kind not tried on the base under ``pass_id``; ``()`` on other steps."""
+        if self._only == "compose":  # the two tiers in this step's order, then a kind not tried on the base and pass
             base = self.by_id[base_id]
+            tiers = ((form in base.fresh) + (form in base.unlocked), form in base.carried)
             return (
-                form in base.fresh,
-                form in base.carried,
+                *(tiers[::-1] if self._carry_first else tiers),
                 compose.kind(form) not in self.composed_of.get((base_id, pass_id), ()),
             )
         if not self._vary_step:
@@ -741,26 +753,22 @@ class _MapView:
         return None
 
 
-def site_kinds(base: Base, form: str, signatures: Callable[[Base], dict[str, tuple]]) -> tuple[str, ...]:
+def site_kinds(
+    base: Base,
+    form: str,
+    signatures: Callable[[Base], dict[str, tuple]],
+    ranks: Callable[[Base], dict[str, str]] | None = None,
+) -> tuple[str, ...]:
     """The site kinds of rewrite form ``form`` on ``base``: for each part with a site label, what its rewrite's
-    site signature records there (``Rewrite.signature(label, signatures(base))``, spelled as text so a saved
-    state keeps it); :data:`ALL_SITES` for a form with no site label (every site at once)."""
-    from passcheck.mutations.registry import REWRITES
-
+    site signature records there with the rank of what the label names (:func:`.site_kind.kind`, text so a saved
+    state keeps it; ``ranks``: base → :func:`.site_kind.ranks`, None: the signature alone); :data:`ALL_SITES` for a
+    form with no site label (every site at once)."""
     out = []
     for rid, label in hforms.parts(form):
         if label is None:
             continue
-        key = REWRITES[rid].signature(label, signatures(base))
-        out.append(_spell(key))
+        out.append(site_kind.kind(rid, label, signatures(base), ranks(base) if ranks is not None else {}))
     return tuple(dict.fromkeys(out)) or (ALL_SITES,)
-
-
-def _spell(key: object) -> str:
-    """A site signature as text: nested tuples joined by ``/`` and ``,``."""
-    if isinstance(key, tuple):
-        return "/".join(",".join(x) if isinstance(x, tuple) else str(x) for x in key)
-    return str(key)
 
 
 def form_kind(form: str) -> str:

@@ -54,10 +54,15 @@ class Base:
     #: variation form → its composed forms (:meth:`compositions`); the sites of every rewrite on the named base.
     _composed: dict[str, list[str]] = dataclasses.field(default_factory=dict)
     _sites: dict | None = None
-    #: the composed forms at a site the neighbour opened (not one of the rewrite's on this base).
+    #: the composed forms at a site the neighbour opened (not one of the rewrite's on this base), the first of each
+    #: rewrite in a neighbour (:func:`.compose.compositions`' ``opened``).
     fresh: set[str] = dataclasses.field(default_factory=set)
     #: the composed forms at a touched site whose rewrite carries the neighbour's change (:func:`.compose.carries`).
     carried: set[str] = dataclasses.field(default_factory=set)
+    #: the composed forms of :attr:`fresh` whose rewrite has no site on this base at all.
+    unlocked: set[str] = dataclasses.field(default_factory=set)
+    #: rewrite form → its inferred types on the node-named base (:func:`.compose.carries`' ``kept``).
+    _kept: dict = dataclasses.field(default_factory=dict)
     #: variation form → whether the neighbour passes the variation gate (:func:`.search.valid_neighbour`).
     valid: dict[str, bool] = dataclasses.field(default_factory=dict)
 
@@ -79,7 +84,8 @@ class Base:
 
     def forms(self, seed: int) -> list[str]:
         """The forms of this base (see :func:`passcheck.mutations.forms.enumerate_forms`), sampled with a
-        generator seeded by ``seed`` and the base id (the same on every run), then its withheld forms
+        generator seeded by ``seed`` and the base id (the same on every run), the single-site forms one per site
+        kind first (:meth:`_single_sites`), then its withheld forms
         (:func:`passcheck.mutations.withheld.forms`: each rewrite with the output dims withheld on both sides)."""
         if self._forms is None:
             try:
@@ -87,9 +93,33 @@ class Base:
             except Exception:  # noqa: BLE001 - a base this onnx cannot build has no forms
                 self._forms = []
             else:
-                self._forms = hforms.enumerate_forms(model, random.Random(f"{seed}:{self.id}"), labels=self.applied)
+                made = hforms.enumerate_forms(
+                    model, random.Random(f"{seed}:{self.id}"), max_sites=0, labels=self.applied
+                )
+                whole = [f for f in made if f in self.applied]
+                self._forms = whole + self._single_sites(model, whole, seed) + made[len(whole) :]
                 self._forms += withheld.forms(self._forms)
         return self._forms
+
+    def _single_sites(self, model: onnx.ModelProto, whole: Sequence[str], seed: int) -> list[str]:
+        """The single-site forms of the rewrites ``whole`` (those that apply, their sites in :attr:`applied`): at
+        most :data:`.site_kind.MAX_SITES` of each rewrite with more than one site, one per site kind first
+        (:func:`.site_kind.sample`, a generator seeded by ``seed``, the base id and the rewrite)."""
+        from passcheck.hunt import site_kind
+        from passcheck.mutations.sites import site_signatures
+
+        out: list[str] = []
+        sigs = ranks = None
+        for rid in whole:
+            labels = self.applied[rid]
+            if len(labels) <= 1 or not hforms.has_sites(rid):
+                continue
+            if sigs is None:
+                sigs, ranks = site_signatures(model), site_kind.ranks(model)
+            kinds = {x: site_kind.kind(rid, x, sigs, ranks) for x in labels}
+            rng = random.Random(f"{seed}:{self.id}:{rid}")
+            out += [f"{rid}@{x}" for x in site_kind.sample(labels, kinds, rng)]
+        return out
 
     def guided(self, seed: int, pass_id: str, acted) -> list[str]:
         """:meth:`forms` with each rewrite's single sites chosen where ``pass_id`` acted on this base
@@ -120,7 +150,8 @@ class Base:
 
     def compositions(self, seed: int, vform: str) -> list[str]:
         """The rewrites of neighbour ``vform`` at sites it opened or changed (:func:`.compose.compositions`), sampled
-        with a generator seeded by ``seed``, the base id and ``vform``; those at opened sites also in :attr:`fresh`."""
+        with a generator seeded by ``seed``, the base id and ``vform``; the first opened site of each rewrite also in
+        :attr:`fresh`, those carrying the change in :attr:`carried`."""
         if vform not in self._composed:
             from passcheck.hunt import compose
             from passcheck.mutations.forms import named
@@ -129,9 +160,17 @@ class Base:
                 if self._sites is None:
                     self._sites = compose.sites_of(named(self.model()))
                 rng = random.Random(f"{seed}:{self.id}:{vform}")
-                fresh, touched = compose.compositions(self.model(), vform, rng, self._sites, carried=self.carried)
+                fresh, touched = compose.compositions(
+                    self.model(),
+                    vform,
+                    rng,
+                    self._sites,
+                    carried=self.carried,
+                    opened=self.fresh,
+                    kept=self._kept,
+                    unlocked=self.unlocked,
+                )
                 self._composed[vform] = fresh + touched
-                self.fresh.update(fresh)
             except Exception:  # noqa: BLE001 - a neighbour this onnx cannot build (or read) has no rewrites
                 self._composed[vform] = []
         return self._composed[vform]

@@ -363,6 +363,8 @@ class Shrinker:
         return hit is not None
 
     def shrink(self, base: onnx.ModelProto, form: str) -> Shrunk | None:
+        """The smallest base showing the finding, or None: ``base`` itself does not show it, or the deadline or the
+        test bound came before its first check (the caller saves the finding unshrunk)."""
         from passcheck.mutations.forms import named
         from passcheck.reduce.cut import constant_values, cut, key, value_types
         from passcheck.reduce.ddmin import ddmin
@@ -383,6 +385,8 @@ class Shrinker:
                 ddmin(keys, holds, self.deadline)
         except TimeoutError:
             finished = False
+        if self.last is None:  # out of time or tests before the first check
+            return None
         b, f, hit = self.last
         return Shrunk(b, variation.build(b, f)[0], f, hit, finished, self.tests)
 
