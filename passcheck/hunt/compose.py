@@ -10,7 +10,9 @@ both whose content V changed (*touched*: the site, or a value or node its label 
 :func:`changed`). At most :data:`PER_NEIGHBOUR` per neighbour, one site per rewrite first: a fresh site of each
 rewrite that has one, then a touched site of each other rewrite, those that *carry* V's change first
 (:func:`carries`), then the other fresh sites (a neighbour whose refreshed annotations name new symbols opens a
-``rename-dim-params`` site per symbol; those no longer take every place).
+``rename-dim-params`` site per symbol; those no longer take every place). When fresh and carrying sites are more
+than the places, the carrying ones keep half of them (a neighbour that adds initializers opens a site of every
+initializer rewrite, which took every place before).
 
 **Carrying the change.** V changes every value downstream of its site (a stated empty dim changes the shape of
 each value computed from it), so nearly every rewrite touches it, most of them as they touch B (a doc string, a
@@ -19,7 +21,9 @@ renamed value, an ``Add`` of zero whose output has the type its input had). A re
 unnamed) differs from the same value's in ``R(B)`` (it is computed from what V changed) and is the type of no
 value of ``V``: R moves the change into a rank, layout or element type the graph did not have (an ``Unsqueeze``
 puts a stated 0 at another axis, a ``Transpose`` moves it, a ``Cast`` carries a retyped value as double), where a
-pass that reads types meets it in a spelling neither V nor R alone gives.
+pass that reads types meets it in a spelling neither V nor R alone gives. A rewrite at a node V made foldable
+carries it too (:func:`folded_by`: every input of the node a constant in V and not in B): a folding pass then
+computes R's spelling of the node before any run, which neither B's forms nor V alone show it.
 
 Form id ``<variation form><THEN><rewrite form>``, e.g.
 ``vary:int-zero@zx>optional-input-default-omitted@n1_DequantizeLinear``: the variation's site never holds
@@ -194,6 +198,40 @@ def carries(
     )
 
 
+def constant_nodes(model: onnx.ModelProto) -> set[str]:
+    """Names of the main-graph nodes (other than Constant) whose every input, at least one, is a constant: an
+    initializer that is no graph input, a Constant's output, or the output of another such node (IR.md: an
+    initializer that is also a graph input is a default the caller may override). These are what a folding pass
+    may compute before any run (onnxruntime's ``ConstantFolding``: every node input a constant initializer;
+    onnxscript's optimizer: every input a known constant)."""
+    g = model.graph
+    known = {t.name for t in g.initializer} - {i.name for i in g.input}
+    out: set[str] = set()
+    for n in g.node:  # topological order: a producer comes before its readers
+        if n.op_type == "Constant" and not n.domain:
+            known.update(n.output)
+        elif [i for i in n.input if i] and all(i in known for i in n.input if i) and not _has_subgraph(n):
+            out.add(n.name)
+            known.update(o for o in n.output if o)
+    return out
+
+
+def _has_subgraph(node: onnx.NodeProto) -> bool:
+    return any(a.type in (5, 10) for a in node.attribute)  # AttributeProto.GRAPH, GRAPHS: outer-scope reads
+
+
+def folded_by(base: onnx.ModelProto, neighbour: onnx.ModelProto) -> set[str]:
+    """Names of the nodes neighbour V made foldable (:func:`constant_nodes` of V, not of ``base``), with their
+    outputs: a rewrite at one of them meets, in V only, what a folding pass does to it at session creation."""
+    names = constant_nodes(neighbour) - constant_nodes(base)
+    return names | {o for n in neighbour.graph.node if n.name in names for o in n.output if o}
+
+
+def _at(form: str, labels: set[str]) -> bool:
+    """Whether rewrite form ``form``'s site names one of ``labels`` (a compound site: any of its pieces)."""
+    return bool(labels) and bool(set(_PIECES.split(form.partition("@")[2])) & labels)
+
+
 def compositions(
     model: onnx.ModelProto,
     vform: str,
@@ -231,14 +269,18 @@ def compositions(
             hit[rid] = old
     firsts = [f"{rid}@{rng.choice(sites)}" for rid, sites in opened_at.items()]
     fresh = rng.sample(firsts, min(k, len(firsts)))
+    touched = [f"{rid}@{rng.choice(sites)}" for rid, sites in hit.items()]
+    folded = folded_by(base, neighbour)
+    had = _typed(neighbour) if touched else None
+    carry = [r for r in touched if _at(r, folded) or carries(base, neighbour, r, had, kept)] if touched else []
+    rest = [r for r in touched if r not in carry]
+    if len(fresh) + len(carry) > k:  # the carrying ones keep half the places: opened sites cannot crowd them out
+        fresh.sort(key=lambda r: bool(before.get(hforms.parts(r)[0][0])))  # made applicable first (stable)
+        fresh = fresh[: max(k - min(len(carry), k // 2), 0)]
     if opened is not None:
         opened.update(spell(vform, r) for r in fresh)
     if unlocked is not None:  # a rewrite with no site on the base at all: the neighbour made it applicable
         unlocked.update(spell(vform, r) for r in fresh if not before.get(hforms.parts(r)[0][0]))
-    touched = [f"{rid}@{rng.choice(sites)}" for rid, sites in hit.items()]
-    had = _typed(neighbour) if touched and k > len(fresh) else None
-    carry = [r for r in touched if carries(base, neighbour, r, had, kept)] if had is not None else []
-    rest = [r for r in touched if r not in carry]
     touched = rng.sample(carry, min(k - len(fresh), len(carry)))
     if carried is not None:
         carried.update(spell(vform, r) for r in touched)
