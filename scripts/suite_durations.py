@@ -7,7 +7,9 @@ Usage: ``python scripts/suite_durations.py report.xml [--min-seconds 2]``. A tes
 ``python scripts/suite_durations.py --log ci.log`` refreshes the committed table from a run's printed
 ``--durations`` lines instead (a CI log holds the slowest 25 phases, not a JUnit report): a test's phases are
 summed, scaled to the table's load by the median ratio of table to log over the tests both list (1 when none
-is shared), and replace or join the table's rows; the other rows stay.
+is shared), and replace or join the table's rows. A row the log leaves out though it is longer than the log's
+shortest listed phase (scaled) is brought down to that phase: every phase of it took less in that run (a test
+made cheaper would otherwise keep its old place at the head of the order). The other rows stay.
 """
 
 from __future__ import annotations
@@ -46,11 +48,23 @@ def log_seconds(text: str) -> dict[str, float]:
     return seconds
 
 
-def merged(table: dict[str, float], fresh: dict[str, float]) -> tuple[dict[str, float], float]:
+def shortest_phase(text: str) -> float | None:
+    """The shortest phase a pytest log's ``--durations`` lines list (seconds), None when it lists none."""
+    phases = [float(m[1]) for line in text.splitlines() if (m := DURATION_LINE.match(line))]
+    return min(phases) if phases else None
+
+
+def merged(
+    table: dict[str, float], fresh: dict[str, float], shortest: float | None = None
+) -> tuple[dict[str, float], float]:
     """``table`` with ``fresh``'s tests (another run's seconds) scaled to it and put in, and the scale: the median
-    of ``table[t] / fresh[t]`` over the tests both list, 1.0 when they share none."""
+    of ``table[t] / fresh[t]`` over the tests both list, 1.0 when they share none. ``shortest``: the run's
+    shortest listed phase; a row ``fresh`` leaves out is at most that, scaled."""
     shared = [table[t] / fresh[t] for t in fresh if t in table and fresh[t] > 0]
     scale = statistics.median(shared) if shared else 1.0
+    if shortest is not None:
+        cap = round(shortest * scale, 1)
+        table = {t: min(s, cap) if t not in fresh else s for t, s in table.items()}
     return {**table, **{t: round(s * scale, 1) for t, s in fresh.items()}}, scale
 
 
@@ -70,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give a JUnit report or --log, one of them")
     if args.log is not None:
         try:
-            fresh = log_seconds(args.log.read_text(errors="replace"))
+            text = args.log.read_text(errors="replace")
+            fresh = log_seconds(text)
             old = json.loads(args.out.read_text())
         except (OSError, ValueError) as exc:
             print(f"error: cannot read {args.log} or {args.out}: {exc}", file=sys.stderr)
@@ -78,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         if not fresh:
             print(f"error: {args.log} has no --durations lines", file=sys.stderr)
             return 2
-        table, scale = merged({str(k): float(v) for k, v in old["tests"].items()}, fresh)
+        table, scale = merged({str(k): float(v) for k, v in old["tests"].items()}, fresh, shortest_phase(text))
         _write(args.out, f"{old.get('source', '?')}; {args.log.name}'s --durations x{scale:.2f}", table)
         print(f"{len(fresh)} tests from {args.log} (x{scale:.2f}), {len(table)} in all: {args.out}")
         return 0

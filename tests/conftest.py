@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import os
 
-import pytest
+# One OpenBLAS thread per process: the xdist workers (and every process a test starts) inherit this, set here in
+# the controller before it starts them. Each of 6 workers on 2 cores otherwise runs numpy's matrix products on
+# a pool of cpu_count threads that wait for each other busily (the reference evaluator's Conv, a matmul per node:
+# 65 -> 44 CPU-s for test_backend_models' light-net parts). setdefault: a run may ask for more.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import pytest  # noqa: E402
 
 # In-process pytester runs drop from sys.modules every module first imported inside them. The shared
 # template process (a global of this module) must be the one later tests see: imported here, it is
 # never first imported inside such a run (a worker whose first check ran in one failed to pickle
 # template_main afterwards: "not the same object").
-import passcheck.execution.template  # noqa: F401
-from tests import _schedule
+import passcheck.execution.template  # noqa: E402, F401
+from tests import _schedule  # noqa: E402
 
 
 @pytest.hookimpl(optionalhook=True)

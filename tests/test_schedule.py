@@ -56,7 +56,8 @@ def _suite_durations():
 
 def test_a_logs_durations_lines_join_the_table_at_its_scale(tmp_path):
     """A CI log's ``--durations`` lines: phases summed per test, scaled by the median table/log ratio of the
-    tests both list, replacing or joining rows; the rest of the table stays."""
+    tests both list, replacing or joining rows; a row the log leaves out is at most its shortest phase (2 s,
+    scaled: 8); the rest of the table stays."""
     sd = _suite_durations()
     log = tmp_path / "ci.log"
     log.write_text(
@@ -71,9 +72,15 @@ def test_a_logs_durations_lines_join_the_table_at_its_scale(tmp_path):
     fresh = {"tests/a.py::t1": 12.0, "tests/b.py::t[x y]": 20.0, "tests/c.py::t": 30.0}
     assert sd.log_seconds(log.read_text()) == fresh
     out = tmp_path / "durations.json"
-    old = {"tests/a.py::t1": 36.0, "tests/b.py::t[x y]": 100.0, "tests/d.py::t": 7}
+    old = {"tests/a.py::t1": 36.0, "tests/b.py::t[x y]": 100.0, "tests/d.py::t": 7, "tests/e.py::t": 50.0}
     out.write_text(json.dumps({"source": "old", "tests": old}))
     assert sd.main(["--log", str(log), "--out", str(out)]) == 0
     table = _schedule.load_table(out)  # ratios 3 and 5: the median, 4
-    assert table == {"tests/c.py::t": 120.0, "tests/b.py::t[x y]": 80.0, "tests/a.py::t1": 48.0, "tests/d.py::t": 7.0}
+    assert table == {
+        "tests/c.py::t": 120.0,
+        "tests/b.py::t[x y]": 80.0,
+        "tests/a.py::t1": 48.0,
+        "tests/e.py::t": 8.0,
+        "tests/d.py::t": 7.0,
+    }
     assert sd.main(["--log", str(tmp_path / "absent.log"), "--out", str(out)]) == 2

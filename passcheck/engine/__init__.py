@@ -131,12 +131,14 @@ def _check_same_interface(subject: Subject) -> None:
     constant itself (an initializer or a node output of that name: the same value, not fed)."""
     names = list(subject.forms)
     ref = subject.forms[names[0]]
-    ins = [(v.name) for v in ref.graph.input if v.name not in {t.name for t in ref.graph.initializer}]
+    ref_inits = {t.name for t in ref.graph.initializer}
+    ins = [v.name for v in ref.graph.input if v.name not in ref_inits]
     outs = [v.name for v in ref.graph.output]
     for n in names[1:]:
         m = subject.forms[n]
-        held = {t.name for t in m.graph.initializer} | {o for node in m.graph.node for o in node.output}
-        mi = [v.name for v in m.graph.input if v.name not in {t.name for t in m.graph.initializer}]
+        inits = {t.name for t in m.graph.initializer}
+        held = inits | {o for node in m.graph.node for o in node.output}
+        mi = [v.name for v in m.graph.input if v.name not in inits]
         if not set(mi) <= set(ins) or not set(ins) - set(mi) <= held or [v.name for v in m.graph.output] != outs:
             raise PasscheckError(
                 f"{subject.id}: form {n!r} has graph inputs {mi} / outputs {[v.name for v in m.graph.output]}, "

@@ -192,15 +192,61 @@ def _record(ev: Evaluation, rule: str, label: str, op_type: str, got, source: st
         ev.violations.append(Violation(rule, label, op_type, got, source))
 
 
-def _schema(site: Site, label: str, types: dict, ev: Evaluation) -> None:
-    """The rules ``onnx.defs`` states for the node's op at its opset (see the module doc)."""
+@dataclasses.dataclass(frozen=True)
+class _Formal:
+    """What the rules read of one ``onnx.defs`` formal parameter."""
+
+    name: str
+    option: Any  # OpSchema.FormalParameterOption
+    min_arity: int
+    type_str: str
+    is_homogeneous: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class _Schema:
+    """What the rules read of one ``onnx.defs`` schema, read once per (op, opset, domain): each attribute of a
+    schema object is built anew on every access."""
+
+    since_version: int
+    attributes: dict[str, tuple[int, str]]  # name -> (AttributeProto type, its name)
+    inputs: tuple[_Formal, ...]
+    outputs: tuple[_Formal, ...]
+    max_input: int
+    max_output: int
+    allowed: dict[str, frozenset[str]]  # type parameter -> allowed type strings
+
+
+def _formals(formals) -> tuple[_Formal, ...]:
+    return tuple(_Formal(f.name, f.option, f.min_arity, f.type_str, f.is_homogeneous) for f in formals)
+
+
+@functools.lru_cache(maxsize=4096)
+def _schema_of(op_type: str, version: int, domain: str) -> _Schema | None:
+    """The schema ``onnx.defs`` gives ``op_type`` at opset ``version`` of ``domain``, None when it has none."""
     import onnx.defs
 
+    try:
+        schema = onnx.defs.get_schema(op_type, version, domain)
+    except Exception:  # noqa: BLE001 - SchemaError: no such op at this opset
+        return None
+    return _Schema(
+        schema.since_version,
+        {name: (int(a.type), a.type.name) for name, a in schema.attributes.items()},
+        _formals(schema.inputs),
+        _formals(schema.outputs),
+        schema.max_input,
+        schema.max_output,
+        {c.type_param_str: frozenset(c.allowed_type_strs) for c in schema.type_constraints},
+    )
+
+
+def _schema(site: Site, label: str, types: dict, ev: Evaluation) -> None:
+    """The rules ``onnx.defs`` states for the node's op at its opset (see the module doc)."""
     node = site.node
     domain = "" if node.domain in _DEFAULT else node.domain
-    try:
-        schema = onnx.defs.get_schema(node.op_type, site.version, domain)
-    except Exception:  # noqa: BLE001 - SchemaError: no such op at this opset
+    schema = _schema_of(node.op_type, site.version, domain)
+    if schema is None:
         if domain == "":
             _record(
                 ev,
@@ -214,13 +260,13 @@ def _schema(site: Site, label: str, types: dict, ev: Evaluation) -> None:
     src = f"the {node.op_type}-{schema.since_version} schema in onnx.defs"
     for a in node.attribute:
         want = schema.attributes.get(a.name)
-        if want is not None and not a.ref_attr_name and int(want.type) != int(a.type):
+        if want is not None and not a.ref_attr_name and want[0] != int(a.type):
             _record(
                 ev,
                 "schema-attribute-type",
                 label,
                 node.op_type,
-                f"attribute {a.name!r} has type {a.type}, the schema says {want.type.name}",
+                f"attribute {a.name!r} has type {a.type}, the schema says {want[1]}",
                 f"an attribute has the type its schema declares ({src})",
             )
     for what, names, formals, hi in (
@@ -262,10 +308,10 @@ def _trimmed(names) -> int:
     return n
 
 
-def _constraints(site: Site, label: str, schema, types: dict, ev: Evaluation, src: str) -> None:
+def _constraints(site: Site, label: str, schema: _Schema, types: dict, ev: Evaluation, src: str) -> None:
     import onnx
 
-    allowed = {c.type_param_str: set(c.allowed_type_strs) for c in schema.type_constraints}
+    allowed = schema.allowed
     bound: dict[str, set[str]] = {}
     for formals, names in ((schema.inputs, site.node.input), (schema.outputs, site.node.output)):
         for i, name in enumerate(names):

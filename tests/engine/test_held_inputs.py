@@ -38,3 +38,18 @@ def test_a_form_holding_the_input_as_an_initializer_runs_beside_common():
 def test_a_form_lacking_an_input_it_does_not_hold_is_refused():
     with pytest.raises(PasscheckError, match="may be left out"):
         evaluate(_subject(_model(False, held=False)), [INPUT])
+
+
+def test_a_graph_input_backed_by_the_forms_own_initializer_is_not_one_it_must_be_fed():
+    """A form listing an initializer among its graph inputs too (IR.md: an initializer named like an input is
+    that input's default) still has common's interface: the input is not counted as fed."""
+    graph = helper.make_graph(
+        [helper.make_node("Add", ["x", "w"], ["s"]), helper.make_node("Abs", ["s"], ["y"])],  # |x + 0|
+        "g",
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2]) for n in ("x", "w")],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+        [numpy_helper.from_array(np.zeros(2, np.float32), "w")],
+    )
+    other = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    cells = evaluate(_subject(other), [INPUT])
+    assert {(c.form, c.verdict) for c in cells} == {("common", "ok"), ("other", "ok")}

@@ -260,3 +260,35 @@ def test_a_value_with_no_type_at_all_is_an_unknown_rank():
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18), helper.make_opsetid("my.domain", 1)])
     ev = evaluate(model)
     assert ev.undecided == {"axis-Softmax@Softmax_1": "the rank of input 't' is unknown (shape inference gave none)"}
+
+
+def test_a_schema_is_read_from_onnx_defs_once_per_op_opset_and_domain(monkeypatch):
+    """Two models of the same ops: the second is judged without asking ``onnx.defs`` again, with the same
+    result (a schema object builds its attributes, formals and type constraints anew on every access)."""
+    import onnx.defs
+
+    from passcheck.oracles import conformance
+
+    conformance._schema_of.cache_clear()  # what earlier tests of this process read
+    asked = []
+    real = onnx.defs.get_schema
+    monkeypatch.setattr(onnx.defs, "get_schema", lambda *a: asked.append(a) or real(*a))
+
+    def model(opset: int) -> onnx.ModelProto:
+        node = helper.make_node("Softmax", ["x"], ["y"], axis=5)  # axis outside the rank: a violation
+        graph = helper.make_graph(
+            [node, helper.make_node("Relu", ["y"], ["z"])],
+            "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+            [helper.make_tensor_value_info("z", TensorProto.FLOAT, [2, 3])],
+        )
+        return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+
+    first = evaluate(model(17))
+    n = len(asked)
+    second = evaluate(model(17))
+    assert n == len(asked) == 2  # Softmax and Relu at 17
+    assert [vars(v) for v in second.violations] == [vars(v) for v in first.violations] != []
+    assert second.decided == first.decided
+    evaluate(model(16))  # another opset: asked again
+    assert len(asked) == 4
