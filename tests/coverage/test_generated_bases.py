@@ -52,7 +52,10 @@ def test_a_runtime_free_base_is_kept_for_a_schema_no_pair_passed(bases):
     doc = index(ops=OPS, quiet=True)
     row = next(e for e in doc["reference_only"] if e["id"] == "generated/scatter-9.shape")
     assert "onnxruntime runs it" in row["doc"] and "reference evaluator fails" in row["doc"]
-    assert not any(c["id"].startswith("generated/scatter-9.") for c in doc["cases"])  # never a case
+    # never an ordinary case; the converter-only base of Scatter-9's adapters (tag adapter-source) is one
+    assert not any(
+        c["id"].startswith("generated/scatter-9.") and "adapter-source" not in c.get("tags", ()) for c in doc["cases"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -93,8 +96,8 @@ def test_removing_the_base_leaves_the_entry_untriggered_with_its_reason(cmap, wi
 
 
 def test_the_converter_steps_down_from_the_model_it_brought_up(cmap):
-    ev = cmap.evidence[CV + "Multinomial:22->21"]
-    assert ev[0].base == "generated/multinomial-7.shape:common"
+    ev = [e for e in cmap.evidence[CV + "Multinomial:22->21"] if e.base == "generated/multinomial-7.shape:common"]
+    assert ev, cmap.evidence[CV + "Multinomial:22->21"]  # (the converter-only base at opset 21 reaches it too)
     assert "on the base converted up to opset" in ev[0].effect and "since_version 22 -> 7" in ev[0].effect
 
 

@@ -161,7 +161,11 @@ def test_a_pass_that_reads_axes_as_an_ordered_non_negative_list_is_found_by_perm
     ]
     base = _model(nodes, _ints(axes=[0, 3]), 5)
     found = found_by(base, "vary-test/unsqueeze", PASS_ID, _unsqueeze_as_reshape, ex)
-    assert sorted(found) == ["vary:int-negate@axes", "vary:int-permute@axes"], found
+    # the twins meet the planted pass's other defect: its per-match initializer has one name, two matches repeat it
+    assert sorted(k for k in found if variation.family(k) != "twin") == [
+        "vary:int-negate@axes",
+        "vary:int-permute@axes",
+    ]
 
 
 def test_a_moved_axis_among_symbolic_dims_gets_the_inferred_annotation():
