@@ -199,25 +199,14 @@ def carries(
 
 
 def constant_nodes(model: onnx.ModelProto) -> set[str]:
-    """Names of the main-graph nodes (other than Constant) whose every input, at least one, is a constant: an
-    initializer that is no graph input, a Constant's output, or the output of another such node (IR.md: an
-    initializer that is also a graph input is a default the caller may override). These are what a folding pass
-    may compute before any run (onnxruntime's ``ConstantFolding``: every node input a constant initializer;
-    onnxscript's optimizer: every input a known constant)."""
-    g = model.graph
-    known = {t.name for t in g.initializer} - {i.name for i in g.input}
-    out: set[str] = set()
-    for n in g.node:  # topological order: a producer comes before its readers
-        if n.op_type == "Constant" and not n.domain:
-            known.update(n.output)
-        elif [i for i in n.input if i] and all(i in known for i in n.input if i) and not _has_subgraph(n):
-            out.add(n.name)
-            known.update(o for o in n.output if o)
-    return out
+    """Names of the main-graph nodes whose every input, at least one, is a constant (an initializer no graph input
+    overrides, a Constant's output, or another such node's output): the folding oracle's
+    :func:`passcheck.oracles.folding.constant_only`, what a folding pass may compute before any run (onnxruntime's
+    ``ConstantFolding``: every node input a constant initializer; onnxscript's optimizer: every input a known
+    constant)."""
+    from passcheck.oracles.folding import constant_only
 
-
-def _has_subgraph(node: onnx.NodeProto) -> bool:
-    return any(a.type in (5, 10) for a in node.attribute)  # AttributeProto.GRAPH, GRAPHS: outer-scope reads
+    return {n.name for _, n in constant_only(model)}
 
 
 def folded_by(base: onnx.ModelProto, neighbour: onnx.ModelProto) -> set[str]:
