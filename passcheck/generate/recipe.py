@@ -25,6 +25,9 @@ from passcheck.generate import bodies, containers
 
 #: Element types onnxruntime's CPU provider commonly runs, in order of preference for the "main" dtype.
 CPU_TYPES = ("float", "double", "float16", "bfloat16", "int64", "int32", "int8", "uint8", "bool")
+#: Element types a domain-table row may name (``dtypes``) beyond :data:`CPU_TYPES`: no type parameter is bound
+#: to them unless a row says so (the feeds synthesize strings: :func:`passcheck.runtime.feeds.synthesize`).
+TABLE_TYPES = CPU_TYPES + ("string",)
 DEFAULT_SHAPE = (2, 3, 4)
 ML = "ai.onnx.ml"
 
@@ -46,12 +49,13 @@ def domains() -> dict[str, Any]:
 
 
 def _merged(row: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
-    """``row`` with ``over``'s keys; its inputs and attrs are merged name by name."""
+    """``row`` with ``over``'s keys; its inputs and attrs are merged name by name (an attribute ``over`` sets
+    to None is dropped: a variant that spells a parameter with another attribute, LabelEncoder's ``values_*``)."""
     return {
         **row,
         **over,
         "inputs": {**row.get("inputs", {}), **over.get("inputs", {})},
-        "attrs": {**row.get("attrs", {}), **over.get("attrs", {})},
+        "attrs": {k: v for k, v in {**row.get("attrs", {}), **over.get("attrs", {})}.items() if v is not None},
     }
 
 
@@ -61,10 +65,11 @@ def table_row(schema: onnx.defs.OpSchema) -> dict[str, Any]:
     return _merged(domains().get(schema.name, {}), domains().get(f"{schema.name}-{schema.since_version}", {}))
 
 
-def elem_type(type_str: str) -> int:
-    """``"tensor(float)"`` or ``"float"`` → TensorProto elem_type."""
+def elem_type(type_str: str, table: bool = False) -> int:
+    """``"tensor(float)"`` or ``"float"`` → TensorProto elem_type (``table``: a type a domain-table row names,
+    :data:`TABLE_TYPES`)."""
     name = type_str[7:-1] if type_str.startswith("tensor(") else type_str
-    if name not in CPU_TYPES:
+    if name not in (TABLE_TYPES if table else CPU_TYPES):
         raise NoRecipe(f"type {type_str} is not one passcheck feeds ({', '.join(CPU_TYPES)})")
     return int(getattr(onnx.TensorProto, name.upper()))
 
@@ -163,7 +168,7 @@ def build_node(
     dtypes: dict[str, int] = {}
     params = [_param_of(f.type_str) for f in schema.inputs] + [_param_of(f.type_str) for f in schema.outputs]
     for p, t in row.get("dtypes", {}).items():
-        dtypes[p] = elem_type(t)
+        dtypes[p] = elem_type(t, table=True)
     wraps = {p: containers.wrap_of(schema, p, p, row) for p in params if p}
     for p in params:
         if p and p not in dtypes:

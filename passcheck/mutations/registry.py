@@ -106,6 +106,7 @@ MODULES = (
     "passcheck.mutations.function_axes",
     "passcheck.mutations.denotations",
     "passcheck.mutations.deep_chain",
+    "passcheck.mutations.tensor_attributes",
 )
 
 
