@@ -457,6 +457,8 @@ class Scheduler:
             return self._sibling_first(item, step)
         rng = random.Random(f"{self.seed}:{step}:{pass_id}")
         pool = self._pool[pass_id]
+        if self._only == "compose":  # only a base with a neighbour tried under the pass has a composed form
+            pool = [b for b in pool if self._vary_n.get((b.id, pass_id))]
         best = self._best(pool if len(pool) <= SAMPLE else rng.sample(pool, SAMPLE), rng, pass_id)
         if best is None and len(pool) > SAMPLE:  # the sample is used up: look at every base
             best = self._best(pool, rng, pass_id)
