@@ -475,7 +475,7 @@ def _check_vary_kinds(globs) -> None:
     import fnmatch
 
     from passcheck.errors import PasscheckError
-    from passcheck.hunt import vary_int, vary_scale, vary_twin, vary_twin_output
+    from passcheck.hunt import vary_group, vary_int, vary_scale, vary_twin, vary_twin_output
     from passcheck.hunt.variation import ELEM_KINDS, FAMILIES, SHAPE_KINDS, VALUE_KINDS
 
     fixed = (
@@ -489,6 +489,7 @@ def _check_vary_kinds(globs) -> None:
         "expose",
         "fanout",
         *vary_twin_output.KINDS,
+        *vary_group.KINDS,
     )
     for glob in globs:
         named_family = "-" in glob and fnmatch.filter(FAMILIES, glob.split("-", 1)[0])  # attr-<name>, bind-…

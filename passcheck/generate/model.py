@@ -119,6 +119,10 @@ def to_model(
     )
     n.attribute.extend(attrs)
     nodes.append(n)
+    if node.reader and node.outputs[0] not in bf:
+        read, inits_ = _channel_reader(node, n)
+        nodes.append(read)
+        inits += inits_
     nodes += [onnx.helper.make_node("Cast", [o + "_bf16"], [o], to=onnx.TensorProto.FLOAT) for o in bf]
     outs = [
         onnx.helper.make_value_info(o, containers.type_proto(out_elem(node, o), wrap))
@@ -152,6 +156,31 @@ def to_model(
     if shapes in ("symbolic", "anonymous") and _shares_symbols(m):
         _unshare_wrong_dims(m, node, _run_shapes(to_model(node, "static", infer)), fresh=shapes == "symbolic")
     return m
+
+
+def _channel_reader(node: Node, n: onnx.NodeProto) -> tuple[onnx.NodeProto, list[onnx.TensorProto]]:
+    """``node.reader`` reading ``n``'s output 0 per channel, under that output's name (``n`` writes ``<name>_pre``),
+    and its per-channel initializers (:func:`recipe.channels` entries, the output's element type). Readers:
+    BatchNormalization (Operators.md: ``scale``, ``B``, ``input_mean``, ``input_var`` of shape ``[C]``, inference
+    mode), Add (a bias ``[C, 1, …]`` broadcast over the spatial axes)."""
+    import onnx.numpy_helper
+
+    from passcheck.generate.recipe import channels
+
+    out = node.outputs[0]
+    c = channels(node.op, node.inputs, node.attrs)
+    dtype = np_dtype(out_elem(node, out))
+    n.output[0] = f"{out}_pre"
+    ramp = np.linspace(0.5, 1.5, c)  # distinct per channel: a channel read from the wrong place shows
+    if node.reader == "Add":
+        rank = len(next(i for i in node.inputs if i.name == "W").shape)
+        bias = onnx.numpy_helper.from_array(ramp.reshape([c] + [1] * (rank - 2)).astype(dtype), f"{out}_bias")
+        return onnx.helper.make_node("Add", [n.output[0], bias.name], [out]), [bias]
+    if node.reader != "BatchNormalization":
+        raise ValueError(f"unknown channel reader {node.reader!r}")
+    params = {"scale": ramp, "B": ramp - 1.0, "mean": ramp / 4, "var": ramp[::-1]}
+    inits = [onnx.numpy_helper.from_array(v.astype(dtype), f"{out}_{k}") for k, v in params.items()]
+    return onnx.helper.make_node("BatchNormalization", [n.output[0], *(t.name for t in inits)], [out]), inits
 
 
 def _shares_symbols(m: onnx.ModelProto) -> bool:

@@ -111,6 +111,8 @@ class Node:
     wraps: dict[str, str] = dataclasses.field(default_factory=dict)  # type param → wrap (containers)
     #: output name → elem type, where an attribute sets it (Cast's ``to``) other than the table's ``output_dtypes``
     out_elems: dict[str, int] = dataclasses.field(default_factory=dict)
+    #: an op reading output 0 per channel (axis 1) after the node, every form the same (:func:`channels`); "" none
+    reader: str = ""
 
     @property
     def op(self) -> str:
@@ -216,6 +218,10 @@ def build_node(
                     if p:
                         dtypes[p] = elem
                 inputs.append(Input(nm, elem, tuple(np.shape(given["value"])), value=given["value"]))
+            elif given.get("constant"):  # a constant of that shape: evenly spaced, no two entries equal
+                dims = tuple(given["shape"])
+                ramp = np.linspace(-1.5, 1.5, int(np.prod(dims)) + 1)[1:].reshape(dims)
+                inputs.append(Input(nm, elem, dims, value=ramp.tolist()))
             else:
                 inputs.append(Input(nm, elem, tuple(given.get("shape", shape)), wrap=wrap))
     # Keep positions: an optional input the table gives after omitted ones needs "" placeholders.
@@ -241,7 +247,20 @@ def build_node(
     outputs = outputs[: max(1, int(wanted if wanted is not None else 99))]
     if not outputs:
         outputs = [schema.outputs[0].name]
-    return Node(schema, opset, inputs, attrs, outputs, attr_types, dtypes, wraps)
+    reader = row.get("reader", "")
+    if reader and channels(schema.name, inputs, attrs) is None:
+        raise NoRecipe(f"a {reader} reader needs the output channel count, which {schema.name}'s weight does not give")
+    return Node(schema, opset, inputs, attrs, outputs, attr_types, dtypes, wraps, reader=reader)
+
+
+def channels(op: str, inputs: list[Input], attrs: dict[str, Any]) -> int | None:
+    """Output channel count (axis 1 of output 0) of a Conv / ConvTranspose recipe, read off its weight ``W``
+    (Operators.md Conv: ``[M, C/group, k…]``; ConvTranspose: ``[C, M/group, k…]``, M = ``group × W[1]``); None
+    for other ops or without a weight."""
+    w = next((i for i in inputs if i.name == "W" and not i.empty), None)
+    if w is None or len(w.shape) < 3 or op not in ("Conv", "ConvTranspose"):
+        return None
+    return w.shape[0] if op == "Conv" else w.shape[1] * int(attrs.get("group", 1))
 
 
 def _positional(schema, inputs: list[Input], spec_in) -> list[Input]:
@@ -259,4 +278,4 @@ def _positional(schema, inputs: list[Input], spec_in) -> list[Input]:
     return out
 
 
-__all__ = ["NoRecipe", "Input", "Node", "build_node", "allowed", "table_row"]
+__all__ = ["NoRecipe", "Input", "Node", "build_node", "allowed", "channels", "table_row"]

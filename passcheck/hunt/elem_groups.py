@@ -41,6 +41,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from passcheck.runtime.graph_index import scoped
+
 if TYPE_CHECKING:
     import numpy as np
     import onnx
@@ -136,7 +138,7 @@ class Groups:
         self.shared = shared_constants(model) if split else frozenset()
         #: shared constant → every reader's copy (pinned ones too).
         self.copies: dict[str, set[Copy]] = {}
-        subgraphs = any(a.type in (5, 10) for n in model.graph.node for a in n.attribute)  # GRAPH, GRAPHS
+        subgraphs = any(scoped(n) for n in model.graph.node)
         self.whole = not subgraphs and not model.functions
         for index, node in enumerate(model.graph.node):
             schema = schema_of(node) if node.domain in ("", "ai.onnx") else None

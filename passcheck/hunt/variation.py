@@ -58,6 +58,9 @@ kind                      change (site)
                           shared, the copy's outputs appended (:mod:`.vary_twin`; site: ``<input>=<axis>``)
 ``twin-output``           a graph output computed a second time, on the same inputs, by copies of its nodes
                           sharing every constant, the copy appended (:mod:`.vary_twin_output`; site: the output)
+``group``                 a Conv / ConvTranspose of ``group`` 1 split into ``g`` channel groups (a common divisor
+                          > 1 of its input and output channels), its weight sliced to the shape the schema then
+                          requires, its output channels kept (:mod:`.vary_group`; site: ``<node>=<g>``)
 ``bind-…``, ``feed-…``    the same model under another binding of its dim_params or on other float
                           feeds (:mod:`.vary_bindings`: the run conditions, not the model)
 ========================  ==========================================================================
@@ -84,6 +87,7 @@ from typing import TYPE_CHECKING, Any
 from passcheck.hunt import (
     vary_bindings,
     vary_frozen,
+    vary_group,
     vary_inputs,
     vary_int,
     vary_optional,
@@ -175,6 +179,7 @@ FAMILIES = (
     "expose",
     "fanout",
     "twin",
+    "group",
     "cast",
     "transpose",
     "input",
@@ -248,6 +253,8 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
                 _refresh_annotations(out)
         elif vary_frozen.is_kind(k):
             done = vary_frozen.build(out, site)
+        elif vary_group.is_kind(k):
+            done = vary_group.build(out, site)
         elif vary_inputs.is_input_kind(k):
             done = vary_inputs.build(out, k, site)
             if done:
@@ -263,7 +270,7 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
 
 def _node_site(k: str) -> bool:
     """Whether kind ``k`` (no prefix) names its site ``<node>=<value>`` (an attribute, an optional input)."""
-    return k.startswith("attr-") or vary_optional.is_optional_kind(k) or vary_twin.is_kind(k)
+    return k.startswith("attr-") or vary_optional.is_optional_kind(k) or vary_twin.is_kind(k) or vary_group.is_kind(k)
 
 
 # -- candidates --------------------------------------------------------------------------------------
@@ -308,6 +315,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_inputs.candidates(model)
     yield from vary_frozen.candidates(model)
     yield from vary_twin.candidates(model)
+    yield from vary_group.candidates(model)
 
 
 def _attribute_variants(model, node, schema, shapes) -> Iterator[tuple[str, str]]:

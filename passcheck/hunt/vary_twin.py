@@ -26,6 +26,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from passcheck.hunt.vary_struct import _fresh
+from passcheck.runtime.graph_index import scoped
+
 if TYPE_CHECKING:
     import onnx
 
@@ -104,7 +107,7 @@ def _applies(model: onnx.ModelProto, site: str) -> bool:
         return False
     nodes = [model.graph.node[i] for i in _copied(model, set(axes))]
     outs = {o.name for o in model.graph.output}
-    if any(a.type in (5, 10) for n in nodes for a in n.attribute):  # GRAPH, GRAPHS
+    if any(scoped(n) for n in nodes):
         return False
     return any(o in outs for n in nodes for o in n.output)
 
@@ -123,7 +126,7 @@ def build(model: onnx.ModelProto, site: str) -> bool:
     import onnx
     from onnx import helper
 
-    from passcheck.hunt.vary_struct import _fresh, _names
+    from passcheck.hunt.vary_struct import _names
 
     if not _applies(model, site):
         return False
@@ -141,21 +144,7 @@ def build(model: onnx.ModelProto, site: str) -> bool:
             front.append(helper.make_node("Concat", [cur, cur], [nxt], name=concat, axis=a))
             cur = nxt
         renamed[name] = cur
-    copies = []
-    for i in _copied(model, set(axes)):
-        n = g.node[i]
-        c = onnx.NodeProto()
-        c.CopyFrom(n)
-        for k, v in enumerate(c.output):
-            if v:
-                renamed[v] = _fresh(f"{v}{SUFFIX}", taken)
-                c.output[k] = renamed[v]
-        for k, v in enumerate(c.input):
-            if v in renamed:
-                c.input[k] = renamed[v]
-        if c.name:
-            c.name = _fresh(f"{c.name}{SUFFIX}", taken)
-        copies.append(c)
+    copies = copy_nodes([g.node[i] for i in _copied(model, set(axes))], renamed, taken, SUFFIX)
     nodes = list(g.node)
     del g.node[:]
     g.node.extend(front + nodes + copies)  # the Concats read graph inputs only: first keeps the order sorted
@@ -171,6 +160,30 @@ def build(model: onnx.ModelProto, site: str) -> bool:
                         d.Clear()
             g.output.append(helper.make_value_info(renamed[o.name], t))
     return True
+
+
+def copy_nodes(nodes: list[onnx.NodeProto], renamed: dict[str, str], taken: set[str], suffix: str) -> list:
+    """Copies of ``nodes`` (graph order) that read each other's copies: every output renamed ``<name><suffix>``
+    (fresh in ``taken``, recorded in ``renamed``), every input found in ``renamed`` read under its new name, the
+    rest (constants, values computed without the copies) under its own; a named node's copy ``<name><suffix>``.
+    Attributes, domain and doc string are the original's."""
+    import onnx
+
+    copies = []
+    for n in nodes:
+        c = onnx.NodeProto()
+        c.CopyFrom(n)
+        for k, v in enumerate(c.output):
+            if v:
+                renamed[v] = _fresh(f"{v}{suffix}", taken)
+                c.output[k] = renamed[v]
+        for k, v in enumerate(c.input):
+            if v in renamed:
+                c.input[k] = renamed[v]
+        if c.name:
+            c.name = _fresh(f"{c.name}{suffix}", taken)
+        copies.append(c)
+    return copies
 
 
 def _inferred(model: onnx.ModelProto) -> dict:

@@ -33,7 +33,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from passcheck.hunt.vary_struct import _fresh, _names
+from passcheck.hunt.vary_struct import _names
+from passcheck.hunt.vary_twin import copy_nodes
+from passcheck.runtime.graph_index import scoped
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -43,7 +45,6 @@ if TYPE_CHECKING:
 KIND = "twin-output"
 KINDS = (KIND,)
 SUFFIX = "__twin_out"
-_GRAPH_ATTRS = (5, 10)  # AttributeProto.GRAPH, GRAPHS
 
 
 def is_kind(kind: str) -> bool:
@@ -60,28 +61,12 @@ def candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
 
 def build(model: onnx.ModelProto, kind: str, site: str) -> bool:
     """Append ``site``'s twin to ``model`` in place; False when ``site`` is no site of it (see module docs)."""
-    from onnx import helper
-
     cone = _cone(model, site) if is_kind(kind) else None
     if cone is None:
         return False
     g = model.graph
-    taken = _names(model)
     renamed: dict[str, str] = {}
-    for n in cone:
-        for o in n.output:
-            if o:
-                renamed[o] = _fresh(f"{o}{SUFFIX}", taken)
-    for n in cone:
-        copy = helper.make_node(
-            n.op_type,
-            [renamed.get(v, v) for v in n.input],
-            [renamed.get(v, v) for v in n.output],
-            name=_fresh(f"{n.name or n.op_type}{SUFFIX}", taken),
-            domain=n.domain,
-        )
-        copy.attribute.extend(n.attribute)
-        g.node.append(copy)
+    g.node.extend(copy_nodes(cone, renamed, _names(model), SUFFIX))
     declared = next(o for o in g.output if o.name == site)
     twin = g.output.add()
     twin.CopyFrom(declared)
@@ -120,7 +105,5 @@ def _cone(model: onnx.ModelProto, output: str) -> list[onnx.NodeProto] | None:
     cone = [n for n in g.node if id(n) in needed]
     from passcheck.mutations.function_bodies import RANDOM
 
-    bad = any(
-        n.op_type == "Constant" or n.op_type in RANDOM or any(a.type in _GRAPH_ATTRS for a in n.attribute) for n in cone
-    )
+    bad = any(n.op_type == "Constant" or n.op_type in RANDOM or scoped(n) for n in cone)
     return None if bad or not shares else cone

@@ -9,7 +9,15 @@ unless ``allowzero`` (Reshape-14+) is 1, which makes a 0 a literal zero. So for 
   one remaining positive entry written -1.
 
 Main-graph Reshape nodes with a static shape (initializer or Constant); a shared shape constant is
-not edited, each node gets its own. Sites are the rewritten nodes."""
+not edited, each node gets its own. Sites are the rewritten nodes.
+
+- implicit, shared (``reshape-shared-implicit``): IR.md ("Graphs") lets any number of nodes read one
+  initializer or Constant output, so a shape constant every reader of which is a Reshape is rewritten in
+  place, under its own name: an entry 0 where every reader's input has that static dim at that index (and
+  none sets ``allowzero``), then, when the shape has no -1, its last remaining positive entry -1. Each reader
+  runs at the old shape, so its input holds the product of the entries: the -1 resolves, for each reader, to
+  the entry it replaced. Sites are the rewritten constants; a constant with a reader of another op (its
+  values would change for it) or none is no site."""
 
 from __future__ import annotations
 
@@ -81,6 +89,58 @@ def respell(model: onnx.ModelProto, only: frozenset[str] | None, choose, min_ops
     return sites
 
 
+def _shared_shape(shape: list[int], readers_in: list) -> list[int] | None:
+    """``shape`` spelled for every reader at once (module docs); ``readers_in``: each reader's input dims (None:
+    unknown). None when nothing changes."""
+    if not shape or not all(v > 0 or v == -1 for v in shape) or shape.count(-1) > 1:
+        return None
+    new = [
+        0 if v > 0 and all(d is not None and j < len(d) and d[j] == v for d in readers_in) else v
+        for j, v in enumerate(shape)
+    ]
+    rest = [j for j, v in enumerate(new) if v > 0]
+    if -1 not in new and rest:
+        new[rest[-1]] = -1
+    return None if new == shape else new
+
+
+def reshape_shared_implicit(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """A static shape constant read by Reshapes alone → its implicit spelling, in place (module docs)."""
+    import numpy as np
+    from onnx import numpy_helper
+
+    g = model.graph
+    if opset(model) < MIN_OPSET:
+        return []
+    static, types = static_tensors(g), None
+    readers: dict[str, list] = {}
+    for n in g.node:
+        for k, v in enumerate(n.input):
+            readers.setdefault(v, []).append((n, k))
+    inits = {t.name: t for t in g.initializer}
+    consts = {n.output[0]: n for n in g.node if n.op_type == "Constant" and n.output and n.output[0] in static}
+    sites = []
+    for name, tensor in static.items():
+        rs = readers.get(name, [])
+        if not rs or not chosen(only, name) or tensor.data_type != 7 or len(tensor.dims) != 1:  # INT64 vector
+            continue
+        if any(n.op_type != "Reshape" or not is_default_domain(n) or k != 1 for n, k in rs):
+            continue
+        if any(int(attr_value(n, "allowzero", 0)) for n, _ in rs):
+            continue
+        types = types if types is not None else known(model)
+        ins = [types.get(n.input[0]) for n, _ in rs]
+        new = _shared_shape(
+            [int(v) for v in numpy_helper.to_array(tensor)], [t.dims if t is not None else None for t in ins]
+        )
+        if new is None:
+            continue
+        t = numpy_helper.from_array(np.asarray(new, np.int64), name)
+        (inits[name] if name in inits else consts[name].attribute[0].t).CopyFrom(t)
+        sites.append(name)
+    return sites
+
+
 def _explicit(shape: list[int], in_dims, out_dims, allowzero: bool) -> list[int] | None:
     """The output's static dims, when the shape has a 0 (copy) or -1 entry and every dim is a positive int."""
     if out_dims is None or not any(v == -1 or (v == 0 and not allowzero) for v in shape):
@@ -122,6 +182,13 @@ REWRITES = (
         inverse="reshape-dims-implicit",
     ),
     Rewrite(
+        "reshape-shared-implicit",
+        "a shape constant read by Reshapes alone → 0 for a dim every reader copies, -1 for one other, in place "
+        "under its name (IR.md Graphs: one value, any number of readers; Reshape-5+)",
+        reshape_shared_implicit,
+        detail="values",
+    ),
+    Rewrite(
         "reshape-dims-implicit",
         "Reshape shape of positive dims → 0 for a copied dim, -1 for one other (Reshape-5+)",
         reshape_dims_implicit,
@@ -136,8 +203,10 @@ FREEDOMS = (
         "Operators.md Reshape-5/13/14/19/21 (a -1 entry is inferred, a 0 entry copies the input dim unless "
         "allowzero = 1)",
         "The same Reshape may list the output dims, copy an input dim with 0 and leave one dim to -1.",
-        ("reshape-dims-explicit", "reshape-dims-implicit"),
+        ("reshape-dims-explicit", "reshape-dims-implicit", "reshape-shared-implicit"),
         "main-graph Reshape nodes with a static shape; explicit needs the output's static dims (no zero-sized "
-        "dim), implicit a shape of positive entries (0 only where allowzero is 0 and the input dim is static)",
+        "dim), implicit a shape of positive entries (0 only where allowzero is 0 and the input dim is static); "
+        "shared: a shape constant every reader of which is a Reshape, rewritten in place (0 where every reader "
+        "copies the dim)",
     ),
 )

@@ -16,7 +16,11 @@
   type), and an added Identity is no new op type (:data:`NOT_NEW`). Nor is a node kept that reads
   (directly or through other nodes) an overridable default of its form which the other form spells
   as a constant, or that is linked through kept nodes to one that does (a fusion takes the whole
-  pattern): a pass may fold only the constant spelling (IR.md §Graphs);
+  pattern): a pass may fold only the constant spelling (IR.md §Graphs). Nor is a Pad kept whose pads hold a
+  negative entry (Operators.md Pad-11+: it removes elements), or whose every reader is such a Pad or a Pad
+  counted out likewise: the window ops a Pad folds into take non-negative pads only (Conv, AveragePool: "pads
+  … value must be greater than or equal to 0"), so no fold may take it, and a fold that does is the
+  conformance oracle's ``window-pads-non-negative``;
 - *precision*: the pass output's graph-output annotations are less precise on one form
   (rank unknown where the other knows it; fewer ``dim_value`` / named dims; a name the pass made
   up for one unknown dim, such as ``unk__2``, counts as unnamed) → ``less-precise``,
@@ -180,7 +184,7 @@ def _ops(c: FormRun, f: FormRun) -> list[Finding]:
     for a, b in ((c, f), (f, c)):
         raw = _kept(a, b)
         kept_any = kept_any or bool(raw)
-        lawful = _behind_defaults(raw, b, a)
+        lawful = _behind_defaults(raw, b, a) | _crops(raw, b)
         kept = [op for op in raw if op not in lawful]
         if kept and not numeric.shown_wrong(a, b):  # a wrong rewrite of ``a`` is no optimization ``b`` missed
             found.append(_finding(a, b, kept))
@@ -228,6 +232,39 @@ def _behind_defaults(kept: list[str], b: FormRun, a: FormRun) -> set[str]:
                 reached.add(id(n))
                 grew = True
     return {op for op in kept if all(id(n) in reached for n in group if op_key(n) == op)}
+
+
+def _crops(kept: list[str], b: FormRun) -> set[str]:
+    """``{"Pad"}`` when ``Pad`` is in ``kept`` and every Pad of ``b``'s pass output crops (a negative entry in its
+    pads: the ``pads`` input's constant, Pad-11+, or attribute, Pad-2) or feeds only crops and Pads that do
+    (module docs); else empty. A Pad whose pads are not constant is not counted out."""
+    import numpy as np
+    from onnx import numpy_helper
+
+    if "Pad" not in kept:
+        return set()
+    g = b.output.graph
+    consts = {t.name: t for t in g.initializer}
+    consts.update(
+        {n.output[0]: a.t for n in g.node if n.op_type == "Constant" for a in n.attribute if a.name == "value"}
+    )
+    readers: dict[str, list] = {}
+    for n in g.node:
+        for v in n.input:
+            readers.setdefault(v, []).append(n)
+    outputs = {o.name for o in g.output}
+    pads = [n for n in g.node if op_key(n) == "Pad"]
+    lawful: set[int] = set()
+    for n in reversed(pads):  # readers first (IR.md §Graphs: nodes are sorted)
+        attr = next((list(a.ints) for a in n.attribute if a.name == "pads"), None)
+        given = attr if attr is not None else consts.get(n.input[1]) if len(n.input) > 1 else None
+        values = numpy_helper.to_array(given) if given is not None and not isinstance(given, list) else given
+        crops = values is not None and bool((np.asarray(values) < 0).any())
+        after = [r for o in n.output for r in readers.get(o, [])]
+        fed = bool(after) and not outputs & set(n.output) and all(id(r) in lawful for r in after)
+        if crops or fed:
+            lawful.add(id(n))
+    return {"Pad"} if all(id(n) in lawful for n in pads) else set()
 
 
 def _finding(a: FormRun, b: FormRun, kept: list[str]) -> Finding:

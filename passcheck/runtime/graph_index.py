@@ -23,7 +23,14 @@ T = TypeVar("T")
 
 #: AttributeProto types that may hold a subgraph (UNDEFINED: an old model infers the type from the field set).
 _MAYBE_GRAPH = (0, 5, 10)  # UNDEFINED, GRAPH, GRAPHS
-_GRAPH = (5, 10)
+#: AttributeProto types that open a subgraph scope (onnx.proto: GRAPH, GRAPHS).
+GRAPH_ATTRS = (5, 10)
+
+
+def scoped(node: onnx.NodeProto) -> bool:
+    """Whether ``node`` has an attribute typed GRAPH or GRAPHS (onnx.proto ``AttributeType``): a subgraph scope
+    whose body may read outer-scope names (IR.md "Graphs", "Names within a graph")."""
+    return any(a.type in GRAPH_ATTRS for a in node.attribute)
 
 
 class NodeRow(NamedTuple):
@@ -115,7 +122,7 @@ def index_of(model: onnx.ModelProto) -> GraphIndex:
             kind = a.type
             if kind in _MAYBE_GRAPH and (a.g.node or a.graphs):
                 subgraph = True
-            if kind in _GRAPH:
+            if kind in GRAPH_ATTRS:
                 scoped = True
         rows.append(NodeRow(n.op_type, n.domain, tuple(n.input), tuple(n.output), subgraph, scoped))
     return GraphIndex(
