@@ -86,14 +86,14 @@ def reference_holds(run: FormRun, binding: int, value: str) -> bool:
 def check(run: FormRun) -> list[Finding]:
     found: list[Finding] = []
     seen: set[str] = set()
-    main = set(_main_values(run.output)) if run.output is not None else set()
+    producers = _producers(run.output) if run.output is not None else {}
     for i, report in _reports(run):
         for v in report.violations:
             if v.message in seen:
                 continue
             seen.add(v.message)
             what = "graph input annotation (narrowed by the pass)" if v.role == "precondition" else "annotation"
-            runtime = v.role == "assertion" and v.rule in _ONE_VALUE and v.value in main
+            runtime = v.role == "assertion" and v.rule in _ONE_VALUE and v.value in producers
             runtime = runtime and reference_holds(run, i, v.value)
             found.append(
                 run.finding(
@@ -105,20 +105,22 @@ def check(run: FormRun) -> list[Finding]:
                     role=v.role,
                     rule=v.rule,
                     occurrences=[o.to_json() for o in v.occurrences],
+                    **({"producer": producers[v.value]} if producers.get(v.value) else {}),
                     **({"blame": "runtime"} if runtime else {}),
                 )
             )
     return found
 
 
-def _main_values(model) -> list[str]:
-    """The names of ``model``'s main-graph values: graph inputs, initializers and node outputs."""
+def _producers(model) -> dict[str, str]:
+    """Each main-graph value of ``model`` → the op type of the node computing it (``""`` for a graph input or
+    initializer; ``domain::op`` outside the default domain)."""
     g = model.graph
-    return [
-        *(vi.name for vi in g.input),
-        *(t.name for t in g.initializer),
-        *(o for n in g.node for o in n.output if o),
-    ]
+    out = {vi.name: "" for vi in g.input} | {t.name: "" for t in g.initializer}
+    for n in g.node:
+        op = f"{n.domain}::{n.op_type}" if n.domain not in ("", "ai.onnx") else n.op_type
+        out.update((o, op) for o in n.output if o)
+    return out
 
 
 def coverage(run: FormRun) -> dict:

@@ -77,6 +77,14 @@ class Candidate:
     def envs(self) -> list[str]:
         return list(dict.fromkeys(f.env for f in self.findings))
 
+    @property
+    def seen(self) -> str:
+        """``N findings, M cases``: N distinct (id, environment) pairs, with the occurrences in parentheses when
+        an id repeats (one per binding, per axis of an annotation …)."""
+        distinct = len({(f.id, f.env) for f in self.findings})
+        more = f" ({len(self.findings)} occurrences)" if len(self.findings) != distinct else ""
+        return f"{distinct} findings{more}, {len(self.cases)} cases"
+
     def slug(self, limit: int = 48) -> str:
         """A folder-name part: kind, op types and the representative's form, lower case."""
         s = self.signature

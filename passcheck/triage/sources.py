@@ -196,6 +196,6 @@ def _absent(rec: dict, sig, key: str, failed: str) -> Finding:
         form or found.get("form", "?"),
         sig.pass_id,
         found.get("message", key),
-        {"signature": key, "why": why},
+        {"signature": key, "why": why, "ops": list(sig.ops)},
         repro=str(rec.get("repro") or ""),
     )

@@ -75,3 +75,27 @@ def test_with_onnxruntimes_own_run():
         pytest.skip(f"onnx states {dims}, onnxruntime runs {observed['y'].shape}: no disagreement here")
     found = _judged(out, [RunResult({}, observed, None, unobservable)])
     assert found and all(f.details.get("blame") == "runtime" and tool_of(f) == "onnxruntime" for f in found), found
+
+
+def test_index_names_the_op_computing_the_violated_value_and_counts_distinct_findings():
+    """triage's By root cause read ``ops -`` for an annotation candidate (its signature names no op type): it names
+    the op computing the value (``details["producer"]``); and its ``seen`` column counts distinct findings, the
+    occurrences (one per axis here) in parentheses (it said "2 findings" for 1)."""
+    from passcheck.records import CellResult
+    from passcheck.triage.bundle import Outcome
+    from passcheck.triage.candidates import group
+    from passcheck.triage.index import index_md
+
+    ran = [RunResult({}, {"x": X["x"], "y": np.zeros((2, 2, 5, 5), np.float32)})]
+    form = _resize([None] * 4)
+    run = FormRun(
+        "c", "f", "onnx:infer-shapes", form, PassOutcome("p", "changed", _resize(["N", 2, 7, 7])), [X], [], ran
+    )
+    found = annotations.check(run)
+    assert {f.details.get("producer") for f in found} == {"Resize"}, found
+    (candidate,) = group([CellResult("c", "f", "onnx:infer-shapes", "changed", findings=found)])
+    assert candidate.seen == "1 findings (2 occurrences), 1 cases", candidate.seen
+    md = index_md(
+        [{"n": 1, "candidate": candidate, "outcome": Outcome("reproduced", ""), "upstream": None}], [], {}, None
+    )
+    assert "| annotation-violated | ops Resize | #1 |" in md, md

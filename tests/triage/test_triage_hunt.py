@@ -193,3 +193,5 @@ def test_a_signature_its_pair_does_not_show_here_is_listed_with_its_window(tmp_p
     assert "onnx-1.21, not in onnx-1.23" in why and bisect in why, why
     listed = next(c for c in cands if c["signature"]["oracle"] == "conformance")
     assert listed["representative"]["message"] == "the hunt's spec-violation", listed["representative"]
+    index = (tmp_path / "t" / "index.md").read_text()
+    assert "| conformance | spec-violation | ops Relu |" in index, index  # the hunt signature's op types
