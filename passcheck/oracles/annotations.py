@@ -9,6 +9,8 @@ scope. Annotated initializers not fed are observed from the model. Where no engi
 value, coverage says so; it is never counted as checked. A precondition violation here means the pass changed a graph
 input annotation so that
 inputs valid for the original model no longer satisfy it; that is reported against the pass too.
+A violated main-graph tensor annotation that onnx's reference evaluator computes as annotated is still
+reported, as the runtime's deviation (``details["blame"] == "runtime"``, :func:`reference_holds`).
 """
 
 from __future__ import annotations
@@ -52,28 +54,73 @@ def _compute(run: FormRun):
             )
 
 
+#: The rules a value of one run is judged on alone (a symbol conflict spans values; kind, key type: not tensors).
+_ONE_VALUE = frozenset({"elem-type", "rank", "dim-value"})
+#: Models with more main-graph nodes are not run on the reference evaluator (pure Python: a large model costs
+#: minutes); their violations keep blaming the pass, as before the tie-break.
+REFERENCE_MAX_NODES = 200
+#: Added to the message of a violation :func:`reference_holds` blames on the runtime.
+RUNTIME_DEVIATES = "; onnx's reference evaluator computes it as annotated: the runtime deviates"
+
+
+def reference_holds(run: FormRun, binding: int, value: str) -> bool:
+    """Whether onnx's reference evaluator (the spec's executable form, ``onnx.reference``), run on the pass output
+    with binding ``binding``'s feeds, computes a value ``value`` (a main-graph tensor) whose elem type, rank and
+    dim values satisfy its annotation. True means the annotation is what the operator's definition gives and the
+    runtime's value deviates from it: the run's kernel is to blame, not the pass (session 26: onnx 1.23's
+    Resize dims ``floor(dim * scale)`` against onnxruntime's float32 product). False when the evaluator fails,
+    does not observe the value, or disagrees with the annotation too, and for a model of more than
+    :data:`REFERENCE_MAX_NODES` nodes (not run)."""
+    from passcheck.runtime.reference import run_reference
+
+    out = run.output
+    if out is None or binding >= len(run.feeds) or len(out.graph.node) > REFERENCE_MAX_NODES:
+        return False
+    ref = run_reference(out, run.feeds[binding])
+    if ref.error or value not in (ref.observed or {}):
+        return False
+    report = shape_annotations.check(out, ref.observed, unknown_dim_param=run.unknown_dim_param)
+    return not any(v.value == value for v in report.violations)
+
+
 def check(run: FormRun) -> list[Finding]:
     found: list[Finding] = []
     seen: set[str] = set()
+    producers = _producers(run.output) if run.output is not None else {}
     for i, report in _reports(run):
         for v in report.violations:
             if v.message in seen:
                 continue
             seen.add(v.message)
             what = "graph input annotation (narrowed by the pass)" if v.role == "precondition" else "annotation"
+            runtime = v.role == "assertion" and v.rule in _ONE_VALUE and v.value in producers
+            runtime = runtime and reference_holds(run, i, v.value)
             found.append(
                 run.finding(
                     "annotation-violated",
                     NAME,
-                    f"{what} does not hold (binding {i}): {v.message}",
+                    f"{what} does not hold (binding {i}): {v.message}" + (RUNTIME_DEVIATES if runtime else ""),
                     binding=i,
                     value=v.value,
                     role=v.role,
                     rule=v.rule,
                     occurrences=[o.to_json() for o in v.occurrences],
+                    **({"producer": producers[v.value]} if producers.get(v.value) else {}),
+                    **({"blame": "runtime"} if runtime else {}),
                 )
             )
     return found
+
+
+def _producers(model) -> dict[str, str]:
+    """Each main-graph value of ``model`` → the op type of the node computing it (``""`` for a graph input or
+    initializer; ``domain::op`` outside the default domain)."""
+    g = model.graph
+    out = {vi.name: "" for vi in g.input} | {t.name: "" for t in g.initializer}
+    for n in g.node:
+        op = f"{n.domain}::{n.op_type}" if n.domain not in ("", "ai.onnx") else n.op_type
+        out.update((o, op) for o in n.output if o)
+    return out
 
 
 def coverage(run: FormRun) -> dict:

@@ -174,7 +174,7 @@ def triage_md(
     """The sections triage adds to ``REPORT.md``: rank, upstream, where it shows, the reduction, the re-check on
     the version installed here, why the form is valid."""
     shown = (
-        f"{len(c.findings)} finding(s) in {len(c.cases)} case(s) ({', '.join(c.cases[:6])}"
+        f"{c.seen.replace(' cases', ' case(s)')} ({', '.join(c.cases[:6])}"
         f"{' …' if len(c.cases) > 6 else ''}); forms {', '.join(c.forms[:6])}; passes {', '.join(c.passes)}; "
         f"environments {', '.join(c.envs)}"
     )

@@ -27,7 +27,11 @@ _TOOLS = {"ort": "onnxruntime", "onnx": "onnx", "onnxscript": "onnxscript", "cmd
 
 def tool_of(f: Finding) -> str:
     """The tool ``f`` is about: the pass's (``ort:*`` → onnxruntime, ``cmd:*`` → cmd …); for a form
-    itself (pass ``input``), onnx for a validity finding and onnxruntime for the others."""
+    itself (pass ``input``), onnx for a validity finding and onnxruntime for the others; onnxruntime for an
+    annotation onnx's reference evaluator computes as annotated (``details["blame"] == "runtime"``,
+    :func:`passcheck.oracles.annotations.reference_holds`: the run deviates, not the pass)."""
+    if isinstance(f.details, dict) and f.details.get("blame") == "runtime":
+        return "onnxruntime"
     if f.pass_id == INPUT:
         return "onnx" if f.oracle in ("validity", "conformance") else "onnxruntime"
     prefix = f.pass_id.partition(":")[0]
@@ -72,6 +76,14 @@ class Candidate:
     @property
     def envs(self) -> list[str]:
         return list(dict.fromkeys(f.env for f in self.findings))
+
+    @property
+    def seen(self) -> str:
+        """``N findings, M cases``: N distinct (id, environment) pairs, with the occurrences in parentheses when
+        an id repeats (one per binding, per axis of an annotation …)."""
+        distinct = len({(f.id, f.env) for f in self.findings})
+        more = f" ({len(self.findings)} occurrences)" if len(self.findings) != distinct else ""
+        return f"{distinct} findings{more}, {len(self.cases)} cases"
 
     def slug(self, limit: int = 48) -> str:
         """A folder-name part: kind, op types and the representative's form, lower case."""

@@ -54,10 +54,19 @@ def index_md(
         folder = f"[{r['folder']}]({r['folder']}/)" if r.get("written") else "—"
         lines.append(
             f"| {r['n']} | {c.rank} | {c.tool} | {_cell(f'{f.pass_id} {f.oracle} [{f.kind}] {f.message}')} "
-            f"| {len(c.findings)} findings, {len(c.cases)} cases | {o.status} | {_cell(o.why, 200)} "
+            f"| {c.seen} | {o.status} | {_cell(o.why, 200)} "
             f"| {_upstream(r['upstream'])} | {folder} |"
         )
     return "\n".join([*lines, *causes_md(rows)]) + "\n"
+
+
+def _named_ops(f) -> tuple[str, ...]:
+    """Op types a finding names whose signature has none: the node computing a violated annotation's value
+    (``details["producer"]``), or the op types of the hunt signature a refused hunt finding stands for
+    (``details["ops"]``)."""
+    d = f.details if isinstance(f.details, dict) else {}
+    ops = d.get("ops") or ([d["producer"]] if d.get("producer") else [])
+    return tuple(sorted(o for o in ops if isinstance(o, str)))
 
 
 def causes_md(rows: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -72,7 +81,7 @@ def causes_md(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     for r in rows:
         c = r["candidate"]
         s, f = c.signature, c.finding
-        text = rule_of(f.oracle, f.kind, f.message, s.ops, s.error)
+        text = rule_of(f.oracle, f.kind, f.message, s.ops or _named_ops(f), s.error)
         # a rule naming neither op types nor an error (a value mismatch) tells no two candidates alike
         key = (c.tool, s.pass_id, s.oracle, s.kind, text) + ((r["n"],) if text == "ops -" else ())
         causes.setdefault(key, []).append(r)

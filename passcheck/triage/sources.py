@@ -100,8 +100,11 @@ def run_hunts(loaded: Loaded, executor, cases_from: Sequence[str] = ()) -> None:
     case modules to ``loaded``); a signature whose pair was not kept becomes one finding of its own,
     refused (:attr:`Loaded.refused`). ``executor``: a :class:`~passcheck.passes.isolation.IsolatedExecutor`;
     ``cases_from``: case and pass modules to load first (the hunt's own ``--cases-from`` are too).
-    A pair that does not run here adds no cell (nothing is claimed for it). Two hunt folders that saved a pair
-    under one case id (the same signature found by both) are triaged once, from the first folder's pair.
+    A pair is run once per pass however many signatures it was saved for (a ``hunt --env`` item saves one
+    pair for all its signatures). A signature its pair does not show here (a pair that no longer runs, or one
+    the hunt saw in another environment: its version window) is listed, refused with why (:func:`_absent`),
+    never dropped. Two hunt folders that saved a pair under one case id (the same signature found by both)
+    are triaged once, from the first folder's pair.
 
     Raises:
         PasscheckError: a case or pass module cannot be loaded.
@@ -113,6 +116,7 @@ def run_hunts(loaded: Loaded, executor, cases_from: Sequence[str] = ()) -> None:
     from passcheck.signature import Signature
 
     saved: dict[str, Path] = {}  # case id -> the module it was loaded from
+    judged: dict[tuple[str, str], list[CellResult] | str] = {}  # (case, pass) -> its cells, or why none
     for folder in loaded.hunts:
         state = _hunt_state(folder)
         modules = [*cases_from, *((state.get("scope") or {}).get("cases_from") or [])]
@@ -137,11 +141,61 @@ def run_hunts(loaded: Loaded, executor, cases_from: Sequence[str] = ()) -> None:
                 continue
             if saved.setdefault(rec["case"], module.resolve()) != module.resolve():
                 continue  # another hunt folder saved a pair of this signature under this id: triaged from the first
-            load_file(module)  # as --cases-from loads it: rebuilding its forms later loads nothing twice
-            case = registry().get(rec["case"])
-            subject = Subject.from_case(case, tool_version("onnx"), [*modules, str(module.resolve())])
-            try:
-                loaded.cells += evaluate(subject, [sig.pass_id], executor=executor)
-            except Exception:  # noqa: BLE001 - a pair that no longer runs here shows nothing
-                continue
-            loaded.cases_from.append(str(module.resolve()))
+            if (rec["case"], sig.pass_id) not in judged:
+                load_file(module)  # as --cases-from loads it: rebuilding its forms later loads nothing twice
+                case = registry().get(rec["case"])
+                subject = Subject.from_case(case, tool_version("onnx"), [*modules, str(module.resolve())])
+                try:
+                    cells = evaluate(subject, [sig.pass_id], executor=executor)
+                except Exception as exc:  # noqa: BLE001 - a pair that no longer runs here shows nothing
+                    judged[rec["case"], sig.pass_id] = f"its pair does not run here ({type(exc).__name__}: {exc})"
+                else:
+                    judged[rec["case"], sig.pass_id] = cells
+                    loaded.cells += cells
+                    if str(module.resolve()) not in loaded.cases_from:
+                        loaded.cases_from.append(str(module.resolve()))
+            cells = judged[rec["case"], sig.pass_id]
+            if isinstance(cells, str) or not _shows(cells, sig):
+                f = _absent(rec, sig, key, cells if isinstance(cells, str) else "")
+                loaded.refused[f.id] = f.details["why"]
+                loaded.cells.append(CellResult(f.case, f.form, f.pass_id, "changed", findings=[f]))
+
+
+def _shows(cells: Sequence[CellResult], sig) -> bool:
+    """Whether a finding of ``cells`` has ``sig``'s pass, oracle and kind and is not expected."""
+    return any(
+        (f.pass_id, f.oracle, f.kind) == (sig.pass_id, sig.oracle, sig.kind) and not f.expected
+        for c in cells
+        for f in c.findings
+    )
+
+
+def _absent(rec: dict, sig, key: str, failed: str) -> Finding:
+    """The finding a hunt recorded for signature ``key`` (the case and form of the id it wrote), for a pair that
+    does not show it here; ``details["why"]`` says so: ``failed`` (the pair does not run) or the tool's version
+    here, and the hunt's version window and bisect command when it judged across environments (``hunt --env``)."""
+    from passcheck._versions import tool_version
+    from passcheck.repro.tools import package
+
+    found = rec.get("found_on") or {}
+    recorded = str(rec.get("finding") or "")
+    form = recorded.partition(":")[2].partition("|")[0] if recorded.startswith(f"{rec['case']}:") else ""
+    tool = package(sig.pass_id)
+    version = None if sig.pass_id.startswith("cmd:") else tool_version(tool)
+    why = failed or "its saved pair does not show it " + (f"with {tool} {version}" if version else "here")
+    window = rec.get("window") or {}
+    if window.get("present"):
+        why += f"; the hunt saw it in {', '.join(window['present'])}"
+        if window.get("absent"):
+            why += f", not in {', '.join(window['absent'])}"
+        why += ": triage it there" + (f", or bisect: {rec['bisect']}" if rec.get("bisect") else "")
+    return Finding(
+        sig.kind,
+        sig.oracle,
+        rec["case"],
+        form or found.get("form", "?"),
+        sig.pass_id,
+        found.get("message", key),
+        {"signature": key, "why": why, "ops": list(sig.ops)},
+        repro=str(rec.get("repro") or ""),
+    )

@@ -141,3 +141,57 @@ def test_two_hunt_folders_that_saved_one_signature_triage_together(tmp_path):
     said = [(c["cases"], c["status"], c["why"]) for c in cands]
     assert cands and all(c["status"] == "reproduced" for c in cands), said
     assert {case for c in cands for case in c["cases"]} == {"hunt/planted-0-00000000", "hunt/planted-1-00000001"}
+
+
+def _second_signature(tmp_path, folder: str, oracle: str, kind: str, **rec) -> None:
+    """Record one more signature in ``folder``'s state, on the case of its first saved pair (as a ``hunt --env``
+    item saves one pair for every signature it showed)."""
+    from passcheck.signature import Signature
+
+    path = tmp_path / folder / "hunt-state.json"
+    state = json.loads(path.read_text())
+    first = next(iter(state["signatures"].values()))
+    sig = Signature(first["signature"]["pass_id"], oracle, kind, ("Relu",), "vary:other")
+    state["signatures"][sig.key] = {
+        **first,
+        "signature": sig.to_json(),
+        "finding": f"{first['case']}:uncommon|{sig.pass_id}|{oracle}|{kind}",
+        "found_on": {**first["found_on"], "message": f"the hunt's {kind}"},
+        **rec,
+    }
+    path.write_text(json.dumps(state))
+
+
+def test_a_pair_saved_for_two_signatures_is_judged_once(tmp_path):
+    """Two signatures of one saved pair under one pass (a ``hunt --env`` item's): the pair is run once, so the
+    candidate counts each finding once (it counted every finding twice, 24 for 8 on session 26's Resize pair)."""
+    _saved_hunt(tmp_path, "h", bodies=("r = Relu(x)\n  y = Identity(r)",))
+    _second_signature(tmp_path, "h", "numeric", "wrong-result")
+    t = cli("triage", "h", "--out", "t", cwd=tmp_path)
+    assert t.returncode == 0, t.stderr
+    cands = [json.loads(p.read_text()) for p in sorted((tmp_path / "t").glob("*/candidate.json"))]
+    assert [c["status"] for c in cands] == ["reproduced"], [(c["cases"], c["status"], c["why"]) for c in cands]
+    ids = [(f["id"], f["env"]) for f in cands[0]["findings"]]
+    assert len(ids) == len(set(ids)), ids
+
+
+def test_a_signature_its_pair_does_not_show_here_is_listed_with_its_window(tmp_path):
+    """A ``hunt --env`` signature present in another environment only: its pair, run here, does not show it. It is
+    a candidate refused with the hunt's window and bisect command (it was dropped without a word), and the
+    pair's defect that does show here is still reproduced."""
+    _saved_hunt(tmp_path, "h", bodies=("r = Relu(x)\n  y = Identity(r)",))
+    bisect = "passcheck bisect --finding X --package onnx --versions 1.21.0,1.23.2"
+    window = {"present": ["onnx-1.21"], "absent": ["onnx-1.23"]}
+    _second_signature(tmp_path, "h", "conformance", "spec-violation", window=window, bisect=bisect)
+    t = cli("triage", "h", "--out", "t", cwd=tmp_path)
+    assert t.returncode == 0, t.stderr
+    cands = [json.loads(p.read_text()) for p in sorted((tmp_path / "t").glob("*/candidate.json"))]
+    said = {c["signature"]["oracle"]: (c["status"], c["why"]) for c in cands}
+    assert said.get("numeric", ("",))[0] == "reproduced", said
+    status, why = said.get("conformance", ("missing", ""))
+    assert status == "refused" and "does not show it" in why, said
+    assert "onnx-1.21, not in onnx-1.23" in why and bisect in why, why
+    listed = next(c for c in cands if c["signature"]["oracle"] == "conformance")
+    assert listed["representative"]["message"] == "the hunt's spec-violation", listed["representative"]
+    index = (tmp_path / "t" / "index.md").read_text()
+    assert "| conformance | spec-violation | ops Relu |" in index, index  # the hunt signature's op types
