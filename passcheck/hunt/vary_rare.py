@@ -3,7 +3,9 @@
 A hunt's step samples :data:`~passcheck.hunt.scheduler.SAMPLE` bases and picks among their forms, so a kind that
 only a handful of bases offer is drawn only when one of them happens to be sampled: ``value-floor-edge``
 (:mod:`.vary_scale`) applies to Resize / Upsample ``scales`` on a static dim that is no power of two, one
-library case of 1,147, and docs/found.md row 175 came only from a hunt limited to the Resize cases. The
+library case of 1,147, and docs/found.md row 175 came only from a hunt limited to the Resize cases; ``group``
+(:mod:`.vary_group`) needs a Conv / ConvTranspose whose channel counts share a divisor, 13 generated bases of
+11,178. The
 scheduler therefore asks this module for the *rare* kinds and their bases and gives them a share of the
 variation steps of their own (:mod:`.scheduler`).
 
@@ -25,13 +27,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from passcheck.hunt import vary_scale
+from passcheck.hunt import vary_group, vary_scale
 
 if TYPE_CHECKING:
     from passcheck.hunt.space import Base
 
-#: Variation kind (no ``vary:`` prefix) → the op types one of which a base needs for it (module docs).
-PRECONDITIONS: dict[str, frozenset[str]] = {k: vary_scale.READERS for k in vary_scale.KINDS}
+#: Variation kind (no ``vary:`` prefix) → the op types one of which a base needs for it (module docs): Resize /
+#: Upsample for ``value-floor-edge``, Conv / ConvTranspose for ``group`` (whose channels must also share a divisor).
+PRECONDITIONS: dict[str, frozenset[str]] = {
+    **{k: vary_scale.READERS for k in vary_scale.KINDS},
+    **{k: frozenset(vary_group.OPS) for k in vary_group.KINDS},
+}
 
 
 def precondition(kind: str) -> frozenset[str] | None:
