@@ -26,7 +26,8 @@ module binds *every* type constraint of the schema (onnx Operators.md, "Type Con
   to string while the first input's is a float type (Cast's ``to``, CastLike's target), the variant again
   with the first input's constraint bound to int64. Operators.md Cast leaves the text of a float open
   (onnxruntime writes 8 significant digits, onnx's reference evaluator the shortest repr), so the gate drops
-  the float one; an integer has one decimal spelling, so this one is a base;
+  the float one; an integer has one decimal spelling, so this one is a base. It is built at the newest
+  schema and at the newest one at or below ``NEWEST_PORTABLE`` (opset 21), which every pinned environment loads;
 - **bound**: at most ``len(FAMILIES)`` = 12 variants per (schema, constraint), plus one per such kernel
   registration; on onnx 1.23.2 / onnxruntime 1.32.0 that is 268 + 23 variants of 79 operators, 216 of
   which pass the gate (13 combinations; the set: 3,779 generated cases, 3,563 without them); the 75
@@ -47,6 +48,7 @@ import numpy as np
 import onnx
 import onnx.defs
 
+from passcheck.cases.opsets import NEWEST_PORTABLE
 from passcheck.generate.pair import Ctx, Pair
 from passcheck.generate.recipe import CPU_TYPES, Node, _param_of, np_dtype, type_name
 
@@ -214,16 +216,27 @@ def text_sources(node: Node, later: Sequence[onnx.defs.OpSchema] = ()) -> list[t
         return []
     order = [c.type_param_str for c in schema.type_constraints]
     out = []
-    for p, t in choices(node, later):
+    for p, t in choices(node):  # the later schemas are asked below, with the portable one kept
         if t != "string" or p == first:
             continue
         bound = {first: "tensor(int64)", p: "tensor(string)"}
         if not _runs(schema, _types(schema, {**node.dtypes, first: code("int64"), p: code("string")})):
             continue
-        if any(_runs(s, bound) for s in later):
+        if _left_to_later(schema, later, bound):
             continue
         out.append(tuple(sorted(((first, "int64"), (p, "string")), key=lambda b: order.index(b[0]))))
     return out
+
+
+def _left_to_later(schema: onnx.defs.OpSchema, later: Sequence[onnx.defs.OpSchema], bound: dict[str, str]) -> bool:
+    """Whether a later schema builds ``bound`` instead of ``schema``: the newest schema that runs it does, and so
+    does the newest of those at or below :data:`~passcheck.cases.opsets.NEWEST_PORTABLE` (the newest opset every
+    pinned environment's onnxruntime loads: a Cast-28 base is n/a where onnx knows opset 21)."""
+    newer = [s for s in later if _runs(s, bound)]
+    if not newer:
+        return False
+    portable = schema.since_version <= NEWEST_PORTABLE
+    return not portable or any(s.since_version <= NEWEST_PORTABLE for s in newer)
 
 
 def code_or_0(name: str) -> int:

@@ -193,3 +193,18 @@ def test_a_string_target_is_also_built_from_an_integer_source_which_the_gate_kee
     model = to_model(pairs["elem.T1.int64.T2.string"].forms["common"][0], "static")
     assert model.graph.input[0].type.tensor_type.elem_type == onnx.TensorProto.INT64
     assert model.graph.output[0].type.tensor_type.elem_type == onnx.TensorProto.STRING
+
+
+def test_the_integer_source_variant_is_also_built_at_the_newest_portable_schema():
+    """Built at the newest schema and at the newest one at or below opset 21, which every pinned environment
+    loads (onnx 1.16.2 knows opset 21: a Cast-28 base is n/a there); not at the schemas between."""
+    from passcheck.cases.opsets import NEWEST_PORTABLE
+
+    versions = sorted({s.since_version for s in onnx.defs.get_all_schemas_with_history() if s.name == "Cast"})
+    built = []
+    for v in versions:
+        later = [onnx.defs.get_schema("Cast", w) for w in versions if w > v]
+        if elem_variants.text_sources(recipe.build_node(onnx.defs.get_schema("Cast", v), v), later):
+            built.append(v)
+    portable = max(v for v in versions if v <= NEWEST_PORTABLE)
+    assert built == sorted({portable, versions[-1]}), built
