@@ -22,6 +22,12 @@ module binds *every* type constraint of the schema (onnx Operators.md, "Type Con
 - **combinations** (:func:`combos`): each type combination a CPU kernel of the schema registers one type
   per constraint for that differs from the recipe's binding in two constraints or more (OneHot's int32
   indices run only with int32 or float depth), all its constraints bound at once;
+- **strings from integers** (:func:`text_sources`): where a constraint other than the first input's is bound
+  to string while the first input's is a float type (Cast's ``to``, CastLike's target), the variant again
+  with the first input's constraint bound to int64. Operators.md Cast leaves the text of a float open
+  (onnxruntime writes 8 significant digits, onnx's reference evaluator the shortest repr), so the gate drops
+  the float one; an integer has one decimal spelling, so this one is a base. It is built at the newest
+  schema and at the newest one at or below ``NEWEST_PORTABLE`` (opset 21), which every pinned environment loads;
 - **bound**: at most ``len(FAMILIES)`` = 12 variants per (schema, constraint), plus one per such kernel
   registration; on onnx 1.23.2 / onnxruntime 1.32.0 that is 268 + 23 variants of 79 operators, 216 of
   which pass the gate (13 combinations; the set: 3,779 generated cases, 3,563 without them); the 75
@@ -42,6 +48,7 @@ import numpy as np
 import onnx
 import onnx.defs
 
+from passcheck.cases.opsets import NEWEST_PORTABLE
 from passcheck.generate.pair import Ctx, Pair
 from passcheck.generate.recipe import CPU_TYPES, Node, _param_of, np_dtype, type_name
 
@@ -195,18 +202,57 @@ def combos(node: Node, later: Sequence[onnx.defs.OpSchema] = ()) -> list[tuple[t
     return out
 
 
+#: TensorProto element types whose text Operators.md leaves to the implementation: FLOAT, FLOAT16, DOUBLE, BFLOAT16.
+_FLOAT_SOURCES = (1, 10, 11, 16)
+
+
+def text_sources(node: Node, later: Sequence[onnx.defs.OpSchema] = ()) -> list[tuple[tuple[str, str], ...]]:
+    """((first input's parameter, "int64"), (parameter, "string")) for each constraint :func:`choices` binds to
+    string that is not the first input's, where the first input's is bound to a float type, int64 is allowed
+    there and a CPU kernel runs the pair (and no later schema's does); in schema order (see module docs)."""
+    schema = node.schema
+    first = _param_of(schema.inputs[0].type_str) if schema.inputs else None
+    if first is None or node.dtypes.get(first) not in _FLOAT_SOURCES or "tensor(int64)" not in _allowed(schema, first):
+        return []
+    order = [c.type_param_str for c in schema.type_constraints]
+    out = []
+    for p, t in choices(node):  # the later schemas are asked below, with the portable one kept
+        if t != "string" or p == first:
+            continue
+        bound = {first: "tensor(int64)", p: "tensor(string)"}
+        if not _runs(schema, _types(schema, {**node.dtypes, first: code("int64"), p: code("string")})):
+            continue
+        if _left_to_later(schema, later, bound):
+            continue
+        out.append(tuple(sorted(((first, "int64"), (p, "string")), key=lambda b: order.index(b[0]))))
+    return out
+
+
+def _left_to_later(schema: onnx.defs.OpSchema, later: Sequence[onnx.defs.OpSchema], bound: dict[str, str]) -> bool:
+    """Whether a later schema builds ``bound`` instead of ``schema``: the newest schema that runs it does, and so
+    does the newest of those at or below :data:`~passcheck.cases.opsets.NEWEST_PORTABLE` (the newest opset every
+    pinned environment's onnxruntime loads: a Cast-28 base is n/a where onnx knows opset 21)."""
+    newer = [s for s in later if _runs(s, bound)]
+    if not newer:
+        return False
+    portable = schema.since_version <= NEWEST_PORTABLE
+    return not portable or any(s.since_version <= NEWEST_PORTABLE for s in newer)
+
+
 def code_or_0(name: str) -> int:
     """:func:`code`, or 0 for a type name ``onnx.TensorProto`` lacks."""
     return int(getattr(onnx.TensorProto, name.upper(), 0))
 
 
 def pairs(node: Node, ctx: Ctx, later: Sequence[onnx.defs.OpSchema] = ()) -> list[Pair]:
-    """Every element-type variant of ``node`` (:func:`choices`, then :func:`combos`), each a pair: static
-    vs symbolic graph input dims; ``detail`` is ``elem.<param>.<type>[.<param>.<type>…]``."""
+    """Every element-type variant of ``node`` (:func:`choices`, :func:`combos`, :func:`text_sources`), each a
+    pair: static vs symbolic graph input dims; ``detail`` is ``elem.<param>.<type>[.<param>.<type>…]``."""
     from passcheck.generate.variants import variant_pair
 
     out = []
-    for bound in [((p, t),) for p, t in choices(node, later)] + combos(node, later):
+    several = combos(node, later)
+    several += [b for b in text_sources(node, later) if b not in several]
+    for bound in [((p, t),) for p, t in choices(node, later)] + several:
         v: Node | None = node
         for p, t in bound:
             v = retyped(v, p, code(t)) if v is not None else None

@@ -51,9 +51,9 @@ kind                      change (site)
                           name): pairs a pass must not cancel
 ``input-rank-up``,        a graph input's declared shape given a leading 1, or a ``dim_param`` stated as 0 in
 ``input-fix-zero``        every declaration (:mod:`.vary_inputs`; site: the input's name, the symbol)
-``input-constant``        every reader of a fed float graph input of static shape reads an initializer of its
-                          type instead, the input kept unread (:mod:`.vary_frozen`: what a folding pass computes
-                          at session creation; site: the input's name)
+``input-constant``        every reader of a fed graph input of static shape (float, integer, bool or string)
+                          reads an initializer of its type instead, the input kept unread (:mod:`.vary_frozen`:
+                          what a folding pass computes at session creation; site: the input's name)
 ``twin``                  the computation a second time on a graph input with one dim doubled, every constant
                           shared, the copy's outputs appended (:mod:`.vary_twin`; site: ``<input>=<axis>``)
 ``twin-output``           a graph output computed a second time, on the same inputs, by copies of its nodes

@@ -14,15 +14,21 @@ Form id ``vary:input-constant@<input>`` (:mod:`.variation`):
 kind (site)            change
 =====================  =========================================================================================
 ``input-constant``     every reader of the graph input reads a new initializer ``<input>__const`` of the
-(input name)           input's declared static shape and element type (float16, float or double), holding
+(input name)           input's declared static shape and element type (any of :data:`ELEMS`), holding
                        :func:`values`; the graph input stays (fed, unread), so the interface and the feeds
                        are the base's; site ``graph``: every site at once (offered where there are two or more:
                        a node is folded only when all its inputs are known, and a base may feed several of them)
 =====================  =========================================================================================
 
-Sites: graph inputs fed at run time (no initializer of that name), of a float type, every dim a ``dim_value``,
-at most :data:`LIMIT` elements, read by at least one main-graph node. The values downstream are the base's
-computation on the constant: the unoptimized neighbour is the reference like any neighbour's.
+Sites: graph inputs fed at run time (no initializer of that name), of an element type of :data:`ELEMS`, every dim
+a ``dim_value``, at most :data:`LIMIT` elements, read by at least one main-graph node. IR.md (§Tensor Element Types,
+onnx.proto ``TensorProto``) lets an initializer hold every element type a graph input may declare, strings
+(``string_data``) and bools included, and a folding pass computes a node on such constants as on float ones
+(onnxscript's ``FoldConstantsPass`` converts each constant to numpy and back, onnxruntime's ConstantFolding runs the
+CPU kernel registered for the type), so a float-only site list leaves the integer, bool and string paths of the
+folders unmet. Not sites: the types numpy holds only through an extension (bfloat16, the float8 and 4-bit types)
+and complex. The values downstream are the base's computation on the constant: the unoptimized neighbour is the
+reference like any neighbour's.
 """
 
 from __future__ import annotations
@@ -40,8 +46,16 @@ GRAPH = "graph"
 SUFFIX = "__const"
 #: The most elements a frozen input may hold (an initializer the neighbour's model carries).
 LIMIT = 4096
-#: TensorProto element types of the sites: FLOAT16, FLOAT, DOUBLE.
+#: TensorProto element types of the sites whose constant is evenly spaced floats: FLOAT16, FLOAT, DOUBLE.
 FLOATS = (10, 1, 11)
+#: Integer element types (INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64), BOOL and STRING.
+INTEGERS = (3, 5, 6, 7, 2, 4, 12, 13)
+BOOL, STRING = 9, 8
+#: Every element type a frozen input may have.
+ELEMS = FLOATS + INTEGERS + (BOOL, STRING)
+#: The strings a STRING constant cycles through (the run-time feeds draw from "a", "b", "c"; one of them empty and
+#: one of two characters, so a fold that writes fixed-width characters or drops empties changes the value).
+TEXTS = ("a", "bc", "", "c")
 
 
 def is_kind(kind: str) -> bool:
@@ -50,14 +64,25 @@ def is_kind(kind: str) -> bool:
 
 
 def values(shape: tuple[int, ...], elem: int) -> np.ndarray:
-    """The constant of ``shape`` and TensorProto element type ``elem``: evenly spaced in [-1.5, 1.5] in
-    row-major order, with no two elements equal on an axis of more than one element and no 0 where the
-    element count is even (a value a pass might take for a neutral operand)."""
+    """The constant of ``shape`` and TensorProto element type ``elem`` (one of :data:`ELEMS`), in row-major order:
+
+    - floats: evenly spaced in [-1.5, 1.5], with no two elements equal on an axis of more than one element and no
+      0 where the element count is even (a value a pass might take for a neutral operand);
+    - integers: ``1, 2, 3, 0, 1, …`` (in [0, 4), the range the run-time feeds draw from, so an index or a count
+      the base reads from this input stays in the range its readers accept on a base run);
+    - bool: ``True, False, …``; string: :data:`TEXTS` in turn (an object array, numpy_helper's spelling).
+    """
     import numpy as np
     from onnx import helper
 
     n = int(np.prod(shape, dtype=np.int64))
+    if elem == STRING:
+        return np.array([TEXTS[k % len(TEXTS)] for k in range(n)], dtype=object).reshape(shape)
+    if elem == BOOL:
+        return (np.arange(n) % 2 == 0).reshape(shape)
     dtype = helper.tensor_dtype_to_np_dtype(elem)
+    if elem in INTEGERS:
+        return ((np.arange(n) + 1) % 4).astype(dtype).reshape(shape)
     return np.linspace(-1.5, 1.5, n, dtype=np.float64).astype(dtype).reshape(shape)
 
 
@@ -68,7 +93,7 @@ def sites(model: onnx.ModelProto) -> list[str]:
     out = []
     for vi in model.graph.input:
         t = vi.type.tensor_type if vi.type.HasField("tensor_type") else None
-        if vi.name in inits or vi.name not in read or t is None or t.elem_type not in FLOATS:
+        if vi.name in inits or vi.name not in read or t is None or t.elem_type not in ELEMS:
             continue
         if not t.HasField("shape") or not all(d.HasField("dim_value") for d in t.shape.dim):
             continue

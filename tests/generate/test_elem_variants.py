@@ -167,3 +167,44 @@ def test_string_outputs_of_both_runtimes_compare_equal():
     assert compare(ort_like, np.array(["a", "bc"])).ok  # the reference evaluator's fixed-width <U2
     assert compare(ort_like, np.array([b"a", b"bc"])).ok
     assert not compare(ort_like, np.array(["a", ""])).ok
+
+
+@pytest.mark.parametrize("op", ["Cast", "CastLike"])
+def test_a_string_target_is_also_built_from_an_integer_source_which_the_gate_keeps(op):
+    """Float → string text is the implementation's (onnxruntime: 8 significant digits; the reference evaluator:
+    the shortest repr), so the gate drops that variant; int64 → string has one spelling, and that one is a base."""
+    from passcheck.engine import feeds_for
+    from passcheck.generate.gate import gate
+    from passcheck.generate.model import to_model
+    from passcheck.runtime.session import run_ort
+
+    schema = onnx.defs.get_schema(op)
+    node = recipe.build_node(schema, schema.since_version)
+    pairs = {p.detail: p for p in elem_variants.pairs(node, Ctx(schema.since_version, None))}
+    assert "elem.T1.int64.T2.string" in pairs, sorted(pairs)
+    verdicts = {}
+    for detail in ("elem.T2.string", "elem.T1.int64.T2.string"):
+        forms = {k: to_model(v, mode) for k, (v, mode, _doc) in pairs[detail].forms.items()}
+        for m in forms.values():
+            onnx.checker.check_model(m, full_check=True)
+        verdicts[detail] = gate(forms, feeds_for(forms["common"], f"t/{op}", [{}, {}]), run_ort)
+    assert verdicts["elem.T1.int64.T2.string"].ok, verdicts
+    assert not verdicts["elem.T2.string"].ok, verdicts  # the float text differs between the runtimes
+    model = to_model(pairs["elem.T1.int64.T2.string"].forms["common"][0], "static")
+    assert model.graph.input[0].type.tensor_type.elem_type == onnx.TensorProto.INT64
+    assert model.graph.output[0].type.tensor_type.elem_type == onnx.TensorProto.STRING
+
+
+def test_the_integer_source_variant_is_also_built_at_the_newest_portable_schema():
+    """Built at the newest schema and at the newest one at or below opset 21, which every pinned environment
+    loads (onnx 1.16.2 knows opset 21: a Cast-28 base is n/a there); not at the schemas between."""
+    from passcheck.cases.opsets import NEWEST_PORTABLE
+
+    versions = sorted({s.since_version for s in onnx.defs.get_all_schemas_with_history() if s.name == "Cast"})
+    built = []
+    for v in versions:
+        later = [onnx.defs.get_schema("Cast", w) for w in versions if w > v]
+        if elem_variants.text_sources(recipe.build_node(onnx.defs.get_schema("Cast", v), v), later):
+            built.append(v)
+    portable = max(v for v in versions if v <= NEWEST_PORTABLE)
+    assert built == sorted({portable, versions[-1]}), built

@@ -61,7 +61,7 @@ def test_fed_static_float_inputs_are_sites_and_the_neighbour_reads_the_constant(
         [onnx.numpy_helper.from_array(np.ones(3, np.float32), "w")],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    assert vary_frozen.sites(model) == ["x"]
+    assert vary_frozen.sites(model) == ["x", "i"]  # n has a dim_param, w is an initializer's default
     forms = {f for f in variation.neighbours(P.base(), random.Random(0)) if variation.family(f) == "input"}
     assert FORM in forms, forms
     out, labels = variation.build(P.base(), FORM)
@@ -127,3 +127,51 @@ def test_the_graph_site_freezes_every_input_and_onnxruntime_folds_the_node(tmp_p
         ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
         folded.append([n.op_type for n in onnx.load(so.optimized_model_filepath).graph.node])
     assert folded == [["LayerNormalization"], []], folded  # ConstantFolding computes it once both are known
+
+
+def _text_and_flags():
+    """``y = Equal(s, t)``, ``c = Not(b)``, ``k = Identity(i)``: a string, a bool and an int64 input, each fed."""
+    vi = helper.make_tensor_value_info
+    nodes = [
+        helper.make_node("Equal", ["s", "t"], ["y"]),
+        helper.make_node("Not", ["b"], ["c"]),
+        helper.make_node("Identity", ["i"], ["k"]),
+    ]
+    ins = [vi("s", TensorProto.STRING, [4]), vi("t", TensorProto.STRING, [4]), vi("b", TensorProto.BOOL, [3])]
+    ins.append(vi("i", TensorProto.INT64, [2, 2]))
+    outs = [vi("y", TensorProto.BOOL, [4]), vi("c", TensorProto.BOOL, [3]), vi("k", TensorProto.INT64, [2, 2])]
+    return helper.make_model(helper.make_graph(nodes, "g", ins, outs), opset_imports=[helper.make_opsetid("", 19)])
+
+
+def test_string_bool_and_integer_inputs_are_frozen_to_initializers_of_their_type():
+    base = _text_and_flags()
+    assert vary_frozen.sites(base) == ["s", "t", "b", "i"]
+    every, _ = variation.build(base, "vary:input-constant@graph")
+    onnx.checker.check_model(every, full_check=True)
+    types = {t.name: t.data_type for t in every.graph.initializer}
+    assert types == {"s__const": 8, "t__const": 8, "b__const": 9, "i__const": 7}, types
+    feeds = {
+        "s": np.array(["z"] * 4, dtype=object),
+        "t": np.array(["z"] * 4, dtype=object),
+        "b": np.zeros(3, bool),
+        "i": np.zeros((2, 2), np.int64),
+    }
+    y, c, k = _run(every, feeds)  # the feeds are not read: the constants are
+    assert y.tolist() == [True] * 4 and c.tolist() == [False, True, False] and k.tolist() == [[1, 2], [3, 0]]
+    text = vary_frozen.values((4,), TensorProto.STRING)
+    assert text.tolist() == ["a", "bc", "", "c"]  # one empty, one of two characters
+
+
+def test_a_fold_that_writes_strings_at_a_fixed_width_is_found_on_the_frozen_string_input(ex):
+    from passcheck.engine import Subject, evaluate
+
+    base = P.text_base()
+    subject = Subject(id="frozen-test/text", forms={"common": base}, bindings=[{}])
+    cells = evaluate(subject, [P.TEXT_PASS_ID], executor=ex)
+    assert not [f for c in cells for f in c.findings], cells  # x is fed: nothing folds
+    neighbour = variation.build(base, FORM)[0]
+    setting = vary_probe.setting_for(Setting("frozen-test/text"), FORM, neighbour)
+    assert vary_probe.invalid(setting, base, neighbour, ex, FORM) is None
+    out = vary_probe.judge(Setting("frozen-test/text"), base, FORM, P.TEXT_PASS_ID, ex)
+    assert out.status == "done", out
+    assert "numeric" in {f.oracle for f in out.findings}, out.findings
