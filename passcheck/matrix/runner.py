@@ -28,7 +28,7 @@ from typing import Any
 from passcheck import interrupts
 from passcheck._procs import Children
 from passcheck.errors import PasscheckError
-from passcheck.matrix import create, plan, reuse
+from passcheck.matrix import create, plan, reuse, schemas
 from passcheck.matrix.env_run import SPARE_DEATHS, Key, _run_env  # noqa: F401 - SPARE_DEATHS, Key: re-exported
 from passcheck.matrix.envs import EnvSpec
 from passcheck.matrix.launch import Recorder, _Log, tmp_env
@@ -154,6 +154,9 @@ def _run(opts: Options, children: Children, tmp: Path) -> Outcome:
         progress.close()
         raise
     pool.shutdown(wait=True)
+    if not children.stopped:  # the released-schema oracle: once per environment, not per cell
+        for cell in schemas.run(opts.envs, opts.source, opts.cache, children, tmp):
+            rec.record(cell.to_json())
     rec.stream.close()
     progress.close()
     timings["total"] = time.perf_counter() - t0
