@@ -141,8 +141,11 @@ def _run(opts: Options, children: Children, tmp: Path) -> Outcome:
     specs = {s.id: s for s in opts.envs}
     timings = {"setup": time.perf_counter() - t0}
     pool = ThreadPoolExecutor(max_workers=max(1, opts.jobs))
+    ready: dict[str, create.Env] = {}  # the environments the workers ran in, for the released-schema cells
     try:
-        futures = [pool.submit(_run_env, specs[e], us, cases, opts, rec, children, tmp) for e, us in pending.items()]
+        futures = [
+            pool.submit(_run_env, specs[e], us, cases, opts, rec, children, tmp, ready) for e, us in pending.items()
+        ]
         while futures_wait(futures, timeout=0.5).not_done:
             interrupts.check()  # the main thread waits here: an interrupt whose KeyboardInterrupt was lost
         for f in futures:
@@ -155,7 +158,7 @@ def _run(opts: Options, children: Children, tmp: Path) -> Outcome:
         raise
     pool.shutdown(wait=True)
     if not children.stopped:  # the released-schema oracle: once per environment, not per cell
-        for cell in schemas.run(opts.envs, opts.source, opts.cache, children, tmp):
+        for cell in schemas.run(opts.envs, ready, opts.cache, children, tmp):
             rec.record(cell.to_json())
     rec.stream.close()
     progress.close()

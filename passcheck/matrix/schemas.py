@@ -51,6 +51,15 @@ def _cache_file(cache: Path, version: str) -> Path:
     return cache / "schemas" / f"onnx-{version}.json"
 
 
+def cached(cache: Path, spec: EnvSpec) -> Table | None:
+    """The cached table of the onnx ``spec`` pins exactly (``onnx==X``), or None."""
+    version = spec.pin("onnx")
+    path = _cache_file(cache, version) if version else None
+    if path is None or not path.is_file():
+        return None
+    return version, json.loads(path.read_text(encoding="utf-8"))
+
+
 def local_table(cache: Path) -> Table | None:
     """The table of the onnx imported here (cached like an environment's), or None without onnx."""
     try:
@@ -69,11 +78,9 @@ def env_table(env: Env, cache: Path, children: Children, tmp: Path, timeout: flo
     """The table of ``env``'s onnx: read from the cache when its pins name an exact onnx version, else computed in
     its interpreter (and cached under that version). None when the interpreter cannot report it.
     """
-    version = env.spec.pin("onnx")
-    if version:
-        path = _cache_file(cache, version)
-        if path.is_file():
-            return version, json.loads(path.read_text(encoding="utf-8"))
+    hit = cached(cache, env.spec)
+    if hit is not None:
+        return hit
     try:
         proc = children.popen(
             [str(env.python), "-m", "passcheck.oracles.schema_history"],
@@ -171,9 +178,13 @@ def cells(tables: Mapping[str, Table], local: Table | None = None) -> list[CellR
     return out
 
 
-def run(specs: Sequence[EnvSpec], source: Path, cache: Path | None, children: Children, tmp: Path) -> list[CellResult]:
-    """The schema cells of a matrix over ``specs`` (see the module docs); an environment that cannot be created or
-    cannot report its schemas is left out (its cells already say why)."""
+def run(
+    specs: Sequence[EnvSpec], ready: Mapping[str, Env], cache: Path | None, children: Children, tmp: Path
+) -> list[CellResult]:
+    """The schema cells of a matrix over ``specs`` (see the module docs). An environment's table comes from the cache
+    (by its pinned onnx version) or from its interpreter when the run created it (``ready``: env id → environment);
+    one with neither (not created, or no exact onnx pin and no cells run) is left out, as is one whose interpreter
+    cannot report its schemas."""
     from passcheck.matrix import create
 
     root = cache or create.cache_dir()
@@ -181,11 +192,8 @@ def run(specs: Sequence[EnvSpec], source: Path, cache: Path | None, children: Ch
     for spec in specs:
         if children.stopped:
             return []
-        try:
-            env = create.ensure(spec, source, cache=cache, children=children, tmp=tmp)
-        except create.EnvCreateError:
-            continue
-        got = env_table(env, root, children, tmp)
+        env = ready.get(spec.id)
+        got = cached(root, spec) or (env_table(env, root, children, tmp) if env is not None else None)
         if got is not None:
             tables[spec.id] = got
     return cells(tables, local_table(root))

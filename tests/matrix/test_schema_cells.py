@@ -70,30 +70,11 @@ def test_a_cached_table_is_read_without_asking_the_environment(tmp_path):
 
 @pytest.mark.matrix
 def test_a_matrix_in_onnx_117_reports_the_swapped_global_lp_pool_constraints(tmp_path):
-    from passcheck.cli import main
     from passcheck.report import read_report
+    from tests.matrix.test_real_matrix import matrix
 
     out = tmp_path / "out"
-    code = main(
-        [
-            "matrix",
-            "--env",
-            "onnx-1.17",
-            "--case",
-            "constant/pad-pads-opset17",
-            "--pass",
-            "onnx:infer-shapes",
-            "--out",
-            str(out),
-            "--source",
-            str(REPO),
-            "--envs-dir",
-            str(REPO / "ci" / "envs"),
-            "--progress",
-            "none",
-            "-q",
-        ]
-    )
+    code = matrix(out, "--env", "onnx-1.17", "--case", "constant/pad-pads-opset17", "--pass", "onnx:infer-shapes")
     cells, _ = read_report(out / "report.json")
     (cell,) = [c for c in cells if c.case == schemas.CASE]
     assert cell.env == "onnx-1.17" and cell.versions["onnx"] == "1.17.0"
