@@ -157,7 +157,7 @@ def _run(opts: Options, children: Children, tmp: Path) -> Outcome:
         progress.close()
         raise
     pool.shutdown(wait=True)
-    if not children.stopped:  # the released-schema oracle: once per environment, not per cell
+    if not children.stopped and opts.shard[0] == 1:  # the released-schema oracle: once per environment and plan
         for cell in schemas.run(opts.envs, ready, opts.cache, children, tmp):
             rec.record(cell.to_json())
     rec.stream.close()

@@ -8,9 +8,10 @@ needed, which is what a checker defect in an environment whose onnxruntime canno
 Each environment's onnx is asked once for its table (its interpreter runs ``python -m
 passcheck.oracles.schema_history``); the table is cached per onnx version under ``<cache>/schemas`` (a released
 onnx reports the same schemas every time). The reference is the newest onnx among the run's environments and the
-one imported here. Every environment with an older onnx gets one cell, :data:`CASE` | :data:`FORM` |
-:data:`PASS`, with one ``schema-drift`` finding per differing field; the reference's own environment gets none
-(there is nothing newer to judge it by).
+one imported here. Every environment with an older onnx gets the cells of :func:`cells` (case :data:`CASE`, pass
+:data:`PASS`): one for the schemas equal to the reference's, and one per schema that differs in any environment, with
+one ``schema-drift`` finding per differing field; the reference's own environment gets none (there is nothing newer
+to judge it by).
 """
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ def _write(path: Path, t: Mapping[str, Any]) -> None:
     atomic_write(path, json.dumps(t, sort_keys=True))
 
 
-def _finding(env_id: str, d: Drift, version: str, reference: str) -> Finding:
+def _finding(env_id: str, d: Drift, version: str, reference: str, form: str) -> Finding:
     known = known_drift(d)
     if d.field.startswith("types:"):
         gone, added = sorted(set(d.old or ()) - set(d.new or ())), sorted(set(d.new or ()) - set(d.old or ()))
@@ -132,7 +133,7 @@ def _finding(env_id: str, d: Drift, version: str, reference: str) -> Finding:
         kind=KIND,
         oracle=ORACLE,
         case=CASE,
-        form=FORM,
+        form=form,
         pass_id=PASS,
         message=f"{d.key} {d.field}: {what} (a released schema differs from onnx {reference}'s)",
         details={
@@ -150,31 +151,52 @@ def _finding(env_id: str, d: Drift, version: str, reference: str) -> Finding:
     )
 
 
+def _form(key: str) -> str:
+    """``ai.onnx::Erf::13`` → ``ai.onnx.Erf-13``: a schema's own row (a form id, without the ``:`` of finding ids)."""
+    domain, op, since = key.split("::")
+    return f"{domain}.{op}-{since}"
+
+
+def _cell(env_id: str, form: str, version: str, reference: str, findings: list[Finding], note: str) -> CellResult:
+    return CellResult(
+        case=CASE,
+        form=form,
+        pass_id=PASS,
+        status="ok",
+        env=env_id,
+        versions={"onnx": version, "reference onnx": reference},
+        findings=findings,
+        notes={ORACLE: note},
+    )
+
+
 def cells(tables: Mapping[str, Table], local: Table | None = None) -> list[CellResult]:
-    """One cell per environment of ``tables`` (env id → (onnx version, table)) whose onnx is older than the newest
-    of ``tables`` and ``local``; its findings are the fields its table reports differently from the newest's.
+    """The schema cells of the environments of ``tables`` (env id → (onnx version, table)) whose onnx is older than
+    the newest of ``tables`` and ``local``.
+
+    Each such environment gets a cell :data:`FORM` (every schema it shares with the newest, less those that differ
+    anywhere: ``ok``) and, per schema that differs in any of them, a cell of that schema's own form
+    (``ai.onnx.GlobalLpPool-22``) where both its table and the newest hold it: the fields it reports differently
+    as findings, or ``ok``. So a schema's row compares the environments, and a baseline entry names one schema.
     """
     candidates = [*tables.values(), *([local] if local else [])]
     if not candidates:
         return []
     reference, ref_table = max(candidates, key=lambda t: _version_key(t[0]))
+    older = {e: (v, t) for e, (v, t) in tables.items() if _version_key(v) < _version_key(reference)}
+    drifts = {e: drift(t, ref_table) for e, (_v, t) in older.items()}
+    keys = sorted({d.key for ds in drifts.values() for d in ds})
     out = []
-    for env_id, (version, t) in tables.items():
-        if _version_key(version) >= _version_key(reference):
-            continue
-        found = [_finding(env_id, d, version, reference) for d in drift(t, ref_table)]
-        out.append(
-            CellResult(
-                case=CASE,
-                form=FORM,
-                pass_id=PASS,
-                status="ok",
-                env=env_id,
-                versions={"onnx": version, "reference onnx": reference},
-                findings=found,
-                notes={ORACLE: f"{len(t.keys() & ref_table.keys())} released schemas compared with onnx {reference}"},
-            )
-        )
+    for env_id, (version, t) in older.items():
+        shared = t.keys() & ref_table.keys()
+        note = f"{len(shared - set(keys))} released schemas equal to onnx {reference}'s"
+        out.append(_cell(env_id, FORM, version, reference, [], note))
+        for key in keys:
+            if key in shared:
+                found = [_finding(env_id, d, version, reference, _form(key)) for d in drifts[env_id] if d.key == key]
+                out.append(
+                    _cell(env_id, _form(key), version, reference, found, f"{key} compared with onnx {reference}")
+                )
     return out
 
 
@@ -184,7 +206,7 @@ def run(
     """The schema cells of a matrix over ``specs`` (see the module docs). An environment's table comes from the cache
     (by its pinned onnx version) or from its interpreter when the run created it (``ready``: env id → environment);
     one with neither (not created, or no exact onnx pin and no cells run) is left out, as is one whose interpreter
-    cannot report its schemas."""
+    cannot report its schemas. Only the first shard of a sharded plan writes them (once per environment)."""
     from passcheck.matrix import create
 
     root = cache or create.cache_dir()

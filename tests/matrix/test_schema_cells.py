@@ -30,29 +30,46 @@ def _planted():
     return old, new
 
 
-def test_an_older_environment_gets_a_cell_with_each_drifted_field():
+def _by_form(cells):
+    return {(c.env, c.form): c for c in cells}
+
+
+def test_each_schema_that_differs_is_a_row_of_its_own():
     old, new = _planted()
-    cells = schemas.cells({"onnx-old": ("1.9.0", old), "onnx-new": ("1.10.0", new)})  # 1.9 < 1.10, not by text
-    assert [c.env for c in cells] == ["onnx-old"]
-    (cell,) = cells
-    assert (cell.case, cell.pass_id, cell.verdict) == (schemas.CASE, schemas.PASS, "findings")
-    by_schema = {f.details["schema"]: f for f in cell.findings}
-    assert set(by_schema) == {POOL_22, "ai.onnx::Erf::13"}
-    assert not by_schema[POOL_22].expected and "lacks tensor(bfloat16)" in by_schema[POOL_22].message
-    assert by_schema["ai.onnx::Erf::13"].expected and "#7398" in by_schema["ai.onnx::Erf::13"].reason
+    other = copy.deepcopy(new)  # an older environment whose schemas are all right
+    del other["ai.onnx::Erf::13"]  # and which does not define Erf-13
+    got = _by_form(
+        schemas.cells({"onnx-old": ("1.9.0", old), "onnx-other": ("1.9.5", other), "onnx-new": ("1.10.0", new)})
+    )  # 1.9 < 1.10: versions, not text
+    assert set(got) == {
+        ("onnx-old", schemas.FORM),
+        ("onnx-old", "ai.onnx.GlobalLpPool-22"),
+        ("onnx-old", "ai.onnx.Erf-13"),
+        ("onnx-other", schemas.FORM),
+        ("onnx-other", "ai.onnx.GlobalLpPool-22"),
+    }
+    pool = got[("onnx-old", "ai.onnx.GlobalLpPool-22")]
+    assert (pool.case, pool.pass_id, pool.verdict) == (schemas.CASE, schemas.PASS, "findings")
+    (f,) = pool.findings
+    assert f.details["schema"] == POOL_22 and not f.expected and "lacks tensor(bfloat16)" in f.message
+    assert f.id == "schemas/released:ai.onnx.GlobalLpPool-22|onnx:checker|schema_history|schema-drift"
+    (erf,) = got[("onnx-old", "ai.onnx.Erf-13")].findings
+    assert erf.expected and "#7398" in erf.reason
+    assert got[("onnx-other", "ai.onnx.GlobalLpPool-22")].verdict == "ok"
+    assert got[("onnx-old", schemas.FORM)].verdict == got[("onnx-other", schemas.FORM)].verdict == "ok"
 
 
 def test_the_onnx_imported_here_is_the_reference_when_newest():
     old, new = _planted()
-    (cell,) = schemas.cells({"onnx-old": ("1.9.0", old)}, local=(onnx.__version__, new))
-    assert {f.details["reference"] for f in cell.findings} == {onnx.__version__}
+    got = _by_form(schemas.cells({"onnx-old": ("1.9.0", old)}, local=(onnx.__version__, new)))
+    assert {f.details["reference"] for c in got.values() for f in c.findings} == {onnx.__version__}
     assert schemas.cells({"only": (onnx.__version__, new)}, local=(onnx.__version__, new)) == []
 
 
-def test_same_schemas_give_an_ok_cell():
+def test_same_schemas_give_one_ok_cell():
     t = table()
     (cell,) = schemas.cells({"onnx-old": ("1.0.0", copy.deepcopy(t))}, local=("2.0.0", t))
-    assert cell.verdict == "ok" and cell.findings == []
+    assert cell.form == schemas.FORM and cell.verdict == "ok" and cell.findings == []
 
 
 def test_a_cached_table_is_read_without_asking_the_environment(tmp_path):
@@ -76,9 +93,9 @@ def test_a_matrix_in_onnx_117_reports_the_swapped_global_lp_pool_constraints(tmp
     out = tmp_path / "out"
     code = matrix(out, "--env", "onnx-1.17", "--case", "constant/pad-pads-opset17", "--pass", "onnx:infer-shapes")
     cells, _ = read_report(out / "report.json")
-    (cell,) = [c for c in cells if c.case == schemas.CASE]
-    assert cell.env == "onnx-1.17" and cell.versions["onnx"] == "1.17.0"
-    unexpected = {(f.details["schema"], f.details["field"]) for f in cell.findings if not f.expected}
+    mine = [c for c in cells if c.case == schemas.CASE]
+    assert {c.env for c in mine} == {"onnx-1.17"} and {c.versions["onnx"] for c in mine} == {"1.17.0"}
+    unexpected = {(f.details["schema"], f.details["field"]) for c in mine for f in c.findings if not f.expected}
     assert {(POOL_22, "types:T"), ("ai.onnx::GlobalLpPool::2", "types:T")} <= unexpected
     assert code == 1
     assert "GlobalLpPool::22" in (out / "report.md").read_text(encoding="utf-8")
