@@ -48,7 +48,7 @@ def test_every_default_pass_is_documented_and_every_oracle_catalogued():
         "judged",
         "ort_own_ops",
         "ort_levels",
-        "schema_history",  # a check across pinned onnx versions, run by hand: no per-cell oracle
+        "schema_history",  # a check across pinned onnx versions: the matrix runs it once per environment
     }
     assert modules - helpers == catalogued, modules - helpers - catalogued
     for m in modules:

@@ -58,8 +58,10 @@ def _run_env(
     rec: Recorder,
     children: Children,
     tmp: Path,
+    ready: dict[str, create.Env] | None = None,
 ) -> None:
-    """Run every cell of ``units`` in ``spec``'s environment, one worker at a time.
+    """Run every cell of ``units`` in ``spec``'s environment, one worker at a time; ``ready`` (if given) gets the
+    created environment under ``spec.id`` (what runs once per environment after the cells reads it there).
 
     A worker that dies or hangs leaves cells unreported. Those of the unit it was in (its last
     ``case`` / ``pass`` marker) are re-run alone in a fresh worker, the others in another: only a
@@ -80,6 +82,8 @@ def _run_env(
             return
         _unusable(spec.id, {}, f"environment not created: {exc}", remaining, rec, repro_env)
         return
+    if ready is not None:
+        ready[spec.id] = env
     jobs_dir = opts.out / "jobs"
     jobs_dir.mkdir(exist_ok=True)
     by_case = {c.id: c for c in cases}

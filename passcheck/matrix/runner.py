@@ -28,7 +28,7 @@ from typing import Any
 from passcheck import interrupts
 from passcheck._procs import Children
 from passcheck.errors import PasscheckError
-from passcheck.matrix import create, plan, reuse
+from passcheck.matrix import create, plan, reuse, schemas
 from passcheck.matrix.env_run import SPARE_DEATHS, Key, _run_env  # noqa: F401 - SPARE_DEATHS, Key: re-exported
 from passcheck.matrix.envs import EnvSpec
 from passcheck.matrix.launch import Recorder, _Log, tmp_env
@@ -141,8 +141,11 @@ def _run(opts: Options, children: Children, tmp: Path) -> Outcome:
     specs = {s.id: s for s in opts.envs}
     timings = {"setup": time.perf_counter() - t0}
     pool = ThreadPoolExecutor(max_workers=max(1, opts.jobs))
+    ready: dict[str, create.Env] = {}  # the environments the workers ran in, for the released-schema cells
     try:
-        futures = [pool.submit(_run_env, specs[e], us, cases, opts, rec, children, tmp) for e, us in pending.items()]
+        futures = [
+            pool.submit(_run_env, specs[e], us, cases, opts, rec, children, tmp, ready) for e, us in pending.items()
+        ]
         while futures_wait(futures, timeout=0.5).not_done:
             interrupts.check()  # the main thread waits here: an interrupt whose KeyboardInterrupt was lost
         for f in futures:
@@ -154,6 +157,9 @@ def _run(opts: Options, children: Children, tmp: Path) -> Outcome:
         progress.close()
         raise
     pool.shutdown(wait=True)
+    if not children.stopped and opts.shard[0] == 1:  # the released-schema oracle: once per environment and plan
+        for cell in schemas.run(opts.envs, ready, opts.cache, children, tmp):
+            rec.record(cell.to_json())
     rec.stream.close()
     progress.close()
     timings["total"] = time.perf_counter() - t0

@@ -11,7 +11,9 @@ data propagation too) and the Reshape no shape at any opset: every reader sees t
 unknown rank. A pass that reads a shape must work without it (the version converter's adapters read ``sizes()``,
 onnxruntime's fusions and symbolic shape inference their inferred types).
 
-Main-graph values read by a default-domain node, not static (no initializer, no Constant output), of a type
+Main-graph values read by a node of an operator onnx defines, in any of its domains (``ai.onnx``, ``ai.onnx.ml``,
+``ai.onnx.preview.training``: IR.md §Operator sets; a traditional-ML operator reads a value of unknown rank like any
+other), not static (no initializer, no Constant output), of a type
 onnx inference knows is a tensor; opset >= 6 (Tile takes ``repeats`` as an input from Tile-6). Every main-graph
 reader reads the new value; a graph output keeps its name and producer. Sites are the value names.
 """
@@ -43,7 +45,7 @@ def hide_rank(model: onnx.ModelProto, only: frozenset[str] | None = None) -> lis
     types, taken, constant = known(model), all_names(model), set(static_tensors(g))
     first: dict[str, int] = {}
     for i, n in enumerate(g.node):
-        if not is_default_domain(n):
+        if not (is_default_domain(n) or onnx.defs.has(n.op_type, n.domain)):
             continue
         for x in n.input:
             if x and x not in constant and x in types and types[x].elem_type:
@@ -95,7 +97,8 @@ FREEDOMS = (
         "A node may read a value whose rank shape inference does not state: the value reshaped to its own dims, "
         "taken at run time through a shape vector of computed length, is the same tensor.",
         ("rank-opaque-view",),
-        "main-graph values read by default-domain nodes, not initializers or Constant outputs, of a known tensor "
+        "main-graph values read by nodes of an operator onnx defines (ai.onnx, ai.onnx.ml, "
+        "ai.onnx.preview.training), not initializers or Constant outputs, of a known tensor "
         "type; opset >= 6; all main-graph readers of the value read the view",
     ),
 )

@@ -106,3 +106,42 @@ def test_no_withheld_pair_is_made_with_the_view():
     assert withheld.forms(["anonymous-output-dims", "rank-opaque-view", "einsum-spelling"]) == [
         "anonymous-output-dims+einsum-spelling"
     ]
+
+
+def one_hot_encoder() -> onnx.ModelProto:
+    """``y = ai.onnx.ml.OneHotEncoder(x, cats_int64s=[1, 2, 3])``, ``x: int64[4]``: ``y`` is ``float[4, 3]``
+    (Operators-ml.md OneHotEncoder: the output appends a dimension of the category count to the input's shape)."""
+    node = helper.make_node("OneHotEncoder", ["x"], ["y"], domain="ai.onnx.ml", cats_int64s=[1, 2, 3], zeros=1)
+    graph = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.INT64, [4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 3])],
+    )
+    return helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("ai.onnx.ml", 1)], ir_version=8
+    )
+
+
+def test_a_value_read_by_an_operator_of_another_onnx_domain_is_a_site():
+    # IR.md §Operator sets: ai.onnx.ml is one of onnx's own domains; its operators read a value of unknown rank too
+    m = one_hot_encoder()
+    assert REWRITES[RID].sites(m) == ["x"]
+    mutant, _ = REWRITES[RID].apply(m)
+    onnx.checker.check_model(mutant, full_check=True)
+    inferred = onnx.shape_inference.infer_shapes(mutant).graph
+    view = next(n for n in inferred.node if n.op_type == "OneHotEncoder").input[0]
+    assert not next(v for v in inferred.value_info if v.name == view).type.tensor_type.HasField("shape")
+    feed = {"x": np.array([1, 2, 3, 9], np.int64)}
+    got = [
+        ort.InferenceSession(x.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, feed)[0]
+        for x in (m, mutant)
+    ]
+    assert got[0].shape == (4, 3) and np.array_equal(got[0], got[1])
+
+
+def test_a_custom_domain_reader_is_no_site():
+    m = one_hot_encoder()
+    m.graph.node[0].domain = "org.example"
+    m.opset_import[1].domain = "org.example"
+    assert REWRITES[RID].sites(m) == []

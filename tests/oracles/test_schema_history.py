@@ -51,7 +51,7 @@ def test_onnx_117_swapped_the_global_lp_pool_constraints():
         [str(env.python), "-m", "passcheck.oracles.schema_history"], capture_output=True, text=True, timeout=600
     )
     assert p.returncode == 0, p.stderr
-    found = {(d.key, d.field): d for d in drift(json.loads(p.stdout), table())}
+    found = {(d.key, d.field): d for d in drift(json.loads(p.stdout)["schemas"], table())}
     assert set(found[(GLOBAL_LP_POOL_22, "types:T")].new) - set(found[(GLOBAL_LP_POOL_22, "types:T")].old) == {
         "tensor(bfloat16)"
     }
