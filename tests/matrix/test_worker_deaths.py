@@ -13,6 +13,7 @@ import textwrap
 import time
 from pathlib import Path
 
+from passcheck.matrix import schemas
 from passcheck.report import read_report
 
 REPO = Path(__file__).resolve().parents[2]
@@ -203,6 +204,9 @@ def test_an_environment_that_cannot_import_passcheck_is_unusable_not_a_finding(t
     assert proc.returncode == 2, err  # an unusable environment (README / --exit-zero: still 2)
     assert "onnx-1.22 could not be used" in err and "Traceback" not in err, err
     cells, envs = _cells(tmp_path)
+    # onnx 1.22.0's released schemas (passcheck.matrix.schemas) are a fact of the release, read from the cache a
+    # working install of it wrote: judged whether or not this environment imports
+    cells = {k: c for k, c in cells.items() if k[0] != schemas.CASE}
     assert "planted: this environment's onnx is broken" in envs["onnx-1.22"]["error"] and not envs["onnx-1.23"].get(
         "error"
     )
