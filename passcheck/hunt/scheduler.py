@@ -262,7 +262,7 @@ class Scheduler:
         out = []
         for v in vary:
             if Item(base.id, v, pass_id).key in self.done and (base.id, v) not in self.invalid:
-                out += base.compositions(self.seed, v)
+                out += base.compositions(self.seed, v, frozenset(self._named) if self.rewrites else None)
         if self.rewrites:
             out = [f for f in out if any(_matches(r, self.rewrites) for r, _ in hforms.parts(compose.split(f)[1]))]
         return out
