@@ -91,7 +91,7 @@ import hashlib
 import random
 from collections.abc import Callable, Iterable, Sequence
 
-from passcheck.hunt import compose, site_kind, variation
+from passcheck.hunt import compose, entry_sites, site_kind, variation
 from passcheck.hunt.cost import item_seconds
 from passcheck.hunt.nearness import entry_ops, nearness, schema_spelling
 from passcheck.hunt.signature import site_ops
@@ -215,6 +215,9 @@ class Scheduler:
         self.invalid: set[tuple[str, str]] = set()  # (base, variation form) of the neighbours that are no valid model
         self._vary_n: dict[tuple[str, str], int] = {}  # (base, pass) → its variation items
         self._retry: list[Item] = []  # an invalid neighbour's id on the other forms of its case, in the order met
+        self.rewrites_on: dict[str, set[str]] = {}  # pass → the rewrite kinds of its plain rewrite items
+        self._firsts: dict[str, list[int]] = {}  # pass → [its op-free first-of-kind items, its other rewrite items]
+        self._entry_sites: dict[tuple[str, frozenset[str]], list[str]] = {}  # (base, entry ops) → entry_sites
 
     def passes_of(self, base_id: str) -> Sequence[str]:
         """The passes the items of base ``base_id`` draw from."""
@@ -250,6 +253,8 @@ class Scheduler:
         own = base.forms(self.seed)
         if self._acted is not None and pass_id is not None and (base.id, pass_id) in self.picked_on:
             own = base.guided(self.seed, pass_id, self._acted(base.id, pass_id))
+        if pass_id is not None and (at := self.entry_sites(base, pass_id)):
+            own = own + [f for f in at if f not in own]
         if self.rewrites:
             own = [f for f in own if any(_matches(r, self.rewrites) for r, _ in hforms.parts(f))]
         return own
@@ -266,6 +271,49 @@ class Scheduler:
         if self.rewrites:
             out = [f for f in out if any(_matches(r, self.rewrites) for r, _ in hforms.parts(compose.split(f)[1]))]
         return out
+
+    def entry_ops(self, base_id: str, pass_id: str) -> frozenset[str]:
+        """The op types the catalogue entries ``base_id`` triggers and ``pass_id`` runs act on (empty: no map): those
+        observed (:func:`.nearness.entry_ops`) and those their names spell (:func:`.entry_sites.named_ops`)."""
+        if self._map is None:
+            return frozenset()
+        keys = [k for k in self._map.by_base.get(base_id, ()) if pass_id in self._map.entries[k][1]]
+        named = (entry_sites.named_ops(k) for k in keys if " @ " not in k)  # not an unscoped pass's pseudo-entry
+        return frozenset().union(*(self._map.ops.get(k, frozenset()) for k in keys), *named)
+
+    def entry_sites(self, base: Base, pass_id: str) -> list[str]:
+        """``base``'s single-site forms at which a rewrite writes an op the entries it triggers under ``pass_id``
+        act on (:func:`.entry_sites.entry_sites`: the neutral Pad that crops in front of a Conv for a Pad → Conv
+        fusion), the seeded sample of its sites aside; built once per base and set of ops."""
+        ops = self.entry_ops(base.id, pass_id)
+        if not ops:
+            return []
+        if (base.id, ops) not in self._entry_sites:
+            try:
+                base.forms(self.seed)  # fills base.applied
+                got = entry_sites.entry_sites(
+                    base.model(), base.applied, ops, random.Random(f"{self.seed}:{base.id}:entry")
+                )
+            except Exception:  # noqa: BLE001 - a base this onnx cannot build has no forms
+                got = []
+            self._entry_sites[base.id, ops] = got
+        return self._entry_sites[base.id, ops]
+
+    def _op_free_first(self, form: str, pass_id: str) -> bool:
+        """On a rewrite step, whether ``form`` is the first item under ``pass_id`` of a rewrite whose sites are no
+        nodes (:func:`.entry_sites.op_free`), while such first items are no more than the pass's other rewrite
+        items: a freedom of the IR that any base has is one of ~160 rewrites for the triple rule, whose op novelty
+        never ranks it, so it gets one early item per pass (``deep-identity-chain``: round 5b)."""
+        if variation.is_variation(form) or compose.is_composed(form):
+            return False
+        firsts, others = self._firsts.get(pass_id, [0, 0])
+        if firsts > others:
+            return False
+        rids = {r for r, _ in hforms.parts(form)}
+        if len(rids) != 1:
+            return False
+        rid = next(iter(rids))
+        return entry_sites.op_free(rid) and hforms.kind(form) not in self.rewrites_on.get(pass_id, ())
 
     def neighbour(self, base: Base, vform: str):
         """``base``'s neighbour ``vform`` (built once; None when it does not build)."""
@@ -378,6 +426,12 @@ class Scheduler:
         self.picked_on.add((item.base, item.pass_id))
         if compose.is_composed(item.form):
             self.composed_of.setdefault((item.base, item.pass_id), set()).add(compose.kind(item.form))
+        elif not variation.is_variation(item.form):
+            kinds = self.rewrites_on.setdefault(item.pass_id, set())
+            rids = {r for r, _ in hforms.parts(item.form)}
+            first = len(rids) == 1 and entry_sites.op_free(next(iter(rids))) and hforms.kind(item.form) not in kinds
+            self._firsts.setdefault(item.pass_id, [0, 0])[0 if first else 1] += 1
+            kinds.add(hforms.kind(item.form))
         if variation.is_variation(item.form):
             fam = variation.family(item.form)
             self.families[fam] = self.families.get(fam, 0) + 1
@@ -589,10 +643,14 @@ class Scheduler:
                 *(tiers[::-1] if self._carry_first else tiers),
                 compose.kind(form) not in self.composed_of.get((base_id, pass_id), ()),
             )
+        if self._only == "rewrite":  # an op-free rewrite's first item on the pass, then a site where an entry acts
+            return (self._op_free_first(form, pass_id), form in self.entry_sites(self.by_id[base_id], pass_id))
         if not self._vary_step:
             return ()
-        fresh = variation.kind(form) not in self.kinds_of.get((base_id, pass_id), ())
-        return (fresh, -self.families.get(variation.family(form), 0))
+        kind = variation.kind(form)
+        first = kind[len(variation.PREFIX) :] not in self.kinds_on.get(pass_id, ())  # the kind's first on the pass
+        fresh = kind not in self.kinds_of.get((base_id, pass_id), ())
+        return (first, fresh, -self.families.get(variation.family(form), 0))
 
     def _retried(self, pass_id: str) -> Item | None:
         """On a variation step, the first neighbour left on ``pass_id`` of those queued when the same neighbour
