@@ -25,6 +25,15 @@ to what the entry acts on comes first (:mod:`.nearness`: a rewrite of the entry'
 its op schema, then of that node otherwise, of a value it reads or writes, elsewhere), then by the
 triple rule below. When every pair is tried (or there is no map), the triple rule alone applies.
 
+**What the pass's entries match, first** (session 26). A variation step ranks a neighbour kind never tried under
+the pass before one only new to its base (each kind gets one item per pass before the frequent kinds repeat). A
+rewrite step ranks first the first item under the pass of a rewrite whose sites are no nodes
+(:func:`.entry_sites.op_free`: an IR freedom any base has, which op novelty never ranks), while such items are no
+more than the pass's other rewrite items; then a base's *entry sites* (:meth:`Scheduler.entry_sites`): per rewrite,
+a site where its signature writes an op the entries the base triggers under the pass act on (observed, or spelt by
+the entry's name: :func:`.entry_sites.named_ops`), offered beside the base's sampled sites and, not tried yet, a
+pair of its own under every entry. These keys come before the nearness and triple keys of both rules.
+
 The triple rule draws a sample of the bases the pass is relevant to, lists their untried items on
 the pass and takes the one with the largest share of untried triples (op type, rewrite kind, pass, site kind: what
 the rewrite's site signature records at a single site with the rank of what it names, :func:`site_kinds`) (halved
@@ -787,9 +796,10 @@ class _MapView:
             live_bases = [b for b in bases if not sched.is_dead(b) and pass_id in sched.passes_of(b)]
             for bid in rng.sample(live_bases, min(SAMPLE, len(live_bases))):
                 base = sched.by_id[bid]
+                at = sched.entry_sites(base, pass_id)
                 for form in sched.forms(base, pass_id):
-                    if (key, form_kind(form)) in sched.pairs_tried:
-                        continue
+                    if (key, form_kind(form)) in sched.pairs_tried and form not in at:  # an entry site: a pair
+                        continue  # of its own (its rewrite tried under the entry at another site)
                     item = Item(bid, form, pass_id)
                     if item.key in sched.done:
                         continue

@@ -80,3 +80,25 @@ def test_an_entry_s_name_spells_the_ops_it_matches():
     assert named_ops("onnxscript:rule:FuseConvPad") == {"Conv", "Pad"}
     assert named_ops("onnxruntime:transformer:MatMulAddFusion") == {"MatMul", "Add"}  # no Mul inside MatMul
     assert named_ops("onnxscript:rule:FuseBatchNormIntoConvTranspose") == {"ConvTranspose"}
+
+
+def test_an_entry_site_stays_a_candidate_of_the_pair_rule_once_its_rewrite_was_tried_under_the_entry(monkeypatch):
+    """The pair rule takes (entry, spelling) pairs not tried yet; ``neutral-op`` tried under the Pad → Conv entry at
+    the pad-zeros site left the crop, a site of its own, out of every later pair step (round-5c R38 command: 106
+    items, the crop never drawn). An entry site not tried is a pair of its own."""
+    from passcheck.hunt.scheduler import Scheduler, _MapView
+
+    monkeypatch.setattr(Scheduler, "entry_ops", lambda self, b, p: frozenset({"Pad", "Conv"}))
+    s = _scheduler(["pattern-ort/pad-conv"])
+    base = next(b for b in s.bases if b.form == "common")
+    key = "onnxscript:rule:FuseConvPad"
+    view = object.__new__(_MapView)
+    view.entries, view.ops = {key: ([base.id], [PASS])}, {key: frozenset({"Conv"})}
+    view.by_base, view.by_pass, view.exhausted = {base.id: [key]}, {PASS: [key]}, set()
+    s._map = view
+    zeros = next(f for f in s.entry_sites(base, PASS) if f.endswith(":pad-zeros"))
+    s.mark(Item(base.id, zeros, PASS))
+    assert (key, "neutral-op") in s.pairs_tried
+    s._only = "rewrite"
+    item = view.untried(s, 5, PASS)
+    assert item is not None and item.form.startswith("neutral-op@") and item.form.endswith(":pad-crop"), item
