@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from passcheck.hunt import variation
@@ -110,15 +111,16 @@ def valid_pair(rec: dict, base, form: str, executor):
     return neighbour, mutant, labels, setting
 
 
-def sites_of(model: onnx.ModelProto) -> dict[str, frozenset[str]]:
+def sites_of(model: onnx.ModelProto, only: Collection[str] | None = None) -> dict[str, frozenset[str]]:
     """Rewrite id → its site labels in ``model`` (empty when it cannot read the model); withholding
-    rewrites left out (a pair's withheld side is the rewrite items' business, :mod:`passcheck.mutations.withheld`)."""
+    rewrites left out (a pair's withheld side is the rewrite items' business, :mod:`passcheck.mutations.withheld`);
+    ``only``: the rewrite ids to look at (None: every one)."""
     from passcheck.mutations import withheld
     from passcheck.mutations.registry import REWRITES
 
     out = {}
     for rid in REWRITES:
-        if withheld.withholding(rid):
+        if withheld.withholding(rid) or (only is not None and rid not in only):
             continue
         try:
             out[rid] = frozenset(hforms.sites(model, rid))
@@ -231,6 +233,7 @@ def compositions(
     opened: set[str] | None = None,
     kept: dict | None = None,
     unlocked: set[str] | None = None,
+    only: Collection[str] | None = None,
 ) -> tuple[list[str], list[str]]:
     """The composed form ids of neighbour ``vform`` of ``model`` (see module docs), sampled with ``rng``: those at
     fresh sites, and those at touched sites; ``before``: :func:`sites_of` the node-named ``model`` when known;
@@ -238,7 +241,9 @@ def compositions(
     first fresh site of each rewrite is added to (a rewrite's other fresh sites in this neighbour, which fill the
     places left, are not: one rewrite's opened sites count as one); ``kept``: :func:`carries`' per-base cache of
     ``R(model)``'s inferred types; ``unlocked``: a set those of ``opened`` whose rewrite has no site on ``model`` at
-    all are added to (the neighbour made the rewrite applicable, not only gave it another label). The other fresh
+    all are added to (the neighbour made the rewrite applicable, not only gave it another label); ``only``: the
+    rewrite ids that may be composed (a ``--rewrite`` pin: its rewrites get every place; None: every rewrite). The
+    other fresh
     sites come one per (rewrite, site kind in the neighbour) first
     (:func:`.site_kind.kind`: a rewrite of every dim symbol opens one site per symbol, most of one kind). Empty
     when ``vform`` does not build."""
@@ -246,8 +251,8 @@ def compositions(
     if built is None:
         return [], []
     neighbour, base = built[0], hforms.named(model)
-    before = sites_of(base) if before is None else before
-    now, moved = sites_of(neighbour), changed(base, neighbour)
+    before = sites_of(base, only) if before is None else before
+    now, moved = sites_of(neighbour, only), changed(base, neighbour)
     opened_at, hit = {}, {}  # rewrite id → its fresh sites, its touched sites (a rewrite with fresh ones: those only)
     for rid, sites in sorted(now.items()):
         new = sorted(s for s in sites if s not in before.get(rid, ()))
@@ -259,10 +264,7 @@ def compositions(
     firsts = [f"{rid}@{rng.choice(sites)}" for rid, sites in opened_at.items()]
     fresh = rng.sample(firsts, min(k, len(firsts)))
     touched = [f"{rid}@{rng.choice(sites)}" for rid, sites in hit.items()]
-    folded = folded_by(base, neighbour)
-    had = _typed(neighbour) if touched else None
-    carry = [r for r in touched if _at(r, folded) or carries(base, neighbour, r, had, kept)] if touched else []
-    rest = [r for r in touched if r not in carry]
+    carry, rest = _carrying(base, neighbour, rng.sample(touched, len(touched)), carry_cap(len(fresh), k), kept)
     if len(fresh) + len(carry) > k:  # the carrying ones keep half the places: opened sites cannot crowd them out
         fresh.sort(key=lambda r: bool(before.get(hforms.parts(r)[0][0])))  # made applicable first (stable)
         fresh = fresh[: max(k - min(len(carry), k // 2), 0)]
@@ -276,6 +278,38 @@ def compositions(
     touched += rng.sample(rest, min(k - len(fresh) - len(touched), len(rest)))
     fresh += _other_sites(neighbour, opened_at, set(fresh), rng, k - len(fresh) - len(touched))
     return [spell(vform, r) for r in fresh], [spell(vform, r) for r in touched]
+
+
+def carry_cap(fresh: int, k: int = PER_NEIGHBOUR) -> int:
+    """How many carrying rewrites :func:`compositions` can place beside ``fresh`` opened ones among ``k``: the
+    carrying ones keep half of the places (``k // 2``) when the opened ones would take more, and fill every place
+    the opened ones leave; finding more of them changes nothing."""
+    return k - min(fresh, k - k // 2)
+
+
+def _carrying(
+    base: onnx.ModelProto, neighbour: onnx.ModelProto, order: list[str], cap: int, kept: dict | None
+) -> tuple[list[str], list[str]]:
+    """``(carrying, others)`` of the touched rewrite forms ``order`` (already shuffled), walked in that order and
+    stopped once ``cap`` carrying ones are found (:func:`carry_cap`: the places they can take are filled, so the
+    rest is never asked; ``others`` is then incomplete, and no place is left for it). A form at a node V made
+    foldable carries without an inference (:func:`folded_by`)."""
+    carry: list[str] = []
+    rest: list[str] = []
+    if not order or cap <= 0:
+        return carry, list(order)
+    folded = folded_by(base, neighbour)
+    had = None
+    for r in order:
+        if len(carry) >= cap:
+            break
+        if _at(r, folded):
+            carry.append(r)
+            continue
+        if had is None:
+            had = _typed(neighbour)
+        (carry if carries(base, neighbour, r, had, kept) else rest).append(r)
+    return carry, rest
 
 
 def _other_sites(

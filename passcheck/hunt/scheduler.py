@@ -25,6 +25,15 @@ to what the entry acts on comes first (:mod:`.nearness`: a rewrite of the entry'
 its op schema, then of that node otherwise, of a value it reads or writes, elsewhere), then by the
 triple rule below. When every pair is tried (or there is no map), the triple rule alone applies.
 
+**What the pass's entries match, first** (session 26). A variation step ranks a neighbour kind never tried under
+the pass before one only new to its base (each kind gets one item per pass before the frequent kinds repeat). A
+rewrite step ranks first the first item under the pass of a rewrite whose sites are no nodes
+(:func:`.entry_sites.op_free`: an IR freedom any base has, which op novelty never ranks), while such items are no
+more than the pass's other rewrite items; then a base's *entry sites* (:meth:`Scheduler.entry_sites`): per rewrite,
+a site where its signature writes an op the entries the base triggers under the pass act on (observed, or spelt by
+the entry's name: :func:`.entry_sites.named_ops`), offered beside the base's sampled sites and, not tried yet, a
+pair of its own under every entry. These keys come before the nearness and triple keys of both rules.
+
 The triple rule draws a sample of the bases the pass is relevant to, lists their untried items on
 the pass and takes the one with the largest share of untried triples (op type, rewrite kind, pass, site kind: what
 the rewrite's site signature records at a single site with the rank of what it names, :func:`site_kinds`) (halved
@@ -91,7 +100,7 @@ import hashlib
 import random
 from collections.abc import Callable, Iterable, Sequence
 
-from passcheck.hunt import compose, site_kind, variation
+from passcheck.hunt import compose, entry_sites, site_kind, variation
 from passcheck.hunt.cost import item_seconds
 from passcheck.hunt.nearness import entry_ops, nearness, schema_spelling
 from passcheck.hunt.signature import site_ops
@@ -215,6 +224,9 @@ class Scheduler:
         self.invalid: set[tuple[str, str]] = set()  # (base, variation form) of the neighbours that are no valid model
         self._vary_n: dict[tuple[str, str], int] = {}  # (base, pass) → its variation items
         self._retry: list[Item] = []  # an invalid neighbour's id on the other forms of its case, in the order met
+        self.rewrites_on: dict[str, set[str]] = {}  # pass → the rewrite kinds of its plain rewrite items
+        self._firsts: dict[str, list[int]] = {}  # pass → [its op-free first-of-kind items, its other rewrite items]
+        self._entry_sites: dict[tuple[str, frozenset[str]], list[str]] = {}  # (base, entry ops) → entry_sites
 
     def passes_of(self, base_id: str) -> Sequence[str]:
         """The passes the items of base ``base_id`` draw from."""
@@ -250,6 +262,8 @@ class Scheduler:
         own = base.forms(self.seed)
         if self._acted is not None and pass_id is not None and (base.id, pass_id) in self.picked_on:
             own = base.guided(self.seed, pass_id, self._acted(base.id, pass_id))
+        if pass_id is not None and (at := self.entry_sites(base, pass_id)):
+            own = own + [f for f in at if f not in own]
         if self.rewrites:
             own = [f for f in own if any(_matches(r, self.rewrites) for r, _ in hforms.parts(f))]
         return own
@@ -262,10 +276,53 @@ class Scheduler:
         out = []
         for v in vary:
             if Item(base.id, v, pass_id).key in self.done and (base.id, v) not in self.invalid:
-                out += base.compositions(self.seed, v)
+                out += base.compositions(self.seed, v, frozenset(self._named) if self.rewrites else None)
         if self.rewrites:
             out = [f for f in out if any(_matches(r, self.rewrites) for r, _ in hforms.parts(compose.split(f)[1]))]
         return out
+
+    def entry_ops(self, base_id: str, pass_id: str) -> frozenset[str]:
+        """The op types the catalogue entries ``base_id`` triggers and ``pass_id`` runs act on (empty: no map): those
+        observed (:func:`.nearness.entry_ops`) and those their names spell (:func:`.entry_sites.named_ops`)."""
+        if self._map is None:
+            return frozenset()
+        keys = [k for k in self._map.by_base.get(base_id, ()) if pass_id in self._map.entries[k][1]]
+        named = (entry_sites.named_ops(k) for k in keys if " @ " not in k)  # not an unscoped pass's pseudo-entry
+        return frozenset().union(*(self._map.ops.get(k, frozenset()) for k in keys), *named)
+
+    def entry_sites(self, base: Base, pass_id: str) -> list[str]:
+        """``base``'s single-site forms at which a rewrite writes an op the entries it triggers under ``pass_id``
+        act on (:func:`.entry_sites.entry_sites`: the neutral Pad that crops in front of a Conv for a Pad → Conv
+        fusion), the seeded sample of its sites aside; built once per base and set of ops."""
+        ops = self.entry_ops(base.id, pass_id)
+        if not ops:
+            return []
+        if (base.id, ops) not in self._entry_sites:
+            try:
+                base.forms(self.seed)  # fills base.applied
+                got = entry_sites.entry_sites(
+                    base.model(), base.applied, ops, random.Random(f"{self.seed}:{base.id}:entry")
+                )
+            except Exception:  # noqa: BLE001 - a base this onnx cannot build has no forms
+                got = []
+            self._entry_sites[base.id, ops] = got
+        return self._entry_sites[base.id, ops]
+
+    def _op_free_first(self, form: str, pass_id: str) -> bool:
+        """On a rewrite step, whether ``form`` is the first item under ``pass_id`` of a rewrite whose sites are no
+        nodes (:func:`.entry_sites.op_free`), while such first items are no more than the pass's other rewrite
+        items: a freedom of the IR that any base has is one of ~160 rewrites for the triple rule, whose op novelty
+        never ranks it, so it gets one early item per pass (``deep-identity-chain``: round 5b)."""
+        if variation.is_variation(form) or compose.is_composed(form):
+            return False
+        firsts, others = self._firsts.get(pass_id, [0, 0])
+        if firsts > others:
+            return False
+        rids = {r for r, _ in hforms.parts(form)}
+        if len(rids) != 1:
+            return False
+        rid = next(iter(rids))
+        return entry_sites.op_free(rid) and hforms.kind(form) not in self.rewrites_on.get(pass_id, ())
 
     def neighbour(self, base: Base, vform: str):
         """``base``'s neighbour ``vform`` (built once; None when it does not build)."""
@@ -378,6 +435,12 @@ class Scheduler:
         self.picked_on.add((item.base, item.pass_id))
         if compose.is_composed(item.form):
             self.composed_of.setdefault((item.base, item.pass_id), set()).add(compose.kind(item.form))
+        elif not variation.is_variation(item.form):
+            kinds = self.rewrites_on.setdefault(item.pass_id, set())
+            rids = {r for r, _ in hforms.parts(item.form)}
+            first = len(rids) == 1 and entry_sites.op_free(next(iter(rids))) and hforms.kind(item.form) not in kinds
+            self._firsts.setdefault(item.pass_id, [0, 0])[0 if first else 1] += 1
+            kinds.add(hforms.kind(item.form))
         if variation.is_variation(item.form):
             fam = variation.family(item.form)
             self.families[fam] = self.families.get(fam, 0) + 1
@@ -591,10 +654,14 @@ class Scheduler:
                 *(tiers[::-1] if self._carry_first else tiers),
                 compose.kind(form) not in self.composed_of.get((base_id, pass_id), ()),
             )
+        if self._only == "rewrite":  # an op-free rewrite's first item on the pass, then a site where an entry acts
+            return (self._op_free_first(form, pass_id), form in self.entry_sites(self.by_id[base_id], pass_id))
         if not self._vary_step:
             return ()
-        fresh = variation.kind(form) not in self.kinds_of.get((base_id, pass_id), ())
-        return (fresh, -self.families.get(variation.family(form), 0))
+        kind = variation.kind(form)
+        first = kind[len(variation.PREFIX) :] not in self.kinds_on.get(pass_id, ())  # the kind's first on the pass
+        fresh = kind not in self.kinds_of.get((base_id, pass_id), ())
+        return (first, fresh, -self.families.get(variation.family(form), 0))
 
     def _retried(self, pass_id: str) -> Item | None:
         """On a variation step, the first neighbour left on ``pass_id`` of those queued when the same neighbour
@@ -731,9 +798,10 @@ class _MapView:
             live_bases = [b for b in bases if not sched.is_dead(b) and pass_id in sched.passes_of(b)]
             for bid in rng.sample(live_bases, min(SAMPLE, len(live_bases))):
                 base = sched.by_id[bid]
+                at = sched.entry_sites(base, pass_id)
                 for form in sched.forms(base, pass_id):
-                    if (key, form_kind(form)) in sched.pairs_tried:
-                        continue
+                    if (key, form_kind(form)) in sched.pairs_tried and form not in at:  # an entry site: a pair
+                        continue  # of its own (its rewrite tried under the entry at another site)
                     item = Item(bid, form, pass_id)
                     if item.key in sched.done:
                         continue

@@ -148,17 +148,18 @@ class Base:
                 self._variations = []
         return self._variations
 
-    def compositions(self, seed: int, vform: str) -> list[str]:
+    def compositions(self, seed: int, vform: str, only: frozenset[str] | None = None) -> list[str]:
         """The rewrites of neighbour ``vform`` at sites it opened or changed (:func:`.compose.compositions`), sampled
         with a generator seeded by ``seed``, the base id and ``vform``; the first opened site of each rewrite also in
-        :attr:`fresh`, those carrying the change in :attr:`carried`."""
+        :attr:`fresh`, those carrying the change in :attr:`carried`. ``only``: the rewrite ids that may be composed
+        (a hunt's ``--rewrite`` pin; a hunt asks with one set throughout)."""
         if vform not in self._composed:
             from passcheck.hunt import compose
             from passcheck.mutations.forms import named
 
             try:
                 if self._sites is None:
-                    self._sites = compose.sites_of(named(self.model()))
+                    self._sites = compose.sites_of(named(self.model()), only)
                 rng = random.Random(f"{seed}:{self.id}:{vform}")
                 fresh, touched = compose.compositions(
                     self.model(),
@@ -169,6 +170,7 @@ class Base:
                     opened=self.fresh,
                     kept=self._kept,
                     unlocked=self.unlocked,
+                    only=only,
                 )
                 self._composed[vform] = fresh + touched
             except Exception:  # noqa: BLE001 - a neighbour this onnx cannot build (or read) has no rewrites
