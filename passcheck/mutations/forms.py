@@ -104,10 +104,10 @@ def enumerate_forms(
     returns for it: the rewrite was applied here to see whether it applies)."""
     applicable = [rid for rid, r in REWRITES.items() if _applies(r, model, rid, labels)]
     forms = list(applicable)
-    for rid in applicable:
-        labels = sites(model, rid)
-        if len(labels) > 1:
-            forms += [f"{rid}@{s}" for s in sorted(rng.sample(labels, min(max_sites, len(labels))))]
+    for rid in applicable if max_sites > 0 else ():  # a sample of 0 draws nothing from ``rng``: no sites needed
+        found = sites(model, rid)
+        if len(found) > 1:
+            forms += [f"{rid}@{s}" for s in sorted(rng.sample(found, min(max_sites, len(found))))]
     if depth >= 2:
         pairs = [
             (a, b)

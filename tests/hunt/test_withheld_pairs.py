@@ -109,8 +109,11 @@ def test_real_shape_inference_is_not_blamed_for_inputs_the_form_names(ex):
 
 
 def test_a_hunt_finds_the_rank_only_einsum_through_the_withheld_pair_and_shrinks_it(tmp_path):
+    # pinned to the Einsum spellings, declared and withheld (the planted pass acts on Einsum alone): all 9 items of
+    # that space, where the unpinned hunt met the withheld pair at item 87 of 200
     argv = ["hunt", "--cases-from", PLANTED, "--case", P.CASE_ID]  # in this process (tests/_inproc.py)
-    argv += ["--pass", P.PASS_ID, "--no-variation", "--no-coverage", "--budget", "200items", "--out", tmp_path]
+    argv += ["--pass", P.PASS_ID, "--rewrite", "einsum-*", "--no-variation", "--no-coverage", "--budget", "200items"]
+    argv += ["--out", tmp_path]
     r = cli(*argv, "--progress", "none")
     assert r.returncode == 1, r.stdout + r.stderr
     state = json.loads((tmp_path / "hunt-state.json").read_text())
@@ -118,3 +121,5 @@ def test_a_hunt_finds_the_rank_only_einsum_through_the_withheld_pair_and_shrinks
     rec = found.get(("less-precise", f"{W}+einsum-spelling"))
     assert rec is not None and rec["reproduces"], sorted(found)
     assert all(rw.startswith(f"{W}+einsum-") for _, rw in found), sorted(found)  # declared pairs hide it
+    tried = {r["form"] for r in state["items"]}
+    assert {"einsum-spelling", "einsum-implicit"} <= tried, sorted(tried)  # they were tried
