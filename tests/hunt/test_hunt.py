@@ -29,11 +29,12 @@ def _state(out: Path) -> dict:
     return json.loads((out / "hunt-state.json").read_text())
 
 
-def _found(out: Path, pass_id: str, rewrite: str) -> dict:
+def _found(out: Path, pass_id: str, rewrite: str | tuple[str, ...]) -> dict:
+    accepted = (rewrite,) if isinstance(rewrite, str) else rewrite
     sigs = [
         s
         for s in _state(out)["signatures"].values()
-        if s["signature"]["pass_id"] == pass_id and s["signature"]["rewrite"] == rewrite
+        if s["signature"]["pass_id"] == pass_id and s["signature"]["rewrite"] in accepted
     ]
     assert sigs, f"no {rewrite} signature under {pass_id}: {list(_state(out)['signatures'])}"
     return sigs[0]
@@ -94,13 +95,14 @@ def test_planted_negative_axes_is_found_shrunk_and_reproduced_from_its_case_modu
     "pass_id,rewrite,stop_after",
     [
         ("planted:commuted", "commute-operands", 1),
-        ("planted:implicit-broadcast", "implicit-broadcast", 2),
+        ("planted:implicit-broadcast", ("implicit-broadcast", "neutral-op"), 1),
         ("planted:keepdims0", "keepdims-unsqueeze", 1),
     ],
 )
 def test_planted_pass_missing_one_spelling_is_found(tmp_path, pass_id, rewrite, stop_after):
-    if rewrite not in REWRITES:
-        pytest.skip(f"rewrite {rewrite!r} is not in this tree yet (branch sites)")
+    rewrites = (rewrite,) if isinstance(rewrite, str) else rewrite
+    if rewrites[0] not in REWRITES:
+        pytest.skip(f"rewrite {rewrites[0]!r} is not in this tree yet (branch sites)")
     # 120 items: with 142 rewrites (18 joined with spell32/spell33) seed 1 first found the three at items 83, 55
     # and 19 (at 124 rewrites each was reached within 50 items on seeds 0-5: at most 46, 12 and 26); at b12c41a
     # seed 1 finds them at items 31, 5 and 10; at 3e0db54 at items 26, 22 and 10, implicit-broadcast's as the
@@ -113,12 +115,16 @@ def test_planted_pass_missing_one_spelling_is_found(tmp_path, pass_id, rewrite, 
     # after operand-ones-as-scalar; seed 2 finds the three at items 4, 4 and 2 (seeds 3-5: 13, 22, 21; 0, 2, 25;
     # 12, 20, 34). Seed 4 since session 25 (search25's tiers and site kinds, the twins, the new rewrites): seeds 2,
     # 3, 5 and 6 first found commute-operands composed (anonymous-output-dims+commute-operands), seed 4 all three.
+    # Session 26 (first items per op-free rewrite, entry sites): the planted pass is met first through other spellings
+    # of an implicit broadcast (neutral-op's Mul by a scalar one at item 9, neutral-elementwise, vary:shape-*), and
+    # the rewrite's own signature comes late (seed 4's eighth, item 102, from the console script). neutral-op's
+    # `Mul(x, 1)` with a scalar one is an implicit broadcast too (Broadcasting.md): either rewrite is the spelling.
     seed = 4
     r = _hunt(
         tmp_path / "h", "--pass", pass_id, "--stop-after", str(stop_after), "--no-compose", budget="120items", seed=seed
     )
     assert r.returncode == 1, r.stderr
-    sig = _found(tmp_path / "h", pass_id, rewrite)
+    sig = _found(tmp_path / "h", pass_id, rewrites)
     assert sig["reproduces"] is True and max(sig["nodes"]) <= 10
     items = _state(tmp_path / "h")["items"]
     assert f"--stop-after {stop_after} reached" in r.stderr and len(items) < 120, r.stderr
