@@ -140,7 +140,8 @@ FREEDOMS = (
         "A large tensor's bytes may live in a file beside the model instead of the model itself.",
         none_because="passcheck hands models to passes and onnxruntime as bytes in an isolation worker; onnxruntime "
         "refuses external data for a model loaded from bytes and the checker needs the file, so the form cannot be "
-        "verified without a model directory.",
+        "verified without a model directory. The pass carrier PASS+external-data (passcheck/passes/external_data.py) "
+        "writes it around a pass whose tool carries tensors without reading them, and reads the output back.",
         evidence=f"{_LIMITS}::test_external_data_cannot_be_loaded_from_bytes",
     ),
     Freedom(

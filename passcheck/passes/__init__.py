@@ -12,6 +12,8 @@ Catalogue:
   the neighbouring opset boundary of each model.
 - ``cmd:'TOOL {in} {out}'`` — :class:`CommandAdapter`; recipes ``cmd+fold:onnxsim``,
   ``cmd+fold:onnxslim`` (extra install).
+- ``PASS+external-data`` — :class:`~passcheck.passes.external_data.ExternalDataAdapter`: ``PASS`` given its
+  model with the initializers in an external data file (the tools declaring ``carries_external_data``).
 - Python callables and onnx_ir passes — :class:`FunctionAdapter` + :func:`register_pass`.
 - Other packages' adapters — the ``passcheck.passes`` entry-point group (:mod:`.plugins`).
 

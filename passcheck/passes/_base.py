@@ -137,6 +137,9 @@ class PassAdapter:
         folds_constants, optimizes, needs_feeds, min_opset, max_opset, extra: see
             :class:`Capabilities` (read them together as :attr:`capabilities`).
         declines: exception types that mean the tool refused the model deliberately.
+        carries_external_data: the tool's own source copies tensors it is given without reading their
+            values, so a model whose initializers reference an external data file (IR.md §External Tensor
+            Data) is within what it takes in memory (:mod:`passcheck.passes.external_data`).
         warm: modules :meth:`apply` imports whose import starts no thread: a worker template may
             import them ahead, before its forks (:func:`passcheck.passes.imports_of`).
     """
@@ -151,6 +154,7 @@ class PassAdapter:
     max_opset: ClassVar[int | None] = None
     extra: ClassVar[str | None] = None
     declines: tuple[type[BaseException], ...] = ()
+    carries_external_data: ClassVar[bool] = False
     doc: str = ""
 
     @property

@@ -1,6 +1,6 @@
 """Pass ids → adapters. Fixed ids, parametrized ids (``onnx:convert-opset-N``, ``onnxscript:rule-NAME``,
 ``onnxoptimizer:pass-NAME``,
-``cmd:'TOOL {in} {out}'``, the ``cmd+fold:onnxsim`` / ``cmd+fold:onnxslim`` recipes),
+``cmd:'TOOL {in} {out}'``, the ``cmd+fold:onnxsim`` / ``cmd+fold:onnxslim`` recipes, ``PASS+external-data``),
 user-registered adapters and adapters other packages ship (:mod:`passcheck.passes.plugins`)."""
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from passcheck.errors import PasscheckError, RegistryError, UnknownIdError
 from passcheck.passes import onnxoptimizer_passes, onnxscript_rules
 from passcheck.passes._base import PassAdapter
 from passcheck.passes.command import RECIPES, CommandAdapter, recipe
+from passcheck.passes.external_data import SUFFIX as EXTERNAL_DATA
+from passcheck.passes.external_data import wrap as external_data
 from passcheck.passes.onnx_inliner import ADAPTERS as INLINERS
 from passcheck.passes.onnx_ir_common import PREFIX as ONNX_IR_PREFIX
 from passcheck.passes.onnx_model_utils import ADAPTERS as ONNX_MODEL_UTILS
@@ -121,6 +123,8 @@ def get_pass(pass_id: str) -> PassAdapter:
         return _USER[pass_id]
     if pass_id in _plugins():
         return _plugins()[pass_id]
+    if pass_id.endswith(EXTERNAL_DATA):  # any pass, its model's initializers in an external data file
+        return external_data(pass_id, get_pass)
     if m := _CONVERT.match(pass_id):
         target = int(m.group(1))
         if not 7 <= target <= 30:
@@ -144,7 +148,13 @@ def get_pass(pass_id: str) -> PassAdapter:
         "pass",
         pass_id,
         list(known_pass_ids())
-        + ["onnx:convert-opset-N", "onnxscript:rule-NAME", "onnxoptimizer:pass-NAME", "cmd:'TOOL {in} {out}'"],
+        + [
+            "onnx:convert-opset-N",
+            "onnxscript:rule-NAME",
+            "onnxoptimizer:pass-NAME",
+            "cmd:'TOOL {in} {out}'",
+            f"PASS{EXTERNAL_DATA}",
+        ],
     )
 
 

@@ -39,6 +39,8 @@ class OnnxInlinerAdapter(PassAdapter):
     """``onnx:<variant>`` of :data:`VARIANTS` (returns a new ModelProto; the input is left alone)."""
 
     tools = ("onnx",)
+    #: inliner.cc copies initializers and node protos; it reads no tensor's values.
+    carries_external_data = True
 
     def __init__(self, variant: str):
         self.variant = variant

@@ -23,6 +23,7 @@ class AddPrefixAdapter(PassAdapter):
 
     id = "onnx:add-prefix"
     tools = ("onnx",)
+    carries_external_data = True  # compose.py renames names in proto copies
     doc = f"onnx.compose.add_prefix(model, {PREFIX!r}, rename_inputs=False, rename_outputs=False)"
 
     def apply(self, model, workdir: Path):

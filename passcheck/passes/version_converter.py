@@ -6,10 +6,13 @@ import re
 from pathlib import Path
 
 from passcheck.passes._base import PassAdapter, PassDeclined, PassUnsupported, default_opset
+from passcheck.passes.external_data import SUFFIX as EXTERNAL_DATA
 
 
 class VersionConverterAdapter(PassAdapter):
     tools = ("onnx",)
+    #: convert.cc: ImportModelProto → its IR → ExportModelProto; a tensor's bytes are never read.
+    carries_external_data = True
 
     def __init__(self, target: int):
         self.target = target
@@ -119,7 +122,9 @@ def conversion(pass_id: str, model) -> str | None:
     ``onnxscript:convert-opset-up``) asks of
     ``model`` (``"20->19"``, from :func:`opset_boundary`), or None for any other pass (a fixed target
     is the same request for every model). Two forms given different conversions were asked
-    different things: a limit the converter states on one says nothing about the other."""
+    different things: a limit the converter states on one says nothing about the other. The external-data
+    carrier of a boundary pass (``onnx:convert-opset-down+external-data``) asks what its inner pass asks."""
+    pass_id = pass_id.removesuffix(EXTERNAL_DATA)
     for direction in ("down", "up"):
         if pass_id in (f"onnx:convert-opset-{direction}", f"onnxscript:convert-opset-{direction}"):
             target, _ = opset_boundary(model, direction)
@@ -132,6 +137,7 @@ class OpsetBoundaryAdapter(PassAdapter):
     opset boundary (see :func:`opset_boundary`); the target differs per model."""
 
     tools = ("onnx",)
+    carries_external_data = True
 
     def __init__(self, direction: str):
         self.direction = direction
