@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -72,3 +72,16 @@ def label(entry: Mapping[str, Any]) -> str:
         return where
     section = entry["section"].split(" (written by hand")[0]
     return f"{where} ({f'§ {section}' if section else 'triage table'})"
+
+
+def of_findings(findings: Iterable[Any]) -> dict[str, Any] | None:
+    """The documented entry a triage candidate's findings (:class:`~passcheck.records.Finding`) stand for, or None:
+    a finding on a hunt's saved pair (its case is the pair's ``hunt/<…>-<digest>`` or ``hunt/env-<id>``), or a
+    hunt signature that kept no pair (its ``details["signature"]`` the key)."""
+    for f in findings:
+        key = str((f.details or {}).get("signature") or "")
+        if key or f.case.startswith("hunt/"):
+            entry = which(key, {"case": f.case})
+            if entry is not None:
+                return entry
+    return None
