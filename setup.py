@@ -12,5 +12,6 @@ setup(
         "passcheck.generate": ["domains.json"],
         "passcheck.attribution": ["*.json"],
         "passcheck.triage": ["*.json"],
+        "passcheck.hunt": ["documented.json"],
     },
 )

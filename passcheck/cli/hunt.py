@@ -410,7 +410,7 @@ def summarize(store, known, over: str, ended, seconds: float | None, args) -> di
     """Print the summary of ``store`` (stderr: counts, rate, known signatures, noise; stdout: the
     table of new signatures and their reproduce commands), write ``OUT/summary.md`` and, with
     ``--write-baseline``, the baseline; return the new signatures (all of them without ``known``)."""
-    from passcheck.hunt import baseline, noise
+    from passcheck.hunt import baseline, documented, noise
     from passcheck.hunt.store import OTHER_SHARD
     from passcheck.hunt.summary import markdown, status_counts, table
     from passcheck.report.json_report import atomic_write
@@ -436,6 +436,9 @@ def summarize(store, known, over: str, ended, seconds: float | None, args) -> di
     if old:
         hits = sum(r.get("hits", 0) for r in old.values())
         print(f"known signatures seen again: {len(old)} ({hits} hits)", file=sys.stderr)
+        for key, rec in old.items():
+            if (entry := documented.which(key, rec)) is not None:
+                print(f"  known ({documented.label(entry)}): {key}", file=sys.stderr)
     print("\n".join(noise.lines(ran)), file=sys.stderr)
     if new or not old:
         table(new, sys.stdout)

@@ -62,15 +62,21 @@ def load(path: str | Path) -> dict[str, dict[str, Any]]:
     return out
 
 
-def split(signatures: Mapping[str, Mapping[str, Any]], known: Mapping[str, Any]) -> tuple[dict, dict]:
-    """``(new, known)``: a store's signatures (key → record) not in the baseline, and those in it.
-    The store's keys are re-derived from each record's signature, so a key written by an older
-    passcheck is matched as today's :class:`Signature` spells it."""
+def split(
+    signatures: Mapping[str, Mapping[str, Any]], known: Mapping[str, Any], documented: bool = True
+) -> tuple[dict, dict]:
+    """``(new, known)``: a store's signatures (key → record) not in the baseline, and those in it or, with
+    ``documented``, a defect the docs already record (:func:`passcheck.hunt.documented.which`: found.md /
+    found-envs.md rows). The store's keys are re-derived from each record's signature, so a key written by an
+    older passcheck is matched as today's :class:`Signature` spells it."""
+    from passcheck.hunt.documented import which
+
     new: dict[str, Any] = {}
     old: dict[str, Any] = {}
     for key, rec in signatures.items():
         keys = Signature.from_json(rec["signature"]).keys if rec.get("signature") else (key,)
-        (old if any(k in known for k in keys) else new)[key] = rec
+        seen = any(k in known for k in keys) or (documented and which(key, rec) is not None)
+        (old if seen else new)[key] = rec
     return new, old
 
 

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from passcheck.hunt import variation, vary_bindings, vary_probe
 from passcheck.hunt.probe import COMMON, Setting
 from passcheck.hunt.signature import signature
-from passcheck.hunt.windows import UNCOMMON, _entry, case_id, close
+from passcheck.hunt.windows import UNCOMMON, case_id, close, signature_entry
 from passcheck.records import INPUT, Finding
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ def run(store, rec: dict[str, Any], base: Base, item: Item, judge: Judge, execut
             sig = signature(f, variation.kind(item.form), [model, neighbour], labels)
             store.key_of(sig)  # a record an older passcheck spelled otherwise takes today's key
             if sig.key not in store.signatures:
-                entry = _entry(sig, f, item, nid, npath, store, model, neighbour)
+                entry = signature_entry(sig, f, item, nid, npath, store, model, neighbour)
                 store.signatures[sig.key] = {**entry, "variation": item.form, "sha256": rec["sha256"]}
             store.signatures[sig.key]["hits"] += 1
             keys += [sig.key] if sig.key not in keys else []

@@ -551,7 +551,8 @@ class Scheduler:
                 continue
             tail = f"{variation.PREFIX}{kind}@"
             rng = random.Random(f"{self.seed}:{step}:{pass_id}:{kind}")
-            live = [b for b in self.rare.offering(kind) if pass_id in self.passes_of(b.id) and not self.is_dead(b.id)]
+            drawn = self.rare.offering(kind, lambda b: pass_id in self.passes_of(b.id))  # others build nothing
+            live = [b for b in drawn if not self.is_dead(b.id)]
             todo = [
                 Item(b.id, f, pass_id)
                 for b in live

@@ -196,6 +196,14 @@ def status_counts(items: Iterable[Mapping[str, Any]]) -> str:
     return out
 
 
+def _where(key: str, rec: Mapping[str, Any]) -> str:
+    """``, known (found.md row N)`` for a documented signature (:mod:`.documented`), else ``""``."""
+    from passcheck.hunt.documented import label, which
+
+    entry = which(key, rec)
+    return "" if entry is None else f", known ({label(entry)})"
+
+
 def markdown(
     signatures: dict[str, dict[str, Any]], items: list[Mapping[str, Any]], known: Mapping[str, Any] | None, title: str
 ) -> str:
@@ -252,7 +260,7 @@ def markdown(
         out += [
             f"<details><summary>{len(old)} known signatures seen again ({hits} hits)</summary>",
             "",
-            *(f"- `{esc(k)}` ({rec.get('hits', 0)} hits)" for k, rec in old.items()),
+            *(f"- `{esc(k)}` ({rec.get('hits', 0)} hits){_where(k, rec)}" for k, rec in old.items()),
             "",
             "</details>",
             "",

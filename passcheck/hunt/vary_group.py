@@ -77,7 +77,7 @@ def build(model: onnx.ModelProto, site: str) -> bool:
     from onnx import helper, numpy_helper
 
     from passcheck.hunt.graph_values import readers
-    from passcheck.hunt.vary_struct import _fresh, _names
+    from passcheck.hunt.value_names import fresh, graph_names
 
     name, _, g_text = site.rpartition("=")
     if not g_text.isdigit():
@@ -96,7 +96,7 @@ def build(model: onnx.ModelProto, site: str) -> bool:
     if wname in inits and len(readers(model).get(wname, [])) == 1:
         inits[wname].CopyFrom(numpy_helper.from_array(sliced, wname))
     else:
-        new = _fresh(f"{wname}__group{g}", _names(model))
+        new = fresh(f"{wname}__group{g}", graph_names(model))
         model.graph.initializer.append(numpy_helper.from_array(sliced, new))
         node.input[1] = new
     kept = [a for a in node.attribute if a.name != "group"]

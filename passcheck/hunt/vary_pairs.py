@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from passcheck.hunt.vary_struct import _fresh, _names
+from passcheck.hunt import value_names
 
 if TYPE_CHECKING:
     import onnx
@@ -76,8 +76,8 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: Mapping[str, Any]
         return False
     t = types[site].tensor_type
     version = _opset(model)
-    taken = _names(model)
-    fresh = lambda what: _fresh(f"{site}__{what}", taken)  # noqa: E731
+    taken = value_names.graph_names(model)
+    fresh = lambda what: value_names.fresh(f"{site}__{what}", taken)  # noqa: E731
     if kind == "cast-narrow" and (to := _narrow(t.elem_type, version)) is not None:
         a, b = fresh("narrow"), fresh("back")
         nodes = [

@@ -24,7 +24,7 @@ types, 204 of them counted as rare over the full set and finding their bases too
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from passcheck.hunt import vary_group, vary_scale
@@ -67,7 +67,7 @@ class Rare:
                 meeting[k] = hit
         #: rare kind → the bases meeting its precondition, rarest first (ties by kind)
         self.meeting = dict(sorted(meeting.items(), key=lambda kv: (len(kv[1]), kv[0])))
-        self._offering: dict[str, list[Base]] = {}
+        self._offers: dict[tuple[str, str], bool] = {}
 
     @classmethod
     def of(cls, bases: Sequence[Base], sample: int, seed: int) -> Rare:
@@ -79,14 +79,20 @@ class Rare:
             _MADE[key] = cls(bases, sample, seed)
         return _MADE[key]
 
-    def offering(self, kind: str) -> list[Base]:
-        """The bases whose neighbours include ``kind`` (a rare kind), computed once."""
-        if kind not in self._offering:
-            tail = f"vary:{kind}@"
-            self._offering[kind] = [
-                b for b in self.meeting.get(kind, ()) if any(f.startswith(tail) for f in b.variations(self.seed))
-            ]
-        return self._offering[kind]
+    def offering(self, kind: str, keep: Callable[[Base], bool] | None = None) -> list[Base]:
+        """The bases whose neighbours include ``kind`` (a rare kind), in :attr:`meeting` order; ``keep``: only among
+        the bases it keeps, asked first, so a base it drops never builds its neighbours. Each base's answer is
+        computed once."""
+        tail = f"vary:{kind}@"
+        out = []
+        for b in self.meeting.get(kind, ()):
+            if keep is not None and not keep(b):
+                continue
+            if (kind, b.id) not in self._offers:
+                self._offers[kind, b.id] = any(f.startswith(tail) for f in b.variations(self.seed))
+            if self._offers[kind, b.id]:
+                out.append(b)
+        return out
 
 
 _MADE: dict[tuple, Rare] = {}

@@ -34,6 +34,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from passcheck.hunt.value_names import fresh, graph_names
+
 if TYPE_CHECKING:
     import onnx
 
@@ -94,9 +96,9 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: Mapping[str, Any]
     op = _reader(model, t.tensor_type.elem_type)
     if kind != "fanout" or op is None:
         return False
-    taken = _names(model)
-    out = _fresh(f"{site}{SUFFIX}", taken)
-    node = helper.make_node(op, [site], [out], name=_fresh(f"{op}{SUFFIX}_{site}", taken))
+    taken = graph_names(model)
+    out = fresh(f"{site}{SUFFIX}", taken)
+    node = helper.make_node(op, [site], [out], name=fresh(f"{op}{SUFFIX}_{site}", taken))
     model.graph.node.append(node)
     model.graph.output.append(helper.make_value_info(out, t))
     return True
@@ -130,17 +132,3 @@ def _reader(model, elem: int) -> str | None:
         if node_has_cpu_kernel(helper.make_node(op, ["x"], ["y"]), schema, lambda _v: elem):
             return op
     return None
-
-
-def _names(model) -> set[str]:
-    g = model.graph
-    out = {n.name for n in g.node} | {v for n in g.node for v in [*n.input, *n.output]}
-    return out | {v.name for v in [*g.input, *g.output, *g.value_info]} | {t.name for t in g.initializer}
-
-
-def _fresh(name: str, taken: set[str]) -> str:
-    out, i = name, 1
-    while out in taken:
-        out, i = f"{name}{i}", i + 1
-    taken.add(out)
-    return out

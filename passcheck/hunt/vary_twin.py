@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from passcheck.hunt.vary_struct import _fresh
+from passcheck.hunt.value_names import fresh, graph_names
 from passcheck.runtime.graph_index import scoped
 
 if TYPE_CHECKING:
@@ -126,21 +126,19 @@ def build(model: onnx.ModelProto, site: str) -> bool:
     import onnx
     from onnx import helper
 
-    from passcheck.hunt.vary_struct import _names
-
     if not _applies(model, site):
         return False
     axes = doubled(model, site)
     assert axes is not None
     g = model.graph
-    taken = _names(model)
+    taken = graph_names(model)
     renamed: dict[str, str] = {}
     front = []
     for name, ax in axes.items():
         cur = name
         for a in ax:
-            nxt = _fresh(f"{name}{SUFFIX}" if cur == name else f"{cur}_{a}", taken)
-            concat = _fresh(f"Concat{SUFFIX}_{nxt}", taken)
+            nxt = fresh(f"{name}{SUFFIX}" if cur == name else f"{cur}_{a}", taken)
+            concat = fresh(f"Concat{SUFFIX}_{nxt}", taken)
             front.append(helper.make_node("Concat", [cur, cur], [nxt], name=concat, axis=a))
             cur = nxt
         renamed[name] = cur
@@ -175,13 +173,13 @@ def copy_nodes(nodes: list[onnx.NodeProto], renamed: dict[str, str], taken: set[
         c.CopyFrom(n)
         for k, v in enumerate(c.output):
             if v:
-                renamed[v] = _fresh(f"{v}{suffix}", taken)
+                renamed[v] = fresh(f"{v}{suffix}", taken)
                 c.output[k] = renamed[v]
         for k, v in enumerate(c.input):
             if v in renamed:
                 c.input[k] = renamed[v]
         if c.name:
-            c.name = _fresh(f"{c.name}{suffix}", taken)
+            c.name = fresh(f"{c.name}{suffix}", taken)
         copies.append(c)
     return copies
 

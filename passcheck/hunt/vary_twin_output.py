@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from passcheck.hunt.vary_struct import _names
+from passcheck.hunt.value_names import graph_names
 from passcheck.hunt.vary_twin import copy_nodes
 from passcheck.runtime.graph_index import scoped
 
@@ -66,7 +66,7 @@ def build(model: onnx.ModelProto, kind: str, site: str) -> bool:
         return False
     g = model.graph
     renamed: dict[str, str] = {}
-    g.node.extend(copy_nodes(cone, renamed, _names(model), SUFFIX))
+    g.node.extend(copy_nodes(cone, renamed, graph_names(model), SUFFIX))
     declared = next(o for o in g.output if o.name == site)
     twin = g.output.add()
     twin.CopyFrom(declared)

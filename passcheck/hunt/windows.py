@@ -110,7 +110,7 @@ def run_item(
         for f in findings:
             sig = signature(f, kind, [model, mutant], labels)
             store.key_of(sig)  # a record an older passcheck spelled otherwise takes today's key
-            entry = store.signatures.setdefault(sig.key, _entry(sig, f, item, cid, path, store, model, mutant))
+            entry = store.signatures.setdefault(sig.key, signature_entry(sig, f, item, cid, path, store, model, mutant))
             entry["hits"] += 1
             keys += [sig.key] if sig.key not in keys else []
         envs[env] = {"status": "judged" if fully_judged(got, item.pass_id) else "partly judged", "signatures": keys}
@@ -171,7 +171,7 @@ def window_text(window: dict[str, list[str]]) -> str:
     return f"present in {', '.join(present) or 'none'}; absent in {', '.join(absent) or 'none'}"
 
 
-def _entry(sig, finding: Finding, item: Item, cid: str, path: Path, store, model, mutant) -> dict[str, Any]:
+def signature_entry(sig, finding: Finding, item: Item, cid: str, path: Path, store, model, mutant) -> dict[str, Any]:
     """A new signature's record: the item's pair (not shrunk) saved in the hunt's ``cases``."""
     store.cases_dir.mkdir(parents=True, exist_ok=True)
     saved = store.cases_dir / path.name

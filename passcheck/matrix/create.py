@@ -204,6 +204,16 @@ def ensure(
     return Env(spec, root, created, time.perf_counter() - t0)
 
 
+def existing(spec: EnvSpec, cache: Path | None = None) -> Env | None:
+    """The environment of ``spec`` as an earlier run left it (its pins installed: :data:`PINS_MARK` holds the pins
+    hash), or None; nothing is created and nothing is run (whether its interpreter still works is the caller's
+    question)."""
+    root = (cache or cache_dir()) / "envs" / f"{spec.id}-{spec.pins_hash[:12]}"
+    if _read(root / PINS_MARK) != spec.pins_hash:
+        return None
+    return Env(spec, root, False, 0.0)
+
+
 def _lock(f, children: Children | None) -> None:
     """Take the exclusive lock on ``f``, waiting for another creator; a stopped run stops waiting.
 

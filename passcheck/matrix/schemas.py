@@ -5,13 +5,15 @@ releases that both define it must report the same type constraints, inputs, outp
 differ, one release's checker and shape inference judge models of that schema wrongly. No model and no runtime is
 needed, which is what a checker defect in an environment whose onnxruntime cannot load the opset lacks.
 
-Each environment's onnx is asked once for its table (its interpreter runs ``python -m
+Each environment's interpreter is asked which onnx it imports now, and that onnx once for its table (``python -m
 passcheck.oracles.schema_history``); the table is cached per onnx version under ``<cache>/schemas`` (a released
-onnx reports the same schemas every time). The reference is the newest onnx among the run's environments and the
-one imported here. Every environment with an older onnx gets the cells of :func:`cells` (case :data:`CASE`, pass
-:data:`PASS`): one for the schemas equal to the reference's, and one per schema that differs in any environment, with
-one ``schema-drift`` finding per differing field; the reference's own environment gets none (there is nothing newer
-to judge it by).
+onnx reports the same schemas every time), but the cache never answers for an environment that was not asked: one
+whose interpreter or onnx does not start gets an ``unchecked`` cell saying why (a verdict is a promise).
+
+The reference is the newest onnx among the run's environments and the one imported here. Every environment with
+an older onnx gets the cells of :func:`cells` (case :data:`CASE`, pass :data:`PASS`): one for the schemas equal to
+the reference's, and one per schema that differs in any environment, with one ``schema-drift`` finding per
+differing field; the reference's own environment gets none (there is nothing newer to judge it by).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from passcheck.matrix.create import Env
 from passcheck.matrix.envs import EnvSpec
 from passcheck.matrix.launch import tmp_env
 from passcheck.oracles.schema_history import Drift, drift, known_drift, table
-from passcheck.records import CellResult, Finding
+from passcheck.records import NOT_RUN, CellResult, Finding
 
 CASE = "schemas/released"
 FORM = "every-domain"
@@ -52,15 +54,6 @@ def _cache_file(cache: Path, version: str) -> Path:
     return cache / "schemas" / f"onnx-{version}.json"
 
 
-def cached(cache: Path, spec: EnvSpec) -> Table | None:
-    """The cached table of the onnx ``spec`` pins exactly (``onnx==X``), or None."""
-    version = spec.pin("onnx")
-    path = _cache_file(cache, version) if version else None
-    if path is None or not path.is_file():
-        return None
-    return version, json.loads(path.read_text(encoding="utf-8"))
-
-
 def local_table(cache: Path) -> Table | None:
     """The table of the onnx imported here (cached like an environment's), or None without onnx."""
     try:
@@ -75,34 +68,50 @@ def local_table(cache: Path) -> Table | None:
     return onnx.__version__, t
 
 
-def env_table(env: Env, cache: Path, children: Children, tmp: Path, timeout: float = 300.0) -> Table | None:
-    """The table of ``env``'s onnx: read from the cache when its pins name an exact onnx version, else computed in
-    its interpreter (and cached under that version). None when the interpreter cannot report it.
-    """
-    hit = cached(cache, env.spec)
-    if hit is not None:
-        return hit
+def _ask(env: Env, argv: list[str], children: Children, tmp: Path, timeout: float) -> tuple[str | None, str]:
+    """``env``'s interpreter run with ``argv``: (its stdout, "") or (None, why it gave none)."""
     try:
         proc = children.popen(
-            [str(env.python), "-m", "passcheck.oracles.schema_history"],
+            [str(env.python), *argv],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
             cwd=env.root,
             env=tmp_env(tmp),
         )
-    except OSError:  # no interpreter there
-        return None
+    except OSError as exc:  # no interpreter there
+        return None, f"its interpreter {env.python} does not start ({exc.strerror or exc})"
     try:
-        out, _err = proc.communicate(timeout=timeout)
+        out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
-        return None
+        return None, f"its interpreter gave no answer within {timeout:g} s"
     finally:
         children.done(proc)
     if proc.returncode:
-        return None
+        tail = (err.strip().splitlines() or ["no output"])[-1]
+        return None, f"its interpreter exits {proc.returncode}: {tail}"
+    return out, ""
+
+
+def env_table(env: Env, cache: Path, children: Children, tmp: Path, timeout: float = 300.0) -> Table | str:
+    """The table of the onnx ``env``'s interpreter imports now, or why there is none (a str).
+
+    The interpreter is always asked which onnx it imports (``import onnx``): the table of that version is then read
+    from the cache, else computed there (``python -m passcheck.oracles.schema_history``) and cached. A cached table
+    never stands for an environment whose interpreter or onnx no longer starts: its cells could not be checked now.
+    """
+    out, why = _ask(env, ["-c", "import onnx, sys; sys.stdout.write(onnx.__version__)"], children, tmp, timeout)
+    if out is None:
+        return f"onnx does not import in {env.spec.id}: {why}"
+    version = out.strip()
+    path = _cache_file(cache, version)
+    if path.is_file():
+        return version, json.loads(path.read_text(encoding="utf-8"))
+    out, why = _ask(env, ["-m", "passcheck.oracles.schema_history"], children, tmp, timeout)
+    if out is None:
+        return f"{env.spec.id} cannot report onnx {version}'s schemas: {why}"
     doc = json.loads(out)
     _write(_cache_file(cache, doc["onnx"]), doc["schemas"])
     return doc["onnx"], doc["schemas"]
@@ -170,7 +179,24 @@ def _cell(env_id: str, form: str, version: str, reference: str, findings: list[F
     )
 
 
-def cells(tables: Mapping[str, Table], local: Table | None = None) -> list[CellResult]:
+def _unchecked(env_id: str, version: str | None, reference: str | None, why: str) -> CellResult:
+    """The cell :data:`FORM` of an environment whose onnx could not be asked now: ``unchecked`` (key
+    :data:`~passcheck.records.NOT_RUN`) with why, whatever the cache holds for its pinned version."""
+    return CellResult(
+        case=CASE,
+        form=FORM,
+        pass_id=PASS,
+        status="unavailable",
+        env=env_id,
+        error=why,
+        versions={"onnx": version, "reference onnx": reference},
+        unchecked={NOT_RUN: why},
+    )
+
+
+def cells(
+    tables: Mapping[str, Table], local: Table | None = None, unasked: Mapping[str, tuple[str | None, str]] | None = None
+) -> list[CellResult]:
     """The schema cells of the environments of ``tables`` (env id → (onnx version, table)) whose onnx is older than
     the newest of ``tables`` and ``local``.
 
@@ -178,15 +204,22 @@ def cells(tables: Mapping[str, Table], local: Table | None = None) -> list[CellR
     anywhere: ``ok``) and, per schema that differs in any of them, a cell of that schema's own form
     (``ai.onnx.GlobalLpPool-22``) where both its table and the newest hold it: the fields it reports differently
     as findings, or ``ok``. So a schema's row compares the environments, and a baseline entry names one schema.
+
+    ``unasked`` (env id → (its pinned onnx version or None, why its onnx could not be asked)): each gets one cell
+    :data:`FORM`, ``unchecked`` with why, unless its pinned version is known and not older than the newest.
     """
     candidates = [*tables.values(), *([local] if local else [])]
-    if not candidates:
-        return []
-    reference, ref_table = max(candidates, key=lambda t: _version_key(t[0]))
+    reference, ref_table = max(candidates, key=lambda t: _version_key(t[0])) if candidates else (None, {})
+    out = [
+        _unchecked(e, v, reference, why)
+        for e, (v, why) in (unasked or {}).items()
+        if v is None or reference is None or _version_key(v) < _version_key(reference)
+    ]
+    if reference is None:
+        return out
     older = {e: (v, t) for e, (v, t) in tables.items() if _version_key(v) < _version_key(reference)}
     drifts = {e: drift(t, ref_table) for e, (_v, t) in older.items()}
     keys = sorted({d.key for ds in drifts.values() for d in ds})
-    out = []
     for env_id, (version, t) in older.items():
         shared = t.keys() & ref_table.keys()
         note = f"{len(shared - set(keys))} released schemas equal to onnx {reference}'s"
@@ -203,19 +236,30 @@ def cells(tables: Mapping[str, Table], local: Table | None = None) -> list[CellR
 def run(
     specs: Sequence[EnvSpec], ready: Mapping[str, Env], cache: Path | None, children: Children, tmp: Path
 ) -> list[CellResult]:
-    """The schema cells of a matrix over ``specs`` (see the module docs). An environment's table comes from the cache
-    (by its pinned onnx version) or from its interpreter when the run created it (``ready``: env id → environment);
-    one with neither (not created, or no exact onnx pin and no cells run) is left out, as is one whose interpreter
-    cannot report its schemas. Only the first shard of a sharded plan writes them (once per environment)."""
+    """The schema cells of a matrix over ``specs`` (see the module docs). Every environment's interpreter is asked
+    which onnx it imports now: the one the run created (``ready``: env id → environment), else the one an earlier
+    run left (:func:`passcheck.matrix.create.existing`); that version's table comes from the cache or from the
+    interpreter. An environment that does not exist, or whose interpreter or onnx does not start, gets an
+    ``unchecked`` cell with why (a cached table of its pinned onnx is not a check of it). Only the first shard of
+    a sharded plan writes them (once per environment)."""
     from passcheck.matrix import create
 
     root = cache or create.cache_dir()
     tables: dict[str, Table] = {}
+    unasked: dict[str, tuple[str | None, str]] = {}
     for spec in specs:
         if children.stopped:
             return []
-        env = ready.get(spec.id)
-        got = cached(root, spec) or (env_table(env, root, children, tmp) if env is not None else None)
-        if got is not None:
+        env = ready.get(spec.id) or create.existing(spec, root)
+        got = (
+            env_table(env, root, children, tmp)
+            if env is not None
+            else f"{spec.id} was not created (its onnx's schemas were not asked)"
+        )
+        if children.stopped:
+            return []
+        if isinstance(got, str):
+            unasked[spec.id] = (spec.pin("onnx"), got)
+        else:
             tables[spec.id] = got
-    return cells(tables, local_table(root))
+    return cells(tables, local_table(root), unasked)

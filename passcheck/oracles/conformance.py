@@ -110,7 +110,9 @@ def _walk(
     """Judge every node of ``graph`` (and its subgraphs); ``declared``: the main graph's own output and value_info
     types (:attr:`Site.declared`), none for a subgraph."""
     import onnx
-    from onnx import helper, numpy_helper
+    from onnx import helper
+
+    from passcheck.runtime.constants import constant_attribute, value_of
 
     types = dict(outer_types)
     for vi in [*graph.input, *graph.output, *graph.value_info]:
@@ -130,36 +132,18 @@ def _walk(
             node,
             version,
             attrs,
-            lambda n: _const(consts.get(n), numpy_helper),
+            lambda n: value_of(consts[n]) if n in consts else None,
             lambda n: _dims(types.get(n)),
             lambda n: _dims((declared or {}).get(n)),
         )
         if domain == "":
             _judge(site, label, ev)
         _schema(site, label, types, ev)
-        if node.op_type == "Constant" and domain == "" and node.output:
-            consts[node.output[0]] = node
+        if (value := constant_attribute(node)) is not None:
+            consts[node.output[0]] = value
         for a in node.attribute:
             for g in [a.g] if a.type == onnx.AttributeProto.GRAPH else list(a.graphs):
                 _walk(g, opsets, types, consts, ev, f"{label}.{a.name}::")
-
-
-def _const(src, numpy_helper):
-    if src is None:
-        return None
-    if hasattr(src, "data_type"):  # an initializer
-        return numpy_helper.to_array(src)
-    from onnx import helper
-
-    for a in src.attribute:
-        v = helper.get_attribute_value(a)
-        if a.name == "value":
-            return numpy_helper.to_array(v)
-        if a.name in ("value_int", "value_ints", "value_float", "value_floats"):
-            import numpy as np
-
-            return np.asarray(v)
-    return None
 
 
 def _dims(t) -> list[int | None] | None:

@@ -239,15 +239,13 @@ def _crops(kept: list[str], b: FormRun) -> set[str]:
     pads: the ``pads`` input's constant, Pad-11+, or attribute, Pad-2) or feeds only crops and Pads that do
     (module docs); else empty. A Pad whose pads are not constant is not counted out."""
     import numpy as np
-    from onnx import numpy_helper
+
+    from passcheck.runtime.constants import Constants
 
     if "Pad" not in kept:
         return set()
     g = b.output.graph
-    consts = {t.name: t for t in g.initializer}
-    consts.update(
-        {n.output[0]: a.t for n in g.node if n.op_type == "Constant" for a in n.attribute if a.name == "value"}
-    )
+    consts = Constants(g)
     readers: dict[str, list] = {}
     for n in g.node:
         for v in n.input:
@@ -257,8 +255,7 @@ def _crops(kept: list[str], b: FormRun) -> set[str]:
     lawful: set[int] = set()
     for n in reversed(pads):  # readers first (IR.md §Graphs: nodes are sorted)
         attr = next((list(a.ints) for a in n.attribute if a.name == "pads"), None)
-        given = attr if attr is not None else consts.get(n.input[1]) if len(n.input) > 1 else None
-        values = numpy_helper.to_array(given) if given is not None and not isinstance(given, list) else given
+        values = attr if attr is not None else consts.get(n.input[1]) if len(n.input) > 1 else None
         crops = values is not None and bool((np.asarray(values) < 0).any())
         after = [r for o in n.output for r in readers.get(o, [])]
         fed = bool(after) and not outputs & set(n.output) and all(id(r) in lawful for r in after)

@@ -16,11 +16,22 @@ def _cell(text: str, limit: int = 160) -> str:
     return brief(text, limit).replace("|", "\\|")
 
 
-def _upstream(entry: dict[str, Any] | None) -> str:
+def upstream_phrase(entry: Mapping[str, Any] | None, documented: Mapping[str, Any] | None = None) -> str:
+    """:func:`passcheck.triage.known.phrase` of the upstream ``entry``; without one, ``known (found.md row N)`` when
+    a documented row (:mod:`passcheck.hunt.documented`) records the candidate, else ``new``."""
+    from passcheck.hunt.documented import label
+    from passcheck.triage.known import phrase
+
+    if entry is None and documented is not None:
+        return f"known ({label(documented)})"
+    return phrase(entry)
+
+
+def _upstream(entry: dict[str, Any] | None, documented: Mapping[str, Any] | None = None) -> str:
     from passcheck.triage.known import phrase
 
     if entry is None:
-        return "new"
+        return upstream_phrase(None, documented)
     return f"known: [{entry['link'].rsplit('/', 3)[-3]}#{entry['link'].rsplit('/', 1)[-1]}]({entry['link']})" + (
         f" ({phrase(entry).split('(', 1)[1]}" if "(" in phrase(entry) else ""
     )
@@ -55,7 +66,7 @@ def index_md(
         lines.append(
             f"| {r['n']} | {c.rank} | {c.tool} | {_cell(f'{f.pass_id} {f.oracle} [{f.kind}] {f.message}')} "
             f"| {c.seen} | {o.status} | {_cell(o.why, 200)} "
-            f"| {_upstream(r['upstream'])} | {folder} |"
+            f"| {_upstream(r['upstream'], r.get('documented'))} | {folder} |"
         )
     return "\n".join([*lines, *causes_md(rows)]) + "\n"
 
@@ -155,7 +166,6 @@ def found_md(
         folder = f"`{r['folder']}/repro.py`" if o.status == "reproduced" else "—"
         status = o.status if o.status == "reproduced" else f"{o.status}: {_cell(o.why, 120)}"
         what = _cell(f"{f.case} | {f.form} | {f.pass_id}: [{f.kind}] {f.message}")
-        lines.append(
-            f"| {r['n']} | {c.rank} | {c.tool} | {what} | {status} | {_upstream(r['upstream'])} | {how} | {folder} |"
-        )
+        upstream = _upstream(r["upstream"], r.get("documented"))
+        lines.append(f"| {r['n']} | {c.rank} | {c.tool} | {what} | {status} | {upstream} | {how} | {folder} |")
     return "\n".join(lines) + "\n"

@@ -54,6 +54,7 @@ def triage(
         PasscheckError: a path is not a run or hunt; ``out`` is a file or a folder that is not empty.
     """
     from passcheck._versions import environment
+    from passcheck.hunt import documented
     from passcheck.passes.isolation import IsolatedExecutor
     from passcheck.repro.bundle import VERSIONED
     from passcheck.triage import bundle, follow, index, known, sources, spec
@@ -75,11 +76,12 @@ def triage(
         candidates = group(loaded.cells)
         for n, c in enumerate(candidates, 1):
             upstream = known.known(c.findings, c.tool)
+            doc = documented.of_findings(c.findings)  # a row of docs/found.md … already records it
             name = bundle.folder_name(n, c)
             if time.monotonic() >= deadline:
                 outcome = bundle.Outcome("not reached", f"the budget of {budget:g} s ran out before it")
             else:
-                phrase, valid = known.phrase(upstream), spec.why_valid(c.finding, all_from)
+                phrase, valid = index.upstream_phrase(upstream, doc), spec.why_valid(c.finding, all_from)
 
                 def extra(o, n=n, c=c, phrase=phrase, valid=valid) -> str:
                     line = follow.recheck(c.tool, o.status, o.why, versions)
@@ -104,6 +106,7 @@ def triage(
                     "candidate": c,
                     "outcome": outcome,
                     "upstream": upstream,
+                    "documented": doc,
                     "folder": name,
                     "written": (out / name).is_dir(),
                 }

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 from pathlib import Path
 
 import onnx
@@ -17,6 +18,7 @@ from passcheck.matrix import schemas
 from passcheck.matrix.create import Env
 from passcheck.matrix.envs import EnvSpec
 from passcheck.oracles.schema_history import table
+from passcheck.records import NOT_RUN
 
 REPO = Path(__file__).resolve().parents[2]
 POOL_22 = "ai.onnx::GlobalLpPool::22"
@@ -72,17 +74,63 @@ def test_same_schemas_give_one_ok_cell():
     assert cell.form == schemas.FORM and cell.verdict == "ok" and cell.findings == []
 
 
-def test_a_cached_table_is_read_without_asking_the_environment(tmp_path):
-    spec = EnvSpec("onnx-planted", ("onnx==0.0.1",), tmp_path / "onnx-planted.txt")
-    env = Env(spec, tmp_path / "no-such-env", created=False, seconds=0.0)  # no interpreter: only the cache answers
-    children = Children()
-    assert schemas.env_table(env, tmp_path, children, tmp_path) is None
+def _interpreter(root: Path, script: str) -> Env:
+    """An environment at ``root`` whose ``bin/python`` is the shell ``script``."""
+    exe = root / "bin" / "python"
+    exe.parent.mkdir(parents=True)
+    exe.write_text("#!/bin/sh\n" + script + "\n", encoding="utf-8")
+    exe.chmod(0o755)
+    return Env(EnvSpec(root.name, ("onnx==0.0.1",), root / f"{root.name}.txt"), root, created=False, seconds=0.0)
+
+
+def _cache(tmp_path: Path) -> Path:
+    """A cache holding the planted table of onnx 0.0.1 (GlobalLpPool-22 without bfloat16)."""
     old, _ = _planted()
-    path = tmp_path / "schemas" / "onnx-0.0.1.json"
-    path.parent.mkdir()
+    path = tmp_path / "cache" / "schemas" / "onnx-0.0.1.json"
+    path.parent.mkdir(parents=True)
     path.write_text(json.dumps(old), encoding="utf-8")
-    version, got = schemas.env_table(env, tmp_path, children, tmp_path)
+    return tmp_path / "cache"
+
+
+def test_a_cached_table_is_read_once_the_environment_says_which_onnx_it_imports(tmp_path):
+    cache = _cache(tmp_path)
+    env = _interpreter(tmp_path / "onnx-planted", "printf 0.0.1")  # answers `import onnx` with its version
+    version, got = schemas.env_table(env, cache, Children(), tmp_path)
     assert version == "0.0.1" and "tensor(bfloat16)" not in got[POOL_22]["types:T"]
+    got = _by_form(schemas.run([env.spec], {env.spec.id: env}, cache, Children(), tmp_path))
+    assert got[("onnx-planted", schemas.FORM)].verdict == "ok"
+    assert got[("onnx-planted", "ai.onnx.GlobalLpPool-22")].verdict == "findings"
+
+
+def test_a_cached_table_does_not_answer_for_an_environment_whose_onnx_no_longer_imports(tmp_path):
+    """A verdict is a promise: the cache holds onnx 0.0.1's table, but the environment pinning it cannot import
+    onnx (a planted broken onnx first on its path; a missing interpreter; an environment never created), so its
+    schema cell is ``unchecked`` with why, not ``ok``."""
+    cache = _cache(tmp_path)
+    broken = tmp_path / "broken" / "onnx"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text('raise ImportError("planted: this onnx is broken")\n', encoding="utf-8")
+    env = _interpreter(tmp_path / "onnx-broken", f'PYTHONPATH="{broken.parent}" exec "{sys.executable}" "$@"')
+    why = schemas.env_table(env, cache, Children(), tmp_path)
+    assert isinstance(why, str) and "planted: this onnx is broken" in why and "onnx-broken" in why
+    gone = Env(EnvSpec("onnx-gone", ("onnx==0.0.1",), tmp_path / "g.txt"), tmp_path / "none", False, 0.0)
+    never = EnvSpec("onnx-never", ("onnx==0.0.1",), tmp_path / "n.txt")  # not in `ready`, nothing in the cache
+    got = _by_form(
+        schemas.run([env.spec, gone.spec, never], {"onnx-broken": env, "onnx-gone": gone}, cache, Children(), tmp_path)
+    )
+    assert set(got) == {(e, schemas.FORM) for e in ("onnx-broken", "onnx-gone", "onnx-never")}
+    for (env_id, _form), cell in got.items():
+        assert cell.verdict == "unchecked" and not cell.findings and cell.versions["onnx"] == "0.0.1", cell
+        assert env_id in cell.error and cell.unchecked == {NOT_RUN: cell.error}, cell
+    assert "planted: this onnx is broken" in got[("onnx-broken", schemas.FORM)].error
+    assert "does not start" in got[("onnx-gone", schemas.FORM)].error
+    assert "was not created" in got[("onnx-never", schemas.FORM)].error
+
+
+def test_an_environment_not_asked_is_not_judged_when_it_pins_the_newest_onnx():
+    (cell,) = schemas.cells({}, ("1.0.0", table()), {"new": ("1.0.0", "not asked"), "old": ("0.9.0", "not asked")})
+    assert cell.env == "old" and cell.verdict == "unchecked"
+    assert [c.env for c in schemas.cells({}, None, {"any": (None, "not asked")})] == ["any"]
 
 
 @pytest.mark.matrix

@@ -1,0 +1,87 @@
+"""Defects the project already documented (docs/found.md, docs/found-envs.md), as the hunt recognises them.
+
+``documented.json`` (shipped beside this module) is the one machine-readable record of which documented row is
+which hunt signature; the docs stay prose and cite the shrunk pair's case (``hunt_<digest>.py`` /
+``hunt/<…>-<digest>``), whose digest is :attr:`passcheck.signature.Signature.case_id`'s: the first 8 hex digits
+of the sha256 of the signature's key. A test holds the two together (every digest a row cites is in the file
+under that row, every row the file names is in its doc).
+
+An entry: ``doc`` (``found.md`` …), ``row`` (its ``#`` column), ``section`` (the ``##`` heading above it, ``""``
+for the triage table; only where the doc numbers rows anew per section), ``title``, ``digests`` (the digests the row
+cites), optionally ``keys`` (full :attr:`~passcheck.signature.Signature.key` spellings, from a hunt state kept in
+the repository) and ``cases`` (``hunt/env-<digest>`` ids of ``hunt --env`` pairs, which name an item, not a
+signature). A hunt signature is *documented* when one of its keys (today's spelling and its ``aliases``), its
+key's digest, its record's ``case`` or the digest that case ends with is an entry's: :func:`baseline.split
+<passcheck.hunt.baseline.split>` then counts it known, and the hunt's summary says ``known (found.md row N)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from passcheck.signature import Signature
+
+PATH = Path(__file__).with_name("documented.json")
+MARK = "documented-signatures"
+
+
+@cache
+def entries() -> tuple[dict[str, Any], ...]:
+    """The shipped entries, in file order."""
+    doc = json.loads(PATH.read_text(encoding="utf-8"))
+    assert doc.get("passcheck") == MARK, PATH
+    return tuple(doc["defects"])
+
+
+@cache
+def _index() -> dict[str, dict[str, Any]]:
+    """Key or digest → the first entry naming it."""
+    out: dict[str, dict[str, Any]] = {}
+    for e in entries():
+        for k in [*e.get("keys", ()), *e.get("digests", ()), *e.get("cases", ())]:
+            out.setdefault(k, e)
+    return out
+
+
+def digest(key: str) -> str:
+    """The 8 hex digits a signature's key is cited by (:attr:`Signature.case_id`'s suffix)."""
+    return hashlib.sha256(key.encode()).hexdigest()[:8]
+
+
+def which(key: str, rec: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The documented entry the hunt signature ``key`` (its store record ``rec``) is, or None (module docs)."""
+    index = _index()
+    keys = Signature.from_json(rec["signature"]).keys if rec.get("signature") else (key,)
+    names = [*keys, *(digest(k) for k in keys)]
+    case = str(rec.get("case") or "")
+    names += [case, case[-8:]] if len(case) > 8 and case[-9] == "-" else [case]
+    return next((index[n] for n in names if n in index), None)
+
+
+def label(entry: Mapping[str, Any]) -> str:
+    """``found.md row 430``: where a documented entry is written; where the doc numbers rows anew per section
+    (the entry's ``section``), the section too: ``found.md row 10 (triage table)``, ``found.md row 10
+    (§ 2026-12-02: hunts on every installed pass)``."""
+    where = f"{entry['doc']} row {entry['row']}"
+    if "section" not in entry:
+        return where
+    section = entry["section"].split(" (written by hand")[0]
+    return f"{where} ({f'§ {section}' if section else 'triage table'})"
+
+
+def of_findings(findings: Iterable[Any]) -> dict[str, Any] | None:
+    """The documented entry a triage candidate's findings (:class:`~passcheck.records.Finding`) stand for, or None:
+    a finding on a hunt's saved pair (its case is the pair's ``hunt/<…>-<digest>`` or ``hunt/env-<id>``), or a
+    hunt signature that kept no pair (its ``details["signature"]`` the key)."""
+    for f in findings:
+        key = str((f.details or {}).get("signature") or "")
+        if key or f.case.startswith("hunt/"):
+            entry = which(key, {"case": f.case})
+            if entry is not None:
+                return entry
+    return None
