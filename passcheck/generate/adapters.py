@@ -167,6 +167,52 @@ def reach(model) -> set[tuple[str, int | None]]:
     return {(n.op_type, source_since(n.op_type, v)) for n in model.graph.node if n.domain in ("", "ai.onnx")}
 
 
+def sides() -> set[tuple[str, int, int]]:
+    """Both sides of every adapter boundary: ``(op, from, to)`` of each registered adapter and its reverse step
+    (registered or not: the converter then states it has no adapter, which a pass must report as such)."""
+    return {s for op, a, b in adapters() for s in ((op, a, b), (op, b, a))}
+
+
+def crossed(model) -> set[tuple[str, int, int]]:
+    """``(op, from, to)`` of every one-opset step at which ``onnx:convert-opset-up`` / ``-down`` convert one of
+    ``model``'s ai.onnx nodes to another schema version: the steps on the way to each pass's target
+    (:func:`passcheck.passes.version_converter.opset_boundary`) where the op's ``since_version`` changes. An
+    adapter registered for such a step is the one the converter runs there (``docs/VersionConverter.md``: one
+    opset at a time)."""
+    from passcheck.passes._base import default_opset
+    from passcheck.passes.version_converter import _ops, opset_boundary
+
+    at = default_opset(model)
+    if at is None:
+        return set()
+    ops = _ops(model.graph)
+    out = set()
+    for direction, step in (("up", 1), ("down", -1)):
+        target, _why = opset_boundary(model, direction)
+        if target is None:
+            continue
+        for a in range(at, target, step):
+            b = a + step
+            for op in ops:
+                sa, sb = source_since(op, a), source_since(op, b)
+                if sa is not None and sb is not None and sa != sb:
+                    out.add((op, a, b))
+    return out
+
+
+def uncrossed(crossings: Iterable[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """``(op, opset, since_version)`` per boundary side (:func:`sides`) no case's form crosses (``crossings``:
+    :func:`crossed` of every form), each source ``(op, opset)`` once, in (op, opset) order: the schema at the
+    side's ``from`` opset, built there, is crossed by the pass of its direction."""
+    have = set(crossings)
+    out = set()
+    for op, a, b in sides():
+        s = source_since(op, a)
+        if (op, a, b) not in have and s is not None and source_since(op, b) not in (None, s):
+            out.add((op, a, s))
+    return sorted(out)
+
+
 def unreached(reached: Iterable[tuple[str, int | None]]) -> list[tuple[str, int, int]]:
     """``(op, opset, since_version)`` per adapter source ``(op, opset)`` whose schema no case builds (``reached``:
     ``(op, since_version)`` of the schemas some case builds), each source once, in (op, opset) order."""

@@ -23,7 +23,7 @@ import onnx
 import onnx.defs
 
 from passcheck.case_model import DECLARED_ONLY
-from passcheck.generate import adapters, elem_variants, recipe, spellings, variants
+from passcheck.generate import adapters, attr_elems, elem_variants, recipe, spellings, variants
 from passcheck.generate import model as gen_model
 from passcheck.generate.gate import gate, runtime_free, tolerance
 
@@ -203,15 +203,20 @@ def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: S
             tags | {"spelling:variant", f"variant:{pair.detail}", f"dtype:{recipe.type_name(main)}"},
             main,
         )
-    # element-type variants: every type constraint bound to the other types its schema allows
+    # element-type variants: every type constraint bound to the other types its schema allows; and the attributes
+    # that select a type moved together with the type variables they select (Constant has no inputs: its later
+    # schemas are every one onnxruntime loads)
     newer = [t for t in schemas[k + 1 :] if _builds(t, ort_max)]
-    for pair in elem_variants.pairs(node, ctx, newer):
+    loaded = [t for t in schemas[k + 1 :] if t.domain or t.since_version <= ort_max]
+    for kind, pair in [("elem", p) for p in elem_variants.pairs(node, ctx, newer)] + [
+        ("attr-elem", p) for p in attr_elems.pairs(node, ctx, loaded)
+    ]:
         t = pair.detail.rsplit(".", 1)[1]
         elem = elem_variants.code(t)
         yield (
             f"{base}.variant.{_slug(pair.detail)}",
             pair,
-            tags | {"spelling:variant", "variant:elem", f"variant:{pair.detail}", f"dtype:{t}"},
+            tags | {"spelling:variant", f"variant:{kind}", f"variant:{pair.detail}", f"dtype:{t}"},
             elem if tolerance(elem) != (None, None) else main,
         )
     first = recipe._param_of(s.inputs[0].type_str) if s.inputs else None
@@ -389,7 +394,8 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0, third=None) ->
 
 
 def adapter_bases(entries, ref_entries, models: Path, stats: Stats, run_model, checker, infer, ops=()) -> None:
-    """A base per version-converter adapter source no form of a case reaches (:func:`.adapters.unreached`), appended to
+    """A base per side of a version-converter adapter boundary no form of a case crosses (:func:`.adapters.uncrossed`:
+    the up and down boundary passes run on every form, :func:`.adapters.crossed`), appended to
     ``entries`` or ``ref_entries``: the schema at the source opset, built at that opset (the ``shape`` pair, id
     ``generated/<op>-<since>.adapter.opset-<N>``, tag ``adapter-source``) and gated like the others. A pair the gate
     keeps is a case; one it drops whose common form onnxruntime runs is a case searched under :data:`CONVERTERS`
@@ -402,11 +408,11 @@ def adapter_bases(entries, ref_entries, models: Path, stats: Stats, run_model, c
 
     from passcheck.engine import feeds_for
 
-    reached: set = set()
+    crossings: set = set()
     for e in entries:  # every form of every case: a form may stamp another opset than its case
         for f in e["forms"].values():
-            reached |= adapters.reach(onnx.load_from_string((models / f["file"]).read_bytes()))
-    for op, at, since in adapters.unreached(reached):
+            crossings |= adapters.crossed(onnx.load_from_string((models / f["file"]).read_bytes()))
+    for op, at, since in adapters.uncrossed(crossings):
         if ops and not any(fnmatch.fnmatchcase(op, p) for p in ops):
             continue
         schema = onnx.defs.get_schema(op, at, "")
@@ -418,6 +424,9 @@ def adapter_bases(entries, ref_entries, models: Path, stats: Stats, run_model, c
             feeds = feeds_for(forms["common"], cid, [{}, {}])
         except Exception as exc:  # noqa: BLE001 - no recipe, no input to vary, no feeds: counted, never fatal
             stats.skipped[op][f"adapter source at opset {at}: {type(exc).__name__}"] += 1
+            continue
+        if not any(c[:2] == (op, at) for c in adapters.crossed(forms["common"])):  # e.g. no newer schema to go to
+            stats.skipped[op][f"adapter source at opset {at}: no converter pass crosses its boundary"] += 1
             continue
         main = node.main_elem()
         rtol, atol = tolerance(main)

@@ -49,6 +49,7 @@ import onnx
 import onnx.defs
 
 from passcheck.cases.opsets import NEWEST_PORTABLE
+from passcheck.generate.node_types import output_param, settle
 from passcheck.generate.pair import Ctx, Pair
 from passcheck.generate.recipe import CPU_TYPES, Node, _param_of, np_dtype, type_name
 
@@ -114,7 +115,7 @@ def retyped(node: Node, param: str, elem: int) -> Node | None:
         if attr is None or param not in {_param_of(o.type_str) for o in v.schema.outputs}:
             return None
         v.attrs[attr] = elem
-        v.out_elems.update({o: elem for o in v.outputs if _output_param(v, o) == param})
+        v.out_elems.update({o: elem for o in v.outputs if output_param(v, o) == param})
     for i in mine:
         if i.value is not None:
             conv = as_type(i.value, elem)
@@ -124,12 +125,6 @@ def retyped(node: Node, param: str, elem: int) -> Node | None:
         i.elem = elem
     v.dtypes[param] = elem
     return v
-
-
-def _output_param(node: Node, output: str) -> str | None:
-    """The type parameter of ``output``'s formal (a variadic output ``name_j`` is ``name``'s)."""
-    f = next((o for o in node.schema.outputs if output in (o.name,) or output.startswith(o.name + "_")), None)
-    return _param_of(f.type_str) if f is not None else None
 
 
 def _types(schema: onnx.defs.OpSchema, dtypes: dict[str, int]) -> dict[str, str]:
@@ -239,6 +234,15 @@ def _left_to_later(schema: onnx.defs.OpSchema, later: Sequence[onnx.defs.OpSchem
     return not portable or any(s.since_version <= NEWEST_PORTABLE for s in newer)
 
 
+def _outputs_follow(node: Node) -> bool:
+    """Whether ``node``'s schema has a type constraint only outputs carry that no data-type attribute states:
+    its type follows the inputs and attributes (CategoryMapper's ``T2``: string in, int64 out), as the schema's
+    type-inference function says (:func:`passcheck.generate.node_types.inferred`)."""
+    ins = {_param_of(f.type_str) for f in node.schema.inputs}
+    outs = {_param_of(f.type_str) for f in node.schema.outputs} - ins - {None}
+    return bool(outs) and _type_attr(node.schema) is None and not any(node.wraps.values())
+
+
 def code_or_0(name: str) -> int:
     """:func:`code`, or 0 for a type name ``onnx.TensorProto`` lacks."""
     return int(getattr(onnx.TensorProto, name.upper(), 0))
@@ -256,6 +260,8 @@ def pairs(node: Node, ctx: Ctx, later: Sequence[onnx.defs.OpSchema] = ()) -> lis
         v: Node | None = node
         for p, t in bound:
             v = retyped(v, p, code(t)) if v is not None else None
+        if v is not None and _outputs_follow(v):  # CategoryMapper's T2: read off the schema's inference function
+            v = settle(v)
         if v is not None:
             detail = ".".join(f"{p}.{t}" for p, t in bound)
             doc = ", ".join(f"{p} bound to {t}" for p, t in bound)

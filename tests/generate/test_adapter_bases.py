@@ -133,3 +133,47 @@ def test_a_base_searched_under_the_converters_draws_no_other_pass(cases):
     assert hpasses.passes_of(plan) is not None and hpasses.passes_of(hpasses.explicit(["ort:basic"])) is None
     relevant = hpasses.relevant(bases, None)
     assert set(relevant.of(f"{only.id}:common")) == set(only.passes) - set(relevant.unavailable)
+
+
+def _model(nodes, opset: int, inputs, output: str = "y") -> onnx.ModelProto:
+    import onnx.helper as h
+
+    g = h.make_graph(
+        nodes,
+        "g",
+        [h.make_tensor_value_info(n, onnx.TensorProto.FLOAT, s) for n, s in inputs],
+        [h.make_tensor_value_info(output, onnx.TensorProto.FLOAT, None)],
+    )
+    return h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
+
+
+def test_a_boundary_side_counts_only_when_a_converter_pass_crosses_it():
+    """Conv-11 with a BatchNormalization reading its output (a channel reader) holds BatchNormalization-9, but the
+    down pass stops at opset 10 (Conv's boundary) and the up pass at 14: the BatchNormalization 9 → 8 adapter
+    runs on no such form. Schema presence called it reached; the crossing does not."""
+    import onnx.helper as h
+
+    from passcheck.generate import adapters
+
+    conv = _model(
+        [
+            h.make_node("Conv", ["x", "w"], ["c"]),
+            h.make_node("BatchNormalization", ["c", "s", "b", "m", "v"], ["y"]),
+        ],
+        11,
+        [("x", [1, 2, 5, 5]), ("w", [3, 2, 3, 3]), ("s", [3]), ("b", [3]), ("m", [3]), ("v", [3])],
+    )
+    bn = _model([h.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"])], 9, [("x", [2, 3, 2])])
+    assert ("BatchNormalization", 9) in adapters.reach(conv)
+    assert ("BatchNormalization", 9, 8) not in adapters.crossed(conv)
+    assert {("BatchNormalization", 9, 8), ("BatchNormalization", 13, 14)} <= adapters.crossed(bn)
+    assert ("BatchNormalization", 9, 9) in adapters.uncrossed(adapters.crossed(conv))
+    assert ("BatchNormalization", 9, 9) not in adapters.unreached(adapters.reach(conv))
+    assert ("BatchNormalization", 9, 9) not in adapters.uncrossed(adapters.crossed(bn))
+
+
+def test_both_sides_of_a_one_way_adapter_are_boundary_sides():
+    from passcheck.generate import adapters
+
+    assert ("Add", 13, 14) in set(adapters.adapters()) and ("Add", 14, 13) not in set(adapters.adapters())
+    assert {("Add", 13, 14), ("Add", 14, 13)} <= adapters.sides()
