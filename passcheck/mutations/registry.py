@@ -107,6 +107,7 @@ MODULES = (
     "passcheck.mutations.denotations",
     "passcheck.mutations.deep_chain",
     "passcheck.mutations.tensor_attributes",
+    "passcheck.mutations.extra_readers",
 )
 
 
