@@ -17,7 +17,15 @@ import pytest  # noqa: E402
 # never first imported inside such a run (a worker whose first check ran in one failed to pickle
 # template_main afterwards: "not the same object").
 import passcheck.execution.template  # noqa: E402, F401
-from tests import _schedule  # noqa: E402
+from tests import _rewrite_cache, _schedule  # noqa: E402
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's DSession starts the workers (its sessionstart is trylast)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """pytest-xdist (controller): the test modules' assertions rewritten once for all workers (tests/_rewrite_cache)."""
+    config = session.config
+    if config.pluginmanager.has_plugin("dsession") and not hasattr(config, "workerinput"):
+        _rewrite_cache.write(config, _rewrite_cache.modules(config.args, config.getini("python_files")))
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -1,13 +1,16 @@
 """The planted negative-axes hunt (20 items, seed 1), its two shards, their merge and a baseline of the
 unsharded run, run once per test run and read by tests/hunt/test_hunt.py and tests/hunt/test_shard_merge.py
 (``built_once``: every xdist worker reads the same folders; tests write only below their own ``tmp_path``).
-Each is a real ``passcheck hunt`` / ``passcheck merge`` subprocess, its output kept."""
+Each is a real ``passcheck hunt`` / ``passcheck merge`` subprocess, its output kept. The three hunts are
+independent (each its own ``--out``; a hunt is a function of its seed, budget and shard) and run side by side,
+the merge after the two shards: the workers waiting on the build's lock wait for one hunt, not three."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -18,26 +21,56 @@ PLANTED = Path(__file__).with_name("planted_hunt.py")
 PASS = "planted:negative-axes"
 
 
+def _argv(*args: str) -> list[str]:
+    return [sys.executable, "-m", "passcheck", *args]
+
+
+#: the subprocesses' environment: heartbeat lines off
+_ENV = {"PASSCHECK_PROGRESS_EVERY": "0"}
+
+
 def cli(*args: str) -> subprocess.CompletedProcess:
     """``passcheck ARGS`` in a subprocess (heartbeat lines off), output captured."""
-    return subprocess.run(
-        [sys.executable, "-m", "passcheck", *args],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**os.environ, "PASSCHECK_PROGRESS_EVERY": "0"},
-    )
+    return subprocess.run(_argv(*args), capture_output=True, text=True, timeout=900, env={**os.environ, **_ENV})
+
+
+def _hunt_args(out: Path, *args: str, budget: str = "20items") -> list[str]:
+    argv = ["hunt", "--cases-from", str(PLANTED), "--case", "hunt-test/*", "--pass", PASS, "--budget", budget]
+    return [*argv, "--seed", "1", "--out", str(out), "--progress", "lines", *args]
 
 
 def hunt(out: Path, *args: str, budget: str = "20items") -> subprocess.CompletedProcess:
     """The planted hunt over ``hunt-test/*`` under ``planted:negative-axes``, seed 1, into ``out``."""
-    argv = ["hunt", "--cases-from", str(PLANTED), "--case", "hunt-test/*", "--pass", PASS, "--budget", budget]
-    return cli(*argv, "--seed", "1", "--out", str(out), "--progress", "lines", *args)
+    return cli(*_hunt_args(out, *args, budget=budget))
+
+
+def side_by_side(*argvs: list[str], timeout: float = 900) -> list[subprocess.CompletedProcess]:
+    """``passcheck ARGV`` for each ``argvs`` entry, all started at once, each as :func:`cli` runs it (output
+    captured); returned in ``argvs``' order once all have ended. Raises ``subprocess.TimeoutExpired`` (every
+    process killed) when one outlives ``timeout`` seconds from the start."""
+    procs = [
+        subprocess.Popen(
+            _argv(*a), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **_ENV}
+        )
+        for a in argvs
+    ]
+    deadline = time.monotonic() + timeout
+    try:
+        outs = [p.communicate(timeout=max(deadline - time.monotonic(), 0.001)) for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.communicate()
+    return [subprocess.CompletedProcess(p.args, p.returncode, o, e) for p, (o, e) in zip(procs, outs)]
 
 
 def _build(tmp: Path) -> dict:
-    whole = hunt(tmp / "whole", "--write-baseline", str(tmp / "known.json"))
-    one, two = hunt(tmp / "s1", "--shard", "1/2"), hunt(tmp / "s2", "--shard", "2/2")
+    whole, one, two = side_by_side(
+        _hunt_args(tmp / "whole", "--write-baseline", str(tmp / "known.json")),
+        _hunt_args(tmp / "s1", "--shard", "1/2"),
+        _hunt_args(tmp / "s2", "--shard", "2/2"),
+    )
     merged = cli("merge", str(tmp / "s1"), str(tmp / "s2"), "--out", str(tmp / "merged"))
     return {k: vars(r) for k, r in (("whole", whole), ("one", one), ("two", two), ("merged", merged))}
 
