@@ -148,6 +148,9 @@ class OnnxscriptRuleAdapter(_OnnxscriptAdapter):
 
     def unavailable_reason(self) -> str | None:
         reason = super().unavailable_reason()
+        if reason is None and self.slug is None and not opt_in():
+            # a rewrite with no rule changes nothing: reported unchanged, every cell would be an ok judging nothing
+            reason = "this onnxscript exports no rule that its default rewrite leaves out"
         if reason is None and self.slug is not None and self.slug not in exported():
             reason = f"this onnxscript exports no rule {self.slug!r} (rules.common or the modules before 0.5)"
         return reason
