@@ -5,7 +5,7 @@ outputs must give a rank, subgraph inputs and outputs MAY omit their types; valu
 - ``symbolic-input-dims``: every dim_value of a main-graph input → a fresh dim_param (one per input
   dim; the feeds are the original's, so the values are the same).
 - ``anonymous-input-dims``: every dim of a main-graph input (no initializer) → neither dim_value nor dim_param,
-  the rank kept. An input's annotation is a precondition the caller meets (docs/shape-annotations, seed 000:
+  the rank kept. An input's annotation is a precondition the caller meets (the shape-annotation semantics, seed 000:
   an anonymous dim asserts nothing), so the weaker one admits every feed the original does; the feeds are the
   original's. Values downstream keep their own declarations, so a pass that reads a dim from the input's
   spelling meets an unknown dim where the base gave it a number or a name.
