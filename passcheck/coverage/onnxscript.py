@@ -174,7 +174,10 @@ def triggers(model) -> dict[str, str]:
         pipelines = (
             ("onnxscript:rewrite", onnxscript.rewriter.rewrite),
             ("onnxscript:optimize", onnxscript.optimizer.optimize),
-            ("onnxscript:rewrite-opt-in", lambda m: onnxscript.rewriter.rewrite(m, onnxscript_rules.opt_in_rules())),
+            (
+                "onnxscript:rewrite-opt-in",
+                lambda m: onnxscript.rewriter.rewrite(m, pattern_rewrite_rules=onnxscript_rules.opt_in_rules()),
+            ),
         )
         for label[0], run in pipelines:
             with contextlib.suppress(Exception):  # the tool failing on a base is a finding elsewhere, not an effect

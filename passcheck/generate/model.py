@@ -241,7 +241,14 @@ def _with_output_shapes(
 ) -> list[str]:
     """Give graph outputs onnx's inferred elem_type and shape (the checker requires a shape field
     on graph outputs), else the rank of the outputs of a reference run of ``ran()`` (the same node with
-    the dims the feeds have); returns the outputs left without a shape."""
+    the dims the feeds have); returns the outputs left without a shape. A dim onnx could not know, which its
+    inference names ``unk__N`` (:data:`passcheck.oracles.parity.GENERATED_DIM`) and no graph input declares, is
+    written unknown (neither dim_value nor dim_param, IR.md §Static tensor shapes): the name is inference's
+    placeholder, and declared it is a symbol that a pass reading the model's shapes (onnx_ir) tells apart from an
+    unknown dim, so an ``anonymous`` form would not be anonymous at its outputs."""
+    from passcheck.oracles.parity import GENERATED_DIM
+
+    given = {d.dim_param for v in m.graph.input for d in v.type.tensor_type.shape.dim if d.dim_param}
     probe = onnx.ModelProto()
     probe.CopyFrom(m)
     for o in probe.graph.output:
@@ -260,6 +267,9 @@ def _with_output_shapes(
             o.type.tensor_type.elem_type = v.type.tensor_type.elem_type
         if v is not None and v.type.tensor_type.HasField("shape"):
             o.type.tensor_type.shape.CopyFrom(v.type.tensor_type.shape)
+            for d in o.type.tensor_type.shape.dim:
+                if d.dim_param not in given and GENERATED_DIM.fullmatch(d.dim_param):
+                    d.ClearField("dim_param")
         else:
             missing.append(o.name)
     if missing:

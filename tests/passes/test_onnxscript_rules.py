@@ -87,3 +87,11 @@ def test_the_coverage_catalogue_traces_an_opt_in_rule_to_its_pass():
     assert "onnxscript:rewrite-opt-in" in entries["MatMulAddToGemm"].passes
     hit = {k: v for k, v in cov.triggers(_matmul_add()).items() if "MatMulAddToGemm" in k}
     assert hit and all(v.startswith("onnxscript:rewrite-opt-in:") for v in hit.values()), hit
+
+
+def test_opt_in_without_a_rule_to_run_is_unavailable_not_ok(monkeypatch):
+    # onnxscript < 0.5 read only through rules.common ran an empty rule list, and every cell was `ok`
+    # (docs/recall.md R64): a pass with nothing to run says why instead
+    assert get_pass("onnxscript:rewrite-opt-in").unavailable_reason() is None
+    monkeypatch.setattr(rules, "opt_in", lambda: [])
+    assert "no rule" in (get_pass("onnxscript:rewrite-opt-in").unavailable_reason() or "")
