@@ -82,8 +82,9 @@ class Rare:
             hit = [b for b in bases if need & ops[b.id]]
             if hit and len(hit) * sample < len(bases):
                 meeting[k] = hit
-        #: rare kind → the bases meeting its precondition, rarest first (ties by kind)
-        self.meeting = dict(sorted(meeting.items(), key=lambda kv: (len(kv[1]), kv[0])))
+        #: rare kind → the bases meeting its precondition, rarest first (ties: a declared precondition, which names
+        #: what the neighbour's builder requires, before an observed one; then by kind)
+        self.meeting = dict(sorted(meeting.items(), key=lambda kv: (len(kv[1]), kv[0] in self.observed, kv[0])))
         self._offering: dict[str, list[Base]] = {}
 
     @classmethod
