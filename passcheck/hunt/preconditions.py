@@ -154,11 +154,6 @@ def cached(bases: Sequence[Base], seed: int) -> Preconditions:
 _MADE: dict[tuple, Preconditions] = {}
 
 
-def meeting(bases: Sequence[Base], need: frozenset[str]) -> list[Base]:
-    """The bases holding one of the op types ``need``, in their order."""
-    return [b for b in bases if need & set(_ops(b))]
-
-
 def _ops(base: Base) -> tuple[str, ...]:
     try:
         return base.ops()

@@ -8,10 +8,10 @@ of them happens to be sampled: ``list-attributes-as-tensor`` meets the LabelEnco
 sample on average (``count * sample < bases``, the rule :mod:`.vary_rare` applies to neighbours).
 
 A rare rewrite's *units* are its sites on (a seeded sample of at most :data:`LOOK` of) the bases meeting it,
-grouped by the element types of what each site names (:func:`.site_kind.types`: a value's ``elem_type``, a node's
-inputs' and attributes'; the written attribute tensor's type follows the list it respells): the rewrite at an
-INT64 LabelEncoder and at a STRING one are two units, as they are two site kinds. The scheduler gives the units a
-share of the rewrite steps of their own (:meth:`.scheduler.Scheduler._rare_rewrite_item`).
+grouped by the element types of what each site names (:func:`.site_kind.types`, declared types alone: a value's
+``elem_type``, a node's inputs' and attributes'; the written attribute tensor's type follows the list it respells):
+the rewrite at an INT64 LabelEncoder and at a STRING one are two units, as they are two site kinds. The scheduler
+gives the units a share of the rewrite steps of their own (:meth:`.scheduler.Scheduler._rare_rewrite_item`).
 """
 
 from __future__ import annotations
@@ -49,8 +49,9 @@ class RareRewrites:
     def __init__(self, bases: Sequence[Base], sample: int, seed: int, pre: preconditions.Preconditions):
         self.seed = seed
         found = {}
+        ops = [(b, frozenset(preconditions._ops(b))) for b in bases]
         for rid, need in pre.rewrites.items():
-            hit = preconditions.meeting(bases, need)
+            hit = [b for b, have in ops if need & have]
             if hit and len(hit) * sample < len(bases):
                 found[rid] = hit
         #: rare rewrite id → the bases meeting its precondition, rarest first (ties by id)
@@ -73,7 +74,7 @@ class RareRewrites:
                 try:
                     model = b.model()
                     labels = REWRITES[rid].sites(model)
-                    types = site_kind.types(model) if labels else {}
+                    types = site_kind.types(model, infer=False) if labels else {}
                 except Exception:  # noqa: BLE001 - a base this onnx cannot build (or rewrite) offers no unit
                     continue
                 single = hforms.has_sites(rid) and len(labels) > 1

@@ -201,6 +201,7 @@ class Scheduler:
         self.rare_units_on: dict[str, set[tuple[str, str]]] = {}  # pass → the rare rewrite units tried under it
         self._rare_elems: dict[str, dict[str, int]] = {}  # pass → element type → its plain rewrite items
         self._rare_picked: set[str] = set()  # item keys the rare rewrite share picked (kept at their site)
+        self._declared_types: dict[str, dict[str, str]] = {}  # base → site_kind.types(infer=False)
         self._runs = runs
         self._of = passes_of
         self._cost = cost
@@ -584,13 +585,15 @@ class Scheduler:
         return self._rare_rw
 
     def elems_of(self, item: Item) -> str:
-        """The element type text (:func:`.rare_rewrites.elems`) of plain rewrite item ``item``'s sites: its site's,
-        or, all at once, every site's it changes; ``?`` when none is known."""
+        """The element type text (:func:`.rare_rewrites.elems`, of the declared types) of plain rewrite item
+        ``item``'s sites: its site's, or, all at once, every site's it changes; ``?`` when none is known."""
         from passcheck.hunt.rare_rewrites import elems
 
         base = self.by_id[item.base]
         labels = [s for _, s in hforms.parts(item.form) if s is not None] or list(self.labels(base, item.form))
-        types = self._ranks(base)
+        if base.id not in self._declared_types:  # the declared types, as the units read them (no inference)
+            self._declared_types[base.id] = site_kind.types(base.model(), infer=False)
+        types = self._declared_types[base.id]
         return ",".join(sorted({e for label in labels for e in elems(label, types).split(",") if e != "?"})) or "?"
 
     def unit_of(self, item: Item, rid: str) -> tuple[str, str] | None:
@@ -616,7 +619,8 @@ class Scheduler:
         :data:`RARE_REWRITE_EVERY` of its plain rewrite items, an item of an untried unit (:mod:`.rare_rewrites`): of
         a rare rewrite with no unit tried under the pass first, rarest first (ties by id), then, of its units, the
         one holding the element type the pass's plain rewrite items have tried least, then the one with the fewest
-        sites; of its sites, one whose triples are new first, ties by a generator seeded by (seed, step, pass, unit).
+        sites; of :data:`SAMPLE` of its sites, one whose triples are new first, ties by a generator seeded by (seed,
+        step, pass, unit).
         None when the share is full or no unit is left (always with ``vary_kinds`` and no ``rewrites``: no rewrite
         form is a candidate then)."""
         if self.vary_kinds and not self.rewrites:
@@ -643,6 +647,7 @@ class Scheduler:
                 todo = [i for i in todo if i.key not in self.done]
                 if todo:
                     rng = random.Random(f"{self.seed}:{step}:{pass_id}:{rid}:{elem}")
+                    todo = rng.sample(todo, min(SAMPLE, len(todo)))  # a sample's triples, not every site's
                     item = max(todo, key=lambda i: (len(self.triples(i) - self.tried) > 0, rng.random()))
                     self._rare_picked.add(item.key)
                     return item

@@ -35,17 +35,26 @@ MAX_SITES = 3
 _PIECES = re.compile(r"->|\.\.|>|:|=")  # the joins of a rewrite's compound site labels (edges, chains, regions)
 
 
-def types(model: onnx.ModelProto) -> dict[str, str]:
+def types(model: onnx.ModelProto, infer: bool = True) -> dict[str, str]:
     """Site label → the rank and element type text of what it names: ``<rank>:<ELEM>`` for a value (``?`` where
     unknown); for a node its inputs' ranks joined by ``,`` (an omitted input left out), then ``:`` and the sorted
-    element types of its inputs and attributes (:func:`attribute_elems`). Raises nothing: a model inference cannot
-    read gives ``?``."""
+    element types of its inputs and attributes (:func:`attribute_elems`). ``infer``: with onnx shape inference's
+    types of the intermediate values; else the declared ones alone (graph inputs, outputs, ``value_info``,
+    initializers: no inference run, for a cheap look at many bases). Raises nothing: a model inference cannot read
+    gives ``?``."""
+    import onnx
     from onnx import TensorProto
 
     from passcheck.hunt import variation
     from passcheck.mutations._base import node_label
 
-    types_ = variation._inferred(model)
+    if infer:
+        types_ = variation._inferred(model)
+    else:
+        g = model.graph
+        types_ = {v.name: v.type for v in [*g.input, *g.value_info, *g.output]}
+        for t in g.initializer:
+            types_.setdefault(t.name, onnx.helper.make_tensor_type_proto(t.data_type, list(t.dims)))
 
     def tensor(name: str):
         t = types_.get(name)
