@@ -45,7 +45,7 @@ def probes(bases: Sequence[Base]) -> list[Base]:
     since: dict[str, dict[int, Base]] = {}
     for b in sorted(bases, key=lambda b: b.id):
         v = next((int(t[6:]) for t in b.case.tags if t.startswith("since:") and t[6:].isdigit()), 0)
-        for op in _ops(b):
+        for op in ops_of(b):
             since.setdefault(op, {}).setdefault(v, b)
     chosen = {b.id: b for by in since.values() for b in (by[min(by)], by[max(by)])}
     return [chosen[k] for k in sorted(chosen)]
@@ -154,7 +154,8 @@ def cached(bases: Sequence[Base], seed: int) -> Preconditions:
 _MADE: dict[tuple, Preconditions] = {}
 
 
-def _ops(base: Base) -> tuple[str, ...]:
+def ops_of(base: Base) -> tuple[str, ...]:
+    """``base.ops()``, or none for a base this onnx cannot build."""
     try:
         return base.ops()
     except Exception:  # noqa: BLE001 - a base this onnx cannot build has no ops (and no sites)

@@ -8,10 +8,11 @@ of them happens to be sampled: ``list-attributes-as-tensor`` meets the LabelEnco
 sample on average (``count * sample < bases``, the rule :mod:`.vary_rare` applies to neighbours).
 
 A rare rewrite's *units* are its sites on (a seeded sample of at most :data:`LOOK` of) the bases meeting it,
-grouped by the element types of what each site names (:func:`.site_kind.types`, declared types alone: a value's
-``elem_type``, a node's inputs' and attributes'; the written attribute tensor's type follows the list it respells):
-the rewrite at an INT64 LabelEncoder and at a STRING one are two units, as they are two site kinds. The scheduler
-gives the units a share of the rewrite steps of their own (:meth:`.scheduler.Scheduler._rare_rewrite_item`).
+grouped by the element types of what the rewrite writes there (:func:`written`: the initializers and attributes of
+the rewritten model that the base does not hold, an attribute tensor's ``data_type``, a list's type): at an INT64
+LabelEncoder ``list-attributes-as-tensor`` writes INT64 tensors, at a STRING one a STRING ``values_tensor``, at a
+TreeEnsemble FLOAT ``*_as_tensor`` ones: three units. The scheduler gives the units a share of the rewrite steps of
+their own (:meth:`.scheduler.Scheduler._rare_rewrite_item`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,41 @@ def elems(label: str, types: dict[str, str]) -> str:
     return ",".join(sorted(got)) or "?"
 
 
+def written(model, rid: str, label: str | None) -> str:
+    """The element types of what rewrite ``rid`` writes into ``model`` at site ``label`` (None: every site), sorted
+    and joined by ``,``: of each initializer and main-graph node attribute of the rewritten model that ``model``
+    does not hold byte for byte, a tensor's ``data_type`` and a list's or scalar's type
+    (:func:`.site_kind.attribute_elems`); ``?`` when it writes none (or does not apply).
+
+    Raises:
+        passcheck.mutations._base.RewriteError: the rewrite raised."""
+    from passcheck.mutations.registry import REWRITES
+
+    built = REWRITES[rid].apply(model, None if label is None else [label])
+    if built is None:
+        return "?"
+    before = _typed(model)
+    got = {e for key, es in _typed(built[0]).items() if key not in before for e in es}
+    return ",".join(sorted(got)) or "?"
+
+
+def _typed(model) -> dict[bytes, set[str]]:
+    """Serialized initializer / node attribute → its element type names."""
+    from onnx import NodeProto, TensorProto
+
+    from passcheck.hunt.site_kind import attribute_elems
+
+    out: dict[bytes, set[str]] = {}
+    for t in model.graph.initializer:
+        out[b"t" + t.SerializeToString()] = {TensorProto.DataType.Name(t.data_type)} if t.data_type else set()
+    for n in model.graph.node:
+        for a in n.attribute:
+            one = NodeProto()
+            one.attribute.append(a)
+            out[b"a" + n.op_type.encode() + a.SerializeToString()] = attribute_elems(one)
+    return out
+
+
 class RareRewrites:
     """The rare rewrites of ``bases`` (module docs) and, on first need, their units.
 
@@ -49,7 +85,7 @@ class RareRewrites:
     def __init__(self, bases: Sequence[Base], sample: int, seed: int, pre: preconditions.Preconditions):
         self.seed = seed
         found = {}
-        ops = [(b, frozenset(preconditions._ops(b))) for b in bases]
+        ops = [(b, frozenset(preconditions.ops_of(b))) for b in bases]
         for rid, need in pre.rewrites.items():
             hit = [b for b, have in ops if need & have]
             if hit and len(hit) * sample < len(bases):
@@ -59,11 +95,11 @@ class RareRewrites:
         self._units: dict[str, dict[str, list[tuple[str, str]]]] = {}
 
     def units(self, rid: str) -> dict[str, list[tuple[str, str]]]:
-        """Rare rewrite ``rid``'s units: element type text → its (base id, form) sites, a single-site form
+        """Rare rewrite ``rid``'s units: the element types it writes (:func:`written`) → its (base id, form) sites, a
+        single-site form
         ``rid@label`` where the rewrite has more than one site on the base, else ``rid``; computed once, on a seeded
         sample of :data:`LOOK` of the bases meeting it. Empty for a rewrite that is not rare."""
         if rid not in self._units:
-            from passcheck.hunt import site_kind
             from passcheck.mutations import forms as hforms
             from passcheck.mutations.registry import REWRITES
 
@@ -74,12 +110,12 @@ class RareRewrites:
                 try:
                     model = b.model()
                     labels = REWRITES[rid].sites(model)
-                    types = site_kind.types(model, infer=False) if labels else {}
+                    single = hforms.has_sites(rid) and len(labels) > 1
+                    for label in labels if single else labels[:1]:
+                        key = written(model, rid, label if single else None)
+                        got.setdefault(key, []).append((b.id, f"{rid}@{label}" if single else rid))
                 except Exception:  # noqa: BLE001 - a base this onnx cannot build (or rewrite) offers no unit
                     continue
-                single = hforms.has_sites(rid) and len(labels) > 1
-                for label in labels:
-                    got.setdefault(elems(label, types), []).append((b.id, f"{rid}@{label}" if single else rid))
             self._units[rid] = dict(sorted(got.items()))
         return self._units[rid]
 

@@ -597,13 +597,18 @@ class Scheduler:
         return ",".join(sorted({e for label in labels for e in elems(label, types).split(",") if e != "?"})) or "?"
 
     def unit_of(self, item: Item, rid: str) -> tuple[str, str] | None:
-        """The rare rewrite unit (rewrite id, :meth:`elems_of`) plain rewrite item ``item`` of rewrite ``rid`` tries,
-        or None when ``rid`` is not rare (:mod:`.rare_rewrites`)."""
-        return (rid, self.elems_of(item)) if rid in self.rare_rewrites.meeting else None
+        """The rare rewrite unit (rewrite id, the element types it writes: :func:`.rare_rewrites.written`) plain
+        rewrite item ``item`` of rewrite ``rid`` tries, or None when ``rid`` is not rare (:mod:`.rare_rewrites`)."""
+        from passcheck.hunt.rare_rewrites import written
+
+        if rid not in self.rare_rewrites.meeting:
+            return None
+        labels = [s for _, s in hforms.parts(item.form) if s is not None]
+        return rid, written(self.by_id[item.base].model(), rid, labels[0] if labels else None)
 
     def _mark_rare_unit(self, item: Item, rid: str) -> None:
-        """Count the element types of plain rewrite item ``item`` of rewrite ``rid`` under its pass, and its rare
-        rewrite unit (:meth:`unit_of`) as tried there."""
+        """Count the element types of plain rewrite item ``item``'s sites (:meth:`elems_of`) under its pass, and, for
+        a rare rewrite ``rid``, its unit (:meth:`unit_of`) as tried there."""
         try:
             text = self.elems_of(item)
         except Exception:  # noqa: BLE001 - a base this onnx cannot build has no element types
@@ -611,14 +616,18 @@ class Scheduler:
         on = self._rare_elems.setdefault(item.pass_id, {})
         for e in text.split(","):
             on[e] = on.get(e, 0) + 1
-        if rid in self.rare_rewrites.meeting:
-            self.rare_units_on.setdefault(item.pass_id, set()).add((rid, text))
+        try:
+            unit = self.unit_of(item, rid)
+        except Exception:  # noqa: BLE001 - a rewrite that raises on this base writes nothing here
+            unit = None
+        if unit is not None:
+            self.rare_units_on.setdefault(item.pass_id, set()).add(unit)
 
     def _rare_rewrite_item(self, pass_id: str, step: int) -> Item | None:
         """On a rewrite step, while the rare rewrite units tried under ``pass_id`` are at most one in
         :data:`RARE_REWRITE_EVERY` of its plain rewrite items, an item of an untried unit (:mod:`.rare_rewrites`): of
         a rare rewrite with no unit tried under the pass first, rarest first (ties by id), then, of its units, the
-        one holding the element type the pass's plain rewrite items have tried least, then the one with the fewest
+        one writing an element type the pass's plain rewrite items' sites have held least, then the one with the fewest
         sites; of :data:`SAMPLE` of its sites, one whose triples are new first, ties by a generator seeded by (seed,
         step, pass, unit).
         None when the share is full or no unit is left (always with ``vary_kinds`` and no ``rewrites``: no rewrite

@@ -74,7 +74,7 @@ class Rare:
     def __init__(self, bases: Sequence[Base], sample: int, seed: int, observed: Mapping[str, frozenset[str]] = {}):
         self.seed = seed
         meeting: dict[str, list[Base]] = {}
-        ops = {b.id: set(_ops(b)) for b in bases}
+        ops = {b.id: set(preconditions.ops_of(b)) for b in bases}
         #: the kinds whose precondition is observed, not declared
         self.observed = {k for k in observed if precondition(k) is None}
         for k in sorted(set(kinds()) | self.observed):
@@ -110,10 +110,3 @@ class Rare:
 
 
 _MADE: dict[tuple, Rare] = {}
-
-
-def _ops(base: Base) -> tuple[str, ...]:
-    try:
-        return base.ops()
-    except Exception:  # noqa: BLE001 - a base this onnx cannot build has no ops (and no neighbours)
-        return ()
