@@ -322,7 +322,7 @@ def _other_sites(
     from passcheck.hunt import site_kind
     from passcheck.mutations.sites import site_signatures
 
-    sigs, ranks = site_signatures(neighbour), site_kind.ranks(neighbour)
+    sigs, ranks = site_signatures(neighbour), site_kind.types(neighbour)
     groups: dict[tuple, list[str]] = {}
     for rid, sites in opened_at.items():
         for s in sites:

@@ -36,8 +36,8 @@ pair of its own under every entry. These keys come before the nearness and tripl
 
 The triple rule draws a sample of the bases the pass is relevant to, lists their untried items on
 the pass and takes the one with the largest share of untried triples (op type, rewrite kind, pass, site kind: what
-the rewrite's site signature records at a single site with the rank of what it names, :func:`site_kinds`) (halved
-for a depth-2 form,
+the rewrite's site signature records at a single site with the rank and element type of what it names,
+:func:`site_kinds`) (halved for a depth-2 form,
 so single rewrites come first; a share, so a base with many op types does not crowd out the
 others), ties broken by a generator seeded by (seed, step, pass). A base's items draw only from
 its own passes (``passes_of``, its relevant set without ``--pass``: :mod:`.passes`). The choice
@@ -132,6 +132,9 @@ LOOKS_AT: dict[tuple[str | None, bool], tuple[str, ...]] = {
     ("vary", False): ("vary",),
     ("compose", False): ("composed",),
 }
+#: With variations on, a pass's first items of the rare rewrite units (:mod:`.rare_rewrites`) are at most one in
+#: this many of its plain rewrite items: a rewrite step takes one while that holds.
+RARE_REWRITE_EVERY = 4
 #: (op type, rewrite or variation kind, pass, site kind): what an item covers (:meth:`Scheduler.triples`).
 Triple = tuple[str, str, str, str]
 #: The pseudo-family the rare kinds' items are counted in too (:meth:`Scheduler._rare_item`).
@@ -194,6 +197,11 @@ class Scheduler:
         self.kinds_on: dict[str, set[str]] = {}  # pass → the variation kinds (no prefix) tried under it
         self._sites: dict[tuple, int] = {}  # (base, pass, kind) → its sites tried; (pass, kind) → on every base
         self._rare = None  # the rare kinds (:class:`.vary_rare.Rare`), found on the first variation step
+        self._rare_rw = None  # the rare rewrites (:class:`.rare_rewrites.RareRewrites`), found on first need
+        self.rare_units_on: dict[str, set[tuple[str, str]]] = {}  # pass → the rare rewrite units tried under it
+        self._rare_elems: dict[str, dict[str, int]] = {}  # pass → element type → its plain rewrite items
+        self._rare_picked: set[str] = set()  # item keys the rare rewrite share picked (kept at their site)
+        self._declared_types: dict[str, dict[str, str]] = {}  # base → site_kind.types(infer=False)
         self._runs = runs
         self._of = passes_of
         self._cost = cost
@@ -351,9 +359,9 @@ class Scheduler:
         return self._sigs[base.id]
 
     def _ranks(self, base: Base) -> dict[str, str]:
-        """``base``'s site ranks (:func:`.site_kind.ranks`), built once."""
+        """``base``'s site ranks and element types (:func:`.site_kind.types`), built once."""
         if base.id not in self._rank_of:
-            self._rank_of[base.id] = site_kind.ranks(base.model())
+            self._rank_of[base.id] = site_kind.types(base.model())
         return self._rank_of[base.id]
 
     @property
@@ -395,7 +403,7 @@ class Scheduler:
         labels = [s for _, s in hforms.parts(rform) if s is not None]
         twin = Base(base.case, base.form, _model=neighbour)
         return (site_ops([neighbour], labels) if labels else set()), site_kinds(
-            twin, rform, lambda b: site_signatures(b.model()), lambda b: site_kind.ranks(b.model())
+            twin, rform, lambda b: site_signatures(b.model()), lambda b: site_kind.types(b.model())
         )
 
     def labels(self, base: Base, form: str) -> tuple[str, ...]:
@@ -441,6 +449,8 @@ class Scheduler:
             first = len(rids) == 1 and entry_sites.op_free(next(iter(rids))) and hforms.kind(item.form) not in kinds
             self._firsts.setdefault(item.pass_id, [0, 0])[0 if first else 1] += 1
             kinds.add(hforms.kind(item.form))
+            if self.variations and len(rids) == 1 and item.base in self.by_id:
+                self._mark_rare_unit(item, next(iter(rids)))
         if variation.is_variation(item.form):
             fam = variation.family(item.form)
             self.families[fam] = self.families.get(fam, 0) + 1
@@ -512,6 +522,8 @@ class Scheduler:
         then triples), or None: none left."""
         if self._vary_step and (item := self._rare_item(pass_id, step)) is not None:
             return item
+        if self._only == "rewrite" and (item := self._rare_rewrite_item(pass_id, step)) is not None:
+            return item
         if self._vary_step and (item := self._retried(pass_id)) is not None:
             return item
         if self._vary_step and (item := self._site_item(pass_id, step)) is not None:
@@ -561,6 +573,94 @@ class Scheduler:
             ]
             if todo:
                 return max(todo, key=lambda i: (len(self.triples(i) - self.tried) > 0, rng.random()))
+        return None
+
+    @property
+    def rare_rewrites(self):
+        """The rare rewrites of the bases and their units (:class:`.rare_rewrites.RareRewrites`), found on first
+        need."""
+        if self._rare_rw is None:
+            from passcheck.hunt.rare_rewrites import RareRewrites
+
+            self._rare_rw = RareRewrites.of(self.bases, SAMPLE, self.seed)
+        return self._rare_rw
+
+    def elems_of(self, item: Item) -> str:
+        """The element type text (:func:`.rare_rewrites.elems`, of the declared types) of plain rewrite item
+        ``item``'s sites: its site's, or, all at once, every site's it changes; ``?`` when none is known."""
+        from passcheck.hunt.rare_rewrites import elems
+
+        base = self.by_id[item.base]
+        labels = [s for _, s in hforms.parts(item.form) if s is not None] or list(self.labels(base, item.form))
+        if base.id not in self._declared_types:  # the declared types, as the units read them (no inference)
+            self._declared_types[base.id] = site_kind.types(base.model(), infer=False)
+        types = self._declared_types[base.id]
+        return ",".join(sorted({e for label in labels for e in elems(label, types).split(",") if e != "?"})) or "?"
+
+    def unit_of(self, item: Item, rid: str) -> tuple[str, str] | None:
+        """The rare rewrite unit (rewrite id, the element types it writes: :func:`.rare_rewrites.written`) plain
+        rewrite item ``item`` of rewrite ``rid`` tries, or None when ``rid`` is not rare (:mod:`.rare_rewrites`)."""
+        from passcheck.hunt.rare_rewrites import written
+
+        if rid not in self.rare_rewrites.meeting:
+            return None
+        labels = [s for _, s in hforms.parts(item.form) if s is not None]
+        return rid, written(self.by_id[item.base].model(), rid, labels[0] if labels else None)
+
+    def _mark_rare_unit(self, item: Item, rid: str) -> None:
+        """Count the element types of plain rewrite item ``item``'s sites (:meth:`elems_of`) under its pass, and, for
+        a rare rewrite ``rid``, its unit (:meth:`unit_of`) as tried there."""
+        try:
+            text = self.elems_of(item)
+        except Exception:  # noqa: BLE001 - a base this onnx cannot build has no element types
+            return
+        on = self._rare_elems.setdefault(item.pass_id, {})
+        for e in text.split(","):
+            on[e] = on.get(e, 0) + 1
+        try:
+            unit = self.unit_of(item, rid)
+        except Exception:  # noqa: BLE001 - a rewrite that raises on this base writes nothing here
+            unit = None
+        if unit is not None:
+            self.rare_units_on.setdefault(item.pass_id, set()).add(unit)
+
+    def _rare_rewrite_item(self, pass_id: str, step: int) -> Item | None:
+        """On a rewrite step, while the rare rewrite units tried under ``pass_id`` are at most one in
+        :data:`RARE_REWRITE_EVERY` of its plain rewrite items, an item of an untried unit (:mod:`.rare_rewrites`): of
+        a rare rewrite with no unit tried under the pass first, rarest first (ties by id), then, of its units, the
+        one writing an element type the pass's plain rewrite items' sites have held least, then the one with the fewest
+        sites; of :data:`SAMPLE` of its sites, one whose triples are new first, ties by a generator seeded by (seed,
+        step, pass, unit).
+        None when the share is full or no unit is left (always with ``vary_kinds`` and no ``rewrites``: no rewrite
+        form is a candidate then)."""
+        if self.vary_kinds and not self.rewrites:
+            return None
+        tried = self.rare_units_on.get(pass_id, set())
+        if len(tried) * RARE_REWRITE_EVERY > sum(self._firsts.get(pass_id, [0, 0])):
+            return None
+        rare = self.rare_rewrites
+        used = {rid for rid, _ in tried}
+        on = self._rare_elems.get(pass_id, {})
+        for rid in sorted(rare.meeting, key=lambda r: (r in used, len(rare.meeting[r]), r)):
+            if self.rewrites and not _matches(rid, self.rewrites):
+                continue
+            units = rare.units(rid)
+            order = sorted(units, key=lambda e: (min(on.get(x, 0) for x in e.split(",")), len(units[e]), e))
+            for elem in order:
+                if (rid, elem) in tried:
+                    continue
+                todo = [
+                    Item(b, f, pass_id)
+                    for b, f in units[elem]
+                    if b in self.by_id and pass_id in self.passes_of(b) and not self.is_dead(b)
+                ]
+                todo = [i for i in todo if i.key not in self.done]
+                if todo:
+                    rng = random.Random(f"{self.seed}:{step}:{pass_id}:{rid}:{elem}")
+                    todo = rng.sample(todo, min(SAMPLE, len(todo)))  # a sample's triples, not every site's
+                    item = max(todo, key=lambda i: (len(self.triples(i) - self.tried) > 0, rng.random()))
+                    self._rare_picked.add(item.key)
+                    return item
         return None
 
     def _below_share(self, pseudo: str) -> bool:
@@ -625,7 +725,7 @@ class Scheduler:
         the same rewrite :meth:`forms` offers under the pass first (where the pass acts, asked now)."""
         plain = not variation.is_variation(item.form) and not compose.is_composed(item.form)
         parts = hforms.parts(item.form) if plain else ()
-        if self._acted is None or len(parts) != 1 or parts[0][1] is None:
+        if self._acted is None or len(parts) != 1 or parts[0][1] is None or item.key in self._rare_picked:
             return item
         if (item.base, item.pass_id) in self.picked_on:
             return item
@@ -831,9 +931,9 @@ def site_kinds(
     ranks: Callable[[Base], dict[str, str]] | None = None,
 ) -> tuple[str, ...]:
     """The site kinds of rewrite form ``form`` on ``base``: for each part with a site label, what its rewrite's
-    site signature records there with the rank of what the label names (:func:`.site_kind.kind`, text so a saved
-    state keeps it; ``ranks``: base → :func:`.site_kind.ranks`, None: the signature alone); :data:`ALL_SITES` for a
-    form with no site label (every site at once)."""
+    site signature records there with the rank and element type of what the label names (:func:`.site_kind.kind`,
+    text so a saved state keeps it; ``ranks``: base → :func:`.site_kind.types`; None: the signature alone);
+    :data:`ALL_SITES` for a form with no site label (every site at once)."""
     out = []
     for rid, label in hforms.parts(form):
         if label is None:

@@ -1,11 +1,18 @@
 """What kind of site a rewrite's site is, for the hunt: the rewrite's site signature
 (:meth:`~passcheck.mutations._base.Rewrite.signature`: a node's op type and its readers', a value's producer and
-readers) with the rank of what it names, and the single sites of a rewrite a base keeps: one per kind first.
+readers) with the rank and element type of what it names, and the single sites of a rewrite a base keeps: one per
+kind first.
 
 **Rank.** A pass's rule often holds for one rank only (Operators.md Gemm takes rank-2 operands, so onnxruntime's
 MatMul + Add fusion writes a Gemm for a rank-2 MatMul alone; BatchNormalization reads dim 1 as its channels): the
 same op types at a rank-2 and a rank-3 value are two kinds of site. A value's rank is its declared or inferred one
 (onnx shape inference); a node's, its inputs' ranks; ``?`` where unknown.
+
+**Element type** (session 27). What a rewrite writes at a site is typed by what the site holds: a value's
+``elem_type`` (IR.md "Tensor Element Types"), a node's inputs' and attributes' (an ``INTS`` / ``STRINGS`` list, a
+``TENSOR``'s ``data_type``: Operators-ml.md LabelEncoder-4 writes ``keys_strings`` as a STRING ``keys_tensor``). A
+pass's rule is often typed (onnxruntime's CommonSubexpressionElimination hashes tensor attributes by type; a constant
+folder reads a numeric buffer): the same op types and rank at an INT64 and a STRING site are two kinds.
 
 **Sampling.** A base keeps at most :data:`MAX_SITES` single sites of each rewrite (its forms, :mod:`.space`); drawn
 uniformly, a site whose kind occurs once among many of another kind is rarely kept (three of a value × inserted-op
@@ -28,34 +35,93 @@ MAX_SITES = 3
 _PIECES = re.compile(r"->|\.\.|>|:|=")  # the joins of a rewrite's compound site labels (edges, chains, regions)
 
 
-def ranks(model: onnx.ModelProto) -> dict[str, str]:
-    """Site label → the rank text of what it names: a value's rank, a node's inputs' ranks joined by ``,`` (an
-    omitted input left out); ``?`` for an unknown rank. Raises nothing: a model inference cannot read gives ``?``."""
+def types(model: onnx.ModelProto, infer: bool = True) -> dict[str, str]:
+    """Site label → the rank and element type text of what it names: ``<rank>:<ELEM>`` for a value (``?`` where
+    unknown); for a node its inputs' ranks joined by ``,`` (an omitted input left out), then ``:`` and the sorted
+    element types of its inputs and attributes (:func:`attribute_elems`). ``infer``: with onnx shape inference's
+    types of the intermediate values; else the declared ones alone (graph inputs, outputs, ``value_info``,
+    initializers: no inference run, for a cheap look at many bases). Raises nothing: a model inference cannot read
+    gives ``?``."""
+    import onnx
+    from onnx import TensorProto
+
     from passcheck.hunt import variation
     from passcheck.mutations._base import node_label
 
-    types = variation._inferred(model)
+    if infer:
+        types_ = variation._inferred(model)
+    else:
+        g = model.graph
+        types_ = {v.name: v.type for v in [*g.input, *g.value_info, *g.output]}
+        for t in g.initializer:
+            types_.setdefault(t.name, onnx.helper.make_tensor_type_proto(t.data_type, list(t.dims)))
+
+    def tensor(name: str):
+        t = types_.get(name)
+        return t.tensor_type if t is not None and t.HasField("tensor_type") else None
 
     def rank(name: str) -> str:
-        t = types.get(name)
-        if t is None or not t.HasField("tensor_type") or not t.tensor_type.HasField("shape"):
-            return "?"
-        return str(len(t.tensor_type.shape.dim))
+        t = tensor(name)
+        return "?" if t is None or not t.HasField("shape") else str(len(t.shape.dim))
 
-    out = {name: rank(name) for name in types}
+    def elem(name: str) -> str:
+        t = tensor(name)
+        return TensorProto.DataType.Name(t.elem_type) if t is not None and t.elem_type else "?"
+
+    out = {name: f"{rank(name)}:{elem(name)}" for name in types_}
     for i, n in enumerate(model.graph.node):
-        out[node_label(n, i)] = ",".join(rank(x) for x in n.input if x)
+        elems = {elem(x) for x in n.input if x} | attribute_elems(n)
+        out[node_label(n, i)] = ",".join(rank(x) for x in n.input if x) + ":" + ",".join(sorted(elems))
     return out
 
 
-def kind(rewrite_id: str, label: str, signatures: Mapping[str, object], ranks_: Mapping[str, str]) -> str:
-    """The kind of site ``label`` of rewrite ``rewrite_id``: its site signature as text, then ``|r`` and the ranks
-    of the pieces of the label that name a value or node (an edge ``v->n``, a step ``v:name``: each piece's)."""
+def attribute_elems(node: onnx.NodeProto) -> set[str]:
+    """The element type names of ``node``'s attribute values (onnx.proto ``AttributeProto.AttributeType``): ``INT`` /
+    ``INTS`` hold INT64, ``FLOAT`` / ``FLOATS`` FLOAT, ``STRING`` / ``STRINGS`` STRING, a ``TENSOR`` / ``TENSORS`` /
+    ``SPARSE_TENSOR`` its ``data_type``; graphs and type protos none."""
+    from onnx import AttributeProto, TensorProto
+
+    scalar = {
+        AttributeProto.INT: "INT64",
+        AttributeProto.INTS: "INT64",
+        AttributeProto.FLOAT: "FLOAT",
+        AttributeProto.FLOATS: "FLOAT",
+        AttributeProto.STRING: "STRING",
+        AttributeProto.STRINGS: "STRING",
+    }
+    out = set()
+    for a in node.attribute:
+        if a.type in scalar:
+            out.add(scalar[a.type])
+        tensors = [a.t] if a.type == AttributeProto.TENSOR else list(a.tensors)
+        if a.type == AttributeProto.SPARSE_TENSOR:
+            tensors = [a.sparse_tensor.values]
+        out |= {TensorProto.DataType.Name(t.data_type) for t in tensors if t.data_type}
+    return out
+
+
+def kind(rewrite_id: str, label: str, signatures: Mapping[str, object], types_: Mapping[str, str]) -> str:
+    """The kind of site ``label`` of rewrite ``rewrite_id``: its site signature as text, then ``|t`` and the rank and
+    element type text (:func:`types`) of the pieces of the label that name a value or node (an edge ``v->n``, a step
+    ``v:name``: each piece's)."""
     from passcheck.mutations.registry import REWRITES
 
     sig = spell(REWRITES[rewrite_id].signature(label, signatures))
-    got = [ranks_[p] for p in _PIECES.split(label) if p in ranks_]
-    return f"{sig}|r{'/'.join(got)}" if got else sig
+    got = [types_[p] for p in pieces(label, types_)]
+    return f"{sig}|t{'/'.join(got)}" if got else sig
+
+
+_UNNAMED = re.compile(r"#\d+:[^:>=.]+")  # an unnamed node's label, ``#<index>:<OpType>`` (_base.node_label)
+
+
+def pieces(label: str, table: Mapping[str, object]) -> list[str]:
+    """The pieces of site ``label`` that ``table`` names: the label itself when it does, else the unnamed nodes'
+    labels in it (``#3:Conv``, which holds a join's ``:``) and the pieces between its joins."""
+    if label in table:
+        return [label]
+    unnamed = _UNNAMED.findall(label)
+    rest = _PIECES.split(_UNNAMED.sub(">", label))
+    return [p for p in [*unnamed, *rest] if p in table]
 
 
 def spell(key: object) -> str:

@@ -115,7 +115,7 @@ class Base:
             if len(labels) <= 1 or not hforms.has_sites(rid):
                 continue
             if sigs is None:
-                sigs, ranks = site_signatures(model), site_kind.ranks(model)
+                sigs, ranks = site_signatures(model), site_kind.types(model)
             kinds = {x: site_kind.kind(rid, x, sigs, ranks) for x in labels}
             rng = random.Random(f"{seed}:{self.id}:{rid}")
             out += [f"{rid}@{x}" for x in site_kind.sample(labels, kinds, rng)]

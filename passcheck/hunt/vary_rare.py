@@ -17,6 +17,13 @@ dims must be static and no power of two): the bases that offer the kind are thos
 (:meth:`.space.Base.variations`, seeded, so the same on every run) include it, computed on first need (185 bases
 of 10,797 meet it with the generated set, 0.5 s; 3 offer it, one case).
 
+**Observed preconditions** (session 27, :mod:`.preconditions`): a kind without a declaration here takes the op types
+its sites touch on one probe base per op type, when it is not generic there (``opt-fill`` on the ops with an
+optional input, ``int-sentinel`` on Slice's bounds, ``shape-outrank`` on the broadcasting ops). Whether a base meeting
+such a precondition offers the kind is asked on a seeded sample of :data:`LOOK` of them (their neighbours built),
+not on all: an observed precondition is met by up to a tenth of the bases; a declared one keeps the full scan (3
+bases of 185 offer ``value-floor-edge``).
+
 The ``attr-<name>`` kinds declare none: a schema attribute is met by every base holding its op, and the generated
 set holds cases of every op, so the sample meets them as often as their ops; read as a precondition over the op
 types, 204 of them counted as rare over the full set and finding their bases took 54 s of a hunt's budget.
@@ -24,10 +31,11 @@ types, 204 of them counted as rare over the full set and finding their bases too
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import random
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from passcheck.hunt import vary_group, vary_scale
+from passcheck.hunt import preconditions, vary_group, vary_scale
 
 if TYPE_CHECKING:
     from passcheck.hunt.space import Base
@@ -46,6 +54,11 @@ def precondition(kind: str) -> frozenset[str] | None:
     return PRECONDITIONS.get(kind)
 
 
+#: Bases meeting an observed precondition (not declared in :data:`PRECONDITIONS`) whose neighbours are built to
+#: learn which offer the kind (a seeded sample; all when fewer).
+LOOK = 16
+
+
 def kinds() -> list[str]:
     """Every kind with a precondition (:data:`PRECONDITIONS`)."""
     return sorted(PRECONDITIONS)
@@ -54,38 +67,47 @@ def kinds() -> list[str]:
 class Rare:
     """The rare kinds of ``bases`` (module docs), rarest first, and the bases offering each.
 
-    ``sample``: bases drawn per step; ``seed``: the neighbours' seed (:meth:`.space.Base.variations`)."""
+    ``sample``: bases drawn per step; ``seed``: the neighbours' seed (:meth:`.space.Base.variations`);
+    ``observed``: kind → the op types its sites touched on the probes (:attr:`.preconditions.Preconditions.neighbours`),
+    for the kinds :data:`PRECONDITIONS` does not declare."""
 
-    def __init__(self, bases: Sequence[Base], sample: int, seed: int):
+    def __init__(self, bases: Sequence[Base], sample: int, seed: int, observed: Mapping[str, frozenset[str]] = {}):
         self.seed = seed
         meeting: dict[str, list[Base]] = {}
-        ops = {b.id: set(_ops(b)) for b in bases}
-        for k in kinds():
-            need = precondition(k) or frozenset()
+        ops = {b.id: set(preconditions.ops_of(b)) for b in bases}
+        #: the kinds whose precondition is observed, not declared
+        self.observed = {k for k in observed if precondition(k) is None}
+        for k in sorted(set(kinds()) | self.observed):
+            need = precondition(k) or observed.get(k) or frozenset()
             hit = [b for b in bases if need & ops[b.id]]
             if hit and len(hit) * sample < len(bases):
                 meeting[k] = hit
-        #: rare kind → the bases meeting its precondition, rarest first (ties by kind)
-        self.meeting = dict(sorted(meeting.items(), key=lambda kv: (len(kv[1]), kv[0])))
+        #: rare kind → the bases meeting its precondition, rarest first (ties: a declared precondition, which names
+        #: what the neighbour's builder requires, before an observed one; then by kind)
+        self.meeting = dict(sorted(meeting.items(), key=lambda kv: (len(kv[1]), kv[0] in self.observed, kv[0])))
         self._offers: dict[tuple[str, str], bool] = {}
 
     @classmethod
     def of(cls, bases: Sequence[Base], sample: int, seed: int) -> Rare:
-        """``Rare(bases, sample, seed)``, the one made before for the same bases (by id), sample and seed (a hunt
-        rebuilds its scheduler as its map grows: :mod:`.lazymap`)."""
+        """``Rare(bases, sample, seed, Preconditions.of(bases, seed).neighbours)``, the one made before for the same
+        bases (by id), sample and seed (a hunt rebuilds its scheduler as its map grows: :mod:`.lazymap`)."""
         key = (tuple(b.id for b in bases), sample, seed)
         if key not in _MADE:
             _MADE.clear()
-            _MADE[key] = cls(bases, sample, seed)
+            _MADE[key] = cls(bases, sample, seed, preconditions.Preconditions.of(bases, seed).neighbours)
         return _MADE[key]
 
     def offering(self, kind: str, keep: Callable[[Base], bool] | None = None) -> list[Base]:
-        """The bases whose neighbours include ``kind`` (a rare kind), in :attr:`meeting` order; ``keep``: only among
-        the bases it keeps, asked first, so a base it drops never builds its neighbours. Each base's answer is
+        """The bases whose neighbours include ``kind`` (a rare kind), in :attr:`meeting` order; of an observed
+        precondition's bases, those of a seeded sample of :data:`LOOK` (module docs). ``keep``: only among the
+        bases it keeps, asked first, so a base it drops never builds its neighbours. Each base's answer is
         computed once."""
         tail = f"vary:{kind}@"
+        look = list(self.meeting.get(kind, ()))
+        if kind in self.observed and len(look) > LOOK:
+            look = sorted(random.Random(f"{self.seed}:{kind}:rare").sample(look, LOOK), key=lambda b: b.id)
         out = []
-        for b in self.meeting.get(kind, ()):
+        for b in look:
             if keep is not None and not keep(b):
                 continue
             if (kind, b.id) not in self._offers:
@@ -96,10 +118,3 @@ class Rare:
 
 
 _MADE: dict[tuple, Rare] = {}
-
-
-def _ops(base: Base) -> tuple[str, ...]:
-    try:
-        return base.ops()
-    except Exception:  # noqa: BLE001 - a base this onnx cannot build has no ops (and no neighbours)
-        return ()
