@@ -6,9 +6,10 @@ the graph records what it stated of each graph output and whether the run confir
 
 - one states strictly more (:func:`passcheck.oracles.parity.less_precise`: a known rank where the other has none,
   more ``dim_value``\\ s, or as many and more named dims; or an ``elem_type`` where the other has 0, UNDEFINED) and
-  its annotation held in every run → ``less-precise`` on the other environment, the first naming the witness
-  (``details.witness_env``). The inputs are the same bytes, so what one tool version states of them and the run
-  confirms, the other could have stated (IR.md §Static tensor shapes).
+  its annotation held in every run → ``less-precise`` on the other environment, naming the witness
+  (``details.witness_env``; every such environment in ``details.witness_envs``, one finding per output and
+  kind). The inputs are the same bytes, so what one tool version states of them and the run confirms, the other
+  could have stated (IR.md §Static tensor shapes).
 - both state a ``dim_value`` on one axis and they differ → ``annotation-violated`` on the environment whose
   annotation the run contradicts, when the other's held (both wrong, or neither checked: nothing is said).
 
@@ -37,9 +38,15 @@ def judge(cells: Sequence[CellResult]) -> list[CellResult]:
         if c.inferred:
             groups.setdefault((c.case, c.form, c.pass_id), []).append(c)
     for group in groups.values():
+        found: dict[tuple[int, str, str], Finding] = {}
         for witness, cell in permutations(group, 2):
-            if witness.env != cell.env and witness.model_sha256 == cell.model_sha256:
-                cell.findings += compare(witness, cell)
+            if witness.env == cell.env or witness.model_sha256 != cell.model_sha256:
+                continue
+            for f in compare(witness, cell):  # one finding per output and kind; every witness named
+                first = found.setdefault((id(cell), f.kind, f.details["output"]), f)
+                first.details.setdefault("witness_envs", []).append(witness.env)
+                if first is f:
+                    cell.findings.append(f)
     return list(cells)
 
 

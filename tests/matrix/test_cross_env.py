@@ -45,6 +45,13 @@ def test_less_precise_env_gets_the_finding_naming_the_witness():
     assert "--env onnx-1.16 --env onnx-1.23" in old.findings[0].repro
 
 
+def test_three_envs_one_finding_per_output_naming_every_witness():
+    old, mid, new = _cell("onnx-1.16", None), _cell("onnx-1.18", [2, 3, 5]), _cell("onnx-1.23", [2, 3, 5])
+    cross_env.judge([old, mid, new])
+    assert [f.details["witness_envs"] for f in old.findings] == [["onnx-1.18", "onnx-1.23"]]
+    assert not mid.findings and not new.findings
+
+
 @pytest.mark.parametrize(
     ("weak", "strong"),
     [(None, [2, 3, 5]), ([2, 3, "d"], [2, 3, 5]), ([None, None], ["a", "b"])],
