@@ -128,6 +128,9 @@ class CellResult:
             model onnxruntime saved holds its own contrib ops, judged by onnxruntime running it).
         unchecked_known: the reason of the baseline entry that accepts ``unchecked`` (its id is
             :attr:`unchecked_id`); set, the cell's verdict is ``expected`` instead.
+        inferred: graph output → what a pass that does not rewrite the graph stated of its type, and whether
+            the run confirmed it (:func:`passcheck.oracles.inferred.record`); the matrix compares it across
+            environments. Empty otherwise, and then left out of :meth:`to_json`.
     """
 
     case: str
@@ -147,6 +150,7 @@ class CellResult:
     unchecked: dict[str, str] = dataclasses.field(default_factory=dict)
     unchecked_known: str = ""
     notes: dict[str, str] = dataclasses.field(default_factory=dict)
+    inferred: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -177,6 +181,8 @@ class CellResult:
         d = dataclasses.asdict(self)  # the findings too, as Finding.to_json but its id
         for fd, f in zip(d["findings"], self.findings, strict=True):
             fd["id"] = f.id
+        if not d["inferred"]:
+            del d["inferred"]
         d["verdict"] = self.verdict
         d["type"] = "cell"
         return d

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from passcheck import interrupts
 from passcheck._procs import Children
-from passcheck.matrix import create, runner
+from passcheck.matrix import create, cross_env, runner
 from passcheck.matrix.envs import EnvSpec
 from passcheck.matrix.serve import Server
 from passcheck.records import CellResult
@@ -87,7 +87,8 @@ class EnvJudge:
         Each environment's long-lived worker (:class:`~passcheck.matrix.serve.Server`) judges it
         from the model bytes built here once; where that worker dies, hangs or reports an error,
         the item is judged again the matrix's way (:meth:`_by_matrix`). After
-        :data:`SERVE_FAILURES` such items in a row an environment is judged only that way."""
+        :data:`SERVE_FAILURES` such items in a row an environment is judged only that way. The
+        environments' cells are then judged against each other (:mod:`passcheck.matrix.cross_env`)."""
         import json
 
         from passcheck.matrix import plan
@@ -119,6 +120,7 @@ class EnvJudge:
             raise
         pool.shutdown(wait=True)
         got = {spec.id: futures[spec.id].result() for spec in self.envs}
+        cross_env.judge([c for cells in got.values() if not isinstance(cells, str) for c in cells])
         if forms is None:
             return got
         return {e: c if isinstance(c, str) else [x for x in c if x.form in wanted] for e, c in got.items()}

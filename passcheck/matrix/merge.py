@@ -15,8 +15,9 @@ from passcheck.records import CellResult
 def merge(
     dirs: Sequence[str | Path], *, allow_partial: bool = False
 ) -> tuple[list[CellResult], dict[str, Any], dict[str, Any]]:
-    """Cells of every folder (one per key; a finished cell beats a crashed/timeout one),
-    environments and plan metadata (environments in first-seen order, shards listed; with
+    """Cells of every folder (one per key; a finished cell beats a crashed/timeout one; judged
+    across environments by :mod:`passcheck.matrix.cross_env`), environments and plan metadata
+    (environments in first-seen order, shards listed; with
     ``allow_partial``, ``partial`` holds the reason the set is not whole, else it is absent).
 
     Raises:
@@ -24,7 +25,7 @@ def merge(
             unless ``allow_partial``, the folders are of different plans, a plan's shard is
             missing, or a shard holds fewer cells than planned.
     """
-    from passcheck.matrix import report
+    from passcheck.matrix import cross_env, report
 
     cells: dict[tuple, CellResult] = {}
     envs: dict[str, Any] = {}
@@ -57,7 +58,7 @@ def merge(
     meta["plan"] = {k: first.get(k) for k in ("hash", "shards", "cells")}
     if problem:
         meta["partial"] = problem
-    return list(cells.values()), envs, meta
+    return cross_env.judge(list(cells.values())), envs, meta
 
 
 def wholeness(plans: Sequence[tuple[Path, dict[str, Any], int]]) -> str:

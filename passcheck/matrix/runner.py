@@ -171,13 +171,14 @@ def _run(opts: Options, children: Children, tmp: Path) -> Outcome:
 
 def finish(out: Path, baseline: Path | None = None, partial: str = "") -> tuple[list[CellResult], dict[str, Any]]:
     """Write report.json / report.xml / report.md from ``out/results.jsonl`` (last record of a
-    cell wins), ``baseline`` applied, each marked partial when ``partial`` says why the run is not
+    cell wins; judged across environments by :mod:`passcheck.matrix.cross_env`), ``baseline``
+    applied, each marked partial when ``partial`` says why the run is not
     whole; returns the cells and environments."""
-    from passcheck.matrix import report, verdict
+    from passcheck.matrix import cross_env, report, verdict
 
     path = out / RESULTS
     cells, envs = read_report(path) if path.exists() else ([], {})
-    cells = list({c.key: c for c in cells}.values())
+    cells = cross_env.judge(list({c.key: c for c in cells}.values()))
     meta = _read_json(out / "plan.json") or {}
     if partial:
         meta["partial"] = partial

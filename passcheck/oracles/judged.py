@@ -8,9 +8,13 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from passcheck.oracles import annotations, expectations, op_counts, registry, validity
+from passcheck.oracles import annotations, expectations, inferred, op_counts, registry, validity
 from passcheck.oracles._contract import Cells
 from passcheck.records import CellResult, Finding, timed_out, with_timeout
+
+#: The environment id of a run outside the matrix: its cells record no inferred types (no other environment to
+#: compare them with, :mod:`passcheck.oracles.inferred`).
+LOCAL = "local"
 
 if TYPE_CHECKING:
     import onnx
@@ -74,6 +78,7 @@ class Judged:
                     coverage={**annotations.coverage(r), **registry.coverage(r)},
                     notes={**validity.notes(r), **expectations.notes(r, self.cells.expect)},
                     unchecked=unchecked[r.form],
+                    inferred=inferred.record(r) if self.env != LOCAL else {},
                 )
             )
         return out

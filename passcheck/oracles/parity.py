@@ -383,8 +383,8 @@ def _precision(a: FormRun, b: FormRun) -> list[Finding]:
                 b.finding(
                     "less-precise",
                     NAME,
-                    f"graph output {o.name!r} after {b.pass_id}: {_fmt(o.type)} in {b.form!r} vs "
-                    f"{_fmt(pa[o.name][1].type)} in {a.form!r}"
+                    f"graph output {o.name!r} after {b.pass_id}: {type_str(o.type)} in {b.form!r} vs "
+                    f"{type_str(pa[o.name][1].type)} in {a.form!r}"
                     f" (which holds at run time)",
                     output=o.name,
                     other_form=a.form,
@@ -423,7 +423,8 @@ def inputs_say_less(model_a, model_b) -> bool:
     return False
 
 
-def _fmt(tp) -> str:
+def type_str(tp) -> str:
+    """A tensor type's shape as passcheck prints it: ``[2, "N", ?]`` (``?`` an unknown dim), or ``rank unknown``."""
     tt = tp.tensor_type
     if not tt.HasField("shape"):
         return "rank unknown"

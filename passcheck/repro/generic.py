@@ -72,7 +72,7 @@ def _oracle_source() -> dict[str, str]:
             parity.kept_as_declared,
             parity._declared,
             parity.inputs_say_less,
-            parity._fmt,
+            parity.type_str,
             parity._dim_params,
             parity.fresh_dim_params,
         ),
