@@ -23,7 +23,9 @@ and seed 3 finds 5 of all three, so it stays at 3); and when session 24's rewrit
 Transpose, an empty first part of a Concat, a rank-opaque view) and scheduler rules joined (seed 3 then found
 two signatures of two planted passes; seed 1 finds 5 of all three, so the seed moved to 1); when a change of the
 search space (a new rewrite, a new scheduler rule) changes the sequence on purpose, rewrite it with
-``python tests/hunt/test_hunt_golden.py --write`` and say so in the commit. It runs with
+``python tests/hunt/test_hunt_golden.py --write`` and say so in the commit. Session 27's rewrites
+(``extra-readers``, ``anonymous-input-dims``) moved the draws again (seed 1 then found two signatures of two
+planted passes; seed 4 finds 5 of all three, so the seed moved to 4). It runs with
 ``--no-variation``: the base variations (:mod:`passcheck.hunt.variation`) joined the search after it was
 written, and without them the sequence is the one it holds (``tests/hunt/test_variation.py`` covers them).
 """
@@ -50,7 +52,7 @@ ARGS = [
     "--budget",
     "40items",
     "--seed",
-    "1",
+    "4",
     "--no-variation",
 ]
 
