@@ -135,8 +135,9 @@ LOOKS_AT: dict[tuple[str | None, bool], tuple[str, ...]] = {
 #: With variations on, a pass's first items of the rare rewrite units (:mod:`.rare_rewrites`) are at most one in
 #: this many of its plain rewrite items: a rewrite step takes one while that holds.
 RARE_REWRITE_EVERY = 4
-#: (op type, rewrite or variation kind, pass, site kind): what an item covers (:meth:`Scheduler.triples`).
-Triple = tuple[str, str, str, str]
+#: (op type, rewrite or variation kind, pass, site kind, the base form's shape facts): what an item covers
+#: (:meth:`Scheduler.triples`; the fifth since session 27, round 7h).
+Triple = tuple[str, str, str, str, str]
 #: The pseudo-family the rare kinds' items are counted in too (:meth:`Scheduler._rare_item`).
 RARE = "rare"
 #: The pseudo-family of the neighbours at another site of a kind already tried on their base and pass
@@ -228,6 +229,7 @@ class Scheduler:
         self._ops: dict[tuple[str, str], tuple[str, frozenset[str], tuple[str, ...]]] = {}  # (kind, ops, site kinds)
         self._sigs: dict[str, dict[str, tuple]] = {}  # base → its site signatures
         self._rank_of: dict[str, dict[str, str]] = {}  # base → its site ranks
+        self._facts: dict[str, str] = {}  # base → the shape facts its form states (site_kind.shape_facts)
         self._labels: dict[tuple[str, str], tuple[str, ...]] = {}  # (base, form) → the labels its rewrite changed
         self.invalid: set[tuple[str, str]] = set()  # (base, variation form) of the neighbours that are no valid model
         self._vary_n: dict[tuple[str, str], int] = {}  # (base, pass) → its variation items
@@ -364,6 +366,16 @@ class Scheduler:
             self._rank_of[base.id] = site_kind.types(base.model())
         return self._rank_of[base.id]
 
+    def shape_facts(self, base: Base) -> str:
+        """The shape facts ``base``'s form states (:func:`.site_kind.shape_facts`), read once; ``?`` for a base
+        this onnx cannot build."""
+        if base.id not in self._facts:
+            try:
+                self._facts[base.id] = site_kind.shape_facts(base.model())
+            except Exception:  # noqa: BLE001 - a base this onnx cannot build states nothing (Base.forms)
+                self._facts[base.id] = "?"
+        return self._facts[base.id]
+
     @property
     def _vary_step(self) -> bool:
         return self._only == "vary"
@@ -374,11 +386,13 @@ class Scheduler:
         return [p for p in dict.fromkeys(base.case.passes) if p in own]
 
     def triples(self, item: Item) -> set[Triple]:
-        """The (op type, rewrite or variation kind, pass, site kind) tuples ``item`` covers: the ops at its
-        site, or every op of its base. The site kind (:func:`site_kinds`) is what the rewrite's site signature
+        """The (op type, rewrite or variation kind, pass, site kind, shape facts) tuples ``item`` covers: the ops at
+        its site, or every op of its base. The site kind (:func:`site_kinds`) is what the rewrite's site signature
         records at each site of a single-site form (:meth:`~passcheck.mutations._base.Rewrite.signature`: the
         node's op type and its readers', a value's producer and readers), ``*`` for an all-at-once form or a
-        neighbour: a rewrite tried at one kind of site of an op is still new at its other kinds."""
+        neighbour: a rewrite tried at one kind of site of an op is still new at its other kinds. The shape facts
+        (:meth:`shape_facts`) are those the base's form states: a rewrite tried on a case's ``common`` form is still
+        new on its ``anonymous`` one (a pass reads other facts there), not on a form stating the same facts."""
         if (item.base, item.form) not in self._ops:
             base = self.by_id[item.base]
             if compose.is_composed(item.form):  # the rewrite's site in the neighbour, its site kind there
@@ -390,9 +404,10 @@ class Scheduler:
                 labels = [s for _, s in hforms.parts(item.form) if s is not None]
                 ops = site_ops([base.model()], labels) if labels else set()
                 where = site_kinds(base, item.form, self._signatures, self._ranks)
-            self._ops[item.base, item.form] = (form_kind(item.form), frozenset(ops or base.ops()), where)
-        kind, ops, where = self._ops[item.base, item.form]
-        return {(op, kind, item.pass_id, w) for op in ops for w in where}
+            facts = self.shape_facts(base)
+            self._ops[item.base, item.form] = (form_kind(item.form), frozenset(ops or base.ops()), where, facts)
+        kind, ops, where, facts = self._ops[item.base, item.form]
+        return {(op, kind, item.pass_id, w, facts) for op in ops for w in where}
 
     def _composed_sites(self, base: Base, form: str) -> tuple[set[str], tuple[str, ...]]:
         """The op types at composed ``form``'s rewrite site in its neighbour and that site's kind there."""

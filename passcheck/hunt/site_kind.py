@@ -145,3 +145,29 @@ def sample(labels: Sequence[str], kinds: Mapping[str, str], rng: random.Random, 
         rest = [x for x in labels if x not in chosen]
         chosen |= set(rng.sample(rest, k - len(chosen)))
     return [x for x in labels if x in chosen]
+
+
+def shape_facts(model: onnx.ModelProto) -> str:
+    """The shape facts a base's form states (session 27, round 7h): for its graph inputs (initializers left out),
+    its graph outputs and its ``value_info``, the sorted set of what each declared dim is (IR.md "Static tensor
+    shapes"): ``v`` a ``dim_value``, ``p`` a ``dim_param``, ``u`` neither (an unknown dim), ``r`` a tensor declared
+    without a shape (unknown rank), ``-`` none declared. Text like ``in=p,v out=u vi=-``: a case's ``common``,
+    ``symbolic`` and ``anonymous`` forms state different facts, two forms that differ only in the values of their
+    static dims the same ones. Raises nothing."""
+    g = model.graph
+    inits = {t.name for t in g.initializer}
+
+    def codes(values) -> str:
+        got = set()
+        for v in values:
+            if v.name in inits or not v.type.HasField("tensor_type"):
+                continue
+            t = v.type.tensor_type
+            if not t.HasField("shape"):
+                got.add("r")
+                continue
+            for d in t.shape.dim:
+                got.add("v" if d.HasField("dim_value") else "p" if d.HasField("dim_param") else "u")
+        return ",".join(sorted(got)) or "-"
+
+    return f"in={codes(g.input)} out={codes(g.output)} vi={codes(g.value_info)}"
