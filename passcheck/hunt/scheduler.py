@@ -404,6 +404,10 @@ class Scheduler:
                 labels = [s for _, s in hforms.parts(item.form) if s is not None]
                 ops = site_ops([base.model()], labels) if labels else set()
                 where = site_kinds(base, item.form, self._signatures, self._ranks)
+                rids = [r for r, _ in hforms.parts(item.form)]
+                if not labels and len(rids) == 1 and len(changed := self.labels(base, item.form)) == 1:
+                    # a rewrite with one site here: the all-at-once form is that single site (its kind, round 7h)
+                    where = (site_kind.kind(rids[0], changed[0], self._signatures(base), self._ranks(base)),)
             facts = self.shape_facts(base)
             self._ops[item.base, item.form] = (form_kind(item.form), frozenset(ops or base.ops()), where, facts)
         kind, ops, where, facts = self._ops[item.base, item.form]

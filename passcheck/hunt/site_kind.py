@@ -38,10 +38,11 @@ _PIECES = re.compile(r"->|\.\.|>|:|=")  # the joins of a rewrite's compound site
 def types(model: onnx.ModelProto, infer: bool = True) -> dict[str, str]:
     """Site label → the rank and element type text of what it names: ``<rank>:<ELEM>`` for a value (``?`` where
     unknown); for a node its inputs' ranks joined by ``,`` (an omitted input left out), then ``:`` and the sorted
-    element types of its inputs and attributes (:func:`attribute_elems`). ``infer``: with onnx shape inference's
-    types of the intermediate values; else the declared ones alone (graph inputs, outputs, ``value_info``,
-    initializers: no inference run, for a cheap look at many bases). Raises nothing: a model inference cannot read
-    gives ``?``."""
+    element types of its inputs and attributes (:func:`attribute_elems`). A node with optional inputs, and each
+    value it writes, then carries ``;`` and which of them it gives (:func:`optional_slots`, round 7h).
+    ``infer``: with onnx shape inference's types of the intermediate values; else the declared ones alone (graph
+    inputs, outputs, ``value_info``, initializers: no inference run, for a cheap look at many bases). Raises
+    nothing: a model inference cannot read gives ``?``."""
     import onnx
     from onnx import TensorProto
 
@@ -69,10 +70,40 @@ def types(model: onnx.ModelProto, infer: bool = True) -> dict[str, str]:
         return TensorProto.DataType.Name(t.elem_type) if t is not None and t.elem_type else "?"
 
     out = {name: f"{rank(name)}:{elem(name)}" for name in types_}
+    opsets = {o.domain or "ai.onnx": o.version for o in model.opset_import}
     for i, n in enumerate(model.graph.node):
         elems = {elem(x) for x in n.input if x} | attribute_elems(n)
-        out[node_label(n, i)] = ",".join(rank(x) for x in n.input if x) + ":" + ",".join(sorted(elems))
+        slots = optional_slots(n, opsets)
+        text = ",".join(rank(x) for x in n.input if x) + ":" + ",".join(sorted(elems))
+        out[node_label(n, i)] = f"{text};{slots}" if slots else text
+        for y in n.output:  # a value's kind carries its producer's optional inputs (round 7a's R53)
+            if y and slots:
+                out[y] = f"{out.get(y, '?:?')};{slots}"
     return out
+
+
+def optional_slots(node: onnx.NodeProto, opsets: Mapping[str, int]) -> str:
+    """Which of ``node``'s optional inputs it gives, from its schema (``onnx.defs.get_schema`` at the model's opset
+    for the node's domain; ``OpSchema.inputs[i].option`` ``Optional``; Operators.md / IR.md §Nodes: an optional
+    input is omitted by leaving the trailing ones out or by the empty name ``""``): each optional formal input's name
+    then ``+`` given, ``0`` written ``""``, ``-`` omitted, joined by ``,`` (``B-`` for a LayerNormalization without
+    bias). ``""`` for a node with no optional input or whose schema onnx does not hold (a function, a contrib op).
+    Raises nothing."""
+    from onnx import defs
+
+    domain = node.domain or "ai.onnx"
+    try:
+        schema = defs.get_schema(node.op_type, opsets.get(domain, 1), "" if domain == "ai.onnx" else domain)
+    except Exception:  # noqa: BLE001 - an op onnx has no schema for (contrib, a local function) has no slots here
+        return ""
+    optional = defs.OpSchema.FormalParameterOption.Optional
+    out = []
+    for i, formal in enumerate(schema.inputs):
+        if formal.option != optional:
+            continue
+        code = "-" if i >= len(node.input) else "0" if not node.input[i] else "+"
+        out.append(f"{formal.name}{code}")
+    return ",".join(out)
 
 
 def attribute_elems(node: onnx.NodeProto) -> set[str]:
