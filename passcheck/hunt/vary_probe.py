@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 from passcheck.hunt import (
     variation,
     vary_bindings,
+    vary_defaults,
     vary_equiv,
     vary_inputs,
     vary_struct,
@@ -105,7 +106,16 @@ def _input_setting(setting: Setting, form: str, neighbour: onnx.ModelProto | Non
 
 
 #: Variation family → how its neighbour's setting is made from the base's (``setting, form, neighbour``).
+def _default_setting(setting: Setting, form: str, neighbour: onnx.ModelProto | None) -> Setting:
+    """``default-fed`` feeds its overridable default another value in every run (:func:`.vary_defaults.setting`);
+    ``setting`` when no neighbour is given."""
+    if neighbour is None:
+        return setting
+    return vary_defaults.setting(setting, neighbour, form.partition("@")[2])
+
+
 SETTINGS: dict[str, Callable[[Setting, str, onnx.ModelProto | None], Setting]] = {
+    "default": _default_setting,
     "bind": _run_condition,
     "feed": _run_condition,
     "elem": _elem_setting,
