@@ -8,16 +8,20 @@ the default (ConstantFolding, a folder, shape inference or data propagation read
 the default feed and wrong on any other, so every run of a case (which feeds only inputs without an initializer:
 :func:`passcheck.runtime.feeds.runtime_inputs`) judges it where folding is right.
 
-Form id ``vary:default-fed@<name>`` (:mod:`.variation`). Sites: every read overridable default, and every read
-main-graph initializer that is no graph input when the IR version is ≥ 4 (IR.md §Nodes: from IR 4 an initializer
-need not be an input); such a one is first made overridable as the rewrite ``initializer-as-input`` does
+Form id ``vary:default-fed@<name>`` (:mod:`.variation`). Sites: every main-graph initializer a node reads. One that
+is no graph input is first made overridable as the rewrite ``initializer-as-input`` does
 (:func:`passcheck.mutations.graph_inputs.as_input`: a graph input of its dtype and dims), so a base reaches the kind
-without the rewrite (a hunt composes rewrites after neighbours, never before). The model is the base's with every
-annotation of a value computed from the input (:func:`.vary_inputs.reach`: graph outputs and value_info) keeping its elem type and rank
-and losing its dims (they may depend on the fed value; what a pass states there is then the pass's own); the feed
-of every run adds ``<input>`` = :func:`other_value` of the initializer, same dtype and shape (the input's
-annotation, a precondition, is the initializer's). The oracles then compare the pass's output with the unoptimized
-model on that feed (numeric) and check its annotations against that run (annotations).
+without the rewrite (a hunt composes rewrites after neighbours, never before). A model of IR version < 4 is raised to
+IR 4: before it every initializer had to be listed as a graph input, so the listing says nothing, and onnxruntime
+takes every initializer of such a model as a constant (``get_overridable_initializers`` is empty; a feed of its name
+is an "Invalid input name"); IR 4 changed no other rule a model of a lower version follows (IR.md §Nodes).
+
+The model is the base's with every annotation of a value computed from the input (:func:`.vary_inputs.reach`: graph
+outputs and value_info) keeping its elem type and rank and losing its dims (they may depend on the fed value; what a
+pass states there is then the pass's own); the feed of every run adds ``<input>`` = :func:`other_value` of the
+initializer, same dtype and shape (the input's annotation, a precondition, is the initializer's). The oracles then
+compare the pass's output with the unoptimized model on that feed (numeric) and check its annotations against that
+run (annotations).
 
 :func:`other_value` (numpy array of the initializer's dtype and shape, or None and why):
 
@@ -86,10 +90,8 @@ def other_value(tensor: onnx.TensorProto) -> tuple[np.ndarray | None, str]:
 
 
 def defaults(model: onnx.ModelProto) -> dict[str, Any]:
-    """The overridable defaults of ``model`` and, from IR 4, its other main-graph initializers (each may be made
-    one): name → the initializer."""
-    if model.ir_version < 4:
-        return overridable(model)
+    """The main-graph initializers of ``model``, each an overridable default or one it may be made: name → the
+    initializer."""
     return {t.name: t for t in model.graph.initializer}
 
 
@@ -121,6 +123,7 @@ def build(model: onnx.ModelProto, site: str) -> bool:
 
     if site not in defaults(model) or site in skipped(model):
         return False
+    model.ir_version = max(model.ir_version, 4)  # IR < 4: onnxruntime overrides no initializer (module docs)
     as_input(model, frozenset([site]))
     below = set(reach(model, site))
     for vi in [*model.graph.output, *model.graph.value_info]:

@@ -75,9 +75,19 @@ def test_sites_are_the_read_overridable_defaults_and_the_rest_are_counted():
     assert list(vary_defaults.candidates(model)) == [("default-fed", "s")]
     assert vary_defaults.skipped(model) == {"u": "no node reads it"}
     assert FORM in variation.neighbours(base(), random.Random(0))
-    old = base(overridable=False)
-    old.ir_version = 3  # before IR 4 every initializer is an input: a constant cannot be made a default
-    assert list(vary_defaults.candidates(old)) == [] and variation.build(old, FORM) is None
+    assert variation.build(base(), "vary:default-fed@x") is None  # a fed input is no default
+
+
+def test_a_model_before_ir_4_is_raised_to_it_so_that_onnxruntime_takes_the_feed():
+    from passcheck.runtime.session import run_ort
+
+    old = base()
+    old.ir_version = 3  # every initializer listed as an input: onnxruntime overrides none
+    feeds = {"x": np.zeros((2, 3, 4), np.float32), "s": np.array([6, 4], np.int64)}
+    assert run_ort(old, feeds).outputs["y"].shape == (4, 6)  # the feed is not taken
+    out, _ = variation.build(old, FORM)
+    assert out.ir_version == 4 and old.ir_version == 3
+    assert run_ort(out, feeds).outputs["y"].shape == (6, 4)
 
 
 def test_a_constant_is_made_overridable_as_initializer_as_input_does():
