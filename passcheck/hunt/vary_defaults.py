@@ -29,9 +29,9 @@ run (annotations).
 - more than one element, not all equal: the elements in reverse order. A reversal keeps the multiset of elements,
   so what a reader's schema asks of the set holds still: a Reshape / Expand / Tile / ConstantOfShape shape keeps
   its element count, an axes or perm input stays in range and duplicate-free, indices stay in their range;
-- all elements equal (a scalar, a one-element vector, a fill): a float × 2 (0 → 1); an integer ``x > 1`` → ``x − 1``
-  (a TopK ``K``, a OneHot ``depth``, an index stays ≤ its bound), 0 ↔ 1, a negative one + 1 (a negative axis
-  ``−1`` → ``0``, still in ``[−r, r − 1]``);
+- all elements equal (a scalar, a one-element vector, a fill): a float × 2 (0 → 1; ÷ 2 where × 2 overflows); an
+  integer ``x > 1`` → ``x − 1`` (a TopK ``K``, a OneHot ``depth``, an index stays ≤ its bound), 0 ↔ 1, a negative
+  one + 1 (a negative axis ``−1`` → ``0``, still in ``[−r, r − 1]``);
 - none for an empty tensor, a string tensor or a tensor no node reads (:func:`skipped` says which).
 
 A value the readers still refuse (a Reshape whose reversed shape moves a ``0`` onto an axis it cannot copy) is
@@ -82,7 +82,10 @@ def other_value(tensor: onnx.TensorProto) -> tuple[np.ndarray | None, str]:
     if (flat != flat[0]).any():
         return flat[::-1].reshape(arr.shape).copy(), ""
     if arr.dtype.kind in "fc":
-        new = np.where(arr == 0, 1, arr * 2)
+        with np.errstate(over="ignore"):
+            new = np.where(arr == 0, 1, arr * 2)
+        if not np.isfinite(new).all():  # × 2 leaves the type's range (a mask's -3.4e38): halve instead
+            new = arr / 2
     else:
         wide = arr.astype(np.int64)
         new = np.where(wide > 1, wide - 1, np.where(wide >= 0, 1 - wide, wide + 1))

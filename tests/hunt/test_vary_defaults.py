@@ -57,6 +57,7 @@ def test_other_values_keep_dtype_and_shape_and_what_readers_ask_of_the_elements(
         (_t([-1], np.int64), [0]),  # a negative axis stays in range
         (_t([0.5, 0.5], np.float32), [1.0, 1.0]),
         (_t(0.0, np.float32), 1.0),
+        (_t([-3e38], np.float32), [np.float32(-1.5e38)]),  # × 2 would overflow
         (_t([True, False], np.bool_), [False, True]),
     ]
     for tensor, want in cases:
