@@ -42,7 +42,7 @@ dropped by the neighbour gate (:mod:`.vary_probe`: it must run under ``ort:disab
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -144,9 +144,45 @@ def setting(setting: Setting, model: onnx.ModelProto, site: str) -> Setting:
     from passcheck.runtime.feeds import graph_symbols
 
     value = other_value(overridable(model)[site])[0]
-    made = base_feeds(model, setting.subject_id, setting.feeds)
+    made = base_feeds(model, setting.subject_id, setting.feeds)  # a case's own feeds, or synthesized
     return dataclasses.replace(
         setting,
         bindings=complete(graph_symbols(model), setting.bindings),
         feeds=lambda binding, seed: {**made(binding, seed), site: value.copy()},
     )
+
+
+def feed_fn(model: onnx.ModelProto | Callable[[], onnx.ModelProto], site: str, subject_id: str):
+    """A case feed function (``(binding, seed) → feeds``): the feeds :func:`.vary_bindings.base_feeds` makes for
+    ``subject_id``, and ``site`` (an overridable default of ``model``) fed its :func:`other_value`. ``model`` may be
+    a ``build()`` function (a saved case module's), called once on first use."""
+    from passcheck.hunt.vary_bindings import base_feeds
+
+    made = base_feeds(model, subject_id)
+    built: list = []
+
+    def feeds(binding, seed):
+        if not built:
+            built.append(other_value(overridable(model() if callable(model) else model)[site])[0])
+        return {**made(binding, seed), site: built[0].copy()}
+
+    return feeds
+
+
+def saved(setting: Setting, model: onnx.ModelProto, form: str) -> dict[str, Any]:
+    """The ``bindings`` / ``feeds`` keywords of :func:`passcheck.reduce.case_module.case_module` that make a saved case
+    of ``form``'s neighbour feed its default as the neighbour does (``setting``: the shrunk pair's, its subject id the
+    saved case's id); empty for any other variation."""
+    from passcheck.hunt.vary_bindings import complete
+    from passcheck.runtime.feeds import graph_symbols
+
+    k, _, site = form.partition("@")
+    if not is_kind(k.partition(":")[2]):
+        return {}
+    return {
+        "bindings": complete(graph_symbols(model), setting.bindings),
+        "feeds": (
+            "from passcheck.hunt.vary_defaults import feed_fn",
+            f"feed_fn(build_uncommon, {site!r}, {setting.subject_id!r})",
+        ),
+    }

@@ -114,6 +114,12 @@ def _default_setting(setting: Setting, form: str, neighbour: onnx.ModelProto | N
     return vary_defaults.setting(setting, neighbour, form.partition("@")[2])
 
 
+def saved(setting: Setting, model: onnx.ModelProto, form: str) -> dict:
+    """The run conditions a saved case of ``form``'s neighbour of ``model`` needs (:func:`.vary_bindings.saved`,
+    :func:`.vary_defaults.saved`): ``bindings`` / ``feeds`` keywords of the case module, empty for a model-only kind."""
+    return vary_bindings.saved(setting, model, form) or vary_defaults.saved(setting, model, form)
+
+
 SETTINGS: dict[str, Callable[[Setting, str, onnx.ModelProto | None], Setting]] = {
     "default": _default_setting,
     "bind": _run_condition,

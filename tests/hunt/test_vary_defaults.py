@@ -156,3 +156,17 @@ def test_onnxruntime_keeps_the_default_overridable_and_onnx_inference_states_it(
     assert inferred.status == "done", inferred
     hits = {(f.oracle, f.kind) for f in inferred.findings}
     assert ("annotations", "annotation-violated") in hits, inferred.findings  # docs/found.md row 450
+
+
+def test_a_saved_case_feeds_its_default_as_the_neighbour_did():
+    from passcheck.hunt.vary_defaults import feed_fn
+
+    out = variation.build(base(), FORM)[0]
+    kw = vary_probe.saved(Setting(SUBJECT), out, FORM)
+    assert kw["feeds"] == (
+        "from passcheck.hunt.vary_defaults import feed_fn",
+        f"feed_fn(build_uncommon, 's', {SUBJECT!r})",
+    )
+    feeds = feed_fn(lambda: out, "s", SUBJECT)({}, 0)
+    assert feeds["s"].tolist() == [6, 4] and feeds["x"].shape == (2, 3, 4)
+    assert vary_probe.saved(Setting(SUBJECT), out, "vary:value-zero@s") == {}
