@@ -2,7 +2,7 @@
 
 The neighbour is built here, once, and written with its base as two one-model case modules
 (:func:`passcheck.reduce.case_module.case_module`; a run-condition kind's bindings or feed function
-in the neighbour's, :func:`.vary_bindings.saved`); the judge (:data:`.windows.Judge`) runs each in
+in the neighbour's, :func:`.vary_probe.saved`); the judge (:data:`.windows.Judge`) runs each in
 every environment from the same model bytes (their sha256 in the item's record). There,
 :mod:`.vary_probe`'s rules apply to each environment's cells: the neighbour's validity gate is its
 ``input`` cell (the environment's onnx checker, its ``ort:disabled`` run on the feeds). A base or
@@ -31,7 +31,7 @@ import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from passcheck.hunt import variation, vary_bindings, vary_probe
+from passcheck.hunt import variation, vary_probe
 from passcheck.hunt.probe import COMMON, Setting
 from passcheck.hunt.signature import signature
 from passcheck.hunt.windows import UNCOMMON, case_id, close, signature_entry
@@ -89,7 +89,7 @@ def run(store, rec: dict[str, Any], base: Base, item: Item, judge: Judge, execut
     folder = store.out / "env-items"
     bpath = _write(folder, bid, model, item, case.rtol, case.atol, "its base")
     npath = _write(
-        folder, nid, neighbour, item, nset.rtol, nset.atol, item.form, **vary_bindings.saved(own, model, item.form)
+        folder, nid, neighbour, item, nset.rtol, nset.atol, item.form, **vary_probe.saved(own, model, item.form)
     )
     key = f"{item.pass_id}@env"  # base.cells: the local cells by pass; the environments' under this key
     if key not in base.cells or any(isinstance(c, str) for c in base.cells[key].values()):  # kept once judged

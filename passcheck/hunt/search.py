@@ -568,7 +568,7 @@ def _shrink_and_save_variation(
     """:func:`_shrink_and_save` for a variation finding: the fewest base nodes whose neighbour still shows
     it (:class:`~passcheck.hunt.vary_probe.Shrinker`), saved as a one-model case module that builds the
     neighbour."""
-    from passcheck.hunt import vary_bindings, vary_equiv, vary_probe
+    from passcheck.hunt import vary_equiv, vary_probe
     from passcheck.reduce.case_module import case_module
 
     case_id = setting.subject_id
@@ -596,7 +596,7 @@ def _shrink_and_save_variation(
             origin=origin,
             rtol=base.case.rtol,
             atol=base.case.atol,
-            **vary_bindings.saved(setting, shrunk.common, shrunk.form),
+            **vary_probe.saved(setting, shrunk.common, shrunk.form),
         ),
         encoding="utf-8",
     )

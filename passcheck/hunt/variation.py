@@ -61,6 +61,9 @@ kind                      change (site)
 ``group``                 a Conv / ConvTranspose of ``group`` 1 split into ``g`` channel groups (a common divisor
                           > 1 of its input and output channels), its weight sliced to the shape the schema then
                           requires, its output channels kept (:mod:`.vary_group`; site: ``<node>=<g>``)
+``default-fed``           an overridable default (a graph input with an initializer of the same name) fed
+                          another value of its dtype and shape, the dims computed from it unstated
+                          (:mod:`.vary_defaults`; site: the input's name)
 ``bind-…``, ``feed-…``    the same model under another binding of its dim_params or on other float
                           feeds (:mod:`.vary_bindings`: the run conditions, not the model)
 ========================  ==========================================================================
@@ -86,6 +89,7 @@ from typing import TYPE_CHECKING, Any
 
 from passcheck.hunt import (
     vary_bindings,
+    vary_defaults,
     vary_frozen,
     vary_group,
     vary_inputs,
@@ -185,6 +189,7 @@ FAMILIES = (
     "input",
     "bind",
     "feed",
+    "default",
 )
 
 
@@ -259,6 +264,8 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
             done = vary_inputs.build(out, k, site)
             if done:
                 _refresh_annotations(out)
+        elif vary_defaults.is_kind(k):  # the dims below the default unstated; its feed is the setting's
+            done = vary_defaults.build(out, site)
         elif vary_bindings.is_condition(k):  # the model as it is: only its run conditions change
             done = vary_bindings.builds(out, k, site)
         else:
@@ -314,6 +321,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_pairs.candidates(model, shapes)
     yield from vary_inputs.candidates(model)
     yield from vary_frozen.candidates(model)
+    yield from vary_defaults.candidates(model)
     yield from vary_twin.candidates(model)
     yield from vary_group.candidates(model)
 

@@ -115,10 +115,17 @@ def transform(kind: str, feeds: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def feed_fn(kind: str, model: onnx.ModelProto | Callable[[], onnx.ModelProto], subject_id: str, own=None):
+    """A case feed function (``(binding, seed) → feeds``) giving :func:`base_feeds`' feeds changed by
+    :func:`transform`. ``model`` may be a ``build()`` function (a saved case module's), called once on first use."""
+    made = base_feeds(model, subject_id, own)
+    return lambda binding, seed: transform(kind, made(binding, seed))
+
+
+def base_feeds(model: onnx.ModelProto | Callable[[], onnx.ModelProto], subject_id: str, own=None):
     """A case feed function (``(binding, seed) → feeds``) giving the feeds of run i as
     :func:`passcheck.engine.feeds_for` makes them for ``subject_id`` (``own``, a case's feed function,
-    else synthesized from ``model``'s input annotations, anonymous dims 2 + i), changed by :func:`transform`.
-    ``model`` may be a ``build()`` function (a saved case module's), called once on first use."""
+    else synthesized from ``model``'s input annotations, anonymous dims 2 + i). ``model`` may be a ``build()``
+    function, called once on first use."""
     from passcheck.engine import seed_for
     from passcheck.runtime.feeds import synthesize
 
@@ -127,10 +134,10 @@ def feed_fn(kind: str, model: onnx.ModelProto | Callable[[], onnx.ModelProto], s
 
     def feeds(binding, seed):
         if own is not None:
-            return transform(kind, own(binding, seed))
+            return own(binding, seed)
         if not built:
             built.append(model() if callable(model) else model)
-        return transform(kind, synthesize(built[0], binding, seed, default_size=sizes.get(seed, 2)))
+        return synthesize(built[0], binding, seed, default_size=sizes.get(seed, 2))
 
     return feeds
 

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 from passcheck.hunt import (
     variation,
     vary_bindings,
+    vary_defaults,
     vary_equiv,
     vary_inputs,
     vary_struct,
@@ -105,7 +106,22 @@ def _input_setting(setting: Setting, form: str, neighbour: onnx.ModelProto | Non
 
 
 #: Variation family → how its neighbour's setting is made from the base's (``setting, form, neighbour``).
+def _default_setting(setting: Setting, form: str, neighbour: onnx.ModelProto | None) -> Setting:
+    """``default-fed`` feeds its overridable default another value in every run (:func:`.vary_defaults.setting`);
+    ``setting`` when no neighbour is given."""
+    if neighbour is None:
+        return setting
+    return vary_defaults.setting(setting, neighbour, form.partition("@")[2])
+
+
+def saved(setting: Setting, model: onnx.ModelProto, form: str) -> dict:
+    """The run conditions a saved case of ``form``'s neighbour of ``model`` needs (:func:`.vary_bindings.saved`,
+    :func:`.vary_defaults.saved`): ``bindings`` / ``feeds`` keywords of the case module, empty for a model-only kind."""
+    return vary_bindings.saved(setting, model, form) or vary_defaults.saved(setting, model, form)
+
+
 SETTINGS: dict[str, Callable[[Setting, str, onnx.ModelProto | None], Setting]] = {
+    "default": _default_setting,
     "bind": _run_condition,
     "feed": _run_condition,
     "elem": _elem_setting,

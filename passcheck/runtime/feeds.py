@@ -57,6 +57,13 @@ def runtime_inputs(model: onnx.ModelProto) -> list[onnx.ValueInfoProto]:
     return [vi for vi in model.graph.input if vi.name not in inits]
 
 
+def session_inputs(sess: Any) -> set[str]:
+    """Names an onnxruntime ``InferenceSession`` accepts in a feed: its inputs and its overridable initializers
+    (graph inputs with an initializer of the same name: IR.md §Graphs, the initializer is that input's default, which
+    a feed replaces). A feed that names neither is not given to the session."""
+    return {i.name for i in sess.get_inputs()} | {i.name for i in sess.get_overridable_initializers()}
+
+
 def synthesize(
     model: onnx.ModelProto,
     binding: Mapping[str, int],

@@ -51,6 +51,7 @@ from passcheck.runtime.completion import (
     initializer_observations,
     with_subscopes,
 )
+from passcheck.runtime.feeds import session_inputs
 from passcheck.runtime.plan import ObservationPlan, Observed, node_label, plan_of
 from passcheck.runtime.profile import TensorMeta  # noqa: F401 - observations are TensorMeta
 from passcheck.runtime.profile import Untrusted as _Untrusted
@@ -122,7 +123,7 @@ def _run(
     try:
         data = _copy_bytes(model, expose, profile is not None, not values, model_key)
         sess = ort.InferenceSession(data, so, providers=["CPUExecutionProvider"])
-        wanted = {i.name for i in sess.get_inputs()}
+        wanted = session_inputs(sess)
         names = [o.name for o in sess.get_outputs()]
         if values:
             fetched = sess.run(names, {k: v for k, v in feeds.items() if k in wanted})

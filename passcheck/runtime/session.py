@@ -15,6 +15,8 @@ import hashlib
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from passcheck.runtime.feeds import session_inputs
+
 if TYPE_CHECKING:
     import onnx
     import onnxruntime
@@ -139,7 +141,7 @@ def run_ort(
                 load=lambda: observation_copy(model, expose)[0].SerializeToString(),
             )
         names = [o.name for o in sess.get_outputs()]
-        wanted = {i.name for i in sess.get_inputs()}
+        wanted = session_inputs(sess)
         values = sess.run(None, {k: v for k, v in feeds.items() if k in wanted})
     except Exception as exc:  # noqa: BLE001 - a failing run is a result, not our error
         return RunResult({}, {}, error=f"{type(exc).__name__}: {str(exc).strip()[:2000]}")

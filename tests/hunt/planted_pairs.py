@@ -21,8 +21,10 @@ PASS_ID = "planted:unsqueeze-nonneg"
 
 
 def unsqueeze_nonneg(model):
-    """Unsqueeze with a static input and constant non-negative axes → Reshape; a negative axis: left alone."""
-    inits = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    """Unsqueeze with a static input and constant non-negative axes → Reshape; a negative axis: left alone. An
+    initializer that is also a graph input is a default a caller may override (IR.md §Graphs), no constant."""
+    fed = {v.name for v in model.graph.input}
+    inits = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer if t.name not in fed}
     dims = {v.name: [d.dim_value for d in v.type.tensor_type.shape.dim] for v in model.graph.input}
     for i, n in enumerate(model.graph.node):
         axes = inits.get(n.input[1]) if n.op_type == "Unsqueeze" and len(n.input) == 2 else None

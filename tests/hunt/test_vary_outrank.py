@@ -23,8 +23,10 @@ PASS_ID = "planted:max-as-clip"
 
 
 def _max_as_clip(model: onnx.ModelProto) -> onnx.ModelProto:
-    """``Max(x, c)``, ``c`` a one-element initializer → ``Clip(x, scalar c)``, its shape not read."""
-    inits = {t.name: t for t in model.graph.initializer}
+    """``Max(x, c)``, ``c`` a one-element initializer → ``Clip(x, scalar c)``, its shape not read (an initializer
+    that is also a graph input is an overridable default, left alone: IR.md §Graphs)."""
+    fed = {v.name for v in model.graph.input}
+    inits = {t.name: t for t in model.graph.initializer if t.name not in fed}
     for n in model.graph.node:
         c = inits.get(n.input[1]) if n.op_type == "Max" and len(n.input) == 2 else None
         if c is not None and numpy_helper.to_array(c).size == 1:
