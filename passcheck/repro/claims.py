@@ -155,7 +155,7 @@ _PARITY_PRECISION = """
     out_a, out_b = apply(a), apply(b)
     ta = next(o.type for o in out_a.graph.output if o.name == OUTPUT)
     tb = next(o.type for o in out_b.graph.output if o.name == OUTPUT)
-    print(f"{OUTPUT!r} after {PASS}: {_fmt(ta)} in {OTHER}, {_fmt(tb)} in {FORM}")
+    print(f"{OUTPUT!r} after {PASS}: {type_str(ta)} in {OTHER}, {type_str(tb)} in {FORM}")
     for i, feeds in enumerate(feed_sets()):  # premise: the more precise type holds when the output runs
         wrong = violation(ta, run(out_a, feeds)[OUTPUT])
         if wrong:
@@ -170,7 +170,7 @@ _PARITY_PRECISION = """
         print(f"fixed: {FORM}'s graph inputs declare less than {OTHER}'s and {PASS} keeps what {FORM} declares")
         return 0
     if less_precise(pb, pa):
-        print(f"BUG: graph output {OUTPUT!r} after {PASS}: {_fmt(tb)} in {FORM} is less precise than {_fmt(ta)} "
+        print(f"BUG: graph output {OUTPUT!r} after {PASS}: {type_str(tb)} in {FORM} is less precise than {type_str(ta)} "
               f"in {OTHER} (which holds at run time)")
         return 1
     print(f"fixed: {FORM}'s type of {OUTPUT!r} is as precise as {OTHER}'s")
@@ -184,7 +184,7 @@ _ANNOTATION = """
     if tp is None:
         print(f"fixed: {PASS} no longer annotates {VALUE!r}")
         return 0
-    print(f"{VALUE!r} after {PASS}: {_fmt(tp)} ({helper.tensor_dtype_to_np_dtype(tp.tensor_type.elem_type)})")
+    print(f"{VALUE!r} after {PASS}: {type_str(tp)} ({helper.tensor_dtype_to_np_dtype(tp.tensor_type.elem_type)})")
     ran = 0
     for i, feeds in enumerate(feed_sets()):
         try:

@@ -143,10 +143,10 @@ def kept(ba, aa, bb, ab):
     if not tt.HasField("shape"):
         return None
     if len(tt.shape.dim) != value.ndim:
-        return f"shape {list(value.shape)} has rank {value.ndim}, annotated {_fmt(tp)}"
+        return f"shape {list(value.shape)} has rank {value.ndim}, annotated {type_str(tp)}"
     for i, (d, n) in enumerate(zip(tt.shape.dim, value.shape)):
         if d.HasField("dim_value") and d.dim_value != n:
-            return f"shape {list(value.shape)}: axis {i} is {n}, annotated {_fmt(tp)}"
+            return f"shape {list(value.shape)}: axis {i} is {n}, annotated {type_str(tp)}"
     return None
 ''',
     "apply_in_child": '''def apply_in_child(model):

@@ -340,12 +340,12 @@ def test_a_value_whose_shape_is_only_the_static_dims_is_a_rank_violation():
 
 
 def test_less_precise_annotations_are_shown_as_written():
-    from passcheck.oracles.parity import _fmt, precision
+    from passcheck.oracles.parity import precision, type_str
 
     unknown = helper.make_tensor_type_proto(TensorProto.FLOAT, None)
     mixed = helper.make_tensor_type_proto(TensorProto.FLOAT, [2, "N", None])
-    assert _fmt(unknown) == "rank unknown"
-    assert _fmt(mixed) == '[2, "N", ?]'
+    assert type_str(unknown) == "rank unknown"
+    assert type_str(mixed) == '[2, "N", ?]'
     assert precision(unknown) == (0, 0, 0) and precision(mixed) == (1, 1, 1)
 
 
