@@ -926,9 +926,13 @@ class _MapView:
                     if item.key in sched.done:
                         continue
                     depth = form_depth(form)
+                    balance = sched._balance(bid, form, pass_id)
+                    if best_score is not None and balance < best_score[: len(balance)]:
+                        rng.random()  # scores below the best whatever follows: its draw only, not its labels
+                        continue  # (building a pair form to read its labels is most of a step's CPU)
                     near = (  # nearest first, single rewrites before pairs, the schema's own first
-                        *sched._balance(bid, form, pass_id),
-                        nearness(base.model(), sched.labels(base, form), self.ops[key]),
+                        *balance,
+                        nearness(base.model(), sched.labels(base, form), self.ops[key]) if self.ops[key] else 0,
                         -depth,
                         not variation.is_variation(form) and not compose.is_composed(form) and schema_spelling(form),
                     )
