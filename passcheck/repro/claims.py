@@ -170,8 +170,8 @@ _PARITY_PRECISION = """
         print(f"fixed: {FORM}'s graph inputs declare less than {OTHER}'s and {PASS} keeps what {FORM} declares")
         return 0
     if less_precise(pb, pa):
-        print(f"BUG: graph output {OUTPUT!r} after {PASS}: {type_str(tb)} in {FORM} is less precise than {type_str(ta)} "
-              f"in {OTHER} (which holds at run time)")
+        print(f"BUG: graph output {OUTPUT!r} after {PASS}: {type_str(tb)} in {FORM} is less precise than "
+              f"{type_str(ta)} in {OTHER} (which holds at run time)")
         return 1
     print(f"fixed: {FORM}'s type of {OUTPUT!r} is as precise as {OTHER}'s")
     return 0
