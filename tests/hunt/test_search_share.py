@@ -68,12 +68,14 @@ def test_an_invalid_neighbour_spends_no_triple_and_opens_no_composition(matmul_b
 
 def test_the_forms_of_a_case_share_its_variation_steps(matmul_bn, monkeypatch):
     """Over the three forms of matmul-bn, 12 variation steps give each form 4 items (a step the triple rule gives a
-    form ahead of its siblings goes to the one behind); without that rule they go where the rule sends them."""
+    form ahead of its siblings goes to the one behind); without that rule they go where the rule sends them. Seed 3:
+    since the form's shape facts are part of what is tried (session 27), seed 1 spreads these 12 steps 4/4/4 without
+    the rule too; seed 3 gives 4/1/7 without it."""
     from passcheck.hunt import scheduler
     from passcheck.hunt.scheduler import VARIATION_EVERY, Scheduler
 
     def per_form(steps: int) -> dict[str, int]:
-        s = Scheduler(list(matmul_bn.values()), [PASS], seed=1, variations=True)
+        s = Scheduler(list(matmul_bn.values()), [PASS], seed=3, variations=True)
         out = dict.fromkeys(matmul_bn, 0)
         for k in range(steps):
             item = s.next(VARIATION_EVERY * k + VARIATION_EVERY - 1)
