@@ -108,6 +108,7 @@ MODULES = (
     "passcheck.mutations.deep_chain",
     "passcheck.mutations.tensor_attributes",
     "passcheck.mutations.extra_readers",
+    "passcheck.mutations.outer_reads",
 )
 
 
