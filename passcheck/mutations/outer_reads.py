@@ -19,7 +19,8 @@ and outputs of other ops: no form had a no-op node whose output only a body read
 - ``outer-reads-through-identity``: the copy is an Identity; values whose type is a tensor (Identity-1 … 13
   take tensors; from opset 16, Identity-16, any type).
 - ``outer-reads-through-cast``: the copy is a Cast to the value's own element type; tensors of an element type
-  the model's Cast takes as input and output (Cast-6 … 25 type constraints T1, T2).
+  the model's Cast takes as input and output (Cast-6 … 25 type constraints T1, T2; no site below opset 6,
+  where Cast-1 names the type as a string).
 
 Sites: the main-graph value's name, for each graph input, initializer or node output some body (nested
 bodies too) reads from the main graph; its type as declared or as onnx shape inference gives it. The copy is
@@ -44,6 +45,9 @@ if TYPE_CHECKING:
 
 #: Identity-16 takes any type (optional included); earlier versions tensors (14 adds sequences).
 ANY_TYPE_OPSET = 16
+
+#: Cast-6 is the first whose ``to`` is an element type number (Cast-1 names the type as a string).
+CAST_INT_TO_OPSET = 6
 
 #: The rewrites whose output may hold outer reads where the model as given holds none.
 AFTER = ("node-in-if-const", "node-in-if-opaque", "chain-in-if-const", "chain-in-if-opaque", "hoist-subgraph-constant")
@@ -76,7 +80,11 @@ def _cast(model: onnx.ModelProto, v: str, copy: str, name: str, types: dict[str,
     import onnx
 
     elem, version = types.get(v), opset(model)
-    if elem is None or not (_allows("Cast", version, "T1", elem) and _allows("Cast", version, "T2", elem)):
+    if (
+        elem is None
+        or version < CAST_INT_TO_OPSET
+        or not (_allows("Cast", version, "T1", elem) and _allows("Cast", version, "T2", elem))
+    ):
         return None  # a tensor of a type the model's Cast takes, and casts to
     return onnx.helper.make_node("Cast", [v], [copy], name=name, to=elem)
 

@@ -168,3 +168,27 @@ def test_the_current_python_fusions_rename_the_body_reads_too(tmp_path, rid, op)
     onnx.checker.check_model(model, full_check=True)
     feeds = {"x": np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3), "c": np.array(True)}
     assert np.array_equal(_run(model, feeds), _run(_if_model(), feeds))
+
+
+def test_no_cast_copy_below_opset_6_where_cast_names_its_type_as_a_string():
+    """Cast-1 (opsets 1-5) takes ``to`` as a string: the Cast copy is offered from opset 6 (Cast-6), the Identity
+    copy at every opset."""
+    f = TensorProto.FLOAT
+    op, o = "Neg", "a"
+    branch = [helper.make_graph([helper.make_node(op, ["x"], [o])], op, [], [helper.make_tensor_value_info(o, f, [2])])]
+    then_g, else_g = (
+        branch[0],
+        helper.make_graph(
+            [helper.make_node("Abs", ["x"], ["b"])], "Abs", [], [helper.make_tensor_value_info("b", f, [2])]
+        ),
+    )
+    graph = helper.make_graph(
+        [helper.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)],
+        "g",
+        [helper.make_tensor_value_info("x", f, [2]), helper.make_tensor_value_info("c", TensorProto.BOOL, [])],
+        [helper.make_tensor_value_info("y", f, [2])],
+    )
+    for version, cast_sites in ((5, []), (6, ["x"])):
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", version)], ir_version=3)
+        assert REWRITES[CAST].sites(model) == cast_sites
+        assert REWRITES[RID].sites(model) == ["x"]
