@@ -23,7 +23,10 @@ from passcheck.passes.onnxscript_optimizer import (
     OnnxscriptOrtFusionAdapter,
     OnnxscriptRewriteAdapter,
 )
-from passcheck.passes.onnxscript_version_converter import OnnxscriptVersionConverterAdapter
+from passcheck.passes.onnxscript_version_converter import (
+    OnnxscriptVersionConverterAdapter,
+    OnnxscriptVersionConverterIrAdapter,
+)
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
 from passcheck.passes.ort_quant_preprocess import ADAPTERS as ORT_QUANT
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
@@ -45,6 +48,7 @@ _FIXED[onnxscript_rules.OPT_IN] = onnxscript_rules.OnnxscriptRuleAdapter(onnxscr
 _FIXED[onnxoptimizer_passes.OPT_IN] = onnxoptimizer_passes.OnnxoptimizerPassAdapter(onnxoptimizer_passes.OPT_IN)
 _FIXED["ort:symbolic-shape-infer"] = OrtSymbolicShapeInferAdapter()
 _FIXED["onnxscript:convert-opset-up"] = OnnxscriptVersionConverterAdapter()
+_FIXED["onnxscript:convert-opset-up-ir"] = OnnxscriptVersionConverterIrAdapter()
 for _direction in ("down", "up"):
     _FIXED[f"onnx:convert-opset-{_direction}"] = OpsetBoundaryAdapter(_direction)
 for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through their Python API (extra installs)

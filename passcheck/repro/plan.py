@@ -29,7 +29,12 @@ def is_ort_parity(f: Finding) -> bool:
 
 #: Passes whose tool call depends on the form (the neighbouring opset boundary): :func:`tool_call` spells
 #: them only given the model.
-PER_MODEL = ("onnx:convert-opset-up", "onnx:convert-opset-down", "onnxscript:convert-opset-up")
+PER_MODEL = (
+    "onnx:convert-opset-up",
+    "onnx:convert-opset-down",
+    "onnxscript:convert-opset-up",
+    "onnxscript:convert-opset-up-ir",
+)
 
 
 def refusal(f: Finding) -> str | None:

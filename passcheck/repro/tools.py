@@ -210,6 +210,18 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
             call = f"onnxscript.version_converter.convert_version(model, {target})"
             source = f"def apply(model):\n    {call}  # in place; returns None\n    return model\n"
             return ToolCall(source, call + ", in place", ("import onnxscript.version_converter",), ("onnxscript",))
+        if name == "convert-opset-up-ir":
+            target = _opset_target("up", model)
+            if target is None:
+                return None
+            call = f"onnxscript.version_converter.convert_version(ir_model, {target})"
+            source = (
+                "def apply(model):\n    try:\n        import onnx_ir as ir\n    except ImportError:\n"
+                "        import onnxscript.ir as ir\n    ir_model = ir.serde.deserialize_model(model)\n"
+                f"    {call}  # in place; sets the opset import\n"
+                "    return ir.serde.serialize_model(ir_model)\n"
+            )
+            return ToolCall(source, call + " on the IR", ("import onnxscript.version_converter",), ("onnxscript",))
         if name == "rewrite-opt-in" or name.startswith("rule-"):
             return _rules_call(name)
         if name not in calls:

@@ -4,6 +4,7 @@ version converter on a library case, within the range its source states; a broke
 from __future__ import annotations
 
 import onnx
+import pytest
 from onnx import parser
 
 from passcheck.cases import load_builtin
@@ -52,13 +53,13 @@ def test_a_converter_that_drops_a_node_is_caught():
     assert {"wrong-result", "invalid-model"} & {f.kind for f in cell.findings}, cell.findings
 
 
-def test_a_reproducer_converts_as_the_adapter_does(tmp_path):
+@pytest.mark.parametrize("pass_id", ["onnxscript:convert-opset-up", "onnxscript:convert-opset-up-ir"])
+def test_a_reproducer_converts_as_the_adapter_does(tmp_path, pass_id):
+    """The ModelProto entry point and the IR one (``-ir``, which also writes the target opset import: M62)."""
     from passcheck.repro.tools import tool_call
 
-    call = tool_call("onnxscript:convert-opset-up", PAD)
+    call = tool_call(pass_id, PAD)
     assert call is not None and call.needs == ("onnxscript",), call
     ours = script_apply(call)(onnx.ModelProto.FromString(PAD.SerializeToString()))
-    theirs = get_pass("onnxscript:convert-opset-up").apply(
-        onnx.ModelProto.FromString(PAD.SerializeToString()), tmp_path
-    )
+    theirs = get_pass(pass_id).apply(onnx.ModelProto.FromString(PAD.SerializeToString()), tmp_path)
     assert ours.SerializeToString(deterministic=True) == theirs.SerializeToString(deterministic=True)
