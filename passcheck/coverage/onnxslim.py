@@ -11,15 +11,19 @@ Catalogue, read from the installed package:
   left out;
 - one ``pass`` entry per step of ``optimize_model`` that rewrites nodes whatever their op type, each switchable
   by ``OptimizationSettings`` (``skip_optimizations``): ``constant_folding`` (onnx_graphsurgeon's
-  ``Graph.fold_constants``), ``dead_node_elimination`` and ``subexpression_elimination``.
+  ``Graph.fold_constants``), ``dead_node_elimination`` and ``subexpression_elimination``; and ``shape_infer``
+  (``onnxslim.core.shape_infer``: onnxruntime's symbolic shape inference as onnxslim vendors it, onnx's on its
+  failure), which ``slim`` runs after each round unless ``no_shape_infer``.
 
 Evidence, by effect, while ``slim`` runs on a copy of the model with its defaults (as the pass runs it): a
 pattern triggered when its matcher's ``rewrite`` returned a replacement (``find_matches`` then splices it in),
 the effect naming the first op type of its pattern (``replaced MatMul node``, the wording
 :mod:`passcheck.hunt.nearness` reads op types from); a step triggered when the graph has fewer live nodes
-(nodes with an output) after the call than before. A run that raises keeps the evidence seen before it (its
-failure is a finding of the hunt, not an effect). Run through ``IsolatedExecutor.call``: the matchers and the
-module functions are patched for the duration of the call and restored after.
+(nodes with an output) after the call than before; ``shape_infer`` triggered when the model it returns states a
+shape for at least one value (graph output or value_info), the effect counting them. A run that raises keeps the
+evidence seen before it (its failure is a finding of the hunt, not an effect). Run through
+``IsolatedExecutor.call``: the matchers and the module functions are patched for the duration of the call and
+restored after.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ STEPS = {
     "subexpression_elimination": "onnxslim.core.optimization",
 }
 FOLD = "constant_folding"
+SHAPES = "shape_infer"
 _SOURCE = "onnxslim.core.pattern.registry.DEFAULT_FUSION_PATTERNS (installed: matcher Pattern text)"
 
 
@@ -68,7 +73,19 @@ def catalogue() -> list[Entry]:
         where = "Graph.fold_constants" if step == FOLD else f"{STEPS[step]}.{step}"
         src = f"onnxslim.core.optimization.OptimizationSettings.{step} ({where})"
         out.append(Entry(TOOL, "pass", step, PASSES, "any op", src))
+    out.append(
+        Entry(TOOL, "pass", SHAPES, PASSES, "any op", "onnxslim.core.shape_infer (run by slim after each round)")
+    )
     return out
+
+
+def _stated(model: Any) -> int:
+    """Values of ``model``'s main graph whose type states a shape (graph outputs and value_info)."""
+    return sum(
+        1
+        for vi in [*model.graph.output, *model.graph.value_info]
+        if vi.type.HasField("tensor_type") and vi.type.tensor_type.HasField("shape")
+    )
 
 
 def _live(graph: Any) -> int:
@@ -117,6 +134,17 @@ def _recording(seen: dict[str, str]) -> Iterator[None]:
         from onnxslim.third_party.onnx_graphsurgeon.ir.graph import Graph
 
         wrap_step(FOLD, Graph, "fold_constants", lambda self, *a, **k: self)
+        core = importlib.import_module("onnxslim.core")
+        infer = core.shape_infer
+
+        def shape_infer(model, *args, **kwargs):
+            got = infer(model, *args, **kwargs)
+            if (n := _stated(got)) > 0:
+                seen.setdefault(key(TOOL, "pass", SHAPES), f"{SHAPES}: {n} values with a stated shape")
+            return got
+
+        core.shape_infer = shape_infer
+        undo.append(lambda: setattr(core, "shape_infer", infer))
         yield
     finally:
         for restore in reversed(undo):

@@ -64,7 +64,7 @@ def test_the_entries_are_the_registry_s_patterns_and_the_any_op_steps(entries):
     assert gemm.kind == "fusion" and gemm.scope.startswith("ops MatMul, Add")  # the Pattern text's own ops
     assert gemm.passes == ("onnxslim:slim", "cmd+fold:onnxslim")
     steps = {n for n, e in entries.items() if e.kind == "pass"}
-    assert steps == {"constant_folding", "dead_node_elimination", "subexpression_elimination"}
+    assert steps == {"constant_folding", "dead_node_elimination", "subexpression_elimination", "shape_infer"}
 
 
 def test_evidence_is_slim_s_own_effect_and_the_tool_is_left_as_it_was(executor, cache_dir):
@@ -72,6 +72,7 @@ def test_evidence_is_slim_s_own_effect_and_the_tool_is_left_as_it_was(executor, 
     got = {k: [e.effect for e in v] for k, v in cmap.evidence.items()}
     assert got["onnxslim:fusion:FusionGemm"] == ["FusionGemm replaced MatMul node (1 nodes written)"]
     assert "onnxslim:pass:subexpression_elimination" in got
+    assert got["onnxslim:pass:shape_infer"][0].startswith("shape_infer: ")  # slim runs it on every base it takes
     assert not any(k.startswith("onnxslim:fusion:") and k != "onnxslim:fusion:FusionGemm" for k in got), got
     # the batch named: FusionGemm's matcher matches, its rewrite declines (static dims only): no evidence
     named = compute([_Base("t/named", _model("N"))], executor, ("onnxslim",), Cache(folder=cache_dir))
@@ -83,6 +84,9 @@ def test_evidence_is_slim_s_own_effect_and_the_tool_is_left_as_it_was(executor, 
     import onnxslim.core.optimization as opt
 
     assert opt.subexpression_elimination.__module__.startswith("onnxslim")
+    import onnxslim.core
+
+    assert onnxslim.core.shape_infer.__module__ == "onnxslim.core"
 
 
 def test_the_slim_passes_run_only_onnxslim_s_entries(entries):
