@@ -2,8 +2,9 @@
 
 ``$PASSCHECK_CACHE/coverage/<key>/`` (else ``$XDG_CACHE_HOME`` or ``~/.cache``, then
 ``passcheck/coverage``), ``key`` a digest of the tool versions (onnx, onnxruntime, onnxscript,
-onnx-ir) and of the sources of the catalogue readers and trigger checks (:data:`OBSERVERS`: a
-change to one invalidates the cache; the report and the map's assembly do not).
+onnx-ir, and onnxslim where installed: :data:`EXTRA_TOOLS`) and of the sources of the catalogue
+readers and trigger checks (:data:`OBSERVERS`: a change to one invalidates the cache; the report
+and the map's assembly do not).
 ``catalogue.json`` holds the entries per tool (written whole, atomically);
 ``observed.jsonl`` each model's triggers, one JSON line per (model, tool): ``{"digest", "tool",
 "triggers"}``, the digest the sha256 of the model's bytes (a base whose model changed is observed
@@ -31,12 +32,16 @@ OBSERVERS = (
     "inliner.py",
     "onnx_ir.py",
     "onnxscript.py",
+    "onnxslim.py",
     "ort.py",
     "ort_fusions.py",
     "shapes.py",
     "symbolic.py",
     "worker.py",
 )
+#: Optional distributions with a catalogue of their own (:mod:`passcheck.coverage.onnxslim`): their versions key the
+#: cache too ("none" when not installed).
+EXTRA_TOOLS = ("onnxslim",)
 #: The append-only file of observed triggers (see module docs).
 ROWS = "observed.jsonl"
 
@@ -45,11 +50,21 @@ def _key() -> str:
     from passcheck._versions import TOOLS, tool_version
 
     h = hashlib.sha256(json.dumps({t: tool_version(t) for t in TOOLS}, sort_keys=True).encode())
+    h.update(json.dumps({d: _installed(d) for d in EXTRA_TOOLS}).encode())
     for name in OBSERVERS:
         h.update((Path(__file__).parent / name).read_bytes())
     h.update((Path(__file__).parents[1] / "passes" / "ort_log.py").read_bytes())
     h.update((Path(__file__).parents[1] / "attribution" / "ort_transformers.json").read_bytes())
     return h.hexdigest()[:16]
+
+
+def _installed(dist: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return "none"
 
 
 def root() -> Path:

@@ -21,6 +21,7 @@ TOOLS = (
     "onnx-ir",
     "onnx-inliner",
     "ort-transformers",
+    "onnxslim",
 )
 
 
@@ -77,6 +78,7 @@ CATALOGUE_OF = {
     "onnxruntime": ("onnxruntime",),
     "onnxscript": ("onnxscript",),
     "onnx": ("onnx-shape-inference", "onnx-version-converter"),
+    "onnxslim": ("onnxslim",),
 }
 
 

@@ -22,6 +22,7 @@ MODULES = {
     "onnx-ir": "passcheck.coverage.onnx_ir",
     "onnx-inliner": "passcheck.coverage.inliner",
     "ort-transformers": "passcheck.coverage.ort_fusions",
+    "onnxslim": "passcheck.coverage.onnxslim",
 }
 
 

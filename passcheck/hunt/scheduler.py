@@ -16,7 +16,7 @@ of that case yet, an item of that declared pass on the case is taken instead.
 pair not yet tried: an entry some base triggers (an onnxruntime rule, an onnxscript rule, an
 inference function, an adapter …), which the pass runs, with a spelling (the rewrite kind of a
 form) no item has tried under it. A pass that declares no tool the catalogue knows (``onnxsim``,
-``onnxslim``, ``onnxoptimizer``, a ``cmd:`` pass: ``PassScope.unscoped``) counts as one
+``onnxoptimizer``, a ``cmd:`` pass: ``PassScope.unscoped``; onnxslim has entries since session 28) counts as one
 pseudo-entry per base (acting on the op types of the entries the base triggers), not as running
 every entry. Entries with the fewest spellings tried come
 first, then those the fewest bases trigger (a pattern one base reaches is the one a blind search

@@ -49,8 +49,9 @@ kind                      change (site)
 ``cast-narrow``,          every reader of a value reads it cast through a narrowing type and back, or through
 ``transpose-pair``        two Transposes whose product is no identity (:mod:`.vary_pairs`; site: the value's
                           name): pairs a pass must not cancel
-``input-rank-up``,        a graph input's declared shape given a leading 1, or a ``dim_param`` stated as 0 in
-``input-fix-zero``        every declaration (:mod:`.vary_inputs`; site: the input's name, the symbol)
+``input-rank-up``,        a graph input's declared shape given a leading 1, or a ``dim_param`` stated as 0 or as
+``input-fix-zero``,       2 (the first default binding) in every declaration (:mod:`.vary_inputs`; site: the input's
+``input-fix``             name, the symbol)
 ``input-constant``        every reader of a fed graph input of static shape (float, integer, bool or string)
                           reads an initializer of its type instead, the input kept unread (:mod:`.vary_frozen`:
                           what a folding pass computes at session creation; site: the input's name)
@@ -140,7 +141,7 @@ def labels(form: str) -> list[str]:
     k, _, site = form.partition("@")
     if k[len(PREFIX) :] in ELEM_KINDS or vary_bindings.is_condition(k[len(PREFIX) :]):
         return []
-    if k[len(PREFIX) :] == "input-fix-zero":  # a symbol, not a value
+    if k[len(PREFIX) :] in vary_inputs.SYMBOL_KINDS:  # a symbol, not a value
         return []
     if _node_site(k[len(PREFIX) :]):
         return [site.rsplit("=", 1)[0]]
@@ -161,6 +162,10 @@ def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
     found = labels(form)
     if kind(form) == f"{PREFIX}input-rank-up":  # a declared rank reaches every value computed from the input
         found += vary_inputs.reach(model, form.partition("@")[2])
+    if kind(form) == f"{PREFIX}input-fix":  # a stated dim reaches every value computed from an input declaring it
+        found += [
+            v for name in vary_inputs.declaring(model, form.partition("@")[2]) for v in vary_inputs.reach(model, name)
+        ]
     if kind(form) == f"{PREFIX}{vary_frozen.KIND}":  # so do the constants: every value computed from them
         inputs = vary_frozen.frozen(model, form.partition("@")[2])
         found = [*inputs, *[v for name in inputs for v in vary_inputs.reach(model, name)]]

@@ -19,6 +19,14 @@ kind (site)            change
                        gate's to check (:mod:`.vary_probe`: checker, a run under ``ort:disabled``)
 ``input-fix-zero``     every declaration (graph inputs, outputs, value_info) of that ``dim_param`` written as
 (symbol)               ``dim_value`` 0: the empty tensor ``bind-zero`` runs, now stated in the model
+``input-fix``          every declaration of that ``dim_param`` written as ``dim_value`` :data:`FIXED` (the first
+(symbol)               default binding's size, :data:`passcheck.runtime.feeds.DEFAULT_SIZES`): the model
+                       specialised to one binding, as ``onnxsim --overwrite-input-shape`` and ``onnxslim
+                       --input-shapes`` write it before they optimize. Passes act on dims only where they are
+                       stated: onnxslim's ``FusionGemm`` rewrites ``MatMul`` + ``Add`` of a rank > 2 input only
+                       when ``all(isinstance(d, int) for d in input.shape)`` (its ``fusion/gemm.py``), onnxsim
+                       and onnxruntime fold a ``Shape`` only of stated dims; the library's bases name their batch
+                       dim, so without this kind those conditions were never met on them
 =====================  =========================================================================================
 
 Annotations that no longer hold are replaced by what onnx shape inference says (:mod:`.variation`). A case's
@@ -36,7 +44,11 @@ if TYPE_CHECKING:
 
     from passcheck.hunt.probe import Setting
 
-KINDS = ("input-rank-up", "input-fix-zero")
+KINDS = ("input-rank-up", "input-fix-zero", "input-fix")
+#: The size ``input-fix`` states for a symbol: the first of the default bindings' sizes (2).
+FIXED = 2
+#: Kinds whose site is a symbol (every declaration of it), not an input name.
+SYMBOL_KINDS = ("input-fix-zero", "input-fix")
 
 
 def is_input_kind(kind: str) -> bool:
@@ -66,6 +78,7 @@ def candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
                 symbols[d.dim_param] = None
     for s in symbols:
         yield "input-fix-zero", s
+        yield "input-fix", s
 
 
 def build(model: onnx.ModelProto, kind: str, site: str) -> bool:
@@ -83,7 +96,8 @@ def build(model: onnx.ModelProto, kind: str, site: str) -> bool:
         for d in dims:
             shape.dim.add().CopyFrom(d)
         return True
-    if kind == "input-fix-zero":
+    if kind in SYMBOL_KINDS:
+        size = 0 if kind == "input-fix-zero" else FIXED
         done = False
         for vi in [*model.graph.input, *model.graph.output, *model.graph.value_info]:
             if not vi.type.HasField("tensor_type"):
@@ -91,10 +105,17 @@ def build(model: onnx.ModelProto, kind: str, site: str) -> bool:
             for d in vi.type.tensor_type.shape.dim:
                 if d.dim_param == site:
                     d.Clear()
-                    d.dim_value = 0
+                    d.dim_value = size
                     done = True
         return done
     return False
+
+
+def declaring(model: onnx.ModelProto, symbol: str) -> list[str]:
+    """The fed tensor inputs of ``model`` that declare ``symbol`` as a dim (where an ``input-fix`` shows first)."""
+    return [
+        vi.name for vi in _tensor_inputs(model) if any(d.dim_param == symbol for d in vi.type.tensor_type.shape.dim)
+    ]
 
 
 def reach(model: onnx.ModelProto, name: str) -> list[str]:
@@ -116,9 +137,10 @@ def reach(model: onnx.ModelProto, name: str) -> list[str]:
 def setting(setting: Setting, kind: str, site: str) -> Setting:
     """``setting`` for the neighbour ``kind@site``: a case's own feeds for ``site`` given a leading axis
     (``input-rank-up``), or every binding with ``site`` at 0 (``input-fix-zero``: a feed function that
-    follows its bindings then makes the empty tensor the model now declares)."""
-    if kind == "input-fix-zero":
-        return dataclasses.replace(setting, bindings=tuple({**b, site: 0} for b in setting.bindings))
+    follows its bindings then makes the empty tensor the model now declares) or at :data:`FIXED` (``input-fix``)."""
+    if kind in SYMBOL_KINDS:
+        size = 0 if kind == "input-fix-zero" else FIXED
+        return dataclasses.replace(setting, bindings=tuple({**b, site: size} for b in setting.bindings))
     if setting.feeds is None:
         return setting
     own = setting.feeds

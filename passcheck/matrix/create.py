@@ -154,9 +154,8 @@ def ensure(
         uv = uv_bin()
         pins_file = root / "pins.txt"
         if _read(root / PINS_MARK) != spec.pins_hash:
-            for old in envs.glob(f"{spec.id}-*"):
-                if old.is_dir():
-                    shutil.rmtree(old, ignore_errors=True)
+            for old in stale(envs, spec.id):
+                shutil.rmtree(old, ignore_errors=True)
             log.write_text("", encoding="utf-8")
             _run([uv, "venv", "--quiet", "--python", python or _base_python(), str(root)], log, children, tmp)
             pins_file.write_text("\n".join(spec.pins) + "\n", encoding="utf-8")
@@ -202,6 +201,16 @@ def ensure(
                 )
             (root / SOURCE_MARK).write_text(src, encoding="utf-8")
     return Env(spec, root, created, time.perf_counter() - t0)
+
+
+def stale(envs: Path, env_id: str) -> list[Path]:
+    """The folders of environment ``env_id`` under ``envs``: ``<env_id>-<12 hex digits>`` exactly, so another id that
+    starts with this one and a dash (``onnxslim-0.1.90`` beside ``onnxslim``) keeps its folder."""
+    return [
+        p
+        for p in envs.glob(f"{env_id}-*")
+        if p.is_dir() and len(tail := p.name[len(env_id) + 1 :]) == 12 and all(c in "0123456789abcdef" for c in tail)
+    ]
 
 
 def existing(spec: EnvSpec, cache: Path | None = None) -> Env | None:

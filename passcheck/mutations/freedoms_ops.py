@@ -103,10 +103,11 @@ FREEDOMS = (
     Freedom(
         "keepdims-or-unsqueeze",
         "algebra",
-        "Operators.md Reduce* (keepdims), Unsqueeze",
+        "Operators.md Reduce* (keepdims; axes omitted with noop_with_empty_axes 0 reduces every axis), Unsqueeze",
         "A reduction may keep the reduced axes (keepdims=1) or drop them and put them back with Unsqueeze.",
         ("keepdims-unsqueeze", "unsqueeze-keepdims"),
-        "main-graph Reduce* nodes over a fixed, non-empty list of axes.",
+        "main-graph Reduce* nodes over a fixed, non-empty list of axes, or with axes omitted (noop_with_empty_axes 0) "
+        "on an input of known rank >= 1.",
     ),
     Freedom(
         "opset-stamp",

@@ -1,7 +1,10 @@
 """Reduce*(keepdims=1) ↔ Reduce*(keepdims=0) followed by Unsqueeze of the reduced axes (ONNX
 operator spec, Reduce*: keepdims=1 keeps each reduced axis with size 1, keepdims=0 drops it;
 Unsqueeze puts size-1 axes back at the same positions, since both count an axis against the
-same rank). Only reductions over a fixed, non-empty list of axes, in the main graph."""
+same rank). Reductions over a fixed, non-empty list of axes, and reductions with ``axes`` omitted (no
+attribute, no input or ``""``) and ``noop_with_empty_axes`` 0 on an input of known rank r >= 1: those reduce
+every axis (Operators.md ReduceSum-13, Reduce*-18: "the default is to reduce over all the dimensions"), so the
+Unsqueeze puts back ``[0 … r-1]`` while the Reduce keeps its axes omitted. Main graph only."""
 
 from __future__ import annotations
 
@@ -53,17 +56,33 @@ def _keepdims(node: onnx.NodeProto) -> int:
     return next((a.i for a in node.attribute if a.name == "keepdims"), 1)
 
 
+def _omitted_axes(n: onnx.NodeProto) -> bool:
+    """Whether Reduce node ``n`` gives no ``axes`` (no attribute; no second input, or ``""``) and keeps
+    ``noop_with_empty_axes`` 0, its default: it reduces every axis."""
+    noop = next((a.i for a in n.attribute if a.name == "noop_with_empty_axes"), 0)
+    listed = any(a.name == "axes" for a in n.attribute) or (len(n.input) > 1 and bool(n.input[1]))
+    return not noop and not listed
+
+
 def _reduces(model: onnx.ModelProto, only: frozenset[str] | None, keepdims: int):
+    """(index, node, axes) of the main-graph Reduce* nodes with that ``keepdims`` whose axes are fixed: listed
+    (attribute or static input), or omitted on an input of known rank (every axis, module docs)."""
     version, static = opset(model), static_tensors(model.graph)
+    ranks: dict[str, int] | None = None
     for i, n in enumerate(model.graph.node):
-        if (
+        if not (
             n.op_type in REDUCE_AXES_INPUT
             and is_default_domain(n)
             and _keepdims(n) == keepdims
             and chosen(only, node_label(n, i))
-            and (axes := static_axes(n, static))
-            and (version >= NEGATIVE_AXES or min(axes) >= 0)
         ):
+            continue
+        axes = static_axes(n, static)
+        if axes is None and _omitted_axes(n):
+            if ranks is None:
+                ranks = {k: len(v) for k, v in value_shapes(model).items()}
+            axes = list(range(ranks.get(n.input[0], 0)))
+        if axes and (version >= NEGATIVE_AXES or min(axes) >= 0):
             yield i, n, axes
 
 
@@ -164,13 +183,13 @@ def to_keepdims(model: onnx.ModelProto, only: frozenset[str] | None = None) -> l
 REWRITES = (
     Rewrite(
         "keepdims-unsqueeze",
-        "Reduce*(keepdims=1, fixed axes) → Reduce*(keepdims=0) then Unsqueeze(the same axes)",
+        "Reduce*(keepdims=1, fixed or omitted axes) → Reduce*(keepdims=0) then Unsqueeze(the reduced axes)",
         to_unsqueeze,
         inverse="unsqueeze-keepdims",
     ),
     Rewrite(
         "unsqueeze-keepdims",
-        "Reduce*(keepdims=0, fixed axes) then Unsqueeze(the same axes) → Reduce*(keepdims=1)",
+        "Reduce*(keepdims=0, fixed or omitted axes) then Unsqueeze(the reduced axes) → Reduce*(keepdims=1)",
         to_keepdims,
         inverse="keepdims-unsqueeze",
     ),

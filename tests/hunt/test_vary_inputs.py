@@ -36,7 +36,7 @@ def _dims(vi) -> list:
 def test_each_fed_input_and_symbol_is_a_site_and_the_neighbours_state_what_they_feed():
     base = P.base()
     forms = {f for f in variation.neighbours(base, random.Random(0)) if variation.family(f) == "input"}
-    assert forms == {"vary:input-rank-up@x", "vary:input-fix-zero@N"}, forms  # not the initializers w, shape
+    assert forms == {"vary:input-rank-up@x", "vary:input-fix-zero@N", "vary:input-fix@N"}, forms  # not w, shape
     up, labels = variation.build(base, "vary:input-rank-up@x")
     assert labels == ["x"] and _dims(up.graph.input[0]) == [1, "N", 8]
     assert _dims(up.graph.output[0])[1:] == [4]  # Reshape(-1, 4): inference no longer names the first dim
@@ -92,3 +92,37 @@ def test_a_rank_up_site_reaches_every_op_downstream_of_the_input():
     assert labels[0] == "x" and {"m", "r", "y"} <= set(labels), labels
     assert site_ops([base], labels) == {"MatMul", "Reshape", "Relu"}
     assert site_ops([base], variation.labels("vary:input-rank-up@x")) == {"MatMul"}  # its readers alone
+
+
+def _static_only_drops_relu(model):
+    """A planted pass that acts only where its input's dims are all stated (as onnxslim's FusionGemm asks) and is
+    wrong there: it removes the Relu."""
+    if all(d.HasField("dim_value") for d in model.graph.input[0].type.tensor_type.shape.dim):
+        for n in model.graph.node:
+            if n.op_type == "Relu":
+                n.op_type = "Identity"
+    return model
+
+
+def test_input_fix_states_the_first_binding_and_reaches_a_pass_that_acts_on_stated_dims_only(ex):
+    from passcheck.engine import Subject, evaluate
+    from passcheck.passes import FunctionAdapter, known_pass_ids, register_pass, unregister_pass
+
+    base = P.base()
+    fixed, labels = variation.build(base, "vary:input-fix@N")
+    assert labels == [] and _dims(fixed.graph.input[0]) == [2, 8] and _dims(fixed.graph.output[0]) == [2, 4]
+    onnx.checker.check_model(fixed, full_check=True)
+    assert {"m", "r", "y"} <= set(variation.site_labels(base, "vary:input-fix@N"))  # what the stated dim reaches
+    setting = vary_probe.setting_for(Setting("input-test/matmul"), "vary:input-fix@N", fixed)
+    assert vary_probe.invalid(setting, base, fixed, ex, "vary:input-fix@N") is None
+    assert {a.shape for feeds in setting.feed_list(fixed) for a in feeds.values()} == {(2, 8)}
+    pid = "planted:static-only"
+    if pid not in known_pass_ids():
+        register_pass(FunctionAdapter(pid, _static_only_drops_relu, doc="test pass: acts on stated dims only"))
+    try:
+        cells = evaluate(Subject(id="input-test/matmul", forms={"common": base}, bindings=[{}]), [pid], executor=ex)
+        assert not [f for c in cells for f in c.findings], cells  # N named: the pass does nothing
+        out = vary_probe.judge(Setting("input-test/matmul"), base, "vary:input-fix@N", pid, ex)
+        assert out.status == "done" and {f.oracle for f in out.findings} == {"numeric"}, out
+    finally:
+        unregister_pass(pid)

@@ -84,3 +84,15 @@ def test_staging_a_new_source_keeps_copies_an_install_is_reading(tmp_path):
             assert (a / "pyproject.toml").is_file() and (b / "pyproject.toml").is_file()
     with _stage(src, envs, "c" * 64) as c:
         assert sorted(p.name for p in envs.glob("src-*") if p.is_dir()) == [c.name]
+
+
+def test_a_new_environment_removes_only_its_own_id_s_older_folders(tmp_path):
+    # an id that starts with another id and a dash (a tool's old release beside its current pins) keeps its folder
+    from passcheck.matrix.create import stale
+
+    envs = tmp_path / "envs"
+    for name in ("onnxslim-1248b4c514ce", "onnxslim-0123456789ab", "onnxslim-0.1.90-66d27df70d31", "onnxslim-x"):
+        (envs / name).mkdir(parents=True)
+    (envs / "onnxslim-1248b4c514ce.log").write_text("")
+    assert sorted(p.name for p in stale(envs, "onnxslim")) == ["onnxslim-0123456789ab", "onnxslim-1248b4c514ce"]
+    assert [p.name for p in stale(envs, "onnxslim-0.1.90")] == ["onnxslim-0.1.90-66d27df70d31"]

@@ -273,3 +273,41 @@ def test_explicit_broadcast_expands_a_same_rank_operand():
     mutant, _ = REWRITES["explicit-broadcast"].apply(M.SAME_RANK())
     assert _ops(mutant) == [("Constant", {}, 0), ("Expand", {}, 2), ("Mul", {}, 2), ("Add", {}, 2)]
     assert onnx.numpy_helper.to_array(mutant.graph.node[0].attribute[0].t).tolist() == [2, 3]
+
+
+def test_keepdims_unsqueeze_reduces_every_axis_when_axes_are_omitted():
+    # Operators.md ReduceSum-13 / Reduce*-18: axes omitted with noop_with_empty_axes 0 reduces every axis, so the
+    # Unsqueeze puts back [0 … r-1]; noop_with_empty_axes 1 (the identity) and an unknown rank are no sites
+    from onnx import numpy_helper
+
+    from passcheck.cases.builders import parse
+
+    original = parse(
+        """g (float[2, 3, 4] x, float[N, 3] z, float[2, 3] w) => (float[1, 1, 1] a, float[1, 1] b, float[2, 3] c,
+        float[1, 1, 1] d, float[1, 1] e) {
+    a = ReduceSum(x)
+    b = ReduceMax(z)
+    c = ReduceSum<noop_with_empty_axes = 1>(w)
+    d = ReduceSum(x, "")
+    u = Identity(w)
+    e = ReduceSum(u)
+}""",
+        opset=13,
+    )
+    for i, n in enumerate(original.graph.node):
+        n.name = f"n{i}"
+    split, applied = REWRITES["keepdims-unsqueeze"].apply(original)
+    assert list(applied.nodes) == ["n0", "n1", "n3", "n5"]
+    axes = {
+        n.output[0]: numpy_helper.to_array(n.attribute[0].t).tolist()
+        for n in split.graph.node
+        if n.op_type == "Constant"
+    }
+    unsq = {n.output[0]: axes[n.input[1]] for n in split.graph.node if n.op_type == "Unsqueeze"}
+    assert unsq == {"a": [0, 1, 2], "b": [0, 1], "d": [0, 1, 2], "e": [0, 1]}
+    sums = [n for n in split.graph.node if n.op_type == "ReduceSum" and n.output[0] != "c"]
+    assert all(len([i for i in n.input if i]) == 1 for n in sums)  # the Reduce keeps its axes omitted
+    verify_equivalent(original, split, feeds(original), "keepdims-unsqueeze")
+    back, again = REWRITES["unsqueeze-keepdims"].apply(split)
+    assert list(again.nodes) == ["n0", "n1", "n3", "n5"]
+    assert [n.op_type for n in back.graph.node] == [n.op_type for n in original.graph.node]
