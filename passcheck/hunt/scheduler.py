@@ -399,7 +399,7 @@ class Scheduler:
                 ops, where = self._composed_sites(base, item.form)
             elif variation.is_variation(item.form):
                 ops = site_ops([base.model()], variation.site_labels(base.model(), item.form))
-                where: tuple[str, ...] = variation.site_kinds(base.model(), item.form) or (ALL_SITES,)
+                where: tuple[str, ...] = (ALL_SITES,)
             else:
                 labels = [s for _, s in hforms.parts(item.form) if s is not None]
                 ops = site_ops([base.model()], labels) if labels else set()

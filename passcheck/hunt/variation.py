@@ -180,15 +180,6 @@ def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
     return out
 
 
-def site_kinds(model: onnx.ModelProto, form: str) -> tuple[str, ...]:
-    """What ``form``'s neighbour changes at its site, when its kind tells sites of one op apart (the scheduler's site
-    kinds, :meth:`passcheck.hunt.scheduler.Scheduler.triples`): an ``input-dim-alone`` neighbour's relations
-    (:func:`.vary_inputs.relations`); empty for every other kind (one site kind, every site)."""
-    if kind(form) == f"{PREFIX}{vary_inputs.ALONE}":
-        return vary_inputs.relations(model, form.partition("@")[2])
-    return ()
-
-
 #: The variation families: a kind is ``<family>`` or ``<family>-<detail>``.
 FAMILIES = (
     "value",

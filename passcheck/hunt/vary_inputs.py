@@ -107,20 +107,6 @@ def _alone_sites(model: onnx.ModelProto) -> list[str]:
     return out
 
 
-def relations(model: onnx.ModelProto, site: str) -> tuple[str, ...]:
-    """The relations the ``input-dim-alone`` neighbour of ``site`` changes: ``<op>:in<slot>@<axis>`` for each node
-    reading the input (its op type, the input slot it reads it at, the doubled axis). The scheduler takes them as the
-    neighbour's site kinds (:meth:`passcheck.hunt.scheduler.Scheduler.triples`): doubling an op's first input at axis
-    1 (Attention's query heads) is another branch of the op than doubling its third at axis 3 (V's head size), so one
-    tried does not make the other old. Empty when ``site`` is no site."""
-    from passcheck.hunt.graph_values import readers
-
-    at = alone_axis(model, site)
-    if at is None:
-        return ()
-    return tuple(dict.fromkeys(f"{n.op_type}:in{i}@{at[1]}" for n, i in readers(model).get(at[0], ())))
-
-
 def alone_axis(model: onnx.ModelProto, site: str) -> tuple[str, int] | None:
     """(input, axis) of the ``input-dim-alone`` site ``site`` of ``model``, or None when it is no site."""
     name, _, axis = site.rpartition("=")

@@ -15,7 +15,6 @@ import onnx
 
 from passcheck.hunt import variation, vary_probe, vary_twin
 from passcheck.hunt.probe import Setting
-from passcheck.hunt.space import Item
 
 sys.path.insert(0, str(Path(__file__).parent))
 import planted_gqa as P  # noqa: E402 - the planted pass and base case, registered on import
@@ -75,19 +74,3 @@ def test_onnx_inliner_expands_grouped_query_attention_right(inproc_executor):
     )
     assert out.status == "done", out
     assert not [f for f in out.findings if f.oracle == "numeric"], out.findings
-
-
-def test_a_site_of_another_input_slot_is_still_new_to_the_scheduler():
-    """Doubling V's head size (Attention's third input, axis 3) is another branch of the op than doubling Q's heads
-    (first input, axis 1): the first tried leaves the second's triples untried, as it would not if every neighbour
-    site counted as one (the hunt over the Attention bases drew ``V=3`` first and never ``Q=1``)."""
-    from passcheck.hunt.scheduler import Scheduler
-    from passcheck.hunt.space import bases
-
-    (base,) = [b for b in bases(["generated/attention-23.shape"], False) if b.form == "common"]
-    s = Scheduler([base], ["onnx:inline-schema-functions"], seed=1, variations=True)
-    v3, q1 = (Item(base.id, f"vary:input-dim-alone@{site}", "onnx:inline-schema-functions") for site in ("V=3", "Q=1"))
-    assert {t[3] for t in s.triples(v3)} == {"Attention:in2@3"}
-    s.mark(v3)
-    assert s.triples(q1) and not s.triples(q1) & s.tried
-    assert variation.site_kinds(base.model(), "vary:value-zero@x") == ()  # other kinds keep one site kind
