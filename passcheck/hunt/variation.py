@@ -52,6 +52,9 @@ kind                      change (site)
 ``input-rank-up``,        a graph input's declared shape given a leading 1, or a ``dim_param`` stated as 0 or as
 ``input-fix-zero``,       2 (the first default binding) in every declaration (:mod:`.vary_inputs`; site: the input's
 ``input-fix``             name, the symbol)
+``input-dim-alone``       a static dim another fed input declares at the same axis doubled in one input only, the
+                          other inputs kept (:mod:`.vary_inputs`; site: ``<input>=<axis>``; every such site is
+                          offered, up to :data:`.vary_inputs.ALONE_SITES`)
 ``input-constant``        every reader of a fed graph input of static shape (float, integer, bool or string)
                           reads an initializer of its type instead, the input kept unread (:mod:`.vary_frozen`:
                           what a folding pass computes at session creation; site: the input's name)
@@ -117,6 +120,9 @@ if TYPE_CHECKING:
 PREFIX = VARY
 #: Sites sampled per variation kind on one base.
 PER_KIND = 2
+#: Kinds offering more sites than :data:`PER_KIND`: ``input-dim-alone``'s sites are each another relation
+#: between the inputs' sizes, of which an op accepts few (:mod:`.vary_inputs`).
+PER_KIND_OF = {vary_inputs.ALONE: vary_inputs.ALONE_SITES}
 VALUE_KINDS = ("value-nudge", "value-negate", "value-zero", "value-one")
 SHAPE_KINDS = ("shape-leading-one", "shape-scalar", "shape-one-element", "shape-outrank")
 SPLIT_KINDS = {f"elem-split-{name}": to for name, to in TARGETS.items()}  # a part split at a shared constant
@@ -166,6 +172,8 @@ def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
         found += [
             v for name in vary_inputs.declaring(model, form.partition("@")[2]) for v in vary_inputs.reach(model, name)
         ]
+    if kind(form) == f"{PREFIX}{vary_inputs.ALONE}":  # so does a declared size
+        found += vary_inputs.reach(model, form.partition("@")[2].rpartition("=")[0])
     if kind(form) == f"{PREFIX}{vary_frozen.KIND}":  # so do the constants: every value computed from them
         inputs = vary_frozen.frozen(model, form.partition("@")[2])
         found = [*inputs, *[v for name in inputs for v in vary_inputs.reach(model, name)]]
@@ -227,7 +235,8 @@ def neighbours(model: onnx.ModelProto, rng: random.Random, bindings=({}, {})) ->
     out = []
     for k in sorted(found):
         sites = sorted(dict.fromkeys(found[k]))
-        out += [f"{PREFIX}{k}@{s}" for s in sorted(rng.sample(sites, min(PER_KIND, len(sites))))]
+        per = PER_KIND_OF.get(k, PER_KIND)
+        out += [f"{PREFIX}{k}@{s}" for s in sorted(rng.sample(sites, min(per, len(sites))))]
     return out
 
 
@@ -281,8 +290,15 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
 
 
 def _node_site(k: str) -> bool:
-    """Whether kind ``k`` (no prefix) names its site ``<node>=<value>`` (an attribute, an optional input)."""
-    return k.startswith("attr-") or vary_optional.is_optional_kind(k) or vary_twin.is_kind(k) or vary_group.is_kind(k)
+    """Whether kind ``k`` (no prefix) names its site ``<name>=<value>`` (an attribute, an optional input, an
+    input's axis)."""
+    return (
+        k.startswith("attr-")
+        or vary_optional.is_optional_kind(k)
+        or vary_twin.is_kind(k)
+        or vary_group.is_kind(k)
+        or k == vary_inputs.ALONE
+    )
 
 
 # -- candidates --------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""Neighbours that change what a graph input's declared type says: one more leading dim, or an empty dim
-stated in the model rather than only bound at run time.
+"""Neighbours that change what a graph input's declared type says: one more leading dim, an empty dim
+stated in the model rather than only bound at run time, or one input's size moved apart from the inputs it
+shared it with.
 
 A graph input's type is part of the model (IR.md, "Graphs": inputs are ``ValueInfoProto``; "Tensor shapes":
 a dim is a ``dim_value`` ≥ 0 or a ``dim_param``). Graph transformers read it: onnxruntime's fusions check
@@ -27,6 +28,17 @@ kind (site)            change
                        when ``all(isinstance(d, int) for d in input.shape)`` (its ``fusion/gemm.py``), onnxsim
                        and onnxruntime fold a ``Shape`` only of stated dims; the library's bases name their batch
                        dim, so without this kind those conditions were never met on them
+``input-dim-alone``    a static dim that another fed input declares at the same axis doubled in this input
+(``<input>=<axis>``)   only. The spec relates the sizes of different inputs by more than equality: Broadcasting.md
+                       (a size against 1), Attention-23/24 (``q_num_heads`` a multiple of ``kv_num_heads``:
+                       grouped-query attention), Conv (the input's channels ``group`` times the weight's), Concat
+                       (any size on the axis); a base whose inputs agree on every shared size meets only the
+                       equal case, and a context-dependent function body or a kernel that branches on the
+                       relation (Attention's body repeats K and V heads only when they differ) is never run on
+                       the other branch. ``twin`` (:mod:`.vary_twin`) doubles a shared size in every input that
+                       holds it, so it keeps the relation; this kind breaks it for one input. Which relations an
+                       op accepts is the gate's to check (onnxruntime refuses ``kv_num_heads`` that does not
+                       divide ``q_num_heads``, a Concat off its axis): an invalid site costs the gate alone.
 =====================  =========================================================================================
 
 Annotations that no longer hold are replaced by what onnx shape inference says (:mod:`.variation`). A case's
@@ -44,11 +56,15 @@ if TYPE_CHECKING:
 
     from passcheck.hunt.probe import Setting
 
-KINDS = ("input-rank-up", "input-fix-zero", "input-fix")
+ALONE = "input-dim-alone"
+KINDS = ("input-rank-up", "input-fix-zero", "input-fix", ALONE)
 #: The size ``input-fix`` states for a symbol: the first of the default bindings' sizes (2).
 FIXED = 2
 #: Kinds whose site is a symbol (every declaration of it), not an input name.
 SYMBOL_KINDS = ("input-fix-zero", "input-fix")
+#: Sites of :data:`ALONE` a base offers at most: every one of a small op's (input, axis) pairs (each is another
+#: relation between the inputs' sizes, and the op accepts only some of them, which the gate learns).
+ALONE_SITES = 12
 
 
 def is_input_kind(kind: str) -> bool:
@@ -79,6 +95,37 @@ def candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     for s in symbols:
         yield "input-fix-zero", s
         yield "input-fix", s
+    for site in _alone_sites(model):
+        yield ALONE, site
+
+
+def _static(vi, axis: int) -> int | None:
+    """The static size ``vi`` declares at ``axis`` (None: symbolic, unknown, or no such axis)."""
+    dims = vi.type.tensor_type.shape.dim
+    if axis >= len(dims) or not dims[axis].HasField("dim_value"):
+        return None
+    return dims[axis].dim_value
+
+
+def _alone_sites(model: onnx.ModelProto) -> list[str]:
+    """``<input>=<axis>`` of every static dim ≥ 1 of a fed input that another fed input declares at the same
+    axis (module docs, ``input-dim-alone``), in input order."""
+    ins = _tensor_inputs(model)
+    out = []
+    for vi in ins:
+        for a in range(len(vi.type.tensor_type.shape.dim)):
+            d = _static(vi, a)
+            if d is not None and d >= 1 and any(o is not vi and _static(o, a) == d for o in ins):
+                out.append(f"{vi.name}={a}")
+    return out
+
+
+def alone_axis(model: onnx.ModelProto, site: str) -> tuple[str, int] | None:
+    """(input, axis) of the ``input-dim-alone`` site ``site`` of ``model``, or None when it is no site."""
+    name, _, axis = site.rpartition("=")
+    if site not in _alone_sites(model):
+        return None
+    return name, int(axis)
 
 
 def build(model: onnx.ModelProto, kind: str, site: str) -> bool:
@@ -95,6 +142,14 @@ def build(model: onnx.ModelProto, kind: str, site: str) -> bool:
         shape.dim.add().dim_value = 1
         for d in dims:
             shape.dim.add().CopyFrom(d)
+        return True
+    if kind == ALONE:
+        at = alone_axis(model, site)
+        if at is None:
+            return False
+        vi = next(v for v in _tensor_inputs(model) if v.name == at[0])
+        d = vi.type.tensor_type.shape.dim[at[1]]
+        d.dim_value = 2 * d.dim_value
         return True
     if kind in SYMBOL_KINDS:
         size = 0 if kind == "input-fix-zero" else FIXED
@@ -136,19 +191,27 @@ def reach(model: onnx.ModelProto, name: str) -> list[str]:
 
 def setting(setting: Setting, kind: str, site: str) -> Setting:
     """``setting`` for the neighbour ``kind@site``: a case's own feeds for ``site`` given a leading axis
-    (``input-rank-up``), or every binding with ``site`` at 0 (``input-fix-zero``: a feed function that
-    follows its bindings then makes the empty tensor the model now declares) or at :data:`FIXED` (``input-fix``)."""
+    (``input-rank-up``) or its doubled axis (``input-dim-alone``: the array twice along it, Concat-4's
+    layout), or every binding with ``site`` at 0 (``input-fix-zero``: a feed function that follows its
+    bindings then makes the empty tensor the model now declares) or at :data:`FIXED` (``input-fix``)."""
     if kind in SYMBOL_KINDS:
         size = 0 if kind == "input-fix-zero" else FIXED
         return dataclasses.replace(setting, bindings=tuple({**b, site: size} for b in setting.bindings))
     if setting.feeds is None:
         return setting
     own = setting.feeds
+    name, _, axis = site.rpartition("=") if kind == ALONE else (site, "", "")
 
     def feeds(binding: Mapping[str, int], seed: int) -> dict[str, Any]:
+        import numpy as np
+
         out = dict(own(binding, seed))
-        if getattr(out.get(site), "shape", None) is not None:
-            out[site] = out[site][None]
+        if getattr(out.get(name), "shape", None) is None:
+            return out
+        if kind == ALONE:
+            out[name] = np.concatenate([out[name], out[name]], axis=int(axis))
+        else:
+            out[name] = out[name][None]
         return out
 
     return dataclasses.replace(setting, feeds=feeds)

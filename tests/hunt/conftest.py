@@ -14,6 +14,11 @@ def inproc_executor():
         yield executor
 
 
+def declared_dims(vi) -> list:
+    """The dims a ValueInfoProto declares: ``dim_value`` or ``dim_param`` per axis."""
+    return [d.dim_value if d.HasField("dim_value") else d.dim_param for d in vi.type.tensor_type.shape.dim]
+
+
 def judge_planted(case_id: str, base, form: str, pass_id: str, rewrite, executor):
     """``form``'s neighbour of ``base`` judged (:func:`passcheck.hunt.vary_probe.judge`) under ``rewrite``
     registered as ``pass_id`` for this call only."""

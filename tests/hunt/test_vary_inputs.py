@@ -19,18 +19,12 @@ from passcheck.hunt.probe import Setting
 
 sys.path.insert(0, str(Path(__file__).parent))
 import planted_inputs as P  # noqa: E402 - the planted pass and base case, registered on import
+from conftest import declared_dims as _dims  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def ex():
-    from passcheck.passes.isolation import executor_for
-
-    with executor_for(None, timeout=60) as executor:
-        yield executor
-
-
-def _dims(vi) -> list:
-    return [d.dim_value if d.HasField("dim_value") else d.dim_param for d in vi.type.tensor_type.shape.dim]
+def ex(inproc_executor):
+    return inproc_executor
 
 
 def test_each_fed_input_and_symbol_is_a_site_and_the_neighbours_state_what_they_feed():
