@@ -69,6 +69,12 @@ def rule_of(oracle: str, kind: str, message: str, ops: Sequence[str] = (), error
     return f"ops {','.join(ops) or '-'}" + (f"; {error}" if error else "")
 
 
+def behind(text: str) -> bool:
+    """Whether a rule (:func:`rule_of`) is a barrier's (``behind [...] the pass kept``): such causes are listed after
+    the others, which a fusion or fold missed with nothing the pass kept in its way."""
+    return text.startswith("behind [")
+
+
 @dataclasses.dataclass
 class Group:
     """One root cause: its key, the signature keys in it (hunt order) and their records."""
@@ -95,8 +101,8 @@ class Group:
 
 
 def group(signatures: Mapping[str, Mapping[str, Any]]) -> list[Group]:
-    """``signatures`` (a hunt state's) by root cause, the group with the most signatures first
-    (then hunt order)."""
+    """``signatures`` (a hunt state's) by root cause, the group with the most signatures first (then hunt order),
+    barrier causes (:func:`behind`) after every other."""
     out: dict[tuple, Group] = {}
     for k, rec in signatures.items():
         s = rec["signature"]
@@ -104,4 +110,4 @@ def group(signatures: Mapping[str, Mapping[str, Any]]) -> list[Group]:
         g = out.setdefault(key, Group(*key, [], []))
         g.keys.append(k)
         g.records.append(rec)
-    return sorted(out.values(), key=lambda g: -len(g.keys))
+    return sorted(out.values(), key=lambda g: (behind(g.rule), -len(g.keys)))

@@ -130,3 +130,17 @@ def test_barriers_group_different_fusions_into_one_cause():
     rules = {rule_of("parity", "missed-optimization", m) for m in (m1, m2)}
     assert rules == {"behind [SequenceAt] the pass kept"}
     assert rule_of("parity", "missed-optimization", m3) == "behind [If] the pass kept"
+
+
+def test_barrier_causes_come_after_the_other_causes():
+    """A hunt's causes: a fusion missed with nothing kept in its way is read first, whatever the counts."""
+    from passcheck.hunt.groups import group
+
+    def rec(i: int, message: str) -> dict:
+        sig = {"pass_id": "ort:all", "oracle": "parity", "kind": "missed-optimization", "ops": ["Relu"]}
+        return {"signature": {**sig, "rewrite": f"r{i}", "error": ""}, "message": message, "hits": 1}
+
+    plain = "ort:all removed Relu 1→0 in 'common' but 1→1 in 'uncommon'"
+    cut = plain + "; behind [If], which only 'uncommon' spells and ort:all kept"
+    store = {f"k{i}": rec(i, cut) for i in range(3)} | {"k9": rec(9, plain)}
+    assert [g.rule for g in group(store)] == ["kept [Relu] in uncommon", "behind [If] the pass kept"]
