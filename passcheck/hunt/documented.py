@@ -10,8 +10,10 @@ An entry: ``doc`` (``found.md`` …), ``row`` (its ``#`` column), ``section`` (t
 for the triage table; only where the doc numbers rows anew per section), ``title``, ``digests`` (the digests the row
 cites), optionally ``keys`` (full :attr:`~passcheck.signature.Signature.key` spellings, from a hunt state kept in
 the repository) and ``cases`` (``hunt/env-<digest>`` ids of ``hunt --env`` pairs, which name an item, not a
-signature). A hunt signature is *documented* when one of its keys (today's spelling and its ``aliases``), its
-key's digest, its record's ``case`` or the digest that case ends with is an entry's: :func:`baseline.split
+signature) and optionally ``match`` (a rule a signature and its message meet whatever the rewrite: :func:`matches`).
+A hunt signature is *documented* when one of its keys (today's spelling and its ``aliases``), its
+key's digest, its record's ``case`` or the digest that case ends with is an entry's, or it meets an entry's ``match``:
+:func:`baseline.split
 <passcheck.hunt.baseline.split>` then counts it known, and the hunt's summary says ``known (found.md row N)``.
 """
 
@@ -60,7 +62,29 @@ def which(key: str, rec: Mapping[str, Any]) -> dict[str, Any] | None:
     names = [*keys, *(digest(k) for k in keys)]
     case = str(rec.get("case") or "")
     names += [case, case[-8:]] if len(case) > 8 and case[-9] == "-" else [case]
-    return next((index[n] for n in names if n in index), None)
+    found = next((index[n] for n in names if n in index), None)
+    if found is None and rec.get("signature"):
+        message = str(rec.get("message") or (rec.get("found_on") or {}).get("message") or "")
+        found = next((e for e in entries() if "match" in e and matches(e["match"], rec["signature"], message)), None)
+    return found
+
+
+def matches(rule: Mapping[str, Any], signature: Mapping[str, Any], message: str) -> bool:
+    """Whether a signature (:meth:`Signature.to_json`) and its finding's ``message`` meet an entry's ``match``: every
+    field given holds (``pass`` a glob of the pass id, ``oracle``, ``kind``, ``ops_all`` op types the signature names
+    all of, ``message`` a regular expression searched in the message). The rewrite is never part of it: a defect the
+    docs record is the same whichever spelling or neighbour reaches it, when the pass, the finding and the tool's own
+    words agree."""
+    import fnmatch
+    import re
+
+    if "pass" in rule and not fnmatch.fnmatchcase(str(signature.get("pass_id", "")), rule["pass"]):
+        return False
+    if any(k in rule and rule[k] != signature.get(k) for k in ("oracle", "kind")):
+        return False
+    if not set(rule.get("ops_all", ())) <= set(signature.get("ops") or ()):
+        return False
+    return "message" not in rule or re.search(rule["message"], message) is not None
 
 
 def label(entry: Mapping[str, Any]) -> str:

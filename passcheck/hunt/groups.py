@@ -9,6 +9,9 @@ names the rule by what the pass did, read from the finding's message as the orac
   kept that the other lost (``removed OP a→b in 'X' but c→d in 'Y'``), the form that kept them, and the
   op types only one form gained (``new op types: X [...], Y [...]``; the fused op names the rule:
   ``com.microsoft::FastGelu`` is FastGeluFusion);
+  a pattern cut by nodes only one form spells and the pass kept (the oracle's ``behind [...]`` clause,
+  :func:`passcheck.oracles.parity._barrier`) is grouped on those op types alone: ``behind [SequenceAt] the pass
+  kept`` joins every fusion a SequenceAt cut, since what there is to judge is whether the pass removes that node;
 - folding ``missed-optimization`` (:mod:`passcheck.oracles.folding`): the op type left unfolded;
 - otherwise the signature's op types and error class.
 
@@ -26,6 +29,8 @@ from typing import Any
 _KEPT = re.compile(r"(\S+) \d+→\d+ in '([^']*)' but \d+→\d+ in '([^']*)'")
 _NEW = re.compile(r"new op types: (\S+) (\[[^\]]*\]|none), (\S+) (\[[^\]]*\]|none)")
 _FOLD = re.compile(r"^(\S+) node '")
+#: The parity oracle's barrier clause (:func:`passcheck.oracles.parity._barrier`): the kept nodes a pattern was cut by.
+_BEHIND = re.compile(r"; behind \[([^\]]*)\], which only '([^']*)' spells")
 
 
 def _ops(text: str) -> set[str]:
@@ -45,6 +50,9 @@ def rule_of(oracle: str, kind: str, message: str, ops: Sequence[str] = (), error
     """:func:`rule` from a finding's oracle, kind and message (the parity and folding oracles'
     wording), else from its op types and error class."""
     if kind == "missed-optimization" and oracle == "parity":
+        behind = _BEHIND.search(message)
+        if behind:  # one cause per barrier: whatever pattern it cut, the question is whether the pass removes it
+            return f"behind [{behind.group(1)}] the pass kept"
         kept = _KEPT.findall(message)
         new = _NEW.search(message)
         gained = sorted(_ops(new.group(2)) ^ _ops(new.group(4))) if new else []
@@ -59,6 +67,12 @@ def rule_of(oracle: str, kind: str, message: str, ops: Sequence[str] = (), error
         if m:
             return f"{m.group(1)} not folded"
     return f"ops {','.join(ops) or '-'}" + (f"; {error}" if error else "")
+
+
+def behind(text: str) -> bool:
+    """Whether a rule (:func:`rule_of`) is a barrier's (``behind [...] the pass kept``): such causes are listed after
+    the others, which a fusion or fold missed with nothing the pass kept in its way."""
+    return text.startswith("behind [")
 
 
 @dataclasses.dataclass
@@ -87,8 +101,8 @@ class Group:
 
 
 def group(signatures: Mapping[str, Mapping[str, Any]]) -> list[Group]:
-    """``signatures`` (a hunt state's) by root cause, the group with the most signatures first
-    (then hunt order)."""
+    """``signatures`` (a hunt state's) by root cause, the group with the most signatures first (then hunt order),
+    barrier causes (:func:`behind`) after every other."""
     out: dict[tuple, Group] = {}
     for k, rec in signatures.items():
         s = rec["signature"]
@@ -96,4 +110,4 @@ def group(signatures: Mapping[str, Mapping[str, Any]]) -> list[Group]:
         g = out.setdefault(key, Group(*key, [], []))
         g.keys.append(k)
         g.records.append(rec)
-    return sorted(out.values(), key=lambda g: -len(g.keys))
+    return sorted(out.values(), key=lambda g: (behind(g.rule), -len(g.keys)))

@@ -20,7 +20,9 @@
   negative entry (Operators.md Pad-11+: it removes elements), or whose every reader is such a Pad or a Pad
   counted out likewise: the window ops a Pad folds into take non-negative pads only (Conv, AveragePool: "pads
   … value must be greater than or equal to 0"), so no fold may take it, and a fold that does is the
-  conformance oracle's ``window-pads-non-negative``;
+  conformance oracle's ``window-pads-non-negative``. A missed optimization whose kept nodes border nodes that only
+  the keeping form spells and the pass kept says so (``behind [OP]``, ``details["barrier"]``: :func:`_barrier`),
+  so a pattern cut by a node the pass does not remove is grouped on that node, not on the fusion;
 - *precision*: the pass output's graph-output annotations are less precise on one form
   (rank unknown where the other knows it; fewer ``dim_value`` / named dims; a name the pass made
   up for one unknown dim, such as ``unk__2``, counts as unnamed) → ``less-precise``,
@@ -277,6 +279,9 @@ def _finding(a: FormRun, b: FormRun, kept: list[str]) -> Finding:
         msg = f"{a.pass_id} removed {detail}; {sizes}" + (f"; {news}" if new_a != new_b else "")
     else:
         msg = f"{a.pass_id} rewrote the forms into different ops: {news}; {sizes}"
+    barrier = _barrier(a, b, set(kept))
+    if barrier:
+        msg += f"; {BEHIND} [{', '.join(barrier)}], which only {b.form!r} spells and {a.pass_id} kept"
     kept_nodes = _kept_nodes(b.output, set(kept))
     if kept_nodes:
         shown = ", ".join(f"{k['node']} after {k['after']}" if k["after"] else k["node"] for k in kept_nodes[:4])
@@ -290,6 +295,40 @@ def _finding(a: FormRun, b: FormRun, kept: list[str]) -> Finding:
         kept_nodes=kept_nodes,
         new_op_types={a.form: new_a, b.form: new_b},
         nodes_after={a.form: sum(aa.values()), b.form: sum(ab.values())},
+        barrier=barrier,
+    )
+
+
+#: How a missed-optimization message names the kept nodes a pattern was interrupted by (:func:`_barrier`);
+#: :func:`passcheck.hunt.groups.rule_of` reads it back.
+BEHIND = "behind"
+
+
+def _barrier(a: FormRun, b: FormRun, kept: set[str]) -> list[str]:
+    """Op types of the nodes that stand between ``b``'s kept nodes and the rest of a pattern: nodes of ``b``'s pass
+    output that share a value with a kept node (read its output or write one it reads; the kept nodes themselves
+    left out), of an op type ``b``'s input holds more of than ``a``'s (the spelling added them) and ``b``'s output
+    still holds more of than ``a``'s output (the pass kept them: a node of a type both outputs hold as often, as
+    the one node a fusion of the other spelling reads, is not counted). A fusion matches adjacent nodes (IR.md
+    §Graphs: a node reads values by name), so a pattern cut by a node the pass does not remove is not matched on
+    ``b``: the finding is then about that node (does the pass claim to remove it?), not about the fusion. Empty when
+    the pass removed what the spelling added: a fusion missed there is the fusion's."""
+    if not kept:
+        return []
+    ab, aa = _after(b), _after(a)
+    candidates = {op for op in op_counts(b.model) - op_counts(a.model) if ab.get(op, 0) > aa.get(op, 0)}
+    if not candidates:
+        return []
+    nodes = list(b.output.graph.node)
+    pattern = [n for n in nodes if op_key(n) in kept]
+    touched = {v for n in pattern for v in [*n.input, *n.output] if v}
+    mine = {id(n) for n in pattern}
+    return sorted(
+        {
+            op_key(n)
+            for n in nodes
+            if id(n) not in mine and op_key(n) in candidates and touched & {v for v in [*n.input, *n.output] if v}
+        }
     )
 
 

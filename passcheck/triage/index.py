@@ -84,9 +84,10 @@ def causes_md(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """The candidates of ``rows`` grouped by root cause: tool, signature pass, oracle, kind and the pass
     rule (:func:`passcheck.hunt.groups.rule_of` on the representative's message: the op types one form kept
     and the fused op the other gained, the op left unfolded, else the op types and error class), the
-    candidates in each listed by number with their statuses, the cause with the most candidates first. A candidate
+    candidates in each listed by number with their statuses, the cause with the most candidates first, a barrier's
+    cause (``behind [OP] the pass kept``) after every other. A candidate
     whose rule names neither op types nor an error (a value mismatch) is a cause of its own."""
-    from passcheck.hunt.groups import rule_of
+    from passcheck.hunt.groups import behind, rule_of
 
     causes: dict[tuple, list[Mapping[str, Any]]] = {}
     for r in rows:
@@ -103,7 +104,7 @@ def causes_md(rows: Sequence[Mapping[str, Any]]) -> list[str]:
         "| cause | tool | pass | oracle | kind | rule | candidates | status |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    ordered = sorted(causes.items(), key=lambda kv: -len(kv[1]))
+    ordered = sorted(causes.items(), key=lambda kv: (behind(kv[0][4]), -len(kv[1])))
     for i, ((tool, pass_id, oracle, kind, text, *_), rs) in enumerate(ordered, 1):
         statuses: dict[str, int] = {}
         for r in rs:

@@ -87,3 +87,22 @@ def test_an_older_spelling_is_documented_through_its_case_digest():
     assert (
         documented.which(old_spelling.key, {"signature": old_spelling.to_json(), "case": old_spelling.case_id}) is None
     )
+
+
+def test_a_documented_defect_reached_by_another_rewrite_is_known_by_its_match():
+    """found.md row 84 (AttentionFusion removes a MatMul another node reads): its entry's ``match`` holds for the
+    signature of any rewrite whose pass, finding and onnxruntime's words agree; other words or another oracle do not."""
+    words = (
+        "ort:all declined: InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Invalid model. Node input "
+        "'qk' is not a graph input, initializer, or output of a previous node."
+    )
+    sig = Signature("ort:all", "acceptance", "rejected", ("Div", "MatMul", "Neg"), "vary:fanout", "ONNXRuntimeError")
+    rec = {"signature": sig.to_json(), "message": words, "case": sig.case_id}
+    assert documented.which(sig.key, rec)["row"] == "84"
+    other = sig.replace(rewrite="twin-output")
+    assert documented.which(other.key, {**rec, "signature": other.to_json(), "case": other.case_id})["row"] == "84"
+    assert documented.which(sig.key, {**rec, "message": "ort:all declined: Fail: something else"}) is None
+    numeric = sig.replace(oracle="numeric", kind="wrong-result")
+    assert documented.which(numeric.key, {**rec, "signature": numeric.to_json(), "case": numeric.case_id}) is None
+    new, old = baseline.split({sig.key: {**rec, "hits": 1}}, {})
+    assert list(old) == [sig.key] and not new

@@ -502,3 +502,38 @@ def test_a_per_model_boundary_converter_is_scripted_not_refused(pass_id):
     model = onnx.parser.parse_model("""<ir_version: 9, opset_import: ["" : 19]>
 g (float[1,1,3,3] x, float[1,2,2,2] grid) => (float[1,1,2,2] y) { y = GridSample <mode = "bilinear"> (x, grid) }""")
     assert "20" in tool_call(pass_id, model).doc
+
+
+def test_numeric_script_feeds_an_overridable_default_as_the_run_did(tmp_path):
+    """A finding on a fed overridable default (IR.md §Graphs: an initializer named like a graph input is that input's
+    default; ``vary:default-fed`` feeds another value) reproduces only when the script feeds it too: a tool that
+    reads the default as a constant (drops the graph input) is caught, and the tool that keeps it passes."""
+    import numpy as np
+    from onnx import helper, numpy_helper
+
+    g = helper.make_graph(
+        [helper.make_node("Mul", ["x", "k"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", 1, [2, 3]), helper.make_tensor_value_info("k", 1, [])],
+        [helper.make_tensor_value_info("y", 1, [2, 3])],
+        [numpy_helper.from_array(np.array(2.0, np.float32), "k")],
+    )
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    fold_default = ToolCall(
+        """def apply(model):
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    keep = [v for v in out.graph.input if v.name != "k"]
+    del out.graph.input[:]
+    out.graph.input.extend(keep)
+    return out
+""",
+        "a planted pass reading the default as a constant",
+    )
+    f = Finding("wrong-result", "numeric", "planted/mul-default", "vary:default-fed@k", "planted:fold", "m")
+    feeds = [{"x": np.arange(6, dtype=np.float32).reshape(2, 3) - 2, "k": np.array(3.0, np.float32)}]
+    for call, code in ((fold_default, 1), (IDENTITY, 0)):
+        text, _ = generic.script(f, claim(f), call, None, model, feeds)
+        (tmp_path / "s.py").write_text(text)
+        r = _run(tmp_path / "s.py")
+        assert r.returncode == code, r.stdout + r.stderr
