@@ -47,7 +47,8 @@ def _key() -> str:
     h = hashlib.sha256(json.dumps({t: tool_version(t) for t in TOOLS}, sort_keys=True).encode())
     for name in OBSERVERS:
         h.update((Path(__file__).parent / name).read_bytes())
-    h.update((Path(__file__).parents[1] / "passes" / "ort_log.py").read_bytes())
+    for name in ("ort_log.py", "ort_transformers.py", "ort_fusion_probe.py"):  # which ort types are run, and how
+        h.update((Path(__file__).parents[1] / "passes" / name).read_bytes())
     h.update((Path(__file__).parents[1] / "attribution" / "ort_transformers.json").read_bytes())
     return h.hexdigest()[:16]
 
