@@ -53,7 +53,8 @@ def _key() -> str:
     h.update(json.dumps({d: _installed(d) for d in EXTRA_TOOLS}).encode())
     for name in OBSERVERS:
         h.update((Path(__file__).parent / name).read_bytes())
-    h.update((Path(__file__).parents[1] / "passes" / "ort_log.py").read_bytes())
+    for name in ("ort_log.py", "ort_transformers.py", "ort_fusion_probe.py"):  # which ort types are run, and how
+        h.update((Path(__file__).parents[1] / "passes" / name).read_bytes())
     h.update((Path(__file__).parents[1] / "attribution" / "ort_transformers.json").read_bytes())
     return h.hexdigest()[:16]
 

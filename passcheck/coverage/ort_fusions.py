@@ -3,14 +3,16 @@
 
 Catalogue, by introspection of the installed package: ``optimize_model`` is run on a one-node model
 for each model type the passes offer (:data:`passcheck.passes.ort_transformers.MODEL_TYPES` and the
-offered :func:`~passcheck.passes.ort_transformers.more_types`: ``gpt2_tf``, ``gpt_neox``, ``qwen3``, ``swin``
-with onnxruntime 1.32.0), as the pass runs it, with ``Fusion.__init__`` (``fusion_base.py``, the base class
-of every fusion) recorded: each ``Fusion`` subclass the optimizer constructs is a ``fusion`` entry, run by
-the model types that constructed it (a type's ``FusionOptions`` decide which: ``qwen3`` turns
-``enable_embed_layer_norm`` off), its scope the ``search_op_types`` it starts matching from and the
-``fused_op_type`` it writes (the constructor's own arguments). Triggers are observed under
-:data:`~passcheck.passes.ort_transformers.MODEL_TYPES` only (the other types run the same optimizer
-classes): an entry triggered there counts for every type that constructs it.
+offered :func:`~passcheck.passes.ort_transformers.more_types`: with onnxruntime 1.32.0 every type but ``phi``
+and ``t5``, own optimizer classes included: BartOnnxModel, Sam2OnnxModel, UnetOnnxModel, MmditOnnxModel …), as
+the pass runs it (its options, :func:`~passcheck.passes.ort_transformers.disabled_flags`), with
+``Fusion.__init__`` (``fusion_base.py``, the base class of every fusion) recorded: each ``Fusion`` subclass the
+optimizer constructs is a ``fusion`` entry, run by the model types that constructed it (a type's class and
+``FusionOptions`` decide which: ``qwen3`` turns ``enable_embed_layer_norm`` off, ``sam2`` constructs
+FusionLayerNormalizationNCHW), its scope the ``search_op_types`` it starts matching from and the
+``fused_op_type`` it writes (the constructor's own arguments). Triggers are observed under one type per
+(optimizer class, options turned off) (the other types run the same fusions the same way): an entry
+triggered there counts for every type that constructs it.
 
 Evidence, by effect: while ``optimize_model`` runs on the model (a copy, per model type),
 ``Fusion.apply`` is recorded; a fusion triggered when its apply changed the model (the
@@ -24,39 +26,12 @@ for the duration of the call.
 from __future__ import annotations
 
 import contextlib
-import sys
-from collections.abc import Callable, Iterator
 
 from passcheck.coverage.entry import Entry, key
-from passcheck.passes.ort_transformers import MODEL_TYPES, more_types
+from passcheck.passes.ort_fusion_probe import patched
+from passcheck.passes.ort_transformers import MODEL_TYPES, disabled_flags, more_types, options
 
 TOOL = "ort-transformers"
-
-
-def _fusion_classes() -> list[type]:
-    """``Fusion`` as the optimizer imports it (``fusion_base``, a top-level module once
-    ``onnxruntime.transformers`` put its folder on ``sys.path``) and as a package module: one
-    class or two."""
-    import onnxruntime.transformers.fusion_base as packaged
-    import onnxruntime.transformers.optimizer  # noqa: F401 - puts the top-level fusion modules in sys.modules
-
-    found = [packaged.Fusion]
-    top = sys.modules.get("fusion_base")
-    if top is not None and top.Fusion is not packaged.Fusion:
-        found.append(top.Fusion)
-    return found
-
-
-@contextlib.contextmanager
-def _patched(method: str, wrap: Callable) -> Iterator[None]:
-    saved = [(c, c.__dict__[method]) for c in _fusion_classes()]
-    for c, original in saved:
-        setattr(c, method, wrap(original))
-    try:
-        yield
-    finally:
-        for c, original in saved:
-            setattr(c, method, original)
 
 
 def _optimize(model, model_type: str) -> None:
@@ -69,7 +44,30 @@ def _optimize(model, model_type: str) -> None:
     copy = onnx.ModelProto()
     copy.CopyFrom(model)
     with contextlib.suppress(Exception):  # the optimizer failing is a finding elsewhere; what ran still counts
-        optimize_model(copy, model_type, num_heads=0, hidden_size=0, opt_level=0)
+        optimize_model(
+            copy,
+            model_type,
+            num_heads=0,
+            hidden_size=0,
+            opt_level=0,
+            optimization_options=options(model_type, disabled_flags(model_type)),
+        )
+
+
+def _offered() -> tuple[str, ...]:
+    """The fixed model types, then every offered type of the installed release."""
+    return (*MODEL_TYPES, *(t for t, why in more_types().items() if why is None))
+
+
+def _one_per_class() -> tuple[str, ...]:
+    """The offered types, the first of each (optimizer class, options turned off) only: the types sharing both run
+    the same fusions the same way."""
+    from onnxruntime.transformers.optimizer import MODEL_TYPES as ALL
+
+    seen: dict[tuple, str] = {}
+    for t in _offered():
+        seen.setdefault((ALL[t][0], disabled_flags(t)), t)
+    return tuple(seen.values())
 
 
 def fusions(model) -> dict[str, tuple[list[str], str, list[str]]]:
@@ -88,8 +86,9 @@ def fusions(model) -> dict[str, tuple[list[str], str, list[str]]]:
 
         return init
 
-    with _patched("__init__", wrap):
-        for current[0] in (*MODEL_TYPES, *(t for t, why in more_types().items() if why is None)):
+    offered = _offered()  # read before patching: reading the types runs the optimizer (ort_fusion_probe)
+    with patched("__init__", wrap):
+        for current[0] in offered:
             _optimize(model, current[0])
     return out
 
@@ -131,8 +130,9 @@ def triggers(model) -> dict[str, str]:
 
         return apply
 
-    with _patched("apply", wrap):
-        for current[0] in MODEL_TYPES:
+    types = _one_per_class()
+    with patched("apply", wrap):
+        for current[0] in types:
             _optimize(model, current[0])
     return out
 

@@ -75,7 +75,7 @@ _ORT_TRANSFORMERS = '''def apply(model):
     ModelProto they are given: they get a copy, as passcheck's adapter does."""
     given = onnx.ModelProto()
     given.CopyFrom(model)
-    optimized = optimize_model(given, {model_type!r}, num_heads=0, hidden_size=0, opt_level=0)
+    optimized = optimize_model(given, {model_type!r}, num_heads=0, hidden_size=0, opt_level=0{options})
     with tempfile.TemporaryDirectory() as d:
         optimized.save_model_to_file(os.path.join(d, "optimized.onnx"))
     return optimized.model
@@ -185,14 +185,22 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
             ("onnx-ir",),
         )
     if family == "ort-transformers":
-        from passcheck.passes.ort_transformers import MODEL_TYPES, more_types
+        from passcheck.passes.ort_transformers import MODEL_TYPES, disabled_flags, more_types
 
         if name not in MODEL_TYPES and more_types().get(name, "") is not None:
             return None
+        off = disabled_flags(name)
+        code = _ORT_TRANSFORMERS.format(model_type=name, options=", optimization_options=options" if off else "")
+        if off:  # the flags whose op has no CPU kernel, turned off as the adapter does
+            lines = "".join(f"    options.{f} = False\n" for f in off)
+            first = "    given = onnx.ModelProto()"
+            code = code.replace(first, f"    options = FusionOptions({name!r})\n{lines}{first}")
         return ToolCall(
-            _ORT_TRANSFORMERS.format(model_type=name),
-            f"onnxruntime.transformers.optimizer.optimize_model(model, {name!r}, opt_level=0)",
-            ("from onnxruntime.transformers.optimizer import optimize_model",),
+            code,
+            f"onnxruntime.transformers.optimizer.optimize_model(model, {name!r}, opt_level=0"
+            + (f", FusionOptions with {', '.join(off)} off)" if off else ")"),
+            ("from onnxruntime.transformers.optimizer import optimize_model",)
+            + (("from onnxruntime.transformers.fusion_options import FusionOptions",) if off else ()),
         )
     if family == "onnxscript":
         calls = {

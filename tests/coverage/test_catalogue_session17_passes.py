@@ -74,7 +74,7 @@ def test_the_ort_transformers_entries_are_the_fusion_classes_optimize_model_cons
     classes = {
         name
         for mod_name, mod in list(sys.modules.items())
-        if mod_name.split(".")[-1].startswith("fusion_")
+        if mod_name.split(".")[-1].startswith(("fusion_", "onnx_model_"))  # own classes hold their own fusions
         for name in dir(mod)
         if name.startswith("Fusion")
     }
@@ -89,6 +89,10 @@ def test_the_ort_transformers_entries_are_the_fusion_classes_optimize_model_cons
     assert "ort-transformers:bert" not in fusions["FusionGptAttentionNoPast"].passes
     embed = set(fusions["FusionEmbedLayerNormalization"].passes)
     assert "ort-transformers:swin" in embed and "ort-transformers:qwen3" not in embed
+    # a type with its own optimizer class brings its own fusions (M75): sam2's NCHW layer norm, bart's attention
+    assert fusions["FusionLayerNormalizationNCHW"].passes == ("ort-transformers:sam2",)
+    assert fusions["FusionBartAttention"].passes == ("ort-transformers:bart",)
+    assert "ort-transformers:unet" in fusions["FusionAttentionUnet"].passes
 
 
 def test_evidence_is_each_tool_s_own_effect_on_the_base(cmap):

@@ -52,42 +52,71 @@ def test_an_adapter_that_skips_save_model_to_file_is_an_invalid_model():
     assert "invalid-model" in {f.kind for f in cell.findings}, cell.findings
 
 
-def test_the_other_model_types_run_by_an_offered_class_are_read_from_the_installed_release():
-    """``more_types``: a type run by BertOnnxModel / Gpt2OnnxModel with options writing no CPU-less op is offered
-    and fuses like bert; a type with its own class, or options writing a CPU-less op, is left out with why."""
+#: The types with an optimizer class of their own (onnxruntime 1.32.0), offered since session 28 (M75).
+OWN_CLASS = ("bart", "bert_tf", "bert_keras", "clip", "conformer", "sam2", "tnlr", "unet", "vae", "mmdit")
+
+
+def test_every_model_type_of_the_installed_release_is_offered_or_left_out_with_why():
+    """``more_types``: each MODEL_TYPES type, whatever its optimizer class, is offered unless its optimizer fails on
+    a one-node model (phi) or constructs a fusion whose op has no CPU kernel whatever its options (t5); each offered
+    type runs on generated bases (GELU through Erf, a BERT block) and is judged, fusing like bert."""
     import pytest
 
     from passcheck.errors import PasscheckError
     from passcheck.passes import ort_transformers
 
     ids = ort_transformers.extra_pass_ids()
-    assert "ort-transformers:swin" in ids and "ort-transformers:unet" not in ids, ids
-    with pytest.raises(PasscheckError, match="left out: its optimizer class UnetOnnxModel"):
-        get_pass("ort-transformers:unet")
-    report = check_model(GELU, ids, name="ort-transformers/more")
-    for c in (c for c in report.cells if c.pass_id in ids):
-        assert c.status == "changed" and not c.findings, (c.pass_id, c.status, c.error, c.findings)
+    assert {f"ort-transformers:{t}" for t in (*OWN_CLASS, "swin", "qwen3")} <= set(ids), ids
+    with pytest.raises(PasscheckError, match="left out: its T5OnnxModel constructs FusionRelativePositionBiasBlock"):
+        get_pass("ort-transformers:t5")
+    with pytest.raises(PasscheckError, match="left out: optimize_model.*'phi'.* raises TypeError"):
+        get_pass("ort-transformers:phi")
+    for model, op in ((GELU, "com.microsoft::Gelu"), (BERT_BLOCK, "LayerNormalization")):
+        report = check_model(model, ids, name="ort-transformers/more")
+        cells = [c for c in report.cells if c.pass_id in ids]
+        assert {c.pass_id for c in cells} == set(ids)
+        for c in cells:
+            assert c.status == "changed" and not c.findings, (c.pass_id, c.status, c.error, c.findings)
+            assert c.ops_after.get(op) == 1, (c.pass_id, c.ops_after)
 
 
-def test_a_type_whose_options_write_an_op_without_a_cpu_kernel_is_left_out(monkeypatch):
+def test_a_kernel_less_flag_the_class_honours_is_turned_off_and_one_it_never_reads_is_ignored():
+    """unet / vae (UnetOnnxModel reads ``options.enable_group_norm`` …) run with the five flags off, clip
+    (ClipOnnxModel never reads them) with its defaults; the adapter's doc says which."""
+    from passcheck.passes import ort_transformers
+
+    off = ort_transformers.disabled_flags("unet")
+    assert set(off) == set(ort_transformers.FLAG_OPS), off
+    assert ort_transformers.disabled_flags("clip") == () and ort_transformers.disabled_flags("bert") == ()
+    assert "enable_group_norm" in get_pass("ort-transformers:unet").doc
+
+
+def test_a_type_whose_options_write_an_op_without_a_cpu_kernel_runs_with_the_flag_off(monkeypatch):
     from passcheck.passes import ort_transformers
 
     ort_transformers.more_types.cache_clear()
     monkeypatch.setitem(ort_transformers.FLAG_OPS, "enable_gelu", "NoSuchCpuOp")  # every type enables Gelu
     try:
-        assert "no kernel for" in (ort_transformers.more_types()["swin"] or ""), ort_transformers.more_types()
+        assert ort_transformers.more_types()["swin"] is None
+        assert "enable_gelu" in ort_transformers.disabled_flags("swin")
+        report = check_model(GELU, ["ort-transformers:swin"], name="ort-transformers/gelu-off")
+        (cell,) = [c for c in report.cells if c.pass_id == "ort-transformers:swin"]
+        assert not cell.ops_after.get("com.microsoft::Gelu"), cell.ops_after  # the flag is honoured: no Gelu
     finally:
         ort_transformers.more_types.cache_clear()
 
 
-class _NotSavedSwin(_NotSaved):
-    """The same broken adapter on a type read from the release (``swin``)."""
+def test_a_type_whose_own_fusion_declares_a_kernel_less_op_is_left_out(monkeypatch):
+    """The probe's ops are read against the CPU kernels: with Gelu unregistered, FusionGelu (constructed by every
+    class, the fixed types' included) is no reason; a type's own fusion's op is (t5's RelativePositionBias)."""
+    from passcheck.passes import ort_transformers
 
-    def __init__(self):
-        OrtTransformersAdapter.__init__(self, "swin")
-        self.id = "ort-transformers:broken-unsaved-swin"
-
-
-def test_a_read_type_whose_output_skips_save_model_to_file_is_an_invalid_model():
-    cell = cell_of(_NotSavedSwin(), GELU, "ort-transformers/broken-swin")
-    assert "invalid-model" in {f.kind for f in cell.findings}, cell.findings
+    ort_transformers.more_types.cache_clear()
+    real = ort_transformers._cpu_ops
+    monkeypatch.setattr(ort_transformers, "_cpu_ops", lambda: real() - {"QuickGelu"})
+    try:
+        types = ort_transformers.more_types()
+        assert types["swin"] is None  # QuickGelu is the fixed types' fusion too
+        assert "RelativePositionBias" in (types["t5"] or "")
+    finally:
+        ort_transformers.more_types.cache_clear()

@@ -20,6 +20,7 @@ CASES = [
     ("onnx:inline-local-functions", FUNCTION_MODEL),
     ("onnx:inline-schema-functions", FUNCTION_MODEL),
     ("ort-transformers:bert", FUSION_MODEL),
+    ("ort-transformers:unet", FUSION_MODEL),  # run with its kernel-less FusionOptions flags off
     ("onnxscript:rule-matmul-add-to-gemm", _matmul_add()),
     ("onnxscript:rewrite-opt-in", _matmul_add()),
 ]
@@ -38,7 +39,7 @@ def test_the_script_call_gives_the_adapters_model(pass_id, model, tmp_path):
 
 
 def test_unknown_variants_have_no_call_and_packages_are_named():
-    assert tool_call("onnx-ir:no-such-pass") is None and tool_call("ort-transformers:unet") is None
+    assert tool_call("onnx-ir:no-such-pass") is None and tool_call("ort-transformers:t5") is None
     assert tool_call("onnxscript:rule-no-such") is None
     assert package("onnx-ir:name-fix") == "onnx-ir" and package("ort-transformers:bert") == "onnxruntime"
     assert package("onnx:inline-local-functions") == "onnx"
