@@ -135,6 +135,11 @@ LOOKS_AT: dict[tuple[str | None, bool], tuple[str, ...]] = {
 #: With variations on, a pass's first items of the rare rewrite units (:mod:`.rare_rewrites`) are at most one in
 #: this many of its plain rewrite items: a rewrite step takes one while that holds.
 RARE_REWRITE_EVERY = 4
+#: With variations on, one variation step in this many (not the first) offers first an untried unit of a generic
+#: neighbour kind: its kind and the rank and element type of what it changes (:mod:`.neighbour_units`; round 8e, M68).
+UNIT_EVERY = 3
+#: The bases tagged with an element type whose neighbours are listed for its units (a seeded sample; all when fewer).
+UNIT_LOOK = 4
 #: (op type, rewrite or variation kind, pass, site kind, the base form's shape facts): what an item covers
 #: (:meth:`Scheduler.triples`; the fifth since session 27, round 7h).
 Triple = tuple[str, str, str, str, str]
@@ -203,6 +208,10 @@ class Scheduler:
         self._rare_elems: dict[str, dict[str, int]] = {}  # pass → element type → its plain rewrite items
         self._rare_picked: set[str] = set()  # item keys the rare rewrite share picked (kept at their site)
         self._declared_types: dict[str, dict[str, str]] = {}  # base → site_kind.types(infer=False)
+        self.units_on: dict[str, set[tuple[str, str]]] = {}  # pass → the generic neighbour units (kind, elem) tried
+        self._tagged: dict[str, list[Base]] | None = None  # element type → the bases tagged with it (_tags)
+        self._tag_sites: dict[str, list[tuple[str, str, str, str]]] = {}  # elem → (kind, unit, base, form) sampled
+        self._vary_elems: dict[str, dict[str, int]] = {}  # pass → element type → the neighbour items holding it
         self._runs = runs
         self._of = passes_of
         self._cost = cost
@@ -484,6 +493,8 @@ class Scheduler:
             self.kinds_on.setdefault(item.pass_id, set()).add(bare)
             if bare in self.rare.meeting:
                 self.families[RARE] = self.families.get(RARE, 0) + 1
+            if item.base in self.by_id:
+                self._mark_unit(item, bare)
         self.spent[item.pass_id] = self.spent.get(item.pass_id, 0.0) + self._cost(item.pass_id)
         case = self.by_id[item.base].case.id if item.base in self.by_id else item.base.rsplit(":", 1)[0]
         self.of_case[case, item.pass_id] = self.of_case.get((case, item.pass_id), 0) + 1
@@ -537,8 +548,11 @@ class Scheduler:
         return None
 
     def _next_on(self, pass_id: str, step: int) -> Item | None:
-        """The item for ``step`` on ``pass_id`` (on a variation step a rare kind in its share first, then pairs,
-        then triples), or None: none left."""
+        """The item for ``step`` on ``pass_id`` (on a variation step a generic neighbour's unit on its steps, then a
+        rare kind in its share first; on a rewrite step a rare rewrite unit in its share;
+        then pairs, then triples), or None: none left."""
+        if self._vary_step and (item := self._unit_item(pass_id, step)) is not None:
+            return item
         if self._vary_step and (item := self._rare_item(pass_id, step)) is not None:
             return item
         if self._only == "rewrite" and (item := self._rare_rewrite_item(pass_id, step)) is not None:
@@ -681,6 +695,110 @@ class Scheduler:
                     self._rare_picked.add(item.key)
                     return item
         return None
+
+    def held(self, pass_id: str) -> dict[str, int]:
+        """Element type → how many of ``pass_id``'s items held it at their site: its plain rewrite items
+        (:meth:`elems_of`) and its neighbour items (the unit's, :mod:`.neighbour_units`)."""
+        out = dict(self._rare_elems.get(pass_id, {}))
+        for e, n in self._vary_elems.get(pass_id, {}).items():
+            out[e] = out.get(e, 0) + n
+        return out
+
+    def _mark_unit(self, item: Item, kind: str) -> None:
+        """Count neighbour item ``item``'s unit (kind ``kind``, no ``vary:``; :func:`.neighbour_units.unit`) as tried
+        under its pass and the element types it changes as held there."""
+        from passcheck.hunt import neighbour_units
+
+        try:
+            base = self.by_id[item.base]
+            text = neighbour_units.unit(base.model(), item.form, self._ranks(base))
+        except Exception:  # noqa: BLE001 - a base this onnx cannot build changes no typed value
+            return
+        on = self._vary_elems.setdefault(item.pass_id, {})
+        for e in neighbour_units.elems(text):
+            self.units_on.setdefault(item.pass_id, set()).add((kind, e))
+            on[e] = on.get(e, 0) + 1
+
+    def _unit_item(self, pass_id: str, step: int) -> Item | None:
+        """On the variation steps ``(step // VARIATION_EVERY) % UNIT_EVERY == UNIT_EVERY - 1``, an item of an untried
+        unit of a generic neighbour kind (:mod:`.neighbour_units`: the kind and an element type of what it changes):
+        the kind with the smallest share of its element types tried under ``pass_id`` first (then a hash of (seed,
+        kind)); of its untried element types, the one the pass's items have held least (:meth:`held`), then the one
+        fewest bases are tagged with; of 8 of its sites (:meth:`unit_sites`), one with new triples first, ties by a
+        generator seeded by (seed, step, pass, kind, element type). The pick keeps its site. None on other steps, when
+        none is left, and with ``rewrites`` and no ``vary_kinds`` (no neighbour is a candidate then)."""
+        if not self.variations or (step // VARIATION_EVERY) % UNIT_EVERY != UNIT_EVERY - 1:
+            return None
+        if self.rewrites and not self.vary_kinds:
+            return None
+        from passcheck.hunt import neighbour_units
+        from passcheck.hunt.preconditions import Preconditions
+        from passcheck.hunt.vary_rare import precondition
+
+        units = Preconditions.of(self.bases, self.seed).units
+        tagged = self._tags()
+        tried = self.units_on.get(pass_id, set())
+        held = self.held(pass_id)
+        kinds = [k for k in units if precondition(k) is None and (not self.vary_kinds or _matches(k, self.vary_kinds))]
+        of = {k: set(tagged) | {e for u in units[k] for e in neighbour_units.elems(u)} for k in kinds}
+
+        def kind_order(k: str) -> tuple:
+            return (sum((k, e) in tried for e in of[k]) / len(of[k]), _tie(self.seed, k))
+
+        for k in sorted(kinds, key=kind_order):
+            left = sorted(
+                (e for e in of[k] if (k, e) not in tried), key=lambda e: (held.get(e, 0), len(tagged.get(e, ())), e)
+            )
+            for e in left:
+                todo = [
+                    Item(b, f, pass_id)
+                    for b, f in self.unit_sites(k, e)
+                    if b in self.by_id and pass_id in self.passes_of(b) and not self.is_dead(b)
+                ]
+                todo = [i for i in todo if i.key not in self.done]
+                if todo:
+                    rng = random.Random(f"{self.seed}:{step}:{pass_id}:{k}:{e}")
+                    todo = rng.sample(todo, min(SAMPLE, len(todo)))
+                    item = max(todo, key=lambda i: (len(self.triples(i) - self.tried) > 0, rng.random()))
+                    self._rare_picked.add(item.key)
+                    return item
+        return None
+
+    def _tags(self) -> dict[str, list[Base]]:
+        """Element type name (``STRING``) → the bases a generated case's ``dtype:`` tag (its main type variable's type)
+        says hold it, read once from the tags (no model built)."""
+        if self._tagged is None:
+            self._tagged = {}
+            for b in self.bases:
+                for t in b.case.tags:
+                    if t.startswith("dtype:"):
+                        self._tagged.setdefault(t[len("dtype:") :].upper(), []).append(b)
+        return self._tagged
+
+    def unit_sites(self, kind: str, elem: str) -> list[tuple[str, str]]:
+        """The (base id, variation form) sites of the generic neighbour unit (``kind``, element type ``elem``): those
+        of the probes (:attr:`.preconditions.Preconditions.units`) and, of a seeded sample of :data:`UNIT_LOOK` of the
+        bases tagged with ``elem`` (:meth:`_tags`), the neighbours of ``kind`` changing a value of that type (their
+        neighbours listed once per element type)."""
+        from passcheck.hunt import neighbour_units
+        from passcheck.hunt.preconditions import Preconditions
+
+        units = Preconditions.of(self.bases, self.seed).units.get(kind, {})
+        out = [x for u, got in units.items() if elem in neighbour_units.elems(u) for x in got]
+        if elem not in self._tag_sites:
+            pool = self._tags().get(elem, [])
+            rng = random.Random(f"{self.seed}:{elem}:units")
+            found = []
+            for b in sorted(rng.sample(pool, min(UNIT_LOOK, len(pool))), key=lambda b: b.id):
+                try:
+                    for f in b.variations(self.seed):
+                        text = neighbour_units.unit(b.model(), f, self._ranks(b))
+                        found.append((variation.kind(f)[len(variation.PREFIX) :], text, b.id, f))
+                except Exception:  # noqa: BLE001 - a base this onnx cannot build offers no neighbour
+                    continue
+            self._tag_sites[elem] = found
+        out += [(b, f) for k, text, b, f in self._tag_sites[elem] if k == kind and elem in neighbour_units.elems(text)]
+        return list(dict.fromkeys(out))
 
     def _below_share(self, pseudo: str) -> bool:
         """Whether the items counted in pseudo-family ``pseudo`` (:data:`RARE`, :data:`SITES`) are no more than
