@@ -138,6 +138,9 @@ RARE_REWRITE_EVERY = 4
 #: With variations on, one variation step in this many (not the first) offers first an untried unit of a generic
 #: neighbour kind: its kind and the rank and element type of what it changes (:mod:`.neighbour_units`; round 8e, M68).
 UNIT_EVERY = 3
+#: With variations on, the rewrite steps ``step % OP_EVERY == OP_EVERY - 2`` offer first the op type the pass's items
+#: have touched least, with a generic rewrite at a site on it (:meth:`Scheduler._op_item`; round 8e, M69).
+OP_EVERY = 8
 #: The bases tagged with an element type whose neighbours are listed for its units (a seeded sample; all when fewer).
 UNIT_LOOK = 4
 #: (op type, rewrite or variation kind, pass, site kind, the base form's shape facts): what an item covers
@@ -212,6 +215,11 @@ class Scheduler:
         self._tagged: dict[str, list[Base]] | None = None  # element type → the bases tagged with it (_tags)
         self._tag_sites: dict[str, list[tuple[str, str, str, str]]] = {}  # elem → (kind, unit, base, form) sampled
         self._vary_elems: dict[str, dict[str, int]] = {}  # pass → element type → the neighbour items holding it
+        self._touched: dict[str, dict[str, int]] = {}  # pass → op type → the items whose triples name it
+        self._kind_n: dict[str, dict[str, int]] = {}  # pass → rewrite kind → its plain rewrite items
+        self._op_probes: dict[str, list[Base]] | None = None  # op type → its probe bases (preconditions.probes)
+        self._holding: dict[str, int] = {}  # op type → the bases holding it
+        self._op_forms: dict[tuple[str, str, str], list[str]] = {}  # (op, probe, pass) → generic forms on the op
         self._runs = runs
         self._of = passes_of
         self._cost = cost
@@ -477,6 +485,8 @@ class Scheduler:
             first = len(rids) == 1 and entry_sites.op_free(next(iter(rids))) and hforms.kind(item.form) not in kinds
             self._firsts.setdefault(item.pass_id, [0, 0])[0 if first else 1] += 1
             kinds.add(hforms.kind(item.form))
+            counts = self._kind_n.setdefault(item.pass_id, {})
+            counts[hforms.kind(item.form)] = counts.get(hforms.kind(item.form), 0) + 1
             if self.variations and len(rids) == 1 and item.base in self.by_id:
                 self._mark_rare_unit(item, next(iter(rids)))
         if variation.is_variation(item.form):
@@ -502,8 +512,19 @@ class Scheduler:
             self.pairs_tried.update(self._map.pairs(item))
         if base_fails:
             self.dead.add(item.base)
+        got = triples
+        if got is None and valid:
+            got = self.triples(item)
+        elif got is None:  # an invalid neighbour touched its ops all the same
+            try:
+                got = self.triples(item) if item.base in self.by_id else set()
+            except Exception:  # noqa: BLE001 - a neighbour that does not build names no op
+                got = set()
+        on = self._touched.setdefault(item.pass_id, {})
+        for op in {t[0] for t in got}:
+            on[op] = on.get(op, 0) + 1
         if valid:
-            self.tried.update(tuple(t) for t in (triples if triples is not None else self.triples(item)))
+            self.tried.update(tuple(t) for t in got)
 
     def is_dead(self, base_id: str) -> bool:
         """Whether no item of ``base_id`` is to be picked: marked so, or picked before and it does
@@ -549,11 +570,13 @@ class Scheduler:
 
     def _next_on(self, pass_id: str, step: int) -> Item | None:
         """The item for ``step`` on ``pass_id`` (on a variation step a generic neighbour's unit on its steps, then a
-        rare kind in its share first; on a rewrite step a rare rewrite unit in its share;
+        rare kind in its share first; on a rewrite step a rare op on its steps, then a rare rewrite unit in its share;
         then pairs, then triples), or None: none left."""
         if self._vary_step and (item := self._unit_item(pass_id, step)) is not None:
             return item
         if self._vary_step and (item := self._rare_item(pass_id, step)) is not None:
+            return item
+        if self._only == "rewrite" and (item := self._op_item(pass_id, step)) is not None:
             return item
         if self._only == "rewrite" and (item := self._rare_rewrite_item(pass_id, step)) is not None:
             return item
@@ -799,6 +822,72 @@ class Scheduler:
             self._tag_sites[elem] = found
         out += [(b, f) for k, text, b, f in self._tag_sites[elem] if k == kind and elem in neighbour_units.elems(text)]
         return list(dict.fromkeys(out))
+
+    def _op_item(self, pass_id: str, step: int) -> Item | None:
+        """On the rewrite steps ``step % OP_EVERY == OP_EVERY - 2``, an item on the op type ``pass_id``'s items have
+        touched least (the op types of their triples), ties by the fewest bases holding it, then by name: on a probe
+        base of the op (:func:`.preconditions.probes`), a form of one generic rewrite (no observed precondition:
+        it needs no particular op) whose sites touch the op (:func:`passcheck.signature.site_ops`); of those, one with
+        new triples first, then the rewrite kind with the fewest items under the pass, ties by a generator seeded by
+        (seed, step, pass, op). The pick keeps its site. A rare op is met by a sample of the bases about as often as it
+        is held (OneHotEncoder by 3 of ~11,000), and a generic rewrite is ranked by no op. None on other steps, when
+        no op has a candidate left, and with ``vary_kinds`` and no ``rewrites`` (no rewrite form is a candidate)."""
+        if not self.variations or step % OP_EVERY != OP_EVERY - 2:
+            return None
+        if self.vary_kinds and not self.rewrites:
+            return None
+        from passcheck.hunt import preconditions
+
+        pre = preconditions.Preconditions.of(self.bases, self.seed)
+        if self._op_probes is None:
+            for b in self.bases:
+                for op in preconditions.ops_of(b):
+                    self._holding[op] = self._holding.get(op, 0) + 1
+            self._op_probes = {}
+            for b in preconditions.probes(self.bases):
+                for op in preconditions.ops_of(b):
+                    self._op_probes.setdefault(op, []).append(b)
+        touched = self._touched.get(pass_id, {})
+        counts = self._kind_n.get(pass_id, {})
+        for op in sorted(self._op_probes, key=lambda o: (touched.get(o, 0), self._holding.get(o, 0), o)):
+            todo = []
+            for b in self._op_probes[op]:
+                if pass_id not in self.passes_of(b.id) or self.is_dead(b.id):
+                    continue
+                todo += [Item(b.id, f, pass_id) for f in self._generic_on(op, b, pass_id, pre.rewrites)]
+            todo = [i for i in todo if i.key not in self.done]
+            if todo:
+                rng = random.Random(f"{self.seed}:{step}:{pass_id}:{op}")
+                item = max(
+                    todo,
+                    key=lambda i: (
+                        len(self.triples(i) - self.tried) > 0,
+                        -counts.get(hforms.kind(i.form), 0),
+                        rng.random(),
+                    ),
+                )
+                self._rare_picked.add(item.key)
+                return item
+        return None
+
+    def _generic_on(self, op: str, base: Base, pass_id: str, need: dict[str, frozenset[str]]) -> list[str]:
+        """``base``'s forms of one rewrite with no precondition in ``need`` (rewrite id → op types) whose sites touch
+        op type ``op``, built once per (op, base, pass)."""
+        key = (op, base.id, pass_id)
+        if key not in self._op_forms:
+            got = []
+            try:
+                for form in self._own(base, pass_id):
+                    rids = {r for r, _ in hforms.parts(form)}
+                    if len(hforms.parts(form)) != 1 or rids & set(need) or variation.is_variation(form):
+                        continue
+                    labels = [s for _, s in hforms.parts(form) if s is not None] or list(self.labels(base, form))
+                    if labels and op in site_ops([base.model()], labels):
+                        got.append(form)
+            except Exception:  # noqa: BLE001 - a base this onnx cannot build has no forms
+                got = []
+            self._op_forms[key] = got
+        return self._op_forms[key]
 
     def _below_share(self, pseudo: str) -> bool:
         """Whether the items counted in pseudo-family ``pseudo`` (:data:`RARE`, :data:`SITES`) are no more than
