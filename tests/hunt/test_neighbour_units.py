@@ -48,7 +48,7 @@ def _unit_step(k: int) -> int:
 
 
 def test_the_unit_step_freezes_the_element_type_the_pass_has_held_least(pool, pre):
-    """Every other element type held by the pass's items: the first unit step freezes a STRING input; the variation
+    """Every other element type frozen once by the pass's items: the first unit step freezes a STRING input; the variation
     step before it is no unit step."""
     from passcheck.hunt import site_kind
     from passcheck.hunt.neighbour_units import elems, unit
@@ -59,7 +59,7 @@ def test_the_unit_step_freezes_the_element_type_the_pass_has_held_least(pool, pr
         t[6:].upper() for b in pool for t in b.case.tags if t.startswith("dtype:")
     }
     others -= {"STRING"}
-    s._rare_elems[PASS] = dict.fromkeys(others, 5)
+    s._kind_elems[PASS, KIND] = dict.fromkeys(others, 1)  # the kind froze every other type once
     s._only = "vary"
     assert s._unit_item(PASS, _unit_step(0) - 4) is None
     item = s._unit_item(PASS, _unit_step(0))
