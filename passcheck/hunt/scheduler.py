@@ -751,10 +751,10 @@ class Scheduler:
         the kind with the smallest share of its element types tried under ``pass_id`` first (then a hash of (seed,
         kind)); of its untried element types, the one the kind's items under the pass have held least, then the one
         fewest bases are tagged with (the type a sample of bases meets least: STRING, 78 of ~11,300 with onnx
-        1.23.2), then the one all the pass's items have held least (:meth:`held`); of 8 of its sites
-        (:meth:`unit_sites`), one with new triples first, ties by a generator seeded by (seed, step, pass, kind,
-        element type). The pick keeps its site. None on other steps, when none is left, and with ``rewrites`` and no
-        ``vary_kinds`` (no neighbour is a candidate then)."""
+        1.23.2), then the one all the pass's items have held least (:meth:`held`); of the 8 widest of its sites
+        (:meth:`unit_sites`, :meth:`_width`), one with new triples first, then the widest, ties by a generator seeded
+        by (seed, step, pass, kind, element type). The pick keeps its site. None on other steps, when none is left,
+        and with ``rewrites`` and no ``vary_kinds`` (no neighbour is a candidate then)."""
         if not self.variations or (step // VARIATION_EVERY) % UNIT_EVERY != UNIT_EVERY - 1:
             return None
         if self.rewrites and not self.vary_kinds:
@@ -788,11 +788,25 @@ class Scheduler:
                 todo = [i for i in todo if i.key not in self.done]
                 if todo:
                     rng = random.Random(f"{self.seed}:{step}:{pass_id}:{k}:{e}")
-                    todo = rng.sample(todo, min(SAMPLE, len(todo)))
-                    item = max(todo, key=lambda i: (len(self.triples(i) - self.tried) > 0, rng.random()))
+                    rng.shuffle(todo)
+                    wide = {i.key: self._width(i) for i in todo}
+                    todo = sorted(todo, key=lambda i: -wide[i.key])[:SAMPLE]  # stable: the shuffle breaks ties
+                    item = max(todo, key=lambda i: (len(self.triples(i) - self.tried) > 0, wide[i.key], rng.random()))
                     self._rare_picked.add(item.key)
                     return item
         return None
+
+    def _width(self, item: Item) -> int:
+        """How many values neighbour ``item`` changes on its base (:func:`.neighbour_units.site_values`): of a unit's
+        sites the widest come first, as a base's all-at-once rewrite forms come before its single sites
+        (``input-constant@graph`` freezes every input: a folder computes a node only when all its inputs are known,
+        :mod:`.vary_frozen`); 0 for a base this onnx cannot build."""
+        from passcheck.hunt import neighbour_units
+
+        try:
+            return len(neighbour_units.site_values(self.by_id[item.base].model(), item.form))
+        except Exception:  # noqa: BLE001 - a base this onnx cannot build changes nothing
+            return 0
 
     def _tags(self) -> dict[str, list[Base]]:
         """Element type name (``STRING``) → the bases a generated case's ``dtype:`` tag (its main type variable's type)
