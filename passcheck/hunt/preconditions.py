@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
 #: A kind whose sites touch the op of at least this share of the probes is generic: it declares no precondition.
 GENERIC = 0.5
+#: The probe sites kept per generic neighbour unit (:attr:`Preconditions.units`).
+UNIT_SITES = 16
 
 
 def probes(bases: Sequence[Base]) -> list[Base]:
@@ -58,11 +60,12 @@ class Preconditions:
     ``seed``: the neighbours' sampling seed on the probes (their sites are sampled per kind, the kinds are not)."""
 
     def __init__(self, bases: Sequence[Base], seed: int = 0):
-        from passcheck.hunt import variation
+        from passcheck.hunt import neighbour_units, site_kind, variation
         from passcheck.mutations.registry import REWRITES
         from passcheck.signature import site_ops
 
         probed = probes(bases)
+        units: dict[str, dict[str, list[tuple[str, str]]]] = {}
         seen_rw: dict[str, set[str]] = {}
         on_rw: dict[str, int] = {}
         seen_nb: dict[str, set[str]] = {}
@@ -84,17 +87,28 @@ class Preconditions:
                 forms = variation.neighbours(model, random.Random(f"{seed}:{b.id}:vary"), b.case.bindings)
             except Exception:  # noqa: BLE001 - a base whose neighbours cannot be listed probes none
                 forms = []
+            types = None
             for f in forms:
                 k = variation.kind(f)[len(variation.PREFIX) :]
                 if k.startswith("attr-") or not variation.labels(f):
                     continue
                 on_nb[k] = on_nb.get(k, 0) + 1
                 seen_nb.setdefault(k, set()).update(variation.site_ops(model, f))
+                types = site_kind.types(model) if types is None else types
+                units.setdefault(k, {}).setdefault(neighbour_units.unit(model, f, types), []).append((b.id, f))
         n = len(probed)
         #: rewrite id → the op types one of which a base needs for it (generic rewrites absent)
         self.rewrites = {k: frozenset(v) for k, v in sorted(seen_rw.items()) if v and on_rw[k] < GENERIC * n}
         #: neighbour kind (no ``vary:``) → the op types one of which a base needs for it (generic kinds absent)
         self.neighbours = {k: frozenset(v) for k, v in sorted(seen_nb.items()) if v and on_nb[k] < GENERIC * n}
+        #: generic neighbour kind (no ``vary:``, no precondition above) → its units on the probes (the rank and element
+        #: type of what it changes, :func:`.neighbour_units.unit`) → the (probe base id, variation form) offering it,
+        #: the first :data:`UNIT_SITES` by probe id (round 8e, M68)
+        self.units = {
+            k: {u: got[:UNIT_SITES] for u, got in sorted(us.items())}
+            for k, us in sorted(units.items())
+            if k not in self.neighbours
+        }
         #: how many probes were asked
         self.probes = n
 
@@ -132,6 +146,7 @@ def cached(bases: Sequence[Base], seed: int) -> Preconditions:
         got.rewrites = {k: frozenset(v) for k, v in doc["rewrites"].items()}
         got.neighbours = {k: frozenset(v) for k, v in doc["neighbours"].items()}
         got.probes = doc["probes"]
+        got.units = {k: {u: [tuple(x) for x in v] for u, v in us.items()} for k, us in doc["units"].items()}
         return got
     except (OSError, ValueError, KeyError, TypeError):
         pass
@@ -140,6 +155,7 @@ def cached(bases: Sequence[Base], seed: int) -> Preconditions:
         "rewrites": {k: sorted(v) for k, v in got.rewrites.items()},
         "neighbours": {k: sorted(v) for k, v in got.neighbours.items()},
         "probes": got.probes,
+        "units": got.units,
     }
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -135,6 +135,14 @@ LOOKS_AT: dict[tuple[str | None, bool], tuple[str, ...]] = {
 #: With variations on, a pass's first items of the rare rewrite units (:mod:`.rare_rewrites`) are at most one in
 #: this many of its plain rewrite items: a rewrite step takes one while that holds.
 RARE_REWRITE_EVERY = 4
+#: With variations on, one variation step in this many (not the first) offers first an untried unit of a generic
+#: neighbour kind: its kind and the rank and element type of what it changes (:mod:`.neighbour_units`; round 8e, M68).
+UNIT_EVERY = 3
+#: With variations on, the rewrite steps ``step % OP_EVERY == OP_EVERY - 2`` offer first the op type the pass's items
+#: have touched least, with a generic rewrite at a site on it (:meth:`Scheduler._op_item`; round 8e, M69).
+OP_EVERY = 8
+#: The bases tagged with an element type whose neighbours are listed for its units (a seeded sample; all when fewer).
+UNIT_LOOK = 4
 #: (op type, rewrite or variation kind, pass, site kind, the base form's shape facts): what an item covers
 #: (:meth:`Scheduler.triples`; the fifth since session 27, round 7h).
 Triple = tuple[str, str, str, str, str]
@@ -203,6 +211,16 @@ class Scheduler:
         self._rare_elems: dict[str, dict[str, int]] = {}  # pass → element type → its plain rewrite items
         self._rare_picked: set[str] = set()  # item keys the rare rewrite share picked (kept at their site)
         self._declared_types: dict[str, dict[str, str]] = {}  # base → site_kind.types(infer=False)
+        self.units_on: dict[str, set[tuple[str, str]]] = {}  # pass → the generic neighbour units (kind, elem) tried
+        self._tagged: dict[str, list[Base]] | None = None  # element type → the bases tagged with it (_tags)
+        self._tag_sites: dict[str, list[tuple[str, str, str, str]]] = {}  # elem → (kind, unit, base, form) sampled
+        self._vary_elems: dict[str, dict[str, int]] = {}  # pass → element type → the neighbour items holding it
+        self._kind_elems: dict[tuple[str, str], dict[str, int]] = {}  # (pass, kind) → element type → its items there
+        self._touched: dict[str, dict[str, int]] = {}  # pass → op type → the items whose triples name it
+        self._kind_n: dict[str, dict[str, int]] = {}  # pass → rewrite kind → its plain rewrite items
+        self._op_probes: dict[str, list[Base]] | None = None  # op type → its probe bases (preconditions.probes)
+        self._holding: dict[str, int] = {}  # op type → the bases holding it
+        self._op_forms: dict[tuple[str, str, str], list[str]] = {}  # (op, probe, pass) → generic forms on the op
         self._runs = runs
         self._of = passes_of
         self._cost = cost
@@ -468,6 +486,8 @@ class Scheduler:
             first = len(rids) == 1 and entry_sites.op_free(next(iter(rids))) and hforms.kind(item.form) not in kinds
             self._firsts.setdefault(item.pass_id, [0, 0])[0 if first else 1] += 1
             kinds.add(hforms.kind(item.form))
+            counts = self._kind_n.setdefault(item.pass_id, {})
+            counts[hforms.kind(item.form)] = counts.get(hforms.kind(item.form), 0) + 1
             if self.variations and len(rids) == 1 and item.base in self.by_id:
                 self._mark_rare_unit(item, next(iter(rids)))
         if variation.is_variation(item.form):
@@ -484,6 +504,8 @@ class Scheduler:
             self.kinds_on.setdefault(item.pass_id, set()).add(bare)
             if bare in self.rare.meeting:
                 self.families[RARE] = self.families.get(RARE, 0) + 1
+            if item.base in self.by_id:
+                self._mark_unit(item, bare)
         self.spent[item.pass_id] = self.spent.get(item.pass_id, 0.0) + self._cost(item.pass_id)
         case = self.by_id[item.base].case.id if item.base in self.by_id else item.base.rsplit(":", 1)[0]
         self.of_case[case, item.pass_id] = self.of_case.get((case, item.pass_id), 0) + 1
@@ -491,8 +513,19 @@ class Scheduler:
             self.pairs_tried.update(self._map.pairs(item))
         if base_fails:
             self.dead.add(item.base)
+        got = triples
+        if got is None and valid:
+            got = self.triples(item)
+        elif got is None:  # an invalid neighbour touched its ops all the same
+            try:
+                got = self.triples(item) if item.base in self.by_id else set()
+            except Exception:  # noqa: BLE001 - a neighbour that does not build names no op
+                got = set()
+        on = self._touched.setdefault(item.pass_id, {})
+        for op in {t[0] for t in got}:
+            on[op] = on.get(op, 0) + 1
         if valid:
-            self.tried.update(tuple(t) for t in (triples if triples is not None else self.triples(item)))
+            self.tried.update(tuple(t) for t in got)
 
     def is_dead(self, base_id: str) -> bool:
         """Whether no item of ``base_id`` is to be picked: marked so, or picked before and it does
@@ -537,9 +570,14 @@ class Scheduler:
         return None
 
     def _next_on(self, pass_id: str, step: int) -> Item | None:
-        """The item for ``step`` on ``pass_id`` (on a variation step a rare kind in its share first, then pairs,
-        then triples), or None: none left."""
+        """The item for ``step`` on ``pass_id`` (on a variation step a generic neighbour's unit on its steps, then a
+        rare kind in its share first; on a rewrite step a rare op on its steps, then a rare rewrite unit in its share;
+        then pairs, then triples), or None: none left."""
+        if self._vary_step and (item := self._unit_item(pass_id, step)) is not None:
+            return item
         if self._vary_step and (item := self._rare_item(pass_id, step)) is not None:
+            return item
+        if self._only == "rewrite" and (item := self._op_item(pass_id, step)) is not None:
             return item
         if self._only == "rewrite" and (item := self._rare_rewrite_item(pass_id, step)) is not None:
             return item
@@ -681,6 +719,196 @@ class Scheduler:
                     self._rare_picked.add(item.key)
                     return item
         return None
+
+    def held(self, pass_id: str) -> dict[str, int]:
+        """Element type → how many of ``pass_id``'s items held it at their site: its plain rewrite items
+        (:meth:`elems_of`) and its neighbour items (the unit's, :mod:`.neighbour_units`)."""
+        out = dict(self._rare_elems.get(pass_id, {}))
+        for e, n in self._vary_elems.get(pass_id, {}).items():
+            out[e] = out.get(e, 0) + n
+        return out
+
+    def _mark_unit(self, item: Item, kind: str) -> None:
+        """Count neighbour item ``item``'s unit (kind ``kind``, no ``vary:``; :func:`.neighbour_units.unit`) as tried
+        under its pass and the element types it changes as held there."""
+        from passcheck.hunt import neighbour_units
+
+        try:
+            base = self.by_id[item.base]
+            text = neighbour_units.unit(base.model(), item.form, self._ranks(base))
+        except Exception:  # noqa: BLE001 - a base this onnx cannot build changes no typed value
+            return
+        on = self._vary_elems.setdefault(item.pass_id, {})
+        own = self._kind_elems.setdefault((item.pass_id, kind), {})
+        for e in neighbour_units.elems(text):
+            self.units_on.setdefault(item.pass_id, set()).add((kind, e))
+            on[e] = on.get(e, 0) + 1
+            own[e] = own.get(e, 0) + 1
+
+    def _unit_item(self, pass_id: str, step: int) -> Item | None:
+        """On the variation steps ``(step // VARIATION_EVERY) % UNIT_EVERY == UNIT_EVERY - 1``, an item of an untried
+        unit of a generic neighbour kind (:mod:`.neighbour_units`: the kind and an element type of what it changes):
+        the kind with the smallest share of its element types tried under ``pass_id`` first (then a hash of (seed,
+        kind)); of its untried element types, the one the kind's items under the pass have held least, then the one
+        fewest bases are tagged with (the type a sample of bases meets least: STRING, 78 of ~11,300 with onnx
+        1.23.2), then the one all the pass's items have held least (:meth:`held`); of the 8 widest of its sites
+        (:meth:`unit_sites`, :meth:`_width`), one with new triples first, then the widest, ties by a generator seeded
+        by (seed, step, pass, kind, element type). The pick keeps its site. None on other steps, when none is left,
+        and with ``rewrites`` and no ``vary_kinds`` (no neighbour is a candidate then)."""
+        if not self.variations or (step // VARIATION_EVERY) % UNIT_EVERY != UNIT_EVERY - 1:
+            return None
+        if self.rewrites and not self.vary_kinds:
+            return None
+        from passcheck.hunt import neighbour_units
+        from passcheck.hunt.preconditions import Preconditions
+        from passcheck.hunt.vary_rare import precondition
+
+        units = Preconditions.of(self.bases, self.seed).units
+        tagged = self._tags()
+        tried = self.units_on.get(pass_id, set())
+        held = self.held(pass_id)
+        kinds = [k for k in units if precondition(k) is None and (not self.vary_kinds or _matches(k, self.vary_kinds))]
+        of = {k: set(tagged) | {e for u in units[k] for e in neighbour_units.elems(u)} for k in kinds}
+
+        def kind_order(k: str) -> tuple:
+            return (sum((k, e) in tried for e in of[k]) / len(of[k]), _tie(self.seed, k))
+
+        for k in sorted(kinds, key=kind_order):
+            own = self._kind_elems.get((pass_id, k), {})
+            left = sorted(
+                (e for e in of[k] if (k, e) not in tried),
+                key=lambda e: (own.get(e, 0), len(tagged.get(e, ())), held.get(e, 0), e),
+            )
+            for e in left:
+                todo = [
+                    Item(b, f, pass_id)
+                    for b, f in self.unit_sites(k, e)
+                    if b in self.by_id and pass_id in self.passes_of(b) and not self.is_dead(b)
+                ]
+                todo = [i for i in todo if i.key not in self.done]
+                if todo:
+                    rng = random.Random(f"{self.seed}:{step}:{pass_id}:{k}:{e}")
+                    rng.shuffle(todo)
+                    wide = {i.key: self._width(i) for i in todo}
+                    todo = sorted(todo, key=lambda i: -wide[i.key])[:SAMPLE]  # stable: the shuffle breaks ties
+                    item = max(todo, key=lambda i: (len(self.triples(i) - self.tried) > 0, wide[i.key], rng.random()))
+                    self._rare_picked.add(item.key)
+                    return item
+        return None
+
+    def _width(self, item: Item) -> int:
+        """How many values neighbour ``item`` changes on its base (:func:`.neighbour_units.site_values`): of a unit's
+        sites the widest come first, as a base's all-at-once rewrite forms come before its single sites
+        (``input-constant@graph`` freezes every input: a folder computes a node only when all its inputs are known,
+        :mod:`.vary_frozen`); 0 for a base this onnx cannot build."""
+        from passcheck.hunt import neighbour_units
+
+        try:
+            return len(neighbour_units.site_values(self.by_id[item.base].model(), item.form))
+        except Exception:  # noqa: BLE001 - a base this onnx cannot build changes nothing
+            return 0
+
+    def _tags(self) -> dict[str, list[Base]]:
+        """Element type name (``STRING``) → the bases a generated case's ``dtype:`` tag (its main type variable's type)
+        says hold it, read once from the tags (no model built)."""
+        if self._tagged is None:
+            self._tagged = {}
+            for b in self.bases:
+                for t in b.case.tags:
+                    if t.startswith("dtype:"):
+                        self._tagged.setdefault(t[len("dtype:") :].upper(), []).append(b)
+        return self._tagged
+
+    def unit_sites(self, kind: str, elem: str) -> list[tuple[str, str]]:
+        """The (base id, variation form) sites of the generic neighbour unit (``kind``, element type ``elem``): those
+        of the probes (:attr:`.preconditions.Preconditions.units`) and, of a seeded sample of :data:`UNIT_LOOK` of the
+        bases tagged with ``elem`` (:meth:`_tags`), the neighbours of ``kind`` changing a value of that type (their
+        neighbours listed once per element type)."""
+        from passcheck.hunt import neighbour_units
+        from passcheck.hunt.preconditions import Preconditions
+
+        units = Preconditions.of(self.bases, self.seed).units.get(kind, {})
+        out = [x for u, got in units.items() if elem in neighbour_units.elems(u) for x in got]
+        if elem not in self._tag_sites:
+            pool = self._tags().get(elem, [])
+            rng = random.Random(f"{self.seed}:{elem}:units")
+            found = []
+            for b in sorted(rng.sample(pool, min(UNIT_LOOK, len(pool))), key=lambda b: b.id):
+                try:
+                    for f in b.variations(self.seed):
+                        text = neighbour_units.unit(b.model(), f, self._ranks(b))
+                        found.append((variation.kind(f)[len(variation.PREFIX) :], text, b.id, f))
+                except Exception:  # noqa: BLE001 - a base this onnx cannot build offers no neighbour
+                    continue
+            self._tag_sites[elem] = found
+        out += [(b, f) for k, text, b, f in self._tag_sites[elem] if k == kind and elem in neighbour_units.elems(text)]
+        return list(dict.fromkeys(out))
+
+    def _op_item(self, pass_id: str, step: int) -> Item | None:
+        """On the rewrite steps ``step % OP_EVERY == OP_EVERY - 2``, an item on the op type ``pass_id``'s items have
+        touched least (the op types of their triples), ties by the fewest bases holding it, then by name: on a probe
+        base of the op (:func:`.preconditions.probes`), a form of one generic rewrite (no observed precondition:
+        it needs no particular op) whose sites touch the op (:func:`passcheck.signature.site_ops`); of those, one with
+        new triples first, then the rewrite kind with the fewest items under the pass, ties by a generator seeded by
+        (seed, step, pass, op). The pick keeps its site. A rare op is met by a sample of the bases about as often as it
+        is held (OneHotEncoder by 3 of ~11,000), and a generic rewrite is ranked by no op. None on other steps, when
+        no op has a candidate left, and with ``vary_kinds`` and no ``rewrites`` (no rewrite form is a candidate)."""
+        if not self.variations or step % OP_EVERY != OP_EVERY - 2:
+            return None
+        if self.vary_kinds and not self.rewrites:
+            return None
+        from passcheck.hunt import preconditions
+
+        pre = preconditions.Preconditions.of(self.bases, self.seed)
+        if self._op_probes is None:
+            for b in self.bases:
+                for op in preconditions.ops_of(b):
+                    self._holding[op] = self._holding.get(op, 0) + 1
+            self._op_probes = {}
+            for b in preconditions.probes(self.bases):
+                for op in preconditions.ops_of(b):
+                    self._op_probes.setdefault(op, []).append(b)
+        touched = self._touched.get(pass_id, {})
+        counts = self._kind_n.get(pass_id, {})
+        for op in sorted(self._op_probes, key=lambda o: (touched.get(o, 0), self._holding.get(o, 0), o)):
+            todo = []
+            for b in self._op_probes[op]:
+                if pass_id not in self.passes_of(b.id) or self.is_dead(b.id):
+                    continue
+                todo += [Item(b.id, f, pass_id) for f in self._generic_on(op, b, pass_id, pre.rewrites)]
+            todo = [i for i in todo if i.key not in self.done]
+            if todo:
+                rng = random.Random(f"{self.seed}:{step}:{pass_id}:{op}")
+                item = max(
+                    todo,
+                    key=lambda i: (
+                        len(self.triples(i) - self.tried) > 0,
+                        -counts.get(hforms.kind(i.form), 0),
+                        rng.random(),
+                    ),
+                )
+                self._rare_picked.add(item.key)
+                return item
+        return None
+
+    def _generic_on(self, op: str, base: Base, pass_id: str, need: dict[str, frozenset[str]]) -> list[str]:
+        """``base``'s forms of one rewrite with no precondition in ``need`` (rewrite id → op types) whose sites touch
+        op type ``op``, built once per (op, base, pass)."""
+        key = (op, base.id, pass_id)
+        if key not in self._op_forms:
+            got = []
+            try:
+                for form in self._own(base, pass_id):
+                    rids = {r for r, _ in hforms.parts(form)}
+                    if len(hforms.parts(form)) != 1 or rids & set(need) or variation.is_variation(form):
+                        continue
+                    labels = [s for _, s in hforms.parts(form) if s is not None] or list(self.labels(base, form))
+                    if labels and op in site_ops([base.model()], labels):
+                        got.append(form)
+            except Exception:  # noqa: BLE001 - a base this onnx cannot build has no forms
+                got = []
+            self._op_forms[key] = got
+        return self._op_forms[key]
 
     def _below_share(self, pseudo: str) -> bool:
         """Whether the items counted in pseudo-family ``pseudo`` (:data:`RARE`, :data:`SITES`) are no more than

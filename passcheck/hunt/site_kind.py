@@ -39,7 +39,8 @@ def types(model: onnx.ModelProto, infer: bool = True) -> dict[str, str]:
     """Site label → the rank and element type text of what it names: ``<rank>:<ELEM>`` for a value (``?`` where
     unknown); for a node its inputs' ranks joined by ``,`` (an omitted input left out), then ``:`` and the sorted
     element types of its inputs and attributes (:func:`attribute_elems`). A node with optional inputs, and each
-    value it writes, then carries ``;`` and which of them it gives (:func:`optional_slots`, round 7h).
+    value it writes, then carries ``;`` and which of them it gives (:func:`optional_slots`, round 7h; its optional
+    outputs too, round 8e).
     ``infer``: with onnx shape inference's types of the intermediate values; else the declared ones alone (graph
     inputs, outputs, ``value_info``, initializers: no inference run, for a cheap look at many bases). Raises
     nothing: a model inference cannot read gives ``?``."""
@@ -83,12 +84,14 @@ def types(model: onnx.ModelProto, infer: bool = True) -> dict[str, str]:
 
 
 def optional_slots(node: onnx.NodeProto, opsets: Mapping[str, int]) -> str:
-    """Which of ``node``'s optional inputs it gives, from its schema (``onnx.defs.get_schema`` at the model's opset
-    for the node's domain; ``OpSchema.inputs[i].option`` ``Optional``; Operators.md / IR.md §Nodes: an optional
-    input is omitted by leaving the trailing ones out or by the empty name ``""``): each optional formal input's name
-    then ``+`` given, ``0`` written ``""``, ``-`` omitted, joined by ``,`` (``B-`` for a LayerNormalization without
-    bias). ``""`` for a node with no optional input or whose schema onnx does not hold (a function, a contrib op).
-    Raises nothing."""
+    """Which of ``node``'s optional inputs and outputs it gives, from its schema (``onnx.defs.get_schema`` at the
+    model's opset for the node's domain; ``OpSchema.inputs[i].option`` / ``OpSchema.outputs[i].option``
+    ``Optional``; IR.md §Optional Inputs and Outputs, Operators.md: an optional input or output is omitted by leaving
+    the trailing ones out or by the empty name ``""``): each optional formal input's name then ``+`` given, ``0``
+    written ``""``, ``-`` omitted, joined by ``,`` (``B-`` for a LayerNormalization without bias); then, for a node
+    whose schema has optional outputs, ``>`` and the same for them (round 8e: ``B->Mean-,InvStdDev-`` for a
+    LayerNormalization writing ``Y`` alone, ``>Indices0`` for a MaxPool writing ``(Y, "")``). ``""`` for a node with
+    no optional input or output, or whose schema onnx does not hold (a function, a contrib op). Raises nothing."""
     from onnx import defs
 
     domain = node.domain or "ai.onnx"
@@ -96,12 +99,22 @@ def optional_slots(node: onnx.NodeProto, opsets: Mapping[str, int]) -> str:
         schema = defs.get_schema(node.op_type, opsets.get(domain, 1), "" if domain == "ai.onnx" else domain)
     except Exception:  # noqa: BLE001 - an op onnx has no schema for (contrib, a local function) has no slots here
         return ""
+    ins = _slots(schema.inputs, node.input)
+    outs = _slots(schema.outputs, node.output)
+    return f"{ins}>{outs}" if outs else ins
+
+
+def _slots(formals, names) -> str:
+    """``name`` and ``+`` / ``0`` / ``-`` of each optional formal parameter of ``formals`` (an ``OpSchema``'s inputs
+    or outputs) as ``names`` (a node's inputs or outputs) give it, joined by ``,``."""
+    from onnx import defs
+
     optional = defs.OpSchema.FormalParameterOption.Optional
     out = []
-    for i, formal in enumerate(schema.inputs):
+    for i, formal in enumerate(formals):
         if formal.option != optional:
             continue
-        code = "-" if i >= len(node.input) else "0" if not node.input[i] else "+"
+        code = "-" if i >= len(names) else "0" if not names[i] else "+"
         out.append(f"{formal.name}{code}")
     return ",".join(out)
 

@@ -221,9 +221,12 @@ def site_ops(model: onnx.ModelProto, form: str) -> set[str]:
 
 
 def neighbours(model: onnx.ModelProto, rng: random.Random, bindings=({}, {})) -> list[str]:
-    """The variation form ids of ``model`` (see module docs), at most :data:`PER_KIND` sites of each kind,
-    sampled with ``rng``; ``bindings``: its case's (the run-condition kinds read them). Node labels are
-    those of :func:`passcheck.mutations.forms.named`."""
+    """The variation form ids of ``model`` (see module docs), at most :data:`PER_KIND` sites of each kind; ``bindings``:
+    its case's (the run-condition kinds read them). Node labels are those of :func:`passcheck.mutations.forms.named`.
+
+    Each kind's sites are sampled with a generator of its own, seeded by one draw of ``rng`` and the kind (round 8e,
+    M71): a kind added to the module, or offered on the base where it was not, moves no other kind's sample (with one
+    generator across the kinds in turn, the default-fed kind's sites moved the elem-split ones of a QDQ Conv base)."""
     from passcheck.mutations.forms import named
 
     model = named(model)
@@ -232,11 +235,13 @@ def neighbours(model: onnx.ModelProto, rng: random.Random, bindings=({}, {})) ->
         name = site.rsplit("=", 1)[0] if _node_site(k) else site
         if not _RESERVED & set(name) and not {"@", "|", "+", THEN} & set(site):
             found.setdefault(k, []).append(site)
+    key = rng.getrandbits(64)  # one draw, whatever kinds the model offers
     out = []
     for k in sorted(found):
         sites = sorted(dict.fromkeys(found[k]))
         per = PER_KIND_OF.get(k, PER_KIND)
-        out += [f"{PREFIX}{k}@{s}" for s in sorted(rng.sample(sites, min(per, len(sites))))]
+        own = random.Random(f"{key}:{k}")
+        out += [f"{PREFIX}{k}@{s}" for s in sorted(own.sample(sites, min(per, len(sites))))]
     return out
 
 

@@ -23,10 +23,11 @@ def test_the_slots_read_off_the_schema(forms):
     from passcheck.hunt.site_kind import types
 
     got = {f: types(b.model()) for f, b in forms.items()}
-    assert got["common"]["#0:LayerNormalization"].endswith(";B-"), got["common"]
-    assert got["explicit-default"]["#0:LayerNormalization"].endswith(";B+"), got["explicit-default"]
-    assert got["trailing-empty"]["#0:LayerNormalization"].endswith(";B0"), got["trailing-empty"]
-    assert got["common"]["Y"].endswith(";B-")  # a value carries its producer's slots
+    # the optional outputs Mean and InvStdDev (omitted on every form) follow ``>`` since round 8e
+    assert got["common"]["#0:LayerNormalization"].endswith(";B->Mean-,InvStdDev-"), got["common"]
+    assert got["explicit-default"]["#0:LayerNormalization"].endswith(";B+>Mean-,InvStdDev-"), got["explicit-default"]
+    assert got["trailing-empty"]["#0:LayerNormalization"].endswith(";B0>Mean-,InvStdDev-"), got["trailing-empty"]
+    assert got["common"]["Y"].endswith(";B->Mean-,InvStdDev-")  # a value carries its producer's slots
 
 
 def test_a_rewrite_tried_where_b_is_given_is_still_new_where_it_is_omitted(forms):

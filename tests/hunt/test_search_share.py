@@ -175,7 +175,9 @@ def test_a_composition_step_takes_a_rewrite_carrying_the_change_before_other_tou
     """reshape-from-shape's neighbours drawn under ort:basic, their rewrites are candidates (55 at opened sites, 30
     carrying the change, the others touched); composition steps take those at opened sites, then those carrying
     the change (compose.carries), before the other touched ones (a doc string, a renamed value): without the rank
-    (Scheduler._balance off) they come in the order of the triple rule."""
+    (Scheduler._balance off) they come in the order of the triple rule. Seed 2: since each neighbour kind samples
+    its sites with its own rng (round 8e), seed 1's neighbours offer 76 opened-site and 34 carrying items before
+    any other, so 110 steps reach no other one; seed 2 gives 75, 33, then 2 others."""
     from passcheck.cases import registry
     from passcheck.hunt import scheduler
     from passcheck.hunt.scheduler import COMPOSE_EVERY, Scheduler
@@ -183,8 +185,8 @@ def test_a_composition_step_takes_a_rewrite_carrying_the_change_before_other_tou
 
     def order() -> list[str]:
         base = Base(registry().get("pattern-ort-fusion/reshape-from-shape"), "common")
-        s = Scheduler([base], [PASS], seed=1, variations=True, compose=True)
-        for v in base.variations(1):
+        s = Scheduler([base], [PASS], seed=2, variations=True, compose=True)
+        for v in base.variations(2):
             s.mark(Item(base.id, v, PASS))
         out = []
         for k in range(220):  # input-fix (session 28) opens sites of its own: more fresh items come first
