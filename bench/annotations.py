@@ -242,8 +242,8 @@ base 6     3.4-2.5     1.115      1.120         1.193
 
 Runs 5-6 came after the other helpers' load fell (load 2.5-3.4): every ratio is higher there, base and
 after alike, and w-profiled/profiled with them (1.038-1.081 / 1.031-1.052 / 1.065-1.180, against
-1.0-1.05 at load 10-16): on a quiet machine the worker wakes on the other, cold core (its run's
-CPU costs more there), under load the two processes mostly share one. That is the call's cost, not
+1.0-1.05 at load 10-16). Likely (not measured: no per-core counters were read) the worker wakes on
+the other, cold core on a quiet machine, while under load the two mostly share one. It is the call's cost, not
 passcheck's work (check/w-profiled after: 1.004-1.025 in those runs), and what is left to cut is
 there: keeping the worker on the parent's core (``sched_setaffinity``) was not tried.
 
@@ -255,7 +255,7 @@ spread by 0.04-0.08 (base Inception v2 1.050-1.126), a run's quartiles by about 
 decides nothing; the medians moved by 0.02-0.04 on every model, and every after run but one (ResNet-50
 1.051) is at or below its base pair. The goal (<= 1.05) is met by the median at load 10-16 on
 ResNet-50 and DenseNet-121, not on Inception v2 (1.069), and on none at load ~3 (1.055-1.082, runs
-5-6, the worker's cold core above). On Inception v2 the run is the
+5-6, see above). On Inception v2 the run is the
 shortest (~65 ms idle), so the same fixed costs weigh most there: the trace parse 1.8 ms (2.7 %),
 the worker round trip with its "started" acknowledgement (~1 ms), the model's digest 0.45 ms and
 the feeds' 0.34 ms (sha256 at ~1.8 GB/s; hashing the array's buffer without ``tobytes`` saves
