@@ -120,6 +120,9 @@ class Worker:
         self._held = process.Kept(process.kept_budget(memory_mb))  # digests and sizes of what the worker keeps
         self._fixed = 0  # depth of fixed_models() blocks
         self._digests: dict[int, tuple[Any, bytes]] = {}  # id(model) → (model, digest), inside fixed_models()
+        #: Counts the worker processes stopped (killed, died, replaced): what a process kept (models, a job's own
+        #: stores) is gone when this changes.
+        self.generation = 0
 
     def __enter__(self):
         return self
@@ -396,6 +399,8 @@ class Worker:
 
     def _stop(self) -> None:
         """Kill the worker and forget it; safe whether it runs, died, or never started."""
+        if self._proc is not None:
+            self.generation += 1
         if self._proc is not None and self._proc.pid is not None:  # pid None: start() never got a process
             if self._proc.exitcode is None:  # running, or dead but not yet reaped (its pid still ours)
                 process.kill_group(self._proc)

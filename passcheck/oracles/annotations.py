@@ -86,12 +86,14 @@ def reference_holds(run: FormRun, binding: int, value: str) -> bool:
 def check(run: FormRun) -> list[Finding]:
     found: list[Finding] = []
     seen: set[str] = set()
-    producers = _producers(run.output) if run.output is not None else {}
+    producers: dict[str, str] | None = None  # read from the output at the first violation (most runs have none)
     for i, report in _reports(run):
         for v in report.violations:
             if v.message in seen:
                 continue
             seen.add(v.message)
+            if producers is None:
+                producers = _producers(run.output) if run.output is not None else {}
             what = "graph input annotation (narrowed by the pass)" if v.role == "precondition" else "annotation"
             runtime = v.role == "assertion" and v.rule in _ONE_VALUE and v.value in producers
             runtime = runtime and reference_holds(run, i, v.value)

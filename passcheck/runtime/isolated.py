@@ -11,11 +11,12 @@ import collections
 import dataclasses
 import hashlib
 import pickle
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from passcheck.execution import Died
-from passcheck.execution.process import model_of
+from passcheck.execution.process import Kept, model_of
 from passcheck.runtime.profile import TensorMeta
 from passcheck.runtime.session import RunResult
 
@@ -38,19 +39,98 @@ def run_model(
     values is answered from ``cache``; a run that killed or timed out the worker is not kept. The
     model is known by its digest (:meth:`~passcheck.execution.Worker.digest`: serialized and hashed
     once inside :meth:`~passcheck.execution.Worker.fixed_models`) and its bytes are not sent to a
-    worker that keeps it (:meth:`~passcheck.execution.Worker.run_kept`: it ran it or made it)."""
+    worker that keeps it (:meth:`~passcheck.execution.Worker.run_kept`: it ran it or made it); the
+    feeds likewise, by :func:`feeds_digest` (:data:`_KEPT_FEEDS`: one binding's feeds serve every
+    form and pass output of a subject, so they cross the pipe once per worker, not once per run)."""
     digest = worker.digest(model)
-    key = cache.key(b"", feeds, expose, shapes, digest=digest)
+    fed = feeds_digest(feeds)
+    key = cache.key(b"", feeds, expose, shapes, digest=digest, fed=fed)
     if (kept := cache.get(key)) is not None:
         return kept
-    job = pickle.dumps(ModelRun(dict(feeds), list(expose), list(shapes), digest))
-    reply = worker.run_kept(job, model, digest)
+    held = _held_feeds(worker)
+    send = fed not in held
+    reply = worker.run_kept(_model_run(feeds, fed, send, expose, shapes, digest), model, digest)
+    if not send and isinstance(reply, dict) and reply.get("missing_feeds"):  # the worker no longer has them
+        held.drop(fed)
+        send = True
+        reply = worker.run_kept(_model_run(feeds, fed, send, expose, shapes, digest), model, digest)
+    if isinstance(reply, dict) and "run" in reply:  # as the worker's store: sent ones kept, found ones now the newest
+        held.keep(fed, None, _feeds_nbytes(feeds) if send else held[fed][1])
     if isinstance(reply, Died) or not isinstance(reply, dict) or "run" not in reply:
         died = reply if isinstance(reply, Died) else Died(False, "", "", not_started=True)
         return RunResult({}, {}, error=died.run_error(worker.timeout))
     run = _with_feeds(reply["run"], feeds, reply.get("fed", False))
     cache.put(key, run)
     return cache.get(key) or run
+
+
+def feeds_digest(feeds: dict[str, Any]) -> bytes:
+    """sha256 of a feed dict: each name (sorted) and value (:func:`_digest_value`: dtype, shape and
+    bytes of an array; sequences element by element), the run cache's feed key and the name of the
+    feeds a worker keeps (:data:`_KEPT_FEEDS`)."""
+    h = hashlib.sha256()
+    for name in sorted(feeds):
+        h.update(name.encode() + b"\0")
+        _digest_value(h, feeds[name])
+    return h.digest()
+
+
+#: Bytes of feed arrays a worker keeps by :func:`feeds_digest` (the newest kept whatever its size).
+FEEDS_KEPT_BYTES = 64 << 20
+
+
+def feeds_budget(memory_mb: int | None) -> int:
+    """Bytes of feeds a worker capped at ``memory_mb`` MiB keeps: :data:`FEEDS_KEPT_BYTES`, at most a
+    sixteenth of the cap."""
+    return FEEDS_KEPT_BYTES if not memory_mb else min(FEEDS_KEPT_BYTES, (memory_mb << 20) // 16)
+
+
+#: In the worker: the feed dicts it was sent last, by :func:`feeds_digest` (:class:`~passcheck.execution.process.Kept`;
+#: made at its first job, its budget from the worker's address-space cap).
+_KEPT_FEEDS: list[Kept] = []
+#: In the parent: per worker, (its generation, the digests and sizes of the feeds that process keeps): both sides
+#: see the same keeps in the same order; a worker that lost them answers ``missing_feeds`` and is sent them.
+_HELD_FEEDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _held_feeds(worker: Worker) -> Kept:
+    """The parent's list of the feeds ``worker``'s current process keeps (empty for a new process)."""
+    generation = getattr(worker, "generation", None)
+    entry = _HELD_FEEDS.get(worker)
+    if entry is None or entry[0] != generation:
+        entry = _HELD_FEEDS[worker] = (generation, Kept(feeds_budget(getattr(worker, "memory_mb", None))))
+    return entry[1]
+
+
+def _worker_feeds() -> Kept:
+    """In the worker: its store of feeds (:data:`_KEPT_FEEDS`), the budget :func:`feeds_budget` of its ``RLIMIT_AS``."""
+    if not _KEPT_FEEDS:
+        import resource
+
+        cap = resource.getrlimit(resource.RLIMIT_AS)[0]
+        _KEPT_FEEDS.append(Kept(feeds_budget(None if cap == resource.RLIM_INFINITY else cap >> 20)))
+    return _KEPT_FEEDS[0]
+
+
+def _feeds_nbytes(feeds: dict[str, Any]) -> int:
+    return sum(_nbytes(v) for v in feeds.values())
+
+
+def _model_run(
+    feeds: dict[str, Any], fed: bytes, send: bool, expose: Sequence[str], shapes: Sequence[str], digest: bytes
+) -> bytes:
+    """The pickled :class:`ModelRun`: ``feeds`` themselves when ``send``, else only their digest ``fed``."""
+    return pickle.dumps(ModelRun(dict(feeds) if send else None, list(expose), list(shapes), digest, fed=fed))
+
+
+def _feeds_of(feeds: dict[str, Any] | None, fed: bytes | None) -> dict[str, Any] | None:
+    """In the worker: the feeds of a job, kept under ``fed`` when sent, else the ones kept under it
+    (None when not kept: the job answers ``missing_feeds``)."""
+    if feeds is not None:
+        if fed is not None:
+            _worker_feeds().keep(fed, feeds, _feeds_nbytes(feeds))
+        return feeds
+    return _worker_feeds().find(fed)
 
 
 def prefetch(
@@ -74,32 +154,54 @@ def prefetch(
     returned; not called when the job died or ``fn`` raised (the caller then asks it alone).
     Returns the runs kept."""
     digest = worker.digest(model)
-    todo = [f for f in feeds_list if not cache.has(cache.key(b"", f, expose, shapes, digest=digest))]
+    feds = [feeds_digest(f) for f in feeds_list]
+    todo = [(f, d) for f, d in zip(feeds_list, feds) if not cache.has(cache.key(b"", f, expose, shapes, digest, d))]
     if len(todo) < 2:
         return 0
     fn, answer = also or (None, None)
-    job = pickle.dumps(ModelRuns([dict(f) for f in todo], list(expose), list(shapes), digest, also=fn))
-    reply = worker.run_kept(job, model, digest)
+    held = _held_feeds(worker)
+    sent = [d not in held for _, d in todo]
+
+    def job() -> bytes:
+        feeds = [dict(f) if s else None for (f, _), s in zip(todo, sent)]
+        return pickle.dumps(ModelRuns(feeds, list(expose), list(shapes), digest, also=fn, fed=[d for _, d in todo]))
+
+    reply = worker.run_kept(job(), model, digest)
+    if isinstance(reply, dict) and reply.get("missing_feeds"):  # the worker no longer has some: all are sent
+        for _, d in todo:
+            held.drop(d)
+        sent = [True] * len(todo)
+        reply = worker.run_kept(job(), model, digest)
     if not (isinstance(reply, dict) and "runs" in reply):
         return 0
-    for f, run, fed in zip(todo, reply["runs"], reply["fed"], strict=True):
-        cache.put(cache.key(b"", f, expose, shapes, digest=digest), _with_feeds(run, f, fed))
+    for (f, d), s in zip(todo, sent):  # in the worker's order: sent ones kept, found ones now the newest
+        held.keep(d, None, _feeds_nbytes(f) if s or d not in held else held[d][1])
+    for (f, d), run, fed in zip(todo, reply["runs"], reply["fed"], strict=True):
+        cache.put(cache.key(b"", f, expose, shapes, digest=digest, fed=d), _with_feeds(run, f, fed))
     if answer is not None and "also" in reply:
         answer(reply["also"])
     return len(todo)
 
 
 class ModelRun:
-    """A worker job: run the model it is sent (or keeps) on ``feeds`` (see :func:`run_model`)."""
+    """A worker job: run the model it is sent (or keeps) on ``feeds`` (see :func:`run_model`);
+    ``feeds`` None: the ones the worker keeps under ``fed`` (:func:`feeds_digest`), else the job
+    answers ``{"missing_feeds": True}``."""
 
     #: What ``PASSCHECK_TIMINGS`` records this job as (session creation and run).
     label = "model run"
 
     def __init__(
-        self, feeds: dict[str, Any], expose: list[str], shapes: Sequence[str] = (), digest: bytes | None = None
+        self,
+        feeds: dict[str, Any] | None,
+        expose: list[str],
+        shapes: Sequence[str] = (),
+        digest: bytes | None = None,
+        fed: bytes | None = None,
     ):
         self.feeds, self.expose, self.shapes = feeds, expose, list(shapes)
         self.digest = digest  # sha256 of the model bytes: the worker's kept model and session are found by it
+        self.fed = fed  # feeds_digest(feeds): the worker keeps them under it, or has them when feeds is None
 
     def __call__(self, data: bytes, workdir: str) -> dict[str, Any]:
         from passcheck.runtime.observe import run_observing
@@ -107,11 +209,14 @@ class ModelRun:
         model = model_of(data, self.digest)
         if model is None:
             return {"missing": True}
+        feeds = _feeds_of(self.feeds, self.fed)
+        if feeds is None:
+            return {"missing_feeds": True}
         # an intermediate whose shape only is read travels as its TensorMeta: copying every
         # activation through the pipe cost more than the run itself (bench/annotations.py)
         kw = {"expose": self.expose, "shapes": self.shapes, "model_key": self.digest}
-        run = run_observing(model, self.feeds, **kw)
-        return {"run": run, "fed": _strip_feeds(run, self.feeds)}
+        run = run_observing(model, feeds, **kw)
+        return {"run": run, "fed": _strip_feeds(run, feeds)}
 
 
 class ModelRuns(ModelRun):
@@ -122,14 +227,16 @@ class ModelRuns(ModelRun):
 
     def __init__(
         self,
-        feeds: list[dict[str, Any]],
+        feeds: list[dict[str, Any] | None],
         expose: list[str],
         shapes: Sequence[str] = (),
         digest: bytes | None = None,
         also: Any = None,
+        fed: list[bytes] | None = None,
     ):
         super().__init__(feeds, expose, shapes, digest)  # type: ignore[arg-type]
         self.also = also
+        self.fed = fed  # feeds_digest of each feed dict (see ModelRun)
 
     def __call__(self, data: bytes, workdir: str) -> dict[str, Any]:
         from passcheck.runtime.observe import run_observing
@@ -137,11 +244,15 @@ class ModelRuns(ModelRun):
         model = model_of(data, self.digest)
         if model is None:
             return {"missing": True}
+        feds = self.fed or [None] * len(self.feeds)
+        feeds_list = [_feeds_of(f, d) for f, d in zip(self.feeds, feds, strict=True)]
+        if any(f is None for f in feeds_list):
+            return {"missing_feeds": True}
         kw = {"expose": self.expose, "shapes": self.shapes, "model_key": self.digest}
-        runs = [run_observing(model, feeds, **kw) for feeds in self.feeds]
+        runs = [run_observing(model, feeds, **kw) for feeds in feeds_list]
         reply: dict[str, Any] = {
             "runs": runs,
-            "fed": [_strip_feeds(run, feeds) for run, feeds in zip(runs, self.feeds, strict=True)],
+            "fed": [_strip_feeds(run, feeds) for run, feeds in zip(runs, feeds_list, strict=True)],
         }
         if getattr(self, "also", None) is not None:
             try:
@@ -191,13 +302,12 @@ class RunCache:
         expose: Sequence[str],
         shapes: Sequence[str] = (),
         digest: bytes | None = None,
+        fed: bytes | None = None,
     ) -> tuple:
-        """The cache key of a run; ``digest``: sha256 of ``data`` when the caller has it."""
-        h = hashlib.sha256()
-        for name in sorted(feeds):
-            h.update(name.encode() + b"\0")
-            _digest_value(h, feeds[name])
-        return digest or hashlib.sha256(data).digest(), h.digest(), tuple(expose), tuple(shapes)
+        """The cache key of a run; ``digest``: sha256 of ``data``, ``fed``: :func:`feeds_digest` of
+        ``feeds``, when the caller has them."""
+        fed = fed or feeds_digest(feeds)
+        return digest or hashlib.sha256(data).digest(), fed, tuple(expose), tuple(shapes)
 
     def has(self, key: tuple) -> bool:
         """Whether a run is kept under ``key``."""
