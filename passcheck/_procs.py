@@ -120,6 +120,44 @@ def kill_tree(pid: int | None, *, group: bool = True) -> None:
                 _signal(p, signal.SIGKILL)
 
 
+def _own_children() -> set[int]:
+    """This process's children (of every thread), from the children files or the process table."""
+    if not _PROC.is_dir():
+        return set()
+    me = os.getpid()
+    if _children_files():
+        return set(_children_of(me))
+    return {child for child, parent in _parents().items() if parent == me}
+
+
+def popen(argv, **kwargs):
+    """``subprocess.Popen(argv, **kwargs)`` that never loses a started child to an interrupt.
+
+    A KeyboardInterrupt (Ctrl-C or SIGTERM, see :mod:`passcheck.interrupts`) raised inside ``Popen()``
+    after the fork, while it waits for the exec or wraps the pipes, leaves a running child and no
+    object to kill it by. Here every process this one started during the call (read from /proc,
+    Linux) is then killed with all it started, and reaped, before the interrupt goes on.
+
+    Raises:
+        KeyboardInterrupt: as raised inside ``Popen()``.
+        OSError: as ``subprocess.Popen`` raises it.
+    """
+    import subprocess
+
+    before = _own_children()
+    try:
+        return subprocess.Popen(argv, **kwargs)
+    except KeyboardInterrupt:
+        with interrupts.deferred():
+            for pid in _own_children() - before:
+                kill_tree(pid, group=bool(kwargs.get("start_new_session")))
+                try:
+                    os.waitpid(pid, 0)
+                except ChildProcessError:  # reaped already (subprocess's own bookkeeping)
+                    pass
+        raise
+
+
 class Stopped(Exception):
     """:meth:`Children.popen` after :meth:`Children.stop`: no new process may start."""
 
@@ -144,12 +182,11 @@ class Children:
         Raises:
             Stopped: :meth:`stop` was called.
         """
-        import subprocess
 
         with self._lock:
             if self.stopped:
                 raise Stopped
-            proc = subprocess.Popen(argv, start_new_session=True, **kwargs)
+            proc = popen(argv, start_new_session=True, **kwargs)
             self._live.add(proc)
             return proc
 

@@ -19,7 +19,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from passcheck._procs import kill_tree
+from passcheck._procs import kill_tree, popen
 from passcheck.errors import PasscheckError
 from passcheck.passes._base import PassAdapter, PassDeclined
 
@@ -90,7 +90,7 @@ class CommandAdapter(PassAdapter):
         # passcheck's own process the command gets a session of its own so its children can be.
         own_session = not os.environ.get("PASSCHECK_IN_WORKER")
         try:
-            proc = subprocess.Popen(
+            proc = popen(  # an interrupt inside the call leaves no child behind
                 argv,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,

@@ -89,3 +89,63 @@ def _stat(pid: int) -> bytes:
         return Path(f"/proc/{pid}/stat").read_bytes()
     except OSError:
         return b") Z"
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != b"Z"
+
+
+def _interrupt_after_fork(monkeypatch) -> dict:
+    """Make the next ``Popen()`` raise KeyboardInterrupt once its child was started (as a Ctrl-C landing
+    while ``Popen`` waits for the exec on a loaded machine); the child's pid is put in the returned dict."""
+    started: dict = {}
+    real = subprocess.Popen._execute_child
+
+    def interrupted(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        started["pid"] = self.pid
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(subprocess.Popen, "_execute_child", interrupted)
+    return started
+
+
+@pytest.mark.parametrize("own_session", [True, False])
+def test_an_interrupt_inside_popen_leaves_no_child(monkeypatch, own_session):
+    started = _interrupt_after_fork(monkeypatch)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _procs.popen(["sleep", "120"], start_new_session=own_session)
+        monkeypatch.undo()
+        assert not _alive(started["pid"]), "the child started inside the interrupted Popen() is still running"
+    finally:
+        if started.get("pid") and _alive(started["pid"]):
+            _procs.kill_tree(started["pid"], group=False)
+
+
+def test_an_interrupt_while_a_cmd_pass_starts_leaves_no_child(tmp_path, monkeypatch):
+    """The ``cmd:`` pass in passcheck's own process (``--no-isolation``, the API) starts its command
+    through :func:`passcheck._procs.popen`: a Ctrl-C inside the start kills the command."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    from passcheck.passes.command import CommandAdapter
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])
+    model = helper.make_model(helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y]))
+    adapter = CommandAdapter("sh -c 'sleep 120' {in} {out}")
+    started = _interrupt_after_fork(monkeypatch)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            adapter.apply(onnx.ModelProto.FromString(model.SerializeToString()), tmp_path)
+        monkeypatch.undo()
+        assert not _alive(started["pid"]), "the command started inside the interrupted Popen() is still running"
+    finally:
+        if started.get("pid") and _alive(started["pid"]):
+            _procs.kill_tree(started["pid"], group=False)
