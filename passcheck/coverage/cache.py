@@ -2,7 +2,7 @@
 
 ``$PASSCHECK_CACHE/coverage/<key>/`` (else ``$XDG_CACHE_HOME`` or ``~/.cache``, then
 ``passcheck/coverage``), ``key`` a digest of the tool versions (onnx, onnxruntime, onnxscript,
-onnx-ir, and onnxslim where installed: :data:`EXTRA_TOOLS`) and of the sources of the catalogue
+onnx-ir, and onnxslim and onnxoptimizer where installed: :data:`EXTRA_TOOLS`) and of the sources of the catalogue
 readers and trigger checks (:data:`OBSERVERS`: a change to one invalidates the cache; the report
 and the map's assembly do not).
 ``catalogue.json`` holds the entries per tool (written whole, atomically);
@@ -31,6 +31,7 @@ OBSERVERS = (
     "converter.py",
     "inliner.py",
     "onnx_ir.py",
+    "onnxoptimizer.py",
     "onnxscript.py",
     "onnxslim.py",
     "ort.py",
@@ -39,9 +40,9 @@ OBSERVERS = (
     "symbolic.py",
     "worker.py",
 )
-#: Optional distributions with a catalogue of their own (:mod:`passcheck.coverage.onnxslim`): their versions key the
-#: cache too ("none" when not installed).
-EXTRA_TOOLS = ("onnxslim",)
+#: Optional distributions with a catalogue of their own (:mod:`passcheck.coverage.onnxslim`,
+#: :mod:`.onnxoptimizer`): their versions key the cache too ("none" when not installed).
+EXTRA_TOOLS = ("onnxslim", "onnxoptimizer")
 #: The append-only file of observed triggers (see module docs).
 ROWS = "observed.jsonl"
 
@@ -53,7 +54,12 @@ def _key() -> str:
     h.update(json.dumps({d: _installed(d) for d in EXTRA_TOOLS}).encode())
     for name in OBSERVERS:
         h.update((Path(__file__).parent / name).read_bytes())
-    for name in ("ort_log.py", "ort_transformers.py", "ort_fusion_probe.py"):  # which ort types are run, and how
+    for name in (
+        "ort_log.py",
+        "ort_transformers.py",
+        "ort_fusion_probe.py",
+        "onnxoptimizer_passes.py",
+    ):  # what is run, how
         h.update((Path(__file__).parents[1] / "passes" / name).read_bytes())
     h.update((Path(__file__).parents[1] / "attribution" / "ort_transformers.json").read_bytes())
     return h.hexdigest()[:16]

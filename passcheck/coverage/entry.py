@@ -22,6 +22,7 @@ TOOLS = (
     "onnx-inliner",
     "ort-transformers",
     "onnxslim",
+    "onnxoptimizer",
 )
 
 
@@ -79,6 +80,7 @@ CATALOGUE_OF = {
     "onnxscript": ("onnxscript",),
     "onnx": ("onnx-shape-inference", "onnx-version-converter"),
     "onnxslim": ("onnxslim",),
+    "onnxoptimizer": ("onnxoptimizer",),
 }
 
 
