@@ -22,6 +22,7 @@ TOOLS = (
     "onnx-inliner",
     "ort-transformers",
     "onnxslim",
+    "ort-precision",
 )
 
 

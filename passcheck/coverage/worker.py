@@ -23,6 +23,7 @@ MODULES = {
     "onnx-inliner": "passcheck.coverage.inliner",
     "ort-transformers": "passcheck.coverage.ort_fusions",
     "onnxslim": "passcheck.coverage.onnxslim",
+    "ort-precision": "passcheck.coverage.ort_precision",
 }
 
 

@@ -138,3 +138,18 @@ def test_the_reproducer_calls_each_as_the_adapter_does(tmp_path):
         ours = script_apply(tool_call(pid))(onnx.ModelProto.FromString(MODEL.SerializeToString()))
         theirs = get_pass(pid).apply(onnx.ModelProto.FromString(MODEL.SerializeToString()), tmp_path)
         assert sorted(n.op_type for n in ours.graph.node) == sorted(n.op_type for n in theirs.graph.node), pid
+
+
+def test_the_coverage_catalogue_reads_what_each_pass_says_it_touches_and_sees_it_act():
+    """``ort-precision`` entries from float16's block list / always-float inputs and the quantizer's registry;
+    evidence by effect (planted break: ``cast_io`` left empty in ``triggers`` loses ``block:Max``)."""
+    from passcheck.coverage import ort_precision
+
+    keys = {e.key: e.passes for e in ort_precision.catalogue()}
+    assert keys["ort-precision:block:Max"] == ("ort-transformers:float16",)
+    assert "ort-precision:float-input:Resize" in keys and "ort-precision:quantize:MatMul" in keys
+    model = onnx.ModelProto.FromString(MODEL.SerializeToString())
+    model.graph.node.append(helper.make_node("Max", ["m", "y"], ["z"]))
+    model.graph.output.append(helper.make_tensor_value_info("z", TensorProto.FLOAT, ["N", 3]))
+    seen = ort_precision.triggers(model)
+    assert "ort-precision:block:Max" in seen and "ort-precision:quantize:MatMul" in seen, seen
