@@ -13,8 +13,9 @@
   lacks for an element type (:func:`~passcheck.oracles.ort_own_ops.inserted_casts`) are not
   counted either. When neither form kept anything the other lost, different new op types are still
   no finding if the pass made the same change to both (the same ops added and removed, counted by
-  type), and an added Identity is no new op type (:data:`NOT_NEW`); nor when the forms differ in the op types
-  the pass declares it treats by type alone (:func:`_by_type_differs`). Nor is a node kept that reads
+  type), and an added Identity is no new op type (:data:`NOT_NEW`); nor, for a pass that declares it treats ops
+  by type alone, when the forms are spelled with different op types (:func:`_by_type_differs`). Nor is a node kept
+  that reads
   (directly or through other nodes) an overridable default of its form which the other form spells
   as a constant, or that is linked through kept nodes to one that does (a fusion takes the whole
   pattern): a pass may fold only the constant spelling (IR.md §Graphs). Nor is a Pad kept whose pads hold a
@@ -105,12 +106,11 @@ def check(runs: Sequence[FormRun], checks: frozenset[str] = frozenset({"ops", "p
 
 
 def _by_type_differs(c: FormRun, f: FormRun) -> bool:
-    """Whether the two forms spell the computation with different ops among those the pass declares it treats
-    by op type alone (:attr:`FormRun.by_type`: the float16 conversion's op block list, a quantizer's registry):
-    the pass's own rule then gives them different new ops (Casts around a blocked Max, none around the Clip it
-    converts), by design."""
-    ops = c.by_type | f.by_type
-    return bool(ops) and set(op_counts(c.model)) & ops != set(op_counts(f.model)) & ops
+    """Whether the pass declares it treats ops by type alone (:attr:`FormRun.by_type`: the float16 conversion's
+    op block list, a quantizer's registry) and the two forms spell the computation with different op types: the
+    pass's own rule then gives them different new ops by design (Casts around a blocked Max next to a Transpose it
+    converts, none around a Max alone; none around the Clip it converts)."""
+    return bool(c.by_type | f.by_type) and set(op_counts(c.model)) != set(op_counts(f.model))
 
 
 def _kept(a: FormRun, b: FormRun) -> list[str]:
