@@ -184,6 +184,7 @@ class Recorder:
                     "rtol": r.rtol,
                     "atol": r.atol,
                     "unknown_dim_param": r.unknown_dim_param,
+                    "precision": r.precision,
                 }
             )
         line = {
@@ -347,6 +348,7 @@ def load(path: str | Path) -> Iterator[Judged]:
                             r["rtol"],
                             r["atol"],
                             r["unknown_dim_param"],
+                            precision=r.get("precision"),
                         )
                     )
                 expect = [

@@ -9,7 +9,9 @@ happen (evidence, checked by effect), and the coverage map the hunt steers by.
   (onnxruntime's symbolic shape inference handlers), :mod:`.onnx_ir` (onnx_ir's common pass
   classes), :mod:`.inliner` (onnx's inliner: local functions, schema function bodies),
   :mod:`.ort_fusions` (the ``Fusion`` classes of onnxruntime's transformer optimizer), :mod:`.onnxslim` (onnxslim's
-  pattern registry and its any-op steps), :mod:`.onnxoptimizer` (onnxoptimizer's passes, each run alone);
+  pattern registry and its any-op steps), :mod:`.onnxoptimizer` (onnxoptimizer's passes, each run alone),
+  :mod:`.ort_precision` (float16 conversion's block list and always-float
+  inputs, the dynamic quantizer's registry);
 - :mod:`.worker` — the functions the worker runs; :mod:`.map` — the map and its computation;
   :mod:`.cache` — per tool version; :mod:`.library` — the map of passcheck's own bases;
   :mod:`.report` — totals, reasons, JSON; :mod:`.recheck` — one evidence record observed again.

@@ -36,6 +36,7 @@ OBSERVERS = (
     "onnxslim.py",
     "ort.py",
     "ort_fusions.py",
+    "ort_precision.py",
     "shapes.py",
     "symbolic.py",
     "worker.py",

@@ -23,6 +23,7 @@ TOOLS = (
     "ort-transformers",
     "onnxslim",
     "onnxoptimizer",
+    "ort-precision",
 )
 
 

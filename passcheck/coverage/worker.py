@@ -24,6 +24,7 @@ MODULES = {
     "ort-transformers": "passcheck.coverage.ort_fusions",
     "onnxslim": "passcheck.coverage.onnxslim",
     "onnxoptimizer": "passcheck.coverage.onnxoptimizer",
+    "ort-precision": "passcheck.coverage.ort_precision",
 }
 
 

@@ -306,6 +306,8 @@ def _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input
                             unknown_dim_param=subject.unknown_dim_param,
                             checker=checker,
                             expected=subject.expected,
+                            precision=getattr(adapter, "precision", None),
+                            by_type=frozenset(getattr(adapter, "by_type", ())),
                         )
                     )
                 judged = Judged(

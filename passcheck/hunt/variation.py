@@ -38,7 +38,9 @@ kind                      change (site)
                           (:mod:`.elem_split`: a constant is one value per reader; offered where the part
                           differs from its whole group; site: the part's first graph input or smallest name)
 ``expose``, ``fanout``    an intermediate value read by one node also a graph output, or read by one more node
-                          whose result is a new graph output (:mod:`.vary_struct`; site: the value's name)
+                          whose result is a new graph output (:mod:`.vary_struct`; site: the value's name);
+``fanout-copy``           a copy of a node reading the same inputs, its outputs new graph outputs (site: the
+                          node's first output)
 ``int-<change>``          a small integer constant (≤ :data:`SMALL` elements) changed: ``int-nudge``,
                           ``int-zero``, ``int-one``, ``int-negate`` (an axes or index constant in its other
                           spelling), ``int-sentinel`` (a Slice start/end at its clamp bound as ``INT_MAX`` /

@@ -205,7 +205,7 @@ def _added(base: onnx.ModelProto, kind: str, site: str) -> int:
     :mod:`.vary_twin_output`)."""
     if vary_twin.is_kind(kind):
         return vary_twin.added(base, site)
-    return vary_struct.added(kind, site) + vary_twin_output.added(kind, site)
+    return vary_struct.added(kind, site, base) + vary_twin_output.added(kind, site)
 
 
 def _fed_shapes_break(base: onnx.ModelProto, neighbour: onnx.ModelProto, feed_list) -> str | None:

@@ -1,4 +1,5 @@
-"""Structural neighbours of a base: an intermediate value that is also a graph output, or read once more.
+"""Structural neighbours of a base: an intermediate value that is also a graph output, or read once more; a node's
+inputs read once more by a copy of it.
 
 ONNX IR.md ("Graphs", "Nodes") lets a value be both a graph output and read by nodes, and be read by any
 number of nodes. A fusion or elimination that removes the node producing a value, or merges it into its
@@ -20,9 +21,16 @@ kind            change
                 type and for which onnxruntime's CPU provider has a kernel (:mod:`passcheck.runtime.kernels`);
                 none of them is a no-op a pass may remove (Neg, Not, BitwiseNot of their types; Abs last, for
                 the unsigned types where only it applies)
+``fanout-copy`` site: a node's first output. A copy of that node (same op, domain, inputs, attributes) is appended,
+                its outputs ``<output>__copy`` new graph outputs; named ``<name>__copy`` when the node is
+                named, unnamed when it is not (IR.md "Nodes": a node name is optional). Every value the node
+                reads is then read twice by the same op type, the shape a pass that keys what it inserts
+                per reader (a Cast per blocked node's input, named after the value or the node) must survive
 ==============  ==========================================================================================
 
-Sites are main-graph node outputs (a Constant's left out) that are no graph output, that exactly one node
+``fanout-copy`` sites are the main-graph nodes (a Constant's left out) holding no graph attribute, every output of
+which has a known element type other than bfloat16. The other kinds' sites are main-graph node outputs (a
+Constant's left out) that are no graph output, that exactly one node
 reads (the edges a fusion joins: the producer of a fused pair has one output edge) and whose element type is
 known and not bfloat16 (no numpy type for it in onnxruntime's binding: the output could not be fetched).
 Every other graph output keeps its name and place: the new one is appended, so the base's outputs are
@@ -39,7 +47,9 @@ from passcheck.hunt.value_names import fresh, graph_names
 if TYPE_CHECKING:
     import onnx
 
-KINDS = ("expose", "fanout")
+COPY = "fanout-copy"
+KINDS = ("expose", "fanout", COPY)
+COPY_SUFFIX = "__copy"
 #: Unary readers of ``fanout``, in the order tried (see module docs).
 READERS = ("Neg", "Not", "BitwiseNot", "Abs")
 SUFFIX = "__fanout"
@@ -59,6 +69,22 @@ def candidates(model: onnx.ModelProto, types: Mapping[str, Any]) -> Iterator[tup
         yield "expose", value
         if _reader(model, types[value].tensor_type.elem_type) is not None:
             yield "fanout", value
+    for node in copy_sites(model, types):
+        yield COPY, node.output[0]
+
+
+def copy_sites(model: onnx.ModelProto, types: Mapping[str, Any]) -> list:
+    """The nodes ``fanout-copy`` may copy (see module docs), in node order."""
+    out = []
+    for n in model.graph.node:
+        if n.op_type == "Constant" and n.domain in ("", "ai.onnx"):
+            continue
+        if any(a.HasField("g") or len(a.graphs) for a in n.attribute) or not n.output or not n.output[0]:
+            continue
+        outs = [o for o in n.output if o]
+        if all(o in types and _elem(types[o]) not in (0, BFLOAT16) for o in outs):
+            out.append(n)
+    return out
 
 
 def sites(model: onnx.ModelProto, types: Mapping[str, Any]) -> list[str]:
@@ -84,6 +110,8 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: Mapping[str, Any]
     or no reader fits its element type."""
     from onnx import helper
 
+    if kind == COPY:
+        return _copy(model, site, types)
     if site not in sites(model, types):
         return False
     t = types[site]
@@ -104,8 +132,29 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: Mapping[str, Any]
     return True
 
 
-def added(form_kind: str, site: str) -> int:
-    """How many graph outputs the neighbour ``form_kind@site`` appends (0 for other kinds)."""
+def _copy(model: onnx.ModelProto, site: str, types: Mapping[str, Any]) -> bool:
+    from onnx import helper
+
+    node = next((n for n in copy_sites(model, types) if n.output[0] == site), None)
+    if node is None:
+        return False
+    taken = graph_names(model)
+    copy = model.graph.node.add()
+    copy.CopyFrom(node)
+    copy.name = fresh(f"{node.name}{COPY_SUFFIX}", taken) if node.name else ""
+    for i, o in enumerate(node.output):
+        if o:
+            copy.output[i] = fresh(f"{o}{COPY_SUFFIX}", taken)
+            model.graph.output.append(helper.make_value_info(copy.output[i], types[o]))
+    return True
+
+
+def added(form_kind: str, site: str, base: onnx.ModelProto | None = None) -> int:
+    """How many graph outputs the neighbour ``form_kind@site`` appends (0 for other kinds): one, or for
+    ``fanout-copy`` one per output of the node copied (read from ``base``)."""
+    if form_kind == COPY and site:
+        node = next((n for n in base.graph.node if n.output and n.output[0] == site), None) if base else None
+        return sum(1 for o in node.output if o) if node is not None else 0
     return 1 if is_structural(form_kind) and site else 0
 
 

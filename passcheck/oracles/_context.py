@@ -50,6 +50,10 @@ class FormRun:
             engine's :class:`~passcheck.oracles.validity.Checker`: in the isolated worker); None:
             in this process.
         expected: the outputs a source states for the feeds (None: none stated).
+        precision: the element type the pass declares it stores floats in (``Capabilities.precision``), or
+            None; the numeric oracle's tolerance follows it.
+        by_type: the op types the pass declares it treats by type alone (``PassAdapter.by_type``: a block list,
+            a quantizer's registry); parity does not compare new op types of forms that differ in them.
     """
 
     case: str
@@ -68,6 +72,8 @@ class FormRun:
     unknown_dim_param: str | None = None  # regex of dim_param names that mean "unknown" (annotations)
     checker: Callable[[onnx.ModelProto], str | None] | None = None
     expected: Expected | None = None
+    precision: str | None = None
+    by_type: frozenset[str] = frozenset()
 
     def finding(self, kind: str, oracle: str, message: str, **details: Any) -> Finding:
         return Finding(kind, oracle, self.case, self.form, self.pass_id, message, details, env=self.env)

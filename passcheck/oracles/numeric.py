@@ -4,6 +4,9 @@ Integers, bools and strings must be equal; floats within dtype-aware tolerances
 (|a - e| <= atol + rtol * |e|); NaN and ±inf must sit at the same positions. Each mismatch
 reports the max abs/rel error, the tolerance that would have passed and the worst elements.
 
+A pass that declares it stores values in a narrower type (``Capabilities.precision``: float16 conversion,
+8-bit quantization) is judged at that type's precision (:func:`pass_tolerance`), not float32's.
+
 When the case states the expected outputs (:attr:`FormRun.expected`: onnx's backend node tests),
 a mismatch also says which side matches them (``details["matches_expected"]``: ``unoptimized run``,
 ``pass output``, ``both`` or ``neither``); a pass output that matches them while the unoptimized
@@ -38,6 +41,30 @@ TOLERANCES = {
     "bfloat16": (2e-2, 1e-2),
 }
 DEFAULT_FLOAT = (1e-2, 1e-3)
+
+#: The relative rounding error of one value stored in a pass's declared precision
+#: (:attr:`passcheck.passes.Capabilities.precision`): float16 keeps an 11-bit significand (IEEE 754 binary16: unit
+#: roundoff 2^-11), bfloat16 an 8-bit one (2^-8); an 8-bit quantized tensor holds 256 levels over its range
+#: (Operators.md QuantizeLinear: ``y = saturate(round(x / y_scale) + y_zero_point)``), so rounding moves a value
+#: by at most half a step, 1/510 of the range.
+PRECISION_UNIT = {"float16": 2.0**-11, "bfloat16": 2.0**-8, "uint8": 1 / 510, "int8": 1 / 510}
+#: How many such roundings a graph output may accumulate: one per node on a path of up to 16 nodes (the library's
+#: cases and the hunt's bases are shorter), each bounded by the unit above.
+DEPTH = 16
+
+
+def pass_tolerance(precision: str | None, expected: Any, rtol: float | None, atol: float | None) -> tuple:
+    """``(rtol, atol)`` for comparing a float output of a pass that stores values in ``precision`` with its
+    float ``expected`` value: each raised to ``DEPTH × PRECISION_UNIT[precision]``, the absolute one relative to
+    the largest finite magnitude of ``expected`` (a rounding is relative to the range of the tensor it happens in,
+    which an output near zero does not show). ``precision`` None or unknown: ``(rtol, atol)`` unchanged."""
+    unit = PRECISION_UNIT.get(precision or "")
+    if unit is None or not isinstance(expected, np.ndarray) or expected.dtype.kind != "f":
+        return rtol, atol
+    finite = np.abs(expected[np.isfinite(expected)]).astype(np.float64)
+    peak = float(finite.max()) if finite.size else 0.0
+    r0, a0 = tolerance(expected.dtype, rtol, atol)
+    return max(r0, DEPTH * unit), max(a0, DEPTH * unit * peak)
 
 
 @dataclasses.dataclass
@@ -296,7 +323,8 @@ def check(run: FormRun) -> list[Finding]:
                         )
                     )
                 continue
-            c = compare(got.outputs[name], expected, run.rtol, run.atol, dtypes.get(name))
+            rtol, atol = pass_tolerance(run.precision, expected, run.rtol, run.atol)
+            c = compare(got.outputs[name], expected, rtol, atol, dtypes.get(name))
             if not c.ok:
                 side, note = _against_expected(run, i, name, got.outputs[name], expected)
                 if side == "pass output":

@@ -13,7 +13,9 @@
   lacks for an element type (:func:`~passcheck.oracles.ort_own_ops.inserted_casts`) are not
   counted either. When neither form kept anything the other lost, different new op types are still
   no finding if the pass made the same change to both (the same ops added and removed, counted by
-  type), and an added Identity is no new op type (:data:`NOT_NEW`). Nor is a node kept that reads
+  type), and an added Identity is no new op type (:data:`NOT_NEW`); nor, for a pass that declares it treats ops
+  by type alone, when the forms are spelled with different op types (:func:`_by_type_differs`). Nor is a node kept
+  that reads
   (directly or through other nodes) an overridable default of its form which the other form spells
   as a constant, or that is linked through kept nodes to one that does (a fusion takes the whole
   pattern): a pass may fold only the constant spelling (IR.md §Graphs). Nor is a Pad kept whose pads hold a
@@ -101,6 +103,14 @@ def check(runs: Sequence[FormRun], checks: frozenset[str] = frozenset({"ops", "p
         if "precision" in checks:
             found += _precision(common, other) + _precision(other, common)
     return found
+
+
+def _by_type_differs(c: FormRun, f: FormRun) -> bool:
+    """Whether the pass declares it treats ops by type alone (:attr:`FormRun.by_type`: the float16 conversion's
+    op block list, a quantizer's registry) and the two forms spell the computation with different op types: the
+    pass's own rule then gives them different new ops by design (Casts around a blocked Max next to a Transpose it
+    converts, none around a Max alone; none around the Clip it converts)."""
+    return bool(c.by_type | f.by_type) and set(op_counts(c.model)) != set(op_counts(f.model))
 
 
 def _kept(a: FormRun, b: FormRun) -> list[str]:
@@ -192,6 +202,8 @@ def _ops(c: FormRun, f: FormRun) -> list[Finding]:
             found.append(_finding(a, b, kept))
     if kept_any:
         return found
+    if _by_type_differs(c, f):
+        return []
     ca, fa = _after(c) - _isolated_identities(c.output), _after(f) - _isolated_identities(f.output)
     new_c, new_f = (
         sorted(set(ca) - set(op_counts(c.model)) - _expansions(c) - NOT_NEW),

@@ -50,6 +50,10 @@ class Capabilities:
             None = no bound); a model outside them is ``unavailable``, not run.
         extra: the pip requirement that installs the tool when passcheck's own dependencies do
             not (e.g. ``onnxslim``), or None.
+        precision: the element type the pass stores float values in (``float16`` for a float16
+            conversion, ``uint8`` / ``int8`` for a quantizer), or None: it keeps float32. The numeric
+            oracle judges its outputs at that type's precision
+            (:func:`passcheck.oracles.numeric.pass_tolerance`).
     """
 
     optimizes: bool = False
@@ -58,6 +62,7 @@ class Capabilities:
     min_opset: int | None = None
     max_opset: int | None = None
     extra: str | None = None
+    precision: str | None = None
 
     def outside(self, model: onnx.ModelProto) -> str | None:
         """Why ``model``'s ai.onnx opset is outside [min_opset, max_opset], or None (no bound set:
@@ -134,7 +139,7 @@ class PassAdapter:
     Attributes:
         id: e.g. ``ort:extended``.
         tools: distribution names whose versions are recorded.
-        folds_constants, optimizes, needs_feeds, min_opset, max_opset, extra: see
+        folds_constants, optimizes, needs_feeds, min_opset, max_opset, extra, precision: see
             :class:`Capabilities` (read them together as :attr:`capabilities`).
         declines: exception types that mean the tool refused the model deliberately.
         carries_external_data: the tool's own source copies tensors it is given without reading their
@@ -153,6 +158,10 @@ class PassAdapter:
     min_opset: ClassVar[int | None] = None
     max_opset: ClassVar[int | None] = None
     extra: ClassVar[str | None] = None
+    precision: ClassVar[str | None] = None
+    #: Op types the tool states it treats by type alone (a block list, a registry), per its own source; parity
+    #: reads it (:attr:`passcheck.oracles.FormRun.by_type`).
+    by_type: frozenset[str] = frozenset()
     declines: tuple[type[BaseException], ...] = ()
     carries_external_data: ClassVar[bool] = False
     doc: str = ""
@@ -167,6 +176,7 @@ class PassAdapter:
             min_opset=self.min_opset,
             max_opset=self.max_opset,
             extra=self.extra,
+            precision=self.precision,
         )
 
     def unavailable_reason(self) -> str | None:

@@ -27,8 +27,10 @@ from passcheck.passes.onnxscript_version_converter import (
     OnnxscriptVersionConverterAdapter,
     OnnxscriptVersionConverterIrAdapter,
 )
+from passcheck.passes.ort_float16 import ADAPTERS as ORT_FLOAT16
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
 from passcheck.passes.ort_quant_preprocess import ADAPTERS as ORT_QUANT
+from passcheck.passes.ort_quantize import ADAPTERS as ORT_QUANTIZE
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
 from passcheck.passes.ort_transformers import ADAPTERS as ORT_TRANSFORMERS
 from passcheck.passes.ort_transformers import PREFIX as ORT_TRANSFORMERS_PREFIX
@@ -53,8 +55,9 @@ for _direction in ("down", "up"):
     _FIXED[f"onnx:convert-opset-{_direction}"] = OpsetBoundaryAdapter(_direction)
 for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through their Python API (extra installs)
     _FIXED[_adapter.id] = _adapter
-# onnx.inliner; onnxruntime.transformers' Python fusions; onnx.compose / onnx.utils; quant_pre_process
-for _adapter in (*INLINERS, *ORT_TRANSFORMERS, *ONNX_MODEL_UTILS, *ORT_QUANT):
+# onnx.inliner; onnxruntime.transformers' Python fusions and float16 conversion; onnx.compose / onnx.utils;
+# quant_pre_process and the quantizers
+for _adapter in (*INLINERS, *ORT_TRANSFORMERS, *ORT_FLOAT16, *ONNX_MODEL_UTILS, *ORT_QUANT, *ORT_QUANTIZE):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}
 _ORIGIN: dict[str, str] = {}  # pass id -> the user module (--cases-from) that registered it

@@ -141,6 +141,29 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
             f"onnx.version_converter.convert_version(model, {target})",
             ("import onnx.version_converter",),
         )
+    if pass_id == "ort-transformers:float16":
+        source = (
+            "def apply(model):\n    m = OnnxModel(model)\n    m.convert_float_to_float16(keep_io_types=True)\n"
+            "    with tempfile.TemporaryDirectory() as d:\n"
+            "        m.save_model_to_file(os.path.join(d, 'float16.onnx'))  # sorts the appended Casts\n"
+            "    return m.model\n"
+        )
+        imports = ("from onnxruntime.transformers.onnx_model import OnnxModel",)
+        return ToolCall(source, "OnnxModel(model).convert_float_to_float16(keep_io_types=True)", imports, ("sympy",))
+    if family == "ort-quant" and name.startswith("quantize-"):
+        from passcheck.passes.ort_quantize import VARIANTS as QUANTIZE
+
+        if name not in QUANTIZE:
+            return None
+        fn = QUANTIZE[name][0]
+        source = (
+            "def apply(model):\n    with tempfile.TemporaryDirectory() as d:\n"
+            "        src, out = os.path.join(d, 'float.onnx'), os.path.join(d, 'quantized.onnx')\n"
+            f"        onnx.save(model, src)\n        {fn}(src, out)\n        return onnx.load(out)\n"
+        )
+        return ToolCall(
+            source, f"onnxruntime.quantization.{fn}(src, out)", (f"from onnxruntime.quantization import {fn}",)
+        )
     if family == "ort-quant":
         from passcheck.passes.ort_quant_preprocess import VARIANTS
 

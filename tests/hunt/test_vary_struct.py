@@ -89,9 +89,12 @@ def _judge(form: str, mode: str, ex):
 def test_sites_are_single_reader_intermediates_and_each_neighbour_is_valid():
     base = _base()
     forms = variation.neighbours(base, random.Random(0))
-    struct = sorted(f for f in forms if variation.family(f) in vary_struct.KINDS)
+    struct = sorted(f for f in forms if variation.family(f) in vary_struct.KINDS and vary_struct.COPY not in f)
     # a and b are read by one node each; y is a graph output, x an input, w an initializer
     assert struct == ["vary:expose@a", "vary:expose@b", "vary:fanout@a", "vary:fanout@b"]
+    # every node may be copied (site: its first output), graph output or not
+    copies = vary_struct.candidates(base, variation._inferred(base))
+    assert sorted(site for kind, site in copies if kind == vary_struct.COPY) == ["a", "b", "y"]
     exposed, _ = variation.build(base, "vary:expose@a")
     assert [o.name for o in exposed.graph.output] == ["y", "a"]
     assert exposed.graph.output[1].type.tensor_type.elem_type == TensorProto.FLOAT
@@ -156,3 +159,49 @@ def test_a_neighbour_whose_interface_changed_otherwise_is_invalid(ex):
     assert vary_probe.invalid(Setting("vary-test/relus"), base, exposed, ex, "vary:expose@a") is None
     why = vary_probe.invalid(Setting("vary-test/relus"), base, exposed, ex, "vary:value-zero@w")
     assert why == "graph inputs/outputs changed"
+
+
+def _cast_per_reader(model: onnx.ModelProto) -> onnx.ModelProto:
+    """A planted pass in the manner of onnxruntime 1.25.1's float16 conversion: every Max input gets a Cast of
+    its own named after the value it reads (``<value>_cast``), whoever else reads that value."""
+    g = model.graph
+    out = []
+    for n in g.node:
+        if n.op_type == "Max":
+            for i, v in enumerate(n.input):
+                out.append(helper.make_node("Cast", [v], [f"{v}_cast"], to=TensorProto.FLOAT))
+                n.input[i] = f"{v}_cast"
+        out.append(n)
+    del g.node[:]
+    g.node.extend(out)
+    return model
+
+
+def test_a_copied_node_shows_a_pass_that_names_its_insertions_per_value(ex):
+    """``fanout-copy`` of a Max reading ``s = Add(x, w)``: two Max read ``s``, the planted pass writes ``s_cast``
+    twice (SSA broken, ``invalid-model``); on the base it is right. The copy of an unnamed node is unnamed."""
+    from passcheck.api import check_model
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    w = numpy_helper.from_array(np.ones((2, 3), np.float32), "w")
+    nodes = [helper.make_node("Add", ["x", "w"], ["s"]), helper.make_node("Max", ["s", "w"], ["y"])]
+    graph = helper.make_graph(nodes, "g", [x], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])], [w])
+    base = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    raw = onnx.ModelProto.FromString(base.SerializeToString())
+    assert vary_struct.build(raw, vary_struct.COPY, "y", variation._inferred(raw))
+    assert [(n.op_type, n.name, list(n.input)) for n in raw.graph.node[1:]] == [("Max", "", ["s", "w"])] * 2
+    copied, _ = variation.build(base, f"vary:{vary_struct.COPY}@y")  # as the hunt builds it (nodes named)
+    named = [n.name for n in copied.graph.node if n.op_type == "Max"]
+    assert named[1] == f"{named[0]}__copy", named
+    assert vary_struct.added(vary_struct.COPY, "y", base) == 1 and copied.graph.output[1].name == "y__copy"
+    register_pass(FunctionAdapter("test:cast-per-reader", _cast_per_reader))
+    try:
+        kinds = [
+            {f.kind for f in c.findings}
+            for m in (base, copied)
+            for c in check_model(m, ["test:cast-per-reader"], name="copy").cells
+            if c.pass_id == "test:cast-per-reader"
+        ]
+    finally:
+        unregister_pass("test:cast-per-reader")
+    assert "invalid-model" not in kinds[0] and "invalid-model" in kinds[1], kinds
