@@ -109,6 +109,7 @@ MODULES = (
     "passcheck.mutations.tensor_attributes",
     "passcheck.mutations.extra_readers",
     "passcheck.mutations.outer_reads",
+    "passcheck.mutations.initializer_neighbours",
 )
 
 
