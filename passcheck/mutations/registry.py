@@ -110,6 +110,7 @@ MODULES = (
     "passcheck.mutations.extra_readers",
     "passcheck.mutations.outer_reads",
     "passcheck.mutations.initializer_neighbours",
+    "passcheck.mutations.derived_names",
 )
 
 
