@@ -109,6 +109,8 @@ MODULES = (
     "passcheck.mutations.tensor_attributes",
     "passcheck.mutations.extra_readers",
     "passcheck.mutations.outer_reads",
+    "passcheck.mutations.initializer_neighbours",
+    "passcheck.mutations.derived_names",
 )
 
 

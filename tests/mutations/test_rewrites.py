@@ -172,6 +172,7 @@ EVERY_MODEL = {
     "into_subgraph",
     "denotations",
     "deep_chain",
+    "derived_names",
 }
 
 
