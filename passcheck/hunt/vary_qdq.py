@@ -28,8 +28,11 @@ Form id ``vary:qdq-wrap@<node>`` (:mod:`.variation`); the change, for the node n
 - each float output ``o``: the node writes ``o__f``, and ``o = DequantizeLinear(QuantizeLinear(o__f, 1/16,
   uint8 128))`` (±8), so readers and graph outputs keep their names.
 
-Sites: main-graph nodes of the default domain at an opset ≥ 13 (other than Q/DQ, Constant and the ops with a
-graph attribute), every present input and output a float32 tensor (inferred), and at least one input. The
+An input a DequantizeLinear (of an initializer scale) already writes keeps its pair, and its scale stands for the
+product; an output only QuantizeLinear nodes read keeps its readers: a node already half in a group is completed,
+not given a second pair. Sites: main-graph nodes of the default domain at an opset ≥ 13 (other than Q/DQ, Constant
+and the ops with a graph attribute), every present input and output a float32 tensor (inferred), at least one
+input, and not already a whole group. The
 neighbour computes something else than its base (values rounded to the quantization grid); the unoptimized
 neighbour is the reference like any neighbour's, so the numeric oracle compares what a QDQ transformer makes of
 the group with what the group means.
@@ -81,15 +84,39 @@ def sites(model: onnx.ModelProto, types: dict[str, Any]) -> list[str]:
     """Names of the nodes ``model`` may wrap, in node order (see module docs)."""
     if _opset(model) < MIN_OPSET:
         return []
+    done_in, done_out = _dequantized(model), _quantized(model)
     out = []
     for n in model.graph.node:
         if n.domain not in ("", "ai.onnx") or n.op_type in SKIP or not n.name:
             continue
         ins = [v for v in n.input if v]
         outs = [v for v in n.output if v]
-        if ins and outs and all(_is_float(types.get(v)) for v in ins + outs):
-            out.append(n.name)
+        if not (ins and outs and all(_is_float(types.get(v)) for v in ins + outs)):
+            continue
+        if all(v in done_in for v in ins) and all(o in done_out for o in outs):
+            continue  # already a QDQ group: nothing to add
+        out.append(n.name)
     return out
+
+
+def _dequantized(model: onnx.ModelProto) -> dict[str, str]:
+    """Value → the scale initializer of the DequantizeLinear that writes it (a value already dequantized)."""
+    inits = {t.name for t in model.graph.initializer} - {i.name for i in model.graph.input}
+    return {
+        n.output[0]: n.input[1]
+        for n in model.graph.node
+        if n.op_type == "DequantizeLinear" and n.domain in ("", "ai.onnx") and len(n.input) > 1 and n.input[1] in inits
+    }
+
+
+def _quantized(model: onnx.ModelProto) -> set[str]:
+    """Values every reader of which is a QuantizeLinear, and no graph output (a value already quantized)."""
+    readers: dict[str, set[str]] = {}
+    for n in model.graph.node:
+        for v in n.input:
+            readers.setdefault(v, set()).add(n.op_type)
+    outputs = {o.name for o in model.graph.output}
+    return {v for v, ops in readers.items() if ops == {"QuantizeLinear"} and v not in outputs}
 
 
 def build(model: onnx.ModelProto, site: str, types: dict[str, Any]) -> bool:
@@ -107,7 +134,8 @@ def build(model: onnx.ModelProto, site: str, types: dict[str, Any]) -> bool:
     fed = {i.name for i in g.input}
     before: list = []
     new_inits: list = []
-    scales: dict[int, float] = {}
+    scales: dict[int, Any] = {}
+    done_in, done_out = _dequantized(model), _quantized(model)
 
     def const(name: str, value) -> str:
         new_inits.append(numpy_helper.from_array(value, name))
@@ -117,33 +145,39 @@ def build(model: onnx.ModelProto, site: str, types: dict[str, Any]) -> bool:
         if not v:
             continue
         tag = f"{site}__q{k}"
+        if v in done_in:  # already dequantized: its pair is kept, its scale read
+            scales[k] = numpy_helper.to_array(inits[done_in[v]]).astype(np.float32)
+            continue
         if v in inits and v not in fed:
             c = numpy_helper.to_array(inits[v]).astype(np.float64)
-            if k >= 2 and 0 in scales and 1 in scales:
-                s = scales[0] * scales[1]
+            product = np.asarray(scales[0] * scales[1], np.float32) if 0 in scales and 1 in scales else None
+            if k >= 2 and product is not None and product.size in (1, c.size):  # a per-axis product: per element
+                s = product.reshape(c.shape) if product.size > 1 else product.reshape(())
                 if spelling == OWN:  # its own symmetric int32 scale: the range of int32 over the bias's peak
-                    s = (float(np.abs(c).max()) or 1.0) / OWN_RANGE
+                    s = np.asarray((float(np.abs(c).max()) or 1.0) / OWN_RANGE)
                 q = np.clip(np.round(c / s), -(2**31), 2**31 - 1).astype(np.int32)
                 zero = np.array(0, np.int32)
             else:
                 peak = float(np.abs(c).max()) if c.size else 0.0
-                s = peak / 127 if peak > 0 else 1.0
+                s = np.asarray(peak / 127 if peak > 0 else 1.0)
                 q = np.clip(np.round(c / s), -127, 127).astype(np.int8)
                 zero = np.array(0, np.int8)
-            s32 = np.float32(s)
-            scales[k] = float(s32)
-            args = [const(tag, q), const(f"{tag}_s", np.array(s32)), const(f"{tag}_z", zero)]
+            s32 = np.asarray(s, np.float32)
+            scales[k] = s32
+            zero = np.zeros(s32.shape, zero.dtype)
+            args = [const(tag, q), const(f"{tag}_s", s32), const(f"{tag}_z", zero)]
         else:
             scales[k] = IN_SCALE
             s_name = const(f"{tag}_s", np.array(IN_SCALE, np.float32))
             z_name = const(f"{tag}_z", np.array(128, np.uint8))
             before.append(helper.make_node("QuantizeLinear", [v, s_name, z_name], [f"{tag}_q"], name=f"{tag}_Q"))
             args = [f"{tag}_q", s_name, z_name]
-        before.append(helper.make_node("DequantizeLinear", args, [f"{tag}_d"], name=f"{tag}_DQ"))
+        axis = {"axis": 0} if np.ndim(scales[k]) == 1 else {}  # a per-channel bias scale: along its one axis
+        before.append(helper.make_node("DequantizeLinear", args, [f"{tag}_d"], name=f"{tag}_DQ", **axis))
         node.input[k] = f"{tag}_d"
     after = []
     for k, o in enumerate(node.output):
-        if not o:
+        if not o or o in done_out:  # already quantized by its readers
             continue
         raw, tag = f"{o}__f", f"{site}__o{k}"
         node.output[k] = raw

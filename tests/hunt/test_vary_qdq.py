@@ -164,3 +164,18 @@ def test_a_rewrite_at_the_grouped_node_carries_the_neighbour():
     for seed in range(3):
         fresh, touched = compose.compositions(base, "vary:qdq-wrap@gm", random.Random(seed))
         assert "vary:qdq-wrap@gm>gemm-to-matmul-add@gm" in touched, (fresh, touched)
+
+
+def test_a_node_already_half_in_a_group_is_completed_not_given_a_second_pair(tmp_path):
+    from passcheck.cases import registry
+
+    base = registry().get("pattern-ort-qdq/conv").forms["axis-explicit"].build()  # DQ inputs, a float bias
+    out, _ = variation.build(base, "vary:qdq-wrap@n3_Conv")
+    onnx.checker.check_model(out, full_check=True)
+    assert len(out.graph.node) == len(base.graph.node) + 1  # the bias's DequantizeLinear only
+    inits = {t.name: numpy_helper.to_array(t) for t in out.graph.initializer}
+    np.testing.assert_allclose(inits["n3_Conv__q2_s"], inits["sx"] * inits["sw"], rtol=1e-6)  # per channel
+    x = np.random.default_rng(0).uniform(-2, 2, (2, 2, 6, 6)).astype(np.float32)
+    got = _run(out, {"x": x}, ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED, tmp_path / "o.onnx")
+    assert "QLinearConv" in {n.op_type for n in onnx.load(tmp_path / "o.onnx").graph.node}
+    np.testing.assert_array_equal(got, _run(out, {"x": x}))
