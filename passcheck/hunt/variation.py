@@ -68,10 +68,10 @@ kind                      change (site)
 ``default-fed``           an overridable default (a graph input with an initializer of the same name) fed
                           another value of its dtype and shape, the dims computed from it unstated
                           (:mod:`.vary_defaults`; site: the input's name)
-``qdq-wrap``              one float node made a QDQ node group: its inputs dequantized (a weight int8, a third
+``qdq-wrap``,             one float node made a QDQ node group: its inputs dequantized (a weight int8, a third
                           input int32 at the product of the first two scales), its outputs quantized and back
-                          (:mod:`.vary_qdq`: what onnxruntime's QDQ selectors match; site: the node's name, or
-                          ``<node>=own-scale``: the int32 input with a scale of its own)
+``qdq-own-scale``         (:mod:`.vary_qdq`: what onnxruntime's QDQ selectors match; site: the node's name); the
+                          second with that int32 input at a scale of its own
 ``bind-…``, ``feed-…``    the same model under another binding of its dim_params or on other float
                           feeds (:mod:`.vary_bindings`: the run conditions, not the model)
 ========================  ==========================================================================
@@ -286,7 +286,7 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
         elif vary_group.is_kind(k):
             done = vary_group.build(out, site)
         elif vary_qdq.is_kind(k):
-            done = vary_qdq.build(out, site, _inferred(out))
+            done = vary_qdq.build(out, k, site, _inferred(out))
         elif vary_inputs.is_input_kind(k):
             done = vary_inputs.build(out, k, site)
             if done:
@@ -310,7 +310,6 @@ def _node_site(k: str) -> bool:
         or vary_optional.is_optional_kind(k)
         or vary_twin.is_kind(k)
         or vary_group.is_kind(k)
-        or vary_qdq.is_kind(k)
         or k == vary_inputs.ALONE
     )
 

@@ -12,7 +12,8 @@ selector reads the node's own attributes and optional inputs in its own way. The
 where a hand-written ``pattern-ort-qdq`` case writes one (about a dozen ops); the generated bases' nodes, with
 every attribute and optional-input spelling the generator writes, never reach a selector.
 
-Form id ``vary:qdq-wrap@<node>`` (:mod:`.variation`); the change, for the node named by the site:
+Form ids ``vary:qdq-wrap@<node>`` and ``vary:qdq-own-scale@<node>`` (:mod:`.variation`); the change, for the node
+named by the site:
 
 - each float input read at run time: ``QuantizeLinear(v, 1/32, uint8 128)`` → ``DequantizeLinear`` (the
   activation spelling: a range of ±4);
@@ -21,7 +22,7 @@ Form id ``vary:qdq-wrap@<node>`` (:mod:`.variation`); the change, for the node n
   inputs are dequantized, which is written int32 with scale ``s0 · s1`` and zero point 0, the bias convention of
   Operators.md QLinearConv (``B``: "quantized using scale = x_scale * w_scale and zero_point = 0") that
   onnxruntime's Conv, Gemm and normalization selectors require (``dt_bias == INT32``);
-- at the site ``<node>=own-scale`` (offered where the third input is an initializer), that int32 input is written
+- ``qdq-own-scale`` (offered where the third input is an initializer): that int32 input is written
   with a scale of its own instead, ``max|c| / 2^20``: Operators.md DequantizeLinear allows any scale, and only the
   QLinear ops (QLinearConv's ``B``, com.microsoft QGemm's ``C``) require ``s0 · s1``, so a transformer that fuses
   the group into one of them must rescale the bias or decline;
@@ -46,7 +47,10 @@ if TYPE_CHECKING:
     import onnx
 
 KIND = "qdq-wrap"
-KINDS = (KIND,)
+#: The kind whose third input is written at a scale of its own (a kind apart: the scheduler tells kinds apart, and
+#: a selector's bias-scale condition is not its group condition).
+OWN_KIND = "qdq-own-scale"
+KINDS = (KIND, OWN_KIND)
 #: The lowest default-domain opset of a site (QuantizeLinear-13 / DequantizeLinear-13).
 MIN_OPSET = 13
 #: Activation and output scales: powers of two, so the scales multiply exactly.
@@ -54,15 +58,13 @@ IN_SCALE, OUT_SCALE = 1 / 32, 1 / 16
 #: Ops never wrapped: the pair itself, Constant, and those holding a graph.
 SKIP = frozenset({"QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear", "Constant", "If", "Loop", "Scan"})
 FLOAT = 1
-#: The site suffix of the bias spelled with a scale of its own (``<node>=own-scale``).
-OWN = "own-scale"
 #: The int32 range the own-scale bias spans (2^20: far finer than ``s0 · s1``, exact in float32).
 OWN_RANGE = float(2**20)
 
 
 def is_kind(kind: str) -> bool:
     """Whether ``kind`` (without the ``vary:`` prefix) is this module's."""
-    return kind == KIND
+    return kind in KINDS
 
 
 def candidates(model: onnx.ModelProto, types: dict[str, Any]):
@@ -70,7 +72,7 @@ def candidates(model: onnx.ModelProto, types: dict[str, Any]):
     for node in sites(model, types):
         yield KIND, node
         if _has_bias(model, node):
-            yield KIND, f"{node}={OWN}"
+            yield OWN_KIND, node
 
 
 def _has_bias(model: onnx.ModelProto, name: str) -> bool:
@@ -119,13 +121,13 @@ def _quantized(model: onnx.ModelProto) -> set[str]:
     return {v for v, ops in readers.items() if ops == {"QuantizeLinear"} and v not in outputs}
 
 
-def build(model: onnx.ModelProto, site: str, types: dict[str, Any]) -> bool:
-    """Wrap the node named ``site`` of ``model`` in place (see module docs); False when it is no site."""
+def build(model: onnx.ModelProto, kind: str, site: str, types: dict[str, Any]) -> bool:
+    """Wrap the node named ``site`` of ``model`` in place as ``kind`` says (see module docs); False when it is no
+    site."""
     import numpy as np
     from onnx import helper, numpy_helper
 
-    site, _, spelling = site.partition("=")
-    if site not in sites(model, types) or spelling not in ("", OWN):
+    if site not in sites(model, types) or kind not in KINDS:
         return False
     g = model.graph
     idx = next(i for i, n in enumerate(g.node) if n.name == site)
@@ -153,7 +155,7 @@ def build(model: onnx.ModelProto, site: str, types: dict[str, Any]) -> bool:
             product = np.asarray(scales[0] * scales[1], np.float32) if 0 in scales and 1 in scales else None
             if k >= 2 and product is not None and product.size in (1, c.size):  # a per-axis product: per element
                 s = product.reshape(c.shape) if product.size > 1 else product.reshape(())
-                if spelling == OWN:  # its own symmetric int32 scale: the range of int32 over the bias's peak
+                if kind == OWN_KIND:  # its own symmetric int32 scale: the range of int32 over the bias's peak
                     s = np.asarray((float(np.abs(c).max()) or 1.0) / OWN_RANGE)
                 q = np.clip(np.round(c / s), -(2**31), 2**31 - 1).astype(np.int32)
                 zero = np.array(0, np.int32)

@@ -88,11 +88,11 @@ def _run(model, feeds, level=ort.GraphOptimizationLevel.ORT_DISABLE_ALL, path=No
 def test_float_nodes_are_sites_and_a_bias_initializer_offers_its_own_scale():
     assert list(vary_qdq.candidates(_gemm(), variation._inferred(_gemm()))) == [
         ("qdq-wrap", "gm"),
-        ("qdq-wrap", "gm=own-scale"),
+        ("qdq-own-scale", "gm"),
     ]
     assert list(vary_qdq.candidates(_gemm(11), variation._inferred(_gemm(11)))) == []  # before QuantizeLinear-13
     forms = {f for f in variation.neighbours(_conv(), random.Random(0)) if variation.family(f) == "qdq"}
-    assert forms == {"vary:qdq-wrap@cv", "vary:qdq-wrap@cv=own-scale"}, forms
+    assert forms == {"vary:qdq-wrap@cv", "vary:qdq-own-scale@cv"}, forms
 
 
 def test_the_group_computes_the_quantized_gemm_and_the_bias_scales_are_as_written():
@@ -119,7 +119,7 @@ def test_the_group_computes_the_quantized_gemm_and_the_bias_scales_are_as_writte
     cd = inits["gm__q2"] * inits["gm__q2_s"]
     ref = (np.clip(np.round((ad @ bd + cd) * 16) + 128, 0, 255) - 128) / 16
     np.testing.assert_allclose(_run(out, {"a": a}), ref, atol=1 / 16 + 1e-6)  # one step where a product rounds apart
-    own, _ = variation.build(base, "vary:qdq-wrap@gm=own-scale")
+    own, _ = variation.build(base, "vary:qdq-own-scale@gm")
     onnx.checker.check_model(own, full_check=True)
     scale = {t.name: numpy_helper.to_array(t) for t in own.graph.initializer}["gm__q2_s"]
     assert np.isclose(scale, np.abs(numpy_helper.to_array(base.graph.initializer[1])).max() / 2**20)
@@ -142,7 +142,7 @@ def test_onnxruntime_fuses_the_group_and_computes_the_same(tmp_path):
 
 
 def test_the_neighbour_passes_the_gate(ex):
-    for form in ("vary:qdq-wrap@gm", "vary:qdq-wrap@gm=own-scale"):
+    for form in ("vary:qdq-wrap@gm", "vary:qdq-own-scale@gm"):
         neighbour, _ = variation.build(_gemm(), form)
         setting = vary_probe.setting_for(Setting(CASE), form, neighbour)
         assert vary_probe.invalid(setting, _gemm(), neighbour, ex, form) is None
@@ -151,7 +151,7 @@ def test_the_neighbour_passes_the_gate(ex):
 def test_a_fusion_that_takes_the_bias_at_the_product_scale_is_found_on_the_own_scale_neighbour_only(ex):
     same = vary_probe.judge(Setting(CASE), _gemm(), "vary:qdq-wrap@gm", PLANTED, ex)
     assert same.status == "done" and not same.findings, same
-    out = vary_probe.judge(Setting(CASE), _gemm(), "vary:qdq-wrap@gm=own-scale", PLANTED, ex)
+    out = vary_probe.judge(Setting(CASE), _gemm(), "vary:qdq-own-scale@gm", PLANTED, ex)
     assert out.status == "done", out
     assert "numeric" in {f.oracle for f in out.findings}, out.findings
 
