@@ -23,7 +23,9 @@ value of ``V``: R moves the change into a rank, layout or element type the graph
 puts a stated 0 at another axis, a ``Transpose`` moves it, a ``Cast`` carries a retyped value as double), where a
 pass that reads types meets it in a spelling neither V nor R alone gives. A rewrite at a node V made foldable
 carries it too (:func:`folded_by`: every input of the node a constant in V and not in B): a folding pass then
-computes R's spelling of the node before any run, which neither B's forms nor V alone show it.
+computes R's spelling of the node before any run, which neither B's forms nor V alone show it. Likewise a rewrite at
+a node V placed in a QDQ node group (:func:`grouped_by`): onnxruntime's QDQ selectors then read R's spelling of
+the node (an attribute, an operand's producer) inside the group.
 
 Form id ``<variation form><THEN><rewrite form>``, e.g.
 ``vary:int-zero@zx>optional-input-default-omitted@n1_DequantizeLinear``: the variation's site never holds
@@ -218,6 +220,31 @@ def folded_by(base: onnx.ModelProto, neighbour: onnx.ModelProto) -> set[str]:
     return names | {o for n in neighbour.graph.node if n.name in names for o in n.output if o}
 
 
+def quantized_groups(model: onnx.ModelProto) -> set[str]:
+    """Names of the main-graph nodes of ``model`` that stand in a QDQ node group: not a QuantizeLinear /
+    DequantizeLinear themselves, reading at least one DequantizeLinear output, and every output read only by
+    QuantizeLinear nodes (onnxruntime's QDQ selectors match such a node with its DQ inputs and Q outputs,
+    ``qdq_transformer/selectors_actions``)."""
+    qdq = ("QuantizeLinear", "DequantizeLinear")
+    dq_out = {o for n in model.graph.node if n.op_type == qdq[1] for o in n.output}
+    readers: dict[str, set[str]] = {}
+    for n in model.graph.node:
+        for v in n.input:
+            readers.setdefault(v, set()).add(n.op_type)
+    return {
+        n.name
+        for n in model.graph.node
+        if n.op_type not in qdq and dq_out & set(n.input) and all(o and readers.get(o) == {qdq[0]} for o in n.output)
+    }
+
+
+def grouped_by(base: onnx.ModelProto, neighbour: onnx.ModelProto) -> set[str]:
+    """Names of the nodes neighbour V placed in a QDQ node group (:func:`quantized_groups` of V, not of ``base``),
+    with their outputs: a rewrite at one of them meets, in V only, what the QDQ transformers do to its spelling."""
+    names = quantized_groups(neighbour) - quantized_groups(base)
+    return names | {o for n in neighbour.graph.node if n.name in names for o in n.output if o}
+
+
 def _at(form: str, labels: set[str]) -> bool:
     """Whether rewrite form ``form``'s site names one of ``labels`` (a compound site: any of its pieces)."""
     return bool(labels) and bool(set(_PIECES.split(form.partition("@")[2])) & labels)
@@ -298,7 +325,7 @@ def _carrying(
     rest: list[str] = []
     if not order or cap <= 0:
         return carry, list(order)
-    folded = folded_by(base, neighbour)
+    folded = folded_by(base, neighbour) | grouped_by(base, neighbour)
     had = None
     for r in order:
         if len(carry) >= cap:

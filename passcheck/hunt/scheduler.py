@@ -769,6 +769,7 @@ class Scheduler:
         held = self.held(pass_id)
         kinds = [k for k in units if precondition(k) is None and (not self.vary_kinds or _matches(k, self.vary_kinds))]
         of = {k: set(tagged) | {e for u in units[k] for e in neighbour_units.elems(u)} for k in kinds}
+        kinds = [k for k in kinds if of[k]]  # a kind whose units name no element type (a node site: "?") has none
 
         def kind_order(k: str) -> tuple:
             return (sum((k, e) in tried for e in of[k]) / len(of[k]), _tie(self.seed, k))

@@ -70,6 +70,10 @@ kind                      change (site)
 ``default-fed``           an overridable default (a graph input with an initializer of the same name) fed
                           another value of its dtype and shape, the dims computed from it unstated
                           (:mod:`.vary_defaults`; site: the input's name)
+``qdq-wrap``,             one float node made a QDQ node group: its inputs dequantized (a weight int8, a third
+                          input int32 at the product of the first two scales), its outputs quantized and back
+``qdq-own-scale``         (:mod:`.vary_qdq`: what onnxruntime's QDQ selectors match; site: the node's name); the
+                          second with that int32 input at a scale of its own
 ``bind-…``, ``feed-…``    the same model under another binding of its dim_params or on other float
                           feeds (:mod:`.vary_bindings`: the run conditions, not the model)
 ========================  ==========================================================================
@@ -102,6 +106,7 @@ from passcheck.hunt import (
     vary_int,
     vary_optional,
     vary_pairs,
+    vary_qdq,
     vary_scale,
     vary_struct,
     vary_twin,
@@ -205,6 +210,7 @@ FAMILIES = (
     "bind",
     "feed",
     "default",
+    "qdq",
 )
 
 
@@ -281,6 +287,8 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
             done = vary_frozen.build(out, site)
         elif vary_group.is_kind(k):
             done = vary_group.build(out, site)
+        elif vary_qdq.is_kind(k):
+            done = vary_qdq.build(out, k, site, _inferred(out))
         elif vary_inputs.is_input_kind(k):
             done = vary_inputs.build(out, k, site)
             if done:
@@ -352,6 +360,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_defaults.candidates(model)
     yield from vary_twin.candidates(model)
     yield from vary_group.candidates(model)
+    yield from vary_qdq.candidates(model, shapes)
 
 
 def _attribute_variants(model, node, schema, shapes) -> Iterator[tuple[str, str]]:
