@@ -771,7 +771,7 @@ class Scheduler:
         of = {k: set(tagged) | {e for u in units[k] for e in neighbour_units.elems(u)} for k in kinds}
 
         def kind_order(k: str) -> tuple:
-            return (sum((k, e) in tried for e in of[k]) / len(of[k]), _tie(self.seed, k))
+            return (sum((k, e) in tried for e in of[k]) / max(len(of[k]), 1), _tie(self.seed, k))  # none: no type
 
         for k in sorted(kinds, key=kind_order):
             own = self._kind_elems.get((pass_id, k), {})
