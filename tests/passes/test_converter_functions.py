@@ -77,3 +77,21 @@ def test_a_converter_that_converts_bodies_without_their_call_sites_is_found():
     assert real.status == "changed" and real.verdict == "ok", (real.status, real.findings)
     planted = cell_of(_NoInline(), model, "converter-functions/gridsample-no-inline")
     assert planted.verdict != "ok", (planted.status, planted.findings)
+
+
+def test_the_all_attributes_function_form_passes_a_defaulted_mode_by_reference():
+    """``node-as-local-function-all-attributes`` on the generated GridSample-16 base at opset 19 (mode left to its
+    default "bilinear"): the call writes it and the body reads ``@mode``; 0.7.2's converter is right on it, the
+    planted one (no InlinePass) is not."""
+    from passcheck.cases import registry
+    from passcheck.mutations import forms
+
+    base = registry().get("generated/gridsample-16.opset").forms["opset19"].build()
+    assert not [a for a in base.graph.node[0].attribute if a.name == "mode"]
+    model, _ = forms.build(forms.named(base), "node-as-local-function-all-attributes")
+    onnx.checker.check_model(model, full_check=True)
+    call, body = model.graph.node[0], model.functions[0].node[0]
+    assert {a.name: a.s for a in call.attribute}["mode"] == b"bilinear"
+    assert {a.name: a.ref_attr_name for a in body.attribute}["mode"] == "mode"
+    assert cell_of(_Ir(), model, "converter-functions/all-attributes").verdict == "ok"
+    assert cell_of(_NoInline(), model, "converter-functions/all-attributes-no-inline").verdict != "ok"
