@@ -288,7 +288,7 @@ def compositions(
             opened_at[rid] = new
         elif old:
             hit[rid] = old
-    firsts = [f"{rid}@{rng.choice(sites)}" for rid, sites in opened_at.items()]
+    firsts = [_alike(rid, rng.choice(sites), before) for rid, sites in opened_at.items()]
     fresh = rng.sample(firsts, min(k, len(firsts)))
     touched = [f"{rid}@{rng.choice(sites)}" for rid, sites in hit.items()]
     carry, rest = _carrying(base, neighbour, rng.sample(touched, len(touched)), carry_cap(len(fresh), k), kept)
@@ -305,6 +305,17 @@ def compositions(
     touched += rng.sample(rest, min(k - len(fresh) - len(touched), len(rest)))
     fresh += _other_sites(neighbour, opened_at, set(fresh), rng, k - len(fresh) - len(touched))
     return [spell(vform, r) for r in fresh], [spell(vform, r) for r in touched]
+
+
+def _alike(rid: str, site: str, before: dict[str, frozenset[str]]) -> str:
+    """The rewrite form of ``rid`` at the fresh ``site``, and at the site it was copied from when the neighbour made
+    it as a copy of one (:func:`.variation.origin`: ``input-apart``'s ``x__apart`` of ``x``) that is a site of
+    ``rid`` on the base too: the copy and its origin then read alike (``anonymous-input-dims`` on both inputs, both
+    dims unknown), not one of them only."""
+    o = variation.origin(site)
+    if o is not None and o in before.get(rid, ()):
+        return hforms.spell([(rid, o), (rid, site)])
+    return f"{rid}@{site}"
 
 
 def carry_cap(fresh: int, k: int = PER_NEIGHBOUR) -> int:

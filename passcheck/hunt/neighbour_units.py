@@ -23,13 +23,16 @@ if TYPE_CHECKING:
 
 def site_values(model: onnx.ModelProto, form: str) -> list[str]:
     """The values neighbour ``form`` changes in ``model``: the graph inputs an ``input-constant`` site freezes
-    (``graph``: every one, :func:`.vary_frozen.frozen`), else its site labels (:func:`.variation.labels`: a value, or
+    (``graph``: every one, :func:`.vary_frozen.frozen`), the input an ``input-apart`` slot reads
+    (:func:`.vary_apart.split_input`), else its site labels (:func:`.variation.labels`: a value, or
     the node of a node site); none for a kind without labels (elem kinds, run conditions)."""
-    from passcheck.hunt import variation, vary_frozen
+    from passcheck.hunt import variation, vary_apart, vary_frozen
 
     k, _, site = form.partition("@")
     if vary_frozen.is_kind(k[len(variation.PREFIX) :]):
         return vary_frozen.frozen(model, site)
+    if vary_apart.is_kind(k[len(variation.PREFIX) :]):  # the input split, not the node reading it
+        return vary_apart.split_input(model, site)
     return variation.labels(form)
 
 

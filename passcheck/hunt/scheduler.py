@@ -772,7 +772,7 @@ class Scheduler:
         kinds = [k for k in kinds if of[k]]  # a kind whose units name no element type (a node site: "?") has none
 
         def kind_order(k: str) -> tuple:
-            return (sum((k, e) in tried for e in of[k]) / len(of[k]), _tie(self.seed, k))
+            return (sum((k, e) in tried for e in of[k]) / max(len(of[k]), 1), _tie(self.seed, k))  # none: no type
 
         for k in sorted(kinds, key=kind_order):
             own = self._kind_elems.get((pass_id, k), {})

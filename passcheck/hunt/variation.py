@@ -57,6 +57,9 @@ kind                      change (site)
 ``input-dim-alone``       a static dim another fed input declares at the same axis doubled in one input only, the
                           other inputs kept (:mod:`.vary_inputs`; site: ``<input>=<axis>``; every such site is
                           offered, up to :data:`.vary_inputs.ALONE_SITES`)
+``input-apart``           one reading slot of a graph input read by several reads an independent input of the same
+                          declared type, its non-static dims fresh symbols bound to twice the size
+                          (:mod:`.vary_apart`; site: ``<node>=<input index>``)
 ``input-constant``        every reader of a fed graph input of static shape (float, integer, bool or string)
                           reads an initializer of its type instead, the input kept unread (:mod:`.vary_frozen`:
                           what a folding pass computes at session creation; site: the input's name)
@@ -98,6 +101,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from passcheck.hunt import (
+    vary_apart,
     vary_bindings,
     vary_defaults,
     vary_frozen,
@@ -214,6 +218,12 @@ FAMILIES = (
 )
 
 
+def origin(label: str) -> str | None:
+    """The label a neighbour's copy ``label`` was made from (:func:`.vary_apart.origin`: ``x__apart`` → ``x``), or
+    None: :mod:`.compose` spells a rewrite at a copy and at its origin alike."""
+    return vary_apart.origin(label)
+
+
 def family(form: str) -> str:
     """The variation family of ``form``: one of :data:`FAMILIES`."""
     return kind(form)[len(PREFIX) :].split("-", 1)[0]
@@ -289,6 +299,10 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
             done = vary_group.build(out, site)
         elif vary_qdq.is_kind(k):
             done = vary_qdq.build(out, k, site, _inferred(out))
+        elif vary_apart.is_kind(k):
+            done = vary_apart.build(out, site)
+            if done:
+                _refresh_annotations(out)
         elif vary_inputs.is_input_kind(k):
             done = vary_inputs.build(out, k, site)
             if done:
@@ -313,6 +327,7 @@ def _node_site(k: str) -> bool:
         or vary_twin.is_kind(k)
         or vary_group.is_kind(k)
         or k == vary_inputs.ALONE
+        or vary_apart.is_kind(k)
     )
 
 
@@ -356,6 +371,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_twin_output.candidates(model)
     yield from vary_pairs.candidates(model, shapes)
     yield from vary_inputs.candidates(model)
+    yield from vary_apart.candidates(model)
     yield from vary_frozen.candidates(model)
     yield from vary_defaults.candidates(model)
     yield from vary_twin.candidates(model)

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from passcheck.hunt import (
     variation,
+    vary_apart,
     vary_bindings,
     vary_defaults,
     vary_equiv,
@@ -102,6 +103,8 @@ def _elem_setting(setting: Setting, form: str, neighbour: onnx.ModelProto | None
 def _input_setting(setting: Setting, form: str, neighbour: onnx.ModelProto | None) -> Setting:
     """An input kind feeds the declared shape it writes (:func:`.vary_inputs.setting`)."""
     k, _, site = form.partition("@")
+    if vary_apart.is_kind(k[len(variation.PREFIX) :]):  # a new input: its symbols bound, its feed given
+        return vary_apart.setting(setting, neighbour)
     return vary_inputs.setting(setting, k[len(variation.PREFIX) :], site)
 
 
@@ -116,7 +119,11 @@ def _default_setting(setting: Setting, form: str, neighbour: onnx.ModelProto | N
 
 def saved(setting: Setting, model: onnx.ModelProto, form: str) -> dict:
     """The run conditions a saved case of ``form``'s neighbour of ``model`` needs (:func:`.vary_bindings.saved`,
-    :func:`.vary_defaults.saved`): ``bindings`` / ``feeds`` keywords of the case module, empty for a model-only kind."""
+    :func:`.vary_defaults.saved`, an ``input-apart`` neighbour's bindings of its new symbols): ``bindings`` /
+    ``feeds`` keywords of the case module, empty for a model-only kind."""
+    if vary_apart.is_kind(variation.kind(form)[len(variation.PREFIX) :]):  # the new symbols' sizes
+        built = variation.build(model, form)
+        return {"bindings": vary_apart.setting(setting, built[0]).bindings} if built else {}
     return vary_bindings.saved(setting, model, form) or vary_defaults.saved(setting, model, form)
 
 
@@ -187,12 +194,16 @@ def invalid(
 
 
 def interface_changed(base: onnx.ModelProto, neighbour: onnx.ModelProto, form: str) -> bool:
-    """Whether ``neighbour`` (variation ``form`` of ``base``) has other graph inputs than ``base``, or other
-    outputs than the base's, in order, followed by as many more as ``form``'s kind appends."""
+    """Whether ``neighbour`` (variation ``form`` of ``base``) has other graph inputs than ``base`` (besides the one
+    ``input-apart`` adds, :mod:`.vary_apart`), or other outputs than the base's, in order, followed by as many more
+    as ``form``'s kind appends."""
     from passcheck.mutations.equivalence import _interface
 
     (ins, outs), (n_ins, n_outs) = _interface(base), _interface(neighbour)
     k, _, site = form.partition("@")
+    if vary_apart.is_kind(k[len(variation.PREFIX) :]):  # the one input it adds
+        new = vary_apart.added(base, neighbour)
+        n_ins = [n for n in n_ins if n not in new] if len(new) == 1 else n_ins
     return (
         ins != n_ins
         or n_outs[: len(outs)] != outs

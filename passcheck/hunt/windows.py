@@ -79,10 +79,10 @@ def run_item(
     also counted as an environment fact in ``unavailable``) and the signatures seen there; its
     status is ``not-judged`` when no environment judged the pair.
 
-    ``setting``: the feeds and tolerances of the gate (and the tolerances of the saved pair), by default the
-    case's; ``form``: the rewrite form that made ``mutant`` from ``model`` (the item's by default; a rewrite of a
-    neighbour's rewrite part, :mod:`.env_compose`); ``kind``: the rewrite its signatures record (by default
-    ``form``'s kind)."""
+    ``setting``: the feeds and tolerances of the gate (and the tolerances of the saved pair, and its bindings where
+    they are not the case's), by default the case's; ``form``: the rewrite form that made ``mutant`` from
+    ``model`` (the item's by default; a rewrite of a neighbour's rewrite part, :mod:`.env_compose`); ``kind``: the
+    rewrite its signatures record (by default ``form``'s kind)."""
     from passcheck.hunt.noise import classify
     from passcheck.mutations import forms as hforms
 
@@ -94,7 +94,8 @@ def run_item(
         rec["status"], rec["reason"] = refused.status, refused.reason
         return rec
     cid = case_id(item)
-    path = _write_pair(store.out / "env-items", cid, model, mutant, item, setting.rtol, setting.atol)
+    own = None if [dict(b) for b in setting.bindings] == [dict(b) for b in case.bindings] else setting.bindings
+    path = _write_pair(store.out / "env-items", cid, model, mutant, item, setting.rtol, setting.atol, own)
     results = judge(path, cid, item.pass_id)
     rec["status"] = "done"
     kind, envs, unavailable = kind or hforms.kind(form), {}, []
@@ -194,14 +195,23 @@ def signature_entry(sig, finding: Finding, item: Item, cid: str, path: Path, sto
     }
 
 
-def _write_pair(folder: Path, cid: str, model, mutant, item: Item, rtol, atol) -> Path:
+def _write_pair(folder: Path, cid: str, model, mutant, item: Item, rtol, atol, bindings=None) -> Path:
+    """The pair saved as a case module; ``bindings``: the pair's own binding maps where its setting moved them from
+    its case's (a neighbour's new symbols, :mod:`.vary_apart`), else None (the saved case binds by default)."""
     from passcheck.reduce.case_module import case_module
 
     folder.mkdir(parents=True, exist_ok=True)
     about = Finding("pair", "hunt", cid, UNCOMMON, item.pass_id, f"the item {item.base} rewritten as {item.form}")
     path = folder / f"hunt_env_{cid.rsplit('-', 1)[-1]}.py"
     text = case_module(
-        about, model, mutant, case_id=cid, origin="passcheck hunt --env (not shrunk)", rtol=rtol, atol=atol
+        about,
+        model,
+        mutant,
+        case_id=cid,
+        origin="passcheck hunt --env (not shrunk)",
+        rtol=rtol,
+        atol=atol,
+        bindings=bindings,
     )
     path.write_text(text, encoding="utf-8")
     return path

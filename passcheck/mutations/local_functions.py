@@ -9,6 +9,10 @@ parameters are referenced in the body by ``ref_attr_name`` and, from IR 9, may h
   signature (op type, which slots are given, attribute names). IR raised to 8 when lower.
 - ``node-as-local-function-defaults``: the same, with the node's attribute values as the
   function's defaults (``attribute_proto``; IR raised to 9 when lower) and the call site giving none.
+- ``node-as-local-function-all-attributes``: as ``node-as-local-function``, every attribute the op's schema
+  gives a default (at the model's opset) and the node leaves out written at the call site with that default, so
+  the body reads it by reference too (Operators.md: an omitted attribute means its default; session 29, round 9c:
+  a converter adapter that rewrites an attribute meets it as a reference only this way).
 - ``inline-local-functions``: calls of model-local functions → the function body in place
   (onnx.inliner), the functions and their import removed.
 
@@ -66,7 +70,26 @@ def _signature(n: onnx.NodeProto) -> tuple:
     )
 
 
-def _wrap(model: onnx.ModelProto, only: frozenset[str] | None, defaults: bool) -> list[str]:
+def _with_defaults(model: onnx.ModelProto, n: onnx.NodeProto) -> None:
+    """``n`` given every attribute its schema (at ``model``'s opset) defaults and it leaves out, with that value."""
+    import onnx
+
+    try:
+        schema = onnx.defs.get_schema(n.op_type, opset(model), "")
+    except Exception:  # noqa: BLE001 - SchemaError: no schema at this opset, nothing to write
+        return
+    have = {a.name for a in n.attribute}
+    for name, spec in sorted(schema.attributes.items()):
+        d = spec.default_value
+        if name in have or d is None or d.type == onnx.AttributeProto.UNDEFINED:
+            continue
+        a = onnx.AttributeProto()
+        a.CopyFrom(d)
+        a.name = name
+        n.attribute.append(a)
+
+
+def _wrap(model: onnx.ModelProto, only: frozenset[str] | None, defaults: bool, explicit: bool = False) -> list[str]:
     import onnx
 
     need = 9 if defaults else 8
@@ -86,6 +109,8 @@ def _wrap(model: onnx.ModelProto, only: frozenset[str] | None, defaults: bool) -
                 or not chosen(only, label := scope.label(n, i))
             ):
                 continue
+            if explicit:
+                _with_defaults(model, n)
             key = (_signature(n), i, label) if defaults else _signature(n)
             if key not in made:
                 made[key] = f"{n.op_type}_fn{len(made)}"
@@ -110,6 +135,12 @@ def as_function(model: onnx.ModelProto, only: frozenset[str] | None = None) -> l
 def as_function_defaults(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Each eligible node → a call of its own model-local function, its attributes the function's defaults."""
     return _wrap(model, only, defaults=True)
+
+
+def as_function_all_attributes(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """Each eligible node → a call of a model-local function holding it, every schema-defaulted attribute written at
+    the call and passed by reference."""
+    return _wrap(model, only, defaults=False, explicit=True)
 
 
 def inline(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
@@ -144,6 +175,13 @@ REWRITES = (
         inverse="inline-local-functions",
     ),
     Rewrite(
+        "node-as-local-function-all-attributes",
+        "a node → a call of a model-local function whose body is that node, every attribute the schema defaults "
+        "written at the call and passed by reference (IR >= 8)",
+        as_function_all_attributes,
+        inverse="inline-local-functions",
+    ),
+    Rewrite(
         "inline-local-functions",
         "calls of model-local functions → the function bodies in place (onnx.inliner)",
         inline,
@@ -169,7 +207,13 @@ FREEDOMS = (
         "IR.md §Functions (attribute, attribute_proto), §Attributes (ref_attr_name)",
         "A function's attribute may be given at every call site, or be a default in the function (IR >= 9) that the "
         "call omits; the body refers to it by ref_attr_name either way.",
-        ("node-as-local-function", "node-as-local-function-defaults", "inline-local-functions"),
-        "as inline-or-local-function; the defaults spelling makes one function per call site.",
+        (
+            "node-as-local-function",
+            "node-as-local-function-defaults",
+            "node-as-local-function-all-attributes",
+            "inline-local-functions",
+        ),
+        "as inline-or-local-function; the defaults spelling makes one function per call site; the all-attributes "
+        "spelling passes the attributes the node leaves to the schema default too.",
     ),
 )

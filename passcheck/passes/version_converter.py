@@ -63,7 +63,7 @@ _NO_ADAPTER = re.compile(
 
 
 def _ops(graph) -> set[str]:
-    """ai.onnx op types of ``graph`` and its subgraphs."""
+    """ai.onnx op types of ``graph`` (or a FunctionProto's body) and its subgraphs."""
     ops: set[str] = set()
     for node in graph.node:
         if node.domain in ("", "ai.onnx"):
@@ -71,6 +71,16 @@ def _ops(graph) -> set[str]:
         for attr in node.attribute:
             for g in ([attr.g] if attr.HasField("g") else []) + list(attr.graphs):
                 ops |= _ops(g)
+    return ops
+
+
+def _model_ops(model) -> set[str]:
+    """ai.onnx op types of ``model``: its graph's and its model-local functions' bodies' (IR.md §Functions: a call
+    means its body, whose nodes are operators of the opsets the function imports; onnxscript's converter inlines the
+    functions (0.5, 0.7) or converts their bodies (0.6), so a body's op is one the converter must adapt)."""
+    ops = _ops(model.graph)
+    for f in model.functions:
+        ops |= _ops(f)
     return ops
 
 
@@ -87,7 +97,7 @@ def opset_boundary(model, direction: str) -> tuple[int | None, str]:
     opset, newest = default_opset(model), onnx.defs.onnx_opset_version()
     if opset is None:
         return None, "the converter converts the ai.onnx opset; this model imports none"
-    ops = sorted(_ops(model.graph))
+    ops = sorted(_model_ops(model))
     if not ops:
         return None, "the model has no ai.onnx node"
 
