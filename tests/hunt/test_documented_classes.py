@@ -13,7 +13,8 @@ from passcheck.signature import Signature
 
 # found.md row 122: an erf-GELU whose `half` outranks x (FusionGelu compares the constants' values, not shapes).
 GELU = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
-g (float[N, 4, 8] x) => (float[1, N, 4, 8] y) <float s2 = {1.4142135}, float one = {1.0}, float[1, 1, 1, 1] half = {0.5}> {
+g (float[N, 4, 8] x) => (float[1, N, 4, 8] y)
+  <float s2 = {1.4142135}, float one = {1.0}, float[1, 1, 1, 1] half = {0.5}> {
   d = Div (x, s2)  e = Erf (d)  f = Add (e, one)  h = Mul (x, f)  y = Mul (half, h) }""")
 # found.md row 124: the If computing `d` is read only inside the other If's branches (prune_graph drops it).
 IFS = parser.parse_model("""<ir_version: 8, opset_import: ["" : 18]>
