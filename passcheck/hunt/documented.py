@@ -10,7 +10,9 @@ An entry: ``doc`` (``found.md`` …), ``row`` (its ``#`` column), ``section`` (t
 for the triage table; only where the doc numbers rows anew per section), ``title``, ``digests`` (the digests the row
 cites), optionally ``keys`` (full :attr:`~passcheck.signature.Signature.key` spellings, from a hunt state kept in
 the repository) and ``cases`` (``hunt/env-<digest>`` ids of ``hunt --env`` pairs, which name an item, not a
-signature) and optionally ``match`` (a rule a signature and its message meet whatever the rewrite: :func:`matches`).
+signature) and optionally ``match`` (a rule a signature and its message meet whatever the rewrite: :func:`matches`;
+or a list of such rules, one per way the defect shows: a wrong shape is a ``numeric`` and an ``annotations``
+finding of one row).
 A hunt signature is *documented* when one of its keys (today's spelling and its ``aliases``), its
 key's digest, its record's ``case`` or the digest that case ends with is an entry's, or it meets an entry's ``match``:
 :func:`baseline.split
@@ -65,8 +67,14 @@ def which(key: str, rec: Mapping[str, Any]) -> dict[str, Any] | None:
     found = next((index[n] for n in names if n in index), None)
     if found is None and rec.get("signature"):
         message = str(rec.get("message") or (rec.get("found_on") or {}).get("message") or "")
-        found = next((e for e in entries() if "match" in e and matches(e["match"], rec["signature"], message)), None)
+        found = next((e for e in entries() if any(matches(r, rec["signature"], message) for r in rules(e))), None)
     return found
+
+
+def rules(entry: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """An entry's ``match`` rules: none, the one given, or each of a list."""
+    rule = entry.get("match")
+    return [] if rule is None else list(rule) if isinstance(rule, list) else [rule]
 
 
 def matches(rule: Mapping[str, Any], signature: Mapping[str, Any], message: str) -> bool:

@@ -15,7 +15,10 @@ names the rule by what the pass did, read from the finding's message as the orac
 - folding ``missed-optimization`` (:mod:`passcheck.oracles.folding`): the op type left unfolded;
 - otherwise the signature's op types and error class.
 
-A record with no message (a state from before messages were kept) groups on its op types.
+A record with no message (a state from before messages were kept) groups on its op types. The pass in the key is
+its family (:func:`passcheck.report.rootcause.pass_family`): onnxruntime's transformers optimizer under every model
+type is one pass there (its types run the same fusion classes), and the group lists the model types that showed it
+(:attr:`Group.label`).
 """
 
 from __future__ import annotations
@@ -87,6 +90,20 @@ class Group:
     records: list[Mapping[str, Any]]
 
     @property
+    def passes(self) -> list[str]:
+        """The pass ids of its signatures (several for a family such as ``ort-transformers:*``), sorted."""
+        return sorted({r["signature"]["pass_id"] for r in self.records})
+
+    @property
+    def label(self) -> str:
+        """The pass column: the one pass id its signatures name, or the family and its members,
+        ``ort-transformers:* (bert, vit)``, ``ort:level (ort:all, ort:extended)``."""
+        if len(self.passes) == 1:
+            return self.passes[0]
+        prefix = self.pass_id.rstrip("*")
+        return f"{self.pass_id} ({', '.join(p.removeprefix(prefix) for p in self.passes)})"
+
+    @property
     def rewrites(self) -> list[str]:
         return sorted({r["signature"]["rewrite"] or "-" for r in self.records})
 
@@ -103,10 +120,12 @@ class Group:
 def group(signatures: Mapping[str, Mapping[str, Any]]) -> list[Group]:
     """``signatures`` (a hunt state's) by root cause, the group with the most signatures first (then hunt order),
     barrier causes (:func:`behind`) after every other."""
+    from passcheck.report.rootcause import pass_family
+
     out: dict[tuple, Group] = {}
     for k, rec in signatures.items():
         s = rec["signature"]
-        key = (s["pass_id"], s["oracle"], s["kind"], rule(rec))
+        key = (pass_family(s["pass_id"]), s["oracle"], s["kind"], rule(rec))
         g = out.setdefault(key, Group(*key, [], []))
         g.keys.append(k)
         g.records.append(rec)

@@ -96,7 +96,7 @@ def cause_lines(signatures: Mapping[str, Mapping[str, Any]]) -> list[str]:
     out = [f"root causes: {len(groups)} groups of {len(signatures)} signatures (pass, oracle, kind, pass rule):"]
     for n, g in enumerate(groups, 1):
         out.append(
-            f"cause {n}: {g.pass_id} {g.oracle} {g.kind}: {g.rule}; {len(g.keys)} signatures "
+            f"cause {n}: {g.label} {g.oracle} {g.kind}: {g.rule}; {len(g.keys)} signatures "
             f"(#{', #'.join(str(number[k]) for k in g.keys)}), {g.hits} hits; rewrites: {', '.join(g.rewrites)}; "
             f"smallest pair: #{number[g.smallest()]}"
         )
@@ -238,7 +238,7 @@ def markdown(
         ]
         for n, g in enumerate(groups, 1):
             sigs = ", ".join(f"#{number[k]}" for k in g.keys)
-            cells = [str(n), g.pass_id, g.oracle, g.kind, g.rule, f"{len(g.keys)}: {sigs}", str(g.hits)]
+            cells = [str(n), g.label, g.oracle, g.kind, g.rule, f"{len(g.keys)}: {sigs}", str(g.hits)]
             cells += [", ".join(g.rewrites), f"#{number[g.smallest()]}"]
             out.append("| " + " | ".join(map(esc, cells)) + " |")
         out += [

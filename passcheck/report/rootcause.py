@@ -16,7 +16,8 @@ Rules, applied within one case (one computation; causes never span cases):
    finding's signature names the op types kept, those they follow and those gained, not node names
    or counts, so ``ID@SITE`` and ``ID`` missing one fusion are one); so are
    findings with one signature on onnxruntime's cumulative levels (``ort:disabled`` ⊂ ``basic`` ⊂
-   ``extended`` ⊂ ``all``): the lowest level showing it is the representative, and of the forms,
+   ``extended`` ⊂ ``all``), and on onnxruntime's transformers optimizer under several model types
+   (:func:`pass_family`): the lowest level showing it is the representative, and of the forms,
    ``common`` (the defect needs no rewrite), then the fewest rewrites (a pair ``A+B`` after a
    single rewrite), of those a single-site mutant (``ID@SITE``: the fewest changes that show it),
    then report order. A group never explains, in a cell where its representative's defect shows,
@@ -39,6 +40,8 @@ from passcheck.signature import Signature
 
 #: onnxruntime optimization levels, each applying every rewrite of the ones before it.
 _ORT_LEVELS = ("ort:disabled", "ort:basic", "ort:extended", "ort:all")
+#: The pass-id prefix of onnxruntime's transformers optimizer, one pass per model type (``ort-transformers:bert`` …).
+_ORT_TRANSFORMERS = "ort-transformers:"
 _INPUT = "input"
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|['\"].*$")  # a quote cut off by a shortened message runs to the end
@@ -83,17 +86,34 @@ def _parity_text(f: Finding) -> str:
     )
 
 
+def pass_family(pass_id: str) -> str:
+    """The pass one defect is grouped under whichever variant of it showed the defect: ``ort:level`` for
+    onnxruntime's cumulative levels (``ort:disabled`` ⊂ ``basic`` ⊂ ``extended`` ⊂ ``all``), ``ort-transformers:*``
+    for every model type of onnxruntime's transformers optimizer, else ``pass_id`` itself.
+
+    The model types share their fusions: ``onnxruntime.transformers.optimizer.MODEL_TYPES`` maps every type but
+    ``phi`` to ``BertOnnxModel`` or a subclass of it (``bert``, ``gpt_neox``, ``swin`` and ``vit`` to
+    ``BertOnnxModel`` itself), whose ``optimize`` runs the same ``Fusion*`` classes (``fusion_layernorm.py``,
+    ``fusion_gelu.py`` …; ``FusionOptions(model_type)`` only turns some off). The same fusion missed, or the same
+    wrong graph written, under ``bert`` and ``vit`` is one defect of one module, as the hunt's and triage's
+    root causes count it; the finding keeps its own pass id (the reproduction runs that model type)."""
+    if pass_id in _ORT_LEVELS:
+        return "ort:level"
+    return "ort-transformers:*" if pass_id.startswith(_ORT_TRANSFORMERS) else pass_id
+
+
 def signature(f: Finding) -> tuple[str, str, str, str]:
     """``(pass, oracle, kind, normalized error or message)``: equal for one defect seen on several
-    forms; the pass id is replaced by ``ort:level`` for onnxruntime's cumulative levels."""
-    pass_key = "ort:level" if f.pass_id in _ORT_LEVELS else f.pass_id
-    return (pass_key, f.oracle, f.kind, _error_text(f))
+    forms; the pass id is its :func:`pass_family` (``ort:level`` for onnxruntime's cumulative levels,
+    ``ort-transformers:*`` for the transformers optimizer's model types)."""
+    return (pass_family(f.pass_id), f.oracle, f.kind, _error_text(f))
 
 
 def signature_of(f: Finding) -> Signature:
     """The :class:`~passcheck.signature.Signature` root causes group on: the rewrite dropped (a
-    defect seen on several forms is one) and onnxruntime's cumulative levels as one pass ``ort:level``."""
-    return Signature.of(f).replace(rewrite="", pass_id="ort:level" if f.pass_id in _ORT_LEVELS else f.pass_id)
+    defect seen on several forms is one) and the pass its :func:`pass_family` (onnxruntime's cumulative
+    levels as one pass ``ort:level``, the transformers optimizer's model types as ``ort-transformers:*``)."""
+    return Signature.of(f).replace(rewrite="", pass_id=pass_family(f.pass_id))
 
 
 def _fails_to_run(f: Finding) -> bool:

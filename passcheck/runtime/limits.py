@@ -129,15 +129,43 @@ def all_missing_kernel(errors: list[str | None]) -> tuple[str, int] | None:
     return found[0] if found and all(found) else None
 
 
+#: A registered CPU kernel refusing an element type when it runs (``ORT_NOT_IMPLEMENTED`` inside ``Compute``), as
+#: onnxruntime wraps it: "Non-zero status code returned while running GRU node. Name:'…' Status Message: GRU
+#: operator does not support double yet".
+_REFUSED_TYPE = re.compile(r"running (\w+) node\..*?Status Message: (\1 operator does not support (\w+) yet)", re.S)
+
+
+def refused_type(error: str | None) -> tuple[str, str, str] | None:
+    """(op type, element type, onnxruntime's words) from an onnxruntime *run* error saying the CPU kernel it
+    registered for the node does not compute that element type, else None.
+
+    onnxruntime registers the GRU and LSTM CPU kernels for float and double (``deep_cpu_gru.cc``,
+    ``deep_cpu_lstm.cc``), so the session is created and :func:`missing_kernel` has nothing to read, and their
+    ``Compute`` answers double with ``ORT_NOT_IMPLEMENTED("GRU operator does not support double yet")``. The
+    operator schema allows ``tensor(double)`` (Operators.md, GRU / LSTM type constraint T): like a kernel not
+    registered, a fact about the installed runtime, not about the model or a pass."""
+    m = _REFUSED_TYPE.search(error or "")
+    return (m.group(1), m.group(3), m.group(2)) if m else None
+
+
+def _gap_text(error: str | None) -> str | None:
+    """What the installed onnxruntime lacks, in words, from one error (:func:`missing_kernel`,
+    :func:`refused_type`), else None."""
+    if (gap := missing_kernel(error)) is not None:
+        return f"no CPU kernel for {gap[0]}({gap[1]}) with this form's element types"
+    if (refused := refused_type(error)) is not None:
+        op, elem, words = refused
+        return f"a CPU kernel for {op} that does not compute {elem} when it runs ({words!r})"
+    return None
+
+
 def no_kernel_reason(errors: list[str | None]) -> str | None:
-    """Why every run of a form failed for a kernel the installed onnxruntime lacks, or None when
-    any run succeeded or failed for another reason."""
-    if (gap := all_missing_kernel(errors)) is None:
+    """Why every run of a form failed for a kernel the installed onnxruntime lacks (none registered for the node,
+    :func:`missing_kernel`, or one registered that refuses the element type when it runs, :func:`refused_type`),
+    or None when any run succeeded or failed for another reason."""
+    gaps = [_gap_text(e) for e in errors]
+    if not gaps or not all(gaps):
         return None
     from passcheck._versions import tool_version
 
-    op, version = gap
-    return (
-        f"onnxruntime {tool_version('onnxruntime')} here has no CPU kernel for {op}({version}) with this form's "
-        f"element types (an environment fact, not a finding)"
-    )
+    return f"onnxruntime {tool_version('onnxruntime')} here has {gaps[0]} (an environment fact, not a finding)"
