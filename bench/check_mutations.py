@@ -369,13 +369,38 @@ def _status_kib(pid: int, *fields: str) -> list[int]:
     return [got.get(f, 0) for f in fields]
 
 
-def watch_rss(proc: subprocess.Popen) -> dict[str, float]:
-    """Wait for ``proc``, reading its process tree's memory every :data:`RSS_EVERY` s (Linux ``/proc``):
-    the peak resident set (``VmHWM``, the kernel's own peak) of the passcheck process and of its
-    largest other process (the isolation workers, the worker template), and the largest sum of
-    ``VmRSS`` over the whole tree at one read (pages shared after a fork counted once per process), in MiB;
-    the number of processes at most at one read."""
+#: Fields of ``/proc/<pid>/stat`` after the command's closing parenthesis (``proc(5)``), by index there.
+_STAT_FIELDS = {"minflt": 7, "majflt": 9, "utime": 11, "stime": 12}
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _counters(pid: int) -> dict[str, float] | None:
+    """What the kernel counted for process ``pid`` so far (Linux ``/proc``): user and system CPU
+    seconds and minor and major page faults of all its threads (``stat``), voluntary and involuntary
+    context switches of its main thread (``status``); None once it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2 :].split()
+    got: dict[str, float] = {k: int(fields[i]) for k, i in _STAT_FIELDS.items()}
+    got["utime"] /= _CLOCK_TICKS
+    got["stime"] /= _CLOCK_TICKS
+    got["vcsw"], got["ivcsw"] = _status_kib(pid, "voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")
+    return got
+
+
+def watch_rss(proc: subprocess.Popen) -> dict[str, Any]:
+    """Wait for ``proc``, reading its process tree's memory and counters every :data:`RSS_EVERY` s
+    (Linux ``/proc``): the peak resident set (``VmHWM``, the kernel's own peak) of the passcheck
+    process and of its largest other process (the isolation workers, the worker template), and the
+    largest sum of ``VmRSS`` over the whole tree at one read (pages shared after a fork counted once
+    per process), in MiB; the number of processes at most at one read; ``counters``: per process
+    (``main`` the passcheck process, else ``pid:command``) its :func:`_counters` at the last read
+    before it ended (what it did in its last :data:`RSS_EVERY` seconds is missing)."""
     peak: dict[int, int] = {}
+    last: dict[int, dict[str, float]] = {}
+    names: dict[int, str] = {}
     tree_peak = procs = 0
     while proc.poll() is None:
         pids = _tree(proc.pid)
@@ -384,6 +409,16 @@ def watch_rss(proc: subprocess.Popen) -> dict[str, float]:
             hwm, rss = _status_kib(pid, "VmHWM", "VmRSS")
             peak[pid] = max(peak.get(pid, 0), hwm)
             total += rss
+            if (got := _counters(pid)) is not None:
+                last[pid] = got
+                if pid not in names:
+                    try:
+                        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+                    except OSError:
+                        argv = []
+                    names[pid] = (
+                        "main" if pid == proc.pid else f"{pid}:" + b" ".join(argv[:3]).decode(errors="replace")[:40]
+                    )
         tree_peak, procs = max(tree_peak, total), max(procs, len(pids))
         time.sleep(RSS_EVERY)
     others = [v for pid, v in peak.items() if pid != proc.pid]
@@ -392,6 +427,7 @@ def watch_rss(proc: subprocess.Popen) -> dict[str, float]:
         "other": max(others, default=0) / 1024,
         "tree": tree_peak / 1024,
         "procs": procs,
+        "counters": {names.get(pid, str(pid)): c for pid, c in last.items()},
     }
 
 
@@ -422,6 +458,11 @@ def show(name: str, argv: list[str], m: dict) -> None:
             f"{own:.1f} s{per_cell}; (user + system)/tools CPU {(m['user'] + m['system']) / tools_cpu:.2f}"
             if tools_cpu
             else "  CPU inside the tools: none recorded"
+        )
+    for who, c in m["rss"].get("counters", {}).items():
+        print(
+            f"  {who:<44} user {c['utime']:7.1f} s, system {c['stime']:6.1f} s, minor faults {c['minflt']:>11,.0f}, "
+            f"major {c['majflt']:>5,.0f}, context switches {c['vcsw']:>9,.0f} voluntary {c['ivcsw']:>8,.0f} involuntary"
         )
     r = m["rss"]
     print(
