@@ -435,7 +435,10 @@ def show(name: str, argv: list[str], m: dict) -> None:
     # ``import NAME`` lines: the worker template importing a pass's tool ahead (its ``warm``), beside
     # passcheck's own start-up rather than inside a job the parent waits for: out of the wall ratio
     warmed = sum(sum(v) for k, v in m["jobs"].items() if k.startswith("import "))
-    tools = sum(sum(v) for k, v in m["jobs"].items() if not k.startswith("import "))
+    # ``passcheck: …`` lines: passcheck's own work inside a job (a pass output hollowed before its reply),
+    # already in that job's seconds: taken out of the tools'
+    own_in_jobs = sum(sum(v) for k, v in m["jobs"].items() if k.startswith("passcheck: "))
+    tools = sum(sum(v) for k, v in m["jobs"].items() if not k.startswith(("import ", "passcheck: "))) - own_in_jobs
     print(f"\n{name}: passcheck {' '.join(argv)}")
     print(f"  exit {m['exit']}, {m['cells']} cells; load average {m['load'][0]:.1f} -> {m['load'][1]:.1f}")
     if m["exit"] not in (0, 1):
@@ -449,8 +452,13 @@ def show(name: str, argv: list[str], m: dict) -> None:
     )
     if warmed:
         print(f"  the template's tool imports ({warmed:.1f} s, beside passcheck's start-up) are not in tools' seconds")
+    if own_in_jobs:
+        print(f"  passcheck's work inside the jobs ({own_in_jobs:.1f} s: outputs hollowed) is not in tools' seconds")
     if m.get("jobs_cpu"):
-        tools_cpu = sum(sum(v) for v in m["jobs_cpu"].values())
+        cpu = m["jobs_cpu"]
+        tools_cpu = sum(sum(v) for k, v in cpu.items() if not k.startswith("passcheck: ")) - sum(
+            sum(v) for k, v in cpu.items() if k.startswith("passcheck: ")
+        )
         own = m["user"] + m["system"] - tools_cpu
         per_cell = f", {own / m['cells'] * 1e3:.1f} ms a cell" if m["cells"] else ""
         print(
@@ -484,6 +492,13 @@ def main() -> None:
         "on PYTHONPATH, once per tree and round, the trees alternating (default: the installed passcheck)",
     )
     ap.add_argument("--rounds", type=int, default=1, metavar="N", help="run each job N times (per tree)")
+    ap.add_argument(
+        "--form",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="the resnet job on these rewrite ids only (check's --form): a shorter side-by-side on a loaded machine",
+    )
     args = ap.parse_args()
     names = args.job or list(JOBS)
     trees = [t.partition("=")[::2] for t in args.tree] or [("", "")]
@@ -498,7 +513,9 @@ def main() -> None:
         )
     with tempfile.TemporaryDirectory(prefix="passcheck-bench-") as tmp:
         for name in names:
-            argv = JOBS[name]()
+            argv = JOBS[name]() + (
+                [x for f in args.form for x in ("--form", f)] if name == "resnet" and args.form else []
+            )
             reports: dict[str, Any] = {}
             for r in range(args.rounds):
                 for tree, folder in trees if r % 2 == 0 else trees[::-1]:  # alternate which tree goes first

@@ -244,3 +244,22 @@ def test_a_pass_output_sends_only_the_payloads_this_process_does_not_hold(tmp_pa
     assert [numpy_helper.to_array(t).sum() for t in whole[3].graph.initializer] == [
         numpy_helper.to_array(t).sum() for t in direct.graph.initializer
     ]
+
+
+def test_a_hollowing_pass_job_says_its_hollowing_apart_in_the_timings(tmp_path, monkeypatch):
+    """The job a worker runs (here in process): its reply carries the hollowed output, the payloads and the
+    whole size, and ``PASSCHECK_TIMINGS`` gets a line of its own for the hollowing (passcheck's work, which
+    ``bench/check_mutations.py`` takes out of the tools' seconds)."""
+    import json
+
+    from passcheck.execution import process
+    from passcheck.passes import get_pass
+    from passcheck.passes.isolation import HOLLOW_LABEL, _PassJob
+
+    timings = tmp_path / "timings.jsonl"
+    monkeypatch.setenv("PASSCHECK_TIMINGS", str(timings))
+    job = _PassJob(get_pass("ort:basic"), (payloads.MIN_BYTES, set()))
+    reply = process.timed(job, _folding_model("g0").SerializeToString(), str(tmp_path))
+    assert reply["status"] == "changed" and reply["nbytes"] > FOLDED * 4 > len(reply["model"])
+    assert [len(v) for v in reply["payloads"].values()] == [FOLDED * 4]
+    assert [json.loads(x)["job"] for x in timings.read_text().splitlines()] == [HOLLOW_LABEL, "pass ort:basic"]
