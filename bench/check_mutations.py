@@ -263,6 +263,60 @@ passcheck's own source. What is passcheck's own and left: the registry's generat
 cache key, so touching it regenerates the set, ~60 s of CPU, for every user once; moving the reader
 out of that folder first would let it be cut), ``passcheck --help`` importing numpy through the
 runtime package, and the report's ``asdict``.
+
+Then (2026-12-06, session 29, speed30: where the ResNet-50 job's system CPU goes, and two cuts; under
+``nice -n 10`` at load average 12-24 throughout, seven helpers' suites and hunts beside it). This script now
+prints, per process of the job's tree, the kernel's counters at its last read (``/proc/<pid>/stat``: user and
+system CPU, minor and major faults; ``status``: context switches). What they show, per ``ort:basic`` output of
+README's ResNet-50 job (~100 MB serialized, 29 initializers of >= 1 MiB holding 96 MB in 7 distinct
+contents), one-off scripts timing the executor's calls in rounds:
+
+- the parent, receiving the reply (the socket read in 64-200 KB chunks into a growing buffer, the
+  unpickled bytes, the parsed model, the payloads copied out by ``hollow`` and hashed): 0.121 s user,
+  0.174 s system, 100,000 minor faults (six passes, load 12-14);
+- the worker, running the pass and its two runs: 1.06 s user, 1.35 s system, 538,000 minor faults
+  (four rounds, load 16-20). Every block above glibc's largest mmap threshold (32 MiB: the output's
+  serialized bytes, the file onnxruntime writes read back, the pickled reply, the sessions' copies) was a
+  mapping of its own, faulted in page by page and unmapped at its free.
+
+So the system CPU is page faults, ~70 % of it in the worker. Cut 1: the worker hollows the output itself
+(:func:`passcheck.execution.payloads.hollow_bytes`, on the wire format, keyed by sha256) and sends only the
+payloads the parent does not hold (the parent pins what it holds for the call): parent 0.006 s user, 0.007 s
+system, 3,100 faults per output; the worker pays the payloads' sha256 (+0.085 s user, timed apart in
+``$PASSCHECK_TIMINGS`` as ``passcheck: hollow reply`` and counted here as passcheck's, not the tools').
+Cut 2: the worker maps no block on its own (``M_MMAP_MAX`` 0, free heap top kept up to 256 MiB,
+:func:`passcheck.execution.process.keep_freed_memory`): per output and its two runs 1.25 s user, 0.14 s
+system, ~0 faults (0.90 GB peak resident against 0.80); with 1 GiB kept, 1.41 s user and 0.15 s system (the
+zeroing moves from the kernel's fresh pages to calloc's memset).
+
+``--job resnet --form add-metadata --form rename-graphs --form strip-metadata --form reverse-topo-order
+--form symbolic-input-dims --form rename-values`` (16 cells, 8 passes: the full job did not fit twice in the
+session at this load), base: int at 0445319, after: cut 1 (9ec63a9), after2: both cuts (39a4220), each a
+``git archive`` through ``--tree``; the JSON reports identical minus timings and versions:
+
+=========  ==========  ======  =======  ==========  ======  ========  ==========  ============  ==============
+run        load        wall s  tools s  wall/tools  user s  system s  own CPU s   parent u/s s  worker u/s s
+=========  ==========  ======  =======  ==========  ======  ========  ==========  ============  ==============
+base 1     16.5-14.5   287.6   205.6    1.40        16.3    12.1      7.6         4.1 / 1.6     11.3 / 10.4
+after 1    14.5-19.9   369.9   318.1    1.16        15.5    11.1      4.5         2.8 / 0.4     11.8 / 10.6
+after 2    19.9-14.8   302.6   241.9    1.25        16.6    10.8      4.5         2.9 / 0.4     12.8 / 10.4
+base 2     14.8-10.8   238.2   176.9    1.35        17.2    12.8      7.7         4.2 / 1.5     12.2 / 11.1
+after2 1   14.3-10.5   174.0   125.8    1.38        17.8    3.2       5.4         2.9 / 0.5     14.0 / 2.7
+=========  ==========  ======  =======  ==========  ======  ========  ==========  ============  ==============
+
+(own CPU: user + system minus the tools' CPU, after2's including its 8 hollowings, timed apart; parent
+faults 659,015 and 663,979 base, 81,202 and 81,260 after, 86,528 after2; the worker's 3.97-4.28 million
+before cut 2, 711,272 with it; peak resident: the passcheck process 541-547 MiB base, 253-255 MiB after, the
+worker 995-1,004 MiB base and after, 1,056 MiB after2; the five reports identical minus timings and
+versions.) Wall and wall/tools follow the load here (the tools' seconds of one tree's runs differ by 30 %),
+so they decide nothing; the CPU counters do: passcheck's own CPU fell from 475-481 to 279-281 ms a cell
+(337 with the hashing counted as passcheck's), the parent's system CPU by 70-75 %, and with cut 2 the
+job's system CPU from 12.1-12.8 to 3.2 s and its user + system from 28.4-30.0 to 21.0 s (-27 %). Cut 2
+lowers the tools' own seconds (125.8 s against 176.9-318.1), so wall/tools does not fall with it (1.38):
+the goal's ratio cannot show a cut inside the tools' jobs. The full job on cut 1 alone was still running
+at the session's end (45 of 99 passes after 35 min at load 15-20) and gives no figure. Caution for ``--tree``: a run without it imports the installed passcheck, and with an
+editable install the workers import job modules lazily from the checkout: editing it while a run goes
+mixes two versions (a first base run here crashed every pass that way and was thrown away).
 """
 
 from __future__ import annotations
