@@ -314,9 +314,10 @@ so they decide nothing; the CPU counters do: passcheck's own CPU fell from 475-4
 job's system CPU from 12.1-12.8 to 3.2 s and its user + system from 28.4-30.0 to 21.0 s (-27 %). Cut 2
 lowers the tools' own seconds (125.8 s against 176.9-318.1), so wall/tools does not fall with it (1.38):
 the goal's ratio cannot show a cut inside the tools' jobs. The full job on cut 1 alone was still running
-at the session's end (45 of 99 passes after 35 min at load 15-20) and gives no figure. Caution for ``--tree``: a run without it imports the installed passcheck, and with an
-editable install the workers import job modules lazily from the checkout: editing it while a run goes
-mixes two versions (a first base run here crashed every pass that way and was thrown away).
+at the session's end (45 of 99 passes after 35 min at load 15-20) and gives no figure.
+Caution for ``--tree``: a run without it imports the installed passcheck, and with an editable install
+the workers import job modules lazily from the checkout: editing it while a run goes mixes two versions
+(a first base run here crashed every pass that way and was thrown away).
 """
 
 from __future__ import annotations
