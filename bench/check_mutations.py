@@ -313,8 +313,12 @@ so they decide nothing; the CPU counters do: passcheck's own CPU fell from 475-4
 (337 with the hashing counted as passcheck's), the parent's system CPU by 70-75 %, and with cut 2 the
 job's system CPU from 12.1-12.8 to 3.2 s and its user + system from 28.4-30.0 to 21.0 s (-27 %). Cut 2
 lowers the tools' own seconds (125.8 s against 176.9-318.1), so wall/tools does not fall with it (1.38):
-the goal's ratio cannot show a cut inside the tools' jobs. The full job on cut 1 alone was still running
-at the session's end (45 of 99 passes after 35 min at load 15-20) and gives no figure.
+the goal's ratio cannot show a cut inside the tools' jobs. The full job on cut 1 alone (9ec63a9, 198 cells, load
+19.7 -> 4.3, 40 min): wall 2436.1 s, tools 1923.7 s, wall/tools 1.27; user 202.7 s, system 137.8 s; tools'
+CPU 275.9 s; passcheck's own CPU 64.7 s (327 ms a cell; the lead's idle run of c896ce0: 69.9 s, 353 ms);
+the parent 43.9 s user, 16.1 s system, 3.63 million faults, the worker 158.0 / 121.5 s, 48.7 million faults
+(cut 2 not in it); peak resident 4,013 MiB passcheck, 1,637 MiB worker. Its JSON report is the lead's
+(c896ce0, idle) minus timings, versions and the onnx folder.
 Caution for ``--tree``: a run without it imports the installed passcheck, and with an editable install
 the workers import job modules lazily from the checkout: editing it while a run goes mixes two versions
 (a first base run here crashed every pass that way and was thrown away).
