@@ -261,6 +261,16 @@ the worker round trip with its "started" acknowledgement (~1 ms), the model's di
 the feeds' 0.34 ms (sha256 at ~1.8 GB/s; hashing the array's buffer without ``tobytes`` saves
 nothing measurable), the oracle and the reply 0.4 ms.
 
+Measured 2026-12-06 (session 29, speed30: the worker pinned to this process's CPU), under ``nice -n 10`` at
+load average 19.6-23.8 (seven helpers' suites and hunts): a one-off script timed, in 15 interleaved rounds
+per model, the profiled run here, the same call into the worker as ``w-profiled`` ("free"), and that call with
+this process and the worker both pinned to the CPU this process was on (``os.sched_setaffinity`` around the
+call, "pinned"); CPU pinned/free 1.004 [0.96-1.03] / 0.988 [0.96-1.03] / 0.999 [0.97-1.03] (ResNet-50 /
+DenseNet-121 / Inception v2), w-profiled/profiled free 1.045 / 1.017 / 1.031, pinned 1.051 / 1.019 / 1.029.
+At this load pinning moves nothing; the idle case (where w-profiled/profiled was 1.04-1.08, the cold-core
+hypothesis) was not reached in this session (the load never fell below 16), so it is still untested. Not
+shipped: pinning a worker on a shared 2-core machine also takes away the other core when this one is busy.
+
 Chains of 100 -> 1000 annotated nodes: check time x8.1 (target <= 12). Ratios move with load:
 two earlier runs at load average 7-12 (before the graph index) gave ResNet-50 ref/check 11-13.
 

@@ -263,6 +263,65 @@ passcheck's own source. What is passcheck's own and left: the registry's generat
 cache key, so touching it regenerates the set, ~60 s of CPU, for every user once; moving the reader
 out of that folder first would let it be cut), ``passcheck --help`` importing numpy through the
 runtime package, and the report's ``asdict``.
+
+Then (2026-12-06, session 29, speed30: where the ResNet-50 job's system CPU goes, and two cuts; under
+``nice -n 10`` at load average 12-24 throughout, seven helpers' suites and hunts beside it). This script now
+prints, per process of the job's tree, the kernel's counters at its last read (``/proc/<pid>/stat``: user and
+system CPU, minor and major faults; ``status``: context switches). What they show, per ``ort:basic`` output of
+README's ResNet-50 job (~100 MB serialized, 29 initializers of >= 1 MiB holding 96 MB in 7 distinct
+contents), one-off scripts timing the executor's calls in rounds:
+
+- the parent, receiving the reply (the socket read in 64-200 KB chunks into a growing buffer, the
+  unpickled bytes, the parsed model, the payloads copied out by ``hollow`` and hashed): 0.121 s user,
+  0.174 s system, 100,000 minor faults (six passes, load 12-14);
+- the worker, running the pass and its two runs: 1.06 s user, 1.35 s system, 538,000 minor faults
+  (four rounds, load 16-20). Every block above glibc's largest mmap threshold (32 MiB: the output's
+  serialized bytes, the file onnxruntime writes read back, the pickled reply, the sessions' copies) was a
+  mapping of its own, faulted in page by page and unmapped at its free.
+
+So the system CPU is page faults, ~70 % of it in the worker. Cut 1: the worker hollows the output itself
+(:func:`passcheck.execution.payloads.hollow_bytes`, on the wire format, keyed by sha256) and sends only the
+payloads the parent does not hold (the parent pins what it holds for the call): parent 0.006 s user, 0.007 s
+system, 3,100 faults per output; the worker pays the payloads' sha256 (+0.085 s user, timed apart in
+``$PASSCHECK_TIMINGS`` as ``passcheck: hollow reply`` and counted here as passcheck's, not the tools').
+Cut 2: the worker maps no block on its own (``M_MMAP_MAX`` 0, free heap top kept up to 256 MiB,
+:func:`passcheck.execution.process.keep_freed_memory`): per output and its two runs 1.25 s user, 0.14 s
+system, ~0 faults (0.90 GB peak resident against 0.80); with 1 GiB kept, 1.41 s user and 0.15 s system (the
+zeroing moves from the kernel's fresh pages to calloc's memset).
+
+``--job resnet --form add-metadata --form rename-graphs --form strip-metadata --form reverse-topo-order
+--form symbolic-input-dims --form rename-values`` (16 cells, 8 passes: the full job did not fit twice in the
+session at this load), base: int at 0445319, after: cut 1 (9ec63a9), after2: both cuts (39a4220), each a
+``git archive`` through ``--tree``; the JSON reports identical minus timings and versions:
+
+=========  ==========  ======  =======  ==========  ======  ========  ==========  ============  ==============
+run        load        wall s  tools s  wall/tools  user s  system s  own CPU s   parent u/s s  worker u/s s
+=========  ==========  ======  =======  ==========  ======  ========  ==========  ============  ==============
+base 1     16.5-14.5   287.6   205.6    1.40        16.3    12.1      7.6         4.1 / 1.6     11.3 / 10.4
+after 1    14.5-19.9   369.9   318.1    1.16        15.5    11.1      4.5         2.8 / 0.4     11.8 / 10.6
+after 2    19.9-14.8   302.6   241.9    1.25        16.6    10.8      4.5         2.9 / 0.4     12.8 / 10.4
+base 2     14.8-10.8   238.2   176.9    1.35        17.2    12.8      7.7         4.2 / 1.5     12.2 / 11.1
+after2 1   14.3-10.5   174.0   125.8    1.38        17.8    3.2       5.4         2.9 / 0.5     14.0 / 2.7
+=========  ==========  ======  =======  ==========  ======  ========  ==========  ============  ==============
+
+(own CPU: user + system minus the tools' CPU, after2's including its 8 hollowings, timed apart; parent
+faults 659,015 and 663,979 base, 81,202 and 81,260 after, 86,528 after2; the worker's 3.97-4.28 million
+before cut 2, 711,272 with it; peak resident: the passcheck process 541-547 MiB base, 253-255 MiB after, the
+worker 995-1,004 MiB base and after, 1,056 MiB after2; the five reports identical minus timings and
+versions.) Wall and wall/tools follow the load here (the tools' seconds of one tree's runs differ by 30 %),
+so they decide nothing; the CPU counters do: passcheck's own CPU fell from 475-481 to 279-281 ms a cell
+(337 with the hashing counted as passcheck's), the parent's system CPU by 70-75 %, and with cut 2 the
+job's system CPU from 12.1-12.8 to 3.2 s and its user + system from 28.4-30.0 to 21.0 s (-27 %). Cut 2
+lowers the tools' own seconds (125.8 s against 176.9-318.1), so wall/tools does not fall with it (1.38):
+the goal's ratio cannot show a cut inside the tools' jobs. The full job on cut 1 alone (9ec63a9, 198 cells, load
+19.7 -> 4.3, 40 min): wall 2436.1 s, tools 1923.7 s, wall/tools 1.27; user 202.7 s, system 137.8 s; tools'
+CPU 275.9 s; passcheck's own CPU 64.7 s (327 ms a cell; the lead's idle run of c896ce0: 69.9 s, 353 ms);
+the parent 43.9 s user, 16.1 s system, 3.63 million faults, the worker 158.0 / 121.5 s, 48.7 million faults
+(cut 2 not in it); peak resident 4,013 MiB passcheck, 1,637 MiB worker. Its JSON report is the lead's
+(c896ce0, idle) minus timings, versions and the onnx folder.
+Caution for ``--tree``: a run without it imports the installed passcheck, and with an editable install
+the workers import job modules lazily from the checkout: editing it while a run goes mixes two versions
+(a first base run here crashed every pass that way and was thrown away).
 """
 
 from __future__ import annotations
@@ -369,13 +428,38 @@ def _status_kib(pid: int, *fields: str) -> list[int]:
     return [got.get(f, 0) for f in fields]
 
 
-def watch_rss(proc: subprocess.Popen) -> dict[str, float]:
-    """Wait for ``proc``, reading its process tree's memory every :data:`RSS_EVERY` s (Linux ``/proc``):
-    the peak resident set (``VmHWM``, the kernel's own peak) of the passcheck process and of its
-    largest other process (the isolation workers, the worker template), and the largest sum of
-    ``VmRSS`` over the whole tree at one read (pages shared after a fork counted once per process), in MiB;
-    the number of processes at most at one read."""
+#: Fields of ``/proc/<pid>/stat`` after the command's closing parenthesis (``proc(5)``), by index there.
+_STAT_FIELDS = {"minflt": 7, "majflt": 9, "utime": 11, "stime": 12}
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _counters(pid: int) -> dict[str, float] | None:
+    """What the kernel counted for process ``pid`` so far (Linux ``/proc``): user and system CPU
+    seconds and minor and major page faults of all its threads (``stat``), voluntary and involuntary
+    context switches of its main thread (``status``); None once it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2 :].split()
+    got: dict[str, float] = {k: int(fields[i]) for k, i in _STAT_FIELDS.items()}
+    got["utime"] /= _CLOCK_TICKS
+    got["stime"] /= _CLOCK_TICKS
+    got["vcsw"], got["ivcsw"] = _status_kib(pid, "voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")
+    return got
+
+
+def watch_rss(proc: subprocess.Popen) -> dict[str, Any]:
+    """Wait for ``proc``, reading its process tree's memory and counters every :data:`RSS_EVERY` s
+    (Linux ``/proc``): the peak resident set (``VmHWM``, the kernel's own peak) of the passcheck
+    process and of its largest other process (the isolation workers, the worker template), and the
+    largest sum of ``VmRSS`` over the whole tree at one read (pages shared after a fork counted once
+    per process), in MiB; the number of processes at most at one read; ``counters``: per process
+    (``main`` the passcheck process, else ``pid:command``) its :func:`_counters` at the last read
+    before it ended (what it did in its last :data:`RSS_EVERY` seconds is missing)."""
     peak: dict[int, int] = {}
+    last: dict[int, dict[str, float]] = {}
+    names: dict[int, str] = {}
     tree_peak = procs = 0
     while proc.poll() is None:
         pids = _tree(proc.pid)
@@ -384,6 +468,16 @@ def watch_rss(proc: subprocess.Popen) -> dict[str, float]:
             hwm, rss = _status_kib(pid, "VmHWM", "VmRSS")
             peak[pid] = max(peak.get(pid, 0), hwm)
             total += rss
+            if (got := _counters(pid)) is not None:
+                last[pid] = got
+                if pid not in names:
+                    try:
+                        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+                    except OSError:
+                        argv = []
+                    names[pid] = (
+                        "main" if pid == proc.pid else f"{pid}:" + b" ".join(argv[:3]).decode(errors="replace")[:40]
+                    )
         tree_peak, procs = max(tree_peak, total), max(procs, len(pids))
         time.sleep(RSS_EVERY)
     others = [v for pid, v in peak.items() if pid != proc.pid]
@@ -392,6 +486,7 @@ def watch_rss(proc: subprocess.Popen) -> dict[str, float]:
         "other": max(others, default=0) / 1024,
         "tree": tree_peak / 1024,
         "procs": procs,
+        "counters": {names.get(pid, str(pid)): c for pid, c in last.items()},
     }
 
 
@@ -399,7 +494,10 @@ def show(name: str, argv: list[str], m: dict) -> None:
     # ``import NAME`` lines: the worker template importing a pass's tool ahead (its ``warm``), beside
     # passcheck's own start-up rather than inside a job the parent waits for: out of the wall ratio
     warmed = sum(sum(v) for k, v in m["jobs"].items() if k.startswith("import "))
-    tools = sum(sum(v) for k, v in m["jobs"].items() if not k.startswith("import "))
+    # ``passcheck: …`` lines: passcheck's own work inside a job (a pass output hollowed before its reply),
+    # already in that job's seconds: taken out of the tools'
+    own_in_jobs = sum(sum(v) for k, v in m["jobs"].items() if k.startswith("passcheck: "))
+    tools = sum(sum(v) for k, v in m["jobs"].items() if not k.startswith(("import ", "passcheck: "))) - own_in_jobs
     print(f"\n{name}: passcheck {' '.join(argv)}")
     print(f"  exit {m['exit']}, {m['cells']} cells; load average {m['load'][0]:.1f} -> {m['load'][1]:.1f}")
     if m["exit"] not in (0, 1):
@@ -413,8 +511,13 @@ def show(name: str, argv: list[str], m: dict) -> None:
     )
     if warmed:
         print(f"  the template's tool imports ({warmed:.1f} s, beside passcheck's start-up) are not in tools' seconds")
+    if own_in_jobs:
+        print(f"  passcheck's work inside the jobs ({own_in_jobs:.1f} s: outputs hollowed) is not in tools' seconds")
     if m.get("jobs_cpu"):
-        tools_cpu = sum(sum(v) for v in m["jobs_cpu"].values())
+        cpu = m["jobs_cpu"]
+        tools_cpu = sum(sum(v) for k, v in cpu.items() if not k.startswith("passcheck: ")) - sum(
+            sum(v) for k, v in cpu.items() if k.startswith("passcheck: ")
+        )
         own = m["user"] + m["system"] - tools_cpu
         per_cell = f", {own / m['cells'] * 1e3:.1f} ms a cell" if m["cells"] else ""
         print(
@@ -422,6 +525,11 @@ def show(name: str, argv: list[str], m: dict) -> None:
             f"{own:.1f} s{per_cell}; (user + system)/tools CPU {(m['user'] + m['system']) / tools_cpu:.2f}"
             if tools_cpu
             else "  CPU inside the tools: none recorded"
+        )
+    for who, c in m["rss"].get("counters", {}).items():
+        print(
+            f"  {who:<44} user {c['utime']:7.1f} s, system {c['stime']:6.1f} s, minor faults {c['minflt']:>11,.0f}, "
+            f"major {c['majflt']:>5,.0f}, context switches {c['vcsw']:>9,.0f} voluntary {c['ivcsw']:>8,.0f} involuntary"
         )
     r = m["rss"]
     print(
@@ -443,6 +551,13 @@ def main() -> None:
         "on PYTHONPATH, once per tree and round, the trees alternating (default: the installed passcheck)",
     )
     ap.add_argument("--rounds", type=int, default=1, metavar="N", help="run each job N times (per tree)")
+    ap.add_argument(
+        "--form",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="the resnet job on these rewrite ids only (check's --form): a shorter side-by-side on a loaded machine",
+    )
     args = ap.parse_args()
     names = args.job or list(JOBS)
     trees = [t.partition("=")[::2] for t in args.tree] or [("", "")]
@@ -457,7 +572,9 @@ def main() -> None:
         )
     with tempfile.TemporaryDirectory(prefix="passcheck-bench-") as tmp:
         for name in names:
-            argv = JOBS[name]()
+            argv = JOBS[name]() + (
+                [x for f in args.form for x in ("--form", f)] if name == "resnet" and args.form else []
+            )
             reports: dict[str, Any] = {}
             for r in range(args.rounds):
                 for tree, folder in trees if r % 2 == 0 else trees[::-1]:  # alternate which tree goes first

@@ -13,11 +13,18 @@ so a reader that loads tensor data without :func:`whole` fails loudly instead of
 whatever serializes a model or reads initializer data in the parent calls it.
 
 The store's entries are counted per hollowed tensor; :func:`release` drops the entries of the keys
-given (the executor releases what it hollowed when the engine is done with a subject).
+given (the executor releases what it hollowed when the engine is done with a subject). A payload's key
+is the sha256 of its bytes (hex), so a worker can hollow a model it made before the reply crosses the
+pipe (:func:`hollow_bytes`, on the serialized model, by its wire format: ModelProto field 7 ``graph``,
+GraphProto field 5 ``initializer``, TensorProto fields 9 ``raw_data``, 13 ``external_data``, 14
+``data_location``) and send only the payloads this process does not hold yet (:func:`pin` names them,
+:func:`adopt` takes the reply's model and payloads in): equal folded weights of N forms' outputs cross
+the pipe once, not N times (issue 28).
 """
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -31,28 +38,26 @@ MIN_BYTES = 1 << 20
 LOCATION = "passcheck-held"
 _EXTERNAL = 1  # TensorProto.EXTERNAL
 
-#: key → [payload, count of hollowed tensors holding it, its bucket]
+#: key (sha256 of the payload, hex) → [payload, count of hollowed tensors (and pins) holding it]
 _STORE: dict[str, list[Any]] = {}
-#: (length, hash) → keys of the payloads of that length and hash (equal content: one key)
-_BUCKETS: dict[tuple[int, int], list[str]] = {}
 _LOCK = threading.Lock()  # executors of several threads share the store
 
 
-def _hold(data: bytes) -> str:
-    """The key of ``data`` in the store (an equal payload already held: its key), counted once more."""
-    where = (len(data), hash(data))
+def key_of(data: bytes | memoryview) -> str:
+    """The store's key of a payload: the sha256 of its bytes, hex."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def _hold(data: bytes, key: str | None = None) -> str:
+    """The key of ``data`` in the store (an equal payload already held: that entry), counted once more."""
+    key = key or key_of(data)
     with _LOCK:
-        bucket = _BUCKETS.setdefault(where, [])
-        for key in bucket:
-            if _STORE[key][0] == data:
-                _STORE[key][1] += 1
-                return key
-        key = f"{where[0]}-{where[1] & 0xFFFFFFFFFFFF:x}-{len(bucket)}"
-        while key in _STORE:  # a key freed from this bucket may still name a payload
-            key += "+"
-        bucket.append(key)
-        _STORE[key] = [data, 1, where]
-        return key
+        entry = _STORE.get(key)
+        if entry is not None:
+            entry[1] += 1
+        else:
+            _STORE[key] = [data, 1]
+    return key
 
 
 def release(keys: Iterable[str]) -> None:
@@ -65,10 +70,16 @@ def release(keys: Iterable[str]) -> None:
             entry[1] -= 1
             if entry[1] <= 0:
                 del _STORE[key]
-                bucket = _BUCKETS[entry[2]]
-                bucket.remove(key)
-                if not bucket:
-                    del _BUCKETS[entry[2]]
+
+
+def pin() -> list[str]:
+    """The keys of every payload held now, each counted once more (so none is dropped meanwhile, by
+    another thread's :func:`release`): what a worker need not send back (:func:`hollow_bytes`).
+    :func:`release` them once the reply is adopted."""
+    with _LOCK:
+        for entry in _STORE.values():
+            entry[1] += 1
+        return list(_STORE)
 
 
 def held_bytes() -> int:
@@ -151,3 +162,150 @@ def _restore(t: onnx.TensorProto, key: str) -> None:
     t.raw_data = _STORE[key][0]
     t.ClearField("external_data")
     t.ClearField("data_location")
+
+
+# -- in a worker: hollowing the serialized model, by its wire format ------------------------------
+_LEN, _VARINT, _I64, _I32 = 2, 0, 1, 5
+_GRAPH, _INITIALIZER = 7, 5  # ModelProto.graph, GraphProto.initializer
+_RAW_DATA, _EXTERNAL_DATA, _DATA_LOCATION = 9, 13, 14  # TensorProto
+
+
+def _varint(buf: memoryview, i: int) -> tuple[int, int]:
+    """(value, next offset) of the base-128 varint at ``buf[i]`` (protobuf encoding, "Base 128 Varints")."""
+    value = shift = 0
+    while True:
+        b = buf[i]
+        i += 1
+        value |= (b & 0x7F) << shift
+        if b < 0x80:
+            return value, i
+        shift += 7
+
+
+def _encode_varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _fields(buf: memoryview, start: int, end: int) -> Iterable[tuple[int, int, int, int, int]]:
+    """Each field of the message in ``buf[start:end]``: (number, wire type, field start, value start, end).
+
+    Raises:
+        ValueError: a wire type this reader does not know (groups), or a field running past ``end``.
+    """
+    i = start
+    while i < end:
+        at = i
+        tag, i = _varint(buf, i)
+        number, wire = tag >> 3, tag & 7
+        if wire == _VARINT:
+            _, j = _varint(buf, i)
+        elif wire == _LEN:
+            size, i = _varint(buf, i)
+            j = i + size
+        elif wire == _I64:
+            j = i + 8
+        elif wire == _I32:
+            j = i + 4
+        else:
+            raise ValueError(f"wire type {wire} (field {number}) is not read here")
+        if j > end:
+            raise ValueError(f"field {number} runs past its message")
+        yield number, wire, at, i, j
+        i = j
+
+
+def _len_field(number: int, body: bytes) -> bytes:
+    return _encode_varint(number << 3 | _LEN) + _encode_varint(len(body)) + body
+
+
+def _marker(key: str) -> bytes:
+    """The fields :func:`hollow` sets on a tensor whose payload it moved: ``external_data``
+    (location, checksum) and ``data_location`` EXTERNAL."""
+    entries = b"".join(
+        _len_field(_EXTERNAL_DATA, _len_field(1, k.encode()) + _len_field(2, v.encode()))
+        for k, v in (("location", LOCATION), ("checksum", key))
+    )
+    return entries + _encode_varint(_DATA_LOCATION << 3 | _VARINT) + _encode_varint(_EXTERNAL)
+
+
+def _hollow_tensor(buf: memoryview, start: int, end: int, min_bytes: int) -> tuple[bytes, str, memoryview] | None:
+    """The TensorProto ``buf[start:end]`` without its ``raw_data`` and with :func:`_marker` (its bytes,
+    the payload's key, the payload), when :func:`_movable` would move it; else None."""
+    raw = None
+    for number, _, at, value, end_ in _fields(buf, start, end):
+        if number in (_EXTERNAL_DATA, _DATA_LOCATION):
+            return None
+        if number == _RAW_DATA:
+            raw = (at, value, end_)
+    if raw is None or raw[2] - raw[1] < max(1, min_bytes):
+        return None
+    payload = buf[raw[1] : raw[2]]
+    key = key_of(payload)
+    return bytes(buf[start : raw[0]]) + bytes(buf[raw[2] : end]) + _marker(key), key, payload
+
+
+def hollow_bytes(data: bytes, known: set[str], min_bytes: int | None = None) -> tuple[bytes, dict[str, bytes]]:
+    """In a worker: the serialized ModelProto ``data`` as :func:`hollow` would leave it (each main-graph
+    initializer payload of at least ``min_bytes``, default :data:`MIN_BYTES`, replaced by its marker,
+    keyed by :func:`key_of`), serialized, and the payloads of keys not in ``known`` (what the caller's
+    store lacks), by key; their keys are added to ``known`` (the next output of the same batch need
+    not send them). :func:`adopt` in the caller gives the model :func:`hollow` would have given (its
+    payloads back with :func:`whole`: ``data`` itself). Nothing to move: ``(data, {})``.
+
+    Read on the wire format (see module docs), so no payload is copied but the ones sent.
+
+    Raises:
+        ValueError: ``data`` is not a well-formed message (a wire type not read here, a field past its end).
+    """
+    min_bytes = MIN_BYTES if min_bytes is None else min_bytes
+    buf = memoryview(data)
+    sent: dict[str, bytes] = {}
+    for number, wire, at, value, end in _fields(buf, 0, len(buf)):
+        if number != _GRAPH or wire != _LEN:
+            continue
+        parts: list[bytes] = []
+        moved, last = False, value
+        for g_number, g_wire, g_at, g_value, g_end in _fields(buf, value, end):
+            if g_number != _INITIALIZER or g_wire != _LEN:
+                continue
+            got = _hollow_tensor(buf, g_value, g_end, min_bytes)
+            if got is None:
+                continue
+            tensor, key, payload = got
+            parts += [bytes(buf[last:g_at]), _len_field(_INITIALIZER, tensor)]
+            last, moved = g_end, True
+            if key not in known:
+                known.add(key)
+                sent[key] = bytes(payload)
+        if not moved:
+            return data, {}
+        parts.append(bytes(buf[last:end]))
+        return bytes(buf[:at]) + _len_field(_GRAPH, b"".join(parts)) + bytes(buf[end:]), sent
+    return data, {}
+
+
+def adopt(model: onnx.ModelProto, sent: dict[str, bytes]) -> list[str]:
+    """In the caller: hold the payloads a worker sent (:func:`hollow_bytes`) and count every marker
+    of ``model`` (its hollowed tensors) once more; the keys, for :func:`release`.
+
+    Raises:
+        KeyError: a marker naming a payload neither sent nor held (the caller did not :func:`pin`
+            what it told the worker it holds).
+    """
+    keys = [k for t in model.graph.initializer if (k := _key(t)) is not None]
+    with _LOCK:
+        missing = [k for k in keys if k not in _STORE and k not in sent]
+        if missing:
+            raise KeyError(f"payloads neither sent nor held: {missing[:3]}")
+        for k in keys:
+            entry = _STORE.get(k)
+            if entry is not None:
+                entry[1] += 1
+            else:
+                _STORE[k] = [sent[k], 1]
+    return keys

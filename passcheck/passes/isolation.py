@@ -34,6 +34,7 @@ import collections
 import contextlib
 import hashlib
 import pickle
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -113,11 +114,27 @@ class IsolatedExecutor(Worker):
             blob = None
         if blob is None or adapter.id in self._forked:
             return self._outcome(adapter, self.run_forked(job, data, workdir), held=False)
-        reply = self.run(blob, data, workdir)
-        if reply == UNPICKLABLE:
-            self._forked.add(adapter.id)
-            return self._outcome(adapter, self.run_forked(job, data, workdir), held=False)
-        return self._outcome(adapter, reply)
+        with self._hollowed([job]) as jobs:
+            reply = self.run(pickle.dumps(jobs[0]), data, workdir)
+            if reply == UNPICKLABLE:
+                self._forked.add(adapter.id)
+                return self._outcome(adapter, self.run_forked(job, data, workdir), held=False)
+            return self._outcome(adapter, reply)
+
+    @contextlib.contextmanager
+    def _hollowed(self, jobs: list[_PassJob]) -> Iterator[list[_PassJob]]:
+        """Inside :meth:`holding`: ``jobs`` told to hollow their outputs in the worker
+        (:func:`passcheck.execution.payloads.hollow_bytes`: the big payloads this process holds not
+        sent back), those payloads pinned until the block ends (the replies adopted); else ``jobs``."""
+        if not self._hollowing:
+            yield jobs
+            return
+        pinned = payloads.pin()
+        known = set(pinned)  # one set for a batch's jobs: what an earlier output sent, a later one need not
+        try:
+            yield [_PassJob(j.adapter, (payloads.MIN_BYTES, known)) for j in jobs]
+        finally:
+            payloads.release(pinned)
 
     def run_passes(
         self, adapters: Sequence[PassAdapter], model: onnx.ModelProto, workdirs: Sequence[Path]
@@ -130,14 +147,15 @@ class IsolatedExecutor(Worker):
         cannot be sent to the worker (it then runs in a forked child)."""
         if any(a.id in self._forked for a in adapters):
             return [None] * len(adapters)
-        try:
-            blob = pickle.dumps(process.Batch([(_PassJob(a), str(w)) for a, w in zip(adapters, workdirs, strict=True)]))
-        except Exception:  # noqa: BLE001 - lambdas, closures, unpicklable state: one by one
-            return [None] * len(adapters)
-        replies = self.run_batch(blob, payloads.whole(model).SerializeToString(), len(adapters))
-        if not isinstance(replies, list):  # not taken: unpicklable there, or no worker; one by one says which
-            return [None] * len(adapters)
-        outcomes: list[PassOutcome | None] = [self._outcome(a, r) for a, r in zip(adapters, replies)]
+        with self._hollowed([_PassJob(a) for a in adapters]) as jobs:
+            try:
+                blob = pickle.dumps(process.Batch([(j, str(w)) for j, w in zip(jobs, workdirs, strict=True)]))
+            except Exception:  # noqa: BLE001 - lambdas, closures, unpicklable state: one by one
+                return [None] * len(adapters)
+            replies = self.run_batch(blob, payloads.whole(model).SerializeToString(), len(adapters))
+            if not isinstance(replies, list):  # not taken: unpicklable there, or no worker; one by one says which
+                return [None] * len(adapters)
+            outcomes: list[PassOutcome | None] = [self._outcome(a, r) for a, r in zip(adapters, replies)]
         return outcomes + [None] * (len(adapters) - len(outcomes))
 
     @property
@@ -192,15 +210,18 @@ class IsolatedExecutor(Worker):
             )
         fields = dict(reply)
         model_bytes, digest = fields.pop("model"), fields.pop("digest", None)
+        sent, nbytes = fields.pop("payloads", None), fields.pop("nbytes", None)
         if model_bytes is not None:
             import onnx
 
             fields["model"] = onnx.ModelProto.FromString(model_bytes)
+            if sent is not None:  # hollowed in the worker (_hollowed): its payloads held here once per content
+                self._held_keys += payloads.adopt(fields["model"], sent)
             if digest is not None and held:  # the worker keeps the output: runs and checker calls on it send no bytes
-                if self._hollowing:  # read here for its structure: its big payloads held once per content
+                if self._hollowing and sent is None:  # read here for its structure: its big payloads held once
                     fields["model"], keys = payloads.hollow(fields["model"])
                     self._held_keys += keys
-                self.remember(fields["model"], digest, len(model_bytes))
+                self.remember(fields["model"], digest, nbytes or len(model_bytes))
         if fields["status"] == "out-of-memory":
             fields["error"] = f"{fields['error']} (allocation failed under the {self.memory_mb} MiB limit)"
         return PassOutcome(**fields)
@@ -221,10 +242,16 @@ MAX_VERDICTS = 4096
 
 
 class _PassJob:
-    """A worker job: run one pass; the reply fields of :class:`PassOutcome` (model as bytes)."""
+    """A worker job: run one pass; the reply fields of :class:`PassOutcome` (model as bytes).
 
-    def __init__(self, adapter: PassAdapter):
+    ``hollow``: ``(min_bytes, known)``: the output is sent hollowed
+    (:func:`passcheck.execution.payloads.hollow_bytes`), with ``payloads`` (those of keys not in
+    ``known``) and ``nbytes`` (its whole size) in the reply; its ``digest`` is that of the whole output.
+    """
+
+    def __init__(self, adapter: PassAdapter, hollow: tuple[int, set[str]] | None = None):
         self.adapter = adapter
+        self.hollow = hollow
 
     @property
     def label(self) -> str:
@@ -254,7 +281,7 @@ class _PassJob:
         status = outcome.status
         if status == "crashed" and outcome.error and any(m in outcome.error for m in OOM_MARKERS):
             status = "out-of-memory"
-        return {
+        reply = {
             "pass_id": outcome.pass_id,
             "status": status,
             "error": outcome.error,
@@ -264,6 +291,18 @@ class _PassJob:
             "seconds": outcome.seconds,
             "input_mutated": outcome.input_mutated,
         }
+        if out is not None and self.hollow is not None:
+            min_bytes, known = self.hollow
+            start, cpu = time.perf_counter(), time.process_time()
+            reply["model"], reply["payloads"] = payloads.hollow_bytes(out, known, min_bytes)
+            reply["nbytes"] = len(out)
+            process.record(HOLLOW_LABEL, start, cpu)  # passcheck's own work inside the pass's job
+        return reply
+
+
+#: The ``PASSCHECK_TIMINGS`` line of a pass job's hollowing (:func:`passcheck.execution.payloads.hollow_bytes`):
+#: passcheck's work inside the job's seconds, which ``bench/check_mutations.py`` takes out of the tools' time.
+HOLLOW_LABEL = "passcheck: hollow reply"
 
 
 @contextlib.contextmanager

@@ -24,14 +24,14 @@ CONV2D = Path(onnx.__file__).parent / "backend/test/data/pytorch-converted/test_
 FOLDED = 1 << 19
 
 
-def _folding_model(name: str) -> onnx.ModelProto:
-    """y = x + ConstantOfShape([FOLDED]) * 2: ort:basic folds the constant branch into a 2 MiB initializer.
-    ``name``: the graph name (forms that differ in bytes, not in what the pass writes)."""
+def _folding_model(name: str, fill: float = 1.5) -> onnx.ModelProto:
+    """y = x + ConstantOfShape([FOLDED], fill) * 2: ort:basic folds the constant branch into a 2 MiB
+    initializer. ``name``: the graph name (forms that differ in bytes, not in what the pass writes)."""
     shape = numpy_helper.from_array(np.array([FOLDED], np.int64), "shape")
     two = numpy_helper.from_array(np.array([2.0], np.float32), "two")
     nodes = [
         helper.make_node(
-            "ConstantOfShape", ["shape"], ["c"], value=helper.make_tensor("v", TensorProto.FLOAT, [1], [1.5])
+            "ConstantOfShape", ["shape"], ["c"], value=helper.make_tensor("v", TensorProto.FLOAT, [1], [fill])
         ),
         helper.make_node("Mul", ["c", "two"], ["w"]),
         helper.make_node("Add", ["x", "w"], ["y"]),
@@ -138,14 +138,20 @@ def test_hollowed_outputs_give_the_same_report(tmp_path, monkeypatch, model):
     want = _report(tmp_path, path, "whole")
     monkeypatch.setattr(payloads, "MIN_BYTES", 1)
     hollowed: list[int] = []
-    real = payloads.hollow
+    real, real_adopt = payloads.hollow, payloads.adopt
 
     def counting(m):
         out, keys = real(m)
         hollowed.append(len(keys))
         return out, keys
 
+    def adopting(m, sent):  # hollowed in the worker (hollow_bytes), taken in here
+        keys = real_adopt(m, sent)
+        hollowed.append(len(keys))
+        return keys
+
     monkeypatch.setattr(payloads, "hollow", counting)
+    monkeypatch.setattr(payloads, "adopt", adopting)
     got = _report(tmp_path, path, "hollowed")
     assert sum(hollowed) > 0  # the outputs were hollowed
     cells = {(c["case"], c["form"], c["pass_id"]): c for c in got["results"] if c.get("type") == "cell"}
@@ -153,3 +159,107 @@ def test_hollowed_outputs_give_the_same_report(tmp_path, monkeypatch, model):
         if c.get("type") == "cell":
             assert cells[(c["case"], c["form"], c["pass_id"])] == c
     assert got == want
+
+
+def _weights_model(sizes: dict[str, int], sub: bool = False) -> onnx.ModelProto:
+    """y = Sum of initializers named by ``sizes`` (float32 arrays of that many elements, each filled with
+    its size, so equal sizes are equal payloads); ``sub``: one more 8 KiB initializer inside an If's branch
+    (a subgraph's payload, which :func:`payloads.hollow` leaves alone)."""
+    inits = [numpy_helper.from_array(np.full(n, float(n), np.float32), name) for name, n in sizes.items()]
+    ext = numpy_helper.from_array(np.ones(4096, np.float32), "ext")  # already external: never moved
+    ext.data_location = TensorProto.EXTERNAL
+    ext.external_data.add(key="location", value="w.bin")
+    nodes = [helper.make_node("Identity", [next(iter(sizes))], ["y"])]
+    if sub:
+        branch = helper.make_graph(
+            [helper.make_node("Identity", ["inner"], ["o"])],
+            "b",
+            [],
+            [helper.make_tensor_value_info("o", TensorProto.FLOAT, [2048])],
+            [numpy_helper.from_array(np.ones(2048, np.float32), "inner")],
+        )
+        nodes.append(helper.make_node("If", ["c"], ["z"], then_branch=branch, else_branch=branch))
+        inits.append(numpy_helper.from_array(np.array(True), "c"))
+    graph = helper.make_graph(
+        nodes, "g", [], [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], inits + [ext]
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_hollow_bytes_in_a_worker_gives_what_hollow_gives_and_sends_only_unknown_payloads(monkeypatch):
+    """The wire-format hollowing a worker does (:func:`payloads.hollow_bytes`) parses, once the sent
+    payloads are adopted, to the model :func:`payloads.hollow` makes of the whole bytes (the same keys,
+    the same markers), :func:`payloads.whole` gives the bytes back, equal payloads are sent once, the
+    ones the caller says it holds are not sent, and small, external and subgraph payloads stay."""
+    monkeypatch.setattr(payloads, "MIN_BYTES", 1024)
+    model = _weights_model({"a": 4096, "b": 4096, "c8": 2048, "small": 16}, sub=True)
+    data = model.SerializeToString()
+    known: set[str] = set()
+    small, sent = payloads.hollow_bytes(data, known)
+    assert len(small) < len(data) - 16384 and len(sent) == 2  # a and b: one content; c8: another
+    assert known == set(sent)
+    got = onnx.ModelProto.FromString(small)
+    keys = payloads.adopt(got, sent)
+    want, want_keys = payloads.hollow(onnx.ModelProto.FromString(data))
+    assert got == want and keys == want_keys and len(keys) == 3
+    assert payloads.whole(got).SerializeToString() == data
+    again, resent = payloads.hollow_bytes(data, known)  # all held: the same hollow model, no payload
+    assert again == small and resent == {}
+    payloads.release(keys + want_keys)
+    with pytest.raises(KeyError, match="neither sent nor held"):
+        payloads.adopt(onnx.ModelProto.FromString(again), {})
+    nothing = _weights_model({"small": 16}).SerializeToString()
+    assert payloads.hollow_bytes(nothing, set()) == (nothing, {})
+
+
+def test_a_pass_output_sends_only_the_payloads_this_process_does_not_hold(tmp_path):
+    """Inside ``holding()`` the worker hollows each ``ort:basic`` output before replying: the first
+    output's folded 2 MiB constant crosses the pipe, the next form's output (the same constant) sends no
+    payload, a batch of passes sends a new constant once, and the outputs read back whole as the pass wrote
+    them."""
+    from passcheck.passes import get_pass
+
+    sent_sizes: list[int] = []
+    real_adopt = payloads.adopt
+
+    def adopting(m, sent):
+        sent_sizes.append(sum(len(v) for v in sent.values()))
+        return real_adopt(m, sent)
+
+    adapter = get_pass("ort:basic")
+    held = payloads.held_bytes()
+    with pytest.MonkeyPatch.context() as mp, IsolatedExecutor() as ex:
+        mp.setattr(payloads, "adopt", adopting)
+        with ex.holding():
+            outs = [ex(adapter, _folding_model(f"g{i}"), tmp_path) for i in range(2)]
+            outs += [o for o in ex.run_passes([adapter, adapter], _folding_model("g2"), [tmp_path, tmp_path]) if o]
+            outs += [o for o in ex.run_passes([adapter, adapter], _folding_model("g3", 2.5), [tmp_path] * 2) if o]
+            assert [o.status for o in outs] == ["changed"] * 6
+            assert all(payloads.is_hollow(o.model) for o in outs)
+            whole = [payloads.whole(o.model) for o in outs]
+        assert payloads.held_bytes() == held
+    assert sent_sizes == [FOLDED * 4, 0, 0, 0, FOLDED * 4, 0]
+    direct = adapter.run(_folding_model("g0"), tmp_path).model
+    assert whole[0].SerializeToString() == direct.SerializeToString()
+    assert [numpy_helper.to_array(t).sum() for t in whole[3].graph.initializer] == [
+        numpy_helper.to_array(t).sum() for t in direct.graph.initializer
+    ]
+
+
+def test_a_hollowing_pass_job_says_its_hollowing_apart_in_the_timings(tmp_path, monkeypatch):
+    """The job a worker runs (here in process): its reply carries the hollowed output, the payloads and the
+    whole size, and ``PASSCHECK_TIMINGS`` gets a line of its own for the hollowing (passcheck's work, which
+    ``bench/check_mutations.py`` takes out of the tools' seconds)."""
+    import json
+
+    from passcheck.execution import process
+    from passcheck.passes import get_pass
+    from passcheck.passes.isolation import HOLLOW_LABEL, _PassJob
+
+    timings = tmp_path / "timings.jsonl"
+    monkeypatch.setenv("PASSCHECK_TIMINGS", str(timings))
+    job = _PassJob(get_pass("ort:basic"), (payloads.MIN_BYTES, set()))
+    reply = process.timed(job, _folding_model("g0").SerializeToString(), str(tmp_path))
+    assert reply["status"] == "changed" and reply["nbytes"] > FOLDED * 4 > len(reply["model"])
+    assert [len(v) for v in reply["payloads"].values()] == [FOLDED * 4]
+    assert [json.loads(x)["job"] for x in timings.read_text().splitlines()] == [HOLLOW_LABEL, "pass ort:basic"]
