@@ -173,6 +173,11 @@ def _typed(model: onnx.ModelProto) -> dict:
     return variation._inferred(model)
 
 
+def spelt_types(model: onnx.ModelProto) -> dict[str, tuple]:
+    """Value name → its inferred type spelt as (element type, dims with ``?``) (:func:`_typed`, :func:`_spelt`)."""
+    return {k: _spelt(t) for k, t in _typed(model).items()}
+
+
 def carries(
     base: onnx.ModelProto, neighbour: onnx.ModelProto, rform: str, had: dict | None = None, kept: dict | None = None
 ) -> bool:

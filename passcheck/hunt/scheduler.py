@@ -218,8 +218,10 @@ class Scheduler:
         self._kind_elems: dict[tuple[str, str], dict[str, int]] = {}  # (pass, kind) → element type → its items there
         self._touched: dict[str, dict[str, int]] = {}  # pass → op type → the items whose triples name it
         self._kind_n: dict[str, dict[str, int]] = {}  # pass → rewrite kind → its plain rewrite items
-        self._op_probes: dict[str, list[Base]] | None = None  # op type → its probe bases (preconditions.probes)
-        self._holding: dict[str, int] = {}  # op type → the bases holding it
+        self._op_pairs: dict[str, dict[tuple[str, str], int]] = {}
+        self._reads: dict[
+            tuple[str, str, str], bool
+        ] = {}  # (op, base, form) → it changes a type the op reads  # pass → (op type, kind) → its items (op_pairs)
         self._op_forms: dict[tuple[str, str, str], list[str]] = {}  # (op, probe, pass) → generic forms on the op
         self._runs = runs
         self._of = passes_of
@@ -522,8 +524,10 @@ class Scheduler:
             except Exception:  # noqa: BLE001 - a neighbour that does not build names no op
                 got = set()
         on = self._touched.setdefault(item.pass_id, {})
+        held = self._op_pairs.setdefault(item.pass_id, {})
         for op in {t[0] for t in got}:
             on[op] = on.get(op, 0) + 1
+            held[op, form_kind(item.form)] = held.get((op, form_kind(item.form)), 0) + 1
         if valid:
             self.tried.update(tuple(t) for t in got)
 
@@ -847,12 +851,16 @@ class Scheduler:
     def _op_item(self, pass_id: str, step: int) -> Item | None:
         """On the rewrite steps ``step % OP_EVERY == OP_EVERY - 2``, an item on the op type ``pass_id``'s items have
         touched least (the op types of their triples), ties by the fewest bases holding it, then by name: on a probe
-        base of the op (:func:`.preconditions.probes`), a form of one generic rewrite (no observed precondition:
-        it needs no particular op) whose sites touch the op (:func:`passcheck.signature.site_ops`); of those, one with
-        new triples first, then the rewrite kind with the fewest items under the pass, ties by a generator seeded by
-        (seed, step, pass, op). The pick keeps its site. A rare op is met by a sample of the bases about as often as it
-        is held (OneHotEncoder by 3 of ~11,000), and a generic rewrite is ranked by no op. None on other steps, when
-        no op has a candidate left, and with ``vary_kinds`` and no ``rewrites`` (no rewrite form is a candidate)."""
+        base of the op (:func:`.preconditions.probe_set`), a form of one generic rewrite (no observed precondition:
+        it needs no particular op) or a neighbour of a generic kind (with variations and no ``rewrites`` pin) whose
+        sites touch the op (:func:`passcheck.signature.site_ops`). Of those, the (op, rewrite or neighbour kind) pair
+        the pass's items have held least first (:meth:`op_pairs`; round 9e, M89: a second visit of the op covers
+        another of its rewrites instead of repeating one), then one changing the type of a value the op reads
+        (:meth:`_reads_changed`: what its inference and its kernel are a function of), then one with new triples,
+        then the kind with the fewest items under the pass, ties by a generator seeded by (seed, step, pass, op).
+        The pick keeps its site. A rare op is met by a sample of the bases about as often as it is held
+        (OneHotEncoder by 3 of ~11,000), and a generic rewrite is ranked by no op. None on other steps, when no op
+        has a candidate left, and with ``vary_kinds`` and no ``rewrites`` (no rewrite form is a candidate)."""
         if not self.variations or step % OP_EVERY != OP_EVERY - 2:
             return None
         if self.vary_kinds and not self.rewrites:
@@ -860,30 +868,26 @@ class Scheduler:
         from passcheck.hunt import preconditions
 
         pre = preconditions.Preconditions.of(self.bases, self.seed)
-        if self._op_probes is None:
-            for b in self.bases:
-                for op in preconditions.ops_of(b):
-                    self._holding[op] = self._holding.get(op, 0) + 1
-            self._op_probes = {}
-            for b in preconditions.probes(self.bases):
-                for op in preconditions.ops_of(b):
-                    self._op_probes.setdefault(op, []).append(b)
+        probed = preconditions.probe_set(self.bases)
         touched = self._touched.get(pass_id, {})
         counts = self._kind_n.get(pass_id, {})
-        for op in sorted(self._op_probes, key=lambda o: (touched.get(o, 0), self._holding.get(o, 0), o)):
+        pairs = self.op_pairs(pass_id)
+        for op in sorted(probed.by_op, key=lambda o: (touched.get(o, 0), probed.holding.get(o, 0), o)):
             todo = []
-            for b in self._op_probes[op]:
+            for b in probed.by_op[op]:
                 if pass_id not in self.passes_of(b.id) or self.is_dead(b.id):
                     continue
-                todo += [Item(b.id, f, pass_id) for f in self._generic_on(op, b, pass_id, pre.rewrites)]
+                todo += [Item(b.id, f, pass_id) for f in self._generic_on(op, b, pass_id, pre)]
             todo = [i for i in todo if i.key not in self.done]
             if todo:
                 rng = random.Random(f"{self.seed}:{step}:{pass_id}:{op}")
                 item = max(
                     todo,
                     key=lambda i: (
+                        -pairs.get((op, form_kind(i.form)), 0),
+                        self._reads_changed(op, i),
                         len(self.triples(i) - self.tried) > 0,
-                        -counts.get(hforms.kind(i.form), 0),
+                        -counts.get(form_kind(i.form), 0),
                         rng.random(),
                     ),
                 )
@@ -891,19 +895,53 @@ class Scheduler:
                 return item
         return None
 
-    def _generic_on(self, op: str, base: Base, pass_id: str, need: dict[str, frozenset[str]]) -> list[str]:
-        """``base``'s forms of one rewrite with no precondition in ``need`` (rewrite id → op types) whose sites touch
-        op type ``op``, built once per (op, base, pass)."""
+    def _reads_changed(self, op: str, item: Item) -> bool:
+        """Whether ``item``'s form changes the type of a value a node of op type ``op`` reads on its base
+        (:func:`.op_reads.changes_reads`), asked only of a form whose sites name such a value (the others keep every
+        type the op reads) and once per (op, base, form)."""
+        from passcheck.hunt import op_reads
+
+        key = (op, item.base, item.form)
+        if key not in self._reads:
+            base = self.by_id[item.base]
+            got = False
+            try:
+                model = base.model()
+                read = {x for n in model.graph.node if n.op_type == op for x in n.input if x}
+                if read & set(self.labels(base, item.form)):
+                    build = variation.build if variation.is_variation(item.form) else hforms.build
+                    built = build(model, item.form)
+                    got = built is not None and op_reads.changes_reads(model, built[0], op)
+            except Exception:  # noqa: BLE001 - a form this onnx cannot build changes nothing it reads
+                got = False
+            self._reads[key] = got
+        return self._reads[key]
+
+    def op_pairs(self, pass_id: str) -> dict[tuple[str, str], int]:
+        """(op type, rewrite or neighbour kind: :func:`form_kind`) → how many of ``pass_id``'s items held that pair
+        (an item whose triples name the op, of that kind), counted in :meth:`mark`."""
+        return self._op_pairs.get(pass_id, {})
+
+    def _generic_on(self, op: str, base: Base, pass_id: str, pre) -> list[str]:
+        """``base``'s forms of one rewrite with no precondition in ``pre.rewrites`` (rewrite id → op types) whose sites
+        touch op type ``op``, and (with variations, no ``rewrites`` pin) its neighbours of a kind with no precondition
+        in ``pre.neighbours`` whose sites touch it, built once per (op, base, pass)."""
         key = (op, base.id, pass_id)
         if key not in self._op_forms:
             got = []
             try:
                 for form in self._own(base, pass_id):
                     rids = {r for r, _ in hforms.parts(form)}
-                    if len(hforms.parts(form)) != 1 or rids & set(need) or variation.is_variation(form):
+                    if len(hforms.parts(form)) != 1 or rids & set(pre.rewrites) or variation.is_variation(form):
                         continue
                     labels = [s for _, s in hforms.parts(form) if s is not None] or list(self.labels(base, form))
                     if labels and op in site_ops([base.model()], labels):
+                        got.append(form)
+                for form in self._vary(base) if not self.rewrites else ():
+                    bare = variation.kind(form)[len(variation.PREFIX) :]
+                    if bare in pre.neighbours or (base.id, form) in self.invalid:
+                        continue
+                    if op in variation.site_ops(base.model(), form):
                         got.append(form)
             except Exception:  # noqa: BLE001 - a base this onnx cannot build has no forms
                 got = []
