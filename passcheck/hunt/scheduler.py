@@ -218,6 +218,9 @@ class Scheduler:
         self._kind_elems: dict[tuple[str, str], dict[str, int]] = {}  # (pass, kind) → element type → its items there
         self._touched: dict[str, dict[str, int]] = {}  # pass → op type → the items whose triples name it
         self._kind_n: dict[str, dict[str, int]] = {}  # pass → rewrite kind → its plain rewrite items
+        self._converter: dict[str, bool] = {}  # pass → whether it is a version converter (converter_range)
+        self._range: dict[tuple[str, str], bool] = {}  # (base, pass) → whether the converter converts the base
+        self.out_of_range: dict[str, set[str]] = {}  # converter pass → the bases met that it does not convert
         self._op_pairs: dict[str, dict[tuple[str, str], int]] = {}
         self._reads: dict[
             tuple[str, str, str], bool
@@ -261,6 +264,33 @@ class Scheduler:
     def passes_of(self, base_id: str) -> Sequence[str]:
         """The passes the items of base ``base_id`` draw from."""
         return self.passes if self._of is None else self._of(base_id)
+
+    def draws(self, base_id: str, pass_id: str) -> bool:
+        """Whether items of base ``base_id`` are drawn under ``pass_id``: one of its passes (:meth:`passes_of`), and,
+        for a version converter, a base it converts (:meth:`_in_range`)."""
+        return pass_id in self.passes_of(base_id) and self._in_range(self.by_id[base_id], pass_id)
+
+    def _in_range(self, base: Base, pass_id: str) -> bool:
+        """Whether version-converter ``pass_id`` converts ``base`` (:func:`.converter_range.refuses`; round 9e, M92),
+        asked once per base and pass; always True for another pass. A base refused is counted in
+        :attr:`out_of_range` (the summary says how many)."""
+        from passcheck.hunt import converter_range
+
+        if pass_id not in self._converter:
+            self._converter[pass_id] = converter_range.is_converter(pass_id)
+        if not self._converter[pass_id]:
+            return True
+        key = (base.id, pass_id)
+        if key not in self._range:
+            try:
+                model = base.model()
+            except Exception:  # noqa: BLE001 - a base this onnx cannot build: left to the usual paths
+                self._range[key] = True
+            else:
+                self._range[key] = converter_range.refuses(pass_id, model) is None
+            if not self._range[key]:
+                self.out_of_range.setdefault(pass_id, set()).add(base.id)
+        return self._range[key]
 
     def forms(self, base: Base, pass_id: str | None = None) -> list[str]:
         """The candidate forms of ``base`` at this step, the lists :data:`LOOKS_AT` names in its order: its
@@ -624,7 +654,7 @@ class Scheduler:
                 continue
             tail = f"{variation.PREFIX}{kind}@"
             rng = random.Random(f"{self.seed}:{step}:{pass_id}:{kind}")
-            drawn = self.rare.offering(kind, lambda b: pass_id in self.passes_of(b.id))  # others build nothing
+            drawn = self.rare.offering(kind, lambda b: self.draws(b.id, pass_id))  # others build nothing
             live = [b for b in drawn if not self.is_dead(b.id)]
             todo = [
                 Item(b.id, f, pass_id)
@@ -713,7 +743,7 @@ class Scheduler:
                 todo = [
                     Item(b, f, pass_id)
                     for b, f in units[elem]
-                    if b in self.by_id and pass_id in self.passes_of(b) and not self.is_dead(b)
+                    if b in self.by_id and self.draws(b, pass_id) and not self.is_dead(b)
                 ]
                 todo = [i for i in todo if i.key not in self.done]
                 if todo:
@@ -787,7 +817,7 @@ class Scheduler:
                 todo = [
                     Item(b, f, pass_id)
                     for b, f in self.unit_sites(k, e)
-                    if b in self.by_id and pass_id in self.passes_of(b) and not self.is_dead(b)
+                    if b in self.by_id and self.draws(b, pass_id) and not self.is_dead(b)
                 ]
                 todo = [i for i in todo if i.key not in self.done]
                 if todo:
@@ -875,7 +905,7 @@ class Scheduler:
         for op in sorted(probed.by_op, key=lambda o: (touched.get(o, 0), probed.holding.get(o, 0), o)):
             todo = []
             for b in probed.by_op[op]:
-                if pass_id not in self.passes_of(b.id) or self.is_dead(b.id):
+                if not self.draws(b.id, pass_id) or self.is_dead(b.id):
                     continue
                 todo += [Item(b.id, f, pass_id) for f in self._generic_on(op, b, pass_id, pre)]
             todo = [i for i in todo if i.key not in self.done]
@@ -996,7 +1026,11 @@ class Scheduler:
         for d in self.declared(base):
             if self.of_case.get((case, d)) or (case, d) in self._case_used_up:
                 continue
-            if (same := Item(item.base, item.form, d)).key not in self.done and not self.is_dead(item.base):
+            if (
+                (same := Item(item.base, item.form, d)).key not in self.done
+                and not self.is_dead(item.base)
+                and self.draws(item.base, d)
+            ):
                 return same
             rng = random.Random(f"{self.seed}:{step}:{case}:{d}")
             if (other := self._best(self._cases[case], rng, d)) is not None:
@@ -1070,9 +1104,7 @@ class Scheduler:
             return item
         p = item.pass_id
         forms = [
-            b
-            for b in self._cases[self.by_id[item.base].case.id]
-            if p in self.passes_of(b.id) and not self.is_dead(b.id)
+            b for b in self._cases[self.by_id[item.base].case.id] if self.draws(b.id, p) and not self.is_dead(b.id)
         ]
         least = min(self._vary_n.get((b.id, p), 0) for b in forms)
         if self._vary_n.get((item.base, p), 0) <= least:
@@ -1084,7 +1116,7 @@ class Scheduler:
     def _best(self, bases: Sequence[Base], rng: random.Random, pass_id: str) -> Item | None:
         best, best_score = None, None
         for base in bases:
-            if self.is_dead(base.id) or pass_id not in self.passes_of(base.id):
+            if self.is_dead(base.id) or not self.draws(base.id, pass_id):
                 continue
             for form in self.forms(base, pass_id):
                 item = Item(base.id, form, pass_id)
@@ -1181,7 +1213,7 @@ class _MapView:
             rng = random.Random(f"{sched.seed}:{step}:{key}")
             bases = self.entries[key][0]
             best, best_score = None, None
-            live_bases = [b for b in bases if not sched.is_dead(b) and pass_id in sched.passes_of(b)]
+            live_bases = [b for b in bases if not sched.is_dead(b) and sched.draws(b, pass_id)]
             for bid in rng.sample(live_bases, min(SAMPLE, len(live_bases))):
                 base = sched.by_id[bid]
                 at = sched.entry_sites(base, pass_id)

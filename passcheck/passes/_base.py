@@ -142,6 +142,8 @@ class PassAdapter:
             Data) is within what it takes in memory (:mod:`passcheck.passes.external_data`).
         warm: modules :meth:`apply` imports whose import starts no thread: a worker template may
             import them ahead, before its forks (:func:`passcheck.passes.imports_of`).
+        converts_opset: the tool is a version converter (its output imports another ai.onnx opset); a model
+            its :meth:`precondition` refuses is one it does not convert (the hunt draws none: round 9e, M92).
     """
 
     id: str = ""
@@ -155,6 +157,7 @@ class PassAdapter:
     extra: ClassVar[str | None] = None
     declines: tuple[type[BaseException], ...] = ()
     carries_external_data: ClassVar[bool] = False
+    converts_opset: ClassVar[bool] = False
     doc: str = ""
 
     @property
