@@ -803,6 +803,7 @@ class Scheduler:
         held = self.held(pass_id)
         kinds = [k for k in units if precondition(k) is None and (not self.vary_kinds or _matches(k, self.vary_kinds))]
         of = {k: set(tagged) | {e for u in units[k] for e in neighbour_units.elems(u)} for k in kinds}
+        kinds = [k for k in kinds if of[k]]  # a kind changing no typed value on the probes, no tagged base: no unit
 
         def kind_order(k: str) -> tuple:
             return (sum((k, e) in tried for e in of[k]) / len(of[k]), _tie(self.seed, k))
@@ -882,8 +883,8 @@ class Scheduler:
         """On the rewrite steps ``step % OP_EVERY == OP_EVERY - 2``, an item on the op type ``pass_id``'s items have
         touched least (the op types of their triples), ties by the fewest bases holding it, then by name: on a probe
         base of the op (:func:`.preconditions.probe_set`), a form of one generic rewrite (no observed precondition:
-        it needs no particular op) or a neighbour of a generic kind (with variations and no ``rewrites`` pin) whose
-        sites touch the op (:func:`passcheck.signature.site_ops`). Of those, the (op, rewrite or neighbour kind) pair
+        it needs no particular op) whose sites touch the op (:func:`passcheck.signature.site_ops`). Of those, the
+        (op, rewrite kind) pair
         the pass's items have held least first (:meth:`op_pairs`; round 9e, M89: a second visit of the op covers
         another of its rewrites instead of repeating one), then one changing the type of a value the op reads
         (:meth:`_reads_changed`: what its inference and its kernel are a function of), then one with new triples,
@@ -954,8 +955,8 @@ class Scheduler:
 
     def _generic_on(self, op: str, base: Base, pass_id: str, pre) -> list[str]:
         """``base``'s forms of one rewrite with no precondition in ``pre.rewrites`` (rewrite id → op types) whose sites
-        touch op type ``op``, and (with variations, no ``rewrites`` pin) its neighbours of a kind with no precondition
-        in ``pre.neighbours`` whose sites touch it, built once per (op, base, pass)."""
+        touch op type ``op``, built once per (op, base, pass). No neighbour: the op step is a rewrite step, and the
+        neighbours keep their one step in :data:`VARIATION_EVERY`."""
         key = (op, base.id, pass_id)
         if key not in self._op_forms:
             got = []
@@ -966,12 +967,6 @@ class Scheduler:
                         continue
                     labels = [s for _, s in hforms.parts(form) if s is not None] or list(self.labels(base, form))
                     if labels and op in site_ops([base.model()], labels):
-                        got.append(form)
-                for form in self._vary(base) if not self.rewrites else ():
-                    bare = variation.kind(form)[len(variation.PREFIX) :]
-                    if bare in pre.neighbours or (base.id, form) in self.invalid:
-                        continue
-                    if op in variation.site_ops(base.model(), form):
                         got.append(form)
             except Exception:  # noqa: BLE001 - a base this onnx cannot build has no forms
                 got = []
