@@ -141,6 +141,9 @@ UNIT_EVERY = 3
 #: With variations on, the rewrite steps ``step % OP_EVERY == OP_EVERY - 2`` offer first the op type the pass's items
 #: have touched least, with a generic rewrite at a site on it (:meth:`Scheduler._op_item`; round 8e, M69).
 OP_EVERY = 8
+#: With compositions on, the composition steps ``(step // COMPOSE_EVERY) % MOVED_EVERY == 0`` offer first a rewrite of a
+#: neighbour whose item found a new signature (:meth:`Scheduler._moved_item`; round 9e, M90): at most half of them.
+MOVED_EVERY = 2
 #: The bases tagged with an element type whose neighbours are listed for its units (a seeded sample; all when fewer).
 UNIT_LOOK = 4
 #: (op type, rewrite or variation kind, pass, site kind, the base form's shape facts): what an item covers
@@ -221,6 +224,9 @@ class Scheduler:
         self._converter: dict[str, bool] = {}  # pass → whether it is a version converter (converter_range)
         self._range: dict[tuple[str, str], bool] = {}  # (base, pass) → whether the converter converts the base
         self.out_of_range: dict[str, set[str]] = {}  # converter pass → the bases met that it does not convert
+        self.moved_on: dict[str, list[tuple[str, str]]] = {}  # pass → (base, neighbour) that found a new signature
+        self._comp_pairs: dict[str, dict[tuple[str, str], int]] = {}  # pass → (neighbour kind, rewrite) → items
+        self._moved_forms: dict[tuple[str, str], list[str]] = {}  # (base, neighbour) → its rewrites, one per rewrite
         self._op_pairs: dict[str, dict[tuple[str, str], int]] = {}
         self._reads: dict[
             tuple[str, str, str], bool
@@ -492,14 +498,23 @@ class Scheduler:
         return self._labels[base.id, form]
 
     def mark(
-        self, item: Item, triples: Iterable[Triple] | None = None, base_fails: bool = False, valid: bool = True
+        self,
+        item: Item,
+        triples: Iterable[Triple] | None = None,
+        base_fails: bool = False,
+        valid: bool = True,
+        moved: bool = False,
     ) -> None:
         """Record ``item`` as tried (its triples recomputed unless given, e.g. from a saved state);
         ``base_fails``: its base does not run, so no other item of that base is picked. ``valid``: False for a
         neighbour (or a rewrite of one) that is no valid model (:func:`.search.valid_neighbour`): it judged
         nothing, so its triples stay untried (the same neighbour on a sibling form where it is valid is still
-        new) and no rewrite of it is a candidate."""
+        new) and no rewrite of it is a candidate. ``moved``: the item found a signature the hunt did not hold (an
+        unsharded hunt's record says so): a valid neighbour that moved its pass is composed first on the moved
+        composition steps (:meth:`_moved_item`)."""
         self.done.add(item.key)
+        if moved and valid and variation.is_variation(item.form):
+            self.moved_on.setdefault(item.pass_id, []).append((item.base, item.form))
         if not valid and (variation.is_variation(item.form) or compose.is_composed(item.form)):
             self.invalid.add((item.base, compose.split(item.form)[0]))
             if item.base in self.by_id and not compose.is_composed(item.form):
@@ -512,6 +527,9 @@ class Scheduler:
         self.picked_on.add((item.base, item.pass_id))
         if compose.is_composed(item.form):
             self.composed_of.setdefault((item.base, item.pass_id), set()).add(compose.kind(item.form))
+            pairs = self._comp_pairs.setdefault(item.pass_id, {})
+            pair = _composed_pair(item.form)
+            pairs[pair] = pairs.get(pair, 0) + 1
         elif not variation.is_variation(item.form):
             kinds = self.rewrites_on.setdefault(item.pass_id, set())
             rids = {r for r, _ in hforms.parts(item.form)}
@@ -612,6 +630,8 @@ class Scheduler:
         if self._vary_step and (item := self._rare_item(pass_id, step)) is not None:
             return item
         if self._only == "rewrite" and (item := self._op_item(pass_id, step)) is not None:
+            return item
+        if self._only == "compose" and (item := self._moved_item(pass_id, step)) is not None:
             return item
         if self._only == "rewrite" and (item := self._rare_rewrite_item(pass_id, step)) is not None:
             return item
@@ -925,6 +945,62 @@ class Scheduler:
                 self._rare_picked.add(item.key)
                 return item
         return None
+
+    def _moved_item(self, pass_id: str, step: int) -> Item | None:
+        """On every other composition step (``(step // COMPOSE_EVERY) % MOVED_EVERY == 0``: a bounded share), a rewrite
+        of a neighbour that moved ``pass_id`` (:attr:`moved_on`: its item found a new signature; round 9e, M90): a
+        defect shown only by two uncommon choices together (an omitted optional output on a node a frozen input made
+        foldable) needs the second drawn on a first that changed what the pass does. Of those neighbours' rewrites
+        (:meth:`moved_forms`: one site per rewrite with a site the neighbour opened or changed, not only the
+        :data:`.compose.PER_NEIGHBOUR` sampled), the (neighbour kind, rewrite) pair the pass's composed items have held
+        least first, then a rare rewrite (:mod:`.rare_rewrites`: the fewest bases meeting it), then new triples, ties
+        by a generator seeded by (seed, step, pass). None on other steps or when none is left."""
+        if (step // COMPOSE_EVERY) % MOVED_EVERY or not self.moved_on.get(pass_id):
+            return None
+        pairs = self._comp_pairs.get(pass_id, {})
+        todo = [
+            Item(b, f, pass_id)
+            for b, v in self.moved_on[pass_id]
+            if (b, v) not in self.invalid and not self.is_dead(b) and self.draws(b, pass_id)
+            for f in self.moved_forms(self.by_id[b], v)
+        ]
+        todo = [i for i in todo if i.key not in self.done]
+        if not todo:
+            return None
+        meeting = self.rare_rewrites.meeting
+        rng = random.Random(f"{self.seed}:{step}:{pass_id}:moved")
+
+        def rarity(form: str) -> int:
+            rid = hforms.parts(compose.split(form)[1])[0][0]
+            return len(meeting[rid]) if rid in meeting else len(self.bases) + 1
+
+        return max(
+            todo,
+            key=lambda i: (
+                -pairs.get(_composed_pair(i.form), 0),
+                -rarity(i.form),
+                len(self.triples(i) - self.tried) > 0,
+                rng.random(),
+            ),
+        )
+
+    def moved_forms(self, base: Base, vform: str) -> list[str]:
+        """The composed forms of neighbour ``vform`` of ``base``: one site per rewrite (``rewrites`` pins them) with a
+        site the neighbour opened or changed (:func:`.compose.compositions` with room for every rewrite), built once."""
+        key = (base.id, vform)
+        if key not in self._moved_forms:
+            try:
+                fresh, touched = compose.compositions(
+                    base.model(),
+                    vform,
+                    random.Random(f"{self.seed}:{base.id}:{vform}:moved"),
+                    k=len(REWRITES),
+                    only=frozenset(self._named) if self.rewrites else None,
+                )
+                self._moved_forms[key] = fresh + touched
+            except Exception:  # noqa: BLE001 - a neighbour this onnx cannot build has no rewrites
+                self._moved_forms[key] = []
+        return self._moved_forms[key]
 
     def _reads_changed(self, op: str, item: Item) -> bool:
         """Whether ``item``'s form changes the type of a value a node of op type ``op`` reads on its base
@@ -1256,6 +1332,12 @@ def site_kinds(
             continue
         out.append(site_kind.kind(rid, label, signatures(base), ranks(base) if ranks is not None else {}))
     return tuple(dict.fromkeys(out)) or (ALL_SITES,)
+
+
+def _composed_pair(form: str) -> tuple[str, str]:
+    """(neighbour kind without ``vary:``, rewrite id) of composed ``form``."""
+    vform, rform = compose.split(form)
+    return variation.kind(vform)[len(variation.PREFIX) :], hforms.parts(rform)[0][0]
 
 
 def form_kind(form: str) -> str:

@@ -168,6 +168,7 @@ def hunt(
                 rec["triples"],
                 "base_runs" not in rec and rec["status"] == "base-fails",  # a state written before base_runs
                 valid=rec.get("valid", True),
+                moved=rec.get("moved", False),
             )
         return made
 
@@ -195,6 +196,7 @@ def hunt(
             if item is None:
                 return Ended("exhausted", ran, _refused(scheduler))
             base = scheduler.by_id[item.base]
+            held = set(store.signatures)
             if step % count == index - 1:
                 left = None if end is None else end - time.monotonic()
                 executor.timeout = max(5.0, min(item_timeout, left)) if left is not None else item_timeout
@@ -230,10 +232,12 @@ def hunt(
             rec["triples"] = sorted(scheduler.triples(item))
             if not valid_neighbour(base, item, rec, executor, gated=judge is None):
                 rec["valid"] = False
+            if count == 1 and any(k not in held for k in rec["signatures"]):  # a shard cannot tell: unsharded only
+                rec["moved"] = True  # this item moved the pass: a new signature (round 9e, M90)
             store.items.append(rec)
             if steering is not None:  # the passes this item was drawn from: what a resumed hunt checks
                 store.scope.update(steering.scope(step))
-            scheduler.mark(item, rec["triples"], valid=rec.get("valid", True))
+            scheduler.mark(item, rec["triples"], valid=rec.get("valid", True), moved=rec.get("moved", False))
             store.checkpoint()
             steps += 1
             if rec["status"] != OTHER_SHARD:
