@@ -29,9 +29,10 @@ def reads(model: onnx.ModelProto, op: str) -> tuple[tuple, ...]:
     )
 
 
-def changes_reads(base: onnx.ModelProto, form: onnx.ModelProto, op: str) -> bool:
+def changes_reads(base: onnx.ModelProto, form: onnx.ModelProto, op: str, before: tuple | None = None) -> bool:
     """Whether ``form`` changes the type of a value a node of op type ``op`` reads, against ``base``: both hold
     the same number of such nodes in their main graph and a node reads another type (or another number of inputs).
-    False when the nodes left the main graph (moved into a branch: compared nowhere)."""
-    before, after = reads(base, op), reads(form, op)
+    False when the nodes left the main graph (moved into a branch: compared nowhere). ``before``: ``reads(base, op)``
+    when known."""
+    before, after = reads(base, op) if before is None else before, reads(form, op)
     return len(before) == len(after) and before != after

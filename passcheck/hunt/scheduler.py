@@ -227,10 +227,9 @@ class Scheduler:
         self.moved_on: dict[str, list[tuple[str, str]]] = {}  # pass → (base, neighbour) that found a new signature
         self._comp_pairs: dict[str, dict[tuple[str, str], int]] = {}  # pass → (neighbour kind, rewrite) → items
         self._moved_forms: dict[tuple[str, str], list[str]] = {}  # (base, neighbour) → its rewrites, one per rewrite
-        self._op_pairs: dict[str, dict[tuple[str, str], int]] = {}
-        self._reads: dict[
-            tuple[str, str, str], bool
-        ] = {}  # (op, base, form) → it changes a type the op reads  # pass → (op type, kind) → its items (op_pairs)
+        self._op_pairs: dict[str, dict[tuple[str, str], int]] = {}  # pass → (op type, kind) → its items (op_pairs)
+        self._base_reads: dict[tuple[str, str], tuple] = {}  # (op, base) → op_reads.reads of the base
+        self._reads: dict[tuple[str, str, str], bool] = {}  # (op, base, form) → it changes a type the op reads
         self._op_forms: dict[tuple[str, str, str], list[str]] = {}  # (op, probe, pass) → generic forms on the op
         self._runs = runs
         self._of = passes_of
@@ -950,21 +949,22 @@ class Scheduler:
         """On every other composition step (``(step // COMPOSE_EVERY) % MOVED_EVERY == 0``: a bounded share), a rewrite
         of a neighbour that moved ``pass_id`` (:attr:`moved_on`: its item found a new signature; round 9e, M90): a
         defect shown only by two uncommon choices together (an omitted optional output on a node a frozen input made
-        foldable) needs the second drawn on a first that changed what the pass does. Of those neighbours' rewrites
-        (:meth:`moved_forms`: one site per rewrite with a site the neighbour opened or changed, not only the
-        :data:`.compose.PER_NEIGHBOUR` sampled), the (neighbour kind, rewrite) pair the pass's composed items have held
-        least first, then a rare rewrite (:mod:`.rare_rewrites`: the fewest bases meeting it), then new triples, ties
-        by a generator seeded by (seed, step, pass). None on other steps or when none is left."""
+        foldable) needs the second drawn on a first that changed what the pass does. Of the rewrites of the first
+        such neighbour with one left (:meth:`moved_forms`: one site per rewrite with a site the neighbour opened or
+        changed, not only the :data:`.compose.PER_NEIGHBOUR` sampled), the (neighbour kind, rewrite) pair the pass's
+        composed items have held least first, then a rare rewrite (:mod:`.rare_rewrites`: the fewest bases meeting
+        it), then new triples, ties by a generator seeded by (seed, step, pass). None on other steps or when none is
+        left."""
         if (step // COMPOSE_EVERY) % MOVED_EVERY or not self.moved_on.get(pass_id):
             return None
         pairs = self._comp_pairs.get(pass_id, {})
-        todo = [
-            Item(b, f, pass_id)
-            for b, v in self.moved_on[pass_id]
-            if (b, v) not in self.invalid and not self.is_dead(b) and self.draws(b, pass_id)
-            for f in self.moved_forms(self.by_id[b], v)
-        ]
-        todo = [i for i in todo if i.key not in self.done]
+        todo: list[Item] = []
+        for b, v in self.moved_on[pass_id]:  # the first moved neighbour with a rewrite left: one listing per step
+            if (b, v) in self.invalid or self.is_dead(b) or not self.draws(b, pass_id):
+                continue
+            todo = [i for f in self.moved_forms(self.by_id[b], v) if (i := Item(b, f, pass_id)).key not in self.done]
+            if todo:
+                break
         if not todo:
             return None
         meeting = self.rare_rewrites.meeting
@@ -990,12 +990,16 @@ class Scheduler:
         key = (base.id, vform)
         if key not in self._moved_forms:
             try:
+                only = frozenset(self._named) if self.rewrites else None
+                if base._sites is None:  # the base's sites, listed once for its compositions too (Base.compositions)
+                    base._sites = compose.sites_of(hforms.named(base.model()), only)
                 fresh, touched = compose.compositions(
                     base.model(),
                     vform,
                     random.Random(f"{self.seed}:{base.id}:{vform}:moved"),
+                    before=base._sites,
                     k=len(REWRITES),
-                    only=frozenset(self._named) if self.rewrites else None,
+                    only=only,
                 )
                 self._moved_forms[key] = fresh + touched
             except Exception:  # noqa: BLE001 - a neighbour this onnx cannot build has no rewrites
@@ -1018,7 +1022,11 @@ class Scheduler:
                 if read & set(self.labels(base, item.form)):
                     build = variation.build if variation.is_variation(item.form) else hforms.build
                     built = build(model, item.form)
-                    got = built is not None and op_reads.changes_reads(model, built[0], op)
+                    if (op, base.id) not in self._base_reads:  # the base's side, once per op and base
+                        self._base_reads[op, base.id] = op_reads.reads(model, op)
+                    got = built is not None and op_reads.changes_reads(
+                        model, built[0], op, self._base_reads[op, base.id]
+                    )
             except Exception:  # noqa: BLE001 - a form this onnx cannot build changes nothing it reads
                 got = False
             self._reads[key] = got
