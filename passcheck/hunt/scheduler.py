@@ -509,11 +509,15 @@ class Scheduler:
         neighbour (or a rewrite of one) that is no valid model (:func:`.search.valid_neighbour`): it judged
         nothing, so its triples stay untried (the same neighbour on a sibling form where it is valid is still
         new) and no rewrite of it is a candidate. ``moved``: the item found a signature the hunt did not hold (an
-        unsharded hunt's record says so): a valid neighbour that moved its pass is composed first on the moved
-        composition steps (:meth:`_moved_item`)."""
+        unsharded hunt's record says so): a valid neighbour that moved its pass, alone or under a rewrite, is
+        composed first on the moved composition steps (:meth:`_moved_item`)."""
         self.done.add(item.key)
-        if moved and valid and variation.is_variation(item.form):
-            self.moved_on.setdefault(item.pass_id, []).append((item.base, item.form))
+        if moved and valid and (variation.is_variation(item.form) or compose.is_composed(item.form)):
+            vform = compose.split(item.form)[0] if compose.is_composed(item.form) else item.form
+            if (item.base, vform) not in self.moved_on.get(
+                item.pass_id, ()
+            ):  # its neighbour, or a rewrite of it, moved
+                self.moved_on.setdefault(item.pass_id, []).append((item.base, vform))
         if not valid and (variation.is_variation(item.form) or compose.is_composed(item.form)):
             self.invalid.add((item.base, compose.split(item.form)[0]))
             if item.base in self.by_id and not compose.is_composed(item.form):

@@ -66,3 +66,15 @@ def test_a_moved_neighbour_gets_each_of_its_rewrites_before_one_twice(pool):
 def test_a_neighbour_that_found_nothing_new_is_not_composed_first(pool):
     s, _ = _setup(pool, moved=False)
     assert s._moved_item(PASS, _step(0)) is None
+
+
+def test_a_rewrite_of_a_neighbour_that_moved_the_pass_makes_the_neighbour_moved(pool):
+    """In a 3-minute ``ort:basic`` hunt 5 of 6 moved items with a neighbour were rewrites of one (round 9e)."""
+    from passcheck.hunt import compose
+
+    s, base = _setup(pool, moved=False)
+    first = s.moved_forms(base, "vary:input-constant@data")[0]
+    s.mark(Item(base.id, first, PASS), moved=True)
+    item = s._moved_item(PASS, _step(0))
+    assert item is not None and compose.split(item.form)[0] == "vary:input-constant@data"
+    assert s.moved_on[PASS] == [(base.id, "vary:input-constant@data")]
