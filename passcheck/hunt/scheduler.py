@@ -226,6 +226,7 @@ class Scheduler:
         self.out_of_range: dict[str, set[str]] = {}  # converter pass → the bases met that it does not convert
         self.moved_on: dict[str, list[tuple[str, str]]] = {}  # pass → (base, neighbour) that found a new signature
         self._comp_pairs: dict[str, dict[tuple[str, str], int]] = {}  # pass → (neighbour kind, rewrite) → items
+        self._moved_n: dict[str, dict[tuple[str, str], int]] = {}  # pass → (base, neighbour) → its composed items
         self._moved_forms: dict[tuple[str, str], list[str]] = {}  # (base, neighbour) → its rewrites, one per rewrite
         self._op_pairs: dict[str, dict[tuple[str, str], int]] = {}  # pass → (op type, kind) → its items (op_pairs)
         self._base_reads: dict[tuple[str, str], tuple] = {}  # (op, base) → op_reads.reads of the base
@@ -530,6 +531,8 @@ class Scheduler:
         self.picked_on.add((item.base, item.pass_id))
         if compose.is_composed(item.form):
             self.composed_of.setdefault((item.base, item.pass_id), set()).add(compose.kind(item.form))
+            used = self._moved_n.setdefault(item.pass_id, {})
+            used[item.base, compose.split(item.form)[0]] = used.get((item.base, compose.split(item.form)[0]), 0) + 1
             pairs = self._comp_pairs.setdefault(item.pass_id, {})
             pair = _composed_pair(item.form)
             pairs[pair] = pairs.get(pair, 0) + 1
@@ -953,9 +956,10 @@ class Scheduler:
         """On every other composition step (``(step // COMPOSE_EVERY) % MOVED_EVERY == 0``: a bounded share), a rewrite
         of a neighbour that moved ``pass_id`` (:attr:`moved_on`: its item found a new signature; round 9e, M90): a
         defect shown only by two uncommon choices together (an omitted optional output on a node a frozen input made
-        foldable) needs the second drawn on a first that changed what the pass does. Of the rewrites of the first
-        such neighbour with one left (:meth:`moved_forms`: one site per rewrite with a site the neighbour opened or
-        changed, not only the :data:`.compose.PER_NEIGHBOUR` sampled), the (neighbour kind, rewrite) pair the pass's
+        foldable) needs the second drawn on a first that changed what the pass does. Of the rewrites of the moved
+        neighbour with the fewest composed items under the pass (the first moved of those) with one left
+        (:meth:`moved_forms`: one site per rewrite with a site the neighbour opened or changed, not only the
+        :data:`.compose.PER_NEIGHBOUR` sampled), the (neighbour kind, rewrite) pair the pass's
         composed items have held least first, then a rare rewrite (:mod:`.rare_rewrites`: the fewest bases meeting
         it), then new triples, ties by a generator seeded by (seed, step, pass). None on other steps or when none is
         left."""
@@ -963,7 +967,9 @@ class Scheduler:
             return None
         pairs = self._comp_pairs.get(pass_id, {})
         todo: list[Item] = []
-        for b, v in self.moved_on[pass_id]:  # the first moved neighbour with a rewrite left: one listing per step
+        used = self._moved_n.get(pass_id, {})
+        order = sorted(self.moved_on[pass_id], key=lambda bv: used.get(bv, 0))  # stable: the first moved, of the least
+        for b, v in order:  # composed, with a rewrite left: one listing per step
             if (b, v) in self.invalid or self.is_dead(b) or not self.draws(b, pass_id):
                 continue
             todo = [i for f in self.moved_forms(self.by_id[b], v) if (i := Item(b, f, pass_id)).key not in self.done]

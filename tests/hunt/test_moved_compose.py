@@ -78,3 +78,19 @@ def test_a_rewrite_of_a_neighbour_that_moved_the_pass_makes_the_neighbour_moved(
     item = s._moved_item(PASS, _step(0))
     assert item is not None and compose.split(item.form)[0] == "vary:input-constant@data"
     assert s.moved_on[PASS] == [(base.id, "vary:input-constant@data")]
+
+
+def test_two_moved_neighbours_take_turns(pool):
+    """The moved neighbour with the fewest composed items goes first: one neighbour that moved early does not take
+    every moved step (a 3-minute ``ort:basic`` hunt gave ``value-floor-edge@sc`` 20 of 21 before)."""
+    from passcheck.hunt import compose
+
+    s, base = _setup(pool, moved=True)
+    other = next(b for b in pool if b.id != base.id and "vary:input-constant@X" in b.variations(1))
+    s.mark(Item(other.id, "vary:input-constant@X", PASS), moved=True)
+    got = []
+    for k in range(4):
+        item = s._moved_item(PASS, _step(k))
+        got.append((item.base, compose.split(item.form)[0]))
+        s.mark(item)
+    assert got[0] != got[1] and got[0] == got[2] and got[1] == got[3], got
