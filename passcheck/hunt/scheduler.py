@@ -996,22 +996,21 @@ class Scheduler:
 
     def moved_forms(self, base: Base, vform: str) -> list[str]:
         """The composed forms of neighbour ``vform`` of ``base``: one site per rewrite (``rewrites`` pins them) with a
-        site the neighbour opened or changed (:func:`.compose.compositions` with room for every rewrite), built once."""
+        site the neighbour opened, else one it changed (:func:`.compose.site_split`; no carrying test, which builds
+        and infers each rewrite of the neighbour), drawn by a generator seeded by (seed, base, neighbour), built
+        once."""
         key = (base.id, vform)
         if key not in self._moved_forms:
             try:
                 only = frozenset(self._named) if self.rewrites else None
                 if base._sites is None:  # the base's sites, listed once for its compositions too (Base.compositions)
                     base._sites = compose.sites_of(hforms.named(base.model()), only)
-                fresh, touched = compose.compositions(
-                    base.model(),
-                    vform,
-                    random.Random(f"{self.seed}:{base.id}:{vform}:moved"),
-                    before=base._sites,
-                    k=len(REWRITES),
-                    only=only,
-                )
-                self._moved_forms[key] = fresh + touched
+                got = compose.site_split(base.model(), vform, base._sites, only)
+                rng = random.Random(f"{self.seed}:{base.id}:{vform}:moved")
+                sites = {} if got is None else {**got[3], **got[2]}  # a rewrite's fresh sites, else its touched ones
+                self._moved_forms[key] = [
+                    compose.spell(vform, f"{rid}@{rng.choice(at)}") for rid, at in sorted(sites.items())
+                ]
             except Exception:  # noqa: BLE001 - a neighbour this onnx cannot build has no rewrites
                 self._moved_forms[key] = []
         return self._moved_forms[key]
