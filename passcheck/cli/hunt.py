@@ -341,6 +341,11 @@ def handle(args) -> int:
         for line in plan.unavailable_lines():
             print(f"passcheck hunt: {line}", file=sys.stderr)
     print("\n".join(pass_lines(plan.passes, store.items, store.signatures, plan.cases_of)), file=sys.stderr)
+    for p, n in (getattr(ended, "out_of_range", None) or {}).items():
+        print(
+            f"passcheck hunt: {p}: {n} bases met outside what the converter converts (its precondition), none drawn",
+            file=sys.stderr,
+        )
     if steering is not None:
         from passcheck.hunt.summary import coverage_lines
 

@@ -175,6 +175,11 @@ def _typed(model: onnx.ModelProto) -> dict:
     return variation._inferred(model)
 
 
+def spelt_types(model: onnx.ModelProto) -> dict[str, tuple]:
+    """Value name → its inferred type spelt as (element type, dims with ``?``) (:func:`_typed`, :func:`_spelt`)."""
+    return {k: _spelt(t) for k, t in _typed(model).items()}
+
+
 def carries(
     base: onnx.ModelProto, neighbour: onnx.ModelProto, rform: str, had: dict | None = None, kept: dict | None = None
 ) -> bool:
@@ -274,20 +279,12 @@ def compositions(
     sites come one per (rewrite, site kind in the neighbour) first
     (:func:`.site_kind.kind`: a rewrite of every dim symbol opens one site per symbol, most of one kind). Empty
     when ``vform`` does not build."""
-    built = variation.build(model, vform)
-    if built is None:
+    if before is None:
+        before = sites_of(hforms.named(model), only)
+    got = site_split(model, vform, before, only)
+    if got is None:
         return [], []
-    neighbour, base = built[0], hforms.named(model)
-    before = sites_of(base, only) if before is None else before
-    now, moved = sites_of(neighbour, only), changed(base, neighbour)
-    opened_at, hit = {}, {}  # rewrite id → its fresh sites, its touched sites (a rewrite with fresh ones: those only)
-    for rid, sites in sorted(now.items()):
-        new = sorted(s for s in sites if s not in before.get(rid, ()))
-        old = sorted(s for s in sites if s in before.get(rid, ()) and moved & set(_PIECES.split(s)))
-        if new:
-            opened_at[rid] = new
-        elif old:
-            hit[rid] = old
+    neighbour, base, opened_at, hit = got
     firsts = [_alike(rid, rng.choice(sites), before) for rid, sites in opened_at.items()]
     fresh = rng.sample(firsts, min(k, len(firsts)))
     touched = [f"{rid}@{rng.choice(sites)}" for rid, sites in hit.items()]
@@ -316,6 +313,32 @@ def _alike(rid: str, site: str, before: dict[str, frozenset[str]]) -> str:
     if o is not None and o in before.get(rid, ()):
         return hforms.spell([(rid, o), (rid, site)])
     return f"{rid}@{site}"
+
+
+def site_split(
+    model: onnx.ModelProto,
+    vform: str,
+    before: dict[str, frozenset[str]] | None = None,
+    only: Collection[str] | None = None,
+) -> tuple[onnx.ModelProto, onnx.ModelProto, dict[str, list[str]], dict[str, list[str]]] | None:
+    """(neighbour, node-named base, rewrite id → its fresh sites on the neighbour, rewrite id → its touched sites:
+    for a rewrite with no fresh one) of neighbour ``vform`` of ``model`` (module docs), or None when it does not
+    build. ``before``: :func:`sites_of` the node-named ``model`` when known; ``only``: as :func:`compositions`."""
+    built = variation.build(model, vform)
+    if built is None:
+        return None
+    neighbour, base = built[0], hforms.named(model)
+    before = sites_of(base, only) if before is None else before
+    now, moved = sites_of(neighbour, only), changed(base, neighbour)
+    opened_at, hit = {}, {}  # rewrite id → its fresh sites, its touched sites (a rewrite with fresh ones: those only)
+    for rid, sites in sorted(now.items()):
+        new = sorted(s for s in sites if s not in before.get(rid, ()))
+        old = sorted(s for s in sites if s in before.get(rid, ()) and moved & set(_PIECES.split(s)))
+        if new:
+            opened_at[rid] = new
+        elif old:
+            hit[rid] = old
+    return neighbour, base, opened_at, hit
 
 
 def carry_cap(fresh: int, k: int = PER_NEIGHBOUR) -> int:

@@ -43,14 +43,45 @@ def probes(bases: Sequence[Base]) -> list[Base]:
     """Per op type of ``bases`` (their :meth:`~.space.Base.ops`), the first base by id holding it at the oldest and at
     the newest schema version the bases hold (a generated case's ``since:`` tag; 0 for a hand-written case): the
     schema features a kind matches change between versions (LabelEncoder-4 adds the TENSOR siblings of its lists).
-    In id order, each once."""
-    since: dict[str, dict[int, Base]] = {}
-    for b in sorted(bases, key=lambda b: b.id):
-        v = next((int(t[6:]) for t in b.case.tags if t.startswith("since:") and t[6:].isdigit()), 0)
-        for op in ops_of(b):
-            since.setdefault(op, {}).setdefault(v, b)
-    chosen = {b.id: b for by in since.values() for b in (by[min(by)], by[max(by)])}
-    return [chosen[k] for k in sorted(chosen)]
+    In id order, each once. Memoized per list of base ids (:func:`probe_set`)."""
+    return probe_set(bases).probed
+
+
+class ProbeSet:
+    """One walk over the bases' op types (round 9e): :attr:`probed` (:func:`probes`), :attr:`holding` (op type → the
+    bases holding it) and :attr:`by_op` (op type → its probe bases, in id order). The cache key (:func:`cached`),
+    :class:`Preconditions` and the scheduler's rare-op steps all read this one object."""
+
+    def __init__(self, bases: Sequence[Base]):
+        since: dict[str, dict[int, Base]] = {}
+        #: op type → how many of the bases hold it
+        self.holding: dict[str, int] = {}
+        for b in sorted(bases, key=lambda b: b.id):
+            v = next((int(t[6:]) for t in b.case.tags if t.startswith("since:") and t[6:].isdigit()), 0)
+            for op in ops_of(b):
+                since.setdefault(op, {}).setdefault(v, b)
+                self.holding[op] = self.holding.get(op, 0) + 1
+        chosen = {b.id: b for by in since.values() for b in (by[min(by)], by[max(by)])}
+        #: the probe bases, in id order
+        self.probed: list[Base] = [chosen[k] for k in sorted(chosen)]
+        #: op type → its probe bases holding it, in id order
+        self.by_op: dict[str, list[Base]] = {}
+        for b in self.probed:
+            for op in ops_of(b):
+                self.by_op.setdefault(op, []).append(b)
+
+
+def probe_set(bases: Sequence[Base]) -> ProbeSet:
+    """``ProbeSet(bases)``, the one made last for the same base ids (a hunt asks three times: the cache key,
+    :meth:`Preconditions.of`, the scheduler's op steps)."""
+    key = tuple(b.id for b in bases)
+    if _PROBED.get("key") != key:
+        _PROBED.clear()
+        _PROBED.update(key=key, set=ProbeSet(bases))
+    return _PROBED["set"]
+
+
+_PROBED: dict[str, object] = {}
 
 
 class Preconditions:

@@ -141,6 +141,9 @@ UNIT_EVERY = 3
 #: With variations on, the rewrite steps ``step % OP_EVERY == OP_EVERY - 2`` offer first the op type the pass's items
 #: have touched least, with a generic rewrite at a site on it (:meth:`Scheduler._op_item`; round 8e, M69).
 OP_EVERY = 8
+#: With compositions on, the composition steps ``(step // COMPOSE_EVERY) % MOVED_EVERY == 0`` offer first a rewrite of a
+#: neighbour whose item found a new signature (:meth:`Scheduler._moved_item`; round 9e, M90): at most half of them.
+MOVED_EVERY = 2
 #: The bases tagged with an element type whose neighbours are listed for its units (a seeded sample; all when fewer).
 UNIT_LOOK = 4
 #: (op type, rewrite or variation kind, pass, site kind, the base form's shape facts): what an item covers
@@ -218,8 +221,16 @@ class Scheduler:
         self._kind_elems: dict[tuple[str, str], dict[str, int]] = {}  # (pass, kind) → element type → its items there
         self._touched: dict[str, dict[str, int]] = {}  # pass → op type → the items whose triples name it
         self._kind_n: dict[str, dict[str, int]] = {}  # pass → rewrite kind → its plain rewrite items
-        self._op_probes: dict[str, list[Base]] | None = None  # op type → its probe bases (preconditions.probes)
-        self._holding: dict[str, int] = {}  # op type → the bases holding it
+        self._converter: dict[str, bool] = {}  # pass → whether it is a version converter (converter_range)
+        self._range: dict[tuple[str, str], bool] = {}  # (base, pass) → whether the converter converts the base
+        self.out_of_range: dict[str, set[str]] = {}  # converter pass → the bases met that it does not convert
+        self.moved_on: dict[str, list[tuple[str, str]]] = {}  # pass → (base, neighbour) that found a new signature
+        self._comp_pairs: dict[str, dict[tuple[str, str], int]] = {}  # pass → (neighbour kind, rewrite) → items
+        self._moved_n: dict[str, dict[tuple[str, str], int]] = {}  # pass → (base, neighbour) → its composed items
+        self._moved_forms: dict[tuple[str, str], list[str]] = {}  # (base, neighbour) → its rewrites, one per rewrite
+        self._op_pairs: dict[str, dict[tuple[str, str], int]] = {}  # pass → (op type, kind) → its items (op_pairs)
+        self._base_reads: dict[tuple[str, str], tuple] = {}  # (op, base) → op_reads.reads of the base
+        self._reads: dict[tuple[str, str, str], bool] = {}  # (op, base, form) → it changes a type the op reads
         self._op_forms: dict[tuple[str, str, str], list[str]] = {}  # (op, probe, pass) → generic forms on the op
         self._runs = runs
         self._of = passes_of
@@ -259,6 +270,33 @@ class Scheduler:
     def passes_of(self, base_id: str) -> Sequence[str]:
         """The passes the items of base ``base_id`` draw from."""
         return self.passes if self._of is None else self._of(base_id)
+
+    def draws(self, base_id: str, pass_id: str) -> bool:
+        """Whether items of base ``base_id`` are drawn under ``pass_id``: one of its passes (:meth:`passes_of`), and,
+        for a version converter, a base it converts (:meth:`_in_range`)."""
+        return pass_id in self.passes_of(base_id) and self._in_range(self.by_id[base_id], pass_id)
+
+    def _in_range(self, base: Base, pass_id: str) -> bool:
+        """Whether version-converter ``pass_id`` converts ``base`` (:func:`.converter_range.refuses`; round 9e, M92),
+        asked once per base and pass; always True for another pass. A base refused is counted in
+        :attr:`out_of_range` (the summary says how many)."""
+        from passcheck.hunt import converter_range
+
+        if pass_id not in self._converter:
+            self._converter[pass_id] = converter_range.is_converter(pass_id)
+        if not self._converter[pass_id]:
+            return True
+        key = (base.id, pass_id)
+        if key not in self._range:
+            try:
+                model = base.model()
+            except Exception:  # noqa: BLE001 - a base this onnx cannot build: left to the usual paths
+                self._range[key] = True
+            else:
+                self._range[key] = converter_range.refuses(pass_id, model) is None
+            if not self._range[key]:
+                self.out_of_range.setdefault(pass_id, set()).add(base.id)
+        return self._range[key]
 
     def forms(self, base: Base, pass_id: str | None = None) -> list[str]:
         """The candidate forms of ``base`` at this step, the lists :data:`LOOKS_AT` names in its order: its
@@ -460,14 +498,27 @@ class Scheduler:
         return self._labels[base.id, form]
 
     def mark(
-        self, item: Item, triples: Iterable[Triple] | None = None, base_fails: bool = False, valid: bool = True
+        self,
+        item: Item,
+        triples: Iterable[Triple] | None = None,
+        base_fails: bool = False,
+        valid: bool = True,
+        moved: bool = False,
     ) -> None:
         """Record ``item`` as tried (its triples recomputed unless given, e.g. from a saved state);
         ``base_fails``: its base does not run, so no other item of that base is picked. ``valid``: False for a
         neighbour (or a rewrite of one) that is no valid model (:func:`.search.valid_neighbour`): it judged
         nothing, so its triples stay untried (the same neighbour on a sibling form where it is valid is still
-        new) and no rewrite of it is a candidate."""
+        new) and no rewrite of it is a candidate. ``moved``: the item found a signature the hunt did not hold (an
+        unsharded hunt's record says so): a valid neighbour that moved its pass, alone or under a rewrite, is
+        composed first on the moved composition steps (:meth:`_moved_item`)."""
         self.done.add(item.key)
+        if moved and valid and (variation.is_variation(item.form) or compose.is_composed(item.form)):
+            vform = compose.split(item.form)[0] if compose.is_composed(item.form) else item.form
+            if (item.base, vform) not in self.moved_on.get(
+                item.pass_id, ()
+            ):  # its neighbour, or a rewrite of it, moved
+                self.moved_on.setdefault(item.pass_id, []).append((item.base, vform))
         if not valid and (variation.is_variation(item.form) or compose.is_composed(item.form)):
             self.invalid.add((item.base, compose.split(item.form)[0]))
             if item.base in self.by_id and not compose.is_composed(item.form):
@@ -480,6 +531,11 @@ class Scheduler:
         self.picked_on.add((item.base, item.pass_id))
         if compose.is_composed(item.form):
             self.composed_of.setdefault((item.base, item.pass_id), set()).add(compose.kind(item.form))
+            used = self._moved_n.setdefault(item.pass_id, {})
+            used[item.base, compose.split(item.form)[0]] = used.get((item.base, compose.split(item.form)[0]), 0) + 1
+            pairs = self._comp_pairs.setdefault(item.pass_id, {})
+            pair = _composed_pair(item.form)
+            pairs[pair] = pairs.get(pair, 0) + 1
         elif not variation.is_variation(item.form):
             kinds = self.rewrites_on.setdefault(item.pass_id, set())
             rids = {r for r, _ in hforms.parts(item.form)}
@@ -522,8 +578,10 @@ class Scheduler:
             except Exception:  # noqa: BLE001 - a neighbour that does not build names no op
                 got = set()
         on = self._touched.setdefault(item.pass_id, {})
+        held = self._op_pairs.setdefault(item.pass_id, {})
         for op in {t[0] for t in got}:
             on[op] = on.get(op, 0) + 1
+            held[op, form_kind(item.form)] = held.get((op, form_kind(item.form)), 0) + 1
         if valid:
             self.tried.update(tuple(t) for t in got)
 
@@ -579,6 +637,8 @@ class Scheduler:
             return item
         if self._only == "rewrite" and (item := self._op_item(pass_id, step)) is not None:
             return item
+        if self._only == "compose" and (item := self._moved_item(pass_id, step)) is not None:
+            return item
         if self._only == "rewrite" and (item := self._rare_rewrite_item(pass_id, step)) is not None:
             return item
         if self._vary_step and (item := self._retried(pass_id)) is not None:
@@ -620,7 +680,7 @@ class Scheduler:
                 continue
             tail = f"{variation.PREFIX}{kind}@"
             rng = random.Random(f"{self.seed}:{step}:{pass_id}:{kind}")
-            drawn = self.rare.offering(kind, lambda b: pass_id in self.passes_of(b.id))  # others build nothing
+            drawn = self.rare.offering(kind, lambda b: self.draws(b.id, pass_id))  # others build nothing
             live = [b for b in drawn if not self.is_dead(b.id)]
             todo = [
                 Item(b.id, f, pass_id)
@@ -709,7 +769,7 @@ class Scheduler:
                 todo = [
                     Item(b, f, pass_id)
                     for b, f in units[elem]
-                    if b in self.by_id and pass_id in self.passes_of(b) and not self.is_dead(b)
+                    if b in self.by_id and self.draws(b, pass_id) and not self.is_dead(b)
                 ]
                 todo = [i for i in todo if i.key not in self.done]
                 if todo:
@@ -784,7 +844,7 @@ class Scheduler:
                 todo = [
                     Item(b, f, pass_id)
                     for b, f in self.unit_sites(k, e)
-                    if b in self.by_id and pass_id in self.passes_of(b) and not self.is_dead(b)
+                    if b in self.by_id and self.draws(b, pass_id) and not self.is_dead(b)
                 ]
                 todo = [i for i in todo if i.key not in self.done]
                 if todo:
@@ -848,12 +908,16 @@ class Scheduler:
     def _op_item(self, pass_id: str, step: int) -> Item | None:
         """On the rewrite steps ``step % OP_EVERY == OP_EVERY - 2``, an item on the op type ``pass_id``'s items have
         touched least (the op types of their triples), ties by the fewest bases holding it, then by name: on a probe
-        base of the op (:func:`.preconditions.probes`), a form of one generic rewrite (no observed precondition:
-        it needs no particular op) whose sites touch the op (:func:`passcheck.signature.site_ops`); of those, one with
-        new triples first, then the rewrite kind with the fewest items under the pass, ties by a generator seeded by
-        (seed, step, pass, op). The pick keeps its site. A rare op is met by a sample of the bases about as often as it
-        is held (OneHotEncoder by 3 of ~11,000), and a generic rewrite is ranked by no op. None on other steps, when
-        no op has a candidate left, and with ``vary_kinds`` and no ``rewrites`` (no rewrite form is a candidate)."""
+        base of the op (:func:`.preconditions.probe_set`), a form of one generic rewrite (no observed precondition:
+        it needs no particular op) whose sites touch the op (:func:`passcheck.signature.site_ops`). Of those, the
+        (op, rewrite kind) pair
+        the pass's items have held least first (:meth:`op_pairs`; round 9e, M89: a second visit of the op covers
+        another of its rewrites instead of repeating one), then one changing the type of a value the op reads
+        (:meth:`_reads_changed`: what its inference and its kernel are a function of), then one with new triples,
+        then the kind with the fewest items under the pass, ties by a generator seeded by (seed, step, pass, op).
+        The pick keeps its site. A rare op is met by a sample of the bases about as often as it is held
+        (OneHotEncoder by 3 of ~11,000), and a generic rewrite is ranked by no op. None on other steps, when no op
+        has a candidate left, and with ``vary_kinds`` and no ``rewrites`` (no rewrite form is a candidate)."""
         if not self.variations or step % OP_EVERY != OP_EVERY - 2:
             return None
         if self.vary_kinds and not self.rewrites:
@@ -861,30 +925,26 @@ class Scheduler:
         from passcheck.hunt import preconditions
 
         pre = preconditions.Preconditions.of(self.bases, self.seed)
-        if self._op_probes is None:
-            for b in self.bases:
-                for op in preconditions.ops_of(b):
-                    self._holding[op] = self._holding.get(op, 0) + 1
-            self._op_probes = {}
-            for b in preconditions.probes(self.bases):
-                for op in preconditions.ops_of(b):
-                    self._op_probes.setdefault(op, []).append(b)
+        probed = preconditions.probe_set(self.bases)
         touched = self._touched.get(pass_id, {})
         counts = self._kind_n.get(pass_id, {})
-        for op in sorted(self._op_probes, key=lambda o: (touched.get(o, 0), self._holding.get(o, 0), o)):
+        pairs = self.op_pairs(pass_id)
+        for op in sorted(probed.by_op, key=lambda o: (touched.get(o, 0), probed.holding.get(o, 0), o)):
             todo = []
-            for b in self._op_probes[op]:
-                if pass_id not in self.passes_of(b.id) or self.is_dead(b.id):
+            for b in probed.by_op[op]:
+                if not self.draws(b.id, pass_id) or self.is_dead(b.id):
                     continue
-                todo += [Item(b.id, f, pass_id) for f in self._generic_on(op, b, pass_id, pre.rewrites)]
+                todo += [Item(b.id, f, pass_id) for f in self._generic_on(op, b, pass_id, pre)]
             todo = [i for i in todo if i.key not in self.done]
             if todo:
                 rng = random.Random(f"{self.seed}:{step}:{pass_id}:{op}")
                 item = max(
                     todo,
                     key=lambda i: (
+                        -pairs.get((op, form_kind(i.form)), 0),
+                        self._reads_changed(op, i),
                         len(self.triples(i) - self.tried) > 0,
-                        -counts.get(hforms.kind(i.form), 0),
+                        -counts.get(form_kind(i.form), 0),
                         rng.random(),
                     ),
                 )
@@ -892,16 +952,111 @@ class Scheduler:
                 return item
         return None
 
-    def _generic_on(self, op: str, base: Base, pass_id: str, need: dict[str, frozenset[str]]) -> list[str]:
-        """``base``'s forms of one rewrite with no precondition in ``need`` (rewrite id → op types) whose sites touch
-        op type ``op``, built once per (op, base, pass)."""
+    def _moved_item(self, pass_id: str, step: int) -> Item | None:
+        """On every other composition step (``(step // COMPOSE_EVERY) % MOVED_EVERY == 0``: a bounded share), a rewrite
+        of a neighbour that moved ``pass_id`` (:attr:`moved_on`: its item found a new signature; round 9e, M90): a
+        defect shown only by two uncommon choices together (an omitted optional output on a node a frozen input made
+        foldable) needs the second drawn on a first that changed what the pass does. Of the rewrites of the moved
+        neighbour with the fewest composed items under the pass (the first moved of those) with one left
+        (:meth:`moved_forms`: one site per rewrite with a site the neighbour opened or changed, not only the
+        :data:`.compose.PER_NEIGHBOUR` sampled), the (neighbour kind, rewrite) pair the pass's
+        composed items have held least first, then a rare rewrite (:mod:`.rare_rewrites`: the fewest bases meeting
+        it), then new triples, ties by a generator seeded by (seed, step, pass). None on other steps or when none is
+        left."""
+        if (step // COMPOSE_EVERY) % MOVED_EVERY or not self.moved_on.get(pass_id):
+            return None
+        pairs = self._comp_pairs.get(pass_id, {})
+        todo: list[Item] = []
+        used = self._moved_n.get(pass_id, {})
+        order = sorted(self.moved_on[pass_id], key=lambda bv: used.get(bv, 0))  # stable: the first moved, of the least
+        for b, v in order:  # composed, with a rewrite left: one listing per step
+            if (b, v) in self.invalid or self.is_dead(b) or not self.draws(b, pass_id):
+                continue
+            todo = [i for f in self.moved_forms(self.by_id[b], v) if (i := Item(b, f, pass_id)).key not in self.done]
+            if todo:
+                break
+        if not todo:
+            return None
+        meeting = self.rare_rewrites.meeting
+        rng = random.Random(f"{self.seed}:{step}:{pass_id}:moved")
+
+        def rarity(form: str) -> int:
+            rid = hforms.parts(compose.split(form)[1])[0][0]
+            return len(meeting[rid]) if rid in meeting else len(self.bases) + 1
+
+        return max(
+            todo,
+            key=lambda i: (
+                -pairs.get(_composed_pair(i.form), 0),
+                -rarity(i.form),
+                len(self.triples(i) - self.tried) > 0,
+                rng.random(),
+            ),
+        )
+
+    def moved_forms(self, base: Base, vform: str) -> list[str]:
+        """The composed forms of neighbour ``vform`` of ``base``: one site per rewrite (``rewrites`` pins them) with a
+        site the neighbour opened, else one it changed (:func:`.compose.site_split`; no carrying test, which builds
+        and infers each rewrite of the neighbour), drawn by a generator seeded by (seed, base, neighbour), built
+        once."""
+        key = (base.id, vform)
+        if key not in self._moved_forms:
+            try:
+                only = frozenset(self._named) if self.rewrites else None
+                if base._sites is None:  # the base's sites, listed once for its compositions too (Base.compositions)
+                    base._sites = compose.sites_of(hforms.named(base.model()), only)
+                got = compose.site_split(base.model(), vform, base._sites, only)
+                rng = random.Random(f"{self.seed}:{base.id}:{vform}:moved")
+                sites = {} if got is None else {**got[3], **got[2]}  # a rewrite's fresh sites, else its touched ones
+                self._moved_forms[key] = [
+                    compose.spell(vform, f"{rid}@{rng.choice(at)}") for rid, at in sorted(sites.items())
+                ]
+            except Exception:  # noqa: BLE001 - a neighbour this onnx cannot build has no rewrites
+                self._moved_forms[key] = []
+        return self._moved_forms[key]
+
+    def _reads_changed(self, op: str, item: Item) -> bool:
+        """Whether ``item``'s form changes the type of a value a node of op type ``op`` reads on its base
+        (:func:`.op_reads.changes_reads`), asked only of a form whose sites name such a value (the others keep every
+        type the op reads) and once per (op, base, form)."""
+        from passcheck.hunt import op_reads
+
+        key = (op, item.base, item.form)
+        if key not in self._reads:
+            base = self.by_id[item.base]
+            got = False
+            try:
+                model = base.model()
+                read = {x for n in model.graph.node if n.op_type == op for x in n.input if x}
+                if read & set(self.labels(base, item.form)):
+                    build = variation.build if variation.is_variation(item.form) else hforms.build
+                    built = build(model, item.form)
+                    if (op, base.id) not in self._base_reads:  # the base's side, once per op and base
+                        self._base_reads[op, base.id] = op_reads.reads(model, op)
+                    got = built is not None and op_reads.changes_reads(
+                        model, built[0], op, self._base_reads[op, base.id]
+                    )
+            except Exception:  # noqa: BLE001 - a form this onnx cannot build changes nothing it reads
+                got = False
+            self._reads[key] = got
+        return self._reads[key]
+
+    def op_pairs(self, pass_id: str) -> dict[tuple[str, str], int]:
+        """(op type, rewrite or neighbour kind: :func:`form_kind`) → how many of ``pass_id``'s items held that pair
+        (an item whose triples name the op, of that kind), counted in :meth:`mark`."""
+        return self._op_pairs.get(pass_id, {})
+
+    def _generic_on(self, op: str, base: Base, pass_id: str, pre) -> list[str]:
+        """``base``'s forms of one rewrite with no precondition in ``pre.rewrites`` (rewrite id → op types) whose sites
+        touch op type ``op``, built once per (op, base, pass). No neighbour: the op step is a rewrite step, and the
+        neighbours keep their one step in :data:`VARIATION_EVERY`."""
         key = (op, base.id, pass_id)
         if key not in self._op_forms:
             got = []
             try:
                 for form in self._own(base, pass_id):
                     rids = {r for r, _ in hforms.parts(form)}
-                    if len(hforms.parts(form)) != 1 or rids & set(need) or variation.is_variation(form):
+                    if len(hforms.parts(form)) != 1 or rids & set(pre.rewrites) or variation.is_variation(form):
                         continue
                     labels = [s for _, s in hforms.parts(form) if s is not None] or list(self.labels(base, form))
                     if labels and op in site_ops([base.model()], labels):
@@ -959,7 +1114,11 @@ class Scheduler:
         for d in self.declared(base):
             if self.of_case.get((case, d)) or (case, d) in self._case_used_up:
                 continue
-            if (same := Item(item.base, item.form, d)).key not in self.done and not self.is_dead(item.base):
+            if (
+                (same := Item(item.base, item.form, d)).key not in self.done
+                and not self.is_dead(item.base)
+                and self.draws(item.base, d)
+            ):
                 return same
             rng = random.Random(f"{self.seed}:{step}:{case}:{d}")
             if (other := self._best(self._cases[case], rng, d)) is not None:
@@ -1033,9 +1192,7 @@ class Scheduler:
             return item
         p = item.pass_id
         forms = [
-            b
-            for b in self._cases[self.by_id[item.base].case.id]
-            if p in self.passes_of(b.id) and not self.is_dead(b.id)
+            b for b in self._cases[self.by_id[item.base].case.id] if self.draws(b.id, p) and not self.is_dead(b.id)
         ]
         least = min(self._vary_n.get((b.id, p), 0) for b in forms)
         if self._vary_n.get((item.base, p), 0) <= least:
@@ -1047,7 +1204,7 @@ class Scheduler:
     def _best(self, bases: Sequence[Base], rng: random.Random, pass_id: str) -> Item | None:
         best, best_score = None, None
         for base in bases:
-            if self.is_dead(base.id) or pass_id not in self.passes_of(base.id):
+            if self.is_dead(base.id) or not self.draws(base.id, pass_id):
                 continue
             for form in self.forms(base, pass_id):
                 item = Item(base.id, form, pass_id)
@@ -1144,7 +1301,7 @@ class _MapView:
             rng = random.Random(f"{sched.seed}:{step}:{key}")
             bases = self.entries[key][0]
             best, best_score = None, None
-            live_bases = [b for b in bases if not sched.is_dead(b) and pass_id in sched.passes_of(b)]
+            live_bases = [b for b in bases if not sched.is_dead(b) and sched.draws(b, pass_id)]
             for bid in rng.sample(live_bases, min(SAMPLE, len(live_bases))):
                 base = sched.by_id[bid]
                 at = sched.entry_sites(base, pass_id)
@@ -1192,6 +1349,12 @@ def site_kinds(
             continue
         out.append(site_kind.kind(rid, label, signatures(base), ranks(base) if ranks is not None else {}))
     return tuple(dict.fromkeys(out)) or (ALL_SITES,)
+
+
+def _composed_pair(form: str) -> tuple[str, str]:
+    """(neighbour kind without ``vary:``, rewrite id) of composed ``form``."""
+    vform, rform = compose.split(form)
+    return variation.kind(vform)[len(variation.PREFIX) :], hforms.parts(rform)[0][0]
 
 
 def form_kind(form: str) -> str:

@@ -59,10 +59,12 @@ SHRINK_TESTS = 80
 @dataclasses.dataclass
 class Ended:
     """Why the loop stopped (``budget``, ``exhausted`` or ``stopped``: ``stop_after`` new signatures
-    found), items run by this call (this shard's)."""
+    found), items run by this call (this shard's); ``out_of_range``: per version-converter pass, the bases met that
+    it does not convert, so none of their items was drawn (:mod:`.converter_range`; round 9e, M92)."""
 
     why: str
     items: int
+    out_of_range: dict[str, int] = dataclasses.field(default_factory=dict)
 
 
 def hunt(
@@ -166,10 +168,12 @@ def hunt(
                 rec["triples"],
                 "base_runs" not in rec and rec["status"] == "base-fails",  # a state written before base_runs
                 valid=rec.get("valid", True),
+                moved=rec.get("moved", False),
             )
         return made
 
     seen = None  # with steering: the rows the scheduler was built on
+    scheduler = None
     if steering is None:
         scheduler = scheduler_for(cmap, passes, passes_of)
     end = time.monotonic() + budget.seconds if budget.seconds is not None else None
@@ -177,9 +181,9 @@ def hunt(
     try:
         while True:
             if (budget.items is not None and steps >= budget.items) or (end is not None and time.monotonic() >= end):
-                return Ended("budget", ran)
+                return Ended("budget", ran, _refused(scheduler))
             if stop_after is not None and len(baseline.split(store.signatures, known or {})[0]) >= stop_after:
-                return Ended("stopped", ran)
+                return Ended("stopped", ran, _refused(scheduler))
             step = len(store.items)
             if steering is not None:  # this step's rows observed (paced), then steered by those it sees
                 steering.lazy.observe(steering.lazy.paced(step))
@@ -187,11 +191,12 @@ def hunt(
                 seen = steering.visible(step)
                 scheduler = scheduler_for(*steering.at(step))
                 if end is not None and time.monotonic() >= end:  # observing them spent the budget
-                    return Ended("budget", ran)
+                    return Ended("budget", ran, _refused(scheduler))
             item = scheduler.next(step)
             if item is None:
-                return Ended("exhausted", ran)
+                return Ended("exhausted", ran, _refused(scheduler))
             base = scheduler.by_id[item.base]
+            held = set(store.signatures)
             if step % count == index - 1:
                 left = None if end is None else end - time.monotonic()
                 executor.timeout = max(5.0, min(item_timeout, left)) if left is not None else item_timeout
@@ -227,10 +232,12 @@ def hunt(
             rec["triples"] = sorted(scheduler.triples(item))
             if not valid_neighbour(base, item, rec, executor, gated=judge is None):
                 rec["valid"] = False
+            if count == 1 and any(k not in held for k in rec["signatures"]):  # a shard cannot tell: unsharded only
+                rec["moved"] = True  # this item moved the pass: a new signature (round 9e, M90)
             store.items.append(rec)
             if steering is not None:  # the passes this item was drawn from: what a resumed hunt checks
                 store.scope.update(steering.scope(step))
-            scheduler.mark(item, rec["triples"], valid=rec.get("valid", True))
+            scheduler.mark(item, rec["triples"], valid=rec.get("valid", True), moved=rec.get("moved", False))
             store.checkpoint()
             steps += 1
             if rec["status"] != OTHER_SHARD:
@@ -240,6 +247,11 @@ def hunt(
 
     finally:  # a run cut short (Ctrl-C, an error) keeps every item it finished
         store.save()
+
+
+def _refused(scheduler) -> dict[str, int]:
+    """Per version-converter pass, how many bases ``scheduler`` met that it does not convert (none before a first)."""
+    return {p: len(ids) for p, ids in sorted(getattr(scheduler, "out_of_range", {}).items())}
 
 
 def valid_neighbour(base: Base, item: Item, rec: dict, executor, gated: bool = True) -> bool:

@@ -70,6 +70,10 @@ kind                      change (site)
 ``group``                 a Conv / ConvTranspose of ``group`` 1 split into ``g`` channel groups (a common divisor
                           > 1 of its input and output channels), its weight sliced to the shape the schema then
                           requires, its output channels kept (:mod:`.vary_group`; site: ``<node>=<g>``)
+``axes-move``,            every ``Reduce*`` of one connected pattern reducing the same axes moved together to
+``axes-sign``             another axis whose dim is not 1 (keepdims 1), or its axes in the other sign spelling
+                          (equivalent): a decomposed norm over a non-last axis (:mod:`.vary_axes`; site:
+                          ``<first node>=<axes>``)
 ``default-fed``           an overridable default (a graph input with an initializer of the same name) fed
                           another value of its dtype and shape, the dims computed from it unstated
                           (:mod:`.vary_defaults`; site: the input's name)
@@ -102,6 +106,7 @@ from typing import TYPE_CHECKING, Any
 
 from passcheck.hunt import (
     vary_apart,
+    vary_axes,
     vary_bindings,
     vary_defaults,
     vary_frozen,
@@ -188,6 +193,14 @@ def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
     if kind(form) == f"{PREFIX}{vary_frozen.KIND}":  # so do the constants: every value computed from them
         inputs = vary_frozen.frozen(model, form.partition("@")[2])
         found = [*inputs, *[v for name in inputs for v in vary_inputs.reach(model, name)]]
+    if vary_axes.is_kind(kind(form)[len(PREFIX) :]):  # every reduction of the group: name them
+        first = labels(form)[0]
+        found += [
+            n.name
+            for g, _, _ in vary_axes.groups(named(model), _inferred(named(model)))
+            if g[0].name == first
+            for n in g[1:]
+        ]
     if kind(form)[len(PREFIX) :] in SPLIT_KINDS:  # a part retypes some nodes only: name them
         found += _part_nodes(named(model), form.partition("@")[2])
     for label in found:
@@ -208,6 +221,7 @@ FAMILIES = (
     "fanout",
     "twin",
     "group",
+    "axes",
     "cast",
     "transpose",
     "input",
@@ -303,6 +317,10 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
             done = vary_apart.build(out, site)
             if done:
                 _refresh_annotations(out)
+        elif vary_axes.is_kind(k):
+            done = vary_axes.build(out, k, site, _inferred(out))
+            if done and k == vary_axes.MOVE:  # another axis reduced: the reductions' outputs change shape
+                _refresh_annotations(out)
         elif vary_inputs.is_input_kind(k):
             done = vary_inputs.build(out, k, site)
             if done:
@@ -326,6 +344,7 @@ def _node_site(k: str) -> bool:
         or vary_optional.is_optional_kind(k)
         or vary_twin.is_kind(k)
         or vary_group.is_kind(k)
+        or vary_axes.is_kind(k)
         or k == vary_inputs.ALONE
         or vary_apart.is_kind(k)
     )
@@ -377,6 +396,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_twin.candidates(model)
     yield from vary_group.candidates(model)
     yield from vary_qdq.candidates(model, shapes)
+    yield from vary_axes.candidates(model, shapes)
 
 
 def _attribute_variants(model, node, schema, shapes) -> Iterator[tuple[str, str]]:
@@ -578,6 +598,8 @@ def equivalent(model: onnx.ModelProto, form: str) -> str | None:
         return f"{k}: the same value by the reader's schema (vary_int)" if ok else None
     if k == "shape-leading-one":
         return _leading_one_equivalent(named(model), site)
+    if k == vary_axes.SIGN:
+        return "axes-sign: an axis a and a - r name the same axis in [-r, r-1] (Operators.md, every Reduce*)"
     return None
 
 

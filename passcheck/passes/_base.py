@@ -147,6 +147,8 @@ class PassAdapter:
             Data) is within what it takes in memory (:mod:`passcheck.passes.external_data`).
         warm: modules :meth:`apply` imports whose import starts no thread: a worker template may
             import them ahead, before its forks (:func:`passcheck.passes.imports_of`).
+        converts_opset: the tool is a version converter (its output imports another ai.onnx opset); a model
+            its :meth:`precondition` refuses is one it does not convert (the hunt draws none: round 9e, M92).
     """
 
     id: str = ""
@@ -164,6 +166,7 @@ class PassAdapter:
     by_type: frozenset[str] = frozenset()
     declines: tuple[type[BaseException], ...] = ()
     carries_external_data: ClassVar[bool] = False
+    converts_opset: ClassVar[bool] = False
     doc: str = ""
 
     @property

@@ -44,6 +44,8 @@ def supported() -> tuple[int, int]:
 class OnnxscriptVersionConverterAdapter(_OnnxscriptAdapter):
     """``onnxscript:convert-opset-up``: the model's ModelProto converted in place to its next opset boundary."""
 
+    converts_opset = True
+
     id = ID
     doc = "onnxscript.version_converter.convert_version(model, <the neighbouring opset boundary up>), in place"
 

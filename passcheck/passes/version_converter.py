@@ -11,6 +11,7 @@ from passcheck.passes.external_data import SUFFIX as EXTERNAL_DATA
 
 class VersionConverterAdapter(PassAdapter):
     tools = ("onnx",)
+    converts_opset = True
     #: convert.cc: ImportModelProto → its IR → ExportModelProto; a tensor's bytes are never read.
     carries_external_data = True
 
@@ -145,6 +146,8 @@ def conversion(pass_id: str, model) -> str | None:
 class OpsetBoundaryAdapter(PassAdapter):
     """``onnx:convert-opset-down`` / ``-up``: the version converter to the model's neighbouring
     opset boundary (see :func:`opset_boundary`); the target differs per model."""
+
+    converts_opset = True
 
     tools = ("onnx",)
     carries_external_data = True

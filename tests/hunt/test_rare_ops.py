@@ -30,9 +30,12 @@ def _op_step(k: int) -> int:
 
 
 def _ops(s, item) -> set[str]:
+    from passcheck.hunt import variation
     from passcheck.mutations import forms as hforms
 
     base = s.by_id[item.base]
+    if variation.is_variation(item.form):  # a generic neighbour at the op (round 9e, M89)
+        return variation.site_ops(base.model(), item.form)
     labels = [x for _, x in hforms.parts(item.form) if x is not None] or list(s.labels(base, item.form))
     return site_ops([base.model()], labels)
 
@@ -48,8 +51,13 @@ def test_the_op_step_takes_the_rarest_untouched_op_with_a_generic_rewrite(pool):
     item = s._op_item(PASS, _op_step(0))
     assert item is not None and "onehotencoder" in item.base, item
     assert "OneHotEncoder" in _ops(s, item)
-    rid = hforms.parts(item.form)[0][0]
-    assert rid not in Preconditions.of(pool, 1).rewrites  # a generic rewrite
+    from passcheck.hunt import variation
+
+    if variation.is_variation(item.form):  # a generic neighbour kind (round 9e, M89)
+        assert variation.kind(item.form)[len(variation.PREFIX) :] not in Preconditions.of(pool, 1).neighbours
+    else:
+        rid = hforms.parts(item.form)[0][0]
+        assert rid not in Preconditions.of(pool, 1).rewrites  # a generic rewrite
     s.mark(item)
     assert s._touched[PASS]["OneHotEncoder"] == 1
 
