@@ -31,8 +31,9 @@ def _hunt(out: Path, *args: str) -> subprocess.CompletedProcess:
     """``passcheck hunt`` in this process (tests/_inproc.py); the saved case's reproduce command runs as printed."""
     argv = ["hunt", "--cases-from", PLANTED, "--case", "varbind-test/*"]
     # the variation hunt pins the binding kinds (--vary-kind bind-*): its 10 items are every binding neighbour of
-    # both bases
-    argv += ["--pass", planted_bindings.PASS_ID, "--seed", "1", "--no-coverage", "--out", out]
+    # both bases. Seed 2: since session 29's op-visit rule (M89) seed 1's 40 rewrite items reach the planted pass's
+    # other defect (a rank-3 broadcast, below) through neutral-op's outrank Add; seeds 2, 4, 6 do not (checked 1-6)
+    argv += ["--pass", planted_bindings.PASS_ID, "--seed", "2", "--no-coverage", "--out", out]
     return cli(*argv, "--progress", "none", *args)
 
 
