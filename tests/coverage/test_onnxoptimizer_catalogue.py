@@ -11,7 +11,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 from passcheck.coverage.cache import Cache
 from passcheck.coverage.entry import PassScope
-from passcheck.coverage.map import catalogue, compute
+from passcheck.coverage.map import compute
+from tests.coverage._tool_catalogue import Base, entries_of
 
 onnxoptimizer = pytest.importorskip("onnxoptimizer")
 
@@ -37,19 +38,9 @@ def _model(perm=(0, 1)):
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
 
 
-class _Base:
-    def __init__(self, id, model):
-        self.id, self._m = id, model
-
-    def model(self):
-        return self._m
-
-
 @pytest.fixture(scope="module")
 def entries(executor, cache_dir):
-    got, missing = catalogue(executor, ("onnxoptimizer",), cache=Cache(folder=cache_dir))
-    assert not missing, missing
-    return {e.name: e for e in got["onnxoptimizer"]}
+    return entries_of(executor, cache_dir, "onnxoptimizer")
 
 
 def test_the_entries_are_the_available_passes_with_the_passcheck_passes_that_run_them(entries):
@@ -64,7 +55,7 @@ def test_the_entries_are_the_available_passes_with_the_passcheck_passes_that_run
 
 
 def test_evidence_is_each_pass_s_own_effect(executor, cache_dir):
-    cmap = compute([_Base("t/nop", _model())], executor, ("onnxoptimizer",), Cache(folder=cache_dir))
+    cmap = compute([Base("t/nop", _model())], executor, ("onnxoptimizer",), Cache(folder=cache_dir))
     got = {k: [e.effect for e in v] for k, v in cmap.evidence.items()}
     assert got["onnxoptimizer:pass:eliminate_nop_transpose"] == [
         "eliminate_nop_transpose replaced Transpose node (nodes 5→4)"
@@ -75,7 +66,7 @@ def test_evidence_is_each_pass_s_own_effect(executor, cache_dir):
         "fuse_matmul_add_bias_into_gemm replaced Add node (nodes 5→5)"
     ]
     # a real permutation: the Transpose is no no-op, and nothing else the passes do changed
-    moved = compute([_Base("t/perm", _model((1, 0)))], executor, ("onnxoptimizer",), Cache(folder=cache_dir))
+    moved = compute([Base("t/perm", _model((1, 0)))], executor, ("onnxoptimizer",), Cache(folder=cache_dir))
     assert "onnxoptimizer:pass:eliminate_nop_transpose" not in moved.evidence, moved.evidence
     assert "onnxoptimizer:pass:eliminate_identity" in moved.evidence
 

@@ -11,7 +11,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 from passcheck.coverage.cache import Cache
 from passcheck.coverage.entry import PassScope
-from passcheck.coverage.map import catalogue, compute
+from passcheck.coverage.map import compute
+from tests.coverage._tool_catalogue import Base, entries_of
 
 pytest.importorskip("onnxslim")
 
@@ -41,19 +42,9 @@ def _model(batch=2):
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
 
 
-class _Base:
-    def __init__(self, id, model):
-        self.id, self._m = id, model
-
-    def model(self):
-        return self._m
-
-
 @pytest.fixture(scope="module")
 def entries(executor, cache_dir):
-    got, missing = catalogue(executor, ("onnxslim",), cache=Cache(folder=cache_dir))
-    assert not missing, missing
-    return {e.name: e for e in got["onnxslim"]}
+    return entries_of(executor, cache_dir, "onnxslim")
 
 
 def test_the_entries_are_the_registry_s_patterns_and_the_any_op_steps(entries):
@@ -68,14 +59,14 @@ def test_the_entries_are_the_registry_s_patterns_and_the_any_op_steps(entries):
 
 
 def test_evidence_is_slim_s_own_effect_and_the_tool_is_left_as_it_was(executor, cache_dir):
-    cmap = compute([_Base("t/fuse", _model())], executor, ("onnxslim",), Cache(folder=cache_dir))
+    cmap = compute([Base("t/fuse", _model())], executor, ("onnxslim",), Cache(folder=cache_dir))
     got = {k: [e.effect for e in v] for k, v in cmap.evidence.items()}
     assert got["onnxslim:fusion:FusionGemm"] == ["FusionGemm replaced MatMul node (1 nodes written)"]
     assert "onnxslim:pass:subexpression_elimination" in got
     assert got["onnxslim:pass:shape_infer"][0].startswith("shape_infer: ")  # slim runs it on every base it takes
     assert not any(k.startswith("onnxslim:fusion:") and k != "onnxslim:fusion:FusionGemm" for k in got), got
     # the batch named: FusionGemm's matcher matches, its rewrite declines (static dims only): no evidence
-    named = compute([_Base("t/named", _model("N"))], executor, ("onnxslim",), Cache(folder=cache_dir))
+    named = compute([Base("t/named", _model("N"))], executor, ("onnxslim",), Cache(folder=cache_dir))
     assert "onnxslim:fusion:FusionGemm" not in named.evidence, named.evidence
     from passcheck.coverage import onnxslim as C
 
