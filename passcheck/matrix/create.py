@@ -2,12 +2,16 @@
 
 Layout under the cache folder (``$PASSCHECK_CACHE`` or ``~/.cache/passcheck``)::
 
-    envs/<id>-<pins hash[:12]>/          the virtual environment
+    envs/<id>-<pins hash[:12]>/                    the pinned environment (the pins and passcheck's dependencies)
     envs/<id>-<pins hash[:12]>/.passcheck-pins     written last: the pins are installed
-    envs/<id>-<pins hash[:12]>/.passcheck-source   hash of the passcheck source installed
+    envs/<id>-<pins hash[:12]>/.passcheck-deps     hash of passcheck's declared dependencies installed there
+    envs/<id>-<pins hash[:12]>/src/<source[:16]>/  one passcheck source: a small venv that sees the pinned one
+                                                   (a ``.pth`` file) with that source installed, ``--no-deps``
 
-A changed pins file gives a new folder (older folders of the same id are removed); a changed
-passcheck source reinstalls passcheck only. A file lock serializes concurrent creators.
+A changed pins file gives a new folder (older folders of the same id are removed). Each passcheck source gets its
+own overlay, so two runs from two trees (an edited checkout, two worktrees, CI jobs sharing a cache) never
+reinstall passcheck under each other's workers: a run holds a shared lock on the overlays it uses, and only
+overlays no run holds and none used for a day are removed. A file lock serializes concurrent creators.
 """
 
 from __future__ import annotations
@@ -31,7 +35,10 @@ from passcheck.matrix.envs import EnvSpec
 
 DIST = "onnx-passcheck"  # the distribution name (the import package is passcheck)
 PINS_MARK = ".passcheck-pins"
-SOURCE_MARK = ".passcheck-source"
+SOURCE_MARK = ".passcheck-source"  # in an overlay: the source installed there
+DEPS_MARK = ".passcheck-deps"
+OVERLAY_TTL = 86400.0  # seconds an overlay no run holds is kept after its last use
+_HELD: dict[str, object] = {}  # overlay folder -> the open file whose shared lock marks it in use by this process
 
 
 class EnvCreateError(Exception):
@@ -132,6 +139,10 @@ def ensure(
     """Return the environment for ``spec`` with passcheck from ``source`` installed, creating
     or updating it as needed.
 
+    The returned :class:`Env` is the source's overlay (see the module docs): its interpreter imports this
+    ``source``'s passcheck and the pinned environment's packages. The overlay stays locked (shared) by this
+    process, so another run's clean-up never removes it while this run's workers use it.
+
     Args:
         source: the passcheck source tree to install (non-editable).
         python: interpreter for new environments (default: the one running passcheck).
@@ -148,59 +159,112 @@ def ensure(
     root = envs / f"{spec.id}-{spec.pins_hash[:12]}"
     log = envs / f"{root.name}.log"
     src = source_hash(source)
+    deps = deps_hash(source)
     with open(envs / f"{spec.id}.lock", "w") as lock:
         _lock(lock, children)
         created = False
-        uv = uv_bin()
         pins_file = root / "pins.txt"
         if _read(root / PINS_MARK) != spec.pins_hash:
             for old in stale(envs, spec.id):
                 shutil.rmtree(old, ignore_errors=True)
             log.write_text("", encoding="utf-8")
-            _run([uv, "venv", "--quiet", "--python", python or _base_python(), str(root)], log, children, tmp)
+            _run([uv_bin(), "venv", "--quiet", "--python", python or _base_python(), str(root)], log, children, tmp)
             pins_file.write_text("\n".join(spec.pins) + "\n", encoding="utf-8")
-            with _stage(source, envs, src) as staged:
-                _run(
-                    [
-                        uv,
-                        "pip",
-                        "install",
-                        "--quiet",
-                        "--python",
-                        str(root / "bin/python"),
-                        "-r",
-                        str(pins_file),
-                        str(staged),
-                    ],
-                    log,
-                    children,
-                    tmp,
-                )
-            (root / SOURCE_MARK).write_text(src, encoding="utf-8")
+            _install(root, ["-r", str(pins_file)], source, envs, src, log, children, tmp)
+            (root / DEPS_MARK).write_text(deps, encoding="utf-8")
             (root / PINS_MARK).write_text(spec.pins_hash, encoding="utf-8")
             created = True
-        elif _read(root / SOURCE_MARK) != src:
-            with _stage(source, envs, src) as staged:
-                _run(
-                    [
-                        uv,
-                        "pip",
-                        "install",
-                        "--quiet",
-                        "--python",
-                        str(root / "bin/python"),
-                        "--reinstall-package",
-                        DIST,
-                        "-r",
-                        str(pins_file),
-                        str(staged),
-                    ],
-                    log,
-                    children,
-                    tmp,
-                )
-            (root / SOURCE_MARK).write_text(src, encoding="utf-8")
-    return Env(spec, root, created, time.perf_counter() - t0)
+        elif _read(root / DEPS_MARK) != deps:  # the source declares other dependencies: bring the pinned env's up
+            _install(root, ["-r", str(pins_file)], source, envs, src, log, children, tmp)
+            (root / DEPS_MARK).write_text(deps, encoding="utf-8")
+        overlay, made = _overlay(root, source, envs, src, log, children, tmp)
+        _collect(root, keep=overlay)
+    return Env(spec, overlay, created or made, time.perf_counter() - t0)
+
+
+def deps_hash(root: Path) -> str:
+    """sha256 of the ``[project] dependencies`` that ``root``'s pyproject.toml declares (of the whole file when it
+    cannot be read as TOML)."""
+    data = (root / "pyproject.toml").read_bytes() if (root / "pyproject.toml").is_file() else b""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        return hashlib.sha256(data).hexdigest()
+    try:
+        listed = tomllib.loads(data.decode("utf-8")).get("project", {}).get("dependencies", [])
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return hashlib.sha256(data).hexdigest()
+    return hashlib.sha256("\n".join(sorted(listed)).encode()).hexdigest()
+
+
+def _install(
+    env: Path, args: list[str], source: Path, envs: Path, src: str, log: Path, children: Children | None, tmp: Path | None
+) -> None:
+    """``uv pip install`` into the venv at ``env``: ``args`` then the staged copy of ``source``."""
+    with _stage(source, envs, src) as staged:
+        _run(
+            [uv_bin(), "pip", "install", "--quiet", "--python", str(env / "bin/python"), *args, str(staged)],
+            log,
+            children,
+            tmp,
+        )
+
+
+def _overlay(
+    root: Path, source: Path, envs: Path, src: str, log: Path, children: Children | None, tmp: Path | None
+) -> tuple[Path, bool]:
+    """The overlay of source ``src`` on the pinned env ``root`` (created if missing), held in use: (folder, created).
+
+    Called under the environment's lock: no other process creates or removes overlays of ``root`` meanwhile."""
+    overlay = root / "src" / src[:16]
+    made = False
+    if _read(overlay / SOURCE_MARK) != src:
+        shutil.rmtree(overlay, ignore_errors=True)  # a creation that was cut short
+        overlay.parent.mkdir(parents=True, exist_ok=True)
+        _run([uv_bin(), "venv", "--quiet", "--python", str(root / "bin/python"), str(overlay)], log, children, tmp)
+        site = _purelib(overlay)
+        # a .pth line that starts with "import" is run at start-up (the site module); addsitedir also reads the
+        # pinned env's own .pth files. The overlay's site-packages stays first: its passcheck wins.
+        (site / "_passcheck_pinned.pth").write_text(
+            f"import site; site.addsitedir({str(_purelib(root))!r})\n", encoding="utf-8"
+        )
+        _install(overlay, ["--no-deps"], source, envs, src, log, children, tmp)
+        (overlay / SOURCE_MARK).write_text(src, encoding="utf-8")
+        made = True
+    key = str(overlay)
+    if key not in _HELD:
+        use = open(overlay / ".in-use", "a")
+        fcntl.flock(use, fcntl.LOCK_SH)
+        _HELD[key] = use
+    os.utime(overlay / SOURCE_MARK)
+    return overlay, made
+
+
+def _purelib(venv: Path) -> Path:
+    """The site-packages folder of the venv at ``venv`` (``lib/pythonX.Y/site-packages``; ``Lib/site-packages``
+    on Windows)."""
+    if os.name == "nt":
+        return venv / "Lib" / "site-packages"
+    found = sorted(venv.glob("lib/python3.*/site-packages"))
+    if len(found) != 1:
+        raise EnvCreateError(f"{venv} has {len(found)} site-packages folders, expected one")
+    return found[0]
+
+
+def _collect(root: Path, keep: Path, now: float | None = None) -> list[Path]:
+    """Remove the overlays of ``root`` that no process holds and that were last used over :data:`OVERLAY_TTL`
+    seconds ago (never ``keep``); return the removed folders."""
+    now = time.time() if now is None else now
+    removed = []
+    for overlay in (root / "src").glob("*"):
+        if overlay == keep or not overlay.is_dir() or str(overlay) in _HELD:
+            continue
+        mark = overlay / SOURCE_MARK
+        age = now - mark.stat().st_mtime if mark.is_file() else OVERLAY_TTL + 1
+        if age > OVERLAY_TTL and _unused(overlay / ".in-use"):
+            shutil.rmtree(overlay, ignore_errors=True)
+            removed.append(overlay)
+    return removed
 
 
 def stale(envs: Path, env_id: str) -> list[Path]:
