@@ -198,7 +198,14 @@ def deps_hash(root: Path) -> str:
 
 
 def _install(
-    env: Path, args: list[str], source: Path, envs: Path, src: str, log: Path, children: Children | None, tmp: Path | None
+    env: Path,
+    args: list[str],
+    source: Path,
+    envs: Path,
+    src: str,
+    log: Path,
+    children: Children | None,
+    tmp: Path | None,
 ) -> None:
     """``uv pip install`` into the venv at ``env``: ``args`` then the staged copy of ``source``."""
     with _stage(source, envs, src) as staged:

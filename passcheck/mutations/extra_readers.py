@@ -57,10 +57,12 @@ def extra_readers(model: onnx.ModelProto, only: frozenset[str] | None = None) ->
         node = g.node[i]
         node.output[:] = [pre if o == out else o for o in node.output]
         _base.redirect_reads(g, readers.get(out, ()), out, pre)
-        after.setdefault(i, []).extend([
-            onnx.helper.make_node("Identity", [pre], [copy], name=_base.fresh_name(taken, f"{copy}_node")),
-            onnx.helper.make_node("Max", [pre, copy], [out], name=_base.fresh_name(taken, f"{out}_max")),
-        ])
+        after.setdefault(i, []).extend(
+            [
+                onnx.helper.make_node("Identity", [pre], [copy], name=_base.fresh_name(taken, f"{copy}_node")),
+                onnx.helper.make_node("Max", [pre, copy], [out], name=_base.fresh_name(taken, f"{out}_max")),
+            ]
+        )
         labels.append(out)
     if labels:
         splice(g, replace={i: [g.node[i], *made] for i, made in after.items()})
