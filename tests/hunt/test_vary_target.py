@@ -13,7 +13,6 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper
 
@@ -22,22 +21,9 @@ from passcheck.hunt.probe import Setting
 
 sys.path.insert(0, str(Path(__file__).parent))
 import planted_target as P  # noqa: E402 - the planted pass and base case, registered on import
+from conftest import run_unoptimized as _run  # noqa: E402
 
 FORM = "vary:shape-target-outrank@s"
-
-
-@pytest.fixture(scope="module")
-def ex():
-    from passcheck.passes.isolation import executor_for
-
-    with executor_for(None, timeout=60) as executor:
-        yield executor
-
-
-def _run(model, feeds):
-    so = ort.SessionOptions()
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    return ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"]).run(None, feeds)
 
 
 def _shapes_model():
@@ -92,7 +78,7 @@ def test_the_kind_is_offered_on_the_base_and_its_annotations_follow_the_new_rank
 
 
 @pytest.mark.parametrize("pass_id", [P.PASS_ID, "onnxscript:rule-expand-before-binary-op"])
-def test_an_expand_dropped_without_its_rank_is_found_on_the_longer_vector_only(ex, pass_id):
+def test_an_expand_dropped_without_its_rank_is_found_on_the_longer_vector_only(inproc_executor, pass_id):
     from passcheck.engine import Subject, evaluate
     from passcheck.hunt import vary_probe
     from passcheck.passes import get_pass
@@ -101,11 +87,11 @@ def test_an_expand_dropped_without_its_rank_is_found_on_the_longer_vector_only(e
         pytest.skip(get_pass(pass_id).unavailable_reason())
     base = P.base()
     cells = evaluate(
-        Subject(id="target-test/expand-add", forms={"common": base}, bindings=[{}]), [pass_id], executor=ex
+        Subject(id="target-test/expand-add", forms={"common": base}, bindings=[{}]), [pass_id], executor=inproc_executor
     )
     assert not [f for c in cells for f in c.findings], cells  # at the base's rank the drop is right
     setting = vary_probe.setting_for(Setting("target-test/expand-add"), FORM, variation.build(base, FORM)[0])
-    assert vary_probe.invalid(setting, base, variation.build(base, FORM)[0], ex, FORM) is None
-    out = vary_probe.judge(Setting("target-test/expand-add"), base, FORM, pass_id, ex)
+    assert vary_probe.invalid(setting, base, variation.build(base, FORM)[0], inproc_executor, FORM) is None
+    out = vary_probe.judge(Setting("target-test/expand-add"), base, FORM, pass_id, inproc_executor)
     assert out.status == "done", out
     assert {f.oracle for f in out.findings} & {"numeric", "annotations", "validity"}, out.findings
