@@ -483,7 +483,7 @@ def _check_vary_kinds(globs) -> None:
     import fnmatch
 
     from passcheck.errors import PasscheckError
-    from passcheck.hunt import vary_group, vary_int, vary_scale, vary_twin, vary_twin_output
+    from passcheck.hunt import vary_group, vary_int, vary_scale, vary_target, vary_twin, vary_twin_output
     from passcheck.hunt.variation import ELEM_KINDS, FAMILIES, SHAPE_KINDS, VALUE_KINDS
 
     fixed = (
@@ -498,6 +498,7 @@ def _check_vary_kinds(globs) -> None:
         "fanout",
         *vary_twin_output.KINDS,
         *vary_group.KINDS,
+        *vary_target.KINDS,
     )
     for glob in globs:
         named_family = "-" in glob and fnmatch.filter(FAMILIES, glob.split("-", 1)[0])  # attr-<name>, bind-…

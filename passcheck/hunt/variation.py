@@ -23,6 +23,9 @@ kind                      change (site)
 ``shape-outrank``         its shape given leading 1s up to one more than the rank of its readers' outputs, where
                           every reader broadcasts it multidirectionally: the output gains a leading 1 (a pass
                           that takes a one-element operand for a scalar loses it)
+``shape-target-outrank``  an int64 shape vector read only as Expand's / Reshape's ``shape`` or ConstantOfShape's
+                          input given one more leading 1: the value it shapes gains a leading dim
+                          (:mod:`.vary_target`; site: the constant's name)
 ``attr-<name>``           a node's attribute set to another value of its schema domain (site:
                           ``<node>=<value>``): ``axis`` to another axis in ``[0, r-1]`` (r: the rank of input
                           0); a FLOAT × (1 + 1e-2) (``epsilon`` × 10); an INT whose schema default is 0
@@ -118,6 +121,7 @@ from passcheck.hunt import (
     vary_qdq,
     vary_scale,
     vary_struct,
+    vary_target,
     vary_twin,
     vary_twin_output,
 )
@@ -309,6 +313,10 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
                 _refresh_annotations(out)
         elif vary_frozen.is_kind(k):
             done = vary_frozen.build(out, site)
+        elif vary_target.is_kind(k):  # the shaped value gains a leading dim: so do the values downstream
+            done = vary_target.build(out, site)
+            if done:
+                _refresh_annotations(out)
         elif vary_group.is_kind(k):
             done = vary_group.build(out, site)
         elif vary_qdq.is_kind(k):
@@ -392,6 +400,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_inputs.candidates(model)
     yield from vary_apart.candidates(model)
     yield from vary_frozen.candidates(model)
+    yield from vary_target.candidates(model)
     yield from vary_defaults.candidates(model)
     yield from vary_twin.candidates(model)
     yield from vary_group.candidates(model)

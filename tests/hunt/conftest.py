@@ -14,6 +14,15 @@ def inproc_executor():
         yield executor
 
 
+def run_unoptimized(model, feeds) -> list:
+    """``model`` run by onnxruntime's CPU provider with every graph optimization off, on ``feeds``."""
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    return ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"]).run(None, feeds)
+
+
 def declared_dims(vi) -> list:
     """The dims a ValueInfoProto declares: ``dim_value`` or ``dim_param`` per axis."""
     return [d.dim_value if d.HasField("dim_value") else d.dim_param for d in vi.type.tensor_type.shape.dim]
