@@ -182,13 +182,16 @@ class Signature:
             if not ops:  # sites that name no node (graph inputs, say): the base's own op types
                 ops = {n.op_type for n in models[0].graph.node}
         sig = cls(finding.pass_id, finding.oracle, finding.kind, tuple(sorted(ops)), rewrite, error_class(finding))
-        if refusal := refusal_error(finding, model_names(models)):  # one behaviour per message, whatever op
+        names = model_names(models)
+        if refusal := refusal_error(finding, names):  # one behaviour per message, whatever op sits beside it
             named = tuple(sorted(named_ops(finding)))  # the finding's own words; the sites' ops are the base's
             return cls(finding.pass_id, finding.oracle, finding.kind, named, rewrite, refusal, (sig.key,))
-        if crash := crash_error(finding):  # one behaviour of the tool, whatever op sits beside it
+        if crash := crash_error(finding, names):  # one behaviour of the tool, whatever op sits beside it
             head = (finding.pass_id, finding.oracle, finding.kind, (), rewrite)
-            older = dict.fromkeys([sig.key, cls(*head, _crash(finding, True)).key])  # the frame with its module path
-            return cls(*head, crash, tuple(older))
+            # older spellings: op types and class; the frame with its module path; names and paths unmasked
+            older = [sig.key, cls(*head, _crash(finding, True, None)).key, cls(*head, _crash(finding, False, None)).key]
+            new = cls(*head, crash)
+            return cls(*head, crash, tuple(k for k in dict.fromkeys(older) if k != new.key))
         return sig
 
     def replace(self, **changes: Any) -> Signature:
@@ -219,24 +222,27 @@ def error_phrase(error: Any) -> str:
     return " ".join(text.split())[:100]
 
 
-def crash_error(finding: Any) -> str:
+def crash_error(finding: Any, names: Iterable[str] = ()) -> str:
     """For a pass that raised (details ``status: crashed``, an error whose first line is ``Class: …``):
-    ``<masked first line> @ <package>:<function>`` (:func:`error_phrase`; from the ``tool frame`` line
+    ``<masked first line> @ <package>:<function>`` (:func:`refusal_phrase`, ``names`` masked too: the
+    same crash on two bases, its message naming each base's tensor or a temporary path, is one; from
+    the ``tool frame`` line
     the crashed outcome records, the module's top-level package and the function's qualified name, line
     number dropped), or the masked line alone when the traceback had no frame of the pass's own package;
     ``""`` for any other finding and for a worker that died without an exception (``the pass died …``:
     no phrase to tell two crashes apart by)."""
-    return _crash(finding, False)
+    return _crash(finding, False, names)
 
 
-def _crash(finding: Any, module_path: bool) -> str:
-    """:func:`crash_error`; with ``module_path`` the frame's full module (how passcheck spelled it before)."""
+def _crash(finding: Any, module_path: bool, names: Iterable[str] | None) -> str:
+    """:func:`crash_error`; with ``module_path`` the frame's full module, with ``names`` None the phrase of
+    :func:`error_phrase` (how passcheck spelled them before)."""
     d = _details(finding)
     error = str(d.get("error") or "")
     if d.get("status") != "crashed" or not _RAISED.match(error):
         return ""
     frame = _FRAME_LINE.search(error)
-    phrase = error_phrase(error)
+    phrase = error_phrase(error) if names is None else refusal_phrase(error, names)
     if not frame:
         return phrase
     module, _, function = frame.group(1).replace("|", "/").partition(":")

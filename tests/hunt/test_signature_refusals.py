@@ -145,3 +145,32 @@ def test_a_documented_rule_naming_op_types_still_meets_a_refusal_through_its_old
     assert sig.ops == () and "op_type:Resize" in sig.error
     entry = documented.which(sig.key, {"signature": sig.to_json(), "message": f"the checker rejects: {err}"})
     assert entry is not None and entry["row"] == "661"
+
+
+def _pre_process_crash(tmp_path, name: str, op: str) -> tuple[Finding, onnx.ModelProto]:
+    """onnxruntime's quant_pre_process on a ModelProto with skip_symbolic_shape=True and an initializer no node
+    reads (docs/found.md row 194): its error names the base's initializer and a temporary path; the real
+    adapter's outcome."""
+    from passcheck.passes import get_pass
+    from passcheck.passes._base import run_in_process
+
+    g = helper.make_graph(
+        [helper.make_node(op, ["x"], ["y"], name="n0")],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+        [numpy_helper.from_array(np.ones((2, 3), np.float32), name)],  # raw_data, read by no node
+    )
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    (tmp_path / name).mkdir()
+    out = run_in_process(get_pass("ort-quant:pre-process-no-symbolic"), m, tmp_path / name)
+    assert out.status == "crashed", out.error
+    details = {"status": out.status, "error": out.error}
+    return Finding("rejected", "acceptance", "c", "common", "ort-quant:pre-process-no-symbolic", "crashed", details), m
+
+
+def test_one_crash_naming_each_bases_tensor_and_a_temporary_path_is_one_signature(tmp_path):
+    (a, ma), (b, mb) = _pre_process_crash(tmp_path, "w", "Relu"), _pre_process_crash(tmp_path, "scale_0", "Neg")
+    sa, sb = Signature.of(a, "", [ma], []), Signature.of(b, "", [mb], [])
+    assert sa.key == sb.key and "foo.bin" not in sa.error and "@ onnxruntime:" in sa.error
+    assert sa.aliases != sb.aliases  # the older spelling kept each tensor's name
