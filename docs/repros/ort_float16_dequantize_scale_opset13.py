@@ -6,7 +6,6 @@ The converted model is refused by the checker and by onnxruntime. Exit 1 while t
 
 import sys
 
-import numpy as np
 import onnx
 import onnxruntime as ort
 from onnxruntime.transformers.onnx_model import OnnxModel

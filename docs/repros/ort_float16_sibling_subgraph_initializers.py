@@ -16,25 +16,39 @@ from onnxruntime.transformers.float16 import convert_float_to_float16
 
 def branch(name, values):
     return helper.make_graph(
-        [], name, [], [helper.make_tensor_value_info("c", TensorProto.FLOAT, [3])],
+        [],
+        name,
+        [],
+        [helper.make_tensor_value_info("c", TensorProto.FLOAT, [3])],
         [numpy_helper.from_array(np.array(values, np.float32), "c")],
     )
 
 
 g = helper.make_graph(
-    [helper.make_node("If", ["cond"], ["y"], then_branch=branch("then", [1, 2, 3]), else_branch=branch("else", [4, 5, 6]))],
+    [
+        helper.make_node(
+            "If", ["cond"], ["y"], then_branch=branch("then", [1, 2, 3]), else_branch=branch("else", [4, 5, 6])
+        )
+    ],
     "g",
     [helper.make_tensor_value_info("cond", TensorProto.BOOL, [])],
     [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3])],
 )
 model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
 onnx.checker.check_model(model, full_check=True)
-print("onnxruntime:", ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"cond": np.array(False)})[0])
+print(
+    "onnxruntime:",
+    ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(
+        None, {"cond": np.array(False)}
+    )[0],
+)
 try:
     out = convert_float_to_float16(model)
 except AssertionError:
     print("BUG: convert_float_to_float16 raised AssertionError (two subgraphs each with an initializer named 'c')")
     sys.exit(1)
-got = ort.InferenceSession(out.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"cond": np.array(False)})[0]
+got = ort.InferenceSession(out.SerializeToString(), providers=["CPUExecutionProvider"]).run(
+    None, {"cond": np.array(False)}
+)[0]
 print("converted:", got)
 sys.exit(0 if np.allclose(got.astype(np.float32), [4, 5, 6]) else 1)
