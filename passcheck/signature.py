@@ -31,6 +31,14 @@ the other. A worker that died without an exception (a signal, no traceback) keep
 signature's :attr:`Signature.aliases` hold the keys an older passcheck spelled it with (op types and the
 bare class; the frame with its module path), so baselines and hunt states written before still match it.
 
+A refusal (a ``rejected`` or ``invalid-model`` finding that is no crash: a pass declining a form, the
+checker refusing an output, onnxruntime refusing to run a form) is one behaviour per message: its
+signature names only the op types the finding itself names (not those at the rewritten sites, which are
+the base's), and its error is :func:`refusal_error`, the error class and the refusal's first
+line with names, numbers and paths masked (:func:`refusal_phrase`), so two refusals of one class with
+different words are two signatures and one refusal met on two bases is one. Its aliases hold the key
+passcheck gave it before (op types and the bare class).
+
 A pass-contract finding (the pass changed the ModelProto it was given) is one behaviour of the
 tool whatever the op or rewrite: its signature names neither. Where a finding sits (case, form,
 environment) is not part of it: one bug found through two routes
@@ -40,6 +48,7 @@ environment) is not part of it: one bug found through two routes
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import re
 from collections.abc import Iterable
@@ -63,6 +72,22 @@ _NUMBERED = re.compile(r"[\w.:/-]*\d[\w.:/-]*")
 TOOL_FRAME = "tool frame: "
 _FRAME_LINE = re.compile(r"^\s*" + re.escape(TOOL_FRAME) + r"(\S+)", re.MULTILINE)
 _RAISED = re.compile(r"[A-Z]\w*:")
+#: Kinds a refusal is reported as: a pass declining a form or the runtime refusing it (acceptance,
+#: runtime ``rejected``), the checker refusing an output (validity ``invalid-model``).
+REFUSAL_KINDS = frozenset({"rejected", "invalid-model"})
+#: A value, node or function name the way tools write them unquoted: a word holding ``_`` (``n0_Resize``,
+#: ``Y_prelu_operand``), or the word after a ``name:`` / ``Name=`` label.
+_SNAKE = re.compile(r"\b\w*_\w*\b")
+#: Words holding ``_`` that are the format's own terms (IR.md's field names), not a model's names.
+_FIELD_TERMS = frozenset(
+    {"op_type", "elem_type", "dim_value", "dim_param", "value_info", "opset_import", "ir_version", "domain_version"}
+)
+_DIGITS = re.compile(r"\b\w*\d\w*\b")
+_LABELLED = re.compile(r"(\b[Nn]ame\s*[:=]\s*)(?!'…')[^\s,;)]+")
+#: A file or folder path: a token holding ``/`` or ``\\``, or a file name with a model or data suffix.
+_PATH = re.compile(r"(?:[\w.~-]*[/\\][^\s,;:'\")]*)|\b[\w.-]+\.(?:onnx|data|pb|bin|json|txt)\b")
+#: A refusal's phrase is longer than a runtime error's (checker messages name the node at their end).
+REFUSAL_CHARS = 160
 
 
 @dataclasses.dataclass(frozen=True)
@@ -157,10 +182,16 @@ class Signature:
             if not ops:  # sites that name no node (graph inputs, say): the base's own op types
                 ops = {n.op_type for n in models[0].graph.node}
         sig = cls(finding.pass_id, finding.oracle, finding.kind, tuple(sorted(ops)), rewrite, error_class(finding))
-        if crash := crash_error(finding):  # one behaviour of the tool, whatever op sits beside it
+        names = model_names(models)
+        if refusal := refusal_error(finding, names):  # one behaviour per message, whatever op sits beside it
+            named = tuple(sorted(named_ops(finding)))  # the finding's own words; the sites' ops are the base's
+            return cls(finding.pass_id, finding.oracle, finding.kind, named, rewrite, refusal, (sig.key,))
+        if crash := crash_error(finding, names):  # one behaviour of the tool, whatever op sits beside it
             head = (finding.pass_id, finding.oracle, finding.kind, (), rewrite)
-            older = dict.fromkeys([sig.key, cls(*head, _crash(finding, True)).key])  # the frame with its module path
-            return cls(*head, crash, tuple(older))
+            # older spellings: op types and class; the frame with its module path; names and paths unmasked
+            older = [sig.key, cls(*head, _crash(finding, True, None)).key, cls(*head, _crash(finding, False, None)).key]
+            new = cls(*head, crash)
+            return cls(*head, crash, tuple(k for k in dict.fromkeys(older) if k != new.key))
         return sig
 
     def replace(self, **changes: Any) -> Signature:
@@ -191,28 +222,99 @@ def error_phrase(error: Any) -> str:
     return " ".join(text.split())[:100]
 
 
-def crash_error(finding: Any) -> str:
+def crash_error(finding: Any, names: Iterable[str] = ()) -> str:
     """For a pass that raised (details ``status: crashed``, an error whose first line is ``Class: …``):
-    ``<masked first line> @ <package>:<function>`` (:func:`error_phrase`; from the ``tool frame`` line
+    ``<masked first line> @ <package>:<function>`` (:func:`refusal_phrase`, ``names`` masked too: the
+    same crash on two bases, its message naming each base's tensor or a temporary path, is one; from
+    the ``tool frame`` line
     the crashed outcome records, the module's top-level package and the function's qualified name, line
     number dropped), or the masked line alone when the traceback had no frame of the pass's own package;
     ``""`` for any other finding and for a worker that died without an exception (``the pass died …``:
     no phrase to tell two crashes apart by)."""
-    return _crash(finding, False)
+    return _crash(finding, False, names)
 
 
-def _crash(finding: Any, module_path: bool) -> str:
-    """:func:`crash_error`; with ``module_path`` the frame's full module (how passcheck spelled it before)."""
+def _crash(finding: Any, module_path: bool, names: Iterable[str] | None) -> str:
+    """:func:`crash_error`; with ``module_path`` the frame's full module, with ``names`` None the phrase of
+    :func:`error_phrase` (how passcheck spelled them before)."""
     d = _details(finding)
     error = str(d.get("error") or "")
     if d.get("status") != "crashed" or not _RAISED.match(error):
         return ""
     frame = _FRAME_LINE.search(error)
-    phrase = error_phrase(error)
+    phrase = error_phrase(error) if names is None else refusal_phrase(error, names)
     if not frame:
         return phrase
     module, _, function = frame.group(1).replace("|", "/").partition(":")
     return f"{phrase} @ {module if module_path else module.split('.', 1)[0]}:{function}"
+
+
+def refusal_error(finding: Any, names: Iterable[str] = ()) -> str:
+    """For a refusal (a ``rejected`` or ``invalid-model`` finding whose details do not say ``status:
+    crashed``): ``<error class>: <masked first line>`` (:func:`refusal_phrase`, ``names`` masked too; the
+    class prefixed when the line does not start with it), or ``""`` for any other finding and for a
+    refusal with no error text (its key stays the op types and the bare class)."""
+    if finding.kind not in REFUSAL_KINDS:
+        return ""
+    d = _details(finding)
+    if d.get("status") == "crashed":  # a crash: crash_error's, or a worker that died (op types kept)
+        return ""
+    phrase = refusal_phrase(d.get("error"), names)
+    if not phrase:
+        return ""
+    klass = error_class(finding)
+    return phrase if not klass or phrase.startswith(klass) else f"{klass}: {phrase}"
+
+
+def refusal_phrase(error: Any, names: Iterable[str] = ()) -> str:
+    """A refusal's words as a behaviour: the first line without onnxruntime's ``[ONNXRuntimeError] :
+    N :`` prefix, with quoted text, paths, names (``names`` as whole words, words holding ``_`` but
+    IR.md's field names, the word after ``name:``) masked as ``…`` and every word holding a digit as
+    ``#``, at most :data:`REFUSAL_CHARS` characters; ``""`` for no error.
+
+    ``ValidationError: Node(node_Unsqueeze_1) with schema(::Unsqueeze:11) has input size 2 …`` →
+    ``ValidationError: Node(…) with schema(::Unsqueeze:#) has input size # …``: the op type and the
+    schema's words stay, the model's own names go."""
+    lines = str(error or "").strip().splitlines()
+    if not lines:
+        return ""
+    text = _ORT_PREFIX.sub("", lines[0])
+    text = _QUOTED.sub("'…'", text)
+    text = _PATH.sub("…", text)
+    text = _LABELLED.sub(lambda m: m.group(1) + "…", text)
+    text = _SNAKE.sub(lambda m: m.group(0) if m.group(0) in _FIELD_TERMS else "…", text)
+    if words := sorted({n for n in names if n and n.isidentifier()}, key=len, reverse=True):
+        text = re.sub(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b", "…", text)
+    text = _DIGITS.sub("#", text).replace("|", "/")
+    return " ".join(text.split())[:REFUSAL_CHARS]
+
+
+def model_names(models: Iterable[onnx.ModelProto]) -> set[str]:
+    """The names a pair gives its values and nodes (graph inputs, outputs, initializers, node names and
+    the values nodes read and write, subgraphs included), less the operator schemas' own formal
+    parameter names of three or more letters (``scale``, ``input``, ``sum`` …) and the words ``a``,
+    ``an``, ``I``: tools quote those in their messages as their own words (``unavailable input:
+    scale``), so a value named like one is left unmasked (two signatures rather than two refusals
+    joined); a one- or two-letter name (``x``, ``W``) is the model's."""
+    names: set[str] = set()
+    for model in models:
+        stack = [model.graph]
+        while stack:
+            g = stack.pop()
+            names.update(v.name for v in (*g.input, *g.output, *g.initializer, *g.value_info))
+            for n in g.node:
+                names.update((n.name, *n.input, *n.output))
+                for a in n.attribute:
+                    stack.extend((a.g, *a.graphs) if a.HasField("g") else a.graphs)
+    return names - _formal_names() if names else names
+
+
+@functools.cache
+def _formal_names() -> frozenset[str]:
+    import onnx.defs  # the schemas the tools' messages quote; imported when a pair is at hand
+
+    formal = {p.name for s in onnx.defs.get_all_schemas_with_history() for p in (*s.inputs, *s.outputs)}
+    return frozenset({n for n in formal if len(n) > 2} | {"a", "A", "an", "I"})
 
 
 def error_class(finding: Any) -> str:

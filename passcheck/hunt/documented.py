@@ -80,9 +80,9 @@ def rules(entry: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def matches(rule: Mapping[str, Any], signature: Mapping[str, Any], message: str) -> bool:
     """Whether a signature (:meth:`Signature.to_json`) and its finding's ``message`` meet an entry's ``match``: every
     field given holds (``pass`` a glob of the pass id, ``oracle``, ``kind``, ``ops_all`` op types the signature names
-    all of, ``message`` a regular expression searched in the message). The rewrite is never part of it: a defect the
-    docs record is the same whichever spelling or neighbour reaches it, when the pass, the finding and the tool's own
-    words agree."""
+    all of, with those its ``aliases`` name: a crash's or a refusal's key names no op, its older key did; ``message``
+    a regular expression searched in the message). The rewrite is never part of it: a defect the docs record is the
+    same whichever spelling or neighbour reaches it, when the pass, the finding and the tool's own words agree."""
     import fnmatch
     import re
 
@@ -90,9 +90,19 @@ def matches(rule: Mapping[str, Any], signature: Mapping[str, Any], message: str)
         return False
     if any(k in rule and rule[k] != signature.get(k) for k in ("oracle", "kind")):
         return False
-    if not set(rule.get("ops_all", ())) <= set(signature.get("ops") or ()):
+    if not set(rule.get("ops_all", ())) <= _ops(signature):
         return False
     return "message" not in rule or re.search(rule["message"], message) is not None
+
+
+def _ops(signature: Mapping[str, Any]) -> set[str]:
+    """The op types a signature names, and those its older spellings (``aliases``, keys whose fourth field is the op
+    types) named."""
+    ops = set(signature.get("ops") or ())
+    for alias in signature.get("aliases") or ():
+        fields = str(alias).split("|")
+        ops.update(o for o in (fields[3].split(",") if len(fields) > 3 else ()) if o)
+    return ops
 
 
 def label(entry: Mapping[str, Any]) -> str:
