@@ -24,6 +24,7 @@ KINDS = (
     "less-precise",  # inferred shapes less precise on one form than on the other
     "expectation-failed",  # a case's own expectation does not hold
     "input-mutated",  # the pass changed the ModelProto it was given (pass contract)
+    "description-dropped",  # the pass's output lost a doc_string/metadata/denotation of the interface (pass contract)
     "spec-violation",  # a value outside the domain the operator docs state, which the checker lets through
 )
 

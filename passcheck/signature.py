@@ -39,8 +39,10 @@ line with names, numbers and paths masked (:func:`refusal_phrase`), so two refus
 different words are two signatures and one refusal met on two bases is one. Its aliases hold the key
 passcheck gave it before (op types and the bare class).
 
-A pass-contract finding (the pass changed the ModelProto it was given) is one behaviour of the
-tool whatever the op or rewrite: its signature names neither. Where a finding sits (case, form,
+A pass-contract finding (the pass changed the ModelProto it was given, or dropped a description of
+the interface) is one behaviour of the tool whatever the op or rewrite: its signature names neither;
+a dropped description's names the fields dropped in its error slot (a release that stops dropping one
+field is a window). Where a finding sits (case, form,
 environment) is not part of it: one bug found through two routes
 (``check --mutations`` and ``hunt`` on the same pair) has one signature.
 """
@@ -170,7 +172,8 @@ class Signature:
             labels: the site labels the rewrite changed; by default those in the form id.
         """
         if finding.oracle == PASS_CONTRACT:  # how the pass treats the ModelProto it is given: one per tool
-            return cls(finding.pass_id, finding.oracle, finding.kind)
+            fields = _details(finding).get("fields") if finding.kind == "description-dropped" else None
+            return cls(finding.pass_id, finding.oracle, finding.kind, error=",".join(fields or ()))
         form = getattr(finding, "form", "") or ""
         rewrite = rewrite_kind(form) if rewrite is None else rewrite
         if finding.kind == "wrong-result" and (phrase := error_phrase(_details(finding).get("error"))):

@@ -42,3 +42,24 @@ def built_once(
             value = build(folder)
             done.write_text(json.dumps({"value": value}))
         return folder, json.loads(done.read_text())["value"]
+
+
+def generated_cases(tmp_path_factory: pytest.TempPathFactory, key: str, ops: list[str]):
+    """Yield {case id: Case} of the generated set restricted to ``ops``, generated once per test run
+    (:func:`built_once` under ``key``) into a cache copied for the caller; ``PASSCHECK_CACHE`` points at
+    the copy until the generator is closed (use it as a module-scoped fixture's body: ``yield from``)."""
+    from passcheck.generate import cases as to_cases
+    from passcheck.generate import index
+
+    def build(folder: Path) -> None:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("PASSCHECK_CACHE", str(folder))
+            index(ops=ops, quiet=True)
+
+    shared, _ = built_once(tmp_path_factory, key, build)
+    own = tmp_path_factory.mktemp("cache")
+    shutil.copytree(shared, own, dirs_exist_ok=True)
+    mp = pytest.MonkeyPatch()
+    mp.setenv("PASSCHECK_CACHE", str(own))
+    yield {c.id: c for c in to_cases(index(ops=ops, quiet=True))}
+    mp.undo()

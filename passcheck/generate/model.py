@@ -103,6 +103,8 @@ def to_model(
             inits.append(t)
         elif i.mode == "constant":
             nodes.append(onnx.helper.make_node("Constant", [], [i.name], value=t))
+        elif i.mode == "constant-attr":  # Constant-12's value_int(s) / value_float(s): a scalar or 1-D
+            nodes.append(_typed_constant(i.name, arr))
         elif i.mode == "computed":
             zero = onnx.numpy_helper.from_array(np.zeros_like(arr), "z")
             nodes.append(
@@ -156,6 +158,19 @@ def to_model(
     if shapes in ("symbolic", "anonymous") and _shares_symbols(m):
         _unshare_wrong_dims(m, node, _run_shapes(to_model(node, "static", infer)), fresh=shapes == "symbolic")
     return m
+
+
+def _typed_constant(name: str, arr: np.ndarray) -> onnx.NodeProto:
+    """``Constant`` writing ``arr`` (int64 or float32, rank 0 or 1) with its typed attribute
+    (Operators.md Constant-12: ``value_int`` / ``value_float`` a scalar, ``value_ints`` /
+    ``value_floats`` a 1-D tensor, an empty list included)."""
+    base = "value_int" if arr.dtype == np.int64 else "value_float"
+    if arr.ndim == 0:
+        return onnx.helper.make_node("Constant", [], [name], **{base: arr.item()})
+    kind = onnx.AttributeProto.INTS if arr.dtype == np.int64 else onnx.AttributeProto.FLOATS
+    n = onnx.helper.make_node("Constant", [], [name])
+    n.attribute.append(onnx.helper.make_attribute(base + "s", arr.tolist(), attr_type=kind))
+    return n
 
 
 def _channel_reader(node: Node, n: onnx.NodeProto) -> tuple[onnx.NodeProto, list[onnx.TensorProto]]:

@@ -212,9 +212,22 @@ def axes(node: Node, ctx: Ctx) -> list[Pair]:
     return out
 
 
+#: Constant-12's typed attributes (Operators.md Constant: value_int / value_ints give an int64 scalar /
+#: 1-D tensor, value_float / value_floats a float one), by element type.
+TYPED_CONSTANT = {onnx.TensorProto.INT64: "value_int", onnx.TensorProto.FLOAT: "value_float"}
+
+
+def typed_attribute(opset: int, elem: int, value) -> bool:
+    """Whether a constant input of element type ``elem`` holding ``value`` may be written as a
+    Constant's typed attribute (:data:`TYPED_CONSTANT`): opset >= 12, int64 or float, rank 0 or 1."""
+    return opset >= 12 and elem in TYPED_CONSTANT and value is not None and np.ndim(value) <= 1
+
+
 def attr_to_input(node: Node, ctx: Ctx) -> list[Pair]:
     """Inputs that were attributes under the previous schema: as initializer / Constant / computed
-    value at opset N, and as the attribute at opset N-1."""
+    value at opset N, and as the attribute at opset N-1. A Constant is written with ``value`` (a
+    tensor) and, where Constant-12 allows (:func:`typed_attribute`), with its typed attribute: the same
+    scalar or 1-D value, a spelling every reader of the input must treat alike."""
     prev = ctx.previous
     out = []
     for inp in node.inputs:
@@ -229,6 +242,8 @@ def attr_to_input(node: Node, ctx: Ctx) -> list[Pair]:
             onnx.TensorProto.INT64,
         ):
             modes.append(("computed", "a value computed from Constants (Add of zero)"))
+        if typed_attribute(node.opset, inp.elem, inp.value):
+            modes.append(("constant-attr", "a Constant node's typed attribute (value_int(s) / value_float(s))"))
         if not modes and (prev is None or inp.name not in prev.schema.attributes):
             continue
         for mode, doc in modes:
@@ -253,7 +268,7 @@ def attr_to_input(node: Node, ctx: Ctx) -> list[Pair]:
                 tag,
                 inp.name.lower().replace("_", "-"),
                 forms,
-                f"input {inp.name}: initializer vs Constant vs computed"
+                f"input {inp.name}: initializer vs Constant (value / typed attribute) vs computed"
                 + (" vs the opset-N-1 attribute" if tag == "attr-to-input" else ""),
             )
         )

@@ -5,8 +5,8 @@ model's producer fields and metadata_props, never change what a model computes.
 - ``add-doc-strings`` / ``strip-doc-strings``: a doc_string on every model part that takes one /
   every doc_string cleared. Sites: ``model``, graph names, node labels, function names.
 - ``add-metadata`` / ``strip-metadata``: producer_name/producer_version/domain/model_version and a
-  metadata_props entry on the model (and, from IR 10, on graphs, nodes and functions) / all
-  cleared. Sites as above.
+  metadata_props entry on the model (and, from IR 10, on graphs, their inputs, outputs and
+  value_info, nodes and functions) / all cleared. Sites as above.
 """
 
 from __future__ import annotations
@@ -78,10 +78,14 @@ def _meta(model: onnx.ModelProto, only: frozenset[str] | None, add: bool) -> lis
     import onnx
 
     sites = []
-    for label, proto, _under in _parts(model):
+    for label, proto, under in _parts(model):
         if not chosen(only, label):
             continue
         changed = False
+        if model.ir_version >= 10:  # ValueInfoProto.metadata_props: IR >= 10 (IR.md §Other Metadata)
+            for v in under:
+                if isinstance(v, onnx.ValueInfoProto):
+                    changed |= _props(v.metadata_props, add)
         if proto is model:
             for field, value in _MODEL_FIELDS:
                 if add and not model.HasField(field):
@@ -92,16 +96,23 @@ def _meta(model: onnx.ModelProto, only: frozenset[str] | None, add: bool) -> lis
                     changed = True
         elif model.ir_version < 10:
             continue  # metadata_props on graphs, nodes and functions: IR >= 10
-        props = proto.metadata_props
-        if add and not any(p.key == _KEY for p in props):
-            props.append(onnx.StringStringEntryProto(key=_KEY, value="1"))
-            changed = True
-        elif not add and len(props):
-            del props[:]
-            changed = True
+        changed |= _props(proto.metadata_props, add)
         if changed:
             sites.append(label)
     return list(dict.fromkeys(sites))
+
+
+def _props(props, add: bool) -> bool:
+    """Add passcheck's entry to ``props`` (or clear them all); whether anything changed."""
+    import onnx
+
+    if add and not any(p.key == _KEY for p in props):
+        props.append(onnx.StringStringEntryProto(key=_KEY, value="1"))
+        return True
+    if not add and len(props):
+        del props[:]
+        return True
+    return False
 
 
 def add_metadata(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
@@ -127,7 +138,7 @@ REWRITES = (
     ),
     Rewrite(
         "add-metadata",
-        "producer fields and metadata_props on the model (graphs, nodes, functions from IR 10)",
+        "producer fields and metadata_props on the model (graphs, values, nodes, functions from IR 10)",
         add_metadata,
         inverse="strip-metadata",
         detail="parts",
@@ -157,6 +168,7 @@ FREEDOMS = (
         "§Optional Metadata, §Other Metadata (metadata_props; on graphs, nodes, functions from IR 10)",
         "Producer fields and metadata key-value pairs describe a model without changing what it computes.",
         ("add-metadata", "strip-metadata"),
-        "the model; graphs, nodes and function bodies when the IR version is >= 10.",
+        "the model; graphs, their inputs, outputs and value_info, nodes and function bodies when the IR "
+        "version is >= 10.",
     ),
 )

@@ -13,7 +13,9 @@ Catalogue (module — kind of finding):
 - :mod:`~passcheck.oracles.expectations` — ``expectation-failed``: a case's own statements.
 - :mod:`~passcheck.oracles.runtime` — ``rejected``: onnxruntime cannot run a form itself.
 - :mod:`~passcheck.oracles.agreement` — ``wrong-result``: a form computes other numbers than ``common``.
-- :mod:`~passcheck.oracles.pass_contract` — ``input-mutated``: a pass changed the model it was given.
+- :mod:`~passcheck.oracles.pass_contract` — ``input-mutated``: a pass changed the model it was given;
+  ``description-dropped``: its output lost a doc_string / metadata / denotation of the interface
+  (:mod:`~passcheck.oracles.descriptions`).
 - :mod:`~passcheck.oracles.conformance` — ``spec-violation``: a value outside a documented domain the
   checker does not enforce (rules in :mod:`~passcheck.oracles.spec_table`).
 

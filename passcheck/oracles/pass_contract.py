@@ -5,10 +5,16 @@ in-place pass returns the model it was given: its edits are its output).
 tool before and after (for a command, the ``{in}`` file) and records what changed in
 ``PassOutcome.input_mutated``; this oracle turns that into an ``input-mutated`` finding: a caller
 that keeps using its model after the pass would see it altered.
+
+A pass also keeps what its input says of the model's interface: ``description-dropped`` when the
+model it wrote no longer states a doc_string, metadata_props entry, type denotation or dim denotation
+of a main-graph input or output it kept (:mod:`passcheck.oracles.descriptions`: IR.md §Graphs,
+§Other Metadata, §Type Denotation; DimensionDenotation.md).
 """
 
 from __future__ import annotations
 
+from passcheck.oracles import descriptions
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.records import Finding
@@ -18,7 +24,37 @@ NAME = "pass-contract"
 
 def check(run: FormRun) -> list[Finding]:
     """``input-mutated`` when the pass changed its input (``run.outcome.input_mutated`` names the
-    fields); nothing otherwise."""
+    fields); ``description-dropped`` when its output lost a description of the interface
+    (:func:`described`); nothing otherwise."""
+    return mutated(run) + described(run)
+
+
+def described(run: FormRun) -> list[Finding]:
+    """``description-dropped`` when the pass's output no longer states a description its input gave a
+    main-graph input or output it kept (details: ``fields``, the sorted field names of
+    :data:`descriptions.FIELDS` dropped, and ``dropped``, one line each)."""
+    out = run.output
+    if out is None or not descriptions.describes(run.model):
+        return []
+    lost = descriptions.dropped(run.model, out)
+    if not lost:
+        return []
+    fields = sorted({d.field for d in lost})
+    return [
+        run.finding(
+            "description-dropped",
+            NAME,
+            f"{run.pass_id} dropped what its input says of the graph's interface ({', '.join(fields)}): "
+            + "; ".join(map(str, lost[:4]))
+            + (f"; and {len(lost) - 4} more" if len(lost) > 4 else ""),
+            fields=fields,
+            dropped=[str(d) for d in lost],
+        )
+    ]
+
+
+def mutated(run: FormRun) -> list[Finding]:
+    """``input-mutated`` when the pass changed its input (``run.outcome.input_mutated`` names the fields)."""
     what = run.outcome.input_mutated
     if not what:
         return []
@@ -34,7 +70,8 @@ def check(run: FormRun) -> list[Finding]:
 
 
 class PassContract(BaseOracle):
-    """``input-mutated``: the pass returned a new model and changed the one it was given too."""
+    """``input-mutated``: the pass returned a new model and changed the one it was given too;
+    ``description-dropped``: its output lost a description of an input or output it kept."""
 
     id = "pass_contract"
     reports_as = NAME

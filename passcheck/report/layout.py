@@ -34,6 +34,7 @@ KIND_MARKS = {
     "expectation-failed": "E",
     "validity-disagreement": "D",
     "spec-violation": "S",
+    "description-dropped": "T",
 }
 #: Marks of the verdicts without an unexpected finding, and their meaning in the legend.
 STATE_MARKS = {

@@ -17,6 +17,7 @@ ABBREV = {
     "less-precise": "less-precise",
     "expectation-failed": "expect",
     "spec-violation": "spec",
+    "description-dropped": "described",
 }
 
 

@@ -9,39 +9,20 @@ swaps the mean and variance inputs is caught on the new base, and on no other Ba
 
 from __future__ import annotations
 
-import shutil
-
 import onnx
 import pytest
 
 from passcheck.case_model import DECLARED_ONLY
 from passcheck.engine import Subject, evaluate
 from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
-from tests._shared import built_once
+from tests._shared import generated_cases
 
 OPS = ["BatchNormalization", "Scan"]
 
 
-def _generate(folder):
-    from passcheck.generate import index
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PASSCHECK_CACHE", str(folder))
-        index(ops=OPS, quiet=True)
-
-
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory):
-    from passcheck.generate import cases as to_cases
-    from passcheck.generate import index
-
-    shared, _ = built_once(tmp_path_factory, "adapter-bases-cache", _generate)
-    own = tmp_path_factory.mktemp("cache")
-    shutil.copytree(shared, own, dirs_exist_ok=True)
-    mp = pytest.MonkeyPatch()
-    mp.setenv("PASSCHECK_CACHE", str(own))
-    yield {c.id: c for c in to_cases(index(ops=OPS, quiet=True))}
-    mp.undo()
+    yield from generated_cases(tmp_path_factory, "adapter-bases-cache", OPS)
 
 
 def test_the_registry_holds_the_oldest_adapters():
