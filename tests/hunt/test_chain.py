@@ -10,7 +10,7 @@ import random
 
 import numpy as np
 import pytest
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
 
 from passcheck.cases import Case, Form, register
 from passcheck.hunt import chain, variation, vary_probe
@@ -18,6 +18,7 @@ from passcheck.hunt.probe import Setting
 from passcheck.hunt.space import Base, Item
 from passcheck.passes import FunctionAdapter, known_pass_ids, register_pass
 from passcheck.signature import rewrite_kind
+from tests.hunt.conftest import qdq_gemm
 
 CASE = "chain-test/gemm"
 PLANTED = "planted:qdq-bias-times-alpha"
@@ -28,16 +29,8 @@ CHAINED = "vary:qdq-wrap@gm+attr-alpha@gm=1.01"
 
 
 def _gemm():
-    """``y = Gemm(a, B, C)``, a ``float[3, 4]``, B ``[4, 5]`` and C ``[5]`` initializers (C in ±2)."""
-    rng = np.random.default_rng(0)
-    inits = [
-        numpy_helper.from_array(rng.uniform(-1, 1, (4, 5)).astype(np.float32), "B"),
-        numpy_helper.from_array(rng.uniform(-2, 2, (5,)).astype(np.float32), "C"),
-    ]
-    a = helper.make_tensor_value_info("a", TensorProto.FLOAT, [3, 4])
-    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 5])
-    graph = helper.make_graph([helper.make_node("Gemm", ["a", "B", "C"], ["y"], name="gm")], "g", [a], [y], inits)
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+    """``y = Gemm(a, B, C)`` (:func:`tests.hunt.conftest.qdq_gemm`: C in ±2)."""
+    return qdq_gemm()
 
 
 def _bias_times_alpha(model):
@@ -77,11 +70,8 @@ register(Case(id=CASE, forms={"common": Form(_gemm), "uncommon": Form(_gemm, "th
 
 
 @pytest.fixture(scope="module")
-def ex():
-    from passcheck.passes.isolation import executor_for
-
-    with executor_for(None, timeout=60) as executor:
-        yield executor
+def ex(inproc_executor):
+    return inproc_executor
 
 
 def test_a_chained_form_names_both_links():
