@@ -48,9 +48,10 @@ CANNOT = ("unavailable", "skipped")
 REJECTED = ("runtime", "rejected")
 
 
-def base_case_id(item: Item) -> str:
-    """The id of the case module holding ``item``'s base alone (one per base and pass)."""
-    digest = hashlib.sha256(f"{item.base}|{item.pass_id}".encode()).hexdigest()[:10]
+def base_case_id(item: Item, first: str = "") -> str:
+    """The id of the case module holding ``item``'s base alone (one per base and pass); ``first``: a chain's first
+    link, whose neighbour is then that base (:mod:`.chain`)."""
+    digest = hashlib.sha256(f"{item.base}|{item.pass_id}{'|' + first if first else ''}".encode()).hexdigest()[:10]
     return f"hunt/env-base-{digest}"
 
 
@@ -78,9 +79,18 @@ def run(store, rec: dict[str, Any], base: Base, item: Item, judge: Judge, execut
         rec["status"], rec["reason"] = vary_probe.INVALID, "graph inputs/outputs changed"
         return
     case, bid, nid = base.case, base_case_id(item), case_id(item)
+    form = item.form
+    if (two := variation.links(item.form)) is not None:  # a chain: judged against its first neighbour (.chain)
+        first = variation.build(model, two[0])[0]
+        gate = Setting(bid, case.bindings, case.feeds, case.rtol, case.atol)
+        if why := vary_probe.invalid(gate, model, first, executor, two[0]):  # gated here, as a composed item's is
+            rec["status"], rec["reason"] = vary_probe.INVALID, f"the first neighbour {two[0]}: {why}"
+            return
+        model, form = first, two[1]
+        bid = base_case_id(item, two[0])
     bset = Setting(bid, rtol=case.rtol, atol=case.atol)
     own = Setting(nid, rtol=case.rtol, atol=case.atol)
-    nset = vary_probe.setting_for(own, item.form, neighbour)
+    nset = vary_probe.setting_for(own, form, neighbour)
     try:
         atol = vary_probe.scaled_atol(bset, nset, model, neighbour, executor)
     except PasscheckError:  # a model that does not run here: the environments say whether it runs there
@@ -88,20 +98,21 @@ def run(store, rec: dict[str, Any], base: Base, item: Item, judge: Judge, execut
     nset = dataclasses.replace(nset, atol=atol)
     folder = store.out / "env-items"
     bpath = _write(folder, bid, model, item, case.rtol, case.atol, "its base")
-    npath = _write(
-        folder, nid, neighbour, item, nset.rtol, nset.atol, item.form, **vary_probe.saved(own, model, item.form)
-    )
+    npath = _write(folder, nid, neighbour, item, nset.rtol, nset.atol, item.form, **vary_probe.saved(own, model, form))
     key = f"{item.pass_id}@env"  # base.cells: the local cells by pass; the environments' under this key
+    key += "" if form == item.form else f"@{variation.links(item.form)[0]}"  # a chain's base: its first neighbour
     if key not in base.cells or any(isinstance(c, str) for c in base.cells[key].values()):  # kept once judged
         base.cells[key] = judge(bpath, bid, item.pass_id, forms=[COMMON])
     theirs_by_env = base.cells[key]
     bpath.unlink(missing_ok=True)
     results = judge(npath, nid, item.pass_id, forms=[COMMON])
     rec["sha256"] = {"base": _sha(theirs_by_env), "neighbour": _sha(results)}
-    envs, unavailable = {}, []
+    envs, unavailable, wrote = {}, [], set()
     for env, mine in results.items():
         theirs = theirs_by_env.get(env, "not judged for the base")
         envs[env], found = _judge_env(mine, theirs, item.pass_id)
+        if not isinstance(mine, str) and not isinstance(theirs, str):  # what the pass wrote on the neighbour only
+            wrote.update(vary_probe.wrote(mine, theirs, neighbour, item.pass_id))
         for cells in (theirs, mine):
             if not isinstance(cells, str):
                 unavailable += [u for u in _classify(cells) if u not in unavailable]
@@ -116,6 +127,8 @@ def run(store, rec: dict[str, Any], base: Base, item: Item, judge: Judge, execut
             keys += [sig.key] if sig.key not in keys else []
         if "signatures" in envs[env]:
             envs[env]["signatures"] = keys
+    if wrote:  # a first link of chains (.chain)
+        rec["wrote"] = sorted(wrote)
     statuses = [v["status"] for v in envs.values()]
     if any(s in ("judged", "partly judged") for s in statuses):
         rec["status"] = "done"

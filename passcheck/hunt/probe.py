@@ -75,6 +75,8 @@ class Outcome:
     #: a variation item's pair judgement (:func:`.vary_equiv.pair`: its ``status``, ``reason``, ``findings``
     #: count); None when the neighbour is not equivalent to its base (judged alone only).
     pair: dict | None = None
+    #: a variation item's op types the pass wrote on the neighbour only (:func:`.vary_probe.wrote`).
+    wrote: list[str] = dataclasses.field(default_factory=list)
 
 
 def probe(

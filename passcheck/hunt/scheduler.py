@@ -100,7 +100,7 @@ import hashlib
 import random
 from collections.abc import Callable, Iterable, Sequence
 
-from passcheck.hunt import compose, entry_sites, site_kind, variation
+from passcheck.hunt import chain, compose, entry_sites, site_kind, variation
 from passcheck.hunt.cost import item_seconds
 from passcheck.hunt.nearness import entry_ops, nearness, schema_spelling
 from passcheck.hunt.signature import site_ops
@@ -144,6 +144,11 @@ OP_EVERY = 8
 #: With compositions on, the composition steps ``(step // COMPOSE_EVERY) % MOVED_EVERY == 0`` offer first a rewrite of a
 #: neighbour whose item found a new signature (:meth:`Scheduler._moved_item`; round 9e, M90): at most half of them.
 MOVED_EVERY = 2
+#: With compositions on, the composition steps ``(step // COMPOSE_EVERY) % CHAIN_EVERY == CHAIN_EVERY - 1`` (none of
+#: them a moved step) offer first a chained neighbour (:meth:`Scheduler._chain_item`; round 10a, M96).
+CHAIN_EVERY = 4
+#: First links a chain step lists at most (their second links are built once each, :func:`.chain.seconds`).
+CHAIN_LOOK = 3
 #: The bases tagged with an element type whose neighbours are listed for its units (a seeded sample; all when fewer).
 UNIT_LOOK = 4
 #: (op type, rewrite or variation kind, pass, site kind, the base form's shape facts): what an item covers
@@ -225,6 +230,10 @@ class Scheduler:
         self._range: dict[tuple[str, str], bool] = {}  # (base, pass) → whether the converter converts the base
         self.out_of_range: dict[str, set[str]] = {}  # converter pass → the bases met that it does not convert
         self.moved_on: dict[str, list[tuple[str, str]]] = {}  # pass → (base, neighbour) that found a new signature
+        self.wrote_on: dict[str, list[tuple[str, str]]] = {}  # pass → (base, neighbour) it wrote a new op on
+        self._chains: dict[tuple[str, str], list[str]] = {}  # (base, first link) → its chained forms (.chain)
+        self._chain_n: dict[str, dict[tuple[str, str], int]] = {}  # pass → (base, first link) → its chain items
+        self._chain_pairs: dict[str, dict[str, int]] = {}  # pass → chained kind → its items
         self._comp_pairs: dict[str, dict[tuple[str, str], int]] = {}  # pass → (neighbour kind, rewrite) → items
         self._moved_n: dict[str, dict[tuple[str, str], int]] = {}  # pass → (base, neighbour) → its composed items
         self._moved_forms: dict[tuple[str, str], list[str]] = {}  # (base, neighbour) → its rewrites, one per rewrite
@@ -453,6 +462,9 @@ class Scheduler:
             base = self.by_id[item.base]
             if compose.is_composed(item.form):  # the rewrite's site in the neighbour, its site kind there
                 ops, where = self._composed_sites(base, item.form)
+            elif variation.is_chained(item.form):  # each link's ops in the model it changes
+                ops = variation.site_ops(base.model(), item.form)
+                where = (ALL_SITES,)
             elif variation.is_variation(item.form):
                 ops = site_ops([base.model()], variation.site_labels(base.model(), item.form))
                 where: tuple[str, ...] = (ALL_SITES,)
@@ -504,6 +516,7 @@ class Scheduler:
         base_fails: bool = False,
         valid: bool = True,
         moved: bool = False,
+        wrote: bool = False,
     ) -> None:
         """Record ``item`` as tried (its triples recomputed unless given, e.g. from a saved state);
         ``base_fails``: its base does not run, so no other item of that base is picked. ``valid``: False for a
@@ -511,9 +524,22 @@ class Scheduler:
         nothing, so its triples stay untried (the same neighbour on a sibling form where it is valid is still
         new) and no rewrite of it is a candidate. ``moved``: the item found a signature the hunt did not hold (an
         unsharded hunt's record says so): a valid neighbour that moved its pass, alone or under a rewrite, is
-        composed first on the moved composition steps (:meth:`_moved_item`)."""
+        composed first on the moved composition steps (:meth:`_moved_item`). ``wrote``: the pass wrote an op on the
+        neighbour it wrote on neither the base nor the neighbour (:func:`.vary_probe.wrote`): a valid neighbour that
+        moved its pass so, or by a new signature, is a first link of the chain steps (:meth:`_chain_item`). A
+        chained neighbour is neither (depth 2)."""
         self.done.add(item.key)
-        if moved and valid and (variation.is_variation(item.form) or compose.is_composed(item.form)):
+        chained = variation.is_chained(item.form)
+        if valid and not chained and variation.is_variation(item.form) and (moved or wrote):
+            if (item.base, item.form) not in self.wrote_on.get(item.pass_id, ()):
+                self.wrote_on.setdefault(item.pass_id, []).append((item.base, item.form))
+        if chained:
+            first = variation.links(item.form)[0]
+            used = self._chain_n.setdefault(item.pass_id, {})
+            used[item.base, first] = used.get((item.base, first), 0) + 1
+            pairs = self._chain_pairs.setdefault(item.pass_id, {})
+            pairs[variation.kind(item.form)] = pairs.get(variation.kind(item.form), 0) + 1
+        if moved and valid and not chained and (variation.is_variation(item.form) or compose.is_composed(item.form)):
             vform = compose.split(item.form)[0] if compose.is_composed(item.form) else item.form
             if (item.base, vform) not in self.moved_on.get(
                 item.pass_id, ()
@@ -546,7 +572,7 @@ class Scheduler:
             counts[hforms.kind(item.form)] = counts.get(hforms.kind(item.form), 0) + 1
             if self.variations and len(rids) == 1 and item.base in self.by_id:
                 self._mark_rare_unit(item, next(iter(rids)))
-        if variation.is_variation(item.form):
+        if variation.is_variation(item.form) and not chained:  # a chain has its own step, not the families' shares
             fam = variation.family(item.form)
             self.families[fam] = self.families.get(fam, 0) + 1
             kind = variation.kind(item.form)
@@ -636,6 +662,8 @@ class Scheduler:
         if self._vary_step and (item := self._rare_item(pass_id, step)) is not None:
             return item
         if self._only == "rewrite" and (item := self._op_item(pass_id, step)) is not None:
+            return item
+        if self._only == "compose" and (item := self._chain_item(pass_id, step)) is not None:
             return item
         if self._only == "compose" and (item := self._moved_item(pass_id, step)) is not None:
             return item
@@ -994,6 +1022,53 @@ class Scheduler:
             ),
         )
 
+    def _chain_item(self, pass_id: str, step: int) -> Item | None:
+        """On the composition steps ``(step // COMPOSE_EVERY) % CHAIN_EVERY == CHAIN_EVERY - 1`` (a bounded share, none
+        a moved step), a chained neighbour (:mod:`.chain`; round 10a, M96) whose first link moved ``pass_id``
+        (:attr:`wrote_on`: a new signature, or an op the pass wrote on that neighbour only): a defect needing two
+        non-equivalent changes (a QDQ group and a Gemm ``alpha``) needs the second drawn on a first the pass acted on.
+        Of the first links with the fewest chain items under the pass (the first met of those; at most
+        :data:`CHAIN_LOOK` listed per step) with a chain left, the chained kind the pass has held least first, then
+        new triples, ties by a generator seeded by (seed, step, pass). None on other steps or when none is left."""
+        if (step // COMPOSE_EVERY) % CHAIN_EVERY != CHAIN_EVERY - 1 or not self.wrote_on.get(pass_id):
+            return None
+        used = self._chain_n.get(pass_id, {})
+        order = sorted(self.wrote_on[pass_id], key=lambda bv: used.get(bv, 0))  # stable: the first met of the least
+        todo: list[Item] = []
+        looked = 0
+        for b, v in order:
+            if (b, v) in self.invalid or self.is_dead(b) or not self.draws(b, pass_id) or not chain.model_only(v):
+                continue
+            if looked >= CHAIN_LOOK:
+                break
+            looked += 1
+            forms = self.chains(self.by_id[b], v)
+            if self.vary_kinds:  # the second link's kind named too
+                forms = [f for f in forms if _matches(_second_kind(f), self.vary_kinds)]
+            todo = [i for f in forms if (i := Item(b, f, pass_id)).key not in self.done and (b, f) not in self.invalid]
+            if todo:
+                break
+        if not todo:
+            return None
+        pairs = self._chain_pairs.get(pass_id, {})
+        rng = random.Random(f"{self.seed}:{step}:{pass_id}:chain")
+        return max(
+            todo,
+            key=lambda i: (-pairs.get(variation.kind(i.form), 0), len(self.triples(i) - self.tried) > 0, rng.random()),
+        )
+
+    def chains(self, base: Base, vform: str) -> list[str]:
+        """The chained forms of first link ``vform`` of ``base`` (:func:`.chain.seconds`, seeded by (seed, base,
+        first link)), built once."""
+        key = (base.id, vform)
+        if key not in self._chains:
+            try:
+                rng = random.Random(f"{self.seed}:{base.id}:{vform}:chain")
+                self._chains[key] = chain.seconds(base.model(), vform, rng, base.case.bindings)
+            except Exception:  # noqa: BLE001 - a neighbour this onnx cannot build has no second links
+                self._chains[key] = []
+        return self._chains[key]
+
     def moved_forms(self, base: Base, vform: str) -> list[str]:
         """The composed forms of neighbour ``vform`` of ``base``: one site per rewrite (``rewrites`` pins them) with a
         site the neighbour opened, else one it changed (:func:`.compose.site_split`; no carrying test, which builds
@@ -1349,6 +1424,11 @@ def site_kinds(
             continue
         out.append(site_kind.kind(rid, label, signatures(base), ranks(base) if ranks is not None else {}))
     return tuple(dict.fromkeys(out)) or (ALL_SITES,)
+
+
+def _second_kind(form: str) -> str:
+    """The kind (no ``vary:``) of chained ``form``'s second link."""
+    return variation.kind(variation.links(form)[1])[len(variation.PREFIX) :]
 
 
 def _composed_pair(form: str) -> tuple[str, str]:

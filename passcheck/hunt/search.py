@@ -169,6 +169,7 @@ def hunt(
                 "base_runs" not in rec and rec["status"] == "base-fails",  # a state written before base_runs
                 valid=rec.get("valid", True),
                 moved=rec.get("moved", False),
+                wrote=bool(rec.get("wrote")),
             )
         return made
 
@@ -234,10 +235,18 @@ def hunt(
                 rec["valid"] = False
             if count == 1 and any(k not in held for k in rec["signatures"]):  # a shard cannot tell: unsharded only
                 rec["moved"] = True  # this item moved the pass: a new signature (round 9e, M90)
+            if count != 1:  # likewise: the other shards do not see what the pass wrote on a neighbour (round 10a)
+                rec.pop("wrote", None)
             store.items.append(rec)
             if steering is not None:  # the passes this item was drawn from: what a resumed hunt checks
                 store.scope.update(steering.scope(step))
-            scheduler.mark(item, rec["triples"], valid=rec.get("valid", True), moved=rec.get("moved", False))
+            scheduler.mark(
+                item,
+                rec["triples"],
+                valid=rec.get("valid", True),
+                moved=rec.get("moved", False),
+                wrote=bool(rec.get("wrote")),
+            )
             store.checkpoint()
             steps += 1
             if rec["status"] != OTHER_SHARD:
@@ -440,6 +449,8 @@ def _run_variation(store: Store, rec: dict, base: Base, item: Item, executor, en
         return base.cells[item.pass_id]
 
     outcome = vary_probe.judge(setting, model, item.form, item.pass_id, executor, base_cells)
+    if outcome.wrote:  # the pass wrote an op on the neighbour only: a first link of chains (.chain)
+        rec["wrote"] = outcome.wrote
     if outcome.pair is not None:  # an equivalent neighbour: also judged as a pair with its base (.vary_equiv)
         rec["pair"] = outcome.pair
     if _record(rec, outcome, cut_short) or not outcome.findings:

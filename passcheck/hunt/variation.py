@@ -88,6 +88,12 @@ kind                      change (site)
                           feeds (:mod:`.vary_bindings`: the run conditions, not the model)
 ========================  ==========================================================================
 
+A *chained* neighbour (round 10a, M96; :mod:`.chain` chooses them) is a neighbour of a neighbour:
+``vary:<kind>@<site>+<kind>@<site>``, the second link a neighbour of the model the first one built, at its labels
+(:data:`CHAIN` is reserved in sites, so the first ``+`` after the first link's ``@`` splits the two). Both links
+are of model-only families (no run condition of their own, :func:`.chain.model_only`), of two different families; its
+kind is ``vary:<kind>+<kind>`` (:func:`kind`), its family ``chain``; it is never equivalent to its base.
+
 Sources: broadcasting readers are the ops whose schema doc states multidirectional or unidirectional
 broadcasting (Operators.md, "Broadcasting in ONNX": docs/Broadcasting.md); the attribute types and defaults
 are the ``onnx.defs`` schema's; the STRING domains are the documented ones of
@@ -138,6 +144,10 @@ if TYPE_CHECKING:
 #: Starts a neighbour's form id; :data:`THEN` (:data:`passcheck.signature.THEN`) joins it to a rewrite form applied
 #: to that neighbour (:mod:`.compose`), never in a site.
 PREFIX = VARY
+#: Joins the two links of a chained neighbour (``vary:<kind>@<site>+<kind>@<site>``); a site never holds it.
+CHAIN = "+"
+#: The family of a chained neighbour (:func:`family`).
+CHAINED = "chain"
 #: Sites sampled per variation kind on one base.
 PER_KIND = 2
 #: Kinds offering more sites than :data:`PER_KIND`: ``input-dim-alone``'s sites are each another relation
@@ -156,14 +166,39 @@ def is_variation(form: str) -> bool:
     return form.startswith(PREFIX) and THEN not in form
 
 
+def is_chained(form: str) -> bool:
+    """Whether ``form`` is a chained neighbour's form id (``vary:<kind>@<site>+<kind>@<site>``, module docs)."""
+    return is_variation(form) and CHAIN in form.partition("@")[2]
+
+
+def links(form: str) -> tuple[str, str] | None:
+    """``(first, second)`` variation form ids of chained ``form`` (the second's site labels name values and nodes of
+    the first's neighbour), or None for any other form."""
+    if not is_chained(form):
+        return None
+    k, _, rest = form.partition("@")
+    site, _, second = rest.partition(CHAIN)
+    return f"{k}@{site}", f"{PREFIX}{second}"
+
+
+def chain(first: str, second: str) -> str:
+    """The chained form id of variation forms ``first`` and ``second`` (the latter a neighbour of the former's)."""
+    return f"{first}{CHAIN}{second[len(PREFIX) :]}"
+
+
 def kind(form: str) -> str:
-    """The variation kind with its prefix (``vary:value-zero``): what a signature records as its rewrite."""
+    """The variation kind with its prefix (``vary:value-zero``): what a signature records as its rewrite; a
+    chained neighbour's is both links' (``vary:qdq-wrap+attr-alpha``)."""
+    if (two := links(form)) is not None:
+        return f"{kind(two[0])}{CHAIN}{kind(two[1])[len(PREFIX) :]}"
     return form.split("@", 1)[0]
 
 
 def labels(form: str) -> list[str]:
     """The site labels ``form`` changes: a value name, or the node name of an attribute site; none for
-    an elem kind (every node)."""
+    an elem kind (every node); a chained neighbour's: both links' (the second's name its first neighbour's)."""
+    if (two := links(form)) is not None:
+        return list(dict.fromkeys([*labels(two[0]), *labels(two[1])]))
     k, _, site = form.partition("@")
     if k[len(PREFIX) :] in ELEM_KINDS or vary_bindings.is_condition(k[len(PREFIX) :]):
         return []
@@ -182,6 +217,10 @@ def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
     neighbour's name the nodes it retypes (:func:`.elem_split.touched`), so the scheduler tells its parts apart."""
     from passcheck.mutations.forms import named
 
+    if (two := links(form)) is not None:  # the second link's labels are its first neighbour's
+        built = build(model, two[0])
+        second = site_labels(built[0], two[1]) if built is not None else []
+        return list(dict.fromkeys([*site_labels(model, two[0]), *second]))
     nodes = {n.name: (i, n) for i, n in enumerate(named(model).graph.node)}
     own = {n.name for n in model.graph.node if n.name}
     out = []
@@ -243,7 +282,9 @@ def origin(label: str) -> str | None:
 
 
 def family(form: str) -> str:
-    """The variation family of ``form``: one of :data:`FAMILIES`."""
+    """The variation family of ``form``: one of :data:`FAMILIES`, or :data:`CHAINED` for a chained neighbour."""
+    if is_chained(form):
+        return CHAINED
     return kind(form)[len(PREFIX) :].split("-", 1)[0]
 
 
@@ -253,6 +294,9 @@ def site_ops(model: onnx.ModelProto, form: str) -> set[str]:
     from passcheck.mutations.forms import named
     from passcheck.signature import site_ops as ops_at
 
+    if (two := links(form)) is not None:  # each link's ops in the model it changes
+        built = build(model, two[0])
+        return site_ops(model, two[0]) | (site_ops(built[0], two[1]) if built is not None else set())
     return ops_at([named(model)], labels(form)) if labels(form) else set()
 
 
@@ -286,6 +330,10 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
     (or the change does not apply there). ``model`` is never modified."""
     from passcheck.mutations.forms import named
 
+    if (two := links(form)) is not None:  # a chained neighbour: the second link on the first's neighbour
+        first = build(model, two[0])
+        second = None if first is None else build(first[0], two[1])
+        return None if second is None else (second[0], labels(form))
     k, _, site = form.partition("@")
     k = k[len(PREFIX) :]
     out = named(model)
@@ -596,6 +644,8 @@ def equivalent(model: onnx.ModelProto, form: str) -> str | None:
     sources: :mod:`.vary_equiv`'s docs), or None when it is not (or not known to be) equivalent."""
     from passcheck.mutations.forms import named
 
+    if is_chained(form):  # two changes: not known to be equivalent (a link may be, the other is not)
+        return None
     k, _, site = form.partition("@")
     k = k[len(PREFIX) :]
     if site in {o.name for o in model.graph.output}:  # the constant's value is itself an output: it changes

@@ -120,7 +120,9 @@ def _default_setting(setting: Setting, form: str, neighbour: onnx.ModelProto | N
 def saved(setting: Setting, model: onnx.ModelProto, form: str) -> dict:
     """The run conditions a saved case of ``form``'s neighbour of ``model`` needs (:func:`.vary_bindings.saved`,
     :func:`.vary_defaults.saved`, an ``input-apart`` neighbour's bindings of its new symbols): ``bindings`` /
-    ``feeds`` keywords of the case module, empty for a model-only kind."""
+    ``feeds`` keywords of the case module, empty for a model-only kind (a chain's links are: :mod:`.chain`)."""
+    if variation.is_chained(form):
+        return {}
     if vary_apart.is_kind(variation.kind(form)[len(variation.PREFIX) :]):  # the new symbols' sizes
         built = variation.build(model, form)
         return {"bindings": vary_apart.setting(setting, built[0]).bindings} if built else {}
@@ -177,6 +179,13 @@ def invalid(
     from passcheck.mutations.equivalence import original_runs
     from passcheck.oracles.validity import Checker
 
+    if (two := variation.links(form)) is not None:  # a chain: its first neighbour against the base, then itself
+        first = variation.build(base, two[0])
+        if first is None:
+            return f"{two[0]}: the first neighbour does not build"
+        if why := invalid(setting, base, first[0], executor, two[0]):
+            return f"the first neighbour {two[0]}: {why}"
+        return invalid(setting, first[0], neighbour, executor, two[1])
     checker = Checker(executor)
     why = checker(neighbour, full_check=False)
     if why is None and (strict := checker(neighbour, full_check=True)) is not None:
@@ -199,6 +208,11 @@ def interface_changed(base: onnx.ModelProto, neighbour: onnx.ModelProto, form: s
     as ``form``'s kind appends."""
     from passcheck.mutations.equivalence import _interface
 
+    if (two := variation.links(form)) is not None:  # each link against the model it changes
+        first = variation.build(base, two[0])
+        return (
+            first is None or interface_changed(base, first[0], two[0]) or interface_changed(first[0], neighbour, two[1])
+        )
     (ins, outs), (n_ins, n_outs) = _interface(base), _interface(neighbour)
     k, _, site = form.partition("@")
     if vary_apart.is_kind(k[len(variation.PREFIX) :]):  # the one input it adds
@@ -284,11 +298,21 @@ def judge(
 ) -> Outcome:
     """Build ``form``'s neighbour of ``base``, check it (see module docs), judge it and the base under
     ``pass_id``; ``done`` with the variation's findings, ``not-applicable``, or :data:`INVALID`.
-    ``base_cells``: the base's cells under ``pass_id`` when they are kept (not evaluated again)."""
+    ``base_cells``: the base's cells under ``pass_id`` when they are kept (not evaluated again). A chained
+    neighbour (:mod:`.chain`) is its second link judged with its first neighbour as the base (that neighbour checked
+    valid against ``base`` first). The outcome's ``wrote``: the op types the pass wrote on the neighbour and on
+    neither the base nor the neighbour as it was (:func:`wrote`)."""
     from passcheck.engine import Subject, evaluate
     from passcheck.errors import PasscheckError
     from passcheck.hunt.noise import classify
 
+    if (two := variation.links(form)) is not None:  # a chain: its second link judged on its first neighbour
+        first = variation.build(base, two[0])
+        if first is None:
+            return Outcome("not-applicable", reason=f"{two[0]}: the site is not in this model")
+        if why := invalid(setting, base, first[0], executor, two[0]):
+            return Outcome(INVALID, reason=f"the first neighbour {two[0]}: {why}")
+        return judge(setting, first[0], two[1], pass_id, executor)
     built = variation.build(base, form)
     if built is None:
         return Outcome("not-applicable", reason=f"{form}: the site is not in this model")
@@ -323,7 +347,24 @@ def judge(
         paired, comparative = vary_equiv.pair(setting, base, form, neighbour, pass_id, executor)
         seen = {(f.pass_id, f.oracle, f.kind) for f in found}
         found += [f for f in comparative if (f.pass_id, f.oracle, f.kind) not in seen]
-    return Outcome("done", found, unavailable=classify(mine), pair=paired)
+    return Outcome(
+        "done", found, unavailable=classify(mine), pair=paired, wrote=wrote(mine, theirs, neighbour, pass_id)
+    )
+
+
+def wrote(mine: list, theirs: list, neighbour: onnx.ModelProto, pass_id: str) -> list[str]:
+    """The op types (``domain::op`` outside the default domain, as ``CellResult.ops_after``) in the output of
+    ``pass_id`` on the neighbour (its cells ``mine``) that neither its output on the base (``theirs``) nor the
+    neighbour itself computes (:func:`passcheck.oracles._context.op_counts`): an op the pass wrote only because of
+    the change (a fusion the neighbour made match, ``com.microsoft::QGemm`` on a QDQ Gemm), sorted; empty when a
+    cell is missing."""
+    after = [c.ops_after for c in mine if c.pass_id == pass_id]
+    before = [c.ops_after for c in theirs if c.pass_id == pass_id]
+    if not after or not before:
+        return []
+    from passcheck.oracles._context import op_counts
+
+    return sorted(set().union(*after) - set().union(*before) - set(op_counts(neighbour)))
 
 
 def _unfit(setting: Setting, model: onnx.ModelProto) -> str | None:

@@ -23,6 +23,23 @@ def run_unoptimized(model, feeds) -> list:
     return ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"]).run(None, feeds)
 
 
+def qdq_gemm(opset: int = 13):
+    """``y = Gemm(a, B, C)`` named ``gm``, a ``float[3, 4]``, B ``[4, 5]`` and C ``[5]`` initializers (C in ±2): the
+    base the QDQ neighbours' tests wrap (:mod:`passcheck.hunt.vary_qdq`, :mod:`passcheck.hunt.chain`)."""
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(0)
+    inits = [
+        numpy_helper.from_array(rng.uniform(-1, 1, (4, 5)).astype(np.float32), "B"),
+        numpy_helper.from_array(rng.uniform(-2, 2, (5,)).astype(np.float32), "C"),
+    ]
+    a = helper.make_tensor_value_info("a", TensorProto.FLOAT, [3, 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 5])
+    graph = helper.make_graph([helper.make_node("Gemm", ["a", "B", "C"], ["y"], name="gm")], "g", [a], [y], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=8)
+
+
 def declared_dims(vi) -> list:
     """The dims a ValueInfoProto declares: ``dim_value`` or ``dim_param`` per axis."""
     return [d.dim_value if d.HasField("dim_value") else d.dim_param for d in vi.type.tensor_type.shape.dim]

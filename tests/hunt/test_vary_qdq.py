@@ -18,6 +18,7 @@ from passcheck.cases import Case, Form, register
 from passcheck.hunt import compose, variation, vary_probe, vary_qdq
 from passcheck.hunt.probe import Setting
 from passcheck.passes import FunctionAdapter, known_pass_ids, register_pass
+from tests.hunt.conftest import qdq_gemm
 
 CASE = "qdq-test/gemm"
 PLANTED = "planted:qdq-bias-product-scale"
@@ -25,15 +26,7 @@ PLANTED = "planted:qdq-bias-product-scale"
 
 def _gemm(opset=13):
     """``y = Gemm(a, B, C)``, a ``float[3, 4]``, B ``[4, 5]`` and C ``[5]`` initializers."""
-    rng = np.random.default_rng(0)
-    inits = [
-        numpy_helper.from_array(rng.uniform(-1, 1, (4, 5)).astype(np.float32), "B"),
-        numpy_helper.from_array(rng.uniform(-2, 2, (5,)).astype(np.float32), "C"),
-    ]
-    a = helper.make_tensor_value_info("a", TensorProto.FLOAT, [3, 4])
-    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 5])
-    graph = helper.make_graph([helper.make_node("Gemm", ["a", "B", "C"], ["y"], name="gm")], "g", [a], [y], inits)
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=8)
+    return qdq_gemm(opset)
 
 
 def _conv():

@@ -1,0 +1,81 @@
+"""Chained neighbours: a neighbour of a neighbour (round 10a, M96), ``vary:<kind>@<site>+<kind>@<site>``.
+
+A neighbour V of a base B changes one condition a pass checks (:mod:`.variation`); some defects need two: a QDQ Gemm
+(``qdq-wrap``, which makes onnxruntime's QDQ selectors match the node) whose ``alpha`` is not 1 (``attr-alpha``,
+Operators.md Gemm: ``alpha`` scales ``A·B`` only), neither of which alone is a wrong computation for the fused op.
+The rewrites of a neighbour (:mod:`.compose`) reach only *equivalent* second changes; a non-equivalent second
+change is a second neighbour, drawn on V as V was drawn on B.
+
+**Which second links.** Of V's own neighbours (:func:`.variation.neighbours` of V, seeded by the base and V), those
+of another family than V's (two changes of one family are one change's neighbourhood, which V's siblings already
+span), of a model-only family (:func:`model_only`: no run condition of its own, so one setting, the case's, judges
+the base, V and the chain), and *at what V changed* (:func:`.compose.changed`: a value whose bytes, type or shape V
+changed, a node V rewrote, or a node reading or writing such a value): a second change elsewhere is two independent
+changes, which the two neighbours alone already show. At most :data:`PER_FIRST` per first link: those at a node of
+the base V changed (its attributes, its inputs' producers: where a pass matching the node meets both changes, the
+Gemm's ``alpha`` inside the QDQ group) first, then those at anything else V changed (a value V added: a scale, a
+zero point), one per family first in each tier.
+
+**Judged against V.** A chained item is judged as a variation item with V as its base (:func:`.vary_probe.judge`:
+V checked valid against B, the chain against V, the findings V's pass cell does not show are the second link's), so
+a finding of V alone is not counted again under the chain's kind. Depth is 2: a chain is never the first link of
+another chain, nor a neighbour whose rewrites :mod:`.compose` tries.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from passcheck.hunt import compose, variation, vary_probe
+
+if TYPE_CHECKING:
+    import onnx
+
+#: Second links kept per first link.
+PER_FIRST = 4
+
+
+def model_only(form: str) -> bool:
+    """Whether variation ``form`` changes the model only (its family makes no setting of its own:
+    :data:`.vary_probe.SETTINGS`, feeds, bindings, a fed default, cast feeds), and is no chain."""
+    return (
+        variation.is_variation(form)
+        and not variation.is_chained(form)
+        and variation.family(form) not in vary_probe.SETTINGS
+    )
+
+
+def seconds(model: onnx.ModelProto, first: str, rng: random.Random, bindings=({}, {}), k: int = PER_FIRST) -> list[str]:
+    """The chained form ids of neighbour ``first`` of ``model`` (module docs), sampled with ``rng``: at most ``k``,
+    one per family first, in a seeded order; empty when ``first`` is no model-only neighbour or does not build."""
+    if not model_only(first):
+        return []
+    built = variation.build(model, first)
+    if built is None:
+        return []
+    neighbour, base = built[0], variation_named(model)
+    moved = compose.changed(base, neighbour)
+    at_nodes = moved & {n.name for n in base.graph.node}  # the base's own nodes V changed (or rewired)
+    own = variation.family(first)
+    tiers: tuple[dict[str, list[str]], dict[str, list[str]]] = ({}, {})
+    for form in variation.neighbours(neighbour, rng, bindings):
+        if not model_only(form) or variation.family(form) == own:
+            continue
+        at = set(variation.labels(form))
+        if at & moved:
+            tiers[0 if at & at_nodes else 1].setdefault(variation.family(form), []).append(variation.chain(first, form))
+    out: list[str] = []
+    for by_family in tiers:  # a base node V changed first, then what else V changed; one per family first
+        firsts = [rng.choice(forms) for _, forms in sorted(by_family.items())]
+        out += rng.sample(firsts, min(k - len(out), len(firsts)))
+        rest = sorted(f for forms in by_family.values() for f in forms if f not in out)
+        out += rng.sample(rest, min(k - len(out), len(rest)))
+    return out
+
+
+def variation_named(model: onnx.ModelProto) -> onnx.ModelProto:
+    """``model``'s node-named copy (:func:`passcheck.mutations.forms.named`), the one the links' labels name."""
+    from passcheck.mutations.forms import named
+
+    return named(model)
