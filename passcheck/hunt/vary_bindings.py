@@ -23,9 +23,9 @@ kind (site)               the run condition
 ``feed-ties`` (graph)     every float feed rounded to a multiple of ½: mixed signs, exact ties
 ``feed-tiny`` (graph)     every float feed scaled by a power of two so its largest magnitude is 2^6 × its element
                           type's smallest normal (float16: 2^-8): a step of 1/255 of its range is subnormal
-``feed-wide`` (graph)     every float feed scaled by a power of two so its largest magnitude is within [⅙, ⅓] of
-                          its element type's largest finite value (float16: 10,917 – 21,834): each value and the
-                          sum of two are finite, the range (max − min) of a sum is not
+``feed-wide`` (graph)     every float feed scaled by a power of two so its largest magnitude is within (½, 1] of
+                          its element type's largest finite value (float16: 32,752 – 65,504): each value is
+                          finite, the range (max − min) of a feed with extremes of both signs overflows
 ========================  ==========================================================================
 
 Symbols not named by a binding kind keep the case's value (or the synthesized default, 2 then 3:
@@ -217,7 +217,7 @@ def _changed(kind: str, x: np.ndarray) -> np.ndarray:
         "feed-large": lambda: wide * LARGE,
         "feed-ties": lambda: np.round(wide * 2) / 2,
         "feed-tiny": lambda: wide * _power_of_two(wide, float(_finfo(x.dtype).tiny) * 2.0**6),
-        "feed-wide": lambda: wide * _power_of_two(wide, float(_finfo(x.dtype).max) / 3),
+        "feed-wide": lambda: wide * _power_of_two(wide, float(_finfo(x.dtype).max)),
     }[kind]()
     return np.asarray(new, dtype=x.dtype).reshape(x.shape)  # a rank-0 feed stays rank 0
 
