@@ -54,6 +54,8 @@ PRECISION_UNIT = {"float16": 2.0**-11, "bfloat16": 2.0**-8, "uint8": 1 / 510, "i
 DEPTH = 16
 
 
+#: The declared precisions that store values as integer steps of a scale (Operators.md QuantizeLinear).
+STEPPED = frozenset({"int8", "uint8"})
 #: ``steps`` of :func:`pass_tolerance` when neither model rounds to an integer type.
 NO_STEPS = object()
 
@@ -75,7 +77,9 @@ def pass_tolerance(
     ``steps`` None (a rounding whose step is set at run time, DynamicQuantizeLinear) or :data:`NO_STEPS`: for a
     pass that stores values in ``precision``, each raised to ``DEPTH × PRECISION_UNIT[precision]``, the absolute
     one relative to the largest finite magnitude of ``expected`` (a rounding is relative to the range of the
-    tensor it happens in, which an output near zero does not show); otherwise ``(rtol, atol)`` unchanged."""
+    tensor it happens in, which an output near zero does not show; for 8-bit steps, :data:`STEPPED`, the dtype's
+    absolute ``atol`` is replaced by its ``rtol`` of that magnitude likewise); otherwise ``(rtol, atol)``
+    unchanged."""
     unit = PRECISION_UNIT.get(precision or "")
     if isinstance(steps, float) and isinstance(expected, np.ndarray) and expected.dtype.kind == "f":
         r0, a0 = tolerance(expected.dtype, rtol, atol)
@@ -88,6 +92,8 @@ def pass_tolerance(
     if unit is None or not isinstance(expected, np.ndarray) or expected.dtype.kind != "f":
         return rtol, atol
     r0, a0 = tolerance(expected.dtype, rtol, atol)
+    if precision in STEPPED:  # a quantization step is relative to its tensor's range: so is the floor
+        a0 = r0 * _peak(expected)
     return max(r0, DEPTH * unit), max(a0, DEPTH * unit * _peak(expected))
 
 
@@ -318,7 +324,7 @@ def check(run: FormRun) -> list[Finding]:
     found, dtypes = [], output_dtypes(run.output)
     random = drawn(run.model) | drawn(run.output)
     # the bound the models' quantization steps put on rounding, per graph output (empty: neither rounds)
-    allowed = rounding_steps(run.model, run.output, pass_rounds=run.precision in ("int8", "uint8"))
+    allowed = rounding_steps(run.model, run.output, pass_rounds=run.precision in STEPPED)
     for i, (got, base) in enumerate(zip(run.runs, run.baseline)):
         if base.error:
             continue  # the input itself does not run; nothing to compare with

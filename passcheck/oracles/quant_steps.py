@@ -105,6 +105,10 @@ def allowance(model: Any, share: float = 0.5, weights: bool = True) -> dict[str,
     for vi in model.graph.input:  # fed values are exact; their magnitude is the feeds'
         err.setdefault(vi.name, 0.0)
         mag.setdefault(vi.name, None)
+    for vi in [*model.graph.input, *model.graph.value_info]:  # declared static shapes (a fed weight's K)
+        dims = vi.type.tensor_type.shape.dim if vi.type.HasField("tensor_type") else []
+        if dims and all(d.HasField("dim_value") for d in dims):
+            shapes.setdefault(vi.name, tuple(d.dim_value for d in dims))
 
     def a_of(x: str) -> float | None:
         return err.get(x) if x else 0.0
@@ -127,6 +131,8 @@ def _through(n, values, err, mag, shapes, share, weights) -> tuple[float | None,
     if op == "QuantizeLinear":
         step = _largest(values.get(ins[1])) if len(ins) > 1 else None
         a = err.get(ins[0])
+        if ins[0] in shapes:
+            shapes[n.output[0]] = shapes[ins[0]]
         return (None if a is None or step is None else a + share * step), mag.get(ins[0])
     if op == "DequantizeLinear":
         step = _largest(values.get(ins[1])) if len(ins) > 1 else None
@@ -148,6 +154,8 @@ def _through(n, values, err, mag, shapes, share, weights) -> tuple[float | None,
             return None, None
         zp = _largest(values.get(ins[2])) if len(ins) > 2 and ins[2] else 0.0
         m = max(abs(qmin - (zp or 0.0)), abs(qmax - (zp or 0.0))) * step
+        if ins[0] in shapes:
+            shapes[n.output[0]] = shapes[ins[0]]
         return err.get(ins[0]), m
     floats = [x for x in ins if x]
     if op in SELECT:

@@ -129,6 +129,19 @@ def test_a_step_the_pass_wrote_never_allows_more_than_the_range_rule():
     assert atol == 0.05
 
 
+def test_an_8_bit_tolerance_scales_with_the_output_not_the_dtypes_absolute_atol():
+    """Outputs near float16's smallest normals (``vary:feed-tiny``): a quantizer whose every output is 0 against a
+    peak of 8e-6 is off by 100 %, which float16's absolute atol 1e-3 would pass (planted break: the ``STEPPED``
+    floor in ``pass_tolerance`` removed fails this)."""
+    expected = np.array([7.9e-6, -2e-6], np.float16)
+    for steps in (numeric.NO_STEPS, None, 2309.0):  # no steps, a run-time step, a claimed scale of 1.0
+        _, atol = numeric.pass_tolerance("int8", expected, None, None, steps)
+        assert atol < 1e-6, (steps, atol)
+    assert not numeric.compare(
+        np.zeros(2, np.float16), expected, *numeric.pass_tolerance("int8", expected, None, None)
+    ).ok
+
+
 QDQ_CONV = "pattern-ort-qdq/conv"
 
 
