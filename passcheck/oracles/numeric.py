@@ -428,21 +428,28 @@ def _onnx_opset(model: Any) -> int | None:
 
 
 def kernel_gap(run: FormRun) -> str | None:
-    """Why the pass output cannot be compared here, when it moved the model to another ai.onnx
-    opset and every run of it that failed where the input ran failed because the installed
-    onnxruntime registers no kernel for one of its nodes (:func:`~passcheck.runtime.limits.all_missing_kernel`,
-    ``NOT_IMPLEMENTED`` at session creation); else None."""
+    """Why the pass output cannot be compared here, when every run of it that failed where the input ran failed
+    because the installed onnxruntime registers no kernel for one of its nodes
+    (:func:`~passcheck.runtime.limits.all_missing_kernel`, ``NOT_IMPLEMENTED`` at session creation), and either
+    the pass moved the model to another ai.onnx opset, or it quantizes (:data:`STEPPED`) and wrote that op where
+    the input has none (QuantizeLinear / DequantizeLinear at the model's own opset, newer than any kernel this
+    onnxruntime ships: the spec's version, the runtime's gap); else None."""
     out = run.output
-    if out is None or _onnx_opset(out) == _onnx_opset(run.model):
+    if out is None:
+        return None
+    moved = _onnx_opset(out) != _onnx_opset(run.model)
+    if not moved and run.precision not in STEPPED:
         return None
     gap = all_missing_kernel([g.error for g, b in zip(run.runs, run.baseline) if g.error and not b.error])
     if gap is None:
         return None
     op, version = gap
+    if not moved and any(n.op_type == op for n in run.model.graph.node):
+        return None  # the input holds that op and ran: not a node only the pass wrote
+    where = f"(ai.onnx opset {_onnx_opset(out)}, from {_onnx_opset(run.model)}) uses" if moved else "wrote"
     return (
         f"not compared: onnxruntime here has no kernel for {op}({version}), which the output of {run.pass_id} "
-        f"(ai.onnx opset {_onnx_opset(out)}, from {_onnx_opset(run.model)}) uses (a fact of the runtime, "
-        "not of the pass)"
+        f"{where} (a fact of the runtime, not of the pass)"
     )
 
 

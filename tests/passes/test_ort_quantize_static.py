@@ -194,3 +194,18 @@ class _ScaleOne(OrtQuantizeAdapter):
 def test_a_quantizer_writing_a_scale_too_large_for_its_data_is_caught():
     kinds = {(f.oracle, f.kind) for f in cell_of(_ScaleOne(), MODEL, "q31/scale-one").findings}
     assert ("numeric", "wrong-result") in kinds, kinds
+
+
+def test_a_quantizer_writing_q_dq_at_an_opset_onnxruntime_has_no_kernel_for_is_unchecked_not_wrong():
+    """The tiny MatMul model stamped at the newest ai.onnx opset: quantize_static writes QuantizeLinear /
+    DequantizeLinear at the model's opset (the spec's newest version), for which onnxruntime may ship no kernel yet:
+    ``unchecked`` with the kernel named, never a ``wrong-result`` (planted break: the ``STEPPED`` clause of
+    ``numeric.kernel_gap`` removed makes it one while onnxruntime 1.32.0 lacks the kernel)."""
+    newest = onnx.ModelProto.FromString(MODEL.SerializeToString())
+    newest.opset_import[0].version = onnx.defs.onnx_opset_version()
+    newest.ir_version = onnx.helper.find_min_ir_version_for([newest.opset_import[0]])
+    report = passcheck.check_model(newest, ["ort-quant:quantize-static"], name="q31/newest")
+    (cell,) = [c for c in report.cells if c.pass_id == "ort-quant:quantize-static"]
+    assert not [f for f in cell.findings if f.oracle == "numeric"], cell.findings
+    if cell.unchecked:  # while onnxruntime ships no kernel for the newest Q/DQ
+        assert any("no kernel for" in why for why in cell.unchecked.values()), cell.unchecked
