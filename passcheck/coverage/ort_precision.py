@@ -9,12 +9,15 @@ Catalogue, from the installed onnxruntime's own lists (:func:`passcheck.passes.o
 - ``float-input:Op``: each op of ``float16.ALWAYS_FLOAT_INPUTS``, some of whose inputs it keeps float (Resize's
   scales);
 - ``quantize:Op``: each op type of the registries ``quantize_dynamic`` draws from (``IntegerOpsRegistry``: Conv,
-  MatMul, Gather, Transpose, Attention, LSTM, EmbedLayerNormalization).
+  MatMul, Gather, Transpose, Attention, LSTM, EmbedLayerNormalization);
+- ``quantize-qdq:Op`` / ``quantize-qlinear:Op``: each op type of ``QDQRegistry`` / ``QLinearOpsRegistry``, which
+  ``quantize_static`` draws from in the QDQ / QOperator format (``ort-quant:quantize-static*``).
 
 Evidence, by effect, only for a model holding such an op (any graph, subgraphs included; otherwise the pass is not
 run): the float16 conversion is run and an op of the first two kinds counts when one of its nodes in the output
-reads or writes a value a Cast the pass added reads or writes; the quantizer is run and an op counts when the output
-has fewer nodes of it than the model (replaced by its quantized form) or one of its nodes reads an 8-bit value.
+reads or writes a value a Cast the pass added reads or writes; the quantizer is run (one variant per registry) and
+an op counts when the output has fewer nodes of it than the model (replaced by its quantized form) or one of its
+nodes reads an 8-bit value or, in the QDQ format, a DequantizeLinear output.
 """
 
 from __future__ import annotations
@@ -40,9 +43,27 @@ def catalogue() -> list[Entry]:
         Entry(TOOL, "float-input", op, FLOAT16, f"inputs {idx} kept float", src16)
         for op, idx in sorted(f16["always_float_inputs"].items())
     ]
+    for kind, (variants, ops) in _by_kind().items():
+        names = ", ".join(ort_quantize.REGISTRIES[variants[0]])
+        pids = tuple(f"{ort_quantize.PREFIX}{v}" for v in variants)
+        out += [Entry(TOOL, kind, op, pids, names, "registry.py") for op in ops]
+    return out
+
+
+#: Entry kind by the registries a quantizer variant draws from.
+KIND_OF = {
+    ("IntegerOpsRegistry",): "quantize",
+    ("QDQRegistry",): "quantize-qdq",
+    ("QLinearOpsRegistry",): "quantize-qlinear",
+}
+
+
+def _by_kind() -> dict[str, tuple[list[str], list[str]]]:
+    """Entry kind → (the variants drawing from its registries, the op types they hold)."""
+    out: dict[str, tuple[list[str], list[str]]] = {}
     for variant, ops in ort_quantize.declared().items():
-        names = ", ".join(ort_quantize.REGISTRIES[variant])
-        out += [Entry(TOOL, "quantize", op, (f"{ort_quantize.PREFIX}{variant}",), names, "registry.py") for op in ops]
+        kind = KIND_OF.get(ort_quantize.REGISTRIES[variant], "quantize")
+        out.setdefault(kind, ([], list(ops)))[0].append(variant)
     return out
 
 
@@ -66,7 +87,7 @@ def _nodes(graph):
 
 def triggers(model) -> dict[str, str]:
     """Entry key → effect for every op of the catalogue the passes acted on in ``model`` (see module docs)."""
-    f16, quant = ort_float16.declared(), ort_quantize.declared()
+    f16 = ort_float16.declared()
     present = _ops(model.graph)
     out: dict[str, str] = {}
     blocked = present & set(f16.get("op_block_list", ()))
@@ -80,22 +101,24 @@ def triggers(model) -> dict[str, str]:
                 for n in nodes:
                     if n.op_type in ops and cast_io & {*n.input, *n.output}:
                         out.setdefault(key(TOOL, kind, n.op_type), f"{ort_float16.ID}: {n.op_type} next to a Cast")
-    for variant, ops in quant.items():
+    for kind, (variants, ops) in _by_kind().items():
         wanted = present & set(ops)
         if not wanted:
             continue
-        pid = f"{ort_quantize.PREFIX}{variant}"
-        after = _run(ort_quantize.OrtQuantizeAdapter(variant), model)
+        pid = f"{ort_quantize.PREFIX}{variants[0]}"
+        after = _run(ort_quantize.OrtQuantizeAdapter(variants[0]), model)
         if after is None:
             continue
-        eight = _eight_bit(after)
+        eight = _eight_bit(after) | {n.output[0] for n in _nodes(after.graph) if n.op_type == "DequantizeLinear"}
         before_n = [n.op_type for n in _nodes(model.graph)]
         after_nodes = list(_nodes(after.graph))
         for op in sorted(wanted):
             fewer = sum(n.op_type == op for n in after_nodes) < before_n.count(op)
             reads = any(n.op_type == op and eight & set(n.input) for n in after_nodes)
             if fewer or reads:
-                out[key(TOOL, "quantize", op)] = f"{pid}: {op} {'replaced' if fewer else 'reads an 8-bit value'}"
+                reading = "a quantized value" if kind == "quantize-qdq" else "an 8-bit value"
+                how = "replaced" if fewer else f"reads {reading}"
+                out[key(TOOL, kind, op)] = f"{pid}: {op} {how}"
     return out
 
 

@@ -213,6 +213,9 @@ def _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input
         return results
     first = next(iter(subject.forms.values()))
     feeds = feeds_for(first, subject.id, subject.bindings, feed_fn=subject.feeds, given=subject.feed_sets)
+    # a pass that calibrates on data (static quantization) is given the runs the oracles make, so what it
+    # calibrates is what they judge; the copy travels with its feeds to the pass's isolation worker
+    adapters = [a.calibrated(feeds) if getattr(a, "calibrates", False) else a for a in adapters]
     # Model runs go through the executor's worker when it has one (a crash costs one run).
     runner = getattr(executor, "run_model", None)
     starting = getattr(executor, "starting", None)  # told which group (pass id) starts: the matrix worker's markers

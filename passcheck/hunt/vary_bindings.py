@@ -21,6 +21,11 @@ kind (site)               the run condition
 ``feed-zero`` (graph)     every float feed 0
 ``feed-large`` (graph)    every float feed × 1e3
 ``feed-ties`` (graph)     every float feed rounded to a multiple of ½: mixed signs, exact ties
+``feed-tiny`` (graph)     every float feed scaled by a power of two so its largest magnitude is 2^6 × its element
+                          type's smallest normal (float16: 2^-8): a step of 1/255 of its range is subnormal
+``feed-wide`` (graph)     every float feed scaled by a power of two so its largest magnitude is within (½, 1] of
+                          its element type's largest finite value (float16: 32,752 – 65,504): each value is
+                          finite, the range (max − min) of a feed with extremes of both signs overflows
 ========================  ==========================================================================
 
 Symbols not named by a binding kind keep the case's value (or the synthesized default, 2 then 3:
@@ -45,7 +50,7 @@ if TYPE_CHECKING:
     from passcheck.hunt.probe import Setting
 
 BIND_KINDS = ("bind-one", "bind-zero", "bind-distinct", "bind-equal")
-FEED_KINDS = ("feed-negative", "feed-zero", "feed-large", "feed-ties")
+FEED_KINDS = ("feed-negative", "feed-zero", "feed-large", "feed-ties", "feed-tiny", "feed-wide")
 KINDS = BIND_KINDS + FEED_KINDS
 GRAPH = "graph"
 #: Pairwise-distinct sizes of ``bind-distinct`` (primes: no one is another's multiple).
@@ -211,8 +216,37 @@ def _changed(kind: str, x: np.ndarray) -> np.ndarray:
         "feed-zero": lambda: np.zeros_like(wide),
         "feed-large": lambda: wide * LARGE,
         "feed-ties": lambda: np.round(wide * 2) / 2,
+        "feed-tiny": lambda: wide * _power_of_two(wide, float(_finfo(x.dtype).tiny) * 2.0**6),
+        "feed-wide": lambda: wide * _power_of_two(wide, float(_finfo(x.dtype).max)),
     }[kind]()
     return np.asarray(new, dtype=x.dtype).reshape(x.shape)  # a rank-0 feed stays rank 0
+
+
+def _finfo(dtype):
+    """``numpy.finfo`` of a float ``dtype``, ``ml_dtypes.finfo`` for the types numpy does not know (bfloat16)."""
+    import numpy as np
+
+    try:
+        return np.finfo(dtype)
+    except (TypeError, ValueError):
+        import ml_dtypes
+
+        return ml_dtypes.finfo(dtype)
+
+
+def _power_of_two(x: np.ndarray, target: float) -> float:
+    """The power of two ``2^k`` taking ``max|x|`` into ``(target / 2, target]`` (1.0 for an all-zero or
+    non-finite feed): a scaling by it is exact in every binary float type (IEEE 754: only the exponent moves),
+    so each element keeps its significand and the feed its signs and order."""
+    import math
+
+    import numpy as np
+
+    finite = np.abs(x[np.isfinite(x)])
+    peak = float(finite.max()) if finite.size else 0.0
+    if peak == 0.0:
+        return 1.0
+    return 2.0 ** math.floor(math.log2(target / peak))
 
 
 def saved(setting: Setting, model: onnx.ModelProto, form: str) -> dict[str, Any]:

@@ -28,6 +28,7 @@ import numpy as np
 
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import BaseOracle, Cells
+from passcheck.oracles.quant_steps import combined as rounding_steps
 from passcheck.records import Finding, brief
 from passcheck.runtime.limits import all_missing_kernel
 
@@ -53,18 +54,53 @@ PRECISION_UNIT = {"float16": 2.0**-11, "bfloat16": 2.0**-8, "uint8": 1 / 510, "i
 DEPTH = 16
 
 
-def pass_tolerance(precision: str | None, expected: Any, rtol: float | None, atol: float | None) -> tuple:
-    """``(rtol, atol)`` for comparing a float output of a pass that stores values in ``precision`` with its
-    float ``expected`` value: each raised to ``DEPTH × PRECISION_UNIT[precision]``, the absolute one relative to
-    the largest finite magnitude of ``expected`` (a rounding is relative to the range of the tensor it happens in,
-    which an output near zero does not show). ``precision`` None or unknown: ``(rtol, atol)`` unchanged."""
+#: The declared precisions that store values as integer steps of a scale (Operators.md QuantizeLinear).
+STEPPED = frozenset({"int8", "uint8"})
+#: ``steps`` of :func:`pass_tolerance` when neither model rounds to an integer type.
+NO_STEPS = object()
+
+
+def pass_tolerance(
+    precision: str | None, expected: Any, rtol: float | None, atol: float | None, steps: Any = NO_STEPS
+) -> tuple:
+    """``(rtol, atol)`` for comparing a float output of a pass with its float ``expected`` value.
+
+    ``steps``: the output's rounding bound (:func:`passcheck.oracles.quant_steps.combined`: a worst case carried
+    from each rounding's quantization step, Operators.md QuantizeLinear rounding to the nearest step). A number:
+    ``atol`` raised to it (``rtol`` stays the dtype's). For an optimizer, the steps are the given model's (facts
+    of the computation: one step per rounding it may move or merge). For a pass that declares ``precision``,
+    they are the steps it wrote itself (claims): never more than the range rule below, so a step too large for
+    the data it rounds (a scale of 1.0 for weights of ±0.004) allows nothing beyond it, and the floor is the
+    dtype's ``rtol`` of the output's largest magnitude instead of its absolute ``atol`` (scale-invariant, as a
+    quantization step is).
+
+    ``steps`` None (a rounding whose step is set at run time, DynamicQuantizeLinear) or :data:`NO_STEPS`: for a
+    pass that stores values in ``precision``, each raised to ``DEPTH × PRECISION_UNIT[precision]``, the absolute
+    one relative to the largest finite magnitude of ``expected`` (a rounding is relative to the range of the
+    tensor it happens in, which an output near zero does not show; for 8-bit steps, :data:`STEPPED`, the dtype's
+    absolute ``atol`` is replaced by its ``rtol`` of that magnitude likewise); otherwise ``(rtol, atol)``
+    unchanged."""
     unit = PRECISION_UNIT.get(precision or "")
+    if isinstance(steps, float) and isinstance(expected, np.ndarray) and expected.dtype.kind == "f":
+        r0, a0 = tolerance(expected.dtype, rtol, atol)
+        if unit is not None:  # the pass wrote these steps: never more than DEPTH roundings over the output's range,
+            # never less than the output type's relative rounding of that range (a floor that scales with the data,
+            # where the dtype's absolute atol would pass any output smaller than it: feeds near float16's normals)
+            peak = _peak(expected)
+            return r0, max(min(steps, DEPTH * unit * peak), r0 * peak)
+        return r0, max(a0, steps)
     if unit is None or not isinstance(expected, np.ndarray) or expected.dtype.kind != "f":
         return rtol, atol
-    finite = np.abs(expected[np.isfinite(expected)]).astype(np.float64)
-    peak = float(finite.max()) if finite.size else 0.0
     r0, a0 = tolerance(expected.dtype, rtol, atol)
-    return max(r0, DEPTH * unit), max(a0, DEPTH * unit * peak)
+    if precision in STEPPED:  # a quantization step is relative to its tensor's range: so is the floor
+        a0 = r0 * _peak(expected)
+    return max(r0, DEPTH * unit), max(a0, DEPTH * unit * _peak(expected))
+
+
+def _peak(expected: np.ndarray) -> float:
+    """The largest finite magnitude in ``expected`` (0.0 when none)."""
+    finite = np.abs(expected[np.isfinite(expected)]).astype(np.float64)
+    return float(finite.max()) if finite.size else 0.0
 
 
 @dataclasses.dataclass
@@ -287,6 +323,8 @@ def check(run: FormRun) -> list[Finding]:
         return []
     found, dtypes = [], output_dtypes(run.output)
     random = drawn(run.model) | drawn(run.output)
+    # the bound the models' quantization steps put on rounding, per graph output (empty: neither rounds)
+    allowed = rounding_steps(run.model, run.output, pass_rounds=run.precision in STEPPED)
     for i, (got, base) in enumerate(zip(run.runs, run.baseline)):
         if base.error:
             continue  # the input itself does not run; nothing to compare with
@@ -323,7 +361,8 @@ def check(run: FormRun) -> list[Finding]:
                         )
                     )
                 continue
-            rtol, atol = pass_tolerance(run.precision, expected, run.rtol, run.atol)
+            steps = allowed.get(name, NO_STEPS)
+            rtol, atol = pass_tolerance(run.precision, expected, run.rtol, run.atol, steps)
             c = compare(got.outputs[name], expected, rtol, atol, dtypes.get(name))
             if not c.ok:
                 side, note = _against_expected(run, i, name, got.outputs[name], expected)
@@ -389,21 +428,28 @@ def _onnx_opset(model: Any) -> int | None:
 
 
 def kernel_gap(run: FormRun) -> str | None:
-    """Why the pass output cannot be compared here, when it moved the model to another ai.onnx
-    opset and every run of it that failed where the input ran failed because the installed
-    onnxruntime registers no kernel for one of its nodes (:func:`~passcheck.runtime.limits.all_missing_kernel`,
-    ``NOT_IMPLEMENTED`` at session creation); else None."""
+    """Why the pass output cannot be compared here, when every run of it that failed where the input ran failed
+    because the installed onnxruntime registers no kernel for one of its nodes
+    (:func:`~passcheck.runtime.limits.all_missing_kernel`, ``NOT_IMPLEMENTED`` at session creation), and either
+    the pass moved the model to another ai.onnx opset, or it quantizes (:data:`STEPPED`) and wrote that op where
+    the input has none (QuantizeLinear / DequantizeLinear at the model's own opset, newer than any kernel this
+    onnxruntime ships: the spec's version, the runtime's gap); else None."""
     out = run.output
-    if out is None or _onnx_opset(out) == _onnx_opset(run.model):
+    if out is None:
+        return None
+    moved = _onnx_opset(out) != _onnx_opset(run.model)
+    if not moved and run.precision not in STEPPED:
         return None
     gap = all_missing_kernel([g.error for g, b in zip(run.runs, run.baseline) if g.error and not b.error])
     if gap is None:
         return None
     op, version = gap
+    if not moved and any(n.op_type == op for n in run.model.graph.node):
+        return None  # the input holds that op and ran: not a node only the pass wrote
+    where = f"(ai.onnx opset {_onnx_opset(out)}, from {_onnx_opset(run.model)}) uses" if moved else "wrote"
     return (
         f"not compared: onnxruntime here has no kernel for {op}({version}), which the output of {run.pass_id} "
-        f"(ai.onnx opset {_onnx_opset(out)}, from {_onnx_opset(run.model)}) uses (a fact of the runtime, "
-        "not of the pass)"
+        f"{where} (a fact of the runtime, not of the pass)"
     )
 
 

@@ -120,6 +120,30 @@ def test_binding_kinds_bind_what_they_name_and_keep_the_rest():
     assert variation.build(base, "vary:bind-one@N")[1] == []
 
 
+def test_feed_kinds_at_the_ends_of_an_element_types_range():
+    """``feed-tiny`` / ``feed-wide`` scale by a power of two (exact: same significands, signs and order) into the
+    element type's own extremes: float16's largest magnitude at 2^-8 (a 1/255 step of its range is subnormal)
+    and within (65504/2, 65504] (every value finite, the range of a mixed-sign feed not); likewise float32
+    and bfloat16 by their own limits (planted break: ``_finfo`` returning float32's for every type fails this)."""
+    import ml_dtypes
+
+    x = np.array([[-1.3, 0.2, 0.74, 2.0]], np.float16)
+    tiny = vary_bindings.transform("feed-tiny", {"x": x})["x"]
+    wide = vary_bindings.transform("feed-wide", {"x": x})["x"]
+    assert tiny.dtype == np.float16 and float(np.abs(tiny).max()) == 2.0**-8
+    assert 65504 / 2 < float(np.abs(wide).max()) <= 65504 and np.isfinite(wide).all()
+    sym = vary_bindings.transform("feed-wide", {"x": np.array([-2.0, 0.5, 2.0], np.float16)})["x"]
+    assert np.isinf(sym.max() - sym.min())  # the range of a feed with extremes of both signs overflows its type
+    for scaled in (tiny, wide):  # one power of two for the whole feed
+        ratio = scaled.astype(np.float64) / x.astype(np.float64)
+        assert np.all(ratio == ratio.flat[0]) and np.log2(ratio.flat[0]).is_integer()
+    x32 = x.astype(np.float32)
+    assert float(np.abs(vary_bindings.transform("feed-tiny", {"x": x32})["x"]).max()) == 2.0**-120
+    b16 = x.astype(ml_dtypes.bfloat16)
+    assert float(np.abs(vary_bindings._changed("feed-wide", b16)).max()) > 1e37  # ml_dtypes' limits
+    assert not vary_bindings.transform("feed-wide", {"x": np.zeros(3, np.float16)})["x"].any()
+
+
 def test_feed_kinds_change_float_feeds_only():
     x = np.array([[-1.3, 0.2, 0.74, 2.0]], np.float32)
     idx = np.array([0, 3], np.int64)

@@ -29,3 +29,18 @@ def script_apply(call):
         exec(line, space)
     exec(call.source, space)
     return space["apply"]
+
+
+def through_output(out, op_type: str, value: float, name: str):
+    """``out`` with its only graph output passed through ``op_type(output, value)`` (a float32 scalar
+    initializer ``name``), under the output's name: a planted change of a pass's result."""
+    import numpy as np
+    from onnx import helper, numpy_helper
+
+    (o,) = out.graph.output
+    inner = o.name + "_" + name
+    for n in out.graph.node:
+        n.output[:] = [inner if x == o.name else x for x in n.output]
+    out.graph.initializer.append(numpy_helper.from_array(np.array(value, np.float32), name))
+    out.graph.node.append(helper.make_node(op_type, [inner, name], [o.name]))
+    return out

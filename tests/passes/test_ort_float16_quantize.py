@@ -15,7 +15,7 @@ from passcheck.oracles import numeric
 from passcheck.passes import get_pass
 from passcheck.passes.ort_float16 import OrtFloat16Adapter
 from passcheck.passes.ort_quantize import OrtQuantizeAdapter
-from tests.passes._helpers import cell_of, script_apply
+from tests.passes._helpers import cell_of, script_apply, through_output
 
 
 def _scaled_matmul() -> onnx.ModelProto:
@@ -106,14 +106,7 @@ class _ScalesTheOutput(OrtQuantizeAdapter):
         self.id = "ort-quant:broken-scale"
 
     def apply(self, model, workdir):
-        out = super().apply(model, workdir)
-        (o,) = out.graph.output
-        inner = o.name + "_unscaled"
-        for n in out.graph.node:
-            n.output[:] = [inner if x == o.name else x for x in n.output]
-        out.graph.initializer.append(numpy_helper.from_array(np.array(1.25, np.float32), "broken_scale"))
-        out.graph.node.append(helper.make_node("Mul", [inner, "broken_scale"], [o.name]))
-        return out
+        return through_output(super().apply(model, workdir), "Mul", 1.25, "broken_scale")
 
 
 def test_a_quantizer_with_a_wrong_scale_is_a_wrong_result_at_8_bit_precision():

@@ -1,0 +1,253 @@
+"""The quantization steps a model writes, and the rounding error they bound at each graph output.
+
+Operators.md QuantizeLinear: ``y = saturate(round(x / y_scale) + y_zero_point)``, rounding half to even, so a value
+inside the representable range moves by at most half a step (``y_scale``); DequantizeLinear:
+``y = (x - x_zero_point) * x_scale`` rounds nothing itself (beyond float32). :func:`allowance` carries, through the
+main graph in order, for each value ``v`` a bound ``a(v)`` on how far rounding moved it and a bound ``m(v)`` on its
+magnitude, read off the model alone:
+
+- a *rounding* adds its share of its step: a ``QuantizeLinear`` (its ``y_scale``, the largest element of a per-axis
+  scale), and a ``DequantizeLinear`` of a constant (weights rounded ahead of time, with :data:`weights`); ``m`` of a
+  DequantizeLinear output is the largest magnitude its integer type can stand for (``max(|qmin - zp|, |qmax - zp|)
+  · scale``; of a constant, its own);
+- ops that select, move or average elements, or are 1-Lipschitz (:data:`SELECT`: Reshape, Transpose, Relu, MaxPool,
+  Concat, Sigmoid, …) carry the largest ``a`` and ``m`` of their float inputs; Add / Sub the sums;
+- products bound the error of a sum of ``K`` products (``K`` read off the constant operand's shape: MatMul's
+  ``B[-2]``, Gemm's ``K``, Conv's ``C/group · kernel``): ``a = K (a₁ m₂ + m₁ a₂ + a₁ a₂)``, ``m = K m₁ m₂`` (Mul:
+  ``K = 1``), plus a bias's own ``a`` and ``m``;
+- anything else, a rounding whose step is set at run time (``DynamicQuantizeLinear``) or an op of the QLinear family
+  (its requantization is not a QuantizeLinear): unknown (None) from there on.
+
+A worst case, not an estimate: every rounding at its extreme, every product aligned. Where a saturation would
+clip (a value beyond the calibrated range) the bound does not hold; static quantization calibrated on the very
+feeds it is judged on saturates none.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+#: Ops whose float output element is one of its float inputs' elements, a convex combination of them, or a
+#: 1-Lipschitz function of one (Operators.md): an error and a magnitude carry over unchanged (the largest).
+SELECT = frozenset(
+    "Identity Reshape Transpose Flatten Squeeze Unsqueeze Slice Gather GatherElements GatherND Concat Split Expand "
+    "Tile Pad Relu LeakyRelu Clip MaxPool AveragePool GlobalAveragePool GlobalMaxPool Max Min Where Resize "
+    "Upsample DepthToSpace SpaceToDepth Sigmoid Tanh Abs Neg Softsign ReduceMax ReduceMin ReduceMean Cast "
+    "CastLike TopK".split()
+)
+SUMS = frozenset({"Add", "Sub", "Sum"})
+PRODUCTS = frozenset({"Mul", "MatMul", "Gemm", "Conv", "ConvTranspose"})
+#: Ops that quantize with a scale they compute at run time, or requantize inside a fused kernel: no bound here.
+UNBOUNDED = frozenset({"DynamicQuantizeLinear", "DynamicQuantizeLSTM", "MatMulInteger", "ConvInteger"})
+#: Integer range (qmin, qmax) per quantized element type name.
+RANGES = {"uint8": (0, 255), "int8": (-128, 127), "uint16": (0, 65535), "int16": (-32768, 32767)}
+
+
+def _domain(d: str) -> str:
+    return "" if d == "ai.onnx" else d
+
+
+def constants(model: Any) -> dict[str, np.ndarray]:
+    """Main-graph initializers held in the model and ``Constant`` outputs (``value``, ``value_float(s)``), by name."""
+    from onnx import numpy_helper
+
+    out = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer if not t.data_location}
+    for n in model.graph.node:
+        if n.op_type == "Constant" and _domain(n.domain) == "" and n.output:
+            for a in n.attribute:
+                if a.name == "value" and a.HasField("t"):
+                    out[n.output[0]] = numpy_helper.to_array(a.t)
+                elif a.name in ("value_float", "value_floats"):  # Operators.md Constant: one float, or a 1-D list
+                    out[n.output[0]] = np.array(a.f if a.name == "value_float" else list(a.floats), np.float32)
+    return out
+
+
+def quantized(model: Any) -> bool:
+    """Whether a main-graph node of ``model`` quantizes or dequantizes (the module's roundings, the QLinear family,
+    :data:`UNBOUNDED`), or a subgraph holds one."""
+    return any(_quantizes(n) for n in model.graph.node)
+
+
+def _quantizes(node: Any) -> bool:
+    if node.op_type in ("QuantizeLinear", "DequantizeLinear") or node.op_type.startswith("QLinear"):
+        return True
+    if node.op_type in UNBOUNDED or node.op_type == "QGemm":
+        return True
+    return any(_quantizes(n) for a in node.attribute for g in [a.g, *a.graphs] for n in g.node)
+
+
+def _largest(v: np.ndarray | None) -> float | None:
+    if v is None or v.size == 0 or v.dtype.kind not in "fiu":
+        return None
+    m = float(np.max(np.abs(v.astype(np.float64))))
+    return m if math.isfinite(m) else None
+
+
+def allowance(model: Any, share: float = 0.5, weights: bool = True) -> dict[str, float | None]:
+    """Graph output name → the bound on how far the model's roundings moved it (module docs); None where it is
+    unknown; empty when ``model`` does not quantize (:func:`quantized`).
+
+    ``share``: the part of a step one rounding moves a value: ½ against the float computation (round to nearest),
+    1 between two engines that round the same value on either side (an optimizer moving a Q→DQ pair).
+    ``weights``: a DequantizeLinear of a constant counts as a rounding (the pass rounded those weights; False when
+    the weights are the computation's own, as in a given QDQ model)."""
+    if not quantized(model):
+        return {}
+    values = constants(model)
+    err: dict[str, float | None] = {}
+    mag: dict[str, float | None] = {name: _largest(v) for name, v in values.items()}
+    shapes: dict[str, tuple[int, ...]] = {name: tuple(v.shape) for name, v in values.items()}
+    for name in values:
+        err[name] = 0.0
+    for vi in model.graph.input:  # fed values are exact; their magnitude is the feeds'
+        err.setdefault(vi.name, 0.0)
+        mag.setdefault(vi.name, None)
+    for vi in [*model.graph.input, *model.graph.value_info]:  # declared static shapes (a fed weight's K)
+        dims = vi.type.tensor_type.shape.dim if vi.type.HasField("tensor_type") else []
+        if dims and all(d.HasField("dim_value") for d in dims):
+            shapes.setdefault(vi.name, tuple(d.dim_value for d in dims))
+
+    def a_of(x: str) -> float | None:
+        return err.get(x) if x else 0.0
+
+    for n in model.graph.node:
+        if _domain(n.domain) not in ("", "com.microsoft") or any(a.g.node or a.graphs for a in n.attribute):
+            a, m = None, None
+        else:
+            a, m = _through(n, values, err, mag, shapes, share, weights)
+        for o in n.output:
+            if o and o not in values:
+                err[o], mag[o] = a, m
+    return {o.name: a_of(o.name) for o in model.graph.output}
+
+
+def _through(n, values, err, mag, shapes, share, weights) -> tuple[float | None, float | None]:
+    """(a, m) of ``n``'s outputs (module docs); the DequantizeLinear output's shape is recorded in ``shapes``."""
+    ins = list(n.input)
+    op = n.op_type
+    if op == "QuantizeLinear":
+        step = _largest(values.get(ins[1])) if len(ins) > 1 else None
+        a = err.get(ins[0])
+        if ins[0] in shapes:
+            shapes[n.output[0]] = shapes[ins[0]]
+        return (None if a is None or step is None else a + share * step), mag.get(ins[0])
+    if op == "DequantizeLinear":
+        step = _largest(values.get(ins[1])) if len(ins) > 1 else None
+        if step is None:
+            return None, None
+        held = ins[0] in values
+        if held:
+            q = values[ins[0]].astype(np.float64)
+            zp = values[ins[2]].astype(np.float64) if len(ins) > 2 and ins[2] in values else 0.0
+            scale = values[ins[1]].astype(np.float64)
+            try:
+                m = _largest(np.asarray((q - _aligned(zp, q, n)) * _aligned(scale, q, n)))
+            except ValueError:
+                m = _largest(q) * step if _largest(q) is not None else None
+            shapes[n.output[0]] = tuple(q.shape)
+            return (share * step if weights else 0.0), m
+        qmin, qmax = RANGES.get(_qtype(n, values), (None, None))
+        if qmin is None:
+            return None, None
+        zp = _largest(values.get(ins[2])) if len(ins) > 2 and ins[2] else 0.0
+        m = max(abs(qmin - (zp or 0.0)), abs(qmax - (zp or 0.0))) * step
+        if ins[0] in shapes:
+            shapes[n.output[0]] = shapes[ins[0]]
+        return err.get(ins[0]), m
+    floats = [x for x in ins if x]
+    if op in SELECT:
+        data = (
+            floats[:1] if op in ("Reshape", "Expand", "Tile", "Pad", "Slice", "Resize", "Upsample", "TopK") else floats
+        )
+        if op == "Where":
+            data = floats[1:]
+        if op in ("Gather", "GatherElements", "GatherND"):
+            data = floats[:1]
+        return _max(err, data), _max(mag, data)
+    if op in SUMS:
+        return _sum(err, floats), _sum(mag, floats)
+    if op in PRODUCTS:
+        return _product(n, ins, err, mag, shapes)
+    return None, None
+
+
+def _aligned(v: np.ndarray | float, q: np.ndarray, n: Any) -> np.ndarray | float:
+    """A per-axis scale or zero point reshaped to broadcast along the node's ``axis`` of ``q`` (Operators.md
+    DequantizeLinear ``axis``, default 1); a scalar as it is."""
+    if not isinstance(v, np.ndarray) or v.ndim == 0 or v.size == 1:
+        return v if not isinstance(v, np.ndarray) else v.reshape(())
+    axis = next((a.i for a in n.attribute if a.name == "axis"), 1) % q.ndim
+    if v.ndim == q.ndim:  # blocked (opset 21): repeat each block's value along the axis
+        return np.repeat(v, -(-q.shape[axis] // v.shape[axis]), axis=axis)[tuple(slice(0, s) for s in q.shape)]
+    shape = [1] * q.ndim
+    shape[axis] = v.size
+    return v.reshape(shape)
+
+
+def _qtype(n: Any, values: dict[str, np.ndarray]) -> str:
+    if len(n.input) > 2 and n.input[2] in values:
+        return values[n.input[2]].dtype.name
+    return "uint8" if len(n.input) <= 2 or not n.input[2] else ""
+
+
+def _max(d: dict, names: list[str]) -> float | None:
+    got = [d.get(x) for x in names]
+    return None if not got or any(g is None for g in got) else max(got)
+
+
+def _sum(d: dict, names: list[str]) -> float | None:
+    got = [d.get(x) for x in names]
+    return None if not got or any(g is None for g in got) else float(sum(got))
+
+
+def _attr(n: Any, name: str, default: float) -> float:
+    for a in n.attribute:
+        if a.name == name:
+            return a.f if a.type == 1 else a.i
+    return default
+
+
+def _product(n, ins, err, mag, shapes) -> tuple[float | None, float | None]:
+    """A sum of ``K`` products, plus a bias (module docs)."""
+    op = n.op_type
+    if len(ins) < 2 or not ins[0] or not ins[1]:
+        return None, None
+    a1, a2, m1, m2 = err.get(ins[0]), err.get(ins[1]), mag.get(ins[0]), mag.get(ins[1])
+    if None in (a1, a2, m1, m2):
+        return None, None
+    w = shapes.get(ins[1])
+    k: float | None
+    if op == "Mul":
+        k = 1.0
+    elif op == "MatMul":
+        k = float(w[-2] if len(w) >= 2 else w[0]) if w else None
+    elif op == "Gemm":
+        k = float(w[1] if _attr(n, "transB", 0) else w[0]) * abs(_attr(n, "alpha", 1.0)) if w and len(w) == 2 else None
+    elif op == "Conv":
+        k = float(np.prod(w[1:])) if w and len(w) >= 3 else None
+    else:  # ConvTranspose: each output sums over the input channels of its group and the kernel positions
+        k = float(w[0] * np.prod(w[2:])) if w and len(w) >= 3 else None
+    if k is None:
+        return None, None
+    a = k * (a1 * m2 + m1 * a2 + a1 * a2)
+    m = k * m1 * m2
+    if op in ("Gemm", "Conv", "ConvTranspose") and len(ins) > 2 and ins[2]:
+        beta = abs(_attr(n, "beta", 1.0)) if op == "Gemm" else 1.0
+        ab, mb = err.get(ins[2]), mag.get(ins[2])
+        if ab is None or mb is None:
+            return None, None
+        a, m = a + beta * ab, m + beta * mb
+    return a, m
+
+
+def combined(model: Any, output: Any, pass_rounds: bool) -> dict[str, float | None]:
+    """Per graph output, the rounding bound a pass's numeric judgement allows: with ``pass_rounds`` (a quantizer,
+    judged against the float model) :func:`allowance` of its ``output`` at half a step per rounding, weights
+    included; otherwise (an optimizer, judged against the unoptimized run of a model that already rounds) of
+    the given ``model`` at one step per rounding, weights not (the rounding the optimizer may move or merge)."""
+    if pass_rounds:
+        return allowance(output, 0.5, True) if output is not None else {}
+    return allowance(model, 1.0, False)
