@@ -479,6 +479,11 @@ def _attribute_variants(model, node, schema, shapes) -> Iterator[tuple[str, str]
         elif spec.type == A.FLOAT and isinstance(cur, float):
             new = cur * 10 if name == "epsilon" else (cur * 1.01 if cur else 0.5)
             yield name, _fmt(new)
+            # the same attribute moved by a power of two (every product with it stays exact): a pass that reads it
+            # at the wrong place or scale shows an error of the value's own size, not 1 % of it, which a rounding
+            # allowance (a quantized graph's steps, oracles/quant_steps.py) can hide
+            if name != "epsilon" and cur and abs(cur) * 2 < 3.4e38:
+                yield name, _fmt(cur * 2)
         elif spec.type == A.INTS and name == "perm" and len(cur) >= 2:
             p = list(cur)
             p[-1], p[-2] = p[-2], p[-1]
