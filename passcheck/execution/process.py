@@ -7,10 +7,11 @@ any picklable callable ``job(model_bytes, workdir) -> reply``; the parent unpick
 did not send.
 
 Timings: with ``PASSCHECK_TIMINGS=FILE`` in the environment, every worker and forked child
-appends one JSON line per job to FILE, ``{"job": LABEL, "seconds": S, "cpu": C, "pid": P}``: the
+appends one JSON line per job to FILE, ``{"job": LABEL, "seconds": S, "cpu": C, "pid": P, "end": E}``: the
 wall seconds the job took inside the worker (the tool's work plus reading the model bytes and
 writing the reply, not the pipe) and the CPU seconds the worker's process spent meanwhile (all its
-threads, ``time.process_time``), LABEL the job's ``label`` attribute or its class name
+threads, ``time.process_time``), E the wall clock (``time.time``) when the job ended, LABEL the
+job's ``label`` attribute or its class name
 (``bench/check_mutations.py`` reads them to tell the tools' time from passcheck's own). A worker
 template writes one such line, ``import NAME``, per module it imports for its caller's passes
 (:func:`passcheck.execution.template.prestart`): what that job's first pass would have paid.
@@ -253,6 +254,7 @@ def record(label: str, start: float, cpu: float) -> None:
         "seconds": time.perf_counter() - start,
         "cpu": time.process_time() - cpu,
         "pid": os.getpid(),
+        "end": time.time(),  # where the job lies on the run's timeline (bench/check_mutations.py --timeline)
     }
     with contextlib.suppress(OSError), open(path, "a", encoding="utf-8") as f:
         f.write(json.dumps(line) + "\n")
