@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from passcheck._procs import kill_tree
+from passcheck.execution import payloads
 
 #: Error text that means an allocation failed under the memory cap.
 OOM_MARKERS = ("MemoryError", "bad_alloc", "bad allocation", "Failed to allocate memory", "out of memory")
@@ -295,6 +296,7 @@ def worker_main(conn, memory_mb: int | None, log_path: str, preload: list[str]) 
     a :class:`Batch`: one ``(reply, log size)`` per job)."""
     limit(memory_mb, log_path)
     KEPT.max_bytes = kept_budget(memory_mb)  # the parent's list of what this worker keeps uses the same budget
+    payloads.RECOGNISED.max_bytes = kept_budget(memory_mb) // 2  # payloads hashed before, known again by comparison
     try:
         _start(preload)
     except BaseException as exc:  # noqa: BLE001 - the parent raises WorkerStartError with this text
