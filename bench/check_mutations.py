@@ -375,9 +375,11 @@ def measure(argv: list[str], out: Path, tree: str | None = None) -> dict:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     by_label: dict[str, list[float]] = collections.defaultdict(list)
     cpu_by_label: dict[str, list[float]] = collections.defaultdict(list)
+    records = []
     if timings.exists():
         for line in timings.read_text().splitlines():
             rec = json.loads(line)
+            records.append(rec)
             by_label[rec["job"]].append(rec["seconds"])
             if "cpu" in rec:  # written by workers since issue 28's CPU split
                 cpu_by_label[rec["job"]].append(rec["cpu"])
@@ -396,6 +398,38 @@ def measure(argv: list[str], out: Path, tree: str | None = None) -> dict:
         "load": (load0, os.getloadavg()[0]),
         "jobs": dict(by_label),
         "jobs_cpu": dict(cpu_by_label),
+        "timeline": timeline(records, wall),
+    }
+
+
+def timeline(records: list[dict], wall: float) -> dict[str, Any] | None:
+    """The run's jobs laid end to end by their ``end`` wall clock (timings lines since speed31; None
+    without): ``span`` from the first job's start to the last one's end, ``in_jobs`` the seconds
+    inside top-level jobs (a ``passcheck: …`` line lies inside its pass's job), ``outside`` the wall
+    time before the first job and after the last (start-up, the last judging, the report), and
+    ``gaps``: (the job before, the job after) -> [count, seconds] of the time between them, the
+    parent's turn on the critical path (receiving a reply, building forms, oracles) plus the pipe."""
+    top = sorted(
+        (
+            {**r, "start": r["end"] - r["seconds"]}
+            for r in records
+            if "end" in r and not r["job"].startswith("passcheck: ")
+        ),
+        key=lambda r: r["start"],
+    )
+    if not top:
+        return None
+    gaps: dict[tuple[str, str], list[float]] = collections.defaultdict(lambda: [0, 0.0])
+    for before, after in zip(top, top[1:]):
+        g = gaps[(before["job"], after["job"])]
+        g[0] += 1
+        g[1] += max(0.0, after["start"] - before["end"])
+    span = top[-1]["end"] - top[0]["start"]
+    return {
+        "span": span,
+        "in_jobs": sum(r["seconds"] for r in top),
+        "outside": wall - span,
+        "gaps": dict(gaps),
     }
 
 
@@ -497,7 +531,17 @@ def show(name: str, argv: list[str], m: dict) -> None:
     # ``passcheck: …`` lines: passcheck's own work inside a job (a pass output hollowed before its reply),
     # already in that job's seconds: taken out of the tools'
     own_in_jobs = sum(sum(v) for k, v in m["jobs"].items() if k.startswith("passcheck: "))
-    tools = sum(sum(v) for k, v in m["jobs"].items() if not k.startswith(("import ", "passcheck: "))) - own_in_jobs
+    # ``reference run`` lines: onnx's reference evaluator run in the passcheck process itself (function and
+    # subgraph values, the equivalence gate; written since speed31): a tool's run outside the workers, shown apart
+    reference = sum(m["jobs"].get("reference run", []))
+    tools = (
+        sum(
+            sum(v)
+            for k, v in m["jobs"].items()
+            if not k.startswith(("import ", "passcheck: ")) and k != "reference run"
+        )
+        - own_in_jobs
+    )
     print(f"\n{name}: passcheck {' '.join(argv)}")
     print(f"  exit {m['exit']}, {m['cells']} cells; load average {m['load'][0]:.1f} -> {m['load'][1]:.1f}")
     if m["exit"] not in (0, 1):
@@ -509,15 +553,22 @@ def show(name: str, argv: list[str], m: dict) -> None:
         f"  wall {m['wall']:.1f} s, tools {tools:.1f} s, wall/tools {ratio} (goal <= 1.3); "
         f"CPU user {m['user']:.1f} s, system {m['system']:.1f} s"
     )
+    if reference:
+        print(
+            f"  the reference evaluator's runs in the passcheck process ({reference:.1f} s) are not in tools' seconds; "
+            f"counted with them, wall/tools {m['wall'] / (tools + reference):.2f}"
+        )
     if warmed:
         print(f"  the template's tool imports ({warmed:.1f} s, beside passcheck's start-up) are not in tools' seconds")
     if own_in_jobs:
         print(f"  passcheck's work inside the jobs ({own_in_jobs:.1f} s: outputs hollowed) is not in tools' seconds")
     if m.get("jobs_cpu"):
         cpu = m["jobs_cpu"]
-        tools_cpu = sum(sum(v) for k, v in cpu.items() if not k.startswith("passcheck: ")) - sum(
+        tools_cpu = sum(
+            sum(v) for k, v in cpu.items() if not k.startswith("passcheck: ") and k != "reference run"
+        ) - sum(
             sum(v) for k, v in cpu.items() if k.startswith("passcheck: ")
-        )
+        )  # the reference runs' CPU stays in passcheck's own, as before they were timed
         own = m["user"] + m["system"] - tools_cpu
         per_cell = f", {own / m['cells'] * 1e3:.1f} ms a cell" if m["cells"] else ""
         print(
@@ -526,6 +577,14 @@ def show(name: str, argv: list[str], m: dict) -> None:
             if tools_cpu
             else "  CPU inside the tools: none recorded"
         )
+    if t := m.get("timeline"):
+        between = sum(g[1] for g in t["gaps"].values())
+        print(
+            f"  timeline: before the first job and after the last {t['outside']:.1f} s; from the first job to the last "
+            f"{t['span']:.1f} s, of it {t['in_jobs']:.1f} s inside jobs and {between:.1f} s between them; the longest:"
+        )
+        for (before, after), (n, secs) in sorted(t["gaps"].items(), key=lambda kv: -kv[1][1])[:5]:
+            print(f"    {before} -> {after}: {n} gaps, {secs:.1f} s")
     for who, c in m["rss"].get("counters", {}).items():
         print(
             f"  {who:<44} user {c['utime']:7.1f} s, system {c['stime']:6.1f} s, minor faults {c['minflt']:>11,.0f}, "

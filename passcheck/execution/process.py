@@ -14,7 +14,9 @@ threads, ``time.process_time``), E the wall clock (``time.time``) when the job e
 job's ``label`` attribute or its class name
 (``bench/check_mutations.py`` reads them to tell the tools' time from passcheck's own). A worker
 template writes one such line, ``import NAME``, per module it imports for its caller's passes
-(:func:`passcheck.execution.template.prestart`): what that job's first pass would have paid.
+(:func:`passcheck.execution.template.prestart`): what that job's first pass would have paid. The
+parent writes one, ``reference run``, per run of onnx's reference evaluator it makes itself
+(:data:`passcheck.runtime.reference.REFERENCE_LABEL`): a tool's run outside any worker.
 """
 
 from __future__ import annotations
