@@ -322,6 +322,71 @@ the parent 43.9 s user, 16.1 s system, 3.63 million faults, the worker 158.0 / 1
 Caution for ``--tree``: a run without it imports the installed passcheck, and with an editable install
 the workers import job modules lazily from the checkout: editing it while a run goes mixes two versions
 (a first base run here crashed every pass that way and was thrown away).
+
+Then (2026-12-06, session 30, speed31: where the ResNet-50 job's wall-minus-tools goes, and what was cut;
+all under ``nice -n 10`` at load average 13-18, seven helpers' suites and hunts beside it). Each timings line
+now carries the wall clock at the job's end (``end``), and this script lays a run's jobs end to end
+(:func:`timeline`): the time before the first job and after the last, inside jobs, and the gaps between
+jobs by the jobs around them, which is the parent's turn on the critical path (one worker, one job at a
+time: the parent waits while a job runs, the worker while the parent works). What the timelines show:
+
+- the full job (base: int at d4e8107 plus the ``end`` field; its first 434 of ~740 jobs, 774 s at load
+  14-18, then stopped: a whole run did not fit twice in the session): 518 s inside jobs, 256 s between
+  them. 200 s of that are the 101 gaps between one form's ``model runs`` and the next, and 175 s of those
+  are 8 gaps of 13-27 s each during the forms with function or If bodies (``node-as-local-function``,
+  ``node-in-if-opaque``, …), whose scoped values onnx's reference evaluator observes in the passcheck
+  process (:func:`passcheck.runtime.completion.with_subscopes`): a ResNet-50 reference run is ~10 plain
+  onnxruntime runs (4 of them, 2 forms x 2 bindings, took 35.5 s of a 125 s cProfile run at load 13-15).
+  Before the first form ran: 6.0 + 12.6 s (start-up; the site ranking importing onnxscript; the
+  rewrites; the equivalence gate);
+- the 6-form subset below, per pass output: ~0.2-0.3 s between jobs (reply in, oracles, the next job out)
+  and the hollowing inside the pass's job (0.09-0.11 s CPU: sha256 of 96 MB of payloads); before the first
+  job 10.7 s and after the last 1.9 s (one run timed from outside, load 15).
+
+Cuts (the JSON reports identical minus timings and versions):
+
+1. the names of onnxscript's default rewrite rules (the site ranking's second source) are kept in the cache
+   folder by a fingerprint of the installed package (:func:`passcheck.mutations.site_ranking.onnxscript_rule_names`),
+   so ``check --mutations`` no longer imports onnxscript in the parent before its first pass: 0.36 s CPU,
+   1.8 s wall at load 14 (a cold cache pays it once);
+2. the worker keys a pass output's payloads it met before by comparing bytes, not by sha256
+   (:class:`passcheck.execution.payloads.Recognised`, up to 128 MiB kept): a ResNet-50 ``ort:basic`` output's
+   hollowing 108-115 -> 29-36 ms CPU (29 payloads, 7 contents; one-off script, load 14);
+3. not a cut, a measurement: each reference-evaluator run the passcheck process makes writes a ``reference
+   run`` line, shown apart (a tool's work outside the workers; the ratio is printed both ways).
+
+``--job resnet --tree base=… --tree after=… --rounds 2 --form add-metadata --form rename-graphs --form
+strip-metadata --form reverse-topo-order --form symbolic-input-dims --form rename-values`` (16 cells, 8
+passes; base: d4e8107 plus ``end``; after: cuts 1-2; ``PASSCHECK_CACHE`` a fresh folder, so after 1 paid the
+onnxscript import and wrote the names, after 2 read them; the engine tests ran beside after 1):
+
+========  =========  ======  =======  ==========  =========  ==========  ======================  ===========
+run       load       wall s  tools s  wall/tools  hollow s   own CPU s   own CPU ms a cell       worker MiB
+========  =========  ======  =======  ==========  =========  ==========  ======================  ===========
+base 1    13.1-14.7  170.9   142.7    1.20        7.7        4.5         280.1                   1,028
+after 1   14.7-16.3  175.7   132.3    1.33        2.8        4.1         253.6                   1,114
+base 2    16.3-14.9  189.8   145.7    1.30        7.1        4.7         296.3                   1,051
+after 2   14.9-14.0  112.0    77.2    1.45        1.9        3.6         225.5                   1,080
+========  =========  ======  =======  ==========  =========  ==========  ======================  ===========
+
+Passcheck's own CPU fell 280-296 -> 226-254 ms a cell (-14 % on the medians of two), the hollowing's wall
+seconds 7.1-7.7 -> 1.9-2.8 s for 8 outputs; the worker's peak resident rose 30-90 MiB (the payloads kept).
+wall/tools did not fall: the tools' seconds of one tree's two runs differ by 42 % (132 -> 77 s), so at this
+load the ratio follows the load, and on this subset it is dominated by the fixed start (10.7 s before the
+first job). The full job was not run again (~40 min a run at this load).
+
+The reference runs, timed (``--job resnet --tree after=… --form node-as-local-function --form node-in-if-opaque
+--form region-as-local-function --form chain-in-if-const``, 18 cells, 9 passes, load 13.6-16.6, this session's
+tests beside it): wall 488.0 s, tools 239.5 s, wall/tools 2.04; 8 ``reference run`` lines, 173.7 s (14-31 s
+each, 1.3-1.6 s of CPU each): counted with the tools, wall/tools 1.18. Their CPU (12 s) is 61 % of the run's
+own CPU (19.7 s, 1,097 ms a cell). The full job's base timeline above holds 8 such gaps too, so on the lead's
+idle run (196.3 s wall, 147.4 s tools) about 12 s of the 49 s above the tools is likely onnx's reference
+evaluator (an estimate from these CPU seconds, not a measurement): 196.3 / 159.4 = 1.23 if counted as tools'
+work. Whether it counts is the goal's definition ("the time spent inside the tools"), not a speed-up.
+What is left, in size order: the
+reference evaluator's runs of the scoped forms in the parent (on the critical path: nothing overlaps them;
+running the next form's worker jobs meanwhile, or evaluating only the function and If bodies on their
+inputs, would take them off it), then ~0.2-0.3 s of the parent's work per pass output, then start-up.
 """
 
 from __future__ import annotations
