@@ -8,6 +8,8 @@ import json
 import threading
 
 import numpy as np
+import onnx
+import onnx.parser
 import pytest
 from onnx import TensorProto, helper
 
@@ -94,11 +96,7 @@ def test_the_first_bindings_reference_run_is_made_while_the_worker_runs(executor
 
 
 def test_no_thread_when_onnxruntime_shows_every_value_asked_for():
-    graph = helper.make_graph(
-        [helper.make_node("Relu", ["x"], ["y"])],
-        "flat",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+    model = onnx.parser.parse_model(
+        '<ir_version: 8, opset_import: ["" : 17]> flat (float[2] x) => (float[2] y) { y = Relu(x) }'
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     assert observe.reference_ahead(model, {"x": np.zeros(2, np.float32)}, engine._plan(model, None)) is None
