@@ -33,7 +33,7 @@ from passcheck.passes import DEFAULT_PASSES, PassAdapter, PassOutcome, get_pass,
 from passcheck.records import INPUT, CellResult, require_run
 from passcheck.runtime import graph_index, synthesize
 from passcheck.runtime.limits import beyond_onnxruntime
-from passcheck.runtime.observe import observe_run, reference_ahead
+from passcheck.runtime.observe import observe_run
 from passcheck.runtime.plan import ObservationPlan
 
 if TYPE_CHECKING:
@@ -459,14 +459,7 @@ def _observed_runs(
     owner = getattr(runner, "__self__", None)
     if (ahead := getattr(owner, "prefetch", None)) is not None:  # every binding in one round trip
         also = checker.pending(model) if checker is not None else None
-        # the first binding's reference run (function and subgraph values) made meanwhile in this process: one
-        # only, as the evaluator's cache may keep one big model's run only (runtime.reference.RUNS_KEPT_BYTES)
-        early = reference_ahead(model, feeds[0], plan) if feeds else None
-        try:
-            ahead(model, feeds, plan.main, plan.main_shapes, **({"also": also} if also else {}))
-        finally:
-            if early is not None:
-                early.join()
+        ahead(model, feeds, plan.main, plan.main_shapes, **({"also": also} if also else {}))
     return [observe_run(model, f, plan, runner) for f in feeds]
 
 

@@ -332,34 +332,6 @@ def observe(
 Runner = Any
 
 
-def reference_ahead(model: onnx.ModelProto, feeds: Mapping[str, Any], plan: ObservationPlan) -> threading.Thread | None:
-    """Start, in a thread, the reference-evaluator run :func:`observe_run` makes of ``model`` on ``feeds``
-    for the subgraph and function values of ``plan`` onnxruntime cannot show, so that it overlaps what
-    the caller does meanwhile: the onnxruntime runs an isolation worker makes (the caller waits on the
-    pipe with the GIL released; the evaluator is mostly numpy). The run lands in
-    :func:`~passcheck.runtime.reference.run_reference`'s cache, where :func:`observe_run` finds it: the
-    same run, made earlier (a failure is not kept: ``observe_run`` makes it again and reports it).
-
-    Returns:
-        The started thread, which the caller joins before anything else evaluates; None when
-        ``observe_run`` would make no reference run (no subgraph or function value asked for, or
-        onnxruntime shows them all).
-    """
-    if not plan.scoped or not any(k in plan.scoped for k in _unobservable_by_ort(model)):
-        return None
-    from passcheck.runtime.reference import run_reference
-
-    def run() -> None:
-        try:
-            run_reference(model, feeds, hold=True)  # kept for observe_run whatever its size
-        except Exception:  # noqa: BLE001, S110 - not kept: observe_run makes the run again and reports it
-            pass
-
-    thread = threading.Thread(target=run, name="passcheck-reference-ahead", daemon=True)
-    thread.start()
-    return thread
-
-
 def observe_run(
     model: onnx.ModelProto, feeds: Mapping[str, Any], plan: ObservationPlan, runner: Runner | None = None
 ) -> RunResult:

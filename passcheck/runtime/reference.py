@@ -225,15 +225,12 @@ def _evaluated(model, feeds, cls, scopes, fscopes) -> tuple[dict, dict, str | No
     return dict(zip(ev.output_names, values, strict=False)), sink, None
 
 
-def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any], hold: bool = False) -> RunResult:
+def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> RunResult:
     """Run ``model`` on ``feeds`` with the reference evaluator, observing every value.
 
     Args:
         model: the model (not modified); its annotations are not enforced by the evaluator.
         feeds: input name → value (array, list for a sequence, None for an absent optional, dict).
-        hold: keep this run in the cache even when its arrays alone exceed :data:`RUNS_KEPT_BYTES`
-            (until the next call drops it): a run made ahead for a caller that asks again
-            (:func:`passcheck.runtime.observe.reference_ahead`).
 
     Returns:
         A :class:`~passcheck.runtime.session.RunResult`; a load or run failure is returned in ``error``, never raised.
@@ -262,8 +259,8 @@ def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any], hold: bool =
         return outputs, sink, error, _nbytes(outputs) + _nbytes(sink)
 
     raw_outputs, raw_sink, error, _ = kept(_RUNS, key, evaluated, RUNS_KEPT)
-    while len(_RUNS) > hold and sum(run[3] for run in _RUNS.values()) > RUNS_KEPT_BYTES:
-        _RUNS.popitem(last=False)  # held: the newest (this run, last) stays
+    while _RUNS and sum(run[3] for run in _RUNS.values()) > RUNS_KEPT_BYTES:
+        _RUNS.popitem(last=False)
     sink = dict(raw_sink)  # the post-processing below replaces entries, never the kept run's
     if error is not None:
         return RunResult({}, sink, error=error)
