@@ -382,11 +382,21 @@ each, 1.3-1.6 s of CPU each): counted with the tools, wall/tools 1.18. Their CPU
 own CPU (19.7 s, 1,097 ms a cell). The full job's base timeline above holds 8 such gaps too, so on the lead's
 idle run (196.3 s wall, 147.4 s tools) about 12 s of the 49 s above the tools is likely onnx's reference
 evaluator (an estimate from these CPU seconds, not a measurement): 196.3 / 159.4 = 1.23 if counted as tools'
-work. Whether it counts is the goal's definition ("the time spent inside the tools"), not a speed-up.
+work. Whether it counts is the goal's definition ("the time spent inside the tools"), not a speed-up. The same
+forms at load 4.3-6.6: wall 60.8 s, tools 29.6 s, wall/tools 2.05, 8 reference runs 12.9 s (1.6 s CPU each),
+counted 1.43; before the first job and after the last 14.8 s.
+
+Tried and not shipped: the first binding's reference run made in a thread while the worker ran the model's
+bindings (then found in the evaluator's cache, held there beyond ``RUNS_KEPT_BYTES``). The same four forms,
+``--tree noahead=… --tree ahead=…`` one after the other, load 4.3 -> 7.9: wall 60.8 -> 59.1 s, passcheck's own
+CPU 18.7 -> 23.6 s (10 reference runs for 8: a run made ahead is wasted when the model's onnxruntime run then
+fails, as ``node-in-if-opaque``'s ``ort:basic`` outputs do, and then no reference run is made), the parent's
+peak resident 2,162 -> 2,569 MiB; the two JSON reports identical. No wall time shown for CPU and memory spent.
 What is left, in size order: the
 reference evaluator's runs of the scoped forms in the parent (on the critical path: nothing overlaps them;
-running the next form's worker jobs meanwhile, or evaluating only the function and If bodies on their
-inputs, would take them off it), then ~0.2-0.3 s of the parent's work per pass output, then start-up.
+evaluating only the function and If bodies on inputs onnxruntime observed would shrink them, but values
+inside would then come from onnxruntime's inputs, not the evaluator's), then ~0.2-0.3 s of the parent's
+work per pass output, then start-up.
 """
 
 from __future__ import annotations
