@@ -375,6 +375,25 @@ wall/tools did not fall: the tools' seconds of one tree's two runs differ by 42 
 load the ratio follows the load, and on this subset it is dominated by the fixed start (10.7 s before the
 first job). The full job was not run again (~40 min a run at this load).
 
+The same subset later, as the load fell to 6.6-7.8 (``--tree base=… --tree after=…``, ``after`` the final
+tree's passcheck code, once then ``--rounds 2``; the six reports identical minus timings and versions):
+
+=========  =========  ======  =======  ==========  ========  ============  ============  ===========
+run        load       wall s  tools s  wall/tools  hollow s  between jobs  own CPU ms    worker MiB
+                                                             s             a cell
+=========  =========  ======  =======  ==========  ========  ============  ============  ===========
+base 1     7.0-7.6    20.9    15.8     1.32        0.9       1.5           230.0         991
+after 1    7.6-7.6    16.3    12.3     1.32        0.3       0.8           185.6         1,082
+base 2     6.6-7.3    19.3    14.0     1.38        1.0       1.3           235.8         1,085
+after 2    7.3-7.8    19.8    15.2     1.31        0.3       1.0           186.7         1,178
+after 3    7.8-7.6    17.3    12.4     1.39        0.3       1.0           183.2         1,018
+base 3     7.6-7.8    17.8    12.2     1.46        0.9       1.2           234.4         1,049
+=========  =========  ======  =======  ==========  ========  ============  ============  ===========
+
+Medians base -> after: wall/tools 1.38 -> 1.32, passcheck's own CPU 234.4 -> 185.6 ms a cell (-21 %), the
+hollowing 0.9 -> 0.3 s, the time between jobs 1.3 -> 1.0 s, wall 19.3 -> 17.3 s; 2.7-3.5 s of each run come
+before the first job and after the last. One tree's wall/tools still spreads by 0.07-0.14 across its three runs.
+
 The reference runs, timed (``--job resnet --tree after=… --form node-as-local-function --form node-in-if-opaque
 --form region-as-local-function --form chain-in-if-const``, 18 cells, 9 passes, load 13.6-16.6, this session's
 tests beside it): wall 488.0 s, tools 239.5 s, wall/tools 2.04; 8 ``reference run`` lines, 173.7 s (14-31 s
