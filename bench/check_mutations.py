@@ -394,6 +394,22 @@ Medians base -> after: wall/tools 1.38 -> 1.32, passcheck's own CPU 234.4 -> 185
 hollowing 0.9 -> 0.3 s, the time between jobs 1.3 -> 1.0 s, wall 19.3 -> 17.3 s; 2.7-3.5 s of each run come
 before the first job and after the last. One tree's wall/tools still spreads by 0.07-0.14 across its three runs.
 
+The full job, once each, one after the other (``--job resnet --tree base=… --tree after=…``, load 7.6 -> 6.3; 206
+cells, 103 passes; the two reports identical minus timings and versions):
+
+======  ======  =======  ==========  ========  ======  ========  ==========  =============  ==============
+run     wall s  tools s  wall/tools  hollow s  own s   ms/cell   outside s   between jobs   reference runs
+======  ======  =======  ==========  ========  ======  ========  ==========  =============  ==============
+base    229.7   163.9    1.40        9.5       54.5    264.5     14.3        42.1           (not timed)
+after   210.6   151.2    1.39        2.8       50.5    244.9     11.6        17.1           16, 27.8 s
+======  ======  =======  ==========  ========  ======  ========  ==========  =============  ==============
+
+(own: passcheck's CPU, user + system minus the tools'; outside: before the first job and after the last;
+"between jobs" after is smaller mostly because the reference runs are jobs on its timeline.) Wall fell 19.1 s,
+the tools' seconds 12.7 s with it (the load fell during the pair), so wall/tools did not move (1.40 -> 1.39);
+counted with the 16 reference runs, 1.18. Base's 101 gaps between one form's ``model runs`` and the next
+(27.6 s) are those reference runs. The peak resident: passcheck 4,236 / 4,194 MiB, the worker 1,981 / 2,001 MiB.
+
 The reference runs, timed (``--job resnet --tree after=… --form node-as-local-function --form node-in-if-opaque
 --form region-as-local-function --form chain-in-if-const``, 18 cells, 9 passes, load 13.6-16.6, this session's
 tests beside it): wall 488.0 s, tools 239.5 s, wall/tools 2.04; 8 ``reference run`` lines, 173.7 s (14-31 s
