@@ -322,6 +322,116 @@ the parent 43.9 s user, 16.1 s system, 3.63 million faults, the worker 158.0 / 1
 Caution for ``--tree``: a run without it imports the installed passcheck, and with an editable install
 the workers import job modules lazily from the checkout: editing it while a run goes mixes two versions
 (a first base run here crashed every pass that way and was thrown away).
+
+Then (2026-12-06, session 30, speed31: where the ResNet-50 job's wall-minus-tools goes, and what was cut;
+all under ``nice -n 10`` at load average 13-18, seven helpers' suites and hunts beside it). Each timings line
+now carries the wall clock at the job's end (``end``), and this script lays a run's jobs end to end
+(:func:`timeline`): the time before the first job and after the last, inside jobs, and the gaps between
+jobs by the jobs around them, which is the parent's turn on the critical path (one worker, one job at a
+time: the parent waits while a job runs, the worker while the parent works). What the timelines show:
+
+- the full job (base: int at d4e8107 plus the ``end`` field; its first 434 of ~740 jobs, 774 s at load
+  14-18, then stopped: a whole run did not fit twice in the session): 518 s inside jobs, 256 s between
+  them. 200 s of that are the 101 gaps between one form's ``model runs`` and the next, and 175 s of those
+  are 8 gaps of 13-27 s each during the forms with function or If bodies (``node-as-local-function``,
+  ``node-in-if-opaque``, …), whose scoped values onnx's reference evaluator observes in the passcheck
+  process (:func:`passcheck.runtime.completion.with_subscopes`): a ResNet-50 reference run is ~10 plain
+  onnxruntime runs (4 of them, 2 forms x 2 bindings, took 35.5 s of a 125 s cProfile run at load 13-15).
+  Before the first form ran: 6.0 + 12.6 s (start-up; the site ranking importing onnxscript; the
+  rewrites; the equivalence gate);
+- the 6-form subset below, per pass output: ~0.2-0.3 s between jobs (reply in, oracles, the next job out)
+  and the hollowing inside the pass's job (0.09-0.11 s CPU: sha256 of 96 MB of payloads); before the first
+  job 10.7 s and after the last 1.9 s (one run timed from outside, load 15).
+
+Cuts (the JSON reports identical minus timings and versions):
+
+1. the names of onnxscript's default rewrite rules (the site ranking's second source) are kept in the cache
+   folder by a fingerprint of the installed package (:func:`passcheck.mutations.site_ranking.onnxscript_rule_names`),
+   so ``check --mutations`` no longer imports onnxscript in the parent before its first pass: 0.36 s CPU,
+   1.8 s wall at load 14 (a cold cache pays it once);
+2. the worker keys a pass output's payloads it met before by comparing bytes, not by sha256
+   (:class:`passcheck.execution.payloads.Recognised`, up to 128 MiB kept): a ResNet-50 ``ort:basic`` output's
+   hollowing 108-115 -> 29-36 ms CPU (29 payloads, 7 contents; one-off script, load 14);
+3. not a cut, a measurement: each reference-evaluator run the passcheck process makes writes a ``reference
+   run`` line, shown apart (a tool's work outside the workers; the ratio is printed both ways).
+
+``--job resnet --tree base=… --tree after=… --rounds 2 --form add-metadata --form rename-graphs --form
+strip-metadata --form reverse-topo-order --form symbolic-input-dims --form rename-values`` (16 cells, 8
+passes; base: d4e8107 plus ``end``; after: cuts 1-2; ``PASSCHECK_CACHE`` a fresh folder, so after 1 paid the
+onnxscript import and wrote the names, after 2 read them; the engine tests ran beside after 1):
+
+========  =========  ======  =======  ==========  =========  ==========  ======================  ===========
+run       load       wall s  tools s  wall/tools  hollow s   own CPU s   own CPU ms a cell       worker MiB
+========  =========  ======  =======  ==========  =========  ==========  ======================  ===========
+base 1    13.1-14.7  170.9   142.7    1.20        7.7        4.5         280.1                   1,028
+after 1   14.7-16.3  175.7   132.3    1.33        2.8        4.1         253.6                   1,114
+base 2    16.3-14.9  189.8   145.7    1.30        7.1        4.7         296.3                   1,051
+after 2   14.9-14.0  112.0    77.2    1.45        1.9        3.6         225.5                   1,080
+========  =========  ======  =======  ==========  =========  ==========  ======================  ===========
+
+Passcheck's own CPU fell 280-296 -> 226-254 ms a cell (-14 % on the medians of two), the hollowing's wall
+seconds 7.1-7.7 -> 1.9-2.8 s for 8 outputs; the worker's peak resident rose 30-90 MiB (the payloads kept).
+wall/tools did not fall: the tools' seconds of one tree's two runs differ by 42 % (132 -> 77 s), so at this
+load the ratio follows the load, and on this subset it is dominated by the fixed start (10.7 s before the
+first job). The full job was not run again (~40 min a run at this load).
+
+The same subset later, as the load fell to 6.6-7.8 (``--tree base=… --tree after=…``, ``after`` the final
+tree's passcheck code, once then ``--rounds 2``; the six reports identical minus timings and versions):
+
+=========  =========  ======  =======  ==========  ========  ============  ============  ===========
+run        load       wall s  tools s  wall/tools  hollow s  between jobs  own CPU ms    worker MiB
+                                                             s             a cell
+=========  =========  ======  =======  ==========  ========  ============  ============  ===========
+base 1     7.0-7.6    20.9    15.8     1.32        0.9       1.5           230.0         991
+after 1    7.6-7.6    16.3    12.3     1.32        0.3       0.8           185.6         1,082
+base 2     6.6-7.3    19.3    14.0     1.38        1.0       1.3           235.8         1,085
+after 2    7.3-7.8    19.8    15.2     1.31        0.3       1.0           186.7         1,178
+after 3    7.8-7.6    17.3    12.4     1.39        0.3       1.0           183.2         1,018
+base 3     7.6-7.8    17.8    12.2     1.46        0.9       1.2           234.4         1,049
+=========  =========  ======  =======  ==========  ========  ============  ============  ===========
+
+Medians base -> after: wall/tools 1.38 -> 1.32, passcheck's own CPU 234.4 -> 185.6 ms a cell (-21 %), the
+hollowing 0.9 -> 0.3 s, the time between jobs 1.3 -> 1.0 s, wall 19.3 -> 17.3 s; 2.7-3.5 s of each run come
+before the first job and after the last. One tree's wall/tools still spreads by 0.07-0.14 across its three runs.
+
+The full job, once each, one after the other (``--job resnet --tree base=… --tree after=…``, load 7.6 -> 6.3; 206
+cells, 103 passes; the two reports identical minus timings and versions):
+
+======  ======  =======  ==========  ========  ======  ========  ==========  =============  ==============
+run     wall s  tools s  wall/tools  hollow s  own s   ms/cell   outside s   between jobs   reference runs
+======  ======  =======  ==========  ========  ======  ========  ==========  =============  ==============
+base    229.7   163.9    1.40        9.5       54.5    264.5     14.3        42.1           (not timed)
+after   210.6   151.2    1.39        2.8       50.5    244.9     11.6        17.1           16, 27.8 s
+======  ======  =======  ==========  ========  ======  ========  ==========  =============  ==============
+
+(own: passcheck's CPU, user + system minus the tools'; outside: before the first job and after the last;
+"between jobs" after is smaller mostly because the reference runs are jobs on its timeline.) Wall fell 19.1 s,
+the tools' seconds 12.7 s with it (the load fell during the pair), so wall/tools did not move (1.40 -> 1.39);
+counted with the 16 reference runs, 1.18. Base's 101 gaps between one form's ``model runs`` and the next
+(27.6 s) are those reference runs. The peak resident: passcheck 4,236 / 4,194 MiB, the worker 1,981 / 2,001 MiB.
+
+The reference runs, timed (``--job resnet --tree after=… --form node-as-local-function --form node-in-if-opaque
+--form region-as-local-function --form chain-in-if-const``, 18 cells, 9 passes, load 13.6-16.6, this session's
+tests beside it): wall 488.0 s, tools 239.5 s, wall/tools 2.04; 8 ``reference run`` lines, 173.7 s (14-31 s
+each, 1.3-1.6 s of CPU each): counted with the tools, wall/tools 1.18. Their CPU (12 s) is 61 % of the run's
+own CPU (19.7 s, 1,097 ms a cell). The full job's base timeline above holds 8 such gaps too, so on the lead's
+idle run (196.3 s wall, 147.4 s tools) about 12 s of the 49 s above the tools is likely onnx's reference
+evaluator (an estimate from these CPU seconds, not a measurement): 196.3 / 159.4 = 1.23 if counted as tools'
+work. Whether it counts is the goal's definition ("the time spent inside the tools"), not a speed-up. The same
+forms at load 4.3-6.6: wall 60.8 s, tools 29.6 s, wall/tools 2.05, 8 reference runs 12.9 s (1.6 s CPU each),
+counted 1.43; before the first job and after the last 14.8 s.
+
+Tried and not shipped: the first binding's reference run made in a thread while the worker ran the model's
+bindings (then found in the evaluator's cache, held there beyond ``RUNS_KEPT_BYTES``). The same four forms,
+``--tree noahead=… --tree ahead=…`` one after the other, load 4.3 -> 7.9: wall 60.8 -> 59.1 s, passcheck's own
+CPU 18.7 -> 23.6 s (10 reference runs for 8: a run made ahead is wasted when the model's onnxruntime run then
+fails, as ``node-in-if-opaque``'s ``ort:basic`` outputs do, and then no reference run is made), the parent's
+peak resident 2,162 -> 2,569 MiB; the two JSON reports identical. No wall time shown for CPU and memory spent.
+What is left, in size order: the
+reference evaluator's runs of the scoped forms in the parent (on the critical path: nothing overlaps them;
+evaluating only the function and If bodies on inputs onnxruntime observed would shrink them, but values
+inside would then come from onnxruntime's inputs, not the evaluator's), then ~0.2-0.3 s of the parent's
+work per pass output, then start-up.
 """
 
 from __future__ import annotations
@@ -375,9 +485,11 @@ def measure(argv: list[str], out: Path, tree: str | None = None) -> dict:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     by_label: dict[str, list[float]] = collections.defaultdict(list)
     cpu_by_label: dict[str, list[float]] = collections.defaultdict(list)
+    records = []
     if timings.exists():
         for line in timings.read_text().splitlines():
             rec = json.loads(line)
+            records.append(rec)
             by_label[rec["job"]].append(rec["seconds"])
             if "cpu" in rec:  # written by workers since issue 28's CPU split
                 cpu_by_label[rec["job"]].append(rec["cpu"])
@@ -396,6 +508,38 @@ def measure(argv: list[str], out: Path, tree: str | None = None) -> dict:
         "load": (load0, os.getloadavg()[0]),
         "jobs": dict(by_label),
         "jobs_cpu": dict(cpu_by_label),
+        "timeline": timeline(records, wall),
+    }
+
+
+def timeline(records: list[dict], wall: float) -> dict[str, Any] | None:
+    """The run's jobs laid end to end by their ``end`` wall clock (timings lines since speed31; None
+    without): ``span`` from the first job's start to the last one's end, ``in_jobs`` the seconds
+    inside top-level jobs (a ``passcheck: …`` line lies inside its pass's job), ``outside`` the wall
+    time before the first job and after the last (start-up, the last judging, the report), and
+    ``gaps``: (the job before, the job after) -> [count, seconds] of the time between them, the
+    parent's turn on the critical path (receiving a reply, building forms, oracles) plus the pipe."""
+    top = sorted(
+        (
+            {**r, "start": r["end"] - r["seconds"]}
+            for r in records
+            if "end" in r and not r["job"].startswith("passcheck: ")
+        ),
+        key=lambda r: r["start"],
+    )
+    if not top:
+        return None
+    gaps: dict[tuple[str, str], list[float]] = collections.defaultdict(lambda: [0, 0.0])
+    for before, after in zip(top, top[1:]):
+        g = gaps[(before["job"], after["job"])]
+        g[0] += 1
+        g[1] += max(0.0, after["start"] - before["end"])
+    span = top[-1]["end"] - top[0]["start"]
+    return {
+        "span": span,
+        "in_jobs": sum(r["seconds"] for r in top),
+        "outside": wall - span,
+        "gaps": dict(gaps),
     }
 
 
@@ -497,7 +641,17 @@ def show(name: str, argv: list[str], m: dict) -> None:
     # ``passcheck: …`` lines: passcheck's own work inside a job (a pass output hollowed before its reply),
     # already in that job's seconds: taken out of the tools'
     own_in_jobs = sum(sum(v) for k, v in m["jobs"].items() if k.startswith("passcheck: "))
-    tools = sum(sum(v) for k, v in m["jobs"].items() if not k.startswith(("import ", "passcheck: "))) - own_in_jobs
+    # ``reference run`` lines: onnx's reference evaluator run in the passcheck process itself (function and
+    # subgraph values, the equivalence gate; written since speed31): a tool's run outside the workers, shown apart
+    reference = sum(m["jobs"].get("reference run", []))
+    tools = (
+        sum(
+            sum(v)
+            for k, v in m["jobs"].items()
+            if not k.startswith(("import ", "passcheck: ")) and k != "reference run"
+        )
+        - own_in_jobs
+    )
     print(f"\n{name}: passcheck {' '.join(argv)}")
     print(f"  exit {m['exit']}, {m['cells']} cells; load average {m['load'][0]:.1f} -> {m['load'][1]:.1f}")
     if m["exit"] not in (0, 1):
@@ -509,15 +663,22 @@ def show(name: str, argv: list[str], m: dict) -> None:
         f"  wall {m['wall']:.1f} s, tools {tools:.1f} s, wall/tools {ratio} (goal <= 1.3); "
         f"CPU user {m['user']:.1f} s, system {m['system']:.1f} s"
     )
+    if reference:
+        print(
+            f"  the reference evaluator's runs in the passcheck process ({reference:.1f} s) are not in tools' seconds; "
+            f"counted with them, wall/tools {m['wall'] / (tools + reference):.2f}"
+        )
     if warmed:
         print(f"  the template's tool imports ({warmed:.1f} s, beside passcheck's start-up) are not in tools' seconds")
     if own_in_jobs:
         print(f"  passcheck's work inside the jobs ({own_in_jobs:.1f} s: outputs hollowed) is not in tools' seconds")
     if m.get("jobs_cpu"):
         cpu = m["jobs_cpu"]
-        tools_cpu = sum(sum(v) for k, v in cpu.items() if not k.startswith("passcheck: ")) - sum(
+        tools_cpu = sum(
+            sum(v) for k, v in cpu.items() if not k.startswith("passcheck: ") and k != "reference run"
+        ) - sum(
             sum(v) for k, v in cpu.items() if k.startswith("passcheck: ")
-        )
+        )  # the reference runs' CPU stays in passcheck's own, as before they were timed
         own = m["user"] + m["system"] - tools_cpu
         per_cell = f", {own / m['cells'] * 1e3:.1f} ms a cell" if m["cells"] else ""
         print(
@@ -526,6 +687,14 @@ def show(name: str, argv: list[str], m: dict) -> None:
             if tools_cpu
             else "  CPU inside the tools: none recorded"
         )
+    if t := m.get("timeline"):
+        between = sum(g[1] for g in t["gaps"].values())
+        print(
+            f"  timeline: before the first job and after the last {t['outside']:.1f} s; from the first job to the last "
+            f"{t['span']:.1f} s, of it {t['in_jobs']:.1f} s inside jobs and {between:.1f} s between them; the longest:"
+        )
+        for (before, after), (n, secs) in sorted(t["gaps"].items(), key=lambda kv: -kv[1][1])[:5]:
+            print(f"    {before} -> {after}: {n} gaps, {secs:.1f} s")
     for who, c in m["rss"].get("counters", {}).items():
         print(
             f"  {who:<44} user {c['utime']:7.1f} s, system {c['stime']:6.1f} s, minor faults {c['minflt']:>11,.0f}, "

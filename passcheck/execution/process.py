@@ -7,13 +7,16 @@ any picklable callable ``job(model_bytes, workdir) -> reply``; the parent unpick
 did not send.
 
 Timings: with ``PASSCHECK_TIMINGS=FILE`` in the environment, every worker and forked child
-appends one JSON line per job to FILE, ``{"job": LABEL, "seconds": S, "cpu": C, "pid": P}``: the
+appends one JSON line per job to FILE, ``{"job": LABEL, "seconds": S, "cpu": C, "pid": P, "end": E}``: the
 wall seconds the job took inside the worker (the tool's work plus reading the model bytes and
 writing the reply, not the pipe) and the CPU seconds the worker's process spent meanwhile (all its
-threads, ``time.process_time``), LABEL the job's ``label`` attribute or its class name
+threads, ``time.process_time``), E the wall clock (``time.time``) when the job ended, LABEL the
+job's ``label`` attribute or its class name
 (``bench/check_mutations.py`` reads them to tell the tools' time from passcheck's own). A worker
 template writes one such line, ``import NAME``, per module it imports for its caller's passes
-(:func:`passcheck.execution.template.prestart`): what that job's first pass would have paid.
+(:func:`passcheck.execution.template.prestart`): what that job's first pass would have paid. The
+parent writes one, ``reference run``, per run of onnx's reference evaluator it makes itself
+(:data:`passcheck.runtime.reference.REFERENCE_LABEL`): a tool's run outside any worker.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from passcheck._procs import kill_tree
+from passcheck.execution import payloads
 
 #: Error text that means an allocation failed under the memory cap.
 OOM_MARKERS = ("MemoryError", "bad_alloc", "bad allocation", "Failed to allocate memory", "out of memory")
@@ -253,6 +257,7 @@ def record(label: str, start: float, cpu: float) -> None:
         "seconds": time.perf_counter() - start,
         "cpu": time.process_time() - cpu,
         "pid": os.getpid(),
+        "end": time.time(),  # where the job lies on the run's timeline (bench/check_mutations.py --timeline)
     }
     with contextlib.suppress(OSError), open(path, "a", encoding="utf-8") as f:
         f.write(json.dumps(line) + "\n")
@@ -293,6 +298,7 @@ def worker_main(conn, memory_mb: int | None, log_path: str, preload: list[str]) 
     a :class:`Batch`: one ``(reply, log size)`` per job)."""
     limit(memory_mb, log_path)
     KEPT.max_bytes = kept_budget(memory_mb)  # the parent's list of what this worker keeps uses the same budget
+    payloads.RECOGNISED.max_bytes = kept_budget(memory_mb) // 2  # payloads hashed before, known again by comparison
     try:
         _start(preload)
     except BaseException as exc:  # noqa: BLE001 - the parent raises WorkerStartError with this text

@@ -82,12 +82,95 @@ def _tool_part_names() -> list[str]:
     # the levels' graph transformers and the rewrite rules of each level's rule-based transformer (GemmTransposeFusion,
     # DivMulFusion, …: the RuleBasedTransformer applies them, and they name the patterns they match as much)
     names = [n for part in ("levels", "rules") for level in table.get(part, {}).values() for n in level]
+    return names + (onnxscript_rule_names() or [])
+
+
+def onnxscript_rule_names() -> list[str] | None:
+    """The names of the rules onnxscript's ``rewrite()`` applies by default
+    (``onnxscript.rewriter._DEFAULT_REWRITE_RULES``; an unnamed pattern rule, ``RewriteRule``, left
+    out: it spells nothing), or None when onnxscript is missing or reorganised.
+
+    Importing onnxscript costs a process 0.4-1.5 s of CPU (onnx_ir, sympy), paid before a
+    ``check --mutations`` run's first pass even when no pass of it is onnxscript's. So the names
+    are kept in the cache folder (:func:`passcheck._cache.cache_root`, ``onnxscript-rules/``)
+    under a fingerprint of the installed package (its folder, and the path, size and mtime of every
+    ``.py`` file in it): an upgrade, a reinstall or an edited checkout is a new fingerprint, and the
+    names are read by importing onnxscript again. A cache that cannot be read or written costs
+    only the import.
+    """
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("onnxscript")  # a top-level package: found, not imported
+    except (ImportError, ValueError):
+        spec = None
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    key = _fingerprint(folders) if folders else None
+    file = _rules_cache() / f"{key}.json" if key else None
+    if file is not None:
+        try:
+            return list(json.loads(file.read_text(encoding="utf-8")))
+        except (OSError, ValueError, TypeError):
+            pass
     try:
         from onnxscript.rewriter import _DEFAULT_REWRITE_RULES  # the rules onnxscript's rewrite() applies by default
     except Exception:  # noqa: BLE001 - onnxscript missing or reorganised: onnxruntime's names alone
-        return names
+        return None
     rules = [getattr(r, "name", None) or type(r).__name__ for r in _DEFAULT_REWRITE_RULES]
-    return names + [n for n in rules if n != "RewriteRule"]  # an unnamed pattern rule spells nothing
+    rules = [n for n in rules if n != "RewriteRule"]
+    if file is not None:
+        _write(file, json.dumps(rules))
+    return rules
+
+
+def _rules_cache() -> Path:
+    from passcheck._cache import cache_root
+
+    return cache_root() / "onnxscript-rules"
+
+
+def _fingerprint(folders: list[str]) -> str | None:
+    """sha256 (hex) of every ``.py`` file's path, size and mtime (ns) under ``folders``; None when
+    a folder cannot be read (nothing is cached then)."""
+    import hashlib
+    import os
+
+    h = hashlib.sha256()
+    try:
+        for folder in sorted(folders):
+            h.update(os.fsencode(folder) + b"\0")
+            for root, dirs, files in os.walk(folder, onerror=_raise):
+                dirs.sort()
+                for name in sorted(files):
+                    if name.endswith(".py"):
+                        path = os.path.join(root, name)
+                        st = os.stat(path)
+                        h.update(f"{os.path.relpath(path, folder)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+def _raise(exc: OSError) -> None:
+    raise exc
+
+
+def _write(file: Path, text: str) -> None:
+    """``text`` into ``file`` whole or not at all (a temporary file renamed over it); errors ignored."""
+    import contextlib
+    import os
+    import tempfile
+
+    with contextlib.suppress(OSError):
+        file.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, file)
+        except OSError:
+            os.unlink(tmp)
+            raise
 
 
 @functools.lru_cache(maxsize=1)

@@ -294,7 +294,7 @@ class _PassJob:
         if out is not None and self.hollow is not None:
             min_bytes, known = self.hollow
             start, cpu = time.perf_counter(), time.process_time()
-            reply["model"], reply["payloads"] = payloads.hollow_bytes(out, known, min_bytes)
+            reply["model"], reply["payloads"] = payloads.hollow_bytes(out, known, min_bytes, payloads.RECOGNISED)
             reply["nbytes"] = len(out)
             process.record(HOLLOW_LABEL, start, cpu)  # passcheck's own work inside the pass's job
         return reply

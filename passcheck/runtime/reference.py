@@ -17,12 +17,14 @@ import collections
 import functools
 import hashlib
 import inspect
+import time
 import warnings
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from passcheck.execution.process import record
 from passcheck.runtime.lru import kept
 from passcheck.runtime.plan import Repeated, graph_scopes, scope_key
 from passcheck.runtime.reference_pool import new_ops
@@ -45,6 +47,10 @@ def _raised_here(exc: BaseException) -> bool:
     frames = traceback.extract_tb(exc.__traceback__)
     return bool(frames) and frames[-1].filename == __file__
 
+
+#: The ``PASSCHECK_TIMINGS`` line of one reference-evaluator run made in this process (a run the cache
+#: below did not hold): onnx's evaluator at work, which ``bench/check_mutations.py`` counts with the tools' jobs.
+REFERENCE_LABEL = "reference run"
 
 #: A reference-evaluator run is a :class:`~passcheck.runtime.session.RunResult` (the name is kept for callers).
 ReferenceRun = RunResult
@@ -245,7 +251,11 @@ def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> RunResult
     key = (_computation(model), _feeds_digest(feeds), frozenset(scopes.values()), frozenset(fscopes.items()), evaluator)
 
     def evaluated() -> tuple[dict, dict, str | None, int]:
-        outputs, sink, error = _evaluated(model, feeds, cls, scopes, fscopes)
+        start, cpu = time.perf_counter(), time.process_time()
+        try:
+            outputs, sink, error = _evaluated(model, feeds, cls, scopes, fscopes)
+        finally:  # a tool's run made in this process: timed as a worker's jobs are (PASSCHECK_TIMINGS)
+            record(REFERENCE_LABEL, start, cpu)
         return outputs, sink, error, _nbytes(outputs) + _nbytes(sink)
 
     raw_outputs, raw_sink, error, _ = kept(_RUNS, key, evaluated, RUNS_KEPT)

@@ -69,3 +69,45 @@ def test_the_budget_line_says_what_was_cut_and_by_what():
     assert "2 of 4 sites alone" in line
     assert "--max-sites 1 per rewrite cut a, keeping the sites ranked first by names" in line
     assert line.endswith("; raise with --max-sites N")
+
+
+def test_onnxscript_rule_names_are_kept_by_a_fingerprint_of_the_installed_package(tmp_path, monkeypatch):
+    """The names are onnxscript's own (read by importing it once), then read from the cache folder by
+    a fresh interpreter that never imports onnxscript; the ranking built from either is the same."""
+    import json
+    import subprocess
+    import sys
+
+    from onnxscript.rewriter import _DEFAULT_REWRITE_RULES
+
+    own = [r.name or type(r).__name__ for r in _DEFAULT_REWRITE_RULES]
+    monkeypatch.setenv("PASSCHECK_CACHE", str(tmp_path))
+    assert site_ranking.onnxscript_rule_names() == [n for n in own if n != "RewriteRule"]
+    (kept,) = (tmp_path / "onnxscript-rules").glob("*.json")
+    assert json.loads(kept.read_text()) == site_ranking.onnxscript_rule_names()
+    probe = (
+        "import sys, json; from passcheck.mutations import site_ranking as s; r = s.default(); "
+        "print(json.dumps(['onnxscript' in sys.modules, s.onnxscript_rule_names(), sorted(r.weights.items())]))"
+    )
+    fresh = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    imported, names, weights = json.loads(fresh.stdout)
+    assert not imported and names == site_ranking.onnxscript_rule_names()
+    site_ranking.default.cache_clear()
+    try:
+        assert weights == [list(kv) for kv in sorted(site_ranking.default().weights.items())]
+    finally:
+        site_ranking.default.cache_clear()
+
+
+def test_an_edited_file_is_a_new_fingerprint(tmp_path):
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    rule = tmp_path / "pkg" / "sub" / "rule.py"
+    rule.write_text("NAME = 'A'\n")
+    (tmp_path / "pkg" / "data.txt").write_text("not source")
+    first = site_ranking._fingerprint([str(tmp_path / "pkg")])
+    assert first and first == site_ranking._fingerprint([str(tmp_path / "pkg")])
+    (tmp_path / "pkg" / "data.txt").write_text("not source, changed")
+    assert site_ranking._fingerprint([str(tmp_path / "pkg")]) == first  # only .py files count
+    rule.write_text("NAME = 'AB'\n")
+    assert site_ranking._fingerprint([str(tmp_path / "pkg")]) != first
+    assert site_ranking._fingerprint([str(tmp_path / "missing")]) is None

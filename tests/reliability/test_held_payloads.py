@@ -212,6 +212,39 @@ def test_hollow_bytes_in_a_worker_gives_what_hollow_gives_and_sends_only_unknown
     assert payloads.hollow_bytes(nothing, set()) == (nothing, {})
 
 
+def test_a_recognised_payload_has_its_sha256_key_and_one_of_the_same_ends_is_hashed(monkeypatch):
+    """:class:`payloads.Recognised` (the worker's memo of payloads it hashed) gives every payload the key
+    :func:`payloads.key_of` gives it: a payload met again by comparison, one with the same size and the
+    same first and last bytes but other bytes between them by hashing; it keeps at most ``max_bytes``."""
+    calls: list[int] = []
+    real = payloads.key_of
+    monkeypatch.setattr(payloads, "key_of", lambda data: calls.append(len(data)) or real(data))
+    seen = payloads.Recognised(max_bytes=4099)  # one payload kept at a time
+    a = bytes(range(256)) * 16 + b"abc"  # 4099 bytes: a tail that is not a whole 64-bit word
+    b = a[:2000] + b"X" + a[2001:]  # the same ends, one byte apart in the middle
+    c = a[:-1] + b"Z"  # the same size and first bytes, another last byte
+    for data in (a, a, b, a, c, b, c):
+        key, kept = seen.key(memoryview(bytearray(data)))  # a fresh buffer: equal bytes, not the same object
+        assert key == real(data) and kept == data
+    # a; b; a again (b took its place); c (a dropped: over budget); b, c again (each dropped the other)
+    assert calls == [4099] * 6
+    assert seen.size <= seen.max_bytes
+    tiny = payloads.Recognised(max_bytes=4098)  # smaller than the payload: hashed every time, nothing kept
+    assert tiny.key(memoryview(a)) == (real(a), None) and tiny.size == 0
+
+
+def test_hollow_bytes_with_the_workers_memo_gives_the_same_reply(monkeypatch):
+    """The worker's hollowing with :data:`payloads.RECOGNISED`: the same hollow bytes and sent payloads as
+    without it, on the first output and on a second one holding the same contents."""
+    monkeypatch.setattr(payloads, "MIN_BYTES", 1024)
+    data = _weights_model({"a": 4096, "b": 4096, "c8": 2048, "small": 16}, sub=True).SerializeToString()
+    other = _weights_model({"d": 4096, "e": 3000}).SerializeToString()
+    memo = payloads.Recognised()
+    for model in (data, other, data):
+        assert payloads.hollow_bytes(model, set(), None, memo) == payloads.hollow_bytes(model, set())
+    assert memo.size == 4 * (4096 + 2048 + 3000)
+
+
 def test_a_pass_output_sends_only_the_payloads_this_process_does_not_hold(tmp_path):
     """Inside ``holding()`` the worker hollows each ``ort:basic`` output before replying: the first
     output's folded 2 MiB constant crosses the pipe, the next form's output (the same constant) sends no
