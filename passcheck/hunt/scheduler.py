@@ -393,7 +393,7 @@ class Scheduler:
     def neighbour(self, base: Base, vform: str):
         """``base``'s neighbour ``vform`` (built once; None when it does not build)."""
         if (base.id, vform) not in self._neighbour:
-            built = variation.build(base.model(), vform)
+            built = variation.build(base.model(), vform, labelled=True)  # the composed sites' labels
             self._neighbour[base.id, vform] = None if built is None else built[0]
         return self._neighbour[base.id, vform]
 
