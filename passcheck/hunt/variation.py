@@ -277,6 +277,26 @@ def neighbours(model: onnx.ModelProto, rng: random.Random, bindings=({}, {})) ->
     return out
 
 
+def may_offer(model: onnx.ModelProto, k: str) -> bool | None:
+    """Whether :func:`neighbours` of ``model`` can hold kind ``k`` (no prefix), asked of the kind's own candidates
+    alone for the kinds with a declared precondition (:data:`.vary_rare.PRECONDITIONS`: ``value-floor-edge``,
+    ``group``); None for another kind (only the full listing tells). False is exact (the full listing draws the
+    kind's sites from the same candidates, on the same node-named copy); True means the kind has a site here, which
+    :func:`neighbours` keeps unless its label holds a reserved character. Listing one kind's candidates costs a
+    fraction of every kind's (:func:`_candidates` builds and infers each elem kind's move): a hunt asks this of
+    every base meeting a rare kind's precondition (185 for ``value-floor-edge`` on the full set)."""
+    from passcheck.mutations.forms import named
+
+    if vary_scale.is_kind(k):
+        model = named(model)
+        found = vary_scale.candidates(model, _constants(model), _inferred(model), _readers(model))
+    elif vary_group.is_kind(k):
+        found = vary_group.candidates(named(model))
+    else:
+        return None
+    return any(kind == k for kind, _ in found)
+
+
 def build(model: onnx.ModelProto, form: str, labelled: bool = False) -> tuple[onnx.ModelProto, list[str]] | None:
     """``model`` changed as ``form`` says and the labels changed, or None when the site is not in it
     (or the change does not apply there). ``model`` is never modified.
