@@ -153,6 +153,10 @@ AIM_AT = 1
 AIM_REWRITE_AT = 2
 #: Op types an aimed step looks at before it gives up (each lists the forms of :data:`SAMPLE` bases holding it).
 AIM_LOOK = 3
+#: Bases whose forms (rewrite forms, or neighbours) an aimed step lists for the first time, at most; the others of
+#: its sample count only when listed before. Listing a base's rewrite forms applies every rewrite to it (~0.2 s at
+#: load 15): with all 8 listed, a 3-minute broad hunt spent 34 s of its budget there (96 items instead of 229).
+AIM_BUILD = 2
 #: (op type, rewrite or variation kind, pass, site kind, the base form's shape facts): what an item covers
 #: (:meth:`Scheduler.triples`; the fifth since session 27, round 7h).
 Triple = tuple[str, str, str, str, str]
@@ -978,7 +982,8 @@ class Scheduler:
         fewest bases hold, then by name; on a seeded sample of :data:`SAMPLE` bases holding it (:func:`.aim.holding`),
         a neighbour (variation step) or single rewrite (rewrite step) whose site labels name the op
         (:func:`passcheck.signature.site_ops`); of those, the kind the pass's items touching a read op have held
-        least, then new triples, ties by a generator seeded by (seed, step, pass, op). A kind drawn with an even
+        least, then new triples, ties by a generator seeded by (seed, step, pass, op); of the sample, at most
+        :data:`AIM_BUILD` bases whose forms were not listed before are listed. A kind drawn with an even
         share over every base meets the few bases where it changes what the pass matches (``input-apart`` at a
         ScatterND rule, ``axes-move`` at a ReduceMean fusion, ``fanout-copy`` at a node the float16 conversion
         blocks) about as often as they are held; here it is drawn there. At most :data:`AIM_LOOK` op types are looked
@@ -1002,15 +1007,21 @@ class Scheduler:
         touched = self._aim_ops.get(pass_id, {})
         kinds = self._aim_kinds.get(pass_id, {})
         ops = sorted((o for o in reads if o in held), key=lambda o: (touched.get(o, 0), len(held[o]), o))
+        built = 0
         for op in ops[:AIM_LOOK]:
             rng = random.Random(f"{self.seed}:{step}:{pass_id}:{op}:aim")
             live = [b for b in held[op] if self.draws(b.id, pass_id) and not self.is_dead(b.id)]
-            todo = [
-                i
-                for b in rng.sample(live, min(SAMPLE, len(live)))
-                for f in self._forms_at(op, b, pass_id, vary)
-                if (i := Item(b.id, f, pass_id)).key not in self.done
-            ]
+            todo = []
+            for b in rng.sample(live, min(SAMPLE, len(live))):
+                if not self._listed(b, vary):
+                    if built >= AIM_BUILD:
+                        continue
+                    built += 1
+                todo += [
+                    i
+                    for f in self._forms_at(op, b, pass_id, vary)
+                    if (i := Item(b.id, f, pass_id)).key not in self.done
+                ]
             if todo:
                 item = max(
                     todo,
@@ -1023,6 +1034,11 @@ class Scheduler:
                 self._rare_picked.add(item.key)
                 return item
         return None
+
+    @staticmethod
+    def _listed(base: Base, vary: bool) -> bool:
+        """Whether ``base``'s neighbours (``vary``) or rewrite forms have been listed already (a cost paid)."""
+        return (base._variations if vary else base._forms) is not None
 
     def _forms_at(self, op: str, base: Base, pass_id: str, vary: bool) -> list[str]:
         """``base``'s neighbours (``vary``) or single rewrite forms whose site labels name op type ``op``
