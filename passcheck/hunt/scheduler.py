@@ -98,7 +98,8 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 
 from passcheck.hunt import compose, entry_sites, site_kind, variation
 from passcheck.hunt.cost import item_seconds
@@ -1355,6 +1356,9 @@ class _MapView:
     module docs) has a pseudo-entry ``<pass> @ <base>`` per base instead, acting on the op types of
     the entries the base triggers (its spellings nearest to those come first)."""
 
+    #: scoped pass → the op types it reads (:func:`.aim.pass_reads`: every catalogue entry it runs; round 10e, M106)
+    reads: Mapping[str, frozenset[str]] = MappingProxyType({})
+
     def __init__(self, cmap, by_id, passes: Sequence[str], passes_of: Callable[[str], Sequence[str]]):
         from passcheck.coverage.entry import PassScope
         from passcheck.hunt.aim import pass_reads
@@ -1392,10 +1396,7 @@ class _MapView:
                 self.by_pass.setdefault(p, []).append(key)
         #: (entry, pass, kind of form looked at: Scheduler._only) without a candidate left (kind None: both)
         self.exhausted: set[tuple[str, str, str | None]] = set()
-        #: scoped pass → the op types it reads (:func:`.aim.pass_reads`: every catalogue entry it runs, M106)
-        self.reads: dict[str, frozenset[str]] = {
-            p: pass_reads(cmap.entries.values(), scope.runs, p, cmap.evidence) for p in scoped
-        }
+        self.reads = {p: pass_reads(cmap.entries.values(), scope.runs, p, cmap.evidence) for p in scoped}
 
     def pairs(self, item: Item) -> set[tuple[str, str]]:
         """The (entry, spelling) pairs ``item`` tries."""
