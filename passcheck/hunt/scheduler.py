@@ -147,11 +147,19 @@ OP_EVERY = 8
 MOVED_EVERY = 2
 #: The bases tagged with an element type whose neighbours are listed for its units (a seeded sample; all when fewer).
 UNIT_LOOK = 4
-#: With a coverage map, the variation steps ``(step // VARIATION_EVERY) % UNIT_EVERY == AIM_AT`` and the rewrite steps
-#: ``step % OP_EVERY == AIM_REWRITE_AT`` offer first a form whose sites touch an op type the pass reads, on a base
-#: holding it (:meth:`Scheduler._aimed_item`; round 10e, M106): one variation step in three, one step in eight.
+#: With a coverage map, the variation steps ``(step // VARIATION_EVERY) % AIM_VARY_EVERY == AIM_AT`` and the rewrite
+#: steps ``step % AIM_REWRITE_EVERY == AIM_REWRITE_AT`` offer first a form whose sites touch an op type the pass reads,
+#: on a base holding it (:meth:`Scheduler._aimed_item`; round 10e, M106).
 AIM_AT = 1
 AIM_REWRITE_AT = 2
+#: The aimed share (aim31, M115): one variation step in ``AIM_VARY_EVERY`` and one step in ``AIM_REWRITE_EVERY``. An
+#: aimed step draws on the bases holding the read op its pass's items touched least: single-op generated bases for
+#: the most part, where a broad pass acts little, in place of an ordinary draw (the map's untried pairs, the triple
+#: rule) that stays on the bases where the pass acts. At one in 3 and one in 8 (M106's first share) side-by-side
+#: 3-minute ``ort:basic`` hunts found 71 signatures against 121 with no aimed step (docs/recall.md, round 10e,
+#: "Tuning the aimed share"). A multiple of :data:`UNIT_EVERY` keeps the aimed variation steps off the unit steps.
+AIM_VARY_EVERY = 6
+AIM_REWRITE_EVERY = 32
 #: Op types an aimed step looks at before it gives up (each lists the forms of :data:`SAMPLE` bases holding it).
 AIM_LOOK = 3
 #: Bases whose forms (rewrite forms, or neighbours) an aimed step lists for the first time, at most; the others of
@@ -977,10 +985,13 @@ class Scheduler:
         return None
 
     def _aimed_item(self, pass_id: str, step: int) -> Item | None:
-        """On the aimed steps (:data:`AIM_AT` of the variation steps, :data:`AIM_REWRITE_AT` of the rewrite steps), an
+        """On the aimed steps (one variation step in :data:`AIM_VARY_EVERY`, one step in :data:`AIM_REWRITE_EVERY`), an
         item whose sites touch an op type ``pass_id`` reads (:func:`.aim.pass_reads`, from the catalogue entries it
         runs; round 10e, M106): the op its items have touched least first (counted in :meth:`mark`), then the one
-        fewest bases hold, then by name; on a seeded sample of :data:`SAMPLE` bases holding it (:func:`.aim.holding`),
+        fewest bases hold, then by name, of the ops some base the pass draws holds (M116: an op no such base holds is
+        passed over, not looked at; before, three such ops, each held by one or two bases the pass does not draw, took
+        every look of every aimed step of ``onnx:infer-shapes-data-prop-strict``); on a seeded sample of
+        :data:`SAMPLE` bases holding it (:func:`.aim.holding`),
         a neighbour (variation step) or single rewrite (rewrite step) whose site labels name the op
         (:func:`passcheck.signature.site_ops`); of those, the kind the pass's items touching a read op have held
         least, then new triples, ties by a generator seeded by (seed, step, pass, op); of the sample, at most
@@ -991,12 +1002,12 @@ class Scheduler:
         at per step. None on other steps, without a map (or for a pass no entry scopes), when none is left, and for
         the kind of form the hunt's pins leave out."""
         vary = self._vary_step
-        if vary and (not self.variations or (step // VARIATION_EVERY) % UNIT_EVERY != AIM_AT):
+        if vary and (not self.variations or (step // VARIATION_EVERY) % AIM_VARY_EVERY != AIM_AT):
             return None
         if vary and self.rewrites and not self.vary_kinds:
             return None
         if not vary and (
-            not self.variations or step % OP_EVERY != AIM_REWRITE_AT or (self.vary_kinds and not self.rewrites)
+            not self.variations or step % AIM_REWRITE_EVERY != AIM_REWRITE_AT or (self.vary_kinds and not self.rewrites)
         ):
             return None
         reads = self._map.reads.get(pass_id) if self._map is not None else None
@@ -1008,10 +1019,15 @@ class Scheduler:
         touched = self._aim_ops.get(pass_id, {})
         kinds = self._aim_kinds.get(pass_id, {})
         ops = sorted((o for o in reads if o in held), key=lambda o: (touched.get(o, 0), len(held[o]), o))
-        built = 0
-        for op in ops[:AIM_LOOK]:
-            rng = random.Random(f"{self.seed}:{step}:{pass_id}:{op}:aim")
+        built = looked = 0
+        for op in ops:
             live = [b for b in held[op] if self.draws(b.id, pass_id) and not self.is_dead(b.id)]
+            if not live:  # no base the pass draws holds op: not a look (M116)
+                continue
+            if looked >= AIM_LOOK:
+                break
+            looked += 1
+            rng = random.Random(f"{self.seed}:{step}:{pass_id}:{op}:aim")
             todo = []
             for b in rng.sample(live, min(SAMPLE, len(live))):
                 if not self._listed(b, vary):

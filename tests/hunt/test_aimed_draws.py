@@ -29,9 +29,9 @@ def _scheduler(pool, entries=(ENTRY,)):
 
 
 def _aimed_vary_step(k: int) -> int:
-    from passcheck.hunt.scheduler import AIM_AT, UNIT_EVERY, VARIATION_EVERY
+    from passcheck.hunt.scheduler import AIM_AT, AIM_VARY_EVERY, VARIATION_EVERY
 
-    return VARIATION_EVERY * (UNIT_EVERY * k + AIM_AT) + VARIATION_EVERY - 1
+    return VARIATION_EVERY * (AIM_VARY_EVERY * k + AIM_AT) + VARIATION_EVERY - 1
 
 
 def test_an_entry_reads_its_registered_op_its_spelt_ops_and_its_search_ops():
@@ -70,11 +70,27 @@ def test_other_steps_and_a_pass_reading_nothing_here_are_not_aimed(pool):
 
 
 def test_the_aimed_rewrite_steps_draw_rewrites_at_the_ops_the_pass_reads(pool):
-    from passcheck.hunt.scheduler import AIM_REWRITE_AT, OP_EVERY
+    from passcheck.hunt.scheduler import AIM_REWRITE_AT, AIM_REWRITE_EVERY
     from passcheck.mutations import forms as hforms
 
     s = _scheduler(pool)
     s._only = "rewrite"
-    item = s._aimed_item(PASS, OP_EVERY + AIM_REWRITE_AT)
+    item = s._aimed_item(PASS, AIM_REWRITE_EVERY + AIM_REWRITE_AT)
     assert item is not None and len(hforms.parts(item.form)) == 1
     assert "Max" in {t[0] for t in s.triples(item)}, item
+
+
+def test_an_op_no_drawn_base_holds_takes_no_look(pool, monkeypatch):
+    """M116 (aim31): the op order puts the op fewest bases hold first; one whose every base is dead (or not drawn
+    under the pass) is passed over, not looked at. With one look a step, the Max bases all dead and Relu (27 bases
+    against Max's 16) second, the aimed step draws at Relu; before, it returned None on every step."""
+    from passcheck.hunt import scheduler
+
+    monkeypatch.setattr(scheduler, "AIM_LOOK", 1)
+    s = _scheduler(pool, (Entry("ort", "transformer", "MaxReluFusion", (PASS,), "level 1"),))
+    assert s._map.reads[PASS] == {"Max", "Relu"}
+    s.dead.update(b.id for b in pool if "Max" in b.ops())
+    s._only = "vary"
+    item = s._aimed_item(PASS, _aimed_vary_step(0))
+    assert item is not None
+    assert "Relu" in s.by_id[item.base].ops() and "Relu" in {t[0] for t in s.triples(item)}, item
