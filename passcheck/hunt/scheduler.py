@@ -156,8 +156,10 @@ AIM_REWRITE_AT = 2
 #: aimed step draws on the bases holding the read op its pass's items touched least: single-op generated bases for
 #: the most part, where a broad pass acts little, in place of an ordinary draw (the map's untried pairs, the triple
 #: rule) that stays on the bases where the pass acts. At one in 3 and one in 8 (M106's first share) side-by-side
-#: 3-minute ``ort:basic`` hunts found 71 signatures against 121 with no aimed step (docs/recall.md, round 10e,
-#: "Tuning the aimed share"). A multiple of :data:`UNIT_EVERY` keeps the aimed variation steps off the unit steps.
+#: 3-minute ``ort:basic`` hunts found 71 signatures against 121 with no aimed step; at one in 6 and one in 32 three
+#: side-by-side pairs found 220 against 250 (root causes 119 against 130), and R98's broad hunt still found it
+#: (docs/recall.md, round 10e, "Tuning the aimed share"). A multiple of :data:`UNIT_EVERY` keeps the aimed
+#: variation steps off the unit steps.
 AIM_VARY_EVERY = 6
 AIM_REWRITE_EVERY = 32
 #: Op types an aimed step looks at before it gives up (each lists the forms of :data:`SAMPLE` bases holding it).
