@@ -77,7 +77,7 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, onnx.Mode
     """``(V(model), R(V(model)), labels R changed)``, or None when V or R does not apply. ``model`` is never
     modified."""
     v, r = split(form)
-    built = variation.build(model, v)
+    built = variation.build(model, v, labelled=True)
     if built is None:
         return None
     done = hforms.build(built[0], r)
@@ -324,7 +324,7 @@ def site_split(
     """(neighbour, node-named base, rewrite id → its fresh sites on the neighbour, rewrite id → its touched sites:
     for a rewrite with no fresh one) of neighbour ``vform`` of ``model`` (module docs), or None when it does not
     build. ``before``: :func:`sites_of` the node-named ``model`` when known; ``only``: as :func:`compositions`."""
-    built = variation.build(model, vform)
+    built = variation.build(model, vform, labelled=True)
     if built is None:
         return None
     neighbour, base = built[0], hforms.named(model)

@@ -35,6 +35,7 @@ from passcheck.hunt import variation, vary_probe
 from passcheck.hunt.probe import COMMON, Setting
 from passcheck.hunt.signature import signature
 from passcheck.hunt.windows import UNCOMMON, case_id, close, signature_entry
+from passcheck.mutations.forms import named
 from passcheck.records import INPUT, Finding
 
 if TYPE_CHECKING:
@@ -118,7 +119,8 @@ def run(store, rec: dict[str, Any], base: Base, item: Item, judge: Judge, execut
                 unavailable += [u for u in _classify(cells) if u not in unavailable]
         keys: list[str] = []
         for f in found:
-            sig = signature(f, variation.kind(item.form), [model, neighbour], labels)
+            # the labels name the nodes of the base's node-named copy (the neighbour keeps its unnamed ones)
+            sig = signature(f, variation.kind(item.form), [model, named(model), neighbour], labels)
             store.key_of(sig)  # a record an older passcheck spelled otherwise takes today's key
             if sig.key not in store.signatures:
                 entry = signature_entry(sig, f, item, nid, npath, store, model, neighbour)

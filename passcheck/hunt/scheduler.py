@@ -98,7 +98,8 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 
 from passcheck.hunt import chain, compose, entry_sites, site_kind, variation
 from passcheck.hunt.cost import item_seconds
@@ -151,6 +152,27 @@ CHAIN_EVERY = 4
 CHAIN_LOOK = 3
 #: The bases tagged with an element type whose neighbours are listed for its units (a seeded sample; all when fewer).
 UNIT_LOOK = 4
+#: With a coverage map, the variation steps ``(step // VARIATION_EVERY) % AIM_VARY_EVERY == AIM_AT`` and the rewrite
+#: steps ``step % AIM_REWRITE_EVERY == AIM_REWRITE_AT`` offer first a form whose sites touch an op type the pass reads,
+#: on a base holding it (:meth:`Scheduler._aimed_item`; round 10e, M106).
+AIM_AT = 1
+AIM_REWRITE_AT = 2
+#: The aimed share (aim31, M115): one variation step in ``AIM_VARY_EVERY`` and one step in ``AIM_REWRITE_EVERY``. An
+#: aimed step draws on the bases holding the read op its pass's items touched least: single-op generated bases for
+#: the most part, where a broad pass acts little, in place of an ordinary draw (the map's untried pairs, the triple
+#: rule) that stays on the bases where the pass acts. At one in 3 and one in 8 (M106's first share) side-by-side
+#: 3-minute ``ort:basic`` hunts found 71 signatures against 121 with no aimed step; at one in 6 and one in 32 three
+#: side-by-side pairs found 220 against 250 (root causes 119 against 130), and R98's broad hunt still found it
+#: (docs/recall.md, round 10e, "Tuning the aimed share"). A multiple of :data:`UNIT_EVERY` keeps the aimed
+#: variation steps off the unit steps.
+AIM_VARY_EVERY = 6
+AIM_REWRITE_EVERY = 32
+#: Op types an aimed step looks at before it gives up (each lists the forms of :data:`SAMPLE` bases holding it).
+AIM_LOOK = 3
+#: Bases whose forms (rewrite forms, or neighbours) an aimed step lists for the first time, at most; the others of
+#: its sample count only when listed before. Listing a base's rewrite forms applies every rewrite to it (~0.2 s at
+#: load 15): with all 8 listed, a 3-minute broad hunt spent 34 s of its budget there (96 items instead of 229).
+AIM_BUILD = 2
 #: (op type, rewrite or variation kind, pass, site kind, the base form's shape facts): what an item covers
 #: (:meth:`Scheduler.triples`; the fifth since session 27, round 7h).
 Triple = tuple[str, str, str, str, str]
@@ -241,6 +263,9 @@ class Scheduler:
         self._base_reads: dict[tuple[str, str], tuple] = {}  # (op, base) → op_reads.reads of the base
         self._reads: dict[tuple[str, str, str], bool] = {}  # (op, base, form) → it changes a type the op reads
         self._op_forms: dict[tuple[str, str, str], list[str]] = {}  # (op, probe, pass) → generic forms on the op
+        self._aim_ops: dict[str, dict[str, int]] = {}  # pass → op type it reads → its items touching it (M106)
+        self._aim_kinds: dict[str, dict[str, int]] = {}  # pass → form kind → its items touching an op it reads
+        self._aim_forms: dict[tuple[str, str, str, bool], list[str]] = {}  # (op, base, pass, vary) → forms at op
         self._runs = runs
         self._of = passes_of
         self._cost = cost
@@ -402,7 +427,7 @@ class Scheduler:
     def neighbour(self, base: Base, vform: str):
         """``base``'s neighbour ``vform`` (built once; None when it does not build)."""
         if (base.id, vform) not in self._neighbour:
-            built = variation.build(base.model(), vform)
+            built = variation.build(base.model(), vform, labelled=True)  # the composed sites' labels
             self._neighbour[base.id, vform] = None if built is None else built[0]
         return self._neighbour[base.id, vform]
 
@@ -603,6 +628,13 @@ class Scheduler:
                 got = self.triples(item) if item.base in self.by_id else set()
             except Exception:  # noqa: BLE001 - a neighbour that does not build names no op
                 got = set()
+        reads = self._map.reads.get(item.pass_id) if self._map is not None else None
+        if reads and not compose.is_composed(item.form) and (hit := {t[0] for t in got} & reads):
+            aimed = self._aim_ops.setdefault(item.pass_id, {})
+            for op in hit:
+                aimed[op] = aimed.get(op, 0) + 1
+            kinds = self._aim_kinds.setdefault(item.pass_id, {})
+            kinds[form_kind(item.form)] = kinds.get(form_kind(item.form), 0) + 1
         on = self._touched.setdefault(item.pass_id, {})
         held = self._op_pairs.setdefault(item.pass_id, {})
         for op in {t[0] for t in got}:
@@ -658,6 +690,8 @@ class Scheduler:
         rare kind in its share first; on a rewrite step a rare op on its steps, then a rare rewrite unit in its share;
         then pairs, then triples), or None: none left."""
         if self._vary_step and (item := self._unit_item(pass_id, step)) is not None:
+            return item
+        if self._only in ("vary", "rewrite") and (item := self._aimed_item(pass_id, step)) is not None:
             return item
         if self._vary_step and (item := self._rare_item(pass_id, step)) is not None:
             return item
@@ -980,6 +1014,102 @@ class Scheduler:
                 return item
         return None
 
+    def _aimed_item(self, pass_id: str, step: int) -> Item | None:
+        """On the aimed steps (one variation step in :data:`AIM_VARY_EVERY`, one step in :data:`AIM_REWRITE_EVERY`), an
+        item whose sites touch an op type ``pass_id`` reads (:func:`.aim.pass_reads`, from the catalogue entries it
+        runs; round 10e, M106): the op its items have touched least first (counted in :meth:`mark`), then the one
+        fewest bases hold, then by name, of the ops some base the pass draws holds (M116: an op no such base holds is
+        passed over, not looked at; before, three such ops, each held by one or two bases the pass does not draw, took
+        every look of every aimed step of ``onnx:infer-shapes-data-prop-strict``); on a seeded sample of
+        :data:`SAMPLE` bases holding it (:func:`.aim.holding`),
+        a neighbour (variation step) or single rewrite (rewrite step) whose site labels name the op
+        (:func:`passcheck.signature.site_ops`); of those, the kind the pass's items touching a read op have held
+        least, then new triples, ties by a generator seeded by (seed, step, pass, op); of the sample, at most
+        :data:`AIM_BUILD` bases whose forms were not listed before are listed. A kind drawn with an even
+        share over every base meets the few bases where it changes what the pass matches (``input-apart`` at a
+        ScatterND rule, ``axes-move`` at a ReduceMean fusion, ``fanout-copy`` at a node the float16 conversion
+        blocks) about as often as they are held; here it is drawn there. At most :data:`AIM_LOOK` op types are looked
+        at per step. None on other steps, without a map (or for a pass no entry scopes), when none is left, and for
+        the kind of form the hunt's pins leave out."""
+        vary = self._vary_step
+        if vary and (not self.variations or (step // VARIATION_EVERY) % AIM_VARY_EVERY != AIM_AT):
+            return None
+        if vary and self.rewrites and not self.vary_kinds:
+            return None
+        if not vary and (
+            not self.variations or step % AIM_REWRITE_EVERY != AIM_REWRITE_AT or (self.vary_kinds and not self.rewrites)
+        ):
+            return None
+        reads = self._map.reads.get(pass_id) if self._map is not None else None
+        if not reads:
+            return None
+        from passcheck.hunt import aim
+
+        held = aim.holding(self.bases)
+        touched = self._aim_ops.get(pass_id, {})
+        kinds = self._aim_kinds.get(pass_id, {})
+        ops = sorted((o for o in reads if o in held), key=lambda o: (touched.get(o, 0), len(held[o]), o))
+        built = looked = 0
+        for op in ops:
+            live = [b for b in held[op] if self.draws(b.id, pass_id) and not self.is_dead(b.id)]
+            if not live:  # no base the pass draws holds op: not a look (M116)
+                continue
+            if looked >= AIM_LOOK:
+                break
+            looked += 1
+            rng = random.Random(f"{self.seed}:{step}:{pass_id}:{op}:aim")
+            todo = []
+            for b in rng.sample(live, min(SAMPLE, len(live))):
+                if not self._listed(b, vary):
+                    if built >= AIM_BUILD:
+                        continue
+                    built += 1
+                todo += [
+                    i
+                    for f in self._forms_at(op, b, pass_id, vary)
+                    if (i := Item(b.id, f, pass_id)).key not in self.done
+                ]
+            if todo:
+                item = max(
+                    todo,
+                    key=lambda i: (
+                        -kinds.get(form_kind(i.form), 0),
+                        len(self.triples(i) - self.tried) > 0,
+                        rng.random(),
+                    ),
+                )
+                self._rare_picked.add(item.key)
+                return item
+        return None
+
+    @staticmethod
+    def _listed(base: Base, vary: bool) -> bool:
+        """Whether ``base``'s neighbours (``vary``) or rewrite forms have been listed already (a cost paid)."""
+        return (base._variations if vary else base._forms) is not None
+
+    def _forms_at(self, op: str, base: Base, pass_id: str, vary: bool) -> list[str]:
+        """``base``'s neighbours (``vary``) or single rewrite forms whose site labels name op type ``op``
+        (:meth:`labels`, :func:`passcheck.signature.site_ops`), built once per (op, base, pass, vary)."""
+        key = (op, base.id, pass_id, vary)
+        if key not in self._aim_forms:
+            try:
+                forms = self._vary(base) if vary else [f for f in self._own(base, pass_id) if len(hforms.parts(f)) == 1]
+                self._aim_forms[key] = self._touching(base, forms, op)
+            except Exception:  # noqa: BLE001 - a base this onnx cannot build has no forms
+                self._aim_forms[key] = []
+        return self._aim_forms[key]
+
+    def _touching(self, base: Base, forms: Iterable[str], op: str) -> list[str]:
+        """Of ``forms`` of ``base``, those whose site labels (a rewrite form's own, else :meth:`labels`) name a node of
+        op type ``op`` or a value it reads or writes (:func:`passcheck.signature.site_ops`)."""
+        got = []
+        for form in forms:
+            own = [] if variation.is_variation(form) else [s for _, s in hforms.parts(form) if s is not None]
+            labels = own or list(self.labels(base, form))
+            if labels and op in site_ops([base.model()], labels):
+                got.append(form)
+        return got
+
     def _moved_item(self, pass_id: str, step: int) -> Item | None:
         """On every other composition step (``(step // COMPOSE_EVERY) % MOVED_EVERY == 0``: a bounded share), a rewrite
         of a neighbour that moved ``pass_id`` (:attr:`moved_on`: its item found a new signature; round 9e, M90): a
@@ -1127,15 +1257,15 @@ class Scheduler:
         neighbours keep their one step in :data:`VARIATION_EVERY`."""
         key = (op, base.id, pass_id)
         if key not in self._op_forms:
-            got = []
             try:
-                for form in self._own(base, pass_id):
-                    rids = {r for r, _ in hforms.parts(form)}
-                    if len(hforms.parts(form)) != 1 or rids & set(pre.rewrites) or variation.is_variation(form):
-                        continue
-                    labels = [s for _, s in hforms.parts(form) if s is not None] or list(self.labels(base, form))
-                    if labels and op in site_ops([base.model()], labels):
-                        got.append(form)
+                generic = [
+                    form
+                    for form in self._own(base, pass_id)
+                    if not variation.is_variation(form)
+                    and len(hforms.parts(form)) == 1
+                    and not {r for r, _ in hforms.parts(form)} & set(pre.rewrites)
+                ]
+                got = self._touching(base, generic, op)
             except Exception:  # noqa: BLE001 - a base this onnx cannot build has no forms
                 got = []
             self._op_forms[key] = got
@@ -1319,8 +1449,12 @@ class _MapView:
     module docs) has a pseudo-entry ``<pass> @ <base>`` per base instead, acting on the op types of
     the entries the base triggers (its spellings nearest to those come first)."""
 
+    #: scoped pass → the op types it reads (:func:`.aim.pass_reads`: every catalogue entry it runs; round 10e, M106)
+    reads: Mapping[str, frozenset[str]] = MappingProxyType({})
+
     def __init__(self, cmap, by_id, passes: Sequence[str], passes_of: Callable[[str], Sequence[str]]):
         from passcheck.coverage.entry import PassScope
+        from passcheck.hunt.aim import pass_reads
 
         scope = PassScope(cmap.entries.values())
         unscoped = [p for p in passes if scope.unscoped(p)]
@@ -1355,6 +1489,7 @@ class _MapView:
                 self.by_pass.setdefault(p, []).append(key)
         #: (entry, pass, kind of form looked at: Scheduler._only) without a candidate left (kind None: both)
         self.exhausted: set[tuple[str, str, str | None]] = set()
+        self.reads = {p: pass_reads(cmap.entries.values(), scope.runs, p, cmap.evidence) for p in scoped}
 
     def pairs(self, item: Item) -> set[tuple[str, str]]:
         """The (entry, spelling) pairs ``item`` tries."""

@@ -455,7 +455,7 @@ def _run_variation(store: Store, rec: dict, base: Base, item: Item, executor, en
         rec["pair"] = outcome.pair
     if _record(rec, outcome, cut_short) or not outcome.findings:
         return
-    neighbour, labels = variation.build(model, item.form)
+    neighbour, labels = variation.build(model, item.form, labelled=True)  # the labels name its nodes
     for f in outcome.findings:
         raw = signature(f, variation.kind(item.form), [model, neighbour], labels)
         key = _found(store, raw, f, base, model, item, executor, end, cases_from)

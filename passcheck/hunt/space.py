@@ -9,6 +9,7 @@ An *item* is one ``(base, form, pass)``; the scheduler picks items, :mod:`.probe
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -66,8 +67,8 @@ class Base:
     #: variation form → whether the neighbour passes the variation gate (:func:`.search.valid_neighbour`).
     valid: dict[str, bool] = dataclasses.field(default_factory=dict)
 
-    @property
-    def id(self) -> str:
+    @functools.cached_property
+    def id(self) -> str:  # read millions of times a hunt (memo keys over every base): spelt once (round 10e)
         return f"{self.case.id}:{self.form}"
 
     def model(self) -> onnx.ModelProto:

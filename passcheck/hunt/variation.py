@@ -325,9 +325,36 @@ def neighbours(model: onnx.ModelProto, rng: random.Random, bindings=({}, {})) ->
     return out
 
 
-def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]] | None:
+def may_offer(model: onnx.ModelProto, k: str) -> bool | None:
+    """Whether :func:`neighbours` of ``model`` can hold kind ``k`` (no prefix), asked of the kind's own candidates
+    alone for the kinds with a declared precondition (:data:`.vary_rare.PRECONDITIONS`: ``value-floor-edge``,
+    ``group``); None for another kind (only the full listing tells). False is exact (the full listing draws the
+    kind's sites from the same candidates, on the same node-named copy); True means the kind has a site here, which
+    :func:`neighbours` keeps unless its label holds a reserved character. Listing one kind's candidates costs a
+    fraction of every kind's (:func:`_candidates` builds and infers each elem kind's move): a hunt asks this of
+    every base meeting a rare kind's precondition (185 for ``value-floor-edge`` on the full set)."""
+    from passcheck.mutations.forms import named
+
+    if vary_scale.is_kind(k):
+        model = named(model)
+        found = vary_scale.candidates(model, _constants(model), _inferred(model), _readers(model))
+    elif vary_group.is_kind(k):
+        found = vary_group.candidates(named(model))
+    else:
+        return None
+    return any(kind == k for kind, _ in found)
+
+
+def build(model: onnx.ModelProto, form: str, labelled: bool = False) -> tuple[onnx.ModelProto, list[str]] | None:
     """``model`` changed as ``form`` says and the labels changed, or None when the site is not in it
-    (or the change does not apply there). ``model`` is never modified."""
+    (or the change does not apply there). ``model`` is never modified.
+
+    The change is made on :func:`~passcheck.mutations.forms.named`'s copy (a node site is labelled by the name it
+    gives, ``n<index>_<OpType>``); the neighbour returned keeps ``model``'s own spelling of node names (round 10e,
+    M105): a node ``model`` leaves unnamed, and a node the change adds named after one (a ``fanout-copy`` copy, a
+    twin), is unnamed (IR.md "Nodes": a node's name is optional, and a pass that derives names from it meets the
+    empty name only where the base has one). ``labelled``: the node-named copy itself, whose names the composed
+    rewrites' site labels are (:mod:`.compose`) and signatures read."""
     from passcheck.mutations.forms import named
 
     if (two := links(form)) is not None:  # a chained neighbour: the second link on the first's neighbour
@@ -337,6 +364,8 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
     k, _, site = form.partition("@")
     k = k[len(PREFIX) :]
     out = named(model)
+    given = {out.graph.node[i].name for i, n in enumerate(model.graph.node) if not n.name}
+    had = {n.name for n in out.graph.node}
     try:
         if k in VALUE_KINDS or k in SHAPE_KINDS or vary_int.is_int_kind(k) or vary_scale.is_kind(k):
             done = _set_constant(out, site, k)
@@ -389,7 +418,19 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
             return None
     except (ValueError, KeyError, IndexError, TypeError):  # a site that does not parse here
         return None
-    return (out, labels(form)) if done else None
+    if not done:
+        return None
+    return (out if labelled or not given else unlabelled(out, given, had)), labels(form)
+
+
+def unlabelled(model: onnx.ModelProto, given: set[str], had: set[str]) -> onnx.ModelProto:
+    """``model`` (changed in place and returned) with the node names :func:`~passcheck.mutations.forms.named` gave
+    (``given``) cleared, and those of the main-graph nodes the change added (a name not in ``had``) that are named
+    after one of them (``<given>_…``: a copy or a twin of an unnamed node is unnamed too, IR.md "Nodes")."""
+    for n in model.graph.node:
+        if n.name in given or (n.name not in had and any(n.name.startswith(f"{g}_") for g in given)):
+            n.ClearField("name")
+    return model
 
 
 def _node_site(k: str) -> bool:

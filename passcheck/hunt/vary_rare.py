@@ -110,11 +110,24 @@ class Rare:
         for b in look:
             if keep is not None and not keep(b):
                 continue
-            if (kind, b.id) not in self._offers:
-                self._offers[kind, b.id] = any(f.startswith(tail) for f in b.variations(self.seed))
+            if (kind, b.id) not in self._offers:  # the kind's own candidates first: most bases have none
+                self._offers[kind, b.id] = _quick(b, kind) is not False and any(
+                    f.startswith(tail) for f in b.variations(self.seed)
+                )
             if self._offers[kind, b.id]:
                 out.append(b)
         return out
 
 
 _MADE: dict[tuple, Rare] = {}
+
+
+def _quick(base: Base, kind: str) -> bool | None:
+    """:func:`.variation.may_offer` of ``base``'s model (None when it cannot tell, or cannot read the model: the full
+    listing then decides, as before)."""
+    from passcheck.hunt import variation
+
+    try:
+        return variation.may_offer(base.model(), kind)
+    except Exception:  # noqa: BLE001 - a base this onnx cannot build: Base.variations answers (no neighbours)
+        return None

@@ -101,7 +101,7 @@ def test_an_int8_move_of_a_uint8_pair_keeps_its_zero_point_s_place_and_opens_the
     base = P.base()
     base.graph.initializer[1].CopyFrom(numpy_helper.from_array(np.array(128, np.uint8), "z"))
     base.graph.output[0].type.tensor_type.elem_type = TensorProto.FLOAT
-    neighbour, _ = variation.build(base, "vary:elem-int8@q")
+    neighbour, _ = variation.build(base, "vary:elem-int8@q", labelled=True)  # compose's label space
     (z,) = [numpy_helper.to_array(t) for t in neighbour.graph.initializer if t.name == "z"]
     assert z.dtype == np.int8 and z == 0  # uint8 128 is int8 0 (clipped, it was 127)
     x = {"x": np.linspace(-3, 3, 8, dtype=np.float32).reshape(2, 4)}

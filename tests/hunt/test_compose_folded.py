@@ -57,7 +57,7 @@ def test_constant_nodes_are_those_whose_every_input_is_a_constant():
 
 def test_a_frozen_nodes_rewrites_get_places_beside_the_initializer_rewrites_it_opens():
     base, vform = _layernorm(), "vary:input-constant@graph"
-    neighbour = variation.build(base, vform)[0]
+    neighbour = variation.build(base, vform, labelled=True)[0]  # compose's label space
     assert compose.folded_by(base, neighbour) >= {"ln", "Y"}
     for seed in range(5):
         fresh, touched = compose.compositions(base, vform, random.Random(seed))

@@ -27,7 +27,7 @@ def test_compositions_stop_asking_carries_once_the_carrying_places_are_filled(mo
     calls (with the walk not stopped, every touched rewrite is asked)."""
     base = _base("pattern-ort-fusion/reshape-from-shape").model()
     named = hforms.named(base)
-    neighbour = variation.build(base, DOUBLE)[0]
+    neighbour = variation.build(base, DOUBLE, labelled=True)[0]  # compose's label space
     calls: list[str] = []
     real = compose.carries
     monkeypatch.setattr(compose, "carries", lambda b, v, r, *a: calls.append(r) or real(b, v, r, *a))

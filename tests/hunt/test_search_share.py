@@ -104,7 +104,7 @@ def test_rewrites_carrying_a_stated_empty_dim_into_another_axis_are_composed_fir
     base = Base(registry().get("pattern-ort-fusion/reshape-from-shape"), "common")
     vform = "vary:input-fix-zero@N"
     assert vform in base.variations(1)
-    named, neighbour = hforms.named(base.model()), variation.build(base.model(), vform)[0]
+    named, neighbour = hforms.named(base.model()), variation.build(base.model(), vform, labelled=True)[0]
     assert compose.carries(named, neighbour, "unary-raised-rank@n7_Neg")
     assert compose.carries(named, neighbour, "transpose-conjugate@n7_Neg")
     assert not compose.carries(named, neighbour, "add-doc-strings@n7_Neg")

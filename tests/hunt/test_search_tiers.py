@@ -97,7 +97,7 @@ def test_carries_keeps_r_of_the_base_per_rewrite_form(monkeypatch):
 
     base = _reshape_from_shape()
     named = hforms.named(base.model())
-    vs = [variation.build(base.model(), v)[0] for v in (FIX_ZERO, "vary:elem-double@graph")]
+    vs = [variation.build(base.model(), v, labelled=True)[0] for v in (FIX_ZERO, "vary:elem-double@graph")]
     calls = []
     real = compose._typed
     monkeypatch.setattr(compose, "_typed", lambda m: calls.append(1) or real(m))

@@ -190,7 +190,7 @@ def test_a_copied_node_shows_a_pass_that_names_its_insertions_per_value(ex):
     raw = onnx.ModelProto.FromString(base.SerializeToString())
     assert vary_struct.build(raw, vary_struct.COPY, "y", variation._inferred(raw))
     assert [(n.op_type, n.name, list(n.input)) for n in raw.graph.node[1:]] == [("Max", "", ["s", "w"])] * 2
-    copied, _ = variation.build(base, f"vary:{vary_struct.COPY}@y")  # as the hunt builds it (nodes named)
+    copied, _ = variation.build(base, f"vary:{vary_struct.COPY}@y", labelled=True)  # the label space: named
     named = [n.name for n in copied.graph.node if n.op_type == "Max"]
     assert named[1] == f"{named[0]}__copy", named
     assert vary_struct.added(vary_struct.COPY, "y", base) == 1 and copied.graph.output[1].name == "y__copy"
