@@ -99,7 +99,9 @@ def test_second_links_are_at_the_node_the_first_changed_of_another_model_only_fa
     for seed in range(3):
         got = chain.seconds(_gemm(), WRAP, random.Random(seed))
         assert len(got) == chain.PER_FIRST and CHAINED in got, got
-        assert all(variation.links(f)[1].startswith("vary:attr-") and f.endswith(("=1", "=1.01", "=2")) for f in got), got
+        assert all(variation.links(f)[1].startswith("vary:attr-") and f.endswith(("=1", "=1.01", "=2")) for f in got), (
+            got
+        )
     assert chain.seconds(_gemm(), "vary:elem-float16@graph", random.Random(0)) == []  # a run condition of its own
     assert not chain.model_only(CHAINED)  # depth 2
 
