@@ -63,7 +63,7 @@ _case(
     """Conv(x, w, b) * 2 + 0.5, x: [N, 2, 5, 5], w: [4, 2, 3, 3] (float).
 
 ConvAffineFusion folds the scalar scale and offset into the weight and bias. Uncommon: the one Conv the fusion
-writes, its weight w * 2 and bias b * 2 + 0.5 stored.""",
+writes, its weight w * 2 and bias b * 2 + 0.5 stored (Operators.md Conv: the output is linear in W and B).""",
     {
         "common": ("c = Conv(x, w, b)\nm = Mul(c, scale)\ny = Add(m, offset)", ""),
         "folded": ("y = Conv(x, w_scaled, b_after)", "the fused Conv"),
@@ -78,7 +78,7 @@ _case(
 
 AffineConvFusion folds an affine map in front of an unpadded Conv into its weight and bias; the rule's pattern
 names the pads. Uncommon: the one Conv the fusion writes, its weight w * 2 and bias b + sum(w * 0.5) per output
-channel stored.""",
+channel stored (Operators.md Conv: with no padding every output reads only x, so the affine map moves into W, B).""",
     {
         "common": ("m = Mul(x, scale)\na = Add(m, offset)\ny = Conv <pads = [0, 0, 0, 0]> (a, w, b)", ""),
         "folded": ("y = Conv <pads = [0, 0, 0, 0]> (x, w_scaled, b_before)", "the fused Conv"),

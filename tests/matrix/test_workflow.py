@@ -116,25 +116,17 @@ def test_example_case_module_turns_a_users_model_into_cases(tmp_path):
     (folder / "my_models.py").write_text((REPO / "ci" / "example-user-cases" / "my_models.py").read_text())
     onnx.save(export_classifier(), str(folder / "models" / "Net.onnx"))
     out = tmp_path / "r.json"
-    assert (
-        main(
-            [
-                "run",
-                "--cases-from",
-                str(folder),
-                "--case",
-                "mymodels/*",
-                "--pass",
-                "onnx:infer-shapes",
-                "-q",
-                "--json",
-                str(out),
-            ]
-        )
-        == 0
-    )
+    argv = ["run", "--cases-from", str(folder), "--case", "mymodels/*", "--pass", "onnx:infer-shapes", "-q"]
+    rc = main([*argv, "--json", str(out)])
     import json
 
     cells = json.loads(out.read_text())["results"]
     forms = {c["form"] for c in cells if c["case"] == "mymodels/net"}
-    assert "common" in forms and len(forms) >= 3 and all(c["verdict"] == "ok" for c in cells)
+    assert "common" in forms and len(forms) >= 3
+    # the one finding onnx 1.23.2 gives here is docs/found.md row 711 (shape inference drops a declared static
+    # dim's denotation), seen by the description oracle (round 10b, M99) on the add-denotations form
+    flagged = [c for c in cells if c["verdict"] != "ok"]
+    assert rc == (1 if flagged else 0), (rc, flagged)
+    for c in flagged:
+        assert c["form"] == "add-denotations", c
+        assert {f["kind"] for f in c["findings"]} == {"description-dropped"}, c["findings"]
