@@ -1,7 +1,9 @@
 """onnxruntime's QDQ Gemm -> QGemm fusion reads an int32 bias as if its scale were a_scale * b_scale
 (docs/found.md row 600). Exits 1 when ORT_ENABLE_EXTENDED differs from ORT_DISABLE_ALL."""
 
+import os
 import sys
+import tempfile
 
 import numpy as np
 import onnx
@@ -41,12 +43,14 @@ model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir
 onnx.checker.check_model(model, full_check=True)
 a = rng.uniform(-2, 2, (3, 4)).astype(np.float32)
 out = {}
-for level in ("ORT_DISABLE_ALL", "ORT_ENABLE_EXTENDED"):
-    so = ort.SessionOptions()
-    so.graph_optimization_level = getattr(ort.GraphOptimizationLevel, level)
-    so.optimized_model_filepath = f"qgemm_{level}.onnx"
-    out[level] = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"]).run(None, {"a": a})[0]
-ops = [n.op_type for n in onnx.load("qgemm_ORT_ENABLE_EXTENDED.onnx").graph.node]
+with tempfile.TemporaryDirectory() as tmp:
+    for level in ("ORT_DISABLE_ALL", "ORT_ENABLE_EXTENDED"):
+        so = ort.SessionOptions()
+        so.graph_optimization_level = getattr(ort.GraphOptimizationLevel, level)
+        so.optimized_model_filepath = os.path.join(tmp, f"qgemm_{level}.onnx")
+        sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+        out[level] = sess.run(None, {"a": a})[0]
+    ops = [n.op_type for n in onnx.load(os.path.join(tmp, "qgemm_ORT_ENABLE_EXTENDED.onnx")).graph.node]
 err = float(np.abs(out["ORT_ENABLE_EXTENDED"] - out["ORT_DISABLE_ALL"]).max())
 print("onnxruntime", ort.__version__, "optimized ops", ops, "max |extended - disabled|", err)
 sys.exit(1 if err > 1 / 16 else 0)
