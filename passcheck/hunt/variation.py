@@ -23,6 +23,10 @@ kind                      change (site)
 ``shape-outrank``         its shape given leading 1s up to one more than the rank of its readers' outputs, where
                           every reader broadcasts it multidirectionally: the output gains a leading 1 (a pass
                           that takes a one-element operand for a scalar loses it)
+``shape-empty``           a constant read only by multidirectionally broadcasting nodes made zero-size at the
+                          rightmost aligned axis where every other operand has a static 1 or no dim (a 1
+                          stretches to 0, Broadcasting.md): the outputs hold no element (:mod:`.vary_empty`;
+                          site: the constant's name)
 ``shape-target-outrank``  an int64 shape vector read only as Expand's / Reshape's ``shape`` or ConstantOfShape's
                           input given one more leading 1: the value it shapes gains a leading dim
                           (:mod:`.vary_target`; site: the constant's name)
@@ -118,6 +122,7 @@ from passcheck.hunt import (
     vary_axes,
     vary_bindings,
     vary_defaults,
+    vary_empty,
     vary_frozen,
     vary_group,
     vary_inputs,
@@ -394,6 +399,10 @@ def build(model: onnx.ModelProto, form: str, labelled: bool = False) -> tuple[on
             done = vary_target.build(out, site)
             if done:
                 _refresh_annotations(out)
+        elif vary_empty.is_kind(k):  # the readers' outputs lose their elements: so do the values downstream
+            done = vary_empty.build(out, site, _inferred(out), lambda n, i: _broadcasts(out, n, i, multi=True))
+            if done:
+                _refresh_annotations(out)
         elif vary_group.is_kind(k):
             done = vary_group.build(out, site)
         elif vary_qdq.is_kind(k):
@@ -490,6 +499,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_apart.candidates(model)
     yield from vary_frozen.candidates(model)
     yield from vary_target.candidates(model)
+    yield from vary_empty.candidates(model, shapes, lambda n, i: _broadcasts(model, n, i, multi=True))
     yield from vary_defaults.candidates(model)
     yield from vary_twin.candidates(model)
     yield from vary_group.candidates(model)
