@@ -22,7 +22,7 @@ CASE = "empty-test/add"
 PLANTED = "planted:empty-operand-is-identity"
 
 
-def _add(x_shape=(2, 1), c=np.float32(0.5), op="Add"):
+def _add(x_shape=(2, 1), c=0.5, op="Add"):
     """``y = Relu(op(x, c))``, x ``float[x_shape]`` fed, c an initializer."""
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x_shape))
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, list(x_shape))
