@@ -140,6 +140,7 @@ from passcheck.hunt.elem_groups import TARGETS
 from passcheck.hunt.graph_values import SMALL
 from passcheck.hunt.graph_values import constants as _constants
 from passcheck.hunt.graph_values import readers as _readers
+from passcheck.hunt.graph_values import replace as _replace
 from passcheck.signature import THEN, VARY
 
 if TYPE_CHECKING:
@@ -655,8 +656,6 @@ def _set_constant(model, name: str, k: str) -> bool:
     """Constant ``name`` (an initializer no graph input overrides, or a Constant's output) changed as kind
     ``k`` says, annotations refreshed where the kind can move a shape or value they depend on; False when it
     is no such constant or the kind does not apply."""
-    from onnx import helper, numpy_helper
-
     arr = _constants(model).get(name)
     if arr is None:
         return False
@@ -669,14 +668,7 @@ def _set_constant(model, name: str, k: str) -> bool:
         new = _changed(arr, k, _outrank(model, name) if k == "shape-outrank" else None)
     if new is None:
         return False
-    for t in model.graph.initializer:
-        if t.name == name:
-            t.CopyFrom(numpy_helper.from_array(new, name))
-            break
-    else:
-        n = next(n for n in model.graph.node if n.op_type == "Constant" and n.output and n.output[0] == name)
-        del n.attribute[:]
-        n.attribute.append(helper.make_attribute("value", numpy_helper.from_array(new)))
+    _replace(model, name, new)
     if same:  # every value is the base's: its annotations hold, only the constant's own may change shape
         _annotate_constant(model, name, new)
     elif k in SHAPE_KINDS or vary_int.is_int_kind(k) or vary_scale.is_kind(k):  # a shape, axes, a count, scales

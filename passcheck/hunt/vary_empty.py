@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from passcheck.hunt.graph_values import SMALL
 from passcheck.hunt.graph_values import constants as _constants
 from passcheck.hunt.graph_values import readers as _readers
+from passcheck.hunt.graph_values import replace as _replace
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
@@ -113,20 +114,11 @@ def build(
     broadcasts: Callable[[onnx.NodeProto, int], bool],
 ) -> bool:
     """``model``'s constant ``name`` emptied in place (:func:`emptied` at :func:`axis`); False when it is no site."""
-    from onnx import helper, numpy_helper
-
     arr = _constants(model).get(name)
     if arr is None or not 0 < arr.size <= SMALL:
         return False
     j = axis(model, name, shapes, broadcasts)
     if j is None:
         return False
-    new = emptied(arr, j)
-    for t in model.graph.initializer:
-        if t.name == name:
-            t.CopyFrom(numpy_helper.from_array(new, name))
-            return True
-    node = next(n for n in model.graph.node if n.op_type == "Constant" and n.output and n.output[0] == name)
-    del node.attribute[:]
-    node.attribute.append(helper.make_attribute("value", numpy_helper.from_array(new)))
+    _replace(model, name, emptied(arr, j))
     return True
