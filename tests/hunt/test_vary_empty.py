@@ -10,13 +10,12 @@ import random
 import numpy as np
 import onnx
 import onnxruntime as ort
-import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from passcheck.cases import Case, Form, register
 from passcheck.hunt import variation, vary_empty, vary_probe
 from passcheck.hunt.probe import Setting
-from passcheck.passes import FunctionAdapter, known_pass_ids, register_pass
+from tests.hunt.conftest import judge_planted, run_unoptimized
 
 CASE = "empty-test/add"
 PLANTED = "planted:empty-operand-is-identity"
@@ -60,17 +59,7 @@ def _empty_is_identity(model):
     return model
 
 
-if PLANTED not in known_pass_ids():
-    register_pass(FunctionAdapter(PLANTED, _empty_is_identity, doc="test pass: an empty Add operand is the identity"))
 register(Case(id=CASE, forms={"common": Form(_add), "uncommon": Form(_add, "the same model")}, doc="Add", opset=17))
-
-
-@pytest.fixture(scope="module")
-def ex():
-    from passcheck.passes.isolation import executor_for
-
-    with executor_for(None, timeout=60) as executor:
-        yield executor
 
 
 def _sites(model):
@@ -78,9 +67,9 @@ def _sites(model):
     return list(vary_empty.candidates(model, shapes, lambda n, i: variation._broadcasts(model, n, i, multi=True)))
 
 
-def _run(model, feeds, level=ort.GraphOptimizationLevel.ORT_DISABLE_ALL):
+def _run_all(model, feeds):
     so = ort.SessionOptions()
-    so.graph_optimization_level = level
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     return ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"]).run(None, feeds)[0]
 
 
@@ -106,21 +95,21 @@ def test_the_constant_is_emptied_at_the_axis_and_the_outputs_lose_their_elements
         assert {t.name: list(t.dims) for t in built.graph.initializer}[name] == shape
         assert [d.dim_value for d in built.graph.output[0].type.tensor_type.shape.dim] == out_shape
         feeds = {"x": np.ones([d.dim_value for d in built.graph.input[0].type.tensor_type.shape.dim], np.float32)}
-        got = _run(built, feeds)
+        got = run_unoptimized(built, feeds)[0]
         assert list(got.shape) == out_shape  # onnxruntime runs it: the annotations hold
-        np.testing.assert_array_equal(_run(built, feeds, ort.GraphOptimizationLevel.ORT_ENABLE_ALL), got)
+        np.testing.assert_array_equal(_run_all(built, feeds), got)
         assert all(t.dims != [0] for t in base.graph.initializer if t.name == name)  # the base is never modified
 
 
-def test_the_neighbour_passes_the_gate(ex):
+def test_the_neighbour_passes_the_gate(inproc_executor):
     neighbour, _ = variation.build(_add(), "vary:shape-empty@c")
     setting = vary_probe.setting_for(Setting(CASE), "vary:shape-empty@c", neighbour)
-    assert vary_probe.invalid(setting, _add(), neighbour, ex, "vary:shape-empty@c") is None
+    assert vary_probe.invalid(setting, _add(), neighbour, inproc_executor, "vary:shape-empty@c") is None
 
 
-def test_an_elimination_that_takes_an_empty_operand_for_the_identity_is_found_on_the_neighbour_only(ex):
-    same = vary_probe.judge(Setting(CASE), _add(), "vary:value-nudge@c", PLANTED, ex)
+def test_an_elimination_that_takes_an_empty_operand_for_the_identity_is_found_on_the_neighbour_only(inproc_executor):
+    same = judge_planted(CASE, _add(), "vary:value-nudge@c", PLANTED, _empty_is_identity, inproc_executor)
     assert same.status == "done" and not same.findings, same
-    out = vary_probe.judge(Setting(CASE), _add(), "vary:shape-empty@c", PLANTED, ex)
+    out = judge_planted(CASE, _add(), "vary:shape-empty@c", PLANTED, _empty_is_identity, inproc_executor)
     assert out.status == "done", out
     assert "numeric" in {f.oracle for f in out.findings}, out.findings
