@@ -78,6 +78,7 @@ def test_a_constant_beside_a_static_one_is_a_site_and_nowhere_else():
     assert _sites(_add((2, 3))) == []  # no 1 to stretch: a 0 against 3 does not broadcast
     assert _sites(_add((1, 3), np.ones(3, np.float32))) == [("shape-empty", "c")]  # the batch of 1, axis -2
     assert _sites(_conv_bias()) == [("shape-empty", "b")]  # W is read by Conv, which does not broadcast
+    assert _sites(_add(op="PRelu")) == []  # the slope broadcasts unidirectionally: it cannot stretch x's 1 to 0
     assert "vary:shape-empty@c" in variation.neighbours(_add(), random.Random(0))
     assert variation.family("vary:shape-empty@c") == "shape"
     assert variation.equivalent(_add(), "vary:shape-empty@c") is None
