@@ -32,3 +32,20 @@ def readers(model) -> dict[str, list[tuple[Any, int]]]:
         for i, v in enumerate(n.input):
             out.setdefault(v, []).append((n, i))
     return out
+
+
+def replace(model, name: str, new: np.ndarray) -> None:
+    """Constant ``name`` of ``model`` (see :func:`constants`) given the value ``new``, in place: the initializer's
+    tensor, or the Constant node's one ``value`` attribute (a ``value_*`` spelling becomes ``value``).
+
+    Raises:
+        StopIteration: ``name`` is neither an initializer nor a Constant's output."""
+    from onnx import helper, numpy_helper
+
+    for t in model.graph.initializer:
+        if t.name == name:
+            t.CopyFrom(numpy_helper.from_array(new, name))
+            return
+    node = next(n for n in model.graph.node if n.op_type == "Constant" and n.output and n.output[0] == name)
+    del node.attribute[:]
+    node.attribute.append(helper.make_attribute("value", numpy_helper.from_array(new)))

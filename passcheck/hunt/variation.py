@@ -23,6 +23,10 @@ kind                      change (site)
 ``shape-outrank``         its shape given leading 1s up to one more than the rank of its readers' outputs, where
                           every reader broadcasts it multidirectionally: the output gains a leading 1 (a pass
                           that takes a one-element operand for a scalar loses it)
+``shape-empty``           a constant read only by multidirectionally broadcasting nodes made zero-size at the
+                          rightmost aligned axis where every other operand has a static 1 or no dim (a 1
+                          stretches to 0, Broadcasting.md): the outputs hold no element (:mod:`.vary_empty`;
+                          site: the constant's name)
 ``shape-target-outrank``  an int64 shape vector read only as Expand's / Reshape's ``shape`` or ConstantOfShape's
                           input given one more leading 1: the value it shapes gains a leading dim
                           (:mod:`.vary_target`; site: the constant's name)
@@ -118,6 +122,7 @@ from passcheck.hunt import (
     vary_axes,
     vary_bindings,
     vary_defaults,
+    vary_empty,
     vary_frozen,
     vary_group,
     vary_inputs,
@@ -135,6 +140,7 @@ from passcheck.hunt.elem_groups import TARGETS
 from passcheck.hunt.graph_values import SMALL
 from passcheck.hunt.graph_values import constants as _constants
 from passcheck.hunt.graph_values import readers as _readers
+from passcheck.hunt.graph_values import replace as _replace
 from passcheck.signature import THEN, VARY
 
 if TYPE_CHECKING:
@@ -394,6 +400,10 @@ def build(model: onnx.ModelProto, form: str, labelled: bool = False) -> tuple[on
             done = vary_target.build(out, site)
             if done:
                 _refresh_annotations(out)
+        elif vary_empty.is_kind(k):  # the readers' outputs lose their elements: so do the values downstream
+            done = vary_empty.build(out, site, _inferred(out), lambda n, i: _broadcasts(out, n, i, multi=True))
+            if done:
+                _refresh_annotations(out)
         elif vary_group.is_kind(k):
             done = vary_group.build(out, site)
         elif vary_qdq.is_kind(k):
@@ -490,6 +500,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_apart.candidates(model)
     yield from vary_frozen.candidates(model)
     yield from vary_target.candidates(model)
+    yield from vary_empty.candidates(model, shapes, lambda n, i: _broadcasts(model, n, i, multi=True))
     yield from vary_defaults.candidates(model)
     yield from vary_twin.candidates(model)
     yield from vary_group.candidates(model)
@@ -645,8 +656,6 @@ def _set_constant(model, name: str, k: str) -> bool:
     """Constant ``name`` (an initializer no graph input overrides, or a Constant's output) changed as kind
     ``k`` says, annotations refreshed where the kind can move a shape or value they depend on; False when it
     is no such constant or the kind does not apply."""
-    from onnx import helper, numpy_helper
-
     arr = _constants(model).get(name)
     if arr is None:
         return False
@@ -659,14 +668,7 @@ def _set_constant(model, name: str, k: str) -> bool:
         new = _changed(arr, k, _outrank(model, name) if k == "shape-outrank" else None)
     if new is None:
         return False
-    for t in model.graph.initializer:
-        if t.name == name:
-            t.CopyFrom(numpy_helper.from_array(new, name))
-            break
-    else:
-        n = next(n for n in model.graph.node if n.op_type == "Constant" and n.output and n.output[0] == name)
-        del n.attribute[:]
-        n.attribute.append(helper.make_attribute("value", numpy_helper.from_array(new)))
+    _replace(model, name, new)
     if same:  # every value is the base's: its annotations hold, only the constant's own may change shape
         _annotate_constant(model, name, new)
     elif k in SHAPE_KINDS or vary_int.is_int_kind(k) or vary_scale.is_kind(k):  # a shape, axes, a count, scales

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from passcheck.hunt.graph_values import SMALL
 from passcheck.hunt.graph_values import constants as _constants
 from passcheck.hunt.graph_values import readers as _readers
+from passcheck.hunt.graph_values import replace as _replace
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -78,16 +79,8 @@ def candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
 def build(model: onnx.ModelProto, name: str) -> bool:
     """``model``'s constant ``name`` changed in place to ``[1, *value]``; False when it is no site."""
     import numpy as np
-    from onnx import helper, numpy_helper
 
     if (KIND, name) not in set(candidates(model)):
         return False
-    new = np.concatenate([np.ones(1, np.int64), np.asarray(_constants(model)[name], np.int64)])
-    for t in model.graph.initializer:
-        if t.name == name:
-            t.CopyFrom(numpy_helper.from_array(new, name))
-            return True
-    node = next(n for n in model.graph.node if n.op_type == "Constant" and n.output and n.output[0] == name)
-    del node.attribute[:]
-    node.attribute.append(helper.make_attribute("value", numpy_helper.from_array(new)))
+    _replace(model, name, np.concatenate([np.ones(1, np.int64), np.asarray(_constants(model)[name], np.int64)]))
     return True
