@@ -253,6 +253,15 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
                 "    return ir.serde.serialize_model(ir_model)\n"
             )
             return ToolCall(source, call + " on the IR", ("import onnxscript.version_converter",), ("onnxscript",))
+        if name == "onnx-fusions":
+            call = "onnxscript.rewriter.onnx_fusions.fuse(ir_model)"
+            source = (
+                "def apply(model):\n    try:\n        import onnx_ir as ir\n    except ImportError:\n"
+                "        import onnxscript.ir as ir\n    ir_model = ir.serde.deserialize_model(model)\n"
+                f"    {call}  # in place; acts at ai.onnx opset 23 only\n"
+                "    return ir.serde.serialize_model(ir_model)\n"
+            )
+            return ToolCall(source, call + " on the IR", ("import onnxscript.rewriter.onnx_fusions",), ("onnxscript",))
         if name == "rewrite-opt-in" or name.startswith("rule-"):
             return _rules_call(name)
         if name not in calls:
