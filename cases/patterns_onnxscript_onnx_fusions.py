@@ -80,7 +80,8 @@ RmsNormFusion2 matches the pattern with both Casts and Mul(scale, normalized). U
 stash_type 1 (float), the precision the Casts name.""",
     {
         "common": (
-            "xf = Cast <to = 1> (x)\n" + RMS.replace("(x, two)", "(xf, two)").replace("Mul(x, rr)", "Mul(xf, rr)")
+            "xf = Cast <to = 1> (x)\n"
+            + RMS.replace("(x, two)", "(xf, two)").replace("Mul(x, rr)", "Mul(xf, rr)")
             + "nh = Cast <to = 10> (n)\ny = Mul(scale16, nh)",
             "",
         ),

@@ -184,8 +184,8 @@ def _recording(out: dict[str, str], label: list[str]) -> Iterator[None]:
 
 def triggers(model) -> dict[str, str]:
     """Entry key → effect for every rule, fusion and fold that ``optimize``, ``rewrite`` (default and
-    opt-in rules), ``onnx_fusions.fuse`` and ``optimize_for_ort`` apply to ``model`` (a pipeline that raises contributes what it
-    did before)."""
+    opt-in rules), ``onnx_fusions.fuse`` and ``optimize_for_ort`` apply to ``model`` (a pipeline that
+    raises contributes what it did before)."""
     import onnxscript.optimizer
     import onnxscript.rewriter
     from onnxscript.rewriter.ort_fusions import _core
