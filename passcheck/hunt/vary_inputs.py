@@ -160,6 +160,8 @@ def one_sites(model: onnx.ModelProto) -> list[str]:
     """``<input>=<axis>`` of every dim of a fed input, symbolic or static > 1, whose declaration as 1 leaves every
     graph output's inferred shape as the base's (module docs, ``input-dim-one``), in input order; at most
     :data:`ALONE_SITES` dims tried. Empty for a base with fewer than two fed tensor inputs."""
+    import onnx
+
     ins = _tensor_inputs(model)
     if len(ins) < 2:
         return []
@@ -173,8 +175,6 @@ def one_sites(model: onnx.ModelProto) -> list[str]:
         return []
     out = []
     for name, a in tried:
-        import onnx
-
         m = onnx.ModelProto()
         m.CopyFrom(model)
         _declare_one(m, name, a)
@@ -184,6 +184,7 @@ def one_sites(model: onnx.ModelProto) -> list[str]:
 
 
 def _declare_one(model: onnx.ModelProto, name: str, axis: int) -> None:
+    """Fed input ``name``'s dim ``axis`` declared ``dim_value`` 1 in place."""
     d = next(v for v in _tensor_inputs(model) if v.name == name).type.tensor_type.shape.dim[axis]
     d.Clear()
     d.dim_value = 1
