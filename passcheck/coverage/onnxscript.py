@@ -5,7 +5,8 @@ Catalogue, introspected from the installed onnxscript: the rules of the default 
 rules ``onnxscript.rewriter.rules.common`` exports that the defaults leave out (``rewrite-opt-in``);
 for ``optimize_for_ort``, its Gemm → MatMul + Add rule, the fusions ``fuse_xformers`` counts (the
 keys of the count it returns, read by running it on a one-node model) and the ORT pattern rules
-(``ORT_PATTERN_REWRITE_RULES``); constant folding per op: the ops with a partial evaluator in the
+(``ORT_PATTERN_REWRITE_RULES``); the rules ``onnx_fusions.fuse`` applies at opset 23 (``onnxscript:onnx-fusions``:
+RMSNormalization, RotaryEmbedding, Attention); constant folding per op: the ops with a partial evaluator in the
 folder's registry, and one entry for every other op (folded through the reference evaluator).
 A rule without a name (``Anonymous Rule``) is named by its target pattern (``Mul(x,1)``).
 
@@ -31,6 +32,8 @@ DEFAULT = ("onnxscript:optimize", "onnxscript:rewrite", "onnxscript:optimize-for
 ORT = ("onnxscript:optimize-for-ort",)
 #: The exported rules ``rewrite`` leaves out, applied together (:mod:`passcheck.passes.onnxscript_rules`).
 OPT_IN = ("onnxscript:rewrite-opt-in",)
+#: ``onnx_fusions.fuse``: the fusions into ai.onnx opset 23 ops (:mod:`passcheck.passes.onnxscript_onnx_fusions`).
+ONNX_FUSIONS = ("onnxscript:onnx-fusions",)
 FOLDING = ("onnxscript:optimize", "onnxscript:optimize-for-ort")
 #: The fold entry of every op without a partial evaluator.
 GENERIC_FOLD = "*"
@@ -71,7 +74,30 @@ def _rules() -> tuple[tuple[str, str, tuple[str, ...], object], ...]:
         add(r, "ORT_PATTERN_REWRITE_RULES", ORT)
     for r in onnxscript_rules.opt_in_rules():
         add(r, "rules.common, not applied by default", OPT_IN)
+    for r in onnx_fusion_rules():
+        add(r, "onnx_fusions.fuse (opset 23)", ONNX_FUSIONS)
     return tuple(out)
+
+
+def onnx_fusion_rules() -> list:
+    """The rules ``onnxscript.rewriter.onnx_fusions.fuse`` applies, read from the installed package: the rule sets
+    closed over by the ``fuse_*`` functions its ``_opset_23_fuse`` calls (``_fusion_utils.apply_fusion_rules``);
+    empty where the package has none (onnxscript before 0.3)."""
+    import types
+
+    try:
+        from onnxscript.rewriter import pattern
+        from onnxscript.rewriter.onnx_fusions import _onnx_fusions
+    except ImportError:
+        return []
+    called = _onnx_fusions._opset_23_fuse.__code__.co_names
+    out = []
+    for module in (v for v in vars(_onnx_fusions).values() if isinstance(v, types.ModuleType)):
+        for name in called:
+            for cell in getattr(getattr(module, name, None), "__closure__", None) or ():
+                if isinstance(cell.cell_contents, pattern.RewriteRuleSet):
+                    out += [r for r in cell.cell_contents.rules if r not in out]
+    return out
 
 
 def _gemm_rule(core):
@@ -158,8 +184,8 @@ def _recording(out: dict[str, str], label: list[str]) -> Iterator[None]:
 
 def triggers(model) -> dict[str, str]:
     """Entry key → effect for every rule, fusion and fold that ``optimize``, ``rewrite`` (default and
-    opt-in rules) and ``optimize_for_ort`` apply to ``model`` (a pipeline that raises contributes what it
-    did before)."""
+    opt-in rules), ``onnx_fusions.fuse`` and ``optimize_for_ort`` apply to ``model`` (a pipeline that
+    raises contributes what it did before)."""
     import onnxscript.optimizer
     import onnxscript.rewriter
     from onnxscript.rewriter.ort_fusions import _core
@@ -182,6 +208,11 @@ def triggers(model) -> dict[str, str]:
         for label[0], run in pipelines:
             with contextlib.suppress(Exception):  # the tool failing on a base is a finding elsewhere, not an effect
                 run(model)
+        label[0] = "onnxscript:onnx-fusions"
+        with contextlib.suppress(Exception):
+            from onnxscript.rewriter.onnx_fusions import fuse
+
+            fuse(ir.serde.deserialize_model(model))
         label[0] = "onnxscript:optimize-for-ort"
         with contextlib.suppress(Exception):
             m = ir.serde.deserialize_model(model)

@@ -64,6 +64,8 @@ kind                      change (site)
 ``input-dim-alone``       a static dim another fed input declares at the same axis doubled in one input only, the
                           other inputs kept (:mod:`.vary_inputs`; site: ``<input>=<axis>``; every such site is
                           offered, up to :data:`.vary_inputs.ALONE_SITES`)
+``input-dim-one``         one dim of one fed input declared 1 where broadcasting absorbs it (the graph outputs'
+                          inferred shapes unchanged; :mod:`.vary_inputs`; site: ``<input>=<axis>``)
 ``input-apart``           one reading slot of a graph input read by several reads an independent input of the same
                           declared type, its non-static dims fresh symbols bound to twice the size
                           (:mod:`.vary_apart`; site: ``<node>=<input index>``)
@@ -158,7 +160,7 @@ CHAINED = "chain"
 PER_KIND = 2
 #: Kinds offering more sites than :data:`PER_KIND`: ``input-dim-alone``'s sites are each another relation
 #: between the inputs' sizes, of which an op accepts few (:mod:`.vary_inputs`).
-PER_KIND_OF = {vary_inputs.ALONE: vary_inputs.ALONE_SITES}
+PER_KIND_OF = {vary_inputs.ALONE: vary_inputs.ALONE_SITES, vary_inputs.ONE: vary_inputs.ALONE_SITES}
 VALUE_KINDS = ("value-nudge", "value-negate", "value-zero", "value-one")
 SHAPE_KINDS = ("shape-leading-one", "shape-scalar", "shape-one-element", "shape-outrank")
 SPLIT_KINDS = {f"elem-split-{name}": to for name, to in TARGETS.items()}  # a part split at a shared constant
@@ -237,7 +239,7 @@ def site_labels(model: onnx.ModelProto, form: str) -> list[str]:
         found += [
             v for name in vary_inputs.declaring(model, form.partition("@")[2]) for v in vary_inputs.reach(model, name)
         ]
-    if kind(form) == f"{PREFIX}{vary_inputs.ALONE}":  # so does a declared size
+    if kind(form) in (f"{PREFIX}{k}" for k in vary_inputs.AXIS_KINDS):  # so does a declared size
         found += vary_inputs.reach(model, form.partition("@")[2].rpartition("=")[0])
     if kind(form) == f"{PREFIX}{vary_frozen.KIND}":  # so do the constants: every value computed from them
         inputs = vary_frozen.frozen(model, form.partition("@")[2])
@@ -452,7 +454,7 @@ def _node_site(k: str) -> bool:
         or vary_twin.is_kind(k)
         or vary_group.is_kind(k)
         or vary_axes.is_kind(k)
-        or k == vary_inputs.ALONE
+        or k in vary_inputs.AXIS_KINDS
         or vary_apart.is_kind(k)
     )
 

@@ -39,6 +39,15 @@ kind (site)            change
                        holds it, so it keeps the relation; this kind breaks it for one input. Which relations an
                        op accepts is the gate's to check (onnxruntime refuses ``kv_num_heads`` that does not
                        divide ``q_num_heads``, a Concat off its axis): an invalid site costs the gate alone.
+``input-dim-one``      one dim (symbolic, or static > 1) of one fed input declared 1, where the model's graph
+(``<input>=<axis>``)   outputs keep the shapes onnx shape inference gives the base (the 1 is absorbed: another
+                       operand of a multidirectional broadcast holds the dim, Broadcasting.md). The spec lets an
+                       operand of Add, Mul, Where … be 1 wherever the other holds the size (a table shared by
+                       the batch, a mask of one row); bases declare every input at the full shape, so a pass that
+                       fuses a broadcast into an op with a stricter shape contract (RotaryEmbedding-23's caches
+                       are ``[batch, sequence, rotary_dim / 2]``, RMSNormalization-23's scale broadcasts to the
+                       normalized shape only) never met the 1. Only inputs of a base with two or more fed inputs
+                       (the other holds the size), at most :data:`ALONE_SITES` sites
 =====================  =========================================================================================
 
 Annotations that no longer hold are replaced by what onnx shape inference says (:mod:`.variation`). A case's
@@ -57,7 +66,10 @@ if TYPE_CHECKING:
     from passcheck.hunt.probe import Setting
 
 ALONE = "input-dim-alone"
-KINDS = ("input-rank-up", "input-fix-zero", "input-fix", ALONE)
+ONE = "input-dim-one"
+KINDS = ("input-rank-up", "input-fix-zero", "input-fix", ALONE, ONE)
+#: Kinds whose site is ``<input>=<axis>``.
+AXIS_KINDS = (ALONE, ONE)
 #: The size ``input-fix`` states for a symbol: the first of the default bindings' sizes (2).
 FIXED = 2
 #: Kinds whose site is a symbol (every declaration of it), not an input name.
@@ -97,6 +109,8 @@ def candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
         yield "input-fix", s
     for site in _alone_sites(model):
         yield ALONE, site
+    for site in one_sites(model):
+        yield ONE, site
 
 
 def _static(vi, axis: int) -> int | None:
@@ -118,6 +132,62 @@ def _alone_sites(model: onnx.ModelProto) -> list[str]:
             if d is not None and d >= 1 and any(o is not vi and _static(o, a) == d for o in ins):
                 out.append(f"{vi.name}={a}")
     return out
+
+
+def _output_shapes(model: onnx.ModelProto) -> list[tuple] | None:
+    """Each graph output's shape as onnx shape inference gives it from the inputs alone (the outputs' and
+    value_info's declarations cleared first), dims as ints or symbol names; None when inference fails."""
+    import onnx
+
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    del m.graph.value_info[:]
+    for o in m.graph.output:
+        o.type.tensor_type.ClearField("shape")
+    try:
+        m = onnx.shape_inference.infer_shapes(m, strict_mode=True)
+    except Exception:  # an op the shape inference rejects: no site (onnx raises several types)
+        return None
+    out = []
+    for o in m.graph.output:
+        t = o.type.tensor_type
+        dims = tuple(d.dim_value if d.HasField("dim_value") else d.dim_param for d in t.shape.dim)
+        out.append(dims if t.HasField("shape") else None)
+    return out
+
+
+def one_sites(model: onnx.ModelProto) -> list[str]:
+    """``<input>=<axis>`` of every dim of a fed input, symbolic or static > 1, whose declaration as 1 leaves every
+    graph output's inferred shape as the base's (module docs, ``input-dim-one``), in input order; at most
+    :data:`ALONE_SITES` dims tried. Empty for a base with fewer than two fed tensor inputs."""
+    import onnx
+
+    ins = _tensor_inputs(model)
+    if len(ins) < 2:
+        return []
+    tried = [
+        (vi.name, a)
+        for vi in ins
+        for a, d in enumerate(vi.type.tensor_type.shape.dim)
+        if (d.HasField("dim_value") and d.dim_value > 1) or d.dim_param
+    ][:ALONE_SITES]
+    if not tried or (base := _output_shapes(model)) is None:
+        return []
+    out = []
+    for name, a in tried:
+        m = onnx.ModelProto()
+        m.CopyFrom(model)
+        _declare_one(m, name, a)
+        if _output_shapes(m) == base:
+            out.append(f"{name}={a}")
+    return out
+
+
+def _declare_one(model: onnx.ModelProto, name: str, axis: int) -> None:
+    """Fed input ``name``'s dim ``axis`` declared ``dim_value`` 1 in place."""
+    d = next(v for v in _tensor_inputs(model) if v.name == name).type.tensor_type.shape.dim[axis]
+    d.Clear()
+    d.dim_value = 1
 
 
 def alone_axis(model: onnx.ModelProto, site: str) -> tuple[str, int] | None:
@@ -150,6 +220,12 @@ def build(model: onnx.ModelProto, kind: str, site: str) -> bool:
         vi = next(v for v in _tensor_inputs(model) if v.name == at[0])
         d = vi.type.tensor_type.shape.dim[at[1]]
         d.dim_value = 2 * d.dim_value
+        return True
+    if kind == ONE:
+        if site not in one_sites(model):
+            return False
+        name, _, axis = site.rpartition("=")
+        _declare_one(model, name, int(axis))
         return True
     if kind in SYMBOL_KINDS:
         size = 0 if kind == "input-fix-zero" else FIXED
@@ -192,15 +268,16 @@ def reach(model: onnx.ModelProto, name: str) -> list[str]:
 def setting(setting: Setting, kind: str, site: str) -> Setting:
     """``setting`` for the neighbour ``kind@site``: a case's own feeds for ``site`` given a leading axis
     (``input-rank-up``) or its doubled axis (``input-dim-alone``: the array twice along it, Concat-4's
-    layout), or every binding with ``site`` at 0 (``input-fix-zero``: a feed function that follows its
-    bindings then makes the empty tensor the model now declares) or at :data:`FIXED` (``input-fix``)."""
+    layout) or its first slice along the axis (``input-dim-one``), or every binding with ``site`` at 0
+    (``input-fix-zero``: a feed function that follows its bindings then makes the empty tensor the model now
+    declares) or at :data:`FIXED` (``input-fix``)."""
     if kind in SYMBOL_KINDS:
         size = 0 if kind == "input-fix-zero" else FIXED
         return dataclasses.replace(setting, bindings=tuple({**b, site: size} for b in setting.bindings))
     if setting.feeds is None:
         return setting
     own = setting.feeds
-    name, _, axis = site.rpartition("=") if kind == ALONE else (site, "", "")
+    name, _, axis = site.rpartition("=") if kind in AXIS_KINDS else (site, "", "")
 
     def feeds(binding: Mapping[str, int], seed: int) -> dict[str, Any]:
         import numpy as np
@@ -210,6 +287,8 @@ def setting(setting: Setting, kind: str, site: str) -> Setting:
             return out
         if kind == ALONE:
             out[name] = np.concatenate([out[name], out[name]], axis=int(axis))
+        elif kind == ONE:
+            out[name] = np.take(out[name], [0], axis=int(axis))
         else:
             out[name] = out[name][None]
         return out

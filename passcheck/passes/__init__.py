@@ -7,6 +7,8 @@ Catalogue:
   :class:`OnnxShapeInferenceAdapter`.
 - ``onnxscript:optimize`` — :class:`OnnxscriptOptimizerAdapter`; ``onnxscript:rewrite`` —
   :class:`OnnxscriptRewriteAdapter`; ``onnxscript:optimize-for-ort`` — :class:`OnnxscriptOrtFusionAdapter`.
+  ``onnxscript:onnx-fusions`` — :class:`~passcheck.passes.onnxscript_onnx_fusions.OnnxscriptOnnxFusionsAdapter`
+  (RMSNormalization / RotaryEmbedding / Attention at opset 23).
 - ``ort:symbolic-shape-infer`` — :class:`OrtSymbolicShapeInferAdapter`.
 - ``onnx:convert-opset-N`` — :class:`VersionConverterAdapter`; ``onnx:convert-opset-down|up`` —
   the neighbouring opset boundary of each model.

@@ -18,6 +18,8 @@ from passcheck.passes.onnx_inliner import ADAPTERS as INLINERS
 from passcheck.passes.onnx_ir_common import PREFIX as ONNX_IR_PREFIX
 from passcheck.passes.onnx_model_utils import ADAPTERS as ONNX_MODEL_UTILS
 from passcheck.passes.onnx_shape_inference import VARIANTS, OnnxShapeInferenceAdapter
+from passcheck.passes.onnxscript_onnx_fusions import ID as ONNX_FUSIONS
+from passcheck.passes.onnxscript_onnx_fusions import OnnxscriptOnnxFusionsAdapter
 from passcheck.passes.onnxscript_optimizer import (
     OnnxscriptOptimizerAdapter,
     OnnxscriptOrtFusionAdapter,
@@ -46,6 +48,7 @@ for _variant in VARIANTS:
 _FIXED["onnxscript:optimize"] = OnnxscriptOptimizerAdapter()
 _FIXED["onnxscript:rewrite"] = OnnxscriptRewriteAdapter()
 _FIXED["onnxscript:optimize-for-ort"] = OnnxscriptOrtFusionAdapter()
+_FIXED[ONNX_FUSIONS] = OnnxscriptOnnxFusionsAdapter()
 _FIXED[onnxscript_rules.OPT_IN] = onnxscript_rules.OnnxscriptRuleAdapter(onnxscript_rules.OPT_IN)
 _FIXED[onnxoptimizer_passes.OPT_IN] = onnxoptimizer_passes.OnnxoptimizerPassAdapter(onnxoptimizer_passes.OPT_IN)
 _FIXED["ort:symbolic-shape-infer"] = OrtSymbolicShapeInferAdapter()

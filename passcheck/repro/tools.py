@@ -246,13 +246,10 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
             if target is None:
                 return None
             call = f"onnxscript.version_converter.convert_version(ir_model, {target})"
-            source = (
-                "def apply(model):\n    try:\n        import onnx_ir as ir\n    except ImportError:\n"
-                "        import onnxscript.ir as ir\n    ir_model = ir.serde.deserialize_model(model)\n"
-                f"    {call}  # in place; sets the opset import\n"
-                "    return ir.serde.serialize_model(ir_model)\n"
-            )
-            return ToolCall(source, call + " on the IR", ("import onnxscript.version_converter",), ("onnxscript",))
+            return _on_ir(call, "sets the opset import", "import onnxscript.version_converter")
+        if name == "onnx-fusions":
+            call = "onnxscript.rewriter.onnx_fusions.fuse(ir_model)"
+            return _on_ir(call, "acts at ai.onnx opset 23 only", "import onnxscript.rewriter.onnx_fusions")
         if name == "rewrite-opt-in" or name.startswith("rule-"):
             return _rules_call(name)
         if name not in calls:
@@ -284,6 +281,18 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
                 _ORT_OPTIMIZE.format(level=LEVELS[name]), f"onnxruntime's graph optimizer at {LEVELS[name]}"
             )
     return None
+
+
+def _on_ir(call: str, note: str, imports: str) -> ToolCall:
+    """A script calling onnxscript's ``call`` in place on the model's IR (``onnx_ir``, or the ``onnxscript.ir`` older
+    releases bundle) and serializing it back; ``note`` is the comment on the call."""
+    source = (
+        "def apply(model):\n    try:\n        import onnx_ir as ir\n    except ImportError:\n"
+        "        import onnxscript.ir as ir\n    ir_model = ir.serde.deserialize_model(model)\n"
+        f"    {call}  # in place; {note}\n"
+        "    return ir.serde.serialize_model(ir_model)\n"
+    )
+    return ToolCall(source, call + " on the IR", (imports,), ("onnxscript",))
 
 
 def _rules_call(name: str) -> ToolCall | None:
