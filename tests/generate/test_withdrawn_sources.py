@@ -16,6 +16,7 @@ import pytest
 from passcheck.case_model import DECLARED_ONLY
 from passcheck.engine import Subject, evaluate
 from passcheck.generate import deprecated
+from passcheck.oracles import withdrawn
 from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
 from tests._shared import generated_cases
 
@@ -29,12 +30,12 @@ def cases(tmp_path_factory):
 
 def test_withdrawn_tells_a_superseded_version_from_a_removal_marker():
     gn18 = onnx.defs.get_schema("GroupNormalization", 20, "")
-    assert gn18.since_version == 18 and gn18.deprecated and deprecated.withdrawn(gn18)
-    assert not deprecated.withdrawn(onnx.defs.get_schema("GroupNormalization", 21, ""))  # current
+    assert gn18.since_version == 18 and gn18.deprecated and withdrawn.withdrawn(gn18)
+    assert not withdrawn.withdrawn(onnx.defs.get_schema("GroupNormalization", 21, ""))  # current
     deprecated_last = [
         s for s in onnx.defs.get_all_schemas_with_history() if s.deprecated and s.name in ("Upsample", "Scatter")
     ]
-    assert deprecated_last and not any(deprecated.withdrawn(s) for s in deprecated_last)  # removal markers
+    assert deprecated_last and not any(withdrawn.withdrawn(s) for s in deprecated_last)  # removal markers
     with pytest.raises(ValueError, match="not a withdrawn schema"):
         deprecated.forgiving(lambda m: None, deprecated_last[0])
 
@@ -45,7 +46,7 @@ def test_the_checker_refusal_forgiven_is_the_deprecation_only(cases):
     gn18 = onnx.defs.get_schema("GroupNormalization", 20, "")
     model = cases[CID].build("common")
     err = checker_error(model)
-    assert err and deprecated.refusal(gn18) in err  # this onnx refuses it for the deprecation
+    assert err and withdrawn.refusal(gn18) in err  # this onnx refuses it for the deprecation
     assert deprecated.forgiving(checker_error, gn18)(model) is None
     broken = onnx.ModelProto()
     broken.CopyFrom(model)
@@ -119,3 +120,15 @@ def test_the_real_converter_is_judged_on_the_base_and_a_per_channel_step_is_not_
     assert ("common", "numeric", "wrong-result") in wrong  # docs/found.md row 780: relabelled, fails to run
     right = _findings(case, _per_channel)  # sized from the static form's channel dim: common only
     assert not {f for f in right if f[0] == "common"}, right
+
+
+def test_the_input_refusal_is_an_expected_disagreement_for_a_withdrawn_schema_only(cases):
+    gn = "Op registered for GroupNormalization is deprecated in domain_version of 20"
+    assert "GroupNormalization-18 is withdrawn" in withdrawn.expected_refusal(f"{gn} ==> Context: Bad node spec")
+    assert not withdrawn.expected_refusal("Op registered for Upsample is deprecated in domain_version of 10")
+    assert not withdrawn.expected_refusal("Op registered for NoSuchOp is deprecated in domain_version of 20")
+    assert not withdrawn.expected_refusal("Field 'shape' of 'type' is required but missing.")
+    cells = evaluate(Subject.from_case(cases[CID], onnx.__version__), ["onnx:convert-opset-up"])
+    inputs = [f for c in cells if c.pass_id == "input" for f in c.findings]
+    assert inputs and all(f.kind == "validity-disagreement" and f.expected and "withdrawn" in f.reason for f in inputs)
+    assert all(c.verdict != "findings" for c in cells if c.pass_id == "input")
