@@ -132,3 +132,21 @@ def test_the_input_refusal_is_an_expected_disagreement_for_a_withdrawn_schema_on
     inputs = [f for c in cells if c.pass_id == "input" for f in c.findings]
     assert inputs and all(f.kind == "validity-disagreement" and f.expected and "withdrawn" in f.reason for f in inputs)
     assert all(c.verdict != "findings" for c in cells if c.pass_id == "input")
+
+
+def _renamed(model: onnx.ModelProto) -> onnx.ModelProto:
+    """The model as it came, its nodes named (the checker's refusal then names the node)."""
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    for k, n in enumerate(out.graph.node):
+        n.name = f"renamed_{k}"
+    return out
+
+
+def test_a_pass_that_keeps_the_withdrawn_node_is_not_blamed_for_the_refusal(cases):
+    from passcheck.generate.gate import checker_error
+
+    model = cases[CID].build("common")
+    assert checker_error(model) != checker_error(_renamed(model))  # the message names the node
+    found = _findings(cases[CID], _renamed)
+    assert not {f for f in found if f[1] == "validity"}, found
