@@ -150,3 +150,23 @@ def test_a_pass_that_keeps_the_withdrawn_node_is_not_blamed_for_the_refusal(case
     assert checker_error(model) != checker_error(_renamed(model))  # the message names the node
     found = _findings(cases[CID], _renamed)
     assert not {f for f in found if f[1] == "validity"}, found
+
+
+def test_the_equivalence_gate_judges_a_rewrite_of_a_withdrawn_base_by_its_runs(cases):
+    from passcheck.errors import PasscheckInternalError
+    from passcheck.mutations.equivalence import verify_equivalent
+    from passcheck.runtime import synthesize
+
+    base = cases[CID].build("common")
+    feeds = [synthesize(base, {}, seed) for seed in (0, 1)]
+    described = _renamed(base)
+    described.graph.doc_string = "the same computation"
+    verify_equivalent(base, described, feeds, "planted:described")  # refused for the deprecation alike: runs judge
+    changed = _renamed(base)
+    changed.graph.initializer.add().CopyFrom(onnx.numpy_helper.from_array(np.float32([2.0]), "two"))
+    changed.graph.node.add().CopyFrom(onnx.helper.make_node("Mul", ["Y", "two"], ["Y2"]))
+    changed.graph.node[0].output[0] = "Y_inner"
+    changed.graph.node[1].input[0] = "Y_inner"
+    changed.graph.node[1].output[0] = "Y"
+    with pytest.raises(PasscheckInternalError, match="not equivalent"):
+        verify_equivalent(base, changed, feeds, "planted:doubled")  # and a different computation is still refused
