@@ -52,20 +52,24 @@ def unregistered(cmap: CoverageMap, e: Entry) -> bool:
 
 def deprecated_source(e: Entry) -> int | None:
     """For a converter step ``Op:a->b``: the ``since_version`` of the schema ``Op`` resolves to at
-    opset ``a`` when onnx marks that schema deprecated (``OpSchema.deprecated``: the version that
-    removed the op, e.g. Upsample-10, Scatter-11, GroupNormalization-18), else None. No valid model
-    holds such a node at opset ``a`` (the checker rejects it), so no base can start that step: a
-    derived entry with nothing to convert, left out of the subset with this reason."""
+    opset ``a`` when onnx marks that schema deprecated as the version that removed the op
+    (``OpSchema.deprecated`` on the op's last schema, e.g. Upsample-10, Scatter-11), else None. No valid
+    model holds such a node at opset ``a`` (the checker rejects it), so no base can start that step: a
+    derived entry with nothing to convert, left out of the subset with this reason. A withdrawn version
+    (deprecated, superseded: GroupNormalization-18, :mod:`passcheck.oracles.withdrawn`) is not one: models
+    written while it was current hold it, and the generated set builds it as a converter source."""
     import onnx
 
     from passcheck.coverage._graph import since
+    from passcheck.oracles.withdrawn import withdrawn
 
     if e.tool != "onnx-version-converter":
         return None
     op, step = e.name.split(":", 1)
     source = int(step.split("->", 1)[0])
     v = since(op, "", source)
-    return v if v is not None and onnx.defs.get_schema(op, source, "").deprecated else None
+    schema = onnx.defs.get_schema(op, source, "") if v is not None else None
+    return v if schema is not None and schema.deprecated and not withdrawn(schema) else None
 
 
 def tried(items: Iterable[Mapping[str, Any]], cmap: CoverageMap) -> dict[str, dict[str, Any]]:

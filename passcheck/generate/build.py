@@ -23,7 +23,7 @@ import onnx
 import onnx.defs
 
 from passcheck.case_model import DECLARED_ONLY
-from passcheck.generate import adapters, attr_elems, elem_variants, recipe, spellings, variants
+from passcheck.generate import adapters, attr_elems, deprecated, elem_variants, recipe, spellings, variants
 from passcheck.generate import model as gen_model
 from passcheck.generate.gate import gate, runtime_free, tolerance
 
@@ -432,11 +432,21 @@ def adapter_bases(entries, ref_entries, models: Path, stats: Stats, run_model, c
         rtol, atol = tolerance(main)
         tags = {"generated", "adapter-source", f"op:{op}", f"since:{since}", "spelling:adapter"}
         tags.add(f"dtype:{recipe.type_name(main)}")
-        v = gate(forms, feeds, run_model, rtol, atol, checker, reference_only=True, alike=pair.alike)
+        gone = deprecated.withdrawn(schema)  # the checker refuses it for that alone: the converter's to carry
+        chk = deprecated.forgiving(checker, schema) if gone else checker
+        v = gate(forms, feeds, run_model, rtol, atol, chk, reference_only=True, alike=pair.alike)
         runs = not run_model(forms["common"], dict(feeds[0])).error
         why = runtime_free(forms["common"], feeds, v) if not v.ok else None
         src = f"the version converter's adapters from opset {at} ({op}-{since})"
-        if v.ok and v.category != "reference-only":
+        if gone and v.ok and v.category != "reference-only":
+            judged = (
+                f"{op}-{since} is withdrawn (deprecated, superseded by a later {op}): this onnx's checker refuses it "
+                f"for that alone, onnxruntime and the reference evaluator run it alike; a base for {src}, searched "
+                "under the converters only"
+            )
+            entry = _entry(models, cid, pair, forms, schema, tags | {DECLARED_ONLY, "withdrawn"}, rtol, atol, judged)
+            entry["passes"], into = list(CONVERTERS), entries
+        elif v.ok and v.category != "reference-only":
             judged = f"every form passed the gate; a base for {src}"
             entry, into = _entry(models, cid, pair, forms, schema, tags, rtol, atol, judged), entries
         elif why and runs:

@@ -75,6 +75,18 @@ def _strict_error(original: onnx.ModelProto, mutant: onnx.ModelProto, checker: C
     return why if base is None else None
 
 
+def _withdrawn_kept(original: onnx.ModelProto, why: str | None, checker: Checker) -> str | None:
+    """``why`` (the checker's message for a mutant), or None when it refuses a node of a withdrawn schema
+    (:mod:`passcheck.oracles.withdrawn`) and the original is refused for such a node too: a rewrite of a model
+    written while that version was current keeps the refusal, and the runs below judge the mutant."""
+    from passcheck.oracles.withdrawn import expected_refusal
+
+    if type(why) is not str or not expected_refusal(why):  # a CheckerDied (a str subclass) is kept
+        return why
+    base = checker_error(original, checker)
+    return None if type(base) is str and expected_refusal(base) else why
+
+
 def _interface(m: onnx.ModelProto) -> tuple[list[str], list[str]]:
     return sorted(v.name for v in runtime_inputs(m)), [v.name for v in m.graph.output]
 
@@ -211,7 +223,8 @@ def verify_equivalent(
     """
     checker = checker or Checker()
     try:
-        why = checker_error(mutant, checker) or _strict_error(original, mutant, checker)
+        why = _withdrawn_kept(original, checker_error(mutant, checker), checker)
+        why = why or _strict_error(original, mutant, checker)
     except Unverified as exc:
         raise Unverified(f"rewrite {rewrite!r}: {exc}") from None
     if isinstance(why, CheckerDied):
