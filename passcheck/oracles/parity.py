@@ -52,7 +52,6 @@ from passcheck.oracles._context import op_counts as _all_op_counts
 from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.oracles.ort_own_ops import inserted_casts
 from passcheck.records import Finding
-from passcheck.runtime.graph_index import per_model
 
 NAME = "parity"
 #: A Constant node and an initializer are two spellings of one value (Operators.md Constant):
@@ -400,22 +399,10 @@ def fresh_names(run: FormRun) -> frozenset[str]:
 def fresh_dim_params(model, output, pattern=GENERATED_DIM) -> frozenset[str]:
     """The dim_params of ``output``'s graph outputs (a pass's output of ``model``) that match ``pattern``,
     occur once among them and ``model`` never names (see :func:`fresh_names`)."""
-    given = _named_dims(model)
-    return frozenset(n for n, k in _output_dims(output) if k == 1 and n not in given and pattern.fullmatch(n))
-
-
-@per_model
-def _named_dims(model) -> frozenset[str]:
-    """The dim_params ``model``'s graph inputs, value_info and outputs name: read once per model object inside the
-    engine's :func:`passcheck.runtime.graph_index.shared` block (every pair of forms asks again)."""
     g = model.graph
-    return frozenset(_dim_params([*g.input, *g.value_info, *g.output]))
-
-
-@per_model
-def _output_dims(output) -> tuple[tuple[str, int], ...]:
-    """(dim_param, how many of ``output``'s graph-output dims name it), likewise read once per model object."""
-    return tuple(Counter(_dim_params(output.graph.output)).items())
+    given = set(_dim_params([*g.input, *g.value_info, *g.output]))
+    counts = Counter(_dim_params(output.graph.output))
+    return frozenset(n for n, k in counts.items() if k == 1 and n not in given and pattern.fullmatch(n))
 
 
 def less_precise(pb: tuple[int, int, int], ra: tuple[int, int, int]) -> bool:

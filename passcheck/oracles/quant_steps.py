@@ -30,8 +30,6 @@ from typing import Any
 
 import numpy as np
 
-from passcheck.runtime.graph_index import per_model
-
 #: Ops whose float output element is one of its float inputs' elements, a convex combination of them, or a
 #: 1-Lipschitz function of one (Operators.md): an error and a magnitude carry over unchanged (the largest).
 SELECT = frozenset(
@@ -67,11 +65,9 @@ def constants(model: Any) -> dict[str, np.ndarray]:
     return out
 
 
-@per_model
 def quantized(model: Any) -> bool:
     """Whether a main-graph node of ``model`` quantizes or dequantizes (the module's roundings, the QLinear family,
-    :data:`UNBOUNDED`), or a subgraph holds one. Read once per model object inside the engine's
-    :func:`passcheck.runtime.graph_index.shared` block (the numeric oracle asks for every output and binding)."""
+    :data:`UNBOUNDED`), or a subgraph holds one."""
     return any(_quantizes(n) for n in model.graph.node)
 
 

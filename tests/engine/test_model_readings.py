@@ -75,34 +75,3 @@ def test_op_counts_answers_are_the_callers_to_change():
         first["Relu"] -= 1
         first["Cast"] = 3
         assert _context.op_counts(model) == {"Relu": 1}
-
-
-def test_quantized_and_named_dims_are_read_once_per_model_inside_a_shared_block():
-    """``quant_steps.quantized`` (asked by the numeric oracle for every output and binding) and the dim names
-    ``parity.fresh_dim_params`` reads of a form and of an output (asked for every pair) are read once per model
-    object inside :func:`passcheck.runtime.graph_index.shared`: a change made meanwhile (which the block's caller
-    promises not to make) is seen only once the block ends."""
-    from passcheck.oracles import parity, quant_steps
-    from passcheck.runtime import graph_index
-
-    form = parser.parse_model(
-        '<ir_version: 8, opset_import: ["" : 17]> g (float[N, 3] x) => (float[N, 3] y) {y = Relu(x)}'
-    )
-    out = parser.parse_model(
-        '<ir_version: 8, opset_import: ["" : 17]> g (float[N, 3] x) => (float[unk__0, 3] y) {y = Relu(x)}'
-    )
-    with graph_index.shared():
-        assert not quant_steps.quantized(form)
-        assert parity.fresh_dim_params(form, out) == {"unk__0"}
-        form.graph.node[0].op_type = "QuantizeLinear"
-        form.graph.input[0].type.tensor_type.shape.dim[0].dim_param = "unk__0"
-        assert not quant_steps.quantized(form)
-        assert parity.fresh_dim_params(form, out) == {"unk__0"}
-    assert quant_steps.quantized(form)
-    assert parity.fresh_dim_params(form, out) == frozenset()
-    out.graph.output[0].type.tensor_type.shape.dim[0].dim_param = "unk__1"
-    with graph_index.shared():
-        assert parity.fresh_dim_params(form, out) == {"unk__1"}
-        out.graph.output[0].type.tensor_type.shape.dim[0].dim_param = "unk__2"
-        assert parity.fresh_dim_params(form, out) == {"unk__1"}
-    assert parity.fresh_dim_params(form, out) == {"unk__2"}
