@@ -463,14 +463,17 @@ final (1)  13.6 -> 9.9    291.7                         312.2 (tests beside it) 
 final      12.0 -> 10.0   271.6, 295.5                  271.9, 298.7                  2.5, 2.5 / 2.4, 2.5
 =========  =============  ============================  ============================  ===========================
 
-(the first base run wrote the site ranking's onnxscript rule names into a fresh cache, hence its 308.1.) Medians
-of all runs 279.9 -> 268.6 ms a cell (-4 %), the parent's user CPU 2.5 -> 2.4 s; the lowest-load pair (10-12) shows
-nothing and one tree's runs differ by up to 15 %, so the A/B does not show the cut beyond its noise: the counted
-248 -> 24 walks (~0.27 s of CPU for 16 cells) is the firm figure. wall/tools 1.23-1.50 (base) and 1.25-1.63 (after)
-say nothing at this load. Each script run's JSON reports are identical minus timings and versions. The generated run
-(``--job generated --tree base=… --tree final=… --rounds 3``, load 15.0 -> 17.0): own CPU 7.7, 8.0, 7.7 -> 7.4, 7.6,
-9.4 ms a cell, wall/tools 16-31 either way: its models are a node or two, so these cuts do nothing for it, and
-nothing in its start-up is passcheck's own to a size one run at this load can show.
+(the first base run wrote the site ranking's onnxscript rule names into a fresh cache, hence its 308.1.) Medians of
+all runs 279.9 -> 268.6 ms a cell (-4 %), the parent's user CPU 2.5 -> 2.4 s; the lowest-load pair (10-12) shows
+nothing and one tree's runs differ by up to 15 %, so the A/B does not show the cut beyond its noise: the counted 248
+-> 24 walks (~0.27 s of CPU for 16 cells) is the firm figure; timed per call in ``check`` run in process, each tree
+on ``PYTHONPATH`` in turn (base, final, base, final; load 10 -> 7): ``op_counts`` 0.238, 0.214 -> 0.036, 0.038 s,
+``inserted_casts`` 0.023, 0.015 -> 0.001, 0.001 s, the parent's whole CPU 2.31, 2.67 / 2.60, 2.30 s. wall/tools
+1.23-1.50 (base) and 1.25-1.63 (after) say nothing at this load. Each script run's JSON reports are identical minus
+timings and versions. The generated run (``--job generated --tree base=… --tree final=… --rounds 3``, load 15.0 ->
+17.0): own CPU 7.7, 8.0, 7.7 -> 7.4, 7.6, 9.4 ms a cell, wall/tools 16-31 either way: its models are a node or two,
+so these cuts do nothing for it, and nothing in its start-up is passcheck's own to a size one run at this load can
+show.
 """
 
 from __future__ import annotations
