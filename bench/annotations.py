@@ -350,7 +350,9 @@ check's own share goes, from one-off scripts on the same calls (each check a fre
   onnxscript imported), interleaved 12 rounds on DenseNet-121: w-profiled/profiled 0.972 without, 0.996 with;
   check/w-profiled 1.056, 1.060: the worker's collector costs nothing here (one full collection in the run).
 
-So a robust 1.05 needs ~2-3 % off passcheck's ~5 % on DenseNet-121: no single piece above 2.3 % is left.
+The same command later at load 5.1: cpu check/profiled 0.950 [0.89-1.05] / 1.076 [1.03-1.08] / 1.018 [0.92-1.15],
+check/w-profiled 0.964 / 1.044 / 1.108, w-profiled/profiled 0.973 / 0.999 / 0.942 (DenseNet-121 missed). So a robust
+1.05 needs ~2-3 % off passcheck's ~5 % on DenseNet-121: no single piece above 2.3 % is left.
 
 Chains of 100 -> 1000 annotated nodes: check time x8.1 (target <= 12). Ratios move with load:
 two earlier runs at load average 7-12 (before the graph index) gave ResNet-50 ref/check 11-13.
