@@ -473,7 +473,8 @@ on ``PYTHONPATH`` in turn (base, final, base, final; load 10 -> 7): ``op_counts`
 timings and versions. The generated run (``--job generated --tree base=… --tree final=… --rounds 3``, load 15.0 ->
 17.0): own CPU 7.7, 8.0, 7.7 -> 7.4, 7.6, 9.4 ms a cell, wall/tools 16-31 either way: its models are a node or two,
 so these cuts do nothing for it, and nothing in its start-up is passcheck's own to a size one run at this load can
-show.
+show. Again at load 5.4 -> 5.9 (``--rounds 2``): wall 6.7, 7.9 -> 8.4, 7.9 s, tools 0.8, 0.8 -> 0.6, 0.5 s, wall/tools
+8.12, 9.59 -> 13.66, 15.05, own CPU 7.9, 6.9 -> 8.0, 7.5 ms a cell: the ratio swings with half a second of tool time.
 """
 
 from __future__ import annotations
