@@ -432,6 +432,49 @@ reference evaluator's runs of the scoped forms in the parent (on the critical pa
 evaluating only the function and If bodies on inputs onnxruntime observed would shrink them, but values
 inside would then come from onnxruntime's inputs, not the evaluator's), then ~0.2-0.3 s of the parent's
 work per pass output, then start-up.
+
+Then (2026-12-06, session 32, speed32; under ``nice -n 10`` at load 10-29, five helpers and a CI run beside it;
+``PYTHONDONTWRITEBYTECODE`` unset and each tree compiled first, so no run compiles passcheck's source). Where the
+parent's CPU goes, ``py-spy record -r 250`` (no ``--subprocesses``: the parent alone, 4,730 samples, load 20):
+the generated run spends 1,810 samples in ``import ml_dtypes`` (its extension registering its dtypes with numpy,
+under onnx's import), 1,830 in the engine (785 running forms and outputs through the worker, 600 judging), 533
+building the parser (every subcommand's module: 32 modules more than ``run`` itself needs, measured with
+``sys.modules``) and ~100 selecting 17 of the registry's 3,356 generated cases; with ``PYTHONDONTWRITEBYTECODE=1``
+(this machine's default) each process also compiles ~240 of passcheck's modules from source (0.42 s of CPU under
+cProfile). In README's ResNet-50 job (the 6-form subset below, ``py-spy`` of the parent, load ~20) the parity
+oracle's ``op_counts`` walked a model for every pair and output: 248 calls, 24 distinct model objects, 1.2-1.6 ms
+a ResNet-50 walk (about 0.3 s of CPU, ~17 ms a cell); ``inserted_casts`` 112 calls, each reading the input's 415
+node names (26 ms in all). Cuts (:func:`passcheck.oracles._context.op_counts`, M133;
+:func:`passcheck.oracles.ort_own_ops.inserted_casts`, M134): both read once per model object inside the engine's
+``graph_index.shared`` block; counted in the same run (a one-off script wrapping them, ``check`` in process): 248
+calls -> 24 walks, 0.029 s; ``inserted_casts`` 0.026 -> 0.001 s.
+
+``--job resnet --tree base=… --tree X=… --rounds 2 --form add-metadata --form rename-graphs --form strip-metadata
+--form reverse-topo-order --form symbolic-input-dims --form rename-values`` (16 cells, 8 passes; base: 9e8bffc;
+m133: 5f4f599; final: 09ba9a8, M133 + M134), five runs of the script, each alternating its trees:
+
+=========  =============  ============================  ============================  ===========================
+pair       load           base own CPU ms a cell        after own CPU ms a cell       parent user s (base/after)
+=========  =============  ============================  ============================  ===========================
+m133       21.5 -> 20.8   308.1 (cache cold), 272.0     267.9, 273.8                  3.0, 2.3 / 2.2, 2.4
+m133       22.5 -> 20.0   277.9, 272.8                  266.0, 246.2                  2.5, 2.4 / 2.4, 2.0
+final      14.4 -> 15.4   314.4, 281.9                  266.2, 268.6                  2.7, 2.6 / 2.2, 2.4
+final (1)  13.6 -> 9.9    291.7                         312.2 (tests beside it)       2.3 / 2.6
+final      12.0 -> 10.0   271.6, 295.5                  271.9, 298.7                  2.5, 2.5 / 2.4, 2.5
+=========  =============  ============================  ============================  ===========================
+
+(the first base run wrote the site ranking's onnxscript rule names into a fresh cache, hence its 308.1.) Medians of
+all runs 279.9 -> 268.6 ms a cell (-4 %), the parent's user CPU 2.5 -> 2.4 s; the lowest-load pair (10-12) shows
+nothing and one tree's runs differ by up to 15 %, so the A/B does not show the cut beyond its noise: the counted 248
+-> 24 walks (~0.27 s of CPU for 16 cells) is the firm figure; timed per call in ``check`` run in process, each tree
+on ``PYTHONPATH`` in turn (base, final, base, final; load 10 -> 7): ``op_counts`` 0.238, 0.214 -> 0.036, 0.038 s,
+``inserted_casts`` 0.023, 0.015 -> 0.001, 0.001 s, the parent's whole CPU 2.31, 2.67 / 2.60, 2.30 s. wall/tools
+1.23-1.50 (base) and 1.25-1.63 (after) say nothing at this load. Each script run's JSON reports are identical minus
+timings and versions. The generated run (``--job generated --tree base=… --tree final=… --rounds 3``, load 15.0 ->
+17.0): own CPU 7.7, 8.0, 7.7 -> 7.4, 7.6, 9.4 ms a cell, wall/tools 16-31 either way: its models are a node or two,
+so these cuts do nothing for it, and nothing in its start-up is passcheck's own to a size one run at this load can
+show. Again at load 5.4 -> 5.9 (``--rounds 2``): wall 6.7, 7.9 -> 8.4, 7.9 s, tools 0.8, 0.8 -> 0.6, 0.5 s, wall/tools
+8.12, 9.59 -> 13.66, 15.05, own CPU 7.9, 6.9 -> 8.0, 7.5 ms a cell: the ratio swings with half a second of tool time.
 """
 
 from __future__ import annotations

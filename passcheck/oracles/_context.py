@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from passcheck.records import Finding
+from passcheck.runtime.graph_index import per_model
 
 if TYPE_CHECKING:
     import onnx
@@ -88,6 +89,14 @@ def op_key(node: onnx.NodeProto) -> str:
 
 
 def op_counts(model: onnx.ModelProto) -> Counter:
+    """A new :class:`~collections.Counter` (the caller may change it) of :func:`_counted`: read once per model object
+    inside a :func:`passcheck.runtime.graph_index.shared` block (the engine judges a subject in one), where the
+    parity oracle asks again for every pair of forms and every pass output."""
+    return Counter(_counted(model))
+
+
+@per_model
+def _counted(model: onnx.ModelProto) -> Counter:
     """Op-type multiset of what the model computes (``domain::op`` outside the default domain): the main
     graph's nodes and every subgraph's (If/Loop/Scan bodies, at any depth), a call of a model-local
     function counted as its body's nodes (calls inside bodies too). A pass optimizes bodies and inlines

@@ -16,6 +16,8 @@ import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from passcheck.runtime.graph_index import per_model
+
 if TYPE_CHECKING:
     import onnx
 
@@ -81,16 +83,31 @@ ORT_INSERTED_CAST = "InsertedPrecisionFreeCast_"
 
 def inserted_casts(model: onnx.ModelProto, output: onnx.ModelProto) -> list[str]:
     """Names of the main-graph Cast nodes of ``output`` (a pass output of ``model``) that onnxruntime
-    inserted (:data:`ORT_INSERTED_CAST`); a node of that name already in ``model`` is not one."""
-    own = {n.name for n in model.graph.node}
-    return [
+    inserted (:data:`ORT_INSERTED_CAST`); a node of that name already in ``model`` is not one.
+
+    Both reads are made once per model object inside a :func:`passcheck.runtime.graph_index.shared` block (the
+    parity oracle asks for every pair of forms, folding for every output); ``model``'s names only when
+    ``output`` has such a Cast."""
+    named = _prefixed_casts(output)
+    if not named:
+        return []
+    own = _node_names(model)
+    return [name for name in named if name not in own]
+
+
+@per_model
+def _prefixed_casts(output: onnx.ModelProto) -> tuple[str, ...]:
+    """Names of ``output``'s main-graph ai.onnx Cast nodes that carry :data:`ORT_INSERTED_CAST`, in node order."""
+    return tuple(
         n.name
         for n in output.graph.node
-        if n.op_type == "Cast"
-        and n.domain in _ONNX_DOMAINS
-        and n.name.startswith(ORT_INSERTED_CAST)
-        and n.name not in own
-    ]
+        if n.op_type == "Cast" and n.domain in _ONNX_DOMAINS and n.name.startswith(ORT_INSERTED_CAST)
+    )
+
+
+@per_model
+def _node_names(model: onnx.ModelProto) -> frozenset[str]:
+    return frozenset(n.name for n in model.graph.node)
 
 
 def contrib_ops(model: onnx.ModelProto) -> list[str]:

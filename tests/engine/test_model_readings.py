@@ -41,3 +41,37 @@ def test_the_builtin_oracles_are_imported_once(monkeypatch):
     imports = []
     monkeypatch.setattr(registry.importlib, "import_module", imports.append)
     assert registry.oracles() == first and registry.oracles("pass") and not imports
+
+
+def test_op_counts_walks_each_model_once_per_subject(monkeypatch):
+    """The parity oracle asks for a form's op counts at every pair and every pass output, the cell's
+    ``ops_after`` for every output: inside the engine's block each model object is walked once, and a
+    caller changing the Counter it got (parity drops Constant and inserted Casts) changes no later answer."""
+    from passcheck.oracles import _context
+
+    walked = collections.Counter()
+    key = _context.op_key
+
+    def counted(node):
+        walked[node.output[0]] += 1
+        return key(node)
+
+    monkeypatch.setattr(_context, "op_key", counted)
+    subject = Subject("t/op-counts", {"common": _relu(), "other": _relu()}, [{}])
+    cells = evaluate(subject, ["ort:disabled", "onnx:infer-shapes"])
+    assert len(cells) == 6 and all(c.verdict == "ok" for c in cells)
+    assert all(c.ops_after == {"Relu": 1} for c in cells if c.pass_id != "input")
+    # 2 forms and 4 pass outputs, each walked once: one Relu node read per walk
+    assert walked["y"] == 6, dict(walked)
+
+
+def test_op_counts_answers_are_the_callers_to_change():
+    from passcheck.oracles import _context
+    from passcheck.runtime import graph_index
+
+    model = _relu()
+    with graph_index.shared():
+        first = _context.op_counts(model)
+        first["Relu"] -= 1
+        first["Cast"] = 3
+        assert _context.op_counts(model) == {"Relu": 1}

@@ -32,3 +32,21 @@ def test_only_casts_onnxruntime_inserted_are_named_not_other_new_nodes_or_casts_
     ):
         out.model.graph.node.append(node)
     assert inserted_casts(model, out.model) == INSERTED
+
+
+def test_each_model_is_read_once_inside_a_shared_block(tmp_path):
+    """Inside :func:`passcheck.runtime.graph_index.shared` (the engine judges a subject in one, where parity
+    asks for every pair of forms and folding for every output) the output's Casts and the input's node names
+    are read once per model object: a change made meanwhile (which the block's caller promises not to make)
+    is not seen until the block ends, when each call reads afresh."""
+    from passcheck.runtime import graph_index
+
+    model = _div16()
+    out = get_pass("ort:basic").run(model, tmp_path)
+    assert out.ok, out.error
+    with graph_index.shared():
+        assert inserted_casts(model, out.model) == INSERTED
+        out.model.graph.node[[n.name for n in out.model.graph.node].index(INSERTED[0])].name = "renamed"
+        model.graph.node.append(helper.make_node("Cast", ["x"], ["c"], name=INSERTED[1], to=TensorProto.FLOAT))
+        assert inserted_casts(model, out.model) == INSERTED
+    assert inserted_casts(model, out.model) == INSERTED[2:]
