@@ -82,10 +82,11 @@ def run(opts: Options) -> Outcome:
     end whatever happened, so a killed pass leaves no temporary folder.
 
     Raises:
-        PasscheckError: bad selection, or the models could not be built.
+        PasscheckError: bad selection, the models could not be built, or another run is using ``out``.
     """
     out = opts.out
     out.mkdir(parents=True, exist_ok=True)
+    lock = _hold(out)
     children = Children()
     tmp = Path(tempfile.mkdtemp(prefix="passcheck-matrix-"))
     try:
@@ -97,6 +98,27 @@ def run(opts: Options) -> Outcome:
     finally:
         children.stop()
         shutil.rmtree(tmp, ignore_errors=True)
+        lock.close()
+
+
+def _hold(out: Path):
+    """The open ``out/.matrix.lock``, held with an exclusive ``flock`` for the run: a second run on ``out`` would
+    start by replacing ``results.jsonl``, and the cells the first writes after that would reach no report.
+
+    Raises:
+        PasscheckError: another process holds it.
+    """
+    import fcntl
+
+    f = open(out / ".matrix.lock", "a", encoding="utf-8")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.close()
+        raise PasscheckError(
+            f"--out {out}: another passcheck matrix is using it; wait for it to end, or choose another folder"
+        ) from None
+    return f
 
 
 def _run(opts: Options, children: Children, tmp: Path) -> Outcome:
