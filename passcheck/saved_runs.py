@@ -17,7 +17,6 @@ with the same oracles it gives the same cells and findings, without running any 
 from __future__ import annotations
 
 import base64
-import fcntl
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from passcheck._locks import exclusive
 from passcheck.errors import PasscheckError
 
 if TYPE_CHECKING:
@@ -133,15 +133,11 @@ class Recorder:
         self.folder = Path(folder)
         try:
             (self.folder / "models").mkdir(parents=True, exist_ok=True)
-            self._out = open(self.folder / LINES, "a", encoding="utf-8")
-            try:  # one writer: two runs' groups interleaved after both run-start lines would read as one run
-                fcntl.flock(self._out, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                self._out.close()
-                raise PasscheckError(
-                    f"--save-run {folder}: another passcheck run is saving there; wait for it to end, or use "
-                    "another folder"
-                ) from None
+            # one writer: two runs' groups interleaved after both run-start lines would read as one run
+            refusal = (
+                f"--save-run {folder}: another passcheck run is saving there; wait for it to end, or use another folder"
+            )
+            self._out = exclusive(self.folder / LINES, refusal)
             if self._out.tell() and not (self.folder / LINES).read_bytes().endswith(b"\n"):
                 self._out.write("\n")  # end a line torn by a kill, so this run's records stay whole
             start = {"format": FORMAT, "type": RUN, "started": _now(), "env": env, "continues": continues}

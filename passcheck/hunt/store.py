@@ -9,12 +9,12 @@ whole state after every item cost more than a quick item on a busy disk (``bench
 
 from __future__ import annotations
 
-import fcntl
 import json
 import time
 from pathlib import Path
 from typing import IO, Any
 
+from passcheck._locks import exclusive
 from passcheck.errors import PasscheckError
 from passcheck.signature import Signature
 
@@ -215,14 +215,8 @@ def _hold(out: Path) -> None:
     if key in _HELD:
         return
     out.mkdir(parents=True, exist_ok=True)
-    f = open(out / LOCK, "a", encoding="utf-8")
-    try:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        f.close()
-        raise PasscheckError(
-            f"--out {out}: another passcheck hunt is using it; wait for it to end, or choose another folder"
-        ) from None
+    refusal = f"--out {out}: another passcheck hunt is using it; wait for it to end, or choose another folder"
+    f = exclusive(out / LOCK, refusal)
     _HELD[key] = f
 
 

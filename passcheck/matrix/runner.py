@@ -108,17 +108,10 @@ def _hold(out: Path):
     Raises:
         PasscheckError: another process holds it.
     """
-    import fcntl
+    from passcheck._locks import exclusive
 
-    f = open(out / ".matrix.lock", "a", encoding="utf-8")
-    try:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        f.close()
-        raise PasscheckError(
-            f"--out {out}: another passcheck matrix is using it; wait for it to end, or choose another folder"
-        ) from None
-    return f
+    refusal = f"--out {out}: another passcheck matrix is using it; wait for it to end, or choose another folder"
+    return exclusive(out / ".matrix.lock", refusal)
 
 
 def _run(opts: Options, children: Children, tmp: Path) -> Outcome:
