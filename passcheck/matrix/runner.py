@@ -85,12 +85,17 @@ def run(opts: Options) -> Outcome:
         PasscheckError: bad selection, the models could not be built, or another run is using ``out``.
     """
     out = opts.out
+    made = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     lock = _hold(out)
     children = Children()
     tmp = Path(tempfile.mkdtemp(prefix="passcheck-matrix-"))
     try:
         return _run(opts, children, tmp)
+    except PasscheckError:
+        if made and not (out / RESULTS).exists():  # a usage error leaves no folder it made, and nothing was run
+            shutil.rmtree(out, ignore_errors=True)
+        raise
     except KeyboardInterrupt:
         children.stop()
         finish_interrupted(out, opts.baseline)

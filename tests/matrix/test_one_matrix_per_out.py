@@ -65,3 +65,15 @@ def test_a_second_matrix_on_an_out_folder_in_use_is_refused_and_the_first_keeps_
     assert first.returncode in (0, 1), err
     cells, _ = read_report(tmp_path / "out" / "report.json")
     assert {c.pass_id for c in cells} >= {"onnx:infer-shapes", waiting}, {c.pass_id for c in cells}
+
+
+def test_a_usage_error_leaves_no_out_folder_it_made_and_keeps_one_it_found(tmp_path):
+    argv = [*_matrix(tmp_path, "onnx:infer-shapes"), "--case", "no-such/case"]
+    r = subprocess.run(argv, cwd=tmp_path, env=_env(tmp_path), capture_output=True, text=True, timeout=DEADLINE)
+    assert r.returncode == 2 and "unknown case id 'no-such/case'" in r.stderr, r.stderr
+    assert not (tmp_path / "out").exists()
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "mine.txt").write_text("kept", encoding="utf-8")
+    r = subprocess.run(argv, cwd=tmp_path, env=_env(tmp_path), capture_output=True, text=True, timeout=DEADLINE)
+    assert r.returncode == 2, r.stderr
+    assert (tmp_path / "out" / "mine.txt").read_text(encoding="utf-8") == "kept"
