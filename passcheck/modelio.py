@@ -13,6 +13,10 @@ from passcheck.errors import ModelLoadError
 if TYPE_CHECKING:
     import onnx
 
+#: The most bytes a serialized ModelProto can have: protobuf refuses a message of 2 GiB or more (onnx's
+#: "External Data" documentation: a larger model keeps its tensors outside the ModelProto).
+MAX_MODEL_BYTES = (2 << 30) - 1
+
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
@@ -68,18 +72,23 @@ def read_input(path: Path, tick: float = 0.5) -> bytes:
 
     Raises:
         OSError: the path cannot be opened or read (the CLI reports it in one line).
+        ModelLoadError: more than :data:`MAX_MODEL_BYTES` (protobuf's limit), or a stream whose first byte
+            starts no protobuf field (``/dev/zero``).
         KeyboardInterrupt: SIGINT or SIGTERM arrived while waiting for data.
     """
     import select
     import stat
 
-    if stat.S_ISREG(path.stat().st_mode):
+    st = path.stat()
+    if stat.S_ISREG(st.st_mode):
+        if st.st_size > MAX_MODEL_BYTES:
+            raise _too_long(path)
         return path.read_bytes()
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO's open waits for no writer
     try:
         poller = select.poll()
         poller.register(fd, select.POLLIN)
-        chunks = []
+        chunks, read = [], 0
         while True:
             interrupts.check()
             if not poller.poll(int(tick * 1000)):  # nothing yet (a FIFO: not before a writer came)
@@ -90,9 +99,23 @@ def read_input(path: Path, tick: float = 0.5) -> bytes:
                 continue
             if not chunk:  # every writer closed
                 return b"".join(chunks)
+            if not chunks and chunk[0] < 8:  # a tag of field number 0 (/dev/zero): no protobuf message
+                raise ModelLoadError(
+                    f"{path}: not an ONNX model (its first byte {chunk[0]:#04x} starts no protobuf field)"
+                )
             chunks.append(chunk)
+            read += len(chunk)
+            if read > MAX_MODEL_BYTES:  # an endless stream (`yes`, /dev/urandom) stops here, not at the memory's end
+                raise _too_long(path)
     finally:
         os.close(fd)
+
+
+def _too_long(path: Path) -> ModelLoadError:
+    return ModelLoadError(
+        f"{path}: more than {MAX_MODEL_BYTES >> 20} MiB, not an ONNX model: protobuf caps a serialized "
+        "ModelProto below 2 GiB (a larger model keeps its tensors in external data files)"
+    )
 
 
 def model_from_bytes(data: bytes, where: str = "<bytes>") -> onnx.ModelProto:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from passcheck._locks import exclusive
 from passcheck.errors import PasscheckError
 
 if TYPE_CHECKING:
@@ -120,8 +121,10 @@ class Recorder:
     run-start line; ``continues``: the run resumes the one saved last there (it skips the cells that
     run judged), and :func:`load` reads the two as one.
 
+    One run saves into a folder at a time: ``runs.jsonl`` is held with an exclusive ``flock`` while open.
+
     Raises:
-        PasscheckError: the folder cannot be created or written.
+        PasscheckError: the folder cannot be created or written, or another run is saving there.
     """
 
     def __init__(self, folder: str | Path, env: str = "local", continues: bool = False):
@@ -130,7 +133,11 @@ class Recorder:
         self.folder = Path(folder)
         try:
             (self.folder / "models").mkdir(parents=True, exist_ok=True)
-            self._out = open(self.folder / LINES, "a", encoding="utf-8")
+            # one writer: two runs' groups interleaved after both run-start lines would read as one run
+            refusal = (
+                f"--save-run {folder}: another passcheck run is saving there; wait for it to end, or use another folder"
+            )
+            self._out = exclusive(self.folder / LINES, refusal)
             if self._out.tell() and not (self.folder / LINES).read_bytes().endswith(b"\n"):
                 self._out.write("\n")  # end a line torn by a kill, so this run's records stay whole
             start = {"format": FORMAT, "type": RUN, "started": _now(), "env": env, "continues": continues}

@@ -190,6 +190,15 @@ def add_parser(sub) -> None:
 
 
 def handle(args) -> int:
+    from passcheck.hunt.store import release
+
+    try:
+        return _handle(args)
+    finally:
+        release(args.out)  # the --out lock Store.open took
+
+
+def _handle(args) -> int:
     import time
     from pathlib import Path
 

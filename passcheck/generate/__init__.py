@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import os
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -78,24 +76,15 @@ def index(refresh: bool = False, ops: Iterable[str] = (), quiet: bool = False) -
         if not ops
         else cache_dir().with_name(cache_dir().name + "-" + hashlib.sha256(repr(ops).encode()).hexdigest()[:8])
     )
-    path = folder / "index.json"
-    if path.is_file() and not refresh:
-        return json.loads(path.read_text(encoding="utf-8"))
-    from passcheck.generate.build import generate
+    from passcheck._cache import built_set
 
-    if not quiet:
-        print(
-            f"passcheck: generating cases from the onnx schemas into {folder} (once per onnx version)…", file=sys.stderr
-        )
-    tmp = folder.with_name(folder.name + f".tmp{os.getpid()}")
-    third = os.environ.get(THIRD_ENV)
-    doc = generate(tmp, ops, third=third)
-    if folder.exists():
-        import shutil
+    def build(tmp: Path) -> dict[str, Any]:
+        from passcheck.generate.build import generate
 
-        shutil.rmtree(folder)
-    tmp.rename(folder)
-    return doc
+        return generate(tmp, ops, third=os.environ.get(THIRD_ENV))
+
+    says = f"passcheck: generating cases from the onnx schemas into {folder} (once per onnx version)…"
+    return built_set(folder, build, refresh=refresh, announce="" if quiet else says)
 
 
 def cases(doc: dict[str, Any] | None = None, reference_only: bool = False) -> list:

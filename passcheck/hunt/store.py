@@ -12,12 +12,15 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
+from passcheck._locks import exclusive
 from passcheck.errors import PasscheckError
 from passcheck.signature import Signature
 
 STATE = "hunt-state.json"
+#: The file a hunt holds an exclusive ``flock`` on while it uses its ``--out`` (:func:`release`).
+LOCK = ".hunt.lock"
 VERSION = 1
 #: Arguments a resumed hunt must share with the run it continues.
 SCOPE = (
@@ -94,12 +97,14 @@ class Store:
         values until :meth:`settle` checks them.
 
         Raises:
-            PasscheckError: ``out`` is not a folder; it holds a state and ``resume`` is not set; the
-                state there is unreadable or was made with another scope.
+            PasscheckError: ``out`` is not a folder; another hunt is using it (held until :func:`release`);
+                it holds a state and ``resume`` is not set; the state there is unreadable or was made with
+                another scope.
         """
         store = cls(out, scope)
         if store.out.exists() and not store.out.is_dir():
             raise PasscheckError(f"--out {out}: exists and is not a folder; choose a folder path")
+        _hold(store.out)
         if not store.path.is_file():
             return store
         if not resume:
@@ -193,3 +198,30 @@ class Store:
         }
         atomic_write(self.path, json.dumps(doc, indent=1) + "\n")
         self._saved = (time.monotonic(), len(self.signatures))
+
+
+#: ``--out`` folder (resolved) → its open lock file, while a hunt of this process uses it.
+_HELD: dict[Path, IO[str]] = {}
+
+
+def _hold(out: Path) -> None:
+    """Take ``out``'s hunt lock for this process (kept until :func:`release`): two hunts writing one state would
+    try the same items and write ``hunt-state.json`` over each other.
+
+    Raises:
+        PasscheckError: another process holds it.
+    """
+    key = out.resolve()
+    if key in _HELD:
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    refusal = f"--out {out}: another passcheck hunt is using it; wait for it to end, or choose another folder"
+    f = exclusive(out / LOCK, refusal)
+    _HELD[key] = f
+
+
+def release(out: str | Path) -> None:
+    """Let another hunt use ``out`` (the lock :meth:`Store.open` took); nothing when this process holds none."""
+    f = _HELD.pop(Path(out).resolve(), None)
+    if f is not None:
+        f.close()

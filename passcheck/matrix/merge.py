@@ -34,7 +34,10 @@ def merge(
     for d in dirs:
         p = Path(d)
         if not ((p / "report.json").is_file() or (p / "results.jsonl").is_file()):
-            raise PasscheckError(f"{p}: no report.json or results.jsonl; give the --out folders of 'passcheck matrix'")
+            raise PasscheckError(
+                f"{p}: no report.json or results.jsonl, no hunt-state.json; give the --out folders of "
+                "'passcheck matrix' or of 'passcheck hunt --shard'"
+            )
         got, e, m = report.load(p)
         plans.append((p, m.get("plan") or {}, len({c.key for c in got})))
         for c in got:

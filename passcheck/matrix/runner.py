@@ -82,14 +82,20 @@ def run(opts: Options) -> Outcome:
     end whatever happened, so a killed pass leaves no temporary folder.
 
     Raises:
-        PasscheckError: bad selection, or the models could not be built.
+        PasscheckError: bad selection, the models could not be built, or another run is using ``out``.
     """
     out = opts.out
+    made = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
+    lock = _hold(out)
     children = Children()
     tmp = Path(tempfile.mkdtemp(prefix="passcheck-matrix-"))
     try:
         return _run(opts, children, tmp)
+    except PasscheckError:
+        if made and not (out / RESULTS).exists():  # a usage error leaves no folder it made, and nothing was run
+            shutil.rmtree(out, ignore_errors=True)
+        raise
     except KeyboardInterrupt:
         children.stop()
         finish_interrupted(out, opts.baseline)
@@ -97,6 +103,20 @@ def run(opts: Options) -> Outcome:
     finally:
         children.stop()
         shutil.rmtree(tmp, ignore_errors=True)
+        lock.close()
+
+
+def _hold(out: Path):
+    """The open ``out/.matrix.lock``, held with an exclusive ``flock`` for the run: a second run on ``out`` would
+    start by replacing ``results.jsonl``, and the cells the first writes after that would reach no report.
+
+    Raises:
+        PasscheckError: another process holds it.
+    """
+    from passcheck._locks import exclusive
+
+    refusal = f"--out {out}: another passcheck matrix is using it; wait for it to end, or choose another folder"
+    return exclusive(out / ".matrix.lock", refusal)
 
 
 def _run(opts: Options, children: Children, tmp: Path) -> Outcome:

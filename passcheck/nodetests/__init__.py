@@ -18,9 +18,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
-import os
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -69,21 +66,15 @@ def index(refresh: bool = False, quiet: bool = False, names: Iterable[str] = ())
     except ImportError as exc:
         raise PasscheckError(f"onnx-node cases need onnx and onnxruntime installed ({exc})") from None
     folder = _folder(sorted(names))
-    path = folder / "index.json"
-    if path.is_file() and not refresh:
-        return json.loads(path.read_text(encoding="utf-8"))
-    from passcheck.nodetests.build import build
+    from passcheck._cache import built_set
 
-    if not quiet:
-        print(f"passcheck: writing onnx's backend node tests into {folder} (once per onnx version)…", file=sys.stderr)
-    tmp = folder.with_name(folder.name + f".tmp{os.getpid()}")
-    doc = build(tmp, sorted(names))
-    if folder.exists():
-        import shutil
+    def write(tmp: Path) -> dict[str, Any]:
+        from passcheck.nodetests.build import build
 
-        shutil.rmtree(folder)
-    tmp.rename(folder)
-    return doc
+        return build(tmp, sorted(names))
+
+    says = f"passcheck: writing onnx's backend node tests into {folder} (once per onnx version)…"
+    return built_set(folder, write, refresh=refresh, announce="" if quiet else says)
 
 
 def _folder(names: list[str]) -> Path:
