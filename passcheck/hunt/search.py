@@ -32,12 +32,13 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from passcheck.hunt import baseline, compose, limits, variation
+from passcheck.hunt import baseline, compose, limits, preconditions, variation
 
 #: Seconds one item's pass or model run may take (a time budget lowers it to what is left).
 from passcheck.hunt.budget import (
     ITEM_TIMEOUT,  # noqa: E402,F401 - re-exported
     Budget,
+    Spent,
 )
 from passcheck.hunt.guide import Acted
 from passcheck.hunt.guide import compute as compute_acted
@@ -158,6 +159,7 @@ def hunt(
             acted=acted_of if acted is not None else None,
             compose=composed,
         )
+        made.until = end  # a step still choosing when the budget ends stops there (M129)
         for rec in store.items:
             if "base_runs" in rec:
                 alive[rec["base"]] = rec["base_runs"]
@@ -175,9 +177,11 @@ def hunt(
 
     seen = None  # with steering: the rows the scheduler was built on
     scheduler = None
+    if variations:  # set-up, not search: observed once per seed and source, else inside the first steps (M129)
+        preconditions.Preconditions.of(bases, seed)
+    end = time.monotonic() + budget.seconds if budget.seconds is not None else None
     if steering is None:
         scheduler = scheduler_for(cmap, passes, passes_of)
-    end = time.monotonic() + budget.seconds if budget.seconds is not None else None
     steps = ran = 0
     try:
         while True:
@@ -193,7 +197,10 @@ def hunt(
                 scheduler = scheduler_for(*steering.at(step))
                 if end is not None and time.monotonic() >= end:  # observing them spent the budget
                     return Ended("budget", ran, _refused(scheduler))
-            item = scheduler.next(step)
+            try:
+                item = scheduler.next(step)
+            except Spent:  # the budget ran out while the step was choosing (M129): no item of it recorded
+                return Ended("budget", ran, _refused(scheduler))
             if item is None:
                 return Ended("exhausted", ran, _refused(scheduler))
             base = scheduler.by_id[item.base]
