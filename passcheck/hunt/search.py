@@ -1,10 +1,12 @@
 """The hunt loop: pick an item, run it, shrink and save each new finding, record, repeat until the
 budget is spent or every item has been tried.
 
-The budget is checked between items; an item's pass and model runs are bounded by the executor's
-timeout (at most what is left of a time budget), shrinking by its own deadline (also within the
-budget). A finding the rewrite is to blame for (see :mod:`.probe`) is looked up by its raw
-signature first: one seen before only adds a hit; a new one is shrunk (:mod:`.shrink`) and saved
+The budget is checked between items and, a time budget, inside the scheduler's choice of an item
+(:class:`.budget.Spent`: the hunt ends there, no item of that step recorded; round 11d, M129); the rewrites' and
+neighbours' preconditions are observed before the clock starts (set-up, cached per seed and source); an item's
+pass and model runs are bounded by the executor's timeout (at most what is left of a time budget), shrinking by
+its own deadline (also within the budget). A finding the rewrite is to blame for (see :mod:`.probe`) is
+looked up by its raw signature first: one seen before only adds a hit; a new one is shrunk (:mod:`.shrink`) and saved
 as a case module when its shrunk signature is new, then loaded back as ``--cases-from`` would
 load it to check that it reproduces. The base's case is also run as it is (its own forms, no
 rewrite) under the same pass: a finding of the same pass, oracle and kind there is recorded, so a
