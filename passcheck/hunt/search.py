@@ -161,7 +161,6 @@ def hunt(
             acted=acted_of if acted is not None else None,
             compose=composed,
         )
-        made.until = end  # a step still choosing when the budget ends stops there (M129)
         for rec in store.items:
             if "base_runs" in rec:
                 alive[rec["base"]] = rec["base_runs"]
@@ -199,6 +198,7 @@ def hunt(
                 scheduler = scheduler_for(*steering.at(step))
                 if end is not None and time.monotonic() >= end:  # observing them spent the budget
                     return Ended("budget", ran, _refused(scheduler))
+            scheduler.until = end if steps else None  # a call's first step is whole: a time budget runs an item
             try:
                 item = scheduler.next(step)
             except Spent:  # the budget ran out while the step was choosing (M129): no item of it recorded

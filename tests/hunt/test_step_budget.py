@@ -79,21 +79,28 @@ def test_the_hunt_ends_on_budget_when_a_step_is_cut_short(tmp_path, monkeypatch,
     from passcheck.hunt import preconditions, search
     from passcheck.hunt.budget import Budget, Spent
     from passcheck.hunt.scheduler import Scheduler
+    from passcheck.hunt.space import Item
     from passcheck.hunt.store import Store
 
     seen, made = [], []
+    first = Item(pool[0].id, pool[0].forms(1)[0], PASS)
 
-    def spent(self, step):
+    def next_(self, step):  # step 0 (another shard's: nothing runs) is chosen, step 1 is still choosing at the end
         seen.append(self.until)
+        if step == 0:
+            return first
         raise Spent
 
-    monkeypatch.setattr(Scheduler, "next", spent)
+    monkeypatch.setattr(Scheduler, "next", next_)
     monkeypatch.setattr(preconditions.Preconditions, "of", classmethod(lambda cls, b, s: made.append(time.monotonic())))
     store = Store.open(tmp_path / "h", {"seed": 1}, resume=False)
-    ended = search.hunt(store, pool, [PASS], 1, Budget(seconds=600), executor=None, guide=False, variations=True)
-    assert ended.why == "budget" and ended.items == 0 and not store.items
-    assert seen and seen[0] is not None and seen[0] - 600 <= time.monotonic()  # given the budget's end
-    assert made and made[0] <= seen[0] - 600  # the preconditions are set-up: observed before the clock starts
+    ended = search.hunt(
+        store, pool, [PASS], 1, Budget(seconds=600), executor=None, guide=False, variations=True, shard=(2, 2)
+    )
+    assert ended.why == "budget" and [r["form"] for r in store.items] == [first.form]  # step 1 records nothing
+    assert seen[0] is None  # a call's first step is whole: a time budget always runs an item (test_hunt.py)
+    assert seen[1] is not None and seen[1] - 600 <= time.monotonic()  # then the scheduler is given the budget's end
+    assert made and made[0] <= seen[1] - 600  # the preconditions are set-up: observed before the clock starts
     assert (tmp_path / "h" / "hunt-state.json").exists()  # the state is written as at any end
 
 
