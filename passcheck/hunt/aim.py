@@ -48,21 +48,6 @@ def pass_reads(
     return frozenset(out)
 
 
-def acting(entries: Iterable[Entry], runs, pass_id: str, evidence: Mapping[str, Sequence]) -> dict[str, frozenset[str]]:
-    """Op type ``pass_id`` reads → the cases where the coverage map observed it act on that op: the cases of the
-    ``evidence`` rows (entry key → its :class:`~passcheck.coverage.entry.Evidence`, ``.base`` a ``case-id:form``) of
-    the entries it runs whose :func:`entry_reads` hold the op (round 11d, M132). An op no row shows is absent."""
-    out: dict[str, set[str]] = {}
-    for e in entries:
-        rows = evidence.get(e.key, ())
-        if not rows or not runs(e, pass_id):
-            continue
-        cases = {r.base.rsplit(":", 1)[0] for r in rows}
-        for op in entry_reads(e, [r.effect for r in rows]):
-            out.setdefault(op, set()).update(cases)
-    return {op: frozenset(c) for op, c in out.items()}
-
-
 def holding(bases: Sequence[Base]) -> dict[str, list[Base]]:
     """Op type → the bases holding it (:meth:`.space.Base.ops`), in id order; memoized per list of base ids."""
     from passcheck.hunt.preconditions import ops_of

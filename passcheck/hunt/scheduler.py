@@ -39,9 +39,7 @@ the pass and takes the one with the largest share of untried triples (op type, r
 the rewrite's site signature records at a single site with the rank and element type of what it names,
 :func:`site_kinds`) (halved for a depth-2 form,
 so single rewrites come first; a share, so a base with many op types does not crowd out the
-others), ties broken by a generator seeded by (seed, step, pass); a sample holding no candidate is followed by
-the other bases in a seeded order, a group of as many live ones at a time (:meth:`Scheduler._walk`). With a time
-budget, a step still choosing when it ends raises :class:`.budget.Spent`. A base's items draw only from
+others), ties broken by a generator seeded by (seed, step, pass). A base's items draw only from
 its own passes (``passes_of``, its relevant set without ``--pass``: :mod:`.passes`). The choice
 depends only on the seed, the step, the map it is given (a hunt's grows with the steps,
 :mod:`.lazymap`) and the items already tried (every generator is seeded per step and per pass or
@@ -171,10 +169,6 @@ AIM_VARY_EVERY = 6
 AIM_REWRITE_EVERY = 32
 #: Op types an aimed step looks at before it gives up (each lists the forms of :data:`SAMPLE` bases holding it).
 AIM_LOOK = 3
-#: The aimed steps draw only on the cases whose coverage rows show the pass act on the op (:func:`.aim.acting`;
-#: round 11d, M132): aim31 measured that aimed draws on any base holding the op (single-op generated bases where a
-#: broad pass does little) cost 12 % of the signatures of broad hunts.
-AIM_ACTING = True
 #: Bases whose forms (rewrite forms, or neighbours) an aimed step lists for the first time, at most; the others of
 #: its sample count only when listed before. Listing a base's rewrite forms applies every rewrite to it (~0.2 s at
 #: load 15): with all 8 listed, a 3-minute broad hunt spent 34 s of its budget there (96 items instead of 229).
@@ -1081,14 +1075,9 @@ class Scheduler:
         kinds = self._aim_kinds.get(pass_id, {})
         ops = sorted((o for o in reads if o in held), key=lambda o: (touched.get(o, 0), len(held[o]), o))
         built = looked = 0
-        at = self._map.acting.get(pass_id, {}) if AIM_ACTING else None
         for op in ops:
-            live = [
-                b
-                for b in held[op]
-                if (at is None or b.case.id in at.get(op, ())) and self.draws(b.id, pass_id) and not self.is_dead(b.id)
-            ]
-            if not live:  # no base the pass draws holds op (where its rows show it act, M132): not a look (M116)
+            live = [b for b in held[op] if self.draws(b.id, pass_id) and not self.is_dead(b.id)]
+            if not live:  # no base the pass draws holds op: not a look (M116)
                 continue
             if looked >= AIM_LOOK:
                 break
@@ -1492,7 +1481,7 @@ class _MapView:
 
     def __init__(self, cmap, by_id, passes: Sequence[str], passes_of: Callable[[str], Sequence[str]]):
         from passcheck.coverage.entry import PassScope
-        from passcheck.hunt.aim import acting, pass_reads
+        from passcheck.hunt.aim import pass_reads
 
         scope = PassScope(cmap.entries.values())
         unscoped = [p for p in passes if scope.unscoped(p)]
@@ -1528,8 +1517,6 @@ class _MapView:
         #: (entry, pass, kind of form looked at: Scheduler._only) without a candidate left (kind None: both)
         self.exhausted: set[tuple[str, str, str | None]] = set()
         self.reads = {p: pass_reads(cmap.entries.values(), scope.runs, p, cmap.evidence) for p in scoped}
-        #: scoped pass → op type it reads → the cases whose rows show it act on the op (:func:`.aim.acting`; M132)
-        self.acting = {p: acting(cmap.entries.values(), scope.runs, p, cmap.evidence) for p in scoped}
 
     def pairs(self, item: Item) -> set[tuple[str, str]]:
         """The (entry, spelling) pairs ``item`` tries."""
