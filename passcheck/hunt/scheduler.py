@@ -39,7 +39,9 @@ the pass and takes the one with the largest share of untried triples (op type, r
 the rewrite's site signature records at a single site with the rank and element type of what it names,
 :func:`site_kinds`) (halved for a depth-2 form,
 so single rewrites come first; a share, so a base with many op types does not crowd out the
-others), ties broken by a generator seeded by (seed, step, pass). A base's items draw only from
+others), ties broken by a generator seeded by (seed, step, pass); a sample holding no candidate is followed by
+the other bases in a seeded order, a group of as many live ones at a time (:meth:`Scheduler._walk`). With a time
+budget, a step still choosing when it ends raises :class:`.budget.Spent`. A base's items draw only from
 its own passes (``passes_of``, its relevant set without ``--pass``: :mod:`.passes`). The choice
 depends only on the seed, the step, the map it is given (a hunt's grows with the steps,
 :mod:`.lazymap`) and the items already tried (every generator is seeded per step and per pass or

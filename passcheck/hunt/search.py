@@ -1,8 +1,9 @@
 """The hunt loop: pick an item, run it, shrink and save each new finding, record, repeat until the
 budget is spent or every item has been tried.
 
-The budget is checked between items and, a time budget, inside the scheduler's choice of an item
-(:class:`.budget.Spent`: the hunt ends there, no item of that step recorded; round 11d, M129); the rewrites' and
+The budget is checked between items and, a time budget, inside the scheduler's choice of an item from a call's
+second step on (:class:`.budget.Spent`: the hunt ends there, no item of that step recorded; the first step is whole,
+so a time budget runs an item; round 11d, M129); the rewrites' and
 neighbours' preconditions are observed before the clock starts (set-up, cached per seed and source); an item's
 pass and model runs are bounded by the executor's timeout (at most what is left of a time budget), shrinking by
 its own deadline (also within the budget). A finding the rewrite is to blame for (see :mod:`.probe`) is
