@@ -35,7 +35,7 @@ def test_a_step_whose_sample_is_used_up_lists_one_group_not_the_pool(pool, monke
     walk = Scheduler._walk
     monkeypatch.setattr(Scheduler, "_walk", lambda self, *a: walks.append(a) or walk(self, *a))
     s = Scheduler(pool, [PASS], seed=1)
-    live = {b.id for b in pool[:: len(pool) // 16]}  # 16 bases run, the others not: most samples hold none
+    live = {b.id for b in pool[:: len(pool) // 16]}  # 17 of 152 bases run, the others not: most samples hold none
     s.dead.update(b.id for b in pool if b.id not in live)
     for step in range(6):
         before, walked = _listed(pool), len(walks)
