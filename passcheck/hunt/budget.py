@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import time
 
 _UNITS = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0}
 
@@ -31,6 +32,18 @@ class Budget:
 
     def __str__(self) -> str:
         return f"{self.items} items" if self.items is not None else f"{self.seconds:g} s"
+
+
+class Spent(Exception):
+    """A time budget ran out inside a hunt step, while the scheduler was still choosing the step's item (listing
+    bases' forms, building their models): the hunt ends there as at its check between items, and the step records
+    no item, so a resumed hunt makes the same choice (round 11d, M129)."""
+
+
+def check(until: float | None) -> None:
+    """Raise :class:`Spent` when ``until`` (a :func:`time.monotonic` instant, None: no time budget) has passed."""
+    if until is not None and time.monotonic() >= until:
+        raise Spent
 
 
 #: Seconds an item's pass and model runs get at most (``hunt --timeout`` default).

@@ -39,7 +39,9 @@ the pass and takes the one with the largest share of untried triples (op type, r
 the rewrite's site signature records at a single site with the rank and element type of what it names,
 :func:`site_kinds`) (halved for a depth-2 form,
 so single rewrites come first; a share, so a base with many op types does not crowd out the
-others), ties broken by a generator seeded by (seed, step, pass). A base's items draw only from
+others), ties broken by a generator seeded by (seed, step, pass); a sample holding no candidate is followed by
+the other bases in a seeded order, a group of as many live ones at a time (:meth:`Scheduler._walk`). With a time
+budget, a step still choosing when it ends raises :class:`.budget.Spent`. A base's items draw only from
 its own passes (``passes_of``, its relevant set without ``--pass``: :mod:`.passes`). The choice
 depends only on the seed, the step, the map it is given (a hunt's grows with the steps,
 :mod:`.lazymap`) and the items already tried (every generator is seeded per step and per pass or
@@ -101,7 +103,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 
-from passcheck.hunt import chain, compose, entry_sites, site_kind, variation
+from passcheck.hunt import budget, chain, compose, entry_sites, site_kind, variation
 from passcheck.hunt.cost import item_seconds
 from passcheck.hunt.nearness import entry_ops, nearness, schema_spelling
 from passcheck.hunt.signature import site_ops
@@ -266,6 +268,9 @@ class Scheduler:
         self._aim_ops: dict[str, dict[str, int]] = {}  # pass → op type it reads → its items touching it (M106)
         self._aim_kinds: dict[str, dict[str, int]] = {}  # pass → form kind → its items touching an op it reads
         self._aim_forms: dict[tuple[str, str, str, bool], list[str]] = {}  # (op, base, pass, vary) → forms at op
+        #: the time budget's end (:func:`time.monotonic`; None: none): a step still choosing then raises
+        #: :class:`.budget.Spent` (set by :func:`.search.hunt`; round 11d, M129)
+        self.until: float | None = None
         self._runs = runs
         self._of = passes_of
         self._cost = cost
@@ -322,6 +327,7 @@ class Scheduler:
             return True
         key = (base.id, pass_id)
         if key not in self._range:
+            budget.check(self.until)  # a base's first answer builds its model
             try:
                 model = base.model()
             except Exception:  # noqa: BLE001 - a base this onnx cannot build: left to the usual paths
@@ -714,9 +720,30 @@ class Scheduler:
         if self._only == "compose":  # only a base with a neighbour tried under the pass has a composed form
             pool = [b for b in pool if self._vary_n.get((b.id, pass_id))]
         best = self._best(pool if len(pool) <= SAMPLE else rng.sample(pool, SAMPLE), rng, pass_id)
-        if best is None and len(pool) > SAMPLE:  # the sample is used up: look at every base
-            best = self._best(pool, rng, pass_id)
+        if best is None and len(pool) > SAMPLE:  # the sample is used up: the other bases, a group at a time
+            best = self._walk(pool, rng, pass_id)
         return None if best is None else self._sibling_first(best, step)
+
+    def _walk(self, pool: Sequence[Base], rng: random.Random, pass_id: str) -> Item | None:
+        """When a step's sample of :data:`SAMPLE` bases gives no item: the bases of ``pool`` in an order drawn from
+        ``rng``, of those ``pass_id`` draws (:meth:`draws`) and that run, the first group of :data:`SAMPLE` with a
+        candidate, its best by :meth:`_best` (the rule of the sample); None when no base of ``pool`` has one.
+        Before (round 11d, M130) the whole pool was ranked at once, listing the forms of every base (11,308 with
+        onnx 1.23.2): on a pass drawing few bases (onnxscript's converter takes opset 18..23 models only, most
+        samples hold none) a step took minutes."""
+        order = list(pool)
+        rng.shuffle(order)
+        group: list[Base] = []
+        for base in order:
+            budget.check(self.until)
+            if self.is_dead(base.id) or not self.draws(base.id, pass_id):
+                continue
+            group.append(base)
+            if len(group) == SAMPLE:
+                if (best := self._best(group, rng, pass_id)) is not None:
+                    return best
+                group = []
+        return self._best(group, rng, pass_id) if group else None
 
     @property
     def rare(self):
@@ -1092,6 +1119,7 @@ class Scheduler:
         (:meth:`labels`, :func:`passcheck.signature.site_ops`), built once per (op, base, pass, vary)."""
         key = (op, base.id, pass_id, vary)
         if key not in self._aim_forms:
+            budget.check(self.until)
             try:
                 forms = self._vary(base) if vary else [f for f in self._own(base, pass_id) if len(hforms.parts(f)) == 1]
                 self._aim_forms[key] = self._touching(base, forms, op)
@@ -1409,6 +1437,7 @@ class Scheduler:
     def _best(self, bases: Sequence[Base], rng: random.Random, pass_id: str) -> Item | None:
         best, best_score = None, None
         for base in bases:
+            budget.check(self.until)
             if self.is_dead(base.id) or not self.draws(base.id, pass_id):
                 continue
             for form in self.forms(base, pass_id):
@@ -1513,11 +1542,15 @@ class _MapView:
             best, best_score = None, None
             live_bases = [b for b in bases if not sched.is_dead(b) and sched.draws(b, pass_id)]
             for bid in rng.sample(live_bases, min(SAMPLE, len(live_bases))):
+                budget.check(sched.until)
                 base = sched.by_id[bid]
-                at = sched.entry_sites(base, pass_id)
+                at = None  # its entry sites, asked only for a rewrite form of a pair tried (M131)
                 for form in sched.forms(base, pass_id):
-                    if (key, form_kind(form)) in sched.pairs_tried and form not in at:  # an entry site: a pair
-                        continue  # of its own (its rewrite tried under the entry at another site)
+                    if (key, form_kind(form)) in sched.pairs_tried:
+                        if at is None and not variation.is_variation(form) and not compose.is_composed(form):
+                            at = sched.entry_sites(base, pass_id)
+                        if form not in (at or ()):  # an entry site: a pair of its own (its rewrite tried under
+                            continue  # the entry at another site); a neighbour or a composed form is none
                     item = Item(bid, form, pass_id)
                     if item.key in sched.done:
                         continue

@@ -1,10 +1,13 @@
 """The hunt loop: pick an item, run it, shrink and save each new finding, record, repeat until the
 budget is spent or every item has been tried.
 
-The budget is checked between items; an item's pass and model runs are bounded by the executor's
-timeout (at most what is left of a time budget), shrinking by its own deadline (also within the
-budget). A finding the rewrite is to blame for (see :mod:`.probe`) is looked up by its raw
-signature first: one seen before only adds a hit; a new one is shrunk (:mod:`.shrink`) and saved
+The budget is checked between items and, a time budget, inside the scheduler's choice of an item from a call's
+second step on (:class:`.budget.Spent`: the hunt ends there, no item of that step recorded; the first step is whole,
+so a time budget runs an item; round 11d, M129); the rewrites' and
+neighbours' preconditions are observed before the clock starts (set-up, cached per seed and source); an item's
+pass and model runs are bounded by the executor's timeout (at most what is left of a time budget), shrinking by
+its own deadline (also within the budget). A finding the rewrite is to blame for (see :mod:`.probe`) is
+looked up by its raw signature first: one seen before only adds a hit; a new one is shrunk (:mod:`.shrink`) and saved
 as a case module when its shrunk signature is new, then loaded back as ``--cases-from`` would
 load it to check that it reproduces. The base's case is also run as it is (its own forms, no
 rewrite) under the same pass: a finding of the same pass, oracle and kind there is recorded, so a
@@ -32,12 +35,13 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from passcheck.hunt import baseline, compose, limits, variation
+from passcheck.hunt import baseline, compose, limits, preconditions, variation
 
 #: Seconds one item's pass or model run may take (a time budget lowers it to what is left).
 from passcheck.hunt.budget import (
     ITEM_TIMEOUT,  # noqa: E402,F401 - re-exported
     Budget,
+    Spent,
 )
 from passcheck.hunt.guide import Acted
 from passcheck.hunt.guide import compute as compute_acted
@@ -175,9 +179,11 @@ def hunt(
 
     seen = None  # with steering: the rows the scheduler was built on
     scheduler = None
+    if variations:  # set-up, not search: observed once per seed and source, else inside the first steps (M129)
+        preconditions.Preconditions.of(bases, seed)
+    end = time.monotonic() + budget.seconds if budget.seconds is not None else None
     if steering is None:
         scheduler = scheduler_for(cmap, passes, passes_of)
-    end = time.monotonic() + budget.seconds if budget.seconds is not None else None
     steps = ran = 0
     try:
         while True:
@@ -193,7 +199,11 @@ def hunt(
                 scheduler = scheduler_for(*steering.at(step))
                 if end is not None and time.monotonic() >= end:  # observing them spent the budget
                     return Ended("budget", ran, _refused(scheduler))
-            item = scheduler.next(step)
+            scheduler.until = end if steps else None  # a call's first step is whole: a time budget runs an item
+            try:
+                item = scheduler.next(step)
+            except Spent:  # the budget ran out while the step was choosing (M129): no item of it recorded
+                return Ended("budget", ran, _refused(scheduler))
             if item is None:
                 return Ended("exhausted", ran, _refused(scheduler))
             base = scheduler.by_id[item.base]
