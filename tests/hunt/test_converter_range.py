@@ -1,4 +1,4 @@
-"""A version-converter pass draws only bases it converts (round 9e, M92; ``hunt/converter_range.py``,
+"""A version-converter pass draws only bases it converts (round 9e, M92; ``hunt/pass_range.py``,
 ``Scheduler.draws``). onnxscript's converter states its range in its source (18..23); a DFT-17 base at opset 17 is
 ``unavailable`` there, and a narrowed hunt of the DFT bases spent 577 of 605 items on such forms (docs/recall.md R76).
 Real generated bases, the installed onnxscript converter."""
@@ -19,11 +19,11 @@ def pool():
 
 
 def test_every_item_is_on_a_base_the_converter_converts(pool):
-    from passcheck.hunt import converter_range
+    from passcheck.hunt import pass_range
     from passcheck.hunt.scheduler import Scheduler
 
-    assert converter_range.is_converter(PASS) and not converter_range.is_converter("ort:basic")
-    refused = {b.id for b in pool if converter_range.refuses(PASS, b.model())}
+    assert pass_range.is_converter(PASS) and not pass_range.is_converter("ort:basic")
+    refused = {b.id for b in pool if pass_range.refuses(PASS, b.model())}
     assert refused and len(refused) < len(pool)
     s = Scheduler(pool, [PASS], seed=1, variations=True)
     items = []
