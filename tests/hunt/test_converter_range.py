@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from passcheck.hunt.space import bases
+from tests.hunt.conftest import drawn
 
 PASS = "onnxscript:convert-opset-up-ir"
 
@@ -26,13 +27,7 @@ def test_every_item_is_on_a_base_the_converter_converts(pool):
     refused = {b.id for b in pool if pass_range.refuses(PASS, b.model())}
     assert refused and len(refused) < len(pool)
     s = Scheduler(pool, [PASS], seed=1, variations=True)
-    items = []
-    for step in range(40):
-        item = s.next(step)
-        if item is None:
-            break
-        items.append(item)
-        s.mark(item)
+    items = drawn(s, 40)
     assert len(items) == 40
     assert not {i.base for i in items} & refused, sorted({i.base for i in items} & refused)
     assert s.out_of_range[PASS] <= refused and s.out_of_range[PASS]

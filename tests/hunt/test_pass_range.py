@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from passcheck.hunt.space import bases
+from tests.hunt.conftest import drawn
 
 PASS = "onnxscript:onnx-fusions"
 
@@ -56,13 +57,7 @@ def test_every_item_is_on_a_base_the_pass_takes(pool):
         return best(bases, rng, pass_id)
 
     s._best = record
-    items = []
-    for step in range(30):
-        item = s.next(step)
-        if item is None:
-            break
-        items.append(item)
-        s.mark(item)
+    items = drawn(s, 30)
     assert len(items) == 30
     assert not {i.base for i in items} & refused, sorted({i.base for i in items} & refused)
     assert s.out_of_range[PASS] == refused  # the fallback over the whole pool met every one
