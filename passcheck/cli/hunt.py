@@ -352,7 +352,8 @@ def _handle(args) -> int:
     print("\n".join(pass_lines(plan.passes, store.items, store.signatures, plan.cases_of)), file=sys.stderr)
     for p, n in (getattr(ended, "out_of_range", None) or {}).items():
         print(
-            f"passcheck hunt: {p}: {n} bases met outside what the converter converts (its precondition), none drawn",
+            f"passcheck hunt: {p}: {n} bases met outside what the pass states it takes (its opset range or "
+            "a converter's precondition), none drawn",
             file=sys.stderr,
         )
     if steering is not None:

@@ -94,6 +94,11 @@ pass are, for each rewrite, the sites touching what the pass removed, replaced o
 has been picked; the first such item, when it is a single-site form, takes the first of those sites of its
 rewrite (the set asked for then). The set is a function of the base and the pass, so the choice still
 depends only on the seed, the step and the items tried.
+
+**Bases a pass takes** (:mod:`.pass_range`; round 9e, M92, round 11h, M142–M143): a pass whose adapter states up front
+which bases it takes (an ai.onnx opset range as data, a version converter's precondition) draws no item of a base
+outside that (every cell of the pass would be ``unavailable``); the bases found outside are left out of the later
+steps' samples.
 """
 
 from __future__ import annotations
@@ -250,9 +255,9 @@ class Scheduler:
         self._kind_elems: dict[tuple[str, str], dict[str, int]] = {}  # (pass, kind) → element type → its items there
         self._touched: dict[str, dict[str, int]] = {}  # pass → op type → the items whose triples name it
         self._kind_n: dict[str, dict[str, int]] = {}  # pass → rewrite kind → its plain rewrite items
-        self._converter: dict[str, bool] = {}  # pass → whether it is a version converter (converter_range)
-        self._range: dict[tuple[str, str], bool] = {}  # (base, pass) → whether the converter converts the base
-        self.out_of_range: dict[str, set[str]] = {}  # converter pass → the bases met that it does not convert
+        self._declares: dict[str, bool] = {}  # pass → whether it states the bases it takes (pass_range)
+        self._range: dict[tuple[str, str], bool] = {}  # (base, pass) → whether the pass takes the base
+        self.out_of_range: dict[str, set[str]] = {}  # pass → the bases met that it states it does not take
         self.moved_on: dict[str, list[tuple[str, str]]] = {}  # pass → (base, neighbour) that found a new signature
         self.wrote_on: dict[str, list[tuple[str, str]]] = {}  # pass → (base, neighbour) it wrote a new op on
         self._chains: dict[tuple[str, str], list[str]] = {}  # (base, first link) → its chained forms (.chain)
@@ -311,19 +316,20 @@ class Scheduler:
         return self.passes if self._of is None else self._of(base_id)
 
     def draws(self, base_id: str, pass_id: str) -> bool:
-        """Whether items of base ``base_id`` are drawn under ``pass_id``: one of its passes (:meth:`passes_of`), and,
-        for a version converter, a base it converts (:meth:`_in_range`)."""
+        """Whether items of base ``base_id`` are drawn under ``pass_id``: one of its passes (:meth:`passes_of`), and
+        a base the pass states it takes (:meth:`_in_range`)."""
         return pass_id in self.passes_of(base_id) and self._in_range(self.by_id[base_id], pass_id)
 
     def _in_range(self, base: Base, pass_id: str) -> bool:
-        """Whether version-converter ``pass_id`` converts ``base`` (:func:`.converter_range.refuses`; round 9e, M92),
-        asked once per base and pass; always True for another pass. A base refused is counted in
-        :attr:`out_of_range` (the summary says how many)."""
-        from passcheck.hunt import converter_range
+        """Whether ``pass_id`` takes ``base`` by what its adapter states up front (:func:`.pass_range.refuses`: its
+        declared opset range, a converter's precondition; round 9e, M92, round 11h, M142), asked once per base and
+        pass; always True for a pass that states nothing. A base refused is counted in :attr:`out_of_range` (the
+        summary says how many)."""
+        from passcheck.hunt import pass_range
 
-        if pass_id not in self._converter:
-            self._converter[pass_id] = converter_range.is_converter(pass_id)
-        if not self._converter[pass_id]:
+        if pass_id not in self._declares:
+            self._declares[pass_id] = pass_range.declares(pass_id)
+        if not self._declares[pass_id]:
             return True
         key = (base.id, pass_id)
         if key not in self._range:
@@ -333,7 +339,7 @@ class Scheduler:
             except Exception:  # noqa: BLE001 - a base this onnx cannot build: left to the usual paths
                 self._range[key] = True
             else:
-                self._range[key] = converter_range.refuses(pass_id, model) is None
+                self._range[key] = pass_range.refuses(pass_id, model) is None
             if not self._range[key]:
                 self.out_of_range.setdefault(pass_id, set()).add(base.id)
         return self._range[key]
@@ -717,6 +723,8 @@ class Scheduler:
             return self._sibling_first(item, step)
         rng = random.Random(f"{self.seed}:{step}:{pass_id}")
         pool = self._pool[pass_id]
+        if self._declares.get(pass_id):  # the bases found outside what the pass takes are no sample (M143)
+            pool = [b for b in pool if self._range.get((b.id, pass_id), True)]
         if self._only == "compose":  # only a base with a neighbour tried under the pass has a composed form
             pool = [b for b in pool if self._vary_n.get((b.id, pass_id))]
         best = self._best(pool if len(pool) <= SAMPLE else rng.sample(pool, SAMPLE), rng, pass_id)

@@ -63,8 +63,9 @@ SHRINK_TESTS = 80
 @dataclasses.dataclass
 class Ended:
     """Why the loop stopped (``budget``, ``exhausted`` or ``stopped``: ``stop_after`` new signatures
-    found), items run by this call (this shard's); ``out_of_range``: per version-converter pass, the bases met that
-    it does not convert, so none of their items was drawn (:mod:`.converter_range`; round 9e, M92)."""
+    found), items run by this call (this shard's); ``out_of_range``: per pass that states which bases it takes (an
+    opset range, a converter's precondition), the bases met that it does not take, so none of their items was drawn
+    (:mod:`.pass_range`; round 9e, M92, round 11h, M142)."""
 
     why: str
     items: int
@@ -269,7 +270,8 @@ def hunt(
 
 
 def _refused(scheduler) -> dict[str, int]:
-    """Per version-converter pass, how many bases ``scheduler`` met that it does not convert (none before a first)."""
+    """Per pass stating which bases it takes, how many bases ``scheduler`` met that it does not take (none before a
+    first)."""
     return {p: len(ids) for p, ids in sorted(getattr(scheduler, "out_of_range", {}).items())}
 
 

@@ -47,7 +47,8 @@ class Capabilities:
         needs_feeds: the tool runs the model itself (on inputs it makes or is given, e.g. to
             fold or to verify its result), so it fails where onnxruntime cannot run the model.
         min_opset / max_opset: the ai.onnx opsets the tool documents it supports (inclusive,
-            None = no bound); a model outside them is ``unavailable``, not run.
+            None = no bound); a model outside them is ``unavailable``, not run, and the hunt draws
+            no base outside them (:mod:`passcheck.hunt.pass_range`).
         extra: the pip requirement that installs the tool when passcheck's own dependencies do
             not (e.g. ``onnxslim``), or None.
         precision: the element type the pass stores float values in (``float16`` for a float16
@@ -72,7 +73,9 @@ class Capabilities:
         opset = default_opset(model)
         low, high = self.min_opset, self.max_opset
         span = (
-            f"{low}..{high}"
+            f"{low} only"
+            if low == high
+            else f"{low}..{high}"
             if low is not None and high is not None
             else f"{low} and above"
             if low is not None

@@ -15,7 +15,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from passcheck.passes import onnxscript_ir
-from passcheck.passes._base import default_opset
 from passcheck.passes.onnxscript_optimizer import _OnnxscriptAdapter
 
 ID = "onnxscript:onnx-fusions"
@@ -41,6 +40,10 @@ class OnnxscriptOnnxFusionsAdapter(_OnnxscriptAdapter):
 
     id = ID
     optimizes = True
+    #: ``fuse`` acts on this opset only, stated as data: ``why_not`` makes any other ``unavailable``, the hunt draws
+    #: no base outside it (:mod:`passcheck.hunt.pass_range`).
+    min_opset = OPSET
+    max_opset = OPSET
     doc = "onnxscript.rewriter.onnx_fusions.fuse(ir_model): RMSNormalization / RotaryEmbedding / Attention at opset 23"
 
     def unavailable_reason(self) -> str | None:
@@ -48,12 +51,6 @@ class OnnxscriptOnnxFusionsAdapter(_OnnxscriptAdapter):
             return why
         if _fuse() is None:
             return "this onnxscript has no onnxscript.rewriter.onnx_fusions"
-        return None
-
-    def precondition(self, model) -> str | None:
-        opset = default_opset(model)
-        if opset != OPSET:
-            return f"onnx_fusions.fuse acts only on ai.onnx opset {OPSET} (its source); the model imports {opset}"
         return None
 
     def apply(self, model, workdir: Path):

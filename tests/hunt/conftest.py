@@ -57,3 +57,15 @@ def judge_planted(case_id: str, base, form: str, pass_id: str, rewrite, executor
         return vary_probe.judge(Setting(case_id), base, form, pass_id, executor)
     finally:
         unregister_pass(pass_id)
+
+
+def drawn(scheduler, steps: int) -> list:
+    """The items ``scheduler`` picks in its first ``steps`` steps (each marked tried), fewer when it runs out."""
+    items = []
+    for step in range(steps):
+        item = scheduler.next(step)
+        if item is None:
+            break
+        items.append(item)
+        scheduler.mark(item)
+    return items

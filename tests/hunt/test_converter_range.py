@@ -1,4 +1,4 @@
-"""A version-converter pass draws only bases it converts (round 9e, M92; ``hunt/converter_range.py``,
+"""A version-converter pass draws only bases it converts (round 9e, M92; ``hunt/pass_range.py``,
 ``Scheduler.draws``). onnxscript's converter states its range in its source (18..23); a DFT-17 base at opset 17 is
 ``unavailable`` there, and a narrowed hunt of the DFT bases spent 577 of 605 items on such forms (docs/recall.md R76).
 Real generated bases, the installed onnxscript converter."""
@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from passcheck.hunt.space import bases
+from tests.hunt.conftest import drawn
 
 PASS = "onnxscript:convert-opset-up-ir"
 
@@ -19,20 +20,14 @@ def pool():
 
 
 def test_every_item_is_on_a_base_the_converter_converts(pool):
-    from passcheck.hunt import converter_range
+    from passcheck.hunt import pass_range
     from passcheck.hunt.scheduler import Scheduler
 
-    assert converter_range.is_converter(PASS) and not converter_range.is_converter("ort:basic")
-    refused = {b.id for b in pool if converter_range.refuses(PASS, b.model())}
+    assert pass_range.is_converter(PASS) and not pass_range.is_converter("ort:basic")
+    refused = {b.id for b in pool if pass_range.refuses(PASS, b.model())}
     assert refused and len(refused) < len(pool)
     s = Scheduler(pool, [PASS], seed=1, variations=True)
-    items = []
-    for step in range(40):
-        item = s.next(step)
-        if item is None:
-            break
-        items.append(item)
-        s.mark(item)
+    items = drawn(s, 40)
     assert len(items) == 40
     assert not {i.base for i in items} & refused, sorted({i.base for i in items} & refused)
     assert s.out_of_range[PASS] <= refused and s.out_of_range[PASS]

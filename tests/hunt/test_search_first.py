@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from passcheck.hunt import compose, variation
 from passcheck.hunt.space import Item
+from tests.hunt.conftest import drawn as _walk
 
 PASS = "onnxscript:rewrite"
 
@@ -15,17 +16,6 @@ def _scheduler(cases: list[str], **kw):
     from passcheck.hunt.space import bases
 
     return Scheduler(bases(cases, False), [PASS], seed=1, variations=True, **kw)
-
-
-def _walk(s, steps: int) -> list[Item]:
-    out = []
-    for step in range(steps):
-        item = s.next(step)
-        if item is None:
-            break
-        s.mark(item)
-        out.append(item)
-    return out
 
 
 def test_every_neighbour_kind_is_drawn_once_on_a_pass_before_the_frequent_kinds_repeat():
