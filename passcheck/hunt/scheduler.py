@@ -254,6 +254,7 @@ class Scheduler:
         self.moved_on: dict[str, list[tuple[str, str]]] = {}  # pass → (base, neighbour) that found a new signature
         self.wrote_on: dict[str, list[tuple[str, str]]] = {}  # pass → (base, neighbour) it wrote a new op on
         self._chains: dict[tuple[str, str], list[str]] = {}  # (base, first link) → its chained forms (.chain)
+        self._declared: dict[str, list[tuple[str, str]]] = {}  # pass → (base, input-declaring first link) (.chain)
         self._chain_n: dict[str, dict[tuple[str, str], int]] = {}  # pass → (base, first link) → its chain items
         self._chain_pairs: dict[str, dict[str, int]] = {}  # pass → chained kind → its items
         self._comp_pairs: dict[str, dict[tuple[str, str], int]] = {}  # pass → (neighbour kind, rewrite) → items
@@ -552,9 +553,12 @@ class Scheduler:
         composed first on the moved composition steps (:meth:`_moved_item`). ``wrote``: the pass wrote an op on the
         neighbour it wrote on neither the base nor the neighbour (:func:`.vary_probe.wrote`): a valid neighbour that
         moved its pass so, or by a new signature, is a first link of the chain steps (:meth:`_chain_item`). A
-        chained neighbour is neither (depth 2)."""
+        chained neighbour is neither (depth 2). A variation item's base offers its neighbours that declare the inputs
+        (:func:`.chain.declares`) as first links under the pass, whether or not they were drawn (round 11g, M141)."""
         self.done.add(item.key)
         chained = variation.is_chained(item.form)
+        if not chained and variation.is_variation(item.form) and item.base in self.by_id:
+            self._declare_firsts(item.base, item.pass_id)
         if valid and not chained and variation.is_variation(item.form) and (moved or wrote):
             if (item.base, item.form) not in self.wrote_on.get(item.pass_id, ()):
                 self.wrote_on.setdefault(item.pass_id, []).append((item.base, item.form))
@@ -1160,10 +1164,10 @@ class Scheduler:
         Of the first links with the fewest chain items under the pass (the first met of those; at most
         :data:`CHAIN_LOOK` listed per step) with a chain left, the chained kind the pass has held least first, then
         new triples, ties by a generator seeded by (seed, step, pass). None on other steps or when none is left."""
-        if (step // COMPOSE_EVERY) % CHAIN_EVERY != CHAIN_EVERY - 1 or not self.wrote_on.get(pass_id):
+        if (step // COMPOSE_EVERY) % CHAIN_EVERY != CHAIN_EVERY - 1:
             return None
         used = self._chain_n.get(pass_id, {})
-        order = sorted(self.wrote_on[pass_id], key=lambda bv: used.get(bv, 0))  # stable: the first met of the least
+        order = sorted(self.wrote_on.get(pass_id, []), key=lambda bv: used.get(bv, 0))  # stable: first met of least
         todo: list[Item] = []
         looked = 0
         for b, v in order:
@@ -1172,12 +1176,11 @@ class Scheduler:
             if looked >= CHAIN_LOOK:
                 break
             looked += 1
-            forms = self.chains(self.by_id[b], v)
-            if self.vary_kinds:  # the second link's kind named too
-                forms = [f for f in forms if _matches(_second_kind(f), self.vary_kinds)]
-            todo = [i for f in forms if (i := Item(b, f, pass_id)).key not in self.done and (b, f) not in self.invalid]
+            todo = self._chain_todo(b, v, pass_id)
             if todo:
                 break
+        if not todo:
+            todo = self._declared_todo(pass_id, used)
         if not todo:
             return None
         pairs = self._chain_pairs.get(pass_id, {})
@@ -1186,6 +1189,39 @@ class Scheduler:
             todo,
             key=lambda i: (-pairs.get(variation.kind(i.form), 0), len(self.triples(i) - self.tried) > 0, rng.random()),
         )
+
+    def _chain_todo(self, b: str, v: str, pass_id: str) -> list[Item]:
+        """The untried, not invalid chained items of first link ``v`` of base ``b`` under ``pass_id`` (their second
+        link's kind among the named ones, when kinds are named)."""
+        forms = self.chains(self.by_id[b], v)
+        if self.vary_kinds:  # the second link's kind named too
+            forms = [f for f in forms if _matches(_second_kind(f), self.vary_kinds)]
+        return [i for f in forms if (i := Item(b, f, pass_id)).key not in self.done and (b, f) not in self.invalid]
+
+    def _declare_firsts(self, b: str, pass_id: str) -> None:
+        """List base ``b``'s neighbours that declare the inputs (:func:`.chain.declares`) as first links under
+        ``pass_id``, once per (base, pass)."""
+        listed = self._declared.setdefault(pass_id, [])
+        if any(x == b for x, _ in listed):
+            return
+        listed += [(b, v) for v in self.by_id[b].variations(self.seed) if chain.declares(v)]
+
+    def _declared_todo(self, pass_id: str, used: dict[tuple[str, str], int]) -> list[Item]:
+        """Chained items of a first link that declares the inputs (round 11g, M141): such a neighbour seldom moves
+        a pass alone (it is not in :attr:`wrote_on`), but opens value sites the base lacks (:mod:`.chain`). Of the
+        listed first links with the fewest chain items, the first met with an item left; at most :data:`CHAIN_LOOK`
+        first links' chains built per step (a first link that opens nothing costs one build, then nothing)."""
+        built = 0
+        for b, v in sorted(self._declared.get(pass_id, []), key=lambda bv: used.get(bv, 0)):
+            if (b, v) in self.invalid or self.is_dead(b) or not self.draws(b, pass_id):
+                continue
+            if (b, v) not in self._chains:
+                if built >= CHAIN_LOOK:
+                    break
+                built += 1
+            if todo := self._chain_todo(b, v, pass_id):
+                return todo
+        return []
 
     def chains(self, base: Base, vform: str) -> list[str]:
         """The chained forms of first link ``vform`` of ``base`` (:func:`.chain.seconds`, seeded by (seed, base,
