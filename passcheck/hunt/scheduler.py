@@ -675,7 +675,9 @@ class Scheduler:
                 self._only = None
             if item is not None:
                 return item
-        return self._next(step)
+        if (item := self._next(step)) is None and self.compose:  # the space spent: the chains left are items too
+            item = next((i for p in self.passes if (i := self._chain_item(p, step, anywhere=True)) is not None), None)
+        return item
 
     def _next(self, step: int) -> Item | None:
         order = sorted(
@@ -1156,16 +1158,19 @@ class Scheduler:
             ),
         )
 
-    def _chain_item(self, pass_id: str, step: int) -> Item | None:
+    def _chain_item(self, pass_id: str, step: int, anywhere: bool = False) -> Item | None:
         """On the composition steps ``(step // COMPOSE_EVERY) % CHAIN_EVERY == CHAIN_EVERY - 1`` (a bounded share, none
         a moved step), a chained neighbour (:mod:`.chain`; round 10a, M96) whose first link moved ``pass_id``
         (:attr:`wrote_on`: a new signature, or an op the pass wrote on that neighbour only): a defect needing two
         non-equivalent changes (a QDQ group and a Gemm ``alpha``) needs the second drawn on a first the pass acted on.
         Of the first links with the fewest chain items under the pass (the first met of those; at most
         :data:`CHAIN_LOOK` listed per step) with a chain left, the chained kind the pass has held least first, then
-        new triples, ties by a generator seeded by (seed, step, pass). None on other steps or when none is left."""
-        if (step // COMPOSE_EVERY) % CHAIN_EVERY != CHAIN_EVERY - 1:
+        new triples, ties by a generator seeded by (seed, step, pass). None on other steps or when none is left.
+        ``anywhere``: on any step, every first link looked at (:meth:`next` once no other item is left: a chain not
+        yet drawn is an item of the space, so "every item tried" waits for it)."""
+        if not anywhere and (step // COMPOSE_EVERY) % CHAIN_EVERY != CHAIN_EVERY - 1:
             return None
+        look = None if anywhere else CHAIN_LOOK
         used = self._chain_n.get(pass_id, {})
         order = sorted(self.wrote_on.get(pass_id, []), key=lambda bv: used.get(bv, 0))  # stable: first met of least
         todo: list[Item] = []
@@ -1173,14 +1178,14 @@ class Scheduler:
         for b, v in order:
             if (b, v) in self.invalid or self.is_dead(b) or not self.draws(b, pass_id) or not chain.model_only(v):
                 continue
-            if looked >= CHAIN_LOOK:
+            if look is not None and looked >= look:
                 break
             looked += 1
             todo = self._chain_todo(b, v, pass_id)
             if todo:
                 break
         if not todo:
-            todo = self._declared_todo(pass_id, used)
+            todo = self._declared_todo(pass_id, used, look)
         if not todo:
             return None
         pairs = self._chain_pairs.get(pass_id, {})
@@ -1206,17 +1211,17 @@ class Scheduler:
             return
         listed += [(b, v) for v in self.by_id[b].variations(self.seed) if chain.declares(v)]
 
-    def _declared_todo(self, pass_id: str, used: dict[tuple[str, str], int]) -> list[Item]:
+    def _declared_todo(self, pass_id: str, used: dict[tuple[str, str], int], look: int | None) -> list[Item]:
         """Chained items of a first link that declares the inputs (round 11g, M141): such a neighbour seldom moves
         a pass alone (it is not in :attr:`wrote_on`), but opens value sites the base lacks (:mod:`.chain`). Of the
-        listed first links with the fewest chain items, the first met with an item left; at most :data:`CHAIN_LOOK`
-        first links' chains built per step (a first link that opens nothing costs one build, then nothing)."""
+        listed first links with the fewest chain items, the first met with an item left; at most ``look`` first links'
+        chains built per step (a first link that opens nothing costs one build, then nothing; None: no bound)."""
         built = 0
         for b, v in sorted(self._declared.get(pass_id, []), key=lambda bv: used.get(bv, 0)):
             if (b, v) in self.invalid or self.is_dead(b) or not self.draws(b, pass_id):
                 continue
             if (b, v) not in self._chains:
-                if built >= CHAIN_LOOK:
+                if look is not None and built >= look:
                     break
                 built += 1
             if todo := self._chain_todo(b, v, pass_id):
