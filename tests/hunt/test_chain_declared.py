@@ -48,7 +48,9 @@ def _all_ones_numerator(model):
     divs = {n.output[0]: n for n in g.node if n.op_type == "Div" and n.input[0] in inits}
     for n in list(g.node):
         if n.op_type == "Mul" and n.input[1] in divs and np.all(inits[divs[n.input[1]].input[0]] == 1):
-            g.node.insert(list(g.node).index(n), helper.make_node("Div", [n.input[0], divs[n.input[1]].input[1]], n.output))
+            g.node.insert(
+                list(g.node).index(n), helper.make_node("Div", [n.input[0], divs[n.input[1]].input[1]], n.output)
+            )
             g.node.remove(n)
     return model
 
@@ -60,7 +62,9 @@ def _own_feeds(binding, seed):
 
 if PLANTED not in known_pass_ids():
     register_pass(FunctionAdapter(PLANTED, _all_ones_numerator, doc="test pass: an empty numerator taken for 1"))
-register(Case(id=CASE, forms={"common": Form(_div_mul), "uncommon": Form(_div_mul, "the same model")}, doc="Div", opset=17))
+register(
+    Case(id=CASE, forms={"common": Form(_div_mul), "uncommon": Form(_div_mul, "the same model")}, doc="Div", opset=17)
+)
 
 SETTING = Setting(CASE, bindings=({"N": 2}, {"N": 3}), feeds=_own_feeds)
 
@@ -119,3 +123,23 @@ def test_the_chain_step_offers_a_declared_first_link_nobody_drew():
         s.mark(item)
     assert CHAINED in drawn and len(set(drawn)) == len(drawn), drawn
     assert not s.wrote_on.get(PLANTED)  # no first link moved the pass: none needed to
+
+
+def test_a_spent_space_still_draws_the_chains_left():
+    """``next`` returns None only once the chains are drawn too ("every item tried" is a promise)."""
+    from passcheck.cases import registry
+    from passcheck.hunt.scheduler import Scheduler
+
+    case = registry().get(CASE)
+    pool = [Base(case, f) for f in case.forms]
+    s = Scheduler(
+        pool, [PLANTED], seed=1, variations=True, vary_kinds=["shape-*"], rewrites=["neutral-elementwise"], compose=True
+    )
+    drawn = []
+    for step in range(400):
+        if (item := s.next(step)) is None:
+            break
+        drawn.append(item.form)
+        s.mark(item)
+    assert item is None, len(drawn)  # spent
+    assert CHAINED in drawn, [f for f in drawn if variation.is_chained(f)]
