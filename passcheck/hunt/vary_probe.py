@@ -303,8 +303,8 @@ def judge(
     ``base_cells``: the base's cells under ``pass_id`` when they are kept (not evaluated again). A chained
     neighbour (:mod:`.chain`) is its second link judged with its first neighbour as the base (that neighbour checked
     valid against ``base`` first), under the first neighbour's setting (:func:`setting_for`: a first link that
-    declares the inputs feeds what it declares). The outcome's ``wrote``: the op types the pass wrote on the neighbour and on
-    neither the base nor the neighbour as it was (:func:`wrote`)."""
+    declares the inputs feeds what it declares). The outcome's ``wrote``: the op types the pass wrote on the
+    neighbour and on neither the base nor the neighbour as it was (:func:`wrote`)."""
     from passcheck.engine import Subject, evaluate
     from passcheck.errors import PasscheckError
     from passcheck.hunt.noise import classify
