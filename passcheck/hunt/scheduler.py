@@ -707,6 +707,8 @@ class Scheduler:
             return item
         if self._only == "compose" and (item := self._moved_item(pass_id, step)) is not None:
             return item
+        if self._only == "compose" and (item := self._chain_item(pass_id, step, declared=True)) is not None:
+            return item  # a declared input's chain: after the moved neighbours' compositions (M141)
         if self._only == "rewrite" and (item := self._rare_rewrite_item(pass_id, step)) is not None:
             return item
         if self._vary_step and (item := self._retried(pass_id)) is not None:
@@ -1158,7 +1160,7 @@ class Scheduler:
             ),
         )
 
-    def _chain_item(self, pass_id: str, step: int, anywhere: bool = False) -> Item | None:
+    def _chain_item(self, pass_id: str, step: int, anywhere: bool = False, declared: bool = False) -> Item | None:
         """On the composition steps ``(step // COMPOSE_EVERY) % CHAIN_EVERY == CHAIN_EVERY - 1`` (a bounded share, none
         a moved step), a chained neighbour (:mod:`.chain`; round 10a, M96) whose first link moved ``pass_id``
         (:attr:`wrote_on`: a new signature, or an op the pass wrote on that neighbour only): a defect needing two
@@ -1166,13 +1168,16 @@ class Scheduler:
         Of the first links with the fewest chain items under the pass (the first met of those; at most
         :data:`CHAIN_LOOK` listed per step) with a chain left, the chained kind the pass has held least first, then
         new triples, ties by a generator seeded by (seed, step, pass). None on other steps or when none is left.
-        ``anywhere``: on any step, every first link looked at (:meth:`next` once no other item is left: a chain not
-        yet drawn is an item of the space, so "every item tried" waits for it)."""
+        ``declared``: the first links that declare the inputs instead (:meth:`_declared_todo`; the chain step takes
+        them after the moved neighbours' compositions). ``anywhere``: on any step, both kinds of first link, every one
+        looked at (:meth:`next` once no other item is left: a chain not yet drawn is an item of the space, so "every
+        item tried" waits for it)."""
         if not anywhere and (step // COMPOSE_EVERY) % CHAIN_EVERY != CHAIN_EVERY - 1:
             return None
         look = None if anywhere else CHAIN_LOOK
         used = self._chain_n.get(pass_id, {})
-        order = sorted(self.wrote_on.get(pass_id, []), key=lambda bv: used.get(bv, 0))  # stable: first met of least
+        moved = [] if declared and not anywhere else self.wrote_on.get(pass_id, [])
+        order = sorted(moved, key=lambda bv: used.get(bv, 0))  # stable: the first met of the least
         todo: list[Item] = []
         looked = 0
         for b, v in order:
@@ -1184,7 +1189,7 @@ class Scheduler:
             todo = self._chain_todo(b, v, pass_id)
             if todo:
                 break
-        if not todo:
+        if not todo and (declared or anywhere):
             todo = self._declared_todo(pass_id, used, look)
         if not todo:
             return None

@@ -112,11 +112,12 @@ def test_the_chain_step_offers_a_declared_first_link_nobody_drew():
     other = next(v for v in base.variations(1) if not chain.declares(v))
     step = COMPOSE_EVERY * (CHAIN_EVERY - 1) + COMPOSE_EVERY - 3
     s._only = "compose"
-    assert s._chain_item(PLANTED, step) is None  # no base met under the pass yet
+    assert s._chain_item(PLANTED, step, declared=True) is None  # no base met under the pass yet
     s.mark(Item(base.id, other, PLANTED))  # the base met, RANK never drawn, nothing moved
     drawn = []
     for k in range(12):  # the declared first links in turn, the least chained first
-        item = s._chain_item(PLANTED, step + k * COMPOSE_EVERY * CHAIN_EVERY)
+        assert s._chain_item(PLANTED, step + k * COMPOSE_EVERY * CHAIN_EVERY) is None  # the moved links' turn
+        item = s._chain_item(PLANTED, step + k * COMPOSE_EVERY * CHAIN_EVERY, declared=True)
         if item is None:
             break
         assert chain.declares(variation.links(item.form)[0]), item
