@@ -255,6 +255,7 @@ class Scheduler:
         self.wrote_on: dict[str, list[tuple[str, str]]] = {}  # pass → (base, neighbour) it wrote a new op on
         self._chains: dict[tuple[str, str], list[str]] = {}  # (base, first link) → its chained forms (.chain)
         self._declared: dict[str, list[tuple[str, str]]] = {}  # pass → (base, input-declaring first link) (.chain)
+        self._declared_seen: set[tuple[str, str]] = set()  # (base, pass) whose declaring first links are listed
         self._chain_n: dict[str, dict[tuple[str, str], int]] = {}  # pass → (base, first link) → its chain items
         self._chain_pairs: dict[str, dict[str, int]] = {}  # pass → chained kind → its items
         self._comp_pairs: dict[str, dict[tuple[str, str], int]] = {}  # pass → (neighbour kind, rewrite) → items
@@ -1211,9 +1212,10 @@ class Scheduler:
     def _declare_firsts(self, b: str, pass_id: str) -> None:
         """List base ``b``'s neighbours that declare the inputs (:func:`.chain.declares`) as first links under
         ``pass_id``, once per (base, pass)."""
-        listed = self._declared.setdefault(pass_id, [])
-        if any(x == b for x, _ in listed):
+        if (b, pass_id) in self._declared_seen:
             return
+        self._declared_seen.add((b, pass_id))
+        listed = self._declared.setdefault(pass_id, [])
         listed += [(b, v) for v in self.by_id[b].variations(self.seed) if chain.declares(v)]
 
     def _declared_todo(self, pass_id: str, used: dict[tuple[str, str], int], look: int | None) -> list[Item]:
