@@ -16,6 +16,15 @@ the base V changed (its attributes, its inputs' producers: where a pass matching
 Gemm's ``alpha`` inside the QDQ group) first, then those at anything else V changed (a value V added: a scale, a
 zero point), one per family first in each tier.
 
+**A first link that declares the inputs** (round 11g, M140; :func:`declares`: the ``input`` family,
+:mod:`.vary_inputs`, :mod:`.vary_apart`). Such a V changes what the graph inputs declare, and its feeds with them
+(:func:`.vary_probe.setting_for`); a pass seldom acts on it alone, but the declaration decides where a value
+neighbour has a site: a dim declared 1 (``input-rank-up``'s leading 1, ``input-dim-one``) is stretched by a
+multidirectional broadcast to the other operand's size, 0 included (Broadcasting.md), so a constant beside it may
+hold no element (``shape-empty``), which beside a symbolic ``N`` it may not. Its second links are V's model-only
+neighbours the base does not offer at all (:func:`.variation.offered`: the sites the declaration opened), and the
+chain runs on V's feeds (the second link adds no run condition of its own).
+
 **Judged against V.** A chained item is judged as a variation item with V as its base (:func:`.vary_probe.judge`:
 V checked valid against B, the chain against V, the findings V's pass cell does not show are the second link's), so
 a finding of V alone is not counted again under the chain's kind. Depth is 2: a chain is never the first link of
@@ -46,10 +55,23 @@ def model_only(form: str) -> bool:
     )
 
 
+def declares(form: str) -> bool:
+    """Whether variation ``form`` changes the graph inputs' declarations (family ``input``: its feeds follow them),
+    and is no chain: a first link whose second links are the sites it opens (module docs)."""
+    return variation.is_variation(form) and not variation.is_chained(form) and variation.family(form) == "input"
+
+
+def first_link(form: str) -> bool:
+    """Whether variation ``form`` may be a chain's first link: a model-only neighbour (:func:`model_only`) or one that
+    declares the inputs (:func:`declares`)."""
+    return model_only(form) or declares(form)
+
+
 def seconds(model: onnx.ModelProto, first: str, rng: random.Random, bindings=({}, {}), k: int = PER_FIRST) -> list[str]:
     """The chained form ids of neighbour ``first`` of ``model`` (module docs), sampled with ``rng``: at most ``k``,
-    one per family first, in a seeded order; empty when ``first`` is no model-only neighbour or does not build."""
-    if not model_only(first):
+    one per family first, in a seeded order; empty when ``first`` is no first link (:func:`first_link`) or does not
+    build. Of a first link that declares the inputs, only the second links at sites the base does not offer."""
+    if not first_link(first):
         return []
     built = variation.build(model, first)
     if built is None:
@@ -58,12 +80,13 @@ def seconds(model: onnx.ModelProto, first: str, rng: random.Random, bindings=({}
     moved = compose.changed(base, neighbour)
     at_nodes = moved & {n.name for n in base.graph.node}  # the base's own nodes V changed (or rewired)
     own = variation.family(first)
+    opened = None if not declares(first) else variation.offered(base)  # a site the declaration opened is new
     tiers: tuple[dict[str, list[str]], dict[str, list[str]]] = ({}, {})
     for form in variation.neighbours(neighbour, rng, bindings):
         if not model_only(form) or variation.family(form) == own:
             continue
         at = set(variation.labels(form))
-        if at & moved:
+        if (at & moved) if opened is None else (form not in opened):
             tiers[0 if at & at_nodes else 1].setdefault(variation.family(form), []).append(variation.chain(first, form))
     out: list[str] = []
     for by_family in tiers:  # a base node V changed first, then what else V changed; one per family first

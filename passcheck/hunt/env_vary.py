@@ -84,6 +84,7 @@ def run(store, rec: dict[str, Any], base: Base, item: Item, judge: Judge, execut
     if (two := variation.links(item.form)) is not None:  # a chain: judged against its first neighbour (.chain)
         first = variation.build(model, two[0])[0]
         gate = Setting(bid, case.bindings, case.feeds, case.rtol, case.atol)
+        gate = vary_probe.setting_for(gate, two[0], first)  # a first link declaring the inputs: its feeds
         if why := vary_probe.invalid(gate, model, first, executor, two[0]):  # gated here, as a composed item's is
             rec["status"], rec["reason"] = vary_probe.INVALID, f"the first neighbour {two[0]}: {why}"
             return

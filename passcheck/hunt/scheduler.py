@@ -261,6 +261,8 @@ class Scheduler:
         self.moved_on: dict[str, list[tuple[str, str]]] = {}  # pass → (base, neighbour) that found a new signature
         self.wrote_on: dict[str, list[tuple[str, str]]] = {}  # pass → (base, neighbour) it wrote a new op on
         self._chains: dict[tuple[str, str], list[str]] = {}  # (base, first link) → its chained forms (.chain)
+        self._declared: dict[str, list[tuple[str, str]]] = {}  # pass → (base, input-declaring first link) (.chain)
+        self._declared_seen: set[tuple[str, str]] = set()  # (base, pass) whose declaring first links are listed
         self._chain_n: dict[str, dict[tuple[str, str], int]] = {}  # pass → (base, first link) → its chain items
         self._chain_pairs: dict[str, dict[str, int]] = {}  # pass → chained kind → its items
         self._comp_pairs: dict[str, dict[tuple[str, str], int]] = {}  # pass → (neighbour kind, rewrite) → items
@@ -564,9 +566,12 @@ class Scheduler:
         composed first on the moved composition steps (:meth:`_moved_item`). ``wrote``: the pass wrote an op on the
         neighbour it wrote on neither the base nor the neighbour (:func:`.vary_probe.wrote`): a valid neighbour that
         moved its pass so, or by a new signature, is a first link of the chain steps (:meth:`_chain_item`). A
-        chained neighbour is neither (depth 2)."""
+        chained neighbour is neither (depth 2). A variation item's base offers its neighbours that declare the inputs
+        (:func:`.chain.declares`) as first links under the pass, whether or not they were drawn (round 11g, M141)."""
         self.done.add(item.key)
         chained = variation.is_chained(item.form)
+        if not chained and variation.is_variation(item.form) and item.base in self.by_id:
+            self._declare_firsts(item.base, item.pass_id)
         if valid and not chained and variation.is_variation(item.form) and (moved or wrote):
             if (item.base, item.form) not in self.wrote_on.get(item.pass_id, ()):
                 self.wrote_on.setdefault(item.pass_id, []).append((item.base, item.form))
@@ -683,7 +688,9 @@ class Scheduler:
                 self._only = None
             if item is not None:
                 return item
-        return self._next(step)
+        if (item := self._next(step)) is None and self.compose:  # the space spent: the chains left are items too
+            item = next((i for p in self.passes if (i := self._chain_item(p, step, anywhere=True)) is not None), None)
+        return item
 
     def _next(self, step: int) -> Item | None:
         order = sorted(
@@ -713,6 +720,8 @@ class Scheduler:
             return item
         if self._only == "compose" and (item := self._moved_item(pass_id, step)) is not None:
             return item
+        if self._only == "compose" and (item := self._chain_item(pass_id, step, declared=True)) is not None:
+            return item  # a declared input's chain: after the moved neighbours' compositions (M141)
         if self._only == "rewrite" and (item := self._rare_rewrite_item(pass_id, step)) is not None:
             return item
         if self._vary_step and (item := self._retried(pass_id)) is not None:
@@ -1188,32 +1197,37 @@ class Scheduler:
             ),
         )
 
-    def _chain_item(self, pass_id: str, step: int) -> Item | None:
+    def _chain_item(self, pass_id: str, step: int, anywhere: bool = False, declared: bool = False) -> Item | None:
         """On the composition steps ``(step // COMPOSE_EVERY) % CHAIN_EVERY == CHAIN_EVERY - 1`` (a bounded share, none
         a moved step), a chained neighbour (:mod:`.chain`; round 10a, M96) whose first link moved ``pass_id``
         (:attr:`wrote_on`: a new signature, or an op the pass wrote on that neighbour only): a defect needing two
         non-equivalent changes (a QDQ group and a Gemm ``alpha``) needs the second drawn on a first the pass acted on.
         Of the first links with the fewest chain items under the pass (the first met of those; at most
         :data:`CHAIN_LOOK` listed per step) with a chain left, the chained kind the pass has held least first, then
-        new triples, ties by a generator seeded by (seed, step, pass). None on other steps or when none is left."""
-        if (step // COMPOSE_EVERY) % CHAIN_EVERY != CHAIN_EVERY - 1 or not self.wrote_on.get(pass_id):
+        new triples, ties by a generator seeded by (seed, step, pass). None on other steps or when none is left.
+        ``declared``: the first links that declare the inputs instead (:meth:`_declared_todo`; the chain step takes
+        them after the moved neighbours' compositions). ``anywhere``: on any step, both kinds of first link, every one
+        looked at (:meth:`next` once no other item is left: a chain not yet drawn is an item of the space, so "every
+        item tried" waits for it)."""
+        if not anywhere and (step // COMPOSE_EVERY) % CHAIN_EVERY != CHAIN_EVERY - 1:
             return None
+        look = None if anywhere else CHAIN_LOOK
         used = self._chain_n.get(pass_id, {})
-        order = sorted(self.wrote_on[pass_id], key=lambda bv: used.get(bv, 0))  # stable: the first met of the least
+        moved = [] if declared and not anywhere else self.wrote_on.get(pass_id, [])
+        order = sorted(moved, key=lambda bv: used.get(bv, 0))  # stable: the first met of the least
         todo: list[Item] = []
         looked = 0
         for b, v in order:
             if (b, v) in self.invalid or self.is_dead(b) or not self.draws(b, pass_id) or not chain.model_only(v):
                 continue
-            if looked >= CHAIN_LOOK:
+            if look is not None and looked >= look:
                 break
             looked += 1
-            forms = self.chains(self.by_id[b], v)
-            if self.vary_kinds:  # the second link's kind named too
-                forms = [f for f in forms if _matches(_second_kind(f), self.vary_kinds)]
-            todo = [i for f in forms if (i := Item(b, f, pass_id)).key not in self.done and (b, f) not in self.invalid]
+            todo = self._chain_todo(b, v, pass_id)
             if todo:
                 break
+        if not todo and (declared or anywhere):
+            todo = self._declared_todo(pass_id, used, look)
         if not todo:
             return None
         pairs = self._chain_pairs.get(pass_id, {})
@@ -1222,6 +1236,40 @@ class Scheduler:
             todo,
             key=lambda i: (-pairs.get(variation.kind(i.form), 0), len(self.triples(i) - self.tried) > 0, rng.random()),
         )
+
+    def _chain_todo(self, b: str, v: str, pass_id: str) -> list[Item]:
+        """The untried, not invalid chained items of first link ``v`` of base ``b`` under ``pass_id`` (their second
+        link's kind among the named ones, when kinds are named)."""
+        forms = self.chains(self.by_id[b], v)
+        if self.vary_kinds:  # the second link's kind named too
+            forms = [f for f in forms if _matches(_second_kind(f), self.vary_kinds)]
+        return [i for f in forms if (i := Item(b, f, pass_id)).key not in self.done and (b, f) not in self.invalid]
+
+    def _declare_firsts(self, b: str, pass_id: str) -> None:
+        """List base ``b``'s neighbours that declare the inputs (:func:`.chain.declares`) as first links under
+        ``pass_id``, once per (base, pass)."""
+        if (b, pass_id) in self._declared_seen:
+            return
+        self._declared_seen.add((b, pass_id))
+        listed = self._declared.setdefault(pass_id, [])
+        listed += [(b, v) for v in self.by_id[b].variations(self.seed) if chain.declares(v)]
+
+    def _declared_todo(self, pass_id: str, used: dict[tuple[str, str], int], look: int | None) -> list[Item]:
+        """Chained items of a first link that declares the inputs (round 11g, M141): such a neighbour seldom moves
+        a pass alone (it is not in :attr:`wrote_on`), but opens value sites the base lacks (:mod:`.chain`). Of the
+        listed first links with the fewest chain items, the first met with an item left; at most ``look`` first links'
+        chains built per step (a first link that opens nothing costs one build, then nothing; None: no bound)."""
+        built = 0
+        for b, v in sorted(self._declared.get(pass_id, []), key=lambda bv: used.get(bv, 0)):
+            if (b, v) in self.invalid or self.is_dead(b) or not self.draws(b, pass_id):
+                continue
+            if (b, v) not in self._chains:
+                if look is not None and built >= look:
+                    break
+                built += 1
+            if todo := self._chain_todo(b, v, pass_id):
+                return todo
+        return []
 
     def chains(self, base: Base, vform: str) -> list[str]:
         """The chained forms of first link ``vform`` of ``base`` (:func:`.chain.seconds`, seeded by (seed, base,

@@ -333,6 +333,14 @@ def neighbours(model: onnx.ModelProto, rng: random.Random, bindings=({}, {})) ->
     return out
 
 
+def offered(model: onnx.ModelProto) -> set[str]:
+    """Every model-changing variation form id of ``model``, unsampled (the sites :func:`neighbours` draws from, the
+    run-condition kinds left out); labels as :func:`neighbours` gives them."""
+    from passcheck.mutations.forms import named
+
+    return {f"{PREFIX}{k}@{site}" for k, site in _candidates(named(model))}
+
+
 def may_offer(model: onnx.ModelProto, k: str) -> bool | None:
     """Whether :func:`neighbours` of ``model`` can hold kind ``k`` (no prefix), asked of the kind's own candidates
     alone for the kinds with a declared precondition (:data:`.vary_rare.PRECONDITIONS`: ``value-floor-edge``,

@@ -120,9 +120,10 @@ def _default_setting(setting: Setting, form: str, neighbour: onnx.ModelProto | N
 def saved(setting: Setting, model: onnx.ModelProto, form: str) -> dict:
     """The run conditions a saved case of ``form``'s neighbour of ``model`` needs (:func:`.vary_bindings.saved`,
     :func:`.vary_defaults.saved`, an ``input-apart`` neighbour's bindings of its new symbols): ``bindings`` /
-    ``feeds`` keywords of the case module, empty for a model-only kind (a chain's links are: :mod:`.chain`)."""
-    if variation.is_chained(form):
-        return {}
+    ``feeds`` keywords of the case module, empty for a model-only kind; a chain's are its first link's (the second
+    is model-only: :mod:`.chain`)."""
+    if (two := variation.links(form)) is not None:
+        return saved(setting, model, two[0])
     if vary_apart.is_kind(variation.kind(form)[len(variation.PREFIX) :]):  # the new symbols' sizes
         built = variation.build(model, form)
         return {"bindings": vary_apart.setting(setting, built[0]).bindings} if built else {}
@@ -183,9 +184,10 @@ def invalid(
         first = variation.build(base, two[0])
         if first is None:
             return f"{two[0]}: the first neighbour does not build"
-        if why := invalid(setting, base, first[0], executor, two[0]):
+        fset = setting_for(setting, two[0], first[0])  # its feeds, which the second link keeps (.chain)
+        if why := invalid(fset, base, first[0], executor, two[0]):
             return f"the first neighbour {two[0]}: {why}"
-        return invalid(setting, first[0], neighbour, executor, two[1])
+        return invalid(fset, first[0], neighbour, executor, two[1])
     checker = Checker(executor)
     why = checker(neighbour, full_check=False)
     if why is None and (strict := checker(neighbour, full_check=True)) is not None:
@@ -300,8 +302,9 @@ def judge(
     ``pass_id``; ``done`` with the variation's findings, ``not-applicable``, or :data:`INVALID`.
     ``base_cells``: the base's cells under ``pass_id`` when they are kept (not evaluated again). A chained
     neighbour (:mod:`.chain`) is its second link judged with its first neighbour as the base (that neighbour checked
-    valid against ``base`` first). The outcome's ``wrote``: the op types the pass wrote on the neighbour and on
-    neither the base nor the neighbour as it was (:func:`wrote`)."""
+    valid against ``base`` first), under the first neighbour's setting (:func:`setting_for`: a first link that
+    declares the inputs feeds what it declares). The outcome's ``wrote``: the op types the pass wrote on the
+    neighbour and on neither the base nor the neighbour as it was (:func:`wrote`)."""
     from passcheck.engine import Subject, evaluate
     from passcheck.errors import PasscheckError
     from passcheck.hunt.noise import classify
@@ -310,9 +313,10 @@ def judge(
         first = variation.build(base, two[0])
         if first is None:
             return Outcome("not-applicable", reason=f"{two[0]}: the site is not in this model")
-        if why := invalid(setting, base, first[0], executor, two[0]):
+        fset = setting_for(setting, two[0], first[0])  # a first link declaring the inputs brings its feeds
+        if why := invalid(fset, base, first[0], executor, two[0]):
             return Outcome(INVALID, reason=f"the first neighbour {two[0]}: {why}")
-        return judge(setting, first[0], two[1], pass_id, executor)
+        return judge(fset, first[0], two[1], pass_id, executor)
     built = variation.build(base, form)
     if built is None:
         return Outcome("not-applicable", reason=f"{form}: the site is not in this model")

@@ -36,6 +36,7 @@ def _tiers(base) -> list[str]:
     from passcheck.hunt.scheduler import COMPOSE_EVERY, Scheduler
 
     s = Scheduler([base], [PASS], seed=1, variations=True, compose=True)
+    s._declare_firsts = lambda *_: None  # the composition tiers alone: no declared input's chain step (M141)
     for v in base.variations(1):
         s.mark(Item(base.id, v, PASS))
     out = []
