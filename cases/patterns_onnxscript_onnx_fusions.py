@@ -77,7 +77,8 @@ _case(
 x: [N, 3, 8], scale: [8] (float16).
 
 RmsNormFusion2 matches the pattern with both Casts and Mul(scale, normalized). Uncommon: RMSNormalization-23 with
-stash_type 1 (float), the precision the Casts name.""",
+stash_type 1 (float), the precision the Casts name (Operators.md RMSNormalization-23: ``stash_type`` is the
+computation's precision).""",
     {
         "common": (
             "xf = Cast <to = 1> (x)\n"

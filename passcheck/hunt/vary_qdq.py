@@ -18,10 +18,10 @@ named by the site:
 - each float input read at run time: ``QuantizeLinear(v, 1/32, uint8 128)`` → ``DequantizeLinear`` (the
   activation spelling: a range of ±4);
 - each float initializer input: ``DequantizeLinear`` of a new initializer quantized symmetrically per tensor,
-  int8 with scale ``max|c| / 127`` and zero point 0 — except a third input (index ≥ 2) of a node whose first two
-  inputs are dequantized, which is written int32 with scale ``s0 · s1`` and zero point 0, the bias convention of
-  Operators.md QLinearConv (``B``: "quantized using scale = x_scale * w_scale and zero_point = 0") that
-  onnxruntime's Conv, Gemm and normalization selectors require (``dt_bias == INT32``);
+  int8 with scale ``max|c| / 63`` (7 bits, :data:`WEIGHT_PEAK`) and zero point 0 — except a third input
+  (index ≥ 2) of a node whose first two inputs are dequantized, which is written int32 with scale ``s0 · s1``
+  and zero point 0, the bias convention of Operators.md QLinearConv (``B``: "quantized using scale = x_scale *
+  w_scale and zero_point = 0") that onnxruntime's Conv, Gemm and normalization selectors require (``dt_bias == INT32``);
 - ``qdq-own-scale`` (offered where the third input is an initializer): that int32 input is written
   with a scale of its own instead, ``max|c| / 2^20``: Operators.md DequantizeLinear allows any scale, and only the
   QLinear ops (QLinearConv's ``B``, com.microsoft QGemm's ``C``) require ``s0 · s1``, so a transformer that fuses
@@ -58,6 +58,11 @@ IN_SCALE, OUT_SCALE = 1 / 32, 1 / 16
 #: Ops never wrapped: the pair itself, Constant, and those holding a graph.
 SKIP = frozenset({"QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear", "Constant", "If", "Loop", "Scan"})
 FLOAT = 1
+#: The peak of an int8 weight: 7 bits. onnxruntime's uint8 x int8 kernels on x86 without VNNI add pairs of products
+#: in int16 (VPMADDUBSW) and saturate past 7-bit weights (its quantization docs: ``reduce_range``), so a full-range
+#: weight gives a fused QLinearConv a result that depends on the machine's instruction set, not on the pass.
+WEIGHT_PEAK = 63
+
 #: The int32 range the own-scale bias spans (2^20: far finer than ``s0 · s1``, exact in float32).
 OWN_RANGE = float(2**20)
 
@@ -161,8 +166,8 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: dict[str, Any]) -
                 zero = np.array(0, np.int32)
             else:
                 peak = float(np.abs(c).max()) if c.size else 0.0
-                s = np.asarray(peak / 127 if peak > 0 else 1.0)
-                q = np.clip(np.round(c / s), -127, 127).astype(np.int8)
+                s = np.asarray(peak / WEIGHT_PEAK if peak > 0 else 1.0)
+                q = np.clip(np.round(c / s), -WEIGHT_PEAK, WEIGHT_PEAK).astype(np.int8)
                 zero = np.array(0, np.int8)
             s32 = np.asarray(s, np.float32)
             scales[k] = s32
