@@ -105,7 +105,8 @@ def test_ctrl_c_while_generating_the_real_set_leaves_no_temporary_folder(tmp_pat
         time.sleep(0.05)
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=DEADLINE)
-    assert p.returncode != 0, err
+    # on a loaded machine the build may finish before the signal lands: then it exits 0 with the set in place
+    assert p.returncode != 0 or not any(root.glob("*/*.tmp*")), err
     assert [q.name for q in root.glob("*/*") if ".tmp" in q.name] == [], err
     r = subprocess.run([sys.executable, "-c", GENERATE], env=env, capture_output=True, text=True, timeout=DEADLINE)
     assert r.returncode == 0 and int(r.stdout) > 0, r.stderr
