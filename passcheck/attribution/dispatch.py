@@ -63,7 +63,7 @@ def attribute(finding, executor, cases_from=(), max_sessions: int = 40) -> tuple
 
         model, level = form_model(finding, finding.form, cases_from), _ort_level(finding)
         if is_ort_wrong(finding):
-            p = peel(model, level, executor.call, max_sessions=2 * max_sessions)
+            p = peel(model, level, executor.call, max_sessions=max_sessions)
             return (list(p.layers[0].names) if p.layers else []), said(p)
         got = attribute_failure(model, level, executor.call, max_sessions)
         if got.names:
