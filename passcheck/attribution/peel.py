@@ -27,8 +27,7 @@ class Failure:
     Attributes:
         kind: ``died`` (the worker died: a signal or the time limit), ``rejected`` (onnxruntime raised while
             creating or running the session) or ``wrong-result`` (an output differs from ``ORT_DISABLE_ALL``'s:
-            shape, dtype or values beyond the numeric oracle's tolerance; outputs drawn from a random op are not
-            compared).
+            shape, dtype or values beyond the numeric oracle's tolerance).
         outputs: the differing outputs (``wrong-result`` only), sorted.
         text: one line saying what happened.
     """
@@ -99,7 +98,7 @@ def judge(
     outputs on ``feeds``), or None when it runs and agrees. ``runner(fn, model, *args)``: e.g.
     :meth:`IsolatedExecutor.call`."""
     from passcheck.errors import WorkerDied
-    from passcheck.oracles.numeric import compare, drawn, output_dtypes
+    from passcheck.oracles.numeric import compare, output_dtypes
 
     try:
         got = runner(run_optimized, model, level, list(disabled), dict(feeds))
@@ -107,11 +106,9 @@ def judge(
         return Failure("died", (), _line(exc))
     except Exception as exc:  # noqa: BLE001 - onnxruntime's own exception types: the session failed
         return Failure("rejected", (), _line(exc))
-    dtypes, random = output_dtypes(model), drawn(model)
+    dtypes = output_dtypes(model)
     bad = {}
     for name, want in expected.items():
-        if name in random:  # drawn from a random op: two runs differ with no transformer at all
-            continue
         c = compare(got.get(name), want, dtype=dtypes.get(name))
         if not c.ok:
             bad[name] = c.message
