@@ -23,13 +23,25 @@ from typing import Any
 MAX_SESSIONS = 40
 
 
-@cache
 def candidates(level: str) -> tuple[str, ...]:
-    """Names ``disabled_optimizers`` may hold for the pass ``ort:<level>`` (``basic`` …).
+    """Names ``disabled_optimizers`` may hold for the pass ``ort:<level>`` (``basic`` …): the table's, then the
+    graph transformers the installed build's verbose log names at ``level`` or below that the table lacks
+    (:func:`passcheck.oracles.ort_levels.registered`: builds register some under their own names, such as
+    ``LayerNormFusionL1``, which a table read from one version of the sources cannot hold).
 
     Raises:
         KeyError: an unknown level.
     """
+    from passcheck.oracles.ort_levels import LEVELS, registered
+
+    table = _table(level)
+    logged = registered() or {}
+    upto = LEVELS[: LEVELS.index(level) + 1]
+    return table + tuple(sorted(n for n, lv in logged.items() if lv in upto and n not in table))
+
+
+@cache
+def _table(level: str) -> tuple[str, ...]:
     table = json.loads((Path(__file__).with_name("ort_transformers.json")).read_text(encoding="utf-8"))
     return tuple(n for lv in table["pass_levels"][level] for n in [*table["rules"].get(lv, ()), *table["levels"][lv]])
 
