@@ -4,8 +4,10 @@ isolated worker: a crash costs one run) and the reference evaluator, and all for
 A pair that fails is dropped with a reason whose *category* says whose reason it is:
 
 - ``tool``: onnxruntime has no kernel, crashes, rejects or mis-computes a spelling the reference
-  evaluator accepts; the checker or the reference evaluator rejects a form. These are facts about
-  the tools (often findings), not passcheck bugs.
+  evaluator accepts; the checker or the reference evaluator rejects a form; the checker rejects the
+  common form inside the op's own function body for a node its schema types
+  (:func:`passcheck.generate.body_refusal.refused_body`, verified on the body alone). These are facts
+  about the tools (often findings), not passcheck bugs.
 - ``passcheck``: the forms disagree under the reference evaluator too (the generator built two
   different computations), passcheck's reference runner fails (it called the installed evaluator
   wrongly, :data:`~passcheck.runtime.reference.RUNNER_FAULT`), a form's own annotations (graph
@@ -24,6 +26,7 @@ from typing import Any
 
 import onnx
 
+from passcheck.generate.body_refusal import refused_body
 from passcheck.generate.dissent import REFERENCE, UNRESOLVED, Dissent, referee
 from passcheck.oracles import shape_annotations
 from passcheck.oracles.numeric import compare
@@ -182,6 +185,11 @@ def gate(
         if shapeless and (why := _unannotatable(forms[name], feeds[0], run_model)):
             return Verdict(
                 False, "tool", "reference evaluator fails (and inference gives the output no shape)", f"{name}: {why}"
+            )
+        if err and name == names[0] and (body := refused_body(forms[name])):
+            # verified before blaming the form: the op's own function body refuses a node its schema types
+            return Verdict(
+                False, "tool", f"checker: {body[0]}", f"{name}: {_first_line(err)} (the body alone: {body[1]})"
             )
         if err:
             return Verdict(

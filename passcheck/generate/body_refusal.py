@@ -1,0 +1,179 @@
+"""Whose refusal is it: a checker refusal raised inside the op's own function body, for types its schema allows.
+
+IR.md §Functions and Operators.md: an operator the spec defines by a function body (MeanVarianceNormalization,
+LayerNormalization, CenterCropPad …) means that body, for every binding of its type constraints; onnx's
+shape inference (the full checker's) and onnxruntime (when no kernel takes the types) expand the body. A body
+written for one member of a constraint (a ``float`` Constant beside a ``T`` operand) refuses the others, so a
+valid one-node model is refused. The generator's gate called every refusal of a pair's common form ``n/a`` (the
+spelling does not apply); :func:`refused_body` verifies the other reading before the gate blames the form:
+
+1. the model holds one node of the default domain whose schema at the model's opset has a function body
+   (context-free, or context-dependent: built for the node and its input types, as onnx does);
+2. the node's input element types satisfy the schema's type constraints (each formal's parameter allows the type,
+   one type per parameter): the node is well typed by the schema;
+3. the body alone, its attribute references bound to the node's attributes or the schema's defaults and its
+   inputs typed as the node's, is refused by strict shape inference (``check_type=True``).
+
+Only then is the refusal the body's, a fact about the tool.
+"""
+
+from __future__ import annotations
+
+import onnx
+import onnx.defs
+import onnx.shape_inference
+from onnx import helper
+
+
+def _node_and_schema(model: onnx.ModelProto):
+    """The one main-graph node of the default domain whose schema (at the model's opset) has a function body,
+    with that schema; ``(None, None)`` when there is none or more than one (the generator's one-node models wrap
+    an input of a type numpy cannot feed in Casts, which have no body)."""
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
+    if opset is None:
+        return None, None
+    found = []
+    for n in model.graph.node:
+        if n.domain not in ("", "ai.onnx"):
+            continue
+        try:
+            schema = onnx.defs.get_schema(n.op_type, opset)
+        except onnx.defs.SchemaError:
+            continue
+        if schema.has_function or schema.has_context_dependent_function:
+            found.append((n, schema))
+    return found[0] if len(found) == 1 else (None, None)
+
+
+def _input_types(model: onnx.ModelProto, node: onnx.NodeProto) -> list[onnx.TypeProto | None]:
+    """The type of each of ``node``'s inputs (None: omitted or unknown), from lenient onnx shape inference of
+    ``model`` (a value a wrapper Cast or Constant writes is typed there too)."""
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model)
+    except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError):
+        inferred = model
+    g = inferred.graph
+    known = {v.name: v.type for v in (*g.input, *g.value_info, *g.output)}
+    for t in g.initializer:
+        known.setdefault(t.name, helper.make_tensor_type_proto(t.data_type, list(t.dims)))
+    return [known.get(name) if name else None for name in node.input]
+
+
+def well_typed(schema: onnx.defs.OpSchema, types: list[onnx.TypeProto | None]) -> bool:
+    """Whether tensor ``types`` (one per node input, None for an omitted one) satisfy ``schema``'s type
+    constraints: each formal's parameter allows its type and binds one type (Operators.md, "Type Constraints")."""
+    allowed = {c.type_param_str: set(c.allowed_type_strs) for c in schema.type_constraints}
+    bound: dict[str, str] = {}
+    formals = list(schema.inputs)
+    for k, t in enumerate(types):
+        if t is None:
+            continue
+        if not formals or not t.HasField("tensor_type"):
+            return False
+        f = formals[min(k, len(formals) - 1)]
+        name = f"tensor({_type_name(t.tensor_type.elem_type)})"
+        param = f.type_str
+        if param.startswith("tensor("):
+            if param != name:
+                return False
+            continue
+        if name not in allowed.get(param, ()) or bound.setdefault(param, name) != name:
+            return False
+    return True
+
+
+def _type_name(elem: int) -> str:
+    """``onnx.TensorProto.FLOAT16`` → ``"float16"``, the spelling of the schemas' ``tensor(…)`` strings."""
+    return onnx.TensorProto.DataType.Name(elem).lower()
+
+
+def _body(schema: onnx.defs.OpSchema, opset: int, node: onnx.NodeProto, types) -> onnx.FunctionProto | None:
+    raw = None
+    if schema.has_function:
+        raw = schema.get_function_with_opset_version(opset)
+    if not raw and schema.has_context_dependent_function:
+        typed = [t.SerializeToString() if t is not None else onnx.TypeProto().SerializeToString() for t in types]
+        try:
+            raw = schema.get_context_dependent_function_with_opset_version(opset, node.SerializeToString(), typed)
+        except Exception:  # the builder refuses the node: no body to judge
+            return None
+    if not raw:
+        return None
+    f = onnx.FunctionProto()
+    f.ParseFromString(raw)
+    return f
+
+
+def _bind(nodes, values: dict[str, onnx.AttributeProto]) -> None:
+    """Replace each attribute reference (``ref_attr_name``) by the caller's value; drop those with none."""
+    for n in nodes:
+        for a in list(n.attribute):
+            if a.ref_attr_name:
+                got = values.get(a.ref_attr_name)
+                n.attribute.remove(a)
+                if got is not None:
+                    bound = onnx.AttributeProto()
+                    bound.CopyFrom(got)
+                    bound.name = a.name
+                    n.attribute.append(bound)
+            for g in [a.g] if a.type == a.GRAPH else list(a.graphs):
+                _bind(g.node, values)
+
+
+def body_model(model: onnx.ModelProto, defaults: bool = True) -> onnx.ModelProto | None:
+    """The op's function body as a model of its own, for ``model``'s one node (module docs, steps 1–2 and the
+    binding of step 3); None when the model is no such node or the node is not well typed by its schema.
+    ``defaults``: an attribute the node omits is bound to its schema default (Operators.md: an omitted attribute
+    means its default); False leaves such a reference unbound, as a caller that binds only what the node writes."""
+    node, schema = _node_and_schema(model)
+    if node is None or not (schema.has_function or schema.has_context_dependent_function):
+        return None
+    types = _input_types(model, node)
+    if not well_typed(schema, types):
+        return None
+    opset = next(o.version for o in model.opset_import if o.domain in ("", "ai.onnx"))
+    body = _body(schema, opset, node, types)
+    if body is None:
+        return None
+    values = {a.name: a.default_value for a in schema.attributes.values() if a.default_value.type} if defaults else {}
+    values.update({a.name: a for a in node.attribute})
+    nodes = [onnx.NodeProto() for _ in body.node]
+    for mine, theirs in zip(nodes, body.node):
+        mine.CopyFrom(theirs)
+    _bind(nodes, values)
+    inputs = [helper.make_value_info(n, t) for n, t in zip(body.input, types) if n and t is not None]
+    outputs = [helper.make_value_info(n, onnx.TypeProto()) for n in body.output if n]
+    graph = helper.make_graph(nodes, "body", inputs, outputs)
+    return helper.make_model(graph, opset_imports=list(body.opset_import) or list(model.opset_import))
+
+
+def _refusal(model: onnx.ModelProto | None) -> str | None:
+    if model is None:
+        return None
+    try:
+        onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True)
+    except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError) as e:
+        return " ".join(str(e).split())
+    return None
+
+
+#: :func:`refused_body`'s two readings: the body refuses the types (defaults bound), or the body is accepted with
+#: the omitted attributes' schema defaults bound and refused without them (a reference left unbound).
+TYPES = "the op's function body refuses a type binding its schema allows"
+DEFAULTS = "the op's function body is refused with an omitted attribute's schema default left unbound"
+
+
+def refused_body(model: onnx.ModelProto) -> tuple[str, str] | None:
+    """Whose refusal: ``(reading, the body's refusal)`` when ``model``'s one node is well typed by its schema and
+    its function body alone is refused (module docs), else None.
+
+    ``reading`` is :data:`TYPES` when the body is refused with every attribute bound (the node's, else the schema
+    default), :data:`DEFAULTS` when it is accepted so and refused with only the node's own attributes bound.
+    ``the body's refusal`` is strict onnx shape inference's message on the body. Raises nothing: a node with no
+    body, a node the schema itself refuses, or a body the builder cannot make is None.
+    """
+    if why := _refusal(body_model(model)):
+        return TYPES, why
+    if why := _refusal(body_model(model, defaults=False)):
+        return DEFAULTS, why
+    return None
