@@ -87,10 +87,12 @@ def _type_name(elem: int) -> str:
     return onnx.TensorProto.DataType.Name(elem).lower()
 
 
-def _body(schema: onnx.defs.OpSchema, opset: int, node: onnx.NodeProto, types) -> onnx.FunctionProto | None:
+def _body(
+    schema: onnx.defs.OpSchema, opset: int, node: onnx.NodeProto, types, newest: bool = False
+) -> onnx.FunctionProto | None:
     raw = None
     if schema.has_function:
-        raw = schema.get_function_with_opset_version(opset)
+        raw = schema.get_function_with_opset_version(schema.function_opset_versions[-1] if newest else opset)
     if not raw and schema.has_context_dependent_function:
         typed = [t.SerializeToString() if t is not None else onnx.TypeProto().SerializeToString() for t in types]
         try:
@@ -120,11 +122,13 @@ def _bind(nodes, values: dict[str, onnx.AttributeProto]) -> None:
                 _bind(g.node, values)
 
 
-def body_model(model: onnx.ModelProto, defaults: bool = True) -> onnx.ModelProto | None:
+def body_model(model: onnx.ModelProto, defaults: bool = True, newest: bool = False) -> onnx.ModelProto | None:
     """The op's function body as a model of its own, for ``model``'s one node (module docs, steps 1–2 and the
     binding of step 3); None when the model is no such node or the node is not well typed by its schema.
     ``defaults``: an attribute the node omits is bound to its schema default (Operators.md: an omitted attribute
-    means its default); False leaves such a reference unbound, as a caller that binds only what the node writes."""
+    means its default); False leaves such a reference unbound, as a caller that binds only what the node writes.
+    ``newest``: the schema's newest context-free body instead of the one for the model's opset (onnx's shape
+    inference expands ``schema->GetFunction()``, the newest, whatever the model's opset: implementation.cc)."""
     node, schema = _node_and_schema(model)
     if node is None or not (schema.has_function or schema.has_context_dependent_function):
         return None
@@ -132,7 +136,7 @@ def body_model(model: onnx.ModelProto, defaults: bool = True) -> onnx.ModelProto
     if not well_typed(schema, types):
         return None
     opset = next(o.version for o in model.opset_import if o.domain in ("", "ai.onnx"))
-    body = _body(schema, opset, node, types)
+    body = _body(schema, opset, node, types, newest)
     if body is None:
         return None
     values = {a.name: a.default_value for a in schema.attributes.values() if a.default_value.type} if defaults else {}
@@ -167,13 +171,15 @@ def refused_body(model: onnx.ModelProto) -> tuple[str, str] | None:
     """Whose refusal: ``(reading, the body's refusal)`` when ``model``'s one node is well typed by its schema and
     its function body alone is refused (module docs), else None.
 
-    ``reading`` is :data:`TYPES` when the body is refused with every attribute bound (the node's, else the schema
-    default), :data:`DEFAULTS` when it is accepted so and refused with only the node's own attributes bound.
+    ``reading`` is :data:`TYPES` when the body for the model's opset is refused with every attribute bound (the
+    node's, else the schema default), :data:`DEFAULTS` when that body or the schema's newest one (what onnx's
+    shape inference expands) is accepted so and refused with only the node's own attributes bound.
     ``the body's refusal`` is strict onnx shape inference's message on the body. Raises nothing: a node with no
     body, a node the schema itself refuses, or a body the builder cannot make is None.
     """
     if why := _refusal(body_model(model)):
         return TYPES, why
-    if why := _refusal(body_model(model, defaults=False)):
-        return DEFAULTS, why
+    for newest in (False, True):
+        if not _refusal(body_model(model, newest=newest)) and (why := _refusal(body_model(model, False, newest))):
+            return DEFAULTS, why
     return None
