@@ -14,10 +14,15 @@ spelling does not apply); :func:`refused_body` verifies the other reading before
 3. the body alone, its attribute references bound to the node's attributes or the schema's defaults and its
    inputs typed as the node's, is refused by strict shape inference (``check_type=True``).
 
-Only then is the refusal the body's, a fact about the tool.
+Only then is the refusal the body's, a fact about the tool. onnxruntime expands the same body when its CPU provider has
+no kernel for the types (context-dependent bodies too, which onnx's shape inference does not expand): a refusal at
+load whose type error names an op of the body (``Type parameter (T) of Optype (MatMul) bound to different types``)
+is the body's by the same verification (:func:`expanded_refusal`).
 """
 
 from __future__ import annotations
+
+import re
 
 import onnx
 import onnx.defs
@@ -183,3 +188,19 @@ def refused_body(model: onnx.ModelProto) -> tuple[str, str] | None:
         if not _refusal(body_model(model, newest=newest)) and (why := _refusal(body_model(model, False, newest))):
             return DEFAULTS, why
     return None
+
+
+#: onnxruntime's load-time type check of a node (graph.cc): the op type it names.
+_ORT_TYPE_ERROR = re.compile(r"Type parameter \(\w+\) of Optype \((\w+)\) bound to different types")
+
+
+def expanded_refusal(model: onnx.ModelProto, error: str) -> tuple[str, str] | None:
+    """:func:`refused_body`'s reading when onnxruntime's ``error`` on ``model`` is its load-time type check of an op
+    the body holds (not the node itself: onnxruntime expanded the body), else None."""
+    named = _ORT_TYPE_ERROR.search(error or "")
+    if not named:
+        return None
+    body = body_model(model)
+    if body is None or named.group(1) not in {n.op_type for n in body.graph.node}:
+        return None
+    return refused_body(model)

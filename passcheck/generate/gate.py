@@ -6,7 +6,8 @@ A pair that fails is dropped with a reason whose *category* says whose reason it
 - ``tool``: onnxruntime has no kernel, crashes, rejects or mis-computes a spelling the reference
   evaluator accepts; the checker or the reference evaluator rejects a form; the checker rejects the
   common form inside the op's own function body for a node its schema types
-  (:func:`passcheck.generate.body_refusal.refused_body`, verified on the body alone). These are facts
+  (:func:`passcheck.generate.body_refusal.refused_body`, verified on the body alone), or onnxruntime
+  refuses it at load inside the body it expanded (``expanded_refusal``). These are facts
   about the tools (often findings), not passcheck bugs.
 - ``passcheck``: the forms disagree under the reference evaluator too (the generator built two
   different computations), passcheck's reference runner fails (it called the installed evaluator
@@ -26,7 +27,7 @@ from typing import Any
 
 import onnx
 
-from passcheck.generate.body_refusal import refused_body
+from passcheck.generate.body_refusal import expanded_refusal, refused_body
 from passcheck.generate.dissent import REFERENCE, UNRESOLVED, Dissent, referee
 from passcheck.oracles import shape_annotations
 from passcheck.oracles.numeric import compare
@@ -211,6 +212,13 @@ def gate(
                 return _reference_only(forms, feeds, plans, rtol, atol)
             if r.error:
                 cat, why = _ort_reason(r.error)
+                if (
+                    name == names[0]
+                    and why == "onnxruntime rejects"
+                    and (body := expanded_refusal(forms[name], r.error))
+                ):
+                    # onnxruntime expanded the op's body (no kernel for the types), which refuses them alone too
+                    return Verdict(False, "tool", f"onnxruntime: {body[0]}", f"{name}: {_first_line(r.error)}")
                 if name == names[0] and why == "onnxruntime rejects":
                     return Verdict(
                         False, "n/a", "onnxruntime rejects common on the recipe's feeds", _first_line(r.error)

@@ -15,7 +15,7 @@ from onnx import TensorProto as T
 from passcheck.engine import feeds_for
 from passcheck.generate import model as gen_model
 from passcheck.generate import recipe
-from passcheck.generate.body_refusal import DEFAULTS, TYPES, refused_body, well_typed
+from passcheck.generate.body_refusal import DEFAULTS, TYPES, expanded_refusal, refused_body, well_typed
 from passcheck.generate.gate import gate
 from passcheck.oracles.validity import checker_error
 from passcheck.runtime.session import run_ort
@@ -90,3 +90,22 @@ def test_the_gate_blames_the_tool_only_after_the_body_alone_is_refused():
     scalar.graph.node[0].input.append("x")
     verdict = gate({"common": scalar, "other": scalar}, feeds_for(scalar, "matmul-rank-0", [{}]), run_ort)
     assert (verdict.category, verdict.reason) == ("n/a", "checker rejects common")
+
+
+def test_onnxruntime_refusing_the_body_it_expanded_is_the_tools():
+    # Attention-23's context-dependent body (onnx's inference never expands it, so the checker accepts the node):
+    # Q, K bound to float16 and V to float (T1, T2 separate constraints), the body's last MatMul mixes them
+    # (docs/found.md row 770); onnxruntime has no kernel for the pair and expands the same body
+    common = _generated("Attention", 23, T.FLOAT16, infer=gen_model.infer_shapes)
+    assert checker_error(common) is None, "the premise: the full checker accepts the node"
+    feeds = feeds_for(common, "generated/attention-23.dtype.float16", [{}])
+    error = run_ort(common, dict(feeds[0])).error
+    assert "Optype (MatMul) bound to different types" in error, "the premise: onnxruntime refuses it at load"
+    reading, why = expanded_refusal(common, error)
+    assert reading == TYPES and "(op_type:MatMul)" in why
+    verdict = gate({"common": common, "other": common}, feeds, run_ort)
+    assert (verdict.category, verdict.reason) == ("tool", f"onnxruntime: {TYPES}")
+    # a refusal that names no op of the body, or the node itself, is not the body's
+    assert expanded_refusal(common, "Non-zero status code returned while running Attention node") is None
+    own = "Type Error: Type parameter (T1) of Optype (Attention) bound to different types"
+    assert expanded_refusal(common, own) is None
