@@ -12,7 +12,11 @@ spelling does not apply); :func:`refused_body` verifies the other reading before
 2. the node's input element types satisfy the schema's type constraints (each formal's parameter allows the type,
    one type per parameter): the node is well typed by the schema;
 3. the body alone, its attribute references bound to the node's attributes or the schema's defaults and its
-   inputs typed as the node's, is refused by strict shape inference (``check_type=True``).
+   inputs typed as the node's, is refused by strict shape inference (``check_type=True``);
+4. a contrast isolates the cause: the same body with the inputs rebound to a plain binding (float, int64 …) is
+   accepted (the types refuse it), or the same body with the schema's defaults bound is accepted and refused
+   without them (an omitted attribute's default left unbound). A body refused either way (an attribute written
+   with no value, a node onnx refuses for its attributes) is not blamed.
 
 Only then is the refusal the body's, a fact about the tool. onnxruntime expands the same body when its CPU provider has
 no kernel for the types (context-dependent bodies too, which onnx's shape inference does not expand): a refusal at
@@ -127,19 +131,48 @@ def _bind(nodes, values: dict[str, onnx.AttributeProto]) -> None:
                 _bind(g.node, values)
 
 
-def body_model(model: onnx.ModelProto, defaults: bool = True, newest: bool = False) -> onnx.ModelProto | None:
+#: The contrast binding's preference (:func:`plain_types`): per type parameter, the first type it allows.
+PLAIN = ("float", "int64", "int32", "double", "bool", "string")
+
+
+def plain_types(schema: onnx.defs.OpSchema, types: list[onnx.TypeProto | None]) -> list[onnx.TypeProto | None]:
+    """``types`` with each type parameter rebound to the first :data:`PLAIN` type it allows (shapes kept; a fixed
+    formal type and a parameter allowing none of them kept)."""
+    allowed = {c.type_param_str: set(c.allowed_type_strs) for c in schema.type_constraints}
+    formals = list(schema.inputs)
+    out: list[onnx.TypeProto | None] = []
+    for k, t in enumerate(types):
+        f = formals[min(k, len(formals) - 1)] if formals else None
+        plain = next((p for p in PLAIN if f and f"tensor({p})" in allowed.get(f.type_str, ())), None)
+        if t is None or plain is None or not t.HasField("tensor_type"):
+            out.append(t)
+            continue
+        shape = t.tensor_type.shape if t.tensor_type.HasField("shape") else None
+        rebound = helper.make_tensor_type_proto(getattr(onnx.TensorProto, plain.upper()), None)
+        if shape is not None:
+            rebound.tensor_type.shape.CopyFrom(shape)
+        out.append(rebound)
+    return out
+
+
+def body_model(
+    model: onnx.ModelProto, defaults: bool = True, newest: bool = False, plain: bool = False
+) -> onnx.ModelProto | None:
     """The op's function body as a model of its own, for ``model``'s one node (module docs, steps 1–2 and the
     binding of step 3); None when the model is no such node or the node is not well typed by its schema.
     ``defaults``: an attribute the node omits is bound to its schema default (Operators.md: an omitted attribute
     means its default); False leaves such a reference unbound, as a caller that binds only what the node writes.
     ``newest``: the schema's newest context-free body instead of the one for the model's opset (onnx's shape
-    inference expands ``schema->GetFunction()``, the newest, whatever the model's opset: implementation.cc)."""
+    inference expands ``schema->GetFunction()``, the newest, whatever the model's opset: implementation.cc).
+    ``plain``: the node's inputs rebound to :func:`plain_types` (the contrast of :func:`refused_body`)."""
     node, schema = _node_and_schema(model)
     if node is None or not (schema.has_function or schema.has_context_dependent_function):
         return None
     types = _input_types(model, node)
     if not well_typed(schema, types):
         return None
+    if plain:
+        types = plain_types(schema, types)
     opset = next(o.version for o in model.opset_import if o.domain in ("", "ai.onnx"))
     body = _body(schema, opset, node, types, newest)
     if body is None:
@@ -161,8 +194,8 @@ def _refusal(model: onnx.ModelProto | None) -> str | None:
         return None
     try:
         onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True)
-    except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError) as e:
-        return " ".join(str(e).split())
+    except Exception as e:  # noqa: BLE001 - any refusal by onnx (InferenceError, ValueError …); the contrasts attribute it
+        return " ".join(str(e).split()) or type(e).__name__
     return None
 
 
@@ -177,12 +210,14 @@ def refused_body(model: onnx.ModelProto) -> tuple[str, str] | None:
     its function body alone is refused (module docs), else None.
 
     ``reading`` is :data:`TYPES` when the body for the model's opset is refused with every attribute bound (the
-    node's, else the schema default), :data:`DEFAULTS` when that body or the schema's newest one (what onnx's
-    shape inference expands) is accepted so and refused with only the node's own attributes bound.
+    node's, else the schema default) and accepted with the same attributes and the inputs rebound to the plain
+    binding (:func:`plain_types`: the refusal depends on the types alone); :data:`DEFAULTS` when that body or the
+    schema's newest one (what onnx's shape inference expands) is accepted with every attribute bound and refused
+    with only the node's own attributes bound.
     ``the body's refusal`` is strict onnx shape inference's message on the body. Raises nothing: a node with no
     body, a node the schema itself refuses, or a body the builder cannot make is None.
     """
-    if why := _refusal(body_model(model)):
+    if (why := _refusal(body_model(model))) and not _refusal(body_model(model, plain=True)):
         return TYPES, why
     for newest in (False, True):
         if not _refusal(body_model(model, newest=newest)) and (why := _refusal(body_model(model, False, newest))):

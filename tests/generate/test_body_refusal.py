@@ -109,3 +109,14 @@ def test_onnxruntime_refusing_the_body_it_expanded_is_the_tools():
     assert expanded_refusal(common, "Non-zero status code returned while running Attention node") is None
     own = "Type Error: Type parameter (T1) of Optype (Attention) bound to different types"
     assert expanded_refusal(common, own) is None
+
+
+def test_a_body_refused_whatever_the_types_is_not_blamed():
+    # BlackmanWindow-17's output_datatype written with no value field (the generator's attr-no-value spelling):
+    # the body's Cast gets to = 0 and onnx refuses it for any binding (ValueError "Invalid tensor data type 0");
+    # the plain-binding contrast keeps it the form's refusal, and nothing is raised
+    model = _generated("BlackmanWindow", 17, T.INT64)
+    (node,) = [n for n in model.graph.node if n.op_type == "BlackmanWindow"]
+    node.attribute.append(onnx.AttributeProto(name="output_datatype", type=onnx.AttributeProto.INT))
+    assert checker_error(model), "the premise: the checker refuses the form"
+    assert refused_body(model) is None
