@@ -137,6 +137,16 @@ def _reference_only(forms: Mapping[str, onnx.ModelProto], feeds, plans, rtol, at
     return Verdict(True, "reference-only")
 
 
+def _asked(verify, *args):
+    """``verify(*args)``; None when the worker running it died (no verdict: the caller keeps its old word)."""
+    from passcheck.errors import WorkerDied
+
+    try:
+        return verify(*args)
+    except WorkerDied:
+        return None
+
+
 def gate(
     forms: Mapping[str, onnx.ModelProto],
     feeds: Sequence[Mapping[str, Any]],
@@ -148,6 +158,8 @@ def gate(
     reference_only: bool = False,
     alike: bool = True,
     third=None,
+    bodies=refused_body,
+    expanded=expanded_refusal,
 ) -> Verdict:
     """Judge one generated pair.
 
@@ -167,6 +179,10 @@ def gate(
         alike: the spec says the forms compute the same (:attr:`~passcheck.generate.pair.Pair.alike`).
         third: ``(model, feeds) → RunResult`` of a third runtime (e.g. another pinned onnxruntime),
             asked only where onnxruntime and the reference evaluator disagree; None: not asked.
+        bodies, expanded: :func:`~passcheck.generate.body_refusal.refused_body` and
+            :func:`~passcheck.generate.body_refusal.expanded_refusal` as the caller runs them (the generator: in
+            its isolation worker, where onnx's inference of a body that crashes costs that verification); a
+            worker that dies leaves the refusal the form's (``n/a``), as before the verification.
 
     Where the two runtimes disagree, :func:`passcheck.generate.dissent.referee` decides by majority:
     a pair kept over the reference evaluator's dissent carries it in ``Verdict.dissent``; a dispute
@@ -187,7 +203,7 @@ def gate(
             return Verdict(
                 False, "tool", "reference evaluator fails (and inference gives the output no shape)", f"{name}: {why}"
             )
-        if err and name == names[0] and (body := refused_body(forms[name])):
+        if err and name == names[0] and (body := _asked(bodies, forms[name])):
             # verified before blaming the form: the op's own function body refuses a node its schema types
             return Verdict(
                 False, "tool", f"checker: {body[0]}", f"{name}: {_first_line(err)} (the body alone: {body[1]})"
@@ -215,7 +231,7 @@ def gate(
                 if (
                     name == names[0]
                     and why == "onnxruntime rejects"
-                    and (body := expanded_refusal(forms[name], r.error))
+                    and (body := _asked(expanded, forms[name], r.error))
                 ):
                     # onnxruntime expanded the op's body (no kernel for the types), which refuses them alone too
                     return Verdict(False, "tool", f"onnxruntime: {body[0]}", f"{name}: {_first_line(r.error)}")

@@ -13,6 +13,7 @@ import pytest
 from onnx import TensorProto as T
 
 from passcheck.engine import feeds_for
+from passcheck.errors import WorkerDied
 from passcheck.generate import model as gen_model
 from passcheck.generate import recipe
 from passcheck.generate.body_refusal import DEFAULTS, TYPES, expanded_refusal, refused_body, well_typed
@@ -120,3 +121,15 @@ def test_a_body_refused_whatever_the_types_is_not_blamed():
     node.attribute.append(onnx.AttributeProto(name="output_datatype", type=onnx.AttributeProto.INT))
     assert checker_error(model), "the premise: the checker refuses the form"
     assert refused_body(model) is None
+
+
+def test_a_verification_whose_worker_dies_leaves_the_old_word():
+    # the generator runs the verifications in its isolation worker; a death there (onnx crashing on a body) is no
+    # verdict, so the gate keeps "n/a" rather than stopping or blaming either side
+    def dies(*_args):
+        raise WorkerDied("the worker died: SIGSEGV")
+
+    common = _generated(MVN, 13, T.DOUBLE, infer=gen_model.infer_shapes)
+    feeds = feeds_for(common, "generated/meanvariancenormalization-13.dtype.double", [{}])
+    verdict = gate({"common": common, "other": common}, feeds, run_ort, bodies=dies)
+    assert (verdict.category, verdict.reason) == ("n/a", "checker rejects common")
