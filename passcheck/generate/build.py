@@ -23,7 +23,16 @@ import onnx
 import onnx.defs
 
 from passcheck.case_model import DECLARED_ONLY
-from passcheck.generate import adapters, attr_elems, deprecated, elem_variants, recipe, spellings, variants
+from passcheck.generate import (
+    adapters,
+    attr_elems,
+    body_refusal,
+    deprecated,
+    elem_variants,
+    recipe,
+    spellings,
+    variants,
+)
 from passcheck.generate import model as gen_model
 from passcheck.generate.gate import gate, runtime_free, tolerance
 
@@ -281,6 +290,8 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0, third=None) ->
 
     checker = Checker(ex)  # the gate's checker calls, in the worker too: a checker crash drops one pair
     infer = functools.partial(ex.call, gen_model.infer_shapes)  # and onnx shape inference: a crash costs one form
+    bodies = functools.partial(ex.call, body_refusal.refused_body)  # and the gate's verifications of a body
+    expanded = functools.partial(ex.call, body_refusal.expanded_refusal)
 
     try:
         ort_max = ort_max_opset(ex.run_model)
@@ -330,6 +341,8 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0, third=None) ->
                         reference_only=old,
                         alike=pair.alike,
                         third=third,
+                        bodies=bodies,
+                        expanded=expanded,
                     )
                     for d in v.dissent:  # data about the tools, whether the pair stays or not
                         outcome = "kept" if v.ok else "dropped"

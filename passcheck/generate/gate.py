@@ -4,8 +4,11 @@ isolated worker: a crash costs one run) and the reference evaluator, and all for
 A pair that fails is dropped with a reason whose *category* says whose reason it is:
 
 - ``tool``: onnxruntime has no kernel, crashes, rejects or mis-computes a spelling the reference
-  evaluator accepts; the checker or the reference evaluator rejects a form. These are facts about
-  the tools (often findings), not passcheck bugs.
+  evaluator accepts; the checker or the reference evaluator rejects a form; the checker rejects the
+  common form inside the op's own function body for a node its schema types
+  (:func:`passcheck.generate.body_refusal.refused_body`, verified on the body alone), or onnxruntime
+  refuses it at load inside the body it expanded (``expanded_refusal``). These are facts
+  about the tools (often findings), not passcheck bugs.
 - ``passcheck``: the forms disagree under the reference evaluator too (the generator built two
   different computations), passcheck's reference runner fails (it called the installed evaluator
   wrongly, :data:`~passcheck.runtime.reference.RUNNER_FAULT`), a form's own annotations (graph
@@ -24,6 +27,7 @@ from typing import Any
 
 import onnx
 
+from passcheck.generate.body_refusal import expanded_refusal, refused_body
 from passcheck.generate.dissent import REFERENCE, UNRESOLVED, Dissent, referee
 from passcheck.oracles import shape_annotations
 from passcheck.oracles.numeric import compare
@@ -133,6 +137,16 @@ def _reference_only(forms: Mapping[str, onnx.ModelProto], feeds, plans, rtol, at
     return Verdict(True, "reference-only")
 
 
+def _asked(verify, *args):
+    """``verify(*args)``; None when the worker running it died (no verdict: the caller keeps its old word)."""
+    from passcheck.errors import WorkerDied
+
+    try:
+        return verify(*args)
+    except WorkerDied:
+        return None
+
+
 def gate(
     forms: Mapping[str, onnx.ModelProto],
     feeds: Sequence[Mapping[str, Any]],
@@ -144,6 +158,8 @@ def gate(
     reference_only: bool = False,
     alike: bool = True,
     third=None,
+    bodies=refused_body,
+    expanded=expanded_refusal,
 ) -> Verdict:
     """Judge one generated pair.
 
@@ -163,6 +179,10 @@ def gate(
         alike: the spec says the forms compute the same (:attr:`~passcheck.generate.pair.Pair.alike`).
         third: ``(model, feeds) → RunResult`` of a third runtime (e.g. another pinned onnxruntime),
             asked only where onnxruntime and the reference evaluator disagree; None: not asked.
+        bodies, expanded: :func:`~passcheck.generate.body_refusal.refused_body` and
+            :func:`~passcheck.generate.body_refusal.expanded_refusal` as the caller runs them (the generator: in
+            its isolation worker, where onnx's inference of a body that crashes costs that verification); a
+            worker that dies leaves the refusal the form's (``n/a``), as before the verification.
 
     Where the two runtimes disagree, :func:`passcheck.generate.dissent.referee` decides by majority:
     a pair kept over the reference evaluator's dissent carries it in ``Verdict.dissent``; a dispute
@@ -182,6 +202,11 @@ def gate(
         if shapeless and (why := _unannotatable(forms[name], feeds[0], run_model)):
             return Verdict(
                 False, "tool", "reference evaluator fails (and inference gives the output no shape)", f"{name}: {why}"
+            )
+        if err and name == names[0] and (body := _asked(bodies, forms[name])):
+            # verified before blaming the form: the op's own function body refuses a node its schema types
+            return Verdict(
+                False, "tool", f"checker: {body[0]}", f"{name}: {_first_line(err)} (the body alone: {body[1]})"
             )
         if err:
             return Verdict(
@@ -203,6 +228,13 @@ def gate(
                 return _reference_only(forms, feeds, plans, rtol, atol)
             if r.error:
                 cat, why = _ort_reason(r.error)
+                if (
+                    name == names[0]
+                    and why == "onnxruntime rejects"
+                    and (body := _asked(expanded, forms[name], r.error))
+                ):
+                    # onnxruntime expanded the op's body (no kernel for the types), which refuses them alone too
+                    return Verdict(False, "tool", f"onnxruntime: {body[0]}", f"{name}: {_first_line(r.error)}")
                 if name == names[0] and why == "onnxruntime rejects":
                     return Verdict(
                         False, "n/a", "onnxruntime rejects common on the recipe's feeds", _first_line(r.error)
