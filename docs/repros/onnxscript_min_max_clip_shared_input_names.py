@@ -44,7 +44,9 @@ run = lambda m: ort.InferenceSession(m.SerializeToString(), providers=["CPUExecu
 want = run(model)
 try:
     got = run(out)
-    problems += [f"{name} {g.ravel()} where {w.ravel()}" for name, g, w in zip("yz", got, want) if not np.array_equal(g, w)]
+    problems += [
+        f"{name} {g.ravel()} where {w.ravel()}" for name, g, w in zip("yz", got, want) if not np.array_equal(g, w)
+    ]
 except Exception as exc:  # noqa: BLE001 - onnxruntime refuses the graph
     problems.append(" ".join(str(exc).split())[:160])
 if problems:

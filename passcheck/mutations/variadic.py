@@ -23,13 +23,13 @@ from passcheck.mutations._base import (
     Rewrite,
     all_names,
     chosen,
-    static_tensors,
-    value_shapes,
     consumers,
     fresh_name,
     is_default_domain,
     node_label,
     opset,
+    static_tensors,
+    value_shapes,
 )
 from passcheck.mutations._graph_edit import protected, splice
 from passcheck.mutations._schema_types import accepts
