@@ -30,6 +30,8 @@ kind                      change (site)
 ``shape-target-outrank``  an int64 shape vector read only as Expand's / Reshape's ``shape`` or ConstantOfShape's
                           input given one more leading 1: the value it shapes gains a leading dim
                           (:mod:`.vary_target`; site: the constant's name)
+``shape-target-regroup``  such a vector read only as Reshape's ``shape``, every entry >= 1: its last entry moved
+                          to a new leading dim, ``[n, …, 1]`` (the elements grouped otherwise; :mod:`.vary_target`)
 ``attr-<name>``           a node's attribute set to another value of its schema domain (site:
                           ``<node>=<value>``): ``axis`` to another axis in ``[0, r-1]`` (r: the rank of input
                           0); a FLOAT × (1 + 1e-2) (``epsilon`` × 10); an INT whose schema default is 0
@@ -407,7 +409,7 @@ def build(model: onnx.ModelProto, form: str, labelled: bool = False) -> tuple[on
         elif vary_frozen.is_kind(k):
             done = vary_frozen.build(out, site)
         elif vary_target.is_kind(k):  # the shaped value gains a leading dim: so do the values downstream
-            done = vary_target.build(out, site)
+            done = vary_target.build(out, site, k)
             if done:
                 _refresh_annotations(out)
         elif vary_empty.is_kind(k):  # the readers' outputs lose their elements: so do the values downstream

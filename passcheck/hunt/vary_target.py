@@ -19,11 +19,21 @@ drops the op and lets broadcasting stand in for it, must count that dim (onnxscr
 against the inputs but not the rank the Expand adds). The bases write each shape vector at the rank of the value
 it shapes (an exporter's ``x.expand(*y.shape)``), so no pass met the longer vector.
 
+A second kind regroups a Reshape's elements. Reshape keeps the elements in row-major order whatever the vector
+(Operators.md Reshape: "the output shape is the vector"; any vector of the same element count), so the last entry
+``n`` moved to a new leading dim, ``[n, *value[:-1], 1]``, is another valid vector of the same count whose elements
+are grouped otherwise: a reader that contracts or broadcasts over the shaped value then combines other elements.
+A pass that drops a Reshape because the shapes around it agree (onnxscript's ``_broadcast_to_matmul.py`` compares
+the final Reshape's vector with MatMul's broadcast shape and never reads the inner Reshapes' vectors) must still
+read how the vector groups the data; the bases write each inner vector as the shape of the value it reshapes.
+
 Form id ``vary:shape-target-outrank@<constant>`` (:mod:`.variation`; family ``shape``): the constant (an
 initializer no graph input overrides, or a Constant's output), int64, 1-D, at most :data:`.graph_values.SMALL`
 entries, read only as ``Expand``'s input 1, ``Reshape``'s input 1 (no ``0`` entry) or ``ConstantOfShape``'s input
 0, becomes ``[1, *value]``. Not equivalent: the values downstream gain the leading dim, and the annotations are
-refreshed by the caller (:func:`.variation.build`) as for ``shape-outrank``.
+refreshed by the caller (:func:`.variation.build`) as for ``shape-outrank``. Form id
+``vary:shape-target-regroup@<constant>``: such a constant read only as Reshape's input 1, every entry >= 1 and
+the last > 1, becomes ``[value[-1], *value[:-1], 1]``; the variation gate drops a neighbour a reader cannot take.
 """
 
 from __future__ import annotations
@@ -42,7 +52,8 @@ if TYPE_CHECKING:
     import onnx
 
 KIND = "shape-target-outrank"
-KINDS = (KIND,)
+REGROUP = "shape-target-regroup"
+KINDS = (KIND, REGROUP)
 #: (op type, input index) of the readers whose output shape is the vector: Expand's and Reshape's ``shape``,
 #: ConstantOfShape's ``input`` (default domain).
 SHAPE_SLOTS = frozenset({("Expand", 1), ("Reshape", 1), ("ConstantOfShape", 0)})
@@ -50,8 +61,8 @@ INT64 = 7
 
 
 def is_kind(k: str) -> bool:
-    """Whether ``k`` (no ``vary:`` prefix) is this module's kind."""
-    return k == KIND
+    """Whether ``k`` (no ``vary:`` prefix) is one of this module's kinds."""
+    return k in KINDS
 
 
 def _shapes_only(arr: np.ndarray, reads) -> bool:
@@ -72,15 +83,23 @@ def candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     for name, arr in _constants(model).items():
         if arr.dtype.kind != "i" or arr.dtype.itemsize != 8 or arr.ndim != 1 or not 0 < arr.size <= SMALL:
             continue
-        if _shapes_only(arr, readers.get(name, [])):
+        reads = readers.get(name, [])
+        if _shapes_only(arr, reads):
             yield KIND, name
+            if all(n.op_type == "Reshape" for n, _ in reads) and (arr >= 1).all() and arr[-1] > 1:
+                yield REGROUP, name
 
 
-def build(model: onnx.ModelProto, name: str) -> bool:
-    """``model``'s constant ``name`` changed in place to ``[1, *value]``; False when it is no site."""
+def build(model: onnx.ModelProto, name: str, kind: str = KIND) -> bool:
+    """``model``'s constant ``name`` changed in place to ``[1, *value]`` (``kind`` :data:`KIND`) or
+    ``[value[-1], *value[:-1], 1]`` (:data:`REGROUP`); False when it is no site of ``kind``."""
     import numpy as np
 
-    if (KIND, name) not in set(candidates(model)):
+    if (kind, name) not in set(candidates(model)):
         return False
-    _replace(model, name, np.concatenate([np.ones(1, np.int64), np.asarray(_constants(model)[name], np.int64)]))
+    value = np.asarray(_constants(model)[name], np.int64)
+    if kind == REGROUP:
+        _replace(model, name, np.concatenate([value[-1:], value[:-1], np.ones(1, np.int64)]))
+    else:
+        _replace(model, name, np.concatenate([np.ones(1, np.int64), value]))
     return True

@@ -7,6 +7,11 @@
   ``Add(a, b)`` is (Add-7/13/14). More than two float inputs are left alone: the spec does not say
   in which order Sum adds them, so the chain's rounding is not promised to match.
 
+- max and min are idempotent (``max(a, a) = a``, NaN included), so an operand of Max or Min may be
+  read a second time; a one-element constant broadcasts alike at every rank up to the output's
+  (Broadcasting.md: dims of 1 stretch, missing leading dims are 1s), so the second reading may be a
+  copy at another rank (``variadic-repeat``).
+
 Main graph, opset >= 8; an inner node is merged only when its output is read by the outer node
 alone (not a graph output, not read by a subgraph). Sites are the outer (or rewritten) nodes."""
 
@@ -23,6 +28,8 @@ from passcheck.mutations._base import (
     is_default_domain,
     node_label,
     opset,
+    static_tensors,
+    value_shapes,
 )
 from passcheck.mutations._graph_edit import protected, splice
 from passcheck.mutations._schema_types import accepts
@@ -103,6 +110,40 @@ def variadic_split(model: onnx.ModelProto, only: frozenset[str] | None = None) -
     return sites
 
 
+def variadic_repeat(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """Max(a, …, c) → Max(a, …, c, c') (Min alike; opset >= 8): the last operand read once more.
+
+    ``c'`` is ``c`` itself, except for a one-element constant (an initializer no graph input
+    overrides, or a ``Constant(value=…)``): then a new initializer holding the same element at
+    another rank, rank 0 for a constant of rank >= 1 and shape ``[1]`` for a scalar when the node's
+    output has a known rank >= 1 (a ``[1]`` copy would turn a rank-0 output into ``[1]``). The
+    node's output shape and values are unchanged (max and min are idempotent; Broadcasting.md)."""
+    import numpy as np
+    import onnx
+
+    g = model.graph
+    if opset(model) < MIN_OPSET:
+        return []
+    static, shapes, taken, sites = static_tensors(g), value_shapes(model), all_names(model), []
+    for i, n in enumerate(g.node):
+        if n.op_type not in CHAINABLE or not is_default_domain(n) or not n.input or not n.input[-1]:
+            continue
+        if not chosen(only, label := node_label(n, i)):
+            continue
+        last, copy = n.input[-1], n.input[-1]
+        held = static.get(last)
+        if held is not None and int(np.prod(held.dims)) == 1:
+            value = onnx.numpy_helper.to_array(held)
+            out_rank = len(shapes.get(n.output[0], ()))
+            shape = () if value.ndim else (1,) if out_rank >= 1 else None
+            if shape is not None:
+                copy = fresh_name(taken, f"{last}_rank{len(shape)}")
+                g.initializer.append(onnx.numpy_helper.from_array(value.reshape(shape), copy))
+        n.input.append(copy)
+        sites.append(label)
+    return sites
+
+
 def _swap(model: onnx.ModelProto, only: frozenset[str] | None, src: str, dst: str) -> list[str]:
     g, types, version = model.graph, known(model), opset(model)
     if version < MIN_OPSET:
@@ -147,6 +188,12 @@ REWRITES = (
         variadic_split,
         inverse="variadic-merge",
     ),
+    Rewrite(
+        "variadic-repeat",
+        "Max(a, c) → Max(a, c, c') (Min alike; opset >= 8): the last operand read again, a one-element constant "
+        "as a copy at another rank (max/min are idempotent; Broadcasting.md)",
+        variadic_repeat,
+    ),
     Rewrite("add-as-sum", "Add(a, b) → Sum(a, b) (floats; opset >= 8)", add_as_sum, inverse="sum-as-add"),
     Rewrite("sum-as-add", "Sum(a, b) → Add(a, b) (opset >= 8)", sum_as_add, inverse="add-as-sum"),
 )
@@ -155,12 +202,14 @@ FREEDOMS = (
     Freedom(
         "variadic-max-min-arity",
         "algebra",
-        "Operators.md Max-8/12/13, Min-8/12/13 (1 to ∞ inputs, multidirectional broadcasting)",
+        "Operators.md Max-8/12/13, Min-8/12/13 (1 to ∞ inputs, multidirectional broadcasting); Broadcasting.md",
         "A Max or Min of several inputs may be one variadic node or a chain of two-input nodes (exact for every "
-        "type: no rounding).",
-        ("variadic-merge", "variadic-split"),
+        "type: no rounding), and may read an operand twice (max and min are idempotent), a one-element constant "
+        "at any rank up to the output's.",
+        ("variadic-merge", "variadic-split", "variadic-repeat"),
         "main-graph Max/Min nodes, opset >= 8; merged only where the inner output has no other reader (not a "
-        "graph output, not read by a subgraph)",
+        "graph output, not read by a subgraph); repeated: the last operand, a one-element constant at rank 0 (or "
+        "[1] for a scalar, where the output's rank is known >= 1)",
     ),
     Freedom(
         "add-as-binary-sum",

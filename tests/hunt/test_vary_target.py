@@ -16,6 +16,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
+from passcheck.cases import Case, Form, register
 from passcheck.hunt import variation, vary_target
 from passcheck.hunt.probe import Setting
 
@@ -95,3 +96,80 @@ def test_an_expand_dropped_without_its_rank_is_found_on_the_longer_vector_only(i
     out = vary_probe.judge(Setting("target-test/expand-add"), base, FORM, pass_id, inproc_executor)
     assert out.status == "done", out
     assert {f.oracle for f in out.findings} & {"numeric", "annotations", "validity"}, out.findings
+
+
+REGROUP_FORM = "vary:shape-target-regroup@sb"
+
+
+def _matmul_sandwich():
+    """``y = Reshape(MatMul(Reshape(a, [2, 3]), Reshape(b, sb)), [2, 4])``, a ``float[2, 3]``, b ``float[3, 4]``,
+    ``sb = [3, 4]`` (onnxscript's two-Reshape MatMul pattern, ``_broadcast_to_matmul.py``; opset 18)."""
+    vi = helper.make_tensor_value_info
+    nodes = [
+        helper.make_node("Reshape", ["a", "sa"], ["ra"]),
+        helper.make_node("Reshape", ["b", "sb"], ["rb"]),
+        helper.make_node("MatMul", ["ra", "rb"], ["m"]),
+        helper.make_node("Reshape", ["m", "sc"], ["y"]),
+        helper.make_node("Expand", ["a", "se"], ["e"]),
+    ]
+    inits = [
+        helper.make_tensor("sa", TensorProto.INT64, [2], [2, 3]),
+        helper.make_tensor("sb", TensorProto.INT64, [2], [3, 4]),
+        helper.make_tensor("sc", TensorProto.INT64, [2], [2, 4]),
+        helper.make_tensor("se", TensorProto.INT64, [2], [2, 3]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "sandwich",
+        [vi("a", TensorProto.FLOAT, [2, 3]), vi("b", TensorProto.FLOAT, [3, 4])],
+        [vi("y", TensorProto.FLOAT, [2, 4]), vi("e", TensorProto.FLOAT, [2, 3])],
+        inits,
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+
+
+register(
+    Case(
+        id="target-test/matmul-sandwich",
+        forms={"common": Form(_matmul_sandwich), "uncommon": Form(_matmul_sandwich, "the same model")},
+        doc="Reshape(MatMul(Reshape(a), Reshape(b)))",
+        opset=18,
+    )
+)
+
+
+def test_regroup_sites_are_reshape_vectors_and_keep_the_elements_in_order():
+    model = _matmul_sandwich()
+    regroup = sorted(s for k, s in vary_target.candidates(model) if k == vary_target.REGROUP)
+    assert regroup == ["sa", "sb", "sc"], regroup  # se: read by Expand, which broadcasts and does not regroup
+    neighbour, labels = variation.build(model, REGROUP_FORM)
+    assert labels == ["sb"]
+    values = {t.name: onnx.numpy_helper.to_array(t).tolist() for t in neighbour.graph.initializer}
+    assert values["sb"] == [4, 3, 1], values  # the last entry moved to a new leading dim
+    onnx.checker.check_model(neighbour, full_check=True)
+    feeds = {"a": np.arange(6, dtype=np.float32).reshape(2, 3), "b": np.arange(12, dtype=np.float32).reshape(3, 4)}
+    y, _ = _run(neighbour, feeds)
+    # MatMul([2, 3], [4, 3, 1]) → [4, 2, 1]: each batch i reads b's row-major elements 3i … 3i + 2 as its column
+    want = np.matmul(feeds["a"], feeds["b"].reshape(4, 3, 1)).reshape(2, 4)
+    np.testing.assert_array_equal(y, want)
+    assert not np.array_equal(y, feeds["a"] @ feeds["b"])  # another computation than the base's
+    assert onnx.numpy_helper.to_array(model.graph.initializer[1]).tolist() == [3, 4]  # the base is never modified
+
+
+def test_onnxscript_drops_the_regrouping_reshape_on_the_neighbour_only(inproc_executor):
+    """onnxscript's default rewrite turns the base into MatMul(a, b) with the same values; on the regrouped neighbour
+    the final vector still equals MatMul(a, b)'s shape, the rule fires and the values change (numeric finding)."""
+    from passcheck.engine import Subject, evaluate
+    from passcheck.hunt import vary_probe
+    from passcheck.passes import get_pass
+
+    pass_id = "onnxscript:rewrite"
+    if get_pass(pass_id).unavailable_reason():
+        pytest.skip(get_pass(pass_id).unavailable_reason())
+    base = _matmul_sandwich()
+    case = "target-test/matmul-sandwich"
+    cells = evaluate(Subject(id=case, forms={"common": base}, bindings=[{}]), [pass_id], executor=inproc_executor)
+    assert not [f for c in cells for f in c.findings], cells
+    out = vary_probe.judge(Setting(case), base, REGROUP_FORM, pass_id, inproc_executor)
+    assert out.status == "done", out
+    assert "numeric" in {f.oracle for f in out.findings}, out.findings
