@@ -123,9 +123,6 @@ SAMPLE = 8
 #: tens of rewrite forms and a dozen neighbours: without a share the neighbours would be a small part of the
 #: items). One in four: at one in two a 5-minute hunt's rewrite signatures fell from 34 to 12 (docs/hunt.md).
 VARIATION_EVERY = 4
-#: Bases whose pair forms' first parts :meth:`Scheduler.labels` keeps built (M166: a pair of one base shares its first
-#: rewrite with others, the 1,100-node ``deep-identity-chain`` output most often; a step scores a few bases' forms).
-HEADS_KEPT = 4
 #: With compositions on, one step in this many (one that is no variation step) draws a rewrite of a neighbour
 #: tried before (:mod:`.compose`), when there is one; else it is a rewrite step.
 COMPOSE_EVERY = 8
@@ -309,7 +306,6 @@ class Scheduler:
         self._rank_of: dict[str, dict[str, str]] = {}  # base → its site ranks
         self._facts: dict[str, str] = {}  # base → the shape facts its form states (site_kind.shape_facts)
         self._labels: dict[tuple[str, str], tuple[str, ...]] = {}  # (base, form) → the labels its rewrite changed
-        self._heads: dict[str, dict] = {}  # base → its pair forms' first parts built (hforms.build_kept), a few bases
         self.invalid: set[tuple[str, str]] = set()  # (base, variation form) of the neighbours that are no valid model
         self._vary_n: dict[tuple[str, str], int] = {}  # (base, pass) → its variation items
         self._retry: list[Item] = []  # an invalid neighbour's id on the other forms of its case, in the order met
@@ -545,12 +541,8 @@ class Scheduler:
         if (base.id, form) not in self._labels and compose.is_composed(form):
             self._labels[base.id, form] = tuple(s for _, s in hforms.parts(compose.split(form)[1]) if s is not None)
         if (base.id, form) not in self._labels:
-            if base.id not in self._heads:  # a step scores one base's forms together: the last few bases' heads kept
-                while len(self._heads) >= HEADS_KEPT:
-                    del self._heads[next(iter(self._heads))]
-                self._heads[base.id] = {}
             try:
-                built = hforms.build_kept(base.model(), form, self._heads[base.id])
+                built = hforms.build(base.model(), form)
             except Exception:  # noqa: BLE001 - a rewrite that cannot read this base: it changes nothing here
                 built = None
             self._labels[base.id, form] = tuple(built[1]) if built else ()

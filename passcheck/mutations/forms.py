@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from passcheck.mutations.registry import REWRITES
@@ -83,37 +83,6 @@ def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]
         current = done[0]
         changed += list(done[1].nodes)
     return current, changed
-
-
-def _head(form: str) -> tuple[str, str]:
-    """``form`` as its first group of parts (what :func:`build` applies in one edit: one part, or consecutive
-    single sites of one rewrite) and the rest (``""`` when none)."""
-    ps = parts(form)
-    k = 1
-    if ps[0][1] is not None:
-        while k < len(ps) and ps[k][0] == ps[0][0] and ps[k][1] is not None:
-            k += 1
-    return spell(ps[:k]), spell(ps[k:])
-
-
-def build_kept(
-    model: onnx.ModelProto, form: str, kept: MutableMapping[str, tuple[onnx.ModelProto, list[str]] | None]
-) -> tuple[onnx.ModelProto, list[str]] | None:
-    """:func:`build`'s answer, the build of ``form``'s first group of parts on ``model`` read from ``kept`` (or made
-    and kept there): forms sharing their first rewrite build it once (the pairs of one base a hunt scores, M166).
-    ``kept`` must hold builds of ``model`` only; a kept model is never modified (a rewrite edits a copy).
-
-    Raises:
-        RewriteError: a rewrite's edit raised (as :func:`build`).
-    """
-    head, rest = _head(form)
-    if not rest:
-        return build(model, form)
-    if head not in kept:
-        kept[head] = build(model, head)
-    done = kept[head]
-    more = None if done is None else build(done[0], rest)
-    return None if more is None else (more[0], done[1] + more[1])
 
 
 def enumerate_forms(
