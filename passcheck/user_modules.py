@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import importlib.util
 import sys
+import types
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,6 +62,8 @@ def load_file(path: Path, prefix: str = USER_PREFIX) -> None:
     name = _module_name(path, prefix)
     if name in sys.modules:
         return
+    if prefix == USER_PREFIX:  # a built-in prefix lies under passcheck, which imports
+        _package(prefix)
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -74,6 +77,17 @@ def load_file(path: Path, prefix: str = USER_PREFIX) -> None:
         raise PasscheckError(f"{path}: case module failed to import: {type(exc).__name__}: {exc}") from exc
     finally:
         _LOADING.pop()
+
+
+def _package(prefix: str) -> None:
+    """``prefix`` in ``sys.modules`` as an empty package: pickle finds a function by importing its module's
+    dotted name, which imports the parent first, so without it no user module's function pickles by reference
+    (M165, round 12s: every ``--cases-from`` pass ran in a per-cell fork of passcheck's process, not in the
+    persistent isolation worker that preloads the same file; the worker registers the same package)."""
+    if prefix not in sys.modules:
+        package = types.ModuleType(prefix, "the modules passcheck imports by file path (passcheck.user_modules)")
+        package.__path__ = []  # a package with no folder: a name under it that was not loaded by path is not found
+        sys.modules[prefix] = package
 
 
 def load_path(path: str | Path) -> None:

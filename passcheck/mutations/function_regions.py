@@ -80,9 +80,10 @@ def _readers(g: onnx.GraphProto) -> tuple[dict[str, list[int]], set[str]]:
     return readers, read_elsewhere
 
 
-def _greedy(g: onnx.GraphProto) -> list[list[int]]:
-    """Chains in node order, each as long as it goes (at most :data:`MAX_NODES`), none overlapping."""
-    readers, outputs = _readers(g)
+def _greedy(g: onnx.GraphProto, read: tuple[dict[str, list[int]], set[str]]) -> list[list[int]]:
+    """Chains in node order, each as long as it goes (at most :data:`MAX_NODES`), none overlapping (``read``:
+    :func:`_readers` of ``g``)."""
+    readers, outputs = read
     taken: set[int] = set()
     chains = []
     for i in range(len(g.node)):
@@ -97,14 +98,16 @@ def _greedy(g: onnx.GraphProto) -> list[list[int]]:
     return chains
 
 
-def _parse(g: onnx.GraphProto, label: str) -> list[int] | None:
-    """The chain a label names (node labels joined by ``>``), or None when it names no chain."""
-    index = {node_label(n, i): i for i, n in enumerate(g.node)}
+def _parse(
+    g: onnx.GraphProto, label: str, index: dict[str, int], read: tuple[dict[str, list[int]], set[str]]
+) -> list[int] | None:
+    """The chain a label names (node labels joined by ``>``), or None when it names no chain (``index``: node
+    label → index in ``g``; ``read``: :func:`_readers` of ``g``)."""
     parts = label.split(SEP)
     if not 2 <= len(parts) <= MAX_NODES or any(p not in index for p in parts):
         return None
     chain = [index[p] for p in parts]
-    readers, outputs = _readers(g)
+    readers, outputs = read
     if not _eligible(g.node[chain[0]]):
         return None
     for a, b in zip(chain, chain[1:], strict=False):
@@ -143,16 +146,23 @@ def _outer(nodes: list[onnx.NodeProto]) -> tuple[list[str], list[str]]:
     return ins, made
 
 
-def _wrap_chain(model: onnx.ModelProto, chain: list[int], name: str, taken: set[str]) -> onnx.NodeProto | None:
+def _wrap_chain(
+    model: onnx.ModelProto,
+    chain: list[int],
+    name: str,
+    taken: set[str],
+    read: tuple[dict[str, list[int]], set[str]],
+) -> onnx.NodeProto | None:
     """A call replacing ``chain`` (the new function appended to the model), or None when the chain's
-    outputs are read by a node placed between its nodes."""
+    outputs are read by a node placed between its nodes. ``read``: :func:`_readers` of the main graph, which
+    wrapping leaves as it is (the calls replace the chains after every chain is wrapped)."""
     import onnx
 
     g = model.graph
     nodes = [g.node[i] for i in chain]
     ins, made = _outer(nodes)
     inside = set(chain)
-    readers, elsewhere = _readers(g)
+    readers, elsewhere = read
     outs = [y for y in made if y in elsewhere or any(r not in inside for r in readers.get(y, []))]
     if any(r not in inside and r < chain[-1] for y in outs for r in readers.get(y, [])):
         return None
@@ -173,12 +183,16 @@ def as_region_function(model: onnx.ModelProto, only: frozenset[str] | None = Non
     import onnx
 
     g = model.graph
+    # the main graph's readers, read once: wrapping a chain leaves the graph as it is (the calls replace the
+    # chains after every chain is wrapped); read per chain it was most of a pair form's build in a hunt (M164)
+    read = _readers(g)
     if only is None:
-        chains = _greedy(g)
+        chains = _greedy(g, read)
     else:
         chains, used = [], set()
+        index = {node_label(n, i): i for i, n in enumerate(g.node)}
         for label in sorted(only):
-            c = _parse(g, label)
+            c = _parse(g, label, index, read)
             if c is not None and not used & set(c):
                 chains.append(c)
                 used.update(c)
@@ -191,7 +205,7 @@ def as_region_function(model: onnx.ModelProto, only: frozenset[str] | None = Non
     made = {}
     for c in sorted(chains):
         fname = fresh_name(taken, f"Region_{'_'.join(g.node[i].op_type for i in c)}")
-        call = _wrap_chain(model, c, fname, taken)
+        call = _wrap_chain(model, c, fname, taken, read)
         if call is not None:
             made[c[-1]] = (c, call)
     if not made:

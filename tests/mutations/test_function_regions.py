@@ -223,3 +223,40 @@ def test_the_spelling_models_pass_the_gate():
                 verify_equivalent(m, got[0], feeds(m), f"{form} on {name}")
                 applied.add(form)
     assert len(applied) == 3
+
+
+def _ten_nodes() -> onnx.ModelProto:
+    """A chain of 10 unary nodes: the greedy regions n0..n3, n4..n7, n8>n9."""
+    body = "\n".join(f"  [n{i}] v{i + 1} = {'Neg' if i % 2 else 'Relu'}(v{i})" for i in range(10))
+    return named(f"g (float[2,3] v0) => (float[2,3] v10) {{\n{body}\n}}", opset=17)
+
+
+def test_the_graph_is_read_once_for_all_its_regions(monkeypatch):
+    """Wrapping a chain leaves the main graph as it is until every chain is wrapped, so its readers are read once
+    per edit, not once per chain (M164, round 12s: per chain it was most of a hunt's pair-form builds); the three
+    regions, all at once or named, compute what the chain does (a real onnxruntime run, bit for bit)."""
+    m = _ten_nodes()
+    reads = []
+    real = FR._readers
+    monkeypatch.setattr(FR, "_readers", lambda g: reads.append(len(g.node)) or real(g))
+    r = REWRITES["region-as-local-function"]
+    assert r.sites(m) == ["n0>n1>n2>n3", "n4>n5>n6>n7", "n8>n9"] and reads == [10]
+    reads.clear()
+    named_three = ["n0>n1", "n2>n3>n4", "n7>n8>n9"]
+    picked, applied = r.apply(m, named_three)
+    assert applied.nodes == tuple(named_three) and reads == [10]
+    onnx.checker.check_model(picked, full_check=True)
+    assert [n.op_type for n in picked.graph.node] == [
+        "Region_Relu_Neg",
+        "Region_Relu_Neg_Relu",
+        "Neg",
+        "Relu",
+        "Region_Neg_Relu_Neg",
+    ]
+    assert _same_bits(_runs(m), _runs(picked))
+    mutant = assert_same_computation(m, "region-as-local-function")
+    assert [n.op_type for n in mutant.graph.node] == [
+        "Region_Relu_Neg_Relu_Neg",
+        "Region_Relu_Neg_Relu_Neg_1",
+        "Region_Relu_Neg",
+    ]

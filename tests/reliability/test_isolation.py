@@ -151,6 +151,36 @@ def test_unpicklable_callable_runs_in_a_forked_child(tmp_path):
         assert died.status == "crashed" and "exit code 7" in died.error
 
 
+def test_a_pass_of_a_preloaded_module_runs_in_the_persistent_worker(tmp_path):
+    """A ``--cases-from`` module's pass pickles by reference (its module name lies under a package passcheck
+    registers) and runs in the persistent worker that preloads the same file, every cell in the same process,
+    not in a fork per cell (M165, round 12s)."""
+    import os
+    import pickle
+
+    from passcheck.user_modules import load_file
+
+    module = tmp_path / "pid_pass.py"
+    module.write_text(
+        textwrap.dedent(
+            """
+            import os
+
+            def pid(m):
+                m.graph.name = str(os.getpid())
+                return m
+            """
+        )
+    )
+    load_file(module)
+    fn = next(m for n, m in sys.modules.items() if n.startswith("passcheck_user_cases.pid_pass_")).pid
+    assert pickle.loads(pickle.dumps(fn)) is fn
+    with IsolatedExecutor(timeout=60, memory_mb=None, preload=[module]) as ex:
+        outs = [ex(FunctionAdapter("t:pid-preloaded", fn), _relu(), tmp_path) for _ in range(2)]
+        assert [o.status for o in outs] == ["changed", "changed"] and not ex._forked
+        assert {o.model.graph.name for o in outs} == {str(ex._proc.pid)} != {str(os.getpid())}
+
+
 def test_worker_is_reused_and_replaced_after_a_crash(tmp_path):
     from passcheck.passes import get_pass
 
