@@ -505,6 +505,7 @@ def _check_vary_kinds(globs) -> None:
         *ELEM_KINDS,
         "opt-fill",
         "expose",
+        "expose-input",
         "fanout",
         *vary_twin_output.KINDS,
         *vary_group.KINDS,

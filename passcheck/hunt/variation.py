@@ -50,6 +50,8 @@ kind                      change (site)
                           whose result is a new graph output (:mod:`.vary_struct`; site: the value's name);
 ``fanout-copy``           a copy of a node reading the same inputs, its outputs new graph outputs (site: the
                           node's first output)
+``expose-input``          a graph input also a graph output through an Identity (:mod:`.vary_struct`; site: the
+                          input's name)
 ``int-<change>``          a small integer constant (≤ :data:`SMALL` elements) changed: ``int-nudge``,
                           ``int-zero``, ``int-one``, ``int-negate`` (an axes or index constant in its other
                           spelling), ``int-sentinel`` (a Slice start/end at its clamp bound as ``INT_MAX`` /

@@ -1,5 +1,5 @@
 """Structural neighbours of a base: an intermediate value that is also a graph output, or read once more; a node's
-inputs read once more by a copy of it.
+inputs read once more by a copy of it; a graph input also returned, through an Identity.
 
 ONNX IR.md ("Graphs", "Nodes") lets a value be both a graph output and read by nodes, and be read by any
 number of nodes. A fusion or elimination that removes the node producing a value, or merges it into its
@@ -26,15 +26,21 @@ kind            change
                 named, unnamed when it is not (IR.md "Nodes": a node name is optional). Every value the node
                 reads is then read twice by the same op type, the shape a pass that keys what it inserts
                 per reader (a Cast per blocked node's input, named after the value or the node) must survive
+``expose-input`` site: a graph input. ``Identity(input)`` writes a new graph output ``<input>__passthrough``: the
+                input is also returned unchanged, as exporters write a pass-through output (IR.md "Graphs": a
+                graph output is a node's output; Operators.md Identity). A pass that erases the Identity by
+                rewiring its readers to the input (an elimination of Identity / Dropout / a neutral op) must
+                keep a producer for that graph output
 ==============  ==========================================================================================
 
-``fanout-copy`` sites are the main-graph nodes (a Constant's left out) holding no graph attribute, every output of
-which has a known element type other than bfloat16. The other kinds' sites are main-graph node outputs (a
-Constant's left out) that are no graph output, that exactly one node
-reads (the edges a fusion joins: the producer of a fused pair has one output edge) and whose element type is
-known and not bfloat16 (no numpy type for it in onnxruntime's binding: the output could not be fetched).
-Every other graph output keeps its name and place: the new one is appended, so the base's outputs are
-compared as before and the new one against the unoptimized neighbour like any output.
+``expose-input`` sites are the main-graph inputs with no initializer of the same name whose tensor element type is
+known and not bfloat16. ``fanout-copy`` sites are the main-graph nodes (a Constant's left out) holding no graph
+attribute, every output of which has a known element type other than bfloat16. The other kinds' sites are main-graph
+node outputs (a Constant's left out) that are no graph output, that exactly one node reads (the edges a fusion
+joins: the producer of a fused pair has one output edge) and whose element type is known and not bfloat16 (no numpy
+type for it in onnxruntime's binding: the output could not be fetched). Every other graph output keeps its name and
+place: the new one is appended, so the base's outputs are compared as before and the new one against the unoptimized
+neighbour like any output.
 """
 
 from __future__ import annotations
@@ -48,8 +54,10 @@ if TYPE_CHECKING:
     import onnx
 
 COPY = "fanout-copy"
-KINDS = ("expose", "fanout", COPY)
+PASSTHROUGH = "expose-input"
+KINDS = ("expose", "fanout", COPY, PASSTHROUGH)
 COPY_SUFFIX = "__copy"
+PASSTHROUGH_SUFFIX = "__passthrough"
 #: Unary readers of ``fanout``, in the order tried (see module docs).
 READERS = ("Neg", "Not", "BitwiseNot", "Abs")
 SUFFIX = "__fanout"
@@ -71,6 +79,14 @@ def candidates(model: onnx.ModelProto, types: Mapping[str, Any]) -> Iterator[tup
             yield "fanout", value
     for node in copy_sites(model, types):
         yield COPY, node.output[0]
+    for x in input_sites(model):
+        yield PASSTHROUGH, x.name
+
+
+def input_sites(model: onnx.ModelProto) -> list:
+    """The graph inputs (ValueInfoProto) ``expose-input`` may return unchanged (see module docs), in input order."""
+    inits = {t.name for t in model.graph.initializer}
+    return [x for x in model.graph.input if x.name not in inits and _elem(x.type) not in (0, BFLOAT16)]
 
 
 def copy_sites(model: onnx.ModelProto, types: Mapping[str, Any]) -> list:
@@ -112,6 +128,8 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: Mapping[str, Any]
 
     if kind == COPY:
         return _copy(model, site, types)
+    if kind == PASSTHROUGH:
+        return _passthrough(model, site)
     if site not in sites(model, types):
         return False
     t = types[site]
@@ -146,6 +164,19 @@ def _copy(model: onnx.ModelProto, site: str, types: Mapping[str, Any]) -> bool:
         if o:
             copy.output[i] = fresh(f"{o}{COPY_SUFFIX}", taken)
             model.graph.output.append(helper.make_value_info(copy.output[i], types[o]))
+    return True
+
+
+def _passthrough(model: onnx.ModelProto, site: str) -> bool:
+    from onnx import helper
+
+    x = next((x for x in input_sites(model) if x.name == site), None)
+    if x is None:
+        return False
+    taken = graph_names(model)
+    out = fresh(f"{site}{PASSTHROUGH_SUFFIX}", taken)
+    model.graph.node.append(helper.make_node("Identity", [site], [out], name=fresh(f"Identity_{out}", taken)))
+    model.graph.output.append(helper.make_value_info(out, x.type))
     return True
 
 

@@ -22,6 +22,10 @@ cast-same           ``Cast(x, to=its own type)`` (Cast-6+)
 castlike-self       ``CastLike(x, x)`` (CastLike-15+)
 dropout-inference   ``Dropout(x)`` with no ``training_mode`` (Dropout-12+: absent means false, and then
                     the output is the input)
+dropout-mask-read   ``Where(mask, output, 0)`` of ``Dropout(x) -> (output, mask)``, no ``training_mode``: the
+                    optional mask output named and read (Dropout-12+: ``output = scale * data * mask``, which in
+                    inference is the data, so the mask is all true; onnx's reference implementation and
+                    onnxruntime return ones), as a masked fill written after a dropout reads it (Where-9+)
 clip-unbounded      ``Clip(x)`` with neither min nor max (Clip-11+: the bounds default to the
                     type's lowest and highest values)
 sum-one … mean-one  ``Sum(x)``, ``Max(x)``, ``Min(x)``, ``Mean(x)`` (8+: one input allowed)
@@ -82,6 +86,8 @@ if TYPE_CHECKING:
 
 #: Every reduce op has ``noop_with_empty_axes`` (and takes axes as an input) from opset 18.
 REDUCE_ALL_NOOP = 18
+#: Dropout-12: ``training_mode`` an input, absent meaning false (before, ``is_test`` / the mask's type differ).
+DROPOUT_INFERENCE = 12
 
 
 def _plus_zero(elem_type: int):
@@ -131,6 +137,19 @@ def _add_zero_outrank(x: str, k: Known, version: int, names: Namer):
     return [cz, ca, names.node("Add", [x, z], mid), names.node("Squeeze", [mid, axes], out)]
 
 
+def _dropout_mask_read(x: str, k: Known, version: int, names: Namer):
+    import onnx
+
+    zero = _zero(k.elem_type)
+    types = (("Dropout", 0), ("Constant", 0), ("Where", 1))
+    if version < DROPOUT_INFERENCE or zero is None or not all(accepts(o, version, k.elem_type, i) for o, i in types):
+        return None
+    z, cz = names.constant("zero", k.elem_type, [zero], [])
+    out, mask, kept = names.value("dropout"), names.value("mask"), names.value("where")
+    dropout = onnx.helper.make_node("Dropout", [x], [out, mask], name=names.value("dropout_node"))
+    return [cz, dropout, names.node("Where", [mask, out, z], kept)]
+
+
 def _split_one(x: str, k: Known, version: int, names: Namer):
     if version < 2 or k.rank is None or k.rank < 1 or not accepts("Split", version, k.elem_type):
         return None
@@ -154,7 +173,8 @@ OPS: tuple[tuple[str, str, Step], ...] = (
     ("reduce-min-noop", "ReduceMin", _unary("ReduceMin", attrs={"noop_with_empty_axes": 1}, needs=REDUCE_ALL_NOOP)),
     ("cast-same", "Cast", _cast),
     ("castlike-self", "CastLike", _castlike),
-    ("dropout-inference", "Dropout", _unary("Dropout", needs=12)),
+    ("dropout-inference", "Dropout", _unary("Dropout", needs=DROPOUT_INFERENCE)),
+    ("dropout-mask-read", "Dropout", _dropout_mask_read),
     ("clip-unbounded", "Clip", _unary("Clip", needs=11)),
     ("sum-one", "Sum", _SHARED["sum-one"]),
     ("max-one", "Max", _SHARED["max-one"]),
@@ -177,9 +197,10 @@ OPS: tuple[tuple[str, str, Step], ...] = (
 NAMES = tuple(name for name, _, _ in OPS)
 OP_TYPES = {name: op_type for name, op_type, _ in OPS}
 #: Ops whose reader meets a condition their op type alone does not say (a negative pad, an operand of higher rank
-#: than the value): their sites get a signature of their own, not the one they would share with ``pad-zeros`` /
-#: ``add-zero``, so sampling one site per signature does not leave them behind their op type's other ops.
-OWN_SIGNATURE = frozenset({"pad-crop", "add-zero-outrank"})
+#: than the value, a second output read): their sites get a signature of their own, not the one they would share
+#: with ``pad-zeros`` / ``add-zero`` / ``dropout-inference``, so sampling one site per signature does not leave them
+#: behind their op type's other ops.
+OWN_SIGNATURE = frozenset({"pad-crop", "add-zero-outrank", "dropout-mask-read"})
 
 
 def one_op(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
@@ -227,7 +248,8 @@ FREEDOMS = (
     Freedom(
         "neutral-op-alone",
         "operator schemas",
-        "Operators.md: Sub-7, Div-7, CastLike-15, Dropout-12 (training_mode absent is false), Clip-11 (bounds "
+        "Operators.md: Sub-7, Div-7, CastLike-15, Dropout-12 (training_mode absent is false; its mask then all "
+        "true, read by a Where-9), Clip-11 (bounds "
         "optional), Pad-11 (a negative pad removes: add or remove), Tile-6, Unsqueeze/Squeeze, Split (one output), "
         "ReduceMax/ReduceMin-18, Add-7 (multidirectional broadcasting: a zero of higher rank, squeezed back) "
         "(noop_with_empty_axes), and the neutral ops of neutral-elementwise, neutral-shape-ops, "

@@ -91,7 +91,7 @@ def test_sites_are_single_reader_intermediates_and_each_neighbour_is_valid():
     forms = variation.neighbours(base, random.Random(0))
     struct = sorted(f for f in forms if variation.family(f) in vary_struct.KINDS and vary_struct.COPY not in f)
     # a and b are read by one node each; y is a graph output, x an input, w an initializer
-    assert struct == ["vary:expose@a", "vary:expose@b", "vary:fanout@a", "vary:fanout@b"]
+    assert struct == ["vary:expose-input@x", "vary:expose@a", "vary:expose@b", "vary:fanout@a", "vary:fanout@b"]
     # every node may be copied (site: its first output), graph output or not
     copies = vary_struct.candidates(base, variation._inferred(base))
     assert sorted(site for kind, site in copies if kind == vary_struct.COPY) == ["a", "b", "y"]
@@ -205,3 +205,46 @@ def test_a_copied_node_shows_a_pass_that_names_its_insertions_per_value(ex):
     finally:
         unregister_pass("test:cast-per-reader")
     assert "invalid-model" not in kinds[0] and "invalid-model" in kinds[1], kinds
+
+
+def _erase_identities(checked: bool):
+    """Each Identity → its readers read its input, the node dropped; ``checked``: only an Identity whose output is
+    no graph output (onnxruntime's ``graph_utils::CanRemoveNode``: ``!graph.NodeProducesGraphOutput(node)``)."""
+
+    def rewrite(model: onnx.ModelProto) -> onnx.ModelProto:
+        g = model.graph
+        outputs = {o.name for o in g.output}
+        for n in [n for n in g.node if n.op_type == "Identity"]:
+            if checked and n.output[0] in outputs:
+                continue
+            for other in g.node:
+                other.input[:] = [n.input[0] if v == n.output[0] else v for v in other.input]
+            g.node.remove(n)
+        return model
+
+    return rewrite
+
+
+def test_a_passed_through_input_shows_an_identity_elimination_that_ignores_graph_outputs(ex):
+    """``expose-input`` (M157): ``Identity(x)`` writes the new graph output ``x__passthrough``, a valid neighbour
+    offered on graph inputs only (not on the initializer ``w``); an Identity elimination that forgets graph
+    outputs leaves that output without a producer (``invalid-model``), the checked one gives no finding."""
+    base = _base()
+    kinds = {(k, site) for k, site in vary_struct.candidates(base, variation._inferred(base))}
+    assert (vary_struct.PASSTHROUGH, "x") in kinds and (vary_struct.PASSTHROUGH, "w") not in kinds
+    out, _ = variation.build(base, "vary:expose-input@x")
+    assert [o.name for o in out.graph.output] == ["y", "x__passthrough"]
+    assert (out.graph.node[-1].op_type, list(out.graph.node[-1].input)) == ("Identity", ["x"])
+    onnx.checker.check_model(out, full_check=True)
+    assert vary_probe.invalid(Setting("vary-test/relus"), base, out, ex, "vary:expose-input@x") is None
+    found = {}
+    for checked in (False, True):
+        pid = f"planted:erase-identities-{checked}"
+        register_pass(FunctionAdapter(pid, _erase_identities(checked)))
+        try:
+            found[checked] = vary_probe.judge(Setting("vary-test/relus"), base, "vary:expose-input@x", pid, ex)
+        finally:
+            unregister_pass(pid)
+    assert found[False].status == found[True].status == "done", found
+    assert ("validity", "invalid-model") in {(f.oracle, f.kind) for f in found[False].findings}, found[False]
+    assert found[True].findings == [], found[True]

@@ -100,10 +100,11 @@ def test_a_value_site_feeds_every_reader_and_keeps_graph_output_names():
 def test_no_op_is_offered_where_the_schema_does_not_take_the_type():
     labels = R.sites(BOOLS())
     assert "p:and-true" in labels and "p:not-not" in labels
-    float_only = (":add-zero", ":div-one", ":dropout-inference", ":clip-unbounded")
+    float_only = (":add-zero", ":div-one", ":dropout-inference", ":dropout-mask-read", ":clip-unbounded")
     assert not any(label.endswith(float_only) for label in labels)
     older = R.sites(SHARED(11))
-    assert not any(label.endswith((":castlike-self", ":dropout-inference", ":reduce-max-noop")) for label in older)
+    older_ops = (":castlike-self", ":dropout-inference", ":dropout-mask-read", ":reduce-max-noop")
+    assert not any(label.endswith(older_ops) for label in older)
 
 
 def test_site_signatures_name_the_inserted_op_and_the_edge_reader():
@@ -225,3 +226,57 @@ def test_a_fold_without_its_precondition_is_found_on_the_crop_and_outranked_zero
             assert base.status == out.status == "done", (base, out)
             assert base.findings == []
             assert bool(out.findings) is not checked, out.findings
+
+
+def _erase_dropout(checked: bool):
+    """Each ``Dropout`` without ``training_mode`` → its readers of ``output`` read ``data``, the node dropped;
+    ``checked``: only a Dropout whose ``mask`` no node reads and no graph output names (Dropout-12: the optional
+    mask is an output of its own, all true in inference)."""
+
+    def rewrite(model):
+        g = model.graph
+        read = {v for n in g.node for v in n.input} | {o.name for o in g.output}
+        for drop in [n for n in g.node if n.op_type == "Dropout" and len(n.input) == 1]:
+            if checked and len(drop.output) > 1 and drop.output[1] in read:
+                continue
+            for other in g.node:
+                other.input[:] = [drop.input[0] if v == drop.output[0] else v for v in other.input]
+            g.node.remove(drop)
+        return model
+
+    return rewrite
+
+
+def test_dropout_mask_read_names_the_mask_and_a_where_reads_it():
+    """``dropout-mask-read`` (M156): ``Where(mask, output, 0)`` of an inference Dropout, the gate's real runs
+    bit-equal; an eliminator that drops the Dropout without looking at its mask is found on that form only,
+    not on the base nor on ``dropout-inference`` (the mask unnamed)."""
+    from passcheck.hunt.probe import Setting, probe
+    from passcheck.passes import unregister_pass
+    from passcheck.passes.isolation import executor_for
+
+    original = SHARED(18)
+    assert {"x:dropout-mask-read", "r:dropout-mask-read", "x->n4:dropout-mask-read"} <= set(R.sites(original))
+    mutant, _ = R.apply(original, ["r:dropout-mask-read"])
+    drop = next(n for n in mutant.graph.node if n.op_type == "Dropout")
+    where = next(n for n in mutant.graph.node if n.op_type == "Where")
+    assert len(drop.output) == 2 and list(where.input[:2]) == list(drop.output)[::-1] and len(drop.input) == 1
+    verify_equivalent(original, mutant, feeds(original), "neutral-op@r:dropout-mask-read")
+    plain, _ = R.apply(original, ["r:dropout-inference"])
+    with executor_for(None, timeout=60) as ex:
+        for checked in (False, True):
+            pid = _planted(f"planted:erase-dropout-{checked}", _erase_dropout(checked))
+            try:
+                runs = [
+                    probe(Setting("neutral-test"), original, form, model, pid, ex)
+                    for form, model in (
+                        ("neutral-op", original),
+                        ("neutral-op@r:dropout-inference", plain),
+                        ("neutral-op@r:dropout-mask-read", mutant),
+                    )
+                ]
+            finally:
+                unregister_pass(pid)
+            assert all(run.status == "done" for run in runs), runs
+            assert runs[0].findings == runs[1].findings == []
+            assert bool(runs[2].findings) is not checked, runs[2].findings
