@@ -28,8 +28,10 @@ onnx.checker.check_model(model, full_check=True)
 
 out = {}
 with tempfile.TemporaryDirectory() as d:
-    for name, level in (("disabled", ort.GraphOptimizationLevel.ORT_DISABLE_ALL),
-                        ("basic", ort.GraphOptimizationLevel.ORT_ENABLE_BASIC)):
+    for name, level in (
+        ("disabled", ort.GraphOptimizationLevel.ORT_DISABLE_ALL),
+        ("basic", ort.GraphOptimizationLevel.ORT_ENABLE_BASIC),
+    ):
         so = ort.SessionOptions()
         so.graph_optimization_level = level
         so.optimized_model_filepath = os.path.join(d, f"{name}.onnx")
