@@ -9,11 +9,10 @@ round-12e rewrite hunt listed them as two causes; the report's root causes as tw
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from onnx import TensorProto, helper, numpy_helper
 
 from passcheck.report.rootcause import root_causes, wrong_shape
+from tests._min_max_clip import model
 
 PASS = "onnxscript:rewrite"
 
@@ -23,17 +22,7 @@ def report():
     pytest.importorskip("onnxscript")
     from passcheck import api
 
-    g = helper.make_graph(
-        [helper.make_node("Max", ["x", "lo"], ["a"]), helper.make_node("Min", ["a", "hi"], ["y"])],
-        "g",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 8])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, "N", 8])],
-        [
-            numpy_helper.from_array(np.full((1, 1, 1), -0.5, np.float32), "lo"),
-            numpy_helper.from_array(np.array(0.5, np.float32), "hi"),
-        ],
-    )
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)], ir_version=8)
+    m = model()
     report = api.check_model(m, [PASS], isolation=False)
     kinds = {(f.oracle, f.kind) for f in report.findings}
     assert {("numeric", "wrong-result"), ("annotations", "annotation-violated")} <= kinds

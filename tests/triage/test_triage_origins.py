@@ -8,9 +8,9 @@ onnxscript rewrite of the model checked under two pair ids gives two candidates,
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from onnx import TensorProto, helper, numpy_helper
+
+from tests._min_max_clip import model
 
 PASS = "onnxscript:rewrite"
 PAIRS = ("hunt/vary-shape-outrank-a-11111111", "hunt/vary-shape-outrank-b-22222222")
@@ -21,17 +21,7 @@ def cells():
     pytest.importorskip("onnxscript")
     from passcheck import api
 
-    g = helper.make_graph(
-        [helper.make_node("Max", ["x", "lo"], ["a"]), helper.make_node("Min", ["a", "hi"], ["y"])],
-        "g",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 8])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, "N", 8])],
-        [
-            numpy_helper.from_array(np.full((1, 1, 1), -0.5, np.float32), "lo"),
-            numpy_helper.from_array(np.array(0.5, np.float32), "hi"),
-        ],
-    )
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)], ir_version=8)
+    m = model()
     out = []
     for name in PAIRS:
         out += api.check_model(m, [PASS], name=name, isolation=False).cells
