@@ -15,6 +15,11 @@ names the rule by what the pass did, read from the finding's message as the orac
 - folding ``missed-optimization`` (:mod:`passcheck.oracles.folding`): the op type left unfolded;
 - otherwise the signature's op types and error class.
 
+An ``annotation-violated`` signature first found on the item (base, form, pass) where a ``numeric`` ``wrong-result``
+signature says that output's shape or element type changed (:func:`passcheck.report.rootcause.wrong_shape`) joins the
+wrong result's group: one changed output, seen by two oracles (the report's root-cause rule 2 does the same within a
+cell); an annotation blamed on the runtime does not.
+
 A record with no message (a state from before messages were kept) groups on its op types. The pass in the key is
 its family (:func:`passcheck.report.rootcause.pass_family`): onnxruntime's transformers optimizer under every model
 type is one pass there (its types run the same fusion classes), and the group lists the model types that showed it
@@ -117,15 +122,53 @@ class Group:
         return min(shrunk, key=lambda kr: sum(kr[1]["nodes"]))[0] if shrunk else self.keys[0]
 
 
+#: The annotations oracle's words naming the value whose declared type or shape does not hold.
+_ANNOTATED = re.compile(r"^annotation does not hold \(binding \d+\): ([^:\s]+): ")
+
+
+def _item(rec: Mapping[str, Any]) -> tuple:
+    fo = rec.get("found_on") or {}
+    return (fo.get("base"), fo.get("form"), fo.get("pass"))
+
+
+def _changed_outputs(signatures: Mapping[str, Mapping[str, Any]]) -> dict[tuple, str]:
+    """(item, output) → the key of the ``numeric`` signature saying the pass changed that output's shape or type."""
+    from passcheck.report.rootcause import wrong_shape
+
+    out: dict[tuple, str] = {}
+    for k, rec in signatures.items():
+        s = rec["signature"]
+        v = wrong_shape(s["oracle"], s["kind"], rec.get("message") or "")
+        if v is not None and rec.get("found_on"):
+            out.setdefault((*_item(rec), v), k)
+    return out
+
+
+def _explained_by(rec: Mapping[str, Any], changed: Mapping[tuple, str]) -> str | None:
+    """The key of the wrong-shape signature an ``annotation-violated`` record is the other view of, else None."""
+    from passcheck.oracles.annotations import RUNTIME_DEVIATES
+
+    msg = rec.get("message") or ""
+    m = _ANNOTATED.match(msg) if rec["signature"]["kind"] == "annotation-violated" else None
+    if m is None or RUNTIME_DEVIATES in msg or not rec.get("found_on"):
+        return None
+    return changed.get((*_item(rec), m.group(1)))
+
+
 def group(signatures: Mapping[str, Mapping[str, Any]]) -> list[Group]:
     """``signatures`` (a hunt state's) by root cause, the group with the most signatures first (then hunt order),
     barrier causes (:func:`behind`) after every other."""
     from passcheck.report.rootcause import pass_family
 
+    changed = _changed_outputs(signatures)
     out: dict[tuple, Group] = {}
     for k, rec in signatures.items():
         s = rec["signature"]
-        key = (pass_family(s["pass_id"]), s["oracle"], s["kind"], rule(rec))
+        if (by := _explained_by(rec, changed)) is not None:
+            s, rec_of = signatures[by]["signature"], signatures[by]
+        else:
+            rec_of = rec
+        key = (pass_family(s["pass_id"]), s["oracle"], s["kind"], rule(rec_of))
         g = out.setdefault(key, Group(*key, [], []))
         g.keys.append(k)
         g.records.append(rec)

@@ -18,8 +18,13 @@ def key(node) -> str:
 
 
 def constant_values(model) -> dict[str, Any]:
-    """Value name → numpy array for every node output computable from initializers alone
-    (evaluated with onnx.reference); nodes with subgraphs or outside the default domain are left."""
+    """Value name → numpy array for every tensor node output computable from initializers alone
+    (evaluated with onnx.reference); nodes with subgraphs or outside the default domain are left.
+
+    Only tensors are kept: an initializer is a TensorProto (IR.md §Graphs), so a constant sequence, map or
+    optional (a list, dict or None from the reference evaluator) stays a value :func:`cut` types as a graph
+    input."""
+    import numpy as np
     import onnx
     from onnx import helper
     from onnx.reference import ReferenceEvaluator
@@ -50,7 +55,7 @@ def constant_values(model) -> dict[str, Any]:
     except Exception:  # noqa: BLE001 - an op the reference lacks: no constants then
         return {}
     del onnx
-    return dict(zip(outs, values))
+    return {name: np.asarray(v) for name, v in zip(outs, values) if isinstance(v, np.ndarray | np.generic)}
 
 
 def value_types(model) -> dict[str, Any]:

@@ -9,7 +9,12 @@ Rules, applied within one case (one computation; causes never span cases):
    (``rejected``), findings whose error reads the same are explained too, whatever their oracle:
    those passes failed because the model cannot run.
 2. Consequence in one cell. An output the checker rejects (``invalid-model``) that then fails to
-   run (``wrong-result``, "fails to run") is one defect, reported as the invalid model.
+   run (``wrong-result``, "fails to run") is one defect, reported as the invalid model. A graph output
+   whose shape or element type the pass changed (a ``numeric`` ``wrong-result`` saying "shape … vs
+   expected …" or "dtype … vs expected …", :func:`wrong_shape`) explains the ``annotation-violated``
+   findings on that value in the cell (its declared shape no longer holds because the value changed: one
+   fact, IR.md §Static tensor shapes), reported as the wrong result; an annotation blamed on the
+   runtime (``details["blame"] == "runtime"``) stays its own.
 3. Same signature. Findings with one :func:`signature_of` (the one
    :class:`~passcheck.signature.Signature`, the rewrite dropped: one defect seen on several forms)
    whose :func:`signature` text agrees are one defect (a parity
@@ -120,6 +125,17 @@ def _fails_to_run(f: Finding) -> bool:
     return f.kind == "wrong-result" and "fails to run" in f.message
 
 
+#: The numeric oracle's words for an output of another shape or element type (:func:`numeric.compare`).
+_WRONG_SHAPE = re.compile(r"^output '([^']+)' \(binding \d+\): (?:element \d+: )?(?:shape|dtype) \S.* vs expected ")
+
+
+def wrong_shape(oracle: str, kind: str, message: str) -> str | None:
+    """The graph output a ``numeric`` ``wrong-result`` says has another shape or element type than the input's run
+    (``output 'y' (binding 0): shape [2, 8] vs expected [1, 2, 8]``), else None."""
+    m = _WRONG_SHAPE.match(message) if (oracle, kind) == ("numeric", "wrong-result") else None
+    return m.group(1) if m else None
+
+
 @dataclasses.dataclass
 class RootCause:
     """One defect: the finding reported for it and every finding it explains (itself first).
@@ -205,13 +221,22 @@ def root_causes(cells: Iterable[CellResult]) -> list[RootCause]:
     order = {id(f): i for i, f in enumerate(findings)}
     parent: dict[int, Finding] = {}  # finding → the finding that explains it
 
-    # Rule 2: within one cell, a failed run of an output the checker rejects.
+    # Rule 2: within one cell, a failed run of an output the checker rejects; an annotation of an output whose
+    # shape or element type the pass changed.
     for c in cells:
         invalid = next((f for f in c.findings if f.kind == "invalid-model"), None)
         if invalid is not None:
             for f in c.findings:
                 if _fails_to_run(f):
                     parent[id(f)] = invalid
+        changed = {}
+        for f in c.findings:
+            if (v := wrong_shape(f.oracle, f.kind, f.message)) is not None:
+                changed.setdefault(v, f)
+        for f in c.findings:
+            d = f.details if isinstance(f.details, dict) else {}
+            if f.kind == "annotation-violated" and d.get("value") in changed and d.get("blame") != "runtime":
+                parent[id(f)] = changed[d["value"]]
 
     groups: dict[tuple, list[Finding]] = {}
     for f in findings:

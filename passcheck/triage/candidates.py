@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from passcheck.records import INPUT, CellResult, Finding
 from passcheck.signature import Signature
@@ -113,7 +113,7 @@ _LIST = re.compile(r"\[(?:\s*(?:<n>|<name>|<names>|<list>|\?|,)\s*)*\]")
 _INSERTED = re.compile(r"^Cast Inserted")
 
 
-def grouping_text(f: Finding) -> str:
+def grouping_text(f: Finding, origins: Mapping[str, str] | None = None) -> str:
     """The text candidates group on, equal for one defect however its occurrences differ in detail:
 
     - a folding ``missed-optimization``: the op left and what it reads (constants, or constants and input
@@ -124,7 +124,9 @@ def grouping_text(f: Finding) -> str:
     - a value mismatch (a ``wrong-result`` with compared values, ``details["worst"]``,
       :func:`passcheck.oracles.numeric.mismatch`): its text names nothing of the cause (every wrong rewrite
       of every case reads "output <name>: <n> of <n> elements outside …"), so its case is part of the text:
-      the forms, levels and environments of one case join, other cases' mismatches do not;
+      the forms, levels and environments of one case join, other cases' mismatches do not; a hunt's pairs count
+      as the base case they were found on (``origins``: :attr:`passcheck.triage.sources.Loaded.origins`), so the
+      pairs a hunt shrank from one base for several signatures of one wrong output join;
     - otherwise the root-cause text (:func:`passcheck.report.rootcause.signature`: names and numbers masked)
       with each bracketed list (a shape, a value list) masked as ``<list>``.
     """
@@ -145,7 +147,8 @@ def grouping_text(f: Finding) -> str:
     text, masked = signature(f)[-1], ""
     while masked != text:
         masked, text = text, _LIST.sub("<list>", text)
-    return f"{text} on case {f.case}" if f.kind == "wrong-result" and "worst" in d else text
+    case = (origins or {}).get(f.case, f.case)
+    return f"{text} on case {case}" if f.kind == "wrong-result" and "worst" in d else text
 
 
 def _producer(after: str) -> str:
@@ -153,8 +156,8 @@ def _producer(after: str) -> str:
     return "" if _INSERTED.match(after) else after.split(" ")[0]
 
 
-def group(cells: Iterable[CellResult]) -> list[Candidate]:
-    """The candidate defects of ``cells``, ranked (see the module docs)."""
+def group(cells: Iterable[CellResult], origins: Mapping[str, str] | None = None) -> list[Candidate]:
+    """The candidate defects of ``cells``, ranked (see the module docs); ``origins``: see :func:`grouping_text`."""
     from passcheck.report.rootcause import root_causes, signature_of
     from passcheck.repro.plan import RANKS, rank
 
@@ -165,7 +168,7 @@ def group(cells: Iterable[CellResult]) -> list[Candidate]:
         if cause.expected:
             continue
         rep = cause.finding
-        key = (tool_of(rep), signature_of(rep), grouping_text(rep))
+        key = (tool_of(rep), signature_of(rep), grouping_text(rep, origins))
         joined.setdefault(key, []).append(cause)
     out = []
     for (tool, sig, text), causes in joined.items():

@@ -73,7 +73,7 @@ def triage(
         if loaded.hunts:
             sources.run_hunts(loaded, ex, cases_from)
         all_from = [*cases_from, *loaded.cases_from]
-        candidates = group(loaded.cells)
+        candidates = group(loaded.cells, loaded.origins)
         for n, c in enumerate(candidates, 1):
             upstream = known.known(c.findings, c.tool)
             doc = documented.of_findings(c.findings)  # a row of docs/found.md … already records it

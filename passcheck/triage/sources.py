@@ -28,12 +28,15 @@ class Loaded:
         refused: finding id → why no reproducer can be written for it (a hunt signature whose pair
             was not kept).
         hunts: hunt folders whose pairs are still to be run (see :func:`run_hunts`).
+        origins: a hunt pair's case id → the base case it was found on (``found_on.base``): pairs shrunk from
+            one base are one computation to :func:`passcheck.triage.candidates.grouping_text`.
     """
 
     cells: list[CellResult] = dataclasses.field(default_factory=list)
     cases_from: list[str] = dataclasses.field(default_factory=list)
     refused: dict[str, str] = dataclasses.field(default_factory=dict)
     hunts: list[Path] = dataclasses.field(default_factory=list)
+    origins: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 def kind_of(path: str | Path) -> str:
@@ -139,6 +142,7 @@ def run_hunts(loaded: Loaded, executor, cases_from: Sequence[str] = ()) -> None:
                 loaded.refused[f.id] = f"the hunt kept no pair for it ({rec.get('note') or 'no case module'})"
                 loaded.cells.append(CellResult(f.case, f.form, f.pass_id, "changed", findings=[f]))
                 continue
+            loaded.origins.setdefault(rec["case"], str((rec.get("found_on") or {}).get("base") or rec["case"]))
             if saved.setdefault(rec["case"], module.resolve()) != module.resolve():
                 continue  # another hunt folder saved a pair of this signature under this id: triaged from the first
             if (rec["case"], sig.pass_id) not in judged:
