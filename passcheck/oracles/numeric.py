@@ -28,6 +28,7 @@ import numpy as np
 
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import BaseOracle, Cells
+from passcheck.oracles.overflow import overflowed_outputs
 from passcheck.oracles.quant_steps import combined as rounding_steps
 from passcheck.records import Finding, brief
 from passcheck.runtime.limits import all_missing_kernel
@@ -364,6 +365,8 @@ def check(run: FormRun) -> list[Finding]:
             steps = allowed.get(name, NO_STEPS)
             rtol, atol = pass_tolerance(run.precision, expected, run.rtol, run.atol, steps)
             c = compare(got.outputs[name], expected, rtol, atol, dtypes.get(name))
+            if not c.ok and (why := _overflow(run, i, name)):
+                c = _beside_overflow(run, i, name, got.outputs[name], expected, rtol, atol, dtypes.get(name), why)
             if not c.ok:
                 side, note = _against_expected(run, i, name, got.outputs[name], expected)
                 if side == "pass output":
@@ -382,6 +385,38 @@ def check(run: FormRun) -> list[Finding]:
         if found:
             break  # one binding's findings are enough to show the fault
     return found
+
+
+def _overflow(run: FormRun, i: int, name: str) -> str | None:
+    """Why output ``name``'s non-finite values in the unoptimized run of binding ``i`` are the input model's own
+    overflow (:func:`passcheck.oracles.overflow.overflowed_outputs`, computed once per binding), or None."""
+    if i >= len(run.feeds):
+        return None
+    memo = run.__dict__.setdefault("_overflowed_by_binding", {})
+    if i not in memo:
+        memo[i] = overflowed_outputs(run.model, run.feeds[i])
+    return memo[i].get(name)
+
+
+def _beside_overflow(
+    run: FormRun, i: int, name: str, got: Any, expected: Any, rtol: Any, atol: Any, dtype: Any, why: str
+) -> Comparison:
+    """``got`` vs ``expected`` at the positions where ``expected`` is finite (a float tensor output, the same shape):
+    positions the input's run overflowed (``why``) are no evidence either way (IEEE 754 §7.4). When they are all
+    that differ, the output is recorded unchecked there (:func:`unchecked`) and the comparison passes."""
+    a, e = np.asarray(got), np.asarray(expected)
+    if a.shape != e.shape or a.dtype != e.dtype or e.dtype.kind != "f":
+        return compare(got, expected, rtol, atol, dtype)
+    spared = ~np.isfinite(e)
+    c = compare(np.where(spared, 0, a).astype(a.dtype), np.where(spared, 0, e).astype(e.dtype), rtol, atol, dtype)
+    n = f"{int(spared.sum())} of {e.size} positions where the unoptimized run is not finite (binding {i})"
+    if c.ok:
+        run.__dict__.setdefault("_overflow_unchecked", {})[f"output {name!r}"] = (
+            f"not compared at {n}: the input model's own overflow, {why}"
+        )
+    else:
+        c.message = f"{c.message} (beside {n}, the input's overflow: not compared)"
+    return c
 
 
 def mismatch(run: FormRun, oracle: str, message: str, i: int, name: str, c: Comparison, **extra: Any) -> Finding:
@@ -461,13 +496,16 @@ def unchecked(run: FormRun, against: str = "") -> dict[str, str]:
         return {}
     if gap := kernel_gap(run):
         return {f"output {o.name!r}": gap for o in run.output.graph.output}
+    if "_numeric_findings" not in run.__dict__:
+        run.__dict__["_numeric_findings"] = check(run)
+    overflow = dict(run.__dict__.get("_overflow_unchecked", {}))
     failed = [(i, b.error) for i, b in enumerate(run.baseline) if b.error]
     if not failed:
-        return {}
+        return overflow
     i, error = failed[0]
     where = f"binding {i}" if len(failed) == 1 else f"bindings {', '.join(str(j) for j, _ in failed)}"
     why = f"not compared: the unoptimized run of {against or f'form {run.form!r}'} fails ({where}): {brief(error, 160)}"
-    return {f"output {o.name!r}": why for o in run.output.graph.output}
+    return {**overflow, **{f"output {o.name!r}": why for o in run.output.graph.output}}
 
 
 def _desc(v: Any) -> str:
