@@ -4,6 +4,11 @@ Integers, bools and strings must be equal; floats within dtype-aware tolerances
 (|a - e| <= atol + rtol * |e|); NaN and ±inf must sit at the same positions. Each mismatch
 reports the max abs/rel error, the tolerance that would have passed and the worst elements.
 
+Positions where the unoptimized run is not finite because the input model itself overflows on finite feeds
+(IEEE 754 §7.4; :mod:`passcheck.oracles.overflow`) are no evidence: a pass that fuses or reassociates may stay
+finite there. They are left out of the comparison and the output is unchecked at them (:func:`unchecked`);
+the rest of the output, a finite reference value made non-finite among it, is compared as above.
+
 A pass that declares it stores values in a narrower type (``Capabilities.precision``: float16 conversion,
 8-bit quantization) is judged at that type's precision (:func:`pass_tolerance`), not float32's.
 
@@ -365,7 +370,7 @@ def check(run: FormRun) -> list[Finding]:
             steps = allowed.get(name, NO_STEPS)
             rtol, atol = pass_tolerance(run.precision, expected, run.rtol, run.atol, steps)
             c = compare(got.outputs[name], expected, rtol, atol, dtypes.get(name))
-            if not c.ok and (why := _overflow(run, i, name)):
+            if not c.ok and _nonfinite(expected) and (why := _overflow(run, i, name)):
                 c = _beside_overflow(run, i, name, got.outputs[name], expected, rtol, atol, dtypes.get(name), why)
             if not c.ok:
                 side, note = _against_expected(run, i, name, got.outputs[name], expected)
@@ -385,6 +390,11 @@ def check(run: FormRun) -> list[Finding]:
         if found:
             break  # one binding's findings are enough to show the fault
     return found
+
+
+def _nonfinite(value: Any) -> bool:
+    """Whether ``value`` is a floating-point array with a NaN or ±inf (only then is an overflow asked about)."""
+    return isinstance(value, np.ndarray) and value.dtype.kind == "f" and not np.isfinite(value).all()
 
 
 def _overflow(run: FormRun, i: int, name: str) -> str | None:

@@ -80,8 +80,9 @@ def _origin(node: Any, inputs: dict[str, Any], outputs: dict[str, np.ndarray], m
     each of ``outputs``; else :data:`OTHER`."""
     if any(v is None for v in inputs.values()) or any(a.g.node or a.graphs for a in node.attribute):
         return OTHER
-    wide = {k: v.astype(np.float64) if isinstance(v, np.ndarray) and v.dtype.kind == "f" else v
-            for k, v in inputs.items()}
+    wide = {
+        k: v.astype(np.float64) if isinstance(v, np.ndarray) and v.dtype.kind == "f" else v for k, v in inputs.items()
+    }
     try:
         from onnx.reference import ReferenceEvaluator
 
