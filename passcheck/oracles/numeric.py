@@ -256,13 +256,20 @@ def shown_wrong(run: FormRun, other: FormRun | None = None) -> bool:
     numbers differ or it is missing in some compared binding, or the output fails to run while
     ``other``'s output (the same pass on another form) runs. Parity asks this before blaming the
     other form for not doing what this form's pass did. Computed once per FormRun."""
-    found = run.__dict__.get("_numeric_findings")
-    if found is None:
-        found = run.__dict__["_numeric_findings"] = check(run)
+    found = checked(run)
     if any("output" in f.details for f in found):
         return True
     crashed = any("error" in f.details for f in found)
     return crashed and other is not None and other.output is not None and not any(r.error for r in other.runs)
+
+
+def checked(run: FormRun) -> list[Finding]:
+    """:func:`check` of ``run``, computed once per FormRun (the oracle, :func:`shown_wrong` and :func:`unchecked`
+    share it)."""
+    found = run.__dict__.get("_numeric_findings")
+    if found is None:
+        found = run.__dict__["_numeric_findings"] = check(run)
+    return found
 
 
 #: Ops whose values are draws (Operators.md RandomNormal, RandomUniform, their ``*Like``,
@@ -506,8 +513,7 @@ def unchecked(run: FormRun, against: str = "") -> dict[str, str]:
         return {}
     if gap := kernel_gap(run):
         return {f"output {o.name!r}": gap for o in run.output.graph.output}
-    if "_numeric_findings" not in run.__dict__:
-        run.__dict__["_numeric_findings"] = check(run)
+    checked(run)  # records the outputs left unchecked at the input's overflow
     overflow = dict(run.__dict__.get("_overflow_unchecked", {}))
     failed = [(i, b.error) for i, b in enumerate(run.baseline) if b.error]
     if not failed:
@@ -538,7 +544,7 @@ class Numeric(BaseOracle):
     id = NAME
 
     def check(self, run: FormRun, cells: Cells) -> list[Finding]:
-        return check(run)
+        return list(checked(run))
 
     def unchecked_run(self, run: FormRun, cells: Cells) -> dict[str, str]:
         return unchecked(run)
