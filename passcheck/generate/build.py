@@ -355,10 +355,7 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0, third=None) ->
                     if not v.ok and pair.kind == "omitted" and v.reason.startswith("forms differ"):
                         # the recipe's value is not what leaving it out means: the kind does not apply here
                         v.category, v.reason = "n/a", "the given value is not what its omission means"
-                    if not v.ok and v.category == "n/a" and (own := self_check.fault(pair.forms["common"][0])):
-                        # the form breaks a rule its own schema states: the generator's fault, verified on the node
-                        v.category, v.reason = "passcheck", f"the recipe breaks its schema: {own[0]}"
-                        v.detail = f"{v.detail} ({own[1]})"
+                    self_check.relabel(v, pair.forms["common"][0])  # a form breaking its own schema: passcheck's
                     if not v.ok and v.category == "n/a" and pair.kind in BASE_KINDS:
                         # the plain recipe itself is not runnable: passcheck's recipe is wrong for this op
                         v.category, v.reason = "passcheck", f"recipe not runnable ({v.reason})"

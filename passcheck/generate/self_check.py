@@ -22,3 +22,13 @@ def fault(node: Node) -> tuple[str, str] | None:
     if why := bodies.mistyped(node.schema, node.attrs, node.dtypes):
         return "a body typed against the bound V", why
     return None
+
+
+def relabel(verdict, node: Node) -> None:
+    """Turn the gate's ``n/a`` drop of a pair whose common form is ``node`` into ``passcheck`` when ``node`` breaks a
+    rule of its own schema (:func:`fault`): the form was the generator's mistake, not a spelling that does not apply.
+    ``verdict``: a :class:`passcheck.generate.gate.Verdict`, changed in place; other verdicts are left alone."""
+    if verdict.ok or verdict.category != "n/a" or (own := fault(node)) is None:
+        return
+    verdict.category, verdict.reason = "passcheck", f"the recipe breaks its schema: {own[0]}"
+    verdict.detail = f"{verdict.detail} ({own[1]})"
