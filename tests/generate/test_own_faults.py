@@ -129,3 +129,21 @@ def test_a_form_breaking_its_own_schema_is_passcheck_s_drop():
     v = gate(forms, feeds_for(forms["common"], "t/matmul0", [{}, {}]), run_ort)
     self_check.relabel(v, rank0)
     assert not v.ok and v.category == "n/a", v
+
+
+@pytest.mark.parametrize("op", ["BitCast", "Loop", "Scan"])
+def test_no_candidate_of_the_generator_breaks_its_own_schema(op):
+    """Every pair the generator builds for the op (dtype pairs, element-type variants, spellings, every schema) has
+    a common form no rule of :mod:`passcheck.generate.self_check` finds broken, and the checker accepts it."""
+    from passcheck.generate import build
+
+    schemas = build.schema_history()[("", op)]
+    seen = 0
+    for k in range(len(schemas)):
+        for cid, pair, _tags, _main in build.candidates(schemas, k, onnx.defs.onnx_opset_version(), build.Stats(), op):
+            node = pair.forms["common"][0]
+            assert self_check.fault(node) is None, cid
+            if ".dtype." in cid or ".variant.elem." in cid:
+                onnx.checker.check_model(to_model(node, "static"), full_check=True)
+                seen += 1
+    assert seen >= 3
