@@ -19,6 +19,9 @@ module binds *every* type constraint of the schema (onnx Operators.md, "Type Con
   some later schema of the op also allows with a kernel (each (op, constraint, type) is built once,
   at the newest schema, as the dtype pairs are); a constant input whose recipe value the type
   cannot hold (a negative value as unsigned, a value other than 0/1 as bool, :func:`as_type`);
+- **ties the schema states elsewhere** (:func:`retyped`): a data-type attribute tied to the input's bit width
+  follows the bound input, or the input follows it (:mod:`passcheck.generate.widths`, BitCast's ``to``), and a
+  Loop / Scan body is rebuilt with its values of the bound ``V`` (:mod:`passcheck.generate.bodies`);
 - **combinations** (:func:`combos`): each type combination a CPU kernel of the schema registers one type
   per constraint for that differs from the recipe's binding in two constraints or more (OneHot's int32
   indices run only with int32 or float depth), all its constraints bound at once;
