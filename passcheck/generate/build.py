@@ -30,8 +30,10 @@ from passcheck.generate import (
     deprecated,
     elem_variants,
     recipe,
+    self_check,
     spellings,
     variants,
+    widths,
 )
 from passcheck.generate import model as gen_model
 from passcheck.generate.gate import gate, runtime_free, tolerance
@@ -243,6 +245,8 @@ def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: S
                 continue
             if other.dtypes.get(first) != elem:  # the domain table pins the input's type: the main pair again
                 continue
+            if (other := widths.tie(other, first)) is None:  # no type of the input's width for BitCast's ``to``
+                continue
             for pair in spellings.dtype_pair(other, ctx):
                 yield f"{base}.dtype.{pair.detail}", pair, tags | {"spelling:dtype", f"dtype:{pair.detail}"}, elem
 
@@ -351,6 +355,7 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0, third=None) ->
                     if not v.ok and pair.kind == "omitted" and v.reason.startswith("forms differ"):
                         # the recipe's value is not what leaving it out means: the kind does not apply here
                         v.category, v.reason = "n/a", "the given value is not what its omission means"
+                    self_check.relabel(v, pair.forms["common"][0])  # a form breaking its own schema: passcheck's
                     if not v.ok and v.category == "n/a" and pair.kind in BASE_KINDS:
                         # the plain recipe itself is not runnable: passcheck's recipe is wrong for this op
                         v.category, v.reason = "passcheck", f"recipe not runnable ({v.reason})"

@@ -19,6 +19,9 @@ module binds *every* type constraint of the schema (onnx Operators.md, "Type Con
   some later schema of the op also allows with a kernel (each (op, constraint, type) is built once,
   at the newest schema, as the dtype pairs are); a constant input whose recipe value the type
   cannot hold (a negative value as unsigned, a value other than 0/1 as bool, :func:`as_type`);
+- **ties the schema states elsewhere** (:func:`retyped`): a data-type attribute tied to the input's bit width
+  follows the bound input, or the input follows it (:mod:`passcheck.generate.widths`, BitCast's ``to``), and a
+  Loop / Scan body is rebuilt with its values of the bound ``V`` (:mod:`passcheck.generate.bodies`);
 - **combinations** (:func:`combos`): each type combination a CPU kernel of the schema registers one type
   per constraint for that differs from the recipe's binding in two constraints or more (OneHot's int32
   indices run only with int32 or float depth), all its constraints bound at once;
@@ -49,6 +52,7 @@ import onnx
 import onnx.defs
 
 from passcheck.cases.opsets import NEWEST_PORTABLE
+from passcheck.generate import widths
 from passcheck.generate.node_types import output_param, settle
 from passcheck.generate.pair import Ctx, Pair
 from passcheck.generate.recipe import CPU_TYPES, Node, _param_of, np_dtype, type_name
@@ -124,7 +128,19 @@ def retyped(node: Node, param: str, elem: int) -> Node | None:
             i.value = conv
         i.elem = elem
     v.dtypes[param] = elem
-    return v
+    v = widths.tie(v, param)  # a constraint tied to this one by bit width follows it (BitCast's ``to``)
+    return _bodies_follow(v) if v is not None else None
+
+
+def _bodies_follow(node: Node) -> Node:
+    """``node`` with its graph attributes (Loop / Scan / If bodies, :mod:`passcheck.generate.bodies`) rebuilt for
+    its bound types: a body's values are of the type ``V`` is bound to (Operators.md Loop, Scan, If), so a body
+    left as the recipe's would type them as the recipe's binding and the checker would refuse the form."""
+    from passcheck.generate import bodies
+
+    rank = next((len(i.shape) for i in node.inputs if not i.empty and i.value is None), 0)
+    node.attrs.update(bodies.graph_attrs(node.schema, node.dtypes, rank, node.opset))
+    return node
 
 
 def _types(schema: onnx.defs.OpSchema, dtypes: dict[str, int]) -> dict[str, str]:

@@ -13,7 +13,9 @@ A pair that fails is dropped with a reason whose *category* says whose reason it
   different computations), passcheck's reference runner fails (it called the installed evaluator
   wrongly, :data:`~passcheck.runtime.reference.RUNNER_FAULT`), a form's own annotations (graph
   inputs, outputs) do not hold on the feeds or on its runs (the input cells' annotations oracle
-  would flag it), or a form failed to build.
+  would flag it), or a form failed to build; and, set by the generator after this gate
+  (:func:`passcheck.generate.self_check.relabel`), a common form the checker refuses that breaks a rule its own
+  schema states (a width tie, a body typed against ``V``).
 - ``n/a``: the common form itself is not runnable on the recipe's feeds (a spelling that does not
   apply to this op, e.g. a zero-size dim the op refuses).
 """

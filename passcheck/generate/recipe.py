@@ -228,7 +228,7 @@ def build_node(
     inputs = _positional(schema, inputs, spec_in)
     attrs: dict[str, Any] = {}
     attr_types: dict[str, int] = {}
-    given_attrs = {**bodies.graph_attrs(schema, dtypes, len(shape)), **row.get("attrs", {})}
+    given_attrs = {**bodies.graph_attrs(schema, dtypes, len(shape), opset), **row.get("attrs", {})}
     for name, a in schema.attributes.items():
         attr_types[name] = int(a.type)
         if name in given_attrs:
