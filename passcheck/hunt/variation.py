@@ -70,6 +70,8 @@ kind                      change (site)
                           offered, up to :data:`.vary_inputs.ALONE_SITES`)
 ``input-dim-one``         one dim of one fed input declared 1 where broadcasting absorbs it (the graph outputs'
                           inferred shapes unchanged; :mod:`.vary_inputs`; site: ``<input>=<axis>``)
+``input-dim-zero``        one dim of one fed input declared 0 while that input keeps another dim symbolic
+                          (:mod:`.vary_inputs`; site: ``<input>=<axis>``)
 ``input-apart``           one reading slot of a graph input read by several reads an independent input of the same
                           declared type, its non-static dims fresh symbols bound to twice the size
                           (:mod:`.vary_apart`; site: ``<node>=<input index>``)
@@ -432,8 +434,8 @@ def build(model: onnx.ModelProto, form: str, labelled: bool = False) -> tuple[on
                 _refresh_annotations(out)
         elif vary_inputs.is_input_kind(k):
             done = vary_inputs.build(out, k, site)
-            if done:
-                _refresh_annotations(out)
+            if done:  # a stated 0 reaches a computed shape's values only through data propagation
+                _refresh_annotations(out, data_prop=k == vary_inputs.ZERO)
         elif vary_defaults.is_kind(k):  # the dims below the default unstated; its feed is the setting's
             done = vary_defaults.build(out, site)
         elif vary_bindings.is_condition(k):  # the model as it is: only its run conditions change
@@ -824,15 +826,16 @@ def _retype(model, site: str, to: int, split: bool = False) -> bool:
     return True
 
 
-def _refresh_annotations(model) -> None:
+def _refresh_annotations(model, data_prop: bool = False) -> None:
     """Replace each annotation (graph output, value_info) that no longer agrees with what onnx shape
-    inference infers for the changed model (another elem type, rank or static dim); keep the rest."""
+    inference infers for the changed model (another elem type, rank or static dim); keep the rest. ``data_prop``:
+    inference also propagates shape values (a ``Shape`` read by a ``Reshape``: onnx's ``data_prop``)."""
     import onnx
 
     from passcheck.hunt.fed_shapes import unannotated
 
     try:
-        g = onnx.shape_inference.infer_shapes(unannotated(model)).graph
+        g = onnx.shape_inference.infer_shapes(unannotated(model), data_prop=data_prop).graph
         inferred = {v.name: v.type for v in [*g.value_info, *g.output]}
     except Exception:  # noqa: BLE001 - inference fails on this neighbour: the gate judges it as it is
         return
