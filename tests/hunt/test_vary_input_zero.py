@@ -104,3 +104,16 @@ def test_onnxscript_rewrite_is_right_on_the_base_and_found_on_the_neighbour(inpr
     out = vary_probe.judge(Setting("t/reshape-shape", bindings=(bindings,)), base, FORM, "onnxscript:rewrite", inproc_executor)
     assert out.status == "done", out
     assert {f.oracle for f in out.findings} & {"numeric", "validity"}, out.findings
+
+
+def test_an_annotation_left_unknown_is_given_the_zero_it_now_holds():
+    # data-prop/reshape-flatten declares y: float[?, ?]; behind Reshape(x, Concat(N, d1 * d2)) the 0 of x's dim 1 is
+    # the product's, which inference reaches only by propagating the shape's values.
+    from passcheck.cases import registry
+
+    base = next(c for c in registry() if c.id == "data-prop/reshape-flatten").build("common")
+    neighbour, _ = variation.build(base, FORM)
+    y = next(o for o in neighbour.graph.output if o.name == "y")
+    assert declared_dims(y)[1] == 0 and not y.type.tensor_type.shape.dim[0].HasField("dim_value")
+    onnx.checker.check_model(neighbour, full_check=True)
+    assert declared_dims(next(o for o in base.graph.output if o.name == "y"))[1] != 0  # the base untouched
