@@ -101,7 +101,8 @@ def test_onnxscript_rewrite_is_right_on_the_base_and_found_on_the_neighbour(inpr
         executor=inproc_executor,
     )
     assert not [f for c in cells for f in c.findings if f.oracle in ("numeric", "validity")], cells
-    out = vary_probe.judge(Setting("t/reshape-shape", bindings=(bindings,)), base, FORM, "onnxscript:rewrite", inproc_executor)
+    setting = Setting("t/reshape-shape", bindings=(bindings,))
+    out = vary_probe.judge(setting, base, FORM, "onnxscript:rewrite", inproc_executor)
     assert out.status == "done", out
     assert {f.oracle for f in out.findings} & {"numeric", "validity"}, out.findings
 
