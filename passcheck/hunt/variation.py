@@ -70,6 +70,8 @@ kind                      change (site)
                           offered, up to :data:`.vary_inputs.ALONE_SITES`)
 ``input-dim-one``         one dim of one fed input declared 1 where broadcasting absorbs it (the graph outputs'
                           inferred shapes unchanged; :mod:`.vary_inputs`; site: ``<input>=<axis>``)
+``input-dim-zero``        one dim of one fed input declared 0 while that input keeps another dim symbolic
+                          (:mod:`.vary_inputs`; site: ``<input>=<axis>``)
 ``input-apart``           one reading slot of a graph input read by several reads an independent input of the same
                           declared type, its non-static dims fresh symbols bound to twice the size
                           (:mod:`.vary_apart`; site: ``<node>=<input index>``)
@@ -432,8 +434,8 @@ def build(model: onnx.ModelProto, form: str, labelled: bool = False) -> tuple[on
                 _refresh_annotations(out)
         elif vary_inputs.is_input_kind(k):
             done = vary_inputs.build(out, k, site)
-            if done:
-                _refresh_annotations(out)
+            if done:  # a stated 0 reaches a computed shape's values only through data propagation
+                _refresh_annotations(out, zeros=k == vary_inputs.ZERO)
         elif vary_defaults.is_kind(k):  # the dims below the default unstated; its feed is the setting's
             done = vary_defaults.build(out, site)
         elif vary_bindings.is_condition(k):  # the model as it is: only its run conditions change
@@ -824,22 +826,31 @@ def _retype(model, site: str, to: int, split: bool = False) -> bool:
     return True
 
 
-def _refresh_annotations(model) -> None:
+def _refresh_annotations(model, zeros: bool = False) -> None:
     """Replace each annotation (graph output, value_info) that no longer agrees with what onnx shape
-    inference infers for the changed model (another elem type, rank or static dim); keep the rest."""
+    inference infers for the changed model (another elem type, rank or static dim); keep the rest. ``zeros``: a
+    declared 0 (``input-dim-zero``) is followed as ``input-fix-zero`` states its 0 in every declaration: inference
+    also propagates shape values (onnx's ``data_prop``: a ``Shape`` read by a ``Reshape``), and an annotated dim
+    left unknown where inference gives 0 is written 0."""
     import onnx
 
     from passcheck.hunt.fed_shapes import unannotated
 
     try:
-        g = onnx.shape_inference.infer_shapes(unannotated(model)).graph
+        g = onnx.shape_inference.infer_shapes(unannotated(model), data_prop=zeros).graph
         inferred = {v.name: v.type for v in [*g.value_info, *g.output]}
     except Exception:  # noqa: BLE001 - inference fails on this neighbour: the gate judges it as it is
         return
     for vi in [*model.graph.output, *model.graph.value_info]:
         new = inferred.get(vi.name)
-        if new is not None and new.HasField("tensor_type") and not _agrees(vi.type, new):
+        if new is None or not new.HasField("tensor_type"):
+            continue
+        if not _agrees(vi.type, new):
             vi.type.CopyFrom(new)
+        elif zeros and vi.type.tensor_type.HasField("shape") and new.tensor_type.HasField("shape"):
+            for old, got in zip(vi.type.tensor_type.shape.dim, new.tensor_type.shape.dim, strict=True):
+                if old.WhichOneof("value") is None and got.HasField("dim_value") and got.dim_value == 0:
+                    old.dim_value = 0
 
 
 def _agrees(old, new) -> bool:

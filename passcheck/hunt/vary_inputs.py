@@ -48,6 +48,16 @@ kind (site)            change
                        are ``[batch, sequence, rotary_dim / 2]``, RMSNormalization-23's scale broadcasts to the
                        normalized shape only) never met the 1. Only inputs of a base with two or more fed inputs
                        (the other holds the size), at most :data:`ALONE_SITES` sites
+``input-dim-zero``     one dim (static ≥ 1, or a symbol no other fed input declares) of one fed input declared
+(``<input>=<axis>``)   ``dim_value`` 0 while that input keeps another dim symbolic. IR.md ("Tensor shapes") allows
+                       a 0 ``dim_value``; Operators.md Reshape (``allowzero``: a 0 in the shape vector is a size;
+                       with ``-1`` beside a 0 and ``allowzero`` set the vector is invalid) and Broadcasting.md (a 0
+                       meets only 0 or 1) make a static 0 beside an unknown dim a case of its own: a pass that
+                       writes a constant from the declared or inferred dims then holds both a 0 and an unknown.
+                       ``input-fix-zero`` states a symbol 0 everywhere (on a one-symbol base the value's shape
+                       becomes fully static) and ``bind-zero`` only binds it; neither keeps a symbol beside a
+                       stated 0. Sites: dims whose declaration onnx strict shape inference accepts, at most
+                       :data:`ALONE_SITES` tried; the gate (:mod:`.vary_probe`) checks the rest
 =====================  =========================================================================================
 
 Annotations that no longer hold are replaced by what onnx shape inference says (:mod:`.variation`). A case's
@@ -67,9 +77,10 @@ if TYPE_CHECKING:
 
 ALONE = "input-dim-alone"
 ONE = "input-dim-one"
-KINDS = ("input-rank-up", "input-fix-zero", "input-fix", ALONE, ONE)
+ZERO = "input-dim-zero"
+KINDS = ("input-rank-up", "input-fix-zero", "input-fix", ALONE, ONE, ZERO)
 #: Kinds whose site is ``<input>=<axis>``.
-AXIS_KINDS = (ALONE, ONE)
+AXIS_KINDS = (ALONE, ONE, ZERO)
 #: The size ``input-fix`` states for a symbol: the first of the default bindings' sizes (2).
 FIXED = 2
 #: Kinds whose site is a symbol (every declaration of it), not an input name.
@@ -111,6 +122,8 @@ def candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
         yield ALONE, site
     for site in one_sites(model):
         yield ONE, site
+    for site in zero_sites(model):
+        yield ZERO, site
 
 
 def _static(vi, axis: int) -> int | None:
@@ -183,11 +196,42 @@ def one_sites(model: onnx.ModelProto) -> list[str]:
     return out
 
 
-def _declare_one(model: onnx.ModelProto, name: str, axis: int) -> None:
-    """Fed input ``name``'s dim ``axis`` declared ``dim_value`` 1 in place."""
+def _declare_one(model: onnx.ModelProto, name: str, axis: int, size: int = 1) -> None:
+    """Fed input ``name``'s dim ``axis`` declared ``dim_value`` ``size`` in place."""
     d = next(v for v in _tensor_inputs(model) if v.name == name).type.tensor_type.shape.dim[axis]
     d.Clear()
-    d.dim_value = 1
+    d.dim_value = size
+
+
+def zero_sites(model: onnx.ModelProto) -> list[str]:
+    """``<input>=<axis>`` of every dim of a fed input that may be declared 0 beside a kept symbol (module docs,
+    ``input-dim-zero``): static ≥ 1, or a ``dim_param`` no other dim of a fed input declares, in an input with
+    another ``dim_param`` dim; kept when onnx strict shape inference accepts the declaration (it raises
+    ``InferenceError`` where an op's schema refuses a 0 size). In input order, at most :data:`ALONE_SITES` tried."""
+    import onnx
+
+    ins = _tensor_inputs(model)
+    count: dict[str, int] = {}
+    for vi in ins:
+        for d in vi.type.tensor_type.shape.dim:
+            if d.dim_param:
+                count[d.dim_param] = count.get(d.dim_param, 0) + 1
+    tried = []
+    for vi in ins:
+        dims = vi.type.tensor_type.shape.dim
+        for a, d in enumerate(dims):
+            own = (d.HasField("dim_value") and d.dim_value >= 1) or count.get(d.dim_param, 0) == 1
+            kept = any(o.dim_param for b, o in enumerate(dims) if b != a)
+            if own and kept:
+                tried.append((vi.name, a))
+    out = []
+    for name, a in tried[:ALONE_SITES]:
+        m = onnx.ModelProto()
+        m.CopyFrom(model)
+        _declare_one(m, name, a, size=0)
+        if _output_shapes(m) is not None:
+            out.append(f"{name}={a}")
+    return out
 
 
 def alone_axis(model: onnx.ModelProto, site: str) -> tuple[str, int] | None:
@@ -221,11 +265,11 @@ def build(model: onnx.ModelProto, kind: str, site: str) -> bool:
         d = vi.type.tensor_type.shape.dim[at[1]]
         d.dim_value = 2 * d.dim_value
         return True
-    if kind == ONE:
-        if site not in one_sites(model):
+    if kind in (ONE, ZERO):
+        if site not in (one_sites(model) if kind == ONE else zero_sites(model)):
             return False
         name, _, axis = site.rpartition("=")
-        _declare_one(model, name, int(axis))
+        _declare_one(model, name, int(axis), size=1 if kind == ONE else 0)
         return True
     if kind in SYMBOL_KINDS:
         size = 0 if kind == "input-fix-zero" else FIXED
@@ -268,7 +312,8 @@ def reach(model: onnx.ModelProto, name: str) -> list[str]:
 def setting(setting: Setting, kind: str, site: str) -> Setting:
     """``setting`` for the neighbour ``kind@site``: a case's own feeds for ``site`` given a leading axis
     (``input-rank-up``) or its doubled axis (``input-dim-alone``: the array twice along it, Concat-4's
-    layout) or its first slice along the axis (``input-dim-one``), or every binding with ``site`` at 0
+    layout) or its first slice along the axis (``input-dim-one``) or none of it (``input-dim-zero``: the empty
+    slice; a feed the case does not give follows the declared 0), or every binding with ``site`` at 0
     (``input-fix-zero``: a feed function that follows its bindings then makes the empty tensor the model now
     declares) or at :data:`FIXED` (``input-fix``)."""
     if kind in SYMBOL_KINDS:
@@ -289,6 +334,8 @@ def setting(setting: Setting, kind: str, site: str) -> Setting:
             out[name] = np.concatenate([out[name], out[name]], axis=int(axis))
         elif kind == ONE:
             out[name] = np.take(out[name], [0], axis=int(axis))
+        elif kind == ZERO:
+            out[name] = np.take(out[name], np.arange(0), axis=int(axis))
         else:
             out[name] = out[name][None]
         return out
