@@ -28,6 +28,18 @@ def elem_name(elem_type: int) -> str:
         return f"TYPE{elem_type}"
 
 
+def schema_type(elem_type: int) -> str:
+    """The operator schemas' spelling of a tensor elem_type (Operators.md "Type Constraints"): 1 → ``tensor(float)``,
+    10 → ``tensor(float16)``.
+
+    Raises:
+        ValueError: ``elem_type`` is no TensorProto.DataType value.
+    """
+    import onnx
+
+    return f"tensor({onnx.TensorProto.DataType.Name(elem_type).lower()})"
+
+
 def dim_str(dim: onnx.TensorShapeProto.Dimension) -> str:
     """``4``, ``"N"`` or ``?`` for one TensorShapeProto.Dimension."""
     which = dim.WhichOneof("value")

@@ -33,6 +33,8 @@ import onnx.defs
 import onnx.shape_inference
 from onnx import helper
 
+from passcheck.typestr import schema_type
+
 
 def _node_and_schema(model: onnx.ModelProto):
     """The one main-graph node of the default domain whose schema (at the model's opset) has a function body,
@@ -80,7 +82,7 @@ def well_typed(schema: onnx.defs.OpSchema, types: list[onnx.TypeProto | None]) -
         if not formals or not t.HasField("tensor_type"):
             return False
         f = formals[min(k, len(formals) - 1)]
-        name = f"tensor({_type_name(t.tensor_type.elem_type)})"
+        name = schema_type(t.tensor_type.elem_type)
         param = f.type_str
         if param.startswith("tensor("):
             if param != name:
@@ -89,11 +91,6 @@ def well_typed(schema: onnx.defs.OpSchema, types: list[onnx.TypeProto | None]) -
         if name not in allowed.get(param, ()) or bound.setdefault(param, name) != name:
             return False
     return True
-
-
-def _type_name(elem: int) -> str:
-    """``onnx.TensorProto.FLOAT16`` → ``"float16"``, the spelling of the schemas' ``tensor(…)`` strings."""
-    return onnx.TensorProto.DataType.Name(elem).lower()
 
 
 def _body(

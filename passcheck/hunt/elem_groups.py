@@ -42,6 +42,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from passcheck.runtime.graph_index import scoped
+from passcheck.typestr import schema_type
 
 if TYPE_CHECKING:
     import numpy as np
@@ -62,13 +63,6 @@ SMALL_INT = 8
 #: Q/DQ group moved between uint8 and int8 with its zero points shifted by 128 computes what it did (uint8 128 is
 #: int8 0); clipping would fold every uint8 value above 127 onto 127.
 _SHIFTED = {("uint8", "int8"): -128, ("int8", "uint8"): 128}
-
-
-def type_str(elem: int) -> str:
-    """The schema type string of element type ``elem`` (``tensor(float16)``; 0 unknown: ``tensor(undefined)``)."""
-    import onnx
-
-    return f"tensor({onnx.TensorProto.DataType.Name(elem).lower()})"
 
 
 def cast_values(arr: np.ndarray, to: int) -> np.ndarray:
@@ -214,7 +208,7 @@ class Groups:
         src = self.source(group)
         if src is None or src == to:
             return False
-        want = type_str(to)
+        want = schema_type(to)
         io = {v.name for v in [*self.model.graph.input, *self.model.graph.output]}
         if to == BFLOAT16 and group & io:
             return False

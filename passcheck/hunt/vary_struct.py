@@ -198,8 +198,8 @@ def _reader(model, elem: int) -> str | None:
     import onnx
     from onnx import helper
 
-    from passcheck.hunt.elem_groups import type_str
     from passcheck.runtime.kernels import node_has_cpu_kernel
+    from passcheck.typestr import schema_type
 
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
     for op in READERS:
@@ -207,7 +207,7 @@ def _reader(model, elem: int) -> str | None:
             schema = onnx.defs.get_schema(op, opset, "")
         except Exception:  # noqa: BLE001 - no such op at this opset
             continue
-        if not any(type_str(elem) in c.allowed_type_strs for c in schema.type_constraints):
+        if not any(schema_type(elem) in c.allowed_type_strs for c in schema.type_constraints):
             continue
         if node_has_cpu_kernel(helper.make_node(op, ["x"], ["y"]), schema, lambda _v: elem):
             return op

@@ -4,6 +4,8 @@ model's opset, its type variables bound to ``tensor(t)``, ``seq(tensor(t))`` or 
 
 from __future__ import annotations
 
+from passcheck.typestr import schema_type
+
 #: Per op, its type variables (ONNX operator spec, each op's type constraints) → the kind of value they bind.
 #: ``I`` is the int64 index / split input.
 BINDINGS = {
@@ -19,10 +21,8 @@ BINDINGS = {
 
 def type_strings(elem_type: int) -> dict[str, str] | None:
     """Kind → type string for tensors of ``elem_type`` (``onnx.TensorProto`` code); None when unnamed."""
-    import onnx
-
     try:
-        t = f"tensor({onnx.TensorProto.DataType.Name(elem_type).lower()})"
+        t = schema_type(elem_type)
     except ValueError:
         return None
     return {"tensor": t, "seq": f"seq({t})", "optional": f"optional({t})", "int64": "tensor(int64)"}

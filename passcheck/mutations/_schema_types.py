@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import functools
 
+from passcheck.typestr import schema_type
+
 
 @functools.lru_cache(maxsize=4096)
 def accepts(op: str, version: int, elem_type: int, index: int = 0) -> bool:
@@ -19,10 +21,9 @@ def accepts(op: str, version: int, elem_type: int, index: int = 0) -> bool:
     except onnx.defs.SchemaError:
         return False
     try:
-        name = onnx.helper.tensor_dtype_to_string(elem_type).removeprefix("TensorProto.").lower()
-    except (KeyError, ValueError):
+        wanted = schema_type(elem_type)
+    except ValueError:
         return False
-    wanted = f"tensor({name})"
     params = schema.inputs if schema.inputs else schema.outputs
     if index >= len(params):
         variadic = params and params[-1].option == onnx.defs.OpSchema.FormalParameterOption.Variadic

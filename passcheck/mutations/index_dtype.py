@@ -45,6 +45,7 @@ from passcheck.mutations._freedom import Freedom
 from passcheck.mutations._graph_edit import splice
 from passcheck.mutations._shapes import known
 from passcheck.mutations.index_sign import fresh_static
+from passcheck.typestr import schema_type
 
 if TYPE_CHECKING:
     import onnx
@@ -97,7 +98,7 @@ def _runs(n: onnx.NodeProto, version: int, elem_of, retyped: dict[str, int]) -> 
     schema = onnx.defs.get_schema(n.op_type, version, "")
     bound = kernels.bound_types(n, schema, elem_of)
     for name, elem in retyped.items():
-        bound[name] = f"tensor({onnx.TensorProto.DataType.Name(elem).lower()})"
+        bound[name] = schema_type(elem)
     return kernels.has_cpu_kernel("", n.op_type, schema.since_version, bound) is True
 
 

@@ -35,6 +35,7 @@ from passcheck.mutations._schema_types import accepts
 from passcheck.mutations._shapes import known
 from passcheck.mutations.catalogue import Freedom
 from passcheck.mutations.op_identities import scalar_constant
+from passcheck.typestr import schema_type
 
 if TYPE_CHECKING:
     import onnx
@@ -52,11 +53,11 @@ def _fills(version: int, elem_type: int) -> bool:
 
     try:
         schema = onnx.defs.get_schema("ConstantOfShape", version, "")
-        name = onnx.helper.tensor_dtype_to_string(elem_type).removeprefix("TensorProto.").lower()
-    except (onnx.defs.SchemaError, KeyError, ValueError):
+        wanted = schema_type(elem_type)
+    except (onnx.defs.SchemaError, ValueError):
         return False
     allowed = {c.type_param_str: set(c.allowed_type_strs) for c in schema.type_constraints}
-    return f"tensor({name})" in allowed.get("T2", set())
+    return wanted in allowed.get("T2", set())
 
 
 def constant_of_shape_to_expand(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:

@@ -35,6 +35,7 @@ from passcheck.oracles.spec_rules import Site, Undecided
 from passcheck.oracles.spec_table import RULES
 from passcheck.records import Finding
 from passcheck.runtime.graph_index import per_model
+from passcheck.typestr import schema_type
 
 NAME = "conformance"
 KIND = "spec-violation"
@@ -293,7 +294,6 @@ def _trimmed(names) -> int:
 
 
 def _constraints(site: Site, label: str, schema: _Schema, types: dict, ev: Evaluation, src: str) -> None:
-    import onnx
 
     allowed = schema.allowed
     bound: dict[str, set[str]] = {}
@@ -310,7 +310,7 @@ def _constraints(site: Site, label: str, schema: _Schema, types: dict, ev: Evalu
                 or not t.tensor_type.elem_type
             ):
                 continue
-            got = f"tensor({onnx.TensorProto.DataType.Name(t.tensor_type.elem_type).lower()})"
+            got = schema_type(t.tensor_type.elem_type)
             bad = (
                 None
                 if got in allowed[formal.type_str]

@@ -33,7 +33,7 @@ import numpy as np
 
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import BaseOracle, Cells
-from passcheck.oracles.overflow import overflowed_outputs
+from passcheck.oracles.overflow import nonfinite, overflowed_outputs
 from passcheck.oracles.quant_steps import combined as rounding_steps
 from passcheck.records import Finding, brief
 from passcheck.runtime.limits import all_missing_kernel
@@ -377,7 +377,7 @@ def check(run: FormRun) -> list[Finding]:
             steps = allowed.get(name, NO_STEPS)
             rtol, atol = pass_tolerance(run.precision, expected, run.rtol, run.atol, steps)
             c = compare(got.outputs[name], expected, rtol, atol, dtypes.get(name))
-            if not c.ok and _nonfinite(expected) and (why := _overflow(run, i, name)):
+            if not c.ok and nonfinite(expected) and (why := _overflow(run, i, name)):
                 c = _beside_overflow(run, i, name, got.outputs[name], expected, rtol, atol, dtypes.get(name), why)
             if not c.ok:
                 side, note = _against_expected(run, i, name, got.outputs[name], expected)
@@ -397,11 +397,6 @@ def check(run: FormRun) -> list[Finding]:
         if found:
             break  # one binding's findings are enough to show the fault
     return found
-
-
-def _nonfinite(value: Any) -> bool:
-    """Whether ``value`` is a floating-point array with a NaN or ±inf (only then is an overflow asked about)."""
-    return isinstance(value, np.ndarray) and value.dtype.kind == "f" and not np.isfinite(value).all()
 
 
 def _overflow(run: FormRun, i: int, name: str) -> str | None:

@@ -38,11 +38,11 @@ def overflowed_outputs(model: Any, feeds: Mapping[str, Any]) -> dict[str, str]:
     values.update(feeds)
     values.update({k: v for k, v in run.observed.items() if "::" not in k})
     causes: dict[str, set[str]] = {k: {OTHER} for k, v in values.items() if k in feeds or k in _inits(model)}
-    causes = {k: c for k, c in causes.items() if _nonfinite(values[k])}
+    causes = {k: c for k, c in causes.items() if nonfinite(values[k])}
     for node in model.graph.node:  # topological order (IR.md §Graphs)
         ins = {n for n in node.input if n}
         came = set().union(*(causes[n] for n in ins if n in causes))
-        bad = [o for o in node.output if o and _nonfinite(values.get(o))]
+        bad = [o for o in node.output if o and nonfinite(values.get(o))]
         if not bad:
             continue
         if not came:
@@ -70,7 +70,7 @@ def _array(tensor: Any) -> Any:
         return None
 
 
-def _nonfinite(v: Any) -> bool:
+def nonfinite(v: Any) -> bool:
     """Whether ``v`` is a floating-point array holding a NaN or ±inf."""
     return isinstance(v, np.ndarray) and v.dtype.kind == "f" and not np.isfinite(v).all()
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 
+from passcheck.typestr import schema_type
+
 PROVIDER = "CPUExecutionProvider"
 #: ops onnxruntime turns into initializers when it loads the graph (no kernel runs them: graph.cc).
 LOADED_AS_INITIALIZERS = frozenset({("", "Constant")})
@@ -120,7 +122,6 @@ def bound_types(node, schema, elem_of) -> dict[str, str]:
     """``node``'s type variables bound to ``tensor(<type>)`` strings: each variable of ``schema`` (an
     ``onnx.defs.OpSchema``) takes the element type (``elem_of(value name) -> TensorProto code``, 0 unknown)
     of the first value at a formal of that type (a variadic formal's type repeats); unknown ones left out."""
-    import onnx
 
     names = {c.type_param_str for c in schema.type_constraints}
     out: dict[str, str] = {}
@@ -130,7 +131,7 @@ def bound_types(node, schema, elem_of) -> dict[str, str]:
                 continue
             t = formals[min(i, len(formals) - 1)].type_str
             if t in names and t not in out and (elem := elem_of(v)):
-                out[t] = f"tensor({onnx.TensorProto.DataType.Name(elem).lower()})"
+                out[t] = schema_type(elem)
     return out
 
 
