@@ -315,7 +315,8 @@ def site_ops(model: onnx.ModelProto, form: str) -> set[str]:
 
 
 def neighbours(model: onnx.ModelProto, rng: random.Random, bindings=({}, {})) -> list[str]:
-    """The variation form ids of ``model`` (see module docs), at most :data:`PER_KIND` sites of each kind; ``bindings``:
+    """The variation form ids of ``model`` (see module docs), at most :data:`PER_KIND` sites of each kind, and every
+    attribute value the node's op version added (:func:`_added_sites`, round 13b, M181); ``bindings``:
     its case's (the run-condition kinds read them). Node labels are those of :func:`passcheck.mutations.forms.named`.
 
     Each kind's sites are sampled with a generator of its own, seeded by one draw of ``rng`` and the kind (round 8e,
@@ -330,12 +331,38 @@ def neighbours(model: onnx.ModelProto, rng: random.Random, bindings=({}, {})) ->
         if not _RESERVED & set(name) and not {"@", "|", "+", THEN} & set(site):
             found.setdefault(k, []).append(site)
     key = rng.getrandbits(64)  # one draw, whatever kinds the model offers
+    added = _added_sites(model)
     out = []
     for k in sorted(found):
         sites = sorted(dict.fromkeys(found[k]))
         per = PER_KIND_OF.get(k, PER_KIND)
         own = random.Random(f"{key}:{k}")
-        out += [f"{PREFIX}{k}@{s}" for s in sorted(own.sample(sites, min(per, len(sites))))]
+        drawn = set(own.sample(sites, min(per, len(sites))))
+        out += [f"{PREFIX}{k}@{s}" for s in sorted(drawn | {s for s in sites if (k, s) in added})]
+    return out
+
+
+def _added(op: str, version: int, attr: str) -> tuple[str, ...]:
+    """The values of ``op``'s STRING attribute ``attr`` documented at opset ``version`` that the op's previous
+    version does not document (:mod:`passcheck.oracles.spec_table`'s ranges: Resize-19 added
+    ``coordinate_transformation_mode = "half_pixel_symmetric"``, Pad-19 ``mode = "wrap"``, Operators.md); empty
+    where no earlier range is stated."""
+    ranges = _string_domains().get((op, attr), ())
+    here = next((r for r in ranges if r[0][0] <= version and (r[0][1] is None or version < r[0][1])), None)
+    before = next((values for (_lo, hi), values in ranges if here is not None and hi == here[0][0]), None)
+    return () if here is None or before is None else tuple(v for v in here[1] if v not in before)
+
+
+def _added_sites(model) -> set[tuple[str, str]]:
+    """``(attr-<name>, <node>=<value>)`` of every attribute neighbour of ``model`` (node-named) setting a value its
+    op's version added (:func:`_added`). A converter to the previous opset must refuse or rewrite exactly these
+    (a step registered as compatible only restamps the node), so :func:`neighbours` offers each beyond
+    :data:`PER_KIND`'s sample."""
+    out = set()
+    for node in model.graph.node:
+        for (op, attr), _ranges in _string_domains().items():
+            if op == node.op_type and node.domain in ("", "ai.onnx"):
+                out |= {(f"attr-{attr}", f"{node.name}={v}") for v in _added(op, _opset(model, node.domain), attr)}
     return out
 
 

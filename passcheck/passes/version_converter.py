@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from passcheck.passes._base import PassAdapter, PassDeclined, PassUnsupported, default_opset
+from passcheck.passes.converter_limits import stated
 from passcheck.passes.external_data import SUFFIX as EXTERNAL_DATA
 
 
@@ -39,28 +39,9 @@ class VersionConverterAdapter(PassAdapter):
             return onnx.version_converter.convert_version(model, self.target)
         except (RuntimeError, ValueError) as exc:  # the converter's C++ errors surface as these
             text = f"{type(exc).__name__}: {exc}"
-            if m := _NO_ADAPTER.search(text):  # its adapter table has no step for an op here: a stated limit
+            if m := stated(text):  # a limit the converter states (converter_limits: its own sources' words)
                 raise PassUnsupported(f"onnx's version converter: {text[m.start() :]}") from exc
             raise PassDeclined(text) from exc
-
-
-#: The converter's own words when it states it cannot take the model to the target opset
-#: (onnx/version_converter): its adapter registry has no step for an op between two opsets (BaseConverter.h,
-#: adapter_lookup: "No Adapter From Version $N for OP", "No Adapter To Version $N for OP", "No Adapter For OP",
-#: "No Previous/Next Version of OP"), the target version of an op does not take an element type the model uses
-#: (adapters/type_restriction.h, optional_ops.h: "… is unallowed for Opset Version N"), or an attribute the
-#: target version lacks holds other than the value it drops (adapters/transformers.h: "Attribute A must have
-#: value V"), or the opset-6 broadcast adapters cannot write the model (broadcast_backward_compatibility.h:
-#: "OP being converted from 7 to 6 does not have broadcastable inputs", the inputs need more than opset 6's
-#: one-way broadcast; helper.cc assertNotParams: "N Dimension is a param instead of an int", they read only
-#: dim_values).
-_NO_ADAPTER = re.compile(
-    r"No Adapter (?:(?:From|To) Version|For )|No (?:Previous|Next) Version"
-    r"|DataType \(\d+\) of Input or Output of operator '\w+' is unallowed for Opset Version \d+"
-    r"|Attribute \w+ must have value \S+"
-    r"|\w+ being converted from \d+ to \d+ does not have broadcastable inputs"
-    r"|Dimension is a param instead of an int"
-)
 
 
 def _ops(graph) -> set[str]:
