@@ -149,21 +149,33 @@ def said(judged: Judgement) -> str:
 
 
 def judge(
-    runs: tuple[dict[str, Any], list[dict], str], name: str, got: Any, expected: Any, rtol: float, atol: float
+    runs: tuple[dict[str, Any], list[dict], str],
+    name: str,
+    got: Any,
+    expected: Any,
+    rtol: float,
+    atol: float,
+    spared: Any = None,
 ) -> Judgement:
     """Whether pass output ``got`` (float32, the shape of ``expected``) is within the model's own rounding of the
     float64 value at every position where it fails ``|got - expected| <= atol + rtol · |expected|``, given
-    :func:`float64_runs`' ``runs`` of the unoptimized model (module docstring: the bound)."""
+    :func:`float64_runs`' ``runs`` of the unoptimized model (module docstring: the bound). ``spared``: a boolean
+    mask of positions left out (the input's own overflow, :mod:`passcheck.oracles.overflow`). Any other
+    non-finite value is not judged here (a NaN or ±inf position is judged by position, not by rounding)."""
     exact, draws, why = runs
     if why:
         return Judgement(None, why)
     a, e, x = np.asarray(got), np.asarray(expected), exact.get(name)
     if not isinstance(x, np.ndarray) or x.dtype != np.float64 or x.shape != e.shape or a.shape != e.shape:
         return Judgement(None, f"output {name!r} has no float64 tensor of its shape in the widened model")
-    a64, e64 = a.astype(np.float64), e.astype(np.float64)
+    keep = np.ones(e.shape, bool) if spared is None else ~np.asarray(spared, bool)
+    a64, e64, x = (np.where(keep, v.astype(np.float64), 0.0) for v in (a, e, x))
     if not (np.isfinite(a64).all() and np.isfinite(e64).all() and np.isfinite(x).all()):
         return Judgement(None, "a non-finite value: judged by positions, not by rounding")
-    spread = np.max([np.abs(np.asarray(d[name], np.float64) - x) for d in draws], axis=0) if draws else 0.0
+    with np.errstate(all="ignore"):
+        spread = np.max([np.abs(np.where(keep, np.asarray(d[name], np.float64), 0.0) - x) for d in draws], axis=0)
+    if not np.isfinite(spread).all():
+        return Judgement(None, "a perturbed float64 evaluation is not finite: the rounding is not estimated")
     rounding = np.maximum(np.abs(e64 - x), spread)
     failing = np.abs(a64 - e64) > atol + rtol * np.abs(e64)
     off = np.abs(a64 - x)

@@ -110,3 +110,17 @@ def test_widened_computes_in_float64():
     wide = rounding.widened(conv())
     assert wide.graph.initializer[0].data_type == TensorProto.DOUBLE
     assert {v.type.tensor_type.elem_type for v in (*wide.graph.input, *wide.graph.output)} == {TensorProto.DOUBLE}
+
+
+def test_positions_the_inputs_overflow_spared_are_left_out_and_the_rest_judged():
+    """The round-12f shape: one position overflowed in the unoptimized run (spared by the overflow judge), another
+    differs by a reordering's rounding. Without the mask the judge declines (a non-finite value); with it, the rest is
+    within the rounding the perturbed float64 runs show, and a difference 1000 times that is not."""
+    x = np.array([1e38 * 4, -7.2473e34])  # float64: the first is beyond float32's range
+    e = np.array([np.inf, -7.2472e34], np.float32)
+    draws = [{"y": x + [0.0, d]} for d in (1e31, -1e31, 5e30, 0.0)]
+    runs, spared = ({"y": x}, draws, ""), ~np.isfinite(e)
+    near, far = np.array([3e38, -7.2481e34], np.float32), np.array([3e38, -7.2473e34 + 1e34], np.float32)
+    assert rounding.judge(runs, "y", near, e, 1e-4, 1e-5).within is None
+    assert rounding.judge(runs, "y", near, e, 1e-4, 1e-5, spared).within is True
+    assert rounding.judge(runs, "y", far, e, 1e-4, 1e-5, spared).within is False
