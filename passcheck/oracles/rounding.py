@@ -178,6 +178,8 @@ def judge(
         return Judgement(None, "a perturbed float64 evaluation is not finite: the rounding is not estimated")
     rounding = np.maximum(np.abs(e64 - x), spread)
     failing = np.abs(a64 - e64) > atol + rtol * np.abs(e64)
+    if not failing.any():  # the comparison failed on something else: not this judge's to forgive
+        return Judgement(None, "no failing finite position to judge")
     off = np.abs(a64 - x)
     allowed = atol + rtol * np.abs(x) + SLACK * rounding
     out = failing & (off > allowed)
@@ -185,7 +187,7 @@ def judge(
     at = list(map(int, np.unravel_index(k, a.shape)))
     said = (
         f"float64 value {x.flat[k]:.6g} at {at}: the pass output is {off.flat[k]:.3g} from it, the unoptimized "
-        f"float32 run {abs(e64.flat[k] - x.flat[k]):.3g}, its rounding at most ~{rounding.flat[k]:.3g} "
+        f"float32 run {abs(e64.flat[k] - x.flat[k]):.3g}, its rounding estimated at {rounding.flat[k]:.3g} "
         f"(allowed {allowed.flat[k]:.3g} = atol + rtol·|x| + {SLACK:g}× rounding)"
     )
     if out.any():
