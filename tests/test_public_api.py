@@ -54,6 +54,8 @@ def test_every_default_pass_is_documented_and_every_oracle_catalogued():
         "quant_steps",  # the rounding a quantized graph allows: the numeric oracle's tolerance reads it (M110)
         "withdrawn",  # which schemas the Changelog withdrew: validity forgives their deprecation refusal (M121)
         "overflow",  # where the unoptimized run overflowed: the numeric oracle leaves those positions unchecked (M168)
+        "inference_wrote",  # whether onnx inference wrote a form's annotation: annotations and triage read it (M195)
+        "rounding",  # a failed float32 comparison judged in float64 against the model's own rounding (M194)
     }
     assert modules - helpers == catalogued, modules - helpers - catalogued
     for m in modules:

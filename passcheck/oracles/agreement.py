@@ -18,11 +18,12 @@ NAME = "agreement"
 
 
 def _against_common(run: FormRun, cells: Cells) -> FormRun | None:
-    """``run`` with ``common``'s runs as its baseline, or None (``run`` is common, or does not run)."""
+    """``run`` with ``common``'s runs as its baseline and ``common``'s model as the model they ran (the numeric
+    oracle's float64 and overflow judges evaluate it), or None (``run`` is common, or does not run)."""
     common = cells.runs[0]
     if run.form == common.form or any(r.error for r in run.baseline):
         return None
-    return dataclasses.replace(run, baseline=common.baseline)
+    return dataclasses.replace(run, baseline=common.baseline, model=common.model)
 
 
 class Agreement(BaseOracle):

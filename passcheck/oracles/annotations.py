@@ -11,15 +11,22 @@ input annotation so that
 inputs valid for the original model no longer satisfy it; that is reported against the pass too.
 A violated main-graph tensor annotation that onnx's reference evaluator computes as annotated is still
 reported, as the runtime's deviation (``details["blame"] == "runtime"``, :func:`reference_holds`).
+A violated annotation of a form itself that onnx's shape inference writes again when it is removed
+(:mod:`passcheck.oracles.inference_wrote`: a form filled by ``inferred-value-info``) is onnx inference's
+(``details["annotated_by"] == "onnx"``).
 """
 
 from __future__ import annotations
 
 import itertools
+import re
+from typing import Any
 
 from passcheck.oracles import shape_annotations
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import INPUT, PASS, BaseOracle, Cells
+from passcheck.oracles.inference_wrote import written_by_inference
+from passcheck.records import INPUT as FORM_ITSELF
 from passcheck.records import Finding, brief
 from passcheck.runtime.graph_index import index_of, per_model
 from passcheck.runtime.plan import annotated_values, plan_of
@@ -97,11 +104,14 @@ def check(run: FormRun) -> list[Finding]:
             what = "graph input annotation (narrowed by the pass)" if v.role == "precondition" else "annotation"
             runtime = v.role == "assertion" and v.rule in _ONE_VALUE and v.value in producers
             runtime = runtime and reference_holds(run, i, v.value)
+            wrote = _inference_wrote(run, v) if not runtime else None
             found.append(
                 run.finding(
                     "annotation-violated",
                     NAME,
-                    f"{what} does not hold (binding {i}): {v.message}" + (RUNTIME_DEVIATES if runtime else ""),
+                    f"{what} does not hold (binding {i}): {v.message}"
+                    + (RUNTIME_DEVIATES if runtime else "")
+                    + (f"; {wrote}: the annotation is onnx inference's" if wrote else ""),
                     binding=i,
                     value=v.value,
                     role=v.role,
@@ -109,9 +119,26 @@ def check(run: FormRun) -> list[Finding]:
                     occurrences=[o.to_json() for o in v.occurrences],
                     **({"producer": producers[v.value]} if producers.get(v.value) else {}),
                     **({"blame": "runtime"} if runtime else {}),
+                    **({"annotated_by": "onnx", "inference": _onnx_version()} if wrote else {}),
                 )
             )
     return found
+
+
+def _inference_wrote(run: FormRun, v: Any) -> str | None:
+    """On a form itself (pass ``input``): whether onnx shape inference writes the violated annotation of every value
+    ``v`` names (:func:`passcheck.oracles.inference_wrote.written_by_inference`; a symbol's occurrences name values
+    as ``name[i]`` for a sequence's elements), or None."""
+    if run.pass_id != FORM_ITSELF or run.output is None:
+        return None
+    names = {re.sub(r"\[.*", "", o.value) for o in v.occurrences} or {v.value}
+    return written_by_inference(run.output, names)
+
+
+def _onnx_version() -> str:
+    import onnx
+
+    return f"onnx {onnx.__version__}"
 
 
 def _producers(model) -> dict[str, str]:

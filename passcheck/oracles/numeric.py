@@ -9,6 +9,12 @@ Positions where the unoptimized run is not finite because the input model itself
 finite there. They are left out of the comparison and the output is unchecked at them (:func:`unchecked`);
 the rest of the output, a finite reference value made non-finite among it, is compared as above.
 
+A float32 output that fails the tolerances is judged again against the input model evaluated in float64
+(:mod:`passcheck.oracles.rounding`): a difference within the model's own float32 rounding (a reordered sum of
+huge cancelling terms, whose error scales with the terms, not the result) is checked and not reported (the cell's
+``coverage["within_rounding"]`` says so); one beyond it is reported with the float64 figures; where float64 cannot
+be evaluated, the tolerance's verdict stands and the finding says why.
+
 A pass that declares it stores values in a narrower type (``Capabilities.precision``: float16 conversion,
 8-bit quantization) is judged at that type's precision (:func:`pass_tolerance`), not float32's.
 
@@ -31,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from passcheck.oracles import rounding
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.oracles.overflow import nonfinite, overflowed_outputs
@@ -379,10 +386,15 @@ def check(run: FormRun) -> list[Finding]:
             c = compare(got.outputs[name], expected, rtol, atol, dtypes.get(name))
             if not c.ok and nonfinite(expected) and (why := _overflow(run, i, name)):
                 c = _beside_overflow(run, i, name, got.outputs[name], expected, rtol, atol, dtypes.get(name), why)
+            judged = _rounding(run, i, name, got.outputs[name], expected, rtol, atol) if not c.ok else None
+            if judged is not None and judged.within:
+                continue  # checked in float64: the model's own rounding (coverage says so)
             if not c.ok:
                 side, note = _against_expected(run, i, name, got.outputs[name], expected)
                 if side == "pass output":
                     continue  # the kernel departs, not the pass (the runtime oracle's input-cell finding)
+                if judged is not None:  # before the expected-side note, which ends the message
+                    note = f"; {rounding.said(judged)}{note}"
                 found.append(
                     mismatch(
                         run,
@@ -392,6 +404,7 @@ def check(run: FormRun) -> list[Finding]:
                         name,
                         c,
                         **({"matches_expected": side} if side else {}),
+                        **({"float64": judged.detail} if judged is not None else {}),
                     )
                 )
         if found:
@@ -408,6 +421,31 @@ def _overflow(run: FormRun, i: int, name: str) -> str | None:
     if i not in memo:
         memo[i] = overflowed_outputs(run.model, run.feeds[i])
     return memo[i].get(name)
+
+
+def _rounding(run: FormRun, i: int, name: str, got: Any, expected: Any, rtol: Any, atol: Any) -> Any:
+    """:func:`passcheck.oracles.rounding.judge` of a failed float32 comparison of output ``name`` in binding ``i``
+    (the float64 runs computed once per binding); None where it does not apply (not a float32 tensor of the same
+    shape, no feeds, a pass that declares a narrower precision). A forgiven output is recorded for
+    :meth:`Numeric.coverage`."""
+    a, e = np.asarray(got), np.asarray(expected)
+    if e.dtype != np.float32 or a.dtype != e.dtype or a.shape != e.shape or i >= len(run.feeds) or run.precision:
+        return None
+    r, t = tolerance(e.dtype, rtol, atol)
+    memo = run.__dict__.setdefault("_float64_by_binding", {})
+    if i not in memo:
+        memo[i] = rounding.float64_runs(run.model, run.feeds[i], seed=i)
+    why = _overflow(run, i, name) if _nonfinite(e) else None
+    spared = ~np.isfinite(e) if why else None  # left out as _beside_overflow leaves them out
+    judged = rounding.judge(memo[i], name, a, e, r, t, spared)
+    if judged.within:
+        run.__dict__.setdefault("_within_rounding", {})[f"output {name!r} (binding {i})"] = judged.detail
+    if judged.within and spared is not None:  # the rest checked: the overflowed positions stay unchecked
+        n = f"{int(spared.sum())} of {e.size} positions where the unoptimized run is not finite (binding {i})"
+        run.__dict__.setdefault("_overflow_unchecked", {}).setdefault(
+            f"output {name!r}", f"not compared at {n}: the input model's own overflow, {why}"
+        )
+    return judged
 
 
 def _beside_overflow(
@@ -545,9 +583,14 @@ class Numeric(BaseOracle):
         return unchecked(run)
 
     def coverage(self, run: FormRun) -> dict[str, Any]:
-        """``{"random_outputs": [...]}``: the outputs compared by dtype and shape only (see :data:`RANDOM`)."""
+        """``{"random_outputs": [...]}``: the outputs compared by dtype and shape only (see :data:`RANDOM`);
+        ``{"within_rounding": {output: why}}``: failed comparisons the float64 judge found within the model's own
+        float32 rounding (:mod:`passcheck.oracles.rounding`), checked, not reported."""
         names = sorted(drawn(run.model) | drawn(run.output)) if run.output is not None else []
-        return {"random_outputs": names} if names else {}
+        if run.output is not None:
+            checked(run)  # records the outputs the float64 judge found within the model's rounding
+        within = dict(run.__dict__.get("_within_rounding", {}))
+        return {**({"random_outputs": names} if names else {}), **({"within_rounding": within} if within else {})}
 
 
 ORACLE = Numeric()

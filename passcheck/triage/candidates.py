@@ -29,9 +29,13 @@ def tool_of(f: Finding) -> str:
     """The tool ``f`` is about: the pass's (``ort:*`` → onnxruntime, ``cmd:*`` → cmd …); for a form
     itself (pass ``input``), onnx for a validity finding and onnxruntime for the others; onnxruntime for an
     annotation onnx's reference evaluator computes as annotated (``details["blame"] == "runtime"``,
-    :func:`passcheck.oracles.annotations.reference_holds`: the run deviates, not the pass)."""
+    :func:`passcheck.oracles.annotations.reference_holds`: the run deviates, not the pass); onnx for a form's
+    annotation onnx's shape inference wrote (``details["annotated_by"] == "onnx"``, verified by re-running it,
+    :mod:`passcheck.oracles.inference_wrote`)."""
     if isinstance(f.details, dict) and f.details.get("blame") == "runtime":
         return "onnxruntime"
+    if isinstance(f.details, dict) and f.details.get("annotated_by") == "onnx":
+        return "onnx"
     if f.pass_id == INPUT:
         return "onnx" if f.oracle in ("validity", "conformance") else "onnxruntime"
     prefix = f.pass_id.partition(":")[0]
