@@ -25,7 +25,7 @@ Which type variables move is read off the schema's own type-inference function
 type and the schema accepts it moved (else it stays, if the schema accepts that); each output's element type is
 what inference gives (so ``values_strings`` makes LabelEncoder's ``T2`` string, ``keys_strings`` its ``T1``). A
 move the inference function rejects is not built; one onnxruntime's CPU provider has no kernel for is not built
-(:func:`passcheck.runtime.kernels.has_cpu_kernel`); the gate judges the rest like every variant.
+(:func:`passcheck.runtime.kernels.runs_on_cpu`); the gate judges the rest like every variant.
 
 Values crossing between strings and numbers keep their order: the k-th distinct value becomes the k-th of the
 target's feed alphabet (``"a"``, ``"b"``, ``"c"``, …; 0, 1, 2, …), so keys still meet the synthesized feeds

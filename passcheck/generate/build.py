@@ -144,12 +144,13 @@ def _allowed(schema: onnx.defs.OpSchema) -> list[int]:
 
 def _cpu_runs(schema: onnx.defs.OpSchema, elem: int) -> bool:
     """Whether onnxruntime's CPU provider may run ``schema`` with its first input's type parameter bound to
-    ``elem`` (:func:`passcheck.runtime.kernels.has_cpu_kernel`; unknown, a function body it expands, counts)."""
-    from passcheck.runtime.kernels import has_cpu_kernel
+    ``elem`` (:func:`passcheck.runtime.kernels.runs_on_cpu`: a kernel, or float16 cast around a float one; unknown,
+    a function body it expands, counts)."""
+    from passcheck.runtime.kernels import runs_on_cpu
 
     param = recipe._param_of(schema.inputs[0].type_str) or ""
     types = {param: f"tensor({recipe.type_name(elem)})"}
-    return has_cpu_kernel(schema.domain, schema.name, schema.since_version, types) is not False
+    return runs_on_cpu(schema.domain, schema.name, schema.since_version, types) is not False
 
 
 def candidates(schemas: list[onnx.defs.OpSchema], k: int, ort_max: int, stats: Stats, op_key: str):

@@ -9,9 +9,9 @@ module binds *every* type constraint of the schema (onnx Operators.md, "Type Con
 
 - **which types**: per constraint, one type per family of :data:`FAMILIES` (float, float16, bfloat16,
   double, int8, uint8, int16, int32, int64, uint64, bool, string) that the constraint allows and
-  that onnxruntime's CPU provider registers a kernel for with the recipe's other constraints as
-  bound (:func:`passcheck.runtime.kernels.has_cpu_kernel`; an unknown answer, a body onnxruntime
-  expands, counts);
+  that onnxruntime's CPU provider runs with the recipe's other constraints as bound
+  (:func:`passcheck.runtime.kernels.runs_on_cpu`: a kernel, or float16 cast around a float kernel; an unknown
+  answer, a body onnxruntime expands, counts);
 - **which are left out**: the recipe's own binding; the first input's constraint over
   ``CPU_TYPES`` (the dtype pairs build those); constraints of sequences or optionals; constraints
   only outputs carry unless the schema has one integer attribute stating the output's data type
@@ -149,9 +149,12 @@ def _types(schema: onnx.defs.OpSchema, dtypes: dict[str, int]) -> dict[str, str]
 
 
 def _runs(schema: onnx.defs.OpSchema, types: dict[str, str]) -> bool:
-    from passcheck.runtime.kernels import has_cpu_kernel
+    """Whether onnxruntime's CPU provider runs ``schema`` with ``types`` bound
+    (:func:`~passcheck.runtime.kernels.runs_on_cpu`: a float16 input cast around a float kernel runs too; unknown
+    counts)."""
+    from passcheck.runtime.kernels import runs_on_cpu
 
-    return has_cpu_kernel(schema.domain, schema.name, schema.since_version, types) is not False
+    return runs_on_cpu(schema.domain, schema.name, schema.since_version, types) is not False
 
 
 def choices(node: Node, later: Sequence[onnx.defs.OpSchema] = ()) -> list[tuple[str, str]]:

@@ -13,9 +13,10 @@ A pair that fails is dropped with a reason whose *category* says whose reason it
   different computations), passcheck's reference runner fails (it called the installed evaluator
   wrongly, :data:`~passcheck.runtime.reference.RUNNER_FAULT`), a form's own annotations (graph
   inputs, outputs) do not hold on the feeds or on its runs (the input cells' annotations oracle
-  would flag it), or a form failed to build; and, set by the generator after this gate
-  (:func:`passcheck.generate.self_check.relabel`), a common form the checker refuses that breaks a rule its own
-  schema states (a width tie, a body typed against ``V``).
+  would flag it), a form breaks a shape rule its operator docs state that no tool enforces
+  (:mod:`passcheck.oracles.text_shapes`: ConcatFromSequence's elements), or a form failed to build; and, set
+  by the generator after this gate (:func:`passcheck.generate.self_check.relabel`), a common form the checker
+  refuses that breaks a rule its own schema states (a width tie, a body typed against ``V``).
 - ``n/a``: the common form itself is not runnable on the recipe's feeds (a spelling that does not
   apply to this op, e.g. a zero-size dim the op refuses).
 """
@@ -76,6 +77,19 @@ def _own_annotations_break(
     run's outputs once it ran), or None."""
     report = shape_annotations.check(model, values, plan=plan)
     return f"{report.violations[0].message} (binding {k})" if report.violations else None
+
+
+def _text_rule_break(model: onnx.ModelProto) -> str | None:
+    """The first shape rule the operator docs state in prose and neither the checker nor inference enforces
+    (:mod:`passcheck.oracles.text_shapes`) that ``model`` breaks at the shapes it states and onnx inference gives it
+    (the checker accepted it; inference that raises here decides nothing), or None."""
+    from passcheck.oracles.text_shapes import breaks
+
+    try:
+        done = onnx.shape_inference.infer_shapes(model)
+    except Exception:  # noqa: BLE001 - inference's own errors are the checker's and the runs' word, not this rule's
+        done = model
+    return next(iter(breaks(done)), None)
 
 
 def _agree(a: Mapping[str, Any], b: Mapping[str, Any], rtol, atol) -> str | None:
@@ -220,6 +234,8 @@ def gate(
         for k, f in enumerate(feeds):
             if why := _own_annotations_break(forms[name], plans[name], f, k):
                 return Verdict(False, "passcheck", "graph input annotations do not hold on the feeds", f"{name}: {why}")
+        if why := _text_rule_break(forms[name]):
+            return Verdict(False, "passcheck", "a form breaks a shape rule its operator docs state", f"{name}: {why}")
     ort: dict[str, list[dict]] = {}
     for name in names:
         ort[name] = []

@@ -23,6 +23,23 @@ def error(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> str | None:
     each tensor graph input's shape set to that of its feed in ``feeds`` (name → numpy array), its value_info and
     graph output shapes dropped (the annotations are another oracle's); None when it raises none. ``model`` is
     never modified."""
+    done = inferred(model, feeds)
+    return done if isinstance(done, str) else _negative_dim(done.graph)
+
+
+def text_break(model: onnx.ModelProto, feeds: Mapping[str, Any] | None) -> str | None:
+    """The first shape rule the operator docs state in prose and no tool enforces
+    (:mod:`passcheck.oracles.text_shapes`) that ``model`` breaks at the shapes inference gives it at ``feeds``
+    (:func:`inferred`; None: at its graph inputs' declared shapes), or None (also when inference raises:
+    :func:`error` says so)."""
+    from passcheck.oracles.text_shapes import breaks
+
+    done = inferred(model, feeds or {})
+    return None if isinstance(done, str) else next(iter(breaks(done)), None)
+
+
+def inferred(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> onnx.ModelProto | str:
+    """``model`` inferred as :func:`error` describes (a copy), or the first line of the error inference raises."""
     import onnx
 
     fed = unannotated(model)
@@ -38,7 +55,7 @@ def error(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> str | None:
         done = onnx.shape_inference.infer_shapes(fed, strict_mode=True, data_prop=True)
     except Exception as exc:  # noqa: BLE001 - any inference error is the answer (InferenceError, ValidationError, …)
         return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return _negative_dim(done.graph)
+    return done
 
 
 def _negative_dim(graph) -> str | None:

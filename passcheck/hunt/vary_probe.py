@@ -5,7 +5,9 @@ A neighbour is used only once it is valid on its own (whether or not equivalent 
 accepts it (with ``full_check`` when the base passes it), it keeps the base's graph inputs and outputs, and
 it runs under ``ort:disabled`` on its feeds (:func:`~passcheck.mutations.equivalence.original_runs`), and
 onnx shape inference at its feeds' shapes raises nothing it does not raise on the base (:mod:`.fed_shapes`: a
-constraint the symbols hid, which onnxruntime may not check either). A neighbour that fails is dropped (item
+constraint the symbols hid, which onnxruntime may not check either), and at those shapes it breaks no shape rule the
+operator docs state that neither the checker nor inference enforces where the base does not
+(:mod:`passcheck.oracles.text_shapes`, reason :data:`TEXT_RULE`). A neighbour that fails is dropped (item
 status ``invalid-variation``, the reason recorded). Then the
 neighbour alone is judged under the pass (:func:`passcheck.engine.evaluate`, one form), and so is the base
 alone: a finding of the neighbour's pass cell whose (oracle, kind) the base does not show under the same
@@ -237,13 +239,22 @@ def _added(base: onnx.ModelProto, kind: str, site: str) -> int:
 
 def _fed_shapes_break(base: onnx.ModelProto, neighbour: onnx.ModelProto, feed_list) -> str | None:
     """Why ``neighbour`` breaks a schema's shape constraint at the shapes of one of its feeds (:mod:`.fed_shapes`)
-    where ``base`` on the same feeds does not (an inference that rejects both is not the change's), or None."""
+    where ``base`` on the same feeds does not (an inference that rejects both is not the change's), or a shape rule
+    no tool enforces (:func:`.fed_shapes.text_break`) that ``base`` at its own declared shapes does not, or None."""
     from passcheck.hunt import fed_shapes
 
     for i, feeds in enumerate(feed_list):
         if (why := fed_shapes.error(neighbour, feeds)) is not None and fed_shapes.error(base, feeds) is None:
             return f"shape inference at the feeds' shapes (binding {i}) rejects it: {why}"
+        # the base as it declares itself: an input kind feeds the shapes it declares, which the base's do not state
+        if (why := fed_shapes.text_break(neighbour, feeds)) is not None and not fed_shapes.text_break(base, None):
+            return f"{TEXT_RULE} (binding {i}): {why}"
     return None
+
+
+#: The reason's opening for a neighbour that breaks a shape rule the docs state and no tool enforces: the variation
+#: made a model outside the spec (passcheck's fault, not a pass's; :mod:`passcheck.oracles.text_shapes`).
+TEXT_RULE = "passcheck fault: the neighbour breaks a shape rule the operator docs state and no tool checks"
 
 
 def magnitude(runs) -> float:

@@ -110,7 +110,7 @@ def _body_runs(schema, types: Mapping[str, str]) -> bool | None:
         except Exception:  # noqa: BLE001 - a body op onnx does not know at that version: cannot tell
             return None
         bound = {c.type_param_str: t for c in inner.type_constraints if t in c.allowed_type_strs}
-        found = has_cpu_kernel(n.domain, n.op_type, inner.since_version, bound)
+        found = runs_on_cpu(n.domain, n.op_type, inner.since_version, bound)
         if found is False:
             return False
         if found is None:
@@ -142,13 +142,34 @@ def node_has_cpu_kernel(node, schema, elem_of) -> bool | None:
 
 
 def node_runs_on_cpu(node, schema, elem_of) -> bool | None:
-    """Whether onnxruntime's CPU provider runs ``node``: a kernel for its types (:func:`node_has_cpu_kernel`),
-    or, when it has float16 types, one for them as float: onnxruntime's ``InsertCastTransformer``
-    (onnxruntime/core/optimizer/insert_cast_transformer.cc, run whatever the optimization level) casts the
-    float16 inputs of a CPU node without a float16 kernel to float and its outputs back."""
-    own = bound_types(node, schema, elem_of)
-    found = has_cpu_kernel(node.domain, node.op_type, schema.since_version, own)
-    if found is not False or "tensor(float16)" not in own.values():
+    """:func:`runs_on_cpu` for ``node`` with :func:`bound_types` (``schema``: the node's at the model's opset)."""
+    return runs_on_cpu(node.domain, node.op_type, schema.since_version, bound_types(node, schema, elem_of))
+
+
+def runs_on_cpu(domain: str, op: str, since_version: int, types: Mapping[str, str] | None = None) -> bool | None:
+    """Whether onnxruntime's CPU provider runs ``op`` with ``types`` bound (as :func:`has_cpu_kernel` takes them):
+    a kernel for them, or, when a type variable of one of its inputs is bound to float16, one for them with every
+    float16 read as float. onnxruntime's ``InsertCastTransformer`` (onnxruntime/core/optimizer/
+    insert_cast_transformer.cc, run whatever the optimization level) gives a node no kernel took that has a float16
+    *input* Casts to float on its float16 inputs and back on its float16 outputs (and a float16 ``dtype`` attribute
+    set to float); a node whose float16 is on outputs only (RandomNormal's ``dtype``, EyeLike's ``T2``) gets none.
+    onnxruntime 1.32.0 registers no float16 Add-14 and runs it so. The registry lists kernels, not this fallback: a
+    caller asking "does onnxruntime run it" asks here, not :func:`has_cpu_kernel`."""
+    found = has_cpu_kernel(domain, op, since_version, types)
+    half = {k for k, t in (types or {}).items() if t == "tensor(float16)"}
+    if found is not False or not half or not half & _input_params(domain, op, since_version):
         return found
-    as_float = {k: "tensor(float)" if t == "tensor(float16)" else t for k, t in own.items()}
-    return has_cpu_kernel(node.domain, node.op_type, schema.since_version, as_float)
+    as_float = {k: "tensor(float)" if k in half else t for k, t in (types or {}).items()}
+    return has_cpu_kernel(domain, op, since_version, as_float)
+
+
+def _input_params(domain: str, op: str, since_version: int) -> set[str]:
+    """The type variables (or fixed types) of ``op``'s input formals at schema ``since_version``; empty when onnx
+    does not know the op."""
+    import onnx
+
+    try:
+        schema = onnx.defs.get_schema(op, since_version, _domain(domain))
+    except Exception:  # noqa: BLE001 - an op onnx does not know: no formals to read
+        return set()
+    return {f.type_str for f in schema.inputs}

@@ -1,0 +1,138 @@
+"""Shape rules an operator's documentation states in prose that neither ``onnx.checker`` nor onnx shape inference
+enforces, checked on the shapes a model states or inference gives it (one :class:`Rule` each, with its source).
+
+Probed on onnx 1.23.2 (strict inference, data propagation, every dim static): Concat's "same shape except on the
+axis" and the multidirectional broadcasting of Sum / Max / Min / Mean / Where (Broadcasting.md) are enforced by
+inference ("Can't merge shape info", "Incompatible dimensions"); ConcatFromSequence's are not: its inference reads
+no element shape of its input sequence, so ``ConcatFromSequence<axis=0>(SequenceConstruct(a, b))`` with
+``a: [2, 3]``, ``b: [2, 0]`` is accepted by the checker and by inference, and onnxruntime 1.32.0 runs it (its
+concatenation skips an empty input). A model that breaks such a rule is outside the spec: what a pass does with it
+is no finding about the pass.
+
+The elements of a sequence are traced through the ops that build it in the main graph (SequenceConstruct: its
+inputs; SequenceInsert: the input sequence's elements and ``tensor``; SequenceEmpty: none; an Identity); any other
+producer (a graph input, SplitToSequence, SequenceErase, a Loop) leaves the rule undecided, never broken.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import onnx
+
+#: A dim as stated: an int (``dim_value``), a str (``dim_param``) or None (unknown).
+Dim = int | str | None
+
+
+@dataclasses.dataclass(frozen=True)
+class Rule:
+    """One documented shape rule: ``check(node, elements, shape)`` returns what breaks it or None.
+    ``elements(name)``: the values a sequence value is built from (None: unknown); ``shape(name)``: a tensor
+    value's stated dims (None: rank unknown)."""
+
+    id: str
+    ops: tuple[str, ...]
+    check: Callable
+    source: str
+    section: str
+
+    @property
+    def cite(self) -> str:
+        return f"{self.source} (ONNX Operators.md, {self.section})"
+
+
+def _differ(a: Sequence[Dim], b: Sequence[Dim], skip: int | None) -> int | None:
+    """The first axis (``skip`` aside) where two shapes of one rank state different sizes (two ints, or an int and
+    a symbol never; two different symbols may agree at run time: undecided), else None."""
+    for i, (x, y) in enumerate(zip(a, b, strict=True)):
+        if i != skip and isinstance(x, int) and isinstance(y, int) and x != y:
+            return i
+    return None
+
+
+def _concat_elements(node, elements, shape) -> str | None:
+    """ConcatFromSequence: every element has the same rank and the same size on every axis but ``axis``
+    (``new_axis`` 1: on every axis, numpy.stack)."""
+    names = elements(node.input[0])
+    if not names:
+        return None
+    shapes = [shape(n) for n in names]
+    if any(s is None for s in shapes):
+        return None
+    attrs = {a.name: a for a in node.attribute}
+    axis = attrs["axis"].i if "axis" in attrs else 0
+    new_axis = attrs["new_axis"].i if "new_axis" in attrs else 0
+    first, r = shapes[0], len(shapes[0])
+    for n, s in zip(names[1:], shapes[1:], strict=True):
+        if len(s) != r:
+            return f"element {n!r} has rank {len(s)}, element {names[0]!r} rank {r}"
+        skip = None if new_axis else (axis + r if axis < 0 else axis)
+        if (i := _differ(first, s, skip)) is not None:
+            return (
+                f"elements {names[0]!r} {_show(first)} and {n!r} {_show(s)} differ on axis {i}"
+                f" (axis = {axis}, new_axis = {new_axis})"
+            )
+    return None
+
+
+def _show(dims: Sequence[Dim]) -> str:
+    return "[" + ", ".join("?" if d is None else str(d) for d in dims) + "]"
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "concat-from-sequence-elements",
+        ("ConcatFromSequence",),
+        _concat_elements,
+        "all input tensors have the same shape except on the axis to concatenate on; with new_axis = 1 (numpy.stack) "
+        "on every axis",
+        "ConcatFromSequence, input input_sequence and attribute new_axis",
+    ),
+)
+
+
+def _dims(t) -> list[Dim] | None:
+    if not t.HasField("tensor_type") or not t.tensor_type.HasField("shape"):
+        return None
+    out: list[Dim] = []
+    for d in t.tensor_type.shape.dim:
+        out.append(d.dim_value if d.HasField("dim_value") else (d.dim_param or None))
+    return out
+
+
+def breaks(model: onnx.ModelProto) -> list[str]:
+    """What each main-graph node of ``model`` that one of :data:`RULES` applies to breaks, as
+    ``"<rule id>: <node>: <what> (<source>)"``; empty when nothing is broken or nothing can be decided. Shapes are
+    the model's own (graph inputs, initializers, value_info, outputs): give it an inferred model (e.g.
+    ``onnx.shape_inference.infer_shapes`` at the feeds' shapes) to judge what inference gives."""
+    g = model.graph
+    shapes: dict[str, list[Dim] | None] = {i.name: list(i.dims) for i in g.initializer}
+    for v in [*g.input, *g.value_info, *g.output]:
+        shapes.setdefault(v.name, _dims(v.type))
+    producer = {o: n for n in g.node for o in n.output if o}
+
+    def elements(name: str, depth: int = 0) -> list[str] | None:
+        n = producer.get(name)
+        if n is None or depth > len(g.node):
+            return None
+        if n.op_type == "SequenceConstruct":
+            return list(n.input)
+        if n.op_type == "SequenceEmpty":
+            return []
+        if n.op_type == "SequenceInsert":
+            before = elements(n.input[0], depth + 1)
+            return None if before is None else [*before, n.input[1]]
+        if n.op_type == "Identity":
+            return elements(n.input[0], depth + 1)
+        return None
+
+    out = []
+    for n in g.node:
+        for rule in RULES:
+            if n.op_type in rule.ops and n.domain in ("", "ai.onnx"):
+                if (why := rule.check(n, elements, shapes.get)) is not None:
+                    out.append(f"{rule.id}: {n.name or n.op_type}: {why} ({rule.cite})")
+    return out

@@ -1,0 +1,100 @@
+"""The hunt's gate and the shape rules the docs state that no tool enforces (:mod:`passcheck.oracles.text_shapes`):
+round 12h's ``ConcatFromSequence<axis=0>`` neighbour with ``b: [N, 0]`` beside ``a: [N, 3]`` (the checker, strict
+inference and onnxruntime 1.32.0 accept it) is dropped as passcheck's fault; the same neighbour of the base
+concatenating on axis 1 is valid and judged. Real checker, real inference, real onnxruntime sessions."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+from onnx import TensorProto, helper
+
+from passcheck.hunt import fed_shapes, variation, vary_probe
+from passcheck.hunt.probe import Setting
+from passcheck.oracles.text_shapes import breaks
+
+F = TensorProto.FLOAT
+FORM = "vary:input-dim-zero@b=1"
+
+
+@pytest.fixture(scope="module")
+def ex():
+    from passcheck.passes.isolation import executor_for
+
+    with executor_for(None, timeout=60) as executor:
+        yield executor
+
+
+def _seq(axis: int, b=("N", 3), new_axis: int = 0, insert: bool = False) -> onnx.ModelProto:
+    """``ConcatFromSequence<axis>(SequenceConstruct(a, b))`` (``insert``: ``SequenceInsert(SequenceConstruct(a), b)``),
+    ``a: float[N, 3]``."""
+    a = helper.make_tensor_value_info("a", F, ["N", 3])
+    bv = helper.make_tensor_value_info("b", F, list(b))
+    y = helper.make_tensor_value_info("y", F, [None] * (2 + new_axis))
+    if insert:
+        nodes = [
+            helper.make_node("SequenceConstruct", ["a"], ["s0"]),
+            helper.make_node("SequenceInsert", ["s0", "b"], ["s"]),
+        ]
+    else:
+        nodes = [helper.make_node("SequenceConstruct", ["a", "b"], ["s"])]
+    nodes.append(helper.make_node("ConcatFromSequence", ["s"], ["y"], name="cat", axis=axis, new_axis=new_axis))
+    model = helper.make_model(helper.make_graph(nodes, "g", [a, bv], [y]), opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    return model
+
+
+def _feeds(b_cols: int) -> dict:
+    return {"a": np.ones((2, 3), np.float32), "b": np.ones((2, b_cols), np.float32)}
+
+
+def test_the_tools_accept_the_round_12h_neighbour_and_the_rule_does_not():
+    bad = _seq(0, b=("N", 0))
+    onnx.checker.check_model(bad, full_check=True)
+    onnx.shape_inference.infer_shapes(bad, strict_mode=True, data_prop=True)
+    s = ort.InferenceSession(bad.SerializeToString(), providers=["CPUExecutionProvider"])
+    assert s.run(None, _feeds(0))[0].shape == (4, 3)  # runs: rows [2, 4) of the output come from no input
+    assert fed_shapes.error(bad, _feeds(0)) is None  # inference at the feeds' shapes sees no element shape
+    why = fed_shapes.text_break(bad, _feeds(0))
+    assert why and why.startswith("concat-from-sequence-elements: cat:") and "differ on axis 1" in why, why
+    assert fed_shapes.text_break(_seq(1, b=("N", 0)), _feeds(0)) is None  # on axis 1 the 0 is the axis's own
+    assert fed_shapes.text_break(_seq(0), _feeds(3)) is None
+
+
+def test_sequence_insert_new_axis_and_unknown_producers():
+    assert breaks(_seq(1, b=(2, 0), insert=True)) == []
+    assert len(breaks(_seq(0, b=(2, 0), insert=True))) == 1  # a: [N, 3] against b: [2, 0] off the axis
+    assert len(breaks(_seq(1, b=("N", 4), new_axis=1))) == 1  # numpy.stack: every axis, the axis too
+    assert breaks(_seq(1, b=("N", 3), new_axis=1)) == []
+    assert breaks(_seq(1, b=("M", 3))) == []  # two symbols: undecided, never broken
+    split = _seq(0)
+    split.graph.node[0].CopyFrom(helper.make_node("SplitToSequence", ["a"], ["s"], axis=1))
+    assert breaks(split) == []  # the elements are not traced: undecided
+
+
+def test_the_gate_drops_the_neighbour_as_passchecks_fault_and_keeps_the_valid_sibling(ex):
+    bad_base, good_base = _seq(0), _seq(1)
+    for base in (bad_base, good_base):
+        built = variation.build(base, FORM)
+        assert built is not None, base
+        b = next(v for v in built[0].graph.input if v.name == "b")
+        assert [d.dim_param or d.dim_value for d in b.type.tensor_type.shape.dim] == ["N", 0]
+    out = vary_probe.judge(Setting("vary-test/cfs0"), bad_base, FORM, "ort:basic", ex)
+    assert out.status == vary_probe.INVALID and out.reason.startswith(vary_probe.TEXT_RULE), out
+    assert "concat-from-sequence-elements" in out.reason
+    kept = vary_probe.judge(Setting("vary-test/cfs1"), good_base, FORM, "ort:basic", ex)
+    assert kept.status == "done", kept
+
+
+def test_the_generator_gate_drops_a_pair_whose_form_breaks_the_rule_as_passchecks():
+    from passcheck.generate.gate import gate
+
+    def never(*_a):
+        raise AssertionError("the rule decides before any run")
+
+    bad = _seq(0, b=(2, 0))
+    bad.graph.input[0].CopyFrom(helper.make_tensor_value_info("a", F, [2, 3]))
+    v = gate({"common": bad}, [_feeds(0)], never)
+    assert (v.ok, v.category) == (False, "passcheck") and "concat-from-sequence-elements" in v.detail, v
