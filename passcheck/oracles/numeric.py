@@ -435,7 +435,7 @@ def _rounding(run: FormRun, i: int, name: str, got: Any, expected: Any, rtol: An
     memo = run.__dict__.setdefault("_float64_by_binding", {})
     if i not in memo:
         memo[i] = rounding.float64_runs(run.model, run.feeds[i], seed=i)
-    why = _overflow(run, i, name) if _nonfinite(e) else None
+    why = _overflow(run, i, name) if nonfinite(e) else None
     spared = ~np.isfinite(e) if why else None  # left out as _beside_overflow leaves them out
     judged = rounding.judge(memo[i], name, a, e, r, t, spared)
     if judged.within:

@@ -124,3 +124,18 @@ def test_positions_the_inputs_overflow_spared_are_left_out_and_the_rest_judged()
     assert rounding.judge(runs, "y", near, e, 1e-4, 1e-5).within is None
     assert rounding.judge(runs, "y", near, e, 1e-4, 1e-5, spared).within is True
     assert rounding.judge(runs, "y", far, e, 1e-4, 1e-5, spared).within is False
+
+
+def test_a_model_beyond_the_node_cap_is_not_evaluated_and_keeps_the_tolerances_verdict():
+    """A failed comparison costs 1 + DRAWS reference runs; a model over MAX_NODES main-graph nodes is not run."""
+    model = conv()
+    relus = [helper.make_node("Relu", [f"r{i}"], [f"r{i + 1}"]) for i in range(rounding.MAX_NODES)]
+    model.graph.node[0].output[0] = "r0"
+    relus[-1].output[0] = "y"
+    model.graph.node.extend(relus)
+    exact, draws, why = rounding.float64_runs(model, {"x": cancelling()})
+    assert not exact and not draws and f"more than {rounding.MAX_NODES}" in why, why
+    del model.graph.node[1:3]
+    model.graph.node[1].input[0] = "r0"
+    exact, _, why = rounding.float64_runs(model, {"x": cancelling()})
+    assert not why and exact["y"].dtype == np.float64, why
