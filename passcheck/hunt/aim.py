@@ -51,7 +51,7 @@ def reads_by_pass(
 ) -> dict[str, frozenset[str]]:
     """Pass id → the op types it reads (:func:`pass_reads` of each), every pass of ``ran`` (entry key → the passes
     that run that entry) in one walk of ``entries``: each entry's reads are spelt once, not once per pass (a hunt's
-    scheduler asks this of ~4,400 entries and ~50 passes at each map rebuild, session 34, M200). A pass that runs no
+    scheduler asks this of ~4,400 entries and ~110 passes at each map rebuild, session 34, M200). A pass that runs no
     entry is left out."""
     out: dict[str, set[str]] = {}
     for e in entries:
