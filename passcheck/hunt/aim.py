@@ -41,11 +41,25 @@ def pass_reads(
 ) -> frozenset[str]:
     """The op types ``pass_id`` reads: :func:`entry_reads` over the ``entries`` it runs (``runs(entry, pass_id)``,
     :meth:`passcheck.coverage.entry.PassScope.runs`); ``evidence``: entry key → its evidence (``.effect`` each)."""
-    out: set[str] = set()
+    entries = list(entries)
+    ran = {e.key: [pass_id] for e in entries if runs(e, pass_id)}
+    return reads_by_pass(entries, ran, evidence).get(pass_id, frozenset())
+
+
+def reads_by_pass(
+    entries: Iterable[Entry], ran: Mapping[str, Sequence[str]], evidence: Mapping[str, Sequence] | None = None
+) -> dict[str, frozenset[str]]:
+    """Pass id → the op types it reads (:func:`pass_reads` of each), every pass of ``ran`` (entry key → the passes
+    that run that entry) in one walk of ``entries``: each entry's reads are spelt once, not once per pass (a hunt's
+    scheduler asks this of ~4,400 entries and ~110 passes at each map rebuild, session 34, M200). A pass that runs no
+    entry is left out."""
+    out: dict[str, set[str]] = {}
     for e in entries:
-        if runs(e, pass_id):
-            out |= entry_reads(e, [x.effect for x in (evidence or {}).get(e.key, ())])
-    return frozenset(out)
+        if passes := ran.get(e.key):
+            reads = entry_reads(e, [x.effect for x in (evidence or {}).get(e.key, ())])
+            for p in passes:
+                out.setdefault(p, set()).update(reads)
+    return {p: frozenset(r) for p, r in out.items()}
 
 
 def holding(bases: Sequence[Base]) -> dict[str, list[Base]]:

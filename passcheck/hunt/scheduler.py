@@ -1539,15 +1539,16 @@ class _MapView:
 
     def __init__(self, cmap, by_id, passes: Sequence[str], passes_of: Callable[[str], Sequence[str]]):
         from passcheck.coverage.entry import PassScope
-        from passcheck.hunt.aim import pass_reads
+        from passcheck.hunt.aim import reads_by_pass
 
         scope = PassScope(cmap.entries.values())
         unscoped = [p for p in passes if scope.unscoped(p)]
         scoped = [p for p in passes if p not in unscoped]
         self.entries: dict[str, tuple[list[str], list[str]]] = {}
         self.ops: dict[str, frozenset[str]] = {}  # entry → the op types it acts on (empty: unknown)
+        ran: dict[str, list[str]] = {}  # entry → the scoped passes that run it
         for key, entry in cmap.entries.items():
-            runs = [p for p in scoped if scope.runs(entry, p)]
+            runs = ran[entry.key] = [p for p in scoped if scope.runs(entry, p)]
             bases = [b for b in cmap.bases_of(key) if b in by_id and set(runs) & set(passes_of(b))]
             if bases and runs:
                 self.entries[key] = (bases, runs)
@@ -1574,7 +1575,8 @@ class _MapView:
                 self.by_pass.setdefault(p, []).append(key)
         #: (entry, pass, kind of form looked at: Scheduler._only) without a candidate left (kind None: both)
         self.exhausted: set[tuple[str, str, str | None]] = set()
-        self.reads = {p: pass_reads(cmap.entries.values(), scope.runs, p, cmap.evidence) for p in scoped}
+        # pass_reads of each scoped pass, the entries walked once (M200)
+        self.reads = {p: frozenset() for p in scoped} | reads_by_pass(cmap.entries.values(), ran, cmap.evidence)
 
     def pairs(self, item: Item) -> set[tuple[str, str]]:
         """The (entry, spelling) pairs ``item`` tries."""

@@ -94,3 +94,31 @@ def test_an_op_no_drawn_base_holds_takes_no_look(pool, monkeypatch):
     item = s._aimed_item(PASS, _aimed_vary_step(0))
     assert item is not None
     assert "Relu" in s.by_id[item.base].ops() and "Relu" in {t[0] for t in s.triples(item)}, item
+
+
+def test_the_reads_of_every_pass_are_spelt_in_one_walk_of_the_entries(pool, monkeypatch):
+    """M200 (speed34): the scheduler's ``reads`` equal :func:`.aim.pass_reads` of each pass, entries run by two
+    passes, a pass's declared tools and an entry's observed effects included; each entry a pass runs is spelt once
+    (before, once per pass running it: ~25,000 spellings of ~4,400 entries at each map rebuild of a hunt)."""
+    from passcheck.coverage.entry import Evidence, PassScope
+    from passcheck.hunt import aim
+    from passcheck.hunt.scheduler import Scheduler
+
+    other = "planted:other-reader"
+    entries = (
+        ENTRY,  # Max, Cast: PASS
+        Entry("ort", "transformer", "ReluClipFusion", (PASS, other), "level 1"),  # Relu, Clip: both passes
+        Entry("onnx", "inference", "Sub@14", (other,), "opsets 14-23"),  # Sub: the other
+        Entry("onnxscript", "rule", "SomeRule", (other,), "rewrite"),  # Add, from the effect observed below
+        Entry("ort", "transformer", "GeluFusion", ("planted:not-hunted",), "level 1"),  # no hunted pass runs it
+    )
+    keyed = {e.key: e for e in entries}
+    base = next(b.id for b in pool if "Add" in b.ops())
+    evidence = {entries[3].key: [Evidence(entries[3].key, base, "try_rewrite replaced Add node n0")]}
+    spelt = []
+    monkeypatch.setattr(aim, "entry_reads", lambda e, effects=(): spelt.append(e.key) or entry_reads(e, effects))
+    s = Scheduler(pool, [PASS, other], seed=1, cmap=CoverageMap(keyed, evidence, [base], {}), variations=True)
+    assert s._map.reads == {PASS: {"Max", "Cast", "Relu", "Clip"}, other: {"Relu", "Clip", "Sub", "Add"}}
+    assert sorted(spelt) == sorted(e.key for e in entries[:4])  # once each; the entry no hunted pass runs never
+    scope = PassScope(entries)
+    assert s._map.reads == {p: aim.pass_reads(entries, scope.runs, p, evidence) for p in (PASS, other)}

@@ -192,8 +192,11 @@ def test_a_composition_step_takes_a_rewrite_carrying_the_change_before_other_tou
     from passcheck.hunt.scheduler import COMPOSE_EVERY, Scheduler
     from passcheck.hunt.space import Base
 
+    # one base for both orders: its neighbours' compositions (a function of the seed, the base and the neighbour,
+    # kept on the base as a hunt keeps them) are built once; only the scheduler's rank differs between the two
+    base = Base(registry().get("pattern-ort-fusion/reshape-from-shape"), "common")
+
     def order() -> list[str]:
-        base = Base(registry().get("pattern-ort-fusion/reshape-from-shape"), "common")
         s = Scheduler([base], [PASS], seed=2, variations=True, compose=True)
         s._declare_firsts = lambda *_: None  # the composition tiers alone: no declared input's chain (M141)
         for v in base.variations(2):
