@@ -17,8 +17,10 @@ import pytest
 from passcheck.case_model import DECLARED_ONLY
 from passcheck.engine import Subject, evaluate
 from passcheck.generate.build import converters
+from passcheck.hunt import documented
 from passcheck.passes import boundary_passes, conversion, get_pass, known_pass_ids
 from passcheck.passes.onnxscript_version_converter import ID, IR_ID
+from passcheck.signature import Signature
 from tests._shared import generated_cases
 
 CID = "generated/groupnormalization-18.adapter.opset-20"
@@ -58,3 +60,17 @@ def test_a_converter_only_base_is_searched_and_judged_under_the_ir_entry_point(c
     for form in ("symbolic", "anonymous"):  # docs/found.md row 781: node kept, opset 21 stamped, fails to run
         kinds = {(f.oracle, f.kind) for f in by_form[form].findings}
         assert ("numeric", "wrong-result") in kinds, by_form[form]
+
+
+def test_the_run_error_it_meets_is_the_documented_row_781(cases):
+    """A fails-to-run signature names no op (one per runtime error); its alias keeps the base's op types, which the
+    documented entry's ``ops_all`` reads (M185): the hunt calls it known, not new."""
+    case = cases[CID]
+    cells = evaluate(Subject.from_case(case, onnx.__version__), [IR_ID])
+    cell = next(c for c in cells if c.form == "symbolic" and c.pass_id == IR_ID)
+    (f,) = [f for f in cell.findings if f.kind == "wrong-result"]
+    sig = Signature.of(f, rewrite="symbolic-input-dims", models=[case.build("symbolic")], labels=[])
+    assert sig.ops == () and "fails" not in sig.error and sig.error  # the runtime's words, no op
+    assert any(a.split("|")[3] == "GroupNormalization" for a in sig.aliases), sig.aliases
+    entry = documented.which(sig.key, {"signature": sig.to_json(), "message": f.message})
+    assert entry is not None and entry["row"] == "781", entry
