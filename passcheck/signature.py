@@ -184,9 +184,11 @@ class Signature:
                 ops = {n.op_type for n in models[0].graph.node}
         sig = cls(finding.pass_id, finding.oracle, finding.kind, tuple(sorted(ops)), rewrite, error_class(finding))
         if finding.kind == "wrong-result" and (phrase := error_phrase(_details(finding).get("error"))):
-            # one behaviour per runtime error; the alias keeps the op types, which a documented entry's ops_all reads
-            alias = (sig.key,) if ops else ()
-            return cls(finding.pass_id, finding.oracle, finding.kind, (), rewrite, phrase, alias)
+            # one behaviour per runtime error; the alias keeps the op types, which a documented entry's ops_all reads,
+            # with the phrase: without it, it would be the key of a value difference at those sites
+            head = (finding.pass_id, finding.oracle, finding.kind)
+            alias = (cls(*head, tuple(sorted(ops)), rewrite, phrase).key,) if ops else ()
+            return cls(*head, (), rewrite, phrase, alias)
         names = model_names(models)
         if refusal := refusal_error(finding, names):  # one behaviour per message, whatever op sits beside it
             named = tuple(sorted(named_ops(finding)))  # the finding's own words; the sites' ops are the base's
