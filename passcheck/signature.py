@@ -176,8 +176,6 @@ class Signature:
             return cls(finding.pass_id, finding.oracle, finding.kind, error=",".join(fields or ()))
         form = getattr(finding, "form", "") or ""
         rewrite = rewrite_kind(form) if rewrite is None else rewrite
-        if finding.kind == "wrong-result" and (phrase := error_phrase(_details(finding).get("error"))):
-            return cls(finding.pass_id, finding.oracle, finding.kind, (), rewrite, phrase)
         models = list(models)
         ops = named_ops(finding)
         if models:
@@ -185,6 +183,12 @@ class Signature:
             if not ops:  # sites that name no node (graph inputs, say): the base's own op types
                 ops = {n.op_type for n in models[0].graph.node}
         sig = cls(finding.pass_id, finding.oracle, finding.kind, tuple(sorted(ops)), rewrite, error_class(finding))
+        if finding.kind == "wrong-result" and (phrase := error_phrase(_details(finding).get("error"))):
+            # one behaviour per runtime error; the alias keeps the op types, which a documented entry's ops_all reads,
+            # with the phrase: without it, it would be the key of a value difference at those sites
+            head = (finding.pass_id, finding.oracle, finding.kind)
+            alias = (cls(*head, tuple(sorted(ops)), rewrite, phrase).key,) if ops else ()
+            return cls(*head, (), rewrite, phrase, alias)
         names = model_names(models)
         if refusal := refusal_error(finding, names):  # one behaviour per message, whatever op sits beside it
             named = tuple(sorted(named_ops(finding)))  # the finding's own words; the sites' ops are the base's

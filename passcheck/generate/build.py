@@ -39,9 +39,19 @@ from passcheck.generate import model as gen_model
 from passcheck.generate.gate import gate, runtime_free, tolerance
 
 MIN_OPSET = 7
-#: The passes that run the version converter's adapters (:mod:`.adapters`): what an adapter-source base that
-#: onnxruntime runs but the gate does not keep as a case is searched under (tag :data:`DECLARED_ONLY`).
-CONVERTERS = ("onnx:convert-opset-up", "onnx:convert-opset-down", "onnxscript:convert-opset-up")
+
+
+def converters() -> tuple[str, ...]:
+    """The passes that run the version converters' adapters (:mod:`.adapters`) at a model's opset boundary: what
+    an adapter-source base that onnxruntime runs but the gate does not keep as a case is searched under (tag
+    :data:`DECLARED_ONLY`). Every boundary pass of the registry (:func:`passcheck.passes.boundary_passes`), each
+    entry point of a converter included: the onnxscript converter's ``ir.Model`` entry point judges the
+    adapters' own output, which its ModelProto entry point hides (docs/found.md rows 191, 755, 781)."""
+    from passcheck.passes import boundary_passes
+
+    return tuple(boundary_passes())
+
+
 #: Forms that differ in graph input shapes (static vs symbolic) may rightly optimize differently (a
 #: static Shape folds): their cases compare status only, not the op counts after each pass.
 #: Kinds whose common form is the plain recipe: a common the tools reject there is a recipe bug
@@ -417,7 +427,7 @@ def adapter_bases(entries, ref_entries, models: Path, stats: Stats, run_model, c
     the up and down boundary passes run on every form, :func:`.adapters.crossed`), appended to
     ``entries`` or ``ref_entries``: the schema at the source opset, built at that opset (the ``shape`` pair, id
     ``generated/<op>-<since>.adapter.opset-<N>``, tag ``adapter-source``) and gated like the others. A pair the gate
-    keeps is a case; one it drops whose common form onnxruntime runs is a case searched under :data:`CONVERTERS`
+    keeps is a case; one it drops whose common form onnxruntime runs is a case searched under :func:`converters`
     only (entry ``passes``, tag :data:`DECLARED_ONLY`: its other forms and the reference evaluator are unjudged);
     one only the reference evaluator runs, or neither, is a reference-only base (the coverage map's runtime-free
     tools) or nothing. Counted in ``stats`` under the op; ``ops``: op-name globs (all when empty)."""
@@ -464,14 +474,14 @@ def adapter_bases(entries, ref_entries, models: Path, stats: Stats, run_model, c
                 "under the converters only"
             )
             entry = _entry(models, cid, pair, forms, schema, tags | {DECLARED_ONLY, "withdrawn"}, rtol, atol, judged)
-            entry["passes"], into = list(CONVERTERS), entries
+            entry["passes"], into = list(converters()), entries
         elif v.ok and v.category != "reference-only":
             judged = f"every form passed the gate; a base for {src}"
             entry, into = _entry(models, cid, pair, forms, schema, tags, rtol, atol, judged), entries
         elif why and runs:
             judged = f"the checker accepts common; {why}: a base for {src}, searched under the converters only"
             entry = _entry(models, cid, pair, forms, schema, tags | {DECLARED_ONLY}, rtol, atol, judged)
-            entry["passes"], into = list(CONVERTERS), entries
+            entry["passes"], into = list(converters()), entries
         elif v.ok or why:
             judged = f"the checker accepts common; {why or 'onnxruntime has no kernel for it'}: a base for {src} only"
             entry, into = _entry(models, cid, pair, forms, schema, tags, rtol, atol, judged), ref_entries

@@ -69,7 +69,7 @@ def stated(finding: Finding) -> tuple[str, str] | None:
 def step(pass_id: str, model: onnx.ModelProto) -> str | None:
     """The conversion a per-model boundary pass (``onnx:convert-opset-down`` / ``-up``) makes of
     ``model`` (``"13->12"``), or None for any other pass (a fixed target is the same for every model)."""
-    from passcheck.passes.version_converter import conversion
+    from passcheck.passes import conversion
 
     return conversion(pass_id, model)
 

@@ -7,9 +7,8 @@ from collections.abc import Sequence
 
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import BaseOracle, Cells
-from passcheck.passes import FAILED
+from passcheck.passes import FAILED, conversion
 from passcheck.passes._base import STATED_LIMIT
-from passcheck.passes.version_converter import conversion
 from passcheck.records import Finding, brief
 
 NAME = "acceptance"

@@ -39,6 +39,8 @@ from passcheck.passes._base import (
 from passcheck.passes._registry import (
     BASELINE,
     DEFAULT_PASSES,
+    boundary_passes,
+    conversion,
     get_pass,
     imports_of,
     known_pass_ids,
@@ -76,6 +78,8 @@ __all__ = [
     "PassDeclined",
     "PassOutcome",
     "VersionConverterAdapter",
+    "boundary_passes",
+    "conversion",
     "get_pass",
     "imports_of",
     "known_pass_ids",

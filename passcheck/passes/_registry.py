@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from passcheck.errors import PasscheckError, RegistryError, UnknownIdError
 from passcheck.passes import onnxoptimizer_passes, onnxscript_rules
-from passcheck.passes._base import PassAdapter
+from passcheck.passes._base import PassAdapter, default_opset
 from passcheck.passes.command import RECIPES, CommandAdapter, recipe
 from passcheck.passes.external_data import SUFFIX as EXTERNAL_DATA
 from passcheck.passes.external_data import wrap as external_data
@@ -37,7 +37,7 @@ from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapt
 from passcheck.passes.ort_transformers import ADAPTERS as ORT_TRANSFORMERS
 from passcheck.passes.ort_transformers import PREFIX as ORT_TRANSFORMERS_PREFIX
 from passcheck.passes.python_tools import ADAPTERS as PYTHON_TOOLS
-from passcheck.passes.version_converter import OpsetBoundaryAdapter, VersionConverterAdapter
+from passcheck.passes.version_converter import OpsetBoundaryAdapter, VersionConverterAdapter, opset_boundary
 from passcheck.user_modules import loading
 
 _FIXED: dict[str, PassAdapter] = {}
@@ -178,6 +178,29 @@ def imports_of(pass_ids: Iterable[str]) -> tuple[str, ...]:
 def known_pass_ids() -> tuple[str, ...]:
     """Every fixed, registered and plugin id (parametrized ids and recipes are not listed)."""
     return tuple(_FIXED) + tuple(_onnx_ir()) + tuple(_USER) + tuple(i for i in _plugins() if i not in _USER)
+
+
+def boundary_passes() -> dict[str, str]:
+    """The fixed ids whose target is each model's neighbouring ai.onnx opset boundary
+    (:func:`~passcheck.passes.version_converter.opset_boundary`) → its direction (``"up"`` / ``"down"``): every
+    fixed adapter that converts the opset (``converts_opset``) and states a ``direction``, in registry order.
+    Every entry point of a converter is listed, since each converts through its own code (the onnxscript
+    converter's ModelProto and ``ir.Model`` entry points: :mod:`~passcheck.passes.onnxscript_version_converter`)."""
+    return {i: a.direction for i, a in _FIXED.items() if a.converts_opset and getattr(a, "direction", None)}
+
+
+def conversion(pass_id: str, model) -> str | None:
+    """The conversion a per-model boundary pass (:func:`boundary_passes`: ``onnx:convert-opset-down`` / ``-up``,
+    ``onnxscript:convert-opset-up`` / ``-up-ir``) asks of ``model`` (``"20->19"``, from
+    :func:`~passcheck.passes.version_converter.opset_boundary`), or None for any other pass (a fixed target
+    is the same request for every model). Two forms given different conversions were asked
+    different things: a limit the converter states on one says nothing about the other. The external-data
+    carrier of a boundary pass (``onnx:convert-opset-down+external-data``) asks what its inner pass asks."""
+    direction = boundary_passes().get(pass_id.removesuffix(EXTERNAL_DATA))
+    if direction is None:
+        return None
+    target, _ = opset_boundary(model, direction)
+    return f"{default_opset(model)}->{target}"
 
 
 def parametrized_pass_ids() -> tuple[str, ...]:

@@ -45,6 +45,8 @@ class OnnxscriptVersionConverterAdapter(_OnnxscriptAdapter):
     """``onnxscript:convert-opset-up``: the model's ModelProto converted in place to its next opset boundary."""
 
     converts_opset = True
+    #: Its target is the model's neighbouring opset boundary up (:func:`.version_converter.opset_boundary`).
+    direction = "up"
 
     id = ID
     doc = "onnxscript.version_converter.convert_version(model, <the neighbouring opset boundary up>), in place"

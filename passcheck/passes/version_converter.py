@@ -6,7 +6,6 @@ from pathlib import Path
 
 from passcheck.passes._base import PassAdapter, PassDeclined, PassUnsupported, default_opset
 from passcheck.passes.converter_limits import stated
-from passcheck.passes.external_data import SUFFIX as EXTERNAL_DATA
 
 
 class VersionConverterAdapter(PassAdapter):
@@ -107,21 +106,6 @@ def opset_boundary(model, direction: str) -> tuple[int | None, str]:
         if changed:
             return v, f"opset {opset} → {v}: {', '.join(changed)}: new version at opset {v}"
     return None, f"none of the model's ops changes between opset {opset} and onnx's newest ({newest})"
-
-
-def conversion(pass_id: str, model) -> str | None:
-    """The conversion a per-model boundary pass (``onnx:convert-opset-down`` / ``-up``,
-    ``onnxscript:convert-opset-up``) asks of
-    ``model`` (``"20->19"``, from :func:`opset_boundary`), or None for any other pass (a fixed target
-    is the same request for every model). Two forms given different conversions were asked
-    different things: a limit the converter states on one says nothing about the other. The external-data
-    carrier of a boundary pass (``onnx:convert-opset-down+external-data``) asks what its inner pass asks."""
-    pass_id = pass_id.removesuffix(EXTERNAL_DATA)
-    for direction in ("down", "up"):
-        if pass_id in (f"onnx:convert-opset-{direction}", f"onnxscript:convert-opset-{direction}"):
-            target, _ = opset_boundary(model, direction)
-            return f"{default_opset(model)}->{target}"
-    return None
 
 
 class OpsetBoundaryAdapter(PassAdapter):

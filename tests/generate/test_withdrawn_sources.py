@@ -57,7 +57,12 @@ def test_the_checker_refusal_forgiven_is_the_deprecation_only(cases):
 def test_the_withdrawn_source_is_a_converter_base(cases):
     case = cases[CID]
     assert {"adapter-source", "withdrawn", DECLARED_ONLY} <= case.tags and case.opset == 20
-    assert set(case.passes) == {"onnx:convert-opset-up", "onnx:convert-opset-down", "onnxscript:convert-opset-up"}
+    assert set(case.passes) == {
+        "onnx:convert-opset-up",
+        "onnx:convert-opset-down",
+        "onnxscript:convert-opset-up",
+        "onnxscript:convert-opset-up-ir",
+    }
     common = case.build("common")
     node = common.graph.node[0]
     groups = next(a.i for a in node.attribute if a.name == "num_groups")

@@ -54,6 +54,13 @@ def test_a_run_error_is_one_signature_whatever_op_the_function_wraps():
     assert sigs["Relu"] == sigs["Abs"], sigs
     assert sigs["Relu"].ops == () and "is not a registered function/op" in sigs["Relu"].error
     assert sigs["Relu"].rewrite == "node-as-local-function"
+    # the op types stay in an alias (not compared): a documented entry's ops_all still reads them
+    assert [a.split("|")[3] for a in sigs["Relu"].aliases] == ["Relu_fn0"]  # the op type at the site: the call
+    assert [a.split("|")[3] for a in sigs["Abs"].aliases] == ["Abs_fn0"]
+    assert Signature.of(_finding("Relu", errors["Relu"])).aliases == ()  # no pair at hand: no op to keep
+    value = Finding("wrong-result", "numeric", "c", "node-as-local-function@Relu_0", "onnx:convert-opset-down", "m", {})
+    differs = Signature.of(value, models=[_wrapped("Relu")], labels=["Relu_0"])
+    assert differs.key not in sigs["Relu"].aliases  # a value difference at the same sites stays another signature
 
 
 def test_a_numeric_difference_keeps_its_op_types():
