@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 import onnx
-import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from passcheck.hunt import variation, vary_operand, vary_probe
 from passcheck.hunt.probe import Setting
 from passcheck.mutations.forms import named
-from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+from tests.hunt.conftest import judge_planted
 
 
 def _base() -> onnx.ModelProto:
@@ -50,14 +49,6 @@ def _fuse_matmul_add(at_add: bool):
     return rewrite
 
 
-@pytest.fixture(scope="module")
-def ex():
-    from passcheck.passes.isolation import executor_for
-
-    with executor_for(None, timeout=60) as executor:
-        yield executor
-
-
 def test_the_sites_are_constant_operands_of_nodes_reading_a_computed_value_too():
     """The MatMul's weight and the Add's bias are sites; a node reading initializers only is not."""
     base = _base()
@@ -69,10 +60,11 @@ def test_the_sites_are_constant_operands_of_nodes_reading_a_computed_value_too()
     ]
 
 
-def test_a_computed_bias_listed_after_the_matmul_shows_a_fusion_that_writes_where_the_matmul_stood(ex):
+def test_a_computed_bias_listed_after_the_matmul_shows_a_fusion_that_writes_where_the_matmul_stood(inproc_executor):
     """The neighbour lists ``b__computed = Identity(b)`` between the MatMul and the Add, annotated ``float[4]``,
     keeps the base's interface and values (a real onnxruntime run, by the gate); the planted fusion writing the
     Gemm at the MatMul is ``invalid-model`` on it and nothing on the base, the one writing it at the Add nothing."""
+    ex = inproc_executor
     base = _base()
     form = "vary:operand-computed@n1_Add=1"
     assert (vary_operand.KIND, "n1_Add=1") in set(variation._candidates(named(base)))
@@ -91,14 +83,12 @@ def test_a_computed_bias_listed_after_the_matmul_shows_a_fusion_that_writes_wher
     )
     onnx.checker.check_model(out, full_check=True)
     assert vary_probe.invalid(Setting("vary-test/mmadd"), base, out, ex, form) is None
-    found = {}
-    for at_add in (False, True):
-        pid = f"planted:fuse-matmul-add-{at_add}"
-        register_pass(FunctionAdapter(pid, _fuse_matmul_add(at_add)))
-        try:
-            found[at_add] = vary_probe.judge(Setting("vary-test/mmadd"), base, form, pid, ex)
-        finally:
-            unregister_pass(pid)
+    found = {
+        at_add: judge_planted(
+            "vary-test/mmadd", base, form, f"planted:fuse-matmul-add-{at_add}", _fuse_matmul_add(at_add), ex
+        )
+        for at_add in (False, True)
+    }
     assert found[False].status == found[True].status == "done", found
     assert ("validity", "invalid-model") in {(f.oracle, f.kind) for f in found[False].findings}, found[False]
     assert found[True].findings == [], found[True]
