@@ -506,6 +506,7 @@ def _check_vary_kinds(globs) -> None:
         "opt-fill",
         "expose",
         "expose-input",
+        "operand-computed",
         "fanout",
         *vary_twin_output.KINDS,
         *vary_group.KINDS,

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import onnx
 
+#: The most sites per (rewrite, token) :func:`entry_sites` offers for an op that would complete an entry's pattern.
+NEAR_SITES = 8
 _PIECES = re.compile(r"->|\.\.|>|:|=")  # the joins of a rewrite's compound site labels (edges, chains, regions)
 
 
@@ -60,12 +62,17 @@ def entry_sites(
     applied: Mapping[str, Collection[str]],
     ops: Collection[str],
     rng: random.Random,
+    near: Collection[str] = (),
 ) -> list[str]:
     """Single-site forms ``rid@label`` of the rewrites ``applied`` (rewrite id → its sites on ``model``) whose site
     signature names an op in ``ops`` (the op types of the catalogue entries the base triggers under a pass) that
     the rewrite writes there (:func:`written`): one site per (rewrite, token naming such an op: ``Add`` and
     ``Add:add-zero-outrank`` apart), drawn with ``rng`` among the sites whose signature names the most of ``ops``
-    (a crop read by the Conv before one read by another Pad), in rewrite order. Empty when ``ops`` is."""
+    (a crop read by the Conv before one read by another Pad), in rewrite order. Empty when ``ops`` is. A token
+    naming an op of ``near`` (:func:`near_ops`: what would complete a pattern an entry's name spells) and of no
+    triggered entry gives every site of it, at most :data:`NEAR_SITES` in label order: a name says which ops a
+    pattern holds, not along which edge the missing one goes (onnxslim's ``FusionGemmMul``: a Mul after the Reshape
+    that follows the Gemm), so no one site is nearer than another."""
     if not ops:
         return []
     from passcheck.mutations import forms as hforms
@@ -84,10 +91,28 @@ def entry_sites(
             for token in sorted(written(rid, label, sigs)):
                 if token.split(":")[0] in ops:
                     groups.setdefault(token, []).append((len(named), label))
-        for _, group in sorted(groups.items()):  # of a token's sites, those naming the most of the entries' ops
+        for token, group in sorted(groups.items()):  # of a token's sites, those naming the most of the entries' ops
+            if token.split(":")[0] in near:
+                out += [f"{rid}@{label}" for _, label in group[:NEAR_SITES]]
+                continue
             most = max(n for n, _ in group)
             out.append(f"{rid}@{rng.choice([label for n, label in group if n == most])}")
     return out
+
+
+def near_ops(spelt: Iterable[frozenset[str]], held: Collection[str]) -> frozenset[str]:
+    """The op types a base lacks that would complete a pattern an entry's name spells: of each ``spelt`` set (the
+    ops one entry the pass runs names, :func:`named_ops`: ``FusionGemmMul`` → Gemm, Mul) holding exactly one op not
+    in ``held`` (the base's op types) and at least one in it, that one op. Such an entry is not triggered by the
+    base, so :func:`entry_sites` would not aim at it; a rewrite that writes the missing op next to the held ones (a
+    neutral ``Mul`` by 1 after a Gemm) is where the base meets that entry's pattern."""
+    held = set(held)
+    out: set[str] = set()
+    for ops in spelt:
+        missing = ops - held
+        if len(missing) == 1 and ops & held:
+            out |= missing
+    return frozenset(out)
 
 
 _WORD = re.compile(r"[A-Z][a-z0-9]*|[a-z0-9]+")

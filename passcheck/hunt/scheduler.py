@@ -404,18 +404,33 @@ class Scheduler:
         named = (entry_sites.named_ops(k) for k in keys if " @ " not in k)  # not an unscoped pass's pseudo-entry
         return frozenset().union(*(self._map.ops.get(k, frozenset()) for k in keys), *named)
 
+    def near_ops(self, base_id: str, pass_id: str) -> frozenset[str]:
+        """The op types ``base_id`` lacks that would complete a pattern an entry ``pass_id`` runs spells by name
+        (:func:`.entry_sites.near_ops`; empty: no map)."""
+        if self._map is None:
+            return frozenset()
+        return entry_sites.near_ops(self._map.spelt.get(pass_id, ()), self._base_ops(base_id))
+
+    def _base_ops(self, base_id: str) -> frozenset[str]:
+        """The op types ``base_id`` holds (:func:`.preconditions.ops_of`: none for a base this onnx cannot build)."""
+        from passcheck.hunt.preconditions import ops_of
+
+        return frozenset(ops_of(self.by_id[base_id]))
+
     def entry_sites(self, base: Base, pass_id: str) -> list[str]:
         """``base``'s single-site forms at which a rewrite writes an op the entries it triggers under ``pass_id``
         act on (:func:`.entry_sites.entry_sites`: the neutral Pad that crops in front of a Conv for a Pad → Conv
         fusion), the seeded sample of its sites aside; built once per base and set of ops."""
-        ops = self.entry_ops(base.id, pass_id)
+        triggered = self.entry_ops(base.id, pass_id)
+        near = self.near_ops(base.id, pass_id) - triggered
+        ops = triggered | near
         if not ops:
             return []
         if (base.id, ops) not in self._entry_sites:
             try:
                 base.forms(self.seed)  # fills base.applied
                 got = entry_sites.entry_sites(
-                    base.model(), base.applied, ops, random.Random(f"{self.seed}:{base.id}:entry")
+                    base.model(), base.applied, ops, random.Random(f"{self.seed}:{base.id}:entry"), near
                 )
             except Exception:  # noqa: BLE001 - a base this onnx cannot build has no forms
                 got = []
@@ -1536,6 +1551,8 @@ class _MapView:
 
     #: scoped pass → the op types it reads (:func:`.aim.pass_reads`: every catalogue entry it runs; round 10e, M106)
     reads: Mapping[str, frozenset[str]] = MappingProxyType({})
+    #: scoped pass → the op types each entry it runs spells by name, two or more (:func:`.entry_sites.near_ops`)
+    spelt: Mapping[str, list[frozenset[str]]] = MappingProxyType({})
 
     def __init__(self, cmap, by_id, passes: Sequence[str], passes_of: Callable[[str], Sequence[str]]):
         from passcheck.coverage.entry import PassScope
@@ -1577,6 +1594,12 @@ class _MapView:
         self.exhausted: set[tuple[str, str, str | None]] = set()
         # pass_reads of each scoped pass, the entries walked once (M200)
         self.reads = {p: frozenset() for p in scoped} | reads_by_pass(cmap.entries.values(), ran, cmap.evidence)
+        # the op sets each pass's entries spell by name (M192), from the same walk's ``ran``
+        self.spelt: dict[str, list[frozenset[str]]] = {p: [] for p in scoped}
+        for e in cmap.entries.values():
+            if (passes := ran.get(e.key)) and len(o := entry_sites.named_ops(e.name)) > 1:
+                for p in passes:
+                    self.spelt[p].append(o)
 
     def pairs(self, item: Item) -> set[tuple[str, str]]:
         """The (entry, spelling) pairs ``item`` tries."""

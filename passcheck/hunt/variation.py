@@ -52,6 +52,9 @@ kind                      change (site)
                           node's first output)
 ``expose-input``          a graph input also a graph output through an Identity (:mod:`.vary_struct`; site: the
                           input's name)
+``operand-computed``      an initializer a node reads beside a computed value read through an Identity listed
+                          right before that node, its output annotated (:mod:`.vary_operand`; site:
+                          ``<node>=<input index>``)
 ``int-<change>``          a small integer constant (≤ :data:`SMALL` elements) changed: ``int-nudge``,
                           ``int-zero``, ``int-one``, ``int-negate`` (an axes or index constant in its other
                           spelling), ``int-sentinel`` (a Slice start/end at its clamp bound as ``INT_MAX`` /
@@ -135,6 +138,7 @@ from passcheck.hunt import (
     vary_group,
     vary_inputs,
     vary_int,
+    vary_operand,
     vary_optional,
     vary_pairs,
     vary_qdq,
@@ -286,6 +290,7 @@ FAMILIES = (
     "feed",
     "default",
     "qdq",
+    "operand",
 )
 
 
@@ -439,6 +444,8 @@ def build(model: onnx.ModelProto, form: str, labelled: bool = False) -> tuple[on
                 _refresh_annotations(out)
         elif vary_frozen.is_kind(k):
             done = vary_frozen.build(out, site)
+        elif vary_operand.is_kind(k):
+            done = vary_operand.build(out, site)
         elif vary_target.is_kind(k):  # the shaped value gains a leading dim: so do the values downstream
             done = vary_target.build(out, site, k)
             if done:
@@ -497,6 +504,7 @@ def _node_site(k: str) -> bool:
         or vary_axes.is_kind(k)
         or k in vary_inputs.AXIS_KINDS
         or vary_apart.is_kind(k)
+        or vary_operand.is_kind(k)
     )
 
 
@@ -542,6 +550,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_inputs.candidates(model)
     yield from vary_apart.candidates(model)
     yield from vary_frozen.candidates(model)
+    yield from vary_operand.candidates(model)
     yield from vary_target.candidates(model)
     yield from vary_empty.candidates(model, shapes, lambda n, i: _broadcasts(model, n, i, multi=True))
     yield from vary_defaults.candidates(model)

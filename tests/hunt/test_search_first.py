@@ -92,3 +92,30 @@ def test_an_entry_site_stays_a_candidate_of_the_pair_rule_once_its_rewrite_was_t
     s._only = "rewrite"
     item = view.untried(s, 5, PASS)
     assert item is not None and item.form.startswith("neutral-op@") and item.form.endswith(":pad-crop"), item
+
+
+def test_an_entry_whose_name_spells_one_op_the_base_lacks_aims_at_every_site_writing_it():
+    """M192: reshape-gemm-reshape holds Gemm and Reshape; an entry the pass runs spelling Gemm and Mul
+    (``FusionGemmMul``) is not triggered by it, so no entry site aimed at a Mul, and ``neutral-op``'s ~100 sites
+    on the base drew a Mul by 1 after the last Reshape (round 12d, R143) in none of its sampled forms. With the
+    entry spelt, each of the four ``mul-one`` sites is an entry site, ranked first on the rewrite steps; an entry
+    two ops away, or sharing no op with the base, aims at nothing."""
+    from passcheck.hunt import entry_sites
+    from passcheck.hunt.scheduler import Scheduler, _MapView
+    from passcheck.hunt.space import bases
+
+    slim = "onnxslim:slim"
+    assert entry_sites.near_ops([frozenset({"Gemm", "Mul"})], {"Gemm", "Reshape"}) == {"Mul"}
+    assert entry_sites.near_ops([frozenset({"Gemm", "Mul", "Add"}), frozenset({"Conv", "Pad"})], {"Gemm"}) == set()
+    s = Scheduler(bases(["pattern-onnxscript-ort/reshape-gemm-reshape"], False), [slim], seed=1, variations=True)
+    base = next(b for b in s.bases if b.form == "defaults-omitted")
+    view = object.__new__(_MapView)
+    view.entries, view.ops, view.by_base, view.by_pass, view.exhausted = {}, {}, {}, {slim: []}, set()
+    s._map = view
+    assert s.entry_sites(base, slim) == []
+    view.spelt = {slim: [entry_sites.named_ops("onnxslim:fusion:FusionGemmMul")]}
+    at = s.entry_sites(base, slim)
+    assert "neutral-op@y:mul-one" in at and "neutral-op@y:mul-one" not in base.forms(1), at
+    assert {f for f in at if f.endswith(":mul-one")} == {f"neutral-op@{v}:mul-one" for v in ("x", "r", "gm", "y")}
+    s._only = "rewrite"
+    assert s._balance(base.id, "neutral-op@y:mul-one", slim)[1] is True  # ranked as an entry site
