@@ -69,6 +69,11 @@ family's even share, a variation step after the rare kinds' share takes one: rea
 been tried on under the pass first, then of the kind tried at the fewest sites under the pass (over every base: a
 kind few bases offer has few sites tried, and those are the ones a sample of bases reaches least), then of the
 (base, kind) tried at the fewest sites.
+**Sites rotate** (round 13d, M188): a base lists :data:`.variation.PER_KIND` sampled sites of each kind
+(:meth:`.space.Base.variations`); once every listed site of a kind on a base has an item under a pass, the next batch
+of that kind's sites not listed yet (:meth:`.space.Base.rotated`) joins the base's list (:meth:`Scheduler.listed`),
+until the base's sites of the kind are exhausted. The batches listed are the scheduler's (a function of the seed and
+the items marked, in order), so a resumed hunt, whose scheduler marks the saved items again, lists the same ones.
 **A case's forms share its variation steps** (session 24): when the pair or triple rule picks a neighbour of a
 base that has had more variation items under the pass than another form of its case, the step goes to the forms of
 that case with the fewest (the triple rule over them, :meth:`Scheduler._sibling_first`): the case keeps the step, and
@@ -242,6 +247,8 @@ class Scheduler:
         self.kinds_of: dict[tuple[str, str], set[str]] = {}  # (base, pass) → the variation kinds tried there
         self.kinds_on: dict[str, set[str]] = {}  # pass → the variation kinds (no prefix) tried under it
         self._sites: dict[tuple, int] = {}  # (base, pass, kind) → its sites tried; (pass, kind) → on every base
+        self._rounds: dict[tuple[str, str], int] = {}  # (base, kind) → its site batches listed after the first (M188)
+        self._extra: dict[str, list[str]] = {}  # base → the neighbours of those batches, in the order listed
         self._rare = None  # the rare kinds (:class:`.vary_rare.Rare`), found on the first variation step
         self._rare_rw = None  # the rare rewrites (:class:`.rare_rewrites.RareRewrites`), found on first need
         self.rare_units_on: dict[str, set[tuple[str, str]]] = {}  # pass → the rare rewrite units tried under it
@@ -363,10 +370,28 @@ class Scheduler:
     def _vary(self, base: Base) -> list[str]:
         """``base``'s variation forms when turned on (alone with ``rewrites`` unless ``vary_kinds`` is given too),
         of the kinds ``vary_kinds`` names."""
-        vary = base.variations(self.seed) if self.variations and (self.vary_kinds or not self.rewrites) else []
+        vary = self.listed(base) if self.variations and (self.vary_kinds or not self.rewrites) else []
         if self.vary_kinds:
             vary = [f for f in vary if _matches(variation.kind(f)[len(variation.PREFIX) :], self.vary_kinds)]
         return vary
+
+    def listed(self, base: Base) -> list[str]:
+        """``base``'s neighbours listed so far: its sampled ones (:meth:`.space.Base.variations`), then the site
+        batches rotated in since (module docs, "Sites rotate")."""
+        return base.variations(self.seed) + self._extra.get(base.id, [])
+
+    def _rotate(self, item: Item) -> None:
+        """After ``item`` (a neighbour, not chained, of a known base) is marked: when every listed neighbour of its
+        kind on its base has an item under its pass, list the kind's next batch of sites there (none left: nothing)."""
+        base = self.by_id[item.base]
+        kind = variation.kind(item.form)
+        same = [f for f in self.listed(base) if variation.kind(f) == kind]
+        if any(Item(base.id, f, item.pass_id).key not in self.done for f in same):
+            return
+        n = self._rounds.get((base.id, kind), 0) + 1
+        if new := [f for f in base.rotated(self.seed, kind, n) if f not in same]:
+            self._rounds[base.id, kind] = n
+            self._extra.setdefault(base.id, []).extend(new)
 
     def _own(self, base: Base, pass_id: str | None) -> list[str]:
         """``base``'s own rewrite forms (guided under ``pass_id`` once an item of the two was picked), those of
@@ -608,7 +633,7 @@ class Scheduler:
                 self._retry += [
                     Item(b.id, item.form, item.pass_id)
                     for b in self._cases[self.by_id[item.base].case.id]
-                    if b.id != item.base and item.form in b.variations(self.seed)
+                    if b.id != item.base and item.form in self.listed(b)
                 ]
         self.picked.add(item.base)
         self.picked_on.add((item.base, item.pass_id))
@@ -645,6 +670,7 @@ class Scheduler:
                 self.families[RARE] = self.families.get(RARE, 0) + 1
             if item.base in self.by_id:
                 self._mark_unit(item, bare)
+                self._rotate(item)
         self.spent[item.pass_id] = self.spent.get(item.pass_id, 0.0) + self._cost(item.pass_id)
         case = self.by_id[item.base].case.id if item.base in self.by_id else item.base.rsplit(":", 1)[0]
         self.of_case[case, item.pass_id] = self.of_case.get((case, item.pass_id), 0) + 1
@@ -1391,7 +1417,7 @@ class Scheduler:
         for (bid, p), kinds in self.kinds_of.items():
             if p != pass_id or bid not in self.by_id or self.is_dead(bid):
                 continue
-            for f in self.by_id[bid].variations(self.seed):
+            for f in self.listed(self.by_id[bid]):
                 kind = variation.kind(f)
                 bare = kind[len(variation.PREFIX) :]
                 if kind not in kinds or (self.vary_kinds and not _matches(bare, self.vary_kinds)):

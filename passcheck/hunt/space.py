@@ -48,6 +48,8 @@ class Base:
     #: form → the labels its rewrite changes, for the all-at-once forms (known once :meth:`forms` ran).
     applied: dict[str, list[str]] = dataclasses.field(default_factory=dict)
     _variations: list[str] | None = None
+    #: variation kind (with its prefix) → its sites on this base, drawn in batches (:meth:`rotated`; round 13d).
+    _pools: dict = dataclasses.field(default_factory=dict)
     #: pass → this base's own cells under it (what a neighbour's findings are compared with).
     cells: dict[str, list] = dataclasses.field(default_factory=dict)
     #: pass → the forms :meth:`guided` gave under it.
@@ -143,11 +145,20 @@ class Base:
             try:
                 model = self.model()
                 self._variations = variation.neighbours(
-                    model, random.Random(f"{seed}:{self.id}:vary"), self.case.bindings
+                    model, random.Random(f"{seed}:{self.id}:vary"), self.case.bindings, pools=self._pools
                 )
             except Exception:  # noqa: BLE001 - a base this onnx cannot build (or read) has no neighbours
                 self._variations = []
         return self._variations
+
+    def rotated(self, seed: int, kind: str, n: int) -> list[str]:
+        """The variation form ids of batch ``n`` ≥ 1 of ``kind``'s sites on this base (``vary:value-zero``; batch 0
+        is the sample :meth:`variations` lists): sites no earlier batch holds, drawn with the kind's generator
+        (:class:`.rotation.Sites`); ``[]`` once the base's sites of the kind are exhausted, or for a kind it does not
+        offer. A function of ``seed``, the base and ``kind``: the scheduler keeps how many batches it listed."""
+        self.variations(seed)
+        pool = self._pools.get(kind)
+        return [f"{kind}@{s}" for s in pool.batch(n)] if pool is not None else []
 
     def compositions(self, seed: int, vform: str, only: frozenset[str] | None = None) -> list[str]:
         """The rewrites of neighbour ``vform`` at sites it opened or changed (:func:`.compose.compositions`), sampled

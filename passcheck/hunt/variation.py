@@ -153,6 +153,7 @@ from passcheck.hunt.graph_values import SMALL
 from passcheck.hunt.graph_values import constants as _constants
 from passcheck.hunt.graph_values import readers as _readers
 from passcheck.hunt.graph_values import replace as _replace
+from passcheck.hunt.rotation import Sites
 from passcheck.signature import THEN, VARY
 
 if TYPE_CHECKING:
@@ -319,10 +320,14 @@ def site_ops(model: onnx.ModelProto, form: str) -> set[str]:
     return ops_at([named(model)], labels(form)) if labels(form) else set()
 
 
-def neighbours(model: onnx.ModelProto, rng: random.Random, bindings=({}, {})) -> list[str]:
+def neighbours(
+    model: onnx.ModelProto, rng: random.Random, bindings=({}, {}), pools: dict[str, Sites] | None = None
+) -> list[str]:
     """The variation form ids of ``model`` (see module docs), at most :data:`PER_KIND` sites of each kind, and every
     attribute value the node's op version added (:func:`_added_sites`, round 13b, M181); ``bindings``:
     its case's (the run-condition kinds read them). Node labels are those of :func:`passcheck.mutations.forms.named`.
+    ``pools``: filled with each kind's :class:`.rotation.Sites` (kind with its prefix → sites), whose batch 0 is the
+    sample listed here and whose later batches are the kind's other sites (round 13d, M188).
 
     Each kind's sites are sampled with a generator of its own, seeded by one draw of ``rng`` and the kind (round 8e,
     M71): a kind added to the module, or offered on the base where it was not, moves no other kind's sample (with one
@@ -340,10 +345,13 @@ def neighbours(model: onnx.ModelProto, rng: random.Random, bindings=({}, {})) ->
     out = []
     for k in sorted(found):
         sites = sorted(dict.fromkeys(found[k]))
-        per = PER_KIND_OF.get(k, PER_KIND)
-        own = random.Random(f"{key}:{k}")
-        drawn = set(own.sample(sites, min(per, len(sites))))
-        out += [f"{PREFIX}{k}@{s}" for s in sorted(drawn | {s for s in sites if (k, s) in added})]
+        drawn = Sites(sites, random.Random(f"{key}:{k}"), PER_KIND_OF.get(k, PER_KIND))
+        extra = {s for s in sites if (k, s) in added}
+        first = drawn.batch(0)
+        drawn.withhold(extra)  # listed here: no later batch lists them again
+        out += [f"{PREFIX}{k}@{s}" for s in sorted(set(first) | extra)]
+        if pools is not None:
+            pools[f"{PREFIX}{k}"] = drawn
     return out
 
 
