@@ -5,7 +5,8 @@ elimination and transpose optimizer, onnxscript's ``cast_cast`` and ``transpose_
 pair is x only when A represents every value of T (:func:`passcheck.mutations.cast_round_trip.represents`,
 Operators.md Cast); the Transpose pair only when q = p⁻¹; a Reshape back to a value's own shape after a
 Transpose keeps its shape, not its elements' places (Operators.md Reshape: the data order never changes). A pass
-that cancels one of these computes another result than the unoptimized neighbour (the numeric oracle). Hunt only: these are not equivalent forms.
+that cancels one of these computes another result than the unoptimized neighbour (the numeric oracle). Hunt only:
+these are not equivalent forms.
 
 Form ids use the variation grammar ``vary:<kind>@<site>`` (:mod:`.variation`), site: the value's name:
 
@@ -19,7 +20,8 @@ kind                change
                     Reshape gives the readers x's shape back, whatever p∘p does to it (an initializer when x's
                     shape is static, else ``Shape(x)``; ``allowzero=1`` from Reshape-14 for zero-size dims)
 ``transpose-        a rank-2 value: every node reading it reads ``Reshape(Transpose(x), shape of x)``, the
-regroup``           ``perm`` ``[1, 0]`` (written out) then the same Reshape: x's shape,
+regroup``           ``perm`` ``[1, 0]`` (written out) then a Reshape to x's shape (a constant, ``-1`` at
+                    x's one dim that is not static, so x keeps its one reader; else ``Shape(x)``): x's shape,
                     x's elements in the transposed order. At rank 2 every Transpose pair is the identity or one
                     swap, so ``transpose-pair`` has no site there; this is its rank-2 form. A pass that walks
                     through layout ops as if they kept each element's place (onnxruntime's MatmulBNFusion skips
@@ -111,7 +113,7 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: Mapping[str, Any]
         a, s, out = fresh("t"), fresh("shape"), fresh("regroup")
         nodes = [
             helper.make_node("Transpose", [site], [a], name=fresh("transpose"), perm=[1, 0]),
-            *_shape_of(model, site, t, s, fresh("shape_node")),
+            *_regroup_shape(model, site, t, s, fresh("shape_node")),
             helper.make_node("Reshape", [a, s], [out], name=fresh("reshape"), **_allowzero(version)),
         ]
     else:
@@ -160,6 +162,23 @@ def _shape_of(model, x: str, t, out: str, name: str):
         return [helper.make_node("Shape", [x], [out], name=name)]
     model.graph.initializer.append(numpy_helper.from_array(np.array(dims, np.int64), out))
     return []
+
+
+def _regroup_shape(model, x: str, t, out: str, name: str):
+    """x's shape for ``transpose-regroup``, read from nothing but x's declaration where it can be: an initializer
+    with ``-1`` at the one dim that is not static (Reshape: ``-1`` takes the remaining size), so x keeps its one
+    reader and a fusion that wants a single consumer of x still sees one; else (two dims not static, or a static 0
+    beside one, where ``-1`` is undefined) ``Shape(x)`` as :func:`_shape_of`."""
+    import numpy as np
+    from onnx import numpy_helper
+
+    dims = [d.dim_value if d.HasField("dim_value") else None for d in t.shape.dim]
+    if dims.count(None) == 1 and 0 not in dims:
+        model.graph.initializer.append(
+            numpy_helper.from_array(np.array([-1 if d is None else d for d in dims], np.int64), out)
+        )
+        return []
+    return _shape_of(model, x, t, out, name)
 
 
 def _allowzero(version: int) -> dict[str, int]:

@@ -133,8 +133,8 @@ def test_a_transpose_regroup_is_offered_on_rank_two_values_only():
 
 
 def test_a_transpose_regroup_keeps_the_shape_and_moves_the_elements(ex):
-    """The neighbour is valid (checker, interface, runs under ``ort:disabled``: :func:`.vary_probe.invalid`), keeps
-    ``y``'s shape, and computes another ``y`` than the base on the same feed (the elements moved)."""
+    """The neighbour is valid (checker, interface, runs under ``ort:disabled``: :func:`.vary_probe.invalid`), reads
+    ``m`` once, keeps ``y``'s shape, and computes another ``y`` than the base on the same feed (the elements moved)."""
     import numpy as np
     import onnxruntime as ort
 
@@ -142,6 +142,8 @@ def test_a_transpose_regroup_keeps_the_shape_and_moves_the_elements(ex):
     neighbour, labels = variation.build(base, "vary:transpose-regroup@m")
     assert labels == ["m"]
     assert [list(n.attribute[0].ints) for n in neighbour.graph.node if n.op_type == "Transpose"] == [[1, 0]]
+    # m: [N, 4], one dim not static: the shape is a constant [-1, 4], so m keeps one reader (the Transpose)
+    assert [n.op_type for n in neighbour.graph.node if "m" in n.input] == ["Transpose"]
     assert vary_probe.invalid(Setting("pair-test/matmul-bn"), base, neighbour, ex, "vary:transpose-regroup@m") is None
     feed = {"x": np.random.default_rng(1).standard_normal((4, 3)).astype(np.float32)}
 
