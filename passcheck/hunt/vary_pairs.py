@@ -17,8 +17,9 @@ kind                change
                     :data:`NARROW` for T with onnxruntime CPU Cast kernels both ways
 ``transpose-pair``  every node reading the value reads ``Reshape(Transpose(Transpose(x, p), p), shape of x)``,
                     p the rotation ``[1, …, r-1, 0]`` (r ≥ 3: p∘p moves every axis, so it is no identity); the
-                    Reshape gives the readers x's shape back, whatever p∘p does to it (an initializer when x's
-                    shape is static, else ``Shape(x)``; ``allowzero=1`` from Reshape-14 for zero-size dims)
+                    Reshape gives the readers x's shape back, whatever p∘p does to it (a constant, ``-1`` at x's
+                    one dim that is not static, as for ``transpose-regroup``; else ``Shape(x)``; ``allowzero=1``
+                    from Reshape-14 for zero-size dims)
 ``transpose-        a rank-2 value: every node reading it reads ``Reshape(Transpose(x), shape of x)``, the
 regroup``           ``perm`` ``[1, 0]`` (written out) then a Reshape to x's shape (a constant, ``-1`` at
                     x's one dim that is not static, so x keeps its one reader; else ``Shape(x)``): x's shape,
@@ -106,14 +107,14 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: Mapping[str, Any]
         nodes = [
             helper.make_node("Transpose", [site], [a], name=fresh("transpose1"), perm=p),
             helper.make_node("Transpose", [a], [b], name=fresh("transpose2"), perm=p),
-            *_shape_of(model, site, t, s, fresh("shape_node")),
+            *_own_shape(model, site, t, s, fresh("shape_node")),
             helper.make_node("Reshape", [b, s], [out], name=fresh("reshape"), **_allowzero(version)),
         ]
     elif kind == "transpose-regroup" and _regroupable(t, version):
         a, s, out = fresh("t"), fresh("shape"), fresh("regroup")
         nodes = [
             helper.make_node("Transpose", [site], [a], name=fresh("transpose"), perm=[1, 0]),
-            *_regroup_shape(model, site, t, s, fresh("shape_node")),
+            *_own_shape(model, site, t, s, fresh("shape_node")),
             helper.make_node("Reshape", [a, s], [out], name=fresh("reshape"), **_allowzero(version)),
         ]
     else:
@@ -164,11 +165,11 @@ def _shape_of(model, x: str, t, out: str, name: str):
     return []
 
 
-def _regroup_shape(model, x: str, t, out: str, name: str):
-    """x's shape for ``transpose-regroup``, read from nothing but x's declaration where it can be: an initializer
-    with ``-1`` at the one dim that is not static (Reshape: ``-1`` takes the remaining size), so x keeps its one
-    reader and a fusion that wants a single consumer of x still sees one; else (two dims not static, or a static 0
-    beside one, where ``-1`` is undefined) ``Shape(x)`` as :func:`_shape_of`."""
+def _own_shape(model, x: str, t, out: str, name: str):
+    """x's shape for the Reshape that ends a ``transpose-pair`` or ``transpose-regroup``, read from x's declaration
+    where it can be: an initializer with ``-1`` at the one dim that is not static (Reshape: ``-1`` takes the remaining
+    size), so x keeps its one reader and a fusion that wants a single consumer of x still sees one; else (two dims
+    not static, or a static 0 beside one, where ``-1`` is undefined) :func:`_shape_of` (``Shape(x)``)."""
     import numpy as np
     from onnx import numpy_helper
 

@@ -158,3 +158,24 @@ def test_a_pass_that_takes_a_regroup_for_the_identity_is_found_on_the_neighbour(
     out = vary_probe.judge(Setting("pair-test/matmul-bn"), P._matmul_bn(), "vary:transpose-regroup@m", P.REGROUP_ID, ex)
     assert out.status == "done", out
     assert ("numeric", "wrong-result") in {(f.oracle, f.kind) for f in out.findings}, out.findings
+
+
+def test_a_transpose_pair_on_one_symbolic_dim_keeps_its_value_one_reader():
+    """``r: float[N, 3, 4]``: the Reshape's shape is the constant ``[-1, 3, 4]``, not ``Shape(r)``, so ``r`` keeps the
+    one reader a single-consumer fusion asks for; onnxruntime runs it at N = 2 to r's shape."""
+    import numpy as np
+    import onnxruntime as ort
+    from onnx import TensorProto, helper, numpy_helper
+
+    x, y = (helper.make_tensor_value_info(n, TensorProto.FLOAT, ["N", 3, 4]) for n in "xy")
+    nodes = [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Neg", ["r"], ["y"])]
+    base = helper.make_model(helper.make_graph(nodes, "g", [x], [y]), opset_imports=[helper.make_opsetid("", 18)])
+    out, _ = variation.build(base, "vary:transpose-pair@r")
+    onnx.checker.check_model(out, full_check=True)
+    assert [n.op_type for n in out.graph.node if "r" in n.input] == ["Transpose"]
+    reshape = next(n for n in out.graph.node if n.op_type == "Reshape")
+    shapes = {t.name: numpy_helper.to_array(t).tolist() for t in out.graph.initializer}
+    assert shapes[reshape.input[1]] == [-1, 3, 4]
+    feed = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    got = ort.InferenceSession(out.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": feed})
+    assert got[0].shape == (2, 3, 4) and not np.array_equal(got[0], -feed)
