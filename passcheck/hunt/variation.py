@@ -63,8 +63,9 @@ kind                      change (site)
 ``opt-fill``              an omitted optional input set to a rank-0 constant 1 of the element type its schema's
                           type variable binds in the node (:mod:`.vary_optional`; site: ``<node>=<input index>``)
 ``cast-narrow``,          every reader of a value reads it cast through a narrowing type and back, or through
-``transpose-pair``        two Transposes whose product is no identity (:mod:`.vary_pairs`; site: the value's
-                          name): pairs a pass must not cancel
+``transpose-pair``,       two Transposes whose product is no identity, or (rank 2) through a Transpose and a
+``transpose-regroup``     Reshape back to its own shape (:mod:`.vary_pairs`; site: the value's name): pairs a pass
+                          must not cancel
 ``input-rank-up``,        a graph input's declared shape given a leading 1, or a ``dim_param`` stated as 0 or as
 ``input-fix-zero``,       2 (the first default binding) in every declaration (:mod:`.vary_inputs`; site: the input's
 ``input-fix``             name, the symbol)

@@ -17,10 +17,11 @@ Not equivalent, each by its family's definition: ``value-*`` (other values), ``s
 ``shape-one-element`` (another value for every element but the first), ``shape-outrank`` (the output gains a dim),
 ``attr-*`` (another value of the attribute's domain), ``elem-*`` (another element type), ``opt-fill`` (a value
 other than the omitted input's default), ``expose`` / ``fanout`` (another graph interface, and a value a fusion
-may no longer remove), ``cast-narrow`` / ``transpose-pair`` (pairs that are no identity), ``bind-*`` / ``feed-*``
-(the model itself under other run conditions: no second form). The spellings the rewrite space already makes
-(``negative-axes``, ``slice-bounds-negative``, ``squeeze-axes-reversed``, ``parameter-leading-ones``,
-``explicit-defaults``, ``optional-input-default-explicit``: ``passcheck list --rewrites``) are judged as pairs there.
+may no longer remove), ``cast-narrow`` / ``transpose-pair`` / ``transpose-regroup`` (pairs that are no identity),
+``bind-*`` / ``feed-*`` (the model itself under other run conditions: no second form). The spellings the rewrite
+space already makes (``negative-axes``, ``slice-bounds-negative``, ``squeeze-axes-reversed``,
+``parameter-leading-ones``, ``explicit-defaults``, ``optional-input-default-explicit``: ``passcheck list
+--rewrites``) are judged as pairs there.
 
 A constant that is also a graph output is never equivalent (its own value is compared). The claim is checked,
 not trusted: the pair goes through :func:`.probe.probe`'s equivalence gate (checker, same

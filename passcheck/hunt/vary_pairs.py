@@ -3,8 +3,10 @@
 Passes remove ``Cast(Cast(x, to=A), to=T)`` and ``Transpose(Transpose(x, p), q)`` (onnxruntime's Cast
 elimination and transpose optimizer, onnxscript's ``cast_cast`` and ``transpose_transpose`` rules). The Cast
 pair is x only when A represents every value of T (:func:`passcheck.mutations.cast_round_trip.represents`,
-Operators.md Cast); the Transpose pair only when q = p⁻¹. A pass that cancels one of these computes another
-result than the unoptimized neighbour (the numeric oracle). Hunt only: these are not equivalent forms.
+Operators.md Cast); the Transpose pair only when q = p⁻¹; a Reshape back to a value's own shape after a
+Transpose keeps its shape, not its elements' places (Operators.md Reshape: the data order never changes). A pass
+that cancels one of these computes another result than the unoptimized neighbour (the numeric oracle). Hunt only:
+these are not equivalent forms.
 
 Form ids use the variation grammar ``vary:<kind>@<site>`` (:mod:`.variation`), site: the value's name:
 
@@ -15,8 +17,17 @@ kind                change
                     :data:`NARROW` for T with onnxruntime CPU Cast kernels both ways
 ``transpose-pair``  every node reading the value reads ``Reshape(Transpose(Transpose(x, p), p), shape of x)``,
                     p the rotation ``[1, …, r-1, 0]`` (r ≥ 3: p∘p moves every axis, so it is no identity); the
-                    Reshape gives the readers x's shape back, whatever p∘p does to it (an initializer when x's
-                    shape is static, else ``Shape(x)``; ``allowzero=1`` from Reshape-14 for zero-size dims)
+                    Reshape gives the readers x's shape back, whatever p∘p does to it (a constant, ``-1`` at x's
+                    one dim that is not static, as for ``transpose-regroup``; else ``Shape(x)``; ``allowzero=1``
+                    from Reshape-14 for zero-size dims)
+``transpose-        a rank-2 value: every node reading it reads ``Reshape(Transpose(x), shape of x)``, the
+regroup``           ``perm`` ``[1, 0]`` (written out) then a Reshape to x's shape (a constant, ``-1`` at
+                    x's one dim that is not static, so x keeps its one reader; else ``Shape(x)``): x's shape,
+                    x's elements in the transposed order. At rank 2 every Transpose pair is the identity or one
+                    swap, so ``transpose-pair`` has no site there; this is its rank-2 form. A pass that walks
+                    through layout ops as if they kept each element's place (onnxruntime's MatmulBNFusion skips
+                    Reshape and Transpose between MatMul and BatchNormalization, ``matmul_bn_fusion.cc``
+                    ``ignorable_nodes``) computes another result than the unoptimized neighbour
 ==================  ======================================================================================
 
 N is chosen so the loss shows on the feeds the hunt runs (:func:`passcheck.runtime.synthesize`: standard
@@ -25,7 +36,8 @@ float16 1e-2: :data:`passcheck.oracles.numeric.TOLERANCES`): float and double to
 to 2^-11; double → float's 2^-24 would hide under float64's rtol), float16 and bfloat16 to int32 (truncation),
 every integer type to bool (2 and 3 become 1). Sites: values main-graph nodes read (graph inputs and node
 outputs, never initializers or Constant outputs) of a known element type; transpose-pair also needs a known rank
-≥ 3 with at least two dims not statically 1 (else p∘p moves no data), and no zero-size dim below opset 14.
+≥ 3 with at least two dims not statically 1 (else p∘p moves no data), transpose-regroup a known rank of exactly 2
+with neither dim statically 1 (else the transpose moves no element); both no zero-size dim below opset 14.
 Graph outputs keep reading the value.
 """
 
@@ -39,7 +51,9 @@ from passcheck.hunt import value_names
 if TYPE_CHECKING:
     import onnx
 
-KINDS = ("cast-narrow", "transpose-pair")
+KINDS = ("cast-narrow", "transpose-pair", "transpose-regroup")
+#: The rank the ``transpose-regroup`` kind takes (module docs).
+REGROUP_RANK = 2
 #: Element type → narrowing types tried in order (module docs).
 NARROW: dict[int, tuple[int, ...]] = {
     1: (10, 6),  # FLOAT → FLOAT16, INT32
@@ -66,6 +80,8 @@ def candidates(model: onnx.ModelProto, types: Mapping[str, Any]) -> Iterator[tup
             yield "cast-narrow", v
         if _movable(t, version):
             yield "transpose-pair", v
+        if _regroupable(t, version):
+            yield "transpose-regroup", v
 
 
 def build(model: onnx.ModelProto, kind: str, site: str, types: Mapping[str, Any]) -> bool:
@@ -91,8 +107,15 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: Mapping[str, Any]
         nodes = [
             helper.make_node("Transpose", [site], [a], name=fresh("transpose1"), perm=p),
             helper.make_node("Transpose", [a], [b], name=fresh("transpose2"), perm=p),
-            *_shape_of(model, site, t, s, fresh("shape_node")),
+            *_own_shape(model, site, t, s, fresh("shape_node")),
             helper.make_node("Reshape", [b, s], [out], name=fresh("reshape"), **_allowzero(version)),
+        ]
+    elif kind == "transpose-regroup" and _regroupable(t, version):
+        a, s, out = fresh("t"), fresh("shape"), fresh("regroup")
+        nodes = [
+            helper.make_node("Transpose", [site], [a], name=fresh("transpose"), perm=[1, 0]),
+            *_own_shape(model, site, t, s, fresh("shape_node")),
+            helper.make_node("Reshape", [a, s], [out], name=fresh("reshape"), **_allowzero(version)),
         ]
     else:
         return False
@@ -142,6 +165,23 @@ def _shape_of(model, x: str, t, out: str, name: str):
     return []
 
 
+def _own_shape(model, x: str, t, out: str, name: str):
+    """x's shape for the Reshape that ends a ``transpose-pair`` or ``transpose-regroup``, read from x's declaration
+    where it can be: an initializer with ``-1`` at the one dim that is not static (Reshape: ``-1`` takes the remaining
+    size), so x keeps its one reader and a fusion that wants a single consumer of x still sees one; else (two dims
+    not static, or a static 0 beside one, where ``-1`` is undefined) :func:`_shape_of` (``Shape(x)``)."""
+    import numpy as np
+    from onnx import numpy_helper
+
+    dims = [d.dim_value if d.HasField("dim_value") else None for d in t.shape.dim]
+    if dims.count(None) == 1 and 0 not in dims:
+        model.graph.initializer.append(
+            numpy_helper.from_array(np.array([-1 if d is None else d for d in dims], np.int64), out)
+        )
+        return []
+    return _shape_of(model, x, t, out, name)
+
+
 def _allowzero(version: int) -> dict[str, int]:
     """``allowzero=1`` from Reshape-14: a 0 in the shape is a zero-size dim, not "copy the input's dim" (which
     would take the transposed tensor's dim, not x's)."""
@@ -156,6 +196,15 @@ def _movable(t, version: int) -> bool:
     if version < ALLOWZERO and any(d.HasField("dim_value") and d.dim_value == 0 for d in t.shape.dim):
         return False
     return sum(not (d.HasField("dim_value") and d.dim_value == 1) for d in t.shape.dim) >= 2
+
+
+def _regroupable(t, version: int) -> bool:
+    """Rank exactly :data:`REGROUP_RANK` known, neither dim statically 1, Reshape's shape an input, and no zero-size
+    dim before ``allowzero`` (module docs)."""
+    if version < RESHAPE_INPUT or not t.HasField("shape") or len(t.shape.dim) != REGROUP_RANK:
+        return False
+    static = [d.dim_value if d.HasField("dim_value") else None for d in t.shape.dim]
+    return 1 not in static and (version >= ALLOWZERO or 0 not in static)
 
 
 def _opset(model) -> int:

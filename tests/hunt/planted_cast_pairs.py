@@ -73,3 +73,41 @@ register(
         passes=(CAST_ID, TRANSPOSE_ID),
     )
 )
+
+
+REGROUP_ID = "planted:transpose-reshape"
+
+
+def _drop_regroup(model):
+    """``Reshape(Transpose(x), s)`` → ``Identity(x)`` whatever the Transpose moved: right only where it moved
+    no element (the shapes alone say nothing: a Reshape back to x's shape keeps x's shape, not its order)."""
+    producer = {o: n for n in model.graph.node for o in n.output}
+    for n in model.graph.node:
+        inner = producer.get(n.input[0]) if n.op_type == "Reshape" else None
+        if inner is not None and inner.op_type == "Transpose":
+            n.op_type, n.input[:] = "Identity", [inner.input[0]]
+            del n.attribute[:]
+    return model
+
+
+if REGROUP_ID not in known_pass_ids():
+    register_pass(FunctionAdapter(REGROUP_ID, _drop_regroup, doc="test pass: Reshape(Transpose(x), s) → x"))
+
+
+def _matmul_bn():
+    """``y = Neg(BatchNormalization(MatMul(x: float[N, 3], w: [3, 4])))`` (opset 18): the rank-2 value ``m``
+    between the MatMul and the BatchNormalization that onnxruntime's MatmulBNFusion folds."""
+    rng = np.random.default_rng(0)
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 4])
+    inits = [numpy_helper.from_array(rng.standard_normal((3, 4)).astype(np.float32), "w")]
+    for name, lo in (("s", 0.5), ("b", -1.0), ("mean", -1.0), ("var", 0.5)):
+        inits.append(numpy_helper.from_array((rng.random(4) + lo).astype(np.float32), name))
+    nodes = [
+        helper.make_node("MatMul", ["x", "w"], ["m"], name="matmul"),
+        helper.make_node("BatchNormalization", ["m", "s", "b", "mean", "var"], ["n"], name="bn", epsilon=1e-5),
+        helper.make_node("Neg", ["n"], ["y"], name="neg"),
+    ]
+    return helper.make_model(
+        helper.make_graph(nodes, "matmul_bn", [x], [y], inits), opset_imports=[helper.make_opsetid("", 18)]
+    )
