@@ -6,6 +6,8 @@ import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
+from passcheck.mutations._by_content import by_content
+
 if TYPE_CHECKING:
     import onnx
 
@@ -275,8 +277,10 @@ def fresh_name(taken: set[str], base: str) -> str:
     return name
 
 
-def all_names(model: onnx.ModelProto) -> Names:
-    """Every value and node name in the model, subgraphs included (a :class:`Names` set)."""
+@by_content(Names.copy)
+def all_names(model: onnx.ModelProto, data: bytes = b"") -> Names:
+    """Every value and node name in the model, subgraphs included (a :class:`Names` set). Called as
+    ``all_names(model)``: kept per content (:func:`._by_content.by_content`), each call gets its own set."""
     names = Names()
 
     def walk(g: onnx.GraphProto) -> None:
