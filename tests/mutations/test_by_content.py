@@ -68,3 +68,42 @@ def test_every_rewrite_lists_the_same_sites_with_or_without_the_kept_answers(mon
     monkeypatch.setattr(_by_content, "SIZE", 0)
     assert [compose.sites_of(m) for m in models] == kept
     assert any(kept[0].values())
+
+
+def _models() -> list[onnx.ModelProto]:
+    """One hand-written case per family (the id's first part), each case's ``common`` form, node-named as the hunt
+    lists them."""
+    from passcheck.cases import registry
+    from passcheck.mutations.forms import named
+
+    seen, out = set(), []
+    for case in registry().select():
+        family = case.id.split("/")[0]
+        if family in seen or "common" not in case.forms:
+            continue
+        seen.add(family)
+        out.append(named(case.build("common")))
+    return out
+
+
+def test_a_listing_rewrite_lists_the_labels_its_edit_changes_and_leaves_the_model_as_it_was():
+    """M211: every rewrite declared ``lists`` (the value-site inserts) gives under ``Rewrite.sites`` the labels,
+    in their order, that its edit of a copy changes, on one case of each family, and never edits the model it
+    lists."""
+    from passcheck.mutations.registry import REWRITES
+
+    listing = [r for r in REWRITES.values() if r.lists]
+    assert {"neutral-op", "cast-round-trip", "through-sequence", "transpose-identity"} <= {r.id for r in listing}
+    models = _models()
+    assert len(models) > 20
+    some = 0
+    for m in models:
+        before = m.SerializeToString()
+        for r in listing:
+            copy = onnx.ModelProto()
+            copy.CopyFrom(m)
+            edited = r.edit(copy, None)
+            assert r.sites(m) == edited, (r.id, m.graph.name)
+            assert m.SerializeToString() == before, r.id
+            some += bool(edited)
+    assert some > len(models)
