@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
+from passcheck.mutations._by_content import by_content
+
 if TYPE_CHECKING:
     import onnx
+
+
+#: Set while :meth:`Rewrite.sites` asks the edit of a rewrite declared ``lists`` for its labels (M211): such an edit
+#: then returns the labels it would change and changes nothing, so no copy of the model is made.
+LISTING: contextvars.ContextVar[bool] = contextvars.ContextVar("LISTING", default=False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,6 +76,8 @@ class Rewrite:
         after: ids of rewrites whose output may hold sites of this one where the model as given has none (a
             node moved into a function body): :func:`passcheck.mutations.forms.enumerate_forms` then offers the
             depth-2 pair ``AFTER+ID`` when this rewrite applies to that output.
+        lists: ``edit`` honours :data:`LISTING` (its labels, the model untouched: the value-site rewrites of
+            :func:`passcheck.mutations._value_sites.insert`); :meth:`sites` then edits no copy.
     """
 
     id: str
@@ -79,6 +89,7 @@ class Rewrite:
     withholds: bool = False
     hides_shapes: bool = False
     after: tuple[str, ...] = ()
+    lists: bool = False
 
     def signature(self, label: str, signatures: Mapping[str, object]) -> object:
         """What a pass's pattern matcher sees at site ``label``, the key by which one site stands for the
@@ -89,12 +100,19 @@ class Rewrite:
         return signatures.get(label, label)
 
     def sites(self, model: onnx.ModelProto) -> list[str]:
-        """Every label where this rewrite applies to ``model`` (found by editing a copy), in model order.
+        """Every label where this rewrite applies to ``model`` (found by editing a copy, or for a rewrite declared
+        ``lists`` by its edit under :data:`LISTING`, which changes nothing), in model order.
 
         Raises:
             RewriteError: the edit raised (its type and message named).
         """
-        return self._edit(_copy(model), None)
+        if not self.lists:
+            return self._edit(_copy(model), None)
+        token = LISTING.set(True)
+        try:
+            return self._edit(model, None)
+        finally:
+            LISTING.reset(token)
 
     def _edit(self, model: onnx.ModelProto, only: frozenset[str] | None) -> list[str]:
         try:
@@ -275,8 +293,10 @@ def fresh_name(taken: set[str], base: str) -> str:
     return name
 
 
-def all_names(model: onnx.ModelProto) -> Names:
-    """Every value and node name in the model, subgraphs included (a :class:`Names` set)."""
+@by_content(Names.copy)
+def all_names(model: onnx.ModelProto, data: bytes = b"") -> Names:
+    """Every value and node name in the model, subgraphs included (a :class:`Names` set). Called as
+    ``all_names(model)``: kept per content (:func:`._by_content.by_content`), each call gets its own set."""
     names = Names()
 
     def walk(g: onnx.GraphProto) -> None:

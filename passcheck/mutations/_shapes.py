@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+from passcheck.mutations._by_content import by_content
+
 if TYPE_CHECKING:
     import onnx
 
@@ -27,13 +29,15 @@ class Known:
         return None if self.dims is None else len(self.dims)
 
 
-def known(model: onnx.ModelProto) -> dict[str, Known]:
+@by_content(dict)
+def known(model: onnx.ModelProto, data: bytes) -> dict[str, Known]:
     """Value name → :class:`Known` for the main graph's inputs, initializers, value_info and outputs,
-    after ``onnx.shape_inference.infer_shapes`` (the model is not modified)."""
+    after ``onnx.shape_inference.infer_shapes`` (the model is not modified). Called as ``known(model)``: kept per
+    content (:func:`._by_content.by_content`, ``data`` the model's bytes), each call gets its own dict."""
     import onnx
 
     try:
-        g = onnx.shape_inference.infer_shapes(model).graph
+        g = onnx.shape_inference.infer_shapes(data).graph
     except Exception:  # noqa: BLE001 - nothing known: callers then apply nowhere
         g = model.graph
     out = {t.name: Known(t.data_type, tuple(int(d) for d in t.dims)) for t in g.initializer}

@@ -114,7 +114,9 @@ def insert(
 ) -> list[str]:
     """Put ``steps`` (name, step), chained in order, on every value site (and with ``edges`` every edge
     site) of ``model`` in place, only at the labels in ``only`` (every site when None); the labels
-    changed, in model order (each value's site, then its edges in reader order).
+    changed, in model order (each value's site, then its edges in reader order). While
+    :data:`._base.LISTING` is set (:meth:`._base.Rewrite.sites` of a rewrite declared ``lists``), the same
+    labels and nothing changed: the steps still decide where they apply, no node is placed (M211).
 
     ``each``: every step is a site of its own, ``SITE:NAME`` (the chosen ones at one site chained);
     else the whole chain is one site ``SITE``. A step that does not apply is left out of the chain."""
@@ -161,6 +163,13 @@ def insert(
         labels.extend(dict.fromkeys(applied))
         return nodes, current
 
+    if _base.LISTING.get():  # the labels only (Rewrite.sites): which chains apply, the graph left as it is
+        for v in dict.fromkeys(values):
+            chain(v, v)
+            if edges and len(readers.get(v, ())) + (v in outputs) >= 2:
+                for i in readers[v]:
+                    chain(v, edge(v, node_label(g.node[i], i)))
+        return labels
     for v in dict.fromkeys(values):
         current = v  # what v's readers read once its value-site nodes are in
         if (made := chain(v, v)) is not None:

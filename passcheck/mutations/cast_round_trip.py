@@ -146,6 +146,7 @@ REWRITES = (
         round_trip,
         detail="values",
         site_signature=site_signature,
+        lists=True,
     ),
 )
 

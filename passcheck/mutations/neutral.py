@@ -162,6 +162,7 @@ REWRITES = (
         elementwise,
         inverse="neutral-remove",
         detail="values",
+        lists=True,
     ),
     Rewrite(
         "neutral-shape-ops",
@@ -170,6 +171,7 @@ REWRITES = (
         shape_ops,
         inverse="neutral-remove",
         detail="values",
+        lists=True,
     ),
 )
 

@@ -237,6 +237,7 @@ REWRITES = (
         inverse="neutral-remove",
         detail="values",
         site_signature=site_signature,
+        lists=True,
     ),
 )
 

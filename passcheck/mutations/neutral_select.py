@@ -75,6 +75,7 @@ REWRITES = (
         one_input_variadics,
         inverse="neutral-remove",
         detail="values",
+        lists=True,
     ),
     Rewrite(
         "neutral-where-not",
@@ -82,6 +83,7 @@ REWRITES = (
         selections,
         inverse="neutral-remove",
         detail="values",
+        lists=True,
     ),
 )
 

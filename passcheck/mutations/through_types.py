@@ -198,6 +198,7 @@ REWRITES = (
         inverse="through-fold",
         detail="values",
         site_signature=inserted("SequenceConstruct"),
+        lists=True,
     ),
     Rewrite(
         "through-optional",
@@ -206,6 +207,7 @@ REWRITES = (
         inverse="through-fold",
         detail="values",
         site_signature=inserted("Optional"),
+        lists=True,
     ),
     Rewrite(
         "through-optional-identity",
@@ -214,6 +216,7 @@ REWRITES = (
         inverse="through-fold",
         detail="values",
         site_signature=inserted("Optional"),
+        lists=True,
     ),
     Rewrite(
         "through-fold",

@@ -48,6 +48,7 @@ REWRITES = (
         inverse="neutral-remove",
         detail="values",
         site_signature=inserted("Transpose"),
+        lists=True,
     ),
 )
 
