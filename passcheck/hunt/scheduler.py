@@ -768,8 +768,6 @@ class Scheduler:
             return item
         if self._only in ("vary", "rewrite") and (item := self._aimed_item(pass_id, step)) is not None:
             return item
-        if self._only in ("vary", "rewrite") and (item := self._undrawn_item(pass_id, step)) is not None:
-            return item
         if self._vary_step and (item := self._rare_item(pass_id, step)) is not None:
             return item
         if self._only == "rewrite" and (item := self._op_item(pass_id, step)) is not None:
@@ -784,6 +782,8 @@ class Scheduler:
             return item
         if self._vary_step and (item := self._retried(pass_id)) is not None:
             return item
+        if self._only in ("vary", "rewrite") and (item := self._undrawn_item(pass_id, step)) is not None:
+            return item  # after the rare kinds and the retried neighbours: each is a kind or site not met yet too
         if self._vary_step and (item := self._site_item(pass_id, step)) is not None:
             return item
         if self._map is not None and (item := self._map.untried(self, step, pass_id)) is not None:
