@@ -191,7 +191,7 @@ UNDRAWN_AT = 0
 #: ... and so do the rewrite steps ``step % UNDRAWN_REWRITE_EVERY == UNDRAWN_REWRITE_AT`` (none of them a composition,
 #: op or aimed step), while such a kind is left: on the variation steps alone a third of one step in four is ~10 kinds
 #: in 120 items, of ~60 offered (46 pattern-onnxoptimizer bases, seed 1: 22 kinds drawn in 96 steps without the share,
-#: 39 with it; docs/recall.md, round 13h).
+#: 37 with it; docs/recall.md, round 13h).
 UNDRAWN_REWRITE_EVERY = 4
 UNDRAWN_REWRITE_AT = 0
 #: Op types an aimed step looks at before it gives up (each lists the forms of :data:`SAMPLE` bases holding it).
