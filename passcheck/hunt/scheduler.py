@@ -74,10 +74,6 @@ kind few bases offer has few sites tried, and those are the ones a sample of bas
 of that kind's sites not listed yet (:meth:`.space.Base.rotated`) joins the base's list (:meth:`Scheduler.listed`),
 until the base's sites of the kind are exhausted. The batches listed are the scheduler's (a function of the seed and
 the items marked, in order), so a resumed hunt, whose scheduler marks the saved items again, lists the same ones.
-**Kinds never drawn** (round 13h, M204): a kind the listed bases offer at many sites may still have no item under a
-pass after minutes (each variation step reaches one kind, and the pair rule, the units, the aimed and rare kinds share
-those steps). On a third of the variation steps and one rewrite step in four, while such a kind is left, the step takes
-a neighbour of the never-drawn kind with the most sites over the bases listed so far (:meth:`Scheduler._undrawn_item`).
 **A case's forms share its variation steps** (session 24): when the pair or triple rule picks a neighbour of a
 base that has had more variation items under the pass than another form of its case, the step goes to the forms of
 that case with the fewest (the triple rule over them, :meth:`Scheduler._sibling_first`): the case keeps the step, and
@@ -183,17 +179,6 @@ AIM_REWRITE_AT = 2
 #: variation steps off the unit steps.
 AIM_VARY_EVERY = 6
 AIM_REWRITE_EVERY = 32
-#: With variations on, the variation steps ``(step // VARIATION_EVERY) % UNDRAWN_EVERY == UNDRAWN_AT`` (none of them a
-#: unit or aimed step) offer first a neighbour of the kind with the most sites on the bases listed so far among the
-#: kinds never drawn under the pass (:meth:`Scheduler._undrawn_item`; round 13h, M204).
-UNDRAWN_EVERY = 3
-UNDRAWN_AT = 0
-#: ... and so do the rewrite steps ``step % UNDRAWN_REWRITE_EVERY == UNDRAWN_REWRITE_AT`` (none of them a composition,
-#: op or aimed step), while such a kind is left: on the variation steps alone a third of one step in four is ~10 kinds
-#: in 120 items, of ~60 offered (46 pattern-onnxoptimizer bases, seed 1: 22 kinds drawn in 96 steps without the share,
-#: 37 with it; docs/recall.md, round 13h).
-UNDRAWN_REWRITE_EVERY = 4
-UNDRAWN_REWRITE_AT = 0
 #: Op types an aimed step looks at before it gives up (each lists the forms of :data:`SAMPLE` bases holding it).
 AIM_LOOK = 3
 #: Bases whose forms (rewrite forms, or neighbours) an aimed step lists for the first time, at most; the others of
@@ -782,8 +767,6 @@ class Scheduler:
             return item
         if self._vary_step and (item := self._retried(pass_id)) is not None:
             return item
-        if self._only in ("vary", "rewrite") and (item := self._undrawn_item(pass_id, step)) is not None:
-            return item  # after the rare kinds and the retried neighbours: each is a kind or site not met yet too
         if self._vary_step and (item := self._site_item(pass_id, step)) is not None:
             return item
         if self._map is not None and (item := self._map.untried(self, step, pass_id)) is not None:
@@ -819,52 +802,6 @@ class Scheduler:
                     return best
                 group = []
         return self._best(group, rng, pass_id) if group else None
-
-    def _undrawn_item(self, pass_id: str, step: int) -> Item | None:
-        """On the variation steps ``(step // VARIATION_EVERY) % UNDRAWN_EVERY == UNDRAWN_AT`` and the rewrite steps
-        ``step % UNDRAWN_REWRITE_EVERY == UNDRAWN_REWRITE_AT`` (round 13h, M204), a neighbour of the kind never drawn
-        under ``pass_id`` that has the most sites (:meth:`.space.Base.offered`: every site, not the listed sample) on
-        the bases of its pool whose neighbours are listed so far, ties by a hash of (seed, kind); of its listed
-        neighbours there, one with new triples first, then on a base whose case declares the pass, then on the base
-        offering the most sites of it, ties by a generator seeded by (seed, step, pass). A kind many bases offer is met
-        by the sample of :data:`SAMPLE` bases and ranked first there only while new to the base ("first" in
-        :meth:`_balance`), one kind per variation step, so a 3-minute broad hunt left offered kinds undrawn (round 13e:
-        ``operand-computed`` drawn once in 226 items). Listing builds nothing: a base not listed yet offers nothing
-        here. None on other steps, when every offered kind has an item under the pass, and with ``rewrites`` and no
-        ``vary_kinds``."""
-        if not self.variations:
-            return None
-        if self._vary_step and (step // VARIATION_EVERY) % UNDRAWN_EVERY != UNDRAWN_AT:
-            return None
-        if not self._vary_step and step % UNDRAWN_REWRITE_EVERY != UNDRAWN_REWRITE_AT:
-            return None
-        if self.rewrites and not self.vary_kinds:
-            return None
-        done = self.kinds_on.get(pass_id, set())
-        offered: dict[str, dict[str, int]] = {}  # kind → base → its sites there
-        for base in self._pool.get(pass_id, ()):
-            if not (kinds := base.offered()) or self.is_dead(base.id) or not self.draws(base.id, pass_id):
-                continue
-            for kind, n in kinds.items():
-                bare = kind[len(variation.PREFIX) :]
-                if bare not in done and not (self.vary_kinds and not _matches(bare, self.vary_kinds)):
-                    offered.setdefault(kind, {})[base.id] = n
-        rng = random.Random(f"{self.seed}:{step}:{pass_id}:undrawn")
-
-        def rank(i: Item, at: Mapping[str, int]) -> tuple:  # new triples, a base whose case declares the pass, sites
-            return (bool(self.triples(i) - self.tried), pass_id in self.declared(self.by_id[i.base]), at[i.base])
-
-        for kind in sorted(offered, key=lambda k: (-sum(offered[k].values()), _tie(self.seed, k))):
-            at = offered[kind]
-            todo = [
-                Item(b, f, pass_id)
-                for b in at
-                for f in self.listed(self.by_id[b])
-                if variation.kind(f) == kind and Item(b, f, pass_id).key not in self.done
-            ]
-            if todo:
-                return max(todo, key=lambda i: (*rank(i, at), rng.random()))
-        return None
 
     @property
     def rare(self):
