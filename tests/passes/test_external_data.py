@@ -10,8 +10,9 @@ from onnx import helper, numpy_helper
 
 from passcheck.errors import PasscheckError, UnknownIdError
 from passcheck.passes import get_pass
+from passcheck.passes._registry import conversion
 from passcheck.passes.external_data import LOCATION, ExternalDataAdapter, externalize
-from passcheck.passes.version_converter import VersionConverterAdapter, conversion
+from passcheck.passes.version_converter import VersionConverterAdapter
 from tests.passes._helpers import cell_of
 
 W = np.arange(12, dtype=np.float32).reshape(3, 4)
