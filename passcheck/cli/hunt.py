@@ -507,6 +507,7 @@ def _check_vary_kinds(globs) -> None:
         "expose",
         "expose-input",
         "operand-computed",
+        "reshape-rank",
         "fanout",
         *vary_twin_output.KINDS,
         *vary_group.KINDS,

@@ -66,6 +66,9 @@ kind                      change (site)
 ``transpose-pair``,       two Transposes whose product is no identity, or (rank 2) through a Transpose and a
 ``transpose-regroup``     Reshape back to its own shape (:mod:`.vary_pairs`; site: the value's name): pairs a pass
                           must not cancel
+``reshape-rank``          a shape-keeping node reads its input 0 through a Reshape to rank r ± 1 (its last dim split
+                          into ``(d, 1)``, its leading dim moved last behind a new leading 1, or its last two dims
+                          merged), its outputs reshaped back (:mod:`.vary_rank`; site: ``<node>=<up|lead|down>``)
 ``input-rank-up``,        a graph input's declared shape given a leading 1, or a ``dim_param`` stated as 0 or as
 ``input-fix-zero``,       2 (the first default binding) in every declaration (:mod:`.vary_inputs`; site: the input's
 ``input-fix``             name, the symbol)
@@ -143,6 +146,7 @@ from passcheck.hunt import (
     vary_optional,
     vary_pairs,
     vary_qdq,
+    vary_rank,
     vary_scale,
     vary_struct,
     vary_target,
@@ -293,6 +297,7 @@ FAMILIES = (
     "default",
     "qdq",
     "operand",
+    "reshape",
 )
 
 
@@ -447,6 +452,8 @@ def build(model: onnx.ModelProto, form: str, labelled: bool = False) -> tuple[on
             done = vary_pairs.build(out, k, site, _inferred(out))
         elif vary_twin.is_kind(k):
             done = vary_twin.build(out, site)
+        elif vary_rank.is_kind(k):  # the reader's outputs are reshaped back: no annotation moves
+            done = vary_rank.build(out, site, _inferred(out), lambda n, i: _broadcasts(out, n, i))
         elif vary_optional.is_optional_kind(k):
             done = vary_optional.build(out, site, _inferred(out), lambda n: _schema(out, n))
             if done:
@@ -514,6 +521,7 @@ def _node_site(k: str) -> bool:
         or k in vary_inputs.AXIS_KINDS
         or vary_apart.is_kind(k)
         or vary_operand.is_kind(k)
+        or vary_rank.is_kind(k)
     )
 
 
@@ -556,6 +564,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_struct.candidates(model, shapes)
     yield from vary_twin_output.candidates(model)
     yield from vary_pairs.candidates(model, shapes)
+    yield from vary_rank.candidates(model, shapes, lambda n, i: _broadcasts(model, n, i))
     yield from vary_inputs.candidates(model)
     yield from vary_apart.candidates(model)
     yield from vary_frozen.candidates(model)

@@ -18,6 +18,7 @@ Not equivalent, each by its family's definition: ``value-*`` (other values), ``s
 ``attr-*`` (another value of the attribute's domain), ``elem-*`` (another element type), ``opt-fill`` (a value
 other than the omitted input's default), ``expose`` / ``fanout`` (another graph interface, and a value a fusion
 may no longer remove), ``cast-narrow`` / ``transpose-pair`` / ``transpose-regroup`` (pairs that are no identity),
+``reshape-rank`` (the reader sees another rank),
 ``bind-*`` / ``feed-*`` (the model itself under other run conditions: no second form). The spellings the rewrite
 space already makes (``negative-axes``, ``slice-bounds-negative``, ``squeeze-axes-reversed``,
 ``parameter-leading-ones``, ``explicit-defaults``, ``optional-input-default-explicit``: ``passcheck list
