@@ -25,8 +25,11 @@ output) of known rank r ≥ 1 and no dim statically 0 (a 0 in a Reshape shape ne
 dim not static (written ``-1``; ``down`` keeps it only outside the merged pair), whose every output has x's
 inferred shape (a shape-keeping reader: the back Reshape then writes x's shape, ``-1`` at its one symbolic dim), that
 read x only at input 0 and broadcast no other input (:func:`candidates`' ``broadcasts``: a right-aligned operand
-would meet another rank), at opset ≥ 5 (Reshape's shape an input). Whether the reader's schema and kernel accept the
-new rank is the validity probe's to say (:mod:`.vary_probe`: checker, a run under ``ort:disabled``).
+would meet another rank) nor read one of rank ≥ 2 (a matrix read along x's axes: MatMul's and Gemm's second
+operand must match x's last dim, which the Reshape moves; a per-channel vector or a scalar, as BatchNormalization's
+are, reads no axis of x but the one its schema names), at opset ≥ 5 (Reshape's shape an input). Whether the
+reader's schema and kernel accept the new rank is the validity probe's to say (:mod:`.vary_probe`: checker, a run
+under ``ort:disabled``).
 """
 
 from __future__ import annotations
@@ -120,12 +123,22 @@ def _readers(model, types, broadcasts) -> Iterator[tuple[Any, list[int | None]]]
         if not node.input or not node.input[0] or node.input[0] in static or not node.name:
             continue
         x = node.input[0]
-        if x in node.input[1:] or any(i and broadcasts(node, k) for k, i in enumerate(node.input) if k):
+        if x in node.input[1:] or any(i and (broadcasts(node, k) or _rank(types.get(i)) > 1) for k, i in _others(node)):
             continue
         dims, own = _dims(types.get(x)), _key(types.get(x))
         if dims is None or not node.output or any(not o or _key(types.get(o)) != own for o in node.output):
             continue
         yield node, dims
+
+
+def _others(node) -> list[tuple[int, str]]:
+    """(index, name) of ``node``'s inputs after the first."""
+    return list(enumerate(node.input))[1:]
+
+
+def _rank(t) -> int:
+    """The rank of TypeProto ``t``, 0 when unknown (a value of unknown rank is not taken for a matrix)."""
+    return len(_dims(t) or [])
 
 
 def _dims(t) -> list[int | None] | None:

@@ -54,6 +54,27 @@ def test_sites_are_shape_keeping_readers_that_broadcast_nothing():
     assert every == {"neg=up", "neg=lead"}, every  # a reader that broadcasts its other inputs is none
 
 
+def test_a_reader_of_a_matrix_operand_is_no_site():
+    """``Neg(MatMul(x: [N, 4], w: [4, 4]))``: the MatMul keeps its input's shape but reads ``w`` along x's last axis
+    (Operators.md MatMul), which ``up`` and ``lead`` move (the onnx checker refused such neighbours in the hunt:
+    "Incompatible dimensions"); the Neg is a site and its neighbour passes the checker."""
+    from onnx import TensorProto, checker, helper, numpy_helper
+
+    w = numpy_helper.from_array(np.eye(4, dtype=np.float32), "w")
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 4])
+    nodes = [
+        helper.make_node("MatMul", ["x", "w"], ["m"], name="mm"),
+        helper.make_node("Neg", ["m"], ["y"], name="neg"),
+    ]
+    base = helper.make_model(helper.make_graph(nodes, "g", [x], [y], [w]), opset_imports=[helper.make_opsetid("", 18)])
+    sites = {s for _, s in vary_rank.candidates(base, variation._inferred(base), lambda n, i: False)}
+    assert sites == {"neg=up", "neg=lead"}, sites
+    forced = named(base)
+    assert vary_rank.build(forced, "neg=up", variation._inferred(forced), lambda n, i: False)
+    checker.check_model(forced, full_check=True)
+
+
 def test_lead_regroups_what_the_batchnormalization_reads_and_up_keeps_it(ex):
     """Both neighbours are valid (checker, interface, a run under ``ort:disabled``: :func:`.vary_probe.invalid`) and
     keep ``y``'s shape; onnxruntime 1.32.0 computes other values on ``lead`` (the channel axis holds other elements)
