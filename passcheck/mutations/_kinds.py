@@ -29,11 +29,13 @@ def type_strings(elem_type: int) -> dict[str, str] | None:
 
 
 def runs(ops: tuple[str, ...], version: int, elem_type: int) -> bool:
-    """Whether each of ``ops`` (keys of :data:`BINDINGS`) exists at opset ``version`` and has a CPU kernel in the
-    installed onnxruntime for element type ``elem_type`` (False when onnxruntime is not installed)."""
+    """Whether each of ``ops`` (keys of :data:`BINDINGS`) exists at opset ``version`` and the installed onnxruntime's
+    CPU provider runs it for element type ``elem_type``: a kernel, or for a float16 input the float kernel its cast
+    insertion falls back to (:func:`passcheck.runtime.kernels.runs_on_cpu`; False when onnxruntime is not
+    installed)."""
     import onnx.defs
 
-    from passcheck.runtime.kernels import has_cpu_kernel
+    from passcheck.runtime.kernels import runs_on_cpu
 
     kinds = type_strings(elem_type)
     if kinds is None or not elem_type:
@@ -47,6 +49,6 @@ def runs(ops: tuple[str, ...], version: int, elem_type: int) -> bool:
         bound = {name: kinds[kind] for name, kind in BINDINGS[op].items()}
         if any(name in allowed and t not in allowed[name] for name, t in bound.items()):
             return False  # the schema at this opset does not take the type (Identity before 16: no optionals)
-        if has_cpu_kernel("", op, schema.since_version, bound) is not True:
+        if runs_on_cpu("", op, schema.since_version, bound) is not True:
             return False
     return True

@@ -92,11 +92,11 @@ def wider(t: int) -> tuple[int, ...]:
 
 def cast_runs(frm: int, to: int, version: int) -> bool:
     """Whether Cast from ``frm`` to ``to`` is in the schema at opset ``version`` and onnxruntime's CPU provider
-    has a kernel for it."""
+    runs it (:func:`passcheck.runtime.kernels.node_runs_on_cpu`: a kernel, or the float one for a float16 input)."""
     import onnx
 
     from passcheck.mutations._schema_types import accepts
-    from passcheck.runtime.kernels import node_has_cpu_kernel
+    from passcheck.runtime.kernels import node_runs_on_cpu
 
     if version < 6 or not accepts("Cast", version, frm):
         return False
@@ -105,7 +105,7 @@ def cast_runs(frm: int, to: int, version: int) -> bool:
     if not any(name in c.allowed_type_strs for c in schema.type_constraints if c.type_param_str == "T2"):
         return False
     node = onnx.helper.make_node("Cast", ["x"], ["y"], to=to)
-    return bool(node_has_cpu_kernel(node, schema, lambda v: frm if v == "x" else to))
+    return bool(node_runs_on_cpu(node, schema, lambda v: frm if v == "x" else to))
 
 
 def _via(wide: int):

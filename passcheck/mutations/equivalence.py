@@ -10,7 +10,10 @@ onnxruntime does, else :class:`Unverified` (one evaluator's word is no verdict w
 disagrees). A mutant that fails is a bug in the rewrite (a passcheck bug), never a finding
 against a pass. The checker runs where the caller's :class:`~passcheck.oracles.validity.Checker`
 runs it (a front door's isolation worker): a checker that dies on a mutant leaves that mutant out
-as :class:`Unverified`.
+as :class:`Unverified`. A mutant a tool refuses, fails on or dies on is judged again through its spelling without
+empty trailing slots (:mod:`passcheck.mutations.slot_canonical`; IR.md: ``""`` is an omitted slot, so the two are one
+model): when that spelling passes, the mutant is kept and the tool's failure on the ``""`` spelling is a finding of
+the ``input`` cell (found.md rows 905, 906), not a rewrite bug.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from passcheck.errors import PasscheckError, PasscheckInternalError
+from passcheck.mutations.slot_canonical import without_trailing_empty_slots
 from passcheck.oracles.numeric import compare, output_dtypes
 from passcheck.oracles.validity import Checker, CheckerDied
 from passcheck.runtime import run_ort, runtime_inputs
@@ -213,15 +217,45 @@ def verify_equivalent(
         expected: ``original``'s runs, when already made (:func:`original_runs`).
         checker: how the checker runs (see :func:`checker_error`); default in this process.
 
+    A mutant that fails any of this is judged again through its spelling without empty trailing slots
+    (:func:`~passcheck.mutations.slot_canonical.without_trailing_empty_slots`, IR.md §Optional Inputs and Outputs)
+    and kept when that spelling passes; a runner that dies on the mutant (``IsolatedExecutor.run_model``) is then the
+    tool's finding. In this process (``runner`` None), a mutant that kills onnxruntime ends the process.
+
     Raises:
         PasscheckInternalError: the mutant fails the checker, changed the interface, or computes
-            something else; names the rewrite.
+            something else (and so does its spelling without empty trailing slots); names the rewrite.
         Unverified: the checker's worker died on the mutant (see :class:`Unverified`), an output
             is a value the comparison cannot judge, or only the reference evaluator runs the mutant
             and it departs from onnxruntime on the original too; names the rewrite.
         PasscheckError: the original itself does not run on the feeds.
     """
     checker = checker or Checker()
+    try:
+        why, doubt = _why(original, mutant, feeds_list, rewrite, runner, expected, checker), None
+    except Unverified as exc:
+        why, doubt = None, exc
+    if (why or doubt) and (plain := without_trailing_empty_slots(mutant)) is not None:
+        # IR.md: "" is an omitted slot, so `plain` is the mutant; a tool refusing, failing or dying on the ""
+        # spelling alone is that tool's finding (the input cell reports it), not a rewrite bug
+        try:
+            if _why(original, plain, feeds_list, rewrite, runner, expected, checker) is None:
+                return
+        except Unverified:
+            pass
+    if doubt is not None:
+        raise doubt
+    if why is not None:
+        raise PasscheckInternalError(f"rewrite {rewrite!r} produced a model that is not equivalent to its input: {why}")
+
+
+def _why(original, mutant, feeds_list, rewrite, runner, expected, checker: Checker) -> str | None:
+    """Why ``mutant`` is not ``original`` spelled otherwise (checker, interface, runs), or None.
+
+    Raises:
+        Unverified: as for :func:`verify_equivalent`.
+        PasscheckError: the original does not run on the feeds.
+    """
     try:
         why = _withdrawn_kept(original, checker_error(mutant, checker), checker)
         why = why or _strict_error(original, mutant, checker)
@@ -236,5 +270,4 @@ def verify_equivalent(
             why = same_outputs(original, mutant, feeds_list, runner, expected)
         except Unverified as exc:
             raise Unverified(f"rewrite {rewrite!r}: {exc}") from None
-    if why is not None:
-        raise PasscheckInternalError(f"rewrite {rewrite!r} produced a model that is not equivalent to its input: {why}")
+    return why

@@ -89,8 +89,9 @@ def index_constraints(op: str, version: int) -> dict[str, tuple[int, ...]]:
 
 
 def _runs(n: onnx.NodeProto, version: int, elem_of, retyped: dict[str, int]) -> bool:
-    """Whether onnxruntime's CPU provider has a kernel for ``n`` with the constraints in ``retyped``
-    bound to the given element types (the others as ``elem_of`` says)."""
+    """Whether onnxruntime's CPU provider runs ``n`` with the constraints in ``retyped`` bound to the given element
+    types (the others as ``elem_of`` says): a kernel, or the float kernel its cast insertion falls back to for a
+    float16 input (:func:`passcheck.runtime.kernels.runs_on_cpu`)."""
     import onnx
 
     from passcheck.runtime import kernels
@@ -99,7 +100,7 @@ def _runs(n: onnx.NodeProto, version: int, elem_of, retyped: dict[str, int]) -> 
     bound = kernels.bound_types(n, schema, elem_of)
     for name, elem in retyped.items():
         bound[name] = schema_type(elem)
-    return kernels.has_cpu_kernel("", n.op_type, schema.since_version, bound) is True
+    return kernels.runs_on_cpu("", n.op_type, schema.since_version, bound) is True
 
 
 def value_types(model: onnx.ModelProto) -> dict[str, onnx.TypeProto]:

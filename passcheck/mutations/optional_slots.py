@@ -10,10 +10,13 @@ optional output that is named is computed, one that is not may be skipped).
   emptied (``""``) or, when trailing, dropped.
 - ``empty-optional-outputs``: omitted trailing optional outputs written as ``""``.
 
-BatchNormalization is left alone by the rewrites that add output slots: its optional outputs exist
-only in training mode (BatchNormalization-14+), and onnxruntime 1.32 crashes (SIGSEGV) running a
-BatchNormalization-9 whose four optional outputs are written as ``""``, which the checker accepts
-(tests/mutations/test_catalogue_limits.py): a form an in-process gate could not survive.
+BatchNormalization is left alone by ``named-optional-outputs``: its optional outputs exist only in training mode
+(Operators.md BatchNormalization-9: output case #2, test mode, is ``Y`` alone; -14/-15: ``training_mode``), so
+naming them changes the computation. ``empty-optional-outputs`` writes its ``""`` slots like any op's: an empty name
+is an omitted output (IR.md), and a tool that refuses it (onnx 1.16-1.23's inference on BatchNormalization-15,
+found.md row 905) or dies on it (onnxruntime 1.18-1.32 on BatchNormalization-9, row 906) is a finding: the gate
+judges such a form through its spelling without the empty slots
+(:mod:`passcheck.mutations.slot_canonical`) and runs it in the caller's isolation worker.
 
 Sites: node labels (see :mod:`passcheck.mutations._scopes`).
 """
@@ -29,6 +32,7 @@ from passcheck.mutations._scopes import opset_of, scopes
 if TYPE_CHECKING:
     import onnx
 
+#: Ops whose optional outputs exist only in another mode of the op (Operators.md): never named by a rewrite.
 _TRAINING_OUTPUTS = {"BatchNormalization"}
 
 
@@ -142,7 +146,7 @@ def empty_outputs(model: onnx.ModelProto, only: frozenset[str] | None = None) ->
     sites = []
     for scope, n, label in _nodes(model, only):
         formal = _formal(model, scope, n, outputs=True)
-        if formal is None or n.op_type in _TRAINING_OUTPUTS or any(p.option == p.option.Variadic for p in formal):
+        if formal is None or any(p.option == p.option.Variadic for p in formal):
             continue
         added = False
         while len(n.output) < len(formal) and _optional(formal[len(n.output)]):
@@ -216,9 +220,10 @@ FREEDOMS = (
         "IR.md §Optional Inputs and Outputs (the empty string in place of an output name)",
         "An omitted trailing optional output may be written as the empty name instead.",
         ("empty-optional-outputs", "unnamed-optional-outputs"),
-        "default-domain nodes of every scope but BatchNormalization (onnxruntime crashes on BatchNormalization-9 with "
-        '"" optional outputs, a finding kept out of the rewrite so an in-process gate survives); '
+        "default-domain nodes of every scope, BatchNormalization too (onnx's inference refuses "
+        'BatchNormalization-15 with "" outputs, found.md row 905; onnxruntime dies on BatchNormalization-9 with them, '
+        "row 906: the gate judges the form through its spelling without the empty slots, mutations/slot_canonical.py); "
         'unnamed-optional-outputs drops trailing "" outputs again.',
-        evidence="tests/mutations/test_catalogue_limits.py::test_batchnorm_9_with_empty_optional_outputs_crashes_onnxruntime",
+        evidence="tests/mutations/test_slot_canonical.py::test_the_gate_keeps_batchnorm_9_with_empty_outputs_onnxruntime_dies_on",
     ),
 )

@@ -107,11 +107,12 @@ def to_float64(model: onnx.ModelProto, only: Collection[str] | None = None) -> l
 
 
 def _cpu_runs(model: onnx.ModelProto) -> bool:
-    """Whether onnxruntime's CPU provider has a kernel for every node of ``model`` (inferred) with its
-    element types (:func:`passcheck.runtime.kernels.node_has_cpu_kernel`; a function body: yes)."""
+    """Whether onnxruntime's CPU provider runs every node of ``model`` (inferred) with its element types: a kernel,
+    or for a float16 input one for float that its cast insertion falls back to
+    (:func:`passcheck.runtime.kernels.node_runs_on_cpu`; a function body: yes)."""
     import onnx
 
-    from passcheck.runtime.kernels import node_has_cpu_kernel
+    from passcheck.runtime.kernels import node_runs_on_cpu
 
     g = model.graph
     elem = {v.name: v.type.tensor_type.elem_type for v in [*g.input, *g.value_info, *g.output]}
@@ -121,7 +122,7 @@ def _cpu_runs(model: onnx.ModelProto) -> bool:
             schema = onnx.defs.get_schema(n.op_type, opset(model, n.domain), n.domain)
         except Exception:  # noqa: BLE001 - strict inference accepted it: an op onnx knows; else not ours to judge
             continue
-        if node_has_cpu_kernel(n, schema, lambda v: elem.get(v, 0)) is False:
+        if node_runs_on_cpu(n, schema, lambda v: elem.get(v, 0)) is False:
             return False
     return True
 

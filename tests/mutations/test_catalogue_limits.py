@@ -127,7 +127,8 @@ def test_shadowing_an_outer_name_is_rejected():
 def test_batchnorm_9_with_empty_optional_outputs_crashes_onnxruntime():
     """BatchNormalization-9 with its four optional outputs written as "" (IR.md §Optional Inputs and
     Outputs) passes the full checker, and onnxruntime dies running it: the isolation worker reports
-    the crash. empty-optional-outputs leaves BatchNormalization alone so an in-process gate survives."""
+    the crash (found.md row 906). empty-optional-outputs writes the form; the gate judges it through its spelling
+    without the empty slots (tests/mutations/test_slot_canonical.py), so the crash is the ``input`` cell's finding."""
     from passcheck.passes.isolation import IsolatedExecutor
 
     x = helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [1, 2, 3, 3])
