@@ -11,8 +11,11 @@ and with one sign, so nothing met two nodes equal under ``==`` and not bit for b
 Kind ``twin-signed-zero`` (site ``<node>=<attribute>``): the node, a copy with every +0.0 of that attribute written
 -0.0 (a float, the floats of a list, the zeros of a float tensor), and every main-graph node downstream of the
 node's outputs copied after it (outputs ``<name>__zs``, :func:`.vary_twin.copy_nodes`), each copy reading the
-copies; every graph output so copied is appended (``<name>__zs``, its declared type). The base's inputs and
-outputs keep their names and places, so each appended output is judged against the unoptimized neighbour's run.
+copies; every graph output so copied is appended (``<name>__zs``, its declared type). Each float output of the
+node and of its copy is also observed, ``Tanh(Reciprocal(v))`` appended as ``<v>__sign`` (Operators.md
+Reciprocal-6/13, Tanh-6/13: IEEE division makes ``1 / ±0 = ±inf`` and ``tanh(±inf) = ±1``, finite), so a zero whose
+sign a pass changed shows in a graph output whatever reads it downstream. The base's inputs and outputs keep their
+names and places, so each appended output is judged against the unoptimized neighbour's run.
 
 Sites: main-graph default-domain nodes holding a ``FLOAT``, ``FLOATS`` or float ``TENSOR`` attribute with a +0.0,
 some graph output downstream of them, no node on the way holding a graph attribute (a body's outer reads would
@@ -127,7 +130,40 @@ def build(model: onnx.ModelProto, site: str) -> bool:
             twin = g.output.add()
             twin.CopyFrom(out)
             twin.name = renamed[out.name]
+    _observe(model, [v for v in nodes[0].output if v] + [v for v in copies[0].output if v])
     return True
+
+
+#: Element types Reciprocal and Tanh both take from opset 6 (bfloat16 only from 13: left out).
+OBSERVED = (1, 10, 11)  # FLOAT, FLOAT16, DOUBLE
+
+
+def _observe(model: onnx.ModelProto, values: list[str]) -> None:
+    """Append ``Tanh(Reciprocal(v))`` as graph output ``<v>__sign`` for each float value of ``values`` of known rank
+    (module docs), typed as the value is."""
+    from onnx import helper
+
+    from passcheck.hunt.value_names import fresh
+
+    g = model.graph
+    taken = graph_names(model)
+    for v, elem, dims in _typed(model, values):
+        r, out = fresh(f"{v}__recip", taken), fresh(f"{v}__sign", taken)
+        g.node.extend([helper.make_node("Reciprocal", [v], [r]), helper.make_node("Tanh", [r], [out])])
+        g.output.append(helper.make_tensor_value_info(out, elem, list(dims)))
+
+
+def _typed(model: onnx.ModelProto, values: list[str]) -> list[tuple[str, int, tuple]]:
+    """(value, element type, dims) of those of ``values`` whose element type onnx shape inference knows as one of
+    :data:`OBSERVED` and whose rank it knows (a graph output's type states a shape)."""
+    from passcheck.mutations._shapes import known
+
+    types = known(model)
+    return [
+        (v, types[v].elem_type, types[v].dims)
+        for v in values
+        if v in types and types[v].elem_type in OBSERVED and types[v].dims is not None
+    ]
 
 
 def added(model: onnx.ModelProto, kind: str, site: str) -> int:
@@ -143,4 +179,4 @@ def added(model: onnx.ModelProto, kind: str, site: str) -> int:
     if nodes is None:
         return 0
     made = {o for n in nodes for o in n.output if o}
-    return sum(o.name in made for o in model.graph.output)
+    return sum(o.name in made for o in model.graph.output) + 2 * len(_typed(model, [v for v in nodes[0].output if v]))
