@@ -493,7 +493,15 @@ def _check_vary_kinds(globs) -> None:
     import fnmatch
 
     from passcheck.errors import PasscheckError
-    from passcheck.hunt import vary_group, vary_int, vary_scale, vary_target, vary_twin, vary_twin_output
+    from passcheck.hunt import (
+        vary_group,
+        vary_int,
+        vary_scale,
+        vary_target,
+        vary_twin,
+        vary_twin_output,
+        vary_zero_sign,
+    )
     from passcheck.hunt.variation import ELEM_KINDS, FAMILIES, SHAPE_KINDS, VALUE_KINDS
 
     fixed = (
@@ -510,6 +518,7 @@ def _check_vary_kinds(globs) -> None:
         "reshape-rank",
         "fanout",
         *vary_twin_output.KINDS,
+        *vary_zero_sign.KINDS,
         *vary_group.KINDS,
         *vary_target.KINDS,
     )

@@ -89,6 +89,9 @@ kind                      change (site)
                           shared, the copy's outputs appended (:mod:`.vary_twin`; site: ``<input>=<axis>``)
 ``twin-output``           a graph output computed a second time, on the same inputs, by copies of its nodes
                           sharing every constant, the copy appended (:mod:`.vary_twin_output`; site: the output)
+``twin-signed-zero``      a node whose float attribute holds +0.0 computed a second time with that zero written
+                          -0.0 (IEEE 754: equal under ``==``, another value), its downstream nodes copied and the
+                          copied outputs appended (:mod:`.vary_zero_sign`; site: ``<node>=<attribute>``)
 ``group``                 a Conv / ConvTranspose of ``group`` 1 split into ``g`` channel groups (a common divisor
                           > 1 of its input and output channels), its weight sliced to the shape the schema then
                           requires, its output channels kept (:mod:`.vary_group`; site: ``<node>=<g>``)
@@ -152,6 +155,7 @@ from passcheck.hunt import (
     vary_target,
     vary_twin,
     vary_twin_output,
+    vary_zero_sign,
 )
 from passcheck.hunt.elem_groups import TARGETS
 from passcheck.hunt.graph_values import SMALL
@@ -448,6 +452,8 @@ def build(model: onnx.ModelProto, form: str, labelled: bool = False) -> tuple[on
             done = vary_struct.build(out, k, site, _inferred(out))
         elif vary_twin_output.is_kind(k):
             done = vary_twin_output.build(out, k, site)
+        elif vary_zero_sign.is_kind(k):
+            done = vary_zero_sign.build(out, site)
         elif vary_pairs.is_pair(k):
             done = vary_pairs.build(out, k, site, _inferred(out))
         elif vary_twin.is_kind(k):
@@ -516,6 +522,7 @@ def _node_site(k: str) -> bool:
         k.startswith("attr-")
         or vary_optional.is_optional_kind(k)
         or vary_twin.is_kind(k)
+        or vary_zero_sign.is_kind(k)
         or vary_group.is_kind(k)
         or vary_axes.is_kind(k)
         or k in vary_inputs.AXIS_KINDS
@@ -563,6 +570,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_optional.candidates(model, shapes, lambda n: _schema(model, n))
     yield from vary_struct.candidates(model, shapes)
     yield from vary_twin_output.candidates(model)
+    yield from vary_zero_sign.candidates(model)
     yield from vary_pairs.candidates(model, shapes)
     yield from vary_rank.candidates(model, shapes, lambda n, i: _broadcasts(model, n, i))
     yield from vary_inputs.candidates(model)

@@ -43,6 +43,7 @@ from passcheck.hunt import (
     vary_struct,
     vary_twin,
     vary_twin_output,
+    vary_zero_sign,
 )
 from passcheck.hunt.probe import COMMON, Outcome, Setting
 from passcheck.records import INPUT
@@ -231,9 +232,11 @@ def interface_changed(base: onnx.ModelProto, neighbour: onnx.ModelProto, form: s
 
 def _added(base: onnx.ModelProto, kind: str, site: str) -> int:
     """How many graph outputs neighbour ``kind@site`` of ``base`` appends (:mod:`.vary_struct`, :mod:`.vary_twin`,
-    :mod:`.vary_twin_output`)."""
+    :mod:`.vary_twin_output`, :mod:`.vary_zero_sign`)."""
     if vary_twin.is_kind(kind):
         return vary_twin.added(base, site)
+    if vary_zero_sign.is_kind(kind):
+        return vary_zero_sign.added(base, kind, site)
     return vary_struct.added(kind, site, base) + vary_twin_output.added(kind, site)
 
 
