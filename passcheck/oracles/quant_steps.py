@@ -14,7 +14,8 @@ magnitude, read off the model alone:
   Concat, Sigmoid, …) carry the largest ``a`` and ``m`` of their float inputs; Add / Sub the sums;
 - products bound the error of a sum of ``K`` products (``K`` read off the constant operand's shape: MatMul's
   ``B[-2]``, Gemm's ``K``, Conv's ``C/group · kernel``): ``a = K (a₁ m₂ + m₁ a₂ + a₁ a₂)``, ``m = K m₁ m₂`` (Mul:
-  ``K = 1``), plus a bias's own ``a`` and ``m``;
+  ``K = 1``), plus a bias's own ``a`` and ``m``; a term whose error factor is 0 needs no magnitude (a graph
+  input's is unknown: ``Mul(x, c)`` of a fed ``x`` by an exact constant ahead of the first QuantizeLinear is exact);
 - anything else, a rounding whose step is set at run time (``DynamicQuantizeLinear``) or an op of the QLinear family
   (its requantization is not a QuantizeLinear): unknown (None) from there on.
 
@@ -216,8 +217,8 @@ def _product(n, ins, err, mag, shapes) -> tuple[float | None, float | None]:
     if len(ins) < 2 or not ins[0] or not ins[1]:
         return None, None
     a1, a2, m1, m2 = err.get(ins[0]), err.get(ins[1]), mag.get(ins[0]), mag.get(ins[1])
-    if None in (a1, a2, m1, m2):
-        return None, None
+    if a1 is None or a2 is None or (a2 and m1 is None) or (a1 and m2 is None):
+        return None, None  # a magnitude matters only where the other operand carries an error
     w = shapes.get(ins[1])
     k: float | None
     if op == "Mul":
@@ -232,14 +233,14 @@ def _product(n, ins, err, mag, shapes) -> tuple[float | None, float | None]:
         k = float(w[0] * np.prod(w[2:])) if w and len(w) >= 3 else None
     if k is None:
         return None, None
-    a = k * (a1 * m2 + m1 * a2 + a1 * a2)
-    m = k * m1 * m2
+    a = k * ((a1 * m2 if a1 else 0.0) + (m1 * a2 if a2 else 0.0) + a1 * a2)
+    m = None if m1 is None or m2 is None else k * m1 * m2
     if op in ("Gemm", "Conv", "ConvTranspose") and len(ins) > 2 and ins[2]:
         beta = abs(_attr(n, "beta", 1.0)) if op == "Gemm" else 1.0
         ab, mb = err.get(ins[2]), mag.get(ins[2])
-        if ab is None or mb is None:
+        if ab is None:
             return None, None
-        a, m = a + beta * ab, m + beta * mb
+        a, m = a + beta * ab, (None if m is None or mb is None else m + beta * mb)
     return a, m
 
 
