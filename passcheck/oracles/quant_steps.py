@@ -97,6 +97,40 @@ def allowance(model: Any, share: float = 0.5, weights: bool = True) -> dict[str,
     the weights are the computation's own, as in a given QDQ model)."""
     if not quantized(model):
         return {}
+    err, _ = _carried(model, share, weights)
+    return {o.name: (err.get(o.name) if o.name else 0.0) for o in model.graph.output}
+
+
+def integer_steps(model: Any, share: float = 0.5, weights: bool = True) -> dict[str, int | None]:
+    """Graph output name → how many integer steps the roundings before it may move an output a QuantizeLinear
+    writes (M238): its float input moved by at most ``a`` (:func:`allowance`'s bound, same ``share`` and
+    ``weights``) moves ``round(x / y_scale)`` by at most ``floor(a / s) + 1`` (Operators.md QuantizeLinear: round
+    half to even, so a tie may go either way; ``s`` the smallest element of a per-axis scale), 0 where ``a`` is 0;
+    None where ``a`` or the scale is unknown. Outputs no QuantizeLinear writes are absent; empty when ``model``
+    does not quantize."""
+    if not quantized(model):
+        return {}
+    err, values = _carried(model, share, weights)
+    writer = {
+        o: n for n in model.graph.node if n.op_type == "QuantizeLinear" and _domain(n.domain) == "" for o in n.output
+    }
+    out: dict[str, int | None] = {}
+    for o in model.graph.output:
+        n = writer.get(o.name)
+        if n is None:
+            continue
+        a = err.get(n.input[0])
+        scale = values.get(n.input[1]) if len(n.input) > 1 else None
+        smallest = float(np.min(np.abs(scale.astype(np.float64)))) if scale is not None and scale.size else 0.0
+        if a is None or not (smallest > 0 and math.isfinite(smallest)):
+            out[o.name] = None
+        else:
+            out[o.name] = 0 if a == 0 else math.floor(a / smallest) + 1
+    return out
+
+
+def _carried(model: Any, share: float, weights: bool) -> tuple[dict[str, float | None], dict[str, np.ndarray]]:
+    """(value name → the bound ``a`` on how far rounding moved it, the main graph's constants) (module docs)."""
     values = constants(model)
     err: dict[str, float | None] = {}
     mag: dict[str, float | None] = {name: _largest(v) for name, v in values.items()}
@@ -110,10 +144,6 @@ def allowance(model: Any, share: float = 0.5, weights: bool = True) -> dict[str,
         dims = vi.type.tensor_type.shape.dim if vi.type.HasField("tensor_type") else []
         if dims and all(d.HasField("dim_value") for d in dims):
             shapes.setdefault(vi.name, tuple(d.dim_value for d in dims))
-
-    def a_of(x: str) -> float | None:
-        return err.get(x) if x else 0.0
-
     for n in model.graph.node:
         if _domain(n.domain) not in ("", "com.microsoft") or any(a.g.node or a.graphs for a in n.attribute):
             a, m = None, None
@@ -122,7 +152,7 @@ def allowance(model: Any, share: float = 0.5, weights: bool = True) -> dict[str,
         for o in n.output:
             if o and o not in values:
                 err[o], mag[o] = a, m
-    return {o.name: a_of(o.name) for o in model.graph.output}
+    return err, values
 
 
 def _through(n, values, err, mag, shapes, share, weights) -> tuple[float | None, float | None]:
@@ -252,3 +282,11 @@ def combined(model: Any, output: Any, pass_rounds: bool) -> dict[str, float | No
     if pass_rounds:
         return allowance(output, 0.5, True) if output is not None else {}
     return allowance(model, 1.0, False)
+
+
+def combined_integer(model: Any, output: Any, pass_rounds: bool) -> dict[str, int | None]:
+    """:func:`integer_steps` of the model :func:`combined` reads, at the same share: per graph output a
+    QuantizeLinear writes, the integer steps a numeric judgement allows."""
+    if pass_rounds:
+        return integer_steps(output, 0.5, True) if output is not None else {}
+    return integer_steps(model, 1.0, False)
