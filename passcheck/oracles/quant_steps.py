@@ -14,7 +14,8 @@ magnitude, read off the model alone:
   Concat, Sigmoid, …) carry the largest ``a`` and ``m`` of their float inputs; Add / Sub the sums;
 - products bound the error of a sum of ``K`` products (``K`` read off the constant operand's shape: MatMul's
   ``B[-2]``, Gemm's ``K``, Conv's ``C/group · kernel``): ``a = K (a₁ m₂ + m₁ a₂ + a₁ a₂)``, ``m = K m₁ m₂`` (Mul:
-  ``K = 1``), plus a bias's own ``a`` and ``m``;
+  ``K = 1``), plus a bias's own ``a`` and ``m``; a term whose error factor is 0 needs no magnitude (a graph
+  input's is unknown: ``Mul(x, c)`` of a fed ``x`` by an exact constant ahead of the first QuantizeLinear is exact);
 - anything else, a rounding whose step is set at run time (``DynamicQuantizeLinear``) or an op of the QLinear family
   (its requantization is not a QuantizeLinear): unknown (None) from there on.
 
@@ -96,6 +97,40 @@ def allowance(model: Any, share: float = 0.5, weights: bool = True) -> dict[str,
     the weights are the computation's own, as in a given QDQ model)."""
     if not quantized(model):
         return {}
+    err, _ = _carried(model, share, weights)
+    return {o.name: (err.get(o.name) if o.name else 0.0) for o in model.graph.output}
+
+
+def integer_steps(model: Any, share: float = 0.5, weights: bool = True) -> dict[str, int | None]:
+    """Graph output name → how many integer steps the roundings before it may move an output a QuantizeLinear
+    writes (M238): its float input moved by at most ``a`` (:func:`allowance`'s bound, same ``share`` and
+    ``weights``) moves ``round(x / y_scale)`` by at most ``floor(a / s) + 1`` (Operators.md QuantizeLinear: round
+    half to even, so a tie may go either way; ``s`` the smallest element of a per-axis scale), 0 where ``a`` is 0;
+    None where ``a`` or the scale is unknown. Outputs no QuantizeLinear writes are absent; empty when ``model``
+    does not quantize."""
+    if not quantized(model):
+        return {}
+    err, values = _carried(model, share, weights)
+    writer = {
+        o: n for n in model.graph.node if n.op_type == "QuantizeLinear" and _domain(n.domain) == "" for o in n.output
+    }
+    out: dict[str, int | None] = {}
+    for o in model.graph.output:
+        n = writer.get(o.name)
+        if n is None:
+            continue
+        a = err.get(n.input[0])
+        scale = values.get(n.input[1]) if len(n.input) > 1 else None
+        smallest = float(np.min(np.abs(scale.astype(np.float64)))) if scale is not None and scale.size else 0.0
+        if a is None or not (smallest > 0 and math.isfinite(smallest)):
+            out[o.name] = None
+        else:
+            out[o.name] = 0 if a == 0 else math.floor(a / smallest) + 1
+    return out
+
+
+def _carried(model: Any, share: float, weights: bool) -> tuple[dict[str, float | None], dict[str, np.ndarray]]:
+    """(value name → the bound ``a`` on how far rounding moved it, the main graph's constants) (module docs)."""
     values = constants(model)
     err: dict[str, float | None] = {}
     mag: dict[str, float | None] = {name: _largest(v) for name, v in values.items()}
@@ -109,10 +144,6 @@ def allowance(model: Any, share: float = 0.5, weights: bool = True) -> dict[str,
         dims = vi.type.tensor_type.shape.dim if vi.type.HasField("tensor_type") else []
         if dims and all(d.HasField("dim_value") for d in dims):
             shapes.setdefault(vi.name, tuple(d.dim_value for d in dims))
-
-    def a_of(x: str) -> float | None:
-        return err.get(x) if x else 0.0
-
     for n in model.graph.node:
         if _domain(n.domain) not in ("", "com.microsoft") or any(a.g.node or a.graphs for a in n.attribute):
             a, m = None, None
@@ -121,7 +152,7 @@ def allowance(model: Any, share: float = 0.5, weights: bool = True) -> dict[str,
         for o in n.output:
             if o and o not in values:
                 err[o], mag[o] = a, m
-    return {o.name: a_of(o.name) for o in model.graph.output}
+    return err, values
 
 
 def _through(n, values, err, mag, shapes, share, weights) -> tuple[float | None, float | None]:
@@ -216,8 +247,8 @@ def _product(n, ins, err, mag, shapes) -> tuple[float | None, float | None]:
     if len(ins) < 2 or not ins[0] or not ins[1]:
         return None, None
     a1, a2, m1, m2 = err.get(ins[0]), err.get(ins[1]), mag.get(ins[0]), mag.get(ins[1])
-    if None in (a1, a2, m1, m2):
-        return None, None
+    if a1 is None or a2 is None or (a2 and m1 is None) or (a1 and m2 is None):
+        return None, None  # a magnitude matters only where the other operand carries an error
     w = shapes.get(ins[1])
     k: float | None
     if op == "Mul":
@@ -232,14 +263,14 @@ def _product(n, ins, err, mag, shapes) -> tuple[float | None, float | None]:
         k = float(w[0] * np.prod(w[2:])) if w and len(w) >= 3 else None
     if k is None:
         return None, None
-    a = k * (a1 * m2 + m1 * a2 + a1 * a2)
-    m = k * m1 * m2
+    a = k * ((a1 * m2 if a1 else 0.0) + (m1 * a2 if a2 else 0.0) + a1 * a2)
+    m = None if m1 is None or m2 is None else k * m1 * m2
     if op in ("Gemm", "Conv", "ConvTranspose") and len(ins) > 2 and ins[2]:
         beta = abs(_attr(n, "beta", 1.0)) if op == "Gemm" else 1.0
         ab, mb = err.get(ins[2]), mag.get(ins[2])
-        if ab is None or mb is None:
+        if ab is None:
             return None, None
-        a, m = a + beta * ab, m + beta * mb
+        a, m = a + beta * ab, (None if m is None or mb is None else m + beta * mb)
     return a, m
 
 
@@ -251,3 +282,11 @@ def combined(model: Any, output: Any, pass_rounds: bool) -> dict[str, float | No
     if pass_rounds:
         return allowance(output, 0.5, True) if output is not None else {}
     return allowance(model, 1.0, False)
+
+
+def combined_integer(model: Any, output: Any, pass_rounds: bool) -> dict[str, int | None]:
+    """:func:`integer_steps` of the model :func:`combined` reads, at the same share: per graph output a
+    QuantizeLinear writes, the integer steps a numeric judgement allows."""
+    if pass_rounds:
+        return integer_steps(output, 0.5, True) if output is not None else {}
+    return integer_steps(model, 1.0, False)

@@ -7,7 +7,8 @@ oracles' own functions, copied into the script by :mod:`passcheck.repro.generic`
 checks what the oracle checked. A finding no claim states faithfully gives a one-line reason.
 
 Names the bodies use: ``PASS`` (the pass in words), ``FORM`` / ``OTHER`` (form names),
-``build_form()`` / ``build_other()``, ``apply(model)`` (:mod:`passcheck.repro.tools`),
+``build_form()`` / ``build_other()``, ``apply(model)`` (:mod:`passcheck.repro.tools`), ``applied(model)`` (``apply``
+on a copy: every claim but input-mutated's, which watches what the tool does to the model it is given),
 ``feed_sets()`` (one dict per binding), ``run(model, feeds, expose=())`` (an unoptimized
 onnxruntime run, annotations cleared as passcheck runs it) and the constants in ``Claim.constants``.
 """
@@ -37,7 +38,7 @@ class Claim:
 
 _VALIDITY = """
     model = build_form()
-    out = apply(model)
+    out = applied(model)
     before, after = checker_error(model), checker_error(out)
     print("checker on the input:", before or "accepts")
     if after is not None and after != before:
@@ -99,7 +100,7 @@ _DISAGREEMENT = """
 
 _NUMERIC = """
     model = build_form()
-    out = apply(model)
+    out = applied(model)
     compared = 0
     for i, feeds in enumerate(feed_sets()):
         try:
@@ -130,7 +131,7 @@ _NUMERIC = """
 
 _PARITY_OPS = """
     a, b = build_other(), build_form()
-    out_a, out_b = apply(a), apply(b)
+    out_a, out_b = applied(a), applied(b)
     same_values(a, out_a)  # premise: what the pass did to OTHER is right (else it is no optimization FORM missed)
     ba, aa, bb, ab = counts(a), counts(out_a), counts(b), counts(out_b)
     print(OTHER, dict(ba), "->", dict(aa))
@@ -152,7 +153,7 @@ _PARITY_OPS = """
 
 _PARITY_PRECISION = """
     a, b = build_other(), build_form()
-    out_a, out_b = apply(a), apply(b)
+    out_a, out_b = applied(a), applied(b)
     ta = next(o.type for o in out_a.graph.output if o.name == OUTPUT)
     tb = next(o.type for o in out_b.graph.output if o.name == OUTPUT)
     print(f"{OUTPUT!r} after {PASS}: {type_str(ta)} in {OTHER}, {type_str(tb)} in {FORM}")
@@ -179,7 +180,7 @@ _PARITY_PRECISION = """
 
 _ANNOTATION = """
     model = build_form()
-    out = apply(model)
+    out = applied(model)
     tp = annotation(out, VALUE)
     if tp is None:
         print(f"fixed: {PASS} no longer annotates {VALUE!r}")
@@ -236,7 +237,7 @@ _MUTATION = """
 
 _FOLDING = """
     model = build_form()
-    out = apply(model)
+    out = applied(model)
     producer = {o: n for n in out.graph.node for o in n.output if o}
     left = [o for o in OUTPUTS if o in producer and producer[o].op_type != "Constant"]
     if not left:
