@@ -213,9 +213,9 @@ OPS: tuple[tuple[str, str, Step], ...] = (
 NAMES = tuple(name for name, _, _ in OPS)
 OP_TYPES = {name: op_type for name, op_type, _ in OPS}
 #: Ops whose reader meets a condition their op type alone does not say (a negative pad, an operand of higher rank
-#: than the value, a second output read, a value read from its producer's third output): their sites get a signature of their own, not the one they would share
-#: with ``pad-zeros`` / ``add-zero`` / ``dropout-inference``, so sampling one site per signature does not leave them
-#: behind their op type's other ops.
+#: than the value, a second output read, a value read from its producer's third output): their sites get a
+#: signature of their own, not the one they would share with ``pad-zeros`` / ``add-zero`` / ``dropout-inference`` /
+#: ``split-one``, so sampling one site per signature does not leave them behind their op type's other ops.
 OWN_SIGNATURE = frozenset({"pad-crop", "add-zero-outrank", "dropout-mask-read", "split-third"})
 
 
