@@ -296,6 +296,9 @@ def test_split_third_hands_the_value_on_from_the_third_output(opset):
     assert list(concat.input) == ["x"] * 3 and list(split.input) == [concat.output[0]] and len(split.output) == 3
     assert nodes["n4"].input[0] == split.output[2] and list(nodes["n0"].input) == ["x"]
     assert ("num_outputs" in {a.name for a in split.attribute}) is (opset >= 18)
+    signatures = site_signatures(original)  # sampled apart from split-one, whose reader reads output 0
+    assert R.signature("x:split-third", signatures) == ("value", "input", ("Mul", "Relu", "Split:split-third"))
+    assert R.signature("x:split-third", signatures) != R.signature("x:split-one", signatures)
     verify_equivalent(original, mutant, feeds(original), "neutral-op@x->n4:split-third")
     value, _ = R.apply(original, ["x:split-third"])  # a graph input: both readers read the third output
     (split,) = [n for n in value.graph.node if n.op_type == "Split"]
@@ -312,8 +315,10 @@ def test_split_third_reaches_onnxruntime_gemm_sum_fusion_moving_edges_by_output_
     from packaging.version import Version
 
     from passcheck.cases import registry
+    from passcheck.hunt import documented
     from passcheck.hunt.probe import Setting, probe
     from passcheck.passes.isolation import executor_for
+    from passcheck.signature import Signature
 
     if Version(onnxruntime.__version__) > Version("1.32.0"):
         pytest.skip("row 907 was seen in onnxruntime <= 1.32.0")
@@ -334,3 +339,6 @@ def test_split_third_reaches_onnxruntime_gemm_sum_fusion_moving_edges_by_output_
     assert all(o.status == "done" for o in outs), outs
     assert outs[0].findings == outs[1].findings == [], outs[:2]
     assert outs[2].findings and "GemmSumFusion" in str(outs[2].findings), outs[2].findings
+    (finding,) = outs[2].findings
+    rec = {"signature": Signature.of(finding, models=(original, third)).to_json(), "message": finding.message}
+    assert documented.which("", rec)["row"] == "907"  # the hunt calls it known (passcheck/hunt/documented.json)
