@@ -3,7 +3,7 @@
 - A *value site* ``VALUE`` is a main-graph value read by a main-graph node or a graph output: a
   graph input (the nodes go first in the graph and its readers read their last output) or a
   default-domain node's output (the nodes go right after its producer, which writes a fresh name;
-  the last node writes the value's name, so readers and graph outputs are unchanged). A custom
+  the last node's last output takes the value's name, so readers and graph outputs are unchanged). A custom
   op's outputs are not sites: no schema types them once renamed. Values computed from constants
   only (:func:`constant_values`) are not sites either: nodes there are constant folding's work.
 - An *edge site* ``VALUE->READER`` (``READER`` the reader's node label, ``#index:OpType`` when
@@ -31,8 +31,9 @@ from passcheck.mutations._shapes import Known, known
 if TYPE_CHECKING:
     import onnx
 
-#: ``step(x, known, opset, names)`` → the nodes of one op on value ``x`` (the last one's first output
-#: is the result), or None where it does not apply (the type, rank or opset does not fit).
+#: ``step(x, known, opset, names)`` → the nodes of one op on value ``x`` (the last one's last output
+#: is the result: a node of several outputs may hand on a later one), or None where it does not apply
+#: (the type, rank or opset does not fit).
 Step = Callable[[str, Known, int, "Namer"], "list[onnx.NodeProto] | None"]
 EDGE = "->"
 
@@ -156,7 +157,7 @@ def insert(
         for label, step in picked:
             if made := step(current, k, version, names):
                 nodes.extend(made)
-                current = made[-1].output[0]
+                current = made[-1].output[-1]
                 applied.append(label)
         if not nodes:
             return None
@@ -181,7 +182,7 @@ def insert(
                 n.output[:] = [pre if o == v else o for o in n.output]
                 for m in nodes:
                     m.input[:] = [pre if x == v else x for x in m.input]
-                nodes[-1].output[0] = v  # readers and graph outputs keep the name
+                nodes[-1].output[-1] = v  # readers and graph outputs keep the name
                 after.setdefault(i, []).extend(nodes)
             else:
                 front.extend(nodes)

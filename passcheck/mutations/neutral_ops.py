@@ -43,6 +43,9 @@ pad-crop            ``Pad(Pad(x, +1, mode edge), -1)`` at the end of the last ax
 tile-ones           ``Tile(x, [1] * r)`` (Tile-6+)
 unsqueeze-squeeze   ``Squeeze(Unsqueeze(x, [0]), [0])`` (axes attributes before opset 13, inputs from 13)
 split-one           ``Split(x, axis=0)`` into one output (Split-2+; ``num_outputs=1`` from Split-18)
+split-third         the third of ``Split(Concat(x, x, x, axis=0), axis=0)`` into three equal parts (Concat-4+,
+                    Split-2+: no sizes means equal parts, ``num_outputs=3`` from Split-18): x's readers read
+                    output 2 of their producer (IR.md: a node's outputs are positional, any of them may be read)
 add-zero-outrank    ``Squeeze(Add(x, z), [0])``, ``z`` a -0.0 (integers: 0) of shape ``[1] * (r + 1)``: Add-7+
                     broadcasts multidirectionally, so the sum is x with a leading 1, which the Squeeze takes off
                     (Squeeze-1+; axes an input from 13)
@@ -158,6 +161,18 @@ def _split_one(x: str, k: Known, version: int, names: Namer):
     return [names.node("Split", [x], out, **attrs)]
 
 
+def _split_third(x: str, k: Known, version: int, names: Namer):
+    import onnx
+
+    ops = (("Concat", 0), ("Split", 0))
+    if version < 4 or k.rank is None or k.rank < 1 or not all(accepts(o, version, k.elem_type, i) for o, i in ops):
+        return None
+    tripled, parts = names.value("concat"), [names.value(f"part{i}") for i in range(3)]
+    attrs = {"axis": 0, **({"num_outputs": 3} if version >= 18 else {})}
+    split = onnx.helper.make_node("Split", [tripled], parts, name=names.value("split_node"), **attrs)
+    return [names.node("Concat", [x, x, x], tripled, axis=0), split]
+
+
 _SHARED = dict((*ELEMENTWISE, *SHAPE_OPS, *ONE_INPUT, *SELECTIONS))
 
 #: (name, the op type a pattern matcher then sees reading the value, step) in chain order: see the module docs.
@@ -191,16 +206,17 @@ OPS: tuple[tuple[str, str, Step], ...] = (
     ("tile-ones", "Tile", _ranked("Tile", 6, int64_operand("Tile", "repeats", lambda r: [1] * r))),
     ("unsqueeze-squeeze", "Unsqueeze", _squeeze_pair),
     ("split-one", "Split", _split_one),
+    ("split-third", "Split", _split_third),
     ("pad-crop", "Pad", _ranked("Pad", 11, _pad_crop)),
     ("add-zero-outrank", "Add", _add_zero_outrank),
 )
 NAMES = tuple(name for name, _, _ in OPS)
 OP_TYPES = {name: op_type for name, op_type, _ in OPS}
 #: Ops whose reader meets a condition their op type alone does not say (a negative pad, an operand of higher rank
-#: than the value, a second output read): their sites get a signature of their own, not the one they would share
-#: with ``pad-zeros`` / ``add-zero`` / ``dropout-inference``, so sampling one site per signature does not leave them
-#: behind their op type's other ops.
-OWN_SIGNATURE = frozenset({"pad-crop", "add-zero-outrank", "dropout-mask-read"})
+#: than the value, a second output read, a value read from its producer's third output): their sites get a
+#: signature of their own, not the one they would share with ``pad-zeros`` / ``add-zero`` / ``dropout-inference`` /
+#: ``split-one``, so sampling one site per signature does not leave them behind their op type's other ops.
+OWN_SIGNATURE = frozenset({"pad-crop", "add-zero-outrank", "dropout-mask-read", "split-third"})
 
 
 def one_op(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
@@ -232,6 +248,7 @@ REWRITES = (
         "neutral-op",
         "a value x → one neutral op on x alone (site VALUE:NAME: Cast to its own type, Dropout in inference, "
         "Sub 0, Div 1, Pad 0, Pad +1 then -1, Add a zero of one more rank then Squeeze, Tile 1, Unsqueeze+Squeeze, "
+        "the third of three equal Split parts of Concat(x, x, x), "
         "…; see the module docs); all at once: every op chained",
         one_op,
         inverse="neutral-remove",
@@ -251,7 +268,8 @@ FREEDOMS = (
         "operator schemas",
         "Operators.md: Sub-7, Div-7, CastLike-15, Dropout-12 (training_mode absent is false; its mask then all "
         "true, read by a Where-9), Clip-11 (bounds "
-        "optional), Pad-11 (a negative pad removes: add or remove), Tile-6, Unsqueeze/Squeeze, Split (one output), "
+        "optional), Pad-11 (a negative pad removes: add or remove), Tile-6, Unsqueeze/Squeeze, Split (one output; "
+        "or three equal parts of Concat(x, x, x), the third read: IR.md, outputs are positional), "
         "ReduceMax/ReduceMin-18, Add-7 (multidirectional broadcasting: a zero of higher rank, squeezed back) "
         "(noop_with_empty_axes), and the neutral ops of neutral-elementwise, neutral-shape-ops, "
         "neutral-one-input-variadic and neutral-where-not",

@@ -280,3 +280,65 @@ def test_dropout_mask_read_names_the_mask_and_a_where_reads_it():
             assert all(run.status == "done" for run in runs), runs
             assert runs[0].findings == runs[1].findings == []
             assert bool(runs[2].findings) is not checked, runs[2].findings
+
+
+@pytest.mark.parametrize("opset", [13, 18])
+def test_split_third_hands_the_value_on_from_the_third_output(opset):
+    """``split-third`` (M213): the reader reads output 2 of ``Split(Concat(x, x, x, axis=0), axis=0)`` into three
+    equal parts (IR.md: a node's outputs are positional; Split-13 equal parts without sizes, Split-18
+    ``num_outputs``); the gate's real runs (checker, onnxruntime) bit-equal; the other reader keeps ``x``."""
+    original = SHARED(opset)
+    assert {"x:split-third", "x->n4:split-third"} <= set(R.sites(original))
+    mutant, _ = R.apply(original, ["x->n4:split-third"])
+    nodes = {n.name: n for n in mutant.graph.node}
+    (split,) = [n for n in mutant.graph.node if n.op_type == "Split"]
+    (concat,) = [n for n in mutant.graph.node if n.op_type == "Concat"]
+    assert list(concat.input) == ["x"] * 3 and list(split.input) == [concat.output[0]] and len(split.output) == 3
+    assert nodes["n4"].input[0] == split.output[2] and list(nodes["n0"].input) == ["x"]
+    assert ("num_outputs" in {a.name for a in split.attribute}) is (opset >= 18)
+    signatures = site_signatures(original)  # sampled apart from split-one, whose reader reads output 0
+    assert R.signature("x:split-third", signatures) == ("value", "input", ("Mul", "Relu", "Split:split-third"))
+    assert R.signature("x:split-third", signatures) != R.signature("x:split-one", signatures)
+    verify_equivalent(original, mutant, feeds(original), "neutral-op@x->n4:split-third")
+    value, _ = R.apply(original, ["x:split-third"])  # a graph input: both readers read the third output
+    (split,) = [n for n in value.graph.node if n.op_type == "Split"]
+    assert sum(n.input[:].count(split.output[2]) for n in value.graph.node) == 2
+    verify_equivalent(original, value, feeds(original), "neutral-op@x:split-third")
+
+
+def test_split_third_reaches_onnxruntime_gemm_sum_fusion_moving_edges_by_output_index():
+    """On the library's ``pattern-ort/gemm-sum`` base, ``neutral-op@x:split-third`` makes Gemm's A the third output
+    of a Split; onnxruntime's GemmSumFusion (``ort:basic``) then fails the session (its edge move asserts the
+    producer's output index is below 2: docs/found.md row 907), a finding on that form only, none on the base nor
+    on ``split-one`` (the value at output 0)."""
+    import onnxruntime
+    from packaging.version import Version
+
+    from passcheck.cases import registry
+    from passcheck.hunt import documented
+    from passcheck.hunt.probe import Setting, probe
+    from passcheck.passes.isolation import executor_for
+    from passcheck.signature import Signature
+
+    if Version(onnxruntime.__version__) > Version("1.32.0"):
+        pytest.skip("row 907 was seen in onnxruntime <= 1.32.0")
+    original = registry().get("pattern-ort/gemm-sum").forms["common"].build()
+    third, _ = R.apply(original, ["x:split-third"])
+    first, _ = R.apply(original, ["x:split-one"])
+    (gemm,) = [n for n in third.graph.node if n.op_type == "Gemm"]
+    assert gemm.input[0] == next(n for n in third.graph.node if n.op_type == "Split").output[2]
+    with executor_for(None, timeout=60) as ex:
+        outs = [
+            probe(Setting("neutral-test"), original, form, model, "ort:basic", ex)
+            for form, model in (
+                ("neutral-op", original),
+                ("neutral-op@x:split-one", first),
+                ("neutral-op@x:split-third", third),
+            )
+        ]
+    assert all(o.status == "done" for o in outs), outs
+    assert outs[0].findings == outs[1].findings == [], outs[:2]
+    assert outs[2].findings and "GemmSumFusion" in str(outs[2].findings), outs[2].findings
+    (finding,) = outs[2].findings
+    rec = {"signature": Signature.of(finding, models=(original, third)).to_json(), "message": finding.message}
+    assert documented.which("", rec)["row"] == "907"  # the hunt calls it known (passcheck/hunt/documented.json)
