@@ -240,26 +240,6 @@ _CLASS = re.compile(r"make_unique<(\w+?)_\d+_\d+>")  # an adapter class named fo
 _CALL = "registerAdapter("
 
 
-def _calls(text: str) -> Iterator[str]:
-    """The argument text of each ``registerAdapter(…)`` in C++ ``text`` (parentheses balanced, strings skipped)."""
-    i = text.find(_CALL)
-    while i >= 0:
-        k, depth, in_string = i + len(_CALL), 1, False
-        start = k
-        while depth and k < len(text):
-            c = text[k]
-            if in_string:
-                k += c == "\\"
-                in_string = c != '"'
-            elif c == '"':
-                in_string = True
-            else:
-                depth += (c == "(") - (c == ")")
-            k += 1
-        yield text[start : k - 1]
-        i = text.find(_CALL, k)
-
-
 def registered(source: str) -> dict[str, set[str]]:
     """The adapter table of a ``convert.h`` text: ``"<from>-><to>"`` → ops, as :data:`REGISTRY`.
 
@@ -270,12 +250,14 @@ def registered(source: str) -> dict[str, set[str]]:
     registration form the reader must learn, never a silent gap."""
     import onnx.defs
 
+    from passcheck.passes.converter_limits import calls
+
     text = re.sub(r"//[^\n]*", "", source)
     heads = list(_STEP.finditer(text))
     out: dict[str, set[str]] = {}
     for h, nxt in zip(heads, [*heads[1:], None], strict=True):
         step = f"{h.group(1)}->{h.group(2)}"
-        for call in _calls(text[h.end() : nxt.start() if nxt else len(text)]):
+        for call in calls(text[h.end() : nxt.start() if nxt else len(text)], _CALL):
             op = next((m.group(1) for m in _LITERAL.finditer(call) if onnx.defs.has(m.group(1))), None)
             if op is None and (m := _CLASS.search(call)) and onnx.defs.has(m.group(1)):
                 op = m.group(1)
