@@ -1,9 +1,10 @@
 """The onnx version converter's adapter registry, and which of its source versions the generated set reaches.
 
 onnx registers its adapters in C++ (``onnx/version_converter/convert.h``, ``DefaultVersionConverter``'s
-constructor) and exposes no list to Python. :data:`REGISTRY` is that list, read from onnx/onnx at
-7a4496a4 (2026-08-20): ``"<from>-><to>"`` → the ops with an adapter for that step (the generic
-"no previous version" adapters of each op's first version left out: they only state that limit). An adapter
+constructor) and exposes no list to Python. :data:`REGISTRY` is that list, read from the onnx 1.23.2 wheel's
+``convert.h`` (:func:`registered`; the wheel ships the header): ``"<from>-><to>"`` → the ops with an adapter for
+that step (the generic "no previous version" adapters of each op's first version left out: they only state that
+limit). :func:`lacking` names what an installed onnx registers and the copy does not. An adapter
 ``(op, from → to)`` runs when the converter takes a node of ``op`` whose schema is the one at opset ``from``
 (its *source*) one opset towards ``to`` (``docs/VersionConverter.md``: one opset at a time).
 
@@ -16,7 +17,9 @@ at such an opset (:func:`reach`: an ``opset`` or ``attr-to-input`` spelling stam
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 #: The converter's adapters by step (module docs); ops absent from the installed onnx are skipped by the readers.
 REGISTRY: dict[str, str] = {
@@ -72,8 +75,8 @@ REGISTRY: dict[str, str] = {
         "ReduceMean ReduceMin ReduceProd ReduceSumSquare Resize ScatterElements ScatterND Split"
     ),
     "18->17": (
-        "ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp ReduceMax ReduceMean ReduceMin ReduceProd ReduceSumSquare "
-        "Resize ScatterElements ScatterND"
+        "OptionalGetElement OptionalHasElement ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp ReduceMax ReduceMean "
+        "ReduceMin ReduceProd ReduceSumSquare Resize ScatterElements ScatterND"
     ),
     "18->19": (
         "AveragePool Cast CastLike Constant DequantizeLinear Equal Identity If Loop Pad QuantizeLinear Reshape Resize "
@@ -133,8 +136,14 @@ REGISTRY: dict[str, str] = {
     ),
     "26->27": "Range",
     "27->26": "Range",
-    "27->28": "Celu",
-    "28->27": "Celu",
+    "27->28": (
+        "BitShift Cast Celu Compress DepthToSpace DequantizeLinear Einsum Mod OneHot Optional OptionalGetElement "
+        "OptionalHasElement QuantizeLinear ReduceLogSum ReduceLogSumExp ReverseSequence SpaceToDepth Unique"
+    ),
+    "28->27": (
+        "BitShift Cast Celu Compress DepthToSpace DequantizeLinear Einsum Mod OneHot Optional OptionalGetElement "
+        "OptionalHasElement QuantizeLinear ReduceLogSum ReduceLogSumExp ReverseSequence SpaceToDepth Unique"
+    ),
 }
 
 
@@ -223,3 +232,51 @@ def unreached(reached: Iterable[tuple[str, int | None]]) -> list[tuple[str, int,
         if s is not None and (op, s) not in have:
             out.add((op, a, s))
     return sorted(out)
+
+
+_STEP = re.compile(r"/\*+\s*(\d+)\s*->\s*(\d+)\s*\*+/")  # convert.h's "/******** 27 -> 28 ********/" headers
+_LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_CLASS = re.compile(r"make_unique<(\w+?)_\d+_\d+>")  # an adapter class named for its op and step: Reshape_4_5
+_CALL = "registerAdapter("
+
+
+def registered(source: str) -> dict[str, set[str]]:
+    """The adapter table of a ``convert.h`` text: ``"<from>-><to>"`` → ops, as :data:`REGISTRY`.
+
+    Each ``registerAdapter`` call after a step header names its op as the first string literal that is an op of the
+    installed onnx (``"Concat", 3, 4, …``, ``CompatibleAdapter>("Range", …``, ``Softmax_12_13>("LogSoftmax")``) or,
+    with no such literal, by its adapter class ``<Op>_<from>_<to>`` (``Reshape_4_5``). Calls before the first header
+    (the generic no-previous-version adapters) are left out. Raises ValueError on a call naming no op: a new
+    registration form the reader must learn, never a silent gap."""
+    import onnx.defs
+
+    from passcheck.passes.converter_limits import calls
+
+    text = re.sub(r"//[^\n]*", "", source)
+    heads = list(_STEP.finditer(text))
+    out: dict[str, set[str]] = {}
+    for h, nxt in zip(heads, [*heads[1:], None], strict=True):
+        step = f"{h.group(1)}->{h.group(2)}"
+        for call in calls(text[h.end() : nxt.start() if nxt else len(text)], _CALL):
+            op = next((m.group(1) for m in _LITERAL.finditer(call) if onnx.defs.has(m.group(1))), None)
+            if op is None and (m := _CLASS.search(call)) and onnx.defs.has(m.group(1)):
+                op = m.group(1)
+            if op is None:
+                raise ValueError(f"registerAdapter at {step} names no op: {call[:120]!r}")
+            out.setdefault(step, set()).add(op)
+    return out
+
+
+def installed_header() -> Path:
+    """The installed onnx's ``version_converter/convert.h`` (shipped in the wheel)."""
+    import onnx
+
+    return Path(onnx.__file__).parent / "version_converter" / "convert.h"
+
+
+def lacking(header: Path | None = None) -> dict[str, set[str]]:
+    """The adapters ``header`` (default :func:`installed_header`) registers that :data:`REGISTRY` lacks, by step
+    (empty: the copy is in step with that onnx)."""
+    table = registered((header or installed_header()).read_text(encoding="utf-8", errors="replace"))
+    out = {step: ops - set(REGISTRY.get(step, "").split()) for step, ops in table.items()}
+    return {step: ops for step, ops in out.items() if ops}

@@ -16,6 +16,9 @@ kind                      change (site)
 ``value-floor-edge``      a Resize / Upsample ``scales`` vector with each scale (not 1, on a static dim that is no
                           power of two) at the float32 value whose exact product with the dim falls just below
                           an integer that a float32 product rounds up to (:mod:`.vary_scale`; site: its name)
+``value-round-tie``       a Resize-18+ ``sizes`` vector moved so that the ``keep_aspect_ratio_policy`` scale puts
+                          another axis's exact output size at a half (``round_int`` rounds it up), the policy set
+                          to ``not_larger`` where it is ``stretch`` (:mod:`.vary_scale`; site: its name)
 ``shape-leading-one``     its shape ``[…]`` → ``[1, …]``, where every reader broadcasts it (site: name)
 ``shape-scalar``          a vector → its first element as a scalar (rank 0), where every reader broadcasts it
 ``shape-one-element``     a vector → its first element as a one-element vector ``[1]`` (a broadcast operand
@@ -741,12 +744,13 @@ def _set_constant(model, name: str, k: str) -> bool:
     if vary_int.is_int_kind(k):
         new = vary_int.changed(model, name, arr, k, _inferred(model), lambda n: _schema(model, n))
     elif vary_scale.is_kind(k):
-        new = vary_scale.changed(model, name, arr, _inferred(model), _readers(model))
+        new = vary_scale.changed(model, name, arr, _inferred(model), _readers(model), k)
     else:
         new = _changed(arr, k, _outrank(model, name) if k == "shape-outrank" else None)
     if new is None:
         return False
     _replace(model, name, new)
+    vary_scale.settle(model, name, k)  # value-round-tie: the policy that reads the ratio
     if same:  # every value is the base's: its annotations hold, only the constant's own may change shape
         _annotate_constant(model, name, new)
     elif k in SHAPE_KINDS or vary_int.is_int_kind(k) or vary_scale.is_kind(k):  # a shape, axes, a count, scales

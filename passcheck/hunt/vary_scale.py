@@ -1,4 +1,5 @@
-"""Scales at a floor edge: a neighbour whose Resize / Upsample ``scales`` decide an output dim by a hair.
+"""Scales at a floor edge, sizes at a rounding tie: neighbours whose Resize / Upsample output dims are decided by a
+hair.
 
 Operators.md Resize (10 … 19) and Upsample-9 give each output dim as ``floor(input_dim * scale)`` (Resize-11+
 with ``roi_end - roi_start`` = 1 outside ``tf_crop_and_resize``), where ``scale`` is a float tensor element and
@@ -19,11 +20,22 @@ Not equivalent: output dims change. The caller refreshes the annotations from on
 is unknown; the rank is kept): those dims are the question the neighbour asks, so it states no answer of its own
 that a run could contradict (a neighbour whose own annotation fails at run time is no valid form), and the
 passes' annotations are what the oracles judge against the runs.
+
+Kind ``value-round-tie`` (site: the constant's name): the ``sizes`` (input 3) of Resize-18+ nodes, int64, two or
+more entries on static dims. Operators.md Resize-18/19 ``keep_aspect_ratio_policy``: ``not_larger`` takes
+``scale = Min(sizes[i] / in_size[d])``, ``not_smaller`` the Max, and each resized axis gets
+``round_int(scale * in_size[d])``, "rounding halfway cases up". Sizes on small dims rarely make that product a half
+exactly; here one axis's size is moved so that its ratio governs and another axis's exact product is ``k + 1/2``
+(a float32 product just below the half preferred: then a float32 ``roundf`` gives ``k``, the spec ``k + 1``), the
+other sizes set so the governing axis stays the Min (Max), and a reader whose policy is ``stretch`` (the default,
+which ignores the ratio) gets ``not_larger``. Annotations as for ``value-floor-edge``.
 """
 
 from __future__ import annotations
 
+import functools
 import math
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -31,7 +43,9 @@ if TYPE_CHECKING:
     import onnx
 
 KIND = "value-floor-edge"
-KINDS = (KIND,)
+#: The sizes kind (module docs).
+TIE = "value-round-tie"
+KINDS = (KIND, TIE)
 #: The op types whose ``scales`` input the kind changes (Operators.md Resize 10+, Upsample-9).
 READERS = frozenset({"Resize", "Upsample"})
 #: How far from ``round(d * scale)`` the search for ``k`` goes.
@@ -40,7 +54,7 @@ SPAN = 8
 
 def is_kind(k: str) -> bool:
     """Whether variation kind ``k`` (no prefix) is this module's."""
-    return k == KIND
+    return k in KINDS
 
 
 def edge(d: int, scale: float) -> np.float32 | None:
@@ -80,11 +94,138 @@ def _dims(node: onnx.NodeProto, shapes: dict[str, Any], size: int) -> tuple[int,
     return tuple(dims) if len(dims) == size else None
 
 
-def changed(model: onnx.ModelProto, name: str, arr: np.ndarray, shapes: dict[str, Any], readers) -> np.ndarray | None:
-    """``arr`` (constant ``name`` of ``model``) with each eligible scale at its floor edge (module docs), or None
-    when it is no scales vector of such readers or no axis has an edge. ``shapes``: value → TypeProto;
-    ``readers``: value → [(node, input index)]."""
+def _half(s: int, dj: int, di: int) -> tuple[bool, bool]:
+    """Whether ``s / dj * di`` is exactly a half (above 1), and whether its float32 product lies below it."""
     import numpy as np
+
+    x = Fraction(s, dj) * di
+    if x.denominator != 2 or x <= 1:
+        return False, False
+    return True, float(np.float32(np.float32(s) / np.float32(dj)) * np.float32(di)) < x
+
+
+@functools.cache
+def _below_dims() -> tuple[int, int]:
+    """The smallest ``(dj, di)`` (by sum, dims up to 40) with a size ``s`` whose tie ``s / dj * di`` a float32
+    product puts below the half: the dims :func:`_tied` moves a graph input's resized axes to."""
+    pairs = (
+        (dj + di, dj, di)
+        for dj in range(2, 41)
+        for di in range(2, 41)
+        if any(_half(s, dj, di) == (True, True) for s in range(1, 3 * dj + 1))
+    )
+    _, dj, di = min(pairs)
+    return dj, di
+
+
+def tie(dims: tuple[int, ...], sizes: list[int], policy: str) -> tuple[list[int], bool] | None:
+    """``sizes`` moved so that, under ``policy`` (``not_larger`` or ``not_smaller``), the governing ratio
+    ``sizes[j] / dims[j]`` makes another axis's exact ``scale * dims[i]`` a half (module docs), and whether a
+    float32 product lies below that half; None (fewer than two axes, no such size up to ``3 * dims[j]`` or
+    :data:`SPAN` past the current one). The tie below a half is preferred, then the nearest size."""
+    if len(dims) < 2 or any(d < 1 for d in dims):
+        return None
+    found: list[tuple[bool, int, list[int]]] = []
+    for j, dj in enumerate(dims):
+        for s in range(1, max(sizes[j] + SPAN, 3 * dj) + 1):
+            marks = [_half(s, dj, di) for i, di in enumerate(dims) if i != j]
+            if not any(h for h, _b in marks):
+                continue
+            scale = Fraction(s, dj)
+            new = [math.ceil(scale * d) if policy == "not_larger" else math.floor(scale * d) for d in dims]
+            new[j] = s
+            if min(new) < 1:  # a zero size is another question (an empty output)
+                continue
+            found.append((not any(b for _h, b in marks), abs(s - sizes[j]), new))
+    if not found:
+        return None
+    best = min(found, key=lambda f: f[:2])
+    return best[2], not best[0]
+
+
+def _policy(node: onnx.NodeProto) -> str:
+    return next((a.s.decode() for a in node.attribute if a.name == "keep_aspect_ratio_policy"), "stretch")
+
+
+def _movable(model, reads) -> str | None:
+    """The graph input every reader takes as its data input (input 0), when it is one no initializer shadows."""
+    xs = {n.input[0] for n, _ in reads}
+    inits = {i.name for i in model.graph.initializer}
+    x = xs.pop() if len(xs) == 1 else None
+    return x if x in {i.name for i in model.graph.input} and x not in inits else None
+
+
+def _axes(node: onnx.NodeProto, rank: int) -> list[int]:
+    axes = next((list(a.ints) for a in node.attribute if a.name == "axes"), list(range(rank)))
+    return [a % rank for a in axes]
+
+
+def _tied(model, name: str, arr: np.ndarray, shapes: dict[str, Any], readers) -> np.ndarray | None:
+    import numpy as np
+
+    from passcheck.mutations._base import opset
+
+    reads = readers.get(name, [])
+    if arr.dtype != np.int64 or arr.ndim != 1 or arr.size < 2 or not reads or opset(model) < 18:
+        return None
+    if any(n.op_type != "Resize" or n.domain not in ("", "ai.onnx") or i != 3 for n, i in reads):
+        return None
+    all_dims = {_dims(n, shapes, arr.size) for n, _ in reads}
+    policies = {"not_larger" if _policy(n) == "stretch" else _policy(n) for n, _ in reads}
+    if len(all_dims) != 1 or None in all_dims or len(policies) != 1:
+        return None
+    (dims,), (policy,) = all_dims, policies
+    if None in dims:
+        return None
+    here = tie(dims, arr.tolist(), policy)
+    if (here is None or not here[1]) and _movable(model, reads):
+        there = tie((*_below_dims(), *dims[2:]), arr.tolist(), policy)
+        here = there if there is not None and there[1] else here
+    if here is None or (here[0] == arr.tolist() and all(_policy(n) != "stretch" for n, _ in reads)):
+        return None  # no tie, or already at one under a ratio policy: the neighbour would be the base
+    return np.array(here[0], dtype=np.int64)
+
+
+def settle(model: onnx.ModelProto, name: str, k: str) -> None:
+    """After kind ``k`` changed constant ``name``: for :data:`TIE`, each reader whose policy is ``stretch`` (stated
+    or by default) set to ``not_larger``, and where the new sizes make no tie on the data input's dims, that graph
+    input's first two resized dims set to :func:`_below_dims` (module docs). ``model`` is changed in place."""
+    import onnx.numpy_helper
+    from onnx import helper
+
+    from passcheck.hunt.graph_values import readers as _readers
+
+    if k != TIE:
+        return
+    reads = _readers(model).get(name, [])
+    sizes = next((onnx.numpy_helper.to_array(i).tolist() for i in model.graph.initializer if i.name == name), None)
+    x = _movable(model, reads)
+    vi = next((i for i in model.graph.input if i.name == x), None)
+    if sizes is not None and vi is not None and vi.type.tensor_type.HasField("shape"):
+        shape = vi.type.tensor_type.shape
+        axes = _axes(reads[0][0], len(shape.dim))[:2]
+        dims = [shape.dim[a].dim_value if shape.dim[a].HasField("dim_value") else 0 for a in axes]
+        if not any(_half(sizes[j], dims[j], dims[1 - j])[0] for j in (0, 1) if min(dims) > 0):
+            for a, d in zip(axes, _below_dims(), strict=True):
+                shape.dim[a].Clear()
+                shape.dim[a].dim_value = d
+    for node, _i in reads:
+        if _policy(node) == "stretch":
+            kept = [a for a in node.attribute if a.name != "keep_aspect_ratio_policy"]
+            del node.attribute[:]
+            node.attribute.extend([*kept, helper.make_attribute("keep_aspect_ratio_policy", "not_larger")])
+
+
+def changed(
+    model: onnx.ModelProto, name: str, arr: np.ndarray, shapes: dict[str, Any], readers, k: str = KIND
+) -> np.ndarray | None:
+    """``arr`` (constant ``name`` of ``model``) changed as kind ``k`` says: each eligible scale at its floor edge, or
+    the sizes at a rounding tie (module docs); None when it is no such scales / sizes vector of such readers or no
+    axis has an edge / tie. ``shapes``: value → TypeProto; ``readers``: value → [(node, input index)]."""
+    import numpy as np
+
+    if k == TIE:
+        return _tied(model, name, arr, shapes, readers)
 
     from passcheck.mutations._base import opset
 
@@ -111,8 +252,9 @@ def changed(model: onnx.ModelProto, name: str, arr: np.ndarray, shapes: dict[str
 def candidates(model: onnx.ModelProto, consts: dict[str, np.ndarray], shapes: dict[str, Any], readers):
     """(kind, site) of every constant :func:`changed` changes."""
     for name, arr in consts.items():
-        if changed(model, name, arr, shapes, readers) is not None:
-            yield KIND, name
+        for k in KINDS:
+            if changed(model, name, arr, shapes, readers, k) is not None:
+                yield k, name
 
 
 def loosen(model: onnx.ModelProto, name: str) -> None:

@@ -11,7 +11,11 @@ the graph records what it stated of each graph output and whether the run confir
   kind). The inputs are the same bytes, so what one tool version states of them and the run confirms, the other
   could have stated (IR.md §Static tensor shapes).
 - both state a ``dim_value`` on one axis and they differ → ``annotation-violated`` on the environment whose
-  annotation the run contradicts, when the other's held (both wrong, or neither checked: nothing is said).
+  annotation the run contradicts, when the other's held (both wrong, or neither checked: nothing is said) —
+  unless onnx's reference evaluator computes the contradicted annotation (the cell's ``annotations`` finding on
+  that output blames the runtime, :data:`passcheck.oracles.annotations.RUNTIME_DEVIATES`): the reference
+  evaluator is the spec's, so the run is the one that deviates and the environment whose annotation agrees with
+  it is the one blamed (``details.reference`` true), as the statement the spec contradicts (M219).
 
 Never a finding without the run's confirmation: a witness whose annotation was not checked in every run, or was
 violated, blames nobody. Findings carry oracle :data:`NAME`; :func:`judge` replaces earlier ones (merging shards
@@ -23,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import permutations
 
+from passcheck.oracles.annotations import NAME as ANNOTATIONS
 from passcheck.oracles.parity import less_precise
 from passcheck.records import CellResult, Finding
 
@@ -55,7 +60,15 @@ def compare(witness: CellResult, cell: CellResult) -> list[Finding]:
     found = []
     for name, b in cell.inferred.items():
         a = witness.inferred.get(name)
-        if a is None or not a["holds"]:
+        if a is None:
+            continue
+        if not a["holds"] and b["holds"] and _reference_holds(witness, name) and _contradicts(a["dims"], b["dims"]):
+            why = "onnx's reference evaluator computes the witness's: this one agrees with a runtime that deviates"
+            f = _finding(cell, witness, name, "annotation-violated", "dim_value", a, b, why)
+            f.details["reference"] = True
+            found.append(f)
+            continue
+        if not a["holds"] or (not b["holds"] and _reference_holds(cell, name)):
             continue
         more_elem = a["elem_type"] != 0 and b["elem_type"] == 0
         more_shape = less_precise(tuple(b["precision"]), tuple(a["precision"]))
@@ -67,6 +80,15 @@ def compare(witness: CellResult, cell: CellResult) -> list[Finding]:
                 _finding(cell, witness, name, "annotation-violated", "dim_value", a, b, "the run confirms the witness")
             )
     return found
+
+
+def _reference_holds(cell: CellResult, name: str) -> bool:
+    """Whether ``cell``'s annotations oracle found output ``name``'s annotation violated at run time while onnx's
+    reference evaluator computes it (its finding's ``blame`` is ``runtime``)."""
+    return any(
+        f.oracle == ANNOTATIONS and f.details.get("value") == name and f.details.get("blame") == "runtime"
+        for f in cell.findings
+    )
 
 
 def _contradicts(a: list | None, b: list | None) -> bool:

@@ -148,11 +148,12 @@ _LITERAL_PART = re.compile(r'(?:\s*(?:"(?:[^"\\]|\\.)*"|PRI[a-zA-Z0-9]+)\s*)+')
 _PRINTF = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|z|j|t)?[diouxXsfgc]")
 
 
-def _calls(text: str) -> Iterator[str]:
-    """The argument text of each ``ONNX_ASSERTM(…)`` in C++ ``text`` (parentheses balanced, strings skipped)."""
-    i = text.find(_ASSERT)
+def calls(text: str, head: str = _ASSERT) -> Iterator[str]:
+    """The argument text of each call ``head`` opens (``ONNX_ASSERTM(`` by default) in C++ ``text`` (parentheses
+    balanced, strings skipped)."""
+    i = text.find(head)
     while i >= 0:
-        k, depth, in_string = i + len(_ASSERT), 1, False
+        k, depth, in_string = i + len(head), 1, False
         start = k
         while depth and k < len(text):
             c = text[k]
@@ -165,7 +166,7 @@ def _calls(text: str) -> Iterator[str]:
                 depth += (c == "(") - (c == ")")
             k += 1
         yield text[start : k - 1]
-        i = text.find(_ASSERT, k)
+        i = text.find(head, k)
 
 
 def _arguments(args: str) -> list[str]:
@@ -218,7 +219,7 @@ def messages(directory: Path) -> dict[str, list[str]]:
     for f in sorted(directory.rglob("*")):
         if f.suffix not in (".h", ".cc"):
             continue
-        for call in _calls(f.read_text(encoding="utf-8", errors="replace")):
+        for call in calls(f.read_text(encoding="utf-8", errors="replace")):
             out.setdefault(template(_arguments(call)[1:]), []).append(str(f.relative_to(directory)))
     return out
 

@@ -85,6 +85,42 @@ def test_contradiction_blames_the_env_the_run_contradicts():
     assert all(not c.findings for c in both)
 
 
+def _runtime_blamed(cell: CellResult) -> CellResult:
+    """``cell`` with the annotations oracle's finding on ``y``: violated at run time, held by onnx's reference
+    evaluator (``blame = runtime``, as :func:`passcheck.oracles.annotations.check` writes it)."""
+    from passcheck.oracles.annotations import NAME, RUNTIME_DEVIATES
+    from passcheck.records import Finding
+
+    msg = "annotation does not hold (binding 0): y: axis 3 annotated 16, run produced 15" + RUNTIME_DEVIATES
+    cell.findings.append(
+        Finding(
+            "annotation-violated",
+            NAME,
+            cell.case,
+            cell.form,
+            cell.pass_id,
+            msg,
+            {"value": "y", "blame": "runtime"},
+            env=cell.env,
+        )
+    )
+    return cell
+
+
+def test_a_contradiction_the_reference_evaluator_settles_blames_the_env_agreeing_with_the_deviating_run():
+    """Round 14b: onnx 1.23 annotates Resize's 16 (the spec's round_int of 15.5, the reference evaluator's), onnx
+    1.21 annotates 15, onnxruntime runs 15: the witness is not the run but the spec, so onnx-1.21 is blamed."""
+    spec, old = _runtime_blamed(_cell("onnx-1.23", [2, 2, 31, 16], holds=False)), _cell("onnx-1.21", [2, 2, 31, 15])
+    cross_env.judge([spec, old])
+    assert _kinds(spec) == [] and _kinds(old) == [("annotation-violated", "onnx-1.23")]
+    (f,) = [f for f in old.findings if f.oracle == cross_env.NAME]
+    assert f.details["reference"] is True and "reference evaluator" in f.message
+    # without the reference evaluator's word the run decides, as before
+    plain, other = _cell("onnx-1.23", [2, 2, 31, 16], holds=False), _cell("onnx-1.21", [2, 2, 31, 15])
+    cross_env.judge([plain, other])
+    assert _kinds(plain) == [("annotation-violated", "onnx-1.21")] and _kinds(other) == []
+
+
 def test_different_bytes_or_one_env_are_not_compared_and_judging_again_is_idempotent():
     a, b = _cell("e1", None, sha="x"), _cell("e2", [1], sha="y")
     cross_env.judge([a, b])
