@@ -75,7 +75,7 @@ def test_every_bundle_exits_1_in_a_venv_with_only_the_tools(counted_python, tria
     # reproduced with --python: each repro.py exited 1 with the bare interpreter (run there once, under -I), and
     # its BUG: line is the candidate's why
     ran = [ln for ln in (counted_python.parent / "calls.log").read_text().splitlines() if ln.endswith("repro.py")]
-    assert sorted(ran) == sorted(f"-I -c {_WITHOUT_PASSCHECK} {p / 'repro.py'}" for p in folders), ran
+    assert sorted(ran) == sorted(f"-I -c {_WITHOUT_PASSCHECK} {(p / 'repro.py').resolve()}" for p in folders), ran
     assert all(c["verified_with"] == str(counted_python) for c in cands), cands
     said = {p.name: c["why"] for p, c in zip(folders, cands)}
     reps = {p.name: c["representative"] for p, c in zip(folders, cands)}
