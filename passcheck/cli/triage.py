@@ -50,6 +50,13 @@ def add_parser(sub) -> None:
         help="name the first bad version of each reproduced candidate: bisect over the versions of its tool that "
         "the pinned environments (ci/envs/*.txt) name; builds one environment per version probed",
     )
+    p.add_argument(
+        "--python",
+        metavar="PATH",
+        help="run each repro.py with this interpreter instead of passcheck's (e.g. a venv holding only onnx, "
+        "onnxruntime, numpy and the tool: the bundle is kept only when it exits 1 there); its versions of those "
+        "four must be the ones here",
+    )
     p.add_argument("--envs-dir", metavar="DIR", help="with --bisect: the pinned environments folder (default: ci/envs)")
     p.add_argument("--found", metavar="FILE", help="also write the public record (docs/found.md) of this triage here")
     p.add_argument(
@@ -79,6 +86,7 @@ def handle(args) -> int:
         say=print,
         reduce_seconds=args.reduce_seconds,
         bisector=_bisector(args.envs_dir) if args.bisect else None,
+        python=args.python,
     )
     counts: dict[str, int] = {}
     for r in done.rows:
@@ -96,6 +104,7 @@ def handle(args) -> int:
             *(["--reduce-seconds", f"{args.reduce_seconds:g}"] if args.reduce_seconds != 30 else []),
             *(["--bisect"] if args.bisect else []),
             *(["--envs-dir", args.envs_dir] if args.envs_dir else []),
+            *(["--python", args.python] if args.python else []),
             *(w for p in args.cases_from for w in ("--cases-from", p)),
         ]
         command = "passcheck triage " + " ".join(shlex.quote(str(w)) for w in words)

@@ -50,11 +50,18 @@ def build(
     return _generic(f, versions, cases_from, bisected)
 
 
-def write(out: str | Path, text: str, models: Mapping[str, object], md: str, timeout: float = 600) -> str:
+def write(
+    out: str | Path,
+    text: str,
+    models: Mapping[str, object],
+    md: str,
+    timeout: float = 600,
+    python: str | Path | None = None,
+) -> str:
     """Write ``repro.py``, the models and ``REPORT.md`` into ``out`` and return the script's ``BUG:`` line.
 
-    The script is run here first (:func:`passcheck.repro.plan.verify`); when it does not exit 1 what
-    was written is removed again (the folder too when this call created it).
+    The script is run first, here or with ``python`` (:func:`passcheck.repro.plan.verify`); when it does not
+    exit 1 what was written is removed again (the folder too when this call created it).
 
     Raises:
         PasscheckError: ``out`` exists and is not a folder; the script does not reproduce the finding
@@ -77,7 +84,7 @@ def write(out: str | Path, text: str, models: Mapping[str, object], md: str, tim
     for name, m in models.items():
         onnx.save(m, str(out / name))
     try:
-        bug = verify(out / "repro.py", timeout)
+        bug = verify(out / "repro.py", timeout, python)
     except PasscheckError:
         for p in written:
             p.unlink(missing_ok=True)

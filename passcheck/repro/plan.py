@@ -3,14 +3,18 @@
 - :func:`refusal`: why a finding cannot be scripted faithfully (one line), or None;
 - :func:`choose`: the finding a report's ``--finding`` names, or the first of the highest :func:`rank`;
 - :func:`case_feeds`: the feeds (one dict per binding) and tolerances the engine used;
-- :func:`verify`: run the written script here; it must exit 1 (the finding is present here).
+- :func:`verify`: run the written script here (or with another interpreter); it must exit 1 (the finding is
+  present there);
+- :func:`interpreter_versions`: the tools' versions another interpreter has installed.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from passcheck.errors import PasscheckError
@@ -129,20 +133,20 @@ _WITHOUT_PASSCHECK = (
 )
 
 
-def verify(path: Path, timeout: float = 600) -> str:
-    """Run the script at ``path`` with this interpreter, isolated (``-I``: no PYTHONPATH, no user
-    site) and with ``import passcheck`` made to fail, and return its ``BUG:`` line.
+def verify(path: Path, timeout: float = 600, python: str | Path | None = None) -> str:
+    """Run the script at ``path`` with ``python`` (default: this interpreter), isolated (``-I``: no PYTHONPATH,
+    no user site) and with ``import passcheck`` made to fail, and return its ``BUG:`` line.
 
     Raises:
-        PasscheckError: it did not exit 1 (0: the symptom is absent here; 2: its set-up or a
+        PasscheckError: it did not exit 1 (0: the symptom is absent there; 2: its set-up or a
             premise failed), or it ran past ``timeout`` seconds.
     """
-    path = Path(path).resolve()  # run from its own folder: a relative --out must not be applied twice
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    where = "here" if python is None else f"with {python}"
     path = Path(path).resolve()  # it runs from its own folder: a relative path would name another file there
     try:
         r = subprocess.run(
-            [sys.executable, "-I", "-c", _WITHOUT_PASSCHECK, str(path)],
+            [str(python or sys.executable), "-I", "-c", _WITHOUT_PASSCHECK, str(path)],
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -150,11 +154,37 @@ def verify(path: Path, timeout: float = 600) -> str:
             env=env,
         )
     except subprocess.TimeoutExpired:
-        raise PasscheckError(f"{path}: the script ran past {timeout:g} s here; not kept") from None
+        raise PasscheckError(f"{path}: the script ran past {timeout:g} s {where}; not kept") from None
     bug = next((ln for ln in r.stdout.splitlines() if ln.startswith("BUG:")), "")
     if r.returncode == 1 and bug:
         return bug
     last = (r.stderr.strip().splitlines() or r.stdout.strip().splitlines() or [""])[-1]
     raise PasscheckError(
-        f"the script does not reproduce the finding here (exit {r.returncode}: {brief(last, 300)}); not kept"
+        f"the script does not reproduce the finding {where} (exit {r.returncode}: {brief(last, 300)}); not kept"
     )
+
+
+#: Prints the installed version (or null) of each distribution named in argv, as one JSON object.
+_VERSIONS = (
+    "import json, sys; from importlib import metadata as m\n"
+    "def v(n):\n    try:\n        return m.version(n)\n    except m.PackageNotFoundError:\n        return None\n"
+    "print(json.dumps({n: v(n) for n in sys.argv[1:]}))"
+)
+
+
+def interpreter_versions(python: str | Path, names: Sequence[str]) -> dict[str, str | None]:
+    """The installed version of each distribution in ``names`` for the interpreter ``python`` (None: not
+    installed there), read from its package metadata (``importlib.metadata``, nothing imported).
+
+    Raises:
+        PasscheckError: ``python`` cannot be run or does not answer (one line).
+    """
+    try:
+        r = subprocess.run([str(python), "-I", "-c", _VERSIONS, *names], capture_output=True, text=True, timeout=120)
+        got = json.loads(r.stdout) if r.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired, ValueError) as exc:
+        raise PasscheckError(f"--python {python}: cannot be run ({type(exc).__name__}: {exc})") from None
+    if not isinstance(got, dict):
+        last = (r.stderr.strip().splitlines() or [""])[-1]
+        raise PasscheckError(f"--python {python}: exit {r.returncode} reading its versions ({brief(last, 200)})")
+    return {n: got.get(n) for n in names}

@@ -79,12 +79,13 @@ def attempt(
     deadline: float,
     executor=None,
     reduce_seconds: float = 0.0,
+    python: str | Path | None = None,
 ) -> Outcome:
     """Script ``c`` into ``folder`` (see the module docs); ``extra_md(outcome)`` is appended to ``REPORT.md``.
     With ``executor`` (an IsolatedExecutor) each finding tried is first reduced (at most ``reduce_seconds``, its
     reduced pair scripted first, the recorded one when that does not reproduce) and attributed
     (:mod:`passcheck.triage.follow`). Never raises for a finding it cannot script or a script that does not
-    reproduce."""
+    reproduce. ``python``: the interpreter the script must exit 1 with (default: this one)."""
     from passcheck.repro import bundle
     from passcheck.repro.plan import refusal
     from passcheck.triage import follow
@@ -131,7 +132,8 @@ def attempt(
                 if red is not None:
                     done.files.append(Path(red.module).name)
                 md = follow.set_section(md, "Attribution", follow.attribution_md(names, note))
-                done.why = bundle.write(folder, text, models, md.rstrip("\n") + "\n\n" + extra_md(done), timeout)
+                md = md.rstrip("\n") + "\n\n" + extra_md(done)
+                done.why = bundle.write(folder, text, models, md, timeout, python)
                 done.seconds = time.monotonic() - start
                 return done
             except PasscheckError as exc:
@@ -147,8 +149,10 @@ def write_candidate(
     outcome: Outcome,
     upstream: dict[str, Any] | None,
     versions: Mapping[str, str | None],
+    python: str | Path | None = None,
 ) -> None:
-    """``folder/candidate.json``: the candidate, its status and why, its upstream entry, the versions."""
+    """``folder/candidate.json``: the candidate, its status and why, its upstream entry, the versions, and
+    ``verified_with`` (the interpreter the script ran with) when ``python`` was given."""
     folder.mkdir(parents=True, exist_ok=True)
     doc = {
         "number": n,
@@ -164,6 +168,7 @@ def write_candidate(
         "attribution": {"names": outcome.attribution, "note": outcome.attribution_note},
         "recheck": outcome.recheck,
         "first_bad_version": {"said": outcome.first_bad, "bisect": outcome.bisect},
+        **({"verified_with": str(python)} if python is not None else {}),
     }
     (folder / "candidate.json").write_text(json.dumps(doc, indent=1, default=str) + "\n", encoding="utf-8")
 

@@ -37,6 +37,7 @@ def triage(
     *,
     reduce_seconds: float = 30.0,
     bisector: Callable[[Any, str, Path, Sequence[str]], tuple[str, dict]] | None = None,
+    python: str | Path | None = None,
 ) -> Triaged:
     """Triage the runs and hunts at ``paths`` into ``out`` (see :mod:`passcheck.triage`).
 
@@ -49,14 +50,19 @@ def triage(
         bisector: ``bisector(finding, package, folder, cases_from) -> (Markdown, record)`` names the first bad
             version of a reproduced candidate (``--bisect``: it builds environments); None: not bisected, said why.
             Any exception it raises is said as "not bisected: …".
+        python: the interpreter each ``repro.py`` must exit 1 with (e.g. a venv holding only the tools, issue
+            31); None: this one. Its onnx, onnxruntime, numpy and onnxscript must be the versions here, which
+            every ``REPORT.md`` names.
 
     Raises:
-        PasscheckError: a path is not a run or hunt; ``out`` is a file or a folder that is not empty.
+        PasscheckError: a path is not a run or hunt; ``out`` is a file or a folder that is not empty; ``python``
+            cannot be run or has other versions of those tools.
     """
     from passcheck._versions import environment
     from passcheck.hunt import documented
     from passcheck.passes.isolation import IsolatedExecutor
     from passcheck.repro.bundle import VERSIONED
+    from passcheck.repro.plan import interpreter_versions
     from passcheck.triage import bundle, follow, index, known, sources, spec
     from passcheck.triage.candidates import group
 
@@ -66,8 +72,13 @@ def triage(
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise PasscheckError(f"--out {out}: {'not a folder' if not out.is_dir() else 'not empty'}; choose a new folder")
-    out.mkdir(parents=True, exist_ok=True)
     versions = {k: v for k, v in environment().items() if k in VERSIONED}
+    if python is not None:
+        theirs = interpreter_versions(python, VERSIONED)
+        differ = [f"{k} {theirs[k]} there, {versions.get(k)} here" for k in VERSIONED if theirs[k] != versions.get(k)]
+        if differ:
+            raise PasscheckError(f"--python {python}: {'; '.join(differ)} (REPORT.md names the versions here)")
+    out.mkdir(parents=True, exist_ok=True)
     rows = []
     with IsolatedExecutor() as ex:
         if loaded.hunts:
@@ -97,9 +108,10 @@ def triage(
                     deadline=deadline,
                     executor=ex,
                     reduce_seconds=reduce_seconds,
+                    python=python,
                 )
                 _follow_up(outcome, c, out / name, versions, all_from, bisector)
-                bundle.write_candidate(out / name, n, c, outcome, upstream, versions)
+                bundle.write_candidate(out / name, n, c, outcome, upstream, versions, python)
             rows.append(
                 {
                     "n": n,

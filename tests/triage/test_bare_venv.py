@@ -1,6 +1,7 @@
 """Issue 31: each bundle ``passcheck triage`` writes runs where only onnx, onnxruntime, numpy and the tool
 under test are installed. A venv is built with exactly those (the versions installed here, through uv and its
-cache), and every ``repro.py`` of a small real triage is run there under ``python -I``: each exits 1. The triage
+cache), and a small real triage verifies every ``repro.py`` there (``--python``: under ``python -I``, each kept
+only when it exits 1 with that interpreter; each script runs once, not once here and once there). The triage
 holds a real onnxruntime segfault (``optional-input/layernorm-bias`` at ``ort:extended``), a finding on a form
 itself (onnxruntime cannot run ``optional-input/squeeze-axes``'s ``empty-name``), an onnxscript crash and missed
 foldings."""
@@ -8,12 +9,14 @@ foldings."""
 from __future__ import annotations
 
 import json
-import os
+import shlex
 import subprocess
+import sys
 
 import pytest
 
 from passcheck.cli import main
+from passcheck.repro.plan import _WITHOUT_PASSCHECK
 from tests import _bare_venv
 
 pytestmark = pytest.mark.slow
@@ -26,8 +29,21 @@ def bare_python(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def triaged(tmp_path_factory):
-    """The triage folder of two small real runs (onnxruntime at extended; the onnxscript optimizer)."""
+def counted_python(tmp_path_factory, bare_python):
+    """A wrapper of the bare interpreter that appends each call's arguments to ``calls.log`` beside it: which
+    scripts the triage ran there, and how often."""
+    d = tmp_path_factory.mktemp("counted")
+    wrapper = d / "python"
+    log, bare = shlex.quote(str(d / "calls.log")), shlex.quote(str(bare_python))
+    wrapper.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> {log}\nexec {bare} "$@"\n')
+    wrapper.chmod(0o755)
+    return wrapper
+
+
+@pytest.fixture(scope="module")
+def triaged(tmp_path_factory, counted_python):
+    """The triage folder of two small real runs (onnxruntime at extended; the onnxscript optimizer), each bundle
+    verified with the bare venv's interpreter (``--python``, through :func:`counted_python`)."""
     d = tmp_path_factory.mktemp("triage")
     runs = {
         "ort.json": ["optional-input/layernorm-bias", "optional-input/squeeze-axes", "shape/dynamic-1-3-output"],
@@ -37,7 +53,8 @@ def triaged(tmp_path_factory):
         pass_id = "ort:extended" if name == "ort.json" else "onnxscript:optimize"
         argv = ["run", *(w for c in cases for w in ("--case", c)), "--pass", pass_id, "--json", str(d / name), "-q"]
         assert main(argv) == 1
-    assert main(["triage", str(d / "ort.json"), str(d / "onnxscript.json"), "--out", str(d / "t")]) == 0
+    argv = ["triage", str(d / "ort.json"), str(d / "onnxscript.json"), "--out", str(d / "t")]
+    assert main([*argv, "--python", str(counted_python)]) == 0
     return d / "t"
 
 
@@ -49,33 +66,18 @@ def test_the_bare_venv_has_only_the_tools(bare_python):
         assert r.returncode == 1, f"{own} is not one of the bare packages"
 
 
-def test_every_bundle_exits_1_in_a_venv_with_only_the_tools(bare_python, triaged):
+def test_every_bundle_exits_1_in_a_venv_with_only_the_tools(counted_python, triaged):
     folders = sorted(p for p in triaged.iterdir() if p.is_dir())
     cands = [json.loads((p / "candidate.json").read_text()) for p in folders]
     assert len(cands) >= 5 and all(c["status"] == "reproduced" for c in cands), [
         (p.name, c["status"], c.get("why")) for p, c in zip(folders, cands)
     ]
-    said = {}
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-
-    def start(p):
-        argv = [str(bare_python), "-I", "repro.py"]
-        return subprocess.Popen(argv, cwd=p, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-
-    # the first bundle alone (under -I its imports write the venv's bytecode, which uv does not install), then
-    # every other bundle's repro.py at once, each its own process on its own folder
-    for batch in (folders[:1], folders[1:]):
-        runs = {p: start(p) for p in batch}
-        try:
-            for p, proc in runs.items():
-                out, err = proc.communicate(timeout=300)
-                assert proc.returncode == 1, (p.name, out, err)
-                said[p.name] = next(ln for ln in out.splitlines() if ln.startswith("BUG:"))
-        finally:
-            for proc in runs.values():
-                if proc.poll() is None:
-                    proc.kill()
-                    proc.communicate()
+    # reproduced with --python: each repro.py exited 1 with the bare interpreter (run there once, under -I), and
+    # its BUG: line is the candidate's why
+    ran = [ln for ln in (counted_python.parent / "calls.log").read_text().splitlines() if ln.endswith("repro.py")]
+    assert sorted(ran) == sorted(f"-I -c {_WITHOUT_PASSCHECK} {(p / 'repro.py').resolve()}" for p in folders), ran
+    assert all(c["verified_with"] == str(counted_python) for c in cands), cands
+    said = {p.name: c["why"] for p, c in zip(folders, cands)}
     reps = {p.name: c["representative"] for p, c in zip(folders, cands)}
     segv = [n for n, f in reps.items() if f["pass_id"] == "ort:extended" and f["kind"] == "rejected"]
     assert segv and "killed its process (SIGSEGV)" in said[segv[0]], said
@@ -83,3 +85,24 @@ def test_every_bundle_exits_1_in_a_venv_with_only_the_tools(bare_python, triaged
     assert form and "onnxruntime cannot run the valid model empty-name" in said[form[0]], said
     assert any(f["oracle"] == "folding" for f in reps.values()), reps
     assert any(f["pass_id"] == "onnxscript:optimize" and f["kind"] == "rejected" for f in reps.values()), reps
+
+
+def test_a_python_without_the_tools_here_is_a_one_line_error(tmp_path, capsys):
+    """``--python`` of a venv without onnx, onnxruntime, numpy, onnxscript: every REPORT.md names the versions
+    here, so the triage refuses it (exit 2, one line naming each tool) and writes nothing."""
+    from passcheck.matrix.create import EnvCreateError, uv_bin
+
+    try:
+        uv = uv_bin()
+    except EnvCreateError as exc:
+        pytest.skip(str(exc))
+    made = subprocess.run([uv, "venv", "-q", "--python", sys.executable, str(tmp_path / "v")], capture_output=True)
+    assert made.returncode == 0, made.stderr
+    run = tmp_path / "r.json"
+    assert main(["run", "--case", "optional-input/squeeze-axes", "--pass", "ort:basic", "--json", str(run), "-q"]) == 1
+    capsys.readouterr()
+    code = main(["triage", str(run), "--out", str(tmp_path / "t"), "--python", str(tmp_path / "v" / "bin" / "python")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1, err
+    assert "onnx None there, " in err[0] and "onnxruntime None there, " in err[0], err
+    assert not (tmp_path / "t").exists()
