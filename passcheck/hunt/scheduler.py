@@ -76,10 +76,9 @@ until the base's sites of the kind are exhausted. The batches listed are the sch
 the items marked, in order), so a resumed hunt, whose scheduler marks the saved items again, lists the same ones.
 **Kinds never drawn** (round 13h, M204; round 14d, M225): a kind the listed bases offer at many sites may still have
 no item under a pass after minutes (each variation step reaches one kind, and the pair rule, the units, the aimed and
-rare kinds share those steps). On a third of the variation steps, and on one rewrite step in four once every rewrite
-the pass's entries offer has an item under it (:meth:`Scheduler.rewrites_drawn`), while such a kind is left, the step
-takes a neighbour of the never-drawn kind with the most sites over the bases listed so far
-(:meth:`Scheduler._undrawn_item`, :mod:`.undrawn`).
+rare kinds share those steps). Once every rewrite the pass's entries offer has an item under it
+(:meth:`Scheduler.rewrites_drawn`), one rewrite step in four, while such a kind is left, takes a neighbour of the
+never-drawn kind with the most sites over the bases listed so far (:meth:`Scheduler._undrawn_item`, :mod:`.undrawn`).
 **A case's forms share its variation steps** (session 24): when the pair or triple rule picks a neighbour of a
 base that has had more variation items under the pass than another form of its case, the step goes to the forms of
 that case with the fewest (the triple rule over them, :meth:`Scheduler._sibling_first`): the case keeps the step, and
@@ -185,14 +184,12 @@ AIM_REWRITE_AT = 2
 #: variation steps off the unit steps.
 AIM_VARY_EVERY = 6
 AIM_REWRITE_EVERY = 32
-#: With variations on, the variation steps ``(step // VARIATION_EVERY) % UNDRAWN_EVERY == UNDRAWN_AT`` (none of them a
-#: unit or aimed step) offer first a neighbour of the kind with the most sites on the bases listed so far among the
-#: kinds never drawn under the pass (:meth:`Scheduler._undrawn_item`; round 13h, M204).
-UNDRAWN_EVERY = 3
-UNDRAWN_AT = 0
-#: ... and so do the rewrite steps ``step % UNDRAWN_REWRITE_EVERY == UNDRAWN_REWRITE_AT`` (none of them a composition,
-#: op or aimed step), while such a kind is left, once every rewrite the pass's entries offer has an item under it
-#: (:meth:`Scheduler.rewrites_drawn`; round 14d, M225): before that a rewrite step is the rewrite search's.
+#: With variations on, the rewrite steps ``step % UNDRAWN_REWRITE_EVERY == UNDRAWN_REWRITE_AT`` (none of them a
+#: composition, op or aimed step) offer first a neighbour of the kind with the most sites on the bases listed so far
+#: among the kinds never drawn under the pass, once every rewrite the pass's entries offer has an item under it
+#: (:meth:`Scheduler._undrawn_item`, :meth:`Scheduler.rewrites_drawn`; round 13h, M204; round 14d, M225). No
+#: variation step: with a third of them (M204's) the planted-spelling hunt missed a rewrite on 8 of 18 (seed, pass)
+#: against 5 without, its own seed 6 included (docs/recall.md, round 14d).
 UNDRAWN_REWRITE_EVERY = 4
 UNDRAWN_REWRITE_AT = 0
 #: Op types an aimed step looks at before it gives up (each lists the forms of :data:`SAMPLE` bases holding it).
@@ -784,8 +781,8 @@ class Scheduler:
             return item
         if self._vary_step and (item := self._retried(pass_id)) is not None:
             return item
-        if self._only in ("vary", "rewrite") and (item := self._undrawn_item(pass_id, step)) is not None:
-            return item  # after the rare kinds and the retried neighbours: each is a kind or site not met yet too
+        if self._only == "rewrite" and (item := self._undrawn_item(pass_id, step)) is not None:
+            return item  # after the op and rare rewrite steps
         if self._vary_step and (item := self._site_item(pass_id, step)) is not None:
             return item
         if self._map is not None and (item := self._map.untried(self, step, pass_id)) is not None:
@@ -823,24 +820,23 @@ class Scheduler:
         return self._best(group, rng, pass_id) if group else None
 
     def _undrawn_item(self, pass_id: str, step: int) -> Item | None:
-        """On the variation steps ``(step // VARIATION_EVERY) % UNDRAWN_EVERY == UNDRAWN_AT`` and, once every rewrite
-        the pass's entries offer has an item under it (:meth:`rewrites_drawn`), the rewrite steps ``step %
-        UNDRAWN_REWRITE_EVERY == UNDRAWN_REWRITE_AT`` (round 13h, M204; round 14d, M225), a neighbour of the kind
-        never drawn under ``pass_id`` that has the most sites (:meth:`.space.Base.offered`: every site, not the listed
-        sample) on the bases of its pool whose neighbours are listed so far (:func:`.undrawn.undrawn_kinds`); of its
-        listed neighbours there, one with new triples first, then on a base whose case declares the pass, then on the
-        base offering the most sites of it, ties by a generator seeded by (seed, step, pass). Listing builds nothing:
-        a base not listed yet offers nothing here. None on other steps, when every offered kind has an item under the
-        pass, and with ``rewrites`` and no ``vary_kinds``. A rewrite step before the rewrites are drawn stays the
-        rewrite search's: with a quarter of them here a planted pass skipping one spelling went unfound in 120 items
-        on seeds 1-6 (docs/recall.md, rounds 13h and 14d)."""
-        if not self.variations or (self.rewrites and not self.vary_kinds):
+        """On the rewrite steps ``step % UNDRAWN_REWRITE_EVERY == UNDRAWN_REWRITE_AT`` once every rewrite the pass's
+        entries offer has an item under it (:meth:`rewrites_drawn`; round 13h, M204; round 14d, M225), a neighbour of
+        the kind never drawn under ``pass_id`` that has the most sites (:meth:`.space.Base.offered`: every site, not
+        the listed sample) on the bases of its pool whose neighbours are listed so far (:func:`.undrawn.undrawn_kinds`);
+        of its listed neighbours there, one with new triples first, then on a base whose case declares the pass, then
+        on the base offering the most sites of it, ties by a generator seeded by (seed, step, pass). Listing builds
+        nothing: a base not listed yet offers nothing here. None on other steps, when every offered kind has an item
+        under the pass, and with ``rewrites`` and no ``vary_kinds``. Not on a variation step: each of those reaches a
+        kind already, and a share of them moved the rewrite steps after them (a variation item changes the guided
+        forms, the touched ops and the case counts the rewrite steps read): the planted-spelling hunt then missed a
+        rewrite on more seeds; nor on a rewrite step before the rewrites are drawn, where round 13h's quarter missed
+        one on every seed 1-6 (docs/recall.md, rounds 13h and 14d)."""
+        if not self.variations or (self.rewrites and not self.vary_kinds) or self._vary_step:
             return None
-        if self._vary_step and (step // VARIATION_EVERY) % UNDRAWN_EVERY != UNDRAWN_AT:
+        if step % UNDRAWN_REWRITE_EVERY != UNDRAWN_REWRITE_AT:
             return None
-        if not self._vary_step and step % UNDRAWN_REWRITE_EVERY != UNDRAWN_REWRITE_AT:
-            return None
-        if not self._vary_step and not self.rewrites_drawn(pass_id):  # the rewrite search keeps its steps till then
+        if not self.rewrites_drawn(pass_id):  # the rewrite search keeps its steps till then
             return None
         listed = (
             (b.id, kinds)

@@ -1,9 +1,9 @@
-"""Kinds never drawn get a share of their own (round 13h, M204; round 14d, M225; ``Scheduler._undrawn_item``): on a
-third of the variation steps, while a neighbour kind the listed bases offer has no item under the pass, the step takes
-one of the never-drawn kind with the most sites; a rewrite step (one in four) does so only once every rewrite the
-listed bases offer has an item under the pass (``Scheduler.rewrites_drawn``): before that it stays the rewrite
-search's. Real case models (pattern-onnxoptimizer bases); the scheduler is walked without running a pass (its choice
-depends on the items marked alone). The hunt that needs the rewrite steps is
+"""Kinds never drawn get a share of their own (round 13h, M204; round 14d, M225; ``Scheduler._undrawn_item``): once
+every rewrite the listed bases offer has an item under the pass (``Scheduler.rewrites_drawn``), one rewrite step in
+four, while a neighbour kind the listed bases offer has no item under the pass, takes one of the never-drawn kind
+with the most sites; before that the step stays the rewrite search's, and no variation step is the share's. Real
+case models (pattern-onnxoptimizer bases); the scheduler is walked without running a pass (its choice depends on the
+items marked alone). The hunt that needs the rewrite steps is
 ``tests/hunt/test_hunt.py::test_planted_pass_missing_one_spelling_is_found``."""
 
 from __future__ import annotations
@@ -30,6 +30,16 @@ def _offered(listed) -> dict[str, int]:
     return out
 
 
+def _draw_every_rewrite(s, listed) -> list[str]:
+    """Lists ``listed``'s forms and marks one plain item of each rewrite that applies to them; the rewrite ids."""
+    for b in listed:
+        b.forms(1)  # lists the rewrites that apply to it (Base.applied)
+    offered = sorted(set().union(*(b.applied for b in listed)))
+    for rid in offered:
+        s.mark(Item(next(b.id for b in listed if rid in b.applied), rid, PASS))
+    return offered
+
+
 def test_an_undrawn_step_takes_the_kind_with_the_most_sites_none_drawn_then_the_next(found):
     s = sched.Scheduler(found, [PASS], seed=1, variations=True)
     assert all(b.offered() == {} for b in found)  # nothing listed: nothing offered, nothing built
@@ -38,10 +48,11 @@ def test_an_undrawn_step_takes_the_kind_with_the_most_sites_none_drawn_then_the_
         b.variations(1)
     sites = _offered(listed)
     assert len(sites) >= 10 and all(n >= 1 for n in sites.values())
-    s._only = "vary"
-    assert s._undrawn_item(PASS, 7) is None  # (7 // 4) % 3 == 1: not an undrawn variation step
+    _draw_every_rewrite(s, listed)
+    s._only = "rewrite"
+    assert s._undrawn_item(PASS, 7) is None  # 7 % 4 != 0: not the share's rewrite step
     drawn: list[str] = []
-    while (item := s._undrawn_item(PASS, 3)) is not None:
+    while (item := s._undrawn_item(PASS, 4)) is not None:
         kind = variation.kind(item.form)
         left = {k: n for k, n in sites.items() if k not in drawn}
         assert kind not in drawn and left[kind] == max(left.values())  # the most sites among the kinds left
@@ -71,7 +82,7 @@ def test_a_rewrite_step_takes_an_undrawn_kind_only_once_every_offered_rewrite_is
     item = s._undrawn_item(PASS, 8)
     assert item is not None and variation.is_variation(item.form) and item.base in {b.id for b in listed}
     s._only = "vary"
-    assert s._undrawn_item(PASS, 3) is not None  # the variation steps' share does not wait for the rewrites
+    assert s._undrawn_item(PASS, 3) is None  # no variation step is the share's (round 14d)
 
 
 def test_rewrites_drawn_reads_pairs_and_the_rewrite_filter():
