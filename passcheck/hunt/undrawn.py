@@ -4,7 +4,8 @@ so far offer with no item under it, most sites first, and whether every rewrite 
 Every neighbour kind is a freedom Operators.md / IR.md allows (each kind's module says which) and none is preferred,
 so a kind with sites on the listed bases and no item under a pass is the untried part of the space. A rewrite step
 is the rewrite search's (a rewrite-only defect, such as a pass skipping one spelling, is met there): the scheduler
-gives such a step to a never-drawn kind only once :func:`rewrites_drawn` holds. Pure functions over what the
+gives such a step to a never-drawn kind only once :func:`rewrites_drawn` holds, and no variation step
+(a share of those moved the rewrite steps after them: docs/recall.md, round 14d). Pure functions over what the
 scheduler already holds: nothing is built here.
 """
 
