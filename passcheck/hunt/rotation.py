@@ -21,6 +21,7 @@ class Sites:
 
     def __init__(self, sites: Sequence[str], rng: random.Random, per: int):
         self._rest = sorted(dict.fromkeys(sites))
+        self._size = len(self._rest)
         self._rng = rng
         self._per = per
         self._drawn: list[list[str]] = []
@@ -40,6 +41,11 @@ class Sites:
         self.batch(0)
         gone = set(sites)
         self._rest = [s for s in self._rest if s not in gone]
+
+    @property
+    def size(self) -> int:
+        """How many sites the kind has on the base, drawn or not."""
+        return self._size
 
     @property
     def left(self) -> int:

@@ -74,6 +74,11 @@ kind few bases offer has few sites tried, and those are the ones a sample of bas
 of that kind's sites not listed yet (:meth:`.space.Base.rotated`) joins the base's list (:meth:`Scheduler.listed`),
 until the base's sites of the kind are exhausted. The batches listed are the scheduler's (a function of the seed and
 the items marked, in order), so a resumed hunt, whose scheduler marks the saved items again, lists the same ones.
+**Kinds never drawn** (round 13h, M204; round 14d, M225): a kind the listed bases offer at many sites may still have
+no item under a pass after minutes (each variation step reaches one kind, and the pair rule, the units, the aimed and
+rare kinds share those steps). Once every rewrite the pass's entries offer has an item under it
+(:meth:`Scheduler.rewrites_drawn`), one rewrite step in four, while such a kind is left, takes a neighbour of the
+never-drawn kind with the most sites over the bases listed so far (:meth:`Scheduler._undrawn_item`, :mod:`.undrawn`).
 **A case's forms share its variation steps** (session 24): when the pair or triple rule picks a neighbour of a
 base that has had more variation items under the pass than another form of its case, the step goes to the forms of
 that case with the fewest (the triple rule over them, :meth:`Scheduler._sibling_first`): the case keeps the step, and
@@ -113,7 +118,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 
-from passcheck.hunt import budget, chain, compose, entry_sites, site_kind, variation
+from passcheck.hunt import budget, chain, compose, entry_sites, site_kind, undrawn, variation
 from passcheck.hunt.cost import item_seconds
 from passcheck.hunt.nearness import entry_ops, nearness, schema_spelling
 from passcheck.hunt.signature import site_ops
@@ -179,6 +184,14 @@ AIM_REWRITE_AT = 2
 #: variation steps off the unit steps.
 AIM_VARY_EVERY = 6
 AIM_REWRITE_EVERY = 32
+#: With variations on, the rewrite steps ``step % UNDRAWN_REWRITE_EVERY == UNDRAWN_REWRITE_AT`` (none of them a
+#: composition, op or aimed step) offer first a neighbour of the kind with the most sites on the bases listed so far
+#: among the kinds never drawn under the pass, once every rewrite the pass's entries offer has an item under it
+#: (:meth:`Scheduler._undrawn_item`, :meth:`Scheduler.rewrites_drawn`; round 13h, M204; round 14d, M225). No
+#: variation step: with a third of them (M204's) the planted-spelling hunt missed a rewrite on 8 of 18 (seed, pass)
+#: against 5 without, its own seed 6 included (docs/recall.md, round 14d).
+UNDRAWN_REWRITE_EVERY = 4
+UNDRAWN_REWRITE_AT = 0
 #: Op types an aimed step looks at before it gives up (each lists the forms of :data:`SAMPLE` bases holding it).
 AIM_LOOK = 3
 #: Bases whose forms (rewrite forms, or neighbours) an aimed step lists for the first time, at most; the others of
@@ -313,6 +326,7 @@ class Scheduler:
         self._rank_of: dict[str, dict[str, str]] = {}  # base → its site ranks
         self._facts: dict[str, str] = {}  # base → the shape facts its form states (site_kind.shape_facts)
         self._labels: dict[tuple[str, str], tuple[str, ...]] = {}  # (base, form) → the labels its rewrite changed
+        self._entry_bases: dict[str, list[Base]] = {}  # pass → the bases of its entries (rewrites_drawn)
         self.invalid: set[tuple[str, str]] = set()  # (base, variation form) of the neighbours that are no valid model
         self._vary_n: dict[tuple[str, str], int] = {}  # (base, pass) → its variation items
         self._retry: list[Item] = []  # an invalid neighbour's id on the other forms of its case, in the order met
@@ -767,6 +781,8 @@ class Scheduler:
             return item
         if self._vary_step and (item := self._retried(pass_id)) is not None:
             return item
+        if self._only == "rewrite" and (item := self._undrawn_item(pass_id, step)) is not None:
+            return item  # after the op and rare rewrite steps
         if self._vary_step and (item := self._site_item(pass_id, step)) is not None:
             return item
         if self._map is not None and (item := self._map.untried(self, step, pass_id)) is not None:
@@ -802,6 +818,64 @@ class Scheduler:
                     return best
                 group = []
         return self._best(group, rng, pass_id) if group else None
+
+    def _undrawn_item(self, pass_id: str, step: int) -> Item | None:
+        """On the rewrite steps ``step % UNDRAWN_REWRITE_EVERY == UNDRAWN_REWRITE_AT`` once every rewrite the pass's
+        entries offer has an item under it (:meth:`rewrites_drawn`; round 13h, M204; round 14d, M225), a neighbour of
+        the kind never drawn under ``pass_id`` that has the most sites (:meth:`.space.Base.offered`: every site, not
+        the listed sample) on the bases of its pool whose neighbours are listed so far (:func:`.undrawn.undrawn_kinds`);
+        of its listed neighbours there, one with new triples first, then on a base whose case declares the pass, then
+        on the base offering the most sites of it, ties by a generator seeded by (seed, step, pass). Listing builds
+        nothing: a base not listed yet offers nothing here. None on other steps, when every offered kind has an item
+        under the pass, and with ``rewrites`` and no ``vary_kinds``. Not on a variation step: each of those reaches a
+        kind already, and a share of them moved the rewrite steps after them (a variation item changes the guided
+        forms, the touched ops and the case counts the rewrite steps read): the planted-spelling hunt then missed a
+        rewrite on more seeds; nor on a rewrite step before the rewrites are drawn, where round 13h's quarter missed
+        one on every seed 1-6 (docs/recall.md, rounds 13h and 14d)."""
+        if not self.variations or (self.rewrites and not self.vary_kinds) or self._vary_step:
+            return None
+        if step % UNDRAWN_REWRITE_EVERY != UNDRAWN_REWRITE_AT:
+            return None
+        if not self.rewrites_drawn(pass_id):  # the rewrite search keeps its steps till then
+            return None
+        listed = (
+            (b.id, kinds)
+            for b in self._pool.get(pass_id, ())
+            if (kinds := b.offered()) and not self.is_dead(b.id) and self.draws(b.id, pass_id)
+        )
+        allowed = (lambda k: _matches(k, self.vary_kinds)) if self.vary_kinds else (lambda k: True)
+        order = undrawn.undrawn_kinds(listed, self.kinds_on.get(pass_id, set()), allowed, lambda k: _tie(self.seed, k))
+        rng = random.Random(f"{self.seed}:{step}:{pass_id}:undrawn")
+
+        def rank(i: Item, at: Mapping[str, int]) -> tuple:  # new triples, a base whose case declares the pass, sites
+            return (bool(self.triples(i) - self.tried), pass_id in self.declared(self.by_id[i.base]), at[i.base])
+
+        for kind, at in order:
+            todo = [
+                Item(b, f, pass_id)
+                for b in at
+                for f in self.listed(self.by_id[b])
+                if variation.kind(f) == kind and Item(b, f, pass_id).key not in self.done
+            ]
+            if todo:
+                return max(todo, key=lambda i: (*rank(i, at), rng.random()))
+        return None
+
+    def rewrites_drawn(self, pass_id: str) -> bool:
+        """Whether every rewrite the pass's entries offer has a plain rewrite item under ``pass_id``
+        (:func:`.undrawn.rewrites_drawn`): the rewrites that apply to the bases listed so far (their forms
+        enumerated: :attr:`.space.Base.applied`) among the bases of the map's entries the pass runs (its pool without
+        a map or entries), those ``rewrites`` names. True when the hunt takes no rewrite form (``vary_kinds`` and no
+        ``rewrites``); False while no such base is listed."""
+        if self.vary_kinds and not self.rewrites:
+            return True
+        if pass_id not in self._entry_bases:
+            keys = self._map.by_pass.get(pass_id, ()) if self._map is not None else ()
+            ids = dict.fromkeys(b for k in keys for b in self._map.entries[k][0])
+            self._entry_bases[pass_id] = [self.by_id[b] for b in ids] or list(self._pool.get(pass_id, ()))
+        allowed = (lambda r: _matches(r, self.rewrites)) if self.rewrites else (lambda r: True)
+        applied = (b.applied for b in self._entry_bases[pass_id] if b.applied)
+        return undrawn.rewrites_drawn(applied, self.rewrites_on.get(pass_id, ()), allowed)
 
     @property
     def rare(self):

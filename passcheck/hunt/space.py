@@ -151,6 +151,11 @@ class Base:
                 self._variations = []
         return self._variations
 
+    def offered(self) -> dict[str, int]:
+        """Each neighbour kind this base offers (with its prefix: ``vary:value-zero``) → how many sites it has here,
+        once :meth:`variations` has listed them; ``{}`` before (asking builds nothing)."""
+        return {k: p.size for k, p in self._pools.items() if p.size} if self._variations is not None else {}
+
     def rotated(self, seed: int, kind: str, n: int) -> list[str]:
         """The variation form ids of batch ``n`` ≥ 1 of ``kind``'s sites on this base (``vary:value-zero``; batch 0
         is the sample :meth:`variations` lists): sites no earlier batch holds, drawn with the kind's generator
