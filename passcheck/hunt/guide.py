@@ -161,8 +161,8 @@ def guided_forms(model: onnx.ModelProto, forms: Sequence[str], acted: Acted, key
     """``forms`` (a base's forms, :meth:`.space.Base.forms`) with each rewrite's single-site forms
     replaced by as many of its sites, ranked by :func:`place` (ties by a hash of ``key`` and the label:
     the same for a seed), :data:`INPUT_SHARE` of them (at least one) taken among the sites touching
-    :func:`region_inputs` when any does and the ranking left some out; a rewrite none of whose sites touches ``acted``, or an empty ``acted``, keeps
-    its sampled sites (the uniform draw)."""
+    :func:`region_inputs` when any does; a rewrite none of whose sites touches ``acted``, or an empty
+    ``acted``, keeps its sampled sites (the uniform draw)."""
     if not acted:
         return list(forms)
     known = names(model)
