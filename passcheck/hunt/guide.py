@@ -3,7 +3,8 @@
 A bug hides where a pass *acts*: inside a pattern onnxruntime fuses or eliminates, on the nodes an
 onnxscript rule rewrites, on the values whose type shape inference changes. A base's own run under a
 pass shows that set (:func:`acted_on`); the hunt then offers, for each rewrite with sites, the sites
-touching it first (:func:`guided_forms`): inside before boundary before elsewhere.
+touching it first (:func:`guided_forms`): inside before boundary before elsewhere, with a share
+(:data:`INPUT_SHARE`) kept for the region's inputs.
 
 **Which run.** The ``common`` cell of the base's first item under the pass (:mod:`.probe`: no extra
 run) when that item is not a single-site form; when it is, its site is chosen by the set, so the pass
@@ -26,6 +27,14 @@ whose type in ``after`` (``graph.input``/``output``/``value_info``) differs from
 "Names Within a Graph" / value_info), the nodes writing one are acted on (their inference function
 gave it), and the other values those nodes read are the boundary.
 
+**The region's inputs** (round 14h, M243): the values the acted-on nodes read and none of them writes
+(:func:`region_inputs`). A pass matches a pattern through its boundary as much as through its inside:
+onnxruntime's fusions read the node producing an input (``Node::InputEdges``: its op, its output index,
+its other readers), onnx's inference reads the input's type. Ranked by place alone, a rewrite with many
+sites inside never reaches an input (one per neutral op and value: 27 at the fused Gemm's inside value
+``g`` of ``pattern-ort/gemm-sum`` fill all three slots), so :data:`INPUT_SHARE` of each rewrite's guided
+sites (at least one) go to sites touching an input, drawn by the same seeded hash.
+
 **Site labels** are read as strings (the registry's site lists, :func:`passcheck.mutations.forms.sites`):
 a label names a node (its name or ``#<index>:<OpType>``, :func:`passcheck.mutations._base.node_label`)
 or a value when, in any part split at ``->``, the part or its prefix before a ``:`` is that name
@@ -47,6 +56,8 @@ if TYPE_CHECKING:
 
 #: Where a site lies: touching an acted-on node or inside value, a boundary value, neither.
 INSIDE, BOUNDARY, ELSEWHERE = 2, 1, 0
+#: Of a rewrite's guided single sites, the share (at least one) touching the region's inputs (module docs).
+INPUT_SHARE = 1 / 3
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,6 +125,15 @@ def names(model: onnx.ModelProto) -> set[str]:
     return out | {x for n in g.node for x in [*n.input, *n.output] if x}
 
 
+def region_inputs(model: onnx.ModelProto, acted: Acted) -> frozenset[str]:
+    """The values of ``model``'s main graph that the nodes of ``acted`` read and none of them writes (a graph
+    input, an initializer, a value from a node the pass left alone; an omitted optional input ``""`` left out).
+    Empty when ``acted`` is. Raises nothing."""
+    nodes = [n for i, n in enumerate(model.graph.node) if node_label(n, i) in acted.nodes]
+    written = {o for n in nodes for o in n.output if o}
+    return frozenset(x for n in nodes for x in n.input if x and x not in written)
+
+
 def touched(label: str, known: set[str]) -> set[str]:
     """The names of ``known`` that site ``label`` names (see module docs)."""
     out = set()
@@ -140,11 +160,13 @@ def place(label: str, acted: Acted, known: set[str]) -> int:
 def guided_forms(model: onnx.ModelProto, forms: Sequence[str], acted: Acted, key: str) -> list[str]:
     """``forms`` (a base's forms, :meth:`.space.Base.forms`) with each rewrite's single-site forms
     replaced by as many of its sites, ranked by :func:`place` (ties by a hash of ``key`` and the label:
-    the same for a seed); a rewrite none of whose sites touches ``acted``, or an empty ``acted``, keeps
-    its sampled sites (the uniform draw)."""
+    the same for a seed), :data:`INPUT_SHARE` of them (at least one) taken among the sites touching
+    :func:`region_inputs` when any does; a rewrite none of whose sites touches ``acted``, or an empty
+    ``acted``, keeps its sampled sites (the uniform draw)."""
     if not acted:
         return list(forms)
     known = names(model)
+    inputs = region_inputs(model, acted)
     single: dict[str, list[str]] = {}
     for f in forms:
         if len(p := hforms.parts(f)) == 1 and p[0][1] is not None:
@@ -155,11 +177,13 @@ def guided_forms(model: onnx.ModelProto, forms: Sequence[str], acted: Acted, key
         if f not in single.get(rid, ()):
             out.append(f)
         elif f == single[rid][0]:
-            out += _ranked(model, rid, single[rid], acted, known, key)
+            out += _ranked(model, rid, single[rid], acted, known, key, inputs)
     return out
 
 
-def _ranked(model, rid: str, sampled: list[str], acted: Acted, known: set[str], key: str) -> list[str]:
+def _ranked(
+    model, rid: str, sampled: list[str], acted: Acted, known: set[str], key: str, inputs: frozenset[str]
+) -> list[str]:
     try:
         labels = hforms.sites(model, rid)
     except Exception:  # noqa: BLE001 - a rewrite that cannot list this model's sites keeps its sample
@@ -168,7 +192,13 @@ def _ranked(model, rid: str, sampled: list[str], acted: Acted, known: set[str], 
     if not any(where.values()):
         return sampled
     order = sorted(labels, key=lambda s: (-where[s], _tie(key, rid, s)))
-    return [f"{rid}@{s}" for s in order[: len(sampled)]]
+    k = len(sampled)
+    at_input = sorted((s for s in labels if touched(s, known) & inputs), key=lambda s: _tie(key, rid, "in", s))
+    share = min(max(1, round(k * INPUT_SHARE)), len(at_input))
+    top = order[: k - share]
+    extra = [s for s in at_input if s not in top][:share]
+    top += [s for s in order[k - share :] if s not in extra][: k - len(top) - len(extra)]
+    return [f"{rid}@{s}" for s in [*top, *extra]]
 
 
 def _tie(*parts: object) -> int:

@@ -100,7 +100,8 @@ on the base under the pass, then the triple rule), and is a rewrite step when no
 
 **Sites where the pass acts** (with ``acted``, :mod:`.guide`): a base's single-site rewrite forms under a
 pass are, for each rewrite, the sites touching what the pass removed, replaced or retyped on that base
-(inside the pattern, then its boundary), not the base's seeded sample, once an item of the base and pass
+(inside the pattern, then its boundary; a third of them at the pattern's inputs, round 14h), not the base's
+seeded sample, once an item of the base and pass
 has been picked; the first such item, when it is a single-site form, takes the first of those sites of its
 rewrite (the set asked for then). The set is a function of the base and the pass, so the choice still
 depends only on the seed, the step and the items tried.

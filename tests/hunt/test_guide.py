@@ -12,7 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from passcheck.hunt.guide import BOUNDARY, ELSEWHERE, INSIDE, Acted, compute, guided_forms, names, place
+from passcheck.hunt.guide import (
+    BOUNDARY,
+    ELSEWHERE,
+    INSIDE,
+    Acted,
+    compute,
+    guided_forms,
+    names,
+    place,
+    region_inputs,
+    touched,
+)
 from passcheck.hunt.space import bases
 from passcheck.mutations import forms as hforms
 from passcheck.passes.isolation import IsolatedExecutor
@@ -41,10 +52,43 @@ def test_fastgelu_fusion_acts_on_its_pattern_and_guided_sites_lie_inside(executo
     assert "#8:Neg" not in acted.nodes and "y" not in acted.inside | acted.boundary
     known = names(model)
     assert any(place(s, acted, known) == ELSEWHERE for s in hforms.sites(model, "neutral-op"))  # e.g. on y
+    inputs = region_inputs(model, acted)
     for rid in SITE_WISE:
-        guided = [f for f in guided_forms(model, base.forms(1), acted, "1:k") if f.startswith(rid + "@")]
+        guided = [
+            hforms.parts(f)[0][1] for f in guided_forms(model, base.forms(1), acted, "1:k") if f.startswith(rid + "@")
+        ]
         assert guided, rid
-        assert all(place(hforms.parts(f)[0][1], acted, known) == INSIDE for f in guided), guided
+        outside = [s for s in guided if place(s, acted, known) != INSIDE]
+        assert len(outside) <= 1 and all(touched(s, known) & inputs for s in outside), guided  # round 14h's share
+
+
+def test_a_share_of_guided_sites_lies_at_the_inputs_of_the_fused_region(executor):
+    """Round 14h (M243): onnxruntime's GemmSumFusion (a real ``ort:basic`` session) acts on Gemm and Sum; the
+    region's inputs are what they read from outside it, and of each guided rewrite's three single sites one lies
+    at an input (``x``, the Gemm's A: where round 14a's row 907 hides), the others inside (``g``)."""
+    for case in ("pattern-ort/gemm-sum", "fusion-gelu/fastgelu-r2"):
+        base = _base(case)
+        model = base.model()
+        acted = compute(model, "ort:basic" if "gemm" in case else "ort:extended", executor)
+        inputs = region_inputs(model, acted)
+        read = {x for i, n in enumerate(model.graph.node) if f"#{i}:{n.op_type}" in acted.nodes for x in n.input}
+        assert inputs and inputs <= read and not inputs & acted.inside, (case, inputs)
+        known = names(model)
+        for rid in SITE_WISE:
+            sites = hforms.sites(model, rid)
+            if len(sites) <= 3 or not any(touched(s, known) & inputs for s in sites):
+                continue
+            guided = [
+                hforms.parts(f)[0][1]
+                for f in guided_forms(model, base.forms(1), acted, "1:k")
+                if f.startswith(rid + "@")
+            ]
+            at_input = [s for s in guided if touched(s, known) & inputs]
+            assert len(guided) == 3 and at_input, (case, rid, guided)
+            assert sum(place(s, acted, known) == INSIDE for s in guided) >= 2, (case, rid, guided)
+    model = _base("pattern-ort/gemm-sum").model()
+    acted = compute(model, "ort:basic", executor)
+    assert acted.nodes == {"#0:Gemm", "#1:Sum"} and region_inputs(model, acted) == {"x", "w", "c4"}
 
 
 def test_shape_inference_acts_on_the_values_it_types(executor):
