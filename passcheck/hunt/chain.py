@@ -102,12 +102,18 @@ def seconds(model: onnx.ModelProto, first: str, rng: random.Random, bindings=({}
 def _refused_alone(model: onnx.ModelProto, neighbour: onnx.ModelProto, form: str) -> bool:
     """Whether neighbour ``form`` of base ``model`` is refused by onnx strict shape inference (a broadcast that
     meets two sizes, Broadcasting.md) and accepted on the first link's ``neighbour``: a site the base offers that
-    its gate refuses, which the declaration makes valid (a dim declared 1 further on stretches to the 0 ``shape-empty`` writes). Its chain is then gated on the
-    first neighbour as every chain is (:func:`.vary_probe.judge`)."""
-    from passcheck.hunt import vary_inputs
+    its gate refuses, which the declaration makes valid (a dim declared 1 further on stretches to the 0
+    ``shape-empty`` writes). The chain is then gated on the first neighbour as every chain is
+    (:func:`.vary_probe.judge`)."""
+    from passcheck.hunt import vary_inputs  # the inference both questions share
 
     alone, on_first = variation.build(model, form), variation.build(neighbour, form)
-    return alone is not None and on_first is not None and not vary_inputs.accepted(alone[0]) and vary_inputs.accepted(on_first[0])
+    return (
+        alone is not None
+        and on_first is not None
+        and not vary_inputs.accepted(alone[0])
+        and vary_inputs.accepted(on_first[0])
+    )
 
 
 def variation_named(model: onnx.ModelProto) -> onnx.ModelProto:
