@@ -27,6 +27,9 @@ Pow, Where, …; the schema doc says so)           sliced; the output holds the 
 ``Reduce*``                                      reduced (in ``axes``, or every axis): the output's 1 is the
                                                  reduction's own, followed no further; else kept (``keepdims``
                                                  0 shifts it left by the reduced axes before it)
+``MatMul`` of a constant ``B``                   the contracted (last) axis of ``A``: ``B``'s rows (axis -2)
+                                                 sliced, the output holds no part of it; another axis kept
+                                                 (right-aligned against the output's rank)
 ``Transpose``                                    moved to ``perm.index(axis)``
 any node whose outputs all have input 0's        kept (an elementwise unary op, Softmax, Cast, …)
 inferred shape, reading the axis at input 0
@@ -170,6 +173,11 @@ def _follow(node, at, mine, held, consts, shapes, broadcasts, slice_at) -> dict[
         if a in axes:
             return {}
         return {o: a if _attr(node, "keepdims", 1) else a - len([x for x in axes if x < a]) for o in node.output[:1]}
+    if op == "MatMul" and len(node.input) == 2 and node.input[1] in consts:
+        r, w = rank(node.input[0]), consts[node.input[1]]
+        if r >= 2 and a == r - 1:  # the contracted axis: the weight's rows sliced, the output keeps no axis of it
+            return {} if w.ndim < 2 or slice_at(node.input[1], w.ndim - 2, (at, 1)) else None
+        return {o: rank(o) - r + a for o in node.output[:1]} if r >= 2 else {}
     if op == "Transpose":
         perm = _attr(node, "perm", None) or list(range(rank(node.input[0])))[::-1]
         return {node.output[0]: list(perm).index(a)}

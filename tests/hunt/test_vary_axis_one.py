@@ -96,7 +96,12 @@ def test_the_sites_are_the_axes_a_constant_broadcasts_along():
         ["N", 4],
         ["N", 2],
     )
-    assert _sites(matmul) == []  # the contracted axis is not followed, and strict inference refuses a 1 there
+    assert _sites(matmul) == ["x=1"]  # the contracted axis: w's rows sliced with it
+    neighbour, _ = variation.build(matmul, "vary:input-axis-one@x=1")
+    x = np.arange(3, dtype=np.float32).reshape(3, 1)
+    (y,) = _run(neighbour, {"x": x})
+    np.testing.assert_allclose(y, x @ np.ones((1, 2), np.float32) + [1.0, 2.0])
+    assert declared_dims(neighbour.graph.output[0]) == ["N", 2]  # no axis of the output holds it
     assert "vary:input-axis-one@x=2" in variation.offered(
         next(c for c in registry() if c.id == "fusion-norm/layernorm-r3").build("common")
     )
