@@ -516,6 +516,7 @@ def _check_vary_kinds(globs) -> None:
         "expose-input",
         "operand-computed",
         "reshape-rank",
+        "input-axis-one",
         "fanout",
         *vary_twin_output.KINDS,
         *vary_zero_sign.KINDS,

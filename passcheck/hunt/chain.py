@@ -22,8 +22,10 @@ zero point), one per family first in each tier.
 neighbour has a site: a dim declared 1 (``input-rank-up``'s leading 1, ``input-dim-one``) is stretched by a
 multidirectional broadcast to the other operand's size, 0 included (Broadcasting.md), so a constant beside it may
 hold no element (``shape-empty``), which beside a symbolic ``N`` it may not. Its second links are V's model-only
-neighbours the base does not offer at all (:func:`.variation.offered`: the sites the declaration opened), and the
-chain runs on V's feeds (the second link adds no run condition of its own).
+neighbours the base does not offer at all (:func:`.variation.offered`: the sites the declaration opened), and those
+it offers but onnx strict shape inference refuses there (round 14i, M247: a site whose validity the declaration
+decides, as ``shape-empty`` of a LayerNorm's epsilon, whose 0 meets the normalized axis 8 on the base and 1 once
+``input-axis-one`` declares it so); the chain runs on V's feeds (the second link adds no run condition of its own).
 
 **Judged against V.** A chained item is judged as a variation item with V as its base (:func:`.vary_probe.judge`:
 V checked valid against B, the chain against V, the findings V's pass cell does not show are the second link's), so
@@ -86,7 +88,7 @@ def seconds(model: onnx.ModelProto, first: str, rng: random.Random, bindings=({}
         if not model_only(form) or variation.family(form) == own:
             continue
         at = set(variation.labels(form))
-        if (at & moved) if opened is None else (form not in opened):
+        if (at & moved) if opened is None else (form not in opened or _refused_alone(model, neighbour, form)):
             tiers[0 if at & at_nodes else 1].setdefault(variation.family(form), []).append(variation.chain(first, form))
     out: list[str] = []
     for by_family in tiers:  # a base node V changed first, then what else V changed; one per family first
@@ -95,6 +97,23 @@ def seconds(model: onnx.ModelProto, first: str, rng: random.Random, bindings=({}
         rest = sorted(f for forms in by_family.values() for f in forms if f not in out)
         out += rng.sample(rest, min(k - len(out), len(rest)))
     return out
+
+
+def _refused_alone(model: onnx.ModelProto, neighbour: onnx.ModelProto, form: str) -> bool:
+    """Whether neighbour ``form`` of base ``model`` is refused by onnx strict shape inference (a broadcast that
+    meets two sizes, Broadcasting.md) and accepted on the first link's ``neighbour``: a site the base offers that
+    its gate refuses, which the declaration makes valid (a dim declared 1 further on stretches to the 0
+    ``shape-empty`` writes). The chain is then gated on the first neighbour as every chain is
+    (:func:`.vary_probe.judge`)."""
+    from passcheck.hunt import vary_inputs  # the inference both questions share
+
+    alone, on_first = variation.build(model, form), variation.build(neighbour, form)
+    return (
+        alone is not None
+        and on_first is not None
+        and not vary_inputs.accepted(alone[0])
+        and vary_inputs.accepted(on_first[0])
+    )
 
 
 def variation_named(model: onnx.ModelProto) -> onnx.ModelProto:

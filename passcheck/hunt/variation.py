@@ -80,6 +80,9 @@ kind                      change (site)
                           offered, up to :data:`.vary_inputs.ALONE_SITES`)
 ``input-dim-one``         one dim of one fed input declared 1 where broadcasting absorbs it (the graph outputs'
                           inferred shapes unchanged; :mod:`.vary_inputs`; site: ``<input>=<axis>``)
+``input-axis-one``        one static dim of one fed input declared 1 and every constant broadcast along it sliced to
+                          its first element: the computation on the input's first slice (:mod:`.vary_axis_one`;
+                          site: ``<input>=<axis>``)
 ``input-dim-zero``        one dim of one fed input declared 0 while that input keeps another dim symbolic
                           (:mod:`.vary_inputs`; site: ``<input>=<axis>``)
 ``input-apart``           one reading slot of a graph input read by several reads an independent input of the same
@@ -141,6 +144,7 @@ from typing import TYPE_CHECKING, Any
 from passcheck.hunt import (
     vary_apart,
     vary_axes,
+    vary_axis_one,
     vary_bindings,
     vary_defaults,
     vary_empty,
@@ -491,6 +495,10 @@ def build(model: onnx.ModelProto, form: str, labelled: bool = False) -> tuple[on
             done = vary_axes.build(out, k, site, _inferred(out))
             if done and k == vary_axes.MOVE:  # another axis reduced: the reductions' outputs change shape
                 _refresh_annotations(out)
+        elif vary_axis_one.is_kind(k):  # the axis is 1 down to the outputs: so are their annotations
+            done = vary_axis_one.build(out, site, _inferred(out), lambda n, i: _broadcasts(out, n, i, multi=True))
+            if done:
+                _refresh_annotations(out)
         elif vary_inputs.is_input_kind(k):
             done = vary_inputs.build(out, k, site)
             if done:  # a stated 0 reaches a computed shape's values only through data propagation
@@ -577,6 +585,13 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_pairs.candidates(model, shapes)
     yield from vary_rank.candidates(model, shapes, lambda n, i: _broadcasts(model, n, i))
     yield from vary_inputs.candidates(model)
+    yield from vary_axis_one.candidates(
+        model,
+        shapes,
+        lambda n, i: _broadcasts(model, n, i, multi=True),
+        vary_inputs.tensor_inputs(model),
+        vary_inputs.accepted,
+    )
     yield from vary_apart.candidates(model)
     yield from vary_frozen.candidates(model)
     yield from vary_operand.candidates(model)

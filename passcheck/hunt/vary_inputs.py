@@ -78,9 +78,11 @@ if TYPE_CHECKING:
 ALONE = "input-dim-alone"
 ONE = "input-dim-one"
 ZERO = "input-dim-zero"
+#: :mod:`.vary_axis_one`'s kind: built there (the constants along the axis follow), fed here as ``input-dim-one``.
+AXIS_ONE = "input-axis-one"
 KINDS = ("input-rank-up", "input-fix-zero", "input-fix", ALONE, ONE, ZERO)
 #: Kinds whose site is ``<input>=<axis>``.
-AXIS_KINDS = (ALONE, ONE, ZERO)
+AXIS_KINDS = (ALONE, ONE, ZERO, AXIS_ONE)
 #: The size ``input-fix`` states for a symbol: the first of the default bindings' sizes (2).
 FIXED = 2
 #: Kinds whose site is a symbol (every declaration of it), not an input name.
@@ -93,6 +95,16 @@ ALONE_SITES = 12
 def is_input_kind(kind: str) -> bool:
     """Whether ``kind`` (without the ``vary:`` prefix) is one of this module's."""
     return kind in KINDS
+
+
+def tensor_inputs(model: onnx.ModelProto) -> list[Any]:
+    """The fed tensor inputs of ``model`` of known rank (:func:`_tensor_inputs`)."""
+    return _tensor_inputs(model)
+
+
+def accepted(model: onnx.ModelProto) -> bool:
+    """Whether onnx strict shape inference accepts ``model`` from its inputs alone (:func:`_output_shapes`)."""
+    return _output_shapes(model) is not None
 
 
 def _tensor_inputs(model: onnx.ModelProto) -> list[Any]:
@@ -332,7 +344,7 @@ def setting(setting: Setting, kind: str, site: str) -> Setting:
             return out
         if kind == ALONE:
             out[name] = np.concatenate([out[name], out[name]], axis=int(axis))
-        elif kind == ONE:
+        elif kind in (ONE, AXIS_ONE):
             out[name] = np.take(out[name], [0], axis=int(axis))
         elif kind == ZERO:
             out[name] = np.take(out[name], np.arange(0), axis=int(axis))

@@ -30,7 +30,8 @@ def ex(inproc_executor):
 def test_each_fed_input_and_symbol_is_a_site_and_the_neighbours_state_what_they_feed():
     base = P.base()
     forms = {f for f in variation.neighbours(base, random.Random(0)) if variation.family(f) == "input"}
-    assert forms == {"vary:input-rank-up@x", "vary:input-fix-zero@N", "vary:input-fix@N"}, forms  # not w, shape
+    # not w, shape; x's 8 is MatMul's contracted axis, declared 1 with w's rows (vary_axis_one, M248)
+    assert forms == {"vary:input-rank-up@x", "vary:input-fix-zero@N", "vary:input-fix@N", "vary:input-axis-one@x=1"}
     up, labels = variation.build(base, "vary:input-rank-up@x")
     assert labels == ["x"] and _dims(up.graph.input[0]) == [1, "N", 8]
     assert _dims(up.graph.output[0])[1:] == [4]  # Reshape(-1, 4): inference no longer names the first dim
