@@ -153,7 +153,11 @@ def test_an_interrupted_matrix_marks_its_reports_partial(tmp_path):
     assert proc.returncode == 130, err
     out = tmp_path / "out"
     doc = json.loads((out / "report.json").read_text())
-    assert doc.get("partial") is True and doc["summary"]["verdicts"] == {"ok": doc["summary"]["cells"]}, doc
+    # the stuck case's worker is the one interrupted: no cell of it is recorded; deaths/ok's cells are recorded `ok`
+    # when they arrived before the interrupt (under load the stuck case may start first: 0 cells, no verdict)
+    verdicts = doc["summary"]["verdicts"]
+    assert doc.get("partial") is True and set(verdicts) <= {"ok"}, doc
+    assert sum(verdicts.values()) == doc["summary"]["cells"], doc
     suite = [tc for s in JUnitXml.fromfile(str(out / "report.xml")) for tc in s]
     assert [tc.name for tc in suite if any(isinstance(r, Failure) for r in tc.result)] == ["interrupted"]
     assert "PARTIAL" in (out / "report.md").read_text()
