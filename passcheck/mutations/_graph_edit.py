@@ -69,6 +69,18 @@ def drop_unread(g: onnx.GraphProto, names: set[str]) -> None:
     drop_unused(g, names)
 
 
+def trim_trailing_empty(names) -> bool:
+    """Drop the trailing ``""`` entries of a node's ``input`` or ``output`` list; whether any was dropped.
+
+    IR.md §Optional Inputs and Outputs: a trailing optional slot is omitted either by writing ``""`` or by leaving it
+    off the end; interior ``""`` slots must stay (they keep the later slots' positions)."""
+    cut = False
+    while names and not names[-1]:
+        del names[-1]
+        cut = True
+    return cut
+
+
 def drop_attribute(n: "onnx.NodeProto", name: str) -> None:  # noqa: UP037 - the module's style
     """Remove ``n``'s attribute ``name``, if any."""
     keep = [a for a in n.attribute if a.name != name]

@@ -27,7 +27,14 @@ from passcheck.mutations._base import (
     static_axes,
     static_tensors,
 )
-from passcheck.mutations._graph_edit import attr_value, drop_attribute, edit_sites, int64_constant, splice
+from passcheck.mutations._graph_edit import (
+    attr_value,
+    drop_attribute,
+    edit_sites,
+    int64_constant,
+    splice,
+    trim_trailing_empty,
+)
 from passcheck.mutations._schema_types import BOOL, FLOATS, SIGNED_INTS, UNSIGNED_INTS, accepts
 from passcheck.mutations._shapes import known
 from passcheck.mutations.catalogue import Freedom
@@ -153,12 +160,9 @@ def clip_bounds_explicit(model: onnx.ModelProto, only: frozenset[str] | None = N
 
 
 def _trim(n: onnx.NodeProto, slots: list[int]) -> None:
-    ins = list(n.input)
     for s in slots:
-        ins[s] = ""
-    while ins and not ins[-1]:
-        ins.pop()
-    n.input[:] = ins
+        n.input[s] = ""
+    trim_trailing_empty(n.input)
 
 
 def clip_bounds_omitted(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:

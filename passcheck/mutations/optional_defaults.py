@@ -31,7 +31,7 @@ from passcheck.mutations._base import (
     static_tensors,
 )
 from passcheck.mutations._freedom import Freedom
-from passcheck.mutations._graph_edit import attr_value, splice
+from passcheck.mutations._graph_edit import attr_value, splice, trim_trailing_empty
 from passcheck.mutations._shapes import Known, known
 from passcheck.mutations.index_sign import fresh_static
 
@@ -332,8 +332,7 @@ def _edit(model: onnx.ModelProto, only: frozenset[str] | None, explicit: bool) -
                     freed.add(n.input[row.slot])
                     n.input[row.slot] = ""
                     changed = True
-        while n.input and not n.input[-1]:
-            del n.input[-1]
+        trim_trailing_empty(n.input)
         if changed:
             before[i] = added
             sites.append(node_label(n, i))

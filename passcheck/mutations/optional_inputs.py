@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import Rewrite, chosen, is_default_domain, node_label, opset
+from passcheck.mutations._graph_edit import trim_trailing_empty
 
 if TYPE_CHECKING:
     import onnx
@@ -44,8 +45,7 @@ def omitted(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[
     sites = []
     for i, n in enumerate(model.graph.node):
         if n.input and not n.input[-1] and chosen(only, node_label(n, i)):
-            while n.input and not n.input[-1]:
-                del n.input[-1]
+            trim_trailing_empty(n.input)
             sites.append(node_label(n, i))
     return sites
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import Rewrite, all_names, chosen, fresh_name
 from passcheck.mutations._freedom import Freedom
+from passcheck.mutations._graph_edit import trim_trailing_empty
 from passcheck.mutations._scopes import opset_of, scopes
 
 if TYPE_CHECKING:
@@ -80,9 +81,7 @@ def no_empty_inputs(model: onnx.ModelProto, only: frozenset[str] | None = None) 
     """Every trailing ``""`` input dropped."""
     sites = []
     for _scope, n, label in _nodes(model, only):
-        if n.input and not n.input[-1]:
-            while n.input and not n.input[-1]:
-                del n.input[-1]
+        if trim_trailing_empty(n.input):
             sites.append(label)
     return sites
 
@@ -133,9 +132,7 @@ def unnamed_outputs(model: onnx.ModelProto, only: frozenset[str] | None = None) 
             if _optional(p) and n.output[k] and n.output[k] not in read:
                 n.output[k] = ""
                 changed = True
-        while n.output and not n.output[-1]:
-            del n.output[-1]
-            changed = True
+        changed = trim_trailing_empty(n.output) or changed
         if changed and any(n.output):
             sites.append(label)
     return sites

@@ -25,7 +25,7 @@ from passcheck.mutations._base import (
     opset,
     static_tensors,
 )
-from passcheck.mutations._graph_edit import splice
+from passcheck.mutations._graph_edit import splice, trim_trailing_empty
 from passcheck.mutations._shapes import known
 from passcheck.mutations.catalogue import Freedom
 from passcheck.mutations.index_sign import fresh_static
@@ -143,8 +143,7 @@ def _defaults(model: onnx.ModelProto, only: frozenset[str] | None, explicit: boo
             if plain_axes:
                 freed.add(n.input[3])
                 n.input[3] = ""
-            while len(n.input) > 3 and not n.input[-1]:
-                del n.input[-1]
+            trim_trailing_empty(n.input)  # data, starts and ends are required: never ""
         sites.append(node_label(n, i))
     if sites:
         splice(g, before)

@@ -11,19 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from passcheck.mutations._graph_edit import trim_trailing_empty
 from passcheck.mutations._scopes import scopes
 
 if TYPE_CHECKING:
     import onnx
-
-
-def _trim(names) -> bool:
-    """Drop the trailing empty names of a repeated string field; whether any was dropped."""
-    cut = False
-    while names and not names[-1]:
-        del names[-1]
-        cut = True
-    return cut
 
 
 def without_trailing_empty_slots(model: onnx.ModelProto) -> onnx.ModelProto | None:
@@ -37,6 +29,6 @@ def without_trailing_empty_slots(model: onnx.ModelProto) -> onnx.ModelProto | No
     cut = False
     for scope in scopes(out):
         for n in scope.body.node:
-            cut = _trim(n.input) | cut
-            cut = _trim(n.output) | cut
+            cut = trim_trailing_empty(n.input) | cut
+            cut = trim_trailing_empty(n.output) | cut
     return out if cut else None

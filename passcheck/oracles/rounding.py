@@ -135,9 +135,13 @@ def float64_runs(model: Any, feeds: Mapping[str, Any], seed: int = 0) -> tuple[d
     widened), or ({}, [], why) when onnx's reference evaluator cannot run the widened model or ``model`` has more
     than :data:`MAX_NODES` main-graph nodes. Never raises."""
     if len(model.graph.node) > MAX_NODES:
-        return {}, [], (
-            f"not evaluated in float64: {len(model.graph.node)} main-graph nodes, more than {MAX_NODES} (onnx's "
-            "reference evaluator is pure Python)"
+        return (
+            {},
+            [],
+            (
+                f"not evaluated in float64: {len(model.graph.node)} main-graph nodes, more than {MAX_NODES} (onnx's "
+                "reference evaluator is pure Python)"
+            ),
         )
     wide = widened(model)
     feeds64 = {

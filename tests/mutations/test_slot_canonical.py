@@ -107,3 +107,14 @@ def test_the_hunt_reports_the_tools_failure_as_the_documented_row(executor, opse
         rec = {"signature": sig.to_json(), "message": f.message}
         entry = documented.which(sig.key, rec)
         assert entry is not None and entry["row"] == row, (sig.key, f.message)
+
+
+def test_trim_trailing_empty_keeps_interior_slots_and_says_whether_it_cut():
+    """IR.md §Optional Inputs and Outputs: only trailing ``""`` slots can be left off; the one helper every
+    rewrite uses keeps the interior ones (they hold later slots' positions)."""
+    from passcheck.mutations._graph_edit import trim_trailing_empty
+
+    n = helper.make_node("Resize", ["x", "", "scales", "", ""], ["y", ""])
+    assert trim_trailing_empty(n.input) and list(n.input) == ["x", "", "scales"]
+    assert trim_trailing_empty(n.output) and list(n.output) == ["y"]
+    assert not trim_trailing_empty(n.input) and list(n.input) == ["x", "", "scales"]
