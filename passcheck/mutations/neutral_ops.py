@@ -43,9 +43,11 @@ pad-crop            ``Pad(Pad(x, +1, mode edge), -1)`` at the end of the last ax
 tile-ones           ``Tile(x, [1] * r)`` (Tile-6+)
 unsqueeze-squeeze   ``Squeeze(Unsqueeze(x, [0]), [0])`` (axes attributes before opset 13, inputs from 13)
 split-one           ``Split(x, axis=0)`` into one output (Split-2+; ``num_outputs=1`` from Split-18)
-split-third         the third of ``Split(Concat(x, x, x, axis=0), axis=0)`` into three equal parts (Concat-4+,
+split-third         the third of ``Split(Concat(f, f, x, axis=0), axis=0)`` into three equal parts (Concat-4+,
                     Split-2+: no sizes means equal parts, ``num_outputs=3`` from Split-18): x's readers read
-                    output 2 of their producer (IR.md: a node's outputs are positional, any of them may be read)
+                    output 2 of their producer (IR.md: a node's outputs are positional, any of them may be read);
+                    ``f`` is ``Expand(7 | true, Shape(x))`` (Expand-8+), so the other outputs differ from x (x
+                    itself for strings and before opset 8)
 add-zero-outrank    ``Squeeze(Add(x, z), [0])``, ``z`` a -0.0 (integers: 0) of shape ``[1] * (r + 1)``: Add-7+
                     broadcasts multidirectionally, so the sum is x with a leading 1, which the Squeeze takes off
                     (Squeeze-1+; axes an input from 13)
@@ -64,7 +66,7 @@ from typing import TYPE_CHECKING
 
 from passcheck.mutations import _value_sites
 from passcheck.mutations._base import Rewrite
-from passcheck.mutations._schema_types import BOOL, FLOATS, accepts
+from passcheck.mutations._schema_types import BOOL, FLOATS, SIGNED_INTS, UNSIGNED_INTS, accepts
 from passcheck.mutations._value_sites import Namer, Step
 from passcheck.mutations.catalogue import Freedom
 from passcheck.mutations.neutral import (
@@ -161,16 +163,33 @@ def _split_one(x: str, k: Known, version: int, names: Namer):
     return [names.node("Split", [x], out, **attrs)]
 
 
+NUMBERS = FLOATS | SIGNED_INTS | UNSIGNED_INTS
+
+
+def _fill(elem_type: int):
+    """A value unlike most feeds for the parts ``split-third`` puts before x: 7 for numbers, true for bool, None for
+    types without one (strings)."""
+    return True if elem_type == BOOL else 7 if elem_type in NUMBERS else None
+
+
 def _split_third(x: str, k: Known, version: int, names: Namer):
     import onnx
 
     ops = (("Concat", 0), ("Split", 0))
     if version < 4 or k.rank is None or k.rank < 1 or not all(accepts(o, version, k.elem_type, i) for o, i in ops):
         return None
+    made, first = [], x
+    fill = _fill(k.elem_type)
+    if fill is not None and version >= 8 and all(accepts(o, version, k.elem_type) for o in ("Constant", "Expand")):
+        # Parts 0 and 1 hold x's shape filled with another value, so a reader moved to the wrong output of the Split
+        # sees other numbers (with three copies of x, every output is x and the move is invisible).
+        c, cn = names.constant("fill", k.elem_type, [fill], [])
+        shape, first = names.value("shape"), names.value("filled")
+        made = [cn, names.node("Shape", [x], shape), names.node("Expand", [c, shape], first)]
     tripled, parts = names.value("concat"), [names.value(f"part{i}") for i in range(3)]
     attrs = {"axis": 0, **({"num_outputs": 3} if version >= 18 else {})}
     split = onnx.helper.make_node("Split", [tripled], parts, name=names.value("split_node"), **attrs)
-    return [names.node("Concat", [x, x, x], tripled, axis=0), split]
+    return [*made, names.node("Concat", [first, first, x], tripled, axis=0), split]
 
 
 _SHARED = dict((*ELEMENTWISE, *SHAPE_OPS, *ONE_INPUT, *SELECTIONS))

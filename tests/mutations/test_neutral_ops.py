@@ -284,16 +284,19 @@ def test_dropout_mask_read_names_the_mask_and_a_where_reads_it():
 
 @pytest.mark.parametrize("opset", [13, 18])
 def test_split_third_hands_the_value_on_from_the_third_output(opset):
-    """``split-third`` (M213): the reader reads output 2 of ``Split(Concat(x, x, x, axis=0), axis=0)`` into three
-    equal parts (IR.md: a node's outputs are positional; Split-13 equal parts without sizes, Split-18
-    ``num_outputs``); the gate's real runs (checker, onnxruntime) bit-equal; the other reader keeps ``x``."""
+    """``split-third`` (M213): the reader reads output 2 of ``Split(Concat(f, f, x, axis=0), axis=0)`` into three
+    equal parts, ``f`` x's shape filled with 7 (IR.md: a node's outputs are positional; Split-13 equal parts
+    without sizes, Split-18 ``num_outputs``); the gate's real runs (checker, onnxruntime) bit-equal; the other reader
+    keeps ``x``."""
     original = SHARED(opset)
     assert {"x:split-third", "x->n4:split-third"} <= set(R.sites(original))
     mutant, _ = R.apply(original, ["x->n4:split-third"])
     nodes = {n.name: n for n in mutant.graph.node}
     (split,) = [n for n in mutant.graph.node if n.op_type == "Split"]
     (concat,) = [n for n in mutant.graph.node if n.op_type == "Concat"]
-    assert list(concat.input) == ["x"] * 3 and list(split.input) == [concat.output[0]] and len(split.output) == 3
+    assert concat.input[2] == "x" and concat.input[0] == concat.input[1] != "x"  # the other parts differ from x
+    (expand,) = [n for n in mutant.graph.node if n.op_type == "Expand"]
+    assert expand.output[0] == concat.input[0] and list(split.input) == [concat.output[0]] and len(split.output) == 3
     assert nodes["n4"].input[0] == split.output[2] and list(nodes["n0"].input) == ["x"]
     assert ("num_outputs" in {a.name for a in split.attribute}) is (opset >= 18)
     signatures = site_signatures(original)  # sampled apart from split-one, whose reader reads output 0
@@ -304,6 +307,29 @@ def test_split_third_hands_the_value_on_from_the_third_output(opset):
     (split,) = [n for n in value.graph.node if n.op_type == "Split"]
     assert sum(n.input[:].count(split.output[2]) for n in value.graph.node) == 2
     verify_equivalent(original, value, feeds(original), "neutral-op@x:split-third")
+
+
+def _first_output_for_last(model: onnx.ModelProto) -> onnx.ModelProto:
+    """Planted: every reader of a multi-output Split's last output reads its first output instead."""
+    for split in [n for n in model.graph.node if n.op_type == "Split" and len(n.output) > 1]:
+        for n in model.graph.node:
+            n.input[:] = [split.output[0] if i == split.output[-1] else i for i in n.input]
+    return model
+
+
+def test_a_pass_reading_the_wrong_split_output_is_caught_on_split_third():
+    """The parts before x are filled with another value, so a pass that moves a reader to another output of the
+    Split changes the numbers: caught on ``split-third``'s form, not on the base (which has no Split)."""
+    from passcheck.mutations.subject import mutation_subject
+
+    from ._models import run_planted
+
+    form = "neutral-op@x->n4:split-third"
+    subject, applied = mutation_subject(SHARED(18), "split-third", [form])
+    assert form in applied
+    cells = run_planted(subject, "planted:split-first-output", _first_output_for_last)
+    flagged = {c.form for c in cells if c.findings}
+    assert form in flagged and "common" not in flagged, flagged
 
 
 def test_split_third_reaches_onnxruntime_gemm_sum_fusion_moving_edges_by_output_index():
