@@ -338,7 +338,11 @@ def site_ops(model: onnx.ModelProto, form: str) -> set[str]:
 
 
 def neighbours(
-    model: onnx.ModelProto, rng: random.Random, bindings=({}, {}), pools: dict[str, Sites] | None = None
+    model: onnx.ModelProto,
+    rng: random.Random,
+    bindings=({}, {}),
+    pools: dict[str, Sites] | None = None,
+    family: str | None = None,
 ) -> list[str]:
     """The variation form ids of ``model`` (see module docs), at most :data:`PER_KIND` sites of each kind, and every
     attribute value the node's op version added (:func:`_added_sites`, round 13b, M181); ``bindings``:
@@ -348,12 +352,24 @@ def neighbours(
 
     Each kind's sites are sampled with a generator of its own, seeded by one draw of ``rng`` and the kind (round 8e,
     M71): a kind added to the module, or offered on the base where it was not, moves no other kind's sample (with one
-    generator across the kinds in turn, the default-fed kind's sites moved the elem-split ones of a QDQ Conv base)."""
+    generator across the kinds in turn, the default-fed kind's sites moved the elem-split ones of a QDQ Conv base).
+
+    ``family`` (one of :data:`FAMILIES`): only that family's forms, the same ones as the full listing's (each kind's
+    draw is its own); a family with its own candidate listing (:data:`_FAMILY_CANDIDATES`: ``elem``) lists only
+    those, a fraction of the cost of every kind's. Raises ValueError for a name not in :data:`FAMILIES`."""
     from passcheck.mutations.forms import named
 
+    if family is not None and family not in FAMILIES:
+        raise ValueError(f"no variation family {family!r} (one of {', '.join(FAMILIES)})")
     model = named(model)
     found: dict[str, list[str]] = {}
-    for k, site in [*_candidates(model), *vary_bindings.candidates(model, bindings)]:
+    if family in _FAMILY_CANDIDATES:
+        listed = list(_FAMILY_CANDIDATES[family](model))
+    else:
+        listed = [*_candidates(model), *vary_bindings.candidates(model, bindings)]
+    for k, site in listed:
+        if family is not None and k.split("-", 1)[0] != family:
+            continue
         name = site.rsplit("=", 1)[0] if _node_site(k) else site
         if not _RESERVED & set(name) and not {"@", "|", "+", THEN} & set(site):
             found.setdefault(k, []).append(site)
@@ -735,6 +751,10 @@ def _elem_candidates(model, shapes) -> Iterator[tuple[str, str]]:
                     continue
                 if holds(moved, before, names, to):
                     yield k, site
+
+
+#: family → its own candidates of a node-named model, exactly the ones :func:`_candidates` yields of that family
+_FAMILY_CANDIDATES = {"elem": lambda model: _elem_candidates(model, _inferred(model))}
 
 
 def _copy(model):

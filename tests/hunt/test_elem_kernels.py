@@ -43,15 +43,40 @@ def test_no_drawn_elem_neighbour_lacks_a_cpu_kernel():
             model = base.model()
         except Exception:  # noqa: BLE001 - a base that does not build is not this test's
             continue
-        for form in variation.neighbours(model, random.Random(0)):
-            if variation.family(form) == "elem":
-                drawn[f"{base.id} {form}"] = (model, form)
+        # the elem family alone: the forms the full listing draws (test_the_elem_listing_is_the_full_listings_elem)
+        for form in variation.neighbours(model, random.Random(0), family="elem"):
+            drawn[f"{base.id} {form}"] = (model, form)
     sample = sorted(random.Random(1).sample(sorted(drawn), min(60, len(drawn))))
     built = {k: b[0] for k in sample if (b := variation.build(*drawn[k])) is not None}  # None: the hunt skips it
     assert len(built) >= 55, sorted(set(sample) - set(built))
     assert len({k.rsplit("elem-", 1)[1].split("@")[0] for k in built}) >= 4, sample  # several target types
     refused = {k: why for k, m in built.items() if (why := _session_error(m)) is not None}
     assert not refused, refused
+
+
+def test_the_elem_listing_is_the_full_listings_elem_forms():
+    """``neighbours(family="elem")`` lists only the elem candidates; its forms are those the full listing draws, in
+    order, split kinds included (the QDQ base's shared scales), and another family filters the full listing."""
+    from passcheck.hunt.space import bases
+
+    keep = ("pattern-ort-qdq/conv:opset-19", "optional-input/clip-min-only:common")
+    models = [planted_elem.add_mul()()] + [
+        b.model()
+        for b in bases(["pattern-ort-qdq/conv", "optional-input/clip-min-only"], generated=False)
+        if b.id in keep
+    ]
+    assert len(models) == 3
+    split = 0
+    for model in models:
+        full = variation.neighbours(model, random.Random(0))
+        for fam in ("elem", "value"):
+            assert variation.neighbours(model, random.Random(0), family=fam) == [
+                f for f in full if variation.family(f) == fam
+            ]
+        split += sum("elem-split-" in f for f in full)
+    assert split and any(variation.family(f) == "value" for f in full)  # both paths met a form to compare
+    with pytest.raises(ValueError, match="no variation family 'elements'"):
+        variation.neighbours(models[0], random.Random(0), family="elements")
 
 
 def test_an_int32_neighbour_of_add_mul_is_valid_and_judged_exactly():

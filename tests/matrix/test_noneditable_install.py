@@ -4,7 +4,6 @@ A fresh venv gets ``uv pip install <checkout>``; each command runs from another 
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from passcheck.matrix.create import uv_bin
+from tests._checkout import copy_checkout
 from tests._shared import built_once
 
 REPO = Path(__file__).resolve().parents[2]
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.matrix  # creates a venv with uv and installs into it f
 
 def _install(root: Path) -> None:
     src = root / "clone"  # a copy of the tree: the install records this folder, not the test's checkout
-    shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__", "*.egg-info", "build"))
+    copy_checkout(REPO, src)  # its own files only, not a CI clone's .ci-venv/ (tests/_checkout.py)
     uv = uv_bin()
     subprocess.run([uv, "venv", "-q", str(root / "venv")], check=True)
     subprocess.run(
