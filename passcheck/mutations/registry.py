@@ -113,6 +113,7 @@ MODULES = (
     "passcheck.mutations.derived_names",
     "passcheck.mutations.transpose_split",
     "passcheck.mutations.concat_nested",
+    "passcheck.mutations.slice_per_axis",
 )
 
 
