@@ -29,7 +29,9 @@ Catalogue (module — rewrite ids, each pair the inverse of the other):
   :mod:`~passcheck.mutations.function_bodies` (an op as its schema function body),
   :mod:`~passcheck.mutations.loop_carried`, :mod:`~passcheck.mutations.neutral_select`,
   :mod:`~passcheck.mutations.function_types`, :mod:`~passcheck.mutations.function_overloads`,
-  :mod:`~passcheck.mutations.training_info`, :mod:`~passcheck.mutations.attribute_inputs`.
+  :mod:`~passcheck.mutations.training_info`, :mod:`~passcheck.mutations.attribute_inputs`,
+  :mod:`~passcheck.mutations.transpose_split` (one Transpose as two), :mod:`~passcheck.mutations.concat_nested`
+  (one Concat as two), :mod:`~passcheck.mutations.slice_per_axis` (a Slice one axis at a time).
 
 The full list, with the spec section each freedom rests on and the freedoms no rewrite can produce,
 is the spelling catalogue (:mod:`~passcheck.mutations.catalogue`, ``docs/spellings.md``): a rewrite

@@ -111,6 +111,9 @@ MODULES = (
     "passcheck.mutations.outer_reads",
     "passcheck.mutations.initializer_neighbours",
     "passcheck.mutations.derived_names",
+    "passcheck.mutations.transpose_split",
+    "passcheck.mutations.concat_nested",
+    "passcheck.mutations.slice_per_axis",
 )
 
 
