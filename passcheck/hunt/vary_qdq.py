@@ -12,8 +12,8 @@ selector reads the node's own attributes and optional inputs in its own way. The
 where a hand-written ``pattern-ort-qdq`` case writes one (about a dozen ops); the generated bases' nodes, with
 every attribute and optional-input spelling the generator writes, never reach a selector.
 
-Form ids ``vary:qdq-wrap@<node>`` and ``vary:qdq-own-scale@<node>`` (:mod:`.variation`); the change, for the node
-named by the site:
+Form ids ``vary:qdq-wrap@<node>``, ``vary:qdq-own-scale@<node>`` and ``vary:qdq-16bit@<node>`` (:mod:`.variation`);
+the change, for the node named by the site:
 
 - each float input read at run time: ``QuantizeLinear(v, 1/32, uint8 128)`` → ``DequantizeLinear`` (the
   activation spelling: a range of ±4);
@@ -28,6 +28,13 @@ named by the site:
   the group into one of them must rescale the bias or decline;
 - each float output ``o``: the node writes ``o__f``, and ``o = DequantizeLinear(QuantizeLinear(o__f, 1/16,
   uint8 128))`` (±8), so readers and graph outputs keep their names.
+- ``qdq-16bit`` (offered at a default-domain opset ≥ 21): the same group with every activation pair (run-time
+  inputs and outputs) uint16, zero point 2^15 and 1/256 of the uint8 scale (the same ranges, 256 times finer);
+  weights and bias as in ``qdq-wrap``. QuantizeLinear-21 / DequantizeLinear-21 add int16 / uint16 to their
+  quantized types (Operators.md) and onnxruntime's quantizer writes such groups (``QUInt16`` activations, int8
+  weights); its selectors take or refuse a group by its types (``Is16BitIntType``, their ``allow_16bit`` flags),
+  and the transformers that move or drop Q/DQ pairs meet another zero-point type. Before this kind every QDQ
+  neighbour was 8-bit.
 
 An input a DequantizeLinear (of an initializer scale) already writes keeps its pair, and its scale stands for the
 product; an output only QuantizeLinear nodes read keeps its readers: a node already half in a group is completed,
