@@ -109,9 +109,10 @@ kind                      change (site)
                           another value of its dtype and shape, the dims computed from it unstated
                           (:mod:`.vary_defaults`; site: the input's name)
 ``qdq-wrap``,             one float node made a QDQ node group: its inputs dequantized (a weight int8, a third
-                          input int32 at the product of the first two scales), its outputs quantized and back
-``qdq-own-scale``         (:mod:`.vary_qdq`: what onnxruntime's QDQ selectors match; site: the node's name); the
-                          second with that int32 input at a scale of its own
+``qdq-own-scale``,        input int32 at the product of the first two scales), its outputs quantized and back
+``qdq-16bit``             (:mod:`.vary_qdq`: what onnxruntime's QDQ selectors match; site: the node's name); the
+                          second with that int32 input at a scale of its own; the third (opset ≥ 21) with uint16
+                          activations
 ``bind-…``, ``feed-…``    the same model under another binding of its dim_params or on other float
                           feeds (:mod:`.vary_bindings`: the run conditions, not the model)
 ========================  ==========================================================================

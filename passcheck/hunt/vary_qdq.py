@@ -12,8 +12,8 @@ selector reads the node's own attributes and optional inputs in its own way. The
 where a hand-written ``pattern-ort-qdq`` case writes one (about a dozen ops); the generated bases' nodes, with
 every attribute and optional-input spelling the generator writes, never reach a selector.
 
-Form ids ``vary:qdq-wrap@<node>`` and ``vary:qdq-own-scale@<node>`` (:mod:`.variation`); the change, for the node
-named by the site:
+Form ids ``vary:qdq-wrap@<node>``, ``vary:qdq-own-scale@<node>`` and ``vary:qdq-16bit@<node>`` (:mod:`.variation`);
+the change, for the node named by the site:
 
 - each float input read at run time: ``QuantizeLinear(v, 1/32, uint8 128)`` → ``DequantizeLinear`` (the
   activation spelling: a range of ±4);
@@ -28,6 +28,13 @@ named by the site:
   the group into one of them must rescale the bias or decline;
 - each float output ``o``: the node writes ``o__f``, and ``o = DequantizeLinear(QuantizeLinear(o__f, 1/16,
   uint8 128))`` (±8), so readers and graph outputs keep their names.
+- ``qdq-16bit`` (offered at a default-domain opset ≥ 21): the same group with every activation pair (run-time
+  inputs and outputs) uint16, zero point 2^15 and 1/256 of the uint8 scale (the same ranges, 256 times finer);
+  weights and bias as in ``qdq-wrap``. QuantizeLinear-21 / DequantizeLinear-21 add int16 / uint16 to their
+  quantized types (Operators.md) and onnxruntime's quantizer writes such groups (``QUInt16`` activations, int8
+  weights); its selectors take or refuse a group by its types (``Is16BitIntType``, their ``allow_16bit`` flags),
+  and the transformers that move or drop Q/DQ pairs meet another zero-point type. Before this kind every QDQ
+  neighbour was 8-bit.
 
 An input a DequantizeLinear (of an initializer scale) already writes keeps its pair, and its scale stands for the
 product; an output only QuantizeLinear nodes read keeps its readers: a node already half in a group is completed,
@@ -50,9 +57,17 @@ KIND = "qdq-wrap"
 #: The kind whose third input is written at a scale of its own (a kind apart: the scheduler tells kinds apart, and
 #: a selector's bias-scale condition is not its group condition).
 OWN_KIND = "qdq-own-scale"
-KINDS = (KIND, OWN_KIND)
+#: The kind whose activations (run-time inputs and outputs) are uint16: QuantizeLinear-21 / DequantizeLinear-21 add
+#: int16 and uint16 to ``T2`` / ``T1`` (Operators.md), and onnxruntime's quantizer writes them (``QUInt16``
+#: activations, int8 weights); the selectors' type checks (``Is16BitIntType``, ``allow_16bit``) see them.
+WIDE_KIND = "qdq-16bit"
+KINDS = (KIND, OWN_KIND, WIDE_KIND)
 #: The lowest default-domain opset of a site (QuantizeLinear-13 / DequantizeLinear-13).
 MIN_OPSET = 13
+#: The lowest default-domain opset of a :data:`WIDE_KIND` site (QuantizeLinear-21: 16-bit types).
+WIDE_OPSET = 21
+#: The uint16 activation grid: the uint8 ranges (±4 in, ±8 out) at 256 times the resolution, zero point 2^15.
+WIDE_STEPS, WIDE_ZERO = 256, 2**15
 #: Activation and output scales: powers of two, so the scales multiply exactly.
 IN_SCALE, OUT_SCALE = 1 / 32, 1 / 16
 #: Ops never wrapped: the pair itself, Constant, and those holding a graph.
@@ -74,10 +89,13 @@ def is_kind(kind: str) -> bool:
 
 def candidates(model: onnx.ModelProto, types: dict[str, Any]):
     """(kind, site) of every neighbour of ``model``; ``types``: value name → inferred TypeProto."""
+    wide = _opset(model) >= WIDE_OPSET
     for node in sites(model, types):
         yield KIND, node
         if _has_bias(model, node):
             yield OWN_KIND, node
+        if wide:
+            yield WIDE_KIND, node
 
 
 def _has_bias(model: onnx.ModelProto, name: str) -> bool:
@@ -132,7 +150,7 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: dict[str, Any]) -
     import numpy as np
     from onnx import helper, numpy_helper
 
-    if site not in sites(model, types) or kind not in KINDS:
+    if site not in sites(model, types) or kind not in KINDS or (kind == WIDE_KIND and _opset(model) < WIDE_OPSET):
         return False
     g = model.graph
     idx = next(i for i, n in enumerate(g.node) if n.name == site)
@@ -143,6 +161,10 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: dict[str, Any]) -
     new_inits: list = []
     scales: dict[int, Any] = {}
     done_in, done_out = _dequantized(model), _quantized(model)
+    wide = kind == WIDE_KIND
+    steps = WIDE_STEPS if wide else 1
+    in_scale, out_scale = IN_SCALE / steps, OUT_SCALE / steps
+    zero_point = np.array(WIDE_ZERO, np.uint16) if wide else np.array(128, np.uint8)
 
     def const(name: str, value) -> str:
         new_inits.append(numpy_helper.from_array(value, name))
@@ -174,9 +196,9 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: dict[str, Any]) -
             zero = np.zeros(s32.shape, zero.dtype)
             args = [const(tag, q), const(f"{tag}_s", s32), const(f"{tag}_z", zero)]
         else:
-            scales[k] = IN_SCALE
-            s_name = const(f"{tag}_s", np.array(IN_SCALE, np.float32))
-            z_name = const(f"{tag}_z", np.array(128, np.uint8))
+            scales[k] = in_scale
+            s_name = const(f"{tag}_s", np.array(in_scale, np.float32))
+            z_name = const(f"{tag}_z", zero_point)
             before.append(helper.make_node("QuantizeLinear", [v, s_name, z_name], [f"{tag}_q"], name=f"{tag}_Q"))
             args = [f"{tag}_q", s_name, z_name]
         axis = {"axis": 0} if np.ndim(scales[k]) == 1 else {}  # a per-channel bias scale: along its one axis
@@ -188,8 +210,8 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: dict[str, Any]) -
             continue
         raw, tag = f"{o}__f", f"{site}__o{k}"
         node.output[k] = raw
-        s_name = const(f"{tag}_s", np.array(OUT_SCALE, np.float32))
-        z_name = const(f"{tag}_z", np.array(128, np.uint8))
+        s_name = const(f"{tag}_s", np.array(out_scale, np.float32))
+        z_name = const(f"{tag}_z", zero_point)
         after.append(helper.make_node("QuantizeLinear", [raw, s_name, z_name], [f"{tag}_q"], name=f"{tag}_Q"))
         after.append(helper.make_node("DequantizeLinear", [f"{tag}_q", s_name, z_name], [o], name=f"{tag}_DQ"))
     nodes = list(g.node)
