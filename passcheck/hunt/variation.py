@@ -98,9 +98,9 @@ kind                      change (site)
 ``twin-signed-zero``      a node whose float attribute holds +0.0 computed a second time with that zero written
                           -0.0 (IEEE 754: equal under ``==``, another value), its downstream nodes copied and the
                           copied outputs appended (:mod:`.vary_zero_sign`; site: ``<node>=<attribute>``)
-``saturate-float8``       a Cast / CastLike narrowed to a float8 type with ``saturate`` written and its input scaled
-                          past that type's range, cast back after (:mod:`.vary_saturate`; site:
-                          ``<node>=<type>,<saturate>``)
+``saturate-float8``       a Cast / CastLike narrowed to a float8 type with the attribute that acts only there
+                          written (``saturate``, its input scaled past the type's range; float8e8m0's
+                          ``round_mode``), cast back after (:mod:`.vary_saturate`; site: ``<node>=<type>,<value>``)
 ``group``                 a Conv / ConvTranspose of ``group`` 1 split into ``g`` channel groups (a common divisor
                           > 1 of its input and output channels), its weight sliced to the shape the schema then
                           requires, its output channels kept (:mod:`.vary_group`; site: ``<node>=<g>``)

@@ -40,7 +40,10 @@ def _base(op: str = "CastLike", opset: int = 19, elem: int = TensorProto.FLOAT) 
 
 def test_sites_are_the_float8_types_the_schema_admits_and_each_saturate_value():
     sites = [s for _, s in vary_saturate.candidates(_base())]
-    assert sites == [f"cl={t},{s}" for t in vary_saturate.FLOAT8 for s in (0, 1)]
+    saturating = [t for t in vary_saturate.FLOAT8 if t != "float8e8m0"]
+    assert sites == [f"cl={t},{s}" for t in saturating for s in (0, 1)]  # CastLike-19: no float8e8m0
+    later = [s for _, s in vary_saturate.candidates(_base(opset=24))]
+    assert later == [*sites, "cl=float8e8m0,up", "cl=float8e8m0,down", "cl=float8e8m0,nearest"]
     assert list(vary_saturate.candidates(_base(opset=18))) == []  # CastLike-15: no saturate, no float8
     half = [s for _, s in vary_saturate.candidates(_base("Cast", elem=TensorProto.FLOAT16))]
     assert half == ["cl=float8e4m3fn,0", "cl=float8e4m3fn,1", "cl=float8e4m3fnuz,0", "cl=float8e4m3fnuz,1"]
@@ -72,7 +75,24 @@ def test_the_neighbour_narrows_scales_and_casts_back_under_the_former_name(op):
     assert run_unoptimized(sat, {"x": x})[0][0, 1] == 448.0
 
 
+def test_float8e8m0_writes_round_mode_and_keeps_the_input():
+    """Cast-24 ``round_mode`` (float8e8m0 only): 3 becomes 2 ("down") or 4 ("up"), as onnxruntime's Cast computes."""
+    x = {"x": np.array([[3.0, 5.0, 100.0], [0.75, 3.0, 6.0]], np.float32)}
+    got = {}
+    for mode in ("up", "down"):
+        out, _ = variation.build(_base("Cast", opset=24), f"vary:saturate-float8@cl=float8e8m0,{mode}")
+        onnx.checker.check_model(out, full_check=True)
+        assert [n.op_type for n in out.graph.node] == ["Cast", "Cast", "Relu"]  # no scaling
+        assert helper.get_attribute_value(next(a for a in out.graph.node[0].attribute if a.name == "round_mode")) == (
+            mode.encode()
+        )
+        got[mode] = run_unoptimized(out, x)[0]
+    assert got["up"][0].tolist() == [4.0, 8.0, 128.0] and got["down"][0].tolist() == [2.0, 4.0, 64.0]
+
+
 def test_no_site_is_built_for_another_type_value_or_node():
+    assert not vary_saturate.build(_base(), "cl=float8e8m0,down")  # CastLike-19 admits no float8e8m0
+    assert not vary_saturate.build(_base(opset=24), "cl=float8e8m0,0")  # its attribute is round_mode
     for site in ("cl=float16,0", "cl=float8e4m3fn,2", "r=float8e4m3fn,0", "nothing=float8e4m3fn,0"):
         assert not vary_saturate.build(_base(), site)
     assert not vary_saturate.build(_base("Cast", elem=TensorProto.FLOAT16), "cl=float8e5m2,0")  # 2**18 > 65504
