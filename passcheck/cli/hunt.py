@@ -496,6 +496,7 @@ def _check_vary_kinds(globs) -> None:
     from passcheck.hunt import (
         vary_group,
         vary_int,
+        vary_saturate,
         vary_scale,
         vary_target,
         vary_twin,
@@ -520,6 +521,7 @@ def _check_vary_kinds(globs) -> None:
         "fanout",
         *vary_twin_output.KINDS,
         *vary_zero_sign.KINDS,
+        *vary_saturate.KINDS,
         *vary_group.KINDS,
         *vary_target.KINDS,
     )

@@ -98,6 +98,9 @@ kind                      change (site)
 ``twin-signed-zero``      a node whose float attribute holds +0.0 computed a second time with that zero written
                           -0.0 (IEEE 754: equal under ``==``, another value), its downstream nodes copied and the
                           copied outputs appended (:mod:`.vary_zero_sign`; site: ``<node>=<attribute>``)
+``saturate-float8``       a Cast / CastLike narrowed to a float8 type with the attribute that acts only there
+                          written (``saturate``, its input scaled past the type's range; float8e8m0's
+                          ``round_mode``), cast back after (:mod:`.vary_saturate`; site: ``<node>=<type>,<value>``)
 ``group``                 a Conv / ConvTranspose of ``group`` 1 split into ``g`` channel groups (a common divisor
                           > 1 of its input and output channels), its weight sliced to the shape the schema then
                           requires, its output channels kept (:mod:`.vary_group`; site: ``<node>=<g>``)
@@ -158,6 +161,7 @@ from passcheck.hunt import (
     vary_pairs,
     vary_qdq,
     vary_rank,
+    vary_saturate,
     vary_scale,
     vary_struct,
     vary_target,
@@ -310,6 +314,7 @@ FAMILIES = (
     "qdq",
     "operand",
     "reshape",
+    "saturate",
 )
 
 
@@ -478,6 +483,8 @@ def build(model: onnx.ModelProto, form: str, labelled: bool = False) -> tuple[on
             done = vary_twin_output.build(out, k, site)
         elif vary_zero_sign.is_kind(k):
             done = vary_zero_sign.build(out, site)
+        elif vary_saturate.is_kind(k):
+            done = vary_saturate.build(out, site)
         elif vary_pairs.is_pair(k):
             done = vary_pairs.build(out, k, site, _inferred(out))
         elif vary_twin.is_kind(k):
@@ -551,6 +558,7 @@ def _node_site(k: str) -> bool:
         or vary_optional.is_optional_kind(k)
         or vary_twin.is_kind(k)
         or vary_zero_sign.is_kind(k)
+        or vary_saturate.is_kind(k)
         or vary_group.is_kind(k)
         or vary_axes.is_kind(k)
         or k in vary_inputs.AXIS_KINDS
@@ -599,6 +607,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_struct.candidates(model, shapes)
     yield from vary_twin_output.candidates(model)
     yield from vary_zero_sign.candidates(model)
+    yield from vary_saturate.candidates(model)
     yield from vary_pairs.candidates(model, shapes)
     yield from vary_rank.candidates(model, shapes, lambda n, i: _broadcasts(model, n, i))
     yield from vary_inputs.candidates(model)

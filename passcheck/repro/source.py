@@ -35,10 +35,10 @@ def model_source(model, fn: str) -> tuple[str, str]:
     """
     try:
         src = _helper_source(model, fn)
-        if _canonical(_run(src, fn)) == _canonical(model):
-            return src, "helper"
     except _Inexpressible:
-        pass
+        src = None
+    if src is not None and _rebuilds(src, fn, model):
+        return src, "helper"
     data = base64.b64encode(model.SerializeToString()).decode()
     lines = [data[i : i + 100] for i in range(0, len(data), 100)]
     body = "\n".join(f'        "{ln}"' for ln in lines)
@@ -48,6 +48,16 @@ def model_source(model, fn: str) -> tuple[str, str]:
         f"    return onnx.ModelProto.FromString(base64.b64decode(\n{body}\n    ))\n",
         "bytes",
     )
+
+
+def _rebuilds(src: str, fn: str, model) -> bool:
+    """Whether ``src`` runs and rebuilds ``model``'s graph. A source that raises (a tensor whose element type
+    numpy names otherwise, such as the float8 types that ml_dtypes adds) is not used: the bytes are written."""
+    try:
+        rebuilt = _run(src, fn)
+    except Exception:  # noqa: BLE001 - our own generated source failing is the fallback's case, not an error
+        return False
+    return _canonical(rebuilt) == _canonical(model)
 
 
 def _run(src: str, fn: str):

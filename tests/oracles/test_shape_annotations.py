@@ -237,3 +237,21 @@ def test_run_ort_values_feed_the_oracle():
     m = _relu("[3, 3]", "float[N, 3]")
     r = run_ort(m, X, expose=["h", "y"])
     assert [v.rule for v in sa.check(m, r.observed).violations] == ["dim-value"]
+
+
+def test_a_float8e4m3fn_value_read_back_as_bytes_holds_its_annotation():
+    """onnxruntime's Python API returns a float8e4m3fn tensor as its bytes (numpy uint8): the element type it states
+    is the annotated one; a value of another one-byte type (int8) still breaks it (round 15c)."""
+    text = """g (float[N] x) => (float[N] y) {{
+      c = Cast<to = {to}, saturate = 0>(x)
+      y = Cast<to = 1>(c)
+    }}"""
+    m = _model(text.format(to=TensorProto.FLOAT8E4M3FN), opset=19)
+    m.graph.value_info.append(oh.make_tensor_value_info("c", TensorProto.FLOAT8E4M3FN, ["N"]))
+    r = run_ort(m, {"x": np.array([1.0, 1000.0], np.float32)}, expose=["c", "y"])
+    assert r.observed["c"].dtype == np.uint8  # the runtime's spelling
+    assert sa.check(m, r.observed).violations == []
+    wrong = _model(text.format(to=TensorProto.INT8).replace(", saturate = 0", ""), opset=19)
+    wrong.graph.value_info.append(oh.make_tensor_value_info("c", TensorProto.FLOAT8E4M3FN, ["N"]))
+    r = run_ort(wrong, {"x": np.array([1.0, 2.0], np.float32)}, expose=["c", "y"])
+    assert [v.rule for v in sa.check(wrong, r.observed).violations] == ["elem-type"]
