@@ -150,3 +150,71 @@ def test_a_chain_takes_the_second_link_the_declaration_makes_valid():
     onnx.checker.check_model(both, full_check=True)
     (y,) = _run(both, {"x": np.ones((2, 4, 1), np.float32)})
     assert y.shape == (2, 4, 0)  # an epsilon of no element stretches the 1 to 0 (Broadcasting.md)
+
+
+def _reader(op, weights, x_dims, y_dims, opset=21, **attrs):
+    """``y = op(x, *weights)`` (weights: name → array, in input order)."""
+    node = helper.make_node(op, ["x", *weights], ["y"], **attrs)
+    return _model([node], [_arr(k, v) for k, v in weights.items()], x_dims, y_dims, opset=opset)
+
+
+def _channel_readers():
+    """(model, its axis-one sites): each op reading its operands along the channel / feature axis by its own
+    definition (Operators.md Conv, ConvTranspose, Gemm, GroupNormalization), grouped ones where 1 channel can and
+    cannot carry the groups."""
+    r = np.random.default_rng(3)
+    w = lambda *s: r.standard_normal(s)  # noqa: E731
+    return [
+        (_reader("Conv", {"w": w(4, 3, 3, 3), "b": w(4)}, [2, 3, 5, 5], [2, 4, 5, 5], pads=[1, 1, 1, 1]), ["x=1"]),
+        (_reader("Conv", {"w": w(3, 1, 3, 3), "b": w(3)}, [2, 3, 5, 5], [2, 3, 3, 3], group=3), ["x=1"]),  # depthwise
+        (_reader("Conv", {"w": w(4, 2, 3, 3)}, [2, 4, 5, 5], [2, 4, 3, 3], group=2), []),  # 2 channels a group: 1 cannot
+        (_reader("Conv", {"w": w(6, 1, 3, 3)}, [2, 3, 5, 5], [2, 6, 3, 3], group=3), []),  # 2 filters a channel
+        (_reader("ConvTranspose", {"w": w(3, 2, 3, 3), "b": w(2)}, [2, 3, 5, 5], [2, 2, 7, 7]), ["x=1"]),
+        (_reader("ConvTranspose", {"w": w(3, 1, 3, 3), "b": w(3)}, [2, 3, 5, 5], [2, 3, 7, 7], group=3), ["x=1"]),
+        (_reader("Gemm", {"w": w(2, 4), "c": w(3, 1)}, [3, 4], [3, 2], transB=1), ["x=0", "x=1"]),  # M with C, K with B
+        (_reader("Gemm", {"w": w(3, 2), "c": w(2)}, [3, 4], [4, 2], transA=1), ["x=0"]),  # K is x's axis 0 under transA
+        (_reader("GroupNormalization", {"s": w(3), "b": w(3)}, [2, 3, 4, 4], [2, 3, 4, 4], num_groups=3), ["x=1"]),
+        (_reader("GroupNormalization", {"s": w(4), "b": w(4)}, [2, 4, 4, 4], [2, 4, 4, 4], num_groups=2), []),  # pooled
+    ]
+
+
+def test_the_channel_readers_carry_the_axis():
+    """Each site's neighbour passes the full checker, and onnxruntime runs it on the first slice to what the base
+    computes on the input with every other slice zeroed (its first slice where the output holds the axis: a
+    depthwise node, a GroupNormalization, Gemm's ``M``; the whole output where the node contracts it), the output's
+    annotation the run's shape."""
+    rng = np.random.default_rng(4)
+    for model, sites in _channel_readers():
+        op = model.graph.node[0].op_type
+        assert _sites(model) == sites, (op, sites)
+        for site in sites:
+            neighbour, _ = variation.build(model, f"vary:input-axis-one@{site}")
+            onnx.checker.check_model(neighbour, full_check=True)
+            axis = int(site.split("=")[1])
+            x = rng.standard_normal(declared_dims(model.graph.input[0])).astype(np.float32)
+            zeroed = x.copy()
+            np.moveaxis(zeroed, axis, 0)[1:] = 0
+            (whole,) = _run(model, {"x": zeroed})
+            (first,) = _run(neighbour, {"x": np.take(x, [0], axis=axis)})
+            want = whole if first.shape == whole.shape else np.take(whole, [0], axis=axis)
+            np.testing.assert_allclose(first, want, rtol=1e-4, atol=1e-5, err_msg=f"{op} {site}")
+            assert declared_dims(neighbour.graph.output[0]) == list(first.shape), (op, site)
+
+
+def test_the_base_side_of_a_refused_second_link_is_asked_once_per_base(monkeypatch):
+    """M271: :func:`chain._refused_alone` builds and infers the second link on the base once, whichever first link
+    asks; its answer is unchanged."""
+    base = _layernorm()
+    firsts = ["vary:input-axis-one@x=2", "vary:input-rank-up@x"]
+    built: list[str] = []
+    real = variation.build
+
+    def counting(model, form):
+        if model is base:
+            built.append(form)
+        return real(model, form)
+
+    monkeypatch.setattr(variation, "build", counting)
+    answers = [chain._refused_alone(base, real(base, f)[0], "vary:shape-empty@eps") for f in firsts * 2]
+    assert answers == [True, False, True, False]  # the leading 1 leaves the normalized 8 against the empty eps
+    assert built == ["vary:shape-empty@eps"]
