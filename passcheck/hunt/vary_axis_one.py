@@ -107,12 +107,12 @@ def plan(
     shapes: Mapping[str, Any],
     broadcasts: Callable[[Any, int], bool],
 ) -> Plan | None:
-    """(constant name → the axis of it to slice to its first element, (node index, attribute) → its new value: a
-    ``group`` or ``num_groups`` of d becomes 1, value → the axis of it holding the input's) when fed input ``name``'s ``axis`` (static size d) is declared 1
-    (module table); None where the axis meets a constant of another size than d or 1 on it, a grouped node whose
-    groups cannot become one, or a sliced constant has a reader not reading it along the axis. ``shapes``: value
-    name → TypeProto (inferred); ``broadcasts(node, index)``: whether ``node`` broadcasts input ``index``
-    multidirectionally."""
+    """(constant name → the axis of it to slice to its first element; (node index, attribute) → its new value, a
+    ``group`` or ``num_groups`` of d become 1; value → the axis of it holding the input's) when fed input
+    ``name``'s ``axis`` (static size d) is declared 1 (module table); None where the axis meets a constant of another
+    size than d or 1 on it, a grouped node whose groups cannot become one, or a sliced constant has a reader not
+    reading it along the axis. ``shapes``: value name → TypeProto (inferred); ``broadcasts(node, index)``: whether
+    ``node`` broadcasts input ``index`` multidirectionally."""
     d = (_dims(shapes.get(name)) or [None] * (axis + 1))[axis]
     if d is None or d <= 1:
         return None

@@ -166,15 +166,19 @@ def _channel_readers():
     w = lambda *s: r.standard_normal(s)  # noqa: E731
     return [
         (_reader("Conv", {"w": w(4, 3, 3, 3), "b": w(4)}, [2, 3, 5, 5], [2, 4, 5, 5], pads=[1, 1, 1, 1]), ["x=1"]),
-        (_reader("Conv", {"w": w(3, 1, 3, 3), "b": w(3)}, [2, 3, 5, 5], [2, 3, 3, 3], group=3), ["x=1"]),  # depthwise
-        (_reader("Conv", {"w": w(4, 2, 3, 3)}, [2, 4, 5, 5], [2, 4, 3, 3], group=2), []),  # 2 channels a group: 1 cannot
-        (_reader("Conv", {"w": w(6, 1, 3, 3)}, [2, 3, 5, 5], [2, 6, 3, 3], group=3), []),  # 2 filters a channel
+        # depthwise: group 1, W and B sliced on the filters
+        (_reader("Conv", {"w": w(3, 1, 3, 3), "b": w(3)}, [2, 3, 5, 5], [2, 3, 3, 3], group=3), ["x=1"]),
+        # two channels a group, two filters a channel: one channel carries neither
+        (_reader("Conv", {"w": w(4, 2, 3, 3)}, [2, 4, 5, 5], [2, 4, 3, 3], group=2), []),
+        (_reader("Conv", {"w": w(6, 1, 3, 3)}, [2, 3, 5, 5], [2, 6, 3, 3], group=3), []),
         (_reader("ConvTranspose", {"w": w(3, 2, 3, 3), "b": w(2)}, [2, 3, 5, 5], [2, 2, 7, 7]), ["x=1"]),
         (_reader("ConvTranspose", {"w": w(3, 1, 3, 3), "b": w(3)}, [2, 3, 5, 5], [2, 3, 7, 7], group=3), ["x=1"]),
-        (_reader("Gemm", {"w": w(2, 4), "c": w(3, 1)}, [3, 4], [3, 2], transB=1), ["x=0", "x=1"]),  # M with C, K with B
-        (_reader("Gemm", {"w": w(3, 2), "c": w(2)}, [3, 4], [4, 2], transA=1), ["x=0"]),  # K is x's axis 0 under transA
+        # M with C, K with B; under transA K is x's axis 0 and C holds no M
+        (_reader("Gemm", {"w": w(2, 4), "c": w(3, 1)}, [3, 4], [3, 2], transB=1), ["x=0", "x=1"]),
+        (_reader("Gemm", {"w": w(3, 2), "c": w(2)}, [3, 4], [4, 2], transA=1), ["x=0"]),
+        # each channel its own group, then two pooled groups
         (_reader("GroupNormalization", {"s": w(3), "b": w(3)}, [2, 3, 4, 4], [2, 3, 4, 4], num_groups=3), ["x=1"]),
-        (_reader("GroupNormalization", {"s": w(4), "b": w(4)}, [2, 4, 4, 4], [2, 4, 4, 4], num_groups=2), []),  # pooled
+        (_reader("GroupNormalization", {"s": w(4), "b": w(4)}, [2, 4, 4, 4], [2, 4, 4, 4], num_groups=2), []),
     ]
 
 
