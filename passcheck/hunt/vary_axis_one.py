@@ -17,8 +17,11 @@ graph in node order (:func:`plan`), per reader of a value holding it:
 reader (Operators.md)                            the axis, and the constants sliced
 ===============================================  =================================================================
 multidirectional broadcast (Add, Sub, Mul, Div,  right-aligned: a constant holding d at the aligned axis is
-Pow, Where, …; the schema doc says so)           sliced; the output holds the axis unless a computed operand
-                                                 holds d there (the 1 is then absorbed: followed no further)
+Pow, Where, …; the schema doc says so)           sliced; another fed input holding d there, read first by this
+                                                 node, is declared 1 with it (its feed sliced too: a skip
+                                                 connection ``x + skip``); the output holds the axis unless a
+                                                 computed operand holds d there (the 1 is then absorbed:
+                                                 followed no further)
 ``LayerNormalization``                           ``Scale`` / ``B`` (broadcast to the normalized shape, right-
                                                  aligned) sliced; ``Y`` holds the axis, ``Mean`` /
                                                  ``InvStdDev`` too when the axis is before ``axis``
@@ -132,6 +135,18 @@ def plan(
         reads.setdefault(const, set()).add(where)
         return True
 
+    fed = {vi.name for vi in model.graph.input if vi.name not in consts}
+    first_read: dict[str, int] = {}
+    for at, node in enumerate(model.graph.node):
+        for v in node.input:
+            first_read.setdefault(v, at)
+
+    def declare(v: str, j: int, at: int) -> bool:  # a fed input first read here holding d at its axis j: declared 1
+        if v not in fed or first_read.get(v) != at or j < 0 or (_dims(shapes.get(v)) or [None] * (j + 1))[j] != d:
+            return False
+        held[v] = j
+        return True
+
     for at, node in enumerate(model.graph.node):
         mine = [(i, held[v]) for i, v in enumerate(node.input) if v in held]
         if not mine or node.domain not in ("", "ai.onnx"):
@@ -139,7 +154,7 @@ def plan(
         if node.op_type in CHANNEL_READERS:
             outs = _channels(node, at, mine, d, consts, slice_at, attrs)
         else:
-            outs = _follow(node, at, mine, held, consts, shapes, broadcasts, slice_at)
+            outs = _follow(node, at, mine, held, consts, shapes, broadcasts, slice_at, declare)
         if outs is None:
             return None
         for o, a in outs.items():
@@ -151,9 +166,9 @@ def plan(
     return cut, attrs, held
 
 
-def _follow(node, at, mine, held, consts, shapes, broadcasts, slice_at) -> dict[str, int] | None:
-    """The outputs of ``node`` (index ``at``) holding the axis, each with its axis there (module table); None when
-    a constant cannot be sliced."""
+def _follow(node, at, mine, held, consts, shapes, broadcasts, slice_at, declare) -> dict[str, int] | None:
+    """The outputs of ``node`` (index ``at``) holding the axis, each with its axis there (module table), another fed
+    input holding it declared 1 too through ``declare``; None when a constant cannot be sliced."""
     rank = lambda v: len(_dims(shapes.get(v)) or [])  # noqa: E731
     first, a = mine[0]
     op = node.op_type
@@ -169,6 +184,8 @@ def _follow(node, at, mine, held, consts, shapes, broadcasts, slice_at) -> dict[
             if v in consts:
                 if not slice_at(v, consts[v].ndim + p, (at, i)):
                     return None
+            elif declare(v, rank(v) + p, at):
+                continue
             elif (dims := _dims(shapes.get(v))) is None or (len(dims) + p >= 0 and dims[len(dims) + p] != 1):
                 absorbed = True
         return {} if absorbed else {o: rank(o) + p for o in node.output[:1]}
@@ -280,9 +297,14 @@ def candidates(model: onnx.ModelProto, shapes, broadcasts, inputs, accepted) -> 
     ]
     from passcheck.hunt.vary_inputs import ALONE_SITES
 
+    fed, seen = {vi.name for vi in inputs}, set()
     for name, a in tried[:ALONE_SITES]:
         if not (p := plan(model, name, a, shapes, broadcasts)) or not p[0]:
             continue
+        declared = frozenset((v, j) for v, j in p[2].items() if v in fed)
+        if declared in seen:  # the same inputs declared from another of them: one neighbour
+            continue
+        seen.add(declared)
         m = onnx.ModelProto()
         m.CopyFrom(model)
         if build(m, f"{name}={a}", shapes, broadcasts) and accepted(m):

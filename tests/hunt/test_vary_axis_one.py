@@ -222,3 +222,35 @@ def test_the_base_side_of_a_refused_second_link_is_asked_once_per_base(monkeypat
     answers = [chain._refused_alone(base, real(base, f)[0], "vary:shape-empty@eps") for f in firsts * 2]
     assert answers == [True, False, True, False]  # the leading 1 leaves the normalized 8 against the empty eps
     assert built == ["vary:shape-empty@eps"]
+
+
+def test_a_second_fed_input_holding_the_axis_is_declared_with_it():
+    """M272: ``x + skip`` (both fed, Broadcasting.md: the two d meet) declares both 1 from one site, the constant
+    after them sliced; the feeds follow both declarations (:func:`.vary_probe.setting_for`), and onnxruntime computes
+    the base's first slice. A skip-connection LayerNorm offers its normalized axis once, not once per input."""
+    from passcheck.hunt import vary_probe
+
+    def skip_model(tail):
+        graph = helper.make_graph(
+            [helper.make_node("Add", ["x", "skip"], ["a"]), *tail],
+            "g",
+            [VI("x", F, ["N", 4, 8]), VI("skip", F, ["N", 4, 8])],
+            [VI("y", F, ["N", 4, 8])],
+            [_arr("c", np.linspace(-1, 1, 8))],
+        )
+        return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+
+    norm = skip_model([helper.make_node("LayerNormalization", ["a", "c"], ["y"], axis=-1)])
+    assert _sites(norm) == ["x=2"]
+    model = skip_model([helper.make_node("Mul", ["a", "c"], ["m"]), helper.make_node("Relu", ["m"], ["y"])])
+    assert _sites(model) == ["x=2"]
+    form = "vary:input-axis-one@x=2"
+    neighbour, _ = variation.build(model, form)
+    onnx.checker.check_model(neighbour, full_check=True)
+    assert [declared_dims(vi) for vi in neighbour.graph.input] == [["N", 4, 1], ["N", 4, 1]]
+    rng = np.random.default_rng(5)
+    whole = {k: rng.standard_normal((2, 4, 8)).astype(np.float32) for k in ("x", "skip")}
+    feeds = vary_probe.setting_for(Setting("t", feeds=lambda binding, seed: dict(whole)), form, neighbour).feeds({}, 0)
+    assert {k: v.shape for k, v in feeds.items()} == {"x": (2, 4, 1), "skip": (2, 4, 1)}
+    (y,) = _run(neighbour, feeds)
+    np.testing.assert_allclose(y, _run(model, whole)[0][:, :, :1], rtol=1e-6)
