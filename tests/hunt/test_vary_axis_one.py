@@ -1,7 +1,9 @@
 """One axis of a fed input declared 1 with every constant broadcast along it sliced to its first element
 (:mod:`passcheck.hunt.vary_axis_one`, ``input-axis-one``; Broadcasting.md: a constant of size d on an axis meets the
 input's d there), and a declared input's chain taking a second link the base's strict inference refuses
-(:func:`passcheck.hunt.chain._refused_alone`). Judged with real onnx shape inference and onnxruntime sessions."""
+(:func:`passcheck.hunt.chain._refused_alone`, its base's half asked once per base); the ops reading an operand along
+the channel axis by their own definition (Conv, ConvTranspose, Gemm, GroupNormalization) and a second fed input
+meeting the axis. Judged with real onnx shape inference and onnxruntime sessions."""
 
 from __future__ import annotations
 
