@@ -45,6 +45,35 @@ if TYPE_CHECKING:
 
 #: Second links kept per first link.
 PER_FIRST = 4
+#: Bases whose own answers (:class:`_BaseSide`) are kept: a hunt lists one base's first links one after another.
+KEPT_BASES = 8
+
+
+class _BaseSide:
+    """What :func:`seconds` asks of the base alone, the same for each of its first links (round 15g, M271): the
+    sites it offers (:func:`.variation.offered`) and, per form, whether onnx strict shape inference refuses the
+    neighbour built on it (:func:`_refused_alone`). Kept per base object (a hunt's :class:`.space.Base` builds its
+    model once), the model held so its ``id`` is never reused while kept."""
+
+    _kept: dict[int, _BaseSide] = {}
+
+    def __init__(self, model: onnx.ModelProto) -> None:
+        self.model, self._offered, self.refused = model, None, {}
+
+    @classmethod
+    def of(cls, model: onnx.ModelProto) -> _BaseSide:
+        side = cls._kept.pop(id(model), None)
+        if side is None or side.model is not model:
+            side = cls(model)
+        cls._kept[id(model)] = side  # most recent last
+        while len(cls._kept) > KEPT_BASES:
+            cls._kept.pop(next(iter(cls._kept)))
+        return side
+
+    def offered(self) -> set[str]:
+        if self._offered is None:
+            self._offered = variation.offered(variation_named(self.model))
+        return self._offered
 
 
 def model_only(form: str) -> bool:
@@ -82,7 +111,7 @@ def seconds(model: onnx.ModelProto, first: str, rng: random.Random, bindings=({}
     moved = compose.changed(base, neighbour)
     at_nodes = moved & {n.name for n in base.graph.node}  # the base's own nodes V changed (or rewired)
     own = variation.family(first)
-    opened = None if not declares(first) else variation.offered(base)  # a site the declaration opened is new
+    opened = None if not declares(first) else _BaseSide.of(model).offered()  # a site the declaration opened is new
     tiers: tuple[dict[str, list[str]], dict[str, list[str]]] = ({}, {})
     for form in variation.neighbours(neighbour, rng, bindings):
         if not model_only(form) or variation.family(form) == own:
@@ -107,13 +136,14 @@ def _refused_alone(model: onnx.ModelProto, neighbour: onnx.ModelProto, form: str
     (:func:`.vary_probe.judge`)."""
     from passcheck.hunt import vary_inputs  # the inference both questions share
 
-    alone, on_first = variation.build(model, form), variation.build(neighbour, form)
-    return (
-        alone is not None
-        and on_first is not None
-        and not vary_inputs.accepted(alone[0])
-        and vary_inputs.accepted(on_first[0])
-    )
+    side = _BaseSide.of(model)
+    if form not in side.refused:  # the base's half, asked once per base (M271)
+        alone = variation.build(model, form)
+        side.refused[form] = alone is not None and not vary_inputs.accepted(alone[0])
+    if not side.refused[form]:
+        return False
+    on_first = variation.build(neighbour, form)
+    return on_first is not None and vary_inputs.accepted(on_first[0])
 
 
 def variation_named(model: onnx.ModelProto) -> onnx.ModelProto:

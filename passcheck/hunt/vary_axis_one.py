@@ -17,8 +17,11 @@ graph in node order (:func:`plan`), per reader of a value holding it:
 reader (Operators.md)                            the axis, and the constants sliced
 ===============================================  =================================================================
 multidirectional broadcast (Add, Sub, Mul, Div,  right-aligned: a constant holding d at the aligned axis is
-Pow, Where, …; the schema doc says so)           sliced; the output holds the axis unless a computed operand
-                                                 holds d there (the 1 is then absorbed: followed no further)
+Pow, Where, …; the schema doc says so)           sliced; another fed input holding d there, read first by this
+                                                 node, is declared 1 with it (its feed sliced too: a skip
+                                                 connection ``x + skip``); the output holds the axis unless a
+                                                 computed operand holds d there (the 1 is then absorbed:
+                                                 followed no further)
 ``LayerNormalization``                           ``Scale`` / ``B`` (broadcast to the normalized shape, right-
                                                  aligned) sliced; ``Y`` holds the axis, ``Mean`` /
                                                  ``InvStdDev`` too when the axis is before ``axis``
@@ -30,6 +33,21 @@ Pow, Where, …; the schema doc says so)           sliced; the output holds the 
 ``MatMul`` of a constant ``B``                   the contracted (last) axis of ``A``: ``B``'s rows (axis -2)
                                                  sliced, the output holds no part of it; another axis kept
                                                  (right-aligned against the output's rank)
+``Gemm``                                         ``A``'s contracted axis (axis 1, 0 under ``transA``): ``B``'s
+                                                 (axis 0, 1 under ``transB``) sliced, the output holds none of
+                                                 it; ``A``'s ``M``: ``C`` sliced on its axis -2 (unidirectional
+                                                 broadcast to ``(M, N)``), the output's axis 0; ``B``'s ``N`` in
+                                                 turn: ``C``'s axis -1, the output's axis 1
+``Conv`` / ``ConvTranspose`` (:data:`CONV_W`)     the channel axis 1 of ``X``: under ``group`` 1 the weight's
+                                                 input-channel axis (Conv's 1, ConvTranspose's 0) sliced, the
+                                                 output holds none of it; a depthwise node (``group`` d, one
+                                                 output channel per group) becomes ``group`` 1 with the weight's
+                                                 axis 0 and ``B`` sliced, the output's axis 1 holds it; another
+                                                 ``group`` cannot divide 1 channel: no site. Axis 0 is kept
+``GroupNormalization``                           the channel axis 1 under ``num_groups`` d (each channel its own
+                                                 group): ``num_groups`` 1, ``scale`` / ``bias`` (``[G]`` at
+                                                 opset 18, ``[C]`` at 21: d either way) sliced; another
+                                                 ``num_groups`` pools channels: no site. Other axes are kept
 ``Transpose``                                    moved to ``perm.index(axis)``
 any node whose outputs all have input 0's        kept (an elementwise unary op, Softmax, Cast, …)
 inferred shape, reading the axis at input 0
@@ -57,6 +75,14 @@ if TYPE_CHECKING:
 KIND = "input-axis-one"
 #: Nodes whose input 0 is normalized per channel on axis 1 (Operators.md BatchNormalization, InstanceNormalization).
 PER_CHANNEL = ("BatchNormalization", "InstanceNormalization")
+#: Convolutions → the axis of ``W`` indexing ``X``'s channels (Operators.md: Conv's ``W`` is ``(M, C/group, k…)``,
+#: ConvTranspose's ``(C, M/group, k…)``); both read ``B`` ``(M)`` on the output channel.
+CONV_W = {"Conv": 1, "ConvTranspose": 0}
+#: Nodes whose operands are read along an axis by the op's own definition, not by broadcasting (:func:`_channels`).
+CHANNEL_READERS = (*CONV_W, "Gemm", "GroupNormalization")
+#: A plan: constant → the axis of it sliced, (node index, attribute) → the int it is set to, value → the axis of it
+#: that holds the input's (now 1).
+Plan = tuple[dict[str, int], dict[tuple[int, str], int], dict[str, int]]
 
 
 def is_kind(k: str) -> bool:
@@ -83,17 +109,20 @@ def plan(
     axis: int,
     shapes: Mapping[str, Any],
     broadcasts: Callable[[Any, int], bool],
-) -> dict[str, int] | None:
-    """Constant name → the axis of it to slice to its first element, when fed input ``name``'s ``axis`` (static
-    size d) is declared 1 (module table); None where the axis meets a constant of another size than d or 1 on it,
-    or a sliced constant has a reader not reading it along the axis. ``shapes``: value name → TypeProto
-    (inferred); ``broadcasts(node, index)``: whether ``node`` broadcasts input ``index`` multidirectionally."""
+) -> Plan | None:
+    """(constant name → the axis of it to slice to its first element; (node index, attribute) → its new value, a
+    ``group`` or ``num_groups`` of d become 1; value → the axis of it holding the input's) when fed input
+    ``name``'s ``axis`` (static size d) is declared 1 (module table); None where the axis meets a constant of another
+    size than d or 1 on it, a grouped node whose groups cannot become one, or a sliced constant has a reader not
+    reading it along the axis. ``shapes``: value name → TypeProto (inferred); ``broadcasts(node, index)``: whether
+    ``node`` broadcasts input ``index`` multidirectionally."""
     d = (_dims(shapes.get(name)) or [None] * (axis + 1))[axis]
     if d is None or d <= 1:
         return None
     consts = _constants(model)
     held = {name: axis}  # value → the axis of it the input's axis became
     cut: dict[str, int] = {}
+    attrs: dict[tuple[int, str], int] = {}
     reads: dict[str, set[tuple[int, int]]] = {}
 
     def slice_at(const: str, j: int, where: tuple[int, int]) -> bool:
@@ -106,11 +135,26 @@ def plan(
         reads.setdefault(const, set()).add(where)
         return True
 
+    fed = {vi.name for vi in model.graph.input if vi.name not in consts}
+    first_read: dict[str, int] = {}
+    for at, node in enumerate(model.graph.node):
+        for v in node.input:
+            first_read.setdefault(v, at)
+
+    def declare(v: str, j: int, at: int) -> bool:  # a fed input first read here holding d at its axis j: declared 1
+        if v not in fed or first_read.get(v) != at or j < 0 or (_dims(shapes.get(v)) or [None] * (j + 1))[j] != d:
+            return False
+        held[v] = j
+        return True
+
     for at, node in enumerate(model.graph.node):
         mine = [(i, held[v]) for i, v in enumerate(node.input) if v in held]
         if not mine or node.domain not in ("", "ai.onnx"):
             continue
-        outs = _follow(node, at, mine, held, consts, shapes, broadcasts, slice_at)
+        if node.op_type in CHANNEL_READERS:
+            outs = _channels(node, at, mine, d, consts, slice_at, attrs)
+        else:
+            outs = _follow(node, at, mine, held, consts, shapes, broadcasts, slice_at, declare)
         if outs is None:
             return None
         for o, a in outs.items():
@@ -119,12 +163,12 @@ def plan(
     every = {(v, at, i) for at, n in enumerate(model.graph.node) for i, v in enumerate(n.input) if v in cut}
     if every != {(c, at, i) for c, where in reads.items() for at, i in where}:
         return None  # a sliced constant also read elsewhere: another computation would change
-    return cut
+    return cut, attrs, held
 
 
-def _follow(node, at, mine, held, consts, shapes, broadcasts, slice_at) -> dict[str, int] | None:
-    """The outputs of ``node`` (index ``at``) holding the axis, each with its axis there (module table); None when
-    a constant cannot be sliced."""
+def _follow(node, at, mine, held, consts, shapes, broadcasts, slice_at, declare) -> dict[str, int] | None:
+    """The outputs of ``node`` (index ``at``) holding the axis, each with its axis there (module table), another fed
+    input holding it declared 1 too through ``declare``; None when a constant cannot be sliced."""
     rank = lambda v: len(_dims(shapes.get(v)) or [])  # noqa: E731
     first, a = mine[0]
     op = node.op_type
@@ -140,6 +184,8 @@ def _follow(node, at, mine, held, consts, shapes, broadcasts, slice_at) -> dict[
             if v in consts:
                 if not slice_at(v, consts[v].ndim + p, (at, i)):
                     return None
+            elif declare(v, rank(v) + p, at):
+                continue
             elif (dims := _dims(shapes.get(v))) is None or (len(dims) + p >= 0 and dims[len(dims) + p] != 1):
                 absorbed = True
         return {} if absorbed else {o: rank(o) + p for o in node.output[:1]}
@@ -187,6 +233,51 @@ def _follow(node, at, mine, held, consts, shapes, broadcasts, slice_at) -> dict[
     return {}
 
 
+def _channels(node, at, mine, d, consts, slice_at, attrs) -> dict[str, int] | None:
+    """The outputs of ``node`` (index ``at``; one of :data:`CHANNEL_READERS`) holding the axis (module table), the
+    constants read along it sliced through ``slice_at`` and a grouping attribute of d set to 1 in ``attrs``; None
+    when a constant cannot be sliced or the groups cannot become one."""
+    first, a = mine[0]
+    ins = list(node.input) + [""] * 3
+    op, out = node.op_type, node.output[0]
+    const = lambda i: ins[i] in consts  # noqa: E731
+
+    def cut(i: int, j: int) -> bool:  # input i sliced on its axis j < 0 (right-aligned); absent or no such axis: kept
+        return not const(i) or slice_at(ins[i], consts[ins[i]].ndim + j, (at, i))
+
+    if op == "Gemm":  # Operators.md Gemm: A (M, K) or (K, M), B (K, N) or (N, K), C broadcast to (M, N)
+        if first not in (0, 1) or len(mine) > 1:
+            return {}
+        trans = _attr(node, "transA" if first == 0 else "transB", 0)
+        contracted = (1 - trans) if first == 0 else trans
+        if a == contracted:
+            other = 1 - first
+            axis = _attr(node, "transB", 0) if other == 1 else 1 - _attr(node, "transA", 0)  # its K
+            return {} if not const(other) else ({} if slice_at(ins[other], axis, (at, other)) else None)
+        return {out: first} if cut(2, -2 + first) else None  # C's M (axis -2) or N (axis -1)
+    if first != 0:
+        return {}
+    if a == 0:  # the batch: every per-channel operand stays
+        return {out: 0}
+    if a != 1:
+        return {out: a} if op == "GroupNormalization" else {}
+    if op == "GroupNormalization":  # Operators.md GroupNormalization: num_groups divides C; scale, bias [G] or [C]
+        if _attr(node, "num_groups", 0) != d:
+            return None
+        attrs[(at, "num_groups")] = 1
+        return {out: 1} if cut(1, -1) and cut(2, -1) else None
+    group = _attr(node, "group", 1)
+    if not const(1):
+        return {}
+    w = consts[ins[1]]
+    if group == 1:  # the weight's input channels follow; the output channels are the filters'
+        return {} if slice_at(ins[1], CONV_W[op], (at, 1)) else None
+    if group != d or w.ndim < 2 or w.shape[1] != 1 or (op == "Conv" and w.shape[0] != d):
+        return None  # groups of several channels, or several filters per channel: 1 channel takes neither
+    attrs[(at, "group")] = 1  # depthwise: channel c's filter is W[c], its bias B[c]
+    return {out: 1} if slice_at(ins[1], 0, (at, 1)) and cut(2, -1) else None
+
+
 def _key(t) -> tuple | None:
     if t is None or not t.HasField("tensor_type") or not t.tensor_type.HasField("shape"):
         return None
@@ -206,9 +297,14 @@ def candidates(model: onnx.ModelProto, shapes, broadcasts, inputs, accepted) -> 
     ]
     from passcheck.hunt.vary_inputs import ALONE_SITES
 
+    fed, seen = {vi.name for vi in inputs}, set()
     for name, a in tried[:ALONE_SITES]:
-        if not plan(model, name, a, shapes, broadcasts):
+        if not (p := plan(model, name, a, shapes, broadcasts)) or not p[0]:
             continue
+        declared = frozenset((v, j) for v, j in p[2].items() if v in fed)
+        if declared in seen:  # the same inputs declared from another of them: one neighbour
+            continue
+        seen.add(declared)
         m = onnx.ModelProto()
         m.CopyFrom(model)
         if build(m, f"{name}={a}", shapes, broadcasts) and accepted(m):
@@ -217,18 +313,26 @@ def candidates(model: onnx.ModelProto, shapes, broadcasts, inputs, accepted) -> 
 
 def build(model: onnx.ModelProto, site: str, shapes, broadcasts) -> bool:
     """``model`` changed in place as ``input-axis-one@site`` says (the input's dim declared 1, each planned constant
-    sliced to its first element along its axis); False when ``site`` is no site."""
+    sliced to its first element along its axis, a ``group`` / ``num_groups`` of d set to 1); False when ``site``
+    is no site."""
     import numpy as np
+    from onnx import helper
 
     name, _, axis = site.rpartition("=")
     vi = next((v for v in model.graph.input if v.name == name), None)
-    if vi is None or not axis.isdigit() or not (cut := plan(model, name, int(axis), shapes, broadcasts)):
+    if vi is None or not axis.isdigit() or not (p := plan(model, name, int(axis), shapes, broadcasts)) or not p[0]:
         return False
-    consts = _constants(model)
+    (cut, attrs, held), consts = p, _constants(model)
+    for (at, attr), value in attrs.items():
+        node = model.graph.node[at]
+        for old in [x for x in node.attribute if x.name == attr]:
+            node.attribute.remove(old)
+        node.attribute.append(helper.make_attribute(attr, value))
     arrays = {c: np.take(consts[c], [0], axis=j) for c, j in cut.items()}
     for c, arr in arrays.items():
         _replace(model, c, np.ascontiguousarray(arr))
-    dim = vi.type.tensor_type.shape.dim[int(axis)]
-    dim.Clear()
-    dim.dim_value = 1
+    for v in [*model.graph.input, *model.graph.output, *model.graph.value_info]:  # inference may not reach them (a
+        if v.name in held and len(dims := v.type.tensor_type.shape.dim) > held[v.name]:  # function op's output)
+            dims[held[v.name]].Clear()
+            dims[held[v.name]].dim_value = 1
     return True

@@ -67,7 +67,7 @@ own feeds get the leading axis, or are bound with the symbol at 0 (:func:`settin
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -105,6 +105,16 @@ def tensor_inputs(model: onnx.ModelProto) -> list[Any]:
 def accepted(model: onnx.ModelProto) -> bool:
     """Whether onnx strict shape inference accepts ``model`` from its inputs alone (:func:`_output_shapes`)."""
     return _output_shapes(model) is not None
+
+
+def declared_ones(model: onnx.ModelProto) -> dict[str, list[int]]:
+    """Each fed tensor input of ``model`` → the axes it declares a static 1 on."""
+    return {
+        vi.name: [
+            a for a, d in enumerate(vi.type.tensor_type.shape.dim) if d.HasField("dim_value") and d.dim_value == 1
+        ]
+        for vi in _tensor_inputs(model)
+    }
 
 
 def _tensor_inputs(model: onnx.ModelProto) -> list[Any]:
@@ -321,13 +331,15 @@ def reach(model: onnx.ModelProto, name: str) -> list[str]:
     return out
 
 
-def setting(setting: Setting, kind: str, site: str) -> Setting:
+def setting(setting: Setting, kind: str, site: str, ones: Mapping[str, Sequence[int]] | None = None) -> Setting:
     """``setting`` for the neighbour ``kind@site``: a case's own feeds for ``site`` given a leading axis
     (``input-rank-up``) or its doubled axis (``input-dim-alone``: the array twice along it, Concat-4's
     layout) or its first slice along the axis (``input-dim-one``) or none of it (``input-dim-zero``: the empty
     slice; a feed the case does not give follows the declared 0), or every binding with ``site`` at 0
     (``input-fix-zero``: a feed function that follows its bindings then makes the empty tensor the model now
-    declares) or at :data:`FIXED` (``input-fix``)."""
+    declares) or at :data:`FIXED` (``input-fix``). ``ones``: for ``input-axis-one``, every fed input → the axes its
+    neighbour declares 1 (:func:`declared_ones`): another input declared with the site's (:mod:`.vary_axis_one`)
+    is fed its first slice there too."""
     if kind in SYMBOL_KINDS:
         size = 0 if kind == "input-fix-zero" else FIXED
         return dataclasses.replace(setting, bindings=tuple({**b, site: size} for b in setting.bindings))
@@ -346,6 +358,11 @@ def setting(setting: Setting, kind: str, site: str) -> Setting:
             out[name] = np.concatenate([out[name], out[name]], axis=int(axis))
         elif kind in (ONE, AXIS_ONE):
             out[name] = np.take(out[name], [0], axis=int(axis))
+            for other, axes in (ones or {}).items() if kind == AXIS_ONE else ():
+                for a in axes:
+                    arr = out.get(other)
+                    if other != name and getattr(arr, "ndim", -1) > a and arr.shape[a] > 1:
+                        out[other] = np.take(arr, [0], axis=a)
         elif kind == ZERO:
             out[name] = np.take(out[name], np.arange(0), axis=int(axis))
         else:

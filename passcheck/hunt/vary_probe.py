@@ -108,7 +108,8 @@ def _input_setting(setting: Setting, form: str, neighbour: onnx.ModelProto | Non
     k, _, site = form.partition("@")
     if vary_apart.is_kind(k[len(variation.PREFIX) :]):  # a new input: its symbols bound, its feed given
         return vary_apart.setting(setting, neighbour)
-    return vary_inputs.setting(setting, k[len(variation.PREFIX) :], site)
+    ones = vary_inputs.declared_ones(neighbour) if neighbour is not None else {}  # inputs declared with the site's
+    return vary_inputs.setting(setting, k[len(variation.PREFIX) :], site, ones)
 
 
 #: Variation family → how its neighbour's setting is made from the base's (``setting, form, neighbour``).
