@@ -71,7 +71,9 @@ def evaluator_departs(model: Any, observed: Mapping[str, Any], key: str) -> str 
     if (
         node is None
         or (node.domain, node.op_type) in local
-        or any(a.ref_attr_name or a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS) for a in node.attribute)
+        or any(
+            a.ref_attr_name or a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS) for a in node.attribute
+        )
     ):
         return None
     ours = _value(observed, scope, name, i)
@@ -80,7 +82,8 @@ def evaluator_departs(model: Any, observed: Mapping[str, Any], key: str) -> str 
         return None
     try:
         inputs = [
-            helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(v.dtype), v.shape) for n, v in feeds.items()
+            helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(v.dtype), v.shape)
+            for n, v in feeds.items()
         ]
         outputs = [helper.make_value_info(o, onnx.TypeProto()) for o in node.output if o]
         alone = helper.make_model(
