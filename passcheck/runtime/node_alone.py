@@ -35,14 +35,16 @@ def _producer(model: Any, scope: str, name: str) -> Any:
 
 def _value(observed: Mapping[str, Any], scope: str, name: str, i: int) -> Any:
     """``name`` as seen from ``scope`` at iteration / call ``i``: the scope's own value, else an enclosing
-    subgraph's (its last value before this one ran), else the main graph's; None when not observed."""
+    subgraph's when it took one value in the run, else the main graph's; None when not observed (or when an
+    enclosing scope ran more than once: which of its values this call read is not recorded)."""
+    own = True
     while True:
         v = observed.get(f"{scope}::{name}" if scope else name)
         if isinstance(v, Repeated):
-            v = v[i] if scope and i < len(v) else (v[-1] if v else None)
+            v = v[i] if own and i < len(v) else (v[0] if len(v) == 1 and not own else None)
         if v is not None or not scope or scope.startswith("function"):
             return v
-        scope = scope.rsplit("/", 1)[0] if "/" in scope else ""
+        scope, own = (scope.rsplit("/", 1)[0] if "/" in scope else ""), False
 
 
 def evaluator_departs(model: Any, observed: Mapping[str, Any], key: str) -> str | None:
