@@ -114,3 +114,16 @@ def test_evaluator_departs_reads_inputs_from_the_scope_and_the_iteration(release
     assert evaluator_departs(model, observed, "If#0.then_branch::g_then#0") is None
     assert evaluator_departs(model, observed, "y") is None
     assert evaluator_departs(model, observed, "Loop#3.body::g_then#0") is None
+
+
+def test_an_enclosing_scope_s_value_is_read_only_when_it_took_one():
+    """A body nested in a Loop body reads the Loop body's value: one value (the body ran once) is the one read; two
+    (which one this call read is not recorded) give none, so no second opinion is made on a guess."""
+    from passcheck.runtime.node_alone import _value
+
+    a, b = np.zeros((1,), np.float32), np.zeros((2,), np.float32)
+    inner = "Loop#0.body/If#1.then_branch"
+    assert _value({"Loop#0.body::t": Repeated([a])}, inner, "t", 3) is a
+    assert _value({"Loop#0.body::t": Repeated([a, b])}, inner, "t", 1) is None
+    assert _value({f"{inner}::t": Repeated([a, b])}, inner, "t", 1) is b  # its own scope: call 1's value
+    assert _value({"t": a}, inner, "t", 1) is a  # the main graph's
