@@ -30,6 +30,10 @@ kind                      change (site)
                           rightmost aligned axis where every other operand has a static 1 or no dim (a 1
                           stretches to 0, Broadcasting.md): the outputs hold no element (:mod:`.vary_empty`;
                           site: the constant's name)
+``shape-index-empty``     an int constant read only as the ``indices`` of Gather, GatherElements or GatherND
+                          (``batch_dims`` 0) made zero-size in its first dim (any rank, Operators.md): the
+                          gathers select nothing, their outputs keep their rank (:mod:`.vary_index_empty`;
+                          site: the constant's name)
 ``shape-target-outrank``  an int64 shape vector read only as Expand's / Reshape's ``shape`` or ConstantOfShape's
                           input given one more leading 1: the value it shapes gains a leading dim
                           (:mod:`.vary_target`; site: the constant's name)
@@ -154,6 +158,7 @@ from passcheck.hunt import (
     vary_empty,
     vary_frozen,
     vary_group,
+    vary_index_empty,
     vary_inputs,
     vary_int,
     vary_operand,
@@ -507,6 +512,10 @@ def build(model: onnx.ModelProto, form: str, labelled: bool = False) -> tuple[on
             done = vary_empty.build(out, site, _inferred(out), lambda n, i: _broadcasts(out, n, i, multi=True))
             if done:
                 _refresh_annotations(out)
+        elif vary_index_empty.is_kind(k):  # the gathers select nothing: their outputs lose their elements
+            done = vary_index_empty.build(out, site)
+            if done:
+                _refresh_annotations(out)
         elif vary_group.is_kind(k):
             done = vary_group.build(out, site)
         elif vary_qdq.is_kind(k):
@@ -623,6 +632,7 @@ def _candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
     yield from vary_operand.candidates(model)
     yield from vary_target.candidates(model)
     yield from vary_empty.candidates(model, shapes, lambda n, i: _broadcasts(model, n, i, multi=True))
+    yield from vary_index_empty.candidates(model)
     yield from vary_defaults.candidates(model)
     yield from vary_twin.candidates(model)
     yield from vary_group.candidates(model)
