@@ -8,8 +8,16 @@ from typing import TYPE_CHECKING, Any
 from passcheck.engine import feeds_for  # noqa: F401 - the one feed synthesis, re-exported
 from passcheck.errors import PasscheckError
 from passcheck.mutations._base import Applied
-from passcheck.mutations.equivalence import Unverified, check_input, original_runs, verify_equivalent
+from passcheck.mutations.equivalence import (
+    Unverified,
+    check_input,
+    isolated_defaults,
+    original_runs,
+    verify_equivalent,
+    worker_of,
+)
 from passcheck.mutations.registry import mutants
+from passcheck.runtime import isolated_tools
 
 if TYPE_CHECKING:
     import onnx
@@ -55,7 +63,9 @@ def verified_mutants(
 ) -> dict[str, tuple[onnx.ModelProto, Applied]]:
     """:func:`~passcheck.mutations.mutants`, each passed through the equivalence gate (its model
     runs made by ``runner``, see :func:`~passcheck.mutations.equivalence.same_outputs`; its checker
-    calls by ``checker``, see :func:`~passcheck.mutations.equivalence.checker_error`).
+    calls by ``checker``, see :func:`~passcheck.mutations.equivalence.checker_error`; both None: the
+    process's shared isolation worker, :func:`~passcheck.mutations.equivalence.isolated_defaults`). The
+    rewrites' own onnx shape inference runs in that worker too (:mod:`passcheck.runtime.isolated_tools`).
 
     Args:
         max_sites, depth, seed, rank, budget: which forms (and what the site bound cut), as for
@@ -76,6 +86,45 @@ def verified_mutants(
         UnknownIdError: an unknown rewrite id, or a site its rewrite does not have.
         PasscheckInternalError: a mutant is not equivalent (a rewrite bug), unless ``refused`` is given.
     """
+    runner, checker = isolated_defaults(runner, checker)
+    with isolated_tools.within(worker_of(runner, checker)):  # the rewrites' own inference on what they build
+        return _verified(
+            model,
+            form_ids,
+            feeds_list,
+            where,
+            runner,
+            refused,
+            on_built,
+            on_verified,
+            max_sites,
+            depth,
+            seed,
+            checker,
+            unverified,
+            rank,
+            budget,
+        )
+
+
+def _verified(
+    model,
+    form_ids,
+    feeds_list,
+    where,
+    runner,
+    refused,
+    on_built,
+    on_verified,
+    max_sites,
+    depth,
+    seed,
+    checker,
+    unverified,
+    rank,
+    budget,
+) -> dict[str, tuple[onnx.ModelProto, Applied]]:
+    """:func:`verified_mutants` with its runner and checker chosen."""
     from passcheck.errors import PasscheckInternalError
 
     check_original(model, where, checker)
