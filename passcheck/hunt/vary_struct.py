@@ -18,7 +18,8 @@ kind            change
                 type and shape, or the element type alone)
 ``fanout``      one more node reads it, a unary op whose result (``<value>__fanout``) is a new graph output:
                 the first of :data:`READERS` whose schema at the model's opset accepts the value's element
-                type and for which onnxruntime's CPU provider has a kernel (:mod:`passcheck.runtime.kernels`);
+                type and that runs on onnxruntime's CPU provider (a kernel, or a float16 input cast around a
+                float one: :func:`passcheck.runtime.kernels.node_runs_on_cpu`, as the generator asks);
                 none of them is a no-op a pass may remove (Neg, Not, BitwiseNot of their types; Abs last, for
                 the unsigned types where only it applies)
 ``fanout-copy`` site: a node's first output. A copy of that node (same op, domain, inputs, attributes) is appended,
