@@ -80,11 +80,33 @@ def _first_line(exc: BaseException) -> str:
     return (text.splitlines()[0] if text else type(exc).__name__).removeprefix("onnxruntime ")
 
 
-def infer_job(model: onnx.ModelProto, check_type: bool, strict_mode: bool, data_prop: bool) -> onnx.ModelProto:
-    """``onnx.shape_inference.infer_shapes`` with these flags (importable by name: the worker's job)."""
+#: An initializer payload this large crosses the pipe back without its bytes (inference does not change initializers;
+#: the caller's copy puts them back): a model's weights are not sent back per inference.
+BIG_PAYLOAD = 1 << 20
+
+
+def infer_job(
+    model: onnx.ModelProto, check_type: bool, strict_mode: bool, data_prop: bool, slim: bool = False
+) -> onnx.ModelProto:
+    """``onnx.shape_inference.infer_shapes`` with these flags (importable by name: the worker's job); ``slim``: the
+    ``raw_data`` of initializers of :data:`BIG_PAYLOAD` bytes or more cleared in the result."""
     import onnx
 
-    return onnx.shape_inference.infer_shapes(model, check_type=check_type, strict_mode=strict_mode, data_prop=data_prop)
+    done = onnx.shape_inference.infer_shapes(model, check_type=check_type, strict_mode=strict_mode, data_prop=data_prop)
+    if slim:
+        for t in done.graph.initializer:
+            if len(t.raw_data) >= BIG_PAYLOAD:
+                t.ClearField("raw_data")
+    return done
+
+
+def _refilled(done: onnx.ModelProto, model: onnx.ModelProto) -> onnx.ModelProto:
+    """``done`` (a slim :func:`infer_job` result) with ``model``'s big initializer payloads put back, by name."""
+    big = {t.name: t.raw_data for t in model.graph.initializer if len(t.raw_data) >= BIG_PAYLOAD}
+    for t in done.graph.initializer if big else ():
+        if t.name in big and not t.raw_data:
+            t.raw_data = big[t.name]
+    return done
 
 
 def infer_shapes(
@@ -100,11 +122,12 @@ def infer_shapes(
     scope = _SCOPE.get()
     if scope is None:
         return infer_job(model, check_type, strict_mode, data_prop)
-    try:
-        return scope.worker.call(infer_job, model, check_type, strict_mode, data_prop)
+    try:  # kept: the worker keeps the model by digest, so inferring it again sends no bytes
+        done = scope.worker.call(infer_job, model, check_type, strict_mode, data_prop, True, kept=True)
     except WorkerDied as exc:
         scope.deaths.append(f"onnx shape inference {_first_line(exc)}")
         raise
+    return _refilled(done, model)
 
 
 def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any], worker: Any = None) -> RunResult:

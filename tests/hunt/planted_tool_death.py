@@ -20,7 +20,7 @@ from passcheck.runtime import isolated_tools
 PLANT = "isolate36-plant"
 
 
-def _dying_infer(model, check_type, strict_mode, data_prop):
+def _dying_infer(model, check_type, strict_mode, data_prop, slim=False):
     import os
 
     import onnx

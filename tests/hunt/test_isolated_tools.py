@@ -149,3 +149,23 @@ def test_a_hunt_survives_inference_killing_its_worker_and_lists_the_deaths(tmp_p
         "onnx shape inference killed its process: SIGABRT",
         "the reference evaluator killed its process: SIGABRT",
     }, deaths
+
+
+def test_a_big_weight_crosses_the_pipe_once_and_comes_back_whole():
+    """The reply leaves out initializer payloads of 1 MiB or more and the caller's copy puts them back: the result is
+    the in-process one, byte for byte; the worker keeps the model, so a second inference sends no bytes."""
+    from passcheck.passes.isolation import IsolatedExecutor
+
+    w = numpy_helper.from_array(np.arange(512 * 512, dtype=np.float32).reshape(512, 512), "w")  # 1 MiB
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 512])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 512])
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["m"]), helper.make_node("Relu", ["m"], ["y"])]
+    m = helper.make_model(helper.make_graph(nodes, "big", [x], [y], [w]), opset_imports=[helper.make_opsetid("", 17)])
+    here = isolated_tools.infer_shapes(m)
+    sent = []
+    with IsolatedExecutor(timeout=60) as ex, isolated_tools.within(ex):  # no plant: the real infer_job
+        run = ex.run
+        ex.run = lambda blob, data, workdir: sent.append(len(data)) or run(blob, data, workdir)
+        there = [isolated_tools.infer_shapes(m) for _ in range(2)]
+    assert all(t.SerializeToString() == here.SerializeToString() for t in there)
+    assert sent[0] > 1 << 20 and sent[1] == 0, sent
