@@ -33,10 +33,11 @@ def check_original(model: onnx.ModelProto, where: str = "model", checker: Checke
 
     Raises:
         PasscheckError: the checker rejects the model or its worker dies on it, or onnx shape
-            inference (which the rewrites run in this process) kills the worker on it.
+            inference (which the rewrites run on it; in this process outside a worker block,
+            :mod:`passcheck.runtime.isolated_tools`) kills the worker on it.
     """
     check_input(model, where, checker)
-    if checker is not None and (died := checker.inference_died(model)):  # the rewrites infer shapes in this process
+    if checker is not None and (died := checker.inference_died(model)):  # the rewrites' inference
         raise PasscheckError(
             f"{where}: {died} on this model, so no rewrite of it can be built; "
             "run onnx.shape_inference.infer_shapes on it to see the crash"
@@ -81,7 +82,7 @@ def verified_mutants(
 
     Raises:
         PasscheckError: the original fails the checker (or the checker's worker dies on it, or
-            that of onnx shape inference, which the rewrites run in this process) or does not run
+            that of onnx shape inference, which the rewrites run) or does not run
             on the feeds.
         UnknownIdError: an unknown rewrite id, or a site its rewrite does not have.
         PasscheckInternalError: a mutant is not equivalent (a rewrite bug), unless ``refused`` is given.
