@@ -87,72 +87,35 @@ def verified_mutants(
         UnknownIdError: an unknown rewrite id, or a site its rewrite does not have.
         PasscheckInternalError: a mutant is not equivalent (a rewrite bug), unless ``refused`` is given.
     """
-    runner, checker = isolated_defaults(runner, checker)
-    with isolated_tools.within(worker_of(runner, checker)):  # the rewrites' own inference on what they build
-        return _verified(
-            model,
-            form_ids,
-            feeds_list,
-            where,
-            runner,
-            refused,
-            on_built,
-            on_verified,
-            max_sites,
-            depth,
-            seed,
-            checker,
-            unverified,
-            rank,
-            budget,
-        )
-
-
-def _verified(
-    model,
-    form_ids,
-    feeds_list,
-    where,
-    runner,
-    refused,
-    on_built,
-    on_verified,
-    max_sites,
-    depth,
-    seed,
-    checker,
-    unverified,
-    rank,
-    budget,
-) -> dict[str, tuple[onnx.ModelProto, Applied]]:
-    """:func:`verified_mutants` with its runner and checker chosen."""
     from passcheck.errors import PasscheckInternalError
 
-    check_original(model, where, checker)
-    raised: dict[str, str] = {}  # a rewrite that raised: left out with its reason, never a crash of the run
-    found = mutants(
-        model, form_ids, max_sites=max_sites, depth=depth, seed=seed, rank=rank, budget=budget, failed=raised
-    )
-    if unverified is not None:
-        unverified.update(raised)
-    if on_built:
-        on_built(len(found))
-    expected = original_runs(model, feeds_list, runner) if found else None
-    for rid, (mutant, _) in list(found.items()):
-        try:
-            verify_equivalent(model, mutant, feeds_list, rid, runner, expected, checker)
-        except Unverified as exc:  # the checker's crash, not the rewrite's: left out, never a finding
-            if unverified is not None:
-                unverified[rid] = str(exc)
-            del found[rid]
-        except PasscheckInternalError as exc:
-            if refused is None:
-                raise
-            refused[rid] = str(exc)
-            del found[rid]
-        if on_verified:
-            on_verified(rid)
-    return found
+    runner, checker = isolated_defaults(runner, checker)
+    with isolated_tools.within(worker_of(runner, checker)):  # the rewrites' own inference on what they build
+        check_original(model, where, checker)
+        raised: dict[str, str] = {}  # a rewrite that raised: left out with its reason, never a crash of the run
+        found = mutants(
+            model, form_ids, max_sites=max_sites, depth=depth, seed=seed, rank=rank, budget=budget, failed=raised
+        )
+        if unverified is not None:
+            unverified.update(raised)
+        if on_built:
+            on_built(len(found))
+        expected = original_runs(model, feeds_list, runner) if found else None
+        for rid, (mutant, _) in list(found.items()):
+            try:
+                verify_equivalent(model, mutant, feeds_list, rid, runner, expected, checker)
+            except Unverified as exc:  # the checker's crash, not the rewrite's: left out, never a finding
+                if unverified is not None:
+                    unverified[rid] = str(exc)
+                del found[rid]
+            except PasscheckInternalError as exc:
+                if refused is None:
+                    raise
+                refused[rid] = str(exc)
+                del found[rid]
+            if on_verified:
+                on_verified(rid)
+        return found
 
 
 def mutation_subject(
