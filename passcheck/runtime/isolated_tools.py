@@ -101,11 +101,12 @@ def infer_job(
 
 
 def _refilled(done: onnx.ModelProto, model: onnx.ModelProto) -> onnx.ModelProto:
-    """``done`` (a slim :func:`infer_job` result) with ``model``'s big initializer payloads put back, by name."""
-    big = {t.name: t.raw_data for t in model.graph.initializer if len(t.raw_data) >= BIG_PAYLOAD}
-    for t in done.graph.initializer if big else ():
-        if t.name in big and not t.raw_data:
-            t.raw_data = big[t.name]
+    """``done`` (a slim :func:`infer_job` result) with the payloads it lacks put back from ``model``, by name, as
+    ``model`` holds them (a payload hollowed in this process, :mod:`passcheck.execution.payloads`, stays hollow)."""
+    had = {t.name: t.raw_data for t in model.graph.initializer if t.raw_data}
+    for t in done.graph.initializer if had else ():
+        if not t.raw_data and t.name in had:
+            t.raw_data = had[t.name]
     return done
 
 
