@@ -145,6 +145,7 @@ def test_a_hunt_survives_inference_killing_its_worker_and_lists_the_deaths(tmp_p
     items = json.loads((out / "hunt-state.json").read_text())["items"]
     assert len(items) == 8
     deaths = [d for i in items for d in i.get("tool_deaths", ())]
+    assert f"tool deaths on forms the hunt made: {len(deaths)} in " in r.stderr, r.stderr[-2000:]
     assert deaths and set(deaths) <= {
         "onnx shape inference killed its process: SIGABRT",
         "the reference evaluator killed its process: SIGABRT",
@@ -169,3 +170,11 @@ def test_a_big_weight_crosses_the_pipe_once_and_comes_back_whole():
         there = [isolated_tools.infer_shapes(m) for _ in range(2)]
     assert all(t.SerializeToString() == here.SerializeToString() for t in there)
     assert sent[0] > 1 << 20 and sent[1] == 0, sent
+
+
+def test_the_summary_counts_the_deaths():
+    from passcheck.hunt import noise
+
+    assert noise.deaths_line([{"status": "done"}, {"tool_deaths": []}]) is None
+    line = noise.deaths_line([{"tool_deaths": ["a", "a"]}, {}, {"tool_deaths": ["b"]}])
+    assert line.startswith("tool deaths on forms the hunt made: 3 in 2 items") and line.endswith("commonest (2): a")
