@@ -455,6 +455,8 @@ def summarize(store, known, over: str, ended, seconds: float | None, args) -> di
             if (entry := documented.which(key, rec)) is not None:
                 print(f"  known ({documented.label(entry)}): {key}", file=sys.stderr)
     print("\n".join(noise.lines(ran)), file=sys.stderr)
+    if died := noise.deaths_line(ran):
+        print(died, file=sys.stderr)
     if new or not old:
         table(new, sys.stdout)
     else:

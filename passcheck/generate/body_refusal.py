@@ -33,6 +33,8 @@ import onnx.defs
 import onnx.shape_inference
 from onnx import helper
 
+from passcheck.errors import WorkerDied
+from passcheck.runtime import isolated_tools
 from passcheck.typestr import schema_type
 
 
@@ -60,8 +62,8 @@ def _input_types(model: onnx.ModelProto, node: onnx.NodeProto) -> list[onnx.Type
     """The type of each of ``node``'s inputs (None: omitted or unknown), from lenient onnx shape inference of
     ``model`` (a value a wrapper Cast or Constant writes is typed there too)."""
     try:
-        inferred = onnx.shape_inference.infer_shapes(model)
-    except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError):
+        inferred = isolated_tools.infer_shapes(model)
+    except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError, WorkerDied):
         inferred = model
     g = inferred.graph
     known = {v.name: v.type for v in (*g.input, *g.value_info, *g.output)}
@@ -190,7 +192,9 @@ def _refusal(model: onnx.ModelProto | None) -> str | None:
     if model is None:
         return None
     try:
-        onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True)
+        isolated_tools.infer_shapes(model, check_type=True, strict_mode=True)
+    except WorkerDied:
+        raise  # no refusal read: inference died (the worker's scope records it)
     except Exception as e:  # noqa: BLE001 - any refusal by onnx (InferenceError, ValueError …); the contrasts attribute it
         return " ".join(str(e).split()) or type(e).__name__
     return None
@@ -212,13 +216,17 @@ def refused_body(model: onnx.ModelProto) -> tuple[str, str] | None:
     schema's newest one (what onnx's shape inference expands) is accepted with every attribute bound and refused
     with only the node's own attributes bound.
     ``the body's refusal`` is strict onnx shape inference's message on the body. Raises nothing: a node with no
-    body, a node the schema itself refuses, or a body the builder cannot make is None.
+    body, a node the schema itself refuses, a body the builder cannot make, or one onnx inference kills its isolation
+    worker on (:mod:`passcheck.runtime.isolated_tools`) is None.
     """
-    if (why := _refusal(body_model(model))) and not _refusal(body_model(model, plain=True)):
-        return TYPES, why
-    for newest in (False, True):
-        if not _refusal(body_model(model, newest=newest)) and (why := _refusal(body_model(model, False, newest))):
-            return DEFAULTS, why
+    try:
+        if (why := _refusal(body_model(model))) and not _refusal(body_model(model, plain=True)):
+            return TYPES, why
+        for newest in (False, True):
+            if not _refusal(body_model(model, newest=newest)) and (why := _refusal(body_model(model, False, newest))):
+                return DEFAULTS, why
+    except WorkerDied:  # inference died on a body (isolated_tools): no contrast is read, so no attribution
+        return None
     return None
 
 

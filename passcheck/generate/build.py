@@ -288,8 +288,10 @@ def generate(
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         from passcheck.generate.third import OtherOrt
+        from passcheck.runtime import isolated_tools
 
-        return _generate(out, ops, progress, stats, entries, models, ex, t0, OtherOrt(third) if third else None)
+        with isolated_tools.within(ex):  # the gate's inference and reference runs on each form, in the worker
+            return _generate(out, ops, progress, stats, entries, models, ex, t0, OtherOrt(third) if third else None)
 
 
 def _generate(out, ops, progress, stats, entries, models, ex, t0, third=None) -> dict[str, Any]:

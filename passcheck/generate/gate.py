@@ -35,8 +35,9 @@ from passcheck.generate.dissent import REFERENCE, UNRESOLVED, Dissent, referee
 from passcheck.oracles import shape_annotations
 from passcheck.oracles.numeric import compare
 from passcheck.oracles.validity import CheckerDied, checker_error
+from passcheck.runtime import isolated_tools
 from passcheck.runtime.plan import AnnotationPlan, plan_of
-from passcheck.runtime.reference import RUNNER_FAULT, run_reference
+from passcheck.runtime.reference import RUNNER_FAULT
 
 
 @dataclasses.dataclass
@@ -86,7 +87,7 @@ def _text_rule_break(model: onnx.ModelProto) -> str | None:
     from passcheck.oracles.text_shapes import breaks
 
     try:
-        done = onnx.shape_inference.infer_shapes(model)
+        done = isolated_tools.infer_shapes(model)
     except Exception:  # noqa: BLE001 - inference's own errors are the checker's and the runs' word, not this rule's
         done = model
     return next(iter(breaks(done)), None)
@@ -119,7 +120,7 @@ def _unannotatable(model: onnx.ModelProto, feeds: Mapping[str, Any], run_model) 
     """Why the output of ``model`` (inference gave it no shape) cannot be annotated for the tools'
     reasons: the reference evaluator, which would give its rank, fails while onnxruntime runs the
     form or has no kernel for it (so the recipe's inputs are not what fails). None otherwise."""
-    rr = run_reference(model, dict(feeds))
+    rr = isolated_tools.run_reference(model, dict(feeds))
     if not rr.error or rr.error.startswith(RUNNER_FAULT):
         return None
     r = run_model(model, dict(feeds))
@@ -134,7 +135,7 @@ def _reference_only(forms: Mapping[str, onnx.ModelProto], feeds, plans, rtol, at
     names = list(forms)
     ref = {}
     for name in names:
-        rr = run_reference(forms[name], dict(feeds[0]))
+        rr = isolated_tools.run_reference(forms[name], dict(feeds[0]))
         if rr.error:
             cat = "passcheck" if rr.error.startswith(RUNNER_FAULT) else "tool"
             why = "reference evaluator fails (onnxruntime has no kernel)"
@@ -266,7 +267,7 @@ def gate(
             ort[name].append(r.outputs)
     ref: dict[str, Any] = {}  # form → outputs, or the evaluator's error message
     for name in names:
-        rr = run_reference(forms[name], dict(feeds[0]))
+        rr = isolated_tools.run_reference(forms[name], dict(feeds[0]))
         if rr.error and rr.error.startswith(RUNNER_FAULT):  # passcheck's own runner, not the evaluator
             return Verdict(False, "passcheck", "passcheck's reference runner fails", f"{name}: {_first_line(rr.error)}")
         if rr.error and name == names[0]:
@@ -346,7 +347,7 @@ def runtime_free(common: onnx.ModelProto, feeds: Sequence[Mapping[str, Any]], v:
         return None  # neither runtime runs it
     if v.reason.endswith("on the uncommon form") or any(r in v.reason for r in _ORT_RAN_COMMON):
         return f"onnxruntime runs it; dropped as a case: {v.reason}"
-    rr = run_reference(common, dict(feeds[0]))
+    rr = isolated_tools.run_reference(common, dict(feeds[0]))
     if rr.error:
         return None
     return f"the reference evaluator runs it; dropped as a case: {v.reason}"

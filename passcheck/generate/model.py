@@ -302,7 +302,7 @@ def _with_output_shapes(
 def _run_shapes(m: onnx.ModelProto) -> dict[str, tuple[int, ...]]:
     """Output name → shape, from one reference-evaluator run on small random feeds ({} on failure)."""
     from passcheck.runtime import synthesize
-    from passcheck.runtime.reference import run_reference
+    from passcheck.runtime.isolated_tools import run_reference  # in the front door's worker (M261)
 
     try:
         r = run_reference(m, synthesize(m, {}, 0))

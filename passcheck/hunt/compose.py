@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 
 from passcheck.hunt import variation
 from passcheck.mutations import forms as hforms
+from passcheck.runtime import isolated_tools
 
 if TYPE_CHECKING:
     import onnx
@@ -166,10 +167,8 @@ def _typed(model: onnx.ModelProto) -> dict:
     """Value name → TypeProto (:func:`.variation._inferred`) after an inference with data propagation (a shape
     computed by ``Shape`` / ``Gather`` / ``Concat`` reaches the ``Reshape`` reading it: onnx.shape_inference
     ``data_prop``)."""
-    import onnx
-
     try:
-        model = onnx.shape_inference.infer_shapes(model, data_prop=True)
+        model = isolated_tools.infer_shapes(model, data_prop=True)
     except Exception:  # noqa: BLE001 - inference fails: what the model declares (and a plain inference's)
         pass
     return variation._inferred(model)

@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from passcheck.runtime import isolated_tools
 from passcheck.runtime.graph_index import scoped
 from passcheck.typestr import schema_type
 
@@ -285,7 +286,7 @@ def holds(model: onnx.ModelProto, before: dict[str, int], group: frozenset[str],
     bare.CopyFrom(model)
     del bare.graph.value_info[:]
     try:
-        g = onnx.shape_inference.infer_shapes(bare, check_type=True, strict_mode=True).graph
+        g = isolated_tools.infer_shapes(bare, check_type=True, strict_mode=True).graph
     except Exception:  # noqa: BLE001 - inference refuses the moved graph: no neighbour
         return False
     after: dict[str, Any] = {v.name: v.type.tensor_type.elem_type for v in [*g.input, *g.value_info, *g.output]}

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from passcheck.runtime import isolated_tools
+
 if TYPE_CHECKING:
     import onnx
 
@@ -40,8 +42,6 @@ def text_break(model: onnx.ModelProto, feeds: Mapping[str, Any] | None) -> str |
 
 def inferred(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> onnx.ModelProto | str:
     """``model`` inferred as :func:`error` describes (a copy), or the first line of the error inference raises."""
-    import onnx
-
     fed = unannotated(model)
     for v in fed.graph.input:
         shape = getattr(feeds.get(v.name), "shape", None)
@@ -52,7 +52,7 @@ def inferred(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> onnx.ModelProt
         for d in shape:
             dims.dim.add().dim_value = int(d)
     try:
-        done = onnx.shape_inference.infer_shapes(fed, strict_mode=True, data_prop=True)
+        done = isolated_tools.infer_shapes(fed, strict_mode=True, data_prop=True)
     except Exception as exc:  # noqa: BLE001 - any inference error is the answer (InferenceError, ValidationError, …)
         return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return done

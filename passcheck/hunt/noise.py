@@ -83,3 +83,17 @@ def lines(items: Iterable[Mapping[str, Any]]) -> list[str]:
         top, n = max(reasons.items(), key=lambda kv: kv[1])
         out.append(f"  {label}: {found[cat]['items']} items, {len(reasons)} distinct reasons; commonest ({n}): {top}")
     return out
+
+
+def deaths_line(items: Iterable[Mapping[str, Any]]) -> str | None:
+    """The summary's line on tools that died on a form the hunt made (items' ``tool_deaths``,
+    :mod:`passcheck.runtime.isolated_tools`: each cost one call in the worker), or None when none did."""
+    per = [rec.get("tool_deaths") or () for rec in items]
+    deaths = [d for ds in per for d in ds]
+    if not deaths:
+        return None
+    top = max(set(deaths), key=lambda d: (deaths.count(d), d))
+    return (
+        f"tool deaths on forms the hunt made: {len(deaths)} in {sum(1 for ds in per if ds)} items, each one call in "
+        f"the isolation worker (items' tool_deaths); commonest ({deaths.count(top)}): {top}"
+    )

@@ -54,6 +54,7 @@ from passcheck.hunt.store import OTHER_SHARD, Store
 from passcheck.mutations import forms as hforms
 from passcheck.mutations import withheld
 from passcheck.records import timed_out, with_timeout
+from passcheck.runtime import isolated_tools
 
 #: Seconds and candidate checks one shrink may take.
 SHRINK_SECONDS = 90.0
@@ -178,95 +179,99 @@ def hunt(
             )
         return made
 
-    seen = None  # with steering: the rows the scheduler was built on
-    scheduler = None
-    if variations:  # set-up, not search: observed once per seed and source, else inside the first steps (M129)
-        preconditions.Preconditions.of(bases, seed)
-    end = time.monotonic() + budget.seconds if budget.seconds is not None else None
-    if steering is None:
-        scheduler = scheduler_for(cmap, passes, passes_of)
-    steps = ran = 0
-    try:
-        while True:
-            if (budget.items is not None and steps >= budget.items) or (end is not None and time.monotonic() >= end):
-                return Ended("budget", ran, _refused(scheduler))
-            if stop_after is not None and len(baseline.split(store.signatures, known or {})[0]) >= stop_after:
-                return Ended("stopped", ran, _refused(scheduler))
-            step = len(store.items)
-            if steering is not None:  # this step's rows observed (paced), then steered by those it sees
-                steering.lazy.observe(steering.lazy.paced(step))
-            if steering is not None and steering.visible(step) != seen:
-                seen = steering.visible(step)
-                scheduler = scheduler_for(*steering.at(step))
-                if end is not None and time.monotonic() >= end:  # observing them spent the budget
+    with isolated_tools.within(executor) as scope:  # onnx's tools on each neighbour, in the executor's worker (M261)
+        seen = None  # with steering: the rows the scheduler was built on
+        scheduler = None
+        if variations:  # set-up, not search: observed once per seed and source, else inside the first steps (M129)
+            preconditions.Preconditions.of(bases, seed)
+        end = time.monotonic() + budget.seconds if budget.seconds is not None else None
+        if steering is None:
+            scheduler = scheduler_for(cmap, passes, passes_of)
+        steps = ran = 0
+        try:
+            while True:
+                spent = end is not None and time.monotonic() >= end
+                if (budget.items is not None and steps >= budget.items) or spent:
                     return Ended("budget", ran, _refused(scheduler))
-            scheduler.until = end if steps else None  # a call's first step is whole: a time budget runs an item
-            try:
-                item = scheduler.next(step)
-            except Spent:  # the budget ran out while the step was choosing (M129): no item of it recorded
-                return Ended("budget", ran, _refused(scheduler))
-            if item is None:
-                return Ended("exhausted", ran, _refused(scheduler))
-            base = scheduler.by_id[item.base]
-            held = set(store.signatures)
-            if step % count == index - 1:
-                left = None if end is None else end - time.monotonic()
-                executor.timeout = max(5.0, min(item_timeout, left)) if left is not None else item_timeout
-                expected = None
-                if item.base not in alive:  # its runs serve the item's equivalence gate too
-                    expected = base_runs(base, executor)
-                    alive[item.base] = expected is not None
-                rec = _run(
-                    store,
-                    base,
+                if stop_after is not None and len(baseline.split(store.signatures, known or {})[0]) >= stop_after:
+                    return Ended("stopped", ran, _refused(scheduler))
+                step = len(store.items)
+                if steering is not None:  # this step's rows observed (paced), then steered by those it sees
+                    steering.lazy.observe(steering.lazy.paced(step))
+                if steering is not None and steering.visible(step) != seen:
+                    seen = steering.visible(step)
+                    scheduler = scheduler_for(*steering.at(step))
+                    if end is not None and time.monotonic() >= end:  # observing them spent the budget
+                        return Ended("budget", ran, _refused(scheduler))
+                scheduler.until = end if steps else None  # a call's first step is whole: a time budget runs an item
+                try:
+                    item = scheduler.next(step)
+                except Spent:  # the budget ran out while the step was choosing (M129): no item of it recorded
+                    return Ended("budget", ran, _refused(scheduler))
+                if item is None:
+                    return Ended("exhausted", ran, _refused(scheduler))
+                base = scheduler.by_id[item.base]
+                held = set(store.signatures)
+                if step % count == index - 1:
+                    left = None if end is None else end - time.monotonic()
+                    executor.timeout = max(5.0, min(item_timeout, left)) if left is not None else item_timeout
+                    expected = None
+                    if item.base not in alive:  # its runs serve the item's equivalence gate too
+                        expected = base_runs(base, executor)
+                        alive[item.base] = expected is not None
+                    rec = _run(
+                        store,
+                        base,
+                        item,
+                        executor,
+                        end,
+                        cases_from,
+                        cut_short=executor.timeout < item_timeout,
+                        expected=expected,
+                        judge=judge,
+                        acted=acted,
+                    )
+                else:
+                    rec = {
+                        "base": item.base,
+                        "form": item.form,
+                        "pass": item.pass_id,
+                        "status": OTHER_SHARD,
+                        "signatures": [],
+                    }
+                if item.base in alive:
+                    rec["base_runs"] = alive[item.base]
+                if acted is not None and (key := (item.base, item.pass_id)) in acted and key not in recorded:
+                    rec["acted"] = acted[key].to_json()  # a resumed hunt reads it back rather than running the pass
+                    recorded.add(key)
+                rec["triples"] = sorted(scheduler.triples(item))
+                if not valid_neighbour(base, item, rec, executor, gated=judge is None):
+                    rec["valid"] = False
+                if scope is not None and (died := scope.drain()):  # the step's tool deaths: a candidate dropped, said
+                    rec["tool_deaths"] = died
+                if count == 1 and any(k not in held for k in rec["signatures"]):  # a shard cannot tell: unsharded only
+                    rec["moved"] = True  # this item moved the pass: a new signature (round 9e, M90)
+                if count != 1:  # likewise: the other shards do not see what the pass wrote on a neighbour (round 10a)
+                    rec.pop("wrote", None)
+                store.items.append(rec)
+                if steering is not None:  # the passes this item was drawn from: what a resumed hunt checks
+                    store.scope.update(steering.scope(step))
+                scheduler.mark(
                     item,
-                    executor,
-                    end,
-                    cases_from,
-                    cut_short=executor.timeout < item_timeout,
-                    expected=expected,
-                    judge=judge,
-                    acted=acted,
+                    rec["triples"],
+                    valid=rec.get("valid", True),
+                    moved=rec.get("moved", False),
+                    wrote=bool(rec.get("wrote")),
                 )
-            else:
-                rec = {
-                    "base": item.base,
-                    "form": item.form,
-                    "pass": item.pass_id,
-                    "status": OTHER_SHARD,
-                    "signatures": [],
-                }
-            if item.base in alive:
-                rec["base_runs"] = alive[item.base]
-            if acted is not None and (key := (item.base, item.pass_id)) in acted and key not in recorded:
-                rec["acted"] = acted[key].to_json()  # a resumed hunt reads it back rather than running the pass
-                recorded.add(key)
-            rec["triples"] = sorted(scheduler.triples(item))
-            if not valid_neighbour(base, item, rec, executor, gated=judge is None):
-                rec["valid"] = False
-            if count == 1 and any(k not in held for k in rec["signatures"]):  # a shard cannot tell: unsharded only
-                rec["moved"] = True  # this item moved the pass: a new signature (round 9e, M90)
-            if count != 1:  # likewise: the other shards do not see what the pass wrote on a neighbour (round 10a)
-                rec.pop("wrote", None)
-            store.items.append(rec)
-            if steering is not None:  # the passes this item was drawn from: what a resumed hunt checks
-                store.scope.update(steering.scope(step))
-            scheduler.mark(
-                item,
-                rec["triples"],
-                valid=rec.get("valid", True),
-                moved=rec.get("moved", False),
-                wrote=bool(rec.get("wrote")),
-            )
-            store.checkpoint()
-            steps += 1
-            if rec["status"] != OTHER_SHARD:
-                ran += 1
-                if on_item:
-                    on_item(item, rec)
+                store.checkpoint()
+                steps += 1
+                if rec["status"] != OTHER_SHARD:
+                    ran += 1
+                    if on_item:
+                        on_item(item, rec)
 
-    finally:  # a run cut short (Ctrl-C, an error) keeps every item it finished
-        store.save()
+        finally:  # a run cut short (Ctrl-C, an error) keeps every item it finished
+            store.save()
 
 
 def _refused(scheduler) -> dict[str, int]:

@@ -180,6 +180,7 @@ from passcheck.hunt.graph_values import constants as _constants
 from passcheck.hunt.graph_values import readers as _readers
 from passcheck.hunt.graph_values import replace as _replace
 from passcheck.hunt.rotation import Sites
+from passcheck.runtime import isolated_tools
 from passcheck.signature import THEN, VARY
 
 if TYPE_CHECKING:
@@ -953,12 +954,10 @@ def _refresh_annotations(model, zeros: bool = False) -> None:
     declared 0 (``input-dim-zero``) is followed as ``input-fix-zero`` states its 0 in every declaration: inference
     also propagates shape values (onnx's ``data_prop``: a ``Shape`` read by a ``Reshape``), and an annotated dim
     left unknown where inference gives 0 is written 0."""
-    import onnx
-
     from passcheck.hunt.fed_shapes import unannotated
 
     try:
-        g = onnx.shape_inference.infer_shapes(unannotated(model), data_prop=zeros).graph
+        g = isolated_tools.infer_shapes(unannotated(model), data_prop=zeros).graph
         inferred = {v.name: v.type for v in [*g.value_info, *g.output]}
     except Exception:  # noqa: BLE001 - inference fails on this neighbour: the gate judges it as it is
         return
@@ -1017,7 +1016,7 @@ def _inferred(model) -> dict[str, Any]:
     import onnx
 
     try:
-        done = onnx.shape_inference.infer_shapes(model)
+        done = isolated_tools.infer_shapes(model)
     except Exception:  # noqa: BLE001 - inference fails: only what the model declares
         done = model
     g = done.graph

@@ -70,6 +70,8 @@ import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from passcheck.runtime import isolated_tools
+
 if TYPE_CHECKING:
     import onnx
 
@@ -180,7 +182,7 @@ def _output_shapes(model: onnx.ModelProto) -> list[tuple] | None:
     for o in m.graph.output:
         o.type.tensor_type.ClearField("shape")
     try:
-        m = onnx.shape_inference.infer_shapes(m, strict_mode=True)
+        m = isolated_tools.infer_shapes(m, strict_mode=True)
     except Exception:  # an op the shape inference rejects: no site (onnx raises several types)
         return None
     out = []

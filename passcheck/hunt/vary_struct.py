@@ -18,7 +18,8 @@ kind            change
                 type and shape, or the element type alone)
 ``fanout``      one more node reads it, a unary op whose result (``<value>__fanout``) is a new graph output:
                 the first of :data:`READERS` whose schema at the model's opset accepts the value's element
-                type and for which onnxruntime's CPU provider has a kernel (:mod:`passcheck.runtime.kernels`);
+                type and that runs on onnxruntime's CPU provider (a kernel, or a float16 input cast around a
+                float one: :func:`passcheck.runtime.kernels.node_runs_on_cpu`, as the generator asks);
                 none of them is a no-op a pass may remove (Neg, Not, BitwiseNot of their types; Abs last, for
                 the unsigned types where only it applies)
 ``fanout-copy`` site: a node's first output. A copy of that node (same op, domain, inputs, attributes) is appended,
@@ -194,11 +195,13 @@ def _elem(t) -> int:
 
 
 def _reader(model, elem: int) -> str | None:
-    """The first of :data:`READERS` whose schema at ``model``'s opset accepts ``elem`` and that has a CPU kernel."""
+    """The first of :data:`READERS` whose schema at ``model``'s opset accepts ``elem`` and that runs on onnxruntime's
+    CPU provider (:func:`passcheck.runtime.kernels.node_runs_on_cpu`: a kernel, or a float16 input cast around a float
+    one, as the generator and the rewrites ask, M263)."""
     import onnx
     from onnx import helper
 
-    from passcheck.runtime.kernels import node_has_cpu_kernel
+    from passcheck.runtime.kernels import node_runs_on_cpu
     from passcheck.typestr import schema_type
 
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
@@ -209,6 +212,6 @@ def _reader(model, elem: int) -> str | None:
             continue
         if not any(schema_type(elem) in c.allowed_type_strs for c in schema.type_constraints):
             continue
-        if node_has_cpu_kernel(helper.make_node(op, ["x"], ["y"]), schema, lambda _v: elem):
+        if node_runs_on_cpu(helper.make_node(op, ["x"], ["y"]), schema, lambda _v: elem):
             return op
     return None

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from passcheck.hunt.value_names import fresh, graph_names
+from passcheck.runtime import isolated_tools
 from passcheck.runtime.graph_index import scoped
 
 if TYPE_CHECKING:
@@ -186,10 +187,8 @@ def copy_nodes(nodes: list[onnx.NodeProto], renamed: dict[str, str], taken: set[
 
 def _inferred(model: onnx.ModelProto) -> dict:
     """Value name → TypeProto as onnx shape inference infers them on a copy of ``model`` (empty when it fails)."""
-    import onnx
-
     try:
-        done = onnx.shape_inference.infer_shapes(model)
+        done = isolated_tools.infer_shapes(model)
     except Exception:  # noqa: BLE001 - no inferred type: the appended outputs keep the base's
         return {}
     return {vi.name: vi.type for vi in [*done.graph.value_info, *done.graph.output]}

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from passcheck.cases.opsets import NEWEST_PORTABLE, ai_onnx_ops, schema_changes
+from passcheck.runtime import isolated_tools
 
 if TYPE_CHECKING:
     import onnx
@@ -67,7 +68,7 @@ def data_types_allowed(model: onnx.ModelProto, nodes, version: int) -> bool:
     import onnx
 
     try:
-        inferred = onnx.shape_inference.infer_shapes(model)
+        inferred = isolated_tools.infer_shapes(model)
     except Exception:  # noqa: BLE001 - the types cannot be told: do not assume
         return False
     types: dict[str, str] = {}

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import Rewrite, chosen, is_default_domain, opset
 from passcheck.mutations._scopes import scopes
+from passcheck.runtime import isolated_tools
 
 if TYPE_CHECKING:
     import onnx
@@ -65,10 +66,9 @@ AXIS_ATTRS: dict[str, tuple[str, int, int, str]] = {
 def _ranks(model: onnx.ModelProto) -> dict[str, int]:
     """Tensor value → rank, after onnx shape inference, in the main graph and every subgraph (value names
     are unique model-wide, IR.md §Nodes); values of unknown rank are left out."""
-    import onnx
 
     try:
-        inferred = onnx.shape_inference.infer_shapes(model)
+        inferred = isolated_tools.infer_shapes(model)
     except Exception:  # noqa: BLE001 - nothing known: the rewrite then applies nowhere
         return {}
     out: dict[str, int] = {}

@@ -25,8 +25,7 @@ from passcheck.errors import PasscheckError, PasscheckInternalError
 from passcheck.mutations.slot_canonical import without_trailing_empty_slots
 from passcheck.oracles.numeric import compare, output_dtypes
 from passcheck.oracles.validity import Checker, CheckerDied
-from passcheck.runtime import run_ort, runtime_inputs
-from passcheck.runtime.reference import run_reference
+from passcheck.runtime import isolated_tools, run_ort, runtime_inputs
 
 if TYPE_CHECKING:
     import onnx
@@ -127,7 +126,7 @@ def same_outputs(
             # A second opinion: onnxruntime may reject a valid spelling (its "" handling). If the
             # reference evaluator runs the mutant and agrees, the mutant stays a form and the
             # rejection is a finding about onnxruntime (the ``input`` cell reports it).
-            ref = run_reference(b, feeds)
+            ref = isolated_tools.run_reference(b, feeds, worker_of(runner))
             if ref.error:
                 return (
                     f"fails to run (binding {i}): {rb.error.splitlines()[0]}; the reference evaluator fails too: "
@@ -145,12 +144,12 @@ def same_outputs(
                 ) from None
             if not c.ok:
                 if by:
-                    _evaluator_trusted_on(a, feeds, ra.outputs, name, dtypes.get(name), c.message)
+                    _evaluator_trusted_on(a, feeds, ra.outputs, name, dtypes.get(name), c.message, worker_of(runner))
                 return f"output {name!r} differs (binding {i}){by}: {c.message}"
     return None
 
 
-def _evaluator_trusted_on(a, feeds, expected, name: str, dtype, message: str) -> None:
+def _evaluator_trusted_on(a, feeds, expected, name: str, dtype, message: str, worker=None) -> None:
     """Before a mutant is called wrong on the reference evaluator's word alone (onnxruntime cannot run it):
     the evaluator must compute the original's output ``name`` as onnxruntime does on ``feeds``.
 
@@ -158,7 +157,7 @@ def _evaluator_trusted_on(a, feeds, expected, name: str, dtype, message: str) ->
         Unverified: it computes it otherwise, or fails on the original: the two runtimes disagree on
             the computation itself, so the evaluator's differing value is no evidence against the mutant.
     """
-    ref = run_reference(a, feeds)
+    ref = isolated_tools.run_reference(a, feeds, worker)
     why = ref.error and ref.error.strip().splitlines()[-1]
     if not why and name in ref.outputs:
         c = compare(ref.outputs[name], expected[name], dtype=dtype)
@@ -189,6 +188,27 @@ def original_runs(
     return runs
 
 
+def worker_of(runner: Runner | None, checker: Checker | None = None) -> Any:
+    """The isolation worker behind ``runner`` (an ``IsolatedExecutor.run_model``) or ``checker`` (a
+    :class:`~passcheck.oracles.validity.Checker` of one), or None (they run in this process)."""
+    for owner in (getattr(runner, "__self__", None), getattr(getattr(checker, "_call", None), "__self__", None)):
+        if callable(getattr(owner, "call", None)):
+            return owner
+    return None
+
+
+def isolated_defaults(runner: Runner | None, checker: Checker | None) -> tuple[Runner, Checker]:
+    """``runner`` and ``checker``, or when neither is given the process's shared isolation worker's
+    (:func:`passcheck.passes.shared.shared_executor`, M262): a library call never runs a form's tools in its own
+    process by default."""
+    if runner is not None or checker is not None:
+        return runner or run_ort, checker or Checker()
+    from passcheck.passes.shared import shared_executor
+
+    ex = shared_executor()
+    return ex.run_model, Checker(ex)
+
+
 def _ahead(runner: Runner | None, model: onnx.ModelProto, feeds_list: Sequence[Mapping[str, Any]]) -> None:
     """Every binding's run of ``model`` in one round trip when ``runner`` is a worker's ``run_model``
     whose owner can ``prefetch`` (``IsolatedExecutor.prefetch``): the calls that follow find them kept."""
@@ -215,12 +235,18 @@ def verify_equivalent(
         rewrite: the rewrite id, named in the error.
         runner: how each model is run (see :func:`same_outputs`).
         expected: ``original``'s runs, when already made (:func:`original_runs`).
-        checker: how the checker runs (see :func:`checker_error`); default in this process.
+        checker: how the checker runs (see :func:`checker_error`).
+
+    ``runner`` and ``checker`` both None: both run in the process's shared isolation worker
+    (:func:`isolated_defaults`). The tools the gate runs on the mutant (checker, onnxruntime, the reference evaluator,
+    onnx shape inference) run in the worker behind ``runner`` or ``checker`` when there is one
+    (:mod:`passcheck.runtime.isolated_tools`); a death there is a run error or an :class:`Unverified`, never the end
+    of this process.
 
     A mutant that fails any of this is judged again through its spelling without empty trailing slots
     (:func:`~passcheck.mutations.slot_canonical.without_trailing_empty_slots`, IR.md §Optional Inputs and Outputs)
     and kept when that spelling passes; a runner that dies on the mutant (``IsolatedExecutor.run_model``) is then the
-    tool's finding. In this process (``runner`` None), a mutant that kills onnxruntime ends the process.
+    tool's finding.
 
     Raises:
         PasscheckInternalError: the mutant fails the checker, changed the interface, or computes
@@ -230,7 +256,13 @@ def verify_equivalent(
             and it departs from onnxruntime on the original too; names the rewrite.
         PasscheckError: the original itself does not run on the feeds.
     """
-    checker = checker or Checker()
+    runner, checker = isolated_defaults(runner, checker)
+    with isolated_tools.within(worker_of(runner, checker)):
+        _verify(original, mutant, feeds_list, rewrite, runner, expected, checker)
+
+
+def _verify(original, mutant, feeds_list, rewrite, runner, expected, checker: Checker) -> None:
+    """:func:`verify_equivalent` with its runner and checker chosen."""
     try:
         why, doubt = _why(original, mutant, feeds_list, rewrite, runner, expected, checker), None
     except Unverified as exc:

@@ -20,6 +20,7 @@ from passcheck.mutations._base import Rewrite, chosen
 from passcheck.mutations._freedom import Freedom
 from passcheck.mutations._shapes import known
 from passcheck.mutations.ir_version import raise_ir
+from passcheck.runtime import isolated_tools
 
 if TYPE_CHECKING:
     import onnx
@@ -72,7 +73,7 @@ def _inferred_types(model: onnx.ModelProto, f: onnx.FunctionProto, call: onnx.No
     probe.functions.extend(model.functions)
     probe.ir_version = model.ir_version
     try:
-        g = onnx.shape_inference.infer_shapes(probe, strict_mode=True).graph
+        g = isolated_tools.infer_shapes(probe, strict_mode=True).graph
     except Exception:  # noqa: BLE001 - a body shape inference cannot type is not a site
         return None
     found = [v for v in [*g.input, *g.value_info, *g.output] if v.type.tensor_type.elem_type]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import Rewrite, all_names, chosen, consumers, fresh_name, opset, redirect_reads
+from passcheck.runtime import isolated_tools
 
 if TYPE_CHECKING:
     import onnx
@@ -15,10 +16,9 @@ ANY_TYPE_OPSET = 16
 
 
 def _tensor_values(model: onnx.ModelProto) -> set[str]:
-    import onnx
 
     try:
-        g = onnx.shape_inference.infer_shapes(model).graph
+        g = isolated_tools.infer_shapes(model).graph
     except Exception:  # noqa: BLE001 - types unknown: only opset >= 16 models are rewritten
         return set()
     return {v.name for v in list(g.value_info) + list(g.output) if v.type.HasField("tensor_type")}

@@ -45,6 +45,7 @@ from passcheck.mutations._freedom import Freedom
 from passcheck.mutations._graph_edit import splice
 from passcheck.mutations._shapes import known
 from passcheck.mutations.index_sign import fresh_static
+from passcheck.runtime import isolated_tools
 from passcheck.typestr import schema_type
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ def value_types(model: onnx.ModelProto) -> dict[str, onnx.TypeProto]:
     import onnx
 
     try:
-        g = onnx.shape_inference.infer_shapes(model).graph
+        g = isolated_tools.infer_shapes(model).graph
     except Exception:  # noqa: BLE001 - nothing known: no node is probed, so none is a site
         return {}
     out = {t.name: onnx.helper.make_tensor_type_proto(t.data_type, list(t.dims)) for t in g.initializer}

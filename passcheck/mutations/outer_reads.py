@@ -39,6 +39,7 @@ from passcheck.mutations._freedom import Freedom
 from passcheck.mutations._graph_edit import set_nodes
 from passcheck.mutations.into_subgraph import _allows
 from passcheck.mutations.loop_carried import _free_reads, _rename_reads
+from passcheck.runtime import isolated_tools
 
 if TYPE_CHECKING:
     import onnx
@@ -55,12 +56,11 @@ AFTER = ("node-in-if-const", "node-in-if-opaque", "chain-in-if-const", "chain-in
 
 def _elem_types(model: onnx.ModelProto) -> dict[str, int]:
     """Main-graph name → tensor element type, as declared or as onnx shape inference gives it (tensors only)."""
-    import onnx
 
     g = model.graph
     declared = list(g.input) + list(g.value_info) + list(g.output)
     try:
-        declared += list(onnx.shape_inference.infer_shapes(model).graph.value_info)
+        declared += list(isolated_tools.infer_shapes(model).graph.value_info)
     except Exception:  # noqa: BLE001 - types unknown: only the declared ones count
         pass
     out = {v.name: v.type.tensor_type.elem_type for v in declared if v.type.HasField("tensor_type")}

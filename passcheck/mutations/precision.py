@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import Rewrite, all_names, fresh_name, opset, subgraphs
 from passcheck.mutations._only import wanted
+from passcheck.runtime import isolated_tools
 
 if TYPE_CHECKING:
     import onnx
@@ -97,7 +98,7 @@ def to_float64(model: onnx.ModelProto, only: Collection[str] | None = None) -> l
         if (t := tensor_type(v)) is not None and t.elem_type == F:
             t.elem_type = D
     try:
-        inferred = onnx.shape_inference.infer_shapes(work, check_type=True, strict_mode=True)
+        inferred = isolated_tools.infer_shapes(work, check_type=True, strict_mode=True)
     except Exception:  # noqa: BLE001 - an op that does not take tensor(double): no float64 form
         return []
     if not _cpu_runs(inferred):

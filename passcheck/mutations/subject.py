@@ -8,8 +8,16 @@ from typing import TYPE_CHECKING, Any
 from passcheck.engine import feeds_for  # noqa: F401 - the one feed synthesis, re-exported
 from passcheck.errors import PasscheckError
 from passcheck.mutations._base import Applied
-from passcheck.mutations.equivalence import Unverified, check_input, original_runs, verify_equivalent
+from passcheck.mutations.equivalence import (
+    Unverified,
+    check_input,
+    isolated_defaults,
+    original_runs,
+    verify_equivalent,
+    worker_of,
+)
 from passcheck.mutations.registry import mutants
+from passcheck.runtime import isolated_tools
 
 if TYPE_CHECKING:
     import onnx
@@ -25,10 +33,11 @@ def check_original(model: onnx.ModelProto, where: str = "model", checker: Checke
 
     Raises:
         PasscheckError: the checker rejects the model or its worker dies on it, or onnx shape
-            inference (which the rewrites run in this process) kills the worker on it.
+            inference (which the rewrites run on it; in this process outside a worker block,
+            :mod:`passcheck.runtime.isolated_tools`) kills the worker on it.
     """
     check_input(model, where, checker)
-    if checker is not None and (died := checker.inference_died(model)):  # the rewrites infer shapes in this process
+    if checker is not None and (died := checker.inference_died(model)):  # the rewrites' inference
         raise PasscheckError(
             f"{where}: {died} on this model, so no rewrite of it can be built; "
             "run onnx.shape_inference.infer_shapes on it to see the crash"
@@ -55,7 +64,9 @@ def verified_mutants(
 ) -> dict[str, tuple[onnx.ModelProto, Applied]]:
     """:func:`~passcheck.mutations.mutants`, each passed through the equivalence gate (its model
     runs made by ``runner``, see :func:`~passcheck.mutations.equivalence.same_outputs`; its checker
-    calls by ``checker``, see :func:`~passcheck.mutations.equivalence.checker_error`).
+    calls by ``checker``, see :func:`~passcheck.mutations.equivalence.checker_error`; both None: the
+    process's shared isolation worker, :func:`~passcheck.mutations.equivalence.isolated_defaults`). The
+    rewrites' own onnx shape inference runs in that worker too (:mod:`passcheck.runtime.isolated_tools`).
 
     Args:
         max_sites, depth, seed, rank, budget: which forms (and what the site bound cut), as for
@@ -71,38 +82,40 @@ def verified_mutants(
 
     Raises:
         PasscheckError: the original fails the checker (or the checker's worker dies on it, or
-            that of onnx shape inference, which the rewrites run in this process) or does not run
+            that of onnx shape inference, which the rewrites run) or does not run
             on the feeds.
         UnknownIdError: an unknown rewrite id, or a site its rewrite does not have.
         PasscheckInternalError: a mutant is not equivalent (a rewrite bug), unless ``refused`` is given.
     """
     from passcheck.errors import PasscheckInternalError
 
-    check_original(model, where, checker)
-    raised: dict[str, str] = {}  # a rewrite that raised: left out with its reason, never a crash of the run
-    found = mutants(
-        model, form_ids, max_sites=max_sites, depth=depth, seed=seed, rank=rank, budget=budget, failed=raised
-    )
-    if unverified is not None:
-        unverified.update(raised)
-    if on_built:
-        on_built(len(found))
-    expected = original_runs(model, feeds_list, runner) if found else None
-    for rid, (mutant, _) in list(found.items()):
-        try:
-            verify_equivalent(model, mutant, feeds_list, rid, runner, expected, checker)
-        except Unverified as exc:  # the checker's crash, not the rewrite's: left out, never a finding
-            if unverified is not None:
-                unverified[rid] = str(exc)
-            del found[rid]
-        except PasscheckInternalError as exc:
-            if refused is None:
-                raise
-            refused[rid] = str(exc)
-            del found[rid]
-        if on_verified:
-            on_verified(rid)
-    return found
+    runner, checker = isolated_defaults(runner, checker)
+    with isolated_tools.within(worker_of(runner, checker)):  # the rewrites' own inference on what they build
+        check_original(model, where, checker)
+        raised: dict[str, str] = {}  # a rewrite that raised: left out with its reason, never a crash of the run
+        found = mutants(
+            model, form_ids, max_sites=max_sites, depth=depth, seed=seed, rank=rank, budget=budget, failed=raised
+        )
+        if unverified is not None:
+            unverified.update(raised)
+        if on_built:
+            on_built(len(found))
+        expected = original_runs(model, feeds_list, runner) if found else None
+        for rid, (mutant, _) in list(found.items()):
+            try:
+                verify_equivalent(model, mutant, feeds_list, rid, runner, expected, checker)
+            except Unverified as exc:  # the checker's crash, not the rewrite's: left out, never a finding
+                if unverified is not None:
+                    unverified[rid] = str(exc)
+                del found[rid]
+            except PasscheckInternalError as exc:
+                if refused is None:
+                    raise
+                refused[rid] = str(exc)
+                del found[rid]
+            if on_verified:
+                on_verified(rid)
+        return found
 
 
 def mutation_subject(

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import Rewrite, chosen
 from passcheck.mutations._scopes import scopes
+from passcheck.runtime import isolated_tools
 
 if TYPE_CHECKING:
     import onnx
@@ -29,10 +30,9 @@ def strip(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[st
 def infer(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Add value_info for every value of the main graph and of each subgraph that onnx shape inference types
     and the graph does not annotate (a subgraph's entries go into that subgraph)."""
-    import onnx
 
     try:
-        inferred = onnx.shape_inference.infer_shapes(model)
+        inferred = isolated_tools.infer_shapes(model)
     except Exception:  # noqa: BLE001 - inference fails on this model: nothing to add
         return []
     names = []

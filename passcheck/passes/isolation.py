@@ -50,6 +50,7 @@ from passcheck.execution import (
     process,
 )
 from passcheck.passes._base import PassAdapter, PassOutcome, run_in_process
+from passcheck.runtime import isolated_tools
 from passcheck.runtime.isolated import RunCache, prefetch, run_model
 
 if TYPE_CHECKING:
@@ -319,15 +320,17 @@ def executor_for(
 
     ``executor`` when one is given (the caller owns it); otherwise a new :class:`IsolatedExecutor`
     with these limits (``timeout`` seconds per pass or model run, None for :data:`DEFAULT_TIMEOUT`)
-    and ``warm`` tool modules, closed when the block ends; with ``isolation=False``,
-    :func:`passcheck.passes.run_in_process` (a crash then ends the calling process).
+    and ``warm`` tool modules, closed when the block ends, inside whose block onnx shape inference and the reference
+    evaluator on a candidate form run in its worker too (:func:`passcheck.runtime.isolated_tools.within`); with
+    ``isolation=False``, :func:`passcheck.passes.run_in_process` (a crash then ends the calling process).
     """
     if executor is not None:
         yield executor
     elif not isolation:
         yield run_in_process
     else:
-        with IsolatedExecutor(
-            timeout=timeout or DEFAULT_TIMEOUT, memory_mb=memory_mb, preload=preload, warm=warm
-        ) as ex:
+        with (
+            IsolatedExecutor(timeout=timeout or DEFAULT_TIMEOUT, memory_mb=memory_mb, preload=preload, warm=warm) as ex,
+            isolated_tools.within(ex),  # onnx's tools on the forms this door makes run there too (M261)
+        ):
             yield ex

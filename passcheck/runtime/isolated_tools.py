@@ -1,0 +1,159 @@
+"""onnx's tools on a candidate form, run in the front door's isolation worker (M261).
+
+A form a search makes (a hunt neighbour, a composed pair, a rewrite's intermediate model, a generated variant) is a
+model no tool has met yet: onnx shape inference or onnx's reference evaluator may kill the process on it (SIGSEGV,
+``abort()``). Inside :func:`within` (a front door's :class:`~passcheck.execution.Worker`: the hunt's, the generator's,
+the mutation gate's) :func:`infer_shapes` and :func:`run_reference` run there, so such a death costs that one call:
+:func:`infer_shapes` raises :class:`~passcheck.errors.WorkerDied` (every caller already reads a raise as "inference
+fails on this form"), :func:`run_reference` gives a :class:`~passcheck.runtime.session.RunResult` whose ``error``
+names the death, and the block's :attr:`Scope.deaths` lists each death (which tool, how) for the caller to report.
+Outside any block they run in this process (the library's rewrites on a model the caller gave, whose inference the
+front doors try in a worker first: :meth:`~passcheck.oracles.validity.Checker.inference_died`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import dataclasses
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from passcheck.errors import WorkerDied
+
+if TYPE_CHECKING:
+    import onnx
+
+    from passcheck.runtime.session import RunResult
+
+
+@dataclasses.dataclass
+class Scope:
+    """One :func:`within` block: the worker its tools run in, and the deaths met there.
+
+    Attributes:
+        worker: a :class:`~passcheck.execution.Worker` (anything with its ``call``).
+        deaths: ``"<tool> <how the worker ended>"`` (``onnx shape inference killed its process: SIGABRT``), one per
+            call that killed the worker or ran past its timeout, in call order.
+    """
+
+    worker: Any
+    deaths: list[str] = dataclasses.field(default_factory=list)
+
+    def drain(self) -> list[str]:
+        """The deaths met since the last drain (the list is emptied)."""
+        out, self.deaths = self.deaths, []
+        return out
+
+
+_SCOPE: contextvars.ContextVar[Scope | None] = contextvars.ContextVar("passcheck_isolated_tools", default=None)
+
+
+@contextlib.contextmanager
+def within(worker: Any) -> Iterator[Scope | None]:
+    """A block in which :func:`infer_shapes` and :func:`run_reference` run in ``worker``'s process.
+
+    ``worker``: a :class:`~passcheck.execution.Worker` (an ``IsolatedExecutor``); None or an object without
+    ``call`` (the in-process executor) leaves the enclosing block's choice in force and yields its scope.
+    Nested blocks on the same worker share one scope, so the outer caller sees every death.
+    """
+    outer = _SCOPE.get()
+    if not callable(getattr(worker, "call", None)) or (outer is not None and outer.worker is worker):
+        yield outer
+        return
+    token = _SCOPE.set(Scope(worker))
+    try:
+        yield _SCOPE.get()
+    finally:
+        _SCOPE.reset(token)
+
+
+def current() -> Scope | None:
+    """The enclosing :func:`within` block's scope, or None (tools run in this process)."""
+    return _SCOPE.get()
+
+
+def _first_line(exc: BaseException) -> str:
+    """How the worker ended (``killed its process: SIGSEGV``, ``gave no result after 5 s; …``): the first line of
+    :meth:`~passcheck.execution.worker.Died.run_error`, which names onnxruntime whatever the job was."""
+    text = str(exc).strip()
+    return (text.splitlines()[0] if text else type(exc).__name__).removeprefix("onnxruntime ")
+
+
+#: An initializer payload this large crosses the pipe back without its bytes (inference does not change initializers;
+#: the caller's copy puts them back): a model's weights are not sent back per inference.
+BIG_PAYLOAD = 1 << 20
+
+
+def infer_job(
+    model: onnx.ModelProto, check_type: bool, strict_mode: bool, data_prop: bool, slim: bool = False
+) -> onnx.ModelProto:
+    """``onnx.shape_inference.infer_shapes`` with these flags (importable by name: the worker's job); ``slim``: the
+    ``raw_data`` of initializers of :data:`BIG_PAYLOAD` bytes or more cleared in the result."""
+    import onnx
+
+    done = onnx.shape_inference.infer_shapes(model, check_type=check_type, strict_mode=strict_mode, data_prop=data_prop)
+    if slim:
+        for t in done.graph.initializer:
+            if len(t.raw_data) >= BIG_PAYLOAD:
+                t.ClearField("raw_data")
+    return done
+
+
+def _refilled(done: onnx.ModelProto, model: onnx.ModelProto) -> onnx.ModelProto:
+    """``done`` (a slim :func:`infer_job` result) with the payloads it lacks put back from ``model``, by name, as
+    ``model`` holds them (a payload hollowed in this process, :mod:`passcheck.execution.payloads`, stays hollow)."""
+    had = {t.name: t.raw_data for t in model.graph.initializer if t.raw_data}
+    for t in done.graph.initializer if had else ():
+        if not t.raw_data and t.name in had:
+            t.raw_data = had[t.name]
+    return done
+
+
+def infer_shapes(
+    model: onnx.ModelProto, *, check_type: bool = False, strict_mode: bool = False, data_prop: bool = False
+) -> onnx.ModelProto:
+    """``onnx.shape_inference.infer_shapes(model, …)`` (a new model; ``model`` untouched), in the worker of the
+    enclosing :func:`within` block, else in this process.
+
+    Raises:
+        onnx.shape_inference.InferenceError, onnx.checker.ValidationError, …: what onnx raises (re-raised here);
+        WorkerDied: inference killed the worker or ran past its timeout (recorded in :attr:`Scope.deaths`).
+    """
+    scope = _SCOPE.get()
+    if scope is None:
+        return infer_job(model, check_type, strict_mode, data_prop)
+    try:  # kept: the worker keeps the model by digest, so inferring it again sends no bytes
+        done = scope.worker.call(infer_job, model, check_type, strict_mode, data_prop, True, kept=True)
+    except WorkerDied as exc:
+        scope.deaths.append(f"onnx shape inference {_first_line(exc)}")
+        raise
+    return _refilled(done, model)
+
+
+def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any], worker: Any = None) -> RunResult:
+    """:func:`passcheck.runtime.reference.run_reference` of ``model`` on ``feeds`` in ``worker`` (default: the
+    enclosing :func:`within` block's; in this process when there is none).
+
+    Returns:
+        Its :class:`~passcheck.runtime.session.RunResult`; when the evaluator killed the worker, one with no
+        outputs and ``error`` ``"the reference evaluator killed its process: SIGSEGV"`` (or ``gave no result after
+        N s; …``), recorded in the enclosing block's :attr:`Scope.deaths`.
+    """
+    from passcheck.runtime.reference import run_reference as run
+    from passcheck.runtime.session import RunResult
+
+    scope = _SCOPE.get()
+    worker = worker if callable(getattr(worker, "call", None)) else scope.worker if scope is not None else None
+    if worker is None:
+        return run(model, feeds)
+    try:
+        return worker.call(run, model, dict(feeds))
+    except WorkerDied as exc:
+        why = f"the reference evaluator {_first_line(exc)}"
+        if scope is not None:
+            scope.deaths.append(why)
+        return RunResult({}, {}, error=why)
+
+
+__all__ = ["Scope", "current", "infer_job", "infer_shapes", "run_reference", "within"]
