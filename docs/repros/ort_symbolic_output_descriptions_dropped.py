@@ -16,7 +16,10 @@ y.type.denotation = "TENSOR"
 y.type.tensor_type.shape.dim[0].denotation = "DATA_BATCH"
 y.metadata_props.add(key="unit", value="volt")
 graph = helper.make_graph(
-    [helper.make_node("Relu", ["x"], ["y"])], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])], [y]
+    [helper.make_node("Relu", ["x"], ["y"])],
+    "g",
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
+    [y],
 )
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=10)
 onnx.checker.check_model(model, full_check=True)  # the input is valid
