@@ -21,7 +21,7 @@ X = np.array([[0.100001, 0.100002, 0.05, 0.02]], np.float32)
 #: Compared with x: 0.1000035 < 0.100004, but its rounding 0.1000061 > it (near); 0.5 > 0.2, 0.01 < 0.3 (apart).
 A = np.array([[0.1000035, 0.5, 0.01]], np.float32)
 Y = np.array([[0.100004, 0.2, 0.3]], np.float32)
-P, Q = np.ones((1, 3), np.float32), np.zeros((1, 3), np.float32)
+P, Q = np.ones((1, 3), np.float16), np.zeros((1, 3), np.float16)
 
 
 def _model(body: list, inputs: dict, outputs: dict) -> onnx.ModelProto:
@@ -43,11 +43,15 @@ def topk() -> onnx.ModelProto:
     return _model([node], {"x": [1, 4]}, {"values": TensorProto.FLOAT, "indices": TensorProto.INT64})
 
 
-def compare() -> onnx.ModelProto:
-    """gt = Greater(s, y): bool[1, 3]; w = Where(gt, p, q): float32[1, 3]."""
+def compare(half: bool = True) -> onnx.ModelProto:
+    """gt = Greater(s, y): bool[1, 3]; w = Where(gt, p, q): float16[1, 3] (float16: the float64 judge, M194, reads
+    float32 outputs only, so the rule is what judges ``w``; ``half=False``: float32, which M194 judges first)."""
     body = [helper.make_node("Greater", ["s", "y"], ["gt"]), helper.make_node("Where", ["gt", "p", "q"], ["w"])]
     inputs = {"x": [1, 3], "y": [1, 3], "p": [1, 3], "q": [1, 3]}
-    return _model(body, inputs, {"gt": TensorProto.BOOL, "w": TensorProto.FLOAT})
+    model = _model(body, inputs, {"gt": TensorProto.BOOL, "w": TensorProto.FLOAT16 if half else TensorProto.FLOAT})
+    for v in model.graph.input[2:] if half else ():
+        v.type.tensor_type.elem_type = TensorProto.FLOAT16
+    return model
 
 
 def _fold(model: onnx.ModelProto, swap: tuple[str, str] | None = None, **attrs) -> onnx.ModelProto:
@@ -117,11 +121,14 @@ def test_a_comparison_and_its_where_the_rounding_decided_are_unchecked_a_flip_cl
     assert cell.verdict == "unchecked"
     assert "equal within rounding" in cell.unchecked["output 'gt'"], cell.unchecked
     assert "other branch" in cell.unchecked["output 'w'"], cell.unchecked
+    # float32 Where: float64 evaluates the input model's comparison as the pass does, so `w` is checked, not unchecked
+    wide = _cell(compare(half=False), fold, {**feeds, "p": P.astype(np.float32), "q": Q.astype(np.float32)})
+    assert not _numeric(wide) and "output 'w'" not in wide.unchecked, (wide.findings, wide.unchecked)
     flipped = _numeric(_cell(compare(), less, feeds))  # Less: every position flips, two clearly apart
     assert any("'gt'" in m for m in flipped) and any("'w'" in m for m in flipped), flipped
     # a Where output that is neither branch is no rounding's choice
     band = lambda v: (1e-4, 1e-5)  # noqa: E731
-    got, expected = np.array([[7.0, 1.0, 0.0]], np.float32), np.array([[0.0, 1.0, 0.0]], np.float32)
+    got, expected = np.array([[7.0, 1.0, 0.0]], np.float16), np.array([[0.0, 1.0, 0.0]], np.float16)
     assert flipped_positions(compare(), feeds, "w", got, expected, band) is None
 
 
