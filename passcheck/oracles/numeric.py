@@ -15,6 +15,12 @@ huge cancelling terms, whose error scales with the terms, not the result) is che
 ``coverage["within_rounding"]`` says so); one beyond it is reported with the float64 figures; where float64 cannot
 be evaluated, the tolerance's verdict stands and the finding says why.
 
+An index or a bool the input model's own rounding decided is no evidence either way: an ArgMax / ArgMin / TopK index
+among values of a computed tensor that are equal, or within the rounding this oracle allows each side, in the
+unoptimized run (:mod:`passcheck.oracles.index_ties`; TopK with ``sorted=0`` leaves the order open), a comparison of
+such near-equal operands and a Where it drives (:mod:`passcheck.oracles.compare_ties`). Those outputs are unchecked
+at those positions, with the reason; a difference where the values are clearly apart is reported.
+
 A pass that declares it stores values in a narrower type (``Capabilities.precision``: float16 conversion,
 8-bit quantization) is judged at that type's precision (:func:`pass_tolerance`), not float32's.
 
@@ -40,6 +46,7 @@ import numpy as np
 from passcheck.oracles import rounding
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import BaseOracle, Cells
+from passcheck.oracles.compare_ties import flipped_positions
 from passcheck.oracles.index_ties import tied_positions
 from passcheck.oracles.overflow import nonfinite, overflowed_outputs
 from passcheck.oracles.quant_steps import combined as rounding_steps
@@ -389,16 +396,16 @@ def check(run: FormRun) -> list[Finding]:
             c = compare(got.outputs[name], expected, rtol, atol, dtypes.get(name))
             if not c.ok and _within_steps(got.outputs[name], expected, stepped.get(name)):
                 continue  # integer steps the roundings before its QuantizeLinear allow (M238)
-            if not c.ok and (tie := _tied(run, i, name, got.outputs[name], expected)):
-                run.__dict__.setdefault("_overflow_unchecked", {}).setdefault(
-                    f"output {name!r}", f"not compared at {tie}"
-                )
-                continue  # an index the input's own rounding chose among ties (M258)
             if not c.ok and nonfinite(expected) and (why := _overflow(run, i, name)):
                 c = _beside_overflow(run, i, name, got.outputs[name], expected, rtol, atol, dtypes.get(name), why)
             judged = _rounding(run, i, name, got.outputs[name], expected, rtol, atol) if not c.ok else None
             if judged is not None and judged.within:
                 continue  # checked in float64: the model's own rounding (coverage says so)
+            if not c.ok and (tie := _tied(run, i, name, got.outputs[name], expected)):
+                run.__dict__.setdefault("_overflow_unchecked", {}).setdefault(
+                    f"output {name!r}", f"not compared at {tie}"
+                )
+                continue  # an index or comparison the input's own rounding decided, float64 silent (M258, M278, M279)
             if not c.ok:
                 side, note = _against_expected(run, i, name, got.outputs[name], expected)
                 if side == "pass output":
@@ -432,8 +439,20 @@ def _within_steps(got: Any, expected: Any, steps: int | None) -> bool:
 
 
 def _tied(run: FormRun, i: int, name: str, got: Any, expected: Any) -> str | None:
-    """:func:`passcheck.oracles.index_ties.tied_positions` of output ``name`` in binding ``i`` (None without feeds)."""
-    return tied_positions(run.model, run.feeds[i], name, got, expected) if i < len(run.feeds) else None
+    """Why output ``name`` in binding ``i`` differs only where the input's own rounding decided it: an index
+    (:func:`passcheck.oracles.index_ties.tied_positions`) or a comparison
+    (:func:`passcheck.oracles.compare_ties.flipped_positions`), each value's band the tolerance this oracle gives
+    its dtype under the pass's declared precision (:func:`pass_tolerance`). None without feeds."""
+    if i >= len(run.feeds):
+        return None
+
+    def band(values: np.ndarray) -> tuple[float, float]:
+        return tolerance(values.dtype, *pass_tolerance(run.precision, values, run.rtol, run.atol))
+
+    feeds = run.feeds[i]
+    return tied_positions(run.model, feeds, name, got, expected, band) or flipped_positions(
+        run.model, feeds, name, got, expected, band
+    )
 
 
 def _overflow(run: FormRun, i: int, name: str) -> str | None:
