@@ -123,7 +123,8 @@ def add_parser(sub) -> None:
         action="append",
         default=[],
         metavar="GLOB",
-        help="try only the rewrite forms with a rewrite id matching (repeatable; fnmatch, e.g. 'einsum-*'), "
+        help="try only the rewrite forms with a rewrite id matching (repeatable; fnmatch, e.g. 'einsum-*'; "
+        "'ID:NAME' prefers the sites whose label ends in :NAME, e.g. 'neutral-op:split-third'), "
         "and no neighbours unless --vary-kind names some (docs/hunt.md)",
     )
     p.add_argument(
@@ -481,7 +482,7 @@ def _check_rewrites(globs) -> None:
     from passcheck.mutations.registry import REWRITES
 
     for glob in globs:
-        if not fnmatch.filter(REWRITES, glob):
+        if not fnmatch.filter(REWRITES, glob.partition(":")[0]):
             raise PasscheckError(f"--rewrite {glob!r} matches no rewrite id (passcheck list --rewrites)")
 
 

@@ -239,7 +239,9 @@ class Scheduler:
         ``vary_kinds``: with ``variations``, fnmatch globs of variation kinds (without ``vary:``): the
         neighbours of a matching kind are the only candidates, no rewrite form is (empty: no restriction).
         ``rewrites``: fnmatch globs of rewrite ids: the rewrite forms with a matching rewrite are the only rewrite
-        candidates, and no neighbour is one unless ``vary_kinds`` names it (empty: no restriction).
+        candidates, and no neighbour is one unless ``vary_kinds`` names it (empty: no restriction); ``ID:NAME``
+        also names the part in the sampled and composed forms (:func:`names_part`), e.g. ``neutral-op:split-third``
+        (the rare-rewrite and undrawn-site paths test the id half only).
         ``acted``: (base id, pass) → where the pass acted on the base (:class:`.guide.Acted`), asked once an
         item of that base and pass has been picked: its single-site forms under the pass are then those
         :func:`.guide.guided_forms` ranks first; None: the sampled sites alone.
@@ -253,7 +255,8 @@ class Scheduler:
         self._neighbour: dict[tuple[str, str], object] = {}  # (base, variation form) → the neighbour model
         self.vary_kinds = tuple(vary_kinds)
         self.rewrites = tuple(rewrites)
-        self._named = [rid for rid in REWRITES if _matches(rid, self.rewrites)]  # the rewrites ``rewrites`` names
+        self._rids = tuple(g.partition(":")[0] for g in self.rewrites)  # the rewrite-id halves of ``rewrites``
+        self._named = [rid for rid in REWRITES if _matches(rid, self._rids)]  # the rewrites ``rewrites`` names
         self._rewritable: dict[str, bool] = {}  # base → whether one of them applies (:meth:`_may_rewrite`)
         self._only: str | None = None  # "vary" / "rewrite": this step looks at those forms alone (first)
         self._carry_first = False  # this composition step ranks the carrying tier before the opened one
@@ -419,7 +422,7 @@ class Scheduler:
         if pass_id is not None and (at := self.entry_sites(base, pass_id)):
             own = own + [f for f in at if f not in own]
         if self.rewrites:
-            own = [f for f in own if any(_matches(r, self.rewrites) for r, _ in hforms.parts(f))]
+            own = [f for f in own if any(names_part(r, label, self.rewrites) for r, label in hforms.parts(f))]
         return own
 
     def _composed(self, base: Base, vary: Sequence[str], pass_id: str | None) -> list[str]:
@@ -432,7 +435,8 @@ class Scheduler:
             if Item(base.id, v, pass_id).key in self.done and (base.id, v) not in self.invalid:
                 out += base.compositions(self.seed, v, frozenset(self._named) if self.rewrites else None)
         if self.rewrites:
-            out = [f for f in out if any(_matches(r, self.rewrites) for r, _ in hforms.parts(compose.split(f)[1]))]
+            parts = (hforms.parts(compose.split(f)[1]) for f in out)
+            out = [f for f, p in zip(out, parts) if any(names_part(r, label, self.rewrites) for r, label in p)]
         return out
 
     def entry_ops(self, base_id: str, pass_id: str) -> frozenset[str]:
@@ -874,7 +878,7 @@ class Scheduler:
             keys = self._map.by_pass.get(pass_id, ()) if self._map is not None else ()
             ids = dict.fromkeys(b for k in keys for b in self._map.entries[k][0])
             self._entry_bases[pass_id] = [self.by_id[b] for b in ids] or list(self._pool.get(pass_id, ()))
-        allowed = (lambda r: _matches(r, self.rewrites)) if self.rewrites else (lambda r: True)
+        allowed = (lambda r: _matches(r, self._rids)) if self.rewrites else (lambda r: True)
         applied = (b.applied for b in self._entry_bases[pass_id] if b.applied)
         return undrawn.rewrites_drawn(applied, self.rewrites_on.get(pass_id, ()), allowed)
 
@@ -981,7 +985,7 @@ class Scheduler:
         used = {rid for rid, _ in tried}
         on = self._rare_elems.get(pass_id, {})
         for rid in sorted(rare.meeting, key=lambda r: (r in used, len(rare.meeting[r]), r)):
-            if self.rewrites and not _matches(rid, self.rewrites):
+            if self.rewrites and not _matches(rid, self._rids):
                 continue
             units = rare.units(rid)
             order = sorted(units, key=lambda e: (min(on.get(x, 0) for x in e.split(",")), len(units[e]), e))
@@ -1800,6 +1804,21 @@ def form_depth(form: str) -> int:
     if compose.is_composed(form):
         return 2
     return 1 if variation.is_variation(form) else len({r for r, _ in hforms.parts(form)})
+
+
+def names_part(rewrite_id: str, label: str | None, globs: Sequence[str]) -> bool:
+    """Whether a form's part (its rewrite id, its site label or None) is one a ``--rewrite`` glob names: ``ID`` (an
+    fnmatch glob of the id, any site), or ``ID:NAME``, the id's sites whose label ends in ``:NAME`` (fnmatch): one
+    neutral operator (``neutral-op@x->n4:split-third``, :mod:`passcheck.mutations.neutral_ops`)."""
+    from fnmatch import fnmatchcase
+
+    for g in globs:
+        rid, colon, name = g.partition(":")
+        if fnmatchcase(rewrite_id, rid) and (
+            not colon or (label is not None and ":" in label and fnmatchcase(label.rpartition(":")[2], name))
+        ):
+            return True
+    return False
 
 
 def _matches(kind: str, globs: Sequence[str]) -> bool:
