@@ -22,7 +22,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
-from onnx import helper
 
 #: The index ops whose ties this module reads (default domain), by the output index that holds the index.
 INDEX_OPS = {"ArgMax": 0, "ArgMin": 0, "TopK": 1}
@@ -72,6 +71,8 @@ def tied_positions(
     node = producer(model, name)
     if node is None or node.op_type not in INDEX_OPS or not computed(model, node.input[0]):
         return None
+    from onnx import helper  # the matrix parent runs without onnx: imported on use
+
     attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
     unsorted = node.op_type == "TopK" and not int(attrs.get("sorted", 1))
     slot = list(node.output).index(name)
