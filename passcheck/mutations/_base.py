@@ -224,6 +224,15 @@ def static_tensors(graph: onnx.GraphProto) -> dict[str, onnx.TensorProto]:
     return found
 
 
+def static_vector(static: dict[str, onnx.TensorProto], name: str) -> list[int] | None:
+    """The values of ``name`` as ints when ``static`` (from :func:`static_tensors`) holds it as a rank-1 tensor
+    (a shape, axes, starts, ... operand), else None."""
+    from onnx import numpy_helper
+
+    t = static.get(name)
+    return None if t is None or len(t.dims) != 1 else [int(v) for v in numpy_helper.to_array(t)]
+
+
 class Names(set):
     """A set of names that also keeps, per base name, the largest ``N`` :func:`fresh_name` has found ``base_N``
     taken at (so ``base_1`` … ``base_N`` are all in the set): the next ``fresh_name(names, base)`` starts there

@@ -18,6 +18,7 @@ from passcheck.mutations._base import (
     node_label,
     opset,
     static_tensors,
+    static_vector,
 )
 from passcheck.mutations._graph_edit import drop_unread, int64_constant, protected, set_nodes
 from passcheck.mutations._only import wanted
@@ -30,13 +31,6 @@ MIN_OPSET = 5
 
 def _allowzero(n: onnx.NodeProto) -> bool:
     return any(a.name == "allowzero" and a.i for a in n.attribute)
-
-
-def _shape(static: dict, name: str) -> list[int] | None:
-    from onnx import numpy_helper
-
-    t = static.get(name)
-    return None if t is None or len(t.dims) != 1 else [int(v) for v in numpy_helper.to_array(t)]
 
 
 def _zero_copies(shape: list[int] | None, n: onnx.NodeProto) -> bool:
@@ -63,7 +57,7 @@ def split(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[s
         taken = all_names(model) if taken is None else taken
         base = n.name or n.output[0]
         mid_shape = n.input[1]
-        if not _zero_copies(_shape(static, n.input[1]), n):
+        if not _zero_copies(static_vector(static, n.input[1]), n):
             new_nodes.append(int64_constant(taken, f"{base}_flat_shape", [-1]))
             mid_shape = new_nodes[-1].output[0]
         mid = fresh_name(taken, f"{base}_split")
@@ -107,7 +101,7 @@ def merge(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[s
             or i in drop
         ):
             continue
-        if _zero_copies(_shape(static, n.input[1]), n):
+        if _zero_copies(static_vector(static, n.input[1]), n):
             continue
         n.input[0] = inner.input[0]
         freed.add(inner.input[1])

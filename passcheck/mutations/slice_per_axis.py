@@ -28,6 +28,7 @@ from passcheck.mutations._base import (
     node_label,
     opset,
     static_tensors,
+    static_vector,
 )
 from passcheck.mutations._graph_edit import drop_unread, int64_constant, set_nodes
 from passcheck.mutations._only import wanted
@@ -39,21 +40,14 @@ if TYPE_CHECKING:
 MIN_OPSET = 10
 
 
-def _values(static: dict, name: str) -> list[int] | None:
-    from onnx import numpy_helper
-
-    t = static.get(name)
-    return None if t is None or len(t.dims) != 1 else [int(v) for v in numpy_helper.to_array(t)]
-
-
 def _params(static: dict, n: onnx.NodeProto) -> list[tuple[int, int, int, int]] | None:
     """``(start, end, axis, step)`` per sliced axis, or None when a parameter is not static or malformed."""
     slots = list(n.input) + [""] * (5 - len(n.input))
-    starts, ends = _values(static, slots[1]), _values(static, slots[2])
+    starts, ends = static_vector(static, slots[1]), static_vector(static, slots[2])
     if starts is None or ends is None or len(starts) != len(ends):
         return None
-    axes = _values(static, slots[3]) if slots[3] else list(range(len(starts)))
-    steps = _values(static, slots[4]) if slots[4] else [1] * len(starts)
+    axes = static_vector(static, slots[3]) if slots[3] else list(range(len(starts)))
+    steps = static_vector(static, slots[4]) if slots[4] else [1] * len(starts)
     if axes is None or steps is None or not len(axes) == len(steps) == len(starts):
         return None
     return list(zip(starts, ends, axes, steps, strict=True))

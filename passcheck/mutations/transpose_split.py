@@ -22,7 +22,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import Rewrite, all_names, fresh_name, is_default_domain, node_label
-from passcheck.mutations._graph_edit import set_nodes
+from passcheck.mutations._graph_edit import drop_attribute, set_nodes
 from passcheck.mutations._only import wanted
 from passcheck.mutations._shapes import known
 from passcheck.mutations.catalogue import Freedom
@@ -93,9 +93,7 @@ def split(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[s
         )
         nodes.insert(len(nodes) - 1, inner)
         n.input[0] = mid
-        kept = [a for a in n.attribute if a.name != "perm"]
-        del n.attribute[:]
-        n.attribute.extend(kept)
+        drop_attribute(n, "perm")
         n.attribute.append(onnx.helper.make_attribute("perm", list(r)))
         sites.append(label)
     if sites:
