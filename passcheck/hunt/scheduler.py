@@ -59,8 +59,9 @@ fewest items tried before the others: a base's dozen neighbours span its kinds b
 families that apply to fewer bases (the run conditions) are not left behind those that apply to nearly all.
 **Rare kinds** (:mod:`.vary_rare`: a kind whose precondition fewer bases meet than one per sample, such as
 ``value-floor-edge`` on Resize scales) are not left to the sample: they count as one more family, and while
-their items are no more than that family's even share, a variation step first takes the rarest kind not yet
-tried under its pass that a base of the pass offers.
+their first items under a pass (another site of a rare kind counts under the other sites' share below) are no more
+than that family's even share, a variation step first takes the rarest kind not yet tried under its pass that a
+base of the pass offers.
 **Other sites** of a kind already tried on a base: the neighbours after the first of a kind on a base and pass are
 not new there, so without a share of their own they would wait until every base's kinds were used up (a hunt of
 pattern-ort-qdq drew one site of ``elem-split-float16`` on a Conv base and not the other in 906 neighbours). They
@@ -684,9 +685,10 @@ class Scheduler:
             self.kinds_of.setdefault((item.base, item.pass_id), set()).add(kind)
             self._vary_n[item.base, item.pass_id] = self._vary_n.get((item.base, item.pass_id), 0) + 1
             bare = variation.kind(item.form)[len(variation.PREFIX) :]
-            self.kinds_on.setdefault(item.pass_id, set()).add(bare)
-            if bare in self.rare.meeting:
+            if bare in self.rare.meeting and bare not in self.kinds_on.get(item.pass_id, ()):
+                # a rare kind's first item under the pass: its other sites count under SITES, not here
                 self.families[RARE] = self.families.get(RARE, 0) + 1
+            self.kinds_on.setdefault(item.pass_id, set()).add(bare)
             if item.base in self.by_id:
                 self._mark_unit(item, bare)
                 self._rotate(item)

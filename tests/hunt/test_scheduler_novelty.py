@@ -66,7 +66,7 @@ def test_a_kind_one_case_offers_is_drawn_before_the_sample_would_meet_it():
     rare kinds' share, the first variation step of a pass takes the rarest kind a base offers (``Rare.meeting``
     order: ``qdq-16bit`` since session 36, which only opset-21+ bases offer, then value-floor-edge), and the
     next steps go to the families (another site of that kind on its base is the sites' share, not a rare one)."""
-    from passcheck.hunt.scheduler import VARIATION_EVERY, Scheduler
+    from passcheck.hunt.scheduler import RARE, VARIATION_EVERY, Scheduler
     from passcheck.hunt.vary_rare import Rare
 
     found = bases([], generated=False)
@@ -85,6 +85,12 @@ def test_a_kind_one_case_offers_is_drawn_before_the_sample_would_meet_it():
     assert all(i.base == items[0].base and i.form != items[0].form for i in again), drawn  # other sites only
     others = {variation.kind(i.form)[len("vary:") :] for i in items[1:]} - {rarest}
     assert not others & set(s.rare.meeting), drawn  # once per pass, then the families take their turn
+    # the rare share counts first items of rare kinds only: another site of one is the sites' share, else a rare
+    # kind with many sites (qdq-16bit on an opset-21 base) used up the share and kept the next rare kinds out
+    firsts = {
+        (i.pass_id, variation.kind(i.form)) for i in items if variation.kind(i.form)[len("vary:") :] in s.rare.meeting
+    }
+    assert s.families[RARE] == len(firsts), (s.families, drawn)
 
 
 def test_rewrite_globs_alone_keep_the_rare_kinds_out_too():
