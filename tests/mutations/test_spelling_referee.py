@@ -115,3 +115,27 @@ def test_the_hunts_gate_reports_the_odd_spelling_as_a_finding():
     (f,) = out.findings
     assert (f.form, f.pass_id, f.oracle, f.kind) == (COMMON, "input", "numeric", "wrong-result")
     assert f.details["spelling"]["other"] == "castlike-as-cast"
+
+
+def test_an_environment_hunt_records_the_gates_finding_as_a_signature(tmp_path):
+    """The hunt with ``--env`` gates each pair here (:func:`passcheck.hunt.windows.run_item`): the gate's finding is a
+    signature under the environment ``gate``, and no environment is asked to judge a pair with an odd baseline."""
+    from types import SimpleNamespace
+
+    from passcheck.hunt import windows
+    from passcheck.hunt.space import Item
+    from passcheck.hunt.store import Store
+
+    store = Store(tmp_path, {})
+    base = SimpleNamespace(case=SimpleNamespace(id="s", bindings=[{}], feeds=None, rtol=None, atol=None))
+    item = Item("s:common", "castlike-as-cast", "onnxscript:optimize")
+
+    def judge(*_):
+        raise AssertionError("judged in an environment")
+
+    rec = windows.run_item(store, base, item, _castlike(), _cast(), ["n0"], judge, _Faulty("CastLike"))
+    assert rec["status"] == "done" and rec["envs"] == {
+        windows.GATE: {"status": "judged", "signatures": rec["signatures"]}
+    }
+    (key,) = rec["signatures"]
+    assert store.signatures[key]["hits"] == 1 and "numeric" in key and "wrong-result" in key
