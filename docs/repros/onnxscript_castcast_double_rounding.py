@@ -24,7 +24,10 @@ def model(src, dst):
         helper.make_node("Cast", ["y"], ["z"], to=TensorProto.DOUBLE),  # exact: compares in double
     ]
     graph = helper.make_graph(
-        nodes, "g", [helper.make_tensor_value_info("x", src, [1])], [helper.make_tensor_value_info("z", TensorProto.DOUBLE, [1])]
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", src, [1])],
+        [helper.make_tensor_value_info("z", TensorProto.DOUBLE, [1])],
     )
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
 
@@ -40,8 +43,16 @@ for src, x, dst in (
     want = ReferenceEvaluator(m).run(None, {"x": x})[0]
     got = ReferenceEvaluator(out).run(None, {"x": x})[0]
     names = (TensorProto.DataType.Name(src), TensorProto.DataType.Name(dst))
-    print(names, "casts before:", sum(n.op_type == "Cast" for n in m.graph.node), "after:", sum(n.op_type == "Cast" for n in out.graph.node), want, got)
+    print(
+        names,
+        "casts before:",
+        sum(n.op_type == "Cast" for n in m.graph.node),
+        "after:",
+        sum(n.op_type == "Cast" for n in out.graph.node),
+        want,
+        got,
+    )
     if not np.array_equal(want, got):
-        print("BUG: %s -> FLOAT -> %s folded into one Cast: %r, the model gives %r" % (*names, got[0], want[0]))
+        print(f"BUG: {names[0]} -> FLOAT -> {names[1]} folded into one Cast: {got[0]!r}, the model gives {want[0]!r}")
         bad = True
 sys.exit(1 if bad else 0)

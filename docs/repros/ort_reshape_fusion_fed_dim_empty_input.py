@@ -28,7 +28,10 @@ inits = [
 graph = helper.make_graph(
     nodes,
     "g",
-    [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", "T", 6]), helper.make_tensor_value_info("v", TensorProto.INT64, [1])],
+    [
+        helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", "T", 6]),
+        helper.make_tensor_value_info("v", TensorProto.INT64, [1]),
+    ],
     [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None, None, None, None])],
     inits,
 )
