@@ -6,8 +6,12 @@ axis" and the multidirectional broadcasting of Sum / Max / Min / Mean / Where (B
 inference ("Can't merge shape info", "Incompatible dimensions"); ConcatFromSequence's are not: its inference reads
 no element shape of its input sequence, so ``ConcatFromSequence<axis=0>(SequenceConstruct(a, b))`` with
 ``a: [2, 3]``, ``b: [2, 0]`` is accepted by the checker and by inference, and onnxruntime 1.32.0 runs it (its
-concatenation skips an empty input). A model that breaks such a rule is outside the spec: what a pass does with it
-is no finding about the pass.
+concatenation skips an empty input). The convolutions' channel counts are not either: ``Conv(x, w, group=2)`` with
+``x: [1, 1, 3, 3]``, ``w: [4, 2, 1, 1]`` is accepted by both (inferred ``[1, 4, 3, 3]``) and refused by onnxruntime
+("Input channels C is not equal to kernel channels * group"); so are ConvInteger's, and ConvTranspose's with
+``x: [1, 3, 3, 3]``, ``w: [2, 4, 1, 1]`` ("filter number not equal to input channel number"). onnx's
+``shape_inference`` module says inference "is not guaranteed to be complete". A model that breaks such a rule is
+outside the spec: what a pass does with it is no finding about the pass.
 
 The elements of a sequence are traced through the ops that build it in the main graph (SequenceConstruct: its
 inputs; SequenceInsert: the input sequence's elements and ``tensor``; SequenceEmpty: none; an Identity); any other
@@ -78,6 +82,36 @@ def _concat_elements(node, elements, shape) -> str | None:
     return None
 
 
+#: Where each convolution reads its weight and which weight axis times what counts the input channels: (weight input
+#: index, weight axis, multiplied by ``group``). Conv, ConvInteger, QLinearConv, DeformConv: W is ``(M x C/group x
+#: k1 ...)``, so C = W.shape[1] * group; ConvTranspose: W is ``(C x M/group x k1 ...)``, so C = W.shape[0].
+_CONV_WEIGHT = {
+    "Conv": (1, 1, True),
+    "ConvInteger": (1, 1, True),
+    "DeformConv": (1, 1, True),
+    "QLinearConv": (3, 1, True),
+    "ConvTranspose": (1, 0, False),
+}
+
+
+def _conv_channels(node, elements, shape) -> str | None:
+    """A convolution's input channels ``X.shape[1]`` against the count its weight states (:data:`_CONV_WEIGHT`), when
+    both are static; a symbol, an unknown rank or a missing weight leaves it undecided."""
+    w_index, w_axis, grouped = _CONV_WEIGHT[node.op_type]
+    if len(node.input) <= w_index:
+        return None
+    x, w = shape(node.input[0]), shape(node.input[w_index])
+    if x is None or w is None or len(x) < 2 or len(w) <= w_axis:
+        return None
+    c, k = x[1], w[w_axis]
+    if not (isinstance(c, int) and isinstance(k, int)):
+        return None
+    group = next((a.i for a in node.attribute if a.name == "group"), 1) if grouped else 1
+    if c != k * group:
+        return f"input channels {c} (X.shape[1]), weight states {k} (W.shape[{w_axis}]) x group {group}"
+    return None
+
+
 def _show(dims: Sequence[Dim]) -> str:
     return "[" + ", ".join("?" if d is None else str(d) for d in dims) + "]"
 
@@ -90,6 +124,14 @@ RULES: tuple[Rule, ...] = (
         "all input tensors have the same shape except on the axis to concatenate on; with new_axis = 1 (numpy.stack) "
         "on every axis",
         "ConcatFromSequence, input input_sequence and attribute new_axis",
+    ),
+    Rule(
+        "conv-input-channels",
+        tuple(_CONV_WEIGHT),
+        _conv_channels,
+        "W has size (M x C/group x k1 ...), C the input's channels: X.shape[1] == W.shape[1] * group (ConvTranspose: "
+        "W has size (C x M/group x k1 ...): X.shape[1] == W.shape[0])",
+        "Conv / ConvInteger / QLinearConv / DeformConv / ConvTranspose, inputs X and W",
     ),
 )
 

@@ -98,3 +98,86 @@ def test_the_generator_gate_drops_a_pair_whose_form_breaks_the_rule_as_passcheck
     bad.graph.input[0].CopyFrom(helper.make_tensor_value_info("a", F, [2, 3]))
     v = gate({"common": bad}, [_feeds(0)], never)
     assert (v.ok, v.category) == (False, "passcheck") and "concat-from-sequence-elements" in v.detail, v
+
+
+def _conv(op: str, x_channels, w_shape, group: int = 1) -> onnx.ModelProto:
+    """``op(x, w, group=group)`` (QLinearConv with scalar scales and zero points), ``x: [1, x_channels, 3, 3]``, ``w``
+    an initializer of ``w_shape`` (1 x 1 kernel)."""
+    from onnx import numpy_helper
+
+    integer = op in ("ConvInteger", "QLinearConv")
+    et, dt = (TensorProto.UINT8, np.uint8) if integer else (F, np.float32)
+    inits = [numpy_helper.from_array(np.ones(w_shape, dt), "w")]
+    names = ["x", "w"]
+    if op == "QLinearConv":
+        inits += [
+            numpy_helper.from_array(np.array(v, t), n) for n, v, t in (("s", 0.5, np.float32), ("z", 0, np.uint8))
+        ]
+        names = ["x", "s", "z", "w", "s", "z", "s", "z"]
+    out_type = TensorProto.INT32 if op == "ConvInteger" else et
+    node = helper.make_node(op, names, ["y"], name="conv", group=group)
+    graph = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info("x", et, [1, x_channels, 3, 3])],
+        [helper.make_tensor_value_info("y", out_type, [None] * 4)],
+        inits,
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
+
+
+def _ort_runs(model: onnx.ModelProto) -> bool:
+    dt = np.uint8 if model.graph.input[0].type.tensor_type.elem_type == TensorProto.UINT8 else np.float32
+    c = model.graph.input[0].type.tensor_type.shape.dim[1].dim_value
+    try:
+        s = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+        s.run(None, {"x": np.ones((1, c, 3, 3), dt)})
+    except Exception:  # noqa: BLE001 - onnxruntime's own exception types
+        return False
+    return True
+
+
+@pytest.mark.parametrize(
+    ("op", "x_channels", "w_shape", "group"),
+    [
+        ("Conv", 1, (4, 2, 1, 1), 2),  # round 15g's axis-one neighbour: 1 channel against 2 x 2
+        ("Conv", 3, (4, 2, 1, 1), 1),
+        ("ConvInteger", 3, (4, 2, 1, 1), 1),
+        ("ConvTranspose", 3, (2, 4, 1, 1), 1),  # W is (C x M/group ...): 3 channels against W.shape[0] 2
+    ],
+)
+def test_a_convolution_whose_channels_differ_from_its_weight_passes_the_tools_and_breaks_the_rule(
+    op, x_channels, w_shape, group
+):
+    bad = _conv(op, x_channels, w_shape, group)
+    onnx.checker.check_model(bad, full_check=True)
+    onnx.shape_inference.infer_shapes(bad, strict_mode=True, data_prop=True)  # no error: inference does not check
+    assert not _ort_runs(bad)  # onnxruntime 1.32.0 refuses it at run time
+    (why,) = breaks(bad)
+    assert why.startswith("conv-input-channels: conv: input channels"), why
+    assert fed_shapes.text_break(bad, {"x": np.ones((1, x_channels, 3, 3), np.float32)}) == why
+
+
+@pytest.mark.parametrize(
+    ("op", "x_channels", "w_shape", "group"),
+    [
+        ("Conv", 4, (4, 2, 1, 1), 2),
+        ("Conv", 3, (3, 1, 1, 1), 3),  # depthwise
+        ("ConvInteger", 2, (4, 2, 1, 1), 1),
+        ("QLinearConv", 4, (6, 2, 1, 1), 2),
+        ("ConvTranspose", 2, (2, 4, 1, 1), 2),  # group multiplies the output channels, not the input's
+    ],
+)
+def test_a_convolution_with_matching_channels_runs_and_is_not_broken(op, x_channels, w_shape, group):
+    good = _conv(op, x_channels, w_shape, group)
+    assert _ort_runs(good)
+    assert breaks(good) == []
+
+
+def test_a_symbolic_channel_count_or_a_qlinear_mismatch():
+    sym = _conv("Conv", 1, (4, 2, 1, 1), 2)
+    sym.graph.input[0].type.tensor_type.shape.dim[1].dim_param = "C"
+    assert breaks(sym) == []  # a symbol: undecided, never broken
+    bad = _conv("QLinearConv", 3, (6, 2, 1, 1), 2)  # the weight is input 3
+    assert not _ort_runs(bad)
+    assert len(breaks(bad)) == 1
