@@ -35,10 +35,12 @@ class Scope:
         worker: a :class:`~passcheck.execution.Worker` (anything with its ``call``).
         deaths: ``"<tool> <how the worker ended>"`` (``onnx shape inference killed its process: SIGABRT``), one per
             call that killed the worker or ran past its timeout, in call order.
+        inferred: :func:`infer_shapes`' results in this block (M301), by the model's digest and the flags.
     """
 
     worker: Any
     deaths: list[str] = dataclasses.field(default_factory=list)
+    inferred: Any = dataclasses.field(default_factory=lambda: _inferred_memo())
 
     def drain(self) -> list[str]:
         """The deaths met since the last drain (the list is emptied)."""
@@ -100,6 +102,23 @@ def infer_job(
     return done
 
 
+#: Serialized bytes of slim inference results a block keeps (:class:`Scope`'s ``inferred``).
+INFERRED_BYTES = 64 << 20
+
+
+def _inferred_memo() -> Any:
+    from passcheck.execution.process import Kept
+
+    return Kept(INFERRED_BYTES)
+
+
+def _memo_key(scope: Scope, model: onnx.ModelProto, flags: tuple[bool, bool, bool]) -> bytes | None:
+    """The key of ``model``'s inference with ``flags`` in ``scope``'s memo: the sha256 of its bytes (the worker's
+    :meth:`~passcheck.execution.Worker.digest`) and the flags; None for a worker that gives no digest."""
+    digest = getattr(scope.worker, "digest", None)
+    return digest(model) + bytes(flags) if callable(digest) else None
+
+
 def _refilled(done: onnx.ModelProto, model: onnx.ModelProto) -> onnx.ModelProto:
     """``done`` (a slim :func:`infer_job` result) with the payloads it lacks put back from ``model``, by name, as
     ``model`` holds them (a payload hollowed in this process, :mod:`passcheck.execution.payloads`, stays hollow)."""
@@ -116,6 +135,10 @@ def infer_shapes(
     """``onnx.shape_inference.infer_shapes(model, …)`` (a new model; ``model`` untouched), in the worker of the
     enclosing :func:`within` block, else in this process.
 
+    In a block, a model whose bytes and flags the block's worker already inferred is not sent again: its result is
+    read back from the block's memo (M301; ``onnx.shape_inference`` is a function of the model's bytes and the
+    flags: IR.md's model is its serialized proto). Only results are kept; a call that raised is run again.
+
     Raises:
         onnx.shape_inference.InferenceError, onnx.checker.ValidationError, …: what onnx raises (re-raised here);
         WorkerDied: inference killed the worker or ran past its timeout (recorded in :attr:`Scope.deaths`).
@@ -123,11 +146,19 @@ def infer_shapes(
     scope = _SCOPE.get()
     if scope is None:
         return infer_job(model, check_type, strict_mode, data_prop)
+    import onnx
+
+    key = _memo_key(scope, model, (check_type, strict_mode, data_prop))
+    if (slim := scope.inferred.find(key)) is not None:
+        return _refilled(onnx.ModelProto.FromString(slim), model)
     try:  # kept: the worker keeps the model by digest, so inferring it again sends no bytes
         done = scope.worker.call(infer_job, model, check_type, strict_mode, data_prop, True, kept=True)
     except WorkerDied as exc:
         scope.deaths.append(f"onnx shape inference {_first_line(exc)}")
         raise
+    if key is not None:
+        slim = done.SerializeToString()  # before the refill: the memo holds no big payload
+        scope.inferred.keep(key, slim, len(slim))
     return _refilled(done, model)
 
 

@@ -54,11 +54,14 @@ def _planted(state: dict) -> list[dict]:
 def test_the_guided_hunt_finds_a_bug_inside_one_rules_pattern(tmp_path):
     # --map-first: every row steers from step 0 (by default step i sees 12 + 12 * (i // 3) of the 325 rows,
     # passcheck.hunt.lazymap, and the one CastIdentity base would come into view by the luck of the seed)
-    r, state = _hunt(tmp_path / "guided", "--map-first")
+    # --stop-after 1: the hunt ends at the finding it asserts (step 144 of the 160: the items run are the first
+    # ones of the budget's, the unguided counterpart still runs all 160)
+    r, state = _hunt(tmp_path / "guided", "--map-first", "--stop-after", "1")
     assert r.returncode == 1, r.stderr
     sig = _planted(state)
     assert sig and sig[0]["found_on"]["base"].startswith("generated/cast-") and sig[0]["reproduces"] is True
     assert "onnxscript: 0 -> " in r.stderr and "coverage (catalogue entries" in r.stderr  # coverage before and after
+    assert "--stop-after 1 reached" in r.stderr and len(state["items"]) < 160, r.stderr[-2000:]
 
 
 @pytest.mark.slow

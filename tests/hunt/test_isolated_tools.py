@@ -162,14 +162,49 @@ def test_a_big_weight_crosses_the_pipe_once_and_comes_back_whole():
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 512])
     nodes = [helper.make_node("MatMul", ["x", "w"], ["m"]), helper.make_node("Relu", ["m"], ["y"])]
     m = helper.make_model(helper.make_graph(nodes, "big", [x], [y], [w]), opset_imports=[helper.make_opsetid("", 17)])
-    here = isolated_tools.infer_shapes(m)
+    here = [isolated_tools.infer_shapes(m), isolated_tools.infer_shapes(m, data_prop=True)]
     sent = []
     with IsolatedExecutor(timeout=60) as ex, isolated_tools.within(ex):  # no plant: the real infer_job
         run = ex.run
         ex.run = lambda blob, data, workdir: sent.append(len(data)) or run(blob, data, workdir)
-        there = [isolated_tools.infer_shapes(m) for _ in range(2)]
-    assert all(t.SerializeToString() == here.SerializeToString() for t in there)
-    assert sent[0] > 1 << 20 and sent[1] == 0, sent
+        # other flags: the worker infers again (not in the block's memo, M301) on the model it keeps
+        there = [isolated_tools.infer_shapes(m), isolated_tools.infer_shapes(m, data_prop=True)]
+    assert [t.SerializeToString() for t in there] == [t.SerializeToString() for t in here]
+    assert sent[0] > 1 << 20 and sent[1:] == [0], sent
+
+
+def test_a_model_inferred_again_in_a_block_is_read_from_the_block_s_memo():
+    """M301: the same bytes with the same flags are inferred once per block; each caller gets its own copy of the
+    in-process result; other flags, other bytes, a call that raised and a new block ask the worker again."""
+    from passcheck.passes.isolation import IsolatedExecutor
+
+    m = _plant()
+    here = {f: isolated_tools.infer_shapes(m, strict_mode=f).SerializeToString() for f in (False, True)}
+    bad = onnx.ModelProto()
+    bad.CopyFrom(m)
+    bad.graph.initializer[0].CopyFrom(numpy_helper.from_array(np.ones(4, np.int64), "w"))  # Mul's T: float, int64
+    sent = []
+    with IsolatedExecutor(timeout=60) as ex:
+        run = ex.run
+        ex.run = lambda blob, data, workdir: sent.append(len(data)) or run(blob, data, workdir)
+        with isolated_tools.within(ex):
+            first, again = isolated_tools.infer_shapes(m), isolated_tools.infer_shapes(m)
+            assert len(sent) == 1 and first is not again, sent
+            assert first.SerializeToString() == again.SerializeToString() == here[False]
+            first.graph.ClearField("value_info")  # a caller's edit is its own
+            assert isolated_tools.infer_shapes(m).SerializeToString() == here[False] and len(sent) == 1
+            assert isolated_tools.infer_shapes(m, strict_mode=True).SerializeToString() == here[True]
+            assert len(sent) == 2, sent
+            other = onnx.ModelProto()
+            other.CopyFrom(m)
+            other.graph.node[1].name = "relu"
+            assert len(isolated_tools.infer_shapes(other).graph.value_info) == 1 and len(sent) == 3
+            for _ in range(2):
+                with pytest.raises(onnx.shape_inference.InferenceError):
+                    isolated_tools.infer_shapes(bad, check_type=True, strict_mode=True)
+            assert len(sent) == 5, sent
+        with isolated_tools.within(ex):  # a new block: a new memo
+            assert isolated_tools.infer_shapes(m).SerializeToString() == here[False] and len(sent) == 6
 
 
 def test_the_summary_counts_the_deaths():
