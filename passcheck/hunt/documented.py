@@ -119,11 +119,31 @@ def label(entry: Mapping[str, Any]) -> str:
 def of_findings(findings: Iterable[Any]) -> dict[str, Any] | None:
     """The documented entry a triage candidate's findings (:class:`~passcheck.records.Finding`) stand for, or None:
     a finding on a hunt's saved pair (its case is the pair's ``hunt/<…>-<digest>`` or ``hunt/env-<id>``), or a
-    hunt signature that kept no pair (its ``details["signature"]`` the key)."""
+    hunt signature that kept no pair (its ``details["signature"]`` the key). A saved pair shows every finding of
+    its two forms, so the entry its case names stands for a finding only where :func:`_agrees` (another finding on
+    the pair, e.g. a ``pass-contract input-mutated`` beside the row's ``description-dropped``, is then looked up by
+    the rules, with its own pass, oracle, kind and message)."""
     for f in findings:
         key = str((f.details or {}).get("signature") or "")
         if key or f.case.startswith("hunt/"):
             entry = which(key, {"case": f.case})
+            if entry is not None and (key or _agrees(entry, f)):
+                return entry
+            own = {"pass_id": f.pass_id, "oracle": f.oracle, "kind": f.kind}
+            entry = next((e for e in entries() if any(matches(r, own, f.message) for r in rules(e))), None)
             if entry is not None:
                 return entry
     return None
+
+
+def _agrees(entry: Mapping[str, Any], finding: Any) -> bool:
+    """Whether ``finding``'s pass, oracle and kind are those of one of ``entry``'s ``keys`` (their first three
+    fields) or meet one of its rules' ``pass`` / ``oracle`` / ``kind``; an entry that names neither (digests only)
+    cannot say, and agrees."""
+    head = (finding.pass_id, finding.oracle, finding.kind)
+    keys = [tuple(str(k).split("|")[:3]) for k in entry.get("keys", ())]
+    own = {"pass_id": finding.pass_id, "oracle": finding.oracle, "kind": finding.kind}
+    heads = [{k: v for k, v in r.items() if k in ("pass", "oracle", "kind")} for r in rules(entry)]
+    if not keys and not heads:
+        return True
+    return head in keys or any(matches(r, own, "") for r in heads)

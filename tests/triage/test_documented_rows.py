@@ -25,3 +25,25 @@ def test_a_candidate_on_a_documented_pair_reads_known_with_its_row():
     assert kept_no_pair is entry
     assert documented.of_findings([_finding("hunt/other-ort-basic-rejected-00000000")]) is None
     assert upstream_phrase(None, None) == "new"
+
+
+def test_another_finding_on_a_documented_pair_is_named_by_its_own_kind():
+    """Round 16d (M302): a saved pair shows every finding of its forms. The pair `hunt_7bb0cb3b` is row 1017's
+    (`ort-quant:quantize-static-qoperator acceptance rejected`); an invalid output on the same pair, an initializer
+    that is no graph input, is the row the hunt's rules give it (an IR-3 row), not row 1017; a finding no rule
+    names stays new."""
+    case = "hunt/neutral-where-not-ort-quant-quantize-static-qoperator-reject-7bb0cb3b"
+
+    def finding(oracle: str, kind: str, message: str) -> Finding:
+        return Finding(kind, oracle, case, "uncommon", "ort-quant:quantize-static-qoperator", message)
+
+    rejected = documented.of_findings([finding("acceptance", "rejected", "Invalid model with unknown …")])
+    assert rejected is not None and rejected["row"] == "1017"
+    invalid = finding(
+        "validity", "invalid-model", "ValidationError: x_zero_point in initializer but not in graph input"
+    )
+    entry = documented.of_findings([invalid])
+    sig = Signature("ort-quant:quantize-static-qoperator", "validity", "invalid-model", (), "neutral-where-not", "x")
+    as_hunt = documented.which(sig.key, {"signature": sig.to_json(), "message": invalid.message})
+    assert entry is not None and entry["row"] != "1017" and entry is as_hunt  # an IR-3 row (65 of § session 15)
+    assert documented.of_findings([finding("parity", "less-precise", "[2, ?] vs [2, 6]")]) is None
