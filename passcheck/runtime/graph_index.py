@@ -97,7 +97,7 @@ def shared() -> Iterator[None]:
 
 
 #: (memo, id → model) of the innermost :func:`pinned` block.
-_PINNED: contextvars.ContextVar[tuple[dict, dict] | None] = contextvars.ContextVar("passcheck_pinned_memo", default=None)
+_PINNED: contextvars.ContextVar[tuple[dict, dict] | None] = contextvars.ContextVar("passcheck_pinned", default=None)
 
 
 @contextlib.contextmanager
