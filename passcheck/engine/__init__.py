@@ -180,7 +180,9 @@ def evaluate(
             or feeds that cannot be synthesized.
     """
     holding = getattr(executor, "holding", None)  # pass outputs' big payloads held once per content meanwhile
-    with holding() if holding is not None else contextlib.nullcontext():
+    # the forms do not change while the subject is evaluated: their per-model readings (the conformance
+    # evaluation, the annotation plan, …) are made once for the input cells and every pass's cells
+    with holding() if holding is not None else contextlib.nullcontext(), graph_index.pinned(subject.forms.values()):
         return _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input, record, required)
 
 

@@ -4,7 +4,9 @@ Reading a protobuf field from Python costs about a microsecond; planning one run
 graph several times (each oracle's requests, the session copy, the profile's node order). Inside
 a :func:`shared` block those scans read each model object once: :func:`per_model` functions are
 memoized by model identity there, and computed afresh everywhere else, so a model changed
-between two blocks is never judged from a stale read.
+between two blocks is never judged from a stale read. Models a caller promises not to change for
+longer (a subject's forms, read by its input cells and again by every pass's cells as the pass's
+input) are named to :func:`pinned`: their readings are kept across blocks until that block ends.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import contextlib
 import contextvars
 import dataclasses
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 if TYPE_CHECKING:
@@ -94,12 +96,35 @@ def shared() -> Iterator[None]:
         _MEMO.reset(token)
 
 
+#: (memo, id → model) of the innermost :func:`pinned` block.
+_PINNED: contextvars.ContextVar[tuple[dict, dict] | None] = contextvars.ContextVar("passcheck_pinned", default=None)
+
+
+@contextlib.contextmanager
+def pinned(models: Iterable[onnx.ModelProto]) -> Iterator[None]:
+    """Within the block, each :func:`per_model` function reads each of ``models`` once, inside
+    :func:`shared` blocks and outside them (other models: as before).
+
+    The caller promises not to modify ``models`` until the block ends (the engine pins a subject's
+    forms for its whole evaluation: its input cells and each pass's cells read the same form objects,
+    in different :func:`shared` blocks). The innermost block's models are the pinned ones; its memo,
+    and its references to them, end with it.
+    """
+    token = _PINNED.set(({}, {id(m): m for m in models}))
+    try:
+        yield
+    finally:
+        _PINNED.reset(token)
+
+
 def per_model(fn: Callable[[onnx.ModelProto], T]) -> Callable[[onnx.ModelProto], T]:
-    """``fn(model)`` memoized by ``model``'s identity inside a :func:`shared` block."""
+    """``fn(model)`` memoized by ``model``'s identity inside a :func:`shared` block, or for a model of
+    the current :func:`pinned` block."""
 
     @functools.wraps(fn)
     def wrapper(model: onnx.ModelProto) -> T:
-        memo = _MEMO.get()
+        pins = _PINNED.get()
+        memo = pins[0] if pins is not None and pins[1].get(id(model)) is model else _MEMO.get()
         if memo is None:
             return fn(model)
         key = (fn, id(model))

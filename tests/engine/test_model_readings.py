@@ -1,8 +1,9 @@
 """What the oracles read from one model is read once while its cells are judged (issue 28): the
 engine judges each group of cells inside a :func:`passcheck.runtime.graph_index.shared` block, so
 the conformance oracle's evaluation of a pass output, asked by its check and again by its
-coverage, and of the form it came from, asked by every output's check, is made once per model in
-each group (a form: once per pass, as the group ends its readings are dropped)."""
+coverage, is made once per output; the subject's forms are pinned for its whole evaluation
+(:func:`passcheck.runtime.graph_index.pinned`), so a form's, asked by its input cell and by every
+pass output's check, is made once per subject (M299, session 37)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def _relu():
     )
 
 
-def test_conformance_reads_each_model_once_per_judged_group(monkeypatch):
+def test_conformance_reads_each_form_once_per_subject_and_each_output_once(monkeypatch):
     read = collections.Counter()
     walk = conformance._evaluate
 
@@ -32,8 +33,10 @@ def test_conformance_reads_each_model_once_per_judged_group(monkeypatch):
     subject = Subject("t/readings", {"common": _relu(), "other": _relu()}, [{}])
     cells = evaluate(subject, ["ort:disabled", "onnx:infer-shapes"])
     assert len(cells) == 6 and all(c.verdict == "ok" for c in cells)
-    # per pass group: each form once and each output once (4 models), the input group: each form once
-    assert sum(read.values()) == 2 * 4 + 2, dict(read)
+    # each form once for the subject (its input cell and both passes' cells), each of the 4 outputs once
+    forms = {id(m) for m in subject.forms.values()}
+    assert sorted(n for k, n in read.items() if k in forms) == [1, 1], dict(read)
+    assert sum(read.values()) == 2 + 4, dict(read)
 
 
 def test_the_builtin_oracles_are_imported_once(monkeypatch):

@@ -63,6 +63,28 @@ def test_memoized_by_identity_inside_shared_only():
     assert count(m) == 3  # a model changed after the block is read afresh
 
 
+def test_a_pinned_model_is_read_once_across_shared_blocks_until_its_block_ends():
+    calls = []
+
+    @graph_index.per_model
+    def count(model):
+        calls.append(id(model))
+        return len(model.graph.node)
+
+    form, output = _model(), _model(with_if=True)
+    with graph_index.pinned([form]):
+        with graph_index.shared():  # the input cells' block
+            assert count(form) == 2 and count(output) == 3
+        assert count(form) == 2  # between blocks: still the pinned reading
+        with graph_index.shared():  # a pass's block: the form kept, the output (not pinned) read again
+            assert count(form) == 2 and count(output) == 3
+        assert calls == [id(form), id(output), id(output)]
+        twin = _model()  # equal bytes, another object: not pinned
+        assert count(twin) == 2 and calls[-1] == id(twin)
+    form.graph.node.append(helper.make_node("Identity", ["y"], ["z"]))
+    assert count(form) == 3  # after the block: read afresh
+
+
 def test_plan_is_never_stale_after_the_model_changes():
     m = _model()
     assert "r" in plan_for(m).main_shapes
