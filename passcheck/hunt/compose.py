@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 
 from passcheck.hunt import variation
 from passcheck.mutations import forms as hforms
+from passcheck.mutations import opset_stamp
 from passcheck.runtime import isolated_tools
 
 if TYPE_CHECKING:
@@ -135,7 +136,10 @@ def sites_of(model: onnx.ModelProto, only: Collection[str] | None = None) -> dic
 def changed(base: onnx.ModelProto, neighbour: onnx.ModelProto) -> set[str]:
     """Labels V changed: initializers whose bytes, type or dims differ (or are new), values whose inferred
     element type or shape differs, nodes whose proto differs (same index and name), and every node reading or
-    writing such a value. ``base`` is the node-named copy (:func:`~passcheck.mutations.forms.named`)."""
+    writing such a value; and the stamp (``opset_import``, the site of the rewrites that move it) when V adds or
+    removes a default-domain op type, since where a stamp may go is read off each op's schema versions (IR.md
+    §Operator Sets; :mod:`passcheck.mutations.opset_floor`). ``base`` is the node-named copy
+    (:func:`~passcheck.mutations.forms.named`)."""
     was = {t.name: t.SerializeToString() for t in base.graph.initializer}
     out = {t.name for t in neighbour.graph.initializer if was.get(t.name) != t.SerializeToString()}
     before, after = variation._inferred(base), variation._inferred(neighbour)
@@ -148,7 +152,17 @@ def changed(base: onnx.ModelProto, neighbour: onnx.ModelProto) -> set[str]:
         if out & {*n.input, *n.output}:
             out.add(n.name)
     out.discard("")
+    if _default_ops(base) != _default_ops(neighbour):
+        out.add(STAMP)
     return out
+
+
+#: The label of the stamp rewrites' one site.
+STAMP = opset_stamp.SITE
+
+
+def _default_ops(model: onnx.ModelProto) -> set[str]:
+    return {n.op_type for n in model.graph.node if n.domain in ("", "ai.onnx")}
 
 
 def _spelt(t) -> tuple:

@@ -117,9 +117,9 @@ kind                      change (site)
                           (:mod:`.vary_defaults`; site: the input's name)
 ``qdq-wrap``,             one float node made a QDQ node group: its inputs dequantized (a weight int8, a third
 ``qdq-own-scale``,        input int32 at the product of the first two scales), its outputs quantized and back
-``qdq-16bit``             (:mod:`.vary_qdq`: what onnxruntime's QDQ selectors match; site: the node's name); the
-                          second with that int32 input at a scale of its own; the third (opset ≥ 21) with uint16
-                          activations
+``qdq-16bit``,            (:mod:`.vary_qdq`: what onnxruntime's QDQ selectors match; site: the node's name); the
+``qdq-float-params``      second with that int32 input at a scale of its own; the third (opset ≥ 21) with uint16
+                          activations; the fourth with its float initializers left float
 ``bind-…``, ``feed-…``    the same model under another binding of its dim_params or on other float
                           feeds (:mod:`.vary_bindings`: the run conditions, not the model)
 ========================  ==========================================================================

@@ -26,6 +26,12 @@ the change, for the node named by the site:
   with a scale of its own instead, ``max|c| / 2^20``: Operators.md DequantizeLinear allows any scale, and only the
   QLinear ops (QLinearConv's ``B``, com.microsoft QGemm's ``C``) require ``s0 · s1``, so a transformer that fuses
   the group into one of them must rescale the bias or decline;
+- ``qdq-float-params`` (offered where the node reads a float initializer): the group with every float
+  initializer input left float, only the run-time inputs and the outputs quantized and back. Operators.md puts no
+  tie between a node's inputs, so a group may dequantize some and not others, and onnxruntime names the form:
+  ``WeightBiasQuantization`` (``qdq_transformer/weight_bias_quantization.cc``, Level 1) quantizes the float
+  weight and bias of such a Conv, ConvTranspose or Gemm group itself (new Q / DQ, Mul, Div, Round, Cast nodes)
+  before the selectors see it;
 - each float output ``o``: the node writes ``o__f``, and ``o = DequantizeLinear(QuantizeLinear(o__f, 1/16,
   uint8 128))`` (±8), so readers and graph outputs keep their names.
 - ``qdq-16bit`` (offered at a default-domain opset ≥ 21): the same group with every activation pair (run-time
@@ -61,7 +67,9 @@ OWN_KIND = "qdq-own-scale"
 #: int16 and uint16 to ``T2`` / ``T1`` (Operators.md), and onnxruntime's quantizer writes them (``QUInt16``
 #: activations, int8 weights); the selectors' type checks (``Is16BitIntType``, ``allow_16bit``) see them.
 WIDE_KIND = "qdq-16bit"
-KINDS = (KIND, OWN_KIND, WIDE_KIND)
+#: The kind whose float initializer inputs stay float (the activations-only group WeightBiasQuantization completes).
+FLOAT_KIND = "qdq-float-params"
+KINDS = (KIND, OWN_KIND, WIDE_KIND, FLOAT_KIND)
 #: The lowest default-domain opset of a site (QuantizeLinear-13 / DequantizeLinear-13).
 MIN_OPSET = 13
 #: The lowest default-domain opset of a :data:`WIDE_KIND` site (QuantizeLinear-21: 16-bit types).
@@ -96,6 +104,8 @@ def candidates(model: onnx.ModelProto, types: dict[str, Any]):
             yield OWN_KIND, node
         if wide:
             yield WIDE_KIND, node
+        if _reads_initializer(model, node):
+            yield FLOAT_KIND, node
 
 
 def _has_bias(model: onnx.ModelProto, name: str) -> bool:
@@ -103,6 +113,13 @@ def _has_bias(model: onnx.ModelProto, name: str) -> bool:
     inits = {t.name for t in model.graph.initializer} - {i.name for i in model.graph.input}
     node = next(n for n in model.graph.node if n.name == name)
     return len(node.input) > 2 and node.input[2] in inits
+
+
+def _reads_initializer(model: onnx.ModelProto, name: str) -> bool:
+    """Whether the node ``name`` reads an initializer that is not a graph input (sites read float inputs only)."""
+    inits = {t.name for t in model.graph.initializer} - {i.name for i in model.graph.input}
+    node = next(n for n in model.graph.node if n.name == name)
+    return any(v in inits for v in node.input)
 
 
 def sites(model: onnx.ModelProto, types: dict[str, Any]) -> list[str]:
@@ -177,6 +194,8 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: dict[str, Any]) -
         if v in done_in:  # already dequantized: its pair is kept, its scale read
             scales[k] = numpy_helper.to_array(inits[done_in[v]]).astype(np.float32)
             continue
+        if v in inits and v not in fed and kind == FLOAT_KIND:
+            continue  # the float parameter stays as it is
         if v in inits and v not in fed:
             c = numpy_helper.to_array(inits[v]).astype(np.float64)
             product = np.asarray(scales[0] * scales[1], np.float32) if 0 in scales and 1 in scales else None

@@ -119,6 +119,17 @@ FREEDOMS = (
         "version's range.",
     ),
     Freedom(
+        "opset-below-additions",
+        "opset imports",
+        "Versioning.md (an added optional attribute's default keeps the previous version's meaning); IR.md "
+        "§Operator Sets; each op's schema versions",
+        "A model may be stamped below op versions that only added optional attributes, trailing optional inputs "
+        "or outputs, or types, when none of its nodes uses what they added.",
+        ("opset-stamp-below",),
+        "the model's opset_import (one site), where it reaches below opset-stamp-down's target; nodes with a "
+        "non-scalar operand past the first stop at a version that added an attribute; not below 7.",
+    ),
+    Freedom(
         "float64-compute",
         "data types",
         "each op's type constraints (Operators.md); Operators.md Cast-6+",

@@ -35,6 +35,7 @@ MODULES = (
     "passcheck.mutations.subgraph_constants",
     "passcheck.mutations.gemm",
     "passcheck.mutations.opset_stamp",
+    "passcheck.mutations.opset_floor",
     "passcheck.mutations.axes_inputs",
     "passcheck.mutations.reshape_chain",
     "passcheck.mutations.shared_nodes",

@@ -25,7 +25,8 @@ two signatures of two planted passes; seed 1 finds 5 of all three, so the seed m
 search space (a new rewrite, a new scheduler rule) changes the sequence on purpose, rewrite it with
 ``python tests/hunt/test_hunt_golden.py --write`` and say so in the commit. Session 27's rewrites
 (``extra-readers``, ``anonymous-input-dims``) moved the draws again (seed 1 then found two signatures of two
-planted passes; seed 4 finds 5 of all three, so the seed moved to 4). It runs with
+planted passes; seed 4 finds 5 of all three, so the seed moved to 4). Session 37's ``opset-stamp-below`` moved
+the draws again (the same one signature as before it, other items; rewritten). It runs with
 ``--no-variation``: the base variations (:mod:`passcheck.hunt.variation`) joined the search after it was
 written, and without them the sequence is the one it holds (``tests/hunt/test_variation.py`` covers them).
 """

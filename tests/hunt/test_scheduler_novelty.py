@@ -140,9 +140,10 @@ def test_a_second_site_of_a_kind_tried_on_a_base_gets_a_share_of_the_variation_s
     """A planted defect at one site of a neighbour kind alone: pattern-ort-qdq/conv:opset-19's elem-split-float16
     (a float16 part of the QDQ type group split at a shared constant: variation.SPLIT_KINDS) has two sites, y and
     c, and the planted pass breaks only at the one the hunt draws second. Over the 31 bases of pattern-ort-qdq
-    (hundreds of neighbours), the site share reaches it within 500 variation steps (session 26: c at 51, y at 208;
+    (hundreds of neighbours), the site share reaches it within 600 variation steps (session 26: c at 51, y at 208;
     session 33, with ``expose-input`` on every base: c at 78, y at 323; with ``input-dim-zero`` and
-    ``shape-target-regroup`` too: c at 52, y at 437, and without the share c alone, at 64); without the share the
+    ``shape-target-regroup`` too: c at 52, y at 437, and without the share c alone, at 64; session 37, with
+    ``qdq-float-params``: c at 51, y at 528); without the share the
     steps go to the kinds not yet tried on some base and only one site is drawn (docs/hunt.md: in a 3-minute hunt of
     onnx-1.17, c was never drawn among 906 neighbours)."""
     from passcheck.hunt import scheduler
@@ -165,6 +166,6 @@ def test_a_second_site_of_a_kind_tried_on_a_base_gets_a_share_of_the_variation_s
                 out.append(item.form)
         return out
 
-    assert set(drawn(500)) == split
+    assert set(drawn(600)) == split
     monkeypatch.setattr(scheduler.Scheduler, "_site_item", lambda self, pass_id, step: None)
-    assert len(drawn(500)) == 1
+    assert len(drawn(600)) == 1
