@@ -28,6 +28,7 @@ BUILTIN = (
     "agreement",
     "pass_contract",
     "conformance",
+    "checker_probes",
 )
 
 _extra: list[Oracle] = []

@@ -47,6 +47,7 @@ def test_every_registered_oracle_keeps_the_contract():
         "runtime",
         "agreement",
         "conformance",
+        "checker_probes",
     }
 
 
