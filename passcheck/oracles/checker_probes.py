@@ -10,13 +10,15 @@ IR forbids. The probes (:func:`probes`), each verified broken before it is asked
   Graph: a graph output is a *use* of a name, and "a value name used in a graph must have a unique definition"
   (a graph input, an initializer or a node output). Only the main graph: a subgraph's output may name an
   enclosing scope's value. Verified: the name is defined nowhere in the copy.
-- ``short-payload``: one main-graph initializer of each (element type, storage field) pair with two or more
-  elements, its data one element short (a typed field's last entry, strings too, or ``raw_data``'s last
-  element's bytes; the packed 4- and 2-bit types only in ``raw_data``, one byte). onnx.proto TensorProto: the
-  data fields hold the tensor's elements, ``dims`` their count; checker.cc ``check_tensor`` compares the two.
-  Verified: onnx's own reader (``onnx.numpy_helper.to_array``) fails on the copy; a copy it reads is not asked about.
+- ``short-payload`` / ``long-payload``: one main-graph initializer of each (element type, storage field) pair
+  with two or more elements (not a segment), its data one element short / one element long (a typed field's last
+  entry dropped or repeated, strings too, or ``raw_data``'s last element's bytes; the packed 4- and 2-bit types
+  only in ``raw_data``, one byte). onnx.proto TensorProto: the data fields hold the tensor's elements, ``dims``
+  their count; checker.cc ``check_tensor`` compares the two (onnx 1.23: "too small" only), and
+  ``onnx.helper.make_tensor`` refuses any other count. Verified: onnx's own reader
+  (``onnx.numpy_helper.to_array``) fails on the copy; a copy it reads is not asked about.
 
-At most :data:`MAX_PROBES` copies per form; external-data tensors are not shortened. A checker that
+At most :data:`MAX_PROBES` copies per form; external-data tensors are not resized. A checker that
 dies or times out on a copy gives no verdict on it (no finding).
 """
 
@@ -33,8 +35,8 @@ from passcheck.records import Finding, brief
 
 NAME = "checker_probes"
 
-#: Copies asked about per form (one ``undefined-output``, the rest ``short-payload``).
-MAX_PROBES = 4
+#: Copies asked about per form (one ``undefined-output``, the rest a short and a long payload per initializer).
+MAX_PROBES = 5
 
 #: Element types onnx packs several to a byte (onnx.proto: 4-bit two, 2-bit four a byte).
 _PACKED = frozenset(
@@ -73,20 +75,21 @@ def _field(t: onnx.TensorProto) -> str | None:
     return next((f for f in _TYPED if len(getattr(t, f))), None)
 
 
-def _shortened(t: onnx.TensorProto, field: str) -> bool:
-    """Drop ``t``'s last element from ``field`` (False when it cannot be done soundly)."""
+def _resized(t: onnx.TensorProto, field: str, step: int) -> bool:
+    """Drop (``step`` -1) or repeat (+1) ``t``'s last element in ``field``; False when it cannot be done soundly."""
     if field == "raw_data":
-        if t.data_type in _PACKED:
-            t.raw_data = t.raw_data[:-1]
-            return True
-        size = onnx.helper.tensor_dtype_to_np_dtype(t.data_type).itemsize
+        size = 1 if t.data_type in _PACKED else onnx.helper.tensor_dtype_to_np_dtype(t.data_type).itemsize
         if len(t.raw_data) < 2 * size:
             return False
-        t.raw_data = t.raw_data[:-size]
+        t.raw_data = t.raw_data[:-size] if step < 0 else t.raw_data + t.raw_data[-size:]
         return True
     if t.data_type in _PACKED:
         return False
-    del getattr(t, field)[-1]
+    values = getattr(t, field)
+    if step < 0:
+        del values[-1]
+    else:
+        values.append(values[-1])
     return True
 
 
@@ -124,30 +127,25 @@ def probes(model: onnx.ModelProto, limit: int = MAX_PROBES) -> list[Probe]:
         )
     seen: set[tuple[int, str]] = set()
     for i, t in enumerate(g.initializer):
-        if len(out) >= limit:
-            break
         field = _field(t)
         n = 1
         for d in t.dims:
             n *= d
-        if field is None or n < 2 or (t.data_type, field) in seen:
-            continue
-        m = onnx.ModelProto()
-        m.CopyFrom(model)
-        short = m.graph.initializer[i]
-        if not _shortened(short, field) or not _unreadable(short):
+        if field is None or n < 2 or t.HasField("segment") or (t.data_type, field) in seen:
             continue
         seen.add((t.data_type, field))
         dtype = onnx.TensorProto.DataType.Name(t.data_type)
-        out.append(
-            Probe(
-                "short-payload",
-                t.name,
-                f"onnx.proto TensorProto: {dtype} {list(t.dims)} holds {n} elements; its {field} now holds fewer "
-                "(onnx.numpy_helper.to_array refuses it)",
-                m,
-            )
-        )
+        for kind, step, what in (("short-payload", -1, "fewer"), ("long-payload", 1, "more")):
+            m = onnx.ModelProto()
+            m.CopyFrom(model)
+            if _resized(m.graph.initializer[i], field, step) and _unreadable(m.graph.initializer[i]):
+                rule = (
+                    f"onnx.proto TensorProto: {dtype} {list(t.dims)} holds {n} elements; its {field} now holds {what} "
+                    "(onnx.numpy_helper.to_array refuses it)"
+                )
+                out.append(Probe(kind, t.name, rule, m))
+        if len(out) >= limit:
+            break
     return out[:limit]
 
 
