@@ -29,6 +29,7 @@ BUILTIN = (
     "pass_contract",
     "conformance",
     "checker_probes",
+    "payloads",
 )
 
 _extra: list[Oracle] = []
