@@ -31,19 +31,13 @@ import onnx
 
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import INPUT, BaseOracle, Cells
+from passcheck.oracles.payloads import PACKED
 from passcheck.records import Finding, brief
 
 NAME = "checker_probes"
 
 #: Copies asked about per form (one ``undefined-output``, the rest a short and a long payload per initializer).
 MAX_PROBES = 5
-
-#: Element types onnx packs several to a byte (onnx.proto: 4-bit two, 2-bit four a byte).
-_PACKED = frozenset(
-    getattr(onnx.TensorProto, n)
-    for n in ("INT4", "UINT4", "FLOAT4E2M1", "INT2", "UINT2")
-    if hasattr(onnx.TensorProto, n)
-)
 
 #: The typed fields of TensorProto (onnx.proto), in the order a tensor is read.
 _TYPED = ("float_data", "int32_data", "int64_data", "double_data", "uint64_data", "string_data")
@@ -78,12 +72,12 @@ def _field(t: onnx.TensorProto) -> str | None:
 def _resized(t: onnx.TensorProto, field: str, step: int) -> bool:
     """Drop (``step`` -1) or repeat (+1) ``t``'s last element in ``field``; False when it cannot be done soundly."""
     if field == "raw_data":
-        size = 1 if t.data_type in _PACKED else onnx.helper.tensor_dtype_to_np_dtype(t.data_type).itemsize
+        size = 1 if t.data_type in PACKED else onnx.helper.tensor_dtype_to_np_dtype(t.data_type).itemsize
         if len(t.raw_data) < 2 * size:
             return False
         t.raw_data = t.raw_data[:-size] if step < 0 else t.raw_data + t.raw_data[-size:]
         return True
-    if t.data_type in _PACKED:
+    if t.data_type in PACKED:
         return False
     values = getattr(t, field)
     if step < 0:

@@ -25,7 +25,8 @@ from passcheck.records import Finding
 
 NAME = "payloads"
 
-_PACKED = frozenset(
+#: Element types onnx packs several to a byte (onnx.proto: 4-bit two, 2-bit four a byte).
+PACKED = frozenset(
     getattr(onnx.TensorProto, n)
     for n in ("INT4", "UINT4", "FLOAT4E2M1", "INT2", "UINT2")
     if hasattr(onnx.TensorProto, n)
@@ -37,7 +38,7 @@ _TYPED = ("float_data", "int32_data", "int64_data", "double_data", "uint64_data"
 def mismatch(t: onnx.TensorProto) -> tuple[str, int, int] | None:
     """(field, entries held, entries the dims need) when ``t``'s data field disagrees with its dims, else None
     (also for what is not judged: see the module docstring)."""
-    if t.data_location == onnx.TensorProto.EXTERNAL or t.HasField("segment") or t.data_type in _PACKED:
+    if t.data_location == onnx.TensorProto.EXTERNAL or t.HasField("segment") or t.data_type in PACKED:
         return None
     n = 1
     for d in t.dims:
