@@ -18,8 +18,9 @@ IR forbids. The probes (:func:`probes`), each verified broken before it is asked
   ``onnx.helper.make_tensor`` refuses any other count. Verified: onnx's own reader
   (``onnx.numpy_helper.to_array``) fails on the copy; a copy it reads is not asked about.
 
-At most :data:`MAX_PROBES` copies per form; external-data tensors are not resized. A checker that
-dies or times out on a copy gives no verdict on it (no finding).
+At most :data:`MAX_PROBES` copies per form, none of a form above :data:`MAX_BYTES` (what the probes judge is the
+checker, not the form, so such a form's verdict does not turn ``unchecked``); external-data tensors are not
+resized. A checker that dies or times out on a copy gives no verdict on it (no finding).
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ from passcheck.oracles.payloads import PACKED
 from passcheck.records import Finding, brief
 
 NAME = "checker_probes"
+
+#: Forms larger than this (serialized bytes) are not probed: each copy costs a checker call on the whole model.
+MAX_BYTES = 16 << 20
 
 #: Copies asked about per form (one ``undefined-output``, the rest a short and a long payload per initializer).
 MAX_PROBES = 5
@@ -148,7 +152,7 @@ def check(run: FormRun) -> list[Finding]:
     the form itself; nothing for a checker that dies or times out on a probe (no verdict)."""
     from passcheck.oracles.validity import plain_checker_error
 
-    if run.pass_id != INPUT or run.output is None:
+    if run.pass_id != INPUT or run.output is None or run.model.ByteSize() > MAX_BYTES:
         return []
     checker: Callable[..., str | None] = run.checker or (lambda m, full_check=False: plain_checker_error(m))
     if checker(run.model, full_check=False) is not None:

@@ -102,3 +102,8 @@ def test_no_probe_where_no_claim_is_verified():
         return "refused" if model.graph.output[0].name == "y" else None
 
     assert checker_probes.check(_run(one, refuses_the_form)) == []  # the form itself refused: no probe asked about
+
+
+def test_a_form_above_the_size_cap_is_not_probed(monkeypatch):
+    monkeypatch.setattr(checker_probes, "MAX_BYTES", _model().ByteSize() - 1)
+    assert checker_probes.check(_run(_model(), lambda model, full_check=False: None)) == []
