@@ -18,8 +18,12 @@ IR forbids. The probes (:func:`probes`), each verified broken before it is asked
   ``onnx.helper.make_tensor`` refuses any other count. Verified: onnx's own reader
   (``onnx.numpy_helper.to_array``) fails on the copy; a copy it reads is not asked about.
 
-At most :data:`MAX_PROBES` copies per form, none of a form above :data:`MAX_BYTES` (what the probes judge is the
-checker, not the form, so such a form's verdict does not turn ``unchecked``); external-data tensors are not
+Opt-in, not among :data:`passcheck.oracles.registry.BUILTIN`: what it judges is the checker, not the form, and on
+onnx 1.23.2 every form holding an initializer of two or more elements would carry row 998 (docs/found.md) in every
+matrix and ``check``. Apply it with ``registry.registered(checker_probes.ORACLE)`` around a run (the matrix over the
+pinned environments is where its windows show). At most :data:`MAX_PROBES` copies per form, none of a form above
+:data:`MAX_BYTES` (what the probes judge is the checker, not the form, so such a form's verdict does not turn
+``unchecked``); external-data tensors are not
 resized. A checker that dies or times out on a copy gives no verdict on it (no finding).
 """
 

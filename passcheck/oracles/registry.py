@@ -28,7 +28,6 @@ BUILTIN = (
     "agreement",
     "pass_contract",
     "conformance",
-    "checker_probes",
     "payloads",
 )
 

@@ -47,7 +47,6 @@ def test_every_registered_oracle_keeps_the_contract():
         "runtime",
         "agreement",
         "conformance",
-        "checker_probes",
     }
 
 
