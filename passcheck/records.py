@@ -18,7 +18,7 @@ KINDS = (
     "wrong-result",  # numbers differ from the baseline or the common form
     "annotation-violated",  # a shape/type annotation does not hold at run time (seed 000)
     "invalid-model",  # the checker rejects a model the pass wrote
-    "validity-disagreement",  # the checker rejects a form that onnxruntime runs (the tools disagree)
+    "validity-disagreement",  # the checker rejects a form onnxruntime runs, or accepts one broken on purpose
     "rejected",  # the pass declined or crashed on a valid model, or on one form only
     "missed-optimization",  # a fusion/fold applied to one form only, or a foldable value left
     "less-precise",  # inferred shapes less precise on one form than on the other

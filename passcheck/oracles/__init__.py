@@ -18,6 +18,10 @@ Catalogue (module — kind of finding):
   (:mod:`~passcheck.oracles.descriptions`).
 - :mod:`~passcheck.oracles.conformance` — ``spec-violation``: a value outside a documented domain the
   checker does not enforce (rules in :mod:`~passcheck.oracles.spec_table`).
+- :mod:`~passcheck.oracles.checker_probes` — ``validity-disagreement``: the checker accepts a form broken in one
+  IR rule (an undefined graph output, a payload one element short or long).
+- :mod:`~passcheck.oracles.payloads` — ``spec-violation``: a tensor the pass wrote holds another count of elements
+  than its dims say.
 
 The contract is :class:`~passcheck.oracles._contract.Oracle`; the engine applies every oracle of
 :mod:`~passcheck.oracles.registry` (pass cells and input cells alike).

@@ -28,6 +28,7 @@ BUILTIN = (
     "agreement",
     "pass_contract",
     "conformance",
+    "payloads",
 )
 
 _extra: list[Oracle] = []
