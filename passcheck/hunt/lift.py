@@ -23,6 +23,7 @@ the target and the installed onnx and onnxruntime, so a hunt pays for it once.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import os
@@ -54,10 +55,11 @@ def default_opset(model: onnx.ModelProto) -> int:
 
 def target() -> int:
     """The newest default-domain opset both the installed onnx (its newest schema) and onnxruntime (a one-node
-    model it loads) accept: the opset bases are lifted to."""
+    model it loads) accept: the opset bases are lifted to at most (:func:`target_for` picks one per model)."""
     return _target()
 
 
+@functools.cache
 def _target() -> int:
     import onnx
     import onnxruntime as ort
@@ -75,6 +77,50 @@ def _target() -> int:
             continue
         return v
     return 0
+
+
+@functools.cache
+def _ort_versions() -> frozenset[tuple[str, int]]:
+    """(op type, since_version) of the default-domain schemas onnxruntime knows and has a CPU kernel for (a kernel
+    whose version range ends open serves only the version it starts at, as onnxruntime's kernel registry matches)."""
+    from onnxruntime.capi import onnxruntime_pybind11_state as C
+
+    known = {(s.name, s.since_version) for s in C.get_all_operator_schema() if s.domain in ("", "ai.onnx")}
+    ranges: dict[str, list[tuple[int, int]]] = {}
+    for k in C.get_all_opkernel_def():
+        if k.domain in ("", "ai.onnx") and k.provider == "CPUExecutionProvider":
+            ranges.setdefault(k.op_name, []).append(tuple(k.version_range))
+    # onnxruntime's kernel lookup: a kernel open at the top (end INT_MAX) serves its start version only
+    return frozenset((op, v) for op, v in known if any(a == v or a < v <= b < 2**31 - 1 for a, b in ranges.get(op, ())))
+
+
+def target_for(model: onnx.ModelProto, newest: int | None = None) -> int:
+    """The newest opset (at most ``newest``, default :func:`target`) at which every default-domain op type of
+    ``model`` (its subgraphs too) resolves, by onnx's schemas, to a version onnxruntime both knows and has a CPU
+    kernel for (its registry: ``get_all_operator_schema``, ``get_all_opkernel_def``); 0 when none above the model's
+    own opset does."""
+    import onnx.defs
+
+    ops = sorted(_op_types(model.graph))
+    have = _ort_versions()
+    for v in range(newest or target(), default_opset(model), -1):
+        try:
+            if all((op, onnx.defs.get_schema(op, v, "").since_version) in have for op in ops):
+                return v
+        except onnx.defs.SchemaError:
+            continue
+    return 0
+
+
+def _op_types(graph) -> set[str]:
+    out = set()
+    for n in graph.node:
+        if n.domain in ("", "ai.onnx"):
+            out.add(n.op_type)
+        for a in n.attribute:
+            for g in [a.g] if a.HasField("g") else list(a.graphs):
+                out |= _op_types(g)
+    return out
 
 
 def convert_job(model: onnx.ModelProto, to: int) -> onnx.ModelProto:
@@ -297,19 +343,26 @@ class Census:
 def lifted_bases(
     found: Sequence[Base], executor: Any = None, to: int | None = None, census: Census | None = None
 ) -> list[Base]:
-    """One lifted base per case of ``found`` whose ``common`` form imports a default-domain opset below ``to``
-    (default :func:`target`) and lifts (:func:`cached_lift`) to a model that opens a neighbour kind or rewrite
-    (:func:`opened`), sorted by id. ``census``: filled with the counts."""
+    """One lifted base per case of ``found`` whose ``common`` form imports a default-domain opset below the one
+    :func:`target_for` picks for it (at most ``to``, default :func:`target`) and lifts (:func:`cached_lift`) to a
+    model that opens a neighbour kind or rewrite (:func:`opened`), sorted by id. ``census``: filled with the
+    counts."""
     from passcheck.hunt.space import Base
 
     to = to or target()
     census = census if census is not None else Census()
     out = []
     for case in dict((b.case.id, b.case) for b in found).values():
-        if "+opset" in case.id or case.opset >= to:
+        if "+opset" in case.id:
+            continue
+        try:
+            at = target_for(case.build("common"), to)
+        except Exception:  # noqa: BLE001 - a case this onnx cannot build is not lifted
+            at = 0
+        if not at:
             continue
         census.tried += 1
-        done = cached_lift(case, to, executor)
+        done = cached_lift(case, at, executor)
         if done.model is None:
             census.refused[_reason(done.why)] = census.refused.get(_reason(done.why), 0) + 1
             continue
