@@ -98,7 +98,9 @@ def test_lifted_bases_offered_cached_and_named(tmp_path, monkeypatch):
     census = lift.Census()
     got = lift.lifted_bases(found, census=census)
     to = lift.target()
-    assert [b.id for b in got] == [f"axes/softmax-axis+opset{to}:common"]
+    at = lift.target_for(registry().get("axes/softmax-axis").build("common"))
+    assert at == to  # Softmax, Transpose...: onnxruntime serves the newest versions
+    assert [b.id for b in got] == [f"axes/softmax-axis+opset{at}:common"]
     case = got[0].case
     assert list(case.forms) == ["common", lift.BEFORE] and case.opset == to
     assert lift.default_opset(got[0].model()) == to
@@ -114,3 +116,23 @@ def test_lifted_bases_offered_cached_and_named(tmp_path, monkeypatch):
     assert [b.id for b in again] == [b.id for b in got]
     assert again[0].model().SerializeToString() == got[0].model().SerializeToString()
     assert lift.lifted_bases(again) == []  # a lifted case is not lifted again
+
+
+def test_target_is_one_onnxruntime_has_kernels_for():
+    """QuantizeLinear / DequantizeLinear: the newest opset whose versions onnxruntime knows and has a CPU kernel for
+    (its registry), not onnx's newest; the model lifted there runs and computes the same."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 4])
+    inits = [
+        helper.make_tensor("s", TensorProto.FLOAT, [], [0.05]),
+        helper.make_tensor("z", TensorProto.UINT8, [], [8]),
+    ]
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"]),
+        helper.make_node("DequantizeLinear", ["q", "s", "z"], ["y"]),
+    ]
+    m = helper.make_model(helper.make_graph(nodes, "g", [x], [y], inits), opset_imports=[helper.make_opsetid("", 19)])
+    at = lift.target_for(m)
+    assert 21 <= at <= lift.target()
+    done = _gate(m, at)  # raises NotLifted when onnxruntime cannot run the lifted model
+    assert lift.default_opset(done) == at
