@@ -75,6 +75,12 @@ def add_parser(sub) -> None:
     )
     p.add_argument("--no-generated", action="store_true", help="leave the generated set out of the default bases")
     p.add_argument(
+        "--lift",
+        action="store_true",
+        help="also draw each case lifted to the newest opset onnx and onnxruntime share, where the lift computes the "
+        "same and opens a neighbour or rewrite the old opset has no site for (passcheck.hunt.lift; cached)",
+    )
+    p.add_argument(
         "--no-coverage",
         action="store_true",
         help="do not steer by the coverage map (the catalogue entries the bases trigger, see 'passcheck coverage')",
@@ -228,6 +234,8 @@ def _handle(args) -> int:
         "cases_from": cases_from,
         "generated": not args.no_generated,
     }
+    if args.lift:  # absent from the scope of a hunt without it: another base list
+        scope["lift"] = 1
     variations = not args.no_variation
     if variations:  # absent from the scope of a hunt without them (and of one written before they existed)
         scope["variation"] = 1
@@ -267,6 +275,8 @@ def _handle(args) -> int:
     store.save()  # an --out that cannot be written fails now, before any work
     before = list(store.items)
     with executor_for(None, timeout=args.timeout, preload=cases_from) as ex:
+        if args.lift:
+            found = _lifted(found, ex)
         # the coverage map is built inside the budget, rows as the steps reach them (passcheck.hunt.lazymap)
         try:
             steering, plan = None if args.no_coverage else _steering(found, ex, args, named), None
@@ -406,6 +416,17 @@ def _bisect_commands(store) -> None:
     from passcheck.matrix.hunt import bisect_commands
 
     bisect_commands(store.signatures, store.scope.get("env_pins") or {}, store.scope.get("cases_from", ()))
+
+
+def _lifted(found, executor):
+    """``found`` with the lifted bases (:func:`passcheck.hunt.lift.lifted_bases`), sorted by id; the census on
+    stderr."""
+    from passcheck.hunt.lift import Census, lifted_bases
+
+    census = Census()
+    more = lifted_bases(found, executor, census=census)
+    print(f"passcheck hunt: {census.line()}", file=sys.stderr)
+    return sorted([*found, *more], key=lambda b: b.id)
 
 
 def _steering(found, executor, args, named):

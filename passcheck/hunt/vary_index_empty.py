@@ -18,6 +18,7 @@ annotations are refreshed by the caller (:func:`.variation.build`); whether the 
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from passcheck.hunt.graph_values import SMALL
@@ -58,7 +59,7 @@ def site(model: onnx.ModelProto, name: str) -> bool:
             return False
         if node.op_type == "GatherND" and (_batch_dims(node) != 0 or arr.ndim < 2):
             return False
-    return bool(reads)
+    return bool(reads) and refusing_reader(model, name) is None
 
 
 def candidates(model: onnx.ModelProto) -> Iterator[tuple[str, str]]:
@@ -81,3 +82,108 @@ def build(model: onnx.ModelProto, name: str) -> bool:
         return False
     _replace(model, name, emptied(_constants(model)[name]))
     return True
+
+
+def _opset(model: onnx.ModelProto) -> int:
+    return max((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), default=0)
+
+
+def parameter_slot(node: onnx.NodeProto, slot: int, version: int) -> bool:
+    """Whether input ``slot`` of ``node`` (default domain, opset ``version``) is a parameter of the op's data: the
+    schema calls it non-differentiable while another input of the op is differentiable (Reshape's ``shape``, Pad's
+    ``pads``, TopK's ``K``, Slice's ``starts``...: values the op reads to shape its output, not elements it carries).
+    False for an op the installed onnx has no schema for."""
+    import onnx.defs
+
+    try:
+        ins = onnx.defs.get_schema(node.op_type, version, node.domain).inputs
+    except onnx.defs.SchemaError:
+        return False
+    if not ins:
+        return False
+    cat = onnx.defs.OpSchema.DifferentiationCategory
+    formal = ins[min(slot, len(ins) - 1)]
+    return formal.differentiation_category == cat.NonDifferentiable and any(
+        i.differentiation_category == cat.Differentiable for i in ins
+    )
+
+
+@functools.cache
+def accepts_empty(op: str, domain: str, version: int, slot: int) -> bool:
+    """Whether the schema's own inference function of ``op`` (opset ``version``) accepts a parameter input ``slot``
+    holding no element: the node alone, its earlier inputs typed by their constraints' first type at rank 2
+    (``[2, 3]``), input ``slot`` an int64 (else its first integer type) ``[0]`` whose value is given, run through
+    ``onnx.shape_inference.infer_node_outputs``. Pad (``pads`` must hold 2 × rank values), Tile, TopK, Split,
+    Resize refuse; Reshape, Expand, Slice (all of ``starts``/``ends`` empty), Squeeze, Unsqueeze accept. False when
+    the probe cannot be typed."""
+    import numpy as np
+    import onnx.defs
+    from onnx import helper, numpy_helper
+    from onnx.helper import tensor_dtype_to_np_dtype
+
+    try:
+        schema = onnx.defs.get_schema(op, version, domain)
+    except onnx.defs.SchemaError:
+        return False
+    allowed = {c.type_param_str: list(c.allowed_type_strs) for c in schema.type_constraints}
+    names, types, data = [], {}, {}
+    for k, formal in enumerate(schema.inputs[: slot + 1]):
+        strs = allowed.get(formal.type_str, [formal.type_str])
+        pick = next((s for s in strs if s == "tensor(int64)"), None) if k == slot else None
+        pick = pick or next((s for s in strs if k != slot or "int" in s), None)
+        if pick is None or not pick.startswith("tensor("):
+            return False
+        elem = helper.np_dtype_to_tensor_dtype(np.dtype(_NP.get(pick[7:-1], "float32")))
+        names.append(f"i{k}")
+        types[f"i{k}"] = helper.make_tensor_type_proto(elem, [0] if k == slot else [2, 3])
+        if k == slot:
+            data[f"i{k}"] = numpy_helper.from_array(np.zeros((0,), tensor_dtype_to_np_dtype(elem)), f"i{k}")
+    node = helper.make_node(op, names, [f"o{j}" for j in range(max(schema.min_output, 1))], domain=domain)
+    try:
+        onnx.shape_inference.infer_node_outputs(schema, node, types, data)
+    except Exception:  # noqa: BLE001 - the schema's inference refuses an empty parameter (what is asked)
+        return False
+    return True
+
+
+#: onnx type names → numpy dtype names (the integer and float types a probe may pick).
+_NP = {
+    "int64": "int64",
+    "int32": "int32",
+    "int16": "int16",
+    "int8": "int8",
+    "uint64": "uint64",
+    "uint32": "uint32",
+    "uint16": "uint16",
+    "uint8": "uint8",
+    "float": "float32",
+    "double": "float64",
+    "float16": "float16",
+    "bool": "bool",
+}
+
+
+def refusing_reader(model: onnx.ModelProto, name: str) -> str | None:
+    """The first main-graph reader downstream of the gathers reading constant ``name`` (through every node's
+    outputs) that takes a value derived from them as a parameter (:func:`parameter_slot`) whose schema refuses an
+    empty one (:func:`accepts_empty`), as ``"<op>[<slot>]"``; None when there is none (the gathers' own index slots
+    excepted: they are what is emptied)."""
+    reads, version = _readers(model), _opset(model)
+    todo = [out for node, _ in reads.get(name, []) for out in node.output]
+    seen: set[str] = set()
+    while todo:
+        value = todo.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        for node, slot in reads.get(value, []):
+            gather_index = node.op_type in GATHERS and slot == 1
+            if (
+                node.domain in ("", "ai.onnx")
+                and not gather_index
+                and parameter_slot(node, slot, version)
+                and not accepts_empty(node.op_type, node.domain, version, slot)
+            ):
+                return f"{node.op_type}[{slot}]"
+            todo += [o for o in node.output if o]
+    return None
