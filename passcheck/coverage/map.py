@@ -19,15 +19,31 @@ from passcheck.coverage.entry import TOOLS, Entry, Evidence
 BATCH = 12
 #: Seconds one base may take under all tools together (a batch's timeout is this times its size).
 SECONDS_PER_BASE = 60.0
+#: Seconds the catalogue read (every tool imported and listed, in the worker) may take.
+CATALOGUE_SECONDS = 300.0
 
 
 def catalogue(executor, tools: Sequence[str] = TOOLS, cache=None) -> tuple[dict[str, list[Entry]], dict[str, str]]:
-    """(tool → entries, tool → why it has no catalogue here); read in the worker, cached."""
+    """(tool → entries, tool → why it has no catalogue here); read in the worker, cached.
+
+    The read imports every tool (onnxruntime's transformers, onnxscript's rules: tens of seconds of CPU on a
+    loaded machine), so it has :data:`CATALOGUE_SECONDS` whatever the executor's own time limit. A worker that
+    dies or runs out of time reading it leaves every tool without a catalogue, with why (not cached, so the
+    next run reads again). Raises nothing the worker causes."""
     from passcheck.coverage.worker import read_catalogue, tiny_model
+    from passcheck.errors import WorkerDied
 
     data = cache.catalogue() if cache is not None else None
     if not data or any(t not in data for t in tools):
-        data = executor.call(read_catalogue, tiny_model(), list(TOOLS))
+        saved = executor.timeout
+        executor.timeout = None if saved is None else max(saved, CATALOGUE_SECONDS)
+        try:
+            data = executor.call(read_catalogue, tiny_model(), list(TOOLS))
+        except WorkerDied as exc:
+            why = f"the worker died reading the catalogue: {str(exc).splitlines()[0]}"
+            data = {t: {"error": why} for t in TOOLS}
+        finally:
+            executor.timeout = saved
         if cache is not None and not any(isinstance(v, dict) for v in data.values()):
             cache.put_catalogue(data)
     entries, missing = {}, {}
