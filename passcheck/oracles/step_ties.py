@@ -14,8 +14,9 @@ rounding a pass may add (:func:`passcheck.oracles.index_ties.near`) can move the
 evaluator), is a computed tensor's (not a graph input, initializer or Constant: those hold exact values) and lies
 within twice the band of the step. **M307**: a value computed from a flippable one is flippable too: per element
 through the elementwise ops (the output has its inputs' multidirectional broadcast shape and each element reads
-only its own: Not / And / Or / Xor of a flipped comparison, a Where whose condition flipped, arithmetic), the whole
-tensor through every other op (a Gather of a flipped index, a ReduceMax of a masked value, a MatMul).
+only its own: Not / And / Or / Xor of a flipped comparison, a Where whose condition flipped, arithmetic), through
+the run's indices for Gather / GatherElements (an element reads its index and the data element it picks), the whole
+tensor through every other op (a ReduceMax of a masked value, a MatMul, a ScatterElements).
 
 A pass output that differs from the unoptimized run only at flippable positions is no evidence: ``unchecked`` there
 with the reason (:func:`stepped_positions`), never ``ok``; a difference at one other position is reported as before.
@@ -125,6 +126,35 @@ def _integral(model: Any, node: Any) -> bool:
     return any(node.input[0] in n.output and n.op_type in INTEGRAL for n in model.graph.node)
 
 
+def _carried(node: Any, masks: Mapping[str, np.ndarray], values: Mapping[str, Any], shape: tuple) -> np.ndarray:
+    """M307: the positions of ``node``'s output (``shape``) that read a flippable position of an input: per element
+    for :data:`ELEMENTWISE` ops, through the unoptimized run's indices for Gather / GatherElements (an output element
+    reads its own index and the data element that index picks), the whole output otherwise."""
+    ins = [masks.get(x) for x in node.input]
+    try:
+        if node.op_type in ELEMENTWISE:
+            out = np.zeros(shape, bool)
+            for m in ins:
+                out = out | np.broadcast_to(m, shape) if m is not None else out
+            return out
+        if node.op_type in ("Gather", "GatherElements") and node.domain in ("", "ai.onnx"):
+            from onnx import helper
+
+            data, idx = values.get(node.input[0]), values.get(node.input[1])
+            axis = next((int(helper.get_attribute_value(a)) for a in node.attribute if a.name == "axis"), 0)
+            axis %= np.ndim(data)
+            dm = ins[0] if ins[0] is not None else np.zeros(np.shape(data), bool)
+            im = ins[1] if ins[1] is not None else np.zeros(np.shape(idx), bool)
+            where = np.asarray(idx, np.int64)
+            if node.op_type == "GatherElements":
+                return np.take_along_axis(dm, where, axis) | im
+            lead, tail = (1,) * axis, (1,) * (dm.ndim - axis - 1)
+            return np.take(dm, where, axis) | np.broadcast_to(im.reshape(lead + im.shape + tail), shape)
+    except (ValueError, IndexError, TypeError):
+        pass
+    return np.ones(shape, bool)  # not one to one: the whole output
+
+
 def flippable(model: Any, values: Mapping[str, Any], band: Band = exact) -> tuple[dict[str, np.ndarray], dict]:
     """M306 + M307 over ``model``'s main graph (nodes in their topological order): (tensor name -> bool mask of its
     flippable positions, tensor name -> the step nodes' outputs it follows from). Only tensors with a flippable
@@ -140,13 +170,8 @@ def flippable(model: Any, values: Mapping[str, Any], band: Band = exact) -> tupl
             if not isinstance(v, np.ndarray):
                 continue
             m = found.get(o, np.zeros(v.shape, bool))
-            for x in up:
-                try:
-                    if node.op_type not in ELEMENTWISE:
-                        raise ValueError  # not one to one: the whole output
-                    m = m | np.broadcast_to(masks[x], v.shape)
-                except ValueError:
-                    m = np.ones(v.shape, bool)
+            if up:
+                m = m | _carried(node, masks, values, v.shape)
             if m.any():
                 masks[o] = m
                 origin[o] = set().union(*(origin[x] for x in up)) | ({f"{node.op_type} {o!r}"} if o in found else set())
@@ -176,7 +201,7 @@ def stepped_positions(
     if g.shape != e.shape:
         if not m.all():
             return None
-        differ_count, size = e.size, e.size
+        differ_count, size = "all", e.size
     else:
         if m.shape != e.shape:
             return None
