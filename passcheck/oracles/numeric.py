@@ -18,11 +18,11 @@ be evaluated, the tolerance's verdict stands and the finding says why.
 An index or a bool the input model's own rounding decided is no evidence either way: an ArgMax / ArgMin / TopK index
 among values of a computed tensor that are equal, or within the rounding this oracle allows each side, in the
 unoptimized run (:mod:`passcheck.oracles.index_ties`; TopK with ``sorted=0`` leaves the order open), a comparison of
-such near-equal operands and a Where it drives (:mod:`passcheck.oracles.compare_ties`), the output of any step
-function of Operators.md (Sign, Floor, Ceil, Round, Cast to an integer or bool, float Mod, Hardmax, NonZero, Unique, ...)
+such near-equal operands and a Where it drives (:mod:`passcheck.oracles.compare_ties`), the output of a step
+function of Operators.md (Sign, Floor, Ceil, Round, Cast to an integer or bool, float Mod, Hardmax, NonZero, Unique)
 at a computed input within rounding of its step, and every value computed from one, per element through elementwise
-ops, whole tensors otherwise (:mod:`passcheck.oracles.step_ties`). Those outputs are unchecked at those positions,
-with the reason; a difference where the values are clearly apart is reported.
+ops and Gather, whole tensors otherwise (:mod:`passcheck.oracles.step_ties`). Those outputs are unchecked at those
+positions, with the reason; a difference where the values are clearly apart is reported.
 
 A pass that declares it stores values in a narrower type (``Capabilities.precision``: float16 conversion,
 8-bit quantization) is judged at that type's precision (:func:`pass_tolerance`), not float32's.

@@ -115,7 +115,8 @@ def test_a_cast_nonzero_and_what_follows_them_the_rounding_decided_are_unchecked
     moved = _numeric(_cell(steps(), shift, {"x": X, "y": Y}))
     assert all(any(f"'{o}'" in m for m in moved) for o in ("c", "g", "a")), moved
     # x fed straight to the Cast: its values are exact, no rounding decided the step
-    assert stepped_positions(_fold(steps()), {"x": X, "y": Y}, "c", np.array([[0, 0, 0]]), np.array([[1, 0, 0]])) is None
+    direct = _fold(steps())
+    assert stepped_positions(direct, {"x": X, "y": Y}, "c", np.array([[0, 0, 0]]), np.array([[1, 0, 0]])) is None
 
 
 def test_a_hardmax_tie_and_a_round_at_a_half_are_unchecked_a_clear_change_is_reported(passes):
