@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from passcheck.oracles.index_ties import Band, computed, exact, near
+from passcheck.oracles.index_ties import Band, exact, near
 
 #: Ops whose output element reads only the same element of each (multidirectionally broadcast) input (Operators.md).
 ELEMENTWISE = frozenset(
@@ -70,17 +70,21 @@ def _any_close(x: np.ndarray, axis: int, band: Band) -> np.ndarray:
     return near(a, b, band).any(axis=axis, keepdims=True)
 
 
-def source(node: Any, model: Any, values: Mapping[str, Any], band: Band, opset: int) -> dict[str, np.ndarray]:
+def source(
+    node: Any, made: Mapping[str, str], values: Mapping[str, Any], band: Band, opset: int
+) -> dict[str, np.ndarray]:
     """M306: output name -> bool mask (the output's shape) of the positions of ``node`` a within-rounding change of
-    its computed float inputs can flip, from the unoptimized run's ``values``. Empty where the node is no step,
-    its inputs are not computed floats, or the values do not fit the schema (never raises on them)."""
+    its computed float inputs can flip, from the unoptimized run's ``values``; ``made``: tensor name -> the op type
+    of the main-graph node other than Constant that computes it (a graph input, initializer or Constant holds exact
+    values). Empty where the node is no step, its inputs are not computed floats, or the values do not fit the
+    schema (never raises on them)."""
     from onnx import helper
 
     op, ins = node.op_type, [values.get(x) for x in node.input]
     outs = [values.get(x) for x in node.output]
     if node.domain not in ("", "ai.onnx") or not ins or not _float(ins[0]) or not isinstance(outs[0], np.ndarray):
         return {}
-    live = [bool(x) and computed(model, x) for x in node.input]
+    live = [x in made for x in node.input]
     attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
     x, shape = ins[0], outs[0].shape
     try:
@@ -91,7 +95,8 @@ def source(node: Any, model: Any, values: Mapping[str, Any], band: Band, opset: 
             return {}
         if op == "Sign" or (op == "Cast" and outs[0].dtype == np.bool_):
             return {node.output[0]: _at(x, np.zeros_like(x), band)}
-        if op in ("Floor", "Ceil") or (op == "Cast" and outs[0].dtype.kind in "iu" and not _integral(model, node)):
+        to_int = op == "Cast" and outs[0].dtype.kind in "iu" and made[node.input[0]] not in INTEGRAL
+        if op in ("Floor", "Ceil") or to_int:
             return {node.output[0]: _at(x, np.round(x), band)}
         if op == "Round":
             return {node.output[0]: _at(x, np.floor(x) + 0.5, band)}
@@ -119,11 +124,6 @@ def source(node: Any, model: Any, values: Mapping[str, Any], band: Band, opset: 
     except (ValueError, IndexError, TypeError):
         return {}
     return {}
-
-
-def _integral(model: Any, node: Any) -> bool:
-    """Whether ``node``'s input is written by an op whose float output holds integers exactly (:data:`INTEGRAL`)."""
-    return any(node.input[0] in n.output and n.op_type in INTEGRAL for n in model.graph.node)
 
 
 def _carried(node: Any, masks: Mapping[str, np.ndarray], values: Mapping[str, Any], shape: tuple) -> np.ndarray:
@@ -160,11 +160,12 @@ def flippable(model: Any, values: Mapping[str, Any], band: Band = exact) -> tupl
     flippable positions, tensor name -> the step nodes' outputs it follows from). Only tensors with a flippable
     position are listed; ``values`` is the unoptimized run's (name -> array)."""
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
+    made = {o: n.op_type for n in model.graph.node if n.op_type != "Constant" for o in n.output if o}
     masks: dict[str, np.ndarray] = {}
     origin: dict[str, set[str]] = {}
     for node in model.graph.node:
         outs = {o: values.get(o) for o in node.output if o}
-        found = {o: m for o, m in source(node, model, values, band, opset).items() if m.any()}
+        found = {o: m for o, m in source(node, made, values, band, opset).items() if m.any()}
         up = [x for x in node.input if x in masks]
         for o, v in outs.items():
             if not isinstance(v, np.ndarray):
