@@ -20,6 +20,9 @@ tensor through every other op (a ReduceMax of a masked value, a MatMul, a Scatte
 
 A pass output that differs from the unoptimized run only at flippable positions is no evidence: ``unchecked`` there
 with the reason (:func:`stepped_positions`), never ``ok``; a difference at one other position is reported as before.
+An output that is itself an ArgMax / ArgMin / TopK index, a comparison or a Where on one is left to the stricter tests
+of :mod:`passcheck.oracles.index_ties` and :mod:`passcheck.oracles.compare_ties` for its own step (M258, M278, M279);
+what it carries from a step upstream is read here.
 Main graph only: a step inside an If / Loop / Scan body or a function is not read (such a difference stays
 reported)."""
 
@@ -30,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from passcheck.oracles.index_ties import Band, exact, near
+from passcheck.oracles.index_ties import INDEX_OPS, Band, exact, near, producer
 
 #: Ops whose output element reads only the same element of each (multidirectionally broadcast) input (Operators.md).
 ELEMENTWISE = frozenset(
@@ -155,17 +158,20 @@ def _carried(node: Any, masks: Mapping[str, np.ndarray], values: Mapping[str, An
     return np.ones(shape, bool)  # not one to one: the whole output
 
 
-def flippable(model: Any, values: Mapping[str, Any], band: Band = exact) -> tuple[dict[str, np.ndarray], dict]:
+def flippable(
+    model: Any, values: Mapping[str, Any], band: Band = exact, quiet: frozenset[str] = frozenset()
+) -> tuple[dict[str, np.ndarray], dict]:
     """M306 + M307 over ``model``'s main graph (nodes in their topological order): (tensor name -> bool mask of its
     flippable positions, tensor name -> the step nodes' outputs it follows from). Only tensors with a flippable
-    position are listed; ``values`` is the unoptimized run's (name -> array)."""
+    position are listed; ``values`` is the unoptimized run's (name -> array); a step writing a name in ``quiet`` is
+    not read as one (what it carries from upstream still is)."""
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
     made = {o: n.op_type for n in model.graph.node if n.op_type != "Constant" for o in n.output if o}
     masks: dict[str, np.ndarray] = {}
     origin: dict[str, set[str]] = {}
     for node in model.graph.node:
         outs = {o: values.get(o) for o in node.output if o}
-        found = {o: m for o, m in source(node, made, values, band, opset).items() if m.any()}
+        found = {o: m for o, m in source(node, made, values, band, opset).items() if m.any() and o not in quiet}
         up = [x for x in node.input if x in masks]
         for o, v in outs.items():
             if not isinstance(v, np.ndarray):
@@ -177,6 +183,19 @@ def flippable(model: Any, values: Mapping[str, Any], band: Band = exact) -> tupl
                 masks[o] = m
                 origin[o] = set().union(*(origin[x] for x in up)) | ({f"{node.op_type} {o!r}"} if o in found else set())
     return masks, origin
+
+
+def _judged_elsewhere(model: Any, name: str) -> frozenset[str]:
+    """The steps whose own flips M258 / M278 / M279 judge with a stricter test when ``name`` is theirs: an index
+    output of ArgMax / ArgMin / TopK (its index must point at a near value), a comparison, and the comparison a
+    Where's condition is (the Where must take the other branch)."""
+    node = producer(model, name)
+    if node is None:
+        return frozenset()
+    if node.op_type in INDEX_OPS or node.op_type in COMPARISONS:
+        return frozenset(node.output)
+    test = producer(model, node.input[0]) if node.op_type == "Where" else None
+    return frozenset(test.output) if test is not None and test.op_type in COMPARISONS else frozenset()
 
 
 def stepped_positions(
@@ -195,7 +214,7 @@ def stepped_positions(
     run = run_reference(model, feeds)
     if run.error:
         return None
-    masks, origin = flippable(model, run.observed, band)
+    masks, origin = flippable(model, run.observed, band, _judged_elsewhere(model, name))
     m = masks.get(name)
     if m is None:
         return None
