@@ -12,9 +12,9 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from passcheck.api import check_model
 from passcheck.oracles.step_ties import stepped_positions
 from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+from tests.oracles.test_numeric_rounding_decided import _cell, _numeric
 
 #: s rounds 0.999999 to 1.0 (Cast: 1, not 0), 1e-6 to 0.0 (NonZero drops it); 0.5 is clearly apart from a step.
 X = np.array([[0.999999, 0.5, 1e-6]], np.float32)
@@ -91,16 +91,6 @@ def passes():
     yield ids
     for pid in ids:
         unregister_pass(pid)
-
-
-def _cell(model, pid, feeds):
-    report = check_model(model, [pid], feeds=[feeds], name="numeric/step-ties", isolation=False)
-    (cell,) = [c for c in report.cells if c.pass_id == pid]
-    return cell
-
-
-def _numeric(cell) -> list[str]:
-    return [f.message for f in cell.findings if f.oracle == "numeric"]
 
 
 def test_a_cast_nonzero_and_what_follows_them_the_rounding_decided_are_unchecked(passes):
