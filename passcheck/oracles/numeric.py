@@ -18,8 +18,11 @@ be evaluated, the tolerance's verdict stands and the finding says why.
 An index or a bool the input model's own rounding decided is no evidence either way: an ArgMax / ArgMin / TopK index
 among values of a computed tensor that are equal, or within the rounding this oracle allows each side, in the
 unoptimized run (:mod:`passcheck.oracles.index_ties`; TopK with ``sorted=0`` leaves the order open), a comparison of
-such near-equal operands and a Where it drives (:mod:`passcheck.oracles.compare_ties`). Those outputs are unchecked
-at those positions, with the reason; a difference where the values are clearly apart is reported.
+such near-equal operands and a Where it drives (:mod:`passcheck.oracles.compare_ties`), the output of a step
+function of Operators.md (Sign, Floor, Ceil, Round, Cast to an integer or bool, float Mod, Hardmax, NonZero, Unique)
+at a computed input within rounding of its step, and every value computed from one, per element through elementwise
+ops and Gather, whole tensors otherwise (:mod:`passcheck.oracles.step_ties`). Those outputs are unchecked at those
+positions, with the reason; a difference where the values are clearly apart is reported.
 
 A pass that declares it stores values in a narrower type (``Capabilities.precision``: float16 conversion,
 8-bit quantization) is judged at that type's precision (:func:`pass_tolerance`), not float32's.
@@ -51,6 +54,7 @@ from passcheck.oracles.index_ties import tied_positions
 from passcheck.oracles.overflow import nonfinite, overflowed_outputs
 from passcheck.oracles.quant_steps import combined as rounding_steps
 from passcheck.oracles.quant_steps import combined_integer as integer_steps
+from passcheck.oracles.step_ties import stepped_positions
 from passcheck.records import Finding, brief
 from passcheck.runtime.limits import all_missing_kernel
 
@@ -440,8 +444,9 @@ def _within_steps(got: Any, expected: Any, steps: int | None) -> bool:
 
 def _tied(run: FormRun, i: int, name: str, got: Any, expected: Any) -> str | None:
     """Why output ``name`` in binding ``i`` differs only where the input's own rounding decided it: an index
-    (:func:`passcheck.oracles.index_ties.tied_positions`) or a comparison
-    (:func:`passcheck.oracles.compare_ties.flipped_positions`), each value's band the tolerance this oracle gives
+    (:func:`passcheck.oracles.index_ties.tied_positions`), a comparison
+    (:func:`passcheck.oracles.compare_ties.flipped_positions`) or a step and what follows it
+    (:func:`passcheck.oracles.step_ties.stepped_positions`), each value's band the tolerance this oracle gives
     its dtype under the pass's declared precision (:func:`pass_tolerance`). None without feeds."""
     if i >= len(run.feeds):
         return None
@@ -450,8 +455,10 @@ def _tied(run: FormRun, i: int, name: str, got: Any, expected: Any) -> str | Non
         return tolerance(values.dtype, *pass_tolerance(run.precision, values, run.rtol, run.atol))
 
     feeds = run.feeds[i]
-    return tied_positions(run.model, feeds, name, got, expected, band) or flipped_positions(
-        run.model, feeds, name, got, expected, band
+    return (
+        tied_positions(run.model, feeds, name, got, expected, band)
+        or flipped_positions(run.model, feeds, name, got, expected, band)
+        or stepped_positions(run.model, feeds, name, got, expected, band)
     )
 
 
