@@ -10,8 +10,8 @@ names the death, and the block's :attr:`Scope.deaths` lists each death (which to
 Restarts are bounded (M310): a form whose call killed the worker is remembered by its digest and not sent again in the
 block, and after :data:`MAX_DEATHS_IN_A_ROW` deaths with no answer between them the block sends nothing until its next
 :meth:`Scope.drain`; such a call is not made (no restart) and fails as a death does, listed in :attr:`Scope.skipped`.
-Outside any block they run in this process (the library's rewrites on a model the caller gave, whose inference the
-front doors try in a worker first: :meth:`~passcheck.oracles.validity.Checker.inference_died`).
+Outside any block they run in this process (a rewrite's ``apply`` called directly by a library user;
+:func:`passcheck.mutations.registry.iter_mutants` holds a block on the process's shared worker, M309).
 """
 
 from __future__ import annotations
