@@ -56,6 +56,7 @@ def handle(args) -> int:
     from passcheck.errors import PasscheckError
     from passcheck.passes.isolation import IsolatedExecutor
     from passcheck.report.json_report import atomic_write, read_report
+    from passcheck.runtime import isolated_tools
 
     check_outputs(args)
     cells, _envs = read_report(args.report)
@@ -73,7 +74,7 @@ def handle(args) -> int:
         print(
             "no unexpected ort:* or shape-inference parity finding in the report: nothing to attribute", file=sys.stderr
         )
-    with IsolatedExecutor() as ex:
+    with IsolatedExecutor() as ex, isolated_tools.within(ex):  # M311
         for f in todo:
             f.attribution, note = attribute(f, ex, args.cases_from, args.max_sessions)
             print(

@@ -143,6 +143,7 @@ def handle(args) -> int:
     from passcheck.reduce.pair import PairReducer
     from passcheck.reduce.predicates import predicate_for
     from passcheck.report.json_report import atomic_write
+    from passcheck.runtime import isolated_tools
 
     start_time = time.monotonic()
     deadline = start_time + args.budget
@@ -183,7 +184,7 @@ def handle(args) -> int:
             file=sys.stderr,
         )
 
-    with IsolatedExecutor() as ex:
+    with IsolatedExecutor() as ex, isolated_tools.within(ex):  # M311
         source, sites_before = source_for(f, args.cases_from, ex)
         reducer = PairReducer(source, predicate_for(f, ex, **case_settings(f, args.cases_from)), ex)
         print(
@@ -193,6 +194,13 @@ def handle(args) -> int:
             file=sys.stderr,
         )
         red = reducer.reduce(deadline, start, form, smaller)
+    if red.tool_deaths or red.tool_skips:  # candidates dropped because a tool died on them: said, never silent
+        print(
+            f"passcheck reduce: onnx's tools died on {len(red.tool_deaths)} candidates in the isolation worker"
+            + (f" (first: {red.tool_deaths[0]})" if red.tool_deaths else "")
+            + f"; {len(red.tool_skips)} calls not made, no restart",
+            file=sys.stderr,
+        )
     save(red.keep, red.form, red.finished, red.shrunk, red.simplified)
     if red.a is not None:
         onnx.save(red.a, str(out / "common.onnx"))

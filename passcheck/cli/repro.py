@@ -86,8 +86,9 @@ def handle(args) -> int:
 def _attribute(f, cases_from) -> list[str]:
     from passcheck.attribution.dispatch import attribute
     from passcheck.passes.isolation import IsolatedExecutor
+    from passcheck.runtime import isolated_tools
 
-    with IsolatedExecutor() as ex:
+    with IsolatedExecutor() as ex, isolated_tools.within(ex):  # M311
         attribution, note = attribute(f, ex, cases_from)
     print(f"attribution: {', '.join(attribution) or note}")
     return attribution

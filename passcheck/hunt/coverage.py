@@ -56,6 +56,7 @@ def library_map(
     :func:`reference_only_bases` too, under the :data:`RUNTIME_FREE` tools only."""
     from passcheck.coverage.cache import Cache
     from passcheck.passes.isolation import IsolatedExecutor
+    from passcheck.runtime import isolated_tools
 
     chosen = list(bases) if bases is not None else chosen_bases(patterns, generated, all_forms)
     free = [t for t in tools if t in RUNTIME_FREE]
@@ -68,5 +69,5 @@ def library_map(
 
     if executor is not None:
         return run(executor)
-    with IsolatedExecutor() as ex:
+    with IsolatedExecutor() as ex, isolated_tools.within(ex):  # its forms' inference in that worker too (M311)
         return run(ex)

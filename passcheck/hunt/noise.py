@@ -87,13 +87,20 @@ def lines(items: Iterable[Mapping[str, Any]]) -> list[str]:
 
 def deaths_line(items: Iterable[Mapping[str, Any]]) -> str | None:
     """The summary's line on tools that died on a form the hunt made (items' ``tool_deaths``,
-    :mod:`passcheck.runtime.isolated_tools`: each cost one call in the worker), or None when none did."""
+    :mod:`passcheck.runtime.isolated_tools`: each cost one call in the worker) and on the calls not made for that
+    (items' ``tool_skips``: a form that killed the worker is not sent again, nor anything after deaths in a row; M310),
+    or None when there were neither."""
     per = [rec.get("tool_deaths") or () for rec in items]
     deaths = [d for ds in per for d in ds]
-    if not deaths:
+    skips = [rec.get("tool_skips") or () for rec in items]
+    skipped = sum(map(len, skips))
+    if not deaths and not skipped:
         return None
-    top = max(set(deaths), key=lambda d: (deaths.count(d), d))
-    return (
-        f"tool deaths on forms the hunt made: {len(deaths)} in {sum(1 for ds in per if ds)} items, each one call in "
-        f"the isolation worker (items' tool_deaths); commonest ({deaths.count(top)}): {top}"
-    )
+    line = f"tool deaths on forms the hunt made: {len(deaths)} in {sum(1 for ds in per if ds)} items, each one call in "
+    line += "the isolation worker (items' tool_deaths)"
+    if deaths:
+        top = max(set(deaths), key=lambda d: (deaths.count(d), d))
+        line += f"; commonest ({deaths.count(top)}): {top}"
+    if skipped:
+        line += f"; {skipped} calls not made, no restart, in {sum(1 for s in skips if s)} items (items' tool_skips)"
+    return line

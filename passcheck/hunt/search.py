@@ -249,6 +249,8 @@ def hunt(
                     rec["valid"] = False
                 if scope is not None and (died := scope.drain()):  # the step's tool deaths: a candidate dropped, said
                     rec["tool_deaths"] = died
+                if scope is not None and (skipped := scope.drain_skipped()):  # calls not made: no restart (M310)
+                    rec["tool_skips"] = skipped
                 if count == 1 and any(k not in held for k in rec["signatures"]):  # a shard cannot tell: unsharded only
                     rec["moved"] = True  # this item moved the pass: a new signature (round 9e, M90)
                 if count != 1:  # likewise: the other shards do not see what the pass wrote on a neighbour (round 10a)

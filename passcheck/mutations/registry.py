@@ -201,6 +201,47 @@ def _combined(form: str, parts: Sequence[Applied]) -> Applied:
     return Applied(form, tuple(n for a in parts for n in a.nodes), "; then ".join(a.detail for a in parts))
 
 
+def _isolated(steps: Iterator[tuple[str, onnx.ModelProto, Applied]]) -> Iterator[tuple[str, onnx.ModelProto, Applied]]:
+    """``steps``, each step's own tool calls (the rewrites' onnx shape inference) run in the process's shared isolation
+    worker (:func:`passcheck.passes.shared.shared_executor`) when the caller holds no
+    :func:`~passcheck.runtime.isolated_tools.within` block (a library call; M309): a rewrite's intermediate model that
+    kills inference costs that call, as in a front door's block. Inside an isolation worker (``PASSCHECK_IN_WORKER``)
+    the steps run here. Deaths and calls not made are said once at the end (a ``RuntimeWarning``)."""
+    import os
+
+    from passcheck.runtime import isolated_tools
+
+    if os.environ.get("PASSCHECK_IN_WORKER"):
+        yield from steps
+        return
+    scope: isolated_tools.Scope | None = None
+    try:
+        while True:
+            if isolated_tools.current() is not None:  # the caller's block (a front door's worker) decides
+                step = next(steps, None)
+            else:
+                if scope is None:
+                    from passcheck.passes.shared import shared_executor
+
+                    scope = isolated_tools.Scope(shared_executor())
+                with isolated_tools.again(scope):  # one scope for the whole call: its rules (M310) span every step
+                    step = next(steps, None)
+            if step is None:
+                return
+            yield step
+    finally:
+        deaths, skipped = (len(scope.deaths), len(scope.skipped)) if scope is not None else (0, 0)
+        if deaths or skipped:
+            import warnings
+
+            warnings.warn(
+                f"passcheck: onnx's tools died {deaths} times on forms the rewrites made, in the shared isolation "
+                f"worker ({skipped} calls not made); those rewrites gave fewer forms",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+
+
 def iter_mutants(
     model: onnx.ModelProto,
     form_ids: Sequence[str] | None = None,
@@ -239,12 +280,32 @@ def iter_mutants(
             signatures, sites it has): what one-per-signature and the ``max_sites`` bound cut (a
             front door prints it; never silent).
 
+    The rewrites' own onnx shape inference runs in the enclosing
+    :func:`~passcheck.runtime.isolated_tools.within` block's worker, and outside any block in the process's shared
+    isolation worker (M309): a form that kills inference costs that call (the rewrite then gives no form, as when
+    inference raises), said by a ``RuntimeWarning`` at the end.
+
     Raises:
         UnknownIdError: a form names no rewrite, or names a site its rewrite does not have.
         ValueError: ``depth`` not 1 or 2, or ``max_sites`` < 0.
     """
     if depth not in (1, 2) or max_sites < 0:
         raise ValueError(f"depth must be 1 or 2 and max_sites >= 0 (got depth={depth}, max_sites={max_sites})")
+    yield from _isolated(_mutants(model, form_ids, max_sites, depth, seed, per_signature, rank, budget, failed))
+
+
+def _mutants(
+    model: onnx.ModelProto,
+    form_ids: Sequence[str] | None,
+    max_sites: int,
+    depth: int,
+    seed: int,
+    per_signature: bool,
+    rank: Callable[[tuple], float] | None,
+    budget: dict[str, tuple[int, int, int]] | None,
+    failed: dict[str, str] | None,
+) -> Iterator[tuple[str, onnx.ModelProto, Applied]]:
+    """:func:`iter_mutants`' steps (its arguments, checked)."""
     bare: list[tuple[Rewrite, onnx.ModelProto, Applied]] = []
     signature = site_signatures(model) if per_signature else None
     attempt = _attempt(failed)

@@ -318,14 +318,16 @@ def executor_for(
 ):
     """The executor a front door runs passes and models with.
 
-    ``executor`` when one is given (the caller owns it); otherwise a new :class:`IsolatedExecutor`
+    ``executor`` when one is given (the caller owns it; an isolating one's worker also holds the block below,
+    M311); otherwise a new :class:`IsolatedExecutor`
     with these limits (``timeout`` seconds per pass or model run, None for :data:`DEFAULT_TIMEOUT`)
     and ``warm`` tool modules, closed when the block ends, inside whose block onnx shape inference and the reference
     evaluator on a candidate form run in its worker too (:func:`passcheck.runtime.isolated_tools.within`); with
     ``isolation=False``, :func:`passcheck.passes.run_in_process` (a crash then ends the calling process).
     """
     if executor is not None:
-        yield executor
+        with isolated_tools.within(executor):  # the caller's worker: its block too (none for an in-process one)
+            yield executor
     elif not isolation:
         yield run_in_process
     else:

@@ -28,7 +28,8 @@ class Reduced:
     """The smallest pair found: forms ``a`` (None for a one-form finding) / ``b``, the rewrite
     spelling kept (``form``, None when the pair is not a rewrite), the node keys kept, the axis
     sizes cut to 1 (``shrunk``), the initializers replaced (name → ``zeros`` / ``ones``), whether
-    every step finished, and the candidates tested."""
+    every step finished, the candidates tested, and onnx's tool calls on candidates that killed the isolation
+    worker (``tool_deaths``) or were not made for that (``tool_skips``; :mod:`passcheck.runtime.isolated_tools`)."""
 
     a: Any
     b: Any
@@ -38,6 +39,8 @@ class Reduced:
     simplified: dict[str, str]
     finished: bool
     tests: int
+    tool_deaths: list[str] = dataclasses.field(default_factory=list)
+    tool_skips: list[str] = dataclasses.field(default_factory=list)
 
 
 class PairReducer:
@@ -69,9 +72,24 @@ class PairReducer:
         spelling, resumed). ``on_smaller(keep, form)`` is called with each smaller candidate
         found (fewer sites or nodes).
 
+        The rewrites' and the edits' onnx tools on each candidate run in ``executor``'s worker (a block of
+        :func:`passcheck.runtime.isolated_tools.within`, M311): a candidate that kills one is not a candidate, and
+        the result lists those deaths.
+
         Raises:
             PasscheckError: the whole pair (or ``start``) does not show the finding here.
         """
+        from passcheck.runtime import isolated_tools
+
+        with isolated_tools.within(self.ex) as scope:
+            before = (len(scope.deaths), len(scope.skipped)) if scope is not None else (0, 0)
+            red = self._reduce(deadline, start, form, on_smaller)
+            if scope is not None:
+                red.tool_deaths, red.tool_skips = scope.deaths[before[0] :], scope.skipped[before[1] :]
+        return red
+
+    def _reduce(self, deadline, start, form, on_smaller) -> Reduced:
+        """:meth:`reduce`'s steps (module docs)."""
         from passcheck.reduce.sites import fewest_sites
 
         src = self.source

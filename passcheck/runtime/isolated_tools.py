@@ -7,8 +7,11 @@ the mutation gate's) :func:`infer_shapes` and :func:`run_reference` run there, s
 :func:`infer_shapes` raises :class:`~passcheck.errors.WorkerDied` (every caller already reads a raise as "inference
 fails on this form"), :func:`run_reference` gives a :class:`~passcheck.runtime.session.RunResult` whose ``error``
 names the death, and the block's :attr:`Scope.deaths` lists each death (which tool, how) for the caller to report.
-Outside any block they run in this process (the library's rewrites on a model the caller gave, whose inference the
-front doors try in a worker first: :meth:`~passcheck.oracles.validity.Checker.inference_died`).
+Restarts are bounded (M310): a form whose call killed the worker is remembered by its digest and not sent again in the
+block, and after :data:`MAX_DEATHS_IN_A_ROW` deaths with no answer between them the block sends nothing until its next
+:meth:`Scope.drain`; such a call is not made (no restart) and fails as a death does, listed in :attr:`Scope.skipped`.
+Outside any block they run in this process (a rewrite's ``apply`` called directly by a library user;
+:func:`passcheck.mutations.registry.iter_mutants` holds a block on the process's shared worker, M309).
 """
 
 from __future__ import annotations
@@ -36,16 +39,53 @@ class Scope:
         deaths: ``"<tool> <how the worker ended>"`` (``onnx shape inference killed its process: SIGABRT``), one per
             call that killed the worker or ran past its timeout, in call order.
         inferred: :func:`infer_shapes`' results in this block (M301), by the model's digest and the flags.
+        killers: the keys (model digest and tool) of calls that killed the worker: not sent again (M310).
+        streak: deaths since the last answer or drain; at :data:`MAX_DEATHS_IN_A_ROW` no call is sent.
+        skipped: ``"<tool> not run: …"``, one per call not made because of the two rules above, in call order.
     """
 
     worker: Any
     deaths: list[str] = dataclasses.field(default_factory=list)
     inferred: Any = dataclasses.field(default_factory=lambda: _inferred_memo())
+    killers: dict[bytes, str] = dataclasses.field(default_factory=dict)
+    streak: int = 0
+    skipped: list[str] = dataclasses.field(default_factory=list)
 
     def drain(self) -> list[str]:
-        """The deaths met since the last drain (the list is emptied)."""
-        out, self.deaths = self.deaths, []
+        """The deaths met since the last drain (the list is emptied; the run of deaths in a row starts again)."""
+        out, self.deaths, self.streak = self.deaths, [], 0
         return out
+
+    def drain_skipped(self) -> list[str]:
+        """The calls not made since the last such drain (the list is emptied)."""
+        out, self.skipped = self.skipped, []
+        return out
+
+    def refusal(self, key: bytes | None, tool: str) -> str | None:
+        """Why a call of ``tool`` with ``key`` is not sent (recorded in :attr:`skipped`), or None to send it."""
+        if key is not None and key in self.killers:
+            why = f"{tool} not run: this form killed the worker before ({self.killers[key]})"
+        elif self.streak >= MAX_DEATHS_IN_A_ROW:
+            why = f"{tool} not run: the worker died {self.streak} times in a row"
+        else:
+            return None
+        self.skipped.append(why)
+        return why
+
+    def died(self, key: bytes | None, why: str) -> None:
+        """A call with ``key`` killed the worker (``why``): recorded, remembered, the run of deaths one longer."""
+        self.deaths.append(why)
+        self.streak += 1
+        if key is not None:
+            self.killers[key] = why
+
+    def answered(self) -> None:
+        """The worker answered a call (a result or onnx's raise): the run of deaths ends."""
+        self.streak = 0
+
+
+#: Deaths in a row (no answer between) after which a block sends no more calls until its next drain (M310).
+MAX_DEATHS_IN_A_ROW = 3
 
 
 _SCOPE: contextvars.ContextVar[Scope | None] = contextvars.ContextVar("passcheck_isolated_tools", default=None)
@@ -66,6 +106,18 @@ def within(worker: Any) -> Iterator[Scope | None]:
     token = _SCOPE.set(Scope(worker))
     try:
         yield _SCOPE.get()
+    finally:
+        _SCOPE.reset(token)
+
+
+@contextlib.contextmanager
+def again(scope: Scope) -> Iterator[Scope]:
+    """A block whose tools run in ``scope``'s worker with ``scope``'s memo, remembered forms and deaths: a
+    :func:`within` block entered anew (a lazy caller, :func:`passcheck.mutations.registry.iter_mutants`, that holds
+    no block between its steps)."""
+    token = _SCOPE.set(scope)
+    try:
+        yield scope
     finally:
         _SCOPE.reset(token)
 
@@ -141,7 +193,9 @@ def infer_shapes(
 
     Raises:
         onnx.shape_inference.InferenceError, onnx.checker.ValidationError, …: what onnx raises (re-raised here);
-        WorkerDied: inference killed the worker or ran past its timeout (recorded in :attr:`Scope.deaths`).
+        WorkerDied: inference killed the worker or ran past its timeout (recorded in :attr:`Scope.deaths`), or was
+            not sent: this model and flags killed it before, or the worker died :data:`MAX_DEATHS_IN_A_ROW` times in
+            a row (recorded in :attr:`Scope.skipped`; M310).
     """
     scope = _SCOPE.get()
     if scope is None:
@@ -151,11 +205,17 @@ def infer_shapes(
     key = _memo_key(scope, model, (check_type, strict_mode, data_prop))
     if (slim := scope.inferred.find(key)) is not None:
         return _refilled(onnx.ModelProto.FromString(slim), model)
+    if why := scope.refusal(key, "onnx shape inference"):
+        raise WorkerDied(why)
     try:  # kept: the worker keeps the model by digest, so inferring it again sends no bytes
         done = scope.worker.call(infer_job, model, check_type, strict_mode, data_prop, True, kept=True)
     except WorkerDied as exc:
-        scope.deaths.append(f"onnx shape inference {_first_line(exc)}")
+        scope.died(key, f"onnx shape inference {_first_line(exc)}")
         raise
+    except Exception:
+        scope.answered()
+        raise
+    scope.answered()
     if key is not None:
         slim = done.SerializeToString()  # before the refill: the memo holds no big payload
         scope.inferred.keep(key, slim, len(slim))
@@ -169,7 +229,8 @@ def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any], worker: Any 
     Returns:
         Its :class:`~passcheck.runtime.session.RunResult`; when the evaluator killed the worker, one with no
         outputs and ``error`` ``"the reference evaluator killed its process: SIGSEGV"`` (or ``gave no result after
-        N s; …``), recorded in the enclosing block's :attr:`Scope.deaths`.
+        N s; …``), recorded in the enclosing block's :attr:`Scope.deaths`; in a block whose rules (M310) refuse
+        the call, one whose ``error`` says why it was not run (recorded in :attr:`Scope.skipped`).
     """
     from passcheck.runtime.reference import run_reference as run
     from passcheck.runtime.session import RunResult
@@ -178,13 +239,23 @@ def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any], worker: Any 
     worker = worker if callable(getattr(worker, "call", None)) else scope.worker if scope is not None else None
     if worker is None:
         return run(model, feeds)
+    ours = scope if scope is not None and scope.worker is worker else None
+    digest = getattr(worker, "digest", None)
+    key = digest(model) + b"reference" if ours is not None and callable(digest) else None
+    if ours is not None and (why := ours.refusal(key, "the reference evaluator")):
+        return RunResult({}, {}, error=why)
     try:
-        return worker.call(run, model, dict(feeds))
+        done = worker.call(run, model, dict(feeds))
     except WorkerDied as exc:
         why = f"the reference evaluator {_first_line(exc)}"
-        if scope is not None:
+        if ours is not None:
+            ours.died(key, why)
+        elif scope is not None:
             scope.deaths.append(why)
         return RunResult({}, {}, error=why)
+    if ours is not None:
+        ours.answered()
+    return done
 
 
-__all__ = ["Scope", "current", "infer_job", "infer_shapes", "run_reference", "within"]
+__all__ = ["MAX_DEATHS_IN_A_ROW", "Scope", "again", "current", "infer_job", "infer_shapes", "run_reference", "within"]
