@@ -36,7 +36,19 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # type: ignore[override]
         command = self.prog.removeprefix("passcheck").strip()  # "passcheck: error:" already names the program
-        raise PasscheckError(f"{command + ': ' if command else ''}{message} (see '{self.prog} --help')")
+        hint = ""
+        if not command and self._subparsers is not None and (word := _unknown_command(message)) is not None:
+            from passcheck.cli._suggest import command_hint
+
+            chooser = next(a for a in self._subparsers._group_actions if isinstance(a, argparse._SubParsersAction))
+            hint = command_hint(word, chooser.choices)
+        raise PasscheckError(f"{command + ': ' if command else ''}{message}{hint} (see '{self.prog} --help')")
+
+
+def _unknown_command(message: str) -> str | None:
+    """The word argparse's ``invalid choice`` error for the subcommand names, else None."""
+    found = re.match(r"argument COMMAND: invalid choice: '([^']*)'", message)
+    return found.group(1) if found else None
 
 
 def build_parser() -> argparse.ArgumentParser:
