@@ -116,14 +116,21 @@ def label(entry: Mapping[str, Any]) -> str:
     return f"{where} ({f'§ {section}' if section else 'triage table'})"
 
 
-def of_findings(findings: Iterable[Any]) -> dict[str, Any] | None:
+def of_findings(
+    findings: Iterable[Any], records: Mapping[str, Iterable[tuple[str, Mapping[str, Any]]]] | None = None
+) -> dict[str, Any] | None:
     """The documented entry a triage candidate's findings (:class:`~passcheck.records.Finding`) stand for, or None:
     a finding on a hunt's saved pair (its case is the pair's ``hunt/<…>-<digest>`` or ``hunt/env-<id>``), or a
-    hunt signature that kept no pair (its ``details["signature"]`` the key)."""
+    hunt signature that kept no pair (its ``details["signature"]`` the key).
+
+    ``records``: a hunt pair's case id → the (signature key, store record) pairs the hunts the findings come from
+    saved it for; a finding on such a pair is judged by :func:`which` on those records, as the hunt's summary
+    judged them (their ``match`` rules included, which a case digest alone never reaches)."""
     for f in findings:
         key = str((f.details or {}).get("signature") or "")
         if key or f.case.startswith("hunt/"):
-            entry = which(key, {"case": f.case})
+            held = [*(records or {}).get(f.case, ()), (key, {"case": f.case})]
+            entry = next((e for k, rec in held if (e := which(k, rec)) is not None), None)
             if entry is not None:
                 return entry
     return None

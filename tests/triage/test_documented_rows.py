@@ -25,3 +25,23 @@ def test_a_candidate_on_a_documented_pair_reads_known_with_its_row():
     assert kept_no_pair is entry
     assert documented.of_findings([_finding("hunt/other-ort-basic-rejected-00000000")]) is None
     assert upstream_phrase(None, None) == "new"
+
+
+def test_a_pair_whose_digest_no_row_cites_is_judged_by_its_hunt_record_as_the_hunt_judged_it():
+    """A documented row's ``match`` rule meets a signature whatever its rewrite or pass spelling (row 175: a Resize
+    annotation onnx's reference evaluator computes as annotated), so a hunt under another pass saves the pair under
+    a digest no row cites: the hunt's summary calls it known, and triage, given the hunt's record, agrees."""
+    sig = Signature(
+        "onnx:infer-shapes-strict", "annotations", "annotation-violated", ("Resize",), "vary:value-floor-edge"
+    )
+    message = "annotation does not hold (binding 0): y: axis 2 annotated 4, run produced 5 (shape [2, 2, 5, 5]); " + (
+        "onnx's reference evaluator computes it as annotated: the runtime deviates"
+    )
+    rec = {"signature": sig.to_json(), "case": sig.case_id, "message": message}
+    assert documented.which(sig.key, rec)["row"] == "175"  # what the hunt's summary says
+    f = Finding(
+        "annotation-violated", "annotations", sig.case_id, "common", sig.pass_id, message, {"producer": "Resize"}
+    )
+    assert documented.of_findings([f]) is None  # the digest alone: no row cites it
+    entry = documented.of_findings([f], {sig.case_id: [("other|key", {"case": sig.case_id}), (sig.key, rec)]})
+    assert entry is not None and upstream_phrase(None, entry) == "known (found.md row 175)"
