@@ -13,25 +13,9 @@ from tests._inproc import cli
 
 @pytest.mark.slow  # a 20-item hunt on one base, then its triage
 def test_triage_reads_known_where_the_hunt_summary_read_known(tmp_path):
-    hunt = cli(
-        "hunt",
-        "--case",
-        "optional-input/resize-scales-sizes",
-        "--pass",
-        "onnx:infer-shapes-strict",  # row 175 cites the pair found under onnx:infer-shapes: this digest is another
-        "--vary-kind",
-        "value-floor-edge",
-        "--budget",
-        "20items",
-        "--stop-after",
-        "1",
-        "--seed",
-        "1",
-        "--out",
-        tmp_path / "h",
-        "--progress",
-        "none",
-    )
+    # row 175 cites the pair found under onnx:infer-shapes: under the strict pass the digest is another
+    words = "--pass onnx:infer-shapes-strict --vary-kind value-floor-edge --budget 20items --stop-after 1 --seed 1"
+    hunt = cli("hunt", "--case", "optional-input/resize-scales-sizes", *words.split(), "--out", tmp_path / "h")
     assert hunt.returncode in (0, 1), hunt.stderr
     state = json.loads((tmp_path / "h" / "hunt-state.json").read_text())
     saved = {rec["case"] for rec in state["signatures"].values() if rec.get("case_module")}
