@@ -33,15 +33,16 @@ class _Parser(argparse.ArgumentParser):
         # "-3m" is a value (a negative --budget, refused by its type naming the accepted forms), as
         # Python 3.13's argparse reads it; 3.11-3.12 took it for an unknown option ("expected one argument")
         self._negative_number_matcher = re.compile(r"-\.?\d")
+        #: subcommand name -> its parser (the top parser's, set by build_parser): an unknown command is guessed from it
+        self.commands: dict[str, argparse.ArgumentParser] = {}
 
     def error(self, message: str):  # type: ignore[override]
         command = self.prog.removeprefix("passcheck").strip()  # "passcheck: error:" already names the program
         hint = ""
-        if not command and self._subparsers is not None and (word := _unknown_command(message)) is not None:
+        if self.commands and (word := _unknown_command(message)) is not None:
             from passcheck.cli._suggest import command_hint
 
-            chooser = next(a for a in self._subparsers._group_actions if isinstance(a, argparse._SubParsersAction))
-            hint = command_hint(word, chooser.choices)
+            hint = command_hint(word, self.commands)
         raise PasscheckError(f"{command + ': ' if command else ''}{message}{hint} (see '{self.prog} --help')")
 
 
@@ -60,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if not info.name.startswith("_"):
             importlib.import_module(f"{__name__}.{info.name}").add_parser(sub)
+    parser.commands = sub.choices
     helps = {a.dest: a.help for a in sub._choices_actions}
     for name, p in sub.choices.items():  # `passcheck CMD --help` opens with what the listing says
         p.description = p.description or helps.get(name)
