@@ -33,10 +33,23 @@ class _Parser(argparse.ArgumentParser):
         # "-3m" is a value (a negative --budget, refused by its type naming the accepted forms), as
         # Python 3.13's argparse reads it; 3.11-3.12 took it for an unknown option ("expected one argument")
         self._negative_number_matcher = re.compile(r"-\.?\d")
+        #: subcommand name -> its parser (the top parser's, set by build_parser): an unknown command is guessed from it
+        self.commands: dict[str, argparse.ArgumentParser] = {}
 
     def error(self, message: str):  # type: ignore[override]
         command = self.prog.removeprefix("passcheck").strip()  # "passcheck: error:" already names the program
-        raise PasscheckError(f"{command + ': ' if command else ''}{message} (see '{self.prog} --help')")
+        hint = ""
+        if self.commands and (word := _unknown_command(message)) is not None:
+            from passcheck.cli._suggest import command_hint
+
+            hint = command_hint(word, self.commands)
+        raise PasscheckError(f"{command + ': ' if command else ''}{message}{hint} (see '{self.prog} --help')")
+
+
+def _unknown_command(message: str) -> str | None:
+    """The word argparse's ``invalid choice`` error for the subcommand names, else None."""
+    found = re.match(r"argument COMMAND: invalid choice: '([^']*)'", message)
+    return found.group(1) if found else None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if not info.name.startswith("_"):
             importlib.import_module(f"{__name__}.{info.name}").add_parser(sub)
+    parser.commands = sub.choices
     helps = {a.dest: a.help for a in sub._choices_actions}
     for name, p in sub.choices.items():  # `passcheck CMD --help` opens with what the listing says
         p.description = p.description or helps.get(name)

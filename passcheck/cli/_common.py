@@ -8,6 +8,24 @@ import re
 from passcheck.errors import PasscheckError
 
 
+def read_run(path):
+    """The cells and environments of a stored report (:func:`passcheck.report.json_report.read_report`), saying on
+    stderr, as ``report`` does, when it is an interrupted run's (``"partial": true``): the cells it had not reached
+    are not in it, so a "nothing to attribute" (exit 0) read from it is about the cells it holds only.
+
+    Raises:
+        PasscheckError: not a readable passcheck report (``read_report``'s errors)."""
+    import sys
+
+    from passcheck.report.json_report import is_partial, read_report
+    from passcheck.report.partial import PARTIAL
+
+    cells, envs = read_report(path)
+    if is_partial(path):
+        print(f"passcheck: {path}: {PARTIAL}", file=sys.stderr)
+    return cells, envs
+
+
 def bind_arg(text: str) -> tuple[str, int]:
     """Parse ``SYM=N`` (N a non-negative integer)."""
     m = re.fullmatch(r"\s*([^=\s]+)\s*=\s*(\d+)\s*", text)

@@ -52,14 +52,14 @@ def handle(args) -> int:
 
     from passcheck.attribution.dispatch import attribute, covered
     from passcheck.attribution.forms import find
-    from passcheck.cli._common import check_outputs
+    from passcheck.cli._common import check_outputs, read_run
     from passcheck.errors import PasscheckError
     from passcheck.passes.isolation import IsolatedExecutor
-    from passcheck.report.json_report import atomic_write, read_report
+    from passcheck.report.json_report import atomic_write
     from passcheck.runtime import isolated_tools
 
     check_outputs(args)
-    cells, _envs = read_report(args.report)
+    cells, _envs = read_run(args.report)
     try:
         doc = json.loads(Path(args.report).read_text(encoding="utf-8"))
     except json.JSONDecodeError:

@@ -116,19 +116,27 @@ def label(entry: Mapping[str, Any]) -> str:
     return f"{where} ({f'§ {section}' if section else 'triage table'})"
 
 
-def of_findings(findings: Iterable[Any]) -> dict[str, Any] | None:
+def of_findings(
+    findings: Iterable[Any], records: Mapping[str, Iterable[tuple[str, Mapping[str, Any]]]] | None = None
+) -> dict[str, Any] | None:
     """The documented entry a triage candidate's findings (:class:`~passcheck.records.Finding`) stand for, or None:
     a finding on a hunt's saved pair (its case is the pair's ``hunt/<…>-<digest>`` or ``hunt/env-<id>``), or a
     hunt signature that kept no pair (its ``details["signature"]`` the key). A saved pair shows every finding of
-    its two forms, so the entry its case names stands for a finding only where :func:`_agrees` (another finding on
+    its two forms, so an entry the pair names stands for a finding only where :func:`_agrees` (another finding on
     the pair, e.g. a ``pass-contract input-mutated`` beside the row's ``description-dropped``, is then looked up by
-    the rules, with its own pass, oracle, kind and message)."""
+    the rules, with its own pass, oracle, kind and message).
+
+    ``records``: a hunt pair's case id → the (signature key, store record) pairs the hunts the findings come from
+    saved it for; a finding on such a pair is judged by :func:`which` on those records, as the hunt's summary
+    judged them (their ``match`` rules included, which a case digest alone never reaches)."""
     for f in findings:
         key = str((f.details or {}).get("signature") or "")
         if key or f.case.startswith("hunt/"):
-            entry = which(key, {"case": f.case})
-            if entry is not None and (key or _agrees(entry, f)):
-                return entry
+            held = [*(records or {}).get(f.case, ()), (key, {"case": f.case})]
+            for k, rec in held:
+                entry = which(k, rec)
+                if entry is not None and ((key and k == key) or _agrees(entry, f)):
+                    return entry
             own = {"pass_id": f.pass_id, "oracle": f.oracle, "kind": f.kind}
             entry = next((e for e in entries() if any(matches(r, own, f.message) for r in rules(e))), None)
             if entry is not None:

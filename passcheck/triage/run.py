@@ -88,7 +88,7 @@ def triage(
         candidates = group(loaded.cells, loaded.origins)
         for n, c in enumerate(candidates, 1):
             upstream = known.known(c.findings, c.tool)
-            doc = documented.of_findings(c.findings)  # a row of docs/found.md … already records it
+            doc = documented.of_findings(c.findings, loaded.records)  # a row of docs/found.md … already records it
             name = bundle.folder_name(n, c)
             if time.monotonic() >= deadline:
                 outcome = bundle.Outcome("not reached", f"the budget of {budget:g} s ran out before it")

@@ -30,6 +30,8 @@ class Loaded:
         hunts: hunt folders whose pairs are still to be run (see :func:`run_hunts`).
         origins: a hunt pair's case id → the base case it was found on (``found_on.base``): pairs shrunk from
             one base are one computation to :func:`passcheck.triage.candidates.grouping_text`.
+        records: a hunt pair's case id → (signature key, the hunt state's record of it) per signature saved there: what
+            :func:`passcheck.hunt.documented.of_findings` judges a pair's findings by, as the hunt did.
     """
 
     cells: list[CellResult] = dataclasses.field(default_factory=list)
@@ -37,6 +39,7 @@ class Loaded:
     refused: dict[str, str] = dataclasses.field(default_factory=dict)
     hunts: list[Path] = dataclasses.field(default_factory=list)
     origins: dict[str, str] = dataclasses.field(default_factory=dict)
+    records: dict[str, list[tuple[str, dict]]] = dataclasses.field(default_factory=dict)
 
 
 def kind_of(path: str | Path) -> str:
@@ -143,6 +146,7 @@ def run_hunts(loaded: Loaded, executor, cases_from: Sequence[str] = ()) -> None:
                 loaded.cells.append(CellResult(f.case, f.form, f.pass_id, "changed", findings=[f]))
                 continue
             loaded.origins.setdefault(rec["case"], str((rec.get("found_on") or {}).get("base") or rec["case"]))
+            loaded.records.setdefault(rec["case"], []).append((key, rec))
             if saved.setdefault(rec["case"], module.resolve()) != module.resolve():
                 continue  # another hunt folder saved a pair of this signature under this id: triaged from the first
             if (rec["case"], sig.pass_id) not in judged:

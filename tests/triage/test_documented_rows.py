@@ -47,3 +47,22 @@ def test_another_finding_on_a_documented_pair_is_named_by_its_own_kind():
     as_hunt = documented.which(sig.key, {"signature": sig.to_json(), "message": invalid.message})
     assert entry is not None and entry["row"] != "1017" and entry is as_hunt  # an IR-3 row (65 of § session 15)
     assert documented.of_findings([finding("parity", "less-precise", "[2, ?] vs [2, 6]")]) is None
+
+def test_a_pair_whose_digest_no_row_cites_is_judged_by_its_hunt_record_as_the_hunt_judged_it():
+    """A documented row's ``match`` rule meets a signature whatever its rewrite or pass spelling (row 175: a Resize
+    annotation onnx's reference evaluator computes as annotated), so a hunt under another pass saves the pair under
+    a digest no row cites: the hunt's summary calls it known, and triage, given the hunt's record, agrees."""
+    sig = Signature(
+        "onnx:infer-shapes-strict", "annotations", "annotation-violated", ("Resize",), "vary:value-floor-edge"
+    )
+    message = "annotation does not hold (binding 0): y: axis 2 annotated 4, run produced 5 (shape [2, 2, 5, 5]); " + (
+        "onnx's reference evaluator computes it as annotated: the runtime deviates"
+    )
+    rec = {"signature": sig.to_json(), "case": sig.case_id, "message": message}
+    assert documented.which(sig.key, rec)["row"] == "175"  # what the hunt's summary says
+    f = Finding(
+        "annotation-violated", "annotations", sig.case_id, "common", sig.pass_id, message, {"producer": "Resize"}
+    )
+    assert documented.of_findings([f]) is None  # the digest alone: no row cites it
+    entry = documented.of_findings([f], {sig.case_id: [("other|key", {"case": sig.case_id}), (sig.key, rec)]})
+    assert entry is not None and upstream_phrase(None, entry) == "known (found.md row 175)"
