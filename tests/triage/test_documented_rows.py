@@ -48,6 +48,7 @@ def test_another_finding_on_a_documented_pair_is_named_by_its_own_kind():
     assert entry is not None and entry["row"] != "1017" and entry is as_hunt  # an IR-3 row (65 of § session 15)
     assert documented.of_findings([finding("parity", "less-precise", "[2, ?] vs [2, 6]")]) is None
 
+
 def test_a_pair_whose_digest_no_row_cites_is_judged_by_its_hunt_record_as_the_hunt_judged_it():
     """A documented row's ``match`` rule meets a signature whatever its rewrite or pass spelling (row 175: a Resize
     annotation onnx's reference evaluator computes as annotated), so a hunt under another pass saves the pair under
