@@ -97,7 +97,7 @@ def probe(
     from passcheck.errors import PasscheckError
 
     refused = gate(setting, base, form, mutant, executor, expected)
-    if refused is not None:  # the gate's own outcome (a SpellingFault's finding is "done")
+    if refused is not None:
         return refused
     subject = Subject(
         id=setting.subject_id,
@@ -131,14 +131,12 @@ def gate(
     ``mutant`` computes what ``base`` computes on ``setting``'s feeds, else the item's
     :class:`Outcome` (``unverified``, ``refused`` or ``base-fails``, with the reason)."""
     from passcheck.errors import PasscheckError, PasscheckInternalError
-    from passcheck.mutations.equivalence import SpellingFault, Unverified, verify_equivalent
+    from passcheck.mutations.equivalence import Unverified, verify_equivalent
     from passcheck.oracles.validity import Checker
 
     runner = getattr(executor, "run_model", None)
     try:
         verify_equivalent(base, mutant, setting.feed_list(base), form, runner, expected, checker=Checker(executor))
-    except SpellingFault as exc:  # onnxruntime outvoted on one spelling: its finding, on that form's input cell
-        return Outcome("done", [spelling_finding(exc, setting.subject_id, form)], reason=str(exc))
     except Unverified as exc:  # the checker's crash, never a finding
         return Outcome("unverified", reason=str(exc))
     except PasscheckInternalError as exc:  # a rewrite bug, never a finding
@@ -146,23 +144,6 @@ def gate(
     except PasscheckError as exc:
         return Outcome("base-fails", reason=str(exc))
     return None
-
-
-def spelling_finding(fault, case: str, form: str) -> Finding:
-    """The ``input`` cell's ``numeric wrong-result`` of the spelling onnxruntime is outvoted on (``fault``: a
-    :class:`~passcheck.mutations.equivalence.SpellingFault`; ``form``: the mutant's form name, the original being
-    :data:`COMMON`)."""
-    odd, other = (COMMON, form) if fault.odd == "original" else (form, COMMON)
-    return Finding(
-        "wrong-result",
-        "numeric",
-        case,
-        odd,
-        "input",
-        f"onnxruntime computes output {fault.output!r} otherwise than on form {other!r} (binding {fault.binding}): "
-        f"{fault.detail}; {fault.why}",
-        details={"spelling": {"odd": odd, "other": other, "output": fault.output, "binding": fault.binding}},
-    )
 
 
 def blamed(cells, form: str) -> list[Finding]:

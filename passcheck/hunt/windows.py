@@ -39,8 +39,6 @@ if TYPE_CHECKING:
 
 #: The rewritten form's name in the saved case module (and in every environment's cells).
 UNCOMMON = "uncommon"
-#: The environment named for a finding of the equivalence gate itself (run by the hunt's own executor).
-GATE = "gate"
 #: ``judge(case module, case id, pass id[, forms=…])`` → env id → its cells (of ``forms`` only when given),
 #: or why it could not judge there.
 Judge = Callable[..., dict[str, "list[CellResult] | str"]]
@@ -92,18 +90,12 @@ def run_item(
     case, form = base.case, form or item.form
     setting = setting or Setting(case.id, case.bindings, case.feeds, case.rtol, case.atol)
     refused = gate(setting, model, form, mutant, executor, expected)
-    if refused is not None and not refused.findings:
+    if refused is not None:
         rec["status"], rec["reason"] = refused.status, refused.reason
         return rec
     cid = case_id(item)
     own = None if [dict(b) for b in setting.bindings] == [dict(b) for b in case.bindings] else setting.bindings
     path = _write_pair(store.out / "env-items", cid, model, mutant, item, setting.rtol, setting.atol, own)
-    if refused is not None:  # the gate's SpellingFault: onnxruntime outvoted on one spelling, in the gate's env
-        rec["status"], rec["reason"] = refused.status, refused.reason
-        rk = kind or hforms.kind(form)
-        keys = [_keep(store, f, rk, model, mutant, labels, item, cid, path) for f in refused.findings]
-        close(store, rec, {GATE: {"status": "judged", "signatures": sorted(set(keys))}}, [], path)
-        return rec
     results = judge(path, cid, item.pass_id)
     rec["status"] = "done"
     kind, envs, unavailable = kind or hforms.kind(form), {}, []
@@ -117,21 +109,15 @@ def run_item(
             limits.record(store.environment, item.pass_id, facts, model, mutant, where)
         keys: list[str] = []
         for f in findings:
-            key = _keep(store, f, kind, model, mutant, labels, item, cid, path)
-            keys += [key] if key not in keys else []
+            sig = signature(f, kind, [model, mutant], labels)
+            store.key_of(sig)  # a record an older passcheck spelled otherwise takes today's key
+            entry = store.signatures.setdefault(sig.key, signature_entry(sig, f, item, cid, path, store, model, mutant))
+            entry["hits"] += 1
+            keys += [sig.key] if sig.key not in keys else []
         envs[env] = {"status": "judged" if fully_judged(got, item.pass_id) else "partly judged", "signatures": keys}
         unavailable += [u for u in classify(got) if u not in unavailable]
     close(store, rec, envs, unavailable, path)
     return rec
-
-
-def _keep(store, f: Finding, kind: str, model, mutant, labels, item: Item, cid: str, path: Path) -> str:
-    """Count ``f``'s signature in ``store`` (its entry made on first sight); its key."""
-    sig = signature(f, kind, [model, mutant], labels)
-    store.key_of(sig)  # a record an older passcheck spelled otherwise takes today's key
-    entry = store.signatures.setdefault(sig.key, signature_entry(sig, f, item, cid, path, store, model, mutant))
-    entry["hits"] += 1
-    return sig.key
 
 
 def close(

@@ -7,11 +7,8 @@ cannot run the mutant, the reference evaluator is asked instead: a mutant it run
 original's outputs is kept (onnxruntime's rejection of a valid form is then a finding of the
 ``input`` cell); one it computes otherwise is a rewrite bug only when it computes the original as
 onnxruntime does, else :class:`Unverified` (one evaluator's word is no verdict where the other
-disagrees). When onnxruntime runs both and computes them differently, the reference evaluator runs both too
-(:mod:`passcheck.mutations.spelling_referee`): only when it computes each as onnxruntime does is the rewrite wrong; when
-it computes both as onnxruntime computes one of them, onnxruntime's run of the other spelling is odd
-(:class:`SpellingFault`); otherwise :class:`Unverified`. A mutant that fails is a bug in the rewrite (a passcheck
-bug), never a finding against a pass. The checker runs where the caller's :class:`~passcheck.oracles.validity.Checker`
+disagrees). A mutant that fails is a bug in the rewrite (a passcheck bug), never a finding
+against a pass. The checker runs where the caller's :class:`~passcheck.oracles.validity.Checker`
 runs it (a front door's isolation worker): a checker that dies on a mutant leaves that mutant out
 as :class:`Unverified`. A mutant a tool refuses, fails on or dies on is judged again through its spelling without
 empty trailing slots (:mod:`passcheck.mutations.slot_canonical`; IR.md: ``""`` is an omitted slot, so the two are one
@@ -26,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 from passcheck.errors import PasscheckError, PasscheckInternalError
 from passcheck.mutations.slot_canonical import without_trailing_empty_slots
-from passcheck.mutations.spelling_referee import UNSETTLED, odd_run
 from passcheck.oracles.numeric import compare, output_dtypes
 from passcheck.oracles.validity import Checker, CheckerDied
 from passcheck.runtime import isolated_tools, run_ort, runtime_inputs
@@ -39,24 +35,6 @@ class Unverified(Exception):
     """The gate could not judge a mutant: the onnx checker's worker died on it (signal, exit or no
     answer in time; the message says how). Neither a rewrite bug nor a finding: the mutant is left
     out, with this reason."""
-
-
-class SpellingFault(Unverified):
-    """onnxruntime computes the original and the mutant differently and is outvoted on one of them: onnx's reference
-    evaluator computes both as onnxruntime computes the other (:func:`~passcheck.mutations.spelling_referee.odd_run`).
-    The mutant is left out (a form whose baseline run is wrong would misjudge every pass); the odd run is onnxruntime's
-    finding on that spelling, which a caller may report (the hunt does: :func:`passcheck.hunt.probe.gate`).
-
-    Attributes:
-        odd: ``"original"`` or ``"mutant"``; output, binding: where; detail: the values' difference; why: the
-            opinions counted."""
-
-    def __init__(self, odd: str, output: str, binding: int, detail: str, why: str) -> None:
-        self.odd, self.output, self.binding, self.detail, self.why = odd, output, binding, detail, why
-        super().__init__(
-            f"onnxruntime (unoptimized) computes output {output!r} of the {odd} otherwise than of its other spelling "
-            f"(binding {binding}): {detail}; {why}"
-        )
 
 
 def checker_error(model: onnx.ModelProto, checker: Checker | None = None) -> str | None:
@@ -136,8 +114,6 @@ def same_outputs(
 
     Raises:
         PasscheckError: ``a`` does not run on the feeds (nothing to compare with).
-        SpellingFault: onnxruntime computes the two otherwise and the reference evaluator sides with one run.
-        Unverified: they differ and the reference evaluator settles nothing (see :func:`_third_opinion`).
     """
     runner = runner or run_ort
     runs_a = original_runs(a, feeds_list, runner) if expected is None else expected
@@ -169,42 +145,8 @@ def same_outputs(
             if not c.ok:
                 if by:
                     _evaluator_trusted_on(a, feeds, ra.outputs, name, dtypes.get(name), c.message, worker_of(runner))
-                else:
-                    _third_opinion(a, b, feeds, ra.outputs, got, (name, i, c.message), dtypes, worker_of(runner))
                 return f"output {name!r} differs (binding {i}){by}: {c.message}"
     return None
-
-
-def _third_opinion(a, b, feeds, ort_a, ort_b, where: tuple[str, int, str], dtypes, worker=None) -> None:
-    """Before a mutant onnxruntime computes otherwise than the original is called a rewrite bug: onnx's reference
-    evaluator runs both spellings (:func:`~passcheck.mutations.spelling_referee.odd_run`). Returns when it sees two
-    computations as onnxruntime does (the rewrite's fault).
-
-    Raises:
-        SpellingFault: onnxruntime is outvoted on one spelling.
-        Unverified: no majority (the evaluator fails on a spelling, or sides with neither run).
-    """
-    name, binding, detail = where
-
-    def differ(x: Mapping[str, Any], y: Mapping[str, Any]) -> str | None:
-        for out, want in x.items():
-            if out not in y:
-                return f"output {out!r} missing"
-            try:
-                c = compare(y[out], want, dtype=dtypes.get(out))
-            except (TypeError, ValueError) as exc:
-                return f"output {out!r} cannot be compared: {type(exc).__name__}"
-            if not c.ok:
-                return c.message
-        return None
-
-    ref = [isolated_tools.run_reference(m, feeds, worker) for m in (a, b)]
-    ruling = odd_run(ort_a, ort_b, *[r.error or r.outputs for r in ref], differ)
-    if ruling is None:
-        return
-    if ruling.odd == UNSETTLED:
-        raise Unverified(f"output {name!r} differs (binding {binding}): {detail}; {ruling.why}")
-    raise SpellingFault(ruling.odd, name, binding, detail, ruling.why)
 
 
 def _evaluator_trusted_on(a, feeds, expected, name: str, dtype, message: str, worker=None) -> None:
@@ -358,8 +300,6 @@ def _why(original, mutant, feeds_list, rewrite, runner, expected, checker: Check
     if why is None:
         try:
             why = same_outputs(original, mutant, feeds_list, runner, expected)
-        except SpellingFault:
-            raise
         except Unverified as exc:
             raise Unverified(f"rewrite {rewrite!r}: {exc}") from None
     return why
