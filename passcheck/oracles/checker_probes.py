@@ -36,7 +36,7 @@ import onnx
 
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import INPUT, BaseOracle, Cells
-from passcheck.oracles.payloads import PACKED
+from passcheck.oracles.payloads import PACKED, data_field
 from passcheck.records import Finding, brief
 
 NAME = "checker_probes"
@@ -46,9 +46,6 @@ MAX_BYTES = 16 << 20
 
 #: Copies asked about per form (one ``undefined-output``, the rest a short and a long payload per initializer).
 MAX_PROBES = 5
-
-#: The typed fields of TensorProto (onnx.proto), in the order a tensor is read.
-_TYPED = ("float_data", "int32_data", "int64_data", "double_data", "uint64_data", "string_data")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,15 +63,6 @@ def _defined(graph: onnx.GraphProto) -> set[str]:
     return (
         {i.name for i in graph.input} | {t.name for t in graph.initializer} | {o for n in graph.node for o in n.output}
     )
-
-
-def _field(t: onnx.TensorProto) -> str | None:
-    """Where ``t`` keeps its data (``raw_data`` or a typed field), None when external or elsewhere."""
-    if t.data_location == onnx.TensorProto.EXTERNAL:
-        return None
-    if t.raw_data:
-        return "raw_data"
-    return next((f for f in _TYPED if len(getattr(t, f))), None)
 
 
 def _resized(t: onnx.TensorProto, field: str, step: int) -> bool:
@@ -129,7 +117,7 @@ def probes(model: onnx.ModelProto, limit: int = MAX_PROBES) -> list[Probe]:
         )
     seen: set[tuple[int, str]] = set()
     for i, t in enumerate(g.initializer):
-        field = _field(t)
+        field = data_field(t)
         n = 1
         for d in t.dims:
             n *= d

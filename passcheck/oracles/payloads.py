@@ -22,6 +22,7 @@ import onnx
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import PASS, BaseOracle, Cells
 from passcheck.records import Finding
+from passcheck.runtime.plan import graph_scopes, node_label
 
 NAME = "payloads"
 
@@ -35,44 +36,45 @@ _COMPLEX = frozenset({onnx.TensorProto.COMPLEX64, onnx.TensorProto.COMPLEX128})
 _TYPED = ("float_data", "int32_data", "int64_data", "double_data", "uint64_data", "string_data")
 
 
+def data_field(t: onnx.TensorProto) -> str | None:
+    """The field holding ``t``'s elements: ``raw_data``, else the first non-empty typed field; None when the data is
+    external or no field holds any (onnx.proto TensorProto: one and only one value field)."""
+    if t.data_location == onnx.TensorProto.EXTERNAL:
+        return None
+    if t.raw_data:
+        return "raw_data"
+    return next((f for f in _TYPED if len(getattr(t, f))), None)
+
+
 def mismatch(t: onnx.TensorProto) -> tuple[str, int, int] | None:
     """(field, entries held, entries the dims need) when ``t``'s data field disagrees with its dims, else None
     (also for what is not judged: see the module docstring)."""
-    if t.data_location == onnx.TensorProto.EXTERNAL or t.HasField("segment") or t.data_type in PACKED:
+    field = data_field(t)
+    if field is None or t.HasField("segment") or t.data_type in PACKED:
         return None
     n = 1
     for d in t.dims:
         n *= d
-    if t.raw_data:
-        size = onnx.helper.tensor_dtype_to_np_dtype(t.data_type).itemsize
-        held, need = len(t.raw_data), n * size
-        return None if held == need else ("raw_data", held, need)
-    for field in _TYPED:
-        if held := len(getattr(t, field)):
-            need = 2 * n if t.data_type in _COMPLEX else n
-            return None if held == need else (field, held, need)
-    return None
+    if field == "raw_data":
+        held, need = len(t.raw_data), n * onnx.helper.tensor_dtype_to_np_dtype(t.data_type).itemsize
+    else:
+        held, need = len(getattr(t, field)), 2 * n if t.data_type in _COMPLEX else n
+    return None if held == need else (field, held, need)
 
 
 def _tensors(model: onnx.ModelProto) -> Iterator[tuple[str, onnx.TensorProto]]:
-    """(scope label, tensor) for every initializer and Constant ``value`` of every graph and local function."""
-
-    def graph(g: onnx.GraphProto, label: str) -> Iterator[tuple[str, onnx.TensorProto]]:
-        for t in g.initializer:
+    """(scope label, tensor) for every initializer and Constant ``value`` of every graph and local function; scopes
+    as :func:`passcheck.runtime.plan.graph_scopes` names them (``main`` for the main graph), a Constant's label its
+    scope and node label."""
+    for scope, g in graph_scopes(model):
+        label = scope or "main"
+        for t in getattr(g, "initializer", ()):
             yield label, t
-        yield from nodes(g.node, label)
-
-    def nodes(ns, label: str) -> Iterator[tuple[str, onnx.TensorProto]]:
-        for n in ns:
-            for a in n.attribute:
-                if a.type == onnx.AttributeProto.TENSOR and n.op_type == "Constant":
-                    yield f"{label}/{n.name or n.output[0]}", a.t
-                for sub in [a.g] if a.type == onnx.AttributeProto.GRAPH else list(a.graphs):
-                    yield from graph(sub, f"{label}/{n.name or n.op_type}.{a.name}")
-
-    yield from graph(model.graph, "main")
-    for f in model.functions:
-        yield from nodes(f.node, f"function {f.domain}::{f.name}")
+        for i, n in enumerate(g.node):
+            if n.op_type == "Constant" and n.domain in ("", "ai.onnx"):
+                for a in n.attribute:
+                    if a.name == "value" and a.type == onnx.AttributeProto.TENSOR:
+                        yield f"{label}/{node_label(n, i)}", a.t
 
 
 def _bad(model: onnx.ModelProto) -> dict[tuple[str, str], tuple[str, int, int]]:

@@ -73,3 +73,36 @@ def test_a_mismatch_the_input_already_has_is_not_the_pass_s_and_what_is_not_judg
     ext.raw_data = ext.raw_data[:-4]
     ext.data_location = TensorProto.EXTERNAL
     assert payloads.mismatch(ext) is None
+
+
+def test_tensors_of_subgraphs_and_functions_carry_their_scope():
+    """Every scope ``graph_scopes`` names is read: an If branch's initializer and a local function's Constant."""
+    one = helper.make_tensor("one", TensorProto.FLOAT, [2], [1.0, 2.0])
+    branch = helper.make_graph(
+        [helper.make_node("Identity", ["b"], ["o"])],
+        "then",
+        [],
+        [helper.make_tensor_value_info("o", TensorProto.FLOAT, [2])],
+        [numpy_helper.from_array(np.ones(2, np.float32), "b")],
+    )
+    fn = helper.make_function(
+        "local", "f", [], ["z"], [helper.make_node("Constant", [], ["z"], value=one)], [helper.make_opsetid("", 17)]
+    )
+    nodes = [
+        helper.make_node("If", ["c"], ["y"], name="gate", then_branch=branch, else_branch=branch),
+        helper.make_node("f", [], ["z"], domain="local"),
+    ]
+    g = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("c", TensorProto.BOOL, [])],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2]) for n in ("y", "z")],
+    )
+    m = helper.make_model(
+        g, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("local", 1)], functions=[fn], ir_version=8
+    )
+    assert sorted((label, t.name) for label, t in payloads._tensors(m)) == [
+        ("function local.f/Constant#0", "one"),
+        ("gate.else_branch", "b"),
+        ("gate.then_branch", "b"),
+    ]
