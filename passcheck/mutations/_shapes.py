@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+from passcheck.errors import WorkerStartError
 from passcheck.mutations._by_content import by_content
 from passcheck.runtime import isolated_tools
 
@@ -42,6 +43,8 @@ def known(model: onnx.ModelProto, data: bytes) -> dict[str, Known]:
         g = (
             isolated_tools.infer_shapes(model) if isolated_tools.current() else onnx.shape_inference.infer_shapes(data)
         ).graph
+    except WorkerStartError:  # nothing could run here: not "nothing known", and not kept by content
+        raise
     except Exception:  # noqa: BLE001 - nothing known: callers then apply nowhere
         g = model.graph
     out = {t.name: Known(t.data_type, tuple(int(d) for d in t.dims)) for t in g.initializer}

@@ -22,7 +22,7 @@ import dataclasses
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from passcheck.errors import WorkerDied
+from passcheck.errors import WorkerDied, WorkerStartError
 
 if TYPE_CHECKING:
     import onnx
@@ -42,6 +42,9 @@ class Scope:
         killers: the keys (model digest and tool) of calls that killed the worker: not sent again (M310).
         streak: deaths since the last answer or drain; at :data:`MAX_DEATHS_IN_A_ROW` no call is sent.
         skipped: ``"<tool> not run: …"``, one per call not made because of the two rules above, in call order.
+        start_error: the :class:`~passcheck.errors.WorkerStartError` of a call whose worker could not start; no
+            call is sent after it, and the block raises it at its end (a caller's broad ``except`` that reads a
+            raise as "this form does not apply" would otherwise hide that nothing could run).
     """
 
     worker: Any
@@ -50,6 +53,7 @@ class Scope:
     killers: dict[bytes, str] = dataclasses.field(default_factory=dict)
     streak: int = 0
     skipped: list[str] = dataclasses.field(default_factory=list)
+    start_error: WorkerStartError | None = None
 
     def drain(self) -> list[str]:
         """The deaths met since the last drain (the list is emptied; the run of deaths in a row starts again)."""
@@ -62,7 +66,13 @@ class Scope:
         return out
 
     def refusal(self, key: bytes | None, tool: str) -> str | None:
-        """Why a call of ``tool`` with ``key`` is not sent (recorded in :attr:`skipped`), or None to send it."""
+        """Why a call of ``tool`` with ``key`` is not sent (recorded in :attr:`skipped`), or None to send it.
+
+        Raises:
+            WorkerStartError: the block's worker could not start before (:attr:`start_error`, raised again).
+        """
+        if self.start_error is not None:
+            raise self.start_error
         if key is not None and key in self.killers:
             why = f"{tool} not run: this form killed the worker before ({self.killers[key]})"
         elif self.streak >= MAX_DEATHS_IN_A_ROW:
@@ -98,14 +108,21 @@ def within(worker: Any) -> Iterator[Scope | None]:
     ``worker``: a :class:`~passcheck.execution.Worker` (an ``IsolatedExecutor``); None or an object without
     ``call`` (the in-process executor) leaves the enclosing block's choice in force and yields its scope.
     Nested blocks on the same worker share one scope, so the outer caller sees every death.
+
+    Raises:
+        WorkerStartError: at the block's end, when a call in it found that the worker could not start
+            (:attr:`Scope.start_error`), whatever the body did with that call's raise.
     """
     outer = _SCOPE.get()
     if not callable(getattr(worker, "call", None)) or (outer is not None and outer.worker is worker):
         yield outer
         return
-    token = _SCOPE.set(Scope(worker))
+    scope = Scope(worker)
+    token = _SCOPE.set(scope)
     try:
-        yield _SCOPE.get()
+        yield scope
+        if scope.start_error is not None:
+            raise scope.start_error
     finally:
         _SCOPE.reset(token)
 
@@ -118,6 +135,8 @@ def again(scope: Scope) -> Iterator[Scope]:
     token = _SCOPE.set(scope)
     try:
         yield scope
+        if scope.start_error is not None:
+            raise scope.start_error
     finally:
         _SCOPE.reset(token)
 
@@ -196,6 +215,8 @@ def infer_shapes(
         WorkerDied: inference killed the worker or ran past its timeout (recorded in :attr:`Scope.deaths`), or was
             not sent: this model and flags killed it before, or the worker died :data:`MAX_DEATHS_IN_A_ROW` times in
             a row (recorded in :attr:`Scope.skipped`; M310).
+        WorkerStartError: the block's worker could not start (kept in :attr:`Scope.start_error`: the block raises it
+            again at its end).
     """
     scope = _SCOPE.get()
     if scope is None:
@@ -211,6 +232,9 @@ def infer_shapes(
         done = scope.worker.call(infer_job, model, check_type, strict_mode, data_prop, True, kept=True)
     except WorkerDied as exc:
         scope.died(key, f"onnx shape inference {_first_line(exc)}")
+        raise
+    except WorkerStartError as exc:
+        scope.start_error = exc
         raise
     except Exception:
         scope.answered()
@@ -231,6 +255,9 @@ def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any], worker: Any 
         outputs and ``error`` ``"the reference evaluator killed its process: SIGSEGV"`` (or ``gave no result after
         N s; …``), recorded in the enclosing block's :attr:`Scope.deaths`; in a block whose rules (M310) refuse
         the call, one whose ``error`` says why it was not run (recorded in :attr:`Scope.skipped`).
+
+    Raises:
+        WorkerStartError: ``worker`` could not start (kept in the enclosing block's :attr:`Scope.start_error`).
     """
     from passcheck.runtime.reference import run_reference as run
     from passcheck.runtime.session import RunResult
@@ -246,6 +273,10 @@ def run_reference(model: onnx.ModelProto, feeds: Mapping[str, Any], worker: Any 
         return RunResult({}, {}, error=why)
     try:
         done = worker.call(run, model, dict(feeds))
+    except WorkerStartError as exc:
+        if scope is not None:
+            scope.start_error = exc
+        raise
     except WorkerDied as exc:
         why = f"the reference evaluator {_first_line(exc)}"
         if ours is not None:
