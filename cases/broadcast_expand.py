@@ -117,7 +117,7 @@ def _register(schema: onnx.defs.OpSchema, k: int) -> None:
     onnxscript_case(
         f"{FAMILY}/{schema.name.lower()}-{schema.since_version}.{side.lower()}",
         f"Expand{side}_{schema.name}",
-        f"""{schema.name}{attrs} with its {('first', 'second')[k]} operand expanded to the output shape
+        f"""{schema.name}{attrs} with its {("first", "second")[k]} operand expanded to the output shape
 {list(target)} ({kind}directional broadcasting, Operators.md {schema.name}-{schema.since_version}; Expand-13).
 
 Uncommon: {uncommon[2]}.""",

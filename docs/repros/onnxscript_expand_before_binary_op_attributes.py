@@ -32,12 +32,27 @@ def run(m, x):
 
 bad = False
 cases = [
-    ("Mod", onnx.TensorProto.FLOAT, np.array([3, -2, 2, 4], np.float32), {"fmod": 1},
-     np.array([[-7, 5, -3, 9], [7, -5, 3, -9]], np.float32)),
-    ("Mod", onnx.TensorProto.INT32, np.array([3, -2, 2, 4], np.int32), {"fmod": 1},
-     np.array([[-7, 5, -3, 9], [7, -5, 3, -9]], np.int32)),
-    ("BitShift", onnx.TensorProto.UINT8, np.array([1, 2, 3, 4], np.uint8), {"direction": "RIGHT"},
-     np.full((2, 4), 64, np.uint8)),
+    (
+        "Mod",
+        onnx.TensorProto.FLOAT,
+        np.array([3, -2, 2, 4], np.float32),
+        {"fmod": 1},
+        np.array([[-7, 5, -3, 9], [7, -5, 3, -9]], np.float32),
+    ),
+    (
+        "Mod",
+        onnx.TensorProto.INT32,
+        np.array([3, -2, 2, 4], np.int32),
+        {"fmod": 1},
+        np.array([[-7, 5, -3, 9], [7, -5, 3, -9]], np.int32),
+    ),
+    (
+        "BitShift",
+        onnx.TensorProto.UINT8,
+        np.array([1, 2, 3, 4], np.uint8),
+        {"direction": "RIGHT"},
+        np.full((2, 4), 64, np.uint8),
+    ),
 ]
 for op, elem, y, attrs, x in cases:
     m = model(op, elem, y, attrs)
