@@ -123,11 +123,12 @@ FREEDOMS = (
         "opset imports",
         "Versioning.md (an added optional attribute's default keeps the previous version's meaning); IR.md "
         "§Operator Sets; each op's schema versions",
-        "A model may be stamped below op versions that only added optional attributes, trailing optional inputs "
-        "or outputs, or types, when none of its nodes uses what they added.",
-        ("opset-stamp-below",),
-        "the model's opset_import (one site), where it reaches below opset-stamp-down's target; nodes with a "
-        "non-scalar operand past the first stop at a version that added an attribute; not below 7.",
+        "A model may be stamped below (or above) op versions that only added optional attributes, trailing "
+        "optional inputs or outputs, or types, when none of its nodes uses what they added.",
+        ("opset-stamp-below", "opset-stamp-above"),
+        "the model's opset_import (one site), where it reaches below opset-stamp-down's target, or above "
+        "opset-stamp-up's (the IR version raised with it; not past what every supported environment knows); "
+        "nodes with a non-scalar operand past the first stop at a version that added an attribute; not below 7.",
     ),
     Freedom(
         "float64-compute",

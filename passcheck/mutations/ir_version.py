@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     import onnx
 
 
-def _portable_ir() -> int:
+def portable_ir() -> int:
+    """The newest IR version every supported environment reads (the one that goes with NEWEST_PORTABLE)."""
     import onnx
 
     from passcheck.cases.opsets import NEWEST_PORTABLE
@@ -89,7 +90,7 @@ def _subgraph_initializer_inputs(model: onnx.ModelProto) -> bool:
 def _move(model: onnx.ModelProto, only: frozenset[str] | None, up: bool) -> list[str]:
     if not chosen(only, "ir_version") or _subgraph_initializer_inputs(model):
         return []
-    target = _portable_ir() if up else _floor(model)
+    target = portable_ir() if up else _floor(model)
     if (up and target <= model.ir_version) or (not up and target >= model.ir_version):
         return []
     if up:

@@ -19,6 +19,15 @@ an attribute (the attribute may select how such an operand is read: QuantizeLine
 1-D scale). Node types are checked at the target
 (:func:`passcheck.mutations._opsets.data_types_allowed`). Site: ``opset_import``; offered only where
 it reaches below ``opset-stamp-down``'s target. Models with model-local functions are left alone.
+
+``opset-stamp-above`` (round 17a, M315) takes the same steps the other way: the stamp raised over versions
+that only add, so each node resolves to a newer schema that means the same for it (IR.md §Operator Sets). A
+pass that matches ops by a list of versions (onnxruntime's ``IsSupportedOptypeVersionAndDomain``) meets the
+newer ``since_version``; one whose list omits it leaves the pattern alone. Capped by what every supported
+environment knows (the opsets of the newest portable IR version); where the target needs a newer IR version
+than the model's, the IR version is raised with it (IR.md §ONNX Versioning: a newer IR reads every older
+model's constructs the same way; :func:`passcheck.mutations.ir_version.raise_ir`). Offered only where it
+reaches above ``opset-stamp-up``'s target.
 """
 
 from __future__ import annotations
@@ -28,8 +37,9 @@ from typing import TYPE_CHECKING
 
 from passcheck.mutations._base import Rewrite, opset
 from passcheck.mutations._only import wanted
-from passcheck.mutations._opsets import data_types_allowed, schema, set_default_opset
-from passcheck.mutations.opset_stamp import OLDEST, SITE
+from passcheck.mutations._opsets import data_types_allowed, highest_opset, schema, set_default_opset
+from passcheck.mutations.ir_version import portable_ir, raise_ir
+from passcheck.mutations.opset_stamp import OLDEST, SITE, up_target
 from passcheck.runtime import isolated_tools
 
 if TYPE_CHECKING:
@@ -159,10 +169,38 @@ def floor(model: onnx.ModelProto) -> int | None:
     return t if t < down else None
 
 
+def ceiling(model: onnx.ModelProto) -> int | None:
+    """The highest stamp (within :func:`~passcheck.mutations._opsets.highest_opset` of the newest portable IR
+    version) every default-domain node keeps its meaning at, or None when that is no higher than
+    ``opset-stamp-up``'s."""
+    v = opset(model)
+    nodes = [n for n in _nodes(model.graph) if n.domain in ("", "ai.onnx")]
+    if not v or not nodes or len(model.functions) or any(schema(n.op_type, v) is None for n in nodes):
+        return None
+    level = up_target(model) or v
+    scalars = _scalars(model)
+    t, cap = v, highest_opset(max(model.ir_version, portable_ir()))
+    while t + 1 <= cap and all(schema(n.op_type, t + 1) and node_keeps(n, t + 1, v, scalars) for n in nodes):
+        t += 1
+    return t if t > level else None
+
+
 def below(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
     """The stamp → the lowest opset at which every node keeps its meaning (see the module doc)."""
     if not wanted(only, SITE) or (t := floor(model)) is None:
         return []
+    set_default_opset(model, t)
+    return [SITE]
+
+
+def above(model: onnx.ModelProto, only: Collection[str] | None = None) -> list[str]:
+    """The stamp → the highest opset at which every node keeps its meaning (see the module doc)."""
+    import onnx
+
+    if not wanted(only, SITE) or (t := ceiling(model)) is None:
+        return []
+    if highest_opset(model.ir_version) < t:  # the IR version that goes with the target (VERSION_TABLE)
+        raise_ir(model, min(row[1] for row in onnx.helper.VERSION_TABLE if row[2] >= t))
     set_default_opset(model, t)
     return [SITE]
 
@@ -173,6 +211,13 @@ REWRITES = (
         "default-domain opset → below the versions whose additions no node uses (Versioning.md)",
         below,
         inverse="opset-stamp-up",
+        detail="opset stamps",
+    ),
+    Rewrite(
+        "opset-stamp-above",
+        "default-domain opset → above the versions whose additions no node uses (Versioning.md)",
+        above,
+        inverse="opset-stamp-below",
         detail="opset stamps",
     ),
 )

@@ -37,6 +37,11 @@ def _target(model: onnx.ModelProto, up: bool) -> int | None:
     return t if (t > v if up else t < v) else None
 
 
+def up_target(model: onnx.ModelProto) -> int | None:
+    """Where ``opset-stamp-up`` moves the stamp, or None when it does not move."""
+    return _target(model, up=True)
+
+
 def _move(model: onnx.ModelProto, only: Collection[str] | None, up: bool) -> list[str]:
     if not wanted(only, SITE) or (t := _target(model, up)) is None:
         return []

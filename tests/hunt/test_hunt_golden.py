@@ -26,7 +26,8 @@ search space (a new rewrite, a new scheduler rule) changes the sequence on purpo
 ``python tests/hunt/test_hunt_golden.py --write`` and say so in the commit. Session 27's rewrites
 (``extra-readers``, ``anonymous-input-dims``) moved the draws again (seed 1 then found two signatures of two
 planted passes; seed 4 finds 5 of all three, so the seed moved to 4). Session 37's ``opset-stamp-below`` moved
-the draws again (the same one signature as before it, other items; rewritten). It runs with
+the draws again (the same one signature as before it, other items; rewritten). Session 38's ``opset-stamp-above``
+moved them again (the same one signature, other items; rewritten). It runs with
 ``--no-variation``: the base variations (:mod:`passcheck.hunt.variation`) joined the search after it was
 written, and without them the sequence is the one it holds (``tests/hunt/test_variation.py`` covers them).
 """

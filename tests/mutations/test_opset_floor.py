@@ -89,3 +89,44 @@ def test_a_gemm_without_c_stops_at_the_version_that_made_c_optional():
     lower = REWRITES["opset-stamp-below"].apply(m)[0]
     assert lower.opset_import[0].version == 11  # Gemm-9 requires C
     verify_equivalent(m, lower, feeds(m), "opset-stamp-below")
+
+
+# The stamp raised over versions that only add (round 17a, M315).
+
+NOT_WHERE = """g (bool[2, 3] b, float[2, 3] x, float[2, 3] z) => (float[2, 3] y) { nb = Not(b)  y = Where(nb, x, z) }"""
+
+
+def _above(m):
+    got = REWRITES["opset-stamp-above"].apply(m)
+    return got and got[0]
+
+
+def test_the_stamp_goes_above_additive_versions_and_means_the_same():
+    import onnx
+
+    m = named(NOT_WHERE, opset=13)  # IR 7: its opsets end at 14
+    assert REWRITES["opset-stamp-up"].apply(m)[0].opset_import[0].version == 14  # Where-16 stops opset-stamp-up
+    higher = _above(m)
+    assert higher.opset_import[0].version == 21 and higher.ir_version == 10  # the IR version follows the stamp
+    assert onnx.defs.get_schema("Where", 21).since_version == 16  # the node now resolves to Where-16
+    verify_equivalent(m, higher, feeds(m), "opset-stamp-above")  # real onnxruntime sessions, then the checker
+    assert _above(higher) is None
+
+
+def test_the_stamp_stops_below_a_change_of_meaning_or_a_deprecated_op():
+    softmax = named("""g (float[2, 3] x) => (float[2, 3] y) { y = Softmax(x) }""", opset=11)
+    assert _above(softmax).opset_import[0].version == 12  # Softmax-13 changed axis's default (IR 6 → 7 for 12)
+    padded = named(
+        """g (float[1, 2, 4] x) => (float[1, 2, 6] y) { y = Pad(x, p) }""",
+        opset=13,
+        initializers=[tensor("p", np.array([0, 0, 1, 0, 0, 1], np.int64))],
+    )
+    higher = _above(padded)
+    assert higher.opset_import[0].version == 18  # Pad-18 added `axes`; Pad-19 gave `mode` a value: no new field
+    verify_equivalent(padded, higher, feeds(padded), "opset-stamp-above")
+    upsample = named(
+        """g (float[1, 1, 2, 2] x) => (float[1, 1, 4, 4] y) { y = Upsample(x, s) }""",
+        opset=9,
+        initializers=[tensor("s", np.array([1, 1, 2, 2], np.float32))],
+    )
+    assert _above(upsample) is None  # Upsample is deprecated from opset 10

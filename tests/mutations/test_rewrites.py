@@ -189,6 +189,7 @@ def test_nothing_applies_to_a_bare_model():
     relu = {"relu-as-max", "relu-as-clip"}  # its one node is a Relu (a neutral op fits on any value)
     relu |= {"unary-raised-rank"}  # Relu is a unary elementwise op of known rank
     relu |= {"opset-stamp-below"}  # Relu-13 only added bfloat16: the stamp moves below it (Versioning.md, M281)
+    relu |= {"opset-stamp-above"}  # Relu-14 only added types: the stamp moves above it (M315)
     assert set(mutants(m)) - every - neutral - relu == set()
 
 

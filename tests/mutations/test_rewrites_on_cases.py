@@ -32,6 +32,7 @@ ON_MODELS = [
     ("attribute-zero-no-field", "wheel:pytorch-operator/test_operator_reduced_mean/model.onnx"),
     ("opset-stamp-down", "wheel:simple/test_sequence_model1/model.onnx"),
     ("opset-stamp-up", "wheel:pytorch-converted/test_Conv1d/model.onnx"),
+    ("opset-stamp-above", "wheel:pytorch-converted/test_Conv2d/model.onnx"),  # IR 3, opset 6 -> IR 5, opset 10 (M315)
     ("duplicate-shared-node", "wheel:light/light_inception_v1.onnx"),
     ("transpose-conjugate", "wheel:light/light_inception_v1.onnx"),
     ("transpose-conjugate", "wheel:light/light_resnet50.onnx"),
