@@ -11,7 +11,9 @@ magnitude, read off the model alone:
   DequantizeLinear output is the largest magnitude its integer type can stand for (``max(|qmin - zp|, |qmax - zp|)
   · scale``; of a constant, its own);
 - ops that select, move or average elements, or are 1-Lipschitz (:data:`SELECT`: Reshape, Transpose, Relu, MaxPool,
-  Concat, Sigmoid, …) carry the largest ``a`` and ``m`` of their float inputs; Add / Sub the sums;
+  Concat, Sigmoid, …), and those that hold tensors in a sequence or an optional and hand them back (:data:`HOLD`),
+  carry the largest ``a`` and ``m`` of their float inputs; Add / Sub the sums; an If output the larger of its
+  branches'; a local function is read inlined;
 - products bound the error of a sum of ``K`` products (``K`` read off the constant operand's shape: MatMul's
   ``B[-2]``, Gemm's ``K``, Conv's ``C/group · kernel``): ``a = K (a₁ m₂ + m₁ a₂ + a₁ a₂)``, ``m = K m₁ m₂`` (Mul:
   ``K = 1``), plus a bias's own ``a`` and ``m``; a term whose error factor is 0 needs no magnitude (a graph
@@ -38,6 +40,12 @@ SELECT = frozenset(
     "Tile Pad Relu LeakyRelu Clip MaxPool AveragePool GlobalAveragePool GlobalMaxPool Max Min Where Resize "
     "Upsample DepthToSpace SpaceToDepth Sigmoid Tanh Abs Neg Softsign ReduceMax ReduceMin ReduceMean Cast "
     "CastLike TopK".split()
+)
+#: Ops that hold or hand back tensors unchanged (Operators.md: SequenceConstruct / SequenceInsert / Optional hold
+#: their inputs, SequenceAt and OptionalGetElement output one held element, ConcatFromSequence and SplitToSequence
+#: move elements): a sequence's or optional's bound is its elements' largest, carried like :data:`SELECT`.
+HOLD = frozenset(
+    "SequenceConstruct SequenceInsert SequenceAt Optional OptionalGetElement ConcatFromSequence SplitToSequence".split()
 )
 SUMS = frozenset({"Add", "Sub", "Sum"})
 PRODUCTS = frozenset({"Mul", "MatMul", "Gemm", "Conv", "ConvTranspose"})
@@ -241,10 +249,11 @@ def _through(n, values, err, mag, shapes, share, weights) -> tuple[float | None,
             shapes[n.output[0]] = shapes[ins[0]]
         return err.get(ins[0]), m
     floats = [x for x in ins if x]
-    if op in SELECT:
-        data = (
-            floats[:1] if op in ("Reshape", "Expand", "Tile", "Pad", "Slice", "Resize", "Upsample", "TopK") else floats
-        )
+    if op in SELECT or op in HOLD:
+        first_only = ("Reshape", "Expand", "Tile", "Pad", "Slice", "Resize", "Upsample", "TopK", "SequenceAt")
+        data = floats[:1] if op in first_only else floats
+        if op in ("SequenceInsert", "SplitToSequence"):  # a position or split sizes after the held values
+            data = floats[:2] if op == "SequenceInsert" else floats[:1]
         if op == "Where":
             data = floats[1:]
         if op in ("Gather", "GatherElements", "GatherND"):
