@@ -117,8 +117,8 @@ def _conv_channels(node, elements, shape) -> str | None:
 
 def _conv_feature_maps(node, elements, shape) -> str | None:
     """A grouped convolution's feature maps ``M = W.shape[0]`` against ``group`` (Conv, ConvInteger, QLinearConv,
-    DeformConv: the output channels are divided into ``group`` groups), when both are static; ConvTranspose is left out (its W is ``(C x M/group
-    ...)`` and onnx inference already refuses C not divisible by ``group``)."""
+    DeformConv: the output channels are divided into ``group`` groups), when both are static; ConvTranspose is
+    left out (its W is ``(C x M/group ...)`` and onnx inference already refuses C not divisible by ``group``)."""
     w_index, _, grouped = _CONV_WEIGHT[node.op_type]
     if not grouped or len(node.input) <= w_index:
         return None

@@ -1,8 +1,8 @@
 """The rounding bound of a QDQ group that a local function, an If branch or a sequence holds (M328, M329, round
-17e): read as the same group's in the main graph. onnxruntime's ``WeightBiasQuantization`` (``ORT_ENABLE_BASIC``) quantizes the
-float weight of ``vary:qdq-float-params``' Gemm group and moves outputs by one step, in every spelling it reaches;
-before, the bound was known for the plain group only, and each spelling that hid the group was reported as a wrong
-result. Real onnxruntime sessions, the library's ``optional-input/gemm-c``."""
+17e): read as the same group's in the main graph. onnxruntime's ``WeightBiasQuantization`` (``ORT_ENABLE_BASIC``)
+quantizes the float weight of ``vary:qdq-float-params``' Gemm group and moves outputs by one step, in every
+spelling it reaches; before, the bound was known for the plain group only, and each spelling that hid the group
+was reported as a wrong result. Real onnxruntime sessions, the library's ``optional-input/gemm-c``."""
 
 from __future__ import annotations
 
