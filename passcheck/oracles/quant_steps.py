@@ -11,7 +11,9 @@ magnitude, read off the model alone:
   DequantizeLinear output is the largest magnitude its integer type can stand for (``max(|qmin - zp|, |qmax - zp|)
   · scale``; of a constant, its own);
 - ops that select, move or average elements, or are 1-Lipschitz (:data:`SELECT`: Reshape, Transpose, Relu, MaxPool,
-  Concat, Sigmoid, …) carry the largest ``a`` and ``m`` of their float inputs; Add / Sub the sums;
+  Concat, Sigmoid, …), and those that hold tensors in a sequence or an optional and hand them back (:data:`HOLD`),
+  carry the largest ``a`` and ``m`` of their float inputs; Add / Sub the sums; an If output the larger of its
+  branches'; a local function is read inlined;
 - products bound the error of a sum of ``K`` products (``K`` read off the constant operand's shape: MatMul's
   ``B[-2]``, Gemm's ``K``, Conv's ``C/group · kernel``): ``a = K (a₁ m₂ + m₁ a₂ + a₁ a₂)``, ``m = K m₁ m₂`` (Mul:
   ``K = 1``), plus a bias's own ``a`` and ``m``; a term whose error factor is 0 needs no magnitude (a graph
@@ -39,6 +41,12 @@ SELECT = frozenset(
     "Upsample DepthToSpace SpaceToDepth Sigmoid Tanh Abs Neg Softsign ReduceMax ReduceMin ReduceMean Cast "
     "CastLike TopK".split()
 )
+#: Ops that hold or hand back tensors unchanged (Operators.md: SequenceConstruct / SequenceInsert / Optional hold
+#: their inputs, SequenceAt and OptionalGetElement output one held element, ConcatFromSequence and SplitToSequence
+#: move elements): a sequence's or optional's bound is its elements' largest, carried like :data:`SELECT`.
+HOLD = frozenset(
+    "SequenceConstruct SequenceInsert SequenceAt Optional OptionalGetElement ConcatFromSequence SplitToSequence".split()
+)
 SUMS = frozenset({"Add", "Sub", "Sum"})
 PRODUCTS = frozenset({"Mul", "MatMul", "Gemm", "Conv", "ConvTranspose"})
 #: Ops that quantize with a scale they compute at run time, or requantize inside a fused kernel: no bound here.
@@ -53,10 +61,15 @@ def _domain(d: str) -> str:
 
 def constants(model: Any) -> dict[str, np.ndarray]:
     """Main-graph initializers held in the model and ``Constant`` outputs (``value``, ``value_float(s)``), by name."""
+    return _graph_constants(model.graph)
+
+
+def _graph_constants(graph: Any) -> dict[str, np.ndarray]:
+    """:func:`constants` of one graph (the main graph, or an If branch)."""
     from onnx import numpy_helper
 
-    out = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer if not t.data_location}
-    for n in model.graph.node:
+    out = {t.name: numpy_helper.to_array(t) for t in graph.initializer if not t.data_location}
+    for n in graph.node:
         if n.op_type == "Constant" and _domain(n.domain) == "" and n.output:
             for a in n.attribute:
                 if a.name == "value" and a.HasField("t"):
@@ -64,6 +77,19 @@ def constants(model: Any) -> dict[str, np.ndarray]:
                 elif a.name in ("value_float", "value_floats"):  # Operators.md Constant: one float, or a 1-D list
                     out[n.output[0]] = np.array(a.f if a.name == "value_float" else list(a.floats), np.float32)
     return out
+
+
+def readable(model: Any) -> Any:
+    """``model`` with its local functions inlined (IR.md "Functions": a call of a model-local function computes its
+    body), so a rounding a function holds is read as the main graph's; ``model`` itself when it has no function.
+
+    Raises what ``onnx.inliner.inline_local_functions`` raises on a function it cannot expand (an undefined
+    function, a recursive call): onnx's checker refuses such a model (IR.md)."""
+    if not model.functions:
+        return model
+    import onnx.inliner
+
+    return onnx.inliner.inline_local_functions(model)
 
 
 def quantized(model: Any) -> bool:
@@ -94,7 +120,9 @@ def allowance(model: Any, share: float = 0.5, weights: bool = True) -> dict[str,
     ``share``: the part of a step one rounding moves a value: ½ against the float computation (round to nearest),
     1 between two engines that round the same value on either side (an optimizer moving a Q→DQ pair).
     ``weights``: a DequantizeLinear of a constant counts as a rounding (the pass rounded those weights; False when
-    the weights are the computation's own, as in a given QDQ model)."""
+    the weights are the computation's own, as in a given QDQ model). Local functions are read inlined
+    (:func:`readable`), an If output at the larger of its two branches' bounds."""
+    model = readable(model)
     if not quantized(model):
         return {}
     err, _ = _carried(model, share, weights)
@@ -107,7 +135,8 @@ def integer_steps(model: Any, share: float = 0.5, weights: bool = True) -> dict[
     ``weights``) moves ``round(x / y_scale)`` by at most ``floor(a / s) + 1`` (Operators.md QuantizeLinear: round
     half to even, so a tie may go either way; ``s`` the smallest element of a per-axis scale), 0 where ``a`` is 0;
     None where ``a`` or the scale is unknown. Outputs no QuantizeLinear writes are absent; empty when ``model``
-    does not quantize."""
+    does not quantize. Local functions are read inlined (:func:`readable`)."""
+    model = readable(model)
     if not quantized(model):
         return {}
     err, values = _carried(model, share, weights)
@@ -144,15 +173,46 @@ def _carried(model: Any, share: float, weights: bool) -> tuple[dict[str, float |
         dims = vi.type.tensor_type.shape.dim if vi.type.HasField("tensor_type") else []
         if dims and all(d.HasField("dim_value") for d in dims):
             shapes.setdefault(vi.name, tuple(d.dim_value for d in dims))
-    for n in model.graph.node:
-        if _domain(n.domain) not in ("", "com.microsoft") or any(a.g.node or a.graphs for a in n.attribute):
-            a, m = None, None
+    _walk(model.graph.node, values, err, mag, shapes, share, weights)
+    return err, values
+
+
+def _walk(nodes, values, err, mag, shapes, share, weights) -> None:
+    """Carry ``a`` and ``m`` through ``nodes`` in order (module docs), into ``err`` and ``mag``."""
+    for n in nodes:
+        if n.op_type == "If" and _domain(n.domain) == "":
+            bounds = _either_branch(n, values, err, mag, shapes, share, weights)
+        elif _domain(n.domain) not in ("", "com.microsoft") or any(a.g.node or a.graphs for a in n.attribute):
+            bounds = [(None, None)] * len(n.output)
         else:
-            a, m = _through(n, values, err, mag, shapes, share, weights)
-        for o in n.output:
+            bounds = [_through(n, values, err, mag, shapes, share, weights)] * len(n.output)
+        for o, (a, m) in zip(n.output, bounds, strict=True):
             if o and o not in values:
                 err[o], mag[o] = a, m
-    return err, values
+
+
+def _either_branch(n, values, err, mag, shapes, share, weights) -> list[tuple[float | None, float | None]]:
+    """(a, m) of each output of an If: the larger of the two branches' (Operators.md If: the outputs are those of
+    the branch ``cond`` selects, which may be either at run time); each branch read with the outer scope's values
+    and its own constants; None where a branch's is unknown or a branch is missing."""
+    branches = [a.g for a in n.attribute if a.name in ("then_branch", "else_branch")]
+    if len(branches) != 2:
+        return [(None, None)] * len(n.output)
+    per_branch = []
+    for g in branches:
+        own = {**values, **_graph_constants(g)}
+        e, m, sh = dict(err), dict(mag), dict(shapes)
+        for name, v in own.items():
+            if name not in values:
+                e[name], m[name], sh[name] = 0.0, _largest(v), tuple(v.shape)
+        _walk(g.node, own, e, m, sh, share, weights)
+        per_branch.append([(e.get(o.name), m.get(o.name)) for o in g.output])
+    if any(len(b) != len(n.output) for b in per_branch):
+        return [(None, None)] * len(n.output)
+    return [
+        (_max({0: a1, 1: a2}, [0, 1]), _max({0: m1, 1: m2}, [0, 1]))
+        for (a1, m1), (a2, m2) in zip(*per_branch, strict=True)
+    ]
 
 
 def _through(n, values, err, mag, shapes, share, weights) -> tuple[float | None, float | None]:
@@ -189,10 +249,11 @@ def _through(n, values, err, mag, shapes, share, weights) -> tuple[float | None,
             shapes[n.output[0]] = shapes[ins[0]]
         return err.get(ins[0]), m
     floats = [x for x in ins if x]
-    if op in SELECT:
-        data = (
-            floats[:1] if op in ("Reshape", "Expand", "Tile", "Pad", "Slice", "Resize", "Upsample", "TopK") else floats
-        )
+    if op in SELECT or op in HOLD:
+        first_only = ("Reshape", "Expand", "Tile", "Pad", "Slice", "Resize", "Upsample", "TopK", "SequenceAt")
+        data = floats[:1] if op in first_only else floats
+        if op in ("SequenceInsert", "SplitToSequence"):  # a position or split sizes after the held values
+            data = floats[:2] if op == "SequenceInsert" else floats[:1]
         if op == "Where":
             data = floats[1:]
         if op in ("Gather", "GatherElements", "GatherND"):

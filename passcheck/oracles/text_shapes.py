@@ -9,7 +9,10 @@ no element shape of its input sequence, so ``ConcatFromSequence<axis=0>(Sequence
 concatenation skips an empty input). The convolutions' channel counts are not either: ``Conv(x, w, group=2)`` with
 ``x: [1, 1, 3, 3]``, ``w: [4, 2, 1, 1]`` is accepted by both (inferred ``[1, 4, 3, 3]``) and refused by onnxruntime
 ("Input channels C is not equal to kernel channels * group"); so are ConvInteger's, and ConvTranspose's with
-``x: [1, 3, 3, 3]``, ``w: [2, 4, 1, 1]`` ("filter number not equal to input channel number"). onnx's
+``x: [1, 3, 3, 3]``, ``w: [2, 4, 1, 1]`` ("filter number not equal to input channel number"). Nor is Conv's
+feature-map count: ``w: [3, 2, 1, 1]`` with ``group=2`` on 4 channels is accepted (inferred ``[1, 3, 3, 3]``) and
+refused by onnxruntime at run time ("Output channels M is not divisible by group"; ConvInteger alike), though onnx
+inference refuses ConvTranspose's counterpart ("Input channels C must be divisible by group"). onnx's
 ``shape_inference`` module says inference "is not guaranteed to be complete". A model that breaks such a rule is
 outside the spec: what a pass does with it is no finding about the pass.
 
@@ -112,6 +115,22 @@ def _conv_channels(node, elements, shape) -> str | None:
     return None
 
 
+def _conv_feature_maps(node, elements, shape) -> str | None:
+    """A grouped convolution's feature maps ``M = W.shape[0]`` against ``group`` (Conv, ConvInteger, QLinearConv,
+    DeformConv: the output channels are divided into ``group`` groups), when both are static; ConvTranspose is
+    left out (its W is ``(C x M/group ...)`` and onnx inference already refuses C not divisible by ``group``)."""
+    w_index, _, grouped = _CONV_WEIGHT[node.op_type]
+    if not grouped or len(node.input) <= w_index:
+        return None
+    w = shape(node.input[w_index])
+    group = next((a.i for a in node.attribute if a.name == "group"), 1)
+    if w is None or len(w) < 1 or not isinstance(w[0], int) or group <= 1:
+        return None
+    if w[0] % group:
+        return f"feature maps {w[0]} (W.shape[0]) not a multiple of group {group}"
+    return None
+
+
 def _show(dims: Sequence[Dim]) -> str:
     return "[" + ", ".join("?" if d is None else str(d) for d in dims) + "]"
 
@@ -132,6 +151,14 @@ RULES: tuple[Rule, ...] = (
         "W has size (M x C/group x k1 ...), C the input's channels: X.shape[1] == W.shape[1] * group (ConvTranspose: "
         "W has size (C x M/group x k1 ...): X.shape[1] == W.shape[0])",
         "Conv / ConvInteger / QLinearConv / DeformConv / ConvTranspose, inputs X and W",
+    ),
+    Rule(
+        "conv-feature-maps-group",
+        tuple(op for op, (_, _, grouped) in _CONV_WEIGHT.items() if grouped),
+        _conv_feature_maps,
+        "group: the number of groups input channels and output channels are divided into (Conv's W: W.shape[0] mod "
+        "G == 0; DeformConv: C and oC must both be divisible by group)",
+        "Conv / ConvInteger / QLinearConv / DeformConv, attribute group and input W",
     ),
 )
 

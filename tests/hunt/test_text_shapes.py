@@ -181,3 +181,28 @@ def test_a_symbolic_channel_count_or_a_qlinear_mismatch():
     bad = _conv("QLinearConv", 3, (6, 2, 1, 1), 2)  # the weight is input 3
     assert not _ort_runs(bad)
     assert len(breaks(bad)) == 1
+
+
+@pytest.mark.parametrize(
+    ("op", "x_channels", "w_shape"),
+    [("Conv", 4, (3, 2, 1, 1)), ("ConvInteger", 4, (3, 2, 1, 1)), ("QLinearConv", 4, (5, 2, 1, 1))],
+)
+def test_feature_maps_not_a_multiple_of_group_pass_the_tools_and_break_the_rule(op, x_channels, w_shape):
+    """Conv's W text: "W.shape[0] mod G == 0"; the input channels match (4 == 2 x 2), the feature maps do not."""
+    bad = _conv(op, x_channels, w_shape, 2)
+    onnx.checker.check_model(bad, full_check=True)
+    onnx.shape_inference.infer_shapes(bad, strict_mode=True, data_prop=True)  # no error: inference does not check
+    assert not _ort_runs(bad)  # onnxruntime 1.32.0: "Output channels M is not divisible by group"
+    (why,) = breaks(bad)
+    assert why.startswith("conv-feature-maps-group: conv: feature maps"), why
+    assert breaks(_conv(op, x_channels, (w_shape[0] + 1, 2, 1, 1), 2)) == []  # a multiple of 2: runs, kept
+    assert _ort_runs(_conv(op, x_channels, (w_shape[0] + 1, 2, 1, 1), 2))
+
+
+def test_onnx_inference_refuses_convtranspose_channels_not_divisible_by_group_itself():
+    """ConvTranspose's counterpart (C = W.shape[0] divided into groups) is onnx inference's own error, so the rule
+    leaves ConvTranspose out."""
+    bad = _conv("ConvTranspose", 3, (3, 1, 1, 1), 2)
+    with pytest.raises(onnx.shape_inference.InferenceError, match="divisible by group"):
+        onnx.shape_inference.infer_shapes(bad, strict_mode=True)
+    assert not any(b.startswith("conv-feature-maps-group") for b in breaks(bad))
