@@ -276,12 +276,23 @@ def _product(n, ins, err, mag, shapes) -> tuple[float | None, float | None]:
 
 def combined(model: Any, output: Any, pass_rounds: bool) -> dict[str, float | None]:
     """Per graph output, the rounding bound a pass's numeric judgement allows: with ``pass_rounds`` (a quantizer,
-    judged against the float model) :func:`allowance` of its ``output`` at half a step per rounding, weights
-    included; otherwise (an optimizer, judged against the unoptimized run of a model that already rounds) of
-    the given ``model`` at one step per rounding, weights not (the rounding the optimizer may move or merge)."""
+    judged against the given model's run) :func:`allowance` of its ``output`` at half a step per rounding, weights
+    included, plus the given model's own (half a step per rounding, its weights its own: M324), since both
+    bounds are against the exact computation and the expected value is the given model's (a QDQ model the
+    quantizer quantizes again rounds at its own QuantizeLinear nodes too, so the two runs may round one value to
+    either side of a step: Operators.md QuantizeLinear); None where either is unknown. Otherwise (an optimizer,
+    judged against the unoptimized run of a model that already rounds) of the given ``model`` at one step per
+    rounding, weights not (the rounding the optimizer may move or merge)."""
     if pass_rounds:
-        return allowance(output, 0.5, True) if output is not None else {}
+        if output is None:
+            return {}
+        own = allowance(model, 0.5, False)
+        return {k: _plus(a, own.get(k) if own else 0.0) for k, a in allowance(output, 0.5, True).items()}
     return allowance(model, 1.0, False)
+
+
+def _plus(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else a + b
 
 
 def combined_integer(model: Any, output: Any, pass_rounds: bool) -> dict[str, int | None]:
