@@ -7,7 +7,8 @@ QuantizeLinear: round half to even). Round 17d's hunt met it on a lifted QDQ bas
 at opset 27 under ``neutral-shape-ops``): one output element one ``y_scale`` (0.05) apart, over the allowance of the
 quantized model alone (0.0455). Here the quantizer's edit is written by hand (a Q/DQ pair on ``x`` at a scale
 ``quantize_static`` could calibrate) and both models run in onnxruntime.
-Planted break: ``combined`` without the given model's own allowance fails the second test.
+Planted breaks: ``combined`` without the given model's own allowance fails the first two tests; ``combined_integer``
+without it fails the third.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import onnx.parser
 import onnxruntime as ort
 
 from passcheck.oracles import quant_steps
-from passcheck.oracles.numeric import pass_tolerance
+from passcheck.oracles.numeric import _within_steps, pass_tolerance
 
 BODY = """
   xq = QuantizeLinear (xa, sx, zx)
@@ -63,3 +64,30 @@ def test_one_step_of_the_shared_output_quantizer_is_within_the_bound():
     assert np.array_equal(got[1:], expected[1:])
     rtol, atol = pass_tolerance("uint8", expected, None, None, quant_steps.combined(MODEL, QUANTIZED, True)["y"])
     assert np.allclose(got, expected, rtol=rtol, atol=atol)
+
+
+#: The same pair writing the integer output (M238's path): x's step 0.04, the output's 0.03, the quantizer's first
+#: rounding at 0.0041, so one step of x (0.04) is more than one of the output.
+INT_BODY = BODY.replace("  y = DequantizeLinear (yq, sy, zy)\n", "")
+INT_HEAD = HEAD.replace("=> (float[4] y)", "=> (uint8[4] yq)")
+INT_INITS = INITS.replace("sx = {0.02}", "sx = {0.04}").replace("sy = {0.05}", "sy = {0.03}")
+INT_MODEL = onnx.parser.parse_model(f"{INT_HEAD}<{INT_INITS}> {{\n  xa = Identity (x)" + INT_BODY)
+INT_QUANTIZED = onnx.parser.parse_model(
+    f"{INT_HEAD}<{INT_INITS}, float s2 = {{0.0041}}, uint8 z2 = {{128}}> {{\n"
+    "  x2 = QuantizeLinear (x, s2, z2)\n  xa = DequantizeLinear (x2, s2, z2)" + INT_BODY
+)
+#: Inside the first rounding's range (127 · 0.0041): 0.0599 and 0.3 each move to the other side of an x step.
+INT_X = np.array([0.0599, 0.3, -0.2, 0.45], np.float32)
+
+
+def test_the_integer_steps_add_the_given_models_own_bound_too():
+    def run(m):
+        session = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+        return session.run(None, {"x": INT_X})[0]
+
+    expected, got = run(INT_MODEL), run(INT_QUANTIZED)
+    assert np.max(np.abs(got.astype(int) - expected.astype(int))) == 2  # two output steps apart
+    assert quant_steps.integer_steps(INT_QUANTIZED) == {"yq": 1}  # floor(0.02205 / 0.03) + 1: its own bound alone
+    steps = quant_steps.combined_integer(INT_MODEL, INT_QUANTIZED, pass_rounds=True)
+    assert steps == {"yq": 2}  # floor((0.02205 + 0.02) / 0.03) + 1
+    assert _within_steps(got, expected, steps["yq"])
