@@ -136,6 +136,18 @@ def integer_steps(model: Any, share: float = 0.5, weights: bool = True) -> dict[
     half to even, so a tie may go either way; ``s`` the smallest element of a per-axis scale), 0 where ``a`` is 0;
     None where ``a`` or the scale is unknown. Outputs no QuantizeLinear writes are absent; empty when ``model``
     does not quantize. Local functions are read inlined (:func:`readable`)."""
+    return {name: _steps(a, s) for name, (a, s) in _at_writers(model, share, weights).items()}
+
+
+def _steps(a: float | None, smallest: float) -> int | None:
+    if a is None or not (smallest > 0 and math.isfinite(smallest)):
+        return None
+    return 0 if a == 0 else math.floor(a / smallest) + 1
+
+
+def _at_writers(model: Any, share: float, weights: bool) -> dict[str, tuple[float | None, float]]:
+    """Graph output a QuantizeLinear writes → (the bound at that node's input, the smallest element of its scale);
+    empty when ``model`` does not quantize. Local functions are read inlined (:func:`readable`)."""
     model = readable(model)
     if not quantized(model):
         return {}
@@ -143,18 +155,14 @@ def integer_steps(model: Any, share: float = 0.5, weights: bool = True) -> dict[
     writer = {
         o: n for n in model.graph.node if n.op_type == "QuantizeLinear" and _domain(n.domain) == "" for o in n.output
     }
-    out: dict[str, int | None] = {}
+    out: dict[str, tuple[float | None, float]] = {}
     for o in model.graph.output:
         n = writer.get(o.name)
         if n is None:
             continue
-        a = err.get(n.input[0])
         scale = values.get(n.input[1]) if len(n.input) > 1 else None
         smallest = float(np.min(np.abs(scale.astype(np.float64)))) if scale is not None and scale.size else 0.0
-        if a is None or not (smallest > 0 and math.isfinite(smallest)):
-            out[o.name] = None
-        else:
-            out[o.name] = 0 if a == 0 else math.floor(a / smallest) + 1
+        out[o.name] = (err.get(n.input[0]), smallest)
     return out
 
 
@@ -337,17 +345,36 @@ def _product(n, ins, err, mag, shapes) -> tuple[float | None, float | None]:
 
 def combined(model: Any, output: Any, pass_rounds: bool) -> dict[str, float | None]:
     """Per graph output, the rounding bound a pass's numeric judgement allows: with ``pass_rounds`` (a quantizer,
-    judged against the float model) :func:`allowance` of its ``output`` at half a step per rounding, weights
-    included; otherwise (an optimizer, judged against the unoptimized run of a model that already rounds) of
-    the given ``model`` at one step per rounding, weights not (the rounding the optimizer may move or merge)."""
+    judged against the given model's run) :func:`allowance` of its ``output`` at half a step per rounding, weights
+    included, plus the given model's own (half a step per rounding, its weights its own: M324), since both
+    bounds are against the exact computation and the expected value is the given model's (a QDQ model the
+    quantizer quantizes again rounds at its own QuantizeLinear nodes too, so the two runs may round one value to
+    either side of a step: Operators.md QuantizeLinear); None where either is unknown. Otherwise (an optimizer,
+    judged against the unoptimized run of a model that already rounds) of the given ``model`` at one step per
+    rounding, weights not (the rounding the optimizer may move or merge)."""
     if pass_rounds:
-        return allowance(output, 0.5, True) if output is not None else {}
+        if output is None:
+            return {}
+        own = allowance(model, 0.5, False)
+        return {k: _plus(a, own.get(k) if own else 0.0) for k, a in allowance(output, 0.5, True).items()}
     return allowance(model, 1.0, False)
+
+
+def _plus(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else a + b
 
 
 def combined_integer(model: Any, output: Any, pass_rounds: bool) -> dict[str, int | None]:
     """:func:`integer_steps` of the model :func:`combined` reads, at the same share: per graph output a
-    QuantizeLinear writes, the integer steps a numeric judgement allows."""
+    QuantizeLinear writes, the integer steps a numeric judgement allows; with ``pass_rounds`` the bound at that
+    node's input adds the given model's own, as in :func:`combined` (M324: ``floor((a_out + a_given) / s) + 1``)."""
     if pass_rounds:
-        return integer_steps(output, 0.5, True) if output is not None else {}
+        if output is None:
+            return {}
+        own = _at_writers(model, 0.5, False)
+        floats = allowance(model, 0.5, False)  # the given model's output not written by a QuantizeLinear
+        return {
+            k: _steps(_plus(a, own[k][0] if k in own else floats.get(k) if floats else 0.0), s)
+            for k, (a, s) in _at_writers(output, 0.5, True).items()
+        }
     return integer_steps(model, 1.0, False)
