@@ -18,6 +18,7 @@ from onnx import numpy_helper
 from passcheck._versions import tool_version
 from passcheck.engine import INPUT, Subject, evaluate
 from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+from tests._shared import built_once
 
 TESTS = [
     "test_abs",
@@ -29,12 +30,24 @@ TESTS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def doc(tmp_path_factory):
+def _build(folder):
     from passcheck import nodetests
 
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PASSCHECK_CACHE", str(folder))
+        nodetests.index(names=TESTS, quiet=True)
+
+
+@pytest.fixture(scope="module")
+def doc(tmp_path_factory):
+    """The partial set's index, built once per test run (``built_once``: onnx's ``collect_testcases`` runs every
+    operator example, ~11 s of CPU, whatever the names) and read by each worker that runs a test here; the tests
+    read its bytes, never write there."""
+    from passcheck import nodetests
+
+    shared, _ = built_once(tmp_path_factory, "nodetests-partial", _build)
     mp = pytest.MonkeyPatch()
-    mp.setenv("PASSCHECK_CACHE", str(tmp_path_factory.mktemp("cache")))
+    mp.setenv("PASSCHECK_CACHE", str(shared))
     yield nodetests.index(names=TESTS, quiet=True)
     mp.undo()
 

@@ -12,6 +12,8 @@ import json
 import shlex
 import subprocess
 import sys
+from importlib.metadata import version
+from pathlib import Path
 
 import pytest
 
@@ -24,7 +26,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="session")
 def bare_python(tmp_path_factory):
-    """The interpreter of the venv without passcheck (tests/_bare_venv.py: built once per run)."""
+    """The interpreter of the venv without passcheck (tests/_bare_venv.py: kept in passcheck's cache)."""
     return _bare_venv.bare_python(tmp_path_factory)
 
 
@@ -106,3 +108,30 @@ def test_a_python_without_the_tools_here_is_a_one_line_error(tmp_path, capsys):
     assert code == 2 and len(err) == 1, err
     assert "onnx None there, " in err[0] and "onnxruntime None there, " in err[0], err
     assert not (tmp_path / "t").exists()
+
+
+def test_the_bare_venv_is_kept_with_its_bytecode_and_a_stale_one_is_built_again(bare_python, tmp_path, monkeypatch):
+    """The venv is kept in passcheck's cache (tests/_bare_venv.py): asked again, the same folder, not rebuilt;
+    ``python -I`` writes the bytecode of what it imports into it. A folder whose ready file names other pins (or
+    none: a build that stopped) is removed and built anew."""
+    ready = bare_python.parents[1] / _bare_venv.READY
+    said = json.loads(ready.read_text())
+    assert said["pins"] == [f"{p}=={version(p)}" for p in _bare_venv.BARE]
+    before = ready.stat().st_mtime_ns
+    assert _bare_venv.bare_python() == bare_python and ready.stat().st_mtime_ns == before
+    r = subprocess.run([str(bare_python), "-I", "-c", "import onnx; print(onnx.__file__)"], capture_output=True,
+                       text=True)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert list((Path(r.stdout.strip()).parent / "__pycache__").glob("__init__.*.pyc")), r.stdout
+
+    monkeypatch.setenv("PASSCHECK_CACHE", str(tmp_path))
+    stale = tmp_path / "test-venvs" / bare_python.parents[1].name
+    stale.mkdir(parents=True)
+    (stale / "left.txt").write_text("from an older build")
+    (stale / _bare_venv.READY).write_text(json.dumps({**said, "pins": ["onnx==0.0"]}))
+    python = _bare_venv.bare_python()
+    assert python == stale / "bin" / "python" and not (stale / "left.txt").exists()
+    assert json.loads((stale / _bare_venv.READY).read_text()) == said
+    code = f"from importlib.metadata import version; print(*(version(p) for p in {_bare_venv.BARE!r}))"
+    r = subprocess.run([str(python), "-I", "-c", code], capture_output=True, text=True)  # read, not imported
+    assert r.stdout.split() == [version(p) for p in _bare_venv.BARE], r.stdout + r.stderr
