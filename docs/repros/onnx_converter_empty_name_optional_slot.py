@@ -52,6 +52,8 @@ def convert(m, target):
 
 
 scale = numpy_helper.from_array(np.array(0.5, np.float32), "s")
+
+
 def batchnorm(outs):
     stats = [numpy_helper.from_array(np.ones(4, np.float32), n) for n in ("bs", "bb", "bm", "bv")]
     node = helper.make_node("BatchNormalization", ["x", "bs", "bb", "bm", "bv"], ["y", *outs[1:]])
@@ -102,8 +104,8 @@ for name in chosen:
     empty = convert(build(EMPTY.get(name, [*inputs, ""])), target)
     ok_omitted = not isinstance(omitted, str)
     ok_empty = not isinstance(empty, str)
-    print(f"{name}: omitted -> {'valid' if ok_omitted else omitted}; \"\" -> {'valid' if ok_empty else empty}")
+    print(f'{name}: omitted -> {"valid" if ok_omitted else omitted}; "" -> {"valid" if ok_empty else empty}')
     if ok_empty != ok_omitted or (not ok_empty and empty != omitted):
-        print(f"BUG: {name}: the \"\" spelling of an absent optional slot converts otherwise than the omitted one")
+        print(f'BUG: {name}: the "" spelling of an absent optional slot converts otherwise than the omitted one')
         bad = True
 sys.exit(1 if bad else 0)
