@@ -7,6 +7,10 @@ row of :data:`ROWS` cites the sentence it rests on).
   and shape follow statically from the node's other inputs (onnx shape inference) and attributes.
 - ``optional-input-default-omitted``: a static input holding that default (same dtype; any shape
   the schema allows) → ``""``, trailing ``""`` dropped; the tensor goes when nothing else reads it.
+- ``optional-input-default-empty``: the same input → ``""`` with the slot kept even when it is the last
+  (IR.md §Optional Inputs and Outputs: an absent optional input is either left off the end of the list
+  or written as the empty name; both spellings mean the same). ``-omitted`` only ever drops a trailing
+  slot, so without this a default a form gives was never reached written as a trailing ``""``.
 
 Two rows hold for *any* value, not one default: Resize's ``roi`` where the coordinate mode is not
 ``tf_crop_and_resize``, and Dropout's ``ratio`` where ``training_mode`` is false (both unused).
@@ -288,7 +292,7 @@ def _holds(row: _Row, s: _Site, a: np.ndarray) -> bool:
     return a.dtype == want.dtype and want.size > 0 and bool((a == want.reshape(-1)[0]).all())
 
 
-def _edit(model: onnx.ModelProto, only: frozenset[str] | None, explicit: bool) -> list[str]:
+def _edit(model: onnx.ModelProto, only: frozenset[str] | None, explicit: bool, keep_empty: bool = False) -> list[str]:
     from onnx import numpy_helper
 
     g, version = model.graph, opset(model)
@@ -332,7 +336,8 @@ def _edit(model: onnx.ModelProto, only: frozenset[str] | None, explicit: bool) -
                     freed.add(n.input[row.slot])
                     n.input[row.slot] = ""
                     changed = True
-        trim_trailing_empty(n.input)
+        if not keep_empty:
+            trim_trailing_empty(n.input)
         if changed:
             before[i] = added
             sites.append(node_label(n, i))
@@ -352,6 +357,12 @@ def defaults_omitted(model: onnx.ModelProto, only: frozenset[str] | None = None)
     return _edit(model, only, explicit=False)
 
 
+def defaults_empty(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """Static optional inputs of the :data:`ROWS` ops holding what omission means → ``""``, the slot kept
+    (a trailing one too); the node's other slots keep their spelling."""
+    return _edit(model, only, explicit=False, keep_empty=True)
+
+
 REWRITES = (
     Rewrite(
         "optional-input-default-explicit",
@@ -367,6 +378,12 @@ REWRITES = (
         defaults_omitted,
         inverse="optional-input-default-explicit",
     ),
+    Rewrite(
+        "optional-input-default-empty",
+        'optional inputs holding the value their omission means → written as "" (a trailing slot kept)',
+        defaults_empty,
+        inverse="optional-input-default-explicit",
+    ),
 )
 
 FREEDOMS = (
@@ -380,7 +397,7 @@ FREEDOMS = (
         "An optional input may be omitted or given as a tensor holding the value the spec says its omission "
         "means (a zero bias, a zero point of the implied type, full-length sequences, every axis, an unused "
         "roi or ratio, position -1 for the last tensor).",
-        ("optional-input-default-explicit", "optional-input-default-omitted"),
+        ("optional-input-default-explicit", "optional-input-default-omitted", "optional-input-default-empty"),
         "main-graph nodes of those ops; written out only where the default's dtype and shape follow from the "
         "other inputs' inferred shapes and the attributes (an initializer when the node reads one, else a "
         "Constant); omitted where a static input holds the default with the implied dtype",

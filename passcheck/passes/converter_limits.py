@@ -87,8 +87,8 @@ LIMITS: tuple[str, ...] = (
 #: states for a limit and for its own defect alike, so they cannot promise a limit.
 INVARIANTS: tuple[str, ...] = (
     # an input the target takes as an attribute and the adapter did not read: a computed value (a limit), but also
-    # the optional input omitted (onnx <= 1.19, docs/recall.md R25, docs/found-envs.md F2) or a Constant whose
-    # typed attribute the adapter does not read (docs/found.md row 713)
+    # the optional input omitted (onnx <= 1.19, docs/recall.md R25, docs/found-envs.md F2) or written as "" (found.md
+    # row 1038, onnx 1.23.2), or a Constant whose typed attribute the adapter does not read (found.md row 713)
     "No initializer or constant input to node found",
     "No initializer or constant input to Reshape node found",
     "Axis input must be a constant or initializer for promotion to attribute.",

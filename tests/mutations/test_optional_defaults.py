@@ -112,6 +112,9 @@ CASES = [
     ("optional-input-default-omitted", QDQ, ["n2", "n3"]),
     ("optional-input-default-explicit", SLOTS, ["n0", "n1", "n2", "n3"]),
     ("optional-input-default-omitted", SLOTS, ["n4", "n5"]),
+    ("optional-input-default-empty", CONVS, ["n3", "n4"]),
+    ("optional-input-default-empty", QDQ, ["n2", "n3"]),
+    ("optional-input-default-empty", SLOTS, ["n4", "n5"]),
     ("optional-input-default-explicit", RNNS, ["n0", "n1", "n2"]),
 ]
 
@@ -179,6 +182,51 @@ def test_quantize_zero_point_follows_output_dtype():
     zps = {t.name: t.data_type for t in mutant.graph.initializer}
     assert [zps[n.input[2]] for n in mutant.graph.node] == [onnx.TensorProto.INT8, onnx.TensorProto.INT8]
     verify_equivalent(m, mutant, feeds(m), "optional-input-default-explicit")
+
+
+def test_empty_keeps_the_trailing_slot_that_omitted_drops():
+    """IR.md §Optional Inputs and Outputs: an absent optional input is left off the end or written as "".
+    ``-empty`` writes the second spelling where ``-omitted`` writes the first: a Conv's zero bias and an int8
+    zero point 0 of a QuantizeLinear-21 with output_dtype int8 (what its omission means) become a kept
+    trailing "", the tensors go, the numbers and the inferred output types stay."""
+    m = named(
+        """g (float[1, 3, 4, 4] x) => (float[1, 2, 2, 2] y) {
+        c = Conv(x, w, zb)
+        q = QuantizeLinear<output_dtype = 3>(c, s, zp)
+        y = DequantizeLinear(q, s, zp)
+    }""",
+        opset=21,
+        initializers=[
+            _f32("w", 2, 3, 3, 3),
+            tensor("zb", np.zeros(2, np.float32)),
+            tensor("s", np.float32(0.1)),
+            tensor("zp", np.int8(0)),
+        ],
+    )
+    mutant, applied = REWRITES["optional-input-default-empty"].apply(m)
+    assert list(applied.nodes) == ["n0", "n1", "n2"]
+    assert [list(n.input) for n in mutant.graph.node] == [["x", "w", ""], ["c", "s", ""], ["q", "s", ""]]
+    assert {t.name for t in mutant.graph.initializer} == {"w", "s"}
+    onnx.checker.check_model(mutant, full_check=True)
+    inferred = onnx.shape_inference.infer_shapes(mutant, strict_mode=True)
+    q = next(v for v in inferred.graph.value_info if v.name == "q")
+    assert q.type.tensor_type.elem_type == onnx.TensorProto.INT8  # output_dtype decides it, as before
+    verify_equivalent(m, mutant, feeds(m), "optional-input-default-empty")
+    dropped, _ = REWRITES["optional-input-default-omitted"].apply(m)
+    assert [list(n.input) for n in dropped.graph.node] == [["x", "w"], ["c", "s"], ["q", "s"]]
+    # without output_dtype an int8 zero point is not what the QuantizeLinear's omission means (uint8):
+    # it stays; the DequantizeLinear's is (x's type), so only that one goes
+    off = named(
+        """g (float[2, 3] x) => (float[2, 3] y) {
+        q = QuantizeLinear(x, s, zp)
+        y = DequantizeLinear(q, s, zp)
+    }""",
+        opset=21,
+        initializers=[tensor("s", np.float32(0.1)), tensor("zp", np.int8(0))],
+    )
+    kept, applied = REWRITES["optional-input-default-empty"].apply(off)
+    assert list(applied.nodes) == ["n1"]
+    assert [list(n.input) for n in kept.graph.node] == [["x", "s", "zp"], ["q", "s", ""]]
 
 
 def test_batchwise_layout_states_follow_the_layout():
