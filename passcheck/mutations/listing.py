@@ -109,7 +109,19 @@ def _folder() -> Path:
 
 
 def key() -> str:
-    """sha256 (16 hex) of what a listing is a function of besides the model (see module docs)."""
+    """sha256 (16 hex) of what a listing is a function of besides the model (see module docs); computed again
+    whenever the registry holds other objects than at the last call (the memo keeps them alive: no id is reused)."""
+    held = tuple((rid, r, getattr(r, "edit", None)) for rid, r in REWRITES.items())
+    ids = tuple((rid, id(r), id(edit)) for rid, r, edit in held)
+    if _MEMO.get("ids") != ids:
+        _MEMO.update(ids=ids, held=held, key=_key())
+    return _MEMO["key"]
+
+
+_MEMO: dict = {}
+
+
+def _key() -> str:
     from passcheck._versions import TOOLS, tool_version
 
     h = hashlib.sha256(_tree_digest().encode())
