@@ -103,13 +103,16 @@ def enumerate_forms(
     ``a``'s output (:func:`_opened_pairs`) is offered too, beside the ``max_pairs`` sampled ones.
 
     ``labels``: when given, filled with each all-at-once form's changed labels (what :func:`build`
-    returns for it: the rewrite was applied here to see whether it applies)."""
+    returns for it: the rewrite was applied here to see whether it applies).
+
+    Which rewrites apply, their labels and the opened pairs are read from the disk cache when a process listed the
+    same bytes with the same rewrites before (:mod:`passcheck.mutations.listing`); ``rng`` samples after."""
     from passcheck.mutations.listing import listing
 
-    found = listing(model, _listing)  # read from the disk cache when another process listed these bytes
-    applicable = list(found.applicable)
+    listed = listing(model, _listing)  # read from the disk cache when another process listed these bytes
+    applicable = list(listed.applicable)
     if labels is not None:
-        labels.update({rid: list(found.labels[rid]) for rid in applicable})
+        labels.update({rid: list(listed.labels[rid]) for rid in applicable})
     forms = list(applicable)
     for rid in applicable if max_sites > 0 else ():  # a sample of 0 draws nothing from ``rng``: no sites needed
         found = sites(model, rid)
@@ -123,7 +126,7 @@ def enumerate_forms(
             if a != b and REWRITES[a].inverse != b and REWRITES[b].inverse != a
         ]
         forms += [f"{a}+{b}" for a, b in rng.sample(pairs, min(max_pairs, len(pairs)))]
-        forms += [f"{a}+{b}" for a, b in found.opened]  # their only route: never sampled away
+        forms += [f"{a}+{b}" for a, b in listed.opened]  # their only route: never sampled away
     return forms
 
 
