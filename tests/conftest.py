@@ -9,6 +9,10 @@ import os
 # a pool of cpu_count threads that wait for each other busily (the reference evaluator's Conv, a matmul per node:
 # 65 -> 44 CPU-s for test_backend_models' light-net parts). setdefault: a run may ask for more.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# The disk cache of a base's rewrite listing (passcheck.mutations.listing) is off in the suite but in the tests that
+# turn it on: a test that patches a rewrite's helper in process changes none of its key and would write (or read) a
+# listing under the real key. setdefault: a run may turn it on.
+os.environ.setdefault("PASSCHECK_FORMS_CACHE", "0")
 
 import pytest  # noqa: E402
 

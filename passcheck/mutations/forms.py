@@ -18,6 +18,8 @@ from passcheck.mutations.registry import REWRITES
 if TYPE_CHECKING:
     import onnx
 
+    from passcheck.mutations.listing import Listing
+
 
 @functools.lru_cache(maxsize=65536)
 def parts(form: str) -> tuple[tuple[str, str | None], ...]:
@@ -101,8 +103,16 @@ def enumerate_forms(
     ``a``'s output (:func:`_opened_pairs`) is offered too, beside the ``max_pairs`` sampled ones.
 
     ``labels``: when given, filled with each all-at-once form's changed labels (what :func:`build`
-    returns for it: the rewrite was applied here to see whether it applies)."""
-    applicable = [rid for rid, r in REWRITES.items() if _applies(r, model, rid, labels)]
+    returns for it: the rewrite was applied here to see whether it applies).
+
+    Which rewrites apply, their labels and the opened pairs are read from the disk cache when a process listed the
+    same bytes with the same rewrites before (:mod:`passcheck.mutations.listing`); ``rng`` samples after."""
+    from passcheck.mutations.listing import listing
+
+    listed = listing(model, _listing)  # read from the disk cache when another process listed these bytes
+    applicable = list(listed.applicable)
+    if labels is not None:
+        labels.update({rid: list(listed.labels[rid]) for rid in applicable})
     forms = list(applicable)
     for rid in applicable if max_sites > 0 else ():  # a sample of 0 draws nothing from ``rng``: no sites needed
         found = sites(model, rid)
@@ -116,8 +126,33 @@ def enumerate_forms(
             if a != b and REWRITES[a].inverse != b and REWRITES[b].inverse != a
         ]
         forms += [f"{a}+{b}" for a, b in rng.sample(pairs, min(max_pairs, len(pairs)))]
-        forms += [f"{a}+{b}" for a, b in _opened_pairs(model, applicable)]  # their only route: never sampled away
+        forms += [f"{a}+{b}" for a, b in listed.opened]  # their only route: never sampled away
     return forms
+
+
+def _listing(model: onnx.ModelProto) -> tuple[Listing, bool]:
+    """What every rewrite does to ``model`` (:class:`passcheck.mutations.listing.Listing`) and whether it may be
+    kept: not when a rewrite's isolated call died or timed out (:class:`passcheck.errors.WorkerDied`: this run's
+    fact, not the model's)."""
+    from passcheck.mutations.listing import Listing
+
+    labels: dict[str, list[str]] = {}
+    failed: list[BaseException] = []
+    applicable = tuple(rid for rid, r in REWRITES.items() if _applies(r, model, rid, labels, failed))
+    opened = tuple(_opened_pairs(model, applicable, failed))
+    return Listing(applicable, labels, opened), not any(_transient(e) for e in failed)
+
+
+def _transient(exc: BaseException | None) -> bool:
+    from passcheck.errors import WorkerDied, WorkerStartError
+
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, (WorkerDied, WorkerStartError)):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def applies(model: onnx.ModelProto, rewrite_id: str) -> bool:
@@ -130,10 +165,14 @@ def applies(model: onnx.ModelProto, rewrite_id: str) -> bool:
     return any(b == rewrite_id for _a, b in _opened_pairs(model, [a for a in r.after if _applies(REWRITES[a], model)]))
 
 
-def _applies(rewrite, model, rid: str = "", labels: dict[str, list[str]] | None = None) -> bool:
+def _applies(
+    rewrite, model, rid: str = "", labels: dict[str, list[str]] | None = None, failed: list | None = None
+) -> bool:
     try:
         done = rewrite.apply(model)
-    except Exception:  # noqa: BLE001 - a rewrite that cannot read this model applies nowhere
+    except Exception as exc:  # noqa: BLE001 - a rewrite that cannot read this model applies nowhere
+        if failed is not None:
+            failed.append(exc)
         return False
     if done is not None and labels is not None:
         labels[rid] = list(done[1].nodes)
@@ -157,7 +196,9 @@ def named(model: onnx.ModelProto) -> onnx.ModelProto:
     return out
 
 
-def _opened_pairs(model: onnx.ModelProto, applicable: Sequence[str]) -> list[tuple[str, str]]:
+def _opened_pairs(
+    model: onnx.ModelProto, applicable: Sequence[str], failed: list | None = None
+) -> list[tuple[str, str]]:
     """``(a, b)`` for each rewrite ``b`` that does not apply to ``model``, lists an applicable ``a`` in its
     ``after``, and applies to ``model`` rewritten by ``a`` (all at once)."""
     out, built = [], {}
@@ -168,6 +209,6 @@ def _opened_pairs(model: onnx.ModelProto, applicable: Sequence[str]) -> list[tup
             if a not in built:
                 done = build(model, a)
                 built[a] = None if done is None else done[0]
-            if built[a] is not None and _applies(r, built[a]):
+            if built[a] is not None and _applies(r, built[a], failed=failed):
                 out.append((a, b))
     return out

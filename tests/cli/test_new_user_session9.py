@@ -42,12 +42,12 @@ def test_hunt_counts_the_coverage_map_it_builds_on_its_progress_line(tmp_path):
     # line in that time, 'hunt --budget 2m' in a CI log looked hung; now its rows are observed inside
     # the budget (passcheck.hunt.lazymap) and each item's line counts them
     hunt = ["hunt", "--budget", "1items", "--case", "optional-input/conv-bn", "--no-generated"]
-    p = _run([*hunt, "--out", "h"], tmp_path, PASSCHECK_PROGRESS_EVERY="0")
+    p = _run([*hunt, "--out", "h"], tmp_path, PASSCHECK_PROGRESS_EVERY="0", PASSCHECK_FORMS_CACHE="1")
     assert p.returncode in (0, 1), (p.returncode, p.stderr[-2000:])
     lines = p.stderr.splitlines()
     assert any(re.match(r"passcheck hunt: 1/1 items \(\d+ signatures; map: 1/1 bases: ", x) for x in lines), lines
     assert "passcheck hunt: map: 1/1 bases steered the last step (1 observed or read from the cache)" in lines
-    q = _run([*hunt, "--out", "q", "-q"], tmp_path)
+    q = _run([*hunt, "--out", "q", "-q"], tmp_path, PASSCHECK_FORMS_CACHE="1")  # the first hunt's forms listing
     assert q.returncode in (0, 1), q.stderr[-2000:]
     assert "1/1 items" not in q.stderr  # -q silences it with the rest of the progress
 

@@ -24,7 +24,8 @@ def _hunt(out: Path, cache: Path, budget: str, *args: str) -> subprocess.Complet
     folder ``cache``."""
     argv = ["hunt", *CASES, "--no-generated", "--no-variation", "--seed", "5"]
     argv += ["--budget", budget, "--out", str(out), "--progress", "lines", *args]
-    return cli(*argv, env={"PASSCHECK_PROGRESS_EVERY": "0", "PASSCHECK_CACHE": str(cache)})
+    env = {"PASSCHECK_PROGRESS_EVERY": "0", "PASSCHECK_CACHE": str(cache), "PASSCHECK_FORMS_CACHE": "1"}
+    return cli(*argv, env=env)  # the forms listing cache on: hunts sharing ``cache`` list each base once
 
 
 def _items(out: Path) -> list[tuple[str, str, str]]:
