@@ -25,15 +25,15 @@ BINDINGS = ({"N": 1}, {"N": 3})
 OPSET = 15
 
 
-def _case(name, doc, sig, consts, forms, **kw):
+def _case(name, doc, sig, consts, forms, *, passes=PASSES, bindings=BINDINGS, **kw):
     register(
         Case(
             id=f"broadcast/{name}",
             forms=text_forms(sig, consts, forms, opset=OPSET),
             doc=doc,
             opset=OPSET,
-            bindings=BINDINGS,
-            passes=PASSES,
+            bindings=bindings,
+            passes=passes,
             tags=frozenset({"broadcast"}) | kw.pop("tags", frozenset()),
             **kw,
         )
@@ -125,4 +125,55 @@ Valid: opset 15+.""",
         "reduce-empty": ("y = ReduceSum <keepdims = 0> (x, one)", "ReduceSum over the 0-sized axis"),
     },
     tags=frozenset({"zero-size"}),
+)
+
+
+# Unidirectional broadcasting (Broadcasting.md): "tensor B is unidirectional broadcastable to tensor A" — B may be
+# smaller than A, never larger, so which operand is the target matters, unlike the multidirectional ops above. The
+# target A may itself be the output of a broadcast (an Expand of a value smaller than B): valid, since the op reads
+# A's shape. A pass that drops that Expand (the op "broadcasts anyway") turns the target into the smaller operand.
+# The ops whose schemas state unidirectional broadcasting (onnx.defs: PRelu-7+, Gemm-7+ for C, LayerNormalization-17
+# and RMSNormalization-23 for the scale) — PRelu and Gemm here, the two of them a binary-op rule can meet.
+UNIDIRECTIONAL_PASSES = (*PASSES, "onnxscript:rewrite", "onnxscript:rewrite-opt-in")
+
+
+def _unidirectional(name, doc, sig, consts, forms):
+    """A ``broadcast/unidirectional-<name>`` case: static shapes (two empty bindings), the opt-in rules' passes too."""
+    tags = frozenset({"expand", "unidirectional"})
+    _case(f"unidirectional-{name}", doc, sig, consts, forms, passes=UNIDIRECTIONAL_PASSES, bindings=({}, {}), tags=tags)
+
+
+_unidirectional(
+    "prelu",
+    """PRelu(Expand(x, [2, 3]), slope), x: [3], slope: [2, 3]: the target X broadcast from a value smaller than slope.
+
+Operators.md PRelu-9/16: "slope should be unidirectional broadcastable to input tensor X", the output X's shape;
+Expand-8/13 makes X [2, 3] from x [3], so slope [2, 3] is valid. Dropping the Expand leaves PRelu(x, slope), which
+the schema forbids (slope larger than X). Uncommon: PRelu's definition written out (f(x) = slope * x for x < 0,
+x otherwise) on the same expanded X. Valid: opset 9+ (here 15).""",
+    "(float[3] x, float[2,3] slope) => (float[2,3] y)",
+    "<int64[2] s23 = {2,3}, float zero = {0.}>",
+    {
+        "common": ("e = Expand(x, s23)\ny = PRelu(e, slope)", ""),
+        "where": (
+            "e = Expand(x, s23)\nneg = Less(e, zero)\nm = Mul(e, slope)\ny = Where(neg, m, e)",
+            "Where(X < 0, slope * X, X)",
+        ),
+    },
+)
+
+_unidirectional(
+    "gemm",
+    """Gemm(Expand(a, [2, 4]), b, c), a: [4], b: [4, 3], c: [2, 3]: A broadcast from a vector, C as large as Y.
+
+Operators.md Gemm-13: A is 2-D (M x K), "tensor C should be unidirectional broadcastable to tensor A * B"; here
+Expand-8/13 makes A [2, 4] from a [4] and C is the full [2, 3]. Dropping the Expand makes A 1-D, which Gemm
+forbids (MatMul would take it, with a 1-D result). Uncommon: MatMul and Add on the same expanded A (Gemm's
+definition with alpha = beta = 1). Valid: opset 13+ (here 15).""",
+    "(float[4] a, float[4,3] b, float[2,3] c) => (float[2,3] y)",
+    "<int64[2] s24 = {2,4}>",
+    {
+        "common": ("e = Expand(a, s24)\ny = Gemm(e, b, c)", ""),
+        "matmul-add": ("e = Expand(a, s24)\nm = MatMul(e, b)\ny = Add(m, c)", "MatMul(A, B) + C"),
+    },
 )

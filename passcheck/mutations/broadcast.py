@@ -2,7 +2,7 @@
 (ONNX "Broadcasting in ONNX": multidirectional broadcasting first prepends 1s to the shorter shape,
 then stretches dims of size 1; Unsqueeze with the leading axes does the first step, Expand both).
 Only the main graph, only where onnx shape inference knows the ranks (and, to drop an Expand, every
-dim)."""
+dim). PRelu broadcasts unidirectionally (its slope to X): only the slope is moved, never X."""
 
 from __future__ import annotations
 
@@ -39,16 +39,32 @@ BROADCASTING: dict[str, int] = {
     "LessOrEqual": 12,
     **dict.fromkeys(("BitwiseAnd", "BitwiseOr", "BitwiseXor"), 18),
 }
+#: Ops with unidirectional broadcasting → (the opset from which they broadcast that way, the index of the operand
+#: that broadcasts to the other): PRelu-7+ ("slope should be unidirectional broadcastable to input tensor X").
+#: Only that operand may be written at the target's shape or read back from below it; the target (X) must keep its
+#: own shape, so an Expand on it is never dropped.
+UNIDIRECTIONAL: dict[str, tuple[int, int]] = {"PRelu": (7, 1)}
 #: Unsqueeze takes ``axes`` as an input from opset 13 (an attribute before); Expand exists from
 #: opset 8 and its int64 shape can come from a Constant from opset 9.
 AXES_INPUT_OPSET, EXPAND_OPSET = 13, 9
 
 
+def _since(op: str) -> int:
+    """The opset from which ``op`` broadcasts (either kind); a large number for any other op."""
+    return BROADCASTING.get(op, UNIDIRECTIONAL.get(op, (10**6,))[0])
+
+
 def _broadcasting(model: onnx.ModelProto, only: frozenset[str] | None):
     version = opset(model)
     for i, n in enumerate(model.graph.node):
-        if is_default_domain(n) and BROADCASTING.get(n.op_type, 10**6) <= version and chosen(only, node_label(n, i)):
+        if is_default_domain(n) and _since(n.op_type) <= version and chosen(only, node_label(n, i)):
             yield i, n
+
+
+def _may_move(n: onnx.NodeProto, k: int) -> bool:
+    """Whether operand ``k`` of broadcasting node ``n`` may be broadcast explicitly or read from below: any operand of
+    a multidirectional op; only the broadcast operand of a unidirectional one (:data:`UNIDIRECTIONAL`)."""
+    return n.op_type not in UNIDIRECTIONAL or UNIDIRECTIONAL[n.op_type][1] == k
 
 
 def _unsqueeze(model: onnx.ModelProto, taken: set[str], x: str, axes: list[int], base: str) -> list[onnx.NodeProto]:
@@ -100,6 +116,8 @@ def explicit(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list
         base = n.name or n.output[0]
         for k, x in enumerate(n.input):
             out_shape = shapes[n.output[0]]
+            if not _may_move(n, k):
+                continue
             if ranks[x] < out_rank:
                 made = _unsqueeze(model, taken, x, list(range(out_rank - ranks[x])), base)
             elif can_expand and None not in out_shape and None not in shapes[x] and shapes[x] != out_shape:
@@ -158,7 +176,7 @@ def implicit(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list
         changed = False
         for k, x in enumerate(n.input):
             p = producer.get(x)
-            if p is None or not is_default_domain(p) or p.op_type not in ("Unsqueeze", "Expand"):
+            if p is None or not is_default_domain(p) or p.op_type not in ("Unsqueeze", "Expand") or not _may_move(n, k):
                 continue
             others = [shapes.get(y) for j, y in enumerate(n.input) if j != k]
             if p.op_type == "Unsqueeze":
@@ -201,14 +219,15 @@ REWRITES = (
     Rewrite(
         "explicit-broadcast",
         "op(x, b) with b of lower rank → op(x, Unsqueeze(b, leading axes)), of the same rank but smaller → "
-        "op(x, Expand(b, shape)) for numpy-broadcasting ops (opset >= 7; Expand: opset >= 9, static shapes)",
+        "op(x, Expand(b, shape)) for numpy-broadcasting ops and PRelu's slope (opset >= 7; Expand: opset >= 9, static "
+        "shapes)",
         explicit,
         inverse="implicit-broadcast",
     ),
     Rewrite(
         "implicit-broadcast",
         "op(x, Unsqueeze(b, leading axes) or Expand(b, s)) → op(x, b) where broadcasting gives the same result "
-        "(opset >= 7)",
+        "(opset >= 7; of PRelu only the slope)",
         implicit,
         inverse="explicit-broadcast",
     ),

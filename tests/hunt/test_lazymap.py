@@ -15,8 +15,9 @@ from pathlib import Path
 from passcheck.coverage.cache import ROWS, Cache
 from tests._inproc import cli
 
-# 14 map bases: more than the 12 rows step 0 sees (lazymap.FIRST), all seen from step 3 on
-CASES = ("--case", "axes/*", "--case", "broadcast/*")
+# 14 map bases: more than the 12 rows step 0 sees (lazymap.FIRST), all seen from step 3 on (the broadcast family
+# without its unidirectional-* bases, session 38, so the count stays 14)
+CASES = ("--case", "axes/*", "--case", "broadcast/[!u]*")
 
 
 def _hunt(out: Path, cache: Path, budget: str, *args: str) -> subprocess.CompletedProcess:
