@@ -80,3 +80,21 @@ def test_any_other_folder_is_a_folder_not_a_report(folders, capsys):
     empty.mkdir()
     assert main(["report", str(empty)]) == 2
     assert f"{empty}: a folder, not a report (RUN.json" in _one_line(capsys)
+
+
+def test_an_overridable_bound_folded_into_clip_is_known_to_the_hunt_and_to_triage(tmp_path, capsys):
+    """found.md row 492 (onnxscript:optimize reads an initializer that is also a graph input as a constant: Max/Min
+    with an overridable bound) was in no documented.json entry: README's one-minute hunt met it and both the hunt
+    and triage called it new. A real hunt of the row's own base under its neighbour, then its triage."""
+    hunt, triaged = tmp_path / "h", tmp_path / "t"
+    argv = ["hunt", "--case", "pattern-onnxscript/max-min-clip", "--pass", "onnxscript:optimize"]
+    argv += ["--vary-kind", "default-fed", "--budget", "4items", "--no-compose", "--out", str(hunt)]
+    assert main([*argv, "--progress", "none"]) == 0
+    summary = (hunt / "summary.md").read_text(encoding="utf-8")
+    for op in ("Max", "Min"):
+        line = next(x for x in summary.splitlines() if f"wrong-result\\|{op}\\|vary:default-fed" in x)
+        assert "known (found.md row 492)" in line, line
+    capsys.readouterr()
+    assert main(["triage", str(hunt), "--out", str(triaged)]) == 0
+    index = (triaged / "index.md").read_text(encoding="utf-8")
+    assert "known (found.md row 492)" in index and "| new |" not in index, index
