@@ -98,3 +98,12 @@ def test_an_overridable_bound_folded_into_clip_is_known_to_the_hunt_and_to_triag
     assert main(["triage", str(hunt), "--out", str(triaged)]) == 0
     index = (triaged / "index.md").read_text(encoding="utf-8")
     assert "known (found.md row 492)" in index and "| new |" not in index, index
+
+
+def test_export_into_a_file_is_one_line_naming_the_path_given(tmp_path, capsys):
+    """Before: the error named a folder inside the file (``tiny.onnx/annotations/…/common: Not a directory``)."""
+    target = tmp_path / "tiny.onnx"
+    target.write_bytes(b"not a folder")
+    assert main(["export", str(target), "--case", "optional-input/conv-mul"]) == 2
+    assert f"export {target}: exists and is not a folder; choose a folder path" in _one_line(capsys)
+    assert target.read_bytes() == b"not a folder"
