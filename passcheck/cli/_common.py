@@ -8,6 +8,36 @@ import re
 from passcheck.errors import PasscheckError
 
 
+def report_file(path):
+    """``path`` when it may be a stored report (``RUN.json`` or a stream); a hunt's folder (or its state file), a
+    ``--save-run`` folder or any other folder is refused naming the command that reads it, since every
+    report-reading command (``report``, ``repro``, ``reduce``, ``attribute``, ``bisect``) takes the file
+    ``run``/``check``/``compare --json`` write, while ``triage`` and ``report --rejudge`` take those folders.
+
+    Raises:
+        PasscheckError: ``path`` is a folder, or a hunt's ``hunt-state.json``."""
+    from pathlib import Path
+
+    from passcheck.hunt.store import STATE
+    from passcheck.saved_runs import LINES
+
+    p = Path(path)
+    folder = p.parent if p.name == STATE and p.is_file() else p
+    if (folder / STATE).is_file():
+        raise PasscheckError(
+            f"{path}: a hunt's output, not a report (RUN.json); its summary is {folder / 'summary.md'}, and "
+            f"'passcheck triage {folder} --out DIR' reproduces its pairs (a repro.py each)"
+        )
+    if p.is_dir() and (p / LINES).is_file():
+        raise PasscheckError(
+            f"{path}: a --save-run folder, not a report (RUN.json); "
+            f"'passcheck report --rejudge {path} --format json --out RUN.json' writes one"
+        )
+    if p.is_dir():
+        raise PasscheckError(f"{path}: a folder, not a report (RUN.json, as run/check/compare --json write it)")
+    return path
+
+
 def read_run(path):
     """The cells and environments of a stored report (:func:`passcheck.report.json_report.read_report`), saying on
     stderr, as ``report`` does, when it is an interrupted run's (``"partial": true``): the cells it had not reached
@@ -20,7 +50,7 @@ def read_run(path):
     from passcheck.report.json_report import is_partial, read_report
     from passcheck.report.partial import PARTIAL
 
-    cells, envs = read_report(path)
+    cells, envs = read_report(report_file(path))
     if is_partial(path):
         print(f"passcheck: {path}: {PARTIAL}", file=sys.stderr)
     return cells, envs

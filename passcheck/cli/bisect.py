@@ -155,9 +155,10 @@ def _finding(args):
     from passcheck.records import Finding
 
     if args.report:
+        from passcheck.cli._common import report_file
         from passcheck.report.json_report import read_report
 
-        cells, _ = read_report(args.report)
+        cells, _ = read_report(report_file(args.report))
         findings = [f for c in cells for f in c.findings]
         if args.finding:
             for f in findings:

@@ -72,9 +72,10 @@ def export_case(case, root, onnx_version: str | None, run_model=None, patterns=(
 def handle(args) -> int:
     from passcheck._versions import tool_version
     from passcheck.cases import registry
-    from passcheck.cli._common import load_cases_from
+    from passcheck.cli._common import check_out_folder, load_cases_from
     from passcheck.cli._output import isolated, runner_of
 
+    check_out_folder("export", args.dir)  # a file there is one line before any case is built
     load_cases_from(args.cases_from)
     cases = registry().select(args.case)
     n, skipped, unmatched = 0, {}, 0

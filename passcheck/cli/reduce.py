@@ -273,10 +273,11 @@ def _finding(report, finding_id, out):
     from pathlib import Path
 
     from passcheck.attribution.forms import find
+    from passcheck.cli._common import report_file
     from passcheck.errors import PasscheckError
     from passcheck.report.json_report import read_report
 
-    cells, _ = read_report(report)
+    cells, _ = read_report(report_file(report))
     f = find(cells, finding_id) if finding_id else find(cells, None, pass_prefix="ort:", kinds=("missed-optimization",))
     out = Path(out)
     if out.exists() and not out.is_dir():

@@ -70,7 +70,9 @@ def handle(args) -> int:
         cells = rejudge(args.rejudge)
         envs = saved_environments(args.rejudge, cells)
     else:
-        cells, envs = read_report(args.file)
+        from passcheck.cli._common import report_file
+
+        cells, envs = read_report(report_file(args.file))
     partial = bool(args.file) and is_partial(args.file)
     if partial:
         print(f"passcheck: {args.file}: {PARTIAL}", file=sys.stderr)

@@ -56,13 +56,14 @@ def add_parser(sub) -> None:
 
 def handle(args) -> int:
     from passcheck._versions import environment
+    from passcheck.cli._common import report_file
     from passcheck.report.json_report import read_report
     from passcheck.repro import bundle
     from passcheck.repro.bisected import first_bad
     from passcheck.repro.plan import choose, is_ort_parity
     from passcheck.repro.tools import package
 
-    cells, _ = read_report(args.report)
+    cells, _ = read_report(report_file(args.report))
     f, chosen = choose(cells, args.finding)
     if chosen:
         print(chosen)
