@@ -24,10 +24,11 @@ type of the first input's type parameter the CPU provider runs); the node is the
 - ``initializers``: the constant operands initializers (IR.md "Graphs": an initializer is a constant value; where
   the recipe has any);
 - ``defaults-omitted``: the attributes whose value is the schema default left out (where the schema has any);
-- ``schema-opset``: the common node at the schema's own ``since_version``, where no body or another body is in
-  force (where that differs from the body's opset).
+- ``before-body``: the common node one opset below, where the schema is in force but this body is not yet (no body,
+  or an older one); not below opset 7, the oldest onnxruntime runs.
 
-A base with a single form (no defaulted attribute, body at the schema's own opset) is not registered.
+A base with a single form (no defaulted attribute, no constant operand, body at the schema's own opset: Softplus-22,
+Mish-18, PRelu-16, ...) is not registered: the generated set holds that node already.
 """
 
 from __future__ import annotations
@@ -88,6 +89,13 @@ def _defaults(schema: onnx.defs.OpSchema) -> dict[str, object]:
     return out
 
 
+def _in_force(schema: onnx.defs.OpSchema, opset: int) -> bool:
+    try:
+        return onnx.defs.get_schema(schema.name, opset, schema.domain).since_version == schema.since_version
+    except onnx.defs.SchemaError:
+        return False
+
+
 def _form(node: recipe.Node, doc: str) -> Form:
     from passcheck.generate.model import to_model
 
@@ -119,15 +127,10 @@ def _register(schema: onnx.defs.OpSchema, opset: int, kind: str, elem: int) -> N
         for n in left:
             del omitted.attrs[n]
         forms["defaults-omitted"] = _form(omitted, f"{', '.join(left)} left to the schema default")
-    if schema.since_version != opset:
-        try:
-            recipe.build_node(schema, schema.since_version, main=elem)
-        except recipe.NoRecipe:
-            pass
-        else:
-            own = common.copy()
-            own.opset = schema.since_version
-            forms["schema-opset"] = _form(own, f"the node at opset {schema.since_version}, the schema's own")
+    if opset - 1 >= max(schema.since_version, 7) and _in_force(schema, opset - 1):
+        before = common.copy()
+        before.opset = opset - 1
+        forms["before-body"] = _form(before, f"the node at opset {opset - 1}, before this body is in force")
     if len(forms) < 2:
         return
     body = "context-dependent function body" if kind == "context" else "function body"
