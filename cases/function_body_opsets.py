@@ -33,6 +33,8 @@ Mish-18, PRelu-16, ...) is not registered: the generated set holds that node alr
 
 from __future__ import annotations
 
+import dataclasses
+
 import onnx
 import onnx.defs
 import onnx.helper
@@ -102,11 +104,13 @@ def _form(node: recipe.Node, doc: str) -> Form:
     return Form(build=lambda: to_model(node), doc=doc)
 
 
-def _register(schema: onnx.defs.OpSchema, opset: int, kind: str, elem: int) -> None:
+def _candidate(schema: onnx.defs.OpSchema, opset: int, kind: str, elem: int | None) -> Case | None:
+    """The base for ``schema`` at ``opset`` with element type ``elem`` (module docs), or None: no recipe, or one
+    spelling only."""
     try:
         node = recipe.build_node(schema, opset, main=elem)
     except recipe.NoRecipe:
-        return
+        return None
     defaults = _defaults(schema)
     common = node.copy()
     for name, value in defaults.items():
@@ -132,23 +136,21 @@ def _register(schema: onnx.defs.OpSchema, opset: int, kind: str, elem: int) -> N
         before.opset = opset - 1
         forms["before-body"] = _form(before, f"the node at opset {opset - 1}, before this body is in force")
     if len(forms) < 2:
-        return
+        return None
     body = "context-dependent function body" if kind == "context" else "function body"
     elem_name = recipe.type_name(elem if elem is not None else node.main_elem())
     name = f"{FAMILY}/{schema.name.lower()}-{schema.since_version}.opset-{opset}.{elem_name}"
-    REGISTRY.register(
-        Case(
-            id=name,
-            forms=forms,
-            doc=f"""{schema.name}-{schema.since_version} at opset {opset}, where its {body} is written for (onnx
+    return Case(
+        id=name,
+        forms=forms,
+        doc=f"""{schema.name}-{schema.since_version} at opset {opset}, where its {body} is written for (onnx
 schema), {elem_name}; defaulted attributes written out ({", ".join(defaults) or "none"}).
 
 Uncommon: {"; ".join(f"{k}: {f.doc}" for k, f in forms.items() if k != "common")}.
 Valid: opset {min(opset, schema.since_version)} to {opset} (Operators.md {schema.name}, "Function").""",
-            opset=opset,
-            passes=tuple(dict.fromkeys((*DEFAULT_PASSES, PASS))),
-            tags=frozenset({"functions", "function-body"}),
-        )
+        opset=opset,
+        passes=tuple(dict.fromkeys((*DEFAULT_PASSES, PASS))),
+        tags=frozenset({"functions", "function-body"}),
     )
 
 
@@ -159,7 +161,85 @@ def _elems(schema: onnx.defs.OpSchema) -> list[int | None]:
     return (recipe.allowed(schema, first) or [None]) if not first.startswith(("tensor(", "seq(")) else [None]
 
 
-for _schema in function_schemas():
-    for _opset, _kind in body_opsets(_schema):
-        for _elem in _elems(_schema):
-            _register(_schema, _opset, _kind, _elem)
+def _gate_one(case: Case) -> dict[str, str]:
+    """Form → "" when it passes the full checker, runs under onnxruntime (CPU, unoptimized) on two synthesized feed
+    sets and agrees with the common form, and the reference evaluator agrees or lacks the op; else the first failure
+    (what ``tests/cases/test_library.py`` asks of every library case). A common form that fails fails every form."""
+    import onnx.checker
+    import onnx.reference
+
+    from passcheck.engine import seed_for
+    from passcheck.oracles.numeric import compare
+    from passcheck.runtime import run_ort, synthesize
+
+    models = {n: f.build() for n, f in case.forms.items()}
+    feeds = [synthesize(models["common"], b, seed_for(case.id, i)) for i, b in enumerate(case.bindings)]
+    want = []
+    for f in feeds:
+        run = run_ort(models["common"], f)
+        if run.error:
+            return dict.fromkeys(models, f"common does not run: {run.error[:200]}")
+        want.append(run.outputs)
+
+    def one(name: str, model: onnx.ModelProto) -> str:
+        try:
+            onnx.checker.check_model(model, full_check=True)
+            ref = onnx.reference.ReferenceEvaluator(model)
+        except Exception as exc:  # noqa: BLE001 - a refusal drops the form
+            return f"{type(exc).__name__}: {str(exc)[:200]}"
+        for f, w in zip(feeds, want):
+            run = run_ort(model, f)
+            if run.error or list(run.outputs) != list(w):
+                return f"does not run: {(run.error or 'other outputs')[:200]}"
+            try:
+                values = ref.run(None, {k: v for k, v in f.items() if k in ref.input_names})
+            except Exception as exc:  # noqa: BLE001 - only an op the evaluator lacks keeps the form
+                if not any(g in str(exc).lower() for g in ("not implemented", "no implementation", "not supported")):
+                    return f"reference evaluator: {str(exc)[:200]}"
+                values = None
+            for g in [run.outputs] + ([dict(zip(run.outputs, values))] if values is not None else []):
+                if any(not compare(g[o], v, case.rtol, case.atol).ok for o, v in w.items()):
+                    return "an output differs from the common form's"
+        return ""
+
+    out = {name: one(name, model) for name, model in models.items()}
+    return dict.fromkeys(models, f"common: {out['common']}") if out["common"] else out
+
+
+def _gated(cases: list[Case]) -> list[Case]:
+    """The candidates with the forms that pass :func:`_gate_one` (a base keeps its common form and one more, or is
+    left out), judged once per onnx / onnxruntime version and module text and
+    cached (:func:`passcheck._cache.built_set`: ``<cache>/function-body/<key>/index.json``)."""
+    import hashlib
+    import json
+
+    import onnxruntime
+
+    from passcheck._cache import built_set, cache_root
+
+    text = open(__file__, "rb").read() + json.dumps(recipe.domains(), sort_keys=True, default=str).encode()
+    key = f"{onnx.__version__}-{onnxruntime.__version__}-{hashlib.sha256(text).hexdigest()[:12]}"
+
+    def build(tmp):
+        doc = {c.id: _gate_one(c) for c in cases}
+        (tmp / "index.json").write_text(json.dumps(doc, indent=1, sort_keys=True), encoding="utf-8")
+        return doc
+
+    index = built_set(cache_root() / FAMILY / key, build, announce="passcheck: checking the function-body bases once")
+    out = []
+    for c in cases:
+        kept = {n: f for n, f in c.forms.items() if (index.get(c.id) or {}).get(n) == ""}
+        if "common" in kept and len(kept) > 1:
+            out.append(dataclasses.replace(c, forms=kept))
+    return out
+
+
+_CANDIDATES = [
+    c
+    for _schema in function_schemas()
+    for _opset, _kind in body_opsets(_schema)
+    for _elem in _elems(_schema)
+    if (c := _candidate(_schema, _opset, _kind, _elem)) is not None
+]
+for _case in _gated(_CANDIDATES):
+    REGISTRY.register(_case)

@@ -53,7 +53,10 @@ def test_the_family_reaches_every_body_opset_of_every_function_schema_with_a_rec
     wanted = {e.name.lower() for e in catalogue() if e.kind == "function" and "." not in e.name.split("@")[0]}
     # no recipe: LinearAttention's required kv_num_heads, SequenceMap's body graph (`generate --stats`); the others
     # have one spelling only (no defaulted attribute, no constant operand, body at their own opset): generated bases
-    for entry in wanted - reached - {"linearattention@27", "sequencemap@17"}:
+    # the gate (onnxruntime cannot run the node: SwiGLU-28, CausalConvWithState-27, Bernoulli's random values;
+    # the reference evaluator refuses CastLike-24/25) leaves these out on onnxruntime 1.32 / onnx 1.23.2
+    gated = {"swiglu@28", "causalconvwithstate@27", "bernoulli@15", "bernoulli@22", "castlike@24", "castlike@25"}
+    for entry in wanted - reached - {"linearattention@27", "sequencemap@17"} - gated:
         op, since = entry.split("@")
         schema = next(
             s
