@@ -164,13 +164,15 @@ def _elems(schema: onnx.defs.OpSchema) -> list[int | None]:
 def _gate_one(case: Case) -> dict[str, str]:
     """Form → "" when it passes the full checker, runs under onnxruntime (CPU, unoptimized) on two synthesized feed
     sets and agrees with the common form, and the reference evaluator agrees or lacks the op; else the first failure
-    (what ``tests/cases/test_library.py`` asks of every library case). A common form that fails fails every form."""
+    and its shape annotations hold on the values observed (what ``tests/cases/test_library.py`` asks of every
+    library case). A common form that fails fails every form."""
     import onnx.checker
     import onnx.reference
 
     from passcheck.engine import seed_for
+    from passcheck.oracles import shape_annotations
     from passcheck.oracles.numeric import compare
-    from passcheck.runtime import run_ort, synthesize
+    from passcheck.runtime import all_node_outputs, run_ort, synthesize
 
     models = {n: f.build() for n, f in case.forms.items()}
     feeds = [synthesize(models["common"], b, seed_for(case.id, i)) for i, b in enumerate(case.bindings)]
@@ -188,9 +190,11 @@ def _gate_one(case: Case) -> dict[str, str]:
         except Exception as exc:  # noqa: BLE001 - a refusal drops the form
             return f"{type(exc).__name__}: {str(exc)[:200]}"
         for f, w in zip(feeds, want):
-            run = run_ort(model, f)
+            run = run_ort(model, f, expose=all_node_outputs(model))
             if run.error or list(run.outputs) != list(w):
                 return f"does not run: {(run.error or 'other outputs')[:200]}"
+            if not (report := shape_annotations.check(model, run.observed)).ok:
+                return f"wrong annotations: {[v.message for v in report.violations][:2]}"
             try:
                 values = ref.run(None, {k: v for k, v in f.items() if k in ref.input_names})
             except Exception as exc:  # noqa: BLE001 - only an op the evaluator lacks keeps the form
