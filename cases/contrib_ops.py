@@ -29,6 +29,8 @@ import hashlib
 import json
 from pathlib import Path
 
+import numpy as np
+
 from passcheck.case_model import Case, Form
 from passcheck.cases import register
 from passcheck.generate import model as gen_model
@@ -127,23 +129,35 @@ def _no_inference(model):
     return model  # onnx does not know the domain: outputs keep their element type only
 
 
-def form_model(pair: Pair, form: str):
+def form_model(pair: Pair, form: str, ranks: dict[str, int] | None = None):
+    """The model of ``form``; ``ranks`` (output name → rank, from the gate's onnxruntime run of ``common``) gives
+    each output that many anonymous dims (the checker requires a shape on graph outputs, IR.md §Graphs; onnx's
+    inference cannot give one here), as the generator does with a reference run's rank."""
     node, mode, _doc = pair.forms[form]
-    return gen_model.to_model(node, mode, infer=_no_inference)
+    m = gen_model.to_model(node, mode, infer=_no_inference)
+    for o in m.graph.output:
+        if ranks and o.name in ranks and not o.type.tensor_type.HasField("shape"):
+            o.type.tensor_type.shape.SetInParent()
+            for _ in range(ranks[o.name]):
+                o.type.tensor_type.shape.dim.add()
+    return m
 
 
-def _gate(folder: Path) -> dict:
-    """Run every candidate pair's forms in onnxruntime (the isolation worker) on the common form's feeds; keep a
-    pair whose forms all run and agree (:func:`passcheck.oracles.numeric.compare`). Returns the index: kept ids,
-    and the dropped ones with the first reason."""
+def _gate(folder: Path, ops: tuple[str, ...] = ()) -> dict:
+    """Run every candidate pair's forms (of ``ops``, every op when empty) in onnxruntime (the isolation worker) on
+    the common form's feeds; keep a pair whose forms all run and agree (:func:`passcheck.oracles.numeric.compare`).
+    Writes and returns the index: kept ids with their outputs' ranks, and the dropped ones with the first reason
+    (a form that kills the worker: "onnxruntime killed its process: SIGABRT")."""
     from passcheck.engine import feeds_for
     from passcheck.oracles.numeric import compare
     from passcheck.passes.isolation import IsolatedExecutor
 
-    kept, dropped = [], {}
+    kept, dropped = {}, {}
     ex = IsolatedExecutor(timeout=60)
     try:
         for schema in contrib_schemas():
+            if ops and schema.name not in ops:
+                continue
             for cid, pair in pairs(schema):
                 forms = {f: form_model(pair, f) for f in pair.forms}
                 feeds = feeds_for(forms["common"], cid, [{}])[0]
@@ -158,7 +172,7 @@ def _gate(folder: Path) -> dict:
                 if why:
                     dropped[cid] = why
                 else:
-                    kept.append(cid)
+                    kept[cid] = {name: int(np.ndim(v)) for name, v in runs["common"].outputs.items()}
     finally:
         ex.close()
     doc = {"kept": kept, "dropped": dropped}
@@ -179,7 +193,7 @@ def gate_key() -> str:
 
 @functools.cache
 def verdicts() -> dict:
-    """``{"kept": [case id…], "dropped": {case id: why}}``, built once per cache key (:func:`_gate`)."""
+    """``{"kept": {case id: {output: rank}}, "dropped": {case id: why}}``, built once per cache key (:func:`_gate`)."""
     from passcheck._cache import built_set, cache_root
 
     return built_set(
@@ -189,8 +203,8 @@ def verdicts() -> dict:
     )
 
 
-def _register(schema: ort_schemas.Schema, cid: str, pair: Pair) -> None:
-    forms = {f: Form(functools.partial(form_model, pair, f), doc) for f, (_n, _m, doc) in pair.forms.items()}
+def _register(schema: ort_schemas.Schema, cid: str, pair: Pair, ranks: dict[str, int]) -> None:
+    forms = {f: Form(functools.partial(form_model, pair, f, ranks), doc) for f, (_n, _m, doc) in pair.forms.items()}
     static = all(mode == "static" for _n, mode, _d in pair.forms.values())
     register(
         Case(
@@ -208,8 +222,8 @@ def _register(schema: ort_schemas.Schema, cid: str, pair: Pair) -> None:
 
 
 if contrib_schemas():
-    _kept = set(verdicts()["kept"])
+    _kept = verdicts()["kept"]
     for _schema in contrib_schemas():
         for _cid, _pair in pairs(_schema):
             if _cid in _kept:
-                _register(_schema, _cid, _pair)
+                _register(_schema, _cid, _pair, _kept[_cid])
