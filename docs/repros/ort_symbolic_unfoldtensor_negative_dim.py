@@ -27,8 +27,11 @@ print("onnx", onnx.__version__, "onnxruntime", ort.__version__)
 bug = False
 for dim in (1, -2, 0, -3):
     m = model(dim)
-    ran = list(ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"]).run(
-        None, {"x": np.zeros((2, 3, 4), np.float32)})[0].shape)
+    ran = list(
+        ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+        .run(None, {"x": np.zeros((2, 3, 4), np.float32)})[0]
+        .shape
+    )
     out = SymbolicShapeInference.infer_shapes(m).graph.output[0]
     inf = [d.dim_value for d in out.type.tensor_type.shape.dim]
     print(f"dim={dim}: onnxruntime {ran}, symbolic shape inference {inf}")

@@ -53,6 +53,9 @@ def test_the_kept_bases_are_contrib_ops_with_a_cpu_kernel_and_cover_the_symbolic
     assert {"attention", "biasgelu", "fastgelu", "quickgelu", "skiplayernormalization", "multiheadattention"} <= ops
     assert {"qlinearadd", "rotaryembedding", "unfoldtensor", "dynamictimewarping"} <= ops
     assert {"shape", "optional-input", "attr-default"} == {c.id.split(".")[1] for c in cases.values()}
+    # symbolic shape inference runs by default only where it has a handler (Trilu: none, "Incomplete" by design)
+    assert "ort:symbolic-shape-infer" in cases["unfoldtensor-1.shape"].passes
+    assert "ort:symbolic-shape-infer" not in cases["trilu-1.shape"].passes
 
 
 @pytest.mark.parametrize("name", sorted(n for n in _cases() if n.endswith(".shape")))
@@ -62,12 +65,11 @@ def test_every_form_runs_and_agrees_and_the_first_triggers_the_symbolic_handler(
     case = _cases()[name]
     models = [f.build() for f in case.forms.values()]
     op = next(n.op_type for n in models[0].graph.node if n.domain == "com.microsoft")
-    if op in handlers():
+    if op in handlers() and op != "UnfoldTensor":  # row 1063: its handler raises on the defaults
         assert f"ort-symbolic-shape-infer:handler:{op}" in triggers(models[0]), name
     feeds = synthesize(models[0], {}, 0)
     got = [
-        ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, feeds)
-        for m in models
+        ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, feeds) for m in models
     ]
     for other in got[1:]:
         for a, b in zip(got[0], other, strict=True):
