@@ -33,6 +33,7 @@ import numpy as np
 
 from passcheck.case_model import Case, Form
 from passcheck.cases import register
+from passcheck.cases._support import ir_version_for
 from passcheck.generate import model as gen_model
 from passcheck.generate import recipe
 from passcheck.generate.node_spellings import attr_defaults, optional_inputs
@@ -46,6 +47,12 @@ DOMAIN = "com.microsoft"
 #: the default-domain opset the forms import (onnxruntime's contrib schemas are version 1)
 OPSET = 17
 KINDS = (shapes, optional_inputs, attr_defaults)
+#: the spec section that makes each kind's forms one computation
+SOURCES = {
+    "shape": "IR.md §Static tensor shapes: a dim_param or an unknown dim holds for any size",
+    "optional-input": "IR.md §Nodes: an optional input omitted at the end or written as an empty name",
+    "attr-default": "IR.md §Attributes: an attribute left out takes the default its schema states",
+}
 #: Rows on top of the generator's recipe (the domain table's keys, :func:`passcheck.generate.recipe.build_node`),
 #: from each op's doc in ContribOperators.md: what a kernel checks that the schema's types do not say.
 _SCALES = {
@@ -220,10 +227,11 @@ def _register(schema: ort_schemas.Schema, cid: str, pair: Pair, ranks: dict[str,
             id=cid,
             forms=forms,
             opset=OPSET,
-            doc=f"{DOMAIN}.{schema.name}-{schema.since_version}: {pair.doc}.\n\n"
-            f"onnxruntime's contrib op (docs/ContribOperators.md), its recipe from onnxruntime's own schema; the "
-            f"forms ran and agreed in onnxruntime (the family's gate).",
-            tags=frozenset({FAMILY, f"contrib-op:{schema.name}", f"contrib-spelling:{pair.kind}"}),
+            doc=f"{DOMAIN}.{schema.name}-{schema.since_version}: one node of onnxruntime's contrib op, its recipe from "
+            f"onnxruntime's own schema (docs/ContribOperators.md in the onnxruntime repository).\n\n"
+            f"Uncommon: {pair.doc} ({SOURCES[pair.kind]}); the forms ran and agreed in onnxruntime (the family's "
+            f"gate).\nValid: opset {OPSET}, com.microsoft 1 (ir_version {ir_version_for(OPSET)}+).",
+            tags=frozenset({FAMILY, f"contrib-{schema.name.lower()}", f"contrib-{pair.kind}"}),
             passes=_passes(schema.name),
             parity=frozenset({"status", "ops"} if static else {"status"}),
         )
