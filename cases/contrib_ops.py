@@ -1,5 +1,5 @@
 """contrib/*: one node of an onnxruntime ``com.microsoft`` contrib op, for every contrib op whose CPU kernel the
-installed onnxruntime registers, in the generator's spellings (M341).
+installed onnxruntime registers, in the generator's spellings (M342; the gate M343).
 
 Source: onnxruntime's own schemas (:mod:`passcheck.runtime.ort_schemas`; docs/ContribOperators.md in the
 onnxruntime repository is generated from them) and its kernel registry (:mod:`passcheck.runtime.kernels`). Each

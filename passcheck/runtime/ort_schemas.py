@@ -1,5 +1,5 @@
 """onnxruntime's own operator schemas (the contrib domains, ``com.microsoft`` …), read through the attribute names
-of ``onnx.defs.OpSchema`` so code written for onnx's schemas reads them unchanged.
+of ``onnx.defs.OpSchema`` so code written for onnx's schemas reads them unchanged (M341).
 
 Source: ``onnxruntime.capi.onnxruntime_pybind11_state.get_all_operator_schema()`` — every schema onnxruntime
 registers (its contrib ops are not in ``onnx.defs``, whose registry importing onnxruntime does not extend). Its

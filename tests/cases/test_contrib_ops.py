@@ -1,4 +1,4 @@
-"""The contrib-op bases (``cases/contrib_ops.py``, M341–M342) and onnxruntime's schema reader
+"""The contrib-op bases (``cases/contrib_ops.py``, M342–M343) and onnxruntime's schema reader
 (``passcheck/runtime/ort_schemas.py``, M341): onnxruntime's own ``com.microsoft`` schemas read through onnx's
 attribute names; every kept base is a contrib op with a CPU kernel whose forms run and agree in real onnxruntime
 sessions, its first form triggers onnxruntime's symbolic shape inference handler by effect; the gate drops a pair a
