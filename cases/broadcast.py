@@ -150,7 +150,8 @@ _unidirectional(
 Operators.md PRelu-9/16: "slope should be unidirectional broadcastable to input tensor X", the output X's shape;
 Expand-8/13 makes X [2, 3] from x [3], so slope [2, 3] is valid. Dropping the Expand leaves PRelu(x, slope), which
 the schema forbids (slope larger than X). Uncommon: PRelu's definition written out (f(x) = slope * x for x < 0,
-x otherwise) on the same expanded X. Valid: opset 9+ (here 15).""",
+x otherwise) on the same expanded X.
+Valid: opset 9+ (here 15).""",
     "(float[3] x, float[2,3] slope) => (float[2,3] y)",
     "<int64[2] s23 = {2,3}, float zero = {0.}>",
     {
@@ -169,7 +170,8 @@ _unidirectional(
 Operators.md Gemm-13: A is 2-D (M x K), "tensor C should be unidirectional broadcastable to tensor A * B"; here
 Expand-8/13 makes A [2, 4] from a [4] and C is the full [2, 3]. Dropping the Expand makes A 1-D, which Gemm
 forbids (MatMul would take it, with a 1-D result). Uncommon: MatMul and Add on the same expanded A (Gemm's
-definition with alpha = beta = 1). Valid: opset 13+ (here 15).""",
+definition with alpha = beta = 1).
+Valid: opset 13+ (here 15).""",
     "(float[4] a, float[4,3] b, float[2,3] c) => (float[2,3] y)",
     "<int64[2] s24 = {2,4}>",
     {

@@ -214,9 +214,9 @@ def _passes(op: str) -> tuple[str, ...]:
     """The default passes; onnxruntime's symbolic shape inference only for an op it has a handler for (without
     one, onnx's inference does not know the domain either and the tool raises "Incomplete symbolic shape
     inference" by design: ``infer_shapes`` refuses a model it cannot type)."""
-    from passcheck.coverage.symbolic import PASSES, handlers
+    from passcheck.coverage.symbolic import PASSES, handler_names
 
-    return tuple(p for p in DEFAULT_PASSES if op in handlers() or p not in PASSES)
+    return tuple(p for p in DEFAULT_PASSES if op in handler_names() or p not in PASSES)
 
 
 def _register(schema: ort_schemas.Schema, cid: str, pair: Pair, ranks: dict[str, int]) -> None:

@@ -9,6 +9,7 @@ gives every output of that node a type.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import tempfile
 
@@ -23,6 +24,29 @@ def handlers() -> list[str]:
     from onnxruntime.tools.symbolic_shape_infer import SymbolicShapeInference
 
     return sorted(SymbolicShapeInference(2**31 - 1, False, False, 0).dispatcher_)
+
+
+@functools.cache
+def handler_names() -> frozenset[str]:
+    """The op types ``SymbolicShapeInference.__init__`` puts in ``dispatcher_``, read from the installed tool's source
+    (``ast``), without importing it: the tool imports sympy, which passcheck's own process never loads to list cases.
+    Falls back to :func:`handlers` when the source cannot be read that way (a release that builds the table
+    otherwise)."""
+    import ast
+    import importlib.util
+
+    spec = importlib.util.find_spec("onnxruntime.tools.symbolic_shape_infer")
+    names: set[str] = set()
+    try:
+        tree = ast.parse(open(spec.origin, encoding="utf-8").read()) if spec and spec.origin else None
+    except (OSError, SyntaxError, ValueError):
+        tree = None
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict):
+            if any(isinstance(t, ast.Attribute) and t.attr == "dispatcher_" for t in node.targets):
+                keys = [k for k in node.value.keys if isinstance(k, ast.Constant)]
+                names.update(k.value for k in keys if isinstance(k.value, str))
+    return frozenset(names) if names else frozenset(handlers())
 
 
 def catalogue() -> list[Entry]:
