@@ -212,17 +212,16 @@ def _gate_one(case: Case) -> dict[str, str]:
 
 def _gated(cases: list[Case]) -> list[Case]:
     """The candidates with the forms that pass :func:`_gate_one` (a base keeps its common form and one more, or is
-    left out), judged once per onnx / onnxruntime version and module text and
-    cached (:func:`passcheck._cache.built_set`: ``<cache>/function-body/<key>/index.json``)."""
+    left out), judged once per generator hash (its recipes, domain table, onnx / onnxruntime versions) and module
+    text and cached (:func:`passcheck._cache.built_set`: ``<cache>/function-body/<key>/index.json``)."""
     import hashlib
     import json
 
-    import onnxruntime
-
     from passcheck._cache import built_set, cache_root
+    from passcheck.generate import generator_hash
 
-    text = open(__file__, "rb").read() + json.dumps(recipe.domains(), sort_keys=True, default=str).encode()
-    key = f"{onnx.__version__}-{onnxruntime.__version__}-{hashlib.sha256(text).hexdigest()[:12]}"
+    # the generator's hash covers its recipes, domain table and the onnx / onnxruntime versions
+    key = hashlib.sha256(generator_hash().encode() + open(__file__, "rb").read()).hexdigest()[:16]
 
     def build(tmp):
         doc = {c.id: _gate_one(c) for c in cases}
