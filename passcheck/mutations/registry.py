@@ -115,6 +115,7 @@ MODULES = (
     "passcheck.mutations.transpose_split",
     "passcheck.mutations.concat_nested",
     "passcheck.mutations.slice_per_axis",
+    "passcheck.mutations.text_attrs",
 )
 
 

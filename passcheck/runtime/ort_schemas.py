@@ -38,12 +38,13 @@ class Constraint:
 @dataclasses.dataclass(frozen=True)
 class Attribute:
     """``type``: ``onnx.AttributeProto.AttributeType`` value; ``default_value``: an ``AttributeProto`` (``type``
-    0 when the schema gives no default)."""
+    0 when the schema gives no default); ``description``: the schema's doc text of the attribute."""
 
     name: str
     type: int
     required: bool
     default_value: onnx.AttributeProto
+    description: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,7 +71,7 @@ def _param(p) -> Param:
 def _attribute(a) -> Attribute:
     default = onnx.AttributeProto()
     default.ParseFromString(a._default_value or b"")
-    return Attribute(a.name, int(a.type), bool(a.required), default)
+    return Attribute(a.name, int(a.type), bool(a.required), default, a.description or "")
 
 
 @functools.cache
@@ -107,4 +108,11 @@ def schemas(domain: str) -> list[Schema]:
     return sorted(newest.values(), key=lambda s: s.name)
 
 
-__all__ = ["Attribute", "Constraint", "Param", "Schema", "schemas"]
+def history() -> tuple[Schema, ...]:
+    """Every schema the installed onnxruntime registers, every domain and version (empty when not installed)."""
+    from passcheck._versions import tool_version
+
+    return _schemas(tool_version("onnxruntime") or "")
+
+
+__all__ = ["Attribute", "Constraint", "Param", "Schema", "history", "schemas"]
