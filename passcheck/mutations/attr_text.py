@@ -52,7 +52,7 @@ class TextFreedom:
         versions: the schema versions (since_version) whose description states it, ascending.
         rank_slot: ``from-back``: the input slot whose rank r is; else -1.
         value: ``stated-default``: the stated value (int for INT, float for FLOAT); else None.
-        quote: the words of the description that state it (verbatim).
+        quote: the words of the description that state it (verbatim, whitespace runs as one space).
     """
 
     domain: str
@@ -123,7 +123,7 @@ def _from_back(inputs: list[str | None], text: str) -> tuple[int, str] | None:
         return None
     named = _RANK_OF.search(text)
     slot = 0 if named is None else inputs.index(named.group(1)) if named.group(1) in inputs else None
-    return None if slot is None or inputs[slot] is None else (slot, m.group(0))
+    return None if slot is None or inputs[slot] is None else (slot, " ".join(m.group(0).split()))
 
 
 def _stated(kind: int, text: str) -> tuple[int | float, str] | None:
