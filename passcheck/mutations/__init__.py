@@ -31,7 +31,9 @@ Catalogue (module — rewrite ids, each pair the inverse of the other):
   :mod:`~passcheck.mutations.function_types`, :mod:`~passcheck.mutations.function_overloads`,
   :mod:`~passcheck.mutations.training_info`, :mod:`~passcheck.mutations.attribute_inputs`,
   :mod:`~passcheck.mutations.transpose_split` (one Transpose as two), :mod:`~passcheck.mutations.concat_nested`
-  (one Concat as two), :mod:`~passcheck.mutations.slice_per_axis` (a Slice one axis at a time).
+  (one Concat as two), :mod:`~passcheck.mutations.slice_per_axis` (a Slice one axis at a time),
+  :mod:`~passcheck.mutations.text_attrs` (the attribute freedoms only an attribute's schema text states, every domain:
+  :mod:`~passcheck.mutations.attr_text`).
 
 The full list, with the spec section each freedom rests on and the freedoms no rewrite can produce,
 is the spelling catalogue (:mod:`~passcheck.mutations.catalogue`, ``docs/spellings.md``): a rewrite
