@@ -8,8 +8,8 @@ in an attribute's description and nowhere else the rewrites read:
 - ``from-back``: an INT/INTS attribute whose text says a negative value counts dimensions from the back
   (``Negative value means counting dimensions from the back``, or an accepted range ``[-r, r-1]``): ``a``
   and ``a - r`` name the same dim, r the rank of the input the text names (``r = rank(data)``; none
-  named: input 0). Rows whose r is not one input's rank (``[-r-1, r]``, a rank per variadic input) are
-  left out of the table.
+  named: input 0). Rows whose r is not one input's rank (``[-r-1, r]``, a list with an entry per variadic input)
+  are left out of the table.
 - ``stated-default``: an optional scalar INT/FLOAT attribute that the schema gives no default value but
   whose text states one as a literal (``Default value is 0``, ``defaults to 1``): omitted and written
   with that value mean the same.
@@ -72,8 +72,7 @@ class TextFreedom:
 
 
 def _all() -> list[tuple[str, str, int, list[str], dict]]:
-    """(domain, op, since_version, input names (None for a variadic one), {attr: (type, required, has default,
-    description)})."""
+    """(domain, op, since_version, inputs as (name, variadic), {attr: (type, required, has default, description)})."""
     import onnx.defs
 
     from passcheck.runtime import ort_schemas
@@ -95,12 +94,12 @@ def _all() -> list[tuple[str, str, int, list[str], dict]]:
     return out
 
 
-def _inputs(params) -> list[str | None]:
-    """Formal input names, None for a variadic one (its inputs have a rank each)."""
+def _inputs(params) -> list[tuple[str, bool]]:
+    """Formal inputs: (name, whether it is variadic)."""
     import onnx.defs
 
     variadic = onnx.defs.OpSchema.FormalParameterOption.Variadic
-    return [None if p.option == variadic else p.name for p in params]
+    return [(p.name, p.option == variadic) for p in params]
 
 
 @functools.cache
@@ -115,15 +114,20 @@ def _versions(domain: str, op: str) -> tuple[int, ...]:
     return _version_index().get((domain, op), ())
 
 
-def _from_back(inputs: list[str | None], text: str) -> tuple[int, str] | None:
+def _from_back(inputs: list[tuple[str, bool]], kind: int, text: str) -> tuple[int, str] | None:
     """(rank slot, quote) when ``text`` says negative values count from the back against one input's rank
-    (the input ``r = rank(name)`` names, else input 0; a variadic input has no one rank)."""
+    (the input ``r = rank(name)`` names, else input 0). A list over a variadic input may hold one entry per input, each
+    against its own rank (Scan's ``scan_input_axes``): no row; one INT over it counts against the rank its inputs
+    share (Concat's ``axis``)."""
     m = _FROM_BACK.search(text)
     if m is None or _OTHER_RANK.search(text) or not inputs:
         return None
     named = _RANK_OF.search(text)
-    slot = 0 if named is None else inputs.index(named.group(1)) if named.group(1) in inputs else None
-    return None if slot is None or inputs[slot] is None else (slot, " ".join(m.group(0).split()))
+    names = [name for name, _ in inputs]
+    slot = 0 if named is None else names.index(named.group(1)) if named.group(1) in names else None
+    if slot is None or (inputs[slot][1] and kind == _INTS):
+        return None
+    return slot, " ".join(m.group(0).split())
 
 
 def _stated(kind: int, text: str) -> tuple[int | float, str] | None:
@@ -146,7 +150,7 @@ def table() -> tuple[TextFreedom, ...]:
     found: dict[tuple[str, str, str, str], dict] = {}
     for domain, op, since, inputs, attrs in _all():
         for name, (kind, required, has_default, text) in attrs.items():
-            if kind in (_INT, _INTS) and (fb := _from_back(inputs, text)) is not None:
+            if kind in (_INT, _INTS) and (fb := _from_back(inputs, kind, text)) is not None:
                 row = found.setdefault((domain, op, name, "from-back"), {"versions": set(), "rank_slot": fb[0]})
                 row["versions"].add(since)
                 row["quote"] = fb[1]

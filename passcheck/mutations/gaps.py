@@ -11,7 +11,10 @@ domain, deprecated schemas skipped) for parameter-level freedoms whose wording t
   (:mod:`passcheck.mutations.index_sign`), :data:`passcheck.mutations.element_index_sign.INDEX_INPUTS` or
   :data:`passcheck.mutations.sequence_position.POSITION_OPS`;
 - an optional input whose description says an empty value and no value mean the same ("either not
-  provided or explicitly empty"): :data:`passcheck.mutations.axes_presence.AXES_INPUT_SINCE`.
+  provided or explicitly empty"): :data:`passcheck.mutations.axes_presence.AXES_INPUT_SINCE`;
+- an attribute freedom only the attribute's own text states, every domain, onnxruntime's too (a negative value
+  counting from the back under any name, a default stated as a literal the schema does not carry):
+  :func:`passcheck.mutations.attr_text.table`, written by :mod:`passcheck.mutations.text_attrs`.
 
 The element types of ``onnx.TensorProto.DataType`` are walked too: each has a raw_data and a typed
 spelling (onnx.proto TensorProto) that typed-data / raw-data must know
@@ -221,9 +224,30 @@ IR_ROWS: tuple[Gap, ...] = (
 )
 
 
+def text_rows() -> list[Gap]:
+    """Each attribute freedom only the schema's text states (:func:`passcheck.mutations.attr_text.table`, every
+    domain), with the rewrite that writes it: negative-axes for the attributes its table names, else the text rewrites
+    of :mod:`passcheck.mutations.text_attrs`."""
+    from passcheck.mutations.attr_text import table
+    from passcheck.mutations.axes import AXIS_ATTRS
+
+    out = []
+    for r in table():
+        spec = f"{r.domain or 'ai.onnx'} {r.op}-{r.versions[0]} schema text ({r.attr}: '{r.quote}')"
+        axes = AXIS_ATTRS.get(r.op) if not r.domain else None
+        if r.kind == "stated-default":
+            detail = "text-default-explicit, text-default-omitted"
+        elif axes is not None and axes[0] == r.attr and all(axes[1] <= v <= axes[2] for v in r.versions):
+            detail = "negative-axes, positive-axes"
+        else:
+            detail = "text-axis-negative, text-axis-positive (negative-axes where its table names the opset)"
+        out.append(Gap(f"text-{r.kind}", f"{r.domain or 'ai.onnx'}:{r.op}.{r.attr}", spec, "rewrite", detail))
+    return out
+
+
 def rows() -> list[Gap]:
     """Every audited row: the schema walks, the element types, then the IR rows."""
-    return [*axis_rows(), *index_rows(), *empty_input_rows(), *storage_rows(), *IR_ROWS]
+    return [*axis_rows(), *index_rows(), *empty_input_rows(), *text_rows(), *storage_rows(), *IR_ROWS]
 
 
 def markdown() -> str:

@@ -14,6 +14,7 @@ import pytest
 from passcheck.cases.builders import parse
 from passcheck.mutations import REWRITES, verify_equivalent
 from passcheck.mutations.attr_text import freedoms, table
+from passcheck.mutations.gaps import text_rows
 from passcheck.runtime import ort_schemas
 
 from ._models import feeds, named
@@ -128,3 +129,14 @@ def test_a_value_other_than_the_stated_default_stays():
         ROPE.replace("num_heads = 1", "num_heads = 1, interleaved = 1"), opset=17, extra_opsets={"com.microsoft": 1}
     )
     assert REWRITES["text-default-omitted"].apply(m) is None
+
+
+def test_the_gaps_audit_lists_every_text_freedom_with_its_rewrite():
+    rows = {(g.family, g.where): g for g in text_rows()}
+    assert len(rows) == len(table())
+    assert rows[("text-from-back", "ai.onnx:Shape.start")].detail.startswith("text-axis-negative")
+    assert rows[("text-from-back", "ai.onnx:Concat.axis")].detail == "negative-axes, positive-axes"
+    assert rows[("text-from-back", "ai.onnx:Gather.axis")].detail.startswith("text-axis-negative")  # Gather-1..10
+    stated = rows[("text-stated-default", "com.microsoft:RotaryEmbedding.scale")]
+    assert stated.detail == "text-default-explicit, text-default-omitted"
+    assert all(g.status == "rewrite" for g in rows.values())
