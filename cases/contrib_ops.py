@@ -285,6 +285,16 @@ ROWS: dict[str, dict] = {
         },
         "dtypes": {"T": "int8"},
     },
+    # data a constant uint8 (rows, 16) of 8-bit values quantized in one block of 16 along the last axis (the default
+    # quantize_axis 1); indices int64; scales (rows, 1)
+    "GatherBlockQuantized": {
+        "inputs": {
+            "data": {"value": [[(3 * i + 5 * j) % 256 for j in range(16)] for i in range(2)], "dtype": "uint8"},
+            "indices": {"value": [1, 0, 1], "dtype": "int64"},
+            "scales": {"value": [[0.1], [0.2]]},
+        },
+        "attrs": {"bits": 8, "block_size": 16},
+    },
     # query (batch, sequence, num_heads * head 8: the CPU kernel wants a multiple of 8), key / value (batch, sequence,
     # kv_num_heads * 8); seqlens_k (batch) = total length - 1; total_sequence_length an int32 scalar
     "GroupQueryAttention": {

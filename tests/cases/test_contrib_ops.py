@@ -59,6 +59,7 @@ def test_the_kept_bases_are_contrib_ops_with_a_cpu_kernel_and_cover_the_symbolic
         "qgemm",
         "qattention",
         "cropandresize",
+        "gatherblockquantized",
         "embedlayernormalization",
     } <= ops
     assert {"shape", "optional-input", "attr-default", "stated-default"} == {c.id.split(".")[1] for c in cases.values()}
