@@ -14,9 +14,9 @@ The forms are the generator's own spelling kinds, whose spec freedom does not de
 (a trailing optional input omitted vs written ``""``, IR.md §Nodes) and ``attr-default`` (an attribute omitted vs
 written with the default its schema states). Output annotations carry the element type only (onnx's inference does
 not know the domain). A pair is kept only when onnxruntime runs every form in a real session on the same feeds and
-the forms agree (:func:`_gate`, run once per onnxruntime version in passcheck's isolation worker, so a form that
-crashes onnxruntime costs that pair; the verdicts are cached under ``<cache>/contrib/``, ``passcheck list`` does not
-rebuild them). The generated set's code and cache key are untouched.
+the forms agree (:func:`_gate`: :mod:`passcheck.cases.schema_gate`, run once per onnxruntime version in passcheck's
+isolation worker, so a form that crashes onnxruntime costs that pair; the verdicts are cached under
+``<cache>/contrib/``, ``passcheck list`` does not rebuild them). The generated set's code and cache key are untouched.
 
 Before this family no base held a contrib op, so onnxruntime's symbolic shape inference
 (``onnxruntime/tools/symbolic_shape_infer.py``) listed its contrib-op handlers untriggered (round 17f: 53 of 116).
@@ -25,17 +25,16 @@ Before this family no base held a contrib op, so onnxruntime's symbolic shape in
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
+import re
 from pathlib import Path
 
-import numpy as np
+import onnx
 
 from passcheck.case_model import Case, Form
-from passcheck.cases import register
+from passcheck.cases import register, schema_gate
 from passcheck.cases._support import ir_version_for
+from passcheck.generate import generator_hash, recipe
 from passcheck.generate import model as gen_model
-from passcheck.generate import recipe
 from passcheck.generate.node_spellings import attr_defaults, optional_inputs
 from passcheck.generate.pair import Ctx, Pair
 from passcheck.generate.spellings import shapes
@@ -43,15 +42,56 @@ from passcheck.passes import DEFAULT_PASSES
 from passcheck.runtime import kernels, ort_schemas
 
 FAMILY = "contrib"
+_OPTIONAL = onnx.defs.OpSchema.FormalParameterOption.Optional
 DOMAIN = "com.microsoft"
 #: the default-domain opset the forms import (onnxruntime's contrib schemas are version 1)
 OPSET = 17
-KINDS = (shapes, optional_inputs, attr_defaults)
+#: A default value an optional input's schema text states ("It's optional and default value is 0", "Default value is
+#: 0 if it's not specified", "Defaults to 1", "by default it is 0.0").
+_STATED = re.compile(r"(?:default value(?: is)?|defaults to|by default it is)\s+(-?\d+(?:\.\d+)?)", re.IGNORECASE)
+
+
+def stated_default(param) -> float | None:
+    """The default an optional formal input's description states (a number), or None."""
+    m = _STATED.search(getattr(param, "description", "") or "")
+    return float(m.group(1)) if m and param.option == _OPTIONAL else None
+
+
+def stated_defaults(node: recipe.Node, ctx: Ctx) -> list[Pair]:
+    """One pair per optional input whose schema text states its default (M355): ``common`` gives it, a scalar of
+    that value (the quantization ops' zero points: "It's a scalar"), ``omitted`` leaves it out (an empty name, or
+    nothing when it is last: IR.md §Nodes). The op's text says the two compute the same; onnx's ``optional_inputs``
+    kind reaches a default only through the domain table's ``defaults``, which holds no contrib op."""
+    out = []
+    for k, f in enumerate(node.schema.inputs):
+        if (d := stated_default(f)) is None:
+            continue
+        elem = node.dtypes.get(f.type_str) or (recipe.elem_type(f.type_str) if f.type_str.startswith("tensor(") else 0)
+        if not elem:
+            continue
+        value = int(d) if recipe.np_dtype(elem).kind in "iub" else float(d)
+        given = node.copy()
+        while len(given.inputs) <= k:
+            given.inputs.append(recipe.Input("", onnx.TensorProto.FLOAT, (), empty=True))
+        given.inputs[k] = recipe.Input(f.name, elem, (), value=value)
+        omitted = given.copy()
+        omitted.inputs[k] = recipe.Input("", onnx.TensorProto.FLOAT, (), empty=True)
+        while omitted.inputs and omitted.inputs[-1].empty:
+            omitted.inputs.pop()
+        forms = {"common": (given, "static", ""), "omitted": (omitted, "static", f"{f.name} left out")}
+        doc = f"{f.name} given as its stated default {value} vs left out"
+        out.append(Pair("stated-default", f.name.lower().replace("_", "-"), forms, doc))
+    return out
+
+
+KINDS = (shapes, optional_inputs, attr_defaults, stated_defaults)
 #: the spec section that makes each kind's forms one computation
 SOURCES = {
     "shape": "IR.md §Static tensor shapes: a dim_param or an unknown dim holds for any size",
     "optional-input": "IR.md §Nodes: an optional input omitted at the end or written as an empty name",
     "attr-default": "IR.md §Attributes: an attribute left out takes the default its schema states",
+    "stated-default": "IR.md §Nodes: an optional input may be left out; the op's schema text states the value it then "
+    "takes",
 }
 #: Rows on top of the generator's recipe (the domain table's keys, :func:`passcheck.generate.recipe.build_node`),
 #: from each op's doc in ContribOperators.md: what a kernel checks that the schema's types do not say.
@@ -85,7 +125,15 @@ ROWS: dict[str, dict] = {
     "QLinearMul": {"inputs": {**_SCALES, "B": {"shape": [2, 3, 4]}}},
     "QLinearLeakyRelu": {"inputs": {"X_scale": {"value": 0.1}, "Y_scale": {"value": 0.2}}, "attrs": {"alpha": 0.1}},
     "QLinearSigmoid": {"inputs": {"X_scale": {"value": 0.1}, "Y_scale": {"value": 0.2}}},
-    "QLinearGlobalAveragePool": {"inputs": {"x_scale": {"value": 0.1}, "y_scale": {"value": 0.2}}},
+    "QLinearGlobalAveragePool": {
+        "shape": [1, 2, 3, 4],
+        "inputs": {
+            "x_scale": {"value": 0.1},
+            "x_zero_point": {"value": 1, "dtype": "int8"},
+            "y_scale": {"value": 0.2},
+            "y_zero_point": {"value": 2, "dtype": "int8"},
+        },
+    },
     # a (sequence, sequence) cost matrix
     "DynamicTimeWarping": {"shape": [3, 4]},
     # the window size along the last axis
@@ -102,10 +150,163 @@ ROWS: dict[str, dict] = {
     },
     # the inner dims of a square matrix
     "Inverse": {"shape": [2, 3, 3]},
-    # rank-2 operands
-    "FusedGemm": {"shape": [3, 4], "inputs": {"B": {"shape": [4, 2]}}},
+    # batched operands (..., M, K) and (..., K, N)
     "FusedMatMul": {"inputs": {"B": {"shape": [2, 4, 3]}}},
     "TransposeMatMul": {"inputs": {"B": {"shape": [2, 4, 3]}}},
+    # round 18c (M354): the rows below from each op's schema text (its input docs: shapes, scalar scales, value ranges)
+    # A (M, N) and B (K, N): rank 2
+    "CDist": {"shape": [3, 4], "inputs": {"B": {"shape": [2, 4]}}},
+    # X (N, C, L); W (C, M / group, k) as ConvTranspose (Operators.md); Pads (begin, end) per spatial axis (the
+    # schema says optional, the CPU kernel requires it: "Dynamic pads tensor is required")
+    "ConvTransposeWithDynamicPads": {
+        "inputs": {"W": {"shape": [3, 2, 2], "constant": True}, "Pads": {"value": [0, 1], "dtype": "int64"}}
+    },
+    # input_ids (batch, sequence) int32 ids below the vocabulary size; the embeddings (rows, hidden); gamma / beta
+    # (hidden); mask_index is an output the schema's inference writes (mask_index_type defaults to 1)
+    "EmbedLayerNormalization": {
+        "inputs": {
+            "input_ids": {"value": [[0, 1, 2], [2, 1, 0]], "dtype": "int32"},
+            "word_embedding": {"shape": [5, 4], "constant": True},
+            "position_embedding": {"shape": [3, 4], "constant": True},
+            "gamma": {"shape": [4], "constant": True},
+            "beta": {"shape": [4], "constant": True},
+        },
+        "outputs": 2,
+    },
+    # Gemm's operands (M, K), (K, N); an activation the kernel knows
+    "FusedGemm": {"shape": [3, 4], "inputs": {"B": {"shape": [4, 2]}}, "attrs": {"activation": "Relu"}},
+    # plain mode: gate (..., 1)
+    "GatedAdd": {"inputs": {"gate": {"shape": [2, 3, 1]}}},
+    # scale (C), C dividing X's last dim
+    "GatedRMSNorm": {"inputs": {"scale": {"shape": [4]}}},
+    # X (N, C, H, W), Grid (N, H_out, W_out, 2)
+    "GridSample": {"shape": [1, 2, 3, 4], "inputs": {"Grid": {"shape": [1, 2, 2, 2]}}},
+    # a (B, T, H); dt_bias / decay_scale (H)
+    "LinearAttentionGate": {"inputs": {"dt_bias": {"shape": [4]}, "decay_scale": {"shape": [4]}}},
+    # a 1-D input; three outputs (uniques, idx, counts)
+    "Unique": {"shape": [6], "outputs": 3},
+    # streams (..., C, H), block_output (..., H), post_mix (..., C)
+    "HyperConnectionPostMix": {"inputs": {"block_output": {"shape": [2, 4]}, "post_mix": {"shape": [2, 3]}}},
+    # X (N, C, H, W); rois (num_rois, 4) normalized; batch_indices (num_rois) int32; crop_size [h, w] int32
+    "CropAndResize": {
+        "shape": [1, 2, 4, 4],
+        "inputs": {
+            "rois": {"value": [[0.0, 0.0, 1.0, 1.0], [0.2, 0.1, 0.8, 0.9]]},
+            "batch_indices": {"value": [0, 0], "dtype": "int32"},
+            "crop_size": {"value": [2, 3], "dtype": "int32"},
+        },
+    },
+    # A (M, K) float; B (K, N) int8; b_scale a scalar (per-tensor)
+    "DynamicQuantizeMatMul": {
+        "shape": [3, 4],
+        "inputs": {"B": {"value": [[1, -2], [3, 4], [-5, 6], [7, -8]], "dtype": "int8"}, "b_scale": {"value": 0.1}},
+    },
+    # axis an int32 scalar within [-rank - 1, rank]
+    "ExpandDims": {"inputs": {"axis": {"value": 1, "dtype": "int32"}}},
+    # A (M, K); B uint8 (N, k_blocks, block_size * bits / 8); scales (N, k_blocks); K=16, N=2, 4 bits, block 16
+    "MatMulNBits": {
+        "shape": [3, 16],
+        "inputs": {
+            "B": {"value": [[[(7 * i + 3 * n) % 256 for i in range(8)]] for n in range(2)], "dtype": "uint8"},
+            "scales": {"value": [[0.1], [0.2]]},
+        },
+        "attrs": {"K": 16, "N": 2, "bits": 4, "block_size": 16},
+    },
+    # A (M, K) int8; B (K, N) int8; a_scale / b_scale scalars
+    "MatMulIntegerToFloat": {
+        "shape": [3, 4],
+        "inputs": {
+            "B": {"value": [[1, -2], [3, 4], [-5, 6], [7, -8]], "dtype": "int8"},
+            "a_scale": {"value": 0.1},
+            "b_scale": {"value": 0.2},
+        },
+    },
+    # input_ids (batch, sequence) int64 below the vocabulary; scores (batch, vocabulary)
+    "NGramRepeatBlock": {
+        "inputs": {"input_ids": {"value": [[1, 2, 1], [3, 4, 5]], "dtype": "int64"}, "scores": {"shape": [2, 6]}},
+        "attrs": {"ngram_size": 2},
+    },
+    # x (N, H, W, C)
+    "NhwcMaxPool": {"shape": [1, 4, 4, 2], "attrs": {"kernel_shape": [2, 2]}},
+    # input (batch, sequence, input hidden 4) uint8 / int8; weight (4, 3 * hidden); bias (3 * hidden); scalar scales
+    "QAttention": {
+        "inputs": {
+            "weight": {"value": [[(5 * i + 3 * j) % 17 - 8 for j in range(12)] for i in range(4)], "dtype": "int8"},
+            "bias": {"shape": [12], "constant": True},
+            "input_scale": {"value": 0.05},
+            "weight_scale": {"value": 0.1},
+        },
+        "attrs": {"num_heads": 2},
+        "dtypes": {"T1": "uint8", "T2": "int8"},
+    },
+    # A (M, K), B (K, N); scalar scales and zero points of A's and B's types; no y_scale: a float output
+    "QGemm": {
+        "shape": [3, 4],
+        "inputs": {
+            "a_scale": {"value": 0.1},
+            "a_zero_point": {"value": 1, "dtype": "int8"},
+            "B": {"value": [[1, -2], [3, 4], [-5, 6], [7, -8]], "dtype": "int8"},
+            "b_scale": {"value": 0.2},
+            "b_zero_point": {"value": 0, "dtype": "int8"},
+        },
+        "dtypes": {"TY": "float"},
+    },
+    # X (N, C, H, W); scalar scales
+    "QLinearAveragePool": {
+        "shape": [1, 2, 4, 4],
+        "inputs": {
+            "x_scale": {"value": 0.1},
+            "x_zero_point": {"value": 1, "dtype": "int8"},
+            "y_scale": {"value": 0.2},
+            "y_zero_point": {"value": 2, "dtype": "int8"},
+        },
+        "attrs": {"kernel_shape": [2, 2]},
+    },
+    # scalar scales and zero points; the Softmax opset it follows
+    "QLinearSoftmax": {
+        "inputs": {
+            "X_scale": {"value": 0.1},
+            "y_scale": {"value": 1 / 256},
+            "y_zero_point": {"value": -128, "dtype": "int8"},
+        },
+        "attrs": {"opset": 13, "axis": -1},
+    },
+    # X and Y of the condition's shape; scalar scales and zero points
+    "QLinearWhere": {
+        "inputs": {
+            "X": {"shape": [2, 3, 4]},
+            "x_scale": {"value": 0.1},
+            "x_zero_point": {"value": 1, "dtype": "int8"},
+            "Y": {"shape": [2, 3, 4]},
+            "y_scale": {"value": 0.2},
+            "y_zero_point": {"value": 2, "dtype": "int8"},
+            "z_scale": {"value": 0.3},
+            "z_zero_point": {"value": 3, "dtype": "int8"},
+        },
+        "dtypes": {"T": "int8"},
+    },
+    # data a constant uint8 (rows, 16) of 8-bit values quantized in one block of 16 along the last axis (the default
+    # quantize_axis 1); indices int64; scales (rows, 1)
+    "GatherBlockQuantized": {
+        "inputs": {
+            "data": {"value": [[(3 * i + 5 * j) % 256 for j in range(16)] for i in range(2)], "dtype": "uint8"},
+            "indices": {"value": [1, 0, 1], "dtype": "int64"},
+            "scales": {"value": [[0.1], [0.2]]},
+        },
+        "attrs": {"bits": 8, "block_size": 16},
+    },
+    # query (batch, sequence, num_heads * head 8: the CPU kernel wants a multiple of 8), key / value (batch, sequence,
+    # kv_num_heads * 8); seqlens_k (batch) = total length - 1; total_sequence_length an int32 scalar
+    "GroupQueryAttention": {
+        "shape": [1, 3, 16],
+        "inputs": {
+            "key": {"shape": [1, 3, 8]},
+            "value": {"shape": [1, 3, 8]},
+            "seqlens_k": {"value": [2], "dtype": "int32"},
+            "total_sequence_length": {"value": 3, "dtype": "int32"},
+        },
+        "attrs": {"num_heads": 2, "kv_num_heads": 1},
+    },
 }
 
 
@@ -150,64 +351,41 @@ def form_model(pair: Pair, form: str, ranks: dict[str, int] | None = None):
     return m
 
 
-def _gate(folder: Path, ops: tuple[str, ...] = ()) -> dict:
-    """Run every candidate pair's forms (of ``ops``, every op when empty) in onnxruntime (the isolation worker) on
-    the common form's feeds; keep a pair whose forms all run and agree (:func:`passcheck.oracles.numeric.compare`).
-    Writes and returns the index: kept ids with their outputs' ranks, and the dropped ones with the first reason
-    (a form that kills the worker: "onnxruntime killed its process: SIGABRT")."""
-    from passcheck.engine import feeds_for
-    from passcheck.oracles.numeric import compare
-    from passcheck.passes.isolation import IsolatedExecutor
+def candidates(ops: tuple[str, ...] = ()) -> list[schema_gate.Candidate]:
+    """Every pair of :func:`pairs` (of ``ops``, every op when empty) as a :class:`~passcheck.cases.schema_gate.
+    Candidate`: each form built by :func:`form_model` with the ranks of the common form's onnxruntime run."""
+    return [
+        schema_gate.Candidate(cid, {f: functools.partial(form_model, pair, f) for f in pair.forms})
+        for schema in contrib_schemas()
+        if not ops or schema.name in ops
+        for cid, pair in pairs(schema)
+    ]
 
+
+def _gate(ops: tuple[str, ...] = ()) -> dict:
+    """``{"kept": {case id: {output: rank}}, "dropped": {case id: why}}``: a pair is kept when every form passes the
+    gate (:func:`passcheck.cases.schema_gate.judge`, in the isolation worker; a form that kills onnxruntime gives
+    "onnxruntime killed its process: SIGABRT"), else dropped with the first form's reason."""
+    return _split(schema_gate.judge_all(candidates(ops)))
+
+
+def _split(index: dict) -> dict:
     kept, dropped = {}, {}
-    ex = IsolatedExecutor(timeout=60)
-    try:
-        for schema in contrib_schemas():
-            if ops and schema.name not in ops:
-                continue
-            for cid, pair in pairs(schema):
-                forms = {f: form_model(pair, f) for f in pair.forms}
-                feeds = feeds_for(forms["common"], cid, [{}])[0]
-                runs = {f: ex.run_model(m, dict(feeds)) for f, m in forms.items()}
-                why = next((f"{f}: {r.error.splitlines()[0][:300]}" for f, r in runs.items() if r.error), None)
-                for f, r in runs.items():
-                    if why is None and f != "common":
-                        for name, want in runs["common"].outputs.items():
-                            if not (c := compare(r.outputs.get(name), want)).ok:
-                                why = f"{f}: output {name!r} differs from common: {c.message}"
-                                break
-                if why:
-                    dropped[cid] = why
-                else:
-                    kept[cid] = {name: int(np.ndim(v)) for name, v in runs["common"].outputs.items()}
-    finally:
-        ex.close()
-    doc = {"kept": kept, "dropped": dropped}
-    (folder / "index.json").write_text(json.dumps(doc, indent=1, sort_keys=True), encoding="utf-8")
-    return doc
-
-
-def gate_key() -> str:
-    """The verdicts' cache key: this module, the schema reader, the generator's hash (its sources and the
-    onnx / onnxruntime versions)."""
-    from passcheck.generate import generator_hash
-
-    h = hashlib.sha256(generator_hash().encode())
-    for f in (Path(__file__), Path(ort_schemas.__file__)):
-        h.update(f.read_bytes())
-    return h.hexdigest()[:16]
+    for cid, v in index.items():
+        why = next((f"{f}: {w}" for f, w in v["forms"].items() if w), None)
+        if why:
+            dropped[cid] = why
+        else:
+            kept[cid] = v["ranks"]
+    return {"kept": kept, "dropped": dropped}
 
 
 @functools.cache
 def verdicts() -> dict:
-    """``{"kept": {case id: {output: rank}}, "dropped": {case id: why}}``, built once per cache key (:func:`_gate`)."""
-    from passcheck._cache import built_set, cache_root
-
-    return built_set(
-        cache_root() / FAMILY / gate_key(),
-        _gate,
-        announce="passcheck: running the contrib-op bases in onnxruntime once (cached)…",
-    )
+    """:func:`_gate` of every op, built once per cache key (:func:`passcheck.cases.schema_gate.verdicts`: the
+    generator's hash, the gate, this module and the schema reader)."""
+    parts = (generator_hash(), Path(__file__), Path(ort_schemas.__file__))
+    return _split(schema_gate.verdicts(FAMILY, candidates, parts))
 
 
 def _passes(op: str) -> tuple[str, ...]:

@@ -161,79 +161,31 @@ def _elems(schema: onnx.defs.OpSchema) -> list[int | None]:
     return (recipe.allowed(schema, first) or [None]) if not first.startswith(("tensor(", "seq(")) else [None]
 
 
-def _gate_one(case: Case) -> dict[str, str]:
-    """Form → "" when it passes the full checker, runs under onnxruntime (CPU, unoptimized) on two synthesized feed
-    sets and agrees with the common form, and the reference evaluator agrees or lacks the op; else the first failure
-    and its shape annotations hold on the values observed (what ``tests/cases/test_library.py`` asks of every
-    library case). A common form that fails fails every form."""
-    import onnx.checker
-    import onnx.reference
-
-    from passcheck.engine import seed_for
-    from passcheck.oracles import shape_annotations
-    from passcheck.oracles.numeric import compare
-    from passcheck.runtime import all_node_outputs, run_ort, synthesize
-
-    models = {n: f.build() for n, f in case.forms.items()}
-    feeds = [synthesize(models["common"], b, seed_for(case.id, i)) for i, b in enumerate(case.bindings)]
-    want = []
-    for f in feeds:
-        run = run_ort(models["common"], f)
-        if run.error:
-            return dict.fromkeys(models, f"common does not run: {run.error[:200]}")
-        want.append(run.outputs)
-
-    def one(name: str, model: onnx.ModelProto) -> str:
-        try:
-            onnx.checker.check_model(model, full_check=True)
-            ref = onnx.reference.ReferenceEvaluator(model)
-        except Exception as exc:  # noqa: BLE001 - a refusal drops the form
-            return f"{type(exc).__name__}: {str(exc)[:200]}"
-        for f, w in zip(feeds, want):
-            run = run_ort(model, f, expose=all_node_outputs(model))
-            if run.error or list(run.outputs) != list(w):
-                return f"does not run: {(run.error or 'other outputs')[:200]}"
-            if not (report := shape_annotations.check(model, run.observed)).ok:
-                return f"wrong annotations: {[v.message for v in report.violations][:2]}"
-            try:
-                values = ref.run(None, {k: v for k, v in f.items() if k in ref.input_names})
-            except Exception as exc:  # noqa: BLE001 - only an op the evaluator lacks keeps the form
-                if not any(g in str(exc).lower() for g in ("not implemented", "no implementation", "not supported")):
-                    return f"reference evaluator: {str(exc)[:200]}"
-                values = None
-            for g in [run.outputs] + ([dict(zip(run.outputs, values))] if values is not None else []):
-                if any(not compare(g[o], v, case.rtol, case.atol).ok for o, v in w.items()):
-                    return "an output differs from the common form's"
-        return ""
-
-    out = {name: one(name, model) for name, model in models.items()}
-    return dict.fromkeys(models, f"common: {out['common']}") if out["common"] else out
-
-
 def _gated(cases: list[Case]) -> list[Case]:
-    """The candidates with the forms that pass :func:`_gate_one` (a base keeps its common form and one more, or is
-    left out), judged once per generator hash (its recipes, domain table, onnx / onnxruntime versions) and module
-    text and cached (:func:`passcheck._cache.built_set`: ``<cache>/function-body/<key>/index.json``)."""
-    import hashlib
-    import json
+    """The candidates with the forms that pass the schema-built families' gate
+    (:func:`passcheck.cases.schema_gate.judge`: the full checker, onnxruntime on each binding's feeds agreeing with
+    the common form, annotations holding on the values observed, the reference evaluator agreeing or lacking the op;
+    every tool in passcheck's isolation worker); a base keeps its common form and one more, or is left out. Judged once
+    per generator hash and module text (``<cache>/function-body/<key>/index.json``)."""
+    from pathlib import Path
 
-    from passcheck._cache import built_set, cache_root
+    from passcheck.cases import schema_gate
     from passcheck.generate import generator_hash
 
-    # the generator's hash covers its recipes, domain table and the onnx / onnxruntime versions
-    key = hashlib.sha256(generator_hash().encode() + open(__file__, "rb").read()).hexdigest()[:16]
+    def candidates():
+        return [
+            schema_gate.Candidate(
+                c.id, {n: (lambda _ranks, f=f: f.build()) for n, f in c.forms.items()}, c.bindings, c.rtol, c.atol
+            )
+            for c in cases
+        ]
 
-    def build(tmp):
-        doc = {c.id: _gate_one(c) for c in cases}
-        (tmp / "index.json").write_text(json.dumps(doc, indent=1, sort_keys=True), encoding="utf-8")
-        return doc
-
-    index = built_set(cache_root() / FAMILY / key, build, announce="passcheck: checking the function-body bases once")
+    index = schema_gate.verdicts(FAMILY, candidates, (generator_hash(), Path(__file__)))
     out = []
     for c in cases:
-        kept = {n: f for n, f in c.forms.items() if (index.get(c.id) or {}).get(n) == ""}
+        kept = [n for n in c.forms if n in schema_gate.kept_forms(index.get(c.id))]
         if "common" in kept and len(kept) > 1:
-            out.append(dataclasses.replace(c, forms=kept))
+            out.append(dataclasses.replace(c, forms={n: c.forms[n] for n in kept}))
     return out
 
 

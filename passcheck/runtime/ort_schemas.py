@@ -21,12 +21,14 @@ _OPTION = onnx.defs.OpSchema.FormalParameterOption
 
 @dataclasses.dataclass(frozen=True)
 class Param:
-    """A formal input or output: ``name``, ``type_str`` (``T`` or ``tensor(float)``), ``option`` (onnx's enum)."""
+    """A formal input or output: ``name``, ``type_str`` (``T`` or ``tensor(float)``), ``option`` (onnx's enum),
+    ``description`` (the schema's text for it, as onnx's ``FormalParameter.description``)."""
 
     name: str
     type_str: str
     option: onnx.defs.OpSchema.FormalParameterOption
     min_arity: int = 1
+    description: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,7 +67,7 @@ class Schema:
 
 
 def _param(p) -> Param:
-    return Param(p.name, p.typeStr, getattr(_OPTION, p.option.name))
+    return Param(p.name, p.typeStr, getattr(_OPTION, p.option.name), description=p.description or "")
 
 
 def _attribute(a) -> Attribute:

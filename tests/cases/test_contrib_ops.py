@@ -52,13 +52,31 @@ def test_the_kept_bases_are_contrib_ops_with_a_cpu_kernel_and_cover_the_symbolic
     # the handlers round 17f listed untriggered that the family reaches (ContribOperators.md ops with a CPU kernel)
     assert {"attention", "biasgelu", "fastgelu", "quickgelu", "skiplayernormalization", "multiheadattention"} <= ops
     assert {"qlinearadd", "rotaryembedding", "unfoldtensor", "dynamictimewarping"} <= ops
-    assert {"shape", "optional-input", "attr-default"} == {c.id.split(".")[1] for c in cases.values()}
+    # round 18c's recipes from the schema text (M354): packed weights, quantization parameters, int32 ids / lengths
+    assert {
+        "matmulnbits",
+        "groupqueryattention",
+        "qgemm",
+        "qattention",
+        "cropandresize",
+        "gatherblockquantized",
+        "embedlayernormalization",
+    } <= ops
+    assert {"shape", "optional-input", "attr-default", "stated-default"} == {c.id.split(".")[1] for c in cases.values()}
     # symbolic shape inference runs by default only where it has a handler (Trilu: none, "Incomplete" by design)
     assert "ort:symbolic-shape-infer" in cases["unfoldtensor-1.shape"].passes
     assert "ort:symbolic-shape-infer" not in cases["trilu-1.shape"].passes
 
 
-@pytest.mark.parametrize("name", sorted(n for n in _cases() if n.endswith(".shape")))
+#: kept bases of round 18c's recipes (M354, M355) with no ``.shape`` pair, or of a new kind
+OTHER_KINDS = (
+    "embedlayernormalization-1.attr-default.epsilon",
+    "matmulintegertofloat-1.stated-default.b-zero-point",
+    "qlinearadd-1.stated-default.c-zero-point",
+)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in _cases() if n.endswith(".shape")) + list(OTHER_KINDS))
 def test_every_form_runs_and_agrees_and_the_first_triggers_the_symbolic_handler(name):
     from passcheck.coverage.symbolic import handlers, triggers
 
@@ -76,9 +94,9 @@ def test_every_form_runs_and_agrees_and_the_first_triggers_the_symbolic_handler(
             np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-5)
 
 
-def test_the_gate_drops_a_pair_whose_form_kills_onnxruntime_and_keeps_what_runs(tmp_path):
+def test_the_gate_drops_a_pair_whose_form_kills_onnxruntime_and_keeps_what_runs():
     mod = _module()
-    doc = mod._gate(tmp_path, ("QLinearSigmoid", "Gelu"))
+    doc = mod._gate(("QLinearSigmoid", "Gelu"))
     assert "contrib/gelu-1.shape" in doc["kept"]
     # row 1062: Y_zero_point left off (a trailing optional input, IR.md) aborts the session's kernel constructor
     assert "SIGABRT" in doc["dropped"]["contrib/qlinearsigmoid-1.optional-input"]
