@@ -140,8 +140,9 @@ def gemm_transposed_b(model: onnx.ModelProto, only: frozenset[str] | None = None
     ``transB`` flipped together (round 18e, M360). IR.md lets any number of nodes read one initializer, and an
     exported model shares a weight wherever a layer is called twice; one transposed copy serves every reader
     because each reads it the same way (Operators.md Gemm: ``B' = transpose(B)`` when ``transB``). A constant
-    also read by another op, or by a Gemm as A or C, is left alone. Site: the group's first Gemm (one form per
-    shared constant, the group flipped as one)."""
+    also read by another op, or by a Gemm as A or C, is left alone. Site: the Gemm's label, or for a shared B its
+    readers' labels joined by ``..`` (one form per constant, the group flipped as one; a neighbour that adds a
+    reader, :mod:`passcheck.hunt.vary_twin_output`, then changes the site, so a composition takes it)."""
     import onnx
     from onnx import numpy_helper
 
@@ -157,7 +158,8 @@ def gemm_transposed_b(model: onnx.ModelProto, only: frozenset[str] | None = None
     for b, group in groups.items():
         if b not in static or b in outputs or len(static[b].dims) != 2 or readers.get(b) != group:
             continue  # readers[b] lists a node once per slot: equal to the group when each reads it once, as B
-        if not chosen(only, label := node_label(g.node[group[0]], group[0])):
+        label = "..".join(node_label(g.node[i], i) for i in group)  # a compound site: every reader named
+        if not chosen(only, label):
             continue
         made = fresh_static(g, taken, f"{b}_t", numpy_helper.to_array(static[b]).T.copy(), b)
         name = made[0].output[0] if made else g.initializer[-1].name

@@ -141,7 +141,7 @@ CASES = [
     ("auto-pad-explicit", PADDED, ["n0", "n1", "n2"]),
     ("auto-pad-named", PADDED, ["n3", "n4"]),  # n5's pads match no mode
     ("gemm-transposed-weight", GEMMS, ["n0", "n1"]),
-    ("gemm-transposed-weight", GEMMS_SHARED, ["n0"]),  # n0 and n1 share wt: one site, both flipped; wo: an Add reads it
+    ("gemm-transposed-weight", GEMMS_SHARED, ["n0..n1"]),  # n0 and n1 share wt: one site, both flipped; an Add reads wo
     ("cast-as-castlike", GEMMS, ["n2"]),
     ("castlike-as-cast", GEMMS, ["n3"]),
     ("squeeze-axes-reversed", SQUEEZES, ["n0", "n1"]),  # one axis: nothing to reorder
@@ -206,7 +206,7 @@ def test_a_weight_shared_by_gemms_is_stored_transposed_once_for_all_of_them():
     from passcheck.mutations import REWRITES
 
     mutant, applied = REWRITES["gemm-transposed-weight"].apply(GEMMS_SHARED())
-    assert list(applied.nodes) == ["n0"]
+    assert list(applied.nodes) == ["n0..n1"]
     gemms = [n for n in mutant.graph.node if n.op_type == "Gemm"]
     flags = [next(a.i for a in n.attribute if a.name == "transB") for n in gemms]
     assert flags == [0, 0, 1] and gemms[0].input[1] == gemms[1].input[1] != "wt" and gemms[2].input[1] == "wo"
