@@ -41,8 +41,10 @@ kind                      change (site)
                           to a new leading dim, ``[n, …, 1]`` (the elements grouped otherwise; :mod:`.vary_target`)
 ``attr-<name>``           a node's attribute set to another value of its schema domain (site:
                           ``<node>=<value>``): ``axis`` to another axis in ``[0, r-1]`` (r: the rank of input
-                          0); a FLOAT × (1 + 1e-2) (``epsilon`` × 10); an INT whose schema default is 0
-                          or 1 (no element type) flipped; ``perm`` with two entries swapped; ``dilations`` /
+                          0); a FLOAT × (1 + 1e-2) (``epsilon`` × 10) and × 2, and a non-zero FLOAT the
+                          formula does not divide by to 0, offered beyond the sample (:mod:`.vary_attr_zero`); an
+                          INT whose schema default is 0 or 1 (no element type) flipped; ``perm`` with two entries
+                          swapped; ``dilations`` /
                           ``strides`` with the first entry 2; a STRING to another value its documented domain
                           allows
 ``elem-<type>``           one type-constraint group moved to float16, double, bfloat16, int32, int64, int8
@@ -151,6 +153,7 @@ from typing import TYPE_CHECKING, Any
 
 from passcheck.hunt import (
     vary_apart,
+    vary_attr_zero,
     vary_axes,
     vary_axis_one,
     vary_bindings,
@@ -357,7 +360,8 @@ def neighbours(
     family: str | None = None,
 ) -> list[str]:
     """The variation form ids of ``model`` (see module docs), at most :data:`PER_KIND` sites of each kind, and every
-    attribute value the node's op version added (:func:`_added_sites`, round 13b, M181); ``bindings``:
+    attribute value the node's op version added (:func:`_added_sites`, round 13b, M181) and each float attribute's
+    zero (:mod:`.vary_attr_zero`, round 18e, M359); ``bindings``:
     its case's (the run-condition kinds read them). Node labels are those of :func:`passcheck.mutations.forms.named`.
     ``pools``: filled with each kind's :class:`.rotation.Sites` (kind with its prefix → sites), whose batch 0 is the
     sample listed here and whose later batches are the kind's other sites (round 13d, M188).
@@ -386,7 +390,7 @@ def neighbours(
         if not _RESERVED & set(name) and not {"@", "|", "+", THEN} & set(site):
             found.setdefault(k, []).append(site)
     key = rng.getrandbits(64)  # one draw, whatever kinds the model offers
-    added = _added_sites(model)
+    added = _added_sites(model) | set(vary_attr_zero.sites(model, lambda n: _schema(model, n)))
     out = []
     for k in sorted(found):
         sites = sorted(dict.fromkeys(found[k]))
@@ -669,6 +673,8 @@ def _attribute_variants(model, node, schema, shapes) -> Iterator[tuple[str, str]
             # allowance (a quantized graph's steps, oracles/quant_steps.py) can hide
             if name != "epsilon" and cur and abs(cur) * 2 < 3.4e38:
                 yield name, _fmt(cur * 2)
+            if vary_attr_zero.offers_zero(node.op_type, name, cur):  # the factor erasing its term (round 18e, M359)
+                yield name, vary_attr_zero.ZERO
         elif spec.type == A.INTS and name == "perm" and len(cur) >= 2:
             p = list(cur)
             p[-1], p[-2] = p[-2], p[-1]

@@ -136,31 +136,41 @@ def pads_named(model: onnx.ModelProto, only: frozenset[str] | None = None) -> li
 
 
 def gemm_transposed_b(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
-    """Gemm whose B is a static 2-D tensor read by it alone: B stored transposed, transB flipped."""
+    """Each static 2-D B that Gemms alone read, each as its B: B stored transposed once and every reader's
+    ``transB`` flipped together (round 18e, M360). IR.md lets any number of nodes read one initializer, and an
+    exported model shares a weight wherever a layer is called twice; one transposed copy serves every reader
+    because each reads it the same way (Operators.md Gemm: ``B' = transpose(B)`` when ``transB``). A constant
+    also read by another op, or by a Gemm as A or C, is left alone. Site: the Gemm's label, or for a shared B its
+    readers' labels joined by ``..`` (one form per constant, the group flipped as one; a neighbour that adds a
+    reader, :mod:`passcheck.hunt.vary_twin_output`, then changes the site, so a composition takes it)."""
     import onnx
     from onnx import numpy_helper
 
     g, static, readers = model.graph, static_tensors(model.graph), consumers(model.graph)
+    if opset(model) < 7:
+        return []
     outputs = {o.name for o in g.output}
-    taken, before, sites, freed = all_names(model), {}, [], set()
+    groups: dict[str, list[int]] = {}
     for i, n in enumerate(g.node):
-        if (
-            n.op_type != "Gemm"
-            or not is_default_domain(n)
-            or opset(model) < 7
-            or not chosen(only, label := node_label(n, i))
-        ):
-            continue
-        b = n.input[1]
-        if b not in static or b in outputs or len(readers.get(b, [])) != 1 or len(static[b].dims) != 2:
+        if n.op_type == "Gemm" and is_default_domain(n) and len(n.input) > 1:
+            groups.setdefault(n.input[1], []).append(i)
+    taken, before, sites, freed = all_names(model), {}, [], set()
+    for b, group in groups.items():
+        if b not in static or b in outputs or len(static[b].dims) != 2 or readers.get(b) != group:
+            continue  # readers[b] lists a node once per slot: equal to the group when each reads it once, as B
+        label = "..".join(node_label(g.node[i], i) for i in group)  # a compound site: every reader named
+        if not chosen(only, label):
             continue
         made = fresh_static(g, taken, f"{b}_t", numpy_helper.to_array(static[b]).T.copy(), b)
-        flag = 1 - attr_value(n, "transB", 0)
-        drop_attribute(n, "transB")
-        n.attribute.append(onnx.helper.make_attribute("transB", flag))
+        name = made[0].output[0] if made else g.initializer[-1].name
+        for i in group:
+            n = g.node[i]
+            flag = 1 - attr_value(n, "transB", 0)
+            drop_attribute(n, "transB")
+            n.attribute.append(onnx.helper.make_attribute("transB", flag))
+            n.input[1] = name
         freed.add(b)
-        n.input[1] = made[0].output[0] if made else g.initializer[-1].name
-        before[i] = made
+        before[group[0]] = made
         sites.append(label)
     if sites:
         splice(g, before)
@@ -243,7 +253,8 @@ REWRITES = (
     ),
     Rewrite(
         "gemm-transposed-weight",
-        "Gemm with a static B read by it alone → B stored transposed and transB flipped (its own inverse)",
+        "Gemms alone reading a static B, each as B → B stored transposed once, every reader's transB flipped (its own "
+        "inverse)",
         gemm_transposed_b,
         inverse="gemm-transposed-weight",
     ),

@@ -88,6 +88,24 @@ def GEMMS():
     )
 
 
+def GEMMS_SHARED():
+    """A weight two Gemms read as B (a layer called twice, round 18e), and one an Add also reads (left alone)."""
+    rng = np.random.default_rng(2)
+    return named(
+        """g (float[2, 4] x, float[2, 4] x2) => (float[2, 3] y, float[2, 3] y2, float[2, 3] z, float[3, 4] s) {
+        y = Gemm<transB = 1>(x, wt)
+        y2 = Gemm<transB = 1, alpha = 0.5>(x2, wt)
+        z = Gemm<transB = 1>(x, wo)
+        s = Add(wo, wo)
+    }""",
+        opset=15,
+        initializers=[
+            tensor("wt", rng.standard_normal((3, 4)).astype(np.float32)),
+            tensor("wo", rng.standard_normal((3, 4)).astype(np.float32)),
+        ],
+    )
+
+
 def SQUEEZES():
     return named(
         """g (float[3, 4] x) => (float[3, 4] z, float[1, 3, 1, 4] u) {
@@ -123,6 +141,7 @@ CASES = [
     ("auto-pad-explicit", PADDED, ["n0", "n1", "n2"]),
     ("auto-pad-named", PADDED, ["n3", "n4"]),  # n5's pads match no mode
     ("gemm-transposed-weight", GEMMS, ["n0", "n1"]),
+    ("gemm-transposed-weight", GEMMS_SHARED, ["n0..n1"]),  # n0 and n1 share wt: one site, both flipped; an Add reads wo
     ("cast-as-castlike", GEMMS, ["n2"]),
     ("castlike-as-cast", GEMMS, ["n3"]),
     ("squeeze-axes-reversed", SQUEEZES, ["n0", "n1"]),  # one axis: nothing to reorder
@@ -179,3 +198,16 @@ def test_new_parameter_tensors_keep_the_spelling_they_replace():
     assert mutant.graph.node[-2].input[3] in made and mutant.graph.node[-1].input[3] in inits
     assert "ax" not in inits and "c" not in made  # the replaced tensors had no other reader
     verify_equivalent(m, mutant, feeds(m), "axes-input-negative")
+
+
+def test_a_weight_shared_by_gemms_is_stored_transposed_once_for_all_of_them():
+    """M360: every Gemm reading the shared B flips together and reads the one transposed copy (IR.md: any number of
+    nodes may read an initializer); the constant another op also reads keeps its layout."""
+    from passcheck.mutations import REWRITES
+
+    mutant, applied = REWRITES["gemm-transposed-weight"].apply(GEMMS_SHARED())
+    assert list(applied.nodes) == ["n0..n1"]
+    gemms = [n for n in mutant.graph.node if n.op_type == "Gemm"]
+    flags = [next(a.i for a in n.attribute if a.name == "transB") for n in gemms]
+    assert flags == [0, 0, 1] and gemms[0].input[1] == gemms[1].input[1] != "wt" and gemms[2].input[1] == "wo"
+    assert {t.name for t in mutant.graph.initializer} == {gemms[0].input[1], "wo"}  # wt itself dropped
