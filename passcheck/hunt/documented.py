@@ -58,7 +58,44 @@ def digest(key: str) -> str:
 
 
 def which(key: str, rec: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The documented entry the hunt signature ``key`` (its store record ``rec``) is, or None (module docs)."""
+    """The documented entry the hunt signature ``key`` (its store record ``rec``) is, or None (module docs). A pass
+    that runs another whole, first, on the model it is given (:attr:`~passcheck.passes.PassAdapter.steps`: e.g.
+    ``quant_pre_process`` starts with symbolic shape inference) meets that step's entries too, its signature
+    spelled with the step's pass id: the same exception at the same site, or the same rule, is the step's defect."""
+    found = _which(key, rec)
+    for step in () if found is not None else _steps(key.split("|", 1)[0]):
+        found = _which(*_as_step(key, rec, step))
+        if found is not None:
+            break
+    return found
+
+
+@cache
+def _steps(pass_id: str) -> tuple[str, ...]:
+    """The passes ``pass_id`` runs whole as its first step (none for an id no registry knows)."""
+    from passcheck.errors import PasscheckError
+    from passcheck.passes import get_pass
+
+    try:
+        return tuple(get_pass(pass_id).steps)
+    except PasscheckError:
+        return ()
+
+
+def _as_step(key: str, rec: Mapping[str, Any], step: str) -> tuple[str, dict[str, Any]]:
+    """``key`` and ``rec`` with the pass id ``step`` in every spelling (the case, named by the other key, left out)."""
+
+    def swap(k: str) -> str:
+        return "|".join([step, *str(k).split("|")[1:]])
+
+    out = {k: v for k, v in rec.items() if k != "case"}
+    if sig := rec.get("signature"):
+        out["signature"] = {**sig, "pass_id": step, "aliases": [swap(a) for a in sig.get("aliases") or ()]}
+    return swap(key), out
+
+
+def _which(key: str, rec: Mapping[str, Any]) -> dict[str, Any] | None:
+    """:func:`which` for the signature's own pass id."""
     index = _index()
     keys = Signature.from_json(rec["signature"]).keys if rec.get("signature") else (key,)
     names = [*keys, *(digest(k) for k in keys)]

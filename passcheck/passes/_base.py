@@ -150,6 +150,9 @@ class PassAdapter:
             Data) is within what it takes in memory (:mod:`passcheck.passes.external_data`).
         warm: modules :meth:`apply` imports whose import starts no thread: a worker template may
             import them ahead, before its forks (:func:`passcheck.passes.imports_of`).
+        steps: ids of passes this one runs whole, first, on the model it is given (its tool's own source says
+            so), so a defect documented for such a step is this pass's too when it shows the same way
+            (:func:`passcheck.hunt.documented.which`).
         converts_opset: the tool is a version converter (its output imports another ai.onnx opset); a model
             its :meth:`precondition` refuses is one it does not convert (the hunt draws none: round 9e, M92).
     """
@@ -170,6 +173,7 @@ class PassAdapter:
     declines: tuple[type[BaseException], ...] = ()
     carries_external_data: ClassVar[bool] = False
     converts_opset: ClassVar[bool] = False
+    steps: tuple[str, ...] = ()
     doc: str = ""
 
     @property

@@ -27,6 +27,9 @@ class OrtQuantPreProcessAdapter(PassAdapter):
 
     def __init__(self, variant: str):
         self.flags = VARIANTS[variant]
+        # quant_pre_process's first step, on the model as given: SymbolicShapeInference.infer_shapes with the
+        # defaults ort:symbolic-shape-infer uses (onnxruntime/quantization/shape_inference.py), unless skipped.
+        self.steps = () if self.flags.get("skip_symbolic_shape") else ("ort:symbolic-shape-infer",)
         self.id = f"ort-quant:{variant}"
         args = "".join(f", {k}={v!r}" for k, v in self.flags.items())
         self.doc = f"onnxruntime.quantization.shape_inference.quant_pre_process(model, out_path{args})"
