@@ -24,9 +24,9 @@ def add_parser(sub) -> None:
     p.add_argument("dirs", nargs="+", metavar="DIR")
     p.add_argument(
         "--out",
-        default=DEFAULT_OUT,
         metavar="DIR",
-        help="where to write the merged report (default: %(default)s; passcheck-hunt for hunt folders)",
+        help=f"where to write the merged report (default: {DEFAULT_OUT} in the working folder, passcheck-hunt for hunt "
+        "folders; its path is printed)",
     )
     p.add_argument(
         "--allow-partial",
@@ -67,7 +67,8 @@ def handle(args) -> int:
         print(f"passcheck: warning: partial merge: {meta['partial']}", file=sys.stderr)
     if args.baseline:
         meta["baseline"] = verdict.apply_baseline(cells, args.baseline, [e["id"] for e in meta.get("environments", [])])
-    out = Path(args.out)
+    out = Path(args.out or DEFAULT_OUT)
+    _say_default(args, out)
     out.mkdir(parents=True, exist_ok=True)
     envs = report.write_all(out, cells, envs, meta)
     console = Console(soft_wrap=True)
@@ -91,7 +92,8 @@ def _hunts(args) -> int:
     from passcheck.hunt.merge import merge
 
     known = baseline.load(args.baseline) if args.baseline else None
-    out = "passcheck-hunt" if args.out == DEFAULT_OUT else args.out
+    out = args.out or "passcheck-hunt"
+    _say_default(args, out)
     store, partial = merge(args.dirs, out, allow_partial=args.allow_partial)
     if store.scope.get("env_pins"):  # hunt --env shards: each signature's bisect from its joined window
         from passcheck.matrix.hunt import bisect_commands
@@ -103,3 +105,12 @@ def _hunts(args) -> int:
     new = summarize(store, known, f"{len(args.dirs)} folders" + (" (PARTIAL)" if partial else ""), None, None, args)
     print(f"merged {len(args.dirs)} hunt folders → {store.path}, {store.out / 'summary.md'}", file=sys.stderr)
     return 1 if new else 0
+
+
+def _say_default(args, out) -> None:
+    """One stderr line before any write when ``--out`` was not given: the default folder is made in the working
+    folder, not beside the folders merged, so its absolute path is named."""
+    import sys
+
+    if args.out is None:
+        print(f"passcheck: no --out given: writing the merge into {Path(out).resolve()}", file=sys.stderr)

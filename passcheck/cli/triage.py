@@ -78,6 +78,7 @@ def handle(args) -> int:
 
     if args.envs_dir and not args.bisect:
         raise PasscheckError("--envs-dir goes with --bisect")
+    partial = _say_partial(args.runs)
     done = triage(
         args.runs,
         args.out,
@@ -94,6 +95,7 @@ def handle(args) -> int:
     print(
         f"{len(done.rows)} candidates ({', '.join(f'{v} {k}' for k, v in counts.items()) or 'none'}) in "
         f"{done.seconds:.0f} s: {Path(args.out) / 'index.md'}"
+        + (f" (from {len(partial)} partial report{'s' * (len(partial) > 1)}: {', '.join(partial)})" if partial else "")
     )
     if args.found:
         words = [
@@ -113,6 +115,22 @@ def handle(args) -> int:
         print(f"wrote {args.found}")
     # as everywhere: 0 only when everything was looked at; an unreached candidate was not
     return 1 if counts.get("not reached") else 0
+
+
+def _say_partial(runs) -> list[str]:
+    """The reports among ``runs`` an interrupted run wrote (``"partial": true``), each said on stderr as
+    ``attribute`` says it (:func:`passcheck.cli._common.read_run`): a triage of one holds the cells the run reached
+    only, so "0 candidates" is about those."""
+    import sys
+    from pathlib import Path
+
+    from passcheck.report.json_report import is_partial
+    from passcheck.report.partial import PARTIAL
+
+    partial = [str(r) for r in runs if Path(r).is_file() and is_partial(r)]
+    for r in partial:
+        print(f"passcheck: {r}: {PARTIAL}", file=sys.stderr)
+    return partial
 
 
 def _seconds(text: str) -> float:

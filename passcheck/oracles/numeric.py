@@ -215,11 +215,25 @@ def compare(
     return Comparison(
         False,
         f"{int(bad.sum())} of {a.size} elements outside rtol={r:g}, atol={t:g}; max abs err {max_abs:.3g}, "
-        f"max rel err {max_rel:.3g} (atol={max_abs:.3g} would pass)",
+        f"{_relative(bad, ef, err, rel)} (atol={max_abs:.3g} would pass)",
         max_abs=max_abs,
         max_rel=max_rel,
         worst=worst,
     )
+
+
+def _relative(bad: np.ndarray, expected: np.ndarray, err: np.ndarray, rel: np.ndarray) -> str:
+    """The message's relative error: over the failing elements whose expected value is nonzero; where it is 0 the
+    relative error is undefined (only ``atol`` bounds ``|a - e| <= atol + rtol * |e|`` there), so their absolute
+    error is given instead: ``max rel err 0.25``, ``max rel err 0.25; 3 of them expected 0 (relative error
+    undefined): abs err up to 1``, ``each expected 0 (…): abs err up to 1``."""
+    zero = bad & (expected == 0)
+    nonzero = bad & ~zero
+    parts = [f"max rel err {float(rel[nonzero].max()):.3g}"] if nonzero.any() else []
+    if zero.any():
+        which = f"{int(zero.sum())} of them" if nonzero.any() else "each"
+        parts.append(f"{which} expected 0 (relative error undefined): abs err up to {float(err[zero].max()):.3g}")
+    return "; ".join(parts)
 
 
 def _each(pairs, rtol, atol, dtype) -> Comparison:
@@ -635,12 +649,30 @@ class Numeric(BaseOracle):
     def coverage(self, run: FormRun) -> dict[str, Any]:
         """``{"random_outputs": [...]}``: the outputs compared by dtype and shape only (see :data:`RANDOM`);
         ``{"within_rounding": {output: why}}``: failed comparisons the float64 judge found within the model's own
-        float32 rounding (:mod:`passcheck.oracles.rounding`), checked, not reported."""
+        float32 rounding (:mod:`passcheck.oracles.rounding`), checked, not reported; ``{"empty_outputs": [...]}``:
+        the tensor outputs with no element in every run of the input model (a dim bound to 0, IR.md: an empty tensor
+        is valid), so compared by dtype and shape only: the verdict promises no value there (:func:`empty_outputs`)."""
         names = sorted(drawn(run.model) | drawn(run.output)) if run.output is not None else []
         if run.output is not None:
             checked(run)  # records the outputs the float64 judge found within the model's rounding
         within = dict(run.__dict__.get("_within_rounding", {}))
-        return {**({"random_outputs": names} if names else {}), **({"within_rounding": within} if within else {})}
+        empty = empty_outputs(run) if run.output is not None else []
+        return {
+            **({"random_outputs": names} if names else {}),
+            **({"within_rounding": within} if within else {}),
+            **({"empty_outputs": empty} if empty else {}),
+        }
+
+
+def empty_outputs(run: FormRun) -> list[str]:
+    """Names of the graph outputs that are tensors of 0 elements in every run of the input model that ran
+    (:attr:`FormRun.baseline`; none when no run did): :func:`compare` judges them by dtype and shape alone."""
+    ran = [b.outputs for b in run.baseline if not b.error]
+    if not ran:
+        return []
+    return sorted(
+        name for name in ran[0] if all(isinstance(o.get(name), np.ndarray) and o[name].size == 0 for o in ran)
+    )
 
 
 ORACLE = Numeric()

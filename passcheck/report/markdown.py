@@ -11,6 +11,7 @@ from passcheck.report.summary import (
     NOTHING_CHECKED,
     counts,
     coverage_line,
+    empty_outputs_line,
     form_against,
     grid,
     label,
@@ -49,6 +50,8 @@ def render(
         out += [f"Coverage: {_esc(cov)}.", ""]
     if spec := spec_rules_line(cells):
         out += [f"Conformance: {_esc(spec)}.", ""]
+    if empty := empty_outputs_line(cells):
+        out += [f"Numeric: {_esc(empty)}.", ""]
     for env, versions in (environments or {}).items():
         out.append(f"- `{env}`: " + ", ".join(f"{k} {v}" for k, v in versions.items() if v))
     out += [

@@ -147,6 +147,20 @@ def coverage_line(cells: Iterable[CellResult]) -> str:
     )
 
 
+def empty_outputs_line(cells: Iterable[CellResult]) -> str:
+    """The outputs the numeric oracle compared by dtype and shape only because they held no element in any run
+    (its coverage's ``empty_outputs``: a dim bound to 0): ``values: compared by dtype and shape only, no element in
+    any run: y (2 cells)``. '' when there is none."""
+    cells_of: dict[str, int] = {}
+    for c in cells:
+        for name in c.coverage.get("empty_outputs") or ():
+            cells_of[name] = cells_of.get(name, 0) + 1
+    if not cells_of:
+        return ""
+    shown = ", ".join(f"{name} ({n} cell{'s' * (n != 1)})" for name, n in sorted(cells_of.items()))
+    return f"values: compared by dtype and shape only, no element in any run: {shown}"
+
+
 def spec_rules_line(cells: Iterable[CellResult]) -> str:
     """The conformance oracle's rules summed over cells: ``spec rules: C checked, N not applicable
     (n: why, …)`` (a rule it could not decide: no static rank, an input not constant; names in the

@@ -16,6 +16,7 @@ from passcheck.report.summary import (
     NOTHING_CHECKED,
     counts,
     coverage_line,
+    empty_outputs_line,
     form_against,
     skipped_lines,
     spec_rules_line,
@@ -91,7 +92,7 @@ def render(cells: Iterable[CellResult], console: Console | None = None, *, show_
         console.print(Text(f"N/A {line}", style="dim"), soft_wrap=True)
     for line in skipped_lines(cells):
         console.print(Text(f"SKIPPED {line}", style="dim"), soft_wrap=True)
-    for cov in (coverage_line(cells), spec_rules_line(cells)):
+    for cov in (coverage_line(cells), spec_rules_line(cells), empty_outputs_line(cells)):
         if cov:
             console.print(cov, soft_wrap=True)
     n = counts(cells)
