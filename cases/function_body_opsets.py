@@ -210,18 +210,25 @@ def _gate_one(case: Case) -> dict[str, str]:
     return dict.fromkeys(models, f"common: {out['common']}") if out["common"] else out
 
 
+def gate_key() -> str:
+    """The verdicts' cache key: this module's text and the generator's hash (its recipes, domain table and the
+    onnx / onnxruntime versions)."""
+    import hashlib
+
+    from passcheck.generate import generator_hash
+
+    return hashlib.sha256(generator_hash().encode() + open(__file__, "rb").read()).hexdigest()[:16]
+
+
 def _gated(cases: list[Case]) -> list[Case]:
     """The candidates with the forms that pass :func:`_gate_one` (a base keeps its common form and one more, or is
-    left out), judged once per generator hash (its recipes, domain table, onnx / onnxruntime versions) and module
-    text and cached (:func:`passcheck._cache.built_set`: ``<cache>/function-body/<key>/index.json``)."""
-    import hashlib
+    left out), judged once per :func:`gate_key` and cached (:func:`passcheck._cache.built_set`:
+    ``<cache>/function-body/<key>/index.json``)."""
     import json
 
     from passcheck._cache import built_set, cache_root
-    from passcheck.generate import generator_hash
 
-    # the generator's hash covers its recipes, domain table and the onnx / onnxruntime versions
-    key = hashlib.sha256(generator_hash().encode() + open(__file__, "rb").read()).hexdigest()[:16]
+    key = gate_key()
 
     def build(tmp):
         doc = {c.id: _gate_one(c) for c in cases}
