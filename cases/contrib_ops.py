@@ -384,8 +384,17 @@ def _split(index: dict) -> dict:
 def verdicts() -> dict:
     """:func:`_gate` of every op, built once per cache key (:func:`passcheck.cases.schema_gate.verdicts`: the
     generator's hash, the gate, this module and the schema reader)."""
-    parts = (generator_hash(), Path(__file__), Path(ort_schemas.__file__))
-    return _split(schema_gate.verdicts(FAMILY, candidates, parts))
+    return _split(schema_gate.verdicts(FAMILY, candidates, _parts()))
+
+
+def _parts() -> tuple:
+    return (generator_hash(), Path(__file__), Path(ort_schemas.__file__))
+
+
+def gate_key() -> str:
+    """The verdicts' cache key (16 hex, :func:`passcheck.cases.schema_gate.gate_key`: the generator's hash, the gate,
+    this module and the schema reader): ``<cache>/contrib/<key>/``."""
+    return schema_gate.gate_key(_parts())
 
 
 def _passes(op: str) -> tuple[str, ...]:

@@ -161,16 +161,31 @@ def _elems(schema: onnx.defs.OpSchema) -> list[int | None]:
     return (recipe.allowed(schema, first) or [None]) if not first.startswith(("tensor(", "seq(")) else [None]
 
 
+def _parts() -> tuple:
+    """The gate's cache key parts: the generator's hash (its recipes, domain table and the onnx / onnxruntime
+    versions) and this module's text."""
+    from pathlib import Path
+
+    from passcheck.generate import generator_hash
+
+    return (generator_hash(), Path(__file__))
+
+
+def gate_key() -> str:
+    """The verdicts' cache key (16 hex, :func:`passcheck.cases.schema_gate.gate_key` of :func:`_parts`):
+    ``<cache>/function-body/<key>/``."""
+    from passcheck.cases import schema_gate
+
+    return schema_gate.gate_key(_parts())
+
+
 def _gated(cases: list[Case]) -> list[Case]:
     """The candidates with the forms that pass the schema-built families' gate
     (:func:`passcheck.cases.schema_gate.judge`: the full checker, onnxruntime on each binding's feeds agreeing with
     the common form, annotations holding on the values observed, the reference evaluator agreeing or lacking the op;
     every tool in passcheck's isolation worker); a base keeps its common form and one more, or is left out. Judged once
-    per generator hash and module text (``<cache>/function-body/<key>/index.json``)."""
-    from pathlib import Path
-
+    per :func:`gate_key` (``<cache>/function-body/<key>/index.json``)."""
     from passcheck.cases import schema_gate
-    from passcheck.generate import generator_hash
 
     def candidates():
         return [
@@ -180,7 +195,7 @@ def _gated(cases: list[Case]) -> list[Case]:
             for c in cases
         ]
 
-    index = schema_gate.verdicts(FAMILY, candidates, (generator_hash(), Path(__file__)))
+    index = schema_gate.verdicts(FAMILY, candidates, _parts())
     out = []
     for c in cases:
         kept = [n for n in c.forms if n in schema_gate.kept_forms(index.get(c.id))]

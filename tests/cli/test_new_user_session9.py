@@ -11,18 +11,22 @@ from pathlib import Path
 
 import pytest
 
+from tests import _case_gates
 from tests.cli.test_usage_before_work import relu  # noqa: F401 - the one-Relu model fixture
 
 PASSCHECK = str(Path(sys.executable).with_name("passcheck"))
 
 
 def _run(args, tmp_path, **env):
+    """``passcheck *args`` in ``tmp_path``, its own cache there seeded with the library's gate verdicts
+    (tests/_case_gates.py: each process would judge the gated bases again on an empty cache)."""
+    cache = _case_gates.seeded(tmp_path / "cache")
     return subprocess.run(
         [PASSCHECK, *args],
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        env={**os.environ, "PASSCHECK_CACHE": str(tmp_path / "cache"), **env},
+        env={**os.environ, "PASSCHECK_CACHE": str(cache), **env},
         timeout=600,
     )
 

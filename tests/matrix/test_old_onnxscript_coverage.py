@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from passcheck.matrix import create, envs
+from tests import _case_gates
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.matrix
@@ -21,13 +22,14 @@ pytestmark = pytest.mark.matrix
 def _coverage(pins: str, tmp_path: Path) -> dict:
     env = create.ensure(envs.load_spec(REPO / "ci" / "envs" / pins), REPO)
     out = tmp_path / f"{pins}.json"
+    cache = _case_gates.seeded(tmp_path / "cache", env.python)  # the env's own gate verdicts: not judged again
     p = subprocess.run(
         [str(env.python), "-m", "passcheck", "coverage", "--tool", "onnxscript", "--no-generated"]
         + ["--case", "optional-input/conv-bn", "--json", str(out)],
         capture_output=True,
         text=True,
         timeout=1200,
-        env={**os.environ, "PASSCHECK_CACHE": str(tmp_path / "cache")},
+        env={**os.environ, "PASSCHECK_CACHE": str(cache)},
     )
     assert p.returncode == 0, p.stderr
     return json.loads(out.read_text())
