@@ -19,7 +19,10 @@ from onnxruntime.transformers.onnx_model import OnnxModel
 def branch(name, values):
     t = onnx.numpy_helper.from_array(np.array(values, np.float32), name + "_value")
     return h.make_graph(
-        [h.make_node("Constant", [], ["y"], value=t)], name, [], [h.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [3])]
+        [h.make_node("Constant", [], ["y"], value=t)],
+        name,
+        [],
+        [h.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [3])],
     )
 
 
@@ -49,7 +52,9 @@ except Exception as exc:  # noqa: BLE001 - the defect: the converted model is re
     for n in w.model.graph.node:
         if n.op_type == "If":
             b = n.attribute[0].g
-            print(f"  branch {b.name}: nodes write {[o for x in b.node for o in x.output]}, outputs {[o.name for o in b.output]}")
+            print(
+                f"  branch {b.name}: nodes write {[o for x in b.node for o in x.output]}, outputs {[o.name for o in b.output]}"
+            )
     sys.exit(1)
 np.testing.assert_allclose(got, want, rtol=1e-3)
 print("ok: the converted model runs and agrees")

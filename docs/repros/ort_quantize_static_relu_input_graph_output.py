@@ -21,7 +21,10 @@ g = h.make_graph(
     [h.make_node("Mul", ["x", "one"], ["t"]), h.make_node("Relu", ["t"], ["y"])],
     "g",
     [h.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [2, 3, 4])],
-    [h.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [2, 3, 4]), h.make_tensor_value_info("t", onnx.TensorProto.FLOAT, [2, 3, 4])],
+    [
+        h.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [2, 3, 4]),
+        h.make_tensor_value_info("t", onnx.TensorProto.FLOAT, [2, 3, 4]),
+    ],
     [onnx.numpy_helper.from_array(np.array(1, np.float32), "one")],
 )
 m = h.make_model(g, opset_imports=[h.make_opsetid("", 17)])
@@ -47,8 +50,10 @@ for fmt in (QuantFormat.QOperator, QuantFormat.QDQ):
         y, t = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"]).run(["y", "t"], {"x": x})
     step = 3.0 / 255
     err = float(np.max(np.abs(t - x)))
-    print(f"{fmt.name}: t min {t.min():.3f} (x min {x.min():.3f}), max |t - x| {err:.3f}, y max |y - relu(x)| "
-          f"{float(np.max(np.abs(y - np.maximum(x, 0)))):.3f}")
+    print(
+        f"{fmt.name}: t min {t.min():.3f} (x min {x.min():.3f}), max |t - x| {err:.3f}, y max |y - relu(x)| "
+        f"{float(np.max(np.abs(y - np.maximum(x, 0)))):.3f}"
+    )
     bad |= err > 2 * step
 if bad:
     print("BUG: the graph output t read by the Relu is quantized in the Relu's range [0, max]")
