@@ -15,9 +15,9 @@ the boundary it adds no Cast; its quantizers quantize a "direct 8-bit" op (Flatt
 TopK, ...: ``operators/direct_q8.py``) only when its first input is already quantized, i.e. produced by a
 quantized node. ``passcheck coverage`` listed those entries untriggered (round 18a: 44 of 89 ``ort-precision``).
 
-One base per op: the newest schema in force at :func:`opset` (ai.onnx; ai.onnx.ml: its newest), the generator's
-recipe (:func:`passcheck.generate.recipe.build_node`) and model (:func:`passcheck.generate.model.to_model`, static
-shapes):
+One base per op: its newest schema (ai.onnx: up to :func:`opset`) whose pair the gate keeps, stamped at the schema's
+own version, the generator's recipe (:func:`passcheck.generate.recipe.build_node`; the first input float where the
+schema allows it, else the recipe's own type) and model (:func:`passcheck.generate.model.to_model`, static shapes):
 
 - ``common``: each fed graph input of a type Mul takes at that opset read through ``Mul(x, 1)``, each such graph
   output written by ``Mul(y', 1)`` (the op's own output renamed ``y'``);
@@ -25,8 +25,9 @@ shapes):
 
 An op none of whose graph inputs and outputs Mul takes (strings, bools, sequences only) has no interior form and
 no base; nor has a random op (the domain table's ``seeded``: runtimes draw different numbers) or an op with an
-``optional`` output (the reference evaluator returns it as a list, which the library's check cannot compare). A base is kept when the generator's gate (:func:`passcheck.generate.gate.gate`: checker, onnxruntime in
-the isolation worker, the reference evaluator, agreement) keeps the pair; the verdicts are cached per
+``optional`` output (the reference evaluator returns it as a list, which the library's check cannot compare).
+A base is kept when the generator's gate (:func:`passcheck.generate.gate.gate`: checker, onnxruntime in the
+isolation worker, the reference evaluator, agreement) keeps the pair; the verdicts are cached per
 ``generator_hash()`` and this module under ``<cache>/interior/``.
 """
 
