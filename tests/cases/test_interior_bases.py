@@ -96,3 +96,20 @@ def test_the_gate_keeps_each_ops_newest_version_it_runs():
             assert not any(c[len(FAMILY) :] in _cases() for c in tried)
     # with onnxruntime 1.32.0 among them RoiAlign-22 (no kernel for it, though the registry lists 16+) -> RoiAlign-16
     assert fell_back
+
+
+def test_the_map_says_when_bases_hold_an_op_the_pass_left_no_evidence_on(tmp_path):
+    """M349: an untriggered ``ort-precision`` entry names the bases that hold its op (the float16 conversion leaves
+    Scaler without a Cast between Muls: symbolic shape inference cannot type its output) apart from an op no base
+    holds (Binarizer, when only these bases are observed)."""
+    import json
+    import subprocess
+    import sys
+
+    out = tmp_path / "map.json"
+    cmd = [sys.executable, "-m", "passcheck", "coverage", "--tool", "ort-precision", "--case", "interior/ml.scaler-*"]
+    subprocess.run([*cmd, "--json", str(out)], check=True, capture_output=True, timeout=600)
+    reasons = {e["name"]: e["reason"] for e in json.loads(out.read_text())["entries"] if e["kind"] == "block"}
+    assert reasons["Scaler"].startswith("1 bases have Scaler (e.g. interior/ml.scaler-1.float:common)"), reasons
+    assert "a Cast the float16 conversion added" in reasons["Scaler"]
+    assert reasons["Binarizer"].startswith("no base has a node of Binarizer"), reasons
