@@ -130,9 +130,13 @@ def _run(adapter, model):
 
 
 def _eight_bit(model) -> set[str]:
-    """Names of int8 / uint8 values of ``model``: initializers and outputs of (Dynamic)QuantizeLinear."""
+    """Names of int8 / uint8 values of ``model``: initializers, outputs of (Dynamic)QuantizeLinear and the output of
+    every ``QLinear*`` node (Operators.md QLinearConv / QLinearMatMul ``y``: int8 or uint8; onnxruntime's
+    ContribOperators.md QLinearAdd, QLinearMul, QLinearConcat, …: the same), which the QOperator format writes in
+    place of a float op, so an op reading one reads a quantized value."""
     from onnx import TensorProto
 
     out = {t.name for t in model.graph.initializer if t.data_type in (TensorProto.INT8, TensorProto.UINT8)}
     q = ("QuantizeLinear", "DynamicQuantizeLinear")
-    return out | {n.output[0] for n in _nodes(model.graph) if n.op_type in q and n.output}
+    written = (n for n in _nodes(model.graph) if (n.op_type in q or n.op_type.startswith("QLinear")) and n.output)
+    return out | {n.output[0] for n in written}

@@ -136,6 +136,8 @@ def reason(cmap: CoverageMap, e: Entry, index: Mapping[str, Any] | None = None) 
         if not having:
             return f"no base has a node of {op}{generator_says(op, index)}"
         return f"{len(having)} bases have {op} (e.g. {having[0]}) but none reached this step with an effect"
+    if e.tool == "ort-precision":
+        return _precision_reason(cmap, e, index)
     if e.tool == "onnxruntime" and e.name in OTHER_EP_ONLY:
         return (
             f"registered for the {OTHER_EP_ONLY[e.name]} execution providers only (graph_transformer_utils.cc): "
@@ -149,6 +151,23 @@ def reason(cmap: CoverageMap, e: Entry, index: Mapping[str, Any] | None = None) 
         )
         return f"no base's session {how.format(e.name)} (its pattern is in no base)"
     return f"no base matches {e.name} ({e.kind})"
+
+
+#: What :func:`passcheck.coverage.ort_precision.triggers` takes as evidence, per entry kind.
+PRECISION_EFFECT = {
+    "block": "a Cast the float16 conversion added, reading or writing one of its values",
+    "float-input": "a Cast the float16 conversion added, reading or writing one of its values",
+}
+
+
+def _precision_reason(cmap: CoverageMap, e: Entry, index: Mapping[str, Any] | None) -> str:
+    """An ``ort-precision`` entry no base triggers: no base holds the op, or some do and the pass left no evidence
+    there (a stated limit of the tool reads differently from a gap in the bases)."""
+    having = [b for b, ops in cmap.base_ops.items() if any(o.split("@")[0].rsplit(".", 1)[-1] == e.name for o in ops)]
+    if not having:
+        return f"no base has a node of {e.name}{generator_says(e.name, index)}"
+    effect = PRECISION_EFFECT.get(e.kind, "the quantizer replacing it or making it read a quantized value")
+    return f"{len(having)} bases have {e.name} (e.g. {having[0]}) but none shows the effect: {effect}"
 
 
 def generated_index() -> Mapping[str, Any]:
