@@ -93,7 +93,8 @@ def _candidates(schema: onnx.defs.OpSchema, opset: int) -> list[Case]:
 ({recipe.type_name(node.main_elem())}; defaulted attributes written out).
 
 Uncommon: op: the {schema.name} node (IR.md "Functions"; Operators.md {schema.name}, "Function"{
-                    "; Add, Mul, ... commutative" if commuted else ""}).
+                    "; Add, Mul, ... commutative" if commuted else ""
+                }).
 Valid: opset {opset}.""",
                 opset=opset,
                 passes=PASSES,

@@ -47,7 +47,8 @@ def commuted_rule_names() -> set[str]:
         return set()
     from passcheck.passes.onnxscript_rules import opt_in_rules
 
-    rules = {id(r): r for r in (*rewriter._DEFAULT_REWRITE_RULES, *ort_fusions.ORT_PATTERN_REWRITE_RULES, *opt_in_rules())}
+    applied = (*rewriter._DEFAULT_REWRITE_RULES, *ort_fusions.ORT_PATTERN_REWRITE_RULES, *opt_in_rules())
+    rules = {id(r): r for r in applied}
     names = [r.name for r in rules.values() if r.name]
     return {n for n in names if names.count(n) > 1}
 
@@ -73,6 +74,7 @@ def twin(source: Case, labels: tuple[str, ...]) -> Case:
     """``source``'s twin with the nodes ``labels`` (:func:`passcheck.mutations._base.node_label`) swapped."""
     ops = "-".join(re.sub(r"[^a-z0-9]+", "-", _op(lb).lower()).strip("-") for lb in labels)
     slug = source.id.replace("/", "-")
+    commutative = ", ".join(sorted({_op(lb) for lb in labels}))
     return dataclasses.replace(
         source,
         id=f"{FAMILY}/{slug}.{ops}",
@@ -82,7 +84,7 @@ def twin(source: Case, labels: tuple[str, ...]) -> Case:
         },
         doc=f"""{source.id}'s first form with the operands of {", ".join(labels)} swapped.
 
-Uncommon: as-written: the operands in {source.id}'s order (Operators.md: {", ".join(sorted({_op(lb) for lb in labels}))} commutative).
+Uncommon: as-written: the operands in {source.id}'s order (Operators.md: {commutative} commutative).
 Valid: opset {source.opset}.
 Targets onnxscript's rule {_rule(source)} ({next(p for p in source.passes if p.startswith("onnxscript:"))}).""",
         tags=source.tags | {FAMILY},
