@@ -106,21 +106,11 @@ Valid: opset {opset}.""",
 
 def _gated(cases: list[Case]) -> list[Case]:
     """The candidates whose two forms pass :func:`function_body_opsets._gate_one`, judged once per generator hash
-    and module text (:func:`passcheck._cache.built_set`: ``<cache>/body-written/<key>/index.json``)."""
-    import hashlib
-    import json
+    and module text (:func:`passcheck._cache.judged_once`: ``<cache>/body-written/<key>/index.json``)."""
+    from passcheck._cache import judged_once
+    from passcheck.generate import generator_hash  # its recipes, domain table, onnx / onnxruntime versions
 
-    from passcheck._cache import built_set, cache_root
-    from passcheck.generate import generator_hash
-
-    key = hashlib.sha256(generator_hash().encode() + open(__file__, "rb").read()).hexdigest()[:16]
-
-    def build(tmp):
-        doc = {c.id: _gate_one(c) for c in cases}
-        (tmp / "index.json").write_text(json.dumps(doc, indent=1, sort_keys=True), encoding="utf-8")
-        return doc
-
-    index = built_set(cache_root() / FAMILY / key, build, announce="passcheck: checking the body-written bases once")
+    index = judged_once(FAMILY, __file__, lambda: {c.id: _gate_one(c) for c in cases}, generator_hash())
     return [c for c in cases if all(v == "" for v in (index.get(c.id) or {"common": "?"}).values())]
 
 

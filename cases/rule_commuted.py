@@ -111,29 +111,26 @@ def _candidates(names: set[str]) -> dict[str, tuple[str, tuple[str, ...]]]:
     return out
 
 
+def _judge() -> dict:
+    out = {}
+    for tid, (source, labels) in _candidates(commuted_rule_names()).items():
+        out[tid] = {"source": source, "labels": list(labels), "gate": _gate_one(twin(REGISTRY.get(source), labels))}
+    return out
+
+
 def _kept() -> dict[str, tuple[str, tuple[str, ...]]]:
-    import hashlib
-    import json
+    """Twin id → (source case id, swapped labels) of the twins the gate keeps, judged once per generator hash,
+    onnxscript version and module text (:func:`passcheck._cache.judged_once`: ``<cache>/commuted/<key>/``)."""
     from importlib import metadata
 
-    from passcheck._cache import built_set, cache_root
+    from passcheck._cache import judged_once
     from passcheck.generate import generator_hash
 
     try:
         version = metadata.version("onnxscript")
     except metadata.PackageNotFoundError:
         version = ""
-    key = hashlib.sha256(generator_hash().encode() + version.encode() + open(__file__, "rb").read()).hexdigest()[:16]
-
-    def build(tmp):
-        doc = {}
-        for tid, (source, labels) in _candidates(commuted_rule_names()).items():
-            verdicts = _gate_one(twin(REGISTRY.get(source), labels))
-            doc[tid] = {"source": source, "labels": list(labels), "gate": verdicts}
-        (tmp / "index.json").write_text(json.dumps(doc, indent=1, sort_keys=True), encoding="utf-8")
-        return doc
-
-    index = built_set(cache_root() / FAMILY / key, build, announce="passcheck: checking the commuted rule twins once")
+    index = judged_once(FAMILY, __file__, _judge, generator_hash() + version)
     return {t: (d["source"], tuple(d["labels"])) for t, d in index.items() if not any(d["gate"].values())}
 
 

@@ -66,3 +66,24 @@ def built_set(folder: Path, build: Callable[[Path], dict], *, refresh: bool = Fa
             for left in folder.parent.glob(folder.name + ".tmp*"):
                 shutil.rmtree(left, ignore_errors=True)
         return doc
+
+
+def judged_once(family: str, module: str, judge: Callable[[], dict], key: str) -> dict:
+    """The index ``judge()`` returns (id → verdicts), built once per ``key`` (what the verdicts depend on: the
+    generator's hash, tool versions) and text of the file ``module`` and cached under ``<cache>/<family>/<digest>/``
+    (:func:`built_set`): a library family's gate, run by the first process that loads it.
+
+    Raises:
+        whatever ``judge`` raises (nothing is cached then).
+    """
+    import hashlib
+    import json
+
+    digest = hashlib.sha256(key.encode() + Path(module).read_bytes()).hexdigest()[:16]
+
+    def build(tmp: Path) -> dict:
+        doc = judge()
+        (tmp / "index.json").write_text(json.dumps(doc, indent=1, sort_keys=True), encoding="utf-8")
+        return doc
+
+    return built_set(cache_root() / family / digest, build, announce=f"passcheck: checking the {family} bases once")
