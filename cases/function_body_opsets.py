@@ -33,8 +33,6 @@ Mish-18, PRelu-16, ...) is not registered: the generated set holds that node alr
 
 from __future__ import annotations
 
-import dataclasses
-
 import onnx
 import onnx.defs
 import onnx.helper
@@ -181,27 +179,13 @@ def gate_key() -> str:
 
 def _gated(cases: list[Case]) -> list[Case]:
     """The candidates with the forms that pass the schema-built families' gate
-    (:func:`passcheck.cases.schema_gate.judge`: the full checker, onnxruntime on each binding's feeds agreeing with
-    the common form, annotations holding on the values observed, the reference evaluator agreeing or lacking the op;
-    every tool in passcheck's isolation worker); a base keeps its common form and one more, or is left out. Judged once
-    per :func:`gate_key` (``<cache>/function-body/<key>/index.json``)."""
+    (:func:`passcheck.cases.schema_gate.gate_cases`: the full checker, onnxruntime on each binding's feeds agreeing
+    with the common form, annotations holding on the values observed, the reference evaluator agreeing or lacking the
+    op; every tool in passcheck's isolation worker); a base keeps its common form and one more, or is left out. Judged
+    once per :func:`gate_key` (``<cache>/function-body/<key>/index.json``)."""
     from passcheck.cases import schema_gate
 
-    def candidates():
-        return [
-            schema_gate.Candidate(
-                c.id, {n: (lambda _ranks, f=f: f.build()) for n, f in c.forms.items()}, c.bindings, c.rtol, c.atol
-            )
-            for c in cases
-        ]
-
-    index = schema_gate.verdicts(FAMILY, candidates, _parts())
-    out = []
-    for c in cases:
-        kept = [n for n in c.forms if n in schema_gate.kept_forms(index.get(c.id))]
-        if "common" in kept and len(kept) > 1:
-            out.append(dataclasses.replace(c, forms={n: c.forms[n] for n in kept}))
-    return out
+    return schema_gate.gate_cases(FAMILY, cases, _parts())
 
 
 _CANDIDATES = [

@@ -1,7 +1,8 @@
 """One gate for the base families built from operator schemas outside the generated set (M353).
 
-``cases/contrib_ops.py`` (onnxruntime's ``com.microsoft`` ops) and ``cases/function_body_opsets.py`` (onnx's function
-bodies at the opsets they are written for) each build candidate bases from a schema and keep one only when the
+``cases/contrib_ops.py`` (onnxruntime's ``com.microsoft`` ops), ``cases/function_body_opsets.py`` (onnx's function
+bodies at the opsets they are written for), ``cases/function_body_written.py`` (those bodies written out) and
+``cases/rule_commuted.py`` (rule cases' commutative twins) each build candidate bases and keep one only when the
 runtimes run it. Both ask the same questions of a form, answered here, every tool call in passcheck's isolation worker
 (:class:`~passcheck.passes.isolation.IsolatedExecutor`: a form that kills a tool costs that form, not the build):
 
@@ -136,17 +137,20 @@ def gate_key(parts: Iterable[str | Path]) -> str:
     return h.hexdigest()[:16]
 
 
-def verdicts(
-    family: str, candidates: Callable[[], Iterable[Candidate]], parts: Iterable[str | Path]
-) -> dict[str, dict]:
-    """:func:`judge_all` of ``candidates()``, built once per :func:`gate_key` of ``parts`` and kept under
-    ``<cache>/<family>/<key>/index.json`` (another process building the same set is waited for)."""
+def cached(family: str, parts: Iterable[str | Path], make: Callable[[], dict]) -> dict:
+    """``make()`` (a JSON-able index: id → verdict and what the family needs to rebuild its kept bases), built once
+    per :func:`gate_key` of ``parts`` and kept under ``<cache>/<family>/<key>/index.json``
+    (:func:`passcheck._cache.built_set`: another process building the same set is waited for).
+
+    Raises:
+        whatever ``make`` raises (nothing is cached then).
+    """
     import json
 
     from passcheck._cache import built_set, cache_root
 
     def build(tmp: Path) -> dict:
-        doc = judge_all(candidates())
+        doc = make()
         # the forms in the candidates' order (the first is common)
         (tmp / "index.json").write_text(json.dumps(doc, indent=1), encoding="utf-8")
         return doc
@@ -158,9 +162,41 @@ def verdicts(
     )
 
 
+def verdicts(
+    family: str, candidates: Callable[[], Iterable[Candidate]], parts: Iterable[str | Path]
+) -> dict[str, dict]:
+    """:func:`judge_all` of ``candidates()``, :func:`cached` under ``family`` and ``parts``."""
+    return cached(family, parts, lambda: judge_all(candidates()))
+
+
+def of_case(case: Any) -> Candidate:
+    """The :class:`Candidate` of a library :class:`~passcheck.case_model.Case` (its forms built as they are, the
+    ranks unused)."""
+    return Candidate(
+        case.id,
+        {n: (lambda _ranks, f=f: f.build()) for n, f in case.forms.items()},
+        case.bindings,
+        case.rtol,
+        case.atol,
+    )
+
+
+def gate_cases(family: str, cases: Sequence[Any], parts: Iterable[str | Path], *, every: bool = False) -> list:
+    """``cases`` (library :class:`~passcheck.case_model.Case` objects) with only their forms that pass :func:`judge`
+    (:func:`verdicts`, cached); a case is kept with its common form and at least one more, or with every form when
+    ``every``, else left out."""
+    index = verdicts(family, lambda: [of_case(c) for c in cases], parts)
+    out = []
+    for c in cases:
+        kept = [n for n in c.forms if n in kept_forms(index.get(c.id))]
+        if "common" in kept and len(kept) > 1 and (not every or len(kept) == len(c.forms)):
+            out.append(dataclasses.replace(c, forms={n: c.forms[n] for n in kept}))
+    return out
+
+
 def kept_forms(verdict: Mapping[str, Any] | None) -> list[str]:
     """The forms of a :func:`judge` verdict that passed (none when the common form failed or no verdict)."""
     return [f for f, why in ((verdict or {}).get("forms") or {}).items() if why == ""]
 
 
-__all__ = ["Candidate", "gate_key", "judge", "judge_all", "kept_forms", "verdicts"]
+__all__ = ["Candidate", "cached", "gate_cases", "gate_key", "judge", "judge_all", "kept_forms", "of_case", "verdicts"]

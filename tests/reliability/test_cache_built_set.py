@@ -111,3 +111,26 @@ def test_ctrl_c_while_generating_the_real_set_leaves_no_temporary_folder(tmp_pat
     r = subprocess.run([sys.executable, "-c", GENERATE], env=env, capture_output=True, text=True, timeout=DEADLINE)
     assert r.returncode == 0 and int(r.stdout) > 0, r.stderr
     assert [q.name for q in root.glob("*/*") if ".tmp" in q.name] == []
+
+
+def test_a_family_gate_judges_once_per_key_and_module_text(tmp_path, monkeypatch):
+    """``schema_gate.cached`` (the schema-built families' gate, M350/M351/M353): a second load reads the cached
+    verdicts; another key part or another module text judges again."""
+    from passcheck.cases import schema_gate
+
+    monkeypatch.setenv("PASSCHECK_CACHE", str(tmp_path / "cache"))
+    module = tmp_path / "family.py"
+    module.write_text("# v1\n", encoding="utf-8")
+    calls: list[int] = []
+
+    def judge() -> dict:
+        calls.append(1)
+        return {"family/a": {"common": ""}}
+
+    assert schema_gate.cached("fam", ("k1", module), judge) == {"family/a": {"common": ""}}
+    assert schema_gate.cached("fam", ("k1", module), judge) == {"family/a": {"common": ""}}
+    assert len(calls) == 1
+    schema_gate.cached("fam", ("k2", module), judge)
+    module.write_text("# v2\n", encoding="utf-8")
+    schema_gate.cached("fam", ("k2", module), judge)
+    assert len(calls) == 3
