@@ -38,15 +38,17 @@ MOST = 3
 
 def commuted_rule_names() -> set[str]:
     """Names of the rules the installed onnxscript applies in more than one operand order (a name that occurs more
-    than once among its default, opt-in and ORT pattern rules); empty without onnxscript."""
+    than once among its default, opt-in and ORT pattern rules); empty without onnxscript or with one that has not
+    these rule tables."""
     try:
         from onnxscript import rewriter
         from onnxscript.rewriter import ort_fusions
-    except ImportError:
-        return set()
-    from passcheck.passes.onnxscript_rules import opt_in_rules
 
-    applied = (*rewriter._DEFAULT_REWRITE_RULES, *ort_fusions.ORT_PATTERN_REWRITE_RULES, *opt_in_rules())
+        from passcheck.passes.onnxscript_rules import opt_in_rules
+
+        applied = (*rewriter._DEFAULT_REWRITE_RULES, *ort_fusions.ORT_PATTERN_REWRITE_RULES, *opt_in_rules())
+    except (ImportError, AttributeError):  # no onnxscript, or one older than these rule tables (0.1.0, 0.2.0)
+        return set()
     rules = {id(r): r for r in applied}
     names = [r.name for r in rules.values() if r.name]
     return {n for n in names if names.count(n) > 1}
