@@ -116,6 +116,7 @@ MODULES = (
     "passcheck.mutations.concat_nested",
     "passcheck.mutations.slice_per_axis",
     "passcheck.mutations.text_attrs",
+    "passcheck.mutations.graphs_attribute",
 )
 
 

@@ -168,6 +168,7 @@ EVERY_MODEL = {
     "ir_version",
     "value_types",
     "local_functions",
+    "graphs_attribute",  # as local_functions: any default-domain node with a typed input
     "graph_outputs",
     "into_subgraph",
     "denotations",
