@@ -15,7 +15,10 @@ from onnxscript.rewriter.rules.common import slice_split_rule
 
 consts = [numpy_helper.from_array(np.array([v], np.int64), n) for n, v in (("b", 2), ("d", 5), ("z", 0), ("ax", -1))]
 graph = helper.make_graph(
-    [helper.make_node("Slice", ["x", "b", "d", "ax"], ["hi"]), helper.make_node("Slice", ["x", "z", "b", "ax"], ["lo"])],
+    [
+        helper.make_node("Slice", ["x", "b", "d", "ax"], ["hi"]),
+        helper.make_node("Slice", ["x", "z", "b", "ax"], ["lo"]),
+    ],
     "g",
     [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [2, 5])],
     [helper.make_tensor_value_info(n, onnx.TensorProto.FLOAT, d) for n, d in (("lo", [2, 2]), ("hi", [2, 3]))],
