@@ -6,7 +6,8 @@
   ``axes = [axis]`` is the 1-element form; Squeeze-13 (axes input) or Squeeze-1 (attribute) drops
   the axis. So Gather ↔ Slice (+ Squeeze).
 - Split-2+ cuts an axis into consecutive pieces (``split`` sizes, attribute before 13 and input
-  from 13, else equal parts): piece ``k`` is Slice of ``[offset_k, offset_k + size_k)``.
+  from 13, else equal parts; Split-18's ``num_outputs`` n: chunks of ceil(dim / n), only the last one
+  smaller): piece ``k`` is Slice of ``[offset_k, offset_k + size_k)``.
 
 Main graph only, opset >= 13 (Slice, Squeeze and Split in their input-taking forms), where shape
 inference knows the rank (and, for Split without sizes, the dim). Sites are the rewritten nodes."""
@@ -142,14 +143,15 @@ def split_to_slices(model: onnx.ModelProto, only: frozenset[str] | None = None) 
             continue
         k = types.get(n.input[0])
         sizes = _static_ints(n, 1, static)
-        if k is None or not k.rank or sizes is None or attr_value(n, "num_outputs", None) is not None:
+        num_outputs = attr_value(n, "num_outputs", None)
+        if k is None or not k.rank or sizes is None or (sizes and num_outputs is not None):
             continue
         axis = attr_value(n, "axis", 0)
         dim = k.dims[axis % k.rank] if -k.rank <= axis < k.rank else None
         if not sizes:
-            if not isinstance(dim, int) or dim % len(n.output):
+            sizes = _equal_parts(dim, len(n.output), num_outputs)
+            if sizes is None:
                 continue
-            sizes = [dim // len(n.output)] * len(n.output)
         if len(sizes) != len(n.output):
             continue
         nodes, offset = [], 0
@@ -166,6 +168,19 @@ def split_to_slices(model: onnx.ModelProto, only: frozenset[str] | None = None) 
     return sites
 
 
+def _equal_parts(dim: object, outputs: int, num_outputs: int | None) -> list[int] | None:
+    """The sizes of a Split with no ``split`` input over a static ``dim``: equal parts (Split-13), or with
+    ``num_outputs`` (Split-18) chunks of ceil(dim / n) with only the last one smaller; None when ``dim`` is not
+    static, Split-13's parts are not equal, or the last chunk would be empty or negative (no such split)."""
+    if not isinstance(dim, int) or (num_outputs is not None and num_outputs != outputs) or outputs < 1:
+        return None
+    if num_outputs is None:
+        return None if dim % outputs else [dim // outputs] * outputs
+    chunk = -(-dim // outputs)
+    last = dim - chunk * (outputs - 1)
+    return None if last <= 0 else [chunk] * (outputs - 1) + [last]
+
+
 REWRITES = (
     Rewrite(
         "gather-as-slice",
@@ -180,7 +195,9 @@ REWRITES = (
         inverse="gather-as-slice",
     ),
     Rewrite(
-        "split-as-slices", "Split(x, sizes | equal parts, axis) → one Slice per output (opset >= 13)", split_to_slices
+        "split-as-slices",
+        "Split(x, sizes | equal parts | num_outputs, axis) → one Slice per output (opset >= 13)",
+        split_to_slices,
     ),
 )
 
@@ -201,7 +218,8 @@ FREEDOMS = (
         "Operators.md Split-13/18, Slice-13",
         "Split into consecutive pieces is one Slice per piece, at the running offset.",
         ("split-as-slices",),
-        "main-graph Split nodes with static sizes (or equal parts of a static dim); one way (merging sibling "
+        "main-graph Split nodes with static sizes, equal parts of a static dim, or Split-18's num_outputs (chunks of "
+        "ceil(dim / n), the last one smaller); one way (merging sibling "
         "Slices into a Split is a pass's job)",
     ),
 )
