@@ -62,6 +62,7 @@ def _oracle_source() -> dict[str, str]:
             numeric._each,
             numeric._leaf,
             numeric._desc,
+            numeric._relative,
             numeric._py,
         ),
         "precision": "import re\nfrom collections import Counter\n\n"

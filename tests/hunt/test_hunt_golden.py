@@ -29,7 +29,8 @@ planted passes; seed 4 finds 5 of all three, so the seed moved to 4). Session 37
 the draws again (the same one signature as before it, other items; rewritten). Session 38's ``opset-stamp-above``
 moved them again (the same one signature, other items; rewritten). Session 39's ``unused-default-input``
 moved them again (none of its items drawn; the one signature of before and two of ``planted:keepdims0``;
-rewritten). It runs with
+rewritten), and with the session's other rewrites merged (``text-axis-*``, ``text-default-*``,
+``call-carries-graphs-attribute``) again (rewritten). It runs with
 ``--no-variation``: the base variations (:mod:`passcheck.hunt.variation`) joined the search after it was
 written, and without them the sequence is the one it holds (``tests/hunt/test_variation.py`` covers them).
 """
