@@ -6,7 +6,9 @@ within a graph: a nested graph may read any value of an enclosing scope).
 - ``call-carries-graphs-attribute``: a default-domain node → a call of a model-local function holding it
   (:func:`passcheck.mutations.local_functions.as_function`), the function's attribute list gaining ``bodies`` and
   the call a ``bodies`` attribute of type GRAPHS: two graphs with no inputs, each ``o_k = Identity(x_k)`` for
-  every tensor input ``x_k`` of the call (an outer-scope read), the outputs typed with ``x_k``'s element type.
+  every tensor input ``x_k`` of the call (an outer-scope read), the outputs untyped (onnx.proto's
+  ``ValueInfoProto.type`` is required of the top-level graph's inputs and outputs only; nothing runs these graphs, so
+  no oracle could check a type written there).
 
 The body never references ``bodies``, so the computation is the node's. No operator onnx defines takes a GRAPHS
 attribute, so without this rewrite no form holds one; a pass that walks nested graphs through ``AttributeProto.g``
@@ -35,14 +37,17 @@ COUNT = 2
 
 
 def _bodies(reads: list[tuple[str, int]]) -> list[onnx.GraphProto]:
-    """``COUNT`` graphs with no inputs, each ``o<k> = Identity(x_k)`` for each ``(x_k, elem_type)`` of ``reads``."""
+    """``COUNT`` graphs with no inputs, each ``o<k> = Identity(x_k)`` for each ``(x_k, elem_type)`` of ``reads``,
+    ``o<k>`` untyped."""
     import onnx
 
     h = onnx.helper
     out = []
     for j in range(COUNT):
         nodes = [h.make_node("Identity", [x], [f"o{k}"], name=f"{NAME}{j}_read{k}") for k, (x, _) in enumerate(reads)]
-        outs = [h.make_tensor_value_info(f"o{k}", t, None) for k, (_, t) in enumerate(reads)]
+        # untyped: onnx.proto asks a type of the top-level graph's inputs and outputs only (onnx/onnx#2310), and a
+        # type written here could never be checked (nothing runs these graphs)
+        outs = [h.make_empty_tensor_value_info(f"o{k}") for k in range(len(reads))]
         out.append(h.make_graph(nodes, f"{NAME}{j}", [], outs))
     return out
 
