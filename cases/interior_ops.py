@@ -34,8 +34,6 @@ isolation worker, the reference evaluator, agreement) keeps the pair; the verdic
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 from pathlib import Path
 
 import onnx
@@ -229,9 +227,9 @@ def _forms(node: recipe.Node) -> dict[str, Form]:
     }
 
 
-def _gate(folder: Path) -> dict:
+def _gate() -> dict:
     """Case id → "" (kept) or the generator's gate's drop reason, for each op's versions newest first up to the
-    first kept; written to the index."""
+    first kept."""
     from passcheck.passes.isolation import IsolatedExecutor
 
     doc = {}
@@ -244,7 +242,6 @@ def _gate(folder: Path) -> dict:
                     break  # the newest version the gate keeps
     finally:
         ex.close()
-    (folder / "index.json").write_text(json.dumps(doc, indent=1, sort_keys=True), encoding="utf-8")
     return doc
 
 
@@ -266,24 +263,26 @@ def _verdict(ex, cid: str, schema: onnx.defs.OpSchema, node: recipe.Node) -> str
     return "" if v.ok else f"{v.category}: {v.reason}: {v.detail}"[:400]
 
 
-def gate_key() -> str:
-    """The verdicts' cache key: the generator's hash (its sources, domain table, onnx / onnxruntime versions) and
-    this module."""
-    from passcheck.generate import generator_hash
+def _parts() -> tuple:
+    from passcheck.generate import generator_hash  # its sources, domain table, onnx / onnxruntime versions
 
-    return hashlib.sha256(generator_hash().encode() + Path(__file__).read_bytes()).hexdigest()[:16]
+    return (generator_hash(), Path(__file__))
+
+
+def gate_key() -> str:
+    """The verdicts' cache key (:func:`passcheck.cases.schema_gate.gate_key`: the generator's hash and this module)."""
+    from passcheck.cases import schema_gate
+
+    return schema_gate.gate_key(_parts())
 
 
 @functools.cache
 def verdicts() -> dict[str, str]:
-    """Case id → "" (kept) or why the gate dropped it, built once per :func:`gate_key` (:func:`_gate`)."""
-    from passcheck._cache import built_set, cache_root
+    """Case id → "" (kept) or why the gate dropped it, built once per :func:`gate_key` (:func:`_gate`, kept by
+    :func:`passcheck.cases.schema_gate.cached` under ``<cache>/interior/<key>/``)."""
+    from passcheck.cases import schema_gate
 
-    return built_set(
-        cache_root() / FAMILY / gate_key(),
-        _gate,
-        announce="passcheck: checking the interior bases once (cached)…",
-    )
+    return schema_gate.cached(FAMILY, _parts(), _gate)
 
 
 def _register(cid: str, schema: onnx.defs.OpSchema, node: recipe.Node) -> None:
