@@ -373,9 +373,7 @@ def format_findings(findings: Sequence[Finding], title: str = "") -> str:
         if f.expected:
             lines.append(f"    known: {f.reason}")
         if "max_abs" in f.details:
-            lines.append(
-                f"    would pass with: atol >= {f.details['max_abs']:.3g} or rtol >= {f.details.get('max_rel', 0):.3g}"
-            )
+            lines.append(f"    would pass with: {_loosest(f.details)}")
         for key in ("kept_nodes", "output", "node", "value", "error"):
             if f.details.get(key) not in (None, "", []):
                 text = str(f.details[key]).strip().splitlines()[0]
@@ -384,6 +382,17 @@ def format_findings(findings: Sequence[Finding], title: str = "") -> str:
         if f.repro:
             lines.append(f"    reproduce: {f.repro}")
     return "\n".join(lines)
+
+
+def _loosest(details: dict) -> str:
+    """The tolerances that would have passed a numeric finding. ``max_rel`` divides by ``max(|expected|, tiny)``
+    (passcheck/oracles/numeric.py), so an element expected 0 that differs gives ~1e307: no ``rtol`` alone bounds
+    it (``|a - e| <= atol + rtol * |e|``), and the hint says so instead of printing that figure."""
+    atol = f"atol >= {details['max_abs']:.3g}"
+    rel = float(details.get("max_rel", 0.0))
+    if rel > 1e300:
+        return f"{atol} (no rtol alone: an element expected 0 differs)"
+    return f"{atol} or rtol >= {rel:.3g}"
 
 
 def _python_repro(pass_: PassLike, case_id: str, timeout: float | None = None) -> str:

@@ -91,3 +91,25 @@ def test_outputs_never_compared_are_not_a_pass():
     assert_model_ok(
         model, [negate_everything], include_input=False, oracles=["annotations"]
     )  # not the numeric oracle's part
+
+
+def relu_as_identity(model: onnx.ModelProto) -> onnx.ModelProto:
+    """A planted pass: every Relu becomes an Identity, so each negative input's 0 comes back negative."""
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    for node in out.graph.node:
+        if node.op_type == "Relu":
+            node.op_type = "Identity"
+    return out
+
+
+def test_the_tolerance_hint_offers_no_rtol_where_an_output_expected_0_differs():
+    x = onnx.helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [64])
+    y = onnx.helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [64])
+    graph = onnx.helper.make_graph([onnx.helper.make_node("Relu", ["x"], ["y"])], "relu", [x], [y])
+    model = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 17)])
+    found = check_model_passes(model, [relu_as_identity], oracles=["numeric"], include_input=False)
+    assert found and all(f.kind == "wrong-result" for f in found)
+    text = format_findings(found)
+    assert "would pass with: atol >= " in text
+    assert "no rtol alone: an element expected 0 differs" in text and "e+307" not in text
