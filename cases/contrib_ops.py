@@ -42,6 +42,9 @@ from passcheck.passes import DEFAULT_PASSES
 from passcheck.runtime import kernels, ort_schemas
 
 FAMILY = "contrib"
+#: What a selection names this family's cases by: read without importing this module
+#: (:class:`passcheck.cases.sources.GatedModule`), which is imported, and its gate judged, only when one does.
+SELECTED_BY = {"ids": ["contrib/*"], "tags": ["contrib", "contrib-*"]}
 _OPTIONAL = onnx.defs.OpSchema.FormalParameterOption.Optional
 DOMAIN = "com.microsoft"
 #: the default-domain opset the forms import (onnxruntime's contrib schemas are version 1)

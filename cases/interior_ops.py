@@ -45,6 +45,9 @@ from passcheck.cases import register
 from passcheck.generate import recipe
 
 FAMILY = "interior"
+#: What a selection names this family's cases by: read without importing this module
+#: (:class:`passcheck.cases.sources.GatedModule`), which is imported, and its gate judged, only when one does.
+SELECTED_BY = {"ids": ["interior/*"], "tags": ["interior", "interior-*"]}
 ML = "ai.onnx.ml"
 #: the neutral op and the suffixes of the values it writes
 NEUTRAL = "Mul"

@@ -64,6 +64,9 @@ def handle(args) -> int:
 
         for line in registry().notes():  # what a loaded source left out: never on stdout (a table/JSON)
             print(f"passcheck: {line}", file=sys.stderr)
+    if not (args.passes or args.rewrites):
+        for line in _unclaimed():
+            print(f"passcheck: {line}", file=sys.stderr)
     if args.json:
         sys.stdout.write(json.dumps(records, indent=1) + "\n")
         return 0
@@ -83,6 +86,19 @@ def handle(args) -> int:
     if not (args.passes or args.tags or args.rewrites):
         console.print(f"{len(records)} cases in {len({r['family'] for r in records})} families")
     return 0
+
+
+def _unclaimed() -> list[str]:
+    """One line per gated library family not listed (:meth:`~passcheck.cases.CaseRegistry.unclaimed`): what names
+    it, and that naming it judges its gate once per cache."""
+    from passcheck.cases import registry
+
+    return [
+        f"not listed: {s.id}, bases judged by running them once per cache (minutes the first time); "
+        f"name them to list or run them: --case '{s.ids[0] if getattr(s, 'ids', ()) else s.id}' "
+        f"({s.hint() if hasattr(s, 'hint') else s.id}); hunt and coverage take them by default"
+        for s in registry().unclaimed()
+    ]
 
 
 #: Case fields left out of the table and the plain lines (the id says the family; passes: see --json).
