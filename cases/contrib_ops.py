@@ -369,7 +369,7 @@ def _gate(ops: tuple[str, ...] = ()) -> dict:
     """``{"kept": {case id: {output: rank}}, "dropped": {case id: why}}``: a pair is kept when every form passes the
     gate (:func:`passcheck.cases.schema_gate.judge`, in the isolation worker; a form that kills onnxruntime gives
     "onnxruntime killed its process: SIGABRT"), else dropped with the first form's reason."""
-    return _split(schema_gate.judge_all(candidates(ops)))
+    return _split(schema_gate.judge_all(candidates(ops), family=FAMILY))
 
 
 def _split(index: dict) -> dict:

@@ -126,7 +126,7 @@ def _judge() -> dict:
 
     twins = {tid: (source, labels) for tid, (source, labels) in _candidates(commuted_rule_names()).items()}
     judged = schema_gate.judge_all(
-        schema_gate.of_case(twin(REGISTRY.get(source), labels)) for source, labels in twins.values()
+        (schema_gate.of_case(twin(REGISTRY.get(source), labels)) for source, labels in twins.values()), family=FAMILY
     )
     return {tid: {"source": s, "labels": list(lab), "gate": judged[tid]} for tid, (s, lab) in twins.items()}
 
