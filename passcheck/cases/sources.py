@@ -206,7 +206,3 @@ class GatedModule:
 
     def missing(self, case_id: str) -> Case | None:
         return None
-
-    def hint(self) -> str:
-        """How a selection names it: ``contrib/* (tags: contrib, contrib-*)``."""
-        return f"{', '.join(self.ids)} (tags: {', '.join(self.tags)}{', …' if self.tags_of else ''})"

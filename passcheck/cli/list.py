@@ -89,16 +89,19 @@ def handle(args) -> int:
 
 
 def _unclaimed() -> list[str]:
-    """One line per gated library family not listed (:meth:`~passcheck.cases.CaseRegistry.unclaimed`): what names
-    it, and that naming it judges its gate once per cache."""
+    """One line per gated library family not listed (:meth:`~passcheck.cases.CaseRegistry.unclaimed`): the glob and
+    tags that name it, and that naming it judges its bases once per cache."""
     from passcheck.cases import registry
 
-    return [
-        f"not listed: {s.id}, bases judged by running them once per cache (minutes the first time); "
-        f"name them to list or run them: --case '{s.ids[0] if getattr(s, 'ids', ()) else s.id}' "
-        f"({s.hint() if hasattr(s, 'hint') else s.id}); hunt and coverage take them by default"
-        for s in registry().unclaimed()
-    ]
+    out = []
+    for s in registry().unclaimed():
+        ids, tags = getattr(s, "ids", ()) or (f"{s.id}/*",), getattr(s, "tags", ())
+        more = f" (or a tag: {', '.join(tags)}{', …' if getattr(s, 'tags_of', None) else ''})" if tags else ""
+        out.append(
+            f"not listed: {s.id}, bases kept by running them once per cache (minutes the first time); "
+            f"list or run them with --case '{ids[0]}'{more}; hunt and coverage take them by default"
+        )
+    return out
 
 
 #: Case fields left out of the table and the plain lines (the id says the family; passes: see --json).
