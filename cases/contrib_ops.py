@@ -42,6 +42,9 @@ from passcheck.passes import DEFAULT_PASSES
 from passcheck.runtime import kernels, ort_schemas
 
 FAMILY = "contrib"
+#: What a selection names this family's cases by: read without importing this module
+#: (:class:`passcheck.cases.sources.GatedModule`), which is imported, and its gate judged, only when one does.
+SELECTED_BY = {"ids": ["contrib/*"], "tags": ["contrib", "contrib-*"]}
 _OPTIONAL = onnx.defs.OpSchema.FormalParameterOption.Optional
 DOMAIN = "com.microsoft"
 #: the default-domain opset the forms import (onnxruntime's contrib schemas are version 1)
@@ -366,7 +369,7 @@ def _gate(ops: tuple[str, ...] = ()) -> dict:
     """``{"kept": {case id: {output: rank}}, "dropped": {case id: why}}``: a pair is kept when every form passes the
     gate (:func:`passcheck.cases.schema_gate.judge`, in the isolation worker; a form that kills onnxruntime gives
     "onnxruntime killed its process: SIGABRT"), else dropped with the first form's reason."""
-    return _split(schema_gate.judge_all(candidates(ops)))
+    return _split(schema_gate.judge_all(candidates(ops), family=FAMILY))
 
 
 def _split(index: dict) -> dict:

@@ -43,6 +43,9 @@ from passcheck.generate import recipe
 from passcheck.passes import DEFAULT_PASSES
 
 FAMILY = "function-body"
+#: What a selection names this family's cases by: read without importing this module
+#: (:class:`passcheck.cases.sources.GatedModule`), which is imported, and its gate judged, only when one does.
+SELECTED_BY = {"ids": ["function-body/*"], "tags": ["function-body", "functions"]}
 PASS = "onnx:inline-schema-functions"
 
 

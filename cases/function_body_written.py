@@ -50,6 +50,9 @@ from passcheck.mutations.function_bodies import expand_function_ops
 from passcheck.passes import DEFAULT_PASSES
 
 FAMILY = "body-written"
+#: What a selection names this family's cases by: read without importing this module
+#: (:class:`passcheck.cases.sources.GatedModule`), which is imported, and its gate judged, only when one does.
+SELECTED_BY = {"ids": ["body-written/*"], "tags": ["body-written", "functions"]}
 #: The fusion rules that recognise bodies are onnxscript's opt-in rules and onnxruntime's fusions (``ort:all``).
 PASSES = tuple(dict.fromkeys((*DEFAULT_PASSES, "onnxscript:rewrite-opt-in", "ort:all")))
 

@@ -45,6 +45,9 @@ from passcheck.cases import register
 from passcheck.generate import recipe
 
 FAMILY = "interior"
+#: What a selection names this family's cases by: read without importing this module
+#: (:class:`passcheck.cases.sources.GatedModule`), which is imported, and its gate judged, only when one does.
+SELECTED_BY = {"ids": ["interior/*"], "tags": ["interior", "interior-*"]}
 ML = "ai.onnx.ml"
 #: the neutral op and the suffixes of the values it writes
 NEUTRAL = "Mul"
@@ -230,16 +233,21 @@ def _forms(node: recipe.Node) -> dict[str, Form]:
 def _gate() -> dict:
     """Case id → "" (kept) or the generator's gate's drop reason, for each op's versions newest first up to the
     first kept."""
+    from passcheck.cases.schema_gate import progress
     from passcheck.passes.isolation import IsolatedExecutor
 
     doc = {}
+    ops = candidates()
     ex = IsolatedExecutor(timeout=60)
     try:
-        for versions in candidates():
-            for cid, schema, node in versions:
-                doc[cid] = _verdict(ex, cid, schema, node)
-                if not doc[cid]:
-                    break  # the newest version the gate keeps
+        with progress(FAMILY, len(ops)) as bar:  # one step per op (its versions until one is kept)
+            for versions in ops:
+                for cid, schema, node in versions:
+                    bar.now(cid)
+                    doc[cid] = _verdict(ex, cid, schema, node)
+                    if not doc[cid]:
+                        break  # the newest version the gate keeps
+                bar.advance(what=versions[0][0])
     finally:
         ex.close()
     return doc

@@ -32,6 +32,14 @@ from passcheck.cases.rules import TARGET
 from passcheck.mutations.commute import swap
 
 FAMILY = "commuted"
+#: What a selection names this family's cases by (a twin carries its rule case's tags): read without importing
+#: this module (:class:`passcheck.cases.sources.GatedModule`), which is imported, and its gate judged, only when
+#: one does.
+SELECTED_BY = {
+    "ids": ["commuted/*"],
+    "tags": ["commuted"],
+    "tags_of": "passcheck.cases.rules:rule_case_tags",
+}
 #: At most this many commutative nodes of a first form are combined (2^3 - 1 twins).
 MOST = 3
 
@@ -98,7 +106,8 @@ def _candidates(names: set[str]) -> dict[str, tuple[str, tuple[str, ...]]]:
 
     out = {}
     for case in list(REGISTRY):
-        if _rule(case) not in names or case.id.startswith(f"{FAMILY}/"):
+        # passcheck's own rule cases only: a user module's (--cases-from) would change the verdicts cached per key
+        if _rule(case) not in names or case.id.startswith(f"{FAMILY}/") or REGISTRY.user_module(case.id):
             continue
         model = case.forms["common"].build()
         probe = onnx.ModelProto()
@@ -117,7 +126,7 @@ def _judge() -> dict:
 
     twins = {tid: (source, labels) for tid, (source, labels) in _candidates(commuted_rule_names()).items()}
     judged = schema_gate.judge_all(
-        schema_gate.of_case(twin(REGISTRY.get(source), labels)) for source, labels in twins.values()
+        (schema_gate.of_case(twin(REGISTRY.get(source), labels)) for source, labels in twins.values()), family=FAMILY
     )
     return {tid: {"source": s, "labels": list(lab), "gate": judged[tid]} for tid, (s, lab) in twins.items()}
 

@@ -66,3 +66,46 @@ def built_set(folder: Path, build: Callable[[Path], dict], *, refresh: bool = Fa
             for left in folder.parent.glob(folder.name + ".tmp*"):
                 shutil.rmtree(left, ignore_errors=True)
         return doc
+
+
+def prune(parent: Path, current: Path, keep: int, idle: float, now: float | None = None) -> list[Path]:
+    """Remove the built sets under ``parent`` (its folders holding an ``index.json``, one per key) beyond the
+    ``keep`` most recently used ones, when unused for over ``idle`` seconds and no process holds their lock (a
+    builder holds ``<folder>.lock``: :func:`built_set`); never ``current``. "Used" is the folder's mtime, which
+    :func:`touch` sets. The removed folders' lock files go with them. Returns the removed folders.
+
+    As ``passcheck/matrix/create.py`` collects overlays: a key that a source change or another tool version made
+    is built anew, so without this a cache grows one folder per change."""
+    import fcntl
+    import shutil
+    import time
+
+    now = time.time() if now is None else now
+    sets = sorted(
+        (p for p in parent.glob("*") if p.is_dir() and (p / "index.json").is_file() and p != current),
+        key=lambda p: p.stat().st_mtime,
+        reverse=True,
+    )
+    removed = []
+    for old in sets[max(keep - 1, 0) :]:  # ``current`` is one of the ``keep``
+        if now - old.stat().st_mtime <= idle:
+            continue
+        lock_file = old.with_name(old.name + ".lock")
+        with open(lock_file, "a") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # being built or rebuilt now
+            shutil.rmtree(old, ignore_errors=True)
+            lock_file.unlink(missing_ok=True)
+        removed.append(old)
+    return removed
+
+
+def touch(folder: Path) -> None:
+    """Mark the built set ``folder`` used now (its mtime, which :func:`prune` orders by); a folder gone or not
+    writable is left as it is."""
+    try:
+        os.utime(folder)
+    except OSError:
+        pass

@@ -21,7 +21,7 @@ from pathlib import Path
 _FOLDERS = """
 import json, sys
 from passcheck.cases import registry
-registry()
+registry().claim_library()
 print(json.dumps([[m.FAMILY, m.gate_key()] for n, m in sorted(sys.modules.items())
                   if n.startswith("passcheck._library.") and isinstance(getattr(m, "FAMILY", None), str)
                   and callable(getattr(m, "gate_key", None))]))
@@ -30,10 +30,11 @@ print(json.dumps([[m.FAMILY, m.gate_key()] for n, m in sorted(sys.modules.items(
 
 def gated_modules() -> list:
     """The loaded library case modules that keep gate verdicts (a ``FAMILY`` and a ``gate_key()``), after loading
-    the library (:func:`passcheck.cases.registry`) in this process."""
+    the library (:func:`passcheck.cases.registry`) with its gated families (lazy sources, claimed) in this
+    process."""
     from passcheck.cases import registry
 
-    registry()
+    registry().claim_library()
     return [
         m
         for n, m in sorted(sys.modules.items())

@@ -10,7 +10,11 @@ import sys
 
 from tests import _case_gates
 
-_LIST = "import json; from passcheck.cases import registry; print(json.dumps(sorted(c.id for c in registry())))"
+#: every case id, the gated families (lazy sources) claimed
+_LIST = (
+    "import json; from passcheck.cases import registry; r = registry(); r.claim_library(); "
+    "print(json.dumps(sorted(c.id for c in r)))"
+)
 
 
 def test_a_seeded_cache_lists_the_same_cases_and_judges_no_gated_base_again(tmp_path):

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from passcheck.case_model import Case
-from passcheck.cases.sources import CaseSource
+from passcheck.cases.sources import CaseSource, GatedModule, declared
 from passcheck.errors import RegistryError, UnknownIdError
 from passcheck.user_modules import builtin, load_file, load_path, loading  # noqa: F401 - load_path: cases.load_path
 
@@ -45,6 +45,12 @@ class CaseRegistry:
             del self._origin[case_id]
 
     def __contains__(self, case_id: str) -> bool:
+        """Whether ``case_id`` is registered; a gated library family (a lazy ``library`` source) whose ids it may be
+        is registered first, so a recorded id (a finding to triage) is found as before the family was lazy."""
+        if case_id not in self._cases:
+            self._register_once(
+                s for s in self._sources if s.lazy and getattr(s, "library", False) and s.claims(case_id)
+            )
         return case_id in self._cases
 
     def __iter__(self):
@@ -101,6 +107,22 @@ class CaseRegistry:
         if not source.lazy:
             source.register_all(self)
 
+    def claim_library(self) -> None:
+        """Register every lazy source that is part of the built-in library (a ``library`` attribute: the gated
+        modules, :class:`~passcheck.cases.sources.GatedModule`), as a command that takes every base does (``hunt``
+        and ``coverage`` with no ``--case``): their gates are judged now (once per cache)."""
+        self._register_once([s for s in self._sources if s.lazy and getattr(s, "library", False)])
+
+    def unclaimed(self) -> list[CaseSource]:
+        """The library's lazy sources not registered in this process (``passcheck list`` names them)."""
+        return [
+            s for s in self._sources if s.lazy and getattr(s, "library", False) and id(s) not in self._loaded_sources
+        ]
+
+    def user_module(self, case_id: str) -> str | None:
+        """The user module (``--cases-from``) that registered ``case_id``; None for passcheck's own cases."""
+        return self._origin.get(case_id)
+
     def notes(self) -> list[str]:
         """What each loaded source says it left out (an optional ``notes()`` of the source protocol:
         e.g. the onnx-node tests skipped, by reason), one line each."""
@@ -115,11 +137,14 @@ class CaseRegistry:
         """Register each lazy source (once) that claims one of ``asked``; the sources claiming any."""
         asked = list(asked)
         hit = [s for s in self._sources if s.lazy and any(s.claims(a) for a in asked)]
-        for source in hit:
+        self._register_once(hit)
+        return hit
+
+    def _register_once(self, sources: Iterable[CaseSource]) -> None:
+        for source in sources:
             if id(source) not in self._loaded_sources:
                 self._loaded_sources.add(id(source))
                 source.register_all(self)
-        return hit
 
 
 def _case_matches(case: Case, cglob: str) -> bool:
@@ -165,10 +190,17 @@ def load_builtin() -> CaseRegistry:
 
 
 def _load_builtin() -> None:
+    """Import the library's modules in name order, except a gated one (it declares ``SELECTED_BY``: a lazy
+    :class:`~passcheck.cases.sources.GatedModule`, imported when a selection names its cases), then the entry
+    points."""
     lib = _library_dir()
     for info in sorted(pkgutil.iter_modules([str(lib)]), key=lambda m: m.name):
         if not info.name.startswith("_"):
-            load_file(lib / f"{info.name}.py", prefix="passcheck._library")
+            path = lib / f"{info.name}.py"
+            if (selected_by := declared(path)) is not None:
+                REGISTRY.add_source(GatedModule(path, selected_by))
+            else:
+                load_file(path, prefix="passcheck._library")
     entry_points = importlib.metadata.entry_points(group="passcheck.cases")
     for ep in entry_points:
         loaded = ep.load()  # a module registers on import; an object may be a case source

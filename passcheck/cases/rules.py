@@ -108,3 +108,15 @@ def onnxscript_case(
             feeds=feeds,
         )
     )
+
+
+def rule_case_tags() -> set[str]:
+    """The tags of the registered library cases that target an onnxscript rule (:data:`TARGET` on their doc's last
+    line): the tags ``cases/rule_commuted.py``'s twins inherit, by which a selection names them before they are
+    built (its ``SELECTED_BY``)."""
+    tags: set[str] = set()
+    for case in REGISTRY:
+        lines = case.doc.strip().splitlines()
+        if lines and TARGET.search(lines[-1]) and REGISTRY.user_module(case.id) is None:
+            tags |= case.tags
+    return tags

@@ -120,12 +120,35 @@ def judge(candidate: Candidate, executor: Any) -> dict:
     return {"forms": out, "ranks": ranks}
 
 
-def judge_all(candidates: Iterable[Candidate], timeout: float = 60) -> dict[str, dict]:
-    """Case id → :func:`judge`'s verdict, for each of ``candidates``, in one isolation worker."""
+def judge_all(candidates: Iterable[Candidate], timeout: float = 60, family: str = "") -> dict[str, dict]:
+    """Case id → :func:`judge`'s verdict, for each of ``candidates``, in one isolation worker; progress on stderr
+    (:func:`progress`)."""
     from passcheck.passes.isolation import IsolatedExecutor
 
-    with IsolatedExecutor(timeout=timeout) as ex:
-        return {c.id: judge(c, ex) for c in candidates}
+    todo = list(candidates)
+    with IsolatedExecutor(timeout=timeout) as ex, progress(family, len(todo)) as bar:
+        out = {}
+        for c in todo:
+            bar.now(c.id)
+            out[c.id] = judge(c, ex)
+            bar.advance(what=c.id)
+        return out
+
+
+def progress(family: str, total: int | None):
+    """A :class:`passcheck.progress.Progress` on stderr for a gate judging ``total`` bases of ``family``: a bar on a
+    terminal, else plain lines (``passcheck: contrib gate: 208 bases planned``, then ``12/208 bases (<id>)`` at most
+    every ``$PASSCHECK_PROGRESS_EVERY`` seconds, 5), so a cache's first load never looks hung."""
+    from passcheck.progress import Progress
+
+    return Progress(total, label=f"passcheck: {family or 'schema'} gate", unit="bases")
+
+
+#: Verdict folders kept per family (the newest used; a pinned environment's tool versions are another key, so a
+#: matrix over the five pinned environments and this one uses six at once), and the seconds a folder beyond them
+#: must have gone unused before it is removed (a day, as ``passcheck/matrix/create.py``'s overlays).
+KEEP = 8
+IDLE = 86400.0
 
 
 def gate_key(parts: Iterable[str | Path]) -> str:
@@ -140,14 +163,16 @@ def gate_key(parts: Iterable[str | Path]) -> str:
 def cached(family: str, parts: Iterable[str | Path], make: Callable[[], dict]) -> dict:
     """``make()`` (a JSON-able index: id → verdict and what the family needs to rebuild its kept bases), built once
     per :func:`gate_key` of ``parts`` and kept under ``<cache>/<family>/<key>/index.json``
-    (:func:`passcheck._cache.built_set`: another process building the same set is waited for).
+    (:func:`passcheck._cache.built_set`: another process building the same set is waited for). The family's
+    other keys beyond the :data:`KEEP` last used, idle for :data:`IDLE` seconds, are removed
+    (:func:`passcheck._cache.prune`).
 
     Raises:
         whatever ``make`` raises (nothing is cached then).
     """
     import json
 
-    from passcheck._cache import built_set, cache_root
+    from passcheck._cache import built_set, cache_root, prune, touch
 
     def build(tmp: Path) -> dict:
         doc = make()
@@ -155,18 +180,18 @@ def cached(family: str, parts: Iterable[str | Path], make: Callable[[], dict]) -
         (tmp / "index.json").write_text(json.dumps(doc, indent=1), encoding="utf-8")
         return doc
 
-    return built_set(
-        cache_root() / family / gate_key(parts),
-        build,
-        announce=f"passcheck: running the {family} bases in onnxruntime once (cached)…",
-    )
+    folder = cache_root() / family / gate_key(parts)
+    doc = built_set(folder, build, announce=f"passcheck: running the {family} bases in onnxruntime once (cached)…")
+    touch(folder)
+    prune(folder.parent, folder, KEEP, IDLE)
+    return doc
 
 
 def verdicts(
     family: str, candidates: Callable[[], Iterable[Candidate]], parts: Iterable[str | Path]
 ) -> dict[str, dict]:
     """:func:`judge_all` of ``candidates()``, :func:`cached` under ``family`` and ``parts``."""
-    return cached(family, parts, lambda: judge_all(candidates()))
+    return cached(family, parts, lambda: judge_all(candidates(), family=family))
 
 
 def of_case(case: Any) -> Candidate:

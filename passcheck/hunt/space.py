@@ -197,7 +197,8 @@ class Base:
 
 def bases(patterns: Sequence[str], generated: bool) -> list[Base]:
     """Every form of every case matching ``patterns`` that runs here; with no pattern, the
-    hand-written library and ``--cases-from`` modules, and the generated set when ``generated``.
+    hand-written library (its gated families claimed: :meth:`~passcheck.cases.CaseRegistry.claim_library`) and
+    ``--cases-from`` modules, and the generated set when ``generated``.
     Sorted by id.
 
     Raises:
@@ -207,6 +208,8 @@ def bases(patterns: Sequence[str], generated: bool) -> list[Base]:
     from passcheck.cases import registry
 
     reg = registry()
+    if not patterns:
+        reg.claim_library()  # the gated library families too (passcheck.cases.sources.GatedModule)
     chosen = reg.select(patterns) if patterns else reg.select([]) + (reg.select(["generated/*"]) if generated else [])
     version = tool_version("onnx")
     out = []

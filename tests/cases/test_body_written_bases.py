@@ -15,8 +15,15 @@ from passcheck.cases import registry
 from passcheck.runtime.feeds import synthesize
 
 
+def _library():
+    """The registry with the gated library families registered (lazy sources: passcheck.cases.sources.GatedModule)."""
+    reg = registry()
+    reg.claim_library()
+    return reg
+
+
 def _family(prefix: str) -> dict:
-    return {c.id[len(prefix) :]: c for c in registry() if c.id.startswith(prefix)}
+    return {c.id[len(prefix) :]: c for c in _library() if c.id.startswith(prefix)}
 
 
 def _agree(case) -> list[onnx.ModelProto]:
@@ -35,7 +42,7 @@ def _agree(case) -> list[onnx.ModelProto]:
 def test_every_schema_body_the_rewrite_expands_is_a_base_its_op_as_the_other_form():
     """One base per (schema with a function body, opset its body is written for) the recipe builds and the rewrite
     expands, but the gate's drops (SwiGLU-28: no kernel; CastLike-24/25: the reference evaluator refuses them)."""
-    got = {c.id for c in registry() if c.id.startswith("body-written/")}  # loads the library (passcheck._library)
+    got = {c.id for c in _library() if c.id.startswith("body-written/")}  # loads the library (passcheck._library)
     from passcheck._library.function_body_opsets import body_opsets, function_schemas
     from passcheck._library.function_body_written import _candidates
 
@@ -43,7 +50,7 @@ def test_every_schema_body_the_rewrite_expands_is_a_base_its_op_as_the_other_for
     assert got <= want and len(want - got) <= 4, sorted(want - got)
     assert {"body-written/hardswish-14.opset-14", "body-written/hardswish-14.opset-14.commuted"} <= got
     for cid in ("body-written/layernormalization-17.opset-17", "body-written/hardswish-14.opset-14"):
-        case = registry().get(cid)
+        case = _library().get(cid)
         op = cid.split("/")[1].split("-")[0]
         common, node = (f.build() for f in case.forms.values())
         assert not any(n.op_type.lower() == op for n in common.graph.node)
@@ -64,7 +71,7 @@ def test_every_schema_body_the_rewrite_expands_is_a_base_its_op_as_the_other_for
 def test_the_first_form_triggers_the_rule_of_its_operand_order_and_the_forms_agree(cid, rule):
     from passcheck.coverage.onnxscript import triggers
 
-    models = _agree(registry().get(cid))
+    models = _agree(_library().get(cid))
     assert f"onnxscript:rule:{rule}" in triggers(models[0]), sorted(triggers(models[0]))
 
 

@@ -18,14 +18,21 @@ from passcheck.runtime.feeds import synthesize
 FAMILY = "interior/"
 
 
+def _library():
+    """The registry with the gated library families registered (lazy sources: passcheck.cases.sources.GatedModule)."""
+    reg = registry()
+    reg.claim_library()
+    return reg
+
+
 def _cases():
-    return {c.id[len(FAMILY) :]: c for c in registry() if c.id.startswith(FAMILY)}
+    return {c.id[len(FAMILY) :]: c for c in _library() if c.id.startswith(FAMILY)}
 
 
 def _module():
     import sys
 
-    registry()  # loads the library, the family's module among it
+    _library()  # loads the library, the family's module among it
     return next(m for name, m in sys.modules.items() if name.endswith("interior_ops") and hasattr(m, "interior"))
 
 

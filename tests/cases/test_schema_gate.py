@@ -18,8 +18,15 @@ from passcheck.runtime import ort_schemas
 T = onnx.TensorProto
 
 
+def _library():
+    """The registry with the gated library families registered (lazy sources: passcheck.cases.sources.GatedModule)."""
+    reg = registry()
+    reg.claim_library()
+    return reg
+
+
 def _module():
-    registry()  # loads the built-in library, the contrib family's module among it
+    _library()  # loads the built-in library, the contrib family's module among it
     return sys.modules["passcheck._library.contrib_ops"]
 
 

@@ -134,3 +134,39 @@ def test_a_family_gate_judges_once_per_key_and_module_text(tmp_path, monkeypatch
     module.write_text("# v2\n", encoding="utf-8")
     schema_gate.cached("fam", ("k2", module), judge)
     assert len(calls) == 3
+
+
+def test_a_family_keeps_its_last_used_gate_keys_and_removes_the_idle_rest(tmp_path, monkeypatch):
+    """``schema_gate.cached`` prunes its family's other keys (M379, ``_cache.prune``): the :data:`KEEP` last used
+    stay, one beyond them stays while used within :data:`IDLE` seconds or while a builder holds its lock; the
+    removed ones' lock files go too."""
+    import fcntl
+
+    from passcheck.cases import schema_gate
+
+    monkeypatch.setenv("PASSCHECK_CACHE", str(tmp_path / "cache"))
+    family = tmp_path / "cache" / "fam"
+    day_ago = time.time() - schema_gate.IDLE - 60
+    old = []
+    for k in range(schema_gate.KEEP + 3):  # oldest first
+        folder = family / f"old{k:02d}"
+        folder.mkdir(parents=True)
+        (folder / "index.json").write_text("{}", encoding="utf-8")
+        folder.with_name(folder.name + ".lock").touch()
+        os.utime(folder, (day_ago - 3600 + k, day_ago - 3600 + k))
+        old.append(folder)
+    recent = old[0]  # the oldest, but used an hour ago: kept
+    os.utime(recent, (time.time() - 3600, time.time() - 3600))
+    held = old[1]
+    with open(held.with_name(held.name + ".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # a builder rebuilding it now
+        assert schema_gate.cached("fam", ("k1",), lambda: {"family/a": {}}) == {"family/a": {}}
+    current = family / schema_gate.gate_key(("k1",))
+    kept = sorted(p.name for p in family.iterdir() if p.is_dir())
+    newest = [p.name for p in old[-(schema_gate.KEEP - 2) :]]  # current and the one used an hour ago are two
+    assert kept == sorted({current.name, recent.name, held.name, *newest}), kept
+    gone = [p for p in old if p.name not in kept]
+    assert gone and not any(p.with_name(p.name + ".lock").exists() for p in gone)
+    # the next load, the builder gone, removes the one it held, and nothing else
+    schema_gate.cached("fam", ("k1",), lambda: {"family/a": {}})
+    assert sorted(p.name for p in family.iterdir() if p.is_dir()) == sorted(set(kept) - {held.name})
