@@ -9,6 +9,7 @@ and a wrapped node output is a graph output of that type.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import onnx
@@ -29,13 +30,20 @@ SEQ_LENGTH = 2
 
 
 def elem_names(type_strs, wrap: str) -> set[str]:
-    """The tensor element type names that ``type_strs`` allow under ``wrap``."""
+    """The tensor element type names that ``type_strs`` allow under ``wrap`` (a new set each call)."""
+    return set(_elem_names(tuple(type_strs), wrap))
+
+
+@functools.lru_cache(maxsize=4096)
+def _elem_names(type_strs: tuple[str, ...], wrap: str) -> frozenset[str]:
+    """:func:`elem_names`, kept per (type strings, wrap): a schema's constraint lists recur in every recipe of its
+    op (loading the case library asked it 13,506 times for a few hundred distinct lists)."""
     head, tail = PATTERNS[wrap].split("{}")
-    return {
+    return frozenset(
         s[len(head) : -len(tail)]
         for s in type_strs
         if s.startswith(head) and s.endswith(tail) and "(" not in s[len(head) : -len(tail)]
-    }
+    )
 
 
 def wrap_of(schema: onnx.defs.OpSchema, param: str | None, type_str: str, row: dict[str, Any]) -> str:

@@ -66,8 +66,8 @@ def _second_opinion(run: FormRun, binding: int, report: Any) -> Any:
     inner = [v for v in report.violations if v.rule in _ONE_VALUE and "::" in v.value]
     if not inner or len(run.output.graph.node) > REFERENCE_MAX_NODES:
         return report
+    from passcheck.runtime.isolated_tools import run_reference  # in the front door's worker (M409)
     from passcheck.runtime.node_alone import evaluator_departs
-    from passcheck.runtime.reference import run_reference
 
     ref = run_reference(run.output, run.feeds[binding])
     if ref.error:
@@ -98,7 +98,7 @@ def reference_holds(run: FormRun, binding: int, value: str) -> bool:
     Resize dims ``floor(dim * scale)`` against onnxruntime's float32 product). False when the evaluator fails,
     does not observe the value, or disagrees with the annotation too, and for a model of more than
     :data:`REFERENCE_MAX_NODES` nodes (not run)."""
-    from passcheck.runtime.reference import run_reference
+    from passcheck.runtime.isolated_tools import run_reference  # in the front door's worker (M409)
 
     out = run.output
     if out is None or binding >= len(run.feeds) or len(out.graph.node) > REFERENCE_MAX_NODES:

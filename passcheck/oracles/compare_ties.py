@@ -41,7 +41,7 @@ def flipped_positions(
     g, e = np.asarray(got), np.asarray(expected)
     if g.shape != e.shape or g.dtype != e.dtype:
         return None
-    from passcheck.runtime.reference import run_reference
+    from passcheck.runtime.isolated_tools import run_reference  # in the front door's worker (M409)
 
     run = run_reference(model, feeds)
     ops = [run.observed.get(x) for x in test.input[:2]]

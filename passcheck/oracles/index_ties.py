@@ -81,7 +81,7 @@ def tied_positions(
     g, e = np.asarray(got), np.asarray(expected)
     if g.shape != e.shape or g.dtype != e.dtype:
         return None
-    from passcheck.runtime.reference import run_reference
+    from passcheck.runtime.isolated_tools import run_reference  # in the front door's worker (M409)
 
     data = node.input[0]
     run = run_reference(model, feeds)

@@ -32,7 +32,7 @@ def overflowed_outputs(model: Any, feeds: Mapping[str, Any]) -> dict[str, str]:
     (IEEE 754 §7.4). Outputs with no non-finite value, or with one from a non-finite feed or initializer, a
     division by zero or an unknown cause, are absent. Nodes inside If/Loop/Scan bodies and functions are judged by
     their main-graph node as a whole. Never raises: a model the evaluator cannot run yields ``{}``."""
-    from passcheck.runtime.reference import run_reference
+    from passcheck.runtime.isolated_tools import run_reference  # in the front door's worker (M409)
 
     run = run_reference(model, feeds)
     if run.error:

@@ -209,7 +209,7 @@ def stepped_positions(
     g, e = np.asarray(got), np.asarray(expected)
     if g.dtype != e.dtype or g.dtype == object:
         return None
-    from passcheck.runtime.reference import run_reference
+    from passcheck.runtime.isolated_tools import run_reference  # in the front door's worker (M409)
 
     run = run_reference(model, feeds)
     if run.error:

@@ -293,7 +293,7 @@ def notes(run: FormRun) -> dict[str, str]:
 def _reference_opinion(run: FormRun) -> str:
     """What onnx's reference evaluator says on the first feeds: agrees with onnxruntime, differs, or fails."""
     from passcheck.oracles.numeric import compare
-    from passcheck.runtime.reference import run_reference
+    from passcheck.runtime.isolated_tools import run_reference  # in the front door's worker (M409)
 
     try:
         ref = run_reference(run.model, run.feeds[0])

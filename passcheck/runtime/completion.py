@@ -114,7 +114,9 @@ def with_subscopes(
     outputs: Mapping[str, Any] | None = None,
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """Complete an ``ort`` observation with the values ``unobservable`` names (subgraph and
-    function values), read from one reference-evaluator run on the same feeds; ``outputs``: onnxruntime's
+    function values), read from one reference-evaluator run on the same feeds (in the enclosing
+    :func:`~passcheck.runtime.isolated_tools.within` block's worker, else here: M409, a form that kills the evaluator
+    costs that run and its values stay unobservable, with why); ``outputs``: onnxruntime's
     graph outputs of the run, when ``observed`` lacks them.
 
     Returns:
@@ -127,7 +129,7 @@ def with_subscopes(
     if not unobservable:
         return observed, {}
     from passcheck.records import brief
-    from passcheck.runtime.reference import run_reference
+    from passcheck.runtime.isolated_tools import run_reference  # in the front door's worker (M409)
 
     try:
         r = run_reference(model, feeds)

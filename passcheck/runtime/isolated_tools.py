@@ -10,6 +10,10 @@ names the death, and the block's :attr:`Scope.deaths` lists each death (which to
 Restarts are bounded (M310): a form whose call killed the worker is remembered by its digest and not sent again in the
 block, and after :data:`MAX_DEATHS_IN_A_ROW` deaths with no answer between them the block sends nothing until its next
 :meth:`Scope.drain`; such a call is not made (no restart) and fails as a death does, listed in :attr:`Scope.skipped`.
+The same :func:`run_reference` serves the engine's completion of subgraph and function values
+(:func:`passcheck.runtime.completion.with_subscopes`), the reference engine and the oracles' tie-breaks, which ran
+the evaluator in the front door's process before M409: a candidate form with an annotated value inside an If, a Loop
+or a function no longer takes the hunt down with the evaluator.
 Outside any block they run in this process (a rewrite's ``apply`` called directly by a library user;
 :func:`passcheck.mutations.registry.iter_mutants` holds a block on the process's shared worker, M309).
 """

@@ -305,7 +305,7 @@ def observe(
     if engine not in ENGINES:
         raise PasscheckError(f"--engine {engine}: unknown engine; use one of {', '.join(ENGINES)}")
     if engine == "reference":
-        from passcheck.runtime.reference import run_reference
+        from passcheck.runtime.isolated_tools import run_reference  # in the front door's worker (M409)
 
         r = run_reference(model, feeds)
         if r.error:

@@ -100,3 +100,23 @@ def test_schemas_before_opset_7_are_reference_only_bases_never_cases(generated):
     feeds = {"X": np.linspace(-1, 1, 24, dtype=np.float32).reshape(2, 3, 4)}
     assert "NOT_IMPLEMENTED" in run_ort(model, feeds).error  # why it is no case
     assert np.array_equal(run_reference(model, feeds).outputs["Y"], np.maximum(feeds["X"], 0))
+
+
+def test_elem_names_kept_per_constraint_list_equal_the_spelled_out_reading_and_are_the_caller_s_own():
+    """M410: :func:`~passcheck.generate.containers.elem_names` is kept per (type strings, wrap) — loading the case
+    library asked it 13,506 times — and gives, for every type constraint of every schema onnx ships and every wrap,
+    the element types IR.md's type strings spell (``tensor(T)``, ``seq(tensor(T))``, …); each call returns a set of
+    its own, so a caller that edits it changes no later answer."""
+    import onnx.defs
+
+    from passcheck.generate import containers
+
+    lists = {tuple(c.allowed_type_strs) for s in onnx.defs.get_all_schemas_with_history() for c in s.type_constraints}
+    for strs in lists:
+        for wrap, pattern in containers.PATTERNS.items():
+            head, tail = pattern.split("{}")
+            spelled = {s[len(head) : len(s) - len(tail)] for s in strs if s.startswith(head) and s.endswith(tail)}
+            assert containers.elem_names(list(strs), wrap) == {t for t in spelled if "(" not in t}, (strs, wrap)
+    mine = containers.elem_names(["tensor(float)", "tensor(int64)"], "")
+    mine.clear()
+    assert containers.elem_names(["tensor(float)", "tensor(int64)"], "") == {"float", "int64"}

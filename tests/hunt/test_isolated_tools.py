@@ -213,3 +213,61 @@ def test_the_summary_counts_the_deaths():
     assert noise.deaths_line([{"status": "done"}, {"tool_deaths": []}]) is None
     line = noise.deaths_line([{"tool_deaths": ["a", "a"]}, {}, {"tool_deaths": ["b"]}])
     assert line.startswith("tool deaths on forms the hunt made: 3 in 2 items") and line.endswith("commonest (2): a")
+
+
+def _plant_with_a_branch() -> onnx.ModelProto:
+    """The planted graph with its Relu inside an If's branch (an annotated subgraph value onnxruntime cannot expose)."""
+    m = _plant()
+    g = m.graph
+    t = helper.make_tensor_value_info("t", TensorProto.FLOAT, [2, 4])
+    then = helper.make_graph([helper.make_node("Relu", ["m"], ["t"])], "then", [], [t])
+    u = helper.make_tensor_value_info("u", TensorProto.FLOAT, [2, 4])
+    other = helper.make_graph([helper.make_node("Neg", ["m"], ["u"])], "else", [], [u])
+    g.initializer.append(numpy_helper.from_array(np.array(True), "c"))
+    del g.node[1:]
+    g.node.append(helper.make_node("If", ["c"], ["y"], then_branch=then, else_branch=other))
+    return m
+
+
+def _completed(model):
+    from passcheck.runtime.completion import _unobservable_by_ort, with_subscopes
+
+    blind = _unobservable_by_ort(model)
+    assert blind, "the branch's value is one onnxruntime cannot expose"
+    _, why = with_subscopes(model, FEEDS, {}, blind)
+    return why
+
+
+def _overflowed(model):
+    from passcheck.oracles.overflow import overflowed_outputs
+
+    return overflowed_outputs(model, FEEDS)
+
+
+def _engine_reference(model):
+    from passcheck.runtime.observe import RunFailed, observe
+
+    with pytest.raises(RunFailed, match="SIGABRT"):
+        observe(model, FEEDS, engine="reference")
+    return True
+
+
+@pytest.mark.parametrize(
+    ("call", "holds"),
+    [
+        (_completed, lambda why: why and all("killed its process: SIGABRT" in v for v in why.values())),
+        (_overflowed, lambda r: r == {}),
+        (_engine_reference, lambda r: r is True),
+    ],
+    ids=["completion.with_subscopes", "oracles.overflow", "observe-engine-reference"],
+)
+def test_the_reference_evaluator_on_a_form_s_values_runs_in_the_block_s_worker(planted_worker, call, holds):
+    """M409: the engine's completion of subgraph and function values (one reference-evaluator run per form whose
+    annotations reach inside an If, a Loop or a function), the reference engine and the oracles' tie-breaks run the
+    evaluator in the enclosing block's worker: a form that kills it costs that run (its values stay unobservable,
+    with why), listed in the block's deaths, never the process of the front door (the hunt's, which ran it in its
+    own process and died with it: the flake of ``test_a_hunt_survives_…`` in session 39)."""
+    with isolated_tools.within(planted_worker) as scope:
+        got = call(_plant_with_a_branch())
+    assert holds(got), got
+    assert scope.deaths == ["the reference evaluator killed its process: SIGABRT"], scope.deaths
