@@ -57,9 +57,7 @@ def static_schemas() -> list[ort_schemas.Schema]:
     from passcheck.coverage.symbolic import handler_names
 
     return [
-        s
-        for s in ort_schemas.schemas(DOMAIN)
-        if not kernels.versions(DOMAIN, s.name) and s.name in handler_names()
+        s for s in ort_schemas.schemas(DOMAIN) if not kernels.versions(DOMAIN, s.name) and s.name in handler_names()
     ]
 
 
