@@ -88,14 +88,9 @@ def pairs(schema: ort_schemas.Schema, rank: int) -> list[tuple[str, Pair]]:
         node = recipe.build_node(schema, OPSET, override=_fill(schema, RANKS[rank]))
     except recipe.NoRecipe:
         return []
-    if any(i.wrap for i in node.inputs):
-        return []
-    out = []
-    for kind in KINDS:
-        for pair in kind(node, Ctx(OPSET, None)):
-            detail = f".{pair.detail}" if pair.detail else ""
-            out.append((f"{FAMILY}/{schema.name.lower()}-{schema.since_version}.r{rank}.{pair.kind}{detail}", pair))
-    return out
+    stem = f"{FAMILY}/{schema.name.lower()}-{schema.since_version}.r{rank}"
+    made = [] if any(i.wrap for i in node.inputs) else [p for k in KINDS for p in k(node, Ctx(OPSET, None))]
+    return [(".".join(filter(None, (stem, p.kind, p.detail))), p) for p in made]
 
 
 def form_model(pair: Pair, form: str, ranks: dict[str, int | None] | None = None) -> onnx.ModelProto:
