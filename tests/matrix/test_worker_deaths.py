@@ -22,6 +22,7 @@ LOCAL = Path(__file__).with_name("local_matrix.py")
 PLANTED = textwrap.dedent('''
     """Cases and a pass that kill the matrix worker itself (not the isolated pass worker)."""
     import os
+    import sys
     import time
 
     from passcheck.cases import Case, Form, register
@@ -77,6 +78,8 @@ PLANTED = textwrap.dedent('''
     _case("deaths/not-here", "fine", min_onnx="99.0")
     _case("deaths/feeds-import", "fine", feeds=_import_feeds)
     _case("deaths/stuck", "hang-here")
+    if getattr(getattr(sys.modules.get("__main__"), "__spec__", None), "name", "") != "passcheck.matrix.worker":
+        _case("deaths/parent-only", "fine")  # a family gated per installed tool: other ids in the worker
     if "planted:marked" not in known_pass_ids():
         register_pass(_Marked("planted:marked", _identity))
 ''')
@@ -278,3 +281,25 @@ def test_an_interrupt_does_not_wait_minutes_for_reports_of_a_huge_run(tmp_path, 
     assert not (out / "report.json").exists() and not (out / "report.md").exists()
     assert "--resume" in capsys.readouterr().err
     assert len(read_report(out / runner.RESULTS)[0]) == 3
+
+
+def test_a_case_this_environments_library_lacks_is_skipped_and_the_worker_lives(tmp_path):
+    """A gated family registers other ids under another onnxruntime (``contrib-static/*``: an op the pinned release
+    lacks): the worker reports that case's cells skipped with the reason and runs the next case (round 19b)."""
+    proc = _matrix(
+        tmp_path,
+        "--env",
+        "onnx-1.23",
+        "--case",
+        "deaths/parent-only",
+        "--case",
+        "deaths/ok",
+        "--pass",
+        "onnx:infer-shapes",
+    )
+    _, err = proc.communicate(timeout=600)
+    assert "Traceback" not in err, err
+    cells, _ = _cells(tmp_path)
+    absent = [c for (case, *_), c in cells.items() if case == "deaths/parent-only"]
+    assert absent and all(c.status == "skipped" and "has no case" in (c.error or "") for c in absent), absent
+    assert {c.status for (case, *_), c in cells.items() if case == "deaths/ok"} - {"skipped", "unavailable"}
