@@ -9,7 +9,6 @@ quantizer: onnxruntime's own ``quantize_static`` (QDQ) with its bias guard turne
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from passcheck.cases import Case, Form, register
 from passcheck.hunt import variation, vary_bindings, vary_probe
@@ -39,14 +38,6 @@ register(
 )
 
 
-@pytest.fixture(scope="module")
-def ex():
-    from passcheck.passes.isolation import executor_for
-
-    with executor_for(None, timeout=120) as executor:
-        yield executor
-
-
 def test_every_value_and_step_is_normal_and_one_power_of_two_scales_the_feed():
     import ml_dtypes
 
@@ -70,11 +61,11 @@ def test_every_value_and_step_is_normal_and_one_power_of_two_scales_the_feed():
     assert variation.family(FORM) == variation.family("vary:feed-tiny@graph")
 
 
-def test_a_quantizer_that_clips_the_int32_bias_is_found_on_the_small_feed_only(ex):
-    base = vary_probe.judge(Setting(CASE), qdq_gemm(), "vary:feed-negative@graph", PLANTED, ex)
+def test_a_quantizer_that_clips_the_int32_bias_is_found_on_the_small_feed_only(inproc_executor):
+    base = vary_probe.judge(Setting(CASE), qdq_gemm(), "vary:feed-negative@graph", PLANTED, inproc_executor)
     assert base.status == "done" and not base.findings, base.findings
-    out = vary_probe.judge(Setting(CASE), qdq_gemm(), FORM, PLANTED, ex)
+    out = vary_probe.judge(Setting(CASE), qdq_gemm(), FORM, PLANTED, inproc_executor)
     assert out.status == "done", out
     assert "numeric" in {f.oracle for f in out.findings}, out.findings
-    guarded = vary_probe.judge(Setting(CASE), qdq_gemm(), FORM, "ort-quant:quantize-static", ex)
+    guarded = vary_probe.judge(Setting(CASE), qdq_gemm(), FORM, "ort-quant:quantize-static", inproc_executor)
     assert guarded.status == "done" and not guarded.findings, guarded.findings

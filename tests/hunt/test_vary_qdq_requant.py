@@ -11,14 +11,13 @@ from __future__ import annotations
 import numpy as np
 import onnx
 import onnxruntime as ort
-import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from passcheck.cases import Case, Form, register
 from passcheck.hunt import variation, vary_probe, vary_qdq
 from passcheck.hunt.probe import Setting
 from passcheck.passes import FunctionAdapter, known_pass_ids, register_pass
-from tests.hunt.conftest import qdq_gemm
+from tests.hunt.conftest import qdq_gemm, run_unoptimized
 
 CASE = "qdq-test/average-pool"
 PLANTED = "planted:double-qdq-scale-kept"
@@ -58,19 +57,11 @@ if PLANTED not in known_pass_ids():
 register(Case(id=CASE, forms={"common": Form(_pool), "uncommon": Form(_pool, "the same model")}, doc="pool", opset=13))
 
 
-@pytest.fixture(scope="module")
-def ex():
-    from passcheck.passes.isolation import executor_for
-
-    with executor_for(None, timeout=60) as executor:
-        yield executor
-
-
-def _run(model, feeds, level=ort.GraphOptimizationLevel.ORT_DISABLE_ALL, path=None):
+def _optimized(model, feeds, path):
+    """``model`` run at ``ORT_ENABLE_ALL``, the optimized model saved at ``path``."""
     so = ort.SessionOptions()
-    so.graph_optimization_level = level
-    if path:
-        so.optimized_model_filepath = str(path)
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    so.optimized_model_filepath = str(path)
     return ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"]).run(None, feeds)[0]
 
 
@@ -102,25 +93,25 @@ def test_two_pairs_at_two_scales_and_both_roundings_computed(tmp_path):
     x = np.random.default_rng(4).uniform(-5, 5, (1, 2, 4, 4)).astype(np.float32)
     xr = _grid(_grid(x, vary_qdq.IN_SCALE), vary_qdq.REQUANT_SCALE)
     pooled = (xr[..., :-1, :-1] + xr[..., 1:, :-1] + xr[..., :-1, 1:] + xr[..., 1:, 1:]) / 4
-    got = _run(out, {"x": x})
+    got = run_unoptimized(out, {"x": x})[0]
     assert np.abs(got - _grid(pooled, vary_qdq.OUT_SCALE)).max() <= 1e-6
     # onnxruntime collapses the chain (DoubleQDQPairsRemover) and fuses the pool; one output step apart at most
     path = tmp_path / "all.onnx"
-    fused = _run(out, {"x": x}, ort.GraphOptimizationLevel.ORT_ENABLE_ALL, path)
+    fused = _optimized(out, {"x": x}, path)
     saved = [n.op_type for n in onnx.load(str(path)).graph.node]
     assert saved.count("QuantizeLinear") < 3, saved
     assert np.abs(fused - got).max() <= vary_qdq.OUT_SCALE + 1e-6
 
 
-def test_the_neighbour_passes_the_gate(ex):
+def test_the_neighbour_passes_the_gate(inproc_executor):
     neighbour, _ = variation.build(_pool(), FORM)
     setting = vary_probe.setting_for(Setting(CASE), FORM, neighbour)
-    assert vary_probe.invalid(setting, _pool(), neighbour, ex, FORM) is None
+    assert vary_probe.invalid(setting, _pool(), neighbour, inproc_executor, FORM) is None
 
 
-def test_a_remover_that_takes_the_pairs_as_alike_is_found_on_the_requantized_group_only(ex):
-    same = vary_probe.judge(Setting(CASE), _pool(), "vary:qdq-wrap@ap", PLANTED, ex)
+def test_a_remover_that_takes_the_pairs_as_alike_is_found_on_the_requantized_group_only(inproc_executor):
+    same = vary_probe.judge(Setting(CASE), _pool(), "vary:qdq-wrap@ap", PLANTED, inproc_executor)
     assert same.status == "done" and not same.findings, same
-    out = vary_probe.judge(Setting(CASE), _pool(), FORM, PLANTED, ex)
+    out = vary_probe.judge(Setting(CASE), _pool(), FORM, PLANTED, inproc_executor)
     assert out.status == "done", out
     assert "numeric" in {f.oracle for f in out.findings}, out.findings
