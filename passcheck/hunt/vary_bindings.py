@@ -23,6 +23,15 @@ kind (site)               the run condition
 ``feed-ties`` (graph)     every float feed rounded to a multiple of ½: mixed signs, exact ties
 ``feed-tiny`` (graph)     every float feed scaled by a power of two so its largest magnitude is 2^6 × its element
                           type's smallest normal (float16: 2^-8): a step of 1/255 of its range is subnormal
+``feed-small`` (graph)    every float feed scaled by a power of two so its largest magnitude is within (½, 1] of
+                          the square root of its element type's smallest normal (float32 and bfloat16: 2^-63,
+                          float16: 2^-7, double: 2^-511): each value is a normal number, and so is each 1/255
+                          step of its range but in float16 (whose steps sit about its smallest normal), so no
+                          quantizer falls back as on ``feed-tiny``; a product of two such steps is not normal,
+                          and a quantity derived from the feed's scale times a constant's
+                          (Operators.md QLinearConv / QLinearMatMul: an int32 bias quantized at ``x_scale ·
+                          w_scale``, zero point 0) lies far below the model's constants of magnitude ~1: a bias
+                          ``b`` of 1 beside a weight of 1 is then ~2^77 steps, beyond int32's 2^31
 ``feed-wide`` (graph)     every float feed scaled by a power of two so its largest magnitude is within (½, 1] of
                           its element type's largest finite value (float16: 32,752 – 65,504): each value is
                           finite, the range (max − min) of a feed with extremes of both signs overflows
@@ -50,7 +59,7 @@ if TYPE_CHECKING:
     from passcheck.hunt.probe import Setting
 
 BIND_KINDS = ("bind-one", "bind-zero", "bind-distinct", "bind-equal")
-FEED_KINDS = ("feed-negative", "feed-zero", "feed-large", "feed-ties", "feed-tiny", "feed-wide")
+FEED_KINDS = ("feed-negative", "feed-zero", "feed-large", "feed-ties", "feed-tiny", "feed-small", "feed-wide")
 KINDS = BIND_KINDS + FEED_KINDS
 GRAPH = "graph"
 #: Pairwise-distinct sizes of ``bind-distinct`` (primes: no one is another's multiple).
@@ -217,6 +226,7 @@ def _changed(kind: str, x: np.ndarray) -> np.ndarray:
         "feed-large": lambda: wide * LARGE,
         "feed-ties": lambda: np.round(wide * 2) / 2,
         "feed-tiny": lambda: wide * _power_of_two(wide, float(_finfo(x.dtype).tiny) * 2.0**6),
+        "feed-small": lambda: wide * _power_of_two(wide, float(_finfo(x.dtype).tiny) ** 0.5),
         "feed-wide": lambda: wide * _power_of_two(wide, float(_finfo(x.dtype).max)),
     }[kind]()
     return np.asarray(new, dtype=x.dtype).reshape(x.shape)  # a rank-0 feed stays rank 0

@@ -12,7 +12,8 @@ selector reads the node's own attributes and optional inputs in its own way. The
 where a hand-written ``pattern-ort-qdq`` case writes one (about a dozen ops); the generated bases' nodes, with
 every attribute and optional-input spelling the generator writes, never reach a selector.
 
-Form ids ``vary:qdq-wrap@<node>``, ``vary:qdq-own-scale@<node>`` and ``vary:qdq-16bit@<node>`` (:mod:`.variation`);
+Form ids ``vary:qdq-wrap@<node>``, ``vary:qdq-own-scale@<node>``, ``vary:qdq-16bit@<node>``,
+``vary:qdq-float-params@<node>`` and ``vary:qdq-requant@<node>`` (:mod:`.variation`);
 the change, for the node named by the site:
 
 - each float input read at run time: ``QuantizeLinear(v, 1/32, uint8 128)`` → ``DequantizeLinear`` (the
@@ -34,6 +35,18 @@ the change, for the node named by the site:
   before the selectors see it;
 - each float output ``o``: the node writes ``o__f``, and ``o = DequantizeLinear(QuantizeLinear(o__f, 1/16,
   uint8 128))`` (±8), so readers and graph outputs keep their names.
+- ``qdq-requant`` (offered where the node reads a run-time float input not already dequantized): the group of
+  ``qdq-wrap`` with each such input requantized: ``QuantizeLinear(v, 1/32, uint8 128)`` → ``DequantizeLinear`` →
+  ``QuantizeLinear(·, 1/16, uint8 128)`` → ``DequantizeLinear`` (:data:`REQUANT_SCALE`), two pairs at two scales.
+  Operators.md QuantizeLinear / DequantizeLinear put no tie between one pair's parameters and the next's, onnxruntime's
+  quantizer writes such a chain where a tensor's readers are given other quantization parameters (a ``convert``
+  override: ``Q1 → DQ1 → Q2 → DQ2``, ``qdq_quantizer._add_qdq_ops_for_converted_activation``), and
+  ``DoubleQDQPairsRemover``
+  (``core/optimizer/double_qdq_pairs_remover.cc``, Level 1) says in its source that "each pair is allowed to have
+  different scales and zero-points" and that the outer Q and DQ then get a scale and zero point it recomputes —
+  new initializers the selectors downstream read as the group's own. Before this kind every QDQ neighbour's input
+  had one pair, and the library's one double pair (``pattern-ort-qdq/double-pair``) has equal scales and feeds a
+  float Neg no selector takes;
 - ``qdq-16bit`` (offered at a default-domain opset ≥ 21): the same group with every activation pair (run-time
   inputs and outputs) uint16, zero point 2^15 and 1/256 of the uint8 scale (the same ranges, 256 times finer);
   weights and bias as in ``qdq-wrap``. QuantizeLinear-21 / DequantizeLinear-21 add int16 / uint16 to their
@@ -69,7 +82,10 @@ OWN_KIND = "qdq-own-scale"
 WIDE_KIND = "qdq-16bit"
 #: The kind whose float initializer inputs stay float (the activations-only group WeightBiasQuantization completes).
 FLOAT_KIND = "qdq-float-params"
-KINDS = (KIND, OWN_KIND, WIDE_KIND, FLOAT_KIND)
+#: The kind whose run-time inputs are requantized: two Q/DQ pairs at two scales (the chain DoubleQDQPairsRemover
+#: collapses, recomputing the outer pair's scale and zero point).
+REQUANT_KIND = "qdq-requant"
+KINDS = (KIND, OWN_KIND, WIDE_KIND, FLOAT_KIND, REQUANT_KIND)
 #: The lowest default-domain opset of a site (QuantizeLinear-13 / DequantizeLinear-13).
 MIN_OPSET = 13
 #: The lowest default-domain opset of a :data:`WIDE_KIND` site (QuantizeLinear-21: 16-bit types).
@@ -78,6 +94,9 @@ WIDE_OPSET = 21
 WIDE_STEPS, WIDE_ZERO = 256, 2**15
 #: Activation and output scales: powers of two, so the scales multiply exactly.
 IN_SCALE, OUT_SCALE = 1 / 32, 1 / 16
+#: The second pair's scale of a requantized input (:data:`REQUANT_KIND`): another power of two (±8 at uint8 128), so
+#: the first pair's grid is a subset of the second's range and both roundings are exact in float32.
+REQUANT_SCALE = 1 / 16
 #: Ops never wrapped: the pair itself, Constant, and those holding a graph.
 SKIP = frozenset({"QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear", "Constant", "If", "Loop", "Scan"})
 FLOAT = 1
@@ -106,6 +125,8 @@ def candidates(model: onnx.ModelProto, types: dict[str, Any]):
             yield WIDE_KIND, node
         if _reads_initializer(model, node):
             yield FLOAT_KIND, node
+        if _reads_runtime(model, node):
+            yield REQUANT_KIND, node
 
 
 def _has_bias(model: onnx.ModelProto, name: str) -> bool:
@@ -120,6 +141,15 @@ def _reads_initializer(model: onnx.ModelProto, name: str) -> bool:
     inits = {t.name for t in model.graph.initializer} - {i.name for i in model.graph.input}
     node = next(n for n in model.graph.node if n.name == name)
     return any(v in inits for v in node.input)
+
+
+def _reads_runtime(model: onnx.ModelProto, name: str) -> bool:
+    """Whether the node ``name`` reads a value computed or fed at run time that no DequantizeLinear writes yet (the
+    input a :data:`REQUANT_KIND` group requantizes)."""
+    inits = {t.name for t in model.graph.initializer} - {i.name for i in model.graph.input}
+    done_in = _dequantized(model)
+    node = next(n for n in model.graph.node if n.name == name)
+    return any(v and v not in inits and v not in done_in for v in node.input)
 
 
 def sites(model: onnx.ModelProto, types: dict[str, Any]) -> list[str]:
@@ -168,6 +198,8 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: dict[str, Any]) -
     from onnx import helper, numpy_helper
 
     if site not in sites(model, types) or kind not in KINDS or (kind == WIDE_KIND and _opset(model) < WIDE_OPSET):
+        return False
+    if kind == REQUANT_KIND and not _reads_runtime(model, site):
         return False
     g = model.graph
     idx = next(i for i, n in enumerate(g.node) if n.name == site)
@@ -220,6 +252,15 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: dict[str, Any]) -
             z_name = const(f"{tag}_z", zero_point)
             before.append(helper.make_node("QuantizeLinear", [v, s_name, z_name], [f"{tag}_q"], name=f"{tag}_Q"))
             args = [f"{tag}_q", s_name, z_name]
+            if kind == REQUANT_KIND:  # the first pair, then the second at its own scale
+                before.append(helper.make_node("DequantizeLinear", args, [f"{tag}_r"], name=f"{tag}_DQ0"))
+                scales[k] = REQUANT_SCALE
+                r_name = const(f"{tag}_rs", np.array(REQUANT_SCALE, np.float32))
+                rz_name = const(f"{tag}_rz", zero_point)
+                before.append(
+                    helper.make_node("QuantizeLinear", [f"{tag}_r", r_name, rz_name], [f"{tag}_rq"], name=f"{tag}_Q1")
+                )
+                args = [f"{tag}_rq", r_name, rz_name]
         axis = {"axis": 0} if np.ndim(scales[k]) == 1 else {}  # a per-channel bias scale: along its one axis
         before.append(helper.make_node("DequantizeLinear", args, [f"{tag}_d"], name=f"{tag}_DQ", **axis))
         node.input[k] = f"{tag}_d"

@@ -83,10 +83,12 @@ def test_float_nodes_are_sites_and_a_bias_initializer_offers_its_own_scale():
         ("qdq-wrap", "gm"),
         ("qdq-own-scale", "gm"),
         ("qdq-float-params", "gm"),
+        ("qdq-requant", "gm"),
     ]
     assert list(vary_qdq.candidates(_gemm(11), variation._inferred(_gemm(11)))) == []  # before QuantizeLinear-13
     forms = {f for f in variation.neighbours(_conv(), random.Random(0)) if variation.family(f) == "qdq"}
-    assert forms == {"vary:qdq-wrap@cv", "vary:qdq-own-scale@cv", "vary:qdq-float-params@cv"}, forms
+    assert forms <= {"vary:qdq-wrap@cv", "vary:qdq-own-scale@cv", "vary:qdq-float-params@cv", "vary:qdq-requant@cv"}
+    assert {"vary:qdq-wrap@cv", "vary:qdq-own-scale@cv", "vary:qdq-float-params@cv"} <= forms, forms
 
 
 def test_the_group_computes_the_quantized_gemm_and_the_bias_scales_are_as_written():

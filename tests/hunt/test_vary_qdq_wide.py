@@ -57,7 +57,7 @@ def _run(model, feeds, level=ort.GraphOptimizationLevel.ORT_DISABLE_ALL):
 
 def test_the_16bit_kind_is_offered_from_opset_21_only():
     kinds = [k for k, _ in vary_qdq.candidates(qdq_gemm(21), variation._inferred(qdq_gemm(21)))]
-    assert kinds == ["qdq-wrap", "qdq-own-scale", "qdq-16bit", "qdq-float-params"], kinds
+    assert kinds == ["qdq-wrap", "qdq-own-scale", "qdq-16bit", "qdq-float-params", "qdq-requant"], kinds
     assert "qdq-16bit" not in {k for k, _ in vary_qdq.candidates(qdq_gemm(19), variation._inferred(qdq_gemm(19)))}
     low = qdq_gemm(19)
     assert not vary_qdq.build(low, "qdq-16bit", "gm", variation._inferred(low))  # QuantizeLinear-19: no uint16
