@@ -21,12 +21,9 @@ from passcheck.passes import FunctionAdapter, known_pass_ids, register_pass
 
 PLANTED = "planted:fold-bn-running-stats"
 RNG = np.random.default_rng(0)
-PARAMS = {
-    "W": RNG.standard_normal((4, 3, 1, 1)).astype(np.float32),
-    "scale": np.full(4, 1.5, np.float32),
-    "bias": np.full(4, 0.1, np.float32),
-    "mean": np.full(4, 0.3, np.float32),
-    "var": np.full(4, 2.0, np.float32),
+#: the Conv weight, then BatchNormalization's scale, bias, mean and var (C = 4), each a constant per channel
+PARAMS = {"W": RNG.standard_normal((4, 3, 1, 1)).astype(np.float32)} | {
+    name: np.full(4, value, np.float32) for name, value in zip(("scale", "bias", "mean", "var"), (1.5, 0.1, 0.3, 2.0))
 }
 
 
