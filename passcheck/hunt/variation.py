@@ -46,7 +46,9 @@ kind                      change (site)
                           INT whose schema default is 0 or 1 (no element type) flipped; ``perm`` with two entries
                           swapped; ``dilations`` /
                           ``strides`` with the first entry 2; a STRING to another value its documented domain
-                          allows
+                          allows; the node's trailing optional outputs added or dropped when its op's inference
+                          asks for another count at the new value (BatchNormalization's ``training_mode``:
+                          :mod:`.vary_attr_outputs`)
 ``elem-<type>``           one type-constraint group moved to float16, double, bfloat16, int32, int64, int8
                           or uint8 (:mod:`.elem_groups`: the schemas allow it and onnxruntime's CPU provider
                           has a kernel for every node it touches; site: ``graph`` for the graph's only float
@@ -153,6 +155,7 @@ from typing import TYPE_CHECKING, Any
 
 from passcheck.hunt import (
     vary_apart,
+    vary_attr_outputs,
     vary_attr_zero,
     vary_axes,
     vary_axis_one,
@@ -483,6 +486,8 @@ def build(model: onnx.ModelProto, form: str, labelled: bool = False) -> tuple[on
         elif k.startswith("attr-"):
             node, _, value = site.rpartition("=")
             done = _set_attribute(out, node, k[len("attr-") :], value)
+            if done:  # the value may ask for another output count (BatchNormalization's training_mode, M405)
+                done = _fit_outputs(out, node)
             if done:
                 _refresh_annotations(out)
         elif k in ELEM_KINDS:
@@ -905,6 +910,14 @@ def _changed(arr: np.ndarray, k: str, rank: int | None = None) -> np.ndarray | N
         "shape-one-element": lambda: arr.reshape(-1)[:1],
     }[k]()
     return np.array(new, dtype=arr.dtype, order="C")  # ascontiguousarray would make a scalar 1-D
+
+
+def _fit_outputs(model, node_name: str) -> bool:
+    """:func:`.vary_attr_outputs.fit` on the node ``node_name`` of ``model`` after an attribute change; True also when
+    its op has no schema here (nothing to ask)."""
+    node = next(n for n in model.graph.node if n.name == node_name)
+    schema = _schema(model, node)
+    return schema is None or vary_attr_outputs.fit(model, node, schema, _inferred(model))
 
 
 def _set_attribute(model, node_name: str, attr: str, text: str) -> bool:
