@@ -39,7 +39,9 @@ def _split_equal_offsets(model: onnx.ModelProto) -> onnx.ModelProto:
             lo = i * sizes[0]
             names = [f"{y}_{k}" for k in ("st", "en", "ax")]
             for name, v in zip(names, (lo, lo + sizes[i], axis)):
-                out.append(onnx.helper.make_node("Constant", [], [name], value=onnx.helper.make_tensor(name, 7, [1], [v])))
+                out.append(
+                    onnx.helper.make_node("Constant", [], [name], value=onnx.helper.make_tensor(name, 7, [1], [v]))
+                )
             out.append(onnx.helper.make_node("Slice", [n.input[0], *names], [y]))
     del g.node[:]
     g.node.extend(out)

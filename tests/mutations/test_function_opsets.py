@@ -52,7 +52,9 @@ def _planted():
     from passcheck.passes import FunctionAdapter, known_pass_ids, register_pass
 
     if PLANTED not in known_pass_ids():
-        register_pass(FunctionAdapter(PLANTED, _inline_function_version_wins, doc="test pass: the function's version wins"))
+        register_pass(
+            FunctionAdapter(PLANTED, _inline_function_version_wins, doc="test pass: the function's version wins")
+        )
 
 
 def test_down_moves_the_function_import_to_its_ops_newest_schema_and_computes_the_same():
