@@ -69,7 +69,8 @@ kind                      change (site)
 ``int-<change>``          a small integer constant (≤ :data:`SMALL` elements) changed: ``int-nudge``,
                           ``int-zero``, ``int-one``, ``int-negate`` (an axes or index constant in its other
                           spelling), ``int-sentinel`` (a Slice start/end at its clamp bound as ``INT_MAX`` /
-                          ``INT_MIN``), ``int-permute`` (a set of axes reordered) (:mod:`.vary_int`: which are
+                          ``INT_MIN``), ``int-permute`` (a set of axes reordered), ``int-repartition`` (a Split
+                          point moved, the parts still summing to the dim) (:mod:`.vary_int`: which are
                           equivalent and their schema sources; site: the value's name)
 ``opt-fill``              an omitted optional input set to a rank-0 constant 1 of the element type its schema's
                           type variable binds in the node (:mod:`.vary_optional`; site: ``<node>=<input index>``)

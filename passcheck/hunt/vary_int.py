@@ -55,7 +55,7 @@ from passcheck.hunt.graph_values import SMALL, constants, readers
 if TYPE_CHECKING:
     import numpy as np
 
-KINDS = ("int-nudge", "int-zero", "int-one", "int-negate", "int-sentinel", "int-permute")
+KINDS = ("int-nudge", "int-zero", "int-one", "int-negate", "int-sentinel", "int-permute", "int-repartition")
 #: The kinds whose neighbour computes what its base computes (a pass must treat both alike).
 EQUIVALENT = ("int-sentinel", "int-permute")
 
@@ -127,9 +127,31 @@ def changed(model, name: str, arr: np.ndarray, kind: str, shapes, schema_of) -> 
         new = _sentinels(model, name, flat, info, shapes, schema_of)
     elif kind == "int-permute" and len(set(flat)) >= 2 and _shared(model, name, shapes, schema_of, "set_like"):
         new = flat[::-1]
+    elif kind == "int-repartition" and _split_parts(model, name, schema_of):
+        new = _repartitioned(flat)
     if new is None or new == flat or not all(info.min <= v <= info.max for v in new):
         return None
     return np.array(new, dtype=arr.dtype).reshape(arr.shape)
+
+
+def _split_parts(model, name: str, schema_of) -> bool:
+    """Whether every reader of ``name`` reads it as Split's ``split`` input (Operators.md Split-13/18)."""
+    found = _readers(model).get(name, [])
+    for node, i in found:
+        schema = schema_of(node)
+        if node.op_type != "Split" or schema is None or i >= len(schema.inputs) or schema.inputs[i].name != "split":
+            return False
+    return bool(found)
+
+
+def _repartitioned(flat: list[int]) -> list[int] | None:
+    """``flat`` (two or more positive part lengths) with one unit moved from the last part to the first, or from the
+    first to the last when the last is 1; None when neither part can give one (module docs, ``int-repartition``)."""
+    if len(flat) < 2 or any(v < 1 for v in flat):
+        return None
+    if flat[-1] > 1:
+        return [flat[0] + 1, *flat[1:-1], flat[-1] - 1]
+    return [flat[0] - 1, *flat[1:-1], flat[-1] + 1] if flat[0] > 1 else None
 
 
 def _fits(arr) -> bool:

@@ -117,6 +117,8 @@ MODULES = (
     "passcheck.mutations.slice_per_axis",
     "passcheck.mutations.text_attrs",
     "passcheck.mutations.graphs_attribute",
+    "passcheck.mutations.function_opsets",
+    "passcheck.mutations.namespace_names",
 )
 
 

@@ -30,7 +30,8 @@ the draws again (the same one signature as before it, other items; rewritten). S
 moved them again (the same one signature, other items; rewritten). Session 39's ``unused-default-input``
 moved them again (none of its items drawn; the one signature of before and two of ``planted:keepdims0``;
 rewritten), and with the session's other rewrites merged (``text-axis-*``, ``text-default-*``,
-``call-carries-graphs-attribute``) again (rewritten). It runs with
+``call-carries-graphs-attribute``) again (rewritten). Session 40's ``function-opset-*`` and ``*-names-as-values``
+moved them again (none of their items drawn; three signatures of two planted passes; rewritten). It runs with
 ``--no-variation``: the base variations (:mod:`passcheck.hunt.variation`) joined the search after it was
 written, and without them the sequence is the one it holds (``tests/hunt/test_variation.py`` covers them).
 """

@@ -188,6 +188,7 @@ def test_nothing_applies_to_a_bare_model():
     neutral |= {"through-sequence", "through-optional", "through-optional-identity"}  # any value, opset >= 11/15/16
     neutral |= {"rank-opaque-view"}  # any computed or fed value a node reads, opset >= 6
     neutral |= {"unused-default-input"}  # an input nothing reads, with its default, fits any graph (IR >= 4)
+    neutral |= {"node-names-as-values", "graph-names-as-values"}  # any node or graph may take a value's name (M397)
     relu = {"relu-as-max", "relu-as-clip"}  # its one node is a Relu (a neutral op fits on any value)
     relu |= {"unary-raised-rank"}  # Relu is a unary elementwise op of known rank
     relu |= {"opset-stamp-below"}  # Relu-13 only added bfloat16: the stamp moves below it (Versioning.md, M281)
