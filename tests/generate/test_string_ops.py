@@ -3,7 +3,7 @@ provider's numeric kernels take (StringConcat, StringSplit, RegexFullMatch), and
 output (StringNormalizer), are built as strings, which the feeds synthesize; LabelEncoder-1 and the string-keyed
 variants of LabelEncoder and CategoryMapper come from domain-table rows. Each text op's bases pass the generator's gate
 and trigger the op's onnx shape-inference entry (:func:`passcheck.coverage.shapes.triggers`), which no base did
-(LabelEncoder-1's pair is built and dropped by the gate: onnx's reference evaluator fails on its ``classes_strings``)."""
+(LabelEncoder-1's pair is dropped by the gate: onnx's reference evaluator fails on its ``classes_strings``)."""
 
 from __future__ import annotations
 
