@@ -217,9 +217,9 @@ def _register(name: str, opset: int = OPSET, suffix: str = "", common: str = "")
 Uncommon: {_UNCOMMON if opset >= 11 else _UNCOMMON_OLD}
 Shape inference with data propagation gives y the shape {["?" if d is None else d for d in out]};
 without it only the rank.
-Valid: opset {opset}, onnx >= {MIN_ONNX.get(opset, "1.16")}.""",
+Valid: opset {opset}, onnx >= {_first_release(opset)}.""",
             opset=opset,
-            min_onnx=MIN_ONNX.get(opset, "1.16"),
+            min_onnx=_first_release(opset),
             bindings=bindings,
             passes=PASSES,
             tags=frozenset({"data-prop", "shape", "symbolic" if bindings[0] else "static"}),
@@ -249,12 +249,43 @@ indices and Unsqueeze-1 no axes input, so the spellings above opset 11 do not ap
 #: the onnx release that first knows an opset above 21 (onnx.helper.VERSION_TABLE)
 MIN_ONNX = {23: "1.18", 24: "1.19", 25: "1.20"}
 
+
+def _first_release(opset: int) -> str:
+    """The first onnx release whose default domain reaches ``opset`` (onnx.helper.VERSION_TABLE rows: release,
+    IR, ai.onnx opset, …), as ``major.minor``; "1.16" for what every pinned onnx knows."""
+    if opset in MIN_ONNX or opset <= 21:
+        return MIN_ONNX.get(opset, "1.16")
+    rows = [r for r, _ir, o, *_ in onnx.helper.VERSION_TABLE if o >= opset]
+    return ".".join(min(rows, key=lambda r: tuple(map(int, r.split(".")))).split(".")[:2])
+
+
+def propagation_opsets(low: int = 13) -> list[int]:
+    """Every ``since_version`` >= ``low`` of a default-domain schema with a data-propagation function
+    (``OpSchema.has_data_propagation_function``: onnx's ``PartialDataPropagationFunction``s, onnx/defs: Shape,
+    Size, Gather, Slice, Squeeze, Unsqueeze, Concat, Cast, Add/Sub/Mul) in the installed onnx, at most the opset
+    it knows: the opsets where a propagator changes, so a chain imported there runs that version's propagator
+    (Versioning.md: an op's semantics change only with a new since_version)."""
+    import onnx.defs
+
+    return sorted(
+        {
+            s.since_version
+            for s in onnx.defs.get_all_schemas_with_history()
+            if s.domain == ""
+            and low <= s.since_version <= onnx.defs.onnx_opset_version()
+            and getattr(s, "has_data_propagation_function", False)
+        }
+    )
+
+
 for _name in CASES:
     _register(_name)
 # the same chains at the opsets where Shape, Size, Gather, Cast, Squeeze, Unsqueeze change since_version
 _register("mask-2d", 10, "-opset10", common="gather-1d")
 _register("mask-2d", 11, "-opset11", common="gather-1d")
 _register("expand-shape", 13, "-opset13")
-for _opset in (19, 21, 23, 24, 25):
+# … and at every opset from 19 where a data propagator's since_version changes, read off the installed schemas
+# (Shape, Size, Cast, Squeeze, Unsqueeze: 19, 21, 23, 24, 25; Cast-28 in onnx 1.23)
+for _opset in propagation_opsets(19):
     _register("reshape-heads-int32", _opset, f"-opset{_opset}")
     _register("rank-fill", _opset, f"-opset{_opset}")

@@ -340,5 +340,5 @@ def out_elem(node: Node, output: str) -> int:
     if output in row.get("output_dtypes", {}):
         return elem_type(row["output_dtypes"][output])
     if p is None:
-        return elem_type(f.type_str)
+        return elem_type(f.type_str, table=True)  # a fixed tensor(string) output (StringNormalizer)
     return node.dtypes[p]

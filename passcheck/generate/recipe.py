@@ -149,6 +149,19 @@ def allowed(schema: onnx.defs.OpSchema, param: str) -> list[int]:
     return []
 
 
+def only_strings(schema: onnx.defs.OpSchema, param: str) -> list[int]:
+    """``[STRING]`` when type parameter ``param`` allows ``tensor(string)`` (under its wrap) and no type of
+    :data:`CPU_TYPES`, else ``[]``: the text ops (StringConcat, StringSplit, RegexFullMatch; Operators.md) are
+    fed strings, which the feeds synthesize (IR.md: ``string`` is a tensor element type)."""
+    if allowed(schema, param):
+        return []
+    wrap = containers.wrap_of(schema, param, param, table_row(schema))
+    for c in schema.type_constraints:
+        if c.type_param_str == param and "string" in containers.elem_names(c.allowed_type_strs, wrap):
+            return [int(onnx.TensorProto.STRING)]
+    return []
+
+
 def _param_of(type_str: str) -> str | None:
     return None if type_str.startswith("tensor(") or type_str.startswith("seq(") else type_str
 
@@ -174,7 +187,7 @@ def build_node(
     wraps = {p: containers.wrap_of(schema, p, p, row) for p in params if p}
     for p in params:
         if p and p not in dtypes:
-            choices = allowed(schema, p)
+            choices = allowed(schema, p) or only_strings(schema, p)
             if not choices:
                 raise NoRecipe(f"type parameter {p} allows no tensor type the CPU provider runs")
             dtypes[p] = choices[0]
@@ -195,7 +208,7 @@ def build_node(
         if p is None and not f.type_str.startswith("tensor("):
             raise NoRecipe(f"input {f.name} is of the fixed type {f.type_str}")
         wrap = wraps.get(p, "")
-        elem = dtypes[p] if p else elem_type(f.type_str)
+        elem = dtypes[p] if p else elem_type(f.type_str, table=True)  # a fixed tensor(string) is fed strings
         if wrap and elem == BF16:
             raise NoRecipe(f"input {f.name}: a bfloat16 {wrap} cannot be fed")
         given = spec_in.get(f.name)
