@@ -41,7 +41,7 @@ from passcheck.passes import DEFAULT_PASSES
 FAMILY = "gemm-written"
 #: What a selection names this family's cases by: read without importing this module
 #: (:class:`passcheck.cases.sources.GatedModule`), which is imported, and its gate judged, only when one does.
-SELECTED_BY = {"ids": ["gemm-written/*"], "tags": ["gemm-written"]}
+SELECTED_BY = {"ids": ["gemm-written/*"], "tags": ["gemm-written", "fusion"]}
 PASSES = tuple(dict.fromkeys((*DEFAULT_PASSES, "onnxscript:rewrite-opt-in", "ort:all")))
 #: (transA, transB) and the id suffix
 TRANSPOSES = {(0, 0): "plain", (1, 0): "trans-a", (0, 1): "trans-b", (1, 1): "trans-ab"}
