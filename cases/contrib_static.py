@@ -42,7 +42,7 @@ from passcheck.runtime import kernels, ort_schemas
 FAMILY = "contrib-static"
 #: What a selection names this family's cases by: read without importing this module
 #: (:class:`passcheck.cases.sources.GatedModule`), which is imported, and its gate judged, only when one does.
-SELECTED_BY = {"ids": ["contrib-static/*"], "tags": ["contrib-static", "contrib-static-*"]}
+SELECTED_BY = {"ids": ["contrib-static/*"], "tags": ["contrib-static", "contrib-*"]}
 DOMAIN = "com.microsoft"
 #: the default-domain opset the forms import (as ``contrib/*``)
 OPSET = 17
