@@ -474,7 +474,9 @@ ROWS: dict[str, dict] = {
         },
     },
     # query (batch, sequence 3, heads 2 * head 8), key / value (batch, sequence, kv heads 1 * 8); the caches (batch,
-    # kv heads, max 16, 8); one block of 16 (max_blocks = 16 / 16): CSR rows [0, 1], cols [0]; lengths 3
+    # kv heads, max 16, 8); one block of 16 (max_blocks = 16 / 16): CSR rows [0, 1], cols [0]; lengths 3. The gate
+    # drops it: the CPU kernel wants past_key and present_key to be one buffer ("past_key->DataRaw() ==
+    # present_key->DataRaw()"), which only an IOBinding gives, not a session's run()
     "SparseAttention": {
         "shape": [1, 3, 16],
         "inputs": {
@@ -492,7 +494,7 @@ ROWS: dict[str, dict] = {
     # query / key / value (batch, 1, hidden 8), two heads; past_key / past_value (batch, heads, max 4, head 4) with
     # past_present_share_buffer (the CPU kernel: "past_present_share_buffer_ was false" without it) and
     # past_sequence_length ("required to specify past_sequence_length"); present_key / present_value written out
-    # (left off, the optional outputs abort the process: row 1129)
+    # (left off, the process dies: SIGSEGV, row 1129)
     "DecoderMaskedMultiHeadAttention": {
         "outputs": 3,
         "shape": [1, 1, 8],
