@@ -25,6 +25,7 @@ Before this family no base held a contrib op, so onnxruntime's symbolic shape in
 from __future__ import annotations
 
 import functools
+import math
 import re
 from pathlib import Path
 
@@ -87,7 +88,38 @@ def stated_defaults(node: recipe.Node, ctx: Ctx) -> list[Pair]:
     return out
 
 
-KINDS = (shapes, optional_inputs, attr_defaults, stated_defaults)
+def stated_attr_default(attr) -> float | None:
+    """The default a scalar INT / FLOAT attribute's description states ("Default value is 0", "Default value is
+    -10000.0f") when its schema records none, or None (also for a stated expression, "1/sqrt(head_size)")."""
+    if attr.default_value.type or attr.type not in (onnx.AttributeProto.INT, onnx.AttributeProto.FLOAT):
+        return None
+    m = _STATED.search(attr.description or "")
+    if not m or attr.description[m.end() :].lstrip().startswith("/"):
+        return None
+    return float(m.group(1))
+
+
+def stated_attr_defaults(node: recipe.Node, ctx: Ctx) -> list[Pair]:
+    """One pair per attribute the recipe leaves out whose schema text states a default its schema does not record
+    (M392): ``common`` leaves it out, ``explicit`` writes that value (an INT as an int). IR.md §Attributes lets an
+    optional attribute be left out; which value it then takes is the op's text, here the description only (the
+    schema's own default, which :func:`~passcheck.generate.node_spellings.attr_defaults` writes, is empty). The
+    kernel and every pass reading the attribute (``get_attribute(node, name, default)``) each carry the default in
+    their own code; the gate keeps the pair only when onnxruntime computes the same for both."""
+    out = []
+    for name, a in node.schema.attributes.items():
+        if name in node.attrs or a.required or (d := stated_attr_default(a)) is None:
+            continue
+        value = int(d) if a.type == onnx.AttributeProto.INT else d
+        explicit = node.copy()
+        explicit.attrs[name] = value
+        forms = {"common": (node, "static", ""), "explicit": (explicit, "static", f"{name}={value!r} written out")}
+        doc = f"attribute {name} omitted vs written with the default {value!r} its schema text states"
+        out.append(Pair("stated-attr-default", name.lower().replace("_", "-"), forms, doc))
+    return out
+
+
+KINDS = (shapes, optional_inputs, attr_defaults, stated_defaults, stated_attr_defaults)
 #: the spec section that makes each kind's forms one computation
 SOURCES = {
     "shape": "IR.md §Static tensor shapes: a dim_param or an unknown dim holds for any size",
@@ -95,6 +127,8 @@ SOURCES = {
     "attr-default": "IR.md §Attributes: an attribute left out takes the default its schema states",
     "stated-default": "IR.md §Nodes: an optional input may be left out; the op's schema text states the value it then "
     "takes",
+    "stated-attr-default": "IR.md §Attributes: an optional attribute may be left out; the op's schema text states the "
+    "value it then takes",
 }
 #: Rows on top of the generator's recipe (the domain table's keys, :func:`passcheck.generate.recipe.build_node`),
 #: from each op's doc in ContribOperators.md: what a kernel checks that the schema's types do not say.
@@ -106,6 +140,35 @@ _SCALES = {
     "C_scale": {"value": 0.3},
     "C_zero_point": {"value": 3, "dtype": "int8"},
 }
+#: a quantized activation's four parameters, each a scalar (QLinearSigmoid / QLinearLeakyRelu: "It's a scalar")
+_ACT_QPARAMS = {
+    "X_scale": {"value": 0.1},
+    "X_zero_point": {"value": 1, "dtype": "int8"},
+    "Y_scale": {"value": 0.2},
+    "Y_zero_point": {"value": 2, "dtype": "int8"},
+}
+
+
+def _ints(shape: tuple[int, ...], mod: int = 17, low: int = -8) -> list:
+    """A constant integer payload of ``shape`` (nested lists), entries in ``[low, low + mod)``, no long runs."""
+    flat = [(5 * i + 3) % mod + low for i in range(math.prod(shape))]
+    for d in reversed(shape[1:]):
+        flat = [flat[i : i + d] for i in range(0, len(flat), d)]
+    return flat
+
+
+def _qparams(names: tuple[str, ...], dtype: str = "int8", shape: tuple[int, ...] = ()) -> dict:
+    """The ``<name>_scale`` / ``<name>_zero_point`` inputs of each quantized operand in ``names``: per-tensor (a
+    scalar, or ``shape`` where the schema gives a per-tensor size such as ``[num_directions]``), scale 0.1, zero point
+    0 of the operand's type ("per-tensor/layer quantization" in the quantized ops' schema text)."""
+    value = lambda v: v if not shape else [v] * math.prod(shape)  # noqa: E731
+    out = {}
+    for n in names:
+        out[f"{n}_scale"] = {"value": value(0.1)}
+        out[f"{n}_zero_point"] = {"value": value(0), "dtype": dtype}
+    return out
+
+
 ROWS: dict[str, dict] = {
     # bias: 1-D of the last dim of A
     "BiasGelu": {"inputs": {"B": {"shape": [4]}}},
@@ -126,8 +189,10 @@ ROWS: dict[str, dict] = {
     # the scales and zero points are scalars (a per-tensor quantization)
     "QLinearAdd": {"inputs": {**_SCALES, "B": {"shape": [2, 3, 4]}}},
     "QLinearMul": {"inputs": {**_SCALES, "B": {"shape": [2, 3, 4]}}},
-    "QLinearLeakyRelu": {"inputs": {"X_scale": {"value": 0.1}, "Y_scale": {"value": 0.2}}, "attrs": {"alpha": 0.1}},
-    "QLinearSigmoid": {"inputs": {"X_scale": {"value": 0.1}, "Y_scale": {"value": 0.2}}},
+    # round 19d (M391): the zero points given (their schema: "It's optional. Default value is 0"); with the trailing
+    # Y_zero_point left off the session aborts (row 1062), which the stated-default pairs keep in the gate's dropped
+    "QLinearLeakyRelu": {"inputs": {**_ACT_QPARAMS}, "attrs": {"alpha": 0.1}},
+    "QLinearSigmoid": {"inputs": {**_ACT_QPARAMS}},
     "QLinearGlobalAveragePool": {
         "shape": [1, 2, 3, 4],
         "inputs": {
@@ -309,6 +374,201 @@ ROWS: dict[str, dict] = {
             "total_sequence_length": {"value": 3, "dtype": "int32"},
         },
         "attrs": {"num_heads": 2, "kv_num_heads": 1},
+    },
+    # round 19d (M391): the rows below from each op's schema text, for the CPU-kernel ops 18c left without a base
+    # X int32/int64/float of any shape; positive 0 gives the int32 output (1, the default, a uint32 one: not a type
+    # passcheck feeds or compares)
+    "MurmurHash3": {"dtypes": {"T1": "int64"}, "attrs": {"positive": 0}},
+    # X (N, C, H, W) as MaxPool; M the int32 mask of X's shape (1 keeps an element)
+    "MaxpoolWithMask": {
+        "shape": [1, 2, 4, 4],
+        "inputs": {
+            "M": {
+                "value": [[[[(h * 4 + w + c) % 3 and 1 for w in range(4)] for h in range(4)] for c in range(2)]],
+                "dtype": "int32",
+            }
+        },
+        "attrs": {"kernel_shape": [2, 2]},
+    },
+    # input (batch, sequence, hidden 4); position_ids (3, batch, sequence) below max_sequence_length; the caches
+    # (max_sequence_length, head_size / 2); mrope_section sums to head_size / 2
+    "MRotaryEmbedding": {
+        "shape": [2, 3, 4],
+        "inputs": {
+            "position_ids": {
+                "value": [[[0, 1, 2], [2, 1, 0]], [[0, 0, 1], [1, 2, 2]], [[2, 0, 1], [0, 2, 1]]],
+                "dtype": "int64",
+            },
+            "cos_cache": {"shape": [3, 2], "constant": True},
+            "sin_cache": {"shape": [3, 2], "constant": True},
+        },
+        "attrs": {"num_heads": 1, "mrope_section": [1, 1, 0]},
+    },
+    # logits (tokens, num_experts 4); expert_bias (num_experts); the first output, router_probs
+    "MoEGroupRouter": {"shape": [3, 4], "inputs": {"expert_bias": {"shape": [4]}}, "attrs": {"top_k": 2}, "outputs": 1},
+    # input_ids (batch, sequence); multipliers (max_ngram_size); vocab_sizes ((max_ngram_size - 1) * n_head_per_ngram)
+    # strictly positive
+    "NGramHashMapping": {
+        "inputs": {
+            "input_ids": {"value": [[1, 2, 3], [4, 5, 6]], "dtype": "int64"},
+            "multipliers": {"value": [3, 5], "dtype": "int64"},
+            "vocab_sizes": {"value": [7], "dtype": "int64"},
+        },
+        "attrs": {"pad_id": 0, "n_head_per_ngram": 1, "max_ngram_size": 2},
+    },
+    # 1-D token ids (the kernel: "src_tokens must be a 1-D tensor"); prev_suffix_match_idx a scalar
+    "BifurcationDetector": {
+        "inputs": {
+            "src_tokens": {"value": [1, 2, 3, 4, 5], "dtype": "int64"},
+            "cur_tokens": {"value": [1, 2], "dtype": "int64"},
+            "prev_suffix_match_idx": {"value": 0, "dtype": "int64"},
+        },
+    },
+    # key / query (batch, sequence, hc_mult 2, hidden 4); value (batch, sequence, hidden); the scales (hc_mult, hidden)
+    "EngramGate": {
+        "shape": [1, 3, 2, 4],
+        "inputs": {
+            "value": {"shape": [1, 3, 4]},
+            "key_norm_scale": {"shape": [2, 4]},
+            "query_norm_scale": {"shape": [2, 4]},
+        },
+    },
+    # input (batch, channels 2, L); weight (channels, 1, k) depthwise
+    "CausalConvWithState": {"shape": [1, 2, 5], "inputs": {"weight": {"shape": [2, 1, 3], "constant": True}}},
+    # query / key / value (B, T, heads * d 4), two heads each; decay and beta (B, T, H_kv) for the default gated_delta
+    "LinearAttention": {
+        "shape": [1, 3, 8],
+        "inputs": {"decay": {"shape": [1, 3, 2]}, "beta": {"shape": [1, 3, 2]}},
+        "attrs": {"q_num_heads": 2, "kv_num_heads": 2},
+    },
+    # Sequence int32 (words, chars) below the char vocabulary, 0 a padding char (a word is its chars before the
+    # first 0; an all-padding word's output row is left unwritten: row 1128); C (char vocabulary 5, char embedding
+    # 4); W (filters 3, 1, window 2, char embedding) rank 4 (the kernel's "rank greater than 3"); B (filters)
+    "WordConvEmbedding": {
+        "inputs": {
+            "Sequence": {"value": [[1, 2, 3], [4, 1, 0]], "dtype": "int32"},
+            "W": {"shape": [3, 1, 2, 4]},
+            "B": {"shape": [3]},
+            "C": {"shape": [5, 4]},
+        },
+        "attrs": {"embedding_size": 3, "conv_window_size": 2, "char_embedding_size": 4},
+    },
+    # input (tokens 3, hidden 4); router_probs (tokens, num_experts 2); fc1 (experts, inter 3, hidden); fc2 (experts,
+    # hidden, inter)
+    "MoE": {
+        "shape": [3, 4],
+        "inputs": {
+            "router_probs": {"shape": [3, 2]},
+            "fc1_experts_weights": {"shape": [2, 3, 4], "constant": True},
+            "fc2_experts_weights": {"shape": [2, 4, 3], "constant": True},
+        },
+    },
+    # query (tokens 3, heads 2, head_size 4) and key / value alike; decay / beta (tokens, heads) for the default
+    # gated_delta rule; initial_state (batch 1, heads, head_size_v, head_size_qk): without cu_seqlens the kernel
+    # reads the batch size from it ("initial_state is required to determine batch size")
+    "GatedDeltaNet": {
+        "shape": [3, 2, 4],
+        "inputs": {
+            "key": {"shape": [3, 2, 4]},
+            "value": {"shape": [3, 2, 4]},
+            "decay": {"shape": [3, 2]},
+            "beta": {"shape": [3, 2]},
+            "initial_state": {"shape": [1, 2, 4, 4]},
+        },
+    },
+    # query (batch, sequence 3, heads 2 * head 8), key / value (batch, sequence, kv heads 1 * 8); the caches (batch,
+    # kv heads, max 16, 8); one block of 16 (max_blocks = 16 / 16): CSR rows [0, 1], cols [0]; lengths 3. The gate
+    # drops it: the CPU kernel wants past_key and present_key to be one buffer ("past_key->DataRaw() ==
+    # present_key->DataRaw()"), which only an IOBinding gives, not a session's run()
+    "SparseAttention": {
+        "shape": [1, 3, 16],
+        "inputs": {
+            "key": {"shape": [1, 3, 8]},
+            "value": {"shape": [1, 3, 8]},
+            "past_key": {"shape": [1, 1, 16, 8]},
+            "past_value": {"shape": [1, 1, 16, 8]},
+            "block_row_indices": {"value": [[0, 1]], "dtype": "int32"},
+            "block_col_indices": {"value": [[0]], "dtype": "int32"},
+            "total_sequence_length": {"value": 3, "dtype": "int32"},
+            "key_total_sequence_lengths": {"value": [3], "dtype": "int32"},
+        },
+        "attrs": {"num_heads": 2, "kv_num_heads": 1, "sparse_block_size": 16},
+    },
+    # query / key / value (batch, 1, hidden 8), two heads; past_key / past_value (batch, heads, max 4, head 4) with
+    # past_present_share_buffer (the CPU kernel: "past_present_share_buffer_ was false" without it) and
+    # past_sequence_length ("required to specify past_sequence_length"); present_key / present_value written out
+    # (left off, the process dies: SIGSEGV, row 1129)
+    "DecoderMaskedMultiHeadAttention": {
+        "outputs": 3,
+        "shape": [1, 1, 8],
+        "inputs": {
+            "key": {"shape": [1, 1, 8]},
+            "value": {"shape": [1, 1, 8]},
+            "past_key": {"shape": [1, 2, 4, 4]},
+            "past_value": {"shape": [1, 2, 4, 4]},
+            "past_sequence_length": {"value": [2], "dtype": "int32"},
+        },
+        "attrs": {"num_heads": 2, "past_present_share_buffer": 1},
+    },
+    # X (seq 3, batch 1, input 4); W int8 (num_directions 1, input, 4 * hidden 2); R int8 (1, hidden, 4 * hidden);
+    # per-tensor scales / zero points of size [num_directions]; the first output Y
+    "DynamicQuantizeLSTM": {
+        "shape": [3, 1, 4],
+        "inputs": {
+            "W": {"value": _ints((1, 4, 8)), "dtype": "int8"},
+            "R": {"value": _ints((1, 2, 8)), "dtype": "int8"},
+            **_qparams(("W", "R"), shape=(1,)),
+        },
+        "attrs": {"hidden_size": 2},
+        "outputs": 1,
+    },
+    # input (total_tokens 5, channels 2) token-major; weight (channels, 1, kernel 3); cumulative_sequence_length
+    # (batch 2 + 1) half-open ranges; initial_state (batch, channels, kernel - 1) required
+    "VarlenCausalConvWithState": {
+        "shape": [5, 2],
+        "inputs": {
+            "weight": {"shape": [2, 1, 3], "constant": True},
+            "cumulative_sequence_length": {"value": [0, 2, 5], "dtype": "int32"},
+            "initial_state": {"shape": [2, 2, 2]},
+        },
+    },
+    # NGramHashMapping's row packed token-major: input_ids (total_tokens 5); cumulative_sequence_length (batch 2 + 1)
+    "VarlenNGramHashMapping": {
+        "inputs": {
+            "input_ids": {"value": [1, 2, 3, 4, 5], "dtype": "int64"},
+            "multipliers": {"value": [3, 5], "dtype": "int64"},
+            "vocab_sizes": {"value": [7], "dtype": "int64"},
+            "cumulative_sequence_length": {"value": [0, 2, 5], "dtype": "int32"},
+        },
+        "attrs": {"pad_id": 0, "n_head_per_ngram": 1, "max_ngram_size": 2},
+    },
+    # EmbedLayerNormalization's row with its weights quantized (int8 payloads, per-tensor scalar scales / zero points)
+    "QEmbedLayerNormalization": {
+        "inputs": {
+            "input_ids": {"value": [[0, 1, 2], [2, 1, 0]], "dtype": "int32"},
+            "word_embedding_quant": {"value": _ints((5, 4)), "dtype": "int8"},
+            "position_embedding_quant": {"value": _ints((3, 4), 13), "dtype": "int8"},
+            "gamma_quant": {"value": _ints((4,), 7, 1), "dtype": "int8"},
+            "beta_quant": {"value": _ints((4,), 7), "dtype": "int8"},
+            **_qparams(("word_embedding", "position_embedding", "gamma", "beta")),
+        },
+        "outputs": 2,
+    },
+    # X (seq 3, batch 1, input 4); W (1, 4 * hidden 2, input + memory depth: the cell reads X and the attention,
+    # the kernel's "Input W must have shape {1,4*2,8}"), R (1, 4 * hidden, hidden); the attention mechanism: QW (1,
+    # hidden, attn 3), MW (1, memory depth 4, attn), V (1, attn), M (batch, memory steps 2, memory depth)
+    "AttnLSTM": {
+        "shape": [3, 1, 4],
+        "inputs": {
+            "W": {"shape": [1, 8, 8], "constant": True},
+            "R": {"shape": [1, 8, 2], "constant": True},
+            "QW": {"shape": [1, 2, 3], "constant": True},
+            "MW": {"shape": [1, 4, 3], "constant": True},
+            "V": {"shape": [1, 3], "constant": True},
+            "M": {"shape": [1, 2, 4]},
+        },
+        "attrs": {"hidden_size": 2},
+        "outputs": 1,
     },
 }
 
