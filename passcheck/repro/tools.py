@@ -36,6 +36,40 @@ _ORT_OPTIMIZE = '''def apply(model):
         return onnx.load(so.optimized_model_filepath)
 '''
 
+_LOAD_EXTERNAL = '''def _tensors(graph):
+    yield from graph.initializer
+    yield from _node_tensors(graph.node)
+
+
+def _node_tensors(nodes):
+    for node in nodes:
+        for attr in node.attribute:
+            if attr.HasField("t"):
+                yield attr.t
+            yield from attr.tensors
+            for g in ([attr.g] if attr.HasField("g") else []) + list(attr.graphs):
+                yield from _tensors(g)
+
+
+def apply(model):
+    """Every raw-data tensor (initializers, attribute tensors, nested graphs, model-local function bodies) written
+    to one file as IR.md's external data, then read back by onnx's loader."""
+    with tempfile.TemporaryDirectory() as d:
+        every = list(_tensors(model.graph)) + [t for f in model.functions for t in _node_tensors(f.node)]
+        with open(os.path.join(d, "tensors.bin"), "wb") as f:
+            for t in every:
+                if t.HasField("raw_data"):
+                    offset = f.tell()
+                    f.write(t.raw_data)
+                    for key, value in (("location", "tensors.bin"), ("offset", offset), ("length", len(t.raw_data))):
+                        entry = t.external_data.add()
+                        entry.key, entry.value = key, str(value)
+                    t.ClearField("raw_data")
+                    t.data_location = onnx.TensorProto.EXTERNAL
+        external_data_helper.load_external_data_for_model(model, d)
+        return model
+'''
+
 _SYMBOLIC = '''def apply(model):
     """onnxruntime's symbolic shape inference, as its command line runs it (no auto-merge, no guessed ranks)."""
     here = os.getcwd()
@@ -184,6 +218,13 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
 
         call = f"onnx.compose.add_prefix(model, {PREFIX!r}, rename_inputs=False, rename_outputs=False)"
         return ToolCall(f"def apply(model):\n    return {call}\n", call, ("import onnx.compose",))
+    if pass_id == "onnx:load-external-data":
+        source = _LOAD_EXTERNAL
+        return ToolCall(
+            source,
+            "onnx.external_data_helper.load_external_data_for_model(model, d) after every raw-data tensor is written to d",
+            ("from onnx import external_data_helper",),
+        )
     if pass_id == "onnx:extract-model":
         source = (
             "def apply(model):\n"
