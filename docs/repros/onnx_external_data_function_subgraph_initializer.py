@@ -20,18 +20,27 @@ from onnx import external_data_helper as ed
 
 w = numpy_helper.from_array(np.arange(4, dtype=np.float32), "w")
 then_g = helper.make_graph(
-    [helper.make_node("Add", ["X", "w"], ["bt"])], "then", [],
-    [helper.make_tensor_value_info("bt", TensorProto.FLOAT, [4])], initializer=[w],
+    [helper.make_node("Add", ["X", "w"], ["bt"])],
+    "then",
+    [],
+    [helper.make_tensor_value_info("bt", TensorProto.FLOAT, [4])],
+    initializer=[w],
 )
 else_g = helper.make_graph(
-    [helper.make_node("Identity", ["X"], ["be"])], "else", [], [helper.make_tensor_value_info("be", TensorProto.FLOAT, [4])]
+    [helper.make_node("Identity", ["X"], ["be"])],
+    "else",
+    [],
+    [helper.make_tensor_value_info("be", TensorProto.FLOAT, [4])],
 )
 body = [helper.make_node("If", ["F"], ["Y"], then_branch=then_g, else_branch=else_g)]
 fn = helper.make_function("local", "maybe_add", ["X", "F"], ["Y"], body, [helper.make_opsetid("", 15)])
 graph = helper.make_graph(
     [helper.make_node("maybe_add", ["x", "flag"], ["y"], domain="local")],
     "g",
-    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4]), helper.make_tensor_value_info("flag", TensorProto.BOOL, [])],
+    [
+        helper.make_tensor_value_info("x", TensorProto.FLOAT, [4]),
+        helper.make_tensor_value_info("flag", TensorProto.BOOL, []),
+    ],
     [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])],
 )
 opsets = [helper.make_opsetid("", 15), helper.make_opsetid("local", 1)]

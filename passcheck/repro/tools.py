@@ -222,7 +222,7 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
         source = _LOAD_EXTERNAL
         return ToolCall(
             source,
-            "onnx.external_data_helper.load_external_data_for_model(model, d) after every raw-data tensor is written to d",
+            "onnx.external_data_helper.load_external_data_for_model(model, d), every raw-data tensor written to d",
             ("from onnx import external_data_helper",),
         )
     if pass_id == "onnx:extract-model":
