@@ -8,7 +8,8 @@ tensors to external data") moves the tensors of node attributes too — ``Consta
 graph, in nested graphs and in the bodies of model-local functions (``ModelProto.functions``). A loader must read
 every such tensor back, or the model it returns references bytes it never loaded.
 
-This adapter writes the model's raw-data tensors (initializers of every graph, ``TENSOR`` / ``TENSORS``
+This adapter writes the model's numeric tensors (``raw_data``, or the typed field rewritten as the same bytes;
+initializers of every graph, ``TENSOR`` / ``TENSORS``
 attributes of every node, nested graphs and model-local function bodies included) to one file in its workdir with
 passcheck's own walker (so what is written does not depend on the writer of the version under test), then calls the
 tool: ``onnx.external_data_helper.load_external_data_for_model(model, workdir)``, the reader behind ``onnx.load``.
@@ -54,18 +55,41 @@ def _node_tensors(nodes) -> Iterator:
                 yield from _graph_tensors(g)
 
 
+#: Element types whose typed field (``float_data``, ``int32_data``, …) :func:`as_raw` rewrites as ``raw_data``.
+NUMERIC = frozenset({1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13})  # FLOAT … UINT64, BOOL, FLOAT16, DOUBLE
+
+
+def as_raw(tensor) -> bool:
+    """Rewrite ``tensor``'s typed field as ``raw_data`` in place (onnx.proto TensorProto: the same content in either
+    field); strings and the types not in :data:`NUMERIC` are left. Returns whether ``tensor`` now holds ``raw_data``."""
+    from onnx import numpy_helper
+
+    if tensor.HasField("raw_data") or tensor.data_location == 1:
+        return tensor.HasField("raw_data")
+    if tensor.data_type not in NUMERIC:
+        return False
+    array = numpy_helper.to_array(tensor)
+    data = array.astype(array.dtype.newbyteorder("<")).tobytes()
+    for field in ("float_data", "int32_data", "int64_data", "double_data", "uint64_data"):
+        tensor.ClearField(field)
+    tensor.raw_data = data
+    return True
+
+
 def externalize(model, workdir: Path) -> int:
-    """Move the ``raw_data`` of every tensor of :func:`tensors` to ``workdir / LOCATION``, in place.
+    """Move the bytes of every tensor of :func:`tensors` to ``workdir / LOCATION``, in place: ``raw_data``, and the
+    typed field of a numeric tensor (:func:`as_raw`; IR.md's external data is the raw bytes, and either field spells
+    the same content).
 
     Returns:
-        How many tensors now reference the file (0: the model holds no raw-data tensor).
+        How many tensors now reference the file (0: the model holds no tensor with numeric content).
     """
     from onnx import TensorProto
 
     moved = 0
     with open(workdir / LOCATION, "wb") as f:
         for t in tensors(model):
-            if not t.HasField("raw_data"):
+            if not as_raw(t):
                 continue
             offset = f.tell()
             f.write(t.raw_data)
@@ -80,15 +104,15 @@ def externalize(model, workdir: Path) -> int:
 
 
 class LoadExternalDataAdapter(PassAdapter):
-    """``onnx:load-external-data``: the model's raw-data tensors written out, then read back by onnx's loader."""
+    """``onnx:load-external-data``: the model's numeric tensors written out, then read back by onnx's loader."""
 
     id = "onnx:load-external-data"
     tools = ("onnx",)
-    doc = "onnx.external_data_helper.load_external_data_for_model(<every raw-data tensor written to a file>, workdir)"
+    doc = "onnx.external_data_helper.load_external_data_for_model(<every numeric tensor written to a file>, workdir)"
 
     def precondition(self, model) -> str | None:
-        if not any(t.HasField("raw_data") for t in tensors(model)):
-            return "the model has no raw_data tensor to write as external data"
+        if not any(t.HasField("raw_data") or t.data_type in NUMERIC for t in tensors(model)):
+            return "the model has no numeric tensor to write as external data"
         return None
 
     def apply(self, model, workdir: Path):

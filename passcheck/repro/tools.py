@@ -36,7 +36,10 @@ _ORT_OPTIMIZE = '''def apply(model):
         return onnx.load(so.optimized_model_filepath)
 '''
 
-_LOAD_EXTERNAL = '''def _tensors(graph):
+_LOAD_EXTERNAL = '''NUMERIC = {1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13}  # FLOAT ... UINT64, BOOL, FLOAT16, DOUBLE
+
+
+def _tensors(graph):
     yield from graph.initializer
     yield from _node_tensors(graph.node)
 
@@ -52,12 +55,17 @@ def _node_tensors(nodes):
 
 
 def apply(model):
-    """Every raw-data tensor (initializers, attribute tensors, nested graphs, model-local function bodies) written
+    """Every numeric tensor (initializers, attribute tensors, nested graphs, model-local function bodies) written
     to one file as IR.md's external data, then read back by onnx's loader."""
     with tempfile.TemporaryDirectory() as d:
         every = list(_tensors(model.graph)) + [t for f in model.functions for t in _node_tensors(f.node)]
         with open(os.path.join(d, "tensors.bin"), "wb") as f:
             for t in every:
+                if not t.HasField("raw_data") and t.data_type in NUMERIC and t.data_location != 1:
+                    array = onnx.numpy_helper.to_array(t)  # the typed field written as the same raw bytes
+                    for field in ("float_data", "int32_data", "int64_data", "double_data", "uint64_data"):
+                        t.ClearField(field)
+                    t.raw_data = array.astype(array.dtype.newbyteorder("<")).tobytes()
                 if t.HasField("raw_data"):
                     offset = f.tell()
                     f.write(t.raw_data)
@@ -222,8 +230,8 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
         source = _LOAD_EXTERNAL
         return ToolCall(
             source,
-            "onnx.external_data_helper.load_external_data_for_model(model, d), every raw-data tensor written to d",
-            ("from onnx import external_data_helper",),
+            "onnx.external_data_helper.load_external_data_for_model(model, d), every numeric tensor written to d",
+            ("from onnx import external_data_helper", "import onnx.numpy_helper"),
         )
     if pass_id == "onnx:extract-model":
         source = (

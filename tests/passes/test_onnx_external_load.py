@@ -10,13 +10,13 @@ from onnx import TensorProto, helper, numpy_helper
 
 from passcheck.api import check_model
 from passcheck.passes import get_pass
-from passcheck.passes.onnx_external_load import LoadExternalDataAdapter, externalize, tensors
+from passcheck.passes.onnx_external_load import LoadExternalDataAdapter, as_raw, externalize, tensors
 from tests.passes._helpers import cell_of, script_apply
 
 
 def _model():
-    """``y = local.addc(x)``, the function's ``Constant`` a raw-data tensor; an If whose branch holds another."""
-    c = numpy_helper.from_array(np.arange(4, dtype=np.float32), "c")
+    """``y = local.addc(x)``, the function's ``Constant`` a typed-data tensor; an If whose branch holds a raw one."""
+    c = helper.make_tensor("c", TensorProto.FLOAT, [4], [0.0, 1.0, 2.0, 3.0])  # typed float_data: written as raw
     body = [helper.make_node("Constant", [], ["C"], value=c), helper.make_node("Add", ["X", "C"], ["Y"])]
     fn = helper.make_function("local", "addc", ["X"], ["Y"], body, [helper.make_opsetid("", 15)])
     b = numpy_helper.from_array(np.full(4, 2, dtype=np.float32), "b")
@@ -81,5 +81,7 @@ def test_the_reproducer_calls_it_as_the_adapter_does(tmp_path):
     theirs = get_pass("onnx:load-external-data").apply(_model(), tmp_path)
     assert ours.SerializeToString(deterministic=True) == theirs.SerializeToString(deterministic=True)
     # the loader marks each tensor read back DEFAULT explicitly; the bytes are the model's own
-    assert [t.raw_data for t in tensors(ours)] == [t.raw_data for t in tensors(_model())]
+    expected = _model()
+    assert [as_raw(t) for t in tensors(expected)] == [True, True, True]
+    assert [t.raw_data for t in tensors(ours)] == [t.raw_data for t in tensors(expected)]
     assert all(t.data_location == TensorProto.DEFAULT and not t.external_data for t in tensors(ours))
