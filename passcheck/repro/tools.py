@@ -36,47 +36,22 @@ _ORT_OPTIMIZE = '''def apply(model):
         return onnx.load(so.optimized_model_filepath)
 '''
 
-_LOAD_EXTERNAL = '''NUMERIC = {1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13}  # FLOAT ... UINT64, BOOL, FLOAT16, DOUBLE
 
+def _load_external_source() -> str:
+    """A reproducer's ``apply`` for ``onnx:load-external-data``: the adapter's own walker and writer
+    (:mod:`passcheck.passes.onnx_external_load`, their source), then onnx's loader on the folder they wrote."""
+    import inspect
 
-def _tensors(graph):
-    yield from graph.initializer
-    yield from _node_tensors(graph.node)
+    from passcheck.passes import onnx_external_load as m
 
+    parts = [f"NUMERIC = {sorted(m.NUMERIC)!r}\nLOCATION = {m.LOCATION!r}\n"]
+    parts += [inspect.getsource(f) for f in (m.tensors, m._graph_tensors, m._node_tensors, m.as_raw, m.externalize)]
+    parts.append(
+        "def apply(model):\n    with tempfile.TemporaryDirectory() as d:\n        externalize(model, Path(d))\n"
+        "        external_data_helper.load_external_data_for_model(model, d)\n        return model\n"
+    )
+    return "\n\n".join(parts)
 
-def _node_tensors(nodes):
-    for node in nodes:
-        for attr in node.attribute:
-            if attr.HasField("t"):
-                yield attr.t
-            yield from attr.tensors
-            for g in ([attr.g] if attr.HasField("g") else []) + list(attr.graphs):
-                yield from _tensors(g)
-
-
-def apply(model):
-    """Every numeric tensor (initializers, attribute tensors, nested graphs, model-local function bodies) written
-    to one file as IR.md's external data, then read back by onnx's loader."""
-    with tempfile.TemporaryDirectory() as d:
-        every = list(_tensors(model.graph)) + [t for f in model.functions for t in _node_tensors(f.node)]
-        with open(os.path.join(d, "tensors.bin"), "wb") as f:
-            for t in every:
-                if not t.HasField("raw_data") and t.data_type in NUMERIC and t.data_location != 1:
-                    array = onnx.numpy_helper.to_array(t)  # the typed field written as the same raw bytes
-                    for field in ("float_data", "int32_data", "int64_data", "double_data", "uint64_data"):
-                        t.ClearField(field)
-                    t.raw_data = array.astype(array.dtype.newbyteorder("<")).tobytes()
-                if t.HasField("raw_data"):
-                    offset = f.tell()
-                    f.write(t.raw_data)
-                    for key, value in (("location", "tensors.bin"), ("offset", offset), ("length", len(t.raw_data))):
-                        entry = t.external_data.add()
-                        entry.key, entry.value = key, str(value)
-                    t.ClearField("raw_data")
-                    t.data_location = onnx.TensorProto.EXTERNAL
-        external_data_helper.load_external_data_for_model(model, d)
-        return model
-'''
 
 _SYMBOLIC = '''def apply(model):
     """onnxruntime's symbolic shape inference, as its command line runs it (no auto-merge, no guessed ranks)."""
@@ -227,11 +202,15 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
         call = f"onnx.compose.add_prefix(model, {PREFIX!r}, rename_inputs=False, rename_outputs=False)"
         return ToolCall(f"def apply(model):\n    return {call}\n", call, ("import onnx.compose",))
     if pass_id == "onnx:load-external-data":
-        source = _LOAD_EXTERNAL
+        source = _load_external_source()
         return ToolCall(
             source,
             "onnx.external_data_helper.load_external_data_for_model(model, d), every numeric tensor written to d",
-            ("from onnx import external_data_helper", "import onnx.numpy_helper"),
+            (
+                "from onnx import external_data_helper",
+                "from pathlib import Path",
+                "from collections.abc import Iterator",
+            ),
         )
     if pass_id == "onnx:extract-model":
         source = (
