@@ -16,6 +16,8 @@ Catalogue:
   ``cmd+fold:onnxslim`` (extra install).
 - ``PASS+external-data`` — :class:`~passcheck.passes.external_data.ExternalDataAdapter`: ``PASS`` given its
   model with the initializers in an external data file (the tools declaring ``carries_external_data``).
+- ``onnx:load-external-data`` — :class:`~passcheck.passes.onnx_external_load.LoadExternalDataAdapter`: every
+  raw-data tensor (attributes and model-local functions included) written out, read back by onnx's loader.
 - Python callables and onnx_ir passes — :class:`FunctionAdapter` + :func:`register_pass`.
 - Other packages' adapters — the ``passcheck.passes`` entry-point group (:mod:`.plugins`).
 

@@ -14,6 +14,7 @@ from passcheck.passes._base import PassAdapter, default_opset
 from passcheck.passes.command import RECIPES, CommandAdapter, recipe
 from passcheck.passes.external_data import SUFFIX as EXTERNAL_DATA
 from passcheck.passes.external_data import wrap as external_data
+from passcheck.passes.onnx_external_load import ADAPTERS as ONNX_EXTERNAL_LOAD
 from passcheck.passes.onnx_inliner import ADAPTERS as INLINERS
 from passcheck.passes.onnx_ir_common import PREFIX as ONNX_IR_PREFIX
 from passcheck.passes.onnx_model_utils import ADAPTERS as ONNX_MODEL_UTILS
@@ -59,8 +60,16 @@ for _direction in ("down", "up"):
 for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through their Python API (extra installs)
     _FIXED[_adapter.id] = _adapter
 # onnx.inliner; onnxruntime.transformers' Python fusions and float16 conversion; onnx.compose / onnx.utils;
-# quant_pre_process and the quantizers
-for _adapter in (*INLINERS, *ORT_TRANSFORMERS, *ORT_FLOAT16, *ONNX_MODEL_UTILS, *ORT_QUANT, *ORT_QUANTIZE):
+# onnx's external-data loader; quant_pre_process and the quantizers
+for _adapter in (
+    *INLINERS,
+    *ORT_TRANSFORMERS,
+    *ORT_FLOAT16,
+    *ONNX_MODEL_UTILS,
+    *ONNX_EXTERNAL_LOAD,
+    *ORT_QUANT,
+    *ORT_QUANTIZE,
+):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}
 _ORIGIN: dict[str, str] = {}  # pass id -> the user module (--cases-from) that registered it

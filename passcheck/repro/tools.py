@@ -36,6 +36,23 @@ _ORT_OPTIMIZE = '''def apply(model):
         return onnx.load(so.optimized_model_filepath)
 '''
 
+
+def _load_external_source() -> str:
+    """A reproducer's ``apply`` for ``onnx:load-external-data``: the adapter's own walker and writer
+    (:mod:`passcheck.passes.onnx_external_load`, their source), then onnx's loader on the folder they wrote."""
+    import inspect
+
+    from passcheck.passes import onnx_external_load as m
+
+    parts = [f"NUMERIC = {sorted(m.NUMERIC)!r}\nLOCATION = {m.LOCATION!r}\n"]
+    parts += [inspect.getsource(f) for f in (m.tensors, m._graph_tensors, m._node_tensors, m.as_raw, m.externalize)]
+    parts.append(
+        "def apply(model):\n    with tempfile.TemporaryDirectory() as d:\n        externalize(model, Path(d))\n"
+        "        external_data_helper.load_external_data_for_model(model, d)\n        return model\n"
+    )
+    return "\n\n".join(parts)
+
+
 _SYMBOLIC = '''def apply(model):
     """onnxruntime's symbolic shape inference, as its command line runs it (no auto-merge, no guessed ranks)."""
     here = os.getcwd()
@@ -184,6 +201,17 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
 
         call = f"onnx.compose.add_prefix(model, {PREFIX!r}, rename_inputs=False, rename_outputs=False)"
         return ToolCall(f"def apply(model):\n    return {call}\n", call, ("import onnx.compose",))
+    if pass_id == "onnx:load-external-data":
+        source = _load_external_source()
+        return ToolCall(
+            source,
+            "onnx.external_data_helper.load_external_data_for_model(model, d), every numeric tensor written to d",
+            (
+                "from onnx import external_data_helper",
+                "from pathlib import Path",
+                "from collections.abc import Iterator",
+            ),
+        )
     if pass_id == "onnx:extract-model":
         source = (
             "def apply(model):\n"
