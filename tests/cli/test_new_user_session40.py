@@ -94,3 +94,64 @@ def test_a_pair_finding_on_common_keeps_common_in_common_onnx(tmp_path):
     ops = {n: [x.op_type for x in onnx.load(str(out / n)).graph.node] for n in ("common.onnx", "uncommon.onnx")}
     assert ops == {"common.onnx": ["SequenceConstruct", "ConcatFromSequence"], "uncommon.onnx": ["Concat"]}
     assert "in 'common'" in (out / "REPORT.md").read_text()
+
+
+RESIZE_CASE = '''
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+from passcheck.cases import Case, Form, register
+
+X = [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 2, 3, 3])]
+Y = [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)]
+SC = numpy_helper.from_array(np.array([1, 1, 5 / 3, 5 / 3], np.float32), "sc")
+ROI = numpy_helper.from_array(np.array([0, 0, 0, 0, 1, 1, 1, 1], np.float32), "roi")
+
+
+def _model(roi):
+    node = helper.make_node("Resize", ["x", roi, "sc"], ["y"], mode="nearest")
+    m = helper.make_model(helper.make_graph([node], "g", X, Y, [SC, ROI]), opset_imports=[helper.make_opsetid("", 18)])
+    m.ir_version = 8
+    return m
+
+
+register(Case(
+    id="nu40/resize-floor",
+    forms={"common": Form(lambda: _model("roi")), "empty-roi": Form(lambda: _model(""), "roi omitted as ''")},
+    doc="Resize by float32(5/3) of a 3-wide axis: 3 * 1.6666666 floors to 4 (Operators.md Resize, output_dimension).",
+    opset=18,
+    passes=("onnx:infer-shapes",),
+))
+'''
+
+
+def test_an_annotation_the_runtime_breaks_is_blamed_on_the_runtime_in_repro_py(tmp_path):
+    """The annotations oracle asks onnx's reference evaluator before blaming the runtime (found.md row 175:
+    onnxruntime's Resize rounds 3 * float32(5/3) up, the reference evaluator and onnx shape inference floor it to 4).
+    REPORT.md said "the runtime deviates", but repro.py's BUG line said the type onnx shape inference gives 'y'
+    does not hold, with no word of the reference evaluator: an onnxruntime maintainer read it as onnx's bug."""
+    import json
+    import subprocess
+    import sys
+
+    from passcheck.cli import main
+
+    mod = tmp_path / "nu40_resize.py"
+    mod.write_text(RESIZE_CASE)
+    report = tmp_path / "r.json"
+    args = ["--cases-from", str(mod)]
+    assert main(["run", *args, "--case", "nu40/resize-floor", "--pass", "onnx:infer-shapes", "--json", str(report)]) == 1
+    fids = [
+        f["id"]
+        for cell in json.loads(report.read_text())["results"]
+        for f in cell["findings"]
+        if f["oracle"] == "annotations" and f["id"].startswith("nu40/resize-floor:common|onnx:infer-shapes|")
+    ]
+    assert fids, "row 175 no longer shows: onnxruntime's Resize was fixed?"
+    out = tmp_path / "out"
+    assert main(["repro", str(report), *args, "--finding", fids[0], "--out", str(out)]) == 0
+    r = subprocess.run([sys.executable, "repro.py"], cwd=out, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1, r.stdout + r.stderr
+    (bug,) = [line for line in r.stdout.splitlines() if line.startswith("BUG:")]
+    assert bug.startswith("BUG: onnxruntime ") and "unlike onnx's reference evaluator" in bug, bug
+    assert "onnx's reference evaluator computes 'y' with shape [" in r.stdout
+    assert "for 'y' is the one onnx's reference evaluator computes" in (out / "REPORT.md").read_text()
