@@ -93,7 +93,9 @@ class PassPlan:
                     CATALOGUE: "reached through the catalogue entries of",
                     UNREACHED: "no entry reached: searched on all observed cases, wanted by",
                 }[how]
-                out.append(f"pass {p} not searched, it cannot run here ({why}): {what} {len(cases)} cases ({_first(cases)})")
+                out.append(
+                    f"pass {p} not searched, it cannot run here ({why}): {what} {len(cases)} cases ({_first(cases)})"
+                )
                 continue
             cases = list(dict.fromkeys(c for p in group for c in self.wanted[p][1]))
             out.append(

@@ -223,7 +223,8 @@ _ANNOTATION_RUNTIME = """
         if not wrong:
             continue
         ref = reference_run(out, feeds, VALUE)
-        print(f"onnx's reference evaluator computes {VALUE!r} with shape {list(np.shape(ref))} ({np.asarray(ref).dtype})")
+        ref = np.asarray(ref)
+        print(f"onnx's reference evaluator computes {VALUE!r} with shape {list(ref.shape)} ({ref.dtype})")
         if violation(tp, ref) is None:
             print(f"BUG: onnxruntime {ort.__version__} computes {VALUE!r} on {FORM} unlike onnx's reference evaluator "
                   f"and the type {PASS} gives it (binding {i}): {wrong}")

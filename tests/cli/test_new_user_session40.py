@@ -31,7 +31,7 @@ def test_passes_missing_for_one_reason_share_one_line():
     )
 
 
-SEQUENCE_CASE = '''
+SEQUENCE_CASE = """
 from onnx import TensorProto, helper
 from passcheck.cases import Case, Form, register
 
@@ -63,7 +63,7 @@ register(Case(
     opset=17,
     passes=("onnx:infer-shapes",),
 ))
-'''
+"""
 
 
 def test_a_pair_finding_on_common_keeps_common_in_common_onnx(tmp_path):
@@ -96,7 +96,7 @@ def test_a_pair_finding_on_common_keeps_common_in_common_onnx(tmp_path):
     assert "in 'common'" in (out / "REPORT.md").read_text()
 
 
-RESIZE_CASE = '''
+RESIZE_CASE = """
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 from passcheck.cases import Case, Form, register
@@ -121,7 +121,7 @@ register(Case(
     opset=18,
     passes=("onnx:infer-shapes",),
 ))
-'''
+"""
 
 
 def test_an_annotation_the_runtime_breaks_is_blamed_on_the_runtime_in_repro_py(tmp_path):
@@ -139,7 +139,9 @@ def test_an_annotation_the_runtime_breaks_is_blamed_on_the_runtime_in_repro_py(t
     mod.write_text(RESIZE_CASE)
     report = tmp_path / "r.json"
     args = ["--cases-from", str(mod)]
-    assert main(["run", *args, "--case", "nu40/resize-floor", "--pass", "onnx:infer-shapes", "--json", str(report)]) == 1
+    assert (
+        main(["run", *args, "--case", "nu40/resize-floor", "--pass", "onnx:infer-shapes", "--json", str(report)]) == 1
+    )
     fids = [
         f["id"]
         for cell in json.loads(report.read_text())["results"]

@@ -6,7 +6,6 @@ import textwrap
 
 import onnx  # noqa: F401 - loaded here so in-process pytester runs never re-import the C extensions
 import onnxruntime  # noqa: F401 - a second import after pytester drops it from sys.modules segfaults
-import pytest
 
 pytest_plugins = ["pytester"]
 
