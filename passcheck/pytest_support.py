@@ -7,6 +7,7 @@ Passes and model runs go through one :class:`passcheck.session.Session` per pyte
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import fnmatch
 from collections.abc import Sequence
@@ -133,6 +134,19 @@ def _marker_args(marker: pytest.Mark) -> dict[str, list[Any] | None]:
     return args
 
 
+@contextlib.contextmanager
+def _input_errors(what: str):
+    """A :class:`~passcheck.errors.PasscheckError` (a model that cannot be read, a ``bind`` symbol the model lacks,
+    an unknown pass or case) fails the test with its one-line message, as the CLI exits 2 with it: a user's input
+    error, not a traceback through passcheck's code (DESIGN.md, two error families)."""
+    from passcheck.errors import PasscheckError
+
+    try:
+        yield
+    except PasscheckError as exc:
+        pytest.fail(f"passcheck.{what}: {exc}", pytrace=False)
+
+
 def _wanted(case: Case, form: str, patterns: Sequence[str]) -> bool:
     """``case:form`` matches a pattern ``GLOB[:FORMGLOB]`` (GLOB against the id or a tag)."""
     from passcheck.cases import form_wanted
@@ -169,12 +183,13 @@ class PasscheckRequest:
 
         if isinstance(case, str) and ":" in case and forms is None:
             forms = [case.split(":", 1)[1]]
-        c = resolve_case(case)
-        cells = [
-            x
-            for x in self._session.cells(pass_, c)
-            if forms is None or any(fnmatch.fnmatchcase(x.form, g) for g in forms)
-        ]
+        with _input_errors("assert_pass_ok"):
+            c = resolve_case(case)
+            cells = [
+                x
+                for x in self._session.cells(pass_, c)
+                if forms is None or any(fnmatch.fnmatchcase(x.form, g) for g in forms)
+            ]
         found = select((f for x in cells for f in x.findings), oracles=oracles)
         return self._judge(cells, found, f"{cells[0].pass_id if cells else pass_} on {c.id}", oracles=oracles)
 
@@ -185,7 +200,8 @@ class PasscheckRequest:
         """
         from passcheck.testing import judged_model, pass_id_of
 
-        found, unchecked = judged_model(model, passes, **{"executor": self._session.executor, **kw})
+        with _input_errors("assert_model_ok"):
+            found, unchecked = judged_model(model, passes, **{"executor": self._session.executor, **kw})
         name = model if isinstance(model, str) else (model.graph.name or "model")
         return self._judge(
             [], found, f"{name} under {', '.join(map(pass_id_of, passes)) or 'the default passes'}", unchecked=unchecked

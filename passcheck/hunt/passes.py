@@ -74,18 +74,40 @@ class PassPlan:
         return sum(pass_id in s for s in self.of_case.values())
 
     def unavailable_lines(self) -> list[str]:
-        """One line per pass some case wanted that cannot run here (``passcheck hunt`` prints them)."""
-        out = []
+        """The passes some case wanted that cannot run here (``passcheck hunt`` prints them): one line per reason.
+
+        A reason one pass alone has gives that pass's line (how its cases came to want it, how many, the first
+        three); the passes that share a reason (every ``onnxoptimizer:pass-NAME`` when onnxoptimizer is not
+        installed) share one line: the reason once, the passes, the union of the cases that wanted them.
+        """
+        by_why: dict[str, list[str]] = {}
         for p, why in self.unavailable.items():
-            how, cases = self.wanted[p]
-            what = {
-                DECLARED: "declared by",
-                CATALOGUE: "reached through the catalogue entries of",
-                UNREACHED: "no entry reached: searched on all observed cases, wanted by",
-            }[how]
-            first = ", ".join(cases[:3]) + (", …" if len(cases) > 3 else "")
-            out.append(f"pass {p} not searched, it cannot run here ({why}): {what} {len(cases)} cases ({first})")
+            by_why.setdefault(why, []).append(p)
+        out = []
+        for why, group in by_why.items():
+            if len(group) == 1:
+                (p,) = group
+                how, cases = self.wanted[p]
+                what = {
+                    DECLARED: "declared by",
+                    CATALOGUE: "reached through the catalogue entries of",
+                    UNREACHED: "no entry reached: searched on all observed cases, wanted by",
+                }[how]
+                out.append(
+                    f"pass {p} not searched, it cannot run here ({why}): {what} {len(cases)} cases ({_first(cases)})"
+                )
+                continue
+            cases = list(dict.fromkeys(c for p in group for c in self.wanted[p][1]))
+            out.append(
+                f"{len(group)} passes not searched, they cannot run here ({why}): {_first(group, 4)}; "
+                f"wanted by {len(cases)} cases ({_first(cases)})"
+            )
         return out
+
+
+def _first(names: Sequence[str], n: int = 3) -> str:
+    """The first ``n`` of ``names``, comma-separated, with ``…`` when there are more."""
+    return ", ".join(names[:n]) + (", …" if len(names) > n else "")
 
 
 def explicit(passes: Sequence[str], bases: Iterable[Any] = ()) -> PassPlan:

@@ -95,6 +95,16 @@ def write(
     return bug
 
 
+def pair_files(form: str, other, this) -> dict:
+    """File name → model for a two-form finding on form ``form``: ``this`` is that form, ``other`` the one it is
+    compared with. ``common.onnx`` holds the form named ``common`` whichever side the finding is on (a parity
+    finding can sit on ``common``: its shape less precise than the uncommon form's), ``uncommon.onnx`` the other;
+    REPORT.md's "Actual" line names the forms by those names, so the files must agree with it."""
+    if form == "common":
+        return {"common.onnx": this, "uncommon.onnx": other}
+    return {"common.onnx": other, "uncommon.onnx": this}
+
+
 def _ort_parity(f, versions, cases_from, bisected, attribution):
     from passcheck.attribution.forms import form_models
     from passcheck.repro.script import report_md, script
@@ -102,7 +112,7 @@ def _ort_parity(f, versions, cases_from, bisected, attribution):
     a, b = form_models(f, cases_from)
     text, how = script(f, a, b, attribution)
     ort_versions = {k: v for k, v in versions.items() if k != "onnxscript"}
-    return text, {"common.onnx": a, "uncommon.onnx": b}, report_md(f, how, attribution, ort_versions, bisected), how
+    return text, pair_files(f.form, a, b), report_md(f, how, attribution, ort_versions, bisected), how
 
 
 def _generic(f, versions, cases_from, bisected):
@@ -130,5 +140,5 @@ def _generic(f, versions, cases_from, bisected):
     text, how = generic.script(f, c, call, a, b, feeds)
     if "onnxscript" not in call.needs:
         versions = {k: v for k, v in versions.items() if k != "onnxscript"}
-    models = {"common.onnx": a, "uncommon.onnx": b} if a is not None else {"form.onnx": b}
+    models = pair_files(f.form, a, b) if a is not None else {"form.onnx": b}
     return text, models, generic.report_md(f, c, call, how, versions, bisected), how

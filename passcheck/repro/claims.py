@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from passcheck.oracles.annotations import RUNTIME_DEVIATES
 from passcheck.passes import FAILED
 
 
@@ -178,7 +179,8 @@ _PARITY_PRECISION = """
     return 0
 """
 
-_ANNOTATION = """
+#: the annotation claim's script body around its verdict (one feed set's ``wrong``), shared by both claims
+_ANNOTATION_HEAD = """
     model = build_form()
     out = applied(model)
     tp = annotation(out, VALUE)
@@ -194,14 +196,38 @@ _ANNOTATION = """
             continue
         ran += 1
         wrong = violation(tp, value)
-        if wrong:
-            print(f"BUG: the type {PASS} gives {VALUE!r} on {FORM} does not hold at run time (binding {i}): {wrong}")
-            return 1
-    if not ran:
+"""
+_ANNOTATION_TAIL = """    if not ran:
         raise RuntimeError("the output runs on none of the feeds: nothing observed")
     print(f"fixed: the type of {VALUE!r} holds on {ran} feed set(s)")
     return 0
 """
+_ANNOTATION = (
+    _ANNOTATION_HEAD
+    + """        if wrong:
+            print(f"BUG: the type {PASS} gives {VALUE!r} on {FORM} does not hold at run time (binding {i}): {wrong}")
+            return 1
+"""
+    + _ANNOTATION_TAIL
+)
+
+_ANNOTATION_RUNTIME = (
+    _ANNOTATION_HEAD
+    + """        if not wrong:
+            continue
+        ref = reference_run(out, feeds, VALUE)
+        ref = np.asarray(ref)
+        print(f"onnx's reference evaluator computes {VALUE!r} with shape {list(ref.shape)} ({ref.dtype})")
+        if violation(tp, ref) is None:
+            print(f"BUG: onnxruntime {ort.__version__} computes {VALUE!r} on {FORM} unlike onnx's reference evaluator "
+                  f"and the type {PASS} gives it (binding {i}): {wrong}")
+        else:
+            print(f"BUG: the type {PASS} gives {VALUE!r} on {FORM} does not hold at run time (binding {i}): {wrong}; "
+                  "onnx's reference evaluator disagrees with it too")
+        return 1
+"""
+    + _ANNOTATION_TAIL
+)
 
 _MUTATION = """
     model = build_form()
@@ -359,6 +385,15 @@ def claim(finding, rtol: float | None = None, atol: float | None = None) -> Clai
                 f"its annotation rule {rule!r} ({d.get('role')}) on {value!r} needs passcheck's binding of "
                 "symbols across values or scopes; "
                 "the script checks one main-graph value's elem type, rank and dim values"
+            )
+        if RUNTIME_DEVIATES in f.message:  # the oracle blamed the runtime: the script says so, and why
+            return Claim(
+                _ANNOTATION_RUNTIME,
+                f"the value onnxruntime computes for {value!r} is the one onnx's reference evaluator computes, and so "
+                "holds the type the pass annotates it with: the elem type, rank and every dim_value",
+                feeds=True,
+                helpers=("run", "reference_run", "precision", "violation", "annotation"),
+                constants={"VALUE": value},
             )
         return Claim(
             _ANNOTATION,

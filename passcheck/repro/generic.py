@@ -140,6 +140,21 @@ def kept(ba, aa, bb, ab):
                 raise RuntimeError(f"premise fails: {PASS}'s output of {OTHER} differs from its input "
                                    f"({name!r}, binding {i}: {c.message})")
 ''',
+    "reference_run": '''def reference_run(model, feeds, name):
+    """The value ``name`` as onnx's reference evaluator computes it on ``feeds`` (``name`` exposed as a graph
+    output; the evaluator does not enforce annotations): the second engine passcheck's annotations oracle asks
+    before it blames the runtime."""
+    from onnx.reference import ReferenceEvaluator
+
+    if name in feeds:
+        return feeds[name]
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    if name not in {o.name for o in m.graph.output}:
+        m.graph.output.append(onnx.ValueInfoProto(name=name))
+    wanted = {i.name for i in m.graph.input}
+    return ReferenceEvaluator(m).run([name], {k: v for k, v in feeds.items() if k in wanted})[0]
+''',
     "violation": '''def violation(tp, value):
     """Why the array ``value`` breaks the tensor type ``tp`` (elem type, rank, each dim_value), or None."""
     tt = tp.tensor_type
