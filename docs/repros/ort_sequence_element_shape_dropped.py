@@ -20,16 +20,22 @@ from onnx import parser, shape_inference
 
 HEAD = """<ir_version: 8, opset_import: ["" : 17]>
 g (float[3,1,4] X) => (float[?,?,?] Y) <int64 pos = {0}> {"""
-SEQ = HEAD + """
+SEQ = (
+    HEAD
+    + """
   s = SequenceConstruct (X)
   a = SequenceAt (s, pos)
   r = Relu (a)
   Y = Identity (r)
 }"""
-PLAIN = HEAD + """
+)
+PLAIN = (
+    HEAD
+    + """
   r = Relu (X)
   Y = Identity (r)
 }"""
+)
 
 
 def dims(tp):
