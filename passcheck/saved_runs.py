@@ -192,6 +192,7 @@ class Recorder:
                     "atol": r.atol,
                     "unknown_dim_param": r.unknown_dim_param,
                     "precision": r.precision,
+                    "writes_given_unchanged": r.writes_given_unchanged,
                 }
             )
         line = {
@@ -356,6 +357,7 @@ def load(path: str | Path) -> Iterator[Judged]:
                             r["atol"],
                             r["unknown_dim_param"],
                             precision=r.get("precision"),
+                            writes_given_unchanged=bool(r.get("writes_given_unchanged", False)),
                         )
                     )
                 expect = [

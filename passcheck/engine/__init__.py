@@ -313,6 +313,7 @@ def _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input
                             expected=subject.expected,
                             precision=getattr(adapter, "precision", None),
                             by_type=frozenset(getattr(adapter, "by_type", ())),
+                            writes_given_unchanged=bool(getattr(adapter, "writes_given_unchanged", False)),
                         )
                     )
                 judged = Judged(

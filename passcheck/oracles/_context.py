@@ -55,6 +55,8 @@ class FormRun:
             None; the numeric oracle's tolerance follows it.
         by_type: the op types the pass declares it treats by type alone (``PassAdapter.by_type``: a block list,
             a quantizer's registry); parity does not compare new op types of forms that differ in them.
+        writes_given_unchanged: the pass writes the graph it was given, declarations verbatim, when it rewrote
+            nothing (``PassAdapter.writes_given_unchanged``): such an output says nothing of the pass's inference.
     """
 
     case: str
@@ -75,6 +77,7 @@ class FormRun:
     expected: Expected | None = None
     precision: str | None = None
     by_type: frozenset[str] = frozenset()
+    writes_given_unchanged: bool = False
 
     def finding(self, kind: str, oracle: str, message: str, **details: Any) -> Finding:
         return Finding(kind, oracle, self.case, self.form, self.pass_id, message, details, env=self.env)

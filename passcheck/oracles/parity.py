@@ -35,7 +35,13 @@
   annotation, not a pass that infers less; onnxruntime saves every graph output's declared type as given),
   nor when the less precise form's graph inputs declare less (a dim named where the other gives its value:
   :func:`inputs_say_less`) and the pass kept that form's own output declaration (what it inferred beyond
-  it starts from inputs that say less);
+  it starts from inputs that say less), nor when the pass declares it writes a graph it rewrote nothing in as given
+  (:attr:`~passcheck.oracles.FormRun.writes_given_unchanged`: onnxruntime's saved optimized model is the loaded
+  GraphProto itself unless a transformer changed the graph, ``Graph::ToGraphProto`` in ``core/graph/graph.cc``)
+  and returned the less precise form's main graph unchanged (:func:`returned_as_given`): its inference on that form
+  is not in the output, so the gap is no evidence of it inferring less (a rewrite on the other form, such as an
+  Identity removed, is what made that form's output carry inferred types). The message names the node producing
+  the output on the less precise form, its element type and each dim it knows less of (``details["dims"]``);
 
 Status parity (accepted on one form, refused on another) is reported by the acceptance oracle.
 """
@@ -429,19 +435,79 @@ def _precision(a: FormRun, b: FormRun) -> list[Finding]:
         own = _declared(b.model, o.name)
         if own is not None and not less_precise(pb, own) and inputs_say_less(a.model, b.model):
             continue
+        if b.writes_given_unchanged and returned_as_given(b):
+            continue
         if annotations.holds(a, o.name):  # a more precise annotation that is wrong is not a standard to meet
+            other = pa[o.name][1]
+            node, dtype, dims = _producer(b.output, o.name), elem_name(o.type), dim_gaps(o.type, other.type)
             found.append(
                 b.finding(
                     "less-precise",
                     NAME,
                     f"graph output {o.name!r} after {b.pass_id}: {type_str(o.type)} in {b.form!r} vs "
-                    f"{type_str(pa[o.name][1].type)} in {a.form!r}"
-                    f" (which holds at run time)",
+                    f"{type_str(other.type)} in {a.form!r}"
+                    f" (which holds at run time); {dtype}, produced by {node} (in the pass output of {b.form!r})"
+                    + (f"; less known: {', '.join(f'dim {i} {x} vs {y}' for i, x, y in dims)}" if dims else ""),
                     output=o.name,
                     other_form=a.form,
+                    node=node,
+                    dtype=dtype,
+                    dims=[list(d) for d in dims],
                 )
             )
     return found
+
+
+def returned_as_given(run: FormRun) -> bool:
+    """Whether the pass output's main graph equals its input's (nodes, initializers, inputs, outputs and value_info,
+    protobuf equality): the pass rewrote nothing in it. False when the pass failed."""
+    return run.output is not None and run.output.graph == run.model.graph
+
+
+def _producer(model, name: str) -> str:
+    """``OP 'node name'`` (``#i`` for an unnamed node) of the main-graph node of ``model`` writing ``name``, or
+    ``a graph input`` / ``an initializer`` / ``no node``."""
+    for i, n in enumerate(model.graph.node):
+        if name in n.output:
+            return f"{op_key(n)} {n.name!r}" if n.name else f"{op_key(n)} #{i}"
+    if any(v.name == name for v in model.graph.input):
+        return "a graph input"
+    return "an initializer" if any(t.name == name for t in model.graph.initializer) else "no node"
+
+
+def elem_name(tp) -> str:
+    """A tensor type's element type as numpy spells it (``float32``; onnx's name when numpy has none; ``?`` when
+    unset)."""
+    import onnx
+
+    elem = tp.tensor_type.elem_type
+    if not elem:
+        return "?"
+    try:
+        return str(onnx.helper.tensor_dtype_to_np_dtype(elem))
+    except (KeyError, ValueError, TypeError):
+        return onnx.TensorProto.DataType.Name(elem).lower()
+
+
+def dim_gaps(tb, ta) -> list[tuple[int, str, str]]:
+    """(position, dim in ``tb``, dim in ``ta``) for each dim ``tb`` (a tensor type) knows less of than ``ta``: a
+    value where ``tb`` has a name or nothing, a name where ``tb`` has nothing; ``[]`` when either rank is unknown or
+    the ranks differ (the message's types say it)."""
+    sa, sb = ta.tensor_type, tb.tensor_type
+    if not (sa.HasField("shape") and sb.HasField("shape")) or len(sa.shape.dim) != len(sb.shape.dim):
+        return []
+
+    def rank(d) -> int:
+        return 2 if d.HasField("dim_value") else (1 if d.dim_param else 0)
+
+    def word(d) -> str:
+        return str(d.dim_value) if d.HasField("dim_value") else (f'"{d.dim_param}"' if d.dim_param else "?")
+
+    return [
+        (i, word(db), word(da))
+        for i, (db, da) in enumerate(zip(sb.shape.dim, sa.shape.dim, strict=True))
+        if rank(db) < rank(da)
+    ]
 
 
 def kept_as_declared(model_a, model_b, name: str, pa: tuple[int, int, int], pb: tuple[int, int, int]) -> bool:

@@ -170,6 +170,11 @@ class PassAdapter:
     #: Op types the tool states it treats by type alone (a block list, a registry), per its own source; parity
     #: reads it (:attr:`passcheck.oracles.FormRun.by_type`).
     by_type: frozenset[str] = frozenset()
+    #: The tool writes the graph it was given, its graph-output declarations verbatim, when none of its rewrites
+    #: changed it, and types from its own inference only on a graph it rewrote (onnxruntime: ``Graph::ToGraphProto``,
+    #: ``core/graph/graph.cc``, returns the stored GraphProto unless ``GraphProtoSyncNeeded``); parity reads it
+    #: (:attr:`passcheck.oracles.FormRun.writes_given_unchanged`).
+    writes_given_unchanged: ClassVar[bool] = False
     declines: tuple[type[BaseException], ...] = ()
     carries_external_data: ClassVar[bool] = False
     converts_opset: ClassVar[bool] = False

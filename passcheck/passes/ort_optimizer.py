@@ -21,6 +21,10 @@ LEVELS = {
 
 class OrtOptimizerAdapter(PassAdapter):
     tools = ("onnxruntime",)
+    #: ``optimized_model_filepath`` saves ``Graph::ToGraphProto()``, which is the loaded GraphProto itself while no
+    #: transformer modified the graph (``core/graph/graph.cc``: ``if (!GraphProtoSyncNeeded()) return
+    #: *graph_proto``); only a rewritten graph is written from its NodeArgs, whose types carry onnxruntime's inference.
+    writes_given_unchanged = True
 
     def __init__(self, level: str):
         self.level = level
