@@ -10,6 +10,8 @@ models (run, check, compare, mutate, annotations, matrix); ``--progress none`` o
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import sys
 import threading
@@ -17,6 +19,26 @@ import time
 
 MODES = ("auto", "bar", "lines", "none")
 DEFAULT_EVERY = 5.0
+#: The mode a :class:`Progress` constructed with ``bar=None`` takes: set by the CLI from its command's
+#: ``--progress`` / ``-q`` (:func:`default_mode`), so progress of work no subcommand counts itself (a case family's
+#: gate judged on the library's first load) is silenced or drawn as the command asked.
+_DEFAULT_MODE: contextvars.ContextVar[str] = contextvars.ContextVar("passcheck_progress_mode", default="auto")
+
+
+@contextlib.contextmanager
+def default_mode(mode: str):
+    """Within the block, ``Progress(bar=None)`` means ``mode`` (one of :data:`MODES`).
+
+    Raises:
+        ValueError: ``mode`` is not one of :data:`MODES`.
+    """
+    if mode not in MODES:
+        raise ValueError(f"progress mode {mode!r}: expected one of {', '.join(MODES)}")
+    token = _DEFAULT_MODE.set(mode)
+    try:
+        yield
+    finally:
+        _DEFAULT_MODE.reset(token)
 
 
 def _every() -> float:
@@ -49,7 +71,9 @@ class Progress:
         unit: str = "cells",
         every: float | None = None,
     ):
-        mode = {True: "bar", False: "lines", None: "auto"}.get(bar, bar) if not isinstance(bar, str) else bar
+        mode = (
+            {True: "bar", False: "lines", None: _DEFAULT_MODE.get()}.get(bar, bar) if not isinstance(bar, str) else bar
+        )
         if mode not in MODES:
             raise ValueError(f"progress mode {bar!r}: expected one of {', '.join(MODES)}")
         if mode == "auto":

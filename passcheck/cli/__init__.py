@@ -78,6 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     import faulthandler
 
     from passcheck.cases.scope import user_modules_scoped
+    from passcheck.cli._common import progress_mode
+    from passcheck.progress import default_mode
 
     if not faulthandler.is_enabled():  # a tool crashing passcheck's own process (--no-isolation) says where
         faulthandler.enable()
@@ -89,7 +91,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         # As the program (argv from the command line): SIGINT and SIGTERM both end in cleanup and
         # exit 130. Called with argv (tests, scripts), the caller's signal handling stays.
-        with interrupts.handled() if argv is None else contextlib.nullcontext(), user_modules_scoped():
+        with (
+            interrupts.handled() if argv is None else contextlib.nullcontext(),
+            user_modules_scoped(),
+            default_mode(progress_mode(args)),
+        ):
             code = int(args.handler(args))
             interrupts.check()  # a signal whose KeyboardInterrupt was lost still ends in 130
         return code

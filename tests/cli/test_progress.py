@@ -129,3 +129,25 @@ def test_uncounted_stage_heartbeat_says_how_many_steps_ended(capsys):
             prog.advance("", "step")  # steps end far more often than the interval
             counted += capsys.readouterr().err
     assert "running for" not in counted.split("items (step)", 1)[1]
+
+
+@pytest.mark.parametrize(("flags", "want"), [((), "lines"), (("-q",), "none"), (("--progress", "none"), "none")])
+def test_progress_no_subcommand_counts_follows_the_command_s_flags(monkeypatch, flags, want):
+    """A gate judged on the library's first load (``passcheck.cases.schema_gate.progress``) is constructed by no
+    subcommand: it takes the mode the command's ``--progress`` / ``-q`` ask for (``lines`` in a pipe by default)."""
+    from passcheck import cli as cli_pkg
+    from passcheck.cases import schema_gate
+
+    seen = []
+
+    def handler(args):
+        with schema_gate.progress("contrib", 3) as bar:
+            seen.append(bar.mode)
+        return 0
+
+    parser = cli_pkg.build_parser()
+    monkeypatch.setattr(cli_pkg, "build_parser", lambda: parser)
+    for action in parser._subparsers._group_actions[0].choices.values():
+        action.set_defaults(handler=handler)
+    assert cli_pkg.main([*RUN, *flags]) == 0
+    assert seen == [want]
