@@ -15,9 +15,12 @@ magnitude, read off the model alone:
   carry the largest ``a`` and ``m`` of their float inputs; Add / Sub the sums; an If output the larger of its
   branches'; a local function is read inlined;
 - products bound the error of a sum of ``K`` products (``K`` read off the constant operand's shape: MatMul's
-  ``B[-2]``, Gemm's ``K``, Conv's ``C/group · kernel``): ``a = K (a₁ m₂ + m₁ a₂ + a₁ a₂)``, ``m = K m₁ m₂`` (Mul:
+  ``B[-2]``, Gemm's ``K``, Conv's ``C/group · kernel``; for MatMul and Gemm, else off the first operand's static
+  shape: ``A[-1]``, Gemm's ``A`` columns): ``a = K (a₁ m₂ + m₁ a₂ + a₁ a₂)``, ``m = K m₁ m₂`` (Mul:
   ``K = 1``), plus a bias's own ``a`` and ``m``; a term whose error factor is 0 needs no magnitude (a graph
-  input's is unknown: ``Mul(x, c)`` of a fed ``x`` by an exact constant ahead of the first QuantizeLinear is exact);
+  input's is unknown: ``Mul(x, c)`` of a fed ``x`` by an exact constant ahead of the first QuantizeLinear is exact),
+  and a product of two exact operands needs no ``K`` either (``MatMul(x, Transpose(w))`` of fed values, where no
+  constant operand states ``K``, is exact: its ``m`` is unknown, its ``a`` 0);
 - anything else, a rounding whose step is set at run time (``DynamicQuantizeLinear``) or an op of the QLinear family
   (its requantization is not a QuantizeLinear): unknown (None) from there on.
 
@@ -318,22 +321,27 @@ def _product(n, ins, err, mag, shapes) -> tuple[float | None, float | None]:
     a1, a2, m1, m2 = err.get(ins[0]), err.get(ins[1]), mag.get(ins[0]), mag.get(ins[1])
     if a1 is None or a2 is None or (a2 and m1 is None) or (a1 and m2 is None):
         return None, None  # a magnitude matters only where the other operand carries an error
-    w = shapes.get(ins[1])
+    w, x = shapes.get(ins[1]), shapes.get(ins[0])
     k: float | None
     if op == "Mul":
         k = 1.0
-    elif op == "MatMul":
-        k = float(w[-2] if len(w) >= 2 else w[0]) if w else None
-    elif op == "Gemm":
-        k = float(w[1] if _attr(n, "transB", 0) else w[0]) * abs(_attr(n, "alpha", 1.0)) if w and len(w) == 2 else None
+    elif op == "MatMul":  # K is B's second-to-last dim, or A's last (Operators.md MatMul: numpy.matmul)
+        k = float(w[-2] if len(w) >= 2 else w[0]) if w else (float(x[-1]) if x else None)
+    elif op == "Gemm":  # K: B's rows (columns with transB), or A's columns (rows with transA)
+        if w and len(w) == 2:
+            k = float(w[1] if _attr(n, "transB", 0) else w[0])
+        else:
+            k = float(x[0] if _attr(n, "transA", 0) else x[1]) if x and len(x) == 2 else None
+        k = None if k is None else k * abs(_attr(n, "alpha", 1.0))
     elif op == "Conv":
         k = float(np.prod(w[1:])) if w and len(w) >= 3 else None
     else:  # ConvTranspose: each output sums over the input channels of its group and the kernel positions
         k = float(w[0] * np.prod(w[2:])) if w and len(w) >= 3 else None
-    if k is None:
+    if k is None and (a1 or a2):
         return None, None
-    a = k * ((a1 * m2 if a1 else 0.0) + (m1 * a2 if a2 else 0.0) + a1 * a2)
-    m = None if m1 is None or m2 is None else k * m1 * m2
+    # K exact products summed are exact whatever K is: an unknown K (a computed operand) matters only with an error
+    a = (k or 0.0) * ((a1 * m2 if a1 else 0.0) + (m1 * a2 if a2 else 0.0) + a1 * a2)
+    m = None if k is None or m1 is None or m2 is None else k * m1 * m2
     if op in ("Gemm", "Conv", "ConvTranspose") and len(ins) > 2 and ins[2]:
         beta = abs(_attr(n, "beta", 1.0)) if op == "Gemm" else 1.0
         ab, mb = err.get(ins[2]), mag.get(ins[2])
