@@ -256,13 +256,19 @@ def group(drops: Iterable[Drop], entries: Iterable[Mapping[str, Any]] | None = N
 
 def family_index(family: str) -> tuple[dict[str, Any] | None, str]:
     """The cached verdicts of ``family`` for the installed tools (its module's cache key), or None, and how they were
-    found. The family's module is imported from the top-level ``cases`` package (interior's import judges it)."""
-    import importlib
+    found. The library's gated modules are claimed first (:meth:`passcheck.cases.CaseRegistry.claim_library`: each
+    judges its bases once per cache key, minutes on a cold cache), as ``hunt`` does."""
+    import sys
 
     from passcheck._cache import cache_root
-    from passcheck.cases import schema_gate
+    from passcheck.cases import load_builtin, schema_gate
 
-    mod = importlib.import_module(f"cases.{FAMILIES[family]}")
+    name = f"passcheck._library.{FAMILIES[family]}"
+    if name not in sys.modules:
+        load_builtin().claim_library()
+    mod = sys.modules.get(name)
+    if mod is None:
+        return None, f"{family}: its module {name} was not loaded by the library"
     key = schema_gate.gate_key(mod._parts())
     path = cache_root() / family / key / "index.json"
     if not path.exists():

@@ -141,3 +141,15 @@ def test_passcheck_reasons_blame_no_tool_and_the_shapes_of_family_verdicts_are_r
 def test_every_shipped_triage_entry_names_a_row_or_a_reason():
     for e in gate_drops.known():
         assert e["tool"] and ("row" in e) != ("why" in e), e
+
+
+def test_an_onnxruntime_error_from_its_signal_ops_is_no_crash():
+    """onnxruntime's error text names its source path (``providers/cpu/signal/dft.cc``): the gate read the word
+    ``signal`` as a death by signal and listed STFT-17's zero-size refusal as a crash (round 19l)."""
+    from passcheck.generate.gate import _ort_reason
+
+    said = "Fail: Non-zero status code returned while running STFT node. Status Message: "
+    said += "/onnxruntime_src/onnxruntime/core/providers/cpu/signal/dft.cc:581 short_time_fourier_transform"
+    assert _ort_reason(said) == ("tool", "onnxruntime rejects")
+    assert _ort_reason("killed by signal 11 (SIGSEGV)")[1] == "onnxruntime crashed"
+    assert _ort_reason("onnxruntime killed its process: SIGSEGV")[1] == "onnxruntime crashed"
