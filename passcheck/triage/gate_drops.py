@@ -104,7 +104,7 @@ class Drop:
 
 def message_class(detail: str) -> str:
     """The head of a tool's message (``detail`` as the gates write it: ``<form>: <message>``) with onnxruntime's
-    source paths, numbers and quoted names masked, at most 90 characters: drops of one cause share it."""
+    source paths, numbers and quoted names masked, at most 200 characters: drops of one cause share it."""
     text = (detail or "").split("\n", 1)[0]
     for said in ("was asked: ", "the pair asks: "):  # a dispute's preamble (passcheck.generate.dissent): its evidence
         text = text.rsplit(said, 1)[-1]
@@ -114,7 +114,7 @@ def message_class(detail: str) -> str:
     text = re.sub(r"/onnxruntime_src/\S+:\d+ ", "", text)
     text = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", text)
     text = re.sub(r"\d+(\.\d+)?(e-?\d+)?", "N", text)
-    return text[:90].strip()
+    return text[:200].strip()
 
 
 @dataclasses.dataclass
