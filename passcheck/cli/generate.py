@@ -135,7 +135,7 @@ def _drops(args, console) -> int:
     unknown = [s for s in sources if s != "generated" and s not in gate_drops.FAMILIES]
     if unknown:
         raise PasscheckError(f"--family {unknown[0]!r}: one of generated, {', '.join(gate_drops.FAMILIES)}")
-    doc = index(refresh=args.refresh) if "generated" in sources else None
+    doc = index(refresh=args.refresh, ops=args.op) if "generated" in sources else None  # --op: a partial set
     got = gate_drops.listing([s for s in sources if s != "generated"], doc, args.op)
     t = Table("status", "tool", "op", "reason class", "drops", "first: id form: message", header_style="bold")
     for c in got.classes:
