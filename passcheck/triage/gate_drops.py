@@ -51,6 +51,7 @@ LIMITS = (
     "not implemented",
     "could not find an implementation",
     "is unknown",
+    "no corresponding numpy type",  # onnxruntime's Python binding returns no bfloat16 array
 )
 
 
@@ -205,6 +206,11 @@ def _verdicts(value: Any) -> dict[str, str]:
     return {}
 
 
+#: The category words a family verdict may lead with (``interior``: the generator gate's ``category: reason: detail``;
+#: ``build``: the family could not write the base), as :class:`Drop` categories.
+_CATEGORIES = {"tool": "tool", "passcheck": "passcheck", "n/a": "n/a", "build": "passcheck"}
+
+
 def family_drops(family: str, doc: Mapping[str, Any]) -> list[Drop]:
     """The refused forms of a schema-built family's cached index (:func:`passcheck.cases.schema_gate.judge`'s
     verdicts; ``contrib-static`` keeps ``{"kept", "dropped": {id: why}}``). A form failing because its common form
@@ -216,7 +222,11 @@ def family_drops(family: str, doc: Mapping[str, Any]) -> list[Drop]:
             if not why or why.startswith("common: "):
                 continue
             reason, _, detail = why.partition(": ")
-            out.append(Drop(family, cid, _op_of_id(cid), form, "tool", reason, f"{form}: {detail}"))
+            category = "tool"
+            if reason in _CATEGORIES:  # interior's verdicts lead with the generator gate's category
+                category = _CATEGORIES[reason]
+                reason, _, detail = detail.partition(": ") if category == "tool" else (reason, "", detail)
+            out.append(Drop(family, cid, _op_of_id(cid), form, category, reason, f"{form}: {detail}"))
     return out
 
 

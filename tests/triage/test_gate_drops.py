@@ -127,12 +127,16 @@ def test_passcheck_reasons_blame_no_tool_and_the_shapes_of_family_verdicts_are_r
         "body-written/a-1.opset-1": {"forms": {"common": "", "op": "checker: ValidationError: bad"}, "ranks": {}},
         "commuted/p.add": {"gate": {"forms": {"common": "does not run: boom", "w": "common: does not run: boom"}}},
         "interior/b-2.float": "reference evaluator: TypeError: x",
+        "interior/c-3.float": "tool: onnxruntime rejects: c: Fail: x",
+        "interior/d-4.bool": "build: ValueError: no graph input",
     }
     got = {(d.id, d.form, d.tool) for d in gate_drops.family_drops("any", docs)}
     assert got == {
         ("body-written/a-1.opset-1", "op", "onnx checker"),
         ("commuted/p.add", "common", "onnxruntime"),
         ("interior/b-2.float", "common", "onnx reference evaluator"),
+        ("interior/c-3.float", "common", "onnxruntime"),
+        ("interior/d-4.bool", "common", "passcheck"),
     }
     static = {"kept": {"contrib-static/a-1.r2": {}}, "dropped": {"contrib-static/b-1.r2": "does not run: x"}}
     assert [d.id for d in gate_drops.family_drops("contrib-static", static)] == ["contrib-static/b-1.r2"]
