@@ -24,7 +24,22 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--refresh", action="store_true", help="regenerate even when the cache holds this onnx version's set"
     )
-    p.add_argument("--json", metavar="FILE", help="write the stats as JSON")
+    p.add_argument(
+        "--drops",
+        action="store_true",
+        help="list every pair the gates dropped (the generated set and the schema-built families), grouped by "
+        "(tool, op, reason class) and triaged: a limit the tool states, passcheck's own reason, a known row, or a "
+        "candidate finding (then exit 1)",
+    )
+    p.add_argument(
+        "--family",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="with --drops: only these sources (generated, contrib, contrib-static, function-body, interior, "
+        "body-written, commuted, gemm-written; default: all)",
+    )
+    p.add_argument("--json", metavar="FILE", help="write the stats (with --drops: the drop classes) as JSON")
     p.set_defaults(handler=handle)
 
 
@@ -45,6 +60,10 @@ def handle(args) -> int:
         for pat in args.op:
             if not any(fnmatch.fnmatchcase(n, pat) for n in names):
                 raise PasscheckError(f"--op {pat!r} matches no operator of the installed onnx's schemas")
+    if args.drops:
+        return _drops(args, console)
+    if args.family:
+        raise PasscheckError("--family needs --drops")
     doc = index(refresh=args.refresh, ops=args.op)
     stats = doc["stats"]
     ref_only = stats.get("reference_only", {})
@@ -101,3 +120,50 @@ def handle(args) -> int:
         f"select them with --case 'generated/*'"
     )
     return 0
+
+
+def _drops(args, console) -> int:
+    """``--drops``: :func:`passcheck.triage.gate_drops.listing`, printed; 1 when a candidate class remains."""
+    import json
+
+    from rich.table import Table
+
+    from passcheck.generate import index
+    from passcheck.triage import gate_drops
+
+    sources = args.family or ["generated", *gate_drops.FAMILIES]
+    unknown = [s for s in sources if s != "generated" and s not in gate_drops.FAMILIES]
+    if unknown:
+        raise PasscheckError(f"--family {unknown[0]!r}: one of generated, {', '.join(gate_drops.FAMILIES)}")
+    doc = index(refresh=args.refresh, ops=args.op) if "generated" in sources else None  # --op: a partial set
+    got = gate_drops.listing([s for s in sources if s != "generated"], doc, args.op)
+    t = Table("status", "tool", "op", "reason class", "drops", "first: id form: message", header_style="bold")
+    for c in got.classes:
+        d = c.drops[0]
+        said = f"row {c.row}" if c.row else c.why
+        t.add_row(
+            c.status + (f" ({said})" if said else ""),
+            c.tool,
+            c.op,
+            c.reason,
+            str(len(c.drops)),
+            f"{d.id} {d.form}: {d.detail[:200]}" + (f" [{', '.join(d.files.values())}]" if d.files else ""),
+        )
+    console.print(t)
+    for c in got.candidates:
+        console.print(f"candidate: {c.tool} | {c.op} | {c.reason} ({len(c.drops)} drops); rerun: {c.repro}")
+    for why in got.missing.values():
+        console.print(f"not read: {why}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(
+                {"sources": got.notes, "missing": got.missing, "classes": [c.to_json() for c in got.classes]},
+                fh,
+                indent=1,
+            )
+    n = {s: sum(1 for c in got.classes if c.status == s) for s in ("candidate", "known", "limit", "passcheck")}
+    console.print(
+        f"{len(got.drops)} drops in {len(got.classes)} classes (tool, op, reason class): {n['candidate']} candidate, "
+        f"{n['known']} known, {n['limit']} a limit the tool states, {n['passcheck']} passcheck's own or not applicable"
+    )
+    return 1 if got.candidates else 0

@@ -114,6 +114,10 @@ class Stats:
     #: per op, (who was outvoted or "unresolved", "kept" | "dropped") → pairs (passcheck.generate.dissent)
     dissent: dict[str, Counter] = dataclasses.field(default_factory=lambda: defaultdict(Counter))
     dissent_examples: dict[str, str] = dataclasses.field(default_factory=dict)  # "op|who|outcome" → first
+    #: every pair the gate dropped, in order: {"op", "id", "category", "reason", "detail"} and, for a tool's reason
+    #: other than a missing kernel or opset (:data:`STATED_LIMITS`), "files": form → the form's bytes under
+    #: ``dropped/`` (to rerun the drop); read by :mod:`passcheck.triage.gate_drops`
+    drops: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -124,6 +128,7 @@ class Stats:
             "examples": self.examples,
             "dissent": {k: {f"{who}|{what}": n for (who, what), n in v.items()} for k, v in self.dissent.items()},
             "dissent_examples": self.dissent_examples,
+            "drops": self.drops,
         }
 
     @classmethod
@@ -139,6 +144,7 @@ class Stats:
         for k, v in doc.get("dissent", {}).items():
             s.dissent[k].update({tuple(key.split("|", 1)): n for key, n in v.items()})
         s.dissent_examples.update(doc.get("dissent_examples", {}))
+        s.drops.extend(doc.get("drops", []))
         return s
 
 
@@ -375,6 +381,7 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0, third=None) ->
                     if not v.ok:
                         stats.dropped[op_key][(v.category, v.reason)] += 1
                         stats.examples.setdefault(f"{op_key}|{v.reason}", f"{cid}: {v.detail}")
+                        stats.drops.append(_drop(out, op_key, cid, forms, v))
                         if (
                             fallback is None
                             and pair.kind in BASE_KINDS
@@ -405,6 +412,9 @@ def _generate(out, ops, progress, stats, entries, models, ex, t0, third=None) ->
                     stats.dropped[op_key][(v.category, v.reason)] -= 1
                     stats.dropped[op_key] += Counter()  # drops the reason counted to zero
                     stats.reference_only[op_key] += 1
+                    for rec in stats.drops:
+                        if rec["id"] == cid:  # still a drop as a case; kept as a base for the runtime-free tools
+                            rec["kept_as"] = "reference-only base"
                     judged = f"the checker accepts common; {why}: a base for shape inference and the converter only"
                     ref_entries.append(_entry(models, cid, pair, forms, schemas[k], tags, rtol, atol, judged))
         adapter_bases(entries, ref_entries, models, stats, ex.run_model, checker, infer, ops)
@@ -489,6 +499,7 @@ def adapter_bases(entries, ref_entries, models: Path, stats: Stats, run_model, c
             entry, into = _entry(models, cid, pair, forms, schema, tags, rtol, atol, judged), ref_entries
         else:
             stats.dropped[op][(v.category, f"adapter source: {v.reason}")] += 1
+            stats.drops.append(_drop(models.parent, op, cid, forms, v))
             continue
         (stats.built if into is entries else stats.reference_only)[op] += 1
         into.append(entry)
@@ -516,6 +527,26 @@ def _entry(models: Path, cid, pair, forms, schema, tags, rtol, atol, judged: str
         "forms": files,
         "parity": ["status"] if any(m != "static" for _n, m, _d in pair.forms.values()) else ["status", "ops"],
     }
+
+
+#: Words of a gate's drop reason that name a limit onnxruntime states of itself (no CPU kernel for the op and type,
+#: an opset beyond its support: :func:`passcheck.generate.gate._ort_reason`), an environment fact, not a finding.
+STATED_LIMITS = ("has no kernel", "does not support the opset")
+
+
+def _drop(out: Path, op: str, cid: str, forms: dict[str, onnx.ModelProto], v) -> dict[str, Any]:
+    """The record of one dropped pair (:attr:`Stats.drops`); a tool's drop that is no stated limit keeps its forms'
+    bytes under ``out/dropped/`` so the drop can be rerun without regenerating."""
+    rec = {"op": op, "id": cid, "category": v.category, "reason": v.reason, "detail": v.detail}
+    if v.category == "tool" and not any(w in v.reason for w in STATED_LIMITS):
+        folder = out / "dropped"
+        folder.mkdir(exist_ok=True)
+        rec["files"] = {}
+        for name, m in forms.items():
+            f = f"{_slug(cid)}.{_slug(name)}.onnx"
+            (folder / f).write_bytes(m.SerializeToString())
+            rec["files"][name] = f"dropped/{f}"
+    return rec
 
 
 def _stats_json(stats: Stats) -> dict[str, Any]:

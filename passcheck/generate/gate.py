@@ -63,7 +63,7 @@ def _first_line(text: str) -> str:
 def _ort_reason(error: str) -> tuple[str, str]:
     if "NOT_IMPLEMENTED" in error or "Could not find an implementation" in error:
         return "tool", "onnxruntime CPU has no kernel"
-    if any(w in error for w in ("crashed", "signal", "SIG", "killed its process", "gave no result", "exited")):
+    if any(w in error for w in ("crashed", "by signal", "SIG", "killed its process", "gave no result", "exited")):
         return "tool", "onnxruntime crashed"
     if "opset" in error.lower() and ("support" in error.lower() or "not" in error.lower()):
         return "tool", "onnxruntime does not support the opset"
