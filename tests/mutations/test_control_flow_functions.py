@@ -25,7 +25,8 @@ FORMS = ("control-flow-as-local-function", "control-flow-as-nested-local-functio
 def flow() -> onnx.ModelProto:
     """y = If(flag) {then: x * w (w a branch initializer, x read from outside)} {else: x + s (s a main-graph
     initializer read from outside)}; z = Loop(2, true, x) {body: c + x (x read from outside)};
-    the Loop's condition is given (onnx's reference evaluator runs no iteration when it is omitted: docs/found.md row 270)."""
+    the Loop's condition is given (onnx's reference evaluator runs no iteration when it is omitted:
+    docs/found.md row 270)."""
     f = TensorProto.FLOAT
     then = helper.make_graph(
         [helper.make_node("Mul", ["x", "w"], ["t"])],
