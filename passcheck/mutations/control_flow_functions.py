@@ -15,6 +15,11 @@ any depth: a free variable) therefore becomes a formal input, passed by the call
   opset the model imports (a branch may use any of them). IR raised to 8 when lower.
 - ``control-flow-as-nested-local-function``: the same, the call then wrapped in a second function whose
   one body node calls the first (IR.md §Functions: a body may call another model-local function).
+- ``control-flow-region-as-local-function``: such a node together with the chain of nodes after it (each the
+  one reader of an output of the one before, not a graph output, without graph attributes; 2–4 nodes in all,
+  as ``region-as-local-function``) → one call of a function holding them all, values under their own names;
+  formal inputs: what the nodes and the subgraphs read from outside the chain; formal outputs: the chain's
+  values read after it. Labels: node labels joined by ``>``.
 
 Sites: main-graph node labels (:func:`~passcheck.mutations._base.node_label`). Inverse: ``inline-local-functions``.
 """
@@ -23,8 +28,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, chosen, fresh_name, is_default_domain, node_label, subgraphs
+from passcheck.mutations import function_regions as FR
+from passcheck.mutations._base import (
+    Rewrite,
+    chosen,
+    fresh_name,
+    is_default_domain,
+    node_label,
+    subgraphs,
+)
 from passcheck.mutations._freedom import Freedom
+from passcheck.mutations._graph_edit import set_list, set_nodes
 from passcheck.mutations.ir_version import raise_ir
 from passcheck.mutations.local_functions import DOMAIN
 
@@ -59,19 +73,33 @@ def _has_graph(n: onnx.NodeProto) -> bool:
     return any(True for _ in subgraphs(n))
 
 
-def _function(model: onnx.ModelProto, n: onnx.NodeProto, name: str) -> tuple[onnx.FunctionProto, list[str]]:
+def _reads(nodes: list[onnx.NodeProto]) -> list[str]:
+    """What ``nodes`` read from outside them (their subgraphs' outer reads included), in first-read order."""
+    made: set[str] = set()
+    ins: list[str] = []
+    for n in nodes:
+        reads = [x for x in n.input if x]
+        for sg in subgraphs(n):
+            reads.extend(free_names(sg))
+        ins.extend(x for x in reads if x not in made and x not in ins)
+        made.update(y for y in n.output if y)
+    return ins
+
+
+def _function(
+    model: onnx.ModelProto, nodes: list[onnx.NodeProto], outs: list[str], name: str
+) -> tuple[onnx.FunctionProto, list[str]]:
     import onnx
 
-    ins = [x for x in n.input if x]
-    for sg in subgraphs(n):
-        ins.extend(free_names(sg))
-    ins = list(dict.fromkeys(ins))
-    body = onnx.NodeProto()
-    body.CopyFrom(n)
-    body.name = "body"
+    ins = _reads(nodes)
+    body = []
+    for k, n in enumerate(nodes):
+        m = onnx.NodeProto()
+        m.CopyFrom(n)
+        m.name = f"body{k}"
+        body.append(m)
     imports = [onnx.helper.make_opsetid(o.domain, o.version) for o in model.opset_import if o.domain != DOMAIN]
-    f = onnx.helper.make_function(DOMAIN, name, ins, [y for y in n.output if y], [body], imports)
-    return f, ins
+    return onnx.helper.make_function(DOMAIN, name, ins, outs, body, imports), ins
 
 
 def _wrap(model: onnx.ModelProto, only: frozenset[str] | None, nested: bool) -> list[str]:
@@ -90,9 +118,9 @@ def _wrap(model: onnx.ModelProto, only: frozenset[str] | None, nested: bool) -> 
     for i in picked:
         n = g.node[i]
         label = node_label(n, i)
-        f, ins = _function(model, n, fresh_name(taken, f"{n.op_type}_flow"))
-        model.functions.append(f)
         outs = [y for y in n.output if y]
+        f, ins = _function(model, [n], outs, fresh_name(taken, f"{n.op_type}_flow"))
+        model.functions.append(f)
         callee = f.name
         if nested:
             outer = onnx.helper.make_function(
@@ -123,6 +151,53 @@ def as_nested_control_flow_function(model: onnx.ModelProto, only: frozenset[str]
     return _wrap(model, only, nested=True)
 
 
+def _chain(g: onnx.GraphProto, i: int, read: tuple[dict[str, list[int]], set[str]]) -> list[int]:
+    chain = [i]
+    while len(chain) < FR.MAX_NODES and (j := FR._next(g, chain[-1], *read)) is not None:
+        chain.append(j)
+    return chain
+
+
+def as_control_flow_region_function(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
+    """Each main-graph node with a graph attribute and the chain after it (2–4 nodes) → one function call."""
+    import onnx
+
+    g = model.graph
+    read = FR._readers(g)
+    readers, elsewhere = read
+    chains = []
+    used: set[int] = set()
+    for i, n in enumerate(g.node):
+        if i in used or not (is_default_domain(n) and _has_graph(n)):
+            continue
+        c = _chain(g, i, read)
+        label = FR.SEP.join(node_label(g.node[k], k) for k in c)
+        if len(c) > 1 and chosen(only, label) and not used & set(c):
+            chains.append((c, label))
+            used.update(c)
+    if not chains or (model.ir_version < 8 and len(model.training_info)):
+        return []
+    if model.ir_version < 8:
+        raise_ir(model, 8)
+    taken = {n.name for n in g.node} | {f.name for f in model.functions}
+    calls = {}
+    for c, _ in chains:
+        nodes = [g.node[k] for k in c]
+        inside = set(c)
+        made = [y for n in nodes for y in n.output if y]
+        outs = [y for y in made if y in elsewhere or any(r not in inside for r in readers.get(y, []))]
+        name = fresh_name(taken, f"Region_{'_'.join(n.op_type for n in nodes)}")
+        f, ins = _function(model, nodes, outs, name)
+        model.functions.append(f)
+        calls[c[-1]] = onnx.helper.make_node(name, ins, outs, name=fresh_name(taken, f"{name}_call"), domain=DOMAIN)
+    gone = {y for k in used for y in g.node[k].output} - {y for call in calls.values() for y in call.output}
+    set_nodes(g, [calls.get(k, n) for k, n in enumerate(g.node) if k in calls or k not in used])
+    set_list(g.value_info, [v for v in g.value_info if v.name not in gone])
+    if not any(o.domain == DOMAIN for o in model.opset_import):
+        model.opset_import.append(onnx.helper.make_opsetid(DOMAIN, 1))
+    return [label for _, label in chains]
+
+
 REWRITES = (
     Rewrite(
         "control-flow-as-local-function",
@@ -139,6 +214,13 @@ REWRITES = (
         inverse="inline-local-functions",
         detail="nodes with graph attributes",
     ),
+    Rewrite(
+        "control-flow-region-as-local-function",
+        "a node with a graph attribute and the 1-3 nodes after it → one call of a model-local function holding them",
+        as_control_flow_region_function,
+        inverse="inline-local-functions",
+        detail="node chains",
+    ),
 )
 
 FREEDOMS = (
@@ -149,7 +231,13 @@ FREEDOMS = (
         "Graph (a nested graph reads its enclosing scope; a function body's scope is its own)",
         "An If / Loop / Scan may be written in the graph or inside a model-local function (directly or through a "
         "second function), the values its subgraphs read from outside passed as function inputs.",
-        ("control-flow-as-local-function", "control-flow-as-nested-local-function", "inline-local-functions"),
-        "default-domain main-graph nodes with a GRAPH or GRAPHS attribute.",
+        (
+            "control-flow-as-local-function",
+            "control-flow-as-nested-local-function",
+            "control-flow-region-as-local-function",
+            "inline-local-functions",
+        ),
+        "default-domain main-graph nodes with a GRAPH or GRAPHS attribute; for the region form, with the chain of "
+        "one-reader nodes after it (2-4 nodes in all).",
     ),
 )

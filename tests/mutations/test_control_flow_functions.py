@@ -156,3 +156,24 @@ def test_a_pass_forgetting_subgraphs_in_function_bodies_is_a_finding():
     assert not any(c.findings for c in cells if c.form == "common")
     for form in FORMS:
         assert any(c.findings for c in cells if c.form == form), form
+
+
+def test_the_region_form_holds_the_if_and_the_nodes_after_it():
+    """If → Relu → Neg: one function holding all three, the branches' outer reads (x, s) its inputs."""
+    m = flow()
+    g = m.graph
+    g.node[0].output[0] = "r"
+    g.node.insert(1, helper.make_node("Relu", ["r"], ["a"], name="relu"))
+    g.node.insert(2, helper.make_node("Neg", ["a"], ["y"], name="neg"))
+    onnx.checker.check_model(m, full_check=True)
+    mutant, applied = build_form(m, "control-flow-region-as-local-function")
+    assert list(applied.nodes) == ["branch>relu>neg"]
+    onnx.checker.check_model(mutant, full_check=True)
+    (f,) = mutant.functions
+    assert [n.op_type for n in f.node] == ["If", "Relu", "Neg"] and list(f.input) == ["flag", "x", "s"]
+    assert [n.op_type for n in mutant.graph.node] == ["Region_If_Relu_Neg", "Loop"]
+    for feed in _feeds():
+        want = _ort(m, feed)
+        for got in (_ort(mutant, feed), ReferenceEvaluator(mutant).run(None, feed)):
+            assert all(np.array_equal(a, b) for a, b in zip(want, got, strict=True))
+    verify_equivalent(m, mutant, feeds(m), "control-flow-region-as-local-function")
