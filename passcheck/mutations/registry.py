@@ -54,6 +54,7 @@ MODULES = (
     "passcheck.mutations.outer_scope",
     "passcheck.mutations.local_functions",
     "passcheck.mutations.function_regions",
+    "passcheck.mutations.control_flow_functions",
     "passcheck.mutations.graph_outputs",
     "passcheck.mutations.value_types",
     "passcheck.mutations.sparse_constant",
