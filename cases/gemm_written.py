@@ -108,6 +108,13 @@ def _parts() -> tuple:
     return (generator_hash(), Path(__file__))
 
 
+def gate_key() -> str:
+    """The verdicts' cache key (:func:`passcheck.cases.schema_gate.gate_key` of :func:`_parts`)."""
+    from passcheck.cases import schema_gate
+
+    return schema_gate.gate_key(_parts())
+
+
 def _gated(cases: list[Case]) -> list[Case]:
     from passcheck.cases import schema_gate
 

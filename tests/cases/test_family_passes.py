@@ -86,8 +86,10 @@ def test_docs_cases_md_has_one_row_per_family():
     # the built-in families read in a fresh interpreter: test modules in this process register planted cases
     # (tests/hunt/planted_*.py) in the same registry
     code = (
-        "from passcheck.cases import load_builtin\n"
-        "print('\\n'.join(sorted({c.family for c in load_builtin() if not c.id.startswith('generated/')})))"
+        "from passcheck.cases import registry\n"
+        "reg = registry()\n"
+        "reg.claim_library()\n"  # the schema-gated families too (lazy sources: judged when claimed)
+        "print('\\n'.join(sorted({c.family for c in reg if not c.id.startswith(('generated/', 'onnx-node/'))})))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
     assert sorted(rows) == out.stdout.split()
