@@ -41,7 +41,10 @@
   and returned the less precise form's main graph unchanged (:func:`returned_as_given`): its inference on that form
   is not in the output, so the gap is no evidence of it inferring less (a rewrite on the other form, such as an
   Identity removed, is what made that form's output carry inferred types). The message names the node producing
-  the output on the less precise form, its element type and each dim it knows less of (``details["dims"]``);
+  the output on the less precise form, its element type and each dim it knows less of (``details["dims"]``).
+  Nor when every dim it knows less of is one a sequence's type cannot carry: an output read out of a sequence
+  (ConcatFromSequence's axis, an axis where the sequence's elements differ: :mod:`~passcheck.oracles.sequence_dims`,
+  onnx.proto ``TypeProto.Sequence`` has one element type and no length) — no type-level inference knows it;
 
 Status parity (accepted on one form, refused on another) is reported by the acceptance oracle.
 """
@@ -57,6 +60,7 @@ from passcheck.oracles._context import FormRun, op_key
 from passcheck.oracles._context import op_counts as _all_op_counts
 from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.oracles.ort_own_ops import inserted_casts
+from passcheck.oracles.sequence_dims import uncarried
 from passcheck.records import Finding
 
 NAME = "parity"
@@ -437,9 +441,12 @@ def _precision(a: FormRun, b: FormRun) -> list[Finding]:
             continue
         if b.writes_given_unchanged and returned_as_given(b):
             continue
+        other = pa[o.name][1]
+        dims = dim_gaps(o.type, other.type)
+        if dims and {i for i, _, _ in dims} <= uncarried(b.output, o.name, len(o.type.tensor_type.shape.dim)):
+            continue  # read out of a sequence: its type has one element type and no length (sequence_dims)
         if annotations.holds(a, o.name):  # a more precise annotation that is wrong is not a standard to meet
-            other = pa[o.name][1]
-            node, dtype, dims = _producer(b.output, o.name), elem_name(o.type), dim_gaps(o.type, other.type)
+            node, dtype = _producer(b.output, o.name), elem_name(o.type)
             found.append(
                 b.finding(
                     "less-precise",

@@ -27,11 +27,10 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from passcheck.oracles.sequence_dims import Dim, elements, shapes
+
 if TYPE_CHECKING:
     import onnx
-
-#: A dim as stated: an int (``dim_value``), a str (``dim_param``) or None (unknown).
-Dim = int | str | None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -163,45 +162,18 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def _dims(t) -> list[Dim] | None:
-    if not t.HasField("tensor_type") or not t.tensor_type.HasField("shape"):
-        return None
-    out: list[Dim] = []
-    for d in t.tensor_type.shape.dim:
-        out.append(d.dim_value if d.HasField("dim_value") else (d.dim_param or None))
-    return out
-
-
 def breaks(model: onnx.ModelProto) -> list[str]:
     """What each main-graph node of ``model`` that one of :data:`RULES` applies to breaks, as
     ``"<rule id>: <node>: <what> (<source>)"``; empty when nothing is broken or nothing can be decided. Shapes are
     the model's own (graph inputs, initializers, value_info, outputs): give it an inferred model (e.g.
     ``onnx.shape_inference.infer_shapes`` at the feeds' shapes) to judge what inference gives."""
     g = model.graph
-    shapes: dict[str, list[Dim] | None] = {i.name: list(i.dims) for i in g.initializer}
-    for v in [*g.input, *g.value_info, *g.output]:
-        shapes.setdefault(v.name, _dims(v.type))
-    producer = {o: n for n in g.node for o in n.output if o}
-
-    def elements(name: str, depth: int = 0) -> list[str] | None:
-        n = producer.get(name)
-        if n is None or depth > len(g.node):
-            return None
-        if n.op_type == "SequenceConstruct":
-            return list(n.input)
-        if n.op_type == "SequenceEmpty":
-            return []
-        if n.op_type == "SequenceInsert":
-            before = elements(n.input[0], depth + 1)
-            return None if before is None else [*before, n.input[1]]
-        if n.op_type == "Identity":
-            return elements(n.input[0], depth + 1)
-        return None
+    stated, trace = shapes(g), elements(g)
 
     out = []
     for n in g.node:
         for rule in RULES:
             if n.op_type in rule.ops and n.domain in ("", "ai.onnx"):
-                if (why := rule.check(n, elements, shapes.get)) is not None:
+                if (why := rule.check(n, trace, stated.get)) is not None:
                     out.append(f"{rule.id}: {n.name or n.op_type}: {why} ({rule.cite})")
     return out

@@ -31,35 +31,36 @@ def test_passes_missing_for_one_reason_share_one_line():
     )
 
 
-SEQUENCE_CASE = """
+RESHAPE_CASE = """
 from onnx import TensorProto, helper
 from passcheck.cases import Case, Form, register
 
 X = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2, 3, 4]) for n in ("a", "b")]
-Y = [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, None, 4])]
+Y = [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)]
+SHAPE = helper.make_tensor("shape", TensorProto.INT64, [3], [2, 3, 4])
 
 
-def _model(nodes):
-    m = helper.make_model(helper.make_graph(nodes, "g", X, Y), opset_imports=[helper.make_opsetid("", 17)])
+def _model(nodes, inits=()):
+    m = helper.make_model(helper.make_graph(nodes, "g", X, Y, list(inits)), opset_imports=[helper.make_opsetid("", 17)])
     m.ir_version = 8
     return m
 
 
 def common():
     return _model([
-        helper.make_node("SequenceConstruct", ["a", "b"], ["s"]),
-        helper.make_node("ConcatFromSequence", ["s"], ["y"], axis=1),
+        helper.make_node("Shape", ["b"], ["s"]),
+        helper.make_node("Reshape", ["a", "s"], ["y"]),
     ])
 
 
 def uncommon():
-    return _model([helper.make_node("Concat", ["a", "b"], ["y"], axis=1)])
+    return _model([helper.make_node("Reshape", ["a", "shape"], ["y"])], [SHAPE])
 
 
 register(Case(
-    id="nu40/seq-concat",
-    forms={"common": Form(common), "uncommon": Form(uncommon, "Concat of the sequence's elements")},
-    doc="Concat of two tensors, written through a sequence in the common form (Operators.md ConcatFromSequence).",
+    id="nu40/reshape-to-shape",
+    forms={"common": Form(common), "uncommon": Form(uncommon, "the target shape as an initializer")},
+    doc="Reshape of a to b's shape, computed in the common form (no data propagation: its dims are unknown).",
     opset=17,
     passes=("onnx:infer-shapes",),
 ))
@@ -67,9 +68,12 @@ register(Case(
 
 
 def test_a_pair_finding_on_common_keeps_common_in_common_onnx(tmp_path):
-    """onnx shape inference types ConcatFromSequence's output [2, ?, 4] and Concat's [2, 6, 4]: the parity finding
-    sits on ``common``. ``repro`` wrote the finding's form as ``uncommon.onnx`` and the other as ``common.onnx``,
-    while REPORT.md said "[2, unk__0, 4] in 'common'": a maintainer loading common.onnx saw [2, 6, 4]."""
+    """onnx shape inference without data propagation types a Reshape to a computed shape [?, ?, ?] and one to a
+    constant shape [2, 3, 4]: the parity finding sits on ``common`` (the session-40 case, ConcatFromSequence vs
+    Concat, is no finding since a sequence's type cannot carry the concatenated dim:
+    tests/oracles/test_parity_sequence_dims.py). ``repro`` wrote the finding's form as ``uncommon.onnx`` and the
+    other as ``common.onnx``, while REPORT.md said "[2, unk__0, 4] in 'common'": a maintainer loading common.onnx
+    saw [2, 6, 4]."""
     import json
 
     import onnx
@@ -77,10 +81,10 @@ def test_a_pair_finding_on_common_keeps_common_in_common_onnx(tmp_path):
     from passcheck.cli import main
 
     mod = tmp_path / "nu40_cases.py"
-    mod.write_text(SEQUENCE_CASE)
+    mod.write_text(RESHAPE_CASE)
     report = tmp_path / "r.json"
     args = ["--cases-from", str(mod)]
-    rc = main(["run", *args, "--case", "nu40/seq-concat", "--pass", "onnx:infer-shapes", "--json", str(report)])
+    rc = main(["run", *args, "--case", "nu40/reshape-to-shape", "--pass", "onnx:infer-shapes", "--json", str(report)])
     assert rc == 1
     (fid,) = [
         f["id"]
@@ -88,11 +92,11 @@ def test_a_pair_finding_on_common_keeps_common_in_common_onnx(tmp_path):
         for f in cell["findings"]
         if f["oracle"] == "parity" and f["kind"] == "less-precise"
     ]
-    assert fid.startswith("nu40/seq-concat:common|"), fid
+    assert fid.startswith("nu40/reshape-to-shape:common|"), fid
     out = tmp_path / "out"
     assert main(["repro", str(report), *args, "--finding", fid, "--out", str(out)]) == 0
     ops = {n: [x.op_type for x in onnx.load(str(out / n)).graph.node] for n in ("common.onnx", "uncommon.onnx")}
-    assert ops == {"common.onnx": ["SequenceConstruct", "ConcatFromSequence"], "uncommon.onnx": ["Concat"]}
+    assert ops == {"common.onnx": ["Shape", "Reshape"], "uncommon.onnx": ["Reshape"]}
     assert "in 'common'" in (out / "REPORT.md").read_text()
 
 
