@@ -18,6 +18,7 @@ from passcheck.passes.onnx_external_load import ADAPTERS as ONNX_EXTERNAL_LOAD
 from passcheck.passes.onnx_inliner import ADAPTERS as INLINERS
 from passcheck.passes.onnx_ir_common import PREFIX as ONNX_IR_PREFIX
 from passcheck.passes.onnx_model_utils import ADAPTERS as ONNX_MODEL_UTILS
+from passcheck.passes.ort_dim_fix import ADAPTERS as ORT_DIM_FIX
 from passcheck.passes.onnx_shape_inference import VARIANTS, OnnxShapeInferenceAdapter
 from passcheck.passes.onnxscript_onnx_fusions import ID as ONNX_FUSIONS
 from passcheck.passes.onnxscript_onnx_fusions import OnnxscriptOnnxFusionsAdapter
@@ -60,7 +61,7 @@ for _direction in ("down", "up"):
 for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through their Python API (extra installs)
     _FIXED[_adapter.id] = _adapter
 # onnx.inliner; onnxruntime.transformers' Python fusions and float16 conversion; onnx.compose / onnx.utils;
-# onnx's external-data loader; quant_pre_process and the quantizers
+# onnx's external-data loader; quant_pre_process and the quantizers; onnxruntime's make_dynamic_shape_fixed
 for _adapter in (
     *INLINERS,
     *ORT_TRANSFORMERS,
@@ -69,6 +70,7 @@ for _adapter in (
     *ONNX_EXTERNAL_LOAD,
     *ORT_QUANT,
     *ORT_QUANTIZE,
+    *ORT_DIM_FIX,
 ):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}
