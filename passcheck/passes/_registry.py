@@ -19,6 +19,7 @@ from passcheck.passes.onnx_inliner import ADAPTERS as INLINERS
 from passcheck.passes.onnx_ir_common import PREFIX as ONNX_IR_PREFIX
 from passcheck.passes.onnx_model_utils import ADAPTERS as ONNX_MODEL_UTILS
 from passcheck.passes.ort_dim_fix import ADAPTERS as ORT_DIM_FIX
+from passcheck.passes.ort_remove_initializer_input import ADAPTERS as ORT_REMOVE_INIT_INPUT
 from passcheck.passes.onnx_shape_inference import VARIANTS, OnnxShapeInferenceAdapter
 from passcheck.passes.onnxscript_onnx_fusions import ID as ONNX_FUSIONS
 from passcheck.passes.onnxscript_onnx_fusions import OnnxscriptOnnxFusionsAdapter
@@ -61,7 +62,8 @@ for _direction in ("down", "up"):
 for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through their Python API (extra installs)
     _FIXED[_adapter.id] = _adapter
 # onnx.inliner; onnxruntime.transformers' Python fusions and float16 conversion; onnx.compose / onnx.utils;
-# onnx's external-data loader; quant_pre_process and the quantizers; onnxruntime's make_dynamic_shape_fixed
+# onnx's external-data loader; quant_pre_process and the quantizers; onnxruntime's make_dynamic_shape_fixed and
+# remove_initializer_from_input
 for _adapter in (
     *INLINERS,
     *ORT_TRANSFORMERS,
@@ -71,6 +73,7 @@ for _adapter in (
     *ORT_QUANT,
     *ORT_QUANTIZE,
     *ORT_DIM_FIX,
+    *ORT_REMOVE_INIT_INPUT,
 ):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}
