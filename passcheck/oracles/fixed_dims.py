@@ -110,7 +110,9 @@ def check(run: FormRun) -> list[Finding]:
         run.finding(
             kind,
             NAME,
-            f"{run.pass_id} ({fixed}) {said[kind]}: " + "; ".join(lines[:3]) + (f"; and {len(lines) - 3} more" if len(lines) > 3 else ""),
+            f"{run.pass_id} ({fixed}) {said[kind]}: "
+            + "; ".join(lines[:3])
+            + (f"; and {len(lines) - 3} more" if len(lines) > 3 else ""),
             sites=lines,
         )
         for kind in KINDS

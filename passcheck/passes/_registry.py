@@ -18,8 +18,6 @@ from passcheck.passes.onnx_external_load import ADAPTERS as ONNX_EXTERNAL_LOAD
 from passcheck.passes.onnx_inliner import ADAPTERS as INLINERS
 from passcheck.passes.onnx_ir_common import PREFIX as ONNX_IR_PREFIX
 from passcheck.passes.onnx_model_utils import ADAPTERS as ONNX_MODEL_UTILS
-from passcheck.passes.ort_dim_fix import ADAPTERS as ORT_DIM_FIX
-from passcheck.passes.ort_remove_initializer_input import ADAPTERS as ORT_REMOVE_INIT_INPUT
 from passcheck.passes.onnx_shape_inference import VARIANTS, OnnxShapeInferenceAdapter
 from passcheck.passes.onnxscript_onnx_fusions import ID as ONNX_FUSIONS
 from passcheck.passes.onnxscript_onnx_fusions import OnnxscriptOnnxFusionsAdapter
@@ -32,10 +30,12 @@ from passcheck.passes.onnxscript_version_converter import (
     OnnxscriptVersionConverterAdapter,
     OnnxscriptVersionConverterIrAdapter,
 )
+from passcheck.passes.ort_dim_fix import ADAPTERS as ORT_DIM_FIX
 from passcheck.passes.ort_float16 import ADAPTERS as ORT_FLOAT16
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
 from passcheck.passes.ort_quant_preprocess import ADAPTERS as ORT_QUANT
 from passcheck.passes.ort_quantize import ADAPTERS as ORT_QUANTIZE
+from passcheck.passes.ort_remove_initializer_input import ADAPTERS as ORT_REMOVE_INIT_INPUT
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
 from passcheck.passes.ort_transformers import ADAPTERS as ORT_TRANSFORMERS
 from passcheck.passes.ort_transformers import PREFIX as ORT_TRANSFORMERS_PREFIX
