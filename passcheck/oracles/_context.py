@@ -57,8 +57,8 @@ class FormRun:
             a quantizer's registry); parity does not compare new op types of forms that differ in them.
         writes_given_unchanged: the pass writes the graph it was given, declarations verbatim, when it rewrote
             nothing (``PassAdapter.writes_given_unchanged``): such an output says nothing of the pass's inference.
-        fixes: what a pass that fixes a binding states it fixed (``{"symbols": {name: size}, "input": name or
-            None, "shape": sizes or None}``, :attr:`passcheck.passes.ort_dim_fix.DimFixAdapter.fixes`), or None;
+        fixes: what a pass that fixes a binding states it fixed (an input and an axis and a size, or an input and
+            a shape: :attr:`passcheck.passes.ort_dim_fix.DimFixAdapter.fixes`), or None;
             ``feeds``, ``baseline`` and ``runs`` then hold the runs that agree with the fix only.
     """
 

@@ -28,6 +28,7 @@ from typing import Any
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.oracles.descriptions import nested_types, type_dims
+from passcheck.passes.ort_dim_fix import resolve
 from passcheck.records import Finding
 from passcheck.runtime.plan import PRECONDITION, annotated_values
 from passcheck.typestr import dim_str
@@ -54,7 +55,8 @@ def _field(d) -> tuple[str | None, Any]:
 
 def changes(before, after, fixes: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     """(kind, one line) for each axis of an annotation of ``before`` that ``after`` does not write as ``fixes``
-    says (the module docstring's three kinds), in annotation order."""
+    says (the module docstring's three kinds), in annotation order. ``fixes``: ``{"symbols": {name: size},
+    "input": name or None, "shape": sizes or None}`` (:func:`passcheck.passes.ort_dim_fix.resolve`'s answer)."""
     symbols: Mapping[str, int] = fixes.get("symbols") or {}
     fixed_input, shape = fixes.get("input"), fixes.get("shape")
     outputs = {v.name for v in after.graph.output}
@@ -95,17 +97,18 @@ def check(run: FormRun) -> list[Finding]:
     out = run.output
     if out is None or not run.fixes:
         return []
+    fixes = resolve(run.fixes, run.model)
     by_kind: dict[str, list[str]] = defaultdict(list)
-    for kind, line in changes(run.model, out, run.fixes):
+    for kind, line in changes(run.model, out, fixes):
         by_kind[kind].append(line)
     said = {
         "symbol-left": "left a symbol it fixed in place",
         "fixed-wrong": "wrote a size other than the one it fixed",
         "dim-changed": "changed a dim it did not fix",
     }
-    fixed = ", ".join(f"{s}={n}" for s, n in (run.fixes.get("symbols") or {}).items())
-    if run.fixes.get("input"):
-        fixed += f"{'; ' if fixed else ''}{run.fixes['input']}={list(run.fixes['shape'])}"
+    fixed = ", ".join(f"{s}={n}" for s, n in fixes["symbols"].items())
+    if fixes["input"]:
+        fixed += f"{'; ' if fixed else ''}{fixes['input']}={list(fixes['shape'])}"
     return [
         run.finding(
             kind,

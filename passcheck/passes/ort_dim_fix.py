@@ -49,8 +49,9 @@ class DimFixAdapter(PassAdapter):
 
     Attributes:
         mode: ``"param"`` or ``"input"``.
-        fixes: after :meth:`bound`, what the pass fixes: ``{"symbols": {name: size}, "input": name or None,
-            "shape": [sizes] or None}``; None before (the registry's adapter: nothing bound, ``unavailable``).
+        fixes: after :meth:`bound`, what the pass fixes: ``{"input": name, "axis": i, "size": n, "shape": None}``
+            (a symbol: the one at that axis) or ``{"input": name, "axis": None, "size": None, "shape": [sizes]}``
+            (an input's shape); None before (the registry's adapter: nothing bound, ``unavailable``).
     """
 
     tools = ("onnxruntime", "onnx")
@@ -69,7 +70,10 @@ class DimFixAdapter(PassAdapter):
     def bound(self, feeds: Sequence[Mapping[str, Any]], model) -> tuple[DimFixAdapter, list[int]]:
         """A copy of this adapter fixing what ``feeds[0]`` binds in ``model`` (the subject's first form), and the
         indices of the feeds that agree with that fix (the runs its output is judged on; the first always). This
-        adapter and ``[]`` when nothing can be fixed (no feeds, no symbol or unknown dim on a fed tensor input)."""
+        adapter and ``[]`` when nothing can be fixed (no feeds, no symbol or unknown dim on a fed tensor input).
+
+        The fix names a place of the interface the forms share (an input, an axis), not a symbol: a form may
+        spell the symbol at that place otherwise (:func:`resolve` reads it in each form)."""
         if not feeds:
             return self, []
         first = feeds[0]
@@ -78,17 +82,16 @@ class DimFixAdapter(PassAdapter):
             dims = list(vi.type.tensor_type.shape.dim)
             if got is None or len(got) != len(dims):
                 continue
-            params = {d.dim_param: got[i] for i, d in enumerate(dims) if d.WhichOneof("value") == "dim_param"}
+            params = [i for i, d in enumerate(dims) if d.WhichOneof("value") == "dim_param"]
             if self.mode == "param" and params:
-                symbol = next(iter(params))
-                fixes = {"symbols": {symbol: params[symbol]}, "input": None, "shape": None}
+                fixes = {"input": vi.name, "axis": params[0], "size": got[params[0]], "shape": None}
             elif self.mode == "input" and (params or any(d.WhichOneof("value") is None for d in dims)):
-                fixes = {"symbols": params, "input": vi.name, "shape": list(got)}
+                fixes = {"input": vi.name, "axis": None, "size": None, "shape": list(got)}
             else:
                 continue
             given = copy.copy(self)
             given.fixes = fixes
-            return given, [i for i, f in enumerate(feeds) if _agrees(model, f, fixes)]
+            return given, [i for i, f in enumerate(feeds) if _agrees(f, fixes)]
         return self, []
 
     def precondition(self, model) -> str | None:
@@ -98,15 +101,16 @@ class DimFixAdapter(PassAdapter):
                 + (" or a dim with neither field" if self.mode == "input" else "")
                 + " (the engine binds the pass from the case's first feeds)"
             )
-        names = {v.name for v in _inputs(model)}
-        if self.fixes["input"] is not None and self.fixes["input"] not in names:
+        if self.fixes["input"] not in {v.name for v in _inputs(model)}:
             return f"this form has no fed tensor graph input {self.fixes['input']!r} with a shape"
+        if self.mode == "param" and not resolve(self.fixes, model)["symbols"]:
+            return f"this form writes no dim_param at {self.fixes['input']!r} axis {self.fixes['axis']}"
         return None
 
     def apply(self, model, workdir: Path):
         from onnxruntime.tools import onnx_model_utils as utils
 
-        fixes = self.fixes or {}
+        fixes = resolve(self.fixes or {}, model)
         try:
             if self.mode == "param":
                 for symbol, size in fixes["symbols"].items():
@@ -119,20 +123,32 @@ class DimFixAdapter(PassAdapter):
         return model
 
 
-def _agrees(model, feed: Mapping[str, Any], fixes: Mapping[str, Any]) -> bool:
-    """Whether ``feed`` gives every input axis annotated with a fixed symbol its fixed size, and the fixed input
-    (if any) its fixed shape."""
-    if fixes["input"] is not None and _shape(feed.get(fixes["input"])) != tuple(fixes["shape"]):
+def resolve(fixes: Mapping[str, Any], model) -> dict[str, Any]:
+    """What ``fixes`` (:attr:`DimFixAdapter.fixes`: an input and an axis and a size, or an input and a shape) asks
+    of ``model``: ``{"symbols": {dim_param: size}, "input": name or None, "shape": sizes or None}`` — the symbol
+    written at that axis, or every symbol of that input, in this model's own spelling; ``input`` and ``shape`` only
+    when a whole input is fixed. Empty symbols when the model has no such input or no symbol there."""
+    vi = next((v for v in _inputs(model) if v.name == fixes.get("input")), None)
+    dims = list(vi.type.tensor_type.shape.dim) if vi is not None else []
+    if fixes.get("shape") is None:
+        axis = fixes.get("axis")
+        d = dims[axis] if axis is not None and axis < len(dims) else None
+        named = d is not None and d.WhichOneof("value") == "dim_param"
+        return {"symbols": {d.dim_param: fixes["size"]} if named else {}, "input": None, "shape": None}
+    shape = list(fixes["shape"])
+    symbols = {d.dim_param: shape[i] for i, d in enumerate(dims) if d.WhichOneof("value") == "dim_param"}
+    return {"symbols": symbols, "input": fixes["input"] if vi is not None else None, "shape": shape}
+
+
+def _agrees(feed: Mapping[str, Any], fixes: Mapping[str, Any]) -> bool:
+    """Whether ``feed`` gives the fixed input the fixed shape, or its fixed axis the fixed size (every other
+    occurrence of the symbol there has that size in the same run: one binding per run)."""
+    got = _shape(feed.get(fixes["input"]))
+    if got is None:
         return False
-    for vi in _inputs(model):
-        got = _shape(feed.get(vi.name))
-        if got is None:
-            continue
-        for i, d in enumerate(vi.type.tensor_type.shape.dim):
-            size = fixes["symbols"].get(d.dim_param) if d.WhichOneof("value") == "dim_param" else None
-            if size is not None and (i >= len(got) or got[i] != size):
-                return False
-    return True
+    if fixes.get("shape") is not None:
+        return got == tuple(fixes["shape"])
+    return fixes["axis"] < len(got) and got[fixes["axis"]] == fixes["size"]
 
 
 ADAPTERS = (DimFixAdapter("param"), DimFixAdapter("input"))

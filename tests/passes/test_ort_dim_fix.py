@@ -10,9 +10,11 @@ from onnx import TensorProto as T
 from onnx import helper as h
 
 from passcheck.api import check_model
+from passcheck.engine import Subject, evaluate
 from passcheck.oracles.fixed_dims import changes
 from passcheck.passes import get_pass, register_pass, unregister_pass
-from passcheck.passes.ort_dim_fix import DimFixAdapter
+from passcheck.passes.ort_dim_fix import DimFixAdapter, resolve
+from passcheck.runtime.plan import graph_scopes
 from tests.passes._helpers import cell_of
 
 
@@ -60,7 +62,28 @@ def test_the_real_tool_fixes_every_occurrence_and_is_judged_on_the_agreeing_run_
         assert cells[p].status == "changed", (p, cells[p].status, cells[p].error)
         assert cells[p].verdict == "ok", (p, cells[p].findings, cells[p].unchecked)
     a = get_pass("ort-tools:fix-dim-param").bound([{"x": _arr((2, 4)), "z": _arr((2,))}], _tensor_model())
-    assert a[0].fixes["symbols"] == {"N": 2} and a[1] == [0]
+    assert a[0].fixes == {"input": "x", "axis": 0, "size": 2, "shape": None} and a[1] == [0]
+
+
+def _renamed(model: onnx.ModelProto, old: str, new: str) -> onnx.ModelProto:
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    for _scope, g in graph_scopes(out):
+        for v in [*getattr(g, "input", ()), *getattr(g, "output", ()), *g.value_info]:
+            for d in v.type.tensor_type.shape.dim:
+                if d.dim_param == old:
+                    d.dim_param = new
+    return out
+
+
+def test_a_form_that_names_the_symbol_otherwise_gets_the_same_fix():
+    """The fix is a place of the shared interface (input x, axis 0), read in each form: a form spelling N as B
+    (the rewrite ``rename-dim-params``) gets B fixed, not a no-op that leaves it less precise than ``common``."""
+    forms = {"common": _tensor_model(), "renamed": _renamed(_tensor_model(), "N", "B")}
+    subject = Subject("dim-fix/renamed", forms, [{"N": 2, "B": 2, "M": 2}, {"N": 3, "B": 3, "M": 3}])
+    cells = {c.form: c for c in evaluate(subject, ["ort-tools:fix-dim-param"]) if c.pass_id != "input"}
+    for form, cell in cells.items():
+        assert cell.status == "changed" and cell.verdict == "ok", (form, cell.status, cell.findings)
 
 
 def _arr(shape):
@@ -94,7 +117,7 @@ class _InputsOnly(DimFixAdapter):
         self.id = "planted:fix-inputs-only"
 
     def apply(self, model, workdir):
-        (symbol, size), *_ = self.fixes["symbols"].items()
+        (symbol, size), *_ = resolve(self.fixes, model)["symbols"].items()
         for v in model.graph.input:
             for d in v.type.tensor_type.shape.dim:
                 if d.dim_param == symbol:
@@ -113,7 +136,7 @@ class _WrongSize(DimFixAdapter):
     def apply(self, model, workdir):
         from onnxruntime.tools import onnx_model_utils as utils
 
-        (symbol, size), *_ = self.fixes["symbols"].items()
+        (symbol, size), *_ = resolve(self.fixes, model)["symbols"].items()
         utils.make_dim_param_fixed(model.graph, symbol, size)
         for v in model.graph.value_info:
             for d in v.type.tensor_type.shape.dim:
@@ -147,7 +170,7 @@ class _Unfiltered(DimFixAdapter):
     def __init__(self):
         super().__init__("param")
         self.id = "planted:fix-unfiltered"
-        self.fixes = {"symbols": {"N": 2}, "input": None, "shape": None}
+        self.fixes = {"input": "x", "axis": 0, "size": 2, "shape": None}
 
 
 def test_judging_a_fix_on_a_run_that_disagrees_with_it_would_blame_the_tool():
