@@ -218,6 +218,12 @@ def _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input
     # a pass that calibrates on data (static quantization) is given the runs the oracles make, so what it
     # calibrates is what they judge; the copy travels with its feeds to the pass's isolation worker
     adapters = [a.calibrated(feeds) if getattr(a, "calibrates", False) else a for a in adapters]
+    # a pass that fixes what a binding binds (a dim_param to a size) is bound from the first feeds, and its
+    # outputs are judged on the runs that agree with the fix only (seed 000: one binding map per run)
+    agreeing: dict[str, list[int]] = {}
+    for k, a in enumerate(adapters):
+        if getattr(a, "binds", False):
+            adapters[k], agreeing[a.id] = a.bound(feeds, first)
     # Model runs go through the executor's worker when it has one (a crash costs one run).
     runner = getattr(executor, "run_model", None)
     starting = getattr(executor, "starting", None)  # told which group (pass id) starts: the matrix worker's markers
@@ -290,7 +296,10 @@ def _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input
                         produced[(adapter.id, form)] = outcome
                     if outcome.ok:
                         step(f"{subject.id}: {form} {adapter.id}: running its output")
-                    out_runs = _observed_runs(outcome.model, feeds, runner, checker) if outcome.ok else []
+                    keep = agreeing.get(adapter.id)
+                    its_feeds = feeds if keep is None else [feeds[i] for i in keep]
+                    its_baseline = baselines[form] if keep is None else [baselines[form][i] for i in keep]
+                    out_runs = _observed_runs(outcome.model, its_feeds, runner, checker) if outcome.ok else []
                     if outcome.ok:  # while the worker keeps the output: the oracles' checker question, no bytes sent
                         checker.ask_early(outcome.model)
                     runs.append(
@@ -300,8 +309,8 @@ def _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input
                             adapter.id,
                             model,
                             outcome,
-                            feeds,
-                            baselines[form],
+                            its_feeds,
+                            its_baseline,
                             out_runs,
                             folds_constants=adapter.folds_constants,
                             optimizes=adapter.optimizes,
@@ -314,6 +323,7 @@ def _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input
                             precision=getattr(adapter, "precision", None),
                             by_type=frozenset(getattr(adapter, "by_type", ())),
                             writes_given_unchanged=bool(getattr(adapter, "writes_given_unchanged", False)),
+                            fixes=getattr(adapter, "fixes", None),
                         )
                     )
                 judged = Judged(

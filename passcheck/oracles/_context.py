@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from passcheck.records import Finding
@@ -57,6 +57,9 @@ class FormRun:
             a quantizer's registry); parity does not compare new op types of forms that differ in them.
         writes_given_unchanged: the pass writes the graph it was given, declarations verbatim, when it rewrote
             nothing (``PassAdapter.writes_given_unchanged``): such an output says nothing of the pass's inference.
+        fixes: what a pass that fixes a binding states it fixed (an input and an axis and a size, or an input and
+            a shape: :attr:`passcheck.passes.ort_dim_fix.DimFixAdapter.fixes`), or None;
+            ``feeds``, ``baseline`` and ``runs`` then hold the runs that agree with the fix only.
     """
 
     case: str
@@ -78,6 +81,7 @@ class FormRun:
     precision: str | None = None
     by_type: frozenset[str] = frozenset()
     writes_given_unchanged: bool = False
+    fixes: Mapping[str, Any] | None = None
 
     def finding(self, kind: str, oracle: str, message: str, **details: Any) -> Finding:
         return Finding(kind, oracle, self.case, self.form, self.pass_id, message, details, env=self.env)

@@ -53,8 +53,9 @@ class Dropped:
         return f"{self.role} {self.value!r}: {self.field}{at} {self.before!r} -> {self.after!r}"
 
 
-def _types(t: onnx.TypeProto, path: str = "") -> Iterator[tuple[str, onnx.TypeProto]]:
-    """(path, type) for ``t`` and each element type nested in it (sequence, optional, map values)."""
+def nested_types(t: onnx.TypeProto, path: str = "") -> Iterator[tuple[str, onnx.TypeProto]]:
+    """(path, type) for ``t`` and each element type nested in it (sequence, optional, map values); path ``""``
+    for ``t`` itself, ``elem``, ``elem/elem`` … below it."""
     yield path, t
     kind = t.WhichOneof("value")
     inner = {
@@ -63,10 +64,11 @@ def _types(t: onnx.TypeProto, path: str = "") -> Iterator[tuple[str, onnx.TypePr
         "map_type": lambda: t.map_type.value_type if t.map_type.HasField("value_type") else None,
     }.get(kind or "", lambda: None)()
     if inner is not None:
-        yield from _types(inner, f"{path}/elem" if path else "elem")
+        yield from nested_types(inner, f"{path}/elem" if path else "elem")
 
 
-def _dims(t: onnx.TypeProto) -> list | None:
+def type_dims(t: onnx.TypeProto) -> list | None:
+    """The dims of a tensor or sparse tensor type with a shape; None for any other type or no shape."""
     kind = t.WhichOneof("value")
     if kind not in ("tensor_type", "sparse_tensor_type"):
         return None
@@ -81,12 +83,12 @@ def _value(role: str, a: onnx.ValueInfoProto, b: onnx.ValueInfoProto) -> Iterato
     for p in a.metadata_props:
         if (p.key, p.value) not in kept:
             yield Dropped(role, a.name, "metadata_props", p.key, p.value, "")
-    after = dict(_types(b.type))
-    for path, ta in _types(a.type):
+    after = dict(nested_types(b.type))
+    for path, ta in nested_types(a.type):
         tb = after.get(path)
         if ta.denotation and (tb is None or tb.denotation != ta.denotation):
             yield Dropped(role, a.name, "denotation", path, ta.denotation, tb.denotation if tb is not None else "")
-        da, db = _dims(ta), _dims(tb) if tb is not None else None
+        da, db = type_dims(ta), type_dims(tb) if tb is not None else None
         if da is None or db is None or len(da) != len(db):
             continue
         for i, (x, y) in enumerate(zip(da, db)):
@@ -123,7 +125,7 @@ def describes(model: onnx.ModelProto) -> bool:
     for v in (*model.graph.input, *model.graph.output):
         if v.doc_string or len(v.metadata_props):
             return True
-        for _, t in _types(v.type):
-            if t.denotation or any(d.denotation for d in _dims(t) or ()):
+        for _, t in nested_types(v.type):
+            if t.denotation or any(d.denotation for d in type_dims(t) or ()):
                 return True
     return False

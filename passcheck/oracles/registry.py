@@ -27,6 +27,7 @@ BUILTIN = (
     "runtime",
     "agreement",
     "pass_contract",
+    "fixed_dims",
     "conformance",
     "payloads",
 )
