@@ -103,6 +103,12 @@ def test_planted_refusal_behind_the_families_gate_is_listed_per_form():
     [
         ("onnxruntime CPU has no kernel on the uncommon form", "x: NOT_IMPLEMENTED", "limit"),
         ("reference evaluator fails", "common: RuntimeError: No implementation for operator 'Clip'", "limit"),
+        (  # a function body's node onnxruntime has no kernel for (round 20d): its own words, a limit
+            "does not run",
+            "common: NotImplemented: [ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Failed to find kernel for Swish(24)"
+            " (node:'' ep:'CPUExecutionProvider'). Kernel not found",
+            "limit",
+        ),
         (
             "onnxruntime crashed on the uncommon form",
             "trailing-empty: onnxruntime killed its process: SIGSEGV",
