@@ -23,7 +23,8 @@ def _node(op: str, opset: int) -> recipe.Node:
 
 
 @pytest.mark.parametrize(
-    ("op", "opset", "states"), [("Add", 14, True), ("PRelu", 16, True), ("StringConcat", 20, True), ("SwiGLU", 28, False)]
+    ("op", "opset", "states"),
+    [("Add", 14, True), ("PRelu", 16, True), ("StringConcat", 20, True), ("SwiGLU", 28, False)],
 )
 def test_broadcasting_is_read_as_the_schema_states_it(op, opset, states):
     assert spellings.states_broadcasting(onnx.defs.get_schema(op, opset).doc) is states

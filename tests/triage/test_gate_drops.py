@@ -135,6 +135,7 @@ def test_passcheck_reasons_blame_no_tool_and_the_shapes_of_family_verdicts_are_r
         "interior/b-2.float": "reference evaluator: TypeError: x",
         "interior/c-3.float": "tool: onnxruntime rejects: c: Fail: x",
         "interior/d-4.bool": "build: ValueError: no graph input",
+        "interior/ml.normalizer-1.float": "tool: onnxruntime rejects: c: Fail: x",
     }
     got = {(d.id, d.form, d.tool) for d in gate_drops.family_drops("any", docs)}
     assert got == {
@@ -143,7 +144,9 @@ def test_passcheck_reasons_blame_no_tool_and_the_shapes_of_family_verdicts_are_r
         ("interior/b-2.float", "common", "onnx reference evaluator"),
         ("interior/c-3.float", "common", "onnxruntime"),
         ("interior/d-4.bool", "common", "passcheck"),
+        ("interior/ml.normalizer-1.float", "common", "onnxruntime"),
     }
+    assert {d.op for d in gate_drops.family_drops("any", docs) if "ml." in d.id} == {"ml.normalizer"}
     static = {"kept": {"contrib-static/a-1.r2": {}}, "dropped": {"contrib-static/b-1.r2": "does not run: x"}}
     assert [d.id for d in gate_drops.family_drops("contrib-static", static)] == ["contrib-static/b-1.r2"]
 
