@@ -130,12 +130,25 @@ def rank_low(node: Node, ctx: Ctx) -> list[Pair]:
     return out
 
 
+#: Words with which a schema doc states that its inputs broadcast (docs/Broadcasting.md's two kinds, and
+#: StringConcat-20's "NumPy-style broadcasting"). A doc that names broadcasting only to deny it (SwiGLU-28: "Inputs
+#: `A` and `B` must have identical shapes; broadcasting is not applied") states none.
+BROADCAST_WORDS = ("multidirectional", "unidirectional", "numpy-style broadcasting")
+
+
+def states_broadcasting(doc: str) -> bool:
+    """Whether an op's schema ``doc`` states that its inputs broadcast (:data:`BROADCAST_WORDS`)."""
+    text = doc.lower()
+    return any(w in text for w in BROADCAST_WORDS)
+
+
 def broadcast(node: Node, ctx: Ctx) -> list[Pair]:
-    """Binary ops with multidirectional broadcasting: implicit vs Expand vs Unsqueeze-spelled operand."""
+    """Binary ops whose schema states broadcasting (:func:`states_broadcasting`): implicit vs Expand vs
+    Unsqueeze-spelled operand."""
     doc = node.schema.doc or ""
     data = [i for i in node.inputs if i.value is None and not i.empty]
     if (
-        "broadcast" not in doc.lower()
+        not states_broadcasting(doc)
         or len(data) != 2
         or len(node.inputs) != 2
         or node.opset < 13

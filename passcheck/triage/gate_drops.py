@@ -52,6 +52,7 @@ LIMITS = (
     "could not find an implementation",
     "is unknown",
     "no corresponding numpy type",  # onnxruntime's Python binding returns no bfloat16 array
+    "failed to find kernel",  # onnxruntime's session: a function body's node it has no kernel for (round 20d)
 )
 
 
@@ -169,9 +170,12 @@ class Listing:
 
 
 def _op_of_id(cid: str) -> str:
-    """The op of a case id ``<family>/<op>-<since>.<…>`` (lower case, as the id spells it)."""
-    tail = cid.split("/", 1)[-1].split(".", 1)[0]
-    return tail.rsplit("-", 1)[0] if re.search(r"-\d+$", tail) else tail
+    """The op of a case id ``<family>/<op>-<since>.<…>`` (lower case, as the id spells it); an ai.onnx.ml op's id
+    ``<family>/ml.<op>-<since>.<…>`` gives ``ml.<op>`` (round 20d: every ML op of a family was one op ``ml``)."""
+    tail = cid.split("/", 1)[-1]
+    domain, tail = ("ml.", tail[3:]) if tail.startswith("ml.") else ("", tail)
+    tail = tail.split(".", 1)[0]
+    return domain + (tail.rsplit("-", 1)[0] if re.search(r"-\d+$", tail) else tail)
 
 
 def generated_drops(doc: Mapping[str, Any]) -> list[Drop]:

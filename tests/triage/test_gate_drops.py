@@ -103,6 +103,12 @@ def test_planted_refusal_behind_the_families_gate_is_listed_per_form():
     [
         ("onnxruntime CPU has no kernel on the uncommon form", "x: NOT_IMPLEMENTED", "limit"),
         ("reference evaluator fails", "common: RuntimeError: No implementation for operator 'Clip'", "limit"),
+        (  # a function body's node onnxruntime has no kernel for (round 20d): its own words, a limit
+            "does not run",
+            "common: NotImplemented: [ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Failed to find kernel for Swish(24)"
+            " (node:'' ep:'CPUExecutionProvider'). Kernel not found",
+            "limit",
+        ),
         (
             "onnxruntime crashed on the uncommon form",
             "trailing-empty: onnxruntime killed its process: SIGSEGV",
@@ -129,6 +135,7 @@ def test_passcheck_reasons_blame_no_tool_and_the_shapes_of_family_verdicts_are_r
         "interior/b-2.float": "reference evaluator: TypeError: x",
         "interior/c-3.float": "tool: onnxruntime rejects: c: Fail: x",
         "interior/d-4.bool": "build: ValueError: no graph input",
+        "interior/ml.normalizer-1.float": "tool: onnxruntime rejects: c: Fail: x",
     }
     got = {(d.id, d.form, d.tool) for d in gate_drops.family_drops("any", docs)}
     assert got == {
@@ -137,7 +144,9 @@ def test_passcheck_reasons_blame_no_tool_and_the_shapes_of_family_verdicts_are_r
         ("interior/b-2.float", "common", "onnx reference evaluator"),
         ("interior/c-3.float", "common", "onnxruntime"),
         ("interior/d-4.bool", "common", "passcheck"),
+        ("interior/ml.normalizer-1.float", "common", "onnxruntime"),
     }
+    assert {d.op for d in gate_drops.family_drops("any", docs) if "ml." in d.id} == {"ml.normalizer"}
     static = {"kept": {"contrib-static/a-1.r2": {}}, "dropped": {"contrib-static/b-1.r2": "does not run: x"}}
     assert [d.id for d in gate_drops.family_drops("contrib-static", static)] == ["contrib-static/b-1.r2"]
 
