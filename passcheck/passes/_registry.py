@@ -37,6 +37,7 @@ from passcheck.passes.ort_quantize import ADAPTERS as ORT_QUANTIZE
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
 from passcheck.passes.ort_transformers import ADAPTERS as ORT_TRANSFORMERS
 from passcheck.passes.ort_transformers import PREFIX as ORT_TRANSFORMERS_PREFIX
+from passcheck.passes.ort_weight_quant import ADAPTERS as ORT_WEIGHT_QUANT
 from passcheck.passes.python_tools import ADAPTERS as PYTHON_TOOLS
 from passcheck.passes.version_converter import OpsetBoundaryAdapter, VersionConverterAdapter, opset_boundary
 from passcheck.user_modules import loading
@@ -60,7 +61,7 @@ for _direction in ("down", "up"):
 for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through their Python API (extra installs)
     _FIXED[_adapter.id] = _adapter
 # onnx.inliner; onnxruntime.transformers' Python fusions and float16 conversion; onnx.compose / onnx.utils;
-# onnx's external-data loader; quant_pre_process and the quantizers
+# onnx's external-data loader; quant_pre_process and the quantizers (8-bit, weight-only)
 for _adapter in (
     *INLINERS,
     *ORT_TRANSFORMERS,
@@ -69,6 +70,7 @@ for _adapter in (
     *ONNX_EXTERNAL_LOAD,
     *ORT_QUANT,
     *ORT_QUANTIZE,
+    *ORT_WEIGHT_QUANT,
 ):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}
