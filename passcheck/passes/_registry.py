@@ -32,6 +32,7 @@ from passcheck.passes.onnxscript_version_converter import (
 )
 from passcheck.passes.ort_float16 import ADAPTERS as ORT_FLOAT16
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
+from passcheck.passes.ort_qnn_preprocess import ADAPTERS as ORT_QNN
 from passcheck.passes.ort_quant_preprocess import ADAPTERS as ORT_QUANT
 from passcheck.passes.ort_quantize import ADAPTERS as ORT_QUANTIZE
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
@@ -61,7 +62,7 @@ for _direction in ("down", "up"):
 for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through their Python API (extra installs)
     _FIXED[_adapter.id] = _adapter
 # onnx.inliner; onnxruntime.transformers' Python fusions and float16 conversion; onnx.compose / onnx.utils;
-# onnx's external-data loader; quant_pre_process and the quantizers (8-bit, weight-only)
+# onnx's external-data loader; quant_pre_process and the quantizers (8-bit, weight-only); qnn's pre-processing
 for _adapter in (
     *INLINERS,
     *ORT_TRANSFORMERS,
@@ -71,6 +72,7 @@ for _adapter in (
     *ORT_QUANT,
     *ORT_QUANTIZE,
     *ORT_WEIGHT_QUANT,
+    *ORT_QNN,
 ):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}
