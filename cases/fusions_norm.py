@@ -157,6 +157,40 @@ _ln_case(
 )
 
 
+#: Normalizations over other axes than the last: LayerNormalization-17 normalizes over ``[axis, rank)``, so the last
+#: two axes are ``axis=-2`` (or 1 of rank 3), and axis 1 alone is no LayerNormalization at all. The same chain with
+#: other ReduceMean ``axes``; a fusion must read them (it writes ``axis``, default -1) or leave the chain.
+OTHER_AXES = {
+    "layernorm-two-axes-r3": (
+        "-2, -1",
+        "1, 2",
+        "over the last two axes of x: [N, 4, 8] (torch's F.layer_norm(x, (4, 8)) before opset 17, with a "
+        "per-column scale g and shift b of shape [8])",
+    ),
+    "norm-axis1-r3": (
+        "-2",
+        "1",
+        "over axis 1 of x: [N, 4, 8] (a channel-wise normalization of an NCL tensor), then g and b of shape [8]",
+    ),
+}
+for _name, (_axes, _positive, _what) in OTHER_AXES.items():
+    _ln_case(
+        _name,
+        "(T[N,4,8] x) => (T[N,4,8] y)",
+        {
+            "common": (_ln(axes=_axes), ""),
+            "axes-positive": (_ln(axes=_positive), f"axes=[{_positive}] instead of [{_axes}]"),
+            "mul-square": (_ln(axes=_axes, square="p = Mul(d, d)"), "Pow(d, 2) written Mul(d, d)"),
+            "affine-swapped": (_ln(axes=_axes, affine=SWAPPED), "Mul(g, n), Add(b, t)"),
+        },
+        f"The decomposed LayerNorm chain {_what}: ReduceMean, Sub, Pow(·, 2), ReduceMean, Add eps, Sqrt, Div, Mul g, "
+        "Add b. Uncommon: positive axes, Mul(d, d), swapped affine operands (Operators.md ReduceMean, "
+        "LayerNormalization-17: the normalized axes are [axis, rank)). No expectation: a fusion into "
+        "LayerNormalization must keep the values.",
+        gone=(),
+    )
+
+
 def _rms(*, square="p = Pow(x, two)", div="n = Div(x, s)", scale="y = Mul(g, n)", keepdims0=False) -> str:
     """RMSNorm as HF T5/LLaMA exports write it: ``g * x / sqrt(mean(x^2) + eps)``."""
     var = (

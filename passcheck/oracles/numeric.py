@@ -42,6 +42,7 @@ with the kernel named (:func:`kernel_gap`), not a finding.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -73,15 +74,21 @@ DEFAULT_FLOAT = (1e-2, 1e-3)
 #: (:attr:`passcheck.passes.Capabilities.precision`): float16 keeps an 11-bit significand (IEEE 754 binary16: unit
 #: roundoff 2^-11), bfloat16 an 8-bit one (2^-8); an 8-bit quantized tensor holds 256 levels over its range
 #: (Operators.md QuantizeLinear: ``y = saturate(round(x / y_scale) + y_zero_point)``), so rounding moves a value
-#: by at most half a step, 1/510 of the range.
-PRECISION_UNIT = {"float16": 2.0**-11, "bfloat16": 2.0**-8, "uint8": 1 / 510, "int8": 1 / 510}
+#: by at most half a step, 1/510 of the range; a 4-bit weight (ContribOperators.md MatMulNBits) 16 levels over its
+#: block's range, half a step 1/30 of it.
+PRECISION_UNIT = {"float16": 2.0**-11, "bfloat16": 2.0**-8, "uint8": 1 / 510, "int8": 1 / 510, "int4": 1 / 30}
 #: How many such roundings a graph output may accumulate: one per node on a path of up to 16 nodes (the library's
 #: cases and the hunt's bases are shorter), each bounded by the unit above.
 DEPTH = 16
 
 
 #: The declared precisions that store values as integer steps of a scale (Operators.md QuantizeLinear).
-STEPPED = frozenset({"int8", "uint8"})
+STEPPED = frozenset({"int8", "uint8", "int4"})
+#: The declared precisions whose rounding bound reads the feeds' magnitudes: a weight-only quantizer leaves the
+#: activations in float, so a rounded weight multiplies a fed value directly and the error it makes scales with
+#: that value (:func:`passcheck.oracles.quant_steps.allowance` ``fed``). The 8-bit quantizers round the
+#: activations first; their bound stays as it was.
+FED = frozenset({"int4"})
 #: ``steps`` of :func:`pass_tolerance` when neither model rounds to an integer type.
 NO_STEPS = object()
 
@@ -121,6 +128,23 @@ def pass_tolerance(
     if precision in STEPPED:  # a quantization step is relative to its tensor's range: so is the floor
         a0 = r0 * _peak(expected)
     return max(r0, DEPTH * unit), max(a0, DEPTH * unit * _peak(expected))
+
+
+def _fed_magnitudes(feeds: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+    """Graph input name → the largest finite magnitude fed to it over ``feeds`` (float and integer arrays only);
+    an input with a non-finite value is left out (its magnitude bounds nothing)."""
+    out: dict[str, float] = {}
+    for f in feeds:
+        for k, v in f.items():
+            a = np.asarray(v)
+            if a.dtype.kind not in "fiu" or a.size == 0:
+                continue
+            m = float(np.max(np.abs(a.astype(np.float64))))
+            if not np.isfinite(m):
+                out[k] = float("nan")
+            elif not np.isnan(out.get(k, 0.0)):
+                out[k] = max(out.get(k, 0.0), m)
+    return {k: m for k, m in out.items() if not np.isnan(m)}
 
 
 def _peak(expected: np.ndarray) -> float:
@@ -371,7 +395,8 @@ def check(run: FormRun) -> list[Finding]:
     found, dtypes = [], output_dtypes(run.output)
     random = drawn(run.model) | drawn(run.output)
     # the bound the models' quantization steps put on rounding, per graph output (empty: neither rounds)
-    allowed = rounding_steps(run.model, run.output, pass_rounds=run.precision in STEPPED)
+    fed = _fed_magnitudes(run.feeds) if run.precision in FED else None
+    allowed = rounding_steps(run.model, run.output, pass_rounds=run.precision in STEPPED, fed=fed)
     stepped = integer_steps(run.model, run.output, pass_rounds=run.precision in STEPPED)  # QuantizeLinear outputs
     for i, (got, base) in enumerate(zip(run.runs, run.baseline)):
         if base.error:

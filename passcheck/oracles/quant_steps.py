@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from passcheck.oracles import block_steps
+
 #: Ops whose float output element is one of its float inputs' elements, a convex combination of them, or a
 #: 1-Lipschitz function of one (Operators.md): an error and a magnitude carry over unchanged (the largest).
 SELECT = frozenset(
@@ -104,7 +106,7 @@ def quantized(model: Any) -> bool:
 def _quantizes(node: Any) -> bool:
     if node.op_type in ("QuantizeLinear", "DequantizeLinear") or node.op_type.startswith("QLinear"):
         return True
-    if node.op_type in UNBOUNDED or node.op_type == "QGemm":
+    if node.op_type in UNBOUNDED or node.op_type == "QGemm" or node.op_type in block_steps.OPS:
         return True
     return any(_quantizes(n) for a in node.attribute for g in [a.g, *a.graphs] for n in g.node)
 
@@ -116,19 +118,23 @@ def _largest(v: np.ndarray | None) -> float | None:
     return m if math.isfinite(m) else None
 
 
-def allowance(model: Any, share: float = 0.5, weights: bool = True) -> dict[str, float | None]:
+def allowance(
+    model: Any, share: float = 0.5, weights: bool = True, fed: dict[str, float] | None = None
+) -> dict[str, float | None]:
     """Graph output name → the bound on how far the model's roundings moved it (module docs); None where it is
     unknown; empty when ``model`` does not quantize (:func:`quantized`).
 
     ``share``: the part of a step one rounding moves a value: ½ against the float computation (round to nearest),
     1 between two engines that round the same value on either side (an optimizer moving a Q→DQ pair).
     ``weights``: a DequantizeLinear of a constant counts as a rounding (the pass rounded those weights; False when
-    the weights are the computation's own, as in a given QDQ model). Local functions are read inlined
-    (:func:`readable`), an If output at the larger of its two branches' bounds."""
+    the weights are the computation's own, as in a given QDQ model). ``fed``: graph input name → the largest
+    magnitude fed to it (the run's feeds), where a rounded weight multiplies a fed value directly (a weight-only
+    quantizer: :mod:`~passcheck.oracles.block_steps`); without it a graph input's magnitude is unknown. Local
+    functions are read inlined (:func:`readable`), an If output at the larger of its two branches' bounds."""
     model = readable(model)
     if not quantized(model):
         return {}
-    err, _ = _carried(model, share, weights)
+    err, _ = _carried(model, share, weights, fed)
     return {o.name: (err.get(o.name) if o.name else 0.0) for o in model.graph.output}
 
 
@@ -169,7 +175,9 @@ def _at_writers(model: Any, share: float, weights: bool) -> dict[str, tuple[floa
     return out
 
 
-def _carried(model: Any, share: float, weights: bool) -> tuple[dict[str, float | None], dict[str, np.ndarray]]:
+def _carried(
+    model: Any, share: float, weights: bool, fed: dict[str, float] | None = None
+) -> tuple[dict[str, float | None], dict[str, np.ndarray]]:
     """(value name → the bound ``a`` on how far rounding moved it, the main graph's constants) (module docs)."""
     values = constants(model)
     err: dict[str, float | None] = {}
@@ -179,7 +187,7 @@ def _carried(model: Any, share: float, weights: bool) -> tuple[dict[str, float |
         err[name] = 0.0
     for vi in model.graph.input:  # fed values are exact; their magnitude is the feeds'
         err.setdefault(vi.name, 0.0)
-        mag.setdefault(vi.name, None)
+        mag.setdefault(vi.name, (fed or {}).get(vi.name))
     for vi in [*model.graph.input, *model.graph.value_info]:  # declared static shapes (a fed weight's K)
         dims = vi.type.tensor_type.shape.dim if vi.type.HasField("tensor_type") else []
         if dims and all(d.HasField("dim_value") for d in dims):
@@ -259,6 +267,8 @@ def _through(n, values, err, mag, shapes, share, weights) -> tuple[float | None,
         if ins[0] in shapes:
             shapes[n.output[0]] = shapes[ins[0]]
         return err.get(ins[0]), m
+    if op in block_steps.OPS and _domain(n.domain) == "com.microsoft":
+        return block_steps.bound(n, values, err, mag, share, weights)
     floats = [x for x in ins if x]
     if op in SELECT or op in HOLD:
         first_only = ("Reshape", "Expand", "Tile", "Pad", "Slice", "Resize", "Upsample", "TopK", "SequenceAt")
@@ -351,7 +361,9 @@ def _product(n, ins, err, mag, shapes) -> tuple[float | None, float | None]:
     return a, m
 
 
-def combined(model: Any, output: Any, pass_rounds: bool) -> dict[str, float | None]:
+def combined(
+    model: Any, output: Any, pass_rounds: bool, fed: dict[str, float] | None = None
+) -> dict[str, float | None]:
     """Per graph output, the rounding bound a pass's numeric judgement allows: with ``pass_rounds`` (a quantizer,
     judged against the given model's run) :func:`allowance` of its ``output`` at half a step per rounding, weights
     included, plus the given model's own (half a step per rounding, its weights its own: M324), since both
@@ -359,12 +371,12 @@ def combined(model: Any, output: Any, pass_rounds: bool) -> dict[str, float | No
     quantizer quantizes again rounds at its own QuantizeLinear nodes too, so the two runs may round one value to
     either side of a step: Operators.md QuantizeLinear); None where either is unknown. Otherwise (an optimizer,
     judged against the unoptimized run of a model that already rounds) of the given ``model`` at one step per
-    rounding, weights not (the rounding the optimizer may move or merge)."""
+    rounding, weights not (the rounding the optimizer may move or merge). ``fed``: as in :func:`allowance`."""
     if pass_rounds:
         if output is None:
             return {}
-        own = allowance(model, 0.5, False)
-        return {k: _plus(a, own.get(k) if own else 0.0) for k, a in allowance(output, 0.5, True).items()}
+        own = allowance(model, 0.5, False, fed)
+        return {k: _plus(a, own.get(k) if own else 0.0) for k, a in allowance(output, 0.5, True, fed).items()}
     return allowance(model, 1.0, False)
 
 

@@ -33,12 +33,14 @@ from passcheck.passes.onnxscript_version_converter import (
 from passcheck.passes.ort_dim_fix import ADAPTERS as ORT_DIM_FIX
 from passcheck.passes.ort_float16 import ADAPTERS as ORT_FLOAT16
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
+from passcheck.passes.ort_qnn_preprocess import ADAPTERS as ORT_QNN
 from passcheck.passes.ort_quant_preprocess import ADAPTERS as ORT_QUANT
 from passcheck.passes.ort_quantize import ADAPTERS as ORT_QUANTIZE
 from passcheck.passes.ort_remove_initializer_input import ADAPTERS as ORT_REMOVE_INIT_INPUT
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
 from passcheck.passes.ort_transformers import ADAPTERS as ORT_TRANSFORMERS
 from passcheck.passes.ort_transformers import PREFIX as ORT_TRANSFORMERS_PREFIX
+from passcheck.passes.ort_weight_quant import ADAPTERS as ORT_WEIGHT_QUANT
 from passcheck.passes.python_tools import ADAPTERS as PYTHON_TOOLS
 from passcheck.passes.version_converter import OpsetBoundaryAdapter, VersionConverterAdapter, opset_boundary
 from passcheck.user_modules import loading
@@ -62,8 +64,8 @@ for _direction in ("down", "up"):
 for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through their Python API (extra installs)
     _FIXED[_adapter.id] = _adapter
 # onnx.inliner; onnxruntime.transformers' Python fusions and float16 conversion; onnx.compose / onnx.utils;
-# onnx's external-data loader; quant_pre_process and the quantizers; onnxruntime's make_dynamic_shape_fixed and
-# remove_initializer_from_input
+# onnx's external-data loader; quant_pre_process and the quantizers (8-bit, weight-only); qnn's pre-processing;
+# onnxruntime's make_dynamic_shape_fixed and remove_initializer_from_input
 for _adapter in (
     *INLINERS,
     *ORT_TRANSFORMERS,
@@ -74,6 +76,8 @@ for _adapter in (
     *ORT_QUANTIZE,
     *ORT_DIM_FIX,
     *ORT_REMOVE_INIT_INPUT,
+    *ORT_WEIGHT_QUANT,
+    *ORT_QNN,
 ):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}

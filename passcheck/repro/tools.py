@@ -133,6 +133,44 @@ _PYTHON_TOOLS = {
 VERSIONED_EXTRAS = ("onnxscript", "onnx-ir", *(package for _, package in _PYTHON_TOOLS.values()))
 
 
+def _weight_quant_call(name: str) -> ToolCall | None:
+    """The call of ``ort-quant:matmul-nbits*`` / ``matmul-bnb4`` (:mod:`passcheck.passes.ort_weight_quant`) and
+    ``ort-quant:qnn-preprocess*`` (:mod:`passcheck.passes.ort_qnn_preprocess`), as their adapters make it."""
+    from passcheck.passes.ort_qnn_preprocess import VARIANTS as QNN
+    from passcheck.passes.ort_weight_quant import BLOCK, NBITS
+
+    if name in QNN:
+        args = "".join(f", {k}={v!r}" for k, v in QNN[name].items())
+        source = (
+            "def apply(model):\n    with tempfile.TemporaryDirectory() as d:\n"
+            "        out = os.path.join(d, 'qnn_preprocessed.onnx')\n"
+            f"        if not qnn_preprocess_model(model, out{args}):\n"
+            "            return model  # it writes nothing when it changed nothing\n"
+            "        return onnx.load(out)\n"
+        )
+        imports = ("from onnxruntime.quantization.execution_providers.qnn.preprocess import qnn_preprocess_model",)
+        return ToolCall(source, f"qnn_preprocess_model(model, out{args})", imports)
+    if name == "matmul-bnb4":
+        call = f"MatMulBnb4Quantizer(model, MatMulBnb4Quantizer.FP4, {BLOCK})"
+        imports = ("from onnxruntime.quantization.matmul_bnb4_quantizer import MatMulBnb4Quantizer",)
+    elif name in NBITS:
+        opts = dict(NBITS[name])
+        fmt = opts.pop("quant_format", None)
+        args = "".join(f", {k}={v!r}" for k, v in opts.items()) + (f", quant_format=QuantFormat.{fmt}" if fmt else "")
+        call = f"MatMulNBitsQuantizer(model, block_size={BLOCK}{args})"
+        imports = (
+            "from onnxruntime.quantization import QuantFormat",
+            "from onnxruntime.quantization.matmul_nbits_quantizer import MatMulNBitsQuantizer",
+        )
+    else:
+        return None
+    source = (
+        "def apply(model):\n    model = onnx.ModelProto.FromString(model.SerializeToString())  # edited in place\n"
+        f"    q = {call}\n    q.process()\n    return q.model.model\n"
+    )
+    return ToolCall(source, f"{call}.process()", imports)
+
+
 def tool_call(pass_id: str, model=None) -> ToolCall | None:
     """The tool call of ``pass_id`` (``model``: a form, for a pass whose target depends on it —
     ``onnx:convert-opset-up|down``); None for a pass a standalone script cannot call."""
@@ -181,6 +219,8 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
         return ToolCall(
             source, f"onnxruntime.quantization.{fn}(src, out)", (f"from onnxruntime.quantization import {fn}",)
         )
+    if family == "ort-quant" and (name.startswith("matmul-") or name.startswith("qnn-")):
+        return _weight_quant_call(name)
     if family == "ort-quant":
         from passcheck.passes.ort_quant_preprocess import VARIANTS
 

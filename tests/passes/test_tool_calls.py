@@ -13,6 +13,7 @@ from tests.passes.test_onnx_inliner import MODEL as FUNCTION_MODEL
 from tests.passes.test_onnx_ir_common import MODEL as IR_MODEL
 from tests.passes.test_onnxscript_rules import _matmul_add
 from tests.passes.test_ort_transformers import GELU as FUSION_MODEL
+from tests.passes.test_ort_weight_quant import MODEL as WEIGHT_MODEL
 
 CASES = [
     ("onnx-ir:common-subexpression-elimination", IR_MODEL),
@@ -23,6 +24,10 @@ CASES = [
     ("ort-transformers:unet", FUSION_MODEL),  # run with its kernel-less FusionOptions flags off
     ("onnxscript:rule-matmul-add-to-gemm", _matmul_add()),
     ("onnxscript:rewrite-opt-in", _matmul_add()),
+    ("ort-quant:matmul-nbits", WEIGHT_MODEL),
+    ("ort-quant:matmul-nbits-qdq", WEIGHT_MODEL),
+    ("ort-quant:matmul-bnb4", WEIGHT_MODEL),
+    ("ort-quant:qnn-preprocess", FUSION_MODEL),
 ]
 
 

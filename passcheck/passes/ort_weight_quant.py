@@ -1,0 +1,111 @@
+"""onnxruntime's weight-only quantizers (``onnxruntime.quantization.matmul_nbits_quantizer`` and
+``matmul_bnb4_quantizer``): the constant weight of a MatMul (or the data of a Gather) stored in 4 or 8 bits, one
+scale per block of ``block_size`` elements along K, the activations left in float. The computation is kept up to
+the weights' rounding (:attr:`~passcheck.passes.PassAdapter.precision` ``"int4"``: the numeric oracle judges each
+output at the block scales the pass wrote, :mod:`passcheck.oracles.quant_steps`).
+
+- ``ort-quant:matmul-nbits``: ``MatMulNBitsQuantizer(model, block_size=16)`` with its default algorithm
+  (``DefaultWeightOnlyQuantConfig``: 4 bits, asymmetric, QOperator format): ``MatMul(A, W)`` with an initializer
+  ``W`` of rank 2 (or with leading dims of 1) becomes ``com.microsoft::MatMulNBits``. The block size is the
+  smallest the MatMulNBits schema accepts (ContribOperators.md MatMulNBits: a power of 2, at least 16), so the
+  library's small weights (K of 4 … 64) are quantized in one or more blocks, as a large model's are.
+- ``ort-quant:matmul-nbits-symmetric``: the same, ``is_symmetric=True`` (no zero points: the schema's default
+  ``2^(bits-1)``).
+- ``ort-quant:matmul-nbits-8bit``: ``bits=8``.
+- ``ort-quant:matmul-nbits-qdq``: ``quant_format=QuantFormat.QDQ``: a blocked ``DequantizeLinear`` (opset 21,
+  uint4 weights) before the MatMul; the quantizer stamps opset 21 on a model below it (its own warning: "the
+  generated model may not be a valid model").
+- ``ort-quant:matmul-nbits-gather``: ``op_types_to_quantize=("MatMul", "Gather")``: a Gather of a constant
+  table becomes ``com.microsoft::GatherBlockQuantized`` (quantized along axis 1, the default ``quant_axes``); the
+  quantizer stamps opset 21 as above.
+- ``ort-quant:matmul-bnb4``: ``MatMulBnb4Quantizer(model, quant_type=FP4, block_size=16)``:
+  ``com.microsoft::MatMulBnb4`` (a 4-bit float code per weight, one absmax per block).
+
+HQQ (``HQQWeightOnlyQuantConfig``) imports torch, RTN / GPTQ neural_compressor: not offered (an environment
+without them could only report ``crashed``). A release without the module (onnxruntime before 1.20 names it
+``matmul_4bits_quantizer``) leaves the pass ``crashed`` with the ImportError: a stated limit of that environment.
+
+Raises (from :meth:`apply`, recorded as ``crashed``): whatever the quantizer raises.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from passcheck.passes._base import PassAdapter
+
+PREFIX = "ort-quant:"
+#: id suffix → keyword arguments of ``MatMulNBitsQuantizer`` beyond ``block_size`` (``quant_format`` by member name).
+NBITS: dict[str, dict[str, Any]] = {
+    "matmul-nbits": {},
+    "matmul-nbits-symmetric": {"is_symmetric": True},
+    "matmul-nbits-8bit": {"bits": 8},
+    "matmul-nbits-qdq": {"quant_format": "QDQ"},
+    "matmul-nbits-gather": {"op_types_to_quantize": ("MatMul", "Gather")},
+}
+#: The block size every variant uses (ContribOperators.md MatMulNBits / GatherBlockQuantized: a power of 2, >= 16).
+BLOCK = 16
+
+
+class OrtMatMulNBitsAdapter(PassAdapter):
+    """``ort-quant:matmul-nbits*`` (module docs): ``MatMulNBitsQuantizer(model, block_size=16, **options)``,
+    ``process()``, the quantizer's model returned."""
+
+    tools = ("onnxruntime", "onnx")
+    optimizes = True  # it replaces ops: both forms of one computation must be quantized alike
+    precision = "int4"
+
+    def __init__(self, variant: str):
+        self.variant = variant
+        self.options = dict(NBITS[variant])
+        self.id = f"{PREFIX}{variant}"
+        extra = "".join(f", {k}={v!r}" for k, v in self.options.items())
+        where = "onnxruntime.quantization.matmul_nbits_quantizer"
+        self.doc = f"{where}.MatMulNBitsQuantizer(model, block_size={BLOCK}{extra})"
+
+    def apply(self, model, workdir: Path):
+        import logging
+
+        from onnxruntime.quantization import QuantFormat
+        from onnxruntime.quantization.matmul_nbits_quantizer import MatMulNBitsQuantizer
+
+        logging.getLogger("onnxruntime.quantization").setLevel(logging.ERROR)
+        options = dict(self.options)
+        if "quant_format" in options:
+            options["quant_format"] = getattr(QuantFormat, options["quant_format"])
+        quantizer = MatMulNBitsQuantizer(_copy(model), block_size=BLOCK, **options)
+        quantizer.process()
+        return quantizer.model.model
+
+
+class OrtMatMulBnb4Adapter(PassAdapter):
+    """``ort-quant:matmul-bnb4`` (module docs): ``MatMulBnb4Quantizer(model, FP4, 16).process()``."""
+
+    id = f"{PREFIX}matmul-bnb4"
+    tools = ("onnxruntime", "onnx")
+    optimizes = True
+    precision = "int4"
+    doc = f"onnxruntime.quantization.matmul_bnb4_quantizer.MatMulBnb4Quantizer(model, FP4, block_size={BLOCK})"
+
+    def apply(self, model, workdir: Path):
+        import logging
+
+        from onnxruntime.quantization.matmul_bnb4_quantizer import MatMulBnb4Quantizer
+
+        logging.getLogger("onnxruntime.quantization").setLevel(logging.ERROR)
+        quantizer = MatMulBnb4Quantizer(_copy(model), MatMulBnb4Quantizer.FP4, BLOCK)
+        quantizer.process()
+        return quantizer.model.model
+
+
+def _copy(model):
+    """A copy of ``model``: both quantizers edit the ModelProto they are given in place."""
+    import onnx
+
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    return out
+
+
+ADAPTERS = (*(OrtMatMulNBitsAdapter(v) for v in NBITS), OrtMatMulBnb4Adapter())
