@@ -28,6 +28,7 @@ class CaseRegistry:
         self._sources: list[CaseSource] = []
         self._loaded_sources: set[int] = set()
         self._origin: dict[str, str] = {}  # case id -> the user module that registered it
+        self._held: dict[int, object] | None = None  # while a source registers: id(source) -> its claimer
 
     def register(self, case: Case) -> Case:
         if case.id in self._cases:
@@ -48,10 +49,27 @@ class CaseRegistry:
         """Whether ``case_id`` is registered; a gated library family (a lazy ``library`` source) whose ids it may be
         is registered first, so a recorded id (a finding to triage) is found as before the family was lazy."""
         if case_id not in self._cases:
-            self._register_once(
-                s for s in self._sources if s.lazy and getattr(s, "library", False) and s.claims(case_id)
-            )
+            self._register_once(s for s in self._unloaded_library() if self._claims(s, case_id))
         return case_id in self._cases
+
+    def _unloaded_library(self):
+        """The lazy library sources not registered yet, each read when the caller comes to it (a generator)."""
+        return (
+            s for s in self._sources if s.lazy and getattr(s, "library", False) and id(s) not in self._loaded_sources
+        )
+
+    def _claims(self, source: CaseSource, case_id: str) -> bool:
+        """``source.claims(case_id)``; while a source registers its cases (``if case.id not in registry``, one id
+        after another: ~4,000 for the generated set), with each library source's names read once for that batch
+        (its ``claimer()``, when it has one): read per id, :class:`~passcheck.cases.sources.GatedModule`'s
+        ``tags_of`` (rule_commuted's, every registered case's doc) walked the growing registry once per id, 17 s of
+        CPU in each process that selected the generated set. The same sources register unless a case of the batch
+        itself gives a library source a name that a later id of the batch matches."""
+        if self._held is None or not hasattr(source, "claimer"):
+            return source.claims(case_id)
+        if id(source) not in self._held:
+            self._held[id(source)] = source.claimer()
+        return self._held[id(source)](case_id)
 
     def __iter__(self):
         return iter(sorted(self._cases.values(), key=lambda c: c.id))
@@ -144,7 +162,11 @@ class CaseRegistry:
         for source in sources:
             if id(source) not in self._loaded_sources:
                 self._loaded_sources.add(id(source))
-                source.register_all(self)
+                held, self._held = self._held, {}  # the claimers of this source's batch (_claims)
+                try:
+                    source.register_all(self)
+                finally:
+                    self._held = held
 
 
 def _case_matches(case: Case, cglob: str) -> bool:

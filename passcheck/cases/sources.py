@@ -17,6 +17,7 @@ An entry point of the ``passcheck.cases`` group names either a module whose impo
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -115,6 +116,8 @@ def may_match(glob: str, name: str) -> bool:
     string starting with that prefix (a glob's ``*`` may take the rest of the prefix; ``?`` and ``[...]`` one
     character each, as :func:`fnmatch.fnmatchcase` reads them). Errs towards True: a lazy source that claims a
     pattern it turns out not to match only registers its cases, which the selection then leaves out."""
+    if not _GLOB_CHARS.intersection(glob):  # a literal (a case id) matches only itself
+        return glob == name if not name.endswith("*") else glob.startswith(name[:-1])
     if not name.endswith("*"):
         return fnmatch.fnmatchcase(name, glob)
     tokens = _tokens(glob)
@@ -131,6 +134,25 @@ def may_match(glob: str, name: str) -> bool:
         if not states:
             return False
     return True
+
+
+#: the characters :func:`fnmatch.fnmatchcase` reads as a glob's own (any other character matches itself)
+_GLOB_CHARS = frozenset("*?[")
+
+
+def matcher(names: tuple[str, ...]) -> Callable[[str], bool]:
+    """A test of a pattern or case id against ``names`` (ids and tags, or prefixes ending in ``*``): whether
+    :func:`may_match` holds for one of them, a literal looked up at once (a set of the names, a tuple of the
+    prefixes) rather than against each name."""
+    plain = frozenset(n for n in names if not n.endswith("*"))
+    prefixes = tuple(n[:-1] for n in names if n.endswith("*"))
+
+    def test(pattern: str) -> bool:
+        if _GLOB_CHARS.intersection(pattern):
+            return any(may_match(pattern, n) for n in names)
+        return pattern in plain or pattern.startswith(prefixes)
+
+    return test
 
 
 def _tokens(glob: str) -> list[str]:
@@ -198,7 +220,12 @@ class GatedModule:
         return (*self.ids, *self.tags, *more)
 
     def claims(self, pattern: str) -> bool:
-        return any(may_match(pattern, n) for n in self.names())
+        return self.claimer()(pattern)
+
+    def claimer(self) -> Callable[[str], bool]:
+        """:meth:`claims` with the names read now, once, for many ids (a ``tags_of`` function may walk every
+        registered case's doc: :func:`passcheck.cases.rules.rule_case_tags`)."""
+        return matcher(self.names())
 
     def register_all(self, registry: Registry) -> None:
         with builtin():  # the library's cases, also when first asked for inside a user module's import
