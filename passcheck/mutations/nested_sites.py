@@ -492,14 +492,18 @@ def in_body(r: Rewrite) -> Rewrite:
     )
 
 
+#: The ids :func:`wrapped` made (the registry calls it once, while it builds), for the catalogue row.
+_TWINS: list[str] = []
+
+
 def wrapped(table: dict[str, Rewrite]) -> list[Rewrite]:
-    """The ``in-body-`` twin of every rewrite of ``table`` (none of a twin)."""
-    return [in_body(r) for rid, r in table.items() if not rid.startswith(PREFIX)]
+    """The ``in-body-`` twin of every rewrite of ``table`` (none of a twin); their ids are kept for :data:`FREEDOMS`."""
+    twins = [in_body(r) for rid, r in table.items() if not rid.startswith(PREFIX)]
+    _TWINS[:] = [r.id for r in twins]
+    return twins
 
 
 def _freedoms() -> tuple[Freedom, ...]:
-    from passcheck.mutations.registry import REWRITES
-
     return (
         Freedom(
             "any-spelling-at-a-nested-site",
@@ -508,7 +512,7 @@ def _freedoms() -> tuple[Freedom, ...]:
             "whose nodes have a main-graph node's freedoms)",
             "Every spelling a rewrite writes in the main graph may be written in an If/Loop/Scan body, a nested "
             "body, a model-local function body or a body inside one: the computation is the same.",
-            tuple(rid for rid in REWRITES if rid.startswith(PREFIX)),
+            tuple(_TWINS),
             "each nested scope lifted to a model of its own (outer reads as typed inputs, a function typed from its "
             "call), rewritten, lowered back with its interface kept; sites SCOPE::LABEL.",
         ),
