@@ -23,7 +23,8 @@ from onnx import helper
 
 
 def _renamed(g: onnx.GraphProto, prefix: str, keep: set[str]) -> onnx.GraphProto:
-    from passcheck.mutations.nested_sites import _defined, _rename
+    from passcheck.mutations.names import _rename_graph as _rename
+    from passcheck.mutations.nested_sites import _defined
 
     out = onnx.GraphProto()
     out.CopyFrom(g)

@@ -45,6 +45,7 @@ from passcheck.mutations._base import Rewrite, all_names, fresh_name, node_label
 from passcheck.mutations._by_content import by_content
 from passcheck.mutations._freedom import Freedom
 from passcheck.mutations.control_flow_functions import free_names
+from passcheck.mutations.names import _rename_graph
 
 if TYPE_CHECKING:
     import onnx
@@ -319,18 +320,6 @@ def _defined(g: onnx.GraphProto) -> set[str]:
     return out
 
 
-def _rename(g: onnx.GraphProto, names: dict[str, str]) -> None:
-    for v in [*g.input, *g.output, *g.value_info]:
-        v.name = names.get(v.name, v.name)
-    for t in g.initializer:
-        t.name = names.get(t.name, t.name)
-    for n in g.node:
-        n.input[:] = [names.get(x, x) for x in n.input]
-        n.output[:] = [names.get(x, x) for x in n.output]
-        for sg in subgraphs(n):
-            _rename(sg, names)
-
-
 def _check_interface(before: _View, after: onnx.ModelProto) -> None:
     b, a = before.model.graph, after.graph
     if [v.name for v in a.input] != [v.name for v in b.input]:
@@ -355,7 +344,7 @@ def lower_subgraph(model: onnx.ModelProto, path: Path, before: _View, after: onn
     taken = outside | new
     clash = {x: fresh_name(taken, x) for x in sorted(new & outside)}
     if clash:
-        _rename(after.graph, clash)
+        _rename_graph(after.graph, clash)
     old = g.SerializeToString(deterministic=True)
     free = {v.name for v in after.graph.input[before.formal :]}
     _carry_model(model, before.model, after)
