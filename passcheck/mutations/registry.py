@@ -120,6 +120,7 @@ MODULES = (
     "passcheck.mutations.graphs_attribute",
     "passcheck.mutations.function_opsets",
     "passcheck.mutations.namespace_names",
+    "passcheck.mutations.nested_sites",
 )
 
 
@@ -130,6 +131,12 @@ def _build() -> dict[str, Rewrite]:
             if r.id in table:
                 raise RegistryError(f"rewrite id {r.id!r} is defined twice")
             table[r.id] = r
+    from passcheck.mutations.nested_sites import wrapped
+
+    for r in wrapped(table):  # every rewrite at nested sites (M461)
+        if r.id in table:
+            raise RegistryError(f"rewrite id {r.id!r} is defined twice")
+        table[r.id] = r
     return table
 
 

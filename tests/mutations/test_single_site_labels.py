@@ -48,6 +48,8 @@ TOGETHER = {
     "reverse-topo-order": "a site is a node the whole reordering moves; alone it is deferred, which may not move it",
     "reverse-topo-order-bodies": "as reverse-topo-order, in each body",
 }
+# a rewrite at nested sites (M461) runs the rewrite on each body: its sites depend on each other as the rewrite's do
+TOGETHER |= {f"in-body-{rid}": f"as {rid}, in a body or function lifted to a model" for rid in list(TOGETHER)}
 
 
 def _model(ref: str):
