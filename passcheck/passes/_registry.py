@@ -31,6 +31,7 @@ from passcheck.passes.onnxscript_version_converter import (
     OnnxscriptVersionConverterIrAdapter,
 )
 from passcheck.passes.ort_float16 import ADAPTERS as ORT_FLOAT16
+from passcheck.passes.ort_format import ADAPTERS as ORT_FORMAT
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
 from passcheck.passes.ort_quant_preprocess import ADAPTERS as ORT_QUANT
 from passcheck.passes.ort_quantize import ADAPTERS as ORT_QUANTIZE
@@ -60,7 +61,7 @@ for _direction in ("down", "up"):
 for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through their Python API (extra installs)
     _FIXED[_adapter.id] = _adapter
 # onnx.inliner; onnxruntime.transformers' Python fusions and float16 conversion; onnx.compose / onnx.utils;
-# onnx's external-data loader; quant_pre_process and the quantizers
+# onnx's external-data loader; quant_pre_process and the quantizers; the ORT format round trip
 for _adapter in (
     *INLINERS,
     *ORT_TRANSFORMERS,
@@ -69,6 +70,7 @@ for _adapter in (
     *ONNX_EXTERNAL_LOAD,
     *ORT_QUANT,
     *ORT_QUANTIZE,
+    *ORT_FORMAT,
 ):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}
