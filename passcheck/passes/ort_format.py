@@ -210,8 +210,8 @@ def refill(recovered, model, data: bytes):
 
     - Graph names: the format's ``Graph`` table has no name field (``core/flatbuffers/schema/ort.fbs``), and
       onnxruntime writes the loaded graphs with an empty ``name``, which IR.md requires (the checker: "Field 'name'
-      of 'graph' is required to be non-empty") and onnxruntime itself refuses in a subgraph (row 1208). The main graph takes
-      ``model``'s name; a subgraph ``<node name or op type>_<attribute name>[_<index>]``.
+      of 'graph' is required to be non-empty") and onnxruntime itself refuses in a subgraph (row 1208). The main
+      graph takes ``model``'s name; a subgraph ``<node name or op type>_<attribute name>[_<index>]``.
     - Graph outputs: the outputs of each graph in ``data`` (:func:`graph_outputs`) that the save leaves out —
       onnxruntime 1.32 declares no output for a graph loaded from ORT format that has no node left, all its outputs
       initializers (docs/found.md row 1207) — are put back, in the format's order, declared from the initializer's
