@@ -46,8 +46,10 @@ PREFIX = "ort-format:"
 CONVERTER_DISABLED = ("NchwcTransformer",)
 #: The flatbuffers file identifier of an ORT format model (``core/flatbuffers/schema/ort.fbs``: ``file_identifier``).
 IDENTIFIER = b"ORTM"
-#: How onnxruntime words a feature its ORT format does not hold (its own errors), read as a stated limit.
-STATED = ("is not supported in ORT format", "not supported in an ORT format model", "ORT format does not support")
+#: How onnxruntime words a feature its ORT format does not hold, read as a stated limit: ``SaveTypeInfoOrtFormat``
+#: (``core/graph/graph_flatbuffers_utils.cc``) writes tensor, sequence and map types and answers any other TypeProto
+#: kind (optional, sparse tensor) with "We do not support type [<case>] for now".
+STATED = ("We do not support type [",)
 
 
 class OrtFormatLost(RuntimeError):

@@ -173,3 +173,18 @@ def test_the_copy_given_feeds_runs_them_and_the_original_keeps_none():
     a = get_pass("ort-format:basic")
     b = a.calibrated([{"x": np.zeros((1, 3), np.float32)}])
     assert type(b) is OrtFormatAdapter and len(b.feeds) == 1 and a.feeds == () and b.id == a.id
+
+
+def test_a_type_the_format_states_it_does_not_hold_is_a_stated_limit(tmp_path):
+    """An optional-typed graph output: onnxruntime's ORT writer answers "We do not support type [9] for now"
+    (``SaveTypeInfoOrtFormat``), a limit it states: ``unavailable`` with its words, not ``declined``."""
+    opt = helper.make_optional_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, [3]))
+    graph = helper.make_graph(
+        [helper.make_node("Optional", ["x"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
+        [helper.make_value_info("y", opt)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)], ir_version=8)
+    out = get_pass("ort-format:disabled").run(model, tmp_path)
+    assert out.status == "unavailable" and "We do not support type [9]" in (out.error or ""), (out.status, out.error)
