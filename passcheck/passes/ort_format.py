@@ -217,7 +217,8 @@ def refill(recovered, model, data: bytes):
     - Graph outputs: the outputs of each graph in ``data`` (:func:`graph_outputs`) that the save leaves out —
       onnxruntime 1.32 declares no output for a graph loaded from ORT format that has no node left, all its outputs
       initializers (docs/found.md row 1207) — are put back, in the format's order, declared from the initializer's
-      element type and dims.
+      element type and dims; so are the main graph's inputs, declared as ``model`` declares them (a graph with no
+      node is saved without inputs too).
 
     :func:`agree` then checks that the refilled model computes what the ``.ort`` session does.
     """
@@ -249,7 +250,26 @@ def refill(recovered, model, data: bytes):
                     fill(g, (*key, first, attr.name, str(i)), f"{node.name or node.op_type}_{attr.name}{suffix}")
 
     fill(recovered.graph, (), model.graph.name or "main")
+    want = main_inputs(data)  # a main graph left with no node is saved without its inputs too (row 1207)
+    given = {i.name: i for i in model.graph.input}
+    have = {i.name: i for i in recovered.graph.input}
+    if [i.name for i in recovered.graph.input] != want and all(n in have or n in given for n in want):
+        kept = [have.get(n) or given[n] for n in want]
+        copies = [type(v)() for v in kept]
+        for c, v in zip(copies, kept):
+            c.CopyFrom(v)
+        del recovered.graph.input[:]
+        recovered.graph.input.extend(copies)
     return recovered
+
+
+def main_inputs(data: bytes) -> list[str]:
+    """The main graph's input names in the ORT format ``data`` (initializers that are inputs included, as the format
+    lists them)."""
+    from onnxruntime.tools.ort_format_model.ort_flatbuffers_py.fbs import InferenceSession
+
+    graph = InferenceSession.InferenceSession.GetRootAs(data, 0).Model().Graph()
+    return [graph.Inputs(j).decode() for j in range(graph.InputsLength())]
 
 
 def agree(session, recovered: bytes, feeds: Sequence[Mapping[str, Any]]) -> None:

@@ -188,3 +188,19 @@ def test_a_type_the_format_states_it_does_not_hold_is_a_stated_limit(tmp_path):
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)], ir_version=8)
     out = get_pass("ort-format:disabled").run(model, tmp_path)
     assert out.status == "unavailable" and "We do not support type [9]" in (out.error or ""), (out.status, out.error)
+
+
+def test_the_inputs_of_a_main_graph_left_with_no_node_are_refilled(tmp_path):
+    """``y = Constant``, ``x`` an unread input: onnxruntime's save of the ``.ort`` session declares no input (row 1207),
+    so the oracles' feed of ``x`` fails on it (planted break: without the input refill ``agree`` raises "Invalid input
+    name")."""
+    graph = helper.make_graph(
+        [helper.make_node("Constant", [], ["y"], value=numpy_helper.from_array(np.ones(3, np.float32), "k"))],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    adapter = get_pass("ort-format:disabled").calibrated([{"x": np.zeros(3, np.float32)}])
+    out = adapter.apply(model, tmp_path)
+    assert [i.name for i in out.graph.input] == ["x"] and [o.name for o in out.graph.output] == ["y"]
